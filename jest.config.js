@@ -1,0 +1,15 @@
+/** One jest run over every package's test/ folder. Sources are transpiled by ts-jest
+ * (type checking is `tsc -b`'s job); sibling packages resolve to their built lib/. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages'],
+  testMatch: ['<rootDir>/packages/*/test/**/*.test.ts'],
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
+  },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testPathIgnorePatterns: ['/node_modules/', '/lib/'],
+  modulePathIgnorePatterns: ['<rootDir>/packages/.*/lib/.*\\.test\\.'],
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,2 @@
+#!/usr/bin/env node
+require('../lib/cli.js').main(process.argv.slice(2));
