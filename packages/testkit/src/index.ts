@@ -1,2 +1,2 @@
-/** Package version, read from package.json at run time so it never drifts. */
-export const VERSION: string = require('../package.json').version;
+export { createTempHome, packageDir } from './temp-home';
+export type { TempHome, TempHomeOptions } from './temp-home';
