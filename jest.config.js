@@ -2,8 +2,8 @@
  * (type checking is `tsc -b`'s job); sibling packages resolve to their built lib/. */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages'],
-  testMatch: ['<rootDir>/packages/*/test/**/*.test.ts'],
+  roots: ['<rootDir>/packages', '<rootDir>/test'],
+  testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
   },
