@@ -1,0 +1,79 @@
+'use strict';
+// `npm run bench`: build if needed, run every row in bench/rows/ in a temp SlothTool home,
+// print a table and write bench/results.md. `npm run bench -- startup context` runs some rows;
+// `--runs N` sets the repetitions per measurement (default 9).
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { ensureReady, root } = require('./ensure');
+
+const ORDER = ['startup', 'first-prompt', 'runner-overhead', 'exec-capture', 'context', 'classify'];
+
+function parseArgs(argv) {
+  const opts = { runs: 9, only: [] };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--runs') opts.runs = Number(argv[++i]);
+    else opts.only.push(argv[i]);
+  }
+  if (!Number.isInteger(opts.runs) || opts.runs < 1) throw new Error('--runs needs a whole number ≥ 1');
+  return opts;
+}
+
+function machine() {
+  const cpus = os.cpus();
+  return `${cpus.length} × ${cpus[0] ? cpus[0].model.trim() : 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, node ${process.version}`;
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  ensureReady({ quiet: true });
+  const { createTempHome, packageDir } = require(path.join(root, 'packages/testkit'));
+  const temp = await createTempHome({ language: 'en' });
+  try {
+    await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
+    await temp.registerPlugin('ai', packageDir('plugin-ai'));
+    const ctx = { root, env: temp.env, temp, runs: opts.runs };
+    const available = fs.readdirSync(path.join(root, 'bench/rows')).map((f) => f.replace(/\.js$/, ''));
+    const names = ORDER.filter((n) => available.includes(n) && (!opts.only.length || opts.only.includes(n)));
+    const sections = [];
+    let failed = false;
+    for (const name of names) {
+      const row = require(path.join(root, 'bench/rows', name));
+      process.stderr.write(`bench: ${row.title}…\n`);
+      let rows;
+      try {
+        rows = await row.run(ctx);
+      } catch (err) {
+        failed = true;
+        rows = [{ name: row.title, value: `failed: ${err.message.split('\n')[0]}`, target: '', ok: false }];
+      }
+      sections.push({ title: row.title, rows });
+    }
+    const mark = (ok) => (ok === null || ok === undefined ? '' : ok ? 'met' : 'MISSED');
+    const lines = [
+      '# Benchmark results',
+      '',
+      `Machine: ${machine()}  `,
+      `Date: ${new Date().toISOString()}  `,
+      `Runs per figure: ${opts.runs} (median, min–max)`,
+      '',
+      '| row | measurement | figure | target | |',
+      '| --- | --- | --- | --- | --- |',
+    ];
+    for (const s of sections) {
+      for (const r of s.rows) lines.push(`| ${s.title} | ${r.name} | ${r.value} | ${r.target || ''} | ${mark(r.ok)} |`);
+    }
+    const text = lines.join('\n') + '\n';
+    process.stdout.write(text);
+    if (!opts.only.length) fs.writeFileSync(path.join(root, 'bench/results.md'), text);
+    // A missed target is a finding, shown in the table; only a row that could not run fails.
+    if (failed) process.exitCode = 1;
+  } finally {
+    await temp.cleanup();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench: ${err.message}\n`);
+  process.exit(1);
+});
