@@ -1,2 +1,14 @@
 export { createTempHome, packageDir } from './temp-home';
 export type { TempHome, TempHomeOptions } from './temp-home';
+export { startScriptedServer, errorBody } from './openai-server';
+export type {
+  ScriptedServer,
+  ScriptedServerOptions,
+  ScriptedReply,
+  ScriptedContentReply,
+  ScriptedJsonReply,
+  ScriptedErrorReply,
+  ScriptedUsage,
+  ScriptedHandler,
+  RecordedRequest,
+} from './openai-server';
