@@ -1,0 +1,83 @@
+import * as fs from 'fs';
+import { z } from 'zod';
+import { aiError } from './errors';
+
+/** Context budgets (DESIGN §6), all in estimated tokens (CJK-aware, see tokens.ts). */
+export const ContextBudgetsSchema = z
+  .object({
+    /** Hard cap for one request: every assembled model call stays under it. */
+    maxRequestTokens: z.number().int().min(2000).default(8000),
+    /** Cap of the rolling conversation summary. */
+    summaryMaxTokens: z.number().int().min(50).default(600),
+    /** Cap of the tool digest (the last few tool results, truncated). */
+    toolDigestMaxTokens: z.number().int().min(50).default(1200),
+    /** How many recent tool results the digest keeps (1–3 per DESIGN §6). */
+    toolDigestCount: z.number().int().min(0).max(10).default(3),
+    /** Cap of the recent window; passing it triggers compaction. */
+    recentWindowMaxTokens: z.number().int().min(100).default(2500),
+    /** Message count cap of the recent window; passing it triggers compaction. */
+    recentWindowMaxMessages: z.number().int().min(2).default(24),
+    /** Cap of the current input (user text + piped stdin, or this step's tool results). */
+    inputMaxTokens: z.number().int().min(100).default(2000),
+    /** Cap of project context read from AGENTS.md. */
+    projectContextMaxTokens: z.number().int().min(0).default(1000),
+  })
+  .strict();
+
+/** `<home>/plugin-configs/ai.json`. Every field optional; defaults below. */
+export const AiConfigSchema = z
+  .object({
+    /** Programs that may run at L0 without asking (tool-runner policy; extends its defaults). */
+    allowedPrograms: z.array(z.string().min(1)).optional(),
+    allowNetwork: z.boolean().default(false),
+    allowWrite: z.boolean().default(false),
+    allowSudo: z.boolean().default(false),
+    defaultMode: z.enum(['low', 'high']).default('low'),
+    defaultProfile: z.string().min(1).nullable().default(null),
+    maxAutoStepsPerTurn: z.number().int().min(1).max(50).default(3),
+    context: ContextBudgetsSchema.default(() => ContextBudgetsSchema.parse({})),
+  })
+  .strict();
+
+export type AiConfig = z.infer<typeof AiConfigSchema>;
+export type ContextBudgets = z.infer<typeof ContextBudgetsSchema>;
+
+/** Pure validation: the config or one message per bad field, naming the field. */
+export function validateConfig(json: unknown): { ok: true; config: AiConfig } | { ok: false; errors: string[] } {
+  const parsed = AiConfigSchema.safeParse(json);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  return {
+    ok: false,
+    errors: parsed.error.issues.map((issue) => {
+      const where = issue.path.length ? issue.path.join('.') : '(root)';
+      const keys = issue.code === 'unrecognized_keys' ? ` ${issue.keys.join(', ')}` : '';
+      return `${where}${keys}: ${issue.message}`;
+    }),
+  };
+}
+
+/** Defaults with nothing on disk. */
+export function defaultConfig(): AiConfig {
+  return AiConfigSchema.parse({});
+}
+
+/** Read and validate the config file. Missing file → defaults; bad JSON or a bad field →
+ * an AiError naming the file and the field. */
+export function loadConfig(file: string): AiConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return defaultConfig();
+    throw aiError('CONFIG_UNREADABLE', 'configUnreadable', { file, detail: (err as Error).message });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw aiError('CONFIG_UNREADABLE', 'configUnreadable', { file, detail: (err as Error).message });
+  }
+  const result = validateConfig(json);
+  if (!result.ok) throw aiError('CONFIG_INVALID', 'configInvalid', { file, detail: result.errors.join('; ') });
+  return result.config;
+}

@@ -1,0 +1,319 @@
+import type { ContextBudgets } from './config';
+import { describeStep, type Reply, type Summary } from './protocol';
+import type { ToolResult } from './runner-types';
+import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from './tokens';
+
+/** One chat message as llm-base takes it. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** A stored message of the recent window. `kind` tells how it was compacted. */
+export interface WindowMessage extends ChatMessage {
+  role: 'user' | 'assistant';
+  kind: 'user' | 'assistant' | 'tool' | 'event';
+}
+
+/** Sizes in estimated tokens, for `/context` and tests. */
+export interface ContextSizes {
+  system: number;
+  summary: number;
+  digest: number;
+  window: number;
+  windowMessages: number;
+  total: number;
+  budget: number;
+}
+
+/** Assistant turns are stored compactly: type + message + what ran (DESIGN §6). */
+export function compactAssistant(reply: Reply, maxTokens: number): string {
+  const message = truncateHead(reply.message, maxTokens);
+  if (reply.type === 'cmd') {
+    return JSON.stringify({ type: 'cmd', message, ran: reply.data.commands.map(describeStep) });
+  }
+  return JSON.stringify({ type: reply.type, message });
+}
+
+function stepLabel(result: ToolResult): string {
+  if (result.program) return [result.program, ...(result.args ?? [])].join(' ');
+  if (typeof result.plugin === 'string') return `plugin ${result.plugin}`;
+  if (result.file) return `json_patch ${result.file}`;
+  return result.tool;
+}
+
+/** The short form of a tool result kept in the recent window. */
+export function compactToolResult(result: ToolResult, maxTokens = 80): string {
+  const out: Record<string, unknown> = { _event: 'tool_result', id: result.id, step: truncateHead(stepLabel(result), 40) };
+  if (result.status) out.status = result.status;
+  if (result.exitCode !== undefined) out.exitCode = result.exitCode;
+  out.level = result.decision?.level;
+  const tail = result.stdoutTail || result.stderrTail || result.summary || '';
+  if (tail) out.out = truncateTail(String(tail), maxTokens);
+  return JSON.stringify(out);
+}
+
+/** A tool result as JSON within `maxTokens`: tails and parsed structure are shortened first,
+ * so the result stays valid JSON whenever possible. */
+export function fitToolResult(result: ToolResult, maxTokens: number): string {
+  const full = JSON.stringify(result);
+  if (estimateTokens(full) <= maxTokens) return full;
+  for (let share = Math.floor(maxTokens / 3); share >= 8; share = Math.floor(share / 2)) {
+    const copy: Record<string, unknown> = { ...result };
+    for (const key of ['stdoutTail', 'stderrTail'] as const) {
+      if (typeof copy[key] === 'string') copy[key] = truncateTail(copy[key] as string, share);
+    }
+    if (copy.parsed !== undefined) {
+      const parsed = JSON.stringify(copy.parsed);
+      if (estimateTokens(parsed) > share) copy.parsed = truncateHead(parsed, share);
+    }
+    if (copy.changes !== undefined) {
+      const changes = JSON.stringify(copy.changes);
+      if (estimateTokens(changes) > share) copy.changes = truncateHead(changes, share);
+    }
+    if (copy.decision && estimateTokens(JSON.stringify(copy.decision)) > share) {
+      const d = result.decision;
+      copy.decision = { level: d.level, by: d.by, rules: d.rules.map((r) => r.id) };
+    }
+    copy.truncated = true;
+    const text = JSON.stringify(copy);
+    if (estimateTokens(text) <= maxTokens) return text;
+  }
+  return truncateHead(compactToolResult(result), maxTokens);
+}
+
+/** Summary as the system message the model sees. */
+export function renderSummary(summary: Summary): string {
+  const parts = [`Conversation summary so far:\n${summary.summary}`];
+  if (summary.keyFacts.length) parts.push(`Key facts:\n- ${summary.keyFacts.join('\n- ')}`);
+  if (summary.openTasks.length) parts.push(`Open tasks:\n- ${summary.openTasks.join('\n- ')}`);
+  return parts.join('\n');
+}
+
+/** Messages as plain text, for the summary request and the rule-based fallback. */
+export function renderTranscript(messages: WindowMessage[]): string {
+  return messages.map((m) => `${m.kind}: ${m.content}`).join('\n');
+}
+
+/** Rule-based compaction, used when the summary call fails: keep the previous summary and
+ * append one short line per folded message, then cap (the newest lines survive). */
+export function ruleBasedSummary(previous: Summary | null, folded: WindowMessage[], maxTokens: number): Summary {
+  const lines: string[] = [];
+  for (const m of folded) {
+    let line: string;
+    if (m.kind === 'assistant') {
+      const parsed = safeObject(m.content);
+      const ran = Array.isArray(parsed?.ran) ? ` (ran: ${(parsed.ran as unknown[]).join('; ')})` : '';
+      line = `assistant ${String(parsed?.type ?? '')}: ${String(parsed?.message ?? m.content)}${ran}`;
+    } else if (m.kind === 'tool') {
+      const parsed = safeObject(m.content);
+      line = `result ${String(parsed?.step ?? '')}: ${parsed?.status ?? `exit ${String(parsed?.exitCode ?? '?')}`}`;
+    } else {
+      line = `${m.kind}: ${m.content}`;
+    }
+    lines.push(truncateHead(line.replace(/\s+/g, ' '), 40));
+  }
+  const text = [previous?.summary ?? '', ...lines].filter(Boolean).join('\n');
+  return {
+    summary: truncateTail(text, Math.floor(maxTokens * 0.6)),
+    keyFacts: (previous?.keyFacts ?? []).slice(-8),
+    openTasks: (previous?.openTasks ?? []).slice(-5),
+  };
+}
+
+function safeObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Cap a summary so that its rendered form fits `maxTokens`. */
+export function capSummary(summary: Summary, maxTokens: number): Summary {
+  let s: Summary = {
+    summary: summary.summary,
+    keyFacts: summary.keyFacts.slice(0, 12).map((f) => truncateHead(f, 60)),
+    openTasks: summary.openTasks.slice(0, 8).map((f) => truncateHead(f, 60)),
+  };
+  const fixed = estimateTokens(renderSummary({ ...s, summary: '' }));
+  s = { ...s, summary: truncateTail(s.summary, Math.max(20, maxTokens - fixed)) };
+  while (estimateTokens(renderSummary(s)) > maxTokens && (s.keyFacts.length || s.openTasks.length)) {
+    s = s.keyFacts.length >= s.openTasks.length ? { ...s, keyFacts: s.keyFacts.slice(1) } : { ...s, openTasks: s.openTasks.slice(1) };
+  }
+  return s;
+}
+
+/**
+ * The conversation state that is sent to the model, kept the same size however long the
+ * session runs (DESIGN §6): system prompt; summary (capped); tool digest (last N results,
+ * truncated); recent window (capped); the current input.
+ */
+export class ConversationContext {
+  summary: Summary | null = null;
+  window: WindowMessage[] = [];
+  digest: string[] = [];
+
+  constructor(
+    private systemPrompt: string,
+    readonly budgets: ContextBudgets,
+  ) {}
+
+  setSystemPrompt(text: string): void {
+    this.systemPrompt = text;
+  }
+
+  getSystemPrompt(): string {
+    return this.systemPrompt;
+  }
+
+  /** Forget everything but the system prompt (`/clear`). */
+  clear(): void {
+    this.summary = null;
+    this.window = [];
+    this.digest = [];
+  }
+
+  /** The user's text as stored in the window. */
+  addUser(text: string): void {
+    this.window.push({ role: 'user', kind: 'user', content: truncateHead(text, this.budgets.inputMaxTokens) });
+  }
+
+  /** A runner event such as `{"_event":"continue"}`. */
+  addEvent(text: string): void {
+    this.window.push({ role: 'user', kind: 'event', content: truncateHead(text, 100) });
+  }
+
+  addAssistant(reply: Reply): void {
+    this.window.push({
+      role: 'assistant',
+      kind: 'assistant',
+      content: compactAssistant(reply, Math.floor(this.budgets.recentWindowMaxTokens / 6)),
+    });
+  }
+
+  /** A tool result: compact in the window, fuller in the digest. */
+  addToolResult(result: ToolResult): void {
+    this.window.push({ role: 'user', kind: 'tool', content: compactToolResult(result) });
+    const count = this.budgets.toolDigestCount;
+    if (count === 0) return;
+    const per = Math.floor(this.budgets.toolDigestMaxTokens / count) - 4;
+    this.digest.push(fitToolResult(result, per));
+    if (this.digest.length > count) this.digest.splice(0, this.digest.length - count);
+  }
+
+  /** A stored message, as replayed from a session file. */
+  restoreMessage(message: WindowMessage): void {
+    this.window.push(message);
+  }
+
+  restoreDigest(entry: string): void {
+    const count = this.budgets.toolDigestCount;
+    if (count === 0) return;
+    this.digest.push(truncateHead(entry, Math.floor(this.budgets.toolDigestMaxTokens / count) - 4));
+    if (this.digest.length > count) this.digest.splice(0, this.digest.length - count);
+  }
+
+  windowTokens(): number {
+    return estimateMessagesTokens(this.window);
+  }
+
+  /** True when the recent window passed its cap and older turns should be folded. */
+  needsCompaction(): boolean {
+    return (
+      this.window.length > this.budgets.recentWindowMaxMessages ||
+      this.windowTokens() > this.budgets.recentWindowMaxTokens
+    );
+  }
+
+  /** The oldest messages to fold so the window drops to about half its caps (`force` folds
+   * all but the last two messages, for `/compact`). Does not change the window. */
+  foldCandidates(force = false): WindowMessage[] {
+    const keep = 2;
+    if (this.window.length <= keep) return [];
+    if (force) return this.window.slice(0, this.window.length - keep);
+    const targetTokens = this.budgets.recentWindowMaxTokens / 2;
+    const targetCount = Math.floor(this.budgets.recentWindowMaxMessages / 2);
+    let tokens = this.windowTokens();
+    let count = this.window.length;
+    let n = 0;
+    while (count - n > keep && (tokens > targetTokens || count - n > targetCount)) {
+      tokens -= estimateMessagesTokens([this.window[n]]);
+      n++;
+    }
+    return this.window.slice(0, n);
+  }
+
+  /** Replace the folded oldest messages by the new summary. */
+  applySummary(summary: Summary, foldedCount: number): void {
+    this.summary = capSummary(summary, this.budgets.summaryMaxTokens);
+    this.window.splice(0, foldedCount);
+  }
+
+  private fixedMessages(): ChatMessage[] {
+    const out: ChatMessage[] = [{ role: 'system', content: this.systemPrompt }];
+    if (this.summary) {
+      out.push({ role: 'system', content: truncateHead(renderSummary(this.summary), this.budgets.summaryMaxTokens) });
+    }
+    if (this.digest.length) {
+      out.push({
+        role: 'system',
+        content: truncateHead(`Recent tool results (newest last):\n${this.digest.join('\n')}`, this.budgets.toolDigestMaxTokens),
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Assemble one request. Guarantees the estimate stays within `maxRequestTokens`: the
+   * oldest window messages are left out first, then the current input is shortened.
+   */
+  build(current: ChatMessage[]): ChatMessage[] {
+    const max = this.budgets.maxRequestTokens;
+    const fixed = this.fixedMessages();
+    const perInput = Math.max(20, Math.floor(this.budgets.inputMaxTokens / Math.max(1, current.length)));
+    let input = current.map((m) => ({ ...m, content: truncateHead(m.content, perInput) }));
+    let window: ChatMessage[] = this.window.map(({ role, content }) => ({ role, content }));
+    const total = () => estimateMessagesTokens(fixed) + estimateMessagesTokens(window) + estimateMessagesTokens(input);
+    while (total() > max && window.length) window = window.slice(1);
+    if (total() > max) {
+      const room = Math.max(20, max - estimateMessagesTokens(fixed) - 8 * input.length);
+      const each = Math.max(10, Math.floor(room / Math.max(1, input.length)) - 4);
+      input = input.map((m) => ({ ...m, content: truncateHead(m.content, each) }));
+    }
+    if (total() > max) {
+      // Only an oversized system prompt gets here (a huge AGENTS.md cap): shorten it last.
+      const rest = total() - estimateTokens(fixed[0].content);
+      fixed.splice(1);
+      fixed[0] = { role: 'system', content: truncateHead(this.systemPrompt, Math.max(50, max - rest)) };
+    }
+    return [...fixed, ...window, ...input];
+  }
+
+  /** The minimal request used after a 404: system prompt + the current input. */
+  buildMinimal(current: ChatMessage[]): ChatMessage[] {
+    const perInput = Math.max(20, Math.floor(this.budgets.inputMaxTokens / Math.max(1, current.length)));
+    return [
+      { role: 'system', content: this.systemPrompt },
+      ...current.map((m) => ({ ...m, content: truncateHead(m.content, perInput) })),
+    ];
+  }
+
+  sizes(): ContextSizes {
+    const fixed = this.fixedMessages();
+    const system = estimateMessagesTokens([fixed[0]]);
+    const summary = this.summary ? estimateMessagesTokens([{ content: renderSummary(this.summary) }]) : 0;
+    const digest = this.digest.length ? estimateMessagesTokens([fixed[fixed.length - 1]]) : 0;
+    const window = this.windowTokens();
+    return {
+      system,
+      summary,
+      digest,
+      window,
+      windowMessages: this.window.length,
+      total: system + summary + digest + window,
+      budget: this.budgets.maxRequestTokens,
+    };
+  }
+}

@@ -1,0 +1,160 @@
+/** Every user-facing string of plugin-ai, in zh and en. Kept free of imports so the CLI
+ * entry can load it on the fast `--help` path. */
+export type Lang = 'zh' | 'en';
+
+const en = {
+  help: `ai — a terminal AI assistant for SlothTool
+
+Usage:
+  ai -p "<prompt>"          run one turn and exit (also: ai "<prompt>")
+  ai -i                     interactive session
+  ai risk [--json] -- <program> [args...]   show the risk level and rules of a command
+
+Options:
+  -p, --prompt <text>       the prompt for one turn (piped stdin is added as context)
+  --json                    print one JSON object per line for every event
+  --mode low|high           model tier of llm-base (default from config)
+  --profile <name>          llm-base profile to use
+  --continue, -c            resume the last session started in this directory
+  --approve-l1              approve L1 (confirm) steps without asking; L2 is never approved
+  --max-steps <n>           automatic steps per turn (default from config, 3)
+  -v, --version             print the version
+  -h, --help                this help
+
+Exit codes: 0 answered, 1 error, 2 bad usage or config, 3 stopped at the step limit,
+4 llm-base not available, 5 the model reported an error, 130 aborted.
+Config: <SlothTool home>/plugin-configs/ai.json   Sessions: <SlothTool home>/ai/sessions/
+`,
+  usageError: 'Invalid usage: {detail}. Run `ai --help` for the options.',
+  missingPrompt: 'no prompt given',
+  unknownOption: 'unknown option {option}',
+  missingValue: 'option {option} needs a value',
+  badMode: '--mode must be low or high, got "{value}"',
+  badMaxSteps: '--max-steps must be a positive integer, got "{value}"',
+  riskUsage: 'usage: ai risk [--json] -- <program> [args...]',
+  configInvalid: 'Config file {file} is invalid: {detail}. Fix or delete that field.',
+  configUnreadable: 'Config file {file} is not valid JSON: {detail}.',
+  registryCorrupt: 'The SlothTool registry {file} is corrupt: {detail}. Repair or delete it, then reinstall plugins.',
+  llmBaseMissing: 'llm-base is not installed. Run: slothtool install @holic512/plugin-llm-base',
+  llmBaseStale: 'llm-base is registered at {path}, but that file no longer exists. Run: slothtool install @holic512/plugin-llm-base',
+  llmBaseBroken: 'llm-base at {path} could not be loaded ({detail}). Run: slothtool install @holic512/plugin-llm-base',
+  llmError: 'The model call failed ({code}): {message}',
+  llmErrorNoProfile: 'No llm-base profile is configured ({message}). Create one with: slothtool llm-base',
+  fallback404: 'The endpoint answered 404 for the full context; retried once with a minimal context.',
+  rawReply: '[unvalidated model output]',
+  repairing: 'The model reply did not follow the protocol ({error}); asking it once to repair.',
+  stepLimit: 'Stopped after {n} automatic steps. Say "continue" to let the assistant go on.',
+  modelError: 'The model reported an error: {message}',
+  aborted: 'Aborted.',
+  stepRun: 'run',
+  stepBlocked: 'blocked',
+  stepDeclined: 'declined',
+  declinedNoPerson: 'no person to ask in non-interactive mode (pass --approve-l1 to approve L1 steps)',
+  riskLevel: 'Level: {level}',
+  riskRule: '  {id} [{level}] {reason}',
+  riskHint: '    how to allow: {hint}',
+  compacted: 'Context compacted ({method}): {before} → {after} tokens.',
+  interactiveWelcome: 'ai interactive — type a message, /help for commands, /exit to quit.',
+  interactiveHelp:
+    '/exit quit · /clear new conversation · /compact fold history · /context sizes · /cost usage · /mode low|high · /profile <name> · /sessions · /resume <id>',
+  confirmPrompt: '{level} step {summary} — run? [y]es once / [a]lways this session / [N]o: ',
+  sessionsNone: 'No sessions yet.',
+  resumed: 'Resumed session {id}.',
+  noSessionHere: 'No earlier session in this directory; starting a new one.',
+  contextSizes: 'context: system {system}, summary {summary}, tool digest {digest}, window {window} ({messages} messages) — {total}/{budget} tokens',
+  costLine: 'usage: {input} input + {output} output tokens over {calls} calls',
+  modeSet: 'mode: {mode}',
+  profileSet: 'profile: {profile}',
+  cleared: 'Conversation cleared.',
+  toolRunnerMissing: 'The tool runner (@holic512/tool-runner) could not be loaded: {detail}. Reinstall: slothtool install @holic512/plugin-ai',
+  unexpected: 'Unexpected error: {detail}',
+} as const;
+
+export type MessageKey = keyof typeof en;
+
+const zh: Record<MessageKey, string> = {
+  help: `ai —— SlothTool 的终端 AI 助手
+
+用法:
+  ai -p "<提示>"            执行一轮后退出(也可: ai "<提示>")
+  ai -i                     交互模式
+  ai risk [--json] -- <程序> [参数...]   显示命令的风险等级和规则
+
+选项:
+  -p, --prompt <文本>       本轮的提示(管道输入的 stdin 会作为上下文附加)
+  --json                    每个事件输出一行 JSON
+  --mode low|high           llm-base 的模型档位(默认取配置)
+  --profile <名称>          使用的 llm-base 配置档
+  --continue, -c            恢复在当前目录中的上一次会话
+  --approve-l1              不询问直接批准 L1(需确认)步骤;L2 永远不会被批准
+  --max-steps <n>           每轮自动执行的步数(默认取配置,3)
+  -v, --version             显示版本
+  -h, --help                显示本帮助
+
+退出码: 0 已回答, 1 错误, 2 用法或配置错误, 3 达到步数上限而停止,
+4 llm-base 不可用, 5 模型报告了错误, 130 已中止。
+配置: <SlothTool 主目录>/plugin-configs/ai.json   会话: <SlothTool 主目录>/ai/sessions/
+`,
+  usageError: '用法错误: {detail}。运行 `ai --help` 查看选项。',
+  missingPrompt: '没有提供提示',
+  unknownOption: '未知选项 {option}',
+  missingValue: '选项 {option} 需要一个值',
+  badMode: '--mode 只能是 low 或 high,收到 "{value}"',
+  badMaxSteps: '--max-steps 必须是正整数,收到 "{value}"',
+  riskUsage: '用法: ai risk [--json] -- <程序> [参数...]',
+  configInvalid: '配置文件 {file} 无效: {detail}。请修正或删除该字段。',
+  configUnreadable: '配置文件 {file} 不是有效的 JSON: {detail}。',
+  registryCorrupt: 'SlothTool 注册表 {file} 已损坏: {detail}。请修复或删除它,然后重新安装插件。',
+  llmBaseMissing: '未安装 llm-base。请运行: slothtool install @holic512/plugin-llm-base',
+  llmBaseStale: 'llm-base 登记在 {path},但该文件已不存在。请运行: slothtool install @holic512/plugin-llm-base',
+  llmBaseBroken: '无法加载 {path} 处的 llm-base({detail})。请运行: slothtool install @holic512/plugin-llm-base',
+  llmError: '模型调用失败({code}): {message}',
+  llmErrorNoProfile: '尚未配置 llm-base 配置档({message})。请用以下命令创建: slothtool llm-base',
+  fallback404: '接口对完整上下文返回 404;已用最小上下文重试一次。',
+  rawReply: '[未经校验的模型输出]',
+  repairing: '模型回复不符合协议({error});已请求其修正一次。',
+  stepLimit: '已自动执行 {n} 步后停止。输入 "continue" 让助手继续。',
+  modelError: '模型报告了错误: {message}',
+  aborted: '已中止。',
+  stepRun: '执行',
+  stepBlocked: '已拦截',
+  stepDeclined: '已拒绝',
+  declinedNoPerson: '非交互模式下无人可询问(传入 --approve-l1 可批准 L1 步骤)',
+  riskLevel: '等级: {level}',
+  riskRule: '  {id} [{level}] {reason}',
+  riskHint: '    如何允许: {hint}',
+  compacted: '上下文已压缩({method}): {before} → {after} tokens。',
+  interactiveWelcome: 'ai 交互模式 —— 输入消息,/help 查看命令,/exit 退出。',
+  interactiveHelp:
+    '/exit 退出 · /clear 新对话 · /compact 压缩历史 · /context 上下文大小 · /cost 用量 · /mode low|high · /profile <名称> · /sessions · /resume <id>',
+  confirmPrompt: '{level} 步骤 {summary} —— 执行吗? [y] 仅此一次 / [a] 本会话总是允许 / [N] 否: ',
+  sessionsNone: '还没有会话。',
+  resumed: '已恢复会话 {id}。',
+  noSessionHere: '此目录中没有之前的会话;将开始新会话。',
+  contextSizes: '上下文: 系统 {system}, 摘要 {summary}, 工具摘要 {digest}, 窗口 {window}({messages} 条消息)—— {total}/{budget} tokens',
+  costLine: '用量: 输入 {input} + 输出 {output} tokens,共 {calls} 次调用',
+  modeSet: '模式: {mode}',
+  profileSet: '配置档: {profile}',
+  cleared: '对话已清空。',
+  toolRunnerMissing: '无法加载工具执行器 (@holic512/tool-runner): {detail}。请重新安装: slothtool install @holic512/plugin-ai',
+  unexpected: '意外错误: {detail}',
+};
+
+const tables: Record<Lang, Record<MessageKey, string>> = { en, zh };
+
+/** Look up a message and fill `{name}` placeholders. */
+export function t(lang: Lang, key: MessageKey, vars: Record<string, string | number> = {}): string {
+  return tables[lang][key].replace(/\{(\w+)\}/g, (m, name: string) =>
+    Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : m,
+  );
+}
+
+/** All keys, for the test that checks both tables are complete. */
+export function messageKeys(): MessageKey[] {
+  return Object.keys(en) as MessageKey[];
+}
+
+/** The raw tables, for completeness tests. */
+export function messageTables(): Record<Lang, Record<MessageKey, string>> {
+  return tables;
+}

@@ -1,0 +1,67 @@
+import type { Lang } from './i18n';
+
+/** What the system prompt says about where the assistant runs. */
+export interface Environment {
+  cwd: string;
+  os: string;
+  plugins: string[];
+  lang: Lang;
+  /** AGENTS.md content, already capped. */
+  projectContext?: { file: string; text: string };
+}
+
+/** Marker the summary request carries so logs and test servers can tell it apart. */
+export const SUMMARY_MARKER = '[ai:summary-request]';
+
+export const PROTOCOL_TEXT = `You are "ai", a terminal assistant run by SlothTool. You never run anything yourself:
+you answer with EXACTLY ONE JSON object and nothing else (no prose, no code fences). A local
+runner validates it, judges the risk of every step, asks the user where needed, runs the steps
+without a shell and sends you the results.
+
+Reply shapes:
+1. {"type":"chat","message":"<answer>","data":{"format":"plain"|"markdown","suggestions":["..."]}}
+   Use for answers, questions to the user, and the final summary after commands ran.
+2. {"type":"cmd","message":"<why these steps>","data":{"cwd":null,"commands":[STEP,...],"expected_effect":"<what should change>"}}
+3. {"type":"error","message":"<why the request cannot be done>"}
+
+STEP shapes ("tool" defaults to "exec"):
+- {"tool":"exec","program":"git","args":["status"],"requires":{"confirm":false,"elevated":false,"network":false,"write":false}}
+- {"tool":"plugin.run","plugin":"<installed plugin alias>","args":["..."]}
+- {"tool":"config.json_patch","file":"~/.slothtool/settings.json","patch":[{"op":"replace","path":"/language","value":"en"}]}
+
+After your steps ran you receive one user message per step whose content is JSON:
+{"_event":"tool_result","id":"cmd_001","tool":"exec","program":"git","args":["status"],"exitCode":0,"stdoutTail":"...","stderrTail":"","truncated":false,"parsed":{...},"decision":{"level":"L0","by":"policy","rules":[...]}}
+or {"_event":"tool_result","id":"cmd_002","status":"blocked"|"declined","decision":{...}} when a step did not run.
+{"_event":"continue"} means: the user lets you go on after a pause.
+
+Rules:
+- One JSON object per reply. "program" is a single executable name; arguments go in "args" (no shell: no pipes, redirects, globs, "&&" or "$VAR").
+- Prefer read-only commands. Set "requires" honestly: it can only raise the risk level, never lower it.
+- Risk levels: L0 runs at once; L1 (writes, network, installs) needs the user's consent; L2 (sudo, destructive, arbitrary code, not allowed) is refused. If a step is blocked or declined, do not repeat it: explain, or choose another way.
+- Output reaches you as a tail plus a parsed summary after secrets were redacted; ask for narrower commands instead of dumping large files.
+- When the results answer the question, reply with "chat" and stop requesting commands.
+- Conversation history may arrive as a summary plus recent messages; trust the summary.`;
+
+/** The system prompt: protocol and rules, then a short environment block, then AGENTS.md. */
+export function buildSystemPrompt(env: Environment): string {
+  const language = env.lang === 'zh' ? 'Chinese (zh)' : 'English (en)';
+  const parts = [
+    PROTOCOL_TEXT,
+    `Environment:\n- cwd: ${env.cwd}\n- os: ${env.os}\n- installed SlothTool plugins: ${
+      env.plugins.length ? env.plugins.join(', ') : '(none)'
+    }\n- answer the user in ${language} unless they write in another language`,
+  ];
+  if (env.projectContext) {
+    parts.push(`Project instructions (${env.projectContext.file}):\n${env.projectContext.text}`);
+  }
+  return parts.join('\n\n');
+}
+
+/** The repair request sent once after an invalid reply. */
+export function buildRepairRequest(error: string): string {
+  return `Your previous reply did not follow the protocol: ${error}. Answer again with exactly one JSON object of type "chat", "cmd" or "error" as described in the system prompt, and nothing else.`;
+}
+
+export const SUMMARY_SYSTEM = `${SUMMARY_MARKER} You compress a conversation between a user and a terminal assistant.
+Reply with exactly one JSON object: {"summary":"<what happened and what matters, at most ~150 words>","keyFacts":["<fact>",...],"openTasks":["<task>",...]}.
+Keep file names, commands, decisions and results the assistant will need later. No prose outside the JSON.`;

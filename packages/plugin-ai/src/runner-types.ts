@@ -1,0 +1,79 @@
+import type { Step } from './protocol';
+
+/** The slice of @holic512/tool-runner's API plugin-ai uses (docs/contracts.md). Declared
+ * structurally here so the core can be driven by a fake runner in tests and so the real
+ * module is only loaded on paths that run steps. */
+export type Level = 'L0' | 'L1' | 'L2';
+
+export interface Rule {
+  id: string;
+  level: Level;
+  reason: string;
+  hint?: string;
+}
+
+export interface Decision {
+  level: Level;
+  rules: Rule[];
+}
+
+export type ConfirmAnswer =
+  | { action: 'run' }
+  | { action: 'allow-session' }
+  | { action: 'decline'; reason?: string }
+  | { action: 'edit'; step: Step };
+
+export interface ConfirmRequest {
+  id: string;
+  step: Step;
+  decision: Decision;
+  preview?: string;
+  sessionKey: string;
+}
+
+export type ConfirmFn = (request: ConfirmRequest) => Promise<ConfirmAnswer>;
+
+/** A tool_result as the runner returns it (DESIGN §4). Fields vary by tool and status. */
+export interface ToolResult {
+  _event: 'tool_result';
+  id: string;
+  tool: string;
+  status?: 'blocked' | 'declined' | 'applied' | 'unchanged' | 'error';
+  reason?: string;
+  cwd?: string;
+  program?: string;
+  args?: string[];
+  exitCode?: number | null;
+  signal?: string | null;
+  timedOut?: boolean;
+  durationMs?: number;
+  stdoutTail?: string;
+  stderrTail?: string;
+  truncated?: boolean;
+  parsed?: unknown;
+  file?: string;
+  changes?: unknown;
+  summary?: string;
+  error?: unknown;
+  decision: Decision & { by?: 'policy' | 'user' };
+  [key: string]: unknown;
+}
+
+export interface RunOptions {
+  id?: string;
+  signal?: AbortSignal;
+  onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+}
+
+export interface StepRunner {
+  judge(step: Step): Decision;
+  run(step: Step, options?: RunOptions): Promise<ToolResult>;
+}
+
+/** Policy fields of the ai config handed to tool-runner. */
+export interface Policy {
+  allowedPrograms?: string[];
+  allowNetwork?: boolean;
+  allowWrite?: boolean;
+  allowSudo?: boolean;
+}

@@ -1,0 +1,55 @@
+/** Token estimates (DESIGN §6): CJK characters count about one token each, other text about
+ * four characters a token. Cheap, deterministic and slightly pessimistic. */
+
+const CJK = /[\u1100-\u11ff\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u31ff\u3200-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]/;
+
+function charCost(ch: string): number {
+  if (ch.length > 1) return 1; // astral plane (emoji, rare CJK): count as a token
+  return CJK.test(ch) ? 1 : 0.25;
+}
+
+/** Estimated tokens of a text. */
+export function estimateTokens(text: string): number {
+  let cost = 0;
+  for (const ch of text) cost += charCost(ch);
+  return Math.ceil(cost);
+}
+
+/** Estimated tokens of chat messages, with a small per-message overhead. */
+export function estimateMessagesTokens(messages: ReadonlyArray<{ content: string }>): number {
+  let total = 0;
+  for (const m of messages) total += estimateTokens(m.content) + 4;
+  return total;
+}
+
+const MARK = '…[truncated]…';
+
+/** Keep the head of `text` within `maxTokens` (marker included). */
+export function truncateHead(text: string, maxTokens: number): string {
+  if (estimateTokens(text) <= maxTokens) return text;
+  const budget = Math.max(0, maxTokens - estimateTokens(MARK));
+  let cost = 0;
+  let out = '';
+  for (const ch of text) {
+    cost += charCost(ch);
+    if (cost > budget) break;
+    out += ch;
+  }
+  return out + MARK;
+}
+
+/** Keep the tail of `text` within `maxTokens` (marker included). */
+export function truncateTail(text: string, maxTokens: number): string {
+  if (estimateTokens(text) <= maxTokens) return text;
+  const budget = Math.max(0, maxTokens - estimateTokens(MARK));
+  const chars = Array.from(text);
+  let cost = 0;
+  let i = chars.length;
+  while (i > 0) {
+    const c = charCost(chars[i - 1]);
+    if (cost + c > budget) break;
+    cost += c;
+    i--;
+  }
+  return MARK + chars.slice(i).join('');
+}
