@@ -1,2 +1,13 @@
 /** Package version, read from package.json at run time so it never drifts. */
 export const VERSION: string = require('../package.json').version;
+
+export { JsonPatchError } from './errors';
+export type { JsonPatchErrorCode, JsonPatchErrorOptions } from './errors';
+export type { JsonValue } from './json-value';
+export { PATCH_OP_NAMES, parseOps } from './ops';
+export type { AddOp, CopyOp, MoveOp, PatchOp, RemoveOp, ReplaceOp, SetOp, TestOp, UnsetOp } from './ops';
+export { formatPointer, parsePointer } from './pointer';
+export { applyPatch } from './apply-patch';
+export { MASK, isSecretKey, maskValue } from './mask';
+export { diffJson, planPatch, summarizeChanges } from './plan-patch';
+export type { PatchChange, PatchPlan, SummaryOptions } from './plan-patch';
