@@ -1,0 +1,227 @@
+import type { ChildProcess, SpawnOptions } from 'child_process';
+import { StringDecoder } from 'string_decoder';
+import { BoundedCapture } from './capture';
+
+/** Options of {@link exec}. */
+export interface ExecOptions {
+  /** Program to run, found on PATH or given as a path. Never run through a shell. */
+  program: string;
+  /** Argument vector, passed as is. */
+  args: string[];
+  /** Working directory. */
+  cwd: string;
+  /** Environment; defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Kill the process group after this many milliseconds. No limit when absent. */
+  timeoutMs?: number;
+  /** Abort kills the process group. */
+  signal?: AbortSignal;
+  /** Bytes of each stream kept (head + tail); default 65536. */
+  maxOutputBytes?: number;
+  /** Live output, decoded on character boundaries. */
+  onStdout?: (chunk: string) => void;
+  /** Live error output, decoded on character boundaries. */
+  onStderr?: (chunk: string) => void;
+  /** Time between SIGTERM and SIGKILL of the group; default 2000 ms. */
+  killGraceMs?: number;
+}
+
+/** What came of running a program. Spawn failures, time-outs and aborts are results too. */
+export interface ExecResult {
+  /** Exit code; null when killed by a signal. 127 when the program was not found, 126 when it could not be executed. */
+  exitCode: number | null;
+  /** Signal that ended the process, if any. */
+  signal: string | null;
+  /** Killed because `timeoutMs` passed. */
+  timedOut: boolean;
+  /** Killed because the abort signal fired. */
+  aborted: boolean;
+  durationMs: number;
+  /** Head and tail of stdout within maxOutputBytes. */
+  stdoutTail: string;
+  /** Head and tail of stderr within maxOutputBytes. */
+  stderrTail: string;
+  /** Some output was dropped. */
+  truncated: boolean;
+  stdoutBytes: number;
+  stderrBytes: number;
+  /** Output contained NUL bytes; the tails are a placeholder. */
+  binary?: boolean;
+  /** Why the program could not be started (ENOENT, EACCES, ...). */
+  error?: { code: string; message: string };
+}
+
+/** Side effects of exec, replaceable in tests. */
+export interface ExecDeps {
+  spawn: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+  now: () => number;
+  /** Send a signal to the whole process group led by `pid`. */
+  killGroup: (pid: number, signal: NodeJS.Signals) => void;
+  platform: NodeJS.Platform;
+}
+
+export const DEFAULT_MAX_OUTPUT_BYTES = 65536;
+
+export function createDefaultExecDeps(): ExecDeps {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const crossSpawn = require('cross-spawn') as typeof import('cross-spawn');
+  return {
+    spawn: (command, args, options) => crossSpawn(command, args, options),
+    now: () => Date.now(),
+    killGroup: (pid, signal) => {
+      if (process.platform === 'win32') {
+        const cp = require('child_process') as typeof import('child_process');
+        cp.spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore' }).on('error', () => undefined);
+        return;
+      }
+      try {
+        process.kill(-pid, signal);
+      } catch (err) {
+        // ESRCH: the group is already gone, which is what we wanted.
+        if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+      }
+    },
+    platform: process.platform,
+  };
+}
+
+const SPAWN_EXIT_CODES: Record<string, number> = { ENOENT: 127, EACCES: 126, ENOTDIR: 126, EPERM: 126 };
+
+/**
+ * Run a program with an argument vector, no shell, stdin closed, in its own process group.
+ * Never rejects: spawn failures, time-outs and aborts come back as an {@link ExecResult}.
+ */
+export function exec(options: ExecOptions, deps: ExecDeps = createDefaultExecDeps()): Promise<ExecResult> {
+  const started = deps.now();
+  const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const out = new BoundedCapture(maxBytes);
+  const err = new BoundedCapture(maxBytes);
+  const grace = options.killGraceMs ?? 2000;
+
+  const finish = (partial: Partial<ExecResult>): ExecResult => ({
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    durationMs: Math.max(0, deps.now() - started),
+    stdoutTail: out.render(),
+    stderrTail: err.render(),
+    truncated: out.truncated || err.truncated,
+    stdoutBytes: out.total,
+    stderrBytes: err.total,
+    ...(out.sawNul || err.sawNul ? { binary: true } : {}),
+    ...partial,
+  });
+
+  if (options.signal?.aborted) {
+    return Promise.resolve(finish({ aborted: true, error: { code: 'ABORTED', message: 'aborted before start' } }));
+  }
+
+  return new Promise<ExecResult>((resolve) => {
+    let child: ChildProcess;
+    let settled = false;
+    let timedOut = false;
+    let aborted = false;
+    let killing = false;
+    let spawnError: NodeJS.ErrnoException | undefined;
+    const timers: NodeJS.Timeout[] = [];
+
+    const killTree = (signal: NodeJS.Signals): void => {
+      if (child?.pid === undefined) return;
+      try {
+        deps.killGroup(child.pid, signal);
+      } catch {
+        // The group may be owned by someone else now; child.kill is the last resort.
+        child.kill(signal);
+      }
+    };
+    const startKilling = (): void => {
+      if (killing) return;
+      killing = true;
+      killTree('SIGTERM');
+      timers.push(setTimeout(() => killTree('SIGKILL'), grace));
+    };
+    const onAbort = (): void => {
+      aborted = true;
+      startKilling();
+    };
+    const done = (result: ExecResult): void => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (killing) killTree('SIGKILL');
+      resolve(result);
+    };
+
+    try {
+      child = deps.spawn(options.program, options.args, {
+        cwd: options.cwd,
+        env: options.env ?? process.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: deps.platform !== 'win32',
+        windowsHide: true,
+        shell: false,
+      });
+    } catch (e) {
+      const error = e as NodeJS.ErrnoException;
+      const code = error.code ?? 'SPAWN_FAILED';
+      resolve(finish({ exitCode: SPAWN_EXIT_CODES[code] ?? 126, error: { code, message: error.message } }));
+      return;
+    }
+
+    const wire = (stream: NodeJS.ReadableStream | null, cap: BoundedCapture, cb?: (s: string) => void): void => {
+      if (!stream) return;
+      const decoder = cb ? new StringDecoder('utf8') : undefined;
+      stream.on('data', (chunk: Buffer) => {
+        cap.push(chunk);
+        if (cb && decoder) {
+          const text = decoder.write(chunk);
+          if (text) cb(text);
+        }
+      });
+      stream.on('error', () => undefined);
+    };
+    wire(child.stdout, out, options.onStdout);
+    wire(child.stderr, err, options.onStderr);
+
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      spawnError = e;
+      if (child.pid === undefined) {
+        const code = e.code ?? 'SPAWN_FAILED';
+        done(finish({ exitCode: SPAWN_EXIT_CODES[code] ?? 126, error: { code, message: e.message } }));
+      }
+    });
+    child.on('exit', () => {
+      // A grandchild holding our pipes open must not keep us waiting forever.
+      timers.push(
+        setTimeout(() => {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          killTree('SIGKILL');
+        }, grace),
+      );
+    });
+    child.on('close', (code: number | null, signal: NodeJS.Signals | null) => {
+      done(
+        finish({
+          exitCode: code,
+          signal,
+          timedOut,
+          aborted,
+          ...(spawnError ? { error: { code: spawnError.code ?? 'ERROR', message: spawnError.message } } : {}),
+        }),
+      );
+    });
+
+    if (options.timeoutMs !== undefined && options.timeoutMs > 0) {
+      timers.push(
+        setTimeout(() => {
+          timedOut = true;
+          startKilling();
+        }, options.timeoutMs),
+      );
+    }
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

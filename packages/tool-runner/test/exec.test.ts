@@ -1,0 +1,165 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { exec } from '../src/exec';
+import { BoundedCapture, cutEndUtf8 } from '../src/capture';
+
+const node = process.execPath;
+const cwd = os.tmpdir();
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A zombie waiting for a non-reaping init counts as dead.
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+describe('exec', () => {
+  test('runs a program with an argument vector, no shell', async () => {
+    const r = await exec({ program: node, args: ['-e', 'console.log(process.argv[1])', '$(echo hi) > x; rm -rf /'], cwd });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdoutTail).toBe('$(echo hi) > x; rm -rf /\n');
+    expect(r.timedOut).toBe(false);
+    expect(r.truncated).toBe(false);
+  });
+
+  test('stdin is closed', async () => {
+    const r = await exec({ program: node, args: ['-e', 'let n=0;process.stdin.on("data",d=>n+=d.length).on("end",()=>console.log("eof",n))'], cwd });
+    expect(r.stdoutTail).toBe('eof 0\n');
+  });
+
+  test('non-zero exit code and stderr', async () => {
+    const r = await exec({ program: node, args: ['-e', 'console.error("bad"); process.exit(3)'], cwd });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderrTail).toBe('bad\n');
+  });
+
+  test('ENOENT resolves with exit code 127', async () => {
+    const r = await exec({ program: 'definitely-not-a-program-xyz', args: [], cwd });
+    expect(r.exitCode).toBe(127);
+    expect(r.error?.code).toBe('ENOENT');
+  });
+
+  test('EACCES resolves with exit code 126', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tr-exec-'));
+    const file = path.join(dir, 'noexec.sh');
+    fs.writeFileSync(file, '#!/bin/sh\necho hi\n', { mode: 0o644 });
+    const r = await exec({ program: file, args: [], cwd: dir });
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(r.exitCode).toBe(126);
+    expect(r.error?.code).toBe('EACCES');
+  });
+
+  const posix = process.platform === 'win32' ? test.skip : test;
+
+  posix('time-out kills the whole process tree, including a grandchild ignoring SIGTERM', async () => {
+    const script = 'trap "" TERM; sh -c \'trap "" TERM; while :; do sleep 1; done\' & echo $!; wait';
+    let grandchild = 0;
+    const r = await exec({
+      program: 'sh',
+      args: ['-c', script],
+      cwd,
+      timeoutMs: 300,
+      killGraceMs: 200,
+      onStdout: (s) => {
+        grandchild = Number(s.trim());
+      },
+    });
+    expect(r.timedOut).toBe(true);
+    expect(r.exitCode).toBeNull();
+    expect(r.signal).toBe('SIGKILL');
+    expect(grandchild).toBeGreaterThan(0);
+    expect(alive(grandchild)).toBe(false);
+  });
+
+  posix('abort kills the process group', async () => {
+    const ac = new AbortController();
+    let grandchild = 0;
+    const r = await exec({
+      program: 'sh',
+      args: ['-c', 'sleep 30 & echo $!; wait'],
+      cwd,
+      signal: ac.signal,
+      onStdout: (s) => {
+        grandchild = Number(s.trim());
+        ac.abort();
+      },
+    });
+    expect(r.aborted).toBe(true);
+    expect(r.timedOut).toBe(false);
+    expect(r.signal).toBe('SIGTERM');
+    expect(alive(grandchild)).toBe(false);
+  });
+
+  test('an already aborted signal never spawns', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    const r = await exec({ program: node, args: ['-e', ''], cwd, signal: ac.signal });
+    expect(r.aborted).toBe(true);
+    expect(r.exitCode).toBeNull();
+  });
+
+  test('huge output is bounded: head and tail kept', async () => {
+    const code = 'const b=Buffer.alloc(1<<20,97);process.stdout.write("START");for(let i=0;i<64;i++)process.stdout.write(b);process.stdout.write("END")';
+    const r = await exec({ program: node, args: ['-e', code], cwd, maxOutputBytes: 4096 });
+    expect(r.exitCode).toBe(0);
+    expect(r.truncated).toBe(true);
+    expect(r.stdoutBytes).toBe(64 * (1 << 20) + 8);
+    expect(r.stdoutTail.startsWith('START')).toBe(true);
+    expect(r.stdoutTail.endsWith('END')).toBe(true);
+    expect(r.stdoutTail).toMatch(/bytes omitted/);
+    expect(Buffer.byteLength(r.stdoutTail)).toBeLessThan(4096 + 100);
+  });
+
+  test('binary output becomes a placeholder', async () => {
+    const r = await exec({ program: node, args: ['-e', 'process.stdout.write(Buffer.from([0,1,2,255,0,10]))'], cwd });
+    expect(r.binary).toBe(true);
+    expect(r.stdoutTail).toBe('<binary output, 6 bytes>');
+  });
+
+  test('CJK output is cut on a character boundary', async () => {
+    const code = 'process.stdout.write("汉".repeat(10000))';
+    const r = await exec({ program: node, args: ['-e', code], cwd, maxOutputBytes: 1001 });
+    expect(r.truncated).toBe(true);
+    expect(r.stdoutTail).not.toContain('\ufffd');
+    const [head, tail] = r.stdoutTail.split(/\n…\[\d+ bytes omitted\]…\n/);
+    expect(head).toMatch(/^汉+$/);
+    expect(tail).toMatch(/^汉+$/);
+  });
+
+  test('onStdout gets whole characters', async () => {
+    const chunks: string[] = [];
+    const code = 'const b=Buffer.from("中文");process.stdout.write(b.subarray(0,2));setTimeout(()=>process.stdout.write(b.subarray(2)),20)';
+    const r = await exec({ program: node, args: ['-e', code], cwd, onStdout: (s) => chunks.push(s) });
+    expect(r.exitCode).toBe(0);
+    expect(chunks.join('')).toBe('中文');
+    expect(chunks.every((c) => !c.includes('\ufffd'))).toBe(true);
+  });
+});
+
+describe('BoundedCapture', () => {
+  test.each([
+    ['ascii', 'abc', 3],
+    ['cut 2-byte', Buffer.from('é').subarray(0, 1), 0],
+    ['cut 3-byte', Buffer.concat([Buffer.from('a'), Buffer.from('汉').subarray(0, 2)]), 1],
+    ['cut 4-byte', Buffer.concat([Buffer.from('a'), Buffer.from('😀').subarray(0, 3)]), 1],
+    ['whole 4-byte', Buffer.from('a😀'), 5],
+  ])('cutEndUtf8 %s', (_name, input, len) => {
+    expect(cutEndUtf8(Buffer.from(input)).length).toBe(len);
+  });
+
+  test('memory stays bounded with many tiny chunks', () => {
+    const cap = new BoundedCapture(1000);
+    for (let i = 0; i < 100000; i++) cap.push(Buffer.from('x'));
+    expect(cap.truncated).toBe(true);
+    expect(cap.render().length).toBeLessThan(1100);
+  });
+});
