@@ -1,0 +1,27 @@
+import * as os from 'os';
+import * as path from 'path';
+
+/** `$SLOTHTOOL_HOME`, else `~/.slothtool`. */
+export function slothtoolHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.SLOTHTOOL_HOME && env.SLOTHTOOL_HOME.trim() !== '' ? env.SLOTHTOOL_HOME : path.join(os.homedir(), '.slothtool');
+}
+
+/** `<home>/plugin-configs` */
+export function pluginConfigsDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(slothtoolHome(env), 'plugin-configs');
+}
+
+/** `<home>/plugin-configs/llm-base.json` */
+export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(pluginConfigsDir(env), 'llm-base.json');
+}
+
+/** `<home>/plugin-configs/llm-base.logs.json` */
+export function callLogPath(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(pluginConfigsDir(env), 'llm-base.logs.json');
+}
+
+/** `<home>/settings.json` (owned by slothtool; we only read `language`). */
+export function settingsPath(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(slothtoolHome(env), 'settings.json');
+}
