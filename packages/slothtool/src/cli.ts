@@ -1,10 +1,264 @@
-import { VERSION } from './index';
+/**
+ * CLI entry: the only place that prints and sets the exit code. Modules are required lazily
+ * so that `slothtool <alias>` (on every plugin start) loads only what running needs.
+ */
+import type { SlothToolError } from './errors';
+import type { MessageId } from './i18n';
+import type { HomePaths } from './paths';
+import type { Language } from './settings';
 
-/** CLI entry: the only place that prints and sets the exit code. */
-export function main(argv: string[]): void {
-  if (argv[0] === '--version' || argv[0] === '-v') {
-    process.stdout.write(VERSION + '\n');
+const BUILTIN = new Set(['install', 'uninstall', 'update', 'list', 'run', 'config']);
+
+/** Official plugins of the original host, for the "install it with ..." hint. */
+const KNOWN_PACKAGES: Record<string, string> = {
+  ai: '@holic512/plugin-ai',
+  'llm-base': '@holic512/plugin-llm-base',
+  loc: '@holic512/plugin-loc',
+  svn: '@holic512/plugin-svn',
+  systemd: '@holic512/plugin-systemd',
+  'codex-switch': '@holic512/plugin-codex-switch',
+};
+
+/** Thrown inside the CLI to stop with a message already printed. */
+class ExitError extends Error {
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+  }
+}
+
+/** Everything a command needs: where the home is and how to talk. Language is read on first use. */
+class Io {
+  private language?: Language;
+  constructor(readonly paths: HomePaths) {}
+
+  lang(): Language {
+    if (this.language) return this.language;
+    const settings = require('./settings') as typeof import('./settings');
+    try {
+      this.language = settings.languageOf(settings.readSettings(this.paths));
+    } catch (err) {
+      this.language = 'zh';
+      const e = err as SlothToolError;
+      this.err(this.t('settingsWarning', e.params ?? { file: this.paths.settings, detail: String(err) }));
+    }
+    return this.language;
+  }
+
+  t(id: MessageId, params: Record<string, string> = {}): string {
+    const { t } = require('./i18n') as typeof import('./i18n');
+    return t(this.lang(), id, params);
+  }
+
+  out(text: string): void {
+    process.stdout.write(text + '\n');
+  }
+
+  err(text: string): void {
+    process.stderr.write(text + '\n');
+  }
+
+  /** Print a usage problem and stop with exit code 2. */
+  usage(id: MessageId, params: Record<string, string>): never {
+    this.err(this.t(id, params));
+    throw new ExitError(2);
+  }
+}
+
+/** Split argv into positionals and `--flags`, rejecting flags a command does not know. */
+function parseArgs(io: Io, args: string[], known: string[]): { positionals: string[]; flags: Set<string> } {
+  const positionals: string[] = [];
+  const flags = new Set<string>();
+  for (const arg of args) {
+    if (arg.startsWith('-') && arg !== '-') {
+      if (!known.includes(arg)) io.usage('unknownOption', { arg });
+      flags.add(arg);
+    } else {
+      positionals.push(arg);
+    }
+  }
+  return { positionals, flags };
+}
+
+function exactlyOne(io: Io, positionals: string[], what: MessageId, usage: string): string {
+  if (positionals.length === 0) io.usage('missingArgument', { what: io.t(what), usage });
+  if (positionals.length > 1) io.usage('extraArguments', { args: positionals.slice(1).join(' '), usage });
+  return positionals[0];
+}
+
+function version(): string {
+  return (require('../package.json') as { version: string }).version;
+}
+
+function help(io: Io): void {
+  io.out(`${io.t('title')} ${version()}\n\n${io.t('usage', { home: io.paths.home })}`);
+}
+
+async function runAlias(io: Io, alias: string, args: string[]): Promise<void> {
+  const { lookupRunnable } = require('./registry-lookup') as typeof import('./registry-lookup');
+  const entry = lookupRunnable(io.paths, alias);
+  if (!entry) {
+    const { SlothToolError } = require('./errors') as typeof import('./errors');
+    throw new SlothToolError('NOT_INSTALLED', { alias });
+  }
+  const { runPlugin } = require('./runner') as typeof import('./runner');
+  const outcome = await runPlugin(alias, entry, args);
+  if (outcome.signal) {
+    // End the same way the plugin did, so a parent shell sees the signal, not an exit code.
+    const os = require('os') as typeof import('os');
+    process.exitCode = 128 + (os.constants.signals[outcome.signal] ?? 1);
+    process.kill(process.pid, outcome.signal);
     return;
   }
-  process.stdout.write('usage: --version\n');
+  process.exitCode = outcome.code ?? 1;
+}
+
+async function install(io: Io, args: string[]): Promise<void> {
+  const { positionals, flags } = parseArgs(io, args, ['--verbose']);
+  const spec = exactlyOne(io, positionals, 'argSpec', 'slothtool install <name|folder|.tgz>');
+  const { installPlugin, createDefaultInstallerDeps } = require('./installer') as typeof import('./installer');
+  io.err(io.t('installing', { spec }));
+  const onNpmOutput = flags.has('--verbose') ? (chunk: string) => process.stderr.write(chunk) : undefined;
+  const result = await installPlugin(io.paths, spec, createDefaultInstallerDeps(), { onNpmOutput });
+  io.out(io.t('installed', { alias: result.alias, name: result.entry.name, version: result.entry.version }));
+  if (result.interactiveFlag) io.out(io.t('installedInteractive', { alias: result.alias, flag: result.interactiveFlag }));
+}
+
+async function update(io: Io, args: string[]): Promise<void> {
+  const { positionals, flags } = parseArgs(io, args, ['--verbose']);
+  const alias = exactlyOne(io, positionals, 'argAlias', 'slothtool update <alias>');
+  const { readRegistry, getEntry } = require('./registry') as typeof import('./registry');
+  const entry = getEntry(readRegistry(io.paths), alias);
+  if (entry) io.err(io.t('updating', { alias, name: entry.name, version: entry.version }));
+  const { updatePlugin, createDefaultInstallerDeps } = require('./installer') as typeof import('./installer');
+  const onNpmOutput = flags.has('--verbose') ? (chunk: string) => process.stderr.write(chunk) : undefined;
+  const r = await updatePlugin(io.paths, alias, createDefaultInstallerDeps(), { onNpmOutput });
+  io.out(
+    r.fromVersion === r.toVersion
+      ? io.t('updatedSame', { alias, version: r.toVersion })
+      : io.t('updated', { alias, from: r.fromVersion, to: r.toVersion }),
+  );
+}
+
+function uninstall(io: Io, args: string[]): void {
+  const { positionals, flags } = parseArgs(io, args, ['--keep-config']);
+  const alias = exactlyOne(io, positionals, 'argAlias', 'slothtool uninstall <alias> [--keep-config]');
+  const { planUninstall, applyUninstall } = require('./uninstall') as typeof import('./uninstall');
+  const plan = planUninstall(io.paths, alias, { keepConfig: flags.has('--keep-config') });
+  const lines = [io.t('uninstallWillRemove'), io.t('uninstallEntry', { alias, name: plan.entry.name, version: plan.entry.version })];
+  if (plan.pluginDir) lines.push(io.t('uninstallDir', { dir: plan.pluginDir }));
+  if (plan.configFile) lines.push(io.t('uninstallConfig', { file: plan.configFile }));
+  if (plan.keptConfigFile) lines.push(io.t('uninstallKeepConfig', { file: plan.keptConfigFile }));
+  if (!plan.pluginDir) lines.push(io.t('uninstallNoDir', { binPath: plan.entry.binPath }));
+  io.out(lines.join('\n'));
+  applyUninstall(io.paths, plan);
+  io.out(io.t('uninstalled', { alias }));
+}
+
+/** Terminal columns of a string: CJK and other wide characters take two. */
+function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text) width += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1;
+  return width;
+}
+
+function list(io: Io, args: string[]): void {
+  const { positionals, flags } = parseArgs(io, args, ['--json']);
+  if (positionals.length) io.usage('extraArguments', { args: positionals.join(' '), usage: 'slothtool list [--json]' });
+  const { listPlugins } = require('./list') as typeof import('./list');
+  const rows = listPlugins(io.paths);
+  if (flags.has('--json')) {
+    io.out(JSON.stringify(rows, null, 2));
+    return;
+  }
+  if (rows.length === 0) {
+    io.out(io.t('listEmpty'));
+    return;
+  }
+  const table = [
+    [io.t('colAlias'), io.t('colName'), io.t('colVersion'), io.t('colInstalled'), io.t('colStatus')],
+    ...rows.map((r) => [
+      r.alias,
+      r.name,
+      r.version,
+      r.installedAt.replace('T', ' ').slice(0, 16),
+      !r.binExists ? io.t('statusBinMissing') : r.source === 'linked' ? `${io.t('statusLinked')} ${r.binPath}` : io.t('statusInstalled'),
+    ]),
+  ];
+  const widths = table[0].map((_, col) => Math.max(...table.map((row) => displayWidth(row[col]))));
+  for (const row of table) {
+    io.out(row.map((cell, col) => (col === row.length - 1 ? cell : cell + ' '.repeat(widths[col] - displayWidth(cell)))).join('  ').trimEnd());
+  }
+}
+
+function config(io: Io, args: string[]): void {
+  const { positionals } = parseArgs(io, args, []);
+  const settings = require('./settings') as typeof import('./settings');
+  if (positionals.length === 0) {
+    io.out(io.t('currentLanguage', { language: io.lang() }));
+    return;
+  }
+  if (positionals[0] !== 'language') io.usage('unknownOption', { arg: positionals[0] });
+  const usage = 'slothtool config language <zh|en>';
+  const language = exactlyOne(io, positionals.slice(1), 'argLanguage', usage);
+  if (language !== 'zh' && language !== 'en') io.usage('invalidLanguage', { language });
+  settings.setLanguage(io.paths, language);
+  io.out(require('./i18n').t(language, 'languageSet', { language }));
+}
+
+/** Print a library error in the user's language; unknown errors are reported as unexpected. */
+function report(io: Io, err: unknown): number {
+  const { SlothToolError } = require('./errors') as typeof import('./errors');
+  if (!SlothToolError.isInstance(err)) {
+    io.err(io.t('unexpected', { message: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
+    return 1;
+  }
+  const params = { ...err.params };
+  let id: MessageId = err.code as MessageId;
+  if (err.code === 'NOT_INSTALLED') params.package = KNOWN_PACKAGES[params.alias] ?? '<package>';
+  if (err.code === 'SPEC_NOT_FOUND') params.kindText = io.t(params.kind === 'folder' ? 'specFolder' : 'specTarball');
+  if (err.code === 'BIN_MISSING') {
+    const { isInside, pluginDir } = require('./paths') as typeof import('./paths');
+    if (!isInside(pluginDir(io.paths, params.alias), params.binPath)) id = 'BIN_MISSING_LINKED';
+  }
+  io.err(io.t(id, params));
+  return 1;
+}
+
+async function dispatch(io: Io, argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h') return help(io);
+  if (command === '--version' || command === '-v') return io.out(version());
+  if (!BUILTIN.has(command)) {
+    if (command.startsWith('-')) io.usage('unknownOption', { arg: command });
+    return runAlias(io, command, rest);
+  }
+  switch (command) {
+    case 'install':
+      return install(io, rest);
+    case 'update':
+      return update(io, rest);
+    case 'uninstall':
+      return uninstall(io, rest);
+    case 'list':
+      return list(io, rest);
+    case 'config':
+      return config(io, rest);
+    case 'run': {
+      if (rest.length === 0 || rest[0].startsWith('-')) {
+        io.usage('missingArgument', { what: io.t('argAlias'), usage: 'slothtool run <alias> [args...]' });
+      }
+      return runAlias(io, rest[0], rest.slice(1));
+    }
+  }
+}
+
+/** Run the CLI with `argv` (without node and script). Sets `process.exitCode`; never calls exit. */
+export async function main(argv: string[]): Promise<void> {
+  const { resolveHome } = require('./paths') as typeof import('./paths');
+  const io = new Io(resolveHome(process.env));
+  try {
+    await dispatch(io, argv);
+  } catch (err) {
+    process.exitCode = err instanceof ExitError ? err.exitCode : report(io, err);
+  }
 }

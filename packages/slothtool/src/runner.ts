@@ -1,0 +1,72 @@
+import type { ChildProcess, SpawnOptions } from 'child_process';
+import * as fs from 'fs';
+import { SlothToolError } from './errors';
+import type { RunnableEntry } from './registry-lookup';
+
+/** How a plugin process ended. Exactly one of the two is set. */
+export interface RunOutcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Side effects of running a plugin, replaceable in tests. */
+export interface RunnerDeps {
+  spawn: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+  /** The node binary plugins are started with. */
+  execPath: string;
+  /** Where SIGINT/SIGTERM arrive (the host process). */
+  signals: Pick<NodeJS.Process, 'on' | 'removeListener'>;
+  /** Whether the host's stdin is a terminal (see `runPlugin`). */
+  stdinIsTTY: boolean;
+  fileExists: (file: string) => boolean;
+}
+
+export function createDefaultRunnerDeps(): RunnerDeps {
+  return {
+    spawn: (command, args, options) => (require('child_process') as typeof import('child_process')).spawn(command, args, options),
+    execPath: process.execPath,
+    signals: process,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    fileExists: (file) => fs.existsSync(file),
+  };
+}
+
+/**
+ * Start `node <binPath> ...args` with inherited stdio and wait for it. While it runs the host
+ * stays alive and passes SIGTERM on to it, and SIGINT too unless stdin is a terminal: there
+ * Ctrl-C already reaches the plugin (same process group), and a second copy would turn one
+ * press into two (plugins treat a second Ctrl-C as "quit"). Throws BIN_MISSING or SPAWN_FAILED.
+ */
+export function runPlugin(
+  alias: string,
+  entry: RunnableEntry,
+  args: string[],
+  deps: RunnerDeps = createDefaultRunnerDeps(),
+): Promise<RunOutcome> {
+  if (!deps.fileExists(entry.binPath)) {
+    return Promise.reject(new SlothToolError('BIN_MISSING', { alias, name: entry.name, binPath: entry.binPath }));
+  }
+  return new Promise((resolve, reject) => {
+    const child = deps.spawn(deps.execPath, [entry.binPath, ...args], { stdio: 'inherit' });
+    const forward = (signal: NodeJS.Signals) => (): void => {
+      if (signal === 'SIGINT' && deps.stdinIsTTY) return;
+      child.kill(signal);
+    };
+    const onInt = forward('SIGINT');
+    const onTerm = forward('SIGTERM');
+    deps.signals.on('SIGINT', onInt);
+    deps.signals.on('SIGTERM', onTerm);
+    const done = (): void => {
+      deps.signals.removeListener('SIGINT', onInt);
+      deps.signals.removeListener('SIGTERM', onTerm);
+    };
+    child.on('error', (err) => {
+      done();
+      reject(new SlothToolError('SPAWN_FAILED', { alias, binPath: entry.binPath, detail: err.message }, { cause: err }));
+    });
+    child.on('exit', (code, signal) => {
+      done();
+      resolve({ code, signal });
+    });
+  });
+}
