@@ -193,14 +193,18 @@ export class ConversationContext {
     });
   }
 
-  /** A tool result: compact in the window, fuller in the digest. */
-  addToolResult(result: ToolResult): void {
-    this.window.push({ role: 'user', kind: 'tool', content: compactToolResult(result) });
+  /** A tool result: compact in the window, fuller in the digest. Returns both forms. */
+  addToolResult(result: ToolResult): { content: string; digest: string } {
+    const content = compactToolResult(result);
+    this.window.push({ role: 'user', kind: 'tool', content });
     const count = this.budgets.toolDigestCount;
-    if (count === 0) return;
-    const per = Math.floor(this.budgets.toolDigestMaxTokens / count) - 4;
-    this.digest.push(fitToolResult(result, per));
-    if (this.digest.length > count) this.digest.splice(0, this.digest.length - count);
+    const per = Math.floor(this.budgets.toolDigestMaxTokens / Math.max(1, count)) - 4;
+    const digest = fitToolResult(result, Math.max(20, per));
+    if (count > 0) {
+      this.digest.push(digest);
+      if (this.digest.length > count) this.digest.splice(0, this.digest.length - count);
+    }
+    return { content, digest };
   }
 
   /** A stored message, as replayed from a session file. */

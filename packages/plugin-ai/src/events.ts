@@ -1,0 +1,50 @@
+import type { ConfirmAnswer, ConfirmRequest, Decision, ToolResult } from './runner-types';
+import type { Reply, Step } from './protocol';
+import type { Usage } from './llm-base';
+import type { ContextSizes } from './context';
+
+/** How a turn ended. */
+export type Outcome = 'answered' | 'model_error' | 'step_limit' | 'error' | 'aborted';
+
+/** Token usage summed over calls. */
+export interface UsageTotals extends Usage {
+  calls: number;
+}
+
+/** What `send()` resolves to, also emitted as the `final` event. */
+export interface TurnResult {
+  outcome: Outcome;
+  /** The last validated reply (a chat for `answered`). */
+  reply?: Reply;
+  /** True when the reply is the model's raw text shown as chat after a failed repair. */
+  raw?: boolean;
+  /** The text to show the user: the chat message, the model's error, or why the turn stopped. */
+  message: string;
+  /** Step rounds (cmd replies) executed in this turn. */
+  steps: number;
+  usage: UsageTotals;
+  error?: { code: string; message: string };
+  sessionId: string;
+}
+
+/** Everything the agent reports while it works. One union, discriminated on `type`. */
+export type AgentEvent =
+  | { type: 'turn_start'; input: string; sessionId: string }
+  | { type: 'request'; messages: number; tokens: number; minimal: boolean; purpose: 'reply' | 'repair' | 'summary' }
+  | { type: 'text'; delta: string }
+  | { type: 'message_delta'; message: string }
+  | { type: 'repair'; error: string }
+  | { type: 'reply'; reply: Reply; raw: boolean; repaired: boolean }
+  | { type: 'step'; id: string; step: Step; decision: Decision }
+  | { type: 'confirm'; request: ConfirmRequest }
+  | { type: 'confirm_answer'; id: string; answer: ConfirmAnswer }
+  | { type: 'output'; id: string; chunk: string; stream: 'stdout' | 'stderr' }
+  | { type: 'tool_result'; result: ToolResult }
+  | { type: 'compaction'; method: 'model' | 'rules'; folded: number; before: number; after: number; sizes: ContextSizes }
+  | { type: 'usage'; call: Usage; turn: UsageTotals; total: UsageTotals }
+  | { type: 'step_limit'; steps: number }
+  | { type: 'log'; code: string; message: string }
+  | { type: 'error'; code: string; message: string }
+  | ({ type: 'final' } & TurnResult);
+
+export type AgentListener = (event: AgentEvent) => void;

@@ -1,0 +1,177 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { z } from 'zod';
+import { SummarySchema } from './protocol';
+
+/**
+ * Sessions are append-only JSONL files `<home>/ai/sessions/<id>.jsonl`. The first line is
+ * the `meta` record; each later line is one record. Replaying the records rebuilds the
+ * context exactly (see Agent.resume).
+ */
+export const SessionRecordSchema = z.discriminatedUnion('t', [
+  z.object({
+    t: z.literal('meta'),
+    v: z.literal(1),
+    id: z.string(),
+    cwd: z.string(),
+    createdAt: z.string(),
+    mode: z.enum(['low', 'high']).optional(),
+    profile: z.string().nullable().optional(),
+  }),
+  z.object({ t: z.literal('user'), at: z.string(), content: z.string() }),
+  z.object({ t: z.literal('assistant'), at: z.string(), content: z.string() }),
+  z.object({ t: z.literal('event'), at: z.string(), content: z.string() }),
+  z.object({ t: z.literal('tool'), at: z.string(), content: z.string(), digest: z.string() }),
+  z.object({ t: z.literal('summary'), at: z.string(), summary: SummarySchema, folded: z.number().int().min(0), method: z.enum(['model', 'rules']) }),
+  z.object({ t: z.literal('log'), at: z.string(), code: z.string(), message: z.string() }),
+  z.object({
+    t: z.literal('usage'),
+    at: z.string(),
+    input_tokens: z.number(),
+    output_tokens: z.number(),
+  }),
+]);
+
+export type SessionRecord = z.infer<typeof SessionRecordSchema>;
+export type SessionMeta = Extract<SessionRecord, { t: 'meta' }>;
+
+/** A line of `ai/sessions/*.jsonl` as listed by `/sessions`. */
+export interface SessionInfo {
+  id: string;
+  cwd: string;
+  createdAt: string;
+  updatedAt: string;
+  /** The first user message, shortened. */
+  title: string;
+  file: string;
+}
+
+/** Creates, appends to, lists and reads session files under one folder. */
+export class SessionStore {
+  constructor(readonly dir: string) {}
+
+  fileOf(id: string): string {
+    if (!/^[\w.-]+$/.test(id)) throw new Error(`invalid session id: ${id}`);
+    return path.join(this.dir, `${id}.jsonl`);
+  }
+
+  /** Append one record as one line (one write call in append mode). */
+  append(id: string, record: SessionRecord): void {
+    fs.mkdirSync(this.dir, { recursive: true });
+    fs.appendFileSync(this.fileOf(id), JSON.stringify(record) + '\n');
+  }
+
+  /** Every valid record of a session; lines that fail validation are skipped and counted. */
+  read(id: string): { records: SessionRecord[]; skipped: number } {
+    const text = fs.readFileSync(this.fileOf(id), 'utf8');
+    const records: SessionRecord[] = [];
+    let skipped = 0;
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      let json: unknown;
+      try {
+        json = JSON.parse(line);
+      } catch {
+        skipped++;
+        continue;
+      }
+      const parsed = SessionRecordSchema.safeParse(json);
+      if (parsed.success) records.push(parsed.data);
+      else skipped++;
+    }
+    return { records, skipped };
+  }
+
+  /** Sessions, newest first. */
+  list(): SessionInfo[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    const out: SessionInfo[] = [];
+    for (const name of names) {
+      if (!name.endsWith('.jsonl')) continue;
+      const file = path.join(this.dir, name);
+      const info = this.peek(file);
+      if (info) out.push(info);
+    }
+    return out.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+  }
+
+  /** The most recent session started in `cwd`. */
+  lastFor(cwd: string): SessionInfo | undefined {
+    const want = path.resolve(cwd);
+    return this.list().find((s) => path.resolve(s.cwd) === want);
+  }
+
+  private peek(file: string): SessionInfo | undefined {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      return undefined; // vanished between readdir and read
+    }
+    const lines = text.split('\n');
+    let meta: SessionMeta | undefined;
+    let title = '';
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      let json: unknown;
+      try {
+        json = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const parsed = SessionRecordSchema.safeParse(json);
+      if (!parsed.success) continue;
+      const r = parsed.data;
+      if (r.t === 'meta') meta = r;
+      else if (r.t === 'user' && !title) title = r.content.replace(/\s+/g, ' ').slice(0, 60);
+    }
+    if (!meta) return undefined;
+    // Order by the last record's own time (from the injected clock), not by mtime.
+    const last = lastRecordTime(lines) ?? meta.createdAt;
+    return { id: meta.id, cwd: meta.cwd, createdAt: meta.createdAt, updatedAt: last, title, file };
+  }
+}
+
+function lastRecordTime(lines: string[]): string | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = /"(?:at|createdAt)":"([^"]+)"/.exec(lines[i]);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+/** A new session id: sortable time plus randomness, e.g. `20261122-053012-a1b2c3`. */
+export function newSessionId(now: Date, random: () => number = Math.random): string {
+  const iso = now.toISOString();
+  const stamp = `${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}`;
+  const suffix = Math.floor(random() * 0xffffff)
+    .toString(16)
+    .padStart(6, '0');
+  return `${stamp}-${suffix}`;
+}
+
+/** One audit line per judged step: what, the decision, who approved and what happened. */
+export interface AuditEntry {
+  at: string;
+  sessionId: string;
+  id: string;
+  step: unknown;
+  level: string;
+  rules: string[];
+  /** `policy` (L0 or L2 by rule), `user` (confirmed by a person), `flag` (--approve-l1), `none`. */
+  approvedBy: 'policy' | 'user' | 'flag' | 'none';
+  answer?: string;
+  outcome: string;
+}
+
+/** Append an audit entry to `<home>/ai/audit.jsonl`. */
+export function appendAudit(file: string, entry: AuditEntry): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.appendFileSync(file, JSON.stringify(entry) + '\n');
+}
