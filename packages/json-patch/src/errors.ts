@@ -18,6 +18,8 @@ export type JsonPatchErrorCode =
   | 'TEST_FAILED'
   /** A `move` would put a value inside itself. */
   | 'MOVE_INTO_ITSELF'
+  /** An option of patchFile / rollbackFile is missing or malformed. */
+  | 'INVALID_OPTIONS'
   /** The file is outside every allowed root (after resolving `~`, `..` and symlinks). */
   | 'PATH_NOT_ALLOWED'
   /** The file exists but is not valid JSON. */
