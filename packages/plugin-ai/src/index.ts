@@ -1,2 +1,30 @@
-/** Package version, read from package.json at run time so it never drifts. */
-export const VERSION: string = require('../package.json').version;
+/** Public API of @holic512/plugin-ai: the core the interactive UI and scripts build on. */
+export { VERSION } from './version';
+export { Agent } from './agent';
+export type { AgentConfirmAnswer, AgentConfirmFn, AgentDeps, AgentOptions, SendOptions } from './agent';
+export type { AgentEvent, AgentListener, Outcome, TurnResult, UsageTotals } from './events';
+export { createAppAgent, loadToolRunner, policyOf } from './app';
+export type { AppAgent, AppAgentOptions } from './app';
+export { AiConfigSchema, ContextBudgetsSchema, defaultConfig, loadConfig, validateConfig } from './config';
+export type { AiConfig, ContextBudgets } from './config';
+export { ConversationContext } from './context';
+export type { ChatMessage, ContextSizes, WindowMessage } from './context';
+export { AiError, aiError } from './errors';
+export type { AiErrorCode } from './errors';
+export { EXIT, exitCodeOf } from './exit-codes';
+export { aiPaths, readLanguage, slothtoolHome } from './home';
+export type { AiPaths } from './home';
+export { t } from './i18n';
+export type { Lang, MessageKey } from './i18n';
+export { createLlmClient, findLlmBaseEntry, loadLlmBase } from './llm-base';
+export type { LlmCallOptions, LlmClient, LlmResult, Usage } from './llm-base';
+export { buildSystemPrompt, PROTOCOL_TEXT, SUMMARY_MARKER } from './prompt';
+export { describeStep, parseReply, ReplySchema, StepSchema, SummarySchema } from './protocol';
+export type { Reply, Step, Summary } from './protocol';
+export { readRegistry } from './registry';
+export type { Registry } from './registry';
+export { renderProgress } from './render';
+export type { ConfirmAnswer, ConfirmFn, ConfirmRequest, Decision, Level, Rule, StepRunner, ToolResult } from './runner-types';
+export { SessionStore } from './sessions';
+export type { SessionInfo, SessionRecord } from './sessions';
+export { estimateTokens } from './tokens';

@@ -1,0 +1,116 @@
+import * as os from 'os';
+import { Agent, type AgentConfirmFn, type AgentDeps } from './agent';
+import { loadConfig, type AiConfig } from './config';
+import { aiError } from './errors';
+import { aiPaths, slothtoolHome, type AiPaths } from './home';
+import type { Lang } from './i18n';
+import { loadLlmBase, type LlmClient } from './llm-base';
+import { readProjectContext } from './project-context';
+import { buildSystemPrompt } from './prompt';
+import { readRegistry, type Registry } from './registry';
+import type { ConfirmFn, Policy, StepRunner } from './runner-types';
+import { SessionStore } from './sessions';
+
+/** Options of createAppAgent: the real wiring of config, registry, llm-base and tool-runner. */
+export interface AppAgentOptions {
+  /** Environment (SLOTHTOOL_HOME / HOME); defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  lang: Lang;
+  mode?: 'low' | 'high';
+  profile?: string | null;
+  maxAutoSteps?: number;
+  /** Asked for L1 steps (decline everything when absent). */
+  confirm?: AgentConfirmFn;
+  /** For tests: replace the model or the runner. */
+  llm?: LlmClient;
+  createRunner?: AgentDeps['createRunner'];
+  now?: () => Date;
+}
+
+export interface AppAgent {
+  agent: Agent;
+  config: AiConfig;
+  paths: AiPaths;
+  registry: Registry;
+}
+
+/** The tool-runner policy from the ai config. */
+export function policyOf(config: AiConfig): Policy {
+  return {
+    allowedPrograms: config.allowedPrograms,
+    allowNetwork: config.allowNetwork,
+    allowWrite: config.allowWrite,
+    allowSudo: config.allowSudo,
+  };
+}
+
+interface ToolRunnerModule {
+  createToolRunner(options: {
+    policy?: Policy;
+    confirm: ConfirmFn;
+    registry: unknown;
+    cwd: string;
+    lang?: Lang;
+    env?: NodeJS.ProcessEnv;
+  }): StepRunner;
+  classify(step: unknown, policy?: Policy, ctx?: { cwd?: string; home?: string; lang?: Lang }): {
+    level: 'L0' | 'L1' | 'L2';
+    rules: { id: string; level: string; reason: string; hint?: string }[];
+  };
+}
+
+/** Load @holic512/tool-runner (only on paths that judge or run steps). */
+export function loadToolRunner(): ToolRunnerModule {
+  let mod: Partial<ToolRunnerModule>;
+  try {
+    mod = require('@holic512/tool-runner') as Partial<ToolRunnerModule>;
+  } catch (err) {
+    throw aiError('TOOL_RUNNER_MISSING', 'toolRunnerMissing', { detail: (err as Error).message.split('\n')[0] });
+  }
+  if (typeof mod.createToolRunner !== 'function' || typeof mod.classify !== 'function') {
+    throw aiError('TOOL_RUNNER_MISSING', 'toolRunnerMissing', { detail: 'createToolRunner/classify not exported' });
+  }
+  return mod as ToolRunnerModule;
+}
+
+/** Build an Agent with the real dependencies. Throws AiError (config, registry, llm-base). */
+export function createAppAgent(options: AppAgentOptions): AppAgent {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const paths = aiPaths(slothtoolHome(env));
+  const config = loadConfig(paths.config);
+  const registry = readRegistry(paths.registry);
+  const llm = options.llm ?? loadLlmBase(registry).client;
+  const systemPrompt = buildSystemPrompt({
+    cwd,
+    os: `${os.platform()} ${os.release()} (${os.arch()})`,
+    plugins: Object.keys(registry.plugins).sort(),
+    lang: options.lang,
+    projectContext: readProjectContext(cwd, config.context.projectContextMaxTokens),
+  });
+  const createRunner =
+    options.createRunner ??
+    ((confirm: ConfirmFn) =>
+      loadToolRunner().createToolRunner({ policy: policyOf(config), confirm, registry, cwd, lang: options.lang, env }));
+  const agent = new Agent(
+    {
+      config,
+      systemPrompt,
+      cwd,
+      lang: options.lang,
+      mode: options.mode,
+      profile: options.profile,
+      maxAutoSteps: options.maxAutoSteps,
+    },
+    {
+      llm,
+      createRunner,
+      confirm: options.confirm,
+      store: new SessionStore(paths.sessionsDir),
+      auditFile: paths.auditLog,
+      now: options.now,
+    },
+  );
+  return { agent, config, paths, registry };
+}

@@ -1,0 +1,115 @@
+import type { RunArgs } from './args';
+import type { AgentConfirmFn } from './agent';
+import { createAppAgent } from './app';
+import { AiError } from './errors';
+import type { AgentEvent } from './events';
+import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
+import { t, type Lang } from './i18n';
+import { renderProgress } from './render';
+
+/** I/O of a one-shot run; the CLI passes the process streams. */
+export interface OneShotIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+const STDIN_MAX_BYTES = 1024 * 1024;
+
+/** Read piped stdin (not a TTY) as extra context, up to 1 MiB (the context caps it further). */
+export async function readPipedStdin(stdin: OneShotIo['stdin']): Promise<string> {
+  if (stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    if (size < STDIN_MAX_BYTES) chunks.push(buf.subarray(0, STDIN_MAX_BYTES - size));
+    size += buf.length;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Combine the prompt with piped input. */
+export function withStdin(prompt: string | undefined, stdin: string): string {
+  const extra = stdin.trim() ? `<stdin>\n${stdin.replace(/\s+$/, '')}\n</stdin>` : '';
+  if (!prompt) return extra;
+  return extra ? `${prompt}\n\n${extra}` : prompt;
+}
+
+/** Without a person to ask: L1 only with --approve-l1, L2 never. */
+export function nonInteractiveConfirm(approveL1: boolean, lang: Lang): AgentConfirmFn {
+  return async (request) => {
+    if (approveL1 && request.decision.level === 'L1') return { action: 'run', approvedBy: 'flag' };
+    return { action: 'decline', reason: t(lang, 'declinedNoPerson') };
+  };
+}
+
+/** `ai -p "<prompt>"`: one turn, events as text or JSON lines, a meaningful exit code. */
+export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShotIo>): Promise<number> {
+  const stdout = io?.stdout ?? process.stdout;
+  const stderr = io?.stderr ?? process.stderr;
+  const env = io?.env ?? process.env;
+  const cwd = io?.cwd ?? process.cwd();
+  const emitJson = (event: unknown) => stdout.write(JSON.stringify(event) + '\n');
+  const fail = (err: unknown): number => {
+    if (AiError.isInstance(err)) {
+      const message = t(lang, err.key, err.vars);
+      if (args.json) emitJson({ type: 'error', code: err.code, message });
+      stderr.write(message + '\n');
+      return exitCodeOfError(err);
+    }
+    throw err;
+  };
+
+  const piped = await readPipedStdin(io?.stdin ?? process.stdin);
+  const prompt = withStdin(args.prompt, piped);
+  if (!prompt.trim()) {
+    stderr.write(t(lang, 'usageError', { detail: t(lang, 'missingPrompt') }) + '\n');
+    return EXIT.usage;
+  }
+
+  let app;
+  try {
+    app = createAppAgent({
+      env,
+      cwd,
+      lang,
+      mode: args.mode,
+      profile: args.profile,
+      maxAutoSteps: args.maxSteps,
+      confirm: nonInteractiveConfirm(args.approveL1, lang),
+    });
+  } catch (err) {
+    return fail(err);
+  }
+  const { agent } = app;
+  if (args.continue && !agent.resumeLast() && !args.json) stderr.write(t(lang, 'noSessionHere') + '\n');
+
+  agent.on((event: AgentEvent) => {
+    if (args.json) {
+      if (event.type !== 'text' && event.type !== 'message_delta') emitJson(event);
+      return;
+    }
+    if (event.type === 'final' || event.type === 'error') return;
+    const line = renderProgress(event, lang);
+    if (line) stderr.write(line + '\n');
+  });
+
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    const result = await agent.send(prompt, { signal: controller.signal });
+    if (!args.json) {
+      const target = result.outcome === 'answered' ? stdout : stderr;
+      target.write(result.message + '\n');
+    }
+    return exitCodeOf(result.outcome);
+  } catch (err) {
+    return fail(err);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}

@@ -1,0 +1,36 @@
+import { t, type Lang } from './i18n';
+import type { AgentEvent } from './events';
+import { describeStep } from './protocol';
+import type { ToolResult } from './runner-types';
+
+/** One-line, human text of a progress event (for stderr in one-shot mode, or the minimal
+ * interactive loop). Undefined for events that print nothing. Pure. */
+export function renderProgress(event: AgentEvent, lang: Lang): string | undefined {
+  switch (event.type) {
+    case 'step':
+      return `[${event.decision.level}] ${describeStep(event.step)}`;
+    case 'tool_result':
+      return `  → ${resultLine(event.result, lang)}`;
+    case 'repair':
+      return t(lang, 'repairing', { error: event.error });
+    case 'log':
+      return event.message;
+    case 'compaction':
+      return t(lang, 'compacted', { method: event.method, before: event.before, after: event.after });
+    case 'reply':
+      return event.reply.type === 'cmd' && event.reply.message ? event.reply.message : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function resultLine(result: ToolResult, lang: Lang): string {
+  if (result.status === 'blocked' || result.status === 'declined') {
+    const word = t(lang, result.status === 'blocked' ? 'stepBlocked' : 'stepDeclined');
+    const rules = result.decision.rules.map((r) => `${r.id}: ${r.reason}${r.hint ? ` (${r.hint})` : ''}`).join('; ');
+    return [word, result.reason, rules].filter(Boolean).join(' — ');
+  }
+  if (result.status) return `${result.status}${result.summary ? ` — ${result.summary}` : ''}`;
+  const ms = typeof result.durationMs === 'number' ? ` (${result.durationMs} ms)` : '';
+  return `exit ${String(result.exitCode)}${ms}`;
+}
