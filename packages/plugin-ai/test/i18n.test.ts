@@ -1,0 +1,17 @@
+import { messageKeys, messageTables, t } from '../src/i18n';
+
+test('every message exists in zh and en with the same placeholders', () => {
+  const tables = messageTables();
+  for (const key of messageKeys()) {
+    const en = tables.en[key];
+    const zh = tables.zh[key];
+    expect(zh).toBeTruthy();
+    const names = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
+    expect([key, names(zh)]).toEqual([key, names(en)]);
+  }
+});
+
+test('placeholders are filled', () => {
+  expect(t('en', 'stepLimit', { n: 3 })).toBe('Stopped after 3 automatic steps. Say "continue" to let the assistant go on.');
+  expect(t('zh', 'llmBaseMissing')).toContain('slothtool install @holic512/plugin-llm-base');
+});
