@@ -93,7 +93,7 @@ export async function resolveAllowedFile(
   }
   if (!Array.isArray(allowedRoots) || allowedRoots.some((r) => typeof r !== 'string')) {
     throw new JsonPatchError(
-      'PATH_NOT_ALLOWED',
+      'INVALID_OPTIONS',
       'Expected allowedRoots to be an array of paths or patterns, found something else. Pass e.g. defaultAllowedRoots().',
       { file },
     );

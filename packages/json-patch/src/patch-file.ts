@@ -68,6 +68,9 @@ export async function patchFile(file: string, ops: unknown, options: PatchFileOp
   if (typeof options !== 'object' || options === null) {
     throw new JsonPatchError('INVALID_OPTIONS', 'Expected options with allowedRoots, found none. Pass {allowedRoots: defaultAllowedRoots()}.');
   }
+  if (options.confirm !== undefined && typeof options.confirm !== 'function') {
+    throw new JsonPatchError('INVALID_OPTIONS', `Expected confirm to be a function (plan) => boolean, found ${typeof options.confirm}. Pass a function or leave it out.`);
+  }
   const keep = checkKeepBackups(options.keepBackups);
   const real = await resolveAllowedFile(file, options.allowedRoots, options);
   await ensureDir(path.dirname(real), options.create !== false);

@@ -121,6 +121,16 @@ describe('allowed roots', () => {
     expect(err.code).toBe('PATH_NOT_ALLOWED');
   });
 
+  test('malformed options are refused before anything happens', async () => {
+    const bad = [
+      { env: temp.env } as unknown as PatchFileOptions,
+      { ...opts, allowedRoots: 'settings.json' } as unknown as PatchFileOptions,
+      { ...opts, confirm: true } as unknown as PatchFileOptions,
+    ];
+    for (const o of bad) expect((await rejection(patchFile(settings, replaceLanguage, o))).code).toBe('INVALID_OPTIONS');
+    expect(await temp.readJson('settings.json')).toEqual({ language: 'zh' });
+  });
+
   test('an empty allowedRoots list refuses everything', async () => {
     expect((await rejection(patchFile(settings, replaceLanguage, { ...opts, allowedRoots: [] }))).code).toBe('PATH_NOT_ALLOWED');
   });
