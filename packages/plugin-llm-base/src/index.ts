@@ -1,2 +1,150 @@
+/**
+ * The llm-base module API other plugins require (DESIGN §3, docs/contracts.md).
+ * Results are values, never thrown. Heavy modules (openai, zod, lock/atomic-write) load on
+ * first use so that requiring this file stays cheap.
+ */
+import type * as ClientModule from './client';
+import type * as StoreModule from './config-store';
+import type * as LogModule from './call-log';
+import type * as DoctorModule from './doctor';
+import type { ApiError } from './errors';
+import type { CallRecord, LlmConfig, ProfileConfig } from './types';
+import { readLanguage, t, Lang } from './i18n';
+import { PRESETS } from './presets';
+import { redactSecrets } from './masking';
+
+export type { ChatOptions, ChatSuccess, CallFailure, RawSuccess, Usage } from './client';
+export type { DoctorReport, Check, CheckId } from './doctor';
+export type { ApiError, ErrorCode } from './errors';
+export type { CallRecord, LlmConfig, ProfileConfig, JsonMode } from './types';
+
 /** Package version, read from package.json at run time so it never drifts. */
 export const VERSION: string = require('../package.json').version;
+
+/** What this llm-base offers beyond 1.0.x; plugin-ai checks it before using llm_chat's options. */
+export const FEATURES = Object.freeze({ chat_options: true, streaming: true, abort: true, response_format: true });
+
+const client = (): typeof ClientModule => require('./client');
+const store = (): typeof StoreModule => require('./config-store');
+const callLog = (): typeof LogModule => require('./call-log');
+
+function context(): { env: NodeJS.ProcessEnv; lang: Lang } {
+  return { env: process.env, lang: readLanguage(process.env) };
+}
+
+function deps() {
+  return { ...context(), now: () => Date.now() };
+}
+
+/** `{success: true, data}` for profile and log functions (as 1.0.x). */
+export interface DataSuccess<T> {
+  success: true;
+  data: T;
+}
+/** `{success: false, error}` for profile and log functions (no call_id, as 1.0.x). */
+export interface DataFailure {
+  success: false;
+  error: ApiError;
+}
+export type DataResult<T> = DataSuccess<T> | DataFailure;
+
+function toError(err: unknown): ApiError {
+  const e = err as { name?: string; code?: unknown; message?: unknown };
+  if (e && e.name === 'LlmBaseError' && typeof e.code === 'string') {
+    return { code: e.code as ApiError['code'], message: redactSecrets(String(e.message)) };
+  }
+  return { code: 'PROVIDER_ERROR', message: redactSecrets(e && typeof e.message === 'string' ? e.message : String(err)) };
+}
+
+function wrap<T>(fn: () => T): DataResult<T> {
+  try {
+    return { success: true, data: fn() };
+  } catch (err) {
+    return { success: false, error: toError(err) };
+  }
+}
+
+/** Create (or replace) a profile; missing fields take defaults. `data` is the whole config written. */
+export function create_profile(name: string, profileConfig: Partial<ProfileConfig>): DataResult<LlmConfig> {
+  return wrap(() => store().createProfile(name, profileConfig, context()));
+}
+
+/** Merge `patch` into a profile. `data` is the whole config written. */
+export function update_profile(profile_id: string, patch: Partial<ProfileConfig>): DataResult<LlmConfig> {
+  return wrap(() => store().updateProfile(profile_id, patch || {}, context()));
+}
+
+export function delete_profile(profile_id: string): DataResult<LlmConfig> {
+  return wrap(() => store().deleteProfile(profile_id, context()));
+}
+
+/** `data`: `{default_profile, profiles}` (keys as stored: literal or `env:NAME`). */
+export function list_profiles(): DataResult<{ default_profile: string; profiles: Record<string, ProfileConfig> }> {
+  return wrap(() => store().listProfiles(context()));
+}
+
+export function set_default_profile(profile_id: string): DataResult<LlmConfig> {
+  return wrap(() => store().setDefaultProfile(profile_id, context()));
+}
+
+/**
+ * Chat with strict JSON: `data` is always a JSON object (the fallback shape when the model
+ * produced none). `options` (FEATURES.chat_options): `signal`, `onText`, `temperature`, `max_tokens`.
+ */
+export async function llm_chat(
+  messages: Array<{ role: string; content: unknown }>,
+  mode: 'low' | 'high' = 'low',
+  profile: string | null = null,
+  options: ClientModule.ChatOptions = {},
+): Promise<ClientModule.ChatSuccess | ClientModule.CallFailure> {
+  const d = deps();
+  if (mode !== 'low' && mode !== 'high') {
+    return { success: false, error: { code: 'PROVIDER_ERROR', message: t(d.lang, 'invalidMode', { mode: String(mode) }) }, call_id: null };
+  }
+  try {
+    return await client().chat(messages, mode, profile, options ?? {}, d);
+  } catch (err) {
+    return { success: false, error: toError(err), call_id: null };
+  }
+}
+
+/** Send `payload` to /chat/completions unchanged; `data` is the provider's response. */
+export async function llm_raw(payload: Record<string, unknown>, profile: string | null = null): Promise<ClientModule.RawSuccess | ClientModule.CallFailure> {
+  try {
+    return await client().raw(payload, profile, deps());
+  } catch (err) {
+    return { success: false, error: toError(err), call_id: null };
+  }
+}
+
+/** The call log, newest first. */
+export function list_calls(): DataResult<CallRecord[]> {
+  return wrap(() => {
+    const { env, lang } = context();
+    return callLog().listCalls(env, lang);
+  });
+}
+
+/** One call by id, or `data: null`. */
+export function get_call(call_id: string): DataResult<CallRecord | null> {
+  return wrap(() => {
+    const { env, lang } = context();
+    return callLog().getCall(call_id, env, lang);
+  });
+}
+
+/** Diagnose a profile (the default when none is named): config, key, reachability, models, JSON round trip. */
+export async function doctor(profileName?: string | null): Promise<DoctorModule.DoctorReport> {
+  const d = deps();
+  try {
+    return await (require('./doctor') as typeof DoctorModule).doctor(profileName ?? null, d);
+  } catch (err) {
+    const e = toError(err);
+    return { ok: false, profile: profileName ?? null, checks: [{ id: 'profile', ok: false, message: e.message }] };
+  }
+}
+
+/** Provider and local-server presets for `config create --preset`. */
+export function list_presets(): Array<{ name: string; base_url: string; low_model: string; high_model: string; needs_key: boolean }> {
+  return PRESETS.map((p) => ({ name: p.name, base_url: p.base_url, low_model: p.low_model, high_model: p.high_model, needs_key: p.needs_key }));
+}

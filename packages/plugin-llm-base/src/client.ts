@@ -1,0 +1,366 @@
+import { randomUUID } from 'crypto';
+import type OpenAIType from 'openai';
+import { addCall } from './call-log';
+import { getProfile, rememberJsonMode, resolveApiKey, StoreContext } from './config-store';
+import { ApiError, ErrorCode, LlmBaseError } from './errors';
+import { extractJsonObject } from './json-extract';
+import { Lang, t } from './i18n';
+import { redactSecrets } from './masking';
+import type { CallRecord, ProfileConfig } from './types';
+
+type Sdk = typeof import('openai');
+
+/** Loaded on the first call, so requiring lib/index.js stays cheap. */
+export function loadSdk(): Sdk {
+  return require('openai') as Sdk;
+}
+
+/** The strict-JSON system prompt prepended to every llm_chat (the original's wording). */
+export const JSON_MODE_SYSTEM_PROMPT = [
+  'You are in strict JSON mode.',
+  'You must return exactly one valid JSON object and nothing else.',
+  'Do not output markdown, code fences, or explanations.',
+  'If the user asks for plain text, wrap it as JSON fields.',
+  'If you cannot fulfill the request, still return a JSON object with an error field.',
+].join('\n');
+
+/** Per-call options of llm_chat (contracts.md). */
+export interface ChatOptions {
+  /** Aborts the request; the result is a NETWORK_ERROR failure. */
+  signal?: AbortSignal;
+  /** Streams the reply: called with each piece of text as it arrives. */
+  onText?: (delta: string) => void;
+  temperature?: number;
+  max_tokens?: number;
+}
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export interface ChatSuccess {
+  success: true;
+  model: string;
+  data: Record<string, unknown>;
+  usage: Usage;
+  call_id: string;
+}
+
+export interface CallFailure {
+  success: false;
+  error: ApiError;
+  call_id: string | null;
+}
+
+export interface RawSuccess {
+  success: true;
+  model: string;
+  data: unknown;
+  usage: Usage;
+  call_id: string;
+}
+
+export function normalizeUsage(raw: unknown): Usage {
+  const u = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  return {
+    input_tokens: num(u.prompt_tokens) || num(u.input_tokens),
+    output_tokens: num(u.completion_tokens) || num(u.output_tokens),
+  };
+}
+
+/** Keep well-formed messages; content null/undefined becomes '' (as 1.0.x did). */
+function normalizeMessages(messages: unknown): Array<{ role: string; content: unknown }> {
+  if (!Array.isArray(messages)) return [];
+  return messages
+    .filter((m): m is { role: string; content?: unknown } => !!m && typeof m === 'object' && typeof (m as { role?: unknown }).role === 'string')
+    .map((m) => ({ role: m.role, content: m.content === undefined || m.content === null ? '' : m.content }));
+}
+
+function contentToText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((p) => (typeof p === 'string' ? p : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : ''))
+      .join('')
+      .trim();
+  }
+  if (content && typeof content === 'object') return JSON.stringify(content);
+  return '';
+}
+
+/** A client for one profile; keys never reach the environment-driven SDK defaults. */
+export function createClient(sdk: Sdk, profile: ProfileConfig, apiKey: string): OpenAIType {
+  return new sdk.OpenAI({
+    baseURL: profile.base_url.replace(/\/+$/, ''),
+    // The SDK refuses an empty key; keyless local servers ignore whatever is sent.
+    apiKey: apiKey || 'no-key',
+    organization: null,
+    project: null,
+    timeout: profile.timeout,
+    maxRetries: profile.max_retries ?? 2,
+    logLevel: 'off',
+  });
+}
+
+interface MapContext {
+  lang: Lang;
+  profileId?: string;
+  profile?: ProfileConfig;
+  apiKey?: string;
+  signal?: AbortSignal;
+}
+
+function causeCode(err: unknown): string | undefined {
+  let cur: unknown = err;
+  for (let i = 0; i < 5 && cur && typeof cur === 'object'; i++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function apiDetail(err: { message?: string; error?: unknown }): string {
+  const body = err.error as { message?: unknown } | undefined;
+  if (body && typeof body.message === 'string' && body.message) return body.message;
+  return err.message ?? '';
+}
+
+/** Map anything thrown on the call path to `{code, message}`; messages never carry a key. */
+export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
+  const secrets = [ctx.apiKey];
+  const clean = (m: string) => redactSecrets(m, secrets);
+  const result = (code: ErrorCode, message: string): ApiError => ({ code, message: clean(message) });
+  const name = ctx.profileId ?? '';
+  const url = ctx.profile?.base_url ?? '';
+
+  if (ctx.signal?.aborted) return result('NETWORK_ERROR', t(ctx.lang, 'aborted'));
+  if (LlmBaseError.isInstance(err)) return result(err.code, err.message);
+  if (sdk) {
+    if (err instanceof sdk.APIUserAbortError) return result('NETWORK_ERROR', t(ctx.lang, 'aborted'));
+    if (err instanceof sdk.APIConnectionTimeoutError) return result('NETWORK_ERROR', t(ctx.lang, 'timeout', { ms: ctx.profile?.timeout ?? 0, url }));
+    if (err instanceof sdk.APIConnectionError) {
+      const detail = causeCode(err) ?? err.message;
+      return result('NETWORK_ERROR', t(ctx.lang, 'connection', { url, detail }));
+    }
+    if (err instanceof sdk.APIError) {
+      const status = err.status ?? 0;
+      const detail = apiDetail(err);
+      if (status === 401 || status === 403) return result('AUTH_ERROR', t(ctx.lang, 'authError', { status, detail, name }));
+      if (status === 429) return result('RATE_LIMIT', t(ctx.lang, 'rateLimit', { detail }));
+      if (status) return result('PROVIDER_ERROR', t(ctx.lang, 'providerStatus', { status, detail }));
+      return result('PROVIDER_ERROR', t(ctx.lang, 'providerError', { detail }));
+    }
+  }
+  const e = err as { name?: string; message?: string } | undefined;
+  if (e?.name === 'AbortError') return result('NETWORK_ERROR', t(ctx.lang, 'aborted'));
+  // undici reports a connection closed mid-body as TypeError('terminated') / socket errors.
+  const code = causeCode(err);
+  if (code || e?.message === 'terminated') return result('NETWORK_ERROR', t(ctx.lang, 'streamCut', { detail: code ?? e?.message ?? '' }));
+  return result('PROVIDER_ERROR', t(ctx.lang, 'providerError', { detail: e?.message ?? String(err) }));
+}
+
+/** A 400/422 after sending response_format: the provider does not take that parameter. */
+function rejectsResponseFormat(err: unknown, sdk: Sdk): boolean {
+  return err instanceof sdk.APIError && (err.status === 400 || err.status === 422);
+}
+
+export interface CallDeps {
+  env: NodeJS.ProcessEnv;
+  lang: Lang;
+  now: () => number;
+}
+
+async function log(record: CallRecord, deps: CallDeps): Promise<void> {
+  try {
+    await addCall(record, deps.env, deps.lang);
+  } catch {
+    // The call's result matters more than its log line; a log that cannot be written
+    // (disk full, lock held for > 10 s) must not turn a successful answer into a failure.
+  }
+}
+
+interface Completed {
+  text: string;
+  usage: unknown;
+}
+
+async function complete(client: OpenAIType, body: Record<string, unknown>, options: ChatOptions): Promise<Completed> {
+  if (options.onText) {
+    const stream = await client.chat.completions.create(
+      { ...(body as object), stream: true, stream_options: { include_usage: true } } as OpenAIType.Chat.ChatCompletionCreateParamsStreaming,
+      { signal: options.signal },
+    );
+    let text = '';
+    let usage: unknown;
+    for await (const chunk of stream) {
+      const delta = chunk.choices?.[0]?.delta?.content;
+      if (typeof delta === 'string' && delta !== '') {
+        text += delta;
+        options.onText(delta);
+      }
+      if (chunk.usage) usage = chunk.usage;
+    }
+    // The SDK ends the iteration quietly when aborted.
+    if (options.signal?.aborted) throw new LlmBaseError('NETWORK_ERROR', 'aborted', 'aborted');
+    return { text, usage };
+  }
+  const res = await client.chat.completions.create(body as unknown as OpenAIType.Chat.ChatCompletionCreateParamsNonStreaming, {
+    signal: options.signal,
+  });
+  return { text: contentToText(res.choices?.[0]?.message?.content), usage: res.usage };
+}
+
+/** llm_chat after the mode check: strict JSON, optional streaming, logged. Never throws. */
+export async function chat(
+  messages: unknown,
+  mode: 'low' | 'high',
+  profileName: string | null,
+  options: ChatOptions,
+  deps: CallDeps,
+): Promise<ChatSuccess | CallFailure> {
+  const callId = randomUUID();
+  const start = deps.now();
+  const ctx: StoreContext = { env: deps.env, lang: deps.lang };
+  const mapCtx: MapContext = { lang: deps.lang, signal: options.signal };
+  let sdk: Sdk | undefined;
+  try {
+    const { profile_id, profile } = getProfile(profileName, ctx);
+    mapCtx.profileId = profile_id;
+    mapCtx.profile = profile;
+    const apiKey = resolveApiKey(profile_id, profile, ctx);
+    mapCtx.apiKey = apiKey;
+    const model = mode === 'high' ? profile.high_model : profile.low_model;
+    if (options.signal?.aborted) throw new LlmBaseError('NETWORK_ERROR', t(deps.lang, 'aborted'), 'aborted');
+    sdk = loadSdk();
+    const client = createClient(sdk, profile, apiKey);
+    const body: Record<string, unknown> = {
+      model,
+      messages: [{ role: 'system', content: JSON_MODE_SYSTEM_PROMPT }, ...normalizeMessages(messages)],
+    };
+    if (options.temperature !== undefined) body.temperature = options.temperature;
+    if (options.max_tokens !== undefined) body.max_tokens = options.max_tokens;
+
+    let done: Completed;
+    if (profile.json_mode === 'response_format') {
+      try {
+        done = await complete(client, { ...body, response_format: { type: 'json_object' } }, options);
+      } catch (err) {
+        if (!rejectsResponseFormat(err, sdk) || options.signal?.aborted) throw err;
+        done = await complete(client, body, options);
+        // Only now is it clear the parameter was the problem: remember it for this profile.
+        await rememberJsonMode(profile_id, 'prompt', ctx).catch(() => undefined);
+      }
+    } else {
+      done = await complete(client, body, options);
+    }
+    const extracted = extractJsonObject(done.text);
+    const result: ChatSuccess = { success: true, model, data: extracted.data, usage: normalizeUsage(done.usage), call_id: callId };
+    await log(
+      {
+        call_id: callId,
+        timestamp: new Date(start).toISOString(),
+        profile: profile_id,
+        model,
+        duration_ms: deps.now() - start,
+        success: true,
+        usage: result.usage,
+        kind: 'chat',
+        ...(options.onText ? { stream: true } : {}),
+        json_method: extracted.method,
+      },
+      deps,
+    );
+    return result;
+  } catch (err) {
+    const error = mapError(err, mapCtx, sdk);
+    await log(
+      {
+        call_id: callId,
+        timestamp: new Date(start).toISOString(),
+        profile: mapCtx.profileId ?? profileName ?? null,
+        model: null,
+        duration_ms: deps.now() - start,
+        success: false,
+        usage: null,
+        kind: 'chat',
+        error_code: error.code,
+      },
+      deps,
+    );
+    return { success: false, error, call_id: callId };
+  }
+}
+
+/** llm_raw: the payload goes to /chat/completions unchanged. Never throws. */
+export async function raw(payload: unknown, profileName: string | null, deps: CallDeps): Promise<RawSuccess | CallFailure> {
+  const callId = randomUUID();
+  const start = deps.now();
+  const ctx: StoreContext = { env: deps.env, lang: deps.lang };
+  const mapCtx: MapContext = { lang: deps.lang };
+  let sdk: Sdk | undefined;
+  try {
+    const { profile_id, profile } = getProfile(profileName, ctx);
+    mapCtx.profileId = profile_id;
+    mapCtx.profile = profile;
+    const body = payload ?? {};
+    if (typeof body !== 'object' || Array.isArray(body)) throw new LlmBaseError('PROVIDER_ERROR', t(deps.lang, 'invalidPayload'), 'invalid_payload');
+    const apiKey = resolveApiKey(profile_id, profile, ctx);
+    mapCtx.apiKey = apiKey;
+    sdk = loadSdk();
+    const client = createClient(sdk, profile, apiKey);
+    const request = body as Record<string, unknown>;
+    let data: unknown;
+    let usage: unknown;
+    if (request.stream === true) {
+      // A streamed answer comes back as the list of its chunks.
+      const stream = await client.post<unknown>('/chat/completions', { body: request, stream: true }) as unknown as AsyncIterable<Record<string, unknown>>;
+      const chunks: Array<Record<string, unknown>> = [];
+      for await (const chunk of stream) {
+        chunks.push(chunk);
+        if (chunk.usage) usage = chunk.usage;
+      }
+      data = { object: 'chat.completion.chunk.list', chunks };
+    } else {
+      data = await client.post<unknown>('/chat/completions', { body: request });
+      usage = (data as { usage?: unknown } | null)?.usage;
+    }
+    const d = (data && typeof data === 'object' ? data : {}) as { model?: unknown };
+    const model =
+      (typeof d.model === 'string' && d.model) || (typeof request.model === 'string' && request.model) || profile.low_model;
+    const result: RawSuccess = { success: true, model, data, usage: normalizeUsage(usage), call_id: callId };
+    await log(
+      {
+        call_id: callId,
+        timestamp: new Date(start).toISOString(),
+        profile: profile_id,
+        model,
+        duration_ms: deps.now() - start,
+        success: true,
+        usage: result.usage,
+        kind: 'raw',
+      },
+      deps,
+    );
+    return result;
+  } catch (err) {
+    const error = mapError(err, mapCtx, sdk);
+    await log(
+      {
+        call_id: callId,
+        timestamp: new Date(start).toISOString(),
+        profile: mapCtx.profileId ?? profileName ?? null,
+        model: null,
+        duration_ms: deps.now() - start,
+        success: false,
+        usage: null,
+        kind: 'raw',
+        error_code: error.code,
+      },
+      deps,
+    );
+    return { success: false, error, call_id: callId };
+  }
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/** How strict JSON is asked for: the system prompt only, or also `response_format: {type: "json_object"}`. */
+export const JSON_MODES = ['prompt', 'response_format'] as const;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** One profile (DESIGN §3 fields + optional json_mode / max_retries). Unknown fields are kept. */
+export const ProfileSchema = z.looseObject({
+  base_url: z.string().refine(isHttpUrl, { message: 'expected an http(s) URL' }),
+  api_key: z.string().default(''),
+  low_model: z.string().min(1, { message: 'expected a model id' }),
+  high_model: z.string().min(1, { message: 'expected a model id' }),
+  timeout: z.number().int().positive().default(60000),
+  json_mode: z.enum(JSON_MODES).optional(),
+  max_retries: z.number().int().min(0).max(10).optional(),
+});
+
+/** `llm-base.json` */
+export const ConfigSchema = z.looseObject({
+  default_profile: z.string().default(''),
+  profiles: z.record(z.string(), ProfileSchema),
+});
+
+/** `llm-base.logs.json` */
+export const CallLogSchema = z.looseObject({
+  calls: z.array(z.looseObject({ call_id: z.string() })),
+});
+
+/** `path.to.field: message; …` for a failed safeParse. */
+export function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((i) => `${i.path.length > 0 ? i.path.map(String).join('.') : '(root)'}: ${i.message}`)
+    .join('; ');
+}

@@ -1,0 +1,158 @@
+import { chat, createClient, loadSdk, CallDeps } from './client';
+import { getProfile, resolveApiKey, StoreContext } from './config-store';
+import { LlmBaseError } from './errors';
+import { t } from './i18n';
+import { configPath } from './paths';
+import { PRESETS, Preset } from './presets';
+import { redactSecrets } from './masking';
+import type { ProfileConfig } from './types';
+
+export type CheckId = 'profile' | 'api_key' | 'reachable' | 'auth' | 'models' | 'json';
+
+export interface Check {
+  id: CheckId;
+  ok: boolean;
+  message: string;
+  /** What the user can do about it (failed checks only). */
+  fix?: string;
+  /** Not run because an earlier check failed. */
+  skipped?: boolean;
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  /** The profile examined (the default when none was named), or null when there is none. */
+  profile: string | null;
+  checks: Check[];
+}
+
+/** The local-server preset whose port matches, for start / pull hints. */
+function localPreset(profile: ProfileConfig): Preset | undefined {
+  let url: URL;
+  try {
+    url = new URL(profile.base_url);
+  } catch {
+    return undefined;
+  }
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]', '0.0.0.0'].includes(url.hostname)) return undefined;
+  return PRESETS.find((p) => p.start_hint && new URL(p.base_url).port === url.port);
+}
+
+function isLocal(profile: ProfileConfig): boolean {
+  try {
+    return ['127.0.0.1', 'localhost', '::1', '[::1]', '0.0.0.0'].includes(new URL(profile.base_url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Check a profile the way a user would: is the config valid, is the key there, is the server
+ * up, is the key accepted, do the models exist (via /models when the server has it), and does
+ * a strict-JSON round trip work. Never throws.
+ */
+export async function doctor(profileName: string | null | undefined, deps: CallDeps): Promise<DoctorReport> {
+  const { lang } = deps;
+  const ctx: StoreContext = { env: deps.env, lang };
+  const checks: Check[] = [];
+  const skip = (ids: CheckId[]) => {
+    for (const id of ids) checks.push({ id, ok: false, skipped: true, message: t(lang, 'doctorSkipped') });
+  };
+  const report = (profile: string | null): DoctorReport => ({ ok: checks.every((c) => c.ok), profile, checks });
+
+  let profileId: string;
+  let profile: ProfileConfig;
+  try {
+    ({ profile_id: profileId, profile } = getProfile(profileName ?? null, ctx));
+  } catch (err) {
+    const e = err as LlmBaseError;
+    const fix = e.reason === 'config_invalid' ? t(lang, 'fixConfigFile', { file: configPath(deps.env) }) : t(lang, 'fixCreate');
+    checks.push({ id: 'profile', ok: false, message: e.message, fix });
+    skip(['api_key', 'reachable', 'auth', 'models', 'json']);
+    return report(profileName ?? null);
+  }
+  checks.push({ id: 'profile', ok: true, message: t(lang, 'chkProfileOk') });
+
+  let apiKey: string;
+  try {
+    apiKey = resolveApiKey(profileId, profile, ctx);
+    checks.push({ id: 'api_key', ok: true, message: apiKey ? t(lang, 'chkKeyOk') : t(lang, 'chkKeyNone') });
+  } catch (err) {
+    const env = /^env:(.+)$/.exec(profile.api_key.trim())?.[1] ?? 'API_KEY';
+    checks.push({ id: 'api_key', ok: false, message: (err as Error).message, fix: t(lang, 'fixKeyEnv', { env }) });
+    skip(['reachable', 'auth', 'models', 'json']);
+    return report(profileId);
+  }
+
+  const sdk = loadSdk();
+  // A diagnosis should answer quickly: no retries, a short timeout.
+  const client = createClient(sdk, { ...profile, max_retries: 0, timeout: Math.min(profile.timeout, 15000) }, apiKey);
+  const preset = localPreset(profile);
+  const clean = (m: string) => redactSecrets(m, [apiKey]);
+
+  let authKnown = false;
+  try {
+    const page = await client.models.list();
+    const ids = page.data.map((m) => m.id);
+    checks.push({ id: 'reachable', ok: true, message: t(lang, 'chkReachableOk') });
+    checks.push({ id: 'auth', ok: true, message: t(lang, 'chkAuthOk') });
+    authKnown = true;
+    const wanted = [...new Set([profile.low_model, profile.high_model])];
+    const missing = wanted.filter((m) => !ids.includes(m));
+    if (missing.length === 0) {
+      checks.push({ id: 'models', ok: true, message: t(lang, 'chkModelsOk', { models: wanted.join(', ') }) });
+    } else {
+      const fix = preset?.pull_hint
+        ? t(lang, 'fixPullModel', { hint: missing.map((m) => preset.pull_hint!.split('{model}').join(m)).join(' ; ') })
+        : t(lang, 'fixChooseModel', { name: profileId });
+      checks.push({
+        id: 'models',
+        ok: false,
+        message: t(lang, 'chkModelsMissing', { missing: missing.join(', '), available: ids.slice(0, 8).join(', ') || '-' }),
+        fix,
+      });
+      skip(['json']);
+      return report(profileId);
+    }
+  } catch (err) {
+    if (err instanceof sdk.APIConnectionError) {
+      const detail = clean(
+        err instanceof sdk.APIConnectionTimeoutError ? 'timeout' : String((err.cause as { code?: string } | undefined)?.code ?? err.message),
+      );
+      const fix =
+        preset?.start_hint || isLocal(profile)
+          ? t(lang, 'fixStartLocal', { hint: preset?.start_hint ?? 'ollama serve / lms server start / vllm serve / llama-server' })
+          : t(lang, 'fixCheckUrl', { name: profileId });
+      checks.push({ id: 'reachable', ok: false, message: t(lang, 'chkReachableFail', { url: profile.base_url, detail }), fix });
+      skip(['auth', 'models', 'json']);
+      return report(profileId);
+    }
+    checks.push({ id: 'reachable', ok: true, message: t(lang, 'chkReachableOk') });
+    const status = err instanceof sdk.APIError ? err.status : undefined;
+    if (status === 401 || status === 403) {
+      checks.push({ id: 'auth', ok: false, message: t(lang, 'chkAuthFail', { status }), fix: t(lang, 'fixAuth', { name: profileId }) });
+      skip(['models', 'json']);
+      return report(profileId);
+    }
+    // No /models here (404) or another answer: judge the key and models by the round trip.
+    checks.push({ id: 'models', ok: true, message: t(lang, 'chkModelsNoEndpoint') });
+  }
+
+  const res = await chat([{ role: 'user', content: 'Reply with exactly this JSON object: {"ok": true}' }], 'low', profileId, {}, deps);
+  if (res.success) {
+    if (!authKnown) checks.splice(checks.length - 1, 0, { id: 'auth', ok: true, message: t(lang, 'chkAuthOk') });
+    if (res.data._fallback === true) {
+      checks.push({ id: 'json', ok: false, message: t(lang, 'chkJsonFallback'), fix: t(lang, 'fixJson') });
+    } else {
+      checks.push({ id: 'json', ok: true, message: t(lang, 'chkJsonOk', { model: res.model }) });
+    }
+  } else if (res.error.code === 'AUTH_ERROR' && !authKnown) {
+    checks.splice(checks.length - 1, 0, { id: 'auth', ok: false, message: res.error.message, fix: t(lang, 'fixAuth', { name: profileId }) });
+    skip(['json']);
+  } else {
+    if (!authKnown) checks.splice(checks.length - 1, 0, { id: 'auth', ok: true, message: t(lang, 'chkAuthOk') });
+    const fix = res.error.code === 'PROVIDER_ERROR' ? t(lang, 'fixChooseModel', { name: profileId }) : undefined;
+    checks.push({ id: 'json', ok: false, message: t(lang, 'chkJsonFail', { code: res.error.code, detail: res.error.message }), ...(fix ? { fix } : {}) });
+  }
+  return report(profileId);
+}

@@ -1,0 +1,43 @@
+/** Types shared by the module API (no runtime code, so importing them is free). */
+
+export type JsonMode = 'prompt' | 'response_format';
+
+/** A profile as stored in `llm-base.json`. */
+export interface ProfileConfig {
+  base_url: string;
+  /** The key itself, `env:NAME` to read it from the environment, or `` for servers that need none. */
+  api_key: string;
+  low_model: string;
+  high_model: string;
+  /** Milliseconds per request attempt. */
+  timeout: number;
+  /** `response_format` also sends `response_format: {type: "json_object"}`. Default `prompt`. */
+  json_mode?: JsonMode;
+  /** Retries of 429/5xx/connection errors done by the SDK (default 2). */
+  max_retries?: number;
+  [extra: string]: unknown;
+}
+
+/** `llm-base.json` */
+export interface LlmConfig {
+  default_profile: string;
+  profiles: Record<string, ProfileConfig>;
+  [extra: string]: unknown;
+}
+
+/** One entry of `llm-base.logs.json` (metadata only). */
+export interface CallRecord {
+  call_id: string;
+  timestamp: string;
+  profile: string | null;
+  model: string | null;
+  duration_ms: number;
+  success: boolean;
+  usage: { input_tokens: number; output_tokens: number } | null;
+  /** Added fields (absent in 1.0.x logs). */
+  kind?: 'chat' | 'raw';
+  error_code?: string;
+  stream?: boolean;
+  json_method?: string;
+  [extra: string]: unknown;
+}
