@@ -66,13 +66,20 @@ function walk(a: unknown, b: unknown, tokens: string[], secret: boolean, out: Pa
     return;
   }
   if (Array.isArray(a) && Array.isArray(b)) {
-    const common = Math.min(a.length, b.length);
-    for (let i = 0; i < common; i++) walk(a[i], b[i], [...tokens, String(i)], secret, out);
-    for (let i = common; i < b.length; i++) {
-      out.push({ path: formatPointer([...tokens, String(i)]), kind: 'added', after: maskValue(b[i], secret) });
-    }
-    for (let i = common; i < a.length; i++) {
+    // Skip the equal head and tail, so one insertion or removal reads as one change.
+    let head = 0;
+    while (head < a.length && head < b.length && jsonEqual(a[head], b[head])) head++;
+    let tail = 0;
+    while (tail < a.length - head && tail < b.length - head && jsonEqual(a[a.length - 1 - tail], b[b.length - 1 - tail])) tail++;
+    const aEnd = a.length - tail;
+    const bEnd = b.length - tail;
+    const paired = Math.min(aEnd - head, bEnd - head);
+    for (let k = 0; k < paired; k++) walk(a[head + k], b[head + k], [...tokens, String(head + k)], secret, out);
+    for (let i = head + paired; i < aEnd; i++) {
       out.push({ path: formatPointer([...tokens, String(i)]), kind: 'removed', before: maskValue(a[i], secret) });
+    }
+    for (let i = head + paired; i < bEnd; i++) {
+      out.push({ path: formatPointer([...tokens, String(i)]), kind: 'added', after: maskValue(b[i], secret) });
     }
     return;
   }

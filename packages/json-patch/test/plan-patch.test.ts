@@ -20,6 +20,16 @@ describe('planPatch', () => {
     );
   });
 
+  test.each([
+    ['an insertion at the front', [{ op: 'add', path: '/l/0', value: 'z' }], [{ path: '/l/0', kind: 'added', after: 'z' }]],
+    ['an insertion in the middle', [{ op: 'add', path: '/l/1', value: 'z' }], [{ path: '/l/1', kind: 'added', after: 'z' }]],
+    ['a removal at the front', [{ op: 'remove', path: '/l/0' }], [{ path: '/l/0', kind: 'removed', before: 'a' }]],
+    ['a replacement', [{ op: 'replace', path: '/l/1', value: 'z' }], [{ path: '/l/1', kind: 'changed', before: 'b', after: 'z' }]],
+    ['an append', [{ op: 'add', path: '/l/-', value: 'z' }], [{ path: '/l/3', kind: 'added', after: 'z' }]],
+  ])('array diff: %s is one change', (_name, ops, changes) => {
+    expect(planPatch({ l: ['a', 'b', 'c'] }, ops).changes).toStrictEqual(changes);
+  });
+
   test('no changes', () => {
     const plan = planPatch({ a: 1 }, [{ op: 'set', path: '/a', value: 1 }]);
     expect(plan.changes).toEqual([]);
