@@ -175,9 +175,11 @@ export class ConversationContext {
     this.digest = [];
   }
 
-  /** The user's text as stored in the window. */
+  /** The user's text as stored in the window: at most a third of the window, so one pasted
+   * file does not force a fold on every turn (it was sent in full as the current input). */
   addUser(text: string): void {
-    this.window.push({ role: 'user', kind: 'user', content: truncateHead(text, this.budgets.inputMaxTokens) });
+    const cap = Math.min(this.budgets.inputMaxTokens, Math.floor(this.budgets.recentWindowMaxTokens / 3));
+    this.window.push({ role: 'user', kind: 'user', content: truncateHead(text, cap) });
   }
 
   /** A runner event such as `{"_event":"continue"}`. */

@@ -120,7 +120,9 @@ export function createLlmClient(mod: unknown, where = 'llm-base'): LlmClient {
           : fn(messages, opts.mode, opts.profile);
         const value = await raceAbort(Promise.resolve(call), opts.signal);
         if (value === ABORTED) return aborted();
-        return normalizeResult(value);
+        const result = normalizeResult(value);
+        // llm-base reports an aborted call as NETWORK_ERROR; the agent needs to tell them apart.
+        return !result.ok && opts.signal?.aborted ? aborted() : result;
       } catch (err) {
         if (opts.signal?.aborted) return aborted();
         return { ok: false, code: 'PROVIDER_ERROR', message: (err as Error)?.message ?? String(err), notFound: false };

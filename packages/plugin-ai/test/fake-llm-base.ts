@@ -1,0 +1,60 @@
+import { promises as fs } from 'fs';
+import * as path from 'path';
+
+/**
+ * Write an llm-base package into `<slothtoolHome>/plugins/llm-base/node_modules/...` the way
+ * `slothtool install` lays it out, with `lib/index.js` from `source`. Returns the bin path.
+ */
+export async function writeFakeLlmBase(
+  slothtoolHome: string,
+  source: string,
+  options: { name?: string; version?: string; main?: string | null } = {},
+): Promise<{ root: string; binPath: string }> {
+  const name = options.name ?? '@holic512/plugin-llm-base';
+  const root = path.join(slothtoolHome, 'plugins', 'llm-base', 'node_modules', ...name.split('/'));
+  await fs.mkdir(path.join(root, 'bin'), { recursive: true });
+  await fs.mkdir(path.join(root, 'lib'), { recursive: true });
+  const pkg: Record<string, unknown> = { name, version: options.version ?? '1.0.3', bin: { 'llm-base': 'bin/cli.js' } };
+  if (options.main !== null) pkg.main = options.main ?? 'lib/index.js';
+  await fs.writeFile(path.join(root, 'package.json'), JSON.stringify(pkg));
+  await fs.writeFile(path.join(root, 'bin', 'cli.js'), "#!/usr/bin/env node\nrequire('../lib/index.js');\n");
+  await fs.writeFile(path.join(root, 'lib', 'index.js'), source);
+  return { root, binPath: path.join(root, 'bin', 'cli.js') };
+}
+
+/**
+ * The original JavaScript llm-base 1.0.x shape: only `llm_chat(messages, mode, profile)`, no
+ * options, no streaming. It POSTs to the profile's base_url (read from llm-base.json) with
+ * plain fetch and returns `{success, data, usage}`; `data` is the `_fallback` object when
+ * the content is not JSON. Good enough to drive the testkit server.
+ */
+export const ORIGINAL_LLM_BASE_SOURCE = `
+const fs = require('fs');
+const path = require('path');
+const os = require('os');
+function home() { return process.env.SLOTHTOOL_HOME || path.join(os.homedir(), '.slothtool'); }
+async function llm_chat(messages, mode = 'low', profile = null) {
+  let cfg;
+  try { cfg = JSON.parse(fs.readFileSync(path.join(home(), 'plugin-configs', 'llm-base.json'), 'utf8')); }
+  catch (e) { return { success: false, error: { code: 'NO_PROFILE', message: 'no llm-base.json' }, call_id: null }; }
+  const p = cfg.profiles[profile || cfg.default_profile];
+  if (!p) return { success: false, error: { code: 'NO_PROFILE', message: 'no profile' }, call_id: null };
+  let res;
+  try {
+    res = await fetch(p.base_url.replace(/\\/$/, '') + '/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer ' + p.api_key },
+      body: JSON.stringify({ model: mode === 'high' ? p.high_model : p.low_model, messages }),
+    });
+  } catch (e) { return { success: false, error: { code: 'NETWORK_ERROR', message: String(e) }, call_id: null }; }
+  if (!res.ok) return { success: false, error: { code: 'PROVIDER_ERROR', message: 'HTTP ' + res.status }, call_id: null };
+  const body = await res.json();
+  const text = body.choices[0].message.content;
+  let data;
+  try { data = JSON.parse(text); if (!data || typeof data !== 'object') throw new Error('x'); }
+  catch (e) { data = { result: text, _fallback: true, _reason: 'model_output_was_not_valid_json' }; }
+  const u = body.usage || {};
+  return { success: true, model: body.model, data, usage: { input_tokens: u.prompt_tokens || 0, output_tokens: u.completion_tokens || 0 }, call_id: 'c1' };
+}
+module.exports = { llm_chat };
+`;
