@@ -8,6 +8,7 @@
 // Third-party dependencies of our packages are not in it. npm gets those from a copy of the
 // machine's npm cache (warm after `npm ci`) with prefer-offline, and an unreachable proxy makes
 // any cache miss fail at once instead of reaching the internet (see docs/releasing.md).
+const crypto = require('crypto');
 const fs = require('fs');
 const net = require('net');
 const os = require('os');
@@ -221,6 +222,21 @@ function seedNpmCache(dest, source = machineNpmCache()) {
 }
 
 /**
+ * Which of `names` have no cached registry document (packument) in the npm cache `cache`.
+ * npm needs one per dependency to resolve a range offline; `npm ci` with a lockfile that records
+ * no download addresses (this machine's `omit-lockfile-registry-resolved`) fetches them all.
+ * The index bucket of a key is sha256(key) split as xx/yy/rest (cacache's layout).
+ */
+function missingPackuments(cache, names, registryUrl = 'https://registry.npmjs.org/') {
+  const base = registryUrl.endsWith('/') ? registryUrl : `${registryUrl}/`;
+  return names.filter((name) => {
+    const key = `make-fetch-happen:request-cache:${base}${name.replace('/', '%2f')}`;
+    const hash = crypto.createHash('sha256').update(key).digest('hex');
+    return !fs.existsSync(path.join(cache, '_cacache', 'index-v5', hash.slice(0, 2), hash.slice(2, 4), hash.slice(4)));
+  });
+}
+
+/**
  * The .npmrc of a sandboxed user of the local registry: our scope from verdaccio, everything
  * else from the default registry's entries in `cache` (prefer-offline), and a proxy that
  * refuses connections so that a cache miss fails instead of going to the internet.
@@ -241,7 +257,7 @@ async function sandboxNpmrc({ registry, cache, offlineThirdParty = true }) {
   return lines.join('\n') + '\n';
 }
 
-module.exports = { startRegistry, seedNpmCache, machineNpmCache, sandboxNpmrc, cleanEnv, freePort, SCOPE, FAKE_TOKEN };
+module.exports = { startRegistry, seedNpmCache, machineNpmCache, missingPackuments, sandboxNpmrc, cleanEnv, freePort, SCOPE, FAKE_TOKEN };
 
 if (require.main === module) {
   startRegistry().then(

@@ -1,0 +1,41 @@
+/** A running verdaccio started by {@link startRegistry}. */
+export interface LocalRegistry {
+  /** `http://127.0.0.1:<port>` (no trailing slash). */
+  url: string;
+  port: number;
+  /** The server's own pid (node running verdaccio's bin, not npx). */
+  pid: number;
+  /** Folder holding config.yaml, storage/ and htpasswd. */
+  dir: string;
+  configFile: string;
+  /** `.npmrc` lines routing the scope to this registry, with a token npm accepts for publishing. */
+  npmrcLines(): string[];
+  /** The last 20 kB of the server's output, for diagnostics. */
+  output(): string;
+  /** SIGTERM, then SIGKILL after 5 s; removes `dir` when it was created by startRegistry. */
+  stop(): Promise<void>;
+}
+
+export interface StartRegistryOptions {
+  /** Folder for config and storage; default a new temp folder that stop() removes. */
+  dir?: string;
+  /** Scope open for publishing, default '@holic512'. */
+  scope?: string;
+  /** Bound on waiting for `/-/ping`, default 20000 ms. */
+  readyTimeoutMs?: number;
+}
+
+export function startRegistry(options?: StartRegistryOptions): Promise<LocalRegistry>;
+/** Private copy of an npm cache (index copied, content hard-linked) so a sandboxed npm never writes to the machine's. */
+export function seedNpmCache(dest: string, source?: string): { dest: string; entries: number };
+/** Names (of `names`) whose registry document is not in the npm cache `cache`. */
+export function missingPackuments(cache: string, names: string[], registryUrl?: string): string[];
+/** `npm config get cache` of this machine. */
+export function machineNpmCache(): string;
+/** The .npmrc text of a sandboxed npm user of the local registry (see index.js). */
+export function sandboxNpmrc(options: { registry: LocalRegistry; cache?: string; offlineThirdParty?: boolean }): Promise<string>;
+/** `env` without npm_* / INIT_CWD variables inherited from an outer npm run. */
+export function cleanEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+export function freePort(): Promise<number>;
+export const SCOPE: string;
+export const FAKE_TOKEN: string;
