@@ -1,0 +1,154 @@
+import { createTempHome, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { promises as fs } from 'fs';
+import * as path from 'path';
+import { ORIGINAL_LLM_BASE_SOURCE, writeFakeLlmBase } from './fake-llm-base';
+import { runAi } from './run-bin';
+
+/** End-to-end over the real bin with the original llm-base 1.0.x shape (a module exposing
+ * only llm_chat(messages, mode, profile)) talking to the scripted server. */
+let temp: TempHome;
+let server: ScriptedServer;
+let cwd: string;
+
+beforeEach(async () => {
+  temp = await createTempHome({ language: 'en' });
+  server = await startScriptedServer();
+  cwd = path.join(temp.home, 'project');
+  await fs.mkdir(cwd);
+  const { root } = await writeFakeLlmBase(temp.slothtoolHome, ORIGINAL_LLM_BASE_SOURCE);
+  await temp.registerPlugin('llm-base', root);
+  await temp.writeJson('plugin-configs/llm-base.json', {
+    default_profile: 'local',
+    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000 } },
+  });
+});
+afterEach(async () => {
+  await server.close();
+  await temp.cleanup();
+});
+
+const ai = (args: string[], input?: string) => runAi(args, { env: temp.env, cwd, input });
+
+test('chat: one turn, text on stdout, exit 0, a session on disk', async () => {
+  server.enqueue({ json: { type: 'chat', message: 'Hello there' }, usage: { prompt_tokens: 30, completion_tokens: 4 } });
+  const r = await ai(['-p', 'hi']);
+  expect(r).toMatchObject({ code: 0, stdout: 'Hello there\n' });
+  const body = server.requests[0].body;
+  expect(body.model).toBe('test-low');
+  expect(body.messages[0].role).toBe('system');
+  expect(body.messages[0].content).toContain('"type":"cmd"');
+  expect(body.messages[0].content).toContain(`cwd: ${cwd}`);
+  expect(body.messages[0].content).toContain('installed SlothTool plugins: llm-base');
+  expect(body.messages[body.messages.length - 1]).toEqual({ role: 'user', content: 'hi' });
+  const sessions = await fs.readdir(path.join(temp.slothtoolHome, 'ai', 'sessions'));
+  expect(sessions).toHaveLength(1);
+});
+
+test('--json: one event per line, final answer with usage; --mode high', async () => {
+  server.enqueue({ json: { type: 'chat', message: 'ok' }, usage: { prompt_tokens: 30, completion_tokens: 4 } });
+  const r = await ai(['hi there', '--json', '--mode', 'high']);
+  expect(r.code).toBe(0);
+  expect(r.events.map((e) => e.type)).toEqual(['turn_start', 'request', 'usage', 'reply', 'final']);
+  expect(r.events[4]).toMatchObject({ outcome: 'answered', message: 'ok', usage: { input_tokens: 30, output_tokens: 4, calls: 1 } });
+  expect(server.requests[0].body.model).toBe('test-high');
+});
+
+test('piped stdin is added as context', async () => {
+  server.enqueue({ json: { type: 'chat', message: 'looks fine' } });
+  const r = await ai(['-p', 'review this'], 'diff --git a/x b/x\n+added line\n');
+  expect(r.code).toBe(0);
+  const last = server.requests[0].body.messages.at(-1).content;
+  expect(last).toBe('review this\n\n<stdin>\ndiff --git a/x b/x\n+added line\n</stdin>');
+});
+
+test('AGENTS.md in the cwd reaches the system prompt, capped', async () => {
+  await fs.writeFile(path.join(cwd, 'AGENTS.md'), 'Always answer in haiku.\n' + 'x'.repeat(100000));
+  server.enqueue({ json: { type: 'chat', message: 'ok' } });
+  await ai(['-p', 'hi']);
+  const system: string = server.requests[0].body.messages[0].content;
+  expect(system).toContain('Always answer in haiku.');
+  expect(system.length).toBeLessThan(12000);
+});
+
+test('repair of an invalid reply: one repair request, then the valid answer', async () => {
+  server.enqueue({ content: 'Sure! I would run ls.' }, { json: { type: 'chat', message: 'repaired' } });
+  const r = await ai(['-p', 'hi', '--json']);
+  expect(r.code).toBe(0);
+  expect(r.events.find((e) => e.type === 'repair')).toMatchObject({ error: 'the reply is not a JSON object' });
+  expect(r.events.at(-1)).toMatchObject({ type: 'final', message: 'repaired' });
+  const second = server.requests[1].body.messages;
+  expect(second.at(-2)).toEqual({ role: 'assistant', content: 'Sure! I would run ls.' });
+  expect(second.at(-1).content).toMatch(/did not follow the protocol/);
+});
+
+test('two invalid replies: the raw text is shown as chat, marked', async () => {
+  server.enqueue({ content: 'prose one' }, { content: 'prose two' });
+  const r = await ai(['-p', 'hi']);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe('[unvalidated model output] prose two\n');
+});
+
+test('404 for the full context: retried once with system + current input, logged', async () => {
+  server.enqueue({ json: { type: 'chat', message: 'first' } });
+  expect((await ai(['-p', 'one'])).code).toBe(0);
+  server.enqueue({ status: 404 }, { json: { type: 'chat', message: 'second' } });
+  const r = await ai(['-p', 'two', '--continue', '--json']);
+  expect(r.code).toBe(0);
+  expect(r.events).toContainEqual(expect.objectContaining({ type: 'log', code: 'fallback_404' }));
+  const full = server.requests[1].body.messages;
+  const minimal = server.requests[2].body.messages;
+  expect(full.map((m: { content: string }) => m.content)).toContain('one');
+  expect(minimal).toHaveLength(2);
+  expect(minimal[1]).toEqual({ role: 'user', content: 'two' });
+  const session = (await fs.readdir(path.join(temp.slothtoolHome, 'ai', 'sessions')))[0];
+  const text = await fs.readFile(path.join(temp.slothtoolHome, 'ai', 'sessions', session), 'utf8');
+  expect(text).toContain('"code":"fallback_404"');
+});
+
+test('--continue resumes the last session of this directory only', async () => {
+  server.enqueue({ json: { type: 'chat', message: 'noted' } });
+  await ai(['-p', 'my name is Ada']);
+  const other = path.join(temp.home, 'other');
+  await fs.mkdir(other);
+  server.enqueue({ json: { type: 'chat', message: 'elsewhere' } });
+  await runAi(['-p', 'unrelated'], { env: temp.env, cwd: other });
+  server.enqueue({ json: { type: 'chat', message: 'Ada' } });
+  await ai(['-p', 'what is my name?', '--continue']);
+  const contents = server.requests[2].body.messages.map((m: { content: string }) => m.content);
+  expect(contents).toContain('my name is Ada');
+  expect(contents).not.toContain('unrelated');
+});
+
+test('model error reply → exit 5; llm failure → exit 1', async () => {
+  server.enqueue({ json: { type: 'error', message: 'cannot do that' } });
+  const r = await ai(['-p', 'x']);
+  expect(r.code).toBe(5);
+  expect(r.stderr).toContain('cannot do that');
+  server.enqueue({ status: 500 }, { status: 500 });
+  expect((await ai(['-p', 'x'])).code).toBe(1);
+});
+
+test('llm-base missing → exit 4 and the exact command, in zh by default', async () => {
+  await temp.writeJson('registry.json', { plugins: {} });
+  await temp.writeJson('settings.json', {});
+  const r = await ai(['-p', 'hi']);
+  expect(r.code).toBe(4);
+  expect(r.stderr).toBe('未安装 llm-base。请运行: slothtool install @holic512/plugin-llm-base\n');
+  expect(server.requests).toHaveLength(0);
+});
+
+test('a bad config field is named; exit 2', async () => {
+  await temp.writeJson('plugin-configs/ai.json', { maxAutoStepsPerTurn: 'many' });
+  const r = await ai(['-p', 'hi']);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('ai.json');
+  expect(r.stderr).toContain('maxAutoStepsPerTurn');
+});
+
+test('--help in en, --version, bad usage', async () => {
+  expect((await ai(['--help'])).stdout).toMatch(/^ai — a terminal AI assistant/);
+  expect((await ai(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  const bad = await ai(['--frobnicate']);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain('--frobnicate');
+});
