@@ -60,7 +60,8 @@ function applyOp(box: Box, ctx: Ctx): void {
       if (!jsonEqual(actual, op.value)) {
         const secret = isSecretPath(tokens);
         throw fail('TEST_FAILED', ctx,
-          `Expected ${op.path || '(the document)'} to equal ${preview(op.value, secret)}, found ${preview(actual, secret)}. ` +
+          `Expected ${op.path || '(the document)'} to equal ${preview(op.value, secret)}, found ${preview(actual, secret)}` +
+          `${secret ? ' (values hidden: secret)' : ''}. ` +
           'The document is not in the state the patch assumes; read it again and rebuild the patch.');
       }
       return;
@@ -80,7 +81,7 @@ function add(box: Box, tokens: string[], value: unknown, ctx: Ctx): void {
   const parent = container(get(box.root, tokens.slice(0, -1), ctx), tokens, ctx);
   const key = tokens[tokens.length - 1];
   if (Array.isArray(parent)) {
-    const i = key === '-' ? parent.length : arrayIndex(key, parent.length, ctx, tokens);
+    const i = key === '-' ? parent.length : arrayIndex(key, parent.length, true, ctx, tokens);
     parent.splice(i, 0, value);
   } else {
     setOwn(parent, key, value);
@@ -96,7 +97,7 @@ function remove(box: Box, tokens: string[], ctx: Ctx, at = ctx.op.path): void {
   const parent = container(get(box.root, tokens.slice(0, -1), ctx, at), tokens, ctx, at);
   const key = tokens[tokens.length - 1];
   if (Array.isArray(parent)) {
-    parent.splice(arrayIndex(key, parent.length - 1, ctx, tokens, at), 1);
+    parent.splice(arrayIndex(key, parent.length, false, ctx, tokens, at), 1);
   } else if (hasOwn(parent, key)) {
     delete parent[key];
   } else {
@@ -112,7 +113,7 @@ function replace(box: Box, tokens: string[], value: unknown, ctx: Ctx): void {
   const parent = container(get(box.root, tokens.slice(0, -1), ctx), tokens, ctx);
   const key = tokens[tokens.length - 1];
   if (Array.isArray(parent)) {
-    parent[arrayIndex(key, parent.length - 1, ctx, tokens)] = value;
+    parent[arrayIndex(key, parent.length, false, ctx, tokens)] = value;
   } else if (hasOwn(parent, key)) {
     setOwn(parent, key, value);
   } else {
@@ -130,7 +131,7 @@ function set(box: Box, tokens: string[], value: unknown, ctx: Ctx): void {
     const parent = container(node, tokens.slice(0, depth + 1), ctx);
     const key = tokens[depth];
     if (Array.isArray(parent)) {
-      node = parent[arrayIndex(key, parent.length - 1, ctx, tokens.slice(0, depth + 1))];
+      node = parent[arrayIndex(key, parent.length, false, ctx, tokens.slice(0, depth + 1))];
     } else {
       if (!hasOwn(parent, key)) setOwn(parent, key, {});
       node = parent[key];
@@ -139,7 +140,7 @@ function set(box: Box, tokens: string[], value: unknown, ctx: Ctx): void {
   const parent = container(node, tokens, ctx);
   const key = tokens[tokens.length - 1];
   if (Array.isArray(parent)) {
-    const i = key === '-' ? parent.length : arrayIndex(key, parent.length, ctx, tokens);
+    const i = key === '-' ? parent.length : arrayIndex(key, parent.length, true, ctx, tokens);
     parent[i] = value;
   } else {
     setOwn(parent, key, value);
@@ -177,7 +178,7 @@ function get(root: unknown, tokens: string[], ctx: Ctx, at = ctx.op.path): unkno
   tokens.forEach((key, depth) => {
     const parent = container(node, tokens.slice(0, depth + 1), ctx, at);
     if (Array.isArray(parent)) {
-      node = parent[arrayIndex(key, parent.length - 1, ctx, tokens.slice(0, depth + 1), at)];
+      node = parent[arrayIndex(key, parent.length, false, ctx, tokens.slice(0, depth + 1), at)];
     } else if (hasOwn(parent, key)) {
       node = parent[key];
     } else {
@@ -200,27 +201,32 @@ function isCanonicalIndex(key: string): boolean {
   return /^(0|[1-9][0-9]*)$/.test(key);
 }
 
-/** Parse an array index that must be at most `max`. */
-function arrayIndex(key: string, max: number, ctx: Ctx, stepTokens: string[], at = ctx.op.path): number {
+/**
+ * Parse an array index into an array of `length` items. With `allowEnd` (the last step of
+ * add/set) the index may equal the length, meaning "append".
+ */
+function arrayIndex(key: string, length: number, allowEnd: boolean, ctx: Ctx, stepTokens: string[], at = ctx.op.path): number {
   const arrayPath = formatPointer(stepTokens.slice(0, -1)) || '(the document)';
   if (!isCanonicalIndex(key)) {
     throw fail('INVALID_INDEX', ctx,
-      `Expected an array index (0, 1, 2... without leading zeros${ctx.op.op === 'add' || ctx.op.op === 'set' ? ', or "-" for the end' : ''}) ` +
-      `under ${arrayPath}, found ${JSON.stringify(key)}. Use a plain number.`, at);
+      `Expected an array index under ${arrayPath} (0, 1, 2... without leading zeros${allowEnd ? ', or "-" for the end' : ''}), ` +
+      `found ${JSON.stringify(key)}. Use a plain number.`, at);
   }
   const i = Number(key);
+  const max = allowEnd ? length : length - 1;
   if (i > max) {
+    const found = length === 0 ? `index ${i} in an empty array` : `${i} (the array has ${length} item${length === 1 ? '' : 's'})`;
     throw fail('INVALID_INDEX', ctx,
-      `Expected an index from 0 to ${max} under ${arrayPath} (an array of ${ctx.op.op === 'add' || ctx.op.op === 'set' ? max : max + 1}), ` +
-      `found ${i}. Use an index inside the array${ctx.op.op === 'add' || ctx.op.op === 'set' ? ' or "-" to append' : ''}.`, at);
+      `Expected ${max < 0 ? 'an existing element' : `an index from 0 to ${max}`} under ${arrayPath}, found ${found}. ` +
+      (allowEnd ? 'Use an index inside the array or "-" to append.' : 'Use an index inside the array.'), at);
   }
   return i;
 }
 
 function notFound(ctx: Ctx, tokens: string[], depth: number, at: string): JsonPatchError {
   const missing = formatPointer(tokens.slice(0, depth + 1));
-  const hint = ctx.op.op === 'add' && depth < tokens.length - 1
-    ? ' "add" does not create parents; add them first or use "set", which does.'
+  const hint = (ctx.op.op === 'add' || ctx.op.op === 'copy' || ctx.op.op === 'move') && missing !== ctx.op.path && at === ctx.op.path
+    ? ` "${ctx.op.op}" does not create parents; add them first or use "set", which does.`
     : ' Check the path against the current document.';
   return fail('PATH_NOT_FOUND', ctx,
     `Expected ${missing} to exist for "${ctx.op.op}" at ${JSON.stringify(at)}, found nothing there.${hint}`, at);
