@@ -10,6 +10,7 @@ export { formatPointer, parsePointer } from './pointer';
 export { applyPatch } from './apply-patch';
 export { MASK, isSecretKey, maskValue } from './mask';
 export { diffJson, planPatch, summarizeChanges } from './plan-patch';
+export type { Lang } from './i18n';
 export type { PatchChange, PatchPlan, SummaryOptions } from './plan-patch';
 export { defaultAllowedRoots, expandPath, slothtoolHome } from './home';
 export { resolveAllowedFile, resolveRealPath } from './allowed-roots';

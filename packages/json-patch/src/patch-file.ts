@@ -6,6 +6,7 @@ import { checkKeepBackups, createBackup, listBackupsOf, type BackupOptions } fro
 import { JsonPatchError } from './errors';
 import { withFileLock } from './file-lock';
 import { DEFAULT_JSON_FORMAT, detectJsonFormat, formatJson, parseJsonFile } from './json-format';
+import type { Lang } from './i18n';
 import type { JsonValue } from './json-value';
 import { planPatch, type PatchChange, type PatchPlan } from './plan-patch';
 
@@ -36,6 +37,8 @@ export interface PatchFileOptions extends BackupOptions {
   create?: boolean;
   /** Mode of a newly created file. Default 0o600 (config files often hold API keys). */
   createMode?: number;
+  /** Language of the summary's few words. Default 'en'. */
+  lang?: Lang;
   /** Clock for backup names, for tests. Default `() => new Date()`. */
   now?: () => Date;
 }
@@ -85,7 +88,7 @@ export async function patchFile(file: string, ops: unknown, options: PatchFileOp
       );
     }
     const before: JsonValue = current ? parseJsonFile(current.text, real) : {};
-    const plan = planPatch<JsonValue>(before, ops);
+    const plan = planPatch<JsonValue>(before, ops, { lang: options.lang });
     const base = { file: real, changes: plan.changes, summary: plan.summary, created: !current };
     if (plan.changes.length === 0) {
       return { ...base, status: 'unchanged', changed: false, backupPath: null, created: false };

@@ -1,4 +1,5 @@
 import { applyPatch } from './apply-patch';
+import { text, type Lang } from './i18n';
 import { hasOwn, isPlainObject, jsonEqual, type JsonValue } from './json-value';
 import { isSecretKey, maskValue } from './mask';
 import { formatPointer } from './pointer';
@@ -30,6 +31,8 @@ export interface SummaryOptions {
   maxLines?: number;
   /** Values longer than this are cut with "...". Default 60 characters. */
   maxValueLength?: number;
+  /** Language of the few words in the summary ("no changes", "... and N more"). Default 'en'. */
+  lang?: Lang;
 }
 
 /**
@@ -90,17 +93,18 @@ function walk(a: unknown, b: unknown, tokens: string[], secret: boolean, out: Pa
 export function summarizeChanges(changes: readonly PatchChange[], options: SummaryOptions = {}): string {
   const maxLines = options.maxLines ?? 20;
   const maxLen = options.maxValueLength ?? 60;
-  if (changes.length === 0) return 'no changes';
+  const lang = options.lang === 'zh' ? 'zh' : 'en';
+  if (changes.length === 0) return text('noChanges', lang);
   const show = (v: unknown): string => {
     const text = JSON.stringify(v);
     return text.length > maxLen ? text.slice(0, Math.max(0, maxLen - 3)) + '...' : text;
   };
   const lines = changes.slice(0, maxLines).map((c) => {
-    const where = c.path || '(document)';
+    const where = c.path || text('document', lang);
     if (c.kind === 'added') return `+ ${where}: ${show(c.after)}`;
     if (c.kind === 'removed') return `- ${where}: ${show(c.before)}`;
     return `~ ${where}: ${show(c.before)} -> ${show(c.after)}`;
   });
-  if (changes.length > maxLines) lines.push(`... and ${changes.length - maxLines} more`);
+  if (changes.length > maxLines) lines.push(text('more', lang, { n: changes.length - maxLines }));
   return lines.join('\n');
 }

@@ -232,6 +232,7 @@ describe('writing', () => {
     ['tabs, no final newline', '{\n\t"language": "zh"\n}'],
     ['one line', '{"language":"zh"}'],
     ['CRLF', '{\r\n  "language": "zh"\r\n}\r\n'],
+    ['a byte order mark', '\ufeff{\n  "language": "zh"\n}\n'],
   ])('keeps the layout: %s', async (_name, text) => {
     await fs.writeFile(settings, text);
     await patchFile(settings, replaceLanguage, opts);

@@ -36,6 +36,13 @@ describe('planPatch', () => {
     expect(plan.summary).toBe('no changes');
   });
 
+  test('speaks Chinese when asked', () => {
+    expect(planPatch({}, [], { lang: 'zh' }).summary).toBe('没有变化');
+    const ops = Array.from({ length: 3 }, (_, i) => ({ op: 'set', path: `/k${i}`, value: i }));
+    expect(planPatch({}, ops, { lang: 'zh', maxLines: 1 }).summary).toBe('+ /k0: 0\n……还有 2 项');
+    expect(planPatch({ a: 1 }, [{ op: 'replace', path: '', value: 2 }], { lang: 'zh' }).summary).toBe('~ （整个文档）: {"a":1} -> 2');
+  });
+
   test('caps the summary', () => {
     const ops = Array.from({ length: 30 }, (_, i) => ({ op: 'set', path: `/k${i}`, value: i }));
     const plan = planPatch({}, ops, { maxLines: 5 });
