@@ -201,8 +201,8 @@ export class Agent {
   }
 
   /** Fold the history into the summary now (`/compact`). */
-  async compact(signal?: AbortSignal): Promise<{ method: 'model' | 'rules'; before: number; after: number } | null> {
-    return this.compactNow(true, signal);
+  async compact(options: SendOptions = {}): Promise<{ method: 'model' | 'rules'; before: number; after: number } | null> {
+    return this.compactNow(true, options.signal);
   }
 
   listSessions(): SessionInfo[] {
