@@ -6,18 +6,22 @@ export interface HeldLock {
   assertHeld(): void;
 }
 
+/** Default number of retries while another writer holds the lock (about 20 s in all). */
+export const DEFAULT_LOCK_RETRIES = 200;
+
 /**
  * Run `fn` while holding an inter-process lock on `file` (a `<file>.lock` directory made by
- * proper-lockfile). Waiters retry for about ten seconds, then fail with LOCKED.
+ * proper-lockfile). Waiters retry `retries` times (at most 100 ms apart), then fail with
+ * LOCKED. A lock not refreshed for 10 s (its holder died) is taken over.
  */
-export async function withFileLock<T>(file: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+export async function withFileLock<T>(file: string, fn: (lock: HeldLock) => Promise<T>, retries = DEFAULT_LOCK_RETRIES): Promise<T> {
   let compromised: Error | undefined;
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(file, {
       realpath: false,
       stale: 10_000,
-      retries: { retries: 200, factor: 1.2, minTimeout: 5, maxTimeout: 100 },
+      retries: { retries, factor: 1.2, minTimeout: 5, maxTimeout: 100 },
       onCompromised: (err) => {
         compromised = err;
       },

@@ -37,6 +37,8 @@ export interface PatchFileOptions extends BackupOptions {
   create?: boolean;
   /** Mode of a newly created file. Default 0o600 (config files often hold API keys). */
   createMode?: number;
+  /** Retries while another writer holds the file's lock (at most 100 ms apart); 0 fails at once with LOCKED. Default 200. */
+  lockRetries?: number;
   /** Language of the summary's few words. Default 'en'. */
   lang?: Lang;
   /** Clock for backup names, for tests. Default `() => new Date()`. */
@@ -75,6 +77,9 @@ export async function patchFile(file: string, ops: unknown, options: PatchFileOp
     throw new JsonPatchError('INVALID_OPTIONS', `Expected confirm to be a function (plan) => boolean, found ${typeof options.confirm}. Pass a function or leave it out.`);
   }
   const keep = checkKeepBackups(options.keepBackups);
+  if (options.lockRetries !== undefined && !(Number.isInteger(options.lockRetries) && options.lockRetries >= 0)) {
+    throw new JsonPatchError('INVALID_OPTIONS', `Expected lockRetries to be a whole number of at least 0, found ${JSON.stringify(options.lockRetries)}. Leave it out for the default.`);
+  }
   const real = await resolveAllowedFile(file, options.allowedRoots, options);
   await ensureDir(path.dirname(real), options.create !== false);
 
@@ -105,11 +110,13 @@ export async function patchFile(file: string, ops: unknown, options: PatchFileOp
     lock.assertHeld();
     await writeAtomic(real, formatJson(plan.after, format), mode);
     return { ...base, status: 'applied', changed: true, backupPath };
-  });
+  }, options.lockRetries);
 }
 
 /** Options of {@link rollbackFile}. */
 export interface RollbackOptions extends BackupOptions {
+  /** As in {@link PatchFileOptions.lockRetries}. */
+  lockRetries?: number;
   /** When given, the file must lie inside these roots (as in patchFile). */
   allowedRoots?: readonly string[];
 }
@@ -153,7 +160,7 @@ export async function rollbackFile(file: string, options: RollbackOptions = {}):
     await writeAtomic(real, bytes, mode);
     await fs.rm(newest.path, { force: true });
     return { file: real, restoredFrom: newest.path, remaining: older.length };
-  });
+  }, options.lockRetries);
 }
 
 interface Current {

@@ -250,6 +250,21 @@ describe('writing', () => {
     expect(await fs.readdir(temp.slothtoolHome)).toEqual(['backups', 'settings.json']);
   });
 
+  test('a lock held by another writer ends in LOCKED, file untouched', async () => {
+    await fs.mkdir(`${settings}.lock`);
+    const err = await rejection(patchFile(settings, replaceLanguage, { ...opts, lockRetries: 0 }));
+    expect(err).toMatchObject({ code: 'LOCKED', file: settings });
+    expect(err.message).toContain(`${settings}.lock`);
+    expect(await temp.readJson('settings.json')).toEqual({ language: 'zh' });
+  });
+
+  test('a lock left by a crashed writer (not refreshed for a minute) is taken over', async () => {
+    await fs.mkdir(`${settings}.lock`);
+    const minuteAgo = new Date(Date.now() - 60_000);
+    await fs.utimes(`${settings}.lock`, minuteAgo, minuteAgo);
+    expect((await patchFile(settings, replaceLanguage, { ...opts, lockRetries: 0 })).status).toBe('applied');
+  });
+
   test('concurrent patchFile calls on one file lose no update', async () => {
     const n = 12;
     const results = await Promise.all(
