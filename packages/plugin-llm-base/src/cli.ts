@@ -1,10 +1,329 @@
-import { VERSION } from './index';
+import * as api from './index';
+import { ArgsError, chatFlags, parseArgs, parseRawPayload, profileFlags, ParsedArgs } from './cli-args';
+import { Lang, readLanguage, t } from './i18n';
+import { maskConfig, maskProfile } from './masking';
+import { findPreset, presetProfile, PRESETS } from './presets';
+import { PROFILE_DEFAULTS } from './config-store';
+import type { ApiError } from './errors';
+import type { DoctorReport } from './doctor';
 
-/** CLI entry: the only place that prints and sets the exit code. */
-export function main(argv: string[]): void {
-  if (argv[0] === '--version' || argv[0] === '-v') {
-    process.stdout.write(VERSION + '\n');
-    return;
+/** Where the CLI writes; the real process by default. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Whether prompts may be shown. */
+  interactive: boolean;
+}
+
+function defaultIo(): CliIo {
+  return {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+  };
+}
+
+/** A failure the CLI prints in the original `{success: false, error, call_id: null}` shape. */
+class CliFailure extends Error {
+  constructor(readonly error: ApiError) {
+    super(error.message);
   }
-  process.stdout.write('usage: --version\n');
+}
+
+const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
+
+function unwrap<T>(r: api.DataResult<T>): T {
+  if (!r.success) throw new CliFailure(r.error);
+  return r.data;
+}
+
+function usageError(message: string): CliFailure {
+  return new CliFailure({ code: 'PROVIDER_ERROR', message });
+}
+
+function help(lang: Lang): string {
+  const lines = [
+    t(lang, 'title'),
+    '',
+    t(lang, 'usage'),
+    '  llm-base config create [name] [--preset <preset>] [--base-url <url>] [--api-key <key|env:VAR>]',
+    '                         [--low-model <id>] [--high-model <id>] [--timeout <ms>] [--json-mode prompt|response_format] [--max-retries <n>]',
+    '  llm-base config update <name> [same options]',
+    '  llm-base config delete|set-default <name>',
+    '  llm-base config list | show [name] | export | presets',
+    '  llm-base chat <message> [--mode low|high] [--profile <name>]',
+    '  llm-base raw <json-payload> [--profile <name>]',
+    '  llm-base doctor [profile] [--json]',
+    '',
+    t(lang, 'options'),
+    `  -h, --help          ${t(lang, 'helpText')}`,
+    `  -i, --interactive   ${t(lang, 'interactiveText')}`,
+    '  -v, --version',
+    '',
+    t(lang, 'presetsHeader') + ' ' + PRESETS.map((p) => p.name).join(', '),
+    '',
+    t(lang, 'examples'),
+    '  llm-base config create --preset ollama',
+    '  llm-base config create ds --preset deepseek --api-key env:DEEPSEEK_API_KEY',
+    '  llm-base doctor',
+    '  llm-base chat "用 JSON 介绍一下你自己" --mode low',
+    '  llm-base -i',
+  ];
+  return lines.join('\n') + '\n';
+}
+
+async function loadPrompts(): Promise<typeof import('prompts')> {
+  return require('prompts') as typeof import('prompts');
+}
+
+/** Ask for the profile fields, starting from `initial`. Cancel (Ctrl-C) returns null. */
+async function askProfile(lang: Lang, initial: Record<string, unknown>): Promise<Record<string, unknown> | null> {
+  const prompts = await loadPrompts();
+  let cancelled = false;
+  const answers = await prompts(
+    [
+      { type: 'text', name: 'base_url', message: t(lang, 'enterBaseUrl'), initial: String(initial.base_url ?? '') },
+      { type: 'text', name: 'api_key', message: t(lang, 'enterApiKey'), initial: String(initial.api_key ?? '') },
+      { type: 'text', name: 'low_model', message: t(lang, 'enterLowModel'), initial: String(initial.low_model ?? '') },
+      { type: 'text', name: 'high_model', message: t(lang, 'enterHighModel'), initial: String(initial.high_model ?? '') },
+      { type: 'number', name: 'timeout', message: t(lang, 'enterTimeout'), initial: Number(initial.timeout ?? 60000) },
+    ],
+    { onCancel: () => ((cancelled = true), false) },
+  );
+  if (cancelled) return null;
+  return { ...initial, ...answers };
+}
+
+async function askPreset(lang: Lang): Promise<Record<string, unknown> | null> {
+  const prompts = await loadPrompts();
+  const { preset } = await prompts({
+    type: 'select',
+    name: 'preset',
+    message: t(lang, 'choosePreset'),
+    choices: [
+      ...PRESETS.map((p) => ({ title: `${p.label}  ${p.base_url}`, value: p.name })),
+      { title: t(lang, 'customPreset'), value: '' },
+    ],
+  });
+  if (preset === undefined) return null;
+  const found = preset ? findPreset(preset) : undefined;
+  return found ? presetProfile(found) : { ...PROFILE_DEFAULTS };
+}
+
+async function configCommand(args: ParsedArgs, io: CliIo, lang: Lang): Promise<number> {
+  const [sub, name] = args.positionals.slice(1);
+  if (args.flags.interactive || sub === undefined) return interactive(io, lang);
+  switch (sub) {
+    case 'create': {
+      const fields = profileFlags(args.flags);
+      let base: Record<string, unknown> = {};
+      let profileName = name;
+      if (typeof args.flags.preset === 'string') {
+        const preset = findPreset(args.flags.preset);
+        if (!preset) throw usageError(t(lang, 'unknownPreset', { name: args.flags.preset, names: PRESETS.map((p) => p.name).join(', ') }));
+        base = presetProfile(preset);
+        profileName ??= preset.name;
+      } else if (Object.keys(fields).length === 0) {
+        if (!io.interactive) throw usageError(t(lang, 'notInteractive'));
+        const chosen = await askPreset(lang);
+        if (!chosen) return 1;
+        const asked = await askProfile(lang, chosen);
+        if (!asked) return 1;
+        base = asked;
+      }
+      if (!profileName) {
+        if (!io.interactive) throw usageError(t(lang, 'missingArg', { arg: 'name' }));
+        const prompts = await loadPrompts();
+        profileName = (await prompts({ type: 'text', name: 'n', message: t(lang, 'enterProfileName') })).n;
+        if (!profileName) return 1;
+      }
+      const config = unwrap(api.create_profile(profileName, { ...base, ...fields }));
+      io.stdout(json(maskConfig(config)));
+      io.stdout(t(lang, 'configCreated', { name: profileName }) + '\n');
+      return 0;
+    }
+    case 'update': {
+      if (!name) throw usageError(t(lang, 'missingArg', { arg: 'name' }));
+      let fields = profileFlags(args.flags);
+      if (Object.keys(fields).length === 0) {
+        if (!io.interactive) throw usageError(t(lang, 'notInteractive'));
+        const current = unwrap(api.list_profiles()).profiles[name];
+        if (!current) throw new CliFailure({ code: 'NO_PROFILE', message: t(lang, 'noProfile', { name }) });
+        const asked = await askProfile(lang, current);
+        if (!asked) return 1;
+        fields = asked;
+      }
+      const config = unwrap(api.update_profile(name, fields));
+      io.stdout(json(maskConfig(config)));
+      io.stdout(t(lang, 'configUpdated', { name }) + '\n');
+      return 0;
+    }
+    case 'delete': {
+      if (!name) throw usageError(t(lang, 'missingArg', { arg: 'name' }));
+      io.stdout(json(maskConfig(unwrap(api.delete_profile(name)))));
+      io.stdout(t(lang, 'configDeleted', { name }) + '\n');
+      return 0;
+    }
+    case 'set-default': {
+      if (!name) throw usageError(t(lang, 'missingArg', { arg: 'name' }));
+      io.stdout(json(maskConfig(unwrap(api.set_default_profile(name)))));
+      io.stdout(t(lang, 'defaultSet', { name }) + '\n');
+      return 0;
+    }
+    case 'list': {
+      const list = unwrap(api.list_profiles());
+      io.stdout(json({ default_profile: list.default_profile, profiles: Object.keys(list.profiles) }));
+      return 0;
+    }
+    case 'show': {
+      const list = unwrap(api.list_profiles());
+      const id = name || list.default_profile;
+      const profile = id ? list.profiles[id] : undefined;
+      if (!profile) {
+        throw new CliFailure({ code: 'NO_PROFILE', message: id ? t(lang, 'noProfile', { name: id }) : t(lang, 'noDefaultProfile') });
+      }
+      io.stdout(json({ profile_id: id, profile: maskProfile(profile) }));
+      return 0;
+    }
+    case 'export': {
+      const list = unwrap(api.list_profiles());
+      io.stdout(json(maskConfig({ default_profile: list.default_profile, profiles: list.profiles })));
+      return 0;
+    }
+    case 'presets': {
+      io.stdout(json(api.list_presets()));
+      return 0;
+    }
+    default:
+      throw usageError(t(lang, 'unknownCommand', { cmd: `config ${sub}` }));
+  }
+}
+
+function printDoctor(report: DoctorReport, io: CliIo, lang: Lang): void {
+  const list = api.list_profiles();
+  const url = report.profile && list.success ? (list.data.profiles[report.profile]?.base_url ?? '') : '';
+  io.stdout(t(lang, 'doctorHeader', { name: report.profile ?? '-', url: url || '-' }) + '\n');
+  for (const c of report.checks) {
+    const mark = c.ok ? '✓' : c.skipped ? '-' : '✗';
+    io.stdout(`  ${mark} ${c.id.padEnd(9)} ${c.message}\n`);
+    if (c.fix) io.stdout(`      → ${c.fix}\n`);
+  }
+  io.stdout((report.ok ? t(lang, 'doctorOk') : t(lang, 'doctorFailed')) + '\n');
+}
+
+async function interactive(io: CliIo, lang: Lang): Promise<number> {
+  if (!io.interactive) throw usageError(t(lang, 'notInteractive'));
+  const prompts = await loadPrompts();
+  const pickProfile = async (): Promise<string | undefined> => {
+    const list = unwrap(api.list_profiles());
+    const names = Object.keys(list.profiles);
+    if (names.length === 0) {
+      io.stdout(t(lang, 'noDefaultProfile') + '\n');
+      return undefined;
+    }
+    const { name } = await prompts({
+      type: 'select',
+      name: 'name',
+      message: t(lang, 'chooseProfile'),
+      choices: names.map((n) => ({ title: n === list.default_profile ? `${n} *` : n, value: n })),
+    });
+    return name;
+  };
+  for (;;) {
+    const { action } = await prompts({
+      type: 'select',
+      name: 'action',
+      message: t(lang, 'menuTitle'),
+      choices: [
+        { title: t(lang, 'menuCreate'), value: 'create' },
+        { title: t(lang, 'menuUpdate'), value: 'update' },
+        { title: t(lang, 'menuDelete'), value: 'delete' },
+        { title: t(lang, 'menuList'), value: 'list' },
+        { title: t(lang, 'menuSetDefault'), value: 'set-default' },
+        { title: t(lang, 'menuShow'), value: 'show' },
+        { title: t(lang, 'menuExport'), value: 'export' },
+        { title: t(lang, 'menuDoctor'), value: 'doctor' },
+        { title: t(lang, 'menuExit'), value: 'exit' },
+      ],
+    });
+    if (!action || action === 'exit') return 0;
+    try {
+      if (action === 'create') {
+        await configCommand({ positionals: ['config', 'create'], flags: {} }, io, lang);
+      } else if (action === 'list' || action === 'export') {
+        await configCommand({ positionals: ['config', action], flags: {} }, io, lang);
+      } else {
+        const name = await pickProfile();
+        if (!name) continue;
+        if (action === 'delete') {
+          const { yes } = await prompts({ type: 'confirm', name: 'yes', message: t(lang, 'confirmDelete', { name }), initial: false });
+          if (!yes) continue;
+        }
+        if (action === 'doctor') printDoctor(await api.doctor(name), io, lang);
+        else await configCommand({ positionals: ['config', action, name], flags: {} }, io, lang);
+      }
+    } catch (err) {
+      if (!(err instanceof CliFailure || err instanceof ArgsError)) throw err;
+      io.stderr((err instanceof CliFailure ? err.error.message : err.message) + '\n');
+    }
+    io.stdout('\n');
+  }
+}
+
+async function run(argv: string[], io: CliIo, lang: Lang): Promise<number> {
+  const args = parseArgs(argv);
+  const cmd = args.positionals[0];
+  if (args.flags.version) {
+    io.stdout(api.VERSION + '\n');
+    return 0;
+  }
+  if (args.flags.help || (cmd === undefined && !args.flags.interactive)) {
+    io.stdout(help(lang));
+    return 0;
+  }
+  if (cmd === undefined || (args.flags.interactive && cmd !== 'config')) return interactive(io, lang);
+  switch (cmd) {
+    case 'config':
+      return configCommand(args, io, lang);
+    case 'chat': {
+      const { mode, profile } = chatFlags(args.flags);
+      const message = args.positionals.slice(1).join(' ').trim();
+      const result = await api.llm_chat(message ? [{ role: 'user', content: message }] : [], mode as 'low', profile);
+      (result.success ? io.stdout : io.stderr)(json(result));
+      return result.success ? 0 : 1;
+    }
+    case 'raw': {
+      const { profile } = chatFlags(args.flags);
+      const payload = parseRawPayload(args.positionals.slice(1).join(' '));
+      const result = await api.llm_raw(payload, profile);
+      (result.success ? io.stdout : io.stderr)(json(result));
+      return result.success ? 0 : 1;
+    }
+    case 'doctor': {
+      const report = await api.doctor(args.positionals[1] ?? (typeof args.flags.profile === 'string' ? args.flags.profile : null));
+      if (args.flags.json) io.stdout(json(report));
+      else printDoctor(report, io, lang);
+      return report.ok ? 0 : 1;
+    }
+    default:
+      throw usageError(t(lang, 'unknownCommand', { cmd }));
+  }
+}
+
+/** CLI entry: the only place that prints and sets the exit code. Resolves to the exit code. */
+export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+  const lang = readLanguage(process.env);
+  let code: number;
+  try {
+    code = await run(argv, io, lang);
+  } catch (err) {
+    let error: ApiError;
+    if (err instanceof CliFailure) error = err.error;
+    else if (err instanceof ArgsError) error = { code: 'PROVIDER_ERROR', message: t(lang, 'badArgs', { issues: err.message }) };
+    else error = { code: 'PROVIDER_ERROR', message: err instanceof Error ? err.message : String(err) };
+    io.stderr(json({ success: false, error, call_id: null }));
+    code = 1;
+  }
+  process.exitCode = code;
+  return code;
 }

@@ -112,7 +112,8 @@ interface MapContext {
   signal?: AbortSignal;
 }
 
-function causeCode(err: unknown): string | undefined {
+/** The first errno-like code (`ECONNREFUSED`, `UND_ERR_SOCKET`) along an error's cause chain. */
+export function causeCode(err: unknown): string | undefined {
   let cur: unknown = err;
   for (let i = 0; i < 5 && cur && typeof cur === 'object'; i++) {
     const code = (cur as { code?: unknown }).code;

@@ -1,4 +1,4 @@
-import { chat, createClient, loadSdk, CallDeps } from './client';
+import { causeCode, chat, createClient, loadSdk, CallDeps } from './client';
 import { getProfile, resolveApiKey, StoreContext } from './config-store';
 import { LlmBaseError } from './errors';
 import { t } from './i18n';
@@ -117,7 +117,7 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
   } catch (err) {
     if (err instanceof sdk.APIConnectionError) {
       const detail = clean(
-        err instanceof sdk.APIConnectionTimeoutError ? 'timeout' : String((err.cause as { code?: string } | undefined)?.code ?? err.message),
+        err instanceof sdk.APIConnectionTimeoutError ? 'timeout' : (causeCode(err) ?? err.message),
       );
       const fix =
         preset?.start_hint || isLocal(profile)
