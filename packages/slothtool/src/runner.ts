@@ -26,7 +26,7 @@ export function createDefaultRunnerDeps(): RunnerDeps {
     spawn: (command, args, options) => (require('child_process') as typeof import('child_process')).spawn(command, args, options),
     execPath: process.execPath,
     signals: process,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdinIsTTY: (require('tty') as typeof import('tty')).isatty(0), // not process.stdin: that would open fd 0
     fileExists: (file) => fs.existsSync(file),
   };
 }
