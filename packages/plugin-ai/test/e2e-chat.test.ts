@@ -1,11 +1,16 @@
-import { createTempHome, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { ORIGINAL_LLM_BASE_SOURCE, writeFakeLlmBase } from './fake-llm-base';
 import { runAi } from './run-bin';
 
-/** End-to-end over the real bin with the original llm-base 1.0.x shape (a module exposing
- * only llm_chat(messages, mode, profile)) talking to the scripted server. */
+/** End-to-end over the real bin, talking to the scripted server through two llm-bases:
+ * the original 1.0.x shape (a module exposing only llm_chat(messages, mode, profile)) and
+ * this repo's llm-base (streaming, abort, options), registered as `slothtool install` would. */
+describe.each([
+  ['original llm-base 1.0.x', 'original'],
+  ['this repo\'s llm-base', 'repo'],
+])('ai with %s', (_label, variant) => {
 let temp: TempHome;
 let server: ScriptedServer;
 let cwd: string;
@@ -15,11 +20,15 @@ beforeEach(async () => {
   server = await startScriptedServer();
   cwd = path.join(temp.home, 'project');
   await fs.mkdir(cwd);
-  const { root } = await writeFakeLlmBase(temp.slothtoolHome, ORIGINAL_LLM_BASE_SOURCE);
-  await temp.registerPlugin('llm-base', root);
+  if (variant === 'original') {
+    const { root } = await writeFakeLlmBase(temp.slothtoolHome, ORIGINAL_LLM_BASE_SOURCE);
+    await temp.registerPlugin('llm-base', root);
+  } else {
+    await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
+  }
   await temp.writeJson('plugin-configs/llm-base.json', {
     default_profile: 'local',
-    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000 } },
+    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 } },
   });
 });
 afterEach(async () => {
@@ -28,18 +37,23 @@ afterEach(async () => {
 });
 
 const ai = (args: string[], input?: string) => runAi(args, { env: temp.env, cwd, input });
+/** The messages ai sent: llm-base may put its own strict-JSON system message first. */
+const ours = (i: number): Array<{ role: string; content: string }> => {
+  const messages = server.requests[i].body.messages as Array<{ role: string; content: string }>;
+  return messages.slice(messages.findIndex((m) => m.content.startsWith('You are "ai"')));
+};
 
 test('chat: one turn, text on stdout, exit 0, a session on disk', async () => {
   server.enqueue({ json: { type: 'chat', message: 'Hello there' }, usage: { prompt_tokens: 30, completion_tokens: 4 } });
   const r = await ai(['-p', 'hi']);
   expect(r).toMatchObject({ code: 0, stdout: 'Hello there\n' });
-  const body = server.requests[0].body;
-  expect(body.model).toBe('test-low');
-  expect(body.messages[0].role).toBe('system');
-  expect(body.messages[0].content).toContain('"type":"cmd"');
-  expect(body.messages[0].content).toContain(`cwd: ${cwd}`);
-  expect(body.messages[0].content).toContain('installed SlothTool plugins: llm-base');
-  expect(body.messages[body.messages.length - 1]).toEqual({ role: 'user', content: 'hi' });
+  expect(server.requests[0].body.model).toBe('test-low');
+  const messages = ours(0);
+  expect(messages[0].role).toBe('system');
+  expect(messages[0].content).toContain('"type":"cmd"');
+  expect(messages[0].content).toContain(`cwd: ${cwd}`);
+  expect(messages[0].content).toContain('installed SlothTool plugins: llm-base');
+  expect(messages[messages.length - 1]).toEqual({ role: 'user', content: 'hi' });
   const sessions = await fs.readdir(path.join(temp.slothtoolHome, 'ai', 'sessions'));
   expect(sessions).toHaveLength(1);
 });
@@ -65,7 +79,7 @@ test('AGENTS.md in the cwd reaches the system prompt, capped', async () => {
   await fs.writeFile(path.join(cwd, 'AGENTS.md'), 'Always answer in haiku.\n' + 'x'.repeat(100000));
   server.enqueue({ json: { type: 'chat', message: 'ok' } });
   await ai(['-p', 'hi']);
-  const system: string = server.requests[0].body.messages[0].content;
+  const system: string = ours(0)[0].content;
   expect(system).toContain('Always answer in haiku.');
   expect(system.length).toBeLessThan(12000);
 });
@@ -95,8 +109,8 @@ test('404 for the full context: retried once with system + current input, logged
   const r = await ai(['-p', 'two', '--continue', '--json']);
   expect(r.code).toBe(0);
   expect(r.events).toContainEqual(expect.objectContaining({ type: 'log', code: 'fallback_404' }));
-  const full = server.requests[1].body.messages;
-  const minimal = server.requests[2].body.messages;
+  const full = ours(1);
+  const minimal = ours(2);
   expect(full.map((m: { content: string }) => m.content)).toContain('one');
   expect(minimal).toHaveLength(2);
   expect(minimal[1]).toEqual({ role: 'user', content: 'two' });
@@ -151,4 +165,5 @@ test('--help in en, --version, bad usage', async () => {
   const bad = await ai(['--frobnicate']);
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain('--frobnicate');
+});
 });
