@@ -424,3 +424,11 @@ describe('module extras', () => {
     }
   });
 });
+
+test('a broken config file that holds a key does not echo the key in the error', async () => {
+  await fs.writeFile(configFile(), `{"default_profile": "a", "profiles": {"a": {"api_key": "${KEY}", "base_url": }}}`);
+  const r = await api.llm_chat(user);
+  expect(r).toMatchObject({ success: false, error: { code: 'NO_PROFILE' } });
+  expect(JSON.stringify(r)).not.toContain(KEY);
+  expect(JSON.stringify(api.list_profiles())).not.toContain(KEY);
+});
