@@ -1,0 +1,40 @@
+import type { Level, Policy } from '../types';
+
+/** What a finding touches; policy settings can lower L1 findings whose every category they allow. */
+export type Category = 'network' | 'write';
+
+/** A fired rule before it is rendered into a user-facing {@link Rule}. */
+export interface Finding {
+  id: string;
+  level: Level;
+  /** Message id in the i18n table; defaults to `id`. */
+  msg?: string;
+  params?: Record<string, string>;
+  cat?: Category[];
+  /** An allowedPrograms entry matching the command lowers this L2 finding to L1. */
+  allowable?: boolean;
+}
+
+/** Context of one judgement. */
+export interface JudgeCtx {
+  cwd?: string;
+  home?: string;
+  policy: Policy;
+  depth: number;
+}
+
+export function finding(id: string, level: Level, params?: Record<string, string>, extra: Partial<Finding> = {}): Finding {
+  return { id, level, ...(params ? { params } : {}), ...extra };
+}
+
+const ORDER: Record<Level, number> = { L0: 0, L1: 1, L2: 2 };
+
+export function maxLevel(levels: Iterable<Level>): Level {
+  let best: Level = 'L0';
+  for (const l of levels) if (ORDER[l] > ORDER[best]) best = l;
+  return best;
+}
+
+export function levelAtLeast(a: Level, b: Level): boolean {
+  return ORDER[a] >= ORDER[b];
+}

@@ -1,0 +1,275 @@
+import { findLong, operands, shortCluster } from './args';
+import { finding, type Finding } from './finding';
+
+/** `git -c` keys that only change how output looks. Every other key is judged L2. */
+const SAFE_CONFIG_KEY =
+  /^(color\.[a-z.]+|advice\.[a-z]+|log\.(date|decorate|abbrevcommit|showroot|follow)|column\.ui|diff\.(renames|noprefix|mnemonicprefix|relative|context|interhunkcontext|algorithm|indentheuristic|statgraphwidth|colormoved)|format\.pretty|grep\.(linenumber|patterntype|extendedregexp|fullname|column)|status\.(short|branch|showuntrackedfiles)|i18n\.logoutputencoding|blame\.date|user\.(name|email)|init\.defaultbranch)$/i;
+
+/** Keys that name programs git will run, hooks, or where git reads more config. */
+const EXEC_CONFIG_KEY =
+  /^(core\.|alias\.|credential\.|filter\.|diff\.|merge\.|sequence\.|gpg\.|ssh\.|url\.|http\.|include|pager\.|sendemail\.|web\.|browser\.|man\.|difftool\.|mergetool\.|submodule\.|hook\.|safe\.|protocol\.|uploadpack\.|receive\.|remote\.[^.]+\.(uploadpack|receivepack|vcs|proxy)$|fsmonitor)/i;
+
+const READ = new Set([
+  'status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'ls-tree', 'cat-file', 'rev-list', 'describe',
+  'shortlog', 'blame', 'annotate', 'grep', 'count-objects', 'fsck', 'merge-base', 'name-rev', 'show-ref',
+  'for-each-ref', 'var', 'whatchanged', 'diff-tree', 'diff-files', 'diff-index', 'check-ignore', 'check-attr',
+  'check-ref-format', 'range-diff', 'verify-commit', 'verify-tag', 'verify-pack', 'cherry', 'show-branch',
+  'help', 'version', 'get-tar-commit-id', 'column', 'stripspace', 'patch-id', 'fast-export', 'check-mailmap',
+  'request-pull', 'interpret-trailers', 'merge-tree', 'show-index', 'unpack-file',
+]);
+
+const WRITE = new Set([
+  'add', 'commit', 'checkout', 'switch', 'stash', 'merge', 'cherry-pick', 'revert', 'rm', 'mv', 'restore',
+  'reset', 'init', 'am', 'apply', 'notes', 'tag', 'branch', 'worktree', 'submodule', 'remote', 'config', 'gc',
+  'repack', 'pack-refs', 'update-index', 'update-ref', 'hash-object', 'write-tree', 'commit-tree', 'mktree',
+  'mktag', 'read-tree', 'symbolic-ref', 'replace', 'bisect', 'lfs', 'maintenance', 'sparse-checkout',
+  'format-patch', 'archive', 'rerere', 'prune-packed', 'fast-import', 'bundle', 'clean', 'rebase', 'reflog',
+  'fetch', 'pull', 'push', 'clone', 'ls-remote', 'unpack-objects', 'index-pack', 'multi-pack-index',
+  'commit-graph', 'merge-file', 'checkout-index',
+]);
+
+/** Subcommands that run other programs, rewrite history wholesale or serve/print secrets. */
+const BLOCK = new Set([
+  'filter-branch', 'filter-repo', 'difftool', 'mergetool', 'daemon', 'instaweb', 'shell', 'send-email',
+  'upload-pack', 'receive-pack', 'upload-archive', 'http-backend', 'web--browse', 'prune', 'gui', 'citool',
+  'p4', 'svn', 'cvsimport', 'cvsserver', 'archimport', 'imap-send', 'replay', 'credential', 'credential-store',
+  'credential-cache', 'credential-osxkeychain', 'credential-manager', 'credential-libsecret', 'submodule--helper',
+]);
+
+const GLOBAL_FLAGS = new Set([
+  '--no-pager', '-P', '--paginate', '-p', '--no-replace-objects', '--bare', '--literal-pathspecs',
+  '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-optional-locks', '--no-lazy-fetch',
+  '--no-advice', '--html-path', '--man-path', '--info-path',
+]);
+
+const NETWORK_SUBS: Record<string, Array<'network' | 'write'>> = {
+  fetch: ['network'],
+  'ls-remote': ['network'],
+  pull: ['network', 'write'],
+  clone: ['network', 'write'],
+  push: ['network', 'write'],
+};
+
+/** Judge `git <args>`: global options first, then the subcommand and its options. */
+export function judgeGit(args: readonly string[]): Finding[] {
+  const out: Finding[] = [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === '-c' || (a.startsWith('-c') && !a.startsWith('--'))) {
+      const kv = a === '-c' ? (args[++i] ?? '') : a.slice(2);
+      const key = kv.split('=')[0];
+      if (!SAFE_CONFIG_KEY.test(key)) out.push(finding('git.config', 'L2', { a: `-c ${kv}` }));
+    } else if (a === '--config-env' || a.startsWith('--config-env=')) {
+      out.push(finding('git.config', 'L2', { a }));
+      if (a === '--config-env') i++;
+    } else if (a.startsWith('--exec-path=')) {
+      out.push(finding('git.exec_option', 'L2', { a }));
+    } else if (a === '--exec-path') {
+      // prints the path only
+    } else if (a === '--git-dir' || a === '--work-tree' || a === '--namespace') {
+      out.push(finding('git.other_repo', 'L1', { a: `${a} ${args[i + 1] ?? ''}` }));
+      i++;
+    } else if (a.startsWith('--git-dir=') || a.startsWith('--work-tree=')) {
+      out.push(finding('git.other_repo', 'L1', { a }));
+    } else if (a.startsWith('--namespace=') || a.startsWith('--attr-source=')) {
+      // read-only view options
+    } else if (a === '-C' || a === '--attr-source' || a === '--list-cmds') {
+      i++;
+    } else if (a.startsWith('--list-cmds=') || GLOBAL_FLAGS.has(a)) {
+      // harmless
+    } else if (a === '--version' || a === '-v' || a === '--help' || a === '-h') {
+      return [...out, finding('git.read', 'L0', { s: a })];
+    } else if (a.startsWith('-')) {
+      out.push(finding('arg.unparsed', 'L2', { p: 'git', a }));
+    } else {
+      break;
+    }
+  }
+  if (i >= args.length) return [...out, finding('git.read', 'L0', { s: '' })];
+  const sub = args[i];
+  const rest = args.slice(i + 1);
+  return [...out, ...judgeSubcommand(sub, rest)];
+}
+
+function rewrite(sub: string, a: string): Finding {
+  return finding('git.rewrite', 'L2', { s: sub, a });
+}
+
+function judgeSubcommand(sub: string, rest: readonly string[]): Finding[] {
+  const out: Finding[] = [];
+  if (BLOCK.has(sub)) {
+    if (sub.startsWith('credential')) return [finding('git.credentials', 'L2', { s: sub })];
+    return [rewrite(sub, '')];
+  }
+  if (!READ.has(sub) && !WRITE.has(sub)) {
+    return [finding('git.unknown', 'L2', { s: sub }, { allowable: true })];
+  }
+
+  // Options that make any subcommand run a program or write a file.
+  const outOpt = findLong(rest, ['--output']);
+  if (outOpt) out.push(finding('git.exec_option', 'L2', { a: outOpt }));
+  const ext = rest.find((a) => a === '--ext-diff');
+  if (ext) out.push(finding('git.exec_option', 'L2', { a: ext }));
+  const packOpt = findLong(rest, ['--upload-pack', '--receive-pack', '--exec', '--template', '--config', '--separate-git-dir']);
+  if (packOpt) out.push(finding('git.exec_option', 'L2', { a: packOpt }));
+  if (['fetch', 'pull', 'clone', 'ls-remote'].includes(sub)) {
+    const u = rest.find((a) => a === '-u' || (a.startsWith('-u') && !a.startsWith('--')));
+    if (u) out.push(finding('git.exec_option', 'L2', { a: u }));
+  }
+  if (sub === 'clone') {
+    const c = rest.find((a) => a === '-c' || (shortCluster(a)?.startsWith('c') ?? false));
+    if (c) out.push(finding('git.config', 'L2', { a: c }));
+  }
+  if (sub === 'grep') {
+    const o = findLong(rest, ['--open-files-in-pager']) ?? rest.find((a) => a === '-O' || a.startsWith('-O'));
+    if (o) out.push(finding('git.exec_option', 'L2', { a: o }));
+  }
+  const url = rest.find((a) => /^(ext|fd)::/i.test(a));
+  if (url) out.push(finding('git.exec_option', 'L2', { a: url }));
+
+  const read = (): Finding => finding('git.read', 'L0', { s: sub });
+  const write = (): Finding => finding('git.write', 'L1', { s: sub }, { cat: ['write'] });
+  const net = (): Finding => finding('git.network', 'L1', { s: sub }, { cat: NETWORK_SUBS[sub] ?? ['network', 'write'] });
+  const ops = operands(rest);
+  const first = rest[0];
+
+  switch (sub) {
+    case 'branch': {
+      const force = rest.find((a) => a === '-D' || a === '-f' || a === '--force' || a === '-M' || a === '-C' || (shortCluster(a) ?? '').match(/[DMCf]/));
+      if (force) return [...out, rewrite(sub, force)];
+      const changes = rest.find((a) =>
+        ['-d', '--delete', '-m', '--move', '-c', '--copy', '-u', '--unset-upstream', '--edit-description', '--track', '--no-track', '--create-reflog'].includes(a) || a.startsWith('--set-upstream-to') || a.startsWith('--track='),
+      );
+      const listing = rest.some((a) => a === '-l' || a === '--list' || (shortCluster(a) ?? '').includes('l'));
+      const valued = ['--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format', '--color', '--column'];
+      const positional = operands(rest, valued);
+      if (changes || (positional.length > 0 && !listing)) return [...out, write()];
+      return [...out, read()];
+    }
+    case 'tag': {
+      const force = rest.find((a) => a === '-f' || a === '--force');
+      if (force) return [...out, rewrite(sub, force)];
+      const listing = rest.length === 0 || rest.some((a) => a === '-l' || a === '--list' || a.startsWith('-n') || a === '--contains' || a === '--no-contains' || a === '--points-at' || a === '--merged' || a === '--no-merged');
+      const creates = rest.some((a) => ['-a', '-s', '-m', '-F', '-u', '-d', '--delete', '--annotate', '--sign'].includes(a) || a.startsWith('--message') || a.startsWith('--file'));
+      return [...out, listing && !creates ? read() : write()];
+    }
+    case 'stash': {
+      if (first === 'list' || first === 'show') return [...out, read()];
+      if (first === 'drop' || first === 'clear') return [...out, rewrite(sub, first)];
+      return [...out, write()];
+    }
+    case 'remote': {
+      if (ops.length === 0 || first === 'get-url') return [...out, read()];
+      if (first === 'show' || first === 'update' || first === 'prune') return [...out, net()];
+      return [...out, write()];
+    }
+    case 'config':
+      return [...out, ...judgeConfig(rest)];
+    case 'reset': {
+      const hard = rest.find((a) => a === '--hard');
+      return [...out, hard ? rewrite(sub, hard) : write()];
+    }
+    case 'clean': {
+      const dry = rest.some((a) => a === '--dry-run' || (shortCluster(a) ?? '').includes('n'));
+      return [...out, dry ? read() : rewrite(sub, rest.join(' '))];
+    }
+    case 'checkout': {
+      const bad = rest.find((a) => ['-f', '--force', '--', '.', '-B', '--ours', '--theirs', '-p', '--patch', '--overwrite-ignore', '--pathspec-from-file'].includes(a) || (shortCluster(a) ?? '').match(/[fBp]/) || a.startsWith('--pathspec-from-file='));
+      return [...out, bad ? rewrite(sub, bad) : write()];
+    }
+    case 'switch': {
+      const bad = rest.find((a) => ['-f', '--force', '--discard-changes', '-C', '--force-create'].includes(a));
+      return [...out, bad ? rewrite(sub, bad) : write()];
+    }
+    case 'restore': {
+      const staged = rest.some((a) => a === '--staged' || a === '-S');
+      const worktree = rest.some((a) => a === '--worktree' || a === '-W');
+      return [...out, staged && !worktree ? write() : rewrite(sub, rest.join(' '))];
+    }
+    case 'commit': {
+      const amend = rest.find((a) => a === '--amend');
+      return [...out, amend ? rewrite(sub, amend) : write()];
+    }
+    case 'push': {
+      const bad = rest.find(
+        (a) => ['-f', '--force', '--mirror', '--delete', '-d', '--prune', '--force-if-includes'].includes(a) || a.startsWith('--force-with-lease') || (shortCluster(a) ?? '').match(/[fd]/),
+      );
+      if (bad) return [...out, rewrite(sub, bad)];
+      const ref = ops.slice(1).find((r) => r.startsWith('+') || r.startsWith(':'));
+      if (ref) return [...out, rewrite(sub, ref)];
+      return [...out, net()];
+    }
+    case 'fetch':
+    case 'pull':
+    case 'clone':
+    case 'ls-remote':
+      return [...out, net()];
+    case 'rebase':
+      if (rest.length === 1 && ['--abort', '--quit', '--continue', '--skip', '--show-current-patch'].includes(first)) return [...out, write()];
+      return [...out, rewrite(sub, rest.join(' '))];
+    case 'reflog':
+      if (first === 'expire' || first === 'delete' || first === 'drop') return [...out, rewrite(sub, first)];
+      if (first === 'write') return [...out, write()];
+      return [...out, read()];
+    case 'update-ref': {
+      const del = rest.find((a) => a === '-d' || a === '--stdin');
+      return [...out, del ? rewrite(sub, del) : write()];
+    }
+    case 'symbolic-ref': {
+      const del = rest.find((a) => a === '-d' || a === '--delete');
+      if (del) return [...out, rewrite(sub, del)];
+      return [...out, operands(rest, ['-m']).length >= 2 ? write() : read()];
+    }
+    case 'bisect':
+      if (first === 'run') return [...out, finding('arg.exec', 'L2', { p: 'git bisect', a: 'run' })];
+      if (['log', 'visualize', 'view', 'terms'].includes(first)) return [...out, read()];
+      return [...out, write()];
+    case 'submodule':
+      if (first === 'foreach') return [...out, finding('arg.exec', 'L2', { p: 'git submodule', a: 'foreach' })];
+      if (ops.length === 0 || first === 'status' || first === 'summary') return [...out, read()];
+      return [...out, net()];
+    case 'worktree':
+    case 'notes':
+      if (first === 'list' || (sub === 'notes' && (first === 'show' || rest.length === 0))) return [...out, read()];
+      return [...out, write()];
+    case 'archive': {
+      const o = rest.find((a) => a === '-o' || a.startsWith('-o'));
+      if (o) return [...out, finding('git.exec_option', 'L2', { a: o })];
+      if (findLong(rest, ['--remote'])) return [...out, finding('git.network', 'L1', { s: sub }, { cat: ['network'] })];
+      return [...out, read()];
+    }
+    case 'format-patch':
+      return [...out, rest.includes('--stdout') ? read() : write()];
+    case 'apply': {
+      const check = rest.some((a) => ['--check', '--stat', '--numstat', '--summary'].includes(a)) && !rest.includes('--apply');
+      return [...out, check ? read() : write()];
+    }
+    case 'interpret-trailers':
+      return [...out, rest.includes('--in-place') ? write() : read()];
+    case 'fsck':
+      return [...out, rest.includes('--lost-found') ? write() : read()];
+    default:
+      break;
+  }
+  return [...out, READ.has(sub) ? read() : write()];
+}
+
+function judgeConfig(rest: readonly string[]): Finding[] {
+  const first = rest[0];
+  if (first === 'get' || first === 'list') return [finding('git.read', 'L0', { s: `config ${first}` })];
+  const readFlags = ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l', '--get-color', '--get-colorbool'];
+  const writeFlags = ['--unset', '--unset-all', '--add', '--replace-all', '--rename-section', '--remove-section', '-e', '--edit'];
+  const writeSubs = ['set', 'unset', 'rename-section', 'remove-section', 'edit'];
+  const valued = ['-f', '--file', '--blob', '--type', '--default', '--comment', '--value'];
+  const ops = operands(rest, valued);
+  const isWrite = rest.some((a) => writeFlags.includes(a)) || writeSubs.includes(first ?? '');
+  if (!isWrite && (rest.some((a) => readFlags.includes(a)) || ops.length <= 1)) {
+    return [finding('git.read', 'L0', { s: 'config' })];
+  }
+  const keyOps = writeSubs.includes(first ?? '') ? ops.slice(1) : ops;
+  const key = keyOps[0] ?? '';
+  if (EXEC_CONFIG_KEY.test(key)) return [finding('git.config', 'L2', { a: `git config ${key}` })];
+  if (rest.some((a) => a === '-e' || a === '--edit' || a === 'edit')) return [finding('interactive', 'L2', { p: 'git config --edit' })];
+  return [finding('git.write', 'L1', { s: 'config' }, { cat: ['write'] })];
+}

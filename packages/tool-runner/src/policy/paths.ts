@@ -1,0 +1,87 @@
+import * as path from 'path';
+import { finding, type Finding, type JudgeCtx } from './finding';
+
+/** Folders whose programs are the real thing: `/usr/bin/git` is git, `./git` is not. */
+export const SYSTEM_BIN_DIRS = new Set([
+  '/bin',
+  '/usr/bin',
+  '/usr/local/bin',
+  '/sbin',
+  '/usr/sbin',
+  '/usr/local/sbin',
+  '/opt/homebrew/bin',
+  '/snap/bin',
+]);
+
+const SYSTEM_PREFIXES = [
+  '/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/boot', '/dev', '/proc', '/sys',
+  '/System', '/Library', '/private/etc', '/var/lib', '/var/db', '/opt/homebrew', '/Applications',
+];
+const HARMLESS_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/zero']);
+
+function norm(p: string): string {
+  return p.replace(/\\/g, '/');
+}
+
+/** Whether `p` names a system location (or `/`, or the home folder itself). */
+export function isSystemPath(p: string, ctx: JudgeCtx): boolean {
+  const n = path.posix.normalize(norm(p));
+  if (HARMLESS_DEVICES.has(n)) return false;
+  if (n === '/' || n === '~' || n === '~/' || /^[A-Za-z]:\/?$/.test(n) || /^[A-Za-z]:\/Windows\b/i.test(n)) return true;
+  if (ctx.home && (n === ctx.home || n === ctx.home + '/')) return true;
+  return SYSTEM_PREFIXES.some((s) => n === s || n.startsWith(s + '/'));
+}
+
+/** Whether `p` points outside the workspace (`ctx.cwd`). Unknown workspace: absolute paths are outside. */
+export function isOutsideWorkspace(p: string, ctx: JudgeCtx): boolean {
+  const n = norm(p);
+  if (n.startsWith('~') || /^[A-Za-z]:/.test(n)) return true;
+  if (n.startsWith('/')) {
+    if (!ctx.cwd) return true;
+    const rel = path.posix.relative(norm(ctx.cwd), path.posix.normalize(n));
+    return rel.startsWith('..') || path.posix.isAbsolute(rel);
+  }
+  const rel = path.posix.normalize(n);
+  return rel === '..' || rel.startsWith('../');
+}
+
+interface SecretPattern {
+  re: RegExp;
+  level: 'L1' | 'L2';
+}
+
+const SECRET_PATTERNS: SecretPattern[] = [
+  { re: /(^|\/)\.ssh(\/?$|\/(?!known_hosts$|config$|authorized_keys$|[^/]*\.pub$)[^/]+$)/, level: 'L2' },
+  { re: /(^|\/)(id_rsa|id_dsa|id_ecdsa|id_ed25519|id_ecdsa_sk|id_ed25519_sk|identity)$/, level: 'L2' },
+  { re: /\.(pem|key|p12|pfx|ppk|jks|keystore|kdbx)$/i, level: 'L2' },
+  { re: /(^|\/)etc\/(shadow|gshadow|sudoers|master\.passwd)(-|$|\/)/, level: 'L2' },
+  { re: /(^|\/)etc\/ssh\/ssh_host_[^/]*_key$/, level: 'L2' },
+  { re: /(^|\/)\.gnupg(\/|$)/, level: 'L2' },
+  { re: /(^|\/)\.aws(\/credentials)?\/?$/, level: 'L2' },
+  { re: /(^|\/)(\.netrc|_netrc|\.git-credentials|\.vault-token|\.pgpass|\.my\.cnf)$/, level: 'L2' },
+  { re: /(^|\/)\.env(\.(?!example$|sample$|template$|dist$|defaults$)[^/]+)?$/, level: 'L1' },
+  { re: /(^|\/)(\.npmrc|\.pypirc|\.yarnrc\.yml|\.gem\/credentials|\.docker\/config\.json|\.kube\/config|\.aws\/config)$/, level: 'L1' },
+  { re: /(^|\/)\.config\/(gh\/hosts\.yml|gcloud(\/|$)|hub$)/, level: 'L1' },
+  { re: /(^|\/)\.slothtool\/plugin-configs(\/|$)/, level: 'L1' },
+  { re: /(^|\/)\.[a-z]*_history$/, level: 'L1' },
+  { re: /(^|\/)proc\/[^/]+\/environ$/, level: 'L1' },
+  { re: /(^|\/)(credentials|secrets?)\.(json|ya?ml|toml)$/i, level: 'L1' },
+];
+
+/** Rules for arguments that name secret stores (private keys, credentials, .env files). */
+export function secretFindings(args: readonly string[]): Finding[] {
+  const out: Finding[] = [];
+  for (const raw of args) {
+    // Check the whole argument and what follows `=`, `@` or `:` (`--file=x`, `-d @x`, `HEAD:.env`).
+    const candidates = new Set([raw, ...raw.split(/[=@:]/).slice(1)]);
+    for (const c of candidates) {
+      const n = norm(c);
+      const hit = SECRET_PATTERNS.find((p) => p.re.test(n));
+      if (hit) {
+        out.push(finding(hit.level === 'L2' ? 'secret.private_key' : 'secret.read', hit.level, { a: raw }));
+        break;
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,93 @@
+/** Risk level: L0 runs without asking, L1 asks the user, L2 is refused. */
+export type Level = 'L0' | 'L1' | 'L2';
+
+/** Language of user-facing reasons and hints. */
+export type Lang = 'zh' | 'en';
+
+/** What the model says a step needs. Advice only: it can raise a level, never lower it. */
+export interface Requires {
+  confirm?: boolean;
+  elevated?: boolean;
+  network?: boolean;
+  write?: boolean;
+}
+
+/** One operation of a JSON config patch (RFC 6902 plus set/unset). */
+export interface PatchOp {
+  op: string;
+  path: string;
+  value?: unknown;
+  from?: string;
+}
+
+export interface ExecStep {
+  tool: 'exec';
+  program: string;
+  args: string[];
+  cwd?: string | null;
+  requires?: Requires;
+  timeoutMs?: number;
+}
+
+export interface PluginRunStep {
+  tool: 'plugin.run';
+  plugin: string;
+  args: string[];
+  requires?: Requires;
+}
+
+export interface JsonPatchStep {
+  tool: 'config.json_patch';
+  file: string;
+  patch: PatchOp[];
+  requires?: Requires;
+}
+
+/** A step the model asks for (DESIGN §4). Issue #10 adds fs.*, http.get and proc.*. */
+export type Step = ExecStep | PluginRunStep | JsonPatchStep;
+
+/** One fired rule: why a step got its level. */
+export interface Rule {
+  id: string;
+  level: Level;
+  /** User-facing reason in the requested language. */
+  reason: string;
+  /** What the user can do about it (how to allow it, a safer alternative). */
+  hint?: string;
+}
+
+/** The verdict on a step: the strictest fired rule decides. */
+export interface Decision {
+  level: Level;
+  rules: Rule[];
+}
+
+/** Policy settings from the caller's config (e.g. ~/.slothtool/plugin-configs/ai.json). */
+export interface Policy {
+  /**
+   * Programs the user allows beyond the built-in table. An entry is a program name
+   * (`"terraform"`) or a program with leading arguments (`"node scripts/build.js"`).
+   * A matching step that would otherwise be blocked only for being unknown (or for running
+   * a script file) is asked about (L1) instead. Dangerous-argument rules still apply.
+   */
+  allowedPrograms?: string[];
+  /** Network-only reads (curl, git fetch, npm view) run without asking. */
+  allowNetwork?: boolean;
+  /** Plain file writes in the workspace (touch, mkdir, cp, git add) run without asking. */
+  allowWrite?: boolean;
+  /** sudo/doas are judged by the wrapped command (at least L1) instead of being blocked. */
+  allowSudo?: boolean;
+  /** plugin.run: plugin aliases whose every invocation is L0. */
+  trustedPlugins?: string[];
+}
+
+/** Context for classification. */
+export interface ClassifyContext {
+  /** Working directory the step will run in (workspace root). */
+  cwd?: string;
+  /** The user's home directory, to spot secret stores and paths outside the workspace. */
+  home?: string;
+  lang?: Lang;
+  /** plugin.run: metadata of installed plugins, when known. */
+  plugins?: Record<string, { interactive?: boolean }>;
+}
