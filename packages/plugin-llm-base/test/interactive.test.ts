@@ -1,0 +1,67 @@
+import * as path from 'path';
+import { createTempHome, packageDir, TempHome } from '@holic512/testkit';
+
+// A real pseudo-terminal: type keys, read the screen, never sleep.
+const pty = require('@lydell/node-pty') as typeof import('@lydell/node-pty');
+
+const BIN = path.join(packageDir('plugin-llm-base'), 'bin', 'llm-base.js');
+const DOWN = '\x1b[B';
+const ENTER = '\r';
+
+let home: TempHome;
+beforeEach(async () => {
+  home = await createTempHome({ language: 'en' });
+});
+afterEach(async () => {
+  await home.cleanup();
+});
+
+function startTerminal(args: string[]) {
+  const term = pty.spawn(process.execPath, [BIN, ...args], { cols: 120, rows: 40, env: home.env as Record<string, string> });
+  let screen = '';
+  let seen = 0;
+  const waiters: Array<() => void> = [];
+  term.onData((d) => {
+    screen += d;
+    for (const w of waiters.splice(0)) w();
+  });
+  const exited = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
+  /** Resolves when `text` appears after everything already waited for. */
+  const waitFor = (text: string): Promise<void> =>
+    new Promise((resolve) => {
+      const check = () => {
+        const at = screen.indexOf(text, seen);
+        if (at >= 0) {
+          seen = at + text.length;
+          resolve();
+        } else waiters.push(check);
+      };
+      check();
+    });
+  return { term, waitFor, exited, screen: () => screen };
+}
+
+test('-i: create a profile from a preset through the menu, list it, exit', async () => {
+  const { term, waitFor, exited, screen } = startTerminal(['-i']);
+  await waitFor('Choose an action');
+  term.write(ENTER); // Create a profile
+  await waitFor('Choose a preset');
+  term.write(DOWN.repeat(5) + ENTER); // ollama
+  for (const label of ['base_url', 'api_key', 'low model', 'high model', 'timeout']) {
+    await waitFor(label);
+    term.write(ENTER); // keep the preset's value
+  }
+  await waitFor('Profile name');
+  term.write('mine' + ENTER);
+  await waitFor('Profile "mine" created');
+  await waitFor('Choose an action');
+  term.write(DOWN.repeat(3) + ENTER); // List profiles
+  await waitFor('"mine"');
+  await waitFor('Choose an action');
+  term.write(DOWN.repeat(8) + ENTER); // Exit
+  expect(await exited).toBe(0);
+  const cfg = await home.readJson<{ default_profile: string; profiles: Record<string, { base_url: string; low_model: string }> }>('plugin-configs/llm-base.json');
+  expect(cfg.default_profile).toBe('mine');
+  expect(cfg.profiles.mine).toMatchObject({ base_url: 'http://127.0.0.1:11434/v1', low_model: 'qwen2.5:7b' });
+  expect(screen()).not.toContain('Error');
+});
