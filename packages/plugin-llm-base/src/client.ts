@@ -252,6 +252,8 @@ export async function chat(
         if (!rejectsResponseFormat(err, sdk) || options.signal?.aborted) throw err;
         done = await complete(client, body, options);
         // Only now is it clear the parameter was the problem: remember it for this profile.
+        // If that write fails (config locked or read-only) the answer still stands; the next
+        // call simply pays for one more rejected attempt.
         await rememberJsonMode(profile_id, 'prompt', ctx).catch(() => undefined);
       }
     } else {

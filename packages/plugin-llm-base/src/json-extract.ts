@@ -33,11 +33,10 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-let repairFn: ((text: string) => string) | undefined;
 function repair(text: string): unknown | undefined {
-  repairFn ??= (require('jsonrepair') as typeof import('jsonrepair')).jsonrepair;
+  const { jsonrepair } = require('jsonrepair') as typeof import('jsonrepair');
   try {
-    return JSON.parse(repairFn(text));
+    return JSON.parse(jsonrepair(text));
   } catch {
     return undefined;
   }
