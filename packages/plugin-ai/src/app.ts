@@ -60,16 +60,17 @@ interface ToolRunnerModule {
   };
 }
 
-/** Load @holic512/tool-runner (only on paths that judge or run steps). */
-export function loadToolRunner(): ToolRunnerModule {
+/** Load @holic512/tool-runner (only on paths that judge or run steps), checking that it
+ * exports what the caller needs. */
+export function loadToolRunner(need: 'classify' | 'createToolRunner' = 'createToolRunner'): ToolRunnerModule {
   let mod: Partial<ToolRunnerModule>;
   try {
     mod = require('@holic512/tool-runner') as Partial<ToolRunnerModule>;
   } catch (err) {
     throw aiError('TOOL_RUNNER_MISSING', 'toolRunnerMissing', { detail: (err as Error).message.split('\n')[0] });
   }
-  if (typeof mod.createToolRunner !== 'function' || typeof mod.classify !== 'function') {
-    throw aiError('TOOL_RUNNER_MISSING', 'toolRunnerMissing', { detail: 'createToolRunner/classify not exported' });
+  if (typeof mod[need] !== 'function') {
+    throw aiError('TOOL_RUNNER_MISSING', 'toolRunnerMissing', { detail: `${need} is not exported` });
   }
   return mod as ToolRunnerModule;
 }

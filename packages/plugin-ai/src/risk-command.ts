@@ -1,3 +1,4 @@
+import * as os from 'os';
 import { policyOf, loadToolRunner } from './app';
 import { loadConfig } from './config';
 import { AiError } from './errors';
@@ -22,11 +23,11 @@ export async function runRisk(
   const env = io.env ?? process.env;
   const cwd = io.cwd ?? process.cwd();
   try {
-    const home = slothtoolHome(env);
-    const config = loadConfig(aiPaths(home).config);
+    const config = loadConfig(aiPaths(slothtoolHome(env)).config);
+    const home = env.HOME || env.USERPROFILE || os.homedir();
     const [program, ...rest] = args.argv;
     const step = { tool: 'exec' as const, program, args: rest };
-    const decision = loadToolRunner().classify(step, policyOf(config), { cwd, home, lang });
+    const decision = loadToolRunner('classify').classify(step, policyOf(config), { cwd, home, lang });
     if (args.json) {
       stdout.write(JSON.stringify({ step, level: decision.level, rules: decision.rules }) + '\n');
       return EXIT.ok;

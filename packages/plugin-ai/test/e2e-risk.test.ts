@@ -1,0 +1,32 @@
+import { createTempHome, type TempHome } from '@holic512/testkit';
+import { runAi } from './run-bin';
+
+let temp: TempHome;
+beforeEach(async () => {
+  temp = await createTempHome({ language: 'en' });
+});
+afterEach(async () => {
+  await temp.cleanup();
+});
+
+test('ai risk --json prints the level and the rules', async () => {
+  const r = await runAi(['risk', '--json', '--', 'sudo', 'ls'], { env: temp.env, cwd: temp.home });
+  expect(r.code).toBe(0);
+  const out = JSON.parse(r.stdout);
+  expect(out).toMatchObject({ step: { tool: 'exec', program: 'sudo', args: ['ls'] }, level: 'L2' });
+  expect(out.rules[0]).toMatchObject({ level: 'L2', reason: expect.any(String), hint: expect.stringContaining('allowSudo') });
+});
+
+test('ai risk in text, with the user policy applied', async () => {
+  const r = await runAi(['risk', '--', 'cat', 'notes.txt'], { env: temp.env, cwd: temp.home });
+  expect(r.stdout).toMatch(/^Level: L0\n/);
+  await temp.writeJson('plugin-configs/ai.json', { allowSudo: true });
+  const sudo = await runAi(['risk', '--json', '--', 'sudo', 'ls'], { env: temp.env, cwd: temp.home });
+  expect(JSON.parse(sudo.stdout).level).not.toBe('L2');
+});
+
+test('ai risk without a command is a usage error', async () => {
+  const r = await runAi(['risk'], { env: temp.env, cwd: temp.home });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('ai risk [--json] -- <program>');
+});
