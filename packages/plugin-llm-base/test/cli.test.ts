@@ -258,3 +258,12 @@ describe('doctor: the states a local server goes through', () => {
     expect(report.checks[1]).toMatchObject({ id: 'api_key', ok: false, fix: 'export DEEPSEEK_API_KEY=<your key>' });
   });
 });
+
+test('requiring lib/index.js loads neither the openai SDK nor zod (plugin-ai start-up)', async () => {
+  const r = await node(`
+    require(${JSON.stringify(LIB)});
+    const loaded = Object.keys(require.cache).filter((k) => /node_modules[\\\\/](openai|zod|jsonrepair|proper-lockfile|write-file-atomic|prompts)[\\\\/]/.test(k));
+    console.log(JSON.stringify(loaded));
+  `);
+  expect(JSON.parse(r.stdout)).toEqual([]);
+});
