@@ -167,3 +167,34 @@ test('--help in en, --version, bad usage', async () => {
   expect(bad.stderr).toContain('--frobnicate');
 });
 });
+
+describe('ai -i (minimal loop until issue #7)', () => {
+  let temp: TempHome;
+  let server: ScriptedServer;
+  beforeEach(async () => {
+    temp = await createTempHome({ language: 'en' });
+    server = await startScriptedServer();
+    await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
+    await temp.writeJson('plugin-configs/llm-base.json', {
+      default_profile: 'local',
+      profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 } },
+    });
+  });
+  afterEach(async () => {
+    await server.close();
+    await temp.cleanup();
+  });
+
+  test('reads lines, answers, runs slash commands, exits at end of input', async () => {
+    server.enqueue({ json: { type: 'chat', message: 'Hi Ada' } }, { json: { type: 'chat', message: 'You are Ada' } });
+    const r = await runAi(['-i'], { env: temp.env, cwd: temp.home, input: 'I am Ada\n/context\nwho am I?\n/mode high\n/cost\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Hi Ada');
+    expect(r.stdout).toContain('You are Ada');
+    expect(r.stdout).toMatch(/context: system \d+/);
+    expect(r.stdout).toContain('mode: high');
+    expect(r.stdout).toMatch(/usage: \d+ input \+ \d+ output tokens over 2 calls/);
+    const second = server.requests[1].body.messages.map((m: { content: string }) => m.content);
+    expect(second).toContain('I am Ada');
+  });
+});

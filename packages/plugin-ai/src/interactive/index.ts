@@ -15,7 +15,29 @@ import { renderProgress } from '../render';
  */
 export async function runInteractive(args: RunArgs, lang: Lang): Promise<number> {
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
-  const ask = (question: string) => new Promise<string>((resolve) => rl.question(question, resolve));
+  // Lines are queued as they arrive: piped input delivers many at once, while a turn runs.
+  const lines: string[] = [];
+  let closed = false;
+  let waiting: ((line: string) => void) | undefined;
+  rl.on('line', (line) => {
+    if (waiting) {
+      const resolve = waiting;
+      waiting = undefined;
+      resolve(line);
+    } else lines.push(line);
+  });
+  rl.on('close', () => {
+    closed = true;
+    waiting?.('/exit');
+  });
+  /** The next line from the user; `/exit` once input ends (Ctrl-D or a closed pipe). */
+  const ask = (question: string) =>
+    new Promise<string>((resolve) => {
+      if (lines.length) return resolve(lines.shift()!);
+      if (closed) return resolve('/exit');
+      process.stdout.write(question);
+      waiting = resolve;
+    });
   const confirm: AgentConfirmFn = async (request) => {
     if (request.decision.level === 'L2') return { action: 'decline' };
     if (request.preview) process.stdout.write(request.preview + '\n');
@@ -54,7 +76,7 @@ export async function runInteractive(args: RunArgs, lang: Lang): Promise<number>
 
   const first = args.prompt ? [args.prompt] : [];
   for (;;) {
-    const line = first.length ? first.shift()! : await ask('> ').catch(() => '/exit');
+    const line = first.length ? first.shift()! : await ask('> ');
     const input = line.trim();
     if (!input) continue;
     if (input === '/exit' || input === '/quit') break;
