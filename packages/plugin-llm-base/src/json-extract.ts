@@ -33,10 +33,55 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
+/**
+ * Keep backslashes that do not start a JSON escape (`C:\Users`, `\d+`) as literal backslashes,
+ * and turn `\'` into `'`. jsonrepair would drop such backslashes and change the text.
+ */
+export function fixInvalidEscapes(text: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (!inString) {
+      if (c === '"') inString = true;
+      out += c;
+      continue;
+    }
+    if (c === '"') {
+      inString = false;
+      out += c;
+      continue;
+    }
+    if (c !== '\\') {
+      out += c;
+      continue;
+    }
+    const next = text[i + 1];
+    if (next !== undefined && '"\\/bfnrt'.includes(next)) {
+      out += c + next;
+      i++;
+    } else if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+      out += text.slice(i, i + 6);
+      i += 5;
+    } else if (next === "'") {
+      out += "'";
+      i++;
+    } else {
+      out += '\\\\';
+    }
+  }
+  return out;
+}
+
 function repair(text: string): unknown | undefined {
+  const fixed = fixInvalidEscapes(text);
+  if (fixed !== text) {
+    const p = tryParse(fixed);
+    if (p.ok) return p.value;
+  }
   const { jsonrepair } = require('jsonrepair') as typeof import('jsonrepair');
   try {
-    return JSON.parse(jsonrepair(text));
+    return JSON.parse(jsonrepair(fixed));
   } catch {
     return undefined;
   }

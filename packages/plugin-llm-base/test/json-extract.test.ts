@@ -41,6 +41,16 @@ const recovered: Array<[string, string, unknown]> = [
   ['think + fence + trailing comma', '<think>ok</think>\n```json\n{"type":"chat","message":"hi",}\n```', obj],
   ['output cut off inside the object', '{"type":"chat","message":"hi', obj],
   ['empty object', 'result: {}', {}],
+  ['a shell fence before the JSON fence', '```bash\nls {a}\n```\nThen:\n```json\n{"type":"chat","message":"hi"}\n```', obj],
+  ['smart quotes', '{\u201ctype\u201d: \u201cchat\u201d, \u201cmessage\u201d: \u201chi\u201d}', obj],
+  ['undefined literal', '{"type":"chat","message":"hi","x":undefined}', { ...obj, x: null }],
+  ['Windows path with invalid escapes keeps its backslashes', '{"cwd":"C:\\Users\\x"}', { cwd: 'C:\\Users\\x' }],
+  ['regex with an invalid escape', '{"pattern":"\\d+\\.ts"}', { pattern: '\\d+\\.ts' }],
+  ["escaped single quote in a double-quoted string", '{"message":"it\\\'s"}', { message: "it's" }],
+  ['an array around the object is kept as {result}', '[{"a":1}]', { result: [{ a: 1 }] }],
+  ['a stray closing brace after the object', '{"type":"chat","message":"hi"} trailing } brace', obj],
+  ['the word json before the object (fence lost)', 'json\n{"type":"chat","message":"hi"}', obj],
+  ['multi-line cmd object with a trailing comma and prose', 'Result:\n\n{\n  "type": "cmd",\n  "data": {"commands": [{"program": "ls", "args": ["-la"]}]},\n}\n\nI will list files.', { type: 'cmd', data: { commands: [{ program: 'ls', args: ['-la'] }] } }],
 ];
 
 test.each(recovered)('%s', (_name, text, expected) => {
