@@ -172,6 +172,9 @@ export interface CallDeps {
   env: NodeJS.ProcessEnv;
   lang: Lang;
   now: () => number;
+  /** A profile that is not saved (doctor before create_profile): used instead of the config
+   * file, and never written back (no json_mode memory). */
+  unsaved?: { profile_id: string; profile: ProfileConfig };
 }
 
 async function log(record: CallRecord, deps: CallDeps): Promise<void> {
@@ -228,7 +231,7 @@ export async function chat(
   const mapCtx: MapContext = { lang: deps.lang, signal: options.signal };
   let sdk: Sdk | undefined;
   try {
-    const { profile_id, profile } = getProfile(profileName, ctx);
+    const { profile_id, profile } = deps.unsaved ?? getProfile(profileName, ctx);
     mapCtx.profileId = profile_id;
     mapCtx.profile = profile;
     const apiKey = resolveApiKey(profile_id, profile, ctx);
@@ -254,7 +257,7 @@ export async function chat(
         // Only now is it clear the parameter was the problem: remember it for this profile.
         // If that write fails (config locked or read-only) the answer still stands; the next
         // call simply pays for one more rejected attempt.
-        await rememberJsonMode(profile_id, 'prompt', ctx).catch(() => undefined);
+        if (!deps.unsaved) await rememberJsonMode(profile_id, 'prompt', ctx).catch(() => undefined);
       }
     } else {
       done = await complete(client, body, options);

@@ -99,8 +99,15 @@ export async function mutateAsync(ctx: StoreContext, change: (config: LlmConfig)
   }
 }
 
+/** The profile of that name, never an inherited property (`constructor`, `__proto__`). */
+export function ownProfile(config: LlmConfig, id: string): ProfileConfig | undefined {
+  return Object.prototype.hasOwnProperty.call(config.profiles, id) ? config.profiles[id] : undefined;
+}
+
+const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
 function checkName(name: unknown, ctx: StoreContext): string {
-  if (typeof name !== 'string' || name.trim() === '') {
+  if (typeof name !== 'string' || name.trim() === '' || RESERVED_NAMES.has(name)) {
     throw new LlmBaseError('NO_PROFILE', t(ctx.lang, 'invalidProfileName'), 'invalid_name');
   }
   return name;
@@ -127,14 +134,18 @@ function notFound(name: string, ctx: StoreContext): LlmBaseError {
   return new LlmBaseError('NO_PROFILE', t(ctx.lang, 'noProfile', { name }), 'no_profile');
 }
 
+/** The profile create_profile would store (defaults filled in, validated), without writing anything. */
+export function buildProfile(name: unknown, input: unknown, ctx: StoreContext): { profile_id: string; profile: ProfileConfig } {
+  const id = checkName(name, ctx);
+  return { profile_id: id, profile: validateProfile(id, { ...PROFILE_DEFAULTS, ...definedFields(input) }, ctx) };
+}
+
 /** Create (or replace) a profile; missing fields take the defaults. Becomes the default when there is none. */
 export function createProfile(name: unknown, input: unknown, ctx: StoreContext): LlmConfig {
-  const id = checkName(name, ctx);
-  const given = definedFields(input);
-  const profile = validateProfile(id, { ...PROFILE_DEFAULTS, ...given }, ctx);
+  const { profile_id: id, profile } = buildProfile(name, input, ctx);
   return mutate(ctx, (config) => {
     config.profiles[id] = profile;
-    if (!config.default_profile || !config.profiles[config.default_profile]) config.default_profile = id;
+    if (!config.default_profile || !ownProfile(config, config.default_profile)) config.default_profile = id;
   });
 }
 
@@ -142,7 +153,7 @@ export function createProfile(name: unknown, input: unknown, ctx: StoreContext):
 export function updateProfile(name: unknown, patch: unknown, ctx: StoreContext): LlmConfig {
   const id = checkName(name, ctx);
   return mutate(ctx, (config) => {
-    const current = config.profiles[id];
+    const current = ownProfile(config, id);
     if (!current) throw notFound(id, ctx);
     const raw = patch && typeof patch === 'object' ? (patch as Record<string, unknown>) : {};
     const next: Record<string, unknown> = { ...current, ...definedFields(raw) };
@@ -155,7 +166,7 @@ export function updateProfile(name: unknown, patch: unknown, ctx: StoreContext):
 export function deleteProfile(name: unknown, ctx: StoreContext): LlmConfig {
   const id = checkName(name, ctx);
   return mutate(ctx, (config) => {
-    if (!config.profiles[id]) throw notFound(id, ctx);
+    if (!ownProfile(config, id)) throw notFound(id, ctx);
     delete config.profiles[id];
     if (config.default_profile === id) config.default_profile = '';
   });
@@ -164,7 +175,7 @@ export function deleteProfile(name: unknown, ctx: StoreContext): LlmConfig {
 export function setDefaultProfile(name: unknown, ctx: StoreContext): LlmConfig {
   const id = checkName(name, ctx);
   return mutate(ctx, (config) => {
-    if (!config.profiles[id]) throw notFound(id, ctx);
+    if (!ownProfile(config, id)) throw notFound(id, ctx);
     config.default_profile = id;
   });
 }
@@ -179,7 +190,7 @@ export function getProfile(name: string | null | undefined, ctx: StoreContext): 
   const config = readConfig(ctx);
   const id = name || config.default_profile;
   if (!id) throw new LlmBaseError('NO_PROFILE', t(ctx.lang, 'noDefaultProfile'), 'no_profile');
-  const profile = config.profiles[id];
+  const profile = ownProfile(config, id);
   if (!profile) throw notFound(id, ctx);
   return { profile_id: id, profile };
 }
@@ -199,7 +210,7 @@ export function resolveApiKey(profileId: string, profile: ProfileConfig, ctx: St
 /** Remember a profile's json_mode (after the provider rejected response_format). */
 export function rememberJsonMode(profileId: string, mode: JsonMode, ctx: StoreContext): Promise<void> {
   return mutateAsync(ctx, (config) => {
-    const p = config.profiles[profileId];
+    const p = ownProfile(config, profileId);
     if (p) p.json_mode = mode;
   });
 }

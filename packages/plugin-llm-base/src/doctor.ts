@@ -1,5 +1,5 @@
 import { causeCode, chat, createClient, loadSdk, CallDeps } from './client';
-import { getProfile, resolveApiKey, StoreContext } from './config-store';
+import { buildProfile, getProfile, resolveApiKey, StoreContext } from './config-store';
 import { LlmBaseError } from './errors';
 import { t } from './i18n';
 import { configPath } from './paths';
@@ -46,12 +46,19 @@ function isLocal(profile: ProfileConfig): boolean {
   }
 }
 
+/** Options of doctor. */
+export interface DoctorOptions {
+  /** Diagnose this profile instead of the saved one named `profileName` (a setup that checks a
+   * profile before saving it). Missing fields take create_profile's defaults; nothing is written. */
+  profile?: Partial<ProfileConfig>;
+}
+
 /**
  * Check a profile the way a user would: is the config valid, is the key there, is the server
  * up, is the key accepted, do the models exist (via /models when the server has it), and does
  * a strict-JSON round trip work. Never throws.
  */
-export async function doctor(profileName: string | null | undefined, deps: CallDeps): Promise<DoctorReport> {
+export async function doctor(profileName: string | null | undefined, deps: CallDeps, options: DoctorOptions = {}): Promise<DoctorReport> {
   const { lang } = deps;
   const ctx: StoreContext = { env: deps.env, lang };
   const checks: Check[] = [];
@@ -63,11 +70,21 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
   let profileId: string;
   let profile: ProfileConfig;
   try {
-    ({ profile_id: profileId, profile } = getProfile(profileName ?? null, ctx));
+    if (options.profile) {
+      ({ profile_id: profileId, profile } = buildProfile(profileName || 'new', options.profile, ctx));
+      deps = { ...deps, unsaved: { profile_id: profileId, profile } };
+    } else {
+      ({ profile_id: profileId, profile } = getProfile(profileName ?? null, ctx));
+    }
   } catch (err) {
     const e = err as LlmBaseError;
-    const fix = e.reason === 'config_invalid' ? t(lang, 'fixConfigFile', { file: configPath(deps.env) }) : t(lang, 'fixCreate');
-    checks.push({ id: 'profile', ok: false, message: e.message, fix });
+    const fix =
+      e.reason === 'config_invalid'
+        ? t(lang, 'fixConfigFile', { file: configPath(deps.env) })
+        : e.reason === 'invalid_profile' || e.reason === 'invalid_name'
+          ? undefined
+          : t(lang, 'fixCreate');
+    checks.push({ id: 'profile', ok: false, message: e.message, ...(fix ? { fix } : {}) });
     skip(['api_key', 'reachable', 'auth', 'models', 'json']);
     return report(profileName ?? null);
   }

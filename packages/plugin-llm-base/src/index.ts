@@ -14,7 +14,7 @@ import { PRESETS } from './presets';
 import { redactSecrets } from './masking';
 
 export type { ChatOptions, ChatSuccess, CallFailure, RawSuccess, Usage } from './client';
-export type { DoctorReport, Check, CheckId } from './doctor';
+export type { DoctorReport, DoctorOptions, Check, CheckId } from './doctor';
 export type { ApiError, ErrorCode } from './errors';
 export type { CallRecord, LlmConfig, ProfileConfig, JsonMode } from './types';
 
@@ -22,7 +22,7 @@ export type { CallRecord, LlmConfig, ProfileConfig, JsonMode } from './types';
 export const VERSION: string = require('../package.json').version;
 
 /** What this llm-base offers beyond 1.0.x; plugin-ai checks it before using llm_chat's options. */
-export const FEATURES = Object.freeze({ chat_options: true, streaming: true, abort: true, response_format: true });
+export const FEATURES = Object.freeze({ chat_options: true, streaming: true, abort: true, response_format: true, doctor_profile: true });
 
 const client = (): typeof ClientModule => require('./client');
 const store = (): typeof StoreModule => require('./config-store');
@@ -133,11 +133,15 @@ export function get_call(call_id: string): DataResult<CallRecord | null> {
   });
 }
 
-/** Diagnose a profile (the default when none is named): config, key, reachability, models, JSON round trip. */
-export async function doctor(profileName?: string | null): Promise<DoctorModule.DoctorReport> {
+/**
+ * Diagnose a profile (the default when none is named): config, key, reachability, models, JSON
+ * round trip. `options.profile` (FEATURES.doctor_profile) diagnoses that unsaved profile under
+ * the name `profileName` instead, writing nothing — check before create_profile.
+ */
+export async function doctor(profileName?: string | null, options?: DoctorModule.DoctorOptions): Promise<DoctorModule.DoctorReport> {
   const d = deps();
   try {
-    return await (require('./doctor') as typeof DoctorModule).doctor(profileName ?? null, d);
+    return await (require('./doctor') as typeof DoctorModule).doctor(profileName ?? null, d, options ?? {});
   } catch (err) {
     const e = toError(err);
     return { ok: false, profile: profileName ?? null, checks: [{ id: 'profile', ok: false, message: e.message }] };

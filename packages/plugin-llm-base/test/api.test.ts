@@ -297,6 +297,15 @@ describe('profiles', () => {
     expect(api.set_default_profile('zzz')).toMatchObject({ success: false, error: { code: 'NO_PROFILE' } });
   });
 
+  test('inherited property names are not profiles', async () => {
+    for (const name of ['constructor', 'toString', '__proto__']) {
+      expect(await api.llm_chat(user, 'low', name)).toMatchObject({ success: false, error: { code: 'NO_PROFILE' } });
+      expect(api.set_default_profile(name)).toMatchObject({ success: false, error: { code: 'NO_PROFILE' } });
+    }
+    expect(api.create_profile('__proto__', profile())).toMatchObject({ success: false });
+    expect(server.requests).toHaveLength(0);
+  });
+
   test('invalid profile fields are refused, naming the field', () => {
     const r = api.create_profile('bad', { base_url: 'not a url', timeout: -5 as number });
     expect(r.success).toBe(false);
@@ -415,13 +424,48 @@ describe('call log', () => {
 
 describe('module extras', () => {
   test('FEATURES and list_presets', () => {
-    expect(api.FEATURES).toEqual({ chat_options: true, streaming: true, abort: true, response_format: true });
+    expect(api.FEATURES).toEqual({ chat_options: true, streaming: true, abort: true, response_format: true, doctor_profile: true });
     const presets = api.list_presets();
     expect(presets.map((p) => p.name)).toEqual(['openai', 'deepseek', 'qwen', 'glm', 'kimi', 'ollama', 'lmstudio', 'vllm', 'llamacpp']);
     for (const p of presets) {
       expect(Object.keys(p).sort()).toEqual(['base_url', 'high_model', 'low_model', 'name', 'needs_key']);
       expect(() => new URL(p.base_url)).not.toThrow();
     }
+  });
+});
+
+describe('doctor on an unsaved profile (options.profile)', () => {
+  test('diagnoses the given profile and writes nothing', async () => {
+    const before = await fs.readFile(configFile(), 'utf8');
+    server.enqueue({ json: { ok: true } });
+    const report = await api.doctor('fresh', { profile: profile({ low_model: 'test-high', json_mode: 'response_format' }) });
+    expect(report).toMatchObject({ ok: true, profile: 'fresh' });
+    expect(report.checks.map((c) => [c.id, c.ok])).toEqual([
+      ['profile', true], ['api_key', true], ['reachable', true], ['auth', true], ['models', true], ['json', true],
+    ]);
+    expect(server.requests.at(-1)?.body.model).toBe('test-high');
+    expect(await fs.readFile(configFile(), 'utf8')).toBe(before);
+  });
+
+  test('a failing unsaved profile: the verdict names the check; the saved config stays as it was', async () => {
+    const before = await fs.readFile(configFile(), 'utf8');
+    server.models = ['other-model'];
+    const report = await api.doctor('fresh', { profile: profile() });
+    expect(report.ok).toBe(false);
+    expect(report.checks.find((c) => !c.ok && !c.skipped)).toMatchObject({ id: 'models', message: expect.stringContaining('test-low') });
+    // a 400 to response_format would normally be remembered in the file: not for an unsaved profile
+    server.models = ['test-low', 'test-high'];
+    server.enqueue({ status: 400 }, { json: { ok: true } });
+    const retried = await api.doctor('fresh', { profile: profile({ json_mode: 'response_format' }) });
+    expect(retried.ok).toBe(true);
+    expect(await fs.readFile(configFile(), 'utf8')).toBe(before);
+  });
+
+  test('an invalid unsaved profile fails the profile check without a create hint', async () => {
+    const report = await api.doctor('fresh', { profile: { base_url: 'not a url' } });
+    expect(report.ok).toBe(false);
+    expect(report.checks[0]).toMatchObject({ id: 'profile', ok: false });
+    expect(report.checks[0].fix).toBeUndefined();
   });
 });
 
