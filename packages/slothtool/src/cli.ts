@@ -112,13 +112,30 @@ async function runAlias(io: Io, alias: string, args: string[]): Promise<void> {
   process.exitCode = outcome.code ?? 1;
 }
 
+/**
+ * Run `work` with an AbortSignal that fires on SIGINT/SIGTERM, so an interrupted npm install
+ * is stopped and cleaned up instead of leaving a staging folder behind.
+ */
+async function abortable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await work(controller.signal);
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+}
+
 async function install(io: Io, args: string[]): Promise<void> {
   const { positionals, flags } = parseArgs(io, args, ['--verbose']);
   const spec = exactlyOne(io, positionals, 'argSpec', 'slothtool install <name|folder|.tgz>');
   const { installPlugin, createDefaultInstallerDeps } = require('./installer') as typeof import('./installer');
   io.err(io.t('installing', { spec }));
   const onNpmOutput = flags.has('--verbose') ? (chunk: string) => process.stderr.write(chunk) : undefined;
-  const result = await installPlugin(io.paths, spec, createDefaultInstallerDeps(), { onNpmOutput });
+  const result = await abortable((signal) => installPlugin(io.paths, spec, createDefaultInstallerDeps(), { onNpmOutput, signal }));
   io.out(io.t('installed', { alias: result.alias, name: result.entry.name, version: result.entry.version }));
   if (result.interactiveFlag) io.out(io.t('installedInteractive', { alias: result.alias, flag: result.interactiveFlag }));
 }
@@ -131,7 +148,7 @@ async function update(io: Io, args: string[]): Promise<void> {
   if (entry) io.err(io.t('updating', { alias, name: entry.name, version: entry.version }));
   const { updatePlugin, createDefaultInstallerDeps } = require('./installer') as typeof import('./installer');
   const onNpmOutput = flags.has('--verbose') ? (chunk: string) => process.stderr.write(chunk) : undefined;
-  const r = await updatePlugin(io.paths, alias, createDefaultInstallerDeps(), { onNpmOutput });
+  const r = await abortable((signal) => updatePlugin(io.paths, alias, createDefaultInstallerDeps(), { onNpmOutput, signal }));
   io.out(
     r.fromVersion === r.toVersion
       ? io.t('updatedSame', { alias, version: r.toVersion })
@@ -221,7 +238,7 @@ function report(io: Io, err: unknown): number {
     if (!isInside(pluginDir(io.paths, params.alias), params.binPath)) id = 'BIN_MISSING_LINKED';
   }
   io.err(io.t(id, params));
-  return 1;
+  return err.code === 'INTERRUPTED' ? 130 : 1;
 }
 
 async function dispatch(io: Io, argv: string[]): Promise<void> {

@@ -14,7 +14,8 @@ export type SlothToolErrorCode =
   | 'BIN_MISSING'
   | 'INVALID_ALIAS'
   | 'NOT_MANAGED'
-  | 'SPAWN_FAILED';
+  | 'SPAWN_FAILED'
+  | 'INTERRUPTED';
 
 /** A typed error with a stable `code` and the values its message needs. */
 export class SlothToolError extends Error {

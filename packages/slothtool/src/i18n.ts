@@ -78,6 +78,7 @@ const zh = {
     '插件 "{alias}" 指向 SlothTool 目录之外的 {binPath}（例如由 npm run setup 从源码注册），update 不会改动它。\n请在源码目录里更新，或 slothtool uninstall {alias} 后再安装发布版。',
   NAME_MISMATCH: '更新得到的包是 {found}，不是 {expected}，未做任何更改。',
   SPAWN_FAILED: '无法启动插件 "{alias}"（{binPath}）：{detail}',
+  INTERRUPTED: '已中断。没有留下任何安装文件，注册表未改动。',
 };
 
 export type MessageId = keyof typeof zh;
@@ -160,6 +161,7 @@ const en: Record<MessageId, string> = {
     'Plugin "{alias}" points outside the SlothTool home, at {binPath} (e.g. registered from a checkout by npm run setup); update leaves it alone.\nUpdate it in that checkout, or slothtool uninstall {alias} and install the published one.',
   NAME_MISMATCH: 'The update installed {found}, not {expected}; nothing was changed.',
   SPAWN_FAILED: 'Cannot start plugin "{alias}" ({binPath}): {detail}',
+  INTERRUPTED: 'Interrupted. Nothing was left behind and the registry is unchanged.',
 };
 
 const tables: Record<Language, Record<MessageId, string>> = { zh, en };

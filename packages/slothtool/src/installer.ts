@@ -28,6 +28,8 @@ export function createDefaultInstallerDeps(): InstallerDeps {
 export interface InstallOptions {
   /** Receives npm's output as it runs (a verbose CLI passes it through). */
   onNpmOutput?: (chunk: string) => void;
+  /** Abort to stop npm and clean up (the CLI aborts on SIGINT/SIGTERM): INTERRUPTED. */
+  signal?: AbortSignal;
 }
 
 export interface InstallResult {
@@ -74,7 +76,8 @@ async function stage(paths: HomePaths, spec: InstallSpec, deps: InstallerDeps, o
   try {
     const { target, flags } = npmInstallArgs(spec);
     const args = ['install', target, '--prefix', dir, '--no-audit', '--no-fund', '--no-update-notifier', ...flags];
-    const result = await deps.runNpm(args, { cwd: dir, env: deps.env, onOutput: options.onNpmOutput });
+    const result = await deps.runNpm(args, { cwd: dir, env: deps.env, onOutput: options.onNpmOutput, signal: options.signal });
+    if (options.signal?.aborted) throw new SlothToolError('INTERRUPTED');
     if (result.code !== 0) {
       throw new SlothToolError('NPM_FAILED', {
         command: `npm ${args.join(' ')}`,
@@ -152,6 +155,7 @@ export async function installPlugin(
   const target = pluginDir(paths, staged.alias);
   let moved = false;
   try {
+    if (options.signal?.aborted) throw new SlothToolError('INTERRUPTED');
     const existing = getEntry(readRegistry(paths), staged.alias);
     if (existing) throw alreadyInstalled(staged.alias, existing);
     swapInto(staged.dir, target); // a folder without a registry entry is debris of a crash
@@ -214,6 +218,7 @@ export async function updatePlugin(
   const spec = updateSpec(dir, entry, deps.cwd, deps.env.HOME || os.homedir());
   const staged = await stage(paths, spec, deps, options);
   try {
+    if (options.signal?.aborted) throw new SlothToolError('INTERRUPTED');
     if (staged.alias !== alias) {
       throw new SlothToolError('NAME_MISMATCH', { alias, expected: entry.name, found: staged.pkg.name });
     }

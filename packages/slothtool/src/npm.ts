@@ -12,6 +12,8 @@ export interface NpmRunOptions {
   env: NodeJS.ProcessEnv;
   /** Called with every chunk npm prints, for a verbose CLI. */
   onOutput?: (chunk: string) => void;
+  /** Aborting it ends npm with SIGTERM. */
+  signal?: AbortSignal;
 }
 
 /** Runs npm with an argument vector (never a shell string). */
@@ -49,6 +51,13 @@ export function createRunNpm(): RunNpm {
       child.on('error', (err: NodeJS.ErrnoException) => {
         reject(err.code === 'ENOENT' ? new SlothToolError('NPM_NOT_FOUND', {}, { cause: err }) : err);
       });
-      child.on('close', (code, signal) => resolve({ code, signal, output }));
+      const abort = (): void => {
+        child.kill('SIGTERM');
+      };
+      options.signal?.addEventListener('abort', abort, { once: true });
+      child.on('close', (code, signal) => {
+        options.signal?.removeEventListener('abort', abort);
+        resolve({ code, signal, output });
+      });
     });
 }

@@ -1,7 +1,7 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { createTempHome, type TempHome } from '@holic512/testkit';
-import { cli, entries, makePlugin, offlineEnv, pack } from './helpers';
+import { cli, entries, makePlugin, offlineEnv, pack, startCli } from './helpers';
 
 interface Registry {
   plugins: Record<string, { name: string; version: string; binPath: string; installedAt: string; updatedAt?: string }>;
@@ -165,5 +165,58 @@ describe('a failed install leaves no folder and no entry', () => {
     expect(cli(['install', './nobin'], env, work).status).toBe(1);
     expect(await fs.readFile(path.join(temp.slothtoolHome, 'registry.json'), 'utf8')).toBe(before);
     expect(await entries(plugins)).toEqual([]);
+  });
+});
+
+describe('npm trouble', () => {
+  test('no npm on PATH is explained, nothing left behind', async () => {
+    await makePlugin(work, 'p', { name: 'plugin-p' });
+    const r = cli(['install', './p'], { ...env, PATH: path.join(temp.home, 'empty-bin') }, work);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('Cannot find npm');
+    expect(await entries(plugins)).toEqual([]);
+  });
+
+  test('SIGTERM while npm runs stops npm and cleans up (exit 130)', async () => {
+    const binDir = path.join(temp.home, 'fake-bin');
+    await fs.mkdir(binDir);
+    const fake = path.join(binDir, 'npm');
+    await fs.writeFile(fake, `#!${process.execPath}\nprocess.stdout.write('fake npm ready\\n');\nsetInterval(() => {}, 1000);\n`);
+    await fs.chmod(fake, 0o755);
+    await makePlugin(work, 'p', { name: 'plugin-p' });
+    const run = startCli(
+      ['install', path.join(work, 'p'), '--verbose'], // --verbose passes npm's output to stderr
+      { ...env, PATH: `${binDir}${path.delimiter}${env.PATH}` },
+      'fake npm ready',
+      'stderr',
+    );
+    await run.ready;
+    run.child.kill('SIGTERM');
+    const r = await run.exited;
+    expect(r.status).toBe(130);
+    expect(r.stderr).toContain('Interrupted');
+    expect(await entries(plugins)).toEqual([]);
+  });
+});
+
+describe('interactive plugins', () => {
+  test('install prints the interactive command a plugin declares', async () => {
+    await makePlugin(work, 'chat', {
+      name: '@acme/plugin-chat',
+      extra: { slothtool: { interactive: true, interactiveFlag: '--tui' } },
+    });
+    const r = cli(['install', './chat'], env, work);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Interactive mode: slothtool chat --tui');
+  });
+
+  test('update of a plugin installed from a folder reinstalls from that folder', async () => {
+    await makePlugin(work, 'chat', { name: '@acme/plugin-chat', version: '1.0.0' });
+    expect(cli(['install', './chat'], env, work).status).toBe(0);
+    await makePlugin(work, 'chat', { name: '@acme/plugin-chat', version: '1.1.0' });
+    const r = cli(['update', 'chat'], env, temp.home); // another cwd: the recorded path is used
+    expect(r.stderr).not.toMatch(/Unexpected/);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('1.0.0 -> 1.1.0');
   });
 });

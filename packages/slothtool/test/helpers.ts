@@ -64,21 +64,22 @@ export function cli(args: string[], env: NodeJS.ProcessEnv, cwd?: string): CliRe
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Start `slothtool ...args` and resolve once its stdout contains `marker`. */
-export function startCli(args: string[], env: NodeJS.ProcessEnv, marker: string) {
+/** Start `slothtool ...args`; `ready` resolves once `marker` shows up on `stream`. */
+export function startCli(args: string[], env: NodeJS.ProcessEnv, marker: string, stream: 'stdout' | 'stderr' = 'stdout') {
   const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const out = { stdout: '', stderr: '' };
   const ready = new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-      if (stdout.includes(marker)) resolve();
-    });
-    child.on('exit', () => reject(new Error(`exited before "${marker}": ${stdout} ${stderr}`)));
+    for (const name of ['stdout', 'stderr'] as const) {
+      child[name].on('data', (c: Buffer) => {
+        out[name] += c.toString();
+        if (name === stream && out[name].includes(marker)) resolve();
+      });
+    }
+    child.on('exit', () => reject(new Error(`exited before "${marker}": ${out.stdout} ${out.stderr}`)));
   });
+  ready.catch(() => undefined); // awaited by the test when it matters
   const exited = new Promise<CliResult>((resolve) =>
-    child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr })),
+    child.on('close', (status, signal) => resolve({ status, signal, stdout: out.stdout, stderr: out.stderr })),
   );
   return { child, ready, exited };
 }
