@@ -1,0 +1,84 @@
+/** One secret pattern: what it looks like and how to mask it. */
+interface Pattern {
+  kind: string;
+  re: RegExp;
+  replace: (match: string, ...groups: string[]) => string;
+}
+
+const MASK = '[redacted]';
+const keepPrefix = (n: number) => (m: string): string => m.slice(0, n) + MASK;
+
+const SECRET_NAME = '(?:[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|client[_-]?secret|private[_-]?key|credentials?|session[_-]?key|cookie)s?[0-9]*(?:[_.-][A-Za-z0-9_.-]*)?)';
+
+const PATTERNS: Pattern[] = [
+  {
+    kind: 'private_key',
+    re: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY\2-----|$)/g,
+    replace: (_m, type: string) => `-----BEGIN ${type}PRIVATE KEY----- ${MASK} -----END ${type}PRIVATE KEY-----`,
+  },
+  { kind: 'jwt', re: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g, replace: keepPrefix(3) },
+  { kind: 'anthropic', re: /\bsk-ant-[A-Za-z0-9_-]{10,}/g, replace: keepPrefix(7) },
+  { kind: 'openai', re: /\bsk-(?:proj-|svcacct-|admin-|live-|None-)?[A-Za-z0-9_-]{16,}/g, replace: keepPrefix(3) },
+  { kind: 'github', re: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, replace: keepPrefix(4) },
+  { kind: 'gitlab', re: /\bgl(?:pat|dt|rt|cbt|ptt|ft|imt|agent)-[A-Za-z0-9_-]{16,}/g, replace: keepPrefix(6) },
+  { kind: 'slack', re: /\bxox[abposre]-[A-Za-z0-9-]{10,}/g, replace: keepPrefix(5) },
+  { kind: 'slack_webhook', re: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+/g, replace: () => `https://hooks.slack.com/services/${MASK}` },
+  { kind: 'aws_access_key', re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b/g, replace: keepPrefix(4) },
+  { kind: 'google', re: /\bAIza[0-9A-Za-z_-]{35}\b/g, replace: keepPrefix(4) },
+  { kind: 'stripe', re: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g, replace: keepPrefix(8) },
+  { kind: 'npm', re: /\bnpm_[A-Za-z0-9]{30,}/g, replace: keepPrefix(4) },
+  { kind: 'huggingface', re: /\bhf_[A-Za-z0-9]{30,}/g, replace: keepPrefix(3) },
+  { kind: 'npmrc_auth', re: /(_authToken|_auth|_password)(\s*=\s*)(\S+)/g, replace: (_m, k: string, sep: string) => `${k}${sep}${MASK}` },
+  {
+    kind: 'auth_header',
+    re: /\b(Bearer|Basic|Token|Digest)(\s+)([A-Za-z0-9._~+/=-]{8,})/g,
+    replace: (_m, scheme: string, sp: string) => `${scheme}${sp}${MASK}`,
+  },
+  {
+    kind: 'url_credentials',
+    re: /\b([a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:)([^@\s/]+)@/gi,
+    replace: (_m, head: string) => `${head}${MASK}@`,
+  },
+  {
+    // .env lines and shell exports with a secret-looking name: API_KEY=..., export DB_PASSWORD="..."
+    kind: 'env_line',
+    re: /^(\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD|AUTH|CREDENTIALS?|PRIVATE|DSN|DATABASE_URL|CONN(?:ECTION)?_STRING)[A-Za-z0-9_]*\s*=\s*)(.+)$/gim,
+    replace: (m, head: string, value: string) => (value.includes(MASK) ? m : `${head}${MASK}`),
+  },
+  {
+    // password=..., "api_key": "...", token: ..., secret => ...
+    kind: 'pair',
+    re: new RegExp(`(["']?)(${SECRET_NAME})\\1(\\s*(?::|=>|=)\\s*)(["']?)([^\\s"',;}{)]+)\\4`, 'gi'),
+    replace: (m, q: string, name: string, sep: string, vq: string, value: string) =>
+      value.includes(MASK) || /^(null|true|false|undefined|none|\*+)$/i.test(value) ? m : `${q}${name}${q}${sep}${vq}${MASK}${vq}`,
+  },
+];
+
+/**
+ * Mask secrets in text before it reaches a model or a log: provider API keys (OpenAI,
+ * Anthropic, DeepSeek), AWS keys, GitHub/GitLab/Slack tokens, JWTs, Authorization headers,
+ * private key blocks, URL passwords, `password=` / `token:` pairs and secret `.env` lines.
+ */
+export function redact(text: string): string {
+  if (!text) return text;
+  let out = text;
+  for (const p of PATTERNS) {
+    p.re.lastIndex = 0;
+    out = out.replace(p.re, p.replace as (m: string, ...g: string[]) => string);
+  }
+  return out;
+}
+
+/** Redact every string inside a JSON-like value (object keys stay). */
+export function redactValue<T>(value: T): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      out[k] = /password|passwd|secret|token|api[_-]?key|apikey|private[_-]?key|credential/i.test(k) && typeof v === 'string' && v ? '[redacted]' : redactValue(v);
+    }
+    return out as T;
+  }
+  return value;
+}
