@@ -280,9 +280,14 @@ export class ConversationContext {
     const fixed = this.fixedMessages();
     const perInput = Math.max(20, Math.floor(this.budgets.inputMaxTokens / Math.max(1, current.length)));
     let input = current.map((m) => ({ ...m, content: truncateHead(m.content, perInput) }));
-    let window: ChatMessage[] = this.window.map(({ role, content }) => ({ role, content }));
-    const total = () => estimateMessagesTokens(fixed) + estimateMessagesTokens(window) + estimateMessagesTokens(input);
-    while (total() > max && window.length) window = window.slice(1);
+    const fixedTokens = estimateMessagesTokens(fixed);
+    const costs = this.window.map((m) => estimateMessagesTokens([m]));
+    let windowTokens = costs.reduce((a, b) => a + b, 0);
+    let start = 0;
+    const inputTokens = estimateMessagesTokens(input);
+    while (fixedTokens + windowTokens + inputTokens > max && start < costs.length) windowTokens -= costs[start++];
+    const window: ChatMessage[] = this.window.slice(start).map(({ role, content }) => ({ role, content }));
+    const total = () => estimateMessagesTokens(fixed) + windowTokens + estimateMessagesTokens(input);
     if (total() > max) {
       const room = Math.max(20, max - estimateMessagesTokens(fixed) - 8 * input.length);
       const each = Math.max(10, Math.floor(room / Math.max(1, input.length)) - 4);

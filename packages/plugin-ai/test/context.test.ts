@@ -1,0 +1,100 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { capSummary, ConversationContext, fitToolResult, renderSummary, ruleBasedSummary, type WindowMessage } from '../src/context';
+import type { ToolResult } from '../src/runner-types';
+import { SessionStore, newSessionId } from '../src/sessions';
+import { estimateMessagesTokens, estimateTokens } from '../src/tokens';
+import { config } from './helpers';
+
+const big = (n: number): ToolResult => ({
+  _event: 'tool_result',
+  id: 'cmd_001',
+  tool: 'exec',
+  program: 'cat',
+  args: ['x'],
+  exitCode: 0,
+  stdoutTail: '日志'.repeat(n) + 'END',
+  stderrTail: 'warn '.repeat(n),
+  truncated: false,
+  parsed: { kind: 'lines', items: Array.from({ length: n }, (_, i) => `item ${i}`) },
+  decision: { level: 'L0', by: 'policy', rules: [{ id: 'read.only', level: 'L0', reason: 'reads' }] },
+});
+
+test.each([50, 200, 400, 1000])('fitToolResult keeps valid JSON within %d tokens, tail kept', (max) => {
+  const text = fitToolResult(big(5000), max);
+  expect(estimateTokens(text)).toBeLessThanOrEqual(max);
+  if (max >= 200) {
+    const parsed = JSON.parse(text);
+    expect(parsed).toMatchObject({ id: 'cmd_001', exitCode: 0, truncated: true });
+    expect(parsed.stdoutTail.endsWith('END')).toBe(true);
+  }
+});
+
+test('a small result is passed through unchanged', () => {
+  const r = big(2);
+  expect(JSON.parse(fitToolResult(r, 1000))).toEqual(r);
+});
+
+test('build never exceeds maxRequestTokens, whatever is stored', () => {
+  const budgets = { ...config().context, maxRequestTokens: 3000 };
+  const ctx = new ConversationContext('SYSTEM '.repeat(200), budgets);
+  ctx.summary = { summary: '摘要'.repeat(5000), keyFacts: Array(50).fill('fact '.repeat(50)), openTasks: [] };
+  for (let i = 0; i < 100; i++) {
+    ctx.addUser('问题'.repeat(3000));
+    ctx.addToolResult(big(3000));
+  }
+  const messages = ctx.build([{ role: 'user', content: 'x'.repeat(100000) }]);
+  expect(estimateMessagesTokens(messages)).toBeLessThanOrEqual(3000);
+  expect(messages[0].content.startsWith('SYSTEM')).toBe(true);
+  expect(messages.at(-1)!.role).toBe('user');
+});
+
+test('foldCandidates leaves about half the cap and keeps the last two messages', () => {
+  const budgets = { ...config().context, recentWindowMaxMessages: 10 };
+  const ctx = new ConversationContext('S', budgets);
+  for (let i = 0; i < 12; i++) ctx.addUser(`m${i}`);
+  expect(ctx.needsCompaction()).toBe(true);
+  const folded = ctx.foldCandidates();
+  expect(folded.map((m) => m.content)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6']);
+  ctx.applySummary({ summary: 's', keyFacts: [], openTasks: [] }, folded.length);
+  expect(ctx.window.map((m) => m.content)).toEqual(['m7', 'm8', 'm9', 'm10', 'm11']);
+  expect(ctx.foldCandidates(true)).toHaveLength(3);
+});
+
+test('rule-based summary keeps the previous one, lists folded turns, stays capped', () => {
+  const folded: WindowMessage[] = [
+    { role: 'user', kind: 'user', content: 'find the bug' },
+    { role: 'assistant', kind: 'assistant', content: JSON.stringify({ type: 'cmd', message: 'search', ran: ['rg bug'] }) },
+    { role: 'user', kind: 'tool', content: JSON.stringify({ _event: 'tool_result', id: 'cmd_001', step: 'rg bug', exitCode: 0 }) },
+  ];
+  const s = ruleBasedSummary({ summary: 'earlier stuff', keyFacts: ['k'], openTasks: ['t'] }, folded, 600);
+  expect(s.summary).toBe('earlier stuff\nuser: find the bug\nassistant cmd: search (ran: rg bug)\nresult rg bug: exit 0');
+  expect(s).toMatchObject({ keyFacts: ['k'], openTasks: ['t'] });
+  const long = ruleBasedSummary({ summary: 'x'.repeat(100000), keyFacts: [], openTasks: [] }, folded, 300);
+  expect(estimateTokens(long.summary)).toBeLessThanOrEqual(300);
+});
+
+test('capSummary fits the rendered summary', () => {
+  const s = capSummary({ summary: '长'.repeat(5000), keyFacts: Array(40).fill('a fact '.repeat(30)), openTasks: Array(20).fill('task') }, 400);
+  expect(estimateTokens(renderSummary(s))).toBeLessThanOrEqual(400);
+});
+
+test('SessionStore skips invalid lines and lists newest first', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-store-'));
+  const store = new SessionStore(dir);
+  store.append('a', { t: 'meta', v: 1, id: 'a', cwd: '/x', createdAt: '2026-01-01T00:00:00.000Z' });
+  store.append('a', { t: 'user', at: '2026-01-01T00:00:01.000Z', content: 'first question' });
+  fs.appendFileSync(store.fileOf('a'), '{broken\n{"t":"user"}\n');
+  store.append('b', { t: 'meta', v: 1, id: 'b', cwd: '/y', createdAt: '2026-01-02T00:00:00.000Z' });
+  expect(store.read('a')).toMatchObject({ skipped: 2 });
+  expect(store.list().map((s) => [s.id, s.title])).toEqual([
+    ['b', ''],
+    ['a', 'first question'],
+  ]);
+  expect(store.lastFor('/x')?.id).toBe('a');
+  expect(store.lastFor('/z')).toBeUndefined();
+  expect(() => store.fileOf('../etc/passwd')).toThrow();
+  expect(newSessionId(new Date('2026-11-22T05:30:12Z'), () => 0.5)).toBe('20261122-053012-7fffff');
+  fs.rmSync(dir, { recursive: true });
+});
