@@ -147,7 +147,8 @@ async function configCommand(args: ParsedArgs, io: CliIo, lang: Lang): Promise<n
       let fields = profileFlags(args.flags);
       if (Object.keys(fields).length === 0) {
         if (!io.interactive) throw usageError(t(lang, 'notInteractive'));
-        const current = unwrap(api.list_profiles()).profiles[name];
+        const list = unwrap(api.list_profiles());
+        const current = Object.prototype.hasOwnProperty.call(list.profiles, name) ? list.profiles[name] : undefined;
         if (!current) throw new CliFailure({ code: 'NO_PROFILE', message: t(lang, 'noProfile', { name }) });
         const asked = await askProfile(lang, current);
         if (!asked) return 1;
@@ -178,7 +179,7 @@ async function configCommand(args: ParsedArgs, io: CliIo, lang: Lang): Promise<n
     case 'show': {
       const list = unwrap(api.list_profiles());
       const id = name || list.default_profile;
-      const profile = id ? list.profiles[id] : undefined;
+      const profile = id && Object.prototype.hasOwnProperty.call(list.profiles, id) ? list.profiles[id] : undefined;
       if (!profile) {
         throw new CliFailure({ code: 'NO_PROFILE', message: id ? t(lang, 'noProfile', { name: id }) : t(lang, 'noDefaultProfile') });
       }
