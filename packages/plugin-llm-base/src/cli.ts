@@ -112,7 +112,11 @@ async function askPreset(lang: Lang): Promise<Record<string, unknown> | null> {
 
 async function configCommand(args: ParsedArgs, io: CliIo, lang: Lang): Promise<number> {
   const [sub, name] = args.positionals.slice(1);
-  if (args.flags.interactive || sub === undefined) return interactive(io, lang);
+  if (args.flags.interactive) return interactive(io, lang);
+  if (sub === undefined) {
+    io.stdout(help(lang));
+    return 0;
+  }
   switch (sub) {
     case 'create': {
       const fields = profileFlags(args.flags);
