@@ -8,11 +8,16 @@ function charCost(ch: string): number {
   return CJK.test(ch) ? 1 : 0.25;
 }
 
-/** Estimated tokens of a text. */
+const CJK_ALL = new RegExp(CJK.source, 'g');
+const ASTRAL_ALL = /[\ud800-\udbff][\udc00-\udfff]/g;
+
+/** Estimated tokens of a text (the same sum as charCost over its characters, counted with
+ * two regex scans instead of a loop: this runs on every request assembly). */
 export function estimateTokens(text: string): number {
-  let cost = 0;
-  for (const ch of text) cost += charCost(ch);
-  return Math.ceil(cost);
+  const cjk = text.match(CJK_ALL)?.length ?? 0;
+  const astral = text.match(ASTRAL_ALL)?.length ?? 0;
+  const other = text.length - cjk - 2 * astral;
+  return Math.ceil(cjk + astral + other * 0.25);
 }
 
 /** Estimated tokens of chat messages, with a small per-message overhead. */

@@ -23,3 +23,8 @@ test('truncation keeps within the budget, head or tail', () => {
   expect(tail.endsWith('中中')).toBe(true);
   expect(truncateHead('short', 100)).toBe('short');
 });
+
+test('emoji and other astral characters count as one token each', () => {
+  expect(estimateTokens('😀😀')).toBe(2);
+  expect(estimateTokens('a😀')).toBe(2);
+});
