@@ -104,7 +104,10 @@ export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShot
     const result = await agent.send(prompt, { signal: controller.signal });
     if (!args.json) {
       const target = result.outcome === 'answered' ? stdout : stderr;
-      target.write(result.message + '\n');
+      const reply = result.reply;
+      const markdown =
+        (stdout as { isTTY?: boolean }).isTTY && !result.raw && reply?.type === 'chat' && reply.data?.format === 'markdown';
+      target.write((markdown ? (require('./markdown') as typeof import('./markdown')).renderMarkdown(result.message) : result.message) + '\n');
     }
     return exitCodeOf(result.outcome);
   } catch (err) {

@@ -98,3 +98,10 @@ test('SessionStore skips invalid lines and lists newest first', () => {
   expect(newSessionId(new Date('2026-11-22T05:30:12Z'), () => 0.5)).toBe('20261122-053012-7fffff');
   fs.rmSync(dir, { recursive: true });
 });
+
+test('renderMarkdown renders, and never throws', () => {
+  const { renderMarkdown } = require('../src/markdown') as typeof import('../src/markdown');
+  const out = renderMarkdown('# Title\n\n- item');
+  expect(out).toContain('Title');
+  expect(out).toContain('item');
+});

@@ -1,0 +1,76 @@
+/** The slash commands of `ai -i`, and parsing what was typed. Pure. */
+
+export const COMMANDS = [
+  'help',
+  'clear',
+  'compact',
+  'context',
+  'cost',
+  'mode',
+  'profile',
+  'sessions',
+  'resume',
+  'steer',
+  'next',
+  'exit',
+] as const;
+
+export type CommandName = (typeof COMMANDS)[number];
+
+/** What a typed line means. */
+export type Parsed =
+  | { kind: 'empty' }
+  | { kind: 'message'; text: string }
+  | { kind: 'command'; name: CommandName; arg: string }
+  | { kind: 'unknown'; name: string; suggestion?: CommandName };
+
+const ALIASES: Record<string, CommandName> = { quit: 'exit', '?': 'help', q: 'exit' };
+
+/** Parse a submitted input. A line starting with `//` is a message starting with `/`. */
+export function parseInput(input: string): Parsed {
+  const text = input.trim();
+  if (!text) return { kind: 'empty' };
+  if (!text.startsWith('/') || text.startsWith('//')) {
+    return { kind: 'message', text: text.startsWith('//') ? text.slice(1) : input.replace(/^\s+|\s+$/g, '') };
+  }
+  const match = /^\/(\S*)\s*([\s\S]*)$/.exec(text)!;
+  const word = match[1].toLowerCase();
+  const arg = match[2].trim();
+  const name = (COMMANDS as readonly string[]).includes(word) ? (word as CommandName) : ALIASES[word];
+  if (name) return { kind: 'command', name, arg };
+  return { kind: 'unknown', name: `/${match[1]}`, suggestion: closest(word) };
+}
+
+/** Commands whose name starts with what was typed (for the hint under the prompt). */
+export function completions(input: string): CommandName[] {
+  if (!/^\/\S*$/.test(input)) return [];
+  const word = input.slice(1).toLowerCase();
+  return COMMANDS.filter((c) => c.startsWith(word));
+}
+
+function closest(word: string): CommandName | undefined {
+  let best: CommandName | undefined;
+  let bestDistance = 3;
+  for (const c of COMMANDS) {
+    const d = distance(word, c);
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length];
+}

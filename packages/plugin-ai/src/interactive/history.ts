@@ -1,0 +1,65 @@
+import * as fs from 'fs';
+import * as path from 'path';
+
+/**
+ * Prompt history, persisted per user in `<home>/ai/history` as one JSON string per line
+ * (so multi-line entries survive). Every entry is one append (O_APPEND, one write), so two
+ * sessions writing at once lose nothing. The file is kept small by rotation: when it holds
+ * more than `cap` entries it is renamed to `history.old` (an atomic rename; a writer that
+ * appends at the same moment lands in one file or the other, and both are read).
+ */
+export class PromptHistory {
+  private readonly old: string;
+
+  constructor(
+    readonly file: string,
+    readonly cap = 500,
+  ) {
+    this.old = `${file}.old`;
+  }
+
+  /** The last `cap` entries, oldest first. Unreadable lines are skipped. */
+  load(): string[] {
+    const current = readEntries(this.file);
+    if (current.length > this.cap) this.rotate();
+    return [...readEntries(this.old), ...current].slice(-this.cap);
+  }
+
+  /** Append one entry (blank entries are not kept). */
+  append(entry: string): void {
+    if (!entry.trim()) return;
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    fs.appendFileSync(this.file, JSON.stringify(entry) + '\n', { mode: 0o600 });
+  }
+
+  private rotate(): void {
+    try {
+      fs.renameSync(this.file, this.old);
+    } catch (err) {
+      // Another session rotated it first: nothing to do.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
+
+function readEntries(file: string): string[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue; // a line cut by a crash: skip it, keep the rest
+    }
+    if (typeof value === 'string') out.push(value);
+  }
+  return out;
+}
