@@ -75,10 +75,11 @@ export class Agent {
   private total: UsageTotals = zeroUsage();
   private stepCounter = 0;
   private chain: Promise<unknown> = Promise.resolve();
-  private readonly queue: string[] = [];
+  private readonly queue: Array<{ text: string }> = [];
   private steering: string[] = [];
   private running?: AbortController;
   private readonly answers = new Map<string, AgentConfirmAnswer>();
+  private currentStepId?: string;
 
   constructor(
     private readonly options: AgentOptions,
@@ -144,17 +145,19 @@ export class Agent {
   }
   /** Texts waiting to be sent after the running turn. */
   queued(): string[] {
-    return [...this.queue];
+    return this.queue.map((item) => item.text);
   }
 
   // ── conversation ──────────────────────────────────────────────────────────────────
 
   /** Run one turn with the user's text. Turns are serialized: calling while busy queues it. */
   send(text: string, options: SendOptions = {}): Promise<TurnResult> {
-    this.queue.push(text);
+    const item = { text };
+    this.queue.push(item);
     const run = this.chain.then(() => {
-      const index = this.queue.indexOf(text);
-      if (index >= 0) this.queue.splice(index, 1);
+      const index = this.queue.indexOf(item);
+      if (index < 0) return this.cancelled();
+      this.queue.splice(index, 1);
       return this.turn([{ kind: 'user', text }], text, options.signal);
     });
     this.chain = run.catch(() => undefined);
@@ -175,9 +178,13 @@ export class Agent {
     void this.send(text);
   }
 
-  /** Drop queued messages that have not started. */
+  /** Drop queued messages that have not started; their send() resolves as aborted. */
   clearQueue(): string[] {
-    return this.queue.splice(0);
+    return this.queue.splice(0).map((item) => item.text);
+  }
+
+  private cancelled(): TurnResult {
+    return { outcome: 'aborted', message: t(this.options.lang, 'aborted'), steps: 0, usage: zeroUsage(), sessionId: this.id };
   }
 
   /** Add a note the model sees with its next call in the running turn. Returns false (and
@@ -390,7 +397,7 @@ export class Agent {
   private async confirmBridge(request: ConfirmRequest): Promise<ConfirmAnswer> {
     this.emit({ type: 'confirm', request });
     const answer = await (this.deps.confirm ?? declineAll)(request);
-    this.answers.set(request.id, answer);
+    this.answers.set(this.currentStepId ?? request.id, answer);
     this.emit({ type: 'confirm_answer', id: request.id, answer });
     return answer;
   }
@@ -425,11 +432,16 @@ export class Agent {
           decision: { ...decision, by: 'policy' },
         };
       } else {
-        result = await runner.run(step, {
-          id,
-          signal,
-          onOutput: (chunk, stream) => this.emit({ type: 'output', id, chunk, stream }),
-        });
+        this.currentStepId = id;
+        try {
+          result = await runner.run(step, {
+            id,
+            signal,
+            onOutput: (chunk, stream) => this.emit({ type: 'output', id, chunk, stream }),
+          });
+        } finally {
+          this.currentStepId = undefined;
+        }
         if (result.status === 'blocked' || result.status === 'declined') {
           stopped = `not run: ${id} before it was ${result.status}`;
         }

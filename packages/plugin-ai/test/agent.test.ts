@@ -290,3 +290,15 @@ describe('compaction and sessions', () => {
     fs.rmSync(dir, { recursive: true });
   });
 });
+
+test('clearQueue cancels queued turns before they reach the model', async () => {
+  const llm = fakeLlm([chat('a'), chat('never')]);
+  const { agent } = setup(llm);
+  const first = agent.send('first');
+  const second = agent.send('second');
+  expect(agent.queued()).toEqual(['first', 'second']);
+  expect(agent.clearQueue()).toEqual(['first', 'second']);
+  expect((await first).outcome).toBe('aborted');
+  expect((await second).outcome).toBe('aborted');
+  expect(llm.calls).toHaveLength(0);
+});

@@ -1,0 +1,97 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { loadLlmBase } from '../llm-base';
+import type { Registry } from '../registry';
+
+/** A profile as llm-base stores it (the fields the setup fills in). */
+export interface SetupProfile {
+  base_url: string;
+  api_key: string;
+  low_model: string;
+  high_model: string;
+  timeout?: number;
+}
+
+/** A check of llm-base's doctor report. */
+export interface DoctorCheck {
+  id: string;
+  ok: boolean;
+  message: string;
+  fix?: string;
+  skipped?: boolean;
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  profile: string | null;
+  checks: DoctorCheck[];
+}
+
+export interface PresetInfo {
+  name: string;
+  base_url: string;
+  low_model: string;
+  high_model: string;
+  needs_key: boolean;
+}
+
+type DataResult = { success: true; data: unknown } | { success: false; error: { code: string; message: string } };
+
+/**
+ * The part of llm-base's module API the setup uses. Functions the loaded llm-base does not
+ * have (the original 1.0.x has no doctor or presets) are undefined.
+ */
+export interface SetupLlmBase {
+  root: string;
+  list_profiles(): DataResult;
+  create_profile(name: string, profile: SetupProfile): DataResult;
+  set_default_profile(name: string): DataResult;
+  delete_profile(name: string): DataResult;
+  llm_chat(messages: Array<{ role: string; content: string }>, mode: 'low' | 'high', profile: string | null): Promise<unknown>;
+  /** Present when llm-base has doctor. */
+  doctor?: (name: string | null, options?: { profile: SetupProfile }) => Promise<DoctorReport>;
+  /** doctor can check an unsaved profile (FEATURES.doctor_profile). */
+  doctorUnsaved: boolean;
+  list_presets?: () => PresetInfo[];
+}
+
+function mainOf(root: string): string {
+  try {
+    const pkg: unknown = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    const main = pkg && typeof pkg === 'object' ? (pkg as { main?: unknown }).main : undefined;
+    if (typeof main === 'string' && main) return path.resolve(root, main);
+  } catch {
+    // the documented fallback below
+  }
+  return path.join(root, 'lib', 'index.js');
+}
+
+/**
+ * llm-base's module through the registry, the way the agent loads it (loadLlmBase validates
+ * the entry and throws AiError LLM_BASE_MISSING / STALE / BROKEN). llm-base reads its home from
+ * process.env, so the setup must run in the process whose SLOTHTOOL_HOME it configures.
+ */
+export function loadSetupLlmBase(registry: Registry): SetupLlmBase {
+  const { root } = loadLlmBase(registry);
+  const mod = require(mainOf(root)) as Record<string, unknown>;
+  const fn = (name: string) => (typeof mod[name] === 'function' ? (mod[name] as (...a: unknown[]) => unknown) : undefined);
+  const need = (name: string) => {
+    const f = fn(name);
+    if (!f) return () => ({ success: false, error: { code: 'PROVIDER_ERROR', message: `llm-base has no ${name}()` } });
+    return f;
+  };
+  const features = mod.FEATURES && typeof mod.FEATURES === 'object' ? (mod.FEATURES as Record<string, unknown>) : {};
+  const doctor = fn('doctor');
+  const listPresets = fn('list_presets');
+  return {
+    root,
+    list_profiles: () => need('list_profiles')() as DataResult,
+    create_profile: (name, profile) => need('create_profile')(name, profile) as DataResult,
+    set_default_profile: (name) => need('set_default_profile')(name) as DataResult,
+    delete_profile: (name) => need('delete_profile')(name) as DataResult,
+    llm_chat: async (messages, mode, profile) => need('llm_chat')(messages, mode, profile),
+    doctor: doctor ? (name, options) => doctor(name, options) as Promise<DoctorReport> : undefined,
+    doctorUnsaved: Boolean(doctor) && features.doctor_profile === true,
+    list_presets: listPresets ? () => listPresets() as PresetInfo[] : undefined,
+  };
+}
