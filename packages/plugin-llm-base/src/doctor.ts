@@ -115,9 +115,22 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
     checks.push({ id: 'auth', ok: true, message: t(lang, 'chkAuthOk') });
     authKnown = true;
     const wanted = [...new Set([profile.low_model, profile.high_model])];
-    const missing = wanted.filter((m) => !ids.includes(m));
+    const unlisted = wanted.filter((m) => !ids.includes(m));
+    // Some servers answer for models they do not list (llama.cpp serves one model under any
+    // name, LM Studio loads on demand): a one-token probe tells missing from unlisted.
+    const missing: string[] = [];
+    for (const m of unlisted) {
+      const accepted = await client.chat.completions
+        .create({ model: m, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 })
+        .then(() => true, () => false);
+      if (!accepted) missing.push(m);
+    }
     if (missing.length === 0) {
-      checks.push({ id: 'models', ok: true, message: t(lang, 'chkModelsOk', { models: wanted.join(', ') }) });
+      const message =
+        unlisted.length === 0
+          ? t(lang, 'chkModelsOk', { models: wanted.join(', ') })
+          : t(lang, 'chkModelsAccepted', { models: unlisted.join(', ') });
+      checks.push({ id: 'models', ok: true, message });
     } else {
       const fix = preset?.pull_hint
         ? t(lang, 'fixPullModel', { hint: missing.map((m) => preset.pull_hint!.split('{model}').join(m)).join(' ; ') })

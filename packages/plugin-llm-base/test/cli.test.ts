@@ -218,7 +218,19 @@ describe('doctor: the states a local server goes through', () => {
     const models = JSON.parse(r.stdout).checks.find((c: { id: string }) => c.id === 'models');
     expect(models).toMatchObject({ ok: false, message: expect.stringMatching(/test-low, test-high.*some-other-model/) });
     expect(models.fix).toMatch(/config update local/);
-    expect(server.requests.filter((q) => q.path.includes('chat'))).toHaveLength(0);
+    // Only the one-token probes were sent, no JSON round trip.
+    const chats = server.requests.filter((q) => q.path.includes('chat'));
+    expect(chats.map((q) => [q.body.model, q.body.max_tokens])).toEqual([['test-low', 1], ['test-high', 1]]);
+  });
+
+  test('models not listed but accepted (llama.cpp serves one model under any name) pass', async () => {
+    await run(createArgs());
+    server.models = ['/models/qwen2.5-7b-instruct-q4_k_m.gguf'];
+    server.enqueue({ content: 'p' }, { content: 'p' }, { json: { ok: true } });
+    const r = await run(['doctor', '--json']);
+    const report = JSON.parse(r.stdout);
+    expect(report.ok).toBe(true);
+    expect(report.checks.find((c: { id: string }) => c.id === 'models').message).toMatch(/accepts them: test-low, test-high/);
   });
 
   test('ready → every check passes, with a strict-JSON round trip', async () => {
