@@ -245,6 +245,7 @@ async function dispatch(io: Io, argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h') return help(io);
   if (command === '--version' || command === '-v') return io.out(version());
+  if (command === '-i' || command === '--interactive') return io.usage('noInteractiveMenu', {});
   if (!BUILTIN.has(command)) {
     if (command.startsWith('-')) io.usage('unknownOption', { arg: command });
     return runAlias(io, command, rest);

@@ -24,6 +24,8 @@ const zh = {
     '  slothtool ai -i',
   ].join('\n'),
   unknownOption: '未知选项 "{arg}"。查看帮助：slothtool --help',
+  noInteractiveMenu:
+    '这个版本的 slothtool 没有交互式菜单。\n查看插件：slothtool list\n运行插件的交互模式：slothtool <别名> -i（例如 slothtool ai -i）',
   missingArgument: '缺少{what}。用法：{usage}',
   extraArguments: '多余的参数："{args}"。用法：{usage}',
   argAlias: '插件别名',
@@ -107,6 +109,8 @@ const en: Record<MessageId, string> = {
     '  slothtool ai -i',
   ].join('\n'),
   unknownOption: 'Unknown option "{arg}". See: slothtool --help',
+  noInteractiveMenu:
+    'This slothtool has no interactive menu.\nSee your plugins: slothtool list\nStart a plugin\'s interactive mode: slothtool <alias> -i (e.g. slothtool ai -i)',
   missingArgument: 'Missing {what}. Usage: {usage}',
   extraArguments: 'Unexpected arguments: "{args}". Usage: {usage}',
   argAlias: 'the plugin alias',

@@ -91,6 +91,9 @@ describe('run', () => {
     const r = cli(['--frobnicate'], env);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('Unknown option "--frobnicate"');
+    const menu = cli(['-i'], env);
+    expect(menu.status).toBe(2);
+    expect(menu.stderr).toContain('slothtool ai -i');
   });
 });
 
