@@ -225,3 +225,45 @@ export function exec(options: ExecOptions, deps: ExecDeps = createDefaultExecDep
     options.signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/** Result of {@link execInherit}: the program owned the terminal, so there is no output to keep. */
+export interface InheritResult {
+  exitCode: number | null;
+  signal: string | null;
+  durationMs: number;
+  error?: { code: string; message: string };
+}
+
+/**
+ * Run a program with the caller's terminal (stdio inherited), for interactive plugins.
+ * Never rejects. Abort sends SIGTERM to the program.
+ */
+export function execInherit(
+  options: { program: string; args: string[]; cwd: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal },
+  deps: ExecDeps = createDefaultExecDeps(),
+): Promise<InheritResult> {
+  const started = deps.now();
+  return new Promise((resolve) => {
+    let child: ChildProcess;
+    const done = (r: Omit<InheritResult, 'durationMs'>): void => resolve({ ...r, durationMs: Math.max(0, deps.now() - started) });
+    try {
+      child = deps.spawn(options.program, options.args, { cwd: options.cwd, env: options.env ?? process.env, stdio: 'inherit', shell: false });
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      done({ exitCode: SPAWN_EXIT_CODES[err.code ?? ''] ?? 126, signal: null, error: { code: err.code ?? 'SPAWN_FAILED', message: err.message } });
+      return;
+    }
+    const onAbort = (): void => {
+      child.kill('SIGTERM');
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      done({ exitCode: SPAWN_EXIT_CODES[err.code ?? ''] ?? 126, signal: null, error: { code: err.code ?? 'ERROR', message: err.message } });
+    });
+    child.on('close', (code, signal) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      done({ exitCode: code, signal });
+    });
+  });
+}

@@ -1,10 +1,26 @@
 /** Package version, read from package.json at run time so it never drifts. */
 export const VERSION: string = require('../package.json').version;
 
-export { exec, createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES } from './exec';
-export type { ExecOptions, ExecResult, ExecDeps } from './exec';
+export { exec, execInherit, createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES } from './exec';
+export type { ExecOptions, ExecResult, ExecDeps, InheritResult } from './exec';
 export { classify, sessionKey, validateStep } from './policy/classify';
 export type { ClassifyOptions } from './policy/classify';
+export { parseOutput } from './parse-output';
+export type { Parsed, ParseInput, ParseOptions, SearchMatch, GitStatusEntry, GitLogEntry } from './parse-output';
+export { redact, redactValue } from './redact';
+export { createToolRunner, createDefaultRunnerDeps } from './runner';
+export type { ConfirmAnswer, ConfirmRequest, ToolRunner, ToolRunnerOptions, RunOptions } from './runner';
+export type {
+  ToolResult,
+  RunToolResult,
+  PatchToolResult,
+  StoppedToolResult,
+  ResultDecision,
+  Registry,
+  RunnerDeps,
+  ToolHandler,
+  ToolContext,
+} from './tools/types';
 export { MESSAGES, message } from './i18n';
 export type {
   Level,

@@ -91,7 +91,7 @@ function pluginFindings(step: Extract<Step, { tool: 'plugin.run' }>, policy: Pol
   const alias = step.plugin;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(alias)) return [finding('program.lookalike', 'L2', { p: alias, like: alias.normalize('NFKC') })];
   if (alias === 'ai') return [finding('plugin.self', 'L2')];
-  const info = ctx.plugins?.[alias];
+  const info = ctx.plugins && Object.prototype.hasOwnProperty.call(ctx.plugins, alias) ? ctx.plugins[alias] : undefined;
   if (ctx.plugins && !info) return [finding('plugin.missing', 'L2', { p: alias })];
   if ((info as { name?: string } | undefined)?.name === '@holic512/plugin-ai') return [finding('plugin.self', 'L2')];
   const out: Finding[] = [];
@@ -105,28 +105,39 @@ function pluginFindings(step: Extract<Step, { tool: 'plugin.run' }>, policy: Pol
   return [...out, finding('plugin.run', 'L1', { p: alias })];
 }
 
-function expandHome(file: string, home?: string): string {
+function expandHome(file: string, home?: string, slothtoolHome?: string): string {
+  if (slothtoolHome && (file === '~/.slothtool' || file.startsWith('~/.slothtool/'))) return path.join(slothtoolHome, file.slice('~/.slothtool'.length));
   if (home && (file === '~' || file.startsWith('~/'))) return path.join(home, file.slice(1));
   return file;
 }
 
-function patchFindings(step: Extract<Step, { tool: 'config.json_patch' }>, ctx: ClassifyContext & { allowedRoots?: string[] }): Finding[] {
-  const file = expandHome(step.file, ctx.home);
+/** Whether `abs` lies inside `root`: a folder, an exact file, or a pattern whose `*` and `?` match within one segment. */
+function insideRoot(abs: string, root: string, ctx: ClassifyOptions): boolean {
+  const r = path.resolve(expandHome(root, ctx.home, ctx.slothtoolHome));
+  if (/[*?]/.test(r)) {
+    const re = new RegExp('^' + r.split('').map((ch) => (ch === '*' ? '[^/\\\\]*' : ch === '?' ? '[^/\\\\]' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('') + '$');
+    return re.test(abs);
+  }
+  if (abs === r) return true;
+  const rel = path.relative(r, abs);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+function patchFindings(step: Extract<Step, { tool: 'config.json_patch' }>, ctx: ClassifyOptions): Finding[] {
+  const file = expandHome(step.file, ctx.home, ctx.slothtoolHome);
   if (ctx.allowedRoots) {
     const abs = path.resolve(ctx.cwd ?? '/', file);
-    const inside = ctx.allowedRoots.some((root) => {
-      const rel = path.relative(path.resolve(root), abs);
-      return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-    });
-    if (!inside) return [finding('config.outside', 'L2', { f: step.file })];
+    if (!ctx.allowedRoots.some((root) => insideRoot(abs, root, ctx))) return [finding('config.outside', 'L2', { f: step.file })];
   }
   return [finding('config.patch', 'L1', { f: step.file })];
 }
 
 /** Options of {@link classify} beyond the contract's ClassifyContext. */
 export interface ClassifyOptions extends ClassifyContext {
-  /** config.json_patch: folders a patched file must be inside (json-patch's defaultAllowedRoots). */
+  /** config.json_patch: folders, files or `*` patterns a patched file must match (json-patch's defaultAllowedRoots). */
   allowedRoots?: string[];
+  /** Where `~/.slothtool` points (SLOTHTOOL_HOME), for config.json_patch paths. */
+  slothtoolHome?: string;
 }
 
 /** Lower L1 findings whose every category the policy allows; add a rule saying so. */

@@ -1,0 +1,248 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES, exec, execInherit } from './exec';
+import { message } from './i18n';
+import { classifyFindings, render, sessionKey, validateStep, type ClassifyOptions } from './policy/classify';
+import { finding, maxLevel, type Finding } from './policy/finding';
+import { execTool } from './tools/exec-tool';
+import { jsonPatchTool } from './tools/json-patch-tool';
+import { pluginRunTool, readPluginInfo } from './tools/plugin-run-tool';
+import type { Registry, ResultDecision, RunnerDeps, StoppedToolResult, ToolContext, ToolHandler, ToolResult } from './tools/types';
+import type { Decision, Lang, Policy, Step } from './types';
+
+/** The user's answer to a confirmation request. */
+export type ConfirmAnswer =
+  | { action: 'run' }
+  | { action: 'allow-session' }
+  | { action: 'decline'; reason?: string }
+  | { action: 'edit'; step: Step };
+
+/** What the caller's `confirm` callback is shown. */
+export interface ConfirmRequest {
+  id: string;
+  step: Step;
+  decision: Decision;
+  /** What the user should see first (the masked diff of a config patch). */
+  preview?: string;
+  /** What 'allow-session' would allow, e.g. `git commit`. */
+  sessionKey: string;
+}
+
+/** Options of {@link createToolRunner}. */
+export interface ToolRunnerOptions {
+  /** Policy settings from the caller's config. */
+  policy?: Policy;
+  /** Asks the user about an L1 step. L0 steps never call it; L2 steps never run. */
+  confirm: (request: ConfirmRequest) => ConfirmAnswer | Promise<ConfirmAnswer>;
+  /** The parsed registry.json (`{plugins: {...}}`), for plugin.run. */
+  registry?: Registry;
+  /** Workspace folder: steps run here unless they name a cwd. */
+  cwd: string;
+  /** Language of rule reasons and hints; default 'zh'. */
+  lang?: Lang;
+  /** Environment of spawned programs; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Clock (ms), for durations. */
+  now?: () => number;
+  /** Default time limit of a step; default 120000 ms. */
+  timeoutMs?: number;
+  /** Bytes kept of each output stream (head + tail); default 65536. */
+  maxOutputBytes?: number;
+  /** config.json_patch: files that may be patched; default json-patch's defaultAllowedRoots(env). */
+  allowedRoots?: string[];
+  /** Side effects, for tests. */
+  deps?: Partial<RunnerDeps>;
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  /** Result id; default `cmd_001`, `cmd_002`, ... */
+  id?: string;
+  signal?: AbortSignal;
+  /** Live output (not redacted: it is for the user's own screen). */
+  onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+}
+
+export interface ToolRunner {
+  /** Policy plus this runner's session allowances. */
+  judge(step: Step): Decision;
+  /** Judge, ask where needed, execute, summarise. Never rejects. */
+  run(step: Step, options?: RunOptions): Promise<ToolResult>;
+  /** Session keys the user allowed so far. */
+  readonly sessionAllowances: readonly string[];
+}
+
+const HANDLERS: Record<string, ToolHandler> = {
+  exec: execTool as ToolHandler,
+  'plugin.run': pluginRunTool as ToolHandler,
+  'config.json_patch': jsonPatchTool as ToolHandler,
+};
+
+const MAX_EDITS = 5;
+
+export function createDefaultRunnerDeps(now?: () => number): RunnerDeps {
+  const execDeps = { ...createDefaultExecDeps(), ...(now ? { now } : {}) };
+  return {
+    exec: (o) => exec(o, execDeps),
+    execInherit: (o) => execInherit(o, execDeps),
+    readFileSync: (file) => fs.readFileSync(file, 'utf8'),
+    patchFile: (file, ops, options) => require('@holic512/json-patch').patchFile(file, ops, options),
+    defaultAllowedRoots: (env) => require('@holic512/json-patch').defaultAllowedRoots(env),
+    now: now ?? (() => Date.now()),
+    execPath: process.execPath,
+  };
+}
+
+/** A step with its defaults filled in (tool 'exec', args []). Only call on a valid step. */
+function normalize(step: Step): Step {
+  const s = step as Step & { tool?: string; args?: string[] };
+  if (s.tool === 'config.json_patch') return s;
+  return { ...s, tool: s.tool ?? 'exec', args: s.args ?? [] } as Step;
+}
+
+/**
+ * A runner: judges steps with the policy and the session's allowances, asks the user through
+ * `confirm`, executes through the tool's handler and returns the DESIGN §4 `tool_result`.
+ * Session allowances live on the runner object, nowhere else.
+ */
+export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
+  const deps: RunnerDeps = { ...createDefaultRunnerDeps(options.now), ...options.deps };
+  const env = options.env ?? process.env;
+  const lang: Lang = options.lang ?? 'zh';
+  const policy = options.policy ?? {};
+  const registry: Registry = options.registry && typeof options.registry === 'object' ? options.registry : { plugins: {} };
+  const home = env.HOME ?? env.USERPROFILE ?? os.homedir();
+  const slothtoolHome = env.SLOTHTOOL_HOME ?? path.join(home, '.slothtool');
+  let allowedRoots: string[] | undefined = options.allowedRoots;
+  const roots = (): string[] => (allowedRoots ??= deps.defaultAllowedRoots(env));
+  const allowances = new Set<string>();
+  let counter = 0;
+
+  const classifyCtx = (step: Step): ClassifyOptions => {
+    const ctx: ClassifyOptions = { cwd: options.cwd, home, lang, slothtoolHome };
+    if (step.tool === 'plugin.run') {
+      const plugins: NonNullable<ClassifyOptions['plugins']> = Object.create(null);
+      for (const alias of Object.keys(registry.plugins ?? {})) {
+        const entry = registry.plugins[alias];
+        plugins[alias] = { name: entry?.name } as { interactive?: boolean };
+      }
+      const info = readPluginInfo(registry, step.plugin, deps.readFileSync);
+      if (info) plugins[step.plugin] = { name: info.name, interactive: info.interactive } as { interactive?: boolean };
+      ctx.plugins = plugins;
+    }
+    if (step.tool === 'config.json_patch') ctx.allowedRoots = roots();
+    return ctx;
+  };
+
+  const judgeInternal = (step: Step): { decision: Decision; bySession: boolean; alwaysConfirm: boolean } => {
+    const found: Finding[] = classifyFindings(step, policy, classifyCtx(step));
+    const handler = HANDLERS[(step as { tool?: string }).tool ?? 'exec'];
+    const alwaysConfirm = handler?.alwaysConfirm?.(step, { registry, deps }) ?? false;
+    const level = maxLevel(found.map((f) => f.level));
+    const key = sessionKey(step);
+    if (level === 'L1' && !alwaysConfirm && allowances.has(key)) {
+      const lowered = found.map((f) => (f.level === 'L1' ? { ...f, level: 'L0' as const } : f));
+      return { decision: render([...lowered, finding('session.allowed', 'L0', { k: key })], lang), bySession: true, alwaysConfirm };
+    }
+    return { decision: render(found, lang), bySession: false, alwaysConfirm };
+  };
+
+  const stopped = (id: string, tool: string, status: 'blocked' | 'declined', decision: ResultDecision, reason?: string): StoppedToolResult => ({
+    _event: 'tool_result',
+    id,
+    tool,
+    status,
+    ...(reason ? { reason } : {}),
+    decision,
+  });
+
+  const ask = async (request: ConfirmRequest, signal?: AbortSignal): Promise<ConfirmAnswer> => {
+    let answer: unknown;
+    try {
+      answer = await options.confirm(request);
+    } catch (err) {
+      return { action: 'decline', reason: `confirm failed: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    if (signal?.aborted) return { action: 'decline', reason: 'aborted' };
+    const a = answer as { action?: unknown; step?: unknown; reason?: unknown } | null;
+    if (!a || typeof a !== 'object') return { action: 'decline', reason: 'no answer' };
+    if (a.action === 'run' || a.action === 'allow-session') return { action: a.action };
+    if (a.action === 'edit' && a.step && typeof a.step === 'object') return { action: 'edit', step: a.step as Step };
+    return { action: 'decline', ...(typeof a.reason === 'string' ? { reason: a.reason } : {}) };
+  };
+
+  const runner: ToolRunner = {
+    judge: (step) => judgeInternal(step).decision,
+    get sessionAllowances() {
+      return [...allowances];
+    },
+    async run(step, runOptions = {}) {
+      const id = runOptions.id ?? `cmd_${String(++counter).padStart(3, '0')}`;
+      let current: Step = step;
+      for (let edits = 0; ; edits++) {
+        const tool = String((current as { tool?: unknown })?.tool ?? 'exec');
+        if (validateStep(current) !== undefined) {
+          const decision = render(classifyFindings(current, policy, { lang }), lang);
+          return stopped(id, tool, 'blocked', { ...decision, by: 'policy' }, decision.rules[0]?.reason);
+        }
+        const s = normalize(current);
+        const handler = HANDLERS[s.tool];
+        const { decision, bySession, alwaysConfirm } = judgeInternal(s);
+        if (decision.level === 'L2' || !handler) {
+          const reason = decision.rules.filter((r) => r.level === 'L2').map((r) => r.reason).join('; ');
+          return stopped(id, s.tool, 'blocked', { ...decision, by: 'policy' }, reason || undefined);
+        }
+        if (runOptions.signal?.aborted) return stopped(id, s.tool, 'declined', { ...decision, by: 'policy' }, 'aborted');
+        const mustAsk = decision.level === 'L1' || alwaysConfirm;
+        const key = sessionKey(s);
+        let answer: ConfirmAnswer | undefined;
+        const askUser = async (preview?: string): Promise<boolean> => {
+          answer = await ask({ id, step: s, decision, ...(preview !== undefined ? { preview } : {}), sessionKey: key }, runOptions.signal);
+          if (answer.action === 'allow-session' && decision.level === 'L1') allowances.add(key);
+          return answer.action === 'run' || answer.action === 'allow-session';
+        };
+        const userDecision: ResultDecision = { ...decision, by: 'user' };
+        if (mustAsk && !handler.confirmsInside) {
+          const go = await askUser();
+          const a = answer as ConfirmAnswer | undefined;
+          if (!go && a?.action === 'edit') {
+            if (edits + 1 >= MAX_EDITS) return stopped(id, s.tool, 'declined', userDecision, 'too many edits');
+            current = a.step;
+            continue;
+          }
+          if (!go) return stopped(id, s.tool, 'declined', userDecision, (a?.action === 'decline' && a.reason) || message('declined.user', lang).reason);
+        }
+        const ctx: ToolContext = {
+          id,
+          cwd: options.cwd,
+          env,
+          lang,
+          deps,
+          registry,
+          timeoutMs: options.timeoutMs ?? 120000,
+          maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+          signal: runOptions.signal,
+          onOutput: runOptions.onOutput,
+          decision: mustAsk || bySession ? userDecision : { ...decision, by: 'policy' },
+          allowedRoots: s.tool === 'config.json_patch' ? roots() : [],
+          ...(mustAsk && handler.confirmsInside ? { ask: askUser } : {}),
+        };
+        if (mustAsk && handler.confirmsInside) ctx.decision = { ...decision, by: 'policy' };
+        const result = await handler.run(s, ctx);
+        if (handler.confirmsInside && answer) {
+          const a = answer as ConfirmAnswer;
+          if (a.action === 'edit') {
+            if (edits + 1 >= MAX_EDITS) return stopped(id, s.tool, 'declined', userDecision, 'too many edits');
+            current = a.step;
+            continue;
+          }
+          if (a.action === 'decline') return stopped(id, s.tool, 'declined', userDecision, a.reason || message('declined.user', lang).reason);
+          return { ...result, decision: userDecision };
+        }
+        return result;
+      }
+    },
+  };
+  return runner;
+}

@@ -1,0 +1,56 @@
+import * as path from 'path';
+import { parseOutput } from '../parse-output';
+import { redact, redactValue } from '../redact';
+import type { ExecStep } from '../types';
+import type { RunToolResult, ToolContext, ToolHandler } from './types';
+
+/** Environment additions that keep programs from waiting on a terminal that is not there. */
+export const NON_INTERACTIVE_ENV: Record<string, string> = {
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_PAGER: 'cat',
+  PAGER: 'cat',
+};
+
+/** Resolve a step's cwd against the runner's cwd. */
+export function stepCwd(step: { cwd?: string | null }, base: string): string {
+  return typeof step.cwd === 'string' && step.cwd.trim() ? path.resolve(base, step.cwd) : base;
+}
+
+export const execTool: ToolHandler<ExecStep> = {
+  tool: 'exec',
+  async run(step, ctx: ToolContext): Promise<RunToolResult> {
+    const cwd = stepCwd(step, ctx.cwd);
+    const timeoutMs = typeof step.timeoutMs === 'number' && step.timeoutMs > 0 ? Math.min(step.timeoutMs, ctx.timeoutMs * 10) : ctx.timeoutMs;
+    const r = await ctx.deps.exec({
+      program: step.program,
+      args: step.args,
+      cwd,
+      env: { ...ctx.env, ...NON_INTERACTIVE_ENV },
+      timeoutMs,
+      signal: ctx.signal,
+      maxOutputBytes: ctx.maxOutputBytes,
+      onStdout: ctx.onOutput ? (s) => ctx.onOutput?.(s, 'stdout') : undefined,
+      onStderr: ctx.onOutput ? (s) => ctx.onOutput?.(s, 'stderr') : undefined,
+    });
+    const parsed = parseOutput(step, r);
+    return {
+      _event: 'tool_result',
+      id: ctx.id,
+      tool: 'exec',
+      cwd,
+      program: step.program,
+      args: step.args,
+      exitCode: r.exitCode,
+      ...(r.signal ? { signal: r.signal } : {}),
+      ...(r.timedOut ? { timedOut: true } : {}),
+      ...(r.aborted ? { aborted: true } : {}),
+      durationMs: r.durationMs,
+      stdoutTail: redact(r.stdoutTail),
+      stderrTail: redact(r.stderrTail),
+      truncated: r.truncated,
+      ...(parsed ? { parsed: redactValue(parsed) } : {}),
+      ...(r.error ? { error: { code: r.error.code, message: redact(r.error.message) } } : {}),
+      decision: ctx.decision,
+    };
+  },
+};

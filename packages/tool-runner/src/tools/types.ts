@@ -1,0 +1,112 @@
+import type { ExecOptions, ExecResult, InheritResult } from '../exec';
+import type { Parsed } from '../parse-output';
+import type { Lang, Level, PatchOp, Rule, Step } from '../types';
+
+/** The decision attached to a result: who let it run (or stopped it). */
+export interface ResultDecision {
+  level: Level;
+  by: 'policy' | 'user';
+  rules: Rule[];
+}
+
+/** exec / plugin.run result (DESIGN §4). Tails and parsed are redacted. */
+export interface RunToolResult {
+  _event: 'tool_result';
+  id: string;
+  tool: 'exec' | 'plugin.run';
+  cwd: string;
+  program: string;
+  args: string[];
+  /** plugin.run: the plugin alias. */
+  plugin?: string;
+  exitCode: number | null;
+  signal?: string;
+  timedOut?: boolean;
+  aborted?: boolean;
+  durationMs: number;
+  stdoutTail: string;
+  stderrTail: string;
+  truncated: boolean;
+  parsed?: Parsed;
+  /** Why the program could not start (ENOENT, EACCES, ...). */
+  error?: { code: string; message: string };
+  /** plugin.run of an interactive plugin: it used the terminal, nothing was captured. */
+  interactive?: boolean;
+  decision: ResultDecision;
+}
+
+/** config.json_patch result. `changes` and `summary` are masked by json-patch. */
+export interface PatchToolResult {
+  _event: 'tool_result';
+  id: string;
+  tool: 'config.json_patch';
+  file: string;
+  status: 'applied' | 'unchanged' | 'error';
+  changes: unknown[];
+  summary: string;
+  backupPath?: string;
+  error?: { code: string; message: string };
+  decision: ResultDecision;
+}
+
+/** A step that did not run. */
+export interface StoppedToolResult {
+  _event: 'tool_result';
+  id: string;
+  tool: string;
+  status: 'blocked' | 'declined';
+  reason?: string;
+  decision: ResultDecision;
+}
+
+export type ToolResult = RunToolResult | PatchToolResult | StoppedToolResult;
+
+/** The parsed registry.json (DESIGN §3). */
+export interface Registry {
+  plugins: Record<string, { name: string; version?: string; binPath: string; installedAt?: string; updatedAt?: string }>;
+}
+
+/** Side effects of the runner, replaceable in tests. */
+export interface RunnerDeps {
+  exec: (options: ExecOptions) => Promise<ExecResult>;
+  execInherit: (options: { program: string; args: string[]; cwd: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal }) => Promise<InheritResult>;
+  readFileSync: (file: string) => string;
+  patchFile: (file: string, ops: PatchOp[], options: Record<string, unknown>) => Promise<{ status: string; changes: unknown[]; summary: string; backupPath: string | null; file: string }>;
+  defaultAllowedRoots: (env: NodeJS.ProcessEnv) => string[];
+  now: () => number;
+  execPath: string;
+}
+
+/** What a tool handler gets from the runner for one step. */
+export interface ToolContext {
+  id: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  lang: Lang;
+  deps: RunnerDeps;
+  registry: Registry;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  signal?: AbortSignal;
+  onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+  decision: ResultDecision;
+  allowedRoots: string[];
+  /**
+   * Ask the user now, with a preview (tools that confirm inside their own operation, like a
+   * config patch whose masked diff is only known once the file is read). Resolves true to go on.
+   * Undefined when no confirmation is needed.
+   */
+  ask?: (preview?: string) => Promise<boolean>;
+}
+
+/** One tool of the runner. Issue #10's fs.*, http.get and proc.* slot in as more handlers. */
+export interface ToolHandler<S extends Step = Step> {
+  tool: S['tool'];
+  /** The handler asks the user itself through `ctx.ask` (to show a preview first). */
+  confirmsInside?: boolean;
+  /** Confirm every time, even when the session allows this key (interactive plugins). */
+  alwaysConfirm?: (step: S, ctx: Pick<ToolContext, 'registry' | 'deps'>) => boolean;
+  run(step: S, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export type { Step };
