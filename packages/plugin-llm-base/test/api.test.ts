@@ -147,6 +147,13 @@ describe('llm_chat', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  test('a dropped connection is retried by the SDK', async () => {
+    api.update_profile('test', { max_retries: 1 });
+    server.enqueue({ drop: true }, { json: { ok: 'again' } });
+    expect(await api.llm_chat(user)).toMatchObject({ success: true, data: { ok: 'again' } });
+    expect(server.requests).toHaveLength(2);
+  });
+
   test('rate limit that persists is RATE_LIMIT after the retries', async () => {
     api.update_profile('test', { max_retries: 1 });
     server.enqueue({ status: 429, retryAfter: 0.01 }, { status: 429, retryAfter: 0.01 });

@@ -8,6 +8,7 @@ export type {
   ScriptedContentReply,
   ScriptedJsonReply,
   ScriptedErrorReply,
+  ScriptedDropReply,
   ScriptedUsage,
   ScriptedHandler,
   RecordedRequest,

@@ -45,7 +45,12 @@ export interface ScriptedErrorReply extends ScriptedReplyTiming {
   retryAfter?: number;
 }
 
-export type ScriptedReply = ScriptedContentReply | ScriptedJsonReply | ScriptedErrorReply;
+/** Close the connection without answering (a connection error; the SDK retries it). */
+export interface ScriptedDropReply extends ScriptedReplyTiming {
+  drop: true;
+}
+
+export type ScriptedReply = ScriptedContentReply | ScriptedJsonReply | ScriptedErrorReply | ScriptedDropReply;
 
 /** One request as the server received it. */
 export interface RecordedRequest {
@@ -167,6 +172,11 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
       return;
     }
     if (!(await wait(reply.delayMs ?? 0, res))) return;
+
+    if ('drop' in reply) {
+      res.socket?.destroy();
+      return;
+    }
 
     if ('status' in reply) {
       const headers: http.OutgoingHttpHeaders = {};

@@ -170,6 +170,16 @@ test('hangAfterChunks streams some chunks then waits until the client aborts', a
   expect(ac.signal.aborted).toBe(true);
 });
 
+test('drop closes the connection without an answer; the SDK retries it as a connection error', async () => {
+  server.enqueue({ drop: true });
+  await expect(client.chat.completions.create({ model: 'm', messages: msgs })).rejects.toBeInstanceOf(OpenAI.APIConnectionError);
+  server.enqueue({ drop: true }, { content: 'second try' });
+  const retrying = new OpenAI({ baseURL: server.baseURL, apiKey: 'k', maxRetries: 1 });
+  const r = await retrying.chat.completions.create({ model: 'm', messages: msgs });
+  expect(r.choices[0].message.content).toBe('second try');
+  expect(server.requests).toHaveLength(3);
+});
+
 test('setHandler computes replies from the request; null goes back to the queue', async () => {
   server.setHandler((req) => ({ content: `model was ${req.body.model}` }));
   const a = await client.chat.completions.create({ model: 'qwen3', messages: msgs });
