@@ -4,6 +4,7 @@ import type { Lang } from '../i18n';
 const en = {
   intro: 'No model is configured yet. A short setup connects ai to a model server (Ctrl-C cancels, nothing is saved until the end).',
   noLlmBase: 'ai talks to models through the llm-base plugin, which is not installed{detail}.',
+  brokenDetail: ' (the copy registered at {path} is missing or broken)',
   offerInstall: 'Install it now? (runs: {command})',
   installing: 'Running: {command}',
   installFailed: 'The install did not finish ({detail}). Run it yourself, then start ai -i again: {command}',
@@ -77,6 +78,7 @@ export type SetupKey = keyof typeof en;
 const zh: Record<SetupKey, string> = {
   intro: '尚未配置模型。接下来用一分钟把 ai 连接到一个模型服务(Ctrl-C 取消,结束前不会保存任何内容)。',
   noLlmBase: 'ai 通过 llm-base 插件调用模型,但它尚未安装{detail}。',
+  brokenDetail: '(登记在 {path} 的副本不存在或已损坏)',
   offerInstall: '现在安装吗?(将运行: {command})',
   installing: '正在运行: {command}',
   installFailed: '安装未完成({detail})。请自行运行以下命令,然后重新启动 ai -i: {command}',

@@ -1,0 +1,16 @@
+import type { Lang } from '../i18n';
+import { st } from './i18n';
+import type { NeedsSetupResult } from './needs';
+
+/**
+ * What to print when setup is needed but nobody can be asked (`ai -p`, piped, CI): the exact
+ * commands that fix it, in the user's language. Undefined when nothing is needed.
+ */
+export function setupHint(lang: Lang, needs: NeedsSetupResult): string | undefined {
+  if (needs.reason === 'no-llm-base') {
+    const detail = needs.code !== 'LLM_BASE_MISSING' && needs.path ? st(lang, 'brokenDetail', { path: needs.path }) : '';
+    return st(lang, 'nonTtyNoLlmBase', { detail });
+  }
+  if (needs.reason === 'no-profile') return st(lang, 'nonTtyNoProfile');
+  return undefined;
+}
