@@ -1,0 +1,52 @@
+'use strict';
+// Benchmark: exec capturing a command that prints 1 GiB (or `--mb N` MiB) of text.
+// Prints one JSON line: {bytes, seconds, mbPerSec, peakRssMb, baselineRssMb, maxOutputBytes, truncated}.
+// Uses the built library (run `npx tsc -b packages/tool-runner` first).
+const path = require('path');
+const { exec } = require(path.join(__dirname, '..', 'lib', 'index.js'));
+
+function arg(name, fallback) {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+async function main() {
+  const mb = arg('--mb', 1024);
+  const maxOutputBytes = arg('--max-output', 65536);
+  const producer = [
+    `const line = Buffer.from('0123456789abcdefghijklmnopqrstuvwxyz 汉字テスト\\n'.repeat(1 << 15));`,
+    `const chunk = line.subarray(0, 1 << 20);`,
+    `let left = ${mb};`,
+    `function pump() { while (left > 0) { left--; if (!process.stdout.write(chunk)) { process.stdout.once('drain', pump); return; } } }`,
+    `pump();`,
+  ].join('\n');
+  if (global.gc) global.gc();
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  const started = process.hrtime.bigint();
+  const r = await exec({ program: process.execPath, args: ['-e', producer], cwd: process.cwd(), maxOutputBytes });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
+  if (r.exitCode !== 0) throw new Error(`producer failed: ${r.exitCode} ${r.stderrTail}`);
+  const bytes = r.stdoutBytes;
+  const out = {
+    bytes,
+    seconds: Number(seconds.toFixed(3)),
+    mbPerSec: Number((bytes / 2 ** 20 / seconds).toFixed(1)),
+    peakRssMb: Number((peak / 2 ** 20).toFixed(1)),
+    baselineRssMb: Number((baseline / 2 ** 20).toFixed(1)),
+    maxOutputBytes,
+    keptChars: r.stdoutTail.length,
+    truncated: r.truncated,
+  };
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
+
+main().catch((err) => {
+  process.stderr.write(String(err && err.stack ? err.stack : err) + '\n');
+  process.exitCode = 1;
+});
