@@ -1,7 +1,7 @@
 import * as api from './index';
 import { ArgsError, chatFlags, parseArgs, parseRawPayload, profileFlags, ParsedArgs } from './cli-args';
 import { Lang, readLanguage, t } from './i18n';
-import { maskConfig, maskProfile } from './masking';
+import { isEnvReference, maskConfig, maskProfile } from './masking';
 import { findPreset, presetProfile, PRESETS } from './presets';
 import { PROFILE_DEFAULTS } from './config-store';
 import type { ApiError } from './errors';
@@ -79,11 +79,16 @@ async function loadPrompts(): Promise<typeof import('prompts')> {
 /** Ask for the profile fields, starting from `initial`. Cancel (Ctrl-C) returns null. */
 async function askProfile(lang: Lang, initial: Record<string, unknown>): Promise<Record<string, unknown> | null> {
   const prompts = await loadPrompts();
+  // A stored key is never put on the screen: it is asked for hidden, and Enter keeps it.
+  const currentKey = typeof initial.api_key === 'string' ? initial.api_key : '';
+  const hideKey = currentKey !== '' && !isEnvReference(currentKey);
   let cancelled = false;
   const answers = await prompts(
     [
       { type: 'text', name: 'base_url', message: t(lang, 'enterBaseUrl'), initial: String(initial.base_url ?? '') },
-      { type: 'text', name: 'api_key', message: t(lang, 'enterApiKey'), initial: String(initial.api_key ?? '') },
+      hideKey
+        ? { type: 'password', name: 'api_key', message: t(lang, 'enterApiKeyKeep') }
+        : { type: 'text', name: 'api_key', message: t(lang, 'enterApiKey'), initial: currentKey },
       { type: 'text', name: 'low_model', message: t(lang, 'enterLowModel'), initial: String(initial.low_model ?? '') },
       { type: 'text', name: 'high_model', message: t(lang, 'enterHighModel'), initial: String(initial.high_model ?? '') },
       { type: 'number', name: 'timeout', message: t(lang, 'enterTimeout'), initial: Number(initial.timeout ?? 60000) },
@@ -91,6 +96,7 @@ async function askProfile(lang: Lang, initial: Record<string, unknown>): Promise
     { onCancel: () => ((cancelled = true), false) },
   );
   if (cancelled) return null;
+  if (hideKey && !answers.api_key) answers.api_key = currentKey;
   return { ...initial, ...answers };
 }
 

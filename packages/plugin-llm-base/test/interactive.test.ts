@@ -65,3 +65,27 @@ test('-i: create a profile from a preset through the menu, list it, exit', async
   expect(cfg.profiles.mine).toMatchObject({ base_url: 'http://127.0.0.1:11434/v1', low_model: 'qwen2.5:7b' });
   expect(screen()).not.toContain('Error');
 });
+
+test('config update in a terminal never shows the stored key; Enter keeps it', async () => {
+  const KEY = 'sk-pty-secret-1234567890abcd';
+  await home.writeJson('plugin-configs/llm-base.json', {
+    default_profile: 'p',
+    profiles: { p: { base_url: 'http://127.0.0.1:9/v1', api_key: KEY, low_model: 'a', high_model: 'b', timeout: 1000 } },
+  });
+  const { term, waitFor, exited, screen } = startTerminal(['config', 'update', 'p']);
+  await waitFor('base_url');
+  term.write(ENTER);
+  await waitFor('Enter keeps the current one');
+  term.write(ENTER);
+  await waitFor('low model');
+  term.write(ENTER);
+  await waitFor('high model');
+  term.write('bigger' + ENTER); // typing replaces the shown value
+  await waitFor('timeout');
+  term.write(ENTER);
+  expect(await exited).toBe(0);
+  expect(screen()).toContain('Profile "p" updated');
+  expect(screen()).not.toContain('1234567890abcd');
+  const cfg = await home.readJson<{ profiles: { p: { api_key: string; high_model: string } } }>('plugin-configs/llm-base.json');
+  expect(cfg.profiles.p).toMatchObject({ api_key: KEY, high_model: 'bigger' });
+});
