@@ -7,7 +7,7 @@ const en = {
   brokenDetail: ' (the copy registered at {path} is missing or broken)',
   offerInstall: 'Install it now? (runs: {command})',
   installing: 'Running: {command}',
-  installFailed: 'The install did not finish ({detail}). Run it yourself, then start ai -i again: {command}',
+  installFailed: 'The install did not finish ({detail}). Run it yourself, then start slothtool ai -i again: {command}',
   installedButMissing: 'The install finished, but llm-base is still not usable: {detail}',
   installed: 'llm-base is installed.',
   probing: 'Looking for local model servers on {targets}…',
@@ -58,7 +58,7 @@ const en = {
   saved: 'Saved profile "{name}" as the default in {file}.',
   savedUnverified: 'Saved profile "{name}" as the default in {file}, unverified. Check it later: slothtool llm-base doctor {name}',
   saveFailed: 'llm-base could not save the profile: {message}',
-  cancelled: 'Setup cancelled; nothing was saved. Run ai -i again to restart it, or: slothtool llm-base config create --preset <name>',
+  cancelled: 'Setup cancelled; nothing was saved. Run slothtool ai -i again to restart it, or: slothtool llm-base config create --preset <name>',
   configBroken: 'The llm-base config cannot be read: {message}',
   nonTtyNoLlmBase: `ai needs the llm-base plugin, which is not installed{detail}, and there is no terminal to set it up here.
 Fix it with:
@@ -81,7 +81,7 @@ const zh: Record<SetupKey, string> = {
   brokenDetail: '(登记在 {path} 的副本不存在或已损坏)',
   offerInstall: '现在安装吗?(将运行: {command})',
   installing: '正在运行: {command}',
-  installFailed: '安装未完成({detail})。请自行运行以下命令,然后重新启动 ai -i: {command}',
+  installFailed: '安装未完成({detail})。请自行运行以下命令,然后重新启动 slothtool ai -i: {command}',
   installedButMissing: '安装已结束,但 llm-base 仍不可用: {detail}',
   installed: 'llm-base 已安装。',
   probing: '正在查找本机模型服务 {targets}…',
@@ -132,7 +132,7 @@ const zh: Record<SetupKey, string> = {
   saved: '已将配置档 "{name}" 保存为默认,位于 {file}。',
   savedUnverified: '已将未通过检查的配置档 "{name}" 保存为默认,位于 {file}。之后可检查: slothtool llm-base doctor {name}',
   saveFailed: 'llm-base 无法保存配置档: {message}',
-  cancelled: '已取消设置,未保存任何内容。再次运行 ai -i 可重新开始,或运行: slothtool llm-base config create --preset <名称>',
+  cancelled: '已取消设置,未保存任何内容。再次运行 slothtool ai -i 可重新开始,或运行: slothtool llm-base config create --preset <名称>',
   configBroken: '无法读取 llm-base 配置: {message}',
   nonTtyNoLlmBase: `ai 需要 llm-base 插件,但它尚未安装{detail},且当前没有终端可以进行设置。
 请运行:
