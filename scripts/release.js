@@ -81,15 +81,19 @@ function publishEnv(reg) {
   return env;
 }
 
-/** The workspace packages that get published: every packages/* without "private": true. */
-function publicPackages() {
+/** Every packages/* folder with a package.json. */
+function workspacePackages() {
   const dir = path.join(root, 'packages');
   return fs
     .readdirSync(dir)
     .map((name) => path.join(dir, name))
     .filter((d) => fs.existsSync(path.join(d, 'package.json')))
-    .map((d) => ({ dir: d, pkg: JSON.parse(fs.readFileSync(path.join(d, 'package.json'), 'utf8')) }))
-    .filter(({ pkg }) => !pkg.private);
+    .map((d) => ({ dir: d, pkg: JSON.parse(fs.readFileSync(path.join(d, 'package.json'), 'utf8')) }));
+}
+
+/** The workspace packages that get published: those without "private": true. */
+function publicPackages() {
+  return workspacePackages().filter(({ pkg }) => !pkg.private);
 }
 
 /** What a publish is missing before it goes out (files npm would silently leave out). */
@@ -108,9 +112,14 @@ function preflight() {
   return problems;
 }
 
-function isPublished(name, version, reg) {
+/** 'published' | 'unpublished' | a reason the registry could not tell. */
+function publishState(name, version, reg) {
   const r = capture(npm, ['view', `${name}@${version}`, 'version', '--json', `--${SCOPE}:registry=${reg.registry}`]);
-  return r.status === 0 && (r.stdout || '').trim() !== '';
+  if (r.status === 0) return (r.stdout || '').trim() ? 'published' : 'unpublished';
+  const text = `${r.stdout}\n${r.stderr}`;
+  if (/E404|404 Not Found/.test(text)) return 'unpublished';
+  const line = text.split('\n').find((l) => /npm error/.test(l)) || `npm view exited with ${r.status}`;
+  return `unknown (${line.replace(/^npm error\s*/, '').trim()})`;
 }
 
 function dryRun(opts, reg) {
@@ -128,7 +137,9 @@ function dryRun(opts, reg) {
   if (opts.command !== 'version') {
     out('\npublic packages at their current versions:');
     for (const { pkg } of publicPackages()) {
-      out(`  ${pkg.name}@${pkg.version}: ${isPublished(pkg.name, pkg.version, reg) ? 'already published (skipped)' : 'would be published'}`);
+      const state = publishState(pkg.name, pkg.version, reg);
+      const said = { published: 'already published (skipped)', unpublished: 'would be published' }[state] || state;
+      out(`  ${pkg.name}@${pkg.version}: ${said}`);
     }
     const problems = preflight();
     if (problems.length) out(`\nproblems to fix before publishing:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -152,6 +163,11 @@ function main(argv) {
   }
   if (opts.command === 'version') return;
 
+  if (opts.command === 'all') {
+    // A full release builds from nothing, so no file of a deleted module lingers in lib/ and
+    // ships (tsc never removes outputs whose source is gone).
+    for (const { dir } of workspacePackages()) fs.rmSync(path.join(dir, 'lib'), { recursive: true, force: true });
+  }
   run(process.execPath, [tscBin, '-b'], 'build');
   if (opts.command === 'all') run(npm, ['test'], 'tests');
   const problems = preflight();
