@@ -1,134 +1,151 @@
+import * as path from 'path';
 import * as readline from 'readline';
 import type { RunArgs } from '../args';
-import type { AgentConfirmFn } from '../agent';
-import { createAppAgent } from '../app';
-import { AiError } from '../errors';
-import { exitCodeOfError, EXIT } from '../exit-codes';
+import type { AppAgent } from '../app';
+import { aiPaths, slothtoolHome } from '../home';
 import { t, type Lang } from '../i18n';
-import { describeStep } from '../protocol';
-import { renderProgress } from '../render';
+import { PromptHistory } from './history';
+import { Screen, type Surface } from './screen';
+import { ts } from './strings';
+import { Terminal, type LiveFrame } from './terminal';
+import { colorEnabled, createTheme } from './theme';
+
+/** Options of runInteractive beyond the CLI arguments (tests and embedding). */
+export interface InteractiveOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  input?: NodeJS.ReadStream;
+  output?: NodeJS.WriteStream;
+}
 
 /**
- * `ai -i`: a minimal readline loop over the core, so `slothtool ai -i` works end to end.
- * The full-screen interactive UI (issue #7) replaces this module; it keeps the same entry
- * `runInteractive(args, lang)`.
+ * `ai -i`: the interactive screen. The prompt is drawn first; the agent (config, zod,
+ * llm-base, the openai SDK) loads right after, while the user can already type. When no
+ * model is configured yet, the guided setup (../setup) runs before the agent loads.
  */
-export async function runInteractive(args: RunArgs, lang: Lang): Promise<number> {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
-  // Lines are queued as they arrive: piped input delivers many at once, while a turn runs.
-  const lines: string[] = [];
-  let closed = false;
-  let waiting: ((line: string) => void) | undefined;
-  rl.on('line', (line) => {
-    if (waiting) {
-      const resolve = waiting;
-      waiting = undefined;
-      resolve(line);
-    } else lines.push(line);
-  });
-  rl.on('close', () => {
-    closed = true;
-    waiting?.('/exit');
-  });
-  /** The next line from the user; `/exit` once input ends (Ctrl-D or a closed pipe). */
-  const ask = (question: string) =>
-    new Promise<string>((resolve) => {
-      if (lines.length) return resolve(lines.shift()!);
-      if (closed) return resolve('/exit');
-      process.stdout.write(question);
-      waiting = resolve;
-    });
-  const confirm: AgentConfirmFn = async (request) => {
-    if (request.decision.level === 'L2') return { action: 'decline' };
-    if (request.preview) process.stdout.write(request.preview + '\n');
-    const answer = (await ask(t(lang, 'confirmPrompt', { level: request.decision.level, summary: describeStep(request.step) })))
-      .trim()
-      .toLowerCase();
-    if (answer === 'y' || answer === 'yes') return { action: 'run' };
-    if (answer === 'a' || answer === 'always') return { action: 'allow-session' };
-    return { action: 'decline', reason: 'declined by the user' };
-  };
+export async function runInteractive(args: RunArgs, lang: Lang, options: InteractiveOptions = {}): Promise<number> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const live = Boolean(input.isTTY && output.isTTY);
+  const theme = createTheme(colorEnabled(env, Boolean(output.isTTY)));
+  const home = slothtoolHome(env);
+  const history = new PromptHistory(path.join(home, 'ai', 'history'));
 
-  let app;
+  const terminal = live ? new Terminal(input, output, theme.enabled) : undefined;
+  const surface: Surface = terminal ?? plainSurface(output);
+  let screen!: Screen;
+  const restore = () => terminal?.stop();
+  process.once('exit', restore);
+
+  screen = new Screen({ lang, theme, surface, history, cwd, mode: args.mode, profile: args.profile });
+  if (terminal) {
+    terminal.start(
+      (keys) => screen.onKeys(keys),
+      () => screen.render(),
+    );
+    input.once('end', () => void screen.exit());
+  } else {
+    pumpLines(input, screen);
+  }
+  screen.start();
+
+  // After the prompt is on screen: the first-run setup when needed, then the agent.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const app = await loadAgent(args, lang, env, cwd, screen, terminal, input, output);
+  if (typeof app === 'number') {
+    restore();
+    process.removeListener('exit', restore);
+    return app;
+  }
+  let resumed: string | undefined;
+  if (args.continue) {
+    resumed = app.agent.resumeLast() ? screen.resumedText(app.agent.sessionId, 0) : t(lang, 'noSessionHere');
+  }
+  screen.attach(app, { resumed, prompt: args.prompt });
+  const code = await screen.done;
+  restore();
+  process.removeListener('exit', restore);
+  if (!terminal) input.pause();
+  return code;
+}
+
+async function loadAgent(
+  args: RunArgs,
+  lang: Lang,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  screen: Screen,
+  terminal: Terminal | undefined,
+  input: NodeJS.ReadStream,
+  output: NodeJS.WriteStream,
+): Promise<AppAgent | number> {
+  const { AiError } = require('../errors') as typeof import('../errors');
+  const { exitCodeOfError } = require('../exit-codes') as typeof import('../exit-codes');
   try {
-    app = createAppAgent({ lang, mode: args.mode, profile: args.profile, maxAutoSteps: args.maxSteps, confirm });
+    const setup = require('../setup') as typeof import('../setup');
+    const needs = setup.needsSetup({ env, profile: args.profile ?? null });
+    if (needs.reason) {
+      if (!terminal) {
+        output.write((setup.setupHint(lang, needs) ?? '') + '\n');
+        return 4;
+      }
+      // The setup asks its own questions (prompts): hand it the terminal, then take it back.
+      terminal.stop();
+      const result = await setup.runSetup({ lang, env, input, output });
+      terminal.start(
+        (keys) => screen.onKeys(keys),
+        () => screen.render(),
+      );
+      screen.render();
+      if (result.status === 'cancelled') {
+        terminal.stop();
+        return 4;
+      }
+    }
+    const { createAppAgent } = require('../app') as typeof import('../app');
+    return createAppAgent({ lang, env, cwd, mode: args.mode, profile: args.profile, maxAutoSteps: args.maxSteps, confirm: screen.confirm });
   } catch (err) {
-    rl.close();
-    if (!AiError.isInstance(err)) throw err;
-    process.stderr.write(t(lang, err.key, err.vars) + '\n');
+    terminal?.stop();
+    if (!AiError.isInstance(err)) {
+      output.write(ts(lang, 'startFailed', { message: (err as Error)?.message ?? String(err) }) + '\n');
+      return 1;
+    }
+    output.write(t(lang, err.key, err.vars) + '\n');
     return exitCodeOfError(err);
   }
-  const { agent } = app;
-  if (args.continue) {
-    process.stdout.write((agent.resumeLast() ? t(lang, 'resumed', { id: agent.sessionId }) : t(lang, 'noSessionHere')) + '\n');
-  }
-  agent.on((event) => {
-    const line = renderProgress(event, lang);
-    if (line) process.stdout.write(line + '\n');
+}
+
+/** Output when stdout is not a terminal: plain lines, no live region, no cursor moves. */
+function plainSurface(output: NodeJS.WriteStream): Surface {
+  return {
+    columns: 100,
+    rows: 40,
+    live: false,
+    print: (text: string) => void output.write(text.endsWith('\n') ? text : text + '\n'),
+    render: (_frame: LiveFrame) => undefined,
+    clearScreen: () => undefined,
+  };
+}
+
+/** stdin is not a terminal: read whole lines, one at a time, each when the screen can take
+ * it (after the running turn, or as the answer to an open question). */
+function pumpLines(input: NodeJS.ReadStream, screen: Screen): void {
+  const rl = readline.createInterface({ input, terminal: false });
+  const lines: string[] = [];
+  let ended = false;
+  const pump = () => {
+    while (lines.length && screen.acceptsInput) screen.onLine(lines.shift()!);
+    if (ended && !lines.length && screen.idle) void screen.exit();
+  };
+  screen.onSettle = pump;
+  rl.on('line', (line) => {
+    lines.push(line);
+    pump();
   });
-  process.stdout.write(t(lang, 'interactiveWelcome') + '\n');
-
-  let controller: AbortController | undefined;
-  rl.on('SIGINT', () => {
-    if (controller) controller.abort();
-    else rl.close();
+  rl.on('close', () => {
+    ended = true;
+    pump();
   });
-
-  const first = args.prompt ? [args.prompt] : [];
-  for (;;) {
-    const line = first.length ? first.shift()! : await ask('> ');
-    const input = line.trim();
-    if (!input) continue;
-    if (input === '/exit' || input === '/quit') break;
-    if (input.startsWith('/')) {
-      process.stdout.write((await slash(input)) + '\n');
-      continue;
-    }
-    controller = new AbortController();
-    const result = input === 'continue' ? await agent.continue({ signal: controller.signal }) : await agent.send(input, { signal: controller.signal });
-    controller = undefined;
-    process.stdout.write(result.message + '\n');
-  }
-  rl.close();
-  return EXIT.ok;
-
-  async function slash(input: string): Promise<string> {
-    const [cmd, ...rest] = input.split(/\s+/);
-    const arg = rest.join(' ');
-    switch (cmd) {
-      case '/help':
-        return t(lang, 'interactiveHelp');
-      case '/clear':
-        agent.clear();
-        return t(lang, 'cleared');
-      case '/compact': {
-        const r = await agent.compact();
-        return r ? t(lang, 'compacted', r) : t(lang, 'compacted', { method: '-', before: agent.contextSizes().total, after: agent.contextSizes().total });
-      }
-      case '/context': {
-        const s = agent.contextSizes();
-        return t(lang, 'contextSizes', { ...s, messages: s.windowMessages });
-      }
-      case '/cost': {
-        const u = agent.usage();
-        return t(lang, 'costLine', { input: u.input_tokens, output: u.output_tokens, calls: u.calls });
-      }
-      case '/mode':
-        if (arg === 'low' || arg === 'high') agent.setMode(arg);
-        return t(lang, 'modeSet', { mode: agent.getMode() });
-      case '/profile':
-        if (arg) agent.setProfile(arg);
-        return t(lang, 'profileSet', { profile: agent.getProfile() ?? '-' });
-      case '/sessions': {
-        const list = agent.listSessions();
-        return list.length ? list.map((s) => `${s.id}  ${s.cwd}  ${s.title}`).join('\n') : t(lang, 'sessionsNone');
-      }
-      case '/resume':
-        if (arg) agent.resume(arg);
-        else agent.resumeLast();
-        return t(lang, 'resumed', { id: agent.sessionId });
-      default:
-        return t(lang, 'interactiveHelp');
-    }
-  }
 }

@@ -1,0 +1,147 @@
+/** How steps, results and command answers look on the screen. Pure: data in, lines out. */
+import type { ContextSizes } from '../context';
+import type { Lang } from '../i18n';
+import { describeStep, type Step } from '../protocol';
+import type { Decision, Level, Rule, ToolResult } from '../runner-types';
+import type { SessionInfo } from '../sessions';
+import { ts } from './strings';
+import type { Theme } from './theme';
+import { stripAnsi } from './width';
+
+/** Lines of command output shown once a step is done (its tail). */
+export const TAIL_LINES = 5;
+
+export function levelBadge(level: Level, theme: Theme): string {
+  const paint = level === 'L0' ? theme.green : level === 'L1' ? theme.yellow : theme.red;
+  return paint(`[${level}]`);
+}
+
+/** The rules that decided the level (those at the decision's level), at most `max`. */
+export function decidingRules(decision: Decision, max = 2): Rule[] {
+  const at = decision.rules.filter((r) => r.level === decision.level);
+  return (at.length ? at : decision.rules).slice(0, max);
+}
+
+/** A step as shown before it runs: the command, its level, and the rule that decided it. */
+export function formatStep(step: Step, decision: Decision, theme: Theme, lang: Lang): string[] {
+  const lines = [`${theme.bold('●')} ${levelBadge(decision.level, theme)} ${theme.bold(describeStep(step))}`];
+  for (const rule of decidingRules(decision)) lines.push(theme.dim(`  ${ts(lang, 'rule', { id: rule.id, reason: rule.reason })}`));
+  return lines;
+}
+
+/** Output text → display lines (control sequences removed, trailing newline ignored). */
+export function outputLines(text: string): string[] {
+  const clean = stripAnsi(text).replace(/\r\n/g, '\n').replace(/[^\n]*\r/g, '').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
+  if (!clean) return [];
+  const lines = clean.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** The last `n` lines and how many were hidden above them. */
+export function tail(lines: string[], n: number): { shown: string[]; hidden: number } {
+  return { shown: lines.slice(-n), hidden: Math.max(0, lines.length - n) };
+}
+
+/** A finished step: the collapsed tail of its output, then how it ended. `output` is what
+ * streamed live (the runner's tails are used when nothing streamed). */
+export function formatResult(
+  result: ToolResult,
+  output: string,
+  theme: Theme,
+  lang: Lang,
+  configFile: string,
+): string[] {
+  const lines: string[] = [];
+  if (result.status === 'blocked') {
+    lines.push(`  ${theme.red('⎿')} ${theme.red(ts(lang, 'blocked', { level: result.decision.level }))}`);
+    for (const rule of decidingRules(result.decision, 3)) {
+      lines.push(`    ${ts(lang, 'rule', { id: rule.id, reason: rule.reason })}`);
+      if (rule.hint) lines.push(`    ${theme.cyan(ts(lang, 'howToAllow', { hint: rule.hint }))}`);
+    }
+    lines.push(theme.dim(`    ${ts(lang, 'configAt', { file: configFile })}`));
+    return lines;
+  }
+  if (result.status === 'declined') {
+    const skipped = typeof result.reason === 'string' && /^(skipped|not run)/.test(result.reason);
+    const word = ts(lang, skipped ? 'skipped' : 'declined');
+    lines.push(`  ${theme.yellow('⎿')} ${theme.yellow(word)}${result.reason ? theme.dim(` — ${result.reason}`) : ''}`);
+    return lines;
+  }
+  if (result.status === 'applied' || result.status === 'unchanged' || result.status === 'error') {
+    const word = ts(lang, result.status === 'error' ? 'patchError' : result.status);
+    const paint = result.status === 'error' ? theme.red : theme.green;
+    const detail = result.status === 'error' ? errorText(result.error) : result.summary;
+    lines.push(`  ${paint('⎿')} ${paint(word)}${detail ? theme.dim(` — ${detail}`) : ''}`);
+    if (result.backupPath) lines.push(theme.dim(`    backup: ${String(result.backupPath)}`));
+    return lines;
+  }
+  const text = output || [result.stdoutTail, result.stderrTail].filter(Boolean).join('');
+  const { shown, hidden } = tail(outputLines(text), TAIL_LINES);
+  if (hidden) lines.push(theme.dim(`  │ ${ts(lang, 'moreLines', { n: hidden })}`));
+  for (const line of shown) lines.push(theme.dim(`  │ ${line}`));
+  let end: string;
+  if (result.timedOut) end = theme.red(ts(lang, 'timedOut'));
+  else if (result.signal) end = theme.yellow(ts(lang, 'signalLine', { signal: String(result.signal) }));
+  else end = (result.exitCode === 0 ? theme.green : theme.red)(ts(lang, 'exitLine', { code: String(result.exitCode) }));
+  const ms = typeof result.durationMs === 'number' ? theme.dim(` · ${formatDuration(result.durationMs)}`) : '';
+  lines.push(`  ${theme.dim('⎿')} ${end}${ms}`);
+  return lines;
+}
+
+function errorText(error: unknown): string {
+  if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') {
+    return (error as { message: string }).message;
+  }
+  return error === undefined ? '' : String(error);
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+}
+
+/** Elapsed seconds for the spinner: `7s`, `1m 05s`. */
+export function formatElapsed(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+}
+
+/** `1234` → `1.2k`. */
+export function formatTokens(n: number): string {
+  return n < 1000 ? String(n) : `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+}
+
+/** `/context`: each part against the request budget, with a bar. */
+export function formatContext(sizes: ContextSizes, theme: Theme, lang: Lang): string[] {
+  const rows: Array<[string, number, string?]> = [
+    [ts(lang, 'contextSystem'), sizes.system],
+    [ts(lang, 'contextSummary'), sizes.summary],
+    [ts(lang, 'contextDigest'), sizes.digest],
+    [ts(lang, 'contextWindow'), sizes.window, ts(lang, 'contextMessages', { n: sizes.windowMessages })],
+    [ts(lang, 'contextTotal'), sizes.total],
+  ];
+  const nameWidth = Math.max(...rows.map((r) => r[0].length));
+  const lines = [theme.bold(ts(lang, 'contextTitle', { budget: sizes.budget }))];
+  for (const [name, value, extra] of rows) {
+    const pct = sizes.budget > 0 ? Math.min(100, Math.round((value / sizes.budget) * 100)) : 0;
+    const filled = Math.round(pct / 5);
+    const bar = theme.cyan('█'.repeat(filled)) + theme.dim('░'.repeat(20 - filled));
+    lines.push(`  ${name.padEnd(nameWidth)}  ${bar} ${String(value).padStart(6)}  ${String(pct).padStart(3)}%${extra ? theme.dim(`  ${extra}`) : ''}`);
+  }
+  return lines;
+}
+
+/** `/sessions`: newest first, the current one marked. */
+export function formatSessions(list: SessionInfo[], current: string, theme: Theme, lang: Lang, max = 20): string[] {
+  if (!list.length) return [ts(lang, 'sessionsNone')];
+  const lines = list.slice(0, max).map((s) => {
+    const mark = s.id === current ? theme.green('*') : ' ';
+    const when = s.updatedAt.replace('T', ' ').slice(0, 16);
+    return `${mark} ${theme.bold(s.id)}  ${theme.dim(when)}  ${s.title || theme.dim('—')}  ${theme.dim(s.cwd)}`;
+  });
+  lines.push(theme.dim(ts(lang, 'sessionsHint')));
+  return lines;
+}

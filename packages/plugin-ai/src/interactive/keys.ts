@@ -1,0 +1,140 @@
+/** From node:readline keypress events to the editor's keys. Pure. */
+import type { EditorKey } from './line-editor';
+
+/** What node's emitKeypressEvents reports. */
+export interface RawKey {
+  sequence?: string;
+  name?: string;
+  ctrl?: boolean;
+  meta?: boolean;
+  shift?: boolean;
+}
+
+export type InputKey =
+  | EditorKey
+  | { kind: 'interrupt' }
+  | { kind: 'escape' }
+  | { kind: 'redraw' }
+  | { kind: 'tab' }
+  | { kind: 'paste-start' }
+  | { kind: 'paste-end' };
+
+/** One keypress → one key (undefined for keys with no meaning here). */
+export function mapKey(str: string | undefined, key: RawKey | undefined): InputKey | undefined {
+  const name = key?.name;
+  const ctrl = Boolean(key?.ctrl);
+  const meta = Boolean(key?.meta);
+  if (name === 'paste-start') return { kind: 'paste-start' };
+  if (name === 'paste-end') return { kind: 'paste-end' };
+  if (ctrl) {
+    switch (name) {
+      case 'c':
+        return { kind: 'interrupt' };
+      case 'd':
+        return { kind: 'eof' };
+      case 'a':
+        return { kind: 'home' };
+      case 'e':
+        return { kind: 'end' };
+      case 'b':
+        return { kind: 'left' };
+      case 'f':
+        return { kind: 'right' };
+      case 'p':
+        return { kind: 'up' };
+      case 'n':
+        return { kind: 'down' };
+      case 'h':
+        return { kind: 'backspace' };
+      case 'u':
+        return { kind: 'kill-start' };
+      case 'k':
+        return { kind: 'kill-end' };
+      case 'w':
+      case 'backspace':
+        return { kind: 'kill-word' };
+      case 'l':
+        return { kind: 'redraw' };
+      case 'j':
+        return { kind: 'newline' };
+      case 'left':
+        return { kind: 'word-left' };
+      case 'right':
+        return { kind: 'word-right' };
+      default:
+        return undefined;
+    }
+  }
+  switch (name) {
+    case 'return':
+      return meta ? { kind: 'newline' } : { kind: 'enter' };
+    case 'enter':
+      return { kind: 'newline' };
+    case 'backspace':
+      return meta ? { kind: 'kill-word' } : { kind: 'backspace' };
+    case 'delete':
+      return { kind: 'delete' };
+    case 'left':
+      return meta ? { kind: 'word-left' } : { kind: 'left' };
+    case 'right':
+      return meta ? { kind: 'word-right' } : { kind: 'right' };
+    case 'up':
+      return { kind: 'up' };
+    case 'down':
+      return { kind: 'down' };
+    case 'home':
+      return { kind: 'home' };
+    case 'end':
+      return { kind: 'end' };
+    case 'escape':
+      return { kind: 'escape' };
+    case 'tab':
+      return { kind: 'tab' };
+    default:
+      break;
+  }
+  if (meta) {
+    if (name === 'b') return { kind: 'word-left' };
+    if (name === 'f') return { kind: 'word-right' };
+    return undefined;
+  }
+  if (str && !/^[\x00-\x1f\x7f]/.test(str)) return { kind: 'text', text: str };
+  return undefined;
+}
+
+/**
+ * The keys of one input chunk, made sense of together: text inside a bracketed paste (and
+ * an Enter followed by more keys in the same chunk, i.e. a paste without bracketing) is
+ * text with new lines, not a submit; runs of text are merged. Pure.
+ */
+export function normalizeBatch(keys: InputKey[], state: { pasting: boolean }): InputKey[] {
+  const out: InputKey[] = [];
+  const pushText = (text: string) => {
+    const last = out[out.length - 1];
+    if (last && last.kind === 'text') out[out.length - 1] = { kind: 'text', text: last.text + text };
+    else out.push({ kind: 'text', text });
+  };
+  keys.forEach((key, i) => {
+    if (key.kind === 'paste-start') {
+      state.pasting = true;
+      return;
+    }
+    if (key.kind === 'paste-end') {
+      state.pasting = false;
+      return;
+    }
+    if (state.pasting) {
+      if (key.kind === 'text') pushText(key.text);
+      else if (key.kind === 'enter' || key.kind === 'newline') pushText('\n');
+      else if (key.kind === 'tab') pushText('  ');
+      return;
+    }
+    if (key.kind === 'enter' && i < keys.length - 1 && keys.slice(i + 1).some((k) => k.kind === 'text')) {
+      pushText('\n');
+      return;
+    }
+    if (key.kind === 'text') pushText(key.text);
+    else out.push(key);
+  });
+  return out;
+}

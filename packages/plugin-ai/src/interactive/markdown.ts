@@ -1,0 +1,29 @@
+import { stripColor } from './theme';
+
+/** Render a markdown reply for the terminal. marked and marked-terminal load on the first
+ * markdown reply, never at start-up. Without colour the SGR sequences are removed. */
+export type MarkdownRenderer = (text: string) => string;
+
+export function createMarkdownRenderer(options: { color: boolean; width: number }): MarkdownRenderer {
+  let render: ((text: string) => string) | undefined;
+  return (text) => {
+    if (!render) {
+      const { Marked } = require('marked') as typeof import('marked');
+      const { markedTerminal } = require('marked-terminal') as {
+        markedTerminal: (opts: Record<string, unknown>, highlight?: Record<string, unknown>) => import('marked').MarkedExtension;
+      };
+      const marked = new Marked(markedTerminal({ width: Math.max(20, options.width), reflowText: false, tab: 2, emoji: false }));
+      render = (src) => String(marked.parse(src, { async: false }));
+    }
+    const out = render(text).replace(/\n+$/, '');
+    return options.color ? out : stripColor(out);
+  };
+}
+
+/** Whether a chat reply should be rendered as markdown: the model said so, or (when it did
+ * not say) the text has unmistakable markdown (a fence, a heading, a list, a table). */
+export function looksLikeMarkdown(text: string, format?: string): boolean {
+  if (format === 'markdown') return true;
+  if (format === 'plain') return false;
+  return /(^|\n)(```|#{1,6} |\s*[-*] \S|\s*\d+\. \S|\|.+\|)/.test(text) || /\*\*[^*\n]+\*\*|`[^`\n]+`/.test(text);
+}

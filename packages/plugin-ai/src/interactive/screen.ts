@@ -1,0 +1,764 @@
+/**
+ * The controller of `ai -i`: keys in, agent events in, lines and a live region out. The
+ * line editor and the confirm question are pure state machines (line-editor.ts,
+ * question.ts); this class routes keys to them, runs turns and commands, and draws.
+ * While a turn runs the prompt stays live: typing is kept, Enter queues, /steer redirects.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type { AgentConfirmAnswer } from '../agent';
+import type { AppAgent } from '../app';
+import type { AgentEvent, TurnResult } from '../events';
+import { t, type Lang } from '../i18n';
+import { describeStep, type Reply, type Step } from '../protocol';
+import type { ConfirmRequest, ToolResult } from '../runner-types';
+import { COMMANDS, completions, parseInput, type CommandName } from './commands';
+import { formatContext, formatElapsed, formatResult, formatSessions, formatStep, formatTokens, outputLines, tail, TAIL_LINES } from './format';
+import type { PromptHistory } from './history';
+import type { InputKey } from './keys';
+import { createEditor, layoutInput, reduce, setText, type EditorState } from './line-editor';
+import { createMarkdownRenderer, looksLikeMarkdown, type MarkdownRenderer } from './markdown';
+import { createQuestion, joinWords, reduceQuestion, type QuestionState } from './question';
+import { ts } from './strings';
+import type { LiveFrame } from './terminal';
+import type { Theme } from './theme';
+import { stringWidth, truncateWidth } from './width';
+
+/** Where the screen draws: a real terminal, or plain lines when stdout is not a TTY. */
+export interface Surface {
+  readonly columns: number;
+  readonly rows: number;
+  /** True when there is a live region (spinner, prompt); false for plain line output. */
+  readonly live: boolean;
+  print(text: string): void;
+  render(frame: LiveFrame): void;
+  clearScreen(): void;
+}
+
+export interface ScreenOptions {
+  lang: Lang;
+  theme: Theme;
+  surface: Surface;
+  history?: PromptHistory;
+  cwd: string;
+  /** Mode/profile from the command line, shown until the agent has loaded. */
+  mode?: string;
+  profile?: string;
+  now?: () => number;
+}
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const OUTPUT_KEEP = 64 * 1024;
+const PROMPT = '› ';
+
+interface OpenQuestion {
+  request: ConfirmRequest;
+  state: QuestionState;
+  words: string[];
+  resolve: (answer: AgentConfirmAnswer) => void;
+}
+
+type Phase = { kind: 'thinking' } | { kind: 'compacting' } | { kind: 'running'; id: string; label: string };
+
+export class Screen {
+  private editor: EditorState;
+  private app?: AppAgent;
+  private readonly lang: Lang;
+  private readonly theme: Theme;
+  private readonly surface: Surface;
+  private readonly now: () => number;
+  private markdown?: MarkdownRenderer;
+  /** A turn or a compaction is running. */
+  private task?: { controller: AbortController; started: number; promise: Promise<unknown> };
+  private phase: Phase = { kind: 'thinking' };
+  private preview = '';
+  private output = '';
+  private readonly queue: string[] = [];
+  private question?: OpenQuestion;
+  private notice?: string;
+  private exitArmed = false;
+  private exitTimer?: NodeJS.Timeout;
+  private spinner?: NodeJS.Timeout;
+  private frameIndex = 0;
+  private renderScheduled = false;
+  private waitingForAgent: string[] = [];
+  private closing = false;
+  /** llm-base's default profile name, for the status line when none is chosen. */
+  private llmDefault?: string;
+  private finished?: (code: number) => void;
+  readonly done: Promise<number>;
+  /** Called after every change of state (plain mode feeds the next input line from it). */
+  onSettle?: () => void;
+
+  constructor(private readonly options: ScreenOptions) {
+    this.lang = options.lang;
+    this.theme = options.theme;
+    this.surface = options.surface;
+    this.now = options.now ?? Date.now;
+    this.editor = createEditor(options.history?.load() ?? []);
+    this.done = new Promise((resolve) => (this.finished = resolve));
+  }
+
+  // ── start-up ──────────────────────────────────────────────────────────────────────
+
+  /** Draw the welcome and the prompt (before the agent has loaded). */
+  start(): void {
+    const home = os.homedir();
+    const cwd = this.options.cwd.startsWith(home) ? '~' + this.options.cwd.slice(home.length) : this.options.cwd;
+    const [first, ...rest] = ts(this.lang, 'welcome', { cwd }).split('\n');
+    if (this.surface.live) this.surface.print([this.theme.bold(first), ...rest.map((l) => this.theme.dim(l))].join('\n'));
+    this.render();
+  }
+
+  /** The agent is ready: subscribe and run what was typed meanwhile. */
+  attach(app: AppAgent, initial?: { resumed?: string; prompt?: string }): void {
+    this.app = app;
+    this.llmDefault = readDefaultProfile(path.join(app.paths.home, 'plugin-configs', 'llm-base.json'));
+    app.agent.on((event) => this.onEvent(event));
+    if (initial?.resumed) this.say(initial.resumed);
+    this.render();
+    const pending = this.waitingForAgent.splice(0);
+    if (initial?.prompt) pending.unshift(initial.prompt);
+    for (const text of pending) this.submit(text, false);
+  }
+
+  /** The confirm callback given to the agent: shows the question, resolves with the answer. */
+  confirm = (request: ConfirmRequest): Promise<AgentConfirmAnswer> => {
+    if (request.decision.level === 'L2') return Promise.resolve({ action: 'decline', reason: ts(this.lang, 'declinedByUser') });
+    if (this.closing || this.task?.controller.signal.aborted) {
+      return Promise.resolve({ action: 'decline', reason: ts(this.lang, 'interruptedByUser') });
+    }
+    return new Promise((resolve) => {
+      if (request.preview) {
+        const file = request.step.tool === 'config.json_patch' ? request.step.file : describeStep(request.step);
+        this.print([this.theme.bold(`  ${ts(this.lang, 'preview', { file })}`), ...colorDiff(request.preview, this.theme)].join('\n'));
+      }
+      const words = wordsOf(request.step);
+      this.question = { request, state: createQuestion(words.length > 0), words, resolve };
+      if (!this.surface.live) this.print(this.questionLines().join('\n'));
+      this.render();
+    });
+  };
+
+  // ── keys ──────────────────────────────────────────────────────────────────────────
+
+  /** Keys of one input chunk. */
+  onKeys(keys: InputKey[]): void {
+    for (const key of keys) this.onKey(key);
+    this.render();
+  }
+
+  /** A whole line from a non-terminal stdin (plain mode). */
+  onLine(line: string): void {
+    this.onKeys([{ kind: 'text', text: line }, { kind: 'enter' }]);
+  }
+
+  private onKey(key: InputKey): void {
+    if (key.kind !== 'interrupt' && this.exitArmed) this.disarmExit();
+    if (key.kind === 'interrupt') return this.interrupt();
+    if (key.kind === 'redraw') return this.surface.clearScreen();
+    if (key.kind === 'paste-start' || key.kind === 'paste-end') return;
+    if (this.question) return this.questionKey(key);
+    if (key.kind === 'escape') return;
+    if (key.kind === 'tab') {
+      const matches = completions(this.editor.text);
+      if (matches.length === 1) this.editor = setText(this.editor, `/${matches[0]} `);
+      return;
+    }
+    const { state, action } = reduce(this.editor, key);
+    this.editor = state;
+    if (!action) return;
+    if (action.type === 'eof') return void this.exit();
+    this.notice = undefined;
+    this.options.history?.append(action.text);
+    this.submit(action.text, true);
+  }
+
+  private questionKey(key: InputKey): void {
+    const q = this.question!;
+    if (key.kind === 'tab' || key.kind === 'eof' || key.kind === 'redraw') return;
+    if (key.kind === 'paste-start' || key.kind === 'paste-end' || key.kind === 'interrupt') return;
+    const { state, outcome } = reduceQuestion(q.state, key, q.words);
+    q.state = state;
+    if (!outcome) return;
+    this.question = undefined;
+    let answer: AgentConfirmAnswer;
+    if ('edited' in outcome) {
+      answer = { action: 'edit', step: withWords(q.request.step, outcome.edited) };
+      this.print(this.theme.dim(`  ✎ ${joinWords(outcome.edited)}`));
+    } else if (outcome.choice === 'decline') {
+      answer = { action: 'decline', reason: ts(this.lang, 'declinedByUser') };
+    } else {
+      answer = { action: outcome.choice };
+      if (outcome.choice === 'allow-session') {
+        this.print(this.theme.dim(`  ✓ ${ts(this.lang, 'choice_allow-session', { key: q.request.sessionKey })}`));
+      }
+    }
+    q.resolve(answer);
+  }
+
+  /** Ctrl+C: stop what runs; else clear the input; else arm, and on the second press leave. */
+  private interrupt(): void {
+    if (this.question) {
+      const q = this.question;
+      this.question = undefined;
+      q.resolve({ action: 'decline', reason: ts(this.lang, 'interruptedByUser') });
+      this.task?.controller.abort();
+      return;
+    }
+    if (this.task) {
+      this.task.controller.abort();
+      return;
+    }
+    if (this.editor.text) {
+      this.editor = setText(this.editor, '');
+      return;
+    }
+    if (this.exitArmed) return void this.exit();
+    this.exitArmed = true;
+    this.notice = ts(this.lang, 'exitHint');
+    this.exitTimer = setTimeout(() => {
+      this.disarmExit();
+      this.render();
+    }, 3000);
+    this.exitTimer.unref();
+  }
+
+  private disarmExit(): void {
+    this.exitArmed = false;
+    if (this.exitTimer) clearTimeout(this.exitTimer);
+    this.exitTimer = undefined;
+    if (this.notice === ts(this.lang, 'exitHint')) this.notice = undefined;
+  }
+
+  // ── what was typed ────────────────────────────────────────────────────────────────
+
+  private submit(text: string, echo: boolean): void {
+    const parsed = parseInput(text);
+    if (parsed.kind === 'empty') return;
+    if (echo) this.print(this.echoLine(text));
+    if (!this.app) {
+      this.waitingForAgent.push(text);
+      return;
+    }
+    if (parsed.kind === 'unknown') {
+      const suggest = parsed.suggestion ? ts(this.lang, 'didYouMean', { name: parsed.suggestion }) : '';
+      this.say(this.theme.yellow(ts(this.lang, 'unknownCommand', { name: parsed.name, suggest, list: COMMANDS.map((c) => `/${c}`).join(' ') })));
+      return;
+    }
+    if (parsed.kind === 'message') {
+      if (this.task) {
+        this.queue.push(parsed.text);
+        return;
+      }
+      this.startTurn(parsed.text);
+      return;
+    }
+    void this.command(parsed.name, parsed.arg).catch((err: unknown) => this.say(this.theme.red(String((err as Error)?.message ?? err))));
+  }
+
+  private echoLine(text: string): string {
+    const lines = text.split('\n');
+    return lines.map((l, i) => (i === 0 ? this.theme.bold(this.theme.cyan(PROMPT)) + this.theme.bold(l) : '  ' + this.theme.bold(l))).join('\n');
+  }
+
+  private async command(name: CommandName, arg: string): Promise<void> {
+    const { agent, paths } = this.app!;
+    const busyOnly = (): boolean => {
+      if (!this.task) return false;
+      this.say(this.theme.yellow(ts(this.lang, 'busyCommand', { command: `/${name}` })));
+      return true;
+    };
+    switch (name) {
+      case 'help':
+        return this.say(this.helpText());
+      case 'exit':
+        return this.exit();
+      case 'clear':
+        if (busyOnly()) return;
+        agent.clear();
+        this.queue.length = 0;
+        return this.say(ts(this.lang, 'cleared', { id: agent.sessionId }));
+      case 'compact':
+        if (busyOnly()) return;
+        return this.compact();
+      case 'context':
+        return this.say(formatContext(agent.contextSizes(), this.theme, this.lang).join('\n'));
+      case 'cost': {
+        const u = agent.usage();
+        return this.say(ts(this.lang, 'cost', { input: u.input_tokens, output: u.output_tokens, calls: u.calls }));
+      }
+      case 'mode':
+        if (arg === 'low' || arg === 'high') {
+          agent.setMode(arg);
+          return this.say(ts(this.lang, 'modeSet', { mode: arg }));
+        }
+        return this.say(ts(this.lang, 'modeNow', { mode: agent.getMode() }));
+      case 'profile':
+        if (arg) {
+          agent.setProfile(arg);
+          return this.say(ts(this.lang, 'profileSet', { profile: arg }));
+        }
+        return this.say(ts(this.lang, 'profileNow', { profile: agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile') }));
+      case 'sessions':
+        return this.say(formatSessions(agent.listSessions(), agent.sessionId, this.theme, this.lang).join('\n'));
+      case 'resume': {
+        if (busyOnly()) return;
+        if (!arg) return this.say(ts(this.lang, 'resumeUsage'));
+        const file = path.join(paths.sessionsDir, `${arg}.jsonl`);
+        if (!/^[\w.-]+$/.test(arg) || !fs.existsSync(file)) return this.say(this.theme.yellow(ts(this.lang, 'resumeMissing', { id: arg })));
+        const { skipped } = agent.resume(arg);
+        return this.say(this.resumedText(arg, skipped));
+      }
+      case 'steer':
+        if (!arg) return this.say(ts(this.lang, 'steerUsage'));
+        if (this.task && agent.steer(arg)) {
+          return this.say(this.theme.dim(`↳ ${ts(this.lang, 'steered')}`));
+        }
+        if (this.task) {
+          this.queue.unshift(arg);
+          return;
+        }
+        this.say(this.theme.dim(ts(this.lang, 'steerIdle')));
+        return this.startTurn(arg);
+      case 'next':
+        if (!arg) return this.say(ts(this.lang, 'nextUsage'));
+        if (this.task) {
+          this.queue.push(arg);
+          return this.say(this.theme.dim(ts(this.lang, 'nextQueued')));
+        }
+        return this.startTurn(arg);
+    }
+  }
+
+  /** What `/resume` (and `-c`) says: the id, and the last exchanges so the user sees where
+   * the conversation was. */
+  resumedText(id: string, skipped: number): string {
+    const lines = [this.theme.green(ts(this.lang, 'resumed', { id, messages: this.countRecords(id) }))];
+    if (skipped) lines.push(this.theme.yellow(ts(this.lang, 'resumedSkipped', { n: skipped })));
+    lines.push(...this.lastExchanges(id));
+    return lines.join('\n');
+  }
+
+  private countRecords(id: string): number {
+    return this.readSession(id).length;
+  }
+
+  private readSession(id: string): Array<{ t?: string; content?: string }> {
+    const file = path.join(this.app!.paths.sessionsDir, `${id}.jsonl`);
+    const out: Array<{ t?: string; content?: string }> = [];
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        const value: unknown = JSON.parse(line);
+        if (value && typeof value === 'object') out.push(value as { t?: string; content?: string });
+      } catch {
+        continue; // counted by agent.resume as skipped
+      }
+    }
+    return out;
+  }
+
+  private lastExchanges(id: string): string[] {
+    const records = this.readSession(id).filter((r) => (r.t === 'user' || r.t === 'assistant') && typeof r.content === 'string');
+    const lines: string[] = [];
+    for (const r of records.slice(-4)) {
+      if (r.t === 'user') {
+        lines.push(this.theme.dim(`${PROMPT}${truncateWidth(r.content!.split('\n')[0], this.surface.columns - 4)}`));
+      } else {
+        let message = r.content!;
+        try {
+          const value = JSON.parse(r.content!) as { message?: unknown };
+          if (typeof value.message === 'string') message = value.message;
+        } catch {
+          // stored as plain text
+        }
+        lines.push(this.theme.dim(`  ${truncateWidth(message.split('\n')[0], this.surface.columns - 4)}`));
+      }
+    }
+    return lines;
+  }
+
+  private helpText(): string {
+    const width = Math.max(...COMMANDS.map((c) => c.length)) + 10;
+    const usage: Partial<Record<CommandName, string>> = {
+      mode: '/mode low|high',
+      profile: '/profile <name>',
+      resume: '/resume <id>',
+      steer: '/steer <msg>',
+      next: '/next <msg>',
+    };
+    const lines = [this.theme.bold(ts(this.lang, 'helpTitle'))];
+    for (const c of COMMANDS) lines.push(`  ${this.theme.cyan((usage[c] ?? `/${c}`).padEnd(width))} ${ts(this.lang, `help_${c}`)}`);
+    lines.push(this.theme.dim(ts(this.lang, 'helpKeys')));
+    return lines.join('\n');
+  }
+
+  // ── turns ─────────────────────────────────────────────────────────────────────────
+
+  private startTurn(text: string): void {
+    const { agent } = this.app!;
+    const controller = new AbortController();
+    this.phase = { kind: 'thinking' };
+    this.preview = '';
+    this.output = '';
+    const promise = (text === 'continue' ? agent.continue({ signal: controller.signal }) : agent.send(text, { signal: controller.signal })).then(
+      (result) => this.turnDone(result),
+      (err: unknown) => this.turnFailed(err),
+    );
+    this.task = { controller, started: this.now(), promise };
+    this.startSpinner();
+  }
+
+  private async compact(): Promise<void> {
+    const { agent } = this.app!;
+    const controller = new AbortController();
+    this.phase = { kind: 'compacting' };
+    let resolveDone!: () => void;
+    const promise = new Promise<void>((r) => (resolveDone = r));
+    this.task = { controller, started: this.now(), promise };
+    this.startSpinner();
+    try {
+      const before = agent.contextSizes();
+      const r = await agent.compact({ signal: controller.signal });
+      if (!r) {
+        this.say(ts(this.lang, 'compactNone', { total: before.window }));
+      } else {
+        const sizes = agent.contextSizes();
+        const summary = agent.summary();
+        const lines = [
+          ts(this.lang, 'compactDone', {
+            method: r.method,
+            before: r.before,
+            after: r.after,
+            summary: sizes.summary,
+            facts: summary?.keyFacts.length ?? 0,
+            tasks: summary?.openTasks.length ?? 0,
+            messages: sizes.windowMessages,
+          }),
+        ];
+        if (summary?.summary) lines.push(this.theme.dim(`  ${truncateWidth(summary.summary.split('\n')[0], this.surface.columns - 4)}`));
+        for (const fact of summary?.keyFacts.slice(0, 5) ?? []) lines.push(this.theme.dim(`  · ${truncateWidth(fact, this.surface.columns - 6)}`));
+        for (const task of summary?.openTasks.slice(0, 5) ?? []) lines.push(this.theme.dim(`  ○ ${truncateWidth(task, this.surface.columns - 6)}`));
+        this.say(lines.join('\n'));
+      }
+    } finally {
+      this.task = undefined;
+      this.stopSpinner();
+      resolveDone();
+      this.afterTask(false);
+    }
+  }
+
+  private turnDone(result: TurnResult): void {
+    this.task = undefined;
+    this.stopSpinner();
+    this.flushPreview(result.outcome === 'aborted');
+    switch (result.outcome) {
+      case 'answered':
+        break;
+      case 'aborted':
+        this.say(this.theme.yellow(ts(this.lang, 'interrupted')));
+        break;
+      case 'step_limit':
+        this.say(this.theme.yellow(result.message));
+        break;
+      default:
+        this.say(this.theme.red(result.message));
+    }
+    this.afterTask(result.outcome === 'aborted');
+  }
+
+  private turnFailed(err: unknown): void {
+    this.task = undefined;
+    this.stopSpinner();
+    this.flushPreview(true);
+    this.say(this.theme.red(t(this.lang, 'unexpected', { detail: (err as Error)?.message ?? String(err) })));
+    this.afterTask(true);
+  }
+
+  /** After a turn: go on with the queue, or (after an interruption) give it back to the input. */
+  private afterTask(interrupted: boolean): void {
+    if (this.closing) return this.render();
+    if (this.queue.length) {
+      if (interrupted) {
+        const restored = [...this.queue.splice(0), this.editor.text].filter(Boolean).join('\n');
+        this.editor = setText(this.editor, restored);
+        this.say(this.theme.dim(ts(this.lang, 'restoredQueue')));
+      } else {
+        const next = this.queue.shift()!;
+        this.print(this.echoLine(next));
+        this.startTurn(next);
+      }
+    }
+    this.render();
+  }
+
+  /** A streamed message that never became a reply (interrupted, or failed) stays visible. */
+  private flushPreview(keep: boolean): void {
+    if (keep && this.preview.trim()) this.print(this.preview);
+    this.preview = '';
+  }
+
+  private onEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case 'request':
+        if (event.purpose === 'summary') this.phase = { kind: 'compacting' };
+        else if (this.phase.kind !== 'running') this.phase = { kind: 'thinking' };
+        break;
+      case 'message_delta':
+        this.preview = event.message;
+        break;
+      case 'reply':
+        this.preview = '';
+        this.showReply(event.reply, event.raw);
+        break;
+      case 'step':
+        this.print(formatStep(event.step, event.decision, this.theme, this.lang).join('\n'));
+        this.phase = { kind: 'running', id: event.id, label: describeStep(event.step) };
+        this.output = '';
+        break;
+      case 'output':
+        this.output += event.chunk;
+        if (this.output.length > OUTPUT_KEEP * 2) this.output = this.output.slice(-OUTPUT_KEEP);
+        break;
+      case 'tool_result':
+        this.showResult(event.result);
+        this.phase = { kind: 'thinking' };
+        this.output = '';
+        break;
+      case 'compaction':
+        this.print(this.theme.dim(t(this.lang, 'compacted', { method: event.method, before: event.before, after: event.after })));
+        if (this.phase.kind === 'compacting') this.phase = { kind: 'thinking' };
+        break;
+      case 'repair':
+        this.print(this.theme.dim(t(this.lang, 'repairing', { error: event.error })));
+        break;
+      case 'log':
+        this.print(this.theme.dim(event.message));
+        break;
+      default:
+        break;
+    }
+    this.scheduleRender();
+  }
+
+  private showReply(reply: Reply, raw: boolean): void {
+    if (reply.type === 'chat') {
+      const text = reply.message;
+      const markdown = !raw && looksLikeMarkdown(text, reply.data?.format);
+      const body = markdown ? this.renderMarkdown(text) : text;
+      const lines = [raw ? this.theme.dim(ts(this.lang, 'rawMarker')) : '', body].filter(Boolean);
+      const suggestions = reply.data?.suggestions?.filter(Boolean) ?? [];
+      if (suggestions.length) lines.push(this.theme.dim(suggestions.map((s) => `» ${s}`).join('   ')));
+      this.print(lines.join('\n'));
+    } else if (reply.type === 'cmd') {
+      if (reply.message) this.print(this.theme.italic(reply.message));
+    }
+    // an error reply is shown from the turn's result
+  }
+
+  private renderMarkdown(text: string): string {
+    this.markdown ??= createMarkdownRenderer({ color: this.theme.enabled, width: Math.min(100, this.surface.columns - 2) });
+    return this.markdown(text);
+  }
+
+  private showResult(result: ToolResult): void {
+    const configFile = this.app?.paths.config ?? 'plugin-configs/ai.json';
+    this.print(formatResult(result, this.output, this.theme, this.lang, configFile).join('\n'));
+  }
+
+  // ── leaving ───────────────────────────────────────────────────────────────────────
+
+  /** Stop what runs, wait for it, say where the session is, and finish. */
+  async exit(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    if (this.question) {
+      const q = this.question;
+      this.question = undefined;
+      q.resolve({ action: 'decline', reason: ts(this.lang, 'interruptedByUser') });
+    }
+    const running = this.task;
+    if (running) {
+      running.controller.abort();
+      await running.promise.catch(() => undefined);
+    }
+    this.stopSpinner();
+    if (this.app) {
+      const id = this.app.agent.sessionId;
+      if (fs.existsSync(path.join(this.app.paths.sessionsDir, `${id}.jsonl`))) this.say(this.theme.dim(ts(this.lang, 'saved', { id })));
+    }
+    this.surface.render({ lines: [] });
+    this.finished?.(0);
+  }
+
+  // ── drawing ───────────────────────────────────────────────────────────────────────
+
+  /** Print text into the scrollback, above the live region. */
+  print(text: string): void {
+    this.surface.print(text);
+  }
+
+  /** Print a command's answer, with a blank line after it to separate. */
+  private say(text: string): void {
+    this.surface.print(text);
+  }
+
+  private startSpinner(): void {
+    if (!this.surface.live || this.spinner) return;
+    this.spinner = setInterval(() => {
+      this.frameIndex = (this.frameIndex + 1) % SPINNER.length;
+      this.render();
+    }, 100);
+  }
+
+  private stopSpinner(): void {
+    if (this.spinner) clearInterval(this.spinner);
+    this.spinner = undefined;
+  }
+
+  private scheduleRender(): void {
+    if (this.renderScheduled) return;
+    this.renderScheduled = true;
+    setTimeout(() => {
+      this.renderScheduled = false;
+      this.render();
+    }, 16);
+  }
+
+  /** Whether an input line can be taken now (plain mode): an open question, or nothing running. */
+  get acceptsInput(): boolean {
+    return Boolean(this.app) && !this.closing && (Boolean(this.question) || !this.task);
+  }
+
+  /** Nothing runs and nothing is asked. */
+  get idle(): boolean {
+    return !this.task && !this.question;
+  }
+
+  render(): void {
+    if (!this.surface.live) {
+      this.onSettle?.();
+      return;
+    }
+    if (this.closing && !this.task) return;
+    this.surface.render(this.frame());
+  }
+
+  /** The live region: streaming text, running output, spinner, queue, then the prompt or
+   * the open question, then the status line. */
+  frame(): LiveFrame {
+    const theme = this.theme;
+    const width = this.surface.columns;
+    const lines: string[] = [];
+    const room = Math.max(3, this.surface.rows - 12);
+    if (this.preview) {
+      const { shown } = tail(this.preview.split('\n'), room);
+      lines.push(...shown);
+    }
+    if (this.task && this.phase.kind === 'running' && this.output) {
+      const { shown, hidden } = tail(outputLines(this.output), TAIL_LINES);
+      if (hidden) lines.push(theme.dim(`  │ ${ts(this.lang, 'moreLines', { n: hidden })}`));
+      for (const line of shown) lines.push(theme.dim(`  │ ${truncateWidth(line, width - 5)}`));
+    }
+    if (this.task && !this.question) {
+      const elapsed = formatElapsed(this.now() - this.task.started);
+      const label =
+        this.phase.kind === 'running'
+          ? ts(this.lang, 'running', { what: truncateWidth(this.phase.label, Math.max(10, width - 40)) })
+          : ts(this.lang, this.phase.kind === 'compacting' ? 'compacting' : 'thinking');
+      lines.push(`${theme.cyan(SPINNER[this.frameIndex])} ${label} ${theme.dim(`(${elapsed} · ${ts(this.lang, 'interruptHint')})`)}`);
+    }
+    for (const q of this.queue) lines.push(theme.dim(`↳ ${ts(this.lang, 'queued', { text: truncateWidth(q.replace(/\n/g, ' '), width - 14) })}`));
+    if (this.notice) lines.push(theme.yellow(this.notice));
+    if (this.question) {
+      lines.push(...this.questionLines());
+      return { lines };
+    }
+    lines.push(theme.dim('─'.repeat(Math.max(10, width))));
+    const promptWidth = stringWidth(PROMPT);
+    const layout = layoutInput(this.editor, width, theme.cyan(PROMPT), ' '.repeat(promptWidth), promptWidth);
+    const maxInput = Math.max(3, this.surface.rows - lines.length - 3);
+    let rows = layout.rows;
+    let cursorRow = layout.cursorRow;
+    if (rows.length > maxInput) {
+      const start = Math.min(Math.max(0, cursorRow - maxInput + 1), rows.length - maxInput);
+      rows = rows.slice(start, start + maxInput);
+      cursorRow -= start;
+    }
+    const inputStart = lines.length;
+    lines.push(...rows);
+    const hints = completions(this.editor.text);
+    if (hints.length && this.editor.text.length > 0) lines.push(theme.dim('  ' + hints.map((c) => `/${c}`).join('  ')));
+    lines.push(theme.dim(this.statusLine()));
+    return { lines, cursor: { line: inputStart + cursorRow, col: layout.cursorCol } };
+  }
+
+  private statusLine(): string {
+    const agent = this.app?.agent;
+    const parts: string[] = [];
+    if (agent) {
+      parts.push(agent.getMode());
+      parts.push(agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile'));
+      const u = agent.usage();
+      if (u.calls) parts.push(`${formatTokens(u.input_tokens + u.output_tokens)} tokens`);
+    } else {
+      parts.push(this.options.mode ?? '…', this.options.profile ?? ts(this.lang, 'loading'));
+    }
+    const right = this.task ? ts(this.lang, 'busyHint') : '/help';
+    return `  ${parts.join(' · ')}  ·  ${right}`;
+  }
+
+  private questionLines(): string[] {
+    const theme = this.theme;
+    const q = this.question!;
+    const lines = [theme.bold(theme.yellow(ts(this.lang, 'confirmTitle', { level: q.request.decision.level }))) + '  ' + theme.bold(describeStep(q.request.step))];
+    if (q.state.editing) {
+      lines.push(`${theme.cyan(PROMPT)}${q.state.editing.text}`);
+      if (q.state.error) lines.push(theme.red(ts(this.lang, q.state.error === 'empty' ? 'editEmpty' : 'editUnbalanced')));
+      lines.push(theme.dim(ts(this.lang, 'editKeys')));
+      return lines;
+    }
+    q.state.choices.forEach((choice, i) => {
+      const label = ts(this.lang, `choice_${choice}`, { key: q.request.sessionKey });
+      const text = `${i + 1}. ${label}`;
+      lines.push(i === q.state.index ? theme.cyan(`❯ ${text}`) : `  ${text}`);
+    });
+    lines.push(theme.dim(ts(this.lang, 'confirmKeys')));
+    return lines;
+  }
+}
+
+/** The default profile named in llm-base's config, for display only (llm-base validates it). */
+function readDefaultProfile(file: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined; // no config yet, or llm-base reports it broken on the first call
+  }
+  const name = value && typeof value === 'object' ? (value as { default_profile?: unknown }).default_profile : undefined;
+  return typeof name === 'string' && name ? name : undefined;
+}
+
+function wordsOf(step: Step): string[] {
+  if (step.tool === 'exec') return [step.program, ...step.args];
+  if (step.tool === 'plugin.run') return [step.plugin, ...step.args];
+  return [];
+}
+
+function withWords(step: Step, words: string[]): Step {
+  if (step.tool === 'exec') return { ...step, program: words[0], args: words.slice(1) };
+  if (step.tool === 'plugin.run') return { ...step, plugin: words[0], args: words.slice(1) };
+  return step;
+}
+
+function colorDiff(preview: string, theme: Theme): string[] {
+  return preview.split('\n').map((line) => {
+    if (line.startsWith('+')) return '  ' + theme.green(line);
+    if (line.startsWith('-')) return '  ' + theme.red(line);
+    return '  ' + theme.dim(line);
+  });
+}

@@ -1,0 +1,140 @@
+/**
+ * The thin terminal layer: raw-mode keys (with bracketed paste) in, and a screen made of
+ * scrollback plus one live region at the bottom (spinner, streaming text, the prompt) out.
+ * Printing goes above the live region, which is erased and drawn again in one write.
+ */
+import * as readline from 'readline';
+import { mapKey, normalizeBatch, type InputKey, type RawKey } from './keys';
+import { wrapLine } from './width';
+
+export interface LiveFrame {
+  /** Lines of the live region (may be wider than the terminal: they are wrapped here). */
+  lines: string[];
+  /** Where the cursor goes: a line of `lines` and a column in it (already in cells). */
+  cursor?: { line: number; col: number };
+}
+
+export class Terminal {
+  private liveRows = 0;
+  private cursorRow = 0;
+  private frame: LiveFrame = { lines: [] };
+  private batch: InputKey[] = [];
+  private readonly paste = { pasting: false };
+  private onData?: (str: string | undefined, key: RawKey | undefined) => void;
+  private started = false;
+
+  constructor(
+    readonly input: NodeJS.ReadStream,
+    readonly output: NodeJS.WriteStream,
+    private readonly color: boolean,
+  ) {}
+
+  readonly live = true;
+
+  get columns(): number {
+    return Math.max(10, this.output.columns || 80);
+  }
+  get rows(): number {
+    return Math.max(5, this.output.rows || 24);
+  }
+
+  /** Raw mode, keypress events, bracketed paste. Keys of one chunk arrive together. */
+  start(onKeys: (keys: InputKey[]) => void, onResize: () => void): void {
+    this.started = true;
+    readline.emitKeypressEvents(this.input);
+    if (this.input.isTTY) this.input.setRawMode(true);
+    this.onData = (str, key) => {
+      const mapped = mapKey(str, key);
+      if (!mapped) return;
+      if (!this.batch.length) {
+        setImmediate(() => {
+          const keys = normalizeBatch(this.batch.splice(0), this.paste);
+          if (keys.length) onKeys(keys);
+        });
+      }
+      this.batch.push(mapped);
+    };
+    this.input.on('keypress', this.onData);
+    this.input.resume();
+    this.output.on('resize', onResize);
+    this.output.write('\x1b[?2004h');
+  }
+
+  /** Erase the live region, restore the terminal (cooked mode, no bracketed paste). */
+  stop(): void {
+    if (!this.started) return;
+    this.started = false;
+    this.clearLive();
+    this.output.write('\x1b[?2004l\x1b[?25h');
+    if (this.onData) this.input.off('keypress', this.onData);
+    if (this.input.isTTY) this.input.setRawMode(false);
+    this.input.pause();
+  }
+
+  /** Print text above the live region (a newline is added when missing). */
+  print(text: string): void {
+    const body = text.endsWith('\n') ? text : text + '\n';
+    this.output.write('\x1b[?25l' + this.eraseSequence() + body.replace(/\r?\n/g, '\r\n') + this.drawSequence(this.frame) + '\x1b[?25h');
+  }
+
+  /** Replace the live region. */
+  render(frame: LiveFrame): void {
+    this.frame = frame;
+    this.output.write('\x1b[?25l' + this.eraseSequence() + this.drawSequence(frame) + (frame.cursor ? '\x1b[?25h' : ''));
+  }
+
+  /** Clear the whole screen (Ctrl+L), then draw the live region. */
+  clearScreen(): void {
+    this.liveRows = 0;
+    this.cursorRow = 0;
+    this.output.write('\x1b[2J\x1b[3J\x1b[H' + this.drawSequence(this.frame));
+  }
+
+  /** Erase the live region and forget it (before handing the terminal to someone else). */
+  clearLive(): void {
+    this.output.write(this.eraseSequence());
+    this.frame = { lines: [] };
+  }
+
+  private eraseSequence(): string {
+    if (!this.liveRows) return '';
+    const up = this.cursorRow > 0 ? `\x1b[${this.cursorRow}A` : '';
+    this.liveRows = 0;
+    this.cursorRow = 0;
+    return `${up}\r\x1b[J`;
+  }
+
+  private drawSequence(frame: LiveFrame): string {
+    if (!frame.lines.length) return '';
+    const width = this.columns;
+    const rows: string[] = [];
+    let cursorRow = -1;
+    let cursorCol = 0;
+    frame.lines.forEach((line, i) => {
+      const wrapped = wrapLine(line, width);
+      if (frame.cursor && frame.cursor.line === i) {
+        const extra = Math.floor(frame.cursor.col / width);
+        cursorRow = rows.length + Math.min(extra, wrapped.length - 1);
+        cursorCol = frame.cursor.col - Math.min(extra, wrapped.length - 1) * width;
+      }
+      rows.push(...wrapped);
+    });
+    // Never taller than the screen: the top of a region that scrolled off cannot be erased.
+    const max = this.rows - 1;
+    if (rows.length > max) {
+      const drop = rows.length - max;
+      rows.splice(0, drop);
+      cursorRow -= drop;
+    }
+    let out = rows.map((r) => (this.color ? r + '\x1b[0m' : r)).join('\r\n');
+    let at = rows.length - 1;
+    if (cursorRow >= 0) {
+      if (at > cursorRow) out += `\x1b[${at - cursorRow}A`;
+      out += `\r${cursorCol > 0 ? `\x1b[${cursorCol}C` : ''}`;
+      at = cursorRow;
+    }
+    this.liveRows = rows.length;
+    this.cursorRow = at;
+    return out;
+  }
+}
