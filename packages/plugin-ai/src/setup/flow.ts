@@ -390,12 +390,14 @@ async function verify(llm: SetupLlmBase, ui: SetupUi, lang: Lang, name: string, 
   ui.print(st(lang, 'noDoctor'));
   const res = (await llm.llm_chat([{ role: 'user', content: 'Reply with exactly this JSON object: {"ok": true}' }], 'low', name)) as {
     success?: boolean;
+    data?: { _fallback?: unknown };
     error?: { code?: string; message?: string };
   };
-  if (res && res.success === true) {
+  if (res && res.success === true && res.data?._fallback !== true) {
     ui.print(st(lang, 'pingOk'));
     return { kind: 'saved' };
   }
-  ui.print(st(lang, 'pingFail', { code: res?.error?.code ?? '?', message: res?.error?.message ?? '?' }));
+  const failure = res?.success === true ? { code: 'JSON', message: st(lang, 'pingNotJson') } : { code: res?.error?.code ?? '?', message: res?.error?.message ?? '?' };
+  ui.print(st(lang, 'pingFail', failure));
   return { kind: 'failed-saved' };
 }

@@ -1,0 +1,307 @@
+import { promises as fs } from 'fs';
+import * as net from 'net';
+import * as path from 'path';
+import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { needsSetup, runSetup, setupHint, resolveHostCommand, installCommandText, type SetupUi } from '../src/setup';
+import { SETUP_TABLES, st } from '../src/setup/i18n';
+import { hostedPresets } from '../src/setup/presets';
+import { DEFAULT_PROBE_TARGETS, modelIdsOf, probeLocalServers, probeTargetsFromEnv, type FetchFn } from '../src/setup/probe';
+import { checkoutHostBin } from '../src/setup/host';
+import { ORIGINAL_LLM_BASE_SOURCE, writeFakeLlmBase } from './fake-llm-base';
+
+const LLM_BASE_DIR = packageDir('plugin-llm-base');
+
+async function closedPort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+describe('probe targets from SLOTHTOOL_AI_PROBE_PORTS', () => {
+  test.each([
+    [undefined, DEFAULT_PROBE_TARGETS.map((t) => `${t.name}@${t.host}:${t.port}`), []],
+    ['', [], []],
+    ['4321', ['local@127.0.0.1:4321'], []],
+    ['11434', ['ollama@127.0.0.1:11434'], []],
+    ['lmstudio=127.0.0.1:5555, localhost:6666', ['lmstudio@127.0.0.1:5555', 'local@localhost:6666'], []],
+    ['[::1]:7777', ['local@::1:7777'], []],
+    ['10.0.0.5:11434,example.com:80,0.0.0.0:1,99999,abc', [], ['10.0.0.5:11434', 'example.com:80', '0.0.0.0:1', '99999', 'abc']],
+  ])('%j', (value, targets, ignored) => {
+    const r = probeTargetsFromEnv(value === undefined ? {} : { SLOTHTOOL_AI_PROBE_PORTS: value });
+    expect(r.targets.map((t) => `${t.name}@${t.host}:${t.port}`)).toEqual(targets);
+    expect(r.ignored).toEqual(ignored);
+  });
+
+  test('the defaults are the usual loopback ports of Ollama, LM Studio, llama.cpp and vLLM', () => {
+    expect(DEFAULT_PROBE_TARGETS.map((t) => [t.name, t.host, t.port])).toEqual([
+      ['ollama', '127.0.0.1', 11434],
+      ['lmstudio', '127.0.0.1', 1234],
+      ['llamacpp', '127.0.0.1', 8080],
+      ['vllm', '127.0.0.1', 8000],
+    ]);
+  });
+});
+
+test.each([
+  [{ object: 'list', data: [{ id: 'a' }, { id: 'b' }, { id: 'a' }] }, ['a', 'b']],
+  [{ models: [{ name: 'qwen2.5:7b' }] }, ['qwen2.5:7b']],
+  [{ data: 'nope' }, []],
+  [null, []],
+  ['text', []],
+])('model ids of %j', (body, ids) => {
+  expect(modelIdsOf(body)).toEqual(ids);
+});
+
+describe('probeLocalServers', () => {
+  let server: ScriptedServer;
+  let silent: net.Server;
+  const held: net.Socket[] = [];
+  beforeEach(async () => {
+    server = await startScriptedServer({ models: ['m1', 'm2'] });
+    // accepts connections and never answers: only the time-out ends its probe
+    silent = net.createServer((s) => held.push(s));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+  });
+  afterEach(async () => {
+    for (const s of held.splice(0)) s.destroy();
+    await new Promise<void>((r) => silent.close(() => r()));
+    await server.close();
+  });
+
+  test('lists what answered with its models; refused and silent ports are left out', async () => {
+    const closed = await closedPort();
+    const silentPort = (silent.address() as net.AddressInfo).port;
+    const noModels = await startScriptedServer({ models: null });
+    try {
+      const targets = probeTargetsFromEnv({
+        SLOTHTOOL_AI_PROBE_PORTS: `127.0.0.1:${closed},ollama=127.0.0.1:${server.port},127.0.0.1:${silentPort},127.0.0.1:${noModels.port}`,
+      }).targets;
+      // the silent port takes the whole time-out; the others answer long before it on any box
+      const found = await probeLocalServers(targets, { timeoutMs: 3000 });
+      expect(found.map((f) => [f.name, f.baseUrl, f.models])).toEqual([
+        ['ollama', server.baseURL, ['m1', 'm2']],
+        ['local', noModels.baseURL, []],
+      ]);
+    } finally {
+      await noModels.close();
+    }
+  });
+
+  test('all ports are probed at once, each with the time-out', async () => {
+    const started: string[] = [];
+    const signals: AbortSignal[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const fakeFetch = (async (url: string, init: RequestInit) => {
+      started.push(url);
+      signals.push(init.signal as AbortSignal);
+      await gate;
+      throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
+    }) as unknown as FetchFn;
+    const probing = probeLocalServers(DEFAULT_PROBE_TARGETS, { fetch: fakeFetch, timeoutMs: 800 });
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual([
+      'http://127.0.0.1:11434/v1/models',
+      'http://127.0.0.1:1234/v1/models',
+      'http://127.0.0.1:8080/v1/models',
+      'http://127.0.0.1:8000/v1/models',
+    ]);
+    expect(signals.every((s) => s instanceof AbortSignal)).toBe(true);
+    release();
+    expect(await probing).toEqual([]);
+  });
+});
+
+describe('needsSetup and the non-TTY hint', () => {
+  let home: TempHome;
+  const saved = process.env.SLOTHTOOL_HOME;
+  beforeEach(async () => {
+    home = await createTempHome({ language: 'en' });
+    process.env.SLOTHTOOL_HOME = home.slothtoolHome; // llm-base reads its home from process.env
+  });
+  afterEach(async () => {
+    process.env.SLOTHTOOL_HOME = saved;
+    await home.cleanup();
+  });
+  const check = (profile?: string) => needsSetup({ env: home.env, profile });
+
+  test('no registry: llm-base missing', () => {
+    expect(check()).toMatchObject({ reason: 'no-llm-base', code: 'LLM_BASE_MISSING' });
+  });
+
+  test('a stale llm-base entry: llm-base missing, with the path', async () => {
+    const gone = path.join(home.home, 'gone', 'bin', 'llm-base.js');
+    await home.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '1.0.0', binPath: gone } } });
+    expect(check()).toMatchObject({ reason: 'no-llm-base', code: 'LLM_BASE_STALE', path: gone });
+    expect(setupHint('en', check())).toContain(`(the copy registered at ${gone} is missing or broken)`);
+  });
+
+  test('llm-base installed, no profile (no file; profiles but no default) → no-profile; a default → nothing', async () => {
+    await home.registerPlugin('llm-base', LLM_BASE_DIR);
+    expect(check()).toEqual({ reason: 'no-profile' });
+    const profile = { base_url: 'http://127.0.0.1:9/v1', api_key: '', low_model: 'a', high_model: 'a', timeout: 1000 };
+    await home.writeJson('plugin-configs/llm-base.json', { default_profile: '', profiles: { x: profile } });
+    expect(check()).toEqual({ reason: 'no-profile' });
+    expect(check('x')).toEqual({ reason: null });
+    await home.writeJson('plugin-configs/llm-base.json', { default_profile: 'x', profiles: { x: profile } });
+    expect(check()).toEqual({ reason: null });
+  });
+
+  test('problems the normal start-up names better are not setup reasons (a broken config is never overwritten)', async () => {
+    await home.registerPlugin('llm-base', LLM_BASE_DIR);
+    const file = path.join(home.slothtoolHome, 'plugin-configs', 'llm-base.json');
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, '{"default_profile": ');
+    expect(check()).toEqual({ reason: null });
+    await fs.writeFile(path.join(home.slothtoolHome, 'registry.json'), '{oops');
+    expect(check()).toEqual({ reason: null });
+  });
+
+  test.each(['en', 'zh'] as const)('the non-TTY hint (%s) gives the exact commands', (lang) => {
+    const missing = setupHint(lang, { reason: 'no-llm-base', code: 'LLM_BASE_MISSING' })!;
+    expect(missing).toContain('slothtool install @holic512/plugin-llm-base');
+    expect(missing).toContain('slothtool ai -i');
+    const noProfile = setupHint(lang, { reason: 'no-profile' })!;
+    for (const cmd of ['slothtool ai -i', 'slothtool llm-base config create --preset ollama', 'slothtool llm-base config create --preset deepseek', 'export DEEPSEEK_API_KEY=', 'slothtool llm-base doctor']) {
+      expect(noProfile).toContain(cmd);
+    }
+    expect(/[\u4e00-\u9fff]/.test(noProfile)).toBe(lang === 'zh');
+    expect(setupHint(lang, { reason: null })).toBeUndefined();
+  });
+});
+
+test('every setup message exists in zh and en with the same placeholders', () => {
+  const keys = Object.keys(SETUP_TABLES.en).sort();
+  expect(Object.keys(SETUP_TABLES.zh).sort()).toEqual(keys);
+  const vars = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  for (const key of keys as Array<keyof typeof SETUP_TABLES.en>) {
+    expect([key, vars(SETUP_TABLES.zh[key])]).toEqual([key, vars(SETUP_TABLES.en[key])]);
+  }
+  expect(st('en', 'probeFound', { list: 'X' })).toBe('Found: X.');
+});
+
+describe('hosted presets', () => {
+  test("llm-base's presets that need a key, DeepSeek first; the base_url override replaces every one", () => {
+    const fromLlmBase = [
+      { name: 'openai', base_url: 'https://api.openai.com/v1', low_model: 'gpt-4o-mini', high_model: 'gpt-4o', needs_key: true },
+      { name: 'ollama', base_url: 'http://127.0.0.1:11434/v1', low_model: 'a', high_model: 'b', needs_key: false },
+      { name: 'deepseek', base_url: 'https://api.deepseek.com/v1', low_model: 'deepseek-chat', high_model: 'deepseek-reasoner', needs_key: true },
+      { name: 'newcloud', base_url: 'https://new.example/v1', low_model: 'n1', high_model: 'n2', needs_key: true },
+    ];
+    expect(hostedPresets(fromLlmBase).map((p) => [p.name, p.label, p.keyEnv])).toEqual([
+      ['deepseek', 'DeepSeek', 'DEEPSEEK_API_KEY'],
+      ['openai', 'OpenAI', 'OPENAI_API_KEY'],
+      ['newcloud', 'newcloud', 'NEWCLOUD_API_KEY'],
+    ]);
+    expect(hostedPresets(fromLlmBase, 'http://127.0.0.1:5/v1').every((p) => p.base_url === 'http://127.0.0.1:5/v1')).toBe(true);
+  });
+
+  test('an llm-base without list_presets (1.0.x): the built-in table', () => {
+    expect(hostedPresets(undefined).map((p) => p.name)).toEqual(['deepseek', 'qwen', 'glm', 'kimi', 'openai']);
+  });
+});
+
+describe('the slothtool host that installs llm-base', () => {
+  test('SLOTHTOOL_AI_HOST_BIN wins; in this checkout it is packages/slothtool/bin/slothtool.js; elsewhere slothtool on PATH', async () => {
+    const own = resolveHostCommand({ SLOTHTOOL_AI_HOST_BIN: '/opt/host.js' });
+    expect(own).toEqual({ program: process.execPath, args: ['/opt/host.js'], display: 'node /opt/host.js' });
+    expect(installCommandText(own)).toBe('node /opt/host.js install @holic512/plugin-llm-base');
+
+    const checkoutBin = path.join(packageDir('slothtool'), 'bin', 'slothtool.js');
+    expect(checkoutHostBin(packageDir('plugin-ai'))).toBe(checkoutBin);
+    expect(resolveHostCommand({}, packageDir('plugin-ai')).args).toEqual([checkoutBin]);
+
+    const elsewhere = await createTempHome();
+    try {
+      const installed = path.join(elsewhere.home, 'node_modules', '@holic512', 'plugin-ai');
+      expect(resolveHostCommand({}, installed)).toMatchObject({ args: [], display: 'slothtool' });
+      expect(installCommandText(resolveHostCommand({}, installed))).toBe('slothtool install @holic512/plugin-llm-base');
+    } finally {
+      await elsewhere.cleanup();
+    }
+  });
+});
+
+/** Answers the setup's questions from a script, in order; records what it printed and asked. */
+function scriptedUi(answers: unknown[]): SetupUi & { printed: string[]; asked: string[] } {
+  const printed: string[] = [];
+  const asked: string[] = [];
+  const next = async <T>(message: string): Promise<T | undefined> => {
+    asked.push(message);
+    if (!answers.length) throw new Error(`scripted ui: no answer for "${message}"`);
+    return answers.shift() as T | undefined;
+  };
+  return {
+    printed,
+    asked,
+    print: (line) => void printed.push(line),
+    select: (message) => next(message),
+    text: (message) => next(message),
+    password: (message) => next(message),
+    confirm: (message) => next(message),
+  };
+}
+
+/** The original llm-base 1.0.x with its profile functions (no doctor, no presets, no FEATURES). */
+const ORIGINAL_WITH_PROFILES = ORIGINAL_LLM_BASE_SOURCE.replace(
+  'module.exports = { llm_chat };',
+  `function file() { return path.join(home(), 'plugin-configs', 'llm-base.json'); }
+function read() { try { return JSON.parse(fs.readFileSync(file(), 'utf8')); } catch (e) { return { default_profile: '', profiles: {} }; } }
+function write(c) { fs.mkdirSync(path.dirname(file()), { recursive: true }); fs.writeFileSync(file(), JSON.stringify(c)); return { success: true, data: c }; }
+function list_profiles() { return { success: true, data: read() }; }
+function create_profile(name, p) { const c = read(); c.profiles[name] = p; if (!c.default_profile) c.default_profile = name; return write(c); }
+function set_default_profile(name) { const c = read(); c.default_profile = name; return write(c); }
+function delete_profile(name) { const c = read(); delete c.profiles[name]; if (c.default_profile === name) c.default_profile = ''; return write(c); }
+module.exports = { llm_chat, list_profiles, create_profile, set_default_profile, delete_profile };`,
+);
+
+describe('runSetup with an original llm-base 1.0.x (no doctor): saved, checked by one call, taken back on cancel', () => {
+  let home: TempHome;
+  let server: ScriptedServer;
+  const saved = process.env.SLOTHTOOL_HOME;
+  beforeEach(async () => {
+    home = await createTempHome({ language: 'en' });
+    process.env.SLOTHTOOL_HOME = home.slothtoolHome;
+    server = await startScriptedServer({ models: ['only'] });
+    const { binPath } = await writeFakeLlmBase(home.slothtoolHome, ORIGINAL_WITH_PROFILES);
+    await home.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '1.0.3', binPath } } });
+  });
+  afterEach(async () => {
+    process.env.SLOTHTOOL_HOME = saved;
+    await server.close();
+    await home.cleanup();
+  });
+  const cfg = () => home.readJson<{ default_profile: string; profiles: Record<string, unknown> }>('plugin-configs/llm-base.json');
+  const options = (ui: SetupUi) => ({ lang: 'en' as const, env: home.env, ui, probeTargets: probeTargetsFromEnv({ SLOTHTOOL_AI_PROBE_PORTS: `127.0.0.1:${server.port}` }).targets });
+
+  test('a working server: ready', async () => {
+    server.enqueue({ json: { ok: true } });
+    const ui = scriptedUi(['local:0']);
+    expect(await runSetup(options(ui))).toEqual({ status: 'ready', profile: 'local' });
+    expect(ui.printed).toContain(st('en', 'noDoctor'));
+    expect(ui.printed).toContain(st('en', 'pingOk'));
+    expect(await cfg()).toMatchObject({ default_profile: 'local', profiles: { local: { base_url: server.baseURL, low_model: 'only' } } });
+  });
+
+  test('a failing server, cancel: the profile saved for the check is removed again', async () => {
+    server.enqueue({ status: 500 });
+    const ui = scriptedUi(['local:0', 'cancel']);
+    expect(await runSetup(options(ui))).toEqual({ status: 'cancelled' });
+    expect(ui.printed.some((l) => l.startsWith('The model call failed (PROVIDER_ERROR)'))).toBe(true);
+    expect(await cfg()).toEqual({ default_profile: '', profiles: {} });
+  });
+
+  test('retry goes round again: a second choice that works is saved under its own name', async () => {
+    server.enqueue({ content: 'not json' }, { json: { ok: true } });
+    // server → fails → retry → another server by URL, no key; one listed model: no model question
+    const ui = scriptedUi(['local:0', 'retry', 'other', `${server.baseURL}/`, 'none']);
+    expect(await runSetup(options(ui))).toEqual({ status: 'ready', profile: 'custom' });
+    expect(ui.printed.filter((l) => l.startsWith('The model call failed (JSON)'))).toHaveLength(1);
+    const c = await cfg();
+    expect(c.default_profile).toBe('custom');
+    expect(Object.keys(c.profiles)).toEqual(['custom']);
+    expect(c.profiles.custom).toMatchObject({ base_url: server.baseURL, api_key: '', low_model: 'only', high_model: 'only' });
+  });
+});
