@@ -346,15 +346,18 @@ export class Agent {
     try {
       for (;;) {
         if (signal.aborted) {
-          this.commit(pending);
+          this.commit([...pending, interruptedEvent('step')]);
           return finish('aborted', t(this.options.lang, 'aborted'));
         }
         for (const note of this.steering.splice(0)) pending.push({ kind: 'user', text: note });
         if (this.context.needsCompaction()) await this.compactNow(false, signal);
         const asked = await this.ask(pending, signal, turnUsage);
         if (!asked.ok) {
+          if (asked.code === 'ABORTED') {
+            this.commit([...pending, interruptedEvent('model_call')]);
+            return finish('aborted', t(this.options.lang, 'aborted'));
+          }
           this.commit(pending);
-          if (asked.code === 'ABORTED') return finish('aborted', t(this.options.lang, 'aborted'));
           const message =
             asked.code === 'NO_PROFILE'
               ? t(this.options.lang, 'llmErrorNoProfile', { message: asked.message })
@@ -368,6 +371,11 @@ export class Agent {
         this.record({ t: 'assistant', at: this.at(), content: this.context.window[this.context.window.length - 1].content });
         this.emit({ type: 'reply', reply, raw: asked.raw, repaired: asked.repaired });
 
+        if (reply.type === 'chat' && this.steering.length && !signal.aborted) {
+          // The user steered while this reply was being written: the model answers the note too.
+          pending = [];
+          continue;
+        }
         if (reply.type === 'chat') {
           const text = asked.raw ? `${t(this.options.lang, 'rawReply')} ${reply.message}` : reply.message;
           return finish('answered', text);
@@ -421,6 +429,8 @@ export class Agent {
       const id = this.nextStepId();
       const decision = runner.judge(step);
       this.emit({ type: 'step', id, step, decision });
+      // A steering note skips the rest of the plan: the model replans with the note.
+      if (!stopped && this.steering.length) stopped = 'skipped: the user sent a steering message; replan with it';
       let result: ToolResult;
       if (stopped || signal.aborted) {
         result = {
@@ -581,6 +591,12 @@ export class Agent {
     this.emit({ type: 'compaction', method, folded: folded.length, before, after: sizes.total, sizes });
     return { method, before, after: sizes.total };
   }
+}
+
+/** What the model is told when the user stopped the turn with Ctrl-C: what was produced so
+ * far is kept (the tool results before it, with `aborted` on a killed command). */
+function interruptedEvent(during: 'step' | 'model_call'): Pending {
+  return { kind: 'event', text: JSON.stringify({ _event: 'interrupted', by: 'user', during }) };
 }
 
 /** The `message` field of a reply still streaming in, via partial-json (loaded on first use). */
