@@ -136,6 +136,12 @@ export const MESSAGES: Record<string, Message> = {
     zh: '`{a}` 是系统位置，不应由助手改写',
     en: '`{a}` is a system location the assistant must not change',
   },
+  'write.persistence': {
+    zh: '`{a}` 会被 shell 启动、git 钩子/配置或 ssh 执行或读取，改动它可能在以后运行代码',
+    en: '`{a}` is run or loaded by shell start-up, git hooks/config or ssh; changing it can run code later',
+    hintZh: '请让用户自己修改这个文件',
+    hintEn: 'Let the user change this file',
+  },
   'write.file': { zh: '`{p}` 会创建、修改或删除文件', en: '`{p}` creates, changes or removes files' },
   network: { zh: '`{p}` 会访问网络', en: '`{p}` uses the network' },
   install: { zh: '`{p} {s}` 会安装或修改依赖包', en: '`{p} {s}` installs or changes packages' },

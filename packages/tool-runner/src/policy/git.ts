@@ -1,5 +1,6 @@
 import { findLong, operands, shortCluster } from './args';
-import { finding, type Finding } from './finding';
+import { finding, type Finding, type JudgeCtx } from './finding';
+import { isOutsideWorkspace, secretFindings } from './paths';
 
 /** `git -c` keys that only change how output looks. Every other key is judged L2. */
 const SAFE_CONFIG_KEY =
@@ -51,7 +52,7 @@ const NETWORK_SUBS: Record<string, Array<'network' | 'write'>> = {
 };
 
 /** Judge `git <args>`: global options first, then the subcommand and its options. */
-export function judgeGit(args: readonly string[]): Finding[] {
+export function judgeGit(args: readonly string[], ctx?: JudgeCtx): Finding[] {
   const out: Finding[] = [];
   let i = 0;
   for (; i < args.length; i++) {
@@ -74,7 +75,11 @@ export function judgeGit(args: readonly string[]): Finding[] {
       out.push(finding('git.other_repo', 'L1', { a }));
     } else if (a.startsWith('--namespace=') || a.startsWith('--attr-source=')) {
       // read-only view options
-    } else if (a === '-C' || a === '--attr-source' || a === '--list-cmds') {
+    } else if (a === '-C') {
+      const dir = args[++i] ?? '';
+      out.push(...secretFindings([dir]));
+      if (ctx && isOutsideWorkspace(dir, ctx)) out.push(finding('git.other_repo', 'L1', { a: `-C ${dir}` }));
+    } else if (a === '--attr-source' || a === '--list-cmds') {
       i++;
     } else if (a.startsWith('--list-cmds=') || GLOBAL_FLAGS.has(a)) {
       // harmless
@@ -186,6 +191,10 @@ function judgeSubcommand(sub: string, rest: readonly string[]): Finding[] {
       const staged = rest.some((a) => a === '--staged' || a === '-S');
       const worktree = rest.some((a) => a === '--worktree' || a === '-W');
       return [...out, staged && !worktree ? write() : rewrite(sub, rest.join(' '))];
+    }
+    case 'rm': {
+      const force = rest.find((a) => a === '-f' || a === '--force' || /^-[a-zA-Z]*f/.test(a));
+      return [...out, force ? rewrite(sub, force) : write()];
     }
     case 'commit': {
       const amend = rest.find((a) => a === '--amend');

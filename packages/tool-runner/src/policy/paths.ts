@@ -85,3 +85,33 @@ export function secretFindings(args: readonly string[]): Finding[] {
   }
   return out;
 }
+
+/** Files other programs run or load as configuration later: changing them can run code. */
+const PERSISTENCE_RE =
+  /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.cshrc|\.tcshrc|\.kshrc|\.inputrc|\.xprofile|\.xinitrc|\.gitconfig|\.npmrc|\.yarnrc(\.yml)?|\.pypirc|\.curlrc|\.wgetrc|\.vimrc|\.exrc|\.ssh\/(authorized_keys2?|config|rc|environment)|\.git\/(hooks(\/|$)|config$)|\.git\/?$|\.config\/(fish|autostart|systemd|git|nvim)(\/|$)|Library\/LaunchAgents|Library\/LaunchDaemons|\.gnupg|\.slothtool\/(registry\.json|plugins(\/|$))|\.husky(\/|$))/;
+
+/** Raw disks and partitions. */
+const BLOCK_DEVICE_RE = /^\/dev\/(sd|hd|vd|xvd|nvme|disk|rdisk|mmcblk|md|dm-|mapper\/|loop|sr)/;
+
+/** Rules for a writing command whose arguments name start-up files, hooks or raw disks. */
+export function writeTargetFindings(args: readonly string[]): Finding[] {
+  const out: Finding[] = [];
+  for (const raw of args) {
+    const candidates = new Set([raw, ...raw.split(/[=@]/).slice(1)]);
+    for (const c of candidates) {
+      const n = norm(c).replace(/\/+$/, '');
+      if (PERSISTENCE_RE.test(n)) {
+        out.push(finding('write.persistence', 'L2', { a: raw }));
+        break;
+      }
+      if (BLOCK_DEVICE_RE.test(n)) {
+        out.push(finding('system.change', 'L2', { p: raw }));
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** ASCII/C1 control characters (other than tab and newline) and line/paragraph separators. */
+export const CONTROL_RE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]/;

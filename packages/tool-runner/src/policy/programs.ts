@@ -2,7 +2,7 @@ import * as path from 'path';
 import { findLong, findShort, isInfoOnly, operands, shortCluster } from './args';
 import { finding, type Finding, type JudgeCtx } from './finding';
 import { judgeGit } from './git';
-import { isOutsideWorkspace, isSystemPath, secretFindings } from './paths';
+import { CONTROL_RE, isOutsideWorkspace, isSystemPath, secretFindings, writeTargetFindings } from './paths';
 import { INVISIBLE_RE, resolveProgram } from './resolve-program';
 import { judgeAwk, judgeSed } from './sed-awk';
 
@@ -30,7 +30,7 @@ const PLAIN_READERS = [
 ];
 
 /** Readers that also list or inspect without reading file contents (no secret-store rule). */
-const LISTERS = new Set(['ls', 'dir', 'vdir', 'stat', 'du', 'tree', 'find', 'fd', 'realpath', 'readlink', 'basename', 'dirname', 'echo', 'printf', 'which', 'whereis', 'file', 'test', '[']);
+const LISTERS = new Set(['jq', 'ls', 'dir', 'vdir', 'stat', 'du', 'tree', 'find', 'fd', 'realpath', 'readlink', 'basename', 'dirname', 'echo', 'printf', 'which', 'whereis', 'file', 'test', '[']);
 
 const INTERPRETERS = new Set([
   'sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash', 'yash', 'pwsh', 'powershell', 'cmd',
@@ -119,7 +119,11 @@ function judgeEnv(args: readonly string[], name: string, ctx: JudgeCtx): Finding
       break;
     }
     if (a === '-i' || a === '--ignore-environment' || a === '-' || a === '-0' || a === '--null' || a === '-v' || a === '--debug') continue;
-    if (a === '-u' || a === '--unset' || a === '-C' || a === '--chdir') {
+    if (a === '-C' || a === '--chdir') {
+      out.push(...secretFindings([args[++i] ?? '']));
+      continue;
+    }
+    if (a === '-u' || a === '--unset') {
       i++;
       continue;
     }
@@ -359,12 +363,16 @@ function judgeNpm(args: readonly string[], name: string, ctx: JudgeCtx): Finding
   const bad = findLong(args, ['--script-shell', '--node-options', '--call', '--shell', '--userconfig', '--globalconfig', '--git']);
   if (bad) return [execArg(name, bad)];
   const sub = operands(args)[0] ?? '';
-  if (['exec', 'x', 'dlx'].includes(sub) && args.some((a) => a === '-c')) return [execArg(name, '-c')];
-  if (['exec', 'x', 'dlx'].includes(sub)) return [finding('npx.run', 'L1', { p: `${name} ${sub}` })];
+  if (['exec', 'x', 'dlx'].includes(sub)) return judgeNpx(args.slice(args.indexOf(sub) + 1), `${name} ${sub}`, ctx);
+  if (sub === 'explore' || sub === 'edit') return [execArg(name, sub)];
   if (sub === 'config' || sub === 'c' || sub === 'pkg') {
     const action = operands(args)[1] ?? '';
     if (['get', 'list', 'ls', 'fix-none'].includes(action) || action === '') return [readOnly(`${name} ${sub} ${action}`.trim())];
     if (action === 'edit') return [finding('interactive', 'L2', { p: `${name} ${sub} edit` })];
+    const key = (operands(args)[2] ?? '').split('=')[0].replace(/^scripts\..*/, 'scripts');
+    if (['script-shell', 'node-options', 'shell', 'git', 'userconfig', 'globalconfig', 'editor', 'browser', 'viewer', 'onload-script', 'init-module', 'scripts', 'bin'].includes(key)) {
+      return [finding('arg.exec', 'L2', { p: `${name} ${sub} ${action}`, a: key })];
+    }
     return [writeFile(`${name} ${sub} ${action}`)];
   }
   if (sub === 'cache') return [(operands(args)[1] ?? '') === 'ls' || operands(args)[1] === 'verify' ? readOnly(`${name} cache`) : writeFile(`${name} cache`)];
@@ -374,11 +382,32 @@ function judgeNpm(args: readonly string[], name: string, ctx: JudgeCtx): Finding
   return npmLike(args, name, ctx);
 }
 
-function judgeNpx(args: readonly string[], name: string): Finding[] {
+/**
+ * npx / npm exec / yarn dlx / pnpm exec / bunx: the command they run is found on PATH too
+ * (`npx -p x -- sh -c ...`), so a known program is judged as itself, and it always asks.
+ */
+function judgeNpx(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   if (isInfoOnly(args, ['-v'])) return [readOnly(name)];
-  const c = args.find((a) => a === '-c' || a === '--call' || a.startsWith('--call=') || a.startsWith('--node-options') || a.startsWith('--script-shell'));
-  if (c) return [execArg(name, c)];
-  return [finding('npx.run', 'L1', { p: `${name} ${operands(args, ['-p', '--package'])[0] ?? ''}`.trim() })];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (a === '-c' || a === '--call' || a.startsWith('--call=') || a.startsWith('--node-options') || a.startsWith('--script-shell') || a === '--shell-mode') return [execArg(name, a)];
+    if (a === '-p' || a === '--package') {
+      i++;
+      continue;
+    }
+    if (a.startsWith('-')) continue;
+    break;
+  }
+  const cmd = args[i];
+  if (cmd === undefined) return [finding('npx.run', 'L1', { p: name })];
+  const run = finding('npx.run', 'L1', { p: `${name} ${cmd}` });
+  if (isKnownProgram(cmd) || cmd.includes('/')) return [run, ...judgeCommand(cmd, args.slice(i + 1), ctx)];
+  return [run, ...secretFindings(args.slice(i + 1))];
 }
 
 function judgeTsc(args: readonly string[], name: string): Finding[] {
@@ -388,7 +417,7 @@ function judgeTsc(args: readonly string[], name: string): Finding[] {
 }
 
 function judgeCurl(args: readonly string[], name: string): Finding[] {
-  const writes = args.find((a) => ['-o', '--output', '-O', '--remote-name', '--remote-name-all', '-D', '--dump-header', '-c', '--cookie-jar', '--output-dir', '-J', '--trace', '--trace-ascii', '--libcurl', '--etag-save', '--hsts', '--alt-svc', '--stderr'].includes(a) || /^-[a-zA-Z]*[oOcDJ]/.test(a));
+  const writes = args.find((a) => ['-K', '--config', '-o', '--output', '-O', '--remote-name', '--remote-name-all', '-D', '--dump-header', '-c', '--cookie-jar', '--output-dir', '-J', '--trace', '--trace-ascii', '--libcurl', '--etag-save', '--hsts', '--alt-svc', '--stderr'].includes(a) || /^-[a-zA-Z]*[oOcDJK]/.test(a));
   const uploads = args.find((a) => ['-T', '--upload-file', '-d', '--data', '--data-binary', '--data-raw', '--data-urlencode', '--json', '-F', '--form', '-X', '--request', '--form-string'].includes(a) || a.startsWith('--data') || /^-[a-zA-Z]*[TdFX]/.test(a));
   const cat: Array<'network' | 'write'> = writes || uploads ? ['network', 'write'] : ['network'];
   return [finding('network', 'L1', { p: name }, { cat })];
@@ -411,7 +440,7 @@ function judgeRsync(args: readonly string[], name: string): Finding[] {
 }
 
 function judgeDate(args: readonly string[], name: string): Finding[] {
-  const set = args.find((a) => a === '-s' || a.startsWith('--set') || /^-[a-zA-Z]*s/.test(a) || /^\d{8,12}(\.\d\d)?$/.test(a));
+  const set = args.find((a) => a === '-s' || a.startsWith('--set') || /^-[uRr]*s/.test(a) || /^\d{8,12}(\.\d\d)?$/.test(a));
   return set ? [finding('system.change', 'L2', { p: `${name} ${set}` })] : [readOnly(name)];
 }
 
@@ -539,7 +568,7 @@ const PM_INSTALL = ['install', 'i', 'add', 'remove', 'rm', 'uninstall', 'update'
 const PM_PUBLISH = ['publish', 'unpublish', 'deprecate', 'owner', 'access', 'login', 'logout', 'adduser', 'npm-none', 'token', 'dist-tag'];
 
 function judgeProjectTool(read: string[]): Handler {
-  return (args, name) => {
+  return (args, name, ctx) => {
     if (isInfoOnly(args, ['-v'])) return [readOnly(name)];
     const inline = args.find((a) => (name === 'bun' && ['-e', '--eval', '-p', '--print'].includes(a)) || (name === 'deno' && a === 'eval'));
     if (inline) return [finding('interp.inline', 'L2', { p: name, a: inline })];
@@ -552,7 +581,9 @@ function judgeProjectTool(read: string[]): Handler {
     if (['yarn', 'pnpm', 'bun'].includes(name)) {
       if (PM_INSTALL.includes(sub) || (name === 'yarn' && args.length === 0)) return [finding('install', 'L1', { p: name, s: sub })];
       if (PM_PUBLISH.includes(sub)) return [finding('publish', 'L2', { p: name, s: sub })];
-      if (['dlx', 'x', 'exec', 'create'].includes(sub)) return [finding('npx.run', 'L1', { p: `${name} ${sub}` })];
+      if (['dlx', 'x', 'exec'].includes(sub)) return judgeNpx(args.slice(args.indexOf(sub) + 1), `${name} ${sub}`, ctx);
+      if (sub === 'create') return [finding('npx.run', 'L1', { p: `${name} ${sub}` })];
+      if (sub === 'node') return [finding('npx.run', 'L1', { p: `${name} node` }), ...judgeCommand('node', args.slice(args.indexOf(sub) + 1), ctx)];
     }
     if (['cargo', 'go'].includes(name) && ['install', 'get', 'add', 'remove', 'update', 'publish'].includes(sub)) {
       return [finding(sub === 'publish' ? 'publish' : 'install', sub === 'publish' ? 'L2' : 'L1', { p: name, s: sub })];
@@ -565,6 +596,14 @@ function judgeProjectTool(read: string[]): Handler {
 
 const TABLE = new Map<string, Handler>();
 for (const p of PLAIN_READERS) TABLE.set(p, (_a, name) => [readOnly(name)]);
+TABLE.set('ps', (args, name) => (args.some((a) => /^[a-zA-Z]*e[a-zA-Z]*$/.test(a) && !a.startsWith('-')) || args.includes('-E') ? [finding('wrapper.env_print', 'L1')] : [readOnly(name)]));
+TABLE.set('jq', (args, name) => {
+  // The first operand is the filter, not a path; the rest are files (secret stores raise).
+  const filter = operands(args, ['--arg', '--argjson', '--slurpfile', '--rawfile', '--indent', '-f', '--from-file', '-L'])[0];
+  const files = args.filter((a) => a !== filter);
+  const env = args.some((a) => /\$ENV\b|(^|[^.\w$])env\b/.test(a)) ? [finding('wrapper.env_print', 'L1')] : [];
+  return [...secretFindings(files), ...env, readOnly(name)];
+});
 for (const p of INTERPRETERS) TABLE.set(p, judgeInterpreter);
 for (const p of ESCALATION) TABLE.set(p, judgeEscalation);
 for (const p of Object.keys(WRAPPERS)) TABLE.set(p, judgeWrapper);
@@ -577,7 +616,7 @@ for (const p of ['vim', 'vi', 'nvim', 'nano', 'emacs', 'ed', 'ex', 'top', 'htop'
 }
 TABLE.set('env', judgeEnv);
 TABLE.set('printenv', () => [finding('wrapper.env_print', 'L1')]);
-TABLE.set('git', (args) => judgeGit(args));
+TABLE.set('git', (args, _name, ctx) => judgeGit(args, ctx));
 TABLE.set('find', judgeFind);
 TABLE.set('fd', judgeFd);
 TABLE.set('fdfind', judgeFd);
@@ -596,12 +635,19 @@ TABLE.set('yq', (args, name) => (args.some((a) => a === '-i' || a === '--inplace
 TABLE.set('shuf', (args, name) => (args.some((a) => a === '-o' || a.startsWith('--output')) ? [writeArg(name, '-o')] : [readOnly(name)]));
 TABLE.set('tree', judgeTree);
 TABLE.set('tee', (args, name, ctx) => judgeWriter(false)(args, name, ctx));
-for (const p of ['cp', 'mv', 'ln', 'install', 'rsync-local']) TABLE.set(p, judgeWriter(true));
+for (const p of ['cp', 'ln', 'install']) TABLE.set(p, judgeWriter(true));
+TABLE.set('mv', judgeWriter(false));
 for (const p of ['touch', 'mkdir', 'rmdir', 'unlink', 'truncate', 'mktemp', 'split', 'csplit', 'patch', 'dos2unix', 'unix2dos', 'mkfifo', 'mknod-none', 'link']) TABLE.set(p, judgeWriter(false));
 TABLE.set('rm', judgeRm);
 for (const p of ['chmod', 'chown', 'chgrp']) TABLE.set(p, judgePerm);
 TABLE.set('dd', judgeDd);
-for (const p of ['kill', 'pkill', 'killall', 'skill', 'taskkill']) TABLE.set(p, judgeKill);
+for (const p of ['kill', 'skill', 'taskkill']) TABLE.set(p, judgeKill);
+for (const p of ['pkill', 'killall']) {
+  TABLE.set(p, (args, name) => {
+    const everyone = args.find((a) => ['-u', '-U', '-g', '-G', '-s', '-P', '--user', '--uid', '--group', '--session', '--parent', '-v', '--inverse', '-r', '--regexp', '-o', '--older-than', '-y', '--younger-than'].includes(a) || /^(\.\*?|\^|\$|\.\+|\[.*\]\*?)$/.test(a));
+    return everyone ? [finding('system.kill_all', 'L2', { a: args.join(' ') })] : [finding('kill.pid', 'L1', { p: name })];
+  });
+}
 TABLE.set('tar', judgeTar);
 TABLE.set('bsdtar', judgeTar);
 TABLE.set('gtar', judgeTar);
@@ -613,12 +659,21 @@ TABLE.set('npm', judgeNpm);
 TABLE.set('npx', judgeNpx);
 TABLE.set('pnpx', judgeNpx);
 TABLE.set('bunx', judgeNpx);
+for (const p of ['rimraf', 'del', 'del-cli', 'trash', 'rmrf', 'premove']) TABLE.set(p, (args, name) => [finding('delete.recursive', 'L2', { p: name, a: args.join(' ') })]);
 TABLE.set('tsc', judgeTsc);
 TABLE.set('curl', judgeCurl);
 TABLE.set('wget', (_a, name) => [finding('network', 'L1', { p: name }, { cat: ['network', 'write'] })]);
 for (const p of ['ping', 'ping6', 'dig', 'nslookup', 'host', 'traceroute', 'tracepath', 'whois', 'mtr', 'http', 'https', 'xh', 'aria2c']) TABLE.set(p, judgeNetworkTool([]));
-for (const p of ['nc', 'ncat', 'netcat', 'socat']) TABLE.set(p, judgeNetworkTool(['-e', '-c', '--exec', '--sh-exec', '--lua-exec', 'EXEC', 'SYSTEM']));
-TABLE.set('ssh', judgeNetworkTool(['-o', '-F', '-J', '-W', '-L', '-R', '-D', '-w', '-b-none']));
+for (const p of ['nc', 'ncat', 'netcat']) TABLE.set(p, judgeNetworkTool(['-e', '-c', '--exec', '--sh-exec', '--lua-exec']));
+TABLE.set('socat', (args, name) => {
+  const bad = args.find((a) => /(^|[!,])\s*(EXEC|SYSTEM|SHELL)[:,]/i.test(a));
+  return bad ? [execArg(name, bad)] : [finding('network', 'L1', { p: name }, { cat: ['network', 'write'] })];
+});
+TABLE.set('ssh', (args, name, ctx) => {
+  const found = judgeNetworkTool(['-o', '-F', '-J', '-W', '-L', '-R', '-D', '-w'])(args, name, ctx);
+  const ops = operands(args, ['-i', '-l', '-p', '-c', '-m', '-b', '-E', '-e', '-I', '-O', '-Q', '-S', '-B']);
+  return ops.length > 1 ? [...found, execArg(name, ops.slice(1).join(' '))] : found;
+});
 for (const p of ['scp', 'sftp']) TABLE.set(p, judgeNetworkTool(['-o', '-F', '-S', '-J']));
 TABLE.set('rsync', judgeRsync);
 TABLE.set('date', judgeDate);
@@ -650,7 +705,7 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   const name = resolved.name;
   const out: Finding[] = [];
   args.forEach((a, i) => {
-    if (INVISIBLE_RE.test(a)) out.push(finding('args.invisible', 'L2', { n: String(i + 1) }));
+    if (INVISIBLE_RE.test(a) || CONTROL_RE.test(a)) out.push(finding('args.invisible', 'L2', { n: String(i + 1) }));
   });
   const handler = TABLE.get(name) ?? (/^python[0-9.]*$/.test(name) ? judgeInterpreter : undefined);
   if (!handler) return allowByPolicy(program, args, [...out, finding('program.unknown', 'L2', { p: name }, { allowable: true })], ctx);
@@ -658,7 +713,9 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   if (isInfoOnly(args) && !ESCALATION.has(name) && !SYSTEM.includes(name) && !WRAPPERS[name] && name !== 'kill' && name !== 'date' && name !== 'hostname') {
     return [...out, finding('interp.info', 'L0', { p: name })];
   }
-  out.push(...handler(args, name, inner));
+  const own = handler(args, name, inner);
+  out.push(...own);
+  if (own.some((f) => f.cat?.includes('write') || f.id === 'write.file' || f.id === 'arg.write' || f.id === 'install')) out.push(...writeTargetFindings(args));
   return allowByPolicy(program, args, out, ctx);
 }
 

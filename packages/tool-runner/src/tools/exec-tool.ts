@@ -9,7 +9,24 @@ export const NON_INTERACTIVE_ENV: Record<string, string> = {
   GIT_TERMINAL_PROMPT: '0',
   GIT_PAGER: 'cat',
   PAGER: 'cat',
+  MANPAGER: 'cat',
 };
+
+/**
+ * Command-scope git configuration (it overrides a repository's own .git/config): a cloned
+ * repository cannot make a read-only `git status` run its fsmonitor program.
+ */
+export function hardenedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env, ...NON_INTERACTIVE_ENV };
+  if (out.GIT_CONFIG_COUNT === undefined) {
+    out.GIT_CONFIG_COUNT = '2';
+    out.GIT_CONFIG_KEY_0 = 'core.fsmonitor';
+    out.GIT_CONFIG_VALUE_0 = 'false';
+    out.GIT_CONFIG_KEY_1 = 'core.pager';
+    out.GIT_CONFIG_VALUE_1 = 'cat';
+  }
+  return out;
+}
 
 /** Resolve a step's cwd against the runner's cwd. */
 export function stepCwd(step: { cwd?: string | null }, base: string): string {
@@ -25,7 +42,7 @@ export const execTool: ToolHandler<ExecStep> = {
       program: step.program,
       args: step.args,
       cwd,
-      env: { ...ctx.env, ...NON_INTERACTIVE_ENV },
+      env: hardenedEnv(ctx.env),
       timeoutMs,
       signal: ctx.signal,
       maxOutputBytes: ctx.maxOutputBytes,
