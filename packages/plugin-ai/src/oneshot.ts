@@ -84,6 +84,15 @@ export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShot
   } catch (err) {
     return fail(err);
   }
+  // No profile and nobody to run the guided setup with: say exactly what fixes it.
+  const setup = require('./setup') as typeof import('./setup');
+  const needs = setup.needsSetup({ env, registry: app.registry, profile: args.profile ?? null });
+  if (needs.reason === 'no-profile') {
+    const message = setup.setupHint(lang, needs) ?? '';
+    if (args.json) emitJson({ type: 'error', code: 'NO_PROFILE', message });
+    stderr.write(message + '\n');
+    return EXIT.llmBase;
+  }
   const { agent } = app;
   if (args.continue && !agent.resumeLast() && !args.json) stderr.write(t(lang, 'noSessionHere') + '\n');
 
