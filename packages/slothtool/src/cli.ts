@@ -219,7 +219,8 @@ function config(io: Io, args: string[]): void {
   const language = exactlyOne(io, positionals.slice(1), 'argLanguage', usage);
   if (language !== 'zh' && language !== 'en') io.usage('invalidLanguage', { language });
   settings.setLanguage(io.paths, language);
-  io.out(require('./i18n').t(language, 'languageSet', { language }));
+  const { t } = require('./i18n') as typeof import('./i18n');
+  io.out(t(language, 'languageSet', { language })); // in the language just chosen
 }
 
 /** Print a library error in the user's language; unknown errors are reported as unexpected. */
