@@ -155,7 +155,8 @@ function judgeSubcommand(sub: string, rest: readonly string[]): Finding[] {
     case 'tag': {
       const force = rest.find((a) => a === '-f' || a === '--force');
       if (force) return [...out, rewrite(sub, force)];
-      const listing = rest.length === 0 || rest.some((a) => a === '-l' || a === '--list' || a.startsWith('-n') || a === '--contains' || a === '--no-contains' || a === '--points-at' || a === '--merged' || a === '--no-merged');
+      const tagValued = ['--contains', '--no-contains', '--points-at', '--merged', '--no-merged', '--sort', '--format', '--color', '--column'];
+      const listing = operands(rest, tagValued).length === 0 || rest.some((a) => a === '-l' || a === '--list' || a.startsWith('-n') || tagValued.includes(a));
       const creates = rest.some((a) => ['-a', '-s', '-m', '-F', '-u', '-d', '--delete', '--annotate', '--sign'].includes(a) || a.startsWith('--message') || a.startsWith('--file'));
       return [...out, listing && !creates ? read() : write()];
     }

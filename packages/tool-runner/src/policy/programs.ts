@@ -377,6 +377,7 @@ function judgeNpm(args: readonly string[], name: string, ctx: JudgeCtx): Finding
   }
   if (sub === 'cache') return [(operands(args)[1] ?? '') === 'ls' || operands(args)[1] === 'verify' ? readOnly(`${name} cache`) : writeFile(`${name} cache`)];
   if (sub === 'version' && operands(args).length === 1) return [readOnly(`${name} version`)];
+  if ((sub === 'run' || sub === 'run-script') && operands(args).length === 1) return [readOnly(`${name} run`)];
   if (sub === 'audit' && operands(args)[1] === 'fix') return [finding('install', 'L1', { p: name, s: 'audit fix' })];
   if (sub === 'init' || sub === 'create') return [finding('npx.run', 'L1', { p: `${name} ${sub}` })];
   return npmLike(args, name, ctx);
@@ -411,7 +412,7 @@ function judgeNpx(args: readonly string[], name: string, ctx: JudgeCtx): Finding
 }
 
 function judgeTsc(args: readonly string[], name: string): Finding[] {
-  if (isInfoOnly(args, ['-v']) || args.includes('--noEmit') || args.includes('--showConfig') || args.includes('--listFilesOnly')) return [readOnly(name)];
+  if (isInfoOnly(args, ['-v']) || args.includes('--noEmit') || args.includes('-noEmit') || args.includes('--showConfig') || args.includes('--listFilesOnly')) return [readOnly(name)];
   if (args.includes('--watch') || args.includes('-w')) return [finding('project.script', 'L1', { p: name, s: '--watch' })];
   return [writeFile(name)];
 }
