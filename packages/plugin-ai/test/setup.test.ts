@@ -305,3 +305,44 @@ describe('runSetup with an original llm-base 1.0.x (no doctor): saved, checked b
     expect(c.profiles.custom).toMatchObject({ base_url: server.baseURL, api_key: '', low_model: 'only', high_model: 'only' });
   });
 });
+
+describe('runSetup with this repo llm-base (doctor before saving)', () => {
+  let home: TempHome;
+  const saved = process.env.SLOTHTOOL_HOME;
+  beforeEach(async () => {
+    home = await createTempHome({ language: 'en' });
+    process.env.SLOTHTOOL_HOME = home.slothtoolHome;
+    await home.registerPlugin('llm-base', LLM_BASE_DIR);
+  });
+  afterEach(async () => {
+    process.env.SLOTHTOOL_HOME = saved;
+    await home.cleanup();
+  });
+
+  test('a local server that wants a key (401 on /models): the key is asked, then its models are listed', async () => {
+    const KEY = 'local-secret-key';
+    const http = await import('http');
+    const srv = http.createServer((req, res) => {
+      const authed = req.headers.authorization === `Bearer ${KEY}`;
+      const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      req.resume().on('end', () => {
+        if (!authed) return send(401, { error: { message: 'no key', type: 'invalid_request_error' } });
+        if (req.url === '/v1/models') return send(200, { data: [{ id: 'served-model' }] });
+        send(200, { id: 'x', object: 'chat.completion', created: 0, model: 'served-model', choices: [{ index: 0, message: { role: 'assistant', content: '{"ok": true}' }, finish_reason: 'stop' }] });
+      });
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const port = (srv.address() as net.AddressInfo).port;
+    try {
+      const ui = scriptedUi(['local:0', 'paste', KEY]);
+      const result = await runSetup({ lang: 'en', env: home.env, ui, probeTargets: probeTargetsFromEnv({ SLOTHTOOL_AI_PROBE_PORTS: `vllm=127.0.0.1:${port}` }).targets });
+      expect(result).toEqual({ status: 'ready', profile: 'vllm' });
+      expect(ui.asked).toEqual([st('en', 'chooseServer'), st('en', 'keyHow', { label: 'vLLM' }), st('en', 'askKey')]);
+      const cfg = await home.readJson<{ profiles: Record<string, unknown> }>('plugin-configs/llm-base.json');
+      expect(cfg.profiles.vllm).toMatchObject({ base_url: `http://127.0.0.1:${port}/v1`, api_key: KEY, low_model: 'served-model', high_model: 'served-model' });
+      expect(ui.printed.join('\n')).not.toContain(KEY);
+    } finally {
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
+  });
+});

@@ -263,9 +263,18 @@ async function chooseServer(
   if (picked.startsWith('local:')) {
     const f = found[Number(picked.slice('local:'.length))];
     const defaults = LOCAL_DEFAULTS[f.name] ?? { low_model: '', high_model: '' };
+    let apiKey = '';
+    let models = f.models;
+    if (f.status === 401 || f.status === 403) {
+      // e.g. vllm serve --api-key: it answered, but wants a key
+      const key = await askKey(ui, lang, env, f.label, 'OPENAI_API_KEY', true);
+      if (!key.done) return CANCEL;
+      apiKey = key.value;
+      if (apiKey) models = await listModels(ui, lang, env, f.baseUrl, apiKey, fetchFn);
+    }
     return {
       done: true,
-      value: { name: f.name, base_url: f.baseUrl, api_key: '', low_default: defaults.low_model, high_default: defaults.high_model, models: f.models },
+      value: { name: f.name, base_url: f.baseUrl, api_key: apiKey, low_default: defaults.low_model, high_default: defaults.high_model, models },
     };
   }
 

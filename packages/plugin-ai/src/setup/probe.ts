@@ -14,6 +14,8 @@ export interface ProbeTarget {
 export interface FoundServer extends ProbeTarget {
   baseUrl: string;
   models: string[];
+  /** HTTP status of `/models` (401/403: the server wants a key). */
+  status: number;
 }
 
 /** The usual ports: Ollama 11434, LM Studio 1234, llama.cpp server 8080, vLLM 8000. */
@@ -124,7 +126,7 @@ export async function probeLocalServers(
     targets.map(async (target) => {
       const baseUrl = baseUrlOf(target);
       const r = await fetchModels(baseUrl, { timeoutMs, fetch: options.fetch });
-      return r.answered ? { ...target, baseUrl, models: r.models } : undefined;
+      return r.answered ? { ...target, baseUrl, models: r.models, status: r.status } : undefined;
     }),
   );
   return results.filter((r): r is FoundServer => r !== undefined);
