@@ -7,6 +7,7 @@ import { buildRepairRequest, SUMMARY_SYSTEM } from './prompt';
 import { parseReply, SummarySchema, type Reply, type Step, type Summary } from './protocol';
 import type { ConfirmAnswer, ConfirmFn, ConfirmRequest, StepRunner, ToolResult } from './runner-types';
 import { appendAudit, newSessionId, type AuditEntry, type SessionInfo, type SessionRecord, type SessionStore } from './sessions';
+import { MessageStreamDecoder } from './stream-message';
 import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from './tokens';
 
 /** A confirm answer may say who gave it, for the audit log (a flag, not a person). */
@@ -505,19 +506,14 @@ export class Agent {
     minimal = false,
   ): Promise<LlmResult> {
     this.emit({ type: 'request', messages: messages.length, tokens: estimateMessagesTokens(messages), minimal, purpose });
-    let buffer = '';
-    let shown = '';
+    const decoder = new MessageStreamDecoder();
     const onText =
       purpose === 'summary'
         ? undefined
         : (delta: string) => {
             this.emit({ type: 'text', delta });
-            buffer += delta;
-            const message = partialMessage(buffer);
-            if (message !== undefined && message !== shown) {
-              shown = message;
-              this.emit({ type: 'message_delta', message });
-            }
+            const message = decoder.push(delta);
+            if (message !== undefined) this.emit({ type: 'message_delta', message });
           };
     return this.deps.llm.chat(messages, { mode: this.mode, profile: this.profile, signal, onText });
   }
@@ -597,20 +593,4 @@ export class Agent {
  * far is kept (the tool results before it, with `aborted` on a killed command). */
 function interruptedEvent(during: 'step' | 'model_call'): Pending {
   return { kind: 'event', text: JSON.stringify({ _event: 'interrupted', by: 'user', during }) };
-}
-
-/** The `message` field of a reply still streaming in, via partial-json (loaded on first use). */
-function partialMessage(buffer: string): string | undefined {
-  const start = buffer.indexOf('{');
-  if (start < 0) return undefined;
-  try {
-    const { parse } = require('partial-json') as { parse: (text: string) => unknown };
-    const value = parse(buffer.slice(start));
-    if (value && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string') {
-      return (value as { message: string }).message;
-    }
-  } catch {
-    return undefined; // not parseable yet: wait for more text
-  }
-  return undefined;
 }

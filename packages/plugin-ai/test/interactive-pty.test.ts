@@ -1,4 +1,8 @@
-import { chat, createAiFixture, KEY, type AiFixture } from './pty/pty-session';
+import { promises as fs } from 'fs';
+import * as path from 'path';
+import { chat, cmd, createAiFixture, KEY, type AiFixture } from './pty/pty-session';
+
+// `ai -i` in a real pseudo-terminal against the scripted OpenAI-compatible server.
 
 let fx: AiFixture;
 beforeEach(async () => {
@@ -8,14 +12,302 @@ afterEach(async () => {
   await fx.cleanup();
 });
 
+const exists = (file: string) =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );
+/** The last message of the n-th request to the model, parsed when it is JSON. */
+const sent = (n: number): any => {
+  const content = fx.server.requests[n].body.messages.at(-1).content;
+  try {
+    return JSON.parse(content);
+  } catch {
+    return content;
+  }
+};
+const allSent = (n: number): string => JSON.stringify(fx.server.requests[n].body.messages);
+
 test('a chat turn: the prompt, the answer, the status line; Ctrl+D leaves with the session saved', async () => {
   fx.server.enqueue(chat('Hello from the model.'));
   const s = fx.start();
   await s.waitFor('› ');
-  await s.waitFor('local');
+  await s.waitFor('low · local');
   s.write('hi there' + KEY.enter);
   await s.waitFor('Hello from the model.');
   s.write(KEY.ctrlD);
   await s.waitFor(/Session saved: \S+/);
   expect(await s.exited).toBe(0);
+  expect(sent(0)).toBe('hi there');
+  // the colours are on in a terminal without NO_COLOR
+  expect(s.raw()).toMatch(/\x1b\[3\dm/);
+});
+
+test('markdown replies are rendered; plain ones stay plain', async () => {
+  fx.server.enqueue(chat('# Title\n\nSome **bold** words and `code`.', 'markdown'), chat('just *plain* text', 'plain'));
+  const s = fx.start();
+  await s.waitFor('› ');
+  s.write('md' + KEY.enter);
+  await s.waitFor('Some bold words');
+  expect(s.text()).not.toContain('**bold**');
+  s.write('plain' + KEY.enter);
+  await s.waitFor('just *plain* text');
+  s.write('/exit' + KEY.enter);
+  expect(await s.exited).toBe(0);
+});
+
+test('a confirmed L1 step: shown with level and rule, asked, run; allow-session is exactly what was shown', async () => {
+  fx.server.enqueue(
+    cmd('create it', { program: 'touch', args: ['created.txt'] }),
+    chat('created'),
+  );
+  const s = fx.start();
+  await s.waitFor('› ');
+  s.write('create created.txt' + KEY.enter);
+  await s.waitFor('[L1] touch created.txt');
+  await s.waitFor('rule write.file');
+  await s.waitFor('Allow this L1 step?');
+  await s.waitFor('Yes, and allow `touch created.txt` for this session');
+  s.write('y');
+  await s.waitFor('exit 0');
+  await s.waitFor('created');
+  expect(await exists(path.join(fx.cwd, 'created.txt'))).toBe(true);
+  expect(sent(1)).toMatchObject({ _event: 'tool_result', program: 'touch', exitCode: 0, decision: { level: 'L1', by: 'user' } });
+  s.write('/exit' + KEY.enter);
+  expect(await s.exited).toBe(0);
+});
+
+test('a declined L1 step is not run and the model is told', async () => {
+  fx.server.enqueue(cmd('create it', { program: 'touch', args: ['nope.txt'] }), chat('ok, I will not'));
+  const s = fx.start();
+  await s.waitFor('› ');
+  s.write('create nope.txt' + KEY.enter);
+  await s.waitFor('Allow this L1 step?');
+  s.write(KEY.down + KEY.down + KEY.enter); // the third choice: decline
+  await s.waitFor('declined');
+  await s.waitFor('ok, I will not');
+  expect(await exists(path.join(fx.cwd, 'nope.txt'))).toBe(false);
+  expect(sent(1)).toMatchObject({ _event: 'tool_result', status: 'declined', reason: 'declined by the user', decision: { level: 'L1' } });
+  s.write('/exit' + KEY.enter);
+  expect(await s.exited).toBe(0);
+});
+
+test('edit the arguments before running: the edited command is judged again and run', async () => {
+  fx.server.enqueue(cmd('create it', { program: 'touch', args: ['a.txt'] }), chat('done'));
+  const s = fx.start();
+  await s.waitFor('› ');
+  s.write('create a file' + KEY.enter);
+  await s.waitFor('Allow this L1 step?');
+  s.write('e');
+  await s.waitFor('Edit the command');
+  s.write('\x7f'.repeat(5) + 'b.txt' + KEY.enter); // a.txt → b.txt
+  await s.waitFor('✎ touch b.txt');
+  await s.waitFor('Allow this L1 step?'); // judged again: still L1
+  s.write('y');
+  await s.waitFor('done');
+  expect(await exists(path.join(fx.cwd, 'b.txt'))).toBe(true);
+  expect(await exists(path.join(fx.cwd, 'a.txt'))).toBe(false);
+  s.write(KEY.ctrlD);
+  expect(await s.exited).toBe(0);
+});
+
+test('an L2 step is refused with its rule and how to allow it in the config', async () => {
+  fx.server.enqueue(cmd('clean', { program: 'sudo', args: ['rm', '-rf', '/tmp/x'] }), chat('I cannot do that'));
+  const s = fx.start();
+  await s.waitFor('› ');
+  s.write('clean up' + KEY.enter);
+  await s.waitFor('[L2] sudo rm -rf /tmp/x');
+  await s.waitFor('Blocked (L2): not run.');
+  await s.waitFor('To allow it:');
+  await s.waitFor(/Policy: \S+ai\.json/);
+  await s.waitFor('I cannot do that');
+  expect(s.text()).not.toContain('Allow this L2 step');
+  expect(sent(1)).toMatchObject({ _event: 'tool_result', status: 'blocked', decision: { level: 'L2' } });
+  s.write('/exit' + KEY.enter);
+  expect(await s.exited).toBe(0);
+});
+
+test('/help, an unknown command, /context, /cost, /mode, /clear', async () => {
+  fx.server.enqueue(chat('first answer'));
+  const s = fx.start();
+  await s.waitFor('› ');
+  s.write('/help' + KEY.enter);
+  for (const c of ['/clear', '/compact', '/context', '/cost', '/mode low|high', '/profile <name>', '/sessions', '/resume <id>', '/steer <msg>', '/next <msg>', '/exit']) {
+    await s.waitFor(c);
+  }
+  s.write('/hlep' + KEY.enter);
+  await s.waitFor('Unknown command /hlep. Did you mean /help?');
+  s.write('hello' + KEY.enter);
+  await s.waitFor('first answer');
+  s.write('/context' + KEY.enter);
+  await s.waitFor(/Context \(tokens, estimated\) — budget \d+/);
+  await s.waitFor(/window .*2 messages/);
+  s.write('/cost' + KEY.enter);
+  await s.waitFor(/This session: \d+ input \+ \d+ output tokens over 1 model calls/);
+  s.write('/mode high' + KEY.enter);
+  await s.waitFor('Mode is now high.');
+  await s.waitFor('high · local');
+  s.write('/clear' + KEY.enter);
+  await s.waitFor('Cleared: new conversation');
+  s.write('/context' + KEY.enter);
+  await s.waitFor(/window .*0 messages/);
+  s.write('/exit' + KEY.enter);
+  expect(await s.exited).toBe(0);
+  expect(fx.server.requests[0].body.model).toBe('test-low');
+});
+
+test('Ctrl+C during a long command stops its process group, keeps its output, and the model is told', async () => {
+  await fs.writeFile(path.join(fx.cwd, 'log.txt'), 'line one\nline two\n');
+  fx.server.enqueue(cmd('follow the log', { program: 'tail', args: ['-f', 'log.txt'] }), chat('you stopped it'));
+  const s = fx.start();
+  await s.waitFor('› ');
+  s.write('watch the log' + KEY.enter);
+  await s.waitFor('[L0] tail -f log.txt');
+  await s.waitFor('line two'); // streamed live while it runs
+  await s.waitFor('Running tail -f log.txt');
+  s.write(KEY.ctrlC);
+  await s.waitFor('Interrupted');
+  await s.waitFor('› ');
+  expect(fx.server.requests).toHaveLength(1);
+  s.write('why did it stop?' + KEY.enter);
+  await s.waitFor('you stopped it');
+  const next = allSent(1);
+  expect(next).toContain('"_event":"interrupted"');
+  expect(next).toContain('line two');
+  s.write('/exit' + KEY.enter);
+  expect(await s.exited).toBe(0);
+});
+
+test('Ctrl+C while the model answers returns to the prompt; twice at an empty prompt leaves', async () => {
+  fx.server.enqueue({ content: '{"type":"chat","message":"partial ans', hangAfterChunks: 1, chunks: ['{"type":"chat","message":"partial ans', 'wer"}'] } as never);
+  const s = fx.start();
+  await s.waitFor('› ');
+  s.write('slow question' + KEY.enter);
+  await s.waitFor('Thinking…');
+  s.write(KEY.ctrlC);
+  await s.waitFor('Interrupted');
+  s.write(KEY.ctrlC);
+  await s.waitFor('Press Ctrl+C again to exit');
+  s.write(KEY.ctrlC);
+  await s.waitFor(/Session saved: \S+/);
+  expect(await s.exited).toBe(0);
+});
+
+test('/steer while a command runs: the rest of the plan is skipped and the note goes with the next call', async () => {
+  await fs.writeFile(path.join(fx.cwd, 'notes.txt'), 'milk\n');
+  fx.server.enqueue(
+    cmd('two steps', { program: 'sleep', args: ['2'] }, { program: 'cat', args: ['notes.txt'] }),
+    chat('steered answer'),
+  );
+  const s = fx.start();
+  await s.waitFor('› ');
+  s.write('do two things' + KEY.enter);
+  await s.waitFor('Running sleep 2');
+  s.write('/steer only look at the readme' + KEY.enter);
+  await s.waitFor('Steering:');
+  await s.waitFor('skipped');
+  await s.waitFor('steered answer');
+  const second = fx.server.requests[1].body.messages.map((m: { content: string }) => m.content);
+  expect(second.at(-1)).toBe('only look at the readme');
+  const results = second.filter((c: string) => c.includes('"_event":"tool_result"')).map((c: string) => JSON.parse(c));
+  expect(results).toEqual([
+    expect.objectContaining({ program: 'sleep', exitCode: 0 }),
+    expect.objectContaining({ status: 'declined', reason: expect.stringMatching(/^skipped/) }),
+  ]);
+  s.write('/exit' + KEY.enter);
+  expect(await s.exited).toBe(0);
+});
+
+test('typing while a turn runs is kept; Enter queues it for after the turn (/next too)', async () => {
+  fx.server.enqueue({ ...chat('first'), delayMs: 1500 }, chat('second'), chat('third'));
+  const s = fx.start();
+  await s.waitFor('› ');
+  s.write('one' + KEY.enter);
+  await s.waitFor('Thinking…');
+  s.write('two' + KEY.enter);
+  await s.waitFor('queued: two');
+  s.write('/next three' + KEY.enter);
+  await s.waitFor('queued: three');
+  await s.waitFor('first');
+  await s.waitFor('second');
+  await s.waitFor('third');
+  expect(fx.server.requests.map((r) => r.body.messages.at(-1).content)).toEqual(['one', 'two', 'three']);
+  s.write('/exit' + KEY.enter);
+  expect(await s.exited).toBe(0);
+});
+
+test('/sessions and /resume after a restart bring the conversation back', async () => {
+  fx.server.enqueue(chat('the secret word is tangerine'));
+  const first = fx.start();
+  await first.waitFor('› ');
+  first.write('remember a word' + KEY.enter);
+  await first.waitFor('the secret word is tangerine');
+  first.write('/exit' + KEY.enter);
+  await first.waitFor(/Session saved: (\S+)\./);
+  const id = /Session saved: (\S+?)\./.exec(first.text())![1];
+  expect(await first.exited).toBe(0);
+
+  fx.server.enqueue(chat('it was tangerine'));
+  const second = fx.start();
+  await second.waitFor('› ');
+  second.write('/sessions' + KEY.enter);
+  await second.waitFor(id);
+  second.write(`/resume ${id}` + KEY.enter);
+  await second.waitFor(`Resumed session ${id}`);
+  await second.waitFor('the secret word is tangerine'); // the last exchange is shown again
+  second.write('what was the word?' + KEY.enter);
+  await second.waitFor('it was tangerine');
+  expect(allSent(1)).toContain('the secret word is tangerine');
+  second.write('/exit' + KEY.enter);
+  await second.waitFor(`Session saved: ${id}`);
+  expect(await second.exited).toBe(0);
+});
+
+test('history: up recalls earlier prompts, also from an earlier session', async () => {
+  fx.server.enqueue(chat('a1'), chat('a2'));
+  const first = fx.start();
+  await first.waitFor('› ');
+  first.write('first prompt' + KEY.enter);
+  await first.waitFor('a1');
+  first.write('/exit' + KEY.enter);
+  expect(await first.exited).toBe(0);
+  const second = fx.start();
+  await second.waitFor('› ');
+  second.write(KEY.up + KEY.up); // "/exit", then "first prompt"
+  await second.waitFor('› first prompt');
+  second.write(KEY.enter);
+  await second.waitFor('a2');
+  expect(sent(1)).toBe('first prompt');
+  second.write('/exit' + KEY.enter);
+  expect(await second.exited).toBe(0);
+});
+
+test('multi-line input with a trailing backslash and with a bracketed paste', async () => {
+  fx.server.enqueue(chat('got two lines'), chat('got the paste'));
+  const s = fx.start();
+  await s.waitFor('› ');
+  s.write('line one \\' + KEY.enter);
+  s.write('line two' + KEY.enter);
+  await s.waitFor('got two lines');
+  expect(sent(0)).toBe('line one \nline two');
+  s.write('\x1b[200~pasted a\rpasted b\x1b[201~');
+  s.write(KEY.enter);
+  await s.waitFor('got the paste');
+  expect(sent(1)).toBe('pasted a\npasted b');
+  s.write('/exit' + KEY.enter);
+  expect(await s.exited).toBe(0);
+});
+
+test('NO_COLOR: no colour sequences, the same words', async () => {
+  fx.server.enqueue(cmd('look', { program: 'touch', args: ['c.txt'] }), chat('# Done\n\n**all** good', 'markdown'));
+  const s = fx.start(['-i'], { NO_COLOR: '1' });
+  await s.waitFor('› ');
+  s.write('go' + KEY.enter);
+  await s.waitFor('Allow this L1 step?');
+  s.write('y');
+  await s.waitFor('all good');
+  s.write('/exit' + KEY.enter);
+  expect(await s.exited).toBe(0);
+  expect(s.raw()).not.toMatch(/\x1b\[[0-9;]*m/);
+  expect(s.text()).toContain('[L1] touch c.txt');
 });

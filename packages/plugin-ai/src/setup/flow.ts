@@ -4,7 +4,7 @@ import { AiError } from '../errors';
 import { aiPaths, slothtoolHome } from '../home';
 import type { Lang } from '../i18n';
 import { readRegistry, type Registry } from '../registry';
-import { installCommandText, resolveHostCommand, runInstall, type HostCommand, type SpawnFn } from './host';
+import { installCommandText, llmBaseSpec, resolveHostCommand, runInstall, type HostCommand, type SpawnFn } from './host';
 import { st } from './i18n';
 import { loadSetupLlmBase, type DoctorReport, type SetupLlmBase, type SetupProfile } from './llm-base-module';
 import { hostedPresets, LOCAL_DEFAULTS, type HostedPreset } from './presets';
@@ -207,7 +207,8 @@ async function ensureLlmBase(
     return undefined;
   }
   const host = options.host ?? resolveHostCommand(env);
-  const command = installCommandText(host);
+  const spec = llmBaseSpec(env);
+  const command = installCommandText(host, spec);
   const where = first.vars.path;
   const detail = first.code !== 'LLM_BASE_MISSING' && typeof where === 'string' ? st(lang, 'brokenDetail', { path: where }) : '';
   ui.print(st(lang, 'noLlmBase', { detail }));
@@ -217,7 +218,7 @@ async function ensureLlmBase(
     return undefined;
   }
   ui.print(st(lang, 'installing', { command }));
-  const run = await runInstall(host, { env, output, spawn: options.spawn ?? (nodeSpawn as SpawnFn) });
+  const run = await runInstall(host, { env, output, spec, spawn: options.spawn ?? (nodeSpawn as SpawnFn) });
   if (run.code !== 0) {
     ui.print(st(lang, 'installFailed', { detail: run.error ?? `exit code ${run.code}`, command }));
     return undefined;

@@ -40,26 +40,33 @@ export function resolveHostCommand(env: NodeJS.ProcessEnv, pluginAiRoot = path.r
   return { program, args: [], display: 'slothtool' };
 }
 
+/**
+ * What `install` is given: `SLOTHTOOL_AI_LLM_BASE_SPEC` (a local folder or tarball — for tests
+ * and offline machines), else `@holic512/plugin-llm-base`.
+ */
+export function llmBaseSpec(env: NodeJS.ProcessEnv): string {
+  return env.SLOTHTOOL_AI_LLM_BASE_SPEC || LLM_BASE_PACKAGE;
+}
+
 /** The install command as the user would type it. */
-export function installCommandText(host: HostCommand): string {
-  return `${host.display} install ${LLM_BASE_PACKAGE}`;
+export function installCommandText(host: HostCommand, spec: string = LLM_BASE_PACKAGE): string {
+  return `${host.display} install ${quote(spec)}`;
 }
 
 export type SpawnFn = (program: string, args: string[], options: SpawnOptions) => ChildProcess;
 
 /**
- * Run `<host> install @holic512/plugin-llm-base` with an argument vector (no shell). Its output
- * goes to `output`; stdin is not given to it. Resolves with the exit code, or an error text when
- * it could not start.
+ * Run `<host> install <spec>` with an argument vector (no shell). Its output goes to `output`;
+ * stdin is not given to it. Resolves with the exit code, or an error text when it could not start.
  */
 export function runInstall(
   host: HostCommand,
-  options: { env: NodeJS.ProcessEnv; output: NodeJS.WritableStream; spawn: SpawnFn },
+  options: { env: NodeJS.ProcessEnv; output: NodeJS.WritableStream; spawn: SpawnFn; spec?: string },
 ): Promise<{ code: number | null; error?: string }> {
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
-      child = options.spawn(host.program, [...host.args, 'install', LLM_BASE_PACKAGE], {
+      child = options.spawn(host.program, [...host.args, 'install', options.spec ?? LLM_BASE_PACKAGE], {
         env: options.env,
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -10,4 +10,4 @@ export {
   type FoundServer,
   type ProbeTarget,
 } from './probe';
-export { resolveHostCommand, installCommandText, type HostCommand } from './host';
+export { resolveHostCommand, installCommandText, llmBaseSpec, type HostCommand } from './host';

@@ -1,0 +1,99 @@
+import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { promises as fs } from 'fs';
+import * as path from 'path';
+import { runAi } from './run-bin';
+
+/** End-to-end over the real bin, this repo's llm-base and the real tool-runner. */
+let temp: TempHome;
+let server: ScriptedServer;
+let cwd: string;
+
+beforeEach(async () => {
+  temp = await createTempHome({ language: 'en' });
+  server = await startScriptedServer();
+  cwd = path.join(temp.home, 'project');
+  await fs.mkdir(cwd);
+  await fs.writeFile(path.join(cwd, 'notes.txt'), 'remember the milk\n');
+  await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
+  await temp.writeJson('plugin-configs/llm-base.json', {
+    default_profile: 'local',
+    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 } },
+  });
+});
+afterEach(async () => {
+  await server.close();
+  await temp.cleanup();
+});
+
+const ai = (args: string[]) => runAi(args, { env: temp.env, cwd });
+const cmd = (program: string, args: string[]) => ({ json: { type: 'cmd', message: `run ${program}`, data: { cwd: null, commands: [{ program, args }] } } });
+const lastUserJson = (i: number) => JSON.parse(server.requests[i].body.messages.at(-1).content);
+const readAudit = async () =>
+  (await fs.readFile(path.join(temp.slothtoolHome, 'ai', 'audit.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+
+test('cmd → tool_result → chat', async () => {
+  server.enqueue(cmd('cat', ['notes.txt']), { json: { type: 'chat', message: 'It says: remember the milk' } });
+  const r = await ai(['-p', 'what is in notes.txt?', '--json']);
+  expect(r.code).toBe(0);
+  const types = r.events.map((e) => e.type);
+  expect(types).toEqual(expect.arrayContaining(['reply', 'step', 'tool_result', 'final']));
+  expect(r.events.find((e) => e.type === 'step')).toMatchObject({ id: 'cmd_001', decision: { level: 'L0' } });
+  const result = lastUserJson(1);
+  expect(result).toMatchObject({ _event: 'tool_result', id: 'cmd_001', program: 'cat', exitCode: 0, stdoutTail: 'remember the milk\n', decision: { level: 'L0', by: 'policy' } });
+  expect(r.events.at(-1)).toMatchObject({ type: 'final', outcome: 'answered', steps: 1, message: 'It says: remember the milk' });
+  expect(await readAudit()).toEqual([expect.objectContaining({ id: 'cmd_001', level: 'L0', approvedBy: 'policy', outcome: 'exit 0' })]);
+});
+
+test('human output: steps on stderr, the answer on stdout', async () => {
+  server.enqueue(cmd('cat', ['notes.txt']), { json: { type: 'chat', message: 'milk' } });
+  const r = await ai(['-p', 'notes?']);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe('milk\n');
+  expect(r.stderr).toContain('[L0] cat notes.txt');
+  expect(r.stderr).toContain('exit 0');
+});
+
+test('L1 is declined without the flag and reported to the model', async () => {
+  server.enqueue(cmd('touch', ['created.txt']), { json: { type: 'chat', message: 'could not create it' } });
+  const r = await ai(['-p', 'create created.txt', '--json']);
+  expect(r.code).toBe(0);
+  await expect(fs.access(path.join(cwd, 'created.txt'))).rejects.toThrow();
+  expect(lastUserJson(1)).toMatchObject({ _event: 'tool_result', id: 'cmd_001', status: 'declined', decision: { level: 'L1' } });
+  expect(await readAudit()).toEqual([expect.objectContaining({ level: 'L1', approvedBy: 'none', outcome: 'declined' })]);
+});
+
+test('L1 runs with --approve-l1, audited as approved by the flag', async () => {
+  server.enqueue(cmd('touch', ['created.txt']), { json: { type: 'chat', message: 'created' } });
+  const r = await ai(['-p', 'create created.txt', '--approve-l1']);
+  expect(r.code).toBe(0);
+  await fs.access(path.join(cwd, 'created.txt'));
+  expect(await readAudit()).toEqual([expect.objectContaining({ level: 'L1', approvedBy: 'flag', answer: 'run' })]);
+});
+
+test('L2 is refused, even with --approve-l1', async () => {
+  server.enqueue(cmd('sudo', ['rm', '-rf', '/']), { json: { type: 'chat', message: 'refused' } });
+  const r = await ai(['-p', 'clean everything', '--approve-l1', '--json']);
+  expect(r.code).toBe(0);
+  const result = lastUserJson(1);
+  expect(result).toMatchObject({ _event: 'tool_result', status: 'blocked', decision: { level: 'L2' } });
+  expect(result.decision.rules.length).toBeGreaterThan(0);
+  expect(await readAudit()).toEqual([expect.objectContaining({ level: 'L2', approvedBy: 'none', outcome: 'blocked' })]);
+});
+
+test('max steps: stops after maxAutoStepsPerTurn rounds, exit 3', async () => {
+  await temp.writeJson('plugin-configs/ai.json', { maxAutoStepsPerTurn: 2 });
+  server.setHandler(() => cmd('ls', []));
+  const r = await ai(['-p', 'loop', '--json']);
+  expect(r.code).toBe(3);
+  expect(r.events.filter((e) => e.type === 'tool_result')).toHaveLength(2);
+  expect(r.events.at(-1)).toMatchObject({ type: 'final', outcome: 'step_limit', steps: 2 });
+  expect(r.events.at(-1)!.message).toMatch(/Stopped after 2 automatic steps/);
+  expect(server.requests).toHaveLength(3);
+  // --max-steps overrides the config
+  const again = await ai(['-p', 'loop', '--max-steps', '1']);
+  expect(again.code).toBe(3);
+  expect(server.requests).toHaveLength(5);
+});
