@@ -19,10 +19,12 @@ export interface InstallerDeps {
   env: NodeJS.ProcessEnv;
   /** Folder relative specs are resolved against. */
   cwd: string;
+  /** Whether a process id is running (to tell leftovers of a killed install from a running one). */
+  isAlive: (pid: number) => boolean;
 }
 
 export function createDefaultInstallerDeps(): InstallerDeps {
-  return { runNpm: createRunNpm(), now: () => new Date(), env: process.env, cwd: process.cwd() };
+  return { runNpm: createRunNpm(), now: () => new Date(), env: process.env, cwd: process.cwd(), isAlive: processIsAlive };
 }
 
 export interface InstallOptions {
@@ -58,6 +60,35 @@ function removeQuietly(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
+/** Work folders under `plugins/`: `<prefix><pid>-<random>[-<alias>]`. Aliases never start with a dot. */
+const STAGING = '.staging-';
+const ASIDE = '.old-';
+
+/**
+ * Remove work folders left by an install that was killed outright (SIGKILL, power loss):
+ * those whose owning process no longer exists. A live process's folders are never touched.
+ */
+export function sweepLeftovers(pluginsDir: string, isAlive: (pid: number) => boolean): string[] {
+  const removed: string[] = [];
+  for (const name of fs.readdirSync(pluginsDir)) {
+    const m = /^\.(?:staging|old)-(\d+)-/.exec(name);
+    if (!m || isAlive(Number(m[1]))) continue;
+    removeQuietly(path.join(pluginsDir, name));
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** Whether a process exists (signal 0 checks without sending anything). */
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
+  }
+}
+
 /**
  * Run `npm install <spec> --prefix <staging>` in a fresh folder under `plugins/`, then learn
  * the real package name from what npm saved, validate it and find its bin. The staging folder
@@ -71,7 +102,8 @@ async function stage(paths: HomePaths, spec: InstallSpec, deps: InstallerDeps, o
     if (!ok) throw new SlothToolError('SPEC_NOT_FOUND', { path: spec.path, kind: spec.kind });
   }
   fs.mkdirSync(paths.plugins, { recursive: true });
-  const dir = path.join(paths.plugins, `.staging-${randomBytes(6).toString('hex')}`);
+  sweepLeftovers(paths.plugins, deps.isAlive);
+  const dir = path.join(paths.plugins, `${STAGING}${process.pid}-${randomBytes(6).toString('hex')}`);
   fs.mkdirSync(dir); // not mkdtemp: that makes the folder private (0700)
   try {
     const { target, flags } = npmInstallArgs(spec);
@@ -121,7 +153,7 @@ function alreadyInstalled(alias: string, entry: RegistryEntry): SlothToolError {
  */
 function swapInto(from: string, to: string): void {
   const aside = fs.existsSync(to)
-    ? path.join(path.dirname(to), `.old-${path.basename(to)}-${randomBytes(4).toString('hex')}`)
+    ? path.join(path.dirname(to), `${ASIDE}${process.pid}-${randomBytes(4).toString('hex')}-${path.basename(to)}`)
     : undefined;
   if (aside) fs.renameSync(to, aside);
   try {

@@ -31,7 +31,7 @@ function fakeNpm(pkg: { name: string; version: string }, hook?: () => void) {
 }
 
 function deps(runNpm: RunNpm): InstallerDeps {
-  return { runNpm, now: () => new Date('2026-11-22T01:02:03.000Z'), env: temp.env, cwd: temp.home };
+  return { runNpm, now: () => new Date('2026-11-22T01:02:03.000Z'), env: temp.env, cwd: temp.home, isAlive: (pid) => pid === process.pid };
 }
 
 test('npm gets an argument vector with an absolute path and --install-links for a folder', async () => {
@@ -86,6 +86,16 @@ test('a failing registry write removes the moved folder', async () => {
   });
   await expect(installPlugin(paths, 'plugin-x', deps(npm.runNpm))).rejects.toMatchObject({ code: 'REGISTRY_CORRUPT' });
   expect(await entries(paths.plugins)).toEqual([]);
+});
+
+test('work folders of a killed install are swept; those of a running one stay', async () => {
+  const dead = path.join(paths.plugins, '.staging-4242-abcdef');
+  const aside = path.join(paths.plugins, '.old-4242-abcd-x');
+  const live = path.join(paths.plugins, `.staging-${process.pid}-123456`);
+  for (const d of [dead, aside, live]) await fs.mkdir(path.join(d, 'node_modules'), { recursive: true });
+  const npm = fakeNpm({ name: 'plugin-y', version: '1.0.0' });
+  await installPlugin(paths, 'plugin-y', deps(npm.runNpm));
+  expect(await entries(paths.plugins)).toEqual([path.basename(live), 'y']);
 });
 
 test('npmEnv drops npm settings inherited from an outer npm run that would fight --prefix', () => {
