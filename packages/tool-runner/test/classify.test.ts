@@ -569,6 +569,29 @@ table('bypass tricks published against other assistants', [
   ['command -v ls', 'L0'],
 ]);
 
+table('abbreviated long options (getopt_long, git parse-options, npm nopt)', [
+  ['git diff --ext', 'L2'],
+  ['git log --out=/tmp/x', 'L2'],
+  ['git fetch --upload-p=evil', 'L2'],
+  ['git push --force-w', 'L2'],
+  ['git push --mirr', 'L2'],
+  ['git reset --har', 'L2'],
+  ['git commit --amen', 'L2'],
+  ['git grep --open-files=vim x', 'L2'],
+  ['sed --in-pl s/a/b/ f', 'L2'],
+  ['sort --compress-prog=sh f', 'L2'],
+  ['sort --outp=x f', 'L1'],
+  ['tar --to-com=sh -xf x.tar', 'L2'],
+  ['tar --checkpoint-act=exec=sh -cf x.tar .', 'L2'],
+  ['rsync --rsync-p=evil a b', 'L2'],
+  ['rm --recur dir', 'L2'],
+  ['npm run build --script-sh=/tmp/evil', 'L2'],
+  ['man --pag=sh ls', 'L2'],
+  ['git log --stat --format=%H --date=short --decorate --all', 'L0'],
+  ['git diff --quiet --cached', 'L0'],
+  ['git status --short', 'L0'],
+]);
+
 describe('requires and policy', () => {
   test('requires can raise but never lower', () => {
     expect(classify(ex('git status', { requires: { confirm: true } }), {}, ctx).level).toBe('L1');

@@ -4,9 +4,34 @@ export function shortCluster(arg: string): string | null {
   return arg.slice(1);
 }
 
-/** The first argument that is one of the long options `names` (`--x` or `--x=value`). */
+/**
+ * Whether `arg` is the long option `name`: `--name`, `--name=value`, or an abbreviation of at
+ * least three letters (`--ext` for `--ext-diff`), which getopt_long, git and npm all accept.
+ */
+export function isLong(arg: string, name: string): boolean {
+  if (!arg.startsWith('--')) return false;
+  const eq = arg.indexOf('=');
+  const given = eq >= 0 ? arg.slice(0, eq) : arg;
+  return given === name || (given.length >= 5 && given.length < name.length && name.startsWith(given));
+}
+
+/** The first argument that is one of the long options `names` (see {@link isLong}). */
 export function findLong(args: readonly string[], names: readonly string[]): string | undefined {
-  return args.find((a) => names.some((n) => a === n || a.startsWith(n + '=')));
+  return args.find((a) => names.some((n) => isLong(a, n)));
+}
+
+/**
+ * Expand abbreviated long options to the first of `names` they abbreviate (`--forc` →
+ * `--force`), keeping `=value`, so exact checks afterwards see them.
+ */
+export function expandLong(args: readonly string[], names: readonly string[]): string[] {
+  return args.map((a) => {
+    if (!a.startsWith('--')) return a;
+    const full = names.find((n) => isLong(a, n));
+    if (!full) return a;
+    const eq = a.indexOf('=');
+    return eq >= 0 ? full + a.slice(eq) : full;
+  });
 }
 
 /** The first short-option cluster containing any of `letters` (before a `--`). */

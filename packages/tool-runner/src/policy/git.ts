@@ -1,4 +1,4 @@
-import { findLong, operands, shortCluster } from './args';
+import { expandLong, findLong, operands, shortCluster } from './args';
 import { finding, type Finding, type JudgeCtx } from './finding';
 import { isOutsideWorkspace, secretFindings } from './paths';
 
@@ -101,8 +101,21 @@ function rewrite(sub: string, a: string): Finding {
   return finding('git.rewrite', 'L2', { s: sub, a });
 }
 
-function judgeSubcommand(sub: string, rest: readonly string[]): Finding[] {
+/** Long options the checks below look for exactly; abbreviations are expanded to them first. */
+const CHECKED_LONG = [
+  '--output', '--ext-diff', '--upload-pack', '--receive-pack', '--exec', '--template', '--config', '--separate-git-dir',
+  '--open-files-in-pager', '--force', '--force-with-lease', '--force-if-includes', '--mirror', '--delete', '--prune',
+  '--hard', '--amend', '--discard-changes', '--force-create', '--worktree', '--staged', '--dry-run', '--remote',
+  '--pathspec-from-file', '--overwrite-ignore', '--ours', '--theirs', '--patch', '--stdin', '--edit', '--unset',
+  '--unset-all', '--add', '--replace-all', '--rename-section', '--remove-section', '--in-place', '--lost-found',
+  '--stdout', '--list', '--apply', '--move', '--copy', '--set-upstream-to', '--unset-upstream', '--edit-description',
+  '--track', '--no-track', '--create-reflog', '--annotate', '--sign', '--message', '--file', '--get', '--get-all',
+  '--get-regexp', '--get-urlmatch', '--abort', '--quit', '--continue', '--skip', '--show-current-patch',
+];
+
+function judgeSubcommand(sub: string, rawRest: readonly string[]): Finding[] {
   const out: Finding[] = [];
+  const rest = expandLong(rawRest, CHECKED_LONG);
   if (BLOCK.has(sub)) {
     if (sub.startsWith('credential')) return [finding('git.credentials', 'L2', { s: sub })];
     return [rewrite(sub, '')];
@@ -114,7 +127,7 @@ function judgeSubcommand(sub: string, rest: readonly string[]): Finding[] {
   // Options that make any subcommand run a program or write a file.
   const outOpt = findLong(rest, ['--output']);
   if (outOpt) out.push(finding('git.exec_option', 'L2', { a: outOpt }));
-  const ext = rest.find((a) => a === '--ext-diff');
+  const ext = findLong(rest, ['--ext-diff']);
   if (ext) out.push(finding('git.exec_option', 'L2', { a: ext }));
   const packOpt = findLong(rest, ['--upload-pack', '--receive-pack', '--exec', '--template', '--config', '--separate-git-dir']);
   if (packOpt) out.push(finding('git.exec_option', 'L2', { a: packOpt }));

@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { findLong, findShort, isInfoOnly, operands, shortCluster } from './args';
+import { findLong, findShort, isInfoOnly, isLong, operands, shortCluster } from './args';
 import { finding, type Finding, type JudgeCtx } from './finding';
 import { judgeGit } from './git';
 import { CONTROL_RE, isOutsideWorkspace, isSystemPath, secretFindings, writeTargetFindings } from './paths';
@@ -451,7 +451,7 @@ function judgeHostname(args: readonly string[], name: string): Finding[] {
 }
 
 function judgeMan(args: readonly string[], name: string): Finding[] {
-  const bad = args.find((a) => ['-P', '--pager', '-H', '--html', '-X', '--gxditview', '-l', '--local-file', '-Z', '-T'].includes(a) || a.startsWith('--pager=') || a.startsWith('--html') || /^-[a-zA-Z]*[PH]/.test(a));
+  const bad = args.find((a) => ['-P', '-H', '-X', '-l', '-Z', '-T'].includes(a) || ['--pager', '--html', '--gxditview', '--local-file', '--troff-device', '--preprocessor'].some((n) => isLong(a, n)) || /^-[a-zA-Z]*[PHp]/.test(a));
   return bad ? [execArg(name, bad)] : [readOnly(name)];
 }
 

@@ -1,3 +1,4 @@
+import { isLong } from './args';
 import { finding, type Finding } from './finding';
 
 /**
@@ -141,7 +142,7 @@ export function judgeSed(args: readonly string[]): Finding[] {
     } else if (a === '-f' || a === '--file' || a.startsWith('--file=')) {
       out.push(finding('arg.script_file', 'L2', { p: 'sed', a: a === '-f' || a === '--file' ? (args[++i] ?? '') : a }));
       sawScriptOption = true;
-    } else if (a === '--in-place' || a.startsWith('--in-place=') || a === '-I') {
+    } else if (isLong(a, '--in-place') || a === '-I') {
       out.push(finding('sed.inplace', 'L2', { a }));
     } else if (a.startsWith('--')) {
       if (!['--quiet', '--silent', '--regexp-extended', '--separate', '--unbuffered', '--null-data', '--posix', '--debug', '--sandbox', '--follow-symlinks', '--zero-terminated'].includes(a) && !a.startsWith('--line-length=')) {
