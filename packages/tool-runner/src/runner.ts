@@ -3,7 +3,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES, exec, execInherit } from './exec';
 import { message } from './i18n';
-import { classifyFindings, render, sessionKey, validateStep, type ClassifyOptions } from './policy/classify';
+import { redact } from './redact';
+import { classifyFindings, normalizePolicy, render, sessionKey, validateStep, type ClassifyOptions } from './policy/classify';
 import { finding, maxLevel, type Finding } from './policy/finding';
 import { execTool } from './tools/exec-tool';
 import { jsonPatchTool } from './tools/json-patch-tool';
@@ -110,7 +111,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   const deps: RunnerDeps = { ...createDefaultRunnerDeps(options.now), ...options.deps };
   const env = options.env ?? process.env;
   const lang: Lang = options.lang ?? 'zh';
-  const policy = options.policy ?? {};
+  const policy = normalizePolicy(options.policy);
   const registry: Registry = options.registry && typeof options.registry === 'object' ? options.registry : { plugins: {} };
   const home = env.HOME ?? env.USERPROFILE ?? os.homedir();
   const slothtoolHome = env.SLOTHTOOL_HOME ?? path.join(home, '.slothtool');
@@ -136,6 +137,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   };
 
   const judgeInternal = (step: Step): { decision: Decision; bySession: boolean; alwaysConfirm: boolean } => {
+    if (validateStep(step) !== undefined) return { decision: render(classifyFindings(step, policy, { lang }), lang), bySession: false, alwaysConfirm: false };
     const found: Finding[] = classifyFindings(step, policy, classifyCtx(step));
     const handler = HANDLERS[(step as { tool?: string }).tool ?? 'exec'];
     const alwaysConfirm = handler?.alwaysConfirm?.(step, { registry, deps }) ?? false;
@@ -179,6 +181,19 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     },
     async run(step, runOptions = {}) {
       const id = runOptions.id ?? `cmd_${String(++counter).padStart(3, '0')}`;
+      try {
+        return await runSteps(id, step, runOptions);
+      } catch (err) {
+        // A bug or a throwing dependency must not reject: report it as a result.
+        const tool = String((step as { tool?: unknown } | null)?.tool ?? 'exec');
+        const rule = { id: 'runner.error', level: 'L2' as const, reason: redact(err instanceof Error ? err.message : String(err)) };
+        return stopped(id, tool, 'blocked', { level: 'L2', by: 'policy', rules: [rule] }, rule.reason);
+      }
+    },
+  };
+
+  const runSteps = async (id: string, step: Step, runOptions: RunOptions): Promise<ToolResult> => {
+    {
       let current: Step = step;
       for (let edits = 0; ; edits++) {
         const tool = String((current as { tool?: unknown })?.tool ?? 'exec');
@@ -242,7 +257,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         }
         return result;
       }
-    },
+    }
   };
   return runner;
 }

@@ -156,6 +156,32 @@ describe('createToolRunner: exec', () => {
     expect(calls).toHaveLength(0);
   });
 
+  test('run never rejects, even when a dependency throws', async () => {
+    const runner = createToolRunner({
+      cwd: '/w',
+      confirm: () => ({ action: 'run' }),
+      deps: {
+        exec: async () => {
+          throw new Error('boom token=abc123secret');
+        },
+      },
+    });
+    const r = await runner.run(ex('ls'));
+    expect(r).toMatchObject({ status: 'blocked', decision: { rules: [{ id: 'runner.error' }] } });
+    expect(JSON.stringify(r)).not.toContain('abc123secret');
+  });
+
+  test('junk policy settings from a config file are ignored, judge survives junk steps', () => {
+    const runner = createToolRunner({
+      cwd: '/w',
+      confirm: () => ({ action: 'run' }),
+      policy: { allowedPrograms: 'rm' as unknown as string[], allowNetwork: 'yes' as unknown as boolean },
+    });
+    expect(runner.judge(ex('curl https://x')).level).toBe('L1');
+    expect(runner.judge(ex('terraform plan')).level).toBe('L2');
+    expect(runner.judge(null as unknown as Step).level).toBe('L2');
+  });
+
   test('output is redacted before it is returned', async () => {
     const { runner } = fakeRunner([], {}, 'OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz\n');
     const r = await runner.run(ex('cat README.md'));

@@ -49,6 +49,23 @@ function isStringArray(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((x) => typeof x === 'string');
 }
 
+/**
+ * Keep only well-formed policy settings (they come from a config file): booleans stay booleans
+ * only when they are `true`, lists keep their string entries. Anything else is dropped.
+ */
+export function normalizePolicy(raw: unknown): Policy {
+  if (!raw || typeof raw !== 'object') return {};
+  const r = raw as Record<string, unknown>;
+  const list = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : undefined);
+  const out: Policy = {};
+  const allowedPrograms = list(r.allowedPrograms);
+  if (allowedPrograms) out.allowedPrograms = allowedPrograms;
+  const trustedPlugins = list(r.trustedPlugins);
+  if (trustedPlugins) out.trustedPlugins = trustedPlugins;
+  for (const k of ['allowNetwork', 'allowWrite', 'allowSudo'] as const) if (r[k] === true) out[k] = true;
+  return out;
+}
+
 /** Structural check of an untrusted step; returns an error text or undefined. */
 export function validateStep(step: unknown): string | undefined {
   if (typeof step !== 'object' || step === null) return 'expected an object';
@@ -174,7 +191,8 @@ export function render(found: Finding[], lang: ClassifyContext['lang'] = 'zh'): 
 }
 
 /** The findings behind {@link classify}, before rendering. */
-export function classifyFindings(step: Step, policy: Policy = {}, ctx: ClassifyOptions = {}): Finding[] {
+export function classifyFindings(step: Step, rawPolicy: Policy = {}, ctx: ClassifyOptions = {}): Finding[] {
+  const policy = normalizePolicy(rawPolicy);
   const invalid = validateStep(step);
   if (invalid) return [finding('step.invalid', 'L2', { e: invalid })];
   const tool = (step as { tool?: string }).tool ?? 'exec';
