@@ -8,12 +8,14 @@ export const PluginPackageSchema = z.looseObject({
   name: z.string().min(1),
   version: z.string().optional(),
   bin: z.union([z.string(), z.record(z.string(), z.string())]).optional(),
+  /** A hint for hosts; a malformed one is ignored rather than failing the install. */
   slothtool: z
     .looseObject({
       interactive: z.boolean().optional(),
       interactiveFlag: z.string().optional(),
     })
-    .optional(),
+    .optional()
+    .catch(undefined),
 });
 export type PluginPackage = z.infer<typeof PluginPackageSchema>;
 
