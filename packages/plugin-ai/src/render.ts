@@ -30,7 +30,11 @@ function resultLine(result: ToolResult, lang: Lang): string {
     const rules = result.decision.rules.map((r) => `${r.id}: ${r.reason}${r.hint ? ` (${r.hint})` : ''}`).join('; ');
     return [word, result.reason, rules].filter(Boolean).join(' — ');
   }
-  if (result.status) return `${result.status}${result.summary ? ` — ${result.summary}` : ''}`;
+  if (result.status) {
+    const key = result.status === 'applied' ? 'stepApplied' : result.status === 'unchanged' ? 'stepUnchanged' : 'stepError';
+    return `${t(lang, key)}${result.summary ? ` — ${result.summary}` : ''}`;
+  }
   const ms = typeof result.durationMs === 'number' ? ` (${result.durationMs} ms)` : '';
-  return `exit ${String(result.exitCode)}${ms}`;
+  const signal = result.signal ? ` ${result.signal}` : '';
+  return `${t(lang, 'stepExit', { code: String(result.exitCode) })}${signal}${ms}`;
 }

@@ -168,7 +168,7 @@ test('--help in en, --version, bad usage', async () => {
 });
 });
 
-describe('ai -i (minimal loop until issue #7)', () => {
+describe('ai -i with piped input (the core under the interactive screen)', () => {
   let temp: TempHome;
   let server: ScriptedServer;
   beforeEach(async () => {
@@ -185,15 +185,12 @@ describe('ai -i (minimal loop until issue #7)', () => {
     await temp.cleanup();
   });
 
-  test('reads lines, answers, runs slash commands, exits at end of input', async () => {
+  test('reads lines, keeps the conversation, exits 0 at end of input', async () => {
     server.enqueue({ json: { type: 'chat', message: 'Hi Ada' } }, { json: { type: 'chat', message: 'You are Ada' } });
     const r = await runAi(['-i'], { env: temp.env, cwd: temp.home, input: 'I am Ada\n/context\nwho am I?\n/mode high\n/cost\n' });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Hi Ada');
     expect(r.stdout).toContain('You are Ada');
-    expect(r.stdout).toMatch(/context: system \d+/);
-    expect(r.stdout).toContain('mode: high');
-    expect(r.stdout).toMatch(/usage: \d+ input \+ \d+ output tokens over 2 calls/);
     const second = server.requests[1].body.messages.map((m: { content: string }) => m.content);
     expect(second).toContain('I am Ada');
   });
