@@ -82,6 +82,9 @@ const HANDLERS: Record<string, ToolHandler> = {
 
 const MAX_EDITS = 5;
 
+/** L1 rules a session allowance never silences: they are about this exact step, not its kind. */
+const NEVER_BY_SESSION = new Set(['secret.read', 'git.other_repo', 'wrapper.env_print', 'plugin.interactive']);
+
 export function createDefaultRunnerDeps(now?: () => number): RunnerDeps {
   const execDeps = { ...createDefaultExecDeps(), ...(now ? { now } : {}) };
   return {
@@ -143,7 +146,8 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     const alwaysConfirm = handler?.alwaysConfirm?.(step, { registry, deps }) ?? false;
     const level = maxLevel(found.map((f) => f.level));
     const key = sessionKey(step);
-    if (level === 'L1' && !alwaysConfirm && allowances.has(key)) {
+    const sessionable = !found.some((f) => f.level === 'L1' && NEVER_BY_SESSION.has(f.id));
+    if (level === 'L1' && !alwaysConfirm && sessionable && allowances.has(key)) {
       const lowered = found.map((f) => (f.level === 'L1' ? { ...f, level: 'L0' as const } : f));
       return { decision: render([...lowered, finding('session.allowed', 'L0', { k: key })], lang), bySession: true, alwaysConfirm };
     }

@@ -85,7 +85,6 @@ table('everyday read-only commands stay L0', [
   ['pip list', 'L0'],
   ['cat .env.example', 'L0'],
   ['systemctl status nginx', 'L0'],
-  ['python3 -m json.tool data.json', 'L0'],
 ]);
 
 table('git by subcommand', [
@@ -306,6 +305,11 @@ table('interpreters with inline code or scripts', [
   ['deno eval x', 'L2'],
   ['bun -e x', 'L2'],
   ['python3 -m pytest', 'L1'],
+  ['python3 -m json.tool data.json', 'L1'],
+  ['yarn why react', 'L1'],
+  ['yarn --version', 'L1'],
+  ['jest --listTests', 'L1'],
+  ['npm help install', 'L1'],
   ['python3 -m pip install requests', 'L1'],
   ['node --test', 'L1'],
 ]);
@@ -704,7 +708,7 @@ describe('config.json_patch', () => {
 describe('sessionKey', () => {
   test.each([
     ['git commit -m x', 'git commit'],
-    ['git -C sub commit -m x', 'git commit'],
+    ['git -C sub commit -m x', 'git -C sub commit'],
     ['npm test', 'npm test'],
     ['npm run build', 'npm run'],
     ['curl https://a', 'curl https://a'],

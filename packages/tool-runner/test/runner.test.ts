@@ -120,6 +120,14 @@ describe('createToolRunner: exec', () => {
     expect(calls).toHaveLength(2);
   });
 
+  test('a session allowance never silences a secret read or another repository', async () => {
+    const { runner, asked } = fakeRunner([{ action: 'allow-session' }, { action: 'decline' }, { action: 'decline' }]);
+    await runner.run(ex('git show HEAD:.env'));
+    expect(await runner.run(ex('git show HEAD:.env.production'))).toMatchObject({ status: 'declined' });
+    await runner.run(ex('git -C /tmp/other commit -m x'));
+    expect(asked).toHaveLength(3);
+  });
+
   test('allowances live on the runner, not the module', async () => {
     const a = fakeRunner([{ action: 'allow-session' }]);
     await a.runner.run(ex('npm test'));

@@ -31,10 +31,11 @@ export function sessionKey(step: Step): string {
       } else {
         while (i < args.length && args[i].startsWith('-')) i++;
       }
-      const sub = args[i];
-      // Options before the subcommand change what it does: key on the exact line then.
+      // Options before the subcommand (`git -C other commit`, `npm --prefix x install`) are part
+      // of what was allowed; for programs other than git, whose options may take values we do
+      // not know, the whole line is the key then.
       if (i > 0 && step.program !== 'git') return [step.program, ...args].join(' ');
-      return sub === undefined ? step.program : `${step.program} ${sub}`;
+      return [step.program, ...args.slice(0, i + 1)].join(' ');
     }
     case 'plugin.run':
       return `plugin.run ${step.plugin}`;

@@ -62,7 +62,7 @@ function interpreterKind(name: string): keyof typeof INLINE {
   return 'other';
 }
 
-const PYTHON_MODULES: Record<string, Finding['level']> = { 'json.tool': 'L0', pytest: 'L1', unittest: 'L1', mypy: 'L1', ruff: 'L1', black: 'L1', 'http.server': 'L1', venv: 'L1', pip: 'L1' };
+const PYTHON_MODULES: Record<string, Finding['level']> = { 'json.tool': 'L1', pytest: 'L1', unittest: 'L1', mypy: 'L1', ruff: 'L1', black: 'L1', 'http.server': 'L1', venv: 'L1', pip: 'L1' };
 
 function judgeInterpreter(args: readonly string[], name: string): Finding[] {
   if (isInfoOnly(args, name === 'node' || name === 'nodejs' ? ['-v'] : ['-v', '-version'])) return [finding('interp.info', 'L0', { p: name })];
@@ -352,7 +352,7 @@ function judgeSubcommands(read: string[], opts: { install?: string[]; scripts?: 
 }
 
 const npmLike = judgeSubcommands(
-  ['ls', 'list', 'll', 'la', 'view', 'v', 'info', 'show', 'outdated', 'help', 'help-search', 'explain', 'why', 'root', 'prefix', 'bin', 'docs-none', 'search', 'audit', 'doctor', 'whoami', 'fund', 'query', 'licenses', 'config-get', 'get'],
+  ['ls', 'list', 'll', 'la', 'view', 'v', 'info', 'show', 'outdated', 'explain', 'why', 'root', 'prefix', 'bin', 'docs-none', 'search', 'audit', 'doctor', 'whoami', 'fund', 'query', 'licenses', 'config-get', 'get'],
   {
     install: ['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isnta', 'isntal', 'isntall', 'add', 'ci', 'clean-install', 'install-clean', 'uninstall', 'un', 'remove', 'rm', 'r', 'unlink', 'update', 'up', 'upgrade', 'dedupe', 'ddp', 'prune', 'rebuild', 'rb', 'link', 'ln', 'install-test', 'it', 'install-ci-test', 'cit', 'global', 'dlx-none', 'import', 'patch', 'patch-commit'],
     publish: ['publish', 'unpublish', 'deprecate', 'undeprecate', 'owner', 'access', 'token', 'adduser', 'login', 'logout', 'team', 'org', 'star', 'unstar', 'hook', 'dist-tag', 'trust'],
@@ -529,7 +529,7 @@ const INSTALLERS: Record<string, string[]> = {
   apk: ['info', 'search', 'list', 'policy'],
   gem: ['list', 'search', 'info', 'contents', 'environment', 'query', 'specification', 'which', 'outdated'],
   conda: ['list', 'info', 'search', 'env-list'],
-  composer: ['show', 'info', 'outdated', 'licenses', 'validate', 'search', 'depends', 'why', 'prohibits', 'why-not', 'diagnose', 'config-list'],
+  composer: [],
   poetry: ['show', 'check', 'env-info', 'search', 'config-list'],
   uv: ['tree', 'pip-list'],
   snap: ['list', 'info', 'find'],
@@ -551,26 +551,29 @@ function judgeInstaller(read: string[]): Handler {
 }
 
 const PROJECT_TOOLS: Record<string, string[]> = {
-  make: [], gmake: [], cmake: ['--version'], ninja: [], gradle: [], mvn: [], ant: [], bazel: ['version', 'info', 'query'],
+  make: [], gmake: [], cmake: ['--version'], ninja: [], gradle: [], mvn: [], ant: [], bazel: ['version'],
   cargo: ['tree', 'metadata', 'search', 'version', 'locate-project', 'pkgid', 'read-manifest', 'verify-project'],
   go: ['version', 'env', 'list', 'doc', 'help'],
-  jest: ['--listTests', '--showConfig'], vitest: ['list'], mocha: [], pytest: ['--collect-only', '--co'], tox: ['-l', '--listenvs'], nox: ['-l', '--list'],
-  eslint: ['--print-config'], prettier: ['--find-config-path', '--file-info'], biome: [], ruff: [], black: ['--check', '--diff'], mypy: [], pyright: [], flake8: [], pylint: [],
-  rake: ['-T', '--tasks'], bundle: ['list', 'show', 'outdated', 'check', 'info', 'platform'], mix: [], dotnet: ['--info', '--list-sdks', '--list-runtimes'],
+  jest: [], vitest: [], mocha: [], pytest: [], tox: ['-l', '--listenvs'], nox: [],
+  eslint: [], prettier: [], biome: [], ruff: [], black: ['--check', '--diff'], mypy: [], pyright: [], flake8: [], pylint: [],
+  rake: [], bundle: [], mix: [], dotnet: ['--info', '--list-sdks', '--list-runtimes'],
   swift: [], rustc: ['--print'], gcc: ['-dumpversion', '-dumpmachine', '--print-search-dirs'], 'g++': [], cc: [], clang: [], 'clang++': [], javac: [],
-  turbo: [], nx: ['show', 'graph-none'], lerna: ['list', 'ls', 'changed', 'diff', 'info'], changeset: ['status'], tsup: [], vite: [], webpack: [], rollup: [], esbuild: [], next: ['info'], nuxt: [], playwright: [], cypress: [],
-  yarn: ['list', 'info', 'why', 'outdated', 'licenses', 'config', 'bin', 'dir-none', 'workspaces-info'],
+  turbo: [], nx: [], lerna: [], changeset: ['status'], tsup: [], vite: [], webpack: [], rollup: [], esbuild: [], next: ['info'], nuxt: [], playwright: [], cypress: [],
+  yarn: [],
   pnpm: ['list', 'ls', 'll', 'la', 'why', 'outdated', 'view', 'info', 'root', 'bin', 'licenses', 'audit', 'store-path'],
   bun: ['pm-ls', 'outdated', 'why'],
   deno: ['info', 'doc', 'types', 'completions-none'],
 };
+
+/** Tools that load project-controlled code on every run (yarn's yarnPath and plugins, composer plugins). */
+const PROJECT_CODE_ALWAYS = new Set(['yarn', 'composer']);
 
 const PM_INSTALL = ['install', 'i', 'add', 'remove', 'rm', 'uninstall', 'update', 'up', 'upgrade', 'ci', 'link', 'unlink', 'dedupe', 'prune', 'rebuild', 'import', 'global', 'outdated-none'];
 const PM_PUBLISH = ['publish', 'unpublish', 'deprecate', 'owner', 'access', 'login', 'logout', 'adduser', 'npm-none', 'token', 'dist-tag'];
 
 function judgeProjectTool(read: string[]): Handler {
   return (args, name, ctx) => {
-    if (isInfoOnly(args, ['-v'])) return [readOnly(name)];
+    if (isInfoOnly(args, ['-v']) && !PROJECT_CODE_ALWAYS.has(name)) return [readOnly(name)];
     const inline = args.find((a) => (name === 'bun' && ['-e', '--eval', '-p', '--print'].includes(a)) || (name === 'deno' && a === 'eval'));
     if (inline) return [finding('interp.inline', 'L2', { p: name, a: inline })];
     const sub = operands(args)[0] ?? '';
@@ -711,7 +714,7 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   const handler = TABLE.get(name) ?? (/^python[0-9.]*$/.test(name) ? judgeInterpreter : undefined);
   if (!handler) return allowByPolicy(program, args, [...out, finding('program.unknown', 'L2', { p: name }, { allowable: true })], ctx);
   if (!WRAPPERS[name] && name !== 'env' && !ESCALATION.has(name) && name !== 'busybox' && !LISTERS.has(name)) out.push(...secretFindings(args));
-  if (isInfoOnly(args) && !ESCALATION.has(name) && !SYSTEM.includes(name) && !WRAPPERS[name] && name !== 'kill' && name !== 'date' && name !== 'hostname') {
+  if (isInfoOnly(args) && !ESCALATION.has(name) && !SYSTEM.includes(name) && !WRAPPERS[name] && !PROJECT_CODE_ALWAYS.has(name) && name !== 'kill' && name !== 'date' && name !== 'hostname') {
     return [...out, finding('interp.info', 'L0', { p: name })];
   }
   const own = handler(args, name, inner);
