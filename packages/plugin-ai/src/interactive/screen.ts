@@ -707,7 +707,7 @@ export class Screen {
     } else {
       parts.push(this.options.mode ?? '…', this.options.profile ?? ts(this.lang, 'loading'));
     }
-    const right = this.task ? ts(this.lang, 'busyHint') : '/help';
+    const right = this.task ? ts(this.lang, 'busyHint') : this.app ? '/help' : '';
     return `  ${parts.join(' · ')}  ·  ${right}`;
   }
 

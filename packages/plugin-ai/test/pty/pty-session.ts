@@ -19,6 +19,8 @@ export interface PtySession {
   write(data: string): void;
   /** Wait until `what` appears after the point the previous wait matched. */
   waitFor(what: string | RegExp, timeoutMs?: number): Promise<void>;
+  /** Wait until the prompt is idle again (its status line ends with "/help" only then). */
+  waitIdle(timeoutMs?: number): Promise<void>;
   /** Resolves with the exit code. */
   exited: Promise<number>;
   kill(): void;
@@ -54,6 +56,9 @@ export function startAi(args: string[], options: { env: NodeJS.ProcessEnv; cwd: 
     exited,
     kill: () => {
       if (alive) term.kill();
+    },
+    waitIdle(timeoutMs) {
+      return this.waitFor(/ {2}· {2}\/help/, timeoutMs);
     },
     waitFor(what, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
