@@ -97,3 +97,27 @@ test('max steps: stops after maxAutoStepsPerTurn rounds, exit 3', async () => {
   expect(again.code).toBe(3);
   expect(server.requests).toHaveLength(5);
 });
+
+test('requires from the model raises the level (cat with write: true asks, so it is declined)', async () => {
+  server.enqueue(
+    { json: { type: 'cmd', message: 'read', data: { commands: [{ program: 'cat', args: ['notes.txt'], requires: { write: true } }] } } },
+    { json: { type: 'chat', message: 'ok' } },
+  );
+  const r = await ai(['-p', 'read notes', '--json']);
+  expect(r.code).toBe(0);
+  expect(r.events.find((e) => e.type === 'step')).toMatchObject({ decision: { level: 'L1' } });
+  expect(lastUserJson(1)).toMatchObject({ status: 'declined' });
+});
+
+test('an L1 step declined first stops the rest of the plan', async () => {
+  server.enqueue(
+    { json: { type: 'cmd', message: 'two', data: { commands: [{ program: 'touch', args: ['a.txt'] }, { program: 'cat', args: ['notes.txt'] }] } } },
+    { json: { type: 'chat', message: 'ok' } },
+  );
+  const r = await ai(['-p', 'do both', '--json']);
+  expect(r.code).toBe(0);
+  const messages = server.requests[1].body.messages as Array<{ content: string }>;
+  const results = messages.slice(-2).map((m) => JSON.parse(m.content));
+  expect(results[0]).toMatchObject({ id: 'cmd_001', status: 'declined' });
+  expect(results[1]).toMatchObject({ id: 'cmd_002', status: 'declined', reason: expect.stringContaining('cmd_001') });
+});
