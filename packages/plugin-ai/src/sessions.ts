@@ -107,35 +107,59 @@ export class SessionStore {
     return this.list().find((s) => path.resolve(s.cwd) === want);
   }
 
+  /** Meta, title and last time of a session from its first and last few KB only: listing
+   * stays cheap however many and however long the sessions are. */
   private peek(file: string): SessionInfo | undefined {
-    let text: string;
+    let head: string;
+    let tail: string;
     try {
-      text = fs.readFileSync(file, 'utf8');
+      const fd = fs.openSync(file, 'r');
+      try {
+        const size = fs.fstatSync(fd).size;
+        head = readAt(fd, 0, Math.min(size, PEEK_HEAD));
+        tail = size > PEEK_HEAD ? readAt(fd, Math.max(0, size - PEEK_TAIL), Math.min(size, PEEK_TAIL)) : head;
+      } finally {
+        fs.closeSync(fd);
+      }
     } catch {
       return undefined; // vanished between readdir and read
     }
-    const lines = text.split('\n');
+    const lines = head.split('\n');
     let meta: SessionMeta | undefined;
     let title = '';
     for (const line of lines) {
-      if (!line.trim()) continue;
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      const parsed = SessionRecordSchema.safeParse(json);
-      if (!parsed.success) continue;
-      const r = parsed.data;
-      if (r.t === 'meta') meta = r;
+      const r = parseLine(line);
+      if (!r) continue;
+      if (r.t === 'meta') meta ??= r;
       else if (r.t === 'user' && !title) title = r.content.replace(/\s+/g, ' ').slice(0, 60);
+      if (meta && title) break;
     }
     if (!meta) return undefined;
     // Order by the last record's own time (from the injected clock), not by mtime.
-    const last = lastRecordTime(lines) ?? meta.createdAt;
+    const last = lastRecordTime(tail.split('\n')) ?? meta.createdAt;
     return { id: meta.id, cwd: meta.cwd, createdAt: meta.createdAt, updatedAt: last, title, file };
   }
+}
+
+const PEEK_HEAD = 64 * 1024;
+const PEEK_TAIL = 4 * 1024;
+
+function readAt(fd: number, position: number, length: number): string {
+  const buf = Buffer.alloc(length);
+  const n = fs.readSync(fd, buf, 0, length, position);
+  return buf.subarray(0, n).toString('utf8');
+}
+
+function parseLine(line: string): SessionRecord | undefined {
+  if (!line.trim()) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    return undefined; // a cut line at the edge of a peek window, or a corrupt one
+  }
+  const parsed = SessionRecordSchema.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
 }
 
 function lastRecordTime(lines: string[]): string | undefined {

@@ -105,3 +105,18 @@ test('renderMarkdown renders, and never throws', () => {
   expect(out).toContain('Title');
   expect(out).toContain('item');
 });
+
+test('SessionStore.list reads only the head and tail of long sessions', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-store-'));
+  const store = new SessionStore(dir);
+  store.append('long', { t: 'meta', v: 1, id: 'long', cwd: '/x', createdAt: '2026-01-01T00:00:00.000Z' });
+  store.append('long', { t: 'user', at: '2026-01-01T00:00:01.000Z', content: 'hello' });
+  for (let i = 0; i < 200; i++) store.append('long', { t: 'assistant', at: '2026-01-01T00:00:02.000Z', content: 'x'.repeat(1000) });
+  store.append('long', { t: 'user', at: '2026-03-01T00:00:00.000Z', content: 'last' });
+  store.append('short', { t: 'meta', v: 1, id: 'short', cwd: '/x', createdAt: '2026-02-01T00:00:00.000Z' });
+  expect(store.list().map((s) => [s.id, s.title, s.updatedAt])).toEqual([
+    ['long', 'hello', '2026-03-01T00:00:00.000Z'],
+    ['short', '', '2026-02-01T00:00:00.000Z'],
+  ]);
+  fs.rmSync(dir, { recursive: true });
+});
