@@ -240,7 +240,7 @@ export class Agent {
   private replay(r: SessionRecord): void {
     switch (r.t) {
       case 'meta':
-        if (r.mode) this.mode = r.mode;
+        if (r.mode && this.options.mode === undefined) this.mode = r.mode;
         if (r.profile !== undefined && this.options.profile === undefined) this.profile = r.profile;
         return;
       case 'user':

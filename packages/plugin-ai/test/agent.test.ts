@@ -302,3 +302,23 @@ test('clearQueue cancels queued turns before they reach the model', async () => 
   expect((await second).outcome).toBe('aborted');
   expect(llm.calls).toHaveLength(0);
 });
+
+test('resume keeps an explicit mode over the stored one', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-sessions-'));
+  const store = new SessionStore(dir);
+  const seen: string[] = [];
+  const llm = fakeLlm([], (_m, o) => {
+    seen.push(o.mode);
+    return chat('x');
+  });
+  const first = new Agent({ config: config(), systemPrompt: 'S', cwd: '/w', lang: 'en', mode: 'high' }, { llm, createRunner: fakeRunner().create, store, now: steppingClock() });
+  await first.send('a');
+  const inherit = new Agent({ config: config(), systemPrompt: 'S', cwd: '/w', lang: 'en' }, { llm, createRunner: fakeRunner().create, store, now: steppingClock() });
+  inherit.resumeLast();
+  await inherit.send('b');
+  const explicit = new Agent({ config: config(), systemPrompt: 'S', cwd: '/w', lang: 'en', mode: 'low' }, { llm, createRunner: fakeRunner().create, store, now: steppingClock() });
+  explicit.resumeLast();
+  await explicit.send('c');
+  expect(seen).toEqual(['high', 'high', 'low']);
+  fs.rmSync(dir, { recursive: true });
+});
