@@ -1,12 +1,32 @@
 /** How steps, results and command answers look on the screen. Pure: data in, lines out. */
 import type { ContextSizes } from '../context';
 import type { Lang } from '../i18n';
-import { describeStep, type Step } from '../protocol';
+import type { Step } from '../protocol';
 import type { Decision, Level, Rule, ToolResult } from '../runner-types';
 import type { SessionInfo } from '../sessions';
 import { ts } from './strings';
 import type { Theme } from './theme';
 import { stripAnsi } from './width';
+
+/** A step in one line, like the core's describeStep (kept here so the screen does not load
+ * zod with ../protocol before the prompt is drawn). */
+export function describeStep(step: Step): string {
+  switch (step.tool) {
+    case 'exec':
+      return [step.program, ...step.args].map(quoteForDisplay).join(' ');
+    case 'plugin.run':
+      return ['plugin', step.plugin, ...step.args].map(quoteForDisplay).join(' ');
+    case 'config.json_patch':
+      return `json_patch ${step.file} (${step.patch.length} op${step.patch.length === 1 ? '' : 's'})`;
+    default:
+      return String((step as { tool?: unknown }).tool);
+  }
+}
+
+/** Words with spaces or quotes are shown quoted, so what is shown is what runs. */
+function quoteForDisplay(word: string): string {
+  return word === '' || /[\s'"\\]/.test(word) ? `'${word.replace(/'/g, `'\\''`)}'` : word;
+}
 
 /** Lines of command output shown once a step is done (its tail). */
 export const TAIL_LINES = 5;
