@@ -87,6 +87,13 @@ export function createDefaultExecDeps(): ExecDeps {
 
 const SPAWN_EXIT_CODES: Record<string, number> = { ENOENT: 127, EACCES: 126, ENOTDIR: 126, EPERM: 126 };
 
+/** Node says `spawn x ENOENT` both for a missing program and a missing cwd: say which it may be. */
+function spawnMessage(e: NodeJS.ErrnoException, options: Pick<ExecOptions, 'program' | 'cwd'>): string {
+  if (e.code === 'ENOENT') return `${e.message}: "${options.program}" was not found on PATH, or the folder "${options.cwd}" does not exist`;
+  if (e.code === 'EACCES') return `${e.message}: "${options.program}" is not executable`;
+  return e.message;
+}
+
 /**
  * Run a program with an argument vector, no shell, stdin closed, in its own process group.
  * Never rejects: spawn failures, time-outs and aborts come back as an {@link ExecResult}.
@@ -189,17 +196,19 @@ export function exec(options: ExecOptions, deps: ExecDeps = createDefaultExecDep
       spawnError = e;
       if (child.pid === undefined) {
         const code = e.code ?? 'SPAWN_FAILED';
-        done(finish({ exitCode: SPAWN_EXIT_CODES[code] ?? 126, error: { code, message: e.message } }));
+        done(finish({ exitCode: SPAWN_EXIT_CODES[code] ?? 126, error: { code, message: spawnMessage(e, options) } }));
       }
     });
     child.on('exit', () => {
-      // A grandchild holding our pipes open must not keep us waiting forever.
+      // A grandchild holding our pipes open must not keep us waiting forever: kill the group
+      // (the pipes close when it dies), and stop reading if something outside the group
+      // (a daemon that left it) still holds them.
+      timers.push(setTimeout(() => killTree('SIGKILL'), grace));
       timers.push(
         setTimeout(() => {
           child.stdout?.destroy();
           child.stderr?.destroy();
-          killTree('SIGKILL');
-        }, grace),
+        }, grace * 2),
       );
     });
     child.on('close', (code: number | null, signal: NodeJS.Signals | null) => {

@@ -80,6 +80,48 @@ describe('exec', () => {
     expect(alive(grandchild)).toBe(false);
   });
 
+  posix('a background grandchild holding the pipes is killed after the grace period', async () => {
+    let grandchild = 0;
+    const r = await exec({
+      program: 'sh',
+      args: ['-c', 'sleep 30 & echo $!'],
+      cwd,
+      killGraceMs: 100,
+      onStdout: (s) => {
+        grandchild = Number(s.trim());
+      },
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.timedOut).toBe(false);
+    expect(alive(grandchild)).toBe(false);
+  });
+
+  posix('a process that left the group does not keep exec waiting', async () => {
+    let escaped = 0;
+    const r = await exec({
+      program: 'sh',
+      args: ['-c', 'setsid sleep 30 & echo $!'],
+      cwd,
+      killGraceMs: 100,
+      onStdout: (s) => {
+        escaped = Number(s.trim());
+      },
+    });
+    expect(r.exitCode).toBe(0);
+    expect(escaped).toBeGreaterThan(0);
+    try {
+      process.kill(escaped, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  });
+
+  test('a missing cwd says so', async () => {
+    const r = await exec({ program: node, args: ['-v'], cwd: path.join(os.tmpdir(), 'no-such-dir-xyz') });
+    expect(r.exitCode).toBe(127);
+    expect(r.error?.message).toContain('no-such-dir-xyz');
+  });
+
   posix('abort kills the process group', async () => {
     const ac = new AbortController();
     let grandchild = 0;
