@@ -278,11 +278,14 @@ export class ConversationContext {
   build(current: ChatMessage[]): ChatMessage[] {
     const max = this.budgets.maxRequestTokens;
     const fixed = this.fixedMessages();
-    const perInput = Math.max(20, Math.floor(this.budgets.inputMaxTokens / Math.max(1, current.length)));
-    let input = current.map((m) => ({ ...m, content: truncateHead(m.content, perInput) }));
     const fixedTokens = estimateMessagesTokens(fixed);
     const costs = this.window.map((m) => estimateMessagesTokens([m]));
     let windowTokens = costs.reduce((a, b) => a + b, 0);
+    // The current input gets its cap, or more when the request has room to spare (a piped
+    // diff on a fresh session may use what the empty window and summary leave free).
+    const spare = max - fixedTokens - windowTokens - 8 * current.length;
+    const perInput = Math.max(20, Math.floor(Math.max(this.budgets.inputMaxTokens, spare) / Math.max(1, current.length)));
+    let input = current.map((m) => ({ ...m, content: truncateHead(m.content, perInput) }));
     let start = 0;
     const inputTokens = estimateMessagesTokens(input);
     while (fixedTokens + windowTokens + inputTokens > max && start < costs.length) windowTokens -= costs[start++];

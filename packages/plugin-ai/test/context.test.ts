@@ -120,3 +120,16 @@ test('SessionStore.list reads only the head and tail of long sessions', () => {
   ]);
   fs.rmSync(dir, { recursive: true });
 });
+
+test('a large current input may use the room the empty history leaves, never more', () => {
+  const budgets = config().context;
+  const ctx = new ConversationContext('SYSTEM', budgets);
+  const diff = 'diff line\n'.repeat(20000);
+  const fresh = ctx.build([{ role: 'user', content: diff }]);
+  const used = estimateMessagesTokens(fresh);
+  expect(used).toBeLessThanOrEqual(budgets.maxRequestTokens);
+  expect(estimateTokens(fresh[1].content)).toBeGreaterThan(budgets.inputMaxTokens * 2);
+  for (let i = 0; i < 30; i++) ctx.addUser('q'.repeat(2000));
+  const later = ctx.build([{ role: 'user', content: diff }]);
+  expect(estimateMessagesTokens(later)).toBeLessThanOrEqual(budgets.maxRequestTokens);
+});
