@@ -85,6 +85,14 @@ table('everyday read-only commands stay L0', [
   ['pip list', 'L0'],
   ['cat .env.example', 'L0'],
   ['systemctl status nginx', 'L0'],
+  ['ip addr', 'L0'],
+  ['ip route show', 'L0'],
+  ['ifconfig', 'L0'],
+  ['sysctl -a', 'L0'],
+  ['netstat -tlnp', 'L0'],
+  ['ss -tlnp', 'L0'],
+  ['dmesg', 'L0'],
+  ['bat README.md', 'L0'],
 ]);
 
 table('git by subcommand', [
@@ -361,6 +369,13 @@ table('escalation, disk and system', [
   ['crontab -r', 'L2'],
   ['systemctl stop nginx', 'L2'],
   ['iptables -F', 'L2'],
+  ['ip link set eth0 down', 'L2'],
+  ['ip addr add 10.0.0.1/24 dev eth0', 'L2'],
+  ['ifconfig eth0 down', 'L2'],
+  ['sysctl -w kernel.x=1', 'L2'],
+  ['sysctl kernel.x=1', 'L2'],
+  ['dmesg -C', 'L2'],
+  ['bat --pager=sh x', 'L2'],
   ['date -s 2020-01-01', 'L2'],
   ['hostname evil', 'L2'],
   ['rsync -a --delete src/ dst/', 'L2'],

@@ -26,7 +26,9 @@ const PLAIN_READERS = [
   'arch', 'locale', 'test', '[', 'expr', 'factor', 'numfmt', 'getconf', 'lsb_release', 'sw_vers', 'free',
   'vmstat', 'lscpu', 'lsblk', 'ps', 'pgrep', 'lsof', 'w', 'who', 'cal', 'tsort', 'look', 'zcat', 'zgrep',
   'bzcat', 'xzcat', 'nm', 'objdump', 'readelf', 'size', 'md5', 'shasum', 'tty', 'sleep', 'yes', 'diff3', 'sdiff',
-  'type', 'hash', 'cloc', 'tokei', 'scc', 'file', 'ldd', 'otool', 'pstree', 'top-n', 'fc-list', 'iostat',
+  'type', 'hash', 'cloc', 'tokei', 'scc', 'file', 'ldd', 'otool', 'pstree', 'fc-list', 'iostat',
+  'netstat', 'ss', 'whatis', 'apropos', 'locate', 'plocate', 'mdfind', 'getent', 'tput', 'eza', 'exa', 'lsd', 'dust', 'duf',
+  'hexyl', 'system_profiler', 'last', 'lastlog', 'users', 'lsusb', 'lspci', 'lsmod', 'blkid', 'findmnt', 'sw_vers', 'xxhsum',
 ];
 
 /** Readers that also list or inspect without reading file contents (no secret-store rule). */
@@ -505,12 +507,12 @@ function judgeBusybox(args: readonly string[], name: string, ctx: JudgeCtx): Fin
 const SYSTEM = [
   'mkfs', 'mke2fs', 'mkswap', 'fdisk', 'sfdisk', 'cfdisk', 'gdisk', 'sgdisk', 'parted', 'wipefs', 'swapon', 'swapoff',
   'mount', 'umount', 'losetup', 'cryptsetup', 'diskutil', 'shutdown', 'reboot', 'halt', 'poweroff', 'init', 'telinit',
-  'kexec', 'sysctl', 'modprobe', 'insmod', 'rmmod', 'iptables', 'ip6tables', 'nft', 'ufw', 'firewall-cmd', 'pfctl',
+  'kexec', 'modprobe', 'insmod', 'rmmod', 'iptables', 'ip6tables', 'nft', 'ufw', 'firewall-cmd', 'pfctl',
   'useradd', 'userdel', 'usermod', 'groupadd', 'groupdel', 'passwd', 'chpasswd', 'chsh', 'chfn', 'visudo', 'crontab',
   'launchctl', 'service', 'update-rc.d', 'chattr', 'setcap', 'shred', 'srm', 'wipe', 'blkdiscard', 'hdparm', 'dmsetup',
   'lvremove', 'vgremove', 'pvremove', 'zpool', 'zfs', 'btrfs', 'xfs_repair', 'fsck', 'e2fsck', 'tune2fs', 'debugfs',
   'csrutil', 'nvram', 'bless', 'spctl', 'defaults', 'scutil', 'pmset', 'systemsetup', 'networksetup', 'killall5',
-  'ifconfig', 'ip', 'route', 'setenforce', 'auditctl', 'truncate-none', 'format', 'diskpart', 'bcdedit', 'reg',
+  'route', 'setenforce', 'auditctl', 'truncate-none', 'format', 'diskpart', 'bcdedit', 'reg',
   'vssadmin', 'wevtutil', 'cipher', 'takeown', 'icacls', 'schtasks', 'sc', 'netsh', 'at', 'batch', 'systemd-run',
 ];
 
@@ -619,6 +621,15 @@ for (const p of ['vim', 'vi', 'nvim', 'nano', 'emacs', 'ed', 'ex', 'top', 'htop'
   TABLE.set(p, (args, name) => (isInfoOnly(args) ? [readOnly(name)] : p === 'xargs' || p === 'parallel' ? [finding('wrapper.xargs', 'L2', { p: name })] : [finding('interactive', 'L2', { p: name })]));
 }
 TABLE.set('env', judgeEnv);
+TABLE.set('ip', (args, name) => {
+  const ops = operands(args, ['-f', '-family', '-n', '-netns']);
+  const readOnlyForm = ops.length <= 1 || ['show', 'list', 'ls', 'get', 'lst'].includes(ops[1]) || (ops[0] === 'route' && ops[1] === 'get');
+  return readOnlyForm ? [readOnly(`${name} ${ops[0] ?? ''}`.trim())] : [finding('system.change', 'L2', { p: `${name} ${ops.slice(0, 2).join(' ')}` })];
+});
+TABLE.set('ifconfig', (args, name) => (args.length === 0 || (args.length <= 2 && args.every((a) => a === '-a' || a === '-l' || a === '-s' || /^[a-z]+[0-9]*$/.test(a)) && operands(args).length <= 1) ? [readOnly(name)] : [finding('system.change', 'L2', { p: name })]));
+TABLE.set('sysctl', (args, name) => (args.some((a) => a.includes('=') || a === '-w' || a === '--write' || a === '-p' || a === '--load' || a === '--system') ? [finding('system.change', 'L2', { p: name })] : [readOnly(name)]));
+TABLE.set('dmesg', (args, name) => (args.some((a) => ['-c', '-C', '--clear', '--read-clear', '-n', '--console-level', '-D', '-E', '--console-off', '--console-on'].includes(a) || /^-[a-zA-Z]*[cCnDE]/.test(a)) ? [finding('system.change', 'L2', { p: `${name} ${args.join(' ')}` })] : [readOnly(name)]));
+for (const p of ['bat', 'batcat']) TABLE.set(p, (args, name) => (findLong(args, ['--pager']) ? [execArg(name, '--pager')] : [readOnly(name)]));
 TABLE.set('printenv', () => [finding('wrapper.env_print', 'L1')]);
 TABLE.set('git', (args, _name, ctx) => judgeGit(args, ctx));
 TABLE.set('find', judgeFind);
