@@ -1,0 +1,328 @@
+import { promises as fs } from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { completions, parseInput } from '../src/interactive/commands';
+import { describeStep, formatContext, formatResult, outputLines, tail } from '../src/interactive/format';
+import { PromptHistory } from '../src/interactive/history';
+import { mapKey, normalizeBatch, type InputKey } from '../src/interactive/keys';
+import { createEditor, layoutInput, reduce, type EditorKey, type EditorState } from '../src/interactive/line-editor';
+import { looksLikeMarkdown } from '../src/interactive/markdown';
+import { createQuestion, joinWords, reduceQuestion, splitWords, type QuestionKey } from '../src/interactive/question';
+import { screenTables } from '../src/interactive/strings';
+import { colorEnabled, createTheme } from '../src/interactive/theme';
+import { stringWidth, wrapLine } from '../src/interactive/width';
+import type { ToolResult } from '../src/runner-types';
+
+const text = (t: string): EditorKey => ({ kind: 'text', text: t });
+const k = (kind: Exclude<EditorKey['kind'], 'text'>): EditorKey => ({ kind }) as EditorKey;
+
+/** Apply keys from a state; returns the state and the last action. */
+function run(keys: EditorKey[], from: EditorState = createEditor()) {
+  let state = from;
+  let action;
+  for (const key of keys) {
+    const r = reduce(state, key);
+    state = r.state;
+    if (r.action) action = r.action;
+  }
+  return { state, action };
+}
+
+describe('line editor', () => {
+  test.each<[string, EditorKey[], string, number]>([
+    ['typing', [text('hello')], 'hello', 5],
+    ['backspace', [text('hello'), k('backspace')], 'hell', 4],
+    ['backspace a surrogate pair whole', [text('a😀'), k('backspace')], 'a', 1],
+    ['left + insert', [text('ac'), k('left'), text('b')], 'abc', 2],
+    ['home + delete', [text('xabc'), k('home'), k('delete')], 'abc', 0],
+    ['end after home', [text('abc'), k('home'), k('end')], 'abc', 3],
+    ['ctrl-u kills to the line start', [text('one two'), k('left'), k('left'), k('left'), k('kill-start')], 'two', 0],
+    ['ctrl-k kills to the line end', [text('one two'), k('home'), k('word-right'), k('kill-end')], 'one', 3],
+    ['ctrl-w kills a word', [text('git commit -m'), k('kill-word')], 'git commit -', 12],
+    ['word-left', [text('foo bar'), k('word-left'), text('X')], 'foo Xbar', 5],
+    ['CJK text', [text('你好'), k('left'), text('们')], '你们好', 2],
+    ['newline key', [text('a'), k('newline'), text('b')], 'a\nb', 3],
+    ['trailing backslash continues', [text('a \\'), k('enter'), text('b')], 'a \nb', 4],
+    ['ctrl-d deletes forward when not empty', [text('ab'), k('home'), k('eof')], 'b', 0],
+    ['up moves within multi-line text', [text('abc\nde'), k('up')], 'abc\nde', 2],
+    ['down from the first line keeps the column', [text('abc\nde'), k('up'), k('home'), k('right'), k('down')], 'abc\nde', 5],
+    ['pasted CRLF and tabs are cleaned', [text('a\r\nb\tc\x07')], 'a\nb  c', 6],
+  ])('%s', (_name, keys, want, cursor) => {
+    const { state } = run(keys);
+    expect(state.text).toBe(want);
+    expect(state.cursor).toBe(cursor);
+  });
+
+  test('enter submits, clears, and adds to history without repeating the last entry', () => {
+    let r = run([text('one'), k('enter')]);
+    expect(r.action).toEqual({ type: 'submit', text: 'one' });
+    expect(r.state).toMatchObject({ text: '', cursor: 0, history: ['one'] });
+    r = run([text('one'), k('enter')], r.state);
+    expect(r.state.history).toEqual(['one']);
+    r = run([k('enter')], r.state);
+    expect(r.action).toEqual({ type: 'submit', text: '' });
+    expect(r.state.history).toEqual(['one']);
+  });
+
+  test('up/down browse history and bring the draft back', () => {
+    const start = createEditor(['first', 'second']);
+    const typed = run([text('draft')], start).state;
+    const up1 = run([k('up')], typed).state;
+    expect(up1.text).toBe('second');
+    const up2 = run([k('up')], up1).state;
+    expect(up2.text).toBe('first');
+    expect(run([k('up')], up2).state.text).toBe('first');
+    const down = run([k('down'), k('down')], up2).state;
+    expect(down.text).toBe('draft');
+  });
+
+  test('ctrl-d on an empty line leaves', () => {
+    expect(run([k('eof')]).action).toEqual({ type: 'eof' });
+  });
+
+  test('layout wraps long and wide lines and places the cursor', () => {
+    const state = { text: 'abcdefgh\n你好世界', cursor: 'abcdefgh\n你好'.length };
+    const layout = layoutInput(state, 7, '> ', '  ', 2);
+    expect(layout.rows).toEqual(['> abcde', '  fgh', '  你好', '  世界']);
+    expect(layout).toMatchObject({ cursorRow: 3, cursorCol: 2 });
+    const atEnd = layoutInput({ text: 'abcde', cursor: 5 }, 7, '> ', '  ', 2);
+    expect(atEnd).toMatchObject({ rows: ['> abcde', '  '], cursorRow: 1, cursorCol: 2 });
+  });
+});
+
+describe('keys', () => {
+  test.each<[string, string | undefined, object, InputKey | undefined]>([
+    ['printable', 'a', { name: 'a' }, { kind: 'text', text: 'a' }],
+    ['CJK', '中', {}, { kind: 'text', text: '中' }],
+    ['enter', '\r', { name: 'return' }, { kind: 'enter' }],
+    ['alt+enter', undefined, { name: 'return', meta: true }, { kind: 'newline' }],
+    ['ctrl+j', '\n', { name: 'enter' }, { kind: 'newline' }],
+    ['ctrl+c', '\x03', { name: 'c', ctrl: true }, { kind: 'interrupt' }],
+    ['ctrl+d', '\x04', { name: 'd', ctrl: true }, { kind: 'eof' }],
+    ['ctrl+u', '\x15', { name: 'u', ctrl: true }, { kind: 'kill-start' }],
+    ['alt+b', undefined, { name: 'b', meta: true }, { kind: 'word-left' }],
+    ['escape', '\x1b', { name: 'escape' }, { kind: 'escape' }],
+    ['paste start', undefined, { name: 'paste-start' }, { kind: 'paste-start' }],
+    ['unknown control', '\x1d', { ctrl: true, name: ']' }, undefined],
+  ])('%s', (_n, str, key, want) => {
+    expect(mapKey(str, key)).toEqual(want);
+  });
+
+  test('a bracketed paste is text with new lines, even across chunks', () => {
+    const state = { pasting: false };
+    const first = normalizeBatch([{ kind: 'paste-start' }, { kind: 'text', text: 'a' }, { kind: 'enter' }], state);
+    expect(first).toEqual([{ kind: 'text', text: 'a\n' }]);
+    expect(state.pasting).toBe(true);
+    const second = normalizeBatch([{ kind: 'text', text: 'b' }, { kind: 'paste-end' }, { kind: 'enter' }], state);
+    expect(second).toEqual([{ kind: 'text', text: 'b' }, { kind: 'enter' }]);
+  });
+
+  test('an Enter followed by more text in one chunk is a pasted new line; a final Enter submits', () => {
+    const keys: InputKey[] = [{ kind: 'text', text: 'x' }, { kind: 'enter' }, { kind: 'text', text: 'y' }, { kind: 'enter' }];
+    expect(normalizeBatch(keys, { pasting: false })).toEqual([{ kind: 'text', text: 'x\ny' }, { kind: 'enter' }]);
+  });
+});
+
+describe('confirm question', () => {
+  const words = ['git', 'commit', '-m', 'a message'];
+  const q = (kind: string, t?: string): QuestionKey => (t === undefined ? { kind } : { kind, text: t }) as QuestionKey;
+
+  test.each<[string, QuestionKey[], object]>([
+    ['y runs once', [q('text', 'y')], { choice: 'run' }],
+    ['a allows for the session', [q('text', 'a')], { choice: 'allow-session' }],
+    ['n declines', [q('text', 'n')], { choice: 'decline' }],
+    ['Esc declines', [q('escape')], { choice: 'decline' }],
+    ['arrows + Enter', [q('down'), q('down'), q('enter')], { choice: 'decline' }],
+    ['up wraps around to edit', [q('up'), q('enter'), q('enter')], { edited: words }],
+    ['edit: retype the command', [q('text', 'e'), q('kill-start'), q('text', 'git commit -m "other words"'), q('enter')], { edited: ['git', 'commit', '-m', 'other words'] }],
+  ])('%s', (_n, keys, want) => {
+    let state = createQuestion(true);
+    let outcome;
+    for (const key of keys) {
+      const r = reduceQuestion(state, key, words);
+      state = r.state;
+      outcome = r.outcome ?? outcome;
+    }
+    expect(outcome).toEqual(want);
+  });
+
+  test('an unbalanced quote or an empty command is refused; Esc goes back to the list', () => {
+    let state = reduceQuestion(createQuestion(true), { kind: 'text', text: 'e' }, ['ls']).state;
+    state = reduceQuestion(state, { kind: 'text', text: " 'oops" }, ['ls']).state;
+    let r = reduceQuestion(state, { kind: 'enter' }, ['ls']);
+    expect(r.outcome).toBeUndefined();
+    expect(r.state.error).toBe('unbalanced');
+    r = reduceQuestion(r.state, { kind: 'escape' }, ['ls']);
+    expect(r.state.editing).toBeUndefined();
+    expect(r.outcome).toBeUndefined();
+  });
+
+  test('edit is offered only when the step has words', () => {
+    expect(createQuestion(false).choices).toEqual(['run', 'allow-session', 'decline']);
+    expect(reduceQuestion(createQuestion(false), { kind: 'text', text: 'e' }, []).outcome).toBeUndefined();
+  });
+
+  test.each<[string[]]>([[['ls', '-la']], [['git', 'commit', '-m', "it's done"]], [['echo', '', 'a b', 'x"y', 'back\\slash']]])(
+    'words survive join + split: %j',
+    (w) => {
+      expect(splitWords(joinWords(w))).toEqual(w);
+    },
+  );
+
+  test('split understands double quotes and escapes; nothing is expanded', () => {
+    expect(splitWords('a "b c" d\\ e $HOME *')).toEqual(['a', 'b c', 'd e', '$HOME', '*']);
+    expect(splitWords('"open')).toBeUndefined();
+  });
+});
+
+describe('slash commands', () => {
+  test.each<[string, object]>([
+    ['', { kind: 'empty' }],
+    ['  hello  ', { kind: 'message', text: 'hello' }],
+    ['//not a command', { kind: 'message', text: '/not a command' }],
+    ['/help', { kind: 'command', name: 'help', arg: '' }],
+    ['/mode  high ', { kind: 'command', name: 'mode', arg: 'high' }],
+    ['/steer stop and\nlook', { kind: 'command', name: 'steer', arg: 'stop and\nlook' }],
+    ['/quit', { kind: 'command', name: 'exit', arg: '' }],
+    ['/hlep', { kind: 'unknown', name: '/hlep', suggestion: 'help' }],
+    ['/zzzzzz', { kind: 'unknown', name: '/zzzzzz', suggestion: undefined }],
+  ])('%j', (input, want) => {
+    expect(parseInput(input)).toEqual(want);
+  });
+
+  test('completions', () => {
+    expect(completions('/c')).toEqual(['clear', 'compact', 'context', 'cost']);
+    expect(completions('/st')).toEqual(['steer']);
+    expect(completions('/steer x')).toEqual([]);
+    expect(completions('hello')).toEqual([]);
+  });
+});
+
+describe('prompt history file', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-history-'));
+  });
+  afterEach(async () => {
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  test('multi-line entries survive; blank ones are not kept; a cut line is skipped', async () => {
+    const file = path.join(dir, 'ai', 'history');
+    const h = new PromptHistory(file);
+    h.append('one');
+    h.append('two\nlines');
+    h.append('   ');
+    await fs.appendFile(file, '"cut in the midd');
+    await fs.appendFile(file, '\n');
+    h.append('three');
+    expect(new PromptHistory(file).load()).toEqual(['one', 'two\nlines', 'three']);
+  });
+
+  test('two sessions appending at once lose nothing; rotation keeps the last `cap`', () => {
+    const file = path.join(dir, 'history');
+    const a = new PromptHistory(file, 10);
+    const b = new PromptHistory(file, 10);
+    for (let i = 0; i < 8; i++) {
+      a.append(`a${i}`);
+      b.append(`b${i}`);
+    }
+    const loaded = a.load(); // 16 > 10: rotated to history.old
+    expect(loaded).toHaveLength(10);
+    expect(loaded.at(-1)).toBe('b7');
+    b.append('after');
+    expect(new PromptHistory(file, 10).load().slice(-2)).toEqual(['b7', 'after']);
+  });
+});
+
+describe('formatting', () => {
+  const plain = createTheme(false);
+  const decision = { level: 'L2' as const, rules: [{ id: 'escalation', level: 'L2' as const, reason: '`sudo` runs as root', hint: 'set allowSudo: true' }] };
+
+  test('a blocked step says why, how to allow it, and where the policy is', () => {
+    const result: ToolResult = { _event: 'tool_result', id: 'cmd_001', tool: 'exec', status: 'blocked', decision: { ...decision, by: 'policy' } };
+    expect(formatResult(result, '', plain, 'en', '/h/.slothtool/plugin-configs/ai.json')).toEqual([
+      '  ⎿ Blocked (L2): not run.',
+      '    rule escalation: `sudo` runs as root',
+      '    To allow it: set allowSudo: true',
+      '    Policy: /h/.slothtool/plugin-configs/ai.json (allowedPrograms, allowNetwork, allowWrite, allowSudo)',
+    ]);
+  });
+
+  test('a finished command collapses to its tail', () => {
+    const result: ToolResult = {
+      _event: 'tool_result',
+      id: 'cmd_002',
+      tool: 'exec',
+      exitCode: 0,
+      durationMs: 1530,
+      decision: { level: 'L0', rules: [] },
+    };
+    const out = Array.from({ length: 8 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+    expect(formatResult(result, out, plain, 'en', 'ai.json')).toEqual([
+      '  │ … 3 earlier lines',
+      '  │ line 4',
+      '  │ line 5',
+      '  │ line 6',
+      '  │ line 7',
+      '  │ line 8',
+      '  ⎿ exit 0 · 1.5 s',
+    ]);
+  });
+
+  test('a skipped step reads as skipped; a killed one as stopped', () => {
+    const skipped: ToolResult = { _event: 'tool_result', id: 'x', tool: 'exec', status: 'declined', reason: 'skipped: the user sent a steering message', decision: { level: 'L0', rules: [] } };
+    expect(formatResult(skipped, '', plain, 'en', 'f')[0]).toMatch(/^ {2}⎿ skipped — skipped: the user/);
+    const killed: ToolResult = { _event: 'tool_result', id: 'y', tool: 'exec', exitCode: null, signal: 'SIGTERM', durationMs: 20, decision: { level: 'L0', rules: [] } };
+    expect(formatResult(killed, '', plain, 'en', 'f').at(-1)).toBe('  ⎿ stopped (SIGTERM) · 20 ms');
+  });
+
+  test('output lines drop terminal control sequences and carriage-return progress', () => {
+    expect(outputLines('\x1b[32mok\x1b[39m\n10%\r50%\r100%\n')).toEqual(['ok', '100%']);
+    expect(tail(['a', 'b', 'c'], 2)).toEqual({ shown: ['b', 'c'], hidden: 1 });
+  });
+
+  test('describeStep quotes words with spaces so what is shown is what runs', () => {
+    expect(describeStep({ tool: 'exec', program: 'git', args: ['commit', '-m', 'fix it'] })).toBe("git commit -m 'fix it'");
+  });
+
+  test('/context shows each part against the budget', () => {
+    const lines = formatContext({ system: 500, summary: 100, digest: 0, window: 400, windowMessages: 3, total: 1000, budget: 4000 }, plain, 'en');
+    expect(lines[0]).toBe('Context (tokens, estimated) — budget 4000');
+    expect(lines.find((l) => l.includes('window'))).toMatch(/window .* 400 {3}10%  3 messages$/);
+    expect(lines.at(-1)).toMatch(/total .*1000 {3}25%$/);
+  });
+
+  test('markdown detection', () => {
+    expect(looksLikeMarkdown('plain words', undefined)).toBe(false);
+    expect(looksLikeMarkdown('# Title', undefined)).toBe(true);
+    expect(looksLikeMarkdown('# Title', 'plain')).toBe(false);
+    expect(looksLikeMarkdown('x', 'markdown')).toBe(true);
+  });
+});
+
+describe('terminal text', () => {
+  test('width counts CJK as two and ignores colours', () => {
+    expect(stringWidth('\x1b[31mab\x1b[39m你')).toBe(4);
+    expect(wrapLine('ab你好c', 4)).toEqual(['ab你', '好c']);
+  });
+
+  test.each<[NodeJS.ProcessEnv, boolean, boolean]>([
+    [{}, true, true],
+    [{}, false, false],
+    [{ NO_COLOR: '1' }, true, false],
+    [{ NO_COLOR: '' }, true, true],
+    [{ TERM: 'dumb' }, true, false],
+    [{ FORCE_COLOR: '1' }, false, true],
+    [{ NO_COLOR: '1', FORCE_COLOR: '1' }, true, false],
+  ])('colours with %j, tty=%s → %s', (env, tty, want) => {
+    expect(colorEnabled(env, tty)).toBe(want);
+  });
+});
+
+test('the zh and en screen tables have the same keys and placeholders', () => {
+  const { en, zh } = screenTables();
+  expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
+  const vars = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
+  for (const key of Object.keys(en) as Array<keyof typeof en>) expect([key, vars(zh[key])]).toEqual([key, vars(en[key])]);
+});
