@@ -82,6 +82,8 @@ test('ai -i in a terminal with no profile: guided setup finds the local server, 
   s.write(KEY.down + KEY.enter); // local-big
   await s.waitFor('The profile works.', 30_000);
   await s.waitFor('Saved profile "ollama" as the default');
+  // the screen takes the terminal back and shows the new profile in its status line
+  await s.waitFor('low · ollama', 30_000);
   s.write('hi there' + KEY.enter);
   await s.waitFor('Hello from the new profile', 30_000);
   s.write(KEY.ctrlD);

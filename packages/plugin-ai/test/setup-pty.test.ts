@@ -2,6 +2,7 @@ import { promises as fs, statSync } from 'fs';
 import * as net from 'net';
 import * as path from 'path';
 import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { ORIGINAL_WITH_PROFILES } from './setup-helpers';
 
 // The guided setup in a real pseudo-terminal: a tiny driver script runs the built runSetup;
 // the "local model server" and the "hosted provider" are both the testkit's server on a free
@@ -295,4 +296,42 @@ test('llm-base missing and the install declined: nothing runs, the exact command
   await s.waitFor('Setup cancelled; nothing was saved');
   expect(await s.result()).toEqual({ status: 'cancelled' });
   expect(await exists(host)).toBe(false);
+});
+
+test('llm-base missing: the real slothtool host of this checkout installs it from a local folder (no network), then the setup goes on', async () => {
+  // an llm-base 1.0.x-shaped package without dependencies, so npm needs no registry
+  const pkg = path.join(home.home, 'llm-base-pkg');
+  await fs.mkdir(path.join(pkg, 'bin'), { recursive: true });
+  await fs.mkdir(path.join(pkg, 'lib'), { recursive: true });
+  await fs.writeFile(
+    path.join(pkg, 'package.json'),
+    JSON.stringify({ name: '@holic512/plugin-llm-base', version: '1.0.9', main: 'lib/index.js', bin: { 'llm-base': 'bin/llm-base.js' } }),
+  );
+  await fs.writeFile(path.join(pkg, 'bin', 'llm-base.js'), "require('../lib/index.js');\n");
+  await fs.writeFile(path.join(pkg, 'lib', 'index.js'), ORIGINAL_WITH_PROFILES);
+  server.models = ['one-model'];
+  server.setHandler(() => ({ json: { ok: true } }));
+  const hostBin = path.join(packageDir('slothtool'), 'bin', 'slothtool.js');
+  const s = startSetup(
+    childEnv({
+      SLOTHTOOL_AI_LLM_BASE_SPEC: pkg,
+      SLOTHTOOL_AI_PROBE_PORTS: `127.0.0.1:${server.port}`,
+      npm_config_offline: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+    }),
+  );
+  await s.waitFor(`Install it now? (runs: node ${hostBin} install ${pkg})`);
+  s.term.write(ENTER); // yes is the default
+  await s.waitFor('llm-base is installed.', 60000);
+  await s.waitFor('Which model server should ai use?');
+  s.term.write(ENTER);
+  await s.waitFor('This llm-base has no doctor; checking with one model call instead.');
+  await s.waitFor('The model answered.');
+  await s.waitFor('Saved profile "local" as the default');
+  expect(await s.result()).toEqual({ status: 'ready', profile: 'local' });
+  const registry = await home.readJson<{ plugins: Record<string, { name: string; version: string; binPath: string }> }>('registry.json');
+  expect(registry.plugins['llm-base']).toMatchObject({ name: '@holic512/plugin-llm-base', version: '1.0.9' });
+  expect(registry.plugins['llm-base'].binPath.startsWith(path.join(home.slothtoolHome, 'plugins', 'llm-base'))).toBe(true);
+  expect((await readConfig()).profiles.local).toMatchObject({ base_url: server.baseURL, low_model: 'one-model' });
 });

@@ -7,7 +7,8 @@ import { SETUP_TABLES, st } from '../src/setup/i18n';
 import { hostedPresets } from '../src/setup/presets';
 import { DEFAULT_PROBE_TARGETS, modelIdsOf, probeLocalServers, probeTargetsFromEnv, type FetchFn } from '../src/setup/probe';
 import { checkoutHostBin } from '../src/setup/host';
-import { ORIGINAL_LLM_BASE_SOURCE, writeFakeLlmBase } from './fake-llm-base';
+import { writeFakeLlmBase } from './fake-llm-base';
+import { ORIGINAL_WITH_PROFILES } from './setup-helpers';
 
 const LLM_BASE_DIR = packageDir('plugin-llm-base');
 
@@ -243,19 +244,6 @@ function scriptedUi(answers: unknown[]): SetupUi & { printed: string[]; asked: s
     confirm: (message) => next(message),
   };
 }
-
-/** The original llm-base 1.0.x with its profile functions (no doctor, no presets, no FEATURES). */
-const ORIGINAL_WITH_PROFILES = ORIGINAL_LLM_BASE_SOURCE.replace(
-  'module.exports = { llm_chat };',
-  `function file() { return path.join(home(), 'plugin-configs', 'llm-base.json'); }
-function read() { try { return JSON.parse(fs.readFileSync(file(), 'utf8')); } catch (e) { return { default_profile: '', profiles: {} }; } }
-function write(c) { fs.mkdirSync(path.dirname(file()), { recursive: true }); fs.writeFileSync(file(), JSON.stringify(c)); return { success: true, data: c }; }
-function list_profiles() { return { success: true, data: read() }; }
-function create_profile(name, p) { const c = read(); c.profiles[name] = p; if (!c.default_profile) c.default_profile = name; return write(c); }
-function set_default_profile(name) { const c = read(); c.default_profile = name; return write(c); }
-function delete_profile(name) { const c = read(); delete c.profiles[name]; if (c.default_profile === name) c.default_profile = ''; return write(c); }
-module.exports = { llm_chat, list_profiles, create_profile, set_default_profile, delete_profile };`,
-);
 
 describe('runSetup with an original llm-base 1.0.x (no doctor): saved, checked by one call, taken back on cancel', () => {
   let home: TempHome;
