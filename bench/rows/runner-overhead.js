@@ -1,0 +1,66 @@
+'use strict';
+// Row 3: runner overhead of one L0 step, excluding the model. The scripted server answers
+// `git status` (a cmd reply) and stamps the time; the agent judges it, runs it, parses and
+// redacts the output, rebuilds the context and sends the next request, which the server
+// stamps again. Overhead = that interval − `git status` run alone (same repo, same spawn).
+const fs = require('fs');
+const path = require('path');
+const { spawn, spawnSync } = require('child_process');
+const { stats, fmt } = require('../lib');
+const { withAgentHome } = require('./in-process');
+
+exports.title = 'Runner overhead per L0 step';
+
+function timeGitStatus(cwd) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn('git', ['status'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.on('error', reject);
+    child.on('close', () => resolve(Number(process.hrtime.bigint() - t0) / 1e6));
+  });
+}
+
+exports.run = async function run(ctx) {
+  const repo = path.join(ctx.temp.home, 'small-repo');
+  fs.mkdirSync(path.join(repo, 'src'), { recursive: true });
+  for (let i = 0; i < 20; i++) fs.writeFileSync(path.join(repo, 'src', `f${i}.js`), `module.exports = ${i};\n`);
+  const git = (...args) => spawnSync('git', args, { cwd: repo, env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' } });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'init');
+  fs.writeFileSync(path.join(repo, 'src', 'f1.js'), 'module.exports = "changed";\n');
+
+  return withAgentHome(ctx, async ({ server, createAppAgent }) => {
+    let sentAt = 0n;
+    const gaps = [];
+    server.setHandler((req) => {
+      const msgs = req.body.messages;
+      const last = msgs[msgs.length - 1].content;
+      if (last.includes('"_event":"tool_result"')) {
+        gaps.push(Number(process.hrtime.bigint() - sentAt) / 1e6);
+        return { json: { type: 'chat', message: 'One file changed.' } };
+      }
+      sentAt = process.hrtime.bigint();
+      return { json: { type: 'cmd', message: 'check the tree', data: { cwd: null, commands: [{ program: 'git', args: ['status'] }] } } };
+    });
+    const { agent } = createAppAgent({ env: ctx.temp.env, cwd: repo, lang: 'en' });
+    const turns = Math.max(15, ctx.runs * 2);
+    for (let i = 0; i < turns + 3; i++) {
+      const r = await agent.send('what changed?');
+      if (r.outcome !== 'answered') throw new Error(`turn ended with ${r.outcome}: ${r.message}`);
+    }
+    agent.dispose?.();
+    const alone = [];
+    for (let i = 0; i < turns + 3; i++) alone.push(await timeGitStatus(repo));
+    const g = stats(gaps.slice(3)); // the first turns load tool-runner and warm the JIT
+    const a = stats(alone.slice(3));
+    const over = g.median - a.median;
+    return [
+      { name: 'reply received → next request sent', value: fmt(g, 'ms'), target: '', ok: null },
+      { name: '`git status` alone', value: fmt(a, 'ms'), target: '', ok: null },
+      { name: 'overhead (median difference)', value: `${over.toFixed(1)} ms`, target: '< 30 ms', ok: over < 30 },
+    ];
+  });
+};
