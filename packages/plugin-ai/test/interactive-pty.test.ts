@@ -350,3 +350,21 @@ test('NO_COLOR: no colour sequences, the same words', async () => {
   expect(s.raw()).not.toMatch(/\x1b\[[0-9;]*m/);
   expect(s.text()).toContain('[L1] touch c.txt');
 });
+
+test('zh: the screen speaks Chinese (settings.json language) and wide text lines up', async () => {
+  await fx.temp.writeJson('settings.json', { language: 'zh' });
+  fx.server.enqueue(chat('你好,我在。'));
+  const s = fx.start();
+  await s.waitFor('/help 查看命令');
+  await s.waitFor('low · local');
+  s.write('你好' + KEY.enter);
+  await s.waitFor('你好,我在。');
+  await s.waitIdle();
+  s.write('/help' + KEY.enter);
+  await s.waitFor('开始新对话');
+  s.write('/nope' + KEY.enter);
+  await s.waitFor('未知命令 /nope');
+  s.write(KEY.ctrlD);
+  await s.waitFor('会话已保存');
+  expect(await s.exited).toBe(0);
+});

@@ -243,7 +243,6 @@ describe('formatting', () => {
     const result: ToolResult = { _event: 'tool_result', id: 'cmd_001', tool: 'exec', status: 'blocked', decision: { ...decision, by: 'policy' } };
     expect(formatResult(result, '', plain, 'en', '/h/.slothtool/plugin-configs/ai.json')).toEqual([
       '  ⎿ Blocked (L2): not run.',
-      '    rule escalation: `sudo` runs as root',
       '    To allow it: set allowSudo: true',
       '    Policy: /h/.slothtool/plugin-configs/ai.json (allowedPrograms, allowNetwork, allowWrite, allowSudo)',
     ]);

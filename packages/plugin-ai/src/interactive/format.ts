@@ -75,8 +75,10 @@ export function formatResult(
   const lines: string[] = [];
   if (result.status === 'blocked') {
     lines.push(`  ${theme.red('⎿')} ${theme.red(ts(lang, 'blocked', { level: result.decision.level }))}`);
+    // The deciding rule was shown with the step; here: the other reasons, and how to allow it.
+    const shown = new Set(decidingRules(result.decision).map((r) => r.id));
     for (const rule of decidingRules(result.decision, 3)) {
-      lines.push(`    ${ts(lang, 'rule', { id: rule.id, reason: rule.reason })}`);
+      if (!shown.has(rule.id)) lines.push(`    ${ts(lang, 'rule', { id: rule.id, reason: rule.reason })}`);
       if (rule.hint) lines.push(`    ${theme.cyan(ts(lang, 'howToAllow', { hint: rule.hint }))}`);
     }
     lines.push(theme.dim(`    ${ts(lang, 'configAt', { file: configFile })}`));

@@ -189,11 +189,10 @@ export class Screen {
       this.print(this.theme.dim(`  ✎ ${joinWords(outcome.edited)}`));
     } else if (outcome.choice === 'decline') {
       answer = { action: 'decline', reason: ts(this.lang, 'declinedByUser') };
+      this.print(this.theme.dim(`  ✗ ${ts(this.lang, 'choice_decline')}`));
     } else {
       answer = { action: outcome.choice };
-      if (outcome.choice === 'allow-session') {
-        this.print(this.theme.dim(`  ✓ ${ts(this.lang, 'choice_allow-session', { key: q.request.sessionKey })}`));
-      }
+      this.print(this.theme.dim(`  ✓ ${ts(this.lang, `choice_${outcome.choice}`, { key: q.request.sessionKey })}`));
     }
     q.resolve(answer);
   }
@@ -260,7 +259,7 @@ export class Screen {
 
   private echoLine(text: string): string {
     const lines = text.split('\n');
-    return lines.map((l, i) => (i === 0 ? this.theme.bold(this.theme.cyan(PROMPT)) + this.theme.bold(l) : '  ' + this.theme.bold(l))).join('\n');
+    return (this.surface.live ? '\n' : '') + lines.map((l, i) => (i === 0 ? this.theme.bold(this.theme.cyan(PROMPT)) + this.theme.bold(l) : '  ' + this.theme.bold(l))).join('\n');
   }
 
   private async command(name: CommandName, arg: string): Promise<void> {
@@ -565,7 +564,9 @@ export class Screen {
   }
 
   private showResult(result: ToolResult): void {
-    const configFile = this.app?.paths.config ?? 'plugin-configs/ai.json';
+    const home = os.homedir();
+    const file = this.app?.paths.config ?? 'plugin-configs/ai.json';
+    const configFile = file.startsWith(home + path.sep) ? '~' + file.slice(home.length) : file;
     this.print(formatResult(result, this.output, this.theme, this.lang, configFile).join('\n'));
   }
 

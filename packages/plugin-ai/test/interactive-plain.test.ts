@@ -1,0 +1,38 @@
+import { promises as fs } from 'fs';
+import * as path from 'path';
+import { chat, cmd, createAiFixture, type AiFixture } from './pty/pty-session';
+import { runAi } from './run-bin';
+
+// `ai -i` when stdin/stdout are not terminals: plain lines, no escape sequences, one input
+// line at a time (a line can answer a confirm question).
+
+let fx: AiFixture;
+beforeEach(async () => {
+  fx = await createAiFixture();
+});
+afterEach(async () => {
+  await fx.cleanup();
+});
+
+test('piped: turns and commands run in order, output has no escape sequences', async () => {
+  fx.server.enqueue(chat('# Heading\n\nsome **markdown**', 'markdown'), chat('second answer'));
+  const r = await runAi(['-i'], { env: fx.env, cwd: fx.cwd, input: 'first question\n/context\nsecond question\n/cost\n' });
+  expect(r.code).toBe(0);
+  expect(r.stdout).not.toMatch(/\x1b/);
+  const order = ['› first question', 'some markdown', '› /context', 'Context (tokens, estimated)', '› second question', 'second answer', 'over 2 model calls', 'Session saved'];
+  let at = 0;
+  for (const part of order) {
+    const next = r.stdout.indexOf(part, at);
+    expect([part, next >= 0]).toEqual([part, true]);
+    at = next;
+  }
+});
+
+test('piped: the next line answers a confirm question', async () => {
+  fx.server.enqueue(cmd('create', { program: 'touch', args: ['piped.txt'] }), chat('made it'));
+  const r = await runAi(['-i'], { env: fx.env, cwd: fx.cwd, input: 'make a file\ny\n' });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain('Allow this L1 step?');
+  expect(r.stdout).toContain('made it');
+  await fs.access(path.join(fx.cwd, 'piped.txt'));
+});
