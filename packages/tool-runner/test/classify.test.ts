@@ -480,6 +480,12 @@ table('writes, installs, network and project scripts are L1', [
   ['patch -p1 -i x.diff', 'L1'],
   ['docker build .', 'L1'],
   ['open index.html', 'L1'],
+  ['open evil.command', 'L2'],
+  ['open -a Terminal .', 'L2'],
+  ['xdg-open x.desktop', 'L2'],
+  ['bun x.ts', 'L2'],
+  ['bun run build', 'L1'],
+  ['npm set-script test evil', 'L2'],
   ['yq -i .a=1 x.yml', 'L1'],
 ]);
 

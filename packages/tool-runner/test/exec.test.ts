@@ -67,7 +67,8 @@ describe('exec', () => {
       program: 'sh',
       args: ['-c', script],
       cwd,
-      timeoutMs: 300,
+      // Long enough for the shell to print the grandchild's pid even on a loaded machine.
+      timeoutMs: 1500,
       killGraceMs: 200,
       onStdout: (s) => {
         grandchild = Number(s.trim());

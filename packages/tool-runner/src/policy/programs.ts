@@ -366,7 +366,7 @@ function judgeNpm(args: readonly string[], name: string, ctx: JudgeCtx): Finding
   if (bad) return [execArg(name, bad)];
   const sub = operands(args)[0] ?? '';
   if (['exec', 'x', 'dlx'].includes(sub)) return judgeNpx(args.slice(args.indexOf(sub) + 1), `${name} ${sub}`, ctx);
-  if (sub === 'explore' || sub === 'edit') return [execArg(name, sub)];
+  if (sub === 'explore' || sub === 'edit' || sub === 'set-script') return [execArg(name, sub)];
   if (sub === 'config' || sub === 'c' || sub === 'pkg') {
     const action = operands(args)[1] ?? '';
     if (['get', 'list', 'ls', 'fix-none'].includes(action) || action === '') return [readOnly(`${name} ${sub} ${action}`.trim())];
@@ -583,6 +583,7 @@ function judgeProjectTool(read: string[]): Handler {
       return [finding('interp.script', 'L2', { p: `${name} run`, a: operands(args)[1] ?? '' }, { allowable: true })];
     }
     if (name === 'deno' && sub === 'repl') return [finding('interactive', 'L2', { p: name })];
+    if ((name === 'bun' || name === 'deno') && /\.([cm]?[jt]sx?|json)$|\//.test(sub)) return [finding('interp.script', 'L2', { p: name, a: sub }, { allowable: true })];
     if (read.some((r) => args[0] === r || sub === r)) return [readOnly(`${name} ${sub || args[0]}`.trim())];
     if (['yarn', 'pnpm', 'bun'].includes(name)) {
       if (PM_INSTALL.includes(sub) || (name === 'yarn' && args.length === 0)) return [finding('install', 'L1', { p: name, s: sub })];
@@ -701,7 +702,13 @@ TABLE.set('podman', judgeDocker);
 TABLE.set('kubectl', judgeKubectl);
 TABLE.set('gh', judgeGh);
 TABLE.set('busybox', judgeBusybox);
-for (const p of ['open', 'xdg-open', 'start', 'explorer']) TABLE.set(p, (_a, name) => [finding('arg.exec', 'L1', { p: name, a: 'open' })]);
+for (const p of ['open', 'xdg-open', 'gio', 'start', 'explorer']) {
+  TABLE.set(p, (args, name) => {
+    // Opening a document shows it; opening an app, a script or a .command file runs it.
+    const runs = args.find((a) => ['-a', '-b', '-e', '-t', '--args', '-n'].includes(a) || /\.(app|command|tool|sh|bash|zsh|desktop|exe|bat|cmd|com|ps1|jar|py|rb|pl|scpt|applescript|terminal|workflow|pkg|dmg|msi|appimage|run)\/?$/i.test(a));
+    return runs ? [execArg(name, runs)] : [finding('arg.exec', 'L1', { p: name, a: 'open' })];
+  });
+}
 
 /** Whether `name` is in the built-in program table. */
 export function isKnownProgram(name: string): boolean {

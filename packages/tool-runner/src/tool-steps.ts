@@ -1,0 +1,68 @@
+import type { Requires } from './types';
+
+/** Read a text file: numbered lines, 2000 from `offset` (1-based) by default. */
+export interface FsReadStep {
+  tool: 'fs.read';
+  path: string;
+  /** First line to show, 1-based; default 1. */
+  offset?: number;
+  /** Lines to show; default 2000. */
+  limit?: number;
+  requires?: Requires;
+}
+
+/** Exact string replacement in a text file. */
+export interface FsEditStep {
+  tool: 'fs.edit';
+  path: string;
+  old_string: string;
+  new_string: string;
+  /** Replace every occurrence; without it `old_string` must occur exactly once. */
+  replace_all?: boolean;
+  requires?: Requires;
+}
+
+/** Create or overwrite a text file. */
+export interface FsWriteStep {
+  tool: 'fs.write';
+  path: string;
+  content: string;
+  requires?: Requires;
+}
+
+/** GET a URL: text (extracted from HTML), time-out, size cap, redirect limit. */
+export interface HttpGetStep {
+  tool: 'http.get';
+  url: string;
+  requires?: Requires;
+}
+
+/** Start a program in the background; returns a process id at once. */
+export interface ProcStartStep {
+  tool: 'proc.start';
+  program: string;
+  args: string[];
+  cwd?: string | null;
+  requires?: Requires;
+}
+
+/** Status of a background process and the output that is new since the last status. */
+export interface ProcStatusStep {
+  tool: 'proc.status';
+  proc_id: string;
+  /** Wait up to this long (ms, at most 60000) for the process to end before answering. */
+  wait_ms?: number;
+  requires?: Requires;
+}
+
+/** End a background process (its whole process group) and return its last output. */
+export interface ProcKillStep {
+  tool: 'proc.kill';
+  proc_id: string;
+  requires?: Requires;
+}
+
+export type FsStep = FsReadStep | FsEditStep | FsWriteStep;
+export type ProcStep = ProcStartStep | ProcStatusStep | ProcKillStep;
+/** The steps issue #10 adds. */
+export type ToolStep = FsStep | HttpGetStep | ProcStep;

@@ -1,0 +1,123 @@
+import * as fs from 'fs';
+import { createTwoFilesPatch } from 'diff';
+import { writeFileAtomicSync } from '../atomic-write';
+import { redact } from '../redact';
+
+/** File operations of the fs tools; replaceable in tests. */
+export interface FsDeps {
+  readFile(file: string): Buffer;
+  writeFileAtomic(file: string, data: string): void;
+  stat(file: string): { size: number; mtimeMs: number; isFile(): boolean; isDirectory(): boolean } | undefined;
+  mkdirp(dir: string): void;
+}
+
+export function createDefaultFsDeps(): FsDeps {
+  return {
+    readFile: (file) => fs.readFileSync(file),
+    writeFileAtomic: (file, data) => writeFileAtomicSync(file, data),
+    stat: (file) => {
+      try {
+        return fs.statSync(file);
+      } catch {
+        return undefined;
+      }
+    },
+    mkdirp: (dir) => void fs.mkdirSync(dir, { recursive: true }),
+  };
+}
+
+/** Files above this size are not read whole (fs.read points to head/tail/rg). */
+export const FS_MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** fs.read: default and maximal number of lines. */
+export const FS_DEFAULT_LIMIT = 2000;
+/** fs.read: longer lines are cut. */
+export const FS_MAX_LINE_CHARS = 2000;
+/** fs.read: characters of content returned at most, whatever the line count. */
+export const FS_MAX_CONTENT_CHARS = 200_000;
+
+/** A NUL byte in the first 8 KiB, or mostly undecodable bytes, means binary. */
+export function isBinary(buf: Buffer): boolean {
+  const head = buf.subarray(0, 8192);
+  if (head.includes(0)) return true;
+  if (!head.length) return false;
+  const text = head.toString('utf8');
+  let bad = 0;
+  for (const ch of text) if (ch === '\ufffd') bad++;
+  return bad > 8 && bad / text.length > 0.1;
+}
+
+/** Text of a file buffer: UTF-8 without a BOM. */
+export function decodeText(buf: Buffer): string {
+  const text = buf.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Lines of a text (no trailing empty line for a final newline). */
+export function splitLines(text: string): string[] {
+  if (!text) return [];
+  const lines = text.split(/\r?\n/);
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+const KEY_BLOCK_RE = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY\2-----|$)/g;
+
+/**
+ * Redact a text line by line, keeping the line count (so line numbers stay right). Private
+ * key blocks are masked over the whole text first: a slice that starts inside a key must
+ * not show its body.
+ */
+export function redactLines(text: string): string[] {
+  const masked = text.replace(KEY_BLOCK_RE, (m) =>
+    m
+      .split('\n')
+      .map((l, i, all) => (i === 0 || (i === all.length - 1 && l.startsWith('-----END')) ? l : '[redacted]'))
+      .join('\n'),
+  );
+  return splitLines(masked).map((l) => (/^(-----BEGIN|\[redacted\]$)/.test(l) ? l : redact(l)));
+}
+
+/** `     1\tline`: the line-number format of fs.read and snippets. */
+export function numbered(n: number, line: string): string {
+  return `${String(n).padStart(6)}\t${line}`;
+}
+
+/** A unified diff without the `Index:`/`===` header lines (uncoloured; the UI colours it). */
+export function unifiedDiff(file: string, before: string, after: string): string {
+  const patch = createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3 });
+  return patch
+    .split('\n')
+    .filter((l) => !l.startsWith('Index: ') && !/^=+$/.test(l))
+    .map((l) => l.replace(/\t$/, ''))
+    .join('\n')
+    .replace(/\n+$/, '\n');
+}
+
+/** Lines added and removed by a diff. */
+export function diffCounts(diff: string): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const l of diff.split('\n')) {
+    if (l.startsWith('+') && !l.startsWith('+++')) added++;
+    else if (l.startsWith('-') && !l.startsWith('---')) removed++;
+  }
+  return { added, removed };
+}
+
+/** Preview of a new file: a header and its first lines as additions. */
+export function newFilePreview(file: string, content: string, maxLines = 40): string {
+  const lines = splitLines(content);
+  const shown = lines.slice(0, maxLines).map((l) => `+${l}`);
+  const more = lines.length > maxLines ? [`… (+${lines.length - maxLines} more lines)`] : [];
+  return [`--- /dev/null`, `+++ ${file}`, `@@ -0,0 +1,${lines.length} @@`, ...shown, ...more].join('\n') + '\n';
+}
+
+/** A few numbered, redacted lines around `line` (1-based) of `text`, for the model. */
+export function snippetAround(text: string, line: number, before = 3, after = 8): string {
+  const lines = redactLines(text);
+  const from = Math.max(1, line - before);
+  const to = Math.min(lines.length, line + after);
+  const out: string[] = [];
+  for (let n = from; n <= to; n++) out.push(numbered(n, lines[n - 1].slice(0, FS_MAX_LINE_CHARS)));
+  return out.join('\n');
+}

@@ -1,0 +1,112 @@
+import * as fs from 'fs';
+import * as path from 'path';
+
+/**
+ * Where a path a model names really points. `abs` is the lexical answer (after `~` and `..`),
+ * `real` follows symlinks: the realpath of the file, or of its nearest existing parent plus
+ * the rest for a file that does not exist yet. Rules judge both.
+ */
+export interface ResolvedPath {
+  /** As the model wrote it. */
+  input: string;
+  /** Absolute, `~` expanded, `..` resolved; symlinks not followed. */
+  abs: string;
+  /** Absolute with every symlink followed (nearest existing parent for a new file). */
+  real: string;
+  /** The path (after symlinks) exists. */
+  exists: boolean;
+  /** What it is when it exists. */
+  kind?: 'file' | 'dir' | 'other';
+}
+
+/** The slice of `fs` path resolution needs; replaceable in tests. */
+export interface PathFs {
+  realpathSync(p: string): string;
+  statSync(p: string): { isFile(): boolean; isDirectory(): boolean };
+}
+
+const nodePathFs: PathFs = {
+  realpathSync: (p) => fs.realpathSync.native(p),
+  statSync: (p) => fs.statSync(p),
+};
+
+/** Places `~` may stand for. */
+export interface HomeDirs {
+  home?: string;
+  /** Where `~/.slothtool` points (SLOTHTOOL_HOME). */
+  slothtoolHome?: string;
+}
+
+/** `~`, `~/x` and `~/.slothtool/x` made absolute; other paths resolved against `cwd`. */
+export function expandPath(p: string, cwd: string, dirs: HomeDirs = {}): string {
+  if (dirs.slothtoolHome && (p === '~/.slothtool' || p.startsWith('~/.slothtool/'))) {
+    return path.resolve(dirs.slothtoolHome, '.' + p.slice('~/.slothtool'.length));
+  }
+  if (dirs.home && (p === '~' || p.startsWith('~/'))) return path.resolve(dirs.home, '.' + p.slice(1));
+  return path.resolve(cwd, p);
+}
+
+/**
+ * Resolve a path the way the file system will see it. Never throws: a path whose parents
+ * cannot be read resolves lexically.
+ */
+export function resolvePath(p: string, cwd: string, dirs: HomeDirs = {}, pfs: PathFs = nodePathFs): ResolvedPath {
+  const abs = expandPath(p, cwd, dirs);
+  let existing = abs;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      const real = pfs.realpathSync(existing);
+      const full = rest.length ? path.join(real, ...rest.reverse()) : real;
+      if (rest.length) return { input: p, abs, real: full, exists: false };
+      let kind: ResolvedPath['kind'] = 'other';
+      try {
+        const st = pfs.statSync(real);
+        kind = st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other';
+      } catch {
+        // realpath succeeded, stat failed (a race): report it as something else.
+      }
+      return { input: p, abs, real, exists: true, kind };
+    } catch {
+      const parent = path.dirname(existing);
+      if (parent === existing) return { input: p, abs, real: abs, exists: false };
+      rest.push(path.basename(existing));
+      existing = parent;
+    }
+  }
+}
+
+/** Whether `child` is `root` or lies below it (both absolute, already normalised). */
+export function isInside(child: string, root: string): boolean {
+  if (child === root) return true;
+  const rel = path.relative(root, child);
+  return rel !== '' && !rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel);
+}
+
+/**
+ * The workspace of a session: the root of the git repository that holds `cwd` (the nearest
+ * folder with a `.git` entry), or `cwd` itself. Returned as a real path.
+ */
+export function findWorkspace(cwd: string, pfs: PathFs & { existsSync(p: string): boolean } = { ...nodePathFs, existsSync: fs.existsSync }): string {
+  let dir: string;
+  try {
+    dir = pfs.realpathSync(cwd);
+  } catch {
+    return path.resolve(cwd);
+  }
+  for (let d = dir; ; ) {
+    if (pfs.existsSync(path.join(d, '.git'))) return d;
+    const parent = path.dirname(d);
+    if (parent === d) return dir;
+    d = parent;
+  }
+}
+
+/** The real path of a folder (itself when it cannot be resolved). */
+export function realDir(dir: string, pfs: PathFs = nodePathFs): string {
+  try {
+    return pfs.realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
