@@ -515,7 +515,9 @@ export class Agent {
             const message = decoder.push(delta);
             if (message !== undefined) this.emit({ type: 'message_delta', message });
           };
-    return this.deps.llm.chat(messages, { mode: this.mode, profile: this.profile, signal, onText });
+    // Summaries are routine work: always the low tier.
+    const mode = purpose === 'summary' ? 'low' : this.mode;
+    return this.deps.llm.chat(messages, { mode, profile: this.profile, signal, onText });
   }
 
   /** One validated reply: 404 → one retry with a minimal context; invalid → one repair
@@ -565,7 +567,7 @@ export class Agent {
     const budgets = this.options.config.context;
     const before = this.context.sizes().total;
     const previous = this.context.summary;
-    const room = Math.max(300, budgets.maxRequestTokens - estimateTokens(SUMMARY_SYSTEM) - 100);
+    const room = Math.max(300, Math.floor(budgets.maxRequestTokens * 0.95) - estimateTokens(SUMMARY_SYSTEM) - 100);
     const prevText = previous ? truncateHead(renderSummary(previous), budgets.summaryMaxTokens) + '\n\n' : '';
     const body = truncateTail(`${prevText}Conversation to fold in:\n${renderTranscript(folded)}`, room);
     const messages: ChatMessage[] = [

@@ -276,7 +276,9 @@ export class ConversationContext {
    * oldest window messages are left out first, then the current input is shortened.
    */
   build(current: ChatMessage[]): ChatMessage[] {
-    const max = this.budgets.maxRequestTokens;
+    // 5% is kept back for what is added on the way (llm-base's own system message, JSON
+    // escaping, role fields), so the request on the wire stays under the budget too.
+    const max = Math.floor(this.budgets.maxRequestTokens * 0.95);
     const fixed = this.fixedMessages();
     const fixedTokens = estimateMessagesTokens(fixed);
     const costs = this.window.map((m) => estimateMessagesTokens([m]));
