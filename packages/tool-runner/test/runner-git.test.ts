@@ -55,6 +55,19 @@ describe('runner against a real git repository', () => {
     }
   });
 
+  test('a program in the workspace cannot stand in for git through a relative PATH entry', async () => {
+    const fake = path.join(repo, 'git');
+    await fs.writeFile(fake, '#!/bin/sh\necho FAKE\n', { mode: 0o755 });
+    try {
+      const env = { ...temp.env, PATH: `.:${temp.env.PATH}` };
+      const r = await createToolRunner({ cwd: repo, env, confirm: () => ({ action: 'decline' }) }).run({ tool: 'exec', program: 'git', args: ['status', '--porcelain'] });
+      expect(r).toMatchObject({ exitCode: 0 });
+      expect('stdoutTail' in r && r.stdoutTail).not.toContain('FAKE');
+    } finally {
+      await fs.rm(fake);
+    }
+  });
+
   test('L1 git commit is declined without running; L2 reset --hard is blocked', async () => {
     const r1 = await runner().run({ tool: 'exec', program: 'git', args: ['commit', '-am', 'x'] });
     expect(r1).toMatchObject({ status: 'declined' });

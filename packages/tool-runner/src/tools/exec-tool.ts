@@ -18,6 +18,16 @@ export const NON_INTERACTIVE_ENV: Record<string, string> = {
  */
 export function hardenedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...env, ...NON_INTERACTIVE_ENV };
+  // An empty or relative PATH entry means "the current folder": `git` could then be a file
+  // the workspace ships. Keep only absolute entries, so a name is the program it was judged as.
+  for (const key of Object.keys(out)) {
+    if (key.toUpperCase() !== 'PATH' || typeof out[key] !== 'string') continue;
+    const sep = process.platform === 'win32' ? ';' : ':';
+    out[key] = (out[key] as string)
+      .split(sep)
+      .filter((dir) => path.isAbsolute(dir))
+      .join(sep);
+  }
   if (out.GIT_CONFIG_COUNT === undefined) {
     out.GIT_CONFIG_COUNT = '2';
     out.GIT_CONFIG_KEY_0 = 'core.fsmonitor';
