@@ -249,9 +249,13 @@ export class Agent {
         return this.context.restoreMessage({ role: 'user', kind: 'event', content: r.content });
       case 'assistant':
         return this.context.restoreMessage({ role: 'assistant', kind: 'assistant', content: r.content });
-      case 'tool':
+      case 'tool': {
+        // Step ids continue where the session left off, so they stay unique in its files.
+        const m = /"id":"cmd_(\d+)"/.exec(r.content);
+        if (m) this.stepCounter = Math.max(this.stepCounter, Number(m[1]));
         this.context.restoreMessage({ role: 'user', kind: 'tool', content: r.content });
         return this.context.restoreDigest(r.digest);
+      }
       case 'summary':
         return this.context.applySummary(r.summary, r.folded);
       default:

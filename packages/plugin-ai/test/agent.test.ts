@@ -322,3 +322,16 @@ test('resume keeps an explicit mode over the stored one', async () => {
   expect(seen).toEqual(['high', 'high', 'low']);
   fs.rmSync(dir, { recursive: true });
 });
+
+test('step ids continue across a resume', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-sessions-'));
+  const store = new SessionStore(dir);
+  const llm = fakeLlm([cmd({ program: 'ls', args: [] }, { program: 'pwd', args: [] }), chat('a'), cmd({ program: 'ls', args: [] }), chat('b')]);
+  const one = setup(llm, { store });
+  await one.agent.send('x');
+  const two = setup(llm, { store });
+  two.agent.resumeLast();
+  await two.agent.send('y');
+  expect(two.events.filter((e) => e.type === 'step').map((e) => (e as { id: string }).id)).toEqual(['cmd_003']);
+  fs.rmSync(dir, { recursive: true });
+});
