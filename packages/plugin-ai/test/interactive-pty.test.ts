@@ -94,7 +94,7 @@ test('a confirmed L1 step: shown with level and rule, asked, run; allow-session 
   fx.server.enqueue(cmd('other', { program: 'touch', args: ['other.txt'] }), chat('not that one'));
   s.write('another file' + KEY.enter);
   await s.waitFor('Allow this L1 step?');
-  s.write('n');
+  s.write(KEY.esc); // Esc declines
   await s.waitFor('not that one');
   await s.waitIdle();
   expect(await exists(path.join(fx.cwd, 'other.txt'))).toBe(false);
@@ -367,4 +367,83 @@ test('zh: the screen speaks Chinese (settings.json language) and wide text lines
   s.write(KEY.ctrlD);
   await s.waitFor('会话已保存');
   expect(await s.exited).toBe(0);
+});
+
+test('a config patch shows its masked diff before the question; declining leaves the file as it was', async () => {
+  const file = await fx.temp.writeJson('plugin-configs/demo.json', { name: 'demo', api_key: 'sk-old-secret-1234567890' });
+  fx.server.enqueue(
+    cmd('update the config', {
+      tool: 'config.json_patch',
+      file: '~/.slothtool/plugin-configs/demo.json',
+      patch: [
+        { op: 'replace', path: '/name', value: 'renamed' },
+        { op: 'replace', path: '/api_key', value: 'sk-new-secret-0987654321' },
+      ],
+    }),
+    chat('left it alone'),
+  );
+  const s = fx.start();
+  await s.waitFor('› ');
+  s.write('rename it' + KEY.enter);
+  await s.waitFor('json_patch ~/.slothtool/plugin-configs/demo.json (2 ops)');
+  await s.waitFor('(secrets masked):');
+  await s.waitFor('renamed');
+  await s.waitFor(/Allow this L\d step\?/);
+  s.write('n');
+  await s.waitFor('left it alone');
+  await s.waitIdle();
+  expect(s.text()).not.toContain('sk-new-secret-0987654321');
+  expect(s.text()).not.toContain('sk-old-secret-1234567890');
+  expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual({ name: 'demo', api_key: 'sk-old-secret-1234567890' });
+  s.write('/exit' + KEY.enter);
+  expect(await s.exited).toBe(0);
+});
+
+test('/compact folds the history now and says what was kept', async () => {
+  fx.server.enqueue(chat('answer one'), chat('answer two'), {
+    json: { summary: 'The user asked two questions about the build.', keyFacts: ['the build uses tsc -b'], openTasks: ['fix the lint warning'] },
+  });
+  const s = fx.start();
+  await s.waitFor('› ');
+  s.write('question one' + KEY.enter);
+  await s.waitFor('answer one');
+  await s.waitIdle();
+  s.write('question two' + KEY.enter);
+  await s.waitFor('answer two');
+  await s.waitIdle();
+  s.write('/compact' + KEY.enter);
+  await s.waitFor(/Compacted \(model\): \d+ → \d+ tokens\. Kept: a summary of \d+ tokens, 1 key facts, 1 open tasks/);
+  await s.waitFor('the build uses tsc -b');
+  await s.waitFor('fix the lint warning');
+  await s.waitIdle();
+  s.write('/context' + KEY.enter);
+  await s.waitFor(/summary .* [1-9]\d* /);
+  s.write('/exit' + KEY.enter);
+  expect(await s.exited).toBe(0);
+});
+
+test('Ctrl+C while a question is up declines the step and stops the turn', async () => {
+  fx.server.enqueue(cmd('create', { program: 'touch', args: ['x.txt'] }, { program: 'touch', args: ['y.txt'] }), chat('after the interruption'));
+  const s = fx.start();
+  await s.waitFor('› ');
+  s.write('make files' + KEY.enter);
+  await s.waitFor('Allow this L1 step?');
+  s.write(KEY.ctrlC);
+  await s.waitFor('Interrupted');
+  await s.waitIdle();
+  expect(fx.server.requests).toHaveLength(1);
+  expect(await exists(path.join(fx.cwd, 'x.txt'))).toBe(false);
+  s.write('go on' + KEY.enter);
+  await s.waitFor('after the interruption');
+  await s.waitIdle();
+  expect(contents(1)).toContainEqual(JSON.stringify({ _event: 'interrupted', by: 'user', during: 'step' }));
+  s.write('/exit' + KEY.enter);
+  expect(await s.exited).toBe(0);
+});
+
+test('a broken config is reported after the prompt was drawn, with exit code 2', async () => {
+  await fx.temp.writeJson('plugin-configs/ai.json', { maxAutoStepsPerTurn: 'many' });
+  const s = fx.start();
+  await s.waitFor(/Config file \S+ai\.json is invalid/);
+  expect(await s.exited).toBe(2);
 });
