@@ -592,6 +592,14 @@ table('bypass tricks published against other assistants', [
   ['nice --adjustment=5 sh -c id', 'L2'],
   ['stdbuf -o L bash -c id', 'L2'],
   ['command -v ls', 'L0'],
+  ['tar -xPf x.tar', 'L2'],
+  ['tar --absolute-names -xf x.tar', 'L2'],
+  ['rm .git/index', 'L2'],
+  ['mv .git .git-old', 'L2'],
+  ['yarn npm publish', 'L2'],
+  ['gem push x.gem', 'L2'],
+  ['poetry publish', 'L2'],
+  ['docker run --mount type=bind,src=/var/run/docker.sock,dst=/s x', 'L2'],
 ]);
 
 table('abbreviated long options (getopt_long, git parse-options, npm nopt)', [

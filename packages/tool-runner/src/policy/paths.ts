@@ -88,7 +88,7 @@ export function secretFindings(args: readonly string[]): Finding[] {
 
 /** Files other programs run or load as configuration later: changing them can run code. */
 const PERSISTENCE_RE =
-  /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.cshrc|\.tcshrc|\.kshrc|\.inputrc|\.xprofile|\.xinitrc|\.gitconfig|\.npmrc|\.yarnrc(\.yml)?|\.pypirc|\.curlrc|\.wgetrc|\.vimrc|\.exrc|\.ssh\/(authorized_keys2?|config|rc|environment)|\.git\/(hooks(\/|$)|config$)|\.git\/?$|\.config\/(fish|autostart|systemd|git|nvim)(\/|$)|Library\/LaunchAgents|Library\/LaunchDaemons|\.gnupg|\.slothtool\/(registry\.json|plugins(\/|$))|\.husky(\/|$))/;
+  /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.cshrc|\.tcshrc|\.kshrc|\.inputrc|\.xprofile|\.xinitrc|\.gitconfig|\.npmrc|\.yarnrc(\.yml)?|\.pypirc|\.curlrc|\.wgetrc|\.vimrc|\.exrc|\.ssh\/(authorized_keys2?|config|rc|environment)|\.git(\/|$)|\.config\/(fish|autostart|systemd|git|nvim)(\/|$)|Library\/LaunchAgents|Library\/LaunchDaemons|\.gnupg|\.slothtool\/(registry\.json|plugins(\/|$))|\.husky(\/|$))/;
 
 /** Raw disks and partitions. */
 const BLOCK_DEVICE_RE = /^\/dev\/(sd|hd|vd|xvd|nvme|disk|rdisk|mmcblk|md|dm-|mapper\/|loop|sr)/;

@@ -318,6 +318,8 @@ function judgeTar(args: readonly string[], name: string): Finding[] {
   const out: Finding[] = [];
   const bad = findLong(args, ['--checkpoint-action', '--to-command', '--use-compress-program', '--rsh-command', '--info-script', '--new-volume-script', '--index-file']);
   if (bad) out.push(execArg(name, bad));
+  const absolute = findLong(args, ['--absolute-names']) ?? args.find((a) => /^-[a-zA-Z]*P/.test(a) && !a.startsWith('--'));
+  if (absolute) out.push(finding('write.system_path', 'L2', { a: absolute }));
   const ioIdx = args.findIndex((a) => a === '-I' || a === '-F');
   if (ioIdx >= 0) out.push(execArg(name, args[ioIdx]));
   let mode = '';
@@ -475,7 +477,8 @@ function judgeDocker(args: readonly string[], name: string): Finding[] {
   const sub = operands(args, ['-H', '--host', '--context', '-c', '--config', '-l', '--log-level'])[0] ?? '';
   if (isInfoOnly(args) || ['ps', 'images', 'version', 'info', 'inspect', 'logs', 'top', 'stats-none', 'port', 'diff', 'history', 'search'].includes(sub)) return [readOnly(`${name} ${sub}`.trim())];
   const priv = args.find((a) => a === '--privileged' || a.startsWith('--pid=host') || a.startsWith('--net=host') || a.startsWith('--network=host') || a.startsWith('--cap-add') || /^\/(:|$)/.test(a) || /^\/:/.test(a) || a.startsWith('--volume=/:') || a.startsWith('-v/:') || a === '--security-opt');
-  if (priv) return [finding('escalation', 'L2', { p: `${name} ${priv}` })];
+  const sock = args.find((a) => a.includes('docker.sock') || a.includes('podman.sock'));
+  if (priv || sock) return [finding('escalation', 'L2', { p: `${name} ${priv ?? sock}` })];
   const vIdx = args.findIndex((a, i) => (a === '-v' || a === '--volume') && /^\/(:|$)|^\/(etc|root|var\/run\/docker\.sock)/.test(args[i + 1] ?? ''));
   if (vIdx >= 0) return [finding('escalation', 'L2', { p: `${name} ${args[vIdx]} ${args[vIdx + 1]}` })];
   return [finding('project.script', 'L1', { p: name, s: sub })];
@@ -548,6 +551,7 @@ function judgeInstaller(read: string[]): Handler {
     if (args.length === 0 || isInfoOnly(args) || (args[0] === 'config' && args[1] === 'list')) return [readOnly(name)];
     const sub = name === 'dpkg' || name === 'pacman' ? args[0] : operands(args)[0] ?? '';
     if (read.includes(sub)) return [readOnly(`${name} ${sub}`)];
+    if (['publish', 'push', 'upload', 'yank', 'owner', 'signin', 'login'].includes(sub)) return [finding('publish', 'L2', { p: name, s: sub })];
     return [finding('install', 'L1', { p: name, s: sub })];
   };
 }
@@ -587,7 +591,7 @@ function judgeProjectTool(read: string[]): Handler {
     if (read.some((r) => args[0] === r || sub === r)) return [readOnly(`${name} ${sub || args[0]}`.trim())];
     if (['yarn', 'pnpm', 'bun'].includes(name)) {
       if (PM_INSTALL.includes(sub) || (name === 'yarn' && args.length === 0)) return [finding('install', 'L1', { p: name, s: sub })];
-      if (PM_PUBLISH.includes(sub)) return [finding('publish', 'L2', { p: name, s: sub })];
+      if (PM_PUBLISH.includes(sub) || (sub === 'npm' && PM_PUBLISH.includes(operands(args)[1] ?? ''))) return [finding('publish', 'L2', { p: name, s: sub })];
       if (['dlx', 'x', 'exec'].includes(sub)) return judgeNpx(args.slice(args.indexOf(sub) + 1), `${name} ${sub}`, ctx);
       if (sub === 'create') return [finding('npx.run', 'L1', { p: `${name} ${sub}` })];
       if (sub === 'node') return [finding('npx.run', 'L1', { p: `${name} node` }), ...judgeCommand('node', args.slice(args.indexOf(sub) + 1), ctx)];
