@@ -27,12 +27,9 @@ export function main(argv: string[]): void {
   let run: Promise<number>;
   if (parsed.kind === 'risk') {
     run = (require('./risk-command') as typeof import('./risk-command')).runRisk(parsed, lang);
-  } else if (parsed.interactive) {
+  } else if (parsed.interactive || (parsed.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY)) {
+    // `ai` alone in a terminal opens the interactive session, as terminal assistants do.
     run = (require('./interactive') as typeof import('./interactive')).runInteractive(parsed, lang);
-  } else if (parsed.prompt === undefined && process.stdin.isTTY) {
-    process.stderr.write(t(lang, 'usageError', { detail: t(lang, 'missingPrompt') }) + '\n');
-    process.exitCode = 2;
-    return;
   } else {
     run = (require('./oneshot') as typeof import('./oneshot')).runOneShot(parsed, lang);
   }

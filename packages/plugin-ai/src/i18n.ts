@@ -7,7 +7,7 @@ const en = {
 
 Usage:
   ai -p "<prompt>"          run one turn and exit (also: ai "<prompt>")
-  ai -i                     interactive session
+  ai -i                     interactive session (also plain "ai" in a terminal)
   ai risk [--json] -- <program> [args...]   show the risk level and rules of a command
 
 Options:
@@ -80,7 +80,7 @@ const zh: Record<MessageKey, string> = {
 
 用法:
   ai -p "<提示>"            执行一轮后退出(也可: ai "<提示>")
-  ai -i                     交互模式
+  ai -i                     交互模式(在终端中直接运行 "ai" 也可)
   ai risk [--json] -- <程序> [参数...]   显示命令的风险等级和规则
 
 选项:
