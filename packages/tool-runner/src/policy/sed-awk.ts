@@ -23,7 +23,7 @@ export function sedScriptFindings(script: string): Finding[] | null {
     return true;
   };
   const readAddress = (): boolean => {
-    if (/[0-9]/.test(script[i] ?? '')) {
+    if (/[0-9~+]/.test(script[i] ?? '')) {
       while (i < n && /[0-9~+]/.test(script[i])) i++;
     } else if (script[i] === '$') {
       i++;
