@@ -140,6 +140,15 @@ export class Agent {
   usage(): UsageTotals {
     return { ...this.total };
   }
+  /** Usage totals with their price when `pricing` is configured in ai.json (`/cost`). */
+  cost(): { usage: UsageTotals; amount?: number; currency?: string } {
+    const usage = this.usage();
+    const pricing = this.options.config.pricing;
+    if (!pricing) return { usage };
+    const amount = (usage.input_tokens * pricing.inputPerMillion + usage.output_tokens * pricing.outputPerMillion) / 1e6;
+    return { usage, amount, currency: pricing.currency };
+  }
+
   /** The current summary, if compaction happened. */
   summary(): Summary | null {
     return this.context.summary;

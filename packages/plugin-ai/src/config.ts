@@ -36,6 +36,15 @@ export const AiConfigSchema = z
     defaultProfile: z.string().min(1).nullable().default(null),
     maxAutoStepsPerTurn: z.number().int().min(1).max(50).default(3),
     context: ContextBudgetsSchema.default(() => ContextBudgetsSchema.parse({})),
+    /** Optional prices for `/cost` (llm-base reports tokens, not money). */
+    pricing: z
+      .object({
+        currency: z.string().min(1).default('USD'),
+        inputPerMillion: z.number().min(0),
+        outputPerMillion: z.number().min(0),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

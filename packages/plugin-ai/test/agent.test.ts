@@ -335,3 +335,12 @@ test('step ids continue across a resume', async () => {
   expect(two.events.filter((e) => e.type === 'step').map((e) => (e as { id: string }).id)).toEqual(['cmd_003']);
   fs.rmSync(dir, { recursive: true });
 });
+
+test('cost() prices usage when pricing is configured', async () => {
+  const priced = setup(fakeLlm([chat('a')]), { config: config({ pricing: { currency: 'USD', inputPerMillion: 3, outputPerMillion: 15 } }) });
+  await priced.agent.send('x');
+  expect(priced.agent.cost()).toEqual({ usage: { input_tokens: 10, output_tokens: 5, calls: 1 }, amount: (10 * 3 + 5 * 15) / 1e6, currency: 'USD' });
+  const plain = setup(fakeLlm([chat('a')]));
+  await plain.agent.send('x');
+  expect(plain.agent.cost()).toEqual({ usage: { input_tokens: 10, output_tokens: 5, calls: 1 } });
+});
