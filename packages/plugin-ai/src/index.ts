@@ -11,7 +11,7 @@ export { ConversationContext } from './context';
 export type { ChatMessage, ContextSizes, WindowMessage } from './context';
 export { AiError, aiError } from './errors';
 export type { AiErrorCode } from './errors';
-export { EXIT, exitCodeOf } from './exit-codes';
+export { EXIT, exitCodeOf, exitCodeOfError } from './exit-codes';
 export { aiPaths, readLanguage, slothtoolHome } from './home';
 export type { AiPaths } from './home';
 export { t } from './i18n';
@@ -28,3 +28,4 @@ export type { ConfirmAnswer, ConfirmFn, ConfirmRequest, Decision, Level, Rule, S
 export { SessionStore } from './sessions';
 export type { SessionInfo, SessionRecord } from './sessions';
 export { estimateTokens } from './tokens';
+export { MessageStreamDecoder } from './stream-message';
