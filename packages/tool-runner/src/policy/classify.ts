@@ -188,7 +188,10 @@ export function render(found: Finding[], lang: ClassifyContext['lang'] = 'zh'): 
   }
   const order: Record<Level, number> = { L2: 0, L1: 1, L0: 2 };
   rules.sort((a, b) => order[a.level] - order[b.level]);
-  return { level: maxLevel(rules.map((r) => r.level)), rules };
+  const level = maxLevel(rules.map((r) => r.level));
+  // Above L0, "only reads" would only confuse; keep the L0 rules that say why something was let through.
+  const shown = level === 'L0' ? rules : rules.filter((r) => r.level !== 'L0' || r.id === 'policy.lowered' || r.id === 'session.allowed');
+  return { level, rules: shown };
 }
 
 /** The findings behind {@link classify}, before rendering. */
