@@ -652,7 +652,8 @@ describe('requires and policy', () => {
     expect(level('curl -o x https://example.com', { allowNetwork: true })).toBe('L1');
     expect(level('curl -d x=1 https://example.com', { allowNetwork: true })).toBe('L1');
     expect(level('git push origin main', { allowNetwork: true })).toBe('L1');
-    expect(level('git push origin main', { allowNetwork: true, allowWrite: true })).toBe('L0');
+    expect(level('git push origin main', { allowNetwork: true, allowWrite: true })).toBe('L1');
+    expect(level('git clone https://x/y', { allowNetwork: true, allowWrite: true })).toBe('L1');
     expect(level('git push --force', { allowNetwork: true, allowWrite: true })).toBe('L2');
     expect(level('npm install', { allowNetwork: true, allowWrite: true })).toBe('L1');
   });
@@ -660,6 +661,7 @@ describe('requires and policy', () => {
   test('allowWrite lowers plain writes, not deletes or scripts', () => {
     expect(level('touch a', { allowWrite: true })).toBe('L0');
     expect(level('git add -A', { allowWrite: true })).toBe('L0');
+    expect(level('git commit -m x', { allowWrite: true })).toBe('L1');
     expect(level('rm -rf x', { allowWrite: true })).toBe('L2');
     expect(level('npm test', { allowWrite: true })).toBe('L1');
     expect(level('sed -i s/a/b/ f', { allowWrite: true })).toBe('L2');

@@ -43,6 +43,8 @@ const GLOBAL_FLAGS = new Set([
   '--no-advice', '--html-path', '--man-path', '--info-path',
 ]);
 
+const HOOK_SUBS = new Set(['commit', 'merge', 'checkout', 'switch', 'push', 'pull', 'rebase', 'am', 'cherry-pick', 'revert', 'gc', 'worktree', 'clone']);
+
 const NETWORK_SUBS: Record<string, Array<'network' | 'write'>> = {
   fetch: ['network'],
   'ls-remote': ['network'],
@@ -146,9 +148,12 @@ function judgeSubcommand(sub: string, rawRest: readonly string[]): Finding[] {
   const url = rest.find((a) => /^(ext|fd)::/i.test(a));
   if (url) out.push(finding('git.exec_option', 'L2', { a: url }));
 
+  // Subcommands that run the repository's hooks (husky's core.hooksPath is project code) are
+  // never lowered by allowWrite/allowNetwork.
+  const hooks = HOOK_SUBS.has(sub);
   const read = (): Finding => finding('git.read', 'L0', { s: sub });
-  const write = (): Finding => finding('git.write', 'L1', { s: sub }, { cat: ['write'] });
-  const net = (): Finding => finding('git.network', 'L1', { s: sub }, { cat: NETWORK_SUBS[sub] ?? ['network', 'write'] });
+  const write = (): Finding => finding('git.write', 'L1', { s: sub }, hooks ? {} : { cat: ['write'] });
+  const net = (): Finding => finding('git.network', 'L1', { s: sub }, hooks ? {} : { cat: NETWORK_SUBS[sub] ?? ['network', 'write'] });
   const ops = operands(rest);
   const first = rest[0];
 
