@@ -78,3 +78,15 @@ export async function checkedAddress(host: string, allowPrivate: boolean, resolv
   }
   return addrs[0];
 }
+
+/** Whether the host (and port) of `url` may be private: policy `true`, or a list of hosts / `host:port`. */
+export function privateAllowed(allow: boolean | string[] | undefined, url: URL): boolean {
+  if (allow === true) return true;
+  if (!Array.isArray(allow)) return false;
+  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return allow.some((a) => {
+    const e = a.toLowerCase().replace(/^\[|\]$/g, '');
+    return e === host || e === `${host}:${port}` || e === `[${host}]:${port}`;
+  });
+}

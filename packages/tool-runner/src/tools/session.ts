@@ -22,7 +22,7 @@ export interface ToolSession {
   procs: ProcessTable;
   fs: FsDeps;
   /** http.get: loopback/private/link-local hosts may be reached. */
-  allowPrivateNetwork: boolean;
+  allowPrivateNetwork: boolean | string[];
   /** http.get settings. */
   http: HttpSettings;
 }

@@ -1,0 +1,190 @@
+import * as path from 'path';
+import { toolMessage } from '../i18n-tools';
+import type { FsEditStep, FsWriteStep } from '../tool-steps';
+import { isInside, type ResolvedPath } from '../workspace';
+import { decodeText, diffCounts, FS_MAX_FILE_BYTES, isBinary, newFilePreview, snippetAround, unifiedDiff } from './fs-common';
+import { toolError, type SessionToolContext, type ToolErrorResult } from './session';
+import type { ResultDecision } from './types';
+
+/** fs.edit / fs.write result. */
+export interface FsChangeResult {
+  _event: 'tool_result';
+  id: string;
+  tool: 'fs.edit' | 'fs.write';
+  path: string;
+  status: 'applied' | 'unchanged';
+  /** fs.write: the file did not exist before. */
+  created?: boolean;
+  /** fs.edit: how many occurrences were replaced. */
+  replacements?: number;
+  added: number;
+  removed: number;
+  /** A few numbered, redacted lines around the first change. */
+  snippet: string;
+  /** /undo can restore it (written inside the workspace). */
+  undoable: boolean;
+  decision: ResultDecision;
+}
+
+/** A declined confirmation inside the handler; the runner reports it as declined. */
+export interface FsDeclined {
+  _event: 'tool_result';
+  id: string;
+  tool: string;
+  status: 'declined';
+  decision: ResultDecision;
+}
+
+type Outcome = FsChangeResult | ToolErrorResult | FsDeclined;
+
+/** Non-overlapping occurrences of `needle` in `hay`. */
+export function countOccurrences(hay: string, needle: string): number {
+  let n = 0;
+  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
+/** Replace without `$` patterns: the first occurrence, or all. */
+function replaceExact(text: string, oldS: string, newS: string, all: boolean): string {
+  if (all) return text.split(oldS).join(newS);
+  const i = text.indexOf(oldS);
+  return text.slice(0, i) + newS + text.slice(i + oldS.length);
+}
+
+/** 1-based line of the first difference between two texts. */
+function firstChangedLine(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  let line = 1;
+  for (let k = 0; k < i; k++) if (b.charCodeAt(k) === 10) line++;
+  return line;
+}
+
+interface Target {
+  target: ResolvedPath;
+  before: string | null;
+  /** The existing file is binary: it is replaced whole and cannot be undone. */
+  binary?: boolean;
+}
+
+/** Resolve again and make sure the file is the one that was judged and can be changed as text. */
+function openTarget(step: { path: string }, tool: 'fs.edit' | 'fs.write', ctx: SessionToolContext): Target | ToolErrorResult {
+  const { session, lang } = ctx;
+  const f = step.path;
+  const target = session.resolve(step.path);
+  const err = (code: string, id: string, params: Record<string, string | number> = {}): ToolErrorResult =>
+    toolError(ctx, tool, code, toolMessage(id, lang, { f, ...params }), { path: f });
+  if (ctx.judged && ctx.judged.real !== target.real) return err('MOVED', 'fs.err.moved', { r: target.real });
+  if (!target.exists) {
+    if (tool === 'fs.edit') return err('NOT_FOUND', 'fs.err.not_found');
+    return { target, before: null };
+  }
+  if (target.kind === 'dir') return err('IS_DIRECTORY', 'fs.err.is_dir');
+  if (target.kind !== 'file') return err('NOT_A_FILE', 'fs.err.not_file');
+  const st = session.fs.stat(target.real);
+  if (st && st.size > FS_MAX_FILE_BYTES) return err('TOO_LARGE', 'fs.err.too_large', { n: st.size, max: FS_MAX_FILE_BYTES });
+  let buf: Buffer;
+  try {
+    buf = session.fs.readFile(target.real);
+  } catch (e) {
+    return toolError(ctx, tool, (e as NodeJS.ErrnoException).code ?? 'ERROR', (e as Error).message, { path: f });
+  }
+  if (tool === 'fs.edit' && isBinary(buf)) return err('BINARY', 'fs.err.binary', { n: buf.length });
+  const binary = isBinary(buf);
+  return { target, before: binary ? buf.toString('latin1') : decodeText(buf), ...(binary ? { binary } : {}) };
+}
+
+/** Ask (with the diff as preview) where needed, check nothing changed meanwhile, write atomically, record for /undo. */
+async function commit(
+  tool: 'fs.edit' | 'fs.write',
+  f: string,
+  { target, before, binary }: Target,
+  after: string,
+  ctx: SessionToolContext,
+  extra: { replacements?: number },
+): Promise<Outcome> {
+  const { session, lang } = ctx;
+  const diff = before === null || binary ? newFilePreview(f, after) : unifiedDiff(f, before, after);
+  if (ctx.ask) {
+    const go = await ctx.ask(diff);
+    if (!go) return { _event: 'tool_result', id: ctx.id, tool, status: 'declined', decision: { ...ctx.decision, by: 'user' } };
+  }
+  // What the user saw must be what gets replaced: refuse when the file changed while asking.
+  const again = session.resolve(f);
+  if (again.real !== target.real) return toolError(ctx, tool, 'MOVED', toolMessage('fs.err.moved', lang, { f, r: again.real }), { path: f });
+  let now: string | null = null;
+  if (again.exists) {
+    try {
+      const buf = session.fs.readFile(again.real);
+      now = isBinary(buf) ? buf.toString('latin1') : decodeText(buf);
+    } catch (e) {
+      return toolError(ctx, tool, (e as NodeJS.ErrnoException).code ?? 'ERROR', (e as Error).message, { path: f });
+    }
+  }
+  if (now !== before) return toolError(ctx, tool, 'CHANGED', toolMessage('fs.err.changed', lang, { f }), { path: f });
+  try {
+    if (before === null) session.fs.mkdirp(path.dirname(target.real));
+    session.fs.writeFileAtomic(target.real, after);
+  } catch (e) {
+    return toolError(ctx, tool, (e as NodeJS.ErrnoException).code ?? 'ERROR', (e as Error).message, { path: f });
+  }
+  const undoable = !binary && isInside(target.real, session.workspace);
+  if (undoable) session.journal.record({ stepId: ctx.id, tool, path: target.real, before, after });
+  const st = session.fs.stat(target.real);
+  if (st) session.reads.mark(target.real, st);
+  const { added, removed } = diffCounts(diff);
+  return {
+    _event: 'tool_result',
+    id: ctx.id,
+    tool,
+    path: f,
+    status: 'applied',
+    ...(tool === 'fs.write' ? { created: before === null } : {}),
+    ...extra,
+    added,
+    removed,
+    snippet: snippetAround(after, before === null ? 1 : firstChangedLine(before, after)),
+    undoable,
+    decision: ctx.decision,
+  };
+}
+
+/** fs.edit: exact string replacement, with the diff shown before the question. */
+export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Promise<Outcome> {
+  const { lang } = ctx;
+  const f = step.path;
+  const err = (code: string, id: string, params: Record<string, string | number> = {}): ToolErrorResult =>
+    toolError(ctx, 'fs.edit', code, toolMessage(id, lang, { f, ...params }), { path: f });
+  if (step.old_string === '') return err('EMPTY_OLD_STRING', 'fs.err.empty_old');
+  if (step.old_string === step.new_string) return err('NO_CHANGE', 'fs.err.same');
+  const opened = openTarget(step, 'fs.edit', ctx);
+  if ('_event' in opened) return opened;
+  const text = opened.before ?? '';
+  let oldS = step.old_string;
+  let newS = step.new_string;
+  let count = countOccurrences(text, oldS);
+  // A model writes "\n"; a Windows file has "\r\n": match it the file's way.
+  if (count === 0 && text.includes('\r\n') && oldS.includes('\n') && !oldS.includes('\r')) {
+    const crlf = (s: string): string => s.replace(/\r?\n/g, '\r\n');
+    const c = countOccurrences(text, crlf(oldS));
+    if (c > 0) {
+      oldS = crlf(oldS);
+      newS = crlf(newS);
+      count = c;
+    }
+  }
+  if (count === 0) return err('NOT_FOUND_IN_FILE', 'fs.err.old_not_found');
+  if (count > 1 && step.replace_all !== true) return { ...err('AMBIGUOUS', 'fs.err.ambiguous', { n: count }), occurrences: count };
+  const after = replaceExact(text, oldS, newS, step.replace_all === true);
+  return commit('fs.edit', f, opened, after, ctx, { replacements: step.replace_all === true ? count : 1 });
+}
+
+/** fs.write: create or overwrite, with the diff (or the new file's head) shown first. */
+export async function runFsWrite(step: FsWriteStep, ctx: SessionToolContext): Promise<Outcome> {
+  const opened = openTarget(step, 'fs.write', ctx);
+  if ('_event' in opened) return opened;
+  if (opened.before === step.content) {
+    return { _event: 'tool_result', id: ctx.id, tool: 'fs.write', path: step.path, status: 'unchanged', added: 0, removed: 0, snippet: '', undoable: false, decision: ctx.decision };
+  }
+  return commit('fs.write', step.path, opened, step.content, ctx, {});
+}

@@ -1,0 +1,348 @@
+import type { ChildProcess } from 'child_process';
+import { StringDecoder } from 'string_decoder';
+import { BoundedCapture } from '../capture';
+import type { ExecDeps } from '../exec';
+import { toolMessage } from '../i18n-tools';
+import { redact } from '../redact';
+import type { ProcKillStep, ProcStartStep, ProcStatusStep } from '../tool-steps';
+import { hardenedEnv, stepCwd } from './exec-tool';
+import { toolError, type SessionToolContext, type ToolErrorResult } from './session';
+import type { ResultDecision } from './types';
+
+/** Side effects of the process table; `ExecDeps` plus a hook on the host process's exit. */
+export interface ProcDeps extends Pick<ExecDeps, 'spawn' | 'killGroup' | 'now' | 'platform'> {
+  /** Run `cb` when the host process exits; returns the unsubscribe function. */
+  onHostExit(cb: () => void): () => void;
+}
+
+export function createDefaultProcDeps(exec: Pick<ExecDeps, 'spawn' | 'killGroup' | 'now' | 'platform'>): ProcDeps {
+  return {
+    ...exec,
+    onHostExit: (cb) => {
+      process.on('exit', cb);
+      return () => void process.removeListener('exit', cb);
+    },
+  };
+}
+
+/** Limits of the process table. */
+export interface ProcLimits {
+  /** Processes running at once; default 8. */
+  maxRunning: number;
+  /** Bytes of new output kept per stream between two statuses (head + tail); default 16384. */
+  maxOutputBytes: number;
+  /** Characters of the last output kept for proc.kill; default 4000. */
+  lastOutputChars: number;
+  /** SIGTERM → SIGKILL grace of proc.kill; default 2000 ms. */
+  killGraceMs: number;
+  /** Longest wait_ms of proc.status; default 60000 ms. */
+  maxWaitMs: number;
+}
+
+const DEFAULT_LIMITS: ProcLimits = { maxRunning: 8, maxOutputBytes: 16384, lastOutputChars: 4000, killGraceMs: 2000, maxWaitMs: 60000 };
+
+/** One background process. */
+interface Entry {
+  id: string;
+  program: string;
+  args: string[];
+  cwd: string;
+  child: ChildProcess;
+  pid?: number;
+  startedAt: number;
+  endedAt?: number;
+  state: 'running' | 'exited';
+  exitCode: number | null;
+  signal: string | null;
+  killed: boolean;
+  error?: { code: string; message: string };
+  out: BoundedCapture;
+  err: BoundedCapture;
+  last: string;
+  closed: Promise<void>;
+}
+
+/** What proc.status / proc.kill report (output not yet redacted). */
+export interface ProcSnapshot {
+  proc_id: string;
+  pid?: number;
+  program: string;
+  args: string[];
+  state: 'running' | 'exited';
+  exitCode: number | null;
+  signal?: string;
+  /** Ended by proc.kill (or dispose). */
+  killed?: boolean;
+  runningMs: number;
+  /** Output since the last status. */
+  stdoutTail: string;
+  stderrTail: string;
+  /** Some of the new output was dropped (head + tail kept). */
+  truncated: boolean;
+  error?: { code: string; message: string };
+}
+
+const SPAWN_EXIT_CODES: Record<string, number> = { ENOENT: 127, EACCES: 126, ENOTDIR: 126, EPERM: 126 };
+
+/**
+ * The background processes of one session. State lives on this object (the runner holds
+ * one); `dispose()` ends every process still running. Each process runs without a shell,
+ * stdin closed, in its own process group, so proc.kill and dispose end the whole tree.
+ */
+export class ProcessTable {
+  private readonly entries = new Map<string, Entry>();
+  private counter = 0;
+  private unhook?: () => void;
+  private readonly limits: ProcLimits;
+
+  constructor(
+    private readonly deps: ProcDeps,
+    limits: Partial<ProcLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+  }
+
+  /** Ids of every process of this session, oldest first. */
+  ids(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /** How many are still running. */
+  running(): number {
+    let n = 0;
+    for (const e of this.entries.values()) if (e.state === 'running') n++;
+    return n;
+  }
+
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
+  /** Start a program; returns its id at once, or why it could not be started. */
+  start(options: { program: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv }): { ok: true; id: string; pid?: number } | { ok: false; code: string; message: string } {
+    if (this.running() >= this.limits.maxRunning) return { ok: false, code: 'TOO_MANY', message: String(this.limits.maxRunning) };
+    const id = `proc_${++this.counter}`;
+    let child: ChildProcess;
+    try {
+      child = this.deps.spawn(options.program, options.args, {
+        cwd: options.cwd,
+        env: options.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: this.deps.platform !== 'win32',
+        windowsHide: true,
+        shell: false,
+      });
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      return { ok: false, code: err.code ?? 'SPAWN_FAILED', message: err.message };
+    }
+    let resolveClosed!: () => void;
+    const entry: Entry = {
+      id,
+      program: options.program,
+      args: options.args,
+      cwd: options.cwd,
+      child,
+      pid: child.pid,
+      startedAt: this.deps.now(),
+      state: 'running',
+      exitCode: null,
+      signal: null,
+      killed: false,
+      out: new BoundedCapture(this.limits.maxOutputBytes),
+      err: new BoundedCapture(this.limits.maxOutputBytes),
+      last: '',
+      closed: new Promise<void>((r) => (resolveClosed = r)),
+    };
+    const wire = (stream: NodeJS.ReadableStream | null, which: 'out' | 'err'): void => {
+      if (!stream) return;
+      const decoder = new StringDecoder('utf8');
+      stream.on('data', (chunk: Buffer) => {
+        const text = decoder.write(chunk);
+        if (!text) return;
+        // Whole characters only, so a status never shows half of one.
+        entry[which].push(Buffer.from(text, 'utf8'));
+        entry.last = (entry.last + text).slice(-this.limits.lastOutputChars);
+      });
+      stream.on('error', () => undefined);
+    };
+    wire(child.stdout, 'out');
+    wire(child.stderr, 'err');
+    const finish = (code: number | null, signal: NodeJS.Signals | null): void => {
+      if (entry.state === 'exited') return;
+      entry.state = 'exited';
+      entry.exitCode = code;
+      entry.signal = signal;
+      entry.endedAt = this.deps.now();
+      resolveClosed();
+      if (this.running() === 0) this.unhookExit();
+    };
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      entry.error = { code: e.code ?? 'ERROR', message: e.message };
+      if (child.pid === undefined) finish(SPAWN_EXIT_CODES[e.code ?? ''] ?? 126, null);
+    });
+    child.on('close', (code, signal) => finish(code, signal));
+    this.entries.set(id, entry);
+    this.hookExit();
+    return { ok: true, id, pid: child.pid };
+  }
+
+  /**
+   * Status and the output that is new since the last status (or kill). With `waitMs`, waits
+   * up to that long for the process to end first (an abort ends the wait early).
+   */
+  async status(id: string, waitMs = 0, signal?: AbortSignal): Promise<ProcSnapshot | undefined> {
+    const e = this.entries.get(id);
+    if (!e) return undefined;
+    const wait = Math.min(Math.max(0, Math.floor(waitMs)), this.limits.maxWaitMs);
+    if (wait > 0 && e.state === 'running') await this.waitFor(e, wait, signal);
+    return this.snapshot(e);
+  }
+
+  /** End the process group (SIGTERM, then SIGKILL after the grace period) and return the last output. */
+  async kill(id: string): Promise<(ProcSnapshot & { lastOutput: string }) | undefined> {
+    const e = this.entries.get(id);
+    if (!e) return undefined;
+    if (e.state === 'running') {
+      e.killed = true;
+      this.signalGroup(e, 'SIGTERM');
+      await this.waitFor(e, this.limits.killGraceMs);
+      if (e.state === 'running') {
+        this.signalGroup(e, 'SIGKILL');
+        await this.waitFor(e, this.limits.killGraceMs);
+      }
+    }
+    // Grandchildren may outlive a leader that exited on SIGTERM: the group goes too.
+    this.signalGroup(e, 'SIGKILL');
+    const lastOutput = e.last;
+    return { ...this.snapshot(e), lastOutput };
+  }
+
+  /** End every process still running, at once (SIGKILL to each group). For the end of a session. */
+  dispose(): void {
+    for (const e of this.entries.values()) {
+      if (e.state !== 'running') continue;
+      e.killed = true;
+      this.signalGroup(e, 'SIGKILL');
+    }
+    this.unhookExit();
+  }
+
+  private snapshot(e: Entry): ProcSnapshot {
+    const stdoutTail = e.out.render();
+    const stderrTail = e.err.render();
+    const truncated = e.out.truncated || e.err.truncated;
+    e.out = new BoundedCapture(this.limits.maxOutputBytes);
+    e.err = new BoundedCapture(this.limits.maxOutputBytes);
+    return {
+      proc_id: e.id,
+      ...(e.pid !== undefined ? { pid: e.pid } : {}),
+      program: e.program,
+      args: e.args,
+      state: e.state,
+      exitCode: e.exitCode,
+      ...(e.signal ? { signal: e.signal } : {}),
+      ...(e.killed ? { killed: true } : {}),
+      runningMs: Math.max(0, (e.endedAt ?? this.deps.now()) - e.startedAt),
+      stdoutTail,
+      stderrTail,
+      truncated,
+      ...(e.error ? { error: e.error } : {}),
+    };
+  }
+
+  private waitFor(e: Entry, ms: number, signal?: AbortSignal): Promise<void> {
+    if (e.state !== 'running' || signal?.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
+      void e.closed.then(done);
+    });
+  }
+
+  private signalGroup(e: Entry, sig: NodeJS.Signals): void {
+    if (e.pid === undefined) return;
+    try {
+      this.deps.killGroup(e.pid, sig);
+    } catch {
+      try {
+        e.child.kill(sig);
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+
+  private hookExit(): void {
+    if (this.unhook) return;
+    // If the host dies without dispose(), no detached group of ours outlives it.
+    this.unhook = this.deps.onHostExit(() => this.dispose());
+  }
+
+  private unhookExit(): void {
+    this.unhook?.();
+    this.unhook = undefined;
+  }
+}
+
+/** proc.start / proc.status / proc.kill result. Output is redacted. */
+export interface ProcResult extends Omit<ProcSnapshot, 'error'> {
+  _event: 'tool_result';
+  id: string;
+  tool: 'proc.start' | 'proc.status' | 'proc.kill';
+  cwd?: string;
+  /** proc.kill: the last output of the process (up to 4000 characters). */
+  lastOutput?: string;
+  error?: { code: string; message: string };
+  decision: ResultDecision;
+}
+
+function toResult(tool: ProcResult['tool'], snap: ProcSnapshot & { lastOutput?: string }, ctx: SessionToolContext): ProcResult {
+  return {
+    _event: 'tool_result',
+    id: ctx.id,
+    tool,
+    ...snap,
+    stdoutTail: redact(snap.stdoutTail),
+    stderrTail: redact(snap.stderrTail),
+    ...(snap.lastOutput !== undefined ? { lastOutput: redact(snap.lastOutput) } : {}),
+    ...(snap.error ? { error: { code: snap.error.code, message: redact(snap.error.message) } } : {}),
+    decision: ctx.decision,
+  };
+}
+
+function unknownProc(tool: string, procId: string, ctx: SessionToolContext): ToolErrorResult {
+  const list = ctx.session.procs.ids().join(', ') || '-';
+  return toolError(ctx, tool, 'UNKNOWN_PROCESS', toolMessage('proc.err.unknown', ctx.lang, { p: procId, list }), { proc_id: procId });
+}
+
+/** proc.start: spawn in the background and answer at once with the process id. */
+export async function runProcStart(step: ProcStartStep, ctx: SessionToolContext): Promise<ProcResult | ToolErrorResult> {
+  const cwd = stepCwd(step, ctx.cwd);
+  const started = ctx.session.procs.start({ program: step.program, args: step.args, cwd, env: hardenedEnv(ctx.env) });
+  if (!started.ok) {
+    const message = started.code === 'TOO_MANY' ? toolMessage('proc.err.too_many', ctx.lang, { n: started.message }) : redact(started.message);
+    return toolError(ctx, 'proc.start', started.code, message, { program: step.program, args: step.args, cwd });
+  }
+  const snap = (await ctx.session.procs.status(started.id))!;
+  return { ...toResult('proc.start', snap, ctx), cwd };
+}
+
+/** proc.status: running/exited, exit code, and only the output that is new since the last status. */
+export async function runProcStatus(step: ProcStatusStep, ctx: SessionToolContext): Promise<ProcResult | ToolErrorResult> {
+  const snap = await ctx.session.procs.status(step.proc_id, step.wait_ms ?? 0, ctx.signal);
+  if (!snap) return unknownProc('proc.status', step.proc_id, ctx);
+  return toResult('proc.status', snap, ctx);
+}
+
+/** proc.kill: end the process group and return the last output. */
+export async function runProcKill(step: ProcKillStep, ctx: SessionToolContext): Promise<ProcResult | ToolErrorResult> {
+  const snap = await ctx.session.procs.kill(step.proc_id);
+  if (!snap) return unknownProc('proc.kill', step.proc_id, ctx);
+  return toResult('proc.kill', snap, ctx);
+}
