@@ -16,13 +16,16 @@
  * The registry: verdaccio 6 on 127.0.0.1, a free port, config and storage in a temp folder,
  * no uplinks; started by this file, stopped by pid in afterAll (and by a process 'exit' guard).
  *
- * No internet: only the @holic512 scope is routed to verdaccio. Our packages' third-party
- * dependencies (openai, zod, ...) come from a private copy of this machine's npm cache, which
- * `npm ci` has filled with every one of them (packuments and tarballs), read with
- * `prefer-offline`. The sandbox .npmrc also sets `proxy`/`https-proxy` to a closed 127.0.0.1
- * port (`noproxy=127.0.0.1`), so a cache miss fails at once instead of reaching a registry.
- * The copy (index copied, content hard-linked) keeps the machine's cache untouched.
- * HOME, SLOTHTOOL_HOME and the npm user config all point into temp folders.
+ * No internet: verdaccio also serves the third-party dependencies of our packages (openai, zod,
+ * ...) at exactly the versions package-lock.json locked, written into its storage from the
+ * tarballs `npm ci` left in this machine's npm cache (scripts/verdaccio/mirror.js). The sandbox
+ * .npmrc sends every package to verdaccio, uses an empty temp npm cache, and sets proxy /
+ * https-proxy to a closed 127.0.0.1 port (noproxy=127.0.0.1), so anything that is not local
+ * fails at once instead of reaching a registry. (Reading the machine's cache with
+ * --prefer-offline was tried and dropped: a cached registry document lists versions newer than
+ * the locked ones, whose tarballs are not cached, so the test would break whenever a dependency
+ * released inside our ranges.)
+ * HOME, SLOTHTOOL_HOME, the npm user config and the npm cache all point into temp folders.
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
@@ -30,7 +33,7 @@ import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
 import { createTempHome, startScriptedServer, type RecordedRequest, type ScriptedReply, type ScriptedServer, type TempHome } from '@holic512/testkit';
-import { cleanEnv, missingPackuments, sandboxNpmrc, seedNpmCache, startRegistry, type LocalRegistry } from '../scripts/verdaccio';
+import { cleanEnv, sandboxNpmrc, startRegistry, type LocalRegistry } from '../scripts/verdaccio';
 
 const root = path.resolve(__dirname, '..');
 const PLUGINS = { 'llm-base': '@holic512/plugin-llm-base', ai: '@holic512/plugin-ai' } as const;
@@ -86,7 +89,7 @@ function getJson(url: string): Promise<{ status: number; body: any }> {
   });
 }
 
-function readPackageJson(dir: string): { name: string; version: string; main?: string; dependencies?: Record<string, string> } {
+function readPackageJson(dir: string): { name: string; version: string; main?: string } {
   return JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
 }
 
@@ -94,8 +97,7 @@ const published = ['json-patch', 'tool-runner', 'plugin-llm-base', 'plugin-ai', 
   readPackageJson(path.join(root, 'packages', f)),
 );
 const versions = Object.fromEntries(published.map((pkg) => [pkg.name, pkg.version]));
-/** What npm must resolve from the cache: the third-party dependencies of what is published. */
-const thirdParty = [...new Set(published.flatMap((pkg) => Object.keys(pkg.dependencies ?? {})))].filter((n) => !n.startsWith('@holic512/'));
+
 
 /** The model: first a cmd asking to list the project folder, then — once a tool_result came
  * back — a chat that says whether the result showed the marker file. A tool result is a
@@ -220,19 +222,12 @@ function expectChain(r: RunResult, requestsBefore: number): void {
 beforeAll(async () => {
   const t0 = Date.now();
   work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'slothtool-install-path-')));
+  registry = await startRegistry({
+    dir: path.join(work, 'verdaccio'),
+    mirror: { roots: ['json-patch', 'tool-runner', 'plugin-llm-base', 'plugin-ai', 'slothtool'].map((f) => `packages/${f}`) },
+  });
+  timings.registryUp = Date.now() - t0;
   const cache = path.join(work, 'npm-cache');
-  seedNpmCache(cache);
-  timings.seedCache = Date.now() - t0;
-  const missing = missingPackuments(cache, thirdParty);
-  if (missing.length > 0) {
-    throw new Error(
-      `the npm cache has no registry document for ${missing.join(', ')}, so an offline install cannot resolve them. ` +
-        'Run `npm ci` (or `npm install`) at the repository root first; this test never downloads.',
-    );
-  }
-  const t1 = Date.now();
-  registry = await startRegistry({ dir: path.join(work, 'verdaccio') });
-  timings.registryUp = Date.now() - t1;
   npmrc = await sandboxNpmrc({ registry, cache });
   server = await startScriptedServer();
   server.setHandler(model);

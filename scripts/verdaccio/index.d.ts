@@ -10,6 +10,8 @@ export interface LocalRegistry {
   configFile: string;
   /** `.npmrc` lines routing the scope to this registry, with a token npm accepts for publishing. */
   npmrcLines(): string[];
+  /** What `mirror` put in storage, when it was asked for. */
+  mirrored?: { packages: number; versions: number; skippedOptional: string[] };
   /** The last 20 kB of the server's output, for diagnostics. */
   output(): string;
   /** SIGTERM, then SIGKILL after 5 s; removes `dir` when it was created by startRegistry. */
@@ -23,17 +25,17 @@ export interface StartRegistryOptions {
   scope?: string;
   /** Bound on waiting for `/-/ping`, default 20000 ms. */
   readyTimeoutMs?: number;
+  /** Also serve the third-party packages these workspace folders ('packages/plugin-ai', ...)
+   * need, at the versions package-lock.json locked, from the npm cache (default this machine's). */
+  mirror?: { roots: string[]; cache?: string };
 }
 
 export function startRegistry(options?: StartRegistryOptions): Promise<LocalRegistry>;
-/** Private copy of an npm cache (index copied, content hard-linked) so a sandboxed npm never writes to the machine's. */
-export function seedNpmCache(dest: string, source?: string): { dest: string; entries: number };
-/** Names (of `names`) whose registry document is not in the npm cache `cache`. */
-export function missingPackuments(cache: string, names: string[], registryUrl?: string): string[];
 /** `npm config get cache` of this machine. */
 export function machineNpmCache(): string;
-/** The .npmrc text of a sandboxed npm user of the local registry (see index.js). */
-export function sandboxNpmrc(options: { registry: LocalRegistry; cache?: string; offlineThirdParty?: boolean }): Promise<string>;
+/** The .npmrc text of a sandboxed npm user of a mirroring local registry: everything from it,
+ * `cache` as the npm cache, a refusing proxy in place of the internet. */
+export function sandboxNpmrc(options: { registry: LocalRegistry; cache: string }): Promise<string>;
 /** `env` without npm_* / INIT_CWD variables inherited from an outer npm run. */
 export function cleanEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
 export function freePort(): Promise<number>;

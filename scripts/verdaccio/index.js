@@ -1,20 +1,18 @@
 'use strict';
 // A throw-away local npm registry (verdaccio) for rehearsing a release and for the install-path
 // test. Everything lives in one temp folder: config, storage, htpasswd. The server listens on
-// 127.0.0.1 only and has no uplinks, so it serves exactly what was published to it.
+// 127.0.0.1 only and has no uplinks, so it serves exactly what was published to it, plus, with
+// `mirror`, our third-party dependencies at the versions package-lock.json locked, taken from
+// the npm cache `npm ci` filled (see mirror.js). A user's npm pointed at it needs no internet.
 //
-//   node scripts/verdaccio            start one, print the .npmrc lines to use, stop on Ctrl-C
-//
-// Third-party dependencies of our packages are not in it. npm gets those from a copy of the
-// machine's npm cache (warm after `npm ci`) with prefer-offline, and an unreachable proxy makes
-// any cache miss fail at once instead of reaching the internet (see docs/releasing.md).
-const crypto = require('crypto');
+//   node scripts/verdaccio [--with-deps]   start one, print the .npmrc lines to use, stop on Ctrl-C
 const fs = require('fs');
 const net = require('net');
 const os = require('os');
 const path = require('path');
 const http = require('http');
 const { spawn, spawnSync } = require('child_process');
+const { lockfileClosure, mirrorFromCache } = require('./mirror');
 
 const root = path.resolve(__dirname, '..', '..');
 const SCOPE = '@holic512';
@@ -91,6 +89,9 @@ function killQuietly(pid, signal) {
  * @param {string} [options.dir] folder for config and storage (default: a new temp folder, removed by stop())
  * @param {string} [options.scope] the scope served for publishing (default '@holic512')
  * @param {number} [options.readyTimeoutMs] bound on waiting for the first ping (default 20000)
+ * @param {{roots: string[], cache?: string}} [options.mirror] also serve the third-party packages
+ *   these workspace folders (e.g. 'packages/plugin-ai') need, as package-lock.json locked them,
+ *   from the npm cache `cache` (default: this machine's)
  * @returns {Promise<{url: string, port: number, pid: number, dir: string, configFile: string,
  *   npmrcLines: () => string[], output: () => string, stop: () => Promise<void>}>}
  */
@@ -101,6 +102,15 @@ async function startRegistry(options = {}) {
   fs.mkdirSync(dir, { recursive: true });
   const configFile = path.join(dir, 'config.yaml');
   fs.writeFileSync(configFile, JSON.stringify(verdaccioConfig(dir, scope), null, 2) + '\n');
+  let mirrored;
+  if (options.mirror) {
+    const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
+    mirrored = mirrorFromCache({
+      storage: path.join(dir, 'storage'),
+      cache: options.mirror.cache || machineNpmCache(),
+      entries: lockfileClosure(lock, options.mirror.roots),
+    });
+  }
   const bin = path.join(path.dirname(require.resolve('verdaccio/package.json', { paths: [root] })), 'bin', 'verdaccio');
   const readyTimeoutMs = options.readyTimeoutMs || 20000;
 
@@ -146,6 +156,7 @@ async function startRegistry(options = {}) {
         pid: child.pid,
         dir,
         configFile,
+        mirrored,
         npmrcLines: () => [`${scope}:registry=${url}/`, `//127.0.0.1:${port}/:_authToken=${FAKE_TOKEN}`],
         output: () => output,
         stop,
@@ -188,82 +199,38 @@ function machineNpmCache() {
 }
 
 /**
- * Make a private copy of an npm cache: index entries copied (npm appends to them), content
- * hard-linked (content-addressed, never rewritten), so nothing a sandboxed npm does lands in
- * the machine's cache. Falls back to copying when hard links are not possible.
- * @returns {{dest: string, entries: number}}
+ * The .npmrc of a sandboxed npm user of a registry started with `mirror`: every package comes
+ * from it, the cache is the given (empty, temporary) folder, and a proxy that refuses
+ * connections stands in for the internet, so anything not on 127.0.0.1 fails at once.
  */
-function seedNpmCache(dest, source = machineNpmCache()) {
-  const from = path.join(source, '_cacache');
-  const to = path.join(dest, '_cacache');
-  if (!fs.existsSync(path.join(from, 'index-v5'))) {
-    throw new Error(`${from} has no index-v5: run npm ci first so that the npm cache is warm`);
-  }
-  fs.cpSync(path.join(from, 'index-v5'), path.join(to, 'index-v5'), { recursive: true });
-  let entries = 0;
-  const linkTree = (a, b) => {
-    fs.mkdirSync(b, { recursive: true });
-    for (const e of fs.readdirSync(a, { withFileTypes: true })) {
-      const src = path.join(a, e.name);
-      const dst = path.join(b, e.name);
-      if (e.isDirectory()) linkTree(src, dst);
-      else {
-        try {
-          fs.linkSync(src, dst);
-        } catch {
-          fs.copyFileSync(src, dst);
-        }
-        entries++;
-      }
-    }
-  };
-  if (fs.existsSync(path.join(from, 'content-v2'))) linkTree(path.join(from, 'content-v2'), path.join(to, 'content-v2'));
-  return { dest, entries };
-}
-
-/**
- * Which of `names` have no cached registry document (packument) in the npm cache `cache`.
- * npm needs one per dependency to resolve a range offline; `npm ci` with a lockfile that records
- * no download addresses (this machine's `omit-lockfile-registry-resolved`) fetches them all.
- * The index bucket of a key is sha256(key) split as xx/yy/rest (cacache's layout).
- */
-function missingPackuments(cache, names, registryUrl = 'https://registry.npmjs.org/') {
-  const base = registryUrl.endsWith('/') ? registryUrl : `${registryUrl}/`;
-  return names.filter((name) => {
-    const key = `make-fetch-happen:request-cache:${base}${name.replace('/', '%2f')}`;
-    const hash = crypto.createHash('sha256').update(key).digest('hex');
-    return !fs.existsSync(path.join(cache, '_cacache', 'index-v5', hash.slice(0, 2), hash.slice(2, 4), hash.slice(4)));
-  });
-}
-
-/**
- * The .npmrc of a sandboxed user of the local registry: our scope from verdaccio, everything
- * else from the default registry's entries in `cache` (prefer-offline), and a proxy that
- * refuses connections so that a cache miss fails instead of going to the internet.
- */
-async function sandboxNpmrc({ registry, cache, offlineThirdParty = true }) {
-  const lines = [...registry.npmrcLines(), 'registry=https://registry.npmjs.org/', 'audit=false', 'fund=false', 'update-notifier=false'];
-  if (cache) lines.push(`cache=${cache}`);
-  if (offlineThirdParty) {
-    const dead = await freePort();
-    lines.push(
-      'prefer-offline=true',
-      `proxy=http://127.0.0.1:${dead}/`,
-      `https-proxy=http://127.0.0.1:${dead}/`,
-      'noproxy=127.0.0.1,localhost',
-      'fetch-retries=0',
-    );
-  }
+async function sandboxNpmrc({ registry, cache }) {
+  const dead = await freePort();
+  const lines = [
+    `registry=${registry.url}/`,
+    ...registry.npmrcLines(),
+    `cache=${cache}`,
+    `proxy=http://127.0.0.1:${dead}/`,
+    `https-proxy=http://127.0.0.1:${dead}/`,
+    'noproxy=127.0.0.1,localhost',
+    'fetch-retries=0',
+    'audit=false',
+    'fund=false',
+    'update-notifier=false',
+  ];
   return lines.join('\n') + '\n';
 }
 
-module.exports = { startRegistry, seedNpmCache, machineNpmCache, missingPackuments, sandboxNpmrc, cleanEnv, freePort, SCOPE, FAKE_TOKEN };
+module.exports = { startRegistry, machineNpmCache, sandboxNpmrc, cleanEnv, freePort, SCOPE, FAKE_TOKEN };
 
 if (require.main === module) {
-  startRegistry().then(
+  const withDeps = process.argv.includes('--with-deps');
+  const roots = fs.readdirSync(path.join(root, 'packages')).map((d) => `packages/${d}`)
+    .filter((d) => fs.existsSync(path.join(root, d, 'package.json')) && !JSON.parse(fs.readFileSync(path.join(root, d, 'package.json'), 'utf8')).private);
+  startRegistry(withDeps ? { mirror: { roots } } : {}).then(
     (reg) => {
       process.stdout.write(
         `verdaccio ${reg.url} (pid ${reg.pid}, storage in ${reg.dir})\n` +
+          (reg.mirrored ? `serving ${reg.mirrored.versions} locked third-party versions; add registry=${reg.url}/ to use them\n` : '') +
           `Put these lines in an .npmrc (or a file named by npm_config_userconfig):\n` +
           reg.npmrcLines().map((l) => `  ${l}\n`).join('') +
           'Ctrl-C stops it and removes its storage.\n',
