@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES, exec, execInherit } from './exec';
 import { message } from './i18n';
-import { redact } from './redact';
+import { redact, redactValue } from './redact';
 import { classifyFindings, normalizePolicy, render, sessionKey, validateStep, type ClassifyOptions } from './policy/classify';
 import { finding, maxLevel, type Finding } from './policy/finding';
 import { execTool } from './tools/exec-tool';
@@ -149,9 +149,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     const sessionable = !found.some((f) => f.level === 'L1' && NEVER_BY_SESSION.has(f.id));
     if (level === 'L1' && !alwaysConfirm && sessionable && allowances.has(key)) {
       const lowered = found.map((f) => (f.level === 'L1' ? { ...f, level: 'L0' as const } : f));
-      return { decision: render([...lowered, finding('session.allowed', 'L0', { k: key })], lang), bySession: true, alwaysConfirm };
+      return { decision: redactValue(render([...lowered, finding('session.allowed', 'L0', { k: key })], lang)), bySession: true, alwaysConfirm };
     }
-    return { decision: render(found, lang), bySession: false, alwaysConfirm };
+    // Reasons quote arguments; they reach the model, so they are redacted like output.
+    return { decision: redactValue(render(found, lang)), bySession: false, alwaysConfirm };
   };
 
   const stopped = (id: string, tool: string, status: 'blocked' | 'declined', decision: ResultDecision, reason?: string): StoppedToolResult => ({

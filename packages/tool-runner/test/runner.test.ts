@@ -196,6 +196,16 @@ describe('createToolRunner: exec', () => {
     expect(JSON.stringify(r)).not.toContain('abcdefghijklmnop');
   });
 
+  test('rule reasons and echoed arguments are redacted too', async () => {
+    const { runner, calls } = fakeRunner([{ action: 'run' }]);
+    const blocked = await runner.run(ex('ssh host export TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789'));
+    expect(JSON.stringify(blocked)).not.toContain('abcdefghijklmnopqrstuvwxyz0123456789');
+    const ran = await runner.run(ex('curl -H Authorization:Bearer_x https://x/?token=secretvalue123'));
+    expect(JSON.stringify(ran)).not.toContain('secretvalue123');
+    // ...but the program itself gets the real arguments.
+    expect(calls[0].args).toEqual(['-H', 'Authorization:Bearer_x', 'https://x/?token=secretvalue123']);
+  });
+
   test('policy settings come from the caller', async () => {
     const { runner, asked } = fakeRunner([], { policy: { allowNetwork: true } });
     expect(await runner.run(ex('curl https://example.com'))).toMatchObject({ exitCode: 0, decision: { level: 'L0' } });

@@ -66,7 +66,7 @@ export const execTool: ToolHandler<ExecStep> = {
       tool: 'exec',
       cwd,
       program: step.program,
-      args: step.args,
+      args: redactValue(step.args),
       exitCode: r.exitCode,
       ...(r.signal ? { signal: r.signal } : {}),
       ...(r.timedOut ? { timedOut: true } : {}),

@@ -65,7 +65,7 @@ export const pluginRunTool: ToolHandler<PluginRunStep> = {
       cwd: ctx.cwd,
       program: step.plugin,
       plugin: step.plugin,
-      args: step.args,
+      args: redactValue(step.args),
       decision: ctx.decision,
     };
     if (!info) {
