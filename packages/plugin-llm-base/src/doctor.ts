@@ -88,7 +88,7 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
     skip(['api_key', 'reachable', 'auth', 'models', 'json']);
     return report(profileName ?? null);
   }
-  checks.push({ id: 'profile', ok: true, message: t(lang, 'chkProfileOk') });
+  checks.push({ id: 'profile', ok: true, message: t(lang, options.profile ? 'chkProfileUnsavedOk' : 'chkProfileOk') });
 
   let apiKey: string;
   try {

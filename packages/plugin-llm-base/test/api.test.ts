@@ -451,6 +451,7 @@ describe('doctor on an unsaved profile (options.profile)', () => {
       ['profile', true], ['api_key', true], ['reachable', true], ['auth', true], ['models', true], ['json', true],
     ]);
     expect(server.requests.at(-1)?.body.model).toBe('test-high');
+    expect(report.checks[0].message).toBe('profile is valid (not saved yet)');
     expect(await fs.readFile(configFile(), 'utf8')).toBe(before);
   });
 
