@@ -175,6 +175,10 @@ test('/help, an unknown command, /context, /cost, /mode, /clear', async () => {
   s.write('/mode high' + KEY.enter);
   await s.waitFor('Mode is now high.');
   await s.waitFor('high · local');
+  s.write('/profile nope' + KEY.enter);
+  await s.waitFor('llm-base has no profile nope (profiles: local)');
+  s.write('/profile' + KEY.enter);
+  await s.waitFor('Profile: local.');
   s.write('/clear' + KEY.enter);
   await s.waitFor('Cleared: new conversation');
   s.write('/context' + KEY.enter);
@@ -446,4 +450,24 @@ test('a broken config is reported after the prompt was drawn, with exit code 2',
   const s = fx.start();
   await s.waitFor(/Config file \S+ai\.json is invalid/);
   expect(await s.exited).toBe(2);
+});
+
+test('ai -i "<prompt>" sends the prompt first; -c continues the last session here', async () => {
+  fx.server.enqueue(chat('answer to the first words'), chat('continued'));
+  const first = fx.start(['-i', 'first words']);
+  await first.waitFor('› first words');
+  await first.waitFor('answer to the first words');
+  await first.waitIdle();
+  first.write(KEY.ctrlD);
+  expect(await first.exited).toBe(0);
+  const second = fx.start(['-i', '-c']);
+  await second.waitFor('Resumed session');
+  await second.waitFor('answer to the first words');
+  await second.waitIdle();
+  second.write('and then?' + KEY.enter);
+  await second.waitFor('continued');
+  await second.waitIdle();
+  expect(contents(1)).toContain('first words');
+  second.write(KEY.ctrlD);
+  expect(await second.exited).toBe(0);
 });

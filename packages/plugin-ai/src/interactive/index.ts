@@ -38,6 +38,8 @@ export async function runInteractive(args: RunArgs, lang: Lang, options: Interac
   let screen!: Screen;
   const restore = () => terminal?.stop();
   process.once('exit', restore);
+  const onTerm = () => void screen.exit();
+  process.once('SIGTERM', onTerm);
 
   screen = new Screen({ lang, theme, surface, history, cwd, mode: args.mode, profile: args.profile });
   if (terminal) {
@@ -57,16 +59,14 @@ export async function runInteractive(args: RunArgs, lang: Lang, options: Interac
   if (typeof app === 'number') {
     restore();
     process.removeListener('exit', restore);
+    process.removeListener('SIGTERM', onTerm);
     return app;
   }
-  let resumed: string | undefined;
-  if (args.continue) {
-    resumed = app.agent.resumeLast() ? screen.resumedText(app.agent.sessionId, 0) : t(lang, 'noSessionHere');
-  }
-  screen.attach(app, { resumed, prompt: args.prompt });
+  screen.attach(app, { continueLast: args.continue, prompt: args.prompt });
   const code = await screen.done;
   restore();
   process.removeListener('exit', restore);
+  process.removeListener('SIGTERM', onTerm);
   if (!terminal) input.pause();
   return code;
 }
@@ -135,8 +135,12 @@ function pumpLines(input: NodeJS.ReadStream, screen: Screen): void {
   const rl = readline.createInterface({ input, terminal: false });
   const lines: string[] = [];
   let ended = false;
+  let pumping = false;
   const pump = () => {
+    if (pumping) return; // onLine re-renders, which calls back here
+    pumping = true;
     while (lines.length && screen.acceptsInput) screen.onLine(lines.shift()!);
+    pumping = false;
     if (ended && !lines.length && screen.idle) void screen.exit();
   };
   screen.onSettle = pump;

@@ -86,6 +86,7 @@ export class Screen {
   private closing = false;
   /** llm-base's default profile name, for the status line when none is chosen. */
   private llmDefault?: string;
+  private llmProfiles?: { defaultName?: string; names: string[] };
   private finished?: (code: number) => void;
   readonly done: Promise<number>;
   /** Called after every change of state (plain mode feeds the next input line from it). */
@@ -112,15 +113,17 @@ export class Screen {
   }
 
   /** The agent is ready: subscribe and run what was typed meanwhile. */
-  attach(app: AppAgent, initial?: { resumed?: string; prompt?: string }): void {
+  attach(app: AppAgent, initial?: { continueLast?: boolean; prompt?: string }): void {
     this.app = app;
-    this.llmDefault = readDefaultProfile(path.join(app.paths.home, 'plugin-configs', 'llm-base.json'));
+    this.llmProfiles = readLlmProfiles(path.join(app.paths.home, 'plugin-configs', 'llm-base.json'));
+    this.llmDefault = this.llmProfiles?.defaultName;
     app.agent.on((event) => this.onEvent(event));
-    if (initial?.resumed) this.say(initial.resumed);
+    if (initial?.continueLast) {
+      this.say(app.agent.resumeLast() ? this.resumedText(app.agent.sessionId, 0) : t(this.lang, 'noSessionHere'));
+    }
     this.render();
-    const pending = this.waitingForAgent.splice(0);
-    if (initial?.prompt) pending.unshift(initial.prompt);
-    for (const text of pending) this.submit(text, false);
+    if (initial?.prompt) this.submit(initial.prompt, true);
+    for (const text of this.waitingForAgent.splice(0)) this.submit(text, false);
   }
 
   /** The confirm callback given to the agent: shows the question, resolves with the answer. */
@@ -296,6 +299,10 @@ export class Screen {
         return this.say(ts(this.lang, 'modeNow', { mode: agent.getMode() }));
       case 'profile':
         if (arg) {
+          const names = this.llmProfiles?.names;
+          if (names && !names.includes(arg)) {
+            return this.say(this.theme.yellow(ts(this.lang, 'profileMissing', { profile: arg, list: names.join(', ') || '-' })));
+          }
           agent.setProfile(arg);
           return this.say(ts(this.lang, 'profileSet', { profile: arg }));
         }
@@ -501,6 +508,16 @@ export class Screen {
   }
 
   private onEvent(event: AgentEvent): void {
+    try {
+      this.showEvent(event);
+    } catch (err) {
+      // A drawing problem must not break the turn: say it and go on.
+      this.print(this.theme.red(t(this.lang, 'unexpected', { detail: (err as Error)?.message ?? String(err) })));
+    }
+    this.scheduleRender();
+  }
+
+  private showEvent(event: AgentEvent): void {
     switch (event.type) {
       case 'request':
         if (event.purpose === 'summary') this.phase = { kind: 'compacting' };
@@ -540,7 +557,6 @@ export class Screen {
       default:
         break;
     }
-    this.scheduleRender();
   }
 
   private showReply(reply: Reply, raw: boolean): void {
@@ -560,7 +576,11 @@ export class Screen {
 
   private renderMarkdown(text: string): string {
     this.markdown ??= createMarkdownRenderer({ color: this.theme.enabled, width: Math.min(100, this.surface.columns - 2) });
-    return this.markdown(text);
+    try {
+      return this.markdown(text);
+    } catch {
+      return text; // the answer matters more than its styling
+    }
   }
 
   private showResult(result: ToolResult): void {
@@ -675,8 +695,12 @@ export class Screen {
     for (const q of this.queue) lines.push(theme.dim(`↳ ${ts(this.lang, 'queued', { text: truncateWidth(q.replace(/\n/g, ' '), width - 14) })}`));
     if (this.notice) lines.push(theme.yellow(this.notice));
     if (this.question) {
+      const start = lines.length;
       lines.push(...this.questionLines());
-      return { lines };
+      const editing = this.question.state.editing;
+      if (!editing) return { lines };
+      const col = stringWidth(PROMPT) + stringWidth(editing.text.slice(0, editing.cursor));
+      return { lines, cursor: { line: start + 1, col } };
     }
     lines.push(theme.dim('─'.repeat(Math.max(10, width))));
     const promptWidth = stringWidth(PROMPT);
@@ -732,16 +756,21 @@ export class Screen {
   }
 }
 
-/** The default profile named in llm-base's config, for display only (llm-base validates it). */
-function readDefaultProfile(file: string): string | undefined {
+/** The profile names and the default in llm-base's config, for the status line and a
+ * check of `/profile <name>` (llm-base itself validates the file on every call). */
+function readLlmProfiles(file: string): { defaultName?: string; names: string[] } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch {
     return undefined; // no config yet, or llm-base reports it broken on the first call
   }
-  const name = value && typeof value === 'object' ? (value as { default_profile?: unknown }).default_profile : undefined;
-  return typeof name === 'string' && name ? name : undefined;
+  if (!value || typeof value !== 'object') return undefined;
+  const { default_profile: name, profiles } = value as { default_profile?: unknown; profiles?: unknown };
+  return {
+    defaultName: typeof name === 'string' && name ? name : undefined,
+    names: profiles && typeof profiles === 'object' ? Object.keys(profiles) : [],
+  };
 }
 
 function wordsOf(step: Step): string[] {
