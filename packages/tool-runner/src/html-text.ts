@@ -30,6 +30,12 @@ function dropRaw(html: string): string {
       i = end < 0 ? html.length : end + 3;
       continue;
     }
+    if (lower.startsWith('<!', lt) || lower.startsWith('<?', lt)) {
+      // <!doctype …>, <![CDATA[…]]>, <?xml …?>: declarations, not text.
+      const end = html.indexOf('>', lt + 2);
+      i = end < 0 ? html.length : end + 1;
+      continue;
+    }
     const name = DROPPED.find((n) => lower.startsWith(n, lt + 1) && /[\s>/]/.test(lower[lt + 1 + n.length] ?? '>'));
     if (name) {
       const close = lower.indexOf(`</${name}`, lt + 1);
@@ -80,7 +86,7 @@ export function htmlToText(html: string, base?: string): string {
       href = undefined;
       return link;
     }
-    if (name === 'li' && !slash) return '\n- ';
+    if (name === 'li') return slash ? '' : '\n- ';
     if (/^h[1-6]$/.test(name) && !slash) return '\n\n' + '#'.repeat(Number(name[1])) + ' ';
     if (name === 'td' || name === 'th') return slash ? ' | ' : '';
     if (name === 'img' && !slash) {

@@ -127,7 +127,8 @@ function getOnce(url: URL, addr: LookupAddress, maxBytes: number, signal: AbortS
         stream.on('end', () => finish(false));
         stream.on('error', (e: Error) => (done ? undefined : ((done = true), reject(e))));
         res.on('error', (e: Error) => (done ? undefined : ((done = true), reject(e))));
-        res.on('close', () => finish(!res.complete));
+        // A connection dropped before the end: what arrived is returned, marked truncated.
+        res.on('close', () => (res.complete ? undefined : finish(true)));
       },
     );
     req.on('error', reject);
