@@ -1,6 +1,7 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { chat, cmd, createAiFixture, KEY, type AiFixture } from './pty/pty-session';
+import { renderScreen } from './pty/screen-model';
 
 // `ai -i` in a real pseudo-terminal against the scripted OpenAI-compatible server.
 
@@ -218,8 +219,12 @@ test('Ctrl+C while the model answers returns to the prompt; twice at an empty pr
   await s.waitFor('› ');
   s.write('slow question' + KEY.enter);
   await s.waitFor('Thinking…');
+  await s.waitFor('partial ans'); // streamed so far
   s.write(KEY.ctrlC);
   await s.waitFor('Interrupted');
+  await s.waitIdle();
+  const screen = renderScreen(s.raw(), 100);
+  expect(screen.slice(screen.indexOf('› slow question'))).toEqual(expect.arrayContaining(['partial ans', expect.stringMatching(/^Interrupted — what was produced is kept/)]));
   s.write(KEY.ctrlC);
   await s.waitFor('Press Ctrl+C again to exit');
   s.write(KEY.ctrlC);
@@ -470,4 +475,22 @@ test('ai -i "<prompt>" sends the prompt first; -c continues the last session her
   expect(contents(1)).toContain('first words');
   second.write(KEY.ctrlD);
   expect(await second.exited).toBe(0);
+});
+
+test('Esc stops a running turn too; the window can be resized', async () => {
+  fx.server.enqueue({ content: '{"type":"chat","message":"never fin', hangAfterChunks: 1, chunks: ['{"type":"chat","message":"never fin', 'ished"}'] } as never, chat('after resize'));
+  const s = fx.start();
+  await s.waitFor('low · local');
+  s.write('wait forever' + KEY.enter);
+  await s.waitFor('esc/ctrl+c to stop');
+  s.write(KEY.esc);
+  await s.waitFor('Interrupted');
+  await s.waitIdle();
+  s.resize(60, 20);
+  s.write('hello again' + KEY.enter);
+  await s.waitFor('after resize');
+  await s.waitFor('─'.repeat(60) + '\r'); // the rule is drawn at the new width
+  await s.waitIdle();
+  s.write(KEY.ctrlD);
+  expect(await s.exited).toBe(0);
 });

@@ -87,6 +87,8 @@ export class Screen {
   /** llm-base's default profile name, for the status line when none is chosen. */
   private llmDefault?: string;
   private llmProfiles?: { defaultName?: string; names: string[] };
+  /** Context fill in percent of the budget, refreshed when a turn or command ends. */
+  private contextFill?: number;
   private finished?: (code: number) => void;
   readonly done: Promise<number>;
   /** Called after every change of state (plain mode feeds the next input line from it). */
@@ -115,6 +117,7 @@ export class Screen {
   /** The agent is ready: subscribe and run what was typed meanwhile. */
   attach(app: AppAgent, initial?: { continueLast?: boolean; prompt?: string }): void {
     this.app = app;
+    this.refreshContextFill();
     this.llmProfiles = readLlmProfiles(path.join(app.paths.home, 'plugin-configs', 'llm-base.json'));
     this.llmDefault = this.llmProfiles?.defaultName;
     app.agent.on((event) => this.onEvent(event));
@@ -163,7 +166,11 @@ export class Screen {
     if (key.kind === 'redraw') return this.surface.clearScreen();
     if (key.kind === 'paste-start' || key.kind === 'paste-end') return;
     if (this.question) return this.questionKey(key);
-    if (key.kind === 'escape') return;
+    if (key.kind === 'escape') {
+      // Esc stops a running turn, as in the assistants people know; idle it does nothing.
+      if (this.task) this.task.controller.abort();
+      return;
+    }
     if (key.kind === 'tab') {
       const matches = completions(this.editor.text);
       if (matches.length === 1) this.editor = setText(this.editor, `/${matches[0]} `);
@@ -257,7 +264,12 @@ export class Screen {
       this.startTurn(parsed.text);
       return;
     }
-    void this.command(parsed.name, parsed.arg).catch((err: unknown) => this.say(this.theme.red(String((err as Error)?.message ?? err))));
+    void this.command(parsed.name, parsed.arg)
+      .catch((err: unknown) => this.say(this.theme.red(String((err as Error)?.message ?? err))))
+      .then(() => {
+        this.refreshContextFill();
+        this.render();
+      });
   }
 
   private echoLine(text: string): string {
@@ -486,6 +498,7 @@ export class Screen {
 
   /** After a turn: go on with the queue, or (after an interruption) give it back to the input. */
   private afterTask(interrupted: boolean): void {
+    this.refreshContextFill();
     if (this.closing) return this.render();
     if (this.queue.length) {
       if (interrupted) {
@@ -721,6 +734,11 @@ export class Screen {
     return { lines, cursor: { line: inputStart + cursorRow, col: layout.cursorCol } };
   }
 
+  private refreshContextFill(): void {
+    const sizes = this.app?.agent.contextSizes();
+    this.contextFill = sizes && sizes.budget > 0 ? Math.round((sizes.total / sizes.budget) * 100) : undefined;
+  }
+
   private statusLine(): string {
     const agent = this.app?.agent;
     const parts: string[] = [];
@@ -729,6 +747,7 @@ export class Screen {
       parts.push(agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile'));
       const u = agent.usage();
       if (u.calls) parts.push(`${formatTokens(u.input_tokens + u.output_tokens)} tokens`);
+      if (this.contextFill !== undefined) parts.push(`ctx ${this.contextFill}%`);
     } else {
       parts.push(this.options.mode ?? '…', this.options.profile ?? ts(this.lang, 'loading'));
     }

@@ -5,7 +5,7 @@
  */
 import * as readline from 'readline';
 import { mapKey, normalizeBatch, type InputKey, type RawKey } from './keys';
-import { wrapLine } from './width';
+import { stringWidth, wrapLine } from './width';
 
 export interface LiveFrame {
   /** Lines of the live region (may be wider than the terminal: they are wrapped here). */
@@ -17,6 +17,10 @@ export interface LiveFrame {
 export class Terminal {
   private liveRows = 0;
   private cursorRow = 0;
+  private cursorCol = 0;
+  /** Widths of the drawn rows and the width they were drawn at, to erase them after a resize. */
+  private rowWidths: number[] = [];
+  private drawnWidth = 0;
   private frame: LiveFrame = { lines: [] };
   private batch: InputKey[] = [];
   private readonly paste = { pasting: false };
@@ -98,7 +102,14 @@ export class Terminal {
 
   private eraseSequence(): string {
     if (!this.liveRows) return '';
-    const up = this.cursorRow > 0 ? `\x1b[${this.cursorRow}A` : '';
+    let above = this.cursorRow;
+    const width = this.columns;
+    if (width !== this.drawnWidth) {
+      // The terminal re-wrapped the region: count the rows above the cursor at the new width.
+      above = this.rowWidths.slice(0, this.cursorRow).reduce((n, w) => n + Math.max(1, Math.ceil(w / width)), 0);
+      above += Math.floor(this.cursorCol / width);
+    }
+    const up = above > 0 ? `\x1b[${above}A` : '';
     this.liveRows = 0;
     this.cursorRow = 0;
     return `${up}\r\x1b[J`;
@@ -135,6 +146,9 @@ export class Terminal {
     }
     this.liveRows = rows.length;
     this.cursorRow = at;
+    this.cursorCol = cursorRow >= 0 ? cursorCol : stringWidth(rows[rows.length - 1]);
+    this.rowWidths = rows.map((r) => stringWidth(r));
+    this.drawnWidth = width;
     return out;
   }
 }

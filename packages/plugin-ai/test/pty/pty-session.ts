@@ -17,6 +17,7 @@ export interface PtySession {
   /** Everything written, escape sequences removed. */
   text(): string;
   write(data: string): void;
+  resize(cols: number, rows: number): void;
   /** Wait until `what` appears after the point the previous wait matched. */
   waitFor(what: string | RegExp, timeoutMs?: number): Promise<void>;
   /** Wait until the prompt is idle again (its status line ends with "/help" only then). */
@@ -53,6 +54,7 @@ export function startAi(args: string[], options: { env: NodeJS.ProcessEnv; cwd: 
     raw: () => raw,
     text,
     write: (data) => term.write(data),
+    resize: (cols, rows) => term.resize(cols, rows),
     exited,
     kill: () => {
       if (alive) term.kill();
