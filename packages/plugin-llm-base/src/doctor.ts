@@ -72,7 +72,8 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
   try {
     if (options.profile) {
       ({ profile_id: profileId, profile } = buildProfile(profileName || 'new', options.profile, ctx));
-      deps = { ...deps, unsaved: { profile_id: profileId, profile } };
+      // A setup waits on this verdict: one attempt, no SDK retries (a saved profile keeps its own).
+      deps = { ...deps, unsaved: { profile_id: profileId, profile: { ...profile, max_retries: 0 } } };
     } else {
       ({ profile_id: profileId, profile } = getProfile(profileName ?? null, ctx));
     }

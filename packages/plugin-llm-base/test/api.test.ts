@@ -469,6 +469,13 @@ describe('doctor on an unsaved profile (options.profile)', () => {
     expect(await fs.readFile(configFile(), 'utf8')).toBe(before);
   });
 
+  test('the round trip of an unsaved profile is one attempt (a setup waits on it)', async () => {
+    server.enqueue({ status: 500 }, { status: 500 }, { status: 500 });
+    const report = await api.doctor('fresh', { profile: profile({ max_retries: undefined }) });
+    expect(report.checks.find((c) => c.id === 'json')).toMatchObject({ ok: false });
+    expect(server.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(1);
+  });
+
   test('an invalid unsaved profile fails the profile check without a create hint', async () => {
     const report = await api.doctor('fresh', { profile: { base_url: 'not a url' } });
     expect(report.ok).toBe(false);
