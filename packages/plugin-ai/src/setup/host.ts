@@ -69,6 +69,8 @@ export function runInstall(
       child = options.spawn(host.program, [...host.args, 'install', options.spec ?? LLM_BASE_PACKAGE], {
         env: options.env,
         stdio: ['ignore', 'pipe', 'pipe'],
+        // Windows runs a .cmd shim only through its shell (Node refuses it otherwise).
+        ...(process.platform === 'win32' && /\.cmd$/i.test(host.program) ? { shell: true } : {}),
       });
     } catch (err) {
       resolve({ code: null, error: (err as Error).message });
