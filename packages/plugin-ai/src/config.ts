@@ -6,19 +6,19 @@ import { aiError } from './errors';
 export const ContextBudgetsSchema = z
   .object({
     /** Hard cap for one request: every assembled model call stays under it. */
-    maxRequestTokens: z.number().int().min(2000).default(8000),
+    maxRequestTokens: z.number().int().min(2000).default(16000),
     /** Cap of the rolling conversation summary. */
-    summaryMaxTokens: z.number().int().min(50).default(600),
+    summaryMaxTokens: z.number().int().min(50).default(800),
     /** Cap of the tool digest (the last few tool results, truncated). */
-    toolDigestMaxTokens: z.number().int().min(50).default(1200),
+    toolDigestMaxTokens: z.number().int().min(50).default(2000),
     /** How many recent tool results the digest keeps (1–3 per DESIGN §6). */
     toolDigestCount: z.number().int().min(0).max(10).default(3),
     /** Cap of the recent window; passing it triggers compaction. */
-    recentWindowMaxTokens: z.number().int().min(100).default(2500),
+    recentWindowMaxTokens: z.number().int().min(100).default(6000),
     /** Message count cap of the recent window; passing it triggers compaction. */
-    recentWindowMaxMessages: z.number().int().min(2).default(24),
+    recentWindowMaxMessages: z.number().int().min(2).default(40),
     /** Cap of the current input (user text + piped stdin, or this step's tool results). */
-    inputMaxTokens: z.number().int().min(100).default(2000),
+    inputMaxTokens: z.number().int().min(100).default(3000),
     /** Cap of project context read from AGENTS.md. */
     projectContextMaxTokens: z.number().int().min(0).default(1000),
   })

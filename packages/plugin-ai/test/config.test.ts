@@ -12,7 +12,7 @@ test('defaults', () => {
     defaultMode: 'low',
     defaultProfile: null,
     maxAutoStepsPerTurn: 3,
-    context: { maxRequestTokens: 8000, toolDigestCount: 3 },
+    context: { maxRequestTokens: 16000, toolDigestCount: 3 },
   });
 });
 
@@ -34,7 +34,7 @@ test('loadConfig: missing → defaults, bad → AiError naming file and field', 
   const file = path.join(dir, 'ai.json');
   expect(loadConfig(file)).toEqual(defaultConfig());
   fs.writeFileSync(file, JSON.stringify({ maxAutoStepsPerTurn: 5, context: { recentWindowMaxTokens: 900 } }));
-  expect(loadConfig(file)).toMatchObject({ maxAutoStepsPerTurn: 5, context: { recentWindowMaxTokens: 900, maxRequestTokens: 8000 } });
+  expect(loadConfig(file)).toMatchObject({ maxAutoStepsPerTurn: 5, context: { recentWindowMaxTokens: 900, maxRequestTokens: 16000 } });
   fs.writeFileSync(file, JSON.stringify({ allowSudo: 'yes' }));
   let err: unknown;
   try {
