@@ -68,12 +68,16 @@ const SECRET_PATTERNS: SecretPattern[] = [
   { re: /(^|\/)(credentials|secrets?)\.(json|ya?ml|toml)$/i, level: 'L1' },
 ];
 
+const SECRET_HINT = /ssh|id_|identity|\.(pem|key|p12|pfx|ppk|jks|keystore|kdbx)|shadow|sudoers|passwd|gnupg|aws|netrc|credential|vault|pgpass|my\.cnf|env|npmrc|pypirc|yarnrc|docker|kube|config|slothtool|history|secret/i;
+
 /** Rules for arguments that name secret stores (private keys, credentials, .env files). */
 export function secretFindings(args: readonly string[]): Finding[] {
   const out: Finding[] = [];
   for (const raw of args) {
     // Check the whole argument and what follows `=`, `@` or `:` (`--file=x`, `-d @x`, `HEAD:.env`).
-    const candidates = new Set([raw, ...raw.split(/[=@:]/).slice(1)]);
+    // Cheap pre-filter: every pattern needs one of these substrings.
+    if (!SECRET_HINT.test(raw)) continue;
+    const candidates = /[=@:]/.test(raw) ? new Set([raw, ...raw.split(/[=@:]/).slice(1)]) : [raw];
     for (const c of candidates) {
       const n = norm(c);
       const hit = SECRET_PATTERNS.find((p) => p.re.test(n));

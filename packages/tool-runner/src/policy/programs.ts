@@ -519,6 +519,8 @@ const SYSTEM = [
   'vssadmin', 'wevtutil', 'cipher', 'takeown', 'icacls', 'schtasks', 'sc', 'netsh', 'at', 'batch', 'systemd-run',
 ];
 
+const SYSTEM_SET = new Set(SYSTEM);
+
 const INSTALLERS: Record<string, string[]> = {
   pip: ['list', 'show', 'freeze', 'check', 'search', 'index', 'inspect', 'debug', 'config-list'],
   pip3: ['list', 'show', 'freeze', 'check', 'search', 'index', 'inspect', 'debug'],
@@ -736,7 +738,7 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   const handler = TABLE.get(name) ?? (/^python[0-9.]*$/.test(name) ? judgeInterpreter : undefined);
   if (!handler) return allowByPolicy(program, args, [...out, finding('program.unknown', 'L2', { p: name }, { allowable: true })], ctx);
   if (!WRAPPERS[name] && name !== 'env' && !ESCALATION.has(name) && name !== 'busybox' && !LISTERS.has(name)) out.push(...secretFindings(args));
-  if (isInfoOnly(args) && !ESCALATION.has(name) && !SYSTEM.includes(name) && !WRAPPERS[name] && !PROJECT_CODE_ALWAYS.has(name) && name !== 'kill' && name !== 'date' && name !== 'hostname') {
+  if (isInfoOnly(args) && !ESCALATION.has(name) && !SYSTEM_SET.has(name) && !WRAPPERS[name] && !PROJECT_CODE_ALWAYS.has(name) && name !== 'kill' && name !== 'date' && name !== 'hostname') {
     return [...out, finding('interp.info', 'L0', { p: name })];
   }
   const own = handler(args, name, inner);
