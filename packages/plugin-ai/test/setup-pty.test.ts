@@ -21,6 +21,8 @@ const WAIT_MS = 30000;
 let home: TempHome;
 let server: ScriptedServer;
 let driver: string;
+/** Terminals still open when a test ends (it failed half-way): killed in afterEach. */
+const open = new Set<{ kill(): void }>();
 
 async function closedPort(): Promise<number> {
   const srv = net.createServer();
@@ -45,6 +47,8 @@ runSetup({ lang: process.env.TEST_LANG || 'en' }).then(
   );
 });
 afterEach(async () => {
+  for (const term of open) term.kill();
+  open.clear();
   await server.close();
   await home.cleanup();
 });
@@ -61,6 +65,7 @@ function childEnv(extra: Record<string, string>): Record<string, string> {
 
 function startSetup(env: Record<string, string>) {
   const term = pty.spawn(process.execPath, [driver], { cols: 160, rows: 50, env });
+  open.add(term);
   let screen = '';
   let seen = 0;
   const waiters: Array<() => void> = [];
@@ -72,14 +77,15 @@ function startSetup(env: Record<string, string>) {
   const exit = new Promise<number>((resolve) =>
     term.onExit(({ exitCode }) => {
       exited = true;
+      open.delete(term);
       for (const w of waiters.splice(0)) w();
       resolve(exitCode);
     }),
   );
   /** Resolves when `text` appears after everything already waited for. */
-  const waitFor = (text: string): Promise<void> =>
+  const waitFor = (text: string, timeoutMs = WAIT_MS): Promise<void> =>
     new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`"${text}" did not appear within ${WAIT_MS} ms. Screen:\n${screen}`)), WAIT_MS);
+      const timer = setTimeout(() => reject(new Error(`"${text}" did not appear within ${timeoutMs} ms. Screen:\n${screen}`)), timeoutMs);
       const check = () => {
         const at = screen.indexOf(text, seen);
         if (at >= 0) {
