@@ -133,7 +133,8 @@ function apiDetail(err: { message?: string; error?: unknown }): string {
 export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
   const secrets = [ctx.apiKey];
   const clean = (m: string) => redactSecrets(m, secrets);
-  const result = (code: ErrorCode, message: string): ApiError => ({ code, message: clean(message) });
+  const result = (code: ErrorCode, message: string, status?: number): ApiError =>
+    status ? { code, message: clean(message), status } : { code, message: clean(message) };
   const name = ctx.profileId ?? '';
   const url = ctx.profile?.base_url ?? '';
 
@@ -149,9 +150,9 @@ export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
     if (err instanceof sdk.APIError) {
       const status = err.status ?? 0;
       const detail = apiDetail(err);
-      if (status === 401 || status === 403) return result('AUTH_ERROR', t(ctx.lang, 'authError', { status, detail, name }));
-      if (status === 429) return result('RATE_LIMIT', t(ctx.lang, 'rateLimit', { detail }));
-      if (status) return result('PROVIDER_ERROR', t(ctx.lang, 'providerStatus', { status, detail }));
+      if (status === 401 || status === 403) return result('AUTH_ERROR', t(ctx.lang, 'authError', { status, detail, name }), status);
+      if (status === 429) return result('RATE_LIMIT', t(ctx.lang, 'rateLimit', { detail }), status);
+      if (status) return result('PROVIDER_ERROR', t(ctx.lang, 'providerStatus', { status, detail }), status);
       return result('PROVIDER_ERROR', t(ctx.lang, 'providerError', { detail }));
     }
   }

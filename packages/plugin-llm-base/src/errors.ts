@@ -21,4 +21,6 @@ export class LlmBaseError extends Error {
 export interface ApiError {
   code: ErrorCode;
   message: string;
+  /** The provider's HTTP status when it answered with an error (not in 1.0.x; additive). */
+  status?: number;
 }

@@ -100,7 +100,7 @@ describe('llm_chat', () => {
   ])('HTTP %i maps to %s', async (status, code) => {
     server.enqueue({ status });
     const r = await api.llm_chat(user);
-    expect(r).toMatchObject({ success: false, error: { code }, call_id: expect.any(String) });
+    expect(r).toMatchObject({ success: false, error: { code, status }, call_id: expect.any(String) });
   });
 
   test('error messages never contain the key or an Authorization header', async () => {
