@@ -59,24 +59,27 @@ function capture(cmd, args, options = {}) {
   return spawnSync(cmd, args, { cwd: root, encoding: 'utf8', ...options });
 }
 
-/** npm's own answer for a config key, or undefined when it is not set. */
-function npmConfig(key) {
-  const r = capture(npm, ['config', 'get', key]);
-  const v = (r.stdout || '').trim();
-  return r.status === 0 && v && v !== 'undefined' && v !== 'null' ? v : undefined;
+/** npm's own answers for config keys (one npm run), undefined for keys that are not set. */
+function npmConfig(keys) {
+  const r = capture(npm, ['config', 'get', ...keys]);
+  if (r.status !== 0) throw new ReleaseError(`npm config get ${keys.join(' ')} failed: ${(r.stderr || '').trim()}`);
+  const lines = (r.stdout || '').trim().split('\n');
+  // one key prints the bare value; several print key=value lines
+  const values = keys.length === 1 ? [lines[0]] : keys.map((k) => (lines.find((l) => l.startsWith(`${k}=`)) || '').slice(k.length + 1));
+  return values.map((v) => (v && v !== 'undefined' && v !== 'null' ? v.trim() : undefined));
 }
 
 /** Where `npm publish` would send our scope, by npm's configuration. */
 function resolveRegistry() {
-  const scoped = npmConfig(`${SCOPE}:registry`);
-  const fallback = npmConfig('registry') || 'https://registry.npmjs.org/';
-  return { scoped, registry: scoped || fallback };
+  const [scoped, configured] = npmConfig([`${SCOPE}:registry`, 'registry']);
+  const fallback = configured || 'https://registry.npmjs.org/';
+  return { scoped, fallback, registry: scoped || fallback };
 }
 
 /** The environment for changeset: it reads registries from npm_config_* variables only (not
  * from .npmrc), so they are set from npm's resolved configuration; everything else passes. */
 function publishEnv(reg) {
-  const env = { ...process.env, npm_config_registry: npmConfig('registry') || 'https://registry.npmjs.org/' };
+  const env = { ...process.env, npm_config_registry: reg.fallback };
   if (reg.scoped) env[`npm_config_${SCOPE}:registry`] = reg.scoped;
   return env;
 }
