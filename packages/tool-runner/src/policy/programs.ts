@@ -410,6 +410,8 @@ function judgeNpx(args: readonly string[], name: string, ctx: JudgeCtx): Finding
   }
   const cmd = args[i];
   if (cmd === undefined) return [finding('npx.run', 'L1', { p: name })];
+  const pkg = [cmd, ...args.slice(0, i).filter((a, k) => k > 0 && (args[k - 1] === '-p' || args[k - 1] === '--package'))];
+  if (pkg.some((p) => /(^|\/)plugin-ai(@|$)/.test(p) || p === 'ai')) return [finding('plugin.self', 'L2')];
   const run = finding('npx.run', 'L1', { p: `${name} ${cmd}` });
   if (isKnownProgram(cmd) || cmd.includes('/')) return [run, ...judgeCommand(cmd, args.slice(i + 1), ctx)];
   return [run, ...secretFindings(args.slice(i + 1))];
@@ -628,6 +630,13 @@ for (const p of ['vim', 'vi', 'nvim', 'nano', 'emacs', 'ed', 'ex', 'top', 'htop'
   TABLE.set(p, (args, name) => (isInfoOnly(args) ? [readOnly(name)] : p === 'xargs' || p === 'parallel' ? [finding('wrapper.xargs', 'L2', { p: name })] : [finding('interactive', 'L2', { p: name })]));
 }
 TABLE.set('env', judgeEnv);
+TABLE.set('slothtool', (args, name) => {
+  const [sub, alias] = operands(args);
+  if (sub === 'ai' || (sub === 'run' && alias === 'ai')) return [finding('plugin.self', 'L2')];
+  if (sub === undefined || sub === 'list' || sub === 'ls') return [readOnly(`${name} ${sub ?? ''}`.trim())];
+  if (['install', 'uninstall', 'update', 'remove'].includes(sub)) return [finding('install', 'L1', { p: name, s: sub })];
+  return [finding('plugin.run', 'L1', { p: sub === 'run' ? (alias ?? '') : sub })];
+});
 TABLE.set('ip', (args, name) => {
   const ops = operands(args, ['-f', '-family', '-n', '-netns']);
   const readOnlyForm = ops.length <= 1 || ['show', 'list', 'ls', 'get', 'lst'].includes(ops[1]) || (ops[0] === 'route' && ops[1] === 'get');
