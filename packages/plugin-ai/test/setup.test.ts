@@ -334,3 +334,40 @@ describe('runSetup with this repo llm-base (doctor before saving)', () => {
     }
   });
 });
+
+test('"Look again" probes a second time: a server started meanwhile is offered', async () => {
+  const home = await createTempHome({ language: 'en' });
+  const saved = process.env.SLOTHTOOL_HOME;
+  process.env.SLOTHTOOL_HOME = home.slothtoolHome;
+  try {
+    await home.registerPlugin('llm-base', LLM_BASE_DIR);
+    let up = false;
+    const fakeFetch = (async () => {
+      if (!up) throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
+      return new Response(JSON.stringify({ data: [{ id: 'm' }] }), { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as unknown as FetchFn;
+    const seen: string[][] = [];
+    const ui = scriptedUi([]);
+    ui.select = async (message, choices) => {
+      ui.asked.push(message);
+      seen.push(choices.map((c) => c.value));
+      if (seen.length === 1) {
+        up = true; // the person starts `ollama serve`, then looks again
+        return 'rescan' as never;
+      }
+      return 'cancel' as never;
+    };
+    const result = await runSetup({ lang: 'en', env: home.env, ui, fetch: fakeFetch, probeTargets: [...DEFAULT_PROBE_TARGETS.slice(0, 1)] });
+    expect(result).toEqual({ status: 'cancelled' });
+    expect(seen[0][0]).toBe('hosted:deepseek');
+    expect(seen[0]).toContain('rescan');
+    expect(seen[1][0]).toBe('local:0');
+    expect(ui.printed).toContain(st('en', 'probeNoneHint'));
+    expect(ui.printed).toContain(st('en', 'probeFound', { list: 'Ollama (http://127.0.0.1:11434/v1)' }));
+    await expect(fs.access(path.join(home.slothtoolHome, 'plugin-configs', 'llm-base.json'))).rejects.toThrow();
+  } finally {
+    process.env.SLOTHTOOL_HOME = saved;
+    await home.cleanup();
+  }
+});
+

@@ -109,10 +109,14 @@ export async function runSetup(options: RunSetupOptions): Promise<SetupResult> {
       say('probing', { targets: targets.map((t) => `${t.label} ${t.port}`).join(', ') });
       found = await probeLocalServers(targets, { timeoutMs: probeTimeoutMs, fetch: options.fetch });
       if (found.length) say('probeFound', { list: found.map((f) => `${f.label} (${f.baseUrl})`).join(', ') });
-      else say('probeNone');
+      else {
+        say('probeNone');
+        say('probeNoneHint');
+      }
     }
 
-    const draft = await chooseServer(ui, lang, env, found, hosted, options.fetch);
+    const draft = await chooseServer(ui, lang, env, found, hosted, options.fetch, targets.length > 0);
+    if (draft === RESCAN) continue;
     if (!draft.done) return cancelled();
     const models = await chooseModels(ui, lang, draft.value);
     if (!models.done) return cancelled();
@@ -232,7 +236,8 @@ async function ensureLlmBase(
   return again;
 }
 
-type ServerChoice = `local:${number}` | `hosted:${string}` | 'other' | 'cancel';
+type ServerChoice = `local:${number}` | `hosted:${string}` | 'other' | 'rescan' | 'cancel';
+const RESCAN = { done: false, rescan: true } as const;
 
 async function chooseServer(
   ui: SetupUi,
@@ -241,7 +246,8 @@ async function chooseServer(
   found: FoundServer[],
   hosted: HostedPreset[],
   fetchFn: FetchFn | undefined,
-): Promise<Step<Draft>> {
+  canRescan: boolean,
+): Promise<Step<Draft> | typeof RESCAN> {
   const choices: Choice<ServerChoice>[] = [
     ...found.map((f, i) => ({
       title: st(lang, 'choiceLocal', {
@@ -256,10 +262,12 @@ async function chooseServer(
       value: `hosted:${h.name}` as const,
     })),
     { title: st(lang, 'choiceOther'), value: 'other' },
+    ...(canRescan ? [{ title: st(lang, 'choiceRescan'), value: 'rescan' as const }] : []),
     { title: st(lang, 'choiceCancel'), value: 'cancel' },
   ];
   const picked = await ui.select(st(lang, 'chooseServer'), choices, 0);
   if (!picked || picked === 'cancel') return CANCEL;
+  if (picked === 'rescan') return RESCAN;
 
   if (picked.startsWith('local:')) {
     const f = found[Number(picked.slice('local:'.length))];

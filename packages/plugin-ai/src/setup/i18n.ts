@@ -13,6 +13,8 @@ const en = {
   probing: 'Looking for local model servers on {targets}…',
   probeFound: 'Found: {list}.',
   probeNone: 'No local model server answered.',
+  probeNoneHint:
+    'To use a local model, start a server (ollama serve · lms server start · llama-server -m <model.gguf> --port 8080 · vllm serve <model>) and choose "Look again", or pick a hosted provider.',
   chooseServer: 'Which model server should ai use?',
   choiceLocal: '{label} at {url} (local, {models})',
   choiceLocalModels: '{n} models',
@@ -20,6 +22,7 @@ const en = {
   choiceHosted: '{label} (hosted, needs an API key)',
   choiceHostedEnvSet: '{label} (hosted, key found in ${env})',
   choiceOther: 'Another OpenAI-compatible server (enter its URL)',
+  choiceRescan: 'Look again for local servers',
   choiceCancel: 'Cancel',
   askUrl: 'Base URL of the server (e.g. http://127.0.0.1:8080/v1)',
   badUrl: 'Enter an http:// or https:// URL',
@@ -88,6 +91,8 @@ const zh: Record<SetupKey, string> = {
   probing: '正在查找本机模型服务 {targets}…',
   probeFound: '找到: {list}。',
   probeNone: '没有本机模型服务响应。',
+  probeNoneHint:
+    '如需使用本机模型,请先启动服务(ollama serve · lms server start · llama-server -m <模型.gguf> --port 8080 · vllm serve <模型>),然后选择"重新查找",或选择一个云端服务。',
   chooseServer: 'ai 使用哪个模型服务?',
   choiceLocal: '{label},地址 {url}(本机,{models})',
   choiceLocalModels: '{n} 个模型',
@@ -95,6 +100,7 @@ const zh: Record<SetupKey, string> = {
   choiceHosted: '{label}(云端,需要 API key)',
   choiceHostedEnvSet: '{label}(云端,已在 ${env} 中找到 key)',
   choiceOther: '其他 OpenAI 兼容服务(输入地址)',
+  choiceRescan: '重新查找本机服务',
   choiceCancel: '取消',
   askUrl: '服务的 Base URL(例如 http://127.0.0.1:8080/v1)',
   badUrl: '请输入 http:// 或 https:// 开头的地址',
