@@ -717,6 +717,16 @@ describe('requires and policy', () => {
     expect(classify({ program: 'ls', args: [] } as unknown as Step).level).toBe('L0');
   });
 
+  test('relative paths are judged where the step runs', () => {
+    expect(classify(ex('tee hosts', { cwd: '/etc' }), {}, ctx).level).toBe('L2');
+    expect(classify(ex('rm passwd', { cwd: '/etc' }), {}, ctx).level).toBe('L2');
+    expect(classify(ex('tee config', { cwd: '.git' }), {}, ctx).level).toBe('L2');
+    expect(classify(ex('tee .bashrc', { cwd: '/home/u' }), {}, ctx).level).toBe('L2');
+    expect(classify(ex('chmod -R u+w x', { cwd: '/tmp' }), {}, ctx).level).toBe('L2');
+    expect(classify(ex('chmod -R u+w x', { cwd: 'src' }), {}, ctx).level).toBe('L1');
+    expect(classify(ex('touch a.txt', { cwd: 'src' }), {}, ctx).level).toBe('L1');
+  });
+
   test('a cwd inside a secret store raises', () => {
     expect(classify(ex('cat id_rsa', { cwd: '/home/u/.ssh' }), {}, ctx).level).toBe('L2');
     expect(classify(ex('cat credentials', { cwd: '/home/u/.aws' }), {}, ctx).level).toBe('L2');

@@ -204,7 +204,7 @@ export function classifyFindings(step: Step, rawPolicy: Policy = {}, ctx: Classi
   if (tool === 'exec') {
     const s = step as Extract<Step, { tool: 'exec' }>;
     const cwd = typeof s.cwd === 'string' && s.cwd ? path.resolve(ctx.cwd ?? '/', s.cwd) : ctx.cwd;
-    const jctx: JudgeCtx = { cwd: ctx.cwd ?? cwd, home: ctx.home, policy, depth: 0 };
+    const jctx: JudgeCtx = { cwd: ctx.cwd ?? cwd, ...(cwd && cwd !== ctx.cwd ? { runCwd: cwd } : {}), home: ctx.home, policy, depth: 0 };
     found = judgeCommand(s.program, s.args ?? [], jctx);
     if (cwd && cwd !== ctx.cwd) found.push(...secretFindings([cwd]));
   } else if (tool === 'plugin.run') {

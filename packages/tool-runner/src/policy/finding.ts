@@ -17,7 +17,10 @@ export interface Finding {
 
 /** Context of one judgement. */
 export interface JudgeCtx {
+  /** The workspace. */
   cwd?: string;
+  /** Where the step runs, when it names its own cwd: relative paths resolve against it. */
+  runCwd?: string;
   home?: string;
   policy: Policy;
   depth: number;

@@ -23,9 +23,15 @@ function norm(p: string): string {
   return p.replace(/\\/g, '/');
 }
 
+/** A relative path resolved against the step's own cwd, when it has one. */
+function resolveRun(p: string, ctx: JudgeCtx): string {
+  if (!ctx.runCwd || p.startsWith('/') || p.startsWith('~') || /^[A-Za-z]:/.test(p)) return p;
+  return path.posix.join(norm(ctx.runCwd), p);
+}
+
 /** Whether `p` names a system location (or `/`, or the home folder itself). */
 export function isSystemPath(p: string, ctx: JudgeCtx): boolean {
-  const n = path.posix.normalize(norm(p));
+  const n = path.posix.normalize(resolveRun(norm(p), ctx));
   if (HARMLESS_DEVICES.has(n)) return false;
   if (n === '/' || n === '~' || n === '~/' || /^[A-Za-z]:\/?$/.test(n) || /^[A-Za-z]:\/Windows\b/i.test(n)) return true;
   if (ctx.home && (n === ctx.home || n === ctx.home + '/')) return true;
@@ -34,7 +40,7 @@ export function isSystemPath(p: string, ctx: JudgeCtx): boolean {
 
 /** Whether `p` points outside the workspace (`ctx.cwd`). Unknown workspace: absolute paths are outside. */
 export function isOutsideWorkspace(p: string, ctx: JudgeCtx): boolean {
-  const n = norm(p);
+  const n = resolveRun(norm(p), ctx);
   if (n.startsWith('~') || /^[A-Za-z]:/.test(n)) return true;
   if (n.startsWith('/')) {
     if (!ctx.cwd) return true;
@@ -98,10 +104,11 @@ const PERSISTENCE_RE =
 const BLOCK_DEVICE_RE = /^\/dev\/(sd|hd|vd|xvd|nvme|disk|rdisk|mmcblk|md|dm-|mapper\/|loop|sr)/;
 
 /** Rules for a writing command whose arguments name start-up files, hooks or raw disks. */
-export function writeTargetFindings(args: readonly string[]): Finding[] {
+export function writeTargetFindings(args: readonly string[], ctx?: JudgeCtx): Finding[] {
   const out: Finding[] = [];
   for (const raw of args) {
-    const candidates = new Set([raw, ...raw.split(/[=@]/).slice(1)]);
+    const parts = [raw, ...raw.split(/[=@]/).slice(1)];
+    const candidates = new Set(ctx ? [...parts, ...parts.map((c) => resolveRun(norm(c), ctx))] : parts);
     for (const c of candidates) {
       const n = norm(c).replace(/\/+$/, '');
       if (PERSISTENCE_RE.test(n)) {

@@ -752,7 +752,7 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   }
   const own = handler(args, name, inner);
   out.push(...own);
-  if (own.some((f) => f.cat?.includes('write') || f.id === 'write.file' || f.id === 'arg.write' || f.id === 'install')) out.push(...writeTargetFindings(args));
+  if (own.some((f) => f.cat?.includes('write') || f.id === 'write.file' || f.id === 'arg.write' || f.id === 'install')) out.push(...writeTargetFindings(args, ctx));
   return allowByPolicy(program, args, out, ctx);
 }
 
