@@ -10,7 +10,7 @@ const en = {
   installFailed: 'The install did not finish ({detail}). Run it yourself, then start slothtool ai -i again: {command}',
   installedButMissing: 'The install finished, but llm-base is still not usable: {detail}',
   installed: 'llm-base is installed.',
-  probing: 'Looking for local model servers on {targets}…',
+  probing: 'Looking for local model servers: {targets}…',
   probeFound: 'Found: {list}.',
   probeNone: 'No local model server answered.',
   probeNoneHint:
@@ -88,7 +88,7 @@ const zh: Record<SetupKey, string> = {
   installFailed: '安装未完成({detail})。请自行运行以下命令,然后重新启动 slothtool ai -i: {command}',
   installedButMissing: '安装已结束,但 llm-base 仍不可用: {detail}',
   installed: 'llm-base 已安装。',
-  probing: '正在查找本机模型服务 {targets}…',
+  probing: '正在查找本机模型服务: {targets}…',
   probeFound: '找到: {list}。',
   probeNone: '没有本机模型服务响应。',
   probeNoneHint:
