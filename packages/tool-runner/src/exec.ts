@@ -184,7 +184,11 @@ export function exec(options: ExecOptions, deps: ExecDeps = createDefaultExecDep
         cap.push(chunk);
         if (cb && decoder) {
           const text = decoder.write(chunk);
-          if (text) cb(text);
+          try {
+            if (text) cb(text);
+          } catch {
+            // A failing display callback must not take the process down or stop the capture.
+          }
         }
       });
       stream.on('error', () => undefined);

@@ -178,6 +178,18 @@ describe('exec', () => {
     expect(tail).toMatch(/^汉+$/);
   });
 
+  test('a throwing onStdout does not break the capture', async () => {
+    const r = await exec({
+      program: node,
+      args: ['-e', 'console.log("a")'],
+      cwd,
+      onStdout: () => {
+        throw new Error('ui broke');
+      },
+    });
+    expect(r).toMatchObject({ exitCode: 0, stdoutTail: 'a\n' });
+  });
+
   test('onStdout gets whole characters', async () => {
     const chunks: string[] = [];
     const code = 'const b=Buffer.from("中文");process.stdout.write(b.subarray(0,2));setTimeout(()=>process.stdout.write(b.subarray(2)),20)';
