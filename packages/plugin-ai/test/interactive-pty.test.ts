@@ -272,6 +272,11 @@ test('typing while a turn runs is kept; Enter queues it for after the turn (/nex
   await s.waitFor('second');
   await s.waitFor('third');
   expect(fx.server.requests.map((r) => r.body.messages.at(-1).content)).toEqual(['one', 'two', 'three']);
+  await s.waitIdle();
+  // each queued message is echoed where its turn starts, after the previous answer
+  const screen = renderScreen(s.raw(), 100);
+  const at = (line: string) => screen.indexOf(line);
+  expect([at('› one'), at('first'), at('› two'), at('second'), at('› three'), at('third')].every((n, i, all) => n >= 0 && (i === 0 || n > all[i - 1]))).toBe(true);
   s.write('/exit' + KEY.enter);
   expect(await s.exited).toBe(0);
 });

@@ -246,7 +246,9 @@ export class Screen {
   private submit(text: string, echo: boolean): void {
     const parsed = parseInput(text);
     if (parsed.kind === 'empty') return;
-    if (echo) this.print(this.echoLine(text));
+    // A message typed during a turn is shown as queued, and echoed when its turn starts.
+    const queued = parsed.kind === 'message' && this.task !== undefined;
+    if (echo && !queued) this.print(this.echoLine(text));
     if (!this.app) {
       this.waitingForAgent.push(text);
       return;
