@@ -5,7 +5,7 @@ import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, t
 import { needsSetup, runSetup, setupHint, resolveHostCommand, installCommandText, type SetupUi } from '../src/setup';
 import { SETUP_TABLES, st } from '../src/setup/i18n';
 import { hostedPresets } from '../src/setup/presets';
-import { DEFAULT_PROBE_TARGETS, modelIdsOf, probeLocalServers, probeTargetsFromEnv, type FetchFn } from '../src/setup/probe';
+import { DEFAULT_PROBE_TARGETS, likelyChatModels, modelIdsOf, probeLocalServers, probeTargetsFromEnv, type FetchFn } from '../src/setup/probe';
 import { checkoutHostBin } from '../src/setup/host';
 import { writeFakeLlmBase } from './fake-llm-base';
 import { ORIGINAL_WITH_PROFILES } from './setup-helpers';
@@ -53,6 +53,18 @@ test.each([
   ['text', []],
 ])('model ids of %j', (body, ids) => {
   expect(modelIdsOf(body)).toEqual(ids);
+});
+
+test.each([
+  [
+    ['gpt-4o', 'text-embedding-3-small', 'whisper-1', 'tts-1-hd', 'dall-e-3', 'omni-moderation-latest', 'gpt-4o-mini', 'gpt-4o-realtime-preview', 'gpt-4o-mini-transcribe', 'gpt-image-1'],
+    ['gpt-4o', 'gpt-4o-mini'],
+  ],
+  [['qwen2.5:7b', 'nomic-embed-text:latest', 'bge-reranker'], ['qwen2.5:7b']],
+  [['research-model', 'deepseek-chat'], ['research-model', 'deepseek-chat']],
+  [['text-embedding-only'], ['text-embedding-only']],
+])('chat models of %j', (ids, chat) => {
+  expect(likelyChatModels(ids)).toEqual(chat);
 });
 
 describe('probeLocalServers', () => {

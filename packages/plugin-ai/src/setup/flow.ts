@@ -10,6 +10,7 @@ import { loadSetupLlmBase, type DoctorReport, type SetupLlmBase, type SetupProfi
 import { hostedPresets, LOCAL_DEFAULTS, type HostedPreset } from './presets';
 import {
   fetchModels,
+  likelyChatModels,
   probeLocalServers,
   probeTargetsFromEnv,
   probeTimeoutFromEnv,
@@ -352,7 +353,7 @@ async function listModels(ui: SetupUi, lang: Lang, env: NodeJS.ProcessEnv, baseU
 }
 
 async function chooseModels(ui: SetupUi, lang: Lang, draft: Draft): Promise<Step<{ low: string; high: string }>> {
-  const { models } = draft;
+  const models = likelyChatModels(draft.models);
   if (models.length === 1) return { done: true, value: { low: models[0], high: models[0] } };
   if (models.length > 1) {
     const choices = models.map((m) => ({ title: m, value: m }));

@@ -81,6 +81,15 @@ export function modelIdsOf(body: unknown): string[] {
   return ids;
 }
 
+/** Ids that are surely not chat models (embeddings, speech, images, moderation). */
+const NOT_CHAT = /embed|whisper|tts|dall-e|moderation|transcribe|rerank|(^|[-_/])(audio|image|realtime|search)([-_/]|$)/i;
+
+/** The ids worth offering as chat models; all of them when the filter would leave none. */
+export function likelyChatModels(ids: string[]): string[] {
+  const chat = ids.filter((id) => !NOT_CHAT.test(id));
+  return chat.length ? chat : ids;
+}
+
 export type FetchFn = typeof fetch;
 
 /**
