@@ -27,7 +27,8 @@ export const ContextBudgetsSchema = z
 /** `<home>/plugin-configs/ai.json`. Every field optional; defaults below. */
 export const AiConfigSchema = z
   .object({
-    /** Programs that may run at L0 without asking (tool-runner policy; extends its defaults). */
+    /** Commands the built-in policy does not know (`"terraform"`, `"git lg"`, `"./gradlew"`): they
+     * become L1 (asked, with 'allow for this session') instead of refused. Other rules still apply. */
     allowedPrograms: z.array(z.string().min(1)).optional(),
     allowNetwork: z.boolean().default(false),
     allowWrite: z.boolean().default(false),
