@@ -96,6 +96,7 @@ describe('keys', () => {
     ['CJK', '中', {}, { kind: 'text', text: '中' }],
     ['enter', '\r', { name: 'return' }, { kind: 'enter' }],
     ['alt+enter', undefined, { name: 'return', meta: true }, { kind: 'newline' }],
+    ['shift+enter (CSI u)', undefined, { sequence: '\x1b[13;2u', name: 'undefined' }, { kind: 'newline' }],
     ['ctrl+j', '\n', { name: 'enter' }, { kind: 'newline' }],
     ['ctrl+c', '\x03', { name: 'c', ctrl: true }, { kind: 'interrupt' }],
     ['ctrl+d', '\x04', { name: 'd', ctrl: true }, { kind: 'eof' }],

@@ -40,6 +40,7 @@ export async function runInteractive(args: RunArgs, lang: Lang, options: Interac
   process.once('exit', restore);
   const onTerm = () => void screen.exit();
   process.once('SIGTERM', onTerm);
+  process.once('SIGINT', onTerm); // a signal from outside (Ctrl+C itself arrives as a key)
 
   screen = new Screen({ lang, theme, surface, history, cwd, mode: args.mode, profile: args.profile });
   if (terminal) {
@@ -60,6 +61,7 @@ export async function runInteractive(args: RunArgs, lang: Lang, options: Interac
     restore();
     process.removeListener('exit', restore);
     process.removeListener('SIGTERM', onTerm);
+    process.removeListener('SIGINT', onTerm);
     return app;
   }
   screen.attach(app, { continueLast: args.continue, prompt: args.prompt });
@@ -67,6 +69,7 @@ export async function runInteractive(args: RunArgs, lang: Lang, options: Interac
   restore();
   process.removeListener('exit', restore);
   process.removeListener('SIGTERM', onTerm);
+  process.removeListener('SIGINT', onTerm);
   if (!terminal) input.pause();
   return code;
 }

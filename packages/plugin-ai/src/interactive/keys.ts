@@ -24,6 +24,8 @@ export function mapKey(str: string | undefined, key: RawKey | undefined): InputK
   const name = key?.name;
   const ctrl = Boolean(key?.ctrl);
   const meta = Boolean(key?.meta);
+  // Shift+Enter where the terminal reports it (CSI u): a new line.
+  if (key?.sequence === '\x1b[13;2u') return { kind: 'newline' };
   if (name === 'paste-start') return { kind: 'paste-start' };
   if (name === 'paste-end') return { kind: 'paste-end' };
   if (ctrl) {

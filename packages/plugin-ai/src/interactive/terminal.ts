@@ -87,11 +87,11 @@ export class Terminal {
     this.output.write('\x1b[?25l' + this.eraseSequence() + this.drawSequence(frame) + (frame.cursor ? '\x1b[?25h' : ''));
   }
 
-  /** Clear the whole screen (Ctrl+L), then draw the live region. */
+  /** Clear the visible screen (Ctrl+L; the scrollback stays), then draw the live region. */
   clearScreen(): void {
     this.liveRows = 0;
     this.cursorRow = 0;
-    this.output.write('\x1b[2J\x1b[3J\x1b[H' + this.drawSequence(this.frame));
+    this.output.write('\x1b[2J\x1b[H' + this.drawSequence(this.frame));
   }
 
   /** Erase the live region and forget it (before handing the terminal to someone else). */
