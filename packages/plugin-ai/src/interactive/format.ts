@@ -95,7 +95,7 @@ export function formatResult(
     const paint = result.status === 'error' ? theme.red : theme.green;
     const detail = result.status === 'error' ? errorText(result.error) : result.summary;
     lines.push(`  ${paint('⎿')} ${paint(word)}${detail ? theme.dim(` — ${detail}`) : ''}`);
-    if (result.backupPath) lines.push(theme.dim(`    backup: ${String(result.backupPath)}`));
+    if (result.backupPath) lines.push(theme.dim(`    ${ts(lang, 'backup', { file: String(result.backupPath) })}`));
     return lines;
   }
   const text = output || [result.stdoutTail, result.stderrTail].filter(Boolean).join('');

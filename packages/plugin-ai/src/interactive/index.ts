@@ -2,7 +2,7 @@ import * as path from 'path';
 import * as readline from 'readline';
 import type { RunArgs } from '../args';
 import type { AppAgent } from '../app';
-import { aiPaths, slothtoolHome } from '../home';
+import { slothtoolHome } from '../home';
 import { t, type Lang } from '../i18n';
 import { PromptHistory } from './history';
 import { Screen, type Surface } from './screen';
@@ -35,14 +35,13 @@ export async function runInteractive(args: RunArgs, lang: Lang, options: Interac
 
   const terminal = live ? new Terminal(input, output, theme.enabled) : undefined;
   const surface: Surface = terminal ?? plainSurface(output);
-  let screen!: Screen;
+  const screen = new Screen({ lang, theme, surface, history, cwd, mode: args.mode, profile: args.profile });
   const restore = () => terminal?.stop();
   process.once('exit', restore);
   const onTerm = () => void screen.exit();
   process.once('SIGTERM', onTerm);
   process.once('SIGINT', onTerm); // a signal from outside (Ctrl+C itself arrives as a key)
 
-  screen = new Screen({ lang, theme, surface, history, cwd, mode: args.mode, profile: args.profile });
   if (terminal) {
     terminal.start(
       (keys) => screen.onKeys(keys),

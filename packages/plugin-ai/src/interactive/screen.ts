@@ -117,12 +117,13 @@ export class Screen {
   /** The agent is ready: subscribe and run what was typed meanwhile. */
   attach(app: AppAgent, initial?: { continueLast?: boolean; prompt?: string }): void {
     this.app = app;
+    if (this.closing) return; // left while loading
     this.refreshContextFill();
     this.llmProfiles = readLlmProfiles(path.join(app.paths.home, 'plugin-configs', 'llm-base.json'));
     this.llmDefault = this.llmProfiles?.defaultName;
     app.agent.on((event) => this.onEvent(event));
     if (initial?.continueLast) {
-      this.say(app.agent.resumeLast() ? this.resumedText(app.agent.sessionId, 0) : t(this.lang, 'noSessionHere'));
+      this.print(app.agent.resumeLast() ? this.resumedText(app.agent.sessionId, 0) : t(this.lang, 'noSessionHere'));
     }
     this.render();
     if (initial?.prompt) this.submit(initial.prompt, true);
@@ -255,7 +256,7 @@ export class Screen {
     }
     if (parsed.kind === 'unknown') {
       const suggest = parsed.suggestion ? ts(this.lang, 'didYouMean', { name: parsed.suggestion }) : '';
-      this.say(this.theme.yellow(ts(this.lang, 'unknownCommand', { name: parsed.name, suggest, list: COMMANDS.map((c) => `/${c}`).join(' ') })));
+      this.print(this.theme.yellow(ts(this.lang, 'unknownCommand', { name: parsed.name, suggest, list: COMMANDS.map((c) => `/${c}`).join(' ') })));
       return;
     }
     if (parsed.kind === 'message') {
@@ -267,7 +268,7 @@ export class Screen {
       return;
     }
     void this.command(parsed.name, parsed.arg)
-      .catch((err: unknown) => this.say(this.theme.red(String((err as Error)?.message ?? err))))
+      .catch((err: unknown) => this.print(this.theme.red(String((err as Error)?.message ?? err))))
       .then(() => {
         this.refreshContextFill();
         this.render();
@@ -283,70 +284,70 @@ export class Screen {
     const { agent, paths } = this.app!;
     const busyOnly = (): boolean => {
       if (!this.task) return false;
-      this.say(this.theme.yellow(ts(this.lang, 'busyCommand', { command: `/${name}` })));
+      this.print(this.theme.yellow(ts(this.lang, 'busyCommand', { command: `/${name}` })));
       return true;
     };
     switch (name) {
       case 'help':
-        return this.say(this.helpText());
+        return this.print(this.helpText());
       case 'exit':
         return this.exit();
       case 'clear':
         if (busyOnly()) return;
         agent.clear();
         this.queue.length = 0;
-        return this.say(ts(this.lang, 'cleared', { id: agent.sessionId }));
+        return this.print(ts(this.lang, 'cleared', { id: agent.sessionId }));
       case 'compact':
         if (busyOnly()) return;
         return this.compact();
       case 'context':
-        return this.say(formatContext(agent.contextSizes(), this.theme, this.lang).join('\n'));
+        return this.print(formatContext(agent.contextSizes(), this.theme, this.lang).join('\n'));
       case 'cost': {
         const u = agent.usage();
-        return this.say(ts(this.lang, 'cost', { input: u.input_tokens, output: u.output_tokens, calls: u.calls }));
+        return this.print(ts(this.lang, 'cost', { input: u.input_tokens, output: u.output_tokens, calls: u.calls }));
       }
       case 'mode':
         if (arg === 'low' || arg === 'high') {
           agent.setMode(arg);
-          return this.say(ts(this.lang, 'modeSet', { mode: arg }));
+          return this.print(ts(this.lang, 'modeSet', { mode: arg }));
         }
-        return this.say(ts(this.lang, 'modeNow', { mode: agent.getMode() }));
+        return this.print(ts(this.lang, 'modeNow', { mode: agent.getMode() }));
       case 'profile':
         if (arg) {
           const names = this.llmProfiles?.names;
           if (names && !names.includes(arg)) {
-            return this.say(this.theme.yellow(ts(this.lang, 'profileMissing', { profile: arg, list: names.join(', ') || '-' })));
+            return this.print(this.theme.yellow(ts(this.lang, 'profileMissing', { profile: arg, list: names.join(', ') || '-' })));
           }
           agent.setProfile(arg);
-          return this.say(ts(this.lang, 'profileSet', { profile: arg }));
+          return this.print(ts(this.lang, 'profileSet', { profile: arg }));
         }
-        return this.say(ts(this.lang, 'profileNow', { profile: agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile') }));
+        return this.print(ts(this.lang, 'profileNow', { profile: agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile') }));
       case 'sessions':
-        return this.say(formatSessions(agent.listSessions(), agent.sessionId, this.theme, this.lang).join('\n'));
+        return this.print(formatSessions(agent.listSessions(), agent.sessionId, this.theme, this.lang).join('\n'));
       case 'resume': {
         if (busyOnly()) return;
-        if (!arg) return this.say(ts(this.lang, 'resumeUsage'));
+        if (!arg) return this.print(ts(this.lang, 'resumeUsage'));
         const file = path.join(paths.sessionsDir, `${arg}.jsonl`);
-        if (!/^[\w.-]+$/.test(arg) || !fs.existsSync(file)) return this.say(this.theme.yellow(ts(this.lang, 'resumeMissing', { id: arg })));
+        if (!/^[\w.-]+$/.test(arg) || !fs.existsSync(file)) return this.print(this.theme.yellow(ts(this.lang, 'resumeMissing', { id: arg })));
         const { skipped } = agent.resume(arg);
-        return this.say(this.resumedText(arg, skipped));
+        return this.print(this.resumedText(arg, skipped));
       }
       case 'steer':
-        if (!arg) return this.say(ts(this.lang, 'steerUsage'));
+        if (!arg) return this.print(ts(this.lang, 'steerUsage'));
         if (this.task && agent.steer(arg)) {
-          return this.say(this.theme.dim(`↳ ${ts(this.lang, 'steered')}`));
+          return this.print(this.theme.dim(`↳ ${ts(this.lang, 'steered')}`));
         }
         if (this.task) {
           this.queue.unshift(arg);
           return;
         }
-        this.say(this.theme.dim(ts(this.lang, 'steerIdle')));
+        this.print(this.theme.dim(ts(this.lang, 'steerIdle')));
         return this.startTurn(arg);
       case 'next':
-        if (!arg) return this.say(ts(this.lang, 'nextUsage'));
+        if (!arg) return this.print(ts(this.lang, 'nextUsage'));
         if (this.task) {
           this.queue.push(arg);
-          return this.say(this.theme.dim(ts(this.lang, 'nextQueued')));
+          return this.print(this.theme.dim(ts(this.lang, 'nextQueued')));
         }
         return this.startTurn(arg);
     }
@@ -443,7 +444,7 @@ export class Screen {
       const before = agent.contextSizes();
       const r = await agent.compact({ signal: controller.signal });
       if (!r) {
-        this.say(ts(this.lang, 'compactNone', { total: before.window }));
+        this.print(ts(this.lang, 'compactNone', { total: before.window }));
       } else {
         const sizes = agent.contextSizes();
         const summary = agent.summary();
@@ -461,7 +462,7 @@ export class Screen {
         if (summary?.summary) lines.push(this.theme.dim(`  ${truncateWidth(summary.summary.split('\n')[0], this.surface.columns - 4)}`));
         for (const fact of summary?.keyFacts.slice(0, 5) ?? []) lines.push(this.theme.dim(`  · ${truncateWidth(fact, this.surface.columns - 6)}`));
         for (const task of summary?.openTasks.slice(0, 5) ?? []) lines.push(this.theme.dim(`  ○ ${truncateWidth(task, this.surface.columns - 6)}`));
-        this.say(lines.join('\n'));
+        this.print(lines.join('\n'));
       }
     } finally {
       this.task = undefined;
@@ -479,13 +480,13 @@ export class Screen {
       case 'answered':
         break;
       case 'aborted':
-        this.say(this.theme.yellow(ts(this.lang, 'interrupted')));
+        this.print(this.theme.yellow(ts(this.lang, 'interrupted')));
         break;
       case 'step_limit':
-        this.say(this.theme.yellow(result.message));
+        this.print(this.theme.yellow(result.message));
         break;
       default:
-        this.say(this.theme.red(result.message));
+        this.print(this.theme.red(result.message));
     }
     this.afterTask(result.outcome === 'aborted');
   }
@@ -494,7 +495,7 @@ export class Screen {
     this.task = undefined;
     this.stopSpinner();
     this.flushPreview(true);
-    this.say(this.theme.red(t(this.lang, 'unexpected', { detail: (err as Error)?.message ?? String(err) })));
+    this.print(this.theme.red(t(this.lang, 'unexpected', { detail: (err as Error)?.message ?? String(err) })));
     this.afterTask(true);
   }
 
@@ -506,7 +507,7 @@ export class Screen {
       if (interrupted) {
         const restored = [...this.queue.splice(0), this.editor.text].filter(Boolean).join('\n');
         this.editor = setText(this.editor, restored);
-        this.say(this.theme.dim(ts(this.lang, 'restoredQueue')));
+        this.print(this.theme.dim(ts(this.lang, 'restoredQueue')));
       } else {
         const next = this.queue.shift()!;
         this.print(this.echoLine(next));
@@ -624,7 +625,7 @@ export class Screen {
     this.stopSpinner();
     if (this.app) {
       const id = this.app.agent.sessionId;
-      if (fs.existsSync(path.join(this.app.paths.sessionsDir, `${id}.jsonl`))) this.say(this.theme.dim(ts(this.lang, 'saved', { id })));
+      if (fs.existsSync(path.join(this.app.paths.sessionsDir, `${id}.jsonl`))) this.print(this.theme.dim(ts(this.lang, 'saved', { id })));
     }
     this.surface.render({ lines: [] });
     this.finished?.(0);
@@ -634,11 +635,6 @@ export class Screen {
 
   /** Print text into the scrollback, above the live region. */
   print(text: string): void {
-    this.surface.print(text);
-  }
-
-  /** Print a command's answer, with a blank line after it to separate. */
-  private say(text: string): void {
     this.surface.print(text);
   }
 
@@ -748,8 +744,8 @@ export class Screen {
       parts.push(agent.getMode());
       parts.push(agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile'));
       const u = agent.usage();
-      if (u.calls) parts.push(`${formatTokens(u.input_tokens + u.output_tokens)} tokens`);
-      if (this.contextFill !== undefined) parts.push(`ctx ${this.contextFill}%`);
+      if (u.calls) parts.push(ts(this.lang, 'statusTokens', { n: formatTokens(u.input_tokens + u.output_tokens) }));
+      if (this.contextFill !== undefined) parts.push(ts(this.lang, 'statusContext', { pct: this.contextFill }));
     } else {
       parts.push(this.options.mode ?? '…', this.options.profile ?? ts(this.lang, 'loading'));
     }

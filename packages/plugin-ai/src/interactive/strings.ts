@@ -90,6 +90,9 @@ const en = {
   rawMarker: '(the reply did not follow the protocol; shown as it came)',
   steerNote: 'steer: {text}',
   startFailed: 'ai -i could not start: {message}',
+  statusTokens: '{n} tokens',
+  statusContext: 'ctx {pct}%',
+  backup: 'backup: {file}',
 } as const;
 
 export type ScreenKey = keyof typeof en;
@@ -182,6 +185,9 @@ const zh: Record<ScreenKey, string> = {
   rawMarker: '(回复不符合协议;按原样显示)',
   steerNote: '调整方向: {text}',
   startFailed: 'ai -i 无法启动: {message}',
+  statusTokens: '{n} tokens',
+  statusContext: '上下文 {pct}%',
+  backup: '备份: {file}',
 };
 
 const tables: Record<Lang, Record<ScreenKey, string>> = { en, zh };
