@@ -383,3 +383,31 @@ test('"Look again" probes a second time: a server started meanwhile is offered',
   }
 });
 
+test('the server list starts on a found server, else on a provider whose key variable is set', async () => {
+  const home = await createTempHome({ language: 'en' });
+  const saved = process.env.SLOTHTOOL_HOME;
+  process.env.SLOTHTOOL_HOME = home.slothtoolHome;
+  try {
+    await home.registerPlugin('llm-base', LLM_BASE_DIR);
+    const refused = (async () => {
+      throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
+    }) as unknown as FetchFn;
+    const initials: Array<[string | undefined, string[]]> = [];
+    const ui = scriptedUi([]);
+    ui.select = async (_message, choices, initial) => {
+      initials.push([choices[initial ?? 0]?.value, choices.map((c) => c.value)]);
+      return 'cancel' as never;
+    };
+    const env: NodeJS.ProcessEnv = { ...home.env, MOONSHOT_API_KEY: 'k' };
+    for (const k of Object.keys(env)) if (/_API_KEY$/.test(k) && k !== 'MOONSHOT_API_KEY') delete env[k];
+    await runSetup({ lang: 'en', env, ui, fetch: refused, probeTargets: [...DEFAULT_PROBE_TARGETS] });
+    expect(initials[0][0]).toBe('hosted:kimi');
+    delete env.MOONSHOT_API_KEY;
+    await runSetup({ lang: 'en', env, ui, fetch: refused, probeTargets: [...DEFAULT_PROBE_TARGETS] });
+    expect(initials[1][0]).toBe('hosted:deepseek');
+  } finally {
+    process.env.SLOTHTOOL_HOME = saved;
+    await home.cleanup();
+  }
+});
+

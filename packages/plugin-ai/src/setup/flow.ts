@@ -266,7 +266,10 @@ async function chooseServer(
     ...(canRescan ? [{ title: st(lang, 'choiceRescan'), value: 'rescan' as const }] : []),
     { title: st(lang, 'choiceCancel'), value: 'cancel' },
   ];
-  const picked = await ui.select(st(lang, 'chooseServer'), choices, 0);
+  // A found server first; else a provider whose key is already in the environment.
+  const withKey = hosted.findIndex((h) => env[h.keyEnv]?.trim());
+  const initial = found.length || withKey < 0 ? 0 : withKey;
+  const picked = await ui.select(st(lang, 'chooseServer'), choices, initial);
   if (!picked || picked === 'cancel') return CANCEL;
   if (picked === 'rescan') return RESCAN;
 
