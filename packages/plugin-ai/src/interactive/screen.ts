@@ -13,6 +13,7 @@ import type { AgentEvent, TurnResult } from '../events';
 import { t, type Lang } from '../i18n';
 import type { Reply, Step } from '../protocol';
 import type { ConfirmRequest, ToolResult } from '../runner-types';
+import { estimateTokens } from '../tokens';
 import { COMMANDS, completions, parseInput, type CommandName } from './commands';
 import { describeStep, formatContext, formatElapsed, formatResult, formatSessions, formatStep, formatTokens, outputLines, tail, TAIL_LINES } from './format';
 import type { PromptHistory } from './history';
@@ -59,7 +60,7 @@ interface OpenQuestion {
   resolve: (answer: AgentConfirmAnswer) => void;
 }
 
-type Phase = { kind: 'thinking' } | { kind: 'compacting' } | { kind: 'running'; id: string; label: string };
+type Phase = { kind: 'thinking' } | { kind: 'writing' } | { kind: 'compacting' } | { kind: 'running'; id: string; label: string };
 
 export class Screen {
   private editor: EditorState;
@@ -73,6 +74,8 @@ export class Screen {
   private task?: { controller: AbortController; started: number; promise: Promise<unknown> };
   private phase: Phase = { kind: 'thinking' };
   private preview = '';
+  /** Raw text streamed in this turn, for the spinner's token count. */
+  private streamed = '';
   private output = '';
   private readonly queue: string[] = [];
   private question?: OpenQuestion;
@@ -423,6 +426,7 @@ export class Screen {
     const controller = new AbortController();
     this.phase = { kind: 'thinking' };
     this.preview = '';
+    this.streamed = '';
     this.output = '';
     const promise = (text === 'continue' ? agent.continue({ signal: controller.signal }) : agent.send(text, { signal: controller.signal })).then(
       (result) => this.turnDone(result),
@@ -539,6 +543,10 @@ export class Screen {
         if (event.purpose === 'summary') this.phase = { kind: 'compacting' };
         else if (this.phase.kind !== 'running') this.phase = { kind: 'thinking' };
         break;
+      case 'text':
+        this.streamed += event.delta;
+        if (this.phase.kind === 'thinking') this.phase = { kind: 'writing' };
+        break;
       case 'message_delta':
         this.preview = event.message;
         break;
@@ -559,6 +567,7 @@ export class Screen {
         this.showResult(event.result);
         this.phase = { kind: 'thinking' };
         this.output = '';
+        this.streamed = '';
         break;
       case 'compaction':
         this.print(this.theme.dim(t(this.lang, 'compacted', { method: event.method, before: event.before, after: event.after })));
@@ -586,6 +595,8 @@ export class Screen {
       this.print(lines.join('\n'));
     } else if (reply.type === 'cmd') {
       if (reply.message) this.print(this.theme.italic(reply.message));
+      const expected = reply.data.expected_effect;
+      if (expected) this.print(this.theme.dim(ts(this.lang, 'expected', { text: expected })));
     }
     // an error reply is shown from the turn's result
   }
@@ -700,8 +711,11 @@ export class Screen {
       const label =
         this.phase.kind === 'running'
           ? ts(this.lang, 'running', { what: truncateWidth(this.phase.label, Math.max(10, width - 40)) })
-          : ts(this.lang, this.phase.kind === 'compacting' ? 'compacting' : 'thinking');
-      lines.push(`${theme.cyan(SPINNER[this.frameIndex])} ${label} ${theme.dim(`(${elapsed} · ${ts(this.lang, 'interruptHint')})`)}`);
+          : ts(this.lang, this.phase.kind);
+      const facts = [elapsed];
+      if (this.streamed && this.phase.kind !== 'running') facts.push(`↓ ${ts(this.lang, 'statusTokens', { n: formatTokens(estimateTokens(this.streamed)) })}`);
+      facts.push(ts(this.lang, 'interruptHint'));
+      lines.push(`${theme.cyan(SPINNER[this.frameIndex])} ${label} ${theme.dim(`(${facts.join(' · ')})`)}`);
     }
     for (const q of this.queue) lines.push(theme.dim(`↳ ${ts(this.lang, 'queued', { text: truncateWidth(q.replace(/\n/g, ' '), width - 14) })}`));
     if (this.notice) lines.push(theme.yellow(this.notice));
