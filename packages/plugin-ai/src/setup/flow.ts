@@ -2,7 +2,7 @@ import * as path from 'path';
 import { spawn as nodeSpawn } from 'child_process';
 import { AiError } from '../errors';
 import { aiPaths, slothtoolHome } from '../home';
-import type { Lang } from '../i18n';
+import { t, type Lang } from '../i18n';
 import { readRegistry, type Registry } from '../registry';
 import { installCommandText, llmBaseSpec, resolveHostCommand, runInstall, type HostCommand, type SpawnFn } from './host';
 import { st } from './i18n';
@@ -208,7 +208,7 @@ async function ensureLlmBase(
   const first = load();
   if (!AiError.isInstance(first)) return first;
   if (!first.code.startsWith('LLM_BASE_')) {
-    ui.print(first.message);
+    ui.print(t(lang, first.key, first.vars));
     return undefined;
   }
   const host = options.host ?? resolveHostCommand(env);
@@ -230,7 +230,7 @@ async function ensureLlmBase(
   }
   const again = load();
   if (AiError.isInstance(again)) {
-    ui.print(st(lang, 'installedButMissing', { detail: again.message }));
+    ui.print(st(lang, 'installedButMissing', { detail: t(lang, again.key, again.vars) }));
     return undefined;
   }
   ui.print(st(lang, 'installed'));
