@@ -298,7 +298,11 @@ test('/sessions and /resume after a restart bring the conversation back', async 
   await second.waitFor('› ');
   second.write('/sessions' + KEY.enter);
   await second.waitFor(id);
-  second.write(`/resume ${id}` + KEY.enter);
+  second.write('/res\t'); // Tab completes the command, then the only session id
+  await second.waitFor('› /resume ');
+  second.write('\t');
+  await second.waitFor(`› /resume ${id}`);
+  second.write(KEY.enter);
   await second.waitFor(`Resumed session ${id}`);
   await second.waitFor('the secret word is tangerine'); // the last exchange is shown again
   second.write('what was the word?' + KEY.enter);

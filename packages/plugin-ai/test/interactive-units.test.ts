@@ -1,7 +1,7 @@
 import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { completions, parseInput } from '../src/interactive/commands';
+import { commonPrefix, completeInput, completions, parseInput } from '../src/interactive/commands';
 import { describeStep, formatContext, formatResult, outputLines, tail } from '../src/interactive/format';
 import { PromptHistory } from '../src/interactive/history';
 import { mapKey, normalizeBatch, type InputKey } from '../src/interactive/keys';
@@ -189,6 +189,24 @@ describe('slash commands', () => {
     ['/zzzzzz', { kind: 'unknown', name: '/zzzzzz', suggestion: undefined }],
   ])('%j', (input, want) => {
     expect(parseInput(input)).toEqual(want);
+  });
+
+  test.each<[string, string[], string[]]>([
+    ['/re', ['/resume '], ['/resume']],
+    ['/', expect.arrayContaining(['/help ', '/exit ']) as unknown as string[], expect.arrayContaining(['/help']) as unknown as string[]],
+    ['/mode ', ['/mode low', '/mode high'], ['low', 'high']],
+    ['/mode h', ['/mode high'], ['high']],
+    ['/profile ', ['/profile local', '/profile work'], ['local', 'work']],
+    ['/resume 2026', ['/resume 20261122-a', '/resume 20261122-b'], ['20261122-a', '20261122-b']],
+    ['/resume 20261122-a', [], []],
+    ['hello', [], []],
+  ])('complete %j', (input, candidates, display) => {
+    expect(completeInput(input, { profiles: ['local', 'work'], sessions: () => ['20261122-a', '20261122-b'] })).toEqual({ candidates, display });
+  });
+
+  test('common prefix', () => {
+    expect(commonPrefix(['/resume 20261122-a', '/resume 20261122-b'])).toBe('/resume 20261122-');
+    expect(commonPrefix([])).toBe('');
   });
 
   test('completions', () => {

@@ -41,6 +41,33 @@ export function parseInput(input: string): Parsed {
   return { kind: 'unknown', name: `/${match[1]}`, suggestion: closest(word) };
 }
 
+/** What can complete the input: whole replacement texts and the short forms to show. */
+export interface Completion {
+  candidates: string[];
+  display: string[];
+}
+
+/** Complete a command name, or the argument of /mode, /profile and /resume. Pure. */
+export function completeInput(input: string, sources: { profiles: string[]; sessions: () => string[] }): Completion {
+  const none = { candidates: [], display: [] };
+  if (!input.startsWith('/') || input.includes('\n')) return none;
+  const names = completions(input);
+  if (names.length) return { candidates: names.map((c) => `/${c} `), display: names.map((c) => `/${c}`) };
+  const m = /^\/(mode|profile|resume) +(\S*)$/.exec(input);
+  if (!m) return none;
+  const pool = m[1] === 'mode' ? ['low', 'high'] : m[1] === 'profile' ? sources.profiles : sources.sessions();
+  const found = pool.filter((v) => v.startsWith(m[2]) && v !== m[2]);
+  return { candidates: found.map((v) => `/${m[1]} ${v}`), display: found };
+}
+
+/** The longest common start of the candidates. */
+export function commonPrefix(values: string[]): string {
+  if (!values.length) return '';
+  let prefix = values[0];
+  for (const v of values.slice(1)) while (!v.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
+}
+
 /** Commands whose name starts with what was typed (for the hint under the prompt). */
 export function completions(input: string): CommandName[] {
   if (!/^\/\S*$/.test(input)) return [];

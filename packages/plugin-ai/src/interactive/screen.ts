@@ -14,7 +14,7 @@ import { t, type Lang } from '../i18n';
 import type { Reply, Step } from '../protocol';
 import type { ConfirmRequest, ToolResult } from '../runner-types';
 import { estimateTokens } from '../tokens';
-import { COMMANDS, completions, parseInput, type CommandName } from './commands';
+import { commonPrefix, completeInput, COMMANDS, parseInput, type CommandName, type Completion } from './commands';
 import { describeStep, formatContext, formatElapsed, formatResult, formatSessions, formatStep, formatTokens, outputLines, tail, TAIL_LINES } from './format';
 import type { PromptHistory } from './history';
 import type { InputKey } from './keys';
@@ -90,6 +90,8 @@ export class Screen {
   /** llm-base's default profile name, for the status line when none is chosen. */
   private llmDefault?: string;
   private llmProfiles?: { defaultName?: string; names: string[] };
+  /** Session ids for completing /resume, read once per Tab or per task. */
+  private sessionIds?: string[];
   /** Context fill in percent of the budget, refreshed when a turn or command ends. */
   private contextFill?: number;
   private finished?: (code: number) => void;
@@ -176,8 +178,10 @@ export class Screen {
       return;
     }
     if (key.kind === 'tab') {
-      const matches = completions(this.editor.text);
-      if (matches.length === 1) this.editor = setText(this.editor, `/${matches[0]} `);
+      this.sessionIds = undefined;
+      const { candidates } = this.completion();
+      const next = candidates.length === 1 ? candidates[0] : commonPrefix(candidates);
+      if (next.length > this.editor.text.length) this.editor = setText(this.editor, next);
       return;
     }
     const { state, action } = reduce(this.editor, key);
@@ -506,6 +510,7 @@ export class Screen {
   /** After a turn: go on with the queue, or (after an interruption) give it back to the input. */
   private afterTask(interrupted: boolean): void {
     this.refreshContextFill();
+    this.sessionIds = undefined;
     if (this.closing) return this.render();
     if (this.queue.length) {
       if (interrupted) {
@@ -740,10 +745,18 @@ export class Screen {
     }
     const inputStart = lines.length;
     lines.push(...rows);
-    const hints = completions(this.editor.text);
-    if (hints.length && this.editor.text.length > 0) lines.push(theme.dim('  ' + hints.map((c) => `/${c}`).join('  ')));
+    const hints = this.completion().display;
+    if (hints.length) lines.push(theme.dim(truncateWidth('  ' + hints.slice(0, 12).join('  '), width - 1)));
     lines.push(theme.dim(this.statusLine()));
     return { lines, cursor: { line: inputStart + cursorRow, col: layout.cursorCol } };
+  }
+
+  private completion(): Completion {
+    if (!this.editor.text.startsWith('/')) return { candidates: [], display: [] };
+    return completeInput(this.editor.text, {
+      profiles: this.llmProfiles?.names ?? [],
+      sessions: () => (this.sessionIds ??= this.app?.agent.listSessions().map((x) => x.id) ?? []),
+    });
   }
 
   private refreshContextFill(): void {
