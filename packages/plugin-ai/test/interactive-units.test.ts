@@ -302,6 +302,9 @@ describe('formatting', () => {
 
   test('describeStep quotes words with spaces so what is shown is what runs', () => {
     expect(describeStep({ tool: 'exec', program: 'git', args: ['commit', '-m', 'fix it'] })).toBe("git commit -m 'fix it'");
+    // a tool this version of the screen does not know: the tool and its target
+    expect(describeStep({ tool: 'fs.edit', path: 'src/a b.ts', old_string: 'x', new_string: 'y' } as never)).toBe("fs.edit 'src/a b.ts'");
+    expect(describeStep({ tool: 'proc.start', program: 'npm', args: ['test'] } as never)).toBe('proc.start npm test');
   });
 
   test('/context shows each part against the budget', () => {

@@ -18,8 +18,13 @@ export function describeStep(step: Step): string {
       return ['plugin', step.plugin, ...step.args].map(quoteForDisplay).join(' ');
     case 'config.json_patch':
       return `json_patch ${step.file} (${step.patch.length} op${step.patch.length === 1 ? '' : 's'})`;
-    default:
-      return String((step as { tool?: unknown }).tool);
+    default: {
+      // Tools added later (fs.*, http.get, proc.*): the tool, its target, and its words.
+      const fields = step as unknown as Record<string, unknown>;
+      const target = ['path', 'file', 'url', 'proc_id', 'program'].map((k) => fields[k]).find((v) => typeof v === 'string');
+      const words = Array.isArray(fields.args) ? fields.args.filter((a): a is string => typeof a === 'string').map(quoteForDisplay) : [];
+      return [String(fields.tool), ...(typeof target === 'string' ? [quoteForDisplay(target)] : []), ...words].join(' ');
+    }
   }
 }
 

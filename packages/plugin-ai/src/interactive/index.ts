@@ -31,7 +31,8 @@ export async function runInteractive(args: RunArgs, lang: Lang, options: Interac
   const live = Boolean(input.isTTY && output.isTTY);
   const theme = createTheme(colorEnabled(env, Boolean(output.isTTY)));
   const home = slothtoolHome(env);
-  const history = new PromptHistory(path.join(home, 'ai', 'history'));
+  // Piped input is not something a person typed: it does not go into the history.
+  const history = live ? new PromptHistory(path.join(home, 'ai', 'history')) : undefined;
 
   const terminal = live ? new Terminal(input, output, theme.enabled) : undefined;
   const surface: Surface = terminal ?? plainSurface(output);
