@@ -503,3 +503,22 @@ test('Esc stops a running turn too; the window can be resized', async () => {
   s.write(KEY.ctrlD);
   expect(await s.exited).toBe(0);
 });
+
+test('a command that floods its output keeps the screen responsive and collapses to its tail', async () => {
+  fx.server.enqueue(cmd('flood', { program: 'yes', args: ['spam'] }), chat('flood over'));
+  const s = fx.start();
+  await s.waitFor('low · local');
+  s.write('flood the screen' + KEY.enter);
+  await s.waitFor('Running yes spam');
+  await s.waitFor(/… \d{4,} earlier lines/);
+  s.write(KEY.ctrlC);
+  await s.waitFor('Interrupted');
+  await s.waitIdle();
+  const screen = renderScreen(s.raw(), 100);
+  const from = screen.indexOf('› flood the screen');
+  const after = screen.slice(from);
+  expect(after.filter((l) => l === '  │ spam').length).toBeLessThanOrEqual(5);
+  expect(after.some((l) => /^ {2}⎿ stopped \(SIGTERM\)/.test(l))).toBe(true);
+  s.write(KEY.ctrlD);
+  expect(await s.exited).toBe(0);
+});

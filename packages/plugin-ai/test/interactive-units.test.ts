@@ -288,6 +288,12 @@ describe('formatting', () => {
     ]);
   });
 
+  test('when the streamed output was cut to its tail, the hidden count still covers all lines', () => {
+    const result: ToolResult = { _event: 'tool_result', id: 'z', tool: 'exec', exitCode: 0, decision: { level: 'L0', rules: [] } };
+    const lines = formatResult(result, 'y\ny\ny\ny\ny\ny\n', plain, 'en', 'f', 100000);
+    expect(lines[0]).toBe('  │ … 99995 earlier lines');
+  });
+
   test('a skipped step reads as skipped; a killed one as stopped', () => {
     const skipped: ToolResult = { _event: 'tool_result', id: 'x', tool: 'exec', status: 'declined', reason: 'skipped: the user sent a steering message', decision: { level: 'L0', rules: [] } };
     expect(formatResult(skipped, '', plain, 'en', 'f')[0]).toMatch(/^ {2}⎿ skipped — skipped: the user/);

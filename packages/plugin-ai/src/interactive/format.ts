@@ -76,6 +76,8 @@ export function formatResult(
   theme: Theme,
   lang: Lang,
   configFile: string,
+  /** Lines printed in all, when `output` was cut to its tail while streaming. */
+  totalLines?: number,
 ): string[] {
   const lines: string[] = [];
   if (result.status === 'blocked') {
@@ -104,7 +106,9 @@ export function formatResult(
     return lines;
   }
   const text = output || [result.stdoutTail, result.stderrTail].filter(Boolean).join('');
-  const { shown, hidden } = tail(outputLines(text), TAIL_LINES);
+  const all = outputLines(text);
+  const { shown } = tail(all, TAIL_LINES);
+  const hidden = Math.max(all.length, totalLines ?? 0) - shown.length;
   if (hidden) lines.push(theme.dim(`  │ ${ts(lang, 'moreLines', { n: hidden })}`));
   for (const line of shown) lines.push(theme.dim(`  │ ${line}`));
   let end: string;

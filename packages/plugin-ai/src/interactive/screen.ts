@@ -77,6 +77,8 @@ export class Screen {
   /** Raw text streamed in this turn, for the spinner's token count. */
   private streamed = '';
   private output = '';
+  /** Lines the running step printed in all (its text is kept only up to OUTPUT_KEEP). */
+  private outputNewlines = 0;
   private readonly queue: string[] = [];
   private question?: OpenQuestion;
   private notice?: string;
@@ -432,6 +434,7 @@ export class Screen {
     this.preview = '';
     this.streamed = '';
     this.output = '';
+    this.outputNewlines = 0;
     const promise = (text === 'continue' ? agent.continue({ signal: controller.signal }) : agent.send(text, { signal: controller.signal })).then(
       (result) => this.turnDone(result),
       (err: unknown) => this.turnFailed(err),
@@ -563,15 +566,18 @@ export class Screen {
         this.print(formatStep(event.step, event.decision, this.theme, this.lang).join('\n'));
         this.phase = { kind: 'running', id: event.id, label: describeStep(event.step) };
         this.output = '';
+    this.outputNewlines = 0;
         break;
       case 'output':
         this.output += event.chunk;
+        this.outputNewlines += countNewlines(event.chunk);
         if (this.output.length > OUTPUT_KEEP * 2) this.output = this.output.slice(-OUTPUT_KEEP);
         break;
       case 'tool_result':
         this.showResult(event.result);
         this.phase = { kind: 'thinking' };
         this.output = '';
+    this.outputNewlines = 0;
         this.streamed = '';
         break;
       case 'compaction':
@@ -619,7 +625,7 @@ export class Screen {
     const home = os.homedir();
     const file = this.app?.paths.config ?? 'plugin-configs/ai.json';
     const configFile = file.startsWith(home + path.sep) ? '~' + file.slice(home.length) : file;
-    this.print(formatResult(result, this.output, this.theme, this.lang, configFile).join('\n'));
+    this.print(formatResult(result, this.output, this.theme, this.lang, configFile, this.outputNewlines).join('\n'));
   }
 
   // ── leaving ───────────────────────────────────────────────────────────────────────
@@ -707,7 +713,8 @@ export class Screen {
       lines.push(...shown);
     }
     if (this.task && this.phase.kind === 'running' && this.output) {
-      const { shown, hidden } = tail(outputLines(this.output), TAIL_LINES);
+      const { shown } = tail(outputLines(this.output.slice(-8192)), TAIL_LINES);
+      const hidden = Math.max(0, this.outputNewlines + (this.output.endsWith('\n') ? 0 : 1) - shown.length);
       if (hidden) lines.push(theme.dim(`  │ ${ts(this.lang, 'moreLines', { n: hidden })}`));
       for (const line of shown) lines.push(theme.dim(`  │ ${truncateWidth(line, width - 5)}`));
     }
@@ -815,6 +822,12 @@ function readLlmProfiles(file: string): { defaultName?: string; names: string[] 
     defaultName: typeof name === 'string' && name ? name : undefined,
     names: profiles && typeof profiles === 'object' ? Object.keys(profiles) : [],
   };
+}
+
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 function wordsOf(step: Step): string[] {

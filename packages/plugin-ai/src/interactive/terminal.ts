@@ -7,6 +7,10 @@ import * as readline from 'readline';
 import { mapKey, normalizeBatch, type InputKey, type RawKey } from './keys';
 import { stringWidth, wrapLine } from './width';
 
+/** Synchronized output (terminals that know it draw the update at once; others ignore it). */
+const SYNC_START = '\x1b[?2026h';
+const SYNC_END = '\x1b[?2026l';
+
 export interface LiveFrame {
   /** Lines of the live region (may be wider than the terminal: they are wrapped here). */
   lines: string[];
@@ -78,13 +82,13 @@ export class Terminal {
   /** Print text above the live region (a newline is added when missing). */
   print(text: string): void {
     const body = text.endsWith('\n') ? text : text + '\n';
-    this.output.write('\x1b[?25l' + this.eraseSequence() + body.replace(/\r?\n/g, '\r\n') + this.drawSequence(this.frame) + '\x1b[?25h');
+    this.output.write(SYNC_START + '\x1b[?25l' + this.eraseSequence() + body.replace(/\r?\n/g, '\r\n') + this.drawSequence(this.frame) + '\x1b[?25h' + SYNC_END);
   }
 
   /** Replace the live region. */
   render(frame: LiveFrame): void {
     this.frame = frame;
-    this.output.write('\x1b[?25l' + this.eraseSequence() + this.drawSequence(frame) + (frame.cursor ? '\x1b[?25h' : ''));
+    this.output.write(SYNC_START + '\x1b[?25l' + this.eraseSequence() + this.drawSequence(frame) + (frame.cursor ? '\x1b[?25h' : '') + SYNC_END);
   }
 
   /** Clear the visible screen (Ctrl+L; the scrollback stays), then draw the live region. */
