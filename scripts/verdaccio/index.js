@@ -118,11 +118,12 @@ async function startRegistry(options = {}) {
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    // Started directly with node (not npx) so that the pid held here is the server's.
-    const child = spawn(process.execPath, [bin, '--config', configFile, '--listen', `127.0.0.1:${port}`], {
+    // Started with node (not npx), verdaccio running inside serve.js, so that the pid held
+    // here is the server's; serve.js exits when this process's end of its stdin closes.
+    const child = spawn(process.execPath, [path.join(__dirname, 'serve.js'), bin, '--config', configFile, '--listen', `127.0.0.1:${port}`], {
       cwd: dir,
       env: cleanEnv(process.env),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     let output = '';
     const keep = (chunk) => {
@@ -130,6 +131,12 @@ async function startRegistry(options = {}) {
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
+    // A server nobody stopped must not keep the test runner alive: it ends with this process
+    // (stdin closes; jest's sandboxed `process` never emits 'exit', so the guard alone is not enough).
+    child.unref();
+    child.stdin.unref();
+    child.stdout.unref();
+    child.stderr.unref();
     const guard = () => killQuietly(child.pid, 'SIGKILL');
     process.on('exit', guard);
 
@@ -235,7 +242,12 @@ if (require.main === module) {
           reg.npmrcLines().map((l) => `  ${l}\n`).join('') +
           'Ctrl-C stops it and removes its storage.\n',
       );
-      const bye = () => reg.stop().then(() => process.exit(0));
+      // the server's handles are unref'd (see startRegistry); this keeps the CLI up until a signal
+      const keepAlive = setInterval(() => {}, 2 ** 30);
+      const bye = () => {
+        clearInterval(keepAlive);
+        reg.stop().then(() => process.exit(0));
+      };
       process.on('SIGINT', bye);
       process.on('SIGTERM', bye);
     },
