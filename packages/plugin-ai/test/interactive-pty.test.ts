@@ -78,6 +78,7 @@ test('a confirmed L1 step: shown with level and rule, asked, run; allow-session 
   await s.waitFor('[L1] touch created.txt');
   await s.waitFor('rule write.file');
   await s.waitFor('Allow this L1 step?');
+  await s.waitFor('Esc declines'); // the question takes keys
   await s.waitFor('Yes, and allow `touch created.txt` for this session');
   s.write('a');
   await s.waitFor('exit 0');
@@ -95,6 +96,7 @@ test('a confirmed L1 step: shown with level and rule, asked, run; allow-session 
   fx.server.enqueue(cmd('other', { program: 'touch', args: ['other.txt'] }), chat('not that one'));
   s.write('another file' + KEY.enter);
   await s.waitFor('Allow this L1 step?');
+  await s.waitFor('Esc declines'); // the question takes keys
   s.write(KEY.esc); // Esc declines
   await s.waitFor('not that one');
   await s.waitIdle();
@@ -109,6 +111,7 @@ test('a declined L1 step is not run and the model is told', async () => {
   await s.waitFor('› ');
   s.write('create nope.txt' + KEY.enter);
   await s.waitFor('Allow this L1 step?');
+  await s.waitFor('Esc declines'); // the question takes keys
   s.write(KEY.down + KEY.down + KEY.enter); // the third choice: decline
   await s.waitFor('declined');
   await s.waitFor('ok, I will not');
@@ -125,11 +128,13 @@ test('edit the arguments before running: the edited command is judged again and 
   await s.waitFor('› ');
   s.write('create a file' + KEY.enter);
   await s.waitFor('Allow this L1 step?');
+  await s.waitFor('Esc declines'); // the question takes keys
   s.write('e');
   await s.waitFor('Edit the command');
   s.write('\x7f'.repeat(5) + 'b.txt' + KEY.enter); // a.txt → b.txt
   await s.waitFor('✎ touch b.txt');
   await s.waitFor('Allow this L1 step?'); // judged again: still L1
+  await s.waitFor('Esc declines'); // the question takes keys
   s.write('y');
   await s.waitFor('done');
   expect(await exists(path.join(fx.cwd, 'b.txt'))).toBe(true);
@@ -360,6 +365,7 @@ test('NO_COLOR: no colour sequences, the same words', async () => {
   await s.waitFor('› ');
   s.write('go' + KEY.enter);
   await s.waitFor('Allow this L1 step?');
+  await s.waitFor('Esc declines'); // the question takes keys
   s.write('y');
   await s.waitFor('all good');
   await s.waitIdle();
@@ -407,6 +413,7 @@ test('a config patch shows its masked diff before the question; declining leaves
   await s.waitFor('(secrets masked):');
   await s.waitFor('renamed');
   await s.waitFor(/Allow this L\d step\?/);
+  await s.waitFor('Esc declines'); // the question takes keys
   s.write('n');
   await s.waitFor('left it alone');
   await s.waitIdle();
@@ -446,6 +453,7 @@ test('Ctrl+C while a question is up declines the step and stops the turn', async
   await s.waitFor('› ');
   s.write('make files' + KEY.enter);
   await s.waitFor('Allow this L1 step?');
+  await s.waitFor('Esc declines'); // the question takes keys
   s.write(KEY.ctrlC);
   await s.waitFor('Interrupted');
   await s.waitIdle();

@@ -58,7 +58,14 @@ interface OpenQuestion {
   state: QuestionState;
   words: string[];
   resolve: (answer: AgentConfirmAnswer) => void;
+  /** Keys before this time were meant for the prompt (typed ahead), not for the question. */
+  readyAt: number;
 }
+
+/** A question that opens while the user is typing waits this long before it takes keys, so
+ * a letter typed for the prompt (a, y, n, Enter) never answers it; the keys go to the prompt. */
+const QUESTION_GUARD_MS = 400;
+const TYPING_RECENTLY_MS = 1500;
 
 type Phase = { kind: 'thinking' } | { kind: 'writing' } | { kind: 'compacting' } | { kind: 'running'; id: string; label: string };
 
@@ -92,6 +99,8 @@ export class Screen {
   /** llm-base's default profile name, for the status line when none is chosen. */
   private llmDefault?: string;
   private llmProfiles?: { defaultName?: string; names: string[] };
+  private lastKeyAt = 0;
+  private guardTimer?: NodeJS.Timeout;
   /** Session ids for completing /resume, read once per Tab or per task. */
   private sessionIds?: string[];
   /** Context fill in percent of the budget, refreshed when a turn or command ends. */
@@ -149,7 +158,10 @@ export class Screen {
         this.print([this.theme.bold(`  ${ts(this.lang, 'preview', { file })}`), ...colorDiff(request.preview, this.theme)].join('\n'));
       }
       const words = wordsOf(request.step);
-      this.question = { request, state: createQuestion(words.length > 0), words, resolve };
+      const now = this.now();
+      const guarded = this.surface.live && now - this.lastKeyAt < TYPING_RECENTLY_MS;
+      this.question = { request, state: createQuestion(words.length > 0), words, resolve, readyAt: guarded ? now + QUESTION_GUARD_MS : now };
+      if (guarded) this.scheduleGuardRender();
       if (!this.surface.live) this.print(this.questionLines().join('\n'));
       this.render();
     });
@@ -169,11 +181,18 @@ export class Screen {
   }
 
   private onKey(key: InputKey): void {
+    this.lastKeyAt = this.now();
     if (key.kind !== 'interrupt' && this.exitArmed) this.disarmExit();
     if (key.kind === 'interrupt') return this.interrupt();
     if (key.kind === 'redraw') return this.surface.clearScreen();
     if (key.kind === 'paste-start' || key.kind === 'paste-end') return;
-    if (this.question) return this.questionKey(key);
+    if (this.question) {
+      if (this.now() >= this.question.readyAt) return this.questionKey(key);
+      // Still typing for the prompt: the key goes there and the guard starts again.
+      this.question.readyAt = this.now() + QUESTION_GUARD_MS;
+      this.scheduleGuardRender();
+      if (key.kind === 'escape' || key.kind === 'tab') return;
+    }
     if (key.kind === 'escape') {
       // Esc stops a running turn, as in the assistants people know; idle it does nothing.
       if (this.task) this.task.controller.abort();
@@ -673,6 +692,13 @@ export class Screen {
     this.spinner = undefined;
   }
 
+  /** Draw the question's keys line when its guard ends. */
+  private scheduleGuardRender(): void {
+    if (this.guardTimer) clearTimeout(this.guardTimer);
+    this.guardTimer = setTimeout(() => this.render(), QUESTION_GUARD_MS + 10);
+    this.guardTimer.unref();
+  }
+
   private scheduleRender(): void {
     if (this.renderScheduled) return;
     this.renderScheduled = true;
@@ -802,7 +828,8 @@ export class Screen {
       const text = `${i + 1}. ${label}`;
       lines.push(i === q.state.index ? theme.cyan(`❯ ${text}`) : `  ${text}`);
     });
-    lines.push(theme.dim(ts(this.lang, 'confirmKeys')));
+    // The keys line appears once the question takes keys.
+    lines.push(theme.dim(this.now() >= q.readyAt ? ts(this.lang, 'confirmKeys') : '…'));
     return lines;
   }
 }

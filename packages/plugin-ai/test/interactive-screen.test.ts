@@ -1,0 +1,71 @@
+import { Screen, type Surface } from '../src/interactive/screen';
+import type { LiveFrame } from '../src/interactive/terminal';
+import { createTheme } from '../src/interactive/theme';
+import type { ConfirmRequest } from '../src/runner-types';
+
+// The screen controller with a fake surface and a fake clock (no agent needed for these).
+
+function setup() {
+  let now = 10_000;
+  const printed: string[] = [];
+  let frame: LiveFrame = { lines: [] };
+  const surface: Surface = {
+    columns: 80,
+    rows: 24,
+    live: true,
+    print: (text) => void printed.push(text),
+    render: (f) => void (frame = f),
+    clearScreen: () => undefined,
+  };
+  const screen = new Screen({ lang: 'en', theme: createTheme(false), surface, cwd: '/w', now: () => now });
+  return {
+    screen,
+    printed,
+    frame: () => frame.lines.join('\n'),
+    tick: (ms: number) => void (now += ms),
+  };
+}
+
+const request: ConfirmRequest = {
+  id: 'cmd_001',
+  step: { tool: 'exec', program: 'touch', args: ['a.txt'] },
+  decision: { level: 'L1', rules: [{ id: 'write.file', level: 'L1', reason: 'writes' }] },
+  sessionKey: 'touch a.txt',
+};
+
+test('a question that opens while the user types takes keys only after a short guard; earlier keys go to the prompt', async () => {
+  const { screen, frame, printed, tick } = setup();
+  screen.onKeys([{ kind: 'text', text: 'm' }]);
+  tick(200);
+  const answer = screen.confirm(request);
+  tick(300);
+  screen.onKeys([{ kind: 'text', text: 'a' }]); // would be "allow for the session"
+  screen.onKeys([{ kind: 'enter' }]); // would be "run once"
+  expect(frame()).toContain('Allow this L1 step?');
+  expect(frame()).not.toContain('Esc declines');
+  tick(300); // 600 ms after it opened, but the guard restarted with the last key
+  screen.render();
+  expect(frame()).not.toContain('Esc declines');
+  tick(200);
+  screen.render();
+  expect(frame()).toContain('Esc declines');
+  screen.onKeys([{ kind: 'text', text: 'n' }]);
+  await expect(answer).resolves.toEqual({ action: 'decline', reason: 'declined by the user' });
+  expect(printed.join('\n')).toContain('› ma'); // the typed-ahead letters and Enter went to the prompt
+});
+
+test('a question that opens when nobody is typing takes keys at once', async () => {
+  const { screen, tick } = setup();
+  tick(5000);
+  const answer = screen.confirm(request);
+  screen.onKeys([{ kind: 'text', text: 'y' }]);
+  await expect(answer).resolves.toEqual({ action: 'run' });
+});
+
+test('Ctrl+C at a question declines it at once, guarded or not', async () => {
+  const { screen } = setup();
+  screen.onKeys([{ kind: 'text', text: 'x' }]);
+  const answer = screen.confirm(request);
+  screen.onKeys([{ kind: 'interrupt' }]);
+  await expect(answer).resolves.toEqual({ action: 'decline', reason: 'interrupted by the user' });
+});
