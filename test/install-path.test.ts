@@ -14,7 +14,8 @@
  * written by hand in the original format) and run the way it runs them (`node <binPath> ...`).
  *
  * The registry: verdaccio 6 on 127.0.0.1, a free port, config and storage in a temp folder,
- * no uplinks; started by this file, stopped by pid in afterAll (and by a process 'exit' guard).
+ * no uplinks; started by this file and stopped by pid in afterAll; it also exits by itself when
+ * this process ends (scripts/verdaccio/serve.js watches its stdin pipe).
  *
  * No internet: verdaccio also serves the third-party dependencies of our packages (openai, zod,
  * ...) at exactly the versions package-lock.json locked, written into its storage from the
@@ -168,26 +169,12 @@ function projectIn(home: TempHome): string {
   return dir;
 }
 
-/** Step 3: create and select a profile through llm-base's module API (DESIGN §3), which the
- * original JavaScript llm-base 1.0.x and ours both offer. The module is found the way plugin-ai
- * finds it: registry.json → binPath → package root → main. */
-async function createProfile(home: TempHome & { npmEnv: NodeJS.ProcessEnv }): Promise<void> {
-  const script = `
-    const fs = require('fs'), path = require('path');
-    const reg = JSON.parse(fs.readFileSync(path.join(process.env.SLOTHTOOL_HOME, 'registry.json'), 'utf8'));
-    let dir = path.dirname(reg.plugins['llm-base'].binPath);
-    while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
-    const llm = require(path.join(dir, require(path.join(dir, 'package.json')).main || 'lib/index.js'));
-    (async () => {
-      const created = await llm.create_profile('local', {
-        base_url: process.argv[1], api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 20000,
-      });
-      const chosen = await llm.set_default_profile('local');
-      process.stdout.write(JSON.stringify({ created, chosen }));
-      process.exit(created && created.success && chosen && chosen.success ? 0 : 1);
-    })();`;
-  const r = await run(process.execPath, ['-e', script, server!.baseURL], { cwd: home.home, env: home.npmEnv });
-  expectOk('creating the llm-base profile', r);
+/** Step 3: create and select a profile with llm-base's own CLI, the way a user would; `llmBase`
+ * runs it (through `slothtool llm-base ...`, or `node <binPath> ...` as the original host does). */
+async function createProfile(home: TempHome, llmBase: (args: string[]) => Promise<RunResult>): Promise<void> {
+  const profile = ['--base-url', server!.baseURL, '--api-key', 'sk-test', '--low-model', 'test-low', '--high-model', 'test-high', '--timeout', '20000'];
+  expectOk('llm-base config create local', await llmBase(['config', 'create', 'local', ...profile]));
+  expectOk('llm-base config set-default local', await llmBase(['config', 'set-default', 'local']));
   const cfg = await home.readJson<{ default_profile: string; profiles: Record<string, { base_url: string }> }>('plugin-configs/llm-base.json');
   expect(cfg.default_profile).toBe('local');
   expect(cfg.profiles.local.base_url).toBe(server!.baseURL);
@@ -294,7 +281,7 @@ describe('a user with the slothtool host', () => {
   }, 150_000);
 
   test('3. an llm-base profile pointing at the scripted model server', async () => {
-    await createProfile(user);
+    await createProfile(user, (args) => slothtool(['llm-base', ...args]));
   });
 
   test('4. slothtool ai -p "..." --json completes cmd → tool_result → chat', async () => {
@@ -332,7 +319,7 @@ test('the original host\'s way: npm install --prefix plugins/<alias>, a hand-wri
   // the original format, byte for byte what the original host writes
   fs.writeFileSync(path.join(user.slothtoolHome, 'registry.json'), JSON.stringify({ plugins }, null, 2));
 
-  await createProfile(user);
+  await createProfile(user, (args) => run(process.execPath, [plugins['llm-base'].binPath, ...args], { cwd: user.home, env: user.npmEnv }));
 
   const before = server!.requests.length;
   const r = await run(process.execPath, [plugins.ai.binPath, '-p', 'What is in this folder?', '--json'], { cwd: projectIn(user), env: user.npmEnv });
