@@ -6,6 +6,7 @@ import { describeStep, formatContext, formatResult, outputLines, tail } from '..
 import { PromptHistory } from '../src/interactive/history';
 import { mapKey, normalizeBatch, type InputKey } from '../src/interactive/keys';
 import { createEditor, layoutInput, reduce, type EditorKey, type EditorState } from '../src/interactive/line-editor';
+import { buildFrame, type LiveView } from '../src/interactive/live-frame';
 import { looksLikeMarkdown } from '../src/interactive/markdown';
 import { createQuestion, joinWords, reduceQuestion, splitWords, type QuestionKey } from '../src/interactive/question';
 import { screenTables } from '../src/interactive/strings';
@@ -352,4 +353,58 @@ test('the zh and en screen tables have the same keys and placeholders', () => {
   expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
   const vars = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
   for (const key of Object.keys(en) as Array<keyof typeof en>) expect([key, vars(zh[key])]).toEqual([key, vars(en[key])]);
+});
+
+describe('live frame', () => {
+  const plain = createTheme(false);
+  const base: LiveView = { columns: 40, rows: 20, preview: '', queue: [], editor: { text: 'hi', cursor: 2 }, hints: [], status: '  low · local  ·  /help' };
+
+  test('idle: the rule, the prompt with the cursor after the text, the status', () => {
+    expect(buildFrame(base, plain, 'en')).toEqual({ lines: ['─'.repeat(40), '› hi', '  low · local  ·  /help'], cursor: { line: 1, col: 4 } });
+  });
+
+  test('busy: streaming text, the output tail, the spinner with time and tokens, the queue', () => {
+    const frame = buildFrame(
+      {
+        ...base,
+        preview: 'The answer so far',
+        busy: { phase: 'running', step: 'npm test', elapsedMs: 65_000, spinnerFrame: 1, streamedTokens: 0, output: 'a\nb\nc\nd\ne\nf\ng\n', outputNewlines: 7 },
+        queue: ['next one'],
+        hints: ['/help'],
+      },
+      plain,
+      'en',
+    );
+    expect(frame.lines).toEqual([
+      'The answer so far',
+      '  │ … 2 earlier lines',
+      '  │ c',
+      '  │ d',
+      '  │ e',
+      '  │ f',
+      '  │ g',
+      '⠙ Running npm test… (1m 05s · esc/ctrl+c to stop)',
+      '↳ queued: next one',
+      '─'.repeat(40),
+      '› hi',
+      '  /help',
+      '  low · local  ·  /help',
+    ]);
+  });
+
+  test('a question replaces the prompt; its keys line shows once it takes keys', () => {
+    const request = { id: 'c', step: { tool: 'exec' as const, program: 'rm', args: ['x'] }, decision: { level: 'L1' as const, rules: [] }, sessionKey: 'rm x' };
+    const waiting = buildFrame({ ...base, question: { request, state: createQuestion(true), ready: false } }, plain, 'en');
+    expect(waiting.lines).toEqual([
+      'Allow this L1 step?  rm x',
+      '❯ 1. Yes, run it once',
+      '  2. Yes, and allow `rm x` for this session',
+      '  3. No, decline (the model is told)',
+      '  4. Edit the command first',
+      '…',
+    ]);
+    expect(waiting.cursor).toBeUndefined();
+    const ready = buildFrame({ ...base, question: { request, state: createQuestion(true), ready: true } }, plain, 'en');
+    expect(ready.lines.at(-1)).toBe('↑/↓ Enter · y/a/n/e · Esc declines');
+  });
 });

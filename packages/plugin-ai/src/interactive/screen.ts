@@ -15,16 +15,17 @@ import type { Reply, Step } from '../protocol';
 import type { ConfirmRequest, ToolResult } from '../runner-types';
 import { estimateTokens } from '../tokens';
 import { commonPrefix, completeInput, COMMANDS, parseInput, type CommandName, type Completion } from './commands';
-import { describeStep, formatContext, formatElapsed, formatResult, formatSessions, formatStep, formatTokens, outputLines, tail, TAIL_LINES } from './format';
+import { describeStep, formatContext, formatResult, formatSessions, formatStep, formatTokens } from './format';
 import type { PromptHistory } from './history';
 import type { InputKey } from './keys';
-import { createEditor, layoutInput, reduce, setText, type EditorState } from './line-editor';
+import { createEditor, reduce, setText, type EditorState } from './line-editor';
 import { createMarkdownRenderer, looksLikeMarkdown, type MarkdownRenderer } from './markdown';
 import { createQuestion, joinWords, reduceQuestion, type QuestionState } from './question';
+import { buildFrame, PROMPT, questionLines, SPINNER, type QuestionView } from './live-frame';
 import { ts } from './strings';
 import type { LiveFrame } from './terminal';
 import type { Theme } from './theme';
-import { stringWidth, truncateWidth } from './width';
+import { truncateWidth } from './width';
 
 /** Where the screen draws: a real terminal, or plain lines when stdout is not a TTY. */
 export interface Surface {
@@ -49,9 +50,7 @@ export interface ScreenOptions {
   now?: () => number;
 }
 
-const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const OUTPUT_KEEP = 64 * 1024;
-const PROMPT = '› ';
 
 interface OpenQuestion {
   request: ConfirmRequest;
@@ -162,7 +161,7 @@ export class Screen {
       const guarded = this.surface.live && now - this.lastKeyAt < TYPING_RECENTLY_MS;
       this.question = { request, state: createQuestion(words.length > 0), words, resolve, readyAt: guarded ? now + QUESTION_GUARD_MS : now };
       if (guarded) this.scheduleGuardRender();
-      if (!this.surface.live) this.print(this.questionLines().join('\n'));
+      if (!this.surface.live) this.print(questionLines(this.questionView()!, this.theme, this.lang).join('\n'));
       this.render();
     });
   };
@@ -729,59 +728,38 @@ export class Screen {
 
   /** The live region: streaming text, running output, spinner, queue, then the prompt or
    * the open question, then the status line. */
+  /** The live region of the current state (see live-frame.ts). */
   frame(): LiveFrame {
-    const theme = this.theme;
-    const width = this.surface.columns;
-    const lines: string[] = [];
-    const room = Math.max(3, this.surface.rows - 12);
-    if (this.preview) {
-      const { shown } = tail(this.preview.split('\n'), room);
-      lines.push(...shown);
-    }
-    if (this.task && this.phase.kind === 'running' && this.output) {
-      const { shown } = tail(outputLines(this.output.slice(-8192)), TAIL_LINES);
-      const hidden = Math.max(0, this.outputNewlines + (this.output.endsWith('\n') ? 0 : 1) - shown.length);
-      if (hidden) lines.push(theme.dim(`  │ ${ts(this.lang, 'moreLines', { n: hidden })}`));
-      for (const line of shown) lines.push(theme.dim(`  │ ${truncateWidth(line, width - 5)}`));
-    }
-    if (this.task && !this.question) {
-      const elapsed = formatElapsed(this.now() - this.task.started);
-      const label =
-        this.phase.kind === 'running'
-          ? ts(this.lang, 'running', { what: truncateWidth(this.phase.label, Math.max(10, width - 40)) })
-          : ts(this.lang, this.phase.kind);
-      const facts = [elapsed];
-      if (this.streamed && this.phase.kind !== 'running') facts.push(`↓ ${ts(this.lang, 'statusTokens', { n: formatTokens(estimateTokens(this.streamed)) })}`);
-      facts.push(ts(this.lang, 'interruptHint'));
-      lines.push(`${theme.cyan(SPINNER[this.frameIndex])} ${label} ${theme.dim(`(${facts.join(' · ')})`)}`);
-    }
-    for (const q of this.queue) lines.push(theme.dim(`↳ ${ts(this.lang, 'queued', { text: truncateWidth(q.replace(/\n/g, ' '), width - 14) })}`));
-    if (this.notice) lines.push(theme.yellow(this.notice));
-    if (this.question) {
-      const start = lines.length;
-      lines.push(...this.questionLines());
-      const editing = this.question.state.editing;
-      if (!editing) return { lines };
-      const col = stringWidth(PROMPT) + stringWidth(editing.text.slice(0, editing.cursor));
-      return { lines, cursor: { line: start + 1, col } };
-    }
-    lines.push(theme.dim('─'.repeat(Math.max(10, width))));
-    const promptWidth = stringWidth(PROMPT);
-    const layout = layoutInput(this.editor, width, theme.cyan(PROMPT), ' '.repeat(promptWidth), promptWidth);
-    const maxInput = Math.max(3, this.surface.rows - lines.length - 3);
-    let rows = layout.rows;
-    let cursorRow = layout.cursorRow;
-    if (rows.length > maxInput) {
-      const start = Math.min(Math.max(0, cursorRow - maxInput + 1), rows.length - maxInput);
-      rows = rows.slice(start, start + maxInput);
-      cursorRow -= start;
-    }
-    const inputStart = lines.length;
-    lines.push(...rows);
-    const hints = this.completion().display;
-    if (hints.length) lines.push(theme.dim(truncateWidth('  ' + hints.slice(0, 12).join('  '), width - 1)));
-    lines.push(theme.dim(this.statusLine()));
-    return { lines, cursor: { line: inputStart + cursorRow, col: layout.cursorCol } };
+    const task = this.task;
+    return buildFrame(
+      {
+        columns: this.surface.columns,
+        rows: this.surface.rows,
+        preview: this.preview,
+        busy: task && {
+          phase: this.phase.kind,
+          step: this.phase.kind === 'running' ? this.phase.label : undefined,
+          elapsedMs: this.now() - task.started,
+          spinnerFrame: this.frameIndex,
+          streamedTokens: this.streamed ? estimateTokens(this.streamed) : 0,
+          output: this.output,
+          outputNewlines: this.outputNewlines,
+        },
+        queue: this.queue,
+        notice: this.notice,
+        question: this.questionView(),
+        editor: this.editor,
+        hints: this.completion().display,
+        status: this.statusLine(),
+      },
+      this.theme,
+      this.lang,
+    );
+  }
+
+  private questionView(): QuestionView | undefined {
+    const q = this.question;
+    return q && { request: q.request, state: q.state, ready: this.now() >= q.readyAt };
   }
 
   private completion(): Completion {
@@ -811,26 +789,6 @@ export class Screen {
     }
     const right = this.task ? ts(this.lang, 'busyHint') : this.app ? '/help' : '';
     return `  ${parts.join(' · ')}  ·  ${right}`;
-  }
-
-  private questionLines(): string[] {
-    const theme = this.theme;
-    const q = this.question!;
-    const lines = [theme.bold(theme.yellow(ts(this.lang, 'confirmTitle', { level: q.request.decision.level }))) + '  ' + theme.bold(describeStep(q.request.step))];
-    if (q.state.editing) {
-      lines.push(`${theme.cyan(PROMPT)}${q.state.editing.text}`);
-      if (q.state.error) lines.push(theme.red(ts(this.lang, q.state.error === 'empty' ? 'editEmpty' : 'editUnbalanced')));
-      lines.push(theme.dim(ts(this.lang, 'editKeys')));
-      return lines;
-    }
-    q.state.choices.forEach((choice, i) => {
-      const label = ts(this.lang, `choice_${choice}`, { key: q.request.sessionKey });
-      const text = `${i + 1}. ${label}`;
-      lines.push(i === q.state.index ? theme.cyan(`❯ ${text}`) : `  ${text}`);
-    });
-    // The keys line appears once the question takes keys.
-    lines.push(theme.dim(this.now() >= q.readyAt ? ts(this.lang, 'confirmKeys') : '…'));
-    return lines;
   }
 }
 

@@ -1,0 +1,122 @@
+/** The live region at the bottom of the screen, drawn from a plain view of the screen's
+ * state: streaming text, the running step's output tail, the spinner, queued messages, a
+ * notice, then the prompt (or the open question) and the status line. Pure. */
+import type { Lang } from '../i18n';
+import type { ConfirmRequest } from '../runner-types';
+import { describeStep, formatElapsed, formatTokens, outputLines, tail, TAIL_LINES } from './format';
+import { layoutInput } from './line-editor';
+import type { QuestionState } from './question';
+import { ts } from './strings';
+import type { LiveFrame } from './terminal';
+import type { Theme } from './theme';
+import { stringWidth, truncateWidth } from './width';
+
+export const PROMPT = '› ';
+export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+export interface QuestionView {
+  request: ConfirmRequest;
+  state: QuestionState;
+  /** Whether the question takes keys yet (see the guard in screen.ts). */
+  ready: boolean;
+}
+
+export interface LiveView {
+  columns: number;
+  rows: number;
+  /** The reply's message as it streams in. */
+  preview: string;
+  /** Set while a turn or command runs. */
+  busy?: {
+    phase: 'thinking' | 'writing' | 'compacting' | 'running';
+    /** The running step, for `running`. */
+    step?: string;
+    elapsedMs: number;
+    spinnerFrame: number;
+    /** Estimated tokens streamed so far in this call. */
+    streamedTokens: number;
+    /** The running step's output (its tail) and how many lines it printed in all. */
+    output: string;
+    outputNewlines: number;
+  };
+  queue: string[];
+  notice?: string;
+  question?: QuestionView;
+  editor: { text: string; cursor: number };
+  /** Completions to show under the prompt. */
+  hints: string[];
+  status: string;
+}
+
+export function buildFrame(view: LiveView, theme: Theme, lang: Lang): LiveFrame {
+  const width = view.columns;
+  const lines: string[] = [];
+  if (view.preview) lines.push(...tail(view.preview.split('\n'), Math.max(3, view.rows - 12)).shown);
+  const busy = view.busy;
+  if (busy && busy.phase === 'running' && busy.output) {
+    const { shown } = tail(outputLines(busy.output.slice(-8192)), TAIL_LINES);
+    const hidden = Math.max(0, busy.outputNewlines + (busy.output.endsWith('\n') ? 0 : 1) - shown.length);
+    if (hidden) lines.push(theme.dim(`  │ ${ts(lang, 'moreLines', { n: hidden })}`));
+    for (const line of shown) lines.push(theme.dim(`  │ ${truncateWidth(line, width - 5)}`));
+  }
+  if (busy && !view.question) {
+    const label =
+      busy.phase === 'running'
+        ? ts(lang, 'running', { what: truncateWidth(busy.step ?? '', Math.max(10, width - 40)) })
+        : ts(lang, busy.phase);
+    const facts = [formatElapsed(busy.elapsedMs)];
+    if (busy.streamedTokens && busy.phase !== 'running') facts.push(`↓ ${ts(lang, 'statusTokens', { n: formatTokens(busy.streamedTokens) })}`);
+    facts.push(ts(lang, 'interruptHint'));
+    lines.push(`${theme.cyan(SPINNER[busy.spinnerFrame % SPINNER.length])} ${label} ${theme.dim(`(${facts.join(' · ')})`)}`);
+  }
+  for (const q of view.queue) lines.push(theme.dim(`↳ ${ts(lang, 'queued', { text: truncateWidth(q.replace(/\n/g, ' '), width - 14) })}`));
+  if (view.notice) lines.push(theme.yellow(view.notice));
+
+  if (view.question) {
+    const start = lines.length;
+    lines.push(...questionLines(view.question, theme, lang));
+    const editing = view.question.state.editing;
+    if (!editing) return { lines };
+    const col = stringWidth(PROMPT) + stringWidth(editing.text.slice(0, editing.cursor));
+    return { lines, cursor: { line: start + 1, col } };
+  }
+
+  lines.push(theme.dim('─'.repeat(Math.max(10, width))));
+  const promptWidth = stringWidth(PROMPT);
+  const layout = layoutInput(view.editor, width, theme.cyan(PROMPT), ' '.repeat(promptWidth), promptWidth);
+  const maxInput = Math.max(3, view.rows - lines.length - 3);
+  let rows = layout.rows;
+  let cursorRow = layout.cursorRow;
+  if (rows.length > maxInput) {
+    // a long input shows the rows around the cursor
+    const start = Math.min(Math.max(0, cursorRow - maxInput + 1), rows.length - maxInput);
+    rows = rows.slice(start, start + maxInput);
+    cursorRow -= start;
+  }
+  const inputStart = lines.length;
+  lines.push(...rows);
+  if (view.hints.length) lines.push(theme.dim(truncateWidth('  ' + view.hints.slice(0, 12).join('  '), width - 1)));
+  lines.push(theme.dim(view.status));
+  return { lines, cursor: { line: inputStart + cursorRow, col: layout.cursorCol } };
+}
+
+/** The confirm question: title with the command, the choices (or the edit line), the keys. */
+export function questionLines(question: QuestionView, theme: Theme, lang: Lang): string[] {
+  const { request, state } = question;
+  const lines = [
+    theme.bold(theme.yellow(ts(lang, 'confirmTitle', { level: request.decision.level }))) + '  ' + theme.bold(describeStep(request.step)),
+  ];
+  if (state.editing) {
+    lines.push(`${theme.cyan(PROMPT)}${state.editing.text}`);
+    if (state.error) lines.push(theme.red(ts(lang, state.error === 'empty' ? 'editEmpty' : 'editUnbalanced')));
+    lines.push(theme.dim(ts(lang, 'editKeys')));
+    return lines;
+  }
+  state.choices.forEach((choice, i) => {
+    const text = `${i + 1}. ${ts(lang, `choice_${choice}`, { key: request.sessionKey })}`;
+    lines.push(i === state.index ? theme.cyan(`❯ ${text}`) : `  ${text}`);
+  });
+  // The keys line appears once the question takes keys.
+  lines.push(theme.dim(question.ready ? ts(lang, 'confirmKeys') : '…'));
+  return lines;
+}
