@@ -3,10 +3,10 @@ import type { ContextSizes } from '../context';
 import type { Lang } from '../i18n';
 import type { Step } from '../protocol';
 import type { Decision, Level, Rule, ToolResult } from '../runner-types';
-import type { SessionInfo } from '../sessions';
+import type { SessionInfo, SessionRecord } from '../sessions';
 import { ts } from './strings';
 import type { Theme } from './theme';
-import { stripAnsi } from './width';
+import { stripAnsi, truncateWidth } from './width';
 
 /** A step in one line, like the core's describeStep (kept here so the screen does not load
  * zod with ../protocol before the prompt is drawn). */
@@ -175,4 +175,30 @@ export function formatSessions(list: SessionInfo[], current: string, theme: Them
   });
   lines.push(theme.dim(ts(lang, 'sessionsHint')));
   return lines;
+}
+
+/** What `/resume` and `-c` say: the session, and its last exchanges (dim, one line each),
+ * so the user sees where the conversation was. */
+export function formatResumed(id: string, records: SessionRecord[], skipped: number, theme: Theme, lang: Lang, width: number): string[] {
+  const lines = [theme.green(ts(lang, 'resumed', { id, messages: records.length }))];
+  if (skipped) lines.push(theme.yellow(ts(lang, 'resumedSkipped', { n: skipped })));
+  const turns = records.filter((r): r is Extract<SessionRecord, { t: 'user' | 'assistant' }> => r.t === 'user' || r.t === 'assistant');
+  for (const r of turns.slice(-4)) {
+    const text = r.t === 'assistant' ? assistantMessage(r.content) : r.content;
+    const first = truncateWidth(text.split('\n')[0], width - 4);
+    lines.push(theme.dim(r.t === 'user' ? `› ${first}` : `  ${first}`));
+  }
+  return lines;
+}
+
+/** An assistant turn is stored compactly as JSON `{type, message, ran?}`; its message. */
+function assistantMessage(content: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(content);
+  } catch {
+    return content; // an older record stored as plain text
+  }
+  const message = value && typeof value === 'object' ? (value as { message?: unknown }).message : undefined;
+  return typeof message === 'string' ? message : content;
 }

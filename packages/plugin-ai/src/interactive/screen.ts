@@ -15,7 +15,7 @@ import type { Reply, Step } from '../protocol';
 import type { ConfirmRequest, ToolResult } from '../runner-types';
 import { estimateTokens } from '../tokens';
 import { commonPrefix, completeInput, COMMANDS, parseInput, type CommandName, type Completion } from './commands';
-import { describeStep, formatContext, formatResult, formatSessions, formatStep, formatTokens } from './format';
+import { describeStep, formatContext, formatResult, formatResumed, formatSessions, formatStep, formatTokens } from './format';
 import type { PromptHistory } from './history';
 import type { InputKey } from './keys';
 import { createEditor, reduce, setText, type EditorState } from './line-editor';
@@ -383,49 +383,9 @@ export class Screen {
   /** What `/resume` (and `-c`) says: the id, and the last exchanges so the user sees where
    * the conversation was. */
   resumedText(id: string, skipped: number): string {
-    const lines = [this.theme.green(ts(this.lang, 'resumed', { id, messages: this.countRecords(id) }))];
-    if (skipped) lines.push(this.theme.yellow(ts(this.lang, 'resumedSkipped', { n: skipped })));
-    lines.push(...this.lastExchanges(id));
-    return lines.join('\n');
-  }
-
-  private countRecords(id: string): number {
-    return this.readSession(id).length;
-  }
-
-  private readSession(id: string): Array<{ t?: string; content?: string }> {
-    const file = path.join(this.app!.paths.sessionsDir, `${id}.jsonl`);
-    const out: Array<{ t?: string; content?: string }> = [];
-    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        const value: unknown = JSON.parse(line);
-        if (value && typeof value === 'object') out.push(value as { t?: string; content?: string });
-      } catch {
-        continue; // counted by agent.resume as skipped
-      }
-    }
-    return out;
-  }
-
-  private lastExchanges(id: string): string[] {
-    const records = this.readSession(id).filter((r) => (r.t === 'user' || r.t === 'assistant') && typeof r.content === 'string');
-    const lines: string[] = [];
-    for (const r of records.slice(-4)) {
-      if (r.t === 'user') {
-        lines.push(this.theme.dim(`${PROMPT}${truncateWidth(r.content!.split('\n')[0], this.surface.columns - 4)}`));
-      } else {
-        let message = r.content!;
-        try {
-          const value = JSON.parse(r.content!) as { message?: unknown };
-          if (typeof value.message === 'string') message = value.message;
-        } catch {
-          // stored as plain text
-        }
-        lines.push(this.theme.dim(`  ${truncateWidth(message.split('\n')[0], this.surface.columns - 4)}`));
-      }
-    }
-    return lines;
+    const { SessionStore } = require('../sessions') as typeof import('../sessions'); // zod: loaded by now
+    const { records } = new SessionStore(this.app!.paths.sessionsDir).read(id);
+    return formatResumed(id, records, skipped, this.theme, this.lang, this.surface.columns).join('\n');
   }
 
   private helpText(): string {
