@@ -18,17 +18,51 @@ export interface OneShotIo {
 
 const STDIN_MAX_BYTES = 1024 * 1024;
 
-/** Read piped stdin (not a TTY) as extra context, up to 1 MiB (the context caps it further). */
-export async function readPipedStdin(stdin: OneShotIo['stdin']): Promise<string> {
-  if (stdin.isTTY) return '';
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stdin) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    if (size < STDIN_MAX_BYTES) chunks.push(buf.subarray(0, STDIN_MAX_BYTES - size));
-    size += buf.length;
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** How long `ai -p "<prompt>"` waits for the first byte of a stdin that is not a terminal. */
+export const STDIN_FIRST_CHUNK_WAIT_MS = 2000;
+
+/** What came of reading stdin: the text, and whether we stopped waiting for a silent pipe. */
+export interface PipedStdin {
+  text: string;
+  gaveUp: boolean;
+}
+
+/**
+ * Read piped stdin (not a TTY) as extra context, up to 1 MiB (the context caps it further).
+ * With `firstChunkWaitMs`, a stdin that stays open without sending anything (a parent process
+ * that never closes it) is given up on after that long instead of hanging the run; once data
+ * flows it is read to the end.
+ */
+export function readPipedStdin(stdin: OneShotIo['stdin'], options: { firstChunkWaitMs?: number } = {}): Promise<PipedStdin> {
+  if (stdin.isTTY) return Promise.resolve({ text: '', gaveUp: false });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (gaveUp: boolean): void => {
+      clearTimeout(timer);
+      stdin.removeListener('data', onData);
+      stdin.removeListener('end', onEnd);
+      stdin.removeListener('error', onEnd);
+      if (gaveUp) stdin.pause();
+      resolve({ text: Buffer.concat(chunks).toString('utf8'), gaveUp });
+    };
+    const onData = (chunk: Buffer | string): void => {
+      clearTimeout(timer);
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      if (size < STDIN_MAX_BYTES) chunks.push(buf.subarray(0, STDIN_MAX_BYTES - size));
+      size += buf.length;
+    };
+    const onEnd = (): void => finish(false);
+    stdin.on('data', onData);
+    stdin.once('end', onEnd);
+    stdin.once('error', onEnd);
+    if (options.firstChunkWaitMs !== undefined) {
+      timer = setTimeout(() => {
+        if (size === 0) finish(true);
+      }, options.firstChunkWaitMs);
+    }
+  });
 }
 
 /** Combine the prompt with piped input. */
@@ -63,8 +97,10 @@ export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShot
     throw err;
   };
 
-  const piped = await readPipedStdin(io?.stdin ?? process.stdin);
-  const prompt = withStdin(args.prompt, piped);
+  // With a prompt, stdin is only extra context: don't let a pipe nobody writes to hang the run.
+  const piped = await readPipedStdin(io?.stdin ?? process.stdin, args.prompt ? { firstChunkWaitMs: STDIN_FIRST_CHUNK_WAIT_MS } : {});
+  if (piped.gaveUp) stderr.write(t(lang, 'stdinSilent', { seconds: STDIN_FIRST_CHUNK_WAIT_MS / 1000 }) + '\n');
+  const prompt = withStdin(args.prompt, piped.text);
   if (!prompt.trim()) {
     stderr.write(t(lang, 'usageError', { detail: t(lang, 'missingPrompt') }) + '\n');
     return EXIT.usage;

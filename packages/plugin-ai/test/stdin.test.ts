@@ -1,0 +1,76 @@
+import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { spawn } from 'child_process';
+import { promises as fs } from 'fs';
+import * as path from 'path';
+import { PassThrough } from 'stream';
+import { readPipedStdin } from '../src/oneshot';
+import { AI_BIN } from './run-bin';
+
+describe('readPipedStdin', () => {
+  test('reads a pipe to its end', async () => {
+    const s = new PassThrough();
+    const p = readPipedStdin(s, { firstChunkWaitMs: 60000 });
+    s.write('diff --git a/x b/x\n');
+    s.end('+汉字\n');
+    expect(await p).toEqual({ text: 'diff --git a/x b/x\n+汉字\n', gaveUp: false });
+  });
+
+  test('gives up on a pipe that stays open and silent, when asked to', async () => {
+    const s = new PassThrough();
+    expect(await readPipedStdin(s, { firstChunkWaitMs: 20 })).toEqual({ text: '', gaveUp: true });
+  });
+
+  test('once data flows it waits for the end, past the first-chunk wait', async () => {
+    jest.useFakeTimers();
+    try {
+      const s = new PassThrough();
+      const p = readPipedStdin(s, { firstChunkWaitMs: 20 });
+      s.write('first');
+      await jest.advanceTimersByTimeAsync(1000);
+      s.end(' second');
+      expect(await p).toEqual({ text: 'first second', gaveUp: false });
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  test('a terminal is never read', async () => {
+    const s = Object.assign(new PassThrough(), { isTTY: true });
+    expect(await readPipedStdin(s)).toEqual({ text: '', gaveUp: false });
+  });
+});
+
+describe('ai -p with a stdin nobody closes', () => {
+  let temp: TempHome;
+  let server: ScriptedServer;
+  beforeAll(async () => {
+    temp = await createTempHome({ language: 'en' });
+    server = await startScriptedServer();
+    await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
+    await temp.writeJson('plugin-configs/llm-base.json', {
+      default_profile: 'local',
+      profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'l', high_model: 'h', timeout: 10000, max_retries: 0 } },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await temp.cleanup();
+  });
+
+  test('answers instead of hanging, and says why it stopped waiting', async () => {
+    server.enqueue({ json: { type: 'chat', message: 'Hello there' } });
+    const cwd = path.join(temp.home, 'p');
+    await fs.mkdir(cwd, { recursive: true });
+    const child = spawn(process.execPath, [AI_BIN, '-p', 'hi'], { env: temp.env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.destroy();
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'Hello there\n' });
+    expect(stderr).toMatch(/sent nothing for 2 s/);
+    const last = (server.requests[0].body.messages as Array<{ content: string }>).at(-1);
+    expect(last?.content).toBe('hi');
+  });
+});
