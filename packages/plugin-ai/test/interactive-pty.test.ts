@@ -168,6 +168,10 @@ test('/help, an unknown command, /context, /cost, /mode, /clear', async () => {
   for (const c of ['/clear', '/compact', '/context', '/cost', '/mode low|high', '/profile <name>', '/sessions', '/resume <id>', '/steer <msg>', '/next <msg>', '/exit']) {
     await s.waitFor(c);
   }
+  s.write('/co'); // typing a command lists the matching ones with what they do
+  await s.waitFor(/\/compact\s+fold the history into the summary now/);
+  await s.waitFor(/\/cost\s+tokens used in this session/);
+  s.write('\x15'); // Ctrl+U
   s.write('/hlep' + KEY.enter);
   await s.waitFor('Unknown command /hlep. Did you mean /help?');
   s.write('hello' + KEY.enter);

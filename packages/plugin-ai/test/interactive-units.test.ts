@@ -370,7 +370,7 @@ describe('live frame', () => {
         preview: 'The answer so far',
         busy: { phase: 'running', step: 'npm test', elapsedMs: 65_000, spinnerFrame: 1, streamedTokens: 0, output: 'a\nb\nc\nd\ne\nf\ng\n', outputNewlines: 7 },
         queue: ['next one'],
-        hints: ['/help'],
+        hints: ['  /help      this list'],
       },
       plain,
       'en',
@@ -387,7 +387,7 @@ describe('live frame', () => {
       '↳ queued: next one',
       '─'.repeat(40),
       '› hi',
-      '  /help',
+      '  /help      this list',
       '  low · local  ·  /help',
     ]);
   });

@@ -43,7 +43,7 @@ export interface LiveView {
   notice?: string;
   question?: QuestionView;
   editor: { text: string; cursor: number };
-  /** Completions to show under the prompt. */
+  /** Lines under the prompt: completions of what is typed. */
   hints: string[];
   status: string;
 }
@@ -95,7 +95,7 @@ export function buildFrame(view: LiveView, theme: Theme, lang: Lang): LiveFrame 
   }
   const inputStart = lines.length;
   lines.push(...rows);
-  if (view.hints.length) lines.push(theme.dim(truncateWidth('  ' + view.hints.slice(0, 12).join('  '), width - 1)));
+  for (const hint of view.hints) lines.push(theme.dim(truncateWidth(hint, width - 1)));
   lines.push(theme.dim(view.status));
   return { lines, cursor: { line: inputStart + cursorRow, col: layout.cursorCol } };
 }

@@ -709,7 +709,7 @@ export class Screen {
         notice: this.notice,
         question: this.questionView(),
         editor: this.editor,
-        hints: this.completion().display,
+        hints: this.hintLines(),
         status: this.statusLine(),
       },
       this.theme,
@@ -720,6 +720,17 @@ export class Screen {
   private questionView(): QuestionView | undefined {
     const q = this.question;
     return q && { request: q.request, state: q.state, ready: this.now() >= q.readyAt };
+  }
+
+  /** Under the prompt: the commands that match what is typed (with what they do), or the
+   * values an argument can take. */
+  private hintLines(): string[] {
+    const { display } = this.completion();
+    if (!display.length) return [];
+    if (this.editor.text.includes(' ')) return ['  ' + display.slice(0, 12).join('  ')];
+    const shown = display.slice(0, 6).map((name) => `  ${name.padEnd(10)} ${ts(this.lang, `help_${name.slice(1) as CommandName}`)}`);
+    if (display.length > shown.length) shown.push(`  … ${display.length - shown.length}`);
+    return shown;
   }
 
   private completion(): Completion {
