@@ -36,3 +36,13 @@ test('piped: the next line answers a confirm question', async () => {
   expect(r.stdout).toContain('made it');
   await fs.access(path.join(fx.cwd, 'piped.txt'));
 });
+
+test('piped: when the input ends at a question, the step is declined and ai leaves', async () => {
+  fx.server.enqueue(cmd('create', { program: 'touch', args: ['never.txt'] }), chat('understood, not created'));
+  const r = await runAi(['-i'], { env: fx.env, cwd: fx.cwd, input: 'make a file\n' });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain('understood, not created');
+  await expect(fs.access(path.join(fx.cwd, 'never.txt'))).rejects.toThrow();
+  const last = JSON.parse(fx.server.requests[1].body.messages.at(-1).content);
+  expect(last).toMatchObject({ status: 'declined', reason: 'no answer: the input ended' });
+});

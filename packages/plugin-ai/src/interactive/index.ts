@@ -144,7 +144,7 @@ function pumpLines(input: NodeJS.ReadStream, screen: Screen): void {
     pumping = true;
     while (lines.length && screen.acceptsInput) screen.onLine(lines.shift()!);
     pumping = false;
-    if (ended && !lines.length && screen.idle) void screen.exit();
+    if (ended && !lines.length) screen.endOfInput();
   };
   screen.onSettle = pump;
   rl.on('line', (line) => {

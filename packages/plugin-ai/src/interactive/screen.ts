@@ -672,6 +672,19 @@ export class Screen {
     return Boolean(this.app) && !this.closing && (Boolean(this.question) || !this.task);
   }
 
+  /** Plain mode: stdin ended. An open question is declined (nobody is left to answer it);
+   * once nothing runs, the screen leaves. */
+  endOfInput(): void {
+    if (this.question) {
+      const q = this.question;
+      this.question = undefined;
+      this.print(this.theme.dim(`  ✗ ${ts(this.lang, 'choice_decline')}`));
+      q.resolve({ action: 'decline', reason: ts(this.lang, 'inputEnded') });
+      return;
+    }
+    if (this.idle) void this.exit();
+  }
+
   /** Nothing runs and nothing is asked. */
   get idle(): boolean {
     return !this.task && !this.question;
