@@ -1,3 +1,4 @@
+import { execFileSync } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { chat, cmd, createAiFixture, KEY, type AiFixture } from './pty/pty-session';
@@ -29,6 +30,19 @@ const sent = (n: number): any => {
 };
 /** The contents of the messages of the n-th request. */
 const contents = (n: number): string[] => fx.server.requests[n].body.messages.map((m: { content: string }) => m.content);
+/** Replies in order; the first waits until the returned function is called (a turn that
+ * runs exactly as long as the test needs, with no timing involved). */
+function holdFirstReply(...replies: Array<Record<string, unknown>>): () => void {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let n = 0;
+  fx.server.setHandler(async () => {
+    const i = n++;
+    if (i === 0) await held;
+    return replies[i] as never;
+  });
+  return release;
+}
 const parse = (text: string): any => {
   try {
     return JSON.parse(text);
@@ -243,16 +257,20 @@ test('Ctrl+C while the model answers returns to the prompt; twice at an empty pr
 
 test('/steer while a command runs: the rest of the plan is skipped and the note goes with the next call', async () => {
   await fs.writeFile(path.join(fx.cwd, 'notes.txt'), 'milk\n');
+  // The first step reads a named pipe: it ends exactly when the test writes to it.
+  const fifo = path.join(fx.cwd, 'gate.fifo');
+  execFileSync('mkfifo', [fifo]);
   fx.server.enqueue(
-    cmd('two steps', { program: 'sleep', args: ['2'] }, { program: 'cat', args: ['notes.txt'] }),
+    cmd('two steps', { program: 'cat', args: ['gate.fifo'] }, { program: 'cat', args: ['notes.txt'] }),
     chat('steered answer'),
   );
   const s = fx.start();
   await s.waitFor('› ');
   s.write('do two things' + KEY.enter);
-  await s.waitFor('Running sleep 2');
+  await s.waitFor('Running cat gate.fifo');
   s.write('/steer only look at the readme' + KEY.enter);
   await s.waitFor('Steering:');
+  await fs.writeFile(fifo, 'gate open\n'); // the current step ends; the rest is skipped
   await s.waitFor('skipped');
   await s.waitFor('steered answer');
   await s.waitIdle();
@@ -260,7 +278,7 @@ test('/steer while a command runs: the rest of the plan is skipped and the note 
   expect(second.at(-1)).toBe('only look at the readme');
   const results = second.map(parse).filter((m: any) => m?._event === 'tool_result' && m.id);
   expect(results).toEqual([
-    expect.objectContaining({ program: 'sleep', exitCode: 0 }),
+    expect.objectContaining({ program: 'cat', args: ['gate.fifo'], exitCode: 0 }),
     expect.objectContaining({ status: 'declined', reason: expect.stringMatching(/^skipped/) }),
   ]);
   s.write('/exit' + KEY.enter);
@@ -268,7 +286,7 @@ test('/steer while a command runs: the rest of the plan is skipped and the note 
 });
 
 test('typing while a turn runs is kept; Enter queues it for after the turn (/next too)', async () => {
-  fx.server.enqueue({ ...chat('first'), delayMs: 1500 }, chat('second'), chat('third'));
+  const release = holdFirstReply(chat('first'), chat('second'), chat('third'));
   const s = fx.start();
   await s.waitFor('› ');
   s.write('one' + KEY.enter);
@@ -277,6 +295,7 @@ test('typing while a turn runs is kept; Enter queues it for after the turn (/nex
   await s.waitFor('queued: two');
   s.write('/next three' + KEY.enter);
   await s.waitFor('queued: three');
+  release();
   await s.waitFor('first');
   await s.waitFor('second');
   await s.waitFor('third');
@@ -531,6 +550,26 @@ test('a command that floods its output keeps the screen responsive and collapses
   const after = screen.slice(from);
   expect(after.filter((l) => l === '  │ spam').length).toBeLessThanOrEqual(5);
   expect(after.some((l) => /^ {2}⎿ stopped \(SIGTERM\)/.test(l))).toBe(true);
+  s.write(KEY.ctrlD);
+  expect(await s.exited).toBe(0);
+});
+
+test('Up on an empty prompt takes a queued message back to edit it', async () => {
+  const release = holdFirstReply(chat('first'), chat('edited one answered'));
+  const s = fx.start();
+  await s.waitFor('low · local');
+  s.write('one' + KEY.enter);
+  await s.waitFor('Thinking…');
+  s.write('tow' + KEY.enter);
+  await s.waitFor('queued: tow');
+  s.write(KEY.up);
+  await s.waitFor('› tow');
+  s.write('\x7f\x7f' + 'wo' + KEY.enter); // fix the typo, queue it again
+  await s.waitFor('queued: two');
+  release();
+  await s.waitFor('edited one answered');
+  await s.waitIdle();
+  expect(fx.server.requests.map((r) => r.body.messages.at(-1).content)).toEqual(['one', 'two']);
   s.write(KEY.ctrlD);
   expect(await s.exited).toBe(0);
 });

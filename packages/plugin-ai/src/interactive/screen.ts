@@ -89,7 +89,6 @@ export class Screen {
   private question?: OpenQuestion;
   private notice?: string;
   private exitArmed = false;
-  private exitTimer?: NodeJS.Timeout;
   private spinner?: NodeJS.Timeout;
   private frameIndex = 0;
   private renderScheduled = false;
@@ -204,6 +203,11 @@ export class Screen {
       if (next.length > this.editor.text.length) this.editor = setText(this.editor, next);
       return;
     }
+    if (key.kind === 'up' && !this.editor.text && this.queue.length) {
+      // Up on an empty prompt takes the last queued message back to edit it.
+      this.editor = setText(this.editor, this.queue.pop()!);
+      return;
+    }
     const { state, action } = reduce(this.editor, key);
     this.editor = state;
     if (!action) return;
@@ -253,19 +257,13 @@ export class Screen {
       return;
     }
     if (this.exitArmed) return void this.exit();
+    // Armed until any other key: the hint stays on screen as long as it holds.
     this.exitArmed = true;
     this.notice = ts(this.lang, 'exitHint');
-    this.exitTimer = setTimeout(() => {
-      this.disarmExit();
-      this.render();
-    }, 3000);
-    this.exitTimer.unref();
   }
 
   private disarmExit(): void {
     this.exitArmed = false;
-    if (this.exitTimer) clearTimeout(this.exitTimer);
-    this.exitTimer = undefined;
     if (this.notice === ts(this.lang, 'exitHint')) this.notice = undefined;
   }
 
