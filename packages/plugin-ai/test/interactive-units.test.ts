@@ -233,6 +233,7 @@ describe('prompt history file', () => {
     h.append('one');
     h.append('two\nlines');
     h.append('   ');
+    h.append('x'.repeat(20_000));
     await fs.appendFile(file, '"cut in the midd');
     await fs.appendFile(file, '\n');
     h.append('three');

@@ -8,6 +8,9 @@ import * as path from 'path';
  * more than `cap` entries it is renamed to `history.old` (an atomic rename; a writer that
  * appends at the same moment lands in one file or the other, and both are read).
  */
+/** Longer inputs (a pasted log, a file) are not worth recalling and would bloat the file. */
+const MAX_ENTRY_CHARS = 16_000;
+
 export class PromptHistory {
   private readonly old: string;
 
@@ -25,9 +28,9 @@ export class PromptHistory {
     return [...readEntries(this.old), ...current].slice(-this.cap);
   }
 
-  /** Append one entry (blank entries are not kept). */
+  /** Append one entry (blank entries and huge pastes are not kept). */
   append(entry: string): void {
-    if (!entry.trim()) return;
+    if (!entry.trim() || entry.length > MAX_ENTRY_CHARS) return;
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     fs.appendFileSync(this.file, JSON.stringify(entry) + '\n', { mode: 0o600 });
   }
