@@ -111,7 +111,7 @@ export function toolFindings(step: ToolStep, policy: Policy & { allowPrivateNetw
       return [...pathCharFindings(step.url), ...httpGetFindings(step.url, policy.allowPrivateNetwork)];
     case 'proc.start': {
       const stepCwd = isNonEmpty(step.cwd) ? path.resolve(cwd, step.cwd) : ctx.cwd;
-      const jctx: JudgeCtx = { cwd: ctx.cwd ?? stepCwd, home: ctx.home, policy, depth: 0 };
+      const jctx: JudgeCtx = { cwd: ctx.cwd ?? stepCwd, ...(stepCwd && stepCwd !== ctx.cwd ? { runCwd: stepCwd } : {}), home: ctx.home, policy, depth: 0 };
       const found = judgeCommand(step.program, step.args ?? [], jctx);
       if (stepCwd && stepCwd !== ctx.cwd) found.push(...secretFindings([stepCwd]));
       return [...found, finding('proc.background', 'L0')];
