@@ -38,10 +38,18 @@ export async function runInteractive(args: RunArgs, lang: Lang, options: Interac
   const surface: Surface = terminal ?? plainSurface(output);
   const screen = new Screen({ lang, theme, surface, history, cwd, mode: args.mode, profile: args.profile });
   const restore = () => terminal?.stop();
-  process.once('exit', restore);
   const onTerm = () => void screen.exit();
+  process.once('exit', restore);
   process.once('SIGTERM', onTerm);
   process.once('SIGINT', onTerm); // a signal from outside (Ctrl+C itself arrives as a key)
+  const finish = (code: number): number => {
+    restore();
+    process.removeListener('exit', restore);
+    process.removeListener('SIGTERM', onTerm);
+    process.removeListener('SIGINT', onTerm);
+    if (!terminal) input.pause();
+    return code;
+  };
 
   if (terminal) {
     terminal.start(
@@ -57,21 +65,9 @@ export async function runInteractive(args: RunArgs, lang: Lang, options: Interac
   // After the prompt is on screen: the first-run setup when needed, then the agent.
   await new Promise<void>((resolve) => setImmediate(resolve));
   const app = await loadAgent(args, lang, env, cwd, screen, terminal, input, output);
-  if (typeof app === 'number') {
-    restore();
-    process.removeListener('exit', restore);
-    process.removeListener('SIGTERM', onTerm);
-    process.removeListener('SIGINT', onTerm);
-    return app;
-  }
+  if (typeof app === 'number') return finish(app);
   screen.attach(app, { continueLast: args.continue, prompt: args.prompt });
-  const code = await screen.done;
-  restore();
-  process.removeListener('exit', restore);
-  process.removeListener('SIGTERM', onTerm);
-  process.removeListener('SIGINT', onTerm);
-  if (!terminal) input.pause();
-  return code;
+  return finish(await screen.done);
 }
 
 async function loadAgent(
