@@ -409,8 +409,7 @@ export class Screen {
     this.phase = { kind: 'thinking' };
     this.preview = '';
     this.streamed = '';
-    this.output = '';
-    this.outputNewlines = 0;
+    this.resetOutput();
     const promise = (text === 'continue' ? agent.continue({ signal: controller.signal }) : agent.send(text, { signal: controller.signal })).then(
       (result) => this.turnDone(result),
       (err: unknown) => this.turnFailed(err),
@@ -505,6 +504,11 @@ export class Screen {
     this.render();
   }
 
+  private resetOutput(): void {
+    this.output = '';
+    this.outputNewlines = 0;
+  }
+
   /** A streamed message that never became a reply (interrupted, or failed) stays visible. */
   private flushPreview(keep: boolean): void {
     if (keep && this.preview.trim()) this.print(this.preview);
@@ -524,6 +528,7 @@ export class Screen {
   private showEvent(event: AgentEvent): void {
     switch (event.type) {
       case 'request':
+        this.streamed = '';
         if (event.purpose === 'summary') this.phase = { kind: 'compacting' };
         else if (this.phase.kind !== 'running') this.phase = { kind: 'thinking' };
         break;
@@ -541,8 +546,7 @@ export class Screen {
       case 'step':
         this.print(formatStep(event.step, event.decision, this.theme, this.lang).join('\n'));
         this.phase = { kind: 'running', id: event.id, label: describeStep(event.step) };
-        this.output = '';
-    this.outputNewlines = 0;
+        this.resetOutput();
         break;
       case 'output':
         this.output += event.chunk;
@@ -552,9 +556,7 @@ export class Screen {
       case 'tool_result':
         this.showResult(event.result);
         this.phase = { kind: 'thinking' };
-        this.output = '';
-    this.outputNewlines = 0;
-        this.streamed = '';
+        this.resetOutput();
         break;
       case 'compaction':
         this.print(this.theme.dim(t(this.lang, 'compacted', { method: event.method, before: event.before, after: event.after })));
