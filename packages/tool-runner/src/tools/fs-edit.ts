@@ -23,6 +23,8 @@ export interface FsChangeResult {
   snippet: string;
   /** /undo can restore it (written inside the workspace). */
   undoable: boolean;
+  /** One line for the user's screen: `src/a.ts +1 −1`. */
+  summary: string;
   decision: ResultDecision;
 }
 
@@ -145,6 +147,7 @@ async function commit(
     removed,
     snippet: snippetAround(after, before === null ? 1 : firstChangedLine(before, after)),
     undoable,
+    summary: `${f} +${added} −${removed}`,
     decision: ctx.decision,
   };
 }
@@ -184,7 +187,7 @@ export async function runFsWrite(step: FsWriteStep, ctx: SessionToolContext): Pr
   const opened = openTarget(step, 'fs.write', ctx);
   if ('_event' in opened) return opened;
   if (opened.before === step.content) {
-    return { _event: 'tool_result', id: ctx.id, tool: 'fs.write', path: step.path, status: 'unchanged', added: 0, removed: 0, snippet: '', undoable: false, decision: ctx.decision };
+    return { _event: 'tool_result', id: ctx.id, tool: 'fs.write', path: step.path, status: 'unchanged', added: 0, removed: 0, snippet: '', undoable: false, summary: step.path, decision: ctx.decision };
   }
   return commit('fs.write', step.path, opened, step.content, ctx, {});
 }

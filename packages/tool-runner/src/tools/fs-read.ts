@@ -20,6 +20,8 @@ export interface FsReadResult {
   /** The offset to read on from, when truncated. */
   nextOffset?: number;
   note?: string;
+  /** One line for the user's screen: `lines 1–2000 of 2450`. */
+  summary: string;
   decision: ResultDecision;
 }
 
@@ -85,6 +87,7 @@ export async function runFsRead(step: FsReadStep, ctx: SessionToolContext): Prom
     truncated: more || cut > 0,
     ...(more ? { nextOffset: end + 1 } : {}),
     ...(notes.length ? { note: notes.join('; ') } : {}),
+    summary: out.length ? `${f}: ${offset}–${end} / ${total}` : `${f}: 0 / ${total}`,
     decision: ctx.decision,
   };
 }

@@ -28,6 +28,8 @@ export interface HttpGetResult {
   truncated: boolean;
   redirects: string[];
   note?: string;
+  /** One line for the user's screen: `HTTP 200 · text/html · 48213 B`. */
+  summary: string;
   decision: ResultDecision;
 }
 
@@ -215,6 +217,7 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
         truncated,
         redirects: redirects.map(redact),
         ...(notes.length ? { note: notes.join('; ') } : {}),
+        summary: `HTTP ${status} · ${type || '?'} · ${got.body.length} B${truncated ? ' (truncated)' : ''}`,
         decision: ctx.decision,
       };
     }

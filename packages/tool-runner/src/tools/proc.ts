@@ -298,6 +298,8 @@ export interface ProcResult extends Omit<ProcSnapshot, 'error'> {
   cwd?: string;
   /** proc.kill: the last output of the process (up to 4000 characters). */
   lastOutput?: string;
+  /** One line for the user's screen: `proc_1 running`, `proc_1 exited 0`. */
+  summary: string;
   error?: { code: string; message: string };
   decision: ResultDecision;
 }
@@ -312,6 +314,7 @@ function toResult(tool: ProcResult['tool'], snap: ProcSnapshot & { lastOutput?: 
     stderrTail: redact(snap.stderrTail),
     ...(snap.lastOutput !== undefined ? { lastOutput: redact(snap.lastOutput) } : {}),
     ...(snap.error ? { error: { code: snap.error.code, message: redact(snap.error.message) } } : {}),
+    summary: `${snap.proc_id} ${snap.state}${snap.state === 'exited' ? ` ${snap.signal ?? snap.exitCode}` : ''}`,
     decision: ctx.decision,
   };
 }
