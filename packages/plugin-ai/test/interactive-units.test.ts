@@ -296,6 +296,15 @@ describe('formatting', () => {
     expect(lines[0]).toBe('  │ … 99995 earlier lines');
   });
 
+  test('fs, http and proc results show the runner summary, not what was read', () => {
+    const read: ToolResult = { _event: 'tool_result', id: 'r', tool: 'fs.read', path: 'a.js', content: '     1\tsecret stuff', summary: 'a.js: 1–1 / 1', decision: { level: 'L0', rules: [] } };
+    expect(formatResult(read, '', plain, 'en', 'f')).toEqual(['  ⎿ a.js: 1–1 / 1']);
+    const proc: ToolResult = { _event: 'tool_result', id: 'p', tool: 'proc.status', proc_id: 'proc_1', state: 'exited', exitCode: 0, stdoutTail: 'ok 1 add\n', summary: 'proc_1 exited 0', decision: { level: 'L0', rules: [] } };
+    expect(formatResult(proc, '', plain, 'en', 'f')).toEqual(['  │ ok 1 add', '  ⎿ proc_1 exited 0']);
+    const edit: ToolResult = { _event: 'tool_result', id: 'e', tool: 'fs.edit', path: 'a.js', status: 'applied', summary: 'a.js +1 −1', decision: { level: 'L1', rules: [] } };
+    expect(formatResult(edit, '', plain, 'en', 'f')).toEqual(['  ⎿ applied — a.js +1 −1']);
+  });
+
   test('a skipped step reads as skipped; a killed one as stopped', () => {
     const skipped: ToolResult = { _event: 'tool_result', id: 'x', tool: 'exec', status: 'declined', reason: 'skipped: the user sent a steering message', decision: { level: 'L0', rules: [] } };
     expect(formatResult(skipped, '', plain, 'en', 'f')[0]).toMatch(/^ {2}⎿ skipped — skipped: the user/);

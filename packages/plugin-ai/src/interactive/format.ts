@@ -105,7 +105,16 @@ export function formatResult(
     if (result.backupPath) lines.push(theme.dim(`    ${ts(lang, 'backup', { file: String(result.backupPath) })}`));
     return lines;
   }
-  const text = output || [result.stdoutTail, result.stderrTail].filter(Boolean).join('');
+  const text = output || [result.stdoutTail, result.stderrTail].filter((t) => typeof t === 'string').join('');
+  if (result.tool !== 'exec' && result.tool !== 'plugin.run' && typeof result.summary === 'string') {
+    // fs.read, http.get, proc.*: what they read is for the model; the user gets the runner's
+    // one-line summary (and a process's output tail).
+    const { shown, hidden } = tail(result.tool.startsWith('proc.') ? outputLines(text) : [], TAIL_LINES);
+    if (hidden) lines.push(theme.dim(`  │ ${ts(lang, 'moreLines', { n: hidden })}`));
+    for (const line of shown) lines.push(theme.dim(`  │ ${line}`));
+    lines.push(`  ${theme.green('⎿')} ${result.summary}`);
+    return lines;
+  }
   const all = outputLines(text);
   const { shown } = tail(all, TAIL_LINES);
   const hidden = Math.max(all.length, totalLines ?? 0) - shown.length;
@@ -114,6 +123,7 @@ export function formatResult(
   let end: string;
   if (result.timedOut) end = theme.red(ts(lang, 'timedOut'));
   else if (result.signal) end = theme.yellow(ts(lang, 'signalLine', { signal: String(result.signal) }));
+  else if (result.exitCode === undefined) end = theme.green(typeof result.summary === 'string' ? result.summary : ts(lang, 'done'));
   else end = (result.exitCode === 0 ? theme.green : theme.red)(ts(lang, 'exitLine', { code: String(result.exitCode) }));
   const ms = typeof result.durationMs === 'number' ? theme.dim(` · ${formatDuration(result.durationMs)}`) : '';
   lines.push(`  ${theme.dim('⎿')} ${end}${ms}`);

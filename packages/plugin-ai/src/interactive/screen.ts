@@ -799,16 +799,20 @@ function countNewlines(text: string): number {
   return n;
 }
 
+/** The words of a step the user may edit (a program and its arguments), or none. */
 function wordsOf(step: Step): string[] {
-  if (step.tool === 'exec') return [step.program, ...step.args];
   if (step.tool === 'plugin.run') return [step.plugin, ...step.args];
+  const fields = step as unknown as Record<string, unknown>;
+  // exec, and later tools that run a program the same way (proc.start)
+  if (typeof fields.program === 'string' && Array.isArray(fields.args) && fields.args.every((a) => typeof a === 'string')) {
+    return [fields.program, ...(fields.args as string[])];
+  }
   return [];
 }
 
 function withWords(step: Step, words: string[]): Step {
-  if (step.tool === 'exec') return { ...step, program: words[0], args: words.slice(1) };
   if (step.tool === 'plugin.run') return { ...step, plugin: words[0], args: words.slice(1) };
-  return step;
+  return { ...step, program: words[0], args: words.slice(1) } as Step;
 }
 
 function colorDiff(preview: string, theme: Theme): string[] {
