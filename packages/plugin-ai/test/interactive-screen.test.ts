@@ -69,3 +69,48 @@ test('Ctrl+C at a question declines it at once, guarded or not', async () => {
   screen.onKeys([{ kind: 'interrupt' }]);
   await expect(answer).resolves.toEqual({ action: 'decline', reason: 'interrupted by the user' });
 });
+
+/** Just enough of an AppAgent for commands that do not call the model. */
+function fakeApp(extra: Record<string, unknown> = {}) {
+  const agent = {
+    on: () => () => undefined,
+    contextSizes: () => ({ system: 1, summary: 0, digest: 0, window: 0, windowMessages: 0, total: 1, budget: 100 }),
+    usage: () => ({ input_tokens: 0, output_tokens: 0, calls: 0 }),
+    getMode: () => 'low',
+    getProfile: () => null,
+    sessionId: 's1',
+    ...extra,
+  };
+  return { agent, config: {}, registry: { plugins: {} }, paths: { home: '/nonexistent', sessionsDir: '/nonexistent/s', config: '/nonexistent/ai.json' } } as never;
+}
+
+test('/undo lists what was restored (relative to the working folder) and what was not', () => {
+  const { screen, printed } = setup();
+  const undo = jest.fn(() => ({
+    restored: [
+      { path: '/w/calc.js', action: 'restored' },
+      { path: '/w/NOTES.md', action: 'deleted' },
+    ],
+    skipped: [{ path: '/elsewhere/x.txt', reason: 'changed since' }],
+  }));
+  screen.attach(fakeApp({ undo }));
+  screen.onKeys([{ kind: 'text', text: '/undo' }, { kind: 'enter' }]);
+  expect(undo).toHaveBeenCalledTimes(1);
+  expect(printed.at(-1)!.split('\n')).toEqual([
+    'Undid the file changes of the last turn that made any:',
+    '  ↺ calc.js (restored)',
+    '  ↺ NOTES.md (deleted)',
+    '  ! /elsewhere/x.txt not restored: changed since',
+  ]);
+});
+
+test('/undo with nothing to undo, or a core without undo, says so', () => {
+  const { screen, printed } = setup();
+  screen.attach(fakeApp({ undo: () => null }));
+  screen.onKeys([{ kind: 'text', text: '/undo' }, { kind: 'enter' }]);
+  expect(printed.at(-1)).toMatch(/^Nothing to undo/);
+  const other = setup();
+  other.screen.attach(fakeApp());
+  other.screen.onKeys([{ kind: 'text', text: '/undo' }, { kind: 'enter' }]);
+  expect(other.printed.at(-1)).toMatch(/^Nothing to undo/);
+});

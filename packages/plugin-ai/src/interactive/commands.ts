@@ -12,6 +12,7 @@ export const COMMANDS = [
   'resume',
   'steer',
   'next',
+  'undo',
   'exit',
 ] as const;
 

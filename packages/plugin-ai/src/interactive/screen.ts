@@ -66,6 +66,18 @@ interface OpenQuestion {
 const QUESTION_GUARD_MS = 400;
 const TYPING_RECENTLY_MS = 1500;
 
+/** What the agent's undo() reports (core issue #10); read structurally so the screen works
+ * with a core that has no undo yet. */
+interface UndoView {
+  restored: Array<{ path: string; action: string }>;
+  skipped: Array<{ path: string; reason?: string }>;
+}
+
+/** Agent methods that arrive with core issue #10 (undo, ending background processes). */
+function laterApi(agent: AppAgent['agent']): { undo?: () => UndoView | null; dispose?: () => void } {
+  return agent as unknown as { undo?: () => UndoView | null; dispose?: () => void };
+}
+
 type Phase = { kind: 'thinking' } | { kind: 'writing' } | { kind: 'compacting' } | { kind: 'running'; id: string; label: string };
 
 export class Screen {
@@ -368,6 +380,9 @@ export class Screen {
         }
         this.print(this.theme.dim(ts(this.lang, 'steerIdle')));
         return this.startTurn(arg);
+      case 'undo':
+        if (busyOnly()) return;
+        return this.print(this.undoText(laterApi(agent).undo?.() ?? null));
       case 'next':
         if (!arg) return this.print(ts(this.lang, 'nextUsage'));
         if (this.task) {
@@ -376,6 +391,19 @@ export class Screen {
         }
         return this.startTurn(arg);
     }
+  }
+
+  /** What `/undo` says: each file restored or not, relative to the working folder. */
+  private undoText(result: UndoView | null): string {
+    if (!result || (!result.restored.length && !result.skipped.length)) return ts(this.lang, 'undoNone');
+    const rel = (p: string) => {
+      const r = path.relative(this.options.cwd, p);
+      return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : p;
+    };
+    const lines = [ts(this.lang, 'undoDone')];
+    for (const r of result.restored) lines.push(this.theme.green(ts(this.lang, 'undoRestored', { path: rel(r.path), action: r.action })));
+    for (const r of result.skipped) lines.push(this.theme.yellow(ts(this.lang, 'undoSkipped', { path: rel(r.path), reason: r.reason ?? '?' })));
+    return lines.join('\n');
   }
 
   /** What `/resume` (and `-c`) says: the id, and the last exchanges so the user sees where
@@ -624,6 +652,7 @@ export class Screen {
     }
     this.stopSpinner();
     if (this.app) {
+      laterApi(this.app.agent).dispose?.(); // background processes end with the session
       const id = this.app.agent.sessionId;
       if (fs.existsSync(path.join(this.app.paths.sessionsDir, `${id}.jsonl`))) this.print(this.theme.dim(ts(this.lang, 'saved', { id })));
     }
