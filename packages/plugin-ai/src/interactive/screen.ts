@@ -164,7 +164,9 @@ export class Screen {
     }
     return new Promise((resolve) => {
       if (request.preview) {
-        const file = request.step.tool === 'config.json_patch' ? request.step.file : describeStep(request.step);
+        const fields = request.step as unknown as Record<string, unknown>;
+        const target = fields.file ?? fields.path;
+        const file = typeof target === 'string' ? target : describeStep(request.step);
         this.print([this.theme.bold(`  ${ts(this.lang, 'preview', { file })}`), ...colorDiff(request.preview, this.theme)].join('\n'));
       }
       const words = wordsOf(request.step);
