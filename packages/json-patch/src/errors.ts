@@ -70,3 +70,36 @@ export class JsonPatchError extends Error {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
   }
 }
+
+const WHAT: Record<JsonPatchErrorCode, { en: string; zh: string }> = {
+  INVALID_PATCH: { en: 'the patch is not a list of operations', zh: '补丁不是操作列表' },
+  INVALID_OP: { en: 'an operation is malformed', zh: '有一项操作格式不对' },
+  INVALID_POINTER: { en: 'a JSON Pointer is malformed', zh: 'JSON Pointer 路径格式不对' },
+  INVALID_VALUE: { en: 'a value is not plain JSON', zh: '有一个值不是合法的 JSON' },
+  PATH_NOT_FOUND: { en: 'the path does not exist', zh: '路径不存在' },
+  INVALID_INDEX: { en: 'an array index is invalid or out of range', zh: '数组下标无效或越界' },
+  NOT_A_CONTAINER: { en: 'the path goes through a value that is not an object or array', zh: '路径经过的值不是对象或数组' },
+  TEST_FAILED: { en: 'a test operation found a different value', zh: 'test 操作发现值不一致' },
+  MOVE_INTO_ITSELF: { en: 'a move would put a value inside itself', zh: 'move 会把值移进它自身' },
+  INVALID_OPTIONS: { en: 'the options are invalid', zh: '选项无效' },
+  PATH_NOT_ALLOWED: { en: 'the file is outside the files that may be edited', zh: '该文件不在允许修改的范围内' },
+  INVALID_JSON: { en: 'the file is not valid JSON and was left untouched', zh: '文件不是合法的 JSON，未做任何修改' },
+  LOCKED: { en: 'another program is writing the file', zh: '另一个程序正在写这个文件' },
+  NO_BACKUP: { en: 'there is no backup to restore', zh: '没有可恢复的备份' },
+  IO_ERROR: { en: 'the file could not be read or written', zh: '无法读写该文件' },
+};
+
+/**
+ * One line for a person, in their language: what went wrong (by `code`), where (operation
+ * number, path, file), then the detailed message. Non-JsonPatchErrors give their message.
+ */
+export function describeError(err: unknown, lang: 'zh' | 'en' = 'en'): string {
+  if (!JsonPatchError.isInstance(err)) return err instanceof Error ? err.message : String(err);
+  const what = WHAT[err.code]?.[lang] ?? err.code;
+  const where: string[] = [];
+  if (err.index !== undefined) where.push(lang === 'zh' ? `第 ${err.index + 1} 项操作` : `operation ${err.index + 1}`);
+  if (err.path !== undefined) where.push(err.path === '' ? (lang === 'zh' ? '整个文档' : 'the whole document') : err.path);
+  if (err.file !== undefined) where.push(err.file);
+  const head = lang === 'zh' ? `补丁未应用：${what}${where.length ? `（${where.join('，')}）` : ''}。` : `Patch not applied: ${what}${where.length ? ` (${where.join(', ')})` : ''}.`;
+  return `${head}\n${err.message}`;
+}

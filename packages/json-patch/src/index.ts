@@ -1,7 +1,7 @@
 /** Package version, read from package.json at run time so it never drifts. */
 export const VERSION: string = require('../package.json').version;
 
-export { JsonPatchError } from './errors';
+export { describeError, JsonPatchError } from './errors';
 export type { JsonPatchErrorCode, JsonPatchErrorOptions } from './errors';
 export type { JsonValue } from './json-value';
 export { PATCH_OP_NAMES, parseOps } from './ops';
