@@ -315,12 +315,12 @@ describe('createToolRunner: config.json_patch', () => {
   });
   afterEach(() => temp.cleanup());
 
-  const make = (answers: ConfirmAnswer[]) => {
+  const make = (answers: ConfirmAnswer[], lang: 'en' | 'zh' = 'en') => {
     const asked: ConfirmRequest[] = [];
     const runner = createToolRunner({
       cwd: temp.home,
       env: temp.env,
-      lang: 'en',
+      lang,
       confirm: (req) => {
         asked.push(req);
         return answers.shift() ?? { action: 'decline' };
@@ -364,7 +364,13 @@ describe('createToolRunner: config.json_patch', () => {
   test('operation errors come back as status error', async () => {
     const { runner } = make([{ action: 'run' }]);
     const r = await runner.run(step('~/.slothtool/settings.json', [{ op: 'remove', path: '/missing' }]));
-    expect(r).toMatchObject({ status: 'error', error: { code: 'PATH_NOT_FOUND' } });
+    expect(r).toMatchObject({ status: 'error', error: { code: 'PATH_NOT_FOUND', message: expect.stringMatching(/^Patch not applied: the path does not exist \(operation 1, \/missing/) } });
+  });
+
+  test('operation errors are told in the user language, with the detail after', async () => {
+    const { runner } = make([{ action: 'run' }], 'zh');
+    const r = await runner.run(step('~/.slothtool/settings.json', [{ op: 'remove', path: '/missing' }]));
+    expect(r).toMatchObject({ status: 'error', error: { code: 'PATH_NOT_FOUND', message: expect.stringMatching(/^补丁未应用：路径不存在（第 1 项操作，\/missing）。\n\S/) } });
   });
 
   test('allow-session patches the same file again without asking', async () => {

@@ -31,13 +31,15 @@ export const jsonPatchTool: ToolHandler<JsonPatchStep> = {
       };
     } catch (err) {
       const e = err as { code?: unknown; message?: unknown };
+      // What went wrong in the user's language (by error code), then json-patch's own detail.
+      const { describeError } = require('@holic512/json-patch') as typeof import('@holic512/json-patch');
       return {
         ...base,
         file: step.file,
         status: 'error',
         changes: [],
         summary: '',
-        error: { code: typeof e.code === 'string' ? e.code : 'ERROR', message: redact(String(e.message ?? err)) },
+        error: { code: typeof e.code === 'string' ? e.code : 'ERROR', message: redact(describeError(err, ctx.lang)) },
       };
     }
   },
