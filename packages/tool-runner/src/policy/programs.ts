@@ -363,12 +363,36 @@ const npmLike = judgeSubcommands(
   },
 );
 
+/** npm configuration keys that hold credentials (`_authToken`, `//host/:_auth`, `_password`, ...). */
+const NPM_SECRET_KEY_RE = /token|_auth|password|passwd|secret|otp/i;
+
+/**
+ * What npm prints when asked for its configuration: `value` for `npm config get <credential
+ * key>`, `npm get <key>` and `npm config get` (a bare secret no redaction pattern recognises),
+ * `listing` for `npm config list -l/--json` (`key = value` lines, which redaction masks).
+ * Both are secret reads (L1).
+ */
+export function npmSecretOutput(args: readonly string[]): 'value' | 'listing' | undefined {
+  const ops = operands(args);
+  const sub = ops[0] ?? '';
+  const value = (keys: string[]): 'value' | undefined => (keys.length === 0 || keys.some((k) => NPM_SECRET_KEY_RE.test(k)) ? 'value' : undefined);
+  if (sub === 'get') return value(ops.slice(1));
+  if (sub !== 'config' && sub !== 'c') return undefined;
+  const action = ops[1] ?? '';
+  if (action === 'get') return value(ops.slice(2));
+  if (action === 'list' || action === 'ls' || action === '') {
+    return args.some((a) => a === '-l' || a === '--long' || a === '--json' || a.startsWith('--long=')) ? 'listing' : undefined;
+  }
+  return undefined;
+}
+
 function judgeNpm(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   const bad = findLong(args, ['--script-shell', '--node-options', '--call', '--shell', '--userconfig', '--globalconfig', '--git']);
   if (bad) return [execArg(name, bad)];
   const sub = operands(args)[0] ?? '';
   if (['exec', 'x', 'dlx'].includes(sub)) return judgeNpx(args.slice(args.indexOf(sub) + 1), `${name} ${sub}`, ctx);
   if (sub === 'explore' || sub === 'edit' || sub === 'set-script') return [execArg(name, sub)];
+  if (npmSecretOutput(args)) return [finding('secret.read', 'L1', { a: `${name} ${operands(args).join(' ')}` })];
   if (sub === 'config' || sub === 'c' || sub === 'pkg') {
     const action = operands(args)[1] ?? '';
     if (['get', 'list', 'ls', 'fix-none'].includes(action) || action === '') return [readOnly(`${name} ${sub} ${action}`.trim())];
@@ -623,6 +647,18 @@ for (const p of INTERPRETERS) TABLE.set(p, judgeInterpreter);
 for (const p of ESCALATION) TABLE.set(p, judgeEscalation);
 for (const p of Object.keys(WRAPPERS)) TABLE.set(p, judgeWrapper);
 for (const p of SYSTEM) TABLE.set(p, (args, name) => (isInfoOnly(args) && !['shutdown', 'halt', 'reboot', 'poweroff'].includes(name) ? [readOnly(name)] : [finding('system.change', 'L2', { p: name })]));
+// Listing your own crontab only reads it (L0); another user's may hold their secrets (L1).
+// Installing, editing or removing one (`crontab file`, `-e`, `-r`, `-`) stays a system change.
+TABLE.set('crontab', (args, name) => {
+  if (isInfoOnly(args)) return [readOnly(name)];
+  const rest = [...args];
+  const u = rest.indexOf('-u');
+  const user = u >= 0 ? rest.splice(u, 2)[1] : undefined;
+  if (rest.length === 1 && rest[0] === '-l' && (u < 0 || user !== undefined)) {
+    return user === undefined ? [readOnly(`${name} -l`)] : [finding('secret.read', 'L1', { a: `${name} -u ${user} -l` })];
+  }
+  return [finding('system.change', 'L2', { p: name })];
+});
 for (const [p, read] of Object.entries(INSTALLERS)) TABLE.set(p, judgeInstaller(read));
 for (const [p, read] of Object.entries(PROJECT_TOOLS)) TABLE.set(p, judgeProjectTool(read));
 for (const p of ['less', 'more', 'most', 'pg', 'zless', 'zmore', 'bzless', 'xzless', 'view']) TABLE.set(p, (_a, name) => [finding('pager', 'L2', { p: name })]);

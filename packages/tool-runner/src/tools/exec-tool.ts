@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { parseOutput } from '../parse-output';
 import { redact, redactValue } from '../redact';
+import { npmSecretOutput } from '../policy/programs';
 import type { ExecStep } from '../types';
 import type { RunToolResult, ToolContext, ToolHandler } from './types';
 
@@ -59,6 +60,10 @@ export const execTool: ToolHandler<ExecStep> = {
       onStdout: ctx.onOutput ? (s) => ctx.onOutput?.(s, 'stdout') : undefined,
       onStderr: ctx.onOutput ? (s) => ctx.onOutput?.(s, 'stderr') : undefined,
     });
+    // A credential printed as a bare value matches no redaction pattern: mask the whole output.
+    if ((step.program === 'npm' || step.program.endsWith('/npm')) && npmSecretOutput(step.args) === 'value' && r.stdoutTail) {
+      r.stdoutTail = `[redacted: ${Buffer.byteLength(r.stdoutTail)} bytes of npm configuration that may hold credentials]`;
+    }
     const parsed = parseOutput(step, r);
     return {
       _event: 'tool_result',
