@@ -1,3 +1,4 @@
+import { TOOL_MESSAGES } from './i18n-tools';
 import type { Lang } from './types';
 
 interface Message {
@@ -239,13 +240,41 @@ export const MESSAGES: Record<string, Message> = {
   },
   'tool.unknown': { zh: '未知的工具 `{t}`', en: 'unknown tool `{t}`' },
   'declined.user': { zh: '用户拒绝了此步骤', en: 'the user declined this step' },
+  ...TOOL_MESSAGES,
 };
 
+type Template = (params: Record<string, string | number>) => string;
+
+/** Templates split once into literal parts and `{name}` slots (no regex per call). */
+const compiled = new Map<string, Template>();
+
+function compile(text: string): Template {
+  let t = compiled.get(text);
+  if (t) return t;
+  const parts = text.split(/\{(\w+)\}/);
+  if (parts.length === 1) {
+    t = () => text;
+  } else {
+    t = (params) => {
+      let out = parts[0];
+      for (let i = 1; i < parts.length; i += 2) {
+        const k = parts[i];
+        out += (k in params ? String(params[k]) : `{${k}}`) + parts[i + 1];
+      }
+      return out;
+    };
+  }
+  compiled.set(text, t);
+  return t;
+}
+
+const NO_PARAMS: Record<string, string | number> = {};
+
 /** Fill a message for `lang`; unknown ids come back as the id itself. */
-export function message(id: string, lang: Lang, params: Record<string, string | number> = {}): { reason: string; hint?: string } {
+export function message(id: string, lang: Lang, params: Record<string, string | number> = NO_PARAMS, withHint = true): { reason: string; hint?: string } {
   const m = MESSAGES[id];
   if (!m) return { reason: id };
-  const fill = (s: string): string => s.replace(/\{(\w+)\}/g, (all, k: string) => (k in params ? String(params[k]) : all));
-  const hint = lang === 'zh' ? m.hintZh : m.hintEn;
-  return { reason: fill(lang === 'zh' ? m.zh : m.en), ...(hint ? { hint: fill(hint) } : {}) };
+  const reason = compile(lang === 'zh' ? m.zh : m.en)(params);
+  const hint = withHint ? (lang === 'zh' ? m.hintZh : m.hintEn) : undefined;
+  return hint ? { reason, hint: compile(hint)(params) } : { reason };
 }

@@ -22,6 +22,17 @@ export type {
   ToolContext,
 } from './tools/types';
 export { MESSAGES, message } from './i18n';
+export { findWorkspace, resolvePath, expandPath, isInside } from './workspace';
+export type { ResolvedPath } from './workspace';
+export type { FileChange, UndoResult } from './file-journal';
+export { htmlToText, htmlTitle } from './html-text';
+export { addressKind } from './net-guard';
+export type { Resolver, LookupAddress } from './net-guard';
+export type { FsReadResult } from './tools/fs-read';
+export type { FsChangeResult } from './tools/fs-edit';
+export type { HttpGetResult } from './tools/http-get';
+export type { ProcResult, ProcLimits, ProcDeps } from './tools/proc';
+export type { ToolErrorResult, ToolSession, HttpSettings } from './tools/session';
 export type {
   Level,
   Lang,
@@ -30,6 +41,14 @@ export type {
   ExecStep,
   PluginRunStep,
   JsonPatchStep,
+  FsReadStep,
+  FsEditStep,
+  FsWriteStep,
+  HttpGetStep,
+  ProcStartStep,
+  ProcStatusStep,
+  ProcKillStep,
+  ToolStep,
   Step,
   Rule,
   Decision,

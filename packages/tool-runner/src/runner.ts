@@ -10,6 +10,13 @@ import { execTool } from './tools/exec-tool';
 import { jsonPatchTool } from './tools/json-patch-tool';
 import { pluginRunTool, readPluginInfo } from './tools/plugin-run-tool';
 import type { Registry, ResultDecision, RunnerDeps, StoppedToolResult, ToolContext, ToolHandler, ToolResult } from './tools/types';
+import { FileJournal, ReadTracker, type FileChange, type UndoResult } from './file-journal';
+import { createDefaultResolver } from './net-guard';
+import { createDefaultFsDeps } from './tools/fs-common';
+import { createDefaultProcDeps, ProcessTable, type ProcLimits } from './tools/proc';
+import type { HttpSettings, ToolSession } from './tools/session';
+import { SESSION_TOOL_HANDLERS } from './tools/tool-handlers';
+import { realDir, resolvePath, type ResolvedPath } from './workspace';
 import type { Decision, Lang, Policy, Step } from './types';
 
 /** The user's answer to a confirmation request. */
@@ -52,6 +59,15 @@ export interface ToolRunnerOptions {
   maxOutputBytes?: number;
   /** config.json_patch: files that may be patched; default json-patch's defaultAllowedRoots(env). */
   allowedRoots?: string[];
+  /**
+   * The workspace of fs.* steps: inside it reads are L0 and writes are recorded for undo.
+   * Default `cwd`; plugin-ai passes the git root (`findWorkspace(cwd)`).
+   */
+  workspace?: string;
+  /** http.get limits: `timeoutMs` (20000), `maxBytes` (2 MiB), `maxRedirects` (5). */
+  http?: Partial<Pick<HttpSettings, 'timeoutMs' | 'maxBytes' | 'maxRedirects'>>;
+  /** proc.* limits: running processes (8), output per status, kill grace, longest wait. */
+  proc?: Partial<ProcLimits>;
   /** Side effects, for tests. */
   deps?: Partial<RunnerDeps>;
 }
@@ -72,18 +88,30 @@ export interface ToolRunner {
   run(step: Step, options?: RunOptions): Promise<ToolResult>;
   /** Session keys the user allowed so far. */
   readonly sessionAllowances: readonly string[];
+  /** A position in the file journal (e.g. at the start of a turn), for {@link undo}. */
+  mark(): number;
+  /** Files fs.edit / fs.write changed inside the workspace since `mark` (default: all), oldest first, without contents. */
+  changes(mark?: number): Array<Pick<FileChange, 'seq' | 'stepId' | 'tool' | 'path'>>;
+  /** Put back the files changed since `mark`; files changed again since are left alone. */
+  undo(mark: number): UndoResult;
+  /** End every background process still running (call it when the session ends). */
+  dispose(): void;
 }
 
 const HANDLERS: Record<string, ToolHandler> = {
   exec: execTool as ToolHandler,
   'plugin.run': pluginRunTool as ToolHandler,
   'config.json_patch': jsonPatchTool as ToolHandler,
+  ...SESSION_TOOL_HANDLERS,
 };
 
 const MAX_EDITS = 5;
 
 /** L1 rules a session allowance never silences: they are about this exact step, not its kind. */
-const NEVER_BY_SESSION = new Set(['secret.read', 'git.other_repo', 'wrapper.env_print', 'plugin.interactive']);
+const NEVER_BY_SESSION = new Set([
+  'secret.read', 'git.other_repo', 'wrapper.env_print', 'plugin.interactive',
+  'fs.outside_write', 'fs.symlink_escape', 'fs.unread_overwrite', 'fs.stale_overwrite',
+]);
 
 export function createDefaultRunnerDeps(now?: () => number): RunnerDeps {
   const execDeps = { ...createDefaultExecDeps(), ...(now ? { now } : {}) };
@@ -95,13 +123,16 @@ export function createDefaultRunnerDeps(now?: () => number): RunnerDeps {
     defaultAllowedRoots: (env) => require('@holic512/json-patch').defaultAllowedRoots(env),
     now: now ?? (() => Date.now()),
     execPath: process.execPath,
+    fs: createDefaultFsDeps(),
+    resolveHost: createDefaultResolver(),
+    proc: createDefaultProcDeps(execDeps),
   };
 }
 
 /** A step with its defaults filled in (tool 'exec', args []). Only call on a valid step. */
 function normalize(step: Step): Step {
   const s = step as Step & { tool?: string; args?: string[] };
-  if (s.tool === 'config.json_patch') return s;
+  if (s.tool !== undefined && s.tool !== 'exec' && s.tool !== 'plugin.run' && s.tool !== 'proc.start') return s;
   return { ...s, tool: s.tool ?? 'exec', args: s.args ?? [] } as Step;
 }
 
@@ -122,6 +153,30 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   const roots = (): string[] => (allowedRoots ??= deps.defaultAllowedRoots(env));
   const allowances = new Set<string>();
   let counter = 0;
+  const workspace = realDir(options.workspace ?? options.cwd);
+  const realSlothtoolHome = realDir(slothtoolHome);
+  // fs.*, http.get and proc.* share this session state; it lives on the runner, nowhere else.
+  const session: ToolSession = {
+    workspace,
+    home,
+    slothtoolHome: realSlothtoolHome,
+    resolve: (p) => resolvePath(p, options.cwd, { home, slothtoolHome }),
+    reads: new ReadTracker(),
+    journal: new FileJournal(),
+    procs: new ProcessTable(deps.proc, options.proc),
+    fs: deps.fs,
+    allowPrivateNetwork: policy.allowPrivateNetwork ?? false,
+    http: { timeoutMs: 20000, maxBytes: 2 * 1024 * 1024, maxRedirects: 5, ...options.http, resolve: deps.resolveHost },
+  };
+  const isFsStep = (step: Step): step is Extract<Step, { tool: 'fs.read' | 'fs.edit' | 'fs.write' }> =>
+    step.tool === 'fs.read' || step.tool === 'fs.edit' || step.tool === 'fs.write';
+  /** Where an fs step's path really points, and (fs.write) whether the session has read it as it is. */
+  const fsJudgement = (step: Step): { fsTarget: ResolvedPath; readState?: 'read' | 'stale' | 'unread' } | undefined => {
+    if (!isFsStep(step)) return undefined;
+    const fsTarget = session.resolve(step.path);
+    if (step.tool !== 'fs.write' || !fsTarget.exists) return { fsTarget };
+    return { fsTarget, readState: session.reads.state(fsTarget.real, session.fs.stat(fsTarget.real)) };
+  };
 
   const classifyCtx = (step: Step): ClassifyOptions => {
     const ctx: ClassifyOptions = { cwd: options.cwd, home, lang, slothtoolHome };
@@ -136,12 +191,16 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       ctx.plugins = plugins;
     }
     if (step.tool === 'config.json_patch') ctx.allowedRoots = roots();
+    const fsj = fsJudgement(step);
+    if (fsj || step.tool === 'http.get' || step.tool === 'proc.start') Object.assign(ctx, { workspace, slothtoolHome: realSlothtoolHome }, fsj);
     return ctx;
   };
 
-  const judgeInternal = (step: Step): { decision: Decision; bySession: boolean; alwaysConfirm: boolean } => {
+  const judgeInternal = (step: Step): { decision: Decision; bySession: boolean; alwaysConfirm: boolean; fsTarget?: ResolvedPath } => {
     if (validateStep(step) !== undefined) return { decision: render(classifyFindings(step, policy, { lang }), lang), bySession: false, alwaysConfirm: false };
-    const found: Finding[] = classifyFindings(step, policy, classifyCtx(step));
+    const cctx = classifyCtx(step);
+    const fsTarget = cctx.fsTarget;
+    const found: Finding[] = classifyFindings(step, policy, cctx);
     const handler = HANDLERS[(step as { tool?: string }).tool ?? 'exec'];
     const alwaysConfirm = handler?.alwaysConfirm?.(step, { registry, deps }) ?? false;
     const level = maxLevel(found.map((f) => f.level));
@@ -149,10 +208,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     const sessionable = !found.some((f) => f.level === 'L1' && NEVER_BY_SESSION.has(f.id));
     if (level === 'L1' && !alwaysConfirm && sessionable && allowances.has(key)) {
       const lowered = found.map((f) => (f.level === 'L1' ? { ...f, level: 'L0' as const } : f));
-      return { decision: redactValue(render([...lowered, finding('session.allowed', 'L0', { k: key })], lang)), bySession: true, alwaysConfirm };
+      return { decision: redactValue(render([...lowered, finding('session.allowed', 'L0', { k: key })], lang)), bySession: true, alwaysConfirm, fsTarget };
     }
     // Reasons quote arguments; they reach the model, so they are redacted like output.
-    return { decision: redactValue(render(found, lang)), bySession: false, alwaysConfirm };
+    return { decision: redactValue(render(found, lang)), bySession: false, alwaysConfirm, fsTarget };
   };
 
   const stopped = (id: string, tool: string, status: 'blocked' | 'declined', decision: ResultDecision, reason?: string): StoppedToolResult => ({
@@ -184,6 +243,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     get sessionAllowances() {
       return [...allowances];
     },
+    mark: () => session.journal.mark(),
+    changes: (mark = 0) => session.journal.since(mark).map(({ seq, stepId, tool, path: file }) => ({ seq, stepId, tool, path: file })),
+    undo: (mark) => session.journal.undo(mark),
+    dispose: () => session.procs.dispose(),
     async run(step, runOptions = {}) {
       const id = runOptions.id ?? `cmd_${String(++counter).padStart(3, '0')}`;
       try {
@@ -208,7 +271,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         }
         const s = normalize(current);
         const handler = HANDLERS[s.tool];
-        const { decision, bySession, alwaysConfirm } = judgeInternal(s);
+        const { decision, bySession, alwaysConfirm, fsTarget } = judgeInternal(s);
         if (decision.level === 'L2' || !handler) {
           const reason = decision.rules.filter((r) => r.level === 'L2').map((r) => r.reason).join('; ');
           return stopped(id, s.tool, 'blocked', { ...decision, by: 'policy' }, reason || undefined);
@@ -247,6 +310,8 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
           decision: mustAsk || bySession ? userDecision : { ...decision, by: 'policy' },
           allowedRoots: s.tool === 'config.json_patch' ? roots() : [],
           ...(mustAsk && handler.confirmsInside ? { ask: askUser } : {}),
+          session,
+          ...(fsTarget ? { judged: fsTarget } : {}),
         };
         if (mustAsk && handler.confirmsInside) ctx.decision = { ...decision, by: 'policy' };
         const result = await handler.run(s, ctx);

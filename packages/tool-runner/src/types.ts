@@ -1,3 +1,5 @@
+import type { ToolStep } from './tool-steps';
+
 /** Risk level: L0 runs without asking, L1 asks the user, L2 is refused. */
 export type Level = 'L0' | 'L1' | 'L2';
 
@@ -43,8 +45,10 @@ export interface JsonPatchStep {
   requires?: Requires;
 }
 
-/** A step the model asks for (DESIGN §4). Issue #10 adds fs.*, http.get and proc.*. */
-export type Step = ExecStep | PluginRunStep | JsonPatchStep;
+/** A step the model asks for (DESIGN §4), including issue #10's fs.*, http.get and proc.*. */
+export type Step = ExecStep | PluginRunStep | JsonPatchStep | ToolStep;
+
+export type { FsReadStep, FsEditStep, FsWriteStep, HttpGetStep, ProcStartStep, ProcStatusStep, ProcKillStep, ToolStep } from './tool-steps';
 
 /** One fired rule: why a step got its level. */
 export interface Rule {
@@ -79,6 +83,11 @@ export interface Policy {
   allowSudo?: boolean;
   /** plugin.run: plugin aliases whose every invocation is L0. */
   trustedPlugins?: string[];
+  /**
+   * http.get: loopback, private and link-local addresses may be reached — `true` for all, or a
+   * list of host names / `host:port` (`["localhost:3000"]`). Default: none.
+   */
+  allowPrivateNetwork?: boolean | string[];
 }
 
 /** Context for classification. */

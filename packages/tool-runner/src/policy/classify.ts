@@ -6,6 +6,8 @@ import { finding, maxLevel, type Finding, type JudgeCtx } from './finding';
 import { secretFindings } from './paths';
 import { judgeCommand } from './programs';
 import { INVISIBLE_RE } from './resolve-program';
+import { TOOL_STEP_NAMES, toolFindings, toolSessionKey, validateToolStep, type ToolJudgeCtx } from './tool-rules';
+import type { ToolStep } from '../tool-steps';
 
 /** Programs whose first operand is a subcommand: the session key is `program subcommand`. */
 const SUBCOMMAND_PROGRAMS = new Set([
@@ -41,6 +43,14 @@ export function sessionKey(step: Step): string {
       return `plugin.run ${step.plugin}`;
     case 'config.json_patch':
       return `config.json_patch ${step.file}`;
+    case 'fs.read':
+    case 'fs.edit':
+    case 'fs.write':
+    case 'http.get':
+    case 'proc.start':
+    case 'proc.status':
+    case 'proc.kill':
+      return toolSessionKey(step, (program, args) => sessionKey({ tool: 'exec', program, args }));
     default:
       return String((step as { tool?: unknown }).tool);
   }
@@ -64,6 +74,11 @@ export function normalizePolicy(raw: unknown): Policy {
   const trustedPlugins = list(r.trustedPlugins);
   if (trustedPlugins) out.trustedPlugins = trustedPlugins;
   for (const k of ['allowNetwork', 'allowWrite', 'allowSudo'] as const) if (r[k] === true) out[k] = true;
+  if (r.allowPrivateNetwork === true) out.allowPrivateNetwork = true;
+  else {
+    const hosts = list(r.allowPrivateNetwork);
+    if (hosts?.length) out.allowPrivateNetwork = hosts;
+  }
   return out;
 }
 
@@ -90,6 +105,7 @@ export function validateStep(step: unknown): string | undefined {
     }
     return undefined;
   }
+  if (typeof tool === 'string' && TOOL_STEP_NAMES.has(tool)) return validateToolStep(tool, s);
   return `unknown tool "${String(tool)}"`;
 }
 
@@ -151,7 +167,7 @@ function patchFindings(step: Extract<Step, { tool: 'config.json_patch' }>, ctx: 
 }
 
 /** Options of {@link classify} beyond the contract's ClassifyContext. */
-export interface ClassifyOptions extends ClassifyContext {
+export interface ClassifyOptions extends ClassifyContext, ToolJudgeCtx {
   /** config.json_patch: folders, files or `*` patterns a patched file must match (json-patch's defaultAllowedRoots). */
   allowedRoots?: string[];
   /** Where `~/.slothtool` points (SLOTHTOOL_HOME), for config.json_patch paths. */
@@ -177,21 +193,24 @@ function applyPolicy(found: Finding[], policy: Policy): Finding[] {
 
 /** Turn findings into the user-facing decision: strictest first, duplicates dropped. */
 export function render(found: Finding[], lang: ClassifyContext['lang'] = 'zh'): Decision {
-  const rules: Rule[] = [];
+  const language = lang ?? 'zh';
+  let level: Level = 'L0';
+  for (const f of found) if (f.level === 'L2' || (f.level === 'L1' && level === 'L0')) level = f.level;
+  // Strictest first (stable within a level), duplicates dropped. Above L0, "only reads" would
+  // only confuse: those rules are not even rendered, except the ones that say why something
+  // was let through.
+  const buckets: Record<Level, Rule[]> = { L2: [], L1: [], L0: [] };
   const seen = new Set<string>();
   for (const f of found) {
-    const { reason, hint } = message(f.msg ?? f.id, lang ?? 'zh', f.params);
+    if (level !== 'L0' && f.level === 'L0' && f.id !== 'policy.lowered' && f.id !== 'session.allowed') continue;
+    const { reason, hint } = message(f.msg ?? f.id, language, f.params, f.level !== 'L0');
     const key = `${f.id}|${f.level}|${reason}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    rules.push({ id: f.id, level: f.level, reason, ...(hint && f.level !== 'L0' ? { hint } : {}) });
+    buckets[f.level].push(hint ? { id: f.id, level: f.level, reason, hint } : { id: f.id, level: f.level, reason });
   }
-  const order: Record<Level, number> = { L2: 0, L1: 1, L0: 2 };
-  rules.sort((a, b) => order[a.level] - order[b.level]);
-  const level = maxLevel(rules.map((r) => r.level));
-  // Above L0, "only reads" would only confuse; keep the L0 rules that say why something was let through.
-  const shown = level === 'L0' ? rules : rules.filter((r) => r.level !== 'L0' || r.id === 'policy.lowered' || r.id === 'session.allowed');
-  return { level, rules: shown };
+  const rules = buckets.L1.length || buckets.L0.length ? [...buckets.L2, ...buckets.L1, ...buckets.L0] : buckets.L2;
+  return { level, rules };
 }
 
 /** The findings behind {@link classify}, before rendering. */
@@ -209,6 +228,8 @@ export function classifyFindings(step: Step, rawPolicy: Policy = {}, ctx: Classi
     if (cwd && cwd !== ctx.cwd) found.push(...secretFindings([cwd]));
   } else if (tool === 'plugin.run') {
     found = pluginFindings(step as Extract<Step, { tool: 'plugin.run' }>, policy, ctx);
+  } else if (TOOL_STEP_NAMES.has(tool)) {
+    found = toolFindings(step as ToolStep, policy, ctx);
   } else {
     found = patchFindings(step as Extract<Step, { tool: 'config.json_patch' }>, ctx);
   }

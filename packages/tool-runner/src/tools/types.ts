@@ -1,5 +1,13 @@
 import type { ExecOptions, ExecResult, InheritResult } from '../exec';
 import type { Parsed } from '../parse-output';
+import type { FsDeps } from './fs-common';
+import type { FsChangeResult } from './fs-edit';
+import type { FsReadResult } from './fs-read';
+import type { HttpGetResult } from './http-get';
+import type { ProcDeps, ProcResult } from './proc';
+import type { ToolErrorResult, ToolSession } from './session';
+import type { Resolver } from '../net-guard';
+import type { ResolvedPath } from '../workspace';
 import type { Lang, Level, PatchOp, Rule, Step } from '../types';
 
 /** The decision attached to a result: who let it run (or stopped it). */
@@ -59,7 +67,15 @@ export interface StoppedToolResult {
   decision: ResultDecision;
 }
 
-export type ToolResult = RunToolResult | PatchToolResult | StoppedToolResult;
+export type ToolResult =
+  | RunToolResult
+  | PatchToolResult
+  | StoppedToolResult
+  | FsReadResult
+  | FsChangeResult
+  | HttpGetResult
+  | ProcResult
+  | ToolErrorResult;
 
 /** The parsed registry.json (DESIGN §3). */
 export interface Registry {
@@ -75,6 +91,12 @@ export interface RunnerDeps {
   defaultAllowedRoots: (env: NodeJS.ProcessEnv) => string[];
   now: () => number;
   execPath: string;
+  /** fs.* file operations. */
+  fs: FsDeps;
+  /** http.get: resolves a host to every address (checked before connecting). */
+  resolveHost: Resolver;
+  /** proc.*: spawning and killing background process groups. */
+  proc: ProcDeps;
 }
 
 /** What a tool handler gets from the runner for one step. */
@@ -97,6 +119,10 @@ export interface ToolContext {
    * Undefined when no confirmation is needed.
    */
   ask?: (preview?: string) => Promise<boolean>;
+  /** The session state of fs.*, http.get and proc.* (the runner always passes it). */
+  session?: ToolSession;
+  /** fs.edit / fs.write: the target as it was resolved when the step was judged. */
+  judged?: ResolvedPath;
 }
 
 /** One tool of the runner. Issue #10's fs.*, http.get and proc.* slot in as more handlers. */
