@@ -82,9 +82,19 @@ export function numbered(n: number, line: string): string {
   return `${String(n).padStart(6)}\t${line}`;
 }
 
-/** A unified diff without the `Index:`/`===` header lines (uncoloured; the UI colours it). */
-export function unifiedDiff(file: string, before: string, after: string): string {
-  const patch = createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3 });
+/** Longest time spent computing one diff; a huge file with scattered changes would take minutes. */
+const DIFF_TIMEOUT_MS = 2000;
+
+/**
+ * A unified diff without the `Index:`/`===` header lines (uncoloured; the UI colours it).
+ * When the diff takes too long, `fallback` (or a note) stands in for the hunks.
+ */
+export function unifiedDiff(file: string, before: string, after: string, fallback?: string): string {
+  const patch = createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS }) as string | undefined;
+  if (patch === undefined) {
+    const note = `@@ diff too large to compute: ${splitLines(before).length} → ${splitLines(after).length} lines @@`;
+    return [`--- ${file}`, `+++ ${file}`, note, ...(fallback ? [fallback.replace(/\n+$/, '')] : [])].join('\n') + '\n';
+  }
   return patch
     .split('\n')
     .filter((l) => !l.startsWith('Index: ') && !/^=+$/.test(l))

@@ -103,10 +103,10 @@ async function commit(
   { target, before, binary }: Target,
   after: string,
   ctx: SessionToolContext,
-  extra: { replacements?: number },
+  { fallback, ...extra }: { replacements?: number; fallback?: string },
 ): Promise<Outcome> {
   const { session, lang } = ctx;
-  const diff = before === null || binary ? newFilePreview(f, after) : unifiedDiff(f, before, after);
+  const diff = before === null || binary ? newFilePreview(f, after) : unifiedDiff(f, before, after, fallback);
   if (ctx.ask) {
     const go = await ctx.ask(diff);
     if (!go) return { _event: 'tool_result', id: ctx.id, tool, status: 'declined', decision: { ...ctx.decision, by: 'user' } };
@@ -179,7 +179,9 @@ export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Prom
   if (count === 0) return err('NOT_FOUND_IN_FILE', 'fs.err.old_not_found');
   if (count > 1 && step.replace_all !== true) return { ...err('AMBIGUOUS', 'fs.err.ambiguous', { n: count }), occurrences: count };
   const after = replaceExact(text, oldS, newS, step.replace_all === true);
-  return commit('fs.edit', f, opened, after, ctx, { replacements: step.replace_all === true ? count : 1 });
+  // Shown instead of hunks when a diff of a huge file would take too long.
+  const fallback = [...oldS.split(/\r?\n/).map((l) => `-${l}`), ...newS.split(/\r?\n/).map((l) => `+${l}`)].join('\n') + (count > 1 ? `\n(× ${count})` : '');
+  return commit('fs.edit', f, opened, after, ctx, { replacements: step.replace_all === true ? count : 1, fallback });
 }
 
 /** fs.write: create or overwrite, with the diff (or the new file's head) shown first. */
