@@ -5,7 +5,8 @@ import { t, type Lang } from './i18n';
 import type { LlmClient, LlmResult, Usage } from './llm-base';
 import { buildRepairRequest, SUMMARY_SYSTEM } from './prompt';
 import { parseReply, SummarySchema, type Reply, type Step, type Summary } from './protocol';
-import type { ConfirmAnswer, ConfirmFn, ConfirmRequest, StepRunner, ToolResult } from './runner-types';
+import * as path from 'path';
+import type { ConfirmAnswer, ConfirmFn, ConfirmRequest, StepRunner, ToolResult, UndoResult } from './runner-types';
 import { appendAudit, newSessionId, type AuditEntry, type SessionInfo, type SessionRecord, type SessionStore } from './sessions';
 import { MessageStreamDecoder } from './stream-message';
 import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from './tokens';
@@ -81,6 +82,10 @@ export class Agent {
   private running?: AbortController;
   private readonly answers = new Map<string, AgentConfirmAnswer>();
   private currentStepId?: string;
+  /** File-journal position at the first step of the running turn. */
+  private turnMark?: number;
+  /** Positions of earlier turns that changed files, newest last (`/undo` pops one). */
+  private readonly undoMarks: number[] = [];
 
   constructor(
     private readonly options: AgentOptions,
@@ -334,6 +339,7 @@ export class Agent {
     external?.addEventListener('abort', onAbort, { once: true });
     this.running = controller;
     this.steering = [];
+    this.turnMark = undefined;
     const signal = controller.signal;
     const turnUsage = zeroUsage();
     let pending: Pending[] = first;
@@ -408,6 +414,7 @@ export class Agent {
     } finally {
       external?.removeEventListener('abort', onAbort);
       this.running = undefined;
+      this.rememberChanges();
     }
   }
 
@@ -433,6 +440,7 @@ export class Agent {
    * not run and are reported as declined, so the model can choose another way. */
   private async runSteps(reply: Extract<Reply, { type: 'cmd' }>, signal: AbortSignal): Promise<ToolResult[]> {
     const runner = this.getRunner();
+    if (this.turnMark === undefined) this.turnMark = runner.mark?.();
     const results: ToolResult[] = [];
     let stopped: string | undefined;
     for (const raw of reply.data.commands) {
@@ -498,6 +506,51 @@ export class Agent {
       answer: answer?.action,
       outcome,
     });
+  }
+
+  // ── undo and the end of the session ──────────────────────────────────────────────
+
+  private rememberChanges(): void {
+    const mark = this.turnMark;
+    this.turnMark = undefined;
+    if (mark !== undefined && this.runner?.changes?.(mark).length) this.undoMarks.push(mark);
+  }
+
+  /** Files the last turn that changed files changed (what `/undo` would restore), as real paths. */
+  undoableChanges(): string[] {
+    const mark = this.undoMarks[this.undoMarks.length - 1];
+    if (mark === undefined || !this.runner?.changes) return [];
+    return [...new Set(this.runner.changes(mark).map((c) => c.path))];
+  }
+
+  /**
+   * `/undo`: put back the files the last turn that changed files changed (fs.edit / fs.write in
+   * the workspace), deleting the files it created; files changed since by someone else are left
+   * alone and reported. The model learns it from a user-role event
+   * `{"_event":"undo","restored":[...],"skipped":[...]}` with the next call. Null when there is
+   * nothing to undo or a turn is running.
+   */
+  undo(): UndoResult | null {
+    if (this.running || !this.runner?.undo) return null;
+    const mark = this.undoMarks.pop();
+    if (mark === undefined) return null;
+    const result = this.runner.undo(mark);
+    const rel = (p: string): string => {
+      const r = path.relative(this.options.cwd, p);
+      return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : p;
+    };
+    const event = JSON.stringify({
+      _event: 'undo',
+      restored: result.restored.map((r) => ({ path: rel(r.path), action: r.action })),
+      skipped: result.skipped.map((s) => ({ path: rel(s.path), reason: s.reason })),
+    });
+    this.commit([{ kind: 'event', text: event }]);
+    return result;
+  }
+
+  /** End the session: background processes the model started are killed. Call on exit. */
+  dispose(): void {
+    this.runner?.dispose?.();
   }
 
   // ── model calls ───────────────────────────────────────────────────────────────────

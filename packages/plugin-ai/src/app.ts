@@ -42,6 +42,7 @@ export function policyOf(config: AiConfig): Policy {
     allowNetwork: config.allowNetwork,
     allowWrite: config.allowWrite,
     allowSudo: config.allowSudo,
+    allowPrivateNetwork: config.allowPrivateNetwork,
   };
 }
 
@@ -51,9 +52,12 @@ interface ToolRunnerModule {
     confirm: ConfirmFn;
     registry: unknown;
     cwd: string;
+    workspace?: string;
     lang?: Lang;
     env?: NodeJS.ProcessEnv;
   }): StepRunner;
+  /** The git root holding `cwd`, or `cwd` (tool-runner ≥ issue #10). */
+  findWorkspace?(cwd: string): string;
   classify(step: unknown, policy?: Policy, ctx?: { cwd?: string; home?: string; lang?: Lang }): {
     level: 'L0' | 'L1' | 'L2';
     rules: { id: string; level: string; reason: string; hint?: string }[];
@@ -92,8 +96,12 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   });
   const createRunner =
     options.createRunner ??
-    ((confirm: ConfirmFn) =>
-      loadToolRunner().createToolRunner({ policy: policyOf(config), confirm, registry, cwd, lang: options.lang, env }));
+    ((confirm: ConfirmFn) => {
+      const tr = loadToolRunner();
+      // fs.* steps judge paths against the workspace: the git root of the cwd, or the cwd.
+      const workspace = tr.findWorkspace?.(cwd) ?? cwd;
+      return tr.createToolRunner({ policy: policyOf(config), confirm, registry, cwd, workspace, lang: options.lang, env });
+    });
   const agent = new Agent(
     {
       config,

@@ -33,6 +33,8 @@ export const AiConfigSchema = z
     allowNetwork: z.boolean().default(false),
     allowWrite: z.boolean().default(false),
     allowSudo: z.boolean().default(false),
+    /** http.get may reach loopback/private/link-local hosts: true for all, or a list of `host` / `host:port`. */
+    allowPrivateNetwork: z.union([z.boolean(), z.array(z.string().min(1))]).default(false),
     defaultMode: z.enum(['low', 'high']).default('low'),
     defaultProfile: z.string().min(1).nullable().default(null),
     maxAutoStepsPerTurn: z.number().int().min(1).max(50).default(3),

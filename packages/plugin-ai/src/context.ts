@@ -39,6 +39,9 @@ function stepLabel(result: ToolResult): string {
   if (result.program) return [result.program, ...(result.args ?? [])].join(' ');
   if (typeof result.plugin === 'string') return `plugin ${result.plugin}`;
   if (result.file) return `json_patch ${result.file}`;
+  if (typeof result.path === 'string') return `${result.tool} ${result.path}`;
+  if (typeof result.url === 'string') return `${result.tool} ${result.url}`;
+  if (typeof result.proc_id === 'string') return `${result.tool} ${result.proc_id}`;
   return result.tool;
 }
 
@@ -53,6 +56,32 @@ export function compactToolResult(result: ToolResult, maxTokens = 80): string {
   return JSON.stringify(out);
 }
 
+/**
+ * fs.read content cut to whole numbered lines within `maxTokens`, with `endLine`, `nextOffset`
+ * and the note saying where to read on, so the model never skips the lines that did not fit.
+ */
+function fitFileLines(result: ToolResult, maxTokens: number): Record<string, unknown> {
+  const lines = String(result.content).split('\n');
+  const kept: string[] = [];
+  let cost = 0;
+  for (const line of lines) {
+    const c = estimateTokens(line) + 1;
+    if (kept.length && cost + c > maxTokens) break;
+    kept.push(cost + c > maxTokens ? truncateHead(line, maxTokens) : line);
+    cost += c;
+  }
+  if (kept.length === lines.length) return {};
+  const last = /^\s*(\d+)\t/.exec(kept[kept.length - 1] ?? '');
+  const endLine = last ? Number(last[1]) : Number(result.endLine ?? 0);
+  return {
+    content: kept.join('\n'),
+    endLine,
+    nextOffset: endLine + 1,
+    truncated: true,
+    note: `showing lines ${String(result.startLine)}–${endLine} of ${String(result.totalLines)} (context budget); read on with "offset": ${endLine + 1}, or a smaller "limit"`,
+  };
+}
+
 /** A tool result as JSON within `maxTokens`: tails and parsed structure are shortened first,
  * so the result stays valid JSON whenever possible. */
 export function fitToolResult(result: ToolResult, maxTokens: number): string {
@@ -60,9 +89,14 @@ export function fitToolResult(result: ToolResult, maxTokens: number): string {
   if (estimateTokens(full) <= maxTokens) return full;
   for (let share = Math.floor(maxTokens / 3); share >= 8; share = Math.floor(share / 2)) {
     const copy: Record<string, unknown> = { ...result };
-    for (const key of ['stdoutTail', 'stderrTail'] as const) {
+    for (const key of ['stdoutTail', 'stderrTail', 'lastOutput'] as const) {
       if (typeof copy[key] === 'string') copy[key] = truncateTail(copy[key] as string, share);
     }
+    // Page text and snippets: the beginning matters.
+    for (const key of ['snippet', ...(result.tool === 'fs.read' ? [] : ['content'])]) {
+      if (typeof copy[key] === 'string') copy[key] = truncateHead(copy[key] as string, share);
+    }
+    if (result.tool === 'fs.read' && typeof copy.content === 'string') Object.assign(copy, fitFileLines(result, share));
     if (copy.parsed !== undefined) {
       const parsed = JSON.stringify(copy.parsed);
       if (estimateTokens(parsed) > share) copy.parsed = truncateHead(parsed, share);

@@ -159,5 +159,7 @@ export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShot
     return fail(err);
   } finally {
     process.removeListener('SIGINT', onSigint);
+    // Background processes the model started end with the run.
+    agent.dispose();
   }
 }

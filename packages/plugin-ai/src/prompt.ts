@@ -28,6 +28,11 @@ STEP shapes ("tool" defaults to "exec"):
 - {"tool":"exec","program":"git","args":["status"],"requires":{"confirm":false,"elevated":false,"network":false,"write":false}}
 - {"tool":"plugin.run","plugin":"<installed plugin alias>","args":["..."]}
 - {"tool":"config.json_patch","file":"~/.slothtool/settings.json","patch":[{"op":"replace","path":"/language","value":"en"}]}
+- {"tool":"fs.read","path":"src/a.ts","offset":1,"limit":2000}  numbered lines; a note says how to read on
+- {"tool":"fs.edit","path":"src/a.ts","old_string":"<exact text, unique in the file>","new_string":"...","replace_all":false}
+- {"tool":"fs.write","path":"docs/new.md","content":"..."}  create or overwrite (read an existing file first)
+- {"tool":"http.get","url":"https://..."}  a page as text
+- {"tool":"proc.start","program":"npm","args":["test"]} → "proc_id"; {"tool":"proc.status","proc_id":"proc_1","wait_ms":30000} → state, exitCode, output new since the last status; {"tool":"proc.kill","proc_id":"proc_1"}
 
 After your steps ran you receive one user message per step whose content is JSON:
 {"_event":"tool_result","id":"cmd_001","tool":"exec","program":"git","args":["status"],"exitCode":0,"stdoutTail":"...","stderrTail":"","truncated":false,"parsed":{...},"decision":{"level":"L0","by":"policy","rules":[...]}}
@@ -36,6 +41,8 @@ or {"_event":"tool_result","id":"cmd_002","status":"blocked"|"declined","decisio
 
 Rules:
 - One JSON object per reply. "program" is a single executable name; arguments go in "args" (no shell: no pipes, redirects, globs, "&&" or "$VAR").
+- Read and change files with fs.read / fs.edit / fs.write, not cat/sed/tee. Copy old_string exactly from fs.read output (without the line-number prefix); add surrounding lines when it is not unique. The user sees a diff before each change and can /undo a turn's changes.
+- Run long builds, tests and servers with proc.start, then proc.status (with wait_ms) until "exited"; proc.kill what you no longer need.
 - Prefer read-only commands. Set "requires" honestly: it can only raise the risk level, never lower it.
 - Risk levels: L0 runs at once; L1 (writes, network, installs) needs the user's consent; L2 (sudo, destructive, arbitrary code, not allowed) is refused. If a step is blocked or declined, do not repeat it: explain, or choose another way.
 - Output reaches you as a tail plus a parsed summary after secrets were redacted; ask for narrower commands instead of dumping large files.

@@ -43,13 +43,75 @@ const JsonPatchStepSchema = z.object({
   requires: RequiresSchema,
 });
 
+const FsReadStepSchema = z.object({
+  tool: z.literal('fs.read'),
+  path: z.string().min(1),
+  offset: z.number().int().positive().optional(),
+  limit: z.number().int().positive().optional(),
+  requires: RequiresSchema,
+});
+
+const FsEditStepSchema = z.object({
+  tool: z.literal('fs.edit'),
+  path: z.string().min(1),
+  old_string: z.string(),
+  new_string: z.string(),
+  replace_all: z.boolean().optional(),
+  requires: RequiresSchema,
+});
+
+const FsWriteStepSchema = z.object({
+  tool: z.literal('fs.write'),
+  path: z.string().min(1),
+  content: z.string(),
+  requires: RequiresSchema,
+});
+
+const HttpGetStepSchema = z.object({
+  tool: z.literal('http.get'),
+  url: z.string().min(1),
+  requires: RequiresSchema,
+});
+
+const ProcStartStepSchema = z.object({
+  tool: z.literal('proc.start'),
+  program: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  cwd: z.string().nullable().optional(),
+  requires: RequiresSchema,
+});
+
+const ProcStatusStepSchema = z.object({
+  tool: z.literal('proc.status'),
+  proc_id: z.string().min(1),
+  wait_ms: z.number().min(0).max(60000).optional(),
+  requires: RequiresSchema,
+});
+
+const ProcKillStepSchema = z.object({
+  tool: z.literal('proc.kill'),
+  proc_id: z.string().min(1),
+  requires: RequiresSchema,
+});
+
 /** One step. `tool` defaults to "exec" so the original cmd shape stays valid. */
 export const StepSchema = z.preprocess(
   (value) =>
     value && typeof value === 'object' && !Array.isArray(value) && !('tool' in value)
       ? { ...value, tool: 'exec' }
       : value,
-  z.discriminatedUnion('tool', [ExecStepSchema, PluginRunStepSchema, JsonPatchStepSchema]),
+  z.discriminatedUnion('tool', [
+    ExecStepSchema,
+    PluginRunStepSchema,
+    JsonPatchStepSchema,
+    FsReadStepSchema,
+    FsEditStepSchema,
+    FsWriteStepSchema,
+    HttpGetStepSchema,
+    ProcStartStepSchema,
+    ProcStatusStepSchema,
+    ProcKillStepSchema,
+  ]),
 );
 
 export const ChatReplySchema = z.object({
@@ -177,6 +239,20 @@ export function describeStep(step: Step): string {
       return ['plugin', step.plugin, ...step.args].join(' ');
     case 'config.json_patch':
       return `json_patch ${step.file} (${step.patch.length} op${step.patch.length === 1 ? '' : 's'})`;
+    case 'fs.read':
+      return `read ${step.path}${step.offset || step.limit ? ` (lines ${step.offset ?? 1}+${step.limit ? `, ${step.limit}` : ''})` : ''}`;
+    case 'fs.edit':
+      return `edit ${step.path}${step.replace_all ? ' (all)' : ''}`;
+    case 'fs.write':
+      return `write ${step.path}`;
+    case 'http.get':
+      return `GET ${step.url}`;
+    case 'proc.start':
+      return `start ${[step.program, ...step.args].join(' ')}`;
+    case 'proc.status':
+      return `status ${step.proc_id}${step.wait_ms ? ` (wait ${step.wait_ms} ms)` : ''}`;
+    case 'proc.kill':
+      return `kill ${step.proc_id}`;
   }
 }
 

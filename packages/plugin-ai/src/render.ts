@@ -32,8 +32,12 @@ function resultLine(result: ToolResult, lang: Lang): string {
   }
   if (result.status) {
     const key = result.status === 'applied' ? 'stepApplied' : result.status === 'unchanged' ? 'stepUnchanged' : 'stepError';
-    return `${t(lang, key)}${result.summary ? ` — ${result.summary}` : ''}`;
+    const error = result.error as { message?: unknown } | undefined;
+    const detail = result.status === 'error' && typeof error?.message === 'string' ? error.message : result.summary;
+    return `${t(lang, key)}${detail ? ` — ${detail}` : ''}`;
   }
+  // fs.read, http.get, proc.*: the runner's one-line summary (`calc.js: 1–40 / 40`, `proc_1 exited 0`).
+  if (/^(fs|http|proc)\./.test(result.tool) && typeof result.summary === 'string') return result.summary;
   const ms = typeof result.durationMs === 'number' ? ` (${result.durationMs} ms)` : '';
   const signal = result.signal ? ` ${result.signal}` : '';
   return `${t(lang, 'stepExit', { code: String(result.exitCode) })}${signal}${ms}`;

@@ -65,9 +65,23 @@ export interface RunOptions {
   onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
 }
 
+/** What /undo did (tool-runner's UndoResult). */
+export interface UndoResult {
+  restored: { path: string; action: 'restored' | 'deleted' }[];
+  skipped: { path: string; reason: 'changed_since' | 'not_kept' | 'error'; message?: string }[];
+}
+
 export interface StepRunner {
   judge(step: Step): Decision;
   run(step: Step, options?: RunOptions): Promise<ToolResult>;
+  /** File journal position (tool-runner ≥ issue #10; absent in fakes and older runners). */
+  mark?(): number;
+  /** Files changed since `mark`. */
+  changes?(mark?: number): Array<{ seq: number; stepId: string; tool: string; path: string }>;
+  /** Restore the files changed since `mark`. */
+  undo?(mark: number): UndoResult;
+  /** End the session's background processes. */
+  dispose?(): void;
 }
 
 /** Policy fields of the ai config handed to tool-runner. */
@@ -76,4 +90,5 @@ export interface Policy {
   allowNetwork?: boolean;
   allowWrite?: boolean;
   allowSudo?: boolean;
+  allowPrivateNetwork?: boolean | string[];
 }
