@@ -499,7 +499,7 @@ export class Agent {
       at: this.at(),
       sessionId: this.id,
       id,
-      step,
+      step: auditStep(step),
       level: result.decision.level,
       rules: result.decision.rules.map((r) => r.id),
       approvedBy,
@@ -655,6 +655,19 @@ export class Agent {
     this.emit({ type: 'compaction', method, folded: folded.length, before, after: sizes.total, sizes });
     return { method, before, after: sizes.total };
   }
+}
+
+/** Longest string of a step kept in the audit log: a whole file written by fs.write (or an
+ * edit's old/new text) stays out of it beyond its head. */
+const AUDIT_MAX_CHARS = 200;
+
+function auditStep(step: Step): Step {
+  const out: Record<string, unknown> = { ...step };
+  for (const key of ['content', 'old_string', 'new_string']) {
+    const v = out[key];
+    if (typeof v === 'string' && v.length > AUDIT_MAX_CHARS) out[key] = `${v.slice(0, AUDIT_MAX_CHARS)}…[${v.length} chars]`;
+  }
+  return out as Step;
 }
 
 /** What the model is told when the user stopped the turn with Ctrl-C: what was produced so

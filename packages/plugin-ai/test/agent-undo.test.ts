@@ -98,3 +98,19 @@ test('an fs.read result cut to the input budget keeps whole lines and says where
   expect(fitted).toMatchObject({ endLine: last, nextOffset: last + 1, truncated: true });
   expect(fitted.note).toContain(`"offset": ${last + 1}`);
 });
+
+test('the audit log keeps only the head of a written file', async () => {
+  const fs = await import('fs');
+  const os = await import('os');
+  const path = await import('path');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-audit-'));
+  const auditFile = path.join(dir, 'audit.jsonl');
+  const runner = journalRunner();
+  const big = 'x'.repeat(5000);
+  const llm = fakeLlm([cmd({ tool: 'fs.write', path: 'big.txt', content: big }), chat('written')]);
+  const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: runner.create, auditFile });
+  await agent.send('write it');
+  const entry = JSON.parse(fs.readFileSync(auditFile, 'utf8').trim());
+  expect(entry.step.content).toBe(`${'x'.repeat(200)}…[5000 chars]`);
+  fs.rmSync(dir, { recursive: true });
+});
