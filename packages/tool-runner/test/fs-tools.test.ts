@@ -100,6 +100,20 @@ describe('fs.edit', () => {
     expect(await read('m.txt')).toBe('x = 1\nx = 1\nx = 1\n');
   });
 
+  test('the preview masks secrets (a .env value, a private key body) but keeps the changed lines', async () => {
+    await write('.env', 'A=1\nAPI_KEY=sk-abcdefghijklmnopqrstuvwx\n');
+    const previews: string[] = [];
+    const ask = async (p?: string) => (previews.push(p ?? ''), true);
+    const s = testSession(world.ws, world.home);
+    await runFsEdit({ tool: 'fs.edit', path: '.env', old_string: 'API_KEY=sk-abcdefghijklmnopqrstuvwx', new_string: 'API_KEY=sk-zyxwvutsrqponmlkjihgfedc' }, testCtx(s, { ask }));
+    expect(previews[0]).toMatch(/^-API_KEY=sk-\[redacted\]$/m);
+    expect(previews[0]).toMatch(/^\+API_KEY=sk-\[redacted\]$/m);
+    expect(previews[0]).not.toMatch(/abcdefghij|zyxwvuts/);
+    await runFsWrite({ tool: 'fs.write', path: 'k.pem.txt', content: '-----BEGIN RSA PRIVATE KEY-----\nMIIEsecretbody\n-----END RSA PRIVATE KEY-----\n' }, testCtx(s, { ask }));
+    expect(previews[1]).not.toContain('MIIEsecretbody');
+    expect(previews[1]).toContain('+[redacted]');
+  });
+
   test('replace_all replaces every occurrence and counts them', async () => {
     await write('m.txt', 'x = 1\nx = 1\nx = 1\n');
     const r = (await runFsEdit({ tool: 'fs.edit', path: 'm.txt', old_string: 'x = 1', new_string: 'y = $&', replace_all: true }, testCtx(testSession(world.ws, world.home)))) as Record<string, any>;

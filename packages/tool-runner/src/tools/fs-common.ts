@@ -103,6 +103,33 @@ export function unifiedDiff(file: string, before: string, after: string, fallbac
     .replace(/\n+$/, '\n');
 }
 
+/**
+ * A diff with secrets masked line by line (after the `+`/`-`/` ` prefix, so `.env` lines are
+ * recognised), private key bodies included, so the confirm preview can be shown on a shared
+ * screen. The lines that changed are still visible as lines.
+ */
+export function redactDiff(diff: string): string {
+  let inKey = false;
+  return diff
+    .split('\n')
+    .map((l) => {
+      if (/^(---|\+\+\+|@@)/.test(l) || l === '') return l;
+      const prefix = /^[+\- ]/.test(l) ? l[0] : '';
+      const body = l.slice(prefix.length);
+      if (/-----BEGIN [A-Z0-9 ]*PRIVATE KEY/.test(body)) {
+        inKey = !/-----END [A-Z0-9 ]*PRIVATE KEY/.test(body.slice(body.indexOf('-----BEGIN') + 10));
+        return prefix + body.replace(/(-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----).*$/, '$1');
+      }
+      if (inKey) {
+        if (/-----END [A-Z0-9 ]*PRIVATE KEY/.test(body)) inKey = false;
+        else return `${prefix}[redacted]`;
+        return l;
+      }
+      return prefix + redact(body);
+    })
+    .join('\n');
+}
+
 /** Lines added and removed by a diff. */
 export function diffCounts(diff: string): { added: number; removed: number } {
   let added = 0;

@@ -2,7 +2,7 @@ import * as path from 'path';
 import { toolMessage } from '../i18n-tools';
 import type { FsEditStep, FsWriteStep } from '../tool-steps';
 import { isInside, type ResolvedPath } from '../workspace';
-import { decodeText, diffCounts, FS_MAX_FILE_BYTES, isBinary, newFilePreview, snippetAround, unifiedDiff } from './fs-common';
+import { decodeText, diffCounts, FS_MAX_FILE_BYTES, isBinary, newFilePreview, redactDiff, snippetAround, unifiedDiff } from './fs-common';
 import { toolError, type SessionToolContext, type ToolErrorResult } from './session';
 import type { ResultDecision } from './types';
 
@@ -108,7 +108,7 @@ async function commit(
   const { session, lang } = ctx;
   const diff = before === null || binary ? newFilePreview(f, after) : unifiedDiff(f, before, after, fallback);
   if (ctx.ask) {
-    const go = await ctx.ask(diff);
+    const go = await ctx.ask(redactDiff(diff));
     if (!go) return { _event: 'tool_result', id: ctx.id, tool, status: 'declined', decision: { ...ctx.decision, by: 'user' } };
   }
   // What the user saw must be what gets replaced: refuse when the file changed while asking.
