@@ -15,6 +15,12 @@ export const TOOL_MESSAGES: Record<string, { zh: string; en: string; hintZh?: st
     zh: '`{f}` 在工作区（{w}）之外：每次都会询问，且 /undo 不能恢复',
     en: '`{f}` is outside the workspace ({w}): asked every time, and /undo cannot restore it',
   },
+  'fs.broad_workspace': {
+    zh: '工作区是 {w}（根目录或主目录本身），其中的文件都按工作区之外对待',
+    en: 'the workspace is {w} (the root or the home folder itself), so every file counts as outside it',
+    hintZh: '在项目目录（git 仓库）中启动 ai，读取其中的文件就无需询问',
+    hintEn: 'Start ai in a project folder (a git repository) to read its files without being asked',
+  },
   'fs.symlink_escape': {
     zh: '`{f}` 是指向工作区之外 `{r}` 的符号链接',
     en: '`{f}` is a symbolic link to `{r}`, outside the workspace',

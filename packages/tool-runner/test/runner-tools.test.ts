@@ -83,6 +83,13 @@ describe('judging fs steps by where the path really points', () => {
   });
 });
 
+test('a workspace that is the home folder (or /) makes nothing inside it', () => {
+  const { runner } = make([], { cwd: world.home, workspace: world.home });
+  const d = runner.judge({ tool: 'fs.read', path: 'notes.txt' });
+  expect([d.level, ids(d)]).toEqual(['L1', expect.arrayContaining(['fs.broad_workspace', 'fs.outside'])]);
+  expect(make([], { cwd: '/', workspace: '/' }).runner.judge({ tool: 'fs.read', path: 'etc/hostname' }).level).toBe('L1');
+});
+
 describe('running fs steps', () => {
   test('fs.edit asks with the diff as preview, then writes; the result goes back without the preview', async () => {
     const { runner, asked } = make([{ action: 'run' }]);

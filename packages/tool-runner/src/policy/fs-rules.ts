@@ -16,9 +16,18 @@ export interface FsJudgeCtx {
   readState?: 'read' | 'stale' | 'unread';
 }
 
+/**
+ * A workspace that is the file-system root or the home folder itself (ai started in `~` or
+ * `/` outside any repository) would make every file "inside": nothing is, then.
+ */
+export function isBroadWorkspace(workspace: string, home?: string): boolean {
+  return workspace === path.parse(workspace).root || (home !== undefined && path.resolve(home) === workspace);
+}
+
 /** Where a target lies relative to the workspace. */
 function location(ctx: FsJudgeCtx): 'inside' | 'outside' | 'escape' {
   const { abs, real } = ctx.target;
+  if (isBroadWorkspace(ctx.workspace, ctx.home)) return 'outside';
   if (isInside(real, ctx.workspace)) return 'inside';
   return isInside(abs, ctx.workspace) ? 'escape' : 'outside';
 }
@@ -37,7 +46,10 @@ function secretRules(ctx: FsJudgeCtx, where: 'inside' | 'outside' | 'escape'): F
 function placeRule(ctx: FsJudgeCtx, where: 'inside' | 'outside' | 'escape', write: boolean): Finding[] {
   const f = ctx.target.input;
   if (where === 'escape') return [finding('fs.symlink_escape', 'L1', { f, r: ctx.target.real })];
-  if (where === 'outside') return [finding(write ? 'fs.outside_write' : 'fs.outside', 'L1', { f, w: ctx.workspace })];
+  if (where === 'outside') {
+    const broad = isBroadWorkspace(ctx.workspace, ctx.home) ? [finding('fs.broad_workspace', 'L1', { w: ctx.workspace })] : [];
+    return [...broad, finding(write ? 'fs.outside_write' : 'fs.outside', 'L1', { f, w: ctx.workspace })];
+  }
   return [];
 }
 

@@ -1,5 +1,6 @@
 import * as path from 'path';
 import { toolMessage } from '../i18n-tools';
+import { isBroadWorkspace } from '../policy/fs-rules';
 import type { FsEditStep, FsWriteStep } from '../tool-steps';
 import { isInside, type ResolvedPath } from '../workspace';
 import { decodeText, diffCounts, FS_MAX_FILE_BYTES, isBinary, newFilePreview, redactDiff, snippetAround, unifiedDiff } from './fs-common';
@@ -130,7 +131,7 @@ async function commit(
   } catch (e) {
     return toolError(ctx, tool, (e as NodeJS.ErrnoException).code ?? 'ERROR', (e as Error).message, { path: f });
   }
-  const undoable = !binary && isInside(target.real, session.workspace);
+  const undoable = !binary && !isBroadWorkspace(session.workspace, session.home) && isInside(target.real, session.workspace);
   if (undoable) session.journal.record({ stepId: ctx.id, tool, path: target.real, before, after });
   const st = session.fs.stat(target.real);
   if (st) session.reads.mark(target.real, st);
