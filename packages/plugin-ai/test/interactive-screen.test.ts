@@ -79,6 +79,7 @@ function fakeApp(extra: Record<string, unknown> = {}) {
     getMode: () => 'low',
     getProfile: () => null,
     sessionId: 's1',
+    dispose: () => undefined,
     ...extra,
   };
   return { agent, config: {}, registry: { plugins: {} }, paths: { home: '/nonexistent', sessionsDir: '/nonexistent/s', config: '/nonexistent/ai.json' } } as never;
@@ -91,7 +92,10 @@ test('/undo lists what was restored (relative to the working folder) and what wa
       { path: '/w/calc.js', action: 'restored' },
       { path: '/w/NOTES.md', action: 'deleted' },
     ],
-    skipped: [{ path: '/elsewhere/x.txt', reason: 'changed since' }],
+    skipped: [
+      { path: '/elsewhere/x.txt', reason: 'changed_since' },
+      { path: '/w/y.txt', reason: 'error', message: 'EACCES' },
+    ],
   }));
   screen.attach(fakeApp({ undo }));
   screen.onKeys([{ kind: 'text', text: '/undo' }, { kind: 'enter' }]);
@@ -100,17 +104,14 @@ test('/undo lists what was restored (relative to the working folder) and what wa
     'Undid the file changes of the last turn that made any:',
     '  ↺ calc.js (restored)',
     '  ↺ NOTES.md (deleted)',
-    '  ! /elsewhere/x.txt not restored: changed since',
+    '  ! /elsewhere/x.txt not restored: it changed since that turn',
+    '  ! y.txt not restored: EACCES',
   ]);
 });
 
-test('/undo with nothing to undo, or a core without undo, says so', () => {
+test('/undo with nothing to undo says so', () => {
   const { screen, printed } = setup();
   screen.attach(fakeApp({ undo: () => null }));
   screen.onKeys([{ kind: 'text', text: '/undo' }, { kind: 'enter' }]);
   expect(printed.at(-1)).toMatch(/^Nothing to undo/);
-  const other = setup();
-  other.screen.attach(fakeApp());
-  other.screen.onKeys([{ kind: 'text', text: '/undo' }, { kind: 'enter' }]);
-  expect(other.printed.at(-1)).toMatch(/^Nothing to undo/);
 });

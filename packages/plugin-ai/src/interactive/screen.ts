@@ -12,7 +12,7 @@ import type { AppAgent } from '../app';
 import type { AgentEvent, TurnResult } from '../events';
 import { t, type Lang } from '../i18n';
 import type { Reply, Step } from '../protocol';
-import type { ConfirmRequest, ToolResult } from '../runner-types';
+import type { ConfirmRequest, ToolResult, UndoResult } from '../runner-types';
 import { estimateTokens } from '../tokens';
 import { commonPrefix, completeInput, COMMANDS, parseInput, type CommandName, type Completion } from './commands';
 import { describeStep, formatContext, formatResult, formatResumed, formatSessions, formatStep, formatTokens } from './format';
@@ -65,18 +65,6 @@ interface OpenQuestion {
  * a letter typed for the prompt (a, y, n, Enter) never answers it; the keys go to the prompt. */
 const QUESTION_GUARD_MS = 400;
 const TYPING_RECENTLY_MS = 1500;
-
-/** What the agent's undo() reports (core issue #10); read structurally so the screen works
- * with a core that has no undo yet. */
-interface UndoView {
-  restored: Array<{ path: string; action: string }>;
-  skipped: Array<{ path: string; reason?: string }>;
-}
-
-/** Agent methods that arrive with core issue #10 (undo, ending background processes). */
-function laterApi(agent: AppAgent['agent']): { undo?: () => UndoView | null; dispose?: () => void } {
-  return agent as unknown as { undo?: () => UndoView | null; dispose?: () => void };
-}
 
 type Phase = { kind: 'thinking' } | { kind: 'writing' } | { kind: 'compacting' } | { kind: 'running'; id: string; label: string };
 
@@ -384,7 +372,7 @@ export class Screen {
         return this.startTurn(arg);
       case 'undo':
         if (busyOnly()) return;
-        return this.print(this.undoText(laterApi(agent).undo?.() ?? null));
+        return this.print(this.undoText(agent.undo()));
       case 'next':
         if (!arg) return this.print(ts(this.lang, 'nextUsage'));
         if (this.task) {
@@ -396,7 +384,7 @@ export class Screen {
   }
 
   /** What `/undo` says: each file restored or not, relative to the working folder. */
-  private undoText(result: UndoView | null): string {
+  private undoText(result: UndoResult | null): string {
     if (!result || (!result.restored.length && !result.skipped.length)) return ts(this.lang, 'undoNone');
     const rel = (p: string) => {
       const r = path.relative(this.options.cwd, p);
@@ -404,7 +392,10 @@ export class Screen {
     };
     const lines = [ts(this.lang, 'undoDone')];
     for (const r of result.restored) lines.push(this.theme.green(ts(this.lang, 'undoRestored', { path: rel(r.path), action: r.action })));
-    for (const r of result.skipped) lines.push(this.theme.yellow(ts(this.lang, 'undoSkipped', { path: rel(r.path), reason: r.reason ?? '?' })));
+    for (const r of result.skipped) {
+      const reason = r.message ?? ts(this.lang, r.reason === 'changed_since' ? 'undoChangedSince' : r.reason === 'not_kept' ? 'undoNotKept' : 'undoError');
+      lines.push(this.theme.yellow(ts(this.lang, 'undoSkipped', { path: rel(r.path), reason })));
+    }
     return lines.join('\n');
   }
 
@@ -654,7 +645,7 @@ export class Screen {
     }
     this.stopSpinner();
     if (this.app) {
-      laterApi(this.app.agent).dispose?.(); // background processes end with the session
+      this.app.agent.dispose(); // background processes end with the session
       const id = this.app.agent.sessionId;
       if (fs.existsSync(path.join(this.app.paths.sessionsDir, `${id}.jsonl`))) this.print(this.theme.dim(ts(this.lang, 'saved', { id })));
     }
