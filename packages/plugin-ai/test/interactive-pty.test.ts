@@ -573,3 +573,30 @@ test('Up on an empty prompt takes a queued message back to edit it', async () =>
   s.write(KEY.ctrlD);
   expect(await s.exited).toBe(0);
 });
+
+test('an fs.edit shows its diff before the question; /undo puts the file back', async () => {
+  const file = path.join(fx.cwd, 'calc.js');
+  await fs.writeFile(file, 'exports.add = (a, b) => a - b;\n');
+  fx.server.enqueue(
+    cmd('fix add', { tool: 'fs.read', path: 'calc.js' }),
+    cmd('fix add', { tool: 'fs.edit', path: 'calc.js', old_string: 'a - b', new_string: 'a + b' }),
+    chat('fixed'),
+  );
+  const s = fx.start();
+  await s.waitFor('low · local');
+  s.write('fix add' + KEY.enter);
+  await s.waitFor('[L0] fs.read calc.js');
+  await s.waitFor('[L1] fs.edit calc.js');
+  await s.waitFor('-exports.add = (a, b) => a - b;');
+  await s.waitFor('+exports.add = (a, b) => a + b;');
+  await s.waitFor('Esc declines');
+  s.write('y');
+  await s.waitFor('fixed');
+  await s.waitIdle();
+  expect(await fs.readFile(file, 'utf8')).toBe('exports.add = (a, b) => a + b;\n');
+  s.write('/undo' + KEY.enter);
+  await s.waitFor('↺ calc.js (restored)');
+  expect(await fs.readFile(file, 'utf8')).toBe('exports.add = (a, b) => a - b;\n');
+  s.write(KEY.ctrlD);
+  expect(await s.exited).toBe(0);
+});
