@@ -84,6 +84,10 @@ export const TOOL_MESSAGES: Record<string, { zh: string; en: string; hintZh?: st
     zh: '在 `{f}` 中找不到 old_string；请先用 fs.read 查看当前内容，并逐字复制要替换的文本（包括空白和缩进）',
     en: 'old_string was not found in `{f}`; read the current content with fs.read and copy the text to replace exactly (whitespace and indentation included)',
   },
+  'fs.err.redacted_old': {
+    zh: 'old_string 含有 [redacted]：读取时被遮盖的密钥不在文件里，无法这样匹配；请只替换它前后的文本，或请用户自己修改这一行',
+    en: 'old_string contains [redacted]: secrets masked when the file was read are not in the file that way; replace only the text around them, or ask the user to change that line',
+  },
   'fs.err.ambiguous': {
     zh: 'old_string 在 `{f}` 中出现了 {n} 次；请加入前后几行让它唯一，或设置 "replace_all": true 替换全部',
     en: 'old_string occurs {n} times in `{f}`; add surrounding lines to make it unique, or set "replace_all": true to replace every one',

@@ -50,9 +50,35 @@ const PATTERNS: Pattern[] = [
     kind: 'pair',
     re: new RegExp(`(["']?)(${SECRET_NAME})\\1(\\s*(?::|=>|=)\\s*)(["']?)([^\\s"',;}{)]+)\\4`, 'gi'),
     replace: (m, q: string, name: string, sep: string, vq: string, value: string) =>
-      value.includes(MASK) || /^(null|true|false|undefined|none|\*+)$/i.test(value) ? m : `${q}${name}${q}${sep}${vq}${MASK}${vq}`,
+      value.includes(MASK) || /^(null|true|false|undefined|none|\*+)$/i.test(value) || (!vq && looksLikeCode(name, value)) ? m : `${q}${name}${q}${sep}${vq}${MASK}${vq}`,
   },
 ];
+
+/** Type names and keywords that follow `token:` / `password =` in source code, not secrets. */
+const CODE_WORDS = new Set([
+  'string', 'number', 'boolean', 'bigint', 'any', 'unknown', 'never', 'void', 'object', 'symbol', 'await', 'new', 'this',
+  'typeof', 'function', 'async', 'return', 'str', 'int', 'bool', 'bytes', 'optional', 'self', 'nil', 'none', 'required',
+  'secretstr', 'string[]', 'string|undefined', 'string|null', 'option<string>', '&str', 'string?', 'string!',
+]);
+
+/**
+ * An unquoted value that is code rather than a secret: a type or keyword (`token: string`,
+ * `token = await …`), an operator (`secret === x`), a property path or call
+ * (`apiKey = process.env.API_KEY`, `token = getToken(`), a template or variable reference
+ * (`${token}`, `$TOKEN`), or a small number under a limit-like name (`TOKEN_LIMIT = 4000`).
+ * Masking those would garble the source code fs.read shows and fs.edit must match exactly.
+ */
+function looksLikeCode(name: string, value: string): boolean {
+  if (CODE_WORDS.has(value.toLowerCase())) return true;
+  if (/^[=<>!&|?:+\-*/%^~.]+$/.test(value)) return true;
+  // Property paths from where code keeps settings (a dotted password like `my.pass` stays masked).
+  if (/^(process\.env|import\.meta\.env|os\.environ|this|self|cls|config|cfg|conf|settings|options|opts|ctx|context|env|args|params|props|req|request|res|auth|creds|credentials|secrets|data|user|account|profile|state|session|window|globalThis|ENV)\??\.[A-Za-z_$][\w$.?]*(\(|$)/.test(value)) return true;
+  if (value === '$') return true;
+  if (/^[A-Za-z_$][\w$]*\($/.test(value) || /^[A-Za-z_$][\w$]*\(\)?$/.test(value)) return true;
+  if (/^\$\{?[A-Za-z_]/.test(value)) return true;
+  if (/^\d{1,7}$/.test(value) && /(limit|max|min|count|len|size|ttl|timeout|expir|_ms$|seconds|length|bytes)/i.test(name)) return true;
+  return false;
+}
 
 /**
  * Mask secrets in text before it reaches a model or a log: provider API keys (OpenAI,

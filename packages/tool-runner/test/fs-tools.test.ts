@@ -114,6 +114,21 @@ describe('fs.edit', () => {
     expect(previews[1]).toContain('+[redacted]');
   });
 
+  test('source read with fs.read can be edited by copying it; a masked secret cannot, and says why', async () => {
+    await write('auth.ts', 'interface Auth {\n  token: string;\n}\nconst key = "sk-abcdefghijklmnopqrstuvwx";\n');
+    const s = testSession(world.ws, world.home);
+    const read = (await runFsRead({ tool: 'fs.read', path: 'auth.ts' }, testCtx(s))) as Record<string, any>;
+    const line2 = read.content.split('\n')[1].split('\t')[1];
+    expect(line2).toBe('  token: string;');
+    const ok = (await runFsEdit({ tool: 'fs.edit', path: 'auth.ts', old_string: line2, new_string: '  token: string | null;' }, testCtx(s))) as Record<string, any>;
+    expect(ok.status).toBe('applied');
+    const line4 = read.content.split('\n')[3].split('\t')[1];
+    expect(line4).toContain('[redacted]');
+    const masked = (await runFsEdit({ tool: 'fs.edit', path: 'auth.ts', old_string: line4, new_string: 'const key = process.env.KEY;' }, testCtx(s))) as Record<string, any>;
+    expect(masked.error).toMatchObject({ code: 'NOT_FOUND_IN_FILE' });
+    expect(masked.error.message).toMatch(/\[redacted\]/);
+  });
+
   test('replace_all replaces every occurrence and counts them', async () => {
     await write('m.txt', 'x = 1\nx = 1\nx = 1\n');
     const r = (await runFsEdit({ tool: 'fs.edit', path: 'm.txt', old_string: 'x = 1', new_string: 'y = $&', replace_all: true }, testCtx(testSession(world.ws, world.home)))) as Record<string, any>;

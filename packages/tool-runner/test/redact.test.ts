@@ -47,3 +47,28 @@ describe('redact', () => {
     expect(redactValue({ a: ['Bearer abcdefghijkl'], api_key: 'x', n: 1 })).toEqual({ a: ['Bearer [redacted]'], api_key: '[redacted]', n: 1 });
   });
 });
+
+describe('source code stays readable (fs.read shows it, fs.edit must match it exactly)', () => {
+  test.each([
+    '  token: string;',
+    'const apiKey = process.env.API_KEY;',
+    'const secret = config.secret;',
+    'if (secret === undefined) return;',
+    'const token = await getToken();',
+    'password = getpass()',
+    'export const TOKEN_LIMIT = 4000;',
+    'function redactToken(token: string) {',
+    'token=${TOKEN}',
+  ])('%s is left alone', (line) => {
+    expect(redact(line)).toBe(line);
+  });
+  test.each([
+    ['password: hunter2', 'password: [redacted]'],
+    ['password=my.pass', 'password=[redacted]'],
+    ['"password": "string"', '"password": "[redacted]"'],
+    ['secret: 12345678', 'secret: [redacted]'],
+    ['API_KEY=abc123', 'API_KEY=[redacted]'],
+  ])('%s is still masked', (line, masked) => {
+    expect(redact(line)).toBe(masked);
+  });
+});
