@@ -445,7 +445,7 @@ export class Agent {
     let stopped: string | undefined;
     for (const raw of reply.data.commands) {
       const step: Step =
-        raw.tool === 'exec' && (raw.cwd === undefined || raw.cwd === null) && reply.data.cwd
+        (raw.tool === 'exec' || raw.tool === 'proc.start') && (raw.cwd === undefined || raw.cwd === null) && reply.data.cwd
           ? { ...raw, cwd: reply.data.cwd }
           : raw;
       const id = this.nextStepId();

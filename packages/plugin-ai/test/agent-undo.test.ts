@@ -114,3 +114,18 @@ test('the audit log keeps only the head of a written file', async () => {
   expect(entry.step.content).toBe(`${'x'.repeat(200)}…[5000 chars]`);
   fs.rmSync(dir, { recursive: true });
 });
+
+test('the reply cwd is the default of proc.start steps too', async () => {
+  const seen: unknown[] = [];
+  const create = (): StepRunner => ({
+    judge: () => ({ level: 'L0', rules: [] }),
+    async run(step, options = {}) {
+      seen.push(step);
+      return { _event: 'tool_result', id: options.id ?? '?', tool: step.tool, decision: { level: 'L0', by: 'policy', rules: [] } };
+    },
+  });
+  const llm = fakeLlm([{ ok: true, data: { type: 'cmd', message: 'x', data: { cwd: 'sub', commands: [{ tool: 'proc.start', program: 'ls', args: [] }, { tool: 'proc.start', program: 'ls', args: [], cwd: 'other' }] } }, usage: { input_tokens: 1, output_tokens: 1 } }, chat('ok')]);
+  const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: create });
+  await agent.send('go');
+  expect(seen).toEqual([expect.objectContaining({ cwd: 'sub' }), expect.objectContaining({ cwd: 'other' })]);
+});
