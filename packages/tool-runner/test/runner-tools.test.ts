@@ -17,6 +17,8 @@ beforeEach(async () => {
   await fsp.writeFile(path.join(world.ws, '.env'), 'TOKEN=2\n');
   await fsp.symlink(path.join(world.outside, 'o.txt'), path.join(world.ws, 'escape.txt'));
   await fsp.symlink(path.join(world.home, '.ssh', 'id_ed25519'), path.join(world.ws, 'innocent.txt'));
+  await fsp.mkdir(path.join(world.ws, '.git', 'hooks'), { recursive: true });
+  await fsp.symlink(path.join(world.ws, '.git', 'hooks'), path.join(world.ws, 'hooks-link'));
 });
 afterEach(async () => {
   await world.cleanup();
@@ -55,6 +57,8 @@ describe('judging fs steps by where the path really points', () => {
     ['write outside', { tool: 'fs.write', path: '../outside/n.txt', content: 'x' }, 'L1', 'fs.outside_write'],
     ['write a git hook', { tool: 'fs.write', path: '.git/hooks/pre-commit', content: 'x' }, 'L2', 'write.persistence'],
     ['write ~/.bashrc', { tool: 'fs.write', path: '~/.bashrc', content: 'x' }, 'L2', 'write.persistence'],
+    ['write a git hook spelled in capitals', { tool: 'fs.write', path: '.GIT/hooks/pre-commit', content: 'x' }, 'L2', 'write.persistence'],
+    ['write a hook through a symlinked folder', { tool: 'fs.write', path: 'hooks-link/pre-push', content: 'x' }, 'L2', 'write.persistence'],
     ['write /etc', { tool: 'fs.write', path: '/etc/hosts', content: 'x' }, 'L2', 'write.system_path'],
     ['write the ai config', { tool: 'fs.write', path: '~/.slothtool/plugin-configs/ai.json', content: '{}' }, 'L2', 'fs.slothtool_home'],
     ['http.get', { tool: 'http.get', url: 'https://example.com/x' }, 'L1', 'http.get'],

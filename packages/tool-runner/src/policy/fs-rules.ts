@@ -70,7 +70,9 @@ export function fsWriteFindings(ctx: FsJudgeCtx, tool: 'fs.edit' | 'fs.write'): 
   const where = location(ctx);
   const { abs, real, input } = ctx.target;
   const out: Finding[] = [...secretRules(ctx, where)];
-  for (const f of writeTargetFindings(real !== abs ? [abs, real] : [abs])) out.push({ ...f, params: { ...f.params, a: input, p: input } });
+  // Lower-cased too: on case-insensitive file systems `.GIT/hooks/x` is `.git/hooks/x`.
+  const candidates = [...new Set([abs, real, abs.toLowerCase(), real.toLowerCase()])];
+  for (const f of writeTargetFindings(candidates).slice(0, 1)) out.push({ ...f, params: { ...f.params, a: input, p: input } });
   const jctx = { home: ctx.home, policy: {}, depth: 0 };
   if (isSystemPath(real, jctx) || isSystemPath(abs, jctx)) out.push(finding('write.system_path', 'L2', { a: input }));
   if (ctx.slothtoolHome && (isInside(real, ctx.slothtoolHome) || isInside(abs, ctx.slothtoolHome))) {
