@@ -49,6 +49,7 @@ describe('judging fs steps by where the path really points', () => {
     ['read through a symlink that escapes', { tool: 'fs.read', path: 'escape.txt' }, 'L1', 'fs.symlink_escape'],
     ['read a private key through an innocent name', { tool: 'fs.read', path: 'innocent.txt' }, 'L2', 'secret.private_key'],
     ['read ~/.ssh', { tool: 'fs.read', path: '~/.ssh/id_ed25519' }, 'L2', 'secret.private_key'],
+    ['read ~/.SSH in capitals', { tool: 'fs.read', path: '~/.SSH/ID_ED25519' }, 'L2', 'secret.private_key'],
     ['read .env outside the workspace', { tool: 'fs.read', path: '../outside/.env' }, 'L2', 'fs.secret_outside'],
     ['read .env inside the workspace', { tool: 'fs.read', path: '.env' }, 'L1', 'secret.read'],
     ['edit inside', { tool: 'fs.edit', path: 'a.txt', old_string: 'alpha', new_string: 'x' }, 'L1', 'fs.edit'],

@@ -35,7 +35,8 @@ function location(ctx: FsJudgeCtx): 'inside' | 'outside' | 'escape' {
 /** Secret-store findings for both the written and the real path; L1 ones become L2 outside the workspace. */
 function secretRules(ctx: FsJudgeCtx, where: 'inside' | 'outside' | 'escape'): Finding[] {
   const { abs, real, input } = ctx.target;
-  const found = [...secretFindings([abs]), ...(real !== abs ? secretFindings([real]) : [])];
+  // Lower-cased too: on case-insensitive file systems `~/.SSH/ID_RSA` is the key.
+  const found = secretFindings([...new Set([abs, real, abs.toLowerCase(), real.toLowerCase()])]);
   if (!found.length) return [];
   const strict = found.find((f) => f.level === 'L2');
   if (strict) return [{ ...strict, params: { a: input } }];
