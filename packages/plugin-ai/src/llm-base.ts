@@ -79,7 +79,7 @@ function mainOf(root: string): string {
  * Load llm-base through the registry (DESIGN §3). Throws an AiError with the command that
  * fixes it when it is not installed, its binPath is stale, or the module is broken.
  */
-export function loadLlmBase(registry: Registry): { client: LlmClient; root: string } {
+export function loadLlmBase(registry: Registry): { client: LlmClient; root: string; module: Record<string, unknown> } {
   const entry = findLlmBaseEntry(registry);
   if (!entry) throw aiError('LLM_BASE_MISSING', 'llmBaseMissing');
   if (!fs.existsSync(entry.binPath)) throw aiError('LLM_BASE_STALE', 'llmBaseStale', { path: entry.binPath });
@@ -92,7 +92,7 @@ export function loadLlmBase(registry: Registry): { client: LlmClient; root: stri
   } catch (err) {
     throw aiError('LLM_BASE_BROKEN', 'llmBaseBroken', { path: main, detail: (err as Error).message.split('\n')[0] });
   }
-  return { client: createLlmClient(mod, main), root };
+  return { client: createLlmClient(mod, main), root, module: mod as Record<string, unknown> };
 }
 
 /** Wrap a loaded llm-base module, detecting what it offers (1.0.x: only

@@ -1,21 +1,11 @@
+import type { Decision } from '@holic512/tool-runner';
 import type { Step } from './protocol';
 
-/** The slice of @holic512/tool-runner's API plugin-ai uses (docs/contracts.md). Declared
- * structurally here so the core can be driven by a fake runner in tests and so the real
- * module is only loaded on paths that run steps. */
-export type Level = 'L0' | 'L1' | 'L2';
-
-export interface Rule {
-  id: string;
-  level: Level;
-  reason: string;
-  hint?: string;
-}
-
-export interface Decision {
-  level: Level;
-  rules: Rule[];
-}
+/** The slice of @holic512/tool-runner's API plugin-ai uses (docs/contracts.md). The shapes that
+ * carry a step are declared here over plugin-ai's own validated Step so the core can be driven
+ * by a fake runner in tests; type imports are erased, so the real module is still only loaded
+ * on paths that run steps. */
+export type { Decision, Level, Rule } from '@holic512/tool-runner';
 
 export type ConfirmAnswer =
   | { action: 'run' }

@@ -1,5 +1,3 @@
-import * as fs from 'fs';
-import * as path from 'path';
 import { loadLlmBase } from '../llm-base';
 import type { Registry } from '../registry';
 
@@ -55,25 +53,13 @@ export interface SetupLlmBase {
   list_presets?: () => PresetInfo[];
 }
 
-function mainOf(root: string): string {
-  try {
-    const pkg: unknown = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-    const main = pkg && typeof pkg === 'object' ? (pkg as { main?: unknown }).main : undefined;
-    if (typeof main === 'string' && main) return path.resolve(root, main);
-  } catch {
-    // the documented fallback below
-  }
-  return path.join(root, 'lib', 'index.js');
-}
-
 /**
  * llm-base's module through the registry, the way the agent loads it (loadLlmBase validates
  * the entry and throws AiError LLM_BASE_MISSING / STALE / BROKEN). llm-base reads its home from
  * process.env, so the setup must run in the process whose SLOTHTOOL_HOME it configures.
  */
 export function loadSetupLlmBase(registry: Registry): SetupLlmBase {
-  const { root } = loadLlmBase(registry);
-  const mod = require(mainOf(root)) as Record<string, unknown>;
+  const { root, module: mod } = loadLlmBase(registry);
   const fn = (name: string) => (typeof mod[name] === 'function' ? (mod[name] as (...a: unknown[]) => unknown) : undefined);
   const need = (name: string) => {
     const f = fn(name);
