@@ -187,6 +187,28 @@ async function log(record: CallRecord, deps: CallDeps): Promise<void> {
   }
 }
 
+/** The log line of a call that failed: metadata only, like every log line. */
+function logFailure(
+  kind: 'chat' | 'raw',
+  call: { callId: string; start: number; profile: string | null; code: string },
+  deps: CallDeps,
+): Promise<void> {
+  return log(
+    {
+      call_id: call.callId,
+      timestamp: new Date(call.start).toISOString(),
+      profile: call.profile,
+      model: null,
+      duration_ms: deps.now() - call.start,
+      success: false,
+      usage: null,
+      kind,
+      error_code: call.code,
+    },
+    deps,
+  );
+}
+
 interface Completed {
   text: string;
   usage: unknown;
@@ -283,20 +305,7 @@ export async function chat(
     return result;
   } catch (err) {
     const error = mapError(err, mapCtx, sdk);
-    await log(
-      {
-        call_id: callId,
-        timestamp: new Date(start).toISOString(),
-        profile: mapCtx.profileId ?? profileName ?? null,
-        model: null,
-        duration_ms: deps.now() - start,
-        success: false,
-        usage: null,
-        kind: 'chat',
-        error_code: error.code,
-      },
-      deps,
-    );
+    await logFailure('chat', { callId, start, profile: mapCtx.profileId ?? profileName ?? null, code: error.code }, deps);
     return { success: false, error, call_id: callId };
   }
 }
@@ -354,20 +363,7 @@ export async function raw(payload: unknown, profileName: string | null, deps: Ca
     return result;
   } catch (err) {
     const error = mapError(err, mapCtx, sdk);
-    await log(
-      {
-        call_id: callId,
-        timestamp: new Date(start).toISOString(),
-        profile: mapCtx.profileId ?? profileName ?? null,
-        model: null,
-        duration_ms: deps.now() - start,
-        success: false,
-        usage: null,
-        kind: 'raw',
-        error_code: error.code,
-      },
-      deps,
-    );
+    await logFailure('raw', { callId, start, profile: mapCtx.profileId ?? profileName ?? null, code: error.code }, deps);
     return { success: false, error, call_id: callId };
   }
 }
