@@ -65,6 +65,19 @@ export function readPipedStdin(stdin: OneShotIo['stdin'], options: { firstChunkW
   });
 }
 
+/** A markdown answer for a terminal, with the screen's renderer (loaded only here). The
+ * answer matters more than its styling: when rendering fails the text goes out as it is. */
+function renderMarkdownReply(text: string, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream): string {
+  try {
+    const { createMarkdownRenderer } = require('./interactive/markdown') as typeof import('./interactive/markdown');
+    const { colorEnabled } = require('./interactive/theme') as typeof import('./interactive/theme');
+    const width = (stdout as { columns?: number }).columns ?? 80;
+    return createMarkdownRenderer({ color: colorEnabled(env, true), width })(text);
+  } catch {
+    return text;
+  }
+}
+
 /** Combine the prompt with piped input. */
 export function withStdin(prompt: string | undefined, stdin: string): string {
   const extra = stdin.trim() ? `<stdin>\n${stdin.replace(/\s+$/, '')}\n</stdin>` : '';
@@ -152,7 +165,7 @@ export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShot
       const reply = result.reply;
       const markdown =
         (stdout as { isTTY?: boolean }).isTTY && !result.raw && reply?.type === 'chat' && reply.data?.format === 'markdown';
-      target.write((markdown ? (require('./markdown') as typeof import('./markdown')).renderMarkdown(result.message) : result.message) + '\n');
+      target.write((markdown ? renderMarkdownReply(result.message, env, stdout) : result.message) + '\n');
     }
     return exitCodeOf(result.outcome);
   } catch (err) {

@@ -99,11 +99,13 @@ test('SessionStore skips invalid lines and lists newest first', () => {
   fs.rmSync(dir, { recursive: true });
 });
 
-test('renderMarkdown renders, and never throws', () => {
-  const { renderMarkdown } = require('../src/markdown') as typeof import('../src/markdown');
-  const out = renderMarkdown('# Title\n\n- item');
-  expect(out).toContain('Title');
-  expect(out).toContain('item');
+test('the markdown renderer renders inline markdown in list items too, and strips colour when off', () => {
+  const { createMarkdownRenderer } = require('../src/interactive/markdown') as typeof import('../src/interactive/markdown');
+  const plain = createMarkdownRenderer({ color: false, width: 80 })('# Title\n\n- item with **bold** and `code`\n  1. nested *em*\n\nPara **x**.');
+  expect(plain).not.toMatch(/\x1b\[/);
+  expect(plain).toContain('item with bold and code');
+  expect(plain).toContain('nested em');
+  expect(plain).not.toMatch(/\*\*|`|\*em\*/);
 });
 
 test('SessionStore.list reads only the head and tail of long sessions', () => {

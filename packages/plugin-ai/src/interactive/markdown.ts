@@ -13,6 +13,16 @@ export function createMarkdownRenderer(options: { color: boolean; width: number 
         markedTerminal: (opts: Record<string, unknown>, highlight?: Record<string, unknown>) => import('marked').MarkedExtension;
       };
       const marked = new Marked(markedTerminal({ width: Math.max(20, options.width), reflowText: false, tab: 2, emoji: false }));
+      // marked-terminal leaves inline markdown in list items raw with marked ≥ 13
+      // (mikaelbr/marked-terminal#304, #371): render a text token's inline tokens ourselves;
+      // `false` hands every other text back to marked-terminal.
+      marked.use({
+        renderer: {
+          text(token) {
+            return 'tokens' in token && Array.isArray(token.tokens) ? this.parser.parseInline(token.tokens) : false;
+          },
+        },
+      });
       render = (src) => String(marked.parse(src, { async: false }));
     }
     const out = render(text).replace(/\n+$/, '');
