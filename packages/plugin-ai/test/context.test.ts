@@ -106,6 +106,9 @@ test('the markdown renderer renders inline markdown in list items too, and strip
   expect(plain).toContain('item with bold and code');
   expect(plain).toContain('nested em');
   expect(plain).not.toMatch(/\*\*|`|\*em\*/);
+  // colour follows our decision, not chalk's guess about the environment (jest has no TTY)
+  const coloured = createMarkdownRenderer({ color: true, width: 80 })('- item with **bold**');
+  expect(coloured).toContain('\x1b[1mbold\x1b[22m');
 });
 
 test('SessionStore.list reads only the head and tail of long sessions', () => {

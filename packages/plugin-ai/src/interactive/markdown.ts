@@ -12,7 +12,23 @@ export function createMarkdownRenderer(options: { color: boolean; width: number 
       const { markedTerminal } = require('marked-terminal') as {
         markedTerminal: (opts: Record<string, unknown>, highlight?: Record<string, unknown>) => import('marked').MarkedExtension;
       };
-      const marked = new Marked(markedTerminal({ width: Math.max(20, options.width), reflowText: false, tab: 2, emoji: false }));
+      // Styles from picocolors with our own colour decision (NO_COLOR, TTY, FORCE_COLOR): left to
+      // itself marked-terminal asks chalk, which turns colour off under CI=true even on a TTY.
+      const c = (require('picocolors') as typeof import('picocolors')).createColors(options.color);
+      const styles = {
+        code: c.yellow,
+        blockquote: (s: string) => c.gray(c.italic(s)),
+        html: c.gray,
+        heading: (s: string) => c.green(c.bold(s)),
+        firstHeading: (s: string) => c.magenta(c.underline(c.bold(s))),
+        strong: c.bold,
+        em: c.italic,
+        codespan: c.yellow,
+        del: (s: string) => c.dim(c.gray(c.strikethrough(s))),
+        link: c.blue,
+        href: (s: string) => c.blue(c.underline(s)),
+      };
+      const marked = new Marked(markedTerminal({ ...styles, width: Math.max(20, options.width), reflowText: false, tab: 2, emoji: false }));
       // marked-terminal leaves inline markdown in list items raw with marked ≥ 13
       // (mikaelbr/marked-terminal#304, #371): render a text token's inline tokens ourselves;
       // `false` hands every other text back to marked-terminal.
