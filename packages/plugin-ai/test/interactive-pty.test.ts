@@ -147,7 +147,9 @@ test('edit the arguments before running: the edited command is judged again and 
   await s.waitFor('Edit the command');
   s.write('\x7f'.repeat(5) + 'b.txt' + KEY.enter); // a.txt → b.txt
   await s.waitFor('✎ touch b.txt');
-  await s.waitFor('Allow this L1 step?'); // judged again: still L1
+  // judged again: still L1. Wait for the new question by its command, so a late frame of the
+  // first one (already taking keys) cannot be mistaken for it while this one is still guarded.
+  await s.waitFor(/Allow this L1 step\? +touch b\.txt/);
   await s.waitFor('Esc declines'); // the question takes keys
   s.write('y');
   await s.waitFor('done');
