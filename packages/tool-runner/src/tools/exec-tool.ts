@@ -1,9 +1,26 @@
 import * as path from 'path';
-import { parseOutput } from '../parse-output';
+import type { ExecResult } from '../exec';
+import { parseOutput, type Parsed } from '../parse-output';
 import { redact, redactValue } from '../redact';
 import { npmSecretOutput } from '../policy/programs';
 import type { ExecStep } from '../types';
 import type { RunToolResult, ToolContext, ToolHandler } from './types';
+
+/** The fields of a tool_result that describe a finished run, redacted for the model and logs. */
+export function runFields(r: ExecResult, parsed: Parsed | undefined) {
+  return {
+    exitCode: r.exitCode,
+    ...(r.signal ? { signal: r.signal } : {}),
+    ...(r.timedOut ? { timedOut: true as const } : {}),
+    ...(r.aborted ? { aborted: true as const } : {}),
+    durationMs: r.durationMs,
+    stdoutTail: redact(r.stdoutTail),
+    stderrTail: redact(r.stderrTail),
+    truncated: r.truncated,
+    ...(parsed ? { parsed: redactValue(parsed) } : {}),
+    ...(r.error ? { error: { code: r.error.code, message: redact(r.error.message) } } : {}),
+  };
+}
 
 /** Environment additions that keep programs from waiting on a terminal that is not there. */
 export const NON_INTERACTIVE_ENV: Record<string, string> = {
@@ -72,16 +89,7 @@ export const execTool: ToolHandler<ExecStep> = {
       cwd,
       program: step.program,
       args: redactValue(step.args),
-      exitCode: r.exitCode,
-      ...(r.signal ? { signal: r.signal } : {}),
-      ...(r.timedOut ? { timedOut: true } : {}),
-      ...(r.aborted ? { aborted: true } : {}),
-      durationMs: r.durationMs,
-      stdoutTail: redact(r.stdoutTail),
-      stderrTail: redact(r.stderrTail),
-      truncated: r.truncated,
-      ...(parsed ? { parsed: redactValue(parsed) } : {}),
-      ...(r.error ? { error: { code: r.error.code, message: redact(r.error.message) } } : {}),
+      ...runFields(r, parsed),
       decision: ctx.decision,
     };
   },

@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { parseOutput } from '../parse-output';
-import { redact, redactValue } from '../redact';
+import { runFields } from './exec-tool';
+import { redactValue } from '../redact';
 import type { PluginRunStep } from '../types';
 import type { Registry, RunToolResult, RunnerDeps, ToolHandler } from './types';
 
@@ -100,16 +101,7 @@ export const pluginRunTool: ToolHandler<PluginRunStep> = {
     const parsed = parseOutput(step, r);
     return {
       ...base,
-      exitCode: r.exitCode,
-      ...(r.signal ? { signal: r.signal } : {}),
-      ...(r.timedOut ? { timedOut: true } : {}),
-      ...(r.aborted ? { aborted: true } : {}),
-      durationMs: r.durationMs,
-      stdoutTail: redact(r.stdoutTail),
-      stderrTail: redact(r.stderrTail),
-      truncated: r.truncated,
-      ...(parsed ? { parsed: redactValue(parsed) } : {}),
-      ...(r.error ? { error: { code: r.error.code, message: redact(r.error.message) } } : {}),
+      ...runFields(r, parsed),
     };
   },
 };
