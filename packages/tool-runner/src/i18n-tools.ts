@@ -136,16 +136,3 @@ export const TOOL_MESSAGES: Record<string, { zh: string; en: string; hintZh?: st
     en: '{n} background processes are already running; end some with proc.kill first',
   },
 };
-
-/** Fill a tool message for `lang`; unknown ids come back as the id itself. */
-export function toolMessage(id: string, lang: 'zh' | 'en', params: Record<string, string | number> = {}): string {
-  const m = TOOL_MESSAGES[id];
-  if (!m) return id;
-  return (lang === 'zh' ? m.zh : m.en).replace(/\{(\w+)\}/g, (all, k: string) => (k in params ? String(params[k]) : all));
-}
-
-/** The hint of a tool message, if it has one. */
-export function toolHint(id: string, lang: 'zh' | 'en'): string | undefined {
-  const m = TOOL_MESSAGES[id];
-  return lang === 'zh' ? m?.hintZh : m?.hintEn;
-}

@@ -278,3 +278,13 @@ export function message(id: string, lang: Lang, params: Record<string, string | 
   const hint = withHint ? (lang === 'zh' ? m.hintZh : m.hintEn) : undefined;
   return hint ? { reason, hint: compile(hint)(params) } : { reason };
 }
+
+/** A tool's note or error text for `lang` (the fs/http/proc results); unknown ids come back as the id. */
+export function toolMessage(id: string, lang: Lang, params: Record<string, string | number> = NO_PARAMS): string {
+  return message(id, lang, params, false).reason;
+}
+
+/** The hint of a message, if it has one. */
+export function toolHint(id: string, lang: Lang): string | undefined {
+  return message(id, lang).hint;
+}

@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { toolMessage } from '../i18n-tools';
+import { toolMessage } from '../i18n';
 import { isBroadWorkspace } from '../policy/fs-rules';
 import type { FsEditStep, FsWriteStep } from '../tool-steps';
 import { isInside, type ResolvedPath } from '../workspace';

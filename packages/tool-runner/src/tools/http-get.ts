@@ -3,7 +3,7 @@ import * as http from 'http';
 import * as https from 'https';
 import * as zlib from 'zlib';
 import { htmlTitle, htmlToText } from '../html-text';
-import { toolHint, toolMessage } from '../i18n-tools';
+import { toolHint, toolMessage } from '../i18n';
 import { BlockedAddressError, checkedAddress, privateAllowed, type LookupAddress } from '../net-guard';
 import { redact } from '../redact';
 import type { HttpGetStep } from '../tool-steps';

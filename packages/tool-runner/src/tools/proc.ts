@@ -2,7 +2,7 @@ import type { ChildProcess } from 'child_process';
 import { StringDecoder } from 'string_decoder';
 import { BoundedCapture } from '../capture';
 import type { ExecDeps } from '../exec';
-import { toolMessage } from '../i18n-tools';
+import { toolMessage } from '../i18n';
 import { redact } from '../redact';
 import type { ProcKillStep, ProcStartStep, ProcStatusStep } from '../tool-steps';
 import { hardenedEnv, stepCwd } from './exec-tool';
