@@ -94,7 +94,7 @@ function readPackageJson(dir: string): { name: string; version: string; main?: s
   return JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
 }
 
-const published = ['json-patch', 'tool-runner', 'plugin-llm-base', 'plugin-ai', 'slothtool'].map((f) =>
+const published = ['shared', 'json-patch', 'tool-runner', 'plugin-llm-base', 'plugin-ai', 'slothtool'].map((f) =>
   readPackageJson(path.join(root, 'packages', f)),
 );
 const versions = Object.fromEntries(published.map((pkg) => [pkg.name, pkg.version]));
@@ -211,7 +211,7 @@ beforeAll(async () => {
   work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'slothtool-install-path-')));
   registry = await startRegistry({
     dir: path.join(work, 'verdaccio'),
-    mirror: { roots: ['json-patch', 'tool-runner', 'plugin-llm-base', 'plugin-ai', 'slothtool'].map((f) => `packages/${f}`) },
+    mirror: { roots: ['shared', 'json-patch', 'tool-runner', 'plugin-llm-base', 'plugin-ai', 'slothtool'].map((f) => `packages/${f}`) },
   });
   timings.registryUp = Date.now() - t0;
   const cache = path.join(work, 'npm-cache');

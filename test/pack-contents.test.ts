@@ -127,6 +127,7 @@ test('the public packages are the ones the release publishes', () => {
     '@holic512/json-patch',
     '@holic512/plugin-ai',
     '@holic512/plugin-llm-base',
+    '@holic512/shared',
     '@holic512/slothtool',
     '@holic512/tool-runner',
   ]);
