@@ -9,6 +9,10 @@
  *   4. `slothtool ai -p "..." --json` completes a cmd → tool_result → chat chain;
  *   5. `slothtool uninstall ai` and `llm-base` leave no plugin folders or registry entries.
  *
+ * The quick start of README.md and README.zh-CN.md is then run literally, line by line, in a
+ * fresh home: `npm install -g` of the host (into a temp prefix), both plugins, the Ollama preset
+ * (the scripted server stands on 127.0.0.1:11434), and the first answer of `slothtool ai -p`.
+ *
  * Then the same two plugins are installed the way the original SlothTool host does it
  * (`npm install <name> --prefix ~/.slothtool/plugins/<alias>` plus a registry.json entry
  * written by hand in the original format) and run the way it runs them (`node <binPath> ...`).
@@ -332,3 +336,62 @@ test('the original host\'s way: npm install --prefix plugins/<alias>, a hand-wri
   expect(list.stdout).toContain('llm-base');
   expect(list.stdout).toContain('ai');
 }, 150_000);
+
+/** The command lines of the first indented block under a README heading, comments dropped. */
+function quickStartLines(readme: string, heading: string): string[] {
+  const text = fs.readFileSync(path.join(root, readme), 'utf8');
+  const from = text.indexOf(`\n${heading}\n`);
+  if (from < 0) throw new Error(`${readme} has no "${heading}" section`);
+  const lines = text.slice(from + heading.length + 2).split('\n');
+  const start = lines.findIndex((l) => l.startsWith('    '));
+  const block: string[] = [];
+  for (const l of lines.slice(start)) {
+    if (!l.startsWith('    ')) break;
+    block.push(l.trim());
+  }
+  return block;
+}
+
+/** A command line as a shell would split it: words, double-quoted words, no expansions. */
+function words(line: string): string[] {
+  const out: string[] = [];
+  const re = /"([^"]*)"|(\S+)/g;
+  for (let m = re.exec(line); m; m = re.exec(line)) out.push(m[1] ?? m[2]);
+  return out;
+}
+
+describe.each([
+  ['README.md', '## Quick start', 'en', 'Hello from the quick start.'],
+  ['README.zh-CN.md', '## 快速开始', 'zh', '你好，这是快速开始。'],
+] as const)('%s quick start, run literally line by line', (readme, heading, language, answer) => {
+  test('host, both plugins, a model, first answer', async () => {
+    const lines = quickStartLines(readme, heading);
+    expect(lines[0]).toBe('npm install -g @holic512/slothtool');
+    // The preset's model server: the scripted one, on Ollama's usual port.
+    const ollama = await startScriptedServer({ port: 11434 }).catch((err: Error) => {
+      throw new Error(`the quick start uses Ollama's port 11434, which is busy here (${err.message})`);
+    });
+    try {
+      ollama.setHandler(() => ({ json: { type: 'chat', message: answer, data: { format: 'plain' } } }));
+      const user = await sandboxHome();
+      await user.writeJson('settings.json', { language });
+      const globalPrefix = path.join(user.home, 'npm-global');
+      const env = {
+        ...user.npmEnv,
+        npm_config_prefix: globalPrefix,
+        PATH: [path.join(globalPrefix, 'bin'), path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter),
+      };
+      const project = projectIn(user);
+      let last: RunResult | undefined;
+      for (const line of lines) {
+        const [program, ...args] = words(line);
+        last = await run(program, args, { cwd: project, env, timeoutMs: 120_000 });
+        expectOk(`${readme}: ${line}`, last);
+      }
+      expect(last!.stdout).toContain(answer);
+      expect(ollama.requests.some((q) => q.path === '/v1/chat/completions')).toBe(true);
+    } finally {
+      await ollama.close();
+    }
+  }, 300_000);
+});

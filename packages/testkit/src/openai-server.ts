@@ -70,6 +70,9 @@ export interface ScriptedServerOptions {
   models?: string[] | null;
   /** Characters per streamed chunk when a reply has no explicit `chunks`. Default 4. */
   chunkSize?: number;
+  /** Port on 127.0.0.1; default 0 (a free one). A fixed port stands in for a server on its
+   * usual port (Ollama's 11434) in tests that follow the README literally. */
+  port?: number;
 }
 
 export interface ScriptedServer {
@@ -299,7 +302,7 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
-    httpServer.listen(0, '127.0.0.1', () => resolve());
+    httpServer.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (httpServer.address() as AddressInfo).port;
 
