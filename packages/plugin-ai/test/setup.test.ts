@@ -339,12 +339,39 @@ describe('runSetup with this repo llm-base (doctor before saving)', () => {
       expect(result).toEqual({ status: 'ready', profile: 'vllm' });
       expect(ui.asked).toEqual([st('en', 'chooseServer'), st('en', 'keyHow', { label: 'vLLM' }), st('en', 'askKey')]);
       const cfg = await home.readJson<{ profiles: Record<string, unknown> }>('plugin-configs/llm-base.json');
-      expect(cfg.profiles.vllm).toMatchObject({ base_url: `http://127.0.0.1:${port}/v1`, api_key: KEY, low_model: 'served-model', high_model: 'served-model' });
+      expect(cfg.profiles.vllm).toMatchObject({ base_url: `http://127.0.0.1:${port}/v1`, api_key: KEY, low_model: 'served-model', high_model: 'served-model', json_mode: 'response_format' });
       expect(ui.printed.join('\n')).not.toContain(KEY);
     } finally {
       await new Promise<void>((r) => srv.close(() => r()));
     }
   });
+});
+
+test('a hosted preset keeps every preset field: the saved DeepSeek profile has json_mode, and the check sends response_format', async () => {
+  const home = await createTempHome({ language: 'en' });
+  const saved = process.env.SLOTHTOOL_HOME;
+  process.env.SLOTHTOOL_HOME = home.slothtoolHome;
+  const server = await startScriptedServer({ models: ['deepseek-chat'] });
+  try {
+    await home.registerPlugin('llm-base', LLM_BASE_DIR);
+    server.setHandler(() => ({ json: { ok: true } }));
+    // llm-base resolves `env:NAME` from its own process environment.
+    process.env.DEEPSEEK_API_KEY = 'sk-setup-test-0000000000000000';
+    const env: NodeJS.ProcessEnv = { ...home.env, DEEPSEEK_API_KEY: process.env.DEEPSEEK_API_KEY };
+    const ui = scriptedUi(['hosted:deepseek', 'env']);
+    const result = await runSetup({ lang: 'en', env, ui, probeTargets: [], hostedBaseUrl: server.baseURL });
+    expect({ result, printed: ui.printed }).toMatchObject({ result: { status: 'ready', profile: 'deepseek' } });
+    const cfg = await home.readJson<{ profiles: Record<string, Record<string, unknown>> }>('plugin-configs/llm-base.json');
+    expect(cfg.profiles.deepseek).toMatchObject({ api_key: 'env:DEEPSEEK_API_KEY', low_model: 'deepseek-chat', json_mode: 'response_format' });
+    const chats = server.requests.filter((q) => q.path.endsWith('/chat/completions'));
+    expect(chats.length).toBeGreaterThan(0);
+    expect(chats.every((q) => (q.body as { response_format?: unknown }).response_format !== undefined)).toBe(true);
+  } finally {
+    process.env.SLOTHTOOL_HOME = saved;
+    delete process.env.DEEPSEEK_API_KEY;
+    await server.close();
+    await home.cleanup();
+  }
 });
 
 test('"Look again" probes a second time: a server started meanwhile is offered', async () => {

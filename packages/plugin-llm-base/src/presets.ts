@@ -19,10 +19,10 @@ export interface Preset {
 
 export const PRESETS: readonly Preset[] = [
   { name: 'openai', label: 'OpenAI', base_url: 'https://api.openai.com/v1', low_model: 'gpt-4o-mini', high_model: 'gpt-4o', needs_key: true, api_key: 'env:OPENAI_API_KEY', json_mode: 'response_format' },
-  { name: 'deepseek', label: 'DeepSeek', base_url: 'https://api.deepseek.com/v1', low_model: 'deepseek-chat', high_model: 'deepseek-reasoner', needs_key: true, api_key: 'env:DEEPSEEK_API_KEY' },
+  { name: 'deepseek', label: 'DeepSeek', base_url: 'https://api.deepseek.com/v1', low_model: 'deepseek-chat', high_model: 'deepseek-reasoner', needs_key: true, api_key: 'env:DEEPSEEK_API_KEY', json_mode: 'response_format' },
   { name: 'qwen', label: 'Qwen (DashScope)', base_url: 'https://dashscope.aliyuncs.com/compatible-mode/v1', low_model: 'qwen-plus', high_model: 'qwen-max', needs_key: true, api_key: 'env:DASHSCOPE_API_KEY', json_mode: 'response_format' },
-  { name: 'glm', label: 'GLM (Zhipu BigModel)', base_url: 'https://open.bigmodel.cn/api/paas/v4', low_model: 'glm-4-flash', high_model: 'glm-4-plus', needs_key: true, api_key: 'env:ZHIPUAI_API_KEY' },
-  { name: 'kimi', label: 'Kimi (Moonshot)', base_url: 'https://api.moonshot.cn/v1', low_model: 'moonshot-v1-8k', high_model: 'moonshot-v1-32k', needs_key: true, api_key: 'env:MOONSHOT_API_KEY' },
+  { name: 'glm', label: 'GLM (Zhipu BigModel)', base_url: 'https://open.bigmodel.cn/api/paas/v4', low_model: 'glm-4-flash', high_model: 'glm-4-plus', needs_key: true, api_key: 'env:ZHIPUAI_API_KEY', json_mode: 'response_format' },
+  { name: 'kimi', label: 'Kimi (Moonshot)', base_url: 'https://api.moonshot.cn/v1', low_model: 'moonshot-v1-8k', high_model: 'moonshot-v1-32k', needs_key: true, api_key: 'env:MOONSHOT_API_KEY', json_mode: 'response_format' },
   { name: 'ollama', label: 'Ollama', base_url: 'http://127.0.0.1:11434/v1', low_model: 'qwen2.5:7b', high_model: 'qwen2.5:14b', needs_key: false, json_mode: 'response_format', start_hint: 'ollama serve', pull_hint: 'ollama pull {model}' },
   { name: 'lmstudio', label: 'LM Studio', base_url: 'http://127.0.0.1:1234/v1', low_model: 'qwen2.5-7b-instruct', high_model: 'qwen2.5-14b-instruct', needs_key: false, start_hint: 'lms server start', pull_hint: 'lms get {model} && lms load {model}' },
   { name: 'vllm', label: 'vLLM', base_url: 'http://127.0.0.1:8000/v1', low_model: 'Qwen/Qwen2.5-7B-Instruct', high_model: 'Qwen/Qwen2.5-7B-Instruct', needs_key: false, json_mode: 'response_format', start_hint: 'vllm serve Qwen/Qwen2.5-7B-Instruct', pull_hint: 'vllm serve {model}' },

@@ -434,8 +434,9 @@ describe('module extras', () => {
     expect(api.FEATURES).toEqual({ chat_options: true, streaming: true, abort: true, response_format: true, doctor_profile: true });
     const presets = api.list_presets();
     expect(presets.map((p) => p.name)).toEqual(['openai', 'deepseek', 'qwen', 'glm', 'kimi', 'ollama', 'lmstudio', 'vllm', 'llamacpp']);
+    expect(presets.filter((p) => p.json_mode).map((p) => p.name)).toEqual(['openai', 'deepseek', 'qwen', 'glm', 'kimi', 'ollama', 'vllm', 'llamacpp']);
     for (const p of presets) {
-      expect(Object.keys(p).sort()).toEqual(['base_url', 'high_model', 'low_model', 'name', 'needs_key']);
+      expect(Object.keys(p).sort()).toEqual(['base_url', 'high_model', ...(p.json_mode ? ['json_mode'] : []), 'low_model', 'name', 'needs_key']);
       expect(() => new URL(p.base_url)).not.toThrow();
     }
   });

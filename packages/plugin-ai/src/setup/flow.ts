@@ -6,8 +6,8 @@ import { t, type Lang } from '../i18n';
 import { readRegistry, type Registry } from '../registry';
 import { installCommandText, llmBaseSpec, resolveHostCommand, runInstall, type HostCommand, type SpawnFn } from './host';
 import { st } from './i18n';
-import { loadSetupLlmBase, type DoctorReport, type SetupLlmBase, type SetupProfile } from './llm-base-module';
-import { hostedPresets, LOCAL_DEFAULTS, type HostedPreset } from './presets';
+import { loadSetupLlmBase, type DoctorReport, type PresetInfo, type SetupLlmBase, type SetupProfile } from './llm-base-module';
+import { hostedPresets, localPreset, type HostedPreset } from './presets';
 import {
   fetchModels,
   likelyChatModels,
@@ -66,6 +66,8 @@ interface Draft {
   high_default: string;
   /** Models the server listed (probe or a /models call); empty when unknown. */
   models: string[];
+  /** The preset's json_mode, kept in the saved profile. */
+  json_mode?: string;
 }
 
 type Step<T> = { done: true; value: T } | { done: false };
@@ -102,7 +104,8 @@ export async function runSetup(options: RunSetupOptions): Promise<SetupResult> {
 
   const targets = options.probeTargets ?? probeTargetsFromEnv(env).targets;
   const probeTimeoutMs = options.probeTimeoutMs ?? probeTimeoutFromEnv(env);
-  const hosted = hostedPresets(llm.list_presets?.(), options.hostedBaseUrl ?? env.SLOTHTOOL_AI_HOSTED_BASE_URL);
+  const presets = llm.list_presets?.();
+  const hosted = hostedPresets(presets, options.hostedBaseUrl ?? env.SLOTHTOOL_AI_HOSTED_BASE_URL);
 
   for (;;) {
     let found: FoundServer[] = [];
@@ -116,7 +119,7 @@ export async function runSetup(options: RunSetupOptions): Promise<SetupResult> {
       }
     }
 
-    const draft = await chooseServer(ui, lang, env, found, hosted, options.fetch, targets.length > 0);
+    const draft = await chooseServer(ui, lang, env, found, hosted, presets, options.fetch, targets.length > 0);
     if (draft === RESCAN) continue;
     if (!draft.done) return cancelled();
     const models = await chooseModels(ui, lang, draft.value);
@@ -129,6 +132,7 @@ export async function runSetup(options: RunSetupOptions): Promise<SetupResult> {
       low_model: models.value.low,
       high_model: models.value.high,
       timeout: 60000,
+      ...(draft.value.json_mode ? { json_mode: draft.value.json_mode } : {}),
     };
     const verdict = await verify(llm, ui, lang, name, profile);
     if (verdict.kind === 'saved') {
@@ -246,6 +250,7 @@ async function chooseServer(
   env: NodeJS.ProcessEnv,
   found: FoundServer[],
   hosted: HostedPreset[],
+  presets: PresetInfo[] | undefined,
   fetchFn: FetchFn | undefined,
   canRescan: boolean,
 ): Promise<Step<Draft> | typeof RESCAN> {
@@ -275,7 +280,7 @@ async function chooseServer(
 
   if (picked.startsWith('local:')) {
     const f = found[Number(picked.slice('local:'.length))];
-    const defaults = LOCAL_DEFAULTS[f.name] ?? { low_model: '', high_model: '' };
+    const preset = localPreset(f.name, presets);
     let apiKey = '';
     let models = f.models;
     if (f.status === 401 || f.status === 403) {
@@ -287,7 +292,15 @@ async function chooseServer(
     }
     return {
       done: true,
-      value: { name: f.name, base_url: f.baseUrl, api_key: apiKey, low_default: defaults.low_model, high_default: defaults.high_model, models },
+      value: {
+        name: f.name,
+        base_url: f.baseUrl,
+        api_key: apiKey,
+        low_default: preset.low_model,
+        high_default: preset.high_model,
+        models,
+        ...(preset.json_mode ? { json_mode: preset.json_mode } : {}),
+      },
     };
   }
 
@@ -298,7 +311,15 @@ async function chooseServer(
     const models = await listModels(ui, lang, env, h.base_url, key.value, fetchFn);
     return {
       done: true,
-      value: { name: h.name, base_url: h.base_url, api_key: key.value, low_default: h.low_model, high_default: h.high_model, models },
+      value: {
+        name: h.name,
+        base_url: h.base_url,
+        api_key: key.value,
+        low_default: h.low_model,
+        high_default: h.high_model,
+        models,
+        ...(h.json_mode ? { json_mode: h.json_mode } : {}),
+      },
     };
   }
 

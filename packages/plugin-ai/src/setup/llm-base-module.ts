@@ -8,6 +8,8 @@ export interface SetupProfile {
   low_model: string;
   high_model: string;
   timeout?: number;
+  /** From the preset the setup started from (`response_format` where the server takes it). */
+  json_mode?: string;
 }
 
 /** A check of llm-base's doctor report. */
@@ -31,6 +33,8 @@ export interface PresetInfo {
   low_model: string;
   high_model: string;
   needs_key: boolean;
+  /** How the server takes strict JSON (`response_format`); absent: in the prompt only. */
+  json_mode?: string;
 }
 
 type DataResult = { success: true; data: unknown } | { success: false; error: { code: string; message: string } };

@@ -9,24 +9,40 @@ export interface HostedPreset {
   high_model: string;
   /** The environment variable its key usually lives in. */
   keyEnv: string;
+  /** llm-base's `json_mode` for this provider, kept in the profile the setup saves. */
+  json_mode?: string;
 }
 
 /** Display names and key variables of llm-base's hosted presets, in the order shown. */
 const HOSTED: ReadonlyArray<Omit<HostedPreset, 'base_url' | 'low_model' | 'high_model'> & Partial<HostedPreset>> = [
-  { name: 'deepseek', label: 'DeepSeek', keyEnv: 'DEEPSEEK_API_KEY', base_url: 'https://api.deepseek.com/v1', low_model: 'deepseek-chat', high_model: 'deepseek-reasoner' },
-  { name: 'qwen', label: 'Qwen (DashScope)', keyEnv: 'DASHSCOPE_API_KEY', base_url: 'https://dashscope.aliyuncs.com/compatible-mode/v1', low_model: 'qwen-plus', high_model: 'qwen-max' },
-  { name: 'glm', label: 'GLM (Zhipu)', keyEnv: 'ZHIPUAI_API_KEY', base_url: 'https://open.bigmodel.cn/api/paas/v4', low_model: 'glm-4-flash', high_model: 'glm-4-plus' },
-  { name: 'kimi', label: 'Kimi (Moonshot)', keyEnv: 'MOONSHOT_API_KEY', base_url: 'https://api.moonshot.cn/v1', low_model: 'moonshot-v1-8k', high_model: 'moonshot-v1-32k' },
-  { name: 'openai', label: 'OpenAI', keyEnv: 'OPENAI_API_KEY', base_url: 'https://api.openai.com/v1', low_model: 'gpt-4o-mini', high_model: 'gpt-4o' },
+  { name: 'deepseek', label: 'DeepSeek', keyEnv: 'DEEPSEEK_API_KEY', base_url: 'https://api.deepseek.com/v1', low_model: 'deepseek-chat', high_model: 'deepseek-reasoner', json_mode: 'response_format' },
+  { name: 'qwen', label: 'Qwen (DashScope)', keyEnv: 'DASHSCOPE_API_KEY', base_url: 'https://dashscope.aliyuncs.com/compatible-mode/v1', low_model: 'qwen-plus', high_model: 'qwen-max', json_mode: 'response_format' },
+  { name: 'glm', label: 'GLM (Zhipu)', keyEnv: 'ZHIPUAI_API_KEY', base_url: 'https://open.bigmodel.cn/api/paas/v4', low_model: 'glm-4-flash', high_model: 'glm-4-plus', json_mode: 'response_format' },
+  { name: 'kimi', label: 'Kimi (Moonshot)', keyEnv: 'MOONSHOT_API_KEY', base_url: 'https://api.moonshot.cn/v1', low_model: 'moonshot-v1-8k', high_model: 'moonshot-v1-32k', json_mode: 'response_format' },
+  { name: 'openai', label: 'OpenAI', keyEnv: 'OPENAI_API_KEY', base_url: 'https://api.openai.com/v1', low_model: 'gpt-4o-mini', high_model: 'gpt-4o', json_mode: 'response_format' },
 ];
 
-/** Default models of the local servers, when the server lists none (from llm-base's presets). */
-export const LOCAL_DEFAULTS: Record<string, { low_model: string; high_model: string }> = {
-  ollama: { low_model: 'qwen2.5:7b', high_model: 'qwen2.5:14b' },
+/** What a local server's preset gives a profile: default models (when the server lists none) and json_mode. */
+export interface LocalPreset {
+  low_model: string;
+  high_model: string;
+  json_mode?: string;
+}
+
+/** The local servers' presets when llm-base has no `list_presets` (1.0.x); the same values as llm-base's. */
+const LOCAL_DEFAULTS: Record<string, LocalPreset> = {
+  ollama: { low_model: 'qwen2.5:7b', high_model: 'qwen2.5:14b', json_mode: 'response_format' },
   lmstudio: { low_model: 'qwen2.5-7b-instruct', high_model: 'qwen2.5-14b-instruct' },
-  vllm: { low_model: 'Qwen/Qwen2.5-7B-Instruct', high_model: 'Qwen/Qwen2.5-7B-Instruct' },
-  llamacpp: { low_model: 'default', high_model: 'default' },
+  vllm: { low_model: 'Qwen/Qwen2.5-7B-Instruct', high_model: 'Qwen/Qwen2.5-7B-Instruct', json_mode: 'response_format' },
+  llamacpp: { low_model: 'default', high_model: 'default', json_mode: 'response_format' },
 };
+
+/** The preset of the local server `name` (ollama, lmstudio, ...): llm-base's when it lists presets, else the built-in one. */
+export function localPreset(name: string, fromLlmBase: PresetInfo[] | undefined): LocalPreset {
+  const p = fromLlmBase?.find((x) => x.name === name && !x.needs_key);
+  if (p) return { low_model: p.low_model, high_model: p.high_model, ...(p.json_mode ? { json_mode: p.json_mode } : {}) };
+  return LOCAL_DEFAULTS[name] ?? { low_model: '', high_model: '' };
+}
 
 /**
  * The hosted presets to offer: llm-base's `list_presets()` (the ones that need a key) when it
@@ -46,6 +62,7 @@ export function hostedPresets(fromLlmBase: PresetInfo[] | undefined, baseUrlOver
       base_url: baseUrlOverride || p.base_url,
       low_model: p.low_model,
       high_model: p.high_model,
+      ...(p.json_mode ? { json_mode: p.json_mode } : {}),
     });
   }
   const order = (name: string) => {
