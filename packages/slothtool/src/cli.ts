@@ -112,6 +112,12 @@ async function runAlias(io: Io, alias: string, args: string[]): Promise<void> {
   process.exitCode = outcome.code ?? 1;
 }
 
+/** A progress line for an npm run on a terminal (elapsed time, npm's last line); none in logs. */
+function npmProgress(io: Io): import('./progress').Progress | undefined {
+  const { terminalProgress } = require('./progress') as typeof import('./progress');
+  return terminalProgress(io.t('npmRunning'));
+}
+
 /**
  * Run `work` with an AbortSignal that fires on SIGINT/SIGTERM, so an interrupted npm install
  * is stopped and cleaned up instead of leaving a staging folder behind.
@@ -134,8 +140,9 @@ async function install(io: Io, args: string[]): Promise<void> {
   const spec = exactlyOne(io, positionals, 'argSpec', 'slothtool install <name|folder|.tgz>');
   const { installPlugin, createDefaultInstallerDeps } = require('./installer') as typeof import('./installer');
   io.err(io.t('installing', { spec }));
-  const onNpmOutput = flags.has('--verbose') ? (chunk: string) => process.stderr.write(chunk) : undefined;
-  const result = await abortable((signal) => installPlugin(io.paths, spec, createDefaultInstallerDeps(), { onNpmOutput, signal }));
+  const progress = flags.has('--verbose') ? undefined : npmProgress(io);
+  const onNpmOutput = flags.has('--verbose') ? (chunk: string) => void process.stderr.write(chunk) : progress && ((chunk: string) => progress.output(chunk));
+  const result = await abortable((signal) => installPlugin(io.paths, spec, createDefaultInstallerDeps(), { onNpmOutput, signal })).finally(() => progress?.stop());
   io.out(io.t('installed', { alias: result.alias, name: result.entry.name, version: result.entry.version }));
   if (result.interactiveFlag) io.out(io.t('installedInteractive', { alias: result.alias, flag: result.interactiveFlag }));
 }
@@ -147,8 +154,9 @@ async function update(io: Io, args: string[]): Promise<void> {
   const entry = getEntry(readRegistry(io.paths), alias);
   if (entry) io.err(io.t('updating', { alias, name: entry.name, version: entry.version }));
   const { updatePlugin, createDefaultInstallerDeps } = require('./installer') as typeof import('./installer');
-  const onNpmOutput = flags.has('--verbose') ? (chunk: string) => process.stderr.write(chunk) : undefined;
-  const r = await abortable((signal) => updatePlugin(io.paths, alias, createDefaultInstallerDeps(), { onNpmOutput, signal }));
+  const progress = flags.has('--verbose') ? undefined : npmProgress(io);
+  const onNpmOutput = flags.has('--verbose') ? (chunk: string) => void process.stderr.write(chunk) : progress && ((chunk: string) => progress.output(chunk));
+  const r = await abortable((signal) => updatePlugin(io.paths, alias, createDefaultInstallerDeps(), { onNpmOutput, signal })).finally(() => progress?.stop());
   io.out(
     r.fromVersion === r.toVersion
       ? io.t('updatedSame', { alias, version: r.toVersion })
