@@ -13,3 +13,5 @@ export type {
   ScriptedHandler,
   RecordedRequest,
 } from './openai-server';
+export { startScriptedOllama } from './ollama-server';
+export type { ScriptedOllama, ScriptedOllamaModel, ScriptedOllamaOptions, ScriptedOllamaReply, ScriptedOllamaHandler } from './ollama-server';
