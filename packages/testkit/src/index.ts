@@ -15,3 +15,5 @@ export type {
 } from './openai-server';
 export { startScriptedOllama } from './ollama-server';
 export type { ScriptedOllama, ScriptedOllamaModel, ScriptedOllamaOptions, ScriptedOllamaReply, ScriptedOllamaHandler } from './ollama-server';
+export { createTestMcpServer, startTestMcpHttpServer, testMcpStdioCommand } from './mcp-server';
+export type { TestMcpOptions, TestMcpHttpServer } from './mcp-server';

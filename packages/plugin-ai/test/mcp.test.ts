@@ -1,0 +1,169 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { startTestMcpHttpServer, testMcpStdioCommand, type TestMcpHttpServer } from '@holic512/testkit';
+import { expandVars, readMcpServers } from '../src/mcp/config';
+import { describeToolResult } from '../src/mcp/content';
+import { McpManager } from '../src/mcp/manager';
+
+describe('readMcpServers: the Claude Code / Cursor shape', () => {
+  test('stdio and http entries, ${VAR} and ${VAR:-default} expanded', () => {
+    const env = { TOKEN: 'abc', HOME: '/home/u' };
+    const { servers, problems } = readMcpServers(
+      {
+        github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_TOKEN: '${TOKEN}' } },
+        remote: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
+        local: { command: '${HOME}/bin/srv', args: ['--port', '${PORT:-8080}'], trusted: true, disabled: true },
+      },
+      '/home/u/.slothtool/plugin-configs/ai.json',
+      env,
+    );
+    expect(problems).toEqual([]);
+    expect(servers).toEqual([
+      expect.objectContaining({ name: 'github', transport: 'stdio', command: 'npx', env: { GITHUB_TOKEN: 'abc' } }),
+      expect.objectContaining({ name: 'remote', transport: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer abc' } }),
+      expect.objectContaining({ name: 'local', command: '/home/u/bin/srv', args: ['--port', '8080'], trusted: true, disabled: true }),
+    ]);
+  });
+
+  test.each([
+    [{ 'bad name!': { command: 'x' } }, 'letters, digits'],
+    [{ a: { args: ['x'] } }, 'command'],
+    [{ a: { command: 'x', args: 'not-a-list' } }, 'args'],
+    [{ a: { url: 'ftp://x' } }, 'http:// or https://'],
+    [{ a: { command: 'x', env: { K: '${UNSET_VAR}' } } }, 'not set: UNSET_VAR'],
+    [[], 'must be an object'],
+  ])('%j → a problem naming the field', (raw, why) => {
+    const { servers, problems } = readMcpServers(raw, 'ai.json', {});
+    expect(servers).toEqual([]);
+    expect(problems[0].source).toBe('ai.json');
+    expect(problems[0].error).toContain(why);
+  });
+
+  test('absent: nothing, no problem', () => {
+    expect(readMcpServers(undefined, 'f', {})).toEqual({ servers: [], problems: [] });
+  });
+
+  test('expandVars leaves text without variables alone', () => {
+    const missing = new Set<string>();
+    expect(expandVars('plain $HOME text', { HOME: '/h' }, missing)).toBe('plain $HOME text');
+    expect(missing.size).toBe(0);
+  });
+});
+
+describe('describeToolResult', () => {
+  test('text kept, images and resources described, not dumped', () => {
+    const r = describeToolResult(
+      {
+        content: [
+          { type: 'text', text: 'hello' },
+          { type: 'image', data: Buffer.alloc(3000).toString('base64'), mimeType: 'image/png' },
+          { type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt' },
+          { type: 'resource', resource: { uri: 'mem://x', text: 'inline text' } },
+          { type: 'resource', resource: { uri: 'mem://y', mimeType: 'application/pdf', blob: 'AAAA' } },
+        ],
+      },
+      10_000,
+    );
+    expect(r.text).toBe('hello\n[image image/png, 2.9 KB]\n[resource a.txt file:///a.txt]\n[resource mem://x]\ninline text\n[resource mem://y application/pdf, 3 B]');
+    expect(r).toMatchObject({ isError: false, truncated: false, described: 3 });
+  });
+
+  test('isError and structured content; long text capped with head and tail', () => {
+    expect(describeToolResult({ content: [], structuredContent: { n: 1 }, isError: true }, 100)).toMatchObject({ text: '{"n":1}', isError: true });
+    const long = describeToolResult({ content: [{ type: 'text', text: 'a'.repeat(5000) + 'END' }] }, 1000);
+    expect(long.truncated).toBe(true);
+    expect(long.text.length).toBeLessThan(1100);
+    expect(long.text.endsWith('END')).toBe(true);
+  });
+
+  test('garbage results do not throw', () => {
+    for (const v of [null, 42, 'x', { content: 'nope' }, { content: [null, 7, { type: 'weird' }] }]) expect(() => describeToolResult(v, 100)).not.toThrow();
+  });
+});
+
+describe('McpManager against the real test MCP server', () => {
+  let cwd: string;
+  beforeAll(() => {
+    cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ai-mcp-')));
+  });
+  afterAll(() => fs.rmSync(cwd, { recursive: true, force: true }));
+  const stdio = (name: string, env: Record<string, string> = {}) => {
+    const { servers } = readMcpServers({ [name]: { ...testMcpStdioCommand(), env } }, 'ai.json', {});
+    return servers;
+  };
+
+  test('stdio: starts in the background, lists tools with annotations, calls them, closes', async () => {
+    const manager = new McpManager(stdio('kit', { TESTKIT_MCP_SECRET: 'tok_123' }), { cwd });
+    manager.start();
+    expect(manager.states()[0].status).toBe('starting');
+    const state = await manager.ready('kit');
+    expect(state).toMatchObject({ status: 'connected', transport: 'stdio' });
+    const names = manager.tools().map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['echo', 'add', 'write_note', 'read_secret', 'picture', 'fail']));
+    expect(manager.tools().find((t) => t.name === 'echo')!.annotations.readOnlyHint).toBe(true);
+    expect(manager.tools().find((t) => t.name === 'write_note')!.annotations.destructiveHint).toBe(true);
+    expect(manager.tools().find((t) => t.name === 'add')!.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'number' } } });
+    expect(await manager.call('kit', 'add', { a: 2, b: 3 })).toEqual({ text: '5', isError: false, truncated: false, described: 0 });
+    expect((await manager.call('kit', 'picture', {})).text).toContain('[image image/png, 2.0 KB]');
+    expect(await manager.call('kit', 'fail', {})).toMatchObject({ text: 'it broke', isError: true });
+    expect((await manager.call('kit', 'nope', {})).isError).toBe(true);
+    expect((await manager.call('other', 'echo', {})).text).toContain('no MCP server named');
+    await manager.close();
+    expect(manager.states()[0].status).toBe('closed');
+    expect((await manager.call('kit', 'echo', { text: 'x' })).text).toContain('closed');
+  });
+
+  test('a broken server fails with a reason and does not hold up the others; restart tries again', async () => {
+    const servers = [
+      ...readMcpServers({ broken: { command: path.join(cwd, 'no-such-program') } }, 'ai.json', {}).servers,
+      ...stdio('kit'),
+    ];
+    const manager = new McpManager(servers, { cwd, connectTimeoutMs: 10_000 });
+    manager.start();
+    const [broken, kit] = await Promise.all([manager.ready('broken'), manager.ready('kit')]);
+    expect(broken).toMatchObject({ status: 'failed' });
+    expect(broken!.error).toBeTruthy();
+    expect(kit).toMatchObject({ status: 'connected' });
+    expect(manager.tools().every((t) => t.server === 'kit')).toBe(true);
+    expect((await manager.restart('broken'))!.status).toBe('failed');
+    await manager.close();
+  });
+
+  test('a slow server: start() returns at once, the server connects later', async () => {
+    const manager = new McpManager(stdio('slow', { TESTKIT_MCP_STARTUP_MS: '300' }), { cwd });
+    manager.start();
+    expect(manager.tools()).toEqual([]);
+    expect(manager.states()[0].status).toBe('starting');
+    expect((await manager.ready('slow'))!.status).toBe('connected');
+    await manager.close();
+  });
+
+  test('disabled servers stay off', async () => {
+    const { servers } = readMcpServers({ off: { ...testMcpStdioCommand(), disabled: true } }, 'ai.json', {});
+    const manager = new McpManager(servers, { cwd });
+    manager.start();
+    expect(manager.states()[0].status).toBe('disabled');
+    await manager.close();
+    expect(manager.states()[0].status).toBe('disabled');
+  });
+
+  describe('streamable HTTP', () => {
+    let http: TestMcpHttpServer;
+    beforeAll(async () => {
+      http = await startTestMcpHttpServer({ extraTools: 3 });
+    });
+    afterAll(async () => http.close());
+
+    test('configured headers arrive; tools listed and called', async () => {
+      const { servers } = readMcpServers({ web: { type: 'http', url: http.url, headers: { Authorization: 'Bearer ${MCP_TOKEN}' } } }, 'ai.json', { MCP_TOKEN: 't0k' });
+      const manager = new McpManager(servers, { cwd });
+      manager.start();
+      expect(await manager.ready('web')).toMatchObject({ status: 'connected', transport: 'http' });
+      expect(manager.tools().map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'tool_001', 'tool_003']));
+      expect(await manager.call('web', 'echo', { text: 'over http' })).toMatchObject({ text: 'over http', isError: false });
+      expect(http.headers.some((h) => h.authorization === 'Bearer t0k')).toBe(true);
+      await manager.close();
+    });
+  });
+});

@@ -1,0 +1,23 @@
+/**
+ * The test MCP server over stdio (`node lib/mcp-stdio.js`). Options come from the environment:
+ * TESTKIT_MCP_EXTRA_TOOLS (a count), TESTKIT_MCP_SECRET, TESTKIT_MCP_NAME, and
+ * TESTKIT_MCP_STARTUP_MS (wait this long before answering, to play a slow server).
+ */
+import { createTestMcpServer } from './mcp-server';
+
+async function main(): Promise<void> {
+  const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js') as typeof import('@modelcontextprotocol/sdk/server/stdio.js');
+  const delay = Number(process.env.TESTKIT_MCP_STARTUP_MS ?? 0);
+  if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+  const server = createTestMcpServer({
+    extraTools: Number(process.env.TESTKIT_MCP_EXTRA_TOOLS ?? 0),
+    secret: process.env.TESTKIT_MCP_SECRET,
+    name: process.env.TESTKIT_MCP_NAME,
+  });
+  await server.connect(new StdioServerTransport());
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`testkit mcp server: ${String(err)}\n`);
+  process.exit(1);
+});
