@@ -1,0 +1,223 @@
+import { spawn } from 'child_process';
+import { z } from 'zod';
+
+/**
+ * Hooks in Claude Code's format: the user's own commands, run at points of a session with the
+ * event as JSON on stdin. Exit 0 goes on (JSON on stdout may decide), exit 2 blocks (stderr is
+ * the reason), anything else is a non-blocking error shown to the user. A hook can make a step
+ * stricter (deny, ask), never let a step run that the runner would refuse.
+ *
+ * Hook commands are the user's configuration (or a trusted project's), run through the user's
+ * shell like Claude Code does; model output reaches them only as JSON on stdin, never in the
+ * command line.
+ */
+
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+const HookCommand = z.object({
+  type: z.literal('command'),
+  command: z.string().min(1),
+  /** Seconds; default 60. */
+  timeout: z.number().positive().max(3600).optional(),
+});
+
+const HookGroup = z.object({
+  /** Tool names it applies to (a regular expression over the whole name; "" or "*" for all). */
+  matcher: z.string().max(500).optional(),
+  hooks: z.array(HookCommand).min(1),
+});
+
+export const HooksSchema = z.object(Object.fromEntries(HOOK_EVENTS.map((e) => [e, z.array(HookGroup).optional()])) as Record<HookEvent, z.ZodOptional<z.ZodArray<typeof HookGroup>>>);
+
+export interface HookCommandConfig {
+  event: HookEvent;
+  matcher?: RegExp;
+  command: string;
+  timeoutMs: number;
+  source: string;
+}
+
+export interface HookProblem {
+  source: string;
+  error: string;
+}
+
+/** Read a `hooks` block; unknown events and bad matchers come back as problems, never throws. */
+export function readHooks(raw: unknown, source: string): { hooks: HookCommandConfig[]; problems: HookProblem[] } {
+  const hooks: HookCommandConfig[] = [];
+  const problems: HookProblem[] = [];
+  if (raw === undefined || raw === null) return { hooks, problems };
+  if (typeof raw === 'object' && !Array.isArray(raw)) {
+    for (const key of Object.keys(raw)) {
+      if (!(HOOK_EVENTS as readonly string[]).includes(key)) problems.push({ source, error: `unknown hook event "${key}" (known: ${HOOK_EVENTS.join(', ')})` });
+    }
+  }
+  const parsed = HooksSchema.safeParse(raw);
+  if (!parsed.success) {
+    problems.push({ source, error: parsed.error.issues.slice(0, 3).map((i) => `hooks.${i.path.join('.')}: ${i.message}`).join('; ') });
+    return { hooks, problems };
+  }
+  for (const event of HOOK_EVENTS) {
+    for (const group of parsed.data[event] ?? []) {
+      let matcher: RegExp | undefined;
+      const m = group.matcher?.trim();
+      if (m && m !== '*') {
+        try {
+          matcher = new RegExp(`^(?:${m})$`);
+        } catch (err) {
+          problems.push({ source, error: `hooks.${event}: matcher ${JSON.stringify(m)} is not a valid pattern (${err instanceof Error ? err.message : String(err)})` });
+          continue;
+        }
+      }
+      for (const h of group.hooks) hooks.push({ event, matcher, command: h.command, timeoutMs: Math.round((h.timeout ?? 60) * 1000), source });
+    }
+  }
+  return { hooks, problems };
+}
+
+/** What the hooks of one event decided. */
+export interface HookOutcome {
+  /** Exit 2, `decision: "block"`, `permissionDecision: "deny"` or `continue: false`. */
+  block: boolean;
+  /** PreToolUse `permissionDecision: "ask"`: ask the user even if the step would run by itself. */
+  ask: boolean;
+  /** Why (stderr of exit 2, or the JSON reason); for the model or the user depending on the event. */
+  reason?: string;
+  /** Text to add to the model's context (stdout of SessionStart / UserPromptSubmit, additionalContext). */
+  context?: string;
+  /** Lines for the user: failures, time-outs, systemMessage. */
+  notices: string[];
+}
+
+export interface HookRunOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Applied to everything a hook printed before it is used (the redaction gate). */
+  redact: (text: string) => string;
+  /** The tool the event is about (PreToolUse / PostToolUse), for matchers. */
+  tool?: string;
+  signal?: AbortSignal;
+}
+
+const MAX_OUTPUT = 64 * 1024;
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  error?: string;
+}
+
+function runOne(command: string, input: string, timeoutMs: number, options: HookRunOptions): Promise<Ran> {
+  return new Promise((resolve) => {
+    const shell = process.platform === 'win32' ? { file: process.env.ComSpec || 'cmd.exe', args: ['/d', '/s', '/c', command] } : { file: '/bin/sh', args: ['-c', command] };
+    const child = spawn(shell.file, shell.args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    let settled = false;
+    const keep = (prev: string, chunk: Buffer) => (prev.length < MAX_OUTPUT ? (prev + chunk.toString('utf8')).slice(0, MAX_OUTPUT) : prev);
+    child.stdout.on('data', (c: Buffer) => (stdout = keep(stdout, c)));
+    child.stderr.on('data', (c: Buffer) => (stderr = keep(stderr, c)));
+    const kill = () => {
+      try {
+        if (child.pid && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, timeoutMs);
+    const onAbort = () => kill();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const done = (r: Ran) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      resolve(r);
+    };
+    child.on('error', (err) => done({ code: null, stdout, stderr, timedOut, error: err.message }));
+    child.on('close', (code) => done({ code, stdout, stderr, timedOut }));
+    child.stdin.on('error', () => undefined); // a hook that does not read its input is fine
+    child.stdin.end(input);
+  });
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0]?.slice(0, 300) ?? '';
+}
+
+/** Read a hook's JSON answer (Claude Code's fields); undefined when stdout is not a JSON object. */
+function jsonAnswer(stdout: string): Record<string, unknown> | undefined {
+  const t = stdout.trim();
+  if (!t.startsWith('{')) return undefined;
+  try {
+    const v: unknown = JSON.parse(t);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Run every hook of `event` that matches, in parallel, with `payload` as JSON on stdin, and
+ * combine what they decided (any block blocks; reasons are joined).
+ */
+export async function runHooks(event: HookEvent, payload: Record<string, unknown>, hooks: readonly HookCommandConfig[], options: HookRunOptions): Promise<HookOutcome> {
+  const outcome: HookOutcome = { block: false, ask: false, notices: [] };
+  const matching = hooks.filter((h) => h.event === event && (!h.matcher || (options.tool !== undefined && h.matcher.test(options.tool))));
+  if (!matching.length) return outcome;
+  const input = JSON.stringify({ hook_event_name: event, cwd: options.cwd, ...payload });
+  const ran = await Promise.all(matching.map((h) => runOne(h.command, input, h.timeoutMs, options).then((r) => ({ h, r }))));
+  const reasons: string[] = [];
+  const context: string[] = [];
+  for (const { h, r } of ran) {
+    const stdout = options.redact(r.stdout);
+    const stderr = options.redact(r.stderr);
+    const label = firstLine(h.command);
+    if (r.error) {
+      outcome.notices.push(`hook "${label}" could not start: ${r.error}`);
+      continue;
+    }
+    if (r.timedOut) {
+      outcome.notices.push(`hook "${label}" timed out after ${Math.round(h.timeoutMs / 1000)} s and was stopped`);
+      continue;
+    }
+    if (r.code === 2) {
+      outcome.block = true;
+      reasons.push(stderr.trim() || `blocked by hook "${label}"`);
+      continue;
+    }
+    if (r.code !== 0) {
+      outcome.notices.push(`hook "${label}" failed (exit ${String(r.code)})${stderr.trim() ? `: ${firstLine(stderr)}` : ''}`);
+      continue;
+    }
+    const answer = jsonAnswer(stdout);
+    if (!answer) {
+      if ((event === 'SessionStart' || event === 'UserPromptSubmit') && stdout.trim()) context.push(stdout.trim());
+      continue;
+    }
+    const specific = (answer.hookSpecificOutput && typeof answer.hookSpecificOutput === 'object' ? answer.hookSpecificOutput : {}) as Record<string, unknown>;
+    const reason = [answer.reason, specific.permissionDecisionReason, answer.stopReason].find((x): x is string => typeof x === 'string' && x.trim() !== '');
+    if (typeof answer.systemMessage === 'string' && answer.systemMessage.trim()) outcome.notices.push(answer.systemMessage.trim());
+    if (typeof specific.additionalContext === 'string' && specific.additionalContext.trim()) context.push(specific.additionalContext.trim());
+    const blocks = answer.decision === 'block' || answer.decision === 'deny' || specific.permissionDecision === 'deny' || answer.continue === false;
+    if (blocks) {
+      outcome.block = true;
+      reasons.push(reason ?? `blocked by hook "${label}"`);
+    } else if (specific.permissionDecision === 'ask' || answer.decision === 'ask') {
+      outcome.ask = true;
+      if (reason) reasons.push(reason);
+    }
+    // "allow"/"approve" is accepted and means no objection: hooks only ever tighten.
+  }
+  if (reasons.length) outcome.reason = reasons.join('\n');
+  if (context.length) outcome.context = context.join('\n');
+  return outcome;
+}

@@ -1,0 +1,100 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { parseFrontMatter } from './front-matter';
+
+/**
+ * Agent Skills: folders holding a `SKILL.md` whose front matter has `name` and `description`.
+ * The prompt carries only the index (name + description); `skill.load` brings one body in.
+ */
+export interface Skill {
+  name: string;
+  description: string;
+  /** The folder of the skill (files it names are relative to it). */
+  dir: string;
+  file: string;
+  /** `user` (~/.slothtool/skills) or `project` (the workspace's folders). */
+  scope: 'user' | 'project';
+}
+
+/** A SKILL.md that could not be used, with why. */
+export interface SkillProblem {
+  file: string;
+  error: string;
+}
+
+/** Where skills are looked for: the user's folder, then the project's, including the folders other assistants use. */
+export function skillRoots(slothtoolHome: string, workspace: string): Array<{ dir: string; scope: 'user' | 'project' }> {
+  return [
+    { dir: path.join(slothtoolHome, 'skills'), scope: 'user' },
+    { dir: path.join(workspace, '.slothtool', 'skills'), scope: 'project' },
+    { dir: path.join(workspace, '.claude', 'skills'), scope: 'project' },
+    { dir: path.join(workspace, '.agents', 'skills'), scope: 'project' },
+  ];
+}
+
+const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const MAX_SKILL_BYTES = 512 * 1024;
+const MAX_DESCRIPTION = 1024;
+
+function readSmall(file: string): string | undefined {
+  const st = fs.statSync(file, { throwIfNoEntry: false });
+  if (!st || !st.isFile() || st.size > MAX_SKILL_BYTES) return undefined;
+  return fs.readFileSync(file, 'utf8');
+}
+
+/**
+ * Every skill under the roots. A name seen twice keeps the first (the user's wins over a
+ * project's). Never throws: unreadable or malformed skills come back as problems.
+ */
+export function discoverSkills(roots: ReadonlyArray<{ dir: string; scope: 'user' | 'project' }>): { skills: Skill[]; problems: SkillProblem[] } {
+  const skills: Skill[] = [];
+  const problems: SkillProblem[] = [];
+  const seen = new Set<string>();
+  for (const root of roots) {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(root.dir, { withFileTypes: true });
+    } catch {
+      continue; // no such folder: nothing to find there
+    }
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (!entry.isDirectory()) continue;
+      const dir = path.join(root.dir, entry.name);
+      const file = path.join(dir, 'SKILL.md');
+      let text: string | undefined;
+      try {
+        text = readSmall(file);
+      } catch (err) {
+        problems.push({ file, error: err instanceof Error ? err.message : String(err) });
+        continue;
+      }
+      if (text === undefined) continue;
+      const doc = parseFrontMatter(text);
+      const name = typeof doc.data.name === 'string' ? doc.data.name.trim() : '';
+      const description = typeof doc.data.description === 'string' ? doc.data.description.replace(/\s+/g, ' ').trim() : '';
+      if (doc.error) problems.push({ file, error: doc.error });
+      else if (!NAME.test(name)) problems.push({ file, error: 'front matter "name" must be lower-case letters, digits and "-" (at most 64)' });
+      else if (!description) problems.push({ file, error: 'front matter "description" is missing' });
+      else if (!seen.has(name)) {
+        seen.add(name);
+        skills.push({ name, description: description.slice(0, MAX_DESCRIPTION), dir, file, scope: root.scope });
+      }
+    }
+  }
+  return { skills, problems };
+}
+
+/** The index the system prompt carries: one line per skill. */
+export function skillIndex(skills: readonly Skill[]): string {
+  if (!skills.length) return '';
+  return [
+    'Skills (load one with {"tool":"skill.load","name":"<name>"} when the task matches; its files are read with fs.read, its scripts run with exec):',
+    ...skills.map((s) => `- ${s.name}: ${s.description}`),
+  ].join('\n');
+}
+
+/** A skill's body (the Markdown after the front matter) with the folder its files are in. */
+export function loadSkillBody(skill: Skill): { name: string; dir: string; body: string } {
+  const text = readSmall(skill.file) ?? '';
+  return { name: skill.name, dir: skill.dir, body: parseFrontMatter(text).body.trim() };
+}

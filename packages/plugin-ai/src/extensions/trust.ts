@@ -1,0 +1,145 @@
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+
+/**
+ * Project trust. Whatever a repository brings that runs code or changes policy — `.mcp.json`
+ * servers, hooks and permission rules in `.slothtool/settings.json`, project skills — stays off
+ * until the user trusts that folder once. The trust is remembered per folder path and a hash of
+ * those files' contents, so a change to them asks again.
+ */
+
+/** One file a project brings, and what kind of thing it enables. */
+export interface ProjectFile {
+  /** Path relative to the workspace, with `/`. */
+  rel: string;
+  kind: 'mcp' | 'settings' | 'skill';
+}
+
+/** What trusting the folder would enable, for the question. */
+export interface ProjectExtras {
+  workspace: string;
+  files: ProjectFile[];
+  /** sha256 over every file's relative path and bytes (empty string when there are none). */
+  hash: string;
+}
+
+export type TrustState = 'nothing' | 'trusted' | 'untrusted' | 'changed';
+
+const PROJECT_SKILL_DIRS = ['.slothtool/skills', '.claude/skills', '.agents/skills'];
+const MAX_FILES = 2000;
+const MAX_BYTES = 8 * 1024 * 1024;
+
+function walk(dir: string, out: string[]): void {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    if (out.length >= MAX_FILES) return;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p, out);
+    else if (e.isFile() || e.isSymbolicLink()) out.push(p);
+  }
+}
+
+/** The files under `workspace` that would run code or change policy once trusted, and their hash. */
+export function projectExtras(workspace: string): ProjectExtras {
+  const found: Array<{ abs: string; kind: ProjectFile['kind'] }> = [];
+  const add = (rel: string, kind: ProjectFile['kind']) => {
+    const abs = path.join(workspace, rel);
+    if (fs.statSync(abs, { throwIfNoEntry: false })?.isFile()) found.push({ abs, kind });
+  };
+  add('.mcp.json', 'mcp');
+  add('.slothtool/settings.json', 'settings');
+  for (const d of PROJECT_SKILL_DIRS) {
+    const files: string[] = [];
+    walk(path.join(workspace, d), files);
+    for (const abs of files) found.push({ abs, kind: 'skill' });
+  }
+  const hash = createHash('sha256');
+  let total = 0;
+  const files: ProjectFile[] = [];
+  for (const f of found) {
+    const rel = path.relative(workspace, f.abs).split(path.sep).join('/');
+    files.push({ rel, kind: f.kind });
+    hash.update(rel).update('\0');
+    let bytes: Buffer;
+    try {
+      // A symlink is hashed by where it points as well as by what it holds.
+      const link = fs.lstatSync(f.abs).isSymbolicLink() ? fs.readlinkSync(f.abs) : '';
+      hash.update(link).update('\0');
+      bytes = total < MAX_BYTES ? fs.readFileSync(f.abs) : Buffer.from(String(fs.statSync(f.abs).size));
+    } catch {
+      bytes = Buffer.from('unreadable');
+    }
+    total += bytes.length;
+    hash.update(bytes).update('\0');
+  }
+  return { workspace, files, hash: files.length ? hash.digest('hex') : '' };
+}
+
+interface TrustFile {
+  v: 1;
+  folders: Record<string, { hash: string; trustedAt: string }>;
+}
+
+function readTrust(file: string): TrustFile {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return { v: 1, folders: {} };
+  }
+  try {
+    const data = JSON.parse(text) as Partial<TrustFile>;
+    if (data && typeof data === 'object' && data.folders && typeof data.folders === 'object') return { v: 1, folders: data.folders };
+  } catch {
+    // fall through: a damaged trust file trusts nothing (it is asked again), never everything
+  }
+  return { v: 1, folders: {} };
+}
+
+/** Where trust is remembered: `<SlothTool home>/ai/trust.json` (0600, written atomically). */
+export class TrustStore {
+  constructor(private readonly file: string) {}
+
+  /** Whether the folder's extras are trusted as they are now. */
+  state(extras: ProjectExtras): TrustState {
+    if (!extras.files.length) return 'nothing';
+    const entry = readTrust(this.file).folders[extras.workspace];
+    if (!entry) return 'untrusted';
+    return entry.hash === extras.hash ? 'trusted' : 'changed';
+  }
+
+  /** Trust the folder with its extras as they are now. */
+  trust(extras: ProjectExtras, now: Date = new Date()): void {
+    const data = readTrust(this.file);
+    data.folders[extras.workspace] = { hash: extras.hash, trustedAt: now.toISOString() };
+    this.write(data);
+  }
+
+  /** Forget the folder's trust. */
+  revoke(workspace: string): void {
+    const data = readTrust(this.file);
+    if (!(workspace in data.folders)) return;
+    delete data.folders[workspace];
+    this.write(data);
+  }
+
+  private write(data: TrustFile): void {
+    const dir = path.dirname(this.file);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const tmp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
+    const fd = fs.openSync(tmp, 'w', 0o600);
+    try {
+      fs.writeFileSync(fd, JSON.stringify(data, null, 2) + '\n');
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, this.file);
+  }
+}
