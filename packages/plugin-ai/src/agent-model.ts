@@ -1,3 +1,4 @@
+import { withChildSignal } from './abort';
 import { at, emit, zeroUsage, type AgentCore, type Pending } from './agent-core';
 import { log, record } from './agent-session';
 import { fitToolResult, renderSummary, renderTranscript, ruleBasedSummary, type ChatMessage } from './context';
@@ -58,7 +59,7 @@ async function call(
         };
   // Summaries are routine work: always the low tier.
   const mode = purpose === 'summary' ? 'low' : core.mode;
-  return core.deps.llm.chat(messages, { mode, profile: core.profile, signal, onText });
+  return withChildSignal(signal, (own) => core.deps.llm.chat(messages, { mode, profile: core.profile, signal: own, onText }));
 }
 
 /** One validated reply: 404 → one retry with a minimal context; invalid → one repair

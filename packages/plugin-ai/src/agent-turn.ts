@@ -1,3 +1,4 @@
+import { withChildSignal } from './abort';
 import { confirmBridge, audit } from './agent-approvals';
 import { at, emit, zeroUsage, type AgentCore, type Pending } from './agent-core';
 import { ask, compactNow } from './agent-model';
@@ -82,6 +83,9 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
         return finish('model_error', t(lang, 'modelError', { message: reply.message }));
       }
       if (rounds >= core.maxAutoSteps) {
+        // The steps of this reply never ran: the window and the session say so, so neither the
+        // model (after `continue`) nor a resumed session takes them for done.
+        commit(core, notRun(core, reply, 'not run: step limit'));
         emit(core, { type: 'step_limit', steps: rounds });
         return finish('step_limit', t(lang, 'stepLimit', { n: rounds }));
       }
@@ -137,11 +141,13 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
     } else {
       core.currentStepId = id;
       try {
-        result = await runner.run(step, {
-          id,
-          signal,
-          onOutput: (chunk, stream) => emit(core, { type: 'output', id, chunk, stream }),
-        });
+        result = await withChildSignal(signal, (own) =>
+          runner.run(step, {
+            id,
+            signal: own,
+            onOutput: (chunk, stream) => emit(core, { type: 'output', id, chunk, stream }),
+          }),
+        );
       } finally {
         core.currentStepId = undefined;
       }
@@ -154,6 +160,15 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
     results.push(result);
   }
   return results;
+}
+
+/** Results for the steps of a reply that were not run, each with its own id and why. */
+function notRun(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>, reason: string): Pending[] {
+  const runner = getRunner(core);
+  return reply.data.commands.map((step) => ({
+    kind: 'tool' as const,
+    result: { _event: 'tool_result', id: nextStepId(core), tool: step.tool, status: 'declined', reason, decision: { ...runner.judge(step), by: 'policy' } },
+  }));
 }
 
 /** Keep the turn's journal position for `/undo` when the turn changed files. */
