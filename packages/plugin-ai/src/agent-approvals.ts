@@ -1,0 +1,53 @@
+import { at, emit, type AgentConfirmFn, type AgentCore } from './agent-core';
+import type { Step } from './protocol';
+import type { ConfirmAnswer, ConfirmRequest, ToolResult } from './runner-types';
+import { appendAudit, type AuditEntry } from './sessions';
+
+const declineAll: AgentConfirmFn = async () => ({ action: 'decline', reason: 'no confirm callback' });
+
+/** The confirm callback the step runner gets: asks deps.confirm (declines without one),
+ * reports both sides as events and keeps the answer for the step's audit line. */
+export async function confirmBridge(core: AgentCore, request: ConfirmRequest): Promise<ConfirmAnswer> {
+  emit(core, { type: 'confirm', request });
+  const answer = await (core.deps.confirm ?? declineAll)(request);
+  core.answers.set(core.currentStepId ?? request.id, answer);
+  emit(core, { type: 'confirm_answer', id: request.id, answer });
+  return answer;
+}
+
+/** One audit line for a judged step: who approved it and how it ended. */
+export function audit(core: AgentCore, id: string, step: Step, result: ToolResult): void {
+  if (!core.deps.auditFile) return;
+  const answer = core.answers.get(id);
+  core.answers.delete(id);
+  let approvedBy: AuditEntry['approvedBy'] = 'none';
+  if (result.status !== 'blocked' && result.status !== 'declined') {
+    if (answer && answer.action !== 'decline') approvedBy = answer.approvedBy ?? 'user';
+    else approvedBy = result.decision.by === 'user' ? 'user' : 'policy';
+  }
+  const outcome = result.status ?? (result.exitCode !== undefined ? `exit ${String(result.exitCode)}` : 'ran');
+  appendAudit(core.deps.auditFile, {
+    at: at(core),
+    sessionId: core.id,
+    id,
+    step: auditStep(step),
+    level: result.decision.level,
+    rules: result.decision.rules.map((r) => r.id),
+    approvedBy,
+    answer: answer?.action,
+    outcome,
+  });
+}
+
+/** Longest string of a step kept in the audit log: a whole file written by fs.write (or an
+ * edit's old/new text) stays out of it beyond its head. */
+const AUDIT_MAX_CHARS = 200;
+
+function auditStep(step: Step): Step {
+  const out: Record<string, unknown> = { ...step };
+  for (const key of ['content', 'old_string', 'new_string']) {
+    const v = out[key];
+    if (typeof v === 'string' && v.length > AUDIT_MAX_CHARS) out[key] = `${v.slice(0, AUDIT_MAX_CHARS)}…[${v.length} chars]`;
+  }
+  return out as Step;
+}

@@ -1,0 +1,88 @@
+import type { AiConfig } from './config';
+import type { ConversationContext } from './context';
+import type { AgentEvent, AgentListener, UsageTotals } from './events';
+import type { Lang } from './i18n';
+import type { LlmClient } from './llm-base';
+import type { ConfirmAnswer, ConfirmFn, ConfirmRequest, StepRunner, ToolResult } from './runner-types';
+import type { SessionStore } from './sessions';
+
+/** A confirm answer may say who gave it, for the audit log (a flag, not a person). */
+export type AgentConfirmAnswer = ConfirmAnswer & { approvedBy?: 'user' | 'flag' };
+export type AgentConfirmFn = (request: ConfirmRequest) => Promise<AgentConfirmAnswer>;
+
+/** Side effects come in here, so tests pass fakes (STYLE: deps object). */
+export interface AgentDeps {
+  /** The model (llm-base wrapped by createLlmClient, or a fake). */
+  llm: LlmClient;
+  /** Builds the step runner; called once, lazily, with the agent's confirm bridge. */
+  createRunner: (confirm: ConfirmFn) => StepRunner;
+  /** Asked for L1 steps. Without one every L1 step is declined. */
+  confirm?: AgentConfirmFn;
+  /** Where sessions are appended; none = nothing is written. */
+  store?: SessionStore;
+  /** Audit log file; none = no audit. */
+  auditFile?: string;
+  /** Clock, for session ids and record times. */
+  now?: () => Date;
+  random?: () => number;
+}
+
+export interface AgentOptions {
+  config: AiConfig;
+  systemPrompt: string;
+  cwd: string;
+  lang: Lang;
+  mode?: 'low' | 'high';
+  profile?: string | null;
+  /** Overrides config.maxAutoStepsPerTurn. */
+  maxAutoSteps?: number;
+}
+
+export interface SendOptions {
+  signal?: AbortSignal;
+}
+
+/** Input waiting to be sent with the next model call. */
+export type Pending =
+  | { kind: 'user'; text: string }
+  | { kind: 'event'; text: string }
+  | { kind: 'tool'; result: ToolResult };
+
+/** The state one Agent's modules (turn loop, approvals, model calls, session file) share.
+ * Internal: the Agent class is the only owner and the public face. */
+export interface AgentCore {
+  readonly options: AgentOptions;
+  readonly deps: AgentDeps;
+  readonly context: ConversationContext;
+  readonly now: () => Date;
+  readonly listeners: Set<AgentListener>;
+  /** Who answered which step's confirm question, until the audit line is written. */
+  readonly answers: Map<string, AgentConfirmAnswer>;
+  /** Positions of earlier turns that changed files, newest last (`/undo` pops one). */
+  readonly undoMarks: number[];
+  id: string;
+  /** True once the session file has its meta record. */
+  started: boolean;
+  mode: 'low' | 'high';
+  profile: string | null;
+  maxAutoSteps: number;
+  total: UsageTotals;
+  stepCounter: number;
+  steering: string[];
+  running?: AbortController;
+  runner?: StepRunner;
+  currentStepId?: string;
+  /** File-journal position at the first step of the running turn. */
+  turnMark?: number;
+}
+
+export const zeroUsage = (): UsageTotals => ({ input_tokens: 0, output_tokens: 0, calls: 0 });
+
+export function emit(core: AgentCore, event: AgentEvent): void {
+  for (const listener of core.listeners) listener(event);
+}
+
+/** The record time of now. */
+export function at(core: AgentCore): string {
+  return core.now().toISOString();
+}

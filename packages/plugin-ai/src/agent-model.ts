@@ -1,0 +1,130 @@
+import { withChildSignal } from './abort';
+import { at, emit, zeroUsage, type AgentCore, type Pending } from './agent-core';
+import { log, record } from './agent-session';
+import { fitToolResult, renderSummary, renderTranscript, ruleBasedSummary, type ChatMessage } from './context';
+import type { UsageTotals } from './events';
+import { t } from './i18n';
+import type { LlmResult, Usage } from './llm-base';
+import { buildRepairRequest, SUMMARY_SYSTEM } from './prompt';
+import { parseReply, SummarySchema, type Reply, type Summary } from './protocol';
+import { MessageStreamDecoder } from './stream-message';
+import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from './tokens';
+
+/** A validated reply, or why there is none. */
+export type Asked =
+  | { ok: true; reply: Reply; raw: boolean; repaired: boolean }
+  | { ok: false; code: string; message: string };
+
+/** What `/compact` (and automatic compaction) did. */
+export interface Compacted {
+  method: 'model' | 'rules';
+  before: number;
+  after: number;
+}
+
+function toMessages(core: AgentCore, pending: Pending[]): ChatMessage[] {
+  const per = Math.max(50, Math.floor(core.options.config.context.inputMaxTokens / Math.max(1, pending.length)) - 4);
+  return pending.map((p) => ({
+    role: 'user' as const,
+    content: p.kind === 'tool' ? fitToolResult(p.result, per) : p.text,
+  }));
+}
+
+function addUsage(core: AgentCore, usage: Usage, turn: UsageTotals): void {
+  for (const u of [turn, core.total]) {
+    u.input_tokens += usage.input_tokens;
+    u.output_tokens += usage.output_tokens;
+    u.calls++;
+  }
+  record(core, { t: 'usage', at: at(core), ...usage });
+  emit(core, { type: 'usage', call: usage, turn: { ...turn }, total: { ...core.total } });
+}
+
+async function call(
+  core: AgentCore,
+  messages: ChatMessage[],
+  signal: AbortSignal,
+  purpose: 'reply' | 'repair' | 'summary',
+  minimal = false,
+): Promise<LlmResult> {
+  emit(core, { type: 'request', messages: messages.length, tokens: estimateMessagesTokens(messages), minimal, purpose });
+  const decoder = new MessageStreamDecoder();
+  const onText =
+    purpose === 'summary'
+      ? undefined
+      : (delta: string) => {
+          emit(core, { type: 'text', delta });
+          const message = decoder.push(delta);
+          if (message !== undefined) emit(core, { type: 'message_delta', message });
+        };
+  // Summaries are routine work: always the low tier.
+  const mode = purpose === 'summary' ? 'low' : core.mode;
+  return withChildSignal(signal, (own) => core.deps.llm.chat(messages, { mode, profile: core.profile, signal: own, onText }));
+}
+
+/** One validated reply: 404 → one retry with a minimal context; invalid → one repair
+ * request quoting the error; still invalid → the raw text as chat, marked raw. */
+export async function ask(core: AgentCore, pending: Pending[], signal: AbortSignal, turn: UsageTotals): Promise<Asked> {
+  const current = toMessages(core, pending);
+  let messages = core.context.build(current);
+  let result = await call(core, messages, signal, 'reply');
+  if (!result.ok && result.notFound && !signal.aborted) {
+    log(core, 'fallback_404', t(core.options.lang, 'fallback404'));
+    messages = core.context.buildMinimal(current);
+    result = await call(core, messages, signal, 'reply', true);
+  }
+  if (!result.ok) return { ok: false, code: result.code, message: result.message };
+  addUsage(core, result.usage, turn);
+  const first = parseReply(result.data);
+  if (first.success) return { ok: true, reply: first.reply, raw: false, repaired: false };
+
+  emit(core, { type: 'repair', error: first.error });
+  const quoted = truncateHead(first.raw, 300);
+  const repairInput: ChatMessage[] = [
+    ...current,
+    { role: 'assistant', content: quoted },
+    { role: 'user', content: buildRepairRequest(first.error) },
+  ];
+  const repairMessages = core.context.build(repairInput);
+  const second = await call(core, repairMessages, signal, 'repair');
+  let raw = first.raw;
+  if (second.ok) {
+    addUsage(core, second.usage, turn);
+    const parsed = parseReply(second.data);
+    if (parsed.success) return { ok: true, reply: parsed.reply, raw: false, repaired: true };
+    raw = parsed.raw;
+  } else if (second.code === 'ABORTED') {
+    return { ok: false, code: second.code, message: second.message };
+  }
+  return { ok: true, reply: { type: 'chat', message: raw }, raw: true, repaired: false };
+}
+
+/** Fold old turns into the summary: one model call, rule-based when it fails. */
+export async function compactNow(core: AgentCore, force: boolean, signal?: AbortSignal): Promise<Compacted | null> {
+  const folded = core.context.foldCandidates(force);
+  if (!folded.length) return null;
+  const budgets = core.options.config.context;
+  const before = core.context.sizes().total;
+  const previous = core.context.summary;
+  const room = Math.max(300, Math.floor(budgets.maxRequestTokens * 0.95) - estimateTokens(SUMMARY_SYSTEM) - 100);
+  const prevText = previous ? truncateHead(renderSummary(previous), budgets.summaryMaxTokens) + '\n\n' : '';
+  const body = truncateTail(`${prevText}Conversation to fold in:\n${renderTranscript(folded)}`, room);
+  const messages: ChatMessage[] = [
+    { role: 'system', content: SUMMARY_SYSTEM },
+    { role: 'user', content: body },
+  ];
+  let summary: Summary | undefined;
+  const result = await call(core, messages, signal ?? new AbortController().signal, 'summary');
+  if (result.ok) {
+    addUsage(core, result.usage, zeroUsage());
+    const parsed = SummarySchema.safeParse(result.data);
+    if (parsed.success && parsed.data.summary.trim()) summary = parsed.data;
+  }
+  const method: 'model' | 'rules' = summary ? 'model' : 'rules';
+  if (!summary) summary = ruleBasedSummary(previous, folded, budgets.summaryMaxTokens);
+  core.context.applySummary(summary, folded.length);
+  record(core, { t: 'summary', at: at(core), summary: core.context.summary!, folded: folded.length, method });
+  const sizes = core.context.sizes();
+  emit(core, { type: 'compaction', method, folded: folded.length, before, after: sizes.total, sizes });
+  return { method, before, after: sizes.total };
+}

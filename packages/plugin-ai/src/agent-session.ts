@@ -1,0 +1,82 @@
+import { at, emit, type AgentCore, type Pending } from './agent-core';
+import type { SessionRecord } from './sessions';
+
+/** Append one record to the session file, writing its meta record first. */
+export function record(core: AgentCore, entry: SessionRecord): void {
+  const store = core.deps.store;
+  if (!store) return;
+  if (!core.started) {
+    core.started = true;
+    store.append(core.id, {
+      t: 'meta',
+      v: 1,
+      id: core.id,
+      cwd: core.options.cwd,
+      createdAt: at(core),
+      mode: core.mode,
+      profile: core.profile,
+    });
+  }
+  store.append(core.id, entry);
+}
+
+/** A log event, also kept in the session file. */
+export function log(core: AgentCore, code: string, message: string): void {
+  emit(core, { type: 'log', code, message });
+  record(core, { t: 'log', at: at(core), code, message });
+}
+
+/** Move the current input into the window (and the session file). */
+export function commit(core: AgentCore, pending: Pending[]): void {
+  const context = core.context;
+  for (const p of pending) {
+    if (p.kind === 'user') {
+      context.addUser(p.text);
+      record(core, { t: 'user', at: at(core), content: context.window[context.window.length - 1].content });
+    } else if (p.kind === 'event') {
+      context.addEvent(p.text);
+      record(core, { t: 'event', at: at(core), content: p.text });
+    } else {
+      const stored = context.addToolResult(p.result);
+      record(core, { t: 'tool', at: at(core), content: stored.content, digest: stored.digest });
+    }
+  }
+}
+
+/** Load a stored session into the window and continue it (appending to the same file). */
+export function resumeSession(core: AgentCore, id: string): { skipped: number } {
+  const store = core.deps.store;
+  if (!store) throw new Error('no session store');
+  const { records, skipped } = store.read(id);
+  core.context.clear();
+  for (const r of records) replay(core, r);
+  core.id = id;
+  core.started = records.some((r) => r.t === 'meta');
+  return { skipped };
+}
+
+function replay(core: AgentCore, r: SessionRecord): void {
+  switch (r.t) {
+    case 'meta':
+      if (r.mode && core.options.mode === undefined) core.mode = r.mode;
+      if (r.profile !== undefined && core.options.profile === undefined) core.profile = r.profile;
+      return;
+    case 'user':
+      return core.context.restoreMessage({ role: 'user', kind: 'user', content: r.content });
+    case 'event':
+      return core.context.restoreMessage({ role: 'user', kind: 'event', content: r.content });
+    case 'assistant':
+      return core.context.restoreMessage({ role: 'assistant', kind: 'assistant', content: r.content });
+    case 'tool': {
+      // Step ids continue where the session left off, so they stay unique in its files.
+      const m = /"id":"cmd_(\d+)"/.exec(r.content);
+      if (m) core.stepCounter = Math.max(core.stepCounter, Number(m[1]));
+      core.context.restoreMessage({ role: 'user', kind: 'tool', content: r.content });
+      return core.context.restoreDigest(r.digest);
+    }
+    case 'summary':
+      return core.context.applySummary(r.summary, r.folded);
+    default:
+      return;
+  }
+}

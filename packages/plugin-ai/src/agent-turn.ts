@@ -1,0 +1,185 @@
+import { withChildSignal } from './abort';
+import { confirmBridge, audit } from './agent-approvals';
+import { at, emit, zeroUsage, type AgentCore, type Pending } from './agent-core';
+import { ask, compactNow } from './agent-model';
+import { commit, record } from './agent-session';
+import type { Outcome, TurnResult } from './events';
+import { t } from './i18n';
+import type { Reply, Step } from './protocol';
+import type { StepRunner, ToolResult } from './runner-types';
+
+/** One turn: ask, run the steps the reply asks for, feed back their results, until the model
+ * answers, fails, the step limit is hit or the user aborts. */
+export async function runTurn(core: AgentCore, first: Pending[], input: string, external?: AbortSignal): Promise<TurnResult> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  if (external?.aborted) controller.abort();
+  external?.addEventListener('abort', onAbort, { once: true });
+  core.running = controller;
+  core.steering = [];
+  core.turnMark = undefined;
+  const signal = controller.signal;
+  const turnUsage = zeroUsage();
+  let pending: Pending[] = first;
+  let rounds = 0;
+  let last: { reply?: Reply; raw?: boolean } = {};
+  const lang = core.options.lang;
+  emit(core, { type: 'turn_start', input, sessionId: core.id });
+
+  const finish = (outcome: Outcome, message: string, error?: { code: string; message: string }): TurnResult => {
+    const result: TurnResult = {
+      outcome,
+      reply: last.reply,
+      raw: last.raw,
+      message,
+      steps: rounds,
+      usage: turnUsage,
+      error,
+      sessionId: core.id,
+    };
+    if (error) emit(core, { type: 'error', ...error });
+    emit(core, { type: 'final', ...result });
+    return result;
+  };
+
+  try {
+    for (;;) {
+      if (signal.aborted) {
+        commit(core, [...pending, interruptedEvent('step')]);
+        return finish('aborted', t(lang, 'aborted'));
+      }
+      for (const note of core.steering.splice(0)) pending.push({ kind: 'user', text: note });
+      if (core.context.needsCompaction()) await compactNow(core, false, signal);
+      const asked = await ask(core, pending, signal, turnUsage);
+      if (!asked.ok) {
+        if (asked.code === 'ABORTED') {
+          commit(core, [...pending, interruptedEvent('model_call')]);
+          return finish('aborted', t(lang, 'aborted'));
+        }
+        commit(core, pending);
+        const message =
+          asked.code === 'NO_PROFILE'
+            ? t(lang, 'llmErrorNoProfile', { message: asked.message })
+            : t(lang, 'llmError', { code: asked.code, message: asked.message });
+        return finish('error', message, { code: asked.code, message: asked.message });
+      }
+      const reply = asked.reply;
+      last = { reply, raw: asked.raw };
+      commit(core, pending);
+      core.context.addAssistant(reply);
+      record(core, { t: 'assistant', at: at(core), content: core.context.window[core.context.window.length - 1].content });
+      emit(core, { type: 'reply', reply, raw: asked.raw, repaired: asked.repaired });
+
+      if (reply.type === 'chat' && core.steering.length && !signal.aborted) {
+        // The user steered while this reply was being written: the model answers the note too.
+        pending = [];
+        continue;
+      }
+      if (reply.type === 'chat') {
+        const text = asked.raw ? `${t(lang, 'rawReply')} ${reply.message}` : reply.message;
+        return finish('answered', text);
+      }
+      if (reply.type === 'error') {
+        return finish('model_error', t(lang, 'modelError', { message: reply.message }));
+      }
+      if (rounds >= core.maxAutoSteps) {
+        // The steps of this reply never ran: the window and the session say so, so neither the
+        // model (after `continue`) nor a resumed session takes them for done.
+        commit(core, notRun(core, reply, 'not run: step limit'));
+        emit(core, { type: 'step_limit', steps: rounds });
+        return finish('step_limit', t(lang, 'stepLimit', { n: rounds }));
+      }
+      rounds++;
+      const results = await runSteps(core, reply, signal);
+      pending = results.map((result) => ({ kind: 'tool' as const, result }));
+    }
+  } finally {
+    external?.removeEventListener('abort', onAbort);
+    core.running = undefined;
+    rememberChanges(core);
+  }
+}
+
+/** The step runner, built on first use with the agent's confirm bridge. */
+export function getRunner(core: AgentCore): StepRunner {
+  core.runner ??= core.deps.createRunner((request) => confirmBridge(core, request));
+  return core.runner;
+}
+
+function nextStepId(core: AgentCore): string {
+  core.stepCounter++;
+  return `cmd_${String(core.stepCounter).padStart(3, '0')}`;
+}
+
+/** Judge and run each step of a cmd reply. After a blocked or declined step the rest are
+ * not run and are reported as declined, so the model can choose another way. */
+async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>, signal: AbortSignal): Promise<ToolResult[]> {
+  const runner = getRunner(core);
+  if (core.turnMark === undefined) core.turnMark = runner.mark?.();
+  const results: ToolResult[] = [];
+  let stopped: string | undefined;
+  for (const raw of reply.data.commands) {
+    const step: Step =
+      (raw.tool === 'exec' || raw.tool === 'proc.start') && (raw.cwd === undefined || raw.cwd === null) && reply.data.cwd
+        ? { ...raw, cwd: reply.data.cwd }
+        : raw;
+    const id = nextStepId(core);
+    const decision = runner.judge(step);
+    emit(core, { type: 'step', id, step, decision });
+    // A steering note skips the rest of the plan: the model replans with the note.
+    if (!stopped && core.steering.length) stopped = 'skipped: the user sent a steering message; replan with it';
+    let result: ToolResult;
+    if (stopped || signal.aborted) {
+      result = {
+        _event: 'tool_result',
+        id,
+        tool: step.tool,
+        status: 'declined',
+        reason: signal.aborted ? 'aborted by the user' : stopped,
+        decision: { ...decision, by: 'policy' },
+      };
+    } else {
+      core.currentStepId = id;
+      try {
+        result = await withChildSignal(signal, (own) =>
+          runner.run(step, {
+            id,
+            signal: own,
+            onOutput: (chunk, stream) => emit(core, { type: 'output', id, chunk, stream }),
+          }),
+        );
+      } finally {
+        core.currentStepId = undefined;
+      }
+      if (result.status === 'blocked' || result.status === 'declined') {
+        stopped = `not run: ${id} before it was ${result.status}`;
+      }
+    }
+    emit(core, { type: 'tool_result', result });
+    audit(core, id, step, result);
+    results.push(result);
+  }
+  return results;
+}
+
+/** Results for the steps of a reply that were not run, each with its own id and why. */
+function notRun(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>, reason: string): Pending[] {
+  const runner = getRunner(core);
+  return reply.data.commands.map((step) => ({
+    kind: 'tool' as const,
+    result: { _event: 'tool_result', id: nextStepId(core), tool: step.tool, status: 'declined', reason, decision: { ...runner.judge(step), by: 'policy' } },
+  }));
+}
+
+/** Keep the turn's journal position for `/undo` when the turn changed files. */
+function rememberChanges(core: AgentCore): void {
+  const mark = core.turnMark;
+  core.turnMark = undefined;
+  if (mark !== undefined && core.runner?.changes?.(mark).length) core.undoMarks.push(mark);
+}
+
+/** What the model is told when the user stopped the turn with Ctrl-C: what was produced so
+ * far is kept (the tool results before it, with `aborted` on a killed command). */
+function interruptedEvent(during: 'step' | 'model_call'): Pending {
+  return { kind: 'event', text: JSON.stringify({ _event: 'interrupted', by: 'user', during }) };
+}

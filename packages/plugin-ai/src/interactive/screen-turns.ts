@@ -1,0 +1,230 @@
+/**
+ * What turns and agent events put on the `ai -i` screen: running a turn or /compact, the
+ * streamed preview, steps, their output and results, replies, and what comes after a turn.
+ */
+import * as os from 'os';
+import * as path from 'path';
+import type { AgentEvent, TurnResult } from '../events';
+import { t } from '../i18n';
+import type { Reply } from '../protocol';
+import type { ToolResult } from '../runner-types';
+import { describeStep, formatResult, formatStep } from './format';
+import { setText } from './line-editor';
+import { createMarkdownRenderer, looksLikeMarkdown } from './markdown';
+import { PROMPT } from './live-frame';
+import { ts } from './strings';
+import { truncateWidth } from './width';
+import { OUTPUT_KEEP, ScreenBase } from './screen-base';
+import { countNewlines } from './screen-text';
+
+export abstract class ScreenTurns extends ScreenBase {
+  protected echoLine(text: string): string {
+    const lines = text.split('\n');
+    return (this.surface.live ? '\n' : '') + lines.map((l, i) => (i === 0 ? this.theme.bold(this.theme.cyan(PROMPT)) + this.theme.bold(l) : '  ' + this.theme.bold(l))).join('\n');
+  }
+
+  // ── turns ─────────────────────────────────────────────────────────────────────────
+
+  protected startTurn(text: string): void {
+    const { agent } = this.app!;
+    const controller = new AbortController();
+    this.phase = { kind: 'thinking' };
+    this.preview = '';
+    this.streamed = '';
+    this.resetOutput();
+    const promise = (text === 'continue' ? agent.continue({ signal: controller.signal }) : agent.send(text, { signal: controller.signal })).then(
+      (result) => this.turnDone(result),
+      (err: unknown) => this.turnFailed(err),
+    );
+    this.task = { controller, started: this.now(), promise };
+    this.startSpinner();
+  }
+
+  protected async compact(): Promise<void> {
+    const { agent } = this.app!;
+    const controller = new AbortController();
+    this.phase = { kind: 'compacting' };
+    let resolveDone!: () => void;
+    const promise = new Promise<void>((r) => (resolveDone = r));
+    this.task = { controller, started: this.now(), promise };
+    this.startSpinner();
+    try {
+      const before = agent.contextSizes();
+      const r = await agent.compact({ signal: controller.signal });
+      if (!r) {
+        this.print(ts(this.lang, 'compactNone', { total: before.window }));
+      } else {
+        const sizes = agent.contextSizes();
+        const summary = agent.summary();
+        const lines = [
+          ts(this.lang, 'compactDone', {
+            method: r.method,
+            before: r.before,
+            after: r.after,
+            summary: sizes.summary,
+            facts: summary?.keyFacts.length ?? 0,
+            tasks: summary?.openTasks.length ?? 0,
+            messages: sizes.windowMessages,
+          }),
+        ];
+        if (summary?.summary) lines.push(this.theme.dim(`  ${truncateWidth(summary.summary.split('\n')[0], this.surface.columns - 4)}`));
+        for (const fact of summary?.keyFacts.slice(0, 5) ?? []) lines.push(this.theme.dim(`  · ${truncateWidth(fact, this.surface.columns - 6)}`));
+        for (const task of summary?.openTasks.slice(0, 5) ?? []) lines.push(this.theme.dim(`  ○ ${truncateWidth(task, this.surface.columns - 6)}`));
+        this.print(lines.join('\n'));
+      }
+    } finally {
+      this.task = undefined;
+      this.stopSpinner();
+      resolveDone();
+      this.afterTask(false);
+    }
+  }
+
+  protected turnDone(result: TurnResult): void {
+    this.task = undefined;
+    this.stopSpinner();
+    this.flushPreview(result.outcome === 'aborted');
+    switch (result.outcome) {
+      case 'answered':
+        break;
+      case 'aborted':
+        this.print(this.theme.yellow(ts(this.lang, 'interrupted')));
+        break;
+      case 'step_limit':
+        this.print(this.theme.yellow(result.message));
+        break;
+      default:
+        this.print(this.theme.red(result.message));
+    }
+    this.afterTask(result.outcome === 'aborted');
+  }
+
+  protected turnFailed(err: unknown): void {
+    this.task = undefined;
+    this.stopSpinner();
+    this.flushPreview(true);
+    this.print(this.theme.red(t(this.lang, 'unexpected', { detail: (err as Error)?.message ?? String(err) })));
+    this.afterTask(true);
+  }
+
+  /** After a turn: go on with the queue, or (after an interruption) give it back to the input. */
+  protected afterTask(interrupted: boolean): void {
+    this.refreshContextFill();
+    this.sessionIds = undefined;
+    if (this.closing) return this.render();
+    if (this.queue.length) {
+      if (interrupted) {
+        const restored = [...this.queue.splice(0), this.editor.text].filter(Boolean).join('\n');
+        this.editor = setText(this.editor, restored);
+        this.print(this.theme.dim(ts(this.lang, 'restoredQueue')));
+      } else {
+        const next = this.queue.shift()!;
+        this.print(this.echoLine(next));
+        this.startTurn(next);
+      }
+    }
+    this.render();
+  }
+
+  protected resetOutput(): void {
+    this.output = '';
+    this.outputNewlines = 0;
+  }
+
+  /** A streamed message that never became a reply (interrupted, or failed) stays visible. */
+  protected flushPreview(keep: boolean): void {
+    if (keep && this.preview.trim()) this.print(this.preview);
+    this.preview = '';
+  }
+
+  protected onEvent(event: AgentEvent): void {
+    try {
+      this.showEvent(event);
+    } catch (err) {
+      // A drawing problem must not break the turn: say it and go on.
+      this.print(this.theme.red(t(this.lang, 'unexpected', { detail: (err as Error)?.message ?? String(err) })));
+    }
+    this.scheduleRender();
+  }
+
+  protected showEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case 'request':
+        this.streamed = '';
+        if (event.purpose === 'summary') this.phase = { kind: 'compacting' };
+        else if (this.phase.kind !== 'running') this.phase = { kind: 'thinking' };
+        break;
+      case 'text':
+        this.streamed += event.delta;
+        if (this.phase.kind === 'thinking') this.phase = { kind: 'writing' };
+        break;
+      case 'message_delta':
+        this.preview = event.message;
+        break;
+      case 'reply':
+        this.preview = '';
+        this.showReply(event.reply, event.raw);
+        break;
+      case 'step':
+        this.print(formatStep(event.step, event.decision, this.theme, this.lang).join('\n'));
+        this.phase = { kind: 'running', id: event.id, label: describeStep(event.step) };
+        this.resetOutput();
+        break;
+      case 'output':
+        this.output += event.chunk;
+        this.outputNewlines += countNewlines(event.chunk);
+        if (this.output.length > OUTPUT_KEEP * 2) this.output = this.output.slice(-OUTPUT_KEEP);
+        break;
+      case 'tool_result':
+        this.showResult(event.result);
+        this.phase = { kind: 'thinking' };
+        this.resetOutput();
+        break;
+      case 'compaction':
+        this.print(this.theme.dim(t(this.lang, 'compacted', { method: event.method, before: event.before, after: event.after })));
+        if (this.phase.kind === 'compacting') this.phase = { kind: 'thinking' };
+        break;
+      case 'repair':
+        this.print(this.theme.dim(t(this.lang, 'repairing', { error: event.error })));
+        break;
+      case 'log':
+        this.print(this.theme.dim(event.message));
+        break;
+      default:
+        break;
+    }
+  }
+
+  protected showReply(reply: Reply, raw: boolean): void {
+    if (reply.type === 'chat') {
+      const text = reply.message;
+      const markdown = !raw && looksLikeMarkdown(text, reply.data?.format);
+      const body = markdown ? this.renderMarkdown(text) : text;
+      const lines = [raw ? this.theme.dim(ts(this.lang, 'rawMarker')) : '', body].filter(Boolean);
+      const suggestions = reply.data?.suggestions?.filter(Boolean) ?? [];
+      if (suggestions.length) lines.push(this.theme.dim(suggestions.map((s) => `» ${s}`).join('   ')));
+      this.print(lines.join('\n'));
+    } else if (reply.type === 'cmd') {
+      if (reply.message) this.print(this.theme.italic(reply.message));
+      const expected = reply.data.expected_effect;
+      if (expected) this.print(this.theme.dim(ts(this.lang, 'expected', { text: expected })));
+    }
+    // an error reply is shown from the turn's result
+  }
+
+  protected renderMarkdown(text: string): string {
+    this.markdown ??= createMarkdownRenderer({ color: this.theme.enabled, width: Math.min(100, this.surface.columns - 2) });
+    try {
+      return this.markdown(text);
+    } catch {
+      return text; // the answer matters more than its styling
+    }
+  }
+
+  protected showResult(result: ToolResult): void {
+    const home = os.homedir();
+    const file = this.app?.paths.config ?? 'plugin-configs/ai.json';
+    const configFile = file.startsWith(home + path.sep) ? '~' + file.slice(home.length) : file;
+    this.print(formatResult(result, this.output, this.theme, this.lang, configFile, this.outputNewlines).join('\n'));
+  }
+}

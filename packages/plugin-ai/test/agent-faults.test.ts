@@ -1,0 +1,93 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { getEventListeners } from 'events';
+import { Agent } from '../src/agent';
+import { SessionStore } from '../src/sessions';
+import { chat, cmd, config, fakeLlm, fakeRunner, steppingClock } from './helpers';
+import type { LlmCallOptions } from '../src/llm-base';
+
+describe('abort listeners', () => {
+  test('100 model calls and steps in one turn leave no listener behind on any signal', async () => {
+    // Like the openai SDK: every request adds an abort listener to the signal it gets and
+    // never removes it.
+    const seen: number[] = [];
+    const leaky = (options: LlmCallOptions) => {
+      options.signal?.addEventListener('abort', () => undefined, { once: true });
+      seen.push(getEventListeners(options.signal!, 'abort').length);
+    };
+    let calls = 0;
+    const llm = fakeLlm([], (_m, options) => {
+      leaky(options);
+      return ++calls < 100 ? cmd({ program: 'ls', args: [] }) : chat('done');
+    });
+    const runner = fakeRunner();
+    const create: typeof runner.create = (confirm) => {
+      const inner = runner.create(confirm);
+      return {
+        ...inner,
+        run: (step, options) => {
+          options?.signal?.addEventListener('abort', () => undefined);
+          seen.push(getEventListeners(options!.signal!, 'abort').length);
+          return inner.run(step, options);
+        },
+      };
+    };
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const agent = new Agent({ config: config({ maxAutoStepsPerTurn: 200 }), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: create, now: steppingClock() });
+      const external = new AbortController();
+      const result = await agent.send('go', { signal: external.signal });
+      expect(result.outcome).toBe('answered');
+      expect(result.steps).toBeGreaterThanOrEqual(80);
+      expect(getEventListeners(external.signal, 'abort')).toHaveLength(0);
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.removeListener('warning', onWarning);
+    }
+    expect(seen).toHaveLength(llm.calls.length + runner.runs.length);
+    expect(Math.max(...seen)).toBeLessThanOrEqual(2);
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
+
+  test('aborting the turn still reaches the running call', async () => {
+    const external = new AbortController();
+    const llm = fakeLlm([], (_m, options) => {
+      external.abort();
+      return options.signal?.aborted ? { ok: false, code: 'ABORTED', message: 'aborted', notFound: false } : chat('too late');
+    });
+    const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: fakeRunner().create, now: steppingClock() });
+    expect((await agent.send('go', { signal: external.signal })).outcome).toBe('aborted');
+  });
+});
+
+describe('the step limit', () => {
+  test('steps of the reply that hit the limit are recorded as not run, not as done', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-limit-'));
+    try {
+      const store = new SessionStore(dir);
+      const llm = fakeLlm([], () => cmd({ program: 'ls', args: [] }, { program: 'pwd', args: [] }));
+      const runner = fakeRunner();
+      const agent = new Agent({ config: config({ maxAutoStepsPerTurn: 1 }), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: runner.create, store, now: steppingClock() });
+      const result = await agent.send('loop');
+      expect(result.outcome).toBe('step_limit');
+      expect(runner.runs).toHaveLength(2);
+      const { records } = store.read(agent.sessionId);
+      const tools = records.filter((r) => r.t === 'tool').map((r) => JSON.parse((r as { digest: string }).digest));
+      expect(tools).toHaveLength(4);
+      expect(tools.slice(0, 2).map((x) => x.status)).toEqual([undefined, undefined]);
+      expect(tools.slice(2)).toEqual([
+        expect.objectContaining({ id: 'cmd_003', status: 'declined', reason: 'not run: step limit' }),
+        expect.objectContaining({ id: 'cmd_004', status: 'declined', reason: 'not run: step limit' }),
+      ]);
+      // After `continue` the model sees the unrun steps before the continue event.
+      await agent.continue();
+      const sent = llm.calls[2].map((m) => m.content).join('\n');
+      expect(sent).toMatch(/not run: step limit[\s\S]*"_event":"continue"/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
