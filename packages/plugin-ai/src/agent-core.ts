@@ -1,5 +1,5 @@
 import type { AiConfig } from './config';
-import type { ConversationContext } from './context';
+import type { ContextSnapshot, ConversationContext } from './context';
 import type { AgentEvent, AgentListener, UsageTotals } from './events';
 import type { Lang } from './i18n';
 import type { LlmClient } from './llm-base';
@@ -42,6 +42,20 @@ export interface SendOptions {
   signal?: AbortSignal;
 }
 
+/** A point `/rewind` can go back to: before one user message. */
+export interface Checkpoint {
+  /** 1-based number of the user message. */
+  turn: number;
+  at: string;
+  /** The first line of the user message, shortened. */
+  title: string;
+  context: ContextSnapshot;
+  /** File-journal position before the message (0 before the runner existed). */
+  journalMark: number;
+  /** Steps that ran after this checkpoint and may have changed things the journal cannot restore. */
+  effects: string[];
+}
+
 /** Input waiting to be sent with the next model call. */
 export type Pending =
   | { kind: 'user'; text: string }
@@ -60,6 +74,8 @@ export interface AgentCore {
   readonly answers: Map<string, AgentConfirmAnswer>;
   /** Positions of earlier turns that changed files, newest last (`/undo` pops one). */
   readonly undoMarks: number[];
+  /** One per user message of the conversation, oldest first (`/rewind`). */
+  readonly checkpoints: Checkpoint[];
   id: string;
   /** True once the session file has its meta record. */
   started: boolean;

@@ -26,11 +26,23 @@ export function log(core: AgentCore, code: string, message: string): void {
   record(core, { t: 'log', at: at(core), code, message });
 }
 
+function title(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
+/** Before a user message goes into the window: a checkpoint `/rewind` can return to (live and on replay alike). */
+function checkpoint(core: AgentCore, text: string, when: string): void {
+  const journalMark = core.runner?.mark?.() ?? 0;
+  core.checkpoints.push({ turn: core.checkpoints.length + 1, at: when, title: title(text), context: core.context.snapshot(), journalMark, effects: [] });
+}
+
 /** Move the current input into the window (and the session file). */
 export function commit(core: AgentCore, pending: Pending[]): void {
   const context = core.context;
   for (const p of pending) {
     if (p.kind === 'user') {
+      checkpoint(core, p.text, at(core));
       context.addUser(p.text);
       record(core, { t: 'user', at: at(core), content: context.window[context.window.length - 1].content });
     } else if (p.kind === 'event') {
@@ -49,6 +61,7 @@ export function resumeSession(core: AgentCore, id: string): { skipped: number } 
   if (!store) throw new Error('no session store');
   const { records, skipped } = store.read(id);
   core.context.clear();
+  core.checkpoints.splice(0);
   for (const r of records) replay(core, r);
   core.id = id;
   core.started = records.some((r) => r.t === 'meta');
@@ -62,6 +75,7 @@ function replay(core: AgentCore, r: SessionRecord): void {
       if (r.profile !== undefined && core.options.profile === undefined) core.profile = r.profile;
       return;
     case 'user':
+      checkpoint(core, r.content, r.at);
       return core.context.restoreMessage({ role: 'user', kind: 'user', content: r.content });
     case 'event':
       return core.context.restoreMessage({ role: 'user', kind: 'event', content: r.content });
@@ -76,6 +90,13 @@ function replay(core: AgentCore, r: SessionRecord): void {
     }
     case 'summary':
       return core.context.applySummary(r.summary, r.folded);
+    case 'rewind': {
+      const index = core.checkpoints.findIndex((c) => c.turn === r.turn);
+      if (index < 0) return;
+      core.context.restore(core.checkpoints[index].context);
+      core.checkpoints.splice(index);
+      return;
+    }
     default:
       return;
   }

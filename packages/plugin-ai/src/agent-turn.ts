@@ -2,10 +2,11 @@ import { withChildSignal } from './abort';
 import { confirmBridge, audit } from './agent-approvals';
 import { at, emit, zeroUsage, type AgentCore, type Pending } from './agent-core';
 import { ask, compactNow } from './agent-model';
+import { noteEffect } from './agent-rewind';
 import { commit, record } from './agent-session';
 import type { Outcome, TurnResult } from './events';
 import { t } from './i18n';
-import type { Reply, Step } from './protocol';
+import { describeStep, type Reply, type Step } from './protocol';
 import type { StepRunner, ToolResult } from './runner-types';
 
 /** One turn: ask, run the steps the reply asks for, feed back their results, until the model
@@ -157,6 +158,7 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
     }
     emit(core, { type: 'tool_result', result });
     audit(core, id, step, result);
+    noteEffect(core, describeStep(step), result);
     results.push(result);
   }
   return results;

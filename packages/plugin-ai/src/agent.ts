@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { commit, resumeSession } from './agent-session';
 import { compactNow, type Compacted } from './agent-model';
+import { rewind, type RewindOptions, type RewindResult } from './agent-rewind';
 import { runTurn } from './agent-turn';
 import { zeroUsage, type AgentCore, type AgentDeps, type AgentOptions, type SendOptions } from './agent-core';
 import { ConversationContext, type ContextSizes } from './context';
@@ -34,6 +35,7 @@ export class Agent {
       listeners: new Set(),
       answers: new Map(),
       undoMarks: [],
+      checkpoints: [],
       id: newSessionId(now(), deps.random),
       started: false,
       mode: options.mode ?? options.config.defaultMode,
@@ -160,6 +162,7 @@ export class Agent {
   /** Start a new conversation (and a new session file); step allowances stay. */
   clear(): void {
     this.core.context.clear();
+    this.core.checkpoints.splice(0);
     this.core.id = newSessionId(this.core.now(), this.core.deps.random);
     this.core.started = false;
   }
@@ -186,7 +189,22 @@ export class Agent {
     return true;
   }
 
-  // ── undo and the end of the session ──────────────────────────────────────────────
+  // ── rewind, undo and the end of the session ──────────────────────────────────────
+
+  /** The user messages `/rewind` can go back to, oldest first. */
+  checkpoints(): Array<{ turn: number; at: string; title: string; notRestorable: string[] }> {
+    return this.core.checkpoints.map((c) => ({ turn: c.turn, at: c.at, title: c.title, notRestorable: [...new Set(c.effects)] }));
+  }
+
+  /**
+   * `/rewind`: go back to before user message `turn` — the conversation (the next request no
+   * longer carries the later turns), the files changed since (fs.edit / fs.write), or both.
+   * Effects of approved commands cannot be restored and are listed. Null when there is no such
+   * message or a turn is running.
+   */
+  rewind(turn: number, options: RewindOptions): RewindResult | null {
+    return rewind(this.core, turn, options);
+  }
 
   /** Files the last turn that changed files changed (what `/undo` would restore), as real paths. */
   undoableChanges(): string[] {

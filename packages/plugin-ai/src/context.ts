@@ -184,6 +184,13 @@ export function capSummary(summary: Summary, maxTokens: number): Summary {
  * session runs (DESIGN §6): system prompt; summary (capped); tool digest (last N results,
  * truncated); recent window (capped); the current input.
  */
+/** The conversation state `/rewind` goes back to (messages are immutable; the arrays are copies). */
+export interface ContextSnapshot {
+  summary: Summary | null;
+  window: WindowMessage[];
+  digest: string[];
+}
+
 export class ConversationContext {
   summary: Summary | null = null;
   window: WindowMessage[] = [];
@@ -200,6 +207,16 @@ export class ConversationContext {
 
   getSystemPrompt(): string {
     return this.systemPrompt;
+  }
+
+  snapshot(): ContextSnapshot {
+    return { summary: this.summary, window: [...this.window], digest: [...this.digest] };
+  }
+
+  restore(snapshot: ContextSnapshot): void {
+    this.summary = snapshot.summary;
+    this.window = [...snapshot.window];
+    this.digest = [...snapshot.digest];
   }
 
   /** Forget everything but the system prompt (`/clear`). */

@@ -24,6 +24,8 @@ export const SessionRecordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('tool'), at: z.string(), content: z.string(), digest: z.string() }),
   z.object({ t: z.literal('summary'), at: z.string(), summary: SummarySchema, folded: z.number().int().min(0), method: z.enum(['model', 'rules']) }),
   z.object({ t: z.literal('log'), at: z.string(), code: z.string(), message: z.string() }),
+  /** `/rewind`: the conversation went back to before user message `turn` (1-based). */
+  z.object({ t: z.literal('rewind'), at: z.string(), turn: z.number().int().positive() }),
   z.object({
     t: z.literal('usage'),
     at: z.string(),
