@@ -7,7 +7,7 @@ import { commit, record } from './agent-session';
 import type { Outcome, TurnResult } from './events';
 import { t } from './i18n';
 import { describeStep, type Reply, type Step } from './protocol';
-import type { StepRunner, ToolResult } from './runner-types';
+import type { NotRun, StepRunner, ToolResult } from './runner-types';
 
 /** One turn: ask, run the steps the reply asks for, feed back their results, until the model
  * answers, fails, the step limit is hit or the user aborts. */
@@ -86,7 +86,7 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
       if (rounds >= core.maxAutoSteps) {
         // The steps of this reply never ran: the window and the session say so, so neither the
         // model (after `continue`) nor a resumed session takes them for done.
-        commit(core, notRun(core, reply, 'not run: step limit'));
+        commit(core, notRun(core, reply, 'step_limit', 'not run: step limit'));
         emit(core, { type: 'step_limit', steps: rounds });
         return finish('step_limit', t(lang, 'stepLimit', { n: rounds }));
       }
@@ -118,7 +118,7 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
   const runner = getRunner(core);
   if (core.turnMark === undefined) core.turnMark = runner.mark?.();
   const results: ToolResult[] = [];
-  let stopped: string | undefined;
+  let stopped: { why: NotRun; reason: string } | undefined;
   for (const raw of reply.data.commands) {
     const step: Step =
       (raw.tool === 'exec' || raw.tool === 'proc.start') && (raw.cwd === undefined || raw.cwd === null) && reply.data.cwd
@@ -128,15 +128,17 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
     const decision = runner.judge(step);
     emit(core, { type: 'step', id, step, decision });
     // A steering note skips the rest of the plan: the model replans with the note.
-    if (!stopped && core.steering.length) stopped = 'skipped: the user sent a steering message; replan with it';
+    if (!stopped && core.steering.length) stopped = { why: 'steering', reason: 'skipped: the user sent a steering message; replan with it' };
     let result: ToolResult;
     if (stopped || signal.aborted) {
+      const why: NotRun = signal.aborted ? 'aborted' : stopped!.why;
       result = {
         _event: 'tool_result',
         id,
         tool: step.tool,
         status: 'declined',
-        reason: signal.aborted ? 'aborted by the user' : stopped,
+        reason: signal.aborted ? 'aborted by the user' : stopped!.reason,
+        notRun: why,
         decision: { ...decision, by: 'policy' },
       };
     } else {
@@ -153,7 +155,7 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
         core.currentStepId = undefined;
       }
       if (result.status === 'blocked' || result.status === 'declined') {
-        stopped = `not run: ${id} before it was ${result.status}`;
+        stopped = { why: 'after_stop', reason: `not run: ${id} before it was ${result.status}` };
       }
     }
     emit(core, { type: 'tool_result', result });
@@ -165,11 +167,11 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
 }
 
 /** Results for the steps of a reply that were not run, each with its own id and why. */
-function notRun(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>, reason: string): Pending[] {
+function notRun(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>, why: NotRun, reason: string): Pending[] {
   const runner = getRunner(core);
   return reply.data.commands.map((step) => ({
     kind: 'tool' as const,
-    result: { _event: 'tool_result', id: nextStepId(core), tool: step.tool, status: 'declined', reason, decision: { ...runner.judge(step), by: 'policy' } },
+    result: { _event: 'tool_result', id: nextStepId(core), tool: step.tool, status: 'declined', reason, notRun: why, decision: { ...runner.judge(step), by: 'policy' } },
   }));
 }
 

@@ -1,7 +1,15 @@
-import { t, type Lang } from './i18n';
+import { t, type Lang, type MessageKey } from './i18n';
 import type { AgentEvent } from './events';
 import { describeStep } from './protocol';
-import type { ToolResult } from './runner-types';
+import type { NotRun, ToolResult } from './runner-types';
+
+/** How a step the agent did not run is worded, by why (never by matching its English reason). */
+export const NOT_RUN: Record<NotRun, MessageKey> = {
+  steering: 'notRunSteering',
+  after_stop: 'notRunAfterStop',
+  aborted: 'notRunAborted',
+  step_limit: 'notRunStepLimit',
+};
 
 /** One-line, human text of a progress event (for stderr in one-shot mode, or the minimal
  * interactive loop). Undefined for events that print nothing. Pure. */
@@ -28,7 +36,8 @@ function resultLine(result: ToolResult, lang: Lang): string {
   if (result.status === 'blocked' || result.status === 'declined') {
     const word = t(lang, result.status === 'blocked' ? 'stepBlocked' : 'stepDeclined');
     const rules = result.decision.rules.map((r) => `${r.id}: ${r.reason}${r.hint ? ` (${r.hint})` : ''}`).join('; ');
-    return [word, result.reason, rules].filter(Boolean).join(' — ');
+    const reason = result.notRun ? t(lang, NOT_RUN[result.notRun]) : result.reason;
+    return [word, reason, rules].filter(Boolean).join(' — ');
   }
   if (result.status) {
     const key = result.status === 'applied' ? 'stepApplied' : result.status === 'unchanged' ? 'stepUnchanged' : 'stepError';

@@ -23,6 +23,9 @@ export interface ConfirmRequest {
 
 export type ConfirmFn = (request: ConfirmRequest) => Promise<ConfirmAnswer>;
 
+/** Why the agent did not run a step (the `reason` beside it is English text for the model). */
+export type NotRun = 'steering' | 'after_stop' | 'aborted' | 'step_limit';
+
 /** A tool_result as the runner returns it (DESIGN §4). Fields vary by tool and status. */
 export interface ToolResult {
   _event: 'tool_result';
@@ -30,6 +33,8 @@ export interface ToolResult {
   tool: string;
   status?: 'blocked' | 'declined' | 'applied' | 'unchanged' | 'error';
   reason?: string;
+  /** Set by the agent on steps it did not run; the screen words them from this, never from `reason`. */
+  notRun?: NotRun;
   cwd?: string;
   program?: string;
   args?: string[];

@@ -306,8 +306,12 @@ describe('formatting', () => {
   });
 
   test('a skipped step reads as skipped; a killed one as stopped', () => {
-    const skipped: ToolResult = { _event: 'tool_result', id: 'x', tool: 'exec', status: 'declined', reason: 'skipped: the user sent a steering message', decision: { level: 'L0', rules: [] } };
-    expect(formatResult(skipped, '', plain, 'en', 'f')[0]).toMatch(/^ {2}⎿ skipped — skipped: the user/);
+    const skipped: ToolResult = { _event: 'tool_result', id: 'x', tool: 'exec', status: 'declined', reason: 'skipped: the user sent a steering message', notRun: 'steering', decision: { level: 'L0', rules: [] } };
+    expect(formatResult(skipped, '', plain, 'en', 'f')[0]).toBe('  ⎿ skipped — you sent a steering message; the model replans with it');
+    expect(formatResult(skipped, '', plain, 'zh', 'f')[0]).toBe('  ⎿ 已跳过 — 你发送了调整消息，模型将据此重新规划');
+    // the English reason for the model never decides how the screen words it
+    const declined: ToolResult = { ...skipped, notRun: undefined, reason: 'not run: but the user declined' };
+    expect(formatResult(declined, '', plain, 'en', 'f')[0]).toBe('  ⎿ declined — not run: but the user declined');
     const killed: ToolResult = { _event: 'tool_result', id: 'y', tool: 'exec', exitCode: null, signal: 'SIGTERM', durationMs: 20, decision: { level: 'L0', rules: [] } };
     expect(formatResult(killed, '', plain, 'en', 'f').at(-1)).toBe('  ⎿ stopped (SIGTERM) · 20 ms');
   });

@@ -1,9 +1,10 @@
 /** How steps, results and command answers look on the screen. Pure: data in, lines out. */
 import type { ContextSizes } from '../context';
-import type { Lang } from '../i18n';
 import type { Step } from '../protocol';
 import type { Decision, Level, Rule, ToolResult } from '../runner-types';
 import type { SessionInfo, SessionRecord } from '../sessions';
+import { t, type Lang } from '../i18n';
+import { NOT_RUN } from '../render';
 import { ts } from './strings';
 import type { Theme } from './theme';
 import { stripAnsi, truncateWidth } from './width';
@@ -92,9 +93,10 @@ export function formatResult(
     return lines;
   }
   if (result.status === 'declined') {
-    const skipped = typeof result.reason === 'string' && /^(skipped|not run)/.test(result.reason);
-    const word = ts(lang, skipped ? 'skipped' : 'declined');
-    lines.push(`  ${theme.yellow('⎿')} ${theme.yellow(word)}${result.reason ? theme.dim(` — ${result.reason}`) : ''}`);
+    const notRun = result.notRun ? NOT_RUN[result.notRun] : undefined;
+    const word = ts(lang, notRun ? 'skipped' : 'declined');
+    const detail = notRun ? t(lang, notRun) : result.reason;
+    lines.push(`  ${theme.yellow('⎿')} ${theme.yellow(word)}${detail ? theme.dim(` — ${detail}`) : ''}`);
     return lines;
   }
   if (result.status === 'applied' || result.status === 'unchanged' || result.status === 'error') {
