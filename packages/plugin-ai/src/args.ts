@@ -15,12 +15,14 @@ export type ParsedArgs =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'risk'; json: boolean; argv: string[] }
+  | { kind: 'mcp'; argv: string[] }
   | RunArgs
   | { kind: 'error'; key: 'unknownOption' | 'missingValue' | 'badMode' | 'badMaxSteps' | 'riskUsage' | 'missingPrompt'; vars: Record<string, string> };
 
 /** Parse `ai`'s argv (without node and the script). Pure. */
 export function parseArgs(argv: string[]): ParsedArgs {
   if (argv[0] === 'risk') return parseRisk(argv.slice(1));
+  if (argv[0] === 'mcp') return { kind: 'mcp', argv: argv.slice(1) };
   const out: RunArgs = { kind: 'run', interactive: false, json: false, continue: false, approveL1: false };
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {

@@ -27,6 +27,8 @@ export function main(argv: string[]): void {
   let run: Promise<number>;
   if (parsed.kind === 'risk') {
     run = (require('./risk-command') as typeof import('./risk-command')).runRisk(parsed, lang);
+  } else if (parsed.kind === 'mcp') {
+    run = (require('./mcp/command') as typeof import('./mcp/command')).runMcpCommand(parsed.argv, lang);
   } else if (parsed.interactive || (parsed.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY)) {
     // `ai` alone in a terminal opens the interactive session, as terminal assistants do.
     run = (require('./interactive') as typeof import('./interactive')).runInteractive(parsed, lang);

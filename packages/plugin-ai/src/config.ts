@@ -39,6 +39,11 @@ export const AiConfigSchema = z
     defaultProfile: z.string().min(1).nullable().default(null),
     maxAutoStepsPerTurn: z.number().int().min(1).max(50).default(3),
     context: ContextBudgetsSchema.default(() => ContextBudgetsSchema.parse({})),
+    /** MCP servers in Claude Code's shape (`{"name": {command, args, env} | {url, headers}}`);
+     * each entry is checked by mcp/config.ts, which reports a bad one by name without failing the rest. */
+    mcpServers: z.record(z.string(), z.unknown()).optional(),
+    /** Hooks in Claude Code's format (`{"PreToolUse": [{matcher, hooks: [{type: "command", command}]}]}`), checked by extensions/hooks.ts. */
+    hooks: z.record(z.string(), z.unknown()).optional(),
     /** Optional prices for `/cost` (llm-base reports tokens, not money). */
     pricing: z
       .object({

@@ -9,6 +9,7 @@ Usage:
   ai -p "<prompt>"          run one turn and exit (also: ai "<prompt>")
   ai -i                     interactive session (also plain "ai" in a terminal)
   ai risk [--json] -- <program> [args...]   show the risk level and rules of a command
+  ai mcp list | add | remove | test         manage MCP servers (see: ai mcp)
 
 Options:
   -p, --prompt <text>       the prompt for one turn (piped stdin is added as context)
@@ -32,6 +33,18 @@ Config: <SlothTool home>/plugin-configs/ai.json   Sessions: <SlothTool home>/ai/
   badMode: '--mode must be low or high, got "{value}"',
   badMaxSteps: '--max-steps must be a positive integer, got "{value}"',
   riskUsage: 'usage: ai risk [--json] -- <program> [args...]',
+  mcpUsage: 'usage: ai mcp list | add <name> -- <command> [args...] | add <name> --url <url> [--header "K: V"] | remove <name> | test <name>',
+  mcpAddUsage: 'usage: ai mcp add <name> [--env K=V]... -- <command> [args...]   or   ai mcp add <name> --url <url> [--header "K: V"]...',
+  mcpConfigBroken: 'cannot read {file}: {detail}. Fix the file (it must hold a JSON object), then run the command again.',
+  mcpNone: 'No MCP servers are configured in {file}. Add one: ai mcp add <name> -- <command> [args...]',
+  mcpDisabled: 'disabled',
+  mcpTrusted: 'trusted',
+  mcpAdded: 'Added MCP server "{name}" to {file}. Check it: slothtool ai mcp test {name}',
+  mcpReplaced: 'Replaced MCP server "{name}" in {file}. Check it: slothtool ai mcp test {name}',
+  mcpRemoved: 'Removed MCP server "{name}" from {file}.',
+  mcpUnknown: 'No MCP server named "{name}" in {file}. See them: slothtool ai mcp list',
+  mcpTestOk: 'MCP server "{name}" works: {n} tools.',
+  mcpTestFailed: 'MCP server "{name}" did not start: {detail}',
   configInvalid: 'Config file {file} is invalid: {detail}. Fix or delete that field.',
   configUnreadable: 'Config file {file} is not valid JSON: {detail}.',
   registryCorrupt: 'The SlothTool registry {file} is corrupt: {detail}. Repair or delete it, then reinstall plugins.',
@@ -87,6 +100,7 @@ const zh: Record<MessageKey, string> = {
   ai -p "<提示>"            执行一轮后退出(也可: ai "<提示>")
   ai -i                     交互模式(在终端中直接运行 "ai" 也可)
   ai risk [--json] -- <程序> [参数...]   显示命令的风险等级和规则
+  ai mcp list | add | remove | test        管理 MCP 服务器（详见：ai mcp）
 
 选项:
   -p, --prompt <文本>       本轮的提示(管道输入的 stdin 会作为上下文附加)
@@ -110,6 +124,18 @@ const zh: Record<MessageKey, string> = {
   badMode: '--mode 只能是 low 或 high,收到 "{value}"',
   badMaxSteps: '--max-steps 必须是正整数,收到 "{value}"',
   riskUsage: '用法: ai risk [--json] -- <程序> [参数...]',
+  mcpUsage: '用法: ai mcp list | add <名称> -- <命令> [参数...] | add <名称> --url <地址> [--header "K: V"] | remove <名称> | test <名称>',
+  mcpAddUsage: '用法: ai mcp add <名称> [--env K=V]... -- <命令> [参数...]   或   ai mcp add <名称> --url <地址> [--header "K: V"]...',
+  mcpConfigBroken: '无法读取 {file}：{detail}。请修正该文件（内容必须是一个 JSON 对象）后再运行此命令。',
+  mcpNone: '{file} 中没有配置 MCP 服务器。添加一个：ai mcp add <名称> -- <命令> [参数...]',
+  mcpDisabled: '已停用',
+  mcpTrusted: '已信任',
+  mcpAdded: '已把 MCP 服务器 "{name}" 加入 {file}。检查它：slothtool ai mcp test {name}',
+  mcpReplaced: '已替换 {file} 中的 MCP 服务器 "{name}"。检查它：slothtool ai mcp test {name}',
+  mcpRemoved: '已从 {file} 中删除 MCP 服务器 "{name}"。',
+  mcpUnknown: '{file} 中没有名为 "{name}" 的 MCP 服务器。查看全部：slothtool ai mcp list',
+  mcpTestOk: 'MCP 服务器 "{name}" 正常：{n} 个工具。',
+  mcpTestFailed: 'MCP 服务器 "{name}" 未能启动：{detail}',
   configInvalid: '配置文件 {file} 无效: {detail}。请修正或删除该字段。',
   configUnreadable: '配置文件 {file} 不是有效的 JSON: {detail}。',
   registryCorrupt: 'SlothTool 注册表 {file} 已损坏: {detail}。请修复或删除它,然后重新安装插件。',
