@@ -4,6 +4,13 @@ export const VERSION: string = require('../package.json').version;
 export { exec, execInherit, createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES } from './exec';
 export type { ExecOptions, ExecResult, ExecDeps, InheritResult } from './exec';
 export { classify, sessionKey, validateStep } from './policy/classify';
+export { tools, getTool, toolJsonSchema, createToolRegistry, TOOL_NAME } from './registry';
+export type { ToolRegistry } from './registry';
+export { RequiresSchema } from './registry/common';
+export type { ToolDefinition, AnyToolDefinition, Assessment, AssessContext, Touches, JudgeEnv } from './registry/types';
+export type { Finding, Category } from './policy/finding';
+export { parseRule, ruleMatches, decideByRules, exactRuleFor, isRuleProblem } from './permission-rules';
+export type { PermissionRule, PermissionSubject, PermissionEffect, RuleProblem, ArgKind } from './permission-rules';
 export type { ClassifyOptions } from './policy/classify';
 export { parseOutput } from './parse-output';
 export type { Parsed, ParseInput, ParseOptions, SearchMatch, GitStatusEntry, GitLogEntry } from './parse-output';
@@ -18,7 +25,6 @@ export type {
   ResultDecision,
   Registry,
   RunnerDeps,
-  ToolHandler,
   ToolContext,
 } from './tools/types';
 export { MESSAGES, message } from './i18n';

@@ -2,21 +2,19 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES, exec, execInherit } from './exec';
-import { message } from './i18n';
-import { redact, redactValue } from './redact';
-import { classifyFindings, normalizePolicy, render, sessionKey, validateStep, type ClassifyOptions } from './policy/classify';
-import { finding, maxLevel, type Finding } from './policy/finding';
-import { execTool } from './tools/exec-tool';
-import { jsonPatchTool } from './tools/json-patch-tool';
-import { pluginRunTool, readPluginInfo } from './tools/plugin-run-tool';
-import type { Registry, ResultDecision, RunnerDeps, StoppedToolResult, ToolContext, ToolHandler, ToolResult } from './tools/types';
+import { redact } from './redact';
+import { normalizePolicy } from './policy/classify';
+import { createToolRegistry, type ToolRegistry } from './registry';
+import type { AnyToolDefinition } from './registry/types';
+import { invalidDecision, judgeValid, type JudgeSetup } from './runner-judge';
+import { normaliseAnswer, runStep, stopped, type RunSetup } from './runner-run';
+import type { Registry, RunnerDeps, ToolResult } from './tools/types';
 import { FileJournal, ReadTracker, type FileChange, type UndoResult } from './file-journal';
 import { createDefaultResolver } from './net-guard';
 import { createDefaultFsDeps } from './tools/fs-common';
 import { createDefaultProcDeps, ProcessTable, type ProcLimits } from './tools/proc';
 import type { HttpSettings, ToolSession } from './tools/session';
-import { SESSION_TOOL_HANDLERS } from './tools/tool-handlers';
-import { realDir, resolvePath, type ResolvedPath } from './workspace';
+import { realDir, resolvePath } from './workspace';
 import type { Decision, Lang, Policy, Step } from './types';
 
 /** The user's answer to a confirmation request. */
@@ -68,6 +66,8 @@ export interface ToolRunnerOptions {
   http?: Partial<Pick<HttpSettings, 'timeoutMs' | 'maxBytes' | 'maxRedirects'>>;
   /** proc.* limits: running processes (8), output per status, kill grace, longest wait. */
   proc?: Partial<ProcLimits>;
+  /** Tools beyond the built-ins (a sibling plugin's own, MCP tools): judged and run the same way. */
+  tools?: readonly AnyToolDefinition[];
   /** Side effects, for tests. */
   deps?: Partial<RunnerDeps>;
 }
@@ -82,8 +82,12 @@ export interface RunOptions {
 }
 
 export interface ToolRunner {
+  /** The tools this runner judges and runs (built-ins plus `options.tools`). */
+  readonly tools: ToolRegistry;
   /** Policy plus this runner's session allowances. */
   judge(step: Step): Decision;
+  /** The step in one line for people (`git status`, `read src/a.ts`), from its tool's digest. */
+  describe(step: Step): string;
   /** Judge, ask where needed, execute, summarise. Never rejects. */
   run(step: Step, options?: RunOptions): Promise<ToolResult>;
   /** Session keys the user allowed so far. */
@@ -97,21 +101,6 @@ export interface ToolRunner {
   /** End every background process still running (call it when the session ends). */
   dispose(): void;
 }
-
-const HANDLERS: Record<string, ToolHandler> = {
-  exec: execTool as ToolHandler,
-  'plugin.run': pluginRunTool as ToolHandler,
-  'config.json_patch': jsonPatchTool as ToolHandler,
-  ...SESSION_TOOL_HANDLERS,
-};
-
-const MAX_EDITS = 5;
-
-/** L1 rules a session allowance never silences: they are about this exact step, not its kind. */
-const NEVER_BY_SESSION = new Set([
-  'secret.read', 'git.other_repo', 'wrapper.env_print', 'plugin.interactive',
-  'fs.outside_write', 'fs.symlink_escape', 'fs.unread_overwrite', 'fs.stale_overwrite',
-]);
 
 export function createDefaultRunnerDeps(now?: () => number): RunnerDeps {
   const execDeps = { ...createDefaultExecDeps(), ...(now ? { now } : {}) };
@@ -129,17 +118,10 @@ export function createDefaultRunnerDeps(now?: () => number): RunnerDeps {
   };
 }
 
-/** A step with its defaults filled in (tool 'exec', args []). Only call on a valid step. */
-function normalize(step: Step): Step {
-  const s = step as Step & { tool?: string; args?: string[] };
-  if (s.tool !== undefined && s.tool !== 'exec' && s.tool !== 'plugin.run' && s.tool !== 'proc.start') return s;
-  return { ...s, tool: s.tool ?? 'exec', args: s.args ?? [] } as Step;
-}
-
 /**
- * A runner: judges steps with the policy and the session's allowances, asks the user through
- * `confirm`, executes through the tool's handler and returns the DESIGN §4 `tool_result`.
- * Session allowances live on the runner object, nowhere else.
+ * A runner: judges steps with the tools' rules, the policy and the session's allowances, asks
+ * the user through `confirm`, executes through the tool's definition and returns the DESIGN §4
+ * `tool_result`. Session allowances live on the runner object, nowhere else.
  */
 export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   const deps: RunnerDeps = { ...createDefaultRunnerDeps(options.now), ...options.deps };
@@ -147,19 +129,19 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   const lang: Lang = options.lang ?? 'zh';
   const policy = normalizePolicy(options.policy);
   const registry: Registry = options.registry && typeof options.registry === 'object' ? options.registry : { plugins: {} };
-  const home = env.HOME ?? env.USERPROFILE ?? os.homedir();
-  const slothtoolHome = env.SLOTHTOOL_HOME ?? path.join(home, '.slothtool');
+  const tools = createToolRegistry(options.tools ?? []);
+  const home = env.HOME || env.USERPROFILE || os.homedir();
+  const slothtoolHome = env.SLOTHTOOL_HOME && env.SLOTHTOOL_HOME.trim() ? path.resolve(env.SLOTHTOOL_HOME) : path.join(home, '.slothtool');
   let allowedRoots: string[] | undefined = options.allowedRoots;
   const roots = (): string[] => (allowedRoots ??= deps.defaultAllowedRoots(env));
   const allowances = new Set<string>();
   let counter = 0;
   const workspace = realDir(options.workspace ?? options.cwd);
-  const realSlothtoolHome = realDir(slothtoolHome);
   // fs.*, http.get and proc.* share this session state; it lives on the runner, nowhere else.
   const session: ToolSession = {
     workspace,
     home,
-    slothtoolHome: realSlothtoolHome,
+    slothtoolHome: realDir(slothtoolHome),
     resolve: (p) => resolvePath(p, options.cwd, { home, slothtoolHome }),
     reads: new ReadTracker(),
     journal: new FileJournal(),
@@ -168,78 +150,45 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     allowPrivateNetwork: policy.allowPrivateNetwork ?? false,
     http: { timeoutMs: 20000, maxBytes: 2 * 1024 * 1024, maxRedirects: 5, ...options.http, resolve: deps.resolveHost },
   };
-  const isFsStep = (step: Step): step is Extract<Step, { tool: 'fs.read' | 'fs.edit' | 'fs.write' }> =>
-    step.tool === 'fs.read' || step.tool === 'fs.edit' || step.tool === 'fs.write';
-  /** Where an fs step's path really points, and (fs.write) whether the session has read it as it is. */
-  const fsJudgement = (step: Step): { fsTarget: ResolvedPath; readState?: 'read' | 'stale' | 'unread' } | undefined => {
-    if (!isFsStep(step)) return undefined;
-    const fsTarget = session.resolve(step.path);
-    if (step.tool !== 'fs.write' || !fsTarget.exists) return { fsTarget };
-    return { fsTarget, readState: session.reads.state(fsTarget.real, session.fs.stat(fsTarget.real)) };
+  const judge: JudgeSetup = {
+    registry: tools,
+    policy,
+    lang,
+    base: { cwd: options.cwd, home, lang, slothtoolHome },
+    env: { registry, deps, session, allowedRoots: roots },
+    allowances,
+  };
+  const setup: RunSetup = {
+    judge,
+    ask: (request, signal) => normaliseAnswer(options.confirm, request, signal),
+    allow: (key) => void allowances.add(key),
+    context: (id, runOptions, judged) => ({
+      id,
+      cwd: options.cwd,
+      env,
+      lang,
+      deps,
+      registry,
+      timeoutMs: options.timeoutMs ?? 120000,
+      maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+      signal: runOptions.signal,
+      onOutput: runOptions.onOutput,
+      allowedRoots: judged.def.name === 'config.json_patch' ? roots() : [],
+      session,
+      ...(judged.fsTarget ? { judged: judged.fsTarget } : {}),
+    }),
   };
 
-  const classifyCtx = (step: Step): ClassifyOptions => {
-    const ctx: ClassifyOptions = { cwd: options.cwd, home, lang, slothtoolHome };
-    if (step.tool === 'plugin.run') {
-      const plugins: NonNullable<ClassifyOptions['plugins']> = Object.create(null);
-      for (const alias of Object.keys(registry.plugins ?? {})) {
-        const entry = registry.plugins[alias];
-        plugins[alias] = { name: entry?.name } as { interactive?: boolean };
-      }
-      const info = readPluginInfo(registry, step.plugin, deps.readFileSync);
-      if (info) plugins[step.plugin] = { name: info.name, interactive: info.interactive } as { interactive?: boolean };
-      ctx.plugins = plugins;
-    }
-    if (step.tool === 'config.json_patch') ctx.allowedRoots = roots();
-    const fsj = fsJudgement(step);
-    if (fsj || step.tool === 'http.get' || step.tool === 'proc.start') Object.assign(ctx, { workspace, slothtoolHome: realSlothtoolHome }, fsj);
-    return ctx;
-  };
-
-  const judgeInternal = (step: Step): { decision: Decision; bySession: boolean; alwaysConfirm: boolean; fsTarget?: ResolvedPath } => {
-    if (validateStep(step) !== undefined) return { decision: render(classifyFindings(step, policy, { lang }), lang), bySession: false, alwaysConfirm: false };
-    const cctx = classifyCtx(step);
-    const fsTarget = cctx.fsTarget;
-    const found: Finding[] = classifyFindings(step, policy, cctx);
-    const handler = HANDLERS[(step as { tool?: string }).tool ?? 'exec'];
-    const alwaysConfirm = handler?.alwaysConfirm?.(step, { registry, deps }) ?? false;
-    const level = maxLevel(found.map((f) => f.level));
-    const key = sessionKey(step);
-    const sessionable = !found.some((f) => f.level === 'L1' && NEVER_BY_SESSION.has(f.id));
-    if (level === 'L1' && !alwaysConfirm && sessionable && allowances.has(key)) {
-      const lowered = found.map((f) => (f.level === 'L1' ? { ...f, level: 'L0' as const } : f));
-      return { decision: redactValue(render([...lowered, finding('session.allowed', 'L0', { k: key })], lang)), bySession: true, alwaysConfirm, fsTarget };
-    }
-    // Reasons quote arguments; they reach the model, so they are redacted like output.
-    return { decision: redactValue(render(found, lang)), bySession: false, alwaysConfirm, fsTarget };
-  };
-
-  const stopped = (id: string, tool: string, status: 'blocked' | 'declined', decision: ResultDecision, reason?: string): StoppedToolResult => ({
-    _event: 'tool_result',
-    id,
-    tool,
-    status,
-    ...(reason ? { reason } : {}),
-    decision,
-  });
-
-  const ask = async (request: ConfirmRequest, signal?: AbortSignal): Promise<ConfirmAnswer> => {
-    let answer: unknown;
-    try {
-      answer = await options.confirm(request);
-    } catch (err) {
-      return { action: 'decline', reason: `confirm failed: ${err instanceof Error ? err.message : String(err)}` };
-    }
-    if (signal?.aborted) return { action: 'decline', reason: 'aborted' };
-    const a = answer as { action?: unknown; step?: unknown; reason?: unknown } | null;
-    if (!a || typeof a !== 'object') return { action: 'decline', reason: 'no answer' };
-    if (a.action === 'run' || a.action === 'allow-session') return { action: a.action };
-    if (a.action === 'edit' && a.step && typeof a.step === 'object') return { action: 'edit', step: a.step as Step };
-    return { action: 'decline', ...(typeof a.reason === 'string' ? { reason: a.reason } : {}) };
-  };
-
-  const runner: ToolRunner = {
-    judge: (step) => judgeInternal(step).decision,
+  return {
+    tools,
+    judge(step) {
+      const checked = tools.validate(step);
+      return checked.ok ? judgeValid(checked.step, judge).decision : invalidDecision(step, judge);
+    },
+    describe(step) {
+      const checked = tools.validate(step);
+      return checked.ok ? tools.get(checked.step.tool ?? 'exec')!.digest(checked.step) : String((step as { tool?: unknown })?.tool ?? 'exec');
+    },
     get sessionAllowances() {
       return [...allowances];
     },
@@ -250,7 +199,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     async run(step, runOptions = {}) {
       const id = runOptions.id ?? `cmd_${String(++counter).padStart(3, '0')}`;
       try {
-        return await runSteps(id, step, runOptions);
+        return await runStep(id, step, runOptions, setup);
       } catch (err) {
         // A bug or a throwing dependency must not reject: report it as a result.
         const tool = String((step as { tool?: unknown } | null)?.tool ?? 'exec');
@@ -259,75 +208,4 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       }
     },
   };
-
-  const runSteps = async (id: string, step: Step, runOptions: RunOptions): Promise<ToolResult> => {
-    {
-      let current: Step = step;
-      for (let edits = 0; ; edits++) {
-        const tool = String((current as { tool?: unknown })?.tool ?? 'exec');
-        if (validateStep(current) !== undefined) {
-          const decision = render(classifyFindings(current, policy, { lang }), lang);
-          return stopped(id, tool, 'blocked', { ...decision, by: 'policy' }, decision.rules[0]?.reason);
-        }
-        const s = normalize(current);
-        const handler = HANDLERS[s.tool];
-        const { decision, bySession, alwaysConfirm, fsTarget } = judgeInternal(s);
-        if (decision.level === 'L2' || !handler) {
-          const reason = decision.rules.filter((r) => r.level === 'L2').map((r) => r.reason).join('; ');
-          return stopped(id, s.tool, 'blocked', { ...decision, by: 'policy' }, reason || undefined);
-        }
-        if (runOptions.signal?.aborted) return stopped(id, s.tool, 'declined', { ...decision, by: 'policy' }, 'aborted');
-        const mustAsk = decision.level === 'L1' || alwaysConfirm;
-        const key = sessionKey(s);
-        let answer: ConfirmAnswer | undefined;
-        const askUser = async (preview?: string): Promise<boolean> => {
-          answer = await ask({ id, step: s, decision, ...(preview !== undefined ? { preview } : {}), sessionKey: key }, runOptions.signal);
-          if (answer.action === 'allow-session' && decision.level === 'L1') allowances.add(key);
-          return answer.action === 'run' || answer.action === 'allow-session';
-        };
-        const userDecision: ResultDecision = { ...decision, by: 'user' };
-        if (mustAsk && !handler.confirmsInside) {
-          const go = await askUser();
-          const a = answer as ConfirmAnswer | undefined;
-          if (!go && a?.action === 'edit') {
-            if (edits + 1 >= MAX_EDITS) return stopped(id, s.tool, 'declined', userDecision, 'too many edits');
-            current = a.step;
-            continue;
-          }
-          if (!go) return stopped(id, s.tool, 'declined', userDecision, (a?.action === 'decline' && a.reason) || message('declined.user', lang).reason);
-        }
-        const ctx: ToolContext = {
-          id,
-          cwd: options.cwd,
-          env,
-          lang,
-          deps,
-          registry,
-          timeoutMs: options.timeoutMs ?? 120000,
-          maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-          signal: runOptions.signal,
-          onOutput: runOptions.onOutput,
-          decision: mustAsk || bySession ? userDecision : { ...decision, by: 'policy' },
-          allowedRoots: s.tool === 'config.json_patch' ? roots() : [],
-          ...(mustAsk && handler.confirmsInside ? { ask: askUser } : {}),
-          session,
-          ...(fsTarget ? { judged: fsTarget } : {}),
-        };
-        if (mustAsk && handler.confirmsInside) ctx.decision = { ...decision, by: 'policy' };
-        const result = await handler.run(s, ctx);
-        if (handler.confirmsInside && answer) {
-          const a = answer as ConfirmAnswer;
-          if (a.action === 'edit') {
-            if (edits + 1 >= MAX_EDITS) return stopped(id, s.tool, 'declined', userDecision, 'too many edits');
-            current = a.step;
-            continue;
-          }
-          if (a.action === 'decline') return stopped(id, s.tool, 'declined', userDecision, a.reason || message('declined.user', lang).reason);
-          return { ...result, decision: userDecision };
-        }
-        return result;
-      }
-    }
-  };
-  return runner;
 }

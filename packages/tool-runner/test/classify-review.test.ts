@@ -1,5 +1,5 @@
 import { classify, redact } from '../src';
-import { execTool } from '../src/tools/exec-tool';
+import { runExec } from '../src/tools/exec-tool';
 import type { ExecResult } from '../src/exec';
 
 // Review findings on the classifier: credentials printed by npm are secret reads; reading a
@@ -44,8 +44,8 @@ test('redact masks npm tokens, alone and in npmrc lines', () => {
 test('the bare value printed by npm config get <credential> never reaches the model', async () => {
   const r: ExecResult = { exitCode: 0, signal: null, timedOut: false, aborted: false, durationMs: 1, stdoutTail: '00000000-1111-2222-3333-444444444444\n', stderrTail: '', truncated: false, stdoutBytes: 37, stderrBytes: 0 };
   const ctx = { id: 'cmd_001', cwd: '/w', env: {}, lang: 'en', deps: { exec: async () => ({ ...r }) }, registry: { plugins: {} }, timeoutMs: 1000, maxOutputBytes: 1000, decision: { level: 'L1', by: 'user', rules: [] }, allowedRoots: [] };
-  const out = await execTool.run({ tool: 'exec', program: 'npm', args: ['config', 'get', '//registry.npmjs.org/:_authToken'] }, ctx as never);
+  const out = await runExec({ tool: 'exec', program: 'npm', args: ['config', 'get', '//registry.npmjs.org/:_authToken'] }, ctx as never);
   expect(JSON.stringify(out)).not.toContain('3333');
-  const plain = await execTool.run({ tool: 'exec', program: 'npm', args: ['config', 'get', 'registry'] }, ctx as never);
+  const plain = await runExec({ tool: 'exec', program: 'npm', args: ['config', 'get', 'registry'] }, ctx as never);
   expect((plain as { stdoutTail: string }).stdoutTail).toContain('3333');
 });

@@ -1,63 +1,22 @@
-import * as path from 'path';
 import { message } from '../i18n';
 import type { ClassifyContext, Decision, Level, Policy, Requires, Rule, Step } from '../types';
-import { operands } from './args';
-import { finding, maxLevel, type Finding, type JudgeCtx } from './finding';
-import { secretFindings } from './paths';
-import { judgeCommand } from './programs';
-import { INVISIBLE_RE } from './resolve-program';
-import { TOOL_STEP_NAMES, toolFindings, toolSessionKey, validateToolStep, type ToolJudgeCtx } from './tool-rules';
-import type { ToolStep } from '../tool-steps';
+import { finding, type Finding } from './finding';
+import type { ToolRegistry } from '../registry';
+import type { Touches } from '../registry/types';
 
-/** Programs whose first operand is a subcommand: the session key is `program subcommand`. */
-const SUBCOMMAND_PROGRAMS = new Set([
-  'git', 'npm', 'pnpm', 'yarn', 'bun', 'cargo', 'go', 'docker', 'podman', 'kubectl', 'gh', 'make', 'pip', 'pip3',
-  'brew', 'deno', 'dotnet', 'bundle', 'mix', 'poetry', 'uv', 'terraform', 'lerna', 'nx', 'turbo', 'npx', 'pnpx',
-  'bunx', 'systemctl', 'gradle', 'mvn', 'composer', 'gem', 'conda', 'apt', 'apt-get', 'dnf', 'yum',
-]);
-
-const GIT_VALUED_GLOBALS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--attr-source', '--list-cmds']);
-
-/**
- * What an 'allow-session' answer allows: `program subcommand` for programs with subcommands
- * (`git commit`, `npm test`), otherwise the exact command line. Never wider than what was shown.
- */
-export function sessionKey(step: Step): string {
-  switch (step.tool) {
-    case 'exec': {
-      const args = step.args ?? [];
-      if (!SUBCOMMAND_PROGRAMS.has(step.program)) return [step.program, ...args].join(' ');
-      let i = 0;
-      if (step.program === 'git') {
-        while (i < args.length && args[i].startsWith('-')) i += GIT_VALUED_GLOBALS.has(args[i]) ? 2 : 1;
-      } else {
-        while (i < args.length && args[i].startsWith('-')) i++;
-      }
-      // Options before the subcommand (`git -C other commit`, `npm --prefix x install`) are part
-      // of what was allowed; for programs other than git, whose options may take values we do
-      // not know, the whole line is the key then.
-      if (i > 0 && step.program !== 'git') return [step.program, ...args].join(' ');
-      return [step.program, ...args.slice(0, i + 1)].join(' ');
-    }
-    case 'plugin.run':
-      return `plugin.run ${step.plugin}`;
-    case 'config.json_patch':
-      return `config.json_patch ${step.file}`;
-    case 'fs.read':
-    case 'fs.edit':
-    case 'fs.write':
-    case 'http.get':
-    case 'proc.start':
-    case 'proc.status':
-    case 'proc.kill':
-      return toolSessionKey(step, (program, args) => sessionKey({ tool: 'exec', program, args }));
-    default:
-      return String((step as { tool?: unknown }).tool);
-  }
+function registryOf(registry?: ToolRegistry): ToolRegistry {
+  return registry ?? (require('../registry') as typeof import('../registry')).builtinRegistry();
 }
 
-function isStringArray(v: unknown): v is string[] {
-  return Array.isArray(v) && v.every((x) => typeof x === 'string');
+/**
+ * What an 'allow-session' answer allows: the tool's approval key (`git commit`, `npm test`,
+ * `fs.write src/a.ts`). Never wider than what was shown.
+ */
+export function sessionKey(step: Step, registry?: ToolRegistry): string {
+  const reg = registryOf(registry);
+  const checked = reg.validate(step);
+  if (!checked.ok) return String((step as { tool?: unknown })?.tool ?? 'exec');
+  return reg.get(checked.step.tool ?? 'exec')!.approvalKey(checked.step);
 }
 
 /**
@@ -82,31 +41,10 @@ export function normalizePolicy(raw: unknown): Policy {
   return out;
 }
 
-/** Structural check of an untrusted step; returns an error text or undefined. */
-export function validateStep(step: unknown): string | undefined {
-  if (typeof step !== 'object' || step === null) return 'expected an object';
-  const s = step as Record<string, unknown>;
-  const tool = s.tool ?? 'exec';
-  if (tool === 'exec') {
-    if (typeof s.program !== 'string') return 'exec needs "program" (a string)';
-    if (!isStringArray(s.args ?? [])) return 'exec "args" must be an array of strings';
-    if (s.cwd !== undefined && s.cwd !== null && typeof s.cwd !== 'string') return '"cwd" must be a string or null';
-    return undefined;
-  }
-  if (tool === 'plugin.run') {
-    if (typeof s.plugin !== 'string') return 'plugin.run needs "plugin" (a string)';
-    if (!isStringArray(s.args ?? [])) return 'plugin.run "args" must be an array of strings';
-    return undefined;
-  }
-  if (tool === 'config.json_patch') {
-    if (typeof s.file !== 'string') return 'config.json_patch needs "file" (a string)';
-    if (!Array.isArray(s.patch) || !s.patch.every((op) => typeof op === 'object' && op !== null && typeof (op as { op?: unknown }).op === 'string' && typeof (op as { path?: unknown }).path === 'string')) {
-      return 'config.json_patch "patch" must be an array of {op, path, value?}';
-    }
-    return undefined;
-  }
-  if (typeof tool === 'string' && TOOL_STEP_NAMES.has(tool)) return validateToolStep(tool, s);
-  return `unknown tool "${String(tool)}"`;
+/** Structural check of an untrusted step against the tool's schema; an error text or undefined. */
+export function validateStep(step: unknown, registry?: ToolRegistry): string | undefined {
+  const checked = registryOf(registry).validate(step);
+  return checked.ok ? undefined : checked.error;
 }
 
 function requiresFindings(req: Requires | undefined, policy: Policy): Finding[] {
@@ -119,59 +57,18 @@ function requiresFindings(req: Requires | undefined, policy: Policy): Finding[] 
   return out;
 }
 
-const PLUGIN_INFO_ARGS = new Set(['--help', '-h', '--version', '-v', '-V', 'help', 'version']);
-
-function pluginFindings(step: Extract<Step, { tool: 'plugin.run' }>, policy: Policy, ctx: ClassifyContext): Finding[] {
-  const alias = step.plugin;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(alias)) return [finding('program.lookalike', 'L2', { p: alias, like: alias.normalize('NFKC') })];
-  if (alias === 'ai') return [finding('plugin.self', 'L2')];
-  const info = ctx.plugins && Object.prototype.hasOwnProperty.call(ctx.plugins, alias) ? ctx.plugins[alias] : undefined;
-  if (ctx.plugins && !info) return [finding('plugin.missing', 'L2', { p: alias })];
-  if ((info as { name?: string } | undefined)?.name === '@holic512/plugin-ai') return [finding('plugin.self', 'L2')];
-  const out: Finding[] = [];
-  step.args.forEach((a, i) => {
-    if (INVISIBLE_RE.test(a)) out.push(finding('args.invisible', 'L2', { n: String(i + 1) }));
-  });
-  out.push(...secretFindings(step.args));
-  if (info?.interactive) return [...out, finding('plugin.interactive', 'L1', { p: alias })];
-  if (step.args.length === 1 && PLUGIN_INFO_ARGS.has(step.args[0])) return [...out, finding('plugin.info', 'L0', { p: alias, a: step.args[0] })];
-  if (policy.trustedPlugins?.includes(alias)) return [...out, finding('plugin.trusted', 'L0', { p: alias })];
-  return [...out, finding('plugin.run', 'L1', { p: alias })];
-}
-
-function expandHome(file: string, home?: string, slothtoolHome?: string): string {
-  if (slothtoolHome && (file === '~/.slothtool' || file.startsWith('~/.slothtool/'))) return path.join(slothtoolHome, file.slice('~/.slothtool'.length));
-  if (home && (file === '~' || file.startsWith('~/'))) return path.join(home, file.slice(1));
-  return file;
-}
-
-/** Whether `abs` lies inside `root`: a folder, an exact file, or a pattern whose `*` and `?` match within one segment. */
-function insideRoot(abs: string, root: string, ctx: ClassifyOptions): boolean {
-  const r = path.resolve(expandHome(root, ctx.home, ctx.slothtoolHome));
-  if (/[*?]/.test(r)) {
-    const re = new RegExp('^' + r.split('').map((ch) => (ch === '*' ? '[^/\\\\]*' : ch === '?' ? '[^/\\\\]' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('') + '$');
-    return re.test(abs);
-  }
-  if (abs === r) return true;
-  const rel = path.relative(r, abs);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-}
-
-function patchFindings(step: Extract<Step, { tool: 'config.json_patch' }>, ctx: ClassifyOptions): Finding[] {
-  const file = expandHome(step.file, ctx.home, ctx.slothtoolHome);
-  if (ctx.allowedRoots) {
-    const abs = path.resolve(ctx.cwd ?? '/', file);
-    if (!ctx.allowedRoots.some((root) => insideRoot(abs, root, ctx))) return [finding('config.outside', 'L2', { f: step.file })];
-  }
-  return [finding('config.patch', 'L1', { f: step.file })];
-}
-
-/** Options of {@link classify} beyond the contract's ClassifyContext. */
-export interface ClassifyOptions extends ClassifyContext, ToolJudgeCtx {
+/** Options of {@link classify} beyond the contract's ClassifyContext (what the tools' assess reads). */
+export interface ClassifyOptions extends ClassifyContext {
   /** config.json_patch: folders, files or `*` patterns a patched file must match (json-patch's defaultAllowedRoots). */
   allowedRoots?: string[];
-  /** Where `~/.slothtool` points (SLOTHTOOL_HOME), for config.json_patch paths. */
+  /** Where `~/.slothtool` points (SLOTHTOOL_HOME). */
   slothtoolHome?: string;
+  /** Real path of the workspace; default `cwd`. */
+  workspace?: string;
+  /** fs.*: the target resolved with symlinks followed (by the runner). Default: lexical. */
+  fsTarget?: import('../workspace').ResolvedPath;
+  /** fs.write: whether the session read the existing file in its current state. */
+  readState?: 'read' | 'stale' | 'unread';
 }
 
 /** Lower L1 findings whose every category the policy allows; add a rule saying so. */
@@ -202,7 +99,7 @@ export function render(found: Finding[], lang: ClassifyContext['lang'] = 'zh'): 
   const buckets: Record<Level, Rule[]> = { L2: [], L1: [], L0: [] };
   const seen = new Set<string>();
   for (const f of found) {
-    if (level !== 'L0' && f.level === 'L0' && f.id !== 'policy.lowered' && f.id !== 'session.allowed') continue;
+    if (level !== 'L0' && f.level === 'L0' && f.id !== 'policy.lowered' && f.id !== 'session.allowed' && f.id !== 'permission.allow') continue;
     const { reason, hint } = message(f.msg ?? f.id, language, f.params, f.level !== 'L0');
     const key = `${f.id}|${f.level}|${reason}`;
     if (seen.has(key)) continue;
@@ -213,28 +110,21 @@ export function render(found: Finding[], lang: ClassifyContext['lang'] = 'zh'): 
   return { level, rules };
 }
 
-/** The findings behind {@link classify}, before rendering. */
-export function classifyFindings(step: Step, rawPolicy: Policy = {}, ctx: ClassifyOptions = {}): Finding[] {
+/** A judged step before rendering: the fired rules (tool's assess, `requires`, the policy) and what it touches. */
+export function assessStep(step: Step, rawPolicy: Policy = {}, ctx: ClassifyOptions = {}, registry?: ToolRegistry): { findings: Finding[]; touches?: Touches } {
   const policy = normalizePolicy(rawPolicy);
-  const invalid = validateStep(step);
-  if (invalid) return [finding('step.invalid', 'L2', { e: invalid })];
-  const tool = (step as { tool?: string }).tool ?? 'exec';
-  let found: Finding[];
-  if (tool === 'exec') {
-    const s = step as Extract<Step, { tool: 'exec' }>;
-    const cwd = typeof s.cwd === 'string' && s.cwd ? path.resolve(ctx.cwd ?? '/', s.cwd) : ctx.cwd;
-    const jctx: JudgeCtx = { cwd: ctx.cwd ?? cwd, ...(cwd && cwd !== ctx.cwd ? { runCwd: cwd } : {}), home: ctx.home, policy, depth: 0 };
-    found = judgeCommand(s.program, s.args ?? [], jctx);
-    if (cwd && cwd !== ctx.cwd) found.push(...secretFindings([cwd]));
-  } else if (tool === 'plugin.run') {
-    found = pluginFindings(step as Extract<Step, { tool: 'plugin.run' }>, policy, ctx);
-  } else if (TOOL_STEP_NAMES.has(tool)) {
-    found = toolFindings(step as ToolStep, policy, ctx);
-  } else {
-    found = patchFindings(step as Extract<Step, { tool: 'config.json_patch' }>, ctx);
-  }
-  found.push(...requiresFindings(step.requires, policy));
-  return applyPolicy(found, policy);
+  const reg = registryOf(registry);
+  const checked = reg.validate(step);
+  if (!checked.ok) return { findings: [finding('step.invalid', 'L2', { e: checked.error })] };
+  const valid = checked.step;
+  const assessed = reg.get(valid.tool ?? 'exec')!.assess(valid, { ...ctx, policy });
+  const found = [...assessed.findings, ...requiresFindings(valid.requires, policy)];
+  return { findings: applyPolicy(found, policy), touches: assessed.touches };
+}
+
+/** The findings behind {@link classify}, before rendering. */
+export function classifyFindings(step: Step, rawPolicy: Policy = {}, ctx: ClassifyOptions = {}, registry?: ToolRegistry): Finding[] {
+  return assessStep(step, rawPolicy, ctx, registry).findings;
 }
 
 /**
@@ -244,4 +134,3 @@ export function classifyFindings(step: Step, rawPolicy: Policy = {}, ctx: Classi
 export function classify(step: Step, policy: Policy = {}, ctx: ClassifyOptions = {}): Decision {
   return render(classifyFindings(step, policy, ctx), ctx.lang);
 }
-

@@ -4,7 +4,7 @@ import { parseOutput, type Parsed } from '../parse-output';
 import { redact, redactValue } from '../redact';
 import { npmSecretOutput } from '../policy/programs';
 import type { ExecStep } from '../types';
-import type { RunToolResult, ToolContext, ToolHandler } from './types';
+import type { RunToolResult, ToolContext } from './types';
 
 /** The fields of a tool_result that describe a finished run, redacted for the model and logs. */
 export function runFields(r: ExecResult, parsed: Parsed | undefined) {
@@ -61,36 +61,34 @@ export function stepCwd(step: { cwd?: string | null }, base: string): string {
   return typeof step.cwd === 'string' && step.cwd.trim() ? path.resolve(base, step.cwd) : base;
 }
 
-export const execTool: ToolHandler<ExecStep> = {
-  tool: 'exec',
-  async run(step, ctx: ToolContext): Promise<RunToolResult> {
-    const cwd = stepCwd(step, ctx.cwd);
-    const timeoutMs = typeof step.timeoutMs === 'number' && step.timeoutMs > 0 ? Math.min(step.timeoutMs, ctx.timeoutMs * 10) : ctx.timeoutMs;
-    const r = await ctx.deps.exec({
-      program: step.program,
-      args: step.args,
-      cwd,
-      env: hardenedEnv(ctx.env),
-      timeoutMs,
-      signal: ctx.signal,
-      maxOutputBytes: ctx.maxOutputBytes,
-      onStdout: ctx.onOutput ? (s) => ctx.onOutput?.(s, 'stdout') : undefined,
-      onStderr: ctx.onOutput ? (s) => ctx.onOutput?.(s, 'stderr') : undefined,
-    });
-    // A credential printed as a bare value matches no redaction pattern: mask the whole output.
-    if ((step.program === 'npm' || step.program.endsWith('/npm')) && npmSecretOutput(step.args) === 'value' && r.stdoutTail) {
-      r.stdoutTail = `[redacted: ${Buffer.byteLength(r.stdoutTail)} bytes of npm configuration that may hold credentials]`;
-    }
-    const parsed = parseOutput(step, r);
-    return {
-      _event: 'tool_result',
-      id: ctx.id,
-      tool: 'exec',
-      cwd,
-      program: step.program,
-      args: redactValue(step.args),
-      ...runFields(r, parsed),
-      decision: ctx.decision,
-    };
-  },
-};
+/** Run an exec step: no shell, the hardened environment, output captured and redacted. */
+export async function runExec(step: ExecStep, ctx: ToolContext): Promise<RunToolResult> {
+  const cwd = stepCwd(step, ctx.cwd);
+  const timeoutMs = typeof step.timeoutMs === 'number' && step.timeoutMs > 0 ? Math.min(step.timeoutMs, ctx.timeoutMs * 10) : ctx.timeoutMs;
+  const r = await ctx.deps.exec({
+    program: step.program,
+    args: step.args,
+    cwd,
+    env: hardenedEnv(ctx.env),
+    timeoutMs,
+    signal: ctx.signal,
+    maxOutputBytes: ctx.maxOutputBytes,
+    onStdout: ctx.onOutput ? (s) => ctx.onOutput?.(s, 'stdout') : undefined,
+    onStderr: ctx.onOutput ? (s) => ctx.onOutput?.(s, 'stderr') : undefined,
+  });
+  // A credential printed as a bare value matches no redaction pattern: mask the whole output.
+  if ((step.program === 'npm' || step.program.endsWith('/npm')) && npmSecretOutput(step.args) === 'value' && r.stdoutTail) {
+    r.stdoutTail = `[redacted: ${Buffer.byteLength(r.stdoutTail)} bytes of npm configuration that may hold credentials]`;
+  }
+  const parsed = parseOutput(step, r);
+  return {
+    _event: 'tool_result',
+    id: ctx.id,
+    tool: 'exec',
+    cwd,
+    program: step.program,
+    args: redactValue(step.args),
+    ...runFields(r, parsed),
+    decision: ctx.decision,
+  };
+}

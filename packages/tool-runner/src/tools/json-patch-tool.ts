@@ -1,46 +1,42 @@
 import { redact } from '../redact';
 import type { JsonPatchStep } from '../types';
-import type { PatchToolResult, StoppedToolResult, ToolHandler } from './types';
+import type { PatchToolResult, StoppedToolResult, ToolContext } from './types';
 
 /**
  * config.json_patch through @holic512/json-patch: allowed roots, masked plan, confirmation
  * with the masked diff as preview (asked while the file is locked, so what the user saw is
  * what gets written), backup and atomic write.
  */
-export const jsonPatchTool: ToolHandler<JsonPatchStep> = {
-  tool: 'config.json_patch',
-  confirmsInside: true,
-  async run(step, ctx): Promise<PatchToolResult | StoppedToolResult> {
-    const base = { _event: 'tool_result' as const, id: ctx.id, tool: 'config.json_patch' as const, decision: ctx.decision };
-    try {
-      const r = await ctx.deps.patchFile(step.file, step.patch, {
-        allowedRoots: ctx.allowedRoots,
-        env: ctx.env,
-        cwd: ctx.cwd,
-        lang: ctx.lang,
-        ...(ctx.ask ? { confirm: (plan: { summary: string }) => ctx.ask?.(plan.summary) ?? true } : {}),
-      });
-      if (r.status === 'declined') return { ...base, status: 'declined', decision: { ...ctx.decision, by: 'user' } };
-      return {
-        ...base,
-        file: r.file,
-        status: r.status === 'applied' ? 'applied' : 'unchanged',
-        changes: r.changes,
-        summary: r.summary,
-        ...(r.backupPath ? { backupPath: r.backupPath } : {}),
-      };
-    } catch (err) {
-      const e = err as { code?: unknown; message?: unknown };
-      // What went wrong in the user's language (by error code), then json-patch's own detail.
-      const { describeError } = require('@holic512/json-patch') as typeof import('@holic512/json-patch');
-      return {
-        ...base,
-        file: step.file,
-        status: 'error',
-        changes: [],
-        summary: '',
-        error: { code: typeof e.code === 'string' ? e.code : 'ERROR', message: redact(describeError(err, ctx.lang)) },
-      };
-    }
-  },
-};
+export async function runJsonPatch(step: JsonPatchStep, ctx: ToolContext): Promise<PatchToolResult | StoppedToolResult> {
+  const base = { _event: 'tool_result' as const, id: ctx.id, tool: 'config.json_patch' as const, decision: ctx.decision };
+  try {
+    const r = await ctx.deps.patchFile(step.file, step.patch, {
+      allowedRoots: ctx.allowedRoots,
+      env: ctx.env,
+      cwd: ctx.cwd,
+      lang: ctx.lang,
+      ...(ctx.ask ? { confirm: (plan: { summary: string }) => ctx.ask?.(plan.summary) ?? true } : {}),
+    });
+    if (r.status === 'declined') return { ...base, status: 'declined', decision: { ...ctx.decision, by: 'user' } };
+    return {
+      ...base,
+      file: r.file,
+      status: r.status === 'applied' ? 'applied' : 'unchanged',
+      changes: r.changes,
+      summary: r.summary,
+      ...(r.backupPath ? { backupPath: r.backupPath } : {}),
+    };
+  } catch (err) {
+    const e = err as { code?: unknown; message?: unknown };
+    // What went wrong in the user's language (by error code), then json-patch's own detail.
+    const { describeError } = require('@holic512/json-patch') as typeof import('@holic512/json-patch');
+    return {
+      ...base,
+      file: step.file,
+      status: 'error',
+      changes: [],
+      summary: '',
+      error: { code: typeof e.code === 'string' ? e.code : 'ERROR', message: redact(describeError(err, ctx.lang)) },
+    };
+  }
+}

@@ -3,7 +3,7 @@ import { parseOutput } from '../parse-output';
 import { runFields } from './exec-tool';
 import { redactValue } from '../redact';
 import type { PluginRunStep } from '../types';
-import type { Registry, RunToolResult, RunnerDeps, ToolHandler } from './types';
+import type { Registry, RunToolResult, RunnerDeps, ToolContext } from './types';
 
 /** What the runner knows about an installed plugin. */
 export interface PluginInfo {
@@ -54,54 +54,51 @@ export function readPluginInfo(registry: Registry, alias: string, readFileSync: 
   return { alias, name: entry.name, binPath: entry.binPath, interactive: false };
 }
 
-export const pluginRunTool: ToolHandler<PluginRunStep> = {
-  tool: 'plugin.run',
-  alwaysConfirm: (step, ctx) => readPluginInfo(ctx.registry, step.plugin, ctx.deps.readFileSync)?.interactive === true,
-  async run(step, ctx): Promise<RunToolResult> {
-    const info = readPluginInfo(ctx.registry, step.plugin, ctx.deps.readFileSync);
-    const base = {
-      _event: 'tool_result' as const,
-      id: ctx.id,
-      tool: 'plugin.run' as const,
-      cwd: ctx.cwd,
-      program: step.plugin,
-      plugin: step.plugin,
-      args: redactValue(step.args),
-      decision: ctx.decision,
-    };
-    if (!info) {
-      return { ...base, exitCode: 127, durationMs: 0, stdoutTail: '', stderrTail: '', truncated: false, error: { code: 'PLUGIN_NOT_FOUND', message: `no plugin "${step.plugin}" in registry.json` } };
-    }
-    const argv = [info.binPath, ...step.args];
-    if (info.interactive) {
-      const r = await ctx.deps.execInherit({ program: ctx.deps.execPath, args: argv, cwd: ctx.cwd, env: ctx.env, signal: ctx.signal });
-      return {
-        ...base,
-        exitCode: r.exitCode,
-        ...(r.signal ? { signal: r.signal } : {}),
-        durationMs: r.durationMs,
-        stdoutTail: '',
-        stderrTail: '',
-        truncated: false,
-        interactive: true,
-        ...(r.error ? { error: r.error } : {}),
-      };
-    }
-    const r = await ctx.deps.exec({
-      program: ctx.deps.execPath,
-      args: argv,
-      cwd: ctx.cwd,
-      env: ctx.env,
-      timeoutMs: ctx.timeoutMs,
-      signal: ctx.signal,
-      maxOutputBytes: ctx.maxOutputBytes,
-      onStdout: ctx.onOutput ? (s) => ctx.onOutput?.(s, 'stdout') : undefined,
-      onStderr: ctx.onOutput ? (s) => ctx.onOutput?.(s, 'stderr') : undefined,
-    });
-    const parsed = parseOutput(step, r);
+/** Run an installed plugin: captured, or on the terminal when the plugin is interactive. */
+export async function runPluginRun(step: PluginRunStep, ctx: ToolContext): Promise<RunToolResult> {
+  const info = readPluginInfo(ctx.registry, step.plugin, ctx.deps.readFileSync);
+  const base = {
+    _event: 'tool_result' as const,
+    id: ctx.id,
+    tool: 'plugin.run' as const,
+    cwd: ctx.cwd,
+    program: step.plugin,
+    plugin: step.plugin,
+    args: redactValue(step.args),
+    decision: ctx.decision,
+  };
+  if (!info) {
+    return { ...base, exitCode: 127, durationMs: 0, stdoutTail: '', stderrTail: '', truncated: false, error: { code: 'PLUGIN_NOT_FOUND', message: `no plugin "${step.plugin}" in registry.json` } };
+  }
+  const argv = [info.binPath, ...step.args];
+  if (info.interactive) {
+    const r = await ctx.deps.execInherit({ program: ctx.deps.execPath, args: argv, cwd: ctx.cwd, env: ctx.env, signal: ctx.signal });
     return {
       ...base,
-      ...runFields(r, parsed),
+      exitCode: r.exitCode,
+      ...(r.signal ? { signal: r.signal } : {}),
+      durationMs: r.durationMs,
+      stdoutTail: '',
+      stderrTail: '',
+      truncated: false,
+      interactive: true,
+      ...(r.error ? { error: r.error } : {}),
     };
-  },
-};
+  }
+  const r = await ctx.deps.exec({
+    program: ctx.deps.execPath,
+    args: argv,
+    cwd: ctx.cwd,
+    env: ctx.env,
+    timeoutMs: ctx.timeoutMs,
+    signal: ctx.signal,
+    maxOutputBytes: ctx.maxOutputBytes,
+    onStdout: ctx.onOutput ? (s) => ctx.onOutput?.(s, 'stdout') : undefined,
+    onStderr: ctx.onOutput ? (s) => ctx.onOutput?.(s, 'stderr') : undefined,
+  });
+  const parsed = parseOutput(step, r);
+  return {
+    ...base,
+    ...runFields(r, parsed),
+  };
+}

@@ -125,14 +125,4 @@ export interface ToolContext {
   judged?: ResolvedPath;
 }
 
-/** One tool of the runner. Issue #10's fs.*, http.get and proc.* slot in as more handlers. */
-export interface ToolHandler<S extends Step = Step> {
-  tool: S['tool'];
-  /** The handler asks the user itself through `ctx.ask` (to show a preview first). */
-  confirmsInside?: boolean;
-  /** Confirm every time, even when the session allows this key (interactive plugins). */
-  alwaysConfirm?: (step: S, ctx: Pick<ToolContext, 'registry' | 'deps'>) => boolean;
-  run(step: S, ctx: ToolContext): Promise<ToolResult>;
-}
-
 export type { Step };

@@ -1,0 +1,25 @@
+import type { ClassifyContext, PluginRunStep, Policy } from '../types';
+import { finding, type Finding } from './finding';
+import { secretFindings } from './paths';
+import { INVISIBLE_RE } from './resolve-program';
+
+const PLUGIN_INFO_ARGS = new Set(['--help', '-h', '--version', '-v', '-V', 'help', 'version']);
+
+/** plugin.run: the alias must be an installed plugin other than ai itself; interactive plugins always ask. */
+export function pluginFindings(step: PluginRunStep, policy: Policy, ctx: ClassifyContext): Finding[] {
+  const alias = step.plugin;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(alias)) return [finding('program.lookalike', 'L2', { p: alias, like: alias.normalize('NFKC') })];
+  if (alias === 'ai') return [finding('plugin.self', 'L2')];
+  const info = ctx.plugins && Object.prototype.hasOwnProperty.call(ctx.plugins, alias) ? ctx.plugins[alias] : undefined;
+  if (ctx.plugins && !info) return [finding('plugin.missing', 'L2', { p: alias })];
+  if ((info as { name?: string } | undefined)?.name === '@holic512/plugin-ai') return [finding('plugin.self', 'L2')];
+  const out: Finding[] = [];
+  step.args.forEach((a, i) => {
+    if (INVISIBLE_RE.test(a)) out.push(finding('args.invisible', 'L2', { n: String(i + 1) }));
+  });
+  out.push(...secretFindings(step.args));
+  if (info?.interactive) return [...out, finding('plugin.interactive', 'L1', { p: alias })];
+  if (step.args.length === 1 && PLUGIN_INFO_ARGS.has(step.args[0])) return [...out, finding('plugin.info', 'L0', { p: alias, a: step.args[0] })];
+  if (policy.trustedPlugins?.includes(alias)) return [...out, finding('plugin.trusted', 'L0', { p: alias })];
+  return [...out, finding('plugin.run', 'L1', { p: alias })];
+}

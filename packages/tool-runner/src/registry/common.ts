@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import type { Touches } from './types';
+
+/** `requires`: advice from the model. It can raise a level, never lower it. */
+export const RequiresSchema = z
+  .object({
+    confirm: z.boolean().optional(),
+    elevated: z.boolean().optional(),
+    network: z.boolean().optional(),
+    write: z.boolean().optional(),
+  })
+  .optional();
+
+/** A string that is not empty or only blanks. */
+export const nonBlank = (what: string) => z.string().refine((s) => s.trim() !== '', { message: `${what} must not be empty` });
+
+/** A list of argument strings; absent means none. */
+export const argList = z.array(z.string()).default([]);
+
+/** A step's own working folder; null or absent means the reply's or the runner's. */
+export const cwdField = z.string().nullable().optional();
+
+export function touches(parts: Partial<Touches> = {}): Touches {
+  return { read: parts.read ?? [], write: parts.write ?? [], network: parts.network ?? [], exec: parts.exec ?? [] };
+}
+
+/** Quote a word for display the way a shell would read it back, so what is shown is what runs. */
+export function showWord(word: string): string {
+  return word === '' || /[\s'"\\]/.test(word) ? `'${word.replace(/'/g, `'\\''`)}'` : word;
+}
+
+/** `program arg …` as shown to people. */
+export function commandLine(program: string, args: readonly string[]): string {
+  return [program, ...args].map(showWord).join(' ');
+}

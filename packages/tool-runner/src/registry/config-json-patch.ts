@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import type { JsonPatchStep } from '../types';
+import { nonBlank, RequiresSchema, touches } from './common';
+import type { ToolDefinition } from './types';
+
+const PatchOp = z
+  .object({
+    op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test', 'set', 'unset']),
+    path: z.string(),
+    value: z.unknown().optional(),
+    from: z.string().optional(),
+  })
+  .passthrough();
+
+const input = z.object({
+  file: nonBlank('file'),
+  patch: z.array(PatchOp).min(1),
+  requires: RequiresSchema,
+});
+
+export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
+  name: 'config.json_patch',
+  description: {
+    en: 'Change a JSON config file with RFC 6902 operations (plus set/unset): the user sees a masked diff first; a backup is kept.',
+    zh: '用 RFC 6902 操作（以及 set/unset）修改 JSON 配置文件：先向用户展示脱敏后的差异，并保留备份。',
+  },
+  input,
+  example: { file: 'tsconfig.json', patch: [{ op: 'replace', path: '/compilerOptions/strict', value: true }] },
+  confirmsInside: true,
+  permission: { arg: 'path', subject: (s) => ({ kind: 'path', path: s.file }) },
+  judgeContext: (_s, env) => ({ allowedRoots: env.allowedRoots() }),
+  assess(s, ctx) {
+    const { patchFindings } = require('../policy/config-rules') as typeof import('../policy/config-rules');
+    return { findings: patchFindings(s, ctx), touches: touches({ write: [s.file] }) };
+  },
+  approvalKey: (s) => `config.json_patch ${s.file}`,
+  digest: (s) => `json_patch ${s.file} (${s.patch.length} op${s.patch.length === 1 ? '' : 's'})`,
+  execute: (s, ctx) => (require('../tools/json-patch-tool') as typeof import('../tools/json-patch-tool')).runJsonPatch(s, ctx),
+};

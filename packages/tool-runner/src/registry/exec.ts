@@ -1,0 +1,76 @@
+import * as path from 'path';
+import { z } from 'zod';
+import type { JudgeCtx } from '../policy/finding';
+import type { ExecStep } from '../types';
+import { argList, commandLine, cwdField, RequiresSchema, touches } from './common';
+import type { AssessContext, Assessment, ToolDefinition } from './types';
+
+/** Programs whose first operand is a subcommand: the approval key is `program subcommand`. */
+const SUBCOMMAND_PROGRAMS = new Set([
+  'git', 'npm', 'pnpm', 'yarn', 'bun', 'cargo', 'go', 'docker', 'podman', 'kubectl', 'gh', 'make', 'pip', 'pip3',
+  'brew', 'deno', 'dotnet', 'bundle', 'mix', 'poetry', 'uv', 'terraform', 'lerna', 'nx', 'turbo', 'npx', 'pnpx',
+  'bunx', 'systemctl', 'gradle', 'mvn', 'composer', 'gem', 'conda', 'apt', 'apt-get', 'dnf', 'yum',
+]);
+
+const GIT_VALUED_GLOBALS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--attr-source', '--list-cmds']);
+
+/**
+ * What 'allow for this session' allows for a command: `program subcommand` for programs with
+ * subcommands (`git commit`, `npm test`), otherwise the exact command line. Never wider than
+ * what was shown.
+ */
+export function commandKey(program: string, args: readonly string[]): string {
+  if (!SUBCOMMAND_PROGRAMS.has(program)) return [program, ...args].join(' ');
+  let i = 0;
+  if (program === 'git') {
+    while (i < args.length && args[i].startsWith('-')) i += GIT_VALUED_GLOBALS.has(args[i]) ? 2 : 1;
+  } else {
+    while (i < args.length && args[i].startsWith('-')) i++;
+  }
+  // Options before the subcommand (`git -C other commit`, `npm --prefix x install`) are part
+  // of what was allowed; for programs other than git, whose options may take values we do
+  // not know, the whole line is the key then.
+  if (i > 0 && program !== 'git') return [program, ...args].join(' ');
+  return [program, ...args.slice(0, i + 1)].join(' ');
+}
+
+/**
+ * Judge a command (exec and proc.start): the program table with its arguments, and a step cwd
+ * outside the workspace like `git -C` there.
+ */
+export function assessCommand(program: string, args: readonly string[], stepCwd: string | null | undefined, ctx: AssessContext): Assessment {
+  const { judgeCommand } = require('../policy/programs') as typeof import('../policy/programs');
+  const { secretFindings } = require('../policy/paths') as typeof import('../policy/paths');
+  const cwd = typeof stepCwd === 'string' && stepCwd ? path.resolve(ctx.cwd ?? '/', stepCwd) : ctx.cwd;
+  const jctx: JudgeCtx = { cwd: ctx.cwd ?? cwd, ...(cwd && cwd !== ctx.cwd ? { runCwd: cwd } : {}), home: ctx.home, policy: ctx.policy, depth: 0 };
+  const findings = judgeCommand(program, [...args], jctx);
+  if (cwd && cwd !== ctx.cwd) findings.push(...secretFindings([cwd]));
+  const network = findings.some((f) => f.cat?.includes('network')) ? ['*'] : [];
+  const write = findings.some((f) => f.cat?.includes('write')) ? [cwd ?? '.'] : [];
+  return { findings, touches: touches({ exec: [program], network, write, read: cwd ? [cwd] : [] }) };
+}
+
+const input = z.object({
+  program: z.string().min(1),
+  args: argList,
+  cwd: cwdField,
+  /** Time limit of this step in ms (at most ten times the runner's default). */
+  timeoutMs: z.number().int().positive().optional(),
+  requires: RequiresSchema,
+});
+
+export const execTool: ToolDefinition<ExecStep> = {
+  name: 'exec',
+  description: {
+    en: 'Run one program with an argument vector (no shell: no pipes, redirects, globs or $VAR) and get its exit code and output tail.',
+    zh: '以参数数组运行一个程序（不经过 shell：没有管道、重定向、通配符或 $VAR），返回退出码和输出末尾。',
+  },
+  input,
+  example: { program: 'git', args: ['status'], requires: { confirm: false, elevated: false, network: false, write: false } },
+  takesCwd: true,
+  permission: { arg: 'words', subject: (s) => ({ kind: 'command', words: [s.program, ...(s.args ?? [])] }) },
+  assess: (s, ctx) => assessCommand(s.program, s.args ?? [], s.cwd, ctx),
+  approvalKey: (s) => commandKey(s.program, s.args ?? []),
+  digest: (s) => commandLine(s.program, s.args ?? []),
+  execute: (s, ctx) => (require('../tools/exec-tool') as typeof import('../tools/exec-tool')).runExec(s, ctx),
+};

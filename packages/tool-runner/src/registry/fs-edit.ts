@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { FsEditStep } from '../tool-steps';
+import { nonBlank, RequiresSchema, showWord, touches } from './common';
+import { fsJudgeContext, judgedTarget, pathCharFindings, workspaceRelative } from './fs-common';
+import type { ToolDefinition } from './types';
+
+const input = z.object({
+  path: nonBlank('path'),
+  /** Exact text to replace, unique in the file unless replace_all. */
+  old_string: z.string(),
+  new_string: z.string(),
+  replace_all: z.boolean().optional(),
+  requires: RequiresSchema,
+});
+
+export const fsEditTool: ToolDefinition<FsEditStep> = {
+  name: 'fs.edit',
+  description: {
+    en: 'Replace exact text in a file (old_string must be unique unless replace_all); the user sees the diff first.',
+    zh: '在文件中精确替换文本（除非 replace_all，否则 old_string 必须唯一）；先向用户展示差异。',
+  },
+  input,
+  example: { path: 'src/a.ts', old_string: '<exact text, unique in the file>', new_string: '...', replace_all: false },
+  confirmsInside: true,
+  permission: { arg: 'path', subject: (s, ctx) => ({ kind: 'path', path: workspaceRelative(s.path, ctx) }) },
+  judgeContext: (s, env) => fsJudgeContext(s.path, env, false),
+  assess(s, ctx) {
+    const { fsWriteFindings } = require('../policy/fs-rules') as typeof import('../policy/fs-rules');
+    const { target, workspace } = judgedTarget(s.path, ctx);
+    const findings = [...pathCharFindings(s.path), ...fsWriteFindings({ workspace, home: ctx.home, slothtoolHome: ctx.slothtoolHome, target, readState: ctx.readState }, 'fs.edit')];
+    return { findings, touches: touches({ read: [target.real], write: [target.real] }) };
+  },
+  approvalKey: (s) => `fs.write ${s.path}`,
+  digest: (s) => `edit ${showWord(s.path)}${s.replace_all ? ' (all)' : ''}`,
+  execute: (s, ctx) => (require('../tools/fs-edit') as typeof import('../tools/fs-edit')).runFsEdit(s, ctx as never) as never,
+};

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import type { FsReadStep } from '../tool-steps';
+import { nonBlank, RequiresSchema, showWord, touches } from './common';
+import { fsJudgeContext, judgedTarget, pathCharFindings, workspaceRelative } from './fs-common';
+import type { ToolDefinition } from './types';
+
+const input = z.object({
+  path: nonBlank('path'),
+  /** First line to show, 1-based. */
+  offset: z.number().int().positive().optional(),
+  /** Lines to show (at most 2000). */
+  limit: z.number().int().positive().optional(),
+  requires: RequiresSchema,
+});
+
+export const fsReadTool: ToolDefinition<FsReadStep> = {
+  name: 'fs.read',
+  description: {
+    en: 'Read a text file as numbered lines (2000 from offset); a note says how to read on.',
+    zh: '以带行号的形式读取文本文件（从 offset 起 2000 行）；附注说明如何继续读取。',
+  },
+  input,
+  example: { path: 'src/a.ts', offset: 1, limit: 2000 },
+  permission: { arg: 'path', subject: (s, ctx) => ({ kind: 'path', path: workspaceRelative(s.path, ctx) }) },
+  judgeContext: (s, env) => fsJudgeContext(s.path, env, false),
+  assess(s, ctx) {
+    const { fsReadFindings } = require('../policy/fs-rules') as typeof import('../policy/fs-rules');
+    const { target, workspace } = judgedTarget(s.path, ctx);
+    const findings = [...pathCharFindings(s.path), ...fsReadFindings({ workspace, home: ctx.home, slothtoolHome: ctx.slothtoolHome, target })];
+    return { findings, touches: touches({ read: [target.real] }) };
+  },
+  approvalKey: (s) => `fs.read ${s.path}`,
+  digest: (s) => `read ${showWord(s.path)}${s.offset || s.limit ? ` (lines ${s.offset ?? 1}+${s.limit ? `, ${s.limit}` : ''})` : ''}`,
+  execute: (s, ctx) => (require('../tools/fs-read') as typeof import('../tools/fs-read')).runFsRead(s, ctx as never),
+};

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import type { HttpGetStep } from '../tool-steps';
+import { nonBlank, RequiresSchema, touches } from './common';
+import { pathCharFindings } from './fs-common';
+import type { ToolDefinition } from './types';
+
+const input = z.object({
+  url: nonBlank('url'),
+  requires: RequiresSchema,
+});
+
+function host(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+
+export const httpGetTool: ToolDefinition<HttpGetStep> = {
+  name: 'http.get',
+  description: {
+    en: 'GET a URL and read it as text (HTML reduced to text); size, time and redirects are limited.',
+    zh: '以 GET 获取一个 URL 并作为文本读取（HTML 转为纯文本）；大小、时间和重定向次数都有上限。',
+  },
+  input,
+  example: { url: 'https://...' },
+  permission: { arg: 'domain', subject: (s) => ({ kind: 'url', host: host(s.url) }) },
+  judgeContext: (_s, env) => ({ workspace: env.session.workspace, slothtoolHome: env.session.slothtoolHome }),
+  assess(s, ctx) {
+    const { httpGetFindings } = require('../policy/net-rules') as typeof import('../policy/net-rules');
+    const h = host(s.url);
+    return { findings: [...pathCharFindings(s.url), ...httpGetFindings(s.url, ctx.policy.allowPrivateNetwork)], touches: touches({ network: h ? [h] : [] }) };
+  },
+  approvalKey(s) {
+    try {
+      return `http.get ${new URL(s.url).origin}`;
+    } catch {
+      return `http.get ${s.url}`;
+    }
+  },
+  digest: (s) => `GET ${s.url}`,
+  execute: (s, ctx) => (require('../tools/http-get') as typeof import('../tools/http-get')).runHttpGet(s, ctx as never),
+};

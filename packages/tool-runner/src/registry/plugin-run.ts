@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import type { PluginRunStep } from '../types';
+import { argList, commandLine, RequiresSchema, touches } from './common';
+import type { ToolDefinition } from './types';
+
+const input = z.object({
+  plugin: z.string().min(1),
+  args: argList,
+  requires: RequiresSchema,
+});
+
+const pluginRun = () => require('../tools/plugin-run-tool') as typeof import('../tools/plugin-run-tool');
+
+export const pluginRunTool: ToolDefinition<PluginRunStep> = {
+  name: 'plugin.run',
+  description: {
+    en: 'Run an installed SlothTool plugin by its alias with arguments.',
+    zh: '按别名运行一个已安装的 SlothTool 插件，并传入参数。',
+  },
+  input,
+  example: { plugin: '<installed plugin alias>', args: ['...'] },
+  permission: { arg: 'name', subject: (s) => ({ kind: 'name', name: s.plugin }) },
+  judgeContext(s, env) {
+    const plugins: Record<string, { interactive?: boolean; name?: string }> = Object.create(null);
+    for (const alias of Object.keys(env.registry.plugins ?? {})) plugins[alias] = { name: env.registry.plugins[alias]?.name };
+    const info = pluginRun().readPluginInfo(env.registry, s.plugin, env.deps.readFileSync);
+    if (info) plugins[s.plugin] = { name: info.name, interactive: info.interactive };
+    return { plugins };
+  },
+  assess(s, ctx) {
+    const { pluginFindings } = require('../policy/plugin-rules') as typeof import('../policy/plugin-rules');
+    return { findings: pluginFindings(s, ctx.policy, ctx), touches: touches({ exec: [`plugin ${s.plugin}`] }) };
+  },
+  approvalKey: (s) => `plugin.run ${s.plugin}`,
+  digest: (s) => commandLine('plugin', [s.plugin, ...(s.args ?? [])]),
+  alwaysConfirm: (s, env) => pluginRun().readPluginInfo(env.registry, s.plugin, env.deps.readFileSync)?.interactive === true,
+  execute: (s, ctx) => pluginRun().runPluginRun(s, ctx),
+};

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { finding } from '../policy/finding';
+import type { ProcKillStep, ProcStartStep, ProcStatusStep } from '../tool-steps';
+import { argList, commandLine, cwdField, nonBlank, RequiresSchema, touches } from './common';
+import { assessCommand, commandKey } from './exec';
+import type { ToolDefinition } from './types';
+
+const proc = () => require('../tools/proc') as typeof import('../tools/proc');
+
+export const procStartTool: ToolDefinition<ProcStartStep> = {
+  name: 'proc.start',
+  description: {
+    en: 'Start a long-running program (tests, builds, dev servers) in the background; returns a proc_id at once.',
+    zh: '在后台启动一个长时间运行的程序（测试、构建、开发服务器）；立即返回 proc_id。',
+  },
+  input: z.object({ program: z.string().min(1), args: argList, cwd: cwdField, requires: RequiresSchema }),
+  example: { program: 'npm', args: ['test'] },
+  takesCwd: true,
+  permission: { arg: 'words', subject: (s) => ({ kind: 'command', words: [s.program, ...(s.args ?? [])] }) },
+  judgeContext: (_s, env) => ({ workspace: env.session.workspace, slothtoolHome: env.session.slothtoolHome }),
+  assess(s, ctx) {
+    const judged = assessCommand(s.program, s.args ?? [], s.cwd, ctx);
+    return { ...judged, findings: [...judged.findings, finding('proc.background', 'L0')] };
+  },
+  approvalKey: (s) => commandKey(s.program, s.args ?? []),
+  digest: (s) => `start ${commandLine(s.program, s.args ?? [])}`,
+  execute: (s, ctx) => proc().runProcStart(s, ctx as never),
+};
+
+export const procStatusTool: ToolDefinition<ProcStatusStep> = {
+  name: 'proc.status',
+  description: {
+    en: "A background process's state, exit code and the output that is new since the last status; wait_ms waits for it to end.",
+    zh: '后台进程的状态、退出码，以及自上次查询以来的新输出；wait_ms 可等待它结束。',
+  },
+  input: z.object({ proc_id: nonBlank('proc_id'), wait_ms: z.number().min(0).max(60000).optional(), requires: RequiresSchema }),
+  example: { proc_id: 'proc_1', wait_ms: 30000 },
+  permission: { arg: 'name', subject: (s) => ({ kind: 'name', name: s.proc_id }) },
+  assess: () => ({ findings: [finding('proc.status', 'L0')], touches: touches() }),
+  approvalKey: () => 'proc.status',
+  digest: (s) => `status ${s.proc_id}${s.wait_ms ? ` (wait ${s.wait_ms} ms)` : ''}`,
+  execute: (s, ctx) => proc().runProcStatus(s, ctx as never),
+};
+
+export const procKillTool: ToolDefinition<ProcKillStep> = {
+  name: 'proc.kill',
+  description: {
+    en: 'End a background process (its whole process group) and return its last output.',
+    zh: '结束一个后台进程（整个进程组）并返回它最后的输出。',
+  },
+  input: z.object({ proc_id: nonBlank('proc_id'), requires: RequiresSchema }),
+  example: { proc_id: 'proc_1' },
+  permission: { arg: 'name', subject: (s) => ({ kind: 'name', name: s.proc_id }) },
+  assess: () => ({ findings: [finding('proc.kill', 'L0')], touches: touches() }),
+  approvalKey: () => 'proc.kill',
+  digest: (s) => `kill ${s.proc_id}`,
+  execute: (s, ctx) => proc().runProcKill(s, ctx as never),
+};

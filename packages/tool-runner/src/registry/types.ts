@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+import type { ArgKind, PermissionSubject } from '../permission-rules';
+import type { ClassifyOptions } from '../policy/classify';
+import type { Finding } from '../policy/finding';
+import type { Registry, RunnerDeps, ToolContext, ToolResult } from '../tools/types';
+import type { ToolSession } from '../tools/session';
+import type { Lang, Policy } from '../types';
+
+/** What a step touches: the paths it reads or writes, the hosts it reaches, the programs it runs. */
+export interface Touches {
+  read: string[];
+  write: string[];
+  network: string[];
+  exec: string[];
+}
+
+/** Everything `assess` may look at. Pure data: no file system, no clock. */
+export interface AssessContext extends ClassifyOptions {
+  /** The caller's policy, normalised. */
+  policy: Policy;
+}
+
+/** A tool's verdict before rendering: the fired rules and what the step touches. */
+export interface Assessment {
+  findings: Finding[];
+  touches: Touches;
+}
+
+/** What the runner offers a definition that needs live facts before judging (plugins, file targets). */
+export interface JudgeEnv {
+  registry: Registry;
+  deps: RunnerDeps;
+  session: ToolSession;
+  /** config.json_patch: the files that may be patched. */
+  allowedRoots(): string[];
+}
+
+/**
+ * One tool: its name, what it is for (zh and en), the zod schema of its input (the only schema
+ * of it anywhere; the JSON Schema for native tool calls and MCP is generated from it), a pure
+ * `assess`, the approval key, the one-line digest and `execute`.
+ */
+export interface ToolDefinition<I extends object = Record<string, unknown>> {
+  /** Dotted name the model uses: `exec`, `fs.read`, `mcp.github.create_issue`. */
+  name: string;
+  description: Record<Lang, string>;
+  /** The input fields (without `tool`), `requires` included. */
+  input: z.ZodObject<z.ZodRawShape>;
+  /** A compact example of the input for the prompt. */
+  example: Record<string, unknown>;
+  /** The step runs in the cmd reply's `cwd` when it names none. */
+  takesCwd?: boolean;
+  /** The definition asks the user itself through `ctx.ask` (to show a preview first). */
+  confirmsInside?: boolean;
+  /** How permission rules read this tool's argument, and the subject of one step. */
+  permission: { arg: ArgKind; subject(input: I, ctx: AssessContext): PermissionSubject };
+  /** Live facts the runner gathers before judging (merged into the AssessContext). */
+  judgeContext?(input: I, env: JudgeEnv): Partial<AssessContext>;
+  /** Pure: the rules that fire for this input and what it touches. */
+  assess(input: I, ctx: AssessContext): Assessment;
+  /** What 'allow for this session' allows: never wider than what the user was shown. */
+  approvalKey(input: I): string;
+  /** One line for people: `git status`, `read src/a.ts (lines 10+5)`. */
+  digest(input: I): string;
+  /** Ask every time, even when the session allows this key. */
+  alwaysConfirm?(input: I, env: Pick<JudgeEnv, 'registry' | 'deps'>): boolean;
+  execute(input: I, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A definition whose input type is not known statically (custom and MCP tools). */
+export type AnyToolDefinition = ToolDefinition<any>; // eslint-disable-line @typescript-eslint/no-explicit-any

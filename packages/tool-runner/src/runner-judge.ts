@@ -1,0 +1,65 @@
+import { redactValue } from './redact';
+import { assessStep, classifyFindings, render, type ClassifyOptions } from './policy/classify';
+import { finding, maxLevel, type Finding } from './policy/finding';
+import type { ToolRegistry } from './registry';
+import type { AnyToolDefinition, JudgeEnv, Touches } from './registry/types';
+import type { ResolvedPath } from './workspace';
+import type { Decision, Lang, Policy, Step } from './types';
+
+/** L1 rules a session allowance never silences: they are about this exact step, not its kind. */
+export const NEVER_BY_SESSION = new Set([
+  'secret.read', 'git.other_repo', 'wrapper.env_print', 'plugin.interactive',
+  'fs.outside_write', 'fs.symlink_escape', 'fs.unread_overwrite', 'fs.stale_overwrite',
+]);
+
+/** The verdict on one (valid) step as the runner sees it. */
+export interface Judgement {
+  decision: Decision;
+  /** The step was lowered to L0 by an 'allow for this session' answer. */
+  bySession: boolean;
+  /** Ask even when the session allows the key (interactive plugins). */
+  alwaysConfirm: boolean;
+  /** The definition of the step's tool. */
+  def: AnyToolDefinition;
+  /** What 'allow for this session' would allow. */
+  key: string;
+  touches: Touches;
+  /** fs.edit / fs.write: the target as resolved when judged. */
+  fsTarget?: ResolvedPath;
+}
+
+/** What judging needs from the runner: fixed for its life, except the allowances. */
+export interface JudgeSetup {
+  registry: ToolRegistry;
+  policy: Policy;
+  lang: Lang;
+  /** The base context of every judgement (cwd, home, SlothTool home). */
+  base: ClassifyOptions;
+  env: JudgeEnv;
+  allowances: ReadonlySet<string>;
+}
+
+/** Judge a step that passed validation: its tool's assess with live facts, `requires`, the policy, the session's allowances. */
+export function judgeValid(step: Step, setup: JudgeSetup): Judgement {
+  const def = setup.registry.get(step.tool ?? 'exec')!;
+  const ctx: ClassifyOptions = { ...setup.base, ...(def.judgeContext?.(step, setup.env) ?? {}) };
+  const assessed = assessStep(step, setup.policy, ctx, setup.registry);
+  const found: Finding[] = assessed.findings;
+  const touches = assessed.touches ?? { read: [], write: [], network: [], exec: [] };
+  const alwaysConfirm = def.alwaysConfirm?.(step, setup.env) ?? false;
+  const level = maxLevel(found.map((f) => f.level));
+  const key = def.approvalKey(step);
+  const sessionable = !found.some((f) => f.level === 'L1' && NEVER_BY_SESSION.has(f.id));
+  const common = { alwaysConfirm, def, key, touches, ...(ctx.fsTarget ? { fsTarget: ctx.fsTarget } : {}) };
+  if (level === 'L1' && !alwaysConfirm && sessionable && setup.allowances.has(key)) {
+    const lowered = found.map((f) => (f.level === 'L1' ? { ...f, level: 'L0' as const } : f));
+    return { decision: redactValue(render([...lowered, finding('session.allowed', 'L0', { k: key })], setup.lang)), bySession: true, ...common };
+  }
+  // Reasons quote arguments; they reach the model, so they are redacted like output.
+  return { decision: redactValue(render(found, setup.lang)), bySession: false, ...common };
+}
+
+/** The decision on a step that failed validation (blocked, saying what was expected). */
+export function invalidDecision(step: unknown, setup: Pick<JudgeSetup, 'registry' | 'policy' | 'lang'>): Decision {
+  return render(classifyFindings(step as Step, setup.policy, { lang: setup.lang }, setup.registry), setup.lang);
+}

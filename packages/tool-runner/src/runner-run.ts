@@ -1,0 +1,94 @@
+import { message } from './i18n';
+import type { ConfirmAnswer, ConfirmRequest, RunOptions } from './runner';
+import { invalidDecision, judgeValid, type JudgeSetup, type Judgement } from './runner-judge';
+import type { ResultDecision, StoppedToolResult, ToolContext, ToolResult } from './tools/types';
+import type { Step } from './types';
+
+/** How many times the user may edit a step before it counts as declined. */
+const MAX_EDITS = 5;
+
+/** What running a step needs from its runner. */
+export interface RunSetup {
+  judge: JudgeSetup;
+  /** Ask the user (normalised: never throws, always an answer). */
+  ask(request: ConfirmRequest, signal?: AbortSignal): Promise<ConfirmAnswer>;
+  /** Remember an 'allow for this session' answer. */
+  allow(key: string): void;
+  /** The tool context of one run (everything but the decision and the asking). */
+  context(id: string, options: RunOptions, judged: Judgement): Omit<ToolContext, 'decision' | 'ask'>;
+}
+
+export function stopped(id: string, tool: string, status: 'blocked' | 'declined', decision: ResultDecision, reason?: string): StoppedToolResult {
+  return { _event: 'tool_result', id, tool, status, ...(reason ? { reason } : {}), decision };
+}
+
+/** Normalise whatever a confirm callback answered; a failure or nonsense is a decline. */
+export async function normaliseAnswer(confirm: (r: ConfirmRequest) => ConfirmAnswer | Promise<ConfirmAnswer>, request: ConfirmRequest, signal?: AbortSignal): Promise<ConfirmAnswer> {
+  let answer: unknown;
+  try {
+    answer = await confirm(request);
+  } catch (err) {
+    return { action: 'decline', reason: `confirm failed: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (signal?.aborted) return { action: 'decline', reason: 'aborted' };
+  const a = answer as { action?: unknown; step?: unknown; reason?: unknown } | null;
+  if (!a || typeof a !== 'object') return { action: 'decline', reason: 'no answer' };
+  if (a.action === 'run' || a.action === 'allow-session') return { action: a.action };
+  if (a.action === 'edit' && a.step && typeof a.step === 'object') return { action: 'edit', step: a.step as Step };
+  return { action: 'decline', ...(typeof a.reason === 'string' ? { reason: a.reason } : {}) };
+}
+
+type Outcome = { done: ToolResult } | { edited: Step; tool: string; decision: ResultDecision };
+
+/** One pass: judge, refuse L2, ask for L1 (before running, or inside the tool with its preview), execute. */
+async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSetup): Promise<Outcome> {
+  const { registry, lang } = setup.judge;
+  const checked = registry.validate(step);
+  const tool = String((step as { tool?: unknown })?.tool ?? 'exec');
+  if (!checked.ok) {
+    const decision = invalidDecision(step, setup.judge);
+    return { done: stopped(id, tool, 'blocked', { ...decision, by: 'policy' }, decision.rules[0]?.reason) };
+  }
+  const s = checked.step;
+  const judged = judgeValid(s, setup.judge);
+  const { decision, def } = judged;
+  if (decision.level === 'L2') {
+    const reason = decision.rules.filter((r) => r.level === 'L2').map((r) => r.reason).join('; ');
+    return { done: stopped(id, def.name, 'blocked', { ...decision, by: 'policy' }, reason || undefined) };
+  }
+  if (options.signal?.aborted) return { done: stopped(id, def.name, 'declined', { ...decision, by: 'policy' }, 'aborted') };
+  const mustAsk = decision.level === 'L1' || judged.alwaysConfirm;
+  let answer: ConfirmAnswer | undefined;
+  const askUser = async (preview?: string): Promise<boolean> => {
+    answer = await setup.ask({ id, step: s, decision, ...(preview !== undefined ? { preview } : {}), sessionKey: judged.key }, options.signal);
+    if (answer.action === 'allow-session' && decision.level === 'L1') setup.allow(judged.key);
+    return answer.action === 'run' || answer.action === 'allow-session';
+  };
+  const userDecision: ResultDecision = { ...decision, by: 'user' };
+  const declined = (a: ConfirmAnswer | undefined): Outcome | undefined => {
+    if (a?.action === 'edit') return { edited: a.step, tool: def.name, decision: userDecision };
+    if (a?.action === 'decline') return { done: stopped(id, def.name, 'declined', userDecision, a.reason || message('declined.user', lang).reason) };
+    return undefined;
+  };
+  if (mustAsk && !def.confirmsInside && !(await askUser())) return declined(answer) ?? { done: stopped(id, def.name, 'declined', userDecision) };
+  const inside = mustAsk && def.confirmsInside;
+  const ctx: ToolContext = {
+    ...setup.context(id, options, judged),
+    decision: inside ? { ...decision, by: 'policy' } : mustAsk || judged.bySession ? userDecision : { ...decision, by: 'policy' },
+    ...(inside ? { ask: askUser } : {}),
+  };
+  const result = await def.execute(s, ctx);
+  if (!inside || !answer) return { done: result };
+  return declined(answer) ?? { done: { ...result, decision: userDecision } };
+}
+
+/** Judge, ask where needed (the user may edit the step, up to five times), execute. */
+export async function runStep(id: string, step: Step, options: RunOptions, setup: RunSetup): Promise<ToolResult> {
+  let current = step;
+  for (let edits = 0; ; edits++) {
+    const outcome = await runOnce(id, current, options, setup);
+    if ('done' in outcome) return outcome.done;
+    if (edits + 1 >= MAX_EDITS) return stopped(id, outcome.tool, 'declined', outcome.decision, 'too many edits');
+    current = outcome.edited;
+  }
+}
