@@ -1,6 +1,6 @@
 import { at, emit, type AgentConfirmFn, type AgentCore } from './agent-core';
 import type { Step } from './protocol';
-import type { ConfirmAnswer, ConfirmRequest, ToolResult } from './runner-types';
+import type { ConfirmAnswer, ConfirmRequest, StepRunner, ToolResult } from './runner-types';
 import { appendAudit, type AuditEntry } from './sessions';
 
 const declineAll: AgentConfirmFn = async () => ({ action: 'decline', reason: 'no confirm callback' });
@@ -49,5 +49,11 @@ function auditStep(step: Step): Step {
     const v = out[key];
     if (typeof v === 'string' && v.length > AUDIT_MAX_CHARS) out[key] = `${v.slice(0, AUDIT_MAX_CHARS)}…[${v.length} chars]`;
   }
-  return out as Step;
+  return out as unknown as Step;
+}
+
+/** The step runner, built on first use with the agent's confirm bridge. */
+export function getRunner(core: AgentCore): StepRunner {
+  core.runner ??= core.deps.createRunner((request) => confirmBridge(core, request));
+  return core.runner;
 }

@@ -1,4 +1,5 @@
 import { withChildSignal } from './abort';
+import { getRunner } from './agent-approvals';
 import { at, emit, zeroUsage, type AgentCore, type Pending } from './agent-core';
 import { log, record } from './agent-session';
 import { fitToolResult, renderSummary, renderTranscript, ruleBasedSummary, type ChatMessage } from './context';
@@ -75,7 +76,7 @@ export async function ask(core: AgentCore, pending: Pending[], signal: AbortSign
   }
   if (!result.ok) return { ok: false, code: result.code, message: result.message };
   addUsage(core, result.usage, turn);
-  const first = parseReply(result.data);
+  const first = parseReply(result.data, getRunner(core).tools);
   if (first.success) return { ok: true, reply: first.reply, raw: false, repaired: false };
 
   emit(core, { type: 'repair', error: first.error });
@@ -90,7 +91,7 @@ export async function ask(core: AgentCore, pending: Pending[], signal: AbortSign
   let raw = first.raw;
   if (second.ok) {
     addUsage(core, second.usage, turn);
-    const parsed = parseReply(second.data);
+    const parsed = parseReply(second.data, getRunner(core).tools);
     if (parsed.success) return { ok: true, reply: parsed.reply, raw: false, repaired: true };
     raw = parsed.raw;
   } else if (second.code === 'ABORTED') {

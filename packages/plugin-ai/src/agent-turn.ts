@@ -1,12 +1,13 @@
 import { withChildSignal } from './abort';
-import { confirmBridge, audit } from './agent-approvals';
+import { audit, getRunner } from './agent-approvals';
 import { at, emit, zeroUsage, type AgentCore, type Pending } from './agent-core';
 import { ask, compactNow } from './agent-model';
 import { noteEffect } from './agent-rewind';
 import { commit, record } from './agent-session';
 import type { Outcome, TurnResult } from './events';
 import { t } from './i18n';
-import { describeStep, type Reply, type Step } from './protocol';
+import { builtinStepRegistry, type Reply, type Step } from './protocol';
+import { describeStep } from './step-label';
 import type { NotRun, StepRunner, ToolResult } from './runner-types';
 
 /** One turn: ask, run the steps the reply asks for, feed back their results, until the model
@@ -101,12 +102,6 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
   }
 }
 
-/** The step runner, built on first use with the agent's confirm bridge. */
-export function getRunner(core: AgentCore): StepRunner {
-  core.runner ??= core.deps.createRunner((request) => confirmBridge(core, request));
-  return core.runner;
-}
-
 function nextStepId(core: AgentCore): string {
   core.stepCounter++;
   return `cmd_${String(core.stepCounter).padStart(3, '0')}`;
@@ -120,10 +115,9 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
   const results: ToolResult[] = [];
   let stopped: { why: NotRun; reason: string } | undefined;
   for (const raw of reply.data.commands) {
-    const step: Step =
-      (raw.tool === 'exec' || raw.tool === 'proc.start') && (raw.cwd === undefined || raw.cwd === null) && reply.data.cwd
-        ? { ...raw, cwd: reply.data.cwd }
-        : raw;
+    const takesCwd = (runner.tools ?? builtinStepRegistry()).get(raw.tool ?? 'exec')?.takesCwd === true;
+    const own = (raw as { cwd?: string | null }).cwd;
+    const step: Step = takesCwd && (own === undefined || own === null) && reply.data.cwd ? ({ ...raw, cwd: reply.data.cwd } as Step) : raw;
     const id = nextStepId(core);
     const decision = runner.judge(step);
     emit(core, { type: 'step', id, step, decision });

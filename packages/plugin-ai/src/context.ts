@@ -1,5 +1,6 @@
 import type { ContextBudgets } from './config';
-import { describeStep, type Reply, type Summary } from './protocol';
+import type { Reply, Summary } from './protocol';
+import { describeStep } from './step-label';
 import type { ToolResult } from './runner-types';
 import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from './tokens';
 
@@ -30,7 +31,7 @@ export interface ContextSizes {
 export function compactAssistant(reply: Reply, maxTokens: number): string {
   const message = truncateHead(reply.message, maxTokens);
   if (reply.type === 'cmd') {
-    return JSON.stringify({ type: 'cmd', message, ran: reply.data.commands.map(describeStep) });
+    return JSON.stringify({ type: 'cmd', message, ran: reply.data.commands.map((step) => describeStep(step)) });
   }
   return JSON.stringify({ type: reply.type, message });
 }
@@ -93,10 +94,12 @@ export function fitToolResult(result: ToolResult, maxTokens: number): string {
       if (typeof copy[key] === 'string') copy[key] = truncateTail(copy[key] as string, share);
     }
     // Page text and snippets: the beginning matters.
-    for (const key of ['snippet', ...(result.tool === 'fs.read' ? [] : ['content'])]) {
+    // Numbered file lines (a result with totalLines) are cut on whole lines instead.
+    const fileLines = typeof result.totalLines === 'number';
+    for (const key of ['snippet', ...(fileLines ? [] : ['content'])]) {
       if (typeof copy[key] === 'string') copy[key] = truncateHead(copy[key] as string, share);
     }
-    if (result.tool === 'fs.read' && typeof copy.content === 'string') Object.assign(copy, fitFileLines(result, share));
+    if (fileLines && typeof copy.content === 'string') Object.assign(copy, fitFileLines(result, share));
     if (copy.parsed !== undefined) {
       const parsed = JSON.stringify(copy.parsed);
       if (estimateTokens(parsed) > share) copy.parsed = truncateHead(parsed, share);

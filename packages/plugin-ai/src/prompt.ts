@@ -13,7 +13,7 @@ export interface Environment {
 /** Marker the summary request carries so logs and test servers can tell it apart. */
 export const SUMMARY_MARKER = '[ai:summary-request]';
 
-export const PROTOCOL_TEXT = `You are "ai", a terminal assistant run by SlothTool. You never run anything yourself:
+const PROTOCOL_TEMPLATE = `You are "ai", a terminal assistant run by SlothTool. You never run anything yourself:
 you answer with EXACTLY ONE JSON object and nothing else (no prose, no code fences). A local
 runner validates it, judges the risk of every step, asks the user where needed, runs the steps
 without a shell and sends you the results.
@@ -24,15 +24,8 @@ Reply shapes:
 2. {"type":"cmd","message":"<why these steps>","data":{"cwd":null,"commands":[STEP,...],"expected_effect":"<what should change>"}}
 3. {"type":"error","message":"<why the request cannot be done>"}
 
-STEP shapes ("tool" defaults to "exec"):
-- {"tool":"exec","program":"git","args":["status"],"requires":{"confirm":false,"elevated":false,"network":false,"write":false}}
-- {"tool":"plugin.run","plugin":"<installed plugin alias>","args":["..."]}
-- {"tool":"config.json_patch","file":"~/.slothtool/settings.json","patch":[{"op":"replace","path":"/language","value":"en"}]}
-- {"tool":"fs.read","path":"src/a.ts","offset":1,"limit":2000}  numbered lines; a note says how to read on
-- {"tool":"fs.edit","path":"src/a.ts","old_string":"<exact text, unique in the file>","new_string":"...","replace_all":false}
-- {"tool":"fs.write","path":"docs/new.md","content":"..."}  create or overwrite (read an existing file first)
-- {"tool":"http.get","url":"https://..."}  a page as text
-- {"tool":"proc.start","program":"npm","args":["test"]} → "proc_id"; {"tool":"proc.status","proc_id":"proc_1","wait_ms":30000} → state, exitCode, output new since the last status; {"tool":"proc.kill","proc_id":"proc_1"}
+STEP shapes ("tool" defaults to "exec"), one per tool:
+{{TOOLS}}
 
 After your steps ran you receive one user message per step whose content is JSON:
 {"_event":"tool_result","id":"cmd_001","tool":"exec","program":"git","args":["status"],"exitCode":0,"stdoutTail":"...","stderrTail":"","truncated":false,"parsed":{...},"decision":{"level":"L0","by":"policy","rules":[...]}}
@@ -49,11 +42,33 @@ Rules:
 - When the results answer the question, reply with "chat" and stop requesting commands.
 - Conversation history may arrive as a summary plus recent messages; trust the summary.`;
 
-/** The system prompt: protocol and rules, then a short environment block, then AGENTS.md. */
-export function buildSystemPrompt(env: Environment): string {
+/** What the prompt needs of a tool: the registry's definitions satisfy it. */
+export interface PromptTool {
+  name: string;
+  description: { en: string };
+  example: Record<string, unknown>;
+}
+
+/** One line per tool: its step shape (from the tool's example) and what it is for. */
+export function toolLines(tools: readonly PromptTool[]): string {
+  return tools.map((t) => `- ${JSON.stringify({ tool: t.name, ...t.example })}  ${t.description.en}`).join('\n');
+}
+
+/** The protocol text with the tools listed; byte-identical for the same tools (no clock, no counters). */
+export function protocolText(tools: readonly PromptTool[]): string {
+  return PROTOCOL_TEMPLATE.replace('{{TOOLS}}', toolLines(tools));
+}
+
+/** The built-in tools of @holic512/tool-runner (loaded on the paths that build a prompt). */
+export function builtinTools(): readonly PromptTool[] {
+  return (require('@holic512/tool-runner') as { tools: readonly PromptTool[] }).tools;
+}
+
+/** The system prompt: protocol and rules, then a short environment block, then the project's instructions. */
+export function buildSystemPrompt(env: Environment, tools: readonly PromptTool[] = builtinTools()): string {
   const language = env.lang === 'zh' ? 'Chinese (zh)' : 'English (en)';
   const parts = [
-    PROTOCOL_TEXT,
+    protocolText(tools),
     `Environment:\n- cwd: ${env.cwd}\n- os: ${env.os}\n- installed SlothTool plugins: ${
       env.plugins.length ? env.plugins.join(', ') : '(none)'
     }\n- answer the user in ${language} unless they write in another language`,

@@ -1,118 +1,21 @@
 import { z } from 'zod';
+import type { Step } from '@holic512/tool-runner';
 
 /** Model → runner protocol (DESIGN §4, docs/protocol.md). Every reply is validated here. */
 
-export const RequiresSchema = z
-  .object({
-    confirm: z.boolean().optional(),
-    elevated: z.boolean().optional(),
-    network: z.boolean().optional(),
-    write: z.boolean().optional(),
-  })
-  .optional();
+/** What plugin-ai needs of a tool registry (tool-runner's ToolRegistry): the step schema and digests. */
+export interface StepRegistry {
+  stepSchema(): z.ZodType<Step>;
+  get(name: string): { digest(step: never): string; takesCwd?: boolean } | undefined;
+}
 
-const ExecStepSchema = z.object({
-  tool: z.literal('exec'),
-  program: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  cwd: z.string().nullable().optional(),
-  requires: RequiresSchema,
-  timeoutMs: z.number().int().positive().optional(),
-});
+/** The built-in tools of @holic512/tool-runner: the one step schema (loaded when a reply is parsed). */
+export function builtinStepRegistry(): StepRegistry {
+  return (require('@holic512/tool-runner') as { builtinRegistry(): StepRegistry }).builtinRegistry();
+}
 
-const PluginRunStepSchema = z.object({
-  tool: z.literal('plugin.run'),
-  plugin: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  requires: RequiresSchema,
-});
-
-const PatchOpSchema = z
-  .object({
-    op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test', 'set', 'unset']),
-    path: z.string(),
-    value: z.unknown().optional(),
-    from: z.string().optional(),
-  })
-  .passthrough();
-
-const JsonPatchStepSchema = z.object({
-  tool: z.literal('config.json_patch'),
-  file: z.string().min(1),
-  patch: z.array(PatchOpSchema).min(1),
-  requires: RequiresSchema,
-});
-
-const FsReadStepSchema = z.object({
-  tool: z.literal('fs.read'),
-  path: z.string().min(1),
-  offset: z.number().int().positive().optional(),
-  limit: z.number().int().positive().optional(),
-  requires: RequiresSchema,
-});
-
-const FsEditStepSchema = z.object({
-  tool: z.literal('fs.edit'),
-  path: z.string().min(1),
-  old_string: z.string(),
-  new_string: z.string(),
-  replace_all: z.boolean().optional(),
-  requires: RequiresSchema,
-});
-
-const FsWriteStepSchema = z.object({
-  tool: z.literal('fs.write'),
-  path: z.string().min(1),
-  content: z.string(),
-  requires: RequiresSchema,
-});
-
-const HttpGetStepSchema = z.object({
-  tool: z.literal('http.get'),
-  url: z.string().min(1),
-  requires: RequiresSchema,
-});
-
-const ProcStartStepSchema = z.object({
-  tool: z.literal('proc.start'),
-  program: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  cwd: z.string().nullable().optional(),
-  requires: RequiresSchema,
-});
-
-const ProcStatusStepSchema = z.object({
-  tool: z.literal('proc.status'),
-  proc_id: z.string().min(1),
-  wait_ms: z.number().min(0).max(60000).optional(),
-  requires: RequiresSchema,
-});
-
-const ProcKillStepSchema = z.object({
-  tool: z.literal('proc.kill'),
-  proc_id: z.string().min(1),
-  requires: RequiresSchema,
-});
-
-/** One step. `tool` defaults to "exec" so the original cmd shape stays valid. */
-export const StepSchema = z.preprocess(
-  (value) =>
-    value && typeof value === 'object' && !Array.isArray(value) && !('tool' in value)
-      ? { ...value, tool: 'exec' }
-      : value,
-  z.discriminatedUnion('tool', [
-    ExecStepSchema,
-    PluginRunStepSchema,
-    JsonPatchStepSchema,
-    FsReadStepSchema,
-    FsEditStepSchema,
-    FsWriteStepSchema,
-    HttpGetStepSchema,
-    ProcStartStepSchema,
-    ProcStatusStepSchema,
-    ProcKillStepSchema,
-  ]),
-);
+/** One step, as the registry's tools define it. `tool` defaults to "exec" so the original cmd shape stays valid. */
+export const StepSchema: z.ZodType<Step> = z.lazy(() => builtinStepRegistry().stepSchema());
 
 export const ChatReplySchema = z.object({
   type: z.literal('chat'),
@@ -126,15 +29,19 @@ export const ChatReplySchema = z.object({
     .optional(),
 });
 
-export const CmdReplySchema = z.object({
-  type: z.literal('cmd'),
-  message: z.string().default(''),
-  data: z.object({
-    cwd: z.string().nullable().optional(),
-    commands: z.array(StepSchema).min(1).max(10),
-    expected_effect: z.string().optional(),
-  }),
-});
+function cmdReplySchema(steps: z.ZodType<Step>) {
+  return z.object({
+    type: z.literal('cmd'),
+    message: z.string().default(''),
+    data: z.object({
+      cwd: z.string().nullable().optional(),
+      commands: z.array(steps).min(1).max(10),
+      expected_effect: z.string().optional(),
+    }),
+  });
+}
+
+export const CmdReplySchema = cmdReplySchema(StepSchema);
 
 export const ErrorReplySchema = z.object({
   type: z.literal('error'),
@@ -143,7 +50,20 @@ export const ErrorReplySchema = z.object({
 
 export const ReplySchema = z.discriminatedUnion('type', [ChatReplySchema, CmdReplySchema, ErrorReplySchema]);
 
-export type Step = z.infer<typeof StepSchema>;
+/** Reply schemas of registries with more than the built-in tools (MCP, a sibling plugin's). */
+const replySchemas = new WeakMap<StepRegistry, z.ZodType<Reply>>();
+
+function replySchemaFor(registry?: StepRegistry): z.ZodType<Reply> {
+  if (!registry) return ReplySchema;
+  let schema = replySchemas.get(registry);
+  if (!schema) {
+    schema = z.discriminatedUnion('type', [ChatReplySchema, cmdReplySchema(z.lazy(() => registry.stepSchema())), ErrorReplySchema]) as z.ZodType<Reply>;
+    replySchemas.set(registry, schema);
+  }
+  return schema;
+}
+
+export type { Step };
 export type ChatReply = z.infer<typeof ChatReplySchema>;
 export type CmdReply = z.infer<typeof CmdReplySchema>;
 export type ErrorReply = z.infer<typeof ErrorReplySchema>;
@@ -164,13 +84,14 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
-/** Validate a reply: either llm-base's parsed `data` object or raw text. Never throws. */
-export function parseReply(value: unknown): ParsedReply {
+/** Validate a reply: either llm-base's parsed `data` object or raw text. Steps are checked
+ * against `registry` (the runner's tools; default the built-in ones). Never throws. */
+export function parseReply(value: unknown, registry?: StepRegistry): ParsedReply {
   if (typeof value === 'string') {
     const text = value.trim();
     const json = safeJsonParse(text) ?? safeJsonParse(extractJsonObject(text) ?? '');
     if (json === undefined) return { success: false, error: 'the reply is not a JSON object', raw: value };
-    return parseReply(json);
+    return parseReply(json, registry);
   }
   const fallback = FallbackSchema.safeParse(value);
   if (fallback.success) {
@@ -178,12 +99,12 @@ export function parseReply(value: unknown): ParsedReply {
     // Some models wrap valid JSON in prose or fences; llm-base 1.0.x gives up on those.
     const inner = safeJsonParse(extractJsonObject(raw) ?? '');
     if (inner !== undefined && !FallbackSchema.safeParse(inner).success) {
-      const again = parseReply(inner);
+      const again = parseReply(inner, registry);
       if (again.success) return again;
     }
     return { success: false, error: 'the reply is not a JSON object', raw };
   }
-  const parsed = ReplySchema.safeParse(value);
+  const parsed = replySchemaFor(registry).safeParse(value);
   if (parsed.success) return { success: true, reply: parsed.data };
   return { success: false, error: describeIssues(parsed.error), raw: safeStringify(value) };
 }
@@ -228,32 +149,6 @@ export function extractJsonObject(text: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/** A one-line human summary of a step, e.g. `git status` or `plugin loc ./src`. */
-export function describeStep(step: Step): string {
-  switch (step.tool) {
-    case 'exec':
-      return [step.program, ...step.args].join(' ');
-    case 'plugin.run':
-      return ['plugin', step.plugin, ...step.args].join(' ');
-    case 'config.json_patch':
-      return `json_patch ${step.file} (${step.patch.length} op${step.patch.length === 1 ? '' : 's'})`;
-    case 'fs.read':
-      return `read ${step.path}${step.offset || step.limit ? ` (lines ${step.offset ?? 1}+${step.limit ? `, ${step.limit}` : ''})` : ''}`;
-    case 'fs.edit':
-      return `edit ${step.path}${step.replace_all ? ' (all)' : ''}`;
-    case 'fs.write':
-      return `write ${step.path}`;
-    case 'http.get':
-      return `GET ${step.url}`;
-    case 'proc.start':
-      return `start ${[step.program, ...step.args].join(' ')}`;
-    case 'proc.status':
-      return `status ${step.proc_id}${step.wait_ms ? ` (wait ${step.wait_ms} ms)` : ''}`;
-    case 'proc.kill':
-      return `kill ${step.proc_id}`;
-  }
 }
 
 /** The summary call's reply: `{summary, keyFacts, openTasks}`. */

@@ -1,6 +1,6 @@
 import { t, type Lang, type MessageKey } from './i18n';
 import type { AgentEvent } from './events';
-import { describeStep } from './protocol';
+import { describeStep } from './step-label';
 import type { NotRun, ToolResult } from './runner-types';
 
 /** How a step the agent did not run is worded, by why (never by matching its English reason). */
@@ -46,7 +46,7 @@ function resultLine(result: ToolResult, lang: Lang): string {
     return `${t(lang, key)}${detail ? ` — ${detail}` : ''}`;
   }
   // fs.read, http.get, proc.*: the runner's one-line summary (`calc.js: 1–40 / 40`, `proc_1 exited 0`).
-  if (/^(fs|http|proc)\./.test(result.tool) && typeof result.summary === 'string') return result.summary;
+  if (typeof result.summary === 'string') return result.summary;
   const ms = typeof result.durationMs === 'number' ? ` (${result.durationMs} ms)` : '';
   const signal = result.signal ? ` ${result.signal}` : '';
   return `${t(lang, 'stepExit', { code: String(result.exitCode) })}${signal}${ms}`;

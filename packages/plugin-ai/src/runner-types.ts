@@ -1,5 +1,5 @@
 import type { Decision } from '@holic512/tool-runner';
-import type { Step } from './protocol';
+import type { Step, StepRegistry } from './protocol';
 
 /** The slice of @holic512/tool-runner's API plugin-ai uses (docs/contracts.md). The shapes that
  * carry a step are declared here over plugin-ai's own validated Step so the core can be driven
@@ -67,6 +67,8 @@ export interface UndoResult {
 }
 
 export interface StepRunner {
+  /** The runner's tools (tool-runner ≥ the registry; absent in fakes and older runners): steps are parsed against them. */
+  tools?: StepRegistry;
   judge(step: Step): Decision;
   run(step: Step, options?: RunOptions): Promise<ToolResult>;
   /** File journal position (tool-runner ≥ issue #10; absent in fakes and older runners). */

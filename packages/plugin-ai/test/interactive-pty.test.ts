@@ -587,8 +587,8 @@ test('an fs.edit shows its diff before the question; /undo puts the file back', 
   const s = fx.start();
   await s.waitFor('low · local');
   s.write('fix add' + KEY.enter);
-  await s.waitFor('[L0] fs.read calc.js');
-  await s.waitFor('[L1] fs.edit calc.js');
+  await s.waitFor('[L0] read calc.js');
+  await s.waitFor('[L1] edit calc.js');
   await s.waitFor('-exports.add = (a, b) => a - b;');
   await s.waitFor('+exports.add = (a, b) => a + b;');
   await s.waitFor('Esc declines');

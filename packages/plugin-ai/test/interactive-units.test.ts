@@ -323,9 +323,11 @@ describe('formatting', () => {
 
   test('describeStep quotes words with spaces so what is shown is what runs', () => {
     expect(describeStep({ tool: 'exec', program: 'git', args: ['commit', '-m', 'fix it'] })).toBe("git commit -m 'fix it'");
-    // a tool this version of the screen does not know: the tool and its target
-    expect(describeStep({ tool: 'fs.edit', path: 'src/a b.ts', old_string: 'x', new_string: 'y' } as never)).toBe("fs.edit 'src/a b.ts'");
-    expect(describeStep({ tool: 'proc.start', program: 'npm', args: ['test'] } as never)).toBe('proc.start npm test');
+    // every tool by its own digest, quoted the same way
+    expect(describeStep({ tool: 'fs.edit', path: 'src/a b.ts', old_string: 'x', new_string: 'y' } as never)).toBe("edit 'src/a b.ts'");
+    expect(describeStep({ tool: 'proc.start', program: 'npm', args: ['test'] } as never)).toBe('start npm test');
+    // a tool the registry does not know: its name and target
+    expect(describeStep({ tool: 'mcp.kit.echo', path: 'x y' } as never)).toBe("mcp.kit.echo 'x y'");
   });
 
   test('/context shows each part against the budget', () => {

@@ -1,4 +1,5 @@
-import { describeStep, extractJsonObject, parseReply } from '../src/protocol';
+import { describeStep } from '../src/step-label';
+import { extractJsonObject, parseReply } from '../src/protocol';
 
 describe('parseReply', () => {
   test.each<[string, unknown, boolean]>([

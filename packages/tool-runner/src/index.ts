@@ -4,7 +4,7 @@ export const VERSION: string = require('../package.json').version;
 export { exec, execInherit, createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES } from './exec';
 export type { ExecOptions, ExecResult, ExecDeps, InheritResult } from './exec';
 export { classify, sessionKey, validateStep } from './policy/classify';
-export { tools, getTool, toolJsonSchema, createToolRegistry, TOOL_NAME } from './registry';
+export { tools, getTool, toolJsonSchema, createToolRegistry, builtinRegistry, TOOL_NAME } from './registry';
 export type { ToolRegistry } from './registry';
 export { RequiresSchema } from './registry/common';
 export type { ToolDefinition, AnyToolDefinition, Assessment, AssessContext, Touches, JudgeEnv } from './registry/types';

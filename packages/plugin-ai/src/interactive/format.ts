@@ -9,30 +9,9 @@ import { ts } from './strings';
 import type { Theme } from './theme';
 import { stripAnsi, truncateWidth } from './width';
 
-/** A step in one line, like the core's describeStep (kept here so the screen does not load
- * zod with ../protocol before the prompt is drawn). */
-export function describeStep(step: Step): string {
-  switch (step.tool) {
-    case 'exec':
-      return [step.program, ...step.args].map(quoteForDisplay).join(' ');
-    case 'plugin.run':
-      return ['plugin', step.plugin, ...step.args].map(quoteForDisplay).join(' ');
-    case 'config.json_patch':
-      return `json_patch ${step.file} (${step.patch.length} op${step.patch.length === 1 ? '' : 's'})`;
-    default: {
-      // Tools added later (fs.*, http.get, proc.*): the tool, its target, and its words.
-      const fields = step as unknown as Record<string, unknown>;
-      const target = ['path', 'file', 'url', 'proc_id', 'program'].map((k) => fields[k]).find((v) => typeof v === 'string');
-      const words = Array.isArray(fields.args) ? fields.args.filter((a): a is string => typeof a === 'string').map(quoteForDisplay) : [];
-      return [String(fields.tool), ...(typeof target === 'string' ? [quoteForDisplay(target)] : []), ...words].join(' ');
-    }
-  }
-}
+import { describeStep } from '../step-label';
 
-/** Words with spaces or quotes are shown quoted, so what is shown is what runs. */
-function quoteForDisplay(word: string): string {
-  return word === '' || /[\s'"\\]/.test(word) ? `'${word.replace(/'/g, `'\\''`)}'` : word;
-}
+export { describeStep };
 
 /** Lines of command output shown once a step is done (its tail). */
 export const TAIL_LINES = 5;
@@ -108,10 +87,10 @@ export function formatResult(
     return lines;
   }
   const text = output || [result.stdoutTail, result.stderrTail].filter((t) => typeof t === 'string').join('');
-  if (result.tool !== 'exec' && result.tool !== 'plugin.run' && typeof result.summary === 'string') {
+  if (typeof result.summary === 'string') {
     // fs.read, http.get, proc.*: what they read is for the model; the user gets the runner's
-    // one-line summary (and a process's output tail).
-    const { shown, hidden } = tail(result.tool.startsWith('proc.') ? outputLines(text) : [], TAIL_LINES);
+    // one-line summary (and a background process's output tail).
+    const { shown, hidden } = tail(typeof result.state === 'string' ? outputLines(text) : [], TAIL_LINES);
     if (hidden) lines.push(theme.dim(`  │ ${ts(lang, 'moreLines', { n: hidden })}`));
     for (const line of shown) lines.push(theme.dim(`  │ ${line}`));
     lines.push(`  ${theme.green('⎿')} ${result.summary}`);

@@ -26,20 +26,22 @@ export function countNewlines(text: string): number {
   return n;
 }
 
-/** The words of a step the user may edit (a program and its arguments), or none. */
-export function wordsOf(step: Step): string[] {
-  if (step.tool === 'plugin.run') return [step.plugin, ...step.args];
-  const fields = step as unknown as Record<string, unknown>;
-  // exec, and later tools that run a program the same way (proc.start)
-  if (typeof fields.program === 'string' && Array.isArray(fields.args) && fields.args.every((a) => typeof a === 'string')) {
-    return [fields.program, ...(fields.args as string[])];
-  }
-  return [];
+type WordsDef = { words?: { get(step: never): string[]; set(step: never, words: string[]): Step } };
+
+function wordsDef(step: Step): WordsDef['words'] {
+  const reg = (require('@holic512/tool-runner') as { builtinRegistry(): { get(name: string): WordsDef | undefined } }).builtinRegistry();
+  return reg.get((step as { tool?: string }).tool ?? 'exec')?.words;
 }
 
+/** The words of a step the user may edit (a program and its arguments), as its tool defines them; none for other tools. */
+export function wordsOf(step: Step): string[] {
+  return wordsDef(step)?.get(step as never) ?? [];
+}
+
+/** The step with edited words put back by its tool. */
 export function withWords(step: Step, words: string[]): Step {
-  if (step.tool === 'plugin.run') return { ...step, plugin: words[0], args: words.slice(1) };
-  return { ...step, program: words[0], args: words.slice(1) } as Step;
+  const def = wordsDef(step);
+  return def ? def.set(step as never, words) : step;
 }
 
 export function colorDiff(preview: string, theme: Theme): string[] {

@@ -34,6 +34,11 @@ export function commandKey(program: string, args: readonly string[]): string {
   return [program, ...args.slice(0, i + 1)].join(' ');
 }
 
+/** Editable words of a step that runs a program: the program and its arguments. */
+export function programWords<S extends { program: string; args?: string[] }>(): NonNullable<ToolDefinition<S>['words']> {
+  return { get: (s) => [s.program, ...(s.args ?? [])], set: (s, words) => ({ ...s, program: words[0] ?? '', args: words.slice(1) }) };
+}
+
 /**
  * Judge a command (exec and proc.start): the program table with its arguments, and a step cwd
  * outside the workspace like `git -C` there.
@@ -68,6 +73,7 @@ export const execTool: ToolDefinition<ExecStep> = {
   input,
   example: { program: 'git', args: ['status'], requires: { confirm: false, elevated: false, network: false, write: false } },
   takesCwd: true,
+  words: programWords<ExecStep>(),
   permission: { arg: 'words', subject: (s) => ({ kind: 'command', words: [s.program, ...(s.args ?? [])] }) },
   assess: (s, ctx) => assessCommand(s.program, s.args ?? [], s.cwd, ctx),
   approvalKey: (s) => commandKey(s.program, s.args ?? []),

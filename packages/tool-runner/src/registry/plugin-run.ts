@@ -19,6 +19,7 @@ export const pluginRunTool: ToolDefinition<PluginRunStep> = {
   },
   input,
   example: { plugin: '<installed plugin alias>', args: ['...'] },
+  words: { get: (s) => [s.plugin, ...(s.args ?? [])], set: (s, words) => ({ ...s, plugin: words[0] ?? '', args: words.slice(1) }) },
   permission: { arg: 'name', subject: (s) => ({ kind: 'name', name: s.plugin }) },
   judgeContext(s, env) {
     const plugins: Record<string, { interactive?: boolean; name?: string }> = Object.create(null);

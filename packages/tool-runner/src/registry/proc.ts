@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { finding } from '../policy/finding';
 import type { ProcKillStep, ProcStartStep, ProcStatusStep } from '../tool-steps';
 import { argList, commandLine, cwdField, nonBlank, RequiresSchema, touches } from './common';
-import { assessCommand, commandKey } from './exec';
+import { assessCommand, commandKey, programWords } from './exec';
 import type { ToolDefinition } from './types';
 
 const proc = () => require('../tools/proc') as typeof import('../tools/proc');
@@ -16,6 +16,7 @@ export const procStartTool: ToolDefinition<ProcStartStep> = {
   input: z.object({ program: z.string().min(1), args: argList, cwd: cwdField, requires: RequiresSchema }),
   example: { program: 'npm', args: ['test'] },
   takesCwd: true,
+  words: programWords<ProcStartStep>(),
   permission: { arg: 'words', subject: (s) => ({ kind: 'command', words: [s.program, ...(s.args ?? [])] }) },
   judgeContext: (_s, env) => ({ workspace: env.session.workspace, slothtoolHome: env.session.slothtoolHome }),
   assess(s, ctx) {
