@@ -38,7 +38,17 @@ export type AgentEvent =
   | { type: 'step'; id: string; step: Step; decision: Decision }
   | { type: 'confirm'; request: ConfirmRequest }
   | { type: 'confirm_answer'; id: string; answer: ConfirmAnswer }
-  | { type: 'output'; id: string; chunk: string; stream: 'stdout' | 'stderr' }
+  | {
+      type: 'output';
+      id: string;
+      chunk: string;
+      stream: 'stdout' | 'stderr';
+      /** Only in `ai -p --json`: the last event of a stream cut to its head and tail. */
+      truncated?: true;
+      /** With `truncated`: bytes the stream printed in all, and those not carried. */
+      bytes?: number;
+      omittedBytes?: number;
+    }
   | { type: 'tool_result'; result: ToolResult }
   | { type: 'compaction'; method: 'model' | 'rules'; folded: number; before: number; after: number; sizes: ContextSizes }
   | { type: 'usage'; call: Usage; turn: UsageTotals; total: UsageTotals }

@@ -5,6 +5,7 @@ import { AiError } from './errors';
 import type { AgentEvent } from './events';
 import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
 import { t, type Lang } from './i18n';
+import { JsonEventWriter } from './json-output';
 import { renderProgress } from './render';
 
 /** I/O of a one-shot run; the CLI passes the process streams. */
@@ -96,10 +97,21 @@ export function nonInteractiveConfirm(approveL1: boolean, lang: Lang): AgentConf
 /** `ai -p "<prompt>"`: one turn, events as text or JSON lines, a meaningful exit code. */
 export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShotIo>): Promise<number> {
   const stdout = io?.stdout ?? process.stdout;
+  const json = new JsonEventWriter(stdout);
+  try {
+    return await oneShot(args, lang, io, json);
+  } finally {
+    // Every JSON line reaches stdout before the exit code is set.
+    await json.flush();
+  }
+}
+
+async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undefined, json: JsonEventWriter): Promise<number> {
+  const stdout = io?.stdout ?? process.stdout;
   const stderr = io?.stderr ?? process.stderr;
   const env = io?.env ?? process.env;
   const cwd = io?.cwd ?? process.cwd();
-  const emitJson = (event: unknown) => stdout.write(JSON.stringify(event) + '\n');
+  const emitJson = (event: unknown) => json.line(event);
   const fail = (err: unknown): number => {
     if (AiError.isInstance(err)) {
       const message = t(lang, err.key, err.vars);
@@ -143,13 +155,11 @@ export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShot
     return EXIT.llmBase;
   }
   const { agent } = app;
+  json.limit = app.config.jsonOutputBytes;
   if (args.continue && !agent.resumeLast() && !args.json) stderr.write(t(lang, 'noSessionHere') + '\n');
 
   agent.on((event: AgentEvent) => {
-    if (args.json) {
-      if (event.type !== 'text' && event.type !== 'message_delta') emitJson(event);
-      return;
-    }
+    if (args.json) return json.event(event);
     if (event.type === 'final' || event.type === 'error') return;
     const line = renderProgress(event, lang);
     if (line) stderr.write(line + '\n');
