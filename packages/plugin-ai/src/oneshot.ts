@@ -6,6 +6,7 @@ import type { AgentEvent } from './events';
 import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
 import { t, type Lang } from './i18n';
 import { JsonEventWriter } from './json-output';
+import { Lifetime } from './lifetime';
 import { renderProgress } from './render';
 
 /** I/O of a one-shot run; the CLI passes the process streams. */
@@ -15,6 +16,8 @@ export interface OneShotIo {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Told when `ai` must stop (SIGTERM, SIGHUP, a second Ctrl+C); the CLI entry exits after. */
+  lifetime: Lifetime;
 }
 
 const STDIN_MAX_BYTES = 1024 * 1024;
@@ -166,8 +169,14 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   });
 
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  const lifetime = io?.lifetime ?? new Lifetime();
+  const unhook = lifetime.onStop(() => {
+    controller.abort();
+    agent.dispose();
+  });
+  // The first Ctrl+C stops the turn (the session keeps what was done); a second one stops `ai`.
+  const onSigint = () => (controller.signal.aborted ? lifetime.stop('SIGINT') : controller.abort());
+  process.on('SIGINT', onSigint);
   try {
     const result = await agent.send(prompt, { signal: controller.signal });
     if (!args.json) {
@@ -182,6 +191,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
     return fail(err);
   } finally {
     process.removeListener('SIGINT', onSigint);
+    unhook();
     // Background processes the model started end with the run.
     agent.dispose();
   }
