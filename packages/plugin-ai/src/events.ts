@@ -1,6 +1,6 @@
 import type { ConfirmAnswer, ConfirmRequest, Decision, ToolResult } from './runner-types';
 import type { Reply, Step } from './protocol';
-import type { Usage } from './llm-base';
+import type { LlmWait, Usage } from './llm-base';
 import type { ContextSizes } from './context';
 
 /** How a turn ended. */
@@ -31,6 +31,7 @@ export interface TurnResult {
 export type AgentEvent =
   | { type: 'turn_start'; input: string; sessionId: string }
   | { type: 'request'; messages: number; tokens: number; minimal: boolean; purpose: 'reply' | 'repair' | 'summary' }
+  | ({ type: 'wait' } & LlmWait)
   | { type: 'text'; delta: string }
   | { type: 'message_delta'; message: string }
   | { type: 'repair'; error: string }

@@ -50,9 +50,9 @@ export class JsonEventWriter {
     public limit: number = JSON_OUTPUT_BYTES,
   ) {}
 
-  /** One agent event (text deltas are not part of the JSON stream). */
+  /** One agent event (text deltas and wait reports, both progress, are not part of the JSON stream). */
   event(event: AgentEvent): void {
-    if (event.type === 'text' || event.type === 'message_delta') return;
+    if (event.type === 'text' || event.type === 'message_delta' || event.type === 'wait') return;
     if (event.type === 'output') return this.output(event);
     if (event.type === 'tool_result') this.endStep(event.result.id);
     if (event.type === 'final') for (const id of new Set([...this.streams.keys()].map((k) => k.split('\u0000')[0]))) this.endStep(id);

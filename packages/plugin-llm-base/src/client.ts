@@ -175,7 +175,7 @@ export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
     if (err instanceof sdk.APIConnectionTimeoutError) return result('NETWORK_ERROR', t(ctx.lang, 'timeout', { ms: ctx.profile?.timeout ?? 0, url }));
     if (err instanceof sdk.APIConnectionError) {
       if (causeCode(err) === 'UND_ERR_CONNECT_TIMEOUT' && ctx.profile) {
-        const s = Math.round(waitLimits(ctx.profile).connect / 1000);
+        const s = seconds(waitLimits(ctx.profile).connect);
         return result('NETWORK_ERROR', t(ctx.lang, 'connectTimeout', { server: serverOf(url), s, name }));
       }
       const detail = causeCode(err) ?? err.message;
@@ -354,13 +354,18 @@ export async function chat(
   }
 }
 
+/** Milliseconds as seconds for a message: 0.4, 4, 120. */
+function seconds(ms: number): number {
+  return ms < 10_000 ? Math.round(ms / 100) / 10 : Math.round(ms / 1000);
+}
+
 /** The message of a request the watch gave up: what was late, by how long, and what to do. */
 function waitTimeoutError(watch: RequestWatch, ctx: MapContext): ApiError {
   const timedOut = watch.timedOut!;
   const vars = {
     model: watch.info.model,
     server: watch.info.server,
-    s: Math.round(timedOut.limitMs / 1000),
+    s: seconds(timedOut.limitMs),
     name: ctx.profileId ?? '',
   };
   const key = timedOut.phase === 'streaming' ? 'idleTimeout' : 'firstTokenTimeout';

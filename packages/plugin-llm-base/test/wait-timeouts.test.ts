@@ -65,7 +65,7 @@ describe('time-outs', () => {
     const r = await api.llm_chat(user, 'low', 'local', { onText: () => undefined, onWait: (w) => waits.push(w) });
     expect(r).toMatchObject({ success: false, error: { code: 'NETWORK_ERROR' } });
     const message = (r as { error: { message: string } }).error.message;
-    expect(message).toContain(`No first token from qwen2.5:7b at 127.0.0.1:${server.port}`);
+    expect(message).toContain(`No first token from qwen2.5:7b at 127.0.0.1:${server.port} within 0.3 s`);
     expect(message).toContain('slothtool llm-base doctor local');
     expect(waits.map((w) => [w.phase, w.limitMs])).toEqual([
       ['connect', LOCAL_WAIT_LIMITS.connect],
@@ -86,7 +86,7 @@ describe('time-outs', () => {
     server.enqueue({ content: '{"a":1,"b":2}', chunks: ['{"a":', '1,', '"b":2}'], hangAfterChunks: 1 });
     const phases: string[] = [];
     const r = await api.llm_chat(user, 'low', 'local', { onText: () => undefined, onWait: (w) => phases.push(w.phase) });
-    expect((r as { error: { message: string } }).error.message).toContain(`The answer from qwen2.5:7b at 127.0.0.1:${server.port} stopped for 0 s`);
+    expect((r as { error: { message: string } }).error.message).toContain(`The answer from qwen2.5:7b at 127.0.0.1:${server.port} stopped for 0.3 s`);
     expect(phases).toEqual(['connect', 'first_token', 'streaming']);
   });
 

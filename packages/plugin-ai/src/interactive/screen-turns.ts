@@ -29,6 +29,7 @@ export abstract class ScreenTurns extends ScreenBase {
     const { agent } = this.app!;
     const controller = new AbortController();
     this.phase = { kind: 'thinking' };
+    this.waitingFor = undefined;
     this.preview = '';
     this.streamed = '';
     this.resetOutput();
@@ -149,12 +150,17 @@ export abstract class ScreenTurns extends ScreenBase {
 
   protected showEvent(event: AgentEvent): void {
     switch (event.type) {
+      case 'wait':
+        this.waitingFor = event.phase === 'streaming' ? undefined : { phase: event.phase, model: event.model, server: event.server, since: this.now() };
+        break;
       case 'request':
+        this.waitingFor = undefined;
         this.streamed = '';
         if (event.purpose === 'summary') this.phase = { kind: 'compacting' };
         else if (this.phase.kind !== 'running') this.phase = { kind: 'thinking' };
         break;
       case 'text':
+        this.waitingFor = undefined;
         this.streamed += event.delta;
         if (this.phase.kind === 'thinking') this.phase = { kind: 'writing' };
         break;
