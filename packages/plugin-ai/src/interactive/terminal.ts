@@ -128,9 +128,17 @@ export class Terminal {
     frame.lines.forEach((line, i) => {
       const wrapped = wrapLine(line, width);
       if (frame.cursor && frame.cursor.line === i) {
-        const extra = Math.floor(frame.cursor.col / width);
-        cursorRow = rows.length + Math.min(extra, wrapped.length - 1);
-        cursorCol = frame.cursor.col - Math.min(extra, wrapped.length - 1) * width;
+        // Walk the wrapped rows by their widths: a row that ends before a wide character
+        // that did not fit holds one cell less than the terminal is wide.
+        let col = frame.cursor.col;
+        let k = 0;
+        for (; k < wrapped.length - 1; k++) {
+          const w = stringWidth(wrapped[k]);
+          if (col < w) break;
+          col -= w;
+        }
+        cursorRow = rows.length + k;
+        cursorCol = col;
       }
       rows.push(...wrapped);
     });
