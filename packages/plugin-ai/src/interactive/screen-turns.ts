@@ -18,6 +18,9 @@ import { OUTPUT_KEEP, ScreenBase } from './screen-base';
 import { countNewlines } from './screen-text';
 
 export abstract class ScreenTurns extends ScreenBase {
+  /** `/compact` is running: it prints its own, fuller report of the compaction. */
+  private compactCommand = false;
+
   protected echoLine(text: string): string {
     const lines = text.split('\n');
     return (this.surface.live ? '\n' : '') + lines.map((l, i) => (i === 0 ? this.theme.bold(this.theme.cyan(PROMPT)) + this.theme.bold(l) : '  ' + this.theme.bold(l))).join('\n');
@@ -45,6 +48,7 @@ export abstract class ScreenTurns extends ScreenBase {
     const { agent } = this.app!;
     const controller = new AbortController();
     this.phase = { kind: 'compacting' };
+    this.compactCommand = true;
     let resolveDone!: () => void;
     const promise = new Promise<void>((r) => (resolveDone = r));
     this.task = { controller, started: this.now(), promise };
@@ -74,6 +78,7 @@ export abstract class ScreenTurns extends ScreenBase {
         this.print(lines.join('\n'));
       }
     } finally {
+      this.compactCommand = false;
       this.task = undefined;
       this.stopSpinner();
       resolveDone();
@@ -187,7 +192,8 @@ export abstract class ScreenTurns extends ScreenBase {
         this.resetOutput();
         break;
       case 'compaction':
-        this.print(this.theme.dim(t(this.lang, 'compacted', { method: event.method, before: event.before, after: event.after })));
+        // `/compact` reports its own result, in more detail: print it once.
+        if (!this.compactCommand) this.print(this.theme.dim(t(this.lang, 'compacted', { method: event.method, before: event.before, after: event.after })));
         if (this.phase.kind === 'compacting') this.phase = { kind: 'thinking' };
         break;
       case 'repair':
