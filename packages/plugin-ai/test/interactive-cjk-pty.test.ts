@@ -66,3 +66,28 @@ test.each([
   expect(rows[cursor.row]).toBe('› a   bc  d');
   expect(cursor.col).toBe(2 + 9);
 });
+
+test('what an interactive plugin prints on the terminal stays on screen after the next redraws', async () => {
+  const dir = `${fx.temp.home}/demo-plugin`;
+  const { promises: fs } = await import('fs');
+  await fs.mkdir(dir);
+  await fs.writeFile(`${dir}/package.json`, JSON.stringify({ name: 'demo-plugin', version: '1.0.0', bin: 'bin.js', slothtool: { interactive: true } }));
+  await fs.writeFile(`${dir}/bin.js`, "console.log('PLUGIN LINE 1');\nconsole.log('PLUGIN LINE 2');\nprocess.stdout.write('partial line');\n");
+  await fx.temp.registerPlugin('demo', dir);
+  fx.server.enqueue({ json: { type: 'cmd', message: 'run the demo', data: { cwd: null, commands: [{ tool: 'plugin.run', plugin: 'demo', args: [] }] } } }, {
+    json: { type: 'chat', message: 'the demo ran' },
+  });
+  const s = fx.start();
+  await s.waitFor('› ');
+  s.write('run demo' + KEY.enter);
+  await s.waitFor('y/a/n/e');
+  s.write('y');
+  await s.waitFor('the demo ran');
+  await s.waitIdle();
+  s.write('more');
+  await s.waitFor('more');
+  await s.waitIdle();
+  const screen = renderTerminal(s.raw(), COLS).rows.join('\n');
+  expect(screen).toContain('PLUGIN LINE 1\nPLUGIN LINE 2\npartial line');
+  expect(screen.indexOf('PLUGIN LINE 1')).toBeLessThan(screen.indexOf('the demo ran'));
+});

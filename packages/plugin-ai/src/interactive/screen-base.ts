@@ -31,6 +31,9 @@ export interface Surface {
   print(text: string): void;
   render(frame: LiveFrame): void;
   clearScreen(): void;
+  /** Hand the terminal to a program that uses it itself, and take it back (live surfaces). */
+  suspend?(): void;
+  resume?(): void;
 }
 
 export interface ScreenOptions {

@@ -20,6 +20,8 @@ import { countNewlines } from './screen-text';
 export abstract class ScreenTurns extends ScreenBase {
   /** `/compact` is running: it prints its own, fuller report of the compaction. */
   private compactCommand = false;
+  /** The id of the interactive plugin step about to run or running on the terminal itself. */
+  private handedOver?: { id: string; suspended: boolean };
 
   protected echoLine(text: string): string {
     const lines = text.split('\n');
@@ -177,6 +179,8 @@ export abstract class ScreenTurns extends ScreenBase {
         this.showReply(event.reply, event.raw);
         break;
       case 'step':
+        // An interactive plugin gets the terminal itself once it is allowed to run.
+        if (event.decision.rules.some((r) => r.id === 'plugin.interactive')) this.handedOver = { id: event.id, suspended: false };
         this.print(formatStep(event.step, event.decision, this.theme, this.lang).join('\n'));
         this.phase = { kind: 'running', id: event.id, label: describeStep(event.step) };
         this.resetOutput();
@@ -186,7 +190,21 @@ export abstract class ScreenTurns extends ScreenBase {
         this.outputNewlines += countNewlines(event.chunk);
         if (this.output.length > OUTPUT_KEEP * 2) this.output = this.output.slice(-OUTPUT_KEEP);
         break;
+      case 'confirm_answer':
+        if (this.handedOver?.id === event.id && event.answer.action !== 'decline') {
+          this.handedOver.suspended = true;
+          this.stopSpinner();
+          this.surface.suspend?.();
+        }
+        break;
       case 'tool_result':
+        if (this.handedOver?.id === event.result.id) {
+          if (this.handedOver.suspended) {
+            this.surface.resume?.();
+            if (this.task) this.startSpinner();
+          }
+          this.handedOver = undefined;
+        }
         this.showResult(event.result);
         this.phase = { kind: 'thinking' };
         this.resetOutput();
