@@ -5,7 +5,7 @@ import { log, record } from './agent-session';
 import { fitToolResult, renderSummary, renderTranscript, ruleBasedSummary, type ChatMessage } from './context';
 import type { UsageTotals } from './events';
 import { t } from './i18n';
-import type { LlmResult, Usage } from './llm-base';
+import type { LlmResult, LlmWait, Usage } from './llm-base';
 import { buildRepairRequest, SUMMARY_SYSTEM } from './prompt';
 import { parseReply, SummarySchema, type Reply, type Summary } from './protocol';
 import { MessageStreamDecoder } from './stream-message';
@@ -60,7 +60,8 @@ async function call(
         };
   // Summaries are routine work: always the low tier.
   const mode = purpose === 'summary' ? 'low' : core.mode;
-  return withChildSignal(signal, (own) => core.deps.llm.chat(messages, { mode, profile: core.profile, signal: own, onText }));
+  const onWait = (wait: LlmWait) => emit(core, { type: 'wait', ...wait });
+  return withChildSignal(signal, (own) => core.deps.llm.chat(messages, { mode, profile: core.profile, signal: own, onText, onWait }));
 }
 
 /** One validated reply: 404 → one retry with a minimal context; invalid → one repair

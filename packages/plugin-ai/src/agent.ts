@@ -241,8 +241,10 @@ export class Agent {
     return result;
   }
 
-  /** End the session: background processes the model started are killed. Call on exit. */
+  /** End the session: the running turn is aborted (its model request too) and background
+   * processes the model started are killed, whole process groups. Call on exit. */
   dispose(): void {
+    this.core.running?.abort();
     this.core.runner?.dispose?.();
   }
 }

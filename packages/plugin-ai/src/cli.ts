@@ -1,6 +1,7 @@
 import { parseArgs } from './args';
 import { readLanguage, slothtoolHome } from './home';
 import { t } from './i18n';
+import { Lifetime, SIGNAL_EXIT, STOP_GRACE_MS, type StopSignal } from './lifetime';
 
 /**
  * CLI entry: the only place that prints and sets the exit code. Kept tiny: `--version` and
@@ -29,11 +30,19 @@ export function main(argv: string[]): void {
     run = (require('./risk-command') as typeof import('./risk-command')).runRisk(parsed, lang);
   } else if (parsed.kind === 'mcp') {
     run = (require('./mcp/command') as typeof import('./mcp/command')).runMcpCommand(parsed.argv, lang);
-  } else if (parsed.interactive || (parsed.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY)) {
-    // `ai` alone in a terminal opens the interactive session, as terminal assistants do.
-    run = (require('./interactive') as typeof import('./interactive')).runInteractive(parsed, lang);
   } else {
-    run = (require('./oneshot') as typeof import('./oneshot')).runOneShot(parsed, lang);
+    const lifetime = stopOnSignals();
+    const interactive = parsed.interactive || (parsed.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY);
+    run = interactive
+      ? // `ai` alone in a terminal opens the interactive session, as terminal assistants do.
+        (require('./interactive') as typeof import('./interactive')).runInteractive(parsed, lang, { lifetime })
+      : (require('./oneshot') as typeof import('./oneshot')).runOneShot(parsed, lang, { lifetime });
+    run = run.then((code) => {
+      // Told to stop: the session is written and the processes are gone; leave now, even if
+      // some handle (a half-closed socket, a terminal) would keep the event loop alive.
+      if (lifetime.signal) process.exit(SIGNAL_EXIT[lifetime.signal]);
+      return code;
+    });
   }
   run.then(
     (code) => {
@@ -44,4 +53,20 @@ export function main(argv: string[]): void {
       process.exitCode = 1;
     },
   );
+}
+
+/**
+ * SIGTERM and SIGHUP (a closed terminal) stop `ai` the way a second Ctrl+C does: the modes
+ * abort the model request, kill the background process groups and end the session through
+ * the Lifetime; the process exits when they are done, and after STOP_GRACE_MS regardless.
+ * Without this, Node's default would end the process at once and leave detached process
+ * groups (a dev server started with proc.start) running.
+ */
+function stopOnSignals(): Lifetime {
+  const lifetime = new Lifetime();
+  lifetime.onStopping = (signal: StopSignal) => {
+    setTimeout(() => process.exit(SIGNAL_EXIT[signal]), STOP_GRACE_MS).unref();
+  };
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const) process.on(signal, () => lifetime.stop(signal));
+  return lifetime;
 }

@@ -38,6 +38,9 @@ export const AiConfigSchema = z
     defaultMode: z.enum(['low', 'high']).default('low'),
     defaultProfile: z.string().min(1).nullable().default(null),
     maxAutoStepsPerTurn: z.number().int().min(1).max(50).default(3),
+    /** Bytes of each step's stdout and stderr that `ai -p --json` carries at the head and again
+     * at the tail (the rest is counted in `omittedBytes`). */
+    jsonOutputBytes: z.number().int().min(0).default(65536),
     context: ContextBudgetsSchema.default(() => ContextBudgetsSchema.parse({})),
     /** MCP servers in Claude Code's shape (`{"name": {command, args, env} | {url, headers}}`);
      * each entry is checked by mcp/config.ts, which reports a bad one by name without failing the rest. */

@@ -1,6 +1,6 @@
 import type { ConfirmAnswer, ConfirmRequest, Decision, ToolResult } from './runner-types';
 import type { Reply, Step } from './protocol';
-import type { Usage } from './llm-base';
+import type { LlmWait, Usage } from './llm-base';
 import type { ContextSizes } from './context';
 
 /** How a turn ended. */
@@ -31,6 +31,7 @@ export interface TurnResult {
 export type AgentEvent =
   | { type: 'turn_start'; input: string; sessionId: string }
   | { type: 'request'; messages: number; tokens: number; minimal: boolean; purpose: 'reply' | 'repair' | 'summary' }
+  | ({ type: 'wait' } & LlmWait)
   | { type: 'text'; delta: string }
   | { type: 'message_delta'; message: string }
   | { type: 'repair'; error: string }
@@ -38,7 +39,17 @@ export type AgentEvent =
   | { type: 'step'; id: string; step: Step; decision: Decision }
   | { type: 'confirm'; request: ConfirmRequest }
   | { type: 'confirm_answer'; id: string; answer: ConfirmAnswer }
-  | { type: 'output'; id: string; chunk: string; stream: 'stdout' | 'stderr' }
+  | {
+      type: 'output';
+      id: string;
+      chunk: string;
+      stream: 'stdout' | 'stderr';
+      /** Only in `ai -p --json`: the last event of a stream cut to its head and tail. */
+      truncated?: true;
+      /** With `truncated`: bytes the stream printed in all, and those not carried. */
+      bytes?: number;
+      omittedBytes?: number;
+    }
   | { type: 'tool_result'; result: ToolResult }
   | { type: 'compaction'; method: 'model' | 'rules'; folded: number; before: number; after: number; sizes: ContextSizes }
   | { type: 'usage'; call: Usage; turn: UsageTotals; total: UsageTotals }

@@ -17,7 +17,7 @@ export type { AiPaths } from './home';
 export { t } from './i18n';
 export type { Lang, MessageKey } from './i18n';
 export { createLlmClient, findLlmBaseEntry, loadLlmBase } from './llm-base';
-export type { LlmCallOptions, LlmClient, LlmResult, Usage } from './llm-base';
+export type { LlmCallOptions, LlmClient, LlmResult, LlmWait, Usage } from './llm-base';
 export { buildSystemPrompt, protocolText, SUMMARY_MARKER } from './prompt';
 export { parseReply, ReplySchema, StepSchema, SummarySchema } from './protocol';
 export { describeStep } from './step-label';

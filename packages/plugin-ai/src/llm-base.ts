@@ -18,18 +18,30 @@ export type LlmResult =
   | { ok: true; data: unknown; usage: Usage; model?: string; callId?: string }
   | { ok: false; code: string; message: string; notFound: boolean };
 
+/** What a model call is waiting for, as llm-base reports it (FEATURES.wait_events). */
+export interface LlmWait {
+  phase: 'connect' | 'first_token' | 'streaming';
+  model: string;
+  /** `host:port` of the model server. */
+  server: string;
+  /** How long this phase may take before llm-base gives the call up. */
+  limitMs: number;
+}
+
 export interface LlmCallOptions {
   mode: 'low' | 'high';
   profile: string | null;
   signal?: AbortSignal;
   /** Raw text deltas of the reply, when the llm-base streams. */
   onText?: (delta: string) => void;
+  /** What the call waits for, when the llm-base tells (not llm-base 1.0.x). */
+  onWait?: (wait: LlmWait) => void;
 }
 
 /** The model as the agent sees it: one chat call with strict-JSON output. */
 export interface LlmClient {
-  /** What the loaded llm-base offers (streaming, abort, options argument). */
-  readonly features: { options: boolean; streaming: boolean };
+  /** What the loaded llm-base offers (streaming, abort, options argument, wait reports). */
+  readonly features: { options: boolean; streaming: boolean; waitEvents?: boolean };
   chat(messages: ChatMessage[], options: LlmCallOptions): Promise<LlmResult>;
 }
 
@@ -105,7 +117,7 @@ export function createLlmClient(mod: unknown, where = 'llm-base'): LlmClient {
   const raw = (mod as { FEATURES?: unknown }).FEATURES;
   const feat = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
   const options = feat.chat_options === true;
-  const features = { options, streaming: options && feat.streaming === true };
+  const features = { options, streaming: options && feat.streaming === true, waitEvents: options && feat.wait_events === true };
   const fn = llmChat as LlmChatFn;
   return {
     features,
@@ -116,6 +128,7 @@ export function createLlmClient(mod: unknown, where = 'llm-base'): LlmClient {
           ? fn(messages, opts.mode, opts.profile, {
               signal: opts.signal,
               ...(features.streaming && opts.onText ? { onText: opts.onText } : {}),
+              ...(features.waitEvents && opts.onWait ? { onWait: checkedWait(opts.onWait) } : {}),
             })
           : fn(messages, opts.mode, opts.profile);
         const value = await raceAbort(Promise.resolve(call), opts.signal);
@@ -128,6 +141,17 @@ export function createLlmClient(mod: unknown, where = 'llm-base'): LlmClient {
         return { ok: false, code: 'PROVIDER_ERROR', message: (err as Error)?.message ?? String(err), notFound: false };
       }
     },
+  };
+}
+
+/** llm-base is another package: pass on only well-formed wait reports. */
+function checkedWait(onWait: (wait: LlmWait) => void): (info: unknown) => void {
+  return (info) => {
+    if (!info || typeof info !== 'object') return;
+    const { phase, model, server, limitMs } = info as Record<string, unknown>;
+    if (phase !== 'connect' && phase !== 'first_token' && phase !== 'streaming') return;
+    if (typeof model !== 'string' || typeof server !== 'string' || typeof limitMs !== 'number') return;
+    onWait({ phase, model, server, limitMs });
   };
 }
 

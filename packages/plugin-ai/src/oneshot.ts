@@ -5,6 +5,8 @@ import { AiError } from './errors';
 import type { AgentEvent } from './events';
 import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
 import { t, type Lang } from './i18n';
+import { JsonEventWriter } from './json-output';
+import { Lifetime } from './lifetime';
 import { renderProgress } from './render';
 
 /** I/O of a one-shot run; the CLI passes the process streams. */
@@ -14,6 +16,8 @@ export interface OneShotIo {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Told when `ai` must stop (SIGTERM, SIGHUP, a second Ctrl+C); the CLI entry exits after. */
+  lifetime: Lifetime;
 }
 
 const STDIN_MAX_BYTES = 1024 * 1024;
@@ -96,10 +100,21 @@ export function nonInteractiveConfirm(approveL1: boolean, lang: Lang): AgentConf
 /** `ai -p "<prompt>"`: one turn, events as text or JSON lines, a meaningful exit code. */
 export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShotIo>): Promise<number> {
   const stdout = io?.stdout ?? process.stdout;
+  const json = new JsonEventWriter(stdout);
+  try {
+    return await oneShot(args, lang, io, json);
+  } finally {
+    // Every JSON line reaches stdout before the exit code is set.
+    await json.flush();
+  }
+}
+
+async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undefined, json: JsonEventWriter): Promise<number> {
+  const stdout = io?.stdout ?? process.stdout;
   const stderr = io?.stderr ?? process.stderr;
   const env = io?.env ?? process.env;
   const cwd = io?.cwd ?? process.cwd();
-  const emitJson = (event: unknown) => stdout.write(JSON.stringify(event) + '\n');
+  const emitJson = (event: unknown) => json.line(event);
   const fail = (err: unknown): number => {
     if (AiError.isInstance(err)) {
       const message = t(lang, err.key, err.vars);
@@ -143,21 +158,25 @@ export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShot
     return EXIT.llmBase;
   }
   const { agent } = app;
+  json.limit = app.config.jsonOutputBytes;
   if (args.continue && !agent.resumeLast() && !args.json) stderr.write(t(lang, 'noSessionHere') + '\n');
 
   agent.on((event: AgentEvent) => {
-    if (args.json) {
-      if (event.type !== 'text' && event.type !== 'message_delta') emitJson(event);
-      return;
-    }
+    if (args.json) return json.event(event);
     if (event.type === 'final' || event.type === 'error') return;
     const line = renderProgress(event, lang);
     if (line) stderr.write(line + '\n');
   });
 
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  const lifetime = io?.lifetime ?? new Lifetime();
+  const unhook = lifetime.onStop(() => {
+    controller.abort();
+    agent.dispose();
+  });
+  // The first Ctrl+C stops the turn (the session keeps what was done); a second one stops `ai`.
+  const onSigint = () => (controller.signal.aborted ? lifetime.stop('SIGINT') : controller.abort());
+  process.on('SIGINT', onSigint);
   try {
     const result = await agent.send(prompt, { signal: controller.signal });
     if (!args.json) {
@@ -172,6 +191,7 @@ export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShot
     return fail(err);
   } finally {
     process.removeListener('SIGINT', onSigint);
+    unhook();
     // Background processes the model started end with the run.
     agent.dispose();
   }

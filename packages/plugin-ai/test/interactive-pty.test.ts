@@ -466,6 +466,10 @@ test('/compact folds the history now and says what was kept', async () => {
   await s.waitFor('the build uses tsc -b');
   await s.waitFor('fix the lint warning');
   await s.waitIdle();
+  // Said once: the command's own report, not also the event's one-liner.
+  const screen = renderScreen(s.raw(), 100).join('\n');
+  expect(screen.match(/Compacted \(model\)/g)).toHaveLength(1);
+  expect(screen).not.toContain('Context compacted');
   s.write('/context' + KEY.enter);
   await s.waitFor(/summary .* [1-9]\d* /);
   s.write('/exit' + KEY.enter);

@@ -37,3 +37,16 @@ test('a region taller than the screen keeps its bottom (the prompt) and stays er
   term.clearLive();
   expect(screen()).toEqual(['out']);
 });
+
+test('the cursor in a line that wraps before a wide character lands on the cell after it', () => {
+  let written = '';
+  const output = { columns: 10, rows: 8, isTTY: true, write: (s: string) => ((written += s), true), on: () => output } as unknown as NodeJS.WriteStream;
+  const term = new Terminal(new PassThrough() as unknown as NodeJS.ReadStream, output, false);
+  // '› x' + 4 wide characters: the 4th does not fit in the 10th cell and goes to the next row.
+  const line = '› x中文中文ab';
+  term.render({ lines: [line], cursor: { line: 0, col: 3 + 8 + 1 } }); // after the 'a'
+  const { renderTerminal } = require('./pty/screen-model') as typeof import('./pty/screen-model');
+  const { rows, cursor } = renderTerminal(written, 10);
+  expect(rows).toEqual(['› x中文中', '文ab']);
+  expect(cursor).toEqual({ row: 1, col: 3 });
+});

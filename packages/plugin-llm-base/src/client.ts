@@ -6,7 +6,9 @@ import { ApiError, ErrorCode, LlmBaseError } from './errors';
 import { extractJsonObject } from './json-extract';
 import { Lang, t } from './i18n';
 import { redactSecrets } from './masking';
+import { RequestWatch, type WaitInfo } from './request-watch';
 import type { CallRecord, ProfileConfig } from './types';
+import { serverOf, waitLimits } from './wait-limits';
 
 type Sdk = typeof import('openai');
 
@@ -32,6 +34,9 @@ export interface ChatOptions {
   onText?: (delta: string) => void;
   temperature?: number;
   max_tokens?: number;
+  /** Told what the request waits for (connection, first token, next piece) and its limit,
+   * so a caller can show it (FEATURES.wait_events). */
+  onWait?: (info: WaitInfo) => void;
 }
 
 export interface Usage {
@@ -90,9 +95,34 @@ function contentToText(content: unknown): string {
   return '';
 }
 
+/** How requests go out: undici's fetch with a dispatcher (connect limit, connect hook). */
+export interface Transport {
+  fetch: unknown;
+  dispatcher: { destroy(): Promise<void> };
+}
+
+/**
+ * A transport whose connector gives up after `connectMs` and tells the watch when the
+ * connection is up (the SDK's own timeout only covers the whole wait for response headers,
+ * which a local server loading a model legitimately keeps long).
+ */
+function watchedTransport(watch: RequestWatch, connectMs: number): Transport {
+  const undici = require('undici') as typeof import('undici');
+  const connect = undici.buildConnector({ timeout: connectMs });
+  const dispatcher = new undici.Agent({
+    connect: (opts, callback) =>
+      connect(opts, (err, socket) => {
+        if (!err) watch.connected();
+        (callback as (e: Error | null, s: unknown) => void)(err, socket);
+      }),
+  });
+  return { fetch: undici.fetch, dispatcher };
+}
+
 /** A client for one profile; keys never reach the environment-driven SDK defaults. */
-export function createClient(sdk: Sdk, profile: ProfileConfig, apiKey: string): OpenAIType {
+export function createClient(sdk: Sdk, profile: ProfileConfig, apiKey: string, transport?: Transport): OpenAIType {
   return new sdk.OpenAI({
+    ...(transport ? { fetch: transport.fetch as never, fetchOptions: { dispatcher: transport.dispatcher } as never } : {}),
     baseURL: profile.base_url.replace(/\/+$/, ''),
     // The SDK refuses an empty key; keyless local servers ignore whatever is sent.
     apiKey: apiKey || 'no-key',
@@ -144,6 +174,10 @@ export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
     if (err instanceof sdk.APIUserAbortError) return result('NETWORK_ERROR', t(ctx.lang, 'aborted'));
     if (err instanceof sdk.APIConnectionTimeoutError) return result('NETWORK_ERROR', t(ctx.lang, 'timeout', { ms: ctx.profile?.timeout ?? 0, url }));
     if (err instanceof sdk.APIConnectionError) {
+      if (causeCode(err) === 'UND_ERR_CONNECT_TIMEOUT' && ctx.profile) {
+        const s = seconds(waitLimits(ctx.profile).connect);
+        return result('NETWORK_ERROR', t(ctx.lang, 'connectTimeout', { server: serverOf(url), s, name }));
+      }
       const detail = causeCode(err) ?? err.message;
       return result('NETWORK_ERROR', t(ctx.lang, 'connection', { url, detail }));
     }
@@ -214,15 +248,17 @@ interface Completed {
   usage: unknown;
 }
 
-async function complete(client: OpenAIType, body: Record<string, unknown>, options: ChatOptions): Promise<Completed> {
+async function complete(client: OpenAIType, body: Record<string, unknown>, options: ChatOptions, watch: RequestWatch): Promise<Completed> {
   if (options.onText) {
     const stream = await client.chat.completions.create(
       { ...(body as object), stream: true, stream_options: { include_usage: true } } as OpenAIType.Chat.ChatCompletionCreateParamsStreaming,
-      { signal: options.signal },
+      { signal: watch.signal },
     );
     let text = '';
     let usage: unknown;
     for await (const chunk of stream) {
+      // Any piece counts, also one without content (a model that streams its reasoning).
+      watch.received();
       const delta = chunk.choices?.[0]?.delta?.content;
       if (typeof delta === 'string' && delta !== '') {
         text += delta;
@@ -231,11 +267,11 @@ async function complete(client: OpenAIType, body: Record<string, unknown>, optio
       if (chunk.usage) usage = chunk.usage;
     }
     // The SDK ends the iteration quietly when aborted.
-    if (options.signal?.aborted) throw new LlmBaseError('NETWORK_ERROR', 'aborted', 'aborted');
+    if (watch.signal.aborted) throw new LlmBaseError('NETWORK_ERROR', 'aborted', 'aborted');
     return { text, usage };
   }
   const res = await client.chat.completions.create(body as unknown as OpenAIType.Chat.ChatCompletionCreateParamsNonStreaming, {
-    signal: options.signal,
+    signal: watch.signal,
   });
   return { text: contentToText(res.choices?.[0]?.message?.content), usage: res.usage };
 }
@@ -253,6 +289,8 @@ export async function chat(
   const ctx: StoreContext = { env: deps.env, lang: deps.lang };
   const mapCtx: MapContext = { lang: deps.lang, signal: options.signal };
   let sdk: Sdk | undefined;
+  let watch: RequestWatch | undefined;
+  let transport: Transport | undefined;
   try {
     const { profile_id, profile } = deps.unsaved ?? getProfile(profileName, ctx);
     mapCtx.profileId = profile_id;
@@ -262,7 +300,10 @@ export async function chat(
     const model = mode === 'high' ? profile.high_model : profile.low_model;
     if (options.signal?.aborted) throw new LlmBaseError('NETWORK_ERROR', t(deps.lang, 'aborted'), 'aborted');
     sdk = loadSdk();
-    const client = createClient(sdk, profile, apiKey);
+    const limits = waitLimits(profile);
+    watch = new RequestWatch(limits, { model, server: serverOf(profile.base_url) }, options.onWait, options.signal);
+    transport = watchedTransport(watch, limits.connect);
+    const client = createClient(sdk, profile, apiKey, transport);
     const body: Record<string, unknown> = {
       model,
       messages: [{ role: 'system', content: JSON_MODE_SYSTEM_PROMPT }, ...normalizeMessages(messages)],
@@ -273,17 +314,17 @@ export async function chat(
     let done: Completed;
     if (profile.json_mode === 'response_format') {
       try {
-        done = await complete(client, { ...body, response_format: { type: 'json_object' } }, options);
+        done = await complete(client, { ...body, response_format: { type: 'json_object' } }, options, watch);
       } catch (err) {
-        if (!rejectsResponseFormat(err, sdk) || options.signal?.aborted) throw err;
-        done = await complete(client, body, options);
+        if (!rejectsResponseFormat(err, sdk) || watch.signal.aborted) throw err;
+        done = await complete(client, body, options, watch);
         // Only now is it clear the parameter was the problem: remember it for this profile.
         // If that write fails (config locked or read-only) the answer still stands; the next
         // call simply pays for one more rejected attempt.
         if (!deps.unsaved) await rememberJsonMode(profile_id, 'prompt', ctx).catch(() => undefined);
       }
     } else {
-      done = await complete(client, body, options);
+      done = await complete(client, body, options, watch);
     }
     const extracted = extractJsonObject(done.text);
     const result: ChatSuccess = { success: true, model, data: extracted.data, usage: normalizeUsage(done.usage), call_id: callId };
@@ -304,10 +345,31 @@ export async function chat(
     );
     return result;
   } catch (err) {
-    const error = mapError(err, mapCtx, sdk);
+    const error = watch?.timedOut && !options.signal?.aborted ? waitTimeoutError(watch, mapCtx) : mapError(err, mapCtx, sdk);
     await logFailure('chat', { callId, start, profile: mapCtx.profileId ?? profileName ?? null, code: error.code }, deps);
     return { success: false, error, call_id: callId };
+  } finally {
+    watch?.done();
+    void transport?.dispatcher.destroy().catch(() => undefined);
   }
+}
+
+/** Milliseconds as seconds for a message: 0.4, 4, 120. */
+function seconds(ms: number): number {
+  return ms < 10_000 ? Math.round(ms / 100) / 10 : Math.round(ms / 1000);
+}
+
+/** The message of a request the watch gave up: what was late, by how long, and what to do. */
+function waitTimeoutError(watch: RequestWatch, ctx: MapContext): ApiError {
+  const timedOut = watch.timedOut!;
+  const vars = {
+    model: watch.info.model,
+    server: watch.info.server,
+    s: seconds(timedOut.limitMs),
+    name: ctx.profileId ?? '',
+  };
+  const key = timedOut.phase === 'streaming' ? 'idleTimeout' : 'firstTokenTimeout';
+  return { code: 'NETWORK_ERROR', message: t(ctx.lang, key, vars) };
 }
 
 /** llm_raw: the payload goes to /chat/completions unchanged. Never throws. */

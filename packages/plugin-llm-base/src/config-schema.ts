@@ -21,6 +21,12 @@ export const ProfileSchema = z.looseObject({
   timeout: z.number().int().positive().default(60000),
   json_mode: z.enum(JSON_MODES).optional(),
   max_retries: z.number().int().min(0).max(10).optional(),
+  /** ms until connected; default 5000 for local servers, 10000 for hosted ones. */
+  connect_timeout: z.number().int().positive().optional(),
+  /** ms from the connection to the first piece of the answer; default 120000 local, 60000 hosted. */
+  first_token_timeout: z.number().int().positive().optional(),
+  /** ms between two pieces of a streamed answer; default 60000 local, 30000 hosted. */
+  idle_timeout: z.number().int().positive().optional(),
 });
 
 /** `llm-base.json` */

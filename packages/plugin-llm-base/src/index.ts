@@ -14,6 +14,7 @@ import { PRESETS } from './presets';
 import { redactSecrets } from './masking';
 
 export type { ChatOptions, ChatSuccess, CallFailure, RawSuccess, Usage } from './client';
+export type { WaitInfo, WaitPhase } from './request-watch';
 export type { DoctorReport, DoctorOptions, Check, CheckId } from './doctor';
 export type { ApiError, ErrorCode } from './errors';
 export type { CallRecord, LlmConfig, ProfileConfig, JsonMode } from './types';
@@ -22,7 +23,7 @@ export type { CallRecord, LlmConfig, ProfileConfig, JsonMode } from './types';
 export const VERSION: string = require('../package.json').version;
 
 /** What this llm-base offers beyond 1.0.x; plugin-ai checks it before using llm_chat's options. */
-export const FEATURES = Object.freeze({ chat_options: true, streaming: true, abort: true, response_format: true, doctor_profile: true });
+export const FEATURES = Object.freeze({ chat_options: true, streaming: true, abort: true, response_format: true, doctor_profile: true, wait_events: true });
 
 const client = (): typeof ClientModule => require('./client');
 const store = (): typeof StoreModule => require('./config-store');

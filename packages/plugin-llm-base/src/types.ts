@@ -15,6 +15,12 @@ export interface ProfileConfig {
   json_mode?: JsonMode;
   /** Retries of 429/5xx/connection errors done by the SDK (default 2). */
   max_retries?: number;
+  /** Milliseconds until connected (default 5000 local, 10000 hosted; see wait-limits.ts). */
+  connect_timeout?: number;
+  /** Milliseconds from the connection to the first piece of the answer (120000 local, 60000 hosted). */
+  first_token_timeout?: number;
+  /** Milliseconds between two pieces of a streamed answer (60000 local, 30000 hosted). */
+  idle_timeout?: number;
   [extra: string]: unknown;
 }
 

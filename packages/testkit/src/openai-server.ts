@@ -50,7 +50,13 @@ export interface ScriptedDropReply extends ScriptedReplyTiming {
   drop: true;
 }
 
-export type ScriptedReply = ScriptedContentReply | ScriptedJsonReply | ScriptedErrorReply | ScriptedDropReply;
+/** Accept the request and never answer (no status, no byte) until the client goes away or
+ * the server closes: a model server that hangs. */
+export interface ScriptedHangReply {
+  hang: true;
+}
+
+export type ScriptedReply = ScriptedContentReply | ScriptedJsonReply | ScriptedErrorReply | ScriptedDropReply | ScriptedHangReply;
 
 /** One request as the server received it. */
 export interface RecordedRequest {
@@ -174,6 +180,7 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
       );
       return;
     }
+    if ('hang' in reply) return;
     if (!(await wait(reply.delayMs ?? 0, res))) return;
 
     if ('drop' in reply) {

@@ -6,6 +6,7 @@ import { slothtoolHome } from '../home';
 import { t, type Lang } from '../i18n';
 import { PromptHistory } from './history';
 import { Screen, type Surface } from './screen';
+import { Lifetime } from '../lifetime';
 import { ts } from './strings';
 import { Terminal, type LiveFrame } from './terminal';
 import { colorEnabled, createTheme } from './theme';
@@ -16,6 +17,8 @@ export interface InteractiveOptions {
   cwd?: string;
   input?: NodeJS.ReadStream;
   output?: NodeJS.WriteStream;
+  /** Told when `ai` must stop (SIGTERM, SIGHUP: a closed terminal); the CLI entry exits after. */
+  lifetime?: Lifetime;
 }
 
 /**
@@ -38,15 +41,27 @@ export async function runInteractive(args: RunArgs, lang: Lang, options: Interac
   const surface: Surface = terminal ?? plainSurface(output);
   const screen = new Screen({ lang, theme, surface, history, cwd, mode: args.mode, profile: args.profile });
   const restore = () => terminal?.stop();
-  const onTerm = () => void screen.exit();
+  const lifetime = options.lifetime ?? new Lifetime();
+  // Leaving aborts the turn, kills the background processes and ends the session (Screen.exit).
+  let app: AppAgent | number | undefined;
+  const unhook = lifetime.onStop(() => {
+    // At once, before anything is drawn: the terminal may be gone (SIGHUP).
+    if (app && typeof app !== 'number') app.agent.dispose();
+    void screen.exit();
+  });
+  if (!options.lifetime) process.once('SIGTERM', onTermSignal);
+  const onSigint = () => lifetime.stop('SIGINT'); // a signal from outside (Ctrl+C itself arrives as a key)
   process.once('exit', restore);
-  process.once('SIGTERM', onTerm);
-  process.once('SIGINT', onTerm); // a signal from outside (Ctrl+C itself arrives as a key)
+  process.once('SIGINT', onSigint);
+  function onTermSignal(): void {
+    lifetime.stop('SIGTERM');
+  }
   const finish = (code: number): number => {
     restore();
+    unhook();
     process.removeListener('exit', restore);
-    process.removeListener('SIGTERM', onTerm);
-    process.removeListener('SIGINT', onTerm);
+    process.removeListener('SIGTERM', onTermSignal);
+    process.removeListener('SIGINT', onSigint);
     if (!terminal) input.pause();
     return code;
   };
@@ -64,7 +79,7 @@ export async function runInteractive(args: RunArgs, lang: Lang, options: Interac
 
   // After the prompt is on screen: the first-run setup when needed, then the agent.
   await new Promise<void>((resolve) => setImmediate(resolve));
-  const app = await loadAgent(args, lang, env, cwd, screen, terminal, input, output);
+  app = await loadAgent(args, lang, env, cwd, screen, terminal, input, output);
   if (typeof app === 'number') return finish(app);
   screen.attach(app, { continueLast: args.continue, prompt: args.prompt });
   return finish(await screen.done);

@@ -1,5 +1,6 @@
 /** From node:readline keypress events to the editor's keys. Pure. */
 import type { EditorKey } from './line-editor';
+import { charWidth } from './width';
 
 /** What node's emitKeypressEvents reports. */
 export interface RawKey {
@@ -128,7 +129,13 @@ export function normalizeBatch(keys: InputKey[], state: { pasting: boolean }): I
     if (state.pasting) {
       if (key.kind === 'text') pushText(key.text);
       else if (key.kind === 'enter' || key.kind === 'newline') pushText('\n');
-      else if (key.kind === 'tab') pushText('  ');
+      else if (key.kind === 'tab') pushText('\t');
+      return;
+    }
+    // A tab among text in one chunk was pasted (a terminal without bracketed paste), not
+    // pressed for completion.
+    if (key.kind === 'tab' && keys.some((k) => k.kind === 'text')) {
+      pushText('\t');
       return;
     }
     if (key.kind === 'enter' && i < keys.length - 1 && keys.slice(i + 1).some((k) => k.kind === 'text')) {
@@ -138,5 +145,32 @@ export function normalizeBatch(keys: InputKey[], state: { pasting: boolean }): I
     if (key.kind === 'text') pushText(key.text);
     else out.push(key);
   });
-  return out;
+  // A tab has no width of its own on the screen: the terminal would jump to its next tab stop
+  // and the line would no longer match what the editor counts.
+  return out.map((k) => (k.kind === 'text' && k.text.includes('\t') ? { kind: 'text', text: expandTabs(k.text) } : k));
+}
+
+/** Columns between tab stops when pasted tabs become spaces. */
+export const TAB_WIDTH = 4;
+
+/** Tabs as spaces up to the next stop of TAB_WIDTH, counted from the start of each line. */
+export function expandTabs(text: string, tabWidth = TAB_WIDTH): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      let out = '';
+      let col = 0;
+      for (const ch of line) {
+        if (ch === '\t') {
+          const n = tabWidth - (col % tabWidth);
+          out += ' '.repeat(n);
+          col += n;
+        } else {
+          out += ch;
+          col += charWidth(ch.codePointAt(0)!);
+        }
+      }
+      return out;
+    })
+    .join('\n');
 }

@@ -38,6 +38,8 @@ export interface LiveView {
     /** The running step's output (its tail) and how many lines it printed in all. */
     output: string;
     outputNewlines: number;
+    /** What the model call waits for (connection or first token) and for how long. */
+    wait?: { phase: 'connect' | 'first_token'; model: string; server: string; elapsedMs: number };
   };
   queue: string[];
   notice?: string;
@@ -63,7 +65,13 @@ export function buildFrame(view: LiveView, theme: Theme, lang: Lang): LiveFrame 
     const label =
       busy.phase === 'running'
         ? ts(lang, 'running', { what: truncateWidth(busy.step ?? '', Math.max(10, width - 40)) })
-        : ts(lang, busy.phase);
+        : busy.wait && busy.phase === 'thinking'
+          ? ts(lang, busy.wait.phase === 'connect' ? 'waitConnect' : 'waitFirstToken', {
+              model: busy.wait.model,
+              server: busy.wait.server,
+              s: Math.floor(busy.wait.elapsedMs / 1000),
+            })
+          : ts(lang, busy.phase);
     const facts = [formatElapsed(busy.elapsedMs)];
     if (busy.streamedTokens && busy.phase !== 'running') facts.push(`↓ ${ts(lang, 'statusTokens', { n: formatTokens(busy.streamedTokens) })}`);
     facts.push(ts(lang, 'interruptHint'));

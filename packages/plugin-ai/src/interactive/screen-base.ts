@@ -31,6 +31,9 @@ export interface Surface {
   print(text: string): void;
   render(frame: LiveFrame): void;
   clearScreen(): void;
+  /** Hand the terminal to a program that uses it itself, and take it back (live surfaces). */
+  suspend?(): void;
+  resume?(): void;
 }
 
 export interface ScreenOptions {
@@ -74,6 +77,8 @@ export abstract class ScreenBase {
   /** A turn or a compaction is running. */
   protected task?: { controller: AbortController; started: number; promise: Promise<unknown> };
   protected phase: Phase = { kind: 'thinking' };
+  /** What the model call waits for, since when (llm-base's wait reports). */
+  protected waitingFor?: { phase: 'connect' | 'first_token'; model: string; server: string; since: number };
   protected preview = '';
   /** Raw text streamed in this turn, for the spinner's token count. */
   protected streamed = '';
@@ -235,6 +240,7 @@ export abstract class ScreenBase {
           streamedTokens: this.streamed ? estimateTokens(this.streamed) : 0,
           output: this.output,
           outputNewlines: this.outputNewlines,
+          wait: this.waitingFor && { ...this.waitingFor, elapsedMs: this.now() - this.waitingFor.since },
         },
         queue: this.queue,
         notice: this.notice,

@@ -18,6 +18,11 @@ import { OUTPUT_KEEP, ScreenBase } from './screen-base';
 import { countNewlines } from './screen-text';
 
 export abstract class ScreenTurns extends ScreenBase {
+  /** `/compact` is running: it prints its own, fuller report of the compaction. */
+  private compactCommand = false;
+  /** The id of the interactive plugin step about to run or running on the terminal itself. */
+  private handedOver?: { id: string; suspended: boolean };
+
   protected echoLine(text: string): string {
     const lines = text.split('\n');
     return (this.surface.live ? '\n' : '') + lines.map((l, i) => (i === 0 ? this.theme.bold(this.theme.cyan(PROMPT)) + this.theme.bold(l) : '  ' + this.theme.bold(l))).join('\n');
@@ -29,6 +34,7 @@ export abstract class ScreenTurns extends ScreenBase {
     const { agent } = this.app!;
     const controller = new AbortController();
     this.phase = { kind: 'thinking' };
+    this.waitingFor = undefined;
     this.preview = '';
     this.streamed = '';
     this.resetOutput();
@@ -44,6 +50,7 @@ export abstract class ScreenTurns extends ScreenBase {
     const { agent } = this.app!;
     const controller = new AbortController();
     this.phase = { kind: 'compacting' };
+    this.compactCommand = true;
     let resolveDone!: () => void;
     const promise = new Promise<void>((r) => (resolveDone = r));
     this.task = { controller, started: this.now(), promise };
@@ -73,6 +80,7 @@ export abstract class ScreenTurns extends ScreenBase {
         this.print(lines.join('\n'));
       }
     } finally {
+      this.compactCommand = false;
       this.task = undefined;
       this.stopSpinner();
       resolveDone();
@@ -149,12 +157,17 @@ export abstract class ScreenTurns extends ScreenBase {
 
   protected showEvent(event: AgentEvent): void {
     switch (event.type) {
+      case 'wait':
+        this.waitingFor = event.phase === 'streaming' ? undefined : { phase: event.phase, model: event.model, server: event.server, since: this.now() };
+        break;
       case 'request':
+        this.waitingFor = undefined;
         this.streamed = '';
         if (event.purpose === 'summary') this.phase = { kind: 'compacting' };
         else if (this.phase.kind !== 'running') this.phase = { kind: 'thinking' };
         break;
       case 'text':
+        this.waitingFor = undefined;
         this.streamed += event.delta;
         if (this.phase.kind === 'thinking') this.phase = { kind: 'writing' };
         break;
@@ -166,6 +179,8 @@ export abstract class ScreenTurns extends ScreenBase {
         this.showReply(event.reply, event.raw);
         break;
       case 'step':
+        // An interactive plugin gets the terminal itself once it is allowed to run.
+        if (event.decision.rules.some((r) => r.id === 'plugin.interactive')) this.handedOver = { id: event.id, suspended: false };
         this.print(formatStep(event.step, event.decision, this.theme, this.lang).join('\n'));
         this.phase = { kind: 'running', id: event.id, label: describeStep(event.step) };
         this.resetOutput();
@@ -175,13 +190,28 @@ export abstract class ScreenTurns extends ScreenBase {
         this.outputNewlines += countNewlines(event.chunk);
         if (this.output.length > OUTPUT_KEEP * 2) this.output = this.output.slice(-OUTPUT_KEEP);
         break;
+      case 'confirm_answer':
+        if (this.handedOver?.id === event.id && event.answer.action !== 'decline') {
+          this.handedOver.suspended = true;
+          this.stopSpinner();
+          this.surface.suspend?.();
+        }
+        break;
       case 'tool_result':
+        if (this.handedOver?.id === event.result.id) {
+          if (this.handedOver.suspended) {
+            this.surface.resume?.();
+            if (this.task) this.startSpinner();
+          }
+          this.handedOver = undefined;
+        }
         this.showResult(event.result);
         this.phase = { kind: 'thinking' };
         this.resetOutput();
         break;
       case 'compaction':
-        this.print(this.theme.dim(t(this.lang, 'compacted', { method: event.method, before: event.before, after: event.after })));
+        // `/compact` reports its own result, in more detail: print it once.
+        if (!this.compactCommand) this.print(this.theme.dim(t(this.lang, 'compacted', { method: event.method, before: event.before, after: event.after })));
         if (this.phase.kind === 'compacting') this.phase = { kind: 'thinking' };
         break;
       case 'repair':

@@ -30,6 +30,8 @@ export class Terminal {
   private readonly paste = { pasting: false };
   private onData?: (str: string | undefined, key: RawKey | undefined) => void;
   private started = false;
+  /** Handed to another program (an interactive plugin): nothing is drawn, no key is read. */
+  private suspended = false;
 
   constructor(
     readonly input: NodeJS.ReadStream,
@@ -79,15 +81,48 @@ export class Terminal {
     this.input.pause();
   }
 
+  /**
+   * Hand the terminal to a program that draws on it itself (an interactive plugin run with
+   * the terminal inherited): the live region is erased, keys are left to the program, cooked
+   * mode, the cursor shows. What the program prints is never drawn over (see resume()).
+   */
+  suspend(): void {
+    if (!this.started || this.suspended) return;
+    this.suspended = true;
+    this.clearLive();
+    this.output.write('\x1b[?2004l\x1b[?25h');
+    if (this.onData) this.input.off('keypress', this.onData);
+    if (this.input.isTTY) this.input.setRawMode(false);
+    this.input.pause();
+  }
+
+  /** Take the terminal back: the live region starts on a new line below the program's output. */
+  resume(): void {
+    if (!this.suspended) return;
+    this.suspended = false;
+    this.liveRows = 0;
+    this.cursorRow = 0;
+    // The program may have left the cursor mid-line; the next frame must not start on it.
+    this.output.write('\r\n\x1b[?2004h');
+    if (this.input.isTTY) this.input.setRawMode(true);
+    if (this.onData) this.input.on('keypress', this.onData);
+    this.input.resume();
+  }
+
   /** Print text above the live region (a newline is added when missing). */
   print(text: string): void {
     const body = text.endsWith('\n') ? text : text + '\n';
+    if (this.suspended) {
+      this.output.write(body.replace(/\r?\n/g, '\r\n'));
+      return;
+    }
     this.output.write(SYNC_START + '\x1b[?25l' + this.eraseSequence() + body.replace(/\r?\n/g, '\r\n') + this.drawSequence(this.frame) + '\x1b[?25h' + SYNC_END);
   }
 
   /** Replace the live region. */
   render(frame: LiveFrame): void {
     this.frame = frame;
+    if (this.suspended) return;
     this.output.write(SYNC_START + '\x1b[?25l' + this.eraseSequence() + this.drawSequence(frame) + (frame.cursor ? '\x1b[?25h' : '') + SYNC_END);
   }
 
@@ -128,9 +163,17 @@ export class Terminal {
     frame.lines.forEach((line, i) => {
       const wrapped = wrapLine(line, width);
       if (frame.cursor && frame.cursor.line === i) {
-        const extra = Math.floor(frame.cursor.col / width);
-        cursorRow = rows.length + Math.min(extra, wrapped.length - 1);
-        cursorCol = frame.cursor.col - Math.min(extra, wrapped.length - 1) * width;
+        // Walk the wrapped rows by their widths: a row that ends before a wide character
+        // that did not fit holds one cell less than the terminal is wide.
+        let col = frame.cursor.col;
+        let k = 0;
+        for (; k < wrapped.length - 1; k++) {
+          const w = stringWidth(wrapped[k]);
+          if (col < w) break;
+          col -= w;
+        }
+        cursorRow = rows.length + k;
+        cursorCol = col;
       }
       rows.push(...wrapped);
     });

@@ -24,6 +24,8 @@ export interface PtySession {
   waitIdle(timeoutMs?: number): Promise<void>;
   /** Resolves with the exit code. */
   exited: Promise<number>;
+  /** The pid of the `ai` process. */
+  pid: number;
   kill(): void;
 }
 
@@ -56,6 +58,7 @@ export function startAi(args: string[], options: { env: NodeJS.ProcessEnv; cwd: 
     write: (data) => term.write(data),
     resize: (cols, rows) => term.resize(cols, rows),
     exited,
+    pid: term.pid,
     kill: () => {
       if (alive) term.kill();
     },

@@ -7,6 +7,11 @@ import { charWidth } from '../../src/interactive/width';
  * modes are ignored.
  */
 export function renderScreen(raw: string, width: number): string[] {
+  return renderTerminal(raw, width).rows;
+}
+
+/** The screen rows and where the cursor is (row in the rows, column in cells). */
+export function renderTerminal(raw: string, width: number): { rows: string[]; cursor: { row: number; col: number } } {
   const rows: string[][] = [[]];
   let row = 0;
   let col = 0;
@@ -100,5 +105,5 @@ export function renderScreen(raw: string, width: number): string[] {
       i += full.length - 1;
     }
   }
-  return rows.map((cells) => cells.join('').replace(/\s+$/, ''));
+  return { rows: rows.map((cells) => cells.join('').replace(/\s+$/, '')), cursor: { row, col } };
 }

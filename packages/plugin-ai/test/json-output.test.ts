@@ -1,0 +1,77 @@
+import { Writable } from 'stream';
+import { JsonEventWriter } from '../src/json-output';
+import type { AgentEvent } from '../src/events';
+
+/** A slow stdout: takes one write per tick, so write() reports full after highWaterMark bytes. */
+function slowSink(highWaterMark = 64) {
+  const lines: string[] = [];
+  let maxPending = 0;
+  const sink = new Writable({
+    highWaterMark,
+    write(chunk: Buffer, _enc, done) {
+      lines.push(chunk.toString());
+      maxPending = Math.max(maxPending, sink.writableLength);
+      setImmediate(done);
+    },
+  });
+  /** Everything handed over has been written. */
+  const settled = () => new Promise<void>((resolve) => sink.end(resolve));
+  return { sink, lines, maxPending: () => maxPending, settled };
+}
+
+const output = (id: string, chunk: string, stream: 'stdout' | 'stderr' = 'stdout'): AgentEvent => ({ type: 'output', id, chunk, stream });
+const result = (id: string): AgentEvent => ({ type: 'tool_result', result: { _event: 'tool_result', id, tool: 'exec', decision: { level: 'L0', rules: [], by: 'policy' } } });
+
+test('a stream keeps its head as it comes and its tail at the end of the step, with the byte count', async () => {
+  const { sink, lines, settled } = slowSink(1 << 20);
+  const w = new JsonEventWriter(sink, 10);
+  for (const c of ['abcdef', 'ghijkl', 'mnopqr', 'stuvwx', 'yz']) w.event(output('cmd_001', c));
+  w.event(output('cmd_001', 'E1', 'stderr'));
+  w.event(result('cmd_001'));
+  await w.flush();
+  await settled();
+  const events = lines.map((l) => JSON.parse(l));
+  expect(events).toEqual([
+    { type: 'output', id: 'cmd_001', chunk: 'abcdef', stream: 'stdout' },
+    { type: 'output', id: 'cmd_001', chunk: 'ghij', stream: 'stdout' },
+    { type: 'output', id: 'cmd_001', chunk: 'E1', stream: 'stderr' },
+    { type: 'output', id: 'cmd_001', chunk: 'qrstuvwxyz', stream: 'stdout', truncated: true, bytes: 26, omittedBytes: 6 },
+    expect.objectContaining({ type: 'tool_result' }),
+  ]);
+});
+
+test('output just over the head is carried whole, without a truncation mark', async () => {
+  const { sink, lines, settled } = slowSink(1 << 20);
+  const w = new JsonEventWriter(sink, 4);
+  w.event(output('a', '123456'));
+  w.event({ type: 'final', outcome: 'answered', message: 'ok', steps: 1, usage: { input_tokens: 0, output_tokens: 0, calls: 0 }, sessionId: 's' });
+  await w.flush();
+  await settled();
+  expect(lines.map((l) => JSON.parse(l)).slice(0, 2)).toEqual([
+    { type: 'output', id: 'a', chunk: '1234', stream: 'stdout' },
+    { type: 'output', id: 'a', chunk: '56', stream: 'stdout' },
+  ]);
+});
+
+test('multi-byte text is cut on whole characters within the byte limit', async () => {
+  const { sink, lines, settled } = slowSink(1 << 20);
+  const w = new JsonEventWriter(sink, 7);
+  w.event(output('a', '中文中文中文中文'));
+  w.event(result('a'));
+  await w.flush();
+  await settled();
+  const [head, tail] = lines.map((l) => JSON.parse(l));
+  expect(head.chunk).toBe('中文');
+  expect(tail).toMatchObject({ chunk: '中文', truncated: true, bytes: 24, omittedBytes: 12 });
+});
+
+test('writes wait for drain: the stream never holds much more than its high-water mark', async () => {
+  const { sink, lines, maxPending, settled } = slowSink(256);
+  const w = new JsonEventWriter(sink, 1 << 20);
+  for (let i = 0; i < 2000; i++) w.line({ type: 'log', code: 'x', message: `line ${i}` });
+  await w.flush();
+  await settled();
+  expect(lines).toHaveLength(2000);
+  expect(JSON.parse(lines[1999])).toMatchObject({ message: 'line 1999' });
+  expect(maxPending()).toBeLessThan(512);
+});
