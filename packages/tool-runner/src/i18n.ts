@@ -212,6 +212,18 @@ export const MESSAGES: Record<string, Message> = {
     zh: '你的 {setting} 设置允许这一类操作直接运行',
     en: 'your {setting} setting lets this kind of step run without asking',
   },
+  'sandbox.denied': {
+    zh: '沙箱阻止了这条命令（{what}：{line}）。要在沙箱之外重新运行它吗？',
+    en: 'the sandbox stopped this command ({what}: {line}). Run it again outside the sandbox?',
+  },
+  'sandbox.denied.write': { zh: '它试图在工作区之外写入', en: 'it tried to write outside the workspace' },
+  'sandbox.denied.network': { zh: '它试图连接网络', en: 'it tried to reach the network' },
+  'sandbox.required': {
+    zh: 'ai.json 中 sandbox 设为 "required"，但沙箱不可用：{why}',
+    en: 'sandbox is "required" in ai.json, but no sandbox is available: {why}',
+    hintZh: '安装 bubblewrap（Debian/Ubuntu：apt-get install bubblewrap），或在 ~/.slothtool/plugin-configs/ai.json 中把 sandbox 改为 "auto"',
+    hintEn: 'Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap), or set sandbox to "auto" in ~/.slothtool/plugin-configs/ai.json',
+  },
   'session.allowed': {
     zh: '你已允许本会话中运行 `{k}`',
     en: 'you allowed `{k}` for this session',

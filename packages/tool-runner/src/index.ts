@@ -9,6 +9,8 @@ export type { ToolRegistry } from './registry';
 export { RequiresSchema } from './registry/common';
 export type { ToolDefinition, AnyToolDefinition, Assessment, AssessContext, Touches, JudgeEnv } from './registry/types';
 export type { Finding, Category } from './policy/finding';
+export { createSandbox, bwrapArgs, seatbeltProfile, sandboxDenial, sandboxSpec, HOME_SECRET_STORES } from './sandbox';
+export type { Sandbox, SandboxMode, SandboxStatus, SandboxSpec, SandboxDenial } from './sandbox';
 export { parseRule, ruleMatches, decideByRules, exactRuleFor, isRuleProblem } from './permission-rules';
 export type { PermissionRule, PermissionSubject, PermissionEffect, RuleProblem, ArgKind } from './permission-rules';
 export type { ClassifyOptions } from './policy/classify';

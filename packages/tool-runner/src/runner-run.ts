@@ -1,7 +1,7 @@
 import { message } from './i18n';
 import type { ConfirmAnswer, ConfirmRequest, RunOptions } from './runner';
 import { invalidDecision, judgeValid, type JudgeSetup, type Judgement } from './runner-judge';
-import type { ResultDecision, StoppedToolResult, ToolContext, ToolResult } from './tools/types';
+import type { ResultDecision, StepSandbox, StoppedToolResult, ToolContext, ToolResult } from './tools/types';
 import type { Step } from './types';
 
 /** How many times the user may edit a step before it counts as declined. */
@@ -16,6 +16,8 @@ export interface RunSetup {
   allow(key: string): void;
   /** The tool context of one run (everything but the decision and the asking). */
   context(id: string, options: RunOptions, judged: Judgement): Omit<ToolContext, 'decision' | 'ask'>;
+  /** The OS sandbox of a step at this level: a sandbox, none (unsandboxed), or a refusal (sandbox "required" but missing). */
+  sandbox(judged: Judgement, level: 'L0' | 'L1'): StepSandbox | undefined | { refused: string };
 }
 
 export function stopped(id: string, tool: string, status: 'blocked' | 'declined', decision: ResultDecision, reason?: string): StoppedToolResult {
@@ -72,15 +74,38 @@ async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSe
   };
   if (mustAsk && !def.confirmsInside && !(await askUser())) return declined(answer) ?? { done: stopped(id, def.name, 'declined', userDecision) };
   const inside = mustAsk && def.confirmsInside;
+  const sandbox = def.sandboxed ? setup.sandbox(judged, mustAsk || judged.bySession ? 'L1' : 'L0') : undefined;
+  if (sandbox && 'refused' in sandbox) return { done: stopped(id, def.name, 'blocked', { level: 'L2', by: 'policy', rules: [{ id: 'sandbox.required', level: 'L2', ...message('sandbox.required', lang, { why: sandbox.refused }) }] }, sandbox.refused) };
   const ctx: ToolContext = {
     ...setup.context(id, options, judged),
     decision: inside ? { ...decision, by: 'policy' } : mustAsk || judged.bySession ? userDecision : { ...decision, by: 'policy' },
     ...(inside ? { ask: askUser } : {}),
+    ...(sandbox ? { sandbox } : {}),
   };
   const result = await def.execute(s, ctx);
+  if (sandbox) return { done: await outsideAfterDenial(id, s, result, ctx, setup) };
   if (!inside || !answer) return { done: result };
   return declined(answer) ?? { done: { ...result, decision: userDecision } };
 }
+
+/**
+ * A sandboxed command that failed because the sandbox stopped it: the user is told so and asked,
+ * as a new L1 question with the reason, whether to run it again outside the sandbox. Never silently.
+ */
+async function outsideAfterDenial(id: string, step: Step, result: ToolResult, ctx: ToolContext, setup: RunSetup): Promise<ToolResult> {
+  const box = (result as { sandbox?: { denied?: 'write' | 'network'; line?: string } }).sandbox;
+  if (!box?.denied || ctx.signal?.aborted) return result;
+  const { lang } = setup.judge;
+  const what = message(`sandbox.denied.${box.denied}`, lang).reason;
+  const rule = { id: 'sandbox.denied', level: 'L1' as const, ...message('sandbox.denied', lang, { what, line: box.line ?? '' }) };
+  const decision = { level: 'L1' as const, rules: [rule] };
+  const answer = await setup.ask({ id, step, decision, sessionKey: `sandbox.outside ${id}` }, ctx.signal);
+  if (answer.action !== 'run' && answer.action !== 'allow-session') return result;
+  const def = setup.judge.registry.get(step.tool ?? 'exec')!;
+  const again = await def.execute(step, { ...ctx, sandbox: undefined, decision: { ...decision, by: 'user' } });
+  return { ...again, outsideSandbox: { after: box.denied } } as ToolResult;
+}
+
 
 /** Judge, ask where needed (the user may edit the step, up to five times), execute. */
 export async function runStep(id: string, step: Step, options: RunOptions, setup: RunSetup): Promise<ToolResult> {

@@ -15,6 +15,7 @@ import { createDefaultFsDeps } from './tools/fs-common';
 import { createDefaultProcDeps, ProcessTable, type ProcLimits } from './tools/proc';
 import type { HttpSettings, ToolSession } from './tools/session';
 import { realDir, resolvePath } from './workspace';
+import { createSandbox, type Sandbox, type SandboxMode, type SandboxStatus } from './sandbox';
 import type { Decision, Lang, Policy, Step } from './types';
 
 /** The user's answer to a confirmation request. */
@@ -66,6 +67,12 @@ export interface ToolRunnerOptions {
   http?: Partial<Pick<HttpSettings, 'timeoutMs' | 'maxBytes' | 'maxRedirects'>>;
   /** proc.* limits: running processes (8), output per status, kill grace, longest wait. */
   proc?: Partial<ProcLimits>;
+  /**
+   * The OS sandbox of command steps (exec, proc.start): `auto` (default) uses bubblewrap on Linux
+   * or Seatbelt on macOS when it works and runs without it otherwise (sandboxStatus() says why);
+   * `required` refuses command steps without one; `off`. Or a Sandbox object (tests).
+   */
+  sandbox?: SandboxMode | Sandbox;
   /** Tools beyond the built-ins (a sibling plugin's own, MCP tools): judged and run the same way. */
   tools?: readonly AnyToolDefinition[];
   /** Side effects, for tests. */
@@ -92,6 +99,8 @@ export interface ToolRunner {
   run(step: Step, options?: RunOptions): Promise<ToolResult>;
   /** Session keys the user allowed so far. */
   readonly sessionAllowances: readonly string[];
+  /** Which OS sandbox command steps run in, or why none. */
+  sandboxStatus(): SandboxStatus;
   /** A position in the file journal (e.g. at the start of a turn), for {@link undo}. */
   mark(): number;
   /** Files fs.edit / fs.write changed inside the workspace since `mark` (default: all), oldest first, without contents. */
@@ -150,6 +159,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     allowPrivateNetwork: policy.allowPrivateNetwork ?? false,
     http: { timeoutMs: 20000, maxBytes: 2 * 1024 * 1024, maxRedirects: 5, ...options.http, resolve: deps.resolveHost },
   };
+  const sandbox: Sandbox =
+    typeof options.sandbox === 'object'
+      ? options.sandbox
+      : createSandbox({ mode: options.sandbox ?? 'auto', workspace, home, slothtoolHome: realDir(slothtoolHome), env });
   const judge: JudgeSetup = {
     registry: tools,
     policy,
@@ -162,6 +175,16 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     judge,
     ask: (request, signal) => normaliseAnswer(options.confirm, request, signal),
     allow: (key) => void allowances.add(key),
+    sandbox(judged, asked) {
+      const status = sandbox.status();
+      if (status.kind === 'none') return status.mode === 'required' ? { refused: status.reason ?? 'none' } : undefined;
+      // Read-only by its rules: the read-only, offline sandbox. Let through by a setting, an
+      // allowance or the user: the workspace is writable (and the network, when it needs it).
+      const lowered = judged.decision.rules.some((r) => r.id === 'policy.lowered' || r.id === 'session.allowed' || r.id === 'permission.allow');
+      const level: 'L0' | 'L1' = asked === 'L1' || lowered ? 'L1' : 'L0';
+      const network = level === 'L1' && judged.touches.network.length > 0;
+      return { kind: status.kind, level, network, wrap: (program, args, cwd) => sandbox.wrap(level, network, cwd, program, args) };
+    },
     context: (id, runOptions, judged) => ({
       id,
       cwd: options.cwd,
@@ -192,6 +215,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     get sessionAllowances() {
       return [...allowances];
     },
+    sandboxStatus: () => sandbox.status(),
     mark: () => session.journal.mark(),
     changes: (mark = 0) => session.journal.since(mark).map(({ seq, stepId, tool, path: file }) => ({ seq, stepId, tool, path: file })),
     undo: (mark) => session.journal.undo(mark),

@@ -27,6 +27,8 @@ function fakeRunner(answers: Array<ConfirmAnswer | Error> = [], opts: Partial<To
     cwd: '/work/proj',
     lang: 'en',
     env: { HOME: '/home/u', PATH: '/usr/bin' },
+    // the runner's own logic with a fake exec; the OS sandbox has tests of its own
+    sandbox: 'off',
     confirm: async (req) => {
       asked.push(req);
       const a = answers.shift();

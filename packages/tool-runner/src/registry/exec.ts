@@ -73,6 +73,7 @@ export const execTool: ToolDefinition<ExecStep> = {
   input,
   example: { program: 'git', args: ['status'], requires: { confirm: false, elevated: false, network: false, write: false } },
   takesCwd: true,
+  sandboxed: true,
   words: programWords<ExecStep>(),
   permission: { arg: 'words', subject: (s) => ({ kind: 'command', words: [s.program, ...(s.args ?? [])] }) },
   assess: (s, ctx) => assessCommand(s.program, s.args ?? [], s.cwd, ctx),

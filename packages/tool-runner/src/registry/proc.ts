@@ -16,6 +16,7 @@ export const procStartTool: ToolDefinition<ProcStartStep> = {
   input: z.object({ program: z.string().min(1), args: argList, cwd: cwdField, requires: RequiresSchema }),
   example: { program: 'npm', args: ['test'] },
   takesCwd: true,
+  sandboxed: true,
   words: programWords<ProcStartStep>(),
   permission: { arg: 'words', subject: (s) => ({ kind: 'command', words: [s.program, ...(s.args ?? [])] }) },
   judgeContext: (_s, env) => ({ workspace: env.session.workspace, slothtoolHome: env.session.slothtoolHome }),

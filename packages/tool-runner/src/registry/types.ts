@@ -52,6 +52,8 @@ export interface ToolDefinition<I extends object = Record<string, unknown>> {
   takesCwd?: boolean;
   /** The words a person may edit in the question dialog (a program and its arguments), and how to put them back. */
   words?: { get(input: I): string[]; set(input: I, words: string[]): I };
+  /** It runs a program the model named: it runs inside the OS sandbox of its level. */
+  sandboxed?: boolean;
   /** The definition asks the user itself through `ctx.ask` (to show a preview first). */
   confirmsInside?: boolean;
   /** How permission rules read this tool's argument, and the subject of one step. */

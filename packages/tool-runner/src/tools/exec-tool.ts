@@ -22,6 +22,22 @@ export function runFields(r: ExecResult, parsed: Parsed | undefined) {
   };
 }
 
+/**
+ * Whether to spawn through the sandbox: only a program that exists. A missing one is spawned
+ * directly, where it fails at once with ENOENT (nothing runs), instead of a bubblewrap error.
+ */
+export function sandboxable(program: string, cwd: string, env: NodeJS.ProcessEnv): boolean {
+  const { findProgram } = require('../sandbox') as typeof import('../sandbox');
+  return findProgram(program.includes('/') ? path.resolve(cwd, program) : program, env) !== undefined;
+}
+
+/** How a sandboxed run is reported: the sandbox, and what it stopped when the run failed because of it. */
+export function sandboxField(sandbox: NonNullable<ToolContext['sandbox']>, r: Pick<ExecResult, 'exitCode' | 'stdoutTail' | 'stderrTail'>): NonNullable<RunToolResult['sandbox']> {
+  const { sandboxDenial } = require('../sandbox/denial') as typeof import('../sandbox/denial');
+  const denied = sandboxDenial(r.exitCode, `${r.stderrTail}\n${r.stdoutTail}`);
+  return { kind: sandbox.kind, level: sandbox.level, network: sandbox.network, ...(denied ? { denied: denied.kind, line: redact(denied.line) } : {}) };
+}
+
 /** Environment additions that keep programs from waiting on a terminal that is not there. */
 export const NON_INTERACTIVE_ENV: Record<string, string> = {
   GIT_TERMINAL_PROMPT: '0',
@@ -65,11 +81,13 @@ export function stepCwd(step: { cwd?: string | null }, base: string): string {
 export async function runExec(step: ExecStep, ctx: ToolContext): Promise<RunToolResult> {
   const cwd = stepCwd(step, ctx.cwd);
   const timeoutMs = typeof step.timeoutMs === 'number' && step.timeoutMs > 0 ? Math.min(step.timeoutMs, ctx.timeoutMs * 10) : ctx.timeoutMs;
+  const env = hardenedEnv(ctx.env);
+  const wrapped = ctx.sandbox && sandboxable(step.program, cwd, env) ? ctx.sandbox.wrap(step.program, step.args, cwd) : undefined;
   const r = await ctx.deps.exec({
-    program: step.program,
-    args: step.args,
+    program: wrapped?.program ?? step.program,
+    args: wrapped?.args ?? step.args,
     cwd,
-    env: hardenedEnv(ctx.env),
+    env,
     timeoutMs,
     signal: ctx.signal,
     maxOutputBytes: ctx.maxOutputBytes,
@@ -89,6 +107,7 @@ export async function runExec(step: ExecStep, ctx: ToolContext): Promise<RunTool
     program: step.program,
     args: redactValue(step.args),
     ...runFields(r, parsed),
+    ...(wrapped && ctx.sandbox ? { sandbox: sandboxField(ctx.sandbox, r) } : {}),
     decision: ctx.decision,
   };
 }

@@ -5,7 +5,7 @@ import type { ExecDeps } from '../exec';
 import { toolMessage } from '../i18n';
 import { redact } from '../redact';
 import type { ProcKillStep, ProcStartStep, ProcStatusStep } from '../tool-steps';
-import { hardenedEnv, stepCwd } from './exec-tool';
+import { hardenedEnv, sandboxable, stepCwd } from './exec-tool';
 import { toolError, type SessionToolContext, type ToolErrorResult } from './session';
 import type { ResultDecision } from './types';
 
@@ -119,12 +119,13 @@ export class ProcessTable {
   }
 
   /** Start a program; returns its id at once, or why it could not be started. */
-  start(options: { program: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv }): { ok: true; id: string; pid?: number } | { ok: false; code: string; message: string } {
+  /** Start `program args` (recorded and reported as such); `spawnAs` is the command line really spawned (the sandbox around it). */
+  start(options: { program: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv; spawnAs?: { program: string; args: string[] } }): { ok: true; id: string; pid?: number } | { ok: false; code: string; message: string } {
     if (this.running() >= this.limits.maxRunning) return { ok: false, code: 'TOO_MANY', message: String(this.limits.maxRunning) };
     const id = `proc_${++this.counter}`;
     let child: ChildProcess;
     try {
-      child = this.deps.spawn(options.program, options.args, {
+      child = this.deps.spawn(options.spawnAs?.program ?? options.program, options.spawnAs?.args ?? options.args, {
         cwd: options.cwd,
         env: options.env,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -327,7 +328,9 @@ function unknownProc(tool: string, procId: string, ctx: SessionToolContext): Too
 /** proc.start: spawn in the background and answer at once with the process id. */
 export async function runProcStart(step: ProcStartStep, ctx: SessionToolContext): Promise<ProcResult | ToolErrorResult> {
   const cwd = stepCwd(step, ctx.cwd);
-  const started = ctx.session.procs.start({ program: step.program, args: step.args, cwd, env: hardenedEnv(ctx.env) });
+  const env = hardenedEnv(ctx.env);
+  const wrapped = ctx.sandbox && sandboxable(step.program, cwd, env) ? ctx.sandbox.wrap(step.program, step.args, cwd) : undefined;
+  const started = ctx.session.procs.start({ program: step.program, args: step.args, cwd, env, ...(wrapped ? { spawnAs: wrapped } : {}) });
   if (!started.ok) {
     const message = started.code === 'TOO_MANY' ? toolMessage('proc.err.too_many', ctx.lang, { n: started.message }) : redact(started.message);
     return toolError(ctx, 'proc.start', started.code, message, { program: step.program, args: step.args, cwd });

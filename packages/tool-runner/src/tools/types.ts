@@ -40,6 +40,8 @@ export interface RunToolResult {
   error?: { code: string; message: string };
   /** plugin.run of an interactive plugin: it used the terminal, nothing was captured. */
   interactive?: boolean;
+  /** The OS sandbox it ran in, and what the sandbox stopped (a write, a connection). */
+  sandbox?: { kind: 'bwrap' | 'seatbelt'; level: 'L0' | 'L1'; network: boolean; denied?: 'write' | 'network'; line?: string };
   decision: ResultDecision;
 }
 
@@ -123,6 +125,16 @@ export interface ToolContext {
   session?: ToolSession;
   /** fs.edit / fs.write: the target as it was resolved when the step was judged. */
   judged?: ResolvedPath;
+  /** exec / proc.start: how to run the program inside the OS sandbox of this step's level; absent = unsandboxed. */
+  sandbox?: StepSandbox;
+}
+
+/** The OS sandbox one step runs in. */
+export interface StepSandbox {
+  kind: 'bwrap' | 'seatbelt';
+  level: 'L0' | 'L1';
+  network: boolean;
+  wrap(program: string, args: readonly string[], cwd: string): { program: string; args: string[] } | undefined;
 }
 
 export type { Step };

@@ -1,0 +1,38 @@
+import type { SandboxSpec } from './spec';
+
+/**
+ * bubblewrap arguments for a spec (pure; table-tested). Order matters: later mounts cover
+ * earlier ones, so the read-only root comes first, then what is writable, then what is hidden
+ * or forced read-only again.
+ */
+export function bwrapArgs(spec: SandboxSpec): string[] {
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  if (spec.level === 'L1') {
+    args.push('--bind', spec.tmpDir, spec.tmpDir, '--bind', spec.workspace, spec.workspace);
+  } else {
+    // A private, empty, writable /tmp (and temp folder) so programs that need scratch space work;
+    // a workspace (or cwd) that lives under it is put back, read-only, on top.
+    const tmps = spec.tmpDir === '/tmp' ? ['/tmp'] : ['/tmp', spec.tmpDir];
+    for (const t of tmps) args.push('--tmpfs', t);
+    const under = (p: string) => tmps.some((t) => p === t || p.startsWith(t.endsWith('/') ? t : `${t}/`));
+    for (const p of new Set([spec.workspace, spec.cwd])) if (under(p)) args.push('--ro-bind', p, p);
+  }
+  // Read-only again first, hidden last: a read-only bind of the SlothTool home must not bring
+  // its plugin-configs back into view.
+  for (const p of spec.readOnly) args.push('--ro-bind', p, p);
+  for (const h of spec.hide) {
+    if (h.kind === 'dir') args.push('--tmpfs', h.path, '--remount-ro', h.path);
+    else args.push('--ro-bind', '/dev/null', h.path);
+  }
+  if (!spec.network) args.push('--unshare-net');
+  // No --new-session: the step is spawned in a session of its own already (no terminal to inject
+  // into), and staying in the spawned process group lets a group kill reach every process inside,
+  // even one killed while bwrap is still setting up.
+  args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--chdir', spec.cwd);
+  return args;
+}
+
+/** The command line that runs `program args` inside the sandbox. */
+export function wrapWithBwrap(bwrap: string, spec: SandboxSpec, program: string, args: readonly string[]): { program: string; args: string[] } {
+  return { program: bwrap, args: [...bwrapArgs(spec), '--', program, ...args] };
+}

@@ -1,0 +1,28 @@
+import type { SandboxSpec } from './spec';
+
+/** A path as a Seatbelt string literal. */
+function lit(p: string): string {
+  return JSON.stringify(p);
+}
+
+/**
+ * A Seatbelt profile for macOS `sandbox-exec -p <profile>` with the same rules as the bubblewrap
+ * sandbox: reads allowed except the hidden secret stores, writes only where the level allows,
+ * network only when the spec allows it.
+ */
+export function seatbeltProfile(spec: SandboxSpec): string {
+  const lines = ['(version 1)', '(deny default)', '(allow process-exec)', '(allow process-fork)', '(allow signal (target same-sandbox))', '(allow sysctl-read)', '(allow mach-lookup)', '(allow ipc-posix-shm)', '(allow file-read*)'];
+  for (const h of spec.hide) lines.push(h.kind === 'dir' ? `(deny file-read* (subpath ${lit(h.path)}))` : `(deny file-read* (literal ${lit(h.path)}))`);
+  const writable = ['/dev/null', '/dev/tty', '/dev/dtracehelper'];
+  lines.push(`(allow file-write* ${writable.map((p) => `(literal ${lit(p)})`).join(' ')})`);
+  if (spec.level === 'L1') {
+    lines.push(`(allow file-write* (subpath ${lit(spec.workspace)}) (subpath ${lit(spec.tmpDir)}))`);
+    for (const p of spec.readOnly) lines.push(`(deny file-write* (subpath ${lit(p)}))`);
+  } else {
+    lines.push(`(allow file-write* (subpath ${lit(spec.tmpDir)}))`);
+  }
+  for (const h of spec.hide) lines.push(h.kind === 'dir' ? `(deny file-write* (subpath ${lit(h.path)}))` : `(deny file-write* (literal ${lit(h.path)}))`);
+  if (spec.network) lines.push('(allow network*)');
+  else lines.push('(allow network* (remote unix-socket))', '(deny network-outbound (remote ip))');
+  return lines.join('\n') + '\n';
+}

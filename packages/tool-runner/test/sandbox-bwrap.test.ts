@@ -1,0 +1,142 @@
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
+import { createSandbox, createToolRunner, exec, type ConfirmRequest } from '../src';
+
+// The real bubblewrap. CI installs it (.ci/run) and these tests fail there when it is missing;
+// elsewhere, without bwrap, they are skipped with a line saying so.
+const probeRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'bwrap-probe-'));
+const available = createSandbox({ workspace: probeRoot, home: probeRoot, slothtoolHome: path.join(probeRoot, '.slothtool') }).status();
+fs.rmSync(probeRoot, { recursive: true, force: true });
+const run = available.kind === 'bwrap' ? describe : describe.skip;
+if (available.kind !== 'bwrap') {
+  if (process.env.CI) {
+    test('bubblewrap works in CI', () => {
+      throw new Error(`the OS sandbox tests need bubblewrap, which .ci/run installs: ${available.reason}`);
+    });
+  } else {
+    // eslint-disable-next-line no-console
+    console.warn(`sandbox-bwrap tests skipped: ${available.reason}`);
+  }
+}
+
+let root: string;
+let home: string;
+let ws: string;
+const SECRET = 'PRIVATE-KEY-0c1d2e3f';
+beforeAll(() => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bwrap-')));
+  home = path.join(root, 'home');
+  ws = path.join(home, 'proj');
+  fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
+  fs.writeFileSync(path.join(home, '.ssh', 'id_ed25519'), SECRET);
+  fs.mkdirSync(path.join(home, '.slothtool', 'plugin-configs'), { recursive: true });
+  fs.writeFileSync(path.join(home, '.slothtool', 'plugin-configs', 'llm-base.json'), '{"api_key":"sk-hidden-0000"}');
+  fs.mkdirSync(ws, { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: ws });
+  fs.writeFileSync(path.join(ws, 'readme.txt'), 'hello workspace\n');
+  fs.writeFileSync(path.join(ws, '.env'), 'TOKEN=env-secret-1234\n');
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const env = () => ({ ...process.env, HOME: home });
+const box = () => createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env() });
+async function inBox(level: 'L0' | 'L1', network: boolean, program: string, args: string[]) {
+  const w = box().wrap(level, network, ws, program, args)!;
+  return exec({ program: w.program, args: w.args, cwd: ws, env: env(), timeoutMs: 20_000 });
+}
+
+run('bubblewrap sandbox, for real', () => {
+  test('L0: the workspace is readable', async () => {
+    const r = await inBox('L0', false, 'cat', ['readme.txt']);
+    expect([r.exitCode, r.stdoutTail]).toEqual([0, 'hello workspace\n']);
+  });
+
+  test('L0: a write is refused (read-only file system) or lands in the private /tmp; nothing appears outside', async () => {
+    for (const target of [path.join(ws, 'new.txt'), '/usr/local/sandbox-probe', `/var/tmp/sandbox-probe-${process.pid}`]) {
+      const r = await inBox('L0', false, 'touch', [target]);
+      expect(r.exitCode).not.toBe(0);
+      expect(r.stderrTail).toMatch(/Read-only file system/);
+      expect(fs.existsSync(target)).toBe(false);
+    }
+    // the temp folder is private and thrown away: a write there succeeds inside and leaves nothing
+    const scratch = path.join(home, 'scratch.txt');
+    expect((await inBox('L0', false, 'touch', [scratch])).exitCode).toBe(0);
+    expect(fs.existsSync(scratch)).toBe(false);
+  });
+
+  test('L0: no network (a listener on 127.0.0.1 of this machine is out of reach)', async () => {
+    const server = net.createServer((s) => {
+      s.on('error', () => undefined);
+      s.end('hi');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as net.AddressInfo).port;
+    try {
+      const code = `require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',(e)=>{console.error(e.code);process.exit(3)})`;
+      const r = await inBox('L0', false, process.execPath, ['-e', code]);
+      expect(r.exitCode).toBe(3);
+      const open = await inBox('L1', true, process.execPath, ['-e', code]);
+      expect(open.exitCode).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  test('secret stores, the SlothTool configs and the workspace .env are hidden at both levels', async () => {
+    for (const level of ['L0', 'L1'] as const) {
+      const key = await inBox(level, false, 'cat', [path.join(home, '.ssh', 'id_ed25519')]);
+      expect(key.stdoutTail).not.toContain(SECRET);
+      const cfg = await inBox(level, false, 'cat', [path.join(home, '.slothtool', 'plugin-configs', 'llm-base.json')]);
+      expect(cfg.stdoutTail).not.toContain('sk-hidden');
+      const dotenv = await inBox(level, false, 'cat', [path.join(ws, '.env')]);
+      expect(dotenv.stdoutTail).not.toContain('env-secret');
+    }
+  });
+
+  test('L1: the workspace is writable; .git/hooks, .git/config and the SlothTool home are not', async () => {
+    const ok = await inBox('L1', false, 'touch', [path.join(ws, 'made.txt')]);
+    expect(ok.exitCode).toBe(0);
+    expect(fs.existsSync(path.join(ws, 'made.txt'))).toBe(true);
+    for (const target of [path.join(ws, '.git', 'hooks', 'pre-commit'), path.join(ws, '.git', 'config'), path.join(home, '.slothtool', 'registry.json')]) {
+      const before = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : undefined;
+      const r = await inBox('L1', false, 'sh', ['-c', `echo x >> "${target}"`]);
+      expect(r.exitCode).not.toBe(0);
+      expect(fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : undefined).toBe(before);
+    }
+  });
+
+  test('through the runner: L0 steps run sandboxed; a background process is sandboxed and killed with its group', async () => {
+    const runner = createToolRunner({ cwd: ws, workspace: ws, lang: 'en', env: env(), confirm: () => ({ action: 'decline' }) });
+    expect(runner.sandboxStatus().kind).toBe('bwrap');
+    const cat = await runner.run({ tool: 'exec', program: 'cat', args: ['readme.txt'] });
+    expect(cat).toMatchObject({ exitCode: 0, stdoutTail: 'hello workspace\n', sandbox: { kind: 'bwrap', level: 'L0', network: false } });
+    const started = (await runner.run({ tool: 'proc.start', program: 'sleep', args: ['30'] })) as { proc_id: string; pid?: number };
+    expect(started.proc_id).toBe('proc_1');
+    const killed = await runner.run({ tool: 'proc.kill', proc_id: 'proc_1' });
+    expect(killed).toMatchObject({ state: 'exited' });
+    const alive = started.pid !== undefined && (() => { try { process.kill(started.pid!, 0); return true; } catch { return false; } })();
+    expect(alive).toBe(false);
+    runner.dispose();
+  });
+
+  test('a read-only command that a repository makes write: the sandbox stops it, says so, and asks before running it outside', async () => {
+    const marker = `/var/tmp/pwned-by-diff-${process.pid}`;
+    const script = path.join(ws, 'evil-diff.sh');
+    fs.writeFileSync(script, `#!/bin/sh\necho pwned > "${marker}"\n`, { mode: 0o755 });
+    execFileSync('git', ['config', 'diff.external', script], { cwd: ws });
+    fs.writeFileSync(path.join(ws, 'readme.txt'), 'changed\n');
+    execFileSync('git', ['add', 'readme.txt'], { cwd: ws });
+    fs.writeFileSync(path.join(ws, 'readme.txt'), 'changed again\n');
+    const asked: ConfirmRequest[] = [];
+    const runner = createToolRunner({ cwd: ws, workspace: ws, lang: 'en', env: env(), confirm: (r) => (asked.push(r), { action: 'decline' }) });
+    const r = await runner.run({ tool: 'exec', program: 'git', args: ['diff'] });
+    expect(r).toMatchObject({ decision: { level: 'L0' }, sandbox: { kind: 'bwrap', level: 'L0', denied: 'write' } });
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(asked.map((a) => a.decision.rules[0].id)).toEqual(['sandbox.denied']);
+    expect(asked[0].decision.rules[0].reason).toContain('the sandbox stopped this command');
+    execFileSync('git', ['config', '--unset', 'diff.external'], { cwd: ws });
+  });
+});
