@@ -1,6 +1,8 @@
 import { at, emit, type AgentConfirmFn, type AgentCore } from './agent-core';
 import type { Step } from './protocol';
 import type { ConfirmAnswer, ConfirmRequest, StepRunner, ToolResult } from './runner-types';
+import { log } from './agent-session';
+import { t } from './i18n';
 import { appendAudit, type AuditEntry } from './sessions';
 
 const declineAll: AgentConfirmFn = async () => ({ action: 'decline', reason: 'no confirm callback' });
@@ -52,8 +54,13 @@ function auditStep(step: Step): Step {
   return out as unknown as Step;
 }
 
-/** The step runner, built on first use with the agent's confirm bridge. */
+/** The step runner, built on first use with the agent's confirm bridge. A missing OS sandbox
+ * is said once, when the runner is built (never silently). */
 export function getRunner(core: AgentCore): StepRunner {
-  core.runner ??= core.deps.createRunner((request) => confirmBridge(core, request));
+  if (!core.runner) {
+    core.runner = core.deps.createRunner((request) => confirmBridge(core, request));
+    const status = core.runner.sandboxStatus?.();
+    if (status && status.kind === 'none' && status.mode !== 'off') log(core, 'sandbox_unavailable', t(core.options.lang, 'sandboxUnavailable', { reason: status.reason ?? '?' }));
+  }
   return core.runner;
 }

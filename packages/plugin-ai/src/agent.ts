@@ -191,6 +191,11 @@ export class Agent {
 
   // ── rewind, undo and the end of the session ──────────────────────────────────────
 
+  /** The OS sandbox of command steps, once the runner exists (undefined before). */
+  sandboxStatus(): { mode: string; kind: string; reason?: string } | undefined {
+    return this.core.runner?.sandboxStatus?.();
+  }
+
   /** The user messages `/rewind` can go back to, oldest first. */
   checkpoints(): Array<{ turn: number; at: string; title: string; notRestorable: string[] }> {
     return this.core.checkpoints.map((c) => ({ turn: c.turn, at: c.at, title: c.title, notRestorable: [...new Set(c.effects)] }));

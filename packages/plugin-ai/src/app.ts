@@ -55,6 +55,7 @@ interface ToolRunnerModule {
     workspace?: string;
     lang?: Lang;
     env?: NodeJS.ProcessEnv;
+    sandbox?: 'auto' | 'required' | 'off';
   }): StepRunner;
   /** The git root holding `cwd`, or `cwd` (tool-runner ≥ issue #10). */
   findWorkspace?(cwd: string): string;
@@ -100,7 +101,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       const tr = loadToolRunner();
       // fs.* steps judge paths against the workspace: the git root of the cwd, or the cwd.
       const workspace = tr.findWorkspace?.(cwd) ?? cwd;
-      return tr.createToolRunner({ policy: policyOf(config), confirm, registry, cwd, workspace, lang: options.lang, env });
+      return tr.createToolRunner({ policy: policyOf(config), confirm, registry, cwd, workspace, lang: options.lang, env, sandbox: config.sandbox });
     });
   const agent = new Agent(
     {

@@ -16,6 +16,7 @@ export type ParsedArgs =
   | { kind: 'version' }
   | { kind: 'risk'; json: boolean; argv: string[] }
   | { kind: 'mcp'; argv: string[] }
+  | { kind: 'sandbox' }
   | RunArgs
   | { kind: 'error'; key: 'unknownOption' | 'missingValue' | 'badMode' | 'badMaxSteps' | 'riskUsage' | 'missingPrompt'; vars: Record<string, string> };
 
@@ -23,6 +24,7 @@ export type ParsedArgs =
 export function parseArgs(argv: string[]): ParsedArgs {
   if (argv[0] === 'risk') return parseRisk(argv.slice(1));
   if (argv[0] === 'mcp') return { kind: 'mcp', argv: argv.slice(1) };
+  if (argv[0] === 'sandbox' && argv.length === 1) return { kind: 'sandbox' };
   const out: RunArgs = { kind: 'run', interactive: false, json: false, continue: false, approveL1: false };
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {

@@ -9,6 +9,8 @@ import { Lifetime, SIGNAL_EXIT, STOP_GRACE_MS, type StopSignal } from './lifetim
  * need them.
  */
 export function main(argv: string[]): void {
+  // A reader that goes away (`| head -1`) ends the CLI quietly with status 0.
+  for (const stream of [process.stdout, process.stderr]) (require('@holic512/shared/lib/epipe') as typeof import('@holic512/shared/lib/epipe')).onClosedPipe(stream, () => process.exit(0));
   const parsed = parseArgs(argv);
   if (parsed.kind === 'version') {
     process.stdout.write((require('../package.json') as { version: string }).version + '\n');
@@ -28,6 +30,8 @@ export function main(argv: string[]): void {
   let run: Promise<number>;
   if (parsed.kind === 'risk') {
     run = (require('./risk-command') as typeof import('./risk-command')).runRisk(parsed, lang);
+  } else if (parsed.kind === 'sandbox') {
+    run = (require('./sandbox-command') as typeof import('./sandbox-command')).runSandboxCheck(lang);
   } else if (parsed.kind === 'mcp') {
     run = (require('./mcp/command') as typeof import('./mcp/command')).runMcpCommand(parsed.argv, lang);
   } else {

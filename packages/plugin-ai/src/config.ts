@@ -41,6 +41,8 @@ export const AiConfigSchema = z
     /** Bytes of each step's stdout and stderr that `ai -p --json` carries at the head and again
      * at the tail (the rest is counted in `omittedBytes`). */
     jsonOutputBytes: z.number().int().min(0).default(65536),
+    /** The OS sandbox of command steps: `auto` (use it when it works, say so when it does not), `required`, `off`. */
+    sandbox: z.enum(['auto', 'required', 'off']).default('auto'),
     context: ContextBudgetsSchema.default(() => ContextBudgetsSchema.parse({})),
     /** MCP servers in Claude Code's shape (`{"name": {command, args, env} | {url, headers}}`);
      * each entry is checked by mcp/config.ts, which reports a bad one by name without failing the rest. */

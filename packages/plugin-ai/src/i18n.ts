@@ -10,6 +10,7 @@ Usage:
   ai -i                     interactive session (also plain "ai" in a terminal)
   ai risk [--json] -- <program> [args...]   show the risk level and rules of a command
   ai mcp list | add | remove | test         manage MCP servers (see: ai mcp)
+  ai sandbox                                check the OS sandbox for real (bubblewrap / Seatbelt)
 
 Options:
   -p, --prompt <text>       the prompt for one turn (piped stdin is added as context)
@@ -33,6 +34,18 @@ Config: <SlothTool home>/plugin-configs/ai.json   Sessions: <SlothTool home>/ai/
   badMode: '--mode must be low or high, got "{value}"',
   badMaxSteps: '--max-steps must be a positive integer, got "{value}"',
   riskUsage: 'usage: ai risk [--json] -- <program> [args...]',
+  sandboxCheckNone: 'Sandbox: not available, running without sandbox because {reason}. Commands still go through the risk rules. Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) to turn it on.',
+  sandboxCheckHeader: 'Sandbox: {kind}. Checking it for real in a scratch folder:',
+  sandboxCheckWrite: 'a write outside the workspace is refused',
+  sandboxCheckNetwork: 'no network at L0',
+  sandboxCheckSecret: 'a planted secret (~/.ssh) is hidden',
+  sandboxCheckWorkspace: 'the workspace is readable',
+  sandboxCheckHooks: '.git/hooks is read-only at L1',
+  sandboxCheckAllOk: 'All checks passed.',
+  sandboxCheckFailed: 'Some checks failed: commands are not contained as they should be. See docs/security.md (Sandbox).',
+  sandboxUnavailable: 'No OS sandbox: {reason}. Commands run without it; the risk rules still apply. (Install bubblewrap, or set sandbox in ai.json; check with: slothtool ai sandbox)',
+  sandboxStoppedWrite: 'stopped by the sandbox: it tried to write outside what this step may change ({line})',
+  sandboxStoppedNetwork: 'stopped by the sandbox: it tried to reach the network ({line})',
   mcpUsage: 'usage: ai mcp list | add <name> -- <command> [args...] | add <name> --url <url> [--header "K: V"] | remove <name> | test <name>',
   mcpAddUsage: 'usage: ai mcp add <name> [--env K=V]... -- <command> [args...]   or   ai mcp add <name> --url <url> [--header "K: V"]...',
   mcpConfigBroken: 'cannot read {file}: {detail}. Fix the file (it must hold a JSON object), then run the command again.',
@@ -101,6 +114,7 @@ const zh: Record<MessageKey, string> = {
   ai -i                     交互模式(在终端中直接运行 "ai" 也可)
   ai risk [--json] -- <程序> [参数...]   显示命令的风险等级和规则
   ai mcp list | add | remove | test        管理 MCP 服务器（详见：ai mcp）
+  ai sandbox                               实际检查操作系统沙箱（bubblewrap / Seatbelt）
 
 选项:
   -p, --prompt <文本>       本轮的提示(管道输入的 stdin 会作为上下文附加)
@@ -124,6 +138,18 @@ const zh: Record<MessageKey, string> = {
   badMode: '--mode 只能是 low 或 high,收到 "{value}"',
   badMaxSteps: '--max-steps 必须是正整数,收到 "{value}"',
   riskUsage: '用法: ai risk [--json] -- <程序> [参数...]',
+  sandboxCheckNone: '沙箱：不可用，因为{reason}，命令将在沙箱之外运行（风险规则仍然生效）。安装 bubblewrap（Debian/Ubuntu：apt-get install bubblewrap）即可启用。',
+  sandboxCheckHeader: '沙箱：{kind}。正在临时目录中实际检查：',
+  sandboxCheckWrite: '拒绝在工作区之外写入',
+  sandboxCheckNetwork: 'L0 没有网络',
+  sandboxCheckSecret: '放置的密钥（~/.ssh）被隐藏',
+  sandboxCheckWorkspace: '工作区可读',
+  sandboxCheckHooks: 'L1 时 .git/hooks 只读',
+  sandboxCheckAllOk: '全部检查通过。',
+  sandboxCheckFailed: '有检查未通过：命令没有被按预期隔离。参见 docs/security.md（沙箱）。',
+  sandboxUnavailable: '没有操作系统沙箱：{reason}。命令将在沙箱之外运行，风险规则仍然生效。（安装 bubblewrap，或在 ai.json 中设置 sandbox；检查：slothtool ai sandbox）',
+  sandboxStoppedWrite: '被沙箱阻止：它试图写入此步骤不允许修改的位置（{line}）',
+  sandboxStoppedNetwork: '被沙箱阻止：它试图连接网络（{line}）',
   mcpUsage: '用法: ai mcp list | add <名称> -- <命令> [参数...] | add <名称> --url <地址> [--header "K: V"] | remove <名称> | test <名称>',
   mcpAddUsage: '用法: ai mcp add <名称> [--env K=V]... -- <命令> [参数...]   或   ai mcp add <名称> --url <地址> [--header "K: V"]...',
   mcpConfigBroken: '无法读取 {file}：{detail}。请修正该文件（内容必须是一个 JSON 对象）后再运行此命令。',

@@ -32,6 +32,13 @@ export function renderProgress(event: AgentEvent, lang: Lang): string | undefine
   }
 }
 
+/** What the sandbox stopped, in the user's language; '' when it stopped nothing. */
+export function sandboxNote(result: ToolResult, lang: Lang, before: string): string {
+  const denied = result.sandbox?.denied;
+  if (!denied) return '';
+  return `${before}${t(lang, denied === 'write' ? 'sandboxStoppedWrite' : 'sandboxStoppedNetwork', { line: result.sandbox?.line ?? '' })}`;
+}
+
 function resultLine(result: ToolResult, lang: Lang): string {
   if (result.status === 'blocked' || result.status === 'declined') {
     const word = t(lang, result.status === 'blocked' ? 'stepBlocked' : 'stepDeclined');
@@ -49,5 +56,5 @@ function resultLine(result: ToolResult, lang: Lang): string {
   if (typeof result.summary === 'string') return result.summary;
   const ms = typeof result.durationMs === 'number' ? ` (${result.durationMs} ms)` : '';
   const signal = result.signal ? ` ${result.signal}` : '';
-  return `${t(lang, 'stepExit', { code: String(result.exitCode) })}${signal}${ms}`;
+  return `${t(lang, 'stepExit', { code: String(result.exitCode) })}${signal}${ms}${sandboxNote(result, lang, ' — ')}`;
 }

@@ -46,6 +46,8 @@ export interface ToolResult {
   stderrTail?: string;
   truncated?: boolean;
   parsed?: unknown;
+  /** The OS sandbox it ran in, and what the sandbox stopped. */
+  sandbox?: { kind: string; level: string; network: boolean; denied?: 'write' | 'network'; line?: string };
   file?: string;
   changes?: unknown;
   summary?: string;
@@ -79,6 +81,8 @@ export interface StepRunner {
   undo?(mark: number): UndoResult;
   /** End the session's background processes. */
   dispose?(): void;
+  /** Which OS sandbox command steps run in, or why none (tool-runner ≥ the sandbox). */
+  sandboxStatus?(): { mode: 'auto' | 'required' | 'off'; kind: 'bwrap' | 'seatbelt' | 'none'; reason?: string };
 }
 
 /** Policy fields of the ai config handed to tool-runner. */

@@ -323,6 +323,8 @@ async function run(argv: string[], io: CliIo, lang: Lang): Promise<number> {
 
 /** CLI entry: the only place that prints and sets the exit code. Resolves to the exit code. */
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+  // A reader that goes away (`| head -1`) ends the CLI quietly with status 0.
+  for (const stream of [process.stdout, process.stderr]) (require('@holic512/shared/lib/epipe') as typeof import('@holic512/shared/lib/epipe')).onClosedPipe(stream, () => process.exit(0));
   const lang = readLanguage(process.env);
   let code: number;
   try {

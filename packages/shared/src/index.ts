@@ -2,3 +2,4 @@
 export const VERSION: string = require('../package.json').version;
 
 export { slothtoolHome, userHome } from './home';
+export { isEpipe, onClosedPipe } from './epipe';

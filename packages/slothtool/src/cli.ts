@@ -281,6 +281,8 @@ async function dispatch(io: Io, argv: string[]): Promise<void> {
 
 /** Run the CLI with `argv` (without node and script). Sets `process.exitCode`; never calls exit. */
 export async function main(argv: string[]): Promise<void> {
+  // A reader that goes away (`| head -1`) ends the CLI quietly with status 0.
+  for (const stream of [process.stdout, process.stderr]) (require('@holic512/shared/lib/epipe') as typeof import('@holic512/shared/lib/epipe')).onClosedPipe(stream, () => process.exit(0));
   const { resolveHome } = require('./paths') as typeof import('./paths');
   const io = new Io(resolveHome(process.env));
   try {

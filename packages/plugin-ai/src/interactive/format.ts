@@ -4,7 +4,7 @@ import type { Step } from '../protocol';
 import type { Decision, Level, Rule, ToolResult } from '../runner-types';
 import type { SessionInfo, SessionRecord } from '../sessions';
 import { t, type Lang } from '../i18n';
-import { NOT_RUN } from '../render';
+import { NOT_RUN, sandboxNote } from '../render';
 import { ts } from './strings';
 import type { Theme } from './theme';
 import { stripAnsi, truncateWidth } from './width';
@@ -108,6 +108,8 @@ export function formatResult(
   else end = (result.exitCode === 0 ? theme.green : theme.red)(ts(lang, 'exitLine', { code: String(result.exitCode) }));
   const ms = typeof result.durationMs === 'number' ? theme.dim(` · ${formatDuration(result.durationMs)}`) : '';
   lines.push(`  ${theme.dim('⎿')} ${end}${ms}`);
+  const sandbox = sandboxNote(result, lang, '');
+  if (sandbox) lines.push(`    ${theme.yellow(sandbox)}`);
   return lines;
 }
 

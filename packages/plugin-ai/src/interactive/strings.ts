@@ -105,6 +105,7 @@ const en = {
   steerNote: 'steer: {text}',
   startFailed: 'ai -i could not start: {message}',
   statusTokens: '{n} tokens',
+  statusNoSandbox: 'no sandbox',
   statusContext: 'ctx {pct}%',
   backup: 'backup: {file}',
 } as const;
@@ -214,6 +215,7 @@ const zh: Record<ScreenKey, string> = {
   steerNote: '调整方向: {text}',
   startFailed: 'ai -i 无法启动: {message}',
   statusTokens: '{n} tokens',
+  statusNoSandbox: '无沙箱',
   statusContext: '上下文 {pct}%',
   backup: '备份: {file}',
 };
