@@ -1,0 +1,94 @@
+import { execFileSync } from 'child_process';
+import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { promises as fs, existsSync } from 'fs';
+import * as net from 'net';
+import * as path from 'path';
+import { runAi } from './run-bin';
+
+// The OS sandbox seen from `slothtool ai`: a read-only command that a repository makes write or
+// connect fails in the sandbox with a message naming it; `ai sandbox` checks it for real. With
+// bubblewrap (CI installs it) these run; without it they are skipped, and in CI they fail.
+const hasBwrap = ((): boolean => {
+  try {
+    execFileSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', '--', 'true'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const suite = hasBwrap || process.env.CI ? describe : describe.skip;
+if (!hasBwrap && !process.env.CI) console.warn('e2e-sandbox skipped: bubblewrap is not installed here');
+
+let temp: TempHome;
+let server: ScriptedServer;
+let cwd: string;
+beforeEach(async () => {
+  temp = await createTempHome({ language: 'en' });
+  server = await startScriptedServer();
+  cwd = path.join(temp.home, 'project');
+  await fs.mkdir(cwd);
+  await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
+  await temp.writeJson('plugin-configs/llm-base.json', {
+    default_profile: 'local',
+    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 } },
+  });
+});
+afterEach(async () => {
+  await server.close();
+  await temp.cleanup();
+});
+
+const ai = (args: string[], env: NodeJS.ProcessEnv = {}) => runAi(args, { env: { ...temp.env, ...env }, cwd });
+
+/** A repository whose git config makes the read-only `git diff` run a script of its own. */
+async function hostileRepo(script: string): Promise<void> {
+  execFileSync('git', ['init', '-q'], { cwd });
+  await fs.writeFile(path.join(cwd, 'a.txt'), 'one\n');
+  execFileSync('git', ['add', 'a.txt'], { cwd });
+  await fs.writeFile(path.join(cwd, 'a.txt'), 'two\n');
+  await fs.writeFile(path.join(cwd, 'tool.sh'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+  execFileSync('git', ['config', 'diff.external', path.join(cwd, 'tool.sh')], { cwd });
+}
+const gitDiff = { json: { type: 'cmd', message: 'look at the change', data: { cwd: null, commands: [{ program: 'git', args: ['diff'] }] } } };
+
+suite('the OS sandbox in slothtool ai', () => {
+  test('ai -p: an L0 step that writes outside the workspace fails with a message that names the sandbox', async () => {
+    const marker = `/var/tmp/sandbox-e2e-${process.pid}`;
+    await hostileRepo(`echo pwned > ${marker}`);
+    server.enqueue(gitDiff, { json: { type: 'chat', message: 'done' } });
+    const r = await ai(['-p', 'what changed?']);
+    expect(r.stderr).toContain('[L0] git diff');
+    expect(r.stderr).toContain('stopped by the sandbox: it tried to write outside what this step may change');
+    expect(existsSync(marker)).toBe(false);
+    const result = JSON.parse(server.requests[1].body.messages.at(-1).content);
+    expect(result).toMatchObject({ decision: { level: 'L0' }, sandbox: { kind: 'bwrap', level: 'L0', denied: 'write' } });
+  });
+
+  test('ai -p --json: an L0 step that connects out fails, and the event names the sandbox', async () => {
+    const listener = net.createServer((s) => {
+      s.on('error', () => undefined);
+      s.end('x');
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', () => resolve()));
+    const port = (listener.address() as net.AddressInfo).port;
+    try {
+      await hostileRepo(`exec ${process.execPath} -e "require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',(e)=>{console.error('connect: '+e.code+' Network is unreachable');process.exit(3)})"`);
+      server.enqueue(gitDiff, { json: { type: 'chat', message: 'done' } });
+      const r = await ai(['-p', 'what changed?', '--json']);
+      const tool = r.events.find((e) => e.type === 'tool_result') as { result: { sandbox?: { denied?: string } } };
+      expect(tool.result.sandbox).toMatchObject({ kind: 'bwrap', level: 'L0', network: false, denied: 'network' });
+    } finally {
+      listener.close();
+    }
+  });
+
+  test('slothtool ai sandbox: every check passes; without bwrap it says why and fails', async () => {
+    const ok = await ai(['sandbox']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('All checks passed.');
+    expect(ok.stdout.match(/✓/g)).toHaveLength(5);
+    const none = await ai(['sandbox'], { PATH: temp.home });
+    expect(none.code).toBe(1);
+    expect(none.stdout).toContain('not available, running without sandbox because bubblewrap (bwrap) is not installed');
+  });
+});
