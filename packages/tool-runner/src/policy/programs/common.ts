@@ -1,0 +1,12 @@
+/** What every program family shares: the handler shape and the common findings. */
+import { finding, type Finding, type JudgeCtx } from '../finding';
+
+export type Handler = (args: readonly string[], name: string, ctx: JudgeCtx) => Finding[];
+
+export const MAX_WRAP_DEPTH = 8;
+
+export const readOnly = (name: string): Finding => finding('read.only', 'L0', { p: name });
+export const writeFile = (name: string): Finding => finding('write.file', 'L1', { p: name }, { cat: ['write'] });
+export const execArg = (name: string, a: string): Finding => finding('arg.exec', 'L2', { p: name, a });
+export const writeArg = (name: string, a: string): Finding => finding('arg.write', 'L1', { p: name, a }, { cat: ['write'] });
+export const writeBlock = (name: string, a: string): Finding => finding('arg.write_block', 'L2', { p: name, a });

@@ -1,0 +1,69 @@
+/** Interpreters and shells: inline code and script files. */
+import { isInfoOnly, shortCluster } from '../args';
+import { finding, type Finding } from '../finding';
+import { readOnly } from './common';
+
+export const INTERPRETERS = new Set([
+  'sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash', 'yash', 'pwsh', 'powershell', 'cmd',
+  'node', 'nodejs', 'perl', 'ruby', 'irb', 'php', 'lua', 'luajit', 'Rscript', 'R', 'julia', 'osascript', 'tclsh',
+  'wish', 'java', 'ts-node', 'tsx', 'groovy', 'scala', 'elixir', 'erl', 'guile', 'racket', 'runghc', 'ghci',
+  'pypy', 'pypy3', 'jshell', 'kotlin', 'swift', 'dotnet-script', 'expect', 'gawk-shell', 'vite-node', 'esno',
+]);
+
+/** Inline-code option letters by interpreter (short clusters containing one are inline code). */
+export const INLINE: Record<string, { short: string; long: string[] }> = {
+  shell: { short: 'c', long: ['--command', '--init-file', '--rcfile'] },
+  node: { short: 'epr', long: ['--eval', '--print', '--require', '--import', '--loader', '--experimental-loader', '--input-type'] },
+  python: { short: 'c', long: ['--command'] },
+  perl: { short: 'eEnpixM', long: [] },
+  ruby: { short: 'eriIn', long: ['--require'] },
+  php: { short: 'rRBEFa', long: ['--run'] },
+  other: { short: 'e', long: ['--eval', '--execute', '--expression'] },
+};
+
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash', 'yash']);
+
+export function interpreterKind(name: string): keyof typeof INLINE {
+  if (SHELLS.has(name) || name === 'pwsh' || name === 'powershell' || name === 'cmd') return 'shell';
+  if (name === 'node' || name === 'nodejs' || name === 'ts-node' || name === 'tsx' || name === 'vite-node' || name === 'esno') return 'node';
+  if (/^python[0-9.]*$/.test(name) || name.startsWith('pypy')) return 'python';
+  if (name === 'perl') return 'perl';
+  if (name === 'ruby' || name === 'irb') return 'ruby';
+  if (name === 'php') return 'php';
+  return 'other';
+}
+
+export const PYTHON_MODULES: Record<string, Finding['level']> = { 'json.tool': 'L1', pytest: 'L1', unittest: 'L1', mypy: 'L1', ruff: 'L1', black: 'L1', 'http.server': 'L1', venv: 'L1', pip: 'L1' };
+
+export function judgeInterpreter(args: readonly string[], name: string): Finding[] {
+  if (isInfoOnly(args, name === 'node' || name === 'nodejs' ? ['-v'] : ['-v', '-version'])) return [finding('interp.info', 'L0', { p: name })];
+  if (args.length === 0) return [finding('interactive', 'L2', { p: name })];
+  const kind = interpreterKind(name);
+  const spec = INLINE[kind];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--' || !a.startsWith('-') || a === '-') {
+      const script = a === '--' ? args[i + 1] : a;
+      if (script === undefined || script === '-') return [finding('interactive', 'L2', { p: name })];
+      return [finding('interp.script', 'L2', { p: name, a: script }, { allowable: true })];
+    }
+    if (kind === 'python' && (a === '-m' || (shortCluster(a)?.endsWith('m') ?? false))) {
+      const mod = a === '-m' ? (args[i + 1] ?? '') : a.slice(a.indexOf('m') + 1) || (args[i + 1] ?? '');
+      if (mod === 'pip') {
+        const sub = args[i + 2];
+        if (['list', 'show', 'freeze', 'check', '--version'].includes(sub)) return [readOnly(`${name} -m pip ${sub}`)];
+        return [finding('install', 'L1', { p: `${name} -m pip`, s: sub ?? '' })];
+      }
+      const level = PYTHON_MODULES[mod];
+      if (level === 'L0') return [readOnly(`${name} -m ${mod}`)];
+      if (level === 'L1') return [finding('project.script', 'L1', { p: `${name} -m`, s: mod })];
+      return [finding('interp.script', 'L2', { p: `${name} -m`, a: mod }, { allowable: true })];
+    }
+    const c = shortCluster(a);
+    if ((c && [...spec.short].some((l) => c.includes(l))) || spec.long.some((l) => a === l || a.startsWith(l + '='))) {
+      return [finding('interp.inline', 'L2', { p: name, a })];
+    }
+    if (kind === 'node' && (a === '--test' || a === '--run')) return [finding('project.script', 'L1', { p: name, s: a })];
+  }
+  return [finding('interactive', 'L2', { p: name })];
+}

@@ -1,0 +1,91 @@
+/** Network tools and system administration commands. */
+import { findLong, isInfoOnly, isLong, operands } from '../args';
+import { finding, type Finding, type JudgeCtx } from '../finding';
+import { judgeCommand } from '../programs';
+import { execArg, readOnly, writeFile, type Handler } from './common';
+
+export function judgeCurl(args: readonly string[], name: string): Finding[] {
+  const writes = args.find((a) => ['-K', '--config', '-o', '--output', '-O', '--remote-name', '--remote-name-all', '-D', '--dump-header', '-c', '--cookie-jar', '--output-dir', '-J', '--trace', '--trace-ascii', '--libcurl', '--etag-save', '--hsts', '--alt-svc', '--stderr'].includes(a) || /^-[a-zA-Z]*[oOcDJK]/.test(a));
+  const uploads = args.find((a) => ['-T', '--upload-file', '-d', '--data', '--data-binary', '--data-raw', '--data-urlencode', '--json', '-F', '--form', '-X', '--request', '--form-string'].includes(a) || a.startsWith('--data') || /^-[a-zA-Z]*[TdFX]/.test(a));
+  const cat: Array<'network' | 'write'> = writes || uploads ? ['network', 'write'] : ['network'];
+  return [finding('network', 'L1', { p: name }, { cat })];
+}
+
+export function judgeNetworkTool(execFlags: string[] = []): Handler {
+  return (args, name) => {
+    const bad = args.find((a) => execFlags.some((f) => a === f || a.startsWith(f + '=')) || (execFlags.includes('-e') && /^-[a-zA-Z]*e/.test(a)));
+    if (bad) return [execArg(name, bad)];
+    return [finding('network', 'L1', { p: name }, { cat: ['network'] })];
+  };
+}
+
+export function judgeRsync(args: readonly string[], name: string): Finding[] {
+  const bad = findLong(args, ['--rsh', '--rsync-path', '--info-script']) ?? args.find((a) => /^-[a-zA-Z]*e/.test(a) && !a.startsWith('--'));
+  if (bad) return [execArg(name, bad)];
+  const del = findLong(args, ['--delete', '--delete-before', '--delete-during', '--delete-after', '--delete-excluded', '--remove-source-files']);
+  if (del) return [finding('delete.recursive', 'L2', { p: name, a: del })];
+  return [finding('network', 'L1', { p: name }, { cat: ['network', 'write'] })];
+}
+
+export function judgeDate(args: readonly string[], name: string): Finding[] {
+  const set = args.find((a) => a === '-s' || a.startsWith('--set') || /^-[uRr]*s/.test(a) || /^\d{8,12}(\.\d\d)?$/.test(a));
+  return set ? [finding('system.change', 'L2', { p: `${name} ${set}` })] : [readOnly(name)];
+}
+
+export function judgeHostname(args: readonly string[], name: string): Finding[] {
+  const ops = operands(args);
+  return ops.length > 0 || args.some((a) => a === '-F' || a === '--file' || a === '-b') ? [finding('system.change', 'L2', { p: name })] : [readOnly(name)];
+}
+
+export function judgeMan(args: readonly string[], name: string): Finding[] {
+  const bad = args.find((a) => ['-P', '-H', '-X', '-l', '-Z', '-T'].includes(a) || ['--pager', '--html', '--gxditview', '--local-file', '--troff-device', '--preprocessor'].some((n) => isLong(a, n)) || /^-[a-zA-Z]*[PHp]/.test(a));
+  return bad ? [execArg(name, bad)] : [readOnly(name)];
+}
+
+export function judgeSystemctl(args: readonly string[], name: string): Finding[] {
+  const sub = operands(args)[0] ?? '';
+  if (['', 'status', 'list-units', 'list-unit-files', 'list-timers', 'list-sockets', 'is-active', 'is-enabled', 'is-failed', 'show', 'cat', 'list-dependencies', 'help'].includes(sub) || isInfoOnly(args)) return [readOnly(`${name} ${sub}`.trim())];
+  return [finding('system.change', 'L2', { p: `${name} ${sub}` })];
+}
+
+export function judgeSimpleMode(readFlags: string[], execFlags: string[] = []): Handler {
+  return (args, name) => {
+    const e = args.find((a) => execFlags.some((f) => a === f || a.startsWith(f + '=')));
+    if (e) return [execArg(name, e)];
+    return args.some((a) => readFlags.includes(a)) ? [readOnly(name)] : [writeFile(name)];
+  };
+}
+
+export function judgeDocker(args: readonly string[], name: string): Finding[] {
+  const sub = operands(args, ['-H', '--host', '--context', '-c', '--config', '-l', '--log-level'])[0] ?? '';
+  if (isInfoOnly(args) || ['ps', 'images', 'version', 'info', 'inspect', 'logs', 'top', 'stats-none', 'port', 'diff', 'history', 'search'].includes(sub)) return [readOnly(`${name} ${sub}`.trim())];
+  const priv = args.find((a) => a === '--privileged' || a.startsWith('--pid=host') || a.startsWith('--net=host') || a.startsWith('--network=host') || a.startsWith('--cap-add') || /^\/(:|$)/.test(a) || /^\/:/.test(a) || a.startsWith('--volume=/:') || a.startsWith('-v/:') || a === '--security-opt');
+  const sock = args.find((a) => a.includes('docker.sock') || a.includes('podman.sock'));
+  if (priv || sock) return [finding('escalation', 'L2', { p: `${name} ${priv ?? sock}` })];
+  const vIdx = args.findIndex((a, i) => (a === '-v' || a === '--volume') && /^\/(:|$)|^\/(etc|root|var\/run\/docker\.sock)/.test(args[i + 1] ?? ''));
+  if (vIdx >= 0) return [finding('escalation', 'L2', { p: `${name} ${args[vIdx]} ${args[vIdx + 1]}` })];
+  return [finding('project.script', 'L1', { p: name, s: sub })];
+}
+
+export function judgeKubectl(args: readonly string[], name: string): Finding[] {
+  const sub = operands(args, ['-n', '--namespace', '--context', '-o', '--output', '-l', '--selector'])[0] ?? '';
+  if (isInfoOnly(args) || ['get', 'describe', 'logs', 'version', 'explain', 'api-resources', 'api-versions', 'cluster-info', 'top', 'diff'].includes(sub)) return [readOnly(`${name} ${sub}`.trim())];
+  if (sub === 'config' && ['view', 'get-contexts', 'current-context', 'get-clusters'].includes(operands(args)[1] ?? '')) return [readOnly(`${name} config`)];
+  if (['exec', 'cp', 'debug', 'attach', 'proxy', 'port-forward'].includes(sub)) return [execArg(name, sub)];
+  return [finding('project.script', 'L1', { p: name, s: sub })];
+}
+
+export function judgeGh(args: readonly string[], name: string): Finding[] {
+  const ops = operands(args, ['-R', '--repo']);
+  const [group, action] = ops;
+  if (isInfoOnly(args) || ops.length === 0) return [readOnly(name)];
+  if (group === 'auth' && (action === 'token' || args.includes('--show-token') || args.includes('-t'))) return [finding('secret.private_key', 'L2', { a: `${name} auth token` })];
+  if (group === 'api') return [finding('network', 'L1', { p: `${name} api` }, { cat: ['network', 'write'] })];
+  if (['list', 'view', 'status', 'diff', 'checks', 'search'].includes(action ?? '') || ['status', 'search', 'browse-none'].includes(group)) return [finding('network', 'L1', { p: `${name} ${group} ${action ?? ''}`.trim() }, { cat: ['network'] })];
+  return [finding('network', 'L1', { p: `${name} ${group} ${action ?? ''}`.trim() }, { cat: ['network', 'write'] })];
+}
+
+export function judgeBusybox(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
+  if (args.length === 0 || isInfoOnly(args)) return [readOnly(name)];
+  return judgeCommand(args[0], args.slice(1), ctx);
+}

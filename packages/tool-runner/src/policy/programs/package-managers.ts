@@ -1,0 +1,196 @@
+/** Package managers, installers and project tools (npm, npx, pip, cargo, jest, eslint, ...). */
+import { findLong, isInfoOnly, operands } from '../args';
+import { finding, type Finding, type JudgeCtx } from '../finding';
+import { secretFindings } from '../paths';
+import { judgeCommand, isKnownProgram } from '../programs';
+import { execArg, readOnly, writeFile, type Handler } from './common';
+
+export function judgeSubcommands(read: string[], opts: { install?: string[]; scripts?: string[]; publish?: string[]; network?: string[]; readValued?: string[] } = {}): Handler {
+  return (args, name) => {
+    const sub = operands(args, opts.readValued ?? [])[0] ?? '';
+    const infoOnly = args.length === 0 || isInfoOnly(args, ['-v']) || (args.length > 0 && args.every((a) => a === '--version' || a === '-v' || a === '--help' || a === '-h'));
+    if (infoOnly || read.includes(sub)) return [readOnly(`${name} ${sub}`.trim())];
+    if (opts.install?.includes(sub)) return [finding('install', 'L1', { p: name, s: sub })];
+    if (opts.publish?.includes(sub)) return [finding('publish', 'L2', { p: name, s: sub })];
+    if (opts.network?.includes(sub)) return [finding('network', 'L1', { p: `${name} ${sub}` }, { cat: ['network'] })];
+    return [finding('project.script', 'L1', { p: name, s: sub })];
+  };
+}
+
+export const npmLike = judgeSubcommands(
+  ['ls', 'list', 'll', 'la', 'view', 'v', 'info', 'show', 'outdated', 'explain', 'why', 'root', 'prefix', 'bin', 'docs-none', 'search', 'audit', 'doctor', 'whoami', 'fund', 'query', 'licenses', 'config-get', 'get'],
+  {
+    install: ['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isnta', 'isntal', 'isntall', 'add', 'ci', 'clean-install', 'install-clean', 'uninstall', 'un', 'remove', 'rm', 'r', 'unlink', 'update', 'up', 'upgrade', 'dedupe', 'ddp', 'prune', 'rebuild', 'rb', 'link', 'ln', 'install-test', 'it', 'install-ci-test', 'cit', 'global', 'dlx-none', 'import', 'patch', 'patch-commit'],
+    publish: ['publish', 'unpublish', 'deprecate', 'undeprecate', 'owner', 'access', 'token', 'adduser', 'login', 'logout', 'team', 'org', 'star', 'unstar', 'hook', 'dist-tag', 'trust'],
+  },
+);
+
+/** npm configuration keys that hold credentials (`_authToken`, `//host/:_auth`, `_password`, ...). */
+export const NPM_SECRET_KEY_RE = /token|_auth|password|passwd|secret|otp/i;
+
+/**
+ * What npm prints when asked for its configuration: `value` for `npm config get <credential
+ * key>`, `npm get <key>` and `npm config get` (a bare secret no redaction pattern recognises),
+ * `listing` for `npm config list -l/--json` (`key = value` lines, which redaction masks).
+ * Both are secret reads (L1).
+ */
+export function npmSecretOutput(args: readonly string[]): 'value' | 'listing' | undefined {
+  const ops = operands(args);
+  const sub = ops[0] ?? '';
+  const value = (keys: string[]): 'value' | undefined => (keys.length === 0 || keys.some((k) => NPM_SECRET_KEY_RE.test(k)) ? 'value' : undefined);
+  if (sub === 'get') return value(ops.slice(1));
+  if (sub !== 'config' && sub !== 'c') return undefined;
+  const action = ops[1] ?? '';
+  if (action === 'get') return value(ops.slice(2));
+  if (action === 'list' || action === 'ls' || action === '') {
+    return args.some((a) => a === '-l' || a === '--long' || a === '--json' || a.startsWith('--long=')) ? 'listing' : undefined;
+  }
+  return undefined;
+}
+
+export function judgeNpm(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
+  const bad = findLong(args, ['--script-shell', '--node-options', '--call', '--shell', '--userconfig', '--globalconfig', '--git']);
+  if (bad) return [execArg(name, bad)];
+  const sub = operands(args)[0] ?? '';
+  if (['exec', 'x', 'dlx'].includes(sub)) return judgeNpx(args.slice(args.indexOf(sub) + 1), `${name} ${sub}`, ctx);
+  if (sub === 'explore' || sub === 'edit' || sub === 'set-script') return [execArg(name, sub)];
+  if (npmSecretOutput(args)) return [finding('secret.read', 'L1', { a: `${name} ${operands(args).join(' ')}` })];
+  if (sub === 'config' || sub === 'c' || sub === 'pkg') {
+    const action = operands(args)[1] ?? '';
+    if (['get', 'list', 'ls', 'fix-none'].includes(action) || action === '') return [readOnly(`${name} ${sub} ${action}`.trim())];
+    if (action === 'edit') return [finding('interactive', 'L2', { p: `${name} ${sub} edit` })];
+    const key = (operands(args)[2] ?? '').split('=')[0].replace(/^scripts\..*/, 'scripts');
+    if (['script-shell', 'node-options', 'shell', 'git', 'userconfig', 'globalconfig', 'editor', 'browser', 'viewer', 'onload-script', 'init-module', 'scripts', 'bin'].includes(key)) {
+      return [finding('arg.exec', 'L2', { p: `${name} ${sub} ${action}`, a: key })];
+    }
+    return [writeFile(`${name} ${sub} ${action}`)];
+  }
+  if (sub === 'cache') return [(operands(args)[1] ?? '') === 'ls' || operands(args)[1] === 'verify' ? readOnly(`${name} cache`) : writeFile(`${name} cache`)];
+  if (sub === 'version' && operands(args).length === 1) return [readOnly(`${name} version`)];
+  if ((sub === 'run' || sub === 'run-script') && operands(args).length === 1) return [readOnly(`${name} run`)];
+  if (sub === 'audit' && operands(args)[1] === 'fix') return [finding('install', 'L1', { p: name, s: 'audit fix' })];
+  if (sub === 'init' || sub === 'create') return [finding('npx.run', 'L1', { p: `${name} ${sub}` })];
+  return npmLike(args, name, ctx);
+}
+
+/**
+ * npx / npm exec / yarn dlx / pnpm exec / bunx: the command they run is found on PATH too
+ * (`npx -p x -- sh -c ...`), so a known program is judged as itself, and it always asks.
+ */
+export function judgeNpx(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
+  if (isInfoOnly(args, ['-v'])) return [readOnly(name)];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (a === '-c' || a === '--call' || a.startsWith('--call=') || a.startsWith('--node-options') || a.startsWith('--script-shell') || a === '--shell-mode') return [execArg(name, a)];
+    if (a === '-p' || a === '--package') {
+      i++;
+      continue;
+    }
+    if (a.startsWith('-')) continue;
+    break;
+  }
+  const cmd = args[i];
+  if (cmd === undefined) return [finding('npx.run', 'L1', { p: name })];
+  const pkg = [cmd, ...args.slice(0, i).filter((a, k) => k > 0 && (args[k - 1] === '-p' || args[k - 1] === '--package'))];
+  if (pkg.some((p) => /(^|\/)plugin-ai(@|$)/.test(p) || p === 'ai')) return [finding('plugin.self', 'L2')];
+  const run = finding('npx.run', 'L1', { p: `${name} ${cmd}` });
+  if (isKnownProgram(cmd) || cmd.includes('/')) return [run, ...judgeCommand(cmd, args.slice(i + 1), ctx)];
+  return [run, ...secretFindings(args.slice(i + 1))];
+}
+
+export function judgeTsc(args: readonly string[], name: string): Finding[] {
+  if (isInfoOnly(args, ['-v']) || args.includes('--noEmit') || args.includes('-noEmit') || args.includes('--showConfig') || args.includes('--listFilesOnly')) return [readOnly(name)];
+  if (args.includes('--watch') || args.includes('-w')) return [finding('project.script', 'L1', { p: name, s: '--watch' })];
+  return [writeFile(name)];
+}
+
+export const INSTALLERS: Record<string, string[]> = {
+  pip: ['list', 'show', 'freeze', 'check', 'search', 'index', 'inspect', 'debug', 'config-list'],
+  pip3: ['list', 'show', 'freeze', 'check', 'search', 'index', 'inspect', 'debug'],
+  pipx: ['list', 'environment'],
+  brew: ['list', 'ls', 'info', 'search', 'deps', 'uses', 'outdated', 'config', 'doctor', 'leaves', 'desc', 'home-none', '--prefix', '--cellar', '--repository', 'commands', 'tap-info'],
+  apt: ['list', 'search', 'show', 'policy', 'depends', 'rdepends'],
+  'apt-get': ['check', 'changelog-none'],
+  'apt-cache': ['search', 'show', 'policy', 'depends', 'rdepends', 'showpkg', 'pkgnames', 'madison', 'stats'],
+  dpkg: ['-l', '--list', '-L', '--listfiles', '-s', '--status', '-S', '--search', '--print-architecture', '-c', '--contents', '-I', '--info'],
+  yum: ['list', 'info', 'search', 'provides', 'repolist'],
+  dnf: ['list', 'info', 'search', 'provides', 'repolist', 'repoquery'],
+  pacman: ['-Q', '-Qi', '-Ql', '-Qs', '-Ss', '-Si', '-Qe', '-Qdt'],
+  apk: ['info', 'search', 'list', 'policy'],
+  gem: ['list', 'search', 'info', 'contents', 'environment', 'query', 'specification', 'which', 'outdated'],
+  conda: ['list', 'info', 'search', 'env-list'],
+  composer: [],
+  poetry: ['show', 'check', 'env-info', 'search', 'config-list'],
+  uv: ['tree', 'pip-list'],
+  snap: ['list', 'info', 'find'],
+  flatpak: ['list', 'info', 'search'],
+  winget: ['list', 'search', 'show'],
+  choco: ['list', 'search', 'info'],
+  scoop: ['list', 'search', 'info'],
+  port: ['installed', 'search', 'info', 'contents'],
+  nix: ['search', 'eval-none', 'show-config'],
+};
+
+export function judgeInstaller(read: string[]): Handler {
+  return (args, name) => {
+    if (args.length === 0 || isInfoOnly(args) || (args[0] === 'config' && args[1] === 'list')) return [readOnly(name)];
+    const sub = name === 'dpkg' || name === 'pacman' ? args[0] : operands(args)[0] ?? '';
+    if (read.includes(sub)) return [readOnly(`${name} ${sub}`)];
+    if (['publish', 'push', 'upload', 'yank', 'owner', 'signin', 'login'].includes(sub)) return [finding('publish', 'L2', { p: name, s: sub })];
+    return [finding('install', 'L1', { p: name, s: sub })];
+  };
+}
+
+export const PROJECT_TOOLS: Record<string, string[]> = {
+  make: [], gmake: [], cmake: ['--version'], ninja: [], gradle: [], mvn: [], ant: [], bazel: ['version'],
+  cargo: ['tree', 'metadata', 'search', 'version', 'locate-project', 'pkgid', 'read-manifest', 'verify-project'],
+  go: ['version', 'env', 'list', 'doc', 'help'],
+  jest: [], vitest: [], mocha: [], pytest: [], tox: ['-l', '--listenvs'], nox: [],
+  eslint: [], prettier: [], biome: [], ruff: [], black: ['--check', '--diff'], mypy: [], pyright: [], flake8: [], pylint: [],
+  rake: [], bundle: [], mix: [], dotnet: ['--info', '--list-sdks', '--list-runtimes'],
+  swift: [], rustc: ['--print'], gcc: ['-dumpversion', '-dumpmachine', '--print-search-dirs'], 'g++': [], cc: [], clang: [], 'clang++': [], javac: [],
+  turbo: [], nx: [], lerna: [], changeset: ['status'], tsup: [], vite: [], webpack: [], rollup: [], esbuild: [], next: ['info'], nuxt: [], playwright: [], cypress: [],
+  yarn: [],
+  pnpm: ['list', 'ls', 'll', 'la', 'why', 'outdated', 'view', 'info', 'root', 'bin', 'licenses', 'audit', 'store-path'],
+  bun: ['pm-ls', 'outdated', 'why'],
+  deno: ['info', 'doc', 'types', 'completions-none'],
+};
+
+/** Tools that load project-controlled code on every run (yarn's yarnPath and plugins, composer plugins). */
+export const PROJECT_CODE_ALWAYS = new Set(['yarn', 'composer']);
+
+export const PM_INSTALL = ['install', 'i', 'add', 'remove', 'rm', 'uninstall', 'update', 'up', 'upgrade', 'ci', 'link', 'unlink', 'dedupe', 'prune', 'rebuild', 'import', 'global', 'outdated-none'];
+export const PM_PUBLISH = ['publish', 'unpublish', 'deprecate', 'owner', 'access', 'login', 'logout', 'adduser', 'npm-none', 'token', 'dist-tag'];
+
+export function judgeProjectTool(read: string[]): Handler {
+  return (args, name, ctx) => {
+    if (isInfoOnly(args, ['-v']) && !PROJECT_CODE_ALWAYS.has(name)) return [readOnly(name)];
+    const inline = args.find((a) => (name === 'bun' && ['-e', '--eval', '-p', '--print'].includes(a)) || (name === 'deno' && a === 'eval'));
+    if (inline) return [finding('interp.inline', 'L2', { p: name, a: inline })];
+    const sub = operands(args)[0] ?? '';
+    if ((name === 'deno' && sub === 'run') || (name === 'bun' && sub === 'run' && /\.[cm]?[jt]sx?$/.test(operands(args)[1] ?? ''))) {
+      return [finding('interp.script', 'L2', { p: `${name} run`, a: operands(args)[1] ?? '' }, { allowable: true })];
+    }
+    if (name === 'deno' && sub === 'repl') return [finding('interactive', 'L2', { p: name })];
+    if ((name === 'bun' || name === 'deno') && /\.([cm]?[jt]sx?|json)$|\//.test(sub)) return [finding('interp.script', 'L2', { p: name, a: sub }, { allowable: true })];
+    if (read.some((r) => args[0] === r || sub === r)) return [readOnly(`${name} ${sub || args[0]}`.trim())];
+    if (['yarn', 'pnpm', 'bun'].includes(name)) {
+      if (PM_INSTALL.includes(sub) || (name === 'yarn' && args.length === 0)) return [finding('install', 'L1', { p: name, s: sub })];
+      if (PM_PUBLISH.includes(sub) || (sub === 'npm' && PM_PUBLISH.includes(operands(args)[1] ?? ''))) return [finding('publish', 'L2', { p: name, s: sub })];
+      if (['dlx', 'x', 'exec'].includes(sub)) return judgeNpx(args.slice(args.indexOf(sub) + 1), `${name} ${sub}`, ctx);
+      if (sub === 'create') return [finding('npx.run', 'L1', { p: `${name} ${sub}` })];
+      if (sub === 'node') return [finding('npx.run', 'L1', { p: `${name} node` }), ...judgeCommand('node', args.slice(args.indexOf(sub) + 1), ctx)];
+    }
+    if (['cargo', 'go'].includes(name) && ['install', 'get', 'add', 'remove', 'update', 'publish'].includes(sub)) {
+      return [finding(sub === 'publish' ? 'publish' : 'install', sub === 'publish' ? 'L2' : 'L1', { p: name, s: sub })];
+    }
+    if (name === 'prettier' && !args.some((a) => a === '--write' || a === '-w')) return [finding('project.script', 'L1', { p: name, s: sub || args.join(' ') })];
+    if ((name === 'eslint' || name === 'biome' || name === 'ruff') && (args.includes('--fix') || args.includes('--write') || args.includes('format'))) return [writeFile(`${name} --fix`)];
+    return [finding('project.script', 'L1', { p: name, s: sub })];
+  };
+}

@@ -1,0 +1,135 @@
+/** Wrappers that run another command (env, timeout, nice, ...) and privilege escalation. */
+import { isInfoOnly, shortCluster } from '../args';
+import { finding, type Finding, type JudgeCtx } from '../finding';
+import { secretFindings } from '../paths';
+import { judgeCommand } from '../programs';
+import { execArg, readOnly, writeArg } from './common';
+
+/** Environment variables that change what a program runs or which configuration it reads. */
+export const SAFE_ENV = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|COLUMNS|LINES|TERM|CI|DEBUG|NODE_ENV|NODE_NO_WARNINGS|GIT_TERMINAL_PROMPT|GIT_OPTIONAL_LOCKS|GIT_AUTHOR_NAME|GIT_AUTHOR_EMAIL|GIT_COMMITTER_NAME|GIT_COMMITTER_EMAIL|GIT_AUTHOR_DATE|GIT_COMMITTER_DATE|PYTHONUNBUFFERED|PYTHONDONTWRITEBYTECODE|PYTHONIOENCODING|RUST_BACKTRACE|RUST_LOG|VERBOSE|TMPDIR)$/;
+export const DANGEROUS_ENV = /^(LD_|DYLD_|GIT_|NODE_|NPM_|npm_|YARN_|PNPM_|PYTHON|PERL|RUBY|GEM_|BUNDLE_|JAVA|_JAVA|JDK_|CARGO|RUSTC|RUSTFLAGS|GOFLAGS|GOPROXY|CC$|CXX$|MAKEFLAGS|BASH_|ENV$|SHELL|PS[0-4]$|PROMPT|IFS$|PATH$|HOME$|XDG_|PAGER$|MANPAGER|GIT_PAGER|EDITOR$|VISUAL$|BROWSER$|LESS|RIPGREP_CONFIG_PATH$|SSH_|GNUPGHOME|CURL_HOME|WGETRC|ZDOTDIR|TERMINFO|.*_OPTIONS$|.*_OPTS$)/i;
+
+export function judgeEnvAssignment(assign: string): Finding[] {
+  const name = assign.slice(0, assign.indexOf('='));
+  if (SAFE_ENV.test(name)) return [];
+  if (DANGEROUS_ENV.test(name)) return [finding('wrapper.env_var', 'L2', { v: name })];
+  return [];
+}
+
+/** `env [options] [NAME=value]... [command [args]]` */
+export function judgeEnv(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
+  const out: Finding[] = [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (a === '-i' || a === '--ignore-environment' || a === '-' || a === '-0' || a === '--null' || a === '-v' || a === '--debug') continue;
+    if (a === '-C' || a === '--chdir') {
+      out.push(...secretFindings([args[++i] ?? '']));
+      continue;
+    }
+    if (a === '-u' || a === '--unset') {
+      i++;
+      continue;
+    }
+    if (a.startsWith('--unset=') || a.startsWith('--chdir=') || /^-[uC]./.test(a) || a.startsWith('--default-signal') || a.startsWith('--ignore-signal') || a.startsWith('--block-signal')) continue;
+    if (a === '-S' || a.startsWith('-S') || a.startsWith('--split-string') || (shortCluster(a) ?? '').includes('S')) return [...out, execArg(name, a)];
+    if (a.startsWith('-')) return [...out, finding('arg.unparsed', 'L2', { p: name, a })];
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
+      out.push(...judgeEnvAssignment(a));
+      continue;
+    }
+    break;
+  }
+  if (i >= args.length) return [...out, finding('wrapper.env_print', 'L1')];
+  return [...out, ...judgeCommand(args[i], args.slice(i + 1), ctx)];
+}
+
+export interface WrapperSpec {
+  /** Options that take a separate value. */
+  valued: string[];
+  /** Positional arguments before the command (timeout's DURATION). */
+  leading: number;
+  /** Options that make the wrapper itself write a file or run something else. */
+  writes?: string[];
+  execs?: string[];
+}
+
+export const WRAPPERS: Record<string, WrapperSpec> = {
+  timeout: { valued: ['-s', '--signal', '-k', '--kill-after'], leading: 1 },
+  gtimeout: { valued: ['-s', '--signal', '-k', '--kill-after'], leading: 1 },
+  nice: { valued: ['-n', '--adjustment'], leading: 0 },
+  nohup: { valued: [], leading: 0 },
+  stdbuf: { valued: ['-i', '-o', '-e', '--input', '--output', '--error'], leading: 0 },
+  time: { valued: ['-f', '--format'], leading: 0, writes: ['-o', '--output', '-a', '--append'] },
+  ionice: { valued: ['-c', '--class', '-n', '--classdata'], leading: 0, execs: ['-p', '--pid', '-P', '--pgid', '-u', '--uid'] },
+  setsid: { valued: [], leading: 0 },
+  caffeinate: { valued: ['-t', '-w'], leading: 0 },
+  unbuffer: { valued: [], leading: 0 },
+  command: { valued: [], leading: 0 },
+  builtin: { valued: [], leading: 0 },
+  exec: { valued: ['-a'], leading: 0 },
+};
+
+export function judgeWrapper(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
+  const spec = WRAPPERS[name];
+  const out: Finding[] = [];
+  let i = 0;
+  let leading = spec.leading;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (spec.writes?.some((w) => a === w || a.startsWith(w + '='))) {
+      out.push(writeArg(name, a));
+      if (!a.includes('=')) i++;
+      continue;
+    }
+    if (spec.execs?.includes(a)) return [...out, finding('kill.pid', 'L1', { p: `${name} ${a}` })];
+    if (spec.valued.includes(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith('-') && a.length > 1) {
+      // nice -5, stdbuf -oL, timeout --preserve-status, time -p: options without a separate value.
+      continue;
+    }
+    if (leading > 0) {
+      leading--;
+      continue;
+    }
+    break;
+  }
+  if (i >= args.length) {
+    return name === 'nice' && out.length === 0 ? [readOnly(name)] : [...out, finding('wrapper.unparsed', 'L2', { p: name })];
+  }
+  return [...out, ...judgeCommand(args[i], args.slice(i + 1), ctx)];
+}
+
+export const ESCALATION = new Set(['sudo', 'doas', 'pkexec', 'run0', 'su', 'sudoedit', 'gosu', 'su-exec', 'chroot', 'runuser', 'setpriv', 'nsenter', 'unshare', 'machinectl', 'sg', 'newgrp', 'calife', 'dzdo', 'pfexec']);
+
+export function judgeEscalation(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
+  if (isInfoOnly(args) && name !== 'su') return [finding('interp.info', 'L0', { p: name })];
+  if (!ctx.policy.allowSudo || !['sudo', 'doas', 'pkexec', 'run0'].includes(name)) return [finding('escalation', 'L2', { p: name })];
+  const valued = ['-u', '--user', '-g', '--group', '-C', '--close-from', '-D', '--chdir', '-h', '--host', '-p', '--prompt', '-r', '--role', '-t', '--type', '-T', '--command-timeout', '-U', '--other-user'];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (['-s', '--shell', '-i', '--login', '-e', '--edit', '-v', '--validate', '-k', '-K', '-l', '--list'].includes(a) || /^-[^-]*[sie]/.test(a)) {
+      return [finding('escalation', 'L2', { p: `${name} ${a}` })];
+    }
+    if (valued.includes(a)) i++;
+    else if (!a.startsWith('-')) break;
+  }
+  if (i >= args.length) return [finding('escalation', 'L2', { p: name })];
+  return [finding('escalation.allowed', 'L1', { p: name }), ...judgeCommand(args[i], args.slice(i + 1), ctx)];
+}
