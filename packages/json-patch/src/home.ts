@@ -1,16 +1,8 @@
-import * as os from 'os';
 import * as path from 'path';
 import { JsonPatchError } from './errors';
 
-/** The user's home directory as `env` sees it (HOME, then USERPROFILE, then the OS). */
-export function userHome(env: NodeJS.ProcessEnv = process.env): string {
-  return env.HOME || env.USERPROFILE || os.homedir();
-}
-
-/** The SlothTool home: `SLOTHTOOL_HOME` when set, else `~/.slothtool`. */
-export function slothtoolHome(env: NodeJS.ProcessEnv = process.env): string {
-  return env.SLOTHTOOL_HOME ? path.resolve(env.SLOTHTOOL_HOME) : path.join(userHome(env), '.slothtool');
-}
+export { slothtoolHome, userHome } from '@holic512/shared/lib/home';
+import { slothtoolHome, userHome } from '@holic512/shared/lib/home';
 
 /**
  * The files SlothTool lets a plugin patch by default:
@@ -30,7 +22,7 @@ export function expandPath(file: string, env: NodeJS.ProcessEnv = process.env, c
   if (file === '~' || file.startsWith('~/') || file.startsWith('~\\')) {
     const rest = file.slice(2);
     const first = rest.split(/[\\/]/)[0];
-    if (first === '.slothtool' && env.SLOTHTOOL_HOME) {
+    if (first === '.slothtool') {
       return path.join(slothtoolHome(env), rest.slice(first.length));
     }
     return path.join(userHome(env), rest);

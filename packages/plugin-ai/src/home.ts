@@ -1,14 +1,8 @@
-import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import type { Lang } from './i18n';
 
-/** The SlothTool home: `$SLOTHTOOL_HOME`, else `~/.slothtool` (DESIGN §3). */
-export function slothtoolHome(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.SLOTHTOOL_HOME) return path.resolve(env.SLOTHTOOL_HOME);
-  const home = env.HOME || env.USERPROFILE || os.homedir();
-  return path.join(home, '.slothtool');
-}
+/** The SlothTool home and the UI language come from @holic512/shared (one lookup for every plugin). */
+export { slothtoolHome } from '@holic512/shared/lib/home';
 
 /** Paths plugin-ai uses under the SlothTool home. */
 export interface AiPaths {
@@ -31,21 +25,7 @@ export function aiPaths(home: string): AiPaths {
   };
 }
 
-/** The UI language from `settings.json` (`zh` unless it says `en`). Kept dependency-free:
- * it runs on the `--help` fast path, before zod is loaded. A missing or unreadable file
- * means the default; settings.json belongs to slothtool, which reports its corruption. */
-export function readLanguage(home: string): Lang {
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(home, 'settings.json'), 'utf8');
-  } catch {
-    return 'zh';
-  }
-  try {
-    const value: unknown = JSON.parse(text);
-    if (value && typeof value === 'object' && (value as { language?: unknown }).language === 'en') return 'en';
-  } catch {
-    return 'zh';
-  }
-  return 'zh';
+/** The UI language: settings.json's `language`, else the locale (LC_ALL, LC_MESSAGES, LANG). */
+export function readLanguage(home: string, env: NodeJS.ProcessEnv = process.env): Lang {
+  return (require('@holic512/shared/lib/language') as typeof import('@holic512/shared/lib/language')).readLanguage(home, env);
 }

@@ -142,12 +142,14 @@ test('model error reply → exit 5; llm failure → exit 1', async () => {
   expect((await ai(['-p', 'x'])).code).toBe(1);
 });
 
-test('llm-base missing → exit 4 and the exact command, in zh by default', async () => {
+test('llm-base missing → exit 4 and the exact command; no language setting: the locale decides (zh_CN → zh, en_US → en)', async () => {
   await temp.writeJson('registry.json', { plugins: {} });
   await temp.writeJson('settings.json', {});
-  const r = await ai(['-p', 'hi']);
+  const r = await runAi(['-p', 'hi'], { env: { ...temp.env, LC_ALL: 'zh_CN.UTF-8' }, cwd });
   expect(r.code).toBe(4);
   expect(r.stderr).toBe('未安装 llm-base。请运行: slothtool install @holic512/plugin-llm-base\n');
+  const en = await runAi(['-p', 'hi'], { env: { ...temp.env, LC_ALL: '', LC_MESSAGES: '', LANG: 'en_US.UTF-8' }, cwd });
+  expect(en.stderr).toContain('llm-base is not installed');
   expect(server.requests).toHaveLength(0);
 });
 

@@ -1,4 +1,4 @@
-import { promises as fs, readFileSync } from 'fs';
+import { promises as fs } from 'fs';
 import * as path from 'path';
 import { chat, cmd, createAiFixture, type AiFixture } from './pty/pty-session';
 import { runAi } from './run-bin';
@@ -37,18 +37,6 @@ function resultsOf(i: number): Array<Record<string, any>> {
   return out;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
-}
 
 async function until(ok: () => boolean | Promise<boolean>, tries = 1500): Promise<void> {
   for (let i = 0; i < tries; i++) {
@@ -101,33 +89,47 @@ test('/undo in ai -i restores the files the last turn changed', async () => {
   expect(r.stdout).toMatch(/calc\.js/);
 });
 
+/** Whether a `node server.js` runs in `cwd` (by /proc: the pid the server sees of itself is the
+ * sandbox's own PID namespace, not this machine's). */
+async function serverRunningIn(cwd: string): Promise<boolean> {
+  for (const pid of await fs.readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(pid)) continue;
+    const [dir, cmd] = await Promise.all([fs.readlink(`/proc/${pid}/cwd`).catch(() => ''), fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')]);
+    if (dir === cwd && cmd.includes('server.js')) return true;
+  }
+  return false;
+}
+
 /** The model starts server.js, then answers only once the server wrote its pid (it is up). */
-function startThenWaitForPid(): void {
+function startThenWaitForPid(): { seenRunning: boolean } {
   let calls = 0;
+  const seen = { seenRunning: false };
   fx.server.setHandler(async () => {
     if (++calls === 1) return cmd('start', { tool: 'proc.start', program: 'node', args: ['server.js'] });
     await until(async () => Boolean(await fs.readFile(path.join(fx.cwd, 'pid'), 'utf8').catch(() => '')));
+    seen.seenRunning = await serverRunningIn(fx.cwd);
     return chat('started');
   });
+  return seen;
 }
 
 test('a background process ends when ai -p ends', async () => {
   await fx.temp.writeJson('plugin-configs/ai.json', { allowedPrograms: ['node'] });
   await fs.writeFile(path.join(fx.cwd, 'server.js'), "require('fs').writeFileSync('pid', String(process.pid)); setInterval(() => {}, 1000);\n");
-  startThenWaitForPid();
+  const seen = startThenWaitForPid();
   const r = await runAi(['-p', 'start the server', '--approve-l1', '--json'], { env: fx.env, cwd: fx.cwd });
+  expect(seen.seenRunning).toBe(true);
   expect(r.code).toBe(0);
   expect(resultsOf(1).at(-1)).toMatchObject({ tool: 'proc.start', state: 'running' });
-  const pid = Number(await fs.readFile(path.join(fx.cwd, 'pid'), 'utf8'));
-  await until(() => !alive(pid));
+  await until(async () => !(await serverRunningIn(fx.cwd)));
 });
 
 test('a background process ends when ai -i ends', async () => {
   await fx.temp.writeJson('plugin-configs/ai.json', { allowedPrograms: ['node'] });
   await fs.writeFile(path.join(fx.cwd, 'server.js'), "require('fs').writeFileSync('pid', String(process.pid)); setInterval(() => {}, 1000);\n");
-  startThenWaitForPid();
+  const seen = startThenWaitForPid();
   const r = await runAi(['-i'], { env: fx.env, cwd: fx.cwd, input: 'start the server\ny\n' });
   expect(r.code).toBe(0);
-  const pid = Number(await fs.readFile(path.join(fx.cwd, 'pid'), 'utf8'));
-  await until(() => !alive(pid));
+  expect(seen.seenRunning).toBe(true);
+  await until(async () => !(await serverRunningIn(fx.cwd)));
 });

@@ -45,9 +45,9 @@ describe('without a terminal: never a prompt, the exact commands, exit 4', () =>
     expect(server.requests).toHaveLength(0);
   });
 
-  test('piped ai -p in zh (the default language), and --json gives an error event', async () => {
+  test('piped ai -p in zh (a zh locale, no language setting), and --json gives an error event', async () => {
     await temp.writeJson('settings.json', {});
-    const r = await runAi(['-p', 'hi'], { env: env(), cwd, input: 'some piped text' });
+    const r = await runAi(['-p', 'hi'], { env: { ...env(), LC_ALL: 'zh_CN.UTF-8' }, cwd, input: 'some piped text' });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('尚未配置 llm-base 配置档,且当前没有终端可以进行设置。');
     expect(r.stderr).toContain('slothtool llm-base config create --preset ollama');

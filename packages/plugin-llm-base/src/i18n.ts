@@ -1,5 +1,5 @@
 import * as fs from 'fs';
-import { settingsPath } from './paths';
+import { slothtoolHome } from './paths';
 
 export type Lang = 'zh' | 'en';
 
@@ -202,23 +202,7 @@ const TABLE: Record<Lang, typeof zh> = { zh, en };
 
 /** The user's language from `<home>/settings.json` (`language`), default zh. */
 export function readLanguage(env: NodeJS.ProcessEnv = process.env): Lang {
-  let text: string;
-  try {
-    text = fs.readFileSync(settingsPath(env), 'utf8');
-  } catch {
-    return 'zh';
-  }
-  // settings.json belongs to slothtool: when it is broken we fall back to the default
-  // language rather than fail a call over a display preference.
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return 'zh';
-  }
-  const { z } = require('zod') as typeof import('zod');
-  const parsed = z.looseObject({ language: z.enum(['zh', 'en']) }).safeParse(json);
-  return parsed.success ? parsed.data.language : 'zh';
+  return (require('@holic512/shared/lib/language') as typeof import('@holic512/shared/lib/language')).readLanguage(slothtoolHome(env), env);
 }
 
 /** Translate `key`, filling `{name}` placeholders. */

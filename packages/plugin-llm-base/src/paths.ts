@@ -1,10 +1,8 @@
-import * as os from 'os';
 import * as path from 'path';
 
-/** `$SLOTHTOOL_HOME`, else `~/.slothtool`. */
-export function slothtoolHome(env: NodeJS.ProcessEnv = process.env): string {
-  return env.SLOTHTOOL_HOME && env.SLOTHTOOL_HOME.trim() !== '' ? env.SLOTHTOOL_HOME : path.join(os.homedir(), '.slothtool');
-}
+/** `$SLOTHTOOL_HOME` (empty counts as unset), else `~/.slothtool`: the one lookup of @holic512/shared. */
+export { slothtoolHome } from '@holic512/shared/lib/home';
+import { slothtoolHome } from '@holic512/shared/lib/home';
 
 /** `<home>/plugin-configs` */
 export function pluginConfigsDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -151,11 +151,13 @@ test('raw passes the payload through', async () => {
   expect(server.requests).toHaveLength(1);
 });
 
-test('output follows settings.json language (zh by default)', async () => {
+test('output follows settings.json language, else the locale', async () => {
   await fs.rm(path.join(home.slothtoolHome, 'settings.json'));
-  const zh = await run(['--help']);
+  const zhEnv = { ...home.env, LC_ALL: 'zh_CN.UTF-8' };
+  const zh = await run(['--help'], zhEnv);
   expect(zh.stdout).toContain('用法');
-  const noProfile = await run(['chat', 'hi']);
+  const noProfile = await run(['chat', 'hi'], zhEnv);
+  expect((await run(['--help'], { ...home.env, LC_ALL: 'en_US.UTF-8' })).stdout).toContain('Usage');
   expect(JSON.parse(noProfile.stderr).error).toMatchObject({ code: 'NO_PROFILE', message: expect.stringContaining('没有默认 profile') });
   await home.writeJson('settings.json', { language: 'en' });
   expect((await run(['--help'])).stdout).toContain('Usage');

@@ -2,4 +2,6 @@
 export const VERSION: string = require('../package.json').version;
 
 export { slothtoolHome, userHome } from './home';
+export { localeLanguage, readLanguage, settingsLanguage } from './language';
+export type { Lang } from './language';
 export { isEpipe, onClosedPipe } from './epipe';

@@ -1,4 +1,4 @@
-import * as os from 'os';
+import { slothtoolHome } from '@holic512/shared/lib/home';
 import * as path from 'path';
 
 /** Where everything SlothTool owns lives. All paths are absolute. */
@@ -17,9 +17,7 @@ export interface HomePaths {
 
 /** Resolve the SlothTool home from the environment: `SLOTHTOOL_HOME`, else `<homedir>/.slothtool`. */
 export function resolveHome(env: NodeJS.ProcessEnv = process.env): HomePaths {
-  const fromEnv = env.SLOTHTOOL_HOME;
-  const home = fromEnv && fromEnv.trim() ? path.resolve(fromEnv) : path.join(env.HOME || os.homedir(), '.slothtool');
-  return homePaths(home);
+  return homePaths(slothtoolHome(env));
 }
 
 /** The layout under a given SlothTool home folder. */

@@ -27,9 +27,10 @@ export function readSettings(paths: HomePaths): Settings {
   return parsed.data;
 }
 
-/** The language messages are shown in: `settings.language` when it is zh or en, else zh (the original's default). */
-export function languageOf(settings: Settings): Language {
-  return settings.language === 'en' ? 'en' : 'zh';
+/** The language messages are shown in: `settings.language` when it is zh or en, else the locale (LC_ALL, LC_MESSAGES, LANG: zh* is Chinese, anything else English). */
+export function languageOf(settings: Settings, env: NodeJS.ProcessEnv = process.env): Language {
+  if (settings.language === 'en' || settings.language === 'zh') return settings.language;
+  return (require('@holic512/shared/lib/language') as typeof import('@holic512/shared/lib/language')).localeLanguage(env);
 }
 
 /** Set `language` in settings.json, keeping every other key. Refuses to overwrite a corrupt file. */

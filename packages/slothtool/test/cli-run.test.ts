@@ -196,9 +196,11 @@ describe('a corrupt registry.json', () => {
 });
 
 describe('language', () => {
-  test('zh is the default; settings.json language switches; config language writes it atomically', async () => {
+  test('no setting: the locale decides (zh_CN → zh, en_US or C → en); settings.json language switches; config language writes it atomically', async () => {
     await fs.rm(path.join(temp.slothtoolHome, 'settings.json'));
-    expect(cli(['nope'], env).stderr).toContain('插件 "nope" 未安装');
+    expect(cli(['nope'], { ...env, LC_ALL: 'zh_CN.UTF-8' }).stderr).toContain('插件 "nope" 未安装');
+    expect(cli(['nope'], { ...env, LC_ALL: '', LC_MESSAGES: '', LANG: 'en_US.UTF-8' }).stderr).toContain('Plugin "nope" is not installed');
+    expect(cli(['nope'], { ...env, LC_ALL: 'C' }).stderr).toContain('Plugin "nope" is not installed');
     await temp.writeJson('settings.json', { language: 'en', other: 'kept' });
     expect(cli(['nope'], env).stderr).toContain('Plugin "nope" is not installed');
     const set = cli(['config', 'language', 'zh'], env);
@@ -210,7 +212,7 @@ describe('language', () => {
 
   test('an unreadable settings.json is reported, not silently ignored', async () => {
     await fs.writeFile(path.join(temp.slothtoolHome, 'settings.json'), '{oops');
-    const r = cli(['nope'], env);
+    const r = cli(['nope'], { ...env, LC_ALL: 'zh_CN.UTF-8' });
     expect(r.stderr).toContain(path.join(temp.slothtoolHome, 'settings.json'));
     expect(r.stderr).toContain('插件 "nope" 未安装');
     expect(cli(['config', 'language', 'en'], env).status).toBe(1);

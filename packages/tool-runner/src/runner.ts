@@ -1,6 +1,5 @@
 import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import { slothtoolHome as sharedSlothtoolHome, userHome } from '@holic512/shared/lib/home';
 import { createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES, exec, execInherit } from './exec';
 import { redact } from './redact';
 import { normalizePolicy } from './policy/classify';
@@ -139,8 +138,8 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   const policy = normalizePolicy(options.policy);
   const registry: Registry = options.registry && typeof options.registry === 'object' ? options.registry : { plugins: {} };
   const tools = createToolRegistry(options.tools ?? []);
-  const home = env.HOME || env.USERPROFILE || os.homedir();
-  const slothtoolHome = env.SLOTHTOOL_HOME && env.SLOTHTOOL_HOME.trim() ? path.resolve(env.SLOTHTOOL_HOME) : path.join(home, '.slothtool');
+  const home = userHome(env);
+  const slothtoolHome = sharedSlothtoolHome(env);
   let allowedRoots: string[] | undefined = options.allowedRoots;
   const roots = (): string[] => (allowedRoots ??= deps.defaultAllowedRoots(env));
   const allowances = new Set<string>();

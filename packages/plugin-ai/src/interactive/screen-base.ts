@@ -292,7 +292,7 @@ export abstract class ScreenBase {
       const u = agent.usage();
       if (u.calls) parts.push(ts(this.lang, 'statusTokens', { n: formatTokens(u.input_tokens + u.output_tokens) }));
       if (this.contextFill !== undefined) parts.push(ts(this.lang, 'statusContext', { pct: this.contextFill }));
-      const box = agent.sandboxStatus();
+      const box = agent.sandboxStatus?.();
       if (box && box.kind === 'none' && box.mode !== 'off') parts.push(this.theme.yellow(ts(this.lang, 'statusNoSandbox')));
     } else {
       parts.push(this.options.mode ?? '…', this.options.profile ?? ts(this.lang, 'loading'));

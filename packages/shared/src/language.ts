@@ -1,0 +1,40 @@
+import * as fs from 'fs';
+import * as path from 'path';
+
+export type Lang = 'zh' | 'en';
+
+/**
+ * The language of the locale: `LC_ALL`, then `LC_MESSAGES`, then `LANG` (the first one set and
+ * not empty wins, as POSIX orders them); `zh…` is Chinese, anything else (`en_US.UTF-8`, `C`,
+ * `POSIX`, unset) English.
+ */
+export function localeLanguage(env: NodeJS.ProcessEnv = process.env): Lang {
+  const value = [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((v) => typeof v === 'string' && v.trim() !== '');
+  return value && /^zh/i.test(value.trim()) ? 'zh' : 'en';
+}
+
+/** `language` of a settings.json text when it is zh or en; undefined otherwise (absent, other, broken). */
+export function settingsLanguage(text: string | undefined): Lang | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    const language = value && typeof value === 'object' ? (value as { language?: unknown }).language : undefined;
+    return language === 'zh' || language === 'en' ? language : undefined;
+  } catch {
+    return undefined; // settings.json belongs to slothtool, which reports a broken one; here: the locale
+  }
+}
+
+/**
+ * The UI language: `<SlothTool home>/settings.json` when it names zh or en (`slothtool config
+ * language en`), else the locale. Dependency-free: it runs on every `--help`.
+ */
+export function readLanguage(slothtoolHome: string, env: NodeJS.ProcessEnv = process.env): Lang {
+  let text: string | undefined;
+  try {
+    text = fs.readFileSync(path.join(slothtoolHome, 'settings.json'), 'utf8');
+  } catch {
+    text = undefined;
+  }
+  return settingsLanguage(text) ?? localeLanguage(env);
+}
