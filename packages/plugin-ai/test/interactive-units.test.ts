@@ -424,3 +424,18 @@ describe('live frame', () => {
     expect(ready.lines.at(-1)).toBe('↑/↓ Enter · y/a/n/e · Esc declines');
   });
 });
+
+describe('tabs in one input chunk', () => {
+  const { normalizeBatch, expandTabs } = require('../src/interactive/keys') as typeof import('../src/interactive/keys');
+  test.each([
+    ['a pasted tab between text becomes spaces to the next stop', [{ kind: 'text', text: 'a' }, { kind: 'tab' }, { kind: 'text', text: 'b' }], [{ kind: 'text', text: 'a   b' }]],
+    ['a tab that ends the chunk completes', [{ kind: 'text', text: '/res' }, { kind: 'tab' }], [{ kind: 'text', text: '/res' }, { kind: 'tab' }]],
+    ['a tab alone completes', [{ kind: 'tab' }], [{ kind: 'tab' }]],
+  ] as const)('%s', (_name, keys, expected) => {
+    expect(normalizeBatch(keys as never, { pasting: false })).toEqual(expected);
+  });
+  test('expandTabs counts columns per line and in display cells', () => {
+    expect(expandTabs('ab\tc\n\td')).toBe('ab  c\n    d');
+    expect(expandTabs('中\tx')).toBe('中  x');
+  });
+});

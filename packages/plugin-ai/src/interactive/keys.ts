@@ -132,9 +132,9 @@ export function normalizeBatch(keys: InputKey[], state: { pasting: boolean }): I
       else if (key.kind === 'tab') pushText('\t');
       return;
     }
-    // A tab among text in one chunk was pasted (a terminal without bracketed paste), not
-    // pressed for completion.
-    if (key.kind === 'tab' && keys.some((k) => k.kind === 'text')) {
+    // A tab with more text after it in the same chunk was pasted (a terminal without
+    // bracketed paste); a tab that ends the chunk was pressed (completion).
+    if (key.kind === 'tab' && keys.slice(i + 1).some((k) => k.kind === 'text')) {
       pushText('\t');
       return;
     }
