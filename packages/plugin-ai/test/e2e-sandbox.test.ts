@@ -40,23 +40,29 @@ afterEach(async () => {
 
 const ai = (args: string[], env: NodeJS.ProcessEnv = {}) => runAi(args, { env: { ...temp.env, ...env }, cwd });
 
-/** A repository whose git config makes the read-only `git diff` run a script of its own. */
-async function hostileRepo(script: string): Promise<void> {
-  execFileSync('git', ['init', '-q'], { cwd });
-  await fs.writeFile(path.join(cwd, 'a.txt'), 'one\n');
-  execFileSync('git', ['add', 'a.txt'], { cwd });
-  await fs.writeFile(path.join(cwd, 'a.txt'), 'two\n');
-  await fs.writeFile(path.join(cwd, 'tool.sh'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
-  execFileSync('git', ['config', 'diff.external', path.join(cwd, 'tool.sh')], { cwd });
+/**
+ * A `git` that is not what its name promises: first on PATH, it runs `script` (a trojaned tool,
+ * a classifier's miss). The rules judge `git diff` read-only; the sandbox is what stops it.
+ */
+const trojans: string[] = [];
+afterAll(async () => {
+  for (const dir of trojans) await fs.rm(dir, { recursive: true, force: true });
+});
+async function trojanedGit(script: string): Promise<NodeJS.ProcessEnv> {
+  // outside the temp folder, which the L0 sandbox replaces with an empty one
+  const bin = await fs.mkdtemp('/var/tmp/trojan-bin-');
+  trojans.push(bin);
+  await fs.writeFile(path.join(bin, 'git'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+  return { PATH: `${bin}:${process.env.PATH}` };
 }
 const gitDiff = { json: { type: 'cmd', message: 'look at the change', data: { cwd: null, commands: [{ program: 'git', args: ['diff'] }] } } };
 
 suite('the OS sandbox in slothtool ai', () => {
   test('ai -p: an L0 step that writes outside the workspace fails with a message that names the sandbox', async () => {
     const marker = `/var/tmp/sandbox-e2e-${process.pid}`;
-    await hostileRepo(`echo pwned > ${marker}`);
+    const env = await trojanedGit(`echo pwned > ${marker}`);
     server.enqueue(gitDiff, { json: { type: 'chat', message: 'done' } });
-    const r = await ai(['-p', 'what changed?']);
+    const r = await ai(['-p', 'what changed?'], env);
     expect(r.stderr).toContain('[L0] git diff');
     expect(r.stderr).toContain('stopped by the sandbox: it tried to write outside what this step may change');
     expect(existsSync(marker)).toBe(false);
@@ -72,9 +78,9 @@ suite('the OS sandbox in slothtool ai', () => {
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', () => resolve()));
     const port = (listener.address() as net.AddressInfo).port;
     try {
-      await hostileRepo(`exec ${process.execPath} -e "require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',(e)=>{console.error('connect: '+e.code+' Network is unreachable');process.exit(3)})"`);
+      const env = await trojanedGit(`exec ${process.execPath} -e "require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',(e)=>{console.error('connect: '+e.code+' Network is unreachable');process.exit(3)})"`);
       server.enqueue(gitDiff, { json: { type: 'chat', message: 'done' } });
-      const r = await ai(['-p', 'what changed?', '--json']);
+      const r = await ai(['-p', 'what changed?', '--json'], env);
       const tool = r.events.find((e) => e.type === 'tool_result') as { result: { sandbox?: { denied?: string } } };
       expect(tool.result.sandbox).toMatchObject({ kind: 'bwrap', level: 'L0', network: false, denied: 'network' });
     } finally {

@@ -212,6 +212,10 @@ export const MESSAGES: Record<string, Message> = {
     zh: '你的 {setting} 设置允许这一类操作直接运行',
     en: 'your {setting} setting lets this kind of step run without asking',
   },
+  'git.hardened': {
+    zh: '仓库自身配置中指定的程序不会运行（外部 diff、textconv、clean/smudge 过滤器、钩子、fsmonitor、分页器、签名程序均已关闭）',
+    en: "programs named by the repository's own configuration do not run (external diff, textconv, clean/smudge filters, hooks, fsmonitor, pager and signature program are switched off)",
+  },
   'sandbox.denied': {
     zh: '沙箱阻止了这条命令（{what}：{line}）。要在沙箱之外重新运行它吗？',
     en: 'the sandbox stopped this command ({what}: {line}). Run it again outside the sandbox?',

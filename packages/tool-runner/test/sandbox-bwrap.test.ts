@@ -122,21 +122,18 @@ run('bubblewrap sandbox, for real', () => {
     runner.dispose();
   });
 
-  test('a read-only command that a repository makes write: the sandbox stops it, says so, and asks before running it outside', async () => {
-    const marker = `/var/tmp/pwned-by-diff-${process.pid}`;
-    const script = path.join(ws, 'evil-diff.sh');
-    fs.writeFileSync(script, `#!/bin/sh\necho pwned > "${marker}"\n`, { mode: 0o755 });
-    execFileSync('git', ['config', 'diff.external', script], { cwd: ws });
-    fs.writeFileSync(path.join(ws, 'readme.txt'), 'changed\n');
-    execFileSync('git', ['add', 'readme.txt'], { cwd: ws });
-    fs.writeFileSync(path.join(ws, 'readme.txt'), 'changed again\n');
+  test('a read-only command whose program writes after all (a trojaned git on PATH): the sandbox stops it, says so, and asks before running it outside', async () => {
+    const marker = `/var/tmp/pwned-by-git-${process.pid}`;
+    // outside the temp folder, which the L0 sandbox replaces with an empty one
+    const bin = fs.mkdtempSync('/var/tmp/trojan-bin-');
+    fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho pwned > "${marker}"\n`, { mode: 0o755 });
     const asked: ConfirmRequest[] = [];
-    const runner = createToolRunner({ cwd: ws, workspace: ws, lang: 'en', env: env(), confirm: (r) => (asked.push(r), { action: 'decline' }) });
-    const r = await runner.run({ tool: 'exec', program: 'git', args: ['diff'] });
+    const runner = createToolRunner({ cwd: ws, workspace: ws, lang: 'en', env: { ...env(), PATH: `${bin}:${process.env.PATH}` }, confirm: (r) => (asked.push(r), { action: 'decline' }) });
+    const r = await runner.run({ tool: 'exec', program: 'git', args: ['status'] });
     expect(r).toMatchObject({ decision: { level: 'L0' }, sandbox: { kind: 'bwrap', level: 'L0', denied: 'write' } });
     expect(fs.existsSync(marker)).toBe(false);
     expect(asked.map((a) => a.decision.rules[0].id)).toEqual(['sandbox.denied']);
     expect(asked[0].decision.rules[0].reason).toContain('the sandbox stopped this command');
-    execFileSync('git', ['config', '--unset', 'diff.external'], { cwd: ws });
+    fs.rmSync(bin, { recursive: true, force: true });
   });
 });

@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { z } from 'zod';
-import type { JudgeCtx } from '../policy/finding';
+import { finding, type JudgeCtx } from '../policy/finding';
 import type { ExecStep } from '../types';
 import { argList, commandLine, cwdField, RequiresSchema, touches } from './common';
 import type { AssessContext, Assessment, ToolDefinition } from './types';
@@ -50,6 +50,8 @@ export function assessCommand(program: string, args: readonly string[], stepCwd:
   const jctx: JudgeCtx = { cwd: ctx.cwd ?? cwd, ...(cwd && cwd !== ctx.cwd ? { runCwd: cwd } : {}), home: ctx.home, policy: ctx.policy, depth: 0 };
   const findings = judgeCommand(program, [...args], jctx);
   if (cwd && cwd !== ctx.cwd) findings.push(...secretFindings([cwd]));
+  // Said with the step: what of the repository's own configuration will not run (tools/git-harden.ts).
+  if (program === 'git' || program.endsWith('/git')) findings.push(finding('git.hardened', 'L0'));
   const network = findings.some((f) => f.cat?.includes('network')) ? ['*'] : [];
   const write = findings.some((f) => f.cat?.includes('write')) ? [cwd ?? '.'] : [];
   return { findings, touches: touches({ exec: [program], network, write, read: cwd ? [cwd] : [] }) };

@@ -72,6 +72,26 @@ export function hardenedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return out;
 }
 
+/**
+ * The argument vector and environment a model-requested command really runs with: the
+ * non-interactive environment for every program, and for git everything the repository's own
+ * configuration could make it run switched off (see git-harden.ts); `hardened` says what.
+ */
+export function hardenedCommand(
+  program: string,
+  args: readonly string[],
+  cwd: string,
+  base: NodeJS.ProcessEnv,
+  sandbox?: ToolContext['sandbox'],
+): { args: string[]; env: NodeJS.ProcessEnv; hardened: string[] } {
+  const env = hardenedEnv(base);
+  const git = require('./git-harden') as typeof import('./git-harden');
+  if (!git.isGit(program)) return { args: [...args], env, hardened: [] };
+  const wrap = sandbox && sandboxable(program, cwd, env) ? (p: string, a: string[]) => sandbox.wrap(p, a, cwd) : undefined;
+  const h = git.hardenGit(args, git.filterDrivers(cwd, env, wrap));
+  return { args: h.args, env: { ...env, ...h.env }, hardened: h.notes };
+}
+
 /** Resolve a step's cwd against the runner's cwd. */
 export function stepCwd(step: { cwd?: string | null }, base: string): string {
   return typeof step.cwd === 'string' && step.cwd.trim() ? path.resolve(base, step.cwd) : base;
@@ -81,11 +101,11 @@ export function stepCwd(step: { cwd?: string | null }, base: string): string {
 export async function runExec(step: ExecStep, ctx: ToolContext): Promise<RunToolResult> {
   const cwd = stepCwd(step, ctx.cwd);
   const timeoutMs = typeof step.timeoutMs === 'number' && step.timeoutMs > 0 ? Math.min(step.timeoutMs, ctx.timeoutMs * 10) : ctx.timeoutMs;
-  const env = hardenedEnv(ctx.env);
-  const wrapped = ctx.sandbox && sandboxable(step.program, cwd, env) ? ctx.sandbox.wrap(step.program, step.args, cwd) : undefined;
+  const { args, env, hardened } = hardenedCommand(step.program, step.args, cwd, ctx.env, ctx.sandbox);
+  const wrapped = ctx.sandbox && sandboxable(step.program, cwd, env) ? ctx.sandbox.wrap(step.program, args, cwd) : undefined;
   const r = await ctx.deps.exec({
     program: wrapped?.program ?? step.program,
-    args: wrapped?.args ?? step.args,
+    args: wrapped?.args ?? args,
     cwd,
     env,
     timeoutMs,
@@ -108,6 +128,7 @@ export async function runExec(step: ExecStep, ctx: ToolContext): Promise<RunTool
     args: redactValue(step.args),
     ...runFields(r, parsed),
     ...(wrapped && ctx.sandbox ? { sandbox: sandboxField(ctx.sandbox, r) } : {}),
+    ...(hardened.length ? { hardened } : {}),
     decision: ctx.decision,
   };
 }

@@ -5,7 +5,7 @@ import type { ExecDeps } from '../exec';
 import { toolMessage } from '../i18n';
 import { redact } from '../redact';
 import type { ProcKillStep, ProcStartStep, ProcStatusStep } from '../tool-steps';
-import { hardenedEnv, sandboxable, stepCwd } from './exec-tool';
+import { hardenedCommand, sandboxable, stepCwd } from './exec-tool';
 import { toolError, type SessionToolContext, type ToolErrorResult } from './session';
 import type { ResultDecision } from './types';
 
@@ -328,9 +328,9 @@ function unknownProc(tool: string, procId: string, ctx: SessionToolContext): Too
 /** proc.start: spawn in the background and answer at once with the process id. */
 export async function runProcStart(step: ProcStartStep, ctx: SessionToolContext): Promise<ProcResult | ToolErrorResult> {
   const cwd = stepCwd(step, ctx.cwd);
-  const env = hardenedEnv(ctx.env);
-  const wrapped = ctx.sandbox && sandboxable(step.program, cwd, env) ? ctx.sandbox.wrap(step.program, step.args, cwd) : undefined;
-  const started = ctx.session.procs.start({ program: step.program, args: step.args, cwd, env, ...(wrapped ? { spawnAs: wrapped } : {}) });
+  const { args, env } = hardenedCommand(step.program, step.args, cwd, ctx.env, ctx.sandbox);
+  const wrapped = ctx.sandbox && sandboxable(step.program, cwd, env) ? ctx.sandbox.wrap(step.program, args, cwd) : undefined;
+  const started = ctx.session.procs.start({ program: step.program, args: step.args, cwd, env, spawnAs: wrapped ?? { program: step.program, args } });
   if (!started.ok) {
     const message = started.code === 'TOO_MANY' ? toolMessage('proc.err.too_many', ctx.lang, { n: started.message }) : redact(started.message);
     return toolError(ctx, 'proc.start', started.code, message, { program: step.program, args: step.args, cwd });

@@ -40,6 +40,8 @@ export interface RunToolResult {
   error?: { code: string; message: string };
   /** plugin.run of an interactive plugin: it used the terminal, nothing was captured. */
   interactive?: boolean;
+  /** What of the repository's configuration was switched off for this run (git: `--no-ext-diff`, `filter.lfs.*`, …). */
+  hardened?: string[];
   /** The OS sandbox it ran in, and what the sandbox stopped (a write, a connection). */
   sandbox?: { kind: 'bwrap' | 'seatbelt'; level: 'L0' | 'L1'; network: boolean; denied?: 'write' | 'network'; line?: string };
   decision: ResultDecision;

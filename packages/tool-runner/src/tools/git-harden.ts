@@ -1,0 +1,102 @@
+import { spawnSync } from 'child_process';
+
+/**
+ * A repository is untrusted input: its `.git/config` and `.gitattributes` can name programs that
+ * everyday read-only git commands run (an external diff, textconv and clean/smudge filters, the
+ * fsmonitor, the pager, hooks, a signature program). Every git command the model asks for runs
+ * with those switched off on its own command line and environment; what was switched off is
+ * reported with the result.
+ */
+
+/** Global options of git that take a value in the next argument. */
+const VALUED_GLOBALS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--attr-source', '--exec-path', '--super-prefix']);
+
+/** Subcommands that take diff options: an external diff and textconv are switched off with flags. */
+const DIFF_FAMILY = new Set(['diff', 'log', 'show', 'whatchanged', 'diff-tree', 'diff-files', 'diff-index', 'range-diff', 'format-patch', 'reflog']);
+/** Subcommands that take --no-textconv only. */
+const TEXTCONV_ONLY = new Set(['blame', 'annotate', 'grep']);
+
+/** Config set for every git command the model runs (command scope: it wins over the repository's). */
+const FIXED_CONFIG: Array<[string, string]> = [
+  ['core.fsmonitor', 'false'],
+  ['core.pager', 'cat'],
+  ['core.hooksPath', '/dev/null'],
+  ['log.showSignature', 'false'],
+  ['diff.external', ''],
+];
+
+export interface GitHardening {
+  args: string[];
+  /** GIT_CONFIG_COUNT / GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n. */
+  env: Record<string, string>;
+  /** What was switched off, for the result: `--no-ext-diff`, `filter.lfs.*`, `core.hooksPath=/dev/null`, … */
+  notes: string[];
+}
+
+/** Where the subcommand is in git's argument vector (after the global options), or -1. */
+export function subcommandIndex(args: readonly string[]): number {
+  let i = 0;
+  while (i < args.length && args[i].startsWith('-')) {
+    if (args[i] === '--') return -1;
+    i += VALUED_GLOBALS.has(args[i]) ? 2 : 1;
+  }
+  return i < args.length ? i : -1;
+}
+
+/**
+ * Names of the filter drivers any config scope of the repository at `cwd` defines (reading
+ * config runs nothing). `wrap` puts the git that reads them in the step's sandbox, like the step.
+ */
+export function filterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: (program: string, args: string[]) => { program: string; args: string[] } | undefined): string[] {
+  const read = ['config', '--get-regexp', '^filter\\..*\\.(clean|smudge|process|required)$'];
+  const cmd = wrap?.('git', read) ?? { program: 'git', args: read };
+  const r = spawnSync(cmd.program, cmd.args, { cwd, env, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] });
+  if (r.status !== 0 || !r.stdout) return [];
+  const names = new Set<string>();
+  for (const line of r.stdout.split('\n')) {
+    const m = /^filter\.(.+)\.(clean|smudge|process|required)\s/.exec(line);
+    if (m) names.add(m[1]);
+  }
+  return [...names];
+}
+
+/**
+ * The hardened argument vector and environment of `git args` run in `cwd`. `drivers` are the
+ * repository's filter drivers (filterDrivers), passed in so the function itself stays pure.
+ */
+export function hardenGit(args: readonly string[], drivers: readonly string[]): GitHardening {
+  const out = [...args];
+  const notes: string[] = [];
+  const sub = subcommandIndex(out);
+  const name = sub >= 0 ? out[sub] : undefined;
+  // Last before `--` (or at the end): a later `--ext-diff` or `--textconv` of the model's would
+  // otherwise turn them back on.
+  const dashdash = out.indexOf('--', sub + 1);
+  const insertAt = dashdash >= 0 ? dashdash : out.length;
+  const stashShow = name === 'stash' && out[sub + 1] === 'show';
+  if (name && (DIFF_FAMILY.has(name) || stashShow)) {
+    out.splice(insertAt, 0, '--no-ext-diff', '--no-textconv');
+    notes.push('--no-ext-diff', '--no-textconv');
+  } else if (name && TEXTCONV_ONLY.has(name)) {
+    out.splice(insertAt, 0, '--no-textconv');
+    notes.push('--no-textconv');
+  }
+  const config: Array<[string, string]> = [...FIXED_CONFIG];
+  for (const d of drivers) {
+    for (const key of ['clean', 'smudge', 'process']) config.push([`filter.${d}.${key}`, '']);
+    config.push([`filter.${d}.required`, 'false']);
+    notes.push(`filter.${d}.*`);
+  }
+  notes.push('core.hooksPath=/dev/null', 'core.fsmonitor=false', 'log.showSignature=false');
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(config.length) };
+  config.forEach(([k, v], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = k;
+    env[`GIT_CONFIG_VALUE_${i}`] = v;
+  });
+  return { args: out, env, notes };
+}
+
+/** Whether a program name is git (a bare name or a path ending in /git). */
+export function isGit(program: string): boolean {
+  return program === 'git' || program.endsWith('/git');
+}

@@ -1,0 +1,134 @@
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { createToolRunner, type Step } from '../src';
+import { hardenGit, subcommandIndex } from '../src/tools/git-harden';
+
+// A cloned repository is untrusted input: programs its own files name must not run at L0.
+// One hostile repository per mechanism; the planted program would create a marker file.
+
+let root: string;
+beforeAll(() => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hostile-')));
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+
+/** A repository with one committed file and an unstaged change to it. */
+function repo(name: string): { dir: string; marker: string; planted: string } {
+  const dir = path.join(root, name);
+  fs.mkdirSync(dir);
+  git(dir, 'init', '-q');
+  git(dir, 'config', 'user.email', 'a@b.c');
+  git(dir, 'config', 'user.name', 'A');
+  fs.writeFileSync(path.join(dir, 'f.txt'), 'one\n');
+  git(dir, 'add', 'f.txt');
+  git(dir, 'commit', '-qm', 'first');
+  fs.writeFileSync(path.join(dir, 'f.txt'), 'one\ntwo\n');
+  const marker = path.join(root, `${name}.ran`);
+  const planted = path.join(root, `${name}.sh`);
+  fs.writeFileSync(planted, `#!/bin/sh\ntouch "${marker}"\ncat "$1" 2>/dev/null\n`, { mode: 0o755 });
+  return { dir, marker, planted };
+}
+
+const mechanisms: Array<[string, (r: ReturnType<typeof repo>) => void, string[][]]> = [
+  ['diff.external', (r) => git(r.dir, 'config', 'diff.external', r.planted), [['diff'], ['log', '-p'], ['show'], ['diff', '--ext-diff']]],
+  ['textconv through .gitattributes', (r) => {
+    fs.writeFileSync(path.join(r.dir, '.gitattributes'), '*.txt diff=evil\n');
+    git(r.dir, 'config', 'diff.evil.textconv', r.planted);
+  }, [['diff'], ['log', '-p'], ['show'], ['blame', 'f.txt'], ['diff', '--textconv']]],
+  ['clean filter through .gitattributes', (r) => {
+    fs.writeFileSync(path.join(r.dir, '.gitattributes'), '*.txt filter=evil\n');
+    git(r.dir, 'config', 'filter.evil.clean', r.planted);
+    git(r.dir, 'config', 'filter.evil.required', 'true');
+  }, [['diff'], ['status'], ['blame', 'f.txt']]],
+  ['core.pager', (r) => git(r.dir, 'config', 'core.pager', r.planted), [['log'], ['diff']]],
+  ['core.fsmonitor', (r) => git(r.dir, 'config', 'core.fsmonitor', r.planted), [['status'], ['diff']]],
+  ['a hook (post-index-change) and core.hooksPath', (r) => {
+    const hooks = path.join(r.dir, 'myhooks');
+    fs.mkdirSync(hooks);
+    fs.copyFileSync(r.planted, path.join(hooks, 'post-index-change'));
+    fs.chmodSync(path.join(hooks, 'post-index-change'), 0o755);
+    fs.copyFileSync(r.planted, path.join(r.dir, '.git', 'hooks', 'post-index-change'));
+    fs.chmodSync(path.join(r.dir, '.git', 'hooks', 'post-index-change'), 0o755);
+    git(r.dir, 'config', 'core.hooksPath', hooks);
+  }, [['status'], ['add', '--dry-run', 'f.txt']]],
+];
+
+describe.each([['without the OS sandbox', 'off'], ['with the OS sandbox when there is one', 'auto']] as const)('%s', (_label, sandbox) => {
+  describe.each(mechanisms)('%s', (name, plant, commands) => {
+    test.each(commands.map((c) => [c.join(' '), c]))('git %s runs at L0 and the planted program never runs', async (_line, args) => {
+      const r = repo(`${sandbox}-${name.replace(/\W+/g, '-')}-${args.join('-').replace(/\W+/g, '')}`);
+      plant(r);
+      // the planted program really would run: plain git runs it
+      fs.rmSync(r.marker, { force: true });
+      const runner = createToolRunner({ cwd: r.dir, workspace: r.dir, lang: 'en', sandbox, confirm: () => ({ action: 'run' }) });
+      const step: Step = { tool: 'exec', program: 'git', args };
+      const decision = runner.judge(step);
+      if (decision.level !== 'L0') {
+        // asked about or refused, never run without a question
+        expect(['L1', 'L2']).toContain(decision.level);
+        return;
+      }
+      const result = (await runner.run(step)) as { hardened?: string[] };
+      expect(result.hardened).toEqual(expect.arrayContaining(['core.hooksPath=/dev/null', 'core.fsmonitor=false']));
+      expect(fs.existsSync(r.marker)).toBe(false);
+    });
+  });
+});
+
+test.each([
+  ['diff.external', ['diff']],
+  ['textconv through .gitattributes', ['log', '-p']],
+  ['clean filter through .gitattributes', ['diff']],
+  ['core.fsmonitor', ['status']],
+])('control: without the hardening, %s makes plain git %j run the planted program', (name, args) => {
+  const [, plant] = mechanisms.find(([n]) => n === name)!;
+  const r = repo(`control-${name.replace(/\W+/g, '-')}`);
+  plant(r);
+  try {
+    git(r.dir, ...args);
+  } catch {
+    // a failing planted program may fail the command; it ran all the same
+  }
+  expect(fs.existsSync(r.marker)).toBe(true);
+});
+
+test('an ordinary repository gives the same output for git diff, log -p, show and status', async () => {
+  const r = repo('ordinary');
+  const runner = createToolRunner({ cwd: r.dir, workspace: r.dir, lang: 'en', confirm: () => ({ action: 'run' }) });
+  for (const args of [['diff'], ['log', '-p'], ['show', '--stat'], ['status', '--porcelain'], ['log', '--oneline']]) {
+    const result = (await runner.run({ tool: 'exec', program: 'git', args })) as { stdoutTail: string; exitCode: number };
+    expect({ args, out: result.stdoutTail, code: result.exitCode }).toEqual({ args, out: git(r.dir, ...args), code: 0 });
+  }
+});
+
+describe('hardenGit', () => {
+  test.each([
+    [['diff'], ['diff', '--no-ext-diff', '--no-textconv']],
+    [['-C', 'x', 'log', '-p', '--', 'a'], ['-C', 'x', 'log', '-p', '--no-ext-diff', '--no-textconv', '--', 'a']],
+    [['diff', '--ext-diff', '--textconv'], ['diff', '--ext-diff', '--textconv', '--no-ext-diff', '--no-textconv']],
+    [['stash', 'show', '-p'], ['stash', 'show', '-p', '--no-ext-diff', '--no-textconv']],
+    [['blame', 'f'], ['blame', 'f', '--no-textconv']],
+    [['status'], ['status']],
+  ])('%j → %j', (args, expected) => {
+    expect(hardenGit(args, []).args).toEqual(expected);
+  });
+  test('every filter driver of the repository is switched off in command scope', () => {
+    const h = hardenGit(['status'], ['lfs', 'evil']);
+    const keys = Object.entries(h.env).filter(([k]) => k.startsWith('GIT_CONFIG_KEY_')).map(([, v]) => v);
+    expect(keys).toEqual(expect.arrayContaining(['filter.lfs.clean', 'filter.lfs.smudge', 'filter.lfs.process', 'filter.evil.required', 'core.hooksPath', 'core.fsmonitor', 'core.pager']));
+    expect(Number(h.env.GIT_CONFIG_COUNT)).toBe(keys.length);
+    expect(h.notes).toEqual(expect.arrayContaining(['filter.lfs.*', 'filter.evil.*']));
+  });
+  test.each([
+    [['status'], 0],
+    [['-c', 'a=b', '--git-dir', 'x', 'log'], 4],
+    [['--no-pager', 'diff'], 1],
+    [['--version'], -1],
+  ])('subcommandIndex(%j) = %d', (args, i) => {
+    expect(subcommandIndex(args)).toBe(i);
+  });
+});
