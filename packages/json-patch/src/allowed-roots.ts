@@ -53,7 +53,12 @@ async function rootMatcher(root: string, options: ResolveOptions): Promise<(real
   const firstGlob = segments.findIndex((s) => GLOB.test(s));
   if (firstGlob === -1) {
     const real = await resolveRealPath(absolute, options).catch(() => absolute);
-    return (target) => target === real;
+    // A folder admits every file beneath it (compared as real paths, segment by segment: /a/b
+    // does not admit /a/bc); a file admits itself.
+    const isDir = await fs.stat(real).then((st) => st.isDirectory(), () => false);
+    if (!isDir) return (target) => target === real;
+    const prefix = real.endsWith(path.sep) ? real : real + path.sep;
+    return (target) => target === real || target.startsWith(prefix);
   }
   const base = segments.slice(0, firstGlob).join(path.sep) || path.sep;
   const realBase = await resolveRealPath(base, options).catch(() => base);
@@ -78,8 +83,9 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * Resolve `file` and check it against `allowedRoots` (exact files or patterns such as
- * `~/.slothtool/plugin-configs/*.json`, where `*` and `?` stay inside one path segment).
+ * Resolve `file` and check it against `allowedRoots`: folders (every file beneath them), exact
+ * files, or patterns such as `~/.slothtool/plugin-configs/*.json`, where `*` and `?` stay inside
+ * one path segment.
  * Both sides are compared as real paths, so `..` and symlinks cannot escape.
  * Returns the real path, or throws PATH_NOT_ALLOWED.
  */

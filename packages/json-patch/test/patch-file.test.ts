@@ -131,6 +131,24 @@ describe('allowed roots', () => {
     expect(await temp.readJson('settings.json')).toEqual({ language: 'zh' });
   });
 
+  test('an allowed folder admits every file beneath it, never a sibling with the same prefix', async () => {
+    const dir = path.join(temp.home, 'configs');
+    await fs.mkdir(path.join(dir, 'deep'), { recursive: true });
+    await fs.mkdir(path.join(temp.home, 'configs-evil'));
+    await fs.writeFile(path.join(dir, 'a.json'), '{}');
+    await fs.writeFile(path.join(dir, 'deep', 'b.json'), '{}');
+    await fs.writeFile(path.join(temp.home, 'configs-evil', 'c.json'), '{}');
+    const withDir = { ...opts, allowedRoots: [dir] };
+    expect((await patchFile(path.join(dir, 'a.json'), [{ op: 'set', path: '/x', value: 1 }], withDir)).status).toBe('applied');
+    expect((await patchFile(path.join(dir, 'deep', 'b.json'), [{ op: 'set', path: '/x', value: 1 }], withDir)).status).toBe('applied');
+    expect((await patchFile(path.join(dir, 'new.json'), [{ op: 'set', path: '/x', value: 1 }], withDir)).status).toBe('applied');
+    expect((await rejection(patchFile(path.join(temp.home, 'configs-evil', 'c.json'), [{ op: 'set', path: '/x', value: 1 }], withDir))).code).toBe('PATH_NOT_ALLOWED');
+    expect((await rejection(patchFile(path.join(dir, '..', 'configs-evil', 'c.json'), [{ op: 'set', path: '/x', value: 1 }], withDir))).code).toBe('PATH_NOT_ALLOWED');
+    // a link inside the folder that leads out of it is judged by where it leads
+    await fs.symlink(path.join(temp.home, 'configs-evil', 'c.json'), path.join(dir, 'link.json'));
+    expect((await rejection(patchFile(path.join(dir, 'link.json'), [{ op: 'set', path: '/x', value: 1 }], withDir))).code).toBe('PATH_NOT_ALLOWED');
+  });
+
   test('an empty allowedRoots list refuses everything', async () => {
     expect((await rejection(patchFile(settings, replaceLanguage, { ...opts, allowedRoots: [] }))).code).toBe('PATH_NOT_ALLOWED');
   });
