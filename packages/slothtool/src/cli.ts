@@ -164,19 +164,40 @@ async function update(io: Io, args: string[]): Promise<void> {
   );
 }
 
-function uninstall(io: Io, args: string[]): void {
-  const { positionals, flags } = parseArgs(io, args, ['--keep-config']);
-  const alias = exactlyOne(io, positionals, 'argAlias', 'slothtool uninstall <alias> [--keep-config]');
+async function uninstall(io: Io, args: string[]): Promise<void> {
+  // --keep-config is the default now and still accepted; --purge also removes the config files.
+  const { positionals, flags } = parseArgs(io, args, ['--keep-config', '--purge', '--yes', '-y']);
+  const alias = exactlyOne(io, positionals, 'argAlias', 'slothtool uninstall <alias> [--purge [--yes]]');
   const { planUninstall, applyUninstall } = require('./uninstall') as typeof import('./uninstall');
-  const plan = planUninstall(io.paths, alias, { keepConfig: flags.has('--keep-config') });
+  const plan = planUninstall(io.paths, alias, { purge: flags.has('--purge') });
   const lines = [io.t('uninstallWillRemove'), io.t('uninstallEntry', { alias, name: plan.entry.name, version: plan.entry.version })];
   if (plan.pluginDir) lines.push(io.t('uninstallDir', { dir: plan.pluginDir }));
-  if (plan.configFile) lines.push(io.t('uninstallConfig', { file: plan.configFile }));
-  if (plan.keptConfigFile) lines.push(io.t('uninstallKeepConfig', { file: plan.keptConfigFile }));
+  for (const file of plan.configFiles) lines.push(io.t('uninstallConfig', { file }));
   if (!plan.pluginDir) lines.push(io.t('uninstallNoDir', { binPath: plan.entry.binPath }));
+  for (const file of plan.keptConfigFiles) lines.push(io.t('uninstallKeepConfig', { file, alias }));
   io.out(lines.join('\n'));
+  if (plan.configFiles.length && !flags.has('--yes') && !flags.has('-y')) {
+    // Profiles and keys are the user's: deleting them is asked, or needs --yes without a terminal.
+    if (!process.stdin.isTTY) io.usage('purgeNeedsYes', { alias });
+    if (!(await askYesNo(io.t('purgeConfirm')))) {
+      io.out(io.t('uninstallCancelled'));
+      return;
+    }
+  }
   applyUninstall(io.paths, plan);
   io.out(io.t('uninstalled', { alias }));
+}
+
+/** A y/N question on the terminal; anything but y or yes is no. */
+async function askYesNo(question: string): Promise<boolean> {
+  const readline = require('readline') as typeof import('readline');
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const answer = await new Promise<string>((resolve) => rl.question(`${question} [y/N] `, resolve));
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
 }
 
 /** Terminal columns of a string: CJK and other wide characters take two. */

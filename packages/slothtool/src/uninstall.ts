@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import * as path from 'path';
 import { SlothToolError } from './errors';
 import { pluginConfigFile, pluginDir, type HomePaths } from './paths';
 import { getEntry, readRegistry, updateRegistry, type RegistryEntry } from './registry';
@@ -9,15 +10,28 @@ export interface UninstallPlan {
   entry: RegistryEntry;
   /** `plugins/<alias>` when it exists. A plugin registered from a checkout has none. */
   pluginDir?: string;
-  /** `plugin-configs/<alias>.json` when it exists and is to be removed. */
-  configFile?: string;
-  /** `plugin-configs/<alias>.json` when it exists and is kept (`--keep-config`). */
-  keptConfigFile?: string;
+  /** `plugin-configs/<alias>.json` and `<alias>.*.json` (logs) that exist and are removed (`--purge`). */
+  configFiles: string[];
+  /** The same files when they are kept (the default: profiles and keys survive an uninstall). */
+  keptConfigFiles: string[];
 }
 
 export interface UninstallOptions {
-  /** Leave `plugin-configs/<alias>.json` in place. */
-  keepConfig?: boolean;
+  /** Also remove the plugin's config files (`plugin-configs/<alias>.json`, `<alias>.*.json`). */
+  purge?: boolean;
+}
+
+/** The plugin's own files under plugin-configs: `<alias>.json` and `<alias>.<anything>.json`. */
+function configFilesOf(paths: HomePaths, alias: string): string[] {
+  const main = pluginConfigFile(paths, alias);
+  const dir = path.dirname(main);
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => n === `${alias}.json` || (n.startsWith(`${alias}.`) && n.endsWith('.json'))).sort().map((n) => path.join(dir, n));
 }
 
 /** Work out what uninstalling `alias` removes. Throws NOT_INSTALLED. Touches nothing. */
@@ -25,14 +39,13 @@ export function planUninstall(paths: HomePaths, alias: string, options: Uninstal
   const entry = getEntry(readRegistry(paths), alias);
   if (!entry) throw new SlothToolError('NOT_INSTALLED', { alias });
   const dir = pluginDir(paths, alias);
-  const config = pluginConfigFile(paths, alias);
-  const hasConfig = fs.existsSync(config);
+  const configs = configFilesOf(paths, alias);
   return {
     alias,
     entry,
     pluginDir: fs.existsSync(dir) ? dir : undefined,
-    configFile: hasConfig && !options.keepConfig ? config : undefined,
-    keptConfigFile: hasConfig && options.keepConfig ? config : undefined,
+    configFiles: options.purge ? configs : [],
+    keptConfigFiles: options.purge ? [] : configs,
   };
 }
 
@@ -48,5 +61,5 @@ export function applyUninstall(paths: HomePaths, plan: UninstallPlan): void {
     return true;
   });
   if (plan.pluginDir) fs.rmSync(plan.pluginDir, { recursive: true, force: true });
-  if (plan.configFile) fs.rmSync(plan.configFile, { force: true });
+  for (const file of plan.configFiles) fs.rmSync(file, { force: true });
 }

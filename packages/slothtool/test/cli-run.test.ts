@@ -126,23 +126,45 @@ describe('list', () => {
 });
 
 describe('uninstall', () => {
-  test('removes the folder, the config file (after saying so) and the entry', async () => {
+  test('removes the folder and the entry, and keeps the config files (profiles, keys), saying how to remove them', async () => {
     await makePlugin(work, 'greet', { name: '@acme/plugin-greet' });
     expect(cli(['install', './greet'], env, work).status).toBe(0);
     await register('other', { name: 'plugin-other' });
-    const config = await temp.writeJson('plugin-configs/greet.json', { x: 1 });
+    const config = await temp.writeJson('plugin-configs/greet.json', { api_key: 'sk-keep-me' });
+    const logs = await temp.writeJson('plugin-configs/greet.logs.json', []);
+    const neighbour = await temp.writeJson('plugin-configs/greeting.json', { x: 1 });
     const r = cli(['uninstall', 'greet'], env);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain(config);
     expect(r.stdout).toContain(path.join(temp.slothtoolHome, 'plugins', 'greet'));
-    expect(r.stdout.indexOf(config)).toBeLessThan(r.stdout.indexOf('Uninstalled "greet"'));
-    await expect(fs.access(config)).rejects.toThrow();
+    expect(r.stdout).toContain(`Keeping the config file: ${config} (remove it too: slothtool uninstall greet --purge)`);
+    expect(await fs.readFile(config, 'utf8')).toContain('sk-keep-me');
+    await expect(fs.access(logs)).resolves.toBeUndefined();
+    await expect(fs.access(neighbour)).resolves.toBeUndefined();
     await expect(fs.access(path.join(temp.slothtoolHome, 'plugins', 'greet'))).rejects.toThrow();
     const reg = await temp.readJson<{ plugins: Record<string, unknown> }>('registry.json');
     expect(Object.keys(reg.plugins)).toEqual(['other']);
   });
 
-  test('--keep-config keeps the config file', async () => {
+  test('--purge without a terminal needs --yes: it says so and removes nothing; with --yes the config files go too', async () => {
+    await register('greet', { name: '@acme/plugin-greet' });
+    const config = await temp.writeJson('plugin-configs/greet.json', { x: 1 });
+    const logs = await temp.writeJson('plugin-configs/greet.logs.json', []);
+    const neighbour = await temp.writeJson('plugin-configs/greeting.json', { x: 1 });
+    const refused = cli(['uninstall', 'greet', '--purge'], env);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('add --yes: slothtool uninstall greet --purge --yes');
+    await expect(fs.access(config)).resolves.toBeUndefined();
+    expect(Object.keys((await temp.readJson<{ plugins: Record<string, unknown> }>('registry.json')).plugins)).toContain('greet');
+    const r = cli(['uninstall', 'greet', '--purge', '--yes'], env);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`config file: ${config}`);
+    expect(r.stdout).toContain(`config file: ${logs}`);
+    await expect(fs.access(config)).rejects.toThrow();
+    await expect(fs.access(logs)).rejects.toThrow();
+    await expect(fs.access(neighbour)).resolves.toBeUndefined();
+  });
+
+  test('--keep-config (the old flag) is still accepted and keeps the config file', async () => {
     await register('greet', { name: '@acme/plugin-greet' });
     const config = await temp.writeJson('plugin-configs/greet.json', { x: 1 });
     const r = cli(['uninstall', 'greet', '--keep-config'], env);
