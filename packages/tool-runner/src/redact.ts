@@ -8,7 +8,11 @@ interface Pattern {
 const MASK = '[redacted]';
 const keepPrefix = (n: number) => (m: string): string => m.slice(0, n) + MASK;
 
-const SECRET_NAME = '(?:[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|client[_-]?secret|private[_-]?key|credentials?|session[_-]?key|cookie)s?[0-9]*(?:[_.-][A-Za-z0-9_.-]*)?)';
+// Every quantifier over a run of name characters is bounded, and a name may only start where a
+// run starts (the look-behind): the work per position is then a constant, so redaction stays
+// linear however long a run of hex, dots or repeated keywords is. (Unbounded, `[...]*?` before
+// the keyword rescanned the rest of the run from every position: quadratic.)
+const SECRET_NAME = '(?:(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,40}?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|client[_-]?secret|private[_-]?key|credentials?|session[_-]?key|cookie)s?[0-9]{0,4}(?:[_.-][A-Za-z0-9_.-]{0,40})?)';
 
 const PATTERNS: Pattern[] = [
   {
@@ -36,19 +40,19 @@ const PATTERNS: Pattern[] = [
   },
   {
     kind: 'url_credentials',
-    re: /\b([a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:)([^@\s/]+)@/gi,
+    re: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,30}:\/\/[^/\s:@]{1,256}:)([^@\s/]{1,1024})@/gi,
     replace: (_m, head: string) => `${head}${MASK}@`,
   },
   {
     // .env lines and shell exports with a secret-looking name: API_KEY=..., export DB_PASSWORD="..."
     kind: 'env_line',
-    re: /^(\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD|AUTH|CREDENTIALS?|PRIVATE|DSN|DATABASE_URL|CONN(?:ECTION)?_STRING)[A-Za-z0-9_]*\s*=\s*)(.+)$/gim,
+    re: /^([ \t]{0,16}(?:export[ \t]{1,8})?[A-Za-z_][A-Za-z0-9_]{0,64}?(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD|AUTH|CREDENTIALS?|PRIVATE|DSN|DATABASE_URL|CONN(?:ECTION)?_STRING)[A-Za-z0-9_]{0,64}[ \t]{0,8}=[ \t]{0,8})(.+)$/gim,
     replace: (m, head: string, value: string) => (value.includes(MASK) ? m : `${head}${MASK}`),
   },
   {
     // password=..., "api_key": "...", token: ..., secret => ...
     kind: 'pair',
-    re: new RegExp(`(["']?)(${SECRET_NAME})\\1(\\s*(?::|=>|=)\\s*)(["']?)([^\\s"',;}{)]+)\\4`, 'gi'),
+    re: new RegExp(`(["']?)(${SECRET_NAME})\\1(\\s{0,16}(?::|=>|=)\\s{0,16})(["']?)([^\\s"',;}{)]{1,4096})\\4`, 'gi'),
     replace: (m, q: string, name: string, sep: string, vq: string, value: string) =>
       value.includes(MASK) || /^(null|true|false|undefined|none|\*+)$/i.test(value) || (!vq && looksLikeCode(name, value)) ? m : `${q}${name}${q}${sep}${vq}${MASK}${vq}`,
   },

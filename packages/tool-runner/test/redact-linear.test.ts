@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+import { redact } from '../src/redact';
+
+// Redaction must stay linear in the length of its input: hostile output (long hex or base64
+// runs, dotted runs, repeated keywords, nested quotes, very long lines) once took minutes for a
+// megabyte. The check is a ratio measured in the same run: 4× the input may cost at most ~8×
+// the time (quadratic would be 16×), never an absolute time.
+const adversarial: Record<string, (n: number) => string> = {
+  hex: (n) => 'a1b2c3d4e5f6'.repeat(n / 12),
+  base64: (n) => 'QUJDRGVmZ2hpamtsbW5vcA=='.repeat(n / 24),
+  dots: (n) => 'a.'.repeat(n / 2),
+  keywords: (n) => 'xpasswordx'.repeat(n / 10),
+  pairs: (n) => 'password=x '.repeat(n / 11),
+  quotes: (n) => '"\'"\'"token"\'"\'": "'.repeat(n / 20),
+  'url-like': (n) => 'a://b:c'.repeat(n / 7),
+  'long env line': (n) => `API_KEY_${'A'.repeat(n - 10)}=x`,
+  'private key headers': (n) => '-----BEGIN PRIVATE KEY-----\n'.repeat(n / 28),
+};
+
+function cost(text: string): number {
+  // best of three, so one scheduling hiccup does not decide
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const t = process.hrtime.bigint();
+    redact(text);
+    best = Math.min(best, Number(process.hrtime.bigint() - t));
+  }
+  return best;
+}
+
+test.each(Object.keys(adversarial))('%s: 4× the input costs at most ~8× the time', (name) => {
+  const make = adversarial[name];
+  const small = cost(make(128 * 1024));
+  const large = cost(make(512 * 1024));
+  // floor of 2 ms for the small run keeps timer noise from deciding
+  expect(large / Math.max(small, 2e6)).toBeLessThan(8);
+});
+
+test('random text never throws and keeps its length class (fuzz)', () => {
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary', maxLength: 2000 }), (text) => {
+      const out = redact(text);
+      expect(typeof out).toBe('string');
+      expect(out.length).toBeLessThanOrEqual(text.length + 64 * (text.length / 8 + 1));
+    }),
+    { numRuns: 300, seed: 3 },
+  );
+});
