@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
+import { appendPrivate, ensurePrivateDir } from '@holic512/shared/lib/private-files';
 import { SummarySchema } from './protocol';
 
 /**
@@ -59,8 +60,8 @@ export class SessionStore {
 
   /** Append one record as one line (one write call in append mode). */
   append(id: string, record: SessionRecord): void {
-    fs.mkdirSync(this.dir, { recursive: true });
-    fs.appendFileSync(this.fileOf(id), JSON.stringify(record) + '\n');
+    ensurePrivateDir(path.dirname(this.dir));
+    appendPrivate(this.fileOf(id), JSON.stringify(record) + '\n');
   }
 
   /** Every valid record of a session; lines that fail validation are skipped and counted. */
@@ -198,6 +199,5 @@ export interface AuditEntry {
 
 /** Append an audit entry to `<home>/ai/audit.jsonl`. */
 export function appendAudit(file: string, entry: AuditEntry): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.appendFileSync(file, JSON.stringify(entry) + '\n');
+  appendPrivate(file, JSON.stringify(entry) + '\n');
 }

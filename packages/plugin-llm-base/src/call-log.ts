@@ -48,7 +48,7 @@ export function getCall(callId: unknown, env: NodeJS.ProcessEnv, lang: Lang): Ca
  */
 export async function addCall(record: CallRecord, env: NodeJS.ProcessEnv, lang: Lang, now: () => Date = () => new Date()): Promise<void> {
   const file = callLogPath(env);
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  (require('@holic512/shared/lib/private-files') as typeof import('@holic512/shared/lib/private-files')).ensurePrivateDir(path.dirname(file));
   const lockfile = require('proper-lockfile') as typeof import('proper-lockfile');
   const writeFileAtomic = require('write-file-atomic') as typeof import('write-file-atomic');
   const release = await lockfile.lock(file, {

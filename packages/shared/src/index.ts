@@ -5,3 +5,4 @@ export { slothtoolHome, userHome } from './home';
 export { localeLanguage, readLanguage, settingsLanguage } from './language';
 export type { Lang } from './language';
 export { isEpipe, onClosedPipe } from './epipe';
+export { appendPrivate, ensurePrivateDir } from './private-files';

@@ -1,0 +1,32 @@
+import * as fs from 'fs';
+import * as path from 'path';
+
+/**
+ * Files that hold what a user said and ran (sessions, the audit log, the call log) are private:
+ * folders 0700, files 0600, and put back to that when found wider (created by an older version
+ * or by hand). POSIX modes only; on Windows the calls are harmless no-ops.
+ */
+
+/** Create `dir` (and its parents) 0700; narrow it (not its parents) when it is wider. */
+export function ensurePrivateDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  narrow(dir, 0o700);
+}
+
+function narrow(p: string, mode: number): void {
+  if (process.platform === 'win32') return;
+  const st = fs.statSync(p, { throwIfNoEntry: false });
+  if (st && (st.mode & 0o777 & ~mode) !== 0) fs.chmodSync(p, mode);
+}
+
+/** Append `text` to `file` (created 0600, narrowed to 0600 when wider), in one write. Its folder is made private. */
+export function appendPrivate(file: string, text: string): void {
+  ensurePrivateDir(path.dirname(file));
+  const fd = fs.openSync(file, 'a', 0o600);
+  try {
+    if (process.platform !== 'win32' && (fs.fstatSync(fd).mode & 0o077) !== 0) fs.fchmodSync(fd, 0o600);
+    fs.writeSync(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
