@@ -41,17 +41,19 @@ export function audit(core: AgentCore, id: string, step: Step, result: ToolResul
   });
 }
 
-/** Longest string of a step kept in the audit log: a whole file written by fs.write (or an
- * edit's old/new text) stays out of it beyond its head. */
-const AUDIT_MAX_CHARS = 200;
+/** Fields that carry file contents: the audit log records their size and hash, never the text. */
+const CONTENT_FIELDS = ['content', 'old_string', 'new_string'];
 
+/** What ran, for the audit log: contents as `{chars, sha256}`, every other string redacted. */
 function auditStep(step: Step): Step {
+  const { createHash } = require('crypto') as typeof import('crypto');
+  const { redactValue } = require('@holic512/tool-runner') as { redactValue<T>(v: T): T };
   const out: Record<string, unknown> = { ...step };
-  for (const key of ['content', 'old_string', 'new_string']) {
+  for (const key of CONTENT_FIELDS) {
     const v = out[key];
-    if (typeof v === 'string' && v.length > AUDIT_MAX_CHARS) out[key] = `${v.slice(0, AUDIT_MAX_CHARS)}…[${v.length} chars]`;
+    if (typeof v === 'string') out[key] = { chars: v.length, sha256: createHash('sha256').update(v).digest('hex') };
   }
-  return out as unknown as Step;
+  return redactValue(out) as unknown as Step;
 }
 
 /** The step runner, built on first use with the agent's confirm bridge. A missing OS sandbox

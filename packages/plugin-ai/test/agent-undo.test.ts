@@ -99,7 +99,7 @@ test('an fs.read result cut to the input budget keeps whole lines and says where
   expect(fitted.note).toContain(`"offset": ${last + 1}`);
 });
 
-test('the audit log keeps only the head of a written file', async () => {
+test('the audit log records what ran, never file contents (size and hash), and redacts arguments', async () => {
   const fs = await import('fs');
   const os = await import('os');
   const path = await import('path');
@@ -107,11 +107,14 @@ test('the audit log keeps only the head of a written file', async () => {
   const auditFile = path.join(dir, 'audit.jsonl');
   const runner = journalRunner();
   const big = 'x'.repeat(5000);
-  const llm = fakeLlm([cmd({ tool: 'fs.write', path: 'big.txt', content: big }), chat('written')]);
+  const llm = fakeLlm([cmd({ tool: 'fs.write', path: 'big.txt', content: big }, { tool: 'exec', program: 'curl', args: ['-H', 'Authorization: Bearer abcdefghijklmnop123456'] }), chat('written')]);
   const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: runner.create, auditFile });
   await agent.send('write it');
-  const entry = JSON.parse(fs.readFileSync(auditFile, 'utf8').trim());
-  expect(entry.step.content).toBe(`${'x'.repeat(200)}…[5000 chars]`);
+  const [entry, curl] = fs.readFileSync(auditFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const { createHash } = await import('crypto');
+  expect(entry.step.content).toEqual({ chars: 5000, sha256: createHash('sha256').update(big).digest('hex') });
+  expect(JSON.stringify(entry)).not.toContain('xxxxxxxxxx');
+  expect(JSON.stringify(curl)).not.toContain('abcdefghijklmnop123456');
   fs.rmSync(dir, { recursive: true });
 });
 

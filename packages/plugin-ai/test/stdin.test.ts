@@ -3,7 +3,7 @@ import { spawn } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { PassThrough } from 'stream';
-import { readPipedStdin } from '../src/oneshot';
+import { readPipedStdin, withStdin } from '../src/oneshot';
 import { AI_BIN } from './run-bin';
 
 describe('readPipedStdin', () => {
@@ -73,4 +73,11 @@ describe('ai -p with a stdin nobody closes', () => {
     const last = (server.requests[0].body.messages as Array<{ content: string }>).at(-1);
     expect(last?.content).toBe('hi');
   });
+});
+
+test('piped text passes the redaction gate before it reaches the model', () => {
+  const env = 'API_KEY=abcdef1234567890ghij\nDB_URL=postgres://app:hunter2hunter2@db:5432/x\nOPENAI=sk-proj-abcdefghijklmnopqrstuvwxyz0123\nnote: fine\n';
+  const out = withStdin('check this', env);
+  expect(out).toContain('note: fine');
+  for (const secret of ['abcdef1234567890ghij', 'hunter2hunter2', 'abcdefghijklmnopqrstuvwxyz0123']) expect(out).not.toContain(secret);
 });
