@@ -419,11 +419,12 @@ test('zh: the screen speaks Chinese (settings.json language) and wide text lines
 });
 
 test('a config patch shows its masked diff before the question; declining leaves the file as it was', async () => {
-  const file = await fx.temp.writeJson('plugin-configs/demo.json', { name: 'demo', api_key: 'sk-old-secret-1234567890' });
+  const file = path.join(fx.cwd, 'demo.json');
+  await fs.writeFile(file, JSON.stringify({ name: 'demo', api_key: 'sk-old-secret-1234567890' }));
   fx.server.enqueue(
     cmd('update the config', {
       tool: 'config.json_patch',
-      file: '~/.slothtool/plugin-configs/demo.json',
+      file: 'demo.json',
       patch: [
         { op: 'replace', path: '/name', value: 'renamed' },
         { op: 'replace', path: '/api_key', value: 'sk-new-secret-0987654321' },
@@ -434,7 +435,7 @@ test('a config patch shows its masked diff before the question; declining leaves
   const s = fx.start();
   await s.waitFor('› ');
   s.write('rename it' + KEY.enter);
-  await s.waitFor('json_patch ~/.slothtool/plugin-configs/demo.json (2 ops)');
+  await s.waitFor('json_patch demo.json (2 ops)');
   await s.waitFor('(secrets masked):');
   await s.waitFor('renamed');
   await s.waitFor(/Allow this L\d step\?/);

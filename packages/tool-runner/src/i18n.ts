@@ -212,6 +212,26 @@ export const MESSAGES: Record<string, Message> = {
     zh: '你的 {setting} 设置允许这一类操作直接运行',
     en: 'your {setting} setting lets this kind of step run without asking',
   },
+  'cwd.outside': {
+    zh: '`{p}` 会在工作区之外的 `{d}` 中运行',
+    en: '`{p}` would run in `{d}`, outside the workspace',
+  },
+  'read.outside': {
+    zh: '`{p}` 会读取工作区之外的 `{a}`',
+    en: '`{p}` reads `{a}`, outside the workspace',
+  },
+  'secret.slothtool': {
+    zh: '`{a}` 是（或包含）助手自己的配置和 API key（SlothTool 的 plugin-configs），不能交给模型',
+    en: "`{a}` is (or holds) the assistant's own configuration and API keys (SlothTool's plugin-configs); it must not reach the model",
+    hintZh: '用 slothtool llm-base config show 自己查看（key 会被遮盖）',
+    hintEn: 'Look at it yourself with slothtool llm-base config show (keys are masked)',
+  },
+  'write.slothtool': {
+    zh: '`{a}` 在 SlothTool 目录中：模型请求的步骤不能修改助手自己的配置、注册表或插件',
+    en: "`{a}` is inside the SlothTool home: a step the model asks for never changes the assistant's own configuration, registry or plugins",
+    hintZh: '自己修改：slothtool llm-base config …、slothtool config language …，或手动编辑',
+    hintEn: 'Change it yourself: slothtool llm-base config …, slothtool config language …, or by hand',
+  },
   'git.hardened': {
     zh: '仓库自身配置中指定的程序不会运行（外部 diff、textconv、clean/smudge 过滤器、钩子、fsmonitor、分页器、签名程序均已关闭）',
     en: "programs named by the repository's own configuration do not run (external diff, textconv, clean/smudge filters, hooks, fsmonitor, pager and signature program are switched off)",

@@ -55,7 +55,7 @@ export interface ToolRunnerOptions {
   timeoutMs?: number;
   /** Bytes kept of each output stream (head + tail); default 65536. */
   maxOutputBytes?: number;
-  /** config.json_patch: files that may be patched; default json-patch's defaultAllowedRoots(env). */
+  /** config.json_patch: folders, files or patterns that may be patched; default the workspace. */
   allowedRoots?: string[];
   /**
    * The workspace of fs.* steps: inside it reads are L0 and writes are recorded for undo.
@@ -117,7 +117,6 @@ export function createDefaultRunnerDeps(now?: () => number): RunnerDeps {
     execInherit: (o) => execInherit(o, execDeps),
     readFileSync: (file) => fs.readFileSync(file, 'utf8'),
     patchFile: (file, ops, options) => require('@holic512/json-patch').patchFile(file, ops, options),
-    defaultAllowedRoots: (env) => require('@holic512/json-patch').defaultAllowedRoots(env),
     now: now ?? (() => Date.now()),
     execPath: process.execPath,
     fs: createDefaultFsDeps(),
@@ -140,8 +139,9 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   const tools = createToolRegistry(options.tools ?? []);
   const home = userHome(env);
   const slothtoolHome = sharedSlothtoolHome(env);
-  let allowedRoots: string[] | undefined = options.allowedRoots;
-  const roots = (): string[] => (allowedRoots ??= deps.defaultAllowedRoots(env));
+  // config.json_patch: the workspace by default (a project's JSON configs); the SlothTool home is
+  // never patched by a model-requested step, whatever the roots say.
+  const roots = (): string[] => options.allowedRoots ?? [workspace];
   const allowances = new Set<string>();
   let counter = 0;
   const workspace = realDir(options.workspace ?? options.cwd);

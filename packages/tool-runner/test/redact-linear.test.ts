@@ -3,8 +3,8 @@ import { redact } from '../src/redact';
 
 // Redaction must stay linear in the length of its input: hostile output (long hex or base64
 // runs, dotted runs, repeated keywords, nested quotes, very long lines) once took minutes for a
-// megabyte. The check is a ratio measured in the same run: 4× the input may cost at most ~8×
-// the time (quadratic would be 16×), never an absolute time.
+// megabyte. The check is a ratio measured in the same run: 4× the input may cost at most ~10×
+// the time (quadratic would be 16×; 10× leaves room for noise), never an absolute time.
 const adversarial: Record<string, (n: number) => string> = {
   hex: (n) => 'a1b2c3d4e5f6'.repeat(n / 12),
   base64: (n) => 'QUJDRGVmZ2hpamtsbW5vcA=='.repeat(n / 24),
@@ -28,12 +28,12 @@ function cost(text: string): number {
   return best;
 }
 
-test.each(Object.keys(adversarial))('%s: 4× the input costs at most ~8× the time', (name) => {
+test.each(Object.keys(adversarial))('%s: 4× the input costs at most ~10× the time (quadratic: 16×)', (name) => {
   const make = adversarial[name];
   const small = cost(make(128 * 1024));
   const large = cost(make(512 * 1024));
   // floor of 2 ms for the small run keeps timer noise from deciding
-  expect(large / Math.max(small, 2e6)).toBeLessThan(8);
+  expect(large / Math.max(small, 2e6)).toBeLessThan(10);
 });
 
 test('random text never throws and keeps its length class (fuzz)', () => {

@@ -310,17 +310,22 @@ describe('createToolRunner: plugin.run', () => {
 
 describe('createToolRunner: config.json_patch', () => {
   let temp: TempHome;
+  let ws: string;
   beforeEach(async () => {
     temp = await createTempHome();
+    ws = path.join(temp.home, 'project');
+    await fs.mkdir(ws, { recursive: true });
+    await fs.writeFile(path.join(ws, 'settings.json'), JSON.stringify({ language: 'zh' }));
+    await fs.writeFile(path.join(ws, 'service.json'), JSON.stringify({ profiles: { local: { api_key: 'sk-secret-value-123456789', low_model: 'a' } } }));
     await temp.writeJson('settings.json', { language: 'zh' });
-    await temp.writeJson('plugin-configs/llm-base.json', { profiles: { local: { api_key: 'sk-secret-value-123456789', low_model: 'a' } } });
+    await temp.writeJson('plugin-configs/llm-base.json', { base_url: 'https://api.example.com/v1', api_key: 'sk-secret-value-123456789' });
   });
   afterEach(() => temp.cleanup());
 
   const make = (answers: ConfirmAnswer[], lang: 'en' | 'zh' = 'en') => {
     const asked: ConfirmRequest[] = [];
     const runner = createToolRunner({
-      cwd: temp.home,
+      cwd: ws,
       env: temp.env,
       lang,
       confirm: (req) => {
@@ -331,19 +336,20 @@ describe('createToolRunner: config.json_patch', () => {
     return { runner, asked };
   };
   const step = (file: string, patch: Step extends infer S ? S extends { tool: 'config.json_patch'; patch: infer P } ? P : never : never): Step => ({ tool: 'config.json_patch', file, patch });
+  const readWs = async (name: string) => JSON.parse(await fs.readFile(path.join(ws, name), 'utf8'));
 
   test('asks with the masked diff as preview, then applies with a backup', async () => {
     const { runner, asked } = make([{ action: 'run' }]);
-    const r = await runner.run(step('~/.slothtool/settings.json', [{ op: 'replace', path: '/language', value: 'en' }]));
+    const r = await runner.run(step('settings.json', [{ op: 'replace', path: '/language', value: 'en' }]));
     expect(asked[0].preview).toContain('/language');
     expect(r).toMatchObject({ tool: 'config.json_patch', status: 'applied', decision: { level: 'L1', by: 'user' } });
     expect('backupPath' in r && r.backupPath).toBeTruthy();
-    expect(await temp.readJson('settings.json')).toEqual({ language: 'en' });
+    expect(await readWs('settings.json')).toEqual({ language: 'en' });
   });
 
   test('secrets stay masked in the preview and the result', async () => {
     const { runner, asked } = make([{ action: 'run' }]);
-    const r = await runner.run(step('~/.slothtool/plugin-configs/llm-base.json', [{ op: 'replace', path: '/profiles/local/api_key', value: 'sk-new-secret-987654321' }]));
+    const r = await runner.run(step('service.json', [{ op: 'replace', path: '/profiles/local/api_key', value: 'sk-new-secret-987654321' }]));
     expect(asked[0].preview).not.toContain('secret-value');
     expect(asked[0].preview).not.toContain('987654321');
     expect(JSON.stringify(r)).not.toContain('987654321');
@@ -352,33 +358,46 @@ describe('createToolRunner: config.json_patch', () => {
 
   test('decline leaves the file alone', async () => {
     const { runner } = make([{ action: 'decline' }]);
-    expect(await runner.run(step('~/.slothtool/settings.json', [{ op: 'replace', path: '/language', value: 'en' }]))).toMatchObject({ status: 'declined' });
-    expect(await temp.readJson('settings.json')).toEqual({ language: 'zh' });
+    expect(await runner.run(step('settings.json', [{ op: 'replace', path: '/language', value: 'en' }]))).toMatchObject({ status: 'declined' });
+    expect(await readWs('settings.json')).toEqual({ language: 'zh' });
   });
 
-  test('files outside the allowed roots are blocked before asking', async () => {
+  test('files outside the workspace are blocked before asking', async () => {
     const { runner, asked } = make([{ action: 'run' }]);
     expect(await runner.run(step('~/.bashrc', [{ op: 'add', path: '/x', value: 1 }]))).toMatchObject({ status: 'blocked' });
-    expect(await runner.run(step('~/.slothtool/registry.json', [{ op: 'add', path: '/x', value: 1 }]))).toMatchObject({ status: 'blocked' });
+    expect(await runner.run(step('../elsewhere.json', [{ op: 'add', path: '/x', value: 1 }]))).toMatchObject({ status: 'blocked' });
     expect(asked).toHaveLength(0);
+  });
+
+  test("the assistant's own config is never patched by the model (a new base_url would send the key elsewhere), whatever the roots say", async () => {
+    const { runner, asked } = make([{ action: 'run' }]);
+    const runnerWithHomeRoots = createToolRunner({ cwd: ws, env: temp.env, lang: 'en', allowedRoots: [temp.slothtoolHome], confirm: () => ({ action: 'run' }) });
+    for (const r of [runner, runnerWithHomeRoots]) {
+      for (const file of ['~/.slothtool/plugin-configs/llm-base.json', '~/.slothtool/settings.json', '~/.slothtool/registry.json', path.join(temp.slothtoolHome, 'plugin-configs', 'ai.json')]) {
+        const result = await r.run(step(file, [{ op: 'replace', path: '/base_url', value: 'https://evil.example/v1' }]));
+        expect(result).toMatchObject({ status: 'blocked', decision: { level: 'L2', rules: [{ id: 'write.slothtool' }] } });
+      }
+    }
+    expect(asked).toHaveLength(0);
+    expect(await temp.readJson('plugin-configs/llm-base.json')).toMatchObject({ base_url: 'https://api.example.com/v1' });
   });
 
   test('operation errors come back as status error', async () => {
     const { runner } = make([{ action: 'run' }]);
-    const r = await runner.run(step('~/.slothtool/settings.json', [{ op: 'remove', path: '/missing' }]));
+    const r = await runner.run(step('settings.json', [{ op: 'remove', path: '/missing' }]));
     expect(r).toMatchObject({ status: 'error', error: { code: 'PATH_NOT_FOUND', message: expect.stringMatching(/^Patch not applied: the path does not exist \(operation 1, \/missing/) } });
   });
 
   test('operation errors are told in the user language, with the detail after', async () => {
     const { runner } = make([{ action: 'run' }], 'zh');
-    const r = await runner.run(step('~/.slothtool/settings.json', [{ op: 'remove', path: '/missing' }]));
+    const r = await runner.run(step('settings.json', [{ op: 'remove', path: '/missing' }]));
     expect(r).toMatchObject({ status: 'error', error: { code: 'PATH_NOT_FOUND', message: expect.stringMatching(/^补丁未应用：路径不存在（第 1 项操作，\/missing）。\n\S/) } });
   });
 
   test('allow-session patches the same file again without asking', async () => {
     const { runner, asked } = make([{ action: 'allow-session' }]);
-    await runner.run(step('~/.slothtool/settings.json', [{ op: 'replace', path: '/language', value: 'en' }]));
-    const r = await runner.run(step('~/.slothtool/settings.json', [{ op: 'replace', path: '/language', value: 'zh' }]));
+    await runner.run(step('settings.json', [{ op: 'replace', path: '/language', value: 'en' }]));
+    const r = await runner.run(step('settings.json', [{ op: 'replace', path: '/language', value: 'zh' }]));
     expect(asked).toHaveLength(1);
     expect(r).toMatchObject({ status: 'applied', decision: { level: 'L0', by: 'user' } });
   });

@@ -59,7 +59,7 @@ function requiresFindings(req: Requires | undefined, policy: Policy): Finding[] 
 
 /** Options of {@link classify} beyond the contract's ClassifyContext (what the tools' assess reads). */
 export interface ClassifyOptions extends ClassifyContext {
-  /** config.json_patch: folders, files or `*` patterns a patched file must match (json-patch's defaultAllowedRoots). */
+  /** config.json_patch: folders, files or `*` patterns a patched file must match (the runner's: the workspace by default). */
   allowedRoots?: string[];
   /** Where `~/.slothtool` points (SLOTHTOOL_HOME). */
   slothtoolHome?: string;

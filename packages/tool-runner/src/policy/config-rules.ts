@@ -8,7 +8,7 @@ export interface PatchJudgeCtx {
   home?: string;
   /** Where `~/.slothtool` points (SLOTHTOOL_HOME). */
   slothtoolHome?: string;
-  /** Folders, files or `*` patterns a patched file must match (json-patch's defaultAllowedRoots). */
+  /** Folders, files or `*` patterns a patched file must match (the runner's: the workspace by default). */
   allowedRoots?: string[];
 }
 
@@ -33,6 +33,13 @@ function insideRoot(abs: string, root: string, ctx: PatchJudgeCtx): boolean {
 /** config.json_patch: outside the allowed roots is refused; inside, the user sees the masked diff first. */
 export function patchFindings(step: JsonPatchStep, ctx: PatchJudgeCtx): Finding[] {
   const file = expandHome(step.file, ctx.home, ctx.slothtoolHome);
+  // The assistant's own policy and keys are the user's to change, never the model's: a patch that
+  // moved base_url would send the API key elsewhere.
+  const own = ctx.slothtoolHome ?? (ctx.home ? path.join(ctx.home, '.slothtool') : undefined);
+  if (own) {
+    const rel = path.relative(path.resolve(own), path.resolve(ctx.cwd ?? '/', file));
+    if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) return [finding('write.slothtool', 'L2', { a: step.file })];
+  }
   if (ctx.allowedRoots) {
     const abs = path.resolve(ctx.cwd ?? '/', file);
     if (!ctx.allowedRoots.some((root) => insideRoot(abs, root, ctx))) return [finding('config.outside', 'L2', { f: step.file })];

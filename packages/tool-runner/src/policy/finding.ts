@@ -22,6 +22,8 @@ export interface JudgeCtx {
   /** Where the step runs, when it names its own cwd: relative paths resolve against it. */
   runCwd?: string;
   home?: string;
+  /** Where the SlothTool home is (SLOTHTOOL_HOME or ~/.slothtool). */
+  slothtoolHome?: string;
   policy: Policy;
   depth: number;
 }

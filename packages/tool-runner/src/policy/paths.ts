@@ -29,6 +29,11 @@ function resolveRun(p: string, ctx: JudgeCtx): string {
   return path.posix.join(norm(ctx.runCwd), p);
 }
 
+/** /dev/null and the standard streams: reading or writing them touches nothing. */
+export function isHarmlessDevice(p: string): boolean {
+  return HARMLESS_DEVICES.has(p) || p === '/dev/stdin' || p === '/dev/urandom' || p === '/dev/random';
+}
+
 /** Whether `p` names a system location (or `/`, or the home folder itself). */
 export function isSystemPath(p: string, ctx: JudgeCtx): boolean {
   const n = path.posix.normalize(resolveRun(norm(p), ctx));
@@ -54,6 +59,8 @@ export function isOutsideWorkspace(p: string, ctx: JudgeCtx): boolean {
 interface SecretPattern {
   re: RegExp;
   level: 'L1' | 'L2';
+  /** Finding id; default secret.private_key (L2) or secret.read (L1). */
+  id?: string;
 }
 
 const SECRET_PATTERNS: SecretPattern[] = [
@@ -68,7 +75,7 @@ const SECRET_PATTERNS: SecretPattern[] = [
   { re: /(^|\/)\.env(\.(?!example$|sample$|template$|dist$|defaults$)[^/]+)?$/, level: 'L1' },
   { re: /(^|\/)(\.npmrc|\.pypirc|\.yarnrc\.yml|\.gem\/credentials|\.docker\/config\.json|\.kube\/config|\.aws\/config)$/, level: 'L1' },
   { re: /(^|\/)\.config\/(gh\/hosts\.yml|gcloud(\/|$)|hub$)/, level: 'L1' },
-  { re: /(^|\/)\.slothtool\/plugin-configs(\/|$)/, level: 'L1' },
+  { re: /(^|\/)\.slothtool\/plugin-configs(\/|$)/, level: 'L2', id: 'secret.slothtool' },
   { re: /(^|\/)\.[a-z]*_history$/, level: 'L1' },
   { re: /(^|\/)proc\/[^/]+\/environ$/, level: 'L1' },
   { re: /(^|\/)(credentials|secrets?)\.(json|ya?ml|toml)$/i, level: 'L1' },
@@ -88,7 +95,7 @@ export function secretFindings(args: readonly string[]): Finding[] {
       const n = norm(c);
       const hit = SECRET_PATTERNS.find((p) => p.re.test(n));
       if (hit) {
-        out.push(finding(hit.level === 'L2' ? 'secret.private_key' : 'secret.read', hit.level, { a: raw }));
+        out.push(finding(hit.id ?? (hit.level === 'L2' ? 'secret.private_key' : 'secret.read'), hit.level, { a: raw }));
         break;
       }
     }
@@ -98,7 +105,43 @@ export function secretFindings(args: readonly string[]): Finding[] {
 
 /** Files other programs run or load as configuration later: changing them can run code. */
 const PERSISTENCE_RE =
-  /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.cshrc|\.tcshrc|\.kshrc|\.inputrc|\.xprofile|\.xinitrc|\.gitconfig|\.npmrc|\.yarnrc(\.yml)?|\.pypirc|\.curlrc|\.wgetrc|\.vimrc|\.exrc|\.ssh\/(authorized_keys2?|config|rc|environment)|\.git(\/|$)|\.config\/(fish|autostart|systemd|git|nvim)(\/|$)|Library\/LaunchAgents|Library\/LaunchDaemons|\.gnupg|\.slothtool\/(registry\.json|plugins(\/|$))|\.husky(\/|$))/;
+  /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.cshrc|\.tcshrc|\.kshrc|\.inputrc|\.xprofile|\.xinitrc|\.gitconfig|\.npmrc|\.yarnrc(\.yml)?|\.pypirc|\.curlrc|\.wgetrc|\.vimrc|\.exrc|\.ssh\/(authorized_keys2?|config|rc|environment)|\.git(\/|$)|\.config\/(fish|autostart|systemd|git|nvim)(\/|$)|Library\/LaunchAgents|Library\/LaunchDaemons|\.gnupg|\.slothtool(\/|$)|\.husky(\/|$))/;
+
+/**
+ * A path argument as the program will see it: `~`, `$HOME` and `${HOME}` expanded, relative
+ * paths resolved against where the step runs, `.`, `..` and `//` removed. Undefined for an
+ * argument that is not a path (an option, a pattern without `/`).
+ */
+export function normalisePathArg(raw: string, ctx: JudgeCtx): string | undefined {
+  let p = norm(raw);
+  if (ctx.home) p = p.replace(/^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/, norm(ctx.home));
+  if (p.startsWith('~')) return undefined; // another user's home: judged by the secret rules by name
+  const base = norm(ctx.runCwd ?? ctx.cwd ?? '/');
+  if (!p.startsWith('/') && !p.includes('/') && !p.startsWith('.')) return path.posix.join(base, p);
+  return path.posix.normalize(p.startsWith('/') ? p : path.posix.join(base, p)).replace(/\/+$/, '') || '/';
+}
+
+/** `a` is `b` or lies beneath it. */
+function within(a: string, b: string): boolean {
+  return a === b || a.startsWith(b.endsWith('/') ? b : `${b}/`);
+}
+
+/**
+ * The assistant's own configuration and keys: a path inside `<SlothTool home>/plugin-configs`,
+ * or a folder holding it (a recursive search of `~/.slothtool` reads the keys), is L2 for every
+ * command; any write inside the SlothTool home is L2 (policy and keys are the user's to edit, with
+ * `slothtool llm-base config` or by hand, never through the model).
+ */
+export function slothtoolHomeFindings(paths: readonly string[], ctx: JudgeCtx, writes: boolean): Finding[] {
+  const home = ctx.slothtoolHome ?? (ctx.home ? path.posix.join(norm(ctx.home), '.slothtool') : undefined);
+  if (!home) return [];
+  const configs = path.posix.join(norm(home), 'plugin-configs');
+  for (const p of paths) {
+    if (within(p, configs) || (within(configs, p) && p !== '/')) return [finding('secret.slothtool', 'L2', { a: p })];
+    if (writes && within(p, norm(home))) return [finding('write.slothtool', 'L2', { a: p })];
+  }
+  return [];
+}
 
 /** Raw disks and partitions. */
 const BLOCK_DEVICE_RE = /^\/dev\/(sd|hd|vd|xvd|nvme|disk|rdisk|mmcblk|md|dm-|mapper\/|loop|sr)/;
@@ -106,6 +149,10 @@ const BLOCK_DEVICE_RE = /^\/dev\/(sd|hd|vd|xvd|nvme|disk|rdisk|mmcblk|md|dm-|map
 /** Rules for a writing command whose arguments name start-up files, hooks or raw disks. */
 export function writeTargetFindings(args: readonly string[], ctx?: JudgeCtx): Finding[] {
   const out: Finding[] = [];
+  if (ctx) {
+    const targets = args.flatMap((a) => [a, ...a.split(/[=@]/).slice(1)]).map((a) => normalisePathArg(a, ctx)).filter((p): p is string => p !== undefined);
+    out.push(...slothtoolHomeFindings(targets, ctx, true));
+  }
   for (const raw of args) {
     const parts = [raw, ...raw.split(/[=@]/).slice(1)];
     const candidates = new Set(ctx ? [...parts, ...parts.map((c) => resolveRun(norm(c), ctx))] : parts);

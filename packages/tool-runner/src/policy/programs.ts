@@ -2,7 +2,7 @@ import * as path from 'path';
 import { findLong, isInfoOnly, operands } from './args';
 import { finding, type Finding, type JudgeCtx } from './finding';
 import { judgeGit } from './git';
-import { CONTROL_RE, secretFindings, writeTargetFindings } from './paths';
+import { CONTROL_RE, isHarmlessDevice, isOutsideWorkspace, normalisePathArg, secretFindings, slothtoolHomeFindings, writeTargetFindings } from './paths';
 import { INVISIBLE_RE, resolveProgram } from './resolve-program';
 import { judgeAwk, judgeSed } from './sed-awk';
 import { execArg, MAX_WRAP_DEPTH, readOnly, writeArg, writeFile, type Handler } from './programs/common';
@@ -202,7 +202,40 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   const own = handler(args, name, inner);
   out.push(...own);
   if (own.some((f) => f.cat?.includes('write') || f.id === 'write.file' || f.id === 'arg.write' || f.id === 'install')) out.push(...writeTargetFindings(args, ctx));
+  else if (own.every((f) => f.level === 'L0') && !WRAPPERS[name] && !ESCALATION.has(name) && name !== 'env') out.push(...readPathFindings(name, args, ctx));
   return allowByPolicy(program, args, out, ctx);
+}
+
+/**
+ * Readers whose first operand is a pattern or a program, not a file (unless an option gives
+ * it), with their options that take a value: those values are not files either.
+ */
+const PATTERN_FIRST: Record<string, { given: string[]; valued: string[] }> = {
+  grep: { given: ['-e', '-f', '--regexp', '--file'], valued: ['-e', '-f', '-m', '-A', '-B', '-C', '--regexp', '--file', '--max-count', '--context', '--include', '--exclude', '--label'] },
+  rg: { given: ['-e', '-f', '--regexp', '--file'], valued: ['-e', '-f', '-g', '-t', '-T', '-m', '-A', '-B', '-C', '--regexp', '--file', '--glob', '--type', '--max-count', '--context'] },
+  sed: { given: ['-e', '-f', '--expression', '--file'], valued: ['-e', '-f', '-l', '--expression', '--file', '--line-length'] },
+  awk: { given: ['-f', '--file'], valued: ['-F', '-v', '-f', '--field-separator', '--assign', '--file'] },
+  jq: { given: ['-f', '--from-file'], valued: ['--arg', '--argjson', '--slurpfile', '--rawfile', '--indent', '-f', '--from-file', '-L'] },
+};
+for (const [alias, of] of [['egrep', 'grep'], ['fgrep', 'grep'], ['zgrep', 'grep'], ['ag', 'rg'], ['ack', 'rg'], ['look', 'grep'], ['gsed', 'sed'], ['gawk', 'awk'], ['mawk', 'awk'], ['nawk', 'awk']] as const) PATTERN_FIRST[alias] = PATTERN_FIRST[of];
+
+/**
+ * A command its rules call read-only: what it reads, after the paths are normalised. Inside or
+ * above the assistant's own configs is L2; outside the workspace L1 (a lister such as ls or stat
+ * only names files and stays as judged).
+ */
+function readPathFindings(name: string, args: readonly string[], ctx: JudgeCtx): Finding[] {
+  const spec = PATTERN_FIRST[name];
+  let ops = spec ? operands(args, spec.valued) : args.filter((a) => !a.startsWith('-') || a === '-');
+  if (spec && !args.some((a) => spec.given.includes(a) || spec.given.some((g) => g.startsWith('--') && a.startsWith(`${g}=`)))) ops = ops.slice(1);
+  const values = args.filter((a) => a.startsWith('--') && a.includes('=')).map((a) => a.slice(a.indexOf('=') + 1));
+  const paths = [...ops, ...values].filter((a) => a !== '-' && a !== '').map((a) => normalisePathArg(a, ctx)).filter((p): p is string => p !== undefined);
+  // Listers only name files (ls, stat, du, find without -exec): the configs' names are no secret.
+  if (LISTERS.has(name) && name !== 'jq') return [];
+  const own = slothtoolHomeFindings(paths, ctx, false);
+  if (own.length || !ctx.cwd) return own;
+  const outside = paths.find((p) => !isHarmlessDevice(p) && isOutsideWorkspace(p, { ...ctx, runCwd: undefined }));
+  return outside ? [finding('read.outside', 'L1', { p: name, a: outside })] : [];
 }
 
 /**

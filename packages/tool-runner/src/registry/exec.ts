@@ -47,9 +47,15 @@ export function assessCommand(program: string, args: readonly string[], stepCwd:
   const { judgeCommand } = require('../policy/programs') as typeof import('../policy/programs');
   const { secretFindings } = require('../policy/paths') as typeof import('../policy/paths');
   const cwd = typeof stepCwd === 'string' && stepCwd ? path.resolve(ctx.cwd ?? '/', stepCwd) : ctx.cwd;
-  const jctx: JudgeCtx = { cwd: ctx.cwd ?? cwd, ...(cwd && cwd !== ctx.cwd ? { runCwd: cwd } : {}), home: ctx.home, policy: ctx.policy, depth: 0 };
+  const jctx: JudgeCtx = { cwd: ctx.workspace ?? ctx.cwd ?? cwd, ...(cwd && cwd !== ctx.cwd ? { runCwd: cwd } : {}), home: ctx.home, slothtoolHome: ctx.slothtoolHome, policy: ctx.policy, depth: 0 };
   const findings = judgeCommand(program, [...args], jctx);
   if (cwd && cwd !== ctx.cwd) findings.push(...secretFindings([cwd]));
+  // A step that runs in another folder is judged like `git -C` there: asked.
+  const workspace = ctx.workspace ?? ctx.cwd;
+  if (cwd && workspace && cwd !== ctx.cwd) {
+    const rel = path.relative(path.resolve(workspace), cwd);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) findings.push(finding('cwd.outside', 'L1', { p: program, d: cwd }));
+  }
   // Said with the step: what of the repository's own configuration will not run (tools/git-harden.ts).
   if (program === 'git' || program.endsWith('/git')) findings.push(finding('git.hardened', 'L0'));
   const network = findings.some((f) => f.cat?.includes('network')) ? ['*'] : [];

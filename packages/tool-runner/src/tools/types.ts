@@ -92,7 +92,6 @@ export interface RunnerDeps {
   execInherit: (options: { program: string; args: string[]; cwd: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal }) => Promise<InheritResult>;
   readFileSync: (file: string) => string;
   patchFile: (file: string, ops: PatchOp[], options: Record<string, unknown>) => Promise<{ status: string; changes: unknown[]; summary: string; backupPath: string | null; file: string }>;
-  defaultAllowedRoots: (env: NodeJS.ProcessEnv) => string[];
   now: () => number;
   execPath: string;
   /** fs.* file operations. */
