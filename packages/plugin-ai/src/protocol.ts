@@ -104,6 +104,10 @@ export function parseReply(value: unknown, registry?: StepRegistry): ParsedReply
     }
     return { success: false, error: 'the reply is not a JSON object', raw };
   }
+  // Hostile structure (a patch value nested 100 000 deep) is a protocol error the model is told
+  // about, never a stack overflow further on.
+  const tooBig = (require('@holic512/shared/lib/json-limits') as typeof import('@holic512/shared/lib/json-limits')).jsonLimitProblem(value);
+  if (tooBig) return { success: false, error: `the reply is too large or too deep: ${tooBig}; answer with a smaller reply`, raw: '(not shown)' };
   const parsed = replySchemaFor(registry).safeParse(value);
   if (parsed.success) return { success: true, reply: parsed.data };
   return { success: false, error: describeIssues(parsed.error), raw: safeStringify(value) };

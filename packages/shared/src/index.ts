@@ -6,3 +6,5 @@ export { localeLanguage, readLanguage, settingsLanguage } from './language';
 export type { Lang } from './language';
 export { isEpipe, onClosedPipe } from './epipe';
 export { appendPrivate, ensurePrivateDir } from './private-files';
+export { jsonLimitProblem } from './json-limits';
+export type { JsonLimits } from './json-limits';

@@ -96,6 +96,8 @@ export function createToolRegistry(extra: readonly AnyToolDefinition[] = []): To
     },
     validate(step) {
       if (typeof step !== 'object' || step === null || Array.isArray(step)) return { ok: false, error: 'expected an object' };
+      const tooBig = (require('@holic512/shared/lib/json-limits') as typeof import('@holic512/shared/lib/json-limits')).jsonLimitProblem(step);
+      if (tooBig) return { ok: false, error: `the step is too large or too deep: ${tooBig}` };
       const name = (step as { tool?: unknown }).tool ?? 'exec';
       if (typeof name !== 'string' || !byName.has(name)) return { ok: false, error: `unknown tool "${String(name)}" (known: ${list.map((t) => t.name).join(', ')})` };
       const parsed = registry.stepSchema().safeParse(step);
