@@ -133,7 +133,7 @@ test('local server found on a probed port: pick it, pick models from /models, do
   s.term.write(UP + ENTER); // from Ollama's usual qwen2.5:7b up to llama3.2:3b
   await s.waitFor('Model for hard turns (high)');
   s.term.write(ENTER); // Ollama's usual high model, qwen2.5:14b, is preselected
-  await s.waitFor('Checking the new profile "ollama" with llm-base doctor');
+  await s.waitFor('Checking the new profile "ollama" with slothtool llm-base doctor');
   await s.waitFor('✓ json');
   await s.waitFor('The profile works.');
   await s.waitFor('Saved profile "ollama" as the default');

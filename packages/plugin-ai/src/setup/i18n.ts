@@ -44,7 +44,7 @@ const en = {
   askLow: 'Model for everyday turns (low)',
   askHigh: 'Model for hard turns (high)',
   modelEmpty: 'Enter a model name',
-  checking: 'Checking the new profile "{name}" with llm-base doctor…',
+  checking: 'Checking the new profile "{name}" with slothtool llm-base doctor…',
   checkOk: '  ✓ {id}: {message}',
   checkFail: '  ✗ {id}: {message}',
   checkSkip: '  - {id}: {message}',
@@ -63,7 +63,7 @@ const en = {
   savedUnverified: 'Saved profile "{name}" as the default in {file}, unverified. Check it later: slothtool llm-base doctor {name}',
   saveFailed: 'llm-base could not save the profile: {message}',
   cancelled: 'Setup cancelled; nothing was saved. Run slothtool ai -i again to restart it, or: slothtool llm-base config create --preset <name>',
-  configBroken: 'The llm-base config cannot be read: {message}',
+  configBroken: 'The llm-base configuration cannot be read: {message}',
   nonTtyNoLlmBase: `ai needs the llm-base plugin, which is not installed{detail}, and there is no terminal to set it up here.
 Fix it with:
   slothtool install @holic512/plugin-llm-base
@@ -122,7 +122,7 @@ const zh: Record<SetupKey, string> = {
   askLow: '日常对话使用的模型(low)',
   askHigh: '困难任务使用的模型(high)',
   modelEmpty: '请输入模型名',
-  checking: '正在用 llm-base doctor 检查新配置档 "{name}"…',
+  checking: '正在用 slothtool llm-base doctor 检查新配置档 "{name}"…',
   checkOk: '  ✓ {id}: {message}',
   checkFail: '  ✗ {id}: {message}',
   checkSkip: '  - {id}: {message}',
