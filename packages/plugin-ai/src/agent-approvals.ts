@@ -63,6 +63,7 @@ export function getRunner(core: AgentCore): StepRunner {
     core.runner = core.deps.createRunner((request) => confirmBridge(core, request));
     const status = core.runner.sandboxStatus?.();
     if (status && status.kind === 'none' && status.mode !== 'off') log(core, 'sandbox_unavailable', t(core.options.lang, 'sandboxUnavailable', { reason: status.reason ?? '?' }));
+    for (const p of core.runner.ruleProblems ?? []) log(core, 'permission_rule_ignored', t(core.options.lang, 'permissionRuleIgnored', { rule: p.text, file: p.source, error: p.error }));
   }
   return core.runner;
 }

@@ -36,8 +36,9 @@ export interface AppAgent {
 }
 
 /** The tool-runner policy from the ai config. */
-export function policyOf(config: AiConfig): Policy {
+export function policyOf(config: AiConfig, file?: string): Policy {
   return {
+    ...(config.permissions ? { permissions: { ...config.permissions, ...(file ? { source: file } : {}) } } : {}),
     allowedPrograms: config.allowedPrograms,
     allowNetwork: config.allowNetwork,
     allowWrite: config.allowWrite,
@@ -101,7 +102,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       const tr = loadToolRunner();
       // fs.* steps judge paths against the workspace: the git root of the cwd, or the cwd.
       const workspace = tr.findWorkspace?.(cwd) ?? cwd;
-      return tr.createToolRunner({ policy: policyOf(config), confirm, registry, cwd, workspace, lang: options.lang, env, sandbox: config.sandbox });
+      return tr.createToolRunner({ policy: policyOf(config, paths.config), confirm, registry, cwd, workspace, lang: options.lang, env, sandbox: config.sandbox });
     });
   const agent = new Agent(
     {

@@ -44,6 +44,11 @@ export const AiConfigSchema = z
     /** The OS sandbox of command steps: `auto` (use it when it works, say so when it does not), `required`, `off`. */
     sandbox: z.enum(['auto', 'required', 'off']).default('auto'),
     context: ContextBudgetsSchema.default(() => ContextBudgetsSchema.parse({})),
+    /** Permission rules (`exec(git log *)`, `fs.edit(src/**)`, `http.get(domain:x)`, `mcp.github.*`): deny > ask > allow > the rules' level. */
+    permissions: z
+      .object({ allow: z.array(z.string()).optional(), ask: z.array(z.string()).optional(), deny: z.array(z.string()).optional() })
+      .strict()
+      .optional(),
     /** MCP servers in Claude Code's shape (`{"name": {command, args, env} | {url, headers}}`);
      * each entry is checked by mcp/config.ts, which reports a bad one by name without failing the rest. */
     mcpServers: z.record(z.string(), z.unknown()).optional(),

@@ -81,12 +81,15 @@ export interface StepRunner {
   undo?(mark: number): UndoResult;
   /** End the session's background processes. */
   dispose?(): void;
+  /** Permission rules that could not be read (tool-runner ≥ permission rules). */
+  readonly ruleProblems?: ReadonlyArray<{ text: string; source: string; error: string }>;
   /** Which OS sandbox command steps run in, or why none (tool-runner ≥ the sandbox). */
   sandboxStatus?(): { mode: 'auto' | 'required' | 'off'; kind: 'bwrap' | 'seatbelt' | 'none'; reason?: string };
 }
 
 /** Policy fields of the ai config handed to tool-runner. */
 export interface Policy {
+  permissions?: { allow?: string[]; ask?: string[]; deny?: string[]; source?: string };
   allowedPrograms?: string[];
   allowNetwork?: boolean;
   allowWrite?: boolean;

@@ -212,6 +212,9 @@ export const MESSAGES: Record<string, Message> = {
     zh: '你的 {setting} 设置允许这一类操作直接运行',
     en: 'your {setting} setting lets this kind of step run without asking',
   },
+  'permission.deny': { zh: '权限规则 `{r}`（{f}）拒绝了它', en: 'the permission rule `{r}` ({f}) denies it' },
+  'permission.ask': { zh: '权限规则 `{r}`（{f}）要求每次都询问', en: 'the permission rule `{r}` ({f}) says to ask every time' },
+  'permission.allow': { zh: '权限规则 `{r}`（{f}）允许它', en: 'the permission rule `{r}` ({f}) allows it' },
   'cwd.outside': {
     zh: '`{p}` 会在工作区之外的 `{d}` 中运行',
     en: '`{p}` would run in `{d}`, outside the workspace',

@@ -5,6 +5,7 @@ import type { ToolRegistry } from './registry';
 import type { AnyToolDefinition, JudgeEnv, Touches } from './registry/types';
 import type { ResolvedPath } from './workspace';
 import type { Decision, Lang, Policy, Step } from './types';
+import { decideByRules, isRuleProblem, parseRule, type PermissionRule, type RuleProblem } from './permission-rules';
 
 /** L1 rules a session allowance never silences: they are about this exact step, not its kind. */
 export const NEVER_BY_SESSION = new Set([
@@ -37,6 +38,24 @@ export interface JudgeSetup {
   base: ClassifyOptions;
   env: JudgeEnv;
   allowances: ReadonlySet<string>;
+  /** The policy's permission rules, parsed. */
+  rules: PermissionRule[];
+}
+
+/** Parse the policy's permission rules for a registry; malformed ones are returned apart (never silently dropped). */
+export function permissionRules(policy: Policy, registry: ToolRegistry): { rules: PermissionRule[]; problems: RuleProblem[] } {
+  const rules: PermissionRule[] = [];
+  const problems: RuleProblem[] = [];
+  const source = policy.permissions?.source ?? 'ai.json';
+  const argKind = (tool: string) => registry.get(tool)?.permission.arg ?? 'words';
+  for (const effect of ['deny', 'ask', 'allow'] as const) {
+    for (const text of policy.permissions?.[effect] ?? []) {
+      const r = parseRule(text, effect, source, argKind);
+      if (isRuleProblem(r)) problems.push(r);
+      else rules.push(r);
+    }
+  }
+  return { rules, problems };
 }
 
 /** Judge a step that passed validation: its tool's assess with live facts, `requires`, the policy, the session's allowances. */
@@ -47,11 +66,20 @@ export function judgeValid(step: Step, setup: JudgeSetup): Judgement {
   const found: Finding[] = assessed.findings;
   const touches = assessed.touches ?? { read: [], write: [], network: [], exec: [] };
   const alwaysConfirm = def.alwaysConfirm?.(step, setup.env) ?? false;
-  const level = maxLevel(found.map((f) => f.level));
   const key = def.approvalKey(step);
+  const rule = setup.rules.length ? decideByRules(setup.rules, def.name, def.permission.subject(step, { ...ctx, policy: setup.policy })) : undefined;
   const sessionable = !found.some((f) => f.level === 'L1' && NEVER_BY_SESSION.has(f.id));
-  const common = { alwaysConfirm, def, key, touches, ...(ctx.fsTarget ? { fsTarget: ctx.fsTarget } : {}) };
-  if (level === 'L1' && !alwaysConfirm && sessionable && setup.allowances.has(key)) {
+  if (rule?.effect === 'deny') found.push(finding('permission.deny', 'L2', { r: rule.text, f: rule.source }));
+  else if (rule?.effect === 'ask') found.push(finding('permission.ask', 'L1', { r: rule.text, f: rule.source }));
+  else if (rule?.effect === 'allow' && sessionable && maxLevel(found.map((f) => f.level)) === 'L1') {
+    // An allow rule says yes ahead of time to what it names: L1 becomes L0, L2 stays refused.
+    for (let i = 0; i < found.length; i++) if (found[i].level === 'L1') found[i] = { ...found[i], level: 'L0' };
+    found.push(finding('permission.allow', 'L0', { r: rule.text, f: rule.source }));
+  }
+  const level = maxLevel(found.map((f) => f.level));
+  const forced = rule?.effect === 'ask';
+  const common = { alwaysConfirm: alwaysConfirm || forced, def, key, touches, ...(ctx.fsTarget ? { fsTarget: ctx.fsTarget } : {}) };
+  if (level === 'L1' && !alwaysConfirm && !forced && sessionable && setup.allowances.has(key)) {
     const lowered = found.map((f) => (f.level === 'L1' ? { ...f, level: 'L0' as const } : f));
     return { decision: redactValue(render([...lowered, finding('session.allowed', 'L0', { k: key })], setup.lang)), bySession: true, ...common };
   }

@@ -5,7 +5,7 @@ import { redact } from './redact';
 import { normalizePolicy } from './policy/classify';
 import { createToolRegistry, type ToolRegistry } from './registry';
 import type { AnyToolDefinition } from './registry/types';
-import { invalidDecision, judgeValid, type JudgeSetup } from './runner-judge';
+import { invalidDecision, judgeValid, permissionRules, type JudgeSetup } from './runner-judge';
 import { normaliseAnswer, runStep, stopped, type RunSetup } from './runner-run';
 import type { Registry, RunnerDeps, ToolResult } from './tools/types';
 import { FileJournal, ReadTracker, type FileChange, type UndoResult } from './file-journal';
@@ -14,6 +14,7 @@ import { createDefaultFsDeps } from './tools/fs-common';
 import { createDefaultProcDeps, ProcessTable, type ProcLimits } from './tools/proc';
 import type { HttpSettings, ToolSession } from './tools/session';
 import { realDir, resolvePath } from './workspace';
+import type { RuleProblem } from './permission-rules';
 import { createSandbox, type Sandbox, type SandboxMode, type SandboxStatus } from './sandbox';
 import type { Decision, Lang, Policy, Step } from './types';
 
@@ -100,6 +101,8 @@ export interface ToolRunner {
   readonly sessionAllowances: readonly string[];
   /** Which OS sandbox command steps run in, or why none. */
   sandboxStatus(): SandboxStatus;
+  /** Permission rules of the policy that could not be read (they are not applied), with why. */
+  readonly ruleProblems: readonly RuleProblem[];
   /** A position in the file journal (e.g. at the start of a turn), for {@link undo}. */
   mark(): number;
   /** Files fs.edit / fs.write changed inside the workspace since `mark` (default: all), oldest first, without contents. */
@@ -169,7 +172,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     base: { cwd: options.cwd, home, lang, slothtoolHome },
     env: { registry, deps, session, allowedRoots: roots },
     allowances,
+    rules: [],
   };
+  const parsedRules = permissionRules(policy, tools);
+  judge.rules = parsedRules.rules;
   const setup: RunSetup = {
     judge,
     ask: (request, signal) => normaliseAnswer(options.confirm, request, signal),
@@ -215,6 +221,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       return [...allowances];
     },
     sandboxStatus: () => sandbox.status(),
+    ruleProblems: parsedRules.problems,
     mark: () => session.journal.mark(),
     changes: (mark = 0) => session.journal.since(mark).map(({ seq, stepId, tool, path: file }) => ({ seq, stepId, tool, path: file })),
     undo: (mark) => session.journal.undo(mark),

@@ -88,6 +88,13 @@ export interface Policy {
    * list of host names / `host:port` (`["localhost:3000"]`). Default: none.
    */
   allowPrivateNetwork?: boolean | string[];
+  /**
+   * Permission rules per tool (`exec(git log *)`, `fs.edit(src/**)`, `http.get(domain:x.y)`,
+   * `mcp.github.*`): deny > ask > allow > the rules' level. An allow rule lowers an L1 step to
+   * L0 (never an L2 one, never a finding about that exact step, like an edit outside the
+   * workspace); ask always asks; deny refuses. `source` names the file they came from.
+   */
+  permissions?: { allow?: string[]; ask?: string[]; deny?: string[]; source?: string };
 }
 
 /** Context for classification. */

@@ -120,3 +120,63 @@ describe('exactRuleFor: what the dialog offers is never wider than the step', ()
     if (text) expect(ruleMatches(rule(text), tool, subject as PermissionSubject)).toBe(true);
   });
 });
+
+describe('permission rules in the runner: deny > ask > allow > the rules\' level', () => {
+  const { createToolRunner } = require('../src') as typeof import('../src');
+  const runnerWith = (permissions: { allow?: string[]; ask?: string[]; deny?: string[] }, answers: string[] = []) => {
+    const asked: string[] = [];
+    const runner = createToolRunner({
+      cwd: '/work/proj',
+      lang: 'en',
+      sandbox: 'off',
+      policy: { permissions: { ...permissions, source: '/home/u/.slothtool/plugin-configs/ai.json' } },
+      confirm: (r) => {
+        asked.push(r.sessionKey);
+        return { action: (answers.shift() as 'run') ?? 'decline' };
+      },
+      deps: { exec: async () => ({ exitCode: 0, signal: null, timedOut: false, aborted: false, durationMs: 1, stdoutTail: '', stderrTail: '', truncated: false, stdoutBytes: 0, stderrBytes: 0 }) },
+    });
+    return { runner, asked };
+  };
+  const ex = (line: string) => ({ tool: 'exec' as const, program: line.split(' ')[0], args: line.split(' ').slice(1) });
+
+  test('an allow rule stops the question for what it names, and only that', async () => {
+    const { runner, asked } = runnerWith({ allow: ['exec(npm run test)'] });
+    const d = runner.judge(ex('npm run test'));
+    expect([d.level, d.rules.map((r) => r.id)]).toEqual(['L0', expect.arrayContaining(['permission.allow'])]);
+    expect(d.rules.find((r) => r.id === 'permission.allow')!.reason).toContain('/home/u/.slothtool/plugin-configs/ai.json');
+    expect(await runner.run(ex('npm run test'))).toMatchObject({ exitCode: 0, decision: { level: 'L0' } });
+    expect(asked).toEqual([]);
+    expect(runner.judge(ex('npm run build')).level).toBe('L1');
+  });
+
+  test('an allow rule never runs an L2 step, nor lowers a finding about that exact step', () => {
+    const { runner } = runnerWith({ allow: ['exec(rm *)', 'exec(sudo *)', 'exec(cat *)'] });
+    expect(runner.judge(ex('rm -rf /')).level).toBe('L2');
+    expect(runner.judge(ex('sudo ls')).level).toBe('L2');
+    expect(runner.judge(ex('cat /home/u/.ssh/id_rsa')).level).toBe('L2');
+  });
+
+  test('a deny rule refuses a step the rules would only have asked about (or run)', async () => {
+    const { runner, asked } = runnerWith({ deny: ['exec(git push *)', 'exec(ls *)'], allow: ['exec(git push *)'] });
+    expect(runner.judge(ex('git push origin main'))).toMatchObject({ level: 'L2', rules: expect.arrayContaining([expect.objectContaining({ id: 'permission.deny' })]) });
+    expect(runner.judge(ex('ls -l')).level).toBe('L2');
+    expect(await runner.run(ex('git push origin main'))).toMatchObject({ status: 'blocked' });
+    expect(asked).toEqual([]);
+  });
+
+  test('an ask rule asks every time, even for an L0 step and after "allow for this session"', async () => {
+    const { runner, asked } = runnerWith({ ask: ['exec(git status)', 'exec(npm test)'] }, ['allow-session', 'run', 'run']);
+    expect(runner.judge(ex('git status')).level).toBe('L1');
+    await runner.run(ex('npm test'));
+    await runner.run(ex('npm test'));
+    await runner.run(ex('git status'));
+    expect(asked).toEqual(['npm test', 'npm test', 'git status']);
+  });
+
+  test('malformed rules are not applied and are reported', () => {
+    const { runner } = runnerWith({ allow: ['exec(', 'not a tool(x)', 'exec(ls)'] });
+    expect(runner.ruleProblems.map((p) => p.text)).toEqual(['exec(', 'not a tool(x)']);
+    expect(runner.judge(ex('ls')).rules.map((r) => r.id)).toContain('read.only');
+  });
+});

@@ -33,6 +33,16 @@ export function normalizePolicy(raw: unknown): Policy {
   const trustedPlugins = list(r.trustedPlugins);
   if (trustedPlugins) out.trustedPlugins = trustedPlugins;
   for (const k of ['allowNetwork', 'allowWrite', 'allowSudo'] as const) if (r[k] === true) out[k] = true;
+  if (r.permissions && typeof r.permissions === 'object') {
+    const p = r.permissions as Record<string, unknown>;
+    const perms: NonNullable<Policy['permissions']> = {};
+    for (const k of ['allow', 'ask', 'deny'] as const) {
+      const l = list(p[k]);
+      if (l?.length) perms[k] = l;
+    }
+    if (typeof p.source === 'string') perms.source = p.source;
+    out.permissions = perms;
+  }
   if (r.allowPrivateNetwork === true) out.allowPrivateNetwork = true;
   else {
     const hosts = list(r.allowPrivateNetwork);
