@@ -215,6 +215,10 @@ export const MESSAGES: Record<string, Message> = {
   'permission.deny': { zh: '权限规则 `{r}`（{f}）拒绝了它', en: 'the permission rule `{r}` ({f}) denies it' },
   'permission.ask': { zh: '权限规则 `{r}`（{f}）要求每次都询问', en: 'the permission rule `{r}` ({f}) says to ask every time' },
   'permission.allow': { zh: '权限规则 `{r}`（{f}）允许它', en: 'the permission rule `{r}` ({f}) allows it' },
+  'repo.config_programs': {
+    zh: '`{p}` 会运行这个仓库的配置所指定的程序（如 .cargo/config.toml、.pnpmfile.cjs、.mvn/jvm.config）',
+    en: "`{p}` runs programs this repository's configuration names (.cargo/config.toml, .pnpmfile.cjs, .mvn/jvm.config, …)",
+  },
   'cwd.outside': {
     zh: '`{p}` 会在工作区之外的 `{d}` 中运行',
     en: '`{p}` would run in `{d}`, outside the workspace',

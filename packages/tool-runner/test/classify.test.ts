@@ -90,7 +90,7 @@ table('everyday read-only commands stay L0', [
   ['ls .ssh', 'L0'],
   ['tsc --noEmit', 'L0'],
   ['go version', 'L0'],
-  ['cargo tree', 'L0'],
+  ['cargo tree', 'L1'], // runs rustc as the repository's .cargo/config.toml names it (untrusted-repo.test.ts)
   ['docker ps', 'L0'],
   ['kubectl get pods', 'L0'],
   ['pip list', 'L0'],
@@ -447,7 +447,7 @@ table('writes, installs, network and project scripts are L1', [
   ['yarn', 'L1'],
   ['yarn add react', 'L1'],
   ['pnpm install', 'L1'],
-  ['pnpm ls', 'L0'],
+  ['pnpm ls', 'L1'], // loads the repository's .pnpmfile.cjs (untrusted-repo.test.ts)
   ['bun install', 'L1'],
   ['make', 'L1'],
   ['make test', 'L1'],

@@ -50,7 +50,8 @@ export function isOutsideWorkspace(p: string, ctx: JudgeCtx): boolean {
   if (n.startsWith('/')) {
     if (!ctx.cwd) return true;
     const rel = path.posix.relative(norm(ctx.cwd), path.posix.normalize(n));
-    return rel.startsWith('..') || path.posix.isAbsolute(rel);
+    // `...` (go's package pattern) or a file named `..x` is inside; only `..` itself or `../` leaves.
+    return rel === '..' || rel.startsWith('../') || path.posix.isAbsolute(rel);
   }
   const rel = path.posix.normalize(n);
   return rel === '..' || rel.startsWith('../');

@@ -86,6 +86,8 @@ export function hardenedCommand(
 ): { args: string[]; env: NodeJS.ProcessEnv; hardened: string[] } {
   const env = hardenedEnv(base);
   const git = require('./git-harden') as typeof import('./git-harden');
+  // go.mod's `toolchain` line would make go download and run another toolchain: stay local.
+  if (program === 'go' || program.endsWith('/go')) return { args: [...args], env: { ...env, GOTOOLCHAIN: 'local' }, hardened: ['GOTOOLCHAIN=local'] };
   if (!git.isGit(program)) return { args: [...args], env, hardened: [] };
   const wrap = sandbox && sandboxable(program, cwd, env) ? (p: string, a: string[]) => sandbox.wrap(p, a, cwd) : undefined;
   const h = git.hardenGit(args, git.filterDrivers(cwd, env, wrap));

@@ -148,7 +148,9 @@ export function judgeInstaller(read: string[]): Handler {
 
 export const PROJECT_TOOLS: Record<string, string[]> = {
   make: [], gmake: [], cmake: ['--version'], ninja: [], gradle: [], mvn: [], ant: [], bazel: ['version'],
-  cargo: ['tree', 'metadata', 'search', 'version', 'locate-project', 'pkgid', 'read-manifest', 'verify-project'],
+  // metadata and tree run rustc as the repository's .cargo/config.toml names it (build.rustc,
+  // build.rustc-wrapper): not in this list, so they ask (repo.config_programs).
+  cargo: ['version', 'locate-project', 'pkgid', 'read-manifest', 'verify-project'],
   go: ['version', 'env', 'list', 'doc', 'help'],
   jest: [], vitest: [], mocha: [], pytest: [], tox: ['-l', '--listenvs'], nox: [],
   eslint: [], prettier: [], biome: [], ruff: [], black: ['--check', '--diff'], mypy: [], pyright: [], flake8: [], pylint: [],
@@ -156,13 +158,20 @@ export const PROJECT_TOOLS: Record<string, string[]> = {
   swift: [], rustc: ['--print'], gcc: ['-dumpversion', '-dumpmachine', '--print-search-dirs'], 'g++': [], cc: [], clang: [], 'clang++': [], javac: [],
   turbo: [], nx: [], lerna: [], changeset: ['status'], tsup: [], vite: [], webpack: [], rollup: [], esbuild: [], next: ['info'], nuxt: [], playwright: [], cypress: [],
   yarn: [],
-  pnpm: ['list', 'ls', 'll', 'la', 'why', 'outdated', 'view', 'info', 'root', 'bin', 'licenses', 'audit', 'store-path'],
+  // pnpm loads the repository's .pnpmfile.cjs (code) for most commands: only these stay read-only.
+  pnpm: ['root', 'bin', 'store-path'],
   bun: ['pm-ls', 'outdated', 'why'],
   deno: ['info', 'doc', 'types', 'completions-none'],
 };
 
 /** Tools that load project-controlled code on every run (yarn's yarnPath and plugins, composer plugins). */
-export const PROJECT_CODE_ALWAYS = new Set(['yarn', 'composer']);
+export const PROJECT_CODE_ALWAYS = new Set(['yarn', 'composer', 'mvn', 'gradle', 'sbt']);
+
+/** Read-only sub-commands that still run programs the repository's configuration names. */
+const CONFIG_RUNS_PROGRAMS: Record<string, string[]> = {
+  cargo: ['metadata', 'tree'],
+  pnpm: ['list', 'ls', 'll', 'la', 'why', 'outdated', 'view', 'info', 'licenses', 'audit'],
+};
 
 export const PM_INSTALL = ['install', 'i', 'add', 'remove', 'rm', 'uninstall', 'update', 'up', 'upgrade', 'ci', 'link', 'unlink', 'dedupe', 'prune', 'rebuild', 'import', 'global', 'outdated-none'];
 export const PM_PUBLISH = ['publish', 'unpublish', 'deprecate', 'owner', 'access', 'login', 'logout', 'adduser', 'npm-none', 'token', 'dist-tag'];
@@ -179,6 +188,8 @@ export function judgeProjectTool(read: string[]): Handler {
     if (name === 'deno' && sub === 'repl') return [finding('interactive', 'L2', { p: name })];
     if ((name === 'bun' || name === 'deno') && /\.([cm]?[jt]sx?|json)$|\//.test(sub)) return [finding('interp.script', 'L2', { p: name, a: sub }, { allowable: true })];
     if (read.some((r) => args[0] === r || sub === r)) return [readOnly(`${name} ${sub || args[0]}`.trim())];
+    if (CONFIG_RUNS_PROGRAMS[name]?.includes(sub)) return [finding('repo.config_programs', 'L1', { p: `${name} ${sub}` })];
+    if (PROJECT_CODE_ALWAYS.has(name) && (name === 'mvn' || name === 'gradle' || name === 'sbt') && isInfoOnly(args, ['-v'])) return [finding('repo.config_programs', 'L1', { p: name })];
     if (['yarn', 'pnpm', 'bun'].includes(name)) {
       if (PM_INSTALL.includes(sub) || (name === 'yarn' && args.length === 0)) return [finding('install', 'L1', { p: name, s: sub })];
       if (PM_PUBLISH.includes(sub) || (sub === 'npm' && PM_PUBLISH.includes(operands(args)[1] ?? ''))) return [finding('publish', 'L2', { p: name, s: sub })];
