@@ -105,6 +105,10 @@ export const TOOL_MESSAGES: Record<string, { zh: string; en: string; hintZh?: st
     zh: '`{f}` 在判断之后指向了别处（{r}），没有写入',
     en: '`{f}` points somewhere else ({r}) than when it was judged; nothing was written',
   },
+  'fs.err.moved_read': {
+    zh: '`{f}` 在判断之后被移动或替换了（例如途中的目录换成了链接），没有读取',
+    en: '`{f}` was moved or replaced after it was judged (a folder on the way became a link, say); nothing was read',
+  },
   'fs.err.no_parent': { zh: '目录 `{d}` 不存在', en: 'the folder `{d}` does not exist' },
   'fs.note.truncated': {
     zh: '只显示了第 {from}–{to} 行（共 {total} 行）；用 "offset": {next} 继续读取',

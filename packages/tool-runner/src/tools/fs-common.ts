@@ -11,9 +11,42 @@ export interface FsDeps {
   mkdirp(dir: string): void;
 }
 
+/** The file an open descriptor really is (Linux: /proc/self/fd), or undefined where that cannot be asked. */
+function pathOfFd(fd: number): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    return fs.readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Read the file that was judged, and only that one: opened once without following a link in
+ * its last part, then checked through the descriptor (its real path, that it is a regular file)
+ * and read from that descriptor. A folder on the way swapped for a link after the judgement
+ * gives MOVED, never the file the link leads to.
+ */
+export function readJudgedFile(file: string): Buffer {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'NOT_A_FILE' });
+    const real = pathOfFd(fd);
+    const moved = real !== undefined ? real !== file : (() => {
+      const now = fs.statSync(file, { throwIfNoEntry: false });
+      return !now || now.ino !== st.ino || now.dev !== st.dev;
+    })();
+    if (moved) throw Object.assign(new Error(`${file} was moved or replaced while it was being read`), { code: 'MOVED' });
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 export function createDefaultFsDeps(): FsDeps {
   return {
-    readFile: (file) => fs.readFileSync(file),
+    readFile: (file) => readJudgedFile(file),
     writeFileAtomic: (file, data) => writeFileAtomicSync(file, data),
     stat: (file) => {
       try {

@@ -32,7 +32,8 @@ export interface FsReadResult {
 export async function runFsRead(step: FsReadStep, ctx: SessionToolContext): Promise<FsReadResult | ToolErrorResult> {
   const { session, lang } = ctx;
   const f = step.path;
-  const target = session.resolve(step.path);
+  // The target as it was judged, not resolved again: a link swapped in since cannot redirect the read.
+  const target = ctx.judged ?? session.resolve(step.path);
   const fail = (code: string, msgId: string, params: Record<string, string | number> = {}): ToolErrorResult =>
     toolError(ctx, 'fs.read', code, toolMessage(msgId, lang, { f, ...params }), { path: f });
   if (!target.exists) return fail('NOT_FOUND', 'fs.err.not_found');
@@ -45,7 +46,9 @@ export async function runFsRead(step: FsReadStep, ctx: SessionToolContext): Prom
   try {
     buf = session.fs.readFile(target.real);
   } catch (err) {
-    return toolError(ctx, 'fs.read', (err as NodeJS.ErrnoException).code ?? 'ERROR', (err as Error).message, { path: f });
+    const code = (err as NodeJS.ErrnoException).code ?? 'ERROR';
+    if (code === 'MOVED' || code === 'ELOOP') return fail('MOVED', 'fs.err.moved_read');
+    return toolError(ctx, 'fs.read', code, (err as Error).message, { path: f });
   }
   if (isBinary(buf)) return fail('BINARY', 'fs.err.binary', { n: buf.length });
   session.reads.mark(target.real, st);
