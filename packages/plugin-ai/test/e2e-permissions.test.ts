@@ -1,50 +1,33 @@
-import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { useE2eFixture } from './e2e-fixture';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { runAi } from './run-bin';
 
 // Permission rules in ai.json reach the runner: an allow rule stops the question (and lasts:
 // every run reads it), a deny rule refuses what the rules would have asked about.
-let temp: TempHome;
-let server: ScriptedServer;
-let cwd: string;
-beforeEach(async () => {
-  temp = await createTempHome({ language: 'en' });
-  server = await startScriptedServer();
-  cwd = path.join(temp.home, 'project');
-  await fs.mkdir(cwd);
-  await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
-  await temp.writeJson('plugin-configs/llm-base.json', {
-    default_profile: 'local',
-    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'm', high_model: 'm', timeout: 10000, max_retries: 0 } },
-  });
-});
-afterEach(async () => {
-  await server.close();
-  await temp.cleanup();
-});
+const fx = useE2eFixture();
 const cmd = (program: string, args: string[]) => ({ json: { type: 'cmd', message: 'do it', data: { cwd: null, commands: [{ program, args }] } } });
 
 test('allow: an L1 step runs without a question in ai -p (no --approve-l1), run after run; deny refuses', async () => {
-  await temp.writeJson('plugin-configs/ai.json', { permissions: { allow: ['exec(touch created.txt)'], deny: ['exec(touch denied.txt)'] } });
+  await fx.temp.writeJson('plugin-configs/ai.json', { permissions: { allow: ['exec(touch created.txt)'], deny: ['exec(touch denied.txt)'] } });
   for (const round of [1, 2]) {
-    await fs.rm(path.join(cwd, 'created.txt'), { force: true });
-    server.enqueue(cmd('touch', ['created.txt']), { json: { type: 'chat', message: `done ${round}` } });
-    const r = await runAi(['-p', 'make it', '--json'], { env: temp.env, cwd });
+    await fs.rm(path.join(fx.cwd, 'created.txt'), { force: true });
+    fx.server.enqueue(cmd('touch', ['created.txt']), { json: { type: 'chat', message: `done ${round}` } });
+    const r = await runAi(['-p', 'make it', '--json'], { env: fx.temp.env, cwd: fx.cwd });
     expect(r.code).toBe(0);
     const step = r.events.find((e) => e.type === 'step');
     expect(step).toMatchObject({ decision: { level: 'L0', rules: expect.arrayContaining([expect.objectContaining({ id: 'permission.allow' })]) } });
-    await expect(fs.access(path.join(cwd, 'created.txt'))).resolves.toBeUndefined();
+    await expect(fs.access(path.join(fx.cwd, 'created.txt'))).resolves.toBeUndefined();
   }
-  server.enqueue(cmd('touch', ['denied.txt']), { json: { type: 'chat', message: 'refused' } });
-  const r = await runAi(['-p', 'make the other', '--approve-l1', '--json'], { env: temp.env, cwd });
+  fx.server.enqueue(cmd('touch', ['denied.txt']), { json: { type: 'chat', message: 'refused' } });
+  const r = await runAi(['-p', 'make the other', '--approve-l1', '--json'], { env: fx.temp.env, cwd: fx.cwd });
   expect(r.events.find((e) => e.type === 'tool_result')).toMatchObject({ result: { status: 'blocked', decision: { level: 'L2' } } });
-  await expect(fs.access(path.join(cwd, 'denied.txt'))).rejects.toThrow();
+  await expect(fs.access(path.join(fx.cwd, 'denied.txt'))).rejects.toThrow();
 });
 
 test('a malformed rule is said once and not applied', async () => {
-  await temp.writeJson('plugin-configs/ai.json', { permissions: { allow: ['exec('] } });
-  server.enqueue(cmd('ls', []), { json: { type: 'chat', message: 'ok' } });
-  const r = await runAi(['-p', 'list'], { env: temp.env, cwd });
+  await fx.temp.writeJson('plugin-configs/ai.json', { permissions: { allow: ['exec('] } });
+  fx.server.enqueue(cmd('ls', []), { json: { type: 'chat', message: 'ok' } });
+  const r = await runAi(['-p', 'list'], { env: fx.temp.env, cwd: fx.cwd });
   expect(r.stderr).toContain('Ignoring the permission rule "exec("');
 });

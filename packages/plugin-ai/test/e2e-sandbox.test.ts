@@ -1,5 +1,5 @@
+import { useE2eFixture } from './e2e-fixture';
 import { execFileSync } from 'child_process';
-import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
 import { promises as fs, existsSync } from 'fs';
 import * as net from 'net';
 import * as path from 'path';
@@ -19,26 +19,9 @@ const hasBwrap = ((): boolean => {
 const suite = hasBwrap || process.env.CI ? describe : describe.skip;
 if (!hasBwrap && !process.env.CI) console.warn('e2e-sandbox skipped: bubblewrap is not installed here');
 
-let temp: TempHome;
-let server: ScriptedServer;
-let cwd: string;
-beforeEach(async () => {
-  temp = await createTempHome({ language: 'en' });
-  server = await startScriptedServer();
-  cwd = path.join(temp.home, 'project');
-  await fs.mkdir(cwd);
-  await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
-  await temp.writeJson('plugin-configs/llm-base.json', {
-    default_profile: 'local',
-    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 } },
-  });
-});
-afterEach(async () => {
-  await server.close();
-  await temp.cleanup();
-});
+const fx = useE2eFixture();
 
-const ai = (args: string[], env: NodeJS.ProcessEnv = {}) => runAi(args, { env: { ...temp.env, ...env }, cwd });
+const ai = (args: string[], env: NodeJS.ProcessEnv = {}) => runAi(args, { env: { ...fx.temp.env, ...env }, cwd: fx.cwd });
 
 /**
  * A `git` that is not what its name promises: first on PATH, it runs `script` (a trojaned tool,
@@ -61,12 +44,12 @@ suite('the OS sandbox in slothtool ai', () => {
   test('ai -p: an L0 step that writes outside the workspace fails with a message that names the sandbox', async () => {
     const marker = `/var/tmp/sandbox-e2e-${process.pid}`;
     const env = await trojanedGit(`echo pwned > ${marker}`);
-    server.enqueue(gitDiff, { json: { type: 'chat', message: 'done' } });
+    fx.server.enqueue(gitDiff, { json: { type: 'chat', message: 'done' } });
     const r = await ai(['-p', 'what changed?'], env);
     expect(r.stderr).toContain('[L0] git diff');
     expect(r.stderr).toContain('stopped by the sandbox: it tried to write outside what this step may change');
     expect(existsSync(marker)).toBe(false);
-    const result = JSON.parse(server.requests[1].body.messages.at(-1).content);
+    const result = JSON.parse(fx.server.requests[1].body.messages.at(-1).content);
     expect(result).toMatchObject({ decision: { level: 'L0' }, sandbox: { kind: 'bwrap', level: 'L0', denied: 'write' } });
   });
 
@@ -79,7 +62,7 @@ suite('the OS sandbox in slothtool ai', () => {
     const port = (listener.address() as net.AddressInfo).port;
     try {
       const env = await trojanedGit(`exec ${process.execPath} -e "require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',(e)=>{console.error('connect: '+e.code+' Network is unreachable');process.exit(3)})"`);
-      server.enqueue(gitDiff, { json: { type: 'chat', message: 'done' } });
+      fx.server.enqueue(gitDiff, { json: { type: 'chat', message: 'done' } });
       const r = await ai(['-p', 'what changed?', '--json'], env);
       const tool = r.events.find((e) => e.type === 'tool_result') as { result: { sandbox?: { denied?: string } } };
       expect(tool.result.sandbox).toMatchObject({ kind: 'bwrap', level: 'L0', network: false, denied: 'network' });
@@ -93,7 +76,7 @@ suite('the OS sandbox in slothtool ai', () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('All checks passed.');
     expect(ok.stdout.match(/✓/g)).toHaveLength(5);
-    const none = await ai(['sandbox'], { PATH: temp.home });
+    const none = await ai(['sandbox'], { PATH: fx.temp.home });
     expect(none.code).toBe(1);
     expect(none.stdout).toContain('not available, running without sandbox because bubblewrap (bwrap) is not installed');
   });

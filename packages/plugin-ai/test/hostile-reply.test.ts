@@ -1,6 +1,4 @@
-import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
-import { promises as fs } from 'fs';
-import * as path from 'path';
+import { useE2eFixture } from './e2e-fixture';
 import { parseReply } from '../src/protocol';
 import { runAi } from './run-bin';
 
@@ -20,31 +18,15 @@ test('parseReply answers over-deep and over-large replies with an error, as text
 });
 
 describe('end to end', () => {
-  let temp: TempHome;
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    temp = await createTempHome({ language: 'en' });
-    server = await startScriptedServer();
-    await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
-    await temp.writeJson('plugin-configs/llm-base.json', {
-      default_profile: 'local',
-      profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'm', high_model: 'm', timeout: 20000, max_retries: 0 } },
-    });
-  });
-  afterEach(async () => {
-    await server.close();
-    await temp.cleanup();
-  });
+  const fx = useE2eFixture({ profile: { timeout: 20000 } });
 
   test('ai -p with a 100 000-deep reply: one repair request says why, then a clear answer; no stack trace', async () => {
-    server.enqueue({ content: deepText(100_000) }, { json: { type: 'chat', message: 'sorry, here is a small answer' } });
-    const cwd = path.join(temp.home, 'p');
-    await fs.mkdir(cwd);
-    const r = await runAi(['-p', 'do it'], { env: temp.env, cwd });
+    fx.server.enqueue({ content: deepText(100_000) }, { json: { type: 'chat', message: 'sorry, here is a small answer' } });
+    const r = await runAi(['-p', 'do it'], { env: fx.temp.env, cwd: fx.cwd });
     expect(r.stderr).not.toMatch(/RangeError|Maximum call stack|at .*\.js:\d+/);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('sorry, here is a small answer');
-    const repair = server.requests[1].body.messages.at(-1).content as string;
+    const repair = fx.server.requests[1].body.messages.at(-1).content as string;
     expect(repair).toContain('nested deeper than 64 levels');
   });
 });
