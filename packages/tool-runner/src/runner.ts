@@ -250,7 +250,8 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     async run(step, runOptions = {}) {
       const id = runOptions.id ?? `cmd_${String(++counter).padStart(3, '0')}`;
       try {
-        return await runSteps(id, step, runOptions);
+        // The gate once more over the whole result: whatever a tool forgot does not leave.
+        return redactValue(await runSteps(id, step, runOptions));
       } catch (err) {
         // A bug or a throwing dependency must not reject: report it as a result.
         const tool = String((step as { tool?: unknown } | null)?.tool ?? 'exec');
