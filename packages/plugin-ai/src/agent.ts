@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type { AiConfig } from './config';
 import { ConversationContext, fitToolResult, renderSummary, renderTranscript, ruleBasedSummary, type ChatMessage, type ContextSizes } from './context';
 import type { AgentEvent, AgentListener, Outcome, TurnResult, UsageTotals } from './events';
@@ -657,15 +658,13 @@ export class Agent {
   }
 }
 
-/** Longest string of a step kept in the audit log: a whole file written by fs.write (or an
- * edit's old/new text) stays out of it beyond its head. */
-const AUDIT_MAX_CHARS = 200;
-
+/** File contents never enter the audit log: fs.write content and fs.edit strings are kept as
+ * their length and a hash, enough to tell two runs apart. */
 function auditStep(step: Step): Step {
   const out: Record<string, unknown> = { ...step };
   for (const key of ['content', 'old_string', 'new_string']) {
     const v = out[key];
-    if (typeof v === 'string' && v.length > AUDIT_MAX_CHARS) out[key] = `${v.slice(0, AUDIT_MAX_CHARS)}…[${v.length} chars]`;
+    if (typeof v === 'string') out[key] = { chars: v.length, sha256: createHash('sha256').update(v).digest('hex') };
   }
   return out as Step;
 }

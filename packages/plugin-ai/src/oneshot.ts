@@ -1,3 +1,4 @@
+import { redact, redactValue } from '@holic512/shared';
 import type { RunArgs } from './args';
 import type { AgentConfirmFn } from './agent';
 import { createAppAgent } from './app';
@@ -99,7 +100,7 @@ export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShot
   const stderr = io?.stderr ?? process.stderr;
   const env = io?.env ?? process.env;
   const cwd = io?.cwd ?? process.cwd();
-  const emitJson = (event: unknown) => stdout.write(JSON.stringify(event) + '\n');
+  const emitJson = (event: unknown) => stdout.write(redact(JSON.stringify(redactValue(event))) + '\n');
   const fail = (err: unknown): number => {
     if (AiError.isInstance(err)) {
       const message = t(lang, err.key, err.vars);
@@ -113,7 +114,8 @@ export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShot
   // With a prompt, stdin is only extra context: don't let a pipe nobody writes to hang the run.
   const piped = await readPipedStdin(io?.stdin ?? process.stdin, args.prompt ? { firstChunkWaitMs: STDIN_FIRST_CHUNK_WAIT_MS } : {});
   if (piped.gaveUp) stderr.write(t(lang, 'stdinSilent', { seconds: STDIN_FIRST_CHUNK_WAIT_MS / 1000 }) + '\n');
-  const prompt = withStdin(args.prompt, piped.text);
+  // Piped text (`cat .env | ai -p …`) goes to the model: through the redaction gate first.
+  const prompt = withStdin(args.prompt, redact(piped.text));
   if (!prompt.trim()) {
     stderr.write(t(lang, 'usageError', { detail: t(lang, 'missingPrompt') }) + '\n');
     return EXIT.usage;

@@ -1,7 +1,25 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { redact, redactValue } from '@holic512/shared';
 import { z } from 'zod';
 import { SummarySchema } from './protocol';
+
+/** Make `dir` (and `<home>/ai` above a sessions folder) exist as 0700, narrowing it when found wider. */
+export function ensurePrivateDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform !== 'win32' && (fs.statSync(dir).mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+}
+
+/**
+ * Append one JSON line to a private file: the record goes through the redaction gate as a
+ * value and once more as text, the file is created 0600 and narrowed to 0600 when found wider.
+ */
+export function appendPrivateLine(file: string, record: unknown): void {
+  ensurePrivateDir(path.dirname(file));
+  const line = redact(JSON.stringify(redactValue(record))) + '\n';
+  fs.appendFileSync(file, line, { mode: 0o600 });
+  if (process.platform !== 'win32' && (fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+}
 
 /**
  * Sessions are append-only JSONL files `<home>/ai/sessions/<id>.jsonl`. The first line is
@@ -57,8 +75,8 @@ export class SessionStore {
 
   /** Append one record as one line (one write call in append mode). */
   append(id: string, record: SessionRecord): void {
-    fs.mkdirSync(this.dir, { recursive: true });
-    fs.appendFileSync(this.fileOf(id), JSON.stringify(record) + '\n');
+    if (path.basename(this.dir) === 'sessions') ensurePrivateDir(path.dirname(this.dir));
+    appendPrivateLine(this.fileOf(id), record);
   }
 
   /** Every valid record of a session; lines that fail validation are skipped and counted. */
@@ -196,6 +214,5 @@ export interface AuditEntry {
 
 /** Append an audit entry to `<home>/ai/audit.jsonl`. */
 export function appendAudit(file: string, entry: AuditEntry): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.appendFileSync(file, JSON.stringify(entry) + '\n');
+  appendPrivateLine(file, entry);
 }

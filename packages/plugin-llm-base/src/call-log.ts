@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { redactValue } from '@holic512/shared';
 import { LlmBaseError } from './errors';
 import { Lang, t } from './i18n';
 import { callLogPath } from './paths';
@@ -48,7 +49,8 @@ export function getCall(callId: unknown, env: NodeJS.ProcessEnv, lang: Lang): Ca
  */
 export async function addCall(record: CallRecord, env: NodeJS.ProcessEnv, lang: Lang, now: () => Date = () => new Date()): Promise<void> {
   const file = callLogPath(env);
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  if (process.platform !== 'win32' && ((await fs.promises.stat(path.dirname(file))).mode & 0o077) !== 0) await fs.promises.chmod(path.dirname(file), 0o700);
   const lockfile = require('proper-lockfile') as typeof import('proper-lockfile');
   const writeFileAtomic = require('write-file-atomic') as typeof import('write-file-atomic');
   const release = await lockfile.lock(file, {
@@ -72,7 +74,8 @@ export async function addCall(record: CallRecord, env: NodeJS.ProcessEnv, lang: 
         await fs.promises.rename(file, `${file}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`);
       }
     }
-    const next = [record, ...calls].slice(0, MAX_CALLS);
+    // Metadata only, but an error message may quote a key: the entry passes the redaction gate.
+    const next = [redactValue(record), ...calls].slice(0, MAX_CALLS);
     await writeFileAtomic(file, JSON.stringify({ calls: next }, null, 2) + '\n', { mode: 0o600 });
   } finally {
     await release();

@@ -23,11 +23,12 @@ function knownSecrets(): KnownSecrets {
 
 /**
  * Remember a value the patterns masked, when it looks like a secret rather than a word: at
- * least 8 characters with a letter and a digit or symbol, or 20 characters of any kind. Words
+ * least 8 characters with a letter and a digit or symbol, or 20 characters, and no white space. Words
  * (`SecretType` after `secret:`) are not learned, so source code elsewhere stays readable.
  */
 const learn = (value: string): void => {
   const v = value.trim();
+  if (/\s/.test(v)) return;
   if (v.length >= 20 || (v.length >= 8 && /[A-Za-z]/.test(v) && /[^A-Za-z]/.test(v))) knownSecrets().add([v]);
 };
 

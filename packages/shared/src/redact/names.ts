@@ -8,13 +8,13 @@
 const SECRET_WORDS = new Set([
   'password', 'passwords', 'passwd', 'passphrase', 'pwd', 'pass', 'secret', 'secrets', 'token', 'tokens',
   'apikey', 'apikeys', 'credential', 'credentials', 'creds', 'cookie', 'cookies', 'authorization', 'auth',
-  'bearer', 'privatekey', 'accesskey', 'secretkey', 'sessionkey', 'authkey', 'accountkey', 'masterkey',
+  'bearer', 'privatekey', 'accesskey', 'secretkey', 'authkey', 'accountkey', 'masterkey',
   'signingkey', 'encryptionkey', 'dsn', 'authtoken',
 ]);
 
 /** Two words that together make a secret name: `api_key`, `access-key`, `SECRET_KEY`, `private.key`. */
 const SECRET_PAIRS = new Set([
-  'api key', 'access key', 'secret key', 'private key', 'session key', 'auth key', 'account key', 'master key',
+  'api key', 'access key', 'secret key', 'private key', 'auth key', 'account key', 'master key',
   'signing key', 'encryption key', 'client secret', 'connection string', 'database url', 'conn string', 'shared key',
 ]);
 

@@ -126,6 +126,8 @@ function maskPair(m: string, name: string, q: string, sep: string, dq1: string |
   const open = dq1 ?? sq1 ?? '';
   const close = dq2 ?? sq2 ?? '';
   if (isPlaceholder(value) || (bare !== undefined && (looksLikeCode(name, value) || AUTH_SCHEME.test(value)))) return m;
+  // A bare number after a quoted name is a JSON number: masking it would break the JSON.
+  if (bare !== undefined && q.endsWith('"') && /^-?\d[\d.eE+-]*$/.test(value)) return m;
   learn(value);
   return `${name}${q}${sep}${open}${mask(name.replace(/^-+/, ''), value)}${close}`;
 }
