@@ -2,7 +2,7 @@
 export const VERSION: string = require('../package.json').version;
 
 export { slothtoolHome, userHome } from './home';
-export { redact, redactValue, redactArgs, addKnownSecrets, addEnvSecrets, knownSecretCount, secretPrefix } from './redact/gate';
+export { redact, redactValue, redactArgs, addKnownSecrets, addEnvSecrets, knownSecretCount, secretPrefix, learnSecretsOf, maskSecret } from './redact/gate';
 export { isSecretName, looksLikeCode } from './redact/names';
 export { secretForms, MIN_KNOWN_LENGTH } from './redact/known';
 export { mask as maskSecretText } from './redact/patterns';

@@ -144,3 +144,27 @@ function walk(value: unknown, secret: boolean, depth: number): unknown {
 export function secretPrefix(value: string): string {
   return tokenShape(value)?.keep ?? '';
 }
+
+/**
+ * Learn the secrets a structured document holds (strings under secret-looking keys) without
+ * masking anything, so that a copy of one under an innocent key (`backup`, `old`) is caught.
+ */
+export function learnSecretsOf(value: unknown, secret = false, depth = 0): void {
+  if (typeof value === 'string') {
+    if (secret && !isPlaceholder(value) && !value.startsWith('env:')) learn(value);
+    return;
+  }
+  if (depth > 64 || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const v of value) learnSecretsOf(v, secret, depth + 1);
+    return;
+  }
+  for (const [k, v] of Object.entries(value)) learnSecretsOf(v, secret || isSecretName(k), depth + 1);
+}
+
+/** `[redacted NAME, N chars]` for a value under a secret-looking name (learned as a known secret). */
+export function maskSecret(name: string, value: string): string {
+  if (isPlaceholder(value)) return value;
+  learn(value);
+  return mask(name.replace(/^-+/, '') || 'secret', value);
+}
