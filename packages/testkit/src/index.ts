@@ -13,3 +13,5 @@ export type {
   ScriptedHandler,
   RecordedRequest,
 } from './openai-server';
+export { SECRET_CORPUS, fakeToken, leakForms, findLeak } from './secret-corpus';
+export type { SecretSample } from './secret-corpus';

@@ -20,6 +20,7 @@ interface Needle {
  */
 export function secretForms(value: string): Needle[] {
   const out: Needle[] = [];
+  if (value.length < MIN_KNOWN_LENGTH) return out;
   const add = (text: string, form: string): void => {
     if (text.length >= MIN_KNOWN_LENGTH && !out.some((n) => n.text === text)) out.push({ text, form });
   };

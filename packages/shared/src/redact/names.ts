@@ -75,7 +75,7 @@ export function looksLikeCode(name: string, value: string): boolean {
   if (/^[=<>!&|?:+\-*/%^~.]+$/.test(value)) return true;
   if (SETTINGS_PATH.test(value)) return true;
   if (value === '$' || /^\$\{?[A-Za-z_]/.test(value) || /^%[A-Za-z_]+%$/.test(value)) return true;
-  if (/^[A-Za-z_$][\w$]*\($/.test(value) || /^[A-Za-z_$][\w$]*\(\)?$/.test(value)) return true;
+  if (/^[A-Za-z_$][\w$.]*\(/.test(value) || value.startsWith('`')) return true;
   if (/^\d{1,7}$/.test(value) && LIMIT_NAME.test(name)) return true;
   return false;
 }

@@ -79,7 +79,8 @@ function maskToken(m: string, learn: Learn): string {
 const PEM_RE = /-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY( BLOCK)?-----([\s\S]*?)(-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|$)/g;
 
 /** A private key block keeps its first and last lines and its line count (so line numbers stay right). */
-function maskPem(_m: string, type: string, block: string | undefined, body: string, end: string): string {
+function maskPem(m: string, type: string, block: string | undefined, body: string, end: string): string {
+  if (body.trimStart().startsWith('[redacted private key')) return m;
   let first = true;
   const masked = body.replace(/[^\r\n]+/g, (line) => {
     if (!first) return '[redacted]';
