@@ -29,7 +29,7 @@ function knownSecrets(): KnownSecrets {
 const learn = (value: string): void => {
   const v = value.trim();
   if (/\s/.test(v)) return;
-  if (v.length >= 20 || (v.length >= 8 && /[A-Za-z]/.test(v) && /[^A-Za-z]/.test(v))) knownSecrets().add([v]);
+  if (v.length >= 20 || (v.length >= 8 && /[A-Za-z]/.test(v) && /[^A-Za-z]/.test(v))) knownSecrets().add([v], true);
 };
 
 /**

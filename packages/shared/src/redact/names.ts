@@ -43,6 +43,22 @@ export function nameWords(name: string): string[] {
  * descriptions of a secret (`max_tokens`, `TOKEN_LIMIT`, `token_file`, `SSH_AUTH_SOCK`) are not.
  */
 export function isSecretName(name: string): boolean {
+  let known = NAME_MEMO.get(name);
+  if (known === undefined) {
+    if (NAME_MEMO.size >= 4096) NAME_MEMO.clear();
+    known = judgeName(name);
+    NAME_MEMO.set(name, known);
+  }
+  return known;
+}
+
+/**
+ * Answers of {@link isSecretName} (a pure function of the name, so remembering them changes no
+ * result): text full of the same few names is redacted without splitting each again.
+ */
+const NAME_MEMO = new Map<string, boolean>();
+
+function judgeName(name: string): boolean {
   const words = nameWords(name);
   if (words.length === 0) return false;
   if (words.some((w) => COUNTER_WORDS.has(w))) return false;
