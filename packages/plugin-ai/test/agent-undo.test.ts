@@ -99,7 +99,7 @@ test('an fs.read result cut to the input budget keeps whole lines and says where
   expect(fitted.note).toContain(`"offset": ${last + 1}`);
 });
 
-test('the audit log keeps a written file's length and hash, never its content', async () => {
+test('the audit log keeps the length and hash of a written file, never its content', async () => {
   const fs = await import('fs');
   const os = await import('os');
   const path = await import('path');
