@@ -1,19 +1,15 @@
-/** What a masked value is shown as. */
-export const MASK = '***';
+import { isSecretName, maskSecret, redactValue } from '@holic512/shared';
 
-const SECRET_PARTS = [
-  'apikey', 'token', 'password', 'passwd', 'passphrase', 'secret', 'credential',
-  'privatekey', 'accesskey', 'authorization', 'cookie', 'sessionkey', 'signature',
-];
-const SECRET_WHOLE = new Set(['auth', 'pwd', 'pass', 'key', 'bearer']);
-/** Token counters are not secrets (`max_tokens`, `input_tokens`...). */
-const COUNTERS = /^(max|min|input|output|prompt|completion|total|num|used)_?tokens?$|^tokens?_?(count|used|limit)$/i;
+/** How every masked value begins (the rest names its key and length: `[redacted api_key, 51 chars]`). */
+export const MASK = '[redacted';
 
-/** True for a key whose value should never be shown: `api_key`, `apiKey`, `token`, `password`, `client_secret`... */
+/**
+ * True for a key whose value should never be shown: `api_key`, `apiKey`, `token`, `password`,
+ * `client_secret`… Token counters (`max_tokens`, `input_tokens`) are not. This is the shared
+ * redaction gate's rule, so a diff and a tool result agree on what is secret.
+ */
 export function isSecretKey(key: string): boolean {
-  if (COUNTERS.test(key)) return false;
-  const flat = key.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return SECRET_WHOLE.has(flat) || SECRET_PARTS.some((part) => flat.includes(part));
+  return isSecretName(key);
 }
 
 /** True when any step of the pointer tokens is a secret key. */
@@ -22,17 +18,20 @@ export function isSecretPath(tokens: readonly string[]): boolean {
 }
 
 /**
- * A copy of `value` with every leaf under a secret key replaced by {@link MASK}.
- * With `secret` true, every leaf is masked (the value itself sits under a secret key).
+ * A copy of `value` for display: every leaf under a secret key masked by the redaction gate
+ * (`[redacted api_key, 51 chars]`), and everything else through the gate too (a copy of a key
+ * under an innocent name, a token in a URL). With `secret` true, every leaf is masked.
  */
-export function maskValue(value: unknown, secret = false): unknown {
-  if (Array.isArray(value)) return value.map((v) => maskValue(v, secret));
+export function maskValue(value: unknown, secret = false, key = 'secret'): unknown {
+  if (Array.isArray(value)) return value.map((v) => maskValue(v, secret, key));
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      Object.defineProperty(out, k, { value: maskValue(v, secret || isSecretKey(k)), enumerable: true, writable: true, configurable: true });
+      const s = secret || isSecretKey(k);
+      Object.defineProperty(out, k, { value: maskValue(v, s, s && !secret ? k : key), enumerable: true, writable: true, configurable: true });
     }
     return out;
   }
-  return secret ? MASK : value;
+  if (!secret) return redactValue(value);
+  return typeof value === 'string' ? maskSecret(key, value) : maskSecret(key, JSON.stringify(value) ?? '');
 }

@@ -1,6 +1,7 @@
 import { applyPatch } from './apply-patch';
 import { text, type Lang } from './i18n';
 import { hasOwn, isPlainObject, jsonEqual, type JsonValue } from './json-value';
+import { learnSecretsOf } from '@holic512/shared';
 import { isSecretKey, maskValue } from './mask';
 import { formatPointer } from './pointer';
 
@@ -48,6 +49,9 @@ export function planPatch<T = JsonValue>(doc: unknown, ops: unknown, options: Su
 /** Differences between two JSON documents, in document order, with secret values masked. */
 export function diffJson(before: unknown, after: unknown): PatchChange[] {
   const changes: PatchChange[] = [];
+  // Secrets of either side become known first, so a copy under an innocent key is masked too.
+  learnSecretsOf(before);
+  learnSecretsOf(after);
   walk(before, after, [], false, changes);
   return changes;
 }

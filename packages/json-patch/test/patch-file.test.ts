@@ -222,7 +222,7 @@ describe('confirm', () => {
         return true;
       },
     });
-    expect(summary).toBe('~ /profiles/local/api_key: "***" -> "***"');
+    expect(summary).toBe('~ /profiles/local/api_key: "[redacted secret, 3 chars]" -> "[redacted secret, 6 chars]"');
     expect(JSON.stringify(result)).not.toMatch(/OLD|sk-NEW/);
     expect(await temp.readJson('plugin-configs/llm-base.json')).toEqual({ profiles: { local: { api_key: 'sk-NEW' } } });
   });

@@ -59,7 +59,7 @@ describe('planPatch', () => {
     ['access_token', '/auth/access_token'],
   ])('masks a value under %s', (_key, path) => {
     const plan = planPatch({ db: {}, auth: {}, profiles: { local: {} } }, [{ op: 'set', path, value: 'sk-SECRET-123' }]);
-    expect(plan.changes).toStrictEqual([{ path, kind: 'added', after: MASK }]);
+    expect(plan.changes).toStrictEqual([{ path, kind: 'added', after: expect.stringMatching(/^\[redacted secret, 13 chars\]$/) }]);
     expect(JSON.stringify(plan.changes)).not.toContain('sk-SECRET-123');
     expect(plan.summary).not.toContain('sk-SECRET-123');
     expect(JSON.stringify(plan.after)).toContain('sk-SECRET-123');
@@ -74,7 +74,7 @@ describe('planPatch', () => {
     const text = JSON.stringify(plan.changes) + plan.summary;
     for (const secret of ['OLD-KEY', 'NEW-KEY', 'B-KEY', '"P"']) expect(text).not.toContain(secret);
     expect(text).toContain('http://x');
-    expect(plan.changes).toContainEqual({ path: '/profiles/a/api_key', kind: 'changed', before: MASK, after: MASK });
+    expect(plan.changes).toContainEqual({ path: '/profiles/a/api_key', kind: 'changed', before: `${MASK} secret, 7 chars]`, after: `${MASK} secret, 7 chars]` });
   });
 
   test.each([

@@ -44,16 +44,15 @@ export function audit(core: AgentCore, id: string, step: Step, result: ToolResul
 /** Fields that carry file contents: the audit log records their size and hash, never the text. */
 const CONTENT_FIELDS = ['content', 'old_string', 'new_string'];
 
-/** What ran, for the audit log: contents as `{chars, sha256}`, every other string redacted. */
+/** What ran, for the audit log: contents as `{chars, sha256}` (appendAudit passes the rest through the redaction gate). */
 function auditStep(step: Step): Step {
   const { createHash } = require('crypto') as typeof import('crypto');
-  const { redactValue } = require('@holic512/tool-runner') as { redactValue<T>(v: T): T };
   const out: Record<string, unknown> = { ...step };
   for (const key of CONTENT_FIELDS) {
     const v = out[key];
     if (typeof v === 'string') out[key] = { chars: v.length, sha256: createHash('sha256').update(v).digest('hex') };
   }
-  return redactValue(out) as unknown as Step;
+  return out as unknown as Step;
 }
 
 /** The step runner, built on first use with the agent's confirm bridge. A missing OS sandbox

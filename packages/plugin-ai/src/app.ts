@@ -10,6 +10,7 @@ import { buildSystemPrompt } from './prompt';
 import { readRegistry, type Registry } from './registry';
 import type { ConfirmFn, Policy, StepRunner } from './runner-types';
 import { SessionStore } from './sessions';
+import { registerKnownSecrets } from './known-secrets';
 
 /** Options of createAppAgent: the real wiring of config, registry, llm-base and tool-runner. */
 export interface AppAgentOptions {
@@ -86,6 +87,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const paths = aiPaths(slothtoolHome(env));
+  registerKnownSecrets(slothtoolHome(env), env, cwd);
   const config = loadConfig(paths.config);
   const registry = readRegistry(paths.registry);
   const llm = options.llm ?? loadLlmBase(registry).client;

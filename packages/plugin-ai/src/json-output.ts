@@ -1,3 +1,4 @@
+import { redact, redactValue } from '@holic512/shared';
 import type { AgentEvent } from './events';
 
 /** Default bytes of a step's output stream carried at the head and at the tail by `--json`. */
@@ -59,9 +60,9 @@ export class JsonEventWriter {
     this.line(event);
   }
 
-  /** Write one JSON line. */
+  /** Write one JSON line; it passes the redaction gate as a value and once more as text. */
   line(value: unknown): void {
-    this.queue.push(JSON.stringify(value) + '\n');
+    this.queue.push(redact(JSON.stringify(redactValue(value))) + '\n');
     this.pump();
   }
 

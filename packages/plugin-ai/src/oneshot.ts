@@ -1,3 +1,4 @@
+import { redact } from '@holic512/shared';
 import type { RunArgs } from './args';
 import type { AgentConfirmFn } from './agent';
 import { createAppAgent } from './app';
@@ -85,7 +86,6 @@ function renderMarkdownReply(text: string, env: NodeJS.ProcessEnv, stdout: NodeJ
 /** Combine the prompt with piped input. The piped text goes to the model, so it passes the
  * redaction gate first (`cat .env | ai -p "check this"` sends no key). */
 export function withStdin(prompt: string | undefined, stdin: string): string {
-  const redact = stdin.trim() ? (require('@holic512/tool-runner') as { redact(text: string): string }).redact : (t: string) => t;
   const extra = stdin.trim() ? `<stdin>\n${redact(stdin.replace(/\s+$/, ''))}\n</stdin>` : '';
   if (!prompt) return extra;
   return extra ? `${prompt}\n\n${extra}` : prompt;

@@ -1,8 +1,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { redact, redactValue } from '@holic512/shared';
 import { z } from 'zod';
 import { appendPrivate, ensurePrivateDir } from '@holic512/shared/lib/private-files';
 import { SummarySchema } from './protocol';
+
+/** One JSON line into a private file; the record passes the redaction gate as a value and once more as text. */
+export function appendPrivateLine(file: string, record: unknown): void {
+  appendPrivate(file, redact(JSON.stringify(redactValue(record))) + '\n');
+}
 
 /**
  * Sessions are append-only JSONL files `<home>/ai/sessions/<id>.jsonl`. The first line is
@@ -61,7 +67,7 @@ export class SessionStore {
   /** Append one record as one line (one write call in append mode). */
   append(id: string, record: SessionRecord): void {
     ensurePrivateDir(path.dirname(this.dir));
-    appendPrivate(this.fileOf(id), JSON.stringify(record) + '\n');
+    appendPrivateLine(this.fileOf(id), record);
   }
 
   /** Every valid record of a session; lines that fail validation are skipped and counted. */
@@ -199,5 +205,5 @@ export interface AuditEntry {
 
 /** Append an audit entry to `<home>/ai/audit.jsonl`. */
 export function appendAudit(file: string, entry: AuditEntry): void {
-  appendPrivate(file, JSON.stringify(entry) + '\n');
+  appendPrivateLine(file, entry);
 }

@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { redactValue } from '@holic512/shared';
 import { LlmBaseError } from './errors';
 import { Lang, t } from './i18n';
 import { callLogPath } from './paths';
@@ -72,7 +73,8 @@ export async function addCall(record: CallRecord, env: NodeJS.ProcessEnv, lang: 
         await fs.promises.rename(file, `${file}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`);
       }
     }
-    const next = [record, ...calls].slice(0, MAX_CALLS);
+    // Metadata only, but an error message may quote a key: the entry passes the redaction gate.
+    const next = [redactValue(record), ...calls].slice(0, MAX_CALLS);
     await writeFileAtomic(file, JSON.stringify({ calls: next }, null, 2) + '\n', { mode: 0o600 });
   } finally {
     await release();

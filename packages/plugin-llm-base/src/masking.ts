@@ -1,12 +1,18 @@
+import { addKnownSecrets, redact, secretPrefix } from '@holic512/shared';
+
 /** Keys never leave this package in clear text: these helpers mask them for output. */
 
-/** `sk-abcdef123456` → `sk-***3456`; 8 characters or fewer → `***`; empty → ``. Env references stay readable. */
+/**
+ * For display: `sk-proj-abcdef…123456` → `sk-proj-***3456` (the prefix the redaction gate
+ * recognises, else the first 3 characters); 8 characters or fewer → `***`; empty → ``.
+ * Env references stay readable.
+ */
 export function maskApiKey(apiKey: unknown): string {
   if (typeof apiKey !== 'string' || apiKey.trim() === '') return '';
   const trimmed = apiKey.trim();
   if (isEnvReference(trimmed)) return trimmed;
   if (trimmed.length <= 8) return '***';
-  return trimmed.slice(0, 3) + '***' + trimmed.slice(-4);
+  return (secretPrefix(trimmed) || trimmed.slice(0, 3)) + '***' + trimmed.slice(-4);
 }
 
 /** `env:NAME` names an environment variable that holds the key. */
@@ -27,17 +33,10 @@ export function maskConfig<T extends { profiles: Record<string, { api_key?: unkn
 }
 
 /**
- * Remove secrets from a message: the given secret values wherever they appear, anything that
- * looks like an OpenAI-style key, Bearer tokens and `"api_key": "..."` pairs.
+ * Remove secrets from a message with the shared redaction gate; the given secret values (the
+ * profile's key, say) become known to the gate first, so they are found in any encoded form.
  */
 export function redactSecrets(message: string, secrets: Array<string | undefined | null> = []): string {
-  let out = message;
-  for (const s of secrets) {
-    if (typeof s === 'string' && s.length >= 4) out = out.split(s).join('***');
-  }
-  return out
-    .replace(/\bsk-[A-Za-z0-9\-_]{4,}/g, '***')
-    .replace(/(Bearer\s+)[^\s"',;]+/gi, '$1***')
-    .replace(/(authorization["']?\s*[:=]\s*["']?)(?!Bearer)[^\s"',;]+/gi, '$1***')
-    .replace(/(["']?api[_-]?key["']?\s*[:=]\s*["']?)[^"'\s,;}]+/gi, '$1***');
+  addKnownSecrets(secrets);
+  return redact(message);
 }

@@ -8,3 +8,7 @@ export { isEpipe, onClosedPipe } from './epipe';
 export { appendPrivate, ensurePrivateDir } from './private-files';
 export { jsonLimitProblem } from './json-limits';
 export type { JsonLimits } from './json-limits';
+export { redact, redactValue, redactArgs, addKnownSecrets, addEnvSecrets, knownSecretCount, secretPrefix, learnSecretsOf, maskSecret } from './redact/gate';
+export { isSecretName, looksLikeCode } from './redact/names';
+export { secretForms, MIN_KNOWN_LENGTH } from './redact/known';
+export { mask as maskSecretText } from './redact/patterns';

@@ -17,3 +17,5 @@ export { startScriptedOllama } from './ollama-server';
 export type { ScriptedOllama, ScriptedOllamaModel, ScriptedOllamaOptions, ScriptedOllamaReply, ScriptedOllamaHandler } from './ollama-server';
 export { createTestMcpServer, startTestMcpHttpServer, testMcpStdioCommand } from './mcp-server';
 export type { TestMcpOptions, TestMcpHttpServer } from './mcp-server';
+export { SECRET_CORPUS, fakeToken, leakForms, findLeak } from './secret-corpus';
+export type { SecretSample } from './secret-corpus';

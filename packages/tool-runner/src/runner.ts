@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import { slothtoolHome as sharedSlothtoolHome, userHome } from '@holic512/shared/lib/home';
 import { createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES, exec, execInherit } from './exec';
-import { redact } from './redact';
+import { redact, redactValue } from './redact';
 import { normalizePolicy } from './policy/classify';
 import { createToolRegistry, type ToolRegistry } from './registry';
 import type { AnyToolDefinition } from './registry/types';
@@ -229,7 +229,8 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     async run(step, runOptions = {}) {
       const id = runOptions.id ?? `cmd_${String(++counter).padStart(3, '0')}`;
       try {
-        return await runStep(id, step, runOptions, setup);
+        // The gate once more over the whole result: whatever a tool forgot does not leave.
+        return redactValue(await runStep(id, step, runOptions, setup));
       } catch (err) {
         // A bug or a throwing dependency must not reject: report it as a result.
         const tool = String((step as { tool?: unknown } | null)?.tool ?? 'exec');

@@ -106,8 +106,8 @@ describe('fs.edit', () => {
     const ask = async (p?: string) => (previews.push(p ?? ''), true);
     const s = testSession(world.ws, world.home);
     await runFsEdit({ tool: 'fs.edit', path: '.env', old_string: 'API_KEY=sk-abcdefghijklmnopqrstuvwx', new_string: 'API_KEY=sk-zyxwvutsrqponmlkjihgfedc' }, testCtx(s, { ask }));
-    expect(previews[0]).toMatch(/^-API_KEY=sk-\[redacted\]$/m);
-    expect(previews[0]).toMatch(/^\+API_KEY=sk-\[redacted\]$/m);
+    expect(previews[0]).toMatch(/^-API_KEY=sk-\[redacted openai key, 27 chars\]$/m);
+    expect(previews[0]).toMatch(/^\+API_KEY=sk-\[redacted openai key, 27 chars\]$/m);
     expect(previews[0]).not.toMatch(/abcdefghij|zyxwvuts/);
     await runFsWrite({ tool: 'fs.write', path: 'k.pem.txt', content: '-----BEGIN RSA PRIVATE KEY-----\nMIIEsecretbody\n-----END RSA PRIVATE KEY-----\n' }, testCtx(s, { ask }));
     expect(previews[1]).not.toContain('MIIEsecretbody');
@@ -123,10 +123,10 @@ describe('fs.edit', () => {
     const ok = (await runFsEdit({ tool: 'fs.edit', path: 'auth.ts', old_string: line2, new_string: '  token: string | null;' }, testCtx(s))) as Record<string, any>;
     expect(ok.status).toBe('applied');
     const line4 = read.content.split('\n')[3].split('\t')[1];
-    expect(line4).toContain('[redacted]');
+    expect(line4).toContain('[redacted openai key, 27 chars]');
     const masked = (await runFsEdit({ tool: 'fs.edit', path: 'auth.ts', old_string: line4, new_string: 'const key = process.env.KEY;' }, testCtx(s))) as Record<string, any>;
     expect(masked.error).toMatchObject({ code: 'NOT_FOUND_IN_FILE' });
-    expect(masked.error.message).toMatch(/\[redacted\]/);
+    expect(masked.error.message).toMatch(/\[redacted/);
   });
 
   test('replace_all replaces every occurrence and counts them', async () => {

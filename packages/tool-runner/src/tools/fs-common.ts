@@ -93,21 +93,13 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-const KEY_BLOCK_RE = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY\2-----|$)/g;
-
 /**
- * Redact a text line by line, keeping the line count (so line numbers stay right). Private
- * key blocks are masked over the whole text first: a slice that starts inside a key must
- * not show its body.
+ * Redact a text, keeping the line count (so line numbers stay right): the gate masks a private
+ * key block line by line, over the whole text, so a slice that starts inside a key does not
+ * show its body.
  */
 export function redactLines(text: string): string[] {
-  const masked = text.replace(KEY_BLOCK_RE, (m) =>
-    m
-      .split('\n')
-      .map((l, i, all) => (i === 0 || (i === all.length - 1 && l.startsWith('-----END')) ? l : '[redacted]'))
-      .join('\n'),
-  );
-  return splitLines(masked).map((l) => (/^(-----BEGIN|\[redacted\]$)/.test(l) ? l : redact(l)));
+  return splitLines(redact(text));
 }
 
 /** `     1\tline`: the line-number format of fs.read and snippets. */

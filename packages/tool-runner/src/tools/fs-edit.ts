@@ -177,7 +177,7 @@ export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Prom
       count = c;
     }
   }
-  if (count === 0) return err('NOT_FOUND_IN_FILE', oldS.includes('[redacted]') ? 'fs.err.redacted_old' : 'fs.err.old_not_found');
+  if (count === 0) return err('NOT_FOUND_IN_FILE', oldS.includes('[redacted') ? 'fs.err.redacted_old' : 'fs.err.old_not_found');
   if (count > 1 && step.replace_all !== true) return { ...err('AMBIGUOUS', 'fs.err.ambiguous', { n: count }), occurrences: count };
   const after = replaceExact(text, oldS, newS, step.replace_all === true);
   // Shown instead of hunks when a diff of a huge file would take too long.

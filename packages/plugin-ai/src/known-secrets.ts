@@ -1,0 +1,82 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { addEnvSecrets, addKnownSecrets } from '@holic512/shared';
+import { z } from 'zod';
+
+const LlmBaseKeys = z.object({
+  profiles: z.record(z.string(), z.object({ api_key: z.unknown().optional() }).passthrough()),
+}).passthrough();
+
+/**
+ * The API keys of the llm-base profiles (`<home>/plugin-configs/llm-base.json`): literal keys
+ * as they are, `env:NAME` keys as the value of that variable. A missing or unreadable file has
+ * none (llm-base reports its own config problems).
+ */
+export function llmBaseApiKeys(home: string, env: NodeJS.ProcessEnv): string[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(path.join(home, 'plugin-configs', 'llm-base.json'), 'utf8'));
+  } catch {
+    return [];
+  }
+  const parsed = LlmBaseKeys.safeParse(raw);
+  if (!parsed.success) return [];
+  const keys: string[] = [];
+  for (const p of Object.values(parsed.data.profiles)) {
+    const k = p.api_key;
+    if (typeof k !== 'string') continue;
+    const ref = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(k.trim());
+    const value = ref ? env[ref[1]] : k;
+    if (value) keys.push(value);
+  }
+  return keys;
+}
+
+/** Bytes read of one `.env*` file of the workspace: enough for any real one. */
+const DOTENV_MAX_BYTES = 256 * 1024;
+
+/**
+ * The `NAME=value` pairs of the workspace's `.env`, `.env.local`, `.env.production`… (the
+ * folder itself, not below): the OS sandbox hides these files from commands, so a value the
+ * gate never saw in an observation is still found when it turns up later (a model that copies
+ * it, a program that prints it encoded). Files that cannot be read count as empty.
+ */
+export function workspaceDotenv(cwd: string): Record<string, string> {
+  const vars: Record<string, string> = {};
+  let names: string[];
+  try {
+    names = fs.readdirSync(cwd).filter((n) => /^\.env(\..+)?$/.test(n));
+  } catch {
+    return vars;
+  }
+  for (const name of names) {
+    let text: string;
+    try {
+      const fd = fs.openSync(path.join(cwd, name), fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+      try {
+        if (!fs.fstatSync(fd).isFile()) continue;
+        const buf = Buffer.alloc(DOTENV_MAX_BYTES);
+        text = buf.toString('utf8', 0, fs.readSync(fd, buf, 0, DOTENV_MAX_BYTES, 0));
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      continue;
+    }
+    for (const line of text.split(/\r?\n/)) {
+      const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*[=:]\s*(.*?)\s*$/.exec(line);
+      if (m) vars[m[1]] = m[2].replace(/^(['"])(.*)\1$/, '$2');
+    }
+  }
+  return vars;
+}
+
+/**
+ * Tell the redaction gate every secret value this run knows of: secret-looking variables of
+ * `env` and of the workspace's `.env*` files, and the llm-base keys.
+ */
+export function registerKnownSecrets(home: string, env: NodeJS.ProcessEnv, cwd?: string): void {
+  addEnvSecrets(env);
+  if (cwd) addEnvSecrets(workspaceDotenv(cwd));
+  addKnownSecrets(llmBaseApiKeys(home, env));
+}

@@ -1,0 +1,170 @@
+import { envSecretValues, KnownSecrets } from './known';
+import { isPlaceholder, isSecretName, looksLikeCode } from './names';
+import { mask, maskPatterns, PASSWORD_OPTIONS, tokenShape } from './patterns';
+
+/**
+ * The redaction gate: the one function every byte passes through before it leaves the process
+ * (to the model, a session file, the audit log, the call log, `--json` events).
+ *
+ * The known values are process-wide on purpose: a secret is a secret for the whole process,
+ * whichever package meets it first, and a value the gate masked once (say from `.env` through
+ * `cat`) must still be caught when it comes back base64-encoded or cut out by `awk`.
+ */
+const known = new KnownSecrets();
+let envSeeded = false;
+
+function knownSecrets(): KnownSecrets {
+  if (!envSeeded) {
+    envSeeded = true;
+    known.add(envSecretValues(process.env));
+  }
+  return known;
+}
+
+/**
+ * Remember a value the patterns masked, when it looks like a secret rather than a word: at
+ * least 8 characters with a letter and a digit or symbol, or 20 characters, and no white space. Words
+ * (`SecretType` after `secret:`) are not learned, so source code elsewhere stays readable.
+ */
+const learn = (value: string): void => {
+  const v = value.trim();
+  if (/\s/.test(v)) return;
+  if (v.length >= 20 || (v.length >= 8 && /[A-Za-z]/.test(v) && /[^A-Za-z]/.test(v))) knownSecrets().add([v], true);
+};
+
+/**
+ * Tell the gate about secret values to find by value wherever they appear (as they are,
+ * reversed, hex, base64 at any alignment, JSON- or URL-escaped): the API keys of the llm-base
+ * profiles, say. Values shorter than 8 characters are ignored. Returns how many were new.
+ */
+export function addKnownSecrets(values: Iterable<string | undefined | null>): number {
+  return knownSecrets().add(values);
+}
+
+/** Add the values of the secret-looking variables of `env` (`*_API_KEY`, `*_TOKEN`, `*PASSWORD*`…). */
+export function addEnvSecrets(env: Record<string, string | undefined>): number {
+  return knownSecrets().add(envSecretValues(env));
+}
+
+/** How many secret values the gate looks for by value. */
+export function knownSecretCount(): number {
+  return knownSecrets().size;
+}
+
+/**
+ * Mask every secret in `text`: token shapes, private key blocks, credentials in URLs and HTTP
+ * headers, values under secret-looking names (JSON, YAML, TOML, INI, .env, `export`, CLI flags,
+ * `mysql -p…`), and the known secret values in any of their encoded forms. A masked value reads
+ * `PREFIX[redacted KIND, N chars]` (`sk-proj-[redacted openai key, 164 chars]`,
+ * `password=[redacted password, 7 chars]`). Source code stays as it is (`token: string`,
+ * `apiKey = process.env.API_KEY`). Linear in the length of `text`; idempotent.
+ */
+export function redact(text: string): string {
+  if (typeof text !== 'string' || text === '') return text;
+  const patterned = maskPatterns(text, learn);
+  const spans = knownSecrets().find(patterned);
+  if (spans.length === 0) return patterned;
+  const parts: string[] = [];
+  let at = 0;
+  for (const s of spans) {
+    parts.push(patterned.slice(at, s.start), mask(s.form, patterned.slice(s.start, s.end)));
+    at = s.end;
+  }
+  parts.push(patterned.slice(at));
+  return parts.join('');
+}
+
+/** A value under a secret-looking key, masked unless it is a placeholder or code. */
+function maskUnderKey(key: string, value: string): string {
+  if (isPlaceholder(value) || value.startsWith('env:') || looksLikeCode(key, value)) return redact(value);
+  learn(value);
+  return mask(key.replace(/^-+/, '') || 'secret', value);
+}
+
+/** An argument vector: `--password X`, `--token=X`, `mysql -pX`, `redis-cli -a X` are masked, and every word redacted. */
+export function redactArgs(args: readonly string[], program?: string): string[] {
+  const out = args.map((a) => (typeof a === 'string' ? a : String(a)));
+  const base = program ? (program.split(/[\\/]/).pop() ?? program).replace(/\.exe$/i, '') : '';
+  const opts = PASSWORD_OPTIONS[base];
+  for (let i = 0; i < out.length; i++) {
+    const a = out[i];
+    if (opts && a.startsWith(opts.flag) && a.length > opts.flag.length && opts.attached && !a.startsWith('--')) {
+      out[i] = opts.flag + maskUnderKey('password', a.slice(opts.flag.length));
+    } else if (opts && a === opts.flag && opts.separate && i + 1 < out.length) {
+      out[i + 1] = maskUnderKey('password', out[i + 1]);
+      i++;
+    } else if (/^--?[A-Za-z][A-Za-z0-9-]{0,40}$/.test(a) && isSecretName(a) && i + 1 < out.length && !out[i + 1].startsWith('-')) {
+      out[i + 1] = maskUnderKey(a, out[i + 1]);
+      i++;
+    } else out[i] = redact(a);
+  }
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The structured form of the gate: a copy of `value` with every string redacted, every string
+ * under a secret-looking key (`api_key`, `password`, `Authorization`…) masked whole, and
+ * argument vectors (`args` beside a `program`, or any string array) read as command lines.
+ * Keys stay. Numbers, booleans and non-plain objects pass as they are.
+ */
+export function redactValue<T>(value: T): T {
+  return walk(value, false, 0) as T;
+}
+
+function walk(value: unknown, secret: boolean, depth: number): unknown {
+  if (typeof value === 'string') return secret ? maskUnderKey('secret', value) : redact(value);
+  if (depth > 64) return value;
+  if (Array.isArray(value)) {
+    if (!secret && value.length > 0 && value.every((v) => typeof v === 'string')) return redactArgs(value as string[]);
+    return value.map((v) => walk(v, secret, depth + 1));
+  }
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  const program = typeof value.program === 'string' ? value.program : undefined;
+  for (const [k, v] of Object.entries(value)) {
+    let masked: unknown;
+    if (k === 'args' && Array.isArray(v) && v.every((a) => typeof a === 'string') && program !== undefined) masked = redactArgs(v as string[], program);
+    else if (typeof v === 'string' && (secret || isSecretName(k))) masked = maskUnderKey(k, v);
+    else masked = walk(v, secret || isSecretName(k), depth + 1);
+    Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
+ * For display only: the public prefix of a key the gate recognises (`sk-proj-`, `ghp_`,
+ * `AKIA`), or '' when it has no known shape.
+ */
+export function secretPrefix(value: string): string {
+  return tokenShape(value)?.keep ?? '';
+}
+
+/**
+ * Learn the secrets a structured document holds (strings under secret-looking keys) without
+ * masking anything, so that a copy of one under an innocent key (`backup`, `old`) is caught.
+ */
+export function learnSecretsOf(value: unknown, secret = false, depth = 0): void {
+  if (typeof value === 'string') {
+    if (secret && !isPlaceholder(value) && !value.startsWith('env:')) learn(value);
+    return;
+  }
+  if (depth > 64 || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const v of value) learnSecretsOf(v, secret, depth + 1);
+    return;
+  }
+  for (const [k, v] of Object.entries(value)) learnSecretsOf(v, secret || isSecretName(k), depth + 1);
+}
+
+/** `[redacted NAME, N chars]` for a value under a secret-looking name (learned as a known secret). */
+export function maskSecret(name: string, value: string): string {
+  if (isPlaceholder(value)) return value;
+  learn(value);
+  return mask(name.replace(/^-+/, '') || 'secret', value);
+}

@@ -1,0 +1,102 @@
+/**
+ * Which names hold secrets, and which values under such names are source code rather than
+ * secrets. Every function here looks at a bounded string (a name of at most 64 characters, a
+ * value the caller has already cut out), so none of them can cost more than a constant each.
+ */
+
+/** Words that make a name secret on their own: `password`, `db_pass`, `x-auth-token`, `client_secret`. */
+const SECRET_WORDS = new Set([
+  'password', 'passwords', 'passwd', 'passphrase', 'pwd', 'pass', 'secret', 'secrets', 'token', 'tokens',
+  'apikey', 'apikeys', 'credential', 'credentials', 'creds', 'cookie', 'cookies', 'authorization', 'auth',
+  'bearer', 'privatekey', 'accesskey', 'secretkey', 'authkey', 'accountkey', 'masterkey',
+  'signingkey', 'encryptionkey', 'dsn', 'authtoken',
+]);
+
+/** Two words that together make a secret name: `api_key`, `access-key`, `SECRET_KEY`, `private.key`. */
+const SECRET_PAIRS = new Set([
+  'api key', 'access key', 'secret key', 'private key', 'auth key', 'account key', 'master key',
+  'signing key', 'encryption key', 'client secret', 'connection string', 'database url', 'conn string', 'shared key',
+]);
+
+/** A name with one of these words counts or limits tokens (`max_tokens`, `TOKEN_LIMIT`): not a secret. */
+const COUNTER_WORDS = new Set([
+  'max', 'min', 'count', 'limit', 'limits', 'input', 'output', 'prompt', 'completion', 'total', 'num', 'used',
+  'estimate', 'budget', 'usage', 'per', 'len', 'length', 'size', 'type', 'types', 'kind', 'file', 'path', 'dir',
+  'url', 'endpoint', 'name', 'id', 'expires', 'expiry', 'ttl', 'timeout', 'policy', 'store', 'sock', 'socket',
+  'command', 'cmd', 'env', 'var', 'field', 'header', 'prefix', 'required', 'enabled', 'mode', 'method',
+]);
+
+/** The words of an identifier: `X-Api-Key` → [x, api, key]; `clientSecret` → [client, secret]. */
+export function nameWords(name: string): string[] {
+  return name
+    .slice(0, 64)
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .map((w) => w.replace(/\d+$/, ''))
+    .filter(Boolean);
+}
+
+/**
+ * True for a name whose value is a secret: `password`, `DB_PASS`, `api_key`, `apiKey`,
+ * `X-Api-Key`, `client_secret`, `--token`, `aws_secret_access_key`. Counters and
+ * descriptions of a secret (`max_tokens`, `TOKEN_LIMIT`, `token_file`, `SSH_AUTH_SOCK`) are not.
+ */
+export function isSecretName(name: string): boolean {
+  let known = NAME_MEMO.get(name);
+  if (known === undefined) {
+    if (NAME_MEMO.size >= 4096) NAME_MEMO.clear();
+    known = judgeName(name);
+    NAME_MEMO.set(name, known);
+  }
+  return known;
+}
+
+/**
+ * Answers of {@link isSecretName} (a pure function of the name, so remembering them changes no
+ * result): text full of the same few names is redacted without splitting each again.
+ */
+const NAME_MEMO = new Map<string, boolean>();
+
+function judgeName(name: string): boolean {
+  const words = nameWords(name);
+  if (words.length === 0) return false;
+  if (words.some((w) => COUNTER_WORDS.has(w))) return false;
+  if (words.some((w) => SECRET_WORDS.has(w))) return true;
+  for (let i = 0; i + 1 < words.length; i++) if (SECRET_PAIRS.has(`${words[i]} ${words[i + 1]}`)) return true;
+  return SECRET_WORDS.has(words.join(''));
+}
+
+/** Type names and keywords that follow `token:` / `password =` in source code, not secrets. */
+const CODE_WORDS = new Set([
+  'string', 'number', 'boolean', 'bigint', 'any', 'unknown', 'never', 'void', 'object', 'symbol', 'await', 'new', 'this',
+  'typeof', 'function', 'async', 'return', 'str', 'int', 'bool', 'bytes', 'optional', 'self', 'nil', 'none', 'required',
+  'secretstr', 'string[]', 'string|undefined', 'string|null', 'option<string>', '&str', 'string?', 'string!', 'null',
+  'true', 'false', 'undefined', 'yes', 'no', 'on', 'off', '~',
+]);
+
+const LIMIT_NAME = /(limit|max|min|count|len|size|ttl|timeout|expir|_ms$|seconds|length|bytes)/i;
+const SETTINGS_PATH = /^(process\.env|import\.meta\.env|os\.environ|this|self|cls|config|cfg|conf|settings|options|opts|ctx|context|env|args|params|props|req|request|res|auth|creds|credentials|secrets|data|user|account|profile|state|session|window|globalThis|ENV)\??\.[A-Za-z_$][\w$.?]*(\(|$)/;
+
+/**
+ * A value (unquoted in the text) that is code or a placeholder rather than a secret: a type or
+ * keyword (`token: string`), an operator (`secret === x`), a property path or call
+ * (`apiKey = process.env.API_KEY`, `token = getToken(`), a template or variable reference
+ * (`${token}`, `$TOKEN`), a run of `*`, or a small number under a limit-like name.
+ * Masking those would garble the source code fs.read shows and fs.edit must match exactly.
+ */
+export function looksLikeCode(name: string, value: string): boolean {
+  if (value.length > 200) return false;
+  if (CODE_WORDS.has(value.toLowerCase())) return true;
+  if (/^[=<>!&|?:+\-*/%^~.]+$/.test(value)) return true;
+  if (SETTINGS_PATH.test(value)) return true;
+  if (value === '$' || /^\$\{?[A-Za-z_]/.test(value) || /^%[A-Za-z_]+%$/.test(value)) return true;
+  if (/^[A-Za-z_$][\w$.]*\(/.test(value) || value.startsWith('`')) return true;
+  if (/^\d{1,7}$/.test(value) && LIMIT_NAME.test(name)) return true;
+  return false;
+}
+
+/** A value that is empty or a placeholder: nothing to hide. */
+export function isPlaceholder(value: string): boolean {
+  return value === '' || /^(\*+|x+|\.{3}|…|<[^>]{0,40}>|changeme_?placeholder)$/i.test(value) || value.includes('[redacted');
+}

@@ -1,0 +1,169 @@
+import { SECRET_CORPUS, fakeToken, findLeak } from '@holic512/testkit';
+import { addEnvSecrets, addKnownSecrets, isSecretName, redact, redactArgs, redactValue, secretForms, secretPrefix } from '../src';
+
+// The redaction gate: every format of the corpus, every transform, what stays readable.
+
+describe('every format of the corpus is masked, in its file as it is', () => {
+  test.each(SECRET_CORPUS.map((s) => [s.name, s] as const))('%s', (_name, s) => {
+    const out = redact(s.text);
+    expect(findLeak(out, s.secret)).toBeUndefined();
+    expect(out).not.toContain(s.secret);
+    expect(out).toMatch(/\[redacted [^\]]+, \d+ chars\]/);
+    expect(redact(out)).toBe(out);
+  });
+
+  test('the corpus holds at least 40 formats', () => {
+    expect(new Set(SECRET_CORPUS.map((s) => s.name)).size).toBeGreaterThanOrEqual(40);
+  });
+});
+
+describe('a masked value keeps its shape', () => {
+  test.each([
+    ['sk-proj-' + 'a1'.repeat(24), 'sk-proj-[redacted openai key, 56 chars]'],
+    ['ghp_' + 'b2'.repeat(18), 'ghp_[redacted github token, 40 chars]'],
+    ['AKIA' + 'C3'.repeat(8), 'AKIA[redacted aws access key id, 20 chars]'],
+    ['password: hunter2', 'password: [redacted password, 7 chars]'],
+    ['{"api_key": "k-123"}', '{"api_key": "[redacted api_key, 5 chars]"}'],
+    ['postgres://u:p4ss@h/db', 'postgres://u:[redacted password, 4 chars]@h/db'],
+    ['Authorization: Bearer abc.def.ghi123', 'Authorization: Bearer [redacted authorization, 21 chars]'],
+    ['--token tok_987654', '--token [redacted token, 10 chars]'],
+    ['mysql -uroot -pS3cret!x db', 'mysql -uroot -p[redacted password, 8 chars] db'],
+  ])('%s', (input, expected) => {
+    expect(redact(input)).toBe(expected);
+  });
+});
+
+describe('JSON stays JSON when the gate runs over serialised text', () => {
+  test.each([
+    { tokens: 30, api_key: 'abc-123-def', nested: { password: 'p@ss"quote' } },
+    { stdoutTail: 'API_KEY=zzz999zzz\n{"token": "t0k3n-value"}', max_tokens: 4000 },
+    { args: ['--password', 'pw-123456'], program: 'mysql' },
+  ])('%j', (value) => {
+    const text = redact(JSON.stringify(value));
+    expect(() => JSON.parse(text)).not.toThrow();
+  });
+});
+
+describe('source code stays readable', () => {
+  test.each([
+    '  token: string;',
+    'const apiKey = process.env.API_KEY;',
+    'const secret = config.secret;',
+    'if (secret === undefined) return;',
+    'const token = await getToken();',
+    'password = getpass()',
+    'export const TOKEN_LIMIT = 4000;',
+    'function redactToken(token: string) {',
+    'token=${TOKEN}',
+    'headers: { Authorization: `Bearer ${token}` },',
+    'max_tokens: 4096',
+    'const tokenizer = new Tokenizer();',
+    'auth = HTTPBasicAuth(user, pw)',
+    '"password": null',
+    'pass',
+    'secret === other',
+    'SSH_AUTH_SOCK=/tmp/ssh-XYZ/agent.1',
+    'Basic authentication is disabled',
+  ])('%s', (line) => {
+    expect(redact(line)).toBe(line);
+  });
+});
+
+describe('ordinary text is left alone', () => {
+  test.each([
+    'git status',
+    'On branch main\nnothing to commit, working tree clean',
+    'total 48\ndrwxr-xr-x  5 u u 4096 Jan  1 12:00 src',
+    'task-1234-abc',
+    'https://example.com/path?q=1',
+    'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  file.tar',
+    'commit 4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+  ])('%s', (text) => {
+    expect(redact(text)).toBe(text);
+  });
+});
+
+describe('known secret values are found in every form', () => {
+  const secret = fakeToken('known-form', 29);
+  beforeAll(() => addKnownSecrets([secret]));
+  const enc = (s: string) => Buffer.from(s);
+  test.each<[string, (s: string) => string]>([
+    ['as is, inside a word', (s) => `xx${s}yy`],
+    ['reversed', (s) => [...s].reverse().join('')],
+    ['hex', (s) => enc(s).toString('hex')],
+    ['HEX', (s) => enc(s).toString('hex').toUpperCase()],
+    ['base64, aligned', (s) => enc(s).toString('base64')],
+    ['base64, one byte in', (s) => enc(`a${s}`).toString('base64')],
+    ['base64, two bytes in', (s) => enc(`ab${s}`).toString('base64')],
+    ['base64url, one byte in', (s) => enc(`a${s}?`).toString('base64url')],
+    ['base64 of a whole file', (s) => enc(`line one\nTHE_VALUE=${s}\nline three\n`).toString('base64')],
+    ['url-encoded', (s) => encodeURIComponent(s)],
+    ['awk field', (s) => s],
+  ])('%s', (_name, transform) => {
+    const out = redact(`output: ${transform(secret)} end`);
+    expect(findLeak(out, secret)).toBeUndefined();
+    expect(out).toContain('[redacted known secret');
+  });
+});
+
+describe('a value masked once is known afterwards (cat .env, then base64 .env / awk / grep -v)', () => {
+  const value = fakeToken('learned', 26);
+  const file = `NAME=app\nSERVICE_TOKEN=${value}\nPORT=80\n`;
+  test('first seen through its name, then caught in transforms that hide the name', () => {
+    expect(redact(file)).not.toContain(value);
+    for (const later of [Buffer.from(file).toString('base64'), value, [...value].reverse().join(''), Buffer.from(value).toString('hex')]) {
+      expect(findLeak(redact(later), value)).toBeUndefined();
+    }
+  });
+});
+
+describe('secret-looking environment variables', () => {
+  test('their values are found; paths and switches are not taken as secrets', () => {
+    const token = fakeToken('env-token', 32);
+    addEnvSecrets({ MY_SERVICE_TOKEN: token, SSH_AUTH_SOCK: '/tmp/ssh-abcdef/agent.42', DEBUG_AUTH: 'true', PATH: '/usr/bin' });
+    expect(redact(`the value is ${token}`)).not.toContain(token);
+    expect(redact('/tmp/ssh-abcdef/agent.42')).toBe('/tmp/ssh-abcdef/agent.42');
+  });
+  test('a short value is not a known secret', () => {
+    expect(secretForms('short').length).toBe(0);
+  });
+});
+
+describe('names', () => {
+  test.each([
+    ['api_key', true], ['API-KEY', true], ['apiKey', true], ['X-Api-Key', true], ['refreshToken', true], ['client_secret', true],
+    ['DB_PASSWORD', true], ['passwd', true], ['aws_secret_access_key', true], ['--token', true], ['Authorization', true],
+    ['max_tokens', false], ['input_tokens', false], ['TOKEN_LIMIT', false], ['token_file', false], ['SSH_AUTH_SOCK', false],
+    ['language', false], ['base_url', false], ['author', false], ['tokenizer', false], ['sessionKey', false],
+  ])('isSecretName(%s) is %s', (name, secret) => {
+    expect(isSecretName(name)).toBe(secret);
+  });
+});
+
+describe('structured values', () => {
+  test('strings under secret keys are masked whole; argument vectors are read as command lines', () => {
+    const v = redactValue({
+      api_key: 'plain-value-1',
+      env: { GITHUB_TOKEN: 'plain-value-2' },
+      program: 'mysql',
+      args: ['-u', 'root', '-pplain-value-3', 'db'],
+      parsed: { items: [{ text: 'DB_PASS=plain-value-4' }] },
+      usage: { input_tokens: 10 },
+    });
+    expect(JSON.stringify(v)).not.toMatch(/plain-value/);
+    expect(v.usage).toEqual({ input_tokens: 10 });
+    expect(v.args.slice(0, 2)).toEqual(['-u', 'root']);
+  });
+  test.each<[string, string[], string | undefined]>([
+    ['--password VALUE', ['login', '--password', 'pw-value-5'], undefined],
+    ['--token=VALUE', ['publish', '--token=pw-value-6'], undefined],
+    ['sshpass -p VALUE', ['-p', 'pw-value-7', 'ssh', 'h'], 'sshpass'],
+    ['redis-cli -a VALUE', ['-h', 'x', '-a', 'pw-value-8'], '/usr/bin/redis-cli'],
+  ])('%s', (_name, args, program) => {
+    expect(redactArgs(args, program).join(' ')).not.toMatch(/pw-value/);
+  });
+  test('secretPrefix shows only what the gate recognises', () => {
+    expect(secretPrefix('sk-proj-' + 'x1'.repeat(20))).toBe('sk-proj-');
+    expect(secretPrefix('hello')).toBe('');
+  });
+});
