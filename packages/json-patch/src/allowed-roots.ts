@@ -120,9 +120,12 @@ export async function resolveAllowedFile(
 
 export function ioError(file: string, action: string, err: unknown): JsonPatchError {
   const e = err as NodeJS.ErrnoException;
+  const said = e.message ?? String(err);
+  // Node's messages already start with the code (`ENOSPC: no space left on device, write`).
+  const detail = e.code && !said.startsWith(e.code) ? `${e.code} ${said}` : said;
   return new JsonPatchError(
     'IO_ERROR',
-    `Expected to ${action} ${file}, but the system said: ${e.code ?? ''} ${e.message ?? String(err)}. ` +
+    `Expected to ${action} ${file}, but the system said: ${detail}. ` +
       'Check the file and folder permissions and free disk space, then try again.',
     { file, cause: err },
   );

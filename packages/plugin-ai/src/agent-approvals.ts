@@ -1,4 +1,4 @@
-import { at, emit, type AgentConfirmFn, type AgentCore } from './agent-core';
+import { at, emit, writeFailure, type AgentConfirmFn, type AgentCore } from './agent-core';
 import type { Step } from './protocol';
 import type { ConfirmAnswer, ConfirmRequest, StepRunner, ToolResult } from './runner-types';
 import { log } from './agent-session';
@@ -19,7 +19,8 @@ export async function confirmBridge(core: AgentCore, request: ConfirmRequest): P
 
 /** One audit line for a judged step: who approved it and how it ended. */
 export function audit(core: AgentCore, id: string, step: Step, result: ToolResult): void {
-  if (!core.deps.auditFile) return;
+  const file = core.deps.auditFile;
+  if (!file) return;
   const answer = core.answers.get(id);
   core.answers.delete(id);
   let approvedBy: AuditEntry['approvedBy'] = 'none';
@@ -28,7 +29,8 @@ export function audit(core: AgentCore, id: string, step: Step, result: ToolResul
     else approvedBy = result.decision.by === 'user' ? 'user' : 'policy';
   }
   const outcome = result.status ?? (result.exitCode !== undefined ? `exit ${String(result.exitCode)}` : 'ran');
-  appendAudit(core.deps.auditFile, {
+  if (core.unwritable.has(file)) return;
+  const entry: AuditEntry = {
     at: at(core),
     sessionId: core.id,
     id,
@@ -38,7 +40,14 @@ export function audit(core: AgentCore, id: string, step: Step, result: ToolResul
     approvedBy,
     answer: answer?.action,
     outcome,
-  });
+  };
+  try {
+    appendAudit(file, entry);
+  } catch (err) {
+    // A full disk must not stop the steps the user approved: said once, then left alone.
+    core.unwritable.add(file);
+    emit(core, { type: 'log', code: 'audit_not_saved', message: t(core.options.lang, 'auditNotSaved', { reason: writeFailure(err), file }) });
+  }
 }
 
 /** Fields that carry file contents: the audit log records their size and hash, never the text. */

@@ -76,6 +76,8 @@ export interface AgentCore {
   readonly undoMarks: number[];
   /** One per user message of the conversation, oldest first (`/rewind`). */
   readonly checkpoints: Checkpoint[];
+  /** Files that could not be written (a full disk): said once each, then left alone. */
+  readonly unwritable: Set<string>;
   id: string;
   /** True once the session file has its meta record. */
   started: boolean;
@@ -93,6 +95,12 @@ export interface AgentCore {
 }
 
 export const zeroUsage = (): UsageTotals => ({ input_tokens: 0, output_tokens: 0, calls: 0 });
+
+/** Why a write failed, in one line: `ENOSPC: no space left on device` (the error's own message). */
+export function writeFailure(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return (e instanceof Error ? e.message : String(err)).split('\n')[0].replace(/, (write|open|appendFile|fsync)( '[^']*')?$/, '');
+}
 
 export function emit(core: AgentCore, event: AgentEvent): void {
   for (const listener of core.listeners) listener(event);

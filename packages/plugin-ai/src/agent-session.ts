@@ -1,12 +1,28 @@
-import { at, emit, type AgentCore, type Pending } from './agent-core';
+import { at, emit, writeFailure, type AgentCore, type Pending } from './agent-core';
+import { t } from './i18n';
 import type { SessionRecord } from './sessions';
 
-/** Append one record to the session file, writing its meta record first. */
+/**
+ * Append one record to the session file, writing its meta record first. A write that fails (a
+ * full disk, a folder made read-only) never stops the conversation: it is said once, and the
+ * session goes on in memory; what was saved before stays a valid session.
+ */
 export function record(core: AgentCore, entry: SessionRecord): void {
   const store = core.deps.store;
   if (!store) return;
+  const file = store.fileOf(core.id);
+  if (core.unwritable.has(file)) return;
+  try {
+    append(core, entry);
+  } catch (err) {
+    core.unwritable.add(file);
+    emit(core, { type: 'log', code: 'session_not_saved', message: t(core.options.lang, 'sessionNotSaved', { reason: writeFailure(err), file }) });
+  }
+}
+
+function append(core: AgentCore, entry: SessionRecord): void {
+  const store = core.deps.store!;
   if (!core.started) {
-    core.started = true;
     store.append(core.id, {
       t: 'meta',
       v: 1,
@@ -16,6 +32,7 @@ export function record(core: AgentCore, entry: SessionRecord): void {
       mode: core.mode,
       profile: core.profile,
     });
+    core.started = true;
   }
   store.append(core.id, entry);
 }

@@ -36,6 +36,7 @@ export class Agent {
       answers: new Map(),
       undoMarks: [],
       checkpoints: [],
+      unwritable: new Set(),
       id: newSessionId(now(), deps.random),
       started: false,
       mode: options.mode ?? options.config.defaultMode,

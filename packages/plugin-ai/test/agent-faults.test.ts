@@ -91,3 +91,66 @@ describe('the step limit', () => {
     }
   });
 });
+
+describe('a full disk', () => {
+  /** A session store whose writes fail the way a full disk fails them (ENOSPC), after `okWrites` good ones. */
+  function fullDiskStore(dir: string, okWrites: number): SessionStore {
+    const store = new SessionStore(dir);
+    const append = store.append.bind(store);
+    let writes = 0;
+    store.append = (id, record) => {
+      if (++writes > okWrites) throw Object.assign(new Error(`ENOSPC: no space left on device, write`), { code: 'ENOSPC' });
+      append(id, record);
+    };
+    return store;
+  }
+
+  test('a session that cannot be saved keeps the conversation going, says so once, and the saved part reads back', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-full-'));
+    try {
+      const store = fullDiskStore(dir, 2);
+      const llm = fakeLlm([cmd({ program: 'ls', args: [] }), chat('done'), chat('second answer')]);
+      const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: fakeRunner().create, store, now: steppingClock() });
+      const logs: Array<{ code: string; message: string }> = [];
+      agent.on((e) => {
+        if (e.type === 'log') logs.push(e);
+      });
+      expect((await agent.send('first')).outcome).toBe('answered');
+      expect((await agent.send('again')).outcome).toBe('answered');
+      const notSaved = logs.filter((l) => l.code === 'session_not_saved');
+      expect(notSaved).toHaveLength(1);
+      expect(notSaved[0].message).toMatch(/no space left|ENOSPC/i);
+      expect(notSaved[0].message).toMatch(/free|space/i);
+      // What was written before the disk filled up is still a valid session.
+      const { records } = store.read(agent.sessionId);
+      expect(records).toHaveLength(2);
+      expect(records[0].t).toBe('meta');
+      // The model still saw the whole conversation.
+      expect(llm.calls[2].map((m) => m.content).join('\n')).toContain('first');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('an audit line that cannot be written does not stop the step, and is said once', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-full-audit-'));
+    try {
+      const auditFile = path.join(dir, 'audit.jsonl');
+      fs.mkdirSync(auditFile); // a folder where the file should be: every append fails (EISDIR)
+      const llm = fakeLlm([cmd({ program: 'ls', args: [] }, { program: 'pwd', args: [] }), chat('done')]);
+      const runner = fakeRunner();
+      const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'zh' }, { llm, createRunner: runner.create, auditFile, now: steppingClock() });
+      const logs: Array<{ code: string; message: string }> = [];
+      agent.on((e) => {
+        if (e.type === 'log') logs.push(e);
+      });
+      expect((await agent.send('go')).outcome).toBe('answered');
+      expect(runner.runs).toHaveLength(2);
+      const notSaved = logs.filter((l) => l.code === 'audit_not_saved');
+      expect(notSaved).toHaveLength(1);
+      expect(notSaved[0].message).toContain(auditFile);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

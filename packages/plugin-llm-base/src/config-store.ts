@@ -52,13 +52,24 @@ export function readConfig(ctx: StoreContext): LlmConfig {
   return parseConfigText(text, file, ctx.lang);
 }
 
-/** Write atomically with mode 0600. */
+/** Write atomically with mode 0600; a failed write (a full disk) leaves the old file as it was and says so. */
 export function writeConfig(config: LlmConfig, ctx: StoreContext): void {
   const file = configPath(ctx.env);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const writeFileAtomic = require('write-file-atomic') as typeof import('write-file-atomic');
-  writeFileAtomic.sync(file, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const writeFileAtomic = require('write-file-atomic') as typeof import('write-file-atomic');
+    writeFileAtomic.sync(file, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
+  } catch (err) {
+    const detail = ((err as Error).message ?? String(err)).split('\n')[0].replace(/, (write|open|mkdir|rename|fsync)( '[^']*')?$/, '');
+    throw new LlmBaseError('PROVIDER_ERROR', t(ctx.lang, 'configWriteFailed', { file, detail }), 'config_write_failed');
+  }
 }
+
+/**
+ * A config lock older than this belongs to a writer that died (a write takes milliseconds):
+ * the next writer takes it over, so a killed `llm-base config …` blocks others for seconds, not longer.
+ */
+export const CONFIG_LOCK_STALE_MS = 3000;
 
 /** Read, change and write the config while holding its lock (sync; no waiting). */
 function mutate(ctx: StoreContext, change: (config: LlmConfig) => void): LlmConfig {
@@ -67,7 +78,7 @@ function mutate(ctx: StoreContext, change: (config: LlmConfig) => void): LlmConf
   const lockfile = require('proper-lockfile') as typeof import('proper-lockfile');
   let release: () => void;
   try {
-    release = lockfile.lockSync(file, { realpath: false, stale: 10000 });
+    release = lockfile.lockSync(file, { realpath: false, stale: CONFIG_LOCK_STALE_MS });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
       throw new LlmBaseError('PROVIDER_ERROR', t(ctx.lang, 'configLocked', { file }), 'config_locked');
@@ -89,7 +100,7 @@ export async function mutateAsync(ctx: StoreContext, change: (config: LlmConfig)
   const file = configPath(ctx.env);
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   const lockfile = require('proper-lockfile') as typeof import('proper-lockfile');
-  const release = await lockfile.lock(file, { realpath: false, stale: 10000, retries: { retries: 50, minTimeout: 5, maxTimeout: 100 } });
+  const release = await lockfile.lock(file, { realpath: false, stale: CONFIG_LOCK_STALE_MS, retries: { retries: 50, minTimeout: 5, maxTimeout: 100 } });
   try {
     const config = readConfig(ctx);
     change(config);
