@@ -8,7 +8,7 @@ import { ConversationContext, type ContextSizes } from './context';
 import type { AgentListener, TurnResult, UsageTotals } from './events';
 import { t } from './i18n';
 import type { Summary } from './protocol';
-import type { UndoResult } from './runner-types';
+import type { ProcessInfo, UndoResult } from './runner-types';
 import { newSessionId, type SessionInfo } from './sessions';
 
 export type { AgentConfirmAnswer, AgentConfirmFn, AgentDeps, AgentOptions, SendOptions } from './agent-core';
@@ -245,6 +245,11 @@ export class Agent {
     });
     commit(this.core, [{ kind: 'event', text: event }]);
     return result;
+  }
+
+  /** The background processes the model started in this session (`/ps`). */
+  processes(): ProcessInfo[] {
+    return this.core.runner?.processes?.() ?? [];
   }
 
   /** End the session: the running turn is aborted (its model request too) and background

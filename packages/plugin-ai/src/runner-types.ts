@@ -79,8 +79,10 @@ export interface StepRunner {
   changes?(mark?: number): Array<{ seq: number; stepId: string; tool: string; path: string }>;
   /** Restore the files changed since `mark`. */
   undo?(mark: number): UndoResult;
-  /** End the session's background processes. */
+  /** End the session's background processes (not the detached ones). */
   dispose?(): void;
+  /** The session's background processes (tool-runner ≥ detach; `/ps`). */
+  processes?(): ProcessInfo[];
   /** Permission rules that could not be read (tool-runner ≥ permission rules). */
   readonly ruleProblems?: ReadonlyArray<{ text: string; source: string; error: string }>;
   /** Which OS sandbox command steps run in, or why none (tool-runner ≥ the sandbox). */
@@ -95,4 +97,17 @@ export interface Policy {
   allowWrite?: boolean;
   allowSudo?: boolean;
   allowPrivateNetwork?: boolean | string[];
+}
+
+/** One background process of the session, as `/ps` shows it. */
+export interface ProcessInfo {
+  proc_id: string;
+  pid?: number;
+  program: string;
+  args: string[];
+  state: 'running' | 'exited';
+  exitCode: number | null;
+  runningMs: number;
+  /** Detached: keeps running after the session; its output goes to this file. */
+  logFile?: string;
 }

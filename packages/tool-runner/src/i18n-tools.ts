@@ -67,6 +67,10 @@ export const TOOL_MESSAGES: Record<string, { zh: string; en: string; hintZh?: st
   'proc.status': { zh: '查看后台进程的状态和新输出', en: 'reads the status and new output of a background process' },
   'proc.kill': { zh: '结束本会话启动的后台进程', en: 'ends a background process this session started' },
   'proc.background': { zh: '在后台运行，之后用 proc.status 查看', en: 'runs in the background; watch it with proc.status' },
+  'proc.detach': {
+    zh: '会话结束后仍继续运行（输出写入 SlothTool 主目录下的 ai/detached/ 日志文件，/ps 可列出）',
+    en: 'keeps running after the session ends (output goes to a log file in ai/detached/ of the SlothTool home; /ps lists it)',
+  },
 
   // ── notes and errors in results ──
   'fs.err.not_found': { zh: '文件 `{f}` 不存在', en: 'the file `{f}` does not exist' },

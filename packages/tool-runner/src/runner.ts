@@ -11,7 +11,7 @@ import type { Registry, RunnerDeps, ToolResult } from './tools/types';
 import { FileJournal, ReadTracker, type FileChange, type UndoResult } from './file-journal';
 import { createDefaultResolver } from './net-guard';
 import { createDefaultFsDeps } from './tools/fs-common';
-import { createDefaultProcDeps, ProcessTable, type ProcLimits } from './tools/proc';
+import { createDefaultProcDeps, ProcessTable, type ProcInfo, type ProcLimits } from './tools/proc';
 import type { HttpSettings, ToolSession } from './tools/session';
 import { realDir, resolvePath } from './workspace';
 import type { RuleProblem } from './permission-rules';
@@ -109,7 +109,9 @@ export interface ToolRunner {
   changes(mark?: number): Array<Pick<FileChange, 'seq' | 'stepId' | 'tool' | 'path'>>;
   /** Put back the files changed since `mark`; files changed again since are left alone. */
   undo(mark: number): UndoResult;
-  /** End every background process still running (call it when the session ends). */
+  /** The background processes of this session, oldest first (`/ps`); detached ones name their log file. */
+  processes(): ProcInfo[];
+  /** End every background process still running except detached ones (call it when the session ends). */
   dispose(): void;
 }
 
@@ -188,7 +190,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       const lowered = judged.decision.rules.some((r) => r.id === 'policy.lowered' || r.id === 'session.allowed' || r.id === 'permission.allow');
       const level: 'L0' | 'L1' = asked === 'L1' || lowered ? 'L1' : 'L0';
       const network = level === 'L1' && judged.touches.network.length > 0;
-      return { kind: status.kind, level, network, wrap: (program, args, cwd) => sandbox.wrap(level, network, cwd, program, args) };
+      return { kind: status.kind, level, network, wrap: (program, args, cwd, options) => sandbox.wrap(level, network, cwd, program, args, options) };
     },
     context: (id, runOptions, judged) => ({
       id,
@@ -225,6 +227,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     mark: () => session.journal.mark(),
     changes: (mark = 0) => session.journal.since(mark).map(({ seq, stepId, tool, path: file }) => ({ seq, stepId, tool, path: file })),
     undo: (mark) => session.journal.undo(mark),
+    processes: () => session.procs.list(),
     dispose: () => session.procs.dispose(),
     async run(step, runOptions = {}) {
       const id = runOptions.id ?? `cmd_${String(++counter).padStart(3, '0')}`;

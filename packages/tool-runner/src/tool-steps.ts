@@ -43,6 +43,8 @@ export interface ProcStartStep {
   program: string;
   args: string[];
   cwd?: string | null;
+  /** Keep it running after the session ends (always asked; output goes to a log file). */
+  detach?: boolean;
   requires?: Requires;
 }
 

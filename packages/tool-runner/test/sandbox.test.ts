@@ -26,6 +26,12 @@ describe('bwrapArgs', () => {
     expect(args).not.toContain('--unshare-net');
     expect(bwrapArgs({ ...spec, network: false })).toContain('--unshare-net');
   });
+  test('a command that may outlive the runner (detached proc.start) is built without --die-with-parent, nothing else changes', () => {
+    const plain = bwrapArgs(base);
+    const outlive = bwrapArgs({ ...base, outlive: true });
+    expect(outlive).not.toContain('--die-with-parent');
+    expect(outlive).toEqual(plain.filter((a) => a !== '--die-with-parent'));
+  });
   test('secret stores: folders behind an empty read-only tmpfs, files behind /dev/null', () => {
     const args = bwrapArgs({ ...base, hide: [{ path: '/home/u/.ssh', kind: 'dir' }, { path: '/home/u/.npmrc', kind: 'file' }, { path: '/home/u/my proj/.env', kind: 'file' }] });
     expect(args.join('|')).toContain('--tmpfs|/home/u/.ssh|--remount-ro|/home/u/.ssh|--ro-bind|/dev/null|/home/u/.npmrc|--ro-bind|/dev/null|/home/u/my proj/.env');

@@ -13,6 +13,7 @@ export const COMMANDS = [
   'steer',
   'next',
   'undo',
+  'ps',
   'exit',
 ] as const;
 

@@ -1,7 +1,7 @@
 /** How steps, results and command answers look on the screen. Pure: data in, lines out. */
 import type { ContextSizes } from '../context';
 import type { Step } from '../protocol';
-import type { Decision, Level, Rule, ToolResult } from '../runner-types';
+import type { Decision, Level, ProcessInfo, Rule, ToolResult } from '../runner-types';
 import type { SessionInfo, SessionRecord } from '../sessions';
 import { t, type Lang } from '../i18n';
 import { NOT_RUN, sandboxNote } from '../render';
@@ -155,6 +155,19 @@ export function formatContext(sizes: ContextSizes, theme: Theme, lang: Lang): st
     const bar = theme.cyan('█'.repeat(filled)) + theme.dim('░'.repeat(20 - filled));
     lines.push(`  ${name.padEnd(nameWidth)}  ${bar} ${String(value).padStart(6)}  ${String(pct).padStart(3)}%${extra ? theme.dim(`  ${extra}`) : ''}`);
   }
+  return lines;
+}
+
+/** `/ps`: the session's background processes, oldest first; detached ones name their log file. */
+export function formatProcesses(list: ReadonlyArray<ProcessInfo>, theme: Theme, lang: Lang): string[] {
+  if (!list.length) return [ts(lang, 'psNone')];
+  const lines = list.map((p) => {
+    const time = formatDuration(p.runningMs);
+    const state = p.state === 'running' ? theme.green(ts(lang, 'psRunning', { time })) : theme.dim(ts(lang, 'psExited', { code: String(p.exitCode ?? '-'), time }));
+    const detached = p.logFile ? `  ${theme.yellow(ts(lang, 'psDetached', { file: p.logFile }))}` : '';
+    return `  ${theme.bold(p.proc_id)}  ${p.pid ?? '-'}  ${[p.program, ...p.args].join(' ')}  ${state}${detached}`;
+  });
+  lines.push(theme.dim(ts(lang, 'psHint')));
   return lines;
 }
 

@@ -11,7 +11,7 @@ import type { AppAgent } from '../app';
 import { t } from '../i18n';
 import type { ConfirmRequest, UndoResult } from '../runner-types';
 import { commonPrefix, COMMANDS, parseInput, type CommandName } from './commands';
-import { describeStep, formatContext, formatResumed, formatSessions } from './format';
+import { describeStep, formatContext, formatProcesses, formatResumed, formatSessions } from './format';
 import type { InputKey } from './keys';
 import { reduce, setText } from './line-editor';
 import { createQuestion, joinWords, reduceQuestion } from './question';
@@ -262,6 +262,8 @@ export class Screen extends ScreenTurns {
         }
         this.print(this.theme.dim(ts(this.lang, 'steerIdle')));
         return this.startTurn(arg);
+      case 'ps':
+        return this.print(formatProcesses(agent.processes(), this.theme, this.lang).join('\n'));
       case 'undo':
         if (busyOnly()) return;
         return this.print(this.undoText(agent.undo()));

@@ -13,7 +13,7 @@ export const procStartTool: ToolDefinition<ProcStartStep> = {
     en: 'Start a long-running program (tests, builds, dev servers) in the background; returns a proc_id at once.',
     zh: '在后台启动一个长时间运行的程序（测试、构建、开发服务器）；立即返回 proc_id。',
   },
-  input: z.object({ program: z.string().min(1), args: argList, cwd: cwdField, requires: RequiresSchema }),
+  input: z.object({ program: z.string().min(1), args: argList, cwd: cwdField, detach: z.boolean().optional(), requires: RequiresSchema }),
   example: { program: 'npm', args: ['test'] },
   takesCwd: true,
   sandboxed: true,
@@ -22,10 +22,12 @@ export const procStartTool: ToolDefinition<ProcStartStep> = {
   judgeContext: (_s, env) => ({ workspace: env.session.workspace, slothtoolHome: env.session.slothtoolHome }),
   assess(s, ctx) {
     const judged = assessCommand(s.program, s.args ?? [], s.cwd, ctx);
-    return { ...judged, findings: [...judged.findings, finding('proc.background', 'L0')] };
+    // A process that outlives the session is one nobody watches: always asked.
+    const background = s.detach ? finding('proc.detach', 'L1') : finding('proc.background', 'L0');
+    return { ...judged, findings: [...judged.findings, background] };
   },
-  approvalKey: (s) => commandKey(s.program, s.args ?? []),
-  digest: (s) => `start ${commandLine(s.program, s.args ?? [])}`,
+  approvalKey: (s) => `${s.detach ? 'detach ' : ''}${commandKey(s.program, s.args ?? [])}`,
+  digest: (s) => `start ${commandLine(s.program, s.args ?? [])}${s.detach ? ' (detached)' : ''}`,
   execute: (s, ctx) => proc().runProcStart(s, ctx as never),
 };
 

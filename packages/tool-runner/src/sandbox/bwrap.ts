@@ -28,7 +28,9 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   // No --new-session: the step is spawned in a session of its own already (no terminal to inject
   // into), and staying in the spawned process group lets a group kill reach every process inside,
   // even one killed while bwrap is still setting up.
-  args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--chdir', spec.cwd);
+  args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts');
+  if (!spec.outlive) args.push('--die-with-parent');
+  args.push('--chdir', spec.cwd);
   return args;
 }
 

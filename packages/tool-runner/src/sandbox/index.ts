@@ -38,8 +38,8 @@ export interface SandboxOptions {
 /** The sandbox of one runner: found once, asked per step. */
 export interface Sandbox {
   status(): SandboxStatus;
-  /** The command line of a step at this level, or undefined when it runs unsandboxed. */
-  wrap(level: 'L0' | 'L1', network: boolean, cwd: string, program: string, args: readonly string[]): { program: string; args: string[] } | undefined;
+  /** The command line of a step at this level, or undefined when it runs unsandboxed. `outlive`: may outlive the runner (no die-with-parent). */
+  wrap(level: 'L0' | 'L1', network: boolean, cwd: string, program: string, args: readonly string[], options?: { outlive?: boolean }): { program: string; args: string[] } | undefined;
   /** The spec a step would get (for `ai sandbox` and tests). */
   spec(level: 'L0' | 'L1', network: boolean, cwd: string): SandboxSpec;
 }
@@ -108,10 +108,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   return {
     status: () => detect().status,
     spec,
-    wrap(level, network, cwd, program, args) {
+    wrap(level, network, cwd, program, args, options = {}) {
       const d = detect();
       if (!d.program) return undefined;
-      const s = spec(level, network, cwd);
+      const s = { ...spec(level, network, cwd), ...(options.outlive ? { outlive: true } : {}) };
       if (d.status.kind === 'seatbelt') return { program: d.program, args: ['-p', seatbeltProfile(s), program, ...args] };
       return wrapWithBwrap(d.program, s, program, args);
     },

@@ -20,6 +20,8 @@ export interface SandboxSpec {
   hide: Array<{ path: string; kind: 'dir' | 'file' }>;
   /** Existing paths inside writable places that stay read-only (L1). */
   readOnly: string[];
+  /** The command may outlive the runner (a detached proc.start): bubblewrap without --die-with-parent. */
+  outlive?: boolean;
 }
 
 /** Secret stores under the home folder that a sandboxed step never sees. */

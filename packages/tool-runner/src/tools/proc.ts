@@ -1,4 +1,6 @@
 import type { ChildProcess } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
 import { StringDecoder } from 'string_decoder';
 import { BoundedCapture } from '../capture';
 import type { ExecDeps } from '../exec';
@@ -60,6 +62,23 @@ interface Entry {
   err: BoundedCapture;
   last: string;
   closed: Promise<void>;
+  /** Started with detach: its output goes to this file, and it outlives the session. */
+  logFile?: string;
+  /** Bytes of the log file already reported. */
+  logOffset: number;
+}
+
+/** A process of the session, for `/ps`. */
+export interface ProcInfo {
+  proc_id: string;
+  pid?: number;
+  program: string;
+  args: string[];
+  state: 'running' | 'exited';
+  exitCode: number | null;
+  runningMs: number;
+  /** Detached: keeps running after the session; its output is in this file. */
+  logFile?: string;
 }
 
 /** What proc.status / proc.kill report (output not yet redacted). */
@@ -80,6 +99,8 @@ export interface ProcSnapshot {
   /** Some of the new output was dropped (head + tail kept). */
   truncated: boolean;
   error?: { code: string; message: string };
+  /** Detached: the file its output goes to (it keeps running after the session). */
+  logFile?: string;
 }
 
 const SPAWN_EXIT_CODES: Record<string, number> = { ENOENT: 127, EACCES: 126, ENOTDIR: 126, EPERM: 126 };
@@ -118,17 +139,37 @@ export class ProcessTable {
     return this.entries.has(id);
   }
 
-  /** Start a program; returns its id at once, or why it could not be started. */
-  /** Start `program args` (recorded and reported as such); `spawnAs` is the command line really spawned (the sandbox around it). */
-  start(options: { program: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv; spawnAs?: { program: string; args: string[] } }): { ok: true; id: string; pid?: number } | { ok: false; code: string; message: string } {
+  /** Every process of this session, oldest first (`/ps`). */
+  list(): ProcInfo[] {
+    return [...this.entries.values()].map((e) => ({
+      proc_id: e.id,
+      ...(e.pid !== undefined ? { pid: e.pid } : {}),
+      program: e.program,
+      args: e.args,
+      state: e.state,
+      exitCode: e.exitCode,
+      runningMs: Math.max(0, (e.endedAt ?? this.deps.now()) - e.startedAt),
+      ...(e.logFile ? { logFile: e.logFile } : {}),
+    }));
+  }
+
+  /**
+   * Start `program args` (recorded and reported as such); returns its id at once, or why it
+   * could not be started. `spawnAs` is the command line really spawned (the sandbox around it).
+   * With `logFile` the process is detached: its output goes to that file (created 0600), it is
+   * not ended by dispose() or the host's exit, and proc.status reads what is new in the file.
+   */
+  start(options: { program: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv; spawnAs?: { program: string; args: string[] }; logFile?: string }): { ok: true; id: string; pid?: number } | { ok: false; code: string; message: string } {
     if (this.running() >= this.limits.maxRunning) return { ok: false, code: 'TOO_MANY', message: String(this.limits.maxRunning) };
     const id = `proc_${++this.counter}`;
     let child: ChildProcess;
+    let logFd: number | undefined;
     try {
+      if (options.logFile) logFd = openLog(options.logFile);
       child = this.deps.spawn(options.spawnAs?.program ?? options.program, options.spawnAs?.args ?? options.args, {
         cwd: options.cwd,
         env: options.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
         detached: this.deps.platform !== 'win32',
         windowsHide: true,
         shell: false,
@@ -136,7 +177,11 @@ export class ProcessTable {
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       return { ok: false, code: err.code ?? 'SPAWN_FAILED', message: err.message };
+    } finally {
+      // The child has its own copy of the descriptor.
+      if (logFd !== undefined) fs.closeSync(logFd);
     }
+    if (options.logFile) child.unref();
     let resolveClosed!: () => void;
     const entry: Entry = {
       id,
@@ -154,6 +199,8 @@ export class ProcessTable {
       err: new BoundedCapture(this.limits.maxOutputBytes),
       last: '',
       closed: new Promise<void>((r) => (resolveClosed = r)),
+      ...(options.logFile ? { logFile: options.logFile } : {}),
+      logOffset: 0,
     };
     const wire = (stream: NodeJS.ReadableStream | null, which: 'out' | 'err'): void => {
       if (!stream) return;
@@ -197,6 +244,7 @@ export class ProcessTable {
     if (!e) return undefined;
     const wait = Math.min(Math.max(0, Math.floor(waitMs)), this.limits.maxWaitMs);
     if (wait > 0 && e.state === 'running') await this.waitFor(e, wait, signal);
+    this.readLog(e);
     return this.snapshot(e);
   }
 
@@ -215,18 +263,50 @@ export class ProcessTable {
     }
     // Grandchildren may outlive a leader that exited on SIGTERM: the group goes too.
     this.signalGroup(e, 'SIGKILL');
+    this.readLog(e);
     const lastOutput = e.last;
     return { ...this.snapshot(e), lastOutput };
   }
 
-  /** End every process still running, at once (SIGKILL to each group). For the end of a session. */
+  /** End every process still running, at once (SIGKILL to each group), except detached ones. For the end of a session. */
   dispose(): void {
     for (const e of this.entries.values()) {
-      if (e.state !== 'running') continue;
+      if (e.state !== 'running' || e.logFile) continue;
       e.killed = true;
       this.signalGroup(e, 'SIGKILL');
     }
     this.unhookExit();
+  }
+
+  /** A detached process: what is new in its log file goes into the capture (bounded like a pipe). */
+  private readLog(e: Entry): void {
+    if (!e.logFile) return;
+    let fd: number;
+    try {
+      fd = fs.openSync(e.logFile, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    } catch {
+      return;
+    }
+    try {
+      const size = fs.fstatSync(fd).size;
+      // More than the capture keeps: skip to the part it would keep (the tail).
+      if (size - e.logOffset > this.limits.maxOutputBytes * 4) {
+        e.out.push(Buffer.alloc(0));
+        e.logOffset = size - this.limits.maxOutputBytes * 4;
+      }
+      const buf = Buffer.alloc(64 * 1024);
+      const decoder = new StringDecoder('utf8');
+      while (e.logOffset < size) {
+        const n = fs.readSync(fd, buf, 0, Math.min(buf.length, size - e.logOffset), e.logOffset);
+        if (n <= 0) break;
+        e.logOffset += n;
+        const text = decoder.write(buf.subarray(0, n));
+        e.out.push(Buffer.from(text, 'utf8'));
+        e.last = (e.last + text).slice(-this.limits.lastOutputChars);
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   private snapshot(e: Entry): ProcSnapshot {
@@ -249,6 +329,7 @@ export class ProcessTable {
       stderrTail,
       truncated,
       ...(e.error ? { error: e.error } : {}),
+      ...(e.logFile ? { logFile: e.logFile } : {}),
     };
   }
 
@@ -325,12 +406,28 @@ function unknownProc(tool: string, procId: string, ctx: SessionToolContext): Too
   return toolError(ctx, tool, 'UNKNOWN_PROCESS', toolMessage('proc.err.unknown', ctx.lang, { p: procId, list }), { proc_id: procId });
 }
 
+/** Create a detached process's log file: private, never through a link, in a private folder. */
+function openLog(file: string): number {
+  const { ensurePrivateDir } = require('@holic512/shared/lib/private-files') as typeof import('@holic512/shared/lib/private-files');
+  ensurePrivateDir(path.dirname(file));
+  return fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
+}
+
+/** Where a detached process's output goes: `<SlothTool home>/ai/detached/<time>-<program>.log`. */
+export function detachedLogFile(slothtoolHome: string, program: string, now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').replace(/\..*$/, '');
+  const name = path.basename(program).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'proc';
+  return path.join(slothtoolHome, 'ai', 'detached', `${stamp}-${name}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.log`);
+}
+
 /** proc.start: spawn in the background and answer at once with the process id. */
 export async function runProcStart(step: ProcStartStep, ctx: SessionToolContext): Promise<ProcResult | ToolErrorResult> {
   const cwd = stepCwd(step, ctx.cwd);
   const { args, env } = hardenedCommand(step.program, step.args, cwd, ctx.env, ctx.sandbox);
-  const wrapped = ctx.sandbox && sandboxable(step.program, cwd, env) ? ctx.sandbox.wrap(step.program, args, cwd) : undefined;
-  const started = ctx.session.procs.start({ program: step.program, args: step.args, cwd, env, spawnAs: wrapped ?? { program: step.program, args } });
+  const detach = step.detach === true;
+  const wrapped = ctx.sandbox && sandboxable(step.program, cwd, env) ? ctx.sandbox.wrap(step.program, args, cwd, { outlive: detach }) : undefined;
+  const logFile = detach ? detachedLogFile(ctx.session.slothtoolHome, step.program, new Date()) : undefined;
+  const started = ctx.session.procs.start({ program: step.program, args: step.args, cwd, env, spawnAs: wrapped ?? { program: step.program, args }, ...(logFile ? { logFile } : {}) });
   if (!started.ok) {
     const message = started.code === 'TOO_MANY' ? toolMessage('proc.err.too_many', ctx.lang, { n: started.message }) : redact(started.message);
     return toolError(ctx, 'proc.start', started.code, message, { program: step.program, args: step.args, cwd });

@@ -135,7 +135,8 @@ export interface StepSandbox {
   kind: 'bwrap' | 'seatbelt';
   level: 'L0' | 'L1';
   network: boolean;
-  wrap(program: string, args: readonly string[], cwd: string): { program: string; args: string[] } | undefined;
+  /** `outlive`: the process may outlive the runner (a detached proc.start): no die-with-parent. */
+  wrap(program: string, args: readonly string[], cwd: string, options?: { outlive?: boolean }): { program: string; args: string[] } | undefined;
 }
 
 export type { Step };
