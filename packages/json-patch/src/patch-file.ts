@@ -1,6 +1,6 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import writeFileAtomic from 'write-file-atomic';
+import { readCheckedFile, writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 import { ioError, resolveAllowedFile } from './allowed-roots';
 import { checkKeepBackups, createBackup, listBackupsOf, type BackupOptions } from './backups';
 import { JsonPatchError } from './errors';
@@ -171,19 +171,21 @@ interface Current {
 
 async function readCurrent(real: string): Promise<Current | null> {
   try {
-    const stat = await fs.stat(real);
-    if (!stat.isFile()) {
+    // Through the folder held open, never following a link in the last part: the file read is
+    // the file that was checked (a swap meanwhile is MOVED).
+    const found = readCheckedFile(real);
+    if (!found) return null;
+    return { bytes: found.bytes, text: found.bytes.toString('utf8'), mode: found.mode };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR' || code === 'NOT_A_FILE') {
       throw new JsonPatchError(
         'IO_ERROR',
-        `Expected ${real} to be a regular file, found ${stat.isDirectory() ? 'a directory' : 'a special file'}. Name a JSON file instead.`,
+        `Expected ${real} to be a regular file, found ${code === 'EISDIR' ? 'a directory' : 'a special file'}. Name a JSON file instead.`,
         { file: real },
       );
     }
-    const bytes = await fs.readFile(real);
-    return { bytes, text: bytes.toString('utf8'), mode: stat.mode & 0o7777 };
-  } catch (err) {
-    if (JsonPatchError.isInstance(err)) throw err;
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (code === 'ENOENT') return null;
     throw ioError(real, 'read', err);
   }
 }
@@ -199,7 +201,7 @@ async function ensureDir(dir: string, create: boolean): Promise<void> {
 
 async function writeAtomic(real: string, data: string | Buffer, mode: number): Promise<void> {
   try {
-    await writeFileAtomic(real, data, { mode, fsync: true });
+    writeFileAtomicSync(real, data, { mode });
   } catch (err) {
     throw ioError(real, 'write', err);
   }

@@ -60,8 +60,8 @@ describe.each([
     const result = await run({ file, options, ops, crashAt, bigLength: 200_000 });
     expect(result.signal).toBe('SIGKILL');
     expect(result.stderr).toBe(`crash at ${crashAt}\n`);
-    const left = (await fs.readdir(temp.slothtoolHome)).filter((n) => /^settings\.json\.\d+$/.test(n));
-    // From "write" to "rename" the crash leaves write-file-atomic's temp file: proof it died mid-write.
+    const left = (await fs.readdir(temp.slothtoolHome)).filter((n) => /^\.settings\.json\.\d+\.\w+\.tmp$/.test(n));
+    // From "write" to "rename" the crash leaves the atomic write's temp file: proof it died mid-write.
     expect(left.length > 0).toBe(['write', 'fsync', 'close', 'chmod', 'rename'].includes(crashAt));
     const text = await fs.readFile(file, 'utf8');
     const doc = JSON.parse(text) as { language: string; big?: string };

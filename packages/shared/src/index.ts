@@ -12,3 +12,6 @@ export { redact, redactValue, redactArgs, addKnownSecrets, addEnvSecrets, knownS
 export { isSecretName, looksLikeCode } from './redact/names';
 export { secretForms, MIN_KNOWN_LENGTH } from './redact/known';
 export { mask as maskSecretText } from './redact/patterns';
+export { readCheckedFile, writeFileAtomicSync } from './atomic-write';
+export { holdFolder, pathOfFd } from './fd-paths';
+export type { HeldFolder } from './fd-paths';

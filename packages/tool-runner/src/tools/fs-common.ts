@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import { createTwoFilesPatch } from 'diff';
+import { pathOfFd } from '@holic512/shared/lib/fd-paths';
 import { writeFileAtomicSync } from '../atomic-write';
 import { redact } from '../redact';
 
@@ -9,16 +10,6 @@ export interface FsDeps {
   writeFileAtomic(file: string, data: string): void;
   stat(file: string): { size: number; mtimeMs: number; isFile(): boolean; isDirectory(): boolean } | undefined;
   mkdirp(dir: string): void;
-}
-
-/** The file an open descriptor really is (Linux: /proc/self/fd), or undefined where that cannot be asked. */
-function pathOfFd(fd: number): string | undefined {
-  if (process.platform !== 'linux') return undefined;
-  try {
-    return fs.readlinkSync(`/proc/self/fd/${fd}`);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

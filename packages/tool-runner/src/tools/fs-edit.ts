@@ -129,7 +129,10 @@ async function commit(
     if (before === null) session.fs.mkdirp(path.dirname(target.real));
     session.fs.writeFileAtomic(target.real, after);
   } catch (e) {
-    return toolError(ctx, tool, (e as NodeJS.ErrnoException).code ?? 'ERROR', (e as Error).message, { path: f });
+    const code = (e as NodeJS.ErrnoException).code ?? 'ERROR';
+    // A folder on the way swapped for a link after the judgement: nothing was written.
+    if (code === 'MOVED') return toolError(ctx, tool, 'MOVED', toolMessage('fs.err.moved', lang, { f, r: target.real }), { path: f });
+    return toolError(ctx, tool, code, (e as Error).message, { path: f });
   }
   const undoable = !binary && !isBroadWorkspace(session.workspace, session.home) && isInside(target.real, session.workspace);
   if (undoable) session.journal.record({ stepId: ctx.id, tool, path: target.real, before, after });
