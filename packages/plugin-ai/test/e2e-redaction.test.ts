@@ -1,4 +1,5 @@
 import { promises as fs } from 'fs';
+import * as http from 'http';
 import * as path from 'path';
 import { SECRET_CORPUS, fakeToken, findLeak } from '@holic512/testkit';
 import { chat, cmd, createAiFixture, type AiFixture } from './pty/pty-session';
@@ -16,8 +17,8 @@ const PROFILE_KEY = `sk-proj-${fakeToken('e2e-profile-key', 48)}`;
 const ENV_TOKEN = fakeToken('e2e-env-token', 30);
 const ENV_FILE_SECRET = fakeToken('e2e-dotenv', 26);
 
-async function setup(sandbox: 'off' | 'auto'): Promise<void> {
-  fx = await createAiFixture({ aiConfig: { sandbox } });
+async function setup(sandbox: 'off' | 'auto', aiConfig: Record<string, unknown> = {}): Promise<void> {
+  fx = await createAiFixture({ aiConfig: { sandbox, ...aiConfig } });
   await fx.temp.writeJson('plugin-configs/llm-base.json', {
     default_profile: 'local',
     profiles: { local: { base_url: fx.server.baseURL, api_key: PROFILE_KEY, low_model: 'test-low', high_model: 'test-high', timeout: 30000, max_retries: 0 } },
@@ -125,6 +126,58 @@ test('with the sandbox hiding .env, a value of it is still known to the gate (th
   const sent = JSON.stringify(fx.server.requests.map((q) => q.body));
   expect(findLeak(sent, ENV_FILE_SECRET) ?? (sent.includes(ENV_FILE_SECRET) ? 'plain' : undefined)).toBeUndefined();
   expect(r.stdout).toContain('copy of [redacted known secret');
+});
+
+test('the other paths: a background process, an http.get of a local server and a json_patch copy leak no secret either', async () => {
+  // A local server that answers with every secret of the corpus.
+  const body = SECRET_CORPUS.map((x) => x.text).join('\n');
+  const server = http.createServer((_req, res) => res.end(body));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as { port: number }).port;
+  try {
+    await setup('off', { allowPrivateNetwork: ['127.0.0.1'] });
+    const files = SECRET_CORPUS.map((x, i) => `s/${i}-${x.file.replace(/^\./, '')}`);
+    await fs.writeFile(path.join(fx.cwd, 'app.json'), `${JSON.stringify({ name: 'demo', api_key: PROFILE_KEY.slice(8), settings: {} }, null, 2)}\n`);
+    fx.server.enqueue(
+      cmd(
+        'everything else',
+        { tool: 'proc.start', program: 'cat', args: files.slice(0, 24) },
+        { tool: 'proc.start', program: 'cat', args: files.slice(24) },
+        { tool: 'proc.status', proc_id: 'proc_1', wait_ms: 10000 },
+        { tool: 'proc.status', proc_id: 'proc_2', wait_ms: 10000 },
+        { tool: 'http.get', url: `http://127.0.0.1:${port}/secrets` },
+        { tool: 'config.json_patch', file: 'app.json', patch: [{ op: 'copy', from: '/api_key', path: '/settings/backup' }] },
+      ),
+      chat('done'),
+    );
+    const r = await runAi(['-p', 'check the rest', '--approve-l1', '--max-steps', '10', '--json'], { env: fx.env, cwd: fx.cwd });
+    expect(r.code).toBe(0);
+    const results = r.events.filter((e) => e.type === 'tool_result').map((e) => e.result);
+    expect(results.map((x) => x.tool)).toEqual(['proc.start', 'proc.start', 'proc.status', 'proc.status', 'http.get', 'config.json_patch']);
+    // They really ran and brought text back, masked.
+    expect(results[2].stdoutTail + results[3].stdoutTail).toContain('[redacted');
+    expect(JSON.stringify(results[4])).toContain('[redacted');
+    expect(results[5]).toMatchObject({ status: 'applied', changes: [{ path: '/settings/backup', kind: 'added' }] });
+    const home = fx.temp.slothtoolHome;
+    const sessionFiles = await walkFiles(path.join(home, 'ai', 'sessions'));
+    const places: Array<[string, string]> = [
+      ['model requests', JSON.stringify(fx.server.requests.map((q) => q.body))],
+      ['--json events', r.stdout],
+      ['audit log', await fs.readFile(path.join(home, 'ai', 'audit.jsonl'), 'utf8')],
+      ['call log', await fs.readFile(path.join(home, 'plugin-configs', 'llm-base.logs.json'), 'utf8')],
+      ...(await Promise.all(sessionFiles.map(async (f): Promise<[string, string]> => [`session ${path.basename(f)}`, await fs.readFile(f, 'utf8')]))),
+    ];
+    const leaks: string[] = [];
+    for (const [where, text] of places) {
+      for (const [name, secret] of [...SECRET_CORPUS.map((x) => [x.name, x.secret]), ['profile key', PROFILE_KEY], ['copied key', PROFILE_KEY.slice(8)]]) {
+        const form = findLeak(text, secret) ?? (text.includes(secret) ? secret : undefined);
+        if (form) leaks.push(`${name} in ${where} (as ${form.slice(0, 12)}…)`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
 });
 
 test('private files found wider are narrowed', async () => {
