@@ -11,7 +11,7 @@ import { looksLikeMarkdown } from '../src/interactive/markdown';
 import { createQuestion, joinWords, reduceQuestion, splitWords, type QuestionKey } from '../src/interactive/question';
 import { screenTables } from '../src/interactive/strings';
 import { colorEnabled, createTheme } from '../src/interactive/theme';
-import { stringWidth, wrapLine } from '../src/interactive/width';
+import { stringWidth, truncateWidth, wrapLine } from '../src/interactive/width';
 import type { ToolResult } from '../src/runner-types';
 
 const text = (t: string): EditorKey => ({ kind: 'text', text: t });
@@ -349,6 +349,27 @@ describe('terminal text', () => {
   test('width counts CJK as two and ignores colours', () => {
     expect(stringWidth('\x1b[31mab\x1b[39m你')).toBe(4);
     expect(wrapLine('ab你好c', 4)).toEqual(['ab你', '好c']);
+  });
+
+  test.each<[string, number]>([
+    ['plain ascii', 11],
+    ['', 0],
+    ['世界', 4],
+    ['🚀', 2],
+    ['👍🏽', 2], // a skin tone is drawn inside the emoji
+    ['👨\u200d👩\u200d👧', 2], // a zero-width-joined family is one emoji
+    ['🇨🇳', 2],
+    ['a\u200bb', 2], // a zero-width space takes no cell
+    ['e\u0301', 1], // a combining accent neither
+    ['tab\x07bell', 7],
+  ])('width of %j is %i', (text, width) => {
+    expect(stringWidth(text)).toBe(width);
+  });
+
+  test('wrapping and shortening keep emoji sequences whole', () => {
+    const family = '👨\u200d👩\u200d👧';
+    expect(wrapLine(`ab${family}cd`, 4)).toEqual([`ab${family}`, 'cd']);
+    expect(truncateWidth(`${family}${family}${family}`, 5)).toBe(`${family}${family}…`);
   });
 
   test.each<[NodeJS.ProcessEnv, boolean, boolean]>([

@@ -8,7 +8,6 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI, '');
 }
 
-/** Columns a code point occupies: 0 for combining marks and controls, 2 for wide ones. */
 /** Combining marks, zero-width spaces and joiners, variation selectors: no cell of their own. */
 const ZERO_WIDTH: Array<[number, number]> = [
   [0x300, 0x36f],
@@ -68,35 +67,82 @@ const WIDE_EMOJI: Array<[number, number]> = [
   [0x1fa70, 0x1faff],
 ];
 
-export function charWidth(cp: number): number {
+function inRanges(cp: number, ranges: ReadonlyArray<readonly [number, number]>): boolean {
+  for (const [a, b] of ranges) if (cp >= a && cp <= b) return true;
+  return false;
+}
+
+/** East Asian wide and fullwidth blocks (CJK, Hangul, fullwidth forms, emoji pictographs). */
+const WIDE: Array<[number, number]> = [
+  [0x1100, 0x115f],
+  [0x2e80, 0x303e],
+  [0x3041, 0x33ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xa000, 0xa4cf],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe30, 0xfe4f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+  [0x1f300, 0x1f64f],
+  [0x1f900, 0x1f9ff],
+  [0x20000, 0x3fffd],
+];
+
+/** Emoji skin-tone modifiers: drawn inside the emoji before them. */
+const SKIN_TONE: readonly [number, number] = [0x1f3fb, 0x1f3ff];
+const ZWJ = 0x200d;
+
+function computeWidth(cp: number): number {
   if (cp < 32 || (cp >= 0x7f && cp < 0xa0)) return 0;
-  if (ZERO_WIDTH.some(([a, b]) => cp >= a && cp <= b)) return 0;
-  if (WIDE_EMOJI.some(([a, b]) => cp >= a && cp <= b)) return 2;
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0x303e) ||
-    (cp >= 0x3041 && cp <= 0x33ff) ||
-    (cp >= 0x3400 && cp <= 0x4dbf) ||
-    (cp >= 0x4e00 && cp <= 0x9fff) ||
-    (cp >= 0xa000 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  ) {
-    return 2;
-  }
+  if (cp >= SKIN_TONE[0] && cp <= SKIN_TONE[1]) return 0;
+  if (inRanges(cp, ZERO_WIDTH)) return 0;
+  if (inRanges(cp, WIDE_EMOJI) || inRanges(cp, WIDE)) return 2;
   return 1;
 }
 
+/** Widths of the whole Basic Multilingual Plane, computed once: a lookup per character. */
+const BMP = ((): Uint8Array => {
+  const table = new Uint8Array(0x10000);
+  for (let cp = 0; cp < 0x10000; cp++) table[cp] = computeWidth(cp);
+  return table;
+})();
+
+/** Columns a code point occupies: 0 for controls, combining marks, zero-width characters and
+ * skin-tone modifiers, 2 for wide ones, else 1. */
+export function charWidth(cp: number): number {
+  return cp < 0x10000 ? BMP[cp] : computeWidth(cp);
+}
+
+/**
+ * Call `each(codePoint, width, index, length)` for every code point of `text`, with the width
+ * it takes in a terminal: a code point joined to the one before by a zero-width joiner (the
+ * rest of an emoji sequence such as 👨‍👩‍👧) takes none.
+ */
+function eachCell(text: string, from: number, each: (cp: number, width: number, index: number, length: number) => boolean | void): void {
+  let joined = false;
+  for (let i = from; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    const cp = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? text.codePointAt(i)! : c;
+    const length = cp > 0xffff ? 2 : 1;
+    const w = joined ? 0 : charWidth(cp);
+    joined = cp === ZWJ;
+    if (each(cp, w, i, length) === false) return;
+    i += length;
+  }
+}
+
+const PLAIN = /^[\x20-\x7e]*$/;
+
 /** Display width of a string (ANSI sequences count as zero). */
 export function stringWidth(text: string): number {
+  if (PLAIN.test(text)) return text.length;
+  const plain = text.includes('\x1b') ? stripAnsi(text) : text;
   let w = 0;
-  for (const ch of stripAnsi(text)) w += charWidth(ch.codePointAt(0)!);
+  eachCell(plain, 0, (_cp, width) => {
+    w += width;
+  });
   return w;
 }
 
@@ -110,6 +156,7 @@ export function wrapLine(line: string, width: number): string[] {
   let row = '';
   let used = 0;
   let i = 0;
+  let joined = false;
   while (i < line.length) {
     ANSI.lastIndex = i;
     const m = ANSI.exec(line);
@@ -120,7 +167,8 @@ export function wrapLine(line: string, width: number): string[] {
     }
     const cp = line.codePointAt(i)!;
     const ch = String.fromCodePoint(cp);
-    const w = charWidth(cp);
+    const w = joined ? 0 : charWidth(cp);
+    joined = cp === ZWJ;
     if (used + w > max && used > 0) {
       rows.push(row);
       row = '';
@@ -137,13 +185,13 @@ export function wrapLine(line: string, width: number): string[] {
 /** Shorten to `width` columns with an ellipsis (plain text). */
 export function truncateWidth(text: string, width: number): string {
   if (stringWidth(text) <= width) return text;
-  let out = '';
+  const plain = stripAnsi(text);
+  let end = 0;
   let used = 0;
-  for (const ch of stripAnsi(text)) {
-    const w = charWidth(ch.codePointAt(0)!);
-    if (used + w > width - 1) break;
-    out += ch;
+  eachCell(plain, 0, (_cp, w, index, length) => {
+    if (used + w > width - 1) return false;
     used += w;
-  }
-  return out + '…';
+    end = index + length;
+  });
+  return plain.slice(0, end) + '…';
 }
