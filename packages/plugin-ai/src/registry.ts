@@ -1,20 +1,9 @@
 import * as fs from 'fs';
-import { z } from 'zod';
+import { checkRegistry, RegistrySchema, type Registry, type RegistryEntry } from '@holic512/shared/lib/registry';
 import { aiError } from './errors';
 
-const EntrySchema = z
-  .object({
-    name: z.string(),
-    version: z.string().optional(),
-    binPath: z.string(),
-    installedAt: z.string().optional(),
-    updatedAt: z.string().optional(),
-  })
-  .passthrough();
-
-export const RegistrySchema = z.object({ plugins: z.record(z.string(), EntrySchema) }).passthrough();
-export type Registry = z.infer<typeof RegistrySchema>;
-export type RegistryEntry = z.infer<typeof EntrySchema>;
+export { RegistrySchema };
+export type { Registry, RegistryEntry };
 
 /** Read `registry.json`: a missing file means no plugins; a corrupt one is an error naming it. */
 export function readRegistry(file: string): Registry {
@@ -31,10 +20,7 @@ export function readRegistry(file: string): Registry {
   } catch (err) {
     throw aiError('REGISTRY_CORRUPT', 'registryCorrupt', { file, detail: (err as Error).message });
   }
-  const parsed = RegistrySchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw aiError('REGISTRY_CORRUPT', 'registryCorrupt', { file, detail: `${issue.path.join('.')}: ${issue.message}` });
-  }
-  return parsed.data;
+  const checked = checkRegistry(RegistrySchema, json);
+  if (!checked.ok) throw aiError('REGISTRY_CORRUPT', 'registryCorrupt', { file, detail: checked.detail });
+  return checked.registry;
 }

@@ -1,28 +1,13 @@
-import { z } from 'zod';
+import { checkRegistry, HostRegistryEntrySchema, HostRegistrySchema, type HostRegistry, type HostRegistryEntry } from '@holic512/shared/lib/registry';
 import { SlothToolError } from './errors';
 import { readJsonFile, writeJsonFileAtomic } from './json-file';
 import type { HomePaths } from './paths';
 
-/** One plugin in registry.json, exactly the keys the original host writes. Unknown keys are kept. */
-export const RegistryEntrySchema = z.looseObject({
-  /** The real npm package name, e.g. `@holic512/plugin-ai`. */
-  name: z.string().min(1),
-  /** The installed package version. */
-  version: z.string(),
-  /** Absolute path of the file spawned with node. */
-  binPath: z.string().min(1),
-  /** ISO time of the first install. */
-  installedAt: z.string(),
-  /** ISO time of the last `slothtool update` that changed the version. */
-  updatedAt: z.string().optional(),
-});
-
-export const RegistrySchema = z.looseObject({
-  plugins: z.record(z.string(), RegistryEntrySchema),
-});
-
-export type RegistryEntry = z.infer<typeof RegistryEntrySchema>;
-export type Registry = z.infer<typeof RegistrySchema>;
+/** One plugin in registry.json, exactly the keys the original host writes (the shared schema). */
+export const RegistryEntrySchema = HostRegistryEntrySchema;
+export const RegistrySchema = HostRegistrySchema;
+export type RegistryEntry = HostRegistryEntry;
+export type Registry = HostRegistry;
 
 /**
  * Read `<home>/registry.json`. A missing file is an empty registry; a file that is not JSON or
@@ -33,13 +18,9 @@ export function readRegistry(paths: HomePaths): Registry {
   const read = readJsonFile(paths.registry);
   if (read.kind === 'missing') return { plugins: {} };
   if (read.kind === 'invalid') throw new SlothToolError('REGISTRY_CORRUPT', { file: paths.registry, detail: read.detail });
-  const parsed = RegistrySchema.safeParse(read.value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue.path.length ? issue.path.join('.') : '(root)';
-    throw new SlothToolError('REGISTRY_CORRUPT', { file: paths.registry, detail: `${where}: ${issue.message}` });
-  }
-  return parsed.data;
+  const checked = checkRegistry(RegistrySchema, read.value);
+  if (!checked.ok) throw new SlothToolError('REGISTRY_CORRUPT', { file: paths.registry, detail: checked.detail });
+  return checked.registry;
 }
 
 /** Write the whole registry atomically, in the original host's 2-space format. */
