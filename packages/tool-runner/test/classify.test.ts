@@ -30,7 +30,7 @@ table('everyday read-only commands stay L0', [
   ['cat package.json', 'L0'],
   ['wc -l src/index.ts', 'L0'],
   ['head -n 50 README.md', 'L0'],
-  ['tail -f-none log.txt', 'L0'],
+  ['tail -f log.txt', 'L0'],
   ['grep -rn foo src', 'L0'],
   ['find . -name *.ts -type f', 'L0'],
   ['find . -maxdepth 2 -newer package.json -print', 'L0'],

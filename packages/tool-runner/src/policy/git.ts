@@ -1,6 +1,7 @@
 import { expandLong, findLong, operands, shortCluster } from './args';
 import { finding, type Finding, type JudgeCtx } from './finding';
 import { isOutsideWorkspace, secretFindings } from './paths';
+import { judgeGitOptions } from './options';
 
 /** `git -c` keys that only change how output looks. Every other key is judged L2. */
 const SAFE_CONFIG_KEY =
@@ -96,7 +97,9 @@ export function judgeGit(args: readonly string[], ctx?: JudgeCtx): Finding[] {
   if (i >= args.length) return [...out, finding('git.read', 'L0', { s: '' })];
   const sub = args[i];
   const rest = args.slice(i + 1);
-  return [...out, ...judgeSubcommand(sub, rest)];
+  const found = [...out, ...judgeSubcommand(sub, rest)];
+  // A read sub-command's own options, from its table (git's prefix and `--no-` rules).
+  return [...found, ...judgeGitOptions(sub, rest, ctx, found.every((f) => f.level === 'L0'))];
 }
 
 function rewrite(sub: string, a: string): Finding {

@@ -2,6 +2,7 @@ import * as path from 'path';
 import { findLong, isInfoOnly, operands } from './args';
 import { finding, type Finding, type JudgeCtx } from './finding';
 import { judgeGit } from './git';
+import { judgeOptions } from './options';
 import { CONTROL_RE, isHarmlessDevice, isOutsideWorkspace, normalisePathArg, secretFindings, slothtoolHomeFindings, writeTargetFindings } from './paths';
 import { INVISIBLE_RE, resolveProgram } from './resolve-program';
 import { judgeAwk, judgeSed } from './sed-awk';
@@ -201,6 +202,8 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   }
   const own = handler(args, name, inner);
   out.push(...own);
+  // The program's option table: exec options always, write/network/unknown ones when its rules said read-only.
+  if (!WRAPPERS[name] && !ESCALATION.has(name)) out.push(...judgeOptions(name, args, ctx, own.every((f) => f.level === 'L0')));
   if (own.some((f) => f.cat?.includes('write') || f.id === 'write.file' || f.id === 'arg.write' || f.id === 'install')) out.push(...writeTargetFindings(args, ctx));
   else if (own.every((f) => f.level === 'L0') && !WRAPPERS[name] && !ESCALATION.has(name) && name !== 'env') out.push(...readPathFindings(name, args, ctx));
   return allowByPolicy(program, args, out, ctx);
