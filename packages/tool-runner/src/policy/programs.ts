@@ -25,7 +25,7 @@ const PLAIN_READERS = [
   'arch', 'locale', 'test', '[', 'expr', 'factor', 'numfmt', 'getconf', 'lsb_release', 'sw_vers', 'free',
   'vmstat', 'lscpu', 'lsblk', 'ps', 'pgrep', 'lsof', 'w', 'who', 'cal', 'tsort', 'look', 'zcat', 'zgrep',
   'bzcat', 'xzcat', 'nm', 'objdump', 'readelf', 'size', 'md5', 'shasum', 'tty', 'sleep', 'yes', 'diff3', 'sdiff',
-  'type', 'hash', 'cloc', 'tokei', 'scc', 'file', 'ldd', 'otool', 'pstree', 'fc-list', 'iostat',
+  'type', 'hash', 'cloc', 'tokei', 'scc', 'file', 'otool', 'pstree', 'fc-list', 'iostat',
   'netstat', 'ss', 'whatis', 'apropos', 'locate', 'plocate', 'mdfind', 'getent', 'tput', 'eza', 'exa', 'lsd', 'dust', 'duf',
   'hexyl', 'system_profiler', 'last', 'lastlog', 'users', 'lsusb', 'lspci', 'lsmod', 'blkid', 'findmnt', 'sw_vers', 'xxhsum',
 ];
@@ -97,6 +97,8 @@ TABLE.set('sysctl', (args, name) => (args.some((a) => a.includes('=') || a === '
 TABLE.set('dmesg', (args, name) => (args.some((a) => ['-c', '-C', '--clear', '--read-clear', '-n', '--console-level', '-D', '-E', '--console-off', '--console-on'].includes(a) || /^-[a-zA-Z]*[cCnDE]/.test(a)) ? [finding('system.change', 'L2', { p: `${name} ${args.join(' ')}` })] : [readOnly(name)]));
 for (const p of ['bat', 'batcat']) TABLE.set(p, (args, name) => (findLong(args, ['--pager']) ? [execArg(name, '--pager')] : [readOnly(name)]));
 TABLE.set('printenv', () => [finding('wrapper.env_print', 'L1')]);
+// ldd runs the program it inspects with the loader's trace switched on (some loaders run it for real).
+TABLE.set('ldd', (args, name) => (isInfoOnly(args) ? [readOnly(name)] : [finding('program.runs', 'L1', { p: name })]));
 TABLE.set('git', (args, _name, ctx) => judgeGit(args, ctx));
 TABLE.set('find', judgeFind);
 TABLE.set('fd', judgeFd);

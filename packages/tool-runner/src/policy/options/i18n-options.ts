@@ -30,4 +30,14 @@ export const OPTION_MESSAGES: Record<string, { zh: string; en: string; hintZh?: 
     hintZh: '请写出选项的完整名称',
     hintEn: 'Write the option out in full',
   },
+  'wrapper.env_unknown': {
+    zh: '设置环境变量 {v}：无法确认程序会如何使用它',
+    en: 'setting {v}: how the program uses it cannot be judged',
+    hintZh: '不设置它再运行；确认无害时可以批准',
+    hintEn: 'Run the command without it, or approve it if you know it is harmless',
+  },
+  'program.runs': {
+    zh: '`{p}` 会运行它检查的程序',
+    en: '`{p}` runs the program it inspects',
+  },
 };

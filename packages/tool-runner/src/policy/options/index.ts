@@ -9,6 +9,7 @@ import { compiled, optionName, resolveOptions, type ProgramOptions, type Resolut
 import * as files from './tables-files';
 import * as other from './tables-other';
 import { GIT_TABLES } from './tables-git';
+import { READER_TABLES } from './tables-readers';
 
 export { resolveOptions, compiled, opts, type ProgramOptions, type Resolution, type OptionSpec, type Effect } from './resolve';
 export { GIT_TABLES } from './tables-git';
@@ -23,7 +24,12 @@ export const OPTION_TABLES: Record<string, ProgramOptions> = {
   bunzip2: other.bzip2, bzcat: other.bzip2, xz: other.xz, unxz: other.xz, xzcat: other.xz, zstd: other.zstd, unzstd: other.zstd,
   which: other.which, date: other.date, uname: other.uname, ps: other.ps, ss: other.ss, netstat: other.netstat, dig: other.dig,
   host: other.host, man: other.man, sed: other.sed, gsed: other.sed, awk: other.awk, gawk: other.awk, mawk: other.awk, nawk: other.awk,
+  ...READER_TABLES,
 };
+
+/** npm's and pip's sub-commands whose options are checked against NPM / PIP (the others already ask). */
+const NPM_READ = new Set(['ls', 'list', 'll', 'la', 'explain', 'why', 'query', 'root', 'prefix', 'bin', 'fund', 'view', 'v', 'info', 'show', 'outdated', 'search', 'audit', 'doctor', 'whoami', 'ping']);
+const PIP_READ = new Set(['list', 'show', 'freeze', 'check', 'inspect', 'debug', 'search', 'index']);
 
 const own = <T>(table: Record<string, T>, key: string | undefined): T | undefined => (key !== undefined && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined);
 
@@ -34,6 +40,11 @@ const own = <T>(table: Record<string, T>, key: string | undefined): T | undefine
 export function tableFor(name: string, args: readonly string[]): { table: ProgramOptions; args: readonly string[] } | undefined {
   const t = own(OPTION_TABLES, name);
   if (t) return { table: t, args: name === 'tar' || name === 'gtar' ? tarOldStyle(args, t) : args };
+  if (name === 'npm' || name === 'pip' || name === 'pip3') {
+    const i = args.findIndex((a) => !a.startsWith('-'));
+    const read = name === 'npm' ? NPM_READ : PIP_READ;
+    return i >= 0 && read.has(args[i]) ? { table: name === 'npm' ? other.NPM : other.PIP, args: args.filter((_a, j) => j !== i) } : undefined;
+  }
   if (name === 'go') {
     const i = args.findIndex((a) => !a.startsWith('-'));
     const sub = own(other.GO_TABLES, args[i]);

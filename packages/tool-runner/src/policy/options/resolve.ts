@@ -29,6 +29,14 @@ export interface ProgramOptions {
   posixOrder?: boolean;
   /** `+opt` arguments (dig) are options too. */
   plusOptions?: ProgramOptions;
+  /**
+   * Every option the table does not list was surveyed in the program's manual and only changes
+   * what is read or how it is shown (large option sets: cloc, lsof, eza): not reported unknown.
+   * The options with an effect are listed, so their prefixes and attached values still resolve.
+   */
+  open?: boolean;
+  /** Arguments are not options at all (`echo -n`, `test -f x`, `expr`): nothing to resolve. */
+  noOptions?: boolean;
   opts: OptionSpec[];
 }
 
@@ -123,6 +131,10 @@ function lookupLong(c: Compiled, name: string): LongHit {
 export function resolveOptions(args: readonly string[], c: Compiled): Resolution {
   const out: Resolution = { options: [], operands: [], unknown: [], ambiguous: [] };
   const t = c.table;
+  if (t.noOptions) {
+    out.operands.push(...args);
+    return out;
+  }
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--') {
@@ -165,7 +177,7 @@ function longOption(args: readonly string[], i: number, c: Compiled, out: Resolu
   if (!hit.spec) {
     // `find -name`-style tables: a single-dash word may still be a short cluster.
     if (c.table.singleDashLong && !a.startsWith('--') && c.short.has(a[1])) return shortCluster(args, i, c, out);
-    out.unknown.push(a);
+    if (!c.table.open) out.unknown.push(a);
     return i;
   }
   const r: Resolved = { spec: hit.spec, given: a, ...(hit.negated ? { negated: true } : {}) };
@@ -186,7 +198,9 @@ function shortCluster(args: readonly string[], i: number, c: Compiled, out: Reso
     if (c.table.numeric && /\d/.test(letter)) continue;
     const spec = c.short.get(letter);
     if (!spec) {
-      out.unknown.push(j === 1 && a.length === 2 ? a : `-${letter} (${a})`);
+      // An open table's unlisted letter is harmless; the rest of the cluster is still read (a
+      // letter with an effect after it is found, at worst a value is mistaken for letters).
+      if (!c.table.open) out.unknown.push(j === 1 && a.length === 2 ? a : `-${letter} (${a})`);
       continue;
     }
     const attached = a.slice(j + 1);

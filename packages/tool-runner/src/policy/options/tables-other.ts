@@ -135,3 +135,30 @@ export const CARGO = T(
   '-V', '-v --verbose', '-q --quiet', '--color =', '-C = read-any', '--locked', '--offline', '--frozen', '--config = exec', '-Z = exec', '-h', '--list', '--explain =',
   '--workspace', '--message-format =', '--manifest-path = read-any', '-p --package =', '--lockfile-path = read-any',
 );
+
+/**
+ * npm's read sub-commands (ls, explain, query, view...). npm takes any configuration key as
+ * `--key[=value]` and accepts unique abbreviations (nopt): keys that run a program, read another
+ * configuration or write are listed with their effect; a key not listed asks.
+ */
+export const NPM = T(
+  { negatable: true },
+  '-a --all', '--json', '-l --long', '-p --parseable', '--depth =', '-g --global', '--omit =', '--include =', '-w --workspace =', '--workspaces',
+  '--include-workspace-root', '--production --prod', '--dev --development', '--link', '--unicode', '--package-lock-only', '-s --silent', '--loglevel =',
+  '--color =?', '-q --quiet', '-d', '--verbose', '--before =', '--location =', '--expect-results', '--expect-result-count =', '--install-strategy =',
+  '--lockfile-version =', '--audit-level =', '--fund', '--offline', '--prefer-offline', '--prefer-online', '--searchlimit =', '--searchopts =',
+  '--searchexclude =', '--description', '--heading', '--registry = network', '--prefix = read-any', '--browser = exec', '--viewer = exec', '--editor = exec',
+  '--script-shell = exec', '--node-options = exec', '--shell = exec', '--git = exec', '--call = exec', '--userconfig = read-any', '--globalconfig = read-any',
+  '--cache = write', '--logs-dir = write', '--logs-max =', '--format =', '--package =', '-y --yes', '--foreground-scripts', '--ignore-scripts',
+);
+
+/** pip's read sub-commands (list, show, freeze, check, inspect, debug) and their general options. */
+export const PIP = T(
+  {},
+  '-l --local', '--user', '--path = read-any', '--pre', '--format =', '--not-required', '--exclude-editable', '--include-editable', '--exclude =', '-e --editable',
+  '-f --files', '-r --requirement = read-any', '--all', '--verbose -v', '-q --quiet', '--isolated', '--require-virtualenv', '--no-input', '--no-color',
+  '--disable-pip-version-check', '--no-cache-dir', '--timeout =', '--retries =', '--exists-action =', '--root-user-action =', '--use-feature =',
+  '--use-deprecated =', '--keyring-provider =', '--cert = read-any', '--client-cert = read-any', '--trusted-host =',
+  '-o --outdated network', '-u --uptodate network', '-i --index-url = network', '--extra-index-url = network', '--no-index', '--find-links = network',
+  '--proxy = network', '--python = exec', '--log = write', '--cache-dir = write', '--src = write', '--debug-mode',
+);
