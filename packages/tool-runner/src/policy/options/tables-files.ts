@@ -108,8 +108,8 @@ export const rg = T(
   '--column', '-b --byte-offset', '--passthru --passthrough', '-q --quiet', '--config', '--line-buffered', '--block-buffered', '-E --encoding =',
   '-M --max-columns =', '--max-columns-preview', '--glob-case-insensitive', '--path-separator =', '--require-git', '--one-file-system', '--null-data',
   '--crlf', '--auto-hybrid-regex', '--unicode', '--dfa-size-limit =', '--regex-size-limit =', '--mmap', '--field-context-separator =',
-  '--field-match-separator =', '--context-separator =', '--include-zero', '--pcre2-unicode', '--hyperlink-format =', '--generate =', '--line-regexp',
-  '--invert-match', '--no-filename', '--no-line-number', '--max-depth =', '--mmap', '--stop-on-nonmatch', '-V', '-h', '--fixed-strings', '--smart-case',
+  '--field-match-separator =', '--context-separator =', '--include-zero', '--pcre2-unicode', '--hyperlink-format =', '--generate =',
+  '--no-line-number', '--stop-on-nonmatch', '-V', '-h',
 );
 
 export const fd = T(
@@ -120,7 +120,7 @@ export const fd = T(
   '--changed-within --change-newer-than --newer =', '--changed-before --change-older-than --older =', '-o --owner =', '-x --exec = exec',
   '-X --exec-batch = exec', '--batch-size =', '-E --exclude =', '--ignore-file = read-any', '-c --color =', '-j --threads =', '--max-results =', '-1',
   '-q --quiet', '--show-errors', '--base-directory =', '--path-separator =', '--search-path =', '--strip-cwd-prefix =?', '--one-file-system',
-  '--format =', '-h', '-V', '--and =', '--ignore-contain =', '--hyperlink =?', '--no-require-git', '--ignore-vcs',
+  '--format =', '-h', '-V', '--and =', '--ignore-contain =', '--hyperlink =?', '--no-require-git',
 );
 
 const findTests = [

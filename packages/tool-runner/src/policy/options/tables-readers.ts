@@ -91,7 +91,7 @@ export const READER_TABLES: Record<string, ProgramOptions> = {
   look: T({}, '-a --alternative', '-b', '-d --alphanum', '-f --ignore-case', '-t --terminate =', '-V', '-h'),
   locale: T({}, '-a --all-locales', '-m --charmaps', '-c --category-name', '-k --keyword-name', '-v --verbose', '-?'),
   getconf: T({}, '-a', '-v ='),
-  lsb_release: T({}, '-v --version', '-i --id', '-d --description', '-r --release', '-c --codename', '-a --all', '-s --short', '-h'),
+  lsb_release: T({}, '-v', '-i --id', '-d --description', '-r --release', '-c --codename', '-a --all', '-s --short', '-h'),
   sw_vers: show,
   cal: show, free: show, vmstat: show, iostat: show, lscpu: show, lsblk: show, lsusb: show, lsmod: show, findmnt: show,
   pgrep: show, pstree: show, w: show, who: show, last: show, lsof: show, getent: show, tput: show, 'fc-list': show,
