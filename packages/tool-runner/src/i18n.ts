@@ -1,4 +1,5 @@
 import { TOOL_MESSAGES } from './i18n-tools';
+import { OPTION_MESSAGES } from './policy/options/i18n-options';
 import type { Lang } from './types';
 
 interface Message {
@@ -284,6 +285,7 @@ export const MESSAGES: Record<string, Message> = {
   'tool.unknown': { zh: '未知的工具 `{t}`', en: 'unknown tool `{t}`' },
   'declined.user': { zh: '用户拒绝了此步骤', en: 'the user declined this step' },
   ...TOOL_MESSAGES,
+  ...OPTION_MESSAGES,
 };
 
 type Template = (params: Record<string, string | number>) => string;

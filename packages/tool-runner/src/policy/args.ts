@@ -17,7 +17,12 @@ export function isLong(arg: string, name: string): boolean {
 
 /** The first argument that is one of the long options `names` (see {@link isLong}). */
 export function findLong(args: readonly string[], names: readonly string[]): string | undefined {
-  return args.find((a) => names.some((n) => isLong(a, n)));
+  // `--` ends the options: `sort -- --output` sorts a file of that name.
+  for (const a of args) {
+    if (a === '--') return undefined;
+    if (names.some((n) => isLong(a, n))) return a;
+  }
+  return undefined;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { expandLong, findLong, operands, shortCluster } from './args';
 import { finding, type Finding, type JudgeCtx } from './finding';
 import { isOutsideWorkspace, secretFindings } from './paths';
+import { judgeGitOptions } from './options';
+import { gitSubcommandRules, type GitVerdicts } from './git-subcommands';
 
 /** `git -c` keys that only change how output looks. Every other key is judged L2. */
 const SAFE_CONFIG_KEY =
@@ -96,7 +98,9 @@ export function judgeGit(args: readonly string[], ctx?: JudgeCtx): Finding[] {
   if (i >= args.length) return [...out, finding('git.read', 'L0', { s: '' })];
   const sub = args[i];
   const rest = args.slice(i + 1);
-  return [...out, ...judgeSubcommand(sub, rest)];
+  const found = [...out, ...judgeSubcommand(sub, rest)];
+  // A read sub-command's own options, from its table (git's prefix and `--no-` rules).
+  return [...found, ...judgeGitOptions(sub, rest, ctx, found.every((f) => f.level === 'L0'))];
 }
 
 function rewrite(sub: string, a: string): Finding {
@@ -151,137 +155,20 @@ function judgeSubcommand(sub: string, rawRest: readonly string[]): Finding[] {
   // Subcommands that run the repository's hooks (husky's core.hooksPath is project code) are
   // never lowered by allowWrite/allowNetwork.
   const hooks = HOOK_SUBS.has(sub);
-  const read = (): Finding => finding('git.read', 'L0', { s: sub });
-  const write = (): Finding => finding('git.write', 'L1', { s: sub }, hooks ? {} : { cat: ['write'] });
-  const net = (): Finding => finding('git.network', 'L1', { s: sub }, hooks ? {} : { cat: NETWORK_SUBS[sub] ?? ['network', 'write'] });
-  const ops = operands(rest);
-  const first = rest[0];
-
-  switch (sub) {
-    case 'branch': {
-      const force = rest.find((a) => a === '-D' || a === '-f' || a === '--force' || a === '-M' || a === '-C' || (shortCluster(a) ?? '').match(/[DMCf]/));
-      if (force) return [...out, rewrite(sub, force)];
-      const changes = rest.find((a) =>
-        ['-d', '--delete', '-m', '--move', '-c', '--copy', '-u', '--unset-upstream', '--edit-description', '--track', '--no-track', '--create-reflog'].includes(a) || a.startsWith('--set-upstream-to') || a.startsWith('--track='),
-      );
-      const listing = rest.some((a) => a === '-l' || a === '--list' || (shortCluster(a) ?? '').includes('l'));
-      const valued = ['--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format', '--color', '--column'];
-      const positional = operands(rest, valued);
-      if (changes || (positional.length > 0 && !listing)) return [...out, write()];
-      return [...out, read()];
-    }
-    case 'tag': {
-      const force = rest.find((a) => a === '-f' || a === '--force');
-      if (force) return [...out, rewrite(sub, force)];
-      const tagValued = ['--contains', '--no-contains', '--points-at', '--merged', '--no-merged', '--sort', '--format', '--color', '--column'];
-      const listing = operands(rest, tagValued).length === 0 || rest.some((a) => a === '-l' || a === '--list' || a.startsWith('-n') || tagValued.includes(a));
-      const creates = rest.some((a) => ['-a', '-s', '-m', '-F', '-u', '-d', '--delete', '--annotate', '--sign'].includes(a) || a.startsWith('--message') || a.startsWith('--file'));
-      return [...out, listing && !creates ? read() : write()];
-    }
-    case 'stash': {
-      if (first === 'list' || first === 'show') return [...out, read()];
-      if (first === 'drop' || first === 'clear') return [...out, rewrite(sub, first)];
-      return [...out, write()];
-    }
-    case 'remote': {
-      if (ops.length === 0 || first === 'get-url') return [...out, read()];
-      if (first === 'show' || first === 'update' || first === 'prune') return [...out, net()];
-      return [...out, write()];
-    }
-    case 'config':
-      return [...out, ...judgeConfig(rest)];
-    case 'reset': {
-      const hard = rest.find((a) => a === '--hard');
-      return [...out, hard ? rewrite(sub, hard) : write()];
-    }
-    case 'clean': {
-      const dry = rest.some((a) => a === '--dry-run' || (shortCluster(a) ?? '').includes('n'));
-      return [...out, dry ? read() : rewrite(sub, rest.join(' '))];
-    }
-    case 'checkout': {
-      const bad = rest.find((a) => ['-f', '--force', '--', '.', '-B', '--ours', '--theirs', '-p', '--patch', '--overwrite-ignore', '--pathspec-from-file'].includes(a) || (shortCluster(a) ?? '').match(/[fBp]/) || a.startsWith('--pathspec-from-file='));
-      return [...out, bad ? rewrite(sub, bad) : write()];
-    }
-    case 'switch': {
-      const bad = rest.find((a) => ['-f', '--force', '--discard-changes', '-C', '--force-create'].includes(a));
-      return [...out, bad ? rewrite(sub, bad) : write()];
-    }
-    case 'restore': {
-      const staged = rest.some((a) => a === '--staged' || a === '-S');
-      const worktree = rest.some((a) => a === '--worktree' || a === '-W');
-      return [...out, staged && !worktree ? write() : rewrite(sub, rest.join(' '))];
-    }
-    case 'rm': {
-      const force = rest.find((a) => a === '-f' || a === '--force' || /^-[a-zA-Z]*f/.test(a));
-      return [...out, force ? rewrite(sub, force) : write()];
-    }
-    case 'commit': {
-      const amend = rest.find((a) => a === '--amend');
-      return [...out, amend ? rewrite(sub, amend) : write()];
-    }
-    case 'push': {
-      const bad = rest.find(
-        (a) => ['-f', '--force', '--mirror', '--delete', '-d', '--prune', '--force-if-includes'].includes(a) || a.startsWith('--force-with-lease') || (shortCluster(a) ?? '').match(/[fd]/),
-      );
-      if (bad) return [...out, rewrite(sub, bad)];
-      const ref = ops.slice(1).find((r) => r.startsWith('+') || r.startsWith(':'));
-      if (ref) return [...out, rewrite(sub, ref)];
-      return [...out, net()];
-    }
-    case 'fetch':
-    case 'pull':
-    case 'clone':
-    case 'ls-remote':
-      return [...out, net()];
-    case 'rebase':
-      if (rest.length === 1 && ['--abort', '--quit', '--continue', '--skip', '--show-current-patch'].includes(first)) return [...out, write()];
-      return [...out, rewrite(sub, rest.join(' '))];
-    case 'reflog':
-      if (first === 'expire' || first === 'delete' || first === 'drop') return [...out, rewrite(sub, first)];
-      if (first === 'write') return [...out, write()];
-      return [...out, read()];
-    case 'update-ref': {
-      const del = rest.find((a) => a === '-d' || a === '--stdin');
-      return [...out, del ? rewrite(sub, del) : write()];
-    }
-    case 'symbolic-ref': {
-      const del = rest.find((a) => a === '-d' || a === '--delete');
-      if (del) return [...out, rewrite(sub, del)];
-      return [...out, operands(rest, ['-m']).length >= 2 ? write() : read()];
-    }
-    case 'bisect':
-      if (first === 'run') return [...out, finding('arg.exec', 'L2', { p: 'git bisect', a: 'run' })];
-      if (['log', 'visualize', 'view', 'terms'].includes(first)) return [...out, read()];
-      return [...out, write()];
-    case 'submodule':
-      if (first === 'foreach') return [...out, finding('arg.exec', 'L2', { p: 'git submodule', a: 'foreach' })];
-      if (ops.length === 0 || first === 'status' || first === 'summary') return [...out, read()];
-      return [...out, net()];
-    case 'worktree':
-    case 'notes':
-      if (first === 'list' || (sub === 'notes' && (first === 'show' || rest.length === 0))) return [...out, read()];
-      return [...out, write()];
-    case 'archive': {
-      const o = rest.find((a) => a === '-o' || a.startsWith('-o'));
-      if (o) return [...out, finding('git.exec_option', 'L2', { a: o })];
-      if (findLong(rest, ['--remote'])) return [...out, finding('git.network', 'L1', { s: sub }, { cat: ['network'] })];
-      return [...out, read()];
-    }
-    case 'format-patch':
-      return [...out, rest.includes('--stdout') ? read() : write()];
-    case 'apply': {
-      const check = rest.some((a) => ['--check', '--stat', '--numstat', '--summary'].includes(a)) && !rest.includes('--apply');
-      return [...out, check ? read() : write()];
-    }
-    case 'interpret-trailers':
-      return [...out, rest.includes('--in-place') ? write() : read()];
-    case 'fsck':
-      return [...out, rest.includes('--lost-found') ? write() : read()];
-    default:
-      break;
-  }
-  return [...out, READ.has(sub) ? read() : write()];
+  const v: GitVerdicts = {
+    sub,
+    ops: operands(rest),
+    first: rest[0],
+    read: () => finding('git.read', 'L0', { s: sub }),
+    write: () => finding('git.write', 'L1', { s: sub }, hooks ? {} : { cat: ['write'] }),
+    net: () => finding('git.network', 'L1', { s: sub }, hooks ? {} : { cat: NETWORK_SUBS[sub] ?? ['network', 'write'] }),
+    rewrite: (a) => rewrite(sub, a),
+  };
+  const rule = Object.prototype.hasOwnProperty.call(SUBCOMMANDS, sub) ? SUBCOMMANDS[sub] : undefined;
+  return [...out, ...[rule ? rule(rest, v) : READ.has(sub) ? v.read() : v.write()].flat()];
 }
+
+const SUBCOMMANDS = gitSubcommandRules((rest) => judgeConfig(rest));
 
 function judgeConfig(rest: readonly string[]): Finding[] {
   const first = rest[0];

@@ -74,8 +74,11 @@ const SECRET_PATTERNS: SecretPattern[] = [
   { re: /(^|\/)\.aws(\/credentials)?\/?$/, level: 'L2' },
   { re: /(^|\/)(\.netrc|_netrc|\.git-credentials|\.vault-token|\.pgpass|\.my\.cnf)$/, level: 'L2' },
   { re: /(^|\/)\.env(\.(?!example$|sample$|template$|dist$|defaults$)[^/]+)?$/, level: 'L1' },
-  { re: /(^|\/)(\.npmrc|\.pypirc|\.yarnrc\.yml|\.gem\/credentials|\.docker\/config\.json|\.kube\/config|\.aws\/config)$/, level: 'L1' },
-  { re: /(^|\/)\.config\/(gh\/hosts\.yml|gcloud(\/|$)|hub$)/, level: 'L1' },
+  // Per-user credential files: refused like keys. A project's own .npmrc / .yarnrc.yml (often only
+  // a registry address) asks; the sandbox hides the home one at L0 either way.
+  { re: /(^|\/)(\.pypirc|\.gem\/credentials|\.docker\/config\.json|\.kube\/config)$/, level: 'L2', id: 'secret.read' },
+  { re: /(^|\/)\.config\/(gh\/hosts\.yml|gcloud(\/|$)|hub$)/, level: 'L2', id: 'secret.read' },
+  { re: /(^|\/)(\.npmrc|\.yarnrc\.yml|\.aws\/config)$/, level: 'L1' },
   { re: /(^|\/)\.slothtool\/plugin-configs(\/|$)/, level: 'L2', id: 'secret.slothtool' },
   { re: /(^|\/)\.[a-z]*_history$/, level: 'L1' },
   { re: /(^|\/)proc\/[^/]+\/environ$/, level: 'L1' },

@@ -2,6 +2,7 @@ import * as path from 'path';
 import { findLong, isInfoOnly, operands } from './args';
 import { finding, type Finding, type JudgeCtx } from './finding';
 import { judgeGit } from './git';
+import { judgeOptions } from './options';
 import { CONTROL_RE, isHarmlessDevice, isOutsideWorkspace, normalisePathArg, secretFindings, slothtoolHomeFindings, writeTargetFindings } from './paths';
 import { INVISIBLE_RE, resolveProgram } from './resolve-program';
 import { judgeAwk, judgeSed } from './sed-awk';
@@ -24,7 +25,7 @@ const PLAIN_READERS = [
   'arch', 'locale', 'test', '[', 'expr', 'factor', 'numfmt', 'getconf', 'lsb_release', 'sw_vers', 'free',
   'vmstat', 'lscpu', 'lsblk', 'ps', 'pgrep', 'lsof', 'w', 'who', 'cal', 'tsort', 'look', 'zcat', 'zgrep',
   'bzcat', 'xzcat', 'nm', 'objdump', 'readelf', 'size', 'md5', 'shasum', 'tty', 'sleep', 'yes', 'diff3', 'sdiff',
-  'type', 'hash', 'cloc', 'tokei', 'scc', 'file', 'ldd', 'otool', 'pstree', 'fc-list', 'iostat',
+  'type', 'hash', 'cloc', 'tokei', 'scc', 'file', 'otool', 'pstree', 'fc-list', 'iostat',
   'netstat', 'ss', 'whatis', 'apropos', 'locate', 'plocate', 'mdfind', 'getent', 'tput', 'eza', 'exa', 'lsd', 'dust', 'duf',
   'hexyl', 'system_profiler', 'last', 'lastlog', 'users', 'lsusb', 'lspci', 'lsmod', 'blkid', 'findmnt', 'sw_vers', 'xxhsum',
 ];
@@ -96,6 +97,8 @@ TABLE.set('sysctl', (args, name) => (args.some((a) => a.includes('=') || a === '
 TABLE.set('dmesg', (args, name) => (args.some((a) => ['-c', '-C', '--clear', '--read-clear', '-n', '--console-level', '-D', '-E', '--console-off', '--console-on'].includes(a) || /^-[a-zA-Z]*[cCnDE]/.test(a)) ? [finding('system.change', 'L2', { p: `${name} ${args.join(' ')}` })] : [readOnly(name)]));
 for (const p of ['bat', 'batcat']) TABLE.set(p, (args, name) => (findLong(args, ['--pager']) ? [execArg(name, '--pager')] : [readOnly(name)]));
 TABLE.set('printenv', () => [finding('wrapper.env_print', 'L1')]);
+// ldd runs the program it inspects with the loader's trace switched on (some loaders run it for real).
+TABLE.set('ldd', (args, name) => (isInfoOnly(args) ? [readOnly(name)] : [finding('program.runs', 'L1', { p: name })]));
 TABLE.set('git', (args, _name, ctx) => judgeGit(args, ctx));
 TABLE.set('find', judgeFind);
 TABLE.set('fd', judgeFd);
@@ -201,6 +204,8 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   }
   const own = handler(args, name, inner);
   out.push(...own);
+  // The program's option table: exec options always, write/network/unknown ones when its rules said read-only.
+  if (!WRAPPERS[name] && !ESCALATION.has(name)) out.push(...judgeOptions(name, args, ctx, own.every((f) => f.level === 'L0')));
   if (own.some((f) => f.cat?.includes('write') || f.id === 'write.file' || f.id === 'arg.write' || f.id === 'install')) out.push(...writeTargetFindings(args, ctx));
   else if (own.every((f) => f.level === 'L0') && !WRAPPERS[name] && !ESCALATION.has(name) && name !== 'env') out.push(...readPathFindings(name, args, ctx));
   return allowByPolicy(program, args, out, ctx);

@@ -26,7 +26,8 @@ export function judgeRg(args: readonly string[], name: string): Finding[] {
 export function judgeSort(args: readonly string[], name: string): Finding[] {
   const comp = findLong(args, ['--compress-program']);
   if (comp) return [execArg(name, comp)];
-  const o = findLong(args, ['--output']) ?? args.find((a) => /^-[a-zA-Z]*o/.test(a) && !a.startsWith('--'));
+  const end = args.indexOf('--');
+  const o = findLong(args, ['--output']) ?? (end < 0 ? args : args.slice(0, end)).find((a) => /^-[a-zA-Z]*o/.test(a) && !a.startsWith('--'));
   return o ? [writeArg(name, o)] : [readOnly(name)];
 }
 

@@ -18,8 +18,10 @@ export function judgeSubcommands(read: string[], opts: { install?: string[]; scr
 }
 
 export const npmLike = judgeSubcommands(
-  ['ls', 'list', 'll', 'la', 'view', 'v', 'info', 'show', 'outdated', 'explain', 'why', 'root', 'prefix', 'bin', 'docs-none', 'search', 'audit', 'doctor', 'whoami', 'fund', 'query', 'licenses', 'config-get', 'get'],
+  ['ls', 'list', 'll', 'la', 'explain', 'why', 'root', 'prefix', 'bin', 'fund', 'query', 'config-get', 'get'],
   {
+    // These ask the registry: without the network (an L0 sandbox) they would only fail.
+    network: ['view', 'v', 'info', 'show', 'outdated', 'search', 'audit', 'doctor', 'whoami', 'ping'],
     install: ['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isnta', 'isntal', 'isntall', 'add', 'ci', 'clean-install', 'install-clean', 'uninstall', 'un', 'remove', 'rm', 'r', 'unlink', 'update', 'up', 'upgrade', 'dedupe', 'ddp', 'prune', 'rebuild', 'rb', 'link', 'ln', 'install-test', 'it', 'install-ci-test', 'cit', 'global', 'dlx-none', 'import', 'patch', 'patch-commit'],
     publish: ['publish', 'unpublish', 'deprecate', 'undeprecate', 'owner', 'access', 'token', 'adduser', 'login', 'logout', 'team', 'org', 'star', 'unstar', 'hook', 'dist-tag', 'trust'],
   },
@@ -136,10 +138,17 @@ export const INSTALLERS: Record<string, string[]> = {
   nix: ['search', 'eval-none', 'show-config'],
 };
 
+/** Read sub-commands of installers that ask a remote index. */
+const INSTALLER_NETWORK: Record<string, string[]> = {
+  pip: ['search', 'index'], pip3: ['search', 'index'], brew: ['search'], gem: ['search'], conda: ['search'], poetry: ['search'], snap: ['find', 'info'],
+  flatpak: ['search'], winget: ['search', 'show'], choco: ['search', 'info'], scoop: ['search'], nix: ['search'],
+};
+
 export function judgeInstaller(read: string[]): Handler {
   return (args, name) => {
     if (args.length === 0 || isInfoOnly(args) || (args[0] === 'config' && args[1] === 'list')) return [readOnly(name)];
     const sub = name === 'dpkg' || name === 'pacman' ? args[0] : operands(args)[0] ?? '';
+    if (INSTALLER_NETWORK[name]?.includes(sub)) return [finding('network', 'L1', { p: `${name} ${sub}` }, { cat: ['network'] })];
     if (read.includes(sub)) return [readOnly(`${name} ${sub}`)];
     if (['publish', 'push', 'upload', 'yank', 'owner', 'signin', 'login'].includes(sub)) return [finding('publish', 'L2', { p: name, s: sub })];
     return [finding('install', 'L1', { p: name, s: sub })];

@@ -1,0 +1,43 @@
+/** User-facing strings of the option rules (policy/options), merged into MESSAGES (src/i18n.ts). */
+export const OPTION_MESSAGES: Record<string, { zh: string; en: string; hintZh?: string; hintEn?: string }> = {
+  'opt.write': {
+    zh: '`{a}`（{o}）会让 `{p}` 写文件',
+    en: '`{a}` ({o}) makes `{p}` write files',
+  },
+  'opt.exec': {
+    zh: '`{a}`（{o}）会让 `{p}` 运行另一个程序',
+    en: '`{a}` ({o}) makes `{p}` run another program',
+    hintZh: '不带这个选项运行；需要它时请自己在终端里运行',
+    hintEn: 'Run it without this option; if you need it, run it yourself in a terminal',
+  },
+  'opt.system': {
+    zh: '`{a}`（{o}）会让 `{p}` 修改系统状态',
+    en: '`{a}` ({o}) makes `{p}` change the system',
+  },
+  'opt.network': {
+    zh: '`{a}`（{o}）会让 `{p}` 访问网络',
+    en: '`{a}` ({o}) makes `{p}` reach the network',
+  },
+  'opt.unknown': {
+    zh: '`{p}` 的选项 `{a}` 不在已知选项表中，无法确认它只读取',
+    en: '`{p}` was given `{a}`, an option its table does not know, so it cannot be shown to only read',
+    hintZh: '请使用该选项在文档中的完整写法；确认无害时可以批准',
+    hintEn: "Use the option's full documented spelling; approve it if you know it is harmless",
+  },
+  'opt.ambiguous': {
+    zh: '`{a}` 是 `{p}` 多个选项的缩写（{c}）',
+    en: '`{a}` abbreviates several options of `{p}` ({c})',
+    hintZh: '请写出选项的完整名称',
+    hintEn: 'Write the option out in full',
+  },
+  'wrapper.env_unknown': {
+    zh: '设置环境变量 {v}：无法确认程序会如何使用它',
+    en: 'setting {v}: how the program uses it cannot be judged',
+    hintZh: '不设置它再运行；确认无害时可以批准',
+    hintEn: 'Run the command without it, or approve it if you know it is harmless',
+  },
+  'program.runs': {
+    zh: '`{p}` 会运行它检查的程序',
+    en: '`{p}` runs the program it inspects',
+  },
+};
