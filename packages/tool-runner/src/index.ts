@@ -39,7 +39,8 @@ export type { Resolver, LookupAddress } from './net-guard';
 export type { FsReadResult } from './tools/fs-read';
 export type { FsChangeResult } from './tools/fs-edit';
 export type { HttpGetResult } from './tools/http-get';
-export type { ProcResult, ProcLimits, ProcDeps, ProcInfo } from './tools/proc';
+export type { ProcLimits, ProcDeps, ProcInfo } from './tools/proc';
+export type { ProcResult } from './tools/proc-steps';
 export type { ToolErrorResult, ToolSession, HttpSettings } from './tools/session';
 export type {
   Level,

@@ -1,7 +1,7 @@
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import { createToolRunner, sessionKey } from '../src';
-import { runProcKill, runProcStart, runProcStatus } from '../src/tools/proc';
+import { runProcKill, runProcStart, runProcStatus } from '../src/tools/proc-steps';
 import type { ToolSession } from '../src/tools/session';
 import { tempWorld, testCtx, testSession } from './tools-session';
 

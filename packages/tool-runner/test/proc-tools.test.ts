@@ -1,6 +1,6 @@
 import { promises as fsp } from 'fs';
 import * as path from 'path';
-import { runProcKill, runProcStart, runProcStatus } from '../src/tools/proc';
+import { runProcKill, runProcStart, runProcStatus } from '../src/tools/proc-steps';
 import type { ToolSession } from '../src/tools/session';
 import { tempWorld, testCtx, testSession } from './tools-session';
 

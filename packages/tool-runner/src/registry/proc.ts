@@ -5,7 +5,7 @@ import { argList, commandLine, cwdField, nonBlank, RequiresSchema, touches } fro
 import { assessCommand, commandKey, programWords } from './exec';
 import type { ToolDefinition } from './types';
 
-const proc = () => require('../tools/proc') as typeof import('../tools/proc');
+const proc = () => require('../tools/proc-steps') as typeof import('../tools/proc-steps');
 
 export const procStartTool: ToolDefinition<ProcStartStep> = {
   name: 'proc.start',
