@@ -16,127 +16,147 @@ export interface GitVerdicts {
 
 type Rule = (rest: readonly string[], v: GitVerdicts) => Finding | Finding[];
 
-export function gitSubcommandRules(judgeConfig: (rest: readonly string[]) => Finding[]): Record<string, Rule> {
-  const SUBCOMMANDS: Record<string, Rule> = {
-    branch: (rest, v) => {
-      const force = rest.find((a) => a === '-D' || a === '-f' || a === '--force' || a === '-M' || a === '-C' || (shortCluster(a) ?? '').match(/[DMCf]/));
-      if (force) return v.rewrite(force);
-      const changes = rest.find((a) =>
-        ['-d', '--delete', '-m', '--move', '-c', '--copy', '-u', '--unset-upstream', '--edit-description', '--track', '--no-track', '--create-reflog'].includes(a) || a.startsWith('--set-upstream-to') || a.startsWith('--track='),
-      );
-      const listing = rest.some((a) => a === '-l' || a === '--list' || (shortCluster(a) ?? '').includes('l'));
-      const valued = ['--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format', '--color', '--column'];
-      const positional = operands(rest, valued);
-      if (changes || (positional.length > 0 && !listing)) return v.write();
-      return v.read();
-    },
-    tag: (rest, v) => {
-      const force = rest.find((a) => a === '-f' || a === '--force');
-      if (force) return v.rewrite(force);
-      const tagValued = ['--contains', '--no-contains', '--points-at', '--merged', '--no-merged', '--sort', '--format', '--color', '--column'];
-      const listing = operands(rest, tagValued).length === 0 || rest.some((a) => a === '-l' || a === '--list' || a.startsWith('-n') || tagValued.includes(a));
-      const creates = rest.some((a) => ['-a', '-s', '-m', '-F', '-u', '-d', '--delete', '--annotate', '--sign'].includes(a) || a.startsWith('--message') || a.startsWith('--file'));
-      return listing && !creates ? v.read() : v.write();
-    },
-    stash: (rest, v) => {
-      if (v.first === 'list' || v.first === 'show') return v.read();
-      if (v.first === 'drop' || v.first === 'clear') return v.rewrite(v.first);
-      return v.write();
-    },
-    remote: (rest, v) => {
-      if (v.ops.length === 0 || v.first === 'get-url') return v.read();
-      if (v.first === 'show' || v.first === 'update' || v.first === 'prune') return v.net();
-      return v.write();
-    },
-    config: (rest) => judgeConfig(rest),
-    reset: (rest, v) => {
-      const hard = rest.find((a) => a === '--hard');
-      return hard ? v.rewrite(hard) : v.write();
-    },
-    clean: (rest, v) => {
-      const dry = rest.some((a) => a === '--dry-run' || (shortCluster(a) ?? '').includes('n'));
-      return dry ? v.read() : v.rewrite(rest.join(' '));
-    },
-    checkout: (rest, v) => {
-      const bad = rest.find((a) => ['-f', '--force', '--', '.', '-B', '--ours', '--theirs', '-p', '--patch', '--overwrite-ignore', '--pathspec-from-file'].includes(a) || (shortCluster(a) ?? '').match(/[fBp]/) || a.startsWith('--pathspec-from-file='));
-      return bad ? v.rewrite(bad) : v.write();
-    },
-    switch: (rest, v) => {
-      const bad = rest.find((a) => ['-f', '--force', '--discard-changes', '-C', '--force-create'].includes(a));
-      return bad ? v.rewrite(bad) : v.write();
-    },
-    restore: (rest, v) => {
-      const staged = rest.some((a) => a === '--staged' || a === '-S');
-      const worktree = rest.some((a) => a === '--worktree' || a === '-W');
-      return staged && !worktree ? v.write() : v.rewrite(rest.join(' '));
-    },
-    rm: (rest, v) => {
-      const force = rest.find((a) => a === '-f' || a === '--force' || /^-[a-zA-Z]*f/.test(a));
-      return force ? v.rewrite(force) : v.write();
-    },
-    commit: (rest, v) => {
-      const amend = rest.find((a) => a === '--amend');
-      return amend ? v.rewrite(amend) : v.write();
-    },
-    push: (rest, v) => {
-      const bad = rest.find(
-        (a) => ['-f', '--force', '--mirror', '--delete', '-d', '--prune', '--force-if-includes'].includes(a) || a.startsWith('--force-with-lease') || (shortCluster(a) ?? '').match(/[fd]/),
-      );
-      if (bad) return v.rewrite(bad);
-      const ref = v.ops.slice(1).find((r) => r.startsWith('+') || r.startsWith(':'));
-      if (ref) return v.rewrite(ref);
-      return v.net();
-    },
-    fetch: (_rest, v) => v.net(),
-    pull: (_rest, v) => v.net(),
-    clone: (_rest, v) => v.net(),
-    'ls-remote': (_rest, v) => v.net(),
-    rebase: (rest, v) => {
-      if (rest.length === 1 && ['--abort', '--quit', '--continue', '--skip', '--show-current-patch'].includes(v.first)) return v.write();
-      return v.rewrite(rest.join(' '));
-    },
-    reflog: (rest, v) => {
-      if (v.first === 'expire' || v.first === 'delete' || v.first === 'drop') return v.rewrite(v.first);
-      if (v.first === 'write') return v.write();
-      return v.read();
-    },
-    'update-ref': (rest, v) => {
-      const del = rest.find((a) => a === '-d' || a === '--stdin');
-      return del ? v.rewrite(del) : v.write();
-    },
-    'symbolic-ref': (rest, v) => {
-      const del = rest.find((a) => a === '-d' || a === '--delete');
-      if (del) return v.rewrite(del);
-      return operands(rest, ['-m']).length >= 2 ? v.write() : v.read();
-    },
-    bisect: (rest, v) => {
-      if (v.first === 'run') return finding('arg.exec', 'L2', { p: 'git bisect', a: 'run' });
-      if (['log', 'visualize', 'view', 'terms'].includes(v.first)) return v.read();
-      return v.write();
-    },
-    submodule: (rest, v) => {
-      if (v.first === 'foreach') return finding('arg.exec', 'L2', { p: 'git submodule', a: 'foreach' });
-      if (v.ops.length === 0 || v.first === 'status' || v.first === 'summary') return v.read();
-      return v.net();
-    },
-    worktree: (rest, v) => {
-      if (v.first === 'list' || (v.sub === 'notes' && (v.first === 'show' || rest.length === 0))) return v.read();
-      return v.write();
-    },
-    notes: (rest, v) => SUBCOMMANDS.worktree(rest, v),
-    archive: (rest, v) => {
-      const o = rest.find((a) => a === '-o' || a.startsWith('-o'));
-      if (o) return finding('git.exec_option', 'L2', { a: o });
-      if (findLong(rest, ['--remote'])) return finding('git.network', 'L1', { s: v.sub }, { cat: ['network'] });
-      return v.read();
-    },
-    'format-patch': (rest, v) => rest.includes('--stdout') ? v.read() : v.write(),
-    apply: (rest, v) => {
-      const check = rest.some((a) => ['--check', '--stat', '--numstat', '--summary'].includes(a)) && !rest.includes('--apply');
-      return check ? v.read() : v.write();
-    },
-    'interpret-trailers': (rest, v) => rest.includes('--in-place') ? v.write() : v.read(),
-    fsck: (rest, v) => rest.includes('--lost-found') ? v.write() : v.read(),
-  };
-  return SUBCOMMANDS;
+export const SUBCOMMANDS: Record<string, Rule> = {
+  branch: (rest, v) => {
+    const force = rest.find((a) => a === '-D' || a === '-f' || a === '--force' || a === '-M' || a === '-C' || (shortCluster(a) ?? '').match(/[DMCf]/));
+    if (force) return v.rewrite(force);
+    const changes = rest.find((a) =>
+      ['-d', '--delete', '-m', '--move', '-c', '--copy', '-u', '--unset-upstream', '--edit-description', '--track', '--no-track', '--create-reflog'].includes(a) || a.startsWith('--set-upstream-to') || a.startsWith('--track='),
+    );
+    const listing = rest.some((a) => a === '-l' || a === '--list' || (shortCluster(a) ?? '').includes('l'));
+    const valued = ['--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format', '--color', '--column'];
+    const positional = operands(rest, valued);
+    if (changes || (positional.length > 0 && !listing)) return v.write();
+    return v.read();
+  },
+  tag: (rest, v) => {
+    const force = rest.find((a) => a === '-f' || a === '--force');
+    if (force) return v.rewrite(force);
+    const tagValued = ['--contains', '--no-contains', '--points-at', '--merged', '--no-merged', '--sort', '--format', '--color', '--column'];
+    const listing = operands(rest, tagValued).length === 0 || rest.some((a) => a === '-l' || a === '--list' || a.startsWith('-n') || tagValued.includes(a));
+    const creates = rest.some((a) => ['-a', '-s', '-m', '-F', '-u', '-d', '--delete', '--annotate', '--sign'].includes(a) || a.startsWith('--message') || a.startsWith('--file'));
+    return listing && !creates ? v.read() : v.write();
+  },
+  stash: (rest, v) => {
+    if (v.first === 'list' || v.first === 'show') return v.read();
+    if (v.first === 'drop' || v.first === 'clear') return v.rewrite(v.first);
+    return v.write();
+  },
+  remote: (rest, v) => {
+    if (v.ops.length === 0 || v.first === 'get-url') return v.read();
+    if (v.first === 'show' || v.first === 'update' || v.first === 'prune') return v.net();
+    return v.write();
+  },
+  config: (rest) => judgeConfig(rest),
+  reset: (rest, v) => {
+    const hard = rest.find((a) => a === '--hard');
+    return hard ? v.rewrite(hard) : v.write();
+  },
+  clean: (rest, v) => {
+    const dry = rest.some((a) => a === '--dry-run' || (shortCluster(a) ?? '').includes('n'));
+    return dry ? v.read() : v.rewrite(rest.join(' '));
+  },
+  checkout: (rest, v) => {
+    const bad = rest.find((a) => ['-f', '--force', '--', '.', '-B', '--ours', '--theirs', '-p', '--patch', '--overwrite-ignore', '--pathspec-from-file'].includes(a) || (shortCluster(a) ?? '').match(/[fBp]/) || a.startsWith('--pathspec-from-file='));
+    return bad ? v.rewrite(bad) : v.write();
+  },
+  switch: (rest, v) => {
+    const bad = rest.find((a) => ['-f', '--force', '--discard-changes', '-C', '--force-create'].includes(a));
+    return bad ? v.rewrite(bad) : v.write();
+  },
+  restore: (rest, v) => {
+    const staged = rest.some((a) => a === '--staged' || a === '-S');
+    const worktree = rest.some((a) => a === '--worktree' || a === '-W');
+    return staged && !worktree ? v.write() : v.rewrite(rest.join(' '));
+  },
+  rm: (rest, v) => {
+    const force = rest.find((a) => a === '-f' || a === '--force' || /^-[a-zA-Z]*f/.test(a));
+    return force ? v.rewrite(force) : v.write();
+  },
+  commit: (rest, v) => {
+    const amend = rest.find((a) => a === '--amend');
+    return amend ? v.rewrite(amend) : v.write();
+  },
+  push: (rest, v) => {
+    const bad = rest.find(
+      (a) => ['-f', '--force', '--mirror', '--delete', '-d', '--prune', '--force-if-includes'].includes(a) || a.startsWith('--force-with-lease') || (shortCluster(a) ?? '').match(/[fd]/),
+    );
+    if (bad) return v.rewrite(bad);
+    const ref = v.ops.slice(1).find((r) => r.startsWith('+') || r.startsWith(':'));
+    if (ref) return v.rewrite(ref);
+    return v.net();
+  },
+  fetch: (_rest, v) => v.net(),
+  pull: (_rest, v) => v.net(),
+  clone: (_rest, v) => v.net(),
+  'ls-remote': (_rest, v) => v.net(),
+  rebase: (rest, v) => {
+    if (rest.length === 1 && ['--abort', '--quit', '--continue', '--skip', '--show-current-patch'].includes(v.first)) return v.write();
+    return v.rewrite(rest.join(' '));
+  },
+  reflog: (rest, v) => {
+    if (v.first === 'expire' || v.first === 'delete' || v.first === 'drop') return v.rewrite(v.first);
+    if (v.first === 'write') return v.write();
+    return v.read();
+  },
+  'update-ref': (rest, v) => {
+    const del = rest.find((a) => a === '-d' || a === '--stdin');
+    return del ? v.rewrite(del) : v.write();
+  },
+  'symbolic-ref': (rest, v) => {
+    const del = rest.find((a) => a === '-d' || a === '--delete');
+    if (del) return v.rewrite(del);
+    return operands(rest, ['-m']).length >= 2 ? v.write() : v.read();
+  },
+  bisect: (rest, v) => {
+    if (v.first === 'run') return finding('arg.exec', 'L2', { p: 'git bisect', a: 'run' });
+    if (['log', 'visualize', 'view', 'terms'].includes(v.first)) return v.read();
+    return v.write();
+  },
+  submodule: (rest, v) => {
+    if (v.first === 'foreach') return finding('arg.exec', 'L2', { p: 'git submodule', a: 'foreach' });
+    if (v.ops.length === 0 || v.first === 'status' || v.first === 'summary') return v.read();
+    return v.net();
+  },
+  worktree: (rest, v) => {
+    if (v.first === 'list' || (v.sub === 'notes' && (v.first === 'show' || rest.length === 0))) return v.read();
+    return v.write();
+  },
+  notes: (rest, v) => SUBCOMMANDS.worktree(rest, v),
+  archive: (rest, v) => {
+    const o = rest.find((a) => a === '-o' || a.startsWith('-o'));
+    if (o) return finding('git.exec_option', 'L2', { a: o });
+    if (findLong(rest, ['--remote'])) return finding('git.network', 'L1', { s: v.sub }, { cat: ['network'] });
+    return v.read();
+  },
+  'format-patch': (rest, v) => rest.includes('--stdout') ? v.read() : v.write(),
+  apply: (rest, v) => {
+    const check = rest.some((a) => ['--check', '--stat', '--numstat', '--summary'].includes(a)) && !rest.includes('--apply');
+    return check ? v.read() : v.write();
+  },
+  'interpret-trailers': (rest, v) => rest.includes('--in-place') ? v.write() : v.read(),
+  fsck: (rest, v) => rest.includes('--lost-found') ? v.write() : v.read(),
+};
+
+/** Keys that name programs git will run, hooks, or where git reads more config. */
+const EXEC_CONFIG_KEY =
+  /^(core\.|alias\.|credential\.|filter\.|diff\.|merge\.|sequence\.|gpg\.|ssh\.|url\.|http\.|include|pager\.|sendemail\.|web\.|browser\.|man\.|difftool\.|mergetool\.|submodule\.|hook\.|safe\.|protocol\.|uploadpack\.|receive\.|remote\.[^.]+\.(uploadpack|receivepack|vcs|proxy)$|fsmonitor)/i;
+
+function judgeConfig(rest: readonly string[]): Finding[] {
+  const first = rest[0];
+  if (first === 'get' || first === 'list') return [finding('git.read', 'L0', { s: `config ${first}` })];
+  const readFlags = ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l', '--get-color', '--get-colorbool'];
+  const writeFlags = ['--unset', '--unset-all', '--add', '--replace-all', '--rename-section', '--remove-section', '-e', '--edit'];
+  const writeSubs = ['set', 'unset', 'rename-section', 'remove-section', 'edit'];
+  const valued = ['-f', '--file', '--blob', '--type', '--default', '--comment', '--value'];
+  const ops = operands(rest, valued);
+  const isWrite = rest.some((a) => writeFlags.includes(a)) || writeSubs.includes(first ?? '');
+  if (!isWrite && (rest.some((a) => readFlags.includes(a)) || ops.length <= 1)) {
+    return [finding('git.read', 'L0', { s: 'config' })];
+  }
+  const keyOps = writeSubs.includes(first ?? '') ? ops.slice(1) : ops;
+  const key = keyOps[0] ?? '';
+  if (EXEC_CONFIG_KEY.test(key)) return [finding('git.config', 'L2', { a: `git config ${key}` })];
+  if (rest.some((a) => a === '-e' || a === '--edit' || a === 'edit')) return [finding('interactive', 'L2', { p: 'git config --edit' })];
+  return [finding('git.write', 'L1', { s: 'config' }, { cat: ['write'] })];
 }

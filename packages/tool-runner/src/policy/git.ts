@@ -2,15 +2,11 @@ import { expandLong, findLong, operands, shortCluster } from './args';
 import { finding, type Finding, type JudgeCtx } from './finding';
 import { isOutsideWorkspace, secretFindings } from './paths';
 import { judgeGitOptions } from './options';
-import { gitSubcommandRules, type GitVerdicts } from './git-subcommands';
+import { SUBCOMMANDS, type GitVerdicts } from './git-subcommands';
 
 /** `git -c` keys that only change how output looks. Every other key is judged L2. */
 const SAFE_CONFIG_KEY =
   /^(color\.[a-z.]+|advice\.[a-z]+|log\.(date|decorate|abbrevcommit|showroot|follow)|column\.ui|diff\.(renames|noprefix|mnemonicprefix|relative|context|interhunkcontext|algorithm|indentheuristic|statgraphwidth|colormoved)|format\.pretty|grep\.(linenumber|patterntype|extendedregexp|fullname|column)|status\.(short|branch|showuntrackedfiles)|i18n\.logoutputencoding|blame\.date|user\.(name|email)|init\.defaultbranch)$/i;
-
-/** Keys that name programs git will run, hooks, or where git reads more config. */
-const EXEC_CONFIG_KEY =
-  /^(core\.|alias\.|credential\.|filter\.|diff\.|merge\.|sequence\.|gpg\.|ssh\.|url\.|http\.|include|pager\.|sendemail\.|web\.|browser\.|man\.|difftool\.|mergetool\.|submodule\.|hook\.|safe\.|protocol\.|uploadpack\.|receive\.|remote\.[^.]+\.(uploadpack|receivepack|vcs|proxy)$|fsmonitor)/i;
 
 const READ = new Set([
   'status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'ls-tree', 'cat-file', 'rev-list', 'describe',
@@ -168,23 +164,3 @@ function judgeSubcommand(sub: string, rawRest: readonly string[]): Finding[] {
   return [...out, ...[rule ? rule(rest, v) : READ.has(sub) ? v.read() : v.write()].flat()];
 }
 
-const SUBCOMMANDS = gitSubcommandRules((rest) => judgeConfig(rest));
-
-function judgeConfig(rest: readonly string[]): Finding[] {
-  const first = rest[0];
-  if (first === 'get' || first === 'list') return [finding('git.read', 'L0', { s: `config ${first}` })];
-  const readFlags = ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l', '--get-color', '--get-colorbool'];
-  const writeFlags = ['--unset', '--unset-all', '--add', '--replace-all', '--rename-section', '--remove-section', '-e', '--edit'];
-  const writeSubs = ['set', 'unset', 'rename-section', 'remove-section', 'edit'];
-  const valued = ['-f', '--file', '--blob', '--type', '--default', '--comment', '--value'];
-  const ops = operands(rest, valued);
-  const isWrite = rest.some((a) => writeFlags.includes(a)) || writeSubs.includes(first ?? '');
-  if (!isWrite && (rest.some((a) => readFlags.includes(a)) || ops.length <= 1)) {
-    return [finding('git.read', 'L0', { s: 'config' })];
-  }
-  const keyOps = writeSubs.includes(first ?? '') ? ops.slice(1) : ops;
-  const key = keyOps[0] ?? '';
-  if (EXEC_CONFIG_KEY.test(key)) return [finding('git.config', 'L2', { a: `git config ${key}` })];
-  if (rest.some((a) => a === '-e' || a === '--edit' || a === 'edit')) return [finding('interactive', 'L2', { p: 'git config --edit' })];
-  return [finding('git.write', 'L1', { s: 'config' }, { cat: ['write'] })];
-}
