@@ -1,7 +1,7 @@
 import { causeCode, chat, createClient, loadSdk, CallDeps } from './client';
 import { buildProfile, getProfile, resolveApiKey, StoreContext } from './config-store';
 import { LlmBaseError } from './errors';
-import { t } from './i18n';
+import { t, type Lang } from './i18n';
 import { configPath } from './paths';
 import { PRESETS, Preset } from './presets';
 import { redactSecrets } from './masking';
@@ -115,33 +115,9 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
     checks.push({ id: 'reachable', ok: true, message: t(lang, 'chkReachableOk') });
     checks.push({ id: 'auth', ok: true, message: t(lang, 'chkAuthOk') });
     authKnown = true;
-    const wanted = [...new Set([profile.low_model, profile.high_model])];
-    const unlisted = wanted.filter((m) => !ids.includes(m));
-    // Some servers answer for models they do not list (llama.cpp serves one model under any
-    // name, LM Studio loads on demand): a one-token probe tells missing from unlisted.
-    const missing: string[] = [];
-    for (const m of unlisted) {
-      const accepted = await client.chat.completions
-        .create({ model: m, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 })
-        .then(() => true, () => false);
-      if (!accepted) missing.push(m);
-    }
-    if (missing.length === 0) {
-      const message =
-        unlisted.length === 0
-          ? t(lang, 'chkModelsOk', { models: wanted.join(', ') })
-          : t(lang, 'chkModelsAccepted', { models: unlisted.join(', ') });
-      checks.push({ id: 'models', ok: true, message });
-    } else {
-      const fix = preset?.pull_hint
-        ? t(lang, 'fixPullModel', { hint: missing.map((m) => preset.pull_hint!.split('{model}').join(m)).join(' ; ') })
-        : t(lang, 'fixChooseModel', { name: profileId });
-      checks.push({
-        id: 'models',
-        ok: false,
-        message: t(lang, 'chkModelsMissing', { missing: missing.join(', '), available: ids.slice(0, 8).join(', ') || '-' }),
-        fix,
-      });
+    const models = await checkModels(client, profile, profileId, ids, lang);
+    checks.push(models);
+    if (!models.ok) {
       skip(['json']);
       return report(profileId);
     }
@@ -186,4 +162,30 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
     checks.push({ id: 'json', ok: false, message: t(lang, 'chkJsonFail', { code: res.error.code, detail: res.error.message }), ...(fix ? { fix } : {}) });
   }
   return report(profileId);
+}
+
+/**
+ * Whether the profile's models exist. Some servers answer for models they do not list (llama.cpp
+ * serves one model under any name, LM Studio loads on demand): a one-token probe tells missing
+ * from unlisted.
+ */
+async function checkModels(client: ReturnType<typeof createClient>, profile: ProfileConfig, profileId: string, ids: string[], lang: Lang): Promise<Check> {
+  const wanted = [...new Set([profile.low_model, profile.high_model])];
+  const unlisted = wanted.filter((m) => !ids.includes(m));
+  const missing: string[] = [];
+  for (const m of unlisted) {
+    const accepted = await client.chat.completions
+      .create({ model: m, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 })
+      .then(() => true, () => false);
+    if (!accepted) missing.push(m);
+  }
+  if (missing.length === 0) {
+    const message = unlisted.length === 0 ? t(lang, 'chkModelsOk', { models: wanted.join(', ') }) : t(lang, 'chkModelsAccepted', { models: unlisted.join(', ') });
+    return { id: 'models', ok: true, message };
+  }
+  const preset = localPreset(profile);
+  const fix = preset?.pull_hint
+    ? t(lang, 'fixPullModel', { hint: missing.map((m) => preset.pull_hint!.split('{model}').join(m)).join(' ; ') })
+    : t(lang, 'fixChooseModel', { name: profileId });
+  return { id: 'models', ok: false, message: t(lang, 'chkModelsMissing', { missing: missing.join(', '), available: ids.slice(0, 8).join(', ') || '-' }), fix };
 }
