@@ -1,6 +1,5 @@
-import * as http from 'http';
-import type { AddressInfo, Socket } from 'net';
-import type { RecordedRequest } from './openai-server';
+import type * as http from 'http';
+import { startRecordingHttp, type RecordedRequest, type RecordingHttp } from './recording-http';
 
 /** A model the scripted Ollama knows. */
 export interface ScriptedOllamaModel {
@@ -73,186 +72,166 @@ function estimateTokens(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
 
-/**
- * Start a scripted Ollama on 127.0.0.1 speaking the native API the way the real server does:
- * `/api/tags`, `/api/show`, `/api/ps`, streamed `/api/pull`, `/api/generate` (empty prompt = load),
- * `/api/chat` (NDJSON stream by default, `stream: false` for one object, native tool calls).
- */
-export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): Promise<ScriptedOllama> {
-  const models = new Map((options.models ?? [{ name: 'qwen2.5:7b' }]).map((m) => [m.name, m]));
-  const library = new Map((options.library ?? []).map((m) => [m.name, m]));
-  const loaded = new Set<string>();
-  const queue: ScriptedOllamaReply[] = [];
-  let handler: ScriptedOllamaHandler | null = null;
-  const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
-  const requests: RecordedRequest[] = [];
-  const waiters: Array<{ count: number; resolve: (r: RecordedRequest[]) => void }> = [];
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+}
 
-  const later = (ms: number, fn: () => void): void => {
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-    }, ms);
-    timers.add(t);
-  };
-  const send = (res: http.ServerResponse, status: number, body: unknown): void => {
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
-  };
-  const modelInfo = (m: ScriptedOllamaModel) => ({
+function modelInfo(m: ScriptedOllamaModel) {
+  return {
     name: m.name,
     model: m.name,
     modified_at: '2026-11-01T00:00:00Z',
     size: m.size ?? 4_000_000_000,
     digest: `sha256:${Buffer.from(m.name).toString('hex').padEnd(64, '0').slice(0, 64)}`,
     details: { format: 'gguf', family: architecture(m.name), parameter_size: '7.6B', quantization_level: 'Q4_K_M' },
-  });
-  const nameOf = (body: Record<string, unknown>): string => String(body.model ?? body.name ?? '');
-  const notFound = (res: http.ServerResponse, name: string): void => send(res, 404, { error: `model "${name}" not found, try pulling it first` });
-
-  const chat = async (req: RecordedRequest, res: http.ServerResponse): Promise<void> => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const name = nameOf(body);
-    if (!models.has(name)) return notFound(res, name);
-    const reply = handler ? await handler(req) : queue.shift() ?? { status: 500, error: 'scripted ollama: no reply queued' };
-    if ('hang' in reply) return; // the socket stays open until the client or close() ends it
-    if ('status' in reply) return send(res, reply.status, { error: reply.error });
-    const delay = reply.delayMs ?? 0;
-    const content = 'json' in reply ? JSON.stringify(reply.json) : reply.content;
-    const toolCalls = 'toolCalls' in reply ? reply.toolCalls : undefined;
-    const chunks = 'chunks' in reply && reply.chunks ? reply.chunks : content ? content.match(/[\s\S]{1,8}/g) ?? [] : [];
-    const created = new Date().toISOString();
-    const messages = Array.isArray(body.messages) ? (body.messages as Array<{ content?: unknown }>) : [];
-    const prompt = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
-    const final = {
-      model: name,
-      created_at: created,
-      message: { role: 'assistant', content: '' },
-      done: true,
-      done_reason: 'stop',
-      total_duration: 1_000_000,
-      load_duration: loaded.has(name) ? 0 : delay * 1_000_000,
-      prompt_eval_count: 'promptEvalCount' in reply && reply.promptEvalCount !== undefined ? reply.promptEvalCount : estimateTokens(prompt),
-      eval_count: 'evalCount' in reply && reply.evalCount !== undefined ? reply.evalCount : estimateTokens(content),
-    };
-    later(delay, () => {
-      loaded.add(name);
-      const tool_calls = toolCalls?.map((c) => ({ function: { name: c.name, arguments: c.arguments } }));
-      if (body.stream === false) {
-        return send(res, 200, { ...final, message: { role: 'assistant', content, ...(tool_calls ? { tool_calls } : {}) } });
-      }
-      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-      for (const c of chunks) res.write(JSON.stringify({ model: name, created_at: created, message: { role: 'assistant', content: c }, done: false }) + '\n');
-      if (tool_calls) res.write(JSON.stringify({ model: name, created_at: created, message: { role: 'assistant', content: '', tool_calls }, done: false }) + '\n');
-      res.end(JSON.stringify(final) + '\n');
-    });
   };
+}
 
-  const pull = (req: RecordedRequest, res: http.ServerResponse): void => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const name = nameOf(body);
-    const found = models.get(name) ?? library.get(name);
-    if (!found) return send(res, 500, { error: 'pull model manifest: file does not exist' });
-    const total = found.size ?? 4_000_000_000;
-    const steps = Math.max(1, options.pullSteps ?? 3);
-    const lines: unknown[] = [{ status: 'pulling manifest' }];
-    const digest = modelInfo(found).digest;
-    for (let i = 1; i <= steps; i++) lines.push({ status: `pulling ${digest.slice(7, 19)}`, digest, total, completed: Math.round((total * i) / steps) });
-    lines.push({ status: 'verifying sha256 digest' }, { status: 'writing manifest' }, { status: 'success' });
-    models.set(name, found);
-    if (body.stream === false) return send(res, 200, { status: 'success' });
+const nameOf = (body: Record<string, unknown>): string => String(body.model ?? body.name ?? '');
+const notFound = (res: http.ServerResponse, name: string): void => send(res, 404, { error: `model "${name}" not found, try pulling it first` });
+
+/** What a scripted Ollama knows: its models, the library it can pull from, what is loaded. */
+interface OllamaState {
+  http: RecordingHttp;
+  models: Map<string, ScriptedOllamaModel>;
+  library: Map<string, ScriptedOllamaModel>;
+  loaded: Set<string>;
+  pullSteps: number;
+  next(req: RecordedRequest): Promise<ScriptedOllamaReply>;
+}
+
+/** /api/chat: NDJSON chunks by default, one object with `stream: false`, native tool calls. */
+async function chat(state: OllamaState, req: RecordedRequest, res: http.ServerResponse): Promise<void> {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const name = nameOf(body);
+  if (!state.models.has(name)) return notFound(res, name);
+  const reply = await state.next(req);
+  if ('hang' in reply) return; // the socket stays open until the client or close() ends it
+  if ('status' in reply) return send(res, reply.status, { error: reply.error });
+  const delay = reply.delayMs ?? 0;
+  const content = 'json' in reply ? JSON.stringify(reply.json) : reply.content;
+  const toolCalls = 'toolCalls' in reply ? reply.toolCalls : undefined;
+  const chunks = 'chunks' in reply && reply.chunks ? reply.chunks : content ? content.match(/[\s\S]{1,8}/g) ?? [] : [];
+  const created = new Date().toISOString();
+  const messages = Array.isArray(body.messages) ? (body.messages as Array<{ content?: unknown }>) : [];
+  const prompt = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
+  const final = {
+    model: name,
+    created_at: created,
+    message: { role: 'assistant', content: '' },
+    done: true,
+    done_reason: 'stop',
+    total_duration: 1_000_000,
+    load_duration: state.loaded.has(name) ? 0 : delay * 1_000_000,
+    prompt_eval_count: 'promptEvalCount' in reply && reply.promptEvalCount !== undefined ? reply.promptEvalCount : estimateTokens(prompt),
+    eval_count: 'evalCount' in reply && reply.evalCount !== undefined ? reply.evalCount : estimateTokens(content),
+  };
+  state.http.later(delay, () => {
+    state.loaded.add(name);
+    const tool_calls = toolCalls?.map((c) => ({ function: { name: c.name, arguments: c.arguments } }));
+    if (body.stream === false) {
+      return send(res, 200, { ...final, message: { role: 'assistant', content, ...(tool_calls ? { tool_calls } : {}) } });
+    }
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-    res.end(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  };
+    for (const c of chunks) res.write(JSON.stringify({ model: name, created_at: created, message: { role: 'assistant', content: c }, done: false }) + '\n');
+    if (tool_calls) res.write(JSON.stringify({ model: name, created_at: created, message: { role: 'assistant', content: '', tool_calls }, done: false }) + '\n');
+    res.end(JSON.stringify(final) + '\n');
+  });
+}
 
-  const route = async (req: RecordedRequest, res: http.ServerResponse): Promise<void> => {
-    const url = req.path.split('?')[0];
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    if (req.method === 'GET' && url === '/') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('Ollama is running');
-    if (req.method === 'GET' && url === '/api/version') return send(res, 200, { version: VERSION });
-    if (req.method === 'GET' && url === '/api/tags') return send(res, 200, { models: [...models.values()].map(modelInfo) });
-    if (req.method === 'GET' && url === '/api/ps') {
-      const expires = new Date(Date.now() + 5 * 60_000).toISOString();
-      return send(res, 200, {
-        models: [...loaded].filter((n) => models.has(n)).map((n) => ({ ...modelInfo(models.get(n)!), expires_at: expires, size_vram: 0, context_length: 4096 })),
-      });
-    }
-    if (req.method === 'POST' && url === '/api/show') {
-      const m = models.get(nameOf(body));
-      if (!m) return notFound(res, nameOf(body));
-      const arch = architecture(m.name);
-      return send(res, 200, {
-        modelfile: `FROM ${m.name}`,
-        parameters: '',
-        template: '{{ .Prompt }}',
-        details: modelInfo(m).details,
-        model_info: { 'general.architecture': arch, [`${arch}.context_length`]: m.contextLength ?? 32768 },
-        capabilities: m.capabilities ?? ['completion', 'tools'],
-      });
-    }
-    if (req.method === 'POST' && url === '/api/pull') return pull(req, res);
-    if (req.method === 'POST' && url === '/api/generate') {
-      const name = nameOf(body);
-      if (!models.has(name)) return notFound(res, name);
-      if (body.keep_alive === 0 || body.keep_alive === '0') loaded.delete(name);
-      else loaded.add(name);
-      return send(res, 200, { model: name, created_at: new Date().toISOString(), response: '', done: true, done_reason: body.keep_alive === 0 ? 'unload' : 'load' });
-    }
-    if (req.method === 'POST' && url === '/api/chat') return chat(req, res);
-    send(res, 404, { error: `scripted ollama: no route ${req.method} ${url}` });
-  };
+/** /api/pull: progress lines, then the model is there. */
+function pull(state: OllamaState, req: RecordedRequest, res: http.ServerResponse): void {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const name = nameOf(body);
+  const found = state.models.get(name) ?? state.library.get(name);
+  if (!found) return send(res, 500, { error: 'pull model manifest: file does not exist' });
+  const total = found.size ?? 4_000_000_000;
+  const steps = Math.max(1, state.pullSteps);
+  const lines: unknown[] = [{ status: 'pulling manifest' }];
+  const digest = modelInfo(found).digest;
+  for (let i = 1; i <= steps; i++) lines.push({ status: `pulling ${digest.slice(7, 19)}`, digest, total, completed: Math.round((total * i) / steps) });
+  lines.push({ status: 'verifying sha256 digest' }, { status: 'writing manifest' }, { status: 'success' });
+  state.models.set(name, found);
+  if (body.stream === false) return send(res, 200, { status: 'success' });
+  res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+  res.end(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+}
 
-  const httpServer = http.createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(parts).toString('utf8');
-      let body: unknown = text || undefined;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        // not JSON: the raw text is recorded, as the OpenAI-compatible server does
-      }
-      const recorded: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body };
-      requests.push(recorded);
-      for (const w of waiters.splice(0)) {
-        if (requests.length >= w.count) w.resolve(requests);
-        else waiters.push(w);
-      }
-      route(recorded, res).catch((err: unknown) => {
-        if (!res.headersSent) send(res, 500, { error: `scripted ollama: handler failed: ${String(err)}` });
-        else res.destroy();
-      });
-    });
+/** /api/show: the model's details, context length and capabilities. */
+function show(state: OllamaState, body: Record<string, unknown>, res: http.ServerResponse): void {
+  const m = state.models.get(nameOf(body));
+  if (!m) return notFound(res, nameOf(body));
+  const arch = architecture(m.name);
+  send(res, 200, {
+    modelfile: `FROM ${m.name}`,
+    parameters: '',
+    template: '{{ .Prompt }}',
+    details: modelInfo(m).details,
+    model_info: { 'general.architecture': arch, [`${arch}.context_length`]: m.contextLength ?? 32768 },
+    capabilities: m.capabilities ?? ['completion', 'tools'],
   });
-  httpServer.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
+}
+
+/** /api/generate with an empty prompt: load (or with keep_alive 0, unload) the model. */
+function generate(state: OllamaState, body: Record<string, unknown>, res: http.ServerResponse): void {
+  const name = nameOf(body);
+  if (!state.models.has(name)) return notFound(res, name);
+  if (body.keep_alive === 0 || body.keep_alive === '0') state.loaded.delete(name);
+  else state.loaded.add(name);
+  send(res, 200, { model: name, created_at: new Date().toISOString(), response: '', done: true, done_reason: body.keep_alive === 0 ? 'unload' : 'load' });
+}
+
+async function route(state: OllamaState, req: RecordedRequest, res: http.ServerResponse): Promise<void> {
+  const url = req.path.split('?')[0];
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const key = `${req.method} ${url}`;
+  if (key === 'GET /') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('Ollama is running');
+  if (key === 'GET /api/version') return send(res, 200, { version: VERSION });
+  if (key === 'GET /api/tags') return send(res, 200, { models: [...state.models.values()].map(modelInfo) });
+  if (key === 'GET /api/ps') {
+    const expires = new Date(Date.now() + 5 * 60_000).toISOString();
+    const running = [...state.loaded].filter((n) => state.models.has(n));
+    return send(res, 200, { models: running.map((n) => ({ ...modelInfo(state.models.get(n)!), expires_at: expires, size_vram: 0, context_length: 4096 })) });
+  }
+  if (key === 'POST /api/show') return show(state, body, res);
+  if (key === 'POST /api/pull') return pull(state, req, res);
+  if (key === 'POST /api/generate') return generate(state, body, res);
+  if (key === 'POST /api/chat') return chat(state, req, res);
+  send(res, 404, { error: `scripted ollama: no route ${req.method} ${url}` });
+}
+
+/**
+ * Start a scripted Ollama on 127.0.0.1 speaking the native API the way the real server does:
+ * `/api/tags`, `/api/show`, `/api/ps`, streamed `/api/pull`, `/api/generate` (empty prompt = load),
+ * `/api/chat` (NDJSON stream by default, `stream: false` for one object, native tool calls).
+ */
+export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): Promise<ScriptedOllama> {
+  const queue: ScriptedOllamaReply[] = [];
+  let handler: ScriptedOllamaHandler | null = null;
+  const state: OllamaState = {
+    http: undefined as unknown as RecordingHttp,
+    models: new Map((options.models ?? [{ name: 'qwen2.5:7b' }]).map((m) => [m.name, m])),
+    library: new Map((options.library ?? []).map((m) => [m.name, m])),
+    loaded: new Set<string>(),
+    pullSteps: options.pullSteps ?? 3,
+    next: async (req) => (handler ? handler(req) : queue.shift() ?? { status: 500, error: 'scripted ollama: no reply queued' }),
+  };
+  state.http = await startRecordingHttp({
+    port: options.port,
+    route: (req, res) => route(state, req, res),
+    failed: (res, err) => send(res, 500, { error: `scripted ollama: handler failed: ${String(err)}` }),
   });
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const port = (httpServer.address() as AddressInfo).port;
-  let closed = false;
   return {
-    baseURL: `http://127.0.0.1:${port}`,
-    port,
-    models,
-    loaded,
-    requests,
+    baseURL: `http://127.0.0.1:${state.http.port}`,
+    port: state.http.port,
+    models: state.models,
+    loaded: state.loaded,
+    requests: state.http.requests,
     enqueue: (...replies) => void queue.push(...replies),
     setHandler: (fn) => {
       handler = fn;
     },
-    waitForRequests: (count) =>
-      requests.length >= count ? Promise.resolve(requests) : new Promise((resolve) => waiters.push({ count, resolve })),
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      for (const t of timers) clearTimeout(t);
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
-    },
+    waitForRequests: (count) => state.http.waitForRequests(count),
+    close: () => state.http.close(),
   };
 }

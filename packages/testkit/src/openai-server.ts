@@ -1,5 +1,7 @@
-import * as http from 'http';
-import type { AddressInfo, Socket } from 'net';
+import type * as http from 'http';
+import { startRecordingHttp, type RecordedRequest, type RecordingHttp } from './recording-http';
+
+export type { RecordedRequest } from './recording-http';
 
 /** Token counts a scripted completion reports (OpenAI wire names). */
 export interface ScriptedUsage {
@@ -57,16 +59,6 @@ export interface ScriptedHangReply {
 }
 
 export type ScriptedReply = ScriptedContentReply | ScriptedJsonReply | ScriptedErrorReply | ScriptedDropReply | ScriptedHangReply;
-
-/** One request as the server received it. */
-export interface RecordedRequest {
-  method: string;
-  /** Path with query string, e.g. `/v1/chat/completions`. */
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  /** Parsed JSON body; the raw text when it is not JSON; `undefined` when empty. */
-  body: any;
-}
 
 /** Computes a reply for a chat request instead of taking the next one from the queue. */
 export type ScriptedHandler = (request: RecordedRequest) => ScriptedReply | Promise<ScriptedReply>;
@@ -129,6 +121,119 @@ function splitChunks(text: string, size: number): string[] {
   return out;
 }
 
+interface ChatState {
+  http: RecordingHttp;
+  chunkSize: number;
+  next(req: RecordedRequest): Promise<ScriptedReply | undefined>;
+  seq: number;
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+type Completion = { id: string; created: number; model: string; content: string; finish: string; usage?: Record<string, number> };
+
+/** A completion as SSE frames; a scripted cut or hang stops it part-way. */
+async function streamCompletion(reply: ScriptedContentReply | ScriptedJsonReply, c: Completion, body: Record<string, any>, chunkSize: number, res: http.ServerResponse): Promise<void> {
+  const chunks = reply.chunks ?? splitChunks(c.content, chunkSize);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  // Resolves once the frame is handed to the socket, so a cut never drops frames already sent.
+  const frame = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    new Promise<void>((resolve) => {
+      res.write(`data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices, ...extra })}\n\n`, () => resolve());
+    });
+  await frame([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+  for (let i = 0; i < chunks.length; i++) {
+    if (reply.cutAfterChunks !== undefined && i >= reply.cutAfterChunks) {
+      res.socket?.destroy();
+      return;
+    }
+    if (reply.hangAfterChunks !== undefined && i >= reply.hangAfterChunks) return;
+    await frame([{ index: 0, delta: { content: chunks[i] }, finish_reason: null }]);
+    if (res.destroyed) return;
+  }
+  if (reply.cutAfterChunks !== undefined) {
+    res.socket?.destroy();
+    return;
+  }
+  if (reply.hangAfterChunks !== undefined) return;
+  await frame([{ index: 0, delta: {}, finish_reason: c.finish }]);
+  if (c.usage && body.stream_options?.include_usage) await frame([], { usage: c.usage });
+  res.end('data: [DONE]\n\n');
+}
+
+async function answerChat(state: ChatState, req: RecordedRequest, res: http.ServerResponse): Promise<void> {
+  const reply = await state.next(req);
+  if (!reply) {
+    const message = `scripted server: the script ran out — no reply queued for request #${state.http.requests.length} (${req.method} ${req.path})`;
+    return sendJson(res, 500, errorBody(500, message), { 'x-should-retry': 'false' });
+  }
+  if ('hang' in reply) return;
+  if (!(await state.http.wait(reply.delayMs ?? 0, res))) return;
+  if ('drop' in reply) {
+    res.socket?.destroy();
+    return;
+  }
+  if ('status' in reply) {
+    const headers: http.OutgoingHttpHeaders = {};
+    if (reply.retryAfter !== undefined) headers['retry-after'] = String(reply.retryAfter);
+    return sendJson(res, reply.status, reply.body ?? errorBody(reply.status), headers);
+  }
+
+  const content = 'json' in reply ? JSON.stringify(reply.json) : reply.content;
+  const body = req.body && typeof req.body === 'object' ? req.body : {};
+  const usage =
+    reply.usage === null
+      ? undefined
+      : (reply.usage ?? { prompt_tokens: estimateTokens(JSON.stringify(body.messages ?? '')), completion_tokens: estimateTokens(content) });
+  const c: Completion = {
+    id: `chatcmpl-scripted-${++state.seq}`,
+    created: Math.floor(Date.now() / 1000),
+    model: reply.model ?? (typeof body.model === 'string' ? body.model : 'scripted-model'),
+    content,
+    finish: reply.finish_reason ?? 'stop',
+    ...(usage ? { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } } : {}),
+  };
+  if (body.stream === true) return streamCompletion(reply, c, body, state.chunkSize, res);
+
+  const completion = {
+    id: c.id,
+    object: 'chat.completion',
+    created: c.created,
+    model: c.model,
+    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: c.finish }],
+    ...(c.usage ? { usage: c.usage } : {}),
+  };
+  if (reply.cutAfterChunks !== undefined || reply.hangAfterChunks !== undefined) {
+    const text = JSON.stringify(completion);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    const cut = reply.cutAfterChunks !== undefined;
+    res.write(text.slice(0, Math.floor(text.length / 2)), () => {
+      if (cut) res.socket?.destroy();
+    });
+    return;
+  }
+  sendJson(res, 200, completion);
+}
+
+function routeModels(models: string[] | null, req: RecordedRequest, pathname: string, res: http.ServerResponse): boolean {
+  if (req.method !== 'GET') return false;
+  if (pathname === '/v1/models') {
+    if (models === null) sendJson(res, 404, errorBody(404, 'Not found: /v1/models'));
+    else sendJson(res, 200, { object: 'list', data: models.map((m) => ({ id: m, object: 'model', created: 0, owned_by: 'scripted' })) });
+    return true;
+  }
+  const match = /^\/v1\/models\/(.+)$/.exec(pathname);
+  if (!match || !models) return false;
+  const idWanted = decodeURIComponent(match[1]);
+  if (models.includes(idWanted)) sendJson(res, 200, { id: idWanted, object: 'model', created: 0, owned_by: 'scripted' });
+  else sendJson(res, 404, errorBody(404, `The model '${idWanted}' does not exist`));
+  return true;
+}
+
 /**
  * Start an OpenAI-compatible HTTP server on 127.0.0.1 (random port) that answers chat
  * completions from a script. An empty script answers 500 with a body that says so.
@@ -136,187 +241,27 @@ function splitChunks(text: string, size: number): string[] {
 export async function startScriptedServer(options: ScriptedServerOptions = {}): Promise<ScriptedServer> {
   const queue: ScriptedReply[] = [];
   let handler: ScriptedHandler | null = null;
-  const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
-  const waiters: Array<{ count: number; resolve: (r: RecordedRequest[]) => void }> = [];
-  const chunkSize = Math.max(1, options.chunkSize ?? 4);
-  let seq = 0;
-  let closed = false;
-
-  const wait = (ms: number, res: http.ServerResponse): Promise<boolean> =>
-    new Promise((resolve) => {
-      if (!ms || ms <= 0) return resolve(!res.destroyed);
-      const t = setTimeout(() => {
-        timers.delete(t);
-        resolve(!res.destroyed && !closed);
-      }, ms);
-      timers.add(t);
-      res.once('close', () => {
-        clearTimeout(t);
-        timers.delete(t);
-        resolve(false);
-      });
-    });
-
-  const sendJson = (res: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}) => {
-    const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-    res.end(text);
+  const state: ChatState = {
+    http: undefined as unknown as RecordingHttp,
+    chunkSize: Math.max(1, options.chunkSize ?? 4),
+    next: async (req) => (handler ? handler(req) : queue.shift()),
+    seq: 0,
   };
-
-  const answerChat = async (req: RecordedRequest, res: http.ServerResponse): Promise<void> => {
-    let reply: ScriptedReply | undefined;
-    if (handler) {
-      reply = await handler(req);
-    } else {
-      reply = queue.shift();
-    }
-    if (!reply) {
-      sendJson(
-        res,
-        500,
-        errorBody(500, `scripted server: the script ran out — no reply queued for request #${server.requests.length} (${req.method} ${req.path})`),
-        { 'x-should-retry': 'false' },
-      );
-      return;
-    }
-    if ('hang' in reply) return;
-    if (!(await wait(reply.delayMs ?? 0, res))) return;
-
-    if ('drop' in reply) {
-      res.socket?.destroy();
-      return;
-    }
-
-    if ('status' in reply) {
-      const headers: http.OutgoingHttpHeaders = {};
-      if (reply.retryAfter !== undefined) headers['retry-after'] = String(reply.retryAfter);
-      sendJson(res, reply.status, reply.body ?? errorBody(reply.status), headers);
-      return;
-    }
-
-    const content = 'json' in reply ? JSON.stringify(reply.json) : reply.content;
-    const body = req.body && typeof req.body === 'object' ? req.body : {};
-    const model = reply.model ?? (typeof body.model === 'string' ? body.model : 'scripted-model');
-    const usage =
-      reply.usage === null
-        ? undefined
-        : (reply.usage ?? { prompt_tokens: estimateTokens(JSON.stringify(body.messages ?? '')), completion_tokens: estimateTokens(content) });
-    const usageWire = usage && { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
-    const id = `chatcmpl-scripted-${++seq}`;
-    const created = Math.floor(Date.now() / 1000);
-    const finish = reply.finish_reason ?? 'stop';
-
-    if (body.stream === true) {
-      const chunks = reply.chunks ?? splitChunks(content, chunkSize);
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-      // Resolves once the frame is handed to the socket, so a cut never drops frames already sent.
-      const frame = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-        new Promise<void>((resolve) => {
-          res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`, () => resolve());
-        });
-      await frame([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
-      for (let i = 0; i < chunks.length; i++) {
-        if (reply.cutAfterChunks !== undefined && i >= reply.cutAfterChunks) {
-          res.socket?.destroy();
-          return;
-        }
-        if (reply.hangAfterChunks !== undefined && i >= reply.hangAfterChunks) return;
-        await frame([{ index: 0, delta: { content: chunks[i] }, finish_reason: null }]);
-        if (res.destroyed) return;
-      }
-      if (reply.cutAfterChunks !== undefined) {
-        res.socket?.destroy();
-        return;
-      }
-      if (reply.hangAfterChunks !== undefined) return;
-      await frame([{ index: 0, delta: {}, finish_reason: finish }]);
-      if (usageWire && body.stream_options?.include_usage) await frame([], { usage: usageWire });
-      res.end('data: [DONE]\n\n');
-      return;
-    }
-
-    const completion = {
-      id,
-      object: 'chat.completion',
-      created,
-      model,
-      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finish }],
-      ...(usageWire ? { usage: usageWire } : {}),
-    };
-    if (reply.cutAfterChunks !== undefined || reply.hangAfterChunks !== undefined) {
-      const text = JSON.stringify(completion);
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-      const cut = reply.cutAfterChunks !== undefined;
-      res.write(text.slice(0, Math.floor(text.length / 2)), () => {
-        if (cut) res.socket?.destroy();
-      });
-      return;
-    }
-    sendJson(res, 200, completion);
-  };
-
   const route = async (req: RecordedRequest, res: http.ServerResponse): Promise<void> => {
     const pathname = req.path.split('?')[0].replace(/\/+$/, '');
-    if (req.method === 'POST' && pathname === '/v1/chat/completions') return answerChat(req, res);
-    if (req.method === 'GET' && pathname === '/v1/models') {
-      if (server.models === null) return sendJson(res, 404, errorBody(404, 'Not found: /v1/models'));
-      return sendJson(res, 200, {
-        object: 'list',
-        data: server.models.map((m) => ({ id: m, object: 'model', created: 0, owned_by: 'scripted' })),
-      });
-    }
-    const modelMatch = /^\/v1\/models\/(.+)$/.exec(pathname);
-    if (req.method === 'GET' && modelMatch && server.models) {
-      const idWanted = decodeURIComponent(modelMatch[1]);
-      if (server.models.includes(idWanted)) return sendJson(res, 200, { id: idWanted, object: 'model', created: 0, owned_by: 'scripted' });
-      return sendJson(res, 404, errorBody(404, `The model '${idWanted}' does not exist`));
-    }
+    if (req.method === 'POST' && pathname === '/v1/chat/completions') return answerChat(state, req, res);
+    if (routeModels(server.models, req, pathname, res)) return;
     sendJson(res, 404, errorBody(404, `scripted server: no route for ${req.method} ${req.path}`));
   };
-
-  const httpServer = http.createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(parts).toString('utf8');
-      let body: unknown = undefined;
-      if (raw.length > 0) {
-        try {
-          body = JSON.parse(raw);
-        } catch {
-          body = raw;
-        }
-      }
-      const recorded: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body };
-      server.requests.push(recorded);
-      for (const w of [...waiters]) {
-        if (server.requests.length >= w.count) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(server.requests.slice());
-        }
-      }
-      route(recorded, res).catch((err: unknown) => {
-        if (!res.headersSent) sendJson(res, 500, errorBody(500, `scripted server: handler failed: ${String(err)}`));
-        else res.destroy();
-      });
-    });
+  state.http = await startRecordingHttp({
+    port: options.port,
+    route,
+    failed: (res, err) => sendJson(res, 500, errorBody(500, `scripted server: handler failed: ${String(err)}`)),
   });
-  httpServer.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const port = (httpServer.address() as AddressInfo).port;
-
   const server: ScriptedServer = {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    port,
-    requests: [],
+    baseURL: `http://127.0.0.1:${state.http.port}/v1`,
+    port: state.http.port,
+    requests: state.http.requests,
     models: options.models === undefined ? ['test-low', 'test-high'] : options.models,
     enqueue(...replies) {
       queue.push(...replies);
@@ -327,18 +272,8 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     get pending() {
       return queue.length;
     },
-    waitForRequests(count) {
-      if (server.requests.length >= count) return Promise.resolve(server.requests.slice());
-      return new Promise((resolve) => waiters.push({ count, resolve }));
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
-    },
+    waitForRequests: (count) => state.http.waitForRequests(count),
+    close: () => state.http.close(),
   };
   return server;
 }
