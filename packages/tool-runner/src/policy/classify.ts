@@ -3,9 +3,12 @@ import type { ClassifyContext, Decision, Level, Policy, Requires, Rule, Step } f
 import { finding, type Finding } from './finding';
 import type { ToolRegistry } from '../registry';
 import type { Touches } from '../registry/types';
+import { lazy } from '../lazy';
+
+const modRegistry = lazy(() => require('../registry') as typeof import('../registry'));
 
 function registryOf(registry?: ToolRegistry): ToolRegistry {
-  return registry ?? (require('../registry') as typeof import('../registry')).builtinRegistry();
+  return registry ?? modRegistry().builtinRegistry();
 }
 
 /**

@@ -2,6 +2,10 @@ import { z } from 'zod';
 import type { JsonPatchStep } from '../types';
 import { nonBlank, RequiresSchema, touches } from './common';
 import type { ToolDefinition } from './types';
+import { lazy } from '../lazy';
+
+const modConfigRules = lazy(() => require('../policy/config-rules') as typeof import('../policy/config-rules'));
+const modJsonPatchTool = lazy(() => require('../tools/json-patch-tool') as typeof import('../tools/json-patch-tool'));
 
 const PatchOp = z
   .object({
@@ -30,10 +34,10 @@ export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
   permission: { arg: 'path', subject: (s) => ({ kind: 'path', path: s.file }) },
   judgeContext: (_s, env) => ({ allowedRoots: env.allowedRoots() }),
   assess(s, ctx) {
-    const { patchFindings } = require('../policy/config-rules') as typeof import('../policy/config-rules');
+    const { patchFindings } = modConfigRules();
     return { findings: patchFindings(s, ctx), touches: touches({ write: [s.file] }) };
   },
   approvalKey: (s) => `config.json_patch ${s.file}`,
   digest: (s) => `json_patch ${s.file} (${s.patch.length} op${s.patch.length === 1 ? '' : 's'})`,
-  execute: (s, ctx) => (require('../tools/json-patch-tool') as typeof import('../tools/json-patch-tool')).runJsonPatch(s, ctx),
+  execute: (s, ctx) => modJsonPatchTool().runJsonPatch(s, ctx),
 };

@@ -4,6 +4,11 @@ import { finding, type JudgeCtx } from '../policy/finding';
 import type { ExecStep } from '../types';
 import { argList, commandLine, cwdField, RequiresSchema, touches } from './common';
 import type { AssessContext, Assessment, ToolDefinition } from './types';
+import { lazy } from '../lazy';
+
+const modPrograms = lazy(() => require('../policy/programs') as typeof import('../policy/programs'));
+const modPaths = lazy(() => require('../policy/paths') as typeof import('../policy/paths'));
+const modExecTool = lazy(() => require('../tools/exec-tool') as typeof import('../tools/exec-tool'));
 
 /** Programs whose first operand is a subcommand: the approval key is `program subcommand`. */
 const SUBCOMMAND_PROGRAMS = new Set([
@@ -44,8 +49,8 @@ export function programWords<S extends { program: string; args?: string[] }>(): 
  * outside the workspace like `git -C` there.
  */
 export function assessCommand(program: string, args: readonly string[], stepCwd: string | null | undefined, ctx: AssessContext): Assessment {
-  const { judgeCommand } = require('../policy/programs') as typeof import('../policy/programs');
-  const { secretFindings } = require('../policy/paths') as typeof import('../policy/paths');
+  const { judgeCommand } = modPrograms();
+  const { secretFindings } = modPaths();
   const cwd = typeof stepCwd === 'string' && stepCwd ? path.resolve(ctx.cwd ?? '/', stepCwd) : ctx.cwd;
   const jctx: JudgeCtx = { cwd: ctx.workspace ?? ctx.cwd ?? cwd, ...(cwd && cwd !== ctx.cwd ? { runCwd: cwd } : {}), home: ctx.home, slothtoolHome: ctx.slothtoolHome, policy: ctx.policy, depth: 0 };
   const findings = judgeCommand(program, [...args], jctx);
@@ -87,5 +92,5 @@ export const execTool: ToolDefinition<ExecStep> = {
   assess: (s, ctx) => assessCommand(s.program, s.args ?? [], s.cwd, ctx),
   approvalKey: (s) => commandKey(s.program, s.args ?? []),
   digest: (s) => commandLine(s.program, s.args ?? []),
-  execute: (s, ctx) => (require('../tools/exec-tool') as typeof import('../tools/exec-tool')).runExec(s, ctx),
+  execute: (s, ctx) => modExecTool().runExec(s, ctx),
 };

@@ -3,6 +3,10 @@ import type { FsEditStep } from '../tool-steps';
 import { nonBlank, RequiresSchema, showWord, touches } from './common';
 import { fsJudgeContext, judgedTarget, pathCharFindings, workspaceRelative } from './fs-common';
 import type { ToolDefinition } from './types';
+import { lazy } from '../lazy';
+
+const modFsRules = lazy(() => require('../policy/fs-rules') as typeof import('../policy/fs-rules'));
+const modFsEdit = lazy(() => require('../tools/fs-edit') as typeof import('../tools/fs-edit'));
 
 const input = z.object({
   path: nonBlank('path'),
@@ -25,12 +29,12 @@ export const fsEditTool: ToolDefinition<FsEditStep> = {
   permission: { arg: 'path', subject: (s, ctx) => ({ kind: 'path', path: workspaceRelative(s.path, ctx) }) },
   judgeContext: (s, env) => fsJudgeContext(s.path, env, false),
   assess(s, ctx) {
-    const { fsWriteFindings } = require('../policy/fs-rules') as typeof import('../policy/fs-rules');
+    const { fsWriteFindings } = modFsRules();
     const { target, workspace } = judgedTarget(s.path, ctx);
     const findings = [...pathCharFindings(s.path), ...fsWriteFindings({ workspace, home: ctx.home, slothtoolHome: ctx.slothtoolHome, target, readState: ctx.readState }, 'fs.edit')];
     return { findings, touches: touches({ read: [target.real], write: [target.real] }) };
   },
   approvalKey: (s) => `fs.write ${s.path}`,
   digest: (s) => `edit ${showWord(s.path)}${s.replace_all ? ' (all)' : ''}`,
-  execute: (s, ctx) => (require('../tools/fs-edit') as typeof import('../tools/fs-edit')).runFsEdit(s, ctx as never) as never,
+  execute: (s, ctx) => modFsEdit().runFsEdit(s, ctx as never) as never,
 };

@@ -3,6 +3,10 @@ import type { FsReadStep } from '../tool-steps';
 import { nonBlank, RequiresSchema, showWord, touches } from './common';
 import { fsJudgeContext, judgedTarget, pathCharFindings, workspaceRelative } from './fs-common';
 import type { ToolDefinition } from './types';
+import { lazy } from '../lazy';
+
+const modFsRules = lazy(() => require('../policy/fs-rules') as typeof import('../policy/fs-rules'));
+const modFsRead = lazy(() => require('../tools/fs-read') as typeof import('../tools/fs-read'));
 
 const input = z.object({
   path: nonBlank('path'),
@@ -24,12 +28,12 @@ export const fsReadTool: ToolDefinition<FsReadStep> = {
   permission: { arg: 'path', subject: (s, ctx) => ({ kind: 'path', path: workspaceRelative(s.path, ctx) }) },
   judgeContext: (s, env) => fsJudgeContext(s.path, env, false),
   assess(s, ctx) {
-    const { fsReadFindings } = require('../policy/fs-rules') as typeof import('../policy/fs-rules');
+    const { fsReadFindings } = modFsRules();
     const { target, workspace } = judgedTarget(s.path, ctx);
     const findings = [...pathCharFindings(s.path), ...fsReadFindings({ workspace, home: ctx.home, slothtoolHome: ctx.slothtoolHome, target })];
     return { findings, touches: touches({ read: [target.real] }) };
   },
   approvalKey: (s) => `fs.read ${s.path}`,
   digest: (s) => `read ${showWord(s.path)}${s.offset || s.limit ? ` (lines ${s.offset ?? 1}+${s.limit ? `, ${s.limit}` : ''})` : ''}`,
-  execute: (s, ctx) => (require('../tools/fs-read') as typeof import('../tools/fs-read')).runFsRead(s, ctx as never),
+  execute: (s, ctx) => modFsRead().runFsRead(s, ctx as never),
 };

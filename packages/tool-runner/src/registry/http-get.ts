@@ -3,6 +3,10 @@ import type { HttpGetStep } from '../tool-steps';
 import { nonBlank, RequiresSchema, touches } from './common';
 import { pathCharFindings } from './fs-common';
 import type { ToolDefinition } from './types';
+import { lazy } from '../lazy';
+
+const modNetRules = lazy(() => require('../policy/net-rules') as typeof import('../policy/net-rules'));
+const modHttpGet = lazy(() => require('../tools/http-get') as typeof import('../tools/http-get'));
 
 const input = z.object({
   url: nonBlank('url'),
@@ -28,7 +32,7 @@ export const httpGetTool: ToolDefinition<HttpGetStep> = {
   permission: { arg: 'domain', subject: (s) => ({ kind: 'url', host: host(s.url) }) },
   judgeContext: (_s, env) => ({ workspace: env.session.workspace, slothtoolHome: env.session.slothtoolHome }),
   assess(s, ctx) {
-    const { httpGetFindings } = require('../policy/net-rules') as typeof import('../policy/net-rules');
+    const { httpGetFindings } = modNetRules();
     const h = host(s.url);
     return { findings: [...pathCharFindings(s.url), ...httpGetFindings(s.url, ctx.policy.allowPrivateNetwork)], touches: touches({ network: h ? [h] : [] }) };
   },
@@ -40,5 +44,5 @@ export const httpGetTool: ToolDefinition<HttpGetStep> = {
     }
   },
   digest: (s) => `GET ${s.url}`,
-  execute: (s, ctx) => (require('../tools/http-get') as typeof import('../tools/http-get')).runHttpGet(s, ctx as never),
+  execute: (s, ctx) => modHttpGet().runHttpGet(s, ctx as never),
 };

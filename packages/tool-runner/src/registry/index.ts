@@ -9,6 +9,9 @@ import { httpGetTool } from './http-get';
 import { pluginRunTool } from './plugin-run';
 import { procKillTool, procStartTool, procStatusTool } from './proc';
 import type { AnyToolDefinition } from './types';
+import { lazy } from '../lazy';
+
+const modJsonLimits = lazy(() => require('@holic512/shared/lib/json-limits') as typeof import('@holic512/shared/lib/json-limits'));
 
 /** Every built-in tool, in the order the prompt lists them. */
 export const tools: readonly AnyToolDefinition[] = Object.freeze([
@@ -96,7 +99,7 @@ export function createToolRegistry(extra: readonly AnyToolDefinition[] = []): To
     },
     validate(step) {
       if (typeof step !== 'object' || step === null || Array.isArray(step)) return { ok: false, error: 'expected an object' };
-      const tooBig = (require('@holic512/shared/lib/json-limits') as typeof import('@holic512/shared/lib/json-limits')).jsonLimitProblem(step);
+      const tooBig = modJsonLimits().jsonLimitProblem(step);
       if (tooBig) return { ok: false, error: `the step is too large or too deep: ${tooBig}` };
       const name = (step as { tool?: unknown }).tool ?? 'exec';
       if (typeof name !== 'string' || !byName.has(name)) return { ok: false, error: `unknown tool "${String(name)}" (known: ${list.map((t) => t.name).join(', ')})` };

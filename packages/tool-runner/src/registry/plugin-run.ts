@@ -2,14 +2,16 @@ import { z } from 'zod';
 import type { PluginRunStep } from '../types';
 import { argList, commandLine, RequiresSchema, touches } from './common';
 import type { ToolDefinition } from './types';
+import { lazy } from '../lazy';
+
+const modPluginRunTool = lazy(() => require('../tools/plugin-run-tool') as typeof import('../tools/plugin-run-tool'));
+const modPluginRules = lazy(() => require('../policy/plugin-rules') as typeof import('../policy/plugin-rules'));
 
 const input = z.object({
   plugin: z.string().min(1),
   args: argList,
   requires: RequiresSchema,
 });
-
-const pluginRun = () => require('../tools/plugin-run-tool') as typeof import('../tools/plugin-run-tool');
 
 export const pluginRunTool: ToolDefinition<PluginRunStep> = {
   name: 'plugin.run',
@@ -24,16 +26,16 @@ export const pluginRunTool: ToolDefinition<PluginRunStep> = {
   judgeContext(s, env) {
     const plugins: Record<string, { interactive?: boolean; name?: string }> = Object.create(null);
     for (const alias of Object.keys(env.registry.plugins ?? {})) plugins[alias] = { name: env.registry.plugins[alias]?.name };
-    const info = pluginRun().readPluginInfo(env.registry, s.plugin, env.deps.readFileSync);
+    const info = modPluginRunTool().readPluginInfo(env.registry, s.plugin, env.deps.readFileSync);
     if (info) plugins[s.plugin] = { name: info.name, interactive: info.interactive };
     return { plugins };
   },
   assess(s, ctx) {
-    const { pluginFindings } = require('../policy/plugin-rules') as typeof import('../policy/plugin-rules');
+    const { pluginFindings } = modPluginRules();
     return { findings: pluginFindings(s, ctx.policy, ctx), touches: touches({ exec: [`plugin ${s.plugin}`] }) };
   },
   approvalKey: (s) => `plugin.run ${s.plugin}`,
   digest: (s) => commandLine('plugin', [s.plugin, ...(s.args ?? [])]),
-  alwaysConfirm: (s, env) => pluginRun().readPluginInfo(env.registry, s.plugin, env.deps.readFileSync)?.interactive === true,
-  execute: (s, ctx) => pluginRun().runPluginRun(s, ctx),
+  alwaysConfirm: (s, env) => modPluginRunTool().readPluginInfo(env.registry, s.plugin, env.deps.readFileSync)?.interactive === true,
+  execute: (s, ctx) => modPluginRunTool().runPluginRun(s, ctx),
 };

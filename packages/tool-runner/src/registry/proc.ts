@@ -4,8 +4,10 @@ import type { ProcKillStep, ProcStartStep, ProcStatusStep } from '../tool-steps'
 import { argList, commandLine, cwdField, nonBlank, RequiresSchema, touches } from './common';
 import { assessCommand, commandKey, programWords } from './exec';
 import type { ToolDefinition } from './types';
+import { lazy } from '../lazy';
 
-const proc = () => require('../tools/proc-steps') as typeof import('../tools/proc-steps');
+const modProcSteps = lazy(() => require('../tools/proc-steps') as typeof import('../tools/proc-steps'));
+
 
 export const procStartTool: ToolDefinition<ProcStartStep> = {
   name: 'proc.start',
@@ -28,7 +30,7 @@ export const procStartTool: ToolDefinition<ProcStartStep> = {
   },
   approvalKey: (s) => `${s.detach ? 'detach ' : ''}${commandKey(s.program, s.args ?? [])}`,
   digest: (s) => `start ${commandLine(s.program, s.args ?? [])}${s.detach ? ' (detached)' : ''}`,
-  execute: (s, ctx) => proc().runProcStart(s, ctx as never),
+  execute: (s, ctx) => modProcSteps().runProcStart(s, ctx as never),
 };
 
 export const procStatusTool: ToolDefinition<ProcStatusStep> = {
@@ -43,7 +45,7 @@ export const procStatusTool: ToolDefinition<ProcStatusStep> = {
   assess: () => ({ findings: [finding('proc.status', 'L0')], touches: touches() }),
   approvalKey: () => 'proc.status',
   digest: (s) => `status ${s.proc_id}${s.wait_ms ? ` (wait ${s.wait_ms} ms)` : ''}`,
-  execute: (s, ctx) => proc().runProcStatus(s, ctx as never),
+  execute: (s, ctx) => modProcSteps().runProcStatus(s, ctx as never),
 };
 
 export const procKillTool: ToolDefinition<ProcKillStep> = {
@@ -58,5 +60,5 @@ export const procKillTool: ToolDefinition<ProcKillStep> = {
   assess: () => ({ findings: [finding('proc.kill', 'L0')], touches: touches() }),
   approvalKey: () => 'proc.kill',
   digest: (s) => `kill ${s.proc_id}`,
-  execute: (s, ctx) => proc().runProcKill(s, ctx as never),
+  execute: (s, ctx) => modProcSteps().runProcKill(s, ctx as never),
 };
