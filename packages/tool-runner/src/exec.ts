@@ -94,6 +94,42 @@ function spawnMessage(e: NodeJS.ErrnoException, options: Pick<ExecOptions, 'prog
   return e.message;
 }
 
+/** The result of a run from its two captures; `partial` says how it ended. */
+function resultOf(out: BoundedCapture, err: BoundedCapture, durationMs: number, partial: Partial<ExecResult>): ExecResult {
+  return {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    durationMs,
+    stdoutTail: out.render(),
+    stderrTail: err.render(),
+    truncated: out.truncated || err.truncated,
+    stdoutBytes: out.total,
+    stderrBytes: err.total,
+    ...(out.sawNul || err.sawNul ? { binary: true } : {}),
+    ...partial,
+  };
+}
+
+/** Capture a child's output stream, and hand its text to `cb` (UTF-8 decoded across chunks) for display. */
+function wireOutput(stream: NodeJS.ReadableStream | null, cap: BoundedCapture, cb?: (s: string) => void): void {
+  if (!stream) return;
+  const decoder = cb ? new StringDecoder('utf8') : undefined;
+  stream.on('data', (chunk: Buffer) => {
+    cap.push(chunk);
+    if (cb && decoder) {
+      const text = decoder.write(chunk);
+      try {
+        if (text) cb(text);
+      } catch {
+        // A failing display callback must not take the process down or stop the capture.
+      }
+    }
+  });
+  stream.on('error', () => undefined);
+}
+
 /**
  * Run a program with an argument vector, no shell, stdin closed, in its own process group.
  * Never rejects: spawn failures, time-outs and aborts come back as an {@link ExecResult}.
@@ -105,20 +141,7 @@ export function exec(options: ExecOptions, deps: ExecDeps = createDefaultExecDep
   const err = new BoundedCapture(maxBytes);
   const grace = options.killGraceMs ?? 2000;
 
-  const finish = (partial: Partial<ExecResult>): ExecResult => ({
-    exitCode: null,
-    signal: null,
-    timedOut: false,
-    aborted: false,
-    durationMs: Math.max(0, deps.now() - started),
-    stdoutTail: out.render(),
-    stderrTail: err.render(),
-    truncated: out.truncated || err.truncated,
-    stdoutBytes: out.total,
-    stderrBytes: err.total,
-    ...(out.sawNul || err.sawNul ? { binary: true } : {}),
-    ...partial,
-  });
+  const finish = (partial: Partial<ExecResult>): ExecResult => resultOf(out, err, Math.max(0, deps.now() - started), partial);
 
   if (options.signal?.aborted) {
     return Promise.resolve(finish({ aborted: true, error: { code: 'ABORTED', message: 'aborted before start' } }));
@@ -177,24 +200,8 @@ export function exec(options: ExecOptions, deps: ExecDeps = createDefaultExecDep
       return;
     }
 
-    const wire = (stream: NodeJS.ReadableStream | null, cap: BoundedCapture, cb?: (s: string) => void): void => {
-      if (!stream) return;
-      const decoder = cb ? new StringDecoder('utf8') : undefined;
-      stream.on('data', (chunk: Buffer) => {
-        cap.push(chunk);
-        if (cb && decoder) {
-          const text = decoder.write(chunk);
-          try {
-            if (text) cb(text);
-          } catch {
-            // A failing display callback must not take the process down or stop the capture.
-          }
-        }
-      });
-      stream.on('error', () => undefined);
-    };
-    wire(child.stdout, out, options.onStdout);
-    wire(child.stderr, err, options.onStderr);
+    wireOutput(child.stdout, out, options.onStdout);
+    wireOutput(child.stderr, err, options.onStderr);
 
     child.on('error', (e: NodeJS.ErrnoException) => {
       spawnError = e;
