@@ -135,3 +135,32 @@ describe('real tables', () => {
     expect(twice).toEqual([]);
   });
 });
+
+describe('every abbreviation of an option with an effect keeps its effect', () => {
+  // getopt_long: a unique prefix is the option; an exact name wins over a longer one; an
+  // ambiguous prefix is refused. So every prefix of a write/exec/network option either is that
+  // option, is ambiguous (a finding of its own), or is exactly another option's full name.
+  test('in every table that accepts prefixes', () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const [prog, t] of Object.entries(OPTION_TABLES)) {
+      if (t.prefixes === false || (t.singleDashLong && t.prefixes !== true) || t.noOptions) continue;
+      const c = compiled(t);
+      for (const spec of t.opts) {
+        if (!spec.effect || spec.effect === 'read-any') continue;
+        for (const name of spec.names.filter((n) => n.startsWith('--'))) {
+          for (let len = 3; len <= name.length; len++) {
+            const given = `${name.slice(0, len)}=x`;
+            const res = resolveOptions([given], c);
+            checked++;
+            const exactOther = c.long.has(name.slice(2, len)) && c.long.get(name.slice(2, len)) !== spec;
+            if (res.ambiguous.length || exactOther) continue;
+            if (res.options[0]?.spec !== spec) wrong.push(`${prog} ${given}`);
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+    expect(wrong).toEqual([]);
+  });
+});
