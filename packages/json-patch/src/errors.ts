@@ -1,3 +1,5 @@
+import { text } from './i18n';
+
 /** Every failure of this package has one of these codes. */
 export type JsonPatchErrorCode =
   /** `ops` is not an array, or an element is not an object. */
@@ -71,7 +73,8 @@ export class JsonPatchError extends Error {
   }
 }
 
-const WHAT: Record<JsonPatchErrorCode, { en: string; zh: string }> = {
+/** What each error code means, for a person (exported for the completeness test). */
+export const WHAT: Record<JsonPatchErrorCode, { en: string; zh: string }> = {
   INVALID_PATCH: { en: 'the patch is not a list of operations', zh: '补丁不是操作列表' },
   INVALID_OP: { en: 'an operation is malformed', zh: '有一项操作格式不对' },
   INVALID_POINTER: { en: 'a JSON Pointer is malformed', zh: 'JSON Pointer 路径格式不对' },
@@ -97,9 +100,9 @@ export function describeError(err: unknown, lang: 'zh' | 'en' = 'en'): string {
   if (!JsonPatchError.isInstance(err)) return err instanceof Error ? err.message : String(err);
   const what = WHAT[err.code]?.[lang] ?? err.code;
   const where: string[] = [];
-  if (err.index !== undefined) where.push(lang === 'zh' ? `第 ${err.index + 1} 项操作` : `operation ${err.index + 1}`);
-  if (err.path !== undefined) where.push(err.path === '' ? (lang === 'zh' ? '整个文档' : 'the whole document') : err.path);
+  if (err.index !== undefined) where.push(text('operation', lang, { n: err.index + 1 }));
+  if (err.path !== undefined) where.push(err.path === '' ? text('wholeDocument', lang) : err.path);
   if (err.file !== undefined) where.push(err.file);
-  const head = lang === 'zh' ? `补丁未应用：${what}${where.length ? `（${where.join('，')}）` : ''}。` : `Patch not applied: ${what}${where.length ? ` (${where.join(', ')})` : ''}.`;
+  const head = where.length ? text('notAppliedAt', lang, { what, where: where.join(text('listSeparator', lang)) }) : text('notApplied', lang, { what });
   return `${head}\n${err.message}`;
 }

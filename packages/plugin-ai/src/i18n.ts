@@ -1,3 +1,4 @@
+import { fill } from '@holic512/shared/lib/messages';
 /** Every user-facing string of plugin-ai, in zh and en. Kept free of imports so the CLI
  * entry can load it on the fast `--help` path. */
 export type Lang = 'zh' | 'en';
@@ -14,6 +15,7 @@ Usage:
 
 Options:
   -p, --prompt <text>       the prompt for one turn (piped stdin is added as context)
+  -i, --interactive         the interactive session
   --json                    print one JSON object per line for every event
   --mode low|high           model tier of llm-base (default from config)
   --profile <name>          llm-base profile to use
@@ -26,6 +28,16 @@ Options:
 Exit codes: 0 answered, 1 error, 2 bad usage or config, 3 stopped at the step limit,
 4 llm-base not available, 5 the model reported an error, 130 aborted.
 Config: <SlothTool home>/plugin-configs/ai.json   Sessions: <SlothTool home>/ai/sessions/
+Language: slothtool config language zh|en (else the locale)
+
+Examples:
+  slothtool ai -i
+  slothtool ai -p "why does npm test fail?"
+  git diff | slothtool ai -p "review this change" --json
+  slothtool ai -c -p "go on" --max-steps 5
+  slothtool ai --profile work --mode high "explain src/index.ts"
+  slothtool ai --approve-l1 -p "run the tests and fix what fails"
+  slothtool ai risk -- rm -rf build
 `,
   usageError: 'Invalid usage: {detail}. Run `ai --help` for the options.',
   missingPrompt: 'no prompt given',
@@ -57,7 +69,7 @@ Config: <SlothTool home>/plugin-configs/ai.json   Sessions: <SlothTool home>/ai/
   mcpReplaced: 'Replaced MCP server "{name}" in {file}. Check it: slothtool ai mcp test {name}',
   mcpRemoved: 'Removed MCP server "{name}" from {file}.',
   mcpUnknown: 'No MCP server named "{name}" in {file}. See them: slothtool ai mcp list',
-  mcpTestOk: 'MCP server "{name}" works: {n} tools.',
+  mcpTestOk: 'MCP server "{name}" works: {n, plural, one {# tool} other {# tools}}.',
   mcpTestFailed: 'MCP server "{name}" did not start: {detail}',
   configInvalid: 'Config file {file} is invalid: {detail}. Fix or delete that field.',
   configUnreadable: 'Config file {file} is not valid JSON: {detail}.',
@@ -121,6 +133,7 @@ const zh: Record<MessageKey, string> = {
 
 选项:
   -p, --prompt <文本>       本轮的提示(管道输入的 stdin 会作为上下文附加)
+  -i, --interactive         交互模式
   --json                    每个事件输出一行 JSON
   --mode low|high           llm-base 的模型档位(默认取配置)
   --profile <名称>          使用的 llm-base 配置档
@@ -133,6 +146,16 @@ const zh: Record<MessageKey, string> = {
 退出码: 0 已回答, 1 错误, 2 用法或配置错误, 3 达到步数上限而停止,
 4 llm-base 不可用, 5 模型报告了错误, 130 已中止。
 配置: <SlothTool 主目录>/plugin-configs/ai.json   会话: <SlothTool 主目录>/ai/sessions/
+语言: slothtool config language zh|en(未设置时跟随系统区域设置)
+
+示例:
+  slothtool ai -i
+  slothtool ai -p "为什么 npm test 失败?"
+  git diff | slothtool ai -p "审查这次改动" --json
+  slothtool ai -c -p "继续" --max-steps 5
+  slothtool ai --profile work --mode high "解释 src/index.ts"
+  slothtool ai --approve-l1 -p "运行测试并修复失败的部分"
+  slothtool ai risk -- rm -rf build
 `,
   usageError: '用法错误: {detail}。运行 `ai --help` 查看选项。',
   missingPrompt: '没有提供提示',
@@ -218,9 +241,7 @@ const tables: Record<Lang, Record<MessageKey, string>> = { en, zh };
 
 /** Look up a message and fill `{name}` placeholders. */
 export function t(lang: Lang, key: MessageKey, vars: Record<string, string | number> = {}): string {
-  return tables[lang][key].replace(/\{(\w+)\}/g, (m, name: string) =>
-    Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : m,
-  );
+  return fill(tables[lang][key], vars, lang);
 }
 
 /** All keys, for the test that checks both tables are complete. */

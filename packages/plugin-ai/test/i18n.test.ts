@@ -1,3 +1,4 @@
+import { placeholders } from '@holic512/shared/lib/messages';
 import { messageKeys, messageTables, t } from '../src/i18n';
 
 test('every message exists in zh and en with the same placeholders', () => {
@@ -6,7 +7,7 @@ test('every message exists in zh and en with the same placeholders', () => {
     const en = tables.en[key];
     const zh = tables.zh[key];
     expect(zh).toBeTruthy();
-    const names = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
+    const names = (s: string) => placeholders(s);
     expect([key, names(zh)]).toEqual([key, names(en)]);
   }
 });

@@ -1,3 +1,4 @@
+import { placeholders } from '@holic512/shared/lib/messages';
 import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -388,7 +389,7 @@ describe('terminal text', () => {
 test('the zh and en screen tables have the same keys and placeholders', () => {
   const { en, zh } = screenTables();
   expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
-  const vars = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
+  const vars = (s: string) => placeholders(s);
   for (const key of Object.keys(en) as Array<keyof typeof en>) expect([key, vars(zh[key])]).toEqual([key, vars(en[key])]);
 });
 

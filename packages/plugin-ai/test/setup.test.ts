@@ -1,3 +1,4 @@
+import { placeholders } from '@holic512/shared/lib/messages';
 import { promises as fs } from 'fs';
 import * as net from 'net';
 import * as path from 'path';
@@ -188,7 +189,7 @@ describe('needsSetup and the non-TTY hint', () => {
 test('every setup message exists in zh and en with the same placeholders', () => {
   const keys = Object.keys(SETUP_TABLES.en).sort();
   expect(Object.keys(SETUP_TABLES.zh).sort()).toEqual(keys);
-  const vars = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  const vars = (s: string) => placeholders(s);
   for (const key of keys as Array<keyof typeof SETUP_TABLES.en>) {
     expect([key, vars(SETUP_TABLES.zh[key])]).toEqual([key, vars(SETUP_TABLES.en[key])]);
   }

@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import { slothtoolHome } from './paths';
+import { fill } from '@holic512/shared/lib/messages';
 
 export type Lang = 'zh' | 'en';
 
@@ -37,6 +38,20 @@ const zh = {
   examples: '示例：',
   helpText: '显示帮助',
   interactiveText: '交互式菜单',
+  versionText: '显示版本',
+  yesText: '为脚本保留(交互菜单之外的命令本就不询问)',
+  jsonText: 'doctor 输出 JSON 而不是表格',
+  profileText: '使用的配置档(默认为默认配置档)',
+  modeText: '模型档位:low 便宜、high 更强',
+  presetText: '从预设开始(见下方列表)',
+  baseUrlText: 'OpenAI 兼容服务的地址',
+  apiKeyText: 'API 密钥,或 env:变量名 从环境变量读取',
+  lowModelText: 'low 档的模型 id',
+  highModelText: 'high 档的模型 id',
+  timeoutText: '请求超时(毫秒)',
+  jsonModeText: '如何要求 JSON 输出',
+  maxRetriesText: '失败时重试次数(0–10)',
+  languageLine: '语言:slothtool config language zh|en(未设置时跟随系统区域设置)',
   configCreated: '已创建 profile "{name}"',
   configUpdated: '已更新 profile "{name}"',
   configDeleted: '已删除 profile "{name}"',
@@ -45,6 +60,8 @@ const zh = {
   unknownPreset: '未知预设 "{name}"。可用：{names}',
   missingArg: '缺少参数：{arg}',
   badArgs: '参数无效：{issues}',
+  argUnknownOption: '未知选项 {option}（slothtool llm-base --help 列出所有选项）',
+  argNeedsValue: '{option} 需要一个值',
   badJson: '无法解析 JSON 参数：{detail}',
   notInteractive: '需要交互式终端；请用参数给出字段（--base-url、--low-model …）或 --preset',
   presetsHeader: '可用预设：',
@@ -135,6 +152,20 @@ const en: typeof zh = {
   examples: 'Examples:',
   helpText: 'show help',
   interactiveText: 'interactive menu',
+  versionText: 'print the version',
+  yesText: 'accepted for scripts (commands outside -i never ask)',
+  jsonText: 'doctor prints JSON instead of a table',
+  profileText: 'the profile to use (default: the default profile)',
+  modeText: 'model tier: low is cheap, high is stronger',
+  presetText: 'start from a preset (listed below)',
+  baseUrlText: 'address of the OpenAI-compatible server',
+  apiKeyText: 'the API key, or env:NAME to read it from the environment',
+  lowModelText: 'model id of the low tier',
+  highModelText: 'model id of the high tier',
+  timeoutText: 'request time-out in milliseconds',
+  jsonModeText: 'how JSON output is asked for',
+  maxRetriesText: 'retries on failure (0–10)',
+  languageLine: 'Language: slothtool config language zh|en (else the locale)',
   configCreated: 'Profile "{name}" created',
   configUpdated: 'Profile "{name}" updated',
   configDeleted: 'Profile "{name}" deleted',
@@ -143,6 +174,8 @@ const en: typeof zh = {
   unknownPreset: 'Unknown preset "{name}". Available: {names}',
   missingArg: 'Missing argument: {arg}',
   badArgs: 'Invalid arguments: {issues}',
+  argUnknownOption: 'unknown option {option} (slothtool llm-base --help lists them all)',
+  argNeedsValue: '{option} needs a value',
   badJson: 'Cannot parse the JSON argument: {detail}',
   notInteractive: 'This needs an interactive terminal; give the fields as options (--base-url, --low-model …) or use --preset',
   presetsHeader: 'Presets:',
@@ -202,6 +235,9 @@ const en: typeof zh = {
 export type MessageKey = keyof typeof zh;
 const TABLE: Record<Lang, typeof zh> = { zh, en };
 
+/** The message tables, for the completeness test over every catalogue. */
+export const MESSAGE_TABLES = TABLE;
+
 /** The user's language from `<home>/settings.json` (`language`), default zh. */
 export function readLanguage(env: NodeJS.ProcessEnv = process.env): Lang {
   return (require('@holic512/shared/lib/language') as typeof import('@holic512/shared/lib/language')).readLanguage(slothtoolHome(env), env);
@@ -209,5 +245,5 @@ export function readLanguage(env: NodeJS.ProcessEnv = process.env): Lang {
 
 /** Translate `key`, filling `{name}` placeholders. */
 export function t(lang: Lang, key: MessageKey, vars: Record<string, string | number> = {}): string {
-  return TABLE[lang][key].replace(/\{(\w+)\}/g, (all, name: string) => (name in vars ? String(vars[name]) : all));
+  return fill(TABLE[lang][key], vars, lang);
 }

@@ -13,5 +13,7 @@ export { isSecretName, looksLikeCode } from './redact/names';
 export { secretForms, MIN_KNOWN_LENGTH } from './redact/known';
 export { mask as maskSecretText } from './redact/patterns';
 export { readCheckedFile, writeFileAtomicSync } from './atomic-write';
+export { catalogueProblems, defineMessages, fill, placeholders, tablesFromRecords } from './messages';
+export type { Catalogue, MessageTables, Vars } from './messages';
 export { holdFolder, pathOfFd } from './fd-paths';
 export type { HeldFolder } from './fd-paths';

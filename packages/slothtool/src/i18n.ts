@@ -1,4 +1,5 @@
 import type { Language } from './settings';
+import { fill } from '@holic512/shared/lib/messages';
 
 const zh = {
   title: 'SlothTool 插件管理器',
@@ -15,6 +16,13 @@ const zh = {
     '',
     '选项：',
     '  install/update --verbose            显示 npm 的输出',
+    '  uninstall --purge                   连同插件的配置(plugin-configs)一起删除;终端中会先询问',
+    '  uninstall --yes, -y                 与 --purge 一起:不询问(无终端时必须给出)',
+    '  uninstall --keep-config             保留配置(默认行为,仍然接受)',
+    '  list --json                         以 JSON 输出',
+    '  -h, --help / -v, --version          帮助 / 版本',
+    '',
+    '语言:slothtool config language zh|en(未设置时跟随系统区域设置)',
     '',
     '目录：{home}（可用环境变量 SLOTHTOOL_HOME 覆盖）',
     '',
@@ -22,6 +30,10 @@ const zh = {
     '  slothtool install @holic512/plugin-llm-base',
     '  slothtool install @holic512/plugin-ai',
     '  slothtool ai -i',
+    '  slothtool update ai --verbose',
+    '  slothtool uninstall llm-base --purge --yes',
+    '  slothtool list --json',
+    '  slothtool config language en',
   ].join('\n'),
   unknownOption: '未知选项 "{arg}"。查看帮助：slothtool --help',
   noInteractiveMenu:
@@ -104,6 +116,13 @@ const en: Record<MessageId, string> = {
     '',
     'Options:',
     '  install/update --verbose               show npm\'s output',
+    '  uninstall --purge                      also delete the plugin\'s config (plugin-configs); asks first on a terminal',
+    '  uninstall --yes, -y                    with --purge: do not ask (needed without a terminal)',
+    '  uninstall --keep-config                keep the config (the default; still accepted)',
+    '  list --json                            print JSON',
+    '  -h, --help / -v, --version             help / version',
+    '',
+    'Language: slothtool config language zh|en (else the locale)',
     '',
     'Home: {home} (override with SLOTHTOOL_HOME)',
     '',
@@ -111,6 +130,10 @@ const en: Record<MessageId, string> = {
     '  slothtool install @holic512/plugin-llm-base',
     '  slothtool install @holic512/plugin-ai',
     '  slothtool ai -i',
+    '  slothtool update ai --verbose',
+    '  slothtool uninstall llm-base --purge --yes',
+    '  slothtool list --json',
+    '  slothtool config language en',
   ].join('\n'),
   unknownOption: 'Unknown option "{arg}". See: slothtool --help',
   noInteractiveMenu:
@@ -178,9 +201,12 @@ const en: Record<MessageId, string> = {
 
 const tables: Record<Language, Record<MessageId, string>> = { zh, en };
 
+/** The message tables, for the completeness test over every catalogue. */
+export const MESSAGE_TABLES = tables;
+
 /** The message `id` in `language`, with `{name}` placeholders filled from `params`. */
 export function t(language: Language, id: MessageId, params: Record<string, string> = {}): string {
-  return tables[language][id].replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? params[key] : whole));
+  return fill(tables[language][id], params, language);
 }
 
 /** Whether `id` names a message (error codes double as message ids). */

@@ -78,11 +78,11 @@ export const TOOL_MESSAGES: Record<string, { zh: string; en: string; hintZh?: st
   'fs.err.not_file': { zh: '`{f}` 不是普通文件', en: '`{f}` is not a regular file' },
   'fs.err.binary': {
     zh: '`{f}` 是二进制文件（{n} 字节），没有读取内容',
-    en: '`{f}` is a binary file ({n} bytes); its content was not read',
+    en: '`{f}` is a binary file ({n, plural, one {# byte} other {# bytes}}); its content was not read',
   },
   'fs.err.too_large': {
     zh: '`{f}` 有 {n} 字节，超过 {max} 字节的上限；请用 exec 的 head/tail/rg 读取其中一部分',
-    en: '`{f}` has {n} bytes, more than the {max}-byte limit; read parts of it with exec head/tail/rg',
+    en: '`{f}` has {n, plural, one {# byte} other {# bytes}}, more than the {max}-byte limit; read parts of it with exec head/tail/rg',
   },
   'fs.err.old_not_found': {
     zh: '在 `{f}` 中找不到 old_string；请先用 fs.read 查看当前内容，并逐字复制要替换的文本（包括空白和缩进）',
@@ -94,7 +94,7 @@ export const TOOL_MESSAGES: Record<string, { zh: string; en: string; hintZh?: st
   },
   'fs.err.ambiguous': {
     zh: 'old_string 在 `{f}` 中出现了 {n} 次；请加入前后几行让它唯一，或设置 "replace_all": true 替换全部',
-    en: 'old_string occurs {n} times in `{f}`; add surrounding lines to make it unique, or set "replace_all": true to replace every one',
+    en: 'old_string occurs {n, plural, one {once} other {# times}} in `{f}`; add surrounding lines to make it unique, or set "replace_all": true to replace every one',
   },
   'fs.err.same': { zh: 'old_string 与 new_string 相同，没有要改的', en: 'old_string and new_string are the same; nothing to change' },
   'fs.err.empty_old': {
@@ -118,15 +118,15 @@ export const TOOL_MESSAGES: Record<string, { zh: string; en: string; hintZh?: st
     zh: '只显示了第 {from}–{to} 行（共 {total} 行）；用 "offset": {next} 继续读取',
     en: 'showing lines {from}–{to} of {total}; read on with "offset": {next}',
   },
-  'fs.note.cut_lines': { zh: '有 {n} 行超过 {max} 个字符，已截断', en: '{n} lines longer than {max} characters were cut' },
-  'fs.note.past_end': { zh: '文件只有 {total} 行', en: 'the file has only {total} lines' },
+  'fs.note.cut_lines': { zh: '有 {n} 行超过 {max} 个字符，已截断', en: '{n, plural, one {# line longer than {max} characters was cut} other {# lines longer than {max} characters were cut}}' },
+  'fs.note.past_end': { zh: '文件只有 {total} 行', en: 'the file has only {total, plural, one {# line} other {# lines}}' },
   'http.err.private': {
     zh: '`{h}` 解析到 {a}（{r}），这是本机、内网或链路本地地址',
     en: '`{h}` resolves to {a} ({r}), a loopback, private or link-local address',
     hintZh: `如需访问，请在 ${CONFIG} 设置 allowPrivateNetwork: true`,
     hintEn: `To allow it, set allowPrivateNetwork: true in ${CONFIG}`,
   },
-  'http.err.redirects': { zh: '重定向超过 {n} 次', en: 'more than {n} redirects' },
+  'http.err.redirects': { zh: '重定向超过 {n} 次', en: 'more than {n, plural, one {# redirect} other {# redirects}}' },
   'http.err.loop': { zh: '重定向形成循环（{u}）', en: 'redirect loop ({u})' },
   'http.err.scheme': { zh: '重定向到了不支持的地址 `{u}`', en: 'redirected to an unsupported URL `{u}`' },
   'http.err.timeout': { zh: '{ms} 毫秒内没有完成', en: 'did not finish within {ms} ms' },

@@ -1,6 +1,7 @@
 import { TOOL_MESSAGES } from './i18n-tools';
 import { OPTION_MESSAGES } from './policy/options/i18n-options';
 import type { Lang } from './types';
+import { fill } from '@holic512/shared/lib/messages';
 
 interface Message {
   zh: string;
@@ -288,40 +289,15 @@ export const MESSAGES: Record<string, Message> = {
   ...OPTION_MESSAGES,
 };
 
-type Template = (params: Record<string, string | number>) => string;
-
-/** Templates split once into literal parts and `{name}` slots (no regex per call). */
-const compiled = new Map<string, Template>();
-
-function compile(text: string): Template {
-  let t = compiled.get(text);
-  if (t) return t;
-  const parts = text.split(/\{(\w+)\}/);
-  if (parts.length === 1) {
-    t = () => text;
-  } else {
-    t = (params) => {
-      let out = parts[0];
-      for (let i = 1; i < parts.length; i += 2) {
-        const k = parts[i];
-        out += (k in params ? String(params[k]) : `{${k}}`) + parts[i + 1];
-      }
-      return out;
-    };
-  }
-  compiled.set(text, t);
-  return t;
-}
-
 const NO_PARAMS: Record<string, string | number> = {};
 
 /** Fill a message for `lang`; unknown ids come back as the id itself. */
 export function message(id: string, lang: Lang, params: Record<string, string | number> = NO_PARAMS, withHint = true): { reason: string; hint?: string } {
   const m = MESSAGES[id];
   if (!m) return { reason: id };
-  const reason = compile(lang === 'zh' ? m.zh : m.en)(params);
+  const reason = fill(lang === 'zh' ? m.zh : m.en, params, lang);
   const hint = withHint ? (lang === 'zh' ? m.hintZh : m.hintEn) : undefined;
-  return hint ? { reason, hint: compile(hint)(params) } : { reason };
+  return hint ? { reason, hint: fill(hint, params, lang) } : { reason };
 }
 
 /** A tool's note or error text for `lang` (the fs/http/proc results); unknown ids come back as the id. */

@@ -1,5 +1,6 @@
 /** User-facing strings of `ai -i` (zh and en). The core's table is ../i18n.ts. */
 import type { Lang } from '../i18n';
+import { fill } from '@holic512/shared/lib/messages';
 
 const en = {
   welcome: 'ai · {cwd}\n/help for commands · Enter sends · \\ + Enter or paste for more lines · Ctrl+C stops · Ctrl+D leaves',
@@ -56,7 +57,7 @@ const en = {
   helpKeys:
     'Keys: ↑/↓ history · \\ + Enter new line · Ctrl+A/E start/end · Ctrl+U/K/W delete · Ctrl+L redraw · Esc/Ctrl+C stop · Ctrl+C clear · Ctrl+D leave',
   cleared: 'Cleared: new conversation, session {id}. The summary is empty.',
-  compactNone: 'Nothing to compact yet ({total} tokens in the window).',
+  compactNone: 'Nothing to compact yet ({total, plural, one {# token} other {# tokens}} in the window).',
   compactDone: 'Compacted ({method}): {before} → {after} tokens. Kept: a summary of {summary} tokens, {facts} key facts, {tasks} open tasks, and the last {messages} messages.',
   contextTitle: 'Context (tokens, estimated) — budget {budget}',
   contextRow: '  {name} {value}',
@@ -65,7 +66,7 @@ const en = {
   contextDigest: 'tool digest',
   contextWindow: 'window',
   contextTotal: 'total',
-  contextMessages: '{n} messages',
+  contextMessages: '{n, plural, one {# message} other {# messages}}',
   cost: 'This session: {input} input + {output} output tokens over {calls} model calls. llm-base reports no prices.',
   modeNow: 'Mode: {mode}. Switch with /mode low|high.',
   modeSet: 'Mode is now {mode}.',
@@ -110,7 +111,7 @@ const en = {
   rawMarker: '(the reply did not follow the protocol; shown as it came)',
   steerNote: 'steer: {text}',
   startFailed: 'ai -i could not start: {message}',
-  statusTokens: '{n} tokens',
+  statusTokens: '{n, plural, one {# token} other {# tokens}}',
   statusNoSandbox: 'no sandbox',
   statusContext: 'ctx {pct}%',
   backup: 'backup: {file}',
@@ -236,9 +237,7 @@ const tables: Record<Lang, Record<ScreenKey, string>> = { en, zh };
 
 /** Look up a screen string and fill `{name}` placeholders. */
 export function ts(lang: Lang, key: ScreenKey, vars: Record<string, string | number> = {}): string {
-  return tables[lang][key].replace(/\{(\w+)\}/g, (m, name: string) =>
-    Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : m,
-  );
+  return fill(tables[lang][key], vars, lang);
 }
 
 /** Both tables, for the completeness test. */

@@ -1,7 +1,9 @@
 import type { Lang } from '../i18n';
+import { fill } from '@holic512/shared/lib/messages';
 
 /** Every user-facing string of the guided setup, in zh and en. */
 const en = {
+  choiceHint: '↑/↓ to move, Enter to choose',
   intro: 'No model is configured yet. A short setup connects ai to a model server (Ctrl-C cancels, nothing is saved until the end).',
   noLlmBase: 'ai talks to models through the llm-base plugin, which is not installed{detail}.',
   brokenDetail: ' (the copy registered at {path} is missing or broken)',
@@ -17,7 +19,7 @@ const en = {
     'To use a local model, start a server (ollama serve · lms server start · llama-server -m <model.gguf> --port 8080 · vllm serve <model>) and choose "Look again", or pick a hosted provider.',
   chooseServer: 'Which model server should ai use?',
   choiceLocal: '{label} at {url} (local, {models})',
-  choiceLocalModels: '{n} models',
+  choiceLocalModels: '{n, plural, one {# model} other {# models}}',
   choiceLocalNoModels: 'no model list',
   choiceHosted: '{label} (hosted, needs an API key)',
   choiceHostedEnvSet: '{label} (hosted, key found in ${env})',
@@ -80,6 +82,7 @@ Fix it with one of:
 export type SetupKey = keyof typeof en;
 
 const zh: Record<SetupKey, string> = {
+  choiceHint: '↑/↓ 选择,回车确认',
   intro: '尚未配置模型。接下来用一分钟把 ai 连接到一个模型服务(Ctrl-C 取消,结束前不会保存任何内容)。',
   noLlmBase: 'ai 通过 llm-base 插件调用模型,但它尚未安装{detail}。',
   brokenDetail: '(登记在 {path} 的副本不存在或已损坏)',
@@ -159,9 +162,7 @@ const tables: Record<Lang, Record<SetupKey, string>> = { en, zh };
 
 /** Look up a setup message and fill `{name}` placeholders. */
 export function st(lang: Lang, key: SetupKey, vars: Record<string, string | number> = {}): string {
-  return tables[lang][key].replace(/\{(\w+)\}/g, (m, name: string) =>
-    Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : m,
-  );
+  return fill(tables[lang][key], vars, lang);
 }
 
 /** Both tables, for the completeness test. */

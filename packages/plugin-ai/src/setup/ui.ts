@@ -1,4 +1,5 @@
 import type { Lang } from '../i18n';
+import { st } from './i18n';
 
 /** A choice of a select question. */
 export interface Choice<T extends string> {
@@ -30,7 +31,7 @@ export interface PromptsUiOptions {
 export function createPromptsUi(options: PromptsUiOptions): SetupUi {
   const prompts = require('prompts') as typeof import('prompts');
   const { input, output } = options;
-  const hint = options.lang === 'zh' ? '↑/↓ 选择,回车确认' : '↑/↓ to move, Enter to choose';
+  const hint = st(options.lang, 'choiceHint');
   const ask = async <T>(question: Record<string, unknown>): Promise<T | undefined> => {
     let cancelled = false;
     const answers = await prompts(

@@ -1,0 +1,61 @@
+import { catalogueProblems, fill, tablesFromRecords, type MessageTables } from '../packages/shared/src/messages';
+import { messageTables } from '../packages/plugin-ai/src/i18n';
+import { SETUP_TABLES } from '../packages/plugin-ai/src/setup/i18n';
+import { screenTables } from '../packages/plugin-ai/src/interactive/strings';
+import { MESSAGE_TABLES as LLM_BASE } from '../packages/plugin-llm-base/src/i18n';
+import { MESSAGE_TABLES as HOST } from '../packages/slothtool/src/i18n';
+import { MESSAGES as RULES } from '../packages/tool-runner/src/i18n';
+import { tools } from '../packages/tool-runner/src/registry';
+import { TEXT_TABLES } from '../packages/json-patch/src/i18n';
+import { WHAT } from '../packages/json-patch/src/errors';
+
+// Every user-facing message of every package, through the one catalogue mechanism of
+// @holic512/shared: each id has an English and a Chinese text with the same placeholders.
+const hints = Object.fromEntries(
+  Object.entries(RULES)
+    .filter(([, m]) => m.hintEn !== undefined || m.hintZh !== undefined)
+    .map(([id, m]) => [id, { en: m.hintEn ?? '', zh: m.hintZh ?? '' }]),
+);
+const CATALOGUES: Array<[string, MessageTables<string>]> = [
+  ['plugin-ai', messageTables() as MessageTables<string>],
+  ['plugin-ai setup', SETUP_TABLES as MessageTables<string>],
+  ['plugin-ai screen', screenTables() as MessageTables<string>],
+  ['llm-base', LLM_BASE as unknown as MessageTables<string>],
+  ['slothtool', HOST as MessageTables<string>],
+  ['tool-runner rules', tablesFromRecords(RULES)],
+  ['tool-runner hints', tablesFromRecords(hints)],
+  ['tool-runner tool descriptions', tablesFromRecords(Object.fromEntries(tools.map((t) => [t.name, t.description])))],
+  ['json-patch', tablesFromRecords(TEXT_TABLES as Record<string, { en: string; zh: string }>)],
+  ['json-patch errors', tablesFromRecords(WHAT)],
+];
+
+test.each(CATALOGUES)('%s: every message in both languages with the same placeholders', (name, tables) => {
+  expect(Object.keys(tables.en).length).toBeGreaterThan(2);
+  expect(catalogueProblems(name, tables)).toEqual([]);
+});
+
+test('every placeholder of every message is filled when its values are given (no stray braces)', () => {
+  const leftover: string[] = [];
+  for (const [name, tables] of CATALOGUES) {
+    for (const lang of ['en', 'zh'] as const) {
+      for (const [key, text] of Object.entries(tables[lang])) {
+        const names = [...text.matchAll(/\{(\w+)/g)].map((m) => m[1]);
+        const vars = Object.fromEntries(names.map((n) => [n, 2]));
+        const out = fill(text, vars, lang);
+        if (/\{\w+\}|, plural,/.test(out)) leftover.push(`${name} ${lang} ${key}: ${out}`);
+      }
+    }
+  }
+  expect(leftover).toEqual([]);
+});
+
+test('no English message says "1 things": counts of one are written with a plural form', () => {
+  const naive: string[] = [];
+  for (const [name, tables] of CATALOGUES) {
+    for (const [key, text] of Object.entries(tables.en)) {
+      // `{n} files` reads "1 files" for one: such messages use `{n, plural, one {# file} other {# files}}`.
+      if (/\{(n|count|total|steps|files|lines|times)\} (?!contains\b|was\b|is\b)(\w+s)\b/.test(text)) naive.push(`${name} ${key}: ${text}`);
+    }
+  }
+  expect(naive).toEqual([]);
+});
