@@ -1,4 +1,10 @@
-/** CLI arguments, parsed without dependencies (this runs on the `--help` fast path). */
+/**
+ * CLI arguments, parsed by `node:util` parseArgs (no dependency: this runs on the `--help`
+ * fast path). Tokens are read in order, so `ai -h --bogus` is help and `ai --bogus -h` an error,
+ * and every problem names the option as the user typed it.
+ */
+import { parseArgs as parseTokens } from 'node:util';
+
 export interface RunArgs {
   kind: 'run';
   prompt?: string;
@@ -20,6 +26,45 @@ export type ParsedArgs =
   | RunArgs
   | { kind: 'error'; key: 'unknownOption' | 'missingValue' | 'badMode' | 'badMaxSteps' | 'riskUsage' | 'missingPrompt'; vars: Record<string, string> };
 
+/** Every option of `ai` (the help text lists them from here; a test checks both languages name each). */
+export const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  interactive: { type: 'boolean', short: 'i' },
+  prompt: { type: 'string', short: 'p' },
+  json: { type: 'boolean' },
+  continue: { type: 'boolean', short: 'c' },
+  'approve-l1': { type: 'boolean' },
+  mode: { type: 'string' },
+  profile: { type: 'string' },
+  'max-steps': { type: 'string' },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+type ErrorResult = Extract<ParsedArgs, { kind: 'error' }>;
+type Token = NonNullable<ReturnType<typeof parseTokens>['tokens']>[number];
+
+const isOption = (name: string): name is OptionName => Object.prototype.hasOwnProperty.call(OPTIONS, name);
+
+/** The tokens of argv as parseArgs reads them; unknown options are tokens too (checked by the caller). */
+export function tokensOf(argv: string[]): Token[] {
+  return parseTokens({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true }).tokens ?? [];
+}
+
+/** A string option's value into `out`, or the error it makes. */
+function setValue(out: RunArgs, name: 'prompt' | 'mode' | 'profile' | 'max-steps', value: string): ErrorResult | undefined {
+  if (name === 'mode') {
+    if (value !== 'low' && value !== 'high') return { kind: 'error', key: 'badMode', vars: { value } };
+    out.mode = value;
+  } else if (name === 'max-steps') {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) return { kind: 'error', key: 'badMaxSteps', vars: { value } };
+    out.maxSteps = n;
+  } else if (name === 'profile') out.profile = value;
+  else out.prompt = value;
+  return undefined;
+}
+
 /** Parse `ai`'s argv (without node and the script). Pure. */
 export function parseArgs(argv: string[]): ParsedArgs {
   if (argv[0] === 'risk') return parseRisk(argv.slice(1));
@@ -27,78 +72,43 @@ export function parseArgs(argv: string[]): ParsedArgs {
   if (argv[0] === 'sandbox' && argv.length === 1) return { kind: 'sandbox' };
   const out: RunArgs = { kind: 'run', interactive: false, json: false, continue: false, approveL1: false };
   const words: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = (): string | undefined => {
-      const eq = arg.indexOf('=');
-      if (arg.startsWith('--') && eq > 0) return arg.slice(eq + 1);
-      i++;
-      return argv[i];
-    };
-    const name = arg.startsWith('--') && arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
-    switch (name) {
-      case '-h':
-      case '--help':
-        return { kind: 'help' };
-      case '-v':
-      case '--version':
-        return { kind: 'version' };
-      case '-i':
-      case '--interactive':
-        out.interactive = true;
-        break;
-      case '--json':
-        out.json = true;
-        break;
-      case '-c':
-      case '--continue':
-        out.continue = true;
-        break;
-      case '--approve-l1':
-        out.approveL1 = true;
-        break;
-      case '-p':
-      case '--prompt':
-      case '--mode':
-      case '--profile':
-      case '--max-steps': {
-        const v = value();
-        if (v === undefined) return { kind: 'error', key: 'missingValue', vars: { option: name } };
-        if (name === '--mode') {
-          if (v !== 'low' && v !== 'high') return { kind: 'error', key: 'badMode', vars: { value: v } };
-          out.mode = v;
-        } else if (name === '--profile') out.profile = v;
-        else if (name === '--max-steps') {
-          const n = Number(v);
-          if (!Number.isInteger(n) || n < 1) return { kind: 'error', key: 'badMaxSteps', vars: { value: v } };
-          out.maxSteps = n;
-        } else out.prompt = v;
-        break;
-      }
-      case '--':
-        words.push(...argv.slice(i + 1));
-        i = argv.length;
-        break;
-      default:
-        if (arg.startsWith('-') && arg !== '-') return { kind: 'error', key: 'unknownOption', vars: { option: arg } };
-        words.push(arg);
+  for (const tok of tokensOf(argv)) {
+    if (tok.kind === 'option-terminator') continue;
+    if (tok.kind === 'positional') {
+      words.push(tok.value);
+      continue;
     }
+    if (!isOption(tok.name)) return { kind: 'error', key: 'unknownOption', vars: { option: tok.rawName } };
+    const name = tok.name;
+    if (name === 'help') return { kind: 'help' };
+    if (name === 'version') return { kind: 'version' };
+    if (OPTIONS[name].type === 'boolean') {
+      if (name === 'interactive') out.interactive = true;
+      else if (name === 'json') out.json = true;
+      else if (name === 'continue') out.continue = true;
+      else out.approveL1 = true;
+      continue;
+    }
+    if (tok.value === undefined) return { kind: 'error', key: 'missingValue', vars: { option: tok.rawName } };
+    const problem = setValue(out, name as 'prompt' | 'mode' | 'profile' | 'max-steps', tok.value);
+    if (problem) return problem;
   }
   if (words.length) out.prompt = out.prompt !== undefined ? `${out.prompt} ${words.join(' ')}` : words.join(' ');
   return out;
 }
 
+/** `ai risk [--json] [--] program args...`: options end at the program. */
 function parseRisk(argv: string[]): ParsedArgs {
   let json = false;
-  let i = 0;
-  for (; i < argv.length; i++) {
-    if (argv[i] === '--json') json = true;
-    else if (argv[i] === '--') {
-      i++;
+  let start = argv.length;
+  for (const tok of parseTokens({ args: argv, options: { json: { type: 'boolean' } }, strict: false, allowPositionals: true, tokens: true }).tokens ?? []) {
+    if (tok.kind === 'option' && tok.name === 'json') json = true;
+    else {
+      start = tok.kind === 'option-terminator' ? tok.index + 1 : tok.index;
       break;
-    } else break;
+    }
   }
-  const rest = argv.slice(i);
+  const rest = argv.slice(start);
   if (!rest.length || rest[0].startsWith('-')) return { kind: 'error', key: 'riskUsage', vars: {} };
   return { kind: 'risk', json, argv: rest };
 }

@@ -1,3 +1,4 @@
+import { parseArgs as parseTokens } from 'node:util';
 import { z } from 'zod';
 import { formatIssues, JSON_MODES } from './config-schema';
 
@@ -7,22 +8,32 @@ export interface ParsedArgs {
   flags: Record<string, string | true>;
 }
 
-const BOOLEAN_FLAGS: Record<string, string> = {
-  '-i': 'interactive',
-  '--interactive': 'interactive',
-  '-h': 'help',
-  '--help': 'help',
-  '-v': 'version',
-  '--version': 'version',
-  '-y': 'yes',
-  '--yes': 'yes',
-  '--json': 'json',
-};
+/** Every option of `llm-base` (parsed by `node:util` parseArgs; the help lists them from here). */
+export const OPTIONS = {
+  interactive: { type: 'boolean', short: 'i' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  yes: { type: 'boolean', short: 'y' },
+  json: { type: 'boolean' },
+  mode: { type: 'string' },
+  profile: { type: 'string' },
+  preset: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  'low-model': { type: 'string' },
+  'high-model': { type: 'string' },
+  timeout: { type: 'string' },
+  'json-mode': { type: 'string' },
+  'max-retries': { type: 'string' },
+} as const;
 
-const VALUE_FLAGS = ['mode', 'profile', 'preset', 'base-url', 'api-key', 'low-model', 'high-model', 'timeout', 'json-mode', 'max-retries'];
-
+/** A problem with the command line: `key` names the message (in both languages), `message` is its English text. */
 export class ArgsError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly key?: 'argUnknownOption' | 'argNeedsValue',
+    readonly vars: Record<string, string> = {},
+  ) {
     super(message);
     this.name = 'ArgsError';
   }
@@ -31,30 +42,15 @@ export class ArgsError extends Error {
 export function parseArgs(argv: string[]): ParsedArgs {
   const positionals: string[] = [];
   const flags: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (BOOLEAN_FLAGS[arg]) {
-      flags[BOOLEAN_FLAGS[arg]] = true;
-      continue;
-    }
-    if (arg.startsWith('--')) {
-      const eq = arg.indexOf('=');
-      const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
-      if (!VALUE_FLAGS.includes(name)) throw new ArgsError(`unknown option --${name}`);
-      if (eq >= 0) flags[name] = arg.slice(eq + 1);
-      else {
-        const value = argv[i + 1];
-        if (value === undefined) throw new ArgsError(`--${name} needs a value`);
-        flags[name] = value;
-        i++;
-      }
-      continue;
-    }
-    positionals.push(arg);
+  const { tokens = [] } = parseTokens({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  for (const tok of tokens) {
+    if (tok.kind === 'positional') positionals.push(tok.value);
+    if (tok.kind !== 'option') continue;
+    const spec = Object.prototype.hasOwnProperty.call(OPTIONS, tok.name) ? OPTIONS[tok.name as keyof typeof OPTIONS] : undefined;
+    if (!spec) throw new ArgsError(`unknown option ${tok.rawName}`, 'argUnknownOption', { option: tok.rawName });
+    if (spec.type === 'boolean') flags[tok.name] = true;
+    else if (tok.value === undefined) throw new ArgsError(`${tok.rawName} needs a value`, 'argNeedsValue', { option: tok.rawName });
+    else flags[tok.name] = tok.value;
   }
   return { positionals, flags };
 }

@@ -56,17 +56,34 @@ function help(lang: Lang): string {
     '  slothtool llm-base doctor [profile] [--json]',
     '',
     t(lang, 'options'),
-    `  -h, --help          ${t(lang, 'helpText')}`,
-    `  -i, --interactive   ${t(lang, 'interactiveText')}`,
-    '  -v, --version',
+    `  -h, --help             ${t(lang, 'helpText')}`,
+    `  -i, --interactive      ${t(lang, 'interactiveText')}`,
+    `  -v, --version          ${t(lang, 'versionText')}`,
+    `  -y, --yes              ${t(lang, 'yesText')}`,
+    `  --json                 ${t(lang, 'jsonText')}`,
+    `  --profile <name>       ${t(lang, 'profileText')}`,
+    `  --mode low|high        ${t(lang, 'modeText')}`,
+    `  --preset <preset>      ${t(lang, 'presetText')}`,
+    `  --base-url <url>       ${t(lang, 'baseUrlText')}`,
+    `  --api-key <key|env:VAR> ${t(lang, 'apiKeyText')}`,
+    `  --low-model <id>       ${t(lang, 'lowModelText')}`,
+    `  --high-model <id>      ${t(lang, 'highModelText')}`,
+    `  --timeout <ms>         ${t(lang, 'timeoutText')}`,
+    `  --json-mode prompt|response_format  ${t(lang, 'jsonModeText')}`,
+    `  --max-retries <n>      ${t(lang, 'maxRetriesText')}`,
+    '',
+    t(lang, 'languageLine'),
     '',
     t(lang, 'presetsHeader') + ' ' + PRESETS.map((p) => p.name).join(', '),
     '',
     t(lang, 'examples'),
     '  slothtool llm-base config create --preset ollama',
     '  slothtool llm-base config create ds --preset deepseek --api-key env:DEEPSEEK_API_KEY',
-    '  slothtool llm-base doctor',
-    '  slothtool llm-base chat "用 JSON 介绍一下你自己" --mode low',
+    '  slothtool llm-base config update ds --high-model deepseek-reasoner --timeout 120000 --max-retries 3',
+    '  slothtool llm-base config create local --base-url http://127.0.0.1:8080/v1 --low-model qwen --high-model qwen --json-mode prompt',
+    '  slothtool llm-base config delete old',
+    '  slothtool llm-base doctor --json',
+    '  slothtool llm-base chat "用 JSON 介绍一下你自己" --mode low --profile ds',
     '  slothtool llm-base -i',
   ];
   return lines.join('\n') + '\n';
@@ -275,7 +292,7 @@ async function interactive(io: CliIo, lang: Lang): Promise<number> {
       }
     } catch (err) {
       if (!(err instanceof CliFailure || err instanceof ArgsError)) throw err;
-      io.stderr((err instanceof CliFailure ? err.error.message : err.message) + '\n');
+      io.stderr((err instanceof CliFailure ? err.error.message : argsProblem(err, lang)) + '\n');
     }
     io.stdout('\n');
   }
@@ -332,11 +349,16 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   } catch (err) {
     let error: ApiError;
     if (err instanceof CliFailure) error = err.error;
-    else if (err instanceof ArgsError) error = { code: 'PROVIDER_ERROR', message: t(lang, 'badArgs', { issues: err.message }) };
+    else if (err instanceof ArgsError) error = { code: 'PROVIDER_ERROR', message: t(lang, 'badArgs', { issues: argsProblem(err, lang) }) };
     else error = { code: 'PROVIDER_ERROR', message: err instanceof Error ? err.message : String(err) };
     io.stderr(json({ success: false, error, call_id: null }));
     code = 1;
   }
   process.exitCode = code;
   return code;
+}
+
+/** An argument problem in the user's language (zod's own issue texts stay as zod wrote them). */
+function argsProblem(err: ArgsError, lang: Lang): string {
+  return err.key ? t(lang, err.key, err.vars) : err.message;
 }

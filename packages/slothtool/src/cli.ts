@@ -64,20 +64,33 @@ class Io {
   }
 }
 
-/** Split argv into positionals and `--flags`, rejecting flags a command does not know. */
-function parseArgs(io: Io, args: string[], known: string[]): { positionals: string[]; flags: Set<string> } {
+/**
+ * Split a command's argv into positionals and flags with `node:util` parseArgs (`-y` and `--yes`
+ * are one flag; `--` ends the options), rejecting options the command does not know.
+ */
+function parseArgs(io: Io, args: string[], known: Record<string, { type: 'boolean'; short?: string }>): { positionals: string[]; flags: Set<string> } {
+  const { parseArgs: parseTokens } = require('node:util') as typeof import('node:util');
   const positionals: string[] = [];
   const flags = new Set<string>();
-  for (const arg of args) {
-    if (arg.startsWith('-') && arg !== '-') {
-      if (!known.includes(arg)) io.usage('unknownOption', { arg });
-      flags.add(arg);
-    } else {
-      positionals.push(arg);
-    }
+  const { tokens = [] } = parseTokens({ args, options: known, strict: false, allowPositionals: true, tokens: true });
+  for (const tok of tokens) {
+    if (tok.kind === 'positional') positionals.push(tok.value);
+    if (tok.kind !== 'option') continue;
+    if (!Object.prototype.hasOwnProperty.call(known, tok.name) || tok.inlineValue) io.usage('unknownOption', { arg: tok.inlineValue ? `${tok.rawName}=${tok.value}` : tok.rawName });
+    flags.add(tok.name);
   }
   return { positionals, flags };
 }
+
+/** The options of each command (the help lists them; a test checks both languages name each). */
+export const COMMAND_OPTIONS = {
+  install: { verbose: { type: 'boolean' } },
+  update: { verbose: { type: 'boolean' } },
+  // --keep-config is the default now and still accepted; --purge also removes the config files.
+  uninstall: { 'keep-config': { type: 'boolean' }, purge: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' } },
+  list: { json: { type: 'boolean' } },
+  config: {},
+} as const;
 
 function exactlyOne(io: Io, positionals: string[], what: MessageId, usage: string): string {
   if (positionals.length === 0) io.usage('missingArgument', { what: io.t(what), usage });
@@ -136,26 +149,26 @@ async function abortable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<
 }
 
 async function install(io: Io, args: string[]): Promise<void> {
-  const { positionals, flags } = parseArgs(io, args, ['--verbose']);
+  const { positionals, flags } = parseArgs(io, args, COMMAND_OPTIONS.install);
   const spec = exactlyOne(io, positionals, 'argSpec', 'slothtool install <name|folder|.tgz>');
   const { installPlugin, createDefaultInstallerDeps } = require('./installer') as typeof import('./installer');
   io.err(io.t('installing', { spec }));
-  const progress = flags.has('--verbose') ? undefined : npmProgress(io);
-  const onNpmOutput = flags.has('--verbose') ? (chunk: string) => void process.stderr.write(chunk) : progress && ((chunk: string) => progress.output(chunk));
+  const progress = flags.has('verbose') ? undefined : npmProgress(io);
+  const onNpmOutput = flags.has('verbose') ? (chunk: string) => void process.stderr.write(chunk) : progress && ((chunk: string) => progress.output(chunk));
   const result = await abortable((signal) => installPlugin(io.paths, spec, createDefaultInstallerDeps(), { onNpmOutput, signal })).finally(() => progress?.stop());
   io.out(io.t('installed', { alias: result.alias, name: result.entry.name, version: result.entry.version }));
   if (result.interactiveFlag) io.out(io.t('installedInteractive', { alias: result.alias, flag: result.interactiveFlag }));
 }
 
 async function update(io: Io, args: string[]): Promise<void> {
-  const { positionals, flags } = parseArgs(io, args, ['--verbose']);
+  const { positionals, flags } = parseArgs(io, args, COMMAND_OPTIONS.update);
   const alias = exactlyOne(io, positionals, 'argAlias', 'slothtool update <alias>');
   const { readRegistry, getEntry } = require('./registry') as typeof import('./registry');
   const entry = getEntry(readRegistry(io.paths), alias);
   if (entry) io.err(io.t('updating', { alias, name: entry.name, version: entry.version }));
   const { updatePlugin, createDefaultInstallerDeps } = require('./installer') as typeof import('./installer');
-  const progress = flags.has('--verbose') ? undefined : npmProgress(io);
-  const onNpmOutput = flags.has('--verbose') ? (chunk: string) => void process.stderr.write(chunk) : progress && ((chunk: string) => progress.output(chunk));
+  const progress = flags.has('verbose') ? undefined : npmProgress(io);
+  const onNpmOutput = flags.has('verbose') ? (chunk: string) => void process.stderr.write(chunk) : progress && ((chunk: string) => progress.output(chunk));
   const r = await abortable((signal) => updatePlugin(io.paths, alias, createDefaultInstallerDeps(), { onNpmOutput, signal })).finally(() => progress?.stop());
   io.out(
     r.fromVersion === r.toVersion
@@ -165,18 +178,17 @@ async function update(io: Io, args: string[]): Promise<void> {
 }
 
 async function uninstall(io: Io, args: string[]): Promise<void> {
-  // --keep-config is the default now and still accepted; --purge also removes the config files.
-  const { positionals, flags } = parseArgs(io, args, ['--keep-config', '--purge', '--yes', '-y']);
+  const { positionals, flags } = parseArgs(io, args, COMMAND_OPTIONS.uninstall);
   const alias = exactlyOne(io, positionals, 'argAlias', 'slothtool uninstall <alias> [--purge [--yes]]');
   const { planUninstall, applyUninstall } = require('./uninstall') as typeof import('./uninstall');
-  const plan = planUninstall(io.paths, alias, { purge: flags.has('--purge') });
+  const plan = planUninstall(io.paths, alias, { purge: flags.has('purge') });
   const lines = [io.t('uninstallWillRemove'), io.t('uninstallEntry', { alias, name: plan.entry.name, version: plan.entry.version })];
   if (plan.pluginDir) lines.push(io.t('uninstallDir', { dir: plan.pluginDir }));
   for (const file of plan.configFiles) lines.push(io.t('uninstallConfig', { file }));
   if (!plan.pluginDir) lines.push(io.t('uninstallNoDir', { binPath: plan.entry.binPath }));
   for (const file of plan.keptConfigFiles) lines.push(io.t('uninstallKeepConfig', { file, alias }));
   io.out(lines.join('\n'));
-  if (plan.configFiles.length && !flags.has('--yes') && !flags.has('-y')) {
+  if (plan.configFiles.length && !flags.has('yes')) {
     // Profiles and keys are the user's: deleting them is asked, or needs --yes without a terminal.
     if (!process.stdin.isTTY) io.usage('purgeNeedsYes', { alias });
     if (!(await askYesNo(io.t('purgeConfirm')))) {
@@ -208,11 +220,11 @@ function displayWidth(text: string): number {
 }
 
 function list(io: Io, args: string[]): void {
-  const { positionals, flags } = parseArgs(io, args, ['--json']);
+  const { positionals, flags } = parseArgs(io, args, COMMAND_OPTIONS.list);
   if (positionals.length) io.usage('extraArguments', { args: positionals.join(' '), usage: 'slothtool list [--json]' });
   const { listPlugins } = require('./list') as typeof import('./list');
   const rows = listPlugins(io.paths);
-  if (flags.has('--json')) {
+  if (flags.has('json')) {
     io.out(JSON.stringify(rows, null, 2));
     return;
   }
@@ -237,7 +249,7 @@ function list(io: Io, args: string[]): void {
 }
 
 function config(io: Io, args: string[]): void {
-  const { positionals } = parseArgs(io, args, []);
+  const { positionals } = parseArgs(io, args, COMMAND_OPTIONS.config);
   const settings = require('./settings') as typeof import('./settings');
   if (positionals.length === 0) {
     io.out(io.t('currentLanguage', { language: io.lang() }));

@@ -95,6 +95,20 @@ describe('run', () => {
     expect(menu.status).toBe(2);
     expect(menu.stderr).toContain('slothtool ai -i');
   });
+
+  test("a command's options are read the way getopt reads them", () => {
+    // An option a command does not take, a value given to a flag, and one inside a short cluster.
+    for (const [args, shown] of [[['list', '--verbose'], '--verbose'], [['list', '--json=yes'], '--json=yes'], [['uninstall', 'x', '-yq'], '-q']] as const) {
+      const r = cli([...args], env);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`Unknown option "${shown}"`);
+    }
+    // `--` ends the options: what follows is an argument, here one too many.
+    const extra = cli(['list', '--', '--json'], env);
+    expect(extra.status).toBe(2);
+    expect(extra.stderr).toContain('Unexpected arguments: "--json"');
+    expect(cli(['list', '--json'], env).status).toBe(0);
+  });
 });
 
 describe('list', () => {
