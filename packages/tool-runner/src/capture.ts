@@ -2,6 +2,8 @@
  * Bounded capture of a byte stream: keeps the first `headBytes` and the last `tailBytes`
  * bytes, however much is pushed, and renders them on UTF-8 character boundaries.
  */
+import { decodeAs, decodeOutput, detectEncoding } from './decode';
+
 export class BoundedCapture {
   private readonly headLimit: number;
   private readonly tailLimit: number;
@@ -54,7 +56,11 @@ export class BoundedCapture {
     let tail = Buffer.concat(this.tail);
     if (tail.length > this.tailLimit) tail = tail.subarray(tail.length - this.tailLimit);
     if (this.sawNul) return `<binary output, ${this.total} bytes>`;
-    if (!this.truncated) return Buffer.concat([head, tail]).toString('utf8');
+    if (!this.truncated) return decodeOutput(Buffer.concat([head, tail]));
+    if (detectEncoding(head.length ? head : tail) === 'gb18030') {
+      // GB18030 has no self-synchronising bytes: the tail's first character may be misread.
+      return `${decodeAs(head, 'gb18030', true)}\n…[${this.total - head.length - tail.length} bytes omitted]…\n${decodeAs(tail, 'gb18030')}`;
+    }
     const h = cutEndUtf8(head);
     const t = cutStartUtf8(tail);
     const omitted = this.total - h.length - t.length;

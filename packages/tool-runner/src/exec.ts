@@ -1,6 +1,6 @@
 import type { ChildProcess, SpawnOptions } from 'child_process';
-import { StringDecoder } from 'string_decoder';
 import { BoundedCapture } from './capture';
+import { OutputDecoder } from './decode';
 
 /** Options of {@link exec}. */
 export interface ExecOptions {
@@ -115,7 +115,7 @@ function resultOf(out: BoundedCapture, err: BoundedCapture, durationMs: number, 
 /** Capture a child's output stream, and hand its text to `cb` (UTF-8 decoded across chunks) for display. */
 function wireOutput(stream: NodeJS.ReadableStream | null, cap: BoundedCapture, cb?: (s: string) => void): void {
   if (!stream) return;
-  const decoder = cb ? new StringDecoder('utf8') : undefined;
+  const decoder = cb ? new OutputDecoder() : undefined;
   stream.on('data', (chunk: Buffer) => {
     cap.push(chunk);
     if (cb && decoder) {

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { StringDecoder } from 'string_decoder';
+import { OutputDecoder } from '../decode';
 import { BoundedCapture } from '../capture';
 import type { ExecDeps } from '../exec';
 
@@ -198,7 +198,7 @@ export class ProcessTable {
     };
     const wire = (stream: NodeJS.ReadableStream | null, which: 'out' | 'err'): void => {
       if (!stream) return;
-      const decoder = new StringDecoder('utf8');
+      const decoder = new OutputDecoder();
       stream.on('data', (chunk: Buffer) => {
         const text = decoder.write(chunk);
         if (!text) return;
@@ -289,7 +289,7 @@ export class ProcessTable {
         e.logOffset = size - this.limits.maxOutputBytes * 4;
       }
       const buf = Buffer.alloc(64 * 1024);
-      const decoder = new StringDecoder('utf8');
+      const decoder = new OutputDecoder();
       while (e.logOffset < size) {
         const n = fs.readSync(fd, buf, 0, Math.min(buf.length, size - e.logOffset), e.logOffset);
         if (n <= 0) break;
