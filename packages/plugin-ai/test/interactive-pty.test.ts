@@ -197,7 +197,7 @@ test('/help, an unknown command, /context, /cost, /mode, /clear', async () => {
   await s.waitFor(/Context \(tokens, estimated\) — budget \d+/);
   await s.waitFor(/window .*2 messages/);
   s.write('/cost' + KEY.enter);
-  await s.waitFor(/This session: \d+ input \+ \d+ output tokens over 1 model calls/);
+  await s.waitFor(/This session: \d+ input \+ \d+ output tokens over 1 model call\./);
   s.write('/mode high' + KEY.enter);
   await s.waitFor('Mode is now high.');
   await s.waitFor('high · local');
@@ -463,7 +463,7 @@ test('/compact folds the history now and says what was kept', async () => {
   await s.waitFor('answer two');
   await s.waitIdle();
   s.write('/compact' + KEY.enter);
-  await s.waitFor(/Compacted \(model\): \d+ → \d+ tokens\. Kept: a summary of \d+ tokens, 1 key facts, 1 open tasks/);
+  await s.waitFor(/Compacted \(model\): \d+ → \d+ tokens\. Kept: a summary of \d+ tokens, 1 key fact, 1 open task,/);
   await s.waitFor('the build uses tsc -b');
   await s.waitFor('fix the lint warning');
   await s.waitIdle();

@@ -141,6 +141,6 @@ export const TOOL_MESSAGES: Record<string, { zh: string; en: string; hintZh?: st
   },
   'proc.err.too_many': {
     zh: '已有 {n} 个后台进程在运行；请先用 proc.kill 结束一些',
-    en: '{n} background processes are already running; end some with proc.kill first',
+    en: '{n, plural, one {# background process is} other {# background processes are}} already running; end some with proc.kill first',
   },
 };
