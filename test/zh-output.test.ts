@@ -1,0 +1,113 @@
+import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { spawn } from 'child_process';
+import { promises as fs } from 'fs';
+import * as path from 'path';
+
+// A user whose language is Chinese sees Chinese: the output of real command lines, in a temp home
+// with settings.json naming zh, holds no English words beyond an allow-list of names (programs,
+// flags, paths, ids, protocol terms). The model's own words are Chinese here too, so anything
+// English left is ours.
+const ROOT = path.join(__dirname, '..');
+const BIN = {
+  slothtool: path.join(ROOT, 'packages/slothtool/bin/slothtool.js'),
+  ai: path.join(ROOT, 'packages/plugin-ai/bin/ai.js'),
+  'llm-base': path.join(ROOT, 'packages/plugin-llm-base/bin/llm-base.js'),
+};
+
+// Names that stay as they are in Chinese text: products, protocols, units, tool and rule words.
+const ALLOWED = new Set(
+  (
+    'SlothTool slothtool ai llm base plugin plugins configs config JSON json API MCP npm node Node git Ollama ollama tokens token ' +
+    'OpenAI openai DeepSeek deepseek qwen glm kimi lmstudio vllm llamacpp low high prompt response format stdin stdout stderr ' +
+    'bubblewrap Seatbelt macOS Linux sandbox exec fs read edit write http get proc start status kill run patch json_patch ' +
+    'help version interactive mode profile continue approve max steps risk mcp list add remove test zh en language ' +
+    'install uninstall update purge yes keep verbose create delete set default show export presets chat raw doctor url key ' +
+    'model models env VAR id ms tgz Ctrl Enter Esc Tab Shift Home SLOTHTOOL_HOME HOME PATH LANG sessions audit jsonl rm rf ' +
+    'build Seatbelt preset timeout retries base low-model high-model json-mode max-retries api-key base-url allowedPrograms ' +
+    'scope the cmd tool response_format false true null'
+  ).split(/\s+/),
+);
+
+function englishWords(text: string): string[] {
+  const stripped = text
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '') // colours
+    .replace(/^\s*(\$ )?(slothtool|git|ai|llm-base)\b.*$/gm, ' ') // example command lines
+    .replace(/https?:\/\/\S+/g, ' ')
+    .replace(/(^|[\s(（:：=])[~.]?\/[^\s，。、)）]*/g, ' ') // paths
+    .replace(/`[^`]*`/g, ' ') // code
+    .replace(/"(\w+)":/g, ' ') // JSON keys
+    .replace(/"[\x20-\x7e]*"/g, ' ') // quoted ASCII values
+    .replace(/(^|[\s(（])--?[\w-]+/g, ' ') // flags
+    .replace(/\b[\w-]+(\.[\w-]+)+\b/g, ' ') // ids and file names: delete.recursive, ai.json
+    .replace(/\b\w+(-\w+)+\b/g, ' ') // hyphenated names: llm-base, plugin-configs
+    .replace(/@[\w/.-]+/g, ' ') // package names
+    .replace(/<[^>]*>/g, ' ') // placeholders in usage lines
+    .replace(/\b[A-Z][A-Z0-9_]+\b/g, ' '); // codes and variables: PROVIDER_ERROR, API_KEY
+  return [...stripped.matchAll(/[A-Za-z][A-Za-z_-]{2,}/g)].map((m) => m[0]).filter((w) => !ALLOWED.has(w) && !ALLOWED.has(w.toLowerCase()));
+}
+
+let temp: TempHome;
+let server: ScriptedServer;
+let cwd: string;
+
+beforeAll(async () => {
+  temp = await createTempHome({ language: 'zh' });
+  server = await startScriptedServer();
+  cwd = path.join(temp.home, 'project');
+  await fs.mkdir(cwd);
+  await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
+  await temp.registerPlugin('ai', packageDir('plugin-ai'));
+  await temp.writeJson('plugin-configs/llm-base.json', {
+    default_profile: 'local',
+    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 } },
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await temp.cleanup();
+});
+
+/** Run a CLI without blocking: the scripted model server answers from this process. */
+function run(bin: keyof typeof BIN, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN[bin], ...args], { cwd, env: { ...temp.env, LANG: 'en_US.UTF-8' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', () => resolve(out));
+  });
+}
+
+test.each<[string, keyof typeof BIN, string[]]>([
+  ['slothtool --help', 'slothtool', ['--help']],
+  ['slothtool list', 'slothtool', ['list']],
+  ['slothtool with an unknown option', 'slothtool', ['--nope']],
+  ['ai --help', 'ai', ['--help']],
+  ['ai with a bad option', 'ai', ['--mode', 'max']],
+  ['ai risk of a destructive command', 'ai', ['risk', '--', 'rm', '-rf', '/']],
+  ['ai risk of a write', 'ai', ['risk', '--', 'sort', '-o', 'out.txt', 'a.txt']],
+  ['llm-base --help', 'llm-base', ['--help']],
+  ['llm-base with an unknown option', 'llm-base', ['--nope']],
+])('%s: Chinese when settings.json says zh (even with LANG=en_US)', async (_name, bin, args) => {
+  const out = await run(bin, args);
+  expect(out.trim().length).toBeGreaterThan(0);
+  expect(/[\u4e00-\u9fff]/.test(out)).toBe(true);
+  expect(englishWords(out)).toEqual([]);
+});
+
+test('a turn of ai -p with a step: the step, its reason and the end are Chinese', async () => {
+  await fs.writeFile(path.join(cwd, 'a.txt'), 'x\n');
+  server.enqueue(
+    { json: { type: 'cmd', message: '先看看文件', data: { cwd: null, commands: [{ tool: 'exec', program: 'ls', args: [] }] } } },
+    { json: { type: 'chat', message: '目录里有 a.txt。', data: null } },
+  );
+  const out = await run('ai', ['-p', '目录里有什么']);
+  expect(out).toContain('目录里有 a.txt。');
+  expect(out).toMatch(/ls/); // the step was shown
+  expect(englishWords(out)).toEqual([]);
+});
+
+test('the check finds English', () => {
+  expect(englishWords('已完成 the file was written')).toEqual(['file', 'was', 'written']);
+});
