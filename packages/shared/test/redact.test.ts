@@ -167,3 +167,26 @@ describe('structured values', () => {
     expect(secretPrefix('hello')).toBe('');
   });
 });
+
+describe('references to where a secret is kept are not secrets', () => {
+  // The setup's and llm-base's own hints name environment variables: they must stay readable.
+  test.each([
+    ['slothtool llm-base config create ds --preset deepseek --api-key env:DEEPSEEK_API_KEY'],
+    ['api_key=${OPENAI_API_KEY}'],
+    ['export TOKEN=$GITHUB_TOKEN'],
+    ['password: %DB_PASSWORD%'],
+    ['{"api_key": "env:DEEPSEEK_API_KEY"}'],
+  ])('%s', (text) => {
+    expect(redact(text)).toBe(text);
+  });
+  test('a real value next to them is still masked', () => {
+    expect(redact('--api-key sk-abcdefghijklmnopqrstuvwx --token env:T')).toBe('--api-key sk-[redacted openai key, 27 chars] --token env:T');
+  });
+});
+
+test('a key block whose body is already masked (a known value inside it) is left as it is: masking twice changes nothing', () => {
+  // Found by the fuzz test: a learned value inside an empty PEM block made the second pass mask the block again.
+  addKnownSecrets(['-----END']);
+  const once = redact('-----BEGIN PRIVATE KEY----------END PRIVATE KEY-----');
+  expect(redact(once)).toBe(once);
+});

@@ -96,7 +96,16 @@ export function looksLikeCode(name: string, value: string): boolean {
   return false;
 }
 
-/** A value that is empty or a placeholder: nothing to hide. */
+/**
+ * A value that is empty, a placeholder, or a reference to where the secret is kept (llm-base's
+ * `env:NAME`, a shell's `$NAME` / `${NAME}`, Windows' `%NAME%`): nothing to hide, and a hint
+ * such as `--api-key env:DEEPSEEK_API_KEY` must stay readable.
+ */
 export function isPlaceholder(value: string): boolean {
-  return value === '' || /^(\*+|x+|\.{3}|…|<[^>]{0,40}>|changeme_?placeholder)$/i.test(value) || value.includes('[redacted');
+  return (
+    value === '' ||
+    /^(\*+|x+|\.{3}|…|<[^>]{0,40}>|changeme_?placeholder)$/i.test(value) ||
+    /^(env:[A-Za-z_]\w*|\$[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\}|%[A-Za-z_]\w*%)$/.test(value) ||
+    value.includes('[redacted')
+  );
 }

@@ -80,7 +80,8 @@ const PEM_RE = /-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY( BLOCK)?-----([\s\S]*?)(
 
 /** A private key block keeps its first and last lines and its line count (so line numbers stay right). */
 function maskPem(m: string, type: string, block: string | undefined, body: string, end: string): string {
-  if (body.trimStart().startsWith('[redacted private key')) return m;
+  // Already masked (as a key, or a known value inside it): masking again must change nothing.
+  if (body.trimStart().startsWith('[redacted ')) return m;
   let first = true;
   const masked = body.replace(/[^\r\n]+/g, (line) => {
     if (!first) return '[redacted]';
