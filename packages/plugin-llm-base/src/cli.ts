@@ -54,6 +54,7 @@ function help(lang: Lang): string {
     '  slothtool llm-base chat <message> [--mode low|high] [--profile <name>]',
     '  slothtool llm-base raw <json-payload> [--profile <name>]',
     '  slothtool llm-base doctor [profile] [--json]',
+    '  slothtool llm-base pull [model...] [--profile <name>]   (Ollama)',
     '',
     t(lang, 'options'),
     `  -h, --help             ${t(lang, 'helpText')}`,
@@ -83,6 +84,7 @@ function help(lang: Lang): string {
     '  slothtool llm-base config create local --base-url http://127.0.0.1:8080/v1 --low-model qwen --high-model qwen --json-mode prompt',
     '  slothtool llm-base config delete old',
     '  slothtool llm-base doctor --json',
+    '  slothtool llm-base pull qwen2.5:7b --profile local',
     '  slothtool llm-base chat "用 JSON 介绍一下你自己" --mode low --profile ds',
     '  slothtool llm-base -i',
   ];
@@ -327,6 +329,8 @@ async function run(argv: string[], io: CliIo, lang: Lang): Promise<number> {
       (result.success ? io.stdout : io.stderr)(json(result));
       return result.success ? 0 : 1;
     }
+    case 'pull':
+      return pullCommand(args, io, lang);
     case 'doctor': {
       const report = await api.doctor(args.positionals[1] ?? (typeof args.flags.profile === 'string' ? args.flags.profile : null));
       if (args.flags.json) io.stdout(json(report));
@@ -336,6 +340,42 @@ async function run(argv: string[], io: CliIo, lang: Lang): Promise<number> {
     default:
       throw usageError(t(lang, 'unknownCommand', { cmd }));
   }
+}
+
+/**
+ * `pull [model...] [--profile p]`: download models onto the profile's Ollama server (without a
+ * model: its low and high models), progress on stderr, the result as JSON on stdout.
+ */
+async function pullCommand(args: ParsedArgs, io: CliIo, lang: Lang): Promise<number> {
+  const { profile } = chatFlags(args.flags);
+  let models = args.positionals.slice(1);
+  if (models.length === 0) {
+    const list = unwrap(api.list_profiles());
+    const id = profile ?? list.default_profile;
+    const p = id && Object.prototype.hasOwnProperty.call(list.profiles, id) ? list.profiles[id] : undefined;
+    if (!p) throw usageError(t(lang, 'pullNoModel'));
+    models = [...new Set([p.low_model, p.high_model])];
+  }
+  const { formatPullProgress } = require('./ollama') as typeof import('./ollama');
+  let shown = '';
+  for (const model of models) {
+    const result = await api.pull_model(model, profile, {
+      onProgress: (p) => {
+        const line = `${model}: ${formatPullProgress(p)}`;
+        // One line per change of status, and at most one per whole percent while a layer downloads.
+        if (line === shown) return;
+        shown = line;
+        io.stderr(line + '\n');
+      },
+    });
+    if (!result.success) {
+      io.stderr(json(result));
+      return 1;
+    }
+    io.stderr(t(lang, 'pullDone', { model }) + '\n');
+  }
+  io.stdout(json({ success: true, data: { models } }));
+  return 0;
 }
 
 /** CLI entry: the only place that prints and sets the exit code. Resolves to the exit code. */

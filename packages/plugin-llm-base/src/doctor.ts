@@ -184,8 +184,17 @@ async function checkModels(client: ReturnType<typeof createClient>, profile: Pro
     return { id: 'models', ok: true, message };
   }
   const preset = localPreset(profile);
-  const fix = preset?.pull_hint
-    ? t(lang, 'fixPullModel', { hint: missing.map((m) => preset.pull_hint!.split('{model}').join(m)).join(' ; ') })
-    : t(lang, 'fixChooseModel', { name: profileId });
+  const fix = missingModelFix(preset, missing, profileId, lang);
   return { id: 'models', ok: false, message: t(lang, 'chkModelsMissing', { missing: missing.join(', '), available: ids.slice(0, 8).join(', ') || '-' }), fix };
+}
+
+/** What to do about models a server does not have: Ollama's are downloaded by llm-base itself (its API, also on another machine). */
+export function missingModelFix(preset: Preset | undefined, missing: string[], profileId: string, lang: Lang): string {
+  const hint =
+    preset?.name === 'ollama'
+      ? `slothtool llm-base pull ${missing.join(' ')} --profile ${profileId}`
+      : preset?.pull_hint
+        ? missing.map((m) => preset.pull_hint!.split('{model}').join(m)).join(' ; ')
+        : undefined;
+  return hint ? t(lang, 'fixPullModel', { hint }) : t(lang, 'fixChooseModel', { name: profileId });
 }

@@ -23,7 +23,7 @@ export type { CallRecord, LlmConfig, ProfileConfig, JsonMode } from './types';
 export const VERSION: string = require('../package.json').version;
 
 /** What this llm-base offers beyond 1.0.x; plugin-ai checks it before using llm_chat's options. */
-export const FEATURES = Object.freeze({ chat_options: true, streaming: true, abort: true, response_format: true, doctor_profile: true, wait_events: true });
+export const FEATURES = Object.freeze({ chat_options: true, streaming: true, abort: true, response_format: true, doctor_profile: true, wait_events: true, pull: true });
 
 const client = (): typeof ClientModule => require('./client');
 const store = (): typeof StoreModule => require('./config-store');
@@ -161,4 +161,25 @@ export function list_presets(): Array<{ name: string; base_url: string; low_mode
     needs_key: p.needs_key,
     ...(p.json_mode ? { json_mode: p.json_mode } : {}),
   }));
+}
+
+/**
+ * Download a model onto the profile's Ollama server (FEATURES.pull), reporting progress
+ * (`{status, completed?, total?}`). `data.model` on success.
+ */
+export async function pull_model(
+  model: string,
+  profile: string | null = null,
+  options: { onProgress?: (p: import('./ollama').PullProgress) => void; signal?: AbortSignal } = {},
+): Promise<DataResult<{ model: string }>> {
+  const ctx = context();
+  let config: ProfileConfig;
+  try {
+    config = store().getProfile(profile, ctx).profile;
+  } catch (err) {
+    return { success: false, error: toError(err) };
+  }
+  const { pullModel } = require('./ollama') as typeof import('./ollama');
+  const r = await pullModel(config, model, ctx.lang, options);
+  return r.success ? { success: true, data: { model: r.model } } : { success: false, error: { code: r.error.code, message: redactSecrets(r.error.message) } };
 }
