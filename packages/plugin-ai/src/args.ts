@@ -8,6 +8,8 @@ import { parseArgs as parseTokens } from 'node:util';
 export interface RunArgs {
   kind: 'run';
   prompt?: string;
+  /** `-p` was given: one turn and exit, even without a prompt (`ai -c -p` continues the last turn). */
+  oneShot?: boolean;
   interactive: boolean;
   json: boolean;
   mode?: 'low' | 'high';
@@ -72,6 +74,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
   if (argv[0] === 'sandbox' && argv.length === 1) return { kind: 'sandbox' };
   const out: RunArgs = { kind: 'run', interactive: false, json: false, continue: false, approveL1: false };
   const words: string[] = [];
+  let promptWithoutValue: string | undefined;
   for (const tok of tokensOf(argv)) {
     if (tok.kind === 'option-terminator') continue;
     if (tok.kind === 'positional') {
@@ -89,11 +92,21 @@ export function parseArgs(argv: string[]): ParsedArgs {
       else out.approveL1 = true;
       continue;
     }
-    if (tok.value === undefined) return { kind: 'error', key: 'missingValue', vars: { option: tok.rawName } };
+    if (tok.value === undefined) {
+      // `ai -c -p`: one turn that continues the last one needs no prompt (checked below).
+      if (name === 'prompt') {
+        out.oneShot = true;
+        promptWithoutValue = tok.rawName;
+        continue;
+      }
+      return { kind: 'error', key: 'missingValue', vars: { option: tok.rawName } };
+    }
+    if (name === 'prompt') out.oneShot = true;
     const problem = setValue(out, name as 'prompt' | 'mode' | 'profile' | 'max-steps', tok.value);
     if (problem) return problem;
   }
   if (words.length) out.prompt = out.prompt !== undefined ? `${out.prompt} ${words.join(' ')}` : words.join(' ');
+  if (promptWithoutValue && out.prompt === undefined && !out.continue) return { kind: 'error', key: 'missingValue', vars: { option: promptWithoutValue } };
   return out;
 }
 

@@ -36,7 +36,7 @@ export function main(argv: string[]): void {
     run = (require('./mcp/command') as typeof import('./mcp/command')).runMcpCommand(parsed.argv, lang);
   } else {
     const lifetime = stopOnSignals();
-    const interactive = parsed.interactive || (parsed.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY);
+    const interactive = parsed.interactive || (!parsed.oneShot && parsed.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY);
     run = interactive
       ? // `ai` alone in a terminal opens the interactive session, as terminal assistants do.
         (require('./interactive') as typeof import('./interactive')).runInteractive(parsed, lang, { lifetime })

@@ -9,6 +9,7 @@ const en = {
 Usage:
   ai -p "<prompt>"          run one turn and exit (also: ai "<prompt>")
   ai -i                     interactive session (also plain "ai" in a terminal)
+  ai -c -p                  go on with the last turn of this folder's session (after a step limit)
   ai risk [--json] -- <program> [args...]   show the risk level and rules of a command
   ai mcp list | add | remove | test         manage MCP servers (see: ai mcp)
   ai sandbox                                check the OS sandbox for real (bubblewrap / Seatbelt)
@@ -108,6 +109,7 @@ Examples:
   sessionsNone: 'No sessions yet.',
   resumed: 'Resumed session {id}.',
   noSessionHere: 'No earlier session in this directory; starting a new one.',
+  noSessionToContinue: 'No earlier session in this directory to continue. Give a prompt: slothtool ai -p "<prompt>"',
   sessionNotSaved: 'The session can no longer be saved ({reason}): {file}. The conversation goes on in memory; free some space (or fix that folder), and /resume later picks up what was saved.',
   auditNotSaved: 'The audit log cannot be written ({reason}): {file}. Steps are judged and asked about as before; free some space (or fix that file).',
   contextSizes: 'context: system {system}, summary {summary}, tool digest {digest}, window {window} ({messages, plural, one {# message} other {# messages}}) — {total}/{budget} tokens',
@@ -127,6 +129,7 @@ const zh: Record<MessageKey, string> = {
 用法:
   ai -p "<提示>"            执行一轮后退出(也可: ai "<提示>")
   ai -i                     交互模式(在终端中直接运行 "ai" 也可)
+  ai -c -p                  继续本目录会话的上一轮(例如在达到步数上限之后)
   ai risk [--json] -- <程序> [参数...]   显示命令的风险等级和规则
   ai mcp list | add | remove | test        管理 MCP 服务器（详见：ai mcp）
   ai sandbox                               实际检查操作系统沙箱（bubblewrap / Seatbelt）
@@ -226,6 +229,7 @@ const zh: Record<MessageKey, string> = {
   sessionsNone: '还没有会话。',
   resumed: '已恢复会话 {id}。',
   noSessionHere: '此目录中没有之前的会话;将开始新会话。',
+  noSessionToContinue: '此目录中没有可以继续的会话。请给出提示:slothtool ai -p "<提示>"',
   sessionNotSaved: '会话无法再保存（{reason}）：{file}。对话在内存中继续；请释放磁盘空间（或修复该目录），之后 /resume 可从已保存的部分继续。',
   auditNotSaved: '审计日志无法写入（{reason}）：{file}。步骤照常判定和询问；请释放磁盘空间（或修复该文件）。',
   contextSizes: '上下文: 系统 {system}, 摘要 {summary}, 工具摘要 {digest}, 窗口 {window}({messages} 条消息)—— {total}/{budget} tokens',

@@ -131,7 +131,9 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   const piped = await readPipedStdin(io?.stdin ?? process.stdin, args.prompt ? { firstChunkWaitMs: STDIN_FIRST_CHUNK_WAIT_MS } : {});
   if (piped.gaveUp) stderr.write(t(lang, 'stdinSilent', { seconds: STDIN_FIRST_CHUNK_WAIT_MS / 1000 }) + '\n');
   const prompt = withStdin(args.prompt, piped.text);
-  if (!prompt.trim()) {
+  // `ai -c -p` with nothing to say goes on with the last turn of this folder's last session.
+  const continueOnly = args.continue && !prompt.trim();
+  if (!prompt.trim() && !continueOnly) {
     stderr.write(t(lang, 'usageError', { detail: t(lang, 'missingPrompt') }) + '\n');
     return EXIT.usage;
   }
@@ -161,7 +163,15 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   }
   const { agent } = app;
   json.limit = app.config.jsonOutputBytes;
-  if (args.continue && !agent.resumeLast() && !args.json) stderr.write(t(lang, 'noSessionHere') + '\n');
+  const resumed = args.continue && agent.resumeLast();
+  if (args.continue && !resumed) {
+    if (continueOnly) {
+      if (args.json) emitJson({ type: 'error', code: 'NO_SESSION', message: t(lang, 'noSessionToContinue') });
+      stderr.write(t(lang, 'noSessionToContinue') + '\n');
+      return EXIT.usage;
+    }
+    if (!args.json) stderr.write(t(lang, 'noSessionHere') + '\n');
+  }
 
   agent.on((event: AgentEvent) => {
     if (args.json) return json.event(event);
@@ -180,7 +190,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   const onSigint = () => (controller.signal.aborted ? lifetime.stop('SIGINT') : controller.abort());
   process.on('SIGINT', onSigint);
   try {
-    const result = await agent.send(prompt, { signal: controller.signal });
+    const result = continueOnly ? await agent.continue({ signal: controller.signal }) : await agent.send(prompt, { signal: controller.signal });
     if (!args.json) {
       const target = result.outcome === 'answered' ? stdout : stderr;
       const reply = result.reply;

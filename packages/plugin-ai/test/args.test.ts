@@ -18,6 +18,8 @@ test.each<[string[], object]>([
   [['--mode', 'max'], { kind: 'error', key: 'badMode' }],
   [['--max-steps', '0'], { kind: 'error', key: 'badMaxSteps' }],
   [['-p'], { kind: 'error', key: 'missingValue' }],
+  [['-c', '-p'], { kind: 'run', continue: true, oneShot: true }],
+  [['-p', '-c'], { kind: 'run', prompt: '-c' }],
   [['--nope'], { kind: 'error', key: 'unknownOption' }],
   [['risk', '--', 'git', 'push'], { kind: 'risk', json: false, argv: ['git', 'push'] }],
   [['risk', '--json', '--', 'rm', '-rf', '/'], { kind: 'risk', json: true, argv: ['rm', '-rf', '/'] }],

@@ -121,3 +121,33 @@ test('an L1 step declined first stops the rest of the plan', async () => {
   expect(results[0]).toMatchObject({ id: 'cmd_001', status: 'declined' });
   expect(results[1]).toMatchObject({ id: 'cmd_002', status: 'declined', reason: expect.stringContaining('cmd_001') });
 });
+
+describe('ai -c -p with no prompt continues the last turn', () => {
+  test('after a step-limit stop, the next run goes on from there instead of sending a new prompt', async () => {
+    server.enqueue(cmd('cat', ['notes.txt']), cmd('wc', ['-l', 'notes.txt']));
+    const first = await ai(['-p', 'look at the notes', '--max-steps', '1']);
+    expect(first.code).toBe(3); // stopped at the step limit
+    const before = server.requests.length;
+    server.enqueue({ json: { type: 'chat', message: 'done: one line of notes' } });
+    const next = await ai(['-c', '-p']);
+    expect(next.code).toBe(0);
+    expect(next.stdout).toBe('done: one line of notes\n');
+    const sent = server.requests[before].body.messages;
+    // The model is told to go on (the `continue` event), with the earlier turn still there.
+    expect(JSON.parse(sent.at(-1).content)).toEqual({ _event: 'continue' });
+    expect(JSON.stringify(sent)).toContain('look at the notes');
+    expect(sent.some((m: { content: string }) => m.role === 'user' && m.content === 'continue')).toBe(false);
+  });
+
+  test('with no session in this folder it says how to start one (usage error), nothing is sent', async () => {
+    const r = await ai(['-c', '-p']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('No earlier session in this directory to continue');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  test('-p without a prompt and without -c is still a usage error', async () => {
+    const r = await ai(['-p']);
+    expect(r.code).toBe(2);
+  });
+});
