@@ -29,11 +29,13 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
   emit(core, { type: 'turn_start', input, sessionId: core.id });
 
   const finish = (outcome: Outcome, message: string, error?: { code: string; message: string }): TurnResult => {
+    const suggestions = outcome === 'answered' && last.reply?.type === 'chat' ? (last.reply.data?.suggestions ?? []).filter((s) => s.trim() !== '').slice(0, 9) : [];
     const result: TurnResult = {
       outcome,
       reply: last.reply,
       raw: last.raw,
       message,
+      ...(suggestions.length ? { suggestions } : {}),
       steps: rounds,
       usage: turnUsage,
       error,

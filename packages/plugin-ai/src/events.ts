@@ -20,6 +20,8 @@ export interface TurnResult {
   raw?: boolean;
   /** The text to show the user: the chat message, the model's error, or why the turn stopped. */
   message: string;
+  /** Replies the model offers the user to pick from next (a chat answer's `suggestions`, at most 9). */
+  suggestions?: string[];
   /** Step rounds (cmd replies) executed in this turn. */
   steps: number;
   usage: UsageTotals;

@@ -197,6 +197,8 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
       const markdown =
         (stdout as { isTTY?: boolean }).isTTY && !result.raw && reply?.type === 'chat' && reply.data?.format === 'markdown';
       target.write((markdown ? renderMarkdownReply(result.message, env, stdout) : result.message) + '\n');
+      // What the model offers to do next, numbered as `ai -i` shows them (stdout stays the answer).
+      if (result.suggestions?.length) stderr.write(result.suggestions.map((s, i) => `  ${i + 1}. ${s}`).join('\n') + '\n');
     }
     return exitCodeOf(result.outcome);
   } catch (err) {

@@ -151,3 +151,13 @@ describe('ai -c -p with no prompt continues the last turn', () => {
     expect(r.code).toBe(2);
   });
 });
+
+test('suggestions reach -p users (numbered on stderr, the answer alone on stdout) and --json (final.suggestions)', async () => {
+  const reply = { json: { type: 'chat', message: 'Tests pass.', data: { suggestions: ['commit it', 'show the diff'] } } };
+  server.enqueue(reply, reply);
+  const human = await ai(['-p', 'run tests']);
+  expect(human.stdout).toBe('Tests pass.\n');
+  expect(human.stderr).toContain('  1. commit it\n  2. show the diff');
+  const json = await ai(['-p', 'run tests', '--json']);
+  expect(json.events.at(-1)).toMatchObject({ type: 'final', outcome: 'answered', suggestions: ['commit it', 'show the diff'] });
+});

@@ -115,3 +115,31 @@ test('/undo with nothing to undo says so', () => {
   screen.onKeys([{ kind: 'text', text: '/undo' }, { kind: 'enter' }]);
   expect(printed.at(-1)).toMatch(/^Nothing to undo/);
 });
+
+describe('suggestions are quick replies', () => {
+  const answer = { type: 'chat' as const, message: 'Done.', data: { suggestions: ['run the tests', 'show the diff', ''] } };
+  const promptLine = (frame: string) => frame.split('\n').find((l) => l.startsWith('›')) ?? '';
+
+  test('numbered under the answer; on an empty prompt a number takes that reply and Tab goes through them', () => {
+    const { screen, frame, printed } = setup();
+    (screen as unknown as { showReply(r: unknown, raw: boolean): void }).showReply(answer, false);
+    expect(printed.join('\n')).toMatch(/1 › run the tests {3}2 › show the diff/);
+    screen.onKeys([{ kind: 'text', text: '2' }]);
+    expect(promptLine(frame())).toContain('show the diff');
+    screen.onKeys([{ kind: 'tab' }]);
+    expect(promptLine(frame())).toContain('run the tests');
+    screen.onKeys([{ kind: 'tab' }]);
+    expect(promptLine(frame())).toContain('show the diff');
+  });
+
+  test('a number beyond the list, or typing first, is just text', () => {
+    const { screen, frame } = setup();
+    (screen as unknown as { showReply(r: unknown, raw: boolean): void }).showReply(answer, false);
+    screen.onKeys([{ kind: 'text', text: '7' }]);
+    expect(promptLine(frame())).toMatch(/› 7$/);
+    const other = setup();
+    (other.screen as unknown as { showReply(r: unknown, raw: boolean): void }).showReply(answer, false);
+    other.screen.onKeys([{ kind: 'text', text: 'a' }, { kind: 'text', text: '1' }]);
+    expect(promptLine(other.frame())).toMatch(/› a1$/);
+  });
+});

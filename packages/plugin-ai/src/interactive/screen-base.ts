@@ -68,6 +68,9 @@ export type Phase = { kind: 'thinking' } | { kind: 'writing' } | { kind: 'compac
 
 export abstract class ScreenBase {
   protected editor: EditorState;
+  /** The last answer's suggestions: on an empty prompt 1–9 picks one and Tab goes through them. */
+  protected suggestions: string[] = [];
+  protected suggestionIndex = -1;
   protected app?: AppAgent;
   protected readonly lang: Lang;
   protected readonly theme: Theme;

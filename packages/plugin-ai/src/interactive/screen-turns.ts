@@ -231,8 +231,10 @@ export abstract class ScreenTurns extends ScreenBase {
       const markdown = !raw && looksLikeMarkdown(text, reply.data?.format);
       const body = markdown ? this.renderMarkdown(text) : text;
       const lines = [raw ? this.theme.dim(ts(this.lang, 'rawMarker')) : '', body].filter(Boolean);
-      const suggestions = reply.data?.suggestions?.filter(Boolean) ?? [];
-      if (suggestions.length) lines.push(this.theme.dim(suggestions.map((s) => `» ${s}`).join('   ')));
+      const suggestions = (reply.data?.suggestions ?? []).filter((s) => s.trim() !== '').slice(0, 9);
+      this.suggestions = suggestions;
+      this.suggestionIndex = -1;
+      if (suggestions.length) lines.push(this.theme.dim(suggestions.map((s, i) => `${i + 1} › ${s}`).join('   ')), this.theme.dim(ts(this.lang, 'suggestionsHint')));
       this.print(lines.join('\n'));
     } else if (reply.type === 'cmd') {
       if (reply.message) this.print(this.theme.italic(reply.message));

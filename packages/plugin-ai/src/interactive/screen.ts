@@ -95,6 +95,7 @@ export class Screen extends ScreenTurns {
       if (this.task) this.task.controller.abort();
       return;
     }
+    if (this.quickReply(key)) return;
     if (key.kind === 'tab') {
       this.sessionIds = undefined;
       const { candidates } = this.completion();
@@ -167,6 +168,27 @@ export class Screen extends ScreenTurns {
   }
 
   // ── what was typed ────────────────────────────────────────────────────────────────
+
+  /**
+   * The last answer's suggestions on an empty prompt: a digit 1–9 puts that one in the prompt,
+   * Tab goes through them (Enter sends, editing first is fine). Anything else ends the offer.
+   */
+  private quickReply(key: InputKey): boolean {
+    if (!this.suggestions.length || this.task) return false;
+    const picked = this.editor.text === '' || this.suggestions.includes(this.editor.text);
+    if (picked && key.kind === 'text' && /^[1-9]$/.test(key.text) && Number(key.text) <= this.suggestions.length) {
+      this.suggestionIndex = Number(key.text) - 1;
+      this.editor = setText(this.editor, this.suggestions[this.suggestionIndex]);
+      return true;
+    }
+    if (picked && key.kind === 'tab') {
+      this.suggestionIndex = (this.suggestionIndex + 1) % this.suggestions.length;
+      this.editor = setText(this.editor, this.suggestions[this.suggestionIndex]);
+      return true;
+    }
+    if (key.kind === 'enter' || (key.kind === 'text' && !picked)) this.suggestions = [];
+    return false;
+  }
 
   private submit(text: string, echo: boolean): void {
     const parsed = parseInput(text);
