@@ -1,4 +1,4 @@
-import { at, emit, writeFailure, type AgentConfirmFn, type AgentCore } from './agent-core';
+import { at, emit, writeFailure, type AgentConfirmAnswer, type AgentConfirmFn, type AgentCore } from './agent-core';
 import type { Step } from './protocol';
 import type { ConfirmAnswer, ConfirmRequest, StepRunner, ToolResult } from './runner-types';
 import { log } from './agent-session';
@@ -11,10 +11,33 @@ const declineAll: AgentConfirmFn = async () => ({ action: 'decline', reason: 'no
  * reports both sides as events and keeps the answer for the step's audit line. */
 export async function confirmBridge(core: AgentCore, request: ConfirmRequest): Promise<ConfirmAnswer> {
   emit(core, { type: 'confirm', request });
-  const answer = await (core.deps.confirm ?? declineAll)(request);
+  const answer = await askWithTimeout(core, request);
   core.answers.set(core.currentStepId ?? request.id, answer);
   emit(core, { type: 'confirm_answer', id: request.id, answer });
   return answer;
+}
+
+/**
+ * The question, withdrawn after `confirmTimeoutSec` (ai.json; off by default): the step is then
+ * declined and the model told why, so an unattended session does not wait forever.
+ */
+async function askWithTimeout(core: AgentCore, request: ConfirmRequest): Promise<AgentConfirmAnswer> {
+  const confirm = core.deps.confirm ?? declineAll;
+  const seconds = core.options.config.confirmTimeoutSec;
+  if (!seconds) return confirm(request);
+  const withdraw = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<AgentConfirmAnswer>((resolve) => {
+    timer = setTimeout(() => {
+      withdraw.abort();
+      resolve({ action: 'decline', reason: t(core.options.lang, 'confirmTimedOut', { s: seconds }) });
+    }, seconds * 1000);
+  });
+  try {
+    return await Promise.race([confirm(request, { signal: withdraw.signal }), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** One audit line for a judged step: who approved it and how it ended. */

@@ -8,7 +8,8 @@ import type { SessionStore } from './sessions';
 
 /** A confirm answer may say who gave it, for the audit log (a flag, not a person). */
 export type AgentConfirmAnswer = ConfirmAnswer & { approvedBy?: 'user' | 'flag' };
-export type AgentConfirmFn = (request: ConfirmRequest) => Promise<AgentConfirmAnswer>;
+/** Asks the user about a step; `signal` aborts when the question is withdrawn (its time-out ran out). */
+export type AgentConfirmFn = (request: ConfirmRequest, options?: { signal?: AbortSignal }) => Promise<AgentConfirmAnswer>;
 
 /** Side effects come in here, so tests pass fakes (STYLE: deps object). */
 export interface AgentDeps {

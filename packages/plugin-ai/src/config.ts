@@ -38,6 +38,8 @@ export const AiConfigSchema = z
     defaultMode: z.enum(['low', 'high']).default('low'),
     defaultProfile: z.string().min(1).nullable().default(null),
     maxAutoStepsPerTurn: z.number().int().min(1).max(50).default(3),
+    /** Seconds a step's question waits before the step is declined (off when absent). */
+    confirmTimeoutSec: z.number().int().min(1).max(86400).optional(),
     /** Bytes of each step's stdout and stderr that `ai -p --json` carries at the head and again
      * at the tail (the rest is counted in `omittedBytes`). */
     jsonOutputBytes: z.number().int().min(0).default(65536),

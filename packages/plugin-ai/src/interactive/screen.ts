@@ -42,7 +42,7 @@ export class Screen extends ScreenTurns {
   }
 
   /** The confirm callback given to the agent: shows the question, resolves with the answer. */
-  confirm = (request: ConfirmRequest): Promise<AgentConfirmAnswer> => {
+  confirm = (request: ConfirmRequest, options: { signal?: AbortSignal } = {}): Promise<AgentConfirmAnswer> => {
     if (request.decision.level === 'L2') return Promise.resolve({ action: 'decline', reason: ts(this.lang, 'declinedByUser') });
     if (this.closing || this.task?.controller.signal.aborted) {
       return Promise.resolve({ action: 'decline', reason: ts(this.lang, 'interruptedByUser') });
@@ -58,6 +58,18 @@ export class Screen extends ScreenTurns {
       const now = this.now();
       const guarded = this.surface.live && now - this.lastKeyAt < TYPING_RECENTLY_MS;
       this.question = { request, state: createQuestion(words.length > 0), words, resolve, readyAt: guarded ? now + QUESTION_GUARD_MS : now };
+      // Withdrawn (its time-out ran out): the question goes away and says so; the agent declines.
+      options.signal?.addEventListener(
+        'abort',
+        () => {
+          if (this.question?.request !== request) return;
+          this.question = undefined;
+          this.print(this.theme.dim(`  ✗ ${ts(this.lang, 'questionWithdrawn')}`));
+          this.render();
+          resolve({ action: 'decline', reason: ts(this.lang, 'questionWithdrawn') });
+        },
+        { once: true },
+      );
       if (guarded) this.scheduleGuardRender();
       if (!this.surface.live) this.print(questionLines(this.questionView()!, this.theme, this.lang).join('\n'));
       this.render();

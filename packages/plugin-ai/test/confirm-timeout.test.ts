@@ -1,0 +1,57 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { createToolRunner } from '@holic512/tool-runner';
+import { Agent } from '../src/agent';
+import { Screen, type Surface } from '../src/interactive/screen';
+import { createTheme } from '../src/interactive/theme';
+import type { ConfirmFn, StepRunner } from '../src/runner-types';
+import { chat, cmd, config, fakeLlm } from './helpers';
+
+// confirmTimeoutSec: a question nobody answers is withdrawn, the step declined, the model told.
+let dir: string;
+beforeEach(() => {
+  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ai-timeout-')));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const runner = (confirm: ConfirmFn): StepRunner =>
+  createToolRunner({ cwd: dir, workspace: dir, lang: 'en', confirm: confirm as never, registry: { plugins: {} } }) as unknown as StepRunner;
+const touch = cmd({ tool: 'exec', program: 'touch', args: ['made.txt'] });
+
+test('a question nobody answers within confirmTimeoutSec declines the step; nothing runs and the model is told why', async () => {
+  const llm = fakeLlm([touch, chat('ok, I did not create it')]);
+  const never = () => new Promise<never>(() => undefined);
+  const agent = new Agent({ config: { ...config(), confirmTimeoutSec: 1 }, systemPrompt: 'S', cwd: dir, lang: 'en' }, { llm, createRunner: runner, confirm: never });
+  const started = Date.now();
+  const result = await agent.send('make a file');
+  expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  expect(result.message).toBe('ok, I did not create it');
+  expect(fs.existsSync(path.join(dir, 'made.txt'))).toBe(false);
+  const told = JSON.stringify(llm.calls.at(-1));
+  expect(told).toContain('nobody answered the question within 1 s');
+});
+
+test('without confirmTimeoutSec the question is asked with no time limit (nothing withdraws it)', async () => {
+  const llm = fakeLlm([touch, chat('created')]);
+  const asked: Array<{ signal?: AbortSignal } | undefined> = [];
+  const confirm = async (_r: unknown, options?: { signal?: AbortSignal }) => {
+    asked.push(options);
+    return { action: 'run' as const };
+  };
+  const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' }, { llm, createRunner: runner, confirm });
+  await agent.send('make a file');
+  expect(asked).toEqual([undefined]);
+  expect(fs.existsSync(path.join(dir, 'made.txt'))).toBe(true);
+});
+
+test('in ai -i the withdrawn question leaves the screen and says so', async () => {
+  const printed: string[] = [];
+  const surface: Surface = { columns: 80, rows: 24, live: true, print: (t) => void printed.push(t), render: () => undefined, clearScreen: () => undefined };
+  const screen = new Screen({ lang: 'en', theme: createTheme(false), surface, cwd: dir, now: () => 100_000 });
+  const withdraw = new AbortController();
+  const answer = screen.confirm({ id: 'cmd_001', step: { tool: 'exec', program: 'touch', args: ['a'] }, decision: { level: 'L1', rules: [] }, sessionKey: 'touch a' }, { signal: withdraw.signal });
+  withdraw.abort();
+  await expect(answer).resolves.toMatchObject({ action: 'decline' });
+  expect(printed.join('\n')).toContain('nobody answered in time');
+});
