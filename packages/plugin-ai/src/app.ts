@@ -5,7 +5,7 @@ import { aiError } from './errors';
 import { aiPaths, slothtoolHome, type AiPaths } from './home';
 import type { Lang } from './i18n';
 import { loadLlmBase, type LlmClient } from './llm-base';
-import { readProjectContext } from './project-context';
+import { readProjectContext, type LoadedInstructions } from './project-context';
 import { buildSystemPrompt } from './prompt';
 import { readRegistry, type Registry } from './registry';
 import type { ConfirmFn, Policy, StepRunner } from './runner-types';
@@ -34,6 +34,8 @@ export interface AppAgent {
   config: AiConfig;
   paths: AiPaths;
   registry: Registry;
+  /** The project instruction files in the system prompt (`/memory` lists them). */
+  memory: LoadedInstructions[];
 }
 
 /** The tool-runner policy from the ai config. */
@@ -91,12 +93,13 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const config = loadConfig(paths.config);
   const registry = readRegistry(paths.registry);
   const llm = options.llm ?? loadLlmBase(registry).client;
+  const projectContext = readProjectContext(cwd, config.context.projectContextMaxTokens);
   const systemPrompt = buildSystemPrompt({
     cwd,
     os: `${os.platform()} ${os.release()} (${os.arch()})`,
     plugins: Object.keys(registry.plugins).sort(),
     lang: options.lang,
-    projectContext: readProjectContext(cwd, config.context.projectContextMaxTokens),
+    projectContext,
   });
   const createRunner =
     options.createRunner ??
@@ -125,5 +128,5 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       now: options.now,
     },
   );
-  return { agent, config, paths, registry };
+  return { agent, config, paths, registry, memory: projectContext?.files ?? [] };
 }

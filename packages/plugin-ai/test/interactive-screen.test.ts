@@ -82,8 +82,29 @@ function fakeApp(extra: Record<string, unknown> = {}) {
     dispose: () => undefined,
     ...extra,
   };
-  return { agent, config: {}, registry: { plugins: {} }, paths: { home: '/nonexistent', sessionsDir: '/nonexistent/s', config: '/nonexistent/ai.json' } } as never;
+  return {
+    agent,
+    config: { context: { projectContextMaxTokens: 1000 } },
+    registry: { plugins: {} },
+    paths: { home: '/nonexistent', sessionsDir: '/nonexistent/s', config: '/nonexistent/ai.json' },
+    memory: (extra.memory as unknown[]) ?? [],
+  } as never;
 }
+
+test('/memory lists the project instruction files in use, nearest first, with their size and the cap', () => {
+  const { screen, printed } = setup();
+  screen.attach(fakeApp({ memory: [{ file: '/w/AGENTS.md', tokens: 120, truncated: false }, { file: '/CLAUDE.md', tokens: 880, truncated: true }] }));
+  screen.onKeys([{ kind: 'text', text: '/memory' }, { kind: 'enter' }]);
+  expect(printed.at(-1)!.split('\n')).toEqual([
+    'Project instructions in use, nearest first (.slothtool/AGENTS.md, AGENTS.md, CLAUDE.md from this folder up to the git root; at most 1000 tokens in all):',
+    '  AGENTS.md  120 tokens',
+    '  ../CLAUDE.md  880 tokens (cut to fit)',
+  ]);
+  const none = setup();
+  none.screen.attach(fakeApp());
+  none.screen.onKeys([{ kind: 'text', text: '/memory' }, { kind: 'enter' }]);
+  expect(none.printed.at(-1)).toMatch(/^No project instructions: .*up to 1000 tokens/);
+});
 
 test('/undo lists what was restored (relative to the working folder) and what was not', () => {
   const { screen, printed } = setup();

@@ -14,6 +14,7 @@ export const COMMANDS = [
   'next',
   'undo',
   'ps',
+  'memory',
   'exit',
 ] as const;
 

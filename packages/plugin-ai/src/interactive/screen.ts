@@ -181,6 +181,16 @@ export class Screen extends ScreenTurns {
 
   // ── what was typed ────────────────────────────────────────────────────────────────
 
+  /** `/memory`: the project instruction files in the system prompt, nearest first, and the cap. */
+  private memoryText(): string {
+    const { memory, config } = this.app!;
+    const cap = config.context.projectContextMaxTokens;
+    const rel = (file: string): string => (path.relative(this.options.cwd, file) || file).split(path.sep).join('/');
+    if (!memory.length) return ts(this.lang, 'memoryNone', { cap });
+    const lines = memory.map((m) => `  ${rel(m.file)}  ${ts(this.lang, 'statusTokens', { n: m.tokens })}${m.truncated ? ` ${ts(this.lang, 'memoryCut')}` : ''}`);
+    return [ts(this.lang, 'memoryHead', { cap }), ...lines].join('\n');
+  }
+
   /**
    * The last answer's suggestions on an empty prompt: a digit 1–9 puts that one in the prompt,
    * Tab goes through them (Enter sends, editing first is fine). Anything else ends the offer.
@@ -298,6 +308,8 @@ export class Screen extends ScreenTurns {
         return this.startTurn(arg);
       case 'ps':
         return this.print(formatProcesses(agent.processes(), this.theme, this.lang).join('\n'));
+      case 'memory':
+        return this.print(this.memoryText());
       case 'undo':
         if (busyOnly()) return;
         return this.print(this.undoText(agent.undo()));
