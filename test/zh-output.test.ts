@@ -24,7 +24,7 @@ const ALLOWED = new Set(
     'install uninstall update purge yes keep verbose create delete set default show export presets chat raw doctor url key ' +
     'model models env VAR id ms tgz Ctrl Enter Esc Tab Shift Home SLOTHTOOL_HOME HOME PATH LANG sessions audit jsonl rm rf ' +
     'build Seatbelt preset timeout retries base low-model high-model json-mode max-retries api-key base-url allowedPrograms ' +
-    'scope the cmd tool response_format false true null'
+    'scope the cmd tool response_format false true null plan yolo auto-edit'
   ).split(/\s+/),
 );
 

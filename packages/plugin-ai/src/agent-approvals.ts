@@ -92,6 +92,7 @@ function auditStep(step: Step): Step {
 export function getRunner(core: AgentCore): StepRunner {
   if (!core.runner) {
     core.runner = core.deps.createRunner((request) => confirmBridge(core, request));
+    if (core.runMode !== 'default') core.runner.setMode?.(core.runMode);
     const status = core.runner.sandboxStatus?.();
     if (status && status.kind === 'none' && status.mode !== 'off') log(core, 'sandbox_unavailable', t(core.options.lang, 'sandboxUnavailable', { reason: status.reason ?? '?' }));
     for (const p of core.runner.ruleProblems ?? []) log(core, 'permission_rule_ignored', t(core.options.lang, 'permissionRuleIgnored', { rule: p.text, file: p.source, error: p.error }));

@@ -1,4 +1,5 @@
 import type { AiConfig } from './config';
+import type { RunMode } from './runner-types';
 import type { ContextSnapshot, ConversationContext } from './context';
 import type { AgentEvent, AgentListener, UsageTotals } from './events';
 import type { Lang } from './i18n';
@@ -83,6 +84,8 @@ export interface AgentCore {
   /** True once the session file has its meta record. */
   started: boolean;
   mode: 'low' | 'high';
+  /** How much runs without a question (the runner's mode); applied when the runner is built. */
+  runMode: RunMode;
   profile: string | null;
   maxAutoSteps: number;
   total: UsageTotals;

@@ -5,6 +5,7 @@ import { ask, compactNow } from './agent-model';
 import { noteEffect } from './agent-rewind';
 import { commit, record } from './agent-session';
 import type { Outcome, TurnResult } from './events';
+import type { RunMode } from './runner-types';
 import { t } from './i18n';
 import { builtinStepRegistry, type Reply, type Step } from './protocol';
 import { describeStep } from './step-label';
@@ -22,7 +23,8 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
   core.turnMark = undefined;
   const signal = controller.signal;
   const turnUsage = zeroUsage();
-  let pending: Pending[] = first;
+  // A mode other than default is said at the start of each turn (after the cached prefix).
+  let pending: Pending[] = core.runMode === 'default' ? first : [...first, { kind: 'event', text: JSON.stringify(modeEvent(core.runMode)) }];
   let rounds = 0;
   let last: { reply?: Reply; raw?: boolean } = {};
   const lang = core.options.lang;
@@ -182,4 +184,15 @@ function rememberChanges(core: AgentCore): void {
  * far is kept (the tool results before it, with `aborted` on a killed command). */
 function interruptedEvent(during: 'step' | 'model_call'): Pending {
   return { kind: 'event', text: JSON.stringify({ _event: 'interrupted', by: 'user', during }) };
+}
+
+/** What the model is told about a mode at the start of a turn. */
+export function modeEvent(mode: RunMode): { _event: 'mode'; mode: RunMode; note: string } {
+  const NOTES: Record<RunMode, string> = {
+    plan: 'Plan mode: only read-only steps run; writes, commands that change something and network steps are refused. Gather what you need, then answer with a numbered plan; it runs once the user switches to default mode.',
+    default: 'Default mode.',
+    'auto-edit': 'Auto-edit mode: fs.edit and fs.write inside the workspace run without asking the user; other steps are judged as usual.',
+    yolo: 'Yolo mode: L1 steps run without asking the user, inside the OS sandbox; L2 steps are still refused.',
+  };
+  return { _event: 'mode', mode, note: NOTES[mode] };
 }

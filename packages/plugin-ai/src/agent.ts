@@ -2,13 +2,14 @@ import * as path from 'path';
 import { commit, resumeSession } from './agent-session';
 import { compactNow, type Compacted } from './agent-model';
 import { rewind, type RewindOptions, type RewindResult } from './agent-rewind';
+import { getRunner } from './agent-approvals';
 import { runTurn } from './agent-turn';
 import { zeroUsage, type AgentCore, type AgentDeps, type AgentOptions, type SendOptions } from './agent-core';
 import { ConversationContext, type ContextSizes } from './context';
 import type { AgentListener, TurnResult, UsageTotals } from './events';
 import { t } from './i18n';
 import type { Summary } from './protocol';
-import type { ProcessInfo, UndoResult } from './runner-types';
+import type { ProcessInfo, RunMode, UndoResult } from './runner-types';
 import { newSessionId, type SessionInfo } from './sessions';
 
 export type { AgentConfirmAnswer, AgentConfirmFn, AgentDeps, AgentOptions, SendOptions } from './agent-core';
@@ -40,6 +41,7 @@ export class Agent {
       id: newSessionId(now(), deps.random),
       started: false,
       mode: options.mode ?? options.config.defaultMode,
+      runMode: 'default',
       profile: options.profile !== undefined ? options.profile : options.config.defaultProfile,
       maxAutoSteps: options.maxAutoSteps ?? options.config.maxAutoStepsPerTurn,
       total: zeroUsage(),
@@ -69,6 +71,21 @@ export class Agent {
   }
   setMode(mode: 'low' | 'high'): void {
     this.core.mode = mode;
+  }
+  /** How much runs without a question: plan, default, auto-edit, yolo. */
+  getRunMode(): RunMode {
+    return this.core.runMode;
+  }
+  /**
+   * Switch the run mode. `yolo` needs the OS sandbox: refused with why when command steps would
+   * run without it (the runner is built now to know). A runner without modes keeps `default`.
+   */
+  setRunMode(mode: RunMode): { ok: true } | { ok: false; reason: string } {
+    const runner = getRunner(this.core);
+    if (!runner.setMode) return mode === 'default' ? { ok: true } : { ok: false, reason: t(this.core.options.lang, 'modesUnsupported') };
+    const r = runner.setMode(mode);
+    if (r.ok) this.core.runMode = mode;
+    return r;
   }
   getProfile(): string | null {
     return this.core.profile;

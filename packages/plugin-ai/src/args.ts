@@ -13,6 +13,8 @@ export interface RunArgs {
   interactive: boolean;
   json: boolean;
   mode?: 'low' | 'high';
+  /** `--mode plan|default|auto-edit|yolo`: how much runs without a question (low|high stay the tier). */
+  runMode?: 'plan' | 'default' | 'auto-edit' | 'yolo';
   profile?: string;
   continue: boolean;
   approveL1: boolean;
@@ -56,8 +58,9 @@ export function tokensOf(argv: string[]): Token[] {
 /** A string option's value into `out`, or the error it makes. */
 function setValue(out: RunArgs, name: 'prompt' | 'mode' | 'profile' | 'max-steps', value: string): ErrorResult | undefined {
   if (name === 'mode') {
-    if (value !== 'low' && value !== 'high') return { kind: 'error', key: 'badMode', vars: { value } };
-    out.mode = value;
+    if (value === 'plan' || value === 'default' || value === 'auto-edit' || value === 'yolo') out.runMode = value;
+    else if (value === 'low' || value === 'high') out.mode = value;
+    else return { kind: 'error', key: 'badMode', vars: { value } };
   } else if (name === 'max-steps') {
     const n = Number(value);
     if (!Number.isInteger(n) || n < 1) return { kind: 'error', key: 'badMaxSteps', vars: { value } };

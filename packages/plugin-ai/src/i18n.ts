@@ -18,6 +18,9 @@ Options:
   -p, --prompt <text>       the prompt for one turn (piped stdin is added as context)
   -i, --interactive         the interactive session
   --json                    print one JSON object per line for every event
+  --mode plan|default|auto-edit|yolo
+                            how much runs without a question: plan only reads, auto-edit
+                            also edits workspace files, yolo every L1 step (sandbox only)
   --mode low|high           model tier of llm-base (default from config)
   --profile <name>          llm-base profile to use
   --continue, -c            resume the last session started in this directory
@@ -44,7 +47,7 @@ Examples:
   missingPrompt: 'no prompt given',
   unknownOption: 'unknown option {option}',
   missingValue: 'option {option} needs a value',
-  badMode: '--mode must be low or high, got "{value}"',
+  badMode: '--mode must be plan, default, auto-edit or yolo (or the model tier low or high), got "{value}"',
   badMaxSteps: '--max-steps must be a positive integer, got "{value}"',
   riskUsage: 'usage: ai risk [--json] -- <program> [args...]',
   sandboxCheckNone: 'Sandbox: not available, running without sandbox because {reason}. Commands still go through the risk rules. Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) to turn it on.',
@@ -109,6 +112,9 @@ Examples:
   sessionsNone: 'No sessions yet.',
   resumed: 'Resumed session {id}.',
   noSessionHere: 'No earlier session in this directory; starting a new one.',
+  modesUnsupported: 'the installed tool-runner has no modes; update it: slothtool update ai',
+  modeSwitched: 'Mode: {mode}',
+  badRunMode: 'mode {mode} cannot be used: {reason}',
   confirmTimedOut: 'nobody answered the question within {s} s (confirmTimeoutSec in ai.json), so the step was declined',
   noSessionToContinue: 'No earlier session in this directory to continue. Give a prompt: slothtool ai -p "<prompt>"',
   sessionNotSaved: 'The session can no longer be saved ({reason}): {file}. The conversation goes on in memory; free some space (or fix that folder), and /resume later picks up what was saved.',
@@ -139,6 +145,9 @@ const zh: Record<MessageKey, string> = {
   -p, --prompt <文本>       本轮的提示(管道输入的 stdin 会作为上下文附加)
   -i, --interactive         交互模式
   --json                    每个事件输出一行 JSON
+  --mode plan|default|auto-edit|yolo
+                            哪些步骤无需询问:plan 只读,auto-edit 还可修改工作区文件,
+                            yolo 所有 L1 步骤(仅在沙箱中)
   --mode low|high           llm-base 的模型档位(默认取配置)
   --profile <名称>          使用的 llm-base 配置档
   --continue, -c            恢复在当前目录中的上一次会话
@@ -165,7 +174,7 @@ const zh: Record<MessageKey, string> = {
   missingPrompt: '没有提供提示',
   unknownOption: '未知选项 {option}',
   missingValue: '选项 {option} 需要一个值',
-  badMode: '--mode 只能是 low 或 high,收到 "{value}"',
+  badMode: '--mode 只能是 plan、default、auto-edit 或 yolo(或模型档位 low、high),收到 "{value}"',
   badMaxSteps: '--max-steps 必须是正整数,收到 "{value}"',
   riskUsage: '用法: ai risk [--json] -- <程序> [参数...]',
   sandboxCheckNone: '沙箱：不可用，因为{reason}，命令将在沙箱之外运行（风险规则仍然生效）。安装 bubblewrap（Debian/Ubuntu：apt-get install bubblewrap）即可启用。',
@@ -230,6 +239,9 @@ const zh: Record<MessageKey, string> = {
   sessionsNone: '还没有会话。',
   resumed: '已恢复会话 {id}。',
   noSessionHere: '此目录中没有之前的会话;将开始新会话。',
+  modesUnsupported: '已安装的 tool-runner 不支持模式;请更新:slothtool update ai',
+  modeSwitched: '模式:{mode}',
+  badRunMode: '无法使用 {mode} 模式:{reason}',
   confirmTimedOut: '{s} 秒内无人回答(ai.json 中的 confirmTimeoutSec),此步骤已拒绝',
   noSessionToContinue: '此目录中没有可以继续的会话。请给出提示:slothtool ai -p "<提示>"',
   sessionNotSaved: '会话无法再保存（{reason}）：{file}。对话在内存中继续；请释放磁盘空间（或修复该目录），之后 /resume 可从已保存的部分继续。',

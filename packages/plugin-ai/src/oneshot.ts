@@ -163,6 +163,16 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   }
   const { agent } = app;
   json.limit = app.config.jsonOutputBytes;
+  if (args.runMode) {
+    const r = agent.setRunMode(args.runMode);
+    if (!r.ok) {
+      const message = t(lang, 'badRunMode', { mode: args.runMode, reason: r.reason });
+      if (args.json) emitJson({ type: 'error', code: 'BAD_MODE', message });
+      stderr.write(message + '\n');
+      agent.dispose();
+      return EXIT.usage;
+    }
+  }
   const resumed = args.continue && agent.resumeLast();
   if (args.continue && !resumed) {
     if (continueOnly) {

@@ -85,6 +85,9 @@ export interface StepRunner {
   processes?(): ProcessInfo[];
   /** Permission rules that could not be read (tool-runner ≥ permission rules). */
   readonly ruleProblems?: ReadonlyArray<{ text: string; source: string; error: string }>;
+  /** How much runs without a question (tool-runner ≥ modes). */
+  readonly mode?: RunMode;
+  setMode?(mode: RunMode): { ok: true } | { ok: false; reason: string };
   /** Which OS sandbox command steps run in, or why none (tool-runner ≥ the sandbox). */
   sandboxStatus?(): { mode: 'auto' | 'required' | 'off'; kind: 'bwrap' | 'seatbelt' | 'none'; reason?: string };
 }
@@ -111,3 +114,7 @@ export interface ProcessInfo {
   /** Detached: keeps running after the session; its output goes to this file. */
   logFile?: string;
 }
+
+/** The runner's modes (tool-runner's RunMode): plan, default, auto-edit, yolo. */
+export type RunMode = 'plan' | 'default' | 'auto-edit' | 'yolo';
+export const RUN_MODES: readonly RunMode[] = ['plan', 'default', 'auto-edit', 'yolo'];

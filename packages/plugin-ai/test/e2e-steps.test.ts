@@ -161,3 +161,36 @@ test('suggestions reach -p users (numbered on stderr, the answer alone on stdout
   const json = await ai(['-p', 'run tests', '--json']);
   expect(json.events.at(-1)).toMatchObject({ type: 'final', outcome: 'answered', suggestions: ['commit it', 'show the diff'] });
 });
+
+describe('modes in -p', () => {
+  test('--mode plan: a write is refused with the reason the model sees, nothing on disk changes, the model is told it plans', async () => {
+    server.enqueue(
+      { json: { type: 'cmd', message: 'write it', data: { cwd: null, commands: [{ tool: 'fs.write', path: 'plan.txt', content: 'x\n' }, { program: 'touch', args: ['t.txt'] }] } } },
+      { json: { type: 'chat', message: '1. write plan.txt  2. touch t.txt' } },
+    );
+    const r = await ai(['-p', 'make the files', '--mode', 'plan', '--approve-l1', '--json']);
+    expect(r.code).toBe(0);
+    await expect(fs.stat(path.join(cwd, 'plan.txt'))).rejects.toThrow();
+    await expect(fs.stat(path.join(cwd, 't.txt'))).rejects.toThrow();
+    const firstUser = server.requests[0].body.messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content);
+    expect(firstUser.some((c: string) => c.includes('"_event":"mode"') && c.includes('Plan mode'))).toBe(true);
+    const results = server.requests[1].body.messages.at(-1).content;
+    expect(results).toContain('mode.plan');
+    expect(results).toContain('plan mode: only read-only steps run');
+  });
+
+  test('--mode yolo without the OS sandbox is refused before anything runs (exit 2, with why)', async () => {
+    await temp.writeJson('plugin-configs/ai.json', { sandbox: 'off' });
+    const r = await ai(['-p', 'go', '--mode', 'yolo']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/mode yolo cannot be used: yolo mode needs the OS sandbox/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  test('--mode low|high is still the model tier', async () => {
+    server.enqueue({ json: { type: 'chat', message: 'hi' } });
+    const r = await ai(['-p', 'hello', '--mode', 'high']);
+    expect(r.code).toBe(0);
+    expect(server.requests[0].body.model).toBe('test-high');
+  });
+});

@@ -77,6 +77,8 @@ function fakeApp(extra: Record<string, unknown> = {}) {
     contextSizes: () => ({ system: 1, summary: 0, digest: 0, window: 0, windowMessages: 0, total: 1, budget: 100 }),
     usage: () => ({ input_tokens: 0, output_tokens: 0, calls: 0 }),
     getMode: () => 'low',
+    getRunMode: () => 'default',
+    setRunMode: () => ({ ok: true }),
     getProfile: () => null,
     sessionId: 's1',
     dispose: () => undefined,
@@ -163,4 +165,21 @@ describe('suggestions are quick replies', () => {
     other.screen.onKeys([{ kind: 'text', text: 'a' }, { kind: 'text', text: '1' }]);
     expect(promptLine(other.frame())).toMatch(/› a1$/);
   });
+});
+
+test('Shift+Tab goes through the modes, skipping yolo with why when there is no sandbox; the status line names the mode', () => {
+  const { screen, frame } = setup();
+  let mode = 'default';
+  const setRunMode = (m: string) => (m === 'yolo' ? { ok: false, reason: 'no sandbox here' } : ((mode = m), { ok: true }));
+  screen.attach(fakeApp({ getRunMode: () => mode, setRunMode }));
+  screen.onKeys([{ kind: 'shift-tab' }]);
+  expect(mode).toBe('auto-edit');
+  expect(frame()).toContain('auto-edit mode');
+  screen.onKeys([{ kind: 'shift-tab' }]);
+  expect(mode).toBe('plan');
+  expect(frame()).toMatch(/Mode: plan .*\(yolo is not available: no sandbox here\)/);
+  expect(frame()).toContain('plan mode');
+  screen.onKeys([{ kind: 'shift-tab' }]);
+  expect(mode).toBe('default');
+  expect(frame()).not.toContain('default mode');
 });

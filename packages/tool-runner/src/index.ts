@@ -63,4 +63,6 @@ export type {
   Decision,
   Policy,
   ClassifyContext,
+  RunMode,
 } from './types';
+export { RUN_MODES } from './types';

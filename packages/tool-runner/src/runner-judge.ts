@@ -4,7 +4,7 @@ import { finding, maxLevel, type Finding } from './policy/finding';
 import type { ToolRegistry } from './registry';
 import type { AnyToolDefinition, JudgeEnv, Touches } from './registry/types';
 import type { ResolvedPath } from './workspace';
-import type { Decision, Lang, Policy, Step } from './types';
+import type { Decision, Lang, Policy, RunMode, Step } from './types';
 import { decideByRules, isRuleProblem, parseRule, type PermissionRule, type RuleProblem } from './permission-rules';
 
 /** L1 rules a session allowance never silences: they are about this exact step, not its kind. */
@@ -40,6 +40,27 @@ export interface JudgeSetup {
   allowances: ReadonlySet<string>;
   /** The policy's permission rules, parsed. */
   rules: PermissionRule[];
+  /** How much runs without a question (plan: only L0; auto-edit: workspace edits; yolo: every L1). */
+  mode: RunMode;
+}
+
+/**
+ * The mode's say, after the rules: `plan` refuses every step that is not read-only (the model is
+ * told it plans), `auto-edit` lets fs.edit / fs.write inside the workspace through, `yolo` every L1
+ * (the runner enters it only inside an OS sandbox). Never an L2 step, never a step that must ask
+ * each time (an interactive plugin, a write outside the workspace, an unread overwrite).
+ */
+function applyMode(found: Finding[], mode: RunMode, tool: string, askEachTime: boolean): void {
+  const level = maxLevel(found.map((f) => f.level));
+  if (mode === 'plan') {
+    if (level !== 'L0') found.push(finding('mode.plan', 'L2'));
+    return;
+  }
+  if (level !== 'L1' || askEachTime) return;
+  const byMode = mode === 'yolo' ? 'mode.yolo' : mode === 'auto-edit' && (tool === 'fs.edit' || tool === 'fs.write') ? 'mode.auto_edit' : undefined;
+  if (!byMode) return;
+  for (let i = 0; i < found.length; i++) if (found[i].level === 'L1') found[i] = { ...found[i], level: 'L0' };
+  found.push(finding(byMode, 'L0'));
 }
 
 /** Parse the policy's permission rules for a registry; malformed ones are returned apart (never silently dropped). */
@@ -76,8 +97,9 @@ export function judgeValid(step: Step, setup: JudgeSetup): Judgement {
     for (let i = 0; i < found.length; i++) if (found[i].level === 'L1') found[i] = { ...found[i], level: 'L0' };
     found.push(finding('permission.allow', 'L0', { r: rule.text, f: rule.source }));
   }
-  const level = maxLevel(found.map((f) => f.level));
   const forced = rule?.effect === 'ask';
+  applyMode(found, setup.mode, def.name, forced || alwaysConfirm || !sessionable);
+  const level = maxLevel(found.map((f) => f.level));
   const common = { alwaysConfirm: alwaysConfirm || forced, def, key, touches, ...(ctx.fsTarget ? { fsTarget: ctx.fsTarget } : {}) };
   if (level === 'L1' && !alwaysConfirm && !forced && sessionable && setup.allowances.has(key)) {
     const lowered = found.map((f) => (f.level === 'L1' ? { ...f, level: 'L0' as const } : f));

@@ -16,7 +16,8 @@ import type { HttpSettings, ToolSession } from './tools/session';
 import { realDir, resolvePath } from './workspace';
 import type { RuleProblem } from './permission-rules';
 import { createSandbox, type Sandbox, type SandboxMode, type SandboxStatus } from './sandbox';
-import type { Decision, Lang, Policy, Step } from './types';
+import type { Decision, Lang, Policy, RunMode, Step } from './types';
+import { message } from './i18n';
 
 /** The user's answer to a confirmation request. */
 export type ConfirmAnswer =
@@ -101,6 +102,10 @@ export interface ToolRunner {
   readonly sessionAllowances: readonly string[];
   /** Which OS sandbox command steps run in, or why none. */
   sandboxStatus(): SandboxStatus;
+  /** The mode (`default` at start): how much runs without a question. */
+  readonly mode: RunMode;
+  /** Switch the mode; `yolo` is refused (with why) when command steps would run without the OS sandbox. */
+  setMode(mode: RunMode): { ok: true } | { ok: false; reason: string };
   /** Permission rules of the policy that could not be read (they are not applied), with why. */
   readonly ruleProblems: readonly RuleProblem[];
   /** A position in the file journal (e.g. at the start of a turn), for {@link undo}. */
@@ -114,6 +119,9 @@ export interface ToolRunner {
   /** End every background process still running except detached ones (call it when the session ends). */
   dispose(): void;
 }
+
+/** Rules that let a step through without its question: it runs in the writable (L1) sandbox. */
+const LOWERED_BY = new Set(['policy.lowered', 'session.allowed', 'permission.allow', 'mode.auto_edit', 'mode.yolo']);
 
 export function createDefaultRunnerDeps(now?: () => number): RunnerDeps {
   const execDeps = { ...createDefaultExecDeps(), ...(now ? { now } : {}) };
@@ -175,6 +183,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     env: { registry, deps, session, allowedRoots: roots },
     allowances,
     rules: [],
+    mode: 'default',
   };
   const parsedRules = permissionRules(policy, tools);
   judge.rules = parsedRules.rules;
@@ -187,7 +196,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       if (status.kind === 'none') return status.mode === 'required' ? { refused: status.reason ?? 'none' } : undefined;
       // Read-only by its rules: the read-only, offline sandbox. Let through by a setting, an
       // allowance or the user: the workspace is writable (and the network, when it needs it).
-      const lowered = judged.decision.rules.some((r) => r.id === 'policy.lowered' || r.id === 'session.allowed' || r.id === 'permission.allow');
+      const lowered = judged.decision.rules.some((r) => LOWERED_BY.has(r.id));
       const level: 'L0' | 'L1' = asked === 'L1' || lowered ? 'L1' : 'L0';
       const network = level === 'L1' && judged.touches.network.length > 0;
       return { kind: status.kind, level, network, wrap: (program, args, cwd, options) => sandbox.wrap(level, network, cwd, program, args, options) };
@@ -223,6 +232,15 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       return [...allowances];
     },
     sandboxStatus: () => sandbox.status(),
+    get mode() {
+      return judge.mode;
+    },
+    setMode(mode) {
+      // yolo runs every L1 step without a question: only where the OS sandbox bounds what it does.
+      if (mode === 'yolo' && sandbox.status().kind === 'none') return { ok: false, reason: message('mode.yolo_no_sandbox', lang, { why: sandbox.status().reason ?? 'off' }).reason };
+      judge.mode = mode;
+      return { ok: true };
+    },
     ruleProblems: parsedRules.problems,
     mark: () => session.journal.mark(),
     changes: (mark = 0) => session.journal.since(mark).map(({ seq, stepId, tool, path: file }) => ({ seq, stepId, tool, path: file })),

@@ -107,3 +107,11 @@ export interface ClassifyContext {
   /** plugin.run: metadata of installed plugins, when known. */
   plugins?: Record<string, { interactive?: boolean }>;
 }
+
+/**
+ * How much runs without a question: `default` (L0 runs, L1 asks, L2 is refused), `plan` (only L0
+ * runs: the model plans), `auto-edit` (fs.edit / fs.write inside the workspace run too), `yolo`
+ * (every L1 runs; only inside an OS sandbox). L2 is refused in every mode.
+ */
+export type RunMode = 'plan' | 'default' | 'auto-edit' | 'yolo';
+export const RUN_MODES: readonly RunMode[] = ['plan', 'default', 'auto-edit', 'yolo'];

@@ -119,7 +119,12 @@ async function loadAgent(
       }
     }
     const { createAppAgent } = require('../app') as typeof import('../app');
-    return createAppAgent({ lang, env, cwd, mode: args.mode, profile: args.profile, maxAutoSteps: args.maxSteps, confirm: screen.confirm });
+    const app = createAppAgent({ lang, env, cwd, mode: args.mode, profile: args.profile, maxAutoSteps: args.maxSteps, confirm: screen.confirm });
+    if (args.runMode) {
+      const r = app.agent.setRunMode(args.runMode);
+      if (!r.ok) output.write(ts(lang, 'runModeSkipped', { mode: args.runMode, reason: r.reason }) + '\n');
+    }
+    return app;
   } catch (err) {
     terminal?.stop();
     if (!AiError.isInstance(err)) {

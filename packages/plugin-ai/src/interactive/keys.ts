@@ -17,6 +17,7 @@ export type InputKey =
   | { kind: 'escape' }
   | { kind: 'redraw' }
   | { kind: 'tab' }
+  | { kind: 'shift-tab' }
   | { kind: 'paste-start' }
   | { kind: 'paste-end' };
 
@@ -92,7 +93,7 @@ export function mapKey(str: string | undefined, key: RawKey | undefined): InputK
     case 'escape':
       return { kind: 'escape' };
     case 'tab':
-      return { kind: 'tab' };
+      return key?.shift ? { kind: 'shift-tab' } : { kind: 'tab' };
     default:
       break;
   }

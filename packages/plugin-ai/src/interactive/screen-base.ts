@@ -290,6 +290,9 @@ export abstract class ScreenBase {
     const agent = this.app?.agent;
     const parts: string[] = [];
     if (agent) {
+      const runMode = agent.getRunMode();
+      if (runMode === 'yolo') parts.push(this.theme.red(ts(this.lang, 'statusRunMode', { mode: runMode })));
+      else if (runMode !== 'default') parts.push(this.theme.yellow(ts(this.lang, 'statusRunMode', { mode: runMode })));
       parts.push(agent.getMode());
       parts.push(agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile'));
       const u = agent.usage();

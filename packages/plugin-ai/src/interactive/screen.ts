@@ -9,7 +9,7 @@ import * as path from 'path';
 import type { AgentConfirmAnswer } from '../agent';
 import type { AppAgent } from '../app';
 import { t } from '../i18n';
-import type { ConfirmRequest, UndoResult } from '../runner-types';
+import { RUN_MODES, type ConfirmRequest, type RunMode, type UndoResult } from '../runner-types';
 import { commonPrefix, COMMANDS, parseInput, type CommandName } from './commands';
 import { describeStep, formatContext, formatProcesses, formatResumed, formatSessions } from './format';
 import type { InputKey } from './keys';
@@ -100,13 +100,14 @@ export class Screen extends ScreenTurns {
       // Still typing for the prompt: the key goes there and the guard starts again.
       this.question.readyAt = this.now() + QUESTION_GUARD_MS;
       this.scheduleGuardRender();
-      if (key.kind === 'escape' || key.kind === 'tab') return;
+      if (key.kind === 'escape' || key.kind === 'tab' || key.kind === 'shift-tab') return;
     }
     if (key.kind === 'escape') {
       // Esc stops a running turn, as in the assistants people know; idle it does nothing.
       if (this.task) this.task.controller.abort();
       return;
     }
+    if (key.kind === 'shift-tab') return this.cycleRunMode();
     if (this.quickReply(key)) return;
     if (key.kind === 'tab') {
       this.sessionIds = undefined;
@@ -131,7 +132,7 @@ export class Screen extends ScreenTurns {
 
   private questionKey(key: InputKey): void {
     const q = this.question!;
-    if (key.kind === 'tab' || key.kind === 'eof' || key.kind === 'redraw') return;
+    if (key.kind === 'tab' || key.kind === 'shift-tab' || key.kind === 'eof' || key.kind === 'redraw') return;
     if (key.kind === 'paste-start' || key.kind === 'paste-end' || key.kind === 'interrupt') return;
     const { state, outcome } = reduceQuestion(q.state, key, q.words);
     q.state = state;
@@ -180,6 +181,23 @@ export class Screen extends ScreenTurns {
   }
 
   // ── what was typed ────────────────────────────────────────────────────────────────
+
+  /** Shift+Tab: the next mode (plan → default → auto-edit → yolo); yolo is skipped, with why, without the sandbox. */
+  private cycleRunMode(): void {
+    const agent = this.app?.agent;
+    if (!agent || this.task) return;
+    const at = RUN_MODES.indexOf(agent.getRunMode());
+    let skipped = '';
+    for (let i = 1; i <= RUN_MODES.length; i++) {
+      const next = RUN_MODES[(at + i) % RUN_MODES.length];
+      const r = agent.setRunMode(next);
+      if (r.ok) {
+        this.notice = ts(this.lang, 'runModeNow', { mode: next }) + skipped;
+        return;
+      }
+      skipped = ` (${ts(this.lang, 'runModeSkipped', { mode: next, reason: r.reason })})`;
+    }
+  }
 
   /** `/memory`: the project instruction files in the system prompt, nearest first, and the cap. */
   private memoryText(): string {
@@ -274,7 +292,11 @@ export class Screen extends ScreenTurns {
           agent.setMode(arg);
           return this.print(ts(this.lang, 'modeSet', { mode: arg }));
         }
-        return this.print(ts(this.lang, 'modeNow', { mode: agent.getMode() }));
+        if ((RUN_MODES as readonly string[]).includes(arg)) {
+          const r = agent.setRunMode(arg as RunMode);
+          return this.print(r.ok ? ts(this.lang, 'runModeNow', { mode: arg }) : this.theme.yellow(ts(this.lang, 'runModeSkipped', { mode: arg, reason: r.reason })));
+        }
+        return this.print(ts(this.lang, 'modeNow', { mode: agent.getMode() }) + '\n' + ts(this.lang, 'runModeNow', { mode: agent.getRunMode() }));
       case 'profile':
         if (arg) {
           const names = this.llmProfiles?.names;

@@ -40,4 +40,22 @@ export const OPTION_MESSAGES: Record<string, { zh: string; en: string; hintZh?: 
     zh: '`{p}` 会运行它检查的程序',
     en: '`{p}` runs the program it inspects',
   },
+  'mode.plan': {
+    zh: '计划模式：只运行只读步骤；这一步会写入、执行程序或访问网络',
+    en: 'plan mode: only read-only steps run; this one would write, run a program or reach the network',
+    hintZh: '请用只读步骤收集信息，最后给出计划；用户切换到 default 模式后才会执行',
+    hintEn: 'Gather what you need with read-only steps and end with a plan; it runs once the user switches to default mode',
+  },
+  'mode.auto_edit': {
+    zh: 'auto-edit 模式：工作区内的文件修改无需询问',
+    en: 'auto-edit mode: file edits inside the workspace run without a question',
+  },
+  'mode.yolo': {
+    zh: 'yolo 模式：L1 步骤无需询问（在操作系统沙箱中运行）',
+    en: 'yolo mode: L1 steps run without a question (inside the OS sandbox)',
+  },
+  'mode.yolo_no_sandbox': {
+    zh: 'yolo 模式只在操作系统沙箱可用时开启（现在没有沙箱：{why}）',
+    en: 'yolo mode needs the OS sandbox, which is not active ({why})',
+  },
 };
