@@ -183,3 +183,59 @@ test('Shift+Tab goes through the modes, skipping yolo with why when there is no 
   expect(mode).toBe('default');
   expect(frame()).not.toContain('default mode');
 });
+
+describe('/model and /rewind', () => {
+  const profiles = { defaultName: 'local', names: ['local', 'ds'], models: { local: { low: 'qwen2.5:7b', high: 'qwen2.5:14b' }, ds: { low: 'deepseek-chat', high: 'deepseek-reasoner' } } };
+
+  test('/model lists every profile and tier with its model, switches profile and tier, and the status line names the model', () => {
+    const { screen, printed, frame } = setup();
+    let profile: string | null = null;
+    let tier = 'low';
+    screen.attach(fakeApp({ getProfile: () => profile, setProfile: (p: string) => (profile = p), getMode: () => tier, setMode: (m: string) => (tier = m) }));
+    (screen as unknown as { llmProfiles: unknown }).llmProfiles = profiles;
+    (screen as unknown as { llmDefault: string }).llmDefault = 'local';
+    screen.onKeys([{ kind: 'text', text: '/model' }, { kind: 'enter' }]);
+    expect(printed.at(-1)!.split('\n').slice(0, 5)).toEqual([
+      'Models of your llm-base profiles (● in use):',
+      '  ● local:low  qwen2.5:7b  (default profile)',
+      '    local:high  qwen2.5:14b',
+      '    ds:low  deepseek-chat',
+      '    ds:high  deepseek-reasoner',
+    ]);
+    screen.onKeys([{ kind: 'text', text: '/model ds:high' }, { kind: 'enter' }]);
+    expect([profile, tier]).toEqual(['ds', 'high']);
+    expect(printed.at(-1)).toBe('Now using ds:high (deepseek-reasoner); the conversation stays.');
+    screen.render();
+    expect(frame()).toContain('high · ds · deepseek-reasoner');
+    screen.onKeys([{ kind: 'text', text: '/model nope' }, { kind: 'enter' }]);
+    expect(printed.at(-1)).toMatch(/nope/);
+    expect(profile).toBe('ds');
+  });
+
+  test('/rewind lists the messages with their time; /rewind N files restores and reports', () => {
+    const { screen, printed } = setup();
+    const rewind = jest.fn(() => ({ turn: 2, droppedTurns: 3, files: { restored: [{ path: '/w/notes.txt', action: 'restored' }], skipped: [] }, notRestored: ['git commit -m x'] }));
+    const checkpoints = () => [
+      { turn: 1, at: '2026-11-24T10:01:00.000Z', title: 'look at the notes', notRestorable: [] },
+      { turn: 2, at: '2026-11-24T10:05:00.000Z', title: 'edit the notes', notRestorable: ['git commit -m x'] },
+    ];
+    screen.attach(fakeApp({ rewind, checkpoints }));
+    screen.onKeys([{ kind: 'text', text: '/rewind' }, { kind: 'enter' }]);
+    expect(printed.at(-1)!.split('\n')).toEqual([
+      'Messages you can go back to (the conversation and the files as they were before it):',
+      '    1  10:01  look at the notes',
+      '    2  10:05  edit the notes',
+      '         after it, not restorable: git commit -m x',
+      '/rewind <number> [files|conversation] — both by default',
+    ]);
+    screen.onKeys([{ kind: 'text', text: '/rewind 2 files' }, { kind: 'enter' }]);
+    expect(rewind).toHaveBeenCalledWith(2, { turn: 2, conversation: false, files: true });
+    expect(printed.at(-1)!.split('\n')).toEqual([
+      'Back to before message 2: 3 messages left the conversation.',
+      '  ↺ notes.txt (restored)',
+      'Not restored (their effects stay): git commit -m x',
+    ]);
+    screen.onKeys([{ kind: 'text', text: '/rewind two' }, { kind: 'enter' }]);
+    expect(printed.at(-1)).toBe('/rewind <number> [files|conversation] — both by default');
+  });
+});

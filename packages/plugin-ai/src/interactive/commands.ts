@@ -13,6 +13,8 @@ export const COMMANDS = [
   'steer',
   'next',
   'undo',
+  'rewind',
+  'model',
   'ps',
   'memory',
   'exit',

@@ -21,6 +21,7 @@ import { buildFrame, SPINNER, type QuestionView } from './live-frame';
 import { ts } from './strings';
 import type { LiveFrame } from './terminal';
 import type { Theme } from './theme';
+import { modelOf } from './session-views';
 
 /** Where the screen draws: a real terminal, or plain lines when stdout is not a TTY. */
 export interface Surface {
@@ -99,7 +100,7 @@ export abstract class ScreenBase {
   protected closing = false;
   /** llm-base's default profile name, for the status line when none is chosen. */
   protected llmDefault?: string;
-  protected llmProfiles?: { defaultName?: string; names: string[] };
+  protected llmProfiles?: { defaultName?: string; names: string[]; models: Record<string, { low?: string; high?: string }> };
   protected lastKeyAt = 0;
   protected guardTimer?: NodeJS.Timeout;
   /** Session ids for completing /resume, read once per Tab or per task. */
@@ -295,6 +296,8 @@ export abstract class ScreenBase {
       else if (runMode !== 'default') parts.push(this.theme.yellow(ts(this.lang, 'statusRunMode', { mode: runMode })));
       parts.push(agent.getMode());
       parts.push(agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile'));
+      const model = modelOf(this.llmProfiles, agent.getProfile(), agent.getMode());
+      if (model) parts.push(model);
       const u = agent.usage();
       if (u.calls) parts.push(ts(this.lang, 'statusTokens', { n: formatTokens(u.input_tokens + u.output_tokens) }));
       if (this.contextFill !== undefined) parts.push(ts(this.lang, 'statusContext', { pct: this.contextFill }));

@@ -5,7 +5,7 @@ import type { Theme } from './theme';
 
 /** The profile names and the default in llm-base's config, for the status line and a
  * check of `/profile <name>` (llm-base itself validates the file on every call). */
-export function readLlmProfiles(file: string): { defaultName?: string; names: string[] } | undefined {
+export function readLlmProfiles(file: string): { defaultName?: string; names: string[]; models: Record<string, { low?: string; high?: string }> } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -14,9 +14,17 @@ export function readLlmProfiles(file: string): { defaultName?: string; names: st
   }
   if (!value || typeof value !== 'object') return undefined;
   const { default_profile: name, profiles } = value as { default_profile?: unknown; profiles?: unknown };
+  const models: Record<string, { low?: string; high?: string }> = {};
+  if (profiles && typeof profiles === 'object') {
+    for (const [id, p] of Object.entries(profiles as Record<string, unknown>)) {
+      const { low_model: low, high_model: high } = (p && typeof p === 'object' ? p : {}) as { low_model?: unknown; high_model?: unknown };
+      models[id] = { ...(typeof low === 'string' ? { low } : {}), ...(typeof high === 'string' ? { high } : {}) };
+    }
+  }
   return {
     defaultName: typeof name === 'string' && name ? name : undefined,
-    names: profiles && typeof profiles === 'object' ? Object.keys(profiles) : [],
+    names: Object.keys(models),
+    models,
   };
 }
 

@@ -20,6 +20,7 @@ import { ts } from './strings';
 import { QUESTION_GUARD_MS, TYPING_RECENTLY_MS } from './screen-base';
 import { ScreenTurns } from './screen-turns';
 import { colorDiff, readLlmProfiles, withWords, wordsOf } from './screen-text';
+import { formatCheckpoints, formatModels, formatRewind, modelOf, parseModelArg, parseRewindArg } from './session-views';
 
 export type { ScreenOptions, Surface } from './screen-base';
 
@@ -199,6 +200,19 @@ export class Screen extends ScreenTurns {
     }
   }
 
+  /** `/model`: list the profiles' models, or switch profile and/or tier; the conversation stays. */
+  private modelCommand(arg: string): string {
+    const agent = this.app!.agent;
+    if (!arg) return formatModels(this.llmProfiles, { profile: agent.getProfile(), tier: agent.getMode() }, this.theme, this.lang).join('\n');
+    const pick = parseModelArg(arg, this.llmProfiles);
+    if ('error' in pick) return this.theme.yellow(ts(this.lang, pick.error === 'tier' ? 'modelUsage' : 'profileMissing', { profile: arg.split(':')[0], list: this.llmProfiles?.names.join(', ') || '-' }));
+    if (pick.profile) agent.setProfile(pick.profile);
+    if (pick.tier) agent.setMode(pick.tier);
+    const tier = agent.getMode();
+    const profile = agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile');
+    return ts(this.lang, 'modelNow', { profile, tier, model: modelOf(this.llmProfiles, agent.getProfile(), tier) ?? '?' });
+  }
+
   /** `/memory`: the project instruction files in the system prompt, nearest first, and the cap. */
   private memoryText(): string {
     const { memory, config } = this.app!;
@@ -332,6 +346,17 @@ export class Screen extends ScreenTurns {
         return this.print(formatProcesses(agent.processes(), this.theme, this.lang).join('\n'));
       case 'memory':
         return this.print(this.memoryText());
+      case 'model':
+        return this.print(this.modelCommand(arg));
+      case 'rewind': {
+        if (!arg) return this.print(formatCheckpoints(agent.checkpoints(), this.theme, this.lang).join('\n'));
+        if (busyOnly()) return;
+        const pick = parseRewindArg(arg);
+        const done = pick && agent.rewind(pick.turn, pick);
+        if (!done) return this.print(this.theme.yellow(ts(this.lang, pick ? 'rewindMissing' : 'rewindUsage', { turn: pick?.turn ?? 0 })));
+        this.refreshContextFill();
+        return this.print(formatRewind(done, this.options.cwd, this.theme, this.lang).join('\n'));
+      }
       case 'undo':
         if (busyOnly()) return;
         return this.print(this.undoText(agent.undo()));

@@ -1,0 +1,81 @@
+/**
+ * What `/model` and `/rewind` print and how their arguments read. Pure: the screen passes in the
+ * profiles it read and the agent's checkpoints and results.
+ */
+import * as path from 'path';
+import type { Lang } from '../i18n';
+import type { RewindResult } from '../agent-rewind';
+import { ts } from './strings';
+import type { Theme } from './theme';
+
+export type Tier = 'low' | 'high';
+export interface ProfileModels {
+  defaultName?: string;
+  names: string[];
+  models: Record<string, { low?: string; high?: string }>;
+}
+
+/** `/model <profile>[:low|high]`, `/model low|high`: what to switch to, or why not. */
+export function parseModelArg(arg: string, profiles: ProfileModels | undefined): { profile?: string; tier?: Tier } | { error: string } {
+  const [name, tier] = arg.includes(':') ? arg.split(':', 2) : arg === 'low' || arg === 'high' ? ['', arg] : [arg, ''];
+  if (tier && tier !== 'low' && tier !== 'high') return { error: 'tier' };
+  if (name && !(profiles?.names ?? []).includes(name)) return { error: 'profile' };
+  return { ...(name ? { profile: name } : {}), ...(tier ? { tier: tier as Tier } : {}) };
+}
+
+/** The model a profile and tier stand for, when llm-base's config names it. */
+export function modelOf(profiles: ProfileModels | undefined, profile: string | null, tier: Tier): string | undefined {
+  const name = profile ?? profiles?.defaultName;
+  return name ? profiles?.models[name]?.[tier] : undefined;
+}
+
+/** `/model` alone: every profile with its two models, the one in use marked. */
+export function formatModels(profiles: ProfileModels | undefined, current: { profile: string | null; tier: Tier }, theme: Theme, lang: Lang): string[] {
+  if (!profiles?.names.length) return [ts(lang, 'modelNoProfiles')];
+  const using = current.profile ?? profiles.defaultName;
+  const lines = [ts(lang, 'modelHead')];
+  for (const name of profiles.names) {
+    for (const tier of ['low', 'high'] as const) {
+      const id = profiles.models[name]?.[tier] ?? '?';
+      const mark = name === using && tier === current.tier;
+      const line = `  ${mark ? '●' : ' '} ${name}:${tier}  ${id}${name === profiles.defaultName && tier === 'low' ? `  ${ts(lang, 'modelDefault')}` : ''}`;
+      lines.push(mark ? theme.bold(line) : line);
+    }
+  }
+  lines.push(theme.dim(ts(lang, 'modelUsage')));
+  return lines;
+}
+
+/** `/rewind` alone: the user messages one can go back to, with their time and first line. */
+export function formatCheckpoints(points: Array<{ turn: number; at: string; title: string; notRestorable: string[] }>, theme: Theme, lang: Lang): string[] {
+  if (!points.length) return [ts(lang, 'rewindNone')];
+  const lines = [ts(lang, 'rewindHead')];
+  for (const p of points) {
+    const time = p.at.slice(11, 16);
+    lines.push(`  ${String(p.turn).padStart(3)}  ${time}  ${p.title}`);
+    if (p.notRestorable.length) lines.push(theme.dim(`         ${ts(lang, 'rewindNotRestorable', { steps: p.notRestorable.join(', ') })}`));
+  }
+  lines.push(theme.dim(ts(lang, 'rewindUsage')));
+  return lines;
+}
+
+/** `/rewind N [files|conversation]`: which message, and what to restore (both by default). */
+export function parseRewindArg(arg: string): { turn: number; conversation: boolean; files: boolean } | undefined {
+  const m = /^(\d+)(?:\s+(files|conversation|both))?$/.exec(arg.trim());
+  if (!m) return undefined;
+  const what = m[2] ?? 'both';
+  return { turn: Number(m[1]), conversation: what !== 'files', files: what !== 'conversation' };
+}
+
+/** What a rewind did: turns dropped, files back (relative to `cwd`), what could not come back. */
+export function formatRewind(r: RewindResult, cwd: string, theme: Theme, lang: Lang): string[] {
+  const rel = (p: string): string => {
+    const x = path.relative(cwd, p);
+    return x && !x.startsWith('..') && !path.isAbsolute(x) ? x : p;
+  };
+  const lines = [ts(lang, 'rewindDone', { turn: r.turn, dropped: r.droppedTurns })];
+  for (const f of r.files?.restored ?? []) lines.push(theme.green(ts(lang, 'undoRestored', { path: rel(f.path), action: f.action })));
+  for (const f of r.files?.skipped ?? []) lines.push(theme.yellow(ts(lang, 'undoSkipped', { path: rel(f.path), reason: f.message ?? f.reason })));
+  if (r.notRestored.length) lines.push(theme.yellow(ts(lang, 'rewindNotRestored', { steps: r.notRestored.join(', ') })));
+  return lines;
+}
