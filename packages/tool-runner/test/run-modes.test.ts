@@ -81,3 +81,20 @@ test('yolo inside a sandbox: L1 runs without a question, L2 is still refused', (
   expect(d.rules.map((x) => x.id)).toContain('mode.yolo');
   expect(r.judge(rm).level).toBe('L2');
 });
+
+describe('config.json_patch changes can be undone like file edits', () => {
+  test('a patch inside the workspace goes into the journal; undo brings the file back byte for byte', async () => {
+    const file = path.join(ws, 'tsconfig.json');
+    const original = '{\n  "compilerOptions": { "strict": false },\n  "x": [1, 2]\n}\n';
+    fs.writeFileSync(file, original);
+    const r = createToolRunner({ cwd: ws, workspace: ws, lang: 'en', sandbox: 'off', confirm: () => ({ action: 'run' }) });
+    const mark = r.mark();
+    const result = await r.run({ tool: 'config.json_patch', file: 'tsconfig.json', patch: [{ op: 'replace', path: '/compilerOptions/strict', value: true }] });
+    expect(result).toMatchObject({ status: 'applied' });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).compilerOptions.strict).toBe(true);
+    expect(r.changes(mark)).toEqual([expect.objectContaining({ tool: 'config.json_patch', path: file })]);
+    const undone = r.undo(mark);
+    expect(undone.restored).toEqual([expect.objectContaining({ path: file })]);
+    expect(fs.readFileSync(file, 'utf8')).toBe(original);
+  });
+});
