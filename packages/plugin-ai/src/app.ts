@@ -40,8 +40,12 @@ export interface AppAgent {
 
 /** The tool-runner policy from the ai config. */
 export function policyOf(config: AiConfig, file?: string): Policy {
+  // trustedPlugins (the original SlothTool's setting) is an alias: each name is an allow rule
+  // `plugin.run(<name>)`. allowedPrograms keeps its own meaning (an unknown program asks instead of being refused).
+  const trusted = (config.trustedPlugins ?? []).map((p) => `plugin.run(${p})`);
+  const permissions = config.permissions || trusted.length ? { ...config.permissions, allow: [...(config.permissions?.allow ?? []), ...trusted] } : undefined;
   return {
-    ...(config.permissions ? { permissions: { ...config.permissions, ...(file ? { source: file } : {}) } } : {}),
+    ...(permissions ? { permissions: { ...permissions, ...(file ? { source: file } : {}) } } : {}),
     allowedPrograms: config.allowedPrograms,
     allowNetwork: config.allowNetwork,
     allowWrite: config.allowWrite,

@@ -30,6 +30,8 @@ export const AiConfigSchema = z
     /** Commands the built-in policy does not know (`"terraform"`, `"git lg"`, `"./gradlew"`): they
      * become L1 (asked, with 'allow for this session') instead of refused. Other rules still apply. */
     allowedPrograms: z.array(z.string().min(1)).optional(),
+    /** The original SlothTool's setting: plugins whose plugin.run steps need no question (an allow rule `plugin.run(<name>)` each). */
+    trustedPlugins: z.array(z.string().regex(/^[\w@./-]+$/)).optional(),
     allowNetwork: z.boolean().default(false),
     allowWrite: z.boolean().default(false),
     allowSudo: z.boolean().default(false),

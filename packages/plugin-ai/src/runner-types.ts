@@ -10,6 +10,8 @@ export type { Decision, Level, Rule } from '@holic512/tool-runner';
 export type ConfirmAnswer =
   | { action: 'run' }
   | { action: 'allow-session' }
+  /** Run it and allow what the request's `rule` names from now on (saved in ai.json by the caller). */
+  | { action: 'allow-rule' }
   | { action: 'decline'; reason?: string }
   | { action: 'edit'; step: Step };
 
@@ -19,6 +21,8 @@ export interface ConfirmRequest {
   decision: Decision;
   preview?: string;
   sessionKey: string;
+  /** The exact permission rule for this step (tool-runner ≥ permission rules), when one can be given. */
+  rule?: string;
 }
 
 export type ConfirmFn = (request: ConfirmRequest) => Promise<ConfirmAnswer>;

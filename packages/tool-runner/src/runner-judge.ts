@@ -5,7 +5,7 @@ import type { ToolRegistry } from './registry';
 import type { AnyToolDefinition, JudgeEnv, Touches } from './registry/types';
 import type { ResolvedPath } from './workspace';
 import type { Decision, Lang, Policy, RunMode, Step } from './types';
-import { decideByRules, isRuleProblem, parseRule, type PermissionRule, type RuleProblem } from './permission-rules';
+import { decideByRules, exactRuleFor, isRuleProblem, parseRule, type PermissionRule, type RuleProblem } from './permission-rules';
 
 /** L1 rules a session allowance never silences: they are about this exact step, not its kind. */
 export const NEVER_BY_SESSION = new Set([
@@ -27,6 +27,8 @@ export interface Judgement {
   touches: Touches;
   /** fs.edit / fs.write: the target as resolved when judged. */
   fsTarget?: ResolvedPath;
+  /** The exact permission rule that would allow this step from now on, when it can be said and may be given. */
+  rule?: string;
 }
 
 /** What judging needs from the runner: fixed for its life, except the allowances. */
@@ -88,7 +90,8 @@ export function judgeValid(step: Step, setup: JudgeSetup): Judgement {
   const touches = assessed.touches ?? { read: [], write: [], network: [], exec: [] };
   const alwaysConfirm = def.alwaysConfirm?.(step, setup.env) ?? false;
   const key = def.approvalKey(step);
-  const rule = setup.rules.length ? decideByRules(setup.rules, def.name, def.permission.subject(step, { ...ctx, policy: setup.policy })) : undefined;
+  const subject = def.permission.subject(step, { ...ctx, policy: setup.policy });
+  const rule = setup.rules.length ? decideByRules(setup.rules, def.name, subject) : undefined;
   const sessionable = !found.some((f) => f.level === 'L1' && NEVER_BY_SESSION.has(f.id));
   if (rule?.effect === 'deny') found.push(finding('permission.deny', 'L2', { r: rule.text, f: rule.source }));
   else if (rule?.effect === 'ask') found.push(finding('permission.ask', 'L1', { r: rule.text, f: rule.source }));
@@ -100,7 +103,9 @@ export function judgeValid(step: Step, setup: JudgeSetup): Judgement {
   const forced = rule?.effect === 'ask';
   applyMode(found, setup.mode, def.name, forced || alwaysConfirm || !sessionable);
   const level = maxLevel(found.map((f) => f.level));
-  const common = { alwaysConfirm: alwaysConfirm || forced, def, key, touches, ...(ctx.fsTarget ? { fsTarget: ctx.fsTarget } : {}) };
+  // Only an L1 step whose findings are about its kind (not this exact step) can be allowed by a rule.
+  const exact = level === 'L1' && sessionable && !forced && !alwaysConfirm ? exactRuleFor(def.name, subject) : undefined;
+  const common = { alwaysConfirm: alwaysConfirm || forced, def, key, touches, ...(ctx.fsTarget ? { fsTarget: ctx.fsTarget } : {}), ...(exact ? { rule: exact } : {}) };
   if (level === 'L1' && !alwaysConfirm && !forced && sessionable && setup.allowances.has(key)) {
     const lowered = found.map((f) => (f.level === 'L1' ? { ...f, level: 'L0' as const } : f));
     return { decision: redactValue(render([...lowered, finding('session.allowed', 'L0', { k: key })], setup.lang)), bySession: true, ...common };

@@ -14,6 +14,8 @@ export interface RunSetup {
   ask(request: ConfirmRequest, signal?: AbortSignal): Promise<ConfirmAnswer>;
   /** Remember an 'allow for this session' answer. */
   allow(key: string): void;
+  /** Apply an allow rule the user gave in answer to a question, from now on. */
+  addRule(text: string): void;
   /** The tool context of one run (everything but the decision and the asking). */
   context(id: string, options: RunOptions, judged: Judgement): Omit<ToolContext, 'decision' | 'ask'>;
   /** The OS sandbox of a step at this level: a sandbox, none (unsandboxed), or a refusal (sandbox "required" but missing). */
@@ -36,6 +38,7 @@ export async function normaliseAnswer(confirm: (r: ConfirmRequest) => ConfirmAns
   const a = answer as { action?: unknown; step?: unknown; reason?: unknown } | null;
   if (!a || typeof a !== 'object') return { action: 'decline', reason: 'no answer' };
   if (a.action === 'run' || a.action === 'allow-session') return { action: a.action };
+  if (a.action === 'allow-rule' && request.rule) return { action: 'allow-rule' };
   if (a.action === 'edit' && a.step && typeof a.step === 'object') return { action: 'edit', step: a.step as Step };
   return { action: 'decline', ...(typeof a.reason === 'string' ? { reason: a.reason } : {}) };
 }
@@ -62,9 +65,10 @@ async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSe
   const mustAsk = decision.level === 'L1' || judged.alwaysConfirm;
   let answer: ConfirmAnswer | undefined;
   const askUser = async (preview?: string): Promise<boolean> => {
-    answer = await setup.ask({ id, step: s, decision, ...(preview !== undefined ? { preview } : {}), sessionKey: judged.key }, options.signal);
+    answer = await setup.ask({ id, step: s, decision, ...(preview !== undefined ? { preview } : {}), sessionKey: judged.key, ...(judged.rule ? { rule: judged.rule } : {}) }, options.signal);
     if (answer.action === 'allow-session' && decision.level === 'L1') setup.allow(judged.key);
-    return answer.action === 'run' || answer.action === 'allow-session';
+    if (answer.action === 'allow-rule' && judged.rule) setup.addRule(judged.rule);
+    return answer.action === 'run' || answer.action === 'allow-session' || answer.action === 'allow-rule';
   };
   const userDecision: ResultDecision = { ...decision, by: 'user' };
   const declined = (a: ConfirmAnswer | undefined): Outcome | undefined => {
@@ -100,7 +104,7 @@ async function outsideAfterDenial(id: string, step: Step, result: ToolResult, ct
   const rule = { id: 'sandbox.denied', level: 'L1' as const, ...message('sandbox.denied', lang, { what, line: box.line ?? '' }) };
   const decision = { level: 'L1' as const, rules: [rule] };
   const answer = await setup.ask({ id, step, decision, sessionKey: `sandbox.outside ${id}` }, ctx.signal);
-  if (answer.action !== 'run' && answer.action !== 'allow-session') return result;
+  if (answer.action !== 'run' && answer.action !== 'allow-session' && answer.action !== 'allow-rule') return result;
   const def = setup.judge.registry.get(step.tool ?? 'exec')!;
   const again = await def.execute(step, { ...ctx, sandbox: undefined, decision: { ...decision, by: 'user' } });
   return { ...again, outsideSandbox: { after: box.denied } } as ToolResult;

@@ -6,6 +6,7 @@ import { normalizePolicy } from './policy/classify';
 import { createToolRegistry, type ToolRegistry } from './registry';
 import type { AnyToolDefinition } from './registry/types';
 import { invalidDecision, judgeValid, permissionRules, type JudgeSetup } from './runner-judge';
+import { isRuleProblem, parseRule } from './permission-rules';
 import { normaliseAnswer, runStep, stopped, type RunSetup } from './runner-run';
 import type { Registry, RunnerDeps, ToolResult } from './tools/types';
 import { FileJournal, ReadTracker, type FileChange, type UndoResult } from './file-journal';
@@ -23,6 +24,8 @@ import { message } from './i18n';
 export type ConfirmAnswer =
   | { action: 'run' }
   | { action: 'allow-session' }
+  /** Run it, and from now on everything the request's `rule` names (the caller keeps the rule, e.g. in ai.json). */
+  | { action: 'allow-rule' }
   | { action: 'decline'; reason?: string }
   | { action: 'edit'; step: Step };
 
@@ -35,6 +38,8 @@ export interface ConfirmRequest {
   preview?: string;
   /** What 'allow-session' would allow, e.g. `git commit`. */
   sessionKey: string;
+  /** The exact permission rule for this step (`exec(npm run test)`), when one can say it: what 'allow-rule' allows. */
+  rule?: string;
 }
 
 /** Options of {@link createToolRunner}. */
@@ -191,6 +196,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     judge,
     ask: (request, signal) => normaliseAnswer(options.confirm, request, signal),
     allow: (key) => void allowances.add(key),
+    addRule: (text) => {
+      const parsed = parseRule(text, 'allow', 'answer', (tool) => tools.get(tool)?.permission.arg ?? 'words');
+      if (!isRuleProblem(parsed)) judge.rules.push(parsed);
+    },
     sandbox(judged, asked) {
       const status = sandbox.status();
       if (status.kind === 'none') return status.mode === 'required' ? { refused: status.reason ?? 'none' } : undefined;

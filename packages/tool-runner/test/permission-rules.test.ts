@@ -180,3 +180,31 @@ describe('permission rules in the runner: deny > ask > allow > the rules\' level
     expect(runner.judge(ex('ls')).rules.map((r) => r.id)).toContain('read.only');
   });
 });
+
+describe('"yes, and don\'t ask again": an allow rule from the answer', () => {
+  const { createToolRunner } = require('../src') as typeof import('../src');
+  const okExec = async () => ({ exitCode: 0, signal: null, timedOut: false, aborted: false, durationMs: 1, stdoutTail: '', stderrTail: '', truncated: false, stdoutBytes: 0, stderrBytes: 0 });
+  test('the question names the exact rule; answering allow-rule runs it and stops the question for what the rule names', async () => {
+    const seen: Array<string | undefined> = [];
+    const runner = createToolRunner({
+      cwd: '/work/proj',
+      lang: 'en',
+      sandbox: 'off',
+      confirm: (r) => (seen.push(r.rule), { action: 'allow-rule' }),
+      deps: { exec: okExec },
+    });
+    const step = { tool: 'exec' as const, program: 'npm', args: ['run', 'test'] };
+    expect(await runner.run(step)).toMatchObject({ exitCode: 0 });
+    expect(seen).toEqual(['exec(npm run test)']);
+    expect(runner.judge(step)).toMatchObject({ level: 'L0' });
+    expect(runner.judge(step).rules.map((r) => r.id)).toContain('permission.allow');
+    expect(runner.judge({ tool: 'exec', program: 'npm', args: ['run', 'build'] }).level).toBe('L1');
+  });
+  test('no rule is offered for a step whose finding is about that exact step, and allow-rule without one is a decline', async () => {
+    const seen: Array<string | undefined> = [];
+    const runner = createToolRunner({ cwd: '/work/proj', lang: 'en', sandbox: 'off', confirm: (r) => (seen.push(r.rule), { action: 'allow-rule' }), deps: { exec: okExec } });
+    const r = await runner.run({ tool: 'exec', program: 'cat', args: ['/home/u/.npmrc'] });
+    expect(seen).toEqual([undefined]);
+    expect(r).toMatchObject({ status: 'declined' });
+  });
+});

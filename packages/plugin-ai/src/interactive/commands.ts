@@ -17,6 +17,7 @@ export const COMMANDS = [
   'model',
   'ps',
   'memory',
+  'permissions',
   'exit',
 ] as const;
 

@@ -121,7 +121,7 @@ export function questionLines(question: QuestionView, theme: Theme, lang: Lang):
     return lines;
   }
   state.choices.forEach((choice, i) => {
-    const text = `${i + 1}. ${ts(lang, `choice_${choice}`, { key: request.sessionKey })}`;
+    const text = `${i + 1}. ${ts(lang, `choice_${choice}`, { key: request.sessionKey, rule: request.rule ?? '' })}`;
     lines.push(i === state.index ? theme.cyan(`❯ ${text}`) : `  ${text}`);
   });
   // The keys line appears once the question takes keys.

@@ -5,7 +5,7 @@
  */
 import { createEditor, reduce as reduceEditor, type EditorKey, type EditorState } from './line-editor';
 
-export type Choice = 'run' | 'allow-session' | 'decline' | 'edit';
+export type Choice = 'run' | 'allow-session' | 'allow-always' | 'decline' | 'edit';
 
 export interface QuestionState {
   choices: Choice[];
@@ -20,11 +20,15 @@ export type QuestionKey = EditorKey | { kind: 'escape' };
 
 export type QuestionOutcome = { choice: Exclude<Choice, 'edit'> } | { edited: string[] };
 
-const HOTKEYS: Record<string, Choice> = { y: 'run', '1': 'run', a: 'allow-session', '2': 'allow-session', n: 'decline', '3': 'decline', e: 'edit', '4': 'edit' };
+const HOTKEYS: Record<string, Choice> = { y: 'run', a: 'allow-session', d: 'allow-always', n: 'decline', e: 'edit' };
 
-/** A question; `editable` adds the "edit" choice (exec and plugin.run steps). */
-export function createQuestion(editable: boolean): QuestionState {
-  const choices: Choice[] = ['run', 'allow-session', 'decline'];
+/**
+ * A question; `editable` adds the "edit" choice (exec and plugin.run steps), `rule` the "yes, and
+ * don't ask again" one (the step has an exact permission rule).
+ */
+export function createQuestion(editable: boolean, rule = false): QuestionState {
+  // 1–3 stay yes / this session / no whatever else is offered.
+  const choices: Choice[] = rule ? ['run', 'allow-session', 'decline', 'allow-always'] : ['run', 'allow-session', 'decline'];
   if (editable) choices.push('edit');
   return { choices, index: 0 };
 }
@@ -62,7 +66,8 @@ export function reduceQuestion(
     case 'escape':
       return pick('decline');
     case 'text': {
-      const choice = HOTKEYS[key.text.toLowerCase()];
+      // A number picks by position (as listed), a letter by name.
+      const choice = /^[1-9]$/.test(key.text) ? state.choices[Number(key.text) - 1] : HOTKEYS[key.text.toLowerCase()];
       if (choice && state.choices.includes(choice)) return pick(choice);
       return { state };
     }

@@ -21,6 +21,7 @@ import { QUESTION_GUARD_MS, TYPING_RECENTLY_MS } from './screen-base';
 import { ScreenTurns } from './screen-turns';
 import { colorDiff, readLlmProfiles, withWords, wordsOf } from './screen-text';
 import { formatCheckpoints, formatModels, formatRewind, modelOf, parseModelArg, parseRewindArg } from './session-views';
+import { addAllowRule, listRules, removeRule } from '../permissions-store';
 
 export type { ScreenOptions, Surface } from './screen-base';
 
@@ -58,7 +59,7 @@ export class Screen extends ScreenTurns {
       const words = wordsOf(request.step);
       const now = this.now();
       const guarded = this.surface.live && now - this.lastKeyAt < TYPING_RECENTLY_MS;
-      this.question = { request, state: createQuestion(words.length > 0), words, resolve, readyAt: guarded ? now + QUESTION_GUARD_MS : now };
+      this.question = { request, state: createQuestion(words.length > 0, Boolean(request.rule)), words, resolve, readyAt: guarded ? now + QUESTION_GUARD_MS : now };
       // Withdrawn (its time-out ran out): the question goes away and says so; the agent declines.
       options.signal?.addEventListener(
         'abort',
@@ -146,8 +147,11 @@ export class Screen extends ScreenTurns {
     } else if (outcome.choice === 'decline') {
       answer = { action: 'decline', reason: ts(this.lang, 'declinedByUser') };
       this.print(this.theme.dim(`  ✗ ${ts(this.lang, 'choice_decline')}`));
+    } else if (outcome.choice === 'allow-always' && q.request.rule) {
+      answer = { action: 'allow-rule' };
+      this.print(this.theme.dim(`  ✓ ${this.saveRule(q.request.rule)}`));
     } else {
-      answer = { action: outcome.choice };
+      answer = { action: outcome.choice === 'allow-always' ? 'run' : outcome.choice };
       this.print(this.theme.dim(`  ✓ ${ts(this.lang, `choice_${outcome.choice}`, { key: q.request.sessionKey })}`));
     }
     q.resolve(answer);
@@ -211,6 +215,35 @@ export class Screen extends ScreenTurns {
     const tier = agent.getMode();
     const profile = agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile');
     return ts(this.lang, 'modelNow', { profile, tier, model: modelOf(this.llmProfiles, agent.getProfile(), tier) ?? '?' });
+  }
+
+  /** "Yes, and don't ask again": the rule goes into ai.json (the runner applies it from now on either way). */
+  private saveRule(rule: string): string {
+    const file = this.app!.paths.config;
+    try {
+      addAllowRule(file, rule);
+      return ts(this.lang, 'ruleSaved', { rule, file });
+    } catch (err) {
+      return ts(this.lang, 'ruleNotSaved', { rule, file, reason: (err as Error).message });
+    }
+  }
+
+  /** `/permissions`: every rule of ai.json by effect; `/permissions remove <rule>` takes one out. */
+  private permissionsCommand(arg: string): string {
+    const file = this.app!.paths.config;
+    try {
+      const m = /^remove\s+(.+)$/.exec(arg);
+      if (m) return ts(this.lang, removeRule(file, m[1].trim()) ? 'ruleRemoved' : 'ruleMissing', { rule: m[1].trim(), file });
+      const rules = listRules(file);
+      const total = rules.allow.length + rules.ask.length + rules.deny.length;
+      if (!total) return ts(this.lang, 'rulesNone', { file });
+      const lines = [ts(this.lang, 'rulesHead', { file })];
+      for (const effect of ['deny', 'ask', 'allow'] as const) for (const r of rules[effect]) lines.push(`  ${effect.padEnd(5)}  ${r}`);
+      lines.push(this.theme.dim(ts(this.lang, 'rulesUsage')));
+      return lines.join('\n');
+    } catch (err) {
+      return this.theme.yellow(ts(this.lang, 'rulesUnreadable', { file, reason: (err as Error).message }));
+    }
   }
 
   /** `/memory`: the project instruction files in the system prompt, nearest first, and the cap. */
@@ -348,6 +381,8 @@ export class Screen extends ScreenTurns {
         return this.print(this.memoryText());
       case 'model':
         return this.print(this.modelCommand(arg));
+      case 'permissions':
+        return this.print(this.permissionsCommand(arg));
       case 'rewind': {
         if (!arg) return this.print(formatCheckpoints(agent.checkpoints(), this.theme, this.lang).join('\n'));
         if (busyOnly()) return;

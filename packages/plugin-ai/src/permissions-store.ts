@@ -1,0 +1,63 @@
+/**
+ * The permission rules of ai.json as a user changes them from `ai -i`: "yes, and don't ask
+ * again" adds an allow rule, `/permissions remove` takes one out. The file is read as JSON and
+ * written back whole, atomically and private, keeping every other setting; a file that is not
+ * valid JSON is left alone (the error says so).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+export type RuleEffect = 'allow' | 'ask' | 'deny';
+
+function readObject(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw err;
+  }
+  const value: unknown = JSON.parse(text);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${file} does not hold a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+function write(file: string, value: Record<string, unknown>): void {
+  const { ensurePrivateDir } = require('@holic512/shared/lib/private-files') as typeof import('@holic512/shared/lib/private-files');
+  const { writeFileAtomicSync } = require('@holic512/shared/lib/atomic-write') as typeof import('@holic512/shared/lib/atomic-write');
+  ensurePrivateDir(path.dirname(file));
+  writeFileAtomicSync(file, JSON.stringify(value, null, 2) + '\n', { mode: 0o600 });
+  // A config of ours is private, also when it was created wider by hand.
+  fs.chmodSync(file, 0o600);
+}
+
+function rulesOf(config: Record<string, unknown>): Record<RuleEffect, string[]> {
+  const p = (config.permissions && typeof config.permissions === 'object' ? config.permissions : {}) as Record<string, unknown>;
+  const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  return { allow: list(p.allow), ask: list(p.ask), deny: list(p.deny) };
+}
+
+/** Every rule of the file, by effect. */
+export function listRules(file: string): Record<RuleEffect, string[]> {
+  return rulesOf(readObject(file));
+}
+
+/** Add an allow rule (once). Throws when the file cannot be read as a JSON object or written. */
+export function addAllowRule(file: string, rule: string): void {
+  const config = readObject(file);
+  const rules = rulesOf(config);
+  if (rules.allow.includes(rule)) return;
+  config.permissions = { ...((config.permissions as object) ?? {}), allow: [...rules.allow, rule] };
+  write(file, config);
+}
+
+/** Remove a rule wherever it is (allow, ask or deny); false when the file has no such rule. */
+export function removeRule(file: string, rule: string): boolean {
+  const config = readObject(file);
+  const rules = rulesOf(config);
+  if (![...rules.allow, ...rules.ask, ...rules.deny].includes(rule)) return false;
+  const without = (list: string[]) => list.filter((r) => r !== rule);
+  config.permissions = { ...((config.permissions as object) ?? {}), allow: without(rules.allow), ask: without(rules.ask), deny: without(rules.deny) };
+  write(file, config);
+  return true;
+}

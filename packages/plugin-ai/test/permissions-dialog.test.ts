@@ -1,0 +1,75 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { createToolRunner } from '@holic512/tool-runner';
+import { policyOf } from '../src/app';
+import { loadConfig } from '../src/config';
+import { Screen, type Surface } from '../src/interactive/screen';
+import { createTheme } from '../src/interactive/theme';
+
+// "Yes, and don't ask again": the rule shown in the question is written to ai.json, survives a
+// restart (a new runner built from the file) and stops the question; /permissions lists and removes it.
+let dir: string;
+let file: string;
+beforeEach(() => {
+  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ai-perm-')));
+  file = path.join(dir, 'plugin-configs', 'ai.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ maxAutoStepsPerTurn: 5, permissions: { deny: ['exec(rm *)'] } }, null, 2));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function screenWith() {
+  const printed: string[] = [];
+  const surface: Surface = { columns: 100, rows: 30, live: true, print: (t) => void printed.push(t), render: () => undefined, clearScreen: () => undefined };
+  const screen = new Screen({ lang: 'en', theme: createTheme(false), surface, cwd: dir, now: () => 1_000_000 });
+  const agent = { on: () => () => undefined, contextSizes: () => ({ system: 1, summary: 0, digest: 0, window: 0, windowMessages: 0, total: 1, budget: 100 }), usage: () => ({ input_tokens: 0, output_tokens: 0, calls: 0 }), getMode: () => 'low', getRunMode: () => 'default', getProfile: () => null, sessionId: 's', dispose: () => undefined };
+  screen.attach({ agent, config: { context: { projectContextMaxTokens: 1000 } }, registry: { plugins: {} }, paths: { home: dir, sessionsDir: dir, config: file }, memory: [] } as never);
+  return { screen, printed };
+}
+const step = { tool: 'exec' as const, program: 'npm', args: ['run', 'test'] };
+
+test('the dialog offers the exact rule, writes it to ai.json (keeping the rest), and a runner built after a restart does not ask', async () => {
+  const { screen, printed } = screenWith();
+  const answer = screen.confirm({ id: 'cmd_001', step, decision: { level: 'L1', rules: [] }, sessionKey: 'npm run test', rule: 'exec(npm run test)' });
+  screen.onKeys([{ kind: 'text', text: 'd' }]);
+  await expect(answer).resolves.toEqual({ action: 'allow-rule' });
+  expect(printed.join('\n')).toContain('Allowed from now on: exec(npm run test)');
+  const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
+  expect(saved).toEqual({ maxAutoStepsPerTurn: 5, permissions: { deny: ['exec(rm *)'], allow: ['exec(npm run test)'] } });
+  expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  // A restart: the config is read again and a new runner judges the same step.
+  const asked: string[] = [];
+  const runner = createToolRunner({ cwd: dir, lang: 'en', sandbox: 'off', policy: policyOf(loadConfig(file), file), confirm: (r) => (asked.push(r.sessionKey), { action: 'decline' }) });
+  const d = runner.judge(step);
+  expect(d.level).toBe('L0');
+  expect(d.rules.find((r) => r.id === 'permission.allow')?.reason).toContain(file);
+  expect(runner.judge({ tool: 'exec', program: 'rm', args: ['-rf', 'x'] }).level).toBe('L2');
+});
+
+test('without a rule in the request the choice is not there; numbers pick by position', async () => {
+  const { screen } = screenWith();
+  const answer = screen.confirm({ id: 'cmd_002', step, decision: { level: 'L1', rules: [] }, sessionKey: 'npm run test' });
+  screen.onKeys([{ kind: 'text', text: '3' }]); // run, allow-session, decline
+  await expect(answer).resolves.toMatchObject({ action: 'decline' });
+});
+
+test('/permissions lists every rule by effect and removes one; a broken ai.json is left alone with why', () => {
+  const { screen, printed } = screenWith();
+  fs.writeFileSync(file, JSON.stringify({ permissions: { allow: ['exec(git log *)'], ask: ['fs.edit(src/**)'], deny: ['exec(rm *)'] } }));
+  screen.onKeys([{ kind: 'text', text: '/permissions' }, { kind: 'enter' }]);
+  expect(printed.at(-1)!.split('\n').slice(1, 4)).toEqual(['  deny   exec(rm *)', '  ask    fs.edit(src/**)', '  allow  exec(git log *)']);
+  screen.onKeys([{ kind: 'text', text: '/permissions remove exec(git log *)' }, { kind: 'enter' }]);
+  expect(printed.at(-1)).toMatch(/^Removed exec\(git log \*\)/);
+  expect(JSON.parse(fs.readFileSync(file, 'utf8')).permissions.allow).toEqual([]);
+  fs.writeFileSync(file, '{ broken');
+  screen.onKeys([{ kind: 'text', text: '/permissions' }, { kind: 'enter' }]);
+  expect(printed.at(-1)).toMatch(/Cannot read the rules of/);
+  expect(fs.readFileSync(file, 'utf8')).toBe('{ broken');
+});
+
+test('trustedPlugins (the original SlothTool setting) is an alias: plugin.run(<name>) allow rules', () => {
+  fs.writeFileSync(file, JSON.stringify({ trustedPlugins: ['weather'], permissions: { allow: ['exec(ls)'] } }));
+  const policy = policyOf(loadConfig(file), file);
+  expect(policy.permissions?.allow).toEqual(['exec(ls)', 'plugin.run(weather)']);
+});
