@@ -5,7 +5,7 @@ import { redact, redactValue } from './redact';
 import { normalizePolicy } from './policy/classify';
 import { createToolRegistry, type ToolRegistry } from './registry';
 import type { AnyToolDefinition } from './registry/types';
-import { invalidDecision, judgeValid, permissionRules, type JudgeSetup } from './runner-judge';
+import { invalidDecision, judgeValid, permissionRules, type JudgeSetup, type Judgement } from './runner-judge';
 import { isRuleProblem, parseRule } from './permission-rules';
 import { normaliseAnswer, runStep, stopped, type RunSetup } from './runner-run';
 import type { Registry, RunnerDeps, ToolResult } from './tools/types';
@@ -128,6 +128,20 @@ export interface ToolRunner {
 /** Rules that let a step through without its question: it runs in the writable (L1) sandbox. */
 const LOWERED_BY = new Set(['policy.lowered', 'session.allowed', 'permission.allow', 'mode.auto_edit', 'mode.yolo']);
 
+/**
+ * The OS sandbox of one step: read-only by its rules → the read-only, offline sandbox; let
+ * through by a setting, an allowance, a rule, a mode or the user → the workspace is writable (and
+ * the network, when the step needs it). None when there is no sandbox (refused when it is required).
+ */
+function stepSandbox(sandbox: Sandbox, judged: Judgement, asked: 'L0' | 'L1'): ReturnType<RunSetup['sandbox']> {
+  const status = sandbox.status();
+  if (status.kind === 'none') return status.mode === 'required' ? { refused: status.reason ?? 'none' } : undefined;
+  const lowered = judged.decision.rules.some((r) => LOWERED_BY.has(r.id));
+  const level: 'L0' | 'L1' = asked === 'L1' || lowered ? 'L1' : 'L0';
+  const network = level === 'L1' && judged.touches.network.length > 0;
+  return { kind: status.kind, level, network, wrap: (program, args, cwd, options) => sandbox.wrap(level, network, cwd, program, args, options) };
+}
+
 export function createDefaultRunnerDeps(now?: () => number): RunnerDeps {
   const execDeps = { ...createDefaultExecDeps(), ...(now ? { now } : {}) };
   return {
@@ -200,16 +214,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       const parsed = parseRule(text, 'allow', 'answer', (tool) => tools.get(tool)?.permission.arg ?? 'words');
       if (!isRuleProblem(parsed)) judge.rules.push(parsed);
     },
-    sandbox(judged, asked) {
-      const status = sandbox.status();
-      if (status.kind === 'none') return status.mode === 'required' ? { refused: status.reason ?? 'none' } : undefined;
-      // Read-only by its rules: the read-only, offline sandbox. Let through by a setting, an
-      // allowance or the user: the workspace is writable (and the network, when it needs it).
-      const lowered = judged.decision.rules.some((r) => LOWERED_BY.has(r.id));
-      const level: 'L0' | 'L1' = asked === 'L1' || lowered ? 'L1' : 'L0';
-      const network = level === 'L1' && judged.touches.network.length > 0;
-      return { kind: status.kind, level, network, wrap: (program, args, cwd, options) => sandbox.wrap(level, network, cwd, program, args, options) };
-    },
+    sandbox: (judged, asked) => stepSandbox(sandbox, judged, asked),
     context: (id, runOptions, judged) => ({
       id,
       cwd: options.cwd,
