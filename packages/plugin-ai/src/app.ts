@@ -5,7 +5,8 @@ import { aiError } from './errors';
 import { aiPaths, slothtoolHome, type AiPaths } from './home';
 import type { Lang } from './i18n';
 import { loadLlmBase, type LlmClient } from './llm-base';
-import { readProjectContext, type LoadedInstructions } from './project-context';
+import { findGitRoot, readProjectContext, type LoadedInstructions } from './project-context';
+import { readProjectRules, type ProjectRules } from './project-rules';
 import { buildSystemPrompt } from './prompt';
 import { readRegistry, type Registry } from './registry';
 import type { ConfirmFn, Policy, StepRunner } from './runner-types';
@@ -36,16 +37,18 @@ export interface AppAgent {
   registry: Registry;
   /** The project instruction files in the system prompt (`/memory` lists them). */
   memory: LoadedInstructions[];
+  /** The project's own permission rules and whether its folder is trusted. */
+  projectRules: ProjectRules;
 }
 
 /** The tool-runner policy from the ai config. */
-export function policyOf(config: AiConfig, file?: string): Policy {
-  // trustedPlugins (the original SlothTool's setting) is an alias: each name is an allow rule
-  // `plugin.run(<name>)`. allowedPrograms keeps its own meaning (an unknown program asks instead of being refused).
-  const trusted = (config.trustedPlugins ?? []).map((p) => `plugin.run(${p})`);
-  const permissions = config.permissions || trusted.length ? { ...config.permissions, allow: [...(config.permissions?.allow ?? []), ...trusted] } : undefined;
+export function policyOf(config: AiConfig, file?: string, project?: ProjectRules['set']): Policy {
+  // trustedPlugins (the original SlothTool's setting): their plugin.run steps need no question
+  // (tool-runner's plugin.trusted). allowedPrograms: an unknown program asks instead of being refused.
   return {
-    ...(permissions ? { permissions: { ...permissions, ...(file ? { source: file } : {}) } } : {}),
+    ...(config.permissions ? { permissions: { ...config.permissions, ...(file ? { source: file } : {}) } } : {}),
+    ...(config.trustedPlugins ? { trustedPlugins: config.trustedPlugins } : {}),
+    ...(project ? { extraPermissions: [project] } : {}),
     allowedPrograms: config.allowedPrograms,
     allowNetwork: config.allowNetwork,
     allowWrite: config.allowWrite,
@@ -98,6 +101,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const registry = readRegistry(paths.registry);
   const llm = options.llm ?? loadLlmBase(registry).client;
   const projectContext = readProjectContext(cwd, config.context.projectContextMaxTokens);
+  // A project's permission rules: deny always, allow / ask once the folder is trusted (/trust).
+  const projectRules = readProjectRules(findGitRoot(cwd) ?? cwd, paths.trust);
   const systemPrompt = buildSystemPrompt({
     cwd,
     os: `${os.platform()} ${os.release()} (${os.arch()})`,
@@ -111,7 +116,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       const tr = loadToolRunner();
       // fs.* steps judge paths against the workspace: the git root of the cwd, or the cwd.
       const workspace = tr.findWorkspace?.(cwd) ?? cwd;
-      return tr.createToolRunner({ policy: policyOf(config, paths.config), confirm, registry, cwd, workspace, lang: options.lang, env, sandbox: config.sandbox });
+      return tr.createToolRunner({ policy: policyOf(config, paths.config, projectRules.set), confirm, registry, cwd, workspace, lang: options.lang, env, sandbox: config.sandbox });
     });
   const agent = new Agent(
     {
@@ -132,5 +137,5 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       now: options.now,
     },
   );
-  return { agent, config, paths, registry, memory: projectContext?.files ?? [] };
+  return { agent, config, paths, registry, memory: projectContext?.files ?? [], projectRules };
 }

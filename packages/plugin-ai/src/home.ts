@@ -12,6 +12,8 @@ export interface AiPaths {
   settings: string;
   sessionsDir: string;
   auditLog: string;
+  /** Which project folders the user trusts (extensions/trust.ts). */
+  trust: string;
 }
 
 export function aiPaths(home: string): AiPaths {
@@ -22,6 +24,7 @@ export function aiPaths(home: string): AiPaths {
     settings: path.join(home, 'settings.json'),
     sessionsDir: path.join(home, 'ai', 'sessions'),
     auditLog: path.join(home, 'ai', 'audit.jsonl'),
+    trust: path.join(home, 'ai', 'trust.json'),
   };
 }
 

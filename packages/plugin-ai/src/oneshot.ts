@@ -163,6 +163,9 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   }
   const { agent } = app;
   json.limit = app.config.jsonOutputBytes;
+  const project = app.projectRules;
+  if (project.problem) stderr.write(t(lang, 'projectRulesBroken', { problem: project.problem }) + '\n');
+  else if (project.trust === 'untrusted' || project.trust === 'changed') stderr.write(t(lang, 'projectRulesOff') + '\n');
   if (args.runMode) {
     const r = agent.setRunMode(args.runMode);
     if (!r.ok) {

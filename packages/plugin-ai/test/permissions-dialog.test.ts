@@ -68,8 +68,47 @@ test('/permissions lists every rule by effect and removes one; a broken ai.json 
   expect(fs.readFileSync(file, 'utf8')).toBe('{ broken');
 });
 
-test('trustedPlugins (the original SlothTool setting) is an alias: plugin.run(<name>) allow rules', () => {
+test('trustedPlugins (the original SlothTool setting) is accepted and reaches the runner: their plugin.run steps need no question', () => {
   fs.writeFileSync(file, JSON.stringify({ trustedPlugins: ['weather'], permissions: { allow: ['exec(ls)'] } }));
   const policy = policyOf(loadConfig(file), file);
-  expect(policy.permissions?.allow).toEqual(['exec(ls)', 'plugin.run(weather)']);
+  const runner = createToolRunner({ cwd: dir, lang: 'en', sandbox: 'off', policy, registry: { plugins: { weather: { name: '@x/plugin-weather', binPath: '/nonexistent/bin.js' }, news: { name: '@x/plugin-news', binPath: '/nonexistent/n.js' } } }, confirm: () => ({ action: 'decline' }) });
+  expect(runner.judge({ tool: 'plugin.run', plugin: 'weather', args: [] })).toMatchObject({ level: 'L0' });
+  expect(runner.judge({ tool: 'plugin.run', plugin: 'news', args: [] }).level).toBe('L1');
+});
+
+describe("a project's own rules (.slothtool/settings.json)", () => {
+  const { readProjectRules } = require('../src/project-rules') as typeof import('../src/project-rules');
+  const { trustCommand } = require('../src/interactive/trust-view') as typeof import('../src/interactive/trust-view');
+  let project: string;
+  let trustFile: string;
+  beforeEach(() => {
+    project = path.join(dir, 'repo');
+    fs.mkdirSync(path.join(project, '.git'), { recursive: true });
+    fs.mkdirSync(path.join(project, '.slothtool'));
+    fs.writeFileSync(path.join(project, '.slothtool', 'settings.json'), JSON.stringify({ permissions: { allow: ['exec(npm run test)'], deny: ['exec(git push *)'] } }));
+    trustFile = path.join(dir, 'ai', 'trust.json');
+  });
+  const runnerFor = () => {
+    const rules = readProjectRules(project, trustFile);
+    return createToolRunner({ cwd: project, lang: 'en', sandbox: 'off', policy: policyOf(loadConfig(file), file, rules.set), confirm: () => ({ action: 'decline' }) });
+  };
+
+  test('untrusted: its deny rules apply, its allow rules do not', () => {
+    expect(readProjectRules(project, trustFile).trust).toBe('untrusted');
+    const r = runnerFor();
+    const push = r.judge({ tool: 'exec', program: 'git', args: ['push', 'origin', 'main'] });
+    expect(push.level).toBe('L2');
+    expect(push.rules.find((x) => x.id === 'permission.deny')?.reason).toContain('.slothtool/settings.json');
+    expect(r.judge(step).level).toBe('L1');
+  });
+
+  test('/trust yes trusts the folder as it is: its allow rules apply; a change to the file turns them off again', () => {
+    expect(trustCommand('', project, trustFile, 'en')).toMatch(/is not trusted[\s\S]*\.slothtool\/settings\.json/);
+    expect(trustCommand('yes', project, trustFile, 'en')).toMatch(/^Trusted /);
+    expect(readProjectRules(project, trustFile).trust).toBe('trusted');
+    expect(runnerFor().judge(step).level).toBe('L0');
+    fs.writeFileSync(path.join(project, '.slothtool', 'settings.json'), JSON.stringify({ permissions: { allow: ['exec(curl *)'] } }));
+    expect(readProjectRules(project, trustFile).trust).toBe('changed');
+    expect(runnerFor().judge({ tool: 'exec', program: 'curl', args: ['http://x'] }).level).toBe('L1');
+  });
 });

@@ -69,13 +69,15 @@ function applyMode(found: Finding[], mode: RunMode, tool: string, askEachTime: b
 export function permissionRules(policy: Policy, registry: ToolRegistry): { rules: PermissionRule[]; problems: RuleProblem[] } {
   const rules: PermissionRule[] = [];
   const problems: RuleProblem[] = [];
-  const source = policy.permissions?.source ?? 'ai.json';
   const argKind = (tool: string) => registry.get(tool)?.permission.arg ?? 'words';
-  for (const effect of ['deny', 'ask', 'allow'] as const) {
-    for (const text of policy.permissions?.[effect] ?? []) {
-      const r = parseRule(text, effect, source, argKind);
-      if (isRuleProblem(r)) problems.push(r);
-      else rules.push(r);
+  const sets = [{ ...policy.permissions, source: policy.permissions?.source ?? 'ai.json' }, ...(policy.extraPermissions ?? [])];
+  for (const set of sets) {
+    for (const effect of ['deny', 'ask', 'allow'] as const) {
+      for (const text of set[effect] ?? []) {
+        const r = parseRule(text, effect, set.source, argKind);
+        if (isRuleProblem(r)) problems.push(r);
+        else rules.push(r);
+      }
     }
   }
   return { rules, problems };

@@ -95,6 +95,8 @@ export interface Policy {
    * workspace); ask always asks; deny refuses. `source` names the file they came from.
    */
   permissions?: { allow?: string[]; ask?: string[]; deny?: string[]; source?: string };
+  /** More rule sets with their own source (a project's `.slothtool/settings.json`), applied like `permissions`. */
+  extraPermissions?: Array<{ allow?: string[]; ask?: string[]; deny?: string[]; source: string }>;
 }
 
 /** Context for classification. */

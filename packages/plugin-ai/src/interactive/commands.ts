@@ -18,6 +18,7 @@ export const COMMANDS = [
   'ps',
   'memory',
   'permissions',
+  'trust',
   'exit',
 ] as const;
 

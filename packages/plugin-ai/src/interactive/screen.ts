@@ -22,6 +22,7 @@ import { ScreenTurns } from './screen-turns';
 import { colorDiff, readLlmProfiles, withWords, wordsOf } from './screen-text';
 import { formatCheckpoints, formatModels, formatRewind, modelOf, parseModelArg, parseRewindArg } from './session-views';
 import { addAllowRule, listRules, removeRule } from '../permissions-store';
+import { trustCommand } from './trust-view';
 
 export type { ScreenOptions, Surface } from './screen-base';
 
@@ -383,6 +384,8 @@ export class Screen extends ScreenTurns {
         return this.print(this.modelCommand(arg));
       case 'permissions':
         return this.print(this.permissionsCommand(arg));
+      case 'trust':
+        return this.print(trustCommand(arg, this.options.cwd, this.app!.paths.trust, this.lang));
       case 'rewind': {
         if (!arg) return this.print(formatCheckpoints(agent.checkpoints(), this.theme, this.lang).join('\n'));
         if (busyOnly()) return;

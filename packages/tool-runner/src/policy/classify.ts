@@ -46,6 +46,19 @@ export function normalizePolicy(raw: unknown): Policy {
     if (typeof p.source === 'string') perms.source = p.source;
     out.permissions = perms;
   }
+  if (Array.isArray(r.extraPermissions)) {
+    out.extraPermissions = [];
+    for (const set of r.extraPermissions as unknown[]) {
+      if (!set || typeof set !== 'object' || typeof (set as { source?: unknown }).source !== 'string') continue;
+      const p = set as Record<string, unknown>;
+      const one: NonNullable<Policy['extraPermissions']>[number] = { source: p.source as string };
+      for (const k of ['allow', 'ask', 'deny'] as const) {
+        const l = list(p[k]);
+        if (l?.length) one[k] = l;
+      }
+      out.extraPermissions.push(one);
+    }
+  }
   if (r.allowPrivateNetwork === true) out.allowPrivateNetwork = true;
   else {
     const hosts = list(r.allowPrivateNetwork);

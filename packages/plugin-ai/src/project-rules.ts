@@ -1,0 +1,40 @@
+/**
+ * A project's own permission rules (`.slothtool/settings.json` → `permissions`). A repository may
+ * only make things stricter on its own: its deny rules always apply; its allow and ask rules only
+ * once the user trusts the folder (extensions/trust.ts: remembered per folder and content hash).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { projectExtras, TrustStore, type TrustState } from './extensions/trust';
+
+export interface ProjectRules {
+  /** The rule set for the runner's policy (`extraPermissions`), or undefined when there is none. */
+  set?: { allow?: string[]; ask?: string[]; deny?: string[]; source: string };
+  trust: TrustState;
+  /** Why the file's rules could not be read (they are not applied). */
+  problem?: string;
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+export function readProjectRules(workspace: string, trustFile: string): ProjectRules {
+  const file = path.join(workspace, '.slothtool', 'settings.json');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return { trust: 'nothing' };
+  }
+  const trust = new TrustStore(trustFile).state(projectExtras(workspace));
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { trust, problem: `${file}: ${(err as Error).message}` };
+  }
+  const p = (value && typeof value === 'object' ? (value as { permissions?: unknown }).permissions : undefined) as Record<string, unknown> | undefined;
+  if (!p || typeof p !== 'object') return { trust };
+  const deny = strings(p.deny);
+  const trusted = trust === 'trusted';
+  return { trust, set: { deny, ...(trusted ? { allow: strings(p.allow), ask: strings(p.ask) } : {}), source: file } };
+}
