@@ -42,13 +42,15 @@ export interface AppAgent {
 }
 
 /** The tool-runner policy from the ai config. */
-export function policyOf(config: AiConfig, file?: string, project?: ProjectRules['set']): Policy {
+export function policyOf(config: AiConfig, file?: string, project?: ProjectRules['set'], workspace?: string): Policy {
+  const mine = workspace ? config.projectPermissions?.[workspace] : undefined;
+  const extra = [...(mine ? [{ ...mine, source: `${file ?? 'ai.json'} (projectPermissions ${workspace})` }] : []), ...(project ? [project] : [])];
   // trustedPlugins (the original SlothTool's setting): their plugin.run steps need no question
   // (tool-runner's plugin.trusted). allowedPrograms: an unknown program asks instead of being refused.
   return {
     ...(config.permissions ? { permissions: { ...config.permissions, ...(file ? { source: file } : {}) } } : {}),
     ...(config.trustedPlugins ? { trustedPlugins: config.trustedPlugins } : {}),
-    ...(project ? { extraPermissions: [project] } : {}),
+    ...(extra.length ? { extraPermissions: extra } : {}),
     allowedPrograms: config.allowedPrograms,
     allowNetwork: config.allowNetwork,
     allowWrite: config.allowWrite,
@@ -102,7 +104,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const llm = options.llm ?? loadLlmBase(registry).client;
   const projectContext = readProjectContext(cwd, config.context.projectContextMaxTokens);
   // A project's permission rules: deny always, allow / ask once the folder is trusted (/trust).
-  const projectRules = readProjectRules(findGitRoot(cwd) ?? cwd, paths.trust);
+  const projectRoot = findGitRoot(cwd) ?? cwd;
+  const projectRules = readProjectRules(projectRoot, paths.trust);
   const systemPrompt = buildSystemPrompt({
     cwd,
     os: `${os.platform()} ${os.release()} (${os.arch()})`,
@@ -116,7 +119,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       const tr = loadToolRunner();
       // fs.* steps judge paths against the workspace: the git root of the cwd, or the cwd.
       const workspace = tr.findWorkspace?.(cwd) ?? cwd;
-      return tr.createToolRunner({ policy: policyOf(config, paths.config, projectRules.set), confirm, registry, cwd, workspace, lang: options.lang, env, sandbox: config.sandbox });
+      return tr.createToolRunner({ policy: policyOf(config, paths.config, projectRules.set, projectRoot), confirm, registry, cwd, workspace, lang: options.lang, env, sandbox: config.sandbox });
     });
   const agent = new Agent(
     {

@@ -25,6 +25,10 @@ export const ContextBudgetsSchema = z
   .strict();
 
 /** `<home>/plugin-configs/ai.json`. Every field optional; defaults below. */
+const RuleSetSchema = z
+  .object({ allow: z.array(z.string()).optional(), ask: z.array(z.string()).optional(), deny: z.array(z.string()).optional() })
+  .strict();
+
 export const AiConfigSchema = z
   .object({
     /** Commands the built-in policy does not know (`"terraform"`, `"git lg"`, `"./gradlew"`): they
@@ -49,10 +53,9 @@ export const AiConfigSchema = z
     sandbox: z.enum(['auto', 'required', 'off']).default('auto'),
     context: ContextBudgetsSchema.default(() => ContextBudgetsSchema.parse({})),
     /** Permission rules (`exec(git log *)`, `fs.edit(src/**)`, `http.get(domain:x)`, `mcp.github.*`): deny > ask > allow > the rules' level. */
-    permissions: z
-      .object({ allow: z.array(z.string()).optional(), ask: z.array(z.string()).optional(), deny: z.array(z.string()).optional() })
-      .strict()
-      .optional(),
+    permissions: RuleSetSchema.optional(),
+    /** Rules the user gave for one project folder (its absolute path), kept here rather than in the repository. */
+    projectPermissions: z.record(z.string(), RuleSetSchema).optional(),
     /** MCP servers in Claude Code's shape (`{"name": {command, args, env} | {url, headers}}`);
      * each entry is checked by mcp/config.ts, which reports a bad one by name without failing the rest. */
     mcpServers: z.record(z.string(), z.unknown()).optional(),

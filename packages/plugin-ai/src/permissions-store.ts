@@ -42,13 +42,29 @@ export function listRules(file: string): Record<RuleEffect, string[]> {
   return rulesOf(readObject(file));
 }
 
-/** Add an allow rule (once). Throws when the file cannot be read as a JSON object or written. */
-export function addAllowRule(file: string, rule: string): void {
+/**
+ * Add an allow rule (once): everywhere (`permissions`), or for one project folder
+ * (`projectPermissions[folder]`). Throws when the file cannot be read as a JSON object or written.
+ */
+export function addAllowRule(file: string, rule: string, folder?: string): void {
   const config = readObject(file);
-  const rules = rulesOf(config);
-  if (rules.allow.includes(rule)) return;
-  config.permissions = { ...((config.permissions as object) ?? {}), allow: [...rules.allow, rule] };
+  if (folder) {
+    const all = (config.projectPermissions && typeof config.projectPermissions === 'object' ? config.projectPermissions : {}) as Record<string, unknown>;
+    const here = rulesOf({ permissions: all[folder] });
+    if (here.allow.includes(rule)) return;
+    config.projectPermissions = { ...all, [folder]: { ...((all[folder] as object) ?? {}), allow: [...here.allow, rule] } };
+  } else {
+    const rules = rulesOf(config);
+    if (rules.allow.includes(rule)) return;
+    config.permissions = { ...((config.permissions as object) ?? {}), allow: [...rules.allow, rule] };
+  }
   write(file, config);
+}
+
+/** The rules the user gave for one project folder. */
+export function listProjectRules(file: string, folder: string): Record<RuleEffect, string[]> {
+  const all = readObject(file).projectPermissions as Record<string, unknown> | undefined;
+  return rulesOf({ permissions: all?.[folder] });
 }
 
 /** Remove a rule wherever it is (allow, ask or deny); false when the file has no such rule. */

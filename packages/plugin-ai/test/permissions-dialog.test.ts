@@ -112,3 +112,19 @@ describe("a project's own rules (.slothtool/settings.json)", () => {
     expect(runnerFor().judge({ tool: 'exec', program: 'curl', args: ['http://x'] }).level).toBe('L1');
   });
 });
+
+test('"don\'t ask again in this project" keeps the rule in ai.json for this folder only', async () => {
+  const { screen, printed } = screenWith();
+  const answer = screen.confirm({ id: 'cmd_003', step, decision: { level: 'L1', rules: [] }, sessionKey: 'npm run test', rule: 'exec(npm run test)' });
+  screen.onKeys([{ kind: 'text', text: 'p' }]);
+  await expect(answer).resolves.toEqual({ action: 'allow-rule' });
+  const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
+  expect(saved.projectPermissions).toEqual({ [dir]: { allow: ['exec(npm run test)'] } });
+  expect(saved.permissions).toEqual({ deny: ['exec(rm *)'] });
+  const judgeIn = (folder: string) =>
+    createToolRunner({ cwd: folder, lang: 'en', sandbox: 'off', policy: policyOf(loadConfig(file), file, undefined, folder), confirm: () => ({ action: 'decline' }) }).judge(step).level;
+  expect(judgeIn(dir)).toBe('L0');
+  expect(judgeIn(path.join(dir, 'elsewhere'))).toBe('L1');
+  screen.onKeys([{ kind: 'text', text: '/permissions' }, { kind: 'enter' }]);
+  expect(printed.at(-1)).toContain('  allow  exec(npm run test)  (this project)');
+});

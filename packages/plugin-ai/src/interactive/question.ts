@@ -5,7 +5,7 @@
  */
 import { createEditor, reduce as reduceEditor, type EditorKey, type EditorState } from './line-editor';
 
-export type Choice = 'run' | 'allow-session' | 'allow-always' | 'decline' | 'edit';
+export type Choice = 'run' | 'allow-session' | 'allow-always' | 'allow-project' | 'decline' | 'edit';
 
 export interface QuestionState {
   choices: Choice[];
@@ -20,7 +20,7 @@ export type QuestionKey = EditorKey | { kind: 'escape' };
 
 export type QuestionOutcome = { choice: Exclude<Choice, 'edit'> } | { edited: string[] };
 
-const HOTKEYS: Record<string, Choice> = { y: 'run', a: 'allow-session', d: 'allow-always', n: 'decline', e: 'edit' };
+const HOTKEYS: Record<string, Choice> = { y: 'run', a: 'allow-session', d: 'allow-always', p: 'allow-project', n: 'decline', e: 'edit' };
 
 /**
  * A question; `editable` adds the "edit" choice (exec and plugin.run steps), `rule` the "yes, and
@@ -28,7 +28,7 @@ const HOTKEYS: Record<string, Choice> = { y: 'run', a: 'allow-session', d: 'allo
  */
 export function createQuestion(editable: boolean, rule = false): QuestionState {
   // 1–3 stay yes / this session / no whatever else is offered.
-  const choices: Choice[] = rule ? ['run', 'allow-session', 'decline', 'allow-always'] : ['run', 'allow-session', 'decline'];
+  const choices: Choice[] = rule ? ['run', 'allow-session', 'decline', 'allow-project', 'allow-always'] : ['run', 'allow-session', 'decline'];
   if (editable) choices.push('edit');
   return { choices, index: 0 };
 }

@@ -21,8 +21,9 @@ import { QUESTION_GUARD_MS, TYPING_RECENTLY_MS } from './screen-base';
 import { ScreenTurns } from './screen-turns';
 import { colorDiff, readLlmProfiles, withWords, wordsOf } from './screen-text';
 import { formatCheckpoints, formatModels, formatRewind, modelOf, parseModelArg, parseRewindArg } from './session-views';
-import { addAllowRule, listRules, removeRule } from '../permissions-store';
-import { trustCommand } from './trust-view';
+import { addAllowRule } from '../permissions-store';
+import { permissionsText, trustCommand } from './trust-view';
+import { findGitRoot } from '../project-context';
 
 export type { ScreenOptions, Surface } from './screen-base';
 
@@ -148,11 +149,11 @@ export class Screen extends ScreenTurns {
     } else if (outcome.choice === 'decline') {
       answer = { action: 'decline', reason: ts(this.lang, 'declinedByUser') };
       this.print(this.theme.dim(`  ✗ ${ts(this.lang, 'choice_decline')}`));
-    } else if (outcome.choice === 'allow-always' && q.request.rule) {
+    } else if ((outcome.choice === 'allow-always' || outcome.choice === 'allow-project') && q.request.rule) {
       answer = { action: 'allow-rule' };
-      this.print(this.theme.dim(`  ✓ ${this.saveRule(q.request.rule)}`));
+      this.print(this.theme.dim(`  ✓ ${this.saveRule(q.request.rule, outcome.choice === 'allow-project')}`));
     } else {
-      answer = { action: outcome.choice === 'allow-always' ? 'run' : outcome.choice };
+      answer = { action: outcome.choice === 'allow-always' || outcome.choice === 'allow-project' ? 'run' : outcome.choice };
       this.print(this.theme.dim(`  ✓ ${ts(this.lang, `choice_${outcome.choice}`, { key: q.request.sessionKey })}`));
     }
     q.resolve(answer);
@@ -219,31 +220,13 @@ export class Screen extends ScreenTurns {
   }
 
   /** "Yes, and don't ask again": the rule goes into ai.json (the runner applies it from now on either way). */
-  private saveRule(rule: string): string {
+  private saveRule(rule: string, here: boolean): string {
     const file = this.app!.paths.config;
     try {
-      addAllowRule(file, rule);
+      addAllowRule(file, rule, here ? (findGitRoot(this.options.cwd) ?? this.options.cwd) : undefined);
       return ts(this.lang, 'ruleSaved', { rule, file });
     } catch (err) {
       return ts(this.lang, 'ruleNotSaved', { rule, file, reason: (err as Error).message });
-    }
-  }
-
-  /** `/permissions`: every rule of ai.json by effect; `/permissions remove <rule>` takes one out. */
-  private permissionsCommand(arg: string): string {
-    const file = this.app!.paths.config;
-    try {
-      const m = /^remove\s+(.+)$/.exec(arg);
-      if (m) return ts(this.lang, removeRule(file, m[1].trim()) ? 'ruleRemoved' : 'ruleMissing', { rule: m[1].trim(), file });
-      const rules = listRules(file);
-      const total = rules.allow.length + rules.ask.length + rules.deny.length;
-      if (!total) return ts(this.lang, 'rulesNone', { file });
-      const lines = [ts(this.lang, 'rulesHead', { file })];
-      for (const effect of ['deny', 'ask', 'allow'] as const) for (const r of rules[effect]) lines.push(`  ${effect.padEnd(5)}  ${r}`);
-      lines.push(this.theme.dim(ts(this.lang, 'rulesUsage')));
-      return lines.join('\n');
-    } catch (err) {
-      return this.theme.yellow(ts(this.lang, 'rulesUnreadable', { file, reason: (err as Error).message }));
     }
   }
 
@@ -383,7 +366,7 @@ export class Screen extends ScreenTurns {
       case 'model':
         return this.print(this.modelCommand(arg));
       case 'permissions':
-        return this.print(this.permissionsCommand(arg));
+        return this.print(permissionsText(arg, this.app!.paths.config, findGitRoot(this.options.cwd) ?? this.options.cwd, this.theme, this.lang));
       case 'trust':
         return this.print(trustCommand(arg, this.options.cwd, this.app!.paths.trust, this.lang));
       case 'rewind': {

@@ -4,6 +4,8 @@
  * it is now (asked again when those files change), `/trust no` forgets it.
  */
 import type { Lang } from '../i18n';
+import { listProjectRules, listRules, removeRule } from '../permissions-store';
+import type { Theme } from './theme';
 import { projectExtras, TrustStore } from '../extensions/trust';
 import { findGitRoot } from '../project-context';
 import { ts } from './strings';
@@ -23,4 +25,24 @@ export function trustCommand(arg: string, cwd: string, trustFile: string, lang: 
     return ts(lang, 'trustRevoked', { folder: workspace });
   }
   return `${ts(lang, `trust_${store.state(extras)}` as 'trust_trusted', { folder: workspace })}\n${files}\n${ts(lang, 'trustUsage')}`;
+}
+
+/**
+ * `/permissions`: every rule of ai.json by effect, and the ones given for this project folder;
+ * `/permissions remove <rule>` takes one out of the everywhere rules.
+ */
+export function permissionsText(arg: string, file: string, folder: string, theme: Theme, lang: Lang): string {
+  try {
+    const m = /^remove\s+(.+)$/.exec(arg);
+    if (m) return ts(lang, removeRule(file, m[1].trim()) ? 'ruleRemoved' : 'ruleMissing', { rule: m[1].trim(), file });
+    const rules = listRules(file);
+    const here = listProjectRules(file, folder);
+    const lines: string[] = [];
+    for (const effect of ['deny', 'ask', 'allow'] as const) for (const r of rules[effect]) lines.push(`  ${effect.padEnd(5)}  ${r}`);
+    for (const effect of ['deny', 'ask', 'allow'] as const) for (const r of here[effect]) lines.push(`  ${effect.padEnd(5)}  ${r}  ${ts(lang, 'rulesHere')}`);
+    if (!lines.length) return ts(lang, 'rulesNone', { file });
+    return [ts(lang, 'rulesHead', { file }), ...lines, theme.dim(ts(lang, 'rulesUsage'))].join('\n');
+  } catch (err) {
+    return theme.yellow(ts(lang, 'rulesUnreadable', { file, reason: (err as Error).message }));
+  }
 }
