@@ -239,3 +239,15 @@ describe('/model and /rewind', () => {
     expect(printed.at(-1)).toBe('/rewind <number> [files|conversation] — both by default');
   });
 });
+
+test('in plan mode the answer offers "Run this plan" first; taking it switches to default mode and sends it', () => {
+  const { screen, printed } = setup();
+  let mode = 'plan';
+  const sent: string[] = [];
+  screen.attach(fakeApp({ getRunMode: () => mode, setRunMode: (m: string) => ((mode = m), { ok: true }), send: async (t: string) => (sent.push(t), { outcome: 'answered', message: 'ok', steps: 0, usage: { input_tokens: 0, output_tokens: 0, calls: 0 }, sessionId: 's1' }) }));
+  (screen as unknown as { showReply(r: unknown, raw: boolean): void }).showReply({ type: 'chat', message: '1. edit a.ts\n2. run the tests', data: { suggestions: ['explain step 2'] } }, false);
+  expect(printed.join('\n')).toMatch(/1 › Run this plan {3}2 › explain step 2/);
+  screen.onKeys([{ kind: 'text', text: '1' }, { kind: 'enter' }]);
+  expect(mode).toBe('default');
+  expect(printed.join('\n')).toContain('Mode: default');
+});

@@ -231,7 +231,9 @@ export abstract class ScreenTurns extends ScreenBase {
       const markdown = !raw && looksLikeMarkdown(text, reply.data?.format);
       const body = markdown ? this.renderMarkdown(text) : text;
       const lines = [raw ? this.theme.dim(ts(this.lang, 'rawMarker')) : '', body].filter(Boolean);
-      const suggestions = (reply.data?.suggestions ?? []).filter((s) => s.trim() !== '').slice(0, 9);
+      const offered = (reply.data?.suggestions ?? []).filter((s) => s.trim() !== '');
+      // In plan mode the answer is a plan: running it is the first quick reply.
+      const suggestions = (this.app?.agent.getRunMode() === 'plan' ? [ts(this.lang, 'runPlan'), ...offered] : offered).slice(0, 9);
       this.suggestions = suggestions;
       this.suggestionIndex = -1;
       if (suggestions.length) lines.push(this.theme.dim(suggestions.map((s, i) => `${i + 1} › ${s}`).join('   ')), this.theme.dim(ts(this.lang, 'suggestionsHint')));

@@ -271,6 +271,11 @@ export class Screen extends ScreenTurns {
       this.waitingForAgent.push(text);
       return;
     }
+    // "Run this plan" (offered under an answer in plan mode): back to default mode, then go.
+    if (parsed.kind === 'message' && text.trim() === ts(this.lang, 'runPlan') && this.app.agent.getRunMode() === 'plan') {
+      this.app.agent.setRunMode('default');
+      this.print(this.theme.dim(ts(this.lang, 'runModeNow', { mode: 'default' })));
+    }
     if (parsed.kind === 'unknown') {
       const suggest = parsed.suggestion ? ts(this.lang, 'didYouMean', { name: parsed.suggestion }) : '';
       this.print(this.theme.yellow(ts(this.lang, 'unknownCommand', { name: parsed.name, suggest, list: COMMANDS.map((c) => `/${c}`).join(' ') })));
