@@ -67,13 +67,24 @@ export function listProjectRules(file: string, folder: string): Record<RuleEffec
   return rulesOf({ permissions: all?.[folder] });
 }
 
-/** Remove a rule wherever it is (allow, ask or deny); false when the file has no such rule. */
-export function removeRule(file: string, rule: string): boolean {
+/**
+ * Remove a rule wherever it is (allow, ask or deny), from the everywhere rules and from those of
+ * `folder`; false when the file has no such rule.
+ */
+export function removeRule(file: string, rule: string, folder?: string): boolean {
   const config = readObject(file);
-  const rules = rulesOf(config);
-  if (![...rules.allow, ...rules.ask, ...rules.deny].includes(rule)) return false;
-  const without = (list: string[]) => list.filter((r) => r !== rule);
-  config.permissions = { ...((config.permissions as object) ?? {}), allow: without(rules.allow), ask: without(rules.ask), deny: without(rules.deny) };
+  const without = (set: unknown): { found: boolean; set: Record<string, unknown> } => {
+    const rules = rulesOf({ permissions: set });
+    const found = [...rules.allow, ...rules.ask, ...rules.deny].includes(rule);
+    const drop = (list: string[]) => list.filter((r) => r !== rule);
+    return { found, set: { ...((set as object) ?? {}), allow: drop(rules.allow), ask: drop(rules.ask), deny: drop(rules.deny) } };
+  };
+  const everywhere = without(config.permissions);
+  if (everywhere.found) config.permissions = everywhere.set;
+  const all = (config.projectPermissions && typeof config.projectPermissions === 'object' ? config.projectPermissions : {}) as Record<string, unknown>;
+  const here = folder ? without(all[folder]) : { found: false, set: {} };
+  if (folder && here.found) config.projectPermissions = { ...all, [folder]: here.set };
+  if (!everywhere.found && !here.found) return false;
   write(file, config);
   return true;
 }

@@ -128,3 +128,13 @@ test('"don\'t ask again in this project" keeps the rule in ai.json for this fold
   screen.onKeys([{ kind: 'text', text: '/permissions' }, { kind: 'enter' }]);
   expect(printed.at(-1)).toContain('  allow  exec(npm run test)  (this project)');
 });
+
+test('/permissions remove takes a project rule out too', () => {
+  const { screen, printed } = screenWith();
+  fs.writeFileSync(file, JSON.stringify({ projectPermissions: { [dir]: { allow: ['exec(make)'] }, '/other': { allow: ['exec(make)'] } } }));
+  screen.onKeys([{ kind: 'text', text: '/permissions remove exec(make)' }, { kind: 'enter' }]);
+  expect(printed.at(-1)).toMatch(/^Removed exec\(make\)/);
+  const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
+  expect(saved.projectPermissions[dir].allow).toEqual([]);
+  expect(saved.projectPermissions['/other'].allow).toEqual(['exec(make)']);
+});

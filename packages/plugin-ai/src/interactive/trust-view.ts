@@ -34,7 +34,7 @@ export function trustCommand(arg: string, cwd: string, trustFile: string, lang: 
 export function permissionsText(arg: string, file: string, folder: string, theme: Theme, lang: Lang): string {
   try {
     const m = /^remove\s+(.+)$/.exec(arg);
-    if (m) return ts(lang, removeRule(file, m[1].trim()) ? 'ruleRemoved' : 'ruleMissing', { rule: m[1].trim(), file });
+    if (m) return ts(lang, removeRule(file, m[1].trim(), folder) ? 'ruleRemoved' : 'ruleMissing', { rule: m[1].trim(), file });
     const rules = listRules(file);
     const here = listProjectRules(file, folder);
     const lines: string[] = [];
