@@ -76,7 +76,7 @@ test('no secret reaches the model, the session, the audit log, the call log or t
   const sessionFiles = await walkFiles(path.join(home, 'ai', 'sessions'));
   expect(sessionFiles.length).toBeGreaterThan(0);
   const auditFile = path.join(home, 'ai', 'audit.jsonl');
-  const callLog = path.join(home, 'plugin-configs', 'llm-base.logs.json');
+  const callLog = path.join(home, 'plugin-configs', 'llm-base.calls.jsonl');
   const places: Array<[string, string]> = [
     ['model requests', JSON.stringify(fx.server.requests.map((q) => q.body))],
     ['--json events', r.stdout],
@@ -164,7 +164,7 @@ test('the other paths: a background process, an http.get of a local server and a
       ['model requests', JSON.stringify(fx.server.requests.map((q) => q.body))],
       ['--json events', r.stdout],
       ['audit log', await fs.readFile(path.join(home, 'ai', 'audit.jsonl'), 'utf8')],
-      ['call log', await fs.readFile(path.join(home, 'plugin-configs', 'llm-base.logs.json'), 'utf8')],
+      ['call log', await fs.readFile(path.join(home, 'plugin-configs', 'llm-base.calls.jsonl'), 'utf8')],
       ...(await Promise.all(sessionFiles.map(async (f): Promise<[string, string]> => [`session ${path.basename(f)}`, await fs.readFile(f, 'utf8')]))),
     ];
     const leaks: string[] = [];

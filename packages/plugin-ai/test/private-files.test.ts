@@ -33,8 +33,8 @@ test('new files are 0600 in 0700 folders, and wider ones found are narrowed', as
   await fs.writeFile(path.join(ai, 'audit.jsonl'), '', { mode: 0o644 });
   await fs.chmod(path.join(ai, 'audit.jsonl'), 0o644);
   await fs.chmod(path.join(temp.slothtoolHome, 'plugin-configs'), 0o755);
-  await fs.writeFile(path.join(temp.slothtoolHome, 'plugin-configs', 'llm-base.logs.json'), '{"calls": []}', { mode: 0o644 });
-  await fs.chmod(path.join(temp.slothtoolHome, 'plugin-configs', 'llm-base.logs.json'), 0o644);
+  await fs.writeFile(path.join(temp.slothtoolHome, 'plugin-configs', 'llm-base.calls.jsonl'), '', { mode: 0o644 });
+  await fs.chmod(path.join(temp.slothtoolHome, 'plugin-configs', 'llm-base.calls.jsonl'), 0o644);
   server.enqueue({ json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'ls', args: [] }] } } }, { json: { type: 'chat', message: 'done' } });
   const r = await runAi(['-p', 'hi'], { env: temp.env, cwd: temp.home });
   expect(r.code).toBe(0);
@@ -45,6 +45,6 @@ test('new files are 0600 in 0700 folders, and wider ones found are narrowed', as
     session: await mode(path.join(sessions, session)),
     audit: await mode(path.join(ai, 'audit.jsonl')),
     configs: await mode(path.join(temp.slothtoolHome, 'plugin-configs')),
-    callLog: await mode(path.join(temp.slothtoolHome, 'plugin-configs', 'llm-base.logs.json')),
+    callLog: await mode(path.join(temp.slothtoolHome, 'plugin-configs', 'llm-base.calls.jsonl')),
   }).toEqual({ ai: 0o700, sessions: 0o700, session: 0o600, audit: 0o600, configs: 0o700, callLog: 0o600 });
 });

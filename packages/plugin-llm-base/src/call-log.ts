@@ -3,14 +3,22 @@ import * as path from 'path';
 import { redactValue } from '@holic512/shared';
 import { LlmBaseError } from './errors';
 import { Lang, t } from './i18n';
-import { callLogPath } from './paths';
-import { CallLogSchema, formatIssues } from './config-schema';
+import { callLogPath, legacyCallLogPath } from './paths';
+import { CallLineSchema, CallLogSchema, formatIssues } from './config-schema';
 import type { CallRecord } from './types';
 
-/** At most this many entries are kept, newest first. */
-export const MAX_CALLS = 500;
+/**
+ * The call log: one JSON line per call appended to `llm-base.calls.jsonl` (0600, O_APPEND: no
+ * read-modify-write, no lock, no fsync per call). Past ROTATE_BYTES the file becomes `.1` (the
+ * older `.1` goes), so it stays bounded. The 1.0.x `llm-base.logs.json` is moved in once.
+ */
 
-function parseLog(text: string, file: string, lang: Lang): CallRecord[] {
+/** At most this many entries are listed, newest first. */
+export const MAX_CALLS = 500;
+/** The log is rotated past this size (well above MAX_CALLS entries between the two files). */
+export const ROTATE_BYTES = 512 * 1024;
+
+function parseLegacy(text: string, file: string, lang: Lang): CallRecord[] {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -24,9 +32,8 @@ function parseLog(text: string, file: string, lang: Lang): CallRecord[] {
   return parsed.data.calls as CallRecord[];
 }
 
-/** All entries, newest first. A missing log is empty; a corrupt one is an error naming the file. */
-export function listCalls(env: NodeJS.ProcessEnv, lang: Lang): CallRecord[] {
-  const file = callLogPath(env);
+/** The entries of one JSON-lines file, oldest first; a line that is not an entry is skipped. */
+function readLines(file: string): CallRecord[] {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -34,7 +41,59 @@ export function listCalls(env: NodeJS.ProcessEnv, lang: Lang): CallRecord[] {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
-  return parseLog(text, file, lang);
+  const out: CallRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const parsed = CallLineSchema.safeParse(JSON.parse(line));
+      if (parsed.success) out.push(parsed.data as CallRecord);
+    } catch {
+      // a torn or foreign line: the rest of the log stands
+    }
+  }
+  return out;
+}
+
+/**
+ * Move the 1.0.x log into the JSON-lines one, once: its entries go first (they are older), then
+ * it is renamed `.migrated`. A corrupt one is set aside as `.corrupt-<time>` (kept for the user).
+ */
+function migrateLegacy(env: NodeJS.ProcessEnv, lang: Lang, now: () => Date): void {
+  const legacy = legacyCallLogPath(env);
+  let text: string;
+  try {
+    text = fs.readFileSync(legacy, 'utf8');
+  } catch {
+    return;
+  }
+  const file = callLogPath(env);
+  let calls: CallRecord[];
+  try {
+    calls = parseLegacy(text, legacy, lang);
+  } catch (err) {
+    if (!LlmBaseError.isInstance(err)) throw err;
+    fs.renameSync(legacy, `${legacy}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`);
+    return;
+  }
+  const { writeFileAtomicSync } = require('@holic512/shared/lib/atomic-write') as typeof import('@holic512/shared/lib/atomic-write');
+  const lines = [...calls].reverse().map((c) => JSON.stringify(redactValue(c)) + '\n').join('');
+  let current = '';
+  try {
+    current = fs.readFileSync(file, 'utf8');
+  } catch {
+    // no new log yet
+  }
+  writeFileAtomicSync(file, lines + current, { mode: 0o600 });
+  fs.renameSync(legacy, `${legacy}.migrated`);
+}
+
+/** All entries, newest first (at most MAX_CALLS). A missing log is empty; a corrupt 1.0.x one is an error naming the file. */
+export function listCalls(env: NodeJS.ProcessEnv, lang: Lang): CallRecord[] {
+  const legacy = legacyCallLogPath(env);
+  if (fs.existsSync(legacy)) parseLegacy(fs.readFileSync(legacy, 'utf8'), legacy, lang); // says what is wrong with it
+  migrateLegacy(env, lang, () => new Date());
+  const file = callLogPath(env);
+  return [...readLines(`${file}.1`), ...readLines(file)].reverse().slice(0, MAX_CALLS);
 }
 
 export function getCall(callId: unknown, env: NodeJS.ProcessEnv, lang: Lang): CallRecord | null {
@@ -43,40 +102,30 @@ export function getCall(callId: unknown, env: NodeJS.ProcessEnv, lang: Lang): Ca
 }
 
 /**
- * Prepend one entry, keep MAX_CALLS. Holds a lock across read-modify-write and writes
- * atomically, so concurrent callers (threads of one process or several processes) lose nothing.
- * A corrupt log is moved aside to `<file>.corrupt-<time>` (kept for the user) and a new one started.
+ * Append one entry: one write() of one line with O_APPEND, so concurrent callers (threads of one
+ * process or several processes) lose nothing and nothing is rewritten. The entry passes the
+ * redaction gate (an error message may quote a key).
  */
 export async function addCall(record: CallRecord, env: NodeJS.ProcessEnv, lang: Lang, now: () => Date = () => new Date()): Promise<void> {
   const file = callLogPath(env);
   (require('@holic512/shared/lib/private-files') as typeof import('@holic512/shared/lib/private-files')).ensurePrivateDir(path.dirname(file));
-  const lockfile = require('proper-lockfile') as typeof import('proper-lockfile');
-  const writeFileAtomic = require('write-file-atomic') as typeof import('write-file-atomic');
-  const release = await lockfile.lock(file, {
-    realpath: false,
-    stale: 10000,
-    retries: { retries: 200, factor: 1.2, minTimeout: 2, maxTimeout: 50, randomize: true },
-  });
+  migrateLegacy(env, lang, now);
+  const line = Buffer.from(JSON.stringify(redactValue(record)) + '\n', 'utf8');
+  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
+  let size: number;
   try {
-    let calls: CallRecord[] = [];
-    let text: string | undefined;
-    try {
-      text = await fs.promises.readFile(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    if (text !== undefined) {
-      try {
-        calls = parseLog(text, file, lang);
-      } catch (err) {
-        if (!LlmBaseError.isInstance(err)) throw err;
-        await fs.promises.rename(file, `${file}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`);
-      }
-    }
-    // Metadata only, but an error message may quote a key: the entry passes the redaction gate.
-    const next = [redactValue(record), ...calls].slice(0, MAX_CALLS);
-    await writeFileAtomic(file, JSON.stringify({ calls: next }, null, 2) + '\n', { mode: 0o600 });
+    const st = fs.fstatSync(fd);
+    if (st.mode & 0o077) fs.fchmodSync(fd, 0o600);
+    fs.writeSync(fd, line);
+    size = st.size + line.length;
   } finally {
-    await release();
+    fs.closeSync(fd);
+  }
+  if (size > ROTATE_BYTES) {
+    try {
+      fs.renameSync(file, `${file}.1`);
+    } catch {
+      // another process rotated it first
+    }
   }
 }

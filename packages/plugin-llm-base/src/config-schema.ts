@@ -35,10 +35,13 @@ export const ConfigSchema = z.looseObject({
   profiles: z.record(z.string(), ProfileSchema),
 });
 
-/** `llm-base.logs.json` */
+/** `llm-base.logs.json` (1.0.x) */
 export const CallLogSchema = z.looseObject({
   calls: z.array(z.looseObject({ call_id: z.string() })),
 });
+
+/** One line of `llm-base.calls.jsonl`. */
+export const CallLineSchema = z.looseObject({ call_id: z.string() });
 
 /** `path.to.field: message; …` for a failed safeParse. */
 export function formatIssues(error: z.ZodError): string {

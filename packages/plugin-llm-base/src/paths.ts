@@ -14,8 +14,13 @@ export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(pluginConfigsDir(env), 'llm-base.json');
 }
 
-/** `<home>/plugin-configs/llm-base.logs.json` */
+/** `<home>/plugin-configs/llm-base.calls.jsonl`: the call log, one JSON object per line. */
 export function callLogPath(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(pluginConfigsDir(env), 'llm-base.calls.jsonl');
+}
+
+/** `<home>/plugin-configs/llm-base.logs.json`: the 1.0.x call log (`{calls: [...]}`), moved into the JSON-lines log once. */
+export function legacyCallLogPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(pluginConfigsDir(env), 'llm-base.logs.json');
 }
 

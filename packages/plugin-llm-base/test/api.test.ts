@@ -22,6 +22,7 @@ function profile(extra: Record<string, unknown> = {}) {
 
 const configFile = () => path.join(home.slothtoolHome, 'plugin-configs', 'llm-base.json');
 const logFile = () => path.join(home.slothtoolHome, 'plugin-configs', 'llm-base.logs.json');
+const callsFile = () => path.join(home.slothtoolHome, 'plugin-configs', 'llm-base.calls.jsonl');
 const user = [{ role: 'user', content: 'SECRET-USER-TEXT please answer' }];
 
 beforeEach(async () => {
@@ -389,7 +390,7 @@ describe('call log', () => {
     expect(list[0]).toMatchObject({ success: false, model: null, usage: null, error_code: 'AUTH_ERROR' });
     expect(api.get_call(ok.call_id!)).toEqual({ success: true, data: list[1] });
     expect(api.get_call('missing')).toEqual({ success: true, data: null });
-    const text = await fs.readFile(logFile(), 'utf8');
+    const text = await fs.readFile(callsFile(), 'utf8');
     expect(text).not.toContain('SECRET-USER-TEXT');
     expect(text).not.toContain(KEY);
     expect(text).not.toContain('strict JSON');
@@ -491,4 +492,29 @@ test('a broken config file that holds a key does not echo the key in the error',
   expect(r).toMatchObject({ success: false, error: { code: 'NO_PROFILE' } });
   expect(JSON.stringify(r)).not.toContain(KEY);
   expect(JSON.stringify(api.list_profiles())).not.toContain(KEY);
+});
+
+describe('the call log is JSON lines', () => {
+  test('the 1.0.x log is moved in once (its entries first), a torn line is skipped, and old entries survive', async () => {
+    await fs.writeFile(logFile(), JSON.stringify({ calls: [{ call_id: 'old-2', timestamp: 't', profile: 'p', model: 'm', duration_ms: 1, success: true, usage: null }, { call_id: 'old-1', timestamp: 't', profile: 'p', model: 'm', duration_ms: 1, success: true, usage: null }] }));
+    server.enqueue({ json: {} });
+    const r = await api.llm_chat(user);
+    await fs.appendFile(callsFile(), '{"call_id": "torn\n');
+    const calls = api.list_calls();
+    expect(calls.success && calls.data.map((c) => c.call_id)).toEqual([r.call_id, 'old-2', 'old-1']);
+    const names = await fs.readdir(path.dirname(logFile()));
+    expect(names).toContain('llm-base.logs.json.migrated');
+    expect(names).not.toContain('llm-base.logs.json');
+    expect((await fs.stat(callsFile())).mode & 0o777).toBe(0o600);
+  });
+
+  test('an entry is appended, not the whole log rewritten', async () => {
+    server.setHandler(() => ({ json: { ok: true } }));
+    await api.llm_chat(user);
+    const first = await fs.readFile(callsFile(), 'utf8');
+    await api.llm_chat(user);
+    const second = await fs.readFile(callsFile(), 'utf8');
+    expect(second.startsWith(first)).toBe(true);
+    expect(second.trim().split('\n')).toHaveLength(2);
+  });
 });

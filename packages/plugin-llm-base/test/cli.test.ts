@@ -192,8 +192,8 @@ test('two processes calling at once lose no log entry', async () => {
   const ids = [...JSON.parse(a.stdout), ...JSON.parse(b.stdout)] as string[];
   expect(ids).toHaveLength(30);
   expect(ids).not.toContain('FAIL');
-  const log = await home.readJson<{ calls: Array<{ call_id: string }> }>('plugin-configs/llm-base.logs.json');
-  expect(log.calls.map((c) => c.call_id).sort()).toEqual([...ids].sort());
+  const lines = (await fs.readFile(path.join(home.slothtoolHome, 'plugin-configs', 'llm-base.calls.jsonl'), 'utf8')).trim().split('\n');
+  expect(lines.map((l) => JSON.parse(l).call_id).sort()).toEqual([...ids].sort());
 });
 
 describe('doctor: the states a local server goes through', () => {
