@@ -33,6 +33,7 @@ function append(core: AgentCore, entry: SessionRecord): void {
       profile: core.profile,
     });
     core.started = true;
+    store.markLast(core.options.cwd, core.id);
   }
   store.append(core.id, entry);
 }
@@ -82,6 +83,7 @@ export function resumeSession(core: AgentCore, id: string): { skipped: number } 
   for (const r of records) replay(core, r);
   core.id = id;
   core.started = records.some((r) => r.t === 'meta');
+  store.markLast(core.options.cwd, id);
   return { skipped };
 }
 

@@ -1,8 +1,10 @@
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { redact, redactValue } from '@holic512/shared';
 import { z } from 'zod';
 import { appendPrivate, ensurePrivateDir } from '@holic512/shared/lib/private-files';
+import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 import { SummarySchema } from './protocol';
 
 /** One JSON line into a private file; the record passes the redaction gate as a value and once more as text. */
@@ -110,10 +112,44 @@ export class SessionStore {
     return out.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
   }
 
-  /** The most recent session started in `cwd`. */
+  /**
+   * The session last started or resumed in `cwd`, through a small pointer per folder
+   * (`../sessions-last/<hash of the folder>`): one file read however many sessions there are. Without a
+   * valid pointer (sessions of an older version) every session is looked at once and the
+   * pointer written.
+   */
   lastFor(cwd: string): SessionInfo | undefined {
     const want = path.resolve(cwd);
-    return this.list().find((s) => path.resolve(s.cwd) === want);
+    const pointer = this.pointerOf(want);
+    let id: string | undefined;
+    try {
+      id = fs.readFileSync(pointer, 'utf8').trim();
+    } catch {
+      id = undefined;
+    }
+    if (id && /^[\w.-]+$/.test(id)) {
+      const info = this.peek(this.fileOf(id));
+      if (info && path.resolve(info.cwd) === want) return info;
+    }
+    const found = this.list().find((s) => path.resolve(s.cwd) === want);
+    if (found) this.markLast(want, found.id);
+    return found;
+  }
+
+  /** Remember `id` as the session of `cwd` for {@link lastFor}. Best effort: a failure only costs a scan later. */
+  markLast(cwd: string, id: string): void {
+    try {
+      const file = this.pointerOf(path.resolve(cwd));
+      ensurePrivateDir(path.dirname(file));
+      writeFileAtomicSync(file, id, { mode: 0o600 });
+    } catch {
+      // a full disk or a read-only home: lastFor falls back to looking at every session
+    }
+  }
+
+  private pointerOf(cwd: string): string {
+    // Beside the sessions folder, so it holds nothing but sessions.
+    return path.join(path.dirname(this.dir), 'sessions-last', createHash('sha256').update(cwd).digest('hex').slice(0, 32));
   }
 
   /** Meta, title and last time of a session from its first and last few KB only: listing
@@ -122,9 +158,12 @@ export class SessionStore {
     let head: string;
     let tail: string;
     try {
-      const fd = fs.openSync(file, 'r');
+      // Non-blocking and without following a link: a FIFO or a device named *.jsonl is skipped, never waited on.
+      const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0));
       try {
-        const size = fs.fstatSync(fd).size;
+        const st = fs.fstatSync(fd);
+        if (!st.isFile()) return undefined;
+        const size = st.size;
         head = readAt(fd, 0, Math.min(size, PEEK_HEAD));
         tail = size > PEEK_HEAD ? readAt(fd, Math.max(0, size - PEEK_TAIL), Math.min(size, PEEK_TAIL)) : head;
       } finally {
