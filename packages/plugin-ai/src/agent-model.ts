@@ -35,6 +35,7 @@ function addUsage(core: AgentCore, usage: Usage, turn: UsageTotals): void {
   for (const u of [turn, core.total]) {
     u.input_tokens += usage.input_tokens;
     u.output_tokens += usage.output_tokens;
+    if (usage.cached_tokens) u.cached_tokens = (u.cached_tokens ?? 0) + usage.cached_tokens;
     u.calls++;
   }
   record(core, { t: 'usage', at: at(core), ...usage });

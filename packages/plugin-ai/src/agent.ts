@@ -108,11 +108,12 @@ export class Agent {
     return { ...this.core.total };
   }
   /** Usage totals with their price when `pricing` is configured in ai.json (`/cost`). */
-  cost(): { usage: UsageTotals; amount?: number; currency?: string } {
-    const usage = this.usage();
+  cost(usage: UsageTotals = this.usage()): { usage: UsageTotals; amount?: number; currency?: string } {
     const pricing = this.core.options.config.pricing;
     if (!pricing) return { usage };
-    const amount = (usage.input_tokens * pricing.inputPerMillion + usage.output_tokens * pricing.outputPerMillion) / 1e6;
+    const cached = Math.min(usage.cached_tokens ?? 0, usage.input_tokens);
+    const cachedPrice = pricing.cachedInputPerMillion ?? pricing.inputPerMillion;
+    const amount = ((usage.input_tokens - cached) * pricing.inputPerMillion + cached * cachedPrice + usage.output_tokens * pricing.outputPerMillion) / 1e6;
     return { usage, amount, currency: pricing.currency };
   }
 

@@ -66,6 +66,8 @@ export const AiConfigSchema = z
       .object({
         currency: z.string().min(1).default('USD'),
         inputPerMillion: z.number().min(0),
+        /** Price of input tokens served from the provider's cache (default: the input price). */
+        cachedInputPerMillion: z.number().min(0).optional(),
         outputPerMillion: z.number().min(0),
       })
       .strict()

@@ -11,6 +11,8 @@ export const LLM_BASE_ALIAS = 'llm-base';
 export interface Usage {
   input_tokens: number;
   output_tokens: number;
+  /** Input tokens served from the provider's prompt cache (this repo's llm-base, when the provider says). */
+  cached_tokens?: number;
 }
 
 /** The outcome of one model call. Never thrown. `notFound` marks an HTTP 404. */
@@ -195,7 +197,7 @@ export function normalizeResult(value: unknown): LlmResult {
     return {
       ok: true,
       data: v.data,
-      usage: { input_tokens: num(u.input_tokens), output_tokens: num(u.output_tokens) },
+      usage: { input_tokens: num(u.input_tokens), output_tokens: num(u.output_tokens), ...(num(u.cached_tokens) ? { cached_tokens: num(u.cached_tokens) } : {}) },
       model: typeof v.model === 'string' ? v.model : undefined,
       callId: typeof v.call_id === 'string' ? v.call_id : undefined,
     };

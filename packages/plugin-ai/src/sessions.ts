@@ -40,6 +40,7 @@ export const SessionRecordSchema = z.discriminatedUnion('t', [
     at: z.string(),
     input_tokens: z.number(),
     output_tokens: z.number(),
+    cached_tokens: z.number().optional(),
   }),
 ]);
 

@@ -194,3 +194,10 @@ describe('modes in -p', () => {
     expect(server.requests[0].body.model).toBe('test-high');
   });
 });
+
+test('cached input tokens the provider reports reach the turn usage (--json final) and the session file', async () => {
+  server.enqueue({ json: { type: 'chat', message: 'hi' }, usage: { prompt_tokens: 1000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 800 } } as never });
+  const r = await ai(['-p', 'hello', '--json']);
+  expect(r.code).toBe(0);
+  expect(r.events.at(-1)).toMatchObject({ type: 'final', usage: { input_tokens: 1000, output_tokens: 10, cached_tokens: 800, calls: 1 } });
+});

@@ -42,6 +42,8 @@ export interface ChatOptions {
 export interface Usage {
   input_tokens: number;
   output_tokens: number;
+  /** Input tokens the provider served from its prompt cache (when it says: OpenAI's `prompt_tokens_details.cached_tokens`, DeepSeek's `prompt_cache_hit_tokens`). */
+  cached_tokens?: number;
 }
 
 export interface ChatSuccess {
@@ -69,9 +71,12 @@ export interface RawSuccess {
 export function normalizeUsage(raw: unknown): Usage {
   const u = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  const details = (u.prompt_tokens_details && typeof u.prompt_tokens_details === 'object' ? u.prompt_tokens_details : {}) as Record<string, unknown>;
+  const cached = num(details.cached_tokens) || num(u.prompt_cache_hit_tokens) || num(u.cached_tokens);
   return {
     input_tokens: num(u.prompt_tokens) || num(u.input_tokens),
     output_tokens: num(u.completion_tokens) || num(u.output_tokens),
+    ...(cached ? { cached_tokens: cached } : {}),
   };
 }
 

@@ -28,3 +28,14 @@ test.each<[string[], string, Record<string, string>]>([
   expect(t('zh', key as never, vars)).toContain(vars.option);
   expect(t('en', key as never, vars)).toContain(vars.option);
 });
+
+describe('usage with cached input tokens', () => {
+  const { normalizeUsage } = require('../src/client') as typeof import('../src/client');
+  test.each<[string, unknown, object]>([
+    ['OpenAI', { prompt_tokens: 1000, completion_tokens: 20, prompt_tokens_details: { cached_tokens: 768 } }, { input_tokens: 1000, output_tokens: 20, cached_tokens: 768 }],
+    ['DeepSeek', { prompt_tokens: 900, completion_tokens: 5, prompt_cache_hit_tokens: 640, prompt_cache_miss_tokens: 260 }, { input_tokens: 900, output_tokens: 5, cached_tokens: 640 }],
+    ['none reported', { prompt_tokens: 10, completion_tokens: 2 }, { input_tokens: 10, output_tokens: 2 }],
+  ])('%s', (_name, raw, expected) => {
+    expect(normalizeUsage(raw)).toEqual(expected);
+  });
+});

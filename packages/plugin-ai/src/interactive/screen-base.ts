@@ -22,6 +22,7 @@ import { ts } from './strings';
 import type { LiveFrame } from './terminal';
 import type { Theme } from './theme';
 import { modelOf } from './session-views';
+import type { UsageTotals } from '../events';
 
 /** Where the screen draws: a real terminal, or plain lines when stdout is not a TTY. */
 export interface Surface {
@@ -72,6 +73,8 @@ export abstract class ScreenBase {
   /** The last answer's suggestions: on an empty prompt 1–9 picks one and Tab goes through them. */
   protected suggestions: string[] = [];
   protected suggestionIndex = -1;
+  /** Tokens of the last finished turn (`/cost`). */
+  protected lastTurnUsage?: UsageTotals;
   protected app?: AppAgent;
   protected readonly lang: Lang;
   protected readonly theme: Theme;

@@ -39,7 +39,7 @@ export abstract class ScreenTurns extends ScreenBase {
     this.streamed = '';
     this.resetOutput();
     const promise = (text === 'continue' ? agent.continue({ signal: controller.signal }) : agent.send(text, { signal: controller.signal })).then(
-      (result) => this.turnDone(result),
+      (result) => ((this.lastTurnUsage = result.usage), this.turnDone(result)),
       (err: unknown) => this.turnFailed(err),
     );
     this.task = { controller, started: this.now(), promise };

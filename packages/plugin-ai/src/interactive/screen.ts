@@ -20,7 +20,7 @@ import { ts } from './strings';
 import { QUESTION_GUARD_MS, TYPING_RECENTLY_MS } from './screen-base';
 import { ScreenTurns } from './screen-turns';
 import { colorDiff, readLlmProfiles, withWords, wordsOf } from './screen-text';
-import { formatCheckpoints, formatModels, formatRewind, modelOf, parseModelArg, parseRewindArg } from './session-views';
+import { formatCheckpoints, formatCost, formatModels, formatRewind, modelOf, parseModelArg, parseRewindArg } from './session-views';
 import { addAllowRule } from '../permissions-store';
 import { permissionsText, trustCommand } from './trust-view';
 import { findGitRoot } from '../project-context';
@@ -319,10 +319,8 @@ export class Screen extends ScreenTurns {
         return this.compact();
       case 'context':
         return this.print(formatContext(agent.contextSizes(), this.theme, this.lang).join('\n'));
-      case 'cost': {
-        const u = agent.usage();
-        return this.print(ts(this.lang, 'cost', { input: u.input_tokens, output: u.output_tokens, calls: u.calls }));
-      }
+      case 'cost':
+        return this.print(formatCost(agent.cost(), this.lastTurnUsage && agent.cost(this.lastTurnUsage), this.lang).join('\n'));
       case 'mode':
         if (arg === 'low' || arg === 'high') {
           agent.setMode(arg);

@@ -5,6 +5,7 @@
 import * as path from 'path';
 import type { Lang } from '../i18n';
 import type { RewindResult } from '../agent-rewind';
+import type { UsageTotals } from '../events';
 import { ts } from './strings';
 import type { Theme } from './theme';
 
@@ -77,5 +78,28 @@ export function formatRewind(r: RewindResult, cwd: string, theme: Theme, lang: L
   for (const f of r.files?.restored ?? []) lines.push(theme.green(ts(lang, 'undoRestored', { path: rel(f.path), action: f.action })));
   for (const f of r.files?.skipped ?? []) lines.push(theme.yellow(ts(lang, 'undoSkipped', { path: rel(f.path), reason: f.message ?? f.reason })));
   if (r.notRestored.length) lines.push(theme.yellow(ts(lang, 'rewindNotRestored', { steps: r.notRestored.join(', ') })));
+  return lines;
+}
+
+/** A price: `0.0123 USD`, or `¥0.08` style for CNY. */
+function money(amount: number, currency: string): string {
+  const digits = amount < 0.01 ? 4 : amount < 1 ? 3 : 2;
+  return currency === 'CNY' || currency === 'RMB' ? `¥${amount.toFixed(digits)}` : `${amount.toFixed(digits)} ${currency}`;
+}
+
+type Cost = { usage: UsageTotals; amount?: number; currency?: string };
+
+function costLine(what: 'costSession' | 'costTurn', c: Cost, lang: Lang): string {
+  const u = c.usage;
+  const parts = [ts(lang, 'cost', { what: ts(lang, what), input: u.input_tokens, output: u.output_tokens, calls: u.calls })];
+  if (u.cached_tokens) parts.push(ts(lang, 'costCached', { cached: u.cached_tokens }));
+  parts.push(c.amount !== undefined && c.currency ? ts(lang, 'costMoney', { money: money(c.amount, c.currency) }) : ts(lang, 'costNoPrices'));
+  return parts.join(' ');
+}
+
+/** `/cost`: the session, then the last turn: tokens, cached input tokens, and money when ai.json has prices. */
+export function formatCost(session: Cost, turn: Cost | undefined, lang: Lang): string[] {
+  const lines = [costLine('costSession', session, lang)];
+  if (turn && turn.usage.calls) lines.push(costLine('costTurn', turn, lang));
   return lines;
 }
