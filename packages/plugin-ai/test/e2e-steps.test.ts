@@ -201,3 +201,15 @@ test('cached input tokens the provider reports reach the turn usage (--json fina
   expect(r.code).toBe(0);
   expect(r.events.at(-1)).toMatchObject({ type: 'final', usage: { input_tokens: 1000, output_tokens: 10, cached_tokens: 800, calls: 1 } });
 });
+
+test('the system prompt is byte-identical from turn to turn (a provider prompt cache can hold it); what changes comes after it', async () => {
+  server.enqueue({ json: { type: 'chat', message: 'one' } }, { json: { type: 'chat', message: 'two' } });
+  expect((await ai(['-p', 'first question'])).code).toBe(0);
+  expect((await ai(['-c', '-p', 'second question', '--mode', 'plan'])).code).toBe(0);
+  const [a, b] = server.requests.map((q) => q.body.messages as Array<{ role: string; content: string }>);
+  const systemOf = (m: typeof a) => m.filter((x) => x.role === 'system').map((x) => x.content);
+  expect(systemOf(a).length).toBeGreaterThan(0);
+  expect(JSON.stringify(systemOf(b))).toBe(JSON.stringify(systemOf(a)));
+  // The mode, which changed, travels in the turn's own messages, after the prefix.
+  expect(JSON.stringify(b.slice(systemOf(b).length))).toContain('"_event\\":\\"mode');
+});
