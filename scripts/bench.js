@@ -1,7 +1,8 @@
 'use strict';
 // `npm run bench`: build if needed, run every row in bench/rows/ in a temp SlothTool home,
 // print a table and write bench/results.md. `npm run bench -- startup context` runs some rows;
-// `--runs N` sets the repetitions per measurement (default 9).
+// `--runs N` sets the repetitions per measurement (default 9). `--check` exits 1 when a target
+// is missed (not only when a row could not run).
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -10,9 +11,11 @@ const { ensureReady, root } = require('./ensure');
 const ORDER = ['startup', 'first-prompt', 'runner-overhead', 'exec-capture', 'context', 'continue', 'classify', 'redact', 'json-1gb'];
 
 function parseArgs(argv) {
-  const opts = { runs: 9, only: [] };
+  const opts = { runs: 9, only: [], check: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--runs') opts.runs = Number(argv[++i]);
+    else if (argv[i] === '--check') opts.check = true;
+    else if (argv[i].startsWith('-')) throw new Error(`unknown option ${argv[i]} (known: --runs N, --check, row names)`);
     else opts.only.push(argv[i]);
   }
   if (!Number.isInteger(opts.runs) || opts.runs < 1) throw new Error('--runs needs a whole number ≥ 1');
@@ -66,8 +69,12 @@ async function main() {
     const text = lines.join('\n') + '\n';
     process.stdout.write(text);
     if (!opts.only.length) fs.writeFileSync(path.join(root, 'bench/results.md'), text);
-    // A missed target is a finding, shown in the table; only a row that could not run fails.
-    if (failed) process.exitCode = 1;
+    // A missed target is a finding shown in the table; with --check it fails the run too.
+    const missed = sections.flatMap((sec) => sec.rows.filter((r) => r.ok === false).map((r) => `${sec.title}: ${r.name}`));
+    if (failed || (opts.check && missed.length)) {
+      if (opts.check && missed.length) process.stderr.write(`bench: missed ${missed.length} target(s):\n${missed.map((m) => `  ${m}`).join('\n')}\n`);
+      process.exitCode = 1;
+    }
   } finally {
     await temp.cleanup();
   }
