@@ -7,11 +7,13 @@ import type { Lang } from './i18n';
 import { loadLlmBase, type LlmClient } from './llm-base';
 import { findGitRoot, readProjectContext, type LoadedInstructions } from './project-context';
 import { readProjectRules, type ProjectRules } from './project-rules';
-import { buildSystemPrompt } from './prompt';
+import { buildSystemPrompt, builtinTools } from './prompt';
 import { readRegistry, type Registry } from './registry';
 import type { ConfirmFn, Policy, StepRunner } from './runner-types';
 import { SessionStore } from './sessions';
 import { registerKnownSecrets } from './known-secrets';
+import { discoverSkills, skillIndex, skillRoots, type Skill } from './extensions/skills';
+import { skillLoadTool } from './extensions/skill-tool';
 
 /** Options of createAppAgent: the real wiring of config, registry, llm-base and tool-runner. */
 export interface AppAgentOptions {
@@ -39,6 +41,8 @@ export interface AppAgent {
   memory: LoadedInstructions[];
   /** The project's own permission rules and whether its folder is trusted. */
   projectRules: ProjectRules;
+  /** The skills found (`/skills`); their index is in the system prompt. */
+  skills: Skill[];
 }
 
 /** The tool-runner policy from the ai config. */
@@ -69,6 +73,7 @@ interface ToolRunnerModule {
     lang?: Lang;
     env?: NodeJS.ProcessEnv;
     sandbox?: 'auto' | 'required' | 'off';
+    tools?: readonly unknown[];
   }): StepRunner;
   /** The git root holding `cwd`, or `cwd` (tool-runner ≥ issue #10). */
   findWorkspace?(cwd: string): string;
@@ -106,20 +111,27 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   // A project's permission rules: deny always, allow / ask once the folder is trusted (/trust).
   const projectRoot = findGitRoot(cwd) ?? cwd;
   const projectRules = readProjectRules(projectRoot, paths.trust);
-  const systemPrompt = buildSystemPrompt({
-    cwd,
-    os: `${os.platform()} ${os.release()} (${os.arch()})`,
-    plugins: Object.keys(registry.plugins).sort(),
-    lang: options.lang,
-    projectContext,
-  });
+  // Skills: the index goes into the prompt, a body only when the model loads one (skill.load).
+  const { skills } = discoverSkills(skillRoots(slothtoolHome(env), projectRoot));
+  const extraTools = skills.length ? [skillLoadTool(skills)] : [];
+  const systemPrompt = buildSystemPrompt(
+    {
+      cwd,
+      os: `${os.platform()} ${os.release()} (${os.arch()})`,
+      plugins: Object.keys(registry.plugins).sort(),
+      lang: options.lang,
+      projectContext,
+      ...(skills.length ? { skills: skillIndex(skills) } : {}),
+    },
+    [...builtinTools(), ...(extraTools as unknown as ReturnType<typeof builtinTools>)],
+  );
   const createRunner =
     options.createRunner ??
     ((confirm: ConfirmFn) => {
       const tr = loadToolRunner();
       // fs.* steps judge paths against the workspace: the git root of the cwd, or the cwd.
       const workspace = tr.findWorkspace?.(cwd) ?? cwd;
-      return tr.createToolRunner({ policy: policyOf(config, paths.config, projectRules.set, projectRoot), confirm, registry, cwd, workspace, lang: options.lang, env, sandbox: config.sandbox });
+      return tr.createToolRunner({ policy: policyOf(config, paths.config, projectRules.set, projectRoot), confirm, registry, cwd, workspace, lang: options.lang, env, sandbox: config.sandbox, tools: extraTools });
     });
   const agent = new Agent(
     {
@@ -140,5 +152,5 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       now: options.now,
     },
   );
-  return { agent, config, paths, registry, memory: projectContext?.files ?? [], projectRules };
+  return { agent, config, paths, registry, memory: projectContext?.files ?? [], projectRules, skills };
 }

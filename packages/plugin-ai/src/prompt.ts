@@ -8,6 +8,8 @@ export interface Environment {
   lang: Lang;
   /** AGENTS.md content, already capped. */
   projectContext?: { file: string; text: string };
+  /** The skills' index (extensions/skills.ts `skillIndex`), when there are skills. */
+  skills?: string;
 }
 
 /** Marker the summary request carries so logs and test servers can tell it apart. */
@@ -73,6 +75,7 @@ export function buildSystemPrompt(env: Environment, tools: readonly PromptTool[]
       env.plugins.length ? env.plugins.join(', ') : '(none)'
     }\n- answer the user in ${language} unless they write in another language`,
   ];
+  if (env.skills) parts.push(env.skills);
   if (env.projectContext) {
     parts.push(`Project instructions (${env.projectContext.file}):\n${env.projectContext.text}`);
   }

@@ -19,6 +19,7 @@ export const COMMANDS = [
   'memory',
   'permissions',
   'trust',
+  'skills',
   'exit',
 ] as const;
 

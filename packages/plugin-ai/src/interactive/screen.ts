@@ -22,7 +22,7 @@ import { ScreenTurns } from './screen-turns';
 import { colorDiff, readLlmProfiles, withWords, wordsOf } from './screen-text';
 import { formatCheckpoints, formatCost, formatModels, formatRewind, modelOf, parseModelArg, parseRewindArg } from './session-views';
 import { addAllowRule } from '../permissions-store';
-import { permissionsText, trustCommand } from './trust-view';
+import { permissionsText, skillsText, trustCommand } from './trust-view';
 import { findGitRoot } from '../project-context';
 
 export type { ScreenOptions, Surface } from './screen-base';
@@ -370,6 +370,8 @@ export class Screen extends ScreenTurns {
         return this.print(this.modelCommand(arg));
       case 'permissions':
         return this.print(permissionsText(arg, this.app!.paths.config, findGitRoot(this.options.cwd) ?? this.options.cwd, this.theme, this.lang));
+      case 'skills':
+        return this.print(skillsText(this.app!.skills ?? [], this.lang));
       case 'trust':
         return this.print(trustCommand(arg, this.options.cwd, this.app!.paths.trust, this.lang));
       case 'rewind': {

@@ -46,3 +46,9 @@ export function permissionsText(arg: string, file: string, folder: string, theme
     return theme.yellow(ts(lang, 'rulesUnreadable', { file, reason: (err as Error).message }));
   }
 }
+
+/** `/skills`: the skills found, with where they come from; their index is in the system prompt. */
+export function skillsText(skills: ReadonlyArray<{ name: string; description: string; scope: string; dir: string }>, lang: Lang): string {
+  if (!skills.length) return ts(lang, 'skillsNone');
+  return [ts(lang, 'skillsHead'), ...skills.map((s) => `  ${s.name}  (${ts(lang, s.scope === 'user' ? 'skillUser' : 'skillProject')})  ${s.description}`)].join('\n');
+}

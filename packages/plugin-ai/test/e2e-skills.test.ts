@@ -1,0 +1,54 @@
+import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { promises as fs } from 'fs';
+import * as path from 'path';
+import { runAi } from './run-bin';
+
+// Skills: the prompt carries the index only; the body comes in when the model loads the skill
+// with skill.load (L0), and that result reaches the next request.
+let temp: TempHome;
+let server: ScriptedServer;
+let cwd: string;
+
+beforeEach(async () => {
+  temp = await createTempHome({ language: 'en' });
+  server = await startScriptedServer();
+  cwd = path.join(temp.home, 'project');
+  await fs.mkdir(cwd);
+  await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
+  await temp.writeJson('plugin-configs/llm-base.json', {
+    default_profile: 'local',
+    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 } },
+  });
+  const skill = path.join(temp.slothtoolHome, 'skills', 'release-notes');
+  await fs.mkdir(skill, { recursive: true });
+  await fs.writeFile(path.join(skill, 'SKILL.md'), '---\nname: release-notes\ndescription: Write release notes from git log\n---\nBODY-MARKER: run git log --oneline since the last tag, group by type.\n');
+});
+afterEach(async () => {
+  await server.close();
+  await temp.cleanup();
+});
+
+test('the index is in the system prompt, the body only after skill.load', async () => {
+  server.enqueue(
+    { json: { type: 'cmd', message: 'load the skill', data: { cwd: null, commands: [{ tool: 'skill.load', name: 'release-notes' }] } } },
+    { json: { type: 'chat', message: 'ok' } },
+  );
+  const r = await runAi(['-p', 'write release notes', '--json'], { env: temp.env, cwd });
+  expect(r.code).toBe(0);
+  const first = JSON.stringify(server.requests[0].body.messages);
+  expect(first).toContain('- release-notes: Write release notes from git log');
+  expect(first).toContain('skill.load');
+  expect(first).not.toContain('BODY-MARKER');
+  const step = r.events.find((e) => e.type === 'step');
+  expect(step).toMatchObject({ decision: { level: 'L0' } });
+  const second = server.requests[1].body.messages.at(-1).content as string;
+  expect(second).toContain('BODY-MARKER');
+  expect(second).toContain(path.join(temp.slothtoolHome, 'skills', 'release-notes').split(path.sep).join('/').split('/').pop());
+});
+
+test('without skills nothing about them is in the prompt', async () => {
+  await fs.rm(path.join(temp.slothtoolHome, 'skills'), { recursive: true });
+  server.enqueue({ json: { type: 'chat', message: 'ok' } });
+  await runAi(['-p', 'hi'], { env: temp.env, cwd });
+  expect(JSON.stringify(server.requests[0].body.messages)).not.toContain('skill.load');
+});
