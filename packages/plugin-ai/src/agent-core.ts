@@ -1,5 +1,6 @@
 import type { AiConfig } from './config';
 import type { RunMode } from './runner-types';
+import type { HookCommandConfig } from './extensions/hooks';
 import type { ContextSnapshot, ConversationContext } from './context';
 import type { AgentEvent, AgentListener, UsageTotals } from './events';
 import type { Lang } from './i18n';
@@ -27,6 +28,8 @@ export interface AgentDeps {
   /** Clock, for session ids and record times. */
   now?: () => Date;
   random?: () => number;
+  /** Hooks (ai.json `hooks`, a trusted project's too): PreToolUse can block a step, PostToolUse sees its result. */
+  hooks?: readonly HookCommandConfig[];
 }
 
 export interface AgentOptions {

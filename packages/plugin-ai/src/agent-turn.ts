@@ -3,7 +3,7 @@ import { audit, getRunner } from './agent-approvals';
 import { at, emit, zeroUsage, type AgentCore, type Pending } from './agent-core';
 import { ask, compactNow } from './agent-model';
 import { noteEffect } from './agent-rewind';
-import { commit, record } from './agent-session';
+import { commit, log, record } from './agent-session';
 import type { Outcome, TurnResult } from './events';
 import type { RunMode } from './runner-types';
 import { t } from './i18n';
@@ -128,6 +128,7 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
     // A steering note skips the rest of the plan: the model replans with the note.
     if (!stopped && core.steering.length) stopped = { why: 'steering', reason: 'skipped: the user sent a steering message; replan with it' };
     let result: ToolResult;
+    let blockedByHook: ToolResult | undefined;
     if (stopped || signal.aborted) {
       const why: NotRun = signal.aborted ? 'aborted' : stopped!.why;
       result = {
@@ -139,6 +140,9 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
         notRun: why,
         decision: { ...decision, by: 'policy' },
       };
+    } else if ((blockedByHook = await preToolUse(core, id, step, decision, signal))) {
+      result = blockedByHook;
+      stopped = { why: 'after_stop', reason: `not run: ${id} was blocked by a hook` };
     } else {
       core.currentStepId = id;
       try {
@@ -156,6 +160,7 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
         stopped = { why: 'after_stop', reason: `not run: ${id} before it was ${result.status}` };
       }
     }
+    await postToolUse(core, step, result, signal);
     emit(core, { type: 'tool_result', result });
     audit(core, id, step, result);
     noteEffect(core, describeStep(step), result);
@@ -195,4 +200,39 @@ export function modeEvent(mode: RunMode): { _event: 'mode'; mode: RunMode; note:
     yolo: 'Yolo mode: L1 steps run without asking the user, inside the OS sandbox; L2 steps are still refused.',
   };
   return { _event: 'mode', mode, note: NOTES[mode] };
+}
+
+const hookOptions = (core: AgentCore, tool: string, signal: AbortSignal) => ({
+  cwd: core.options.cwd,
+  env: process.env,
+  redact: (text: string) => (require('@holic512/shared') as typeof import('@holic512/shared')).redact(text),
+  tool,
+  signal,
+});
+
+/**
+ * PreToolUse hooks, after the runner's judgement and before the question or the run: exit 2 (or a
+ * JSON block / deny) stops the step and the model sees why. An L2 step is refused by the runner
+ * either way; a hook can only make a step stricter. Undefined when the step goes on.
+ */
+async function preToolUse(core: AgentCore, id: string, step: Step, decision: ToolResult['decision'], signal: AbortSignal): Promise<ToolResult | undefined> {
+  const hooks = core.deps.hooks?.filter((h) => h.event === 'PreToolUse');
+  if (!hooks?.length || decision.level === 'L2') return undefined;
+  const { runHooks } = require('./extensions/hooks') as typeof import('./extensions/hooks');
+  const tool = step.tool ?? 'exec';
+  const out = await runHooks('PreToolUse', { session_id: core.id, tool_name: tool, tool_input: step }, hooks, hookOptions(core, tool, signal));
+  for (const n of out.notices) log(core, 'hook', n);
+  if (!out.block) return undefined;
+  return { _event: 'tool_result', id, tool, status: 'blocked', reason: `blocked by a PreToolUse hook: ${out.reason ?? ''}`.trim(), decision: { ...decision, by: 'policy' } } as ToolResult;
+}
+
+/** PostToolUse hooks see the step and its (redacted) result; what they print is said to the user. */
+async function postToolUse(core: AgentCore, step: Step, result: ToolResult, signal: AbortSignal): Promise<void> {
+  const hooks = core.deps.hooks?.filter((h) => h.event === 'PostToolUse');
+  if (!hooks?.length || result.status === 'blocked' || result.status === 'declined') return;
+  const { runHooks } = require('./extensions/hooks') as typeof import('./extensions/hooks');
+  const tool = step.tool ?? 'exec';
+  const out = await runHooks('PostToolUse', { session_id: core.id, tool_name: tool, tool_input: step, tool_response: result }, hooks, hookOptions(core, tool, signal));
+  for (const n of out.notices) log(core, 'hook', n);
+  if (out.block && out.reason) log(core, 'hook', out.reason);
 }

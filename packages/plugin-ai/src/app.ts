@@ -14,6 +14,7 @@ import { SessionStore } from './sessions';
 import { registerKnownSecrets } from './known-secrets';
 import { discoverSkills, skillIndex, skillRoots, type Skill } from './extensions/skills';
 import { skillLoadTool } from './extensions/skill-tool';
+import { readHooks, type HookProblem } from './extensions/hooks';
 
 /** Options of createAppAgent: the real wiring of config, registry, llm-base and tool-runner. */
 export interface AppAgentOptions {
@@ -43,6 +44,8 @@ export interface AppAgent {
   projectRules: ProjectRules;
   /** The skills found (`/skills`); their index is in the system prompt. */
   skills: Skill[];
+  /** Hook entries that could not be used, with why (said at start). */
+  hookProblems: HookProblem[];
 }
 
 /** The tool-runner policy from the ai config. */
@@ -111,6 +114,10 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   // A project's permission rules: deny always, allow / ask once the folder is trusted (/trust).
   const projectRoot = findGitRoot(cwd) ?? cwd;
   const projectRules = readProjectRules(projectRoot, paths.trust);
+  // Hooks: the user's (ai.json), and a trusted project's (.slothtool/settings.json).
+  const userHooks = readHooks(config.hooks, paths.config);
+  const projectHooks = projectRules.hooks ? readHooks(projectRules.hooks, projectRules.file ?? '') : { hooks: [], problems: [] };
+  const hooks = [...userHooks.hooks, ...projectHooks.hooks];
   // Skills: the index goes into the prompt, a body only when the model loads one (skill.load).
   const { skills } = discoverSkills(skillRoots(slothtoolHome(env), projectRoot));
   const extraTools = skills.length ? [skillLoadTool(skills)] : [];
@@ -148,9 +155,10 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       createRunner,
       confirm: options.confirm,
       store: new SessionStore(paths.sessionsDir),
+      ...(hooks.length ? { hooks } : {}),
       auditFile: paths.auditLog,
       now: options.now,
     },
   );
-  return { agent, config, paths, registry, memory: projectContext?.files ?? [], projectRules, skills };
+  return { agent, config, paths, registry, memory: projectContext?.files ?? [], projectRules, skills, hookProblems: [...userHooks.problems, ...projectHooks.problems] };
 }

@@ -163,6 +163,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   }
   const { agent } = app;
   json.limit = app.config.jsonOutputBytes;
+  for (const p of app.hookProblems) stderr.write(t(lang, 'hookIgnored', { file: p.source, error: p.error }) + '\n');
   const project = app.projectRules;
   if (project.problem) stderr.write(t(lang, 'projectRulesBroken', { problem: project.problem }) + '\n');
   else if (project.trust === 'untrusted' || project.trust === 'changed') stderr.write(t(lang, 'projectRulesOff') + '\n');

@@ -13,6 +13,10 @@ export interface ProjectRules {
   trust: TrustState;
   /** Why the file's rules could not be read (they are not applied). */
   problem?: string;
+  /** The file's `hooks` block, only when the folder is trusted. */
+  hooks?: unknown;
+  /** The settings file. */
+  file?: string;
 }
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
@@ -32,9 +36,10 @@ export function readProjectRules(workspace: string, trustFile: string): ProjectR
   } catch (err) {
     return { trust, problem: `${file}: ${(err as Error).message}` };
   }
-  const p = (value && typeof value === 'object' ? (value as { permissions?: unknown }).permissions : undefined) as Record<string, unknown> | undefined;
-  if (!p || typeof p !== 'object') return { trust };
-  const deny = strings(p.deny);
   const trusted = trust === 'trusted';
-  return { trust, set: { deny, ...(trusted ? { allow: strings(p.allow), ask: strings(p.ask) } : {}), source: file } };
+  const hooks = trusted && value && typeof value === 'object' ? (value as { hooks?: unknown }).hooks : undefined;
+  const p = (value && typeof value === 'object' ? (value as { permissions?: unknown }).permissions : undefined) as Record<string, unknown> | undefined;
+  if (!p || typeof p !== 'object') return { trust, file, ...(hooks ? { hooks } : {}) };
+  const deny = strings(p.deny);
+  return { trust, file, ...(hooks ? { hooks } : {}), set: { deny, ...(trusted ? { allow: strings(p.allow), ask: strings(p.ask) } : {}), source: file } };
 }

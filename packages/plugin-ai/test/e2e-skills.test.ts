@@ -52,3 +52,29 @@ test('without skills nothing about them is in the prompt', async () => {
   await runAi(['-p', 'hi'], { env: temp.env, cwd });
   expect(JSON.stringify(server.requests[0].body.messages)).not.toContain('skill.load');
 });
+
+describe('hooks', () => {
+  test('a PreToolUse hook that exits 2 blocks the step and the model sees why; PostToolUse sees what ran', async () => {
+    const seen = path.join(temp.home, 'post.log');
+    await temp.writeJson('plugin-configs/ai.json', {
+      hooks: {
+        PreToolUse: [{ matcher: 'exec', hooks: [{ type: 'command', command: 'grep -q \'"touch"\' && { echo "no new files in this repo" >&2; exit 2; } || exit 0' }] }],
+        PostToolUse: [{ hooks: [{ type: 'command', command: `cat >> ${JSON.stringify(seen)}` }] }],
+      },
+    });
+    await fs.writeFile(path.join(cwd, 'a.txt'), 'x\n');
+    server.enqueue(
+      { json: { type: 'cmd', message: 'look, then make a file', data: { cwd: null, commands: [{ program: 'cat', args: ['a.txt'] }, { program: 'touch', args: ['made.txt'] }] } } },
+      { json: { type: 'chat', message: 'I could not create it' } },
+    );
+    const r = await runAi(['-p', 'make a file', '--approve-l1'], { env: temp.env, cwd });
+    expect(r.code).toBe(0);
+    await expect(fs.stat(path.join(cwd, 'made.txt'))).rejects.toThrow();
+    const results = server.requests[1].body.messages.at(-1).content as string;
+    expect(results).toContain('blocked by a PreToolUse hook: no new files in this repo');
+    const post = await fs.readFile(seen, 'utf8');
+    expect(post).toContain('"hook_event_name":"PostToolUse"');
+    expect(post).toContain('"tool_name":"exec"');
+    expect(post).not.toContain('made.txt'); // the blocked step never reached PostToolUse
+  });
+});
