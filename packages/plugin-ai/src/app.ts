@@ -15,6 +15,9 @@ import { registerKnownSecrets } from './known-secrets';
 import { discoverSkills, skillIndex, skillRoots, type Skill } from './extensions/skills';
 import { skillLoadTool } from './extensions/skill-tool';
 import { readHooks, type HookProblem } from './extensions/hooks';
+import { discoverCommands, type CustomCommand } from './extensions/commands';
+import { COMMANDS } from './interactive/commands';
+import * as path from 'path';
 
 /** Options of createAppAgent: the real wiring of config, registry, llm-base and tool-runner. */
 export interface AppAgentOptions {
@@ -46,6 +49,8 @@ export interface AppAgent {
   skills: Skill[];
   /** Hook entries that could not be used, with why (said at start). */
   hookProblems: HookProblem[];
+  /** Custom slash commands (`~/.slothtool/commands`, `.slothtool/commands`) for `ai -i`. */
+  commands: CustomCommand[];
 }
 
 /** The tool-runner policy from the ai config. */
@@ -160,5 +165,12 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       now: options.now,
     },
   );
-  return { agent, config, paths, registry, memory: projectContext?.files ?? [], projectRules, skills, hookProblems: [...userHooks.problems, ...projectHooks.problems] };
+  const { commands } = discoverCommands(
+    [
+      { dir: path.join(slothtoolHome(env), 'commands'), scope: 'user' },
+      { dir: path.join(projectRoot, '.slothtool', 'commands'), scope: 'project' },
+    ],
+    new Set(COMMANDS),
+  );
+  return { agent, config, paths, registry, memory: projectContext?.files ?? [], projectRules, skills, hookProblems: [...userHooks.problems, ...projectHooks.problems], commands };
 }

@@ -259,3 +259,17 @@ test('/cost: the session and the last turn, cached input tokens, and money from 
   expect(lines[0]).toBe("This session: 1000000 input + 100000 output tokens over 4 model calls. 600000 of the input from the provider's cache. Cost: 0.260 USD.");
   expect(lines[1]).toMatch(/^Last turn: 1000 input \+ 10 output tokens over 1 model call\. No prices/);
 });
+
+test('a custom command is a /name: in /help and Tab completion, and it sends its template with the arguments', () => {
+  const { screen, printed, frame } = setup();
+  const sent: string[] = [];
+  const review = { name: 'review', description: 'Review the staged change', argumentHint: '<focus>', template: 'Review the staged diff. Focus on: $ARGUMENTS', file: '/c/review.md', scope: 'user' };
+  screen.attach(fakeApp({ send: (t: string) => (sent.push(t), new Promise(() => undefined)), commands: [review] }));
+  (screen as unknown as { app: { commands: unknown[] } }).app.commands = [review];
+  screen.onKeys([{ kind: 'text', text: '/help' }, { kind: 'enter' }]);
+  expect(printed.at(-1)).toMatch(/\/review <focus> +Review the staged change/);
+  screen.onKeys([{ kind: 'text', text: '/rev' }, { kind: 'tab' }]);
+  expect(frame()).toContain('› /review ');
+  screen.onKeys([{ kind: 'text', text: 'error handling' }, { kind: 'enter' }]);
+  expect(sent).toEqual(['Review the staged diff. Focus on: error handling']);
+});

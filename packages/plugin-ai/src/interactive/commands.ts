@@ -56,10 +56,11 @@ export interface Completion {
 }
 
 /** Complete a command name, or the argument of /mode, /profile and /resume. Pure. */
-export function completeInput(input: string, sources: { profiles: string[]; sessions: () => string[] }): Completion {
+export function completeInput(input: string, sources: { profiles: string[]; sessions: () => string[]; custom?: readonly string[] }): Completion {
   const none = { candidates: [], display: [] };
   if (!input.startsWith('/') || input.includes('\n')) return none;
-  const names = completions(input);
+  const word = input.slice(1).toLowerCase();
+  const names = [...completions(input), ...(/^\/\S*$/.test(input) ? (sources.custom ?? []).filter((c) => c.startsWith(word)) : [])];
   if (names.length) return { candidates: names.map((c) => `/${c} `), display: names.map((c) => `/${c}`) };
   const m = /^\/(mode|profile|resume) +(\S*)$/.exec(input);
   if (!m) return none;

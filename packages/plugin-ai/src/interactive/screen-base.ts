@@ -282,6 +282,7 @@ export abstract class ScreenBase {
     return completeInput(this.editor.text, {
       profiles: this.llmProfiles?.names ?? [],
       sessions: () => (this.sessionIds ??= this.app?.agent.listSessions().map((x) => x.id) ?? []),
+      custom: this.app?.commands?.map((c) => c.name) ?? [],
     });
   }
 

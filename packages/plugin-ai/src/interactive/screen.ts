@@ -24,6 +24,7 @@ import { formatCheckpoints, formatCost, formatModels, formatRewind, modelOf, par
 import { addAllowRule } from '../permissions-store';
 import { permissionsText, skillsText, trustCommand } from './trust-view';
 import { findGitRoot } from '../project-context';
+import { expandCommand } from '../extensions/commands';
 
 export type { ScreenOptions, Surface } from './screen-base';
 
@@ -276,6 +277,13 @@ export class Screen extends ScreenTurns {
       this.app.agent.setRunMode('default');
       this.print(this.theme.dim(ts(this.lang, 'runModeNow', { mode: 'default' })));
     }
+    const custom = parsed.kind === 'unknown' ? this.app.commands?.find((c) => `/${c.name}` === parsed.name.toLowerCase()) : undefined;
+    if (custom) {
+      // A custom command is a prompt template: its text goes to the model as the message.
+      const prompt = expandCommand(custom, text.trim().slice(custom.name.length + 1));
+      if (this.task) return void this.queue.push(prompt);
+      return this.startTurn(prompt);
+    }
     if (parsed.kind === 'unknown') {
       const suggest = parsed.suggestion ? ts(this.lang, 'didYouMean', { name: parsed.suggestion }) : '';
       this.print(this.theme.yellow(ts(this.lang, 'unknownCommand', { name: parsed.name, suggest, list: COMMANDS.map((c) => `/${c}`).join(' ') })));
@@ -431,6 +439,7 @@ export class Screen extends ScreenTurns {
     };
     const lines = [this.theme.bold(ts(this.lang, 'helpTitle'))];
     for (const c of COMMANDS) lines.push(`  ${this.theme.cyan((usage[c] ?? `/${c}`).padEnd(width))} ${ts(this.lang, `help_${c}`)}`);
+    for (const c of this.app?.commands ?? []) lines.push(`  ${this.theme.cyan(`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`.padEnd(width))} ${c.description}`);
     lines.push(this.theme.dim(ts(this.lang, 'helpKeys')));
     return lines.join('\n');
   }
