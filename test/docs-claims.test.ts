@@ -9,7 +9,7 @@ import * as path from 'path';
 // Example names that stand for the user's files are listed below.
 
 const root = path.resolve(__dirname, '..');
-const EXAMPLES = new Set(['src/a.ts', 'lib/foo.js', '.d.ts', 'CHANGELOG.md', 'credentials.json', '.docker/config.json', '.pnpmfile.cjs', 'llm-base.json', 'tests.json', 'spec_tests.json']);
+const EXAMPLES = new Set(['src/a.ts', 'lib/foo.js', 'review.md', 'git/pr.md', '.d.ts', 'CHANGELOG.md', 'credentials.json', '.docker/config.json', '.pnpmfile.cjs', 'llm-base.json', 'tests.json', 'spec_tests.json']);
 const USER_FILES = /[<>*{}$]|^~|^\/|node_modules|\.slothtool|plugin-configs|settings\.json|registry\.json|ai\.json|llm-base\.(logs|calls)\.|package\.json$|tsconfig|\.mcp\.json|CLAUDE|AGENTS|SKILL|\.env/;
 
 const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
