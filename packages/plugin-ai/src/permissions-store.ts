@@ -9,7 +9,8 @@ import * as path from 'path';
 
 export type RuleEffect = 'allow' | 'ask' | 'deny';
 
-function readObject(file: string): Record<string, unknown> {
+/** ai.json as an object ({} when it is not there); throws when it is not a JSON object. */
+export function readObject(file: string): Record<string, unknown> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -22,7 +23,8 @@ function readObject(file: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-function write(file: string, value: Record<string, unknown>): void {
+/** Write ai.json whole: atomically, 0600 in a 0700 folder, every key kept as given. */
+export function write(file: string, value: Record<string, unknown>): void {
   const { ensurePrivateDir } = require('@holic512/shared/lib/private-files') as typeof import('@holic512/shared/lib/private-files');
   const { writeFileAtomicSync } = require('@holic512/shared/lib/atomic-write') as typeof import('@holic512/shared/lib/atomic-write');
   ensurePrivateDir(path.dirname(file));

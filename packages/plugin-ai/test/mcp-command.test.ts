@@ -42,14 +42,14 @@ describe('parseAdd', () => {
   });
 });
 
-test('add keeps the rest of ai.json and its mode, list shows it, test starts it for real, remove takes it out', async () => {
+test('add keeps the rest of ai.json (private: 0600, narrowed from 0640), list shows it, test starts it for real, remove takes it out', async () => {
   fs.mkdirSync(path.dirname(aiJson()), { recursive: true });
   fs.writeFileSync(aiJson(), JSON.stringify({ allowNetwork: true, mcpServers: {} }), { mode: 0o640 });
   const { command, args } = testMcpStdioCommand();
   expect((await mcp(['add', 'kit', '--', command, ...args])).code).toBe(0);
   const written = JSON.parse(fs.readFileSync(aiJson(), 'utf8'));
   expect(written).toEqual({ allowNetwork: true, mcpServers: { kit: { command, args } } });
-  expect(fs.statSync(aiJson()).mode & 0o777).toBe(0o640);
+  expect(fs.statSync(aiJson()).mode & 0o777).toBe(0o600);
   expect((await mcp(['list'])).out).toContain(`kit  ${command}`);
   const tested = await mcp(['test', 'kit']);
   expect(tested).toMatchObject({ code: 0 });

@@ -4,6 +4,7 @@ import { aiPaths, slothtoolHome } from '../home';
 import { t, type Lang } from '../i18n';
 import { readMcpServers, SERVER_NAME } from './config';
 import { McpManager } from './manager';
+import { readObject, write } from '../permissions-store';
 
 /**
  * `slothtool ai mcp list | add | remove | test`: manage the MCP servers of
@@ -23,34 +24,6 @@ export interface McpIo {
 }
 
 type Json = Record<string, unknown>;
-
-function readConfigObject(file: string): Json {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw err;
-  }
-  const value: unknown = JSON.parse(text);
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${file} does not hold a JSON object`);
-  return value as Json;
-}
-
-/** Write ai.json atomically, keeping every other key and the file's mode (0600 for a new file). */
-function writeConfigObject(file: string, data: Json): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const mode = fs.statSync(file, { throwIfNoEntry: false })?.mode ?? 0o600;
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, 'w', mode & 0o777);
-  try {
-    fs.writeFileSync(fd, JSON.stringify(data, null, 2) + '\n');
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
-}
 
 function pairs(list: string[], sep: string, what: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -104,7 +77,7 @@ export async function runMcpCommand(argv: string[], lang: Lang, io: McpIo = {}):
   const [sub, ...rest] = argv;
   let config: Json;
   try {
-    config = readConfigObject(file);
+    config = readObject(file);
   } catch (e) {
     return fail(t(lang, 'mcpConfigBroken', { file, detail: (e as Error).message }));
   }
@@ -128,7 +101,7 @@ export async function runMcpCommand(argv: string[], lang: Lang, io: McpIo = {}):
       const check = readMcpServers({ [added.name]: added.entry }, file, env);
       if (check.problems.length) return fail(check.problems[0].error);
       const existed = added.name in servers;
-      writeConfigObject(file, { ...config, mcpServers: { ...servers, [added.name]: added.entry } });
+      write(file, { ...config, mcpServers: { ...servers, [added.name]: added.entry } });
       say(t(lang, existed ? 'mcpReplaced' : 'mcpAdded', { name: added.name, file }));
       return 0;
     }
@@ -137,7 +110,7 @@ export async function runMcpCommand(argv: string[], lang: Lang, io: McpIo = {}):
       if (!name || !(name in servers)) return fail(t(lang, 'mcpUnknown', { name: String(name ?? ''), file }));
       const next = { ...servers };
       delete next[name];
-      writeConfigObject(file, { ...config, mcpServers: next });
+      write(file, { ...config, mcpServers: next });
       say(t(lang, 'mcpRemoved', { name, file }));
       return 0;
     }
