@@ -51,8 +51,11 @@ test('auto-edit: edits and writes inside the workspace run without a question; c
   const r = runner();
   r.setMode('auto-edit');
   await r.run(read);
-  expect(await r.run(edit)).toMatchObject({ decision: { level: 'L0' } });
+  const shown: string[] = [];
+  expect(await r.run(edit, { onOutput: (chunk) => shown.push(chunk) })).toMatchObject({ decision: { level: 'L0' } });
   expect(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8')).toBe('two\n');
+  // No question, but the diff is still shown.
+  expect(shown.join('')).toMatch(/-one[\s\S]*\+two/);
   expect((await r.run(write)).decision.rules.map((x) => x.id)).toContain('mode.auto_edit');
   expect(fs.readFileSync(path.join(ws, 'b.txt'), 'utf8')).toBe('new\n');
   expect(r.judge(touch).level).toBe('L1');

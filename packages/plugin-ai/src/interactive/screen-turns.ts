@@ -16,6 +16,7 @@ import { ts } from './strings';
 import { truncateWidth } from './width';
 import { OUTPUT_KEEP, ScreenBase } from './screen-base';
 import { countNewlines } from './screen-text';
+import { colorDiff } from './screen-text';
 
 export abstract class ScreenTurns extends ScreenBase {
   /** `/compact` is running: it prints its own, fuller report of the compaction. */
@@ -259,6 +260,9 @@ export abstract class ScreenTurns extends ScreenBase {
     const home = os.homedir();
     const file = this.app?.paths.config ?? 'plugin-configs/ai.json';
     const configFile = file.startsWith(home + path.sep) ? '~' + file.slice(home.length) : file;
-    this.print(formatResult(result, this.output, this.theme, this.lang, configFile, this.outputNewlines).join('\n'));
+    // An edit that ran without a question streamed its diff: it stays on screen, coloured.
+    const edited = (result.tool === 'fs.edit' || result.tool === 'fs.write') && result.status === 'applied' && this.output.trim();
+    if (edited) this.print(colorDiff(this.output.trimEnd(), this.theme).join('\n'));
+    this.print(formatResult(result, edited ? '' : this.output, this.theme, this.lang, configFile, edited ? 0 : this.outputNewlines).join('\n'));
   }
 }

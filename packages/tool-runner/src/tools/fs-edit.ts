@@ -111,6 +111,9 @@ async function commit(
   if (ctx.ask) {
     const go = await ctx.ask(redactDiff(diff));
     if (!go) return { _event: 'tool_result', id: ctx.id, tool, status: 'declined', decision: { ...ctx.decision, by: 'user' } };
+  } else {
+    // Let through without a question (auto-edit mode, a rule, an allowance): the diff is still shown.
+    ctx.onOutput?.(redactDiff(diff) + '\n', 'stdout');
   }
   // What the user saw must be what gets replaced: refuse when the file changed while asking.
   const again = session.resolve(f);
