@@ -30,6 +30,18 @@ export interface AgentDeps {
   random?: () => number;
   /** Hooks (ai.json `hooks`, a trusted project's too): PreToolUse can block a step, PostToolUse sees its result. */
   hooks?: readonly HookCommandConfig[];
+  /** Tools that join during the session (MCP servers connecting in the background). */
+  dynamicTools?: DynamicTools;
+  /** Called by dispose(): what the session started ends with it (MCP servers). */
+  onDispose?: () => void;
+}
+
+/** Tools that join during a session: the agent registers them with its runner before each model call. */
+export interface DynamicTools {
+  /** Wait until no source is still starting, at most `maxMs` (or until `signal` aborts). */
+  settle(maxMs: number, signal?: AbortSignal): Promise<void>;
+  /** The tool definitions now, the system-prompt section listing them, and a key that changes with them. */
+  current(): { key: string; tools: readonly unknown[]; prompt: string };
 }
 
 export interface AgentOptions {
@@ -45,6 +57,9 @@ export interface AgentOptions {
 
 export interface SendOptions {
   signal?: AbortSignal;
+  /** For this turn only: an llm-base profile and a model tier (a custom command's front matter). */
+  profile?: string;
+  mode?: 'low' | 'high';
 }
 
 /** A point `/rewind` can go back to: before one user message. */
@@ -99,6 +114,10 @@ export interface AgentCore {
   currentStepId?: string;
   /** File-journal position at the first step of the running turn. */
   turnMark?: number;
+  /** The key of the dynamic tools last registered (agent-extensions syncTools). */
+  toolsKey?: string;
+  /** The session whose SessionStart hooks ran. */
+  hookSession?: string;
 }
 
 export const zeroUsage = (): UsageTotals => ({ input_tokens: 0, output_tokens: 0, calls: 0 });

@@ -1,4 +1,5 @@
 import { withChildSignal } from './abort';
+import { beforeTurn, postToolUse, preToolUse, stopHooks, syncTools } from './agent-extensions';
 import { audit, getRunner } from './agent-approvals';
 import { at, emit, zeroUsage, type AgentCore, type Pending } from './agent-core';
 import { ask, compactNow } from './agent-model';
@@ -49,12 +50,21 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
   };
 
   try {
+    await syncTools(core, signal, true);
+    const before = await beforeTurn(core, input, signal);
+    if (before.blocked !== undefined) {
+      const message = t(lang, 'promptBlockedByHook', { reason: before.blocked || '-' });
+      return finish('error', message, { code: 'HOOK_BLOCKED', message });
+    }
+    if (before.extra.length) pending = [...pending, ...before.extra];
+    let stopContinues = 0;
     for (;;) {
       if (signal.aborted) {
         commit(core, [...pending, interruptedEvent('step')]);
         return finish('aborted', t(lang, 'aborted'));
       }
       for (const note of core.steering.splice(0)) pending.push({ kind: 'user', text: note });
+      await syncTools(core, signal, false);
       if (core.context.needsCompaction()) await compactNow(core, false, signal);
       const asked = await ask(core, pending, signal, turnUsage);
       if (!asked.ok) {
@@ -80,6 +90,14 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
         // The user steered while this reply was being written: the model answers the note too.
         pending = [];
         continue;
+      }
+      if (reply.type === 'chat' && !asked.raw && !signal.aborted) {
+        const back = await stopHooks(core, stopContinues, signal);
+        if (back) {
+          stopContinues++;
+          pending = [back];
+          continue;
+        }
       }
       if (reply.type === 'chat') {
         const text = asked.raw ? `${t(lang, 'rawReply')} ${reply.message}` : reply.message;
@@ -200,39 +218,4 @@ export function modeEvent(mode: RunMode): { _event: 'mode'; mode: RunMode; note:
     yolo: 'Yolo mode: L1 steps run without asking the user, inside the OS sandbox; L2 steps are still refused.',
   };
   return { _event: 'mode', mode, note: NOTES[mode] };
-}
-
-const hookOptions = (core: AgentCore, tool: string, signal: AbortSignal) => ({
-  cwd: core.options.cwd,
-  env: process.env,
-  redact: (text: string) => (require('@holic512/shared') as typeof import('@holic512/shared')).redact(text),
-  tool,
-  signal,
-});
-
-/**
- * PreToolUse hooks, after the runner's judgement and before the question or the run: exit 2 (or a
- * JSON block / deny) stops the step and the model sees why. An L2 step is refused by the runner
- * either way; a hook can only make a step stricter. Undefined when the step goes on.
- */
-async function preToolUse(core: AgentCore, id: string, step: Step, decision: ToolResult['decision'], signal: AbortSignal): Promise<ToolResult | undefined> {
-  const hooks = core.deps.hooks?.filter((h) => h.event === 'PreToolUse');
-  if (!hooks?.length || decision.level === 'L2') return undefined;
-  const { runHooks } = require('./extensions/hooks') as typeof import('./extensions/hooks');
-  const tool = step.tool ?? 'exec';
-  const out = await runHooks('PreToolUse', { session_id: core.id, tool_name: tool, tool_input: step }, hooks, hookOptions(core, tool, signal));
-  for (const n of out.notices) log(core, 'hook', n);
-  if (!out.block) return undefined;
-  return { _event: 'tool_result', id, tool, status: 'blocked', reason: `blocked by a PreToolUse hook: ${out.reason ?? ''}`.trim(), decision: { ...decision, by: 'policy' } } as ToolResult;
-}
-
-/** PostToolUse hooks see the step and its (redacted) result; what they print is said to the user. */
-async function postToolUse(core: AgentCore, step: Step, result: ToolResult, signal: AbortSignal): Promise<void> {
-  const hooks = core.deps.hooks?.filter((h) => h.event === 'PostToolUse');
-  if (!hooks?.length || result.status === 'blocked' || result.status === 'declined') return;
-  const { runHooks } = require('./extensions/hooks') as typeof import('./extensions/hooks');
-  const tool = step.tool ?? 'exec';
-  const out = await runHooks('PostToolUse', { session_id: core.id, tool_name: tool, tool_input: step, tool_response: result }, hooks, hookOptions(core, tool, signal));
-  for (const n of out.notices) log(core, 'hook', n);
-  if (out.block && out.reason) log(core, 'hook', out.reason);
 }

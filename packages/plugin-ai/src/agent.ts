@@ -136,10 +136,25 @@ export class Agent {
       const index = this.queue.indexOf(item);
       if (index < 0) return this.cancelled();
       this.queue.splice(index, 1);
-      return runTurn(this.core, [{ kind: 'user', text }], text, options.signal);
+      const restore = this.overrideForTurn(options);
+      return runTurn(this.core, [{ kind: 'user', text }], text, options.signal).finally(restore);
     });
     this.chain = run.catch(() => undefined);
     return run;
+  }
+
+  /** Switch profile and tier for one turn; the returned function switches back (unless the
+   * user switched them meanwhile). */
+  private overrideForTurn(options: SendOptions): () => void {
+    const core = this.core;
+    const before = { profile: core.profile, mode: core.mode };
+    if (options.profile !== undefined) core.profile = options.profile;
+    if (options.mode !== undefined) core.mode = options.mode;
+    const during = { profile: core.profile, mode: core.mode };
+    return () => {
+      if (core.profile === during.profile) core.profile = before.profile;
+      if (core.mode === during.mode) core.mode = before.mode;
+    };
   }
 
   /** Let the model go on after a step-limit stop: sends `{"_event":"continue"}`. */
@@ -275,5 +290,6 @@ export class Agent {
   dispose(): void {
     this.core.running?.abort();
     this.core.runner?.dispose?.();
+    this.core.deps.onDispose?.();
   }
 }

@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import * as os from 'os';
 import { Agent, type AgentConfirmFn, type AgentDeps } from './agent';
 import { loadConfig, type AiConfig } from './config';
@@ -17,6 +18,10 @@ import { skillLoadTool } from './extensions/skill-tool';
 import { readHooks, type HookProblem } from './extensions/hooks';
 import { discoverCommands, type CustomCommand } from './extensions/commands';
 import { COMMANDS } from './interactive/commands';
+import { projectExtras, TrustStore, type ProjectExtras, type TrustState } from './extensions/trust';
+import type { McpSession } from './mcp/session';
+import type { McpConfigProblem } from './mcp/config';
+import { VERSION } from './version';
 import * as path from 'path';
 
 /** Options of createAppAgent: the real wiring of config, registry, llm-base and tool-runner. */
@@ -51,6 +56,12 @@ export interface AppAgent {
   hookProblems: HookProblem[];
   /** Custom slash commands (`~/.slothtool/commands`, `.slothtool/commands`) for `ai -i`. */
   commands: CustomCommand[];
+  /** What the project folder brings that runs code or changes policy, and whether it is trusted. */
+  project: { extras: ProjectExtras; trust: TrustState };
+  /** The session's MCP servers (starting in the background); undefined when none is configured. */
+  mcp?: McpSession;
+  /** MCP entries that could not be used, with why (said at start). */
+  mcpProblems: McpConfigProblem[];
 }
 
 /** The tool-runner policy from the ai config. */
@@ -118,14 +129,19 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const projectContext = readProjectContext(cwd, config.context.projectContextMaxTokens);
   // A project's permission rules: deny always, allow / ask once the folder is trusted (/trust).
   const projectRoot = findGitRoot(cwd) ?? cwd;
-  const projectRules = readProjectRules(projectRoot, paths.trust);
+  const extras = projectExtras(projectRoot);
+  const trust = new TrustStore(paths.trust).state(extras);
+  const projectRules = readProjectRules(projectRoot, paths.trust, trust);
   // Hooks: the user's (ai.json), and a trusted project's (.slothtool/settings.json).
   const userHooks = readHooks(config.hooks, paths.config);
   const projectHooks = projectRules.hooks ? readHooks(projectRules.hooks, projectRules.file ?? '') : { hooks: [], problems: [] };
   const hooks = [...userHooks.hooks, ...projectHooks.hooks];
   // Skills: the index goes into the prompt, a body only when the model loads one (skill.load).
-  const { skills } = discoverSkills(skillRoots(slothtoolHome(env), projectRoot));
+  // A project's own skills only in a trusted folder (their scripts are the project's code).
+  const { skills } = discoverSkills(skillRoots(slothtoolHome(env), projectRoot).filter((r) => r.scope === 'user' || trust === 'trusted'));
   const extraTools = skills.length ? [skillLoadTool(skills)] : [];
+  // MCP servers: the user's, and a trusted project's `.mcp.json`; they connect in the background.
+  const mcp = startMcp(config.mcpServers, paths.config, projectRoot, trust === 'trusted', env, cwd);
   const systemPrompt = buildSystemPrompt(
     {
       cwd,
@@ -161,6 +177,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       confirm: options.confirm,
       store: new SessionStore(paths.sessionsDir),
       ...(hooks.length ? { hooks } : {}),
+      ...(mcp && !mcp.empty ? { dynamicTools: mcp, onDispose: () => void mcp.close() } : {}),
       auditFile: paths.auditLog,
       now: options.now,
     },
@@ -172,5 +189,30 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     ],
     new Set(COMMANDS),
   );
-  return { agent, config, paths, registry, memory: projectContext?.files ?? [], projectRules, skills, hookProblems: [...userHooks.problems, ...projectHooks.problems], commands };
+  return {
+    agent,
+    config,
+    paths,
+    registry,
+    memory: projectContext?.files ?? [],
+    projectRules,
+    skills,
+    hookProblems: [...userHooks.problems, ...projectHooks.problems],
+    commands,
+    project: { extras, trust },
+    ...(mcp && !mcp.empty ? { mcp } : {}),
+    mcpProblems: mcp?.problems ?? [],
+  };
+}
+
+/** The session's MCP servers, started in the background; undefined when nothing is configured
+ * (then the SDK is never loaded). */
+function startMcp(user: unknown, userFile: string, projectRoot: string, projectTrusted: boolean, env: NodeJS.ProcessEnv, cwd: string): McpSession | undefined {
+  const hasUser = !!user && typeof user === 'object' && Object.keys(user).length > 0;
+  const hasProject = projectTrusted && fs.existsSync(path.join(projectRoot, '.mcp.json'));
+  if (!hasUser && !hasProject) return undefined;
+  const { McpSession } = require('./mcp/session') as typeof import('./mcp/session');
+  const session = new McpSession({ user, userFile, projectRoot, projectTrusted, env, cwd, clientVersion: VERSION });
+  session.start();
+  return session;
 }

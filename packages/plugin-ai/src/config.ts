@@ -59,6 +59,8 @@ export const AiConfigSchema = z
     /** MCP servers in Claude Code's shape (`{"name": {command, args, env} | {url, headers}}`);
      * each entry is checked by mcp/config.ts, which reports a bad one by name without failing the rest. */
     mcpServers: z.record(z.string(), z.unknown()).optional(),
+    /** Seconds a turn's first model call waits for MCP servers still starting (they never delay the prompt). */
+    mcpStartWaitSec: z.number().min(0).max(120).default(5),
     /** Hooks in Claude Code's format (`{"PreToolUse": [{matcher, hooks: [{type: "command", command}]}]}`), checked by extensions/hooks.ts. */
     hooks: z.record(z.string(), z.unknown()).optional(),
     /** Optional prices for `/cost` (llm-base reports tokens, not money). */

@@ -2,6 +2,7 @@ import { redact } from '@holic512/shared';
 import type { RunArgs } from './args';
 import type { AgentConfirmFn } from './agent';
 import { createAppAgent } from './app';
+import { startNotices } from './start-notices';
 import { AiError } from './errors';
 import type { AgentEvent } from './events';
 import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
@@ -163,10 +164,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   }
   const { agent } = app;
   json.limit = app.config.jsonOutputBytes;
-  for (const p of app.hookProblems) stderr.write(t(lang, 'hookIgnored', { file: p.source, error: p.error }) + '\n');
-  const project = app.projectRules;
-  if (project.problem) stderr.write(t(lang, 'projectRulesBroken', { problem: project.problem }) + '\n');
-  else if (project.trust === 'untrusted' || project.trust === 'changed') stderr.write(t(lang, 'projectRulesOff') + '\n');
+  for (const line of startNotices(app, lang)) stderr.write(line + '\n');
   if (args.runMode) {
     const r = agent.setRunMode(args.runMode);
     if (!r.ok) {

@@ -21,7 +21,8 @@ export interface ProjectRules {
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
-export function readProjectRules(workspace: string, trustFile: string): ProjectRules {
+/** `trust`: the folder's trust state when the caller has it (else it is worked out here). */
+export function readProjectRules(workspace: string, trustFile: string, known?: TrustState): ProjectRules {
   const file = path.join(workspace, '.slothtool', 'settings.json');
   let text: string;
   try {
@@ -29,7 +30,7 @@ export function readProjectRules(workspace: string, trustFile: string): ProjectR
   } catch {
     return { trust: 'nothing' };
   }
-  const trust = new TrustStore(trustFile).state(projectExtras(workspace));
+  const trust = known ?? new TrustStore(trustFile).state(projectExtras(workspace));
   let value: unknown;
   try {
     value = JSON.parse(text);

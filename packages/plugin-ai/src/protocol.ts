@@ -50,17 +50,19 @@ export const ErrorReplySchema = z.object({
 
 export const ReplySchema = z.discriminatedUnion('type', [ChatReplySchema, CmdReplySchema, ErrorReplySchema]);
 
-/** Reply schemas of registries with more than the built-in tools (MCP, a sibling plugin's). */
-const replySchemas = new WeakMap<StepRegistry, z.ZodType<Reply>>();
+/** Reply schemas of registries with more than the built-in tools (MCP, a sibling plugin's),
+ * rebuilt when the registry's step schema changes (a tool joined). */
+const replySchemas = new WeakMap<StepRegistry, { steps: z.ZodType<Step>; schema: z.ZodType<Reply> }>();
 
 function replySchemaFor(registry?: StepRegistry): z.ZodType<Reply> {
   if (!registry) return ReplySchema;
-  let schema = replySchemas.get(registry);
-  if (!schema) {
-    schema = z.discriminatedUnion('type', [ChatReplySchema, cmdReplySchema(z.lazy(() => registry.stepSchema())), ErrorReplySchema]) as z.ZodType<Reply>;
-    replySchemas.set(registry, schema);
+  const steps = registry.stepSchema();
+  let cached = replySchemas.get(registry);
+  if (!cached || cached.steps !== steps) {
+    cached = { steps, schema: z.discriminatedUnion('type', [ChatReplySchema, cmdReplySchema(steps), ErrorReplySchema]) as z.ZodType<Reply> };
+    replySchemas.set(registry, cached);
   }
-  return schema;
+  return cached.schema;
 }
 
 export type { Step };

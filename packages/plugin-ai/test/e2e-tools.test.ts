@@ -2,6 +2,7 @@ import { promises as fs } from 'fs';
 import * as path from 'path';
 import { chat, cmd, createAiFixture, type AiFixture } from './pty/pty-session';
 import { runAi } from './run-bin';
+import { until } from '@holic512/testkit';
 
 // End-to-end over the real bin, this repo's llm-base and the real tool-runner: the model reads
 // a file, edits it, runs the project's tests in the background and watches them; /undo
@@ -38,13 +39,6 @@ function resultsOf(i: number): Array<Record<string, any>> {
 }
 
 
-async function until(ok: () => boolean | Promise<boolean>, tries = 1500): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await ok()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('condition not reached');
-}
 
 test('read → edit (confirmed) → proc.start the tests → proc.status → report', async () => {
   fx.server.enqueue(

@@ -19,3 +19,4 @@ export { createTestMcpServer, startTestMcpHttpServer, testMcpStdioCommand } from
 export type { TestMcpOptions, TestMcpHttpServer } from './mcp-server';
 export { SECRET_CORPUS, fakeToken, leakForms, findLeak } from './secret-corpus';
 export type { SecretSample } from './secret-corpus';
+export { until } from './until';

@@ -1,7 +1,8 @@
 /**
  * The test MCP server over stdio (`node lib/mcp-stdio.js`). Options come from the environment:
  * TESTKIT_MCP_EXTRA_TOOLS (a count), TESTKIT_MCP_SECRET, TESTKIT_MCP_NAME, and
- * TESTKIT_MCP_STARTUP_MS (wait this long before answering, to play a slow server).
+ * TESTKIT_MCP_STARTUP_MS (wait this long before answering, to play a slow server) and
+ * TESTKIT_MCP_READY_FILE (written once the server answers, so a test can wait for it).
  */
 import { createTestMcpServer } from './mcp-server';
 
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
     name: process.env.TESTKIT_MCP_NAME,
   });
   await server.connect(new StdioServerTransport());
+  if (process.env.TESTKIT_MCP_READY_FILE) require('fs').writeFileSync(process.env.TESTKIT_MCP_READY_FILE, String(process.pid));
 }
 
 main().catch((err: unknown) => {

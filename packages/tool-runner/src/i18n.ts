@@ -284,6 +284,18 @@ export const MESSAGES: Record<string, Message> = {
     en: '`{f}` is outside the folders where configuration may be changed',
   },
   'tool.unknown': { zh: '未知的工具 `{t}`', en: 'unknown tool `{t}`' },
+  'mcp.call': {
+    zh: '调用 MCP 服务器 `{s}` 的工具 `{t}`：它做什么由该服务器决定',
+    en: 'calls the tool `{t}` of the MCP server `{s}`: what it does is up to that server',
+    hintZh: '若信任该服务器，可在 ai.json 的 mcpServers.{s} 中设置 "trusted": true，其标为只读的工具将不再询问',
+    hintEn: 'If you trust this server, set "trusted": true under mcpServers.{s} in ai.json: its tools marked read-only then run without a question',
+  },
+  'mcp.destructive': { zh: 'MCP 服务器 `{s}` 将 `{t}` 标为破坏性操作', en: 'the MCP server `{s}` marks `{t}` as destructive' },
+  'mcp.read_only': {
+    zh: '你信任的 MCP 服务器 `{s}` 将 `{t}` 标为只读',
+    en: 'the MCP server `{s}`, which you trust, marks `{t}` as read-only',
+  },
+  'mcp.describe': { zh: '只读取 MCP 工具 `{t}` 的说明', en: 'only reads the description of the MCP tool `{t}`' },
   'declined.user': { zh: '用户拒绝了此步骤', en: 'the user declined this step' },
   ...TOOL_MESSAGES,
   ...OPTION_MESSAGES,

@@ -183,6 +183,9 @@ export function exactRuleFor(tool: string, subject: PermissionSubject): string |
       return subject.path && !/[()*?\s]/.test(subject.path) && !subject.path.split('/').includes('..') ? `${tool}(${subject.path})` : undefined;
     case 'url':
       return /^[a-z0-9.-]+$/i.test(subject.host) ? `${tool}(domain:${subject.host.toLowerCase()})` : undefined;
+    case 'none':
+      // A tool whose input rules cannot tell apart (an MCP tool): the rule names the tool itself.
+      return tool;
     default:
       return undefined;
   }

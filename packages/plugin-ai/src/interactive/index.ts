@@ -118,6 +118,23 @@ async function loadAgent(
         return 4;
       }
     }
+    if (terminal) {
+      // Before the agent loads what the project brings: ask whether to trust it (named exactly).
+      const { askProjectTrust } = require('./trust-question') as typeof import('./trust-question');
+      const { aiPaths } = require('../home') as typeof import('../home');
+      await askProjectTrust(cwd, aiPaths(slothtoolHome(env)).trust, lang, {
+        input,
+        output,
+        pause: () => terminal.stop(),
+        resume: () => {
+          terminal.start(
+            (keys) => screen.onKeys(keys),
+            () => screen.render(),
+          );
+          screen.render();
+        },
+      });
+    }
     const { createAppAgent } = require('../app') as typeof import('../app');
     const app = createAppAgent({ lang, env, cwd, mode: args.mode, profile: args.profile, maxAutoSteps: args.maxSteps, confirm: screen.confirm });
     if (args.runMode) {

@@ -10,6 +10,7 @@ import type { Reply } from '../protocol';
 import type { ToolResult } from '../runner-types';
 import { describeStep, formatResult, formatStep } from './format';
 import { setText } from './line-editor';
+import { expandCommand, type CustomCommand } from '../extensions/commands';
 import { createMarkdownRenderer, looksLikeMarkdown } from './markdown';
 import { PROMPT } from './live-frame';
 import { ts } from './strings';
@@ -31,15 +32,26 @@ export abstract class ScreenTurns extends ScreenBase {
 
   // ── turns ─────────────────────────────────────────────────────────────────────────
 
+  /** The custom command a typed line calls (`/review src`), if any. */
+  protected customCommand(text: string): CustomCommand | undefined {
+    const word = /^\/(\S+)/.exec(text.trim())?.[1]?.toLowerCase();
+    return word ? this.app?.commands?.find((c) => c.name === word) : undefined;
+  }
+
+  /** Start a turn with a message, or with a custom command's prompt (its front matter may
+   * name a profile and a tier for that turn). */
   protected startTurn(text: string): void {
     const { agent } = this.app!;
+    const custom = this.customCommand(text);
+    const message = custom ? expandCommand(custom, text.trim().slice(custom.name.length + 1)) : text;
+    const overrides = { ...(custom?.profile ? { profile: custom.profile } : {}), ...(custom?.mode ? { mode: custom.mode } : {}) };
     const controller = new AbortController();
     this.phase = { kind: 'thinking' };
     this.waitingFor = undefined;
     this.preview = '';
     this.streamed = '';
     this.resetOutput();
-    const promise = (text === 'continue' ? agent.continue({ signal: controller.signal }) : agent.send(text, { signal: controller.signal })).then(
+    const promise = (text === 'continue' ? agent.continue({ signal: controller.signal }) : agent.send(message, { ...overrides, signal: controller.signal })).then(
       (result) => ((this.lastTurnUsage = result.usage), this.turnDone(result)),
       (err: unknown) => this.turnFailed(err),
     );

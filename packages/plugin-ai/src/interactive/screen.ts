@@ -9,7 +9,7 @@ import * as path from 'path';
 import type { AgentConfirmAnswer } from '../agent';
 import type { AppAgent } from '../app';
 import { t } from '../i18n';
-import { RUN_MODES, type ConfirmRequest, type RunMode, type UndoResult } from '../runner-types';
+import { RUN_MODES, type ConfirmRequest, type RunMode } from '../runner-types';
 import { commonPrefix, COMMANDS, parseInput, type CommandName } from './commands';
 import { describeStep, formatContext, formatProcesses, formatResumed, formatSessions } from './format';
 import type { InputKey } from './keys';
@@ -20,11 +20,12 @@ import { ts } from './strings';
 import { QUESTION_GUARD_MS, TYPING_RECENTLY_MS } from './screen-base';
 import { ScreenTurns } from './screen-turns';
 import { colorDiff, readLlmProfiles, withWords, wordsOf } from './screen-text';
-import { formatCheckpoints, formatCost, formatModels, formatRewind, modelOf, parseModelArg, parseRewindArg } from './session-views';
+import { formatCheckpoints, formatCost, formatModels, formatRewind, formatUndo, modelOf, parseModelArg, parseRewindArg } from './session-views';
+import { mcpCommand } from './mcp-view';
+import { startNotices } from '../start-notices';
 import { addAllowRule } from '../permissions-store';
 import { permissionsText, skillsText, trustCommand } from './trust-view';
 import { findGitRoot } from '../project-context';
-import { expandCommand } from '../extensions/commands';
 
 export type { ScreenOptions, Surface } from './screen-base';
 
@@ -38,6 +39,7 @@ export class Screen extends ScreenTurns {
     this.llmProfiles = readLlmProfiles(path.join(app.paths.home, 'plugin-configs', 'llm-base.json'));
     this.llmDefault = this.llmProfiles?.defaultName;
     app.agent.on((event) => this.onEvent(event));
+    for (const line of startNotices(app, this.lang)) this.print(this.theme.yellow(line));
     if (initial?.continueLast) {
       this.print(app.agent.resumeLast() ? this.resumedText(app.agent.sessionId, 0) : t(this.lang, 'noSessionHere'));
     }
@@ -277,12 +279,10 @@ export class Screen extends ScreenTurns {
       this.app.agent.setRunMode('default');
       this.print(this.theme.dim(ts(this.lang, 'runModeNow', { mode: 'default' })));
     }
-    const custom = parsed.kind === 'unknown' ? this.app.commands?.find((c) => `/${c.name}` === parsed.name.toLowerCase()) : undefined;
-    if (custom) {
-      // A custom command is a prompt template: its text goes to the model as the message.
-      const prompt = expandCommand(custom, text.trim().slice(custom.name.length + 1));
-      if (this.task) return void this.queue.push(prompt);
-      return this.startTurn(prompt);
+    if (this.customCommand(text)) {
+      // A custom command is a prompt template, expanded when its turn starts (startTurn).
+      if (this.task) return void this.queue.push(text.trim());
+      return this.startTurn(text.trim());
     }
     if (parsed.kind === 'unknown') {
       const suggest = parsed.suggestion ? ts(this.lang, 'didYouMean', { name: parsed.suggestion }) : '';
@@ -380,6 +380,8 @@ export class Screen extends ScreenTurns {
         return this.print(permissionsText(arg, this.app!.paths.config, findGitRoot(this.options.cwd) ?? this.options.cwd, this.theme, this.lang));
       case 'skills':
         return this.print(skillsText(this.app!.skills ?? [], this.lang));
+      case 'mcp':
+        return this.print(await mcpCommand(arg, this.app!.mcp, this.theme, this.lang, (text) => this.print(text)));
       case 'trust':
         return this.print(trustCommand(arg, this.options.cwd, this.app!.paths.trust, this.lang));
       case 'rewind': {
@@ -393,7 +395,7 @@ export class Screen extends ScreenTurns {
       }
       case 'undo':
         if (busyOnly()) return;
-        return this.print(this.undoText(agent.undo()));
+        return this.print(formatUndo(agent.undo(), this.options.cwd, this.theme, this.lang));
       case 'next':
         if (!arg) return this.print(ts(this.lang, 'nextUsage'));
         if (this.task) {
@@ -402,22 +404,6 @@ export class Screen extends ScreenTurns {
         }
         return this.startTurn(arg);
     }
-  }
-
-  /** What `/undo` says: each file restored or not, relative to the working folder. */
-  private undoText(result: UndoResult | null): string {
-    if (!result || (!result.restored.length && !result.skipped.length)) return ts(this.lang, 'undoNone');
-    const rel = (p: string) => {
-      const r = path.relative(this.options.cwd, p);
-      return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : p;
-    };
-    const lines = [ts(this.lang, 'undoDone')];
-    for (const r of result.restored) lines.push(this.theme.green(ts(this.lang, 'undoRestored', { path: rel(r.path), action: r.action })));
-    for (const r of result.skipped) {
-      const reason = r.message ?? ts(this.lang, r.reason === 'changed_since' ? 'undoChangedSince' : r.reason === 'not_kept' ? 'undoNotKept' : 'undoError');
-      lines.push(this.theme.yellow(ts(this.lang, 'undoSkipped', { path: rel(r.path), reason })));
-    }
-    return lines.join('\n');
   }
 
   /** What `/resume` (and `-c`) says: the id, and the last exchanges so the user sees where

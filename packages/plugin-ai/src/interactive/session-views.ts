@@ -6,6 +6,7 @@ import * as path from 'path';
 import type { Lang } from '../i18n';
 import type { RewindResult } from '../agent-rewind';
 import type { UsageTotals } from '../events';
+import type { UndoResult } from '../runner-types';
 import { ts } from './strings';
 import type { Theme } from './theme';
 
@@ -102,4 +103,20 @@ export function formatCost(session: Cost, turn: Cost | undefined, lang: Lang): s
   const lines = [costLine('costSession', session, lang)];
   if (turn && turn.usage.calls) lines.push(costLine('costTurn', turn, lang));
   return lines;
+}
+
+/** What `/undo` says: each file restored or not, relative to the working folder. */
+export function formatUndo(result: UndoResult | null, cwd: string, theme: Theme, lang: Lang): string {
+  if (!result || (!result.restored.length && !result.skipped.length)) return ts(lang, 'undoNone');
+  const rel = (p: string) => {
+    const r = path.relative(cwd, p);
+    return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : p;
+  };
+  const lines = [ts(lang, 'undoDone')];
+  for (const r of result.restored) lines.push(theme.green(ts(lang, 'undoRestored', { path: rel(r.path), action: r.action })));
+  for (const r of result.skipped) {
+    const reason = r.message ?? ts(lang, r.reason === 'changed_since' ? 'undoChangedSince' : r.reason === 'not_kept' ? 'undoNotKept' : 'undoError');
+    lines.push(theme.yellow(ts(lang, 'undoSkipped', { path: rel(r.path), reason })));
+  }
+  return lines.join('\n');
 }

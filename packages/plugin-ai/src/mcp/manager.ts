@@ -94,6 +94,13 @@ export class McpManager {
     return [...this.live.values()].flatMap((l) => (l.state.status === 'connected' ? l.state.tools : []));
   }
 
+  /** One tool of a connected server as listed now, and whether the user trusts its server. */
+  tool(server: string, name: string): { info: McpToolInfo; trusted: boolean } | undefined {
+    const live = this.live.get(server);
+    const info = live?.state.status === 'connected' ? live.state.tools.find((t) => t.name === name) : undefined;
+    return info && live ? { info, trusted: live.state.trusted } : undefined;
+  }
+
   /** Resolves when the server's current start has finished (connected or failed). */
   async ready(name: string): Promise<McpServerState | undefined> {
     const live = this.live.get(name);

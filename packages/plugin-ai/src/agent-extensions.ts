@@ -1,0 +1,115 @@
+/**
+ * What extensions add to a turn: tools that join during the session (MCP servers connecting in
+ * the background) and the hooks of every event (Claude Code's format, extensions/hooks.ts).
+ * Hooks only ever tighten: none can let a step run that the runner refuses.
+ */
+import { getRunner } from './agent-approvals';
+import type { AgentCore, Pending } from './agent-core';
+import { log } from './agent-session';
+import type { HookEvent, HookOutcome } from './extensions/hooks';
+import type { Step } from './protocol';
+import type { ToolResult } from './runner-types';
+
+/** How often one turn may be sent back to the model by Stop hooks. */
+export const MAX_STOP_CONTINUES = 3;
+
+interface Registering {
+  get(name: string): unknown;
+  register?(def: unknown): void;
+}
+
+/**
+ * Bring the tools that joined since the last call into the runner and their index into the
+ * system prompt (after the fixed part, so the cached prefix changes only when the tools do).
+ * `settle`: first wait (bounded) for servers still starting.
+ */
+export async function syncTools(core: AgentCore, signal: AbortSignal, settle: boolean): Promise<void> {
+  const dynamic = core.deps.dynamicTools;
+  if (!dynamic) return;
+  if (settle) await dynamic.settle(core.options.config.mcpStartWaitSec * 1000, signal);
+  const now = dynamic.current();
+  if (now.key === (core.toolsKey ?? '')) return;
+  const registry = getRunner(core).tools as unknown as Registering | undefined;
+  if (!registry?.register) return; // a runner without a registry cannot run them: leave them out
+  for (const def of now.tools) {
+    const name = (def as { name: string }).name;
+    if (!registry.get(name)) registry.register(def);
+  }
+  core.toolsKey = now.key;
+  const base = core.options.systemPrompt;
+  core.context.setSystemPrompt(now.prompt ? `${base}\n\n${now.prompt}` : base);
+}
+
+function hookOptions(core: AgentCore, signal: AbortSignal, tool?: string) {
+  return {
+    cwd: core.options.cwd,
+    env: process.env,
+    redact: (text: string) => (require('@holic512/shared') as typeof import('@holic512/shared')).redact(text),
+    ...(tool !== undefined ? { tool } : {}),
+    signal,
+  };
+}
+
+/** Run the hooks of one event (none configured: nothing, and nothing loaded). */
+async function fire(core: AgentCore, event: HookEvent, payload: Record<string, unknown>, signal: AbortSignal, tool?: string): Promise<HookOutcome | undefined> {
+  const hooks = core.deps.hooks?.filter((h) => h.event === event);
+  if (!hooks?.length) return undefined;
+  const { runHooks } = require('./extensions/hooks') as typeof import('./extensions/hooks');
+  const out = await runHooks(event, { session_id: core.id, ...payload }, hooks, hookOptions(core, signal, tool));
+  for (const n of out.notices) log(core, 'hook', n);
+  return out;
+}
+
+const contextEvent = (event: HookEvent, context: string): Pending => ({ kind: 'event', text: JSON.stringify({ _event: 'hook_context', hook: event, context }) });
+
+/**
+ * Before a turn's message goes to the model: SessionStart (once per session) and
+ * UserPromptSubmit. What they print is added for the model; a UserPromptSubmit block keeps the
+ * message from the model and the user is told why (`blocked`).
+ */
+export async function beforeTurn(core: AgentCore, input: string, signal: AbortSignal): Promise<{ blocked?: string; extra: Pending[] }> {
+  const extra: Pending[] = [];
+  if (core.hookSession !== core.id) {
+    core.hookSession = core.id;
+    const started = await fire(core, 'SessionStart', { source: core.started ? 'resume' : 'startup' }, signal);
+    if (started?.block && started.reason) log(core, 'hook', started.reason);
+    if (started?.context) extra.push(contextEvent('SessionStart', started.context));
+  }
+  const submitted = await fire(core, 'UserPromptSubmit', { prompt: input }, signal);
+  if (submitted?.block) return { blocked: submitted.reason ?? '', extra };
+  if (submitted?.context) extra.push(contextEvent('UserPromptSubmit', submitted.context));
+  return { extra };
+}
+
+/**
+ * After the model answered: Stop hooks may send the turn back with a reason the model reads
+ * (exit 2 or `decision: "block"`), at most MAX_STOP_CONTINUES times per turn. Undefined: stop.
+ */
+export async function stopHooks(core: AgentCore, continues: number, signal: AbortSignal): Promise<Pending | undefined> {
+  const out = await fire(core, 'Stop', { stop_hook_active: continues > 0 }, signal);
+  if (!out?.block || continues >= MAX_STOP_CONTINUES) return undefined;
+  const reason = out.reason ?? '';
+  log(core, 'hook', reason);
+  return { kind: 'event', text: JSON.stringify({ _event: 'stop_hook', reason, note: 'A Stop hook sent your answer back: address this, then answer again.' }) };
+}
+
+/**
+ * PreToolUse hooks, after the runner's judgement and before the question or the run: exit 2 (or a
+ * JSON block / deny) stops the step and the model sees why. An L2 step is refused by the runner
+ * either way; a hook can only make a step stricter. Undefined when the step goes on.
+ */
+export async function preToolUse(core: AgentCore, id: string, step: Step, decision: ToolResult['decision'], signal: AbortSignal): Promise<ToolResult | undefined> {
+  if (decision.level === 'L2') return undefined;
+  const tool = step.tool ?? 'exec';
+  const out = await fire(core, 'PreToolUse', { tool_name: tool, tool_input: step }, signal, tool);
+  if (!out?.block) return undefined;
+  return { _event: 'tool_result', id, tool, status: 'blocked', reason: `blocked by a PreToolUse hook: ${out.reason ?? ''}`.trim(), decision: { ...decision, by: 'policy' } } as ToolResult;
+}
+
+/** PostToolUse hooks see the step and its (redacted) result; what they print is said to the user. */
+export async function postToolUse(core: AgentCore, step: Step, result: ToolResult, signal: AbortSignal): Promise<void> {
+  if (result.status === 'blocked' || result.status === 'declined') return;
+  const tool = step.tool ?? 'exec';
+  const out = await fire(core, 'PostToolUse', { tool_name: tool, tool_input: step, tool_response: result }, signal, tool);
+  if (out?.block && out.reason) log(core, 'hook', out.reason);
+}

@@ -1,0 +1,49 @@
+/**
+ * `/mcp`: the session's MCP servers with their state, tool count, trust and last error;
+ * `/mcp <server>` lists a server's tools; `/mcp restart <server>` closes it and starts it again.
+ */
+import type { Lang } from '../i18n';
+import type { McpServerState } from '../mcp/manager';
+import type { McpSession } from '../mcp/session';
+import { xs } from './strings-ext';
+import type { Theme } from './theme';
+
+function stateLine(s: McpServerState, theme: Theme, lang: Lang): string[] {
+  const status =
+    s.status === 'connected'
+      ? theme.green(xs(lang, 'mcp_connected', { n: s.tools.length }))
+      : s.status === 'failed'
+        ? theme.red(xs(lang, 'mcp_failed', { error: s.error ?? '?' }))
+        : theme.dim(xs(lang, `mcp_${s.status}`));
+  const lines = [`  ${theme.bold(s.name)}  ${theme.dim(`${s.transport} · ${s.source}`)}  ${status}`];
+  if (s.trusted) lines.push(theme.dim(`      ${xs(lang, 'mcpTrusted')}`));
+  if (s.status === 'connected' && s.error) lines.push(theme.yellow(`      ${xs(lang, 'mcpLastError', { error: s.error })}`));
+  if (s.status === 'failed' && s.stderrTail) for (const l of s.stderrTail.split('\n').slice(-3)) lines.push(theme.dim(`      ${l.slice(0, 200)}`));
+  return lines;
+}
+
+/** The text of `/mcp [server | restart server]`; restarting waits for the new start to finish. */
+export async function mcpCommand(arg: string, mcp: McpSession | undefined, theme: Theme, lang: Lang, say: (text: string) => void): Promise<string> {
+  const states = mcp?.states() ?? [];
+  if (!mcp || !states.length) return xs(lang, 'mcpNone');
+  const restart = /^restart\s+(\S+)$/.exec(arg.trim());
+  if (restart) {
+    const name = restart[1];
+    if (!states.some((s) => s.name === name)) return theme.yellow(xs(lang, 'mcpUnknownServer', { name }));
+    say(theme.dim(xs(lang, 'mcpRestarting', { name })));
+    const state = await mcp.manager.restart(name);
+    return state ? stateLine(state, theme, lang).join('\n') : theme.yellow(xs(lang, 'mcpUnknownServer', { name }));
+  }
+  if (arg.trim()) {
+    const s = states.find((x) => x.name === arg.trim());
+    if (!s) return theme.yellow(xs(lang, 'mcpUnknownServer', { name: arg.trim() }));
+    if (!s.tools.length) return xs(lang, 'mcpNoTools', { name: s.name, status: s.status });
+    const lines = [xs(lang, 'mcpToolsHead', { name: s.name })];
+    for (const t of s.tools) {
+      const hint = t.annotations.destructiveHint ? ` (${xs(lang, 'mcpDestructive')})` : t.annotations.readOnlyHint ? ` (${xs(lang, 'mcpReadOnly')})` : '';
+      lines.push(`  ${theme.cyan(t.name)}${theme.dim(hint)}  ${(t.description.split('\n')[0] ?? '').slice(0, 100)}`);
+    }
+    return lines.join('\n');
+  }
+  return [xs(lang, 'mcpHead'), ...states.flatMap((s) => stateLine(s, theme, lang)), theme.dim(xs(lang, 'mcpUsage'))].join('\n');
+}

@@ -1,0 +1,53 @@
+/**
+ * The trust question when `ai -i` starts in a folder whose `.mcp.json`, `.slothtool/settings.json`
+ * or project skills are not trusted (or changed since): it names exactly what would be turned on
+ * and is asked before the agent loads them. Only on a terminal; without one they stay off and the
+ * start notice says so.
+ */
+import type { Lang } from '../i18n';
+import { describeExtras } from '../extensions/trust-describe';
+import { projectExtras, TrustStore } from '../extensions/trust';
+import { findGitRoot } from '../project-context';
+import { xs } from './strings-ext';
+
+export interface TrustQuestionIo {
+  input: NodeJS.ReadStream;
+  output: NodeJS.WriteStream;
+  /** Hand the terminal to the question, and take it back. */
+  pause(): void;
+  resume(): void;
+}
+
+/** What the question shows: the folder, then each thing that would be turned on. */
+export function trustQuestionLines(workspace: string, changed: boolean, lang: Lang): string[] {
+  const d = describeExtras(projectExtras(workspace));
+  const lines = [xs(lang, changed ? 'trustAskChanged' : 'trustAsk', { folder: workspace })];
+  if (d.servers.length) lines.push(xs(lang, 'trustServers'), ...d.servers.map((s) => `    ${s}`));
+  if (d.hooks.length) lines.push(xs(lang, 'trustHooks'), ...d.hooks.map((h) => `    ${h}`));
+  if (d.rules.allow + d.rules.ask + d.rules.deny) lines.push(xs(lang, 'trustRules', d.rules));
+  if (d.skills.length) lines.push(xs(lang, 'trustSkills'), ...d.skills.map((s) => `    ${s}`));
+  if (d.unreadable.length) lines.push(xs(lang, 'trustUnreadable', { what: d.unreadable.join('; ') }));
+  return lines;
+}
+
+/** Ask when the folder brings untrusted extras; remembers a yes (folder path + content hash). */
+export async function askProjectTrust(cwd: string, trustFile: string, lang: Lang, io: TrustQuestionIo): Promise<void> {
+  const workspace = findGitRoot(cwd) ?? cwd;
+  const extras = projectExtras(workspace);
+  const store = new TrustStore(trustFile);
+  const state = store.state(extras);
+  if (state !== 'untrusted' && state !== 'changed') return;
+  io.pause();
+  let yes: boolean | undefined;
+  try {
+    io.output.write('\n' + trustQuestionLines(workspace, state === 'changed', lang).join('\n') + '\n');
+    const { createPromptsUi } = require('../setup/ui') as typeof import('../setup/ui');
+    yes = await createPromptsUi({ input: io.input, output: io.output, lang }).confirm(xs(lang, 'trustQuestion'), false);
+  } finally {
+    io.resume();
+  }
+  if (yes) {
+    store.trust(extras);
+    io.output.write(xs(lang, 'trustOn') + '\n');
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * The MCP servers of one `ai` session: the user's (`mcpServers` in ai.json) and, once the folder
+ * is trusted, the project's `.mcp.json`. They start in the background when the session starts;
+ * the agent asks `current()` before each model call, so tools join as their server connects.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { AnyToolDefinition } from '@holic512/tool-runner';
+import { readMcpServers, type McpConfigProblem, type McpServerConfig } from './config';
+import { McpManager, type McpServerState } from './manager';
+import { mcpDescribeTool, mcpPromptSection, mcpToolDefinition } from './tools';
+
+/** What the agent needs of tools that join during a session (agent-core `DynamicTools`). */
+export interface McpSessionView {
+  /** Wait until no server is still starting, at most `maxMs` (or until `signal` aborts). */
+  settle(maxMs: number, signal?: AbortSignal): Promise<void>;
+  /** The tools of the connected servers, the prompt section, and a key that changes with them. */
+  current(): { key: string; tools: readonly AnyToolDefinition[]; prompt: string };
+}
+
+export interface McpSetup {
+  /** ai.json's `mcpServers`. */
+  user: unknown;
+  userFile: string;
+  /** The project folder (its `.mcp.json` is read only when `projectTrusted`). */
+  projectRoot: string;
+  projectTrusted: boolean;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  clientVersion: string;
+}
+
+/** Read the project's `.mcp.json` (`{"mcpServers": {...}}`). */
+function readProjectFile(file: string): { raw?: unknown; problem?: string } {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    const data = JSON.parse(text) as { mcpServers?: unknown };
+    return { raw: data && typeof data === 'object' ? data.mcpServers : undefined };
+  } catch (err) {
+    return { problem: `${(err as Error).message}; fix the JSON or remove the file` };
+  }
+}
+
+export class McpSession implements McpSessionView {
+  readonly manager: McpManager;
+  readonly problems: McpConfigProblem[];
+  /** A project `.mcp.json` with servers that stays off because the folder is not trusted. */
+  readonly untrustedProject: boolean;
+  private readonly defs = new Map<string, AnyToolDefinition>();
+  private readonly describe: AnyToolDefinition;
+  private readonly hosts = new Map<string, string>();
+
+  constructor(setup: McpSetup) {
+    const user = readMcpServers(setup.user, setup.userFile, setup.env);
+    const projectFile = path.join(setup.projectRoot, '.mcp.json');
+    const projectRaw = readProjectFile(projectFile);
+    const problems = [...user.problems];
+    let project: McpServerConfig[] = [];
+    if (projectRaw.problem) problems.push({ name: '*', source: projectFile, error: projectRaw.problem });
+    const hasProject = projectRaw.raw !== undefined && projectRaw.raw !== null && Object.keys(projectRaw.raw as object).length > 0;
+    if (hasProject && setup.projectTrusted) {
+      const read = readMcpServers(projectRaw.raw, projectFile, setup.env);
+      problems.push(...read.problems);
+      // A repository can never vouch for its own servers: only the user's ai.json says trusted.
+      const taken = new Set(user.servers.map((s) => s.name));
+      project = read.servers.filter((s) => !taken.has(s.name)).map((s) => ({ ...s, trusted: false }));
+    }
+    this.untrustedProject = hasProject && !setup.projectTrusted;
+    this.problems = problems;
+    const servers = [...user.servers, ...project];
+    for (const s of servers) if (s.transport === 'http') this.hosts.set(s.name, safeHost(s.url));
+    this.manager = new McpManager(servers, { cwd: setup.cwd, clientInfo: { name: 'slothtool-ai', version: setup.clientVersion } });
+    this.describe = mcpDescribeTool(this.manager);
+  }
+
+  /** Whether there is any server at all (none: nothing about MCP goes into the prompt). */
+  get empty(): boolean {
+    return this.manager.states().length === 0;
+  }
+
+  start(): void {
+    this.manager.start();
+  }
+
+  async settle(maxMs: number, signal?: AbortSignal): Promise<void> {
+    const starting = this.manager.states().filter((s) => s.status === 'starting');
+    if (!starting.length || maxMs <= 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    await Promise.race([
+      Promise.all(starting.map((s) => this.manager.ready(s.name))),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, maxMs);
+        onAbort = () => resolve();
+        signal?.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+    if (timer) clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  }
+
+  current(): { key: string; tools: readonly AnyToolDefinition[]; prompt: string } {
+    const states = this.manager.states();
+    const connected = states.filter((s) => s.status === 'connected');
+    if (!connected.length) return { key: '', tools: [], prompt: '' };
+    const tools: AnyToolDefinition[] = [this.describe];
+    for (const state of connected) {
+      for (const info of state.tools) {
+        const id = `${state.name}\0${info.name}`;
+        let def = this.defs.get(id);
+        if (!def) {
+          def = mcpToolDefinition(this.manager, info, this.hosts.get(state.name));
+          if (def) this.defs.set(id, def);
+        }
+        if (def) tools.push(def);
+      }
+    }
+    const prompt = mcpPromptSection(states);
+    return { key: prompt, tools, prompt };
+  }
+
+  states(): McpServerState[] {
+    return this.manager.states();
+  }
+
+  close(): Promise<void> {
+    return this.manager.close();
+  }
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * What `ai` says once when a session starts (on stderr for `-p`, on screen for `-i`): extension
+ * entries that could not be used, and what an untrusted project folder brings that stays off.
+ */
+import type { AppAgent } from './app';
+import type { ProjectFile } from './extensions/trust';
+import { t, type Lang } from './i18n';
+
+/** The project's files, grouped: `.mcp.json, .slothtool/settings.json, 3 skill files`. */
+export function projectFilesText(files: readonly ProjectFile[]): string {
+  const named = files.filter((f) => f.kind !== 'skill').map((f) => f.rel);
+  const skills = files.filter((f) => f.kind === 'skill');
+  const skillDirs = [...new Set(skills.map((f) => f.rel.split('/').slice(0, 3).join('/')))];
+  return [...named, ...skillDirs].join(', ');
+}
+
+export function startNotices(app: Pick<AppAgent, 'hookProblems' | 'projectRules' | 'project' | 'mcpProblems'>, lang: Lang): string[] {
+  const lines: string[] = [];
+  for (const p of app.hookProblems) lines.push(t(lang, 'hookIgnored', { file: p.source, error: p.error }));
+  for (const p of app.mcpProblems) lines.push(t(lang, 'mcpStartProblem', { name: p.name, source: p.source, error: p.error }));
+  if (app.projectRules.problem) lines.push(t(lang, 'projectRulesBroken', { problem: app.projectRules.problem }));
+  const { extras, trust } = app.project;
+  if (trust === 'untrusted' || trust === 'changed') {
+    lines.push(t(lang, trust === 'changed' ? 'projectExtrasChanged' : 'projectExtrasOff', { folder: extras.workspace, what: projectFilesText(extras.files) }));
+  }
+  return lines;
+}
