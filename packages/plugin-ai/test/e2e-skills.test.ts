@@ -77,4 +77,76 @@ describe('hooks', () => {
     expect(post).toContain('"tool_name":"exec"');
     expect(post).not.toContain('made.txt'); // the blocked step never reached PostToolUse
   });
+
+  test('SessionStart and UserPromptSubmit add context for the model (once per session / every message)', async () => {
+    await temp.writeJson('plugin-configs/ai.json', {
+      hooks: {
+        SessionStart: [{ hooks: [{ type: 'command', command: 'echo "branch is release-7"' }] }],
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo \'{"hookSpecificOutput":{"additionalContext":"ticket ABC-42"}}\'' }] }],
+      },
+    });
+    server.enqueue({ json: { type: 'chat', message: 'one' } }, { json: { type: 'chat', message: 'two' } });
+    const r = await runAi(['-i'], { env: temp.env, cwd, input: 'first\nsecond\n' });
+    expect(r.code).toBe(0);
+    const first = JSON.stringify(server.requests[0].body.messages);
+    expect(first).toContain('branch is release-7');
+    expect(first).toContain('ticket ABC-42');
+    const secondTail = JSON.stringify(server.requests[1].body.messages.slice(-2));
+    expect(secondTail).toContain('ticket ABC-42');
+    expect(secondTail).not.toContain('branch is release-7'); // SessionStart ran once
+  });
+
+  test('a UserPromptSubmit hook that exits 2 keeps the message from the model, and says why', async () => {
+    await temp.writeJson('plugin-configs/ai.json', {
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'grep -q password && { echo "do not paste passwords" >&2; exit 2; } || exit 0' }] }] },
+    });
+    const r = await runAi(['-p', 'my password is hunter2'], { env: temp.env, cwd });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('do not paste passwords');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  test('a Stop hook that exits 2 sends the answer back once with its reason; stop_hook_active is set the second time', async () => {
+    const log = path.join(temp.home, 'stop.log');
+    await temp.writeJson('plugin-configs/ai.json', {
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: `cat >> ${JSON.stringify(log)}; echo >> ${JSON.stringify(log)}; grep -q '"stop_hook_active":false' ${JSON.stringify(log)} && [ "$(wc -l < ${JSON.stringify(log)})" -lt 2 ] && { echo "run the tests first" >&2; exit 2; } || exit 0` }] }] },
+    });
+    server.enqueue({ json: { type: 'chat', message: 'done already' } }, { json: { type: 'chat', message: 'tests pass now' } });
+    const r = await runAi(['-p', 'fix it'], { env: temp.env, cwd });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('tests pass now');
+    expect(server.requests).toHaveLength(2);
+    expect(JSON.stringify(server.requests[1].body.messages.at(-1))).toContain('run the tests first');
+    const lines = (await fs.readFile(log, 'utf8')).trim().split('\n');
+    expect(lines[0]).toContain('"stop_hook_active":false');
+    expect(lines[1]).toContain('"stop_hook_active":true');
+  });
+
+  test('a Stop hook that always blocks cannot keep the turn going forever', async () => {
+    await temp.writeJson('plugin-configs/ai.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo never done >&2; exit 2' }] }] } });
+    server.setHandler(() => ({ json: { type: 'chat', message: 'answer' } }));
+    const r = await runAi(['-p', 'go'], { env: temp.env, cwd });
+    expect(r.code).toBe(0);
+    expect(server.requests).toHaveLength(4); // the answer, and three times sent back
+  });
+});
+
+test("a custom command's front matter picks the model tier and profile for its turn only", async () => {
+  const dir = path.join(temp.slothtoolHome, 'commands');
+  await fs.mkdir(dir, { recursive: true });
+  await fs.writeFile(path.join(dir, 'deep.md'), '---\ndescription: think hard\nmode: high\n---\nReview $ARGUMENTS carefully.\n');
+  await fs.writeFile(path.join(dir, 'other.md'), '---\nprofile: second\n---\nAsk the other profile about $1.\n');
+  await temp.writeJson('plugin-configs/llm-base.json', {
+    default_profile: 'local',
+    profiles: {
+      local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 },
+      second: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'second-low', high_model: 'second-high', timeout: 10000, max_retries: 0 },
+    },
+  });
+  server.setHandler(() => ({ json: { type: 'chat', message: 'ok' } }));
+  const r = await runAi(['-i'], { env: temp.env, cwd, input: '/deep src/app.ts\nplain question\n/other x.ts\n' });
+  expect(r.code).toBe(0);
+  expect(server.requests.map((q) => q.body.model)).toEqual(['test-high', 'test-low', 'second-low']);
+  expect(JSON.stringify(server.requests[0].body.messages.at(-1))).toContain('Review src/app.ts carefully.');
+  expect(JSON.stringify(server.requests[2].body.messages.at(-1))).toContain('Ask the other profile about x.ts.');
 });

@@ -167,3 +167,58 @@ describe('McpManager against the real test MCP server', () => {
     });
   });
 });
+
+describe('MCP tools in the registry', () => {
+  const { createToolRegistry } = require('@holic512/tool-runner') as typeof import('@holic512/tool-runner');
+  const { mcpPromptSection, mcpToolDefinition, mcpToolName } = require('../src/mcp/tools') as typeof import('../src/mcp/tools');
+  const { estimateTokens } = require('../src/tokens') as typeof import('../src/tokens');
+  const { parseReply } = require('../src/protocol') as typeof import('../src/protocol');
+  const info = (name: string, annotations: Record<string, boolean> = {}, description = 'Does a thing.') => ({ server: 'gh', name, description, inputSchema: { type: 'object' }, annotations });
+  const fakeManager = (tools: ReturnType<typeof info>[], trusted: boolean) =>
+    ({ tool: (_s: string, n: string) => (tools.find((t) => t.name === n) ? { info: tools.find((t) => t.name === n)!, trusted } : undefined) }) as unknown as McpManager;
+  const state = (name: string, tools: ReturnType<typeof info>[]) => ({ name, source: 'ai.json', transport: 'stdio' as const, status: 'connected' as const, trusted: false, tools });
+
+  test('a server with 50 long-described tools adds a few hundred tokens to the prompt, no descriptions or schemas', () => {
+    const long = 'Searches the issues of a repository with many filters and returns matching issues with their labels. '.repeat(4);
+    const tools = Array.from({ length: 50 }, (_, i) => info(`search_issues_${i}`, {}, long));
+    const section = mcpPromptSection([state('github', tools)]);
+    expect(section).toContain('search_issues_49');
+    expect(section).not.toContain('Searches the issues');
+    expect(estimateTokens(section)).toBeLessThan(500);
+    // The full descriptions would have cost far more.
+    expect(estimateTokens(tools.map((t) => t.description).join('\n'))).toBeGreaterThan(4000);
+  });
+
+  test('the section is byte-identical for the same servers, empty without connected ones', () => {
+    const a = mcpPromptSection([state('x', [info('a'), info('b')])]);
+    expect(mcpPromptSection([state('x', [info('a'), info('b')])])).toBe(a);
+    expect(mcpPromptSection([{ ...state('x', [info('a')]), status: 'failed' }])).toBe('');
+  });
+
+  test.each([
+    [false, {}, 'L1', ['mcp.call']],
+    [false, { readOnlyHint: true }, 'L1', ['mcp.call']],
+    [true, { readOnlyHint: true }, 'L0', ['mcp.read_only']],
+    [true, { readOnlyHint: true, destructiveHint: true }, 'L1', ['mcp.call', 'mcp.destructive']],
+    [true, {}, 'L1', ['mcp.call']],
+  ])('trusted=%s, annotations %j → %s', (trusted, annotations, level, ids) => {
+    const tool = info('t', annotations as Record<string, boolean>);
+    const def = mcpToolDefinition(fakeManager([tool], trusted), tool)!;
+    const found = def.assess({ arguments: {} }, {} as never).findings;
+    expect(found.map((f) => f.id)).toEqual(ids);
+    expect(found.every((f) => f.level === level)).toBe(true);
+  });
+
+  test('tool names that cannot be registry names are left out', () => {
+    expect(mcpToolName('gh', 'list issues')).toBeUndefined();
+    expect(mcpToolName('gh', 'repo.list')).toBe('mcp.gh.repo.list');
+  });
+
+  test('a reply naming a tool registered after the first parse validates (the reply schema follows the registry)', () => {
+    const registry = createToolRegistry();
+    const reply = { type: 'cmd', message: '', data: { commands: [{ tool: 'mcp.gh.t', arguments: { q: 1 } }] } };
+    expect(parseReply(reply, registry).success).toBe(false);
+    registry.register(mcpToolDefinition(fakeManager([info('t')], false), info('t'))!);
+    expect(parseReply(reply, registry)).toMatchObject({ success: true, reply: { data: { commands: [{ tool: 'mcp.gh.t', arguments: { q: 1 } }] } } });
+  });
+});
