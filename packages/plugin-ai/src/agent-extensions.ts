@@ -95,13 +95,15 @@ export async function stopHooks(core: AgentCore, continues: number, signal: Abor
 
 /**
  * PreToolUse hooks, after the runner's judgement and before the question or the run: exit 2 (or a
- * JSON block / deny) stops the step and the model sees why. An L2 step is refused by the runner
- * either way; a hook can only make a step stricter. Undefined when the step goes on.
+ * JSON block / deny) stops the step and the model sees why; `ask` (permissionDecision) makes the
+ * runner ask the user even for a step that would run by itself. An L2 step is refused by the
+ * runner either way; a hook can only make a step stricter. Undefined when the step goes on.
  */
-export async function preToolUse(core: AgentCore, id: string, step: Step, decision: ToolResult['decision'], signal: AbortSignal): Promise<ToolResult | undefined> {
+export async function preToolUse(core: AgentCore, id: string, step: Step, decision: ToolResult['decision'], signal: AbortSignal): Promise<ToolResult | 'ask' | undefined> {
   if (decision.level === 'L2') return undefined;
   const tool = step.tool ?? 'exec';
   const out = await fire(core, 'PreToolUse', { tool_name: tool, tool_input: step }, signal, tool);
+  if (out?.ask && !out.block) return 'ask';
   if (!out?.block) return undefined;
   return { _event: 'tool_result', id, tool, status: 'blocked', reason: `blocked by a PreToolUse hook: ${out.reason ?? ''}`.trim(), decision: { ...decision, by: 'policy' } } as ToolResult;
 }

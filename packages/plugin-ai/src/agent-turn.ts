@@ -146,7 +146,7 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
     // A steering note skips the rest of the plan: the model replans with the note.
     if (!stopped && core.steering.length) stopped = { why: 'steering', reason: 'skipped: the user sent a steering message; replan with it' };
     let result: ToolResult;
-    let blockedByHook: ToolResult | undefined;
+    const hook = stopped || signal.aborted ? undefined : await preToolUse(core, id, step, decision, signal);
     if (stopped || signal.aborted) {
       const why: NotRun = signal.aborted ? 'aborted' : stopped!.why;
       result = {
@@ -158,14 +158,15 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
         notRun: why,
         decision: { ...decision, by: 'policy' },
       };
-    } else if ((blockedByHook = await preToolUse(core, id, step, decision, signal))) {
-      result = blockedByHook;
+    } else if (hook && hook !== 'ask') {
+      result = hook;
       stopped = { why: 'after_stop', reason: `not run: ${id} was blocked by a hook` };
     } else {
       core.currentStepId = id;
       try {
         result = await withChildSignal(signal, (own) =>
-          runner.run(step, {
+          // A PreToolUse hook's "ask": the user is asked even where the step would run by itself.
+          runner.run(hook === 'ask' ? ({ ...step, requires: { ...(step as { requires?: object }).requires, confirm: true } } as Step) : step, {
             id,
             signal: own,
             onOutput: (chunk, stream) => emit(core, { type: 'output', id, chunk, stream }),

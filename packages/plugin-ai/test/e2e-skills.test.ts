@@ -150,3 +150,19 @@ test("a custom command's front matter picks the model tier and profile for its t
   expect(JSON.stringify(server.requests[0].body.messages.at(-1))).toContain('Review src/app.ts carefully.');
   expect(JSON.stringify(server.requests[2].body.messages.at(-1))).toContain('Ask the other profile about x.ts.');
 });
+
+test('a PreToolUse hook answering "ask" makes an L0 step ask (declined in -p), never lets an L2 one run', async () => {
+  await temp.writeJson('plugin-configs/ai.json', {
+    hooks: { PreToolUse: [{ matcher: 'exec', hooks: [{ type: 'command', command: 'echo \'{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check first"}}\'' }] }] },
+  });
+  server.enqueue(
+    { json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'ls', args: [] }] } } },
+    { json: { type: 'chat', message: 'ok' } },
+    { json: { type: 'cmd', message: 'wipe', data: { cwd: null, commands: [{ program: 'rm', args: ['-rf', '/'] }] } } },
+    { json: { type: 'chat', message: 'ok' } },
+  );
+  const r = await runAi(['-p', 'list', '--json'], { env: temp.env, cwd });
+  expect(r.events.find((e) => e.type === 'tool_result')).toMatchObject({ result: { status: 'declined' } });
+  const approved = await runAi(['-p', 'wipe', '--json', '--approve-l1'], { env: temp.env, cwd });
+  expect(approved.events.find((e) => e.type === 'tool_result')).toMatchObject({ result: { status: 'blocked', decision: { level: 'L2' } } });
+});
