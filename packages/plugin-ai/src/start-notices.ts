@@ -14,13 +14,13 @@ export function projectFilesText(files: readonly ProjectFile[]): string {
   return [...named, ...skillDirs].join(', ');
 }
 
-export function startNotices(app: Pick<AppAgent, 'hookProblems' | 'projectRules' | 'project' | 'mcpProblems'>, lang: Lang): string[] {
+export function startNotices(app: Partial<Pick<AppAgent, 'hookProblems' | 'projectRules' | 'project' | 'mcpProblems'>>, lang: Lang): string[] {
   const lines: string[] = [];
-  for (const p of app.hookProblems) lines.push(t(lang, 'hookIgnored', { file: p.source, error: p.error }));
-  for (const p of app.mcpProblems) lines.push(t(lang, 'mcpStartProblem', { name: p.name, source: p.source, error: p.error }));
-  if (app.projectRules.problem) lines.push(t(lang, 'projectRulesBroken', { problem: app.projectRules.problem }));
-  const { extras, trust } = app.project;
-  if (trust === 'untrusted' || trust === 'changed') {
+  for (const p of app.hookProblems ?? []) lines.push(t(lang, 'hookIgnored', { file: p.source, error: p.error }));
+  for (const p of app.mcpProblems ?? []) lines.push(t(lang, 'mcpStartProblem', { name: p.name, source: p.source, error: p.error }));
+  if (app.projectRules?.problem) lines.push(t(lang, 'projectRulesBroken', { problem: app.projectRules.problem }));
+  const { extras, trust } = app.project ?? {};
+  if (extras && (trust === 'untrusted' || trust === 'changed')) {
     lines.push(t(lang, trust === 'changed' ? 'projectExtrasChanged' : 'projectExtrasOff', { folder: extras.workspace, what: projectFilesText(extras.files) }));
   }
   return lines;

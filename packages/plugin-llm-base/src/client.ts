@@ -37,6 +37,9 @@ export interface ChatOptions {
   /** Told what the request waits for (connection, first token, next piece) and its limit,
    * so a caller can show it (FEATURES.wait_events). */
   onWait?: (info: WaitInfo) => void;
+  /** Tokens the caller's prompt may take plus room for the answer: an Ollama profile's num_ctx is
+   * never below it (FEATURES.ollama). */
+  min_context?: number;
 }
 
 export interface Usage {
@@ -52,6 +55,8 @@ export interface ChatSuccess {
   data: Record<string, unknown>;
   usage: Usage;
   call_id: string;
+  /** Ollama: the high model could not be loaded and the low one answered (FEATURES.ollama). */
+  fallback?: { from: string; to: string; reason: string };
 }
 
 export interface CallFailure {
@@ -88,7 +93,7 @@ function normalizeMessages(messages: unknown): Array<{ role: string; content: un
     .map((m) => ({ role: m.role, content: m.content === undefined || m.content === null ? '' : m.content }));
 }
 
-function contentToText(content: unknown): string {
+export function contentToText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
@@ -316,8 +321,12 @@ export async function chat(
     if (options.temperature !== undefined) body.temperature = options.temperature;
     if (options.max_tokens !== undefined) body.max_tokens = options.max_tokens;
 
-    let done: Completed;
-    if (profile.json_mode === 'response_format') {
+    let done: Completed & { model?: string; fallback?: import('./ollama-native').Fallback };
+    const native = require('./ollama-native') as typeof import('./ollama-native');
+    if (native.isOllamaProfile(profile)) {
+      // Ollama: the native API, which takes num_ctx and keep_alive (ollama-native.ts).
+      done = await native.completeNative({ profile, mode, messages: body.messages as Array<{ role: string; content: unknown }>, options, watch, transport, lang: deps.lang });
+    } else if (profile.json_mode === 'response_format') {
       try {
         done = await complete(client, { ...body, response_format: { type: 'json_object' } }, options, watch);
       } catch (err) {
@@ -332,13 +341,13 @@ export async function chat(
       done = await complete(client, body, options, watch);
     }
     const extracted = extractJsonObject(done.text);
-    const result: ChatSuccess = { success: true, model, data: extracted.data, usage: normalizeUsage(done.usage), call_id: callId };
+    const result: ChatSuccess = { success: true, model: done.model ?? model, data: extracted.data, usage: normalizeUsage(done.usage), call_id: callId, ...(done.fallback ? { fallback: done.fallback } : {}) };
     await log(
       {
         call_id: callId,
         timestamp: new Date(start).toISOString(),
         profile: profile_id,
-        model,
+        model: result.model,
         duration_ms: deps.now() - start,
         success: true,
         usage: result.usage,

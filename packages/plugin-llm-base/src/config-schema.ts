@@ -27,6 +27,12 @@ export const ProfileSchema = z.looseObject({
   first_token_timeout: z.number().int().positive().optional(),
   /** ms between two pieces of a streamed answer; default 60000 local, 30000 hosted. */
   idle_timeout: z.number().int().positive().optional(),
+  /** `ollama` (or a base_url on port 11434): Ollama's native API (ollama-native.ts). */
+  provider: z.string().min(1).optional(),
+  /** Ollama: context tokens per request; never below the caller's budget, capped by the model's maximum. */
+  num_ctx: z.number().int().min(512).max(1_048_576).optional(),
+  /** Ollama: how long the model stays loaded after a request (`"30m"`, seconds, `-1` forever); default "30m". */
+  keep_alive: z.union([z.string().min(1), z.number().int()]).optional(),
 });
 
 /** `llm-base.json` */

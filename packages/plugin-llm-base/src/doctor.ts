@@ -3,11 +3,11 @@ import { buildProfile, getProfile, resolveApiKey, StoreContext } from './config-
 import { LlmBaseError } from './errors';
 import { t, type Lang } from './i18n';
 import { configPath } from './paths';
-import { PRESETS, Preset } from './presets';
+import { findPreset, PRESETS, Preset } from './presets';
 import { redactSecrets } from './masking';
 import type { ProfileConfig } from './types';
 
-export type CheckId = 'profile' | 'api_key' | 'reachable' | 'auth' | 'models' | 'json';
+export type CheckId = 'profile' | 'api_key' | 'reachable' | 'auth' | 'models' | 'ollama' | 'json';
 
 export interface Check {
   id: CheckId;
@@ -145,6 +145,15 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
     checks.push({ id: 'models', ok: true, message: t(lang, 'chkModelsNoEndpoint') });
   }
 
+  const native = require('./ollama-native') as typeof import('./ollama-native');
+  if (native.isOllamaProfile(profile)) {
+    const ollama = await ollamaCheck(profile, profileId, preset, lang);
+    checks.push(ollama);
+    if (!ollama.ok) {
+      skip(['json']);
+      return report(profileId);
+    }
+  }
   const res = await chat([{ role: 'user', content: 'Reply with exactly this JSON object: {"ok": true}' }], 'low', profileId, {}, deps);
   if (res.success) {
     if (!authKnown) checks.splice(checks.length - 1, 0, { id: 'auth', ok: true, message: t(lang, 'chkAuthOk') });
@@ -162,6 +171,18 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
     checks.push({ id: 'json', ok: false, message: t(lang, 'chkJsonFail', { code: res.error.code, detail: res.error.message }), ...(fix ? { fix } : {}) });
   }
   return report(profileId);
+}
+
+/** Ollama's own view of the profile's models: server running, pulled, loaded (ollama-native.ts). */
+async function ollamaCheck(profile: ProfileConfig, profileId: string, preset: Preset | undefined, lang: Lang): Promise<Check> {
+  const { ollamaHealth } = require('./ollama-native') as typeof import('./ollama-native');
+  const models = [...new Set([profile.low_model, profile.high_model])];
+  const health = await Promise.all(models.map((m) => ollamaHealth(profile, m)));
+  const message = health.map((h) => t(lang, `ollamaState_${h.state}`, { model: h.model })).join('; ');
+  if (health.some((h) => h.state === 'not_running')) return { id: 'ollama', ok: false, message, fix: t(lang, 'fixStartLocal', { hint: 'ollama serve' }) };
+  const missing = health.filter((h) => h.state === 'not_pulled').map((h) => h.model);
+  if (missing.length) return { id: 'ollama', ok: false, message, fix: missingModelFix(preset ?? findPreset('ollama'), missing, profileId, lang) };
+  return { id: 'ollama', ok: true, message };
 }
 
 /**

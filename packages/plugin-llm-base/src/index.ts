@@ -23,7 +23,7 @@ export type { CallRecord, LlmConfig, ProfileConfig, JsonMode } from './types';
 export const VERSION: string = require('../package.json').version;
 
 /** What this llm-base offers beyond 1.0.x; plugin-ai checks it before using llm_chat's options. */
-export const FEATURES = Object.freeze({ chat_options: true, streaming: true, abort: true, response_format: true, doctor_profile: true, wait_events: true, pull: true });
+export const FEATURES = Object.freeze({ chat_options: true, streaming: true, abort: true, response_format: true, doctor_profile: true, wait_events: true, pull: true, ollama: true });
 
 const client = (): typeof ClientModule => require('./client');
 const store = (): typeof StoreModule => require('./config-store');
@@ -182,4 +182,50 @@ export async function pull_model(
   const { pullModel } = require('./ollama') as typeof import('./ollama');
   const r = await pullModel(config, model, ctx.lang, options);
   return r.success ? { success: true, data: { model: r.model } } : { success: false, error: { code: r.error.code, message: redactSecrets(r.error.message) } };
+}
+
+/** Whether a profile is served by Ollama (`"provider": "ollama"`, or port 11434): then llm_chat
+ * sends num_ctx and keep_alive natively and falls back from high to low (FEATURES.ollama). */
+export function is_ollama_profile(profile: string | null = null): boolean {
+  try {
+    const { isOllamaProfile } = require('./ollama-native') as typeof import('./ollama-native');
+    return isOllamaProfile(store().getProfile(profile, context()).profile);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where the profile's model stands on its Ollama server (FEATURES.ollama): `not_running`,
+ * `not_pulled`, `cold` (pulled, not loaded), `loading` (a warm-up runs) or `ready`. Never throws.
+ */
+export async function ollama_health(profile: string | null = null, mode: 'low' | 'high' = 'low'): Promise<DataResult<{ state: string; model: string; message: string }>> {
+  const ctx = context();
+  let config: ProfileConfig;
+  try {
+    config = store().getProfile(profile, ctx).profile;
+  } catch (err) {
+    return { success: false, error: toError(err) };
+  }
+  const { ollamaHealth } = require('./ollama-native') as typeof import('./ollama-native');
+  const h = await ollamaHealth(config, mode === 'high' ? config.high_model : config.low_model);
+  return { success: true, data: { state: h.state, model: h.model, message: t(ctx.lang, `ollamaState_${h.state}`, { model: h.model }) } };
+}
+
+/**
+ * Load the profile's model on its Ollama server now, with the num_ctx real requests will use
+ * (`options.min_context`, as for llm_chat) and its keep_alive, so the first answer is not a cold
+ * load (FEATURES.ollama). Resolves when loaded; never throws.
+ */
+export async function warm_up(profile: string | null = null, mode: 'low' | 'high' = 'low', options: { min_context?: number } = {}): Promise<DataResult<{ model: string }>> {
+  const ctx = context();
+  let config: ProfileConfig;
+  try {
+    config = store().getProfile(profile, ctx).profile;
+  } catch (err) {
+    return { success: false, error: toError(err) };
+  }
+  const { warmUp } = require('./ollama-native') as typeof import('./ollama-native');
+  const r = await warmUp(config, mode === 'high' ? config.high_model : config.low_model, options.min_context);
+  return r.success ? { success: true, data: { model: r.model } } : { success: false, error: { code: 'PROVIDER_ERROR', message: redactSecrets(r.error ?? '') } };
 }

@@ -12,6 +12,8 @@ export interface Preset {
   /** Suggested api_key (an env reference) for providers that need one. */
   api_key?: string;
   json_mode?: JsonMode;
+  /** `ollama`: llm_chat uses Ollama's native API for num_ctx and keep_alive (ollama-native.ts). */
+  provider?: 'ollama';
   /** How to start the server / get a model, for doctor's fixes (local servers only). */
   start_hint?: string;
   pull_hint?: string;
@@ -23,7 +25,7 @@ export const PRESETS: readonly Preset[] = [
   { name: 'qwen', label: 'Qwen (DashScope)', base_url: 'https://dashscope.aliyuncs.com/compatible-mode/v1', low_model: 'qwen-plus', high_model: 'qwen-max', needs_key: true, api_key: 'env:DASHSCOPE_API_KEY', json_mode: 'response_format' },
   { name: 'glm', label: 'GLM (Zhipu BigModel)', base_url: 'https://open.bigmodel.cn/api/paas/v4', low_model: 'glm-4-flash', high_model: 'glm-4-plus', needs_key: true, api_key: 'env:ZHIPUAI_API_KEY', json_mode: 'response_format' },
   { name: 'kimi', label: 'Kimi (Moonshot)', base_url: 'https://api.moonshot.cn/v1', low_model: 'moonshot-v1-8k', high_model: 'moonshot-v1-32k', needs_key: true, api_key: 'env:MOONSHOT_API_KEY', json_mode: 'response_format' },
-  { name: 'ollama', label: 'Ollama', base_url: 'http://127.0.0.1:11434/v1', low_model: 'qwen2.5:7b', high_model: 'qwen2.5:14b', needs_key: false, json_mode: 'response_format', start_hint: 'ollama serve', pull_hint: 'ollama pull {model}' },
+  { name: 'ollama', label: 'Ollama', base_url: 'http://127.0.0.1:11434/v1', low_model: 'qwen2.5:7b', high_model: 'qwen2.5:14b', needs_key: false, json_mode: 'response_format', provider: 'ollama', start_hint: 'ollama serve', pull_hint: 'ollama pull {model}' },
   { name: 'lmstudio', label: 'LM Studio', base_url: 'http://127.0.0.1:1234/v1', low_model: 'qwen2.5-7b-instruct', high_model: 'qwen2.5-14b-instruct', needs_key: false, start_hint: 'lms server start', pull_hint: 'lms get {model} && lms load {model}' },
   { name: 'vllm', label: 'vLLM', base_url: 'http://127.0.0.1:8000/v1', low_model: 'Qwen/Qwen2.5-7B-Instruct', high_model: 'Qwen/Qwen2.5-7B-Instruct', needs_key: false, json_mode: 'response_format', start_hint: 'vllm serve Qwen/Qwen2.5-7B-Instruct', pull_hint: 'vllm serve {model}' },
   { name: 'llamacpp', label: 'llama.cpp server', base_url: 'http://127.0.0.1:8080/v1', low_model: 'default', high_model: 'default', needs_key: false, json_mode: 'response_format', start_hint: 'llama-server -m <model.gguf> --port 8080', pull_hint: 'llama-server -m <{model}.gguf>' },
@@ -45,5 +47,6 @@ export function presetProfile(preset: Preset): Record<string, unknown> {
     high_model: preset.high_model,
     timeout: 60000,
     ...(preset.json_mode ? { json_mode: preset.json_mode } : {}),
+    ...(preset.provider ? { provider: preset.provider } : {}),
   };
 }

@@ -21,6 +21,12 @@ export interface ProfileConfig {
   first_token_timeout?: number;
   /** Milliseconds between two pieces of a streamed answer (60000 local, 30000 hosted). */
   idle_timeout?: number;
+  /** `ollama` (or a base_url on port 11434): llm_chat uses Ollama's native API. */
+  provider?: string;
+  /** Ollama: context tokens per request (never below the caller's `min_context`, capped by the model). */
+  num_ctx?: number;
+  /** Ollama: how long the model stays loaded (default "30m"). */
+  keep_alive?: string | number;
   [extra: string]: unknown;
 }
 

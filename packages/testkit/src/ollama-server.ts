@@ -105,6 +105,12 @@ async function chat(state: OllamaState, req: RecordedRequest, res: http.ServerRe
   const body = (req.body ?? {}) as Record<string, unknown>;
   const name = nameOf(body);
   if (!state.models.has(name)) return notFound(res, name);
+  if (Array.isArray(body.messages) && body.messages.length === 0) {
+    // Ollama: a chat without messages only loads (keep_alive 0: unloads) the model.
+    if (body.keep_alive === 0 || body.keep_alive === '0') state.loaded.delete(name);
+    else state.loaded.add(name);
+    return send(res, 200, { model: name, created_at: new Date().toISOString(), message: { role: 'assistant', content: '' }, done: true, done_reason: body.keep_alive === 0 ? 'unload' : 'load' });
+  }
   const reply = await state.next(req);
   if ('hang' in reply) return; // the socket stays open until the client or close() ends it
   if ('status' in reply) return send(res, reply.status, { error: reply.error });
@@ -203,7 +209,8 @@ async function route(state: OllamaState, req: RecordedRequest, res: http.ServerR
 /**
  * Start a scripted Ollama on 127.0.0.1 speaking the native API the way the real server does:
  * `/api/tags`, `/api/show`, `/api/ps`, streamed `/api/pull`, `/api/generate` (empty prompt = load),
- * `/api/chat` (NDJSON stream by default, `stream: false` for one object, native tool calls).
+ * `/api/chat` (NDJSON stream by default, `stream: false` for one object, native tool calls; no
+ * messages = load the model).
  */
 export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): Promise<ScriptedOllama> {
   const queue: ScriptedOllamaReply[] = [];

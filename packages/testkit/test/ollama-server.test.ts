@@ -1,5 +1,7 @@
 import { startScriptedOllama, type ScriptedOllama } from '../src';
 
+const HI = [{ role: 'user', content: 'hi' }];
+
 let ollama: ScriptedOllama;
 afterEach(async () => ollama?.close());
 
@@ -28,7 +30,7 @@ test('chat streams NDJSON, loads the model (ps), ends with counts; stream:false 
   expect(lines.slice(0, -1).map((l) => l.message.content).join('')).toBe('hello there');
   expect(lines[lines.length - 1]).toMatchObject({ done: true, done_reason: 'stop', eval_count: expect.any(Number), prompt_eval_count: expect.any(Number) });
   expect((await (await fetch(`${ollama.baseURL}/api/ps`)).json()).models.map((m: { name: string }) => m.name)).toEqual(['qwen2.5:7b']);
-  const one = await (await post('/api/chat', { model: 'qwen2.5:7b', messages: [], stream: false })).json();
+  const one = await (await post('/api/chat', { model: 'qwen2.5:7b', messages: HI, stream: false })).json();
   expect(JSON.parse(one.message.content)).toEqual({ type: 'chat', message: 'hi' });
   expect(ollama.requests[1].body).toMatchObject({ options: { num_ctx: 16384 }, keep_alive: '30m' });
 });
@@ -36,14 +38,14 @@ test('chat streams NDJSON, loads the model (ps), ends with counts; stream:false 
 test('native tool calls arrive in message.tool_calls', async () => {
   ollama = await startScriptedOllama();
   ollama.enqueue({ content: '', toolCalls: [{ name: 'exec', arguments: { program: 'git', args: ['status'] } }] });
-  const lines = await ndjson(await post('/api/chat', { model: 'qwen2.5:7b', messages: [], tools: [] }));
+  const lines = await ndjson(await post('/api/chat', { model: 'qwen2.5:7b', messages: HI, tools: [] }));
   const calls = lines.flatMap((l) => l.message?.tool_calls ?? []);
   expect(calls).toEqual([{ function: { name: 'exec', arguments: { program: 'git', args: ['status'] } } }]);
 });
 
 test('pull streams progress and installs the model; an unknown model fails like Ollama', async () => {
   ollama = await startScriptedOllama({ models: [], library: [{ name: 'llama3.2:3b', size: 2_000_000_000 }], pullSteps: 2 });
-  const chatMissing = await post('/api/chat', { model: 'llama3.2:3b', messages: [] });
+  const chatMissing = await post('/api/chat', { model: 'llama3.2:3b', messages: HI });
   expect(chatMissing.status).toBe(404);
   const lines = await ndjson(await post('/api/pull', { model: 'llama3.2:3b' }));
   expect(lines[0]).toEqual({ status: 'pulling manifest' });
@@ -67,7 +69,7 @@ test('a hanging reply keeps the request open until the server closes; errors car
   ollama = await startScriptedOllama();
   ollama.enqueue({ hang: true });
   let settled = false;
-  const pending = post('/api/chat', { model: 'qwen2.5:7b', messages: [] }).then(
+  const pending = post('/api/chat', { model: 'qwen2.5:7b', messages: HI }).then(
     () => 'answered',
     (e: Error) => `failed: ${e.message}`,
   ).finally(() => {
@@ -81,7 +83,16 @@ test('a hanging reply keeps the request open until the server closes; errors car
 
   ollama = await startScriptedOllama();
   ollama.enqueue({ status: 500, error: 'llama runner process has terminated' });
-  const res = await post('/api/chat', { model: 'qwen2.5:7b', messages: [] });
+  const res = await post('/api/chat', { model: 'qwen2.5:7b', messages: HI });
   expect(res.status).toBe(500);
   expect(await res.json()).toEqual({ error: 'llama runner process has terminated' });
+});
+
+test('a chat without messages only loads the model (keep_alive 0 unloads it), as Ollama does', async () => {
+  ollama = await startScriptedOllama();
+  const loaded = await (await post('/api/chat', { model: 'qwen2.5:7b', messages: [], stream: false, keep_alive: '30m' })).json();
+  expect(loaded).toMatchObject({ done: true, done_reason: 'load', message: { content: '' } });
+  expect(ollama.loaded.has('qwen2.5:7b')).toBe(true);
+  await post('/api/chat', { model: 'qwen2.5:7b', messages: [], stream: false, keep_alive: 0 });
+  expect(ollama.loaded.has('qwen2.5:7b')).toBe(false);
 });

@@ -1,0 +1,103 @@
+import * as path from 'path';
+import { createTempHome, startScriptedOllama, type ScriptedOllama, type TempHome } from '@holic512/testkit';
+import * as api from '../src/index';
+
+// An Ollama profile: llm_chat talks to the native /api/chat with num_ctx (never below the caller's
+// budget, capped by the model) and keep_alive on every request; high falls back to low when the
+// high model cannot be loaded; doctor and ollama_health name the model's state; warm_up loads it.
+let home: TempHome;
+let ollama: ScriptedOllama;
+const user = [{ role: 'user', content: 'hello' }];
+const chatBodies = () => ollama.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as Record<string, any>);
+
+function profile(extra: Record<string, unknown> = {}) {
+  return { base_url: `${ollama.baseURL}/v1`, api_key: '', low_model: 'qwen2.5:7b', high_model: 'qwen2.5:14b', timeout: 5000, max_retries: 0, provider: 'ollama', json_mode: 'response_format', ...extra };
+}
+
+beforeEach(async () => {
+  home = await createTempHome({ language: 'en' });
+  process.env.SLOTHTOOL_HOME = home.slothtoolHome;
+  ollama = await startScriptedOllama({ models: [{ name: 'qwen2.5:7b', contextLength: 32768 }, { name: 'qwen2.5:14b', contextLength: 32768 }, { name: 'tiny:1b', contextLength: 4096 }] });
+  expect(api.create_profile('local', profile() as never)).toMatchObject({ success: true });
+});
+afterEach(async () => {
+  await ollama.close();
+  await home.cleanup();
+});
+
+test('every request carries num_ctx ≥ the caller budget, keep_alive and JSON format; usage from eval counts', async () => {
+  ollama.enqueue({ json: { type: 'chat', message: 'hi' }, delayMs: 0 }, { content: '{"a":1}', promptEvalCount: 120, evalCount: 9 });
+  const r = await api.llm_chat(user, 'low', 'local', { min_context: 20000 });
+  expect(r).toMatchObject({ success: true, model: 'qwen2.5:7b', data: { type: 'chat', message: 'hi' } });
+  const streamed: string[] = [];
+  const s = await api.llm_chat(user, 'low', 'local', { min_context: 20000, onText: (d) => streamed.push(d) });
+  expect(s).toMatchObject({ success: true, data: { a: 1 }, usage: { input_tokens: 120, output_tokens: 9 } });
+  expect(streamed.join('')).toBe('{"a":1}');
+  for (const body of chatBodies()) {
+    expect(body.options.num_ctx).toBe(20480);
+    expect(body.keep_alive).toBe('30m');
+    expect(body.format).toBe('json');
+    expect(body.messages[0]).toMatchObject({ role: 'system' });
+  }
+  expect(chatBodies()[1].stream).toBe(true);
+  expect(ollama.requests.some((q) => q.path.startsWith('/v1/'))).toBe(false);
+});
+
+test('num_ctx: the profile value when larger, the default without a budget, capped by the model maximum', async () => {
+  ollama.setHandler(() => ({ json: { ok: true } }));
+  api.update_profile('local', { num_ctx: 24000, keep_alive: '2h' } as never);
+  await api.llm_chat(user, 'low', 'local', { min_context: 9000 });
+  expect(chatBodies()[0]).toMatchObject({ options: { num_ctx: 24576 }, keep_alive: '2h' });
+  api.update_profile('local', { num_ctx: undefined, low_model: 'tiny:1b' } as never);
+  await api.llm_chat(user, 'low', 'local');
+  expect(chatBodies()[1].options.num_ctx).toBe(4096); // 8192 by default, but tiny:1b holds 4096
+});
+
+test('the high model cannot be loaded: the low one answers, and the result says so', async () => {
+  ollama.models.delete('qwen2.5:14b');
+  ollama.enqueue({ json: { type: 'chat', message: 'from low' } });
+  const r = await api.llm_chat(user, 'high', 'local');
+  expect(r).toMatchObject({ success: true, model: 'qwen2.5:7b', fallback: { from: 'qwen2.5:14b', to: 'qwen2.5:7b', reason: 'not_pulled' } });
+  ollama.setHandler((req) => ((req.body as { model?: string }).model === 'qwen2.5:14b' ? { status: 500, error: 'model requires more system memory (18 GiB) than is available (9 GiB)' } : { json: { ok: true } }));
+  ollama.models.set('qwen2.5:14b', { name: 'qwen2.5:14b' });
+  expect(await api.llm_chat(user, 'high', 'local')).toMatchObject({ success: true, fallback: { reason: 'cannot_load' } });
+});
+
+test('a missing low model is an error that says how to pull it', async () => {
+  ollama.models.delete('qwen2.5:7b');
+  const r = await api.llm_chat(user, 'low', 'local');
+  expect(r).toMatchObject({ success: false, error: { code: 'PROVIDER_ERROR' } });
+  expect(!r.success && r.error.message).toContain('slothtool llm-base pull qwen2.5:7b');
+});
+
+test('ollama_health: ready, cold, not pulled, not running; warm_up loads with the same num_ctx', async () => {
+  expect(await api.ollama_health('local')).toMatchObject({ success: true, data: { state: 'cold', model: 'qwen2.5:7b' } });
+  const w = await api.warm_up('local', 'low', { min_context: 20000 });
+  expect(w).toEqual({ success: true, data: { model: 'qwen2.5:7b' } });
+  expect(chatBodies()[0]).toMatchObject({ messages: [], options: { num_ctx: 20480 }, keep_alive: '30m' });
+  expect(ollama.loaded.has('qwen2.5:7b')).toBe(true);
+  expect(await api.ollama_health('local')).toMatchObject({ data: { state: 'ready', message: 'the model qwen2.5:7b is loaded' } });
+  ollama.models.delete('qwen2.5:14b');
+  expect(await api.ollama_health('local', 'high')).toMatchObject({ data: { state: 'not_pulled' } });
+  await ollama.close();
+  expect(await api.ollama_health('local')).toMatchObject({ data: { state: 'not_running' } });
+  ollama = await startScriptedOllama(); // for afterEach
+});
+
+test('doctor shows the Ollama check and suggests pulling a missing model', async () => {
+  ollama.models.delete('qwen2.5:14b');
+  const report = await api.doctor('local');
+  const check = report.checks.find((c) => c.id === 'ollama');
+  expect(check).toMatchObject({ ok: false });
+  expect(check?.message).toContain('the model qwen2.5:14b is not pulled');
+  expect(check?.fix).toContain('slothtool llm-base pull qwen2.5:14b');
+  expect(report.checks.find((c) => c.id === 'json')).toMatchObject({ skipped: true });
+});
+
+test('a profile on port 11434 counts as Ollama without saying so; another provider on that port does not', () => {
+  const { isOllamaProfile } = require('../src/ollama-native') as typeof import('../src/ollama-native');
+  expect(isOllamaProfile({ base_url: 'http://127.0.0.1:11434/v1' })).toBe(true);
+  expect(isOllamaProfile({ base_url: 'http://127.0.0.1:11434/v1', provider: 'openai' })).toBe(false);
+  expect(isOllamaProfile({ base_url: 'https://api.deepseek.com/v1' })).toBe(false);
+  expect(path.basename('x')).toBe('x');
+});
