@@ -118,6 +118,8 @@ export interface AgentCore {
   toolsKey?: string;
   /** The session whose SessionStart hooks ran. */
   hookSession?: string;
+  /** llm-base said once that the high model could not be loaded and the low one answered. */
+  fellBack?: boolean;
 }
 
 export const zeroUsage = (): UsageTotals => ({ input_tokens: 0, output_tokens: 0, calls: 0 });

@@ -11,6 +11,9 @@ import { parseReply, SummarySchema, type Reply, type Summary } from './protocol'
 import { MessageStreamDecoder } from './stream-message';
 import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from './tokens';
 
+/** Tokens of room for the model's answer beyond the request budget. */
+export const REPLY_ROOM_TOKENS = 4096;
+
 /** A validated reply, or why there is none. */
 export type Asked =
   | { ok: true; reply: Reply; raw: boolean; repaired: boolean }
@@ -62,7 +65,14 @@ async function call(
   // Summaries are routine work: always the low tier.
   const mode = purpose === 'summary' ? 'low' : core.mode;
   const onWait = (wait: LlmWait) => emit(core, { type: 'wait', ...wait });
-  return withChildSignal(signal, (own) => core.deps.llm.chat(messages, { mode, profile: core.profile, signal: own, onText, onWait }));
+  // An Ollama profile sizes its context from this: the request budget plus room for the answer.
+  const minContext = core.options.config.context.maxRequestTokens + REPLY_ROOM_TOKENS;
+  const result = await withChildSignal(signal, (own) => core.deps.llm.chat(messages, { mode, profile: core.profile, signal: own, onText, onWait, minContext }));
+  if (result.ok && result.fallback && !core.fellBack) {
+    core.fellBack = true; // said once per session
+    log(core, 'model_fallback', t(core.options.lang, 'modelFallback', result.fallback));
+  }
+  return result;
 }
 
 /** One validated reply: 404 → one retry with a minimal context; invalid → one repair

@@ -62,6 +62,8 @@ export interface AppAgent {
   mcp?: McpSession;
   /** MCP entries that could not be used, with why (said at start). */
   mcpProblems: McpConfigProblem[];
+  /** The model client (its `service` manages a local Ollama: health, warm-up, pull). */
+  llm: LlmClient;
 }
 
 /** The tool-runner policy from the ai config. */
@@ -202,6 +204,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     project: { extras, trust },
     ...(mcp && !mcp.empty ? { mcp } : {}),
     mcpProblems: mcp?.problems ?? [],
+    llm,
   };
 }
 

@@ -17,7 +17,7 @@ export interface Usage {
 
 /** The outcome of one model call. Never thrown. `notFound` marks an HTTP 404. */
 export type LlmResult =
-  | { ok: true; data: unknown; usage: Usage; model?: string; callId?: string }
+  | { ok: true; data: unknown; usage: Usage; model?: string; callId?: string; fallback?: { from: string; to: string; reason: string } }
   | { ok: false; code: string; message: string; notFound: boolean };
 
 /** What a model call is waiting for, as llm-base reports it (FEATURES.wait_events). */
@@ -38,6 +38,21 @@ export interface LlmCallOptions {
   onText?: (delta: string) => void;
   /** What the call waits for, when the llm-base tells (not llm-base 1.0.x). */
   onWait?: (wait: LlmWait) => void;
+  /** Tokens the request may take plus room for the answer (an Ollama profile's num_ctx, FEATURES.ollama). */
+  minContext?: number;
+}
+
+/** A local model server's own state (llm-base FEATURES.ollama): is it running, the model pulled, loaded. */
+export type ModelState = 'not_running' | 'not_pulled' | 'cold' | 'loading' | 'ready';
+
+/** What llm-base can do for a profile served by Ollama (FEATURES.ollama); absent for other llm-bases. */
+export interface ModelService {
+  isLocalService(profile: string | null): boolean;
+  health(profile: string | null, mode: 'low' | 'high'): Promise<{ state: ModelState; model: string; message: string } | undefined>;
+  /** Load the model now (resolves when loaded); false when it could not be. */
+  warmUp(profile: string | null, mode: 'low' | 'high', minContext: number): Promise<boolean>;
+  /** Download a model, reporting progress lines; the error message when it failed. */
+  pull(model: string, profile: string | null, onProgress: (line: string) => void, signal?: AbortSignal): Promise<string | undefined>;
 }
 
 /** The model as the agent sees it: one chat call with strict-JSON output. */
@@ -45,6 +60,8 @@ export interface LlmClient {
   /** What the loaded llm-base offers (streaming, abort, options argument, wait reports). */
   readonly features: { options: boolean; streaming: boolean; waitEvents?: boolean };
   chat(messages: ChatMessage[], options: LlmCallOptions): Promise<LlmResult>;
+  /** Present when llm-base manages a local model server (Ollama). */
+  readonly service?: ModelService;
 }
 
 type LlmChatFn = (messages: ChatMessage[], mode?: string, profile?: string | null, options?: unknown) => unknown;
@@ -121,8 +138,10 @@ export function createLlmClient(mod: unknown, where = 'llm-base'): LlmClient {
   const options = feat.chat_options === true;
   const features = { options, streaming: options && feat.streaming === true, waitEvents: options && feat.wait_events === true };
   const fn = llmChat as LlmChatFn;
+  const service = feat.ollama === true ? modelService(mod as Record<string, unknown>) : undefined;
   return {
     features,
+    ...(service ? { service } : {}),
     async chat(messages, opts) {
       if (opts.signal?.aborted) return aborted();
       try {
@@ -131,6 +150,7 @@ export function createLlmClient(mod: unknown, where = 'llm-base'): LlmClient {
               signal: opts.signal,
               ...(features.streaming && opts.onText ? { onText: opts.onText } : {}),
               ...(features.waitEvents && opts.onWait ? { onWait: checkedWait(opts.onWait) } : {}),
+              ...(opts.minContext ? { min_context: opts.minContext } : {}),
             })
           : fn(messages, opts.mode, opts.profile);
         const value = await raceAbort(Promise.resolve(call), opts.signal);
@@ -142,6 +162,48 @@ export function createLlmClient(mod: unknown, where = 'llm-base'): LlmClient {
         if (opts.signal?.aborted) return aborted();
         return { ok: false, code: 'PROVIDER_ERROR', message: (err as Error)?.message ?? String(err), notFound: false };
       }
+    },
+  };
+}
+
+const STATES: readonly string[] = ['not_running', 'not_pulled', 'cold', 'loading', 'ready'];
+
+/** llm-base's Ollama functions, checked as they come from another package. */
+function modelService(mod: Record<string, unknown>): ModelService | undefined {
+  const fns = ['is_ollama_profile', 'ollama_health', 'warm_up', 'pull_model'] as const;
+  if (!fns.every((f) => typeof mod[f] === 'function')) return undefined;
+  type Data = { success?: boolean; data?: Record<string, unknown>; error?: { message?: unknown } };
+  const call = async (f: (typeof fns)[number], ...args: unknown[]): Promise<Data> => {
+    try {
+      return ((await (mod[f] as (...a: unknown[]) => unknown)(...args)) ?? {}) as Data;
+    } catch (err) {
+      return { success: false, error: { message: (err as Error)?.message ?? String(err) } };
+    }
+  };
+  return {
+    isLocalService: (profile) => {
+      try {
+        return (mod.is_ollama_profile as (p: string | null) => unknown)(profile) === true;
+      } catch {
+        return false;
+      }
+    },
+    async health(profile, mode) {
+      const r = await call('ollama_health', profile, mode);
+      const d = r.data ?? {};
+      return r.success && STATES.includes(String(d.state)) ? { state: d.state as ModelState, model: String(d.model ?? ''), message: String(d.message ?? '') } : undefined;
+    },
+    async warmUp(profile, mode, minContext) {
+      return (await call('warm_up', profile, mode, { min_context: minContext })).success === true;
+    },
+    async pull(model, profile, onProgress, signal) {
+      const progress = (p: unknown) => {
+        const x = (p && typeof p === 'object' ? p : {}) as { status?: unknown; completed?: unknown; total?: unknown };
+        const pct = typeof x.total === 'number' && x.total > 0 && typeof x.completed === 'number' ? ` ${Math.floor((x.completed / x.total) * 100)}%` : '';
+        onProgress(`${String(x.status ?? '')}${pct}`);
+      };
+      const r = await call('pull_model', model, profile, { onProgress: progress, signal });
+      return r.success ? undefined : String(r.error?.message ?? 'failed');
     },
   };
 }
@@ -186,6 +248,11 @@ function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : 0;
 }
 
+function fallbackOf(f: unknown): { fallback?: { from: string; to: string; reason: string } } {
+  const x = f && typeof f === 'object' ? (f as Record<string, unknown>) : undefined;
+  return x && typeof x.from === 'string' && typeof x.to === 'string' ? { fallback: { from: x.from, to: x.to, reason: String(x.reason ?? '') } } : {};
+}
+
 /** llm-base results are plain objects from another package: check them field by field. */
 export function normalizeResult(value: unknown): LlmResult {
   if (!value || typeof value !== 'object') {
@@ -200,6 +267,7 @@ export function normalizeResult(value: unknown): LlmResult {
       usage: { input_tokens: num(u.input_tokens), output_tokens: num(u.output_tokens), ...(num(u.cached_tokens) ? { cached_tokens: num(u.cached_tokens) } : {}) },
       model: typeof v.model === 'string' ? v.model : undefined,
       callId: typeof v.call_id === 'string' ? v.call_id : undefined,
+      ...fallbackOf(v.fallback),
     };
   }
   const e = v.error && typeof v.error === 'object' ? (v.error as Record<string, unknown>) : {};

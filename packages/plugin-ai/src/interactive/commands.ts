@@ -21,6 +21,7 @@ export const COMMANDS = [
   'trust',
   'skills',
   'mcp',
+  'pull',
   'exit',
 ] as const;
 

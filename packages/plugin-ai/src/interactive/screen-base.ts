@@ -110,6 +110,8 @@ export abstract class ScreenBase {
   protected sessionIds?: string[];
   /** Context fill in percent of the budget, refreshed when a turn or command ends. */
   protected contextFill?: number;
+  /** A local model server's state (Ollama): warm-up, missing model, /pull. */
+  protected modelService?: import('./model-service-view').ModelServiceView;
   protected finished?: (code: number) => void;
   readonly done: Promise<number>;
   /** Called after every change of state (plain mode feeds the next input line from it). */
@@ -305,6 +307,8 @@ export abstract class ScreenBase {
       const u = agent.usage();
       if (u.calls) parts.push(ts(this.lang, 'statusTokens', { n: formatTokens(u.input_tokens + u.output_tokens) }));
       if (this.contextFill !== undefined) parts.push(ts(this.lang, 'statusContext', { pct: this.contextFill }));
+      const service = this.modelService?.status(this.theme);
+      if (service) parts.push(service);
       const box = agent.sandboxStatus?.();
       if (box && box.kind === 'none' && box.mode !== 'off') parts.push(this.theme.yellow(ts(this.lang, 'statusNoSandbox')));
     } else {

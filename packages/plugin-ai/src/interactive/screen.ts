@@ -22,6 +22,8 @@ import { ScreenTurns } from './screen-turns';
 import { colorDiff, readLlmProfiles, withWords, wordsOf } from './screen-text';
 import { formatCheckpoints, formatCost, formatModels, formatRewind, formatUndo, modelOf, parseModelArg, parseRewindArg } from './session-views';
 import { mcpCommand } from './mcp-view';
+import { ModelServiceView } from './model-service-view';
+import { REPLY_ROOM_TOKENS } from '../agent-model';
 import { startNotices } from '../start-notices';
 import { addAllowRule } from '../permissions-store';
 import { permissionsText, skillsText, trustCommand } from './trust-view';
@@ -40,6 +42,11 @@ export class Screen extends ScreenTurns {
     this.llmDefault = this.llmProfiles?.defaultName;
     app.agent.on((event) => this.onEvent(event));
     for (const line of startNotices(app, this.lang)) this.print(this.theme.yellow(line));
+    if (app.llm?.service) {
+      // A local Ollama: its state in the status line, the model warmed up while the user types.
+      this.modelService = new ModelServiceView(app.llm, this.lang, { print: (text) => this.print(this.theme.yellow(text)), render: () => this.render() });
+      void this.modelService.start(app.agent.getProfile(), app.agent.getMode(), app.config.context.maxRequestTokens + REPLY_ROOM_TOKENS);
+    }
     if (initial?.continueLast) {
       this.print(app.agent.resumeLast() ? this.resumedText(app.agent.sessionId, 0) : t(this.lang, 'noSessionHere'));
     }
@@ -382,6 +389,8 @@ export class Screen extends ScreenTurns {
         return this.print(skillsText(this.app!.skills ?? [], this.lang));
       case 'mcp':
         return this.print(await mcpCommand(arg, this.app!.mcp, this.theme, this.lang, (text) => this.print(text)));
+      case 'pull':
+        return this.print((await this.modelService?.pull(arg, agent.getProfile())) ?? ts(this.lang, 'help_pull'));
       case 'trust':
         return this.print(trustCommand(arg, this.options.cwd, this.app!.paths.trust, this.lang));
       case 'rewind': {

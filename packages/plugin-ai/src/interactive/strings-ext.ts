@@ -29,6 +29,15 @@ const en = {
   trustQuestion: 'Trust this folder and turn them on? (asked again when these files change)',
   trustOn: 'Trusted: they are on for this session.',
   trustOff: 'Not trusted: they stay off. /trust yes turns them on from the next session.',
+  modelNotPulled: 'The model {model} is not on your Ollama server yet: /pull downloads it (with progress).',
+  modelServerDown: 'Ollama: {message}. Start it with: ollama serve',
+  modelState_loading: 'loading model…',
+  modelState_not_pulled: 'model not pulled: /pull',
+  modelState_not_running: 'Ollama not running',
+  pullNoService: '/pull downloads models onto an Ollama server; this profile is not one.',
+  pullUsage: 'usage: /pull <model>',
+  pullFailed: 'Downloading {model} failed: {message}',
+  pullDone: 'Downloaded {model}.',
 };
 
 type Key = keyof typeof en;
@@ -60,6 +69,15 @@ const zh: Record<Key, string> = {
   trustQuestion: '信任此目录并启用它们吗?(这些文件改动后会再次询问)',
   trustOn: '已信任: 本次会话中它们已启用。',
   trustOff: '未信任: 它们保持停用。/trust yes 可从下一个会话起启用。',
+  modelNotPulled: '你的 Ollama 服务上还没有模型 {model}:/pull 可下载它(显示进度)。',
+  modelServerDown: 'Ollama: {message}。请启动它: ollama serve',
+  modelState_loading: '正在加载模型…',
+  modelState_not_pulled: '模型未下载: /pull',
+  modelState_not_running: 'Ollama 未运行',
+  pullNoService: '/pull 用于把模型下载到 Ollama 服务;当前配置档不是 Ollama。',
+  pullUsage: '用法: /pull <模型>',
+  pullFailed: '下载 {model} 失败: {message}',
+  pullDone: '已下载 {model}。',
 };
 
 const tables: Record<Lang, Record<Key, string>> = { en, zh };
