@@ -89,7 +89,7 @@ Examples:
   stepLimit: 'Stopped after {n, plural, one {# automatic step} other {# automatic steps}}. Say "continue" to let the assistant go on.',
   modelError: 'The model reported an error: {message}',
   promptBlockedByHook: 'A UserPromptSubmit hook kept this message from the model: {reason}',
-  modelFallback: 'The high model {from} could not be loaded here ({reason}); the low model {to} answers instead.',
+  modelFallback: 'The high model {from} could not be loaded here ({reason}); the answer comes from the low model {to} instead.',
   projectExtrasOff: 'This folder ({folder}) brings {what}, which stays off until you trust it: run `ai -i` here and answer the question, or /trust yes.',
   projectExtrasChanged: 'This folder ({folder}) changed {what} since you trusted it; it stays off until you trust it again: run `ai -i` here, or /trust yes.',
   mcpStartProblem: 'MCP server "{name}" ({source}) is not used: {error}',
