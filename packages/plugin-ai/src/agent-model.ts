@@ -39,6 +39,10 @@ function addUsage(core: AgentCore, usage: Usage, turn: UsageTotals): void {
     u.input_tokens += usage.input_tokens;
     u.output_tokens += usage.output_tokens;
     if (usage.cached_tokens) u.cached_tokens = (u.cached_tokens ?? 0) + usage.cached_tokens;
+    if (usage.cost !== undefined && (!u.currency || u.currency === usage.currency)) {
+      u.cost = (u.cost ?? 0) + usage.cost;
+      u.currency = usage.currency;
+    }
     u.calls++;
   }
   record(core, { t: 'usage', at: at(core), ...usage });

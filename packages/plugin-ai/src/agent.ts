@@ -107,10 +107,11 @@ export class Agent {
   usage(): UsageTotals {
     return { ...this.core.total };
   }
-  /** Usage totals with their price when `pricing` is configured in ai.json (`/cost`). */
+  /** Usage totals with their price: from `pricing` in ai.json when set, else as llm-base priced
+   * each call from the profile's prices (`/cost`). */
   cost(usage: UsageTotals = this.usage()): { usage: UsageTotals; amount?: number; currency?: string } {
     const pricing = this.core.options.config.pricing;
-    if (!pricing) return { usage };
+    if (!pricing) return usage.cost !== undefined && usage.currency ? { usage, amount: usage.cost, currency: usage.currency } : { usage };
     const cached = Math.min(usage.cached_tokens ?? 0, usage.input_tokens);
     const cachedPrice = pricing.cachedInputPerMillion ?? pricing.inputPerMillion;
     const amount = ((usage.input_tokens - cached) * pricing.inputPerMillion + cached * cachedPrice + usage.output_tokens * pricing.outputPerMillion) / 1e6;

@@ -13,6 +13,9 @@ export interface Usage {
   output_tokens: number;
   /** Input tokens served from the provider's prompt cache (this repo's llm-base, when the provider says). */
   cached_tokens?: number;
+  /** Money, from the llm-base profile's prices (this repo's llm-base, when the profile has `pricing`). */
+  cost?: number;
+  currency?: string;
 }
 
 /** The outcome of one model call. Never thrown. `notFound` marks an HTTP 404. */
@@ -264,7 +267,12 @@ export function normalizeResult(value: unknown): LlmResult {
     return {
       ok: true,
       data: v.data,
-      usage: { input_tokens: num(u.input_tokens), output_tokens: num(u.output_tokens), ...(num(u.cached_tokens) ? { cached_tokens: num(u.cached_tokens) } : {}) },
+      usage: {
+        input_tokens: num(u.input_tokens),
+        output_tokens: num(u.output_tokens),
+        ...(num(u.cached_tokens) ? { cached_tokens: num(u.cached_tokens) } : {}),
+        ...(typeof u.cost === 'number' && Number.isFinite(u.cost) && u.cost >= 0 && typeof u.currency === 'string' ? { cost: u.cost, currency: u.currency.slice(0, 8) } : {}),
+      },
       model: typeof v.model === 'string' ? v.model : undefined,
       callId: typeof v.call_id === 'string' ? v.call_id : undefined,
       ...fallbackOf(v.fallback),

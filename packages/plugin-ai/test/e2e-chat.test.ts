@@ -187,6 +187,28 @@ describe('ai -i with piped input (the core under the interactive screen)', () =>
     await temp.cleanup();
   });
 
+  test("/cost shows money from the llm-base profile's prices (cached input priced apart) when ai.json has none", async () => {
+    await temp.writeJson('plugin-configs/llm-base.json', {
+      default_profile: 'local',
+      profiles: {
+        local: {
+          base_url: server.baseURL,
+          api_key: 'sk-test',
+          low_model: 'test-low',
+          high_model: 'test-high',
+          timeout: 10000,
+          max_retries: 0,
+          pricing: { currency: 'CNY', low: { input: 2, cached_input: 0.2, output: 3 } },
+        },
+      },
+    });
+    server.enqueue({ json: { type: 'chat', message: 'hi' }, usage: { prompt_tokens: 1_000_000, completion_tokens: 100_000, prompt_cache_hit_tokens: 500_000 } });
+    const r = await runAi(['-i'], { env: temp.env, cwd: temp.home, input: 'hello\n/cost\n' });
+    expect(r.code).toBe(0);
+    // 500k uncached × ¥2 + 500k cached × ¥0.2 + 100k output × ¥3 = ¥1.40
+    expect(r.stdout).toContain('Cost: ¥1.40.');
+  });
+
   test('reads lines, keeps the conversation, exits 0 at end of input', async () => {
     server.enqueue({ json: { type: 'chat', message: 'Hi Ada' } }, { json: { type: 'chat', message: 'You are Ada' } });
     const r = await runAi(['-i'], { env: temp.env, cwd: temp.home, input: 'I am Ada\n/context\nwho am I?\n/mode high\n/cost\n' });

@@ -256,7 +256,7 @@ test('/cost: the session and the last turn, cached input tokens, and money from 
   const { formatCost } = await import('../src/interactive/session-views');
   const usage = { input_tokens: 1_000_000, output_tokens: 100_000, calls: 4, cached_tokens: 600_000 };
   const lines = formatCost({ usage, amount: 0.4 * 0.27 + 0.6 * 0.07 + 0.1 * 1.1, currency: 'USD' }, { usage: { input_tokens: 1000, output_tokens: 10, calls: 1 } }, 'en');
-  expect(lines[0]).toBe("This session: 1000000 input + 100000 output tokens over 4 model calls. 600000 of the input from the provider's cache. Cost: 0.260 USD.");
+  expect(lines[0]).toBe("This session: 1000000 input + 100000 output tokens over 4 model calls. 600000 of the input from the provider's cache. Cost: $0.260.");
   expect(lines[1]).toMatch(/^Last turn: 1000 input \+ 10 output tokens over 1 model call\. No prices/);
 });
 

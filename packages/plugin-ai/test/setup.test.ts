@@ -2,11 +2,11 @@ import { placeholders } from '@holic512/shared/lib/messages';
 import { promises as fs } from 'fs';
 import * as net from 'net';
 import * as path from 'path';
-import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { createTempHome, packageDir, startScriptedOllama, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
 import { needsSetup, runSetup, setupHint, resolveHostCommand, installCommandText, type SetupUi } from '../src/setup';
 import { SETUP_TABLES, st } from '../src/setup/i18n';
 import { hostedPresets } from '../src/setup/presets';
-import { DEFAULT_PROBE_TARGETS, likelyChatModels, modelIdsOf, probeLocalServers, probeTargetsFromEnv, type FetchFn } from '../src/setup/probe';
+import { answersAsOllama, DEFAULT_PROBE_TARGETS, likelyChatModels, modelIdsOf, probeLocalServers, probeTargetsFromEnv, type FetchFn } from '../src/setup/probe';
 import { checkoutHostBin } from '../src/setup/host';
 import { writeFakeLlmBase } from './fake-llm-base';
 import { ORIGINAL_WITH_PROFILES } from './setup-helpers';
@@ -363,7 +363,7 @@ test('a hosted preset keeps every preset field: the saved DeepSeek profile has j
     const result = await runSetup({ lang: 'en', env, ui, probeTargets: [], hostedBaseUrl: server.baseURL });
     expect({ result, printed: ui.printed }).toMatchObject({ result: { status: 'ready', profile: 'deepseek' } });
     const cfg = await home.readJson<{ profiles: Record<string, Record<string, unknown>> }>('plugin-configs/llm-base.json');
-    expect(cfg.profiles.deepseek).toMatchObject({ api_key: 'env:DEEPSEEK_API_KEY', low_model: 'deepseek-chat', json_mode: 'response_format' });
+    expect(cfg.profiles.deepseek).toMatchObject({ api_key: 'env:DEEPSEEK_API_KEY', low_model: 'deepseek-chat', json_mode: 'response_format', pricing: { currency: 'CNY' } });
     const chats = server.requests.filter((q) => q.path.endsWith('/chat/completions'));
     expect(chats.length).toBeGreaterThan(0);
     expect(chats.every((q) => (q.body as { response_format?: unknown }).response_format !== undefined)).toBe(true);
@@ -439,3 +439,15 @@ test('the server list starts on a found server, else on a provider whose key var
   }
 });
 
+test("a server on Ollama's port is called Ollama in the profile only when Ollama's native API answers there", async () => {
+  const ollama = await startScriptedOllama();
+  const other = await startScriptedServer();
+  try {
+    expect(await answersAsOllama(`${ollama.baseURL}/v1`, { timeoutMs: 2000 })).toBe(true);
+    expect(await answersAsOllama(other.baseURL, { timeoutMs: 2000 })).toBe(false);
+    expect(await answersAsOllama('http://127.0.0.1:9/v1', { timeoutMs: 2000 })).toBe(false);
+  } finally {
+    await ollama.close();
+    await other.close();
+  }
+});

@@ -9,6 +9,9 @@ import { redactSecrets } from './masking';
 import { RequestWatch, type WaitInfo } from './request-watch';
 import type { CallRecord, ProfileConfig } from './types';
 import { serverOf, waitLimits } from './wait-limits';
+import { normalizeUsage, priced, type Usage } from './usage';
+
+export { normalizeUsage, type Usage };
 
 type Sdk = typeof import('openai');
 
@@ -42,12 +45,6 @@ export interface ChatOptions {
   min_context?: number;
 }
 
-export interface Usage {
-  input_tokens: number;
-  output_tokens: number;
-  /** Input tokens the provider served from its prompt cache (when it says: OpenAI's `prompt_tokens_details.cached_tokens`, DeepSeek's `prompt_cache_hit_tokens`). */
-  cached_tokens?: number;
-}
 
 export interface ChatSuccess {
   success: true;
@@ -73,17 +70,7 @@ export interface RawSuccess {
   call_id: string;
 }
 
-export function normalizeUsage(raw: unknown): Usage {
-  const u = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  const details = (u.prompt_tokens_details && typeof u.prompt_tokens_details === 'object' ? u.prompt_tokens_details : {}) as Record<string, unknown>;
-  const cached = num(details.cached_tokens) || num(u.prompt_cache_hit_tokens) || num(u.cached_tokens);
-  return {
-    input_tokens: num(u.prompt_tokens) || num(u.input_tokens),
-    output_tokens: num(u.completion_tokens) || num(u.output_tokens),
-    ...(cached ? { cached_tokens: cached } : {}),
-  };
-}
+
 
 /** Keep well-formed messages; content null/undefined becomes '' (as 1.0.x did). */
 function normalizeMessages(messages: unknown): Array<{ role: string; content: unknown }> {
@@ -341,7 +328,8 @@ export async function chat(
       done = await complete(client, body, options, watch);
     }
     const extracted = extractJsonObject(done.text);
-    const result: ChatSuccess = { success: true, model: done.model ?? model, data: extracted.data, usage: normalizeUsage(done.usage), call_id: callId, ...(done.fallback ? { fallback: done.fallback } : {}) };
+    const usage = priced(normalizeUsage(done.usage), profile, done.model && done.model !== model ? 'low' : mode);
+    const result: ChatSuccess = { success: true, model: done.model ?? model, data: extracted.data, usage, call_id: callId, ...(done.fallback ? { fallback: done.fallback } : {}) };
     await log(
       {
         call_id: callId,

@@ -33,6 +33,16 @@ export const ProfileSchema = z.looseObject({
   num_ctx: z.number().int().min(512).max(1_048_576).optional(),
   /** Ollama: how long the model stays loaded after a request (`"30m"`, seconds, `-1` forever); default "30m". */
   keep_alive: z.union([z.string().min(1), z.number().int()]).optional(),
+  /** Prices per million tokens, so a call's usage carries its cost (`high` defaults to `low`). */
+  pricing: z
+    .object({
+      currency: z.string().min(1).max(8),
+      low: z.object({ input: z.number().min(0), cached_input: z.number().min(0).optional(), output: z.number().min(0) }),
+      high: z.object({ input: z.number().min(0), cached_input: z.number().min(0).optional(), output: z.number().min(0) }).optional(),
+      /** When the prices were taken from the provider's page (presets say). */
+      as_of: z.string().optional(),
+    })
+    .optional(),
 });
 
 /** `llm-base.json` */

@@ -8,7 +8,7 @@ import type * as StoreModule from './config-store';
 import type * as LogModule from './call-log';
 import type * as DoctorModule from './doctor';
 import type { ApiError } from './errors';
-import type { CallRecord, JsonMode, LlmConfig, ProfileConfig } from './types';
+import type { CallRecord, JsonMode, LlmConfig, ProfileConfig, ProfilePricing } from './types';
 import { readLanguage, t, Lang } from './i18n';
 import { PRESETS } from './presets';
 import { redactSecrets } from './masking';
@@ -152,7 +152,7 @@ export async function doctor(profileName?: string | null, options?: DoctorModule
 /** Provider and local-server presets for `config create --preset`, with every profile field they
  * set (`json_mode` where the server takes `response_format`), so a setup that starts from one
  * keeps them all. */
-export function list_presets(): Array<{ name: string; base_url: string; low_model: string; high_model: string; needs_key: boolean; json_mode?: JsonMode }> {
+export function list_presets(): Array<{ name: string; base_url: string; low_model: string; high_model: string; needs_key: boolean; json_mode?: JsonMode; provider?: string; pricing?: ProfilePricing }> {
   return PRESETS.map((p) => ({
     name: p.name,
     base_url: p.base_url,
@@ -160,6 +160,8 @@ export function list_presets(): Array<{ name: string; base_url: string; low_mode
     high_model: p.high_model,
     needs_key: p.needs_key,
     ...(p.json_mode ? { json_mode: p.json_mode } : {}),
+    ...(p.provider ? { provider: p.provider } : {}),
+    ...(p.pricing ? { pricing: p.pricing } : {}),
   }));
 }
 

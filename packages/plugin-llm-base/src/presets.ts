@@ -1,4 +1,4 @@
-import type { JsonMode } from './types';
+import type { JsonMode, ProfilePricing } from './types';
 
 /** A starting point for `config create --preset <name>`. */
 export interface Preset {
@@ -14,15 +14,17 @@ export interface Preset {
   json_mode?: JsonMode;
   /** `ollama`: llm_chat uses Ollama's native API for num_ctx and keep_alive (ollama-native.ts). */
   provider?: 'ollama';
+  /** Published prices per million tokens of the preset's models (check the provider's page: they change). */
+  pricing?: ProfilePricing;
   /** How to start the server / get a model, for doctor's fixes (local servers only). */
   start_hint?: string;
   pull_hint?: string;
 }
 
 export const PRESETS: readonly Preset[] = [
-  { name: 'openai', label: 'OpenAI', base_url: 'https://api.openai.com/v1', low_model: 'gpt-4o-mini', high_model: 'gpt-4o', needs_key: true, api_key: 'env:OPENAI_API_KEY', json_mode: 'response_format' },
-  { name: 'deepseek', label: 'DeepSeek', base_url: 'https://api.deepseek.com/v1', low_model: 'deepseek-chat', high_model: 'deepseek-reasoner', needs_key: true, api_key: 'env:DEEPSEEK_API_KEY', json_mode: 'response_format' },
-  { name: 'qwen', label: 'Qwen (DashScope)', base_url: 'https://dashscope.aliyuncs.com/compatible-mode/v1', low_model: 'qwen-plus', high_model: 'qwen-max', needs_key: true, api_key: 'env:DASHSCOPE_API_KEY', json_mode: 'response_format' },
+  { name: 'openai', label: 'OpenAI', base_url: 'https://api.openai.com/v1', low_model: 'gpt-4o-mini', high_model: 'gpt-4o', needs_key: true, api_key: 'env:OPENAI_API_KEY', json_mode: 'response_format', pricing: { currency: 'USD', low: { input: 0.15, cached_input: 0.075, output: 0.6 }, high: { input: 2.5, cached_input: 1.25, output: 10 }, as_of: '2025-10' } },
+  { name: 'deepseek', label: 'DeepSeek', base_url: 'https://api.deepseek.com/v1', low_model: 'deepseek-chat', high_model: 'deepseek-reasoner', needs_key: true, api_key: 'env:DEEPSEEK_API_KEY', json_mode: 'response_format', pricing: { currency: 'CNY', low: { input: 2, cached_input: 0.2, output: 3 }, as_of: '2025-10' } },
+  { name: 'qwen', label: 'Qwen (DashScope)', base_url: 'https://dashscope.aliyuncs.com/compatible-mode/v1', low_model: 'qwen-plus', high_model: 'qwen-max', needs_key: true, api_key: 'env:DASHSCOPE_API_KEY', json_mode: 'response_format', pricing: { currency: 'CNY', low: { input: 0.8, output: 2 }, high: { input: 2.4, output: 9.6 }, as_of: '2025-10' } },
   { name: 'glm', label: 'GLM (Zhipu BigModel)', base_url: 'https://open.bigmodel.cn/api/paas/v4', low_model: 'glm-4-flash', high_model: 'glm-4-plus', needs_key: true, api_key: 'env:ZHIPUAI_API_KEY', json_mode: 'response_format' },
   { name: 'kimi', label: 'Kimi (Moonshot)', base_url: 'https://api.moonshot.cn/v1', low_model: 'moonshot-v1-8k', high_model: 'moonshot-v1-32k', needs_key: true, api_key: 'env:MOONSHOT_API_KEY', json_mode: 'response_format' },
   { name: 'ollama', label: 'Ollama', base_url: 'http://127.0.0.1:11434/v1', low_model: 'qwen2.5:7b', high_model: 'qwen2.5:14b', needs_key: false, json_mode: 'response_format', provider: 'ollama', start_hint: 'ollama serve', pull_hint: 'ollama pull {model}' },
@@ -48,5 +50,6 @@ export function presetProfile(preset: Preset): Record<string, unknown> {
     timeout: 60000,
     ...(preset.json_mode ? { json_mode: preset.json_mode } : {}),
     ...(preset.provider ? { provider: preset.provider } : {}),
+    ...(preset.pricing ? { pricing: preset.pricing } : {}),
   };
 }

@@ -27,7 +27,17 @@ export interface ProfileConfig {
   num_ctx?: number;
   /** Ollama: how long the model stays loaded (default "30m"). */
   keep_alive?: string | number;
+  /** Prices per million tokens (input, cached input, output) per tier: usage then carries `cost`. */
+  pricing?: ProfilePricing;
   [extra: string]: unknown;
+}
+
+/** Prices per million tokens; `high` defaults to `low`; `cached_input` to `input`. */
+export interface ProfilePricing {
+  currency: string;
+  low: { input: number; cached_input?: number; output: number };
+  high?: { input: number; cached_input?: number; output: number };
+  as_of?: string;
 }
 
 /** `llm-base.json` */

@@ -437,7 +437,7 @@ describe('module extras', () => {
     expect(presets.map((p) => p.name)).toEqual(['openai', 'deepseek', 'qwen', 'glm', 'kimi', 'ollama', 'lmstudio', 'vllm', 'llamacpp']);
     expect(presets.filter((p) => p.json_mode).map((p) => p.name)).toEqual(['openai', 'deepseek', 'qwen', 'glm', 'kimi', 'ollama', 'vllm', 'llamacpp']);
     for (const p of presets) {
-      expect(Object.keys(p).sort()).toEqual(['base_url', 'high_model', ...(p.json_mode ? ['json_mode'] : []), 'low_model', 'name', 'needs_key']);
+      expect(Object.keys(p).sort()).toEqual(['base_url', 'high_model', ...(p.json_mode ? ['json_mode'] : []), 'low_model', 'name', 'needs_key', ...(p.pricing ? ['pricing'] : []), ...(p.provider ? ['provider'] : [])]);
       expect(() => new URL(p.base_url)).not.toThrow();
     }
   });

@@ -7,6 +7,10 @@ export type { RecordedRequest } from './recording-http';
 export interface ScriptedUsage {
   prompt_tokens: number;
   completion_tokens: number;
+  /** Cached input as OpenAI reports it. */
+  prompt_tokens_details?: { cached_tokens: number };
+  /** Cached input as DeepSeek reports it. */
+  prompt_cache_hit_tokens?: number;
 }
 
 /** Fields every reply may carry. */

@@ -85,7 +85,8 @@ export function formatRewind(r: RewindResult, cwd: string, theme: Theme, lang: L
 /** A price: `0.0123 USD`, or `¥0.08` style for CNY. */
 function money(amount: number, currency: string): string {
   const digits = amount < 0.01 ? 4 : amount < 1 ? 3 : 2;
-  return currency === 'CNY' || currency === 'RMB' ? `¥${amount.toFixed(digits)}` : `${amount.toFixed(digits)} ${currency}`;
+  if (currency === 'CNY' || currency === 'RMB') return `¥${amount.toFixed(digits)}`;
+  return currency === 'USD' ? `$${amount.toFixed(digits)}` : `${amount.toFixed(digits)} ${currency}`;
 }
 
 type Cost = { usage: UsageTotals; amount?: number; currency?: string };

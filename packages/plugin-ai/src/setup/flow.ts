@@ -7,13 +7,14 @@ import { readRegistry, type Registry } from '../registry';
 import { installCommandText, llmBaseSpec, resolveHostCommand, runInstall, type HostCommand, type SpawnFn } from './host';
 import { st } from './i18n';
 import { loadSetupLlmBase, type DoctorReport, type PresetInfo, type SetupLlmBase, type SetupProfile } from './llm-base-module';
-import { hostedPresets, localPreset, type HostedPreset } from './presets';
+import { hostedPresets, localPreset, type HostedPreset, type PresetExtras } from './presets';
 import {
   fetchModels,
   likelyChatModels,
   probeLocalServers,
   probeTargetsFromEnv,
   probeTimeoutFromEnv,
+  answersAsOllama,
   type FetchFn,
   type FoundServer,
   type ProbeTarget,
@@ -66,8 +67,8 @@ interface Draft {
   high_default: string;
   /** Models the server listed (probe or a /models call); empty when unknown. */
   models: string[];
-  /** The preset's json_mode, kept in the saved profile. */
-  json_mode?: string;
+  /** The preset's other profile fields (json_mode, provider, pricing), kept in the saved profile. */
+  extras: PresetExtras;
 }
 
 type Step<T> = { done: true; value: T } | { done: false };
@@ -132,7 +133,7 @@ export async function runSetup(options: RunSetupOptions): Promise<SetupResult> {
       low_model: models.value.low,
       high_model: models.value.high,
       timeout: 60000,
-      ...(draft.value.json_mode ? { json_mode: draft.value.json_mode } : {}),
+      ...draft.value.extras,
     };
     const verdict = await verify(llm, ui, lang, name, profile);
     if (verdict.kind === 'saved') {
@@ -281,6 +282,8 @@ async function chooseServer(
   if (picked.startsWith('local:')) {
     const f = found[Number(picked.slice('local:'.length))];
     const preset = localPreset(f.name, presets);
+    const { provider, ...extras } = preset.extras; // `ollama` only when Ollama itself answers there
+    if (provider && (await answersAsOllama(f.baseUrl, { timeoutMs: MODELS_TIMEOUT_MS, fetch: fetchFn }))) Object.assign(extras, { provider });
     let apiKey = '';
     let models = f.models;
     if (f.status === 401 || f.status === 403) {
@@ -299,7 +302,7 @@ async function chooseServer(
         low_default: preset.low_model,
         high_default: preset.high_model,
         models,
-        ...(preset.json_mode ? { json_mode: preset.json_mode } : {}),
+        extras,
       },
     };
   }
@@ -318,7 +321,7 @@ async function chooseServer(
         low_default: h.low_model,
         high_default: h.high_model,
         models,
-        ...(h.json_mode ? { json_mode: h.json_mode } : {}),
+        extras: h.extras,
       },
     };
   }
@@ -331,7 +334,7 @@ async function chooseServer(
   const key = await askKey(ui, lang, env, baseUrl, 'OPENAI_API_KEY', true);
   if (!key.done) return CANCEL;
   const models = await listModels(ui, lang, env, baseUrl, key.value, fetchFn);
-  return { done: true, value: { name: 'custom', base_url: baseUrl, api_key: key.value, low_default: '', high_default: '', models } };
+  return { done: true, value: { name: 'custom', base_url: baseUrl, api_key: key.value, low_default: '', high_default: '', models, extras: {} } };
 }
 
 /** The api_key field: `env:NAME`, the pasted key, or '' (keyless, only offered for other servers). */

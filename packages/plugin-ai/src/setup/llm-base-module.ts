@@ -10,6 +10,10 @@ export interface SetupProfile {
   timeout?: number;
   /** From the preset the setup started from (`response_format` where the server takes it). */
   json_mode?: string;
+  /** From the preset: `ollama` (llm-base then talks Ollama's native API). */
+  provider?: string;
+  /** From the preset: published prices per million tokens (llm-base's `pricing`). */
+  pricing?: unknown;
 }
 
 /** A check of llm-base's doctor report. */
@@ -35,6 +39,8 @@ export interface PresetInfo {
   needs_key: boolean;
   /** How the server takes strict JSON (`response_format`); absent: in the prompt only. */
   json_mode?: string;
+  provider?: string;
+  pricing?: unknown;
 }
 
 type DataResult = { success: true; data: unknown } | { success: false; error: { code: string; message: string } };

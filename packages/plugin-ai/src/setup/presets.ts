@@ -9,12 +9,28 @@ export interface HostedPreset {
   high_model: string;
   /** The environment variable its key usually lives in. */
   keyEnv: string;
-  /** llm-base's `json_mode` for this provider, kept in the profile the setup saves. */
+  /** Profile fields the preset gives beyond the URL and models (json_mode, provider, pricing): kept in the profile the setup saves. */
+  extras: PresetExtras;
+}
+
+/** A preset's profile fields beyond the URL and models, kept as they are in the saved profile. */
+export interface PresetExtras {
   json_mode?: string;
+  provider?: string;
+  pricing?: unknown;
+}
+
+/** The extra profile fields of an llm-base preset (the ones it has). */
+export function presetExtras(p: PresetExtras): PresetExtras {
+  return {
+    ...(p.json_mode ? { json_mode: p.json_mode } : {}),
+    ...(p.provider ? { provider: p.provider } : {}),
+    ...(p.pricing ? { pricing: p.pricing } : {}),
+  };
 }
 
 /** Display names and key variables of llm-base's hosted presets, in the order shown. */
-const HOSTED: ReadonlyArray<Omit<HostedPreset, 'base_url' | 'low_model' | 'high_model'> & Partial<HostedPreset>> = [
+const HOSTED: ReadonlyArray<Omit<HostedPreset, 'extras'> & PresetExtras> = [
   { name: 'deepseek', label: 'DeepSeek', keyEnv: 'DEEPSEEK_API_KEY', base_url: 'https://api.deepseek.com/v1', low_model: 'deepseek-chat', high_model: 'deepseek-reasoner', json_mode: 'response_format' },
   { name: 'qwen', label: 'Qwen (DashScope)', keyEnv: 'DASHSCOPE_API_KEY', base_url: 'https://dashscope.aliyuncs.com/compatible-mode/v1', low_model: 'qwen-plus', high_model: 'qwen-max', json_mode: 'response_format' },
   { name: 'glm', label: 'GLM (Zhipu)', keyEnv: 'ZHIPUAI_API_KEY', base_url: 'https://open.bigmodel.cn/api/paas/v4', low_model: 'glm-4-flash', high_model: 'glm-4-plus', json_mode: 'response_format' },
@@ -26,22 +42,22 @@ const HOSTED: ReadonlyArray<Omit<HostedPreset, 'base_url' | 'low_model' | 'high_
 export interface LocalPreset {
   low_model: string;
   high_model: string;
-  json_mode?: string;
+  extras: PresetExtras;
 }
 
 /** The local servers' presets when llm-base has no `list_presets` (1.0.x); the same values as llm-base's. */
 const LOCAL_DEFAULTS: Record<string, LocalPreset> = {
-  ollama: { low_model: 'qwen2.5:7b', high_model: 'qwen2.5:14b', json_mode: 'response_format' },
-  lmstudio: { low_model: 'qwen2.5-7b-instruct', high_model: 'qwen2.5-14b-instruct' },
-  vllm: { low_model: 'Qwen/Qwen2.5-7B-Instruct', high_model: 'Qwen/Qwen2.5-7B-Instruct', json_mode: 'response_format' },
-  llamacpp: { low_model: 'default', high_model: 'default', json_mode: 'response_format' },
+  ollama: { low_model: 'qwen2.5:7b', high_model: 'qwen2.5:14b', extras: { json_mode: 'response_format', provider: 'ollama' } },
+  lmstudio: { low_model: 'qwen2.5-7b-instruct', high_model: 'qwen2.5-14b-instruct', extras: {} },
+  vllm: { low_model: 'Qwen/Qwen2.5-7B-Instruct', high_model: 'Qwen/Qwen2.5-7B-Instruct', extras: { json_mode: 'response_format' } },
+  llamacpp: { low_model: 'default', high_model: 'default', extras: { json_mode: 'response_format' } },
 };
 
 /** The preset of the local server `name` (ollama, lmstudio, ...): llm-base's when it lists presets, else the built-in one. */
 export function localPreset(name: string, fromLlmBase: PresetInfo[] | undefined): LocalPreset {
   const p = fromLlmBase?.find((x) => x.name === name && !x.needs_key);
-  if (p) return { low_model: p.low_model, high_model: p.high_model, ...(p.json_mode ? { json_mode: p.json_mode } : {}) };
-  return LOCAL_DEFAULTS[name] ?? { low_model: '', high_model: '' };
+  if (p) return { low_model: p.low_model, high_model: p.high_model, extras: presetExtras(p) };
+  return LOCAL_DEFAULTS[name] ?? { low_model: '', high_model: '', extras: {} };
 }
 
 /**
@@ -52,7 +68,7 @@ export function localPreset(name: string, fromLlmBase: PresetInfo[] | undefined)
 export function hostedPresets(fromLlmBase: PresetInfo[] | undefined, baseUrlOverride?: string): HostedPreset[] {
   const known = new Map(HOSTED.map((h) => [h.name, h]));
   const out: HostedPreset[] = [];
-  const source = fromLlmBase?.filter((p) => p.needs_key) ?? HOSTED.map((h) => h as HostedPreset);
+  const source: ReadonlyArray<PresetInfo | (typeof HOSTED)[number]> = fromLlmBase?.filter((p) => p.needs_key) ?? HOSTED;
   for (const p of source) {
     const meta = known.get(p.name);
     out.push({
@@ -62,7 +78,7 @@ export function hostedPresets(fromLlmBase: PresetInfo[] | undefined, baseUrlOver
       base_url: baseUrlOverride || p.base_url,
       low_model: p.low_model,
       high_model: p.high_model,
-      ...(p.json_mode ? { json_mode: p.json_mode } : {}),
+      extras: presetExtras(p),
     });
   }
   const order = (name: string) => {

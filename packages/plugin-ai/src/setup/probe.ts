@@ -93,6 +93,22 @@ export function likelyChatModels(ids: string[]): string[] {
 export type FetchFn = typeof fetch;
 
 /**
+ * Whether the server at `baseUrl` is Ollama itself (its native `/api/version` answers), not only
+ * something on Ollama's usual port: then the profile says `provider: "ollama"` and llm-base can
+ * send num_ctx and keep_alive. False when anything else answers or nothing does.
+ */
+export async function answersAsOllama(baseUrl: string, options: { timeoutMs: number; fetch?: FetchFn }): Promise<boolean> {
+  const root = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+  try {
+    const res = await (options.fetch ?? fetch)(`${root}/api/version`, { signal: AbortSignal.timeout(options.timeoutMs) });
+    const body = res.ok ? ((await res.json()) as { version?: unknown }) : undefined;
+    return typeof body?.version === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/**
  * GET `<baseUrl>/models` with a time-out. Resolves `{answered: false}` when nothing answered
  * (refused, timed out); `{answered: true, models, status}` for any HTTP answer.
  */
