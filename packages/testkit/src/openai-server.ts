@@ -138,7 +138,7 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
   res.end(text);
 }
 
-type Completion = { id: string; created: number; model: string; content: string; finish: string; usage?: Record<string, number> };
+type Completion = { id: string; created: number; model: string; content: string; finish: string; usage?: Record<string, unknown> };
 
 /** A completion as SSE frames; a scripted cut or hang stops it part-way. */
 async function streamCompletion(reply: ScriptedContentReply | ScriptedJsonReply, c: Completion, body: Record<string, any>, chunkSize: number, res: http.ServerResponse): Promise<void> {
