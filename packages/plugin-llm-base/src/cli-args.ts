@@ -25,6 +25,7 @@ export const OPTIONS = {
   timeout: { type: 'string' },
   'json-mode': { type: 'string' },
   'max-retries': { type: 'string' },
+  transport: { type: 'string' },
 } as const;
 
 /** A problem with the command line: `key` names the message (in both languages), `message` is its English text. */
@@ -63,6 +64,7 @@ const ProfileFlagsSchema = z.object({
   timeout: z.coerce.number().int().positive().optional(),
   'json-mode': z.enum(JSON_MODES).optional(),
   'max-retries': z.coerce.number().int().min(0).max(10).optional(),
+  transport: z.enum(['auto', 'tools', 'json_schema', 'json']).optional(),
 });
 
 /** Profile fields given as options, in profile-field names. */
@@ -80,6 +82,7 @@ export function profileFlags(flags: ParsedArgs['flags']): Record<string, unknown
   if (f.timeout !== undefined) out.timeout = f.timeout;
   if (f['json-mode'] !== undefined) out.json_mode = f['json-mode'];
   if (f['max-retries'] !== undefined) out.max_retries = f['max-retries'];
+  if (f.transport !== undefined) out.transport = f.transport;
   return out;
 }
 

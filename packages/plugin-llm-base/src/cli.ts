@@ -48,6 +48,7 @@ function help(lang: Lang): string {
     t(lang, 'usage'),
     '  slothtool llm-base config create [name] [--preset <preset>] [--base-url <url>] [--api-key <key|env:VAR>]',
     '                                   [--low-model <id>] [--high-model <id>] [--timeout <ms>] [--json-mode prompt|response_format] [--max-retries <n>]',
+    '                                   [--transport auto|tools|json_schema|json]',
     '  slothtool llm-base config update <name> [same options]',
     '  slothtool llm-base config delete|set-default <name>',
     '  slothtool llm-base config list | show [name] | export | presets',
@@ -55,6 +56,7 @@ function help(lang: Lang): string {
     '  slothtool llm-base raw <json-payload> [--profile <name>]',
     '  slothtool llm-base doctor [profile] [--json]',
     '  slothtool llm-base pull [model...] [--profile <name>]   (Ollama)',
+    '  slothtool llm-base probe [profile] [--json]',
     '',
     t(lang, 'options'),
     `  -h, --help             ${t(lang, 'helpText')}`,
@@ -72,6 +74,7 @@ function help(lang: Lang): string {
     `  --timeout <ms>         ${t(lang, 'timeoutText')}`,
     `  --json-mode prompt|response_format  ${t(lang, 'jsonModeText')}`,
     `  --max-retries <n>      ${t(lang, 'maxRetriesText')}`,
+    `  --transport auto|tools|json_schema|json  ${t(lang, 'transportText')}`,
     '',
     t(lang, 'languageLine'),
     '',
@@ -85,6 +88,7 @@ function help(lang: Lang): string {
     '  slothtool llm-base config delete old',
     '  slothtool llm-base doctor --json',
     '  slothtool llm-base pull qwen2.5:7b --profile local',
+    '  slothtool llm-base probe ds',
     '  slothtool llm-base chat "用 JSON 介绍一下你自己" --mode low --profile ds',
     '  slothtool llm-base -i',
   ];
@@ -238,7 +242,20 @@ function printDoctor(report: DoctorReport, io: CliIo, lang: Lang): void {
     io.stdout(`  ${mark} ${c.id.padEnd(9)} ${c.message}\n`);
     if (c.fix) io.stdout(`      → ${c.fix}\n`);
   }
+  const tr = report.transport;
+  if (tr) {
+    const c = tr.capabilities;
+    const how = c ? t(lang, 'transportProbed', { at: c.probed_at.slice(0, 10), tools: c.tools ? '✓' : '✗', schema: c.json_schema ? '✓' : '✗' }) : t(lang, 'transportNotProbed', { name: report.profile ?? '' });
+    io.stdout(`  · ${t(lang, 'chkTransport', { transport: tr.setting === 'auto' ? `auto → ${tr.effective}` : tr.effective, how })}\n`);
+  }
   io.stdout((report.ok ? t(lang, 'doctorOk') : t(lang, 'doctorFailed')) + '\n');
+}
+
+function printProbe(report: import('./probe').ProbeReport, io: CliIo, lang: Lang): void {
+  io.stdout(t(lang, 'probeHeader', { name: report.profile, model: report.model }) + '\n');
+  for (const id of ['tools', 'json_schema', 'json_object'] as const) io.stdout(`  ${report[id].ok ? '✓' : '✗'} ${id.padEnd(11)} ${report[id].detail}\n`);
+  const { effectiveTransport } = require('./transport') as typeof import('./transport');
+  io.stdout(t(lang, 'probeAuto', { transport: effectiveTransport({ transport: 'auto', capabilities: report.capabilities }) }) + '\n');
 }
 
 async function interactive(io: CliIo, lang: Lang): Promise<number> {
@@ -331,6 +348,12 @@ async function run(argv: string[], io: CliIo, lang: Lang): Promise<number> {
     }
     case 'pull':
       return pullCommand(args, io, lang);
+    case 'probe': {
+      const r = await api.probe_profile(args.positionals[1] ?? (typeof args.flags.profile === 'string' ? args.flags.profile : null));
+      if (!r.success || args.flags.json) (r.success ? io.stdout : io.stderr)(json(r));
+      else printProbe(r.data, io, lang);
+      return r.success ? 0 : 1;
+    }
     case 'doctor': {
       const report = await api.doctor(args.positionals[1] ?? (typeof args.flags.profile === 'string' ? args.flags.profile : null));
       if (args.flags.json) io.stdout(json(report));

@@ -2,14 +2,17 @@ import { randomUUID } from 'crypto';
 import type OpenAIType from 'openai';
 import { addCall } from './call-log';
 import { getProfile, rememberJsonMode, resolveApiKey, StoreContext } from './config-store';
-import { ApiError, ErrorCode, LlmBaseError } from './errors';
+import { ApiError, LlmBaseError } from './errors';
 import { extractJsonObject } from './json-extract';
 import { Lang, t } from './i18n';
-import { redactSecrets } from './masking';
 import { RequestWatch, type WaitInfo } from './request-watch';
 import type { CallRecord, ProfileConfig } from './types';
 import { serverOf, waitLimits } from './wait-limits';
+import { causeCode, mapError, seconds, type MapContext } from './map-error';
+
+export { causeCode, mapError };
 import { normalizeUsage, priced, type Usage } from './usage';
+import { requestMessage, ToolCallAssembler, toolCallsOf, type ToolCall } from './transport';
 
 export { normalizeUsage, type Usage };
 
@@ -43,6 +46,11 @@ export interface ChatOptions {
   /** Tokens the caller's prompt may take plus room for the answer: an Ollama profile's num_ctx is
    * never below it (FEATURES.ollama). */
   min_context?: number;
+  /** OpenAI tool definitions (FEATURES.tools): sent as `tools`, without the strict-JSON prompt;
+   * the answer's `text` and `tool_calls` come back. */
+  tools?: unknown[];
+  /** A JSON Schema the answer must follow (FEATURES.tools): `response_format: {type: "json_schema"}`. */
+  json_schema?: { name: string; schema: Record<string, unknown>; strict?: boolean };
 }
 
 
@@ -54,6 +62,11 @@ export interface ChatSuccess {
   call_id: string;
   /** Ollama: the high model could not be loaded and the low one answered (FEATURES.ollama). */
   fallback?: { from: string; to: string; reason: string };
+  /** With `options.tools`: the answer's text and its tool calls (arguments as the model's JSON text). */
+  text?: string;
+  tool_calls?: ToolCall[];
+  /** The server refused the requested response_format (json_schema / json_object) and the answer came without it. */
+  format_rejected?: boolean;
 }
 
 export interface CallFailure {
@@ -72,12 +85,13 @@ export interface RawSuccess {
 
 
 
-/** Keep well-formed messages; content null/undefined becomes '' (as 1.0.x did). */
-function normalizeMessages(messages: unknown): Array<{ role: string; content: unknown }> {
+/** Keep well-formed messages; content null/undefined becomes '' (as 1.0.x did); an assistant's
+ * `tool_calls` and a tool message's `tool_call_id` stay. */
+function normalizeMessages(messages: unknown): Array<Record<string, unknown> & { role: string; content: unknown }> {
   if (!Array.isArray(messages)) return [];
   return messages
     .filter((m): m is { role: string; content?: unknown } => !!m && typeof m === 'object' && typeof (m as { role?: unknown }).role === 'string')
-    .map((m) => ({ role: m.role, content: m.content === undefined || m.content === null ? '' : m.content }));
+    .map((m) => requestMessage(m) as Record<string, unknown> & { role: string; content: unknown });
 }
 
 export function contentToText(content: unknown): string {
@@ -131,70 +145,6 @@ export function createClient(sdk: Sdk, profile: ProfileConfig, apiKey: string, t
   });
 }
 
-interface MapContext {
-  lang: Lang;
-  profileId?: string;
-  profile?: ProfileConfig;
-  apiKey?: string;
-  signal?: AbortSignal;
-}
-
-/** The first errno-like code (`ECONNREFUSED`, `UND_ERR_SOCKET`) along an error's cause chain. */
-export function causeCode(err: unknown): string | undefined {
-  let cur: unknown = err;
-  for (let i = 0; i < 5 && cur && typeof cur === 'object'; i++) {
-    const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-function apiDetail(err: { message?: string; error?: unknown }): string {
-  const body = err.error as { message?: unknown } | undefined;
-  if (body && typeof body.message === 'string' && body.message) return body.message;
-  return err.message ?? '';
-}
-
-/** Map anything thrown on the call path to `{code, message}`; messages never carry a key. */
-export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
-  const secrets = [ctx.apiKey];
-  const clean = (m: string) => redactSecrets(m, secrets);
-  const result = (code: ErrorCode, message: string, status?: number): ApiError =>
-    status ? { code, message: clean(message), status } : { code, message: clean(message) };
-  const name = ctx.profileId ?? '';
-  const url = ctx.profile?.base_url ?? '';
-
-  if (ctx.signal?.aborted) return result('NETWORK_ERROR', t(ctx.lang, 'aborted'));
-  if (LlmBaseError.isInstance(err)) return result(err.code, err.message);
-  if (sdk) {
-    if (err instanceof sdk.APIUserAbortError) return result('NETWORK_ERROR', t(ctx.lang, 'aborted'));
-    if (err instanceof sdk.APIConnectionTimeoutError) return result('NETWORK_ERROR', t(ctx.lang, 'timeout', { ms: ctx.profile?.timeout ?? 0, url }));
-    if (err instanceof sdk.APIConnectionError) {
-      if (causeCode(err) === 'UND_ERR_CONNECT_TIMEOUT' && ctx.profile) {
-        const s = seconds(waitLimits(ctx.profile).connect);
-        return result('NETWORK_ERROR', t(ctx.lang, 'connectTimeout', { server: serverOf(url), s, name }));
-      }
-      const detail = causeCode(err) ?? err.message;
-      return result('NETWORK_ERROR', t(ctx.lang, 'connection', { url, detail }));
-    }
-    if (err instanceof sdk.APIError) {
-      const status = err.status ?? 0;
-      const detail = apiDetail(err);
-      if (status === 401 || status === 403) return result('AUTH_ERROR', t(ctx.lang, 'authError', { status, detail, name }), status);
-      if (status === 429) return result('RATE_LIMIT', t(ctx.lang, 'rateLimit', { detail }), status);
-      if (status) return result('PROVIDER_ERROR', t(ctx.lang, 'providerStatus', { status, detail }), status);
-      return result('PROVIDER_ERROR', t(ctx.lang, 'providerError', { detail }));
-    }
-  }
-  const e = err as { name?: string; message?: string } | undefined;
-  if (e?.name === 'AbortError') return result('NETWORK_ERROR', t(ctx.lang, 'aborted'));
-  // undici reports a connection closed mid-body as TypeError('terminated') / socket errors.
-  const code = causeCode(err);
-  if (code || e?.message === 'terminated') return result('NETWORK_ERROR', t(ctx.lang, 'streamCut', { detail: code ?? e?.message ?? '' }));
-  return result('PROVIDER_ERROR', t(ctx.lang, 'providerError', { detail: e?.message ?? String(err) }));
-}
-
 /** A 400/422 after sending response_format: the provider does not take that parameter. */
 function rejectsResponseFormat(err: unknown, sdk: Sdk): boolean {
   return err instanceof sdk.APIError && (err.status === 400 || err.status === 422);
@@ -243,6 +193,9 @@ function logFailure(
 interface Completed {
   text: string;
   usage: unknown;
+  toolCalls?: ToolCall[];
+  /** The server refused the response_format; the answer came without it. */
+  formatRejected?: boolean;
 }
 
 async function complete(client: OpenAIType, body: Record<string, unknown>, options: ChatOptions, watch: RequestWatch): Promise<Completed> {
@@ -253,24 +206,27 @@ async function complete(client: OpenAIType, body: Record<string, unknown>, optio
     );
     let text = '';
     let usage: unknown;
+    const calls = new ToolCallAssembler();
     for await (const chunk of stream) {
       // Any piece counts, also one without content (a model that streams its reasoning).
       watch.received();
-      const delta = chunk.choices?.[0]?.delta?.content;
-      if (typeof delta === 'string' && delta !== '') {
-        text += delta;
-        options.onText(delta);
+      const delta = chunk.choices?.[0]?.delta;
+      if (typeof delta?.content === 'string' && delta.content !== '') {
+        text += delta.content;
+        options.onText(delta.content);
       }
+      calls.push(delta?.tool_calls);
       if (chunk.usage) usage = chunk.usage;
     }
     // The SDK ends the iteration quietly when aborted.
     if (watch.signal.aborted) throw new LlmBaseError('NETWORK_ERROR', 'aborted', 'aborted');
-    return { text, usage };
+    return { text, usage, toolCalls: calls.result() };
   }
   const res = await client.chat.completions.create(body as unknown as OpenAIType.Chat.ChatCompletionCreateParamsNonStreaming, {
     signal: watch.signal,
   });
-  return { text: contentToText(res.choices?.[0]?.message?.content), usage: res.usage };
+  const message = res.choices?.[0]?.message;
+  return { text: contentToText(message?.content), usage: res.usage, toolCalls: toolCallsOf(message) };
 }
 
 /** llm_chat after the mode check: strict JSON, optional streaming, logged. Never throws. */
@@ -301,35 +257,48 @@ export async function chat(
     watch = new RequestWatch(limits, { model, server: serverOf(profile.base_url) }, options.onWait, options.signal);
     transport = watchedTransport(watch, limits.connect);
     const client = createClient(sdk, profile, apiKey, transport);
+    // Tool calls carry their own structure: no strict-JSON prompt then (transport.ts).
+    const tools = Array.isArray(options.tools) && options.tools.length ? options.tools : undefined;
     const body: Record<string, unknown> = {
       model,
-      messages: [{ role: 'system', content: JSON_MODE_SYSTEM_PROMPT }, ...normalizeMessages(messages)],
+      messages: [...(tools ? [] : [{ role: 'system', content: JSON_MODE_SYSTEM_PROMPT }]), ...normalizeMessages(messages)],
+      ...(tools ? { tools } : {}),
     };
     if (options.temperature !== undefined) body.temperature = options.temperature;
     if (options.max_tokens !== undefined) body.max_tokens = options.max_tokens;
+    const schema = !tools && options.json_schema ? { type: 'json_schema', json_schema: { strict: false, ...options.json_schema } } : undefined;
 
     let done: Completed & { model?: string; fallback?: import('./ollama-native').Fallback };
     const native = require('./ollama-native') as typeof import('./ollama-native');
     if (native.isOllamaProfile(profile)) {
       // Ollama: the native API, which takes num_ctx and keep_alive (ollama-native.ts).
       done = await native.completeNative({ profile, mode, messages: body.messages as Array<{ role: string; content: unknown }>, options, watch, transport, lang: deps.lang });
-    } else if (profile.json_mode === 'response_format') {
+    } else if (schema || (!tools && profile.json_mode === 'response_format')) {
       try {
-        done = await complete(client, { ...body, response_format: { type: 'json_object' } }, options, watch);
+        done = await complete(client, { ...body, response_format: schema ?? { type: 'json_object' } }, options, watch);
       } catch (err) {
         if (!rejectsResponseFormat(err, sdk) || watch.signal.aborted) throw err;
-        done = await complete(client, body, options, watch);
+        done = { ...(await complete(client, body, options, watch)), formatRejected: true };
         // Only now is it clear the parameter was the problem: remember it for this profile.
         // If that write fails (config locked or read-only) the answer still stands; the next
         // call simply pays for one more rejected attempt.
-        if (!deps.unsaved) await rememberJsonMode(profile_id, 'prompt', ctx).catch(() => undefined);
+        if (!deps.unsaved && !schema) await rememberJsonMode(profile_id, 'prompt', ctx).catch(() => undefined);
       }
     } else {
       done = await complete(client, body, options, watch);
     }
     const extracted = extractJsonObject(done.text);
     const usage = priced(normalizeUsage(done.usage), profile, done.model && done.model !== model ? 'low' : mode);
-    const result: ChatSuccess = { success: true, model: done.model ?? model, data: extracted.data, usage, call_id: callId, ...(done.fallback ? { fallback: done.fallback } : {}) };
+    const result: ChatSuccess = {
+      success: true,
+      model: done.model ?? model,
+      data: extracted.data,
+      usage,
+      call_id: callId,
+      ...(done.fallback ? { fallback: done.fallback } : {}),
+      ...(tools ? { text: done.text, tool_calls: done.toolCalls ?? [] } : {}),
+      ...(done.formatRejected ? { format_rejected: true } : {}),
+    };
     await log(
       {
         call_id: callId,
@@ -356,10 +325,6 @@ export async function chat(
   }
 }
 
-/** Milliseconds as seconds for a message: 0.4, 4, 120. */
-function seconds(ms: number): number {
-  return ms < 10_000 ? Math.round(ms / 100) / 10 : Math.round(ms / 1000);
-}
 
 /** The message of a request the watch gave up: what was late, by how long, and what to do. */
 function waitTimeoutError(watch: RequestWatch, ctx: MapContext): ApiError {

@@ -33,6 +33,10 @@ export const ProfileSchema = z.looseObject({
   num_ctx: z.number().int().min(512).max(1_048_576).optional(),
   /** Ollama: how long the model stays loaded after a request (`"30m"`, seconds, `-1` forever); default "30m". */
   keep_alive: z.union([z.string().min(1), z.number().int()]).optional(),
+  /** How a caller's structured turns reach the model: `auto` (default: what `probe` found best), `tools`, `json_schema`, `json`. */
+  transport: z.enum(['auto', 'tools', 'json_schema', 'json']).optional(),
+  /** What `slothtool llm-base probe` found the server and model can do, and when. */
+  capabilities: z.object({ tools: z.boolean(), json_schema: z.boolean(), json_object: z.boolean(), probed_at: z.string() }).optional(),
   /** Prices per million tokens, so a call's usage carries its cost (`high` defaults to `low`). */
   pricing: z
     .object({

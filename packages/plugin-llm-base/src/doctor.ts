@@ -24,6 +24,9 @@ export interface DoctorReport {
   /** The profile examined (the default when none was named), or null when there is none. */
   profile: string | null;
   checks: Check[];
+  /** How structured turns travel for this profile: its `transport` (or what `auto` picks) and
+   * the capabilities the last `probe` recorded (none: never probed). */
+  transport?: { effective: 'tools' | 'json_schema' | 'json'; setting: string; capabilities?: ProfileConfig['capabilities'] };
 }
 
 /** The local-server preset whose port matches, for start / pull hints. */
@@ -65,7 +68,8 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
   const skip = (ids: CheckId[]) => {
     for (const id of ids) checks.push({ id, ok: false, skipped: true, message: t(lang, 'doctorSkipped') });
   };
-  const report = (profile: string | null): DoctorReport => ({ ok: checks.every((c) => c.ok), profile, checks });
+  let transport: DoctorReport['transport'];
+  const report = (profile: string | null): DoctorReport => ({ ok: checks.every((c) => c.ok), profile, checks, ...(transport ? { transport } : {}) });
 
   let profileId: string;
   let profile: ProfileConfig;
@@ -90,6 +94,8 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
     return report(profileName ?? null);
   }
   checks.push({ id: 'profile', ok: true, message: t(lang, options.profile ? 'chkProfileUnsavedOk' : 'chkProfileOk') });
+  const { effectiveTransport } = require('./transport') as typeof import('./transport');
+  transport = { effective: effectiveTransport(profile), setting: profile.transport ?? 'auto', ...(profile.capabilities ? { capabilities: profile.capabilities } : {}) };
 
   let apiKey: string;
   try {

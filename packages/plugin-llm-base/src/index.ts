@@ -23,7 +23,7 @@ export type { CallRecord, LlmConfig, ProfileConfig, JsonMode } from './types';
 export const VERSION: string = require('../package.json').version;
 
 /** What this llm-base offers beyond 1.0.x; plugin-ai checks it before using llm_chat's options. */
-export const FEATURES = Object.freeze({ chat_options: true, streaming: true, abort: true, response_format: true, doctor_profile: true, wait_events: true, pull: true, ollama: true });
+export const FEATURES = Object.freeze({ chat_options: true, streaming: true, abort: true, response_format: true, doctor_profile: true, wait_events: true, pull: true, ollama: true, tools: true });
 
 const client = (): typeof ClientModule => require('./client');
 const store = (): typeof StoreModule => require('./config-store');
@@ -230,4 +230,33 @@ export async function warm_up(profile: string | null = null, mode: 'low' | 'high
   const { warmUp } = require('./ollama-native') as typeof import('./ollama-native');
   const r = await warmUp(config, mode === 'high' ? config.high_model : config.low_model, options.min_context);
   return r.success ? { success: true, data: { model: r.model } } : { success: false, error: { code: 'PROVIDER_ERROR', message: redactSecrets(r.error ?? '') } };
+}
+
+/**
+ * The transport a profile's calls use (FEATURES.tools): its `transport`, or for `auto` (the
+ * default) the best its last probe passed — `tools` > `json_schema` > `json`.
+ */
+export function transport_for(profile: string | null = null): 'tools' | 'json_schema' | 'json' {
+  try {
+    const { effectiveTransport } = require('./transport') as typeof import('./transport');
+    return effectiveTransport(store().getProfile(profile, context()).profile);
+  } catch {
+    return 'json';
+  }
+}
+
+/**
+ * Find out what the profile's server and model can do with three small real requests (a tool
+ * call, schema-following JSON, a JSON object) and record it in the profile with the date
+ * (FEATURES.tools). `options.profile` probes that unsaved profile and writes nothing.
+ */
+export async function probe_profile(profileName: string | null = null, options: { profile?: Partial<ProfileConfig> } = {}): Promise<DataResult<import('./probe').ProbeReport>> {
+  const d = deps();
+  try {
+    const unsaved = options.profile ? store().buildProfile(profileName ?? 'probe', options.profile, d) : undefined;
+    const { probe } = require('./probe') as typeof import('./probe');
+    return { success: true, data: await probe(profileName, { ...d, ...(unsaved ? { unsaved } : {}) }) };
+  } catch (err) {
+    return { success: false, error: toError(err) };
+  }
 }

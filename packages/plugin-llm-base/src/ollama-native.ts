@@ -16,6 +16,7 @@ import { ollamaHost } from './ollama';
 import type { ProfileConfig } from './types';
 import { contentToText, type ChatOptions, type Transport } from './client';
 import type { RequestWatch } from './request-watch';
+import { ollamaMessage, toolCallsOf, type ToolCall } from './transport';
 
 /** Context tokens when the caller names no budget (plugin-ai passes its own). */
 export const DEFAULT_MIN_CONTEXT = 8192;
@@ -74,9 +75,11 @@ export function keepAliveOf(profile: ProfileConfig): string | number {
 }
 
 export interface NativeChat {
-  messages: Array<{ role: string; content: string }>;
+  messages: Array<Record<string, unknown>>;
   model: string;
-  json: boolean;
+  /** `'json'`, a JSON Schema, or none. */
+  format?: unknown;
+  tools?: unknown[];
   temperature?: number;
   max_tokens?: number;
   numCtx: number;
@@ -87,16 +90,29 @@ export interface NativeChat {
 }
 
 /** One /api/chat call: the reply's text and OpenAI-shaped usage. Throws ResponseError / network errors. */
-export async function nativeChat(client: OllamaClient, req: NativeChat): Promise<{ text: string; usage: { prompt_tokens: number; completion_tokens: number } }> {
+export async function nativeChat(client: OllamaClient, req: NativeChat): Promise<{ text: string; usage: { prompt_tokens: number; completion_tokens: number }; toolCalls: ToolCall[] }> {
   const options: Record<string, number> = { num_ctx: req.numCtx };
   if (req.temperature !== undefined) options.temperature = req.temperature;
   if (req.max_tokens !== undefined) options.num_predict = req.max_tokens;
-  const base = { model: req.model, messages: req.messages, options, keep_alive: req.keepAlive, ...(req.json ? { format: 'json' } : {}) };
+  const base = {
+    model: req.model,
+    messages: req.messages.map((m) => ollamaMessage(m, contentToText)) as unknown as import('ollama').Message[],
+    options,
+    keep_alive: req.keepAlive,
+    ...(req.format !== undefined ? { format: req.format as string } : {}),
+    ...(req.tools ? { tools: req.tools as import('ollama').Tool[] } : {}),
+  };
   const usage = (r: { prompt_eval_count?: number; eval_count?: number }) => ({ prompt_tokens: r.prompt_eval_count ?? 0, completion_tokens: r.eval_count ?? 0 });
+  const calls: ToolCall[] = [];
+  // Ollama's calls have no ids: number them across the answer.
+  const collect = (message: unknown) => {
+    for (const c of toolCallsOf(message)) calls.push({ ...c, id: `call_${calls.length}` });
+  };
   if (!req.onText) {
     const r = await client.chat({ ...base, stream: false });
     req.onPiece();
-    return { text: r.message?.content ?? '', usage: usage(r) };
+    collect(r.message);
+    return { text: r.message?.content ?? '', usage: usage(r), toolCalls: calls };
   }
   let text = '';
   let last: { prompt_eval_count?: number; eval_count?: number } = {};
@@ -107,9 +123,10 @@ export async function nativeChat(client: OllamaClient, req: NativeChat): Promise
       text += delta;
       req.onText(delta);
     }
+    collect(part.message);
     if (part.done) last = part;
   }
-  return { text, usage: usage(last) };
+  return { text, usage: usage(last), toolCalls: calls };
 }
 
 /** Whether an error of the high model means it cannot be loaded here (not pulled, out of memory). */
@@ -196,18 +213,21 @@ export interface Fallback {
  * high model cannot be loaded (not pulled, not enough memory) and the low one differs, the low one
  * answers and `fallback` says so. Throws our errors (LlmBaseError) or network ones.
  */
-export async function completeNative(call: NativeCall): Promise<{ text: string; usage: unknown; model: string; fallback?: Fallback }> {
+export async function completeNative(call: NativeCall): Promise<{ text: string; usage: unknown; model: string; fallback?: Fallback; toolCalls: ToolCall[] }> {
   const { watch, transport, options } = call;
   const own = { dispatcher: transport.dispatcher, signal: watch.signal };
   const watchedFetch = ((url: string, init?: RequestInit) =>
     (transport.fetch as typeof fetch)(url, { ...init, ...own, signal: init?.signal ? AbortSignal.any([init.signal, watch.signal]) : watch.signal } as RequestInit)) as typeof fetch;
   const client = ollamaClient(call.profile, watchedFetch);
-  const messages = call.messages.map((m) => ({ role: m.role, content: contentToText(m.content) }));
+  const messages = call.messages as Array<Record<string, unknown>>;
+  const tools = Array.isArray(options.tools) && options.tools.length ? options.tools : undefined;
+  const format = tools ? undefined : options.json_schema ? options.json_schema.schema : call.profile.json_mode === 'response_format' ? 'json' : undefined;
   const run = async (model: string) =>
     nativeChat(client, {
       messages,
       model,
-      json: call.profile.json_mode === 'response_format',
+      format,
+      tools,
       temperature: options.temperature,
       max_tokens: options.max_tokens,
       onText: options.onText,

@@ -27,6 +27,10 @@ export interface ProfileConfig {
   num_ctx?: number;
   /** Ollama: how long the model stays loaded (default "30m"). */
   keep_alive?: string | number;
+  /** `auto` (default), `tools`, `json_schema` or `json` (transport.ts). */
+  transport?: 'auto' | 'tools' | 'json_schema' | 'json';
+  /** What `probe` found, with when (transport.ts `Capabilities`). */
+  capabilities?: { tools: boolean; json_schema: boolean; json_object: boolean; probed_at: string };
   /** Prices per million tokens (input, cached input, output) per tier: usage then carries `cost`. */
   pricing?: ProfilePricing;
   [extra: string]: unknown;

@@ -35,6 +35,10 @@ export interface ScriptedContentReply extends ScriptedReplyTiming {
   hangAfterChunks?: number;
   /** `model` field of the answer; default the request's model. */
   model?: string;
+  /** Native tool calls (`message.tool_calls`; streamed as the API does: the id and name in a
+   * call's first delta, then its arguments in fragments; `finish_reason: "tool_calls"`).
+   * `arguments` is sent as is when a string, else JSON-encoded. */
+  toolCalls?: Array<{ id?: string; name: string; arguments: unknown }>;
 }
 
 /** A chat completion whose content is `JSON.stringify(json)`. */
@@ -138,7 +142,18 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
   res.end(text);
 }
 
-type Completion = { id: string; created: number; model: string; content: string; finish: string; usage?: Record<string, unknown> };
+type WireCall = { id: string; type: 'function'; function: { name: string; arguments: string } };
+type Completion = { id: string; created: number; model: string; content: string; finish: string; usage?: Record<string, unknown>; toolCalls?: WireCall[] };
+
+/** The scripted calls in wire form, with ids where the script gave none. */
+function wireCalls(calls: ScriptedContentReply['toolCalls'], seq: number): WireCall[] | undefined {
+  if (!calls?.length) return undefined;
+  return calls.map((c, i) => ({
+    id: c.id ?? `call_${seq}_${i}`,
+    type: 'function' as const,
+    function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+  }));
+}
 
 /** A completion as SSE frames; a scripted cut or hang stops it part-way. */
 async function streamCompletion(reply: ScriptedContentReply | ScriptedJsonReply, c: Completion, body: Record<string, any>, chunkSize: number, res: http.ServerResponse): Promise<void> {
@@ -164,6 +179,12 @@ async function streamCompletion(reply: ScriptedContentReply | ScriptedJsonReply,
     return;
   }
   if (reply.hangAfterChunks !== undefined) return;
+  for (const [index, call] of (c.toolCalls ?? []).entries()) {
+    await frame([{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, finish_reason: null }]);
+    for (const part of splitChunks(call.function.arguments, Math.max(1, chunkSize * 2))) {
+      await frame([{ index: 0, delta: { tool_calls: [{ index, function: { arguments: part } }] }, finish_reason: null }]);
+    }
+  }
   await frame([{ index: 0, delta: {}, finish_reason: c.finish }]);
   if (c.usage && body.stream_options?.include_usage) await frame([], { usage: c.usage });
   res.end('data: [DONE]\n\n');
@@ -189,6 +210,7 @@ async function answerChat(state: ChatState, req: RecordedRequest, res: http.Serv
 
   const content = 'json' in reply ? JSON.stringify(reply.json) : reply.content;
   const body = req.body && typeof req.body === 'object' ? req.body : {};
+  const toolCalls = wireCalls(reply.toolCalls, state.seq + 1);
   const usage =
     reply.usage === null
       ? undefined
@@ -198,8 +220,9 @@ async function answerChat(state: ChatState, req: RecordedRequest, res: http.Serv
     created: Math.floor(Date.now() / 1000),
     model: reply.model ?? (typeof body.model === 'string' ? body.model : 'scripted-model'),
     content,
-    finish: reply.finish_reason ?? 'stop',
+    finish: reply.finish_reason ?? (toolCalls ? 'tool_calls' : 'stop'),
     ...(usage ? { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } } : {}),
+    ...(toolCalls ? { toolCalls } : {}),
   };
   if (body.stream === true) return streamCompletion(reply, c, body, state.chunkSize, res);
 
@@ -208,7 +231,7 @@ async function answerChat(state: ChatState, req: RecordedRequest, res: http.Serv
     object: 'chat.completion',
     created: c.created,
     model: c.model,
-    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: c.finish }],
+    choices: [{ index: 0, message: { role: 'assistant', content: toolCalls && !content ? null : content, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, logprobs: null, finish_reason: c.finish }],
     ...(c.usage ? { usage: c.usage } : {}),
   };
   if (reply.cutAfterChunks !== undefined || reply.hangAfterChunks !== undefined) {

@@ -1,0 +1,78 @@
+/** Anything thrown on a call's path as `{code, message}`: one error per cause, never a key. */
+import { LlmBaseError, type ApiError, type ErrorCode } from './errors';
+import { t, type Lang } from './i18n';
+import { redactSecrets } from './masking';
+import type { ProfileConfig } from './types';
+import { serverOf, waitLimits } from './wait-limits';
+
+type Sdk = typeof import('openai');
+
+/** Milliseconds as seconds for a message: 0.4, 4, 120. */
+export function seconds(ms: number): number {
+  return ms < 10_000 ? Math.round(ms / 100) / 10 : Math.round(ms / 1000);
+}
+
+export interface MapContext {
+  lang: Lang;
+  profileId?: string;
+  profile?: ProfileConfig;
+  apiKey?: string;
+  signal?: AbortSignal;
+}
+
+/** The first errno-like code (`ECONNREFUSED`, `UND_ERR_SOCKET`) along an error's cause chain. */
+export function causeCode(err: unknown): string | undefined {
+  let cur: unknown = err;
+  for (let i = 0; i < 5 && cur && typeof cur === 'object'; i++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function apiDetail(err: { message?: string; error?: unknown }): string {
+  const body = err.error as { message?: unknown } | undefined;
+  if (body && typeof body.message === 'string' && body.message) return body.message;
+  return err.message ?? '';
+}
+
+/** Map anything thrown on the call path to `{code, message}`; messages never carry a key. */
+export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
+  const secrets = [ctx.apiKey];
+  const clean = (m: string) => redactSecrets(m, secrets);
+  const result = (code: ErrorCode, message: string, status?: number): ApiError =>
+    status ? { code, message: clean(message), status } : { code, message: clean(message) };
+  const name = ctx.profileId ?? '';
+  const url = ctx.profile?.base_url ?? '';
+
+  if (ctx.signal?.aborted) return result('NETWORK_ERROR', t(ctx.lang, 'aborted'));
+  if (LlmBaseError.isInstance(err)) return result(err.code, err.message);
+  if (sdk) {
+    if (err instanceof sdk.APIUserAbortError) return result('NETWORK_ERROR', t(ctx.lang, 'aborted'));
+    if (err instanceof sdk.APIConnectionTimeoutError) return result('NETWORK_ERROR', t(ctx.lang, 'timeout', { ms: ctx.profile?.timeout ?? 0, url }));
+    if (err instanceof sdk.APIConnectionError) {
+      if (causeCode(err) === 'UND_ERR_CONNECT_TIMEOUT' && ctx.profile) {
+        const s = seconds(waitLimits(ctx.profile).connect);
+        return result('NETWORK_ERROR', t(ctx.lang, 'connectTimeout', { server: serverOf(url), s, name }));
+      }
+      const detail = causeCode(err) ?? err.message;
+      return result('NETWORK_ERROR', t(ctx.lang, 'connection', { url, detail }));
+    }
+    if (err instanceof sdk.APIError) {
+      const status = err.status ?? 0;
+      const detail = apiDetail(err);
+      if (status === 401 || status === 403) return result('AUTH_ERROR', t(ctx.lang, 'authError', { status, detail, name }), status);
+      if (status === 429) return result('RATE_LIMIT', t(ctx.lang, 'rateLimit', { detail }), status);
+      if (status) return result('PROVIDER_ERROR', t(ctx.lang, 'providerStatus', { status, detail }), status);
+      return result('PROVIDER_ERROR', t(ctx.lang, 'providerError', { detail }));
+    }
+  }
+  const e = err as { name?: string; message?: string } | undefined;
+  if (e?.name === 'AbortError') return result('NETWORK_ERROR', t(ctx.lang, 'aborted'));
+  // undici reports a connection closed mid-body as TypeError('terminated') / socket errors.
+  const code = causeCode(err);
+  if (code || e?.message === 'terminated') return result('NETWORK_ERROR', t(ctx.lang, 'streamCut', { detail: code ?? e?.message ?? '' }));
+  return result('PROVIDER_ERROR', t(ctx.lang, 'providerError', { detail: e?.message ?? String(err) }));
+}
+
