@@ -47,6 +47,8 @@ export interface DynamicTools {
 export interface AgentOptions {
   config: AiConfig;
   systemPrompt: string;
+  /** The system prompt when the model gets native tool calls (transport `tools`). */
+  toolsSystemPrompt?: string;
   cwd: string;
   lang: Lang;
   mode?: 'low' | 'high';
@@ -120,6 +122,8 @@ export interface AgentCore {
   hookSession?: string;
   /** llm-base said once that the high model could not be loaded and the low one answered. */
   fellBack?: boolean;
+  /** The native tool calls of the last reply (transport `tools`): its results go back paired with them. */
+  lastToolCalls?: { text: string; calls: Array<{ id: string; name: string; arguments: string }> };
 }
 
 export const zeroUsage = (): UsageTotals => ({ input_tokens: 0, output_tokens: 0, calls: 0 });

@@ -7,7 +7,7 @@ import type { UsageTotals } from './events';
 import { t } from './i18n';
 import type { LlmResult, LlmWait, Usage } from './llm-base';
 import { buildRepairRequest, SUMMARY_SYSTEM } from './prompt';
-import { parseReply, SummarySchema, type Reply, type Summary } from './protocol';
+import { parseReply, replyJsonSchema, SummarySchema, type Reply, type Summary } from './protocol';
 import { MessageStreamDecoder } from './stream-message';
 import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from './tokens';
 
@@ -26,7 +26,7 @@ export interface Compacted {
   after: number;
 }
 
-function toMessages(core: AgentCore, pending: Pending[]): ChatMessage[] {
+export function toMessages(core: AgentCore, pending: Pending[]): ChatMessage[] {
   const per = Math.max(50, Math.floor(core.options.config.context.inputMaxTokens / Math.max(1, pending.length)) - 4);
   return pending.map((p) => ({
     role: 'user' as const,
@@ -34,7 +34,7 @@ function toMessages(core: AgentCore, pending: Pending[]): ChatMessage[] {
   }));
 }
 
-function addUsage(core: AgentCore, usage: Usage, turn: UsageTotals): void {
+export function addUsage(core: AgentCore, usage: Usage, turn: UsageTotals): void {
   for (const u of [turn, core.total]) {
     u.input_tokens += usage.input_tokens;
     u.output_tokens += usage.output_tokens;
@@ -49,21 +49,31 @@ function addUsage(core: AgentCore, usage: Usage, turn: UsageTotals): void {
   emit(core, { type: 'usage', call: usage, turn: { ...turn }, total: { ...core.total } });
 }
 
-async function call(
+/** How a request is shaped beyond its messages: native tools (the answer is plain text and tool
+ * calls) or a JSON Schema for the answer (agent-tools.ts). */
+export interface CallShape {
+  tools?: unknown[];
+  jsonSchema?: { name: string; schema: Record<string, unknown>; strict?: boolean };
+}
+
+export async function call(
   core: AgentCore,
   messages: ChatMessage[],
   signal: AbortSignal,
   purpose: 'reply' | 'repair' | 'summary',
   minimal = false,
+  shape: CallShape = {},
 ): Promise<LlmResult> {
   emit(core, { type: 'request', messages: messages.length, tokens: estimateMessagesTokens(messages), minimal, purpose });
   const decoder = new MessageStreamDecoder();
+  let plain = '';
   const onText =
     purpose === 'summary'
       ? undefined
       : (delta: string) => {
           emit(core, { type: 'text', delta });
-          const message = decoder.push(delta);
+          // With native tools the answer is plain text: it is the message as it comes.
+          const message = shape.tools ? (plain += delta) : decoder.push(delta);
           if (message !== undefined) emit(core, { type: 'message_delta', message });
         };
   // Summaries are routine work: always the low tier.
@@ -71,7 +81,7 @@ async function call(
   const onWait = (wait: LlmWait) => emit(core, { type: 'wait', ...wait });
   // An Ollama profile sizes its context from this: the request budget plus room for the answer.
   const minContext = core.options.config.context.maxRequestTokens + REPLY_ROOM_TOKENS;
-  const result = await withChildSignal(signal, (own) => core.deps.llm.chat(messages, { mode, profile: core.profile, signal: own, onText, onWait, minContext }));
+  const result = await withChildSignal(signal, (own) => core.deps.llm.chat(messages, { mode, profile: core.profile, signal: own, onText, onWait, minContext, ...shape }));
   if (result.ok && result.fallback && !core.fellBack) {
     core.fellBack = true; // said once per session
     log(core, 'model_fallback', t(core.options.lang, 'modelFallback', result.fallback));
@@ -82,13 +92,17 @@ async function call(
 /** One validated reply: 404 → one retry with a minimal context; invalid → one repair
  * request quoting the error; still invalid → the raw text as chat, marked raw. */
 export async function ask(core: AgentCore, pending: Pending[], signal: AbortSignal, turn: UsageTotals): Promise<Asked> {
+  const transport = core.deps.llm.transport?.(core.profile) ?? 'json';
+  if (transport === 'tools' && getRunner(core).tools) return (require('./agent-tools') as typeof import('./agent-tools')).askWithTools(core, pending, signal, turn);
   const current = toMessages(core, pending);
+  // json_schema: the reply's JSON Schema (from the registry's tools) constrains the answer.
+  const shape: CallShape = transport === 'json_schema' ? { jsonSchema: { name: 'reply', schema: replyJsonSchema(getRunner(core).tools) } } : {};
   let messages = core.context.build(current);
-  let result = await call(core, messages, signal, 'reply');
+  let result = await call(core, messages, signal, 'reply', false, shape);
   if (!result.ok && result.notFound && !signal.aborted) {
     log(core, 'fallback_404', t(core.options.lang, 'fallback404'));
     messages = core.context.buildMinimal(current);
-    result = await call(core, messages, signal, 'reply', true);
+    result = await call(core, messages, signal, 'reply', true, shape);
   }
   if (!result.ok) return { ok: false, code: result.code, message: result.message };
   addUsage(core, result.usage, turn);
@@ -103,7 +117,7 @@ export async function ask(core: AgentCore, pending: Pending[], signal: AbortSign
     { role: 'user', content: buildRepairRequest(first.error) },
   ];
   const repairMessages = core.context.build(repairInput);
-  const second = await call(core, repairMessages, signal, 'repair');
+  const second = await call(core, repairMessages, signal, 'repair', false, shape);
   let raw = first.raw;
   if (second.ok) {
     addUsage(core, second.usage, turn);

@@ -144,17 +144,18 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const extraTools = skills.length ? [skillLoadTool(skills)] : [];
   // MCP servers: the user's, and a trusted project's `.mcp.json`; they connect in the background.
   const mcp = startMcp(config.mcpServers, paths.config, projectRoot, trust === 'trusted', env, cwd);
-  const systemPrompt = buildSystemPrompt(
-    {
-      cwd,
-      os: `${os.platform()} ${os.release()} (${os.arch()})`,
-      plugins: Object.keys(registry.plugins).sort(),
-      lang: options.lang,
-      projectContext,
-      ...(skills.length ? { skills: skillIndex(skills) } : {}),
-    },
-    [...builtinTools(), ...(extraTools as unknown as ReturnType<typeof builtinTools>)],
-  );
+  const environment = {
+    cwd,
+    os: `${os.platform()} ${os.release()} (${os.arch()})`,
+    plugins: Object.keys(registry.plugins).sort(),
+    lang: options.lang,
+    projectContext,
+    ...(skills.length ? { skills: skillIndex(skills) } : {}),
+  };
+  const promptTools = [...builtinTools(), ...(extraTools as unknown as ReturnType<typeof builtinTools>)];
+  const systemPrompt = buildSystemPrompt(environment, promptTools);
+  // With native tool calls (llm-base transport `tools`) the tools travel as definitions instead.
+  const toolsSystemPrompt = buildSystemPrompt(environment, promptTools, 'tools');
   const createRunner =
     options.createRunner ??
     ((confirm: ConfirmFn) => {
@@ -167,6 +168,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     {
       config,
       systemPrompt,
+      toolsSystemPrompt,
       cwd,
       lang: options.lang,
       mode: options.mode,

@@ -20,8 +20,28 @@ export interface Usage {
 
 /** The outcome of one model call. Never thrown. `notFound` marks an HTTP 404. */
 export type LlmResult =
-  | { ok: true; data: unknown; usage: Usage; model?: string; callId?: string; fallback?: { from: string; to: string; reason: string } }
+  | {
+      ok: true;
+      data: unknown;
+      usage: Usage;
+      model?: string;
+      callId?: string;
+      fallback?: { from: string; to: string; reason: string };
+      /** With `tools`: the answer's text and its tool calls (arguments as the model's JSON text). */
+      text?: string;
+      toolCalls?: LlmToolCall[];
+    }
   | { ok: false; code: string; message: string; notFound: boolean };
+
+/** One native tool call of an answer (FEATURES.tools). */
+export interface LlmToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** How structured turns travel for a profile (llm-base `transport_for`, FEATURES.tools). */
+export type TransportKind = 'tools' | 'json_schema' | 'json';
 
 /** What a model call is waiting for, as llm-base reports it (FEATURES.wait_events). */
 export interface LlmWait {
@@ -43,6 +63,10 @@ export interface LlmCallOptions {
   onWait?: (wait: LlmWait) => void;
   /** Tokens the request may take plus room for the answer (an Ollama profile's num_ctx, FEATURES.ollama). */
   minContext?: number;
+  /** OpenAI tool definitions: native tool calls (FEATURES.tools). */
+  tools?: unknown[];
+  /** A JSON Schema the answer must follow (FEATURES.tools). */
+  jsonSchema?: { name: string; schema: Record<string, unknown>; strict?: boolean };
 }
 
 /** A local model server's own state (llm-base FEATURES.ollama): is it running, the model pulled, loaded. */
@@ -61,10 +85,12 @@ export interface ModelService {
 /** The model as the agent sees it: one chat call with strict-JSON output. */
 export interface LlmClient {
   /** What the loaded llm-base offers (streaming, abort, options argument, wait reports). */
-  readonly features: { options: boolean; streaming: boolean; waitEvents?: boolean };
+  readonly features: { options: boolean; streaming: boolean; waitEvents?: boolean; tools?: boolean };
   chat(messages: ChatMessage[], options: LlmCallOptions): Promise<LlmResult>;
   /** Present when llm-base manages a local model server (Ollama). */
   readonly service?: ModelService;
+  /** The transport of a profile's calls (FEATURES.tools); absent: the JSON protocol. */
+  transport?(profile: string | null): TransportKind;
 }
 
 type LlmChatFn = (messages: ChatMessage[], mode?: string, profile?: string | null, options?: unknown) => unknown;
@@ -139,12 +165,25 @@ export function createLlmClient(mod: unknown, where = 'llm-base'): LlmClient {
   const raw = (mod as { FEATURES?: unknown }).FEATURES;
   const feat = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
   const options = feat.chat_options === true;
-  const features = { options, streaming: options && feat.streaming === true, waitEvents: options && feat.wait_events === true };
+  const features = { options, streaming: options && feat.streaming === true, waitEvents: options && feat.wait_events === true, tools: options && feat.tools === true };
+  const transportFor = features.tools && typeof (mod as { transport_for?: unknown }).transport_for === 'function' ? ((mod as { transport_for: (p: string | null) => unknown }).transport_for) : undefined;
   const fn = llmChat as LlmChatFn;
   const service = feat.ollama === true ? modelService(mod as Record<string, unknown>) : undefined;
   return {
     features,
     ...(service ? { service } : {}),
+    ...(transportFor
+      ? {
+          transport(profile: string | null): TransportKind {
+            try {
+              const t = transportFor(profile);
+              return t === 'tools' || t === 'json_schema' ? t : 'json';
+            } catch {
+              return 'json';
+            }
+          },
+        }
+      : {}),
     async chat(messages, opts) {
       if (opts.signal?.aborted) return aborted();
       try {
@@ -154,6 +193,8 @@ export function createLlmClient(mod: unknown, where = 'llm-base'): LlmClient {
               ...(features.streaming && opts.onText ? { onText: opts.onText } : {}),
               ...(features.waitEvents && opts.onWait ? { onWait: checkedWait(opts.onWait) } : {}),
               ...(opts.minContext ? { min_context: opts.minContext } : {}),
+              ...(features.tools && opts.tools ? { tools: opts.tools } : {}),
+              ...(features.tools && opts.jsonSchema ? { json_schema: opts.jsonSchema } : {}),
             })
           : fn(messages, opts.mode, opts.profile);
         const value = await raceAbort(Promise.resolve(call), opts.signal);
@@ -251,6 +292,16 @@ function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : 0;
 }
 
+/** The text and tool calls of a tools-transport answer, checked field by field. */
+function toolPartsOf(v: Record<string, unknown>): { text?: string; toolCalls?: LlmToolCall[] } {
+  if (!Array.isArray(v.tool_calls)) return {};
+  const toolCalls = (v.tool_calls as unknown[])
+    .filter((c): c is Record<string, unknown> => !!c && typeof c === 'object')
+    .filter((c) => typeof c.id === 'string' && typeof c.name === 'string' && typeof c.arguments === 'string')
+    .map((c) => ({ id: c.id as string, name: c.name as string, arguments: c.arguments as string }));
+  return { text: typeof v.text === 'string' ? v.text : '', toolCalls };
+}
+
 function fallbackOf(f: unknown): { fallback?: { from: string; to: string; reason: string } } {
   const x = f && typeof f === 'object' ? (f as Record<string, unknown>) : undefined;
   return x && typeof x.from === 'string' && typeof x.to === 'string' ? { fallback: { from: x.from, to: x.to, reason: String(x.reason ?? '') } } : {};
@@ -276,6 +327,7 @@ export function normalizeResult(value: unknown): LlmResult {
       model: typeof v.model === 'string' ? v.model : undefined,
       callId: typeof v.call_id === 'string' ? v.call_id : undefined,
       ...fallbackOf(v.fallback),
+      ...toolPartsOf(v),
     };
   }
   const e = v.error && typeof v.error === 'object' ? (v.error as Record<string, unknown>) : {};

@@ -44,6 +44,20 @@ Rules:
 - When the results answer the question, reply with "chat" and stop requesting commands.
 - Conversation history may arrive as a summary plus recent messages; trust the summary.`;
 
+const TOOLS_PROTOCOL = `You are "ai", a terminal assistant run by SlothTool. You never run anything yourself: you
+call the tools you are given. A local runner validates each call, judges its risk, asks the user
+where needed, runs it without a shell and sends you the result.
+
+Rules:
+- Call tools to look at and change things; several calls in one answer run in order. When the results answer the request, reply with plain text (Markdown is fine) and no tool call: that text is your answer to the user.
+- exec runs a single executable with its arguments (no shell: no pipes, redirects, globs, "&&" or "$VAR").
+- Read and change files with fs.read / fs.edit / fs.write, not cat/sed/tee. Copy old_string exactly from fs.read output (without the line-number prefix); add surrounding lines when it is not unique. The user sees a diff before each change and can /undo a turn's changes.
+- Run long builds, tests and servers with proc.start, then proc.status (with wait_ms) until "exited"; proc.kill what you no longer need.
+- Prefer read-only calls. Set "requires" honestly: it can only raise the risk level, never lower it.
+- Risk levels: L0 runs at once; L1 (writes, network, installs) needs the user's consent; L2 (sudo, destructive, arbitrary code, not allowed) is refused. If a call is blocked or declined, do not repeat it: explain, or choose another way.
+- Output reaches you as a tail plus a parsed summary after secrets were redacted; ask for narrower commands instead of dumping large files.
+- Conversation history may arrive as a summary plus recent messages; trust the summary.`;
+
 /** What the prompt needs of a tool: the registry's definitions satisfy it. */
 export interface PromptTool {
   name: string;
@@ -66,11 +80,15 @@ export function builtinTools(): readonly PromptTool[] {
   return (require('@holic512/tool-runner') as { tools: readonly PromptTool[] }).tools;
 }
 
-/** The system prompt: protocol and rules, then a short environment block, then the project's instructions. */
-export function buildSystemPrompt(env: Environment, tools: readonly PromptTool[] = builtinTools()): string {
+/**
+ * The system prompt: protocol and rules, then a short environment block, then the project's
+ * instructions. `transport` `tools`: the model gets the tools as native definitions, so the
+ * protocol part says how to call them instead of listing JSON step shapes.
+ */
+export function buildSystemPrompt(env: Environment, tools: readonly PromptTool[] = builtinTools(), transport: 'json' | 'tools' = 'json'): string {
   const language = env.lang === 'zh' ? 'Chinese (zh)' : 'English (en)';
   const parts = [
-    protocolText(tools),
+    transport === 'tools' ? TOOLS_PROTOCOL : protocolText(tools),
     `Environment:\n- cwd: ${env.cwd}\n- os: ${env.os}\n- installed SlothTool plugins: ${
       env.plugins.length ? env.plugins.join(', ') : '(none)'
     }\n- answer the user in ${language} unless they write in another language`,
@@ -80,6 +98,11 @@ export function buildSystemPrompt(env: Environment, tools: readonly PromptTool[]
     parts.push(`Project instructions (${env.projectContext.file}):\n${env.projectContext.text}`);
   }
   return parts.join('\n\n');
+}
+
+/** The repair request sent once after tool calls that did not validate. */
+export function buildToolRepairRequest(error: string): string {
+  return `Your tool calls could not be used: ${error}. Call the tools again with arguments that follow their schemas, or answer in plain text.`;
 }
 
 /** The repair request sent once after an invalid reply. */

@@ -65,6 +65,21 @@ function replySchemaFor(registry?: StepRegistry): z.ZodType<Reply> {
   return cached.schema;
 }
 
+/** The reply's JSON Schema for the json_schema transport (one per step schema, kept). */
+const replyJsonSchemas = new WeakMap<object, Record<string, unknown>>();
+
+export function replyJsonSchema(registry?: StepRegistry): Record<string, unknown> {
+  const steps = (registry ?? builtinStepRegistry()).stepSchema();
+  let schema = replyJsonSchemas.get(steps);
+  if (!schema) {
+    const union = z.discriminatedUnion('type', [ChatReplySchema, cmdReplySchema(steps), ErrorReplySchema]);
+    schema = z.toJSONSchema(union, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    delete schema.$schema;
+    replyJsonSchemas.set(steps, schema);
+  }
+  return schema;
+}
+
 export type { Step };
 export type ChatReply = z.infer<typeof ChatReplySchema>;
 export type CmdReply = z.infer<typeof CmdReplySchema>;

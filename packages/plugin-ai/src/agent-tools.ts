@@ -1,0 +1,143 @@
+/**
+ * The `tools` transport: the runner's tools go to the model as native OpenAI tool definitions
+ * (their JSON Schemas generated from the registry's zod schemas), and the model's tool calls
+ * become the same steps the JSON protocol gives — validated, judged and run exactly as those.
+ * Their results go back as `role: "tool"` messages paired with the calls' ids; plain text
+ * without calls is the answer. Malformed calls get one repair round, as a malformed JSON reply.
+ *
+ * The conversation window stays as it is (compact text of earlier turns, DESIGN §6): only the
+ * exchange in flight — the last answer's calls and their results — travels in the tool shape.
+ */
+import { getRunner } from './agent-approvals';
+import type { AgentCore, Pending } from './agent-core';
+import { addUsage, call, toMessages, type Asked } from './agent-model';
+import { emit } from './agent-core';
+import type { ChatMessage } from './context';
+import type { UsageTotals } from './events';
+import type { LlmToolCall } from './llm-base';
+import { buildToolRepairRequest } from './prompt';
+import { parseReply, type StepRegistry } from './protocol';
+
+/** What the transport needs of the runner's registry (tool-runner's ToolRegistry has it). */
+interface ToolSource extends StepRegistry {
+  readonly tools: ReadonlyArray<{ name: string; description: { en: string } }>;
+  jsonSchema(name: string): Record<string, unknown> | undefined;
+}
+
+/** An OpenAI function name for a dotted tool name (`fs.read` → `fs__read`): `[A-Za-z0-9_-]`, ≤ 64. */
+export function functionName(tool: string): string {
+  return tool.replace(/\./g, '__').replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+}
+
+const definitions = new WeakMap<object, { names: Map<string, string>; defs: unknown[] }>();
+
+/** The registry's tools as OpenAI tool definitions, and function name → tool name. Built once
+ * per step schema (a tool that joins makes a new one), so requests stay byte-identical. */
+export function toolDefinitions(registry: ToolSource): { names: Map<string, string>; defs: unknown[] } {
+  const key = registry.stepSchema();
+  let built = definitions.get(key);
+  if (!built) {
+    const names = new Map<string, string>();
+    const defs: unknown[] = [];
+    for (const tool of registry.tools) {
+      const fn = functionName(tool.name);
+      if (names.has(fn)) continue; // two names folding to one: the first keeps it
+      const parameters = { ...(registry.jsonSchema(tool.name) ?? { type: 'object' }) };
+      delete parameters.$schema;
+      names.set(fn, tool.name);
+      defs.push({ type: 'function', function: { name: fn, description: tool.description.en, parameters } });
+    }
+    built = { names, defs };
+    definitions.set(key, built);
+  }
+  return built;
+}
+
+/** The steps of the model's calls as a cmd reply, validated like a JSON-protocol reply. */
+export function replyOfCalls(text: string, calls: readonly LlmToolCall[], registry: ToolSource): ReturnType<typeof parseReply> {
+  const { names } = toolDefinitions(registry);
+  const problems: string[] = [];
+  const commands = calls.map((c) => {
+    const tool = names.get(c.name);
+    if (!tool) problems.push(`${c.name}: no such tool (known: ${[...names.keys()].join(', ')})`);
+    let args: unknown;
+    try {
+      args = c.arguments.trim() ? JSON.parse(c.arguments) : {};
+    } catch (err) {
+      problems.push(`${c.name}: the arguments are not JSON (${(err as Error).message})`);
+    }
+    return { ...(args && typeof args === 'object' && !Array.isArray(args) ? args : {}), tool: tool ?? c.name };
+  });
+  if (problems.length) return { success: false, error: problems.join('; '), raw: JSON.stringify(calls) };
+  return parseReply({ type: 'cmd', message: text, data: { cwd: null, commands } }, registry);
+}
+
+/** The assistant message that made the calls, as the API wants it back. */
+function callMessage(text: string, calls: readonly LlmToolCall[]): ChatMessage {
+  const message = { role: 'assistant', content: text, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) };
+  return message as unknown as ChatMessage;
+}
+
+/**
+ * The request of this round: the tools system prompt, the window, and the exchange in flight —
+ * the last answer's calls followed by one tool message per result, paired by position with
+ * the calls' ids. Results that cannot be paired (the calls were folded away) stay user messages.
+ */
+function requestMessages(core: AgentCore, pending: Pending[], current: ChatMessage[]): ChatMessage[] {
+  const built = core.context.build(current);
+  if (core.options.toolsSystemPrompt) built[0] = { role: 'system', content: core.options.toolsSystemPrompt };
+  const last = core.lastToolCalls;
+  const results = pending.map((p, i) => (p.kind === 'tool' ? i : -1)).filter((i) => i >= 0);
+  if (!last || results.length !== last.calls.length) return built;
+  const start = built.length - current.length;
+  const before = built[start - 1];
+  if (!before || before.role !== 'assistant') return built;
+  const out = built.slice(0, start - 1);
+  out.push(callMessage(last.text, last.calls));
+  const inputs = built.slice(start);
+  results.forEach((at, n) => out.push({ role: 'tool', tool_call_id: last.calls[n].id, content: inputs[at].content } as unknown as ChatMessage));
+  inputs.forEach((m, i) => {
+    if (!results.includes(i)) out.push(m);
+  });
+  return out;
+}
+
+/** One answer through native tool calls: text → chat; calls → a cmd reply; invalid calls → one
+ * repair round; still invalid → the text (or the calls) as a raw chat. */
+export async function askWithTools(core: AgentCore, pending: Pending[], signal: AbortSignal, turn: UsageTotals): Promise<Asked> {
+  const registry = getRunner(core).tools as unknown as ToolSource;
+  const { defs } = toolDefinitions(registry);
+  const current = toMessages(core, pending);
+  const messages = requestMessages(core, pending, current);
+  const first = await call(core, messages, signal, 'reply', false, { tools: defs });
+  core.lastToolCalls = undefined;
+  if (!first.ok) return { ok: false, code: first.code, message: first.message };
+  addUsage(core, first.usage, turn);
+  const calls = first.toolCalls ?? [];
+  const text = first.text ?? '';
+  if (!calls.length) return { ok: true, reply: { type: 'chat', message: text, data: { format: 'markdown' } }, raw: false, repaired: false };
+  const parsed = replyOfCalls(text, calls, registry);
+  if (parsed.success) {
+    core.lastToolCalls = { text, calls };
+    return { ok: true, reply: parsed.reply, raw: false, repaired: false };
+  }
+  emit(core, { type: 'repair', error: parsed.error });
+  // The calls go back answered by why they could not be used, then the request to call again.
+  const repair: ChatMessage[] = [
+    ...messages,
+    callMessage(text, calls),
+    ...calls.map((c) => ({ role: 'tool', tool_call_id: c.id, content: JSON.stringify({ error: 'not run: the call did not validate' }) }) as unknown as ChatMessage),
+    { role: 'user', content: buildToolRepairRequest(parsed.error) },
+  ];
+  const second = await call(core, repair, signal, 'repair', false, { tools: defs });
+  if (!second.ok) return second.code === 'ABORTED' ? { ok: false, code: second.code, message: second.message } : { ok: true, reply: { type: 'chat', message: text || parsed.raw }, raw: true, repaired: false };
+  addUsage(core, second.usage, turn);
+  const again = second.toolCalls ?? [];
+  if (!again.length) return { ok: true, reply: { type: 'chat', message: second.text ?? '', data: { format: 'markdown' } }, raw: false, repaired: true };
+  const reparsed = replyOfCalls(second.text ?? '', again, registry);
+  if (reparsed.success) {
+    core.lastToolCalls = { text: second.text ?? '', calls: again };
+    return { ok: true, reply: reparsed.reply, raw: false, repaired: true };
+  }
+  return { ok: true, reply: { type: 'chat', message: second.text || reparsed.raw }, raw: true, repaired: false };
+}
