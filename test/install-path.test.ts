@@ -37,7 +37,7 @@ import * as fs from 'fs';
 import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
-import { createTempHome, startScriptedServer, type RecordedRequest, type ScriptedReply, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { createTempHome, startScriptedOllama, startScriptedServer, type RecordedRequest, type ScriptedReply, type ScriptedServer, type TempHome } from '@holic512/testkit';
 import { cleanEnv, sandboxNpmrc, startRegistry, type LocalRegistry } from '../scripts/verdaccio';
 
 const root = path.resolve(__dirname, '..');
@@ -367,8 +367,9 @@ describe.each([
   test('host, both plugins, a model, first answer', async () => {
     const lines = quickStartLines(readme, heading);
     expect(lines[0]).toBe('npm install -g @holic512/slothtool');
-    // The preset's model server: the scripted one, on Ollama's usual port.
-    const ollama = await startScriptedServer({ port: 11434 }).catch((err: Error) => {
+    // The preset's model server: the scripted Ollama (native API: llm-base sends num_ctx there),
+    // on Ollama's usual port, with the preset's model pulled.
+    const ollama = await startScriptedOllama({ port: 11434, models: [{ name: 'qwen2.5:7b' }, { name: 'qwen2.5:14b' }] }).catch((err: Error) => {
       throw new Error(`the quick start uses Ollama's port 11434, which is busy here (${err.message})`);
     });
     try {
@@ -389,7 +390,7 @@ describe.each([
         expectOk(`${readme}: ${line}`, last);
       }
       expect(last!.stdout).toContain(answer);
-      expect(ollama.requests.some((q) => q.path === '/v1/chat/completions')).toBe(true);
+      expect(ollama.requests.some((q) => q.path === '/api/chat' && (q.body as { options?: { num_ctx?: number } }).options?.num_ctx! >= 16000)).toBe(true);
     } finally {
       await ollama.close();
     }

@@ -18,6 +18,7 @@ const BIN = {
 const ALLOWED = new Set(
   (
     'SlothTool slothtool ai llm base plugin plugins configs config JSON json API MCP npm node Node git Ollama ollama tokens token ' +
+    'transport auto tools json_schema probe ' +
     'OpenAI openai DeepSeek deepseek qwen glm kimi lmstudio vllm llamacpp low high prompt response format stdin stdout stderr ' +
     'bubblewrap Seatbelt macOS Linux sandbox exec fs read edit write http get proc start status kill run patch json_patch ' +
     'help version interactive mode profile continue approve max steps risk mcp list add remove test zh en language ' +
