@@ -364,9 +364,13 @@ test('a hosted preset keeps every preset field: the saved DeepSeek profile has j
     expect({ result, printed: ui.printed }).toMatchObject({ result: { status: 'ready', profile: 'deepseek' } });
     const cfg = await home.readJson<{ profiles: Record<string, Record<string, unknown>> }>('plugin-configs/llm-base.json');
     expect(cfg.profiles.deepseek).toMatchObject({ api_key: 'env:DEEPSEEK_API_KEY', low_model: 'deepseek-chat', json_mode: 'response_format', pricing: { currency: 'CNY' } });
-    const chats = server.requests.filter((q) => q.path.endsWith('/chat/completions'));
+    // doctor's check and the transport probe's JSON requests carry a response_format; the
+    // probe's tool-call request carries tools instead.
+    const chats = server.requests.filter((q) => q.path.endsWith('/chat/completions') && !(q.body as { tools?: unknown }).tools);
     expect(chats.length).toBeGreaterThan(0);
     expect(chats.every((q) => (q.body as { response_format?: unknown }).response_format !== undefined)).toBe(true);
+    expect(ui.printed.join('\n')).toContain('Recorded: its turns use json.');
+    expect(cfg.profiles.deepseek).toMatchObject({ capabilities: { tools: false, json_schema: false, json_object: true } });
   } finally {
     process.env.SLOTHTOOL_HOME = saved;
     delete process.env.DEEPSEEK_API_KEY;

@@ -7,6 +7,7 @@ import { readRegistry, type Registry } from '../registry';
 import { installCommandText, llmBaseSpec, resolveHostCommand, runInstall, type HostCommand, type SpawnFn } from './host';
 import { st } from './i18n';
 import { loadSetupLlmBase, type DoctorReport, type PresetInfo, type SetupLlmBase, type SetupProfile } from './llm-base-module';
+import { probeTransports } from './transport-probe';
 import { hostedPresets, localPreset, type HostedPreset, type PresetExtras } from './presets';
 import {
   fetchModels,
@@ -136,17 +137,14 @@ export async function runSetup(options: RunSetupOptions): Promise<SetupResult> {
       ...draft.value.extras,
     };
     const verdict = await verify(llm, ui, lang, name, profile);
-    if (verdict.kind === 'saved') {
-      say('saved', { name, file: configFile(env) });
-      return { status: 'ready', profile: name };
-    }
-    if (verdict.kind === 'ok') {
-      const saved = save(llm, name, profile);
+    if (verdict.kind === 'saved' || verdict.kind === 'ok') {
+      const saved = verdict.kind === 'ok' ? save(llm, name, profile) : true;
       if (saved !== true) {
         say('saveFailed', { message: saved });
         return { status: 'cancelled' };
       }
       say('saved', { name, file: configFile(env) });
+      await probeTransports(llm, ui, lang, name);
       return { status: 'ready', profile: name };
     }
     const next = await ui.select(

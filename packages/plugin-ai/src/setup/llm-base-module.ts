@@ -61,6 +61,8 @@ export interface SetupLlmBase {
   /** doctor can check an unsaved profile (FEATURES.doctor_profile). */
   doctorUnsaved: boolean;
   list_presets?: () => PresetInfo[];
+  /** Present when llm-base can probe a profile's transports (FEATURES.tools). */
+  probe_profile?: (name: string) => Promise<DataResult>;
 }
 
 /**
@@ -89,5 +91,6 @@ export function loadSetupLlmBase(registry: Registry): SetupLlmBase {
     doctor: doctor ? (name, options) => doctor(name, options) as Promise<DoctorReport> : undefined,
     doctorUnsaved: Boolean(doctor) && features.doctor_profile === true,
     list_presets: listPresets ? () => listPresets() as PresetInfo[] : undefined,
+    probe_profile: features.tools === true && fn('probe_profile') ? async (name) => (await fn('probe_profile')!(name)) as DataResult : undefined,
   };
 }
