@@ -113,7 +113,9 @@ async function runAlias(io: Io, alias: string, args: string[]): Promise<void> {
     const { SlothToolError } = require('./errors') as typeof import('./errors');
     throw new SlothToolError('NOT_INSTALLED', { alias });
   }
-  const { runPlugin } = require('./runner') as typeof import('./runner');
+  const { runInProcess, runPlugin, runsInProcess } = require('./runner') as typeof import('./runner');
+  // A plugin that says it can (our ai and llm-base) runs in this process: no second node start.
+  if (runsInProcess(entry)) return runInProcess(alias, entry, args);
   const outcome = await runPlugin(alias, entry, args);
   if (outcome.signal) {
     // End the same way the plugin did, so a parent shell sees the signal, not an exit code.

@@ -70,3 +70,33 @@ export function runPlugin(
     });
   });
 }
+
+/**
+ * Whether a plugin may run inside the host's own node process: its package.json (the one that
+ * owns the bin, with the registry's name) says `"slothtool": {"inProcess": true}`. Such a plugin
+ * behaves the same either way (it reads `process.argv`, sets `process.exitCode`, handles its own
+ * signals), and in-process it skips a second node start-up. Every other plugin is spawned.
+ */
+export function runsInProcess(entry: RunnableEntry, readFile: (file: string) => string = (f) => fs.readFileSync(f, 'utf8')): boolean {
+  const path = require('path') as typeof import('path');
+  let dir = path.dirname(entry.binPath);
+  for (let i = 0; i < 3; i++) {
+    try {
+      const pkg = JSON.parse(readFile(path.join(dir, 'package.json'))) as { name?: unknown; slothtool?: { inProcess?: unknown } };
+      return pkg.name === entry.name && pkg.slothtool?.inProcess === true;
+    } catch {
+      dir = path.dirname(dir);
+    }
+  }
+  return false;
+}
+
+/**
+ * Run an in-process plugin: its bin is loaded with `process.argv` as a spawned one would see it.
+ * The plugin owns the process from here (output, exit code, signals). Throws BIN_MISSING.
+ */
+export function runInProcess(alias: string, entry: RunnableEntry, args: string[], deps: Pick<RunnerDeps, 'execPath' | 'fileExists'> = createDefaultRunnerDeps()): void {
+  if (!deps.fileExists(entry.binPath)) throw new SlothToolError('BIN_MISSING', { alias, name: entry.name, binPath: entry.binPath });
+  process.argv = [deps.execPath, entry.binPath, ...args];
+  require(entry.binPath);
+}

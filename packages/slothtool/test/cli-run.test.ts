@@ -33,6 +33,27 @@ describe('run', () => {
     expect(cli(['echo', '--exit', '0'], env).status).toBe(0);
   });
 
+  test('a plugin that declares slothtool.inProcess runs in the host process (no second node start); others are spawned', async () => {
+    const bin = "console.log(JSON.stringify({ pid: process.pid, ppid: process.ppid, argv: process.argv.slice(2) })); process.exitCode = 7;";
+    await register('inproc', { name: 'plugin-inproc', extra: { slothtool: { inProcess: true } }, files: { 'bin/cli.js': bin } });
+    await register('spawned', { name: 'plugin-spawned', files: { 'bin/cli.js': bin } });
+    await register('liar', { name: 'plugin-liar', extra: { slothtool: { inProcess: 'yes' } }, files: { 'bin/cli.js': bin } });
+    const { spawnSync } = await import('child_process');
+    const host = (alias: string) => {
+      const r = spawnSync(process.execPath, ['-e', `const c = require('child_process').spawn(process.execPath, [${JSON.stringify(path.resolve(__dirname, '../bin/slothtool.js'))}, ${JSON.stringify(alias)}, 'a b', '--x'], { stdio: ['ignore', 'pipe', 'inherit'] }); let o = ''; c.stdout.on('data', (d) => (o += d)); c.on('exit', (code) => console.log(JSON.stringify({ host: c.pid, code, out: JSON.parse(o) })));`], { env, encoding: 'utf8' });
+      return JSON.parse(r.stdout) as { host: number; code: number; out: { pid: number; ppid: number; argv: string[] } };
+    };
+    const inproc = host('inproc');
+    expect(inproc.out.pid).toBe(inproc.host);
+    expect(inproc.out.argv).toEqual(['a b', '--x']);
+    expect(inproc.code).toBe(7);
+    for (const alias of ['spawned', 'liar']) {
+      const spawned = host(alias);
+      expect(spawned.out.ppid).toBe(spawned.host);
+      expect(spawned.code).toBe(7);
+    }
+  });
+
   test('stdin is inherited', async () => {
     await register('cat', { name: 'plugin-cat', files: { 'bin/cli.js': 'process.stdin.pipe(process.stdout)' } });
     const { spawnSync } = await import('child_process');
