@@ -46,7 +46,10 @@ exports.run = async function run(ctx) {
     node.push(runNode(['-e', '0'], { env: ctx.env }).ms);
   }
   const s = stats(times);
+  const n = stats(node);
+  const ratio = s.median / n.median;
   return [
-    { name: 'spawn → prompt drawn', value: `${fmt(s, 'ms', 0)} (node -e 0: ${stats(node).median.toFixed(0)} ms)`, target: '< 250 ms', ok: s.median < 250 },
+    { name: 'node -e 0 (baseline, same run)', value: fmt(n, 'ms', 0) },
+    { name: 'spawn → prompt drawn', value: `${fmt(s, 'ms', 0)} · ${ratio.toFixed(2)}× node`, target: '≤ 3× node', ok: ratio <= 3 },
   ];
 };

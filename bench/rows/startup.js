@@ -41,8 +41,9 @@ exports.run = async function run(ctx) {
       target = '≤ 1.5× node, < 60 MB';
       ok = ratio <= 1.5 && m.max < 60;
     } else if (name === 'slothtool ai --version') {
-      target = 'adds < 1 node start-up over ai --version';
-      ok = t.median - stats(times['ai --version']).median < node.median;
+      // The host runs ai in its own process (slothtool.inProcess): one node start-up, not two.
+      target = '≤ 1.3× node';
+      ok = ratio <= 1.3;
     }
     rows.push({
       name: name === 'node' ? 'node -e 0 (baseline)' : name,

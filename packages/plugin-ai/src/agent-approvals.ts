@@ -87,15 +87,21 @@ function auditStep(step: Step): Step {
   return out as unknown as Step;
 }
 
-/** The step runner, built on first use with the agent's confirm bridge. A missing OS sandbox
- * is said once, when the runner is built (never silently). */
+/** The step runner, built on first use with the agent's confirm bridge. */
 export function getRunner(core: AgentCore): StepRunner {
   if (!core.runner) {
     core.runner = core.deps.createRunner((request) => confirmBridge(core, request));
     if (core.runMode !== 'default') core.runner.setMode?.(core.runMode);
-    const status = core.runner.sandboxStatus?.();
-    if (status && status.kind === 'none' && status.mode !== 'off') log(core, 'sandbox_unavailable', t(core.options.lang, 'sandboxUnavailable', { reason: status.reason ?? '?' }));
     for (const p of core.runner.ruleProblems ?? []) log(core, 'permission_rule_ignored', t(core.options.lang, 'permissionRuleIgnored', { rule: p.text, file: p.source, error: p.error }));
   }
   return core.runner;
+}
+
+/** A missing OS sandbox is said once, before the first step runs (never silently); a turn
+ * that only talks never probes for it. */
+export function noteSandbox(core: AgentCore): void {
+  if (core.sandboxNoted) return;
+  core.sandboxNoted = true;
+  const status = getRunner(core).sandboxStatus?.();
+  if (status && status.kind === 'none' && status.mode !== 'off') log(core, 'sandbox_unavailable', t(core.options.lang, 'sandboxUnavailable', { reason: status.reason ?? '?' }));
 }

@@ -120,6 +120,8 @@ export interface AgentCore {
   toolsKey?: string;
   /** The session whose SessionStart hooks ran. */
   hookSession?: string;
+  /** A missing OS sandbox was said (agent-approvals noteSandbox). */
+  sandboxNoted?: boolean;
   /** llm-base said once that the high model could not be loaded and the low one answered. */
   fellBack?: boolean;
   /** The native tool calls of the last reply (transport `tools`): its results go back paired with them. */

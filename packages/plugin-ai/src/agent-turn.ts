@@ -1,6 +1,6 @@
 import { withChildSignal } from './abort';
 import { beforeTurn, postToolUse, preToolUse, stopHooks, syncTools } from './agent-extensions';
-import { audit, getRunner } from './agent-approvals';
+import { audit, getRunner, noteSandbox } from './agent-approvals';
 import { at, emit, zeroUsage, type AgentCore, type Pending } from './agent-core';
 import { ask, compactNow } from './agent-model';
 import { noteEffect } from './agent-rewind';
@@ -133,6 +133,7 @@ function nextStepId(core: AgentCore): string {
  * not run and are reported as declined, so the model can choose another way. */
 async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>, signal: AbortSignal): Promise<ToolResult[]> {
   const runner = getRunner(core);
+  noteSandbox(core);
   if (core.turnMark === undefined) core.turnMark = runner.mark?.();
   const results: ToolResult[] = [];
   let stopped: { why: NotRun; reason: string } | undefined;

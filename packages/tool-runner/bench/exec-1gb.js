@@ -27,7 +27,9 @@ async function main() {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 20);
   const started = process.hrtime.bigint();
-  const r = await exec({ program: process.execPath, args: ['-e', producer], cwd: process.cwd(), maxOutputBytes });
+  // `--head`: the producer is `head -c <size> /dev/zero`, the one the physical baseline pipes to cat.
+  const command = process.argv.includes('--head') ? { program: 'head', args: ['-c', String(mb * 2 ** 20), '/dev/zero'] } : { program: process.execPath, args: ['-e', producer] };
+  const r = await exec({ ...command, cwd: process.cwd(), maxOutputBytes });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
