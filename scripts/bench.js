@@ -2,7 +2,9 @@
 // `npm run bench`: build if needed, run every row in bench/rows/ in a temp SlothTool home,
 // print a table and write bench/results.md. `npm run bench -- startup context` runs some rows;
 // `--runs N` sets the repetitions per measurement (default 9). `--check` exits 1 when a target
-// is missed (not only when a row could not run).
+// is missed (not only when a row could not run). `--ci` (what CI runs, with `--runs 3`) exits 1
+// when a measurement with a same-run ratio is more than 2× worse than bench/ci-reference.json;
+// `--ci --record` writes that file from this run.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -11,11 +13,13 @@ const { ensureReady, root } = require('./ensure');
 const ORDER = ['startup', 'first-reply', 'first-prompt', 'runner-overhead', 'streamed-reply', 'exec-capture', 'context', 'continue', 'classify', 'redact', 'json-1gb'];
 
 function parseArgs(argv) {
-  const opts = { runs: 9, only: [], check: false };
+  const opts = { runs: 9, only: [], check: false, ci: false, record: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--runs') opts.runs = Number(argv[++i]);
     else if (argv[i] === '--check') opts.check = true;
-    else if (argv[i].startsWith('-')) throw new Error(`unknown option ${argv[i]} (known: --runs N, --check, row names)`);
+    else if (argv[i] === '--ci') opts.ci = true;
+    else if (argv[i] === '--record') opts.record = true;
+    else if (argv[i].startsWith('-')) throw new Error(`unknown option ${argv[i]} (known: --runs N, --check, --ci [--record], row names)`);
     else opts.only.push(argv[i]);
   }
   if (!Number.isInteger(opts.runs) || opts.runs < 1) throw new Error('--runs needs a whole number ≥ 1');
@@ -68,6 +72,10 @@ async function main() {
     }
     const text = lines.join('\n') + '\n';
     process.stdout.write(text);
+    if (opts.ci) {
+      if (ciCompare(sections, opts.record)) process.exitCode = 1;
+      return;
+    }
     if (!opts.only.length) fs.writeFileSync(path.join(root, 'bench/results.md'), text);
     // A missed target is a finding shown in the table; with --check it fails the run too.
     const missed = sections.flatMap((sec) => sec.rows.filter((r) => r.ok === false).map((r) => `${sec.title}: ${r.name}`));
@@ -78,6 +86,37 @@ async function main() {
   } finally {
     await temp.cleanup();
   }
+}
+
+/**
+ * The CI check: every measurement with a `metric` (a same-run ratio or a figure against its own
+ * baseline) against bench/ci-reference.json; more than 2× worse fails. Returns whether one did.
+ */
+function ciCompare(sections, record) {
+  const file = path.join(root, 'bench/ci-reference.json');
+  const measured = {};
+  for (const sec of sections) for (const r of sec.rows) if (typeof r.metric === 'number' && Number.isFinite(r.metric)) measured[`${sec.title} / ${r.name}`] = { value: r.metric, better: r.better };
+  if (record) {
+    const out = Object.fromEntries(Object.entries(measured).map(([k, m]) => [k, { value: Number(m.value.toFixed(4)), better: m.better }]));
+    fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
+    process.stderr.write(`bench: recorded ${Object.keys(out).length} reference figures in ${file}\n`);
+    return false;
+  }
+  const reference = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const worse = [];
+  for (const [key, ref] of Object.entries(reference)) {
+    const m = measured[key];
+    if (!m) {
+      worse.push(`${key}: not measured (row missing or failed)`);
+      continue;
+    }
+    const factor = ref.better === 'higher' ? ref.value / m.value : m.value / ref.value;
+    const line = `${key}: ${m.value.toFixed(3)} (reference ${ref.value}, ${factor.toFixed(2)}× worse)`;
+    if (factor > 2) worse.push(line);
+    else process.stderr.write(`bench ci: ok  ${line}\n`);
+  }
+  for (const w of worse) process.stderr.write(`bench ci: REGRESSION  ${w}\n`);
+  return worse.length > 0;
 }
 
 main().catch((err) => {

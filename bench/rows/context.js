@@ -60,7 +60,7 @@ exports.run = async function run(ctx) {
     return [
       { name: 'largest request (any turn)', value: `${kb(max)} (budget ${budgetTokens} tokens)`, target: 'bounded by the budget', ok: max <= budgetTokens * 4 },
       { name: 'largest request, turns 201–300 vs 51–150', value: `${kb(late)} vs ${kb(early)}`, target: 'does not grow', ok: late <= early * 1.05 },
-      { name: 'request at turn 300 vs turn 30 (the baseline, same run)', value: `${kb(at300)} vs ${kb(perTurnMax[29])} · ${(at300 / perTurnMax[29]).toFixed(2)}×`, target: 'flat (≤ 1.1×)', ok: at300 <= perTurnMax[29] * 1.1 },
+      { metric: at300 / perTurnMax[29], better: 'lower', name: 'request at turn 300 vs turn 30 (the baseline, same run)', value: `${kb(at300)} vs ${kb(perTurnMax[29])} · ${(at300 / perTurnMax[29]).toFixed(2)}×`, target: 'flat (≤ 1.1×)', ok: at300 <= perTurnMax[29] * 1.1 },
       { name: 'summary (fold) calls', value: `${folds} in ${TURNS} turns (1 per ${(TURNS / Math.max(1, folds)).toFixed(1)} turns)`, target: '', ok: null },
       { name: 'full history at turn 300', value: `${kb(fullHistory[TURNS - 1])} → ${ratio.toFixed(0)}× larger`, target: '≥ 20× smaller', ok: ratio >= 20 },
     ];

@@ -48,7 +48,7 @@ exports.run = async function run(ctx) {
   fs.rmSync(path.join(ctx.temp.home, 'many'), { recursive: true, force: true });
   return [
     { name: 'find the last session, 1 session (baseline)', value: fmt(base, 'ms', 3), target: '', ok: true },
-    { name: 'find the last session, 2,000 sessions', value: `${fmt(big, 'ms', 3)} = ${ratio.toFixed(2)}× the baseline`, target: '≤ 1.1×', ok: ratio <= 1.1 },
+    { metric: ratio, better: 'lower', name: 'find the last session, 2,000 sessions', value: `${fmt(big, 'ms', 3)} = ${ratio.toFixed(2)}× the baseline`, target: '≤ 1.1×', ok: ratio <= 1.1 },
     { name: '(for reference) a scan of all 2,000, as before the pointer', value: fmt(stats(scan), 'ms', 1), target: '', ok: true },
   ];
 };

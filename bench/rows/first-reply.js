@@ -54,8 +54,8 @@ exports.run = async function run(ctx) {
     const ratio = t.median / n.median;
     return [
       { name: 'node -e 0 (baseline, same run)', value: fmt(n, 'ms') },
-      { name: 'slothtool ai -p "hi" → reply', value: `${fmt(t, 'ms')} · ${ratio.toFixed(2)}× node`, target: '≤ 2.5× node', ok: ratio <= 2.5 },
-      { name: 'peak RSS of that process', value: fmt(m, 'MB'), target: '≤ 70 MB', ok: m.max <= 70 },
+      { metric: ratio, better: 'lower', name: 'slothtool ai -p "hi" → reply', value: `${fmt(t, 'ms')} · ${ratio.toFixed(2)}× node`, target: '≤ 2.5× node', ok: ratio <= 2.5 },
+      { metric: m.median, better: 'lower', name: 'peak RSS of that process', value: fmt(m, 'MB'), target: '≤ 70 MB', ok: m.max <= 70 },
     ];
   } finally {
     server.stop();

@@ -46,6 +46,7 @@ exports.run = async function run(ctx) {
       ok = ratio <= 1.3;
     }
     rows.push({
+      ...(name === 'slothtool ai --version' || name === 'ai --version' ? { metric: ratio, better: 'lower' } : {}),
       name: name === 'node' ? 'node -e 0 (baseline)' : name,
       value: `${fmt(t, 'ms')} · ${ratio.toFixed(2)}× node · peak ${fmt(m, 'MB')}`,
       target,

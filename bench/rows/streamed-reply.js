@@ -60,7 +60,7 @@ exports.run = async function run(ctx) {
     const ratio = s.median / a.median;
     return [
       { name: 'received and parsed, no screen (baseline, same run)', value: fmt(a, 'ms', 0) },
-      { name: 'received and drawn by the ai -i screen', value: `${fmt(s, 'ms', 0)} · ${ratio.toFixed(2)}× · ${frames} frames`, target: '≤ 1.5×', ok: ratio <= 1.5 },
+      { metric: ratio, better: 'lower', name: 'received and drawn by the ai -i screen', value: `${fmt(s, 'ms', 0)} · ${ratio.toFixed(2)}× · ${frames} frames`, target: '≤ 1.5×', ok: ratio <= 1.5 },
     ];
   });
 };
