@@ -20,7 +20,7 @@ import { parseReply, type StepRegistry } from './protocol';
 
 /** What the transport needs of the runner's registry (tool-runner's ToolRegistry has it). */
 interface ToolSource extends StepRegistry {
-  readonly tools: ReadonlyArray<{ name: string; description: { en: string } }>;
+  readonly tools: ReadonlyArray<{ name: string; description: { en: string }; nativeParameters?: Record<string, unknown> }>;
   jsonSchema(name: string): Record<string, unknown> | undefined;
 }
 
@@ -29,25 +29,29 @@ export function functionName(tool: string): string {
   return tool.replace(/\./g, '__').replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
 }
 
-const definitions = new WeakMap<object, { names: Map<string, string>; defs: unknown[] }>();
+type Built = { names: Map<string, string>; wrapped: Set<string>; defs: unknown[] };
+const definitions = new WeakMap<object, Built>();
 
-/** The registry's tools as OpenAI tool definitions, and function name → tool name. Built once
- * per step schema (a tool that joins makes a new one), so requests stay byte-identical. */
-export function toolDefinitions(registry: ToolSource): { names: Map<string, string>; defs: unknown[] } {
+/**
+ * The registry's tools as OpenAI tool definitions, and function name → tool name. A tool with
+ * `nativeParameters` (an MCP tool: its server's own schema) takes them as its parameters, and
+ * its call's arguments become the step's `arguments`. Built once per step schema (a tool that
+ * joins makes a new one), so requests stay byte-identical.
+ */
+export function toolDefinitions(registry: ToolSource): Built {
   const key = registry.stepSchema();
   let built = definitions.get(key);
   if (!built) {
-    const names = new Map<string, string>();
-    const defs: unknown[] = [];
+    built = { names: new Map(), wrapped: new Set(), defs: [] };
     for (const tool of registry.tools) {
       const fn = functionName(tool.name);
-      if (names.has(fn)) continue; // two names folding to one: the first keeps it
-      const parameters = { ...(registry.jsonSchema(tool.name) ?? { type: 'object' }) };
+      if (built.names.has(fn)) continue; // two names folding to one: the first keeps it
+      const parameters = { ...(tool.nativeParameters ?? registry.jsonSchema(tool.name) ?? { type: 'object' }) };
       delete parameters.$schema;
-      names.set(fn, tool.name);
-      defs.push({ type: 'function', function: { name: fn, description: tool.description.en, parameters } });
+      built.names.set(fn, tool.name);
+      if (tool.nativeParameters) built.wrapped.add(tool.name);
+      built.defs.push({ type: 'function', function: { name: fn, description: tool.description.en, parameters } });
     }
-    built = { names, defs };
     definitions.set(key, built);
   }
   return built;
@@ -55,7 +59,7 @@ export function toolDefinitions(registry: ToolSource): { names: Map<string, stri
 
 /** The steps of the model's calls as a cmd reply, validated like a JSON-protocol reply. */
 export function replyOfCalls(text: string, calls: readonly LlmToolCall[], registry: ToolSource): ReturnType<typeof parseReply> {
-  const { names } = toolDefinitions(registry);
+  const { names, wrapped } = toolDefinitions(registry);
   const problems: string[] = [];
   const commands = calls.map((c) => {
     const tool = names.get(c.name);
@@ -66,7 +70,8 @@ export function replyOfCalls(text: string, calls: readonly LlmToolCall[], regist
     } catch (err) {
       problems.push(`${c.name}: the arguments are not JSON (${(err as Error).message})`);
     }
-    return { ...(args && typeof args === 'object' && !Array.isArray(args) ? args : {}), tool: tool ?? c.name };
+    const fields = args && typeof args === 'object' && !Array.isArray(args) ? args : {};
+    return tool && wrapped.has(tool) ? { tool, arguments: fields } : { ...fields, tool: tool ?? c.name };
   });
   if (problems.length) return { success: false, error: problems.join('; '), raw: JSON.stringify(calls) };
   return parseReply({ type: 'cmd', message: text, data: { cwd: null, commands } }, registry);

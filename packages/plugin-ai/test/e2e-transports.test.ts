@@ -92,3 +92,19 @@ describe('transport auto', () => {
     expect(Array.isArray(fx.server.requests[0].body.tools)).toBe(true);
   });
 });
+
+describe('transport tools with an MCP server', () => {
+  const fx = useE2eFixture({ profile: { transport: 'tools' } });
+
+  test("an MCP tool goes out with its server's own schema and its call runs as mcp.<server>.<tool>", async () => {
+    const { testMcpStdioCommand } = require('@holic512/testkit') as typeof import('@holic512/testkit');
+    await fx.temp.writeJson('plugin-configs/ai.json', { mcpServers: { kit: testMcpStdioCommand() } });
+    fx.server.enqueue({ content: '', toolCalls: [{ id: 'c1', name: 'mcp__kit__add', arguments: { a: 2, b: 5 } }] }, { content: 'seven' });
+    const r = await runAi(['-p', 'add', '--json', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
+    const add = (fx.server.requests[0].body.tools as Array<{ function: { name: string; parameters: { properties?: Record<string, unknown> } } }>).find((t) => t.function.name === 'mcp__kit__add');
+    expect(Object.keys(add!.function.parameters.properties ?? {}).sort()).toEqual(['a', 'b']);
+    expect(r.events.find((e) => e.type === 'tool_result')).toMatchObject({ result: { tool: 'mcp.kit.add', content: '7' } });
+    const back = (fx.server.requests[1].body.messages as Array<Record<string, any>>).find((m) => m.role === 'tool');
+    expect(back).toMatchObject({ tool_call_id: 'c1' });
+  });
+});

@@ -48,6 +48,8 @@ export function mcpToolDefinition(manager: McpManager, info: McpToolInfo, host?:
     description: { en: summary, zh: summary },
     input: ArgumentsInput,
     example: { arguments: {} },
+    /** With native tool calls the model gets the server's own schema; its arguments become `arguments`. */
+    nativeParameters: info.inputSchema,
     // Rules name the tool (`mcp.github.create_issue`, `mcp.github.*`): its arguments are the server's business.
     permission: { arg: 'name' as const, subject: () => ({ kind: 'none' as const }) },
     assess: (_s: CallInput) => {
