@@ -165,6 +165,15 @@ export function list_presets(): Array<{ name: string; base_url: string; low_mode
   }));
 }
 
+/** A profile's config, or the error that says why there is none. */
+function profileOf(profile: string | null, ctx: ReturnType<typeof context>): DataSuccess<ProfileConfig> | { success: false; error: ApiError } {
+  try {
+    return { success: true, data: store().getProfile(profile, ctx).profile };
+  } catch (err) {
+    return { success: false, error: toError(err) };
+  }
+}
+
 /**
  * Download a model onto the profile's Ollama server (FEATURES.pull), reporting progress
  * (`{status, completed?, total?}`). `data.model` on success.
@@ -175,12 +184,9 @@ export async function pull_model(
   options: { onProgress?: (p: import('./ollama').PullProgress) => void; signal?: AbortSignal } = {},
 ): Promise<DataResult<{ model: string }>> {
   const ctx = context();
-  let config: ProfileConfig;
-  try {
-    config = store().getProfile(profile, ctx).profile;
-  } catch (err) {
-    return { success: false, error: toError(err) };
-  }
+  const found = profileOf(profile, ctx);
+  if (!found.success) return found;
+  const config = found.data;
   const { pullModel } = require('./ollama') as typeof import('./ollama');
   const r = await pullModel(config, model, ctx.lang, options);
   return r.success ? { success: true, data: { model: r.model } } : { success: false, error: { code: r.error.code, message: redactSecrets(r.error.message) } };
@@ -203,12 +209,9 @@ export function is_ollama_profile(profile: string | null = null): boolean {
  */
 export async function ollama_health(profile: string | null = null, mode: 'low' | 'high' = 'low'): Promise<DataResult<{ state: string; model: string; message: string }>> {
   const ctx = context();
-  let config: ProfileConfig;
-  try {
-    config = store().getProfile(profile, ctx).profile;
-  } catch (err) {
-    return { success: false, error: toError(err) };
-  }
+  const found = profileOf(profile, ctx);
+  if (!found.success) return found;
+  const config = found.data;
   const { ollamaHealth } = require('./ollama-native') as typeof import('./ollama-native');
   const h = await ollamaHealth(config, mode === 'high' ? config.high_model : config.low_model);
   return { success: true, data: { state: h.state, model: h.model, message: t(ctx.lang, `ollamaState_${h.state}`, { model: h.model }) } };
@@ -221,12 +224,9 @@ export async function ollama_health(profile: string | null = null, mode: 'low' |
  */
 export async function warm_up(profile: string | null = null, mode: 'low' | 'high' = 'low', options: { min_context?: number } = {}): Promise<DataResult<{ model: string }>> {
   const ctx = context();
-  let config: ProfileConfig;
-  try {
-    config = store().getProfile(profile, ctx).profile;
-  } catch (err) {
-    return { success: false, error: toError(err) };
-  }
+  const found = profileOf(profile, ctx);
+  if (!found.success) return found;
+  const config = found.data;
   const { warmUp } = require('./ollama-native') as typeof import('./ollama-native');
   const r = await warmUp(config, mode === 'high' ? config.high_model : config.low_model, options.min_context);
   return r.success ? { success: true, data: { model: r.model } } : { success: false, error: { code: 'PROVIDER_ERROR', message: redactSecrets(r.error ?? '') } };
