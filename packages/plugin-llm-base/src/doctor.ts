@@ -54,6 +54,8 @@ export interface DoctorOptions {
   /** Diagnose this profile instead of the saved one named `profileName` (a setup that checks a
    * profile before saving it). Missing fields take create_profile's defaults; nothing is written. */
   profile?: Partial<ProfileConfig>;
+  /** false: do not run `probe` after a passing check of a saved profile (default: run it). */
+  probe?: boolean;
 }
 
 /**
@@ -167,6 +169,13 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
       checks.push({ id: 'json', ok: false, message: t(lang, 'chkJsonFallback'), fix: t(lang, 'fixJson') });
     } else {
       checks.push({ id: 'json', ok: true, message: t(lang, 'chkJsonOk', { model: res.model }) });
+      // A saved profile that works: find out (and record) which transport suits it best.
+      if (!options.profile && options.probe !== false) {
+        const { probe } = require('./probe') as typeof import('./probe');
+        const { effectiveTransport } = require('./transport') as typeof import('./transport');
+        const found = await probe(profileId, deps).catch(() => undefined);
+        if (found) transport = { effective: effectiveTransport({ transport: profile.transport, capabilities: found.capabilities }), setting: profile.transport ?? 'auto', capabilities: found.capabilities };
+      }
     }
   } else if (res.error.code === 'AUTH_ERROR' && !authKnown) {
     checks.splice(checks.length - 1, 0, { id: 'auth', ok: false, message: res.error.message, fix: t(lang, 'fixAuth', { name: profileId }) });
