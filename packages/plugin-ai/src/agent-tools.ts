@@ -30,7 +30,7 @@ export function functionName(tool: string): string {
 }
 
 type Built = { names: Map<string, string>; wrapped: Set<string>; defs: unknown[] };
-const definitions = new WeakMap<object, Built>();
+const definitions = new WeakMap<object, Map<string, Built>>();
 
 /**
  * The registry's tools as OpenAI tool definitions, and function name → tool name. A tool with
@@ -38,12 +38,16 @@ const definitions = new WeakMap<object, Built>();
  * its call's arguments become the step's `arguments`. Built once per step schema (a tool that
  * joins makes a new one), so requests stay byte-identical.
  */
-export function toolDefinitions(registry: ToolSource): Built {
-  const key = registry.stepSchema();
-  let built = definitions.get(key);
+export function toolDefinitions(registry: ToolSource, hidden: ReadonlySet<string> = new Set()): Built {
+  const schema = registry.stepSchema();
+  let byHidden = definitions.get(schema);
+  if (!byHidden) definitions.set(schema, (byHidden = new Map()));
+  const key = [...hidden].sort().join('\0');
+  let built = byHidden.get(key);
   if (!built) {
     built = { names: new Map(), wrapped: new Set(), defs: [] };
     for (const tool of registry.tools) {
+      if (hidden.has(tool.name)) continue;
       const fn = functionName(tool.name);
       if (built.names.has(fn)) continue; // two names folding to one: the first keeps it
       const parameters = { ...(tool.nativeParameters ?? registry.jsonSchema(tool.name) ?? { type: 'object' }) };
@@ -52,14 +56,22 @@ export function toolDefinitions(registry: ToolSource): Built {
       if (tool.nativeParameters) built.wrapped.add(tool.name);
       built.defs.push({ type: 'function', function: { name: fn, description: tool.description.en, parameters } });
     }
-    definitions.set(key, built);
+    byHidden.set(key, built);
   }
   return built;
 }
 
+/** Registered tools that are not offered now: those of MCP servers turned off (or gone) this session. */
+function hiddenTools(core: AgentCore, registry: ToolSource): Set<string> {
+  const dynamic = core.deps.dynamicTools;
+  if (!dynamic) return new Set();
+  const active = new Set(dynamic.current().tools.map((t) => (t as { name: string }).name));
+  return new Set(registry.tools.map((t) => t.name).filter((n) => n.startsWith('mcp.') && !active.has(n)));
+}
+
 /** The steps of the model's calls as a cmd reply, validated like a JSON-protocol reply. */
-export function replyOfCalls(text: string, calls: readonly LlmToolCall[], registry: ToolSource): ReturnType<typeof parseReply> {
-  const { names, wrapped } = toolDefinitions(registry);
+export function replyOfCalls(text: string, calls: readonly LlmToolCall[], registry: ToolSource, hidden?: ReadonlySet<string>): ReturnType<typeof parseReply> {
+  const { names, wrapped } = toolDefinitions(registry, hidden);
   const problems: string[] = [];
   const commands = calls.map((c) => {
     const tool = names.get(c.name);
@@ -111,7 +123,8 @@ function requestMessages(core: AgentCore, pending: Pending[], current: ChatMessa
  * repair round; still invalid → the text (or the calls) as a raw chat. */
 export async function askWithTools(core: AgentCore, pending: Pending[], signal: AbortSignal, turn: UsageTotals): Promise<Asked> {
   const registry = getRunner(core).tools as unknown as ToolSource;
-  const { defs } = toolDefinitions(registry);
+  const hidden = hiddenTools(core, registry);
+  const { defs } = toolDefinitions(registry, hidden);
   const current = toMessages(core, pending);
   const messages = requestMessages(core, pending, current);
   const first = await call(core, messages, signal, 'reply', false, { tools: defs });
@@ -121,7 +134,7 @@ export async function askWithTools(core: AgentCore, pending: Pending[], signal: 
   const calls = first.toolCalls ?? [];
   const text = first.text ?? '';
   if (!calls.length) return { ok: true, reply: { type: 'chat', message: text, data: { format: 'markdown' } }, raw: false, repaired: false };
-  const parsed = replyOfCalls(text, calls, registry);
+  const parsed = replyOfCalls(text, calls, registry, hidden);
   if (parsed.success) {
     core.lastToolCalls = { text, calls };
     return { ok: true, reply: parsed.reply, raw: false, repaired: false };
@@ -139,7 +152,7 @@ export async function askWithTools(core: AgentCore, pending: Pending[], signal: 
   addUsage(core, second.usage, turn);
   const again = second.toolCalls ?? [];
   if (!again.length) return { ok: true, reply: { type: 'chat', message: second.text ?? '', data: { format: 'markdown' } }, raw: false, repaired: true };
-  const reparsed = replyOfCalls(second.text ?? '', again, registry);
+  const reparsed = replyOfCalls(second.text ?? '', again, registry, hidden);
   if (reparsed.success) {
     core.lastToolCalls = { text: second.text ?? '', calls: again };
     return { ok: true, reply: reparsed.reply, raw: false, repaired: true };

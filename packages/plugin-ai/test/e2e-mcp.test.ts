@@ -149,3 +149,15 @@ test('a slow server does not hold the turn longer than mcpStartWaitSec; its tool
   expect(seen[1]).toMatch(/- slow: .*echo/);
 });
 
+
+test('/mcp disable takes a server out of the session: not in the prompt, a call refused (L2) with how to turn it back on', async () => {
+  await fx.temp.writeJson('plugin-configs/ai.json', { mcpServers: { kit: stdioEntry() } });
+  fx.server.enqueue(chat('first'), cmd({ tool: 'mcp.kit.echo', arguments: { text: 'x' } }), chat('ok'));
+  const r = await runAi(['-i'], { env: fx.temp.env, cwd: fx.cwd, input: 'hello\n/mcp disable kit\nuse echo\n/mcp\n' });
+  expect(r.code).toBe(0);
+  expect(systemOf(fx.server.requests[0])).toMatch(/- kit: /);
+  expect(systemOf(fx.server.requests[1])).not.toMatch(/- kit: /);
+  expect(r.stdout).toContain('off for this session');
+  expect(JSON.stringify(fx.server.requests[2].body.messages)).toContain('mcp.off');
+  expect(r.stdout).toMatch(/\[L2\] mcp\.kit\.echo/);
+});

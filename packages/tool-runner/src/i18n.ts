@@ -295,6 +295,12 @@ export const MESSAGES: Record<string, Message> = {
     zh: '你信任的 MCP 服务器 `{s}` 将 `{t}` 标为只读',
     en: 'the MCP server `{s}`, which you trust, marks `{t}` as read-only',
   },
+  'mcp.off': {
+    zh: 'MCP 服务器 `{s}` 在本会话中已关闭',
+    en: 'the MCP server `{s}` is turned off for this session',
+    hintZh: '在 ai -i 中用 /mcp enable {s} 重新打开',
+    hintEn: 'Turn it back on in ai -i with /mcp enable {s}',
+  },
   'mcp.describe': { zh: '只读取 MCP 工具 `{t}` 的说明', en: 'only reads the description of the MCP tool `{t}`' },
   'declined.user': { zh: '用户拒绝了此步骤', en: 'the user declined this step' },
   ...TOOL_MESSAGES,

@@ -1,6 +1,7 @@
 /**
  * `/mcp`: the session's MCP servers with their state, tool count, trust and last error;
- * `/mcp <server>` lists a server's tools; `/mcp restart <server>` closes it and starts it again.
+ * `/mcp <server>` lists a server's tools; `/mcp restart <server>` closes it and starts it again;
+ * `/mcp disable|enable <server>` takes its tools out of (and back into) this session.
  */
 import type { Lang } from '../i18n';
 import type { McpServerState } from '../mcp/manager';
@@ -8,14 +9,14 @@ import type { McpSession } from '../mcp/session';
 import { xs } from './strings-ext';
 import type { Theme } from './theme';
 
-function stateLine(s: McpServerState, theme: Theme, lang: Lang): string[] {
+function stateLine(s: McpServerState, theme: Theme, lang: Lang, off = false): string[] {
   const status =
     s.status === 'connected'
       ? theme.green(xs(lang, 'mcp_connected', { n: s.tools.length }))
       : s.status === 'failed'
         ? theme.red(xs(lang, 'mcp_failed', { error: s.error ?? '?' }))
         : theme.dim(xs(lang, `mcp_${s.status}`));
-  const lines = [`  ${theme.bold(s.name)}  ${theme.dim(`${s.transport} · ${s.source}`)}  ${status}`];
+  const lines = [`  ${theme.bold(s.name)}  ${theme.dim(`${s.transport} · ${s.source}`)}  ${status}${off ? theme.yellow(`  (${xs(lang, 'mcpOffTag')})`) : ''}`];
   if (s.trusted) lines.push(theme.dim(`      ${xs(lang, 'mcpTrusted')}`));
   if (s.status === 'connected' && s.error) lines.push(theme.yellow(`      ${xs(lang, 'mcpLastError', { error: s.error })}`));
   if (s.status === 'failed' && s.stderrTail) for (const l of s.stderrTail.split('\n').slice(-3)) lines.push(theme.dim(`      ${l.slice(0, 200)}`));
@@ -26,6 +27,12 @@ function stateLine(s: McpServerState, theme: Theme, lang: Lang): string[] {
 export async function mcpCommand(arg: string, mcp: McpSession | undefined, theme: Theme, lang: Lang, say: (text: string) => void): Promise<string> {
   const states = mcp?.states() ?? [];
   if (!mcp || !states.length) return xs(lang, 'mcpNone');
+  const toggle = /^(enable|disable)\s+(\S+)$/.exec(arg.trim());
+  if (toggle) {
+    const on = toggle[1] === 'enable';
+    if (!mcp.manager.setEnabled(toggle[2], on)) return theme.yellow(xs(lang, 'mcpUnknownServer', { name: toggle[2] }));
+    return xs(lang, on ? 'mcpEnabled' : 'mcpDisabledNow', { name: toggle[2] });
+  }
   const restart = /^restart\s+(\S+)$/.exec(arg.trim());
   if (restart) {
     const name = restart[1];
@@ -45,5 +52,5 @@ export async function mcpCommand(arg: string, mcp: McpSession | undefined, theme
     }
     return lines.join('\n');
   }
-  return [xs(lang, 'mcpHead'), ...states.flatMap((s) => stateLine(s, theme, lang)), theme.dim(xs(lang, 'mcpUsage'))].join('\n');
+  return [xs(lang, 'mcpHead'), ...states.flatMap((s) => stateLine(s, theme, lang, mcp.manager.isOff(s.name))), theme.dim(xs(lang, 'mcpUsage'))].join('\n');
 }

@@ -94,6 +94,21 @@ export class McpManager {
     return [...this.live.values()].flatMap((l) => (l.state.status === 'connected' ? l.state.tools : []));
   }
 
+  /** Servers the user turned off for this session (`/mcp disable`): out of the prompt, calls refused. */
+  private readonly off = new Set<string>();
+
+  /** Turn a server's tools off or on for this session; false when there is no such server. */
+  setEnabled(name: string, on: boolean): boolean {
+    if (!this.live.has(name)) return false;
+    if (on) this.off.delete(name);
+    else this.off.add(name);
+    return true;
+  }
+
+  isOff(name: string): boolean {
+    return this.off.has(name);
+  }
+
   /** One tool of a connected server as listed now, and whether the user trusts its server. */
   tool(server: string, name: string): { info: McpToolInfo; trusted: boolean } | undefined {
     const live = this.live.get(server);
@@ -125,6 +140,7 @@ export class McpManager {
     const max = this.options.maxResultChars ?? 16000;
     const fail = (why: string): McpCallText => ({ text: why, isError: true, truncated: false, described: 0 });
     if (!live) return fail(`no MCP server named "${server}"`);
+    if (this.off.has(server)) return fail(`MCP server "${server}" is turned off for this session (/mcp enable ${server})`);
     if (live.state.status === 'starting') await live.ready;
     if (live.state.status !== 'connected' || !live.client) return fail(`MCP server "${server}" is ${live.state.status}${live.state.error ? `: ${live.state.error}` : ''}`);
     try {

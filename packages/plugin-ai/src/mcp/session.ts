@@ -105,7 +105,7 @@ export class McpSession implements McpSessionView {
   }
 
   current(): { key: string; tools: readonly AnyToolDefinition[]; prompt: string } {
-    const states = this.manager.states();
+    const states = this.manager.states().filter((s) => !this.manager.isOff(s.name));
     const connected = states.filter((s) => s.status === 'connected');
     if (!connected.length) return { key: '', tools: [], prompt: '' };
     const tools: AnyToolDefinition[] = [this.describe];
@@ -121,7 +121,8 @@ export class McpSession implements McpSessionView {
       }
     }
     const prompt = mcpPromptSection(states);
-    return { key: prompt, tools, prompt };
+    // The key also changes when a server is turned off that has no tools in the prompt.
+    return { key: `${prompt}\0${tools.length}`, tools, prompt };
   }
 
   states(): McpServerState[] {

@@ -56,8 +56,9 @@ export function mcpToolDefinition(manager: McpManager, info: McpToolInfo, host?:
       const now = manager.tool(info.server, info.name);
       const hints = now?.info.annotations ?? {};
       const readOnly = hints.readOnlyHint === true && hints.destructiveHint !== true;
-      const findings =
-        now?.trusted && readOnly
+      const findings = manager.isOff(info.server)
+        ? [{ id: 'mcp.off', level: 'L2' as const, params }]
+        : now?.trusted && readOnly
           ? [{ id: 'mcp.read_only', level: 'L0' as const, params }]
           : [{ id: 'mcp.call', level: 'L1' as const, params }, ...(hints.destructiveHint === true ? [{ id: 'mcp.destructive', level: 'L1' as const, params }] : [])];
       return { findings, touches: { ...NO_TOUCH, network: host ? [host] : [] } };
