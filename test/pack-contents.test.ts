@@ -197,7 +197,9 @@ describe.each(publicPackages.map((p) => [p.pkg.name, p] as const))('%s', (_name,
 });
 
 test('the plugin metadata SlothTool reads', () => {
-  expect(byName.get('@holic512/plugin-ai')?.pkg.slothtool).toEqual({ interactive: true, interactiveFlag: '-i' });
+  // interactive / interactiveFlag: the original host's menu; inProcess: our host runs it in its own process.
+  expect(byName.get('@holic512/plugin-ai')?.pkg.slothtool).toEqual({ interactive: true, interactiveFlag: '-i', inProcess: true });
+  expect(byName.get('@holic512/plugin-llm-base')?.pkg.slothtool).toMatchObject({ inProcess: true });
   expect(binEntries(byName.get('@holic512/plugin-ai')!.pkg)[0]).toEqual(['ai', 'bin/ai.js']);
   expect(binEntries(byName.get('@holic512/plugin-llm-base')!.pkg)[0]).toEqual(['llm-base', 'bin/llm-base.js']);
   expect(binEntries(byName.get('@holic512/slothtool')!.pkg)[0]).toEqual(['slothtool', 'bin/slothtool.js']);
