@@ -6,10 +6,12 @@ import * as path from 'path';
 // leaves a doc pointing at nothing fails here. Names in code spans (`src/tools/proc.ts`,
 // `width.ts`) are looked for from the repository root, the document's folder, each package and
 // its src/ and test/ folders; a bare file name may sit anywhere in the repository's own files.
-// Example names that stand for the user's files are listed below.
+// Example names that stand for the user's files are listed below, and files a command writes
+// when it runs (GENERATED).
 
 const root = path.resolve(__dirname, '..');
 const EXAMPLES = new Set(['src/a.ts', 'lib/foo.js', 'review.md', 'git/pr.md', '.d.ts', 'CHANGELOG.md', 'credentials.json', '.docker/config.json', '.pnpmfile.cjs', 'llm-base.json', 'tests.json', 'spec_tests.json']);
+const GENERATED = new Set(['eval/results.md']);
 const USER_FILES = /[<>*{}$]|^~|^\/|node_modules|\.slothtool|plugin-configs|settings\.json|registry\.json|ai\.json|llm-base\.(logs|calls)\.|package\.json$|tsconfig|\.mcp\.json|CLAUDE|AGENTS|SKILL|\.env/;
 
 const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
@@ -33,7 +35,7 @@ test.each(docs)('%s names only files that exist', (doc) => {
   const missing: string[] = [];
   for (const m of text.matchAll(/`([^`\s]+\.(?:ts|js|md|json|cjs|mjs|sh))`/g)) {
     const p = m[1].replace(/:\d+$/, '');
-    if (EXAMPLES.has(p) || USER_FILES.test(p)) continue;
+    if (EXAMPLES.has(p) || GENERATED.has(p) || USER_FILES.test(p)) continue;
     if (!exists(doc, p)) missing.push(p);
   }
   expect(missing).toEqual([]);
