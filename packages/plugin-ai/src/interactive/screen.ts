@@ -23,6 +23,7 @@ import { colorDiff, readLlmProfiles, withWords, wordsOf } from './screen-text';
 import { formatCheckpoints, formatCost, formatModels, formatRewind, formatUndo, modelOf, parseModelArg, parseRewindArg } from './session-views';
 import { mcpCommand } from './mcp-view';
 import { ModelServiceView } from './model-service-view';
+import { xs } from './strings-ext';
 import { REPLY_ROOM_TOKENS } from '../agent-model';
 import { startNotices } from '../start-notices';
 import { addAllowRule } from '../permissions-store';
@@ -390,7 +391,7 @@ export class Screen extends ScreenTurns {
       case 'mcp':
         return this.print(await mcpCommand(arg, this.app!.mcp, this.theme, this.lang, (text) => this.print(text)));
       case 'pull':
-        return this.print((await this.modelService?.pull(arg, agent.getProfile())) ?? ts(this.lang, 'help_pull'));
+        return this.print((await this.modelService?.pull(arg, agent.getProfile())) ?? xs(this.lang, 'pullNoService'));
       case 'trust':
         return this.print(trustCommand(arg, this.options.cwd, this.app!.paths.trust, this.lang));
       case 'rewind': {
