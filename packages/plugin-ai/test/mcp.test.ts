@@ -174,8 +174,8 @@ describe('MCP tools in the registry', () => {
   const { estimateTokens } = require('../src/tokens') as typeof import('../src/tokens');
   const { parseReply } = require('../src/protocol') as typeof import('../src/protocol');
   const info = (name: string, annotations: Record<string, boolean> = {}, description = 'Does a thing.') => ({ server: 'gh', name, description, inputSchema: { type: 'object' }, annotations });
-  const fakeManager = (tools: ReturnType<typeof info>[], trusted: boolean) =>
-    ({ tool: (_s: string, n: string) => (tools.find((t) => t.name === n) ? { info: tools.find((t) => t.name === n)!, trusted } : undefined) }) as unknown as McpManager;
+  const fakeManager = (tools: ReturnType<typeof info>[], trusted: boolean, off = false) =>
+    ({ tool: (_s: string, n: string) => (tools.find((t) => t.name === n) ? { info: tools.find((t) => t.name === n)!, trusted } : undefined), isOff: () => off }) as unknown as McpManager;
   const state = (name: string, tools: ReturnType<typeof info>[]) => ({ name, source: 'ai.json', transport: 'stdio' as const, status: 'connected' as const, trusted: false, tools });
 
   test('a server with 50 long-described tools adds a few hundred tokens to the prompt, no descriptions or schemas', () => {
@@ -207,6 +207,12 @@ describe('MCP tools in the registry', () => {
     const found = def.assess({ arguments: {} }, {} as never).findings;
     expect(found.map((f) => f.id)).toEqual(ids);
     expect(found.every((f) => f.level === level)).toBe(true);
+  });
+
+  test('a server turned off for the session: every call is refused (L2), trusted or not', () => {
+    const tool = info('t', { readOnlyHint: true });
+    const found = mcpToolDefinition(fakeManager([tool], true, true), tool)!.assess({ arguments: {} }, {} as never).findings;
+    expect(found).toEqual([expect.objectContaining({ id: 'mcp.off', level: 'L2' })]);
   });
 
   test('tool names that cannot be registry names are left out', () => {

@@ -170,12 +170,7 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
     } else {
       checks.push({ id: 'json', ok: true, message: t(lang, 'chkJsonOk', { model: res.model }) });
       // A saved profile that works: find out (and record) which transport suits it best.
-      if (!options.profile && options.probe !== false) {
-        const { probe } = require('./probe') as typeof import('./probe');
-        const { effectiveTransport } = require('./transport') as typeof import('./transport');
-        const found = await probe(profileId, deps).catch(() => undefined);
-        if (found) transport = { effective: effectiveTransport({ transport: profile.transport, capabilities: found.capabilities }), setting: profile.transport ?? 'auto', capabilities: found.capabilities };
-      }
+      if (!options.profile && options.probe !== false) transport = (await probedTransport(profileId, profile, deps)) ?? transport;
     }
   } else if (res.error.code === 'AUTH_ERROR' && !authKnown) {
     checks.splice(checks.length - 1, 0, { id: 'auth', ok: false, message: res.error.message, fix: t(lang, 'fixAuth', { name: profileId }) });
@@ -186,6 +181,15 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
     checks.push({ id: 'json', ok: false, message: t(lang, 'chkJsonFail', { code: res.error.code, detail: res.error.message }), ...(fix ? { fix } : {}) });
   }
   return report(profileId);
+}
+
+/** Run `probe` on a saved profile and say which transport its calls now use; undefined when it could not run. */
+async function probedTransport(profileId: string, profile: ProfileConfig, deps: CallDeps): Promise<DoctorReport['transport']> {
+  const { probe } = require('./probe') as typeof import('./probe');
+  const { effectiveTransport } = require('./transport') as typeof import('./transport');
+  const found = await probe(profileId, deps).catch(() => undefined);
+  if (!found) return undefined;
+  return { effective: effectiveTransport({ transport: profile.transport, capabilities: found.capabilities }), setting: profile.transport ?? 'auto', capabilities: found.capabilities };
 }
 
 /** Ollama's own view of the profile's models: server running, pulled, loaded (ollama-native.ts). */
