@@ -42,6 +42,8 @@ export interface DynamicTools {
   settle(maxMs: number, signal?: AbortSignal): Promise<void>;
   /** The tool definitions now, the system-prompt section listing them, and a key that changes with them. */
   current(): { key: string; tools: readonly unknown[]; prompt: string };
+  /** Sources that failed to start and were not reported yet: `{name, error}` each, once. */
+  failures?(): Array<{ name: string; error: string }>;
 }
 
 export interface AgentOptions {

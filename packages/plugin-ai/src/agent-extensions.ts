@@ -6,6 +6,7 @@
 import { getRunner } from './agent-approvals';
 import type { AgentCore, Pending } from './agent-core';
 import { log } from './agent-session';
+import { t } from './i18n';
 import type { HookEvent, HookOutcome } from './extensions/hooks';
 import type { Step } from './protocol';
 import type { ToolResult } from './runner-types';
@@ -27,6 +28,8 @@ export async function syncTools(core: AgentCore, signal: AbortSignal, settle: bo
   const dynamic = core.deps.dynamicTools;
   if (!dynamic) return;
   if (settle) await dynamic.settle(core.options.config.mcpStartWaitSec * 1000, signal);
+  // A server that did not start is said once (ai -p shows it on stderr, ai -i on screen).
+  for (const f of dynamic.failures?.() ?? []) log(core, 'mcp_failed', t(core.options.lang, 'mcpTestFailed', { name: f.name, detail: f.error }));
   const now = dynamic.current();
   if (now.key === (core.toolsKey ?? '')) return;
   const registry = getRunner(core).tools as unknown as Registering | undefined;

@@ -96,6 +96,7 @@ test('a broken server never stops the turn: the model gets no MCP section and th
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('hi');
   expect(r.stderr).toContain('MCP server "bad"');
+  expect(r.stderr).toMatch(/MCP server "gone" did not start: .*ENOENT/);
   expect(systemOf(fx.server.requests[0])).not.toContain('MCP tools');
 });
 

@@ -129,6 +129,19 @@ export class McpSession implements McpSessionView {
     return this.manager.states();
   }
 
+  private readonly reported = new Set<string>();
+
+  failures(): Array<{ name: string; error: string }> {
+    const out: Array<{ name: string; error: string }> = [];
+    for (const s of this.manager.states()) {
+      const key = `${s.name}\0${s.error ?? ''}`;
+      if (s.status !== 'failed' || this.reported.has(key)) continue;
+      this.reported.add(key);
+      out.push({ name: s.name, error: s.error ?? '?' });
+    }
+    return out;
+  }
+
   close(): Promise<void> {
     return this.manager.close();
   }
