@@ -1,8 +1,11 @@
 import * as fs from 'fs';
-import { createTwoFilesPatch } from 'diff';
 import { pathOfFd } from '@holic512/shared/lib/fd-paths';
 import { writeFileAtomicSync } from '../atomic-write';
 import { redact } from '../redact';
+import { lazy } from '../lazy';
+
+/** `diff`, loaded on the first diff: a turn that only reads never needs it. */
+const diffModule = lazy(() => require('diff') as typeof import('diff'));
 
 /** File operations of the fs tools; replaceable in tests. */
 export interface FsDeps {
@@ -106,6 +109,7 @@ const DIFF_TIMEOUT_MS = 2000;
  * When the diff takes too long, `fallback` (or a note) stands in for the hunks.
  */
 export function unifiedDiff(file: string, before: string, after: string, fallback?: string): string {
+  const { createTwoFilesPatch } = diffModule();
   const patch = createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS }) as string | undefined;
   if (patch === undefined) {
     const note = `@@ diff too large to compute: ${splitLines(before).length} → ${splitLines(after).length} lines @@`;
