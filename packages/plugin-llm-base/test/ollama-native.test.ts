@@ -101,3 +101,38 @@ test('a profile on port 11434 counts as Ollama without saying so; another provid
   expect(isOllamaProfile({ base_url: 'https://api.deepseek.com/v1' })).toBe(false);
   expect(path.basename('x')).toBe('x');
 });
+
+test('native tool calls and a JSON Schema on Ollama: tools sent, calls numbered, the schema as format', async () => {
+  const TOOL = { type: 'function', function: { name: 'fs__read', description: 'read', parameters: { type: 'object', properties: { path: { type: 'string' } } } } };
+  ollama.enqueue({ content: 'Reading.', toolCalls: [{ name: 'fs__read', arguments: { path: 'a.txt' } }, { name: 'fs__read', arguments: { path: 'b.txt' } }] });
+  const r = await api.llm_chat(
+    [
+      { role: 'user', content: 'read' },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'fs__read', arguments: '{"path":"x"}' } }] },
+      { role: 'tool', tool_call_id: 'call_0', content: 'x-content' },
+    ] as never,
+    'low',
+    'local',
+    { tools: [TOOL], onText: () => undefined },
+  );
+  expect(r).toMatchObject({
+    success: true,
+    text: 'Reading.',
+    tool_calls: [
+      { id: 'call_0', name: 'fs__read', arguments: '{"path":"a.txt"}' },
+      { id: 'call_1', name: 'fs__read', arguments: '{"path":"b.txt"}' },
+    ],
+  });
+  const sent = chatBodies()[0];
+  expect(sent.tools).toEqual([TOOL]);
+  expect(sent.format).toBeUndefined();
+  expect(JSON.stringify(sent.messages)).not.toContain('strict JSON mode');
+  // Ollama's own shape: arguments as an object, no ids.
+  expect(sent.messages[1]).toMatchObject({ role: 'assistant', tool_calls: [{ function: { name: 'fs__read', arguments: { path: 'x' } } }] });
+  expect(sent.messages[2]).toMatchObject({ role: 'tool', content: 'x-content' });
+
+  const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
+  ollama.enqueue({ json: { ok: true } });
+  expect(await api.llm_chat(user, 'low', 'local', { json_schema: { name: 'r', schema } })).toMatchObject({ success: true, data: { ok: true } });
+  expect(chatBodies()[1].format).toEqual(schema);
+});
