@@ -272,7 +272,7 @@ export async function chat(
     const native = require('./ollama-native') as typeof import('./ollama-native');
     if (native.isOllamaProfile(profile)) {
       // Ollama: the native API, which takes num_ctx and keep_alive (ollama-native.ts).
-      done = await native.completeNative({ profile, mode, messages: body.messages as Array<{ role: string; content: unknown }>, options, watch, transport, lang: deps.lang });
+      done = await native.completeNative({ profile, mode, messages: body.messages as Array<{ role: string; content: unknown }>, options, watch, transport, lang: deps.lang, apiKey });
     } else if (schema || (!tools && profile.json_mode === 'response_format')) {
       try {
         done = await complete(client, { ...body, response_format: schema ?? { type: 'json_object' } }, options, watch);

@@ -34,9 +34,10 @@ export function isOllamaProfile(profile: Pick<ProfileConfig, 'base_url'> & { pro
 type OllamaClient = import('ollama').Ollama;
 
 /** The client for a profile; `fetch` is the caller's (connect limit, abort, first-token watch). */
-export function ollamaClient(profile: Pick<ProfileConfig, 'base_url'>, fetchImpl?: typeof fetch): OllamaClient {
+export function ollamaClient(profile: Pick<ProfileConfig, 'base_url'>, fetchImpl?: typeof fetch, apiKey?: string): OllamaClient {
   const { Ollama } = require('ollama') as typeof import('ollama');
-  return new Ollama({ host: ollamaHost(profile), ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+  // A key (a hosted or proxied Ollama) goes as a bearer token, as on the OpenAI path.
+  return new Ollama({ host: ollamaHost(profile), ...(fetchImpl ? { fetch: fetchImpl } : {}), ...(apiKey ? { headers: { Authorization: `Bearer ${apiKey}` } } : {}) });
 }
 
 /** Models' own maximum context, from /api/show, per server and model (asked once per process). */
@@ -51,7 +52,7 @@ async function modelMaxContext(client: OllamaClient, host: string, model: string
     const info = (shown.model_info ?? {}) as unknown as Record<string, unknown>;
     for (const [k, v] of Object.entries(info)) if (k.endsWith('.context_length') && typeof v === 'number' && v > 0) max = v;
   } catch {
-    max = undefined; // an unknown maximum is not capped; the chat itself reports a missing model
+    return undefined; // not known (yet: a model pulled later is asked again); the chat reports a missing one
   }
   maxContext.set(key, max);
   return max;
@@ -199,6 +200,8 @@ export interface NativeCall {
   watch: RequestWatch;
   transport: Transport;
   lang: Lang;
+  /** The profile's resolved key ('' for a local server). */
+  apiKey: string;
 }
 
 /** When the high model could not be loaded and the low one answered instead. */
@@ -218,7 +221,7 @@ export async function completeNative(call: NativeCall): Promise<{ text: string; 
   const own = { dispatcher: transport.dispatcher, signal: watch.signal };
   const watchedFetch = ((url: string, init?: RequestInit) =>
     (transport.fetch as typeof fetch)(url, { ...init, ...own, signal: init?.signal ? AbortSignal.any([init.signal, watch.signal]) : watch.signal } as RequestInit)) as typeof fetch;
-  const client = ollamaClient(call.profile, watchedFetch);
+  const client = ollamaClient(call.profile, watchedFetch, call.apiKey);
   const messages = call.messages as Array<Record<string, unknown>>;
   const tools = Array.isArray(options.tools) && options.tools.length ? options.tools : undefined;
   const format = tools ? undefined : options.json_schema ? options.json_schema.schema : call.profile.json_mode === 'response_format' ? 'json' : undefined;

@@ -136,3 +136,12 @@ test('native tool calls and a JSON Schema on Ollama: tools sent, calls numbered,
   expect(await api.llm_chat(user, 'low', 'local', { json_schema: { name: 'r', schema } })).toMatchObject({ success: true, data: { ok: true } });
   expect(chatBodies()[1].format).toEqual(schema);
 });
+
+test('a key on an Ollama profile goes as a bearer token; no key, no header', async () => {
+  ollama.setHandler(() => ({ json: { ok: true } }));
+  await api.llm_chat(user, 'low', 'local');
+  expect(ollama.requests.find((q) => q.path === '/api/chat')?.headers.authorization).toBeUndefined();
+  api.update_profile('local', { api_key: 'ollama-cloud-key-0123456789' } as never);
+  await api.llm_chat(user, 'low', 'local');
+  expect(ollama.requests.filter((q) => q.path === '/api/chat').at(-1)?.headers.authorization).toBe('Bearer ollama-cloud-key-0123456789');
+});
