@@ -3,9 +3,13 @@
 // scripted server through this checkout's llm-base (which reads its home from process.env).
 const path = require('path');
 
-async function withAgentHome(ctx, fn) {
+/**
+ * `options.server`: a server started elsewhere (`{baseURL, close()}`, e.g. in a child process so
+ * its work is not measured with ours); by default the scripted one, in this process.
+ */
+async function withAgentHome(ctx, fn, options = {}) {
   const { startScriptedServer } = require(path.join(ctx.root, 'packages/testkit'));
-  const server = await startScriptedServer({ chunkSize: 4096 });
+  const server = options.server || (await startScriptedServer({ chunkSize: 4096 }));
   const saved = { SLOTHTOOL_HOME: process.env.SLOTHTOOL_HOME, HOME: process.env.HOME };
   process.env.SLOTHTOOL_HOME = ctx.temp.slothtoolHome;
   process.env.HOME = ctx.temp.home;

@@ -1,8 +1,8 @@
 'use strict';
-// Row 3: runner overhead of one L0 step, excluding the model. The scripted server answers
-// `git status` (a cmd reply) and stamps the time; the agent judges it, runs it, parses and
-// redacts the output, rebuilds the context and sends the next request, which the server
-// stamps again. Overhead = that interval − `git status` run alone (same repo, same spawn).
+// Row 3: runner overhead of one L0 step, excluding the model. The scripted server (a child
+// process) answers `git status` (a cmd reply) and stamps the time; the agent judges it, runs it
+// in the sandbox, parses and redacts the output, rebuilds the context and sends the next request,
+// which the server stamps again. Overhead = that interval − `git status` in the same sandbox.
 const fs = require('fs');
 const path = require('path');
 const { spawn, spawnSync } = require('child_process');
@@ -19,6 +19,43 @@ function timeGitStatus(cwd, wrapped) {
     child.stderr.resume();
     child.on('error', reject);
     child.on('close', () => resolve(Number(process.hrtime.bigint() - t0) / 1e6));
+  });
+}
+
+/** The scripted server in a child process that answers `git status` and then a chat, and stamps
+ * the interval from sending the cmd reply to receiving the next request (the step round trip). */
+function stampingServer(root) {
+  const code = `
+    const { startScriptedServer } = require(${JSON.stringify(path.join(root, 'packages/testkit'))});
+    startScriptedServer({ chunkSize: 4096 }).then((server) => {
+      let sentAt = 0n;
+      const gaps = [];
+      server.setHandler((req) => {
+        const msgs = req.body.messages;
+        if (msgs[msgs.length - 1].content.includes('"_event":"tool_result"')) {
+          gaps.push(Number(process.hrtime.bigint() - sentAt) / 1e6);
+          return { json: { type: 'chat', message: 'One file changed.' } };
+        }
+        sentAt = process.hrtime.bigint();
+        return { json: { type: 'cmd', message: 'check the tree', data: { cwd: null, commands: [{ program: 'git', args: ['status'] }] } } };
+      });
+      process.on('message', (m) => { if (m === 'gaps') process.send({ gaps }); });
+      process.send({ baseURL: server.baseURL });
+    });`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('message', (m) => {
+      resolve({
+        baseURL: m.baseURL,
+        gaps: () =>
+          new Promise((r) => {
+            child.once('message', (g) => r(g.gaps));
+            child.send('gaps');
+          }),
+        close: async () => void child.kill(),
+      });
+    });
   });
 }
 
@@ -39,19 +76,9 @@ exports.run = async function run(ctx) {
   git('commit', '-qm', 'init');
   fs.writeFileSync(path.join(repo, 'src', 'f1.js'), 'module.exports = "changed";\n');
 
-  return withAgentHome(ctx, async ({ server, createAppAgent }) => {
-    let sentAt = 0n;
-    const gaps = [];
-    server.setHandler((req) => {
-      const msgs = req.body.messages;
-      const last = msgs[msgs.length - 1].content;
-      if (last.includes('"_event":"tool_result"')) {
-        gaps.push(Number(process.hrtime.bigint() - sentAt) / 1e6);
-        return { json: { type: 'chat', message: 'One file changed.' } };
-      }
-      sentAt = process.hrtime.bigint();
-      return { json: { type: 'cmd', message: 'check the tree', data: { cwd: null, commands: [{ program: 'git', args: ['status'] }] } } };
-    });
+  // The scripted model runs in a child process: its parsing and streaming are not our overhead.
+  const server = await stampingServer(ctx.root);
+  return withAgentHome(ctx, async ({ createAppAgent }) => {
     const { agent } = createAppAgent({ env: ctx.temp.env, cwd: repo, lang: 'en' });
     const turns = Math.max(15, ctx.runs * 2);
     for (let i = 0; i < turns + 3; i++) {
@@ -59,6 +86,7 @@ exports.run = async function run(ctx) {
       if (r.outcome !== 'answered') throw new Error(`turn ended with ${r.outcome}: ${r.message}`);
     }
     agent.dispose?.();
+    const gaps = await server.gaps();
     // The step runs inside the OS sandbox (bubblewrap here): the baseline is the same command in
     // the same sandbox, so the difference is what plugin-ai, tool-runner and llm-base add.
     const sandboxed = sandboxedGitStatus(ctx, repo);
@@ -78,5 +106,5 @@ exports.run = async function run(ctx) {
       ...(sandboxed ? [{ name: '`git status` in the same sandbox (the baseline, same run)', value: fmt(b, 'ms'), target: '', ok: null }] : []),
       { name: 'overhead (median difference)', value: `${over.toFixed(1)} ms`, target: '≤ 5 ms', ok: over <= 5 },
     ];
-  });
+  }, { server });
 };

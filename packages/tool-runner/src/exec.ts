@@ -62,11 +62,17 @@ export interface ExecDeps {
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 65536;
 
+/** One spawn helper per process (spawn-helper.ts): steps stop paying fork() of a large process. */
+let helper: import('./spawn-helper').SpawnHelper | undefined;
+
 export function createDefaultExecDeps(): ExecDeps {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const crossSpawn = require('cross-spawn') as typeof import('cross-spawn');
+  const direct = (command: string, args: string[], options: SpawnOptions) => crossSpawn(command, args, options);
+  const useHelper = process.platform !== 'win32' && process.env.SLOTHTOOL_SPAWN_HELPER !== '0';
+  if (useHelper && !helper) helper = new (require('./spawn-helper') as typeof import('./spawn-helper')).SpawnHelper(direct);
   return {
-    spawn: (command, args, options) => crossSpawn(command, args, options),
+    spawn: useHelper && helper ? (command, args, options) => helper!.spawn(command, args, options) : direct,
     now: () => Date.now(),
     killGroup: (pid, signal) => {
       if (process.platform === 'win32') {

@@ -159,8 +159,8 @@ describe('programs other than git that run what the repository names: asked, wit
     expect([d.level, d.rules.map((r) => r.id)]).toEqual([level, expect.arrayContaining([rule])]);
   });
 
-  test('go runs with GOTOOLCHAIN=local, so a go.mod toolchain line downloads and runs nothing', () => {
+  test('go runs with GOTOOLCHAIN=local, so a go.mod toolchain line downloads and runs nothing', async () => {
     const { hardenedCommand } = require('../src/tools/exec-tool') as typeof import('../src/tools/exec-tool');
-    expect(hardenedCommand('go', ['list', './...'], '/w', { PATH: '/usr/bin' })).toMatchObject({ env: { GOTOOLCHAIN: 'local' }, hardened: ['GOTOOLCHAIN=local'] });
+    await expect(hardenedCommand('go', ['list', './...'], '/w', { PATH: '/usr/bin' })).resolves.toMatchObject({ env: { GOTOOLCHAIN: 'local' }, hardened: ['GOTOOLCHAIN=local'] });
   });
 });

@@ -77,20 +77,20 @@ export function hardenedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * non-interactive environment for every program, and for git everything the repository's own
  * configuration could make it run switched off (see git-harden.ts); `hardened` says what.
  */
-export function hardenedCommand(
+export async function hardenedCommand(
   program: string,
   args: readonly string[],
   cwd: string,
   base: NodeJS.ProcessEnv,
   sandbox?: ToolContext['sandbox'],
-): { args: string[]; env: NodeJS.ProcessEnv; hardened: string[] } {
+): Promise<{ args: string[]; env: NodeJS.ProcessEnv; hardened: string[] }> {
   const env = hardenedEnv(base);
   const git = require('./git-harden') as typeof import('./git-harden');
   // go.mod's `toolchain` line would make go download and run another toolchain: stay local.
   if (program === 'go' || program.endsWith('/go')) return { args: [...args], env: { ...env, GOTOOLCHAIN: 'local' }, hardened: ['GOTOOLCHAIN=local'] };
   if (!git.isGit(program)) return { args: [...args], env, hardened: [] };
   const wrap = sandbox && sandboxable(program, cwd, env) ? (p: string, a: string[]) => sandbox.wrap(p, a, cwd) : undefined;
-  const h = git.hardenGit(args, git.filterDrivers(cwd, env, wrap));
+  const h = git.hardenGit(args, await git.filterDrivers(cwd, env, wrap));
   return { args: h.args, env: { ...env, ...h.env }, hardened: h.notes };
 }
 
@@ -103,7 +103,7 @@ export function stepCwd(step: { cwd?: string | null }, base: string): string {
 export async function runExec(step: ExecStep, ctx: ToolContext): Promise<RunToolResult> {
   const cwd = stepCwd(step, ctx.cwd);
   const timeoutMs = typeof step.timeoutMs === 'number' && step.timeoutMs > 0 ? Math.min(step.timeoutMs, ctx.timeoutMs * 10) : ctx.timeoutMs;
-  const { args, env, hardened } = hardenedCommand(step.program, step.args, cwd, ctx.env, ctx.sandbox);
+  const { args, env, hardened } = await hardenedCommand(step.program, step.args, cwd, ctx.env, ctx.sandbox);
   const wrapped = ctx.sandbox && sandboxable(step.program, cwd, env) ? ctx.sandbox.wrap(step.program, args, cwd) : undefined;
   const r = await ctx.deps.exec({
     program: wrapped?.program ?? step.program,

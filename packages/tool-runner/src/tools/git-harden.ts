@@ -1,5 +1,3 @@
-import { spawnSync } from 'child_process';
-
 /**
  * A repository is untrusted input: its `.git/config` and `.gitattributes` can name programs that
  * everyday read-only git commands run (an external diff, textconv and clean/smudge filters, the
@@ -46,14 +44,33 @@ export function subcommandIndex(args: readonly string[]): number {
 /**
  * Names of the filter drivers any config scope of the repository at `cwd` defines (reading
  * config runs nothing). `wrap` puts the git that reads them in the step's sandbox, like the step.
+ * Asynchronous (through exec): the event loop is not held while git runs.
  */
-export function filterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: (program: string, args: string[]) => { program: string; args: string[] } | undefined): string[] {
+export async function filterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: (program: string, args: string[]) => { program: string; args: string[] } | undefined): Promise<string[]> {
+  // Kept while every config file git reads is unchanged (git-config-stamp.ts): one read per
+  // repository and configuration, not one per git step.
+  const stamp = (require('./git-config-stamp') as typeof import('./git-config-stamp')).gitConfigStamp(cwd, env);
+  const kept = stamp === undefined ? undefined : knownDrivers.get(stamp);
+  if (kept) return [...kept];
+  const drivers = await readFilterDrivers(cwd, env, wrap);
+  if (stamp !== undefined) {
+    if (knownDrivers.size >= 64) knownDrivers.clear();
+    knownDrivers.set(stamp, drivers);
+  }
+  return [...drivers];
+}
+
+/** Filter drivers read, by the stamp of the configuration they were read from. */
+const knownDrivers = new Map<string, string[]>();
+
+async function readFilterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: (program: string, args: string[]) => { program: string; args: string[] } | undefined): Promise<string[]> {
   const read = ['config', '--get-regexp', '^filter\\..*\\.(clean|smudge|process|required)$'];
   const cmd = wrap?.('git', read) ?? { program: 'git', args: read };
-  const r = spawnSync(cmd.program, cmd.args, { cwd, env, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] });
-  if (r.status !== 0 || !r.stdout) return [];
+  const { exec } = require('../exec') as typeof import('../exec');
+  const r = await exec({ program: cmd.program, args: cmd.args, cwd, env, timeoutMs: 5000, maxOutputBytes: 1 << 20 });
+  if (r.exitCode !== 0 || !r.stdoutTail) return [];
   const names = new Set<string>();
-  for (const line of r.stdout.split('\n')) {
+  for (const line of r.stdoutTail.split('\n')) {
     const m = /^filter\.(.+)\.(clean|smudge|process|required)\s/.exec(line);
     if (m) names.add(m[1]);
   }

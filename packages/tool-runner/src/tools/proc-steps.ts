@@ -52,7 +52,7 @@ export function detachedLogFile(slothtoolHome: string, program: string, now: Dat
 /** proc.start: spawn in the background and answer at once with the process id. */
 export async function runProcStart(step: ProcStartStep, ctx: SessionToolContext): Promise<ProcResult | ToolErrorResult> {
   const cwd = stepCwd(step, ctx.cwd);
-  const { args, env } = hardenedCommand(step.program, step.args, cwd, ctx.env, ctx.sandbox);
+  const { args, env } = await hardenedCommand(step.program, step.args, cwd, ctx.env, ctx.sandbox);
   const detach = step.detach === true;
   const wrapped = ctx.sandbox && sandboxable(step.program, cwd, env) ? ctx.sandbox.wrap(step.program, args, cwd, { outlive: detach }) : undefined;
   const logFile = detach ? detachedLogFile(ctx.session.slothtoolHome, step.program, new Date()) : undefined;
