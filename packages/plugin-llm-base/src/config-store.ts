@@ -49,8 +49,16 @@ export function readConfig(ctx: StoreContext): LlmConfig {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyConfig();
     throw new LlmBaseError('NO_PROFILE', t(ctx.lang, 'configUnreadable', { file, detail: (err as Error).message }), 'config_invalid');
   }
-  return parseConfigText(text, file, ctx.lang);
+  // Every call reads the file (another process may have changed it); the same text is not
+  // validated again. Callers get their own copy to change.
+  if (lastRead && lastRead.file === file && lastRead.text === text) return structuredClone(lastRead.config);
+  const config = parseConfigText(text, file, ctx.lang);
+  lastRead = { file, text, config: structuredClone(config) };
+  return config;
 }
+
+/** The last config file read and what it validated to. */
+let lastRead: { file: string; text: string; config: LlmConfig } | undefined;
 
 /** Write atomically with mode 0600; a failed write (a full disk) leaves the old file as it was and says so. */
 export function writeConfig(config: LlmConfig, ctx: StoreContext): void {

@@ -119,3 +119,15 @@ test('`llm-base probe` prints each check and what auto now uses; doctor shows th
   expect(await main(['config', 'update', 'p', '--transport', 'smoke-signals'], io)).toBe(1);
   expect(out.join('')).toContain('transport');
 });
+
+test('the config file is read on every call: a change by another process counts, a caller cannot change what the next one sees', () => {
+  const first = api.list_profiles() as { data: { profiles: Record<string, any> } };
+  first.data.profiles.p.low_model = 'changed-by-caller';
+  expect((api.list_profiles() as { data: { profiles: Record<string, any> } }).data.profiles.p.low_model).toBe('test-low');
+  const fs = require('fs') as typeof import('fs');
+  const file = require('path').join(home.slothtoolHome, 'plugin-configs', 'llm-base.json');
+  const config = JSON.parse(fs.readFileSync(file, 'utf8'));
+  config.profiles.p.high_model = 'edited-elsewhere';
+  fs.writeFileSync(file, JSON.stringify(config));
+  expect((api.list_profiles() as { data: { profiles: Record<string, any> } }).data.profiles.p.high_model).toBe('edited-elsewhere');
+});

@@ -19,10 +19,25 @@ function narrow(p: string, mode: number): void {
   if (st && (st.mode & 0o777 & ~mode) !== 0) fs.chmodSync(p, mode);
 }
 
-/** Append `text` to `file` (created 0600, narrowed to 0600 when wider), in one write. Its folder is made private. */
+/** Folders this process made private already (appends come several per step). */
+const privateDirs = new Set<string>();
+
+/** Append `text` to `file` (created 0600, narrowed to 0600 when wider), in one write. Its folder is
+ * made private (once per process; again when it went missing). */
 export function appendPrivate(file: string, text: string): void {
-  ensurePrivateDir(path.dirname(file));
-  const fd = fs.openSync(file, 'a', 0o600);
+  const dir = path.dirname(file);
+  if (!privateDirs.has(dir)) {
+    ensurePrivateDir(dir);
+    privateDirs.add(dir);
+  }
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'a', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    ensurePrivateDir(dir);
+    fd = fs.openSync(file, 'a', 0o600);
+  }
   try {
     if (process.platform !== 'win32' && (fs.fstatSync(fd).mode & 0o077) !== 0) fs.fchmodSync(fd, 0o600);
     fs.writeSync(fd, text);

@@ -164,3 +164,13 @@ describe('programs other than git that run what the repository names: asked, wit
     await expect(hardenedCommand('go', ['list', './...'], '/w', { PATH: '/usr/bin' })).resolves.toMatchObject({ env: { GOTOOLCHAIN: 'local' }, hardened: ['GOTOOLCHAIN=local'] });
   });
 });
+
+test('a program installed after a first look is found (and sandboxed) the next time', () => {
+  const { sandboxable } = require('../src/tools/exec-tool') as typeof import('../src/tools/exec-tool');
+  const dir = require('fs').mkdtempSync(require('path').join(require('os').tmpdir(), 'bin-'));
+  const env = { PATH: dir };
+  expect(sandboxable('late-tool', '/', env)).toBe(false);
+  require('fs').writeFileSync(require('path').join(dir, 'late-tool'), '#!/bin/sh\n', { mode: 0o755 });
+  expect(sandboxable('late-tool', '/', env)).toBe(true);
+  expect(sandboxable('late-tool', '/', env)).toBe(true);
+});

@@ -28,8 +28,20 @@ export function runFields(r: ExecResult, parsed: Parsed | undefined) {
  */
 export function sandboxable(program: string, cwd: string, env: NodeJS.ProcessEnv): boolean {
   const { findProgram } = require('../sandbox') as typeof import('../sandbox');
-  return findProgram(program.includes('/') ? path.resolve(cwd, program) : program, env) !== undefined;
+  const name = program.includes('/') ? path.resolve(cwd, program) : program;
+  // Only a found program is remembered: one installed later is looked up again (and sandboxed).
+  const key = `${name}\0${env.PATH ?? ''}`;
+  if (foundPrograms.has(key)) return true;
+  const found = findProgram(name, env) !== undefined;
+  if (found) {
+    if (foundPrograms.size >= 256) foundPrograms.clear();
+    foundPrograms.add(key);
+  }
+  return found;
 }
+
+/** Programs found on a PATH before (name and PATH). */
+const foundPrograms = new Set<string>();
 
 /** How a sandboxed run is reported: the sandbox, and what it stopped when the run failed because of it. */
 export function sandboxField(sandbox: NonNullable<ToolContext['sandbox']>, r: Pick<ExecResult, 'exitCode' | 'stdoutTail' | 'stderrTail'>): NonNullable<RunToolResult['sandbox']> {
