@@ -54,6 +54,9 @@ export interface ExecResult {
 /** Side effects of exec, replaceable in tests. */
 export interface ExecDeps {
   spawn: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+  /** Spawn as a child of this process (background processes: they live as long as it does and
+   * end with it); `spawn` may go through the spawn helper. */
+  spawnDirect?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
   now: () => number;
   /** Send a signal to the whole process group led by `pid`. */
   killGroup: (pid: number, signal: NodeJS.Signals) => void;
@@ -73,6 +76,7 @@ export function createDefaultExecDeps(): ExecDeps {
   if (useHelper && !helper) helper = new (require('./spawn-helper') as typeof import('./spawn-helper')).SpawnHelper(direct);
   return {
     spawn: useHelper && helper ? (command, args, options) => helper!.spawn(command, args, options) : direct,
+    spawnDirect: direct,
     now: () => Date.now(),
     killGroup: (pid, signal) => {
       if (process.platform === 'win32') {

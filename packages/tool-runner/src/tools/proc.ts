@@ -11,9 +11,12 @@ export interface ProcDeps extends Pick<ExecDeps, 'spawn' | 'killGroup' | 'now' |
   onHostExit(cb: () => void): () => void;
 }
 
-export function createDefaultProcDeps(exec: Pick<ExecDeps, 'spawn' | 'killGroup' | 'now' | 'platform'>): ProcDeps {
+export function createDefaultProcDeps(exec: Pick<ExecDeps, 'spawn' | 'spawnDirect' | 'killGroup' | 'now' | 'platform'>): ProcDeps {
   return {
     ...exec,
+    // A background process is this process's child: it ends with it (and bubblewrap's
+    // --die-with-parent means this process), never through the spawn helper.
+    spawn: exec.spawnDirect ?? exec.spawn,
     onHostExit: (cb) => {
       process.on('exit', cb);
       return () => void process.removeListener('exit', cb);
