@@ -155,7 +155,7 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
 
   const native = require('./ollama-native') as typeof import('./ollama-native');
   if (native.isOllamaProfile(profile)) {
-    const ollama = await ollamaCheck(profile, profileId, preset, lang);
+    const ollama = await ollamaCheck(profile, profileId, preset, lang, apiKey);
     checks.push(ollama);
     if (!ollama.ok) {
       skip(['json']);
@@ -193,10 +193,10 @@ async function probedTransport(profileId: string, profile: ProfileConfig, deps: 
 }
 
 /** Ollama's own view of the profile's models: server running, pulled, loaded (ollama-native.ts). */
-async function ollamaCheck(profile: ProfileConfig, profileId: string, preset: Preset | undefined, lang: Lang): Promise<Check> {
+async function ollamaCheck(profile: ProfileConfig, profileId: string, preset: Preset | undefined, lang: Lang, apiKey: string): Promise<Check> {
   const { ollamaHealth } = require('./ollama-native') as typeof import('./ollama-native');
   const models = [...new Set([profile.low_model, profile.high_model])];
-  const health = await Promise.all(models.map((m) => ollamaHealth(profile, m)));
+  const health = await Promise.all(models.map((m) => ollamaHealth(profile, m, apiKey)));
   const message = health.map((h) => t(lang, `ollamaState_${h.state}`, { model: h.model })).join('; ');
   if (health.some((h) => h.state === 'not_running')) return { id: 'ollama', ok: false, message, fix: t(lang, 'fixStartLocal', { hint: 'ollama serve' }) };
   const missing = health.filter((h) => h.state === 'not_pulled').map((h) => h.model);

@@ -165,13 +165,22 @@ export function list_presets(): Array<{ name: string; base_url: string; low_mode
   }));
 }
 
-/** A profile's config, or the error that says why there is none. */
-function profileOf(profile: string | null, ctx: ReturnType<typeof context>): DataSuccess<ProfileConfig> | { success: false; error: ApiError } {
+/** A profile's config and its key ('' when it has none or its variable is unset), or the error
+ * that says why there is no such profile. */
+function profileOf(profile: string | null, ctx: ReturnType<typeof context>): DataSuccess<ProfileConfig & { resolvedKey: string }> | { success: false; error: ApiError } {
+  let found: { profile_id: string; profile: ProfileConfig };
   try {
-    return { success: true, data: store().getProfile(profile, ctx).profile };
+    found = store().getProfile(profile, ctx);
   } catch (err) {
     return { success: false, error: toError(err) };
   }
+  let resolvedKey = '';
+  try {
+    resolvedKey = store().resolveApiKey(found.profile_id, found.profile, ctx);
+  } catch {
+    resolvedKey = ''; // a local Ollama needs none; a server that does says so itself
+  }
+  return { success: true, data: { ...found.profile, resolvedKey } };
 }
 
 /**
@@ -188,7 +197,7 @@ export async function pull_model(
   if (!found.success) return found;
   const config = found.data;
   const { pullModel } = require('./ollama') as typeof import('./ollama');
-  const r = await pullModel(config, model, ctx.lang, options);
+  const r = await pullModel(config, model, ctx.lang, { ...options, apiKey: config.resolvedKey });
   return r.success ? { success: true, data: { model: r.model } } : { success: false, error: { code: r.error.code, message: redactSecrets(r.error.message) } };
 }
 
@@ -213,7 +222,7 @@ export async function ollama_health(profile: string | null = null, mode: 'low' |
   if (!found.success) return found;
   const config = found.data;
   const { ollamaHealth } = require('./ollama-native') as typeof import('./ollama-native');
-  const h = await ollamaHealth(config, mode === 'high' ? config.high_model : config.low_model);
+  const h = await ollamaHealth(config, mode === 'high' ? config.high_model : config.low_model, config.resolvedKey);
   return { success: true, data: { state: h.state, model: h.model, message: t(ctx.lang, `ollamaState_${h.state}`, { model: h.model }) } };
 }
 
@@ -228,7 +237,7 @@ export async function warm_up(profile: string | null = null, mode: 'low' | 'high
   if (!found.success) return found;
   const config = found.data;
   const { warmUp } = require('./ollama-native') as typeof import('./ollama-native');
-  const r = await warmUp(config, mode === 'high' ? config.high_model : config.low_model, options.min_context);
+  const r = await warmUp(config, mode === 'high' ? config.high_model : config.low_model, options.min_context, config.resolvedKey);
   return r.success ? { success: true, data: { model: r.model } } : { success: false, error: { code: 'PROVIDER_ERROR', message: redactSecrets(r.error ?? '') } };
 }
 

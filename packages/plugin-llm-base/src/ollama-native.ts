@@ -154,8 +154,8 @@ export type OllamaState = 'not_running' | 'not_pulled' | 'cold' | 'loading' | 'r
 const warming = new Set<string>();
 
 /** Where a model stands on the profile's server: from /api/tags and /api/ps. Never throws. */
-export async function ollamaHealth(profile: ProfileConfig, model: string): Promise<{ state: OllamaState; model: string; detail?: string }> {
-  const client = ollamaClient(profile);
+export async function ollamaHealth(profile: ProfileConfig, model: string, apiKey?: string): Promise<{ state: OllamaState; model: string; detail?: string }> {
+  const client = ollamaClient(profile, undefined, apiKey);
   const host = ollamaHost(profile);
   try {
     const tags = await client.list();
@@ -175,8 +175,8 @@ export async function ollamaHealth(profile: ProfileConfig, model: string): Promi
  * would make Ollama load it again), so the first answer is not a cold load. An empty chat loads
  * the model without generating anything. Never throws.
  */
-export async function warmUp(profile: ProfileConfig, model: string, minContext?: number): Promise<{ success: boolean; model: string; error?: string }> {
-  const client = ollamaClient(profile);
+export async function warmUp(profile: ProfileConfig, model: string, minContext?: number, apiKey?: string): Promise<{ success: boolean; model: string; error?: string }> {
+  const client = ollamaClient(profile, undefined, apiKey);
   const key = `${ollamaHost(profile)}\0${model}`;
   warming.add(key);
   try {

@@ -25,10 +25,15 @@ export function ollamaHost(profile: Pick<ProfileConfig, 'base_url'>): string {
  * Download `model` onto the profile's Ollama server, reporting each progress line. Never throws:
  * a server that is not there, a model the library does not have, and an abort come back as errors.
  */
-export async function pullModel(profile: Pick<ProfileConfig, 'base_url'>, model: string, lang: Lang, options: { onProgress?: (p: PullProgress) => void; signal?: AbortSignal } = {}): Promise<PullResult> {
+export async function pullModel(
+  profile: Pick<ProfileConfig, 'base_url'>,
+  model: string,
+  lang: Lang,
+  options: { onProgress?: (p: PullProgress) => void; signal?: AbortSignal; apiKey?: string } = {},
+): Promise<PullResult> {
   const { Ollama } = require('ollama') as typeof import('ollama');
   const host = ollamaHost(profile);
-  const client = new Ollama({ host });
+  const client = new Ollama({ host, ...(options.apiKey ? { headers: { Authorization: `Bearer ${options.apiKey}` } } : {}) });
   const onAbort = (): void => client.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {

@@ -144,4 +144,12 @@ test('a key on an Ollama profile goes as a bearer token; no key, no header', asy
   api.update_profile('local', { api_key: 'ollama-cloud-key-0123456789' } as never);
   await api.llm_chat(user, 'low', 'local');
   expect(ollama.requests.filter((q) => q.path === '/api/chat').at(-1)?.headers.authorization).toBe('Bearer ollama-cloud-key-0123456789');
+  // health, warm-up and pull carry it too
+  const from = ollama.requests.length;
+  await api.ollama_health('local');
+  await api.warm_up('local');
+  await api.pull_model('qwen2.5:7b', 'local');
+  const later = ollama.requests.slice(from);
+  expect(later.map((q) => q.path)).toEqual(expect.arrayContaining(['/api/tags', '/api/ps', '/api/chat', '/api/pull']));
+  expect(later.every((q) => q.headers.authorization === 'Bearer ollama-cloud-key-0123456789')).toBe(true);
 });
