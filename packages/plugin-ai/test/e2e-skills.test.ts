@@ -1,76 +1,61 @@
-import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
 import { promises as fs } from 'fs';
 import * as path from 'path';
+import { useE2eFixture } from './e2e-fixture';
 import { runAi } from './run-bin';
 
 // Skills: the prompt carries the index only; the body comes in when the model loads the skill
 // with skill.load (L0), and that result reaches the next request.
-let temp: TempHome;
-let server: ScriptedServer;
-let cwd: string;
+const fx = useE2eFixture({ profile: { low_model: 'test-low', high_model: 'test-high' } });
 
 beforeEach(async () => {
-  temp = await createTempHome({ language: 'en' });
-  server = await startScriptedServer();
-  cwd = path.join(temp.home, 'project');
-  await fs.mkdir(cwd);
-  await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
-  await temp.writeJson('plugin-configs/llm-base.json', {
-    default_profile: 'local',
-    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 } },
-  });
-  const skill = path.join(temp.slothtoolHome, 'skills', 'release-notes');
+  const skill = path.join(fx.temp.slothtoolHome, 'skills', 'release-notes');
   await fs.mkdir(skill, { recursive: true });
   await fs.writeFile(path.join(skill, 'SKILL.md'), '---\nname: release-notes\ndescription: Write release notes from git log\n---\nBODY-MARKER: run git log --oneline since the last tag, group by type.\n');
 });
-afterEach(async () => {
-  await server.close();
-  await temp.cleanup();
-});
 
 test('the index is in the system prompt, the body only after skill.load', async () => {
-  server.enqueue(
+  fx.server.enqueue(
     { json: { type: 'cmd', message: 'load the skill', data: { cwd: null, commands: [{ tool: 'skill.load', name: 'release-notes' }] } } },
     { json: { type: 'chat', message: 'ok' } },
   );
-  const r = await runAi(['-p', 'write release notes', '--json'], { env: temp.env, cwd });
+  const r = await runAi(['-p', 'write release notes', '--json'], { env: fx.temp.env, cwd: fx.cwd });
   expect(r.code).toBe(0);
-  const first = JSON.stringify(server.requests[0].body.messages);
+  const first = JSON.stringify(fx.server.requests[0].body.messages);
   expect(first).toContain('- release-notes: Write release notes from git log');
   expect(first).toContain('skill.load');
   expect(first).not.toContain('BODY-MARKER');
   const step = r.events.find((e) => e.type === 'step');
   expect(step).toMatchObject({ decision: { level: 'L0' } });
-  const second = server.requests[1].body.messages.at(-1).content as string;
+  const second = fx.server.requests[1].body.messages.at(-1).content as string;
   expect(second).toContain('BODY-MARKER');
-  expect(second).toContain(path.join(temp.slothtoolHome, 'skills', 'release-notes').split(path.sep).join('/').split('/').pop());
+  expect(second).toContain(path.join(fx.temp.slothtoolHome, 'skills', 'release-notes').split(path.sep).join('/').split('/').pop());
 });
 
 test('without skills nothing about them is in the prompt', async () => {
-  await fs.rm(path.join(temp.slothtoolHome, 'skills'), { recursive: true });
-  server.enqueue({ json: { type: 'chat', message: 'ok' } });
-  await runAi(['-p', 'hi'], { env: temp.env, cwd });
-  expect(JSON.stringify(server.requests[0].body.messages)).not.toContain('skill.load');
+  await fs.rm(path.join(fx.temp.slothtoolHome, 'skills'), { recursive: true });
+  fx.server.enqueue({ json: { type: 'chat', message: 'ok' } });
+  await runAi(['-p', 'hi'], { env: fx.temp.env, cwd: fx.cwd });
+  expect(JSON.stringify(fx.server.requests[0].body.messages)).not.toContain('skill.load');
 });
 
 describe('hooks', () => {
   test('a PreToolUse hook that exits 2 blocks the step and the model sees why; PostToolUse sees what ran', async () => {
-    const seen = path.join(temp.home, 'post.log');
-    await temp.writeJson('plugin-configs/ai.json', {
+    const seen = path.join(fx.temp.home, 'post.log');
+    await fx.temp.writeJson('plugin-configs/ai.json', {
       hooks: {
         PreToolUse: [{ matcher: 'exec', hooks: [{ type: 'command', command: 'grep -q \'"touch"\' && { echo "no new files in this repo" >&2; exit 2; } || exit 0' }] }],
         PostToolUse: [{ hooks: [{ type: 'command', command: `cat >> ${JSON.stringify(seen)}` }] }],
       },
     });
-    await fs.writeFile(path.join(cwd, 'a.txt'), 'x\n');
-    server.enqueue(
+    await fs.writeFile(path.join(fx.cwd, 'a.txt'), 'x\n');
+    fx.server.enqueue(
       { json: { type: 'cmd', message: 'look, then make a file', data: { cwd: null, commands: [{ program: 'cat', args: ['a.txt'] }, { program: 'touch', args: ['made.txt'] }] } } },
       { json: { type: 'chat', message: 'I could not create it' } },
     );
-    const r = await runAi(['-p', 'make a file', '--approve-l1'], { env: temp.env, cwd });
+    const r = await runAi(['-p', 'make a file', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
     expect(r.code).toBe(0);
-    await expect(fs.stat(path.join(cwd, 'made.txt'))).rejects.toThrow();
-    const results = server.requests[1].body.messages.at(-1).content as string;
+    await expect(fs.stat(path.join(fx.cwd, 'made.txt'))).rejects.toThrow();
+    const results = fx.server.requests[1].body.messages.at(-1).content as string;
     expect(results).toContain('blocked by a PreToolUse hook: no new files in this repo');
     const post = await fs.readFile(seen, 'utf8');
     expect(post).toContain('"hook_event_name":"PostToolUse"');
@@ -79,90 +64,90 @@ describe('hooks', () => {
   });
 
   test('SessionStart and UserPromptSubmit add context for the model (once per session / every message)', async () => {
-    await temp.writeJson('plugin-configs/ai.json', {
+    await fx.temp.writeJson('plugin-configs/ai.json', {
       hooks: {
         SessionStart: [{ hooks: [{ type: 'command', command: 'echo "branch is release-7"' }] }],
         UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo \'{"hookSpecificOutput":{"additionalContext":"ticket ABC-42"}}\'' }] }],
       },
     });
-    server.enqueue({ json: { type: 'chat', message: 'one' } }, { json: { type: 'chat', message: 'two' } });
-    const r = await runAi(['-i'], { env: temp.env, cwd, input: 'first\nsecond\n' });
+    fx.server.enqueue({ json: { type: 'chat', message: 'one' } }, { json: { type: 'chat', message: 'two' } });
+    const r = await runAi(['-i'], { env: fx.temp.env, cwd: fx.cwd, input: 'first\nsecond\n' });
     expect(r.code).toBe(0);
-    const first = JSON.stringify(server.requests[0].body.messages);
+    const first = JSON.stringify(fx.server.requests[0].body.messages);
     expect(first).toContain('branch is release-7');
     expect(first).toContain('ticket ABC-42');
-    const secondTail = JSON.stringify(server.requests[1].body.messages.slice(-2));
+    const secondTail = JSON.stringify(fx.server.requests[1].body.messages.slice(-2));
     expect(secondTail).toContain('ticket ABC-42');
     expect(secondTail).not.toContain('branch is release-7'); // SessionStart ran once
   });
 
   test('a UserPromptSubmit hook that exits 2 keeps the message from the model, and says why', async () => {
-    await temp.writeJson('plugin-configs/ai.json', {
+    await fx.temp.writeJson('plugin-configs/ai.json', {
       hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'grep -q password && { echo "do not paste passwords" >&2; exit 2; } || exit 0' }] }] },
     });
-    const r = await runAi(['-p', 'my password is hunter2'], { env: temp.env, cwd });
+    const r = await runAi(['-p', 'my password is hunter2'], { env: fx.temp.env, cwd: fx.cwd });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('do not paste passwords');
-    expect(server.requests).toHaveLength(0);
+    expect(fx.server.requests).toHaveLength(0);
   });
 
   test('a Stop hook that exits 2 sends the answer back once with its reason; stop_hook_active is set the second time', async () => {
-    const log = path.join(temp.home, 'stop.log');
-    await temp.writeJson('plugin-configs/ai.json', {
+    const log = path.join(fx.temp.home, 'stop.log');
+    await fx.temp.writeJson('plugin-configs/ai.json', {
       hooks: { Stop: [{ hooks: [{ type: 'command', command: `cat >> ${JSON.stringify(log)}; echo >> ${JSON.stringify(log)}; grep -q '"stop_hook_active":false' ${JSON.stringify(log)} && [ "$(wc -l < ${JSON.stringify(log)})" -lt 2 ] && { echo "run the tests first" >&2; exit 2; } || exit 0` }] }] },
     });
-    server.enqueue({ json: { type: 'chat', message: 'done already' } }, { json: { type: 'chat', message: 'tests pass now' } });
-    const r = await runAi(['-p', 'fix it'], { env: temp.env, cwd });
+    fx.server.enqueue({ json: { type: 'chat', message: 'done already' } }, { json: { type: 'chat', message: 'tests pass now' } });
+    const r = await runAi(['-p', 'fix it'], { env: fx.temp.env, cwd: fx.cwd });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('tests pass now');
-    expect(server.requests).toHaveLength(2);
-    expect(JSON.stringify(server.requests[1].body.messages.at(-1))).toContain('run the tests first');
+    expect(fx.server.requests).toHaveLength(2);
+    expect(JSON.stringify(fx.server.requests[1].body.messages.at(-1))).toContain('run the tests first');
     const lines = (await fs.readFile(log, 'utf8')).trim().split('\n');
     expect(lines[0]).toContain('"stop_hook_active":false');
     expect(lines[1]).toContain('"stop_hook_active":true');
   });
 
   test('a Stop hook that always blocks cannot keep the turn going forever', async () => {
-    await temp.writeJson('plugin-configs/ai.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo never done >&2; exit 2' }] }] } });
-    server.setHandler(() => ({ json: { type: 'chat', message: 'answer' } }));
-    const r = await runAi(['-p', 'go'], { env: temp.env, cwd });
+    await fx.temp.writeJson('plugin-configs/ai.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo never done >&2; exit 2' }] }] } });
+    fx.server.setHandler(() => ({ json: { type: 'chat', message: 'answer' } }));
+    const r = await runAi(['-p', 'go'], { env: fx.temp.env, cwd: fx.cwd });
     expect(r.code).toBe(0);
-    expect(server.requests).toHaveLength(4); // the answer, and three times sent back
+    expect(fx.server.requests).toHaveLength(4); // the answer, and three times sent back
   });
 });
 
 test("a custom command's front matter picks the model tier and profile for its turn only", async () => {
-  const dir = path.join(temp.slothtoolHome, 'commands');
+  const dir = path.join(fx.temp.slothtoolHome, 'commands');
   await fs.mkdir(dir, { recursive: true });
   await fs.writeFile(path.join(dir, 'deep.md'), '---\ndescription: think hard\nmode: high\n---\nReview $ARGUMENTS carefully.\n');
   await fs.writeFile(path.join(dir, 'other.md'), '---\nprofile: second\n---\nAsk the other profile about $1.\n');
-  await temp.writeJson('plugin-configs/llm-base.json', {
+  await fx.temp.writeJson('plugin-configs/llm-base.json', {
     default_profile: 'local',
     profiles: {
-      local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 },
-      second: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'second-low', high_model: 'second-high', timeout: 10000, max_retries: 0 },
+      local: { base_url: fx.server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 },
+      second: { base_url: fx.server.baseURL, api_key: 'sk-test', low_model: 'second-low', high_model: 'second-high', timeout: 10000, max_retries: 0 },
     },
   });
-  server.setHandler(() => ({ json: { type: 'chat', message: 'ok' } }));
-  const r = await runAi(['-i'], { env: temp.env, cwd, input: '/deep src/app.ts\nplain question\n/other x.ts\n' });
+  fx.server.setHandler(() => ({ json: { type: 'chat', message: 'ok' } }));
+  const r = await runAi(['-i'], { env: fx.temp.env, cwd: fx.cwd, input: '/deep src/app.ts\nplain question\n/other x.ts\n' });
   expect(r.code).toBe(0);
-  expect(server.requests.map((q) => q.body.model)).toEqual(['test-high', 'test-low', 'second-low']);
-  expect(JSON.stringify(server.requests[0].body.messages.at(-1))).toContain('Review src/app.ts carefully.');
-  expect(JSON.stringify(server.requests[2].body.messages.at(-1))).toContain('Ask the other profile about x.ts.');
+  expect(fx.server.requests.map((q) => q.body.model)).toEqual(['test-high', 'test-low', 'second-low']);
+  expect(JSON.stringify(fx.server.requests[0].body.messages.at(-1))).toContain('Review src/app.ts carefully.');
+  expect(JSON.stringify(fx.server.requests[2].body.messages.at(-1))).toContain('Ask the other profile about x.ts.');
 });
 
 test('a PreToolUse hook answering "ask" makes an L0 step ask (declined in -p), never lets an L2 one run', async () => {
-  await temp.writeJson('plugin-configs/ai.json', {
+  await fx.temp.writeJson('plugin-configs/ai.json', {
     hooks: { PreToolUse: [{ matcher: 'exec', hooks: [{ type: 'command', command: 'echo \'{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check first"}}\'' }] }] },
   });
-  server.enqueue(
+  fx.server.enqueue(
     { json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'ls', args: [] }] } } },
     { json: { type: 'chat', message: 'ok' } },
     { json: { type: 'cmd', message: 'wipe', data: { cwd: null, commands: [{ program: 'rm', args: ['-rf', '/'] }] } } },
     { json: { type: 'chat', message: 'ok' } },
   );
-  const r = await runAi(['-p', 'list', '--json'], { env: temp.env, cwd });
+  const r = await runAi(['-p', 'list', '--json'], { env: fx.temp.env, cwd: fx.cwd });
   expect(r.events.find((e) => e.type === 'tool_result')).toMatchObject({ result: { status: 'declined' } });
-  const approved = await runAi(['-p', 'wipe', '--json', '--approve-l1'], { env: temp.env, cwd });
+  const approved = await runAi(['-p', 'wipe', '--json', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
   expect(approved.events.find((e) => e.type === 'tool_result')).toMatchObject({ result: { status: 'blocked', decision: { level: 'L2' } } });
 });
