@@ -138,9 +138,9 @@ function stepSandbox(sandbox: Sandbox, judged: Judgement, asked: 'L0' | 'L1'): R
   if (status.kind === 'none') return status.mode === 'required' ? { refused: status.reason ?? 'none' } : undefined;
   const lowered = judged.decision.rules.some((r) => LOWERED_BY.has(r.id));
   const level: 'L0' | 'L1' = asked === 'L1' || lowered ? 'L1' : 'L0';
-  // A background process the user let run (a dev server, a watcher) keeps the host's network:
-  // a server in a network namespace of its own could not be reached, not even on 127.0.0.1.
-  const network = level === 'L1' && (judged.touches.network.length > 0 || judged.def.name === 'proc.start');
+  // A process that serves (proc.start: a dev server) keeps the host's network once let through:
+  // in a network namespace of its own it could not be reached, not even on 127.0.0.1.
+  const network = level === 'L1' && (judged.touches.network.length > 0 || judged.def.serves === true);
   return { kind: status.kind, level, network, wrap: (program, args, cwd, options) => sandbox.wrap(level, network, cwd, program, args, options) };
 }
 

@@ -19,6 +19,7 @@ export const procStartTool: ToolDefinition<ProcStartStep> = {
   example: { program: 'npm', args: ['test'] },
   takesCwd: true,
   sandboxed: true,
+  serves: true,
   words: programWords<ProcStartStep>(),
   permission: { arg: 'words', subject: (s) => ({ kind: 'command', words: [s.program, ...(s.args ?? [])] }) },
   judgeContext: (_s, env) => ({ workspace: env.session.workspace, slothtoolHome: env.session.slothtoolHome }),

@@ -54,6 +54,9 @@ export interface ToolDefinition<I extends object = Record<string, unknown>> {
   words?: { get(input: I): string[]; set(input: I, words: string[]): I };
   /** It runs a program the model named: it runs inside the OS sandbox of its level. */
   sandboxed?: boolean;
+  /** It starts a process that may serve others (a dev server): once the user let it run (L1),
+   * its sandbox keeps the host network, since a server in a namespace of its own cannot be reached. */
+  serves?: boolean;
   /** The definition asks the user itself through `ctx.ask` (to show a preview first). */
   confirmsInside?: boolean;
   /** How permission rules read this tool's argument, and the subject of one step. */
