@@ -21,6 +21,11 @@ class LateStream extends EventEmitter {
   private source?: Socket;
   private destroyed = false;
 
+  /** Whether the pipe arrived. */
+  get attached(): boolean {
+    return this.source !== undefined;
+  }
+
   attach(socket: Socket): void {
     this.source = socket;
     if (this.destroyed) return void socket.destroy();
@@ -85,7 +90,7 @@ class RemoteChild extends EventEmitter {
 
   /** The helper went away: streams that never came are closed so 'close' still happens. */
   orphaned(): void {
-    for (const s of [this.stdout, this.stderr]) if (!(s as unknown as { source?: Socket }).source) s.emit('close');
+    for (const s of [this.stdout, this.stderr]) if (!s.attached) s.emit('close');
     if (!this.exited) this.ended(null, 'SIGKILL');
   }
 
