@@ -120,6 +120,8 @@ export interface AgentCore {
   turnMark?: number;
   /** The key of the dynamic tools last registered (agent-extensions syncTools). */
   toolsKey?: string;
+  /** Their names: the ones offered now (an MCP server turned off keeps its registered tools). */
+  dynamicNames?: ReadonlySet<string>;
   /** The session whose SessionStart hooks ran. */
   hookSession?: string;
   /** A missing OS sandbox was said (agent-approvals noteSandbox). */

@@ -39,6 +39,7 @@ export async function syncTools(core: AgentCore, signal: AbortSignal, settle: bo
     if (!registry.get(name)) registry.register(def);
   }
   core.toolsKey = now.key;
+  core.dynamicNames = new Set(now.tools.map((def) => (def as { name: string }).name));
   const base = core.options.systemPrompt;
   core.context.setSystemPrompt(now.prompt ? `${base}\n\n${now.prompt}` : base);
 }

@@ -63,9 +63,8 @@ export function toolDefinitions(registry: ToolSource, hidden: ReadonlySet<string
 
 /** Registered tools that are not offered now: those of MCP servers turned off (or gone) this session. */
 function hiddenTools(core: AgentCore, registry: ToolSource): Set<string> {
-  const dynamic = core.deps.dynamicTools;
-  if (!dynamic) return new Set();
-  const active = new Set(dynamic.current().tools.map((t) => (t as { name: string }).name));
+  if (!core.deps.dynamicTools) return new Set();
+  const active = core.dynamicNames ?? new Set<string>();
   return new Set(registry.tools.map((t) => t.name).filter((n) => n.startsWith('mcp.') && !active.has(n)));
 }
 
