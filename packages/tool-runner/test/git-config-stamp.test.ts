@@ -69,3 +69,15 @@ test('a linked worktree reads the common config too', async () => {
   gitConfig('filter.shared.clean', 'x');
   expect(await filterDrivers(wt, env)).toEqual(['shared']);
 });
+
+test('the system config of a git built with its own prefix counts (<prefix>/etc/gitconfig of the git on PATH)', () => {
+  const prefix = path.join(root, 'usr-local');
+  fs.mkdirSync(path.join(prefix, 'bin'), { recursive: true });
+  fs.mkdirSync(path.join(prefix, 'etc'));
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  fs.symlinkSync(realGit, path.join(prefix, 'bin', 'git'));
+  const withPrefix = { ...env, PATH: `${path.join(prefix, 'bin')}:${env.PATH}` };
+  const before = gitConfigStamp(repo, withPrefix);
+  fs.writeFileSync(path.join(prefix, 'etc', 'gitconfig'), '[filter "sys"]\n\tclean = x\n');
+  expect(gitConfigStamp(repo, withPrefix)).not.toBe(before);
+});

@@ -1,7 +1,8 @@
 /**
  * A stamp of every file git reads its configuration from for a repository: the repository's
  * `config` (and `config.worktree`, and the common dir's of a linked worktree), the user's
- * `~/.gitconfig` and `$XDG_CONFIG_HOME/git/config`, and `/etc/gitconfig` — each file's size,
+ * `~/.gitconfig` and `$XDG_CONFIG_HOME/git/config`, and the system config (`/etc/gitconfig`, and
+ * `<prefix>/etc/gitconfig` of the git on PATH) — each file's size,
  * mtime and inode — plus every GIT_* variable of the environment. Two equal stamps mean git would
  * read the same configuration, so what was read from it can be kept.
  *
@@ -32,6 +33,23 @@ function gitDir(cwd: string): string | undefined {
   }
 }
 
+/**
+ * Where the system config may be: `/etc/gitconfig`, and `<prefix>/etc/gitconfig` for the git on
+ * PATH (a git built with its own prefix: /usr/local, Homebrew's /opt/homebrew, …).
+ */
+function systemConfigFiles(env: NodeJS.ProcessEnv): string[] {
+  const files = ['/etc/gitconfig'];
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!dir || !path.isAbsolute(dir)) continue;
+    const git = path.join(dir, 'git');
+    if (!fs.statSync(git, { throwIfNoEntry: false })?.isFile()) continue;
+    const prefix = path.dirname(path.dirname(fs.realpathSync(git)));
+    for (const f of [path.join(prefix, 'etc', 'gitconfig'), path.join(path.dirname(dir), 'etc', 'gitconfig')]) if (!files.includes(f)) files.push(f);
+    break;
+  }
+  return files;
+}
+
 /** The config files of that git dir: its own, and its common dir's for a linked worktree. */
 function repoConfigFiles(dir: string): string[] {
   const files = [path.join(dir, 'config'), path.join(dir, 'config.worktree')];
@@ -60,7 +78,7 @@ export function gitConfigStamp(cwd: string, env: NodeJS.ProcessEnv): string | un
     if (!dir) return undefined;
     const home = env.HOME || os.homedir();
     const xdg = env.XDG_CONFIG_HOME || path.join(home, '.config');
-    const files = [...repoConfigFiles(dir), path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config'), '/etc/gitconfig'];
+    const files = [...repoConfigFiles(dir), path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config'), ...systemConfigFiles(env)];
     const parts: string[] = [];
     for (const file of files) {
       const part = fileStamp(file);
