@@ -18,7 +18,7 @@ import { skillLoadTool } from './extensions/skill-tool';
 import { readHooks, type HookProblem } from './extensions/hooks';
 import { discoverCommands, type CustomCommand } from './extensions/commands';
 import { COMMANDS } from './interactive/commands';
-import { projectExtras, TrustStore, type ProjectExtras, type TrustState } from './extensions/trust';
+import { isOwnHome, projectExtras, TrustStore, type ProjectExtras, type TrustState } from './extensions/trust';
 import type { McpSession } from './mcp/session';
 import type { McpConfigProblem } from './mcp/config';
 import { VERSION } from './version';
@@ -131,9 +131,9 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const projectContext = readProjectContext(cwd, config.context.projectContextMaxTokens);
   // A project's permission rules: deny always, allow / ask once the folder is trusted (/trust).
   const projectRoot = findGitRoot(cwd) ?? cwd;
-  const extras = projectExtras(projectRoot);
+  const extras = projectExtras(projectRoot, paths.home);
   const trust = new TrustStore(paths.trust).state(extras);
-  const projectRules = readProjectRules(projectRoot, paths.trust, trust);
+  const projectRules = readProjectRules(projectRoot, paths.trust, trust, paths.home);
   // Hooks: the user's (ai.json), and a trusted project's (.slothtool/settings.json).
   const userHooks = readHooks(config.hooks, paths.config);
   const projectHooks = projectRules.hooks ? readHooks(projectRules.hooks, projectRules.file ?? '') : { hooks: [], problems: [] };
@@ -189,7 +189,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const { commands } = discoverCommands(
     [
       { dir: path.join(slothtoolHome(env), 'commands'), scope: 'user' },
-      { dir: path.join(projectRoot, '.slothtool', 'commands'), scope: 'project' },
+      ...(isOwnHome(projectRoot, paths.home) ? [] : [{ dir: path.join(projectRoot, '.slothtool', 'commands'), scope: 'project' as const }]),
     ],
     new Set(COMMANDS),
   );

@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { projectExtras, TrustStore, type TrustState } from './extensions/trust';
+import { isOwnHome, projectExtras, TrustStore, type TrustState } from './extensions/trust';
 
 export interface ProjectRules {
   /** The rule set for the runner's policy (`extraPermissions`), or undefined when there is none. */
@@ -21,8 +21,12 @@ export interface ProjectRules {
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
-/** `trust`: the folder's trust state when the caller has it (else it is worked out here). */
-export function readProjectRules(workspace: string, trustFile: string, known?: TrustState): ProjectRules {
+/**
+ * `trust`: the folder's trust state when the caller has it (else it is worked out here). `home`:
+ * the SlothTool home; in the home folder itself `.slothtool/settings.json` is the user's settings.
+ */
+export function readProjectRules(workspace: string, trustFile: string, known?: TrustState, home?: string): ProjectRules {
+  if (isOwnHome(workspace, home)) return { trust: 'nothing' };
   const file = path.join(workspace, '.slothtool', 'settings.json');
   let text: string;
   try {
@@ -30,7 +34,7 @@ export function readProjectRules(workspace: string, trustFile: string, known?: T
   } catch {
     return { trust: 'nothing' };
   }
-  const trust = known ?? new TrustStore(trustFile).state(projectExtras(workspace));
+  const trust = known ?? new TrustStore(trustFile).state(projectExtras(workspace, home));
   let value: unknown;
   try {
     value = JSON.parse(text);

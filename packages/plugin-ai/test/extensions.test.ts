@@ -6,6 +6,7 @@ import { parseFrontMatter } from '../src/extensions/front-matter';
 import { readHooks, runHooks, type HookCommandConfig } from '../src/extensions/hooks';
 import { discoverSkills, loadSkillBody, skillIndex, skillRoots } from '../src/extensions/skills';
 import { projectExtras, TrustStore } from '../src/extensions/trust';
+import { readProjectRules } from '../src/project-rules';
 
 let root: string;
 beforeEach(() => {
@@ -181,6 +182,24 @@ describe('project trust', () => {
     expect(store.state(projectExtras(ws))).toBe('changed');
     store.revoke(ws);
     expect(store.state(projectExtras(ws))).toBe('untrusted');
+  });
+
+  test('started in the home folder, ~/.slothtool is the user\'s own: not a project to trust, its skills read once', () => {
+    const home = path.join(root, 'me');
+    write('me/.slothtool/settings.json', '{"language": "en", "permissions": {"allow": ["exec:*"]}}');
+    write('me/.slothtool/skills/s/SKILL.md', '---\nname: s\ndescription: d\n---\n');
+    const own = path.join(home, '.slothtool');
+    expect(projectExtras(home, own)).toEqual({ workspace: home, files: [], hash: '' });
+    expect(readProjectRules(home, path.join(own, 'ai', 'trust.json'), undefined, own)).toEqual({ trust: 'nothing' });
+    expect(skillRoots(own, home).map((r) => r.scope)).toEqual(['user', 'project', 'project']);
+    expect(discoverSkills(skillRoots(own, home)).skills.map((s) => s.scope)).toEqual(['user']);
+    // Through a symlinked home too; a project's .mcp.json beside it still counts.
+    fs.symlinkSync(home, path.join(root, 'link'));
+    write('me/.mcp.json', '{}');
+    expect(projectExtras(path.join(root, 'link'), own).files).toEqual([{ rel: '.mcp.json', kind: 'mcp' }]);
+    // Another folder's .slothtool stays a project's.
+    write('repo/.slothtool/settings.json', '{}');
+    expect(projectExtras(path.join(root, 'repo'), own).files).toEqual([{ rel: '.slothtool/settings.json', kind: 'settings' }]);
   });
 
   test('a damaged trust file trusts nothing', () => {

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseFrontMatter } from './front-matter';
+import { isOwnHome } from './trust';
 
 /**
  * Agent Skills: folders holding a `SKILL.md` whose front matter has `name` and `description`.
@@ -25,10 +26,11 @@ export interface SkillProblem {
 /** Where skills are looked for: the user's folder, then the project's, including the folders other assistants use. */
 export function skillRoots(slothtoolHome: string, workspace: string): Array<{ dir: string; scope: 'user' | 'project' }> {
   return [
-    { dir: path.join(slothtoolHome, 'skills'), scope: 'user' },
-    { dir: path.join(workspace, '.slothtool', 'skills'), scope: 'project' },
-    { dir: path.join(workspace, '.claude', 'skills'), scope: 'project' },
-    { dir: path.join(workspace, '.agents', 'skills'), scope: 'project' },
+    { dir: path.join(slothtoolHome, 'skills'), scope: 'user' as const },
+    // In the home folder `.slothtool/skills` is the user's folder above, not a project's.
+    ...(isOwnHome(workspace, slothtoolHome) ? [] : [{ dir: path.join(workspace, '.slothtool', 'skills'), scope: 'project' as const }]),
+    { dir: path.join(workspace, '.claude', 'skills'), scope: 'project' as const },
+    { dir: path.join(workspace, '.agents', 'skills'), scope: 'project' as const },
   ];
 }
 

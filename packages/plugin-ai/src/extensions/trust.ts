@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { slothtoolHome } from '@holic512/shared/lib/home';
 
 /**
  * Project trust. Whatever a repository brings that runs code or changes policy — `.mcp.json`
@@ -45,16 +46,37 @@ function walk(dir: string, out: string[]): void {
   }
 }
 
-/** The files under `workspace` that would run code or change policy once trusted, and their hash. */
-export function projectExtras(workspace: string): ProjectExtras {
+/**
+ * Whether `<workspace>/.slothtool` is the SlothTool home itself, as when the user starts in their
+ * home folder: its settings, skills and commands are then the user's own, not a project's, and
+ * are neither asked about nor read a second time as the project's.
+ */
+export function isOwnHome(workspace: string, home: string = slothtoolHome()): boolean {
+  const dot = path.join(workspace, '.slothtool');
+  if (path.resolve(dot) === path.resolve(home)) return true;
+  try {
+    return fs.realpathSync(dot) === fs.realpathSync(home);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The files under `workspace` that would run code or change policy once trusted, and their hash.
+ * `home`: the SlothTool home (files under it are the user's, see isOwnHome).
+ */
+export function projectExtras(workspace: string, home: string = slothtoolHome()): ProjectExtras {
   const found: Array<{ abs: string; kind: ProjectFile['kind'] }> = [];
+  const own = isOwnHome(workspace, home);
   const add = (rel: string, kind: ProjectFile['kind']) => {
+    if (own && rel.startsWith('.slothtool/')) return;
     const abs = path.join(workspace, rel);
     if (fs.statSync(abs, { throwIfNoEntry: false })?.isFile()) found.push({ abs, kind });
   };
   add('.mcp.json', 'mcp');
   add('.slothtool/settings.json', 'settings');
   for (const d of PROJECT_SKILL_DIRS) {
+    if (own && d.startsWith('.slothtool/')) continue;
     const files: string[] = [];
     walk(path.join(workspace, d), files);
     for (const abs of files) found.push({ abs, kind: 'skill' });
