@@ -106,34 +106,25 @@ export function contentToText(content: unknown): string {
   return '';
 }
 
-/** How requests go out: undici's fetch with a dispatcher (connect limit, connect hook). */
+/** How requests go out: node:http's fetch (http-fetch.ts) with this request's connect limit and hook. */
 export interface Transport {
-  fetch: unknown;
-  dispatcher: { destroy(): Promise<void> };
+  fetch: typeof fetch;
 }
 
 /**
- * A transport whose connector gives up after `connectMs` and tells the watch when the
+ * A transport whose connection attempt gives up after `connectMs` and tells the watch when the
  * connection is up (the SDK's own timeout only covers the whole wait for response headers,
  * which a local server loading a model legitimately keeps long).
  */
 function watchedTransport(watch: RequestWatch, connectMs: number): Transport {
-  const undici = require('undici') as typeof import('undici');
-  const connect = undici.buildConnector({ timeout: connectMs });
-  const dispatcher = new undici.Agent({
-    connect: (opts, callback) =>
-      connect(opts, (err, socket) => {
-        if (!err) watch.connected();
-        (callback as (e: Error | null, s: unknown) => void)(err, socket);
-      }),
-  });
-  return { fetch: undici.fetch, dispatcher };
+  const { createHttpFetch } = require('./http-fetch') as typeof import('./http-fetch');
+  return { fetch: createHttpFetch({ connectMs, connected: () => watch.connected() }) };
 }
 
 /** A client for one profile; keys never reach the environment-driven SDK defaults. */
 export function createClient(sdk: Sdk, profile: ProfileConfig, apiKey: string, transport?: Transport): OpenAIType {
   return new sdk.OpenAI({
-    ...(transport ? { fetch: transport.fetch as never, fetchOptions: { dispatcher: transport.dispatcher } as never } : {}),
+    fetch: (transport?.fetch ?? (require('./http-fetch') as typeof import('./http-fetch')).createHttpFetch()) as never,
     baseURL: profile.base_url.replace(/\/+$/, ''),
     // The SDK refuses an empty key; keyless local servers ignore whatever is sent.
     apiKey: apiKey || 'no-key',
@@ -321,7 +312,6 @@ export async function chat(
     return { success: false, error, call_id: callId };
   } finally {
     watch?.done();
-    void transport?.dispatcher.destroy().catch(() => undefined);
   }
 }
 

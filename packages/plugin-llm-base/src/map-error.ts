@@ -20,12 +20,12 @@ export interface MapContext {
   signal?: AbortSignal;
 }
 
-/** The first errno-like code (`ECONNREFUSED`, `UND_ERR_SOCKET`) along an error's cause chain. */
+/** The first errno-like code (`ECONNREFUSED`, `CONNECT_TIMEOUT`) along an error's cause chain. */
 export function causeCode(err: unknown): string | undefined {
   let cur: unknown = err;
   for (let i = 0; i < 5 && cur && typeof cur === 'object'; i++) {
     const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
+    if (typeof code === 'string' && /^(E[A-Z]+|CONNECT_TIMEOUT)$/.test(code)) return code;
     cur = (cur as { cause?: unknown }).cause;
   }
   return undefined;
@@ -52,7 +52,7 @@ export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
     if (err instanceof sdk.APIUserAbortError) return result('NETWORK_ERROR', t(ctx.lang, 'aborted'));
     if (err instanceof sdk.APIConnectionTimeoutError) return result('NETWORK_ERROR', t(ctx.lang, 'timeout', { ms: ctx.profile?.timeout ?? 0, url }));
     if (err instanceof sdk.APIConnectionError) {
-      if (causeCode(err) === 'UND_ERR_CONNECT_TIMEOUT' && ctx.profile) {
+      if (causeCode(err) === 'CONNECT_TIMEOUT' && ctx.profile) {
         const s = seconds(waitLimits(ctx.profile).connect);
         return result('NETWORK_ERROR', t(ctx.lang, 'connectTimeout', { server: serverOf(url), s, name }));
       }
@@ -70,7 +70,7 @@ export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
   }
   const e = err as { name?: string; message?: string } | undefined;
   if (e?.name === 'AbortError') return result('NETWORK_ERROR', t(ctx.lang, 'aborted'));
-  // undici reports a connection closed mid-body as TypeError('terminated') / socket errors.
+  // A connection closed mid-body is TypeError('terminated') with the socket error as cause (http-fetch.ts).
   const code = causeCode(err);
   if (code || e?.message === 'terminated') return result('NETWORK_ERROR', t(ctx.lang, 'streamCut', { detail: code ?? e?.message ?? '' }));
   return result('PROVIDER_ERROR', t(ctx.lang, 'providerError', { detail: e?.message ?? String(err) }));

@@ -37,7 +37,8 @@ type OllamaClient = import('ollama').Ollama;
 export function ollamaClient(profile: Pick<ProfileConfig, 'base_url'>, fetchImpl?: typeof fetch, apiKey?: string): OllamaClient {
   const { Ollama } = require('ollama') as typeof import('ollama');
   // A key (a hosted or proxied Ollama) goes as a bearer token, as on the OpenAI path.
-  return new Ollama({ host: ollamaHost(profile), ...(fetchImpl ? { fetch: fetchImpl } : {}), ...(apiKey ? { headers: { Authorization: `Bearer ${apiKey}` } } : {}) });
+  const { createHttpFetch } = require('./http-fetch') as typeof import('./http-fetch');
+  return new Ollama({ host: ollamaHost(profile), fetch: fetchImpl ?? createHttpFetch(), ...(apiKey ? { headers: { Authorization: `Bearer ${apiKey}` } } : {}) });
 }
 
 /** Models' own maximum context, from /api/show, per server and model (asked once per process). */
@@ -218,9 +219,8 @@ export interface Fallback {
  */
 export async function completeNative(call: NativeCall): Promise<{ text: string; usage: unknown; model: string; fallback?: Fallback; toolCalls: ToolCall[] }> {
   const { watch, transport, options } = call;
-  const own = { dispatcher: transport.dispatcher, signal: watch.signal };
   const watchedFetch = ((url: string, init?: RequestInit) =>
-    (transport.fetch as typeof fetch)(url, { ...init, ...own, signal: init?.signal ? AbortSignal.any([init.signal, watch.signal]) : watch.signal } as RequestInit)) as typeof fetch;
+    transport.fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, watch.signal]) : watch.signal })) as typeof fetch;
   const client = ollamaClient(call.profile, watchedFetch, call.apiKey);
   const messages = call.messages as Array<Record<string, unknown>>;
   const tools = Array.isArray(options.tools) && options.tools.length ? options.tools : undefined;

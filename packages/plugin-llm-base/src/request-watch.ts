@@ -23,7 +23,7 @@ export interface WaitTimeout {
 /**
  * The clock of one request: aborts it (through its own controller, linked to the caller's
  * signal) when the first piece of the answer or the next one is late. The connect limit is
- * enforced by the connector (undici); this watch is told when the connection is up.
+ * enforced by the transport (http-fetch.ts); this watch is told when the connection is up.
  */
 export class RequestWatch {
   private readonly controller = new AbortController();

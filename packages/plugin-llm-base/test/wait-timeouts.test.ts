@@ -98,9 +98,9 @@ describe('time-outs', () => {
     expect(await p).toMatchObject({ success: false, error: { code: 'NETWORK_ERROR', message: 'Request aborted' } });
   });
 
-  test('a connect time-out (undici UND_ERR_CONNECT_TIMEOUT) says which server and what to run', () => {
+  test('a connect time-out (CONNECT_TIMEOUT from http-fetch) says which server and what to run', () => {
     const sdk = loadSdk();
-    const cause = Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' });
+    const cause = Object.assign(new Error('Connect Timeout Error'), { code: 'CONNECT_TIMEOUT' });
     const err = new sdk.APIConnectionError({ cause });
     const p = { ...profile(), base_url: 'http://192.168.1.20:11434/v1', connect_timeout: 4000 };
     expect(mapError(err, { lang: 'en', profileId: 'gpu', profile: p }, sdk)).toEqual({
