@@ -154,10 +154,11 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
     return fail(err);
   }
   // No profile and nobody to run the guided setup with: say exactly what fixes it.
-  const setup = require('./setup') as typeof import('./setup');
-  const needs = setup.needsSetup({ env, registry: app.registry, profile: args.profile ?? null });
+  // Only the check and the hint: the setup itself (prompts, probes, presets) is not loaded here.
+  const { needsSetup } = require('./setup/needs') as typeof import('./setup/needs');
+  const needs = needsSetup({ env, registry: app.registry, profile: args.profile ?? null });
   if (needs.reason === 'no-profile') {
-    const message = setup.setupHint(lang, needs) ?? '';
+    const message = (require('./setup/hint') as typeof import('./setup/hint')).setupHint(lang, needs) ?? '';
     if (args.json) emitJson({ type: 'error', code: 'NO_PROFILE', message });
     stderr.write(message + '\n');
     return EXIT.llmBase;
