@@ -217,7 +217,9 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   } catch (err) {
     return fail(err);
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    // After a Ctrl+C `ai` is on its way out: a second one (often already on its way) must still
+    // find the handler, or Node's default would kill it in the middle of its clean-up.
+    if (!controller.signal.aborted) process.removeListener('SIGINT', onSigint);
     unhook();
     // Background processes the model started end with the run.
     agent.dispose();
