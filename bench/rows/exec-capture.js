@@ -30,6 +30,7 @@ exports.run = async function run(ctx) {
   const pipe = [];
   const above = [];
   const nodeRead = [];
+  const first = [];
   for (let i = 0; i < runs; i++) {
     // Interleaved, so machine noise hits both alike; the same producer (head) for both.
     pipe.push(pipeSeconds());
@@ -38,7 +39,9 @@ exports.run = async function run(ctx) {
     if (out.bytes < 2 ** 30) throw new Error(`captured only ${out.bytes} bytes`);
     secs.push(out.seconds);
     above.push(out.peakRssMb - out.baselineRssMb);
+    first.push(JSON.parse(runNode([script, '--head', '--direct'], { env: ctx.env }).stdout.trim().split('\n').pop()).seconds);
   }
+  const f = stats(first);
   const s = stats(secs);
   const p = stats(pipe);
   const m = stats(above);
@@ -46,8 +49,9 @@ exports.run = async function run(ctx) {
   const nr = stats(nodeRead);
   return [
     { name: 'head -c 1G /dev/zero \\| cat > /dev/null (baseline, same run)', value: `${fmt(p, 's', 2)} · ${(1024 / p.median).toFixed(0)} MB/s` },
-    { name: 'node reading that pipe and counting, nothing else (the ceiling of a node reader)', value: `${fmt(nr, 's', 2)} · ${(1024 / nr.median).toFixed(0)} MB/s · ${(p.median / nr.median).toFixed(2)}× the pipe's speed` },
-    { metric: ratio, better: 'higher', name: 'exec capturing head -c 1G /dev/zero', value: `${fmt(s, 's', 2)} · ${(1024 / s.median).toFixed(0)} MB/s · ${ratio.toFixed(2)}× the pipe's speed`, target: '≥ 0.7× the pipe', ok: ratio >= 0.7 },
+    { name: "node reading its own spawn pipe (a socketpair) with a 'data' handler that only counts (the ceiling before the worker and the FIFO)", value: `${fmt(nr, 's', 2)} · ${(1024 / nr.median).toFixed(0)} MB/s · ${(p.median / nr.median).toFixed(2)}× the pipe's speed` },
+    { name: "a session's first step (spawned directly: node's socketpair, read by a worker past 8 MiB)", value: `${fmt(f, 's', 2)} · ${(p.median / f.median).toFixed(2)}× the pipe's speed` },
+    { metric: ratio, better: 'higher', name: 'exec capturing head -c 1G /dev/zero (later steps: the spawn helper\'s FIFO, read by a worker past 8 MiB)', value: `${fmt(s, 's', 2)} · ${(1024 / s.median).toFixed(0)} MB/s · ${ratio.toFixed(2)}× the pipe's speed`, target: '≥ 0.7× the pipe', ok: ratio >= 0.7 },
     { name: 'peak RSS above idle', value: fmt(m, 'MB'), target: '< 64 MB', ok: m.max < 64 },
   ];
 };

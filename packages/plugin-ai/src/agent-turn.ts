@@ -170,7 +170,7 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
           runner.run(hook === 'ask' ? ({ ...step, requires: { ...(step as { requires?: object }).requires, confirm: true } } as Step) : step, {
             id,
             signal: own,
-            onOutput: (chunk, stream) => emit(core, { type: 'output', id, chunk, stream }),
+            onOutput: (chunk, stream, skipped) => emit(core, { type: 'output', id, chunk, stream, ...(skipped ? { skipped } : {}) }),
           }),
         );
       } finally {

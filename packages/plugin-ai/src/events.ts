@@ -46,6 +46,8 @@ export type AgentEvent =
       id: string;
       chunk: string;
       stream: 'stdout' | 'stderr';
+      /** Output before this chunk that was not shown (a fast stream past 8 MiB is sampled). */
+      skipped?: number;
       /** Only in `ai -p --json`: the last event of a stream cut to its head and tail. */
       truncated?: true;
       /** With `truncated`: bytes the stream printed in all, and those not carried. */

@@ -92,7 +92,13 @@ export class JsonEventWriter {
     if (!s) this.streams.set(key, (s = { bytes: 0, head: 0, headDone: false, tail: [], tailBytes: 0 }));
     let chunk = event.chunk;
     const size = Buffer.byteLength(chunk);
-    s.bytes += size;
+    s.bytes += size + (event.skipped ?? 0);
+    // After a gap the head is complete, and the tail starts again: neither is contiguous with it.
+    if (event.skipped) {
+      s.headDone = true;
+      s.tail = [];
+      s.tailBytes = 0;
+    }
     if (!s.headDone) {
       const head = headWithin(chunk, this.limit - s.head);
       const headBytes = head.length === chunk.length ? size : Buffer.byteLength(head);

@@ -63,7 +63,7 @@ export interface ToolResult {
 export interface RunOptions {
   id?: string;
   signal?: AbortSignal;
-  onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+  onOutput?: (chunk: string, stream: 'stdout' | 'stderr', skippedBytes?: number) => void;
 }
 
 /** What /undo did (tool-runner's UndoResult). */

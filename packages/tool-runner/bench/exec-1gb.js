@@ -3,7 +3,7 @@
 // Prints one JSON line: {bytes, seconds, mbPerSec, peakRssMb, baselineRssMb, maxOutputBytes, truncated}.
 // Uses the built library (run `npx tsc -b packages/tool-runner` first).
 const path = require('path');
-const { exec } = require(path.join(__dirname, '..', 'lib', 'index.js'));
+const { exec, prepareSpawnHelper } = require(path.join(__dirname, '..', 'lib', 'index.js'));
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(name);
@@ -20,6 +20,9 @@ async function main() {
     `function pump() { while (left > 0) { left--; if (!process.stdout.write(chunk)) { process.stdout.once('drain', pump); return; } } }`,
     `pump();`,
   ].join('\n');
+  // Steps after a session's first go through the spawn helper (real pipes); it is made ready
+  // here so the figure is theirs. `--direct`: the first step's path (node's socketpairs).
+  if (!process.argv.includes('--direct')) await prepareSpawnHelper();
   if (global.gc) global.gc();
   const baseline = process.memoryUsage().rss;
   let peak = baseline;

@@ -45,6 +45,28 @@ export class BoundedCapture {
     }
   }
 
+  /** How many of the last bytes are kept. */
+  get tailCapacity(): number {
+    return this.tailLimit;
+  }
+
+  /** Whether the head is complete (later bytes only ever reach the tail). */
+  get headFull(): boolean {
+    return this.headBytes >= this.headLimit;
+  }
+
+  /**
+   * Bytes read elsewhere (capture-offload.ts), after everything pushed so far: `total` of them,
+   * of which `tail` are the last, and whether any was NUL. Only once the head is full.
+   */
+  absorb(total: number, tail: Buffer, sawNul: boolean): void {
+    if (!this.headFull) throw new Error('absorb needs a full head');
+    if (sawNul) this.sawNul = true;
+    const kept = tail.subarray(Math.max(0, tail.length - Math.min(total, this.tailLimit)));
+    this.total += total - kept.length;
+    this.push(kept);
+  }
+
   /** Whether bytes were dropped between head and tail. */
   get truncated(): boolean {
     return this.total > this.headBytes + Math.min(this.tailBytes, this.tailLimit);

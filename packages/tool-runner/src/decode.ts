@@ -55,6 +55,11 @@ export class OutputDecoder {
   private decoder = new TextDecoder('utf-8', { fatal: true });
   private pending: Uint8Array = new Uint8Array(0);
 
+  /** Bytes of an incomplete character held back from the text so far. */
+  get pendingBytes(): number {
+    return this.encoding === 'utf-8' ? this.pending.length : 0;
+  }
+
   write(chunk: Uint8Array): string {
     if (this.encoding === 'utf-8') {
       try {

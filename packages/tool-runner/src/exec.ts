@@ -1,6 +1,8 @@
 import type { ChildProcess, SpawnOptions } from 'child_process';
-import { BoundedCapture } from './capture';
+import { BoundedCapture, cutEndUtf8, cutStartUtf8 } from './capture';
+import { OFFLOAD_AFTER_BYTES, OFFLOAD_START_BYTES, startOffloadWorker, type OffloadWorker } from './capture-offload';
 import { OutputDecoder } from './decode';
+import { DEFAULT_MAX_OUTPUT_BYTES } from './types';
 
 /** Options of {@link exec}. */
 export interface ExecOptions {
@@ -18,10 +20,13 @@ export interface ExecOptions {
   signal?: AbortSignal;
   /** Bytes of each stream kept (head + tail); default 65536. */
   maxOutputBytes?: number;
-  /** Live output, decoded on character boundaries. */
-  onStdout?: (chunk: string) => void;
-  /** Live error output, decoded on character boundaries. */
-  onStderr?: (chunk: string) => void;
+  /**
+   * Live output, decoded on character boundaries. `skippedBytes`: output before this chunk that
+   * was never passed here (past 8 MiB the display gets samples, capture-offload.ts).
+   */
+  onStdout?: (chunk: string, skippedBytes?: number) => void;
+  /** Live error output, as onStdout. */
+  onStderr?: (chunk: string, skippedBytes?: number) => void;
   /** Time between SIGTERM and SIGKILL of the group; default 2000 ms. */
   killGraceMs?: number;
 }
@@ -63,10 +68,19 @@ export interface ExecDeps {
   platform: NodeJS.Platform;
 }
 
-export const DEFAULT_MAX_OUTPUT_BYTES = 65536;
+export { DEFAULT_MAX_OUTPUT_BYTES };
 
 /** One spawn helper per process (spawn-helper.ts): steps stop paying fork() of a large process. */
 let helper: import('./spawn-helper').SpawnHelper | undefined;
+
+/**
+ * Start the spawn helper ahead of the first step (it boots on the first spawn otherwise, and
+ * that step goes direct). Resolves true once it takes commands; false when it is off or cannot.
+ */
+export function prepareSpawnHelper(): Promise<boolean> {
+  createDefaultExecDeps();
+  return helper ? helper.whenReady() : Promise.resolve(false);
+}
 
 export function createDefaultExecDeps(): ExecDeps {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -122,22 +136,73 @@ function resultOf(out: BoundedCapture, err: BoundedCapture, durationMs: number, 
   };
 }
 
-/** Capture a child's output stream, and hand its text to `cb` (UTF-8 decoded across chunks) for display. */
-function wireOutput(stream: NodeJS.ReadableStream | null, cap: BoundedCapture, cb?: (s: string) => void): void {
-  if (!stream) return;
+/** How a captured stream is stopped early (a destroy, or a stop of its worker). */
+interface OutputReader {
+  destroy(): void;
+}
+
+/**
+ * Capture a child's output stream, and hand its text to `cb` (UTF-8 decoded across chunks) for
+ * display. Past OFFLOAD_START_BYTES a worker starts, and past OFFLOAD_AFTER_BYTES, once it runs,
+ * the reading moves to it (capture-offload.ts); the display then gets the newest output every
+ * 100 ms and, at the end, its last bytes.
+ */
+function wireOutput(stream: NodeJS.ReadableStream | null, cap: BoundedCapture, cb?: (s: string, skippedBytes?: number) => void): OutputReader {
+  if (!stream) return { destroy: () => undefined };
   const decoder = cb ? new OutputDecoder() : undefined;
-  stream.on('data', (chunk: Buffer) => {
-    cap.push(chunk);
-    if (cb && decoder) {
-      const text = decoder.write(chunk);
-      try {
-        if (text) cb(text);
-      } catch {
-        // A failing display callback must not take the process down or stop the capture.
-      }
+  const show = (chunk: Buffer): void => {
+    if (!cb || !decoder) return;
+    const text = decoder.write(chunk);
+    try {
+      if (text) cb(text);
+    } catch {
+      // A failing display callback must not take the process down or stop the capture.
     }
-  });
+  };
+  let worker: OffloadWorker | undefined;
+  let tried = process.platform === 'win32';
+  // Samples start and end anywhere: each is decoded on its own, between character boundaries,
+  // and says how many bytes before it were not shown (offsets count what the worker read).
+  let shownUpTo = 0;
+  // The incomplete character the event loop's decoder held back when the worker took over.
+  let heldBack = 0;
+  const sample = (bytes: Buffer, end: number): void => {
+    const from = cutStartUtf8(bytes);
+    const whole = cutEndUtf8(from);
+    const start = end - bytes.length + (bytes.length - from.length);
+    const text = new OutputDecoder().write(whole);
+    if (!text) return;
+    cb?.(text, Math.max(0, start - shownUpTo) + heldBack);
+    heldBack = 0;
+    shownUpTo = start + whole.length;
+  };
+  const onData = (chunk: Buffer): void => {
+    cap.push(chunk);
+    show(chunk);
+    if (!tried && cap.total >= OFFLOAD_START_BYTES) {
+      tried = true;
+      worker = startOffloadWorker(cap, cb ? sample : undefined);
+    }
+    if (worker?.ready && cap.total >= OFFLOAD_AFTER_BYTES && worker.handOver(stream)) {
+      stream.removeListener('data', onData);
+      heldBack = decoder?.pendingBytes ?? 0;
+    }
+  };
+  // Ended before the hand-over: the worker is not needed.
+  const unneeded = (): void => {
+    if (!worker?.handedOver) worker?.stop();
+  };
+  stream.on('end', unneeded);
+  stream.on('close', unneeded);
+  stream.on('data', onData);
   stream.on('error', () => undefined);
+  return {
+    destroy: () => {
+      if (worker?.handedOver) return worker.stop();
+      worker?.stop();
+      (stream as unknown as { destroy?: () => void }).destroy?.();
+    },
+  };
 }
 
 /**
@@ -210,8 +275,7 @@ export function exec(options: ExecOptions, deps: ExecDeps = createDefaultExecDep
       return;
     }
 
-    wireOutput(child.stdout, out, options.onStdout);
-    wireOutput(child.stderr, err, options.onStderr);
+    const readers = [wireOutput(child.stdout, out, options.onStdout), wireOutput(child.stderr, err, options.onStderr)];
 
     child.on('error', (e: NodeJS.ErrnoException) => {
       spawnError = e;
@@ -227,8 +291,7 @@ export function exec(options: ExecOptions, deps: ExecDeps = createDefaultExecDep
       timers.push(setTimeout(() => killTree('SIGKILL'), grace));
       timers.push(
         setTimeout(() => {
-          child.stdout?.destroy();
-          child.stderr?.destroy();
+          for (const r of readers) r.destroy();
         }, grace * 2),
       );
     });

@@ -81,6 +81,11 @@ export interface ToolRunnerOptions {
   sandbox?: SandboxMode | Sandbox;
   /** Tools beyond the built-ins (a sibling plugin's own, MCP tools): judged and run the same way. */
   tools?: readonly AnyToolDefinition[];
+  /**
+   * The registry to judge and run with, made by the caller with createToolRegistry (replies can
+   * then be parsed against it before the runner exists); `tools` is then ignored.
+   */
+  toolRegistry?: ToolRegistry;
   /** Side effects, for tests. */
   deps?: Partial<RunnerDeps>;
 }
@@ -91,7 +96,7 @@ export interface RunOptions {
   id?: string;
   signal?: AbortSignal;
   /** Live output (not redacted: it is for the user's own screen). */
-  onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+  onOutput?: (chunk: string, stream: 'stdout' | 'stderr', skippedBytes?: number) => void;
 }
 
 export interface ToolRunner {
@@ -170,7 +175,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   const lang: Lang = options.lang ?? 'zh';
   const policy = normalizePolicy(options.policy);
   const registry: Registry = options.registry && typeof options.registry === 'object' ? options.registry : { plugins: {} };
-  const tools = createToolRegistry(options.tools ?? []);
+  const tools = options.toolRegistry ?? createToolRegistry(options.tools ?? []);
   const home = userHome(env);
   const slothtoolHome = sharedSlothtoolHome(env);
   // config.json_patch: the workspace by default (a project's JSON configs); the SlothTool home is

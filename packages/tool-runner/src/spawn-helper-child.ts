@@ -3,8 +3,18 @@
  * It receives `{id, program, args, cwd, env, detached}` over IPC, spawns with piped stdout and
  * stderr, hands both pipes back as handles, and reports the pid, spawn errors and the exit. It
  * ends with its parent (IPC disconnect). Never reads the pipes itself.
+ *
+ * The pipes are real pipes (FIFOs) where it can make them: node's own `'pipe'` stdio is a
+ * socketpair, which moves bulk output at about half a pipe's speed even when read off the event
+ * loop (capture-offload.ts; bench: 1 GiB through exec). Pairs are made ahead in batches (one
+ * `mkfifo` in a fresh 0700 folder, every end opened at once, then the names removed, so only
+ * these descriptors reach them); without one a command gets node's socketpairs as before.
  */
-import { spawn, type ChildProcess } from 'child_process';
+import { execFile, spawn, type ChildProcess } from 'child_process';
+import * as fs from 'fs';
+import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
 
 interface SpawnMessage {
   type: 'spawn';
@@ -24,25 +34,102 @@ function send(message: Record<string, unknown>, handle?: unknown): void {
   }
 }
 
+/** Both ends of one FIFO, opened; its name is gone. */
+interface Fifo {
+  read: number;
+  write: number;
+}
+
+/** Ready pairs (stdout, stderr), made in batches so a step rarely waits for or pays a mkfifo. */
+const spares: Array<{ out: Fifo; err: Fifo }> = [];
+const BATCH = 8;
+let making = false;
+/** mkfifo is missing or failing: socketpairs from now on. */
+let fifosFailed = process.platform === 'win32' || process.env.SLOTHTOOL_SPAWN_FIFO === '0';
+
+function closeAll(fds: number[]): void {
+  for (const fd of fds) {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // already closed
+    }
+  }
+}
+
+/** Make the next batch of FIFO pairs in the background when few are left; `done` when settled. */
+function makeSpares(done?: () => void): void {
+  if (spares.length >= 2 || making || fifosFailed) return done?.();
+  let dir: string;
+  try {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slothtool-pipes-'));
+  } catch {
+    fifosFailed = true;
+    return done?.();
+  }
+  making = true;
+  const names = Array.from({ length: BATCH * 2 }, (_, i) => path.join(dir, String(i)));
+  execFile('mkfifo', ['-m', '600', ...names], (err) => {
+    making = false;
+    const opened: number[] = [];
+    try {
+      if (err) throw err;
+      // The read end first (non-blocking, so it does not wait for a writer), then the write end.
+      const fifos = names.map((name) => {
+        const read = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+        opened.push(read);
+        const write = fs.openSync(name, fs.constants.O_WRONLY);
+        opened.push(write);
+        return { read, write };
+      });
+      for (let i = 0; i < fifos.length; i += 2) spares.push({ out: fifos[i], err: fifos[i + 1] });
+    } catch {
+      closeAll(opened);
+      fifosFailed = true;
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      done?.();
+    }
+  });
+}
+
+/** A paused socket on a FIFO's read end, to hand to the parent. */
+function readSocket(fd: number): net.Socket {
+  return new net.Socket({ fd, readable: true, writable: false, pauseOnCreate: true } as net.SocketConstructorOpts);
+}
+
 function start(m: SpawnMessage): void {
+  const fifos = spares.shift();
   let child: ChildProcess;
   try {
-    child = spawn(m.program, m.args, { cwd: m.cwd, env: m.env, stdio: ['ignore', 'pipe', 'pipe'], detached: m.detached, shell: false, windowsHide: true });
+    const stdio = fifos ? (['ignore', fifos.out.write, fifos.err.write] as const) : (['ignore', 'pipe', 'pipe'] as const);
+    child = spawn(m.program, m.args, { cwd: m.cwd, env: m.env, stdio: [...stdio], detached: m.detached, shell: false, windowsHide: true });
   } catch (err) {
+    if (fifos) closeAll([fifos.out.read, fifos.out.write, fifos.err.read, fifos.err.write]);
     const e = err as NodeJS.ErrnoException;
     send({ type: 'error', id: m.id, code: e.code ?? 'SPAWN_FAILED', message: e.message, errno: e.errno, syscall: e.syscall, path: e.path });
     return;
+  } finally {
+    makeSpares();
   }
+  // The command holds the write ends now; ours would keep its readers from ever seeing the end.
+  if (fifos) closeAll([fifos.out.write, fifos.err.write]);
+  const [stdout, stderr] = fifos ? [readSocket(fifos.out.read), readSocket(fifos.err.read)] : [child.stdout, child.stderr];
   // Nothing may be read here: the pipes go to the parent, which reads them from the start.
-  for (const stream of [child.stdout, child.stderr]) {
+  for (const stream of [stdout, stderr]) {
     stream?.pause();
     (stream as unknown as { _handle?: { readStop?: () => void } })?._handle?.readStop?.();
   }
   child.on('error', (e: NodeJS.ErrnoException) => send({ type: 'error', id: m.id, code: e.code ?? 'ERROR', message: e.message, errno: e.errno, syscall: e.syscall, path: e.path }));
-  if (child.pid === undefined) return; // 'error' follows
+  if (child.pid === undefined) {
+    // 'error' follows; the read ends have no writer left and nobody to read them.
+    stdout?.destroy();
+    stderr?.destroy();
+    return;
+  }
   send({ type: 'pid', id: m.id, pid: child.pid });
-  send({ type: 'stdout', id: m.id }, child.stdout);
-  send({ type: 'stderr', id: m.id }, child.stderr);
+  send({ type: 'stdout', id: m.id }, stdout);
+  send({ type: 'stderr', id: m.id }, stderr);
   child.on('exit', (code, signal) => send({ type: 'exit', id: m.id, code, signal }));
 }
 
@@ -50,4 +137,5 @@ process.on('message', (m: SpawnMessage) => {
   if (m && m.type === 'spawn') start(m);
 });
 process.on('disconnect', () => process.exit(0));
-send({ type: 'ready' });
+// Ready once the first pipes are there (or known not to come), so the first command gets them.
+makeSpares(() => send({ type: 'ready' }));

@@ -26,6 +26,11 @@ class LateStream extends EventEmitter {
     return this.source !== undefined;
   }
 
+  /** The pipe, once it arrived (capture-offload.ts reads its descriptor). */
+  get socket(): Socket | undefined {
+    return this.source;
+  }
+
   attach(socket: Socket): void {
     this.source = socket;
     if (this.destroyed) return void socket.destroy();
@@ -117,6 +122,7 @@ export class SpawnHelper {
   private failed = false;
   private nextId = 1;
   private readonly active = new Map<number, RemoteChild>();
+  private readonly waiting: Array<(ready: boolean) => void> = [];
 
   /** `childScript`: the helper's program (default: spawn-helper-child.js next to this file). */
   constructor(
@@ -139,6 +145,15 @@ export class SpawnHelper {
     return remote as unknown as ChildProcess;
   }
 
+  /** Start the helper now if it is not up; true once it takes commands, false when it cannot. */
+  whenReady(): Promise<boolean> {
+    if (this.ready || this.failed) return Promise.resolve(this.ready);
+    this.boot();
+    // Waiting keeps the process up (the helper's channel is otherwise unreferenced).
+    this.child?.channel?.ref();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
   /** Stop the helper (its commands are the caller's to end first). */
   close(): void {
     this.failed = true;
@@ -149,9 +164,10 @@ export class SpawnHelper {
     if (this.child || this.failed) return;
     const { fork } = require('child_process') as typeof import('child_process');
     try {
-      this.child = fork(this.childScript, [], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], execArgv: [], serialization: 'json' });
+      this.child = fork(this.childScript, [], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], execArgv: [], serialization: 'json', env: process.env });
     } catch {
       this.failed = true;
+      this.settleWaiting();
       return;
     }
     const child = this.child;
@@ -165,6 +181,7 @@ export class SpawnHelper {
   private onMessage(m: HelperMessage, handle?: Socket): void {
     if (m.type === 'ready') {
       this.ready = true;
+      this.settleWaiting();
       return;
     }
     const remote = m.id === undefined ? undefined : this.active.get(m.id);
@@ -190,10 +207,17 @@ export class SpawnHelper {
     if (!this.active.size) this.child?.channel?.unref();
   }
 
+  private settleWaiting(): void {
+    if (!this.waiting.length) return;
+    if (!this.active.size) this.child?.channel?.unref();
+    for (const resolve of this.waiting.splice(0)) resolve(this.ready);
+  }
+
   /** The helper died: what it started is reported ended; later spawns are direct. */
   private lost(): void {
     this.failed = true;
     this.ready = false;
+    this.settleWaiting();
     for (const [id, remote] of this.active) {
       if (remote.pid !== undefined) remote.kill('SIGKILL');
       remote.orphaned();

@@ -117,3 +117,6 @@ export interface ClassifyContext {
  */
 export type RunMode = 'plan' | 'default' | 'auto-edit' | 'yolo';
 export const RUN_MODES: readonly RunMode[] = ['plan', 'default', 'auto-edit', 'yolo'];
+
+/** The default output cap of exec: bytes kept of each stream, a quarter at the head, the rest at the tail. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 65536;

@@ -1,4 +1,4 @@
-import { spawn } from 'child_process';
+import { spawn, spawnSync } from 'child_process';
 import * as path from 'path';
 import { SpawnHelper } from '../src/spawn-helper';
 
@@ -69,4 +69,42 @@ test('other stdio shapes, and everything after the helper died, are spawned dire
   direct.mockClear();
   expect((await run(helper.spawn('echo', ['after'], PIPES))).out).toBe('after\n');
   expect(direct).toHaveBeenCalledTimes(1);
+});
+
+test('commands get real pipes (FIFOs) made ahead, no other descriptor of the helper, and socketpairs when FIFOs are off', async () => {
+  const { helper } = await readyHelper();
+  // What the command's stdout and stderr are, and which descriptors it holds.
+  const probe = ['-c', 'stat -L -c %F /proc/self/fd/1; stat -L -c %F /proc/self/fd/2 >&2; ls /proc/self/fd | tr "\\n" " "'];
+  // The descriptors a directly spawned command has (this process may pass some on to every child).
+  const plain = spawnSync('sh', probe, { encoding: 'utf8' }).stdout.split('\n')[1].trim();
+  for (let i = 0; i < 12; i++) {
+    // More commands than one batch: the pool is refilled in the background.
+    const r = await run(helper.spawn('sh', probe, PIPES));
+    expect(r.out.split('\n')[0]).toBe('fifo');
+    expect(r.err.trim()).toBe('fifo');
+    // The same as a direct spawn: none of the helper's pooled ends.
+    expect(r.out.split('\n')[1].trim()).toBe(plain);
+  }
+  helper.close();
+  const off = new SpawnHelper(jest.fn(spawn) as never, CHILD);
+  const saved = process.env.SLOTHTOOL_SPAWN_FIFO;
+  process.env.SLOTHTOOL_SPAWN_FIFO = '0';
+  try {
+    expect(await off.whenReady()).toBe(true);
+  } finally {
+    if (saved === undefined) delete process.env.SLOTHTOOL_SPAWN_FIFO;
+    else process.env.SLOTHTOOL_SPAWN_FIFO = saved;
+  }
+  const r = await run(off.spawn('sh', probe, PIPES));
+  expect(r.out.split('\n')[0]).toBe('socket');
+  off.close();
+});
+
+test('whenReady starts the helper and keeps the process waiting for it', async () => {
+  const helper = new SpawnHelper(jest.fn(spawn) as never, CHILD);
+  expect(await helper.whenReady()).toBe(true);
+  expect(await helper.whenReady()).toBe(true);
+  helper.close();
+  const broken = new SpawnHelper(jest.fn(spawn) as never, path.join(__dirname, 'no-such-helper.js'));
+  expect(await broken.whenReady()).toBe(false);
 });

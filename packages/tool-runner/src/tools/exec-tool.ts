@@ -125,8 +125,8 @@ export async function runExec(step: ExecStep, ctx: ToolContext): Promise<RunTool
     timeoutMs,
     signal: ctx.signal,
     maxOutputBytes: ctx.maxOutputBytes,
-    onStdout: ctx.onOutput ? (s) => ctx.onOutput?.(s, 'stdout') : undefined,
-    onStderr: ctx.onOutput ? (s) => ctx.onOutput?.(s, 'stderr') : undefined,
+    onStdout: ctx.onOutput ? (s, skipped) => ctx.onOutput?.(s, 'stdout', skipped) : undefined,
+    onStderr: ctx.onOutput ? (s, skipped) => ctx.onOutput?.(s, 'stderr', skipped) : undefined,
   });
   // A credential printed as a bare value matches no redaction pattern: mask the whole output.
   if ((step.program === 'npm' || step.program.endsWith('/npm')) && npmSecretOutput(step.args) === 'value' && r.stdoutTail) {

@@ -93,8 +93,8 @@ export async function runPluginRun(step: PluginRunStep, ctx: ToolContext): Promi
     timeoutMs: ctx.timeoutMs,
     signal: ctx.signal,
     maxOutputBytes: ctx.maxOutputBytes,
-    onStdout: ctx.onOutput ? (s) => ctx.onOutput?.(s, 'stdout') : undefined,
-    onStderr: ctx.onOutput ? (s) => ctx.onOutput?.(s, 'stderr') : undefined,
+    onStdout: ctx.onOutput ? (s, skipped) => ctx.onOutput?.(s, 'stdout', skipped) : undefined,
+    onStderr: ctx.onOutput ? (s, skipped) => ctx.onOutput?.(s, 'stderr', skipped) : undefined,
   });
   const parsed = parseOutput(step, r);
   return {

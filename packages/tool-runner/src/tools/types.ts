@@ -114,7 +114,7 @@ export interface ToolContext {
   timeoutMs: number;
   maxOutputBytes: number;
   signal?: AbortSignal;
-  onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+  onOutput?: (chunk: string, stream: 'stdout' | 'stderr', skippedBytes?: number) => void;
   decision: ResultDecision;
   allowedRoots: string[];
   /**
