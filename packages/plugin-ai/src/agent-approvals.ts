@@ -97,6 +97,11 @@ export function getRunner(core: AgentCore): StepRunner {
   return core.runner;
 }
 
+/** The tools replies are parsed against: the agent's own registry, else the runner's. */
+export function toolsOf(core: AgentCore): StepRunner['tools'] {
+  return core.deps.tools ?? getRunner(core).tools;
+}
+
 /** A missing OS sandbox is said once, before the first step runs (never silently); a turn
  * that only talks never probes for it. */
 export function noteSandbox(core: AgentCore): void {

@@ -19,6 +19,12 @@ export interface AgentDeps {
   llm: LlmClient;
   /** Builds the step runner; called once, lazily, with the agent's confirm bridge. */
   createRunner: (confirm: ConfirmFn) => StepRunner;
+  /**
+   * The tools replies are parsed against, when known before the runner (the runner built by
+   * createRunner must then use this same registry). Without it, the runner's are used, which
+   * builds the runner at the first reply.
+   */
+  tools?: StepRunner['tools'];
   /** Asked for L1 steps. Without one every L1 step is declined. */
   confirm?: AgentConfirmFn;
   /** Where sessions are appended; none = nothing is written. */

@@ -3,7 +3,7 @@
  * the background) and the hooks of every event (Claude Code's format, extensions/hooks.ts).
  * Hooks only ever tighten: none can let a step run that the runner refuses.
  */
-import { getRunner } from './agent-approvals';
+import { toolsOf } from './agent-approvals';
 import type { AgentCore, Pending } from './agent-core';
 import { log } from './agent-session';
 import { t } from './i18n';
@@ -32,7 +32,7 @@ export async function syncTools(core: AgentCore, signal: AbortSignal, settle: bo
   for (const f of dynamic.failures?.() ?? []) log(core, 'mcp_failed', t(core.options.lang, 'mcpTestFailed', { name: f.name, detail: f.error }));
   const now = dynamic.current();
   if (now.key === (core.toolsKey ?? '')) return;
-  const registry = getRunner(core).tools as unknown as Registering | undefined;
+  const registry = toolsOf(core) as unknown as Registering | undefined;
   if (!registry?.register) return; // a runner without a registry cannot run them: leave them out
   for (const def of now.tools) {
     const name = (def as { name: string }).name;

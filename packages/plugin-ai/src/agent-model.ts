@@ -1,5 +1,5 @@
 import { withChildSignal } from './abort';
-import { getRunner } from './agent-approvals';
+import { toolsOf } from './agent-approvals';
 import { at, emit, zeroUsage, type AgentCore, type Pending } from './agent-core';
 import { log, record } from './agent-session';
 import { fitToolResult, renderSummary, renderTranscript, ruleBasedSummary, type ChatMessage } from './context';
@@ -93,10 +93,10 @@ export async function call(
  * request quoting the error; still invalid → the raw text as chat, marked raw. */
 export async function ask(core: AgentCore, pending: Pending[], signal: AbortSignal, turn: UsageTotals): Promise<Asked> {
   const transport = core.deps.llm.transport?.(core.profile) ?? 'json';
-  if (transport === 'tools' && getRunner(core).tools) return (require('./agent-tools') as typeof import('./agent-tools')).askWithTools(core, pending, signal, turn);
+  if (transport === 'tools' && toolsOf(core)) return (require('./agent-tools') as typeof import('./agent-tools')).askWithTools(core, pending, signal, turn);
   const current = toMessages(core, pending);
   // json_schema: the reply's JSON Schema (from the registry's tools) constrains the answer.
-  const shape: CallShape = transport === 'json_schema' ? { jsonSchema: { name: 'reply', schema: replyJsonSchema(getRunner(core).tools) } } : {};
+  const shape: CallShape = transport === 'json_schema' ? { jsonSchema: { name: 'reply', schema: replyJsonSchema(toolsOf(core)) } } : {};
   let messages = core.context.build(current);
   let result = await call(core, messages, signal, 'reply', false, shape);
   if (!result.ok && result.notFound && !signal.aborted) {
@@ -106,7 +106,7 @@ export async function ask(core: AgentCore, pending: Pending[], signal: AbortSign
   }
   if (!result.ok) return { ok: false, code: result.code, message: result.message };
   addUsage(core, result.usage, turn);
-  const first = parseReply(result.data, getRunner(core).tools);
+  const first = parseReply(result.data, toolsOf(core));
   if (first.success) return { ok: true, reply: first.reply, raw: false, repaired: false };
 
   emit(core, { type: 'repair', error: first.error });
@@ -121,7 +121,7 @@ export async function ask(core: AgentCore, pending: Pending[], signal: AbortSign
   let raw = first.raw;
   if (second.ok) {
     addUsage(core, second.usage, turn);
-    const parsed = parseReply(second.data, getRunner(core).tools);
+    const parsed = parseReply(second.data, toolsOf(core));
     if (parsed.success) return { ok: true, reply: parsed.reply, raw: false, repaired: true };
     raw = parsed.raw;
   } else if (second.code === 'ABORTED') {

@@ -8,7 +8,7 @@
  * The conversation window stays as it is (compact text of earlier turns, DESIGN §6): only the
  * exchange in flight — the last answer's calls and their results — travels in the tool shape.
  */
-import { getRunner } from './agent-approvals';
+import { toolsOf } from './agent-approvals';
 import type { AgentCore, Pending } from './agent-core';
 import { addUsage, call, toMessages, type Asked } from './agent-model';
 import { emit } from './agent-core';
@@ -121,7 +121,7 @@ function requestMessages(core: AgentCore, pending: Pending[], current: ChatMessa
 /** One answer through native tool calls: text → chat; calls → a cmd reply; invalid calls → one
  * repair round; still invalid → the text (or the calls) as a raw chat. */
 export async function askWithTools(core: AgentCore, pending: Pending[], signal: AbortSignal, turn: UsageTotals): Promise<Asked> {
-  const registry = getRunner(core).tools as unknown as ToolSource;
+  const registry = toolsOf(core) as unknown as ToolSource;
   const hidden = hiddenTools(core, registry);
   const { defs } = toolDefinitions(registry, hidden);
   const current = toMessages(core, pending);

@@ -95,7 +95,10 @@ interface ToolRunnerModule {
     env?: NodeJS.ProcessEnv;
     sandbox?: 'auto' | 'required' | 'off';
     tools?: readonly unknown[];
+    toolRegistry?: StepRunner['tools'];
   }): StepRunner;
+  /** The registry on its own (tool-runner ≥ the registry): replies are parsed before a runner exists. */
+  createToolRegistry?(extra: readonly unknown[]): StepRunner['tools'];
   /** The git root holding `cwd`, or `cwd` (tool-runner ≥ issue #10). */
   findWorkspace?(cwd: string): string;
   classify(step: unknown, policy?: Policy, ctx?: { cwd?: string; home?: string; lang?: Lang }): {
@@ -156,13 +159,26 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const systemPrompt = buildSystemPrompt(environment, promptTools);
   // With native tool calls (llm-base transport `tools`) the tools travel as definitions instead.
   const toolsSystemPrompt = buildSystemPrompt(environment, promptTools, 'tools');
+  // The tools replies are parsed against exist before the runner, which a turn that only talks
+  // never builds (nor loads: tool-runner's runner, exec and sandbox load on first use).
+  const tools = options.createRunner ? undefined : loadToolRunner().createToolRegistry?.(extraTools);
   const createRunner =
     options.createRunner ??
     ((confirm: ConfirmFn) => {
       const tr = loadToolRunner();
       // fs.* steps judge paths against the workspace: the git root of the cwd, or the cwd.
       const workspace = tr.findWorkspace?.(cwd) ?? cwd;
-      return tr.createToolRunner({ policy: policyOf(config, paths.config, projectRules.set, projectRoot), confirm, registry, cwd, workspace, lang: options.lang, env, sandbox: config.sandbox, tools: extraTools });
+      return tr.createToolRunner({
+        policy: policyOf(config, paths.config, projectRules.set, projectRoot),
+        confirm,
+        registry,
+        cwd,
+        workspace,
+        lang: options.lang,
+        env,
+        sandbox: config.sandbox,
+        ...(tools ? { toolRegistry: tools } : { tools: extraTools }),
+      });
     });
   const agent = new Agent(
     {
@@ -178,6 +194,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     {
       llm,
       createRunner,
+      ...(tools ? { tools } : {}),
       confirm: options.confirm,
       store: new SessionStore(paths.sessionsDir),
       ...(hooks.length ? { hooks } : {}),

@@ -1,23 +1,61 @@
+/**
+ * The package's API. What a model reply needs first (the tool registry, the rule parser, the
+ * types) loads with the package; the rest (the runner, exec, the sandbox, classification, output
+ * parsers) on first use, so `require('@holic512/tool-runner')` stays small for a turn that only
+ * talks (measured: 6.4 MB and 56 modules eager, 2 MB and 13 with these lazy).
+ */
+import { lazy } from './lazy';
+
 /** Package version, read from package.json at run time so it never drifts. */
 export const VERSION: string = require('../package.json').version;
 
-export { exec, execInherit, createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES } from './exec';
+const execModule = lazy(() => require('./exec') as typeof import('./exec'));
+const classifyModule = lazy(() => require('./policy/classify') as typeof import('./policy/classify'));
+const sandboxModule = lazy(() => require('./sandbox') as typeof import('./sandbox'));
+const outputModule = lazy(() => require('./parse-output') as typeof import('./parse-output'));
+const redactModule = lazy(() => require('./redact') as typeof import('./redact'));
+const runnerModule = lazy(() => require('./runner') as typeof import('./runner'));
+const workspaceModule = lazy(() => require('./workspace') as typeof import('./workspace'));
+const htmlModule = lazy(() => require('./html-text') as typeof import('./html-text'));
+const netModule = lazy(() => require('./net-guard') as typeof import('./net-guard'));
+
+type Fn<K extends keyof M, M> = M[K];
+type ExecM = typeof import('./exec');
+type ClassifyM = typeof import('./policy/classify');
+type SandboxM = typeof import('./sandbox');
+type RunnerM = typeof import('./runner');
+type WorkspaceM = typeof import('./workspace');
+
+export const exec: Fn<'exec', ExecM> = (...a) => execModule().exec(...a);
+export const execInherit: Fn<'execInherit', ExecM> = (...a) => execModule().execInherit(...a);
+export const createDefaultExecDeps: Fn<'createDefaultExecDeps', ExecM> = (...a) => execModule().createDefaultExecDeps(...a);
+export const prepareSpawnHelper: Fn<'prepareSpawnHelper', ExecM> = (...a) => execModule().prepareSpawnHelper(...a);
+export { DEFAULT_MAX_OUTPUT_BYTES } from './types';
 export type { ExecOptions, ExecResult, ExecDeps, InheritResult } from './exec';
-export { classify, sessionKey, validateStep } from './policy/classify';
+export const classify: Fn<'classify', ClassifyM> = (...a) => classifyModule().classify(...a);
+export const sessionKey: Fn<'sessionKey', ClassifyM> = (...a) => classifyModule().sessionKey(...a);
+export const validateStep: Fn<'validateStep', ClassifyM> = (...a) => classifyModule().validateStep(...a);
 export { tools, getTool, toolJsonSchema, createToolRegistry, builtinRegistry, TOOL_NAME } from './registry';
 export type { ToolRegistry } from './registry';
 export { RequiresSchema } from './registry/common';
 export type { ToolDefinition, AnyToolDefinition, Assessment, AssessContext, Touches, JudgeEnv } from './registry/types';
 export type { Finding, Category } from './policy/finding';
-export { createSandbox, bwrapArgs, seatbeltProfile, sandboxDenial, sandboxSpec, HOME_SECRET_STORES } from './sandbox';
+export const createSandbox: Fn<'createSandbox', SandboxM> = (...a) => sandboxModule().createSandbox(...a);
+export const bwrapArgs: Fn<'bwrapArgs', SandboxM> = (...a) => sandboxModule().bwrapArgs(...a);
+export const seatbeltProfile: Fn<'seatbeltProfile', SandboxM> = (...a) => sandboxModule().seatbeltProfile(...a);
+export const sandboxDenial: Fn<'sandboxDenial', SandboxM> = (...a) => sandboxModule().sandboxDenial(...a);
+export const sandboxSpec: Fn<'sandboxSpec', SandboxM> = (...a) => sandboxModule().sandboxSpec(...a);
+export { HOME_SECRET_STORES } from './sandbox/spec';
 export type { Sandbox, SandboxMode, SandboxStatus, SandboxSpec, SandboxDenial } from './sandbox';
 export { parseRule, ruleMatches, decideByRules, exactRuleFor, isRuleProblem } from './permission-rules';
 export type { PermissionRule, PermissionSubject, PermissionEffect, RuleProblem, ArgKind } from './permission-rules';
 export type { ClassifyOptions } from './policy/classify';
-export { parseOutput } from './parse-output';
+export const parseOutput: typeof import('./parse-output').parseOutput = (...a) => outputModule().parseOutput(...a);
 export type { Parsed, ParseInput, ParseOptions, SearchMatch, GitStatusEntry, GitLogEntry } from './parse-output';
-export { redact, redactValue } from './redact';
-export { createToolRunner, createDefaultRunnerDeps } from './runner';
+export const redact: typeof import('./redact').redact = (...a) => redactModule().redact(...a);
+export const redactValue: typeof import('./redact').redactValue = (...a) => redactModule().redactValue(...a);
+export const createToolRunner: Fn<'createToolRunner', RunnerM> = (...a) => runnerModule().createToolRunner(...a);
+export const createDefaultRunnerDeps: Fn<'createDefaultRunnerDeps', RunnerM> = (...a) => runnerModule().createDefaultRunnerDeps(...a);
 export type { ConfirmAnswer, ConfirmRequest, ToolRunner, ToolRunnerOptions, RunOptions } from './runner';
 export type {
   ToolResult,
@@ -30,11 +68,15 @@ export type {
   ToolContext,
 } from './tools/types';
 export { MESSAGES, message } from './i18n';
-export { findWorkspace, resolvePath, expandPath, isInside } from './workspace';
+export const findWorkspace: Fn<'findWorkspace', WorkspaceM> = (...a) => workspaceModule().findWorkspace(...a);
+export const resolvePath: Fn<'resolvePath', WorkspaceM> = (...a) => workspaceModule().resolvePath(...a);
+export const expandPath: Fn<'expandPath', WorkspaceM> = (...a) => workspaceModule().expandPath(...a);
+export const isInside: Fn<'isInside', WorkspaceM> = (...a) => workspaceModule().isInside(...a);
 export type { ResolvedPath } from './workspace';
 export type { FileChange, UndoResult } from './file-journal';
-export { htmlToText, htmlTitle } from './html-text';
-export { addressKind } from './net-guard';
+export const htmlToText: typeof import('./html-text').htmlToText = (...a) => htmlModule().htmlToText(...a);
+export const htmlTitle: typeof import('./html-text').htmlTitle = (...a) => htmlModule().htmlTitle(...a);
+export const addressKind: typeof import('./net-guard').addressKind = (...a) => netModule().addressKind(...a);
 export type { Resolver, LookupAddress } from './net-guard';
 export type { FsReadResult } from './tools/fs-read';
 export type { FsChangeResult } from './tools/fs-edit';
