@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { redact, redactValue } from '@holic512/shared';
 import { z } from 'zod';
-import { appendPrivate, ensurePrivateDir } from '@holic512/shared/lib/private-files';
+import { appendPrivate, ensurePrivateDir, ensurePrivateDirOnce } from '@holic512/shared/lib/private-files';
 import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 import { SummarySchema } from './protocol';
 
@@ -69,7 +69,7 @@ export class SessionStore {
 
   /** Append one record as one line (one write call in append mode). */
   append(id: string, record: SessionRecord): void {
-    ensurePrivateDir(path.dirname(this.dir));
+    ensurePrivateDirOnce(path.dirname(this.dir));
     appendPrivateLine(this.fileOf(id), record);
   }
 

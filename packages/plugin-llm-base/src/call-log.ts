@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { redactValue } from '@holic512/shared';
+import { ensurePrivateDirOnce } from '@holic512/shared/lib/private-files';
 import { LlmBaseError } from './errors';
 import { Lang, t } from './i18n';
 import { callLogPath, legacyCallLogPath } from './paths';
@@ -101,6 +102,9 @@ export function getCall(callId: unknown, env: NodeJS.ProcessEnv, lang: Lang): Ca
   return listCalls(env, lang).find((c) => c.call_id === callId) ?? null;
 }
 
+/** Call logs whose legacy file this process has looked for. */
+const migrated = new Set<string>();
+
 /**
  * Append one entry: one write() of one line with O_APPEND, so concurrent callers (threads of one
  * process or several processes) lose nothing and nothing is rewritten. The entry passes the
@@ -108,8 +112,12 @@ export function getCall(callId: unknown, env: NodeJS.ProcessEnv, lang: Lang): Ca
  */
 export async function addCall(record: CallRecord, env: NodeJS.ProcessEnv, lang: Lang, now: () => Date = () => new Date()): Promise<void> {
   const file = callLogPath(env);
-  (require('@holic512/shared/lib/private-files') as typeof import('@holic512/shared/lib/private-files')).ensurePrivateDir(path.dirname(file));
-  migrateLegacy(env, lang, now);
+  ensurePrivateDirOnce(path.dirname(file));
+  // A 1.0.x log is moved over on the first call of the process (listCalls checks every time).
+  if (!migrated.has(file)) {
+    migrateLegacy(env, lang, now);
+    migrated.add(file);
+  }
   const line = Buffer.from(JSON.stringify(redactValue(record)) + '\n', 'utf8');
   const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
   let size: number;

@@ -118,7 +118,34 @@ export interface Transport {
  */
 function watchedTransport(watch: RequestWatch, connectMs: number): Transport {
   const { createHttpFetch } = require('./http-fetch') as typeof import('./http-fetch');
-  return { fetch: createHttpFetch({ connectMs, connected: () => watch.connected() }) };
+  return { fetch: createHttpFetch(watchHooks(watch, connectMs)) };
+}
+
+function watchHooks(watch: RequestWatch, connectMs: number): import('./http-fetch').FetchHooks {
+  return { connectMs, connected: () => watch.connected() };
+}
+
+/** The request options that give one request its watch (signal, connect limit, connected). */
+function watched(watch: RequestWatch, connectMs: number): OpenAIType.RequestOptions {
+  const { FETCH_HOOKS } = require('./http-fetch') as typeof import('./http-fetch');
+  return { signal: watch.signal, fetchOptions: { [FETCH_HOOKS]: watchHooks(watch, connectMs) } as OpenAIType.RequestOptions['fetchOptions'] };
+}
+
+/**
+ * Clients kept for the process, one per server, key, time-out and retries: building one costs
+ * about 0.2 ms, and one client keeps its connections (each request brings its own watch).
+ */
+const clients = new Map<string, OpenAIType>();
+
+function sharedClient(sdk: Sdk, profile: ProfileConfig, apiKey: string): OpenAIType {
+  const key = [profile.base_url, apiKey, profile.timeout, profile.max_retries ?? 2].join('\u0000');
+  let client = clients.get(key);
+  if (!client) {
+    if (clients.size >= 8) clients.delete(clients.keys().next().value as string);
+    client = createClient(sdk, profile, apiKey);
+    clients.set(key, client);
+  }
+  return client;
 }
 
 /** A client for one profile; keys never reach the environment-driven SDK defaults. */
@@ -189,11 +216,11 @@ interface Completed {
   formatRejected?: boolean;
 }
 
-async function complete(client: OpenAIType, body: Record<string, unknown>, options: ChatOptions, watch: RequestWatch): Promise<Completed> {
+async function complete(client: OpenAIType, body: Record<string, unknown>, options: ChatOptions, watch: RequestWatch, connectMs: number): Promise<Completed> {
   if (options.onText) {
     const stream = await client.chat.completions.create(
       { ...(body as object), stream: true, stream_options: { include_usage: true } } as OpenAIType.Chat.ChatCompletionCreateParamsStreaming,
-      { signal: watch.signal },
+      watched(watch, connectMs),
     );
     let text = '';
     let usage: unknown;
@@ -213,9 +240,7 @@ async function complete(client: OpenAIType, body: Record<string, unknown>, optio
     if (watch.signal.aborted) throw new LlmBaseError('NETWORK_ERROR', 'aborted', 'aborted');
     return { text, usage, toolCalls: calls.result() };
   }
-  const res = await client.chat.completions.create(body as unknown as OpenAIType.Chat.ChatCompletionCreateParamsNonStreaming, {
-    signal: watch.signal,
-  });
+  const res = await client.chat.completions.create(body as unknown as OpenAIType.Chat.ChatCompletionCreateParamsNonStreaming, watched(watch, connectMs));
   const message = res.choices?.[0]?.message;
   return { text: contentToText(message?.content), usage: res.usage, toolCalls: toolCallsOf(message) };
 }
@@ -234,7 +259,6 @@ export async function chat(
   const mapCtx: MapContext = { lang: deps.lang, signal: options.signal };
   let sdk: Sdk | undefined;
   let watch: RequestWatch | undefined;
-  let transport: Transport | undefined;
   try {
     const { profile_id, profile } = deps.unsaved ?? getProfile(profileName, ctx);
     mapCtx.profileId = profile_id;
@@ -246,8 +270,6 @@ export async function chat(
     sdk = loadSdk();
     const limits = waitLimits(profile);
     watch = new RequestWatch(limits, { model, server: serverOf(profile.base_url) }, options.onWait, options.signal);
-    transport = watchedTransport(watch, limits.connect);
-    const client = createClient(sdk, profile, apiKey, transport);
     // Tool calls carry their own structure: no strict-JSON prompt then (transport.ts).
     const tools = Array.isArray(options.tools) && options.tools.length ? options.tools : undefined;
     const body: Record<string, unknown> = {
@@ -263,20 +285,22 @@ export async function chat(
     const native = require('./ollama-native') as typeof import('./ollama-native');
     if (native.isOllamaProfile(profile)) {
       // Ollama: the native API, which takes num_ctx and keep_alive (ollama-native.ts).
+      const transport = watchedTransport(watch, limits.connect);
       done = await native.completeNative({ profile, mode, messages: body.messages as Array<{ role: string; content: unknown }>, options, watch, transport, lang: deps.lang, apiKey });
     } else if (schema || (!tools && profile.json_mode === 'response_format')) {
+      const client = sharedClient(sdk, profile, apiKey);
       try {
-        done = await complete(client, { ...body, response_format: schema ?? { type: 'json_object' } }, options, watch);
+        done = await complete(client, { ...body, response_format: schema ?? { type: 'json_object' } }, options, watch, limits.connect);
       } catch (err) {
         if (!rejectsResponseFormat(err, sdk) || watch.signal.aborted) throw err;
-        done = { ...(await complete(client, body, options, watch)), formatRejected: true };
+        done = { ...(await complete(client, body, options, watch, limits.connect)), formatRejected: true };
         // Only now is it clear the parameter was the problem: remember it for this profile.
         // If that write fails (config locked or read-only) the answer still stands; the next
         // call simply pays for one more rejected attempt.
         if (!deps.unsaved && !schema) await rememberJsonMode(profile_id, 'prompt', ctx).catch(() => undefined);
       }
     } else {
-      done = await complete(client, body, options, watch);
+      done = await complete(sharedClient(sdk, profile, apiKey), body, options, watch, limits.connect);
     }
     const extracted = extractJsonObject(done.text);
     const usage = priced(normalizeUsage(done.usage), profile, done.model && done.model !== model ? 'low' : mode);

@@ -29,6 +29,12 @@ export interface FetchHooks {
   connectMs?: number;
 }
 
+/**
+ * A request's own hooks, as a key of its `RequestInit` (the SDKs pass request-level fetch options
+ * through): one client and one fetch can then serve every request, each with its own watch.
+ */
+export const FETCH_HOOKS: unique symbol = Symbol.for('slothtool.fetchHooks');
+
 const MAX_REDIRECTS = 20;
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
@@ -197,9 +203,10 @@ function exchange(url: URL, req: Prepared, hooks: FetchHooks, signal: AbortSigna
   });
 }
 
-/** A `fetch` for the SDKs, with this request's hooks (connect limit, connected). */
-export function createHttpFetch(hooks: FetchHooks = {}): typeof fetch {
+/** A `fetch` for the SDKs, with these hooks (connect limit, connected) unless a request brings its own (FETCH_HOOKS). */
+export function createHttpFetch(defaultHooks: FetchHooks = {}): typeof fetch {
   return (async (input: string | URL | Request, init: RequestInit = {}) => {
+    const hooks = (init as { [FETCH_HOOKS]?: FetchHooks })[FETCH_HOOKS] ?? defaultHooks;
     if (typeof input === 'object' && !(input instanceof URL)) {
       const r = input as Request;
       init = { method: r.method, headers: r.headers, body: r.body ? await r.arrayBuffer() : undefined, signal: r.signal, ...init };

@@ -276,8 +276,9 @@ export const MESSAGE_TABLES = TABLE;
 
 /** The user's language from `<home>/settings.json` (`language`), default zh. */
 export function readLanguage(env: NodeJS.ProcessEnv = process.env): Lang {
-  return (require('@holic512/shared/lib/language') as typeof import('@holic512/shared/lib/language')).readLanguage(slothtoolHome(env), env);
+  return (sharedLanguage ??= require('@holic512/shared/lib/language') as typeof import('@holic512/shared/lib/language')).readLanguage(slothtoolHome(env), env);
 }
+let sharedLanguage: typeof import('@holic512/shared/lib/language') | undefined;
 
 /** Translate `key`, filling `{name}` placeholders. */
 export function t(lang: Lang, key: MessageKey, vars: Record<string, string | number> = {}): string {

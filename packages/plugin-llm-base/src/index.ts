@@ -25,9 +25,14 @@ export const VERSION: string = require('../package.json').version;
 /** What this llm-base offers beyond 1.0.x; plugin-ai checks it before using llm_chat's options. */
 export const FEATURES = Object.freeze({ chat_options: true, streaming: true, abort: true, response_format: true, doctor_profile: true, wait_events: true, pull: true, ollama: true, tools: true });
 
-const client = (): typeof ClientModule => require('./client');
-const store = (): typeof StoreModule => require('./config-store');
-const callLog = (): typeof LogModule => require('./call-log');
+/** Loaded on first use and kept (a require in a function resolves its path again on every call). */
+function once<T>(load: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= load());
+}
+const client = once((): typeof ClientModule => require('./client'));
+const store = once((): typeof StoreModule => require('./config-store'));
+const callLog = once((): typeof LogModule => require('./call-log'));
 
 function context(): { env: NodeJS.ProcessEnv; lang: Lang } {
   return { env: process.env, lang: readLanguage(process.env) };

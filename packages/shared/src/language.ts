@@ -30,11 +30,33 @@ export function settingsLanguage(text: string | undefined): Lang | undefined {
  * language en`), else the locale. Dependency-free: it runs on every `--help`.
  */
 export function readLanguage(slothtoolHome: string, env: NodeJS.ProcessEnv = process.env): Lang {
+  return settingsLanguageOf(path.join(slothtoolHome, 'settings.json')) ?? localeLanguage(env);
+}
+
+/**
+ * What settings files said, kept while their size, mtime and inode stay (asked on every model
+ * call). A file changed in the last 2 s is read again every time: file times are coarse (a
+ * kernel tick), so two writes of the same size in one tick would look unchanged (git's "racy" rule).
+ */
+const seen = new Map<string, { stamp: string; lang: Lang | undefined }>();
+
+function settingsLanguageOf(file: string): Lang | undefined {
+  const st = fs.statSync(file, { throwIfNoEntry: false });
+  if (!st) {
+    seen.delete(file);
+    return undefined;
+  }
+  const stamp = `${st.size}:${st.mtimeMs}:${st.ino}`;
+  const known = seen.get(file);
+  if (known?.stamp === stamp) return known.lang;
   let text: string | undefined;
   try {
-    text = fs.readFileSync(path.join(slothtoolHome, 'settings.json'), 'utf8');
+    text = fs.readFileSync(file, 'utf8');
   } catch {
     text = undefined;
   }
-  return settingsLanguage(text) ?? localeLanguage(env);
+  const lang = settingsLanguage(text);
+  if (Date.now() - st.mtimeMs > 2000) seen.set(file, { stamp, lang });
+  else seen.delete(file);
+  return lang;
 }

@@ -22,6 +22,13 @@ function narrow(p: string, mode: number): void {
 /** Folders this process made private already (appends come several per step). */
 const privateDirs = new Set<string>();
 
+/** ensurePrivateDir once per process for each folder (callers that write there often). */
+export function ensurePrivateDirOnce(dir: string): void {
+  if (privateDirs.has(dir)) return;
+  ensurePrivateDir(dir);
+  privateDirs.add(dir);
+}
+
 /** Append `text` to `file` (created 0600, narrowed to 0600 when wider), in one write. Its folder is
  * made private (once per process; again when it went missing). */
 export function appendPrivate(file: string, text: string): void {

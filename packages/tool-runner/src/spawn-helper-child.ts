@@ -22,8 +22,19 @@ interface SpawnMessage {
   program: string;
   args: string[];
   cwd?: string;
-  env?: NodeJS.ProcessEnv;
+  /** The command's environment as changes to the base one (spawn-helper.ts envChanges). */
+  env: { set: Record<string, string>; unset: string[] };
   detached?: boolean;
+}
+
+/** The parent's environment when it started this helper (its first message), not this
+ * process's own, which node has added its IPC variables to. */
+let baseEnv: NodeJS.ProcessEnv = {};
+
+function commandEnv(changes: SpawnMessage['env']): NodeJS.ProcessEnv {
+  const env = { ...baseEnv, ...changes.set };
+  for (const k of changes.unset) delete env[k];
+  return env;
 }
 
 function send(message: Record<string, unknown>, handle?: unknown): void {
@@ -103,7 +114,7 @@ function start(m: SpawnMessage): void {
   let child: ChildProcess;
   try {
     const stdio = fifos ? (['ignore', fifos.out.write, fifos.err.write] as const) : (['ignore', 'pipe', 'pipe'] as const);
-    child = spawn(m.program, m.args, { cwd: m.cwd, env: m.env, stdio: [...stdio], detached: m.detached, shell: false, windowsHide: true });
+    child = spawn(m.program, m.args, { cwd: m.cwd, env: commandEnv(m.env), stdio: [...stdio], detached: m.detached, shell: false, windowsHide: true });
   } catch (err) {
     if (fifos) closeAll([fifos.out.read, fifos.out.write, fifos.err.read, fifos.err.write]);
     const e = err as NodeJS.ErrnoException;
@@ -133,8 +144,9 @@ function start(m: SpawnMessage): void {
   child.on('exit', (code, signal) => send({ type: 'exit', id: m.id, code, signal }));
 }
 
-process.on('message', (m: SpawnMessage) => {
-  if (m && m.type === 'spawn') start(m);
+process.on('message', (m: SpawnMessage | { type: 'base'; env: NodeJS.ProcessEnv }) => {
+  if (m && m.type === 'base') baseEnv = m.env;
+  else if (m && m.type === 'spawn') start(m);
 });
 process.on('disconnect', () => process.exit(0));
 // Ready once the first pipes are there (or known not to come), so the first command gets them.

@@ -34,6 +34,21 @@ test('a driver added to the repository config after a first read is seen at the 
   expect(await filterDrivers(repo, env)).toEqual(['evil']);
 });
 
+test('a driver renamed in place within one clock tick (same size, same mtime and inode) is seen', async () => {
+  const config = path.join(repo, '.git', 'config');
+  fs.appendFileSync(config, '[filter "aaaa"]\n\tclean = cat\n');
+  fs.utimesSync(config, 1_700_000_000, 1_700_000_000);
+  const st = fs.statSync(config);
+  expect(await filterDrivers(repo, env)).toEqual(['aaaa']);
+  const before = gitConfigStamp(repo, env);
+  // Rewritten in place with the same length, its times put back: only the bytes differ.
+  fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace('"aaaa"', '"evil"'));
+  fs.utimesSync(config, 1_700_000_000, 1_700_000_000);
+  expect(fs.statSync(config)).toMatchObject({ size: st.size, mtimeMs: st.mtimeMs, ino: st.ino });
+  expect(gitConfigStamp(repo, env)).not.toBe(before);
+  expect(await filterDrivers(repo, env)).toEqual(['evil']);
+});
+
 test('a driver added in the user config (~/.gitconfig or XDG) is seen too', async () => {
   expect(await filterDrivers(repo, env)).toEqual([]);
   fs.writeFileSync(path.join(env.HOME!, '.gitconfig'), '[filter "lfs"]\n\tclean = x\n');

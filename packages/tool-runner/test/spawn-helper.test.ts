@@ -108,3 +108,24 @@ test('whenReady starts the helper and keeps the process waiting for it', async (
   const broken = new SpawnHelper(jest.fn(spawn) as never, path.join(__dirname, 'no-such-helper.js'));
   expect(await broken.whenReady()).toBe(false);
 });
+
+test("a command's environment is exactly the one asked for: added, changed and removed names, none of node's IPC variables", async () => {
+  process.env.SPAWN_HELPER_BASE_VAR = 'base';
+  const { helper } = await readyHelper();
+  try {
+    const env = { ...process.env, ADDED_VAR: 'new value', PATH: `/opt/none:${process.env.PATH}` };
+    delete env.SPAWN_HELPER_BASE_VAR;
+    const r = await run(helper.spawn('sh', ['-c', 'env'], { ...PIPES, env }));
+    const seen = Object.fromEntries(r.out.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    expect(seen.ADDED_VAR).toBe('new value');
+    expect(seen.PATH).toBe(env.PATH);
+    expect(seen.SPAWN_HELPER_BASE_VAR).toBeUndefined();
+    expect(Object.keys(seen).filter((k) => k.startsWith('NODE_CHANNEL'))).toEqual([]);
+    // The same with the base environment itself.
+    const same = await run(helper.spawn('sh', ['-c', 'echo "$SPAWN_HELPER_BASE_VAR"'], { ...PIPES, env: process.env }));
+    expect(same.out).toBe('base\n');
+  } finally {
+    delete process.env.SPAWN_HELPER_BASE_VAR;
+    helper.close();
+  }
+});

@@ -2,14 +2,15 @@
  * A stamp of every file git reads its configuration from for a repository: the repository's
  * `config` (and `config.worktree`, and the common dir's of a linked worktree), the user's
  * `~/.gitconfig` and `$XDG_CONFIG_HOME/git/config`, and the system config (`/etc/gitconfig`, and
- * `<prefix>/etc/gitconfig` of the git on PATH) — each file's size,
- * mtime and inode — plus every GIT_* variable of the environment. Two equal stamps mean git would
+ * `<prefix>/etc/gitconfig` of the git on PATH) — a hash of each file's bytes — plus every
+ * GIT_* variable of the environment. Two equal stamps mean git would
  * read the same configuration, so what was read from it can be kept.
  *
  * No stamp (nothing may be kept) when the configuration can change without those files changing:
  * a file with an `[include]` / `[includeIf]`, `GIT_CONFIG_GLOBAL` / `GIT_CONFIG_SYSTEM` /
  * `GIT_CONFIG` naming other files, or a repository whose git dir cannot be found by reading.
  */
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -61,13 +62,18 @@ function repoConfigFiles(dir: string): string[] {
   return files;
 }
 
-/** One file's part of the stamp; undefined when it includes other files (no stamp then). */
+/**
+ * One file's part of the stamp: a hash of what it holds (file times are coarse, a kernel tick,
+ * so a same-size rewrite within one tick would keep size, mtime and inode); undefined when it
+ * includes other files (no stamp then).
+ */
 function fileStamp(file: string): string | undefined {
   const st = fs.statSync(file, { throwIfNoEntry: false });
   if (!st) return `${file}:-`;
   if (!st.isFile() || st.size > MAX_CONFIG_BYTES) return undefined;
-  if (/^\s*\[\s*include/im.test(fs.readFileSync(file, 'utf8'))) return undefined;
-  return `${file}:${st.size}:${st.mtimeMs}:${st.ino}`;
+  const text = fs.readFileSync(file);
+  if (/^\s*\[\s*include/im.test(text.toString('utf8'))) return undefined;
+  return `${file}:${createHash('sha1').update(text).digest('hex')}`;
 }
 
 /** The stamp of the configuration git reads in `cwd` with `env`, or undefined (see above). */
