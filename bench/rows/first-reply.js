@@ -37,12 +37,22 @@ exports.run = async function run(ctx) {
     const slothtool = path.join(ctx.root, 'packages/slothtool/bin/slothtool.js');
     const cwd = ctx.temp.home;
     const reply = () => runNode([slothtool, 'ai', '-p', 'hi'], { env: ctx.env, cwd });
+    // The floor: node loading only the two libraries a reply cannot do without here (the
+    // official openai SDK, which also loads node's own fetch classes, and zod), nothing else.
+    const floorCode = `require(${JSON.stringify(require.resolve('openai', { paths: [path.join(ctx.root, 'packages/plugin-llm-base')] }))}); require(${JSON.stringify(require.resolve('zod', { paths: [path.join(ctx.root, 'packages/plugin-ai')] }))}); globalThis.Headers;`;
+    const floor = () => runNode(['-e', floorCode], { env: ctx.env });
     reply(); // warm the file cache
+    floor();
     const times = [];
     const mems = [];
     const node = [];
+    const floors = [];
+    const floorMems = [];
     for (let i = 0; i < ctx.runs; i++) {
       node.push(runNode(['-e', '0'], { env: ctx.env }).ms);
+      const f = floor();
+      floors.push(f.ms);
+      floorMems.push(f.peakMb);
       const r = reply();
       if (!r.stdout.includes('hello')) throw new Error(`no reply: ${r.stdout.slice(0, 200)}`);
       times.push(r.ms);
@@ -52,8 +62,11 @@ exports.run = async function run(ctx) {
     const n = stats(node);
     const m = stats(mems);
     const ratio = t.median / n.median;
+    const fl = stats(floors);
+    const flm = stats(floorMems);
     return [
       { name: 'node -e 0 (baseline, same run)', value: fmt(n, 'ms') },
+      { name: 'the floor: node loading only the openai SDK and zod (same run)', value: `${fmt(fl, 'ms')} · ${(fl.median / n.median).toFixed(2)}× node · peak ${fmt(flm, 'MB')}` },
       { metric: ratio, better: 'lower', name: 'slothtool ai -p "hi" → reply', value: `${fmt(t, 'ms')} · ${ratio.toFixed(2)}× node`, target: '≤ 2.5× node', ok: ratio <= 2.5 },
       { metric: m.median, better: 'lower', name: 'peak RSS of that process', value: fmt(m, 'MB'), target: '≤ 70 MB', ok: m.max <= 70 },
     ];
