@@ -20,15 +20,20 @@ export interface MapContext {
   signal?: AbortSignal;
 }
 
-/** The first errno-like code (`ECONNREFUSED`, `CONNECT_TIMEOUT`) along an error's cause chain. */
+/** The first errno-like code (`ECONNREFUSED`, `CONNECT_TIMEOUT`, a TLS one) along an error's cause chain. */
 export function causeCode(err: unknown): string | undefined {
   let cur: unknown = err;
   for (let i = 0; i < 5 && cur && typeof cur === 'object'; i++) {
     const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string' && /^(E[A-Z]+|CONNECT_TIMEOUT)$/.test(code)) return code;
+    if (typeof code === 'string' && (/^(E[A-Z]+|CONNECT_TIMEOUT)$/.test(code) || isTlsCode(code))) return code;
     cur = (cur as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** OpenSSL's and node's certificate and TLS codes (`DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID`, …). */
+function isTlsCode(code: string): boolean {
+  return /^([A-Z0-9_]*CERT[A-Z0-9_]*|UNABLE_TO_[A-Z0-9_]+|ERR_(TLS|SSL)_[A-Z0-9_]+)$/.test(code);
 }
 
 function apiDetail(err: { message?: string; error?: unknown }): string {
@@ -57,6 +62,7 @@ export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
         return result('NETWORK_ERROR', t(ctx.lang, 'connectTimeout', { server: serverOf(url), s, name }));
       }
       const detail = causeCode(err) ?? err.message;
+      if (isTlsCode(detail)) return result('NETWORK_ERROR', t(ctx.lang, 'tlsError', { url, detail }));
       return result('NETWORK_ERROR', t(ctx.lang, 'connection', { url, detail }));
     }
     if (err instanceof sdk.APIError) {

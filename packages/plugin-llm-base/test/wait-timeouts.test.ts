@@ -98,6 +98,19 @@ describe('time-outs', () => {
     expect(await p).toMatchObject({ success: false, error: { code: 'NETWORK_ERROR', message: 'Request aborted' } });
   });
 
+  test('a certificate that cannot be verified says so (not "is the server running?") and what to do', () => {
+    const sdk = loadSdk();
+    const p = { ...profile(), base_url: 'https://llm.internal:8443/v1' };
+    for (const code of ['DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID']) {
+      const err = new sdk.APIConnectionError({ cause: Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('x'), { code }) }) });
+      const mapped = mapError(err, { lang: 'en', profileId: 'corp', profile: p }, sdk);
+      expect(mapped).toEqual({ code: 'NETWORK_ERROR', message: `Cannot verify the TLS certificate of https://llm.internal:8443/v1: ${code}. If the server uses a private CA, point NODE_EXTRA_CA_CERTS at its certificate file` });
+      expect(mapError(err, { lang: 'zh', profileId: 'corp', profile: p }, sdk).message).toContain('TLS 证书');
+    }
+    const refused = new sdk.APIConnectionError({ cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) });
+    expect(mapError(refused, { lang: 'en', profileId: 'corp', profile: p }, sdk).message).toContain('Is the server running?');
+  });
+
   test('a connect time-out (CONNECT_TIMEOUT from http-fetch) says which server and what to run', () => {
     const sdk = loadSdk();
     const cause = Object.assign(new Error('Connect Timeout Error'), { code: 'CONNECT_TIMEOUT' });
