@@ -1,10 +1,11 @@
 /**
  * Reading a fast output stream off the event loop. Node reads a pipe 64 KiB per callback, each
  * through the stream machinery: measured, that moves 1 GiB at 0.3–0.5× the speed of
- * `head -c 1G /dev/zero | cat`. Once a stream has brought OFFLOAD_AFTER_BYTES, its reading moves
- * to a worker thread that reads the same descriptor in a plain loop and keeps only the count, the
- * NUL check and the tail (a real pipe from the spawn helper then runs at about the pipe's speed;
- * bench "Output capture"). Small outputs never leave the event loop, so a step pays nothing.
+ * `head -c 1G /dev/zero | cat`. A stream that has brought OFFLOAD_START_BYTES gets a worker thread;
+ * past OFFLOAD_AFTER_BYTES, once the worker runs, the reading moves to it: a plain loop on the
+ * same descriptor that keeps only the count, the NUL check and the tail (a real pipe from the
+ * spawn helper then runs at 0.7–1.0× the pipe's speed; bench "Output capture"). Small outputs
+ * never leave the event loop, so a step pays nothing.
  *
  * The descriptor is non-blocking (libuv's): the worker spins briefly on EAGAIN, then sleeps with
  * a growing wait (≤ 4 ms), so it never blocks in the kernel and a stop is seen within 4 ms. The
@@ -51,66 +52,66 @@ function workerMain(): void {
   // Started ahead: the descriptor comes once the event loop has stopped reading it.
   parentPort!.once('message', ({ fd }: { fd: number }) => read(fd));
   function read(fd: number): void {
-  const buf = Buffer.allocUnsafe(1 << 16);
-  const ring = Buffer.allocUnsafe(Math.max(tailLimit, 1));
-  let ringEnd = 0;
-  let ringFull = false;
-  let total = 0;
-  let sawNul = false;
-  let spins = 0;
-  let sleepMs = 0;
-  let lastText = Date.now();
-  let sinceText = 0;
-  let error: string | undefined;
-  const keep = (chunk: Buffer): void => {
-    if (chunk.length >= ring.length) {
-      chunk.copy(ring, 0, chunk.length - ring.length);
-      ringEnd = 0;
-      ringFull = true;
-      return;
-    }
-    const first = Math.min(chunk.length, ring.length - ringEnd);
-    chunk.copy(ring, ringEnd, 0, first);
-    if (first < chunk.length) chunk.copy(ring, 0, first);
-    const end = ringEnd + chunk.length;
-    if (end >= ring.length) ringFull = true;
-    ringEnd = end % ring.length;
-  };
-  const tail = (): Buffer => (ringFull ? Buffer.concat([ring.subarray(ringEnd), ring.subarray(0, ringEnd)]) : Buffer.from(ring.subarray(0, ringEnd)));
-  for (;;) {
-    if (Atomics.load(ctrl, 0) !== 0) break;
-    let n: number;
-    try {
-      n = fs.readSync(fd, buf, 0, buf.length, null);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'EAGAIN' && code !== 'EWOULDBLOCK') {
-        error = code ?? String(err);
-        break;
+    const buf = Buffer.allocUnsafe(1 << 16);
+    const ring = Buffer.allocUnsafe(Math.max(tailLimit, 1));
+    let ringEnd = 0;
+    let ringFull = false;
+    let total = 0;
+    let sawNul = false;
+    let spins = 0;
+    let sleepMs = 0;
+    let lastText = Date.now();
+    let sinceText = 0;
+    let error: string | undefined;
+    const keep = (chunk: Buffer): void => {
+      if (chunk.length >= ring.length) {
+        chunk.copy(ring, 0, chunk.length - ring.length);
+        ringEnd = 0;
+        ringFull = true;
+        return;
       }
-      // Nothing to read yet: spin a little (a fast writer refills within microseconds), then
-      // sleep with a growing wait, woken early by a stop.
-      if (++spins < 50) continue;
-      sleepMs = Math.min(sleepMs ? sleepMs * 2 : 0.02, 4);
-      Atomics.wait(ctrl, 0, 0, sleepMs);
-      continue;
+      const first = Math.min(chunk.length, ring.length - ringEnd);
+      chunk.copy(ring, ringEnd, 0, first);
+      if (first < chunk.length) chunk.copy(ring, 0, first);
+      const end = ringEnd + chunk.length;
+      if (end >= ring.length) ringFull = true;
+      ringEnd = end % ring.length;
+    };
+    const tail = (): Buffer => (ringFull ? Buffer.concat([ring.subarray(ringEnd), ring.subarray(0, ringEnd)]) : Buffer.from(ring.subarray(0, ringEnd)));
+    for (;;) {
+      if (Atomics.load(ctrl, 0) !== 0) break;
+      let n: number;
+      try {
+        n = fs.readSync(fd, buf, 0, buf.length, null);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== 'EAGAIN' && code !== 'EWOULDBLOCK') {
+          error = code ?? String(err);
+          break;
+        }
+        // Nothing to read yet: spin a little (a fast writer refills within microseconds), then
+        // sleep with a growing wait, woken early by a stop.
+        if (++spins < 50) continue;
+        sleepMs = Math.min(sleepMs ? sleepMs * 2 : 0.02, 4);
+        Atomics.wait(ctrl, 0, 0, sleepMs);
+        continue;
+      }
+      spins = 0;
+      sleepMs = 0;
+      if (n === 0) break;
+      const chunk = buf.subarray(0, n);
+      total += n;
+      if (!sawNul && chunk.includes(0)) sawNul = true;
+      keep(chunk);
+      sinceText += n;
+      const now = Date.now();
+      if (now - lastText >= textEveryMs) {
+        lastText = now;
+        sinceText = 0;
+        parentPort!.postMessage({ type: 'text', bytes: Buffer.from(chunk.subarray(Math.max(0, n - textBytes))), total });
+      }
     }
-    spins = 0;
-    sleepMs = 0;
-    if (n === 0) break;
-    const chunk = buf.subarray(0, n);
-    total += n;
-    if (!sawNul && chunk.includes(0)) sawNul = true;
-    keep(chunk);
-    sinceText += n;
-    const now = Date.now();
-    if (now - lastText >= textEveryMs) {
-      lastText = now;
-      sinceText = 0;
-      parentPort!.postMessage({ type: 'text', bytes: Buffer.from(chunk.subarray(Math.max(0, n - textBytes))), total });
-    }
-  }
-  parentPort!.postMessage({ type: 'done', total, sawNul, tail: tail(), sinceText, ...(error ? { error } : {}) });
+    parentPort!.postMessage({ type: 'done', total, sawNul, tail: tail(), sinceText, ...(error ? { error } : {}) });
   }
 }
 

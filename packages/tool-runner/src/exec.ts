@@ -169,7 +169,7 @@ function wireOutput(stream: NodeJS.ReadableStream | null, cap: BoundedCapture, c
   const sample = (bytes: Buffer, end: number): void => {
     const from = cutStartUtf8(bytes);
     const whole = cutEndUtf8(from);
-    const start = end - bytes.length + (bytes.length - from.length);
+    const start = end - from.length;
     const text = new OutputDecoder().write(whole);
     if (!text) return;
     cb?.(text, Math.max(0, start - shownUpTo) + heldBack);
