@@ -7,13 +7,13 @@
  * The pipes are real pipes (FIFOs) where it can make them: node's own `'pipe'` stdio is a
  * socketpair, which moves bulk output at about half a pipe's speed even when read off the event
  * loop (capture-offload.ts; bench: 1 GiB through exec). Pairs are made ahead in batches (one
- * `mkfifo` in a fresh 0700 folder, every end opened at once, then the names removed, so only
- * these descriptors reach them); without one a command gets node's socketpairs as before.
+ * `mkfifo` in a fresh 0700 folder under `<SlothTool home>/run`, which the OS sandbox hides, every
+ * end opened at once, then the names removed, so only these descriptors reach them); without one
+ * a command gets node's socketpairs as before.
  */
 import { execFile, spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';
-import * as os from 'os';
 import * as path from 'path';
 
 interface SpawnMessage {
@@ -30,6 +30,8 @@ interface SpawnMessage {
 /** The parent's environment when it started this helper (its first message), not this
  * process's own, which node has added its IPC variables to. */
 let baseEnv: NodeJS.ProcessEnv = {};
+/** Where FIFOs are made (`<SlothTool home>/run`, hidden from sandboxed commands). */
+let pipeDir: string | undefined;
 
 function commandEnv(changes: SpawnMessage['env']): NodeJS.ProcessEnv {
   const env = { ...baseEnv, ...changes.set };
@@ -73,7 +75,9 @@ function makeSpares(done?: () => void): void {
   if (spares.length >= 2 || making || fifosFailed) return done?.();
   let dir: string;
   try {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slothtool-pipes-'));
+    if (!pipeDir) throw new Error('no folder for pipes');
+    fs.mkdirSync(pipeDir, { recursive: true, mode: 0o700 });
+    dir = fs.mkdtempSync(path.join(pipeDir, 'pipes-'));
   } catch {
     fifosFailed = true;
     return done?.();
@@ -144,10 +148,12 @@ function start(m: SpawnMessage): void {
   child.on('exit', (code, signal) => send({ type: 'exit', id: m.id, code, signal }));
 }
 
-process.on('message', (m: SpawnMessage | { type: 'base'; env: NodeJS.ProcessEnv }) => {
-  if (m && m.type === 'base') baseEnv = m.env;
-  else if (m && m.type === 'spawn') start(m);
+process.on('message', (m: SpawnMessage | { type: 'base'; env: NodeJS.ProcessEnv; pipeDir?: string }) => {
+  if (m && m.type === 'base') {
+    baseEnv = m.env;
+    pipeDir = m.pipeDir;
+    // Ready once the first pipes are there (or known not to come), so the first command gets them.
+    makeSpares(() => send({ type: 'ready' }));
+  } else if (m && m.type === 'spawn') start(m);
 });
 process.on('disconnect', () => process.exit(0));
-// Ready once the first pipes are there (or known not to come), so the first command gets them.
-makeSpares(() => send({ type: 'ready' }));

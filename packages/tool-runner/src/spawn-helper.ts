@@ -116,6 +116,15 @@ interface HelperMessage {
   path?: string;
 }
 
+/**
+ * Where the helper makes its FIFOs: `<SlothTool home>/run`, a folder the OS sandbox hides from
+ * every command (sandbox/spec.ts), so no sandboxed program can open one while it has a name.
+ */
+export function pipeFolder(env: NodeJS.ProcessEnv): string {
+  const { slothtoolHome } = require('@holic512/shared/lib/home') as typeof import('@holic512/shared/lib/home');
+  return path.join(slothtoolHome(env), 'run');
+}
+
 /** What turns `base` into `env`: values set or changed, and names removed. */
 export function envChanges(base: NodeJS.ProcessEnv, env: NodeJS.ProcessEnv): { set: Record<string, string>; unset: string[] } {
   const set: Record<string, string> = {};
@@ -183,7 +192,7 @@ export class SpawnHelper {
     }
     const child = this.child;
     this.baseEnv = { ...process.env };
-    child.send({ type: 'base', env: this.baseEnv });
+    child.send({ type: 'base', env: this.baseEnv, pipeDir: pipeFolder(process.env) });
     child.unref();
     child.channel?.unref();
     child.on('message', (m: HelperMessage, handle?: Socket) => this.onMessage(m, handle));

@@ -90,7 +90,9 @@ describe('config.json_patch changes can be undone like file edits', () => {
     const file = path.join(ws, 'tsconfig.json');
     const original = '{\n  "compilerOptions": { "strict": false },\n  "x": [1, 2]\n}\n';
     fs.writeFileSync(file, original);
-    const r = createToolRunner({ cwd: ws, workspace: ws, lang: 'en', sandbox: 'off', confirm: () => ({ action: 'run' }) });
+    // The patch's backup goes to the SlothTool home: a temporary one, never the real ~/.slothtool.
+    const env = { ...process.env, SLOTHTOOL_HOME: path.join(ws, '.home') };
+    const r = createToolRunner({ cwd: ws, workspace: ws, lang: 'en', sandbox: 'off', env, confirm: () => ({ action: 'run' }) });
     const mark = r.mark();
     const result = await r.run({ tool: 'config.json_patch', file: 'tsconfig.json', patch: [{ op: 'replace', path: '/compilerOptions/strict', value: true }] });
     expect(result).toMatchObject({ status: 'applied' });

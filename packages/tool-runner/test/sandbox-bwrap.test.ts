@@ -96,6 +96,24 @@ run('bubblewrap sandbox, for real', () => {
     }
   });
 
+  test("the spawn helper's pipe folder (<SlothTool home>/run) is made before the first command and hidden at both levels", async () => {
+    const run = path.join(home, '.slothtool', 'run');
+    fs.rmSync(run, { recursive: true, force: true });
+    const sandbox = box();
+    sandbox.wrap('L1', false, ws, 'true', []);
+    expect(fs.statSync(run).mode & 0o777).toBe(0o700);
+    for (const level of ['L0', 'L1'] as const) {
+      // A pipe folder made while a command runs (a background process) stays out of its reach.
+      const pending = inBox(level, false, 'sh', ['-c', `sleep 1; ls -A "${run}"`]);
+      await new Promise((r) => setTimeout(r, 300));
+      fs.mkdirSync(path.join(run, `pipes-${level}`));
+      fs.writeFileSync(path.join(run, `pipes-${level}`, 'marker'), 'x');
+      const r = await pending;
+      expect([r.exitCode, r.stdoutTail.trim()]).toEqual([0, '']);
+      expect((await inBox(level, false, 'ls', ['-A', run])).stdoutTail.trim()).toBe('');
+    }
+  });
+
   test('L1: the workspace is writable; .git/hooks, .git/config and the SlothTool home are not', async () => {
     const ok = await inBox('L1', false, 'touch', [path.join(ws, 'made.txt')]);
     expect(ok.exitCode).toBe(0);

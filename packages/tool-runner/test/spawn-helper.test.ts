@@ -1,4 +1,6 @@
 import { spawn, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { SpawnHelper } from '../src/spawn-helper';
 
@@ -10,6 +12,11 @@ const CHILD = path.join(__dirname, '..', 'lib', 'spawn-helper-child.js');
 jest.setTimeout(20_000);
 
 const PIPES = { stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
+
+// The helper makes its pipes under the SlothTool home: a temporary one here.
+const home = fs.mkdtempSync(path.join(os.tmpdir(), 'helper-home-'));
+process.env.SLOTHTOOL_HOME = home;
+afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
 function run(child: ReturnType<SpawnHelper['spawn']>): Promise<{ out: string; err: string; code: number | null; signal: string | null; error?: NodeJS.ErrnoException }> {
   return new Promise((resolve) => {
@@ -74,9 +81,10 @@ test('other stdio shapes, and everything after the helper died, are spawned dire
 test('commands get real pipes (FIFOs) made ahead, no other descriptor of the helper, and socketpairs when FIFOs are off', async () => {
   const { helper } = await readyHelper();
   // What the command's stdout and stderr are, and which descriptors it holds.
-  const probe = ['-c', 'stat -L -c %F /proc/self/fd/1; stat -L -c %F /proc/self/fd/2 >&2; ls /proc/self/fd | tr "\\n" " "'];
+  const probe = ['-c', 'stat -L -c %F /proc/self/fd/1; stat -L -c %F /proc/self/fd/2 >&2; ls /proc/self/fd | tr "\\n" " "; echo; readlink /proc/self/fd/1'];
   // The descriptors a directly spawned command has (this process may pass some on to every child).
   const plain = spawnSync('sh', probe, { encoding: 'utf8' }).stdout.split('\n')[1].trim();
+  expect(fs.readdirSync(path.join(home, 'run'))).toEqual([]); // nothing left there by name
   for (let i = 0; i < 12; i++) {
     // More commands than one batch: the pool is refilled in the background.
     const r = await run(helper.spawn('sh', probe, PIPES));
@@ -84,6 +92,8 @@ test('commands get real pipes (FIFOs) made ahead, no other descriptor of the hel
     expect(r.err.trim()).toBe('fifo');
     // The same as a direct spawn: none of the helper's pooled ends.
     expect(r.out.split('\n')[1].trim()).toBe(plain);
+    // Made in <SlothTool home>/run, which the OS sandbox hides; the name is gone already.
+    expect(r.out.split('\n')[2]).toMatch(new RegExp(`^${fs.realpathSync(home)}/run/pipes-[^/]+/\\d+ \\(deleted\\)$`));
   }
   helper.close();
   const off = new SpawnHelper(jest.fn(spawn) as never, CHILD);

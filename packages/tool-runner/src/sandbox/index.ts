@@ -96,7 +96,18 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     } else found = { status: { mode, kind: 'none', reason: `no sandbox for ${platform}` } };
     return found;
   };
+  let runMade = false;
   const spec = (level: 'L0' | 'L1', network: boolean, cwd: string): SandboxSpec => {
+    // The spawn helper's pipe folder exists before the first command, so it is hidden from every
+    // command, also one started before the helper made its first pipes (a background process).
+    if (!runMade && !options.probe) {
+      runMade = true;
+      try {
+        if (fs.statSync(options.slothtoolHome).isDirectory()) fs.mkdirSync(path.join(options.slothtoolHome, 'run'), { mode: 0o700 });
+      } catch {
+        // there already, or no home to put it in
+      }
+    }
     let entries: string[] = [];
     try {
       entries = fs.readdirSync(options.workspace);

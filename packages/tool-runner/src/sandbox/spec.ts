@@ -56,6 +56,8 @@ export function sandboxSpec(input: SpecInput, probe: Probe = probeFs): SandboxSp
   };
   for (const rel of HOME_SECRET_STORES) add(path.join(input.home, rel));
   add(path.join(input.slothtoolHome, 'plugin-configs'));
+  // Where the spawn helper makes its pipes (spawn-helper.ts pipeFolder): never a command's to open.
+  add(path.join(input.slothtoolHome, 'run'));
   for (const name of input.workspaceEntries ?? []) if (/^\.env(\..*)?$/.test(name)) add(path.join(input.workspace, name));
   const readOnly: string[] = [];
   if (input.level === 'L1') {
