@@ -22,7 +22,7 @@ async function main() {
   ].join('\n');
   // Steps after a session's first go through the spawn helper (real pipes); it is made ready
   // here so the figure is theirs. `--direct`: the first step's path (node's socketpairs).
-  if (!process.argv.includes('--direct')) await prepareSpawnHelper();
+  if (!process.argv.includes('--direct')) await prepareSpawnHelper({ slothtoolHome: process.env.SLOTHTOOL_HOME });
   if (global.gc) global.gc();
   const baseline = process.memoryUsage().rss;
   let peak = baseline;

@@ -73,21 +73,34 @@ export { DEFAULT_MAX_OUTPUT_BYTES };
 /** One spawn helper per process (spawn-helper.ts): steps stop paying fork() of a large process. */
 let helper: import('./spawn-helper').SpawnHelper | undefined;
 
+/** Options of the default exec deps. */
+export interface ExecDepsOptions {
+  /**
+   * The SlothTool home whose `run` folder the spawn helper may make its FIFOs in (hidden from
+   * sandboxed commands). The helper is one per process: the first caller's home counts. Without
+   * one its commands get node's socketpairs.
+   */
+  slothtoolHome?: string;
+}
+
 /**
  * Start the spawn helper ahead of the first step (it boots on the first spawn otherwise, and
  * that step goes direct). Resolves true once it takes commands; false when it is off or cannot.
  */
-export function prepareSpawnHelper(): Promise<boolean> {
-  createDefaultExecDeps();
+export function prepareSpawnHelper(options: ExecDepsOptions = {}): Promise<boolean> {
+  createDefaultExecDeps(options);
   return helper ? helper.whenReady() : Promise.resolve(false);
 }
 
-export function createDefaultExecDeps(): ExecDeps {
+export function createDefaultExecDeps(options: ExecDepsOptions = {}): ExecDeps {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const crossSpawn = require('cross-spawn') as typeof import('cross-spawn');
   const direct = (command: string, args: string[], options: SpawnOptions) => crossSpawn(command, args, options);
   const useHelper = process.platform !== 'win32' && process.env.SLOTHTOOL_SPAWN_HELPER !== '0';
-  if (useHelper && !helper) helper = new (require('./spawn-helper') as typeof import('./spawn-helper')).SpawnHelper(direct);
+  if (useHelper && !helper) {
+    const sh = require('./spawn-helper') as typeof import('./spawn-helper');
+    helper = new sh.SpawnHelper(direct, undefined, options.slothtoolHome ? sh.pipeFolder(options.slothtoolHome) : undefined);
+  }
   return {
     spawn: useHelper && helper ? (command, args, options) => helper!.spawn(command, args, options) : direct,
     spawnDirect: direct,

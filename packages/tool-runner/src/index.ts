@@ -31,7 +31,7 @@ export const execInherit: Fn<'execInherit', ExecM> = (...a) => execModule().exec
 export const createDefaultExecDeps: Fn<'createDefaultExecDeps', ExecM> = (...a) => execModule().createDefaultExecDeps(...a);
 export const prepareSpawnHelper: Fn<'prepareSpawnHelper', ExecM> = (...a) => execModule().prepareSpawnHelper(...a);
 export { DEFAULT_MAX_OUTPUT_BYTES } from './types';
-export type { ExecOptions, ExecResult, ExecDeps, InheritResult } from './exec';
+export type { ExecOptions, ExecResult, ExecDeps, ExecDepsOptions, InheritResult } from './exec';
 export const classify: Fn<'classify', ClassifyM> = (...a) => classifyModule().classify(...a);
 export const sessionKey: Fn<'sessionKey', ClassifyM> = (...a) => classifyModule().sessionKey(...a);
 export const validateStep: Fn<'validateStep', ClassifyM> = (...a) => classifyModule().validateStep(...a);

@@ -149,8 +149,9 @@ function stepSandbox(sandbox: Sandbox, judged: Judgement, asked: 'L0' | 'L1'): R
   return { kind: status.kind, level, network, wrap: (program, args, cwd, options) => sandbox.wrap(level, network, cwd, program, args, options) };
 }
 
-export function createDefaultRunnerDeps(now?: () => number): RunnerDeps {
-  const execDeps = { ...createDefaultExecDeps(), ...(now ? { now } : {}) };
+/** `slothtoolHome`: where the spawn helper may make its pipes (createDefaultExecDeps). */
+export function createDefaultRunnerDeps(now?: () => number, slothtoolHome?: string): RunnerDeps {
+  const execDeps = { ...createDefaultExecDeps({ slothtoolHome }), ...(now ? { now } : {}) };
   return {
     exec: (o) => exec(o, execDeps),
     execInherit: (o) => execInherit(o, execDeps),
@@ -170,8 +171,8 @@ export function createDefaultRunnerDeps(now?: () => number): RunnerDeps {
  * `tool_result`. Session allowances live on the runner object, nowhere else.
  */
 export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
-  const deps: RunnerDeps = { ...createDefaultRunnerDeps(options.now), ...options.deps };
   const env = options.env ?? process.env;
+  const deps: RunnerDeps = { ...createDefaultRunnerDeps(options.now, sharedSlothtoolHome(env)), ...options.deps };
   const lang: Lang = options.lang ?? 'zh';
   const policy = normalizePolicy(options.policy);
   const registry: Registry = options.registry && typeof options.registry === 'object' ? options.registry : { plugins: {} };

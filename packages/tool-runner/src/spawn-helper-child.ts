@@ -76,7 +76,8 @@ function makeSpares(done?: () => void): void {
   let dir: string;
   try {
     if (!pipeDir) throw new Error('no folder for pipes');
-    fs.mkdirSync(pipeDir, { recursive: true, mode: 0o700 });
+    // Only inside an existing SlothTool home (never made up along the way).
+    if (!fs.existsSync(pipeDir)) fs.mkdirSync(pipeDir, { mode: 0o700 });
     dir = fs.mkdtempSync(path.join(pipeDir, 'pipes-'));
   } catch {
     fifosFailed = true;

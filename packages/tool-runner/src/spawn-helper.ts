@@ -117,12 +117,12 @@ interface HelperMessage {
 }
 
 /**
- * Where the helper makes its FIFOs: `<SlothTool home>/run`, a folder the OS sandbox hides from
- * every command (sandbox/spec.ts), so no sandboxed program can open one while it has a name.
+ * Where the spawn helper makes its FIFOs for a SlothTool home: `<home>/run`, which the OS sandbox
+ * hides from every command (sandbox/spec.ts), so no sandboxed program can open one while it has
+ * a name.
  */
-export function pipeFolder(env: NodeJS.ProcessEnv): string {
-  const { slothtoolHome } = require('@holic512/shared/lib/home') as typeof import('@holic512/shared/lib/home');
-  return path.join(slothtoolHome(env), 'run');
+export function pipeFolder(slothtoolHome: string): string {
+  return path.join(slothtoolHome, 'run');
 }
 
 /** What turns `base` into `env`: values set or changed, and names removed. */
@@ -144,10 +144,15 @@ export class SpawnHelper {
    * (serialising the whole environment for every command cost about 0.4 ms a step). */
   private baseEnv: NodeJS.ProcessEnv = {};
 
-  /** `childScript`: the helper's program (default: spawn-helper-child.js next to this file). */
+  /**
+   * `childScript`: the helper's program (default: spawn-helper-child.js next to this file).
+   * `pipeDir`: where it may make FIFOs (a folder the OS sandbox hides from commands, see
+   * pipeFolder); without one its commands get node's socketpairs.
+   */
   constructor(
     private readonly direct: Direct,
     private readonly childScript: string = path.join(__dirname, 'spawn-helper-child.js'),
+    private readonly pipeDir?: string,
   ) {}
 
   spawn(command: string, args: string[], options: SpawnOptions): ChildProcess {
@@ -192,7 +197,7 @@ export class SpawnHelper {
     }
     const child = this.child;
     this.baseEnv = { ...process.env };
-    child.send({ type: 'base', env: this.baseEnv, pipeDir: pipeFolder(process.env) });
+    child.send({ type: 'base', env: this.baseEnv, pipeDir: this.pipeDir });
     child.unref();
     child.channel?.unref();
     child.on('message', (m: HelperMessage, handle?: Socket) => this.onMessage(m, handle));

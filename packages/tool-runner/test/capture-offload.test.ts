@@ -1,28 +1,30 @@
-import { spawn } from "child_process";
-import * as path from "path";
-import { BoundedCapture } from "../src/capture";
-import * as offload from "../src/capture-offload";
-import { OFFLOAD_AFTER_BYTES } from "../src/capture-offload";
-import { createDefaultExecDeps, exec, type ExecDeps } from "../src/exec";
-import { SpawnHelper } from "../src/spawn-helper";
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { BoundedCapture } from '../src/capture';
+import * as offload from '../src/capture-offload';
+import { OFFLOAD_AFTER_BYTES } from '../src/capture-offload';
+import { createDefaultExecDeps, exec, type ExecDeps } from '../src/exec';
+import { SpawnHelper } from '../src/spawn-helper';
 
 // Past OFFLOAD_AFTER_BYTES a stream is read by a worker thread: the result must be the one the
 // event loop would have produced (count, head, tail, NUL), through socketpairs (direct spawn) and
 // FIFOs (the spawn helper), and stopping must still work.
 jest.setTimeout(30_000);
 
-const CHILD = path.join(__dirname, "..", "lib", "spawn-helper-child.js");
+const CHILD = path.join(__dirname, '..', 'lib', 'spawn-helper-child.js');
+
+// The helper makes its pipes in <SlothTool home>/run: a temporary home here.
+const home = fs.mkdtempSync(path.join(os.tmpdir(), 'offload-home-'));
+afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 const MB = 2 ** 20;
 
 /** A node program printing numbered lines up to `bytes`, then `tail` (no newline). */
-function producer(
-  bytes: number,
-  tail: string
-): { program: string; args: string[] } {
+function producer(bytes: number, tail: string): { program: string; args: string[] } {
   const code = `
     const line = (i) => 'line ' + String(i).padStart(9, '0') + ' 汉字\\n';
     let i = 0, left = ${bytes};
-    const out = [];
     function pump() {
       while (left > 0) {
         let s = '';
@@ -32,16 +34,13 @@ function producer(
       process.stdout.write(${JSON.stringify(tail)});
     }
     pump();`;
-  return { program: process.execPath, args: ["-e", code] };
+  return { program: process.execPath, args: ['-e', code] };
 }
 
 /** What `producer(bytes, tail)` prints in all (its last line may go past `bytes`). */
 function producedBytes(bytes: number, tail: string): number {
   let total = 0;
-  for (let i = 0; total < bytes; i++)
-    total += Buffer.byteLength(
-      "line " + String(i).padStart(9, "0") + " 汉字\n"
-    );
+  for (let i = 0; total < bytes; i++) total += Buffer.byteLength('line ' + String(i).padStart(9, '0') + ' 汉字\n');
   return total + Buffer.byteLength(tail);
 }
 
@@ -49,8 +48,9 @@ let helper: SpawnHelper | undefined;
 afterAll(() => helper?.close());
 
 async function viaHelper(): Promise<ExecDeps> {
-  helper ??= new SpawnHelper(spawn as never, CHILD);
+  helper ??= new SpawnHelper(spawn as never, CHILD, path.join(home, 'run'));
   expect(await helper.whenReady()).toBe(true);
+  expect(fs.existsSync(path.join(home, 'run'))).toBe(true); // where its FIFOs are made
   return {
     ...createDefaultExecDeps(),
     spawn: (c, a, o) => helper!.spawn(c, a, o),
@@ -63,17 +63,17 @@ const direct = (): ExecDeps => ({
 });
 
 describe.each([
-  ["direct (socketpair)", async () => direct()],
-  ["spawn helper (FIFO)", viaHelper],
-])("%s", (_name, deps) => {
-  test("a large output: exact count, head from the start, tail from the end, live text that ends with the end", async () => {
+  ['direct (socketpair)', async () => direct()],
+  ['spawn helper (FIFO)', viaHelper],
+])('%s', (_name, deps) => {
+  test('a large output: exact count, head from the start, tail from the end, live text that ends with the end', async () => {
     const size = OFFLOAD_AFTER_BYTES * 2 + 12345;
     const shown: string[] = [];
     let skipped = 0;
-    const spy = jest.spyOn(offload, "startOffloadWorker");
+    const spy = jest.spyOn(offload, 'startOffloadWorker');
     const r = await exec(
       {
-        ...producer(size, "END-MARK ✓"),
+        ...producer(size, 'END-MARK ✓'),
         cwd: process.cwd(),
         maxOutputBytes: 4096,
         onStdout: (s, gap) => {
@@ -88,28 +88,26 @@ describe.each([
     expect(spy).toHaveBeenCalledTimes(1);
     expect(spy.mock.results[0].value.handedOver).toBe(true);
     spy.mockRestore();
-    expect(r.stdoutBytes).toBe(producedBytes(size, "END-MARK ✓"));
+    expect(r.stdoutBytes).toBe(producedBytes(size, 'END-MARK ✓'));
     expect(r.truncated).toBe(true);
-    expect(r.stdoutTail.startsWith("line 000000000 汉字\nline 000000001")).toBe(
-      true
-    );
-    expect(r.stdoutTail.endsWith("END-MARK ✓")).toBe(true);
+    expect(r.stdoutTail.startsWith('line 000000000 汉字\nline 000000001')).toBe(true);
+    expect(r.stdoutTail.endsWith('END-MARK ✓')).toBe(true);
     expect(r.stdoutTail).toMatch(/…\[\d+ bytes omitted\]…/);
     expect(r.binary).toBeUndefined();
     // Everything before the offload was shown; what came after, in samples and its end.
-    const text = shown.join("");
-    expect(text.startsWith("line 000000000")).toBe(true);
-    expect(text.endsWith("END-MARK ✓")).toBe(true);
-    expect(text).not.toContain("\uFFFD");
+    const text = shown.join('');
+    expect(text.startsWith('line 000000000')).toBe(true);
+    expect(text.endsWith('END-MARK ✓')).toBe(true);
+    expect(text).not.toContain('\uFFFD');
     // Every byte is either shown or counted as skipped.
     expect(Buffer.byteLength(text) + skipped).toBe(r.stdoutBytes);
     expect(skipped).toBeGreaterThan(0);
   });
 
-  test("a NUL only after the offload still makes the output binary", async () => {
+  test('a NUL only after the offload still makes the output binary', async () => {
     const r = await exec(
       {
-        ...producer(OFFLOAD_AFTER_BYTES + MB, "\u0000tail"),
+        ...producer(OFFLOAD_AFTER_BYTES + MB, '\u0000tail'),
         cwd: process.cwd(),
       },
       await deps()
@@ -118,12 +116,12 @@ describe.each([
     expect(r.stdoutTail).toMatch(/^<binary output, \d+ bytes>$/);
   });
 
-  test("a command that never stops printing is stopped by its time-out", async () => {
+  test('a command that never stops printing is stopped by its time-out', async () => {
     const started = Date.now();
     const r = await exec(
       {
-        program: "yes",
-        args: ["0123456789"],
+        program: 'yes',
+        args: ['0123456789'],
         cwd: process.cwd(),
         timeoutMs: 1500,
         killGraceMs: 200,
@@ -132,22 +130,17 @@ describe.each([
     );
     expect(r.timedOut).toBe(true);
     expect(r.stdoutBytes).toBeGreaterThan(OFFLOAD_AFTER_BYTES);
-    expect(r.stdoutTail.endsWith("0123456789\n")).toBe(true);
+    expect(r.stdoutTail.endsWith('0123456789\n')).toBe(true);
     expect(Date.now() - started).toBeLessThan(6000);
   });
 
-  test("a background process keeping the pipe open after a large output does not hold the step", async () => {
+  test('a background process keeping the pipe open after a large output does not hold the step', async () => {
     const started = Date.now();
     // setsid: outside the group, so only closing our side of the pipe ends the wait.
     const r = await exec(
       {
-        program: "sh",
-        args: [
-          "-c",
-          `head -c ${
-            OFFLOAD_AFTER_BYTES + MB
-          } /dev/zero | tr '\\0' x; setsid sleep 20 & exit 0`,
-        ],
+        program: 'sh',
+        args: ['-c', `head -c ${OFFLOAD_AFTER_BYTES + MB} /dev/zero | tr '\\0' x; setsid sleep 20 & exit 0`],
         cwd: process.cwd(),
         killGraceMs: 300,
       },
@@ -159,16 +152,16 @@ describe.each([
   });
 });
 
-describe("BoundedCapture.absorb", () => {
-  test("bytes read elsewhere join the count and the tail; only after a full head", () => {
+describe('BoundedCapture.absorb', () => {
+  test('bytes read elsewhere join the count and the tail; only after a full head', () => {
     const cap = new BoundedCapture(64);
-    expect(() => cap.absorb(10, Buffer.from("x"), false)).toThrow(/full head/);
-    cap.push(Buffer.from("a".repeat(40)));
-    cap.absorb(1000, Buffer.from("0123456789".repeat(10)), false);
+    expect(() => cap.absorb(10, Buffer.from('x'), false)).toThrow(/full head/);
+    cap.push(Buffer.from('a'.repeat(40)));
+    cap.absorb(1000, Buffer.from('0123456789'.repeat(10)), false);
     expect(cap.total).toBe(1040);
-    expect(cap.render().endsWith("0123456789")).toBe(true);
-    expect(cap.render()).toContain("bytes omitted");
-    cap.absorb(3, Buffer.from("abc"), true);
+    expect(cap.render().endsWith('0123456789')).toBe(true);
+    expect(cap.render()).toContain('bytes omitted');
+    cap.absorb(3, Buffer.from('abc'), true);
     expect(cap.total).toBe(1043);
     expect(cap.sawNul).toBe(true);
   });

@@ -13,9 +13,9 @@ jest.setTimeout(20_000);
 
 const PIPES = { stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
 
-// The helper makes its pipes under the SlothTool home: a temporary one here.
+// The helper makes its pipes in <SlothTool home>/run: a temporary home here.
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'helper-home-'));
-process.env.SLOTHTOOL_HOME = home;
+const PIPE_DIR = path.join(home, 'run');
 afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
 function run(child: ReturnType<SpawnHelper['spawn']>): Promise<{ out: string; err: string; code: number | null; signal: string | null; error?: NodeJS.ErrnoException }> {
@@ -35,7 +35,7 @@ function run(child: ReturnType<SpawnHelper['spawn']>): Promise<{ out: string; er
 
 /** A helper that is up: the first spawn boots it (and runs directly); wait until it says ready. */
 async function readyHelper(direct = jest.fn(spawn)): Promise<{ helper: SpawnHelper; direct: jest.Mock }> {
-  const helper = new SpawnHelper(direct as never, CHILD);
+  const helper = new SpawnHelper(direct as never, CHILD, PIPE_DIR);
   await run(helper.spawn('true', [], PIPES));
   for (let i = 0; i < 500 && !(helper as unknown as { ready: boolean }).ready; i++) await new Promise((r) => setTimeout(r, 10));
   expect((helper as unknown as { ready: boolean }).ready).toBe(true);
@@ -96,7 +96,7 @@ test('commands get real pipes (FIFOs) made ahead, no other descriptor of the hel
     expect(r.out.split('\n')[2]).toMatch(new RegExp(`^${fs.realpathSync(home)}/run/pipes-[^/]+/\\d+ \\(deleted\\)$`));
   }
   helper.close();
-  const off = new SpawnHelper(jest.fn(spawn) as never, CHILD);
+  const off = new SpawnHelper(jest.fn(spawn) as never, CHILD, PIPE_DIR);
   const saved = process.env.SLOTHTOOL_SPAWN_FIFO;
   process.env.SLOTHTOOL_SPAWN_FIFO = '0';
   try {
@@ -108,10 +108,15 @@ test('commands get real pipes (FIFOs) made ahead, no other descriptor of the hel
   const r = await run(off.spawn('sh', probe, PIPES));
   expect(r.out.split('\n')[0]).toBe('socket');
   off.close();
+  // No folder given (exec used on its own, without a SlothTool home): socketpairs too.
+  const nowhere = new SpawnHelper(jest.fn(spawn) as never, CHILD);
+  expect(await nowhere.whenReady()).toBe(true);
+  expect((await run(nowhere.spawn('sh', probe, PIPES))).out.split('\n')[0]).toBe('socket');
+  nowhere.close();
 });
 
 test('whenReady starts the helper and keeps the process waiting for it', async () => {
-  const helper = new SpawnHelper(jest.fn(spawn) as never, CHILD);
+  const helper = new SpawnHelper(jest.fn(spawn) as never, CHILD, PIPE_DIR);
   expect(await helper.whenReady()).toBe(true);
   expect(await helper.whenReady()).toBe(true);
   helper.close();
