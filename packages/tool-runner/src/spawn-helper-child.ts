@@ -6,12 +6,12 @@
  *
  * The pipes are real pipes (FIFOs) where it can make them: node's own `'pipe'` stdio is a
  * socketpair, which moves bulk output at about half a pipe's speed even when read off the event
- * loop (capture-offload.ts; bench: 1 GiB through exec). Pairs are made ahead in batches (one
+ * loop (capture-offload.ts; bench: 1 GiB through exec). Pairs are made in batches of 16 (one
  * `mkfifo` in a fresh 0700 folder under `<SlothTool home>/run`, which the OS sandbox hides, every
- * end opened at once, then the names removed, so only these descriptors reach them); without one
- * a command gets node's socketpairs as before.
+ * end opened at once, then the names removed, so only these descriptors reach them); without
+ * them a command gets node's socketpairs as before.
  */
-import { execFile, spawn, type ChildProcess } from 'child_process';
+import { execFileSync, spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';
 import * as path from 'path';
@@ -53,12 +53,13 @@ interface Fifo {
   write: number;
 }
 
-/** Ready pairs (stdout, stderr), made in batches so a step rarely waits for or pays a mkfifo. */
+/** Ready pairs (stdout, stderr), made in batches so one `mkfifo` serves many commands. */
 const spares: Array<{ out: Fifo; err: Fifo }> = [];
-const BATCH = 8;
-let making = false;
+const BATCH = 16;
 /** mkfifo is missing or failing: socketpairs from now on. */
 let fifosFailed = process.platform === 'win32' || process.env.SLOTHTOOL_SPAWN_FIFO === '0';
+/** A pipe folder left by a helper that was killed while making one is removed after this long. */
+const STALE_MS = 10 * 60 * 1000;
 
 function closeAll(fds: number[]): void {
   for (const fd of fds) {
@@ -70,9 +71,19 @@ function closeAll(fds: number[]): void {
   }
 }
 
-/** Make the next batch of FIFO pairs in the background when few are left; `done` when settled. */
-function makeSpares(done?: () => void): void {
-  if (spares.length >= 2 || making || fifosFailed) return done?.();
+/**
+ * Make a batch of FIFO pairs, synchronously, when a command finds none left: the helper only
+ * touches the SlothTool home while its parent waits for a command (after `ai` exits, a folder
+ * made in the background would race whoever removes that home).
+ */
+let madeAny = false;
+
+function makeSpares(): void {
+  if (fifosFailed) return;
+  if (!madeAny) {
+    madeAny = true;
+    removeStale();
+  }
   let dir: string;
   try {
     if (!pipeDir) throw new Error('no folder for pipes');
@@ -81,32 +92,47 @@ function makeSpares(done?: () => void): void {
     dir = fs.mkdtempSync(path.join(pipeDir, 'pipes-'));
   } catch {
     fifosFailed = true;
-    return done?.();
+    return;
   }
-  making = true;
   const names = Array.from({ length: BATCH * 2 }, (_, i) => path.join(dir, String(i)));
-  execFile('mkfifo', ['-m', '600', ...names], (err) => {
-    making = false;
-    const opened: number[] = [];
+  const opened: number[] = [];
+  try {
+    execFileSync('mkfifo', ['-m', '600', ...names], { stdio: 'ignore' });
+    // The read end first (non-blocking, so it does not wait for a writer), then the write end.
+    const fifos = names.map((name) => {
+      const read = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      opened.push(read);
+      const write = fs.openSync(name, fs.constants.O_WRONLY);
+      opened.push(write);
+      return { read, write };
+    });
+    for (let i = 0; i < fifos.length; i += 2) spares.push({ out: fifos[i], err: fifos[i + 1] });
+  } catch {
+    closeAll(opened);
+    fifosFailed = true;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Remove pipe folders a killed helper left behind (others' are gone within milliseconds). */
+function removeStale(): void {
+  if (!pipeDir) return;
+  let names: string[];
+  try {
+    names = fs.readdirSync(pipeDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith('pipes-')) continue;
+    const p = path.join(pipeDir, name);
     try {
-      if (err) throw err;
-      // The read end first (non-blocking, so it does not wait for a writer), then the write end.
-      const fifos = names.map((name) => {
-        const read = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-        opened.push(read);
-        const write = fs.openSync(name, fs.constants.O_WRONLY);
-        opened.push(write);
-        return { read, write };
-      });
-      for (let i = 0; i < fifos.length; i += 2) spares.push({ out: fifos[i], err: fifos[i + 1] });
+      if (Date.now() - fs.lstatSync(p).mtimeMs > STALE_MS) fs.rmSync(p, { recursive: true, force: true });
     } catch {
-      closeAll(opened);
-      fifosFailed = true;
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-      done?.();
+      // gone meanwhile
     }
-  });
+  }
 }
 
 /** A paused socket on a FIFO's read end, to hand to the parent. */
@@ -115,6 +141,7 @@ function readSocket(fd: number): net.Socket {
 }
 
 function start(m: SpawnMessage): void {
+  if (!spares.length) makeSpares();
   const fifos = spares.shift();
   let child: ChildProcess;
   try {
@@ -125,8 +152,6 @@ function start(m: SpawnMessage): void {
     const e = err as NodeJS.ErrnoException;
     send({ type: 'error', id: m.id, code: e.code ?? 'SPAWN_FAILED', message: e.message, errno: e.errno, syscall: e.syscall, path: e.path });
     return;
-  } finally {
-    makeSpares();
   }
   // The command holds the write ends now; ours would keep its readers from ever seeing the end.
   if (fifos) closeAll([fifos.out.write, fifos.err.write]);
@@ -153,8 +178,9 @@ process.on('message', (m: SpawnMessage | { type: 'base'; env: NodeJS.ProcessEnv;
   if (m && m.type === 'base') {
     baseEnv = m.env;
     pipeDir = m.pipeDir;
-    // Ready once the first pipes are there (or known not to come), so the first command gets them.
-    makeSpares(() => send({ type: 'ready' }));
+    // The first pipes are made for the first command: a helper whose parent is already gone
+    // (it started on the parent's last spawn) never touches the SlothTool home.
+    send({ type: 'ready' });
   } else if (m && m.type === 'spawn') start(m);
 });
 process.on('disconnect', () => process.exit(0));

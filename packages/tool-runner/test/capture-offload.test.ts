@@ -50,7 +50,8 @@ afterAll(() => helper?.close());
 async function viaHelper(): Promise<ExecDeps> {
   helper ??= new SpawnHelper(spawn as never, CHILD, path.join(home, 'run'));
   expect(await helper.whenReady()).toBe(true);
-  expect(fs.existsSync(path.join(home, 'run'))).toBe(true); // where its FIFOs are made
+  await new Promise((resolve) => helper!.spawn('true', [], { stdio: ['ignore', 'pipe', 'pipe'] }).on('close', resolve));
+  expect(fs.existsSync(path.join(home, 'run'))).toBe(true); // its FIFOs are made there, for the first command
   return {
     ...createDefaultExecDeps(),
     spawn: (c, a, o) => helper!.spawn(c, a, o),

@@ -176,6 +176,8 @@ export abstract class ScreenBase {
       this.frameIndex = (this.frameIndex + 1) % SPINNER.length;
       this.render();
     }, 100);
+    // Drawing never keeps the process up on its own (the turn it shows does).
+    this.spinner.unref?.();
   }
 
   protected stopSpinner(): void {
