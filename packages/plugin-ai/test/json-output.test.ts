@@ -75,3 +75,18 @@ test('writes wait for drain: the stream never holds much more than its high-wate
   expect(JSON.parse(lines[1999])).toMatchObject({ message: 'line 1999' });
   expect(maxPending()).toBeLessThan(512);
 });
+
+test('samples of a fast stream (skipped bytes before them): the head ends at the first gap, the tail is what came after the last, bytes count everything', async () => {
+  const { sink, lines, settled } = slowSink(1 << 20);
+  const w = new JsonEventWriter(sink, 10);
+  w.event(output('cmd_001', 'abcdef'));
+  w.event({ type: 'output', id: 'cmd_001', chunk: 'XY', stream: 'stdout', skipped: 100 });
+  w.event({ type: 'output', id: 'cmd_001', chunk: 'END', stream: 'stdout', skipped: 50 });
+  w.event(result('cmd_001'));
+  await w.flush();
+  await settled();
+  expect(lines.map((l) => JSON.parse(l)).slice(0, 2)).toEqual([
+    { type: 'output', id: 'cmd_001', chunk: 'abcdef', stream: 'stdout' },
+    { type: 'output', id: 'cmd_001', chunk: 'END', stream: 'stdout', truncated: true, bytes: 161, omittedBytes: 152 },
+  ]);
+});

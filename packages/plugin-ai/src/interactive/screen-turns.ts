@@ -199,6 +199,8 @@ export abstract class ScreenTurns extends ScreenBase {
         this.resetOutput();
         break;
       case 'output':
+        // A fast stream past 8 MiB comes in samples: the gap before one is shown as such.
+        if (event.skipped) this.output += '\n…\n';
         this.output += event.chunk;
         this.outputNewlines += countNewlines(event.chunk);
         if (this.output.length > OUTPUT_KEEP * 2) this.output = this.output.slice(-OUTPUT_KEEP);
