@@ -19,32 +19,31 @@ const workspaceModule = lazy(() => require('./workspace') as typeof import('./wo
 const htmlModule = lazy(() => require('./html-text') as typeof import('./html-text'));
 const netModule = lazy(() => require('./net-guard') as typeof import('./net-guard'));
 
-type Fn<K extends keyof M, M> = M[K];
 type ExecM = typeof import('./exec');
 type ClassifyM = typeof import('./policy/classify');
 type SandboxM = typeof import('./sandbox');
 type RunnerM = typeof import('./runner');
 type WorkspaceM = typeof import('./workspace');
 
-export const exec: Fn<'exec', ExecM> = (...a) => execModule().exec(...a);
-export const execInherit: Fn<'execInherit', ExecM> = (...a) => execModule().execInherit(...a);
-export const createDefaultExecDeps: Fn<'createDefaultExecDeps', ExecM> = (...a) => execModule().createDefaultExecDeps(...a);
-export const prepareSpawnHelper: Fn<'prepareSpawnHelper', ExecM> = (...a) => execModule().prepareSpawnHelper(...a);
+export const exec: ExecM['exec'] = (...a) => execModule().exec(...a);
+export const execInherit: ExecM['execInherit'] = (...a) => execModule().execInherit(...a);
+export const createDefaultExecDeps: ExecM['createDefaultExecDeps'] = (...a) => execModule().createDefaultExecDeps(...a);
+export const prepareSpawnHelper: ExecM['prepareSpawnHelper'] = (...a) => execModule().prepareSpawnHelper(...a);
 export { DEFAULT_MAX_OUTPUT_BYTES } from './types';
 export type { ExecOptions, ExecResult, ExecDeps, ExecDepsOptions, InheritResult } from './exec';
-export const classify: Fn<'classify', ClassifyM> = (...a) => classifyModule().classify(...a);
-export const sessionKey: Fn<'sessionKey', ClassifyM> = (...a) => classifyModule().sessionKey(...a);
-export const validateStep: Fn<'validateStep', ClassifyM> = (...a) => classifyModule().validateStep(...a);
+export const classify: ClassifyM['classify'] = (...a) => classifyModule().classify(...a);
+export const sessionKey: ClassifyM['sessionKey'] = (...a) => classifyModule().sessionKey(...a);
+export const validateStep: ClassifyM['validateStep'] = (...a) => classifyModule().validateStep(...a);
 export { tools, getTool, toolJsonSchema, createToolRegistry, builtinRegistry, TOOL_NAME } from './registry';
 export type { ToolRegistry } from './registry';
 export { RequiresSchema } from './registry/common';
 export type { ToolDefinition, AnyToolDefinition, Assessment, AssessContext, Touches, JudgeEnv } from './registry/types';
 export type { Finding, Category } from './policy/finding';
-export const createSandbox: Fn<'createSandbox', SandboxM> = (...a) => sandboxModule().createSandbox(...a);
-export const bwrapArgs: Fn<'bwrapArgs', SandboxM> = (...a) => sandboxModule().bwrapArgs(...a);
-export const seatbeltProfile: Fn<'seatbeltProfile', SandboxM> = (...a) => sandboxModule().seatbeltProfile(...a);
-export const sandboxDenial: Fn<'sandboxDenial', SandboxM> = (...a) => sandboxModule().sandboxDenial(...a);
-export const sandboxSpec: Fn<'sandboxSpec', SandboxM> = (...a) => sandboxModule().sandboxSpec(...a);
+export const createSandbox: SandboxM['createSandbox'] = (...a) => sandboxModule().createSandbox(...a);
+export const bwrapArgs: SandboxM['bwrapArgs'] = (...a) => sandboxModule().bwrapArgs(...a);
+export const seatbeltProfile: SandboxM['seatbeltProfile'] = (...a) => sandboxModule().seatbeltProfile(...a);
+export const sandboxDenial: SandboxM['sandboxDenial'] = (...a) => sandboxModule().sandboxDenial(...a);
+export const sandboxSpec: SandboxM['sandboxSpec'] = (...a) => sandboxModule().sandboxSpec(...a);
 export { HOME_SECRET_STORES } from './sandbox/spec';
 export type { Sandbox, SandboxMode, SandboxStatus, SandboxSpec, SandboxDenial } from './sandbox';
 export { parseRule, ruleMatches, decideByRules, exactRuleFor, isRuleProblem } from './permission-rules';
@@ -54,8 +53,8 @@ export const parseOutput: typeof import('./parse-output').parseOutput = (...a) =
 export type { Parsed, ParseInput, ParseOptions, SearchMatch, GitStatusEntry, GitLogEntry } from './parse-output';
 export const redact: typeof import('./redact').redact = (...a) => redactModule().redact(...a);
 export const redactValue: typeof import('./redact').redactValue = (...a) => redactModule().redactValue(...a);
-export const createToolRunner: Fn<'createToolRunner', RunnerM> = (...a) => runnerModule().createToolRunner(...a);
-export const createDefaultRunnerDeps: Fn<'createDefaultRunnerDeps', RunnerM> = (...a) => runnerModule().createDefaultRunnerDeps(...a);
+export const createToolRunner: RunnerM['createToolRunner'] = (...a) => runnerModule().createToolRunner(...a);
+export const createDefaultRunnerDeps: RunnerM['createDefaultRunnerDeps'] = (...a) => runnerModule().createDefaultRunnerDeps(...a);
 export type { ConfirmAnswer, ConfirmRequest, ToolRunner, ToolRunnerOptions, RunOptions } from './runner';
 export type {
   ToolResult,
@@ -68,10 +67,10 @@ export type {
   ToolContext,
 } from './tools/types';
 export { MESSAGES, message } from './i18n';
-export const findWorkspace: Fn<'findWorkspace', WorkspaceM> = (...a) => workspaceModule().findWorkspace(...a);
-export const resolvePath: Fn<'resolvePath', WorkspaceM> = (...a) => workspaceModule().resolvePath(...a);
-export const expandPath: Fn<'expandPath', WorkspaceM> = (...a) => workspaceModule().expandPath(...a);
-export const isInside: Fn<'isInside', WorkspaceM> = (...a) => workspaceModule().isInside(...a);
+export const findWorkspace: WorkspaceM['findWorkspace'] = (...a) => workspaceModule().findWorkspace(...a);
+export const resolvePath: WorkspaceM['resolvePath'] = (...a) => workspaceModule().resolvePath(...a);
+export const expandPath: WorkspaceM['expandPath'] = (...a) => workspaceModule().expandPath(...a);
+export const isInside: WorkspaceM['isInside'] = (...a) => workspaceModule().isInside(...a);
 export type { ResolvedPath } from './workspace';
 export type { FileChange, UndoResult } from './file-journal';
 export const htmlToText: typeof import('./html-text').htmlToText = (...a) => htmlModule().htmlToText(...a);
