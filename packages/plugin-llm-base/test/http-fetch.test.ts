@@ -108,6 +108,32 @@ describe('createHttpFetch', () => {
     ]);
   });
 
+  test('a Request as input, a ReadableStream body, HEAD without a body, an error status passed through as a response', async () => {
+    const seen: string[] = [];
+    handler = (req, res, body) => {
+      seen.push(`${req.method} ${req.url} ${body}`);
+      if (req.url === '/fail') return void res.writeHead(503, { 'retry-after': '2' }).end('{"error":"busy"}');
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(req.method === 'HEAD' ? undefined : 'ok');
+    };
+    const f = createHttpFetch();
+    const fromRequest = await f(new Request(`${base}/req`, { method: 'POST', body: 'from-request' }));
+    expect(await fromRequest.text()).toBe('ok');
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('str'));
+        c.enqueue(new TextEncoder().encode('eamed'));
+        c.close();
+      },
+    });
+    await (await f(`${base}/stream`, { method: 'POST', body: stream, duplex: 'half' } as RequestInit)).text();
+    const head = await f(`${base}/head`, { method: 'HEAD' });
+    expect([head.status, head.body, head.headers.get('content-type')]).toEqual([200, null, 'text/plain']);
+    const fail = await f(`${base}/fail`);
+    expect([fail.ok, fail.status, fail.headers.get('retry-after'), await fail.json()]).toEqual([false, 503, '2', { error: 'busy' }]);
+    expect(seen).toEqual(['POST /req from-request', 'POST /stream streamed', 'HEAD /head ', 'GET /fail ']);
+  });
+
   test('redirects: 307 keeps method and body, 303 becomes GET, another origin loses authorization, manual and error', async () => {
     const other = http.createServer((req, res) => res.end(JSON.stringify({ auth: req.headers.authorization ?? null, method: req.method })));
     await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
