@@ -3,6 +3,7 @@
  * the background) and the hooks of every event (Claude Code's format, extensions/hooks.ts).
  * Hooks only ever tighten: none can let a step run that the runner refuses.
  */
+import { redact } from '@holic512/shared';
 import { toolsOf } from './agent-approvals';
 import type { AgentCore, Pending } from './agent-core';
 import { log } from './agent-session';
@@ -48,7 +49,7 @@ function hookOptions(core: AgentCore, signal: AbortSignal, tool?: string) {
   return {
     cwd: core.options.cwd,
     env: process.env,
-    redact: (text: string) => (require('@holic512/shared') as typeof import('@holic512/shared')).redact(text),
+    redact,
     ...(tool !== undefined ? { tool } : {}),
     signal,
   };

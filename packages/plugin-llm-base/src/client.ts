@@ -13,6 +13,7 @@ import { causeCode, mapError, seconds, type MapContext } from './map-error';
 export { causeCode, mapError };
 import { normalizeUsage, priced, type Usage } from './usage';
 import { requestMessage, ToolCallAssembler, toolCallsOf, type ToolCall } from './transport';
+import { createHttpFetch, FETCH_HOOKS, type FetchHooks } from './http-fetch';
 
 export { normalizeUsage, type Usage };
 
@@ -117,19 +118,19 @@ export interface Transport {
  * which a local server loading a model legitimately keeps long).
  */
 function watchedTransport(watch: RequestWatch, connectMs: number): Transport {
-  const { createHttpFetch } = require('./http-fetch') as typeof import('./http-fetch');
   return { fetch: createHttpFetch(watchHooks(watch, connectMs)) };
 }
 
-function watchHooks(watch: RequestWatch, connectMs: number): import('./http-fetch').FetchHooks {
+function watchHooks(watch: RequestWatch, connectMs: number): FetchHooks {
   return { connectMs, connected: () => watch.connected() };
 }
 
 /** The request options that give one request its watch (signal, connect limit, connected). */
 function watched(watch: RequestWatch, connectMs: number): OpenAIType.RequestOptions {
-  const { FETCH_HOOKS } = require('./http-fetch') as typeof import('./http-fetch');
   return { signal: watch.signal, fetchOptions: { [FETCH_HOOKS]: watchHooks(watch, connectMs) } as OpenAIType.RequestOptions['fetchOptions'] };
 }
+
+let ollamaNative: typeof import('./ollama-native') | undefined;
 
 /**
  * Clients kept for the process, one per server, key, time-out and retries: building one costs
@@ -151,7 +152,7 @@ function sharedClient(sdk: Sdk, profile: ProfileConfig, apiKey: string): OpenAIT
 /** A client for one profile; keys never reach the environment-driven SDK defaults. */
 export function createClient(sdk: Sdk, profile: ProfileConfig, apiKey: string, transport?: Transport): OpenAIType {
   return new sdk.OpenAI({
-    fetch: (transport?.fetch ?? (require('./http-fetch') as typeof import('./http-fetch')).createHttpFetch()) as never,
+    fetch: (transport?.fetch ?? createHttpFetch()) as never,
     baseURL: profile.base_url.replace(/\/+$/, ''),
     // The SDK refuses an empty key; keyless local servers ignore whatever is sent.
     apiKey: apiKey || 'no-key',
@@ -282,7 +283,8 @@ export async function chat(
     const schema = !tools && options.json_schema ? { type: 'json_schema', json_schema: { strict: false, ...options.json_schema } } : undefined;
 
     let done: Completed & { model?: string; fallback?: import('./ollama-native').Fallback };
-    const native = require('./ollama-native') as typeof import('./ollama-native');
+    // Required here, not at the top: ollama-native imports this module.
+    const native = (ollamaNative ??= require('./ollama-native') as typeof import('./ollama-native'));
     if (native.isOllamaProfile(profile)) {
       // Ollama: the native API, which takes num_ctx and keep_alive (ollama-native.ts).
       const transport = watchedTransport(watch, limits.connect);

@@ -40,22 +40,24 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
 
 /** Sockets whose connection (and TLS handshake) is complete. */
 const ready = new WeakSet<Socket>();
-const agents = new Map<string, http.Agent>();
+/** Per protocol: its request function and the kept-alive agent (loaded on first use). */
+const protocols = new Map<string, { request: typeof http.request; agent: http.Agent }>();
 
-function agentFor(protocol: string): http.Agent {
-  let agent = agents.get(protocol);
-  if (agent) return agent;
+function protocolFor(protocol: string): { request: typeof http.request; agent: http.Agent } {
+  const known = protocols.get(protocol);
+  if (known) return known;
   const secure = protocol === 'https:';
   const mod = (secure ? require('https') : require('http')) as typeof http;
-  agent = new mod.Agent({ keepAlive: true });
+  const agent = new mod.Agent({ keepAlive: true });
   const create = (agent as unknown as { createConnection: (o: unknown, cb: unknown) => Socket }).createConnection.bind(agent);
   (agent as unknown as { createConnection: unknown }).createConnection = (options: unknown, cb: unknown) => {
     const socket = create(options, cb);
     socket.once(secure ? 'secureConnect' : 'connect', () => ready.add(socket));
     return socket;
   };
-  agents.set(protocol, agent);
-  return agent;
+  const entry = { request: mod.request, agent };
+  protocols.set(protocol, entry);
+  return entry;
 }
 
 function abortReason(signal: AbortSignal): unknown {
@@ -80,7 +82,7 @@ async function bodyBytes(body: unknown, headers: Headers): Promise<Buffer | unde
   if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   if (typeof body === 'object' && Symbol.asyncIterator in body && !(body instanceof ReadableStream)) {
     const chunks: Buffer[] = [];
-    for await (const c of body as AsyncIterable<Uint8Array | string>) chunks.push(typeof c === 'string' ? Buffer.from(c) : Buffer.from(c));
+    for await (const c of body as AsyncIterable<Uint8Array | string>) chunks.push(Buffer.from(c as Uint8Array));
     return Buffer.concat(chunks);
   }
   // URLSearchParams, FormData, Blob, ReadableStream: the standard's own encoding.
@@ -156,11 +158,11 @@ function webBody(res: http.IncomingMessage, signal: AbortSignal | undefined): Re
 
 /** One request/response exchange, no redirects. `retried`: this is the second try. */
 function exchange(url: URL, req: Prepared, hooks: FetchHooks, signal: AbortSignal | undefined, retried = false): Promise<http.IncomingMessage> {
-  const mod = (url.protocol === 'https:' ? require('https') : require('http')) as typeof http;
+  const { request, agent } = protocolFor(url.protocol);
   return new Promise((resolve, reject) => {
     let answered = false;
     let timer: NodeJS.Timeout | undefined;
-    const outgoing = mod.request(url, { method: req.method, headers: req.headers, agent: agentFor(url.protocol) });
+    const outgoing = request(url, { method: req.method, headers: req.headers, agent });
     const onAbort = () => {
       outgoing.destroy();
       reject(abortReason(signal!));

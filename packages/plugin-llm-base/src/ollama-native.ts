@@ -15,6 +15,7 @@ import { LlmBaseError } from './errors';
 import { ollamaHost } from './ollama';
 import type { ProfileConfig } from './types';
 import { contentToText, type ChatOptions, type Transport } from './client';
+import { createHttpFetch } from './http-fetch';
 import type { RequestWatch } from './request-watch';
 import { ollamaMessage, toolCallsOf, type ToolCall } from './transport';
 
@@ -37,7 +38,6 @@ type OllamaClient = import('ollama').Ollama;
 export function ollamaClient(profile: Pick<ProfileConfig, 'base_url'>, fetchImpl?: typeof fetch, apiKey?: string): OllamaClient {
   const { Ollama } = require('ollama') as typeof import('ollama');
   // A key (a hosted or proxied Ollama) goes as a bearer token, as on the OpenAI path.
-  const { createHttpFetch } = require('./http-fetch') as typeof import('./http-fetch');
   return new Ollama({ host: ollamaHost(profile), fetch: fetchImpl ?? createHttpFetch(), ...(apiKey ? { headers: { Authorization: `Bearer ${apiKey}` } } : {}) });
 }
 

@@ -98,8 +98,9 @@ export function createDefaultExecDeps(options: ExecDepsOptions = {}): ExecDeps {
   const direct = (command: string, args: string[], options: SpawnOptions) => crossSpawn(command, args, options);
   const useHelper = process.platform !== 'win32' && process.env.SLOTHTOOL_SPAWN_HELPER !== '0';
   if (useHelper && !helper) {
-    const sh = require('./spawn-helper') as typeof import('./spawn-helper');
-    helper = new sh.SpawnHelper(direct, undefined, options.slothtoolHome ? sh.pipeFolder(options.slothtoolHome) : undefined);
+    const { SpawnHelper } = require('./spawn-helper') as typeof import('./spawn-helper');
+    const { pipeFolder } = require('./sandbox/spec') as typeof import('./sandbox/spec');
+    helper = new SpawnHelper(direct, undefined, options.slothtoolHome ? pipeFolder(options.slothtoolHome) : undefined);
   }
   return {
     spawn: useHelper && helper ? (command, args, options) => helper!.spawn(command, args, options) : direct,

@@ -21,11 +21,6 @@ class LateStream extends EventEmitter {
   private source?: Socket;
   private destroyed = false;
 
-  /** Whether the pipe arrived. */
-  get attached(): boolean {
-    return this.source !== undefined;
-  }
-
   /** The pipe, once it arrived (capture-offload.ts reads its descriptor). */
   get socket(): Socket | undefined {
     return this.source;
@@ -95,7 +90,7 @@ class RemoteChild extends EventEmitter {
 
   /** The helper went away: streams that never came are closed so 'close' still happens. */
   orphaned(): void {
-    for (const s of [this.stdout, this.stderr]) if (!s.attached) s.emit('close');
+    for (const s of [this.stdout, this.stderr]) if (!s.socket) s.emit('close');
     if (!this.exited) this.ended(null, 'SIGKILL');
   }
 
@@ -114,15 +109,6 @@ interface HelperMessage {
   errno?: number;
   syscall?: string;
   path?: string;
-}
-
-/**
- * Where the spawn helper makes its FIFOs for a SlothTool home: `<home>/run`, which the OS sandbox
- * hides from every command (sandbox/spec.ts), so no sandboxed program can open one while it has
- * a name.
- */
-export function pipeFolder(slothtoolHome: string): string {
-  return path.join(slothtoolHome, 'run');
 }
 
 /** What turns `base` into `env`: values set or changed, and names removed. */
@@ -147,7 +133,7 @@ export class SpawnHelper {
   /**
    * `childScript`: the helper's program (default: spawn-helper-child.js next to this file).
    * `pipeDir`: where it may make FIFOs (a folder the OS sandbox hides from commands, see
-   * pipeFolder); without one its commands get node's socketpairs.
+   * sandbox/spec.ts pipeFolder); without one its commands get node's socketpairs.
    */
   constructor(
     private readonly direct: Direct,

@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { wrapWithBwrap } from './bwrap';
 import { seatbeltProfile } from './seatbelt';
-import { probeFs, sandboxSpec, type Probe, type SandboxSpec } from './spec';
+import { pipeFolder, probeFs, sandboxSpec, type Probe, type SandboxSpec } from './spec';
 
 export { bwrapArgs, wrapWithBwrap } from './bwrap';
 export { seatbeltProfile } from './seatbelt';
@@ -103,7 +103,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (!runMade && !options.probe) {
       runMade = true;
       try {
-        if (fs.statSync(options.slothtoolHome).isDirectory()) fs.mkdirSync(path.join(options.slothtoolHome, 'run'), { mode: 0o700 });
+        if (fs.statSync(options.slothtoolHome).isDirectory()) fs.mkdirSync(pipeFolder(options.slothtoolHome), { mode: 0o700 });
       } catch {
         // there already, or no home to put it in
       }

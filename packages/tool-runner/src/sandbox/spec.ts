@@ -27,6 +27,14 @@ export interface SandboxSpec {
 /** Secret stores under the home folder that a sandboxed step never sees. */
 export const HOME_SECRET_STORES = ['.ssh', '.aws', '.gnupg', '.config/gh', '.docker/config.json', '.npmrc', '.netrc', '.git-credentials', '.kube', '.pypirc', '.config/gcloud', '.azure'];
 
+/**
+ * Where the spawn helper makes its FIFOs for a SlothTool home: `<home>/run`, hidden from every
+ * command, so no sandboxed program can open one while it has a name.
+ */
+export function pipeFolder(slothtoolHome: string): string {
+  return path.join(slothtoolHome, 'run');
+}
+
 /** What exists of `p`: a folder, a file, or nothing (a dangling or absent path is not hidden, it is not there). */
 export type Probe = (p: string) => 'dir' | 'file' | undefined;
 
@@ -56,8 +64,7 @@ export function sandboxSpec(input: SpecInput, probe: Probe = probeFs): SandboxSp
   };
   for (const rel of HOME_SECRET_STORES) add(path.join(input.home, rel));
   add(path.join(input.slothtoolHome, 'plugin-configs'));
-  // Where the spawn helper makes its pipes (spawn-helper.ts pipeFolder): never a command's to open.
-  add(path.join(input.slothtoolHome, 'run'));
+  add(pipeFolder(input.slothtoolHome));
   for (const name of input.workspaceEntries ?? []) if (/^\.env(\..*)?$/.test(name)) add(path.join(input.workspace, name));
   const readOnly: string[] = [];
   if (input.level === 'L1') {
