@@ -1,7 +1,7 @@
 'use strict';
 // Make a checkout ready to run: install from the lockfile when node_modules is missing or
 // older than package-lock.json, then build every package (tsc -b is incremental, so a
-// second run with nothing changed costs well under a second). Used by `npm test` and
+// second run with nothing changed costs well under a second) and the bundles (scripts/bundle.js). Used by `npm test` and
 // `npm start` so that both work on a fresh clone with nothing run before them.
 const fs = require('fs');
 const path = require('path');
@@ -31,6 +31,7 @@ function ensureReady({ quiet = false } = {}) {
     run(npm, ['ci', '--no-audit', '--no-fund'], 'installing dependencies');
   }
   run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b'], 'building');
+  run(process.execPath, [path.join(root, 'scripts', 'bundle.js')], 'bundling');
 }
 
 module.exports = { ensureReady, root };

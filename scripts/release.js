@@ -108,6 +108,8 @@ function preflight() {
       if (!fs.existsSync(path.join(dir, f))) problems.push(`${rel}/${f} is missing (npm packs it from the package folder only)`);
     }
     if (pkg.main && !fs.existsSync(path.join(dir, pkg.main))) problems.push(`${rel}/${pkg.main} (main) is missing: build first`);
+    const bundle = pkg.slothtool && pkg.slothtool.bundle;
+    if (bundle && !fs.existsSync(path.join(dir, bundle))) problems.push(`${rel}/${bundle} (bundle) is missing: run scripts/bundle.js`);
     for (const bin of Object.values(typeof pkg.bin === 'string' ? { [pkg.name]: pkg.bin } : pkg.bin || {})) {
       if (!fs.existsSync(path.join(dir, bin))) problems.push(`${rel}/${bin} (bin) is missing`);
     }
@@ -133,7 +135,7 @@ function dryRun(opts, reg) {
   out((st.stdout + st.stderr).trim().replace(/^/gm, '  '));
   const steps = [];
   if (opts.command !== 'publish') steps.push('changeset version', 'npm install (refresh package-lock.json)');
-  if (opts.command !== 'version') steps.push('tsc -b (build)');
+  if (opts.command !== 'version') steps.push('tsc -b (build)', 'scripts/bundle.js (bundles)');
   if (opts.command === 'all') steps.push('npm test');
   if (opts.command !== 'version') steps.push(`changeset publish${opts.gitTag ? '' : ' --no-git-tag'}${opts.tag ? ` --tag ${opts.tag}` : ''}`);
   out(`\nsteps: ${steps.join(' → ')}`);
@@ -169,9 +171,10 @@ function main(argv) {
   if (opts.command === 'all') {
     // A full release builds from nothing, so no file of a deleted module lingers in lib/ and
     // ships (tsc never removes outputs whose source is gone).
-    for (const { dir } of workspacePackages()) fs.rmSync(path.join(dir, 'lib'), { recursive: true, force: true });
+    for (const { dir } of workspacePackages()) for (const out of ['lib', 'dist']) fs.rmSync(path.join(dir, out), { recursive: true, force: true });
   }
   run(process.execPath, [tscBin, '-b'], 'build');
+  run(process.execPath, [path.join(root, 'scripts', 'bundle.js')], 'bundle');
   if (opts.command === 'all') run(npm, ['test'], 'tests');
   const problems = preflight();
   if (problems.length) throw new ReleaseError(`not publishing:\n${problems.map((p) => `  - ${p}`).join('\n')}`);

@@ -1,6 +1,7 @@
 /**
  * What each public package's tarball holds (issue #8): exactly package.json, README.md, LICENSE,
- * the bin files and the compiled lib/ (a .js and a .d.ts for every src/ module), nothing else:
+ * the bin files, the compiled lib/ (a .js and a .d.ts for every src/ module) and the bundles
+ * scripts/bundle.js writes into the package (dist/), nothing else:
  * no sources, tests, tsconfig, source maps or build info. And the package.json fields that
  * `slothtool install` and npm rely on. Runs `npm pack --dry-run --json` per package (after the
  * build that `npm test` does first), so it sees what npm would really publish.
@@ -10,6 +11,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 const root = path.resolve(__dirname, '..');
+const { BUNDLES } = require('../scripts/bundle') as { BUNDLES: { out: string }[] };
 const packagesDir = path.join(root, 'packages');
 
 interface PackageJson {
@@ -103,6 +105,10 @@ function expectedFiles(dir: string, pkg: PackageJson): string[] {
       out.add(`lib/${f.replace(/\.ts$/, '.d.ts')}`);
     } else if (f.endsWith('.json')) out.add(`lib/${f}`);
   }
+  for (const b of BUNDLES) {
+    const rel = path.relative(dir, b.out);
+    if (!rel.startsWith('..')) out.add(rel.split(path.sep).join('/'));
+  }
   return [...out].sort();
 }
 
@@ -140,7 +146,7 @@ describe.each(publicPackages.map((p) => [p.pkg.name, p] as const))('%s', (_name,
     packed = pack(dir);
   });
 
-  test('the tarball holds exactly bin/, lib/*.js + .d.ts, README.md, LICENSE and package.json', () => {
+  test('the tarball holds exactly bin/, lib/*.js + .d.ts, its bundles, README.md, LICENSE and package.json', () => {
     const files = packed.files.map((f) => f.path).sort();
     const unwanted = files.filter((f) => /(^|\/)(src|test|__tests__)\//.test(f) || /\.(map|tsbuildinfo)$|(^|\/)tsconfig[^/]*\.json$|\.test\.[jt]s$/.test(f));
     expect(unwanted).toEqual([]);

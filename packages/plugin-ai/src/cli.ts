@@ -6,9 +6,11 @@ import { Lifetime, SIGNAL_EXIT, STOP_GRACE_MS, type StopSignal } from './lifetim
 /**
  * CLI entry: the only place that prints and sets the exit code. Kept tiny: `--version` and
  * `--help` load nothing else; zod, llm-base and tool-runner load only on the paths that
- * need them.
+ * need them. `options.bundled`: bin/ai.js loaded this from dist/cli.js (scripts/bundle.js).
  */
-export function main(argv: string[]): void {
+export function main(argv: string[], options: { bundled?: boolean } = {}): void {
+  // Run from the bundle (bin/ai.js): llm-base loads from its own bundle too, when it has one.
+  if (options.bundled) (require('./llm-base') as typeof import('./llm-base')).preferBundles();
   // A reader that goes away (`| head -1`) ends the CLI quietly with status 0.
   for (const stream of [process.stdout, process.stderr]) (require('@holic512/shared/lib/epipe') as typeof import('@holic512/shared/lib/epipe')).onClosedPipe(stream, () => process.exit(0));
   const parsed = parseArgs(argv);

@@ -124,15 +124,31 @@ export function packageRootOf(binPath: string, expectedName?: string): string | 
   }
 }
 
-function mainOf(root: string): string {
+/** Set by the CLI when it runs from its own bundle (bin/ai.js): load llm-base's bundle too. */
+let bundles = false;
+
+/** Load llm-base from the bundle its package.json names (`"slothtool": {"bundle": …}`), when it
+ * has one, with V8's code cache (shared/code-cache). Only for a process a bin started: a bundle
+ * runs in node's main context, never inside a test runner's. */
+export function preferBundles(): void {
+  bundles = true;
+}
+
+/** The module file to load: package.json's `main` (else lib/index.js); `bundle` when preferred and present. */
+function mainOf(root: string): { file: string; bundle: boolean } {
   try {
     const pkg: unknown = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-    const main = pkg && typeof pkg === 'object' ? (pkg as { main?: unknown }).main : undefined;
-    if (typeof main === 'string' && main) return path.resolve(root, main);
+    const fields = (pkg && typeof pkg === 'object' ? pkg : {}) as { main?: unknown; slothtool?: { bundle?: unknown } };
+    const bundle = fields.slothtool?.bundle;
+    if (bundles && typeof bundle === 'string' && bundle) {
+      const file = path.resolve(root, bundle);
+      if (fs.existsSync(file)) return { file, bundle: true };
+    }
+    if (typeof fields.main === 'string' && fields.main) return { file: path.resolve(root, fields.main), bundle: false };
   } catch {
     // no usable main: the documented fallback below
   }
-  return path.join(root, 'lib', 'index.js');
+  return { file: path.join(root, 'lib', 'index.js'), bundle: false };
 }
 
 /**
@@ -145,10 +161,15 @@ export function loadLlmBase(registry: Registry): { client: LlmClient; root: stri
   if (!fs.existsSync(entry.binPath)) throw aiError('LLM_BASE_STALE', 'llmBaseStale', { path: entry.binPath });
   const root = packageRootOf(entry.binPath, entry.name);
   if (!root) throw aiError('LLM_BASE_BROKEN', 'llmBaseBroken', { path: entry.binPath, detail: 'no package.json above the bin' });
-  const main = mainOf(root);
+  const { file: main, bundle } = mainOf(root);
   let mod: unknown;
   try {
-    mod = require(main);
+    if (bundle) {
+      const { loadBundle, codeCacheDir } = require('@holic512/shared/lib/code-cache') as typeof import('@holic512/shared/lib/code-cache');
+      mod = loadBundle(main, { cacheDir: codeCacheDir(), parent: module });
+    } else {
+      mod = require(main);
+    }
   } catch (err) {
     throw aiError('LLM_BASE_BROKEN', 'llmBaseBroken', { path: main, detail: (err as Error).message.split('\n')[0] });
   }

@@ -45,7 +45,7 @@ export interface ParseOptions {
   maxJsonChars?: number;
 }
 
-const OMITTED_RE = /^…\[\d+ bytes omitted\]…$/;
+const OMITTED_RE = /^\u2026\[\d+ bytes omitted\]\u2026$/;
 const TEXT_MAX = 300;
 
 function lines(text: string): { lines: string[]; partial: boolean } {

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { ChildProcess, SpawnOptions } from 'child_process';
+import { packageRootOf } from '../llm-base';
 
 export const LLM_BASE_PACKAGE = '@holic512/plugin-llm-base';
 
@@ -26,6 +27,11 @@ export function checkoutHostBin(pluginAiRoot: string): string | undefined {
   return fs.existsSync(bin) ? bin : undefined;
 }
 
+/** plugin-ai's package folder, from lib/setup/ or from the bundle in dist/. */
+function ownRoot(): string {
+  return packageRootOf(__filename, '@holic512/plugin-ai') ?? path.resolve(__dirname, '..', '..');
+}
+
 const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /**
@@ -33,7 +39,7 @@ const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/
  * unusual layouts), else this checkout's packages/slothtool/bin/slothtool.js, else `slothtool`
  * on PATH.
  */
-export function resolveHostCommand(env: NodeJS.ProcessEnv, pluginAiRoot = path.resolve(__dirname, '..', '..')): HostCommand {
+export function resolveHostCommand(env: NodeJS.ProcessEnv, pluginAiRoot = ownRoot()): HostCommand {
   const bin = env.SLOTHTOOL_AI_HOST_BIN || checkoutHostBin(pluginAiRoot);
   if (bin) return { program: process.execPath, args: [path.resolve(bin)], display: `node ${quote(path.resolve(bin))}` };
   const program = process.platform === 'win32' ? 'slothtool.cmd' : 'slothtool';

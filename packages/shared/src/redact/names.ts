@@ -104,7 +104,7 @@ export function looksLikeCode(name: string, value: string): boolean {
 export function isPlaceholder(value: string): boolean {
   return (
     value === '' ||
-    /^(\*+|x+|\.{3}|…|<[^>]{0,40}>|changeme_?placeholder)$/i.test(value) ||
+    /^(\*+|x+|\.{3}|\u2026|<[^>]{0,40}>|changeme_?placeholder)$/i.test(value) ||
     /^(env:[A-Za-z_]\w*|\$[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\}|%[A-Za-z_]\w*%)$/.test(value) ||
     value.includes('[redacted')
   );

@@ -1,0 +1,79 @@
+import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import * as fs from 'fs';
+import * as path from 'path';
+import { runAi } from './run-bin';
+
+// bin/ai.js runs the CLI from its bundle (dist/cli.js, made by scripts/bundle.js in the build
+// `npm test` does first) and llm-base from its own, both with V8's code cache under the
+// SlothTool home: written by the first run, used unchanged by the next. A step that runs a
+// command works from the bundle too (the spawn helper's child script sits beside it).
+const BUNDLE = path.join(packageDir('plugin-ai'), 'dist', 'cli.js');
+
+let temp: TempHome;
+let server: ScriptedServer;
+let cwd: string;
+
+beforeEach(async () => {
+  temp = await createTempHome({ language: 'en' });
+  server = await startScriptedServer();
+  cwd = path.join(temp.home, 'project');
+  fs.mkdirSync(cwd);
+  fs.writeFileSync(path.join(cwd, 'marker.txt'), 'x');
+  await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
+  await temp.writeJson('plugin-configs/llm-base.json', {
+    default_profile: 'local',
+    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'm', high_model: 'm', timeout: 10000, max_retries: 0 } },
+  });
+});
+afterEach(async () => {
+  await server.close();
+  await temp.cleanup();
+});
+
+const cacheDir = () => path.join(temp.slothtoolHome, 'cache', 'v8');
+const listCache = () => (fs.existsSync(cacheDir()) ? fs.readdirSync(cacheDir()).sort() : []);
+
+test('the bundles are built (npm test builds them; `npm run build` alone does too)', () => {
+  expect(fs.existsSync(BUNDLE)).toBe(true);
+  expect(fs.existsSync(path.join(packageDir('plugin-ai'), 'dist', 'spawn-helper-child.js'))).toBe(true);
+  expect(fs.existsSync(path.join(packageDir('plugin-llm-base'), 'dist', 'index.js'))).toBe(true);
+});
+
+test('the first run writes a private code cache for both bundles; the second uses it unchanged', async () => {
+  server.enqueue({ json: { type: 'chat', message: 'first' } }, { json: { type: 'chat', message: 'second' } });
+  const first = await runAi(['-p', 'hi'], { env: temp.env, cwd });
+  expect(first).toMatchObject({ code: 0, stdout: 'first\n', stderr: '' });
+  const files = listCache();
+  expect(files.map((f) => f.replace(/-[0-9a-f]{8}-v\d.*$/, ''))).toEqual(['plugin-ai', 'plugin-llm-base']);
+  expect(fs.statSync(cacheDir()).mode & 0o777).toBe(0o700);
+  const stamps = files.map((f) => {
+    const st = fs.statSync(path.join(cacheDir(), f));
+    expect(st.mode & 0o777).toBe(0o600);
+    return st.mtimeMs;
+  });
+  const second = await runAi(['-p', 'hi'], { env: temp.env, cwd });
+  expect(second).toMatchObject({ code: 0, stdout: 'second\n', stderr: '' });
+  expect(listCache()).toEqual(files);
+  expect(files.map((f) => fs.statSync(path.join(cacheDir(), f)).mtimeMs)).toEqual(stamps);
+});
+
+test('steps run their commands through the spawn helper from the bundle (its pipes are FIFOs)', async () => {
+  // A session's first step goes direct (node's socketpair) while the helper starts (the model's
+  // next reply comes 1.5 s later here); the next gets the helper's FIFOs, which only a helper
+  // started from dist/ could hand out.
+  const look = { json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'stat', args: ['-L', '-c', 'stdout is a %F', '/dev/stdout'] }] } } };
+  server.enqueue(look, { ...look, delayMs: 1500 }, { json: { type: 'chat', message: 'done' } });
+  const r = await runAi(['-p', 'look'], { env: temp.env, cwd });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain('done');
+  const seen = JSON.stringify(server.requests.at(-1)!.body.messages);
+  expect(seen).toContain('stdout is a fifo');
+});
+
+test('--version and --help need no bundle and leave no cache', async () => {
+  const v = await runAi(['--version'], { env: temp.env, cwd });
+  expect(v.stdout).toMatch(/^\d+\.\d+\.\d+/);
+  const h = await runAi(['--help'], { env: temp.env, cwd });
+  expect(h.code).toBe(0);
+  expect(listCache()).toEqual([]);
+});

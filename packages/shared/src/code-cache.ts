@@ -1,0 +1,140 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vm from 'vm';
+import Module = require('module');
+import { slothtoolHome } from './home';
+
+/** Where the bins keep the code cache: `<SlothTool home>/cache/v8`. */
+export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(slothtoolHome(env), 'cache', 'v8');
+}
+
+/** What happened to a bundle's cache: `used`; `none` (none yet, or no cacheDir); `rejected` by V8. */
+export type CodeCacheState = 'used' | 'none' | 'rejected';
+
+/** How a bundle's text begins (scripts/bundle.js). */
+export const BUNDLE_HEAD = '(function (exports, require, module, __filename, __dirname) {';
+
+export interface LoadBundleOptions {
+  /** Folder of the cache; without one the bundle is compiled from its text every time. */
+  cacheDir?: string;
+  /** The module that loads it (its parent, as `require` would set). */
+  parent?: NodeModule;
+  /** Told what became of the cache (`doctor`, tests). */
+  onCache?: (state: CodeCacheState) => void;
+}
+
+/**
+ * Load a bundle made by scripts/bundle.js, with V8's code cache (docs/architecture.md §6).
+ *
+ * A bundle's text is one function expression `(function (exports, require, module, __filename,
+ * __dirname) {…})`. It is compiled with the cached code of an earlier run when there is one
+ * that V8 accepts, so nothing is parsed or compiled again; when there is none (or V8 rejects it:
+ * another node, other V8 flags, a damaged file), the run's code is written when the process
+ * exits — after it ran, so the cache holds every function the run compiled, not only the
+ * top level. One cache per bundle file and node version; it records the SHA-1 of the text it was
+ * made for, so a changed bundle never runs an old cache's code, and its own (see seal). Caches
+ * of the same bundle for another node are removed when a new one is written.
+ *
+ * The cache is only a speed-up: a cache that cannot be read or written is left alone, silently,
+ * and the bundle still loads. It lives in `cacheDir` (created 0700, files 0600, written
+ * atomically), which must be as private as the code beside it: the SlothTool home's `cache/v8`.
+ *
+ * Returns the bundle's `module.exports`. Throws when the bundle cannot be read or is not one.
+ */
+export function loadBundle(file: string, options: LoadBundleOptions = {}): unknown {
+  const bytes = fs.readFileSync(file);
+  const source = bytes.toString('utf8');
+  if (!source.startsWith(BUNDLE_HEAD)) throw new Error(`${file} is not a bundle (its text must be one function expression, as scripts/bundle.js writes it)`);
+  const cacheFile = options.cacheDir ? cacheFileFor(file, options.cacheDir) : undefined;
+  const sourceDigest = cacheFile ? digest(bytes) : undefined;
+  let cachedData: Buffer | undefined;
+  let damaged = false;
+  if (cacheFile && sourceDigest) {
+    try {
+      cachedData = unseal(fs.readFileSync(cacheFile), sourceDigest);
+      damaged = cachedData === undefined;
+    } catch {
+      // no cache yet (or unreadable): compiled from the text, and written at exit
+    }
+  }
+  const script = new vm.Script(source, { filename: file, cachedData });
+  const wrapper: unknown = script.runInThisContext();
+  if (typeof wrapper !== 'function') throw new Error(`${file} is not a bundle (its text must be one function expression, as scripts/bundle.js writes it)`);
+  const mod = new Module(file, options.parent);
+  mod.filename = file;
+  const req = Module.createRequire(file);
+  (wrapper as (...args: unknown[]) => void).call(mod.exports, mod.exports, req, mod, file, path.dirname(file));
+  mod.loaded = true;
+  const rejected = damaged || (cachedData !== undefined && script.cachedDataRejected === true);
+  options.onCache?.(rejected ? 'rejected' : cachedData ? 'used' : 'none');
+  if (cacheFile && sourceDigest && (!cachedData || rejected)) {
+    process.once('exit', () => saveCache(script, cacheFile, sourceDigest, cachePrefix(file)));
+  }
+  return mod.exports;
+}
+
+/** `<cacheDir>/<package folder>-<hash of the bundle's path>-<node version>-<arch>.v8` */
+export function cacheFileFor(file: string, cacheDir: string): string {
+  return path.join(cacheDir, `${cachePrefix(file)}${process.version}-${process.arch}.v8`);
+}
+
+/** What every cache of one bundle file starts with (its package folder's name and a hash of its path). */
+function cachePrefix(file: string): string {
+  const label = path.basename(path.dirname(path.dirname(file))).replace(/[^\w.-]/g, '_');
+  return `${label}-${fnv1a(path.resolve(file))}-`;
+}
+
+/** 32-bit FNV-1a of a string, as 8 hex digits. */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * A cache file: `SLCC`, a format byte, three zero bytes, the SHA-1 of the bundle's text it was
+ * made from, the SHA-1 of V8's data, then V8's data. V8 checks that its data fits this node and
+ * a text of this length, but neither that the text is the same (a bundle changed in place with
+ * the same size would run the old code) nor that the bytes are intact (damaged data can crash
+ * node): both are checked here first.
+ */
+const MAGIC = Buffer.from('SLCC\x02\x00\x00\x00', 'latin1');
+const HEADER = MAGIC.length + 40;
+
+function seal(data: Buffer, sourceDigest: Buffer): Buffer {
+  return Buffer.concat([MAGIC, sourceDigest, digest(data), data]);
+}
+
+/** V8's data from a cache file made for this text, or undefined when it is not that or not intact. */
+function unseal(bytes: Buffer, sourceDigest: Buffer): Buffer | undefined {
+  if (bytes.length <= HEADER || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  if (!bytes.subarray(MAGIC.length, MAGIC.length + 20).equals(sourceDigest)) return undefined;
+  const data = bytes.subarray(HEADER);
+  return digest(data).equals(bytes.subarray(MAGIC.length + 20, HEADER)) ? data : undefined;
+}
+
+function digest(data: Buffer): Buffer {
+  return (require('crypto') as typeof import('crypto')).createHash('sha1').update(data).digest();
+}
+
+function saveCache(script: vm.Script, cacheFile: string, sourceDigest: Buffer, prefix: string): void {
+  try {
+    const data = seal(script.createCachedData(), sourceDigest);
+    const dir = path.dirname(cacheFile);
+    // Required here, not at the top: only a run that writes a cache needs them.
+    const { ensurePrivateDir } = require('./private-files') as typeof import('./private-files');
+    const { writeFileAtomicSync } = require('./atomic-write') as typeof import('./atomic-write');
+    ensurePrivateDir(dir);
+    writeFileAtomicSync(cacheFile, data, { mode: 0o600 });
+    const own = path.basename(cacheFile);
+    for (const name of fs.readdirSync(dir)) {
+      if (name !== own && name.startsWith(prefix) && name.endsWith('.v8')) fs.rmSync(path.join(dir, name), { force: true });
+    }
+  } catch {
+    // a cache that cannot be written (read-only or full disk) only costs the next start its speed
+  }
+}

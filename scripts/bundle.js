@@ -1,0 +1,114 @@
+'use strict';
+// One file for each path that must start fast (docs/architecture.md §6): esbuild bundles
+// plugin-ai's CLI (with tool-runner, shared, json-patch and zod) into packages/plugin-ai/dist/cli.js
+// and llm-base's library (with the openai SDK and zod) into packages/plugin-llm-base/dist/index.js.
+// Their bins load them through @holic512/shared/lib/code-cache, which keeps V8's code cache
+// for them under the SlothTool home; without a bundle they load lib/ as before.
+//
+// A bundle is one function expression, `(function (exports, require, module, __filename,
+// __dirname) {…})`, so the loader compiles the file's text as it is (no wrapped copy of it in
+// memory), and ASCII only, so V8 keeps it as a one-byte string (half the memory of a two-byte one).
+// Packages a path loads only sometimes stay outside (`external`): required from node_modules
+// when used. zod's locales other than English stay outside the same way (zod loads all ~45 of
+// them with its index; `z.locales.xx` still works, loaded on first use).
+//
+// `node scripts/bundle.js` builds them; ensure.js (npm test, npm start) and the release do too.
+const fs = require('fs');
+const path = require('path');
+
+const root = path.resolve(__dirname, '..');
+const pkg = (name) => path.join(root, 'packages', name);
+
+/** The bundles: entry (built by tsc into lib/), output, what stays outside. */
+const BUNDLES = [
+  {
+    entry: path.join(pkg('plugin-ai'), 'lib/cli.js'),
+    out: path.join(pkg('plugin-ai'), 'dist/cli.js'),
+    external: ['@modelcontextprotocol/sdk', 'marked', 'marked-terminal', 'prompts', 'yaml', 'diff', 'entities'],
+  },
+  {
+    // The spawn helper's child is its own process: a script beside the bundle (tool-runner finds
+    // it next to the code that starts it: `__dirname` is dist/ in the bundle).
+    entry: path.join(pkg('tool-runner'), 'lib/spawn-helper-child.js'),
+    out: path.join(pkg('plugin-ai'), 'dist/spawn-helper-child.js'),
+    plain: true,
+  },
+  {
+    entry: path.join(pkg('plugin-llm-base'), 'lib/index.js'),
+    out: path.join(pkg('plugin-llm-base'), 'dist/index.js'),
+    external: ['ollama', 'prompts'],
+  },
+];
+
+const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) {';
+const WRAP_TAIL = '\n})';
+
+/** zod's locales index, with every locale but English required on first use from node_modules. */
+const zodLocales = {
+  name: 'zod-locales',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.cjs$/ }, (args) => {
+      const src = fs.readFileSync(args.path, 'utf8');
+      const found = [...src.matchAll(/var (\w+)_js_1 = require\("\.\/([\w-]+)\.cjs"\);\s*Object\.defineProperty\(exports, "(\w+)"/g)];
+      if (found.length < 10 || !found.some((m) => m[2] === 'en')) {
+        throw new Error(`${args.path} no longer has the shape scripts/bundle.js expects (one require and one getter per locale); update the zod-locales plugin`);
+      }
+      const lines = ['"use strict";', 'Object.defineProperty(exports, "__esModule", { value: true });'];
+      for (const [, , file, name] of found) {
+        const load = file === 'en' ? 'require("./en.cjs")' : `require(${JSON.stringify(`zod/v4/locales/${file}.cjs`)})`;
+        lines.push(`Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: function () { var m = ${load}; return m && m.__esModule ? m.default : m; } });`);
+      }
+      return { contents: lines.join('\n'), loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+    build.onResolve({ filter: /^zod\/v4\/locales\// }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+/** The first character outside ASCII in `text`, with its line, or undefined. */
+function firstNonAscii(text) {
+  const i = text.search(/[^\x00-\x7f]/);
+  if (i < 0) return undefined;
+  const line = text.slice(0, i).split('\n').length;
+  return `U+${text.codePointAt(i).toString(16).toUpperCase().padStart(4, '0')} at line ${line}: …${text.slice(Math.max(0, i - 40), i + 10)}…`;
+}
+
+/** Build every bundle; throws with what went wrong. */
+async function bundleAll() {
+  const esbuild = require('esbuild');
+  for (const b of BUNDLES) {
+    const result = await esbuild.build({
+      entryPoints: [b.entry],
+      outfile: b.out,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      minify: true,
+      charset: 'ascii',
+      legalComments: 'none',
+      logLevel: 'silent',
+      external: b.external || [],
+      plugins: b.plain ? [] : [zodLocales],
+      banner: b.plain ? undefined : { js: WRAP_HEAD },
+      footer: b.plain ? undefined : { js: WRAP_TAIL },
+      write: false,
+    });
+    const text = result.outputFiles[0].text;
+    const bad = firstNonAscii(text);
+    // esbuild escapes strings but not a regular expression's characters: write those as \uXXXX.
+    if (bad) throw new Error(`${path.relative(root, b.out)} is not ASCII (${bad}); write that character as a \\u escape in the source`);
+    fs.mkdirSync(path.dirname(b.out), { recursive: true });
+    const tmp = `${b.out}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, b.out);
+  }
+}
+
+module.exports = { bundleAll, BUNDLES, WRAP_HEAD };
+
+if (require.main === module) {
+  bundleAll().catch((err) => {
+    process.stderr.write(`bundle: ${err.message}\n`);
+    process.exit(1);
+  });
+}
