@@ -128,6 +128,13 @@ test('a cache folder that cannot be made costs only the speed', () => {
   expect(JSON.parse(r.value).sum).toBe(42);
 });
 
+test('a bundle that is not ASCII (written by hand) is read as UTF-8', () => {
+  const file = writeBundle(`module.exports = { value: () => ({ sum: 42, text: '你好…' }) };`);
+  const r = loadInChild(file, path.join(root, 'cache'));
+  expect(JSON.parse(r.value)).toEqual({ sum: 42, text: '你好…' });
+  expect(JSON.parse(loadInChild(file, path.join(root, 'cache')).value).text).toBe('你好…');
+});
+
 test('a file that is not one function expression is refused, with its name', () => {
   const file = path.join(root, 'plain.js');
   fs.writeFileSync(file, 'module.exports = 1;');
