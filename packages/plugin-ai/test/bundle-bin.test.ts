@@ -70,6 +70,15 @@ test('steps run their commands through the spawn helper from the bundle (its pip
   expect(seen).toContain('stdout is a fifo');
 });
 
+test('run before any SlothTool home exists, it makes none (no cache either)', async () => {
+  const bare = path.join(temp.home, 'bare');
+  fs.mkdirSync(bare);
+  const r = await runAi(['-p', 'hi'], { env: { ...temp.env, HOME: bare, USERPROFILE: bare, SLOTHTOOL_HOME: '' }, cwd });
+  expect(r.code).not.toBe(0);
+  expect(r.stderr).toContain('slothtool install');
+  expect(fs.readdirSync(bare)).toEqual([]);
+});
+
 test('--version and --help need no bundle and leave no cache', async () => {
   const v = await runAi(['--version'], { env: temp.env, cwd });
   expect(v.stdout).toMatch(/^\d+\.\d+\.\d+/);

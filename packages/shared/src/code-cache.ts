@@ -5,9 +5,11 @@ import * as vm from 'vm';
 import Module = require('module');
 import { slothtoolHome } from './home';
 
-/** Where the bins keep the code cache: `<SlothTool home>/cache/v8`. */
-export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(slothtoolHome(env), 'cache', 'v8');
+/** Where the bins keep the code cache: `<SlothTool home>/cache/v8`; undefined while there is no
+ * SlothTool home (`ai` run on its own before any setup), which a cache never creates. */
+export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const home = slothtoolHome(env);
+  return fs.existsSync(home) ? path.join(home, 'cache', 'v8') : undefined;
 }
 
 /** What happened to a bundle's cache: `used`; `none` (none yet, or no cacheDir); `rejected` by V8. */

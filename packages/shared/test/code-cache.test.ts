@@ -2,7 +2,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { cacheFileFor, loadBundle } from '../src/code-cache';
+import { cacheFileFor, codeCacheDir, loadBundle } from '../src/code-cache';
 
 // A bundle loads with V8's code cache: written at the exit of the run that had none, used by the
 // next, kept apart per bundle file, replaced when V8 rejects it, and never in the way.
@@ -133,6 +133,14 @@ test('a bundle that is not ASCII (written by hand) is read as UTF-8', () => {
   const r = loadInChild(file, path.join(root, 'cache'));
   expect(JSON.parse(r.value)).toEqual({ sum: 42, text: '你好…' });
   expect(JSON.parse(loadInChild(file, path.join(root, 'cache')).value).text).toBe('你好…');
+});
+
+test('the cache lives in <SlothTool home>/cache/v8, and never makes a SlothTool home of its own', () => {
+  const home = path.join(root, 'home', '.slothtool');
+  expect(codeCacheDir({ SLOTHTOOL_HOME: home })).toBeUndefined();
+  fs.mkdirSync(home, { recursive: true });
+  expect(codeCacheDir({ SLOTHTOOL_HOME: home })).toBe(path.join(home, 'cache', 'v8'));
+  expect(codeCacheDir({ HOME: path.join(root, 'home') })).toBe(path.join(home, 'cache', 'v8'));
 });
 
 test('a file that is not one function expression is refused, with its name', () => {
