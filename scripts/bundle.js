@@ -1,7 +1,8 @@
 'use strict';
 // One file for each path that must start fast (docs/architecture.md §6): esbuild bundles
 // plugin-ai's CLI (with tool-runner, shared, json-patch and zod) into packages/plugin-ai/dist/cli.js
-// and llm-base's library (with the openai SDK and zod) into packages/plugin-llm-base/dist/index.js.
+// and llm-base's library (with the openai SDK and zod) into packages/plugin-llm-base/dist/index.js,
+// its CLI into dist/cli.js.
 // Their bins load them through @holic512/shared/lib/code-cache, which keeps V8's code cache
 // for them under the SlothTool home; without a bundle they load lib/ as before.
 //
@@ -36,6 +37,12 @@ const BUNDLES = [
   {
     entry: path.join(pkg('plugin-llm-base'), 'lib/index.js'),
     out: path.join(pkg('plugin-llm-base'), 'dist/index.js'),
+    external: ['ollama', 'prompts'],
+  },
+  {
+    // llm-base's own CLI (`slothtool llm-base …`): its bin loads this one.
+    entry: path.join(pkg('plugin-llm-base'), 'lib/cli.js'),
+    out: path.join(pkg('plugin-llm-base'), 'dist/cli.js'),
     external: ['ollama', 'prompts'],
   },
 ];

@@ -64,6 +64,19 @@ afterEach(async () => {
   await home.cleanup();
 });
 
+test('the bin runs its bundle (dist/cli.js) and keeps its code cache under the SlothTool home', async () => {
+  expect(await fs.stat(path.join(packageDir('plugin-llm-base'), 'dist', 'cli.js'))).toBeTruthy();
+  const first = await run(createArgs());
+  expect(first.code).toBe(0);
+  const cacheDir = path.join(home.slothtoolHome, 'cache', 'v8');
+  const files = (await fs.readdir(cacheDir)).filter((f) => f.startsWith('plugin-llm-base-'));
+  expect(files).toHaveLength(1);
+  const before = (await fs.stat(path.join(cacheDir, files[0]))).mtimeMs;
+  const listed = await run(['config', 'list']);
+  expect(listed.stdout).toContain('local');
+  expect((await fs.stat(path.join(cacheDir, files[0]))).mtimeMs).toBe(before);
+});
+
 test('config create with options; show / export / list never print the key', async () => {
   const created = await run(createArgs());
   expect(created.code).toBe(0);

@@ -25,6 +25,8 @@ export interface LoadBundleOptions {
   parent?: NodeModule;
   /** Told what became of the cache (`doctor`, tests). */
   onCache?: (state: CodeCacheState) => void;
+  /** A run that lasted this long (ms; default 1000) rewrites a usable cache when it compiled 10 % more. */
+  refreshAfterMs?: number;
 }
 
 /**
@@ -35,7 +37,7 @@ export interface LoadBundleOptions {
  * that V8 accepts, so nothing is parsed or compiled again; when there is none (or V8 rejects it:
  * another node, other V8 flags, a damaged file), the run's code is written when the process
  * exits — after it ran, so the cache holds every function the run compiled, not only the
- * top level. One cache per bundle file and node version; it records the SHA-1 of the text it was
+ * top level. A run of a second or more rewrites a usable cache when it compiled 10 % more. One cache per bundle file and node version; it records the SHA-1 of the text it was
  * made for, so a changed bundle never runs an old cache's code, and its own (see seal). Caches
  * of the same bundle for another node are removed when a new one is written.
  *
@@ -72,11 +74,33 @@ export function loadBundle(file: string, options: LoadBundleOptions = {}): unkno
   mod.loaded = true;
   const rejected = damaged || (cachedData !== undefined && script.cachedDataRejected === true);
   options.onCache?.(rejected ? 'rejected' : cachedData ? 'used' : 'none');
-  if (cacheFile && sourceDigest && (!cachedData || rejected)) {
-    process.once('exit', () => saveCache(script, cacheFile, sourceDigest, cachePrefix(file)));
+  if (cacheFile && sourceDigest) {
+    const loadedAt = Date.now();
+    const refreshAfterMs = options.refreshAfterMs ?? REFRESH_AFTER_MS;
+    const usedBytes = !cachedData || rejected ? 0 : cachedData.length;
+    process.once('exit', () => {
+      // No usable cache: write this run's. A usable one is kept, unless this run was long enough
+      // for the cost of making a new one (a few ms) not to matter, and compiled noticeably more
+      // than the cache holds (V8's new data is a superset: what came from the cache and what
+      // this run compiled), so a first short run (`ai mcp list`) does not leave a thin cache.
+      try {
+        if (usedBytes === 0) saveCache(script.createCachedData(), cacheFile, sourceDigest, cachePrefix(file));
+        else if (Date.now() - loadedAt >= refreshAfterMs) {
+          const data = script.createCachedData();
+          if (data.length > usedBytes * REFRESH_GROWTH) saveCache(data, cacheFile, sourceDigest, cachePrefix(file));
+        }
+      } catch {
+        // V8 could not serialise: the next start compiles, as without a cache
+      }
+    });
   }
   return mod.exports;
 }
+
+/** A run at least this long (ms) may refresh a usable cache… */
+const REFRESH_AFTER_MS = 1000;
+/** …when its code is this much larger than the cache's. */
+const REFRESH_GROWTH = 1.1;
 
 /** `<cacheDir>/<package folder>-<hash of the bundle's path>-<node version>-<arch>.v8` */
 export function cacheFileFor(file: string, cacheDir: string): string {
@@ -125,9 +149,9 @@ function digest(data: Buffer): Buffer {
   return (require('crypto') as typeof import('crypto')).createHash('sha1').update(data).digest();
 }
 
-function saveCache(script: vm.Script, cacheFile: string, sourceDigest: Buffer, prefix: string): void {
+function saveCache(v8Data: Buffer, cacheFile: string, sourceDigest: Buffer, prefix: string): void {
   try {
-    const data = seal(script.createCachedData(), sourceDigest);
+    const data = seal(v8Data, sourceDigest);
     const dir = path.dirname(cacheFile);
     // Required here, not at the top: only a run that writes a cache needs them.
     const { ensurePrivateDir } = require('./private-files') as typeof import('./private-files');

@@ -21,11 +21,11 @@ function writeBundle(body: string, name = 'pkg'): string {
 }
 
 /** Load `file` in a fresh node process (as a bin does); returns what it printed: the cache state, then the result. */
-function loadInChild(file: string, cacheDir: string): { state: string; value: string; status: number | null; stderr: string } {
+function loadInChild(file: string, cacheDir: string, extra = { options: '', call: 'm.value()' }): { state: string; value: string; status: number | null; stderr: string } {
   const code = `const { loadBundle } = require(${JSON.stringify(LOADER)});
     let state = '';
-    const m = loadBundle(${JSON.stringify(file)}, { cacheDir: ${JSON.stringify(cacheDir)}, parent: module, onCache: (s) => (state = s) });
-    process.stdout.write(state + '\\n' + JSON.stringify(m.value()));`;
+    const m = loadBundle(${JSON.stringify(file)}, { cacheDir: ${JSON.stringify(cacheDir)}, parent: module, onCache: (s) => (state = s)${extra.options} });
+    process.stdout.write(state + '\\n' + JSON.stringify(${extra.call}));`;
   const r = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8' });
   const [state, value] = r.stdout.split('\n');
   return { state, value, status: r.status, stderr: r.stderr };
@@ -68,6 +68,26 @@ test('a changed bundle never runs the old code: its cache is refused and replace
   expect(fs.readdirSync(cacheDir)).toEqual([path.basename(cacheFile)]);
   expect(fs.readFileSync(cacheFile).equals(before)).toBe(false);
   expect(loadInChild(file, cacheDir).state).toBe('used');
+});
+
+test('a long run that compiled more rewrites a usable cache; a short one, or one that compiled nothing new, does not', () => {
+  // \`small\` is all the first run compiles; \`big\` (a long function) only later runs.
+  const big = Array.from({ length: 400 }, (_, i) => `t += (x * ${i}) % 7;`).join(' ');
+  const file = writeBundle(`module.exports = { value: () => 1, small: () => 2, big: (x) => { let t = 0; ${big} return t; } };`);
+  const cacheDir = path.join(root, 'cache');
+  const cacheFile = cacheFileFor(file, cacheDir);
+  loadInChild(file, cacheDir, { options: '', call: 'm.small()' });
+  const thin = fs.statSync(cacheFile).size;
+  // short (the default threshold is a second): kept as it is, though it compiled big
+  expect(loadInChild(file, cacheDir, { options: '', call: 'm.big(3)' }).state).toBe('used');
+  expect(fs.statSync(cacheFile).size).toBe(thin);
+  // long enough, nothing new compiled: kept
+  loadInChild(file, cacheDir, { options: ', refreshAfterMs: 0', call: 'm.small()' });
+  expect(fs.statSync(cacheFile).size).toBe(thin);
+  // long enough and big compiled: rewritten with more, and used by the next run
+  expect(loadInChild(file, cacheDir, { options: ', refreshAfterMs: 0', call: 'm.big(3)' }).value).toBe(String(Array.from({ length: 400 }, (_, i) => (3 * i) % 7).reduce((a, b) => a + b, 0)));
+  expect(fs.statSync(cacheFile).size).toBeGreaterThan(thin * 1.1);
+  expect(loadInChild(file, cacheDir, { options: '', call: 'm.big(3)' }).state).toBe('used');
 });
 
 test('two bundles keep two caches', () => {
