@@ -45,9 +45,15 @@ export interface LoadBundleOptions {
  * and the bundle still loads. It lives in `cacheDir` (created 0700, files 0600, written
  * atomically), which must be as private as the code beside it: the SlothTool home's `cache/v8`.
  *
- * Returns the bundle's `module.exports`. Throws when the bundle cannot be read or is not one.
+ * Returns the bundle's `module.exports`, the same object for every call in a process. Throws when
+ * the bundle cannot be read, is not one, or its own code throws.
  */
 export function loadBundle(file: string, options: LoadBundleOptions = {}): unknown {
+  // Loaded once per process, as `require` does (and kept in require.cache, so `require(file)`
+  // gives the same module): a second load would be a second copy of everything in it.
+  file = path.resolve(file);
+  const known = require.cache[file];
+  if (known) return known.exports;
   const bytes = fs.readFileSync(file);
   // scripts/bundle.js writes ASCII only: latin1 makes the same string at memcpy speed.
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
@@ -69,8 +75,14 @@ export function loadBundle(file: string, options: LoadBundleOptions = {}): unkno
   if (typeof wrapper !== 'function') throw new Error(`${file} is not a bundle (its text must be one function expression, as scripts/bundle.js writes it)`);
   const mod = new Module(file, options.parent);
   mod.filename = file;
+  require.cache[file] = mod;
   const req = Module.createRequire(file);
-  (wrapper as (...args: unknown[]) => void).call(mod.exports, mod.exports, req, mod, file, path.dirname(file));
+  try {
+    (wrapper as (...args: unknown[]) => void).call(mod.exports, mod.exports, req, mod, file, path.dirname(file));
+  } catch (err) {
+    delete require.cache[file]; // as require does: a module that threw is not kept
+    throw err;
+  }
   mod.loaded = true;
   const rejected = damaged || (cachedData !== undefined && script.cachedDataRejected === true);
   options.onCache?.(rejected ? 'rejected' : cachedData ? 'used' : 'none');

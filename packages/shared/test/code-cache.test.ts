@@ -163,6 +163,28 @@ test('the cache lives in <SlothTool home>/cache/v8, and never makes a SlothTool 
   expect(codeCacheDir({ HOME: path.join(root, 'home') })).toBe(path.join(home, 'cache', 'v8'));
 });
 
+test('a bundle is loaded once per process, and require() of it gives the same module', () => {
+  const file = writeBundle(`module.exports = { value: () => ({ sum: 42, runs: (globalThis.__bundleRuns = (globalThis.__bundleRuns || 0) + 1) }) };`);
+  const code = `const { loadBundle } = require(${JSON.stringify(LOADER)});
+    const a = loadBundle(${JSON.stringify(file)});
+    const b = loadBundle(${JSON.stringify(file.replace('/dist/', '/dist/../dist/'))});
+    a.value();
+    process.stdout.write(JSON.stringify({ same: a === b && require(${JSON.stringify(file)}) === a, runs: b.value().runs }));`;
+  const r = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8' });
+  expect(r.stderr).toBe('');
+  expect(JSON.parse(r.stdout)).toEqual({ same: true, runs: 2 });
+});
+
+test('a bundle whose own code throws is not kept: the next load runs it again', () => {
+  const file = writeBundle(`if (!globalThis.__second) { globalThis.__second = true; throw new Error('first load fails'); } module.exports = { value: () => 'ok' };`);
+  const code = `const { loadBundle } = require(${JSON.stringify(LOADER)});
+    let first = '';
+    try { loadBundle(${JSON.stringify(file)}); } catch (e) { first = e.message; }
+    process.stdout.write(JSON.stringify({ first, second: loadBundle(${JSON.stringify(file)}).value() }));`;
+  const r = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8' });
+  expect(JSON.parse(r.stdout)).toEqual({ first: 'first load fails', second: 'ok' });
+});
+
 test('a file that is not one function expression is refused, with its name', () => {
   const file = path.join(root, 'plain.js');
   fs.writeFileSync(file, 'module.exports = 1;');
