@@ -35,9 +35,11 @@ const BUNDLES = [
     plain: true,
   },
   {
+    // zod stays outside: ai hands it its own (shared/code-cache `provide`), so a process has one
+    // zod, not one per bundle (zod is 550 KB of 615 KB here); anyone else gets node_modules' zod.
     entry: path.join(pkg('plugin-llm-base'), 'lib/index.js'),
     out: path.join(pkg('plugin-llm-base'), 'dist/index.js'),
-    external: ['ollama', 'prompts'],
+    external: ['ollama', 'prompts', 'zod'],
   },
   {
     // llm-base's own CLI (`slothtool llm-base …`): its bin loads this one.

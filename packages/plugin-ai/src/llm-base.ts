@@ -134,21 +134,46 @@ export function preferBundles(): void {
   bundles = true;
 }
 
-/** The module file to load: package.json's `main` (else lib/index.js); `bundle` when preferred and present. */
-function mainOf(root: string): { file: string; bundle: boolean } {
+/** The module file to load: package.json's `main` (else lib/index.js); `bundle` when preferred and
+ * present, with the modules this process can hand it (`provide`). */
+function mainOf(root: string): { file: string; bundle: boolean; provide?: Record<string, unknown> } {
   try {
     const pkg: unknown = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-    const fields = (pkg && typeof pkg === 'object' ? pkg : {}) as { main?: unknown; slothtool?: { bundle?: unknown } };
+    const fields = (pkg && typeof pkg === 'object' ? pkg : {}) as { main?: unknown; slothtool?: { bundle?: unknown }; dependencies?: Record<string, unknown> };
     const bundle = fields.slothtool?.bundle;
     if (bundles && typeof bundle === 'string' && bundle) {
       const file = path.resolve(root, bundle);
-      if (fs.existsSync(file)) return { file, bundle: true };
+      if (fs.existsSync(file)) return { file, bundle: true, provide: sharedZod(fields.dependencies?.zod) };
     }
     if (typeof fields.main === 'string' && fields.main) return { file: path.resolve(root, fields.main), bundle: false };
   } catch {
     // no usable main: the documented fallback below
   }
   return { file: path.join(root, 'lib', 'index.js'), bundle: false };
+}
+
+/**
+ * Our zod for llm-base's bundle, which leaves zod outside (scripts/bundle.js): when the zod range
+ * llm-base depends on admits this zod's version, so the process has one zod; otherwise nothing,
+ * and the bundle loads its own from its node_modules.
+ */
+function sharedZod(range: unknown): Record<string, unknown> | undefined {
+  const version = (require('zod/package.json') as { version: string }).version;
+  return typeof range === 'string' && caretAdmits(range, version) ? { zod: require('zod') as unknown } : undefined;
+}
+
+/** Whether `^x.y.z` (or an exact `x.y.z`) admits `version` (a release, x.y.z). Other ranges: no. */
+export function caretAdmits(range: string, version: string): boolean {
+  const r = /^(\^?)(\d+)\.(\d+)\.(\d+)$/.exec(range.trim());
+  const v = /^(\d+)\.(\d+)\.(\d+)$/.exec(version);
+  if (!r || !v) return false;
+  const [want, have] = [r.slice(2).map(Number), v.slice(1).map(Number)];
+  if (!r[1]) return want.every((n, i) => n === have[i]);
+  const atLeast = have[0] > want[0] || (have[0] === want[0] && (have[1] > want[1] || (have[1] === want[1] && have[2] >= want[2])));
+  if (!atLeast) return false;
+  if (want[0] > 0) return have[0] === want[0];
+  if (want[1] > 0) return have[0] === 0 && have[1] === want[1];
+  return have[0] === 0 && have[1] === 0 && have[2] === want[2];
 }
 
 /**
@@ -161,12 +186,12 @@ export function loadLlmBase(registry: Registry): { client: LlmClient; root: stri
   if (!fs.existsSync(entry.binPath)) throw aiError('LLM_BASE_STALE', 'llmBaseStale', { path: entry.binPath });
   const root = packageRootOf(entry.binPath, entry.name);
   if (!root) throw aiError('LLM_BASE_BROKEN', 'llmBaseBroken', { path: entry.binPath, detail: 'no package.json above the bin' });
-  const { file: main, bundle } = mainOf(root);
+  const { file: main, bundle, provide } = mainOf(root);
   let mod: unknown;
   try {
     if (bundle) {
       const { loadBundle, codeCacheDir } = require('@holic512/shared/lib/code-cache') as typeof import('@holic512/shared/lib/code-cache');
-      mod = loadBundle(main, { cacheDir: codeCacheDir(), parent: module });
+      mod = loadBundle(main, { cacheDir: codeCacheDir(), parent: module, provide });
     } else {
       mod = require(main);
     }

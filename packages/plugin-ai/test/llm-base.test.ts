@@ -2,7 +2,7 @@ import { createTempHome, type TempHome } from '@holic512/testkit';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { AiError } from '../src/errors';
-import { createLlmClient, loadLlmBase, normalizeResult } from '../src/llm-base';
+import { caretAdmits, createLlmClient, loadLlmBase, normalizeResult } from '../src/llm-base';
 import { readRegistry } from '../src/registry';
 import { writeFakeLlmBase } from './fake-llm-base';
 
@@ -102,4 +102,50 @@ test.each([
   [{ success: false }, false],
 ])('normalizeResult 404 detection %#', (value, notFound) => {
   expect(normalizeResult(value)).toMatchObject({ ok: false, notFound });
+});
+
+describe('llm-base from its bundle (ai run from its own: preferBundles)', () => {
+  /** An llm-base package whose bundle reports the zod it was given, with a zod of its own in its node_modules. */
+  async function writeBundledLlmBase(zodRange: string): Promise<string> {
+    const root = path.join(temp.slothtoolHome, 'plugins', 'llm-base', 'node_modules', '@holic512', 'plugin-llm-base');
+    await fs.mkdir(path.join(root, 'bin'), { recursive: true });
+    await fs.mkdir(path.join(root, 'dist'), { recursive: true });
+    await fs.mkdir(path.join(root, 'node_modules', 'zod'), { recursive: true });
+    await fs.writeFile(path.join(root, 'node_modules', 'zod', 'package.json'), JSON.stringify({ name: 'zod', version: '4.0.0', main: 'index.js' }));
+    await fs.writeFile(path.join(root, 'node_modules', 'zod', 'index.js'), 'module.exports = { own: true };');
+    await fs.writeFile(path.join(root, 'package.json'), JSON.stringify({
+      name: '@holic512/plugin-llm-base', version: '9.9.9', main: 'lib/index.js', bin: { 'llm-base': 'bin/llm-base.js' },
+      slothtool: { bundle: 'dist/index.js' }, dependencies: { zod: zodRange },
+    }));
+    await fs.writeFile(path.join(root, 'bin', 'llm-base.js'), '');
+    await fs.writeFile(path.join(root, 'dist', 'index.js'), `(function (exports, require, module, __filename, __dirname) {
+      module.exports = { llm_chat: async () => ({ success: true }), zodSeen: require('zod') };
+    })`);
+    await temp.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '9.9.9', binPath: path.join(root, 'bin', 'llm-base.js'), installedAt: 'x' } } });
+    return root;
+  }
+
+  test.each([
+    ['^4.0.0 admits ours: the bundle gets our zod, so the process has one', '^4.0.0', 'ours'],
+    ['^5.0.0 does not: it loads its own', '^5.0.0', 'own'],
+    ['a range we do not read (>=4): its own', '>=4', 'own'],
+  ])('%s', async (_what, range, expected) => {
+    await writeBundledLlmBase(range);
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const m = require('../src/llm-base') as typeof import('../src/llm-base');
+      m.preferBundles();
+      const seen = m.loadLlmBase(registry()).module.zodSeen as { own?: boolean };
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      expect(expected === 'ours' ? seen === require('zod') : seen.own === true).toBe(true);
+    });
+  });
+});
+
+test.each([
+  ['^4.6.7', '4.6.7', true], ['^4.6.7', '4.10.0', true], ['^4.6.7', '4.6.6', false], ['^4.6.7', '5.0.0', false],
+  ['^0.3.1', '0.3.9', true], ['^0.3.1', '0.4.0', false], ['^0.0.3', '0.0.3', true], ['^0.0.3', '0.0.4', false],
+  ['4.6.7', '4.6.7', true], ['4.6.7', '4.6.8', false], ['~4.6.7', '4.6.7', false], ['^4.6.7', '4.7.0-beta.1', false], ['', '4.6.7', false],
+])('caretAdmits(%p, %p) is %p', (range, version, admits) => {
+  expect(caretAdmits(range, version)).toBe(admits);
 });

@@ -27,6 +27,9 @@ export interface LoadBundleOptions {
   onCache?: (state: CodeCacheState) => void;
   /** A run that lasted this long (ms; default 1000) rewrites a usable cache when it compiled 10 % more. */
   refreshAfterMs?: number;
+  /** Modules the bundle's `require(id)` gets as they are, instead of loading its own copy (a
+   * library the caller has loaded already and the bundle left outside: llm-base's zod). */
+  provide?: Record<string, unknown>;
 }
 
 /**
@@ -76,7 +79,11 @@ export function loadBundle(file: string, options: LoadBundleOptions = {}): unkno
   const mod = new Module(file, options.parent);
   mod.filename = file;
   require.cache[file] = mod;
-  const req = Module.createRequire(file);
+  const plain = Module.createRequire(file);
+  const provided = options.provide;
+  const req = provided
+    ? Object.assign((id: string): unknown => (Object.prototype.hasOwnProperty.call(provided, id) ? provided[id] : plain(id)), plain)
+    : plain;
   try {
     (wrapper as (...args: unknown[]) => void).call(mod.exports, mod.exports, req, mod, file, path.dirname(file));
   } catch (err) {
