@@ -142,7 +142,9 @@ export class SessionStore {
     try {
       const file = this.pointerOf(path.resolve(cwd));
       ensurePrivateDir(path.dirname(file));
-      writeFileAtomicSync(file, id, { mode: 0o600 });
+      // Not flushed to disk (a flush costs 1–20 ms on a real disk, once per session): after a
+      // crash the pointer may be old or empty, and lastFor then looks at every session.
+      writeFileAtomicSync(file, id, { mode: 0o600, fsync: false });
     } catch {
       // a full disk or a read-only home: lastFor falls back to looking at every session
     }

@@ -5,15 +5,17 @@ import { holdFolder } from './fd-paths';
 /**
  * Write a file atomically: a temporary file in the same folder, flushed, then renamed over
  * the target, so a reader never sees half a file and a crash (or a full disk) leaves the old
- * one. An existing file keeps its permission bits (and, written as root, its owner); a new one
- * gets `mode` (default 0o666 minus the umask).
+ * one. `fsync: false` skips the flush, for a file whose loss costs nothing but that must never
+ * be half-written for a reader (a hint, a cache): after a crash it may be old or empty. An
+ * existing file keeps its permission bits (and, written as root, its owner); a new one gets
+ * `mode` (default 0o666 minus the umask).
  *
  * `file` is the real path that was checked: its folder is held open and checked first, and the
  * temp file and the rename go through that descriptor — a folder on the way swapped for a link
  * meanwhile throws an error with code `MOVED` and writes nothing; a final-part link is replaced,
  * never followed. Throws the fs error otherwise; the temp file is removed on any failure.
  */
-export function writeFileAtomicSync(file: string, data: string | Buffer, options: { mode?: number } = {}): void {
+export function writeFileAtomicSync(file: string, data: string | Buffer, options: { mode?: number; fsync?: boolean } = {}): void {
   const folder = holdFolder(path.dirname(file));
   try {
     const target = folder.at(path.basename(file));
@@ -25,7 +27,7 @@ export function writeFileAtomicSync(file: string, data: string | Buffer, options
       try {
         const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
         for (let off = 0; off < bytes.length; ) off += fs.writeSync(fd, bytes, off, bytes.length - off);
-        fs.fsyncSync(fd);
+        if (options.fsync !== false) fs.fsyncSync(fd);
         if (mode !== undefined) fs.fchmodSync(fd, mode);
         if (st?.isFile() && process.getuid?.() === 0 && (st.uid !== 0 || st.gid !== 0)) fs.fchownSync(fd, st.uid, st.gid);
       } finally {

@@ -176,7 +176,7 @@ function saveCache(v8Data: Buffer, cacheFile: string, sourceDigest: Buffer, pref
     const { ensurePrivateDir } = require('./private-files') as typeof import('./private-files');
     const { writeFileAtomicSync } = require('./atomic-write') as typeof import('./atomic-write');
     ensurePrivateDir(dir);
-    writeFileAtomicSync(cacheFile, data, { mode: 0o600 });
+    writeFileAtomicSync(cacheFile, data, { mode: 0o600, fsync: false }); // a torn cache fails its SHA-1
     const own = path.basename(cacheFile);
     for (const name of fs.readdirSync(dir)) {
       if (name !== own && name.startsWith(prefix) && name.endsWith('.v8')) fs.rmSync(path.join(dir, name), { force: true });

@@ -47,3 +47,18 @@ test('readCheckedFile: the file, null when missing, MOVED for a link in the last
   expect(() => writeFileAtomicSync(path.join(dir, 'a.json'), 'overwrite')).toThrow(expect.objectContaining({ code: 'MOVED' }));
   expect(fs.readFileSync(path.join(outside, 'a.json'), 'utf8')).toBe('SECRET');
 });
+
+test('the flush is skipped only when asked (fsync: false), and the write is still whole and atomic', () => {
+  // In a plain node process, where fs's functions can be counted.
+  const file = path.join(root, 'hint');
+  const code = `const fs = require('fs'); let n = 0; const real = fs.fsyncSync; fs.fsyncSync = (fd) => { n++; return real(fd); };
+    const { writeFileAtomicSync } = require(${JSON.stringify(path.join(__dirname, '..', 'lib', 'atomic-write.js'))});
+    writeFileAtomicSync(${JSON.stringify(file)}, 'one'); const flushed = n;
+    writeFileAtomicSync(${JSON.stringify(file)}, 'two', { fsync: false, mode: 0o600 });
+    process.stdout.write(JSON.stringify([flushed, n]));`;
+  const r = require('child_process').spawnSync(process.execPath, ['-e', code], { encoding: 'utf8' });
+  expect(r.stderr).toBe('');
+  expect(JSON.parse(r.stdout)).toEqual([1, 1]);
+  expect(fs.readFileSync(file, 'utf8')).toBe('two');
+  expect(fs.readdirSync(root)).toEqual(['hint']);
+});
