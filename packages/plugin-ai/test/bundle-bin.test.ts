@@ -1,6 +1,7 @@
-import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { packageDir } from '@holic512/testkit';
 import * as fs from 'fs';
 import * as path from 'path';
+import { useE2eFixture } from './e2e-fixture';
 import { runAi } from './run-bin';
 
 // bin/ai.js runs the CLI from its bundle (dist/cli.js, made by scripts/bundle.js in the build
@@ -9,28 +10,10 @@ import { runAi } from './run-bin';
 // command works from the bundle too (the spawn helper's child script sits beside it).
 const BUNDLE = path.join(packageDir('plugin-ai'), 'dist', 'cli.js');
 
-let temp: TempHome;
-let server: ScriptedServer;
-let cwd: string;
+const fx = useE2eFixture();
+beforeEach(() => fs.writeFileSync(path.join(fx.cwd, 'marker.txt'), 'x'));
 
-beforeEach(async () => {
-  temp = await createTempHome({ language: 'en' });
-  server = await startScriptedServer();
-  cwd = path.join(temp.home, 'project');
-  fs.mkdirSync(cwd);
-  fs.writeFileSync(path.join(cwd, 'marker.txt'), 'x');
-  await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
-  await temp.writeJson('plugin-configs/llm-base.json', {
-    default_profile: 'local',
-    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'm', high_model: 'm', timeout: 10000, max_retries: 0 } },
-  });
-});
-afterEach(async () => {
-  await server.close();
-  await temp.cleanup();
-});
-
-const cacheDir = () => path.join(temp.slothtoolHome, 'cache', 'v8');
+const cacheDir = () => path.join(fx.temp.slothtoolHome, 'cache', 'v8');
 const listCache = () => (fs.existsSync(cacheDir()) ? fs.readdirSync(cacheDir()).sort() : []);
 
 test('the bundles are built (npm test builds them; `npm run build` alone does too)', () => {
@@ -40,8 +23,8 @@ test('the bundles are built (npm test builds them; `npm run build` alone does to
 });
 
 test('the first run writes a private code cache for both bundles; the second uses it unchanged', async () => {
-  server.enqueue({ json: { type: 'chat', message: 'first' } }, { json: { type: 'chat', message: 'second' } });
-  const first = await runAi(['-p', 'hi'], { env: temp.env, cwd });
+  fx.server.enqueue({ json: { type: 'chat', message: 'first' } }, { json: { type: 'chat', message: 'second' } });
+  const first = await runAi(['-p', 'hi'], { env: fx.temp.env, cwd: fx.cwd });
   expect(first).toMatchObject({ code: 0, stdout: 'first\n', stderr: '' });
   const files = listCache();
   expect(files.map((f) => f.replace(/-[0-9a-f]{8}-v\d.*$/, ''))).toEqual(['plugin-ai', 'plugin-llm-base']);
@@ -51,7 +34,7 @@ test('the first run writes a private code cache for both bundles; the second use
     expect(st.mode & 0o777).toBe(0o600);
     return st.mtimeMs;
   });
-  const second = await runAi(['-p', 'hi'], { env: temp.env, cwd });
+  const second = await runAi(['-p', 'hi'], { env: fx.temp.env, cwd: fx.cwd });
   expect(second).toMatchObject({ code: 0, stdout: 'second\n', stderr: '' });
   expect(listCache()).toEqual(files);
   expect(files.map((f) => fs.statSync(path.join(cacheDir(), f)).mtimeMs)).toEqual(stamps);
@@ -62,27 +45,27 @@ test('steps run their commands through the spawn helper from the bundle (its pip
   // next reply comes 1.5 s later here); the next gets the helper's FIFOs, which only a helper
   // started from dist/ could hand out.
   const look = { json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'stat', args: ['-L', '-c', 'stdout is a %F', '/dev/stdout'] }] } } };
-  server.enqueue(look, { ...look, delayMs: 1500 }, { json: { type: 'chat', message: 'done' } });
-  const r = await runAi(['-p', 'look'], { env: temp.env, cwd });
+  fx.server.enqueue(look, { ...look, delayMs: 1500 }, { json: { type: 'chat', message: 'done' } });
+  const r = await runAi(['-p', 'look'], { env: fx.temp.env, cwd: fx.cwd });
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('done');
-  const seen = JSON.stringify(server.requests.at(-1)!.body.messages);
+  const seen = JSON.stringify(fx.server.requests.at(-1)!.body.messages);
   expect(seen).toContain('stdout is a fifo');
 });
 
 test('run before any SlothTool home exists, it makes none (no cache either)', async () => {
-  const bare = path.join(temp.home, 'bare');
+  const bare = path.join(fx.temp.home, 'bare');
   fs.mkdirSync(bare);
-  const r = await runAi(['-p', 'hi'], { env: { ...temp.env, HOME: bare, USERPROFILE: bare, SLOTHTOOL_HOME: '' }, cwd });
+  const r = await runAi(['-p', 'hi'], { env: { ...fx.temp.env, HOME: bare, USERPROFILE: bare, SLOTHTOOL_HOME: '' }, cwd: fx.cwd });
   expect(r.code).not.toBe(0);
   expect(r.stderr).toContain('slothtool install');
   expect(fs.readdirSync(bare)).toEqual([]);
 });
 
 test('--version and --help need no bundle and leave no cache', async () => {
-  const v = await runAi(['--version'], { env: temp.env, cwd });
+  const v = await runAi(['--version'], { env: fx.temp.env, cwd: fx.cwd });
   expect(v.stdout).toMatch(/^\d+\.\d+\.\d+/);
-  const h = await runAi(['--help'], { env: temp.env, cwd });
+  const h = await runAi(['--help'], { env: fx.temp.env, cwd: fx.cwd });
   expect(h.code).toBe(0);
   expect(listCache()).toEqual([]);
 });
