@@ -12,7 +12,8 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | und
   return fs.existsSync(home) ? path.join(home, 'cache', 'v8') : undefined;
 }
 
-/** What happened to a bundle's cache: `used`; `none` (none yet, or no cacheDir); `rejected` by V8. */
+/** What happened to a bundle's cache: `used`; `none` (none yet, or no cacheDir); `rejected`
+ * (made for another text, damaged, or refused by V8). */
 export type CodeCacheState = 'used' | 'none' | 'rejected';
 
 /** How a bundle's text begins (scripts/bundle.js). */
@@ -23,7 +24,7 @@ export interface LoadBundleOptions {
   cacheDir?: string;
   /** The module that loads it (its parent, as `require` would set). */
   parent?: NodeModule;
-  /** Told what became of the cache (`doctor`, tests). */
+  /** Told what became of the cache (for tests and diagnostics). */
   onCache?: (state: CodeCacheState) => void;
   /** A run that lasted this long (ms; default 1000) rewrites a usable cache when it compiled 10 % more. */
   refreshAfterMs?: number;
@@ -40,9 +41,10 @@ export interface LoadBundleOptions {
  * that V8 accepts, so nothing is parsed or compiled again; when there is none (or V8 rejects it:
  * another node, other V8 flags, a damaged file), the run's code is written when the process
  * exits — after it ran, so the cache holds every function the run compiled, not only the
- * top level. A run of a second or more rewrites a usable cache when it compiled 10 % more. One cache per bundle file and node version; it records the SHA-1 of the text it was
- * made for, so a changed bundle never runs an old cache's code, and its own (see seal). Caches
- * of the same bundle for another node are removed when a new one is written.
+ * top level. A run of a second or more rewrites a usable cache when it compiled 10 % more.
+ * One cache per bundle file and node version; it records the SHA-1 of the text it was made
+ * for, so a changed bundle never runs an old cache's code, and its own (see seal). Caches of
+ * the same bundle for another node are removed when a new one is written.
  *
  * The cache is only a speed-up: a cache that cannot be read or written is left alone, silently,
  * and the bundle still loads. It lives in `cacheDir` (created 0700, files 0600, written
@@ -60,7 +62,7 @@ export function loadBundle(file: string, options: LoadBundleOptions = {}): unkno
   const bytes = fs.readFileSync(file);
   // scripts/bundle.js writes ASCII only: latin1 makes the same string at memcpy speed.
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
-  if (!source.startsWith(BUNDLE_HEAD)) throw new Error(`${file} is not a bundle (its text must be one function expression, as scripts/bundle.js writes it)`);
+  if (!source.startsWith(BUNDLE_HEAD)) throw notABundle(file);
   const cacheFile = options.cacheDir ? cacheFileFor(file, options.cacheDir) : undefined;
   const sourceDigest = cacheFile ? digest(bytes) : undefined;
   let cachedData: Buffer | undefined;
@@ -75,7 +77,7 @@ export function loadBundle(file: string, options: LoadBundleOptions = {}): unkno
   }
   const script = new vm.Script(source, { filename: file, cachedData });
   const wrapper: unknown = script.runInThisContext();
-  if (typeof wrapper !== 'function') throw new Error(`${file} is not a bundle (its text must be one function expression, as scripts/bundle.js writes it)`);
+  if (typeof wrapper !== 'function') throw notABundle(file);
   const mod = new Module(file, options.parent);
   mod.filename = file;
   require.cache[file] = mod;
@@ -114,6 +116,10 @@ export function loadBundle(file: string, options: LoadBundleOptions = {}): unkno
     });
   }
   return mod.exports;
+}
+
+function notABundle(file: string): Error {
+  return new Error(`${file} is not a bundle (its text must be one function expression, as scripts/bundle.js writes it)`);
 }
 
 /** A run at least this long (ms) may refresh a usable cache… */
