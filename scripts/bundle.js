@@ -1,8 +1,8 @@
 'use strict';
 // One file for each path that must start fast (docs/architecture.md §6): esbuild bundles
 // plugin-ai's CLI (with tool-runner, shared, json-patch and zod) into packages/plugin-ai/dist/cli.js
-// and llm-base's library (with the openai SDK and zod) into packages/plugin-llm-base/dist/index.js,
-// its CLI into dist/cli.js.
+// and llm-base's library (with the openai SDK; zod stays outside) into
+// packages/plugin-llm-base/dist/index.js, its CLI (with zod) into dist/cli.js.
 // Their bins load them through @holic512/shared/lib/code-cache, which keeps V8's code cache
 // for them under the SlothTool home; without a bundle they load lib/ as before.
 //
@@ -36,7 +36,7 @@ const BUNDLES = [
   },
   {
     // zod stays outside: ai hands it its own (shared/code-cache `provide`), so a process has one
-    // zod, not one per bundle (zod is 550 KB of 615 KB here); anyone else gets node_modules' zod.
+    // zod, not one per bundle (615 KB → 360 KB); anyone else loading it gets node_modules' zod.
     entry: path.join(pkg('plugin-llm-base'), 'lib/index.js'),
     out: path.join(pkg('plugin-llm-base'), 'dist/index.js'),
     external: ['ollama', 'prompts', 'zod'],
@@ -49,7 +49,8 @@ const BUNDLES = [
   },
 ];
 
-const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) {';
+// What the loader checks a bundle begins with (built by tsc before this runs).
+const WRAP_HEAD = require(path.join(root, 'packages/shared/lib/code-cache.js')).BUNDLE_HEAD;
 const WRAP_TAIL = '\n})';
 
 /** zod's locales index, with every locale but English required on first use from node_modules. */
