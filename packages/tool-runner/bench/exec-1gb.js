@@ -23,6 +23,9 @@ async function main() {
   // Steps after a session's first go through the spawn helper (real pipes); it is made ready
   // here so the figure is theirs. `--direct`: the first step's path (node's socketpairs).
   if (!process.argv.includes('--direct')) await prepareSpawnHelper({ slothtoolHome: process.env.SLOTHTOOL_HOME });
+  // `--warm`: an earlier large output of the session (16 MiB) has started the reading worker,
+  // which is kept for the next one (capture-offload.ts).
+  if (process.argv.includes('--warm')) await exec({ program: 'head', args: ['-c', String(16 * 2 ** 20), '/dev/zero'], cwd: process.cwd(), maxOutputBytes });
   if (global.gc) global.gc();
   const baseline = process.memoryUsage().rss;
   let peak = baseline;

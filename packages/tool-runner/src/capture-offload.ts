@@ -48,10 +48,11 @@ function workerMain(): void {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const fs = require('fs') as typeof import('fs');
   const { workerData, parentPort } = require('worker_threads') as typeof import('worker_threads');
-  const { tailLimit, ctrl, textEveryMs, textBytes } = workerData as { tailLimit: number; ctrl: Int32Array; textEveryMs: number; textBytes: number };
-  // Started ahead: the descriptor comes once the event loop has stopped reading it.
-  parentPort!.once('message', ({ fd }: { fd: number }) => read(fd));
-  function read(fd: number): void {
+  const { textEveryMs, textBytes } = workerData as { textEveryMs: number; textBytes: number };
+  // Started ahead (or kept from an earlier stream): a descriptor comes once the event loop has
+  // stopped reading it; one stream at a time, as many as it is given.
+  parentPort!.on('message', (job: { fd: number; ctrl: Int32Array; tailLimit: number }) => read(job.fd, job.ctrl, job.tailLimit));
+  function read(fd: number, ctrl: Int32Array, tailLimit: number): void {
     const buf = Buffer.allocUnsafe(1 << 16);
     const ring = Buffer.allocUnsafe(Math.max(tailLimit, 1));
     let ringEnd = 0;
@@ -122,6 +123,62 @@ function socketOf(stream: NodeJS.ReadableStream): Socket | undefined {
   return s.socket;
 }
 
+type Worker = import('worker_threads').Worker;
+
+/**
+ * One idle worker is kept after a stream, for the next large output of the session: a new
+ * worker takes 15–30 ms to start, during which the event loop reads at well under the pipe's
+ * speed (bench "Output capture"). Kept unreferenced (it never holds the process open) and ended
+ * after SPARE_IDLE_MS unused; an idle worker costs about 11 MB.
+ */
+let spare: { worker: Worker; timer: NodeJS.Timeout } | undefined;
+const SPARE_IDLE_MS = 60_000;
+
+function takeWorker(): { worker: Worker; warm: boolean } | undefined {
+  if (spare) {
+    const { worker, timer } = spare;
+    spare = undefined;
+    clearTimeout(timer);
+    worker.off('error', dropSpare).off('exit', dropSpare);
+    worker.ref();
+    return { worker, warm: true };
+  }
+  try {
+    const { Worker } = require('worker_threads') as typeof import('worker_threads');
+    const worker = new Worker(`(${workerMain.toString()})()`, { eval: true, workerData: { textEveryMs: TEXT_EVERY_MS, textBytes: TEXT_BYTES } });
+    return { worker, warm: false };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keep `worker` (running: it came online) as the spare, unless there is one already. */
+function keepWorker(worker: Worker): void {
+  if (spare) {
+    void worker.terminate();
+    return;
+  }
+  worker.unref();
+  worker.on('error', dropSpare).on('exit', dropSpare);
+  const timer = setTimeout(dropSpare, SPARE_IDLE_MS);
+  timer.unref();
+  spare = { worker, timer };
+}
+
+/** End the idle worker now, if there is one (bench: a cold start; tests). */
+export function dropSpare(): void {
+  if (!spare) return;
+  const { worker, timer } = spare;
+  spare = undefined;
+  clearTimeout(timer);
+  void worker.terminate();
+}
+
+/** Whether an idle worker is kept for the next stream. */
+export function hasSpare(): boolean {
+  return spare !== undefined;
+}
+
 /**
  * A worker started ahead for one stream (its start-up, 15–30 ms, overlaps the reading on the
  * event loop). `ready` once it runs; `handOver` moves the reading to it; `stop` ends it, before or
@@ -142,18 +199,11 @@ export interface OffloadWorker {
  * Undefined when worker threads are not available.
  */
 export function startOffloadWorker(cap: BoundedCapture, onText?: (bytes: Buffer, end: number) => void): OffloadWorker | undefined {
-  let worker: import('worker_threads').Worker;
+  const taken = takeWorker();
+  if (!taken) return undefined;
+  const worker = taken.worker;
   const ctrl = new Int32Array(new SharedArrayBuffer(4));
-  try {
-    const { Worker } = require('worker_threads') as typeof import('worker_threads');
-    worker = new Worker(`(${workerMain.toString()})()`, {
-      eval: true,
-      workerData: { tailLimit: cap.tailCapacity, ctrl, textEveryMs: TEXT_EVERY_MS, textBytes: TEXT_BYTES },
-    });
-  } catch {
-    return undefined;
-  }
-  let ready = false;
+  let ready = taken.warm;
   let stopped = false;
   let socket: Socket | undefined;
   let finished = false;
@@ -173,17 +223,27 @@ export function startOffloadWorker(cap: BoundedCapture, onText?: (bytes: Buffer,
       // The display ends with the output's true last bytes, not with the last sample.
       show(tail.subarray(Math.max(0, tail.length - Math.min(result.sinceText, TEXT_BYTES))), result.total);
     }
-    void worker.terminate();
+    worker.off('online', onOnline).off('message', onMessage).off('error', onLost).off('exit', onLost);
+    // A running worker that read to the end (or never got the stream) waits for the next one;
+    // one still starting, lost, or whose reading failed is ended.
+    if (ready && !lost && result?.error === undefined && (result || !socket)) keepWorker(worker);
+    else void worker.terminate();
     // Only now, with the worker off the descriptor, may it be closed (and its number reused).
     socket?.destroy();
   };
-  worker.on('online', () => (ready = true));
-  worker.on('message', (m: { type: 'text'; bytes: Uint8Array; total: number } | Finished) => {
+  let lost = false;
+  const onOnline = (): void => {
+    ready = true;
+  };
+  const onMessage = (m: { type: 'text'; bytes: Uint8Array; total: number } | Finished): void => {
     if (m.type === 'text') show(Buffer.from(m.bytes), m.total);
     else finish(m);
-  });
-  worker.on('error', () => finish());
-  worker.on('exit', () => finish());
+  };
+  const onLost = (): void => {
+    lost = true;
+    finish();
+  };
+  worker.on('online', onOnline).on('message', onMessage).on('error', onLost).on('exit', onLost);
   return {
     get ready() {
       return ready && !finished && !stopped;
@@ -204,7 +264,7 @@ export function startOffloadWorker(cap: BoundedCapture, onText?: (bytes: Buffer,
       handle.reading = false;
       handle.readStop();
       socket = s;
-      worker.postMessage({ fd });
+      worker.postMessage({ fd, ctrl, tailLimit: cap.tailCapacity });
       return true;
     },
     stop() {

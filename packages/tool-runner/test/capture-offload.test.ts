@@ -153,6 +153,49 @@ describe.each([
   });
 });
 
+describe('one worker kept between large outputs', () => {
+  test('the next large output reuses it (no new thread); a failed or lost worker is not kept; dropSpare ends it', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const threads = require('worker_threads') as typeof import('worker_threads');
+    offload.dropSpare();
+    // Count the threads started (a subclass: a spy would call the class without \`new\`).
+    const Real = threads.Worker;
+    const made: import('worker_threads').Worker[] = [];
+    (threads as { Worker: unknown }).Worker = class extends Real {
+      constructor(...args: ConstructorParameters<typeof Real>) {
+        super(...args);
+        made.push(this);
+      }
+    };
+    try {
+      const deps = await viaHelper();
+      const size = OFFLOAD_AFTER_BYTES * 2 + 777;
+      for (const tail of ['FIRST', 'SECOND', 'THIRD']) {
+        const r = await exec({ ...producer(size, tail), cwd: process.cwd(), maxOutputBytes: 4096 }, deps);
+        expect(r.stdoutBytes).toBe(producedBytes(size, tail));
+        expect(r.stdoutTail.endsWith(tail)).toBe(true);
+        expect(offload.hasSpare()).toBe(true);
+      }
+      expect(made).toHaveLength(1);
+      // A small output never takes it.
+      await exec({ program: 'true', args: [], cwd: process.cwd() }, deps);
+      expect(offload.hasSpare()).toBe(true);
+      offload.dropSpare();
+      expect(offload.hasSpare()).toBe(false);
+      const r = await exec({ ...producer(size, 'AGAIN'), cwd: process.cwd(), maxOutputBytes: 4096 }, deps);
+      expect(r.stdoutTail.endsWith('AGAIN')).toBe(true);
+      expect(made).toHaveLength(2);
+      // A kept worker that ends (here: terminated from outside) is dropped, not handed out.
+      await made[1].terminate();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(offload.hasSpare()).toBe(false);
+    } finally {
+      (threads as { Worker: unknown }).Worker = Real;
+      offload.dropSpare();
+    }
+  });
+});
+
 describe('BoundedCapture.absorb', () => {
   test('bytes read elsewhere join the count and the tail; only after a full head', () => {
     const cap = new BoundedCapture(64);
