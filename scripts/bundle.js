@@ -14,6 +14,7 @@
 // them with its index; `z.locales.xx` still works, loaded on first use).
 //
 // `node scripts/bundle.js` builds them; ensure.js (npm test, npm start) and the release do too.
+const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 
@@ -103,7 +104,10 @@ async function bundleAll() {
       footer: b.plain ? undefined : { js: WRAP_TAIL },
       write: false,
     });
-    const text = result.outputFiles[0].text;
+    let text = result.outputFiles[0].text;
+    // The build's SHA-1 after the head: the loader names the text by it (and the file's stamp)
+    // instead of hashing the whole file on every start (shared/code-cache textDigest).
+    if (!b.plain) text = WRAP_HEAD + `/*sha1:${crypto.createHash('sha1').update(text).digest('hex')}*/` + text.slice(WRAP_HEAD.length);
     const bad = firstNonAscii(text);
     // esbuild escapes strings but not a regular expression's characters: write those as \uXXXX.
     if (bad) throw new Error(`${path.relative(root, b.out)} is not ASCII (${bad}); write that character as a \\u escape in the source`);

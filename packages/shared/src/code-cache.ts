@@ -64,7 +64,7 @@ export function loadBundle(file: string, options: LoadBundleOptions = {}): unkno
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   if (!source.startsWith(BUNDLE_HEAD)) throw notABundle(file);
   const cacheFile = options.cacheDir ? cacheFileFor(file, options.cacheDir) : undefined;
-  const sourceDigest = cacheFile ? digest(bytes) : undefined;
+  const sourceDigest = cacheFile ? textDigest(file, source, bytes) : undefined;
   let cachedData: Buffer | undefined;
   let damaged = false;
   if (cacheFile && sourceDigest) {
@@ -169,6 +169,23 @@ function unseal(bytes: Buffer, sourceDigest: Buffer): Buffer | undefined {
   const data = bytes.subarray(HEADER);
   return digest(data).equals(bytes.subarray(MAGIC.length + 20, HEADER)) ? data : undefined;
 }
+
+/**
+ * What identifies a bundle's text for its cache. scripts/bundle.js writes the SHA-1 of the text
+ * it built right after the head (`/*sha1:…*\/`): with the file's size and change time, that
+ * names the text without hashing a megabyte on every start (a bundle edited by hand changes its
+ * time; one rewritten with the same size, time and head is not told apart). A bundle without
+ * one is hashed whole.
+ */
+function textDigest(file: string, source: string, bytes: Buffer): Buffer {
+  const m = BUILD_ID.exec(source.slice(BUNDLE_HEAD.length, BUNDLE_HEAD.length + 60));
+  if (!m) return digest(bytes);
+  const st = fs.statSync(file);
+  return digest(Buffer.from(`${m[1]}:${st.size}:${st.mtimeMs}:${st.ino}`));
+}
+
+/** The build's SHA-1 right after the head, as scripts/bundle.js writes it. */
+const BUILD_ID = /^\/\*sha1:([0-9a-f]{40})\*\//;
 
 function digest(data: Buffer): Buffer {
   return (require('crypto') as typeof import('crypto')).createHash('sha1').update(data).digest();

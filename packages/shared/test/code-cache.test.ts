@@ -90,6 +90,21 @@ test('a long run that compiled more rewrites a usable cache; a short one, or one
   expect(loadInChild(file, cacheDir, { options: '', call: 'm.big(3)' }).state).toBe('used');
 });
 
+test('a bundle with its build id (as scripts/bundle.js writes it) is named by the id and its stamp: a changed file never runs old code', () => {
+  const id = 'a'.repeat(40);
+  const file = writeBundle(`/*sha1:${id}*/` + BODY);
+  const cacheDir = path.join(root, 'cache');
+  expect(loadInChild(file, cacheDir).state).toBe('none');
+  expect(loadInChild(file, cacheDir).state).toBe('used');
+  // Edited by hand, the id left as it was: another size or time stamp, so compiled anew.
+  fs.writeFileSync(file, `(function (exports, require, module, __filename, __dirname) {/*sha1:${id}*/${BODY.replace('dep + 1', 'dep + 2')}\n})`);
+  fs.utimesSync(file, new Date(), new Date(Date.now() + 3000));
+  const r = loadInChild(file, cacheDir);
+  expect(r.state).toBe('rejected');
+  expect(JSON.parse(r.value).sum).toBe(43);
+  expect(loadInChild(file, cacheDir).state).toBe('used');
+});
+
 test('two bundles keep two caches', () => {
   const a = writeBundle(BODY, 'a');
   const b = writeBundle(BODY, 'b');

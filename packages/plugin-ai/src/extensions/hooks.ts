@@ -1,4 +1,4 @@
-import { spawn } from 'child_process';
+import type { spawn as Spawn } from 'child_process';
 import { z } from 'zod';
 
 /**
@@ -113,6 +113,8 @@ interface Ran {
 function runOne(command: string, input: string, timeoutMs: number, options: HookRunOptions): Promise<Ran> {
   return new Promise((resolve) => {
     const shell = process.platform === 'win32' ? { file: process.env.ComSpec || 'cmd.exe', args: ['/d', '/s', '/c', command] } : { file: '/bin/sh', args: ['-c', command] };
+    // child_process is loaded when a hook runs: app.ts reads the hooks of every session.
+    const spawn = (require('child_process') as { spawn: typeof Spawn }).spawn;
     const child = spawn(shell.file, shell.args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
     let stdout = '';
     let stderr = '';
