@@ -36,6 +36,18 @@ const BUNDLES = [
     plain: true,
   },
   {
+    // The loader itself, beside the bundle, so a bin reaches it by a relative path: finding
+    // @holic512/shared in node_modules and loading its two modules cost a start 3 ms.
+    entry: path.join(pkg('shared'), 'lib/code-cache.js'),
+    out: path.join(pkg('plugin-ai'), 'dist/load.js'),
+    plain: true,
+  },
+  {
+    entry: path.join(pkg('shared'), 'lib/code-cache.js'),
+    out: path.join(pkg('plugin-llm-base'), 'dist/load.js'),
+    plain: true,
+  },
+  {
     // zod stays outside: ai hands it its own (shared/code-cache `provide`), so a process has one
     // zod, not one per bundle (615 KB → 360 KB); anyone else loading it gets node_modules' zod.
     entry: path.join(pkg('plugin-llm-base'), 'lib/index.js'),

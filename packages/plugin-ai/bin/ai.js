@@ -7,7 +7,7 @@ const path = require('path');
 const args = process.argv.slice(2);
 const bundle = path.join(__dirname, '..', 'dist', 'cli.js');
 if (!(args.length === 1 && /^(-v|--version|-h|--help)$/.test(args[0])) && require('fs').existsSync(bundle)) {
-  const { loadBundle, codeCacheDir } = require('@holic512/shared/lib/code-cache');
+  const { loadBundle, codeCacheDir } = require('../dist/load.js'); // shared/code-cache, bundled beside it
   loadBundle(bundle, { cacheDir: codeCacheDir(), parent: module }).main(args, { bundled: true });
 } else {
   require('../lib/cli.js').main(args);

@@ -5,7 +5,7 @@
 const path = require('path');
 const bundle = path.join(__dirname, '..', 'dist', 'cli.js');
 if (require('fs').existsSync(bundle)) {
-  const { loadBundle, codeCacheDir } = require('@holic512/shared/lib/code-cache');
+  const { loadBundle, codeCacheDir } = require('../dist/load.js'); // shared/code-cache, bundled beside it
   loadBundle(bundle, { cacheDir: codeCacheDir(), parent: module }).main(process.argv.slice(2));
 } else {
   require('../lib/cli.js').main(process.argv.slice(2));
