@@ -134,22 +134,23 @@ export function preferBundles(): void {
   bundles = true;
 }
 
-/** The module file to load: package.json's `main` (else lib/index.js); `bundle` when preferred and
+/** What to load: package.json's `main` (else lib/index.js), and its `bundle` when preferred and
  * present, with the modules this process can hand it (`provide`). */
-function mainOf(root: string): { file: string; bundle: boolean; provide?: Record<string, unknown> } {
+function mainOf(root: string): { main: string; bundle?: string; provide?: Record<string, unknown> } {
+  let main = path.join(root, 'lib', 'index.js');
   try {
     const pkg: unknown = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
     const fields = (pkg && typeof pkg === 'object' ? pkg : {}) as { main?: unknown; slothtool?: { bundle?: unknown }; dependencies?: Record<string, unknown> };
+    if (typeof fields.main === 'string' && fields.main) main = path.resolve(root, fields.main);
     const bundle = fields.slothtool?.bundle;
     if (bundles && typeof bundle === 'string' && bundle) {
       const file = path.resolve(root, bundle);
-      if (fs.existsSync(file)) return { file, bundle: true, provide: sharedZod(fields.dependencies?.zod) };
+      if (fs.existsSync(file)) return { main, bundle: file, provide: sharedZod(fields.dependencies?.zod) };
     }
-    if (typeof fields.main === 'string' && fields.main) return { file: path.resolve(root, fields.main), bundle: false };
   } catch {
-    // no usable main: the documented fallback below
+    // no usable package.json: the documented fallback, lib/index.js
   }
-  return { file: path.join(root, 'lib', 'index.js'), bundle: false };
+  return { main };
 }
 
 /**
@@ -186,19 +187,26 @@ export function loadLlmBase(registry: Registry): { client: LlmClient; root: stri
   if (!fs.existsSync(entry.binPath)) throw aiError('LLM_BASE_STALE', 'llmBaseStale', { path: entry.binPath });
   const root = packageRootOf(entry.binPath, entry.name);
   if (!root) throw aiError('LLM_BASE_BROKEN', 'llmBaseBroken', { path: entry.binPath, detail: 'no package.json above the bin' });
-  const { file: main, bundle, provide } = mainOf(root);
+  const { main, bundle, provide } = mainOf(root);
   let mod: unknown;
-  try {
-    if (bundle) {
+  let from = main;
+  if (bundle) {
+    try {
       const { loadBundle, codeCacheDir } = require('@holic512/shared/lib/code-cache') as typeof import('@holic512/shared/lib/code-cache');
-      mod = loadBundle(main, { cacheDir: codeCacheDir(), parent: module, provide });
-    } else {
-      mod = require(main);
+      mod = loadBundle(bundle, { cacheDir: codeCacheDir(), parent: module, provide });
+      from = bundle;
+    } catch {
+      // a bundle that cannot be loaded: its package's main, the same module (only slower to start)
     }
-  } catch (err) {
-    throw aiError('LLM_BASE_BROKEN', 'llmBaseBroken', { path: main, detail: (err as Error).message.split('\n')[0] });
   }
-  return { client: createLlmClient(mod, main), root, module: mod as Record<string, unknown> };
+  if (mod === undefined) {
+    try {
+      mod = require(main);
+    } catch (err) {
+      throw aiError('LLM_BASE_BROKEN', 'llmBaseBroken', { path: main, detail: (err as Error).message.split('\n')[0] });
+    }
+  }
+  return { client: createLlmClient(mod, from), root, module: mod as Record<string, unknown> };
 }
 
 /** Wrap a loaded llm-base module, detecting what it offers (1.0.x: only

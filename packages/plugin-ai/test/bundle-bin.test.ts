@@ -1,5 +1,7 @@
 import { packageDir } from '@holic512/testkit';
+import { execFile } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { useE2eFixture } from './e2e-fixture';
 import { runAi } from './run-bin';
@@ -68,4 +70,34 @@ test('--version and --help need no bundle and leave no cache', async () => {
   const h = await runAi(['--help'], { env: fx.temp.env, cwd: fx.cwd });
   expect(h.code).toBe(0);
   expect(listCache()).toEqual([]);
+});
+
+test('a bundle that cannot be loaded is said so (in the user\'s language), and lib/ runs instead', async () => {
+  // A copy of the package whose dist/cli.js is damaged; lib/ is this package's own.
+  const pkgDir = packageDir('plugin-ai');
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-bundle-test-'));
+  try {
+    fs.mkdirSync(path.join(copy, 'bin'));
+    fs.mkdirSync(path.join(copy, 'dist'));
+    fs.copyFileSync(path.join(pkgDir, 'bin', 'ai.js'), path.join(copy, 'bin', 'ai.js'));
+    fs.copyFileSync(path.join(pkgDir, 'package.json'), path.join(copy, 'package.json'));
+    fs.copyFileSync(path.join(pkgDir, 'dist', 'load.js'), path.join(copy, 'dist', 'load.js'));
+    fs.symlinkSync(path.join(pkgDir, 'lib'), path.join(copy, 'lib'));
+    fs.writeFileSync(path.join(copy, 'dist', 'cli.js'), '(function (exports, require, module, __filename, __dirname) { this is not javascript');
+    fx.server.enqueue({ json: { type: 'chat', message: 'still here' } });
+    // Not spawnSync: the scripted model answers from this process.
+    const run = () => new Promise<{ stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [path.join(copy, 'bin', 'ai.js'), '-p', 'hi'], { env: fx.temp.env, cwd: fx.cwd, encoding: 'utf8' }, (_err, stdout, stderr) => resolve({ stdout, stderr }));
+    });
+    const r = await run();
+    expect(r.stdout).toBe('still here\n');
+    expect(r.stderr).toContain(`ai could not load ${path.join(copy, 'dist', 'cli.js')} (`);
+    expect(r.stderr).toContain('slothtool update ai');
+    await fx.temp.writeJson('settings.json', { language: 'zh' });
+    fx.server.enqueue({ json: { type: 'chat', message: 'ok' } });
+    const zh = await run();
+    expect(zh.stderr).toContain('ai 无法加载');
+  } finally {
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
 });

@@ -149,3 +149,21 @@ test.each([
 ])('caretAdmits(%p, %p) is %p', (range, version, admits) => {
   expect(caretAdmits(range, version)).toBe(admits);
 });
+
+test('an llm-base bundle that cannot be loaded falls back to its main', async () => {
+  const root = path.join(temp.slothtoolHome, 'plugins', 'llm-base', 'node_modules', '@holic512', 'plugin-llm-base');
+  await fs.mkdir(path.join(root, 'bin'), { recursive: true });
+  await fs.mkdir(path.join(root, 'dist'), { recursive: true });
+  await fs.mkdir(path.join(root, 'lib'), { recursive: true });
+  await fs.writeFile(path.join(root, 'package.json'), JSON.stringify({ name: '@holic512/plugin-llm-base', version: '9.9.9', main: 'lib/index.js', bin: { 'llm-base': 'bin/llm-base.js' }, slothtool: { bundle: 'dist/index.js' } }));
+  await fs.writeFile(path.join(root, 'bin', 'llm-base.js'), '');
+  await fs.writeFile(path.join(root, 'dist', 'index.js'), 'not a bundle at all');
+  await fs.writeFile(path.join(root, 'lib', 'index.js'), "module.exports = { llm_chat: async () => ({ success: true }), from: 'lib' };");
+  await temp.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '9.9.9', binPath: path.join(root, 'bin', 'llm-base.js'), installedAt: 'x' } } });
+  jest.isolateModules(() => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const m = require('../src/llm-base') as typeof import('../src/llm-base');
+    m.preferBundles();
+    expect(m.loadLlmBase(registry()).module.from).toBe('lib');
+  });
+});

@@ -5,6 +5,7 @@ import { fill } from '@holic512/shared/lib/messages';
 export type Lang = 'zh' | 'en';
 
 const zh = {
+  bundleUnusable: 'llm-base 无法加载 {file}（{detail}）；不用它照常运行，只是启动较慢。重新安装可修复：slothtool update llm-base',
   // errors (module API messages)
   noProfile: '找不到 profile "{name}"。先创建一个：slothtool llm-base config create --preset <openai|deepseek|qwen|glm|kimi|ollama|lmstudio|vllm|llamacpp>',
   noDefaultProfile: '没有默认 profile。创建一个：slothtool llm-base config create --preset ollama，或用 slothtool llm-base config set-default <name> 指定',
@@ -140,6 +141,7 @@ const zh = {
 };
 
 const en: typeof zh = {
+  bundleUnusable: 'llm-base could not load {file} ({detail}); it runs without it, only slower to start. Reinstall to repair: slothtool update llm-base',
   noProfile: 'Profile "{name}" not found. Create one: slothtool llm-base config create --preset <openai|deepseek|qwen|glm|kimi|ollama|lmstudio|vllm|llamacpp>',
   noDefaultProfile: 'No default profile. Create one: slothtool llm-base config create --preset ollama, or choose one: slothtool llm-base config set-default <name>',
   configInvalid: 'Config file {file} is invalid: {issues}. Fix the file (or delete it and run slothtool llm-base config create again)',
