@@ -1,6 +1,7 @@
 import { spawn } from 'child_process';
 import { promises as fs } from 'fs';
 import * as net from 'net';
+import * as os from 'os';
 import * as path from 'path';
 import { createTempHome, packageDir, startScriptedServer, ScriptedServer, TempHome } from '@holic512/testkit';
 
@@ -17,9 +18,9 @@ interface Run {
   stderr: string;
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv = home.env): Promise<Run> {
+function run(args: string[], env: NodeJS.ProcessEnv = home.env, bin = BIN): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -62,6 +63,25 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close();
   await home.cleanup();
+});
+
+test('a bundle that cannot be loaded is said so, and lib/ runs instead', async () => {
+  const pkgDir = packageDir('plugin-llm-base');
+  const copy = await fs.mkdtemp(path.join(os.tmpdir(), 'llm-base-bundle-test-'));
+  try {
+    await fs.mkdir(path.join(copy, 'bin'));
+    await fs.mkdir(path.join(copy, 'dist'));
+    await fs.copyFile(path.join(pkgDir, 'bin', 'llm-base.js'), path.join(copy, 'bin', 'llm-base.js'));
+    await fs.copyFile(path.join(pkgDir, 'dist', 'load.js'), path.join(copy, 'dist', 'load.js'));
+    await fs.symlink(path.join(pkgDir, 'lib'), path.join(copy, 'lib'));
+    await fs.writeFile(path.join(copy, 'dist', 'cli.js'), 'not a bundle');
+    const r = await run(['--help'], home.env, path.join(copy, 'bin', 'llm-base.js'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('llm-base');
+    expect(r.stderr).toContain(`llm-base could not load ${path.join(copy, 'dist', 'cli.js')} (`);
+  } finally {
+    await fs.rm(copy, { recursive: true, force: true });
+  }
 });
 
 test('the bin runs its bundle (dist/cli.js) and keeps its code cache under the SlothTool home', async () => {
