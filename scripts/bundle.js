@@ -62,8 +62,8 @@ const BUNDLES = [
   },
 ];
 
-// What the loader checks a bundle begins with (built by tsc before this runs).
-const WRAP_HEAD = require(path.join(root, 'packages/shared/lib/code-cache.js')).BUNDLE_HEAD;
+/** What the loader checks a bundle begins with (shared is built by tsc before this runs). */
+const wrapHead = () => require(path.join(root, 'packages/shared/lib/code-cache.js')).BUNDLE_HEAD;
 const WRAP_TAIL = '\n})';
 
 /** zod's locales index, with every locale but English required on first use from node_modules. */
@@ -98,6 +98,7 @@ function firstNonAscii(text) {
 /** Build every bundle; throws with what went wrong. */
 async function bundleAll() {
   const esbuild = require('esbuild');
+  const WRAP_HEAD = wrapHead();
   for (const b of BUNDLES) {
     const result = await esbuild.build({
       entryPoints: [b.entry],
@@ -130,7 +131,7 @@ async function bundleAll() {
   }
 }
 
-module.exports = { bundleAll, BUNDLES, WRAP_HEAD };
+module.exports = { bundleAll, BUNDLES };
 
 if (require.main === module) {
   bundleAll().catch((err) => {

@@ -14,6 +14,7 @@
 const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
+const { BUNDLES } = require('./bundle');
 
 const root = path.resolve(__dirname, '..');
 const SCOPE = '@holic512';
@@ -108,8 +109,9 @@ function preflight() {
       if (!fs.existsSync(path.join(dir, f))) problems.push(`${rel}/${f} is missing (npm packs it from the package folder only)`);
     }
     if (pkg.main && !fs.existsSync(path.join(dir, pkg.main))) problems.push(`${rel}/${pkg.main} (main) is missing: build first`);
-    const bundle = pkg.slothtool && pkg.slothtool.bundle;
-    if (bundle && !fs.existsSync(path.join(dir, bundle))) problems.push(`${rel}/${bundle} (bundle) is missing: run scripts/bundle.js`);
+    for (const b of BUNDLES) {
+      if (path.dirname(path.dirname(b.out)) === dir && !fs.existsSync(b.out)) problems.push(`${path.relative(root, b.out)} (bundle) is missing: run scripts/bundle.js`);
+    }
     for (const bin of Object.values(typeof pkg.bin === 'string' ? { [pkg.name]: pkg.bin } : pkg.bin || {})) {
       if (!fs.existsSync(path.join(dir, bin))) problems.push(`${rel}/${bin} (bin) is missing`);
     }
