@@ -2,7 +2,8 @@
 // One file for each path that must start fast (docs/architecture.md §6): esbuild bundles
 // plugin-ai's CLI (with tool-runner, shared, json-patch and zod) into packages/plugin-ai/dist/cli.js
 // and llm-base's library (with the openai SDK; zod stays outside) into
-// packages/plugin-llm-base/dist/index.js, its CLI (with zod) into dist/cli.js.
+// packages/plugin-llm-base/dist/index.js, its CLI (with zod) into dist/cli.js, and the host's own
+// commands into packages/slothtool/dist/cli.js.
 // Their bins load them through @holic512/shared/lib/code-cache, which keeps V8's code cache
 // for them under the SlothTool home; without a bundle they load lib/ as before.
 //
@@ -45,6 +46,17 @@ const BUNDLES = [
   {
     entry: path.join(pkg('shared'), 'lib/code-cache.js'),
     out: path.join(pkg('plugin-llm-base'), 'dist/load.js'),
+    plain: true,
+  },
+  {
+    // The host's own commands (`slothtool list`, install, config, help); running a plugin by its
+    // alias loads lib/ (a few modules), which the bundle's larger cache would only slow down.
+    entry: path.join(pkg('slothtool'), 'lib/cli.js'),
+    out: path.join(pkg('slothtool'), 'dist/cli.js'),
+  },
+  {
+    entry: path.join(pkg('shared'), 'lib/code-cache.js'),
+    out: path.join(pkg('slothtool'), 'dist/load.js'),
     plain: true,
   },
   {

@@ -1,2 +1,21 @@
 #!/usr/bin/env node
-require('../lib/cli.js').main(process.argv.slice(2));
+'use strict';
+// The host's own commands (install, list, config…, help) run from its bundle (dist/cli.js, made
+// by scripts/bundle.js) with V8's code cache under the SlothTool home (docs/architecture.md §6);
+// running a plugin (`slothtool <alias>`) loads only the few modules that needs, from lib/. A
+// bundle that cannot be loaded is said so, and lib/ runs instead.
+const fs = require('fs');
+const path = require('path');
+const args = process.argv.slice(2);
+const dist = path.join(__dirname, '..', 'dist');
+const bundle = path.join(dist, 'cli.js');
+let cli;
+if (!require('../lib/commands.js').runsAlias(args) && fs.existsSync(bundle)) {
+  try {
+    const { loadBundle, codeCacheDir } = require(path.join(dist, 'load.js')); // shared/code-cache, bundled beside it
+    cli = loadBundle(bundle, { cacheDir: codeCacheDir(), parent: module });
+  } catch (err) {
+    process.stderr.write(require('../lib/cli.js').bundleUnusableMessage(bundle, err) + '\n');
+  }
+}
+(cli || require('../lib/cli.js')).main(args);

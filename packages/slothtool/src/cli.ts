@@ -3,11 +3,12 @@
  * so that `slothtool <alias>` (on every plugin start) loads only what running needs.
  */
 import type { SlothToolError } from './errors';
+import { BUILTIN_COMMANDS } from './commands';
 import type { MessageId } from './i18n';
 import type { HomePaths } from './paths';
 import type { Language } from './settings';
 
-const BUILTIN = new Set(['install', 'uninstall', 'update', 'list', 'run', 'config']);
+const BUILTIN = new Set<string>(BUILTIN_COMMANDS);
 
 /** Official plugins of the original host, for the "install it with ..." hint. */
 const KNOWN_PACKAGES: Record<string, string> = {
@@ -312,6 +313,13 @@ async function dispatch(io: Io, argv: string[]): Promise<void> {
       return runAlias(io, rest[0], rest.slice(1));
     }
   }
+}
+
+/** What the bin says when its bundle (dist/cli.js) cannot be loaded and lib/ runs instead. */
+export function bundleUnusableMessage(file: string, err: unknown): string {
+  const { resolveHome } = require('./paths') as typeof import('./paths');
+  const detail = String((err as Error)?.message ?? err).split('\n')[0];
+  return new Io(resolveHome(process.env)).t('bundleUnusable', { file, detail });
 }
 
 /** Run the CLI with `argv` (without node and script). Sets `process.exitCode`; never calls exit. */

@@ -87,6 +87,7 @@ const zh = {
   NPM_NOT_FOUND: '找不到 npm 命令。SlothTool 用 npm 安装插件：请安装 Node.js（自带 npm）并确认 npm 在 PATH 中。',
   PACKAGE_UNREADABLE: '无法读取 {file}：{detail}',
   NO_BIN: '包 {name} 的 package.json 没有 "bin" 字段，它不是 SlothTool 插件。已清理安装文件。',
+  bundleUnusable: 'slothtool 无法加载 {file}（{detail}）；不用它照常运行，只是启动较慢。重新安装可修复：npm install -g @holic512/slothtool',
   PACKAGE_BIN_MISSING: '包 {name} 声明的入口文件 {bin} 不存在（是否打包前没有构建？）。已清理安装文件。',
   BIN_MISSING: '插件 "{alias}" 已注册，但入口文件不存在：{binPath}\n重新安装：slothtool uninstall {alias} && slothtool install {name}',
   BIN_MISSING_LINKED:
@@ -187,6 +188,7 @@ const en: Record<MessageId, string> = {
   NPM_NOT_FOUND: 'Cannot find npm. SlothTool installs plugins with npm: install Node.js (it ships npm) and make sure npm is on PATH.',
   PACKAGE_UNREADABLE: 'Cannot read {file}: {detail}',
   NO_BIN: 'The package.json of {name} has no "bin": it is not a SlothTool plugin. The install was cleaned up.',
+  bundleUnusable: 'slothtool could not load {file} ({detail}); it runs without it, only slower to start. Reinstall to repair: npm install -g @holic512/slothtool',
   PACKAGE_BIN_MISSING: '{name} declares the bin {bin}, but that file is not in the package (built before packing?). The install was cleaned up.',
   BIN_MISSING: 'Plugin "{alias}" is registered but its bin file is missing: {binPath}\nReinstall: slothtool uninstall {alias} && slothtool install {name}',
   BIN_MISSING_LINKED:

@@ -20,3 +20,4 @@ export type { TestMcpOptions, TestMcpHttpServer } from './mcp-server';
 export { SECRET_CORPUS, fakeToken, leakForms, findLeak } from './secret-corpus';
 export type { SecretSample } from './secret-corpus';
 export { until } from './until';
+export { fastestInTurns } from './timing';
