@@ -9,6 +9,7 @@ import type * as LogModule from './call-log';
 import type * as DoctorModule from './doctor';
 import type { ApiError } from './errors';
 import type { CallRecord, JsonMode, LlmConfig, ProfileConfig, ProfilePricing } from './types';
+import { lazy } from '@holic512/shared/lib/lazy';
 import { readLanguage, t, Lang } from './i18n';
 import { PRESETS } from './presets';
 import { redactSecrets } from './masking';
@@ -25,14 +26,9 @@ export const VERSION: string = require('../package.json').version;
 /** What this llm-base offers beyond 1.0.x; plugin-ai checks it before using llm_chat's options. */
 export const FEATURES = Object.freeze({ chat_options: true, streaming: true, abort: true, response_format: true, doctor_profile: true, wait_events: true, pull: true, ollama: true, tools: true });
 
-/** Loaded on first use and kept (a require in a function resolves its path again on every call). */
-function once<T>(load: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= load());
-}
-const client = once((): typeof ClientModule => require('./client'));
-const store = once((): typeof StoreModule => require('./config-store'));
-const callLog = once((): typeof LogModule => require('./call-log'));
+const client = lazy((): typeof ClientModule => require('./client'));
+const store = lazy((): typeof StoreModule => require('./config-store'));
+const callLog = lazy((): typeof LogModule => require('./call-log'));
 
 function context(): { env: NodeJS.ProcessEnv; lang: Lang } {
   return { env: process.env, lang: readLanguage(process.env) };

@@ -1,16 +1,2 @@
-/**
- * A module loaded on first use and kept: `const programs = lazy(() => require('./programs'))`.
- * Keeps `require('@holic512/tool-runner')` cheap without paying module resolution on every call
- * (a `require` inside a hot function resolves its path again each time: about 10 µs a call).
- */
-export function lazy<T>(load: () => T): () => T {
-  let loaded = false;
-  let value: T;
-  return () => {
-    if (!loaded) {
-      value = load();
-      loaded = true;
-    }
-    return value;
-  };
-}
+/** shared's `lazy`, for this package's modules (one place resolves the path to it). */
+export { lazy } from '@holic512/shared/lib/lazy';
