@@ -65,12 +65,14 @@ const BUNDLES = [
     entry: path.join(pkg('plugin-llm-base'), 'lib/index.js'),
     out: path.join(pkg('plugin-llm-base'), 'dist/index.js'),
     external: ['ollama', 'prompts', 'zod'],
+    inject: [path.join(__dirname, 'web-lite-inject.mjs')],
   },
   {
     // llm-base's own CLI (`slothtool llm-base …`): its bin loads this one.
     entry: path.join(pkg('plugin-llm-base'), 'lib/cli.js'),
     out: path.join(pkg('plugin-llm-base'), 'dist/cli.js'),
     external: ['ollama', 'prompts'],
+    inject: [path.join(__dirname, 'web-lite-inject.mjs')],
   },
 ];
 
@@ -124,6 +126,7 @@ async function bundleAll() {
       legalComments: 'none',
       logLevel: 'silent',
       external: b.external || [],
+      inject: b.inject || [],
       plugins: b.plain ? [] : [zodLocales],
       banner: b.plain ? undefined : { js: WRAP_HEAD },
       footer: b.plain ? undefined : { js: WRAP_TAIL },

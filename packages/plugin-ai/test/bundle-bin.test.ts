@@ -55,6 +55,27 @@ test('steps run their commands through the spawn helper from the bundle (its pip
   expect(seen).toContain('stdout is a fifo');
 });
 
+test('a reply from the bundles never loads node’s own fetch classes (undici: 18–24 ms and 6.5 MB)', async () => {
+  // llm-base's bundle gives the SDK web-lite's Headers (scripts/bundle.js `inject`) and its fetch
+  // answers with web-lite's Response; a streamed reply and a step go the same way.
+  const probe = path.join(fx.cwd, 'probe.js');
+  fs.writeFileSync(
+    probe,
+    `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(fx.cwd)} + '/loaded-' + process.pid + '.txt', process.moduleLoadList.join('\\n')));`,
+  );
+  const look = { json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'ls', args: [] }] } } };
+  fx.server.enqueue(look, { json: { type: 'chat', message: 'seen' } });
+  const r = await runAi(['-p', 'look'], { env: { ...fx.temp.env, NODE_OPTIONS: `--require ${probe}` }, cwd: fx.cwd });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain('→ exit 0');
+  expect(r.stdout).toContain('seen');
+  const lists = fs.readdirSync(fx.cwd).filter((f) => f.startsWith('loaded-'));
+  expect(lists.length).toBeGreaterThan(0);
+  const all = lists.map((f) => fs.readFileSync(path.join(fx.cwd, f), 'utf8')).join('\n');
+  expect(all).toContain('NativeModule http'); // the probe saw the request being made
+  expect(all).not.toMatch(/undici|http2/);
+});
+
 test('run before any SlothTool home exists, it makes none (no cache either)', async () => {
   const bare = path.join(fx.temp.home, 'bare');
   fs.mkdirSync(bare);

@@ -7,8 +7,8 @@
  * it exits (70–100 ms on every run). node:http's parser is native and already in node
  * (docs/architecture.md §6 has the figures).
  *
- * What the SDKs rely on, and what this gives: a real `Response` (status, headers, a streaming
- * web `body`, `url`), the caller's `signal`, redirects (up to 20; the method becomes GET on 303,
+ * What the SDKs rely on, and what this gives: a `Response` (web-lite.ts: status, headers, a
+ * streaming web `body`, `url`; node's own would load undici after all), the caller's `signal`, redirects (up to 20; the method becomes GET on 303,
  * and on 301/302 after a POST; `authorization` and `cookie` are dropped for another origin),
  * gzip / deflate / br bodies decoded, and the errors undici gives: `TypeError('fetch failed')`
  * with the socket error as its `cause` when no answer came, `TypeError('terminated')` when the
@@ -20,6 +20,7 @@
  */
 import type * as http from 'http';
 import type { Socket } from 'net';
+import { LiteHeaders, LiteResponse } from './web-lite';
 
 /** What one `fetch` reports and enforces beyond the standard. */
 export interface FetchHooks {
@@ -75,7 +76,7 @@ interface Prepared {
 }
 
 /** The request's body as bytes, with the content-type its kind implies when none was given. */
-async function bodyBytes(body: unknown, headers: Headers): Promise<Buffer | undefined> {
+async function bodyBytes(body: unknown, headers: LiteHeaders): Promise<Buffer | undefined> {
   if (body === null || body === undefined) return undefined;
   if (typeof body === 'string') return Buffer.from(body);
   if (body instanceof ArrayBuffer) return Buffer.from(body);
@@ -85,15 +86,16 @@ async function bodyBytes(body: unknown, headers: Headers): Promise<Buffer | unde
     for await (const c of body as AsyncIterable<Uint8Array | string>) chunks.push(Buffer.from(c as Uint8Array));
     return Buffer.concat(chunks);
   }
-  // URLSearchParams, FormData, Blob, ReadableStream: the standard's own encoding.
-  const r = new Response(body as ConstructorParameters<typeof Response>[0]);
+  // URLSearchParams, FormData, Blob, ReadableStream: the standard's own encoding (node's own
+  // Response, loaded only for these).
+  const r = new globalThis.Response(body as ConstructorParameters<typeof Response>[0]);
   const type = r.headers.get('content-type');
   if (type && !headers.has('content-type')) headers.set('content-type', type);
   return Buffer.from(await r.arrayBuffer());
 }
 
 async function prepare(init: RequestInit): Promise<Prepared> {
-  const h = new Headers(init.headers);
+  const h = new LiteHeaders(init.headers);
   const body = await bodyBytes(init.body, h);
   const headers: Record<string, string> = {};
   h.forEach((value, key) => {
@@ -239,7 +241,7 @@ export function createHttpFetch(defaultHooks: FetchHooks = {}): typeof fetch {
         req = { method, headers, body };
         continue;
       }
-      const headers = new Headers();
+      const headers = new LiteHeaders();
       for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
         try {
           headers.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
@@ -253,10 +255,7 @@ export function createHttpFetch(defaultHooks: FetchHooks = {}): typeof fetch {
       }
       const nullBody = NULL_BODY.has(status) || req.method === 'HEAD';
       if (nullBody) res.resume();
-      const response = new Response(nullBody ? null : webBody(res, signal), { status, statusText: res.statusMessage ?? '', headers });
-      Object.defineProperty(response, 'url', { value: url.href });
-      if (hop) Object.defineProperty(response, 'redirected', { value: true });
-      return response;
+      return new LiteResponse(nullBody ? null : webBody(res, signal), { status, statusText: res.statusMessage ?? '', headers, url: url.href, redirected: hop > 0 }) as unknown as Response;
     }
   }) as typeof fetch;
 }
