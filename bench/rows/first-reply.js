@@ -38,8 +38,9 @@ exports.run = async function run(ctx) {
     const cwd = ctx.temp.home;
     const reply = () => runNode([slothtool, 'ai', '-p', 'hi'], { env: ctx.env, cwd });
     // The floor: node loading only the two libraries a reply cannot do without here (the
-    // official openai SDK, which also loads node's own fetch classes, and zod), nothing else.
-    const floorCode = `require(${JSON.stringify(require.resolve('openai', { paths: [path.join(ctx.root, 'packages/plugin-llm-base')] }))}); require(${JSON.stringify(require.resolve('zod', { paths: [path.join(ctx.root, 'packages/plugin-ai')] }))}); globalThis.Headers;`;
+    // official openai SDK and zod, from node_modules), nothing else. (Node's own fetch classes
+    // are not in it: llm-base's bundle uses web-lite's instead.)
+    const floorCode = `require(${JSON.stringify(require.resolve('openai', { paths: [path.join(ctx.root, 'packages/plugin-llm-base')] }))}); require(${JSON.stringify(require.resolve('zod', { paths: [path.join(ctx.root, 'packages/plugin-ai')] }))});`;
     const floor = () => runNode(['-e', floorCode], { env: ctx.env });
     reply(); // warm the file cache
     floor();

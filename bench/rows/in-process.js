@@ -20,6 +20,8 @@ async function withAgentHome(ctx, fn, options = {}) {
         local: { base_url: server.baseURL, api_key: 'sk-bench', low_model: 'm-low', high_model: 'm-high', timeout: 30000, max_retries: 0 },
       },
     });
+    // As bin/ai.js runs it: llm-base from its bundle (the openai SDK with web-lite's Headers).
+    require(path.join(ctx.root, 'packages/plugin-ai/lib/llm-base')).preferBundles();
     const { createAppAgent } = require(path.join(ctx.root, 'packages/plugin-ai'));
     return await fn({ server, createAppAgent });
   } finally {
