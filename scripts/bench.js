@@ -54,7 +54,7 @@ async function main() {
         failed = true;
         rows = [{ name: row.title, value: `failed: ${err.message.split('\n')[0]}`, target: '', ok: false }];
       }
-      sections.push({ title: row.title, rows });
+      sections.push({ title: row.title, rows, method: methodOf(path.join(root, 'bench/rows', `${name}.js`)) });
     }
     const mark = (ok) => (ok === null || ok === undefined ? '' : ok ? 'met' : 'MISSED');
     const lines = [
@@ -70,6 +70,8 @@ async function main() {
     for (const s of sections) {
       for (const r of s.rows) lines.push(`| ${s.title} | ${r.name} | ${r.value} | ${r.target || ''} | ${mark(r.ok)} |`);
     }
+    lines.push('', '## How each row is measured', '');
+    for (const s of sections) if (s.method) lines.push(`- **${s.title}**: ${s.method}`);
     const text = lines.join('\n') + '\n';
     process.stdout.write(text);
     if (opts.ci) {
@@ -86,6 +88,17 @@ async function main() {
   } finally {
     await temp.cleanup();
   }
+}
+
+/** The method of a row: the comment its file opens with (after 'use strict'), as one paragraph. */
+function methodOf(file) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const out = [];
+  for (const line of lines.slice(lines[0].includes('use strict') ? 1 : 0)) {
+    if (!line.startsWith('//')) break;
+    out.push(line.replace(/^\/\/\s?/, ''));
+  }
+  return out.join(' ').replace(/^Row(?: \d+)?:\s*/, '').trim();
 }
 
 /**

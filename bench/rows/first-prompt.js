@@ -1,5 +1,6 @@
 'use strict';
-// Row 2: time from spawning `ai -i` in a pseudo-terminal until its prompt is drawn.
+// Row 2: time from spawning `ai -i` (bin/ai.js) in a pseudo-terminal until its prompt is drawn,
+// against bare `node -e 0` in the same run, one of each in turn.
 const path = require('path');
 const { stats, fmt, runNode } = require('../lib');
 
