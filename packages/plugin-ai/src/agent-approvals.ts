@@ -1,7 +1,7 @@
 import { at, emit, writeFailure, type AgentConfirmAnswer, type AgentConfirmFn, type AgentCore } from './agent-core';
 import type { Step } from './protocol';
 import type { ConfirmAnswer, ConfirmRequest, StepRunner, ToolResult } from './runner-types';
-import { log } from './agent-session';
+import { log, queueWrite } from './agent-session';
 import { t } from './i18n';
 import { appendAudit, type AuditEntry } from './sessions';
 
@@ -64,13 +64,13 @@ export function audit(core: AgentCore, id: string, step: Step, result: ToolResul
     answer: answer?.action,
     outcome,
   };
-  try {
-    appendAudit(file, entry);
-  } catch (err) {
-    // A full disk must not stop the steps the user approved: said once, then left alone.
-    core.unwritable.add(file);
-    emit(core, { type: 'log', code: 'audit_not_saved', message: t(core.options.lang, 'auditNotSaved', { reason: writeFailure(err), file }) });
-  }
+  // Queued with the session's lines (agent-session queueWrite). A full disk must not stop the
+  // steps the user approved: said once, then left alone.
+  queueWrite(core, {
+    file,
+    write: () => appendAudit(file, entry),
+    failed: (err) => emit(core, { type: 'log', code: 'audit_not_saved', message: t(core.options.lang, 'auditNotSaved', { reason: writeFailure(err), file }) }),
+  });
 }
 
 /** Fields that carry file contents: the audit log records their size and hash, never the text. */

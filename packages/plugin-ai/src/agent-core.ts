@@ -108,6 +108,8 @@ export interface AgentCore {
   readonly checkpoints: Checkpoint[];
   /** Files that could not be written (a full disk): said once each, then left alone. */
   readonly unwritable: Set<string>;
+  /** Session and audit lines not written yet (agent-session queueWrite). */
+  readonly pendingWrites: import('./agent-session').PendingWrite[];
   id: string;
   /** True once the session file has its meta record. */
   started: boolean;

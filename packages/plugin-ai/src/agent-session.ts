@@ -2,40 +2,82 @@ import { at, emit, writeFailure, type AgentCore, type Pending } from './agent-co
 import { t } from './i18n';
 import type { SessionRecord } from './sessions';
 
+/** A session or audit line waiting to be written, to the file it was meant for when queued. */
+export interface PendingWrite {
+  file: string;
+  write: () => void;
+  /** Said when the write fails (once per file: later lines to it are dropped). */
+  failed: (err: unknown) => void;
+}
+
+/** Agents with lines waiting, for the flush at exit. */
+const waiting = new Set<AgentCore>();
+let exitHooked = false;
+
 /**
- * Append one record to the session file, writing its meta record first. A write that fails (a
- * full disk, a folder made read-only) never stops the conversation: it is said once, and the
- * session goes on in memory; what was saved before stays a valid session.
+ * Session and audit lines are written off a step's critical path: queued in order, then written
+ * when the event loop is next idle (while the command runs, or while the model answers), at the
+ * end of a turn, before a session is read, and when the process exits. Each line still goes out
+ * in one write, and a write that fails is said once for its file.
+ */
+export function queueWrite(core: AgentCore, pending: PendingWrite): void {
+  core.pendingWrites.push(pending);
+  if (waiting.has(core)) return;
+  waiting.add(core);
+  if (!exitHooked) {
+    exitHooked = true;
+    process.on('exit', flushAllWrites);
+  }
+  setImmediate(() => flushWrites(core));
+}
+
+/** Write what every agent of this process has queued (before a session file is read). */
+export function flushAllWrites(): void {
+  for (const c of [...waiting]) flushWrites(c);
+}
+
+/** Write what is queued, in order, now. */
+export function flushWrites(core: AgentCore): void {
+  waiting.delete(core);
+  for (const w of core.pendingWrites.splice(0)) {
+    if (core.unwritable.has(w.file)) continue;
+    try {
+      w.write();
+    } catch (err) {
+      core.unwritable.add(w.file);
+      w.failed(err);
+    }
+  }
+}
+
+/**
+ * Append one record to the session file (queued, see {@link queueWrite}), its meta record
+ * first. A write that fails (a full disk, a folder made read-only) never stops the
+ * conversation: it is said once, and the session goes on in memory; what was saved before
+ * stays a valid session. Records are not changed after they are recorded.
  */
 export function record(core: AgentCore, entry: SessionRecord): void {
   const store = core.deps.store;
   if (!store) return;
-  const file = store.fileOf(core.id);
+  const id = core.id;
+  const file = store.fileOf(id);
   if (core.unwritable.has(file)) return;
-  try {
-    append(core, entry);
-  } catch (err) {
-    core.unwritable.add(file);
+  const failed = (err: unknown) =>
     emit(core, { type: 'log', code: 'session_not_saved', message: t(core.options.lang, 'sessionNotSaved', { reason: writeFailure(err), file }) });
-  }
-}
-
-function append(core: AgentCore, entry: SessionRecord): void {
-  const store = core.deps.store!;
   if (!core.started) {
-    store.append(core.id, {
-      t: 'meta',
-      v: 1,
-      id: core.id,
-      cwd: core.options.cwd,
-      createdAt: at(core),
-      mode: core.mode,
-      profile: core.profile,
-    });
     core.started = true;
-    store.markLast(core.options.cwd, core.id);
+    const meta: SessionRecord = { t: 'meta', v: 1, id, cwd: core.options.cwd, createdAt: at(core), mode: core.mode, profile: core.profile };
+    const cwd = core.options.cwd;
+    queueWrite(core, {
+      file,
+      write: () => {
+        store.append(id, meta);
+        store.markLast(cwd, id);
+      },
+      failed,
+    });
   }
-  store.append(core.id, entry);
+  queueWrite(core, { file, write: () => store.append(id, entry), failed });
 }
 
 /** A log event, also kept in the session file. */
@@ -77,6 +119,7 @@ export function commit(core: AgentCore, pending: Pending[]): void {
 export function resumeSession(core: AgentCore, id: string): { skipped: number } {
   const store = core.deps.store;
   if (!store) throw new Error('no session store');
+  flushAllWrites();
   const { records, skipped } = store.read(id);
   core.context.clear();
   core.checkpoints.splice(0);

@@ -4,7 +4,7 @@ import { audit, getRunner, noteSandbox } from './agent-approvals';
 import { at, emit, zeroUsage, type AgentCore, type Pending } from './agent-core';
 import { ask, compactNow } from './agent-model';
 import { noteEffect } from './agent-rewind';
-import { commit, log, record } from './agent-session';
+import { commit, flushWrites, log, record } from './agent-session';
 import type { Outcome, TurnResult } from './events';
 import type { RunMode } from './runner-types';
 import { t } from './i18n';
@@ -32,6 +32,8 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
   emit(core, { type: 'turn_start', input, sessionId: core.id });
 
   const finish = (outcome: Outcome, message: string, error?: { code: string; message: string }): TurnResult => {
+    // The turn's session and audit lines are on disk before anyone hears it ended.
+    flushWrites(core);
     const suggestions = outcome === 'answered' && last.reply?.type === 'chat' ? (last.reply.data?.suggestions ?? []).filter((s) => s.trim() !== '').slice(0, 9) : [];
     const result: TurnResult = {
       outcome,

@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { commit, resumeSession } from './agent-session';
+import { commit, flushAllWrites, flushWrites, resumeSession } from './agent-session';
 import { compactNow, type Compacted } from './agent-model';
 import { rewind, type RewindOptions, type RewindResult } from './agent-rewind';
 import { getRunner } from './agent-approvals';
@@ -38,6 +38,7 @@ export class Agent {
       undoMarks: [],
       checkpoints: [],
       unwritable: new Set(),
+      pendingWrites: [],
       id: newSessionId(now(), deps.random),
       started: false,
       mode: options.mode ?? options.config.defaultMode,
@@ -208,6 +209,7 @@ export class Agent {
   }
 
   listSessions(): SessionInfo[] {
+    flushAllWrites();
     return this.core.deps.store?.list() ?? [];
   }
 
@@ -218,6 +220,7 @@ export class Agent {
 
   /** Resume the last session started in this agent's cwd; false when there is none. */
   resumeLast(): boolean {
+    flushAllWrites();
     const last = this.core.deps.store?.lastFor(this.core.options.cwd);
     if (!last) return false;
     this.resume(last.id);
@@ -289,6 +292,7 @@ export class Agent {
   /** End the session: the running turn is aborted (its model request too) and background
    * processes the model started are killed, whole process groups. Call on exit. */
   dispose(): void {
+    flushWrites(this.core);
     this.core.running?.abort();
     this.core.runner?.dispose?.();
     this.core.deps.onDispose?.();
