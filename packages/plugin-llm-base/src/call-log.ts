@@ -10,7 +10,7 @@ import type { CallRecord } from './types';
 
 /**
  * The call log: one JSON line per call appended to `llm-base.calls.jsonl` (0600, O_APPEND: no
- * read-modify-write, no lock, no fsync per call). Past ROTATE_BYTES the file becomes `.1` (the
+ * read-modify-write, no lock, no fsync per call), once the caller has its answer (addCall). Past ROTATE_BYTES the file becomes `.1` (the
  * older `.1` goes), so it stays bounded. The 1.0.x `llm-base.logs.json` is moved in once.
  */
 
@@ -90,6 +90,7 @@ function migrateLegacy(env: NodeJS.ProcessEnv, lang: Lang, now: () => Date): voi
 
 /** All entries, newest first (at most MAX_CALLS). A missing log is empty; a corrupt 1.0.x one is an error naming the file. */
 export function listCalls(env: NodeJS.ProcessEnv, lang: Lang): CallRecord[] {
+  flushCalls();
   const legacy = legacyCallLogPath(env);
   if (fs.existsSync(legacy)) parseLegacy(fs.readFileSync(legacy, 'utf8'), legacy, lang); // says what is wrong with it
   migrateLegacy(env, lang, () => new Date());
@@ -105,12 +106,45 @@ export function getCall(callId: unknown, env: NodeJS.ProcessEnv, lang: Lang): Ca
 /** Call logs whose legacy file this process has looked for. */
 const migrated = new Set<string>();
 
+/** Entries not written yet, in order (see {@link addCall}). */
+const pending: Array<{ record: CallRecord; env: NodeJS.ProcessEnv; lang: Lang; now: () => Date }> = [];
+let flushScheduled = false;
+let exitHooked = false;
+
+/**
+ * Add one entry. It is written off the call's critical path: queued, then appended when the
+ * event loop is next idle (the caller has its answer by then), before the log is read in this
+ * process ({@link listCalls}), and at exit. A log that cannot be written never fails a call.
+ */
+export function addCall(record: CallRecord, env: NodeJS.ProcessEnv, lang: Lang, now: () => Date = () => new Date()): void {
+  pending.push({ record, env, lang, now });
+  if (flushScheduled) return;
+  flushScheduled = true;
+  if (!exitHooked) {
+    exitHooked = true;
+    process.on('exit', flushCalls);
+  }
+  setImmediate(flushCalls);
+}
+
+/** Write the queued entries now (each as its own line); one that cannot be written is dropped. */
+export function flushCalls(): void {
+  flushScheduled = false;
+  for (const { record, env, lang, now } of pending.splice(0)) {
+    try {
+      appendCall(record, env, lang, now);
+    } catch {
+      // The call's result mattered more than its log line (disk full, a folder made read-only).
+    }
+  }
+}
+
 /**
  * Append one entry: one write() of one line with O_APPEND, so concurrent callers (threads of one
  * process or several processes) lose nothing and nothing is rewritten. The entry passes the
  * redaction gate (an error message may quote a key).
  */
-export async function addCall(record: CallRecord, env: NodeJS.ProcessEnv, lang: Lang, now: () => Date = () => new Date()): Promise<void> {
+function appendCall(record: CallRecord, env: NodeJS.ProcessEnv, lang: Lang, now: () => Date): void {
   const file = callLogPath(env);
   ensurePrivateDirOnce(path.dirname(file));
   // A 1.0.x log is moved over on the first call of the process (listCalls checks every time).

@@ -178,13 +178,10 @@ export interface CallDeps {
   unsaved?: { profile_id: string; profile: ProfileConfig };
 }
 
-async function log(record: CallRecord, deps: CallDeps): Promise<void> {
-  try {
-    await addCall(record, deps.env, deps.lang);
-  } catch {
-    // The call's result matters more than its log line; a log that cannot be written
-    // (disk full, lock held for > 10 s) must not turn a successful answer into a failure.
-  }
+/** The call's log line (call-log.ts writes it once the caller has its answer; a log that
+ * cannot be written never turns a successful answer into a failure). */
+function log(record: CallRecord, deps: CallDeps): void {
+  addCall(record, deps.env, deps.lang);
 }
 
 /** The log line of a call that failed: metadata only, like every log line. */
@@ -192,8 +189,8 @@ function logFailure(
   kind: 'chat' | 'raw',
   call: { callId: string; start: number; profile: string | null; code: string },
   deps: CallDeps,
-): Promise<void> {
-  return log(
+): void {
+  log(
     {
       call_id: call.callId,
       timestamp: new Date(call.start).toISOString(),
@@ -316,7 +313,7 @@ export async function chat(
       ...(tools ? { text: done.text, tool_calls: done.toolCalls ?? [] } : {}),
       ...(done.formatRejected ? { format_rejected: true } : {}),
     };
-    await log(
+    log(
       {
         call_id: callId,
         timestamp: new Date(start).toISOString(),
@@ -334,7 +331,7 @@ export async function chat(
     return result;
   } catch (err) {
     const error = watch?.timedOut && !options.signal?.aborted ? waitTimeoutError(watch, mapCtx) : mapError(err, mapCtx, sdk);
-    await logFailure('chat', { callId, start, profile: mapCtx.profileId ?? profileName ?? null, code: error.code }, deps);
+    logFailure('chat', { callId, start, profile: mapCtx.profileId ?? profileName ?? null, code: error.code }, deps);
     return { success: false, error, call_id: callId };
   } finally {
     watch?.done();
@@ -392,7 +389,7 @@ export async function raw(payload: unknown, profileName: string | null, deps: Ca
     const model =
       (typeof d.model === 'string' && d.model) || (typeof request.model === 'string' && request.model) || profile.low_model;
     const result: RawSuccess = { success: true, model, data, usage: normalizeUsage(usage), call_id: callId };
-    await log(
+    log(
       {
         call_id: callId,
         timestamp: new Date(start).toISOString(),
@@ -408,7 +405,7 @@ export async function raw(payload: unknown, profileName: string | null, deps: Ca
     return result;
   } catch (err) {
     const error = mapError(err, mapCtx, sdk);
-    await logFailure('raw', { callId, start, profile: mapCtx.profileId ?? profileName ?? null, code: error.code }, deps);
+    logFailure('raw', { callId, start, profile: mapCtx.profileId ?? profileName ?? null, code: error.code }, deps);
     return { success: false, error, call_id: callId };
   }
 }

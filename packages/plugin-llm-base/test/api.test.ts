@@ -24,6 +24,8 @@ const configFile = () => path.join(home.slothtoolHome, 'plugin-configs', 'llm-ba
 const logFile = () => path.join(home.slothtoolHome, 'plugin-configs', 'llm-base.logs.json');
 const callsFile = () => path.join(home.slothtoolHome, 'plugin-configs', 'llm-base.calls.jsonl');
 const user = [{ role: 'user', content: 'SECRET-USER-TEXT please answer' }];
+/** One turn of the event loop: queued call-log lines are written by then. */
+const idle = () => new Promise((resolve) => setImmediate(resolve));
 
 beforeEach(async () => {
   home = await createTempHome({ language: 'en' });
@@ -511,10 +513,47 @@ describe('the call log is JSON lines', () => {
   test('an entry is appended, not the whole log rewritten', async () => {
     server.setHandler(() => ({ json: { ok: true } }));
     await api.llm_chat(user);
+    await idle();
     const first = await fs.readFile(callsFile(), 'utf8');
     await api.llm_chat(user);
+    await idle();
     const second = await fs.readFile(callsFile(), 'utf8');
     expect(second.startsWith(first)).toBe(true);
     expect(second.trim().split('\n')).toHaveLength(2);
+  });
+
+  test('the line is written after the caller has its answer: once the event loop is idle, or when the log is read', async () => {
+    server.setHandler(() => ({ json: { ok: true } }));
+    const r = await api.llm_chat(user);
+    // Not yet on disk (the call's critical path ends with its answer) …
+    await expect(fs.readFile(callsFile(), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+    // … but reading the log in this process writes what is queued first.
+    const calls = api.list_calls();
+    expect(calls.success && calls.data.map((c) => c.call_id)).toEqual([r.call_id]);
+    const r2 = await api.llm_chat(user);
+    await idle();
+    expect((await fs.readFile(callsFile(), 'utf8')).trim().split('\n').map((l) => JSON.parse(l).call_id)).toEqual([r.call_id, r2.call_id]);
+  });
+
+  test('a process that exits right after a call still logs it', async () => {
+    server.setHandler(() => ({ json: { ok: true } }));
+    const code = `require(${JSON.stringify(path.join(__dirname, '..', 'lib', 'index.js'))}).llm_chat([{ role: 'user', content: 'hi' }]).then((r) => { process.stdout.write(r.call_id); process.exit(0); });`;
+    // Not execFileSync: the scripted server answers from this process.
+    const { execFile } = await import('child_process');
+    const callId = await new Promise<string>((resolve, reject) => execFile(process.execPath, ['-e', code], { env: home.env, encoding: 'utf8' }, (err, out) => (err ? reject(err) : resolve(out))));
+    expect(callId).not.toBe('');
+    const lines = (await fs.readFile(callsFile(), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toMatchObject([{ call_id: callId, success: true }]);
+  });
+
+  test('a log that cannot be written costs nothing but its line', async () => {
+    server.setHandler(() => ({ json: { ok: true } }));
+    // The log's name is taken by a folder: every append fails.
+    await fs.mkdir(callsFile(), { recursive: true });
+    const r = await api.llm_chat(user);
+    expect(r.success).toBe(true);
+    await idle();
+    const r2 = await api.llm_chat(user);
+    expect(r2.success).toBe(true);
   });
 });
