@@ -20,6 +20,8 @@ export interface RunSetup {
   context(id: string, options: RunOptions, judged: Judgement): Omit<ToolContext, 'decision' | 'ask'>;
   /** The OS sandbox of a step at this level: a sandbox, none (unsandboxed), or a refusal (sandbox "required" but missing). */
   sandbox(judged: Judgement, level: 'L0' | 'L1'): StepSandbox | undefined | { refused: string };
+  /** The judgement `judge()` just made of this very step object, if it still holds (see runner.ts). */
+  recent?(step: unknown): { step: Step; judged: Judgement } | undefined;
 }
 
 export function stopped(id: string, tool: string, status: 'blocked' | 'declined', decision: ResultDecision, reason?: string): StoppedToolResult {
@@ -48,14 +50,17 @@ type Outcome = { done: ToolResult } | { edited: Step; tool: string; decision: Re
 /** One pass: judge, refuse L2, ask for L1 (before running, or inside the tool with its preview), execute. */
 async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSetup): Promise<Outcome> {
   const { registry, lang } = setup.judge;
-  const checked = registry.validate(step);
-  const tool = String((step as { tool?: unknown })?.tool ?? 'exec');
-  if (!checked.ok) {
-    const decision = invalidDecision(step, setup.judge);
-    return { done: stopped(id, tool, 'blocked', { ...decision, by: 'policy' }, decision.rules[0]?.reason) };
+  let recent = setup.recent?.(step);
+  if (!recent) {
+    const checked = registry.validate(step);
+    if (!checked.ok) {
+      const decision = invalidDecision(step, setup.judge);
+      return { done: stopped(id, String((step as { tool?: unknown })?.tool ?? 'exec'), 'blocked', { ...decision, by: 'policy' }, decision.rules[0]?.reason) };
+    }
+    recent = { step: checked.step, judged: judgeValid(checked.step, setup.judge) };
   }
-  const s = checked.step;
-  const judged = judgeValid(s, setup.judge);
+  const s = recent.step;
+  const judged = recent.judged;
   const { decision, def } = judged;
   if (decision.level === 'L2') {
     const reason = decision.rules.filter((r) => r.level === 'L2').map((r) => r.reason).join('; ');

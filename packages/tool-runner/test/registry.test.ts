@@ -78,3 +78,61 @@ test('a sibling plugin registers its own tool: judged, asked, run and allowed fo
   expect(await runner.run({ tool: 'weather.lookup', days: 9 } as never)).toMatchObject({ status: 'blocked', decision: { rules: [{ id: 'step.invalid' }] } });
   expect(ran.map((s) => s.city)).toEqual(['Beijing', 'Oslo', 'Oslo']);
 });
+
+describe('run() reuses the judgement judge() just made of the same step object, until the event loop turns', () => {
+  /** weather.lookup whose assess counts its calls; "Oslo" is L0 while `calm` holds, L1 otherwise. */
+  function counting() {
+    const state = { assessed: 0, calm: true };
+    const def: ToolDefinition<WeatherStep> = {
+      ...weather,
+      assess(s) {
+        state.assessed++;
+        return { findings: [finding('read.only', s.city === 'Oslo' && state.calm ? 'L0' : 'L1', { p: 'weather' })], touches: { read: [], write: [], network: [], exec: [] } };
+      },
+    };
+    const asked: ConfirmRequest[] = [];
+    const runner = createToolRunner({ cwd: '/w', lang: 'en', tools: [def], confirm: (r) => (asked.push(r), { action: 'decline' }) });
+    return { state, runner, asked };
+  }
+  const oslo = () => ({ tool: 'weather.lookup', city: 'Oslo' }) as never;
+  const nextTurn = () => new Promise((r) => setImmediate(r));
+
+  test('judged to be shown, then run at once: judged once', async () => {
+    const { state, runner } = counting();
+    const step = oslo();
+    expect(runner.judge(step).level).toBe('L0');
+    expect(await runner.run(step)).toMatchObject({ summary: 'Oslo: sunny', decision: { level: 'L0' } });
+    expect(state.assessed).toBe(1);
+  });
+
+  test('after a turn of the event loop the step is judged again, as things are then', async () => {
+    const { state, runner, asked } = counting();
+    const step = oslo();
+    expect(runner.judge(step).level).toBe('L0');
+    await nextTurn();
+    state.calm = false; // something changed meanwhile (a file, a hook's work)
+    expect(await runner.run(step)).toMatchObject({ status: 'declined', decision: { level: 'L1' } });
+    expect(asked).toHaveLength(1);
+    expect(state.assessed).toBe(2);
+  });
+
+  test('another object with the same content, a mode switched in between, or a second run: judged again', async () => {
+    const { state, runner } = counting();
+    const step = oslo();
+    runner.judge(step);
+    await runner.run(oslo());
+    expect(state.assessed).toBe(2);
+    state.calm = false;
+    expect(runner.judge(step).level).toBe('L1');
+    expect(runner.setMode('plan')).toEqual({ ok: true });
+    // Judged again in plan mode, which refuses what is not read-only (the kept judgement would ask).
+    expect(await runner.run(step)).toMatchObject({ status: 'blocked' });
+    expect(state.assessed).toBe(4);
+    runner.setMode('default');
+    state.calm = true;
+    runner.judge(step);
+    await runner.run(step);
+    await runner.run(step);
+    expect(state.assessed).toBe(6);
+  });
+});
