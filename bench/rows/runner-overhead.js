@@ -1,37 +1,30 @@
 'use strict';
-// Row 3: runner overhead of one L0 step, excluding the model. The scripted server (a child
-// process) answers `git status` (a cmd reply) and stamps when the answer's last byte went out;
-// the agent (llm-base from its bundle, as bin/ai.js runs it) judges the step, runs it in the
-// sandbox, parses and redacts the output, rebuilds the context and sends the next request, whose
-// arrival the server stamps. Overhead = the median interval − the median of `git status` in the
-// same sandbox, run between the turns.
+// Row 3: runner overhead of one L0 step in `slothtool ai -p` as users run it (its bundles, its own
+// process, the spawn helper), excluding the model. The scripted server (a child process) answers
+// `git status` steps one after another (`--max-steps`), and stamps on the wire when an answer's
+// last byte went out and when the next request's head came in: ai judged the step, ran it in the
+// sandbox, parsed and redacted the output, rebuilt the context and sent the next request. Before
+// answering each step's result, the server runs the same `git status` in the same sandbox itself
+// (the baseline, so steps and baseline alternate). Overhead = the median interval − the median
+// baseline. The first steps of each process (start-up, the helper not up yet) and steps that held
+// a fold of the context (the context row measures those) are left out.
 const fs = require('fs');
 const path = require('path');
 const { spawn, spawnSync } = require('child_process');
 const { stats, fmt } = require('../lib');
-const { withAgentHome } = require('./in-process');
 
 exports.title = 'Runner overhead per L0 step';
 
-function timeGitStatus(cwd, wrapped) {
-  return new Promise((resolve, reject) => {
-    const t0 = process.hrtime.bigint();
-    const child = spawn(wrapped ? wrapped.program : 'git', wrapped ? wrapped.args : ['status'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.resume();
-    child.stderr.resume();
-    child.on('error', reject);
-    child.on('close', () => resolve(Number(process.hrtime.bigint() - t0) / 1e6));
-  });
-}
+/** Steps per `ai -p` process, and how many of its first ones are left out. */
+const STEPS = 30;
+const WARM = 3;
 
-/** The scripted server in a child process that answers `git status` and then a chat, and stamps
- * the interval from sending the cmd reply to receiving the next request (the step round trip). */
-function stampingServer(root) {
+/** The stamping server in a child process; `wrapped` is the baseline command (`git status` in
+ * the sandbox ai uses), run by the server between steps. */
+function stampingServer(root, summaryMarker, wrapped, repo) {
   const code = `
-    // Stamped on the wire: when a request arrives (its head parsed) and when an answer's last
-    // byte is handed to the socket, so the server's own work (making the answer, parsing the
-    // next request's body) is not counted as ours.
     const http = require('http');
+    const { spawn } = require('child_process');
     const create = http.createServer;
     let arrived = 0n;
     let ended = 0n;
@@ -41,21 +34,43 @@ function stampingServer(root) {
       res.end = function (...a) { const r = end.apply(this, a); ended = process.hrtime.bigint(); return r; };
       handler(req, res);
     });
+    const baseline = () => new Promise((resolve) => {
+      const t0 = process.hrtime.bigint();
+      const c = spawn(${JSON.stringify(wrapped.program)}, ${JSON.stringify(wrapped.args)}, { cwd: ${JSON.stringify(repo)}, stdio: ['ignore', 'pipe', 'pipe'] });
+      c.stdout.resume();
+      c.stderr.resume();
+      c.on('close', () => resolve(Number(process.hrtime.bigint() - t0) / 1e6));
+    });
     const { startScriptedServer } = require(${JSON.stringify(path.join(root, 'packages/testkit'))});
     startScriptedServer({ chunkSize: 4096 }).then((server) => {
+      let step = 0;
       let cmdSent = false;
-      const gaps = [];
-      server.setHandler((req) => {
+      let folded = false;
+      let gaps = [];
+      let boxed = [];
+      let withFold = 0;
+      server.setHandler(async (req) => {
         const msgs = req.body.messages;
-        if (msgs[msgs.length - 1].content.includes('"_event":"tool_result"')) {
-          if (cmdSent) gaps.push(Number(arrived - ended) / 1e6);
-          cmdSent = false;
-          return { json: { type: 'chat', message: 'One file changed.' } };
+        if (msgs.some((m) => m.content.includes(${JSON.stringify(summaryMarker)}))) {
+          folded = cmdSent;
+          return { json: { summary: 'The user asks what changed; git status shows one modified file.', keyFacts: ['src/f1.js is modified'], openTasks: [] } };
         }
-        cmdSent = true;
-        return { json: { type: 'cmd', message: 'check the tree', data: { cwd: null, commands: [{ program: 'git', args: ['status'] }] } } };
+        if (msgs[msgs.length - 1].content.includes('"_event":"tool_result"')) {
+          const gap = Number(arrived - ended) / 1e6;
+          if (cmdSent && !folded && step > ${WARM}) gaps.push(gap);
+          else if (cmdSent && folded) withFold++;
+          cmdSent = false;
+          folded = false;
+          if (step > ${WARM}) boxed.push(await baseline());
+        }
+        if (step++ < ${STEPS}) {
+          cmdSent = true;
+          return { json: { type: 'cmd', message: 'check the tree', data: { cwd: null, commands: [{ program: 'git', args: ['status'] }] } } };
+        }
+        step = 0;
+        return { json: { type: 'chat', message: 'One file changed.' } };
       });
-      process.on('message', (m) => { if (m === 'gaps') process.send({ gaps }); });
+      process.on('message', (m) => { if (m === 'gaps') process.send({ gaps, boxed, withFold }); });
       process.send({ baseURL: server.baseURL });
     });`;
   const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -66,20 +81,13 @@ function stampingServer(root) {
         baseURL: m.baseURL,
         gaps: () =>
           new Promise((r) => {
-            child.once('message', (g) => r(g.gaps));
+            child.once('message', r);
             child.send('gaps');
           }),
-        close: async () => void child.kill(),
+        close: () => child.kill(),
       });
     });
   });
-}
-
-/** `git status` wrapped as tool-runner wraps an L0 step (undefined without a sandbox here). */
-function sandboxedGitStatus(ctx, repo) {
-  const { createSandbox } = require(path.join(ctx.root, 'packages/tool-runner'));
-  const sandbox = createSandbox({ mode: 'auto', workspace: repo, home: ctx.temp.home, slothtoolHome: ctx.temp.slothtoolHome, env: process.env });
-  return sandbox.wrap('L0', false, repo, 'git', ['status']);
 }
 
 exports.run = async function run(ctx) {
@@ -92,34 +100,33 @@ exports.run = async function run(ctx) {
   git('commit', '-qm', 'init');
   fs.writeFileSync(path.join(repo, 'src', 'f1.js'), 'module.exports = "changed";\n');
 
-  // The scripted model runs in a child process: its parsing and streaming are not our overhead.
-  const server = await stampingServer(ctx.root);
-  return withAgentHome(ctx, async ({ createAppAgent }) => {
-    const { agent } = createAppAgent({ env: ctx.temp.env, cwd: repo, lang: 'en' });
-    // The step runs inside the OS sandbox (bubblewrap here): the baseline is the same command in
-    // the same sandbox, so the difference is what plugin-ai, tool-runner and llm-base add. Turns
-    // and baseline runs alternate, so a busier moment of the machine weighs on both alike.
-    const sandboxed = sandboxedGitStatus(ctx, repo);
-    const turns = Math.max(30, ctx.runs * 4);
-    const alone = [];
-    const boxed = [];
-    for (let i = 0; i < turns + 3; i++) {
-      const r = await agent.send('what changed?');
-      if (r.outcome !== 'answered') throw new Error(`turn ended with ${r.outcome}: ${r.message}`);
-      alone.push(await timeGitStatus(repo));
-      if (sandboxed) boxed.push(await timeGitStatus(repo, sandboxed));
+  // The sandbox ai wraps an L0 `git status` in (the same arguments; plain when there is none).
+  const { createSandbox } = require(path.join(ctx.root, 'packages/tool-runner'));
+  const sandbox = createSandbox({ mode: 'auto', workspace: repo, home: ctx.temp.home, slothtoolHome: ctx.temp.slothtoolHome, env: process.env });
+  const wrapped = sandbox.wrap('L0', false, repo, 'git', ['status']) ?? { program: 'git', args: ['status'] };
+  const { SUMMARY_MARKER } = require(path.join(ctx.root, 'packages/plugin-ai'));
+  const server = await stampingServer(ctx.root, SUMMARY_MARKER, wrapped, repo);
+  try {
+    await ctx.temp.writeJson('plugin-configs/llm-base.json', {
+      default_profile: 'p',
+      profiles: { p: { base_url: server.baseURL, api_key: 'sk-bench', low_model: 'm', high_model: 'm', timeout: 10000, max_retries: 0 } },
+    });
+    const slothtool = path.join(ctx.root, 'packages/slothtool/bin/slothtool.js');
+    const processes = Math.max(2, Math.ceil(ctx.runs / 3));
+    for (let i = 0; i < processes; i++) {
+      const r = spawnSync(process.execPath, [slothtool, 'ai', '-p', 'what changed?', '--max-steps', String(STEPS + 1)], { env: ctx.env, cwd: repo, encoding: 'utf8' });
+      if (r.status !== 0 || !r.stdout.includes('One file changed.')) throw new Error(`ai -p failed (${r.status}): ${(r.stderr || r.stdout).slice(-300)}`);
     }
-    agent.dispose?.();
-    const gaps = await server.gaps();
-    const g = stats(gaps.slice(3)); // the first turns load tool-runner and warm the JIT
-    const a = stats(alone.slice(3));
-    const b = sandboxed ? stats(boxed.slice(3)) : a;
+    const { gaps, boxed, withFold } = await server.gaps();
+    const g = stats(gaps);
+    const b = stats(boxed);
     const over = g.median - b.median;
     return [
-      { name: 'answer sent → next request arrived (the server\'s clock)', value: fmt(g, 'ms'), target: '', ok: null },
-      { name: '`git status` alone', value: fmt(a, 'ms'), target: '', ok: null },
-      ...(sandboxed ? [{ name: '`git status` in the same sandbox (the baseline, same run)', value: fmt(b, 'ms'), target: '', ok: null }] : []),
+      { name: 'answer sent → next request arrived, in `slothtool ai -p` (the server\'s clock)', value: `${fmt(g, 'ms')} · ${gaps.length} steps in ${processes} processes (${withFold} more held a fold of the context: left out)`, target: '', ok: null },
+      { name: '`git status` in the same sandbox, run between the steps (the baseline, same run)', value: fmt(b, 'ms'), target: '', ok: null },
       { name: 'overhead (median difference)', value: `${over.toFixed(1)} ms`, target: '≤ 5 ms', ok: over <= 5 },
     ];
-  }, { server });
+  } finally {
+    server.close();
+  }
 };
