@@ -120,3 +120,38 @@ export function judgeValid(step: Step, setup: JudgeSetup): Judgement {
 export function invalidDecision(step: unknown, setup: Pick<JudgeSetup, 'registry' | 'policy' | 'lang'>): Decision {
   return render(classifyFindings(step as Step, setup.policy, { lang: setup.lang }, setup.registry), setup.lang);
 }
+
+/**
+ * The judgement `judge()` made of a step, for `run()` of that same step object (plugin-ai judges
+ * a step to show it, then runs it): kept only until the event loop turns. Whatever could change
+ * a judgement in between (an answer, a mode, a rule, a hook's process, a file written elsewhere)
+ * comes with a turn of the loop or a call that drops it (`setMode`); `take` forgets it, so an
+ * answer given while the step runs (an allowance, a rule) never meets a kept judgement.
+ */
+export function judgementMemo(): {
+  keep(raw: unknown, step: Step, judged: Judgement): void;
+  take(raw: unknown): { step: Step; judged: Judgement } | undefined;
+  drop(): void;
+} {
+  let recent: { raw: unknown; step: Step; judged: Judgement } | undefined;
+  let dropScheduled = false;
+  return {
+    keep(raw, step, judged) {
+      recent = { raw, step, judged };
+      if (dropScheduled) return;
+      dropScheduled = true;
+      setImmediate(() => {
+        dropScheduled = false;
+        recent = undefined;
+      });
+    },
+    take(raw) {
+      const r = recent?.raw === raw ? recent : undefined;
+      recent = undefined;
+      return r;
+    },
+    drop() {
+      recent = undefined;
+    },
+  };
+}

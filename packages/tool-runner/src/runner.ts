@@ -5,7 +5,7 @@ import { redact, redactValue } from './redact';
 import { normalizePolicy } from './policy/classify';
 import { createToolRegistry, type ToolRegistry } from './registry';
 import type { AnyToolDefinition } from './registry/types';
-import { invalidDecision, judgeValid, permissionRules, type JudgeSetup, type Judgement } from './runner-judge';
+import { invalidDecision, judgementMemo, judgeValid, permissionRules, type JudgeSetup, type Judgement } from './runner-judge';
 import { isRuleProblem, parseRule } from './permission-rules';
 import { normaliseAnswer, runStep, stopped, type RunSetup } from './runner-run';
 import type { Registry, RunnerDeps, ToolResult } from './tools/types';
@@ -214,39 +214,17 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   };
   const parsedRules = permissionRules(policy, tools);
   judge.rules = parsedRules.rules;
-  // The judgement judge() made of a step, for run() of that same step object (plugin-ai judges a
-  // step to show it, then runs it): kept only until the event loop turns. Whatever could change a
-  // judgement in between (an answer, a mode, a rule, a hook's process, a file written elsewhere)
-  // comes with a turn of the loop or one of the calls below, which drop it.
-  let recent: { raw: unknown; step: Step; judged: Judgement } | undefined;
-  let dropScheduled = false;
-  const keepRecent = (raw: unknown, step: Step, judged: Judgement): void => {
-    recent = { raw, step, judged };
-    if (dropScheduled) return;
-    dropScheduled = true;
-    setImmediate(() => {
-      dropScheduled = false;
-      recent = undefined;
-    });
-  };
+  const memo = judgementMemo();
   const setup: RunSetup = {
     judge,
     ask: (request, signal) => normaliseAnswer(options.confirm, request, signal),
-    allow: (key) => {
-      recent = undefined;
-      allowances.add(key);
-    },
+    allow: (key) => void allowances.add(key),
     addRule: (text) => {
-      recent = undefined;
       const parsed = parseRule(text, 'allow', 'answer', (tool) => tools.get(tool)?.permission.arg ?? 'words');
       if (!isRuleProblem(parsed)) judge.rules.push(parsed);
     },
     sandbox: (judged, asked) => stepSandbox(sandbox, judged, asked),
-    recent: (raw) => {
-      const r = recent?.raw === raw ? recent : undefined;
-      recent = undefined;
-      return r;
-    },
+    recent: memo.take,
     context: (id, runOptions, judged) => ({
       id,
       cwd: options.cwd,
@@ -270,7 +248,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       const checked = tools.validate(step);
       if (!checked.ok) return invalidDecision(step, judge);
       const judged = judgeValid(checked.step, judge);
-      keepRecent(step, checked.step, judged);
+      memo.keep(step, checked.step, judged);
       return judged.decision;
     },
     describe(step) {
@@ -288,7 +266,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       // yolo runs every L1 step without a question: only where the OS sandbox bounds what it does.
       if (mode === 'yolo' && sandbox.status().kind === 'none') return { ok: false, reason: message('mode.yolo_no_sandbox', lang, { why: sandbox.status().reason ?? 'off' }).reason };
       judge.mode = mode;
-      recent = undefined;
+      memo.drop();
       return { ok: true };
     },
     ruleProblems: parsedRules.problems,
