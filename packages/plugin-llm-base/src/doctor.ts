@@ -49,6 +49,10 @@ function isLocal(profile: ProfileConfig): boolean {
   }
 }
 
+function isOllama(profile: ProfileConfig): boolean {
+  return (require('./ollama-native') as typeof import('./ollama-native')).isOllamaProfile(profile);
+}
+
 /** Options of doctor. */
 export interface DoctorOptions {
   /** Diagnose this profile instead of the saved one named `profileName` (a setup that checks a
@@ -149,12 +153,11 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
       skip(['models', 'json']);
       return report(profileId);
     }
-    // No /models here (404) or another answer: judge the key and models by the round trip.
-    checks.push({ id: 'models', ok: true, message: t(lang, 'chkModelsNoEndpoint') });
+    // No /models here (404) or another answer: the round trip judges the key and the low model.
+    if (await highModelChecks(checks, skip, { client, profile, profileId, preset, sdk, lang })) return report(profileId);
   }
 
-  const native = require('./ollama-native') as typeof import('./ollama-native');
-  if (native.isOllamaProfile(profile)) {
+  if (isOllama(profile)) {
     const ollama = await ollamaCheck(profile, profileId, preset, lang, apiKey);
     checks.push(ollama);
     if (!ollama.ok) {
@@ -190,6 +193,49 @@ async function probedTransport(profileId: string, profile: ProfileConfig, deps: 
   const found = await probe(profileId, deps).catch(() => undefined);
   if (!found) return undefined;
   return { effective: effectiveTransport({ transport: profile.transport, capabilities: found.capabilities }), setting: profile.transport ?? 'auto', capabilities: found.capabilities };
+}
+
+/**
+ * Without `/models`: the high model, when it is not the low one, gets a one-token probe of its own
+ * (Ollama's own check looks at both). True when that ends the diagnosis (a rejected key, a
+ * missing model); the checks it made are in `checks`.
+ */
+async function highModelChecks(
+  checks: Check[],
+  skip: (ids: CheckId[]) => void,
+  o: { client: ReturnType<typeof createClient>; profile: ProfileConfig; profileId: string; preset: Preset | undefined; sdk: ReturnType<typeof loadSdk>; lang: Lang },
+): Promise<boolean> {
+  const { profile, profileId, lang } = o;
+  const high = profile.high_model !== profile.low_model && !isOllama(profile) ? await probeModel(o.client, profile.high_model, o.sdk) : undefined;
+  if (high === 'rejected_key') {
+    checks.push({ id: 'auth', ok: false, message: t(lang, 'chkAuthFail', { status: 401 }), fix: t(lang, 'fixAuth', { name: profileId }) });
+    skip(['models', 'json']);
+    return true;
+  }
+  if (high === 'missing') {
+    checks.push({ id: 'auth', ok: true, message: t(lang, 'chkAuthOk') });
+    checks.push({ id: 'models', ok: false, message: t(lang, 'chkModelsMissing', { missing: profile.high_model, available: '-' }), fix: missingModelFix(o.preset, [profile.high_model], profileId, lang) });
+    skip(['json']);
+    return true;
+  }
+  checks.push({ id: 'models', ok: true, message: t(lang, high === 'accepted' ? 'chkModelsNoEndpointHigh' : 'chkModelsNoEndpoint', { model: profile.high_model }) });
+  return false;
+}
+
+/**
+ * A one-token request to `model`: accepted, missing (the server says no such model), a rejected
+ * key, or unknown (another answer; the round trip will tell).
+ */
+async function probeModel(client: ReturnType<typeof createClient>, model: string, sdk: ReturnType<typeof loadSdk>): Promise<'accepted' | 'missing' | 'rejected_key' | 'unknown'> {
+  try {
+    await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 });
+    return 'accepted';
+  } catch (err) {
+    const status = err instanceof sdk.APIError ? err.status : undefined;
+    if (status === 401 || status === 403) return 'rejected_key';
+    if (status === 404 || ((status === 400 || status === 422) && /model/i.test((err as Error).message))) return 'missing';
+    return 'unknown';
+  }
 }
 
 /** Ollama's own view of the profile's models: server running, pulled, loaded (ollama-native.ts). */

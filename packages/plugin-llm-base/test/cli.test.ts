@@ -277,7 +277,7 @@ describe('doctor: the states a local server goes through', () => {
     expect(r.stdout).toMatch(/All checks passed/);
   });
 
-  test('no /models on the server → the round trip decides; a rejected key is reported', async () => {
+  test('no /models on the server → a rejected key is reported (by the high model\'s probe here)', async () => {
     await run(createArgs());
     server.models = null;
     server.enqueue({ status: 401 });
@@ -285,9 +285,45 @@ describe('doctor: the states a local server goes through', () => {
     const report = JSON.parse(r.stdout);
     expect(report.ok).toBe(false);
     expect(report.checks.map((c: { id: string; ok: boolean }) => [c.id, c.ok])).toEqual([
+      ['profile', true], ['api_key', true], ['reachable', true], ['auth', false], ['models', false], ['json', false],
+    ]);
+    expect(report.checks.find((c: { id: string }) => c.id === 'models')).toMatchObject({ skipped: true });
+    expect(r.stdout).not.toContain(KEY);
+  });
+
+  test('no /models, one model for both tiers → the round trip alone decides; a rejected key is reported', async () => {
+    await run(createArgs().map((a) => (a === 'test-high' ? 'test-low' : a)));
+    server.models = null;
+    server.enqueue({ status: 401 });
+    const report = JSON.parse((await run(['doctor', '--json'])).stdout);
+    expect(report.checks.map((c: { id: string; ok: boolean }) => [c.id, c.ok])).toEqual([
       ['profile', true], ['api_key', true], ['reachable', true], ['auth', false], ['models', true], ['json', false],
     ]);
-    expect(r.stdout).not.toContain(KEY);
+    expect(server.requests.filter((q) => q.path.includes('chat'))).toHaveLength(1);
+  });
+
+  test('no /models and the high model does not exist → said before the user first switches to it', async () => {
+    await run(createArgs());
+    server.models = null;
+    server.enqueue({ status: 404, body: { error: { message: 'The model `test-high` does not exist', type: 'invalid_request_error', code: 'model_not_found' } } });
+    const report = JSON.parse((await run(['doctor', '--json'])).stdout);
+    expect(report.ok).toBe(false);
+    const models = report.checks.find((c: { id: string }) => c.id === 'models');
+    expect(models).toMatchObject({ ok: false, message: expect.stringContaining('test-high'), fix: expect.stringMatching(/config update local/) });
+    expect(report.checks.find((c: { id: string }) => c.id === 'json')).toMatchObject({ skipped: true });
+    const chats = server.requests.filter((q) => q.path.includes('chat'));
+    expect(chats.map((q) => [q.body.model, q.body.max_tokens])).toEqual([['test-high', 1]]);
+  });
+
+  test('no /models, both models answer → the high one by its probe, the low one by the round trip', async () => {
+    await run(createArgs());
+    server.models = null;
+    server.enqueue({ content: 'p' }, { json: { ok: true } });
+    const report = JSON.parse((await run(['doctor', '--json'])).stdout);
+    expect(report.ok).toBe(true);
+    expect(report.checks.find((c: { id: string }) => c.id === 'models').message).toMatch(/high model \(test-high\) answered a one-token request/);
+    // (then the transport probe a passing doctor runs on a saved profile)
+    expect(server.requests.filter((q) => q.path.includes('chat')).map((q) => q.body.model).slice(0, 2)).toEqual(['test-high', 'test-low']);
   });
 
   test('model answers prose → json check fails with a fix', async () => {
