@@ -1,5 +1,8 @@
+import { createTempHome, startScriptedServer, TEST_TLS } from '@holic512/testkit';
+import { execFile } from 'child_process';
 import * as http from 'http';
 import * as net from 'net';
+import * as path from 'path';
 import * as zlib from 'zlib';
 import { createHttpFetch } from '../src/http-fetch';
 
@@ -260,3 +263,74 @@ describe('createHttpFetch', () => {
     }
   });
 });
+
+describe('over TLS (testkit’s self-signed certificate for 127.0.0.1)', () => {
+  test('an untrusted certificate fails as fetch does, with the TLS code as the cause', async () => {
+    const tls = await startScriptedServer({ tls: true });
+    try {
+      await expect(createHttpFetch()(`${tls.baseURL}/models`)).rejects.toMatchObject({ message: 'fetch failed', cause: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' } });
+    } finally {
+      await tls.close();
+    }
+  });
+
+  test('llm_chat says a certificate it cannot verify is the problem, and names NODE_EXTRA_CA_CERTS', async () => {
+    const tls = await startScriptedServer({ tls: true });
+    const temp = await createTempHome({ language: 'en' });
+    try {
+      await temp.writeJson('plugin-configs/llm-base.json', { default_profile: 'p', profiles: { p: { base_url: tls.baseURL, api_key: 'sk-tls-test', low_model: 'test-low', high_model: 'test-low', timeout: 5000, max_retries: 0 } } });
+      const r = await runNode(`require(${JSON.stringify(LIB)}).llm_chat([{ role: 'user', content: 'hi' }]).then((r) => process.stdout.write(JSON.stringify(r)))`, temp.env);
+      expect(r).toMatchObject({ success: false, error: { code: 'NETWORK_ERROR' } });
+      expect(r.error.message).toContain('DEPTH_ZERO_SELF_SIGNED_CERT');
+      expect(r.error.message).toContain('NODE_EXTRA_CA_CERTS');
+      expect(tls.requests).toHaveLength(0);
+    } finally {
+      await tls.close();
+      await temp.cleanup();
+    }
+  });
+
+  test('trusted through NODE_EXTRA_CA_CERTS: a streamed reply over HTTPS, and the next call on the kept connection', async () => {
+    const tls = await startScriptedServer({ tls: true });
+    const temp = await createTempHome({ language: 'en' });
+    try {
+      await temp.writeJson('plugin-configs/llm-base.json', { default_profile: 'p', profiles: { p: { base_url: tls.baseURL, api_key: 'sk-tls-test', low_model: 'test-low', high_model: 'test-low', timeout: 5000, max_retries: 0 } } });
+      tls.enqueue({ json: { n: 1 } }, { json: { n: 2 } });
+      const code = `const b = require(${JSON.stringify(LIB)}); const m = [{ role: 'user', content: 'hi' }];
+        let deltas = 0;
+        (async () => {
+          const one = await b.llm_chat(m, 'low', null, { onText: () => deltas++ });
+          const two = await b.llm_chat(m);
+          process.stdout.write(JSON.stringify({ one: one.data, two: two.data, deltas }));
+        })();`;
+      const r = await runNode(code, { ...temp.env, NODE_EXTRA_CA_CERTS: TEST_TLS.certFile });
+      expect(r).toMatchObject({ one: { n: 1 }, two: { n: 2 } });
+      expect(r.deltas).toBeGreaterThan(1);
+      expect(tls.requests.map((q) => q.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
+      expect(tls.requests[0].body.stream).toBe(true);
+      expect(tls.requests[1].body.stream).toBeFalsy();
+      // Both went over one TLS connection (kept alive between the calls).
+      expect(tls.connections).toBe(1);
+    } finally {
+      await tls.close();
+      await temp.cleanup();
+    }
+  });
+});
+
+const LIB = path.join(__dirname, '..', 'lib', 'index.js');
+
+/** Run node code that prints one JSON value (a child, so NODE_EXTRA_CA_CERTS applies). Not
+ * execFileSync: the scripted server answers from this process. */
+function runNode(code: string, env: NodeJS.ProcessEnv): Promise<any> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-e', code], { env, encoding: 'utf8', timeout: 20000 }, (err, out, stderr) => {
+      if (err) return reject(new Error(`${err.message}\n${stderr}`));
+      try {
+        resolve(JSON.parse(out));
+      } catch {
+        reject(new Error(`not JSON: ${out}\n${stderr}`));
+      }
+    });
+  });
+}

@@ -21,3 +21,4 @@ export { SECRET_CORPUS, fakeToken, leakForms, findLeak } from './secret-corpus';
 export type { SecretSample } from './secret-corpus';
 export { until } from './until';
 export { fastestInTurns } from './timing';
+export { TEST_TLS } from './tls';

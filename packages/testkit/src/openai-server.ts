@@ -1,5 +1,6 @@
 import type * as http from 'http';
 import { startRecordingHttp, type RecordedRequest, type RecordingHttp } from './recording-http';
+import { TEST_TLS } from './tls';
 
 export type { RecordedRequest } from './recording-http';
 
@@ -79,10 +80,13 @@ export interface ScriptedServerOptions {
   /** Port on 127.0.0.1; default 0 (a free one). A fixed port stands in for a server on its
    * usual port (Ollama's 11434) in tests that follow the README literally. */
   port?: number;
+  /** Serve HTTPS with testkit's self-signed certificate for 127.0.0.1 and localhost
+   * ({@link TEST_TLS}); clients trust it only when told to (NODE_EXTRA_CA_CERTS=TEST_TLS.certFile). */
+  tls?: boolean;
 }
 
 export interface ScriptedServer {
-  /** `http://127.0.0.1:<port>/v1` */
+  /** `http://127.0.0.1:<port>/v1` (`https://` with `tls`) */
   baseURL: string;
   port: number;
   /** Queue replies for POST /v1/chat/completions, answered in order. */
@@ -91,6 +95,8 @@ export interface ScriptedServer {
   setHandler(fn: ScriptedHandler | null): void;
   /** Every request received, in arrival order. */
   requests: RecordedRequest[];
+  /** Connections accepted so far (kept-alive requests share one). */
+  readonly connections: number;
   /** Ids served by GET /v1/models; `null` makes that endpoint answer 404 (servers without it). */
   models: string[] | null;
   /** Replies still queued. */
@@ -282,11 +288,12 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
   };
   state.http = await startRecordingHttp({
     port: options.port,
+    ...(options.tls ? { tls: { key: TEST_TLS.key(), cert: TEST_TLS.cert() } } : {}),
     route,
     failed: (res, err) => sendJson(res, 500, errorBody(500, `scripted server: handler failed: ${String(err)}`)),
   });
   const server: ScriptedServer = {
-    baseURL: `http://127.0.0.1:${state.http.port}/v1`,
+    baseURL: `${options.tls ? 'https' : 'http'}://127.0.0.1:${state.http.port}/v1`,
     port: state.http.port,
     requests: state.http.requests,
     models: options.models === undefined ? ['test-low', 'test-high'] : options.models,
@@ -298,6 +305,9 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     },
     get pending() {
       return queue.length;
+    },
+    get connections() {
+      return state.http.connections;
     },
     waitForRequests: (count) => state.http.waitForRequests(count),
     close: () => state.http.close(),

@@ -20,6 +20,8 @@ export interface RecordingHttp {
   port: number;
   /** Every request received, in arrival order. */
   requests: RecordedRequest[];
+  /** Connections accepted so far (kept-alive requests share one). */
+  readonly connections: number;
   /** Whether close() was called. */
   readonly closed: boolean;
   /** Run `fn` after `ms` unless the server closes first. */
@@ -37,6 +39,8 @@ export interface RecordingHttp {
 
 export interface RecordingHttpOptions {
   port?: number;
+  /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
   route(req: RecordedRequest, res: http.ServerResponse): Promise<void> | void;
   /** The answer when `route` throws before any header went out. */
   failed(res: http.ServerResponse, err: unknown): void;
@@ -58,7 +62,7 @@ export async function startRecordingHttp(options: RecordingHttpOptions): Promise
   const waiters: Array<{ count: number; resolve: (r: RecordedRequest[]) => void }> = [];
   let closed = false;
 
-  const httpServer = http.createServer((req, res) => {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
@@ -75,8 +79,11 @@ export async function startRecordingHttp(options: RecordingHttpOptions): Promise
           else res.destroy();
         });
     });
-  });
-  httpServer.on('connection', (s) => {
+  };
+  const httpServer = options.tls ? (require('https') as typeof import('https')).createServer(options.tls, onRequest) : http.createServer(onRequest);
+  let connections = 0;
+  httpServer.on('connection', (s: Socket) => {
+    connections++;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -95,6 +102,9 @@ export async function startRecordingHttp(options: RecordingHttpOptions): Promise
   return {
     port: (httpServer.address() as AddressInfo).port,
     requests,
+    get connections() {
+      return connections;
+    },
     get closed() {
       return closed;
     },
