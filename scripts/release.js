@@ -86,8 +86,8 @@ function publishEnv(reg) {
 }
 
 /** Every packages/* folder with a package.json. */
-function workspacePackages() {
-  const dir = path.join(root, 'packages');
+function workspacePackages(base = root) {
+  const dir = path.join(base, 'packages');
   return fs
     .readdirSync(dir)
     .map((name) => path.join(dir, name))
@@ -96,21 +96,23 @@ function workspacePackages() {
 }
 
 /** The workspace packages that get published: those without "private": true. */
-function publicPackages() {
-  return workspacePackages().filter(({ pkg }) => !pkg.private);
+function publicPackages(base = root) {
+  return workspacePackages(base).filter(({ pkg }) => !pkg.private);
 }
 
-/** What a publish is missing before it goes out (files npm would silently leave out). */
-function preflight() {
+/** What a publish is missing before it goes out (files npm would silently leave out); `base`:
+ * a checkout laid out like this one (tests). */
+function preflight(base = root) {
   const problems = [];
-  for (const { dir, pkg } of publicPackages()) {
-    const rel = path.relative(root, dir);
+  for (const { dir, pkg } of publicPackages(base)) {
+    const rel = path.relative(base, dir);
     for (const f of ['README.md', 'LICENSE']) {
       if (!fs.existsSync(path.join(dir, f))) problems.push(`${rel}/${f} is missing (npm packs it from the package folder only)`);
     }
     if (pkg.main && !fs.existsSync(path.join(dir, pkg.main))) problems.push(`${rel}/${pkg.main} (main) is missing: build first`);
     for (const b of BUNDLES) {
-      if (path.dirname(path.dirname(b.out)) === dir && !fs.existsSync(b.out)) problems.push(`${path.relative(root, b.out)} (bundle) is missing: run scripts/bundle.js`);
+      const out = path.join(base, path.relative(root, b.out));
+      if (path.dirname(path.dirname(out)) === dir && !fs.existsSync(out)) problems.push(`${path.relative(base, out)} (bundle) is missing: run scripts/bundle.js`);
     }
     for (const bin of Object.values(typeof pkg.bin === 'string' ? { [pkg.name]: pkg.bin } : pkg.bin || {})) {
       if (!fs.existsSync(path.join(dir, bin))) problems.push(`${rel}/${bin} (bin) is missing`);

@@ -12,7 +12,9 @@ import * as path from 'path';
 // Plain CommonJS scripts; their shapes are spelled out here.
 const release = require('../scripts/release.js') as {
   parseArgs(argv: string[]): { command: string; dryRun: boolean; gitTag: boolean; tag?: string };
+  preflight(base?: string): string[];
 };
+const { BUNDLES } = require('../scripts/bundle.js') as { BUNDLES: Array<{ out: string }> };
 interface ClosureEntry {
   name: string;
   version: string;
@@ -41,6 +43,51 @@ describe('release.js arguments', () => {
 
   test.each([[['--bogus']], [['--tag']], [['publsh']]])('%j is a usage error (exit 2)', (argv) => {
     expect(() => release.parseArgs(argv)).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringContaining('usage:') }));
+  });
+});
+
+describe('release preflight', () => {
+  const root = path.join(__dirname, '..');
+  /** A copy of this checkout's publishable layout: package.json, README, LICENSE, main, bins and bundles of each package. */
+  function layout(): string {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'preflight-'));
+    const put = (rel: string, text = 'x') => {
+      fs.mkdirSync(path.dirname(path.join(base, rel)), { recursive: true });
+      fs.writeFileSync(path.join(base, rel), text);
+    };
+    for (const name of fs.readdirSync(path.join(root, 'packages'))) {
+      const file = path.join(root, 'packages', name, 'package.json');
+      if (!fs.existsSync(file)) continue;
+      const pkg = JSON.parse(fs.readFileSync(file, 'utf8'));
+      put(`packages/${name}/package.json`, JSON.stringify(pkg));
+      for (const f of ['README.md', 'LICENSE', ...(pkg.main ? [pkg.main] : []), ...Object.values<string>(typeof pkg.bin === 'string' ? { b: pkg.bin } : pkg.bin || {})]) put(`packages/${name}/${f}`);
+    }
+    for (const b of BUNDLES) put(path.relative(root, b.out));
+    return base;
+  }
+
+  test('a complete layout has nothing missing; each missing bundle, README or bin is named with what to do', () => {
+    const base = layout();
+    try {
+      expect(release.preflight(base)).toEqual([]);
+      const bundle = path.relative(root, BUNDLES.find((b) => b.out.includes('plugin-llm-base'))!.out);
+      fs.rmSync(path.join(base, bundle));
+      fs.rmSync(path.join(base, 'packages/json-patch/README.md'));
+      fs.rmSync(path.join(base, 'packages/plugin-ai/bin/ai.js'));
+      expect(release.preflight(base).sort()).toEqual(
+        [
+          `${bundle} (bundle) is missing: run scripts/bundle.js`,
+          'packages/json-patch/README.md is missing (npm packs it from the package folder only)',
+          'packages/plugin-ai/bin/ai.js (bin) is missing',
+        ].sort(),
+      );
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  test('this checkout, built, passes it', () => {
+    expect(release.preflight()).toEqual([]);
   });
 });
 
