@@ -1,4 +1,4 @@
-import { createTempHome, startScriptedServer, TEST_TLS } from '@holic512/testkit';
+import { createTempHome, startScriptedServer, TEST_TLS, type ScriptedServer } from '@holic512/testkit';
 import { execFile } from 'child_process';
 import * as http from 'http';
 import * as net from 'net';
@@ -274,27 +274,30 @@ describe('over TLS (testkit’s self-signed certificate for 127.0.0.1)', () => {
     }
   });
 
-  test('llm_chat says a certificate it cannot verify is the problem, and names NODE_EXTRA_CA_CERTS', async () => {
+  /** A scripted HTTPS server and a SlothTool home whose default profile points at it. */
+  async function withTlsProfile(fn: (tls: ScriptedServer, env: NodeJS.ProcessEnv) => Promise<void>): Promise<void> {
     const tls = await startScriptedServer({ tls: true });
     const temp = await createTempHome({ language: 'en' });
     try {
       await temp.writeJson('plugin-configs/llm-base.json', { default_profile: 'p', profiles: { p: { base_url: tls.baseURL, api_key: 'sk-tls-test', low_model: 'test-low', high_model: 'test-low', timeout: 5000, max_retries: 0 } } });
-      const r = await runNode(`require(${JSON.stringify(LIB)}).llm_chat([{ role: 'user', content: 'hi' }]).then((r) => process.stdout.write(JSON.stringify(r)))`, temp.env);
-      expect(r).toMatchObject({ success: false, error: { code: 'NETWORK_ERROR' } });
-      expect(r.error.message).toContain('DEPTH_ZERO_SELF_SIGNED_CERT');
-      expect(r.error.message).toContain('NODE_EXTRA_CA_CERTS');
-      expect(tls.requests).toHaveLength(0);
+      await fn(tls, temp.env);
     } finally {
       await tls.close();
       await temp.cleanup();
     }
-  });
+  }
 
-  test('trusted through NODE_EXTRA_CA_CERTS: a streamed reply over HTTPS, and the next call on the kept connection', async () => {
-    const tls = await startScriptedServer({ tls: true });
-    const temp = await createTempHome({ language: 'en' });
-    try {
-      await temp.writeJson('plugin-configs/llm-base.json', { default_profile: 'p', profiles: { p: { base_url: tls.baseURL, api_key: 'sk-tls-test', low_model: 'test-low', high_model: 'test-low', timeout: 5000, max_retries: 0 } } });
+  test('llm_chat says a certificate it cannot verify is the problem, and names NODE_EXTRA_CA_CERTS', () =>
+    withTlsProfile(async (tls, env) => {
+      const r = await runNode(`require(${JSON.stringify(LIB)}).llm_chat([{ role: 'user', content: 'hi' }]).then((r) => process.stdout.write(JSON.stringify(r)))`, env);
+      expect(r).toMatchObject({ success: false, error: { code: 'NETWORK_ERROR' } });
+      expect(r.error.message).toContain('DEPTH_ZERO_SELF_SIGNED_CERT');
+      expect(r.error.message).toContain('NODE_EXTRA_CA_CERTS');
+      expect(tls.requests).toHaveLength(0);
+    }));
+
+  test('trusted through NODE_EXTRA_CA_CERTS: a streamed reply over HTTPS, and the next call on the kept connection', () =>
+    withTlsProfile(async (tls, env) => {
       tls.enqueue({ json: { n: 1 } }, { json: { n: 2 } });
       const code = `const b = require(${JSON.stringify(LIB)}); const m = [{ role: 'user', content: 'hi' }];
         let deltas = 0;
@@ -303,7 +306,7 @@ describe('over TLS (testkit’s self-signed certificate for 127.0.0.1)', () => {
           const two = await b.llm_chat(m);
           process.stdout.write(JSON.stringify({ one: one.data, two: two.data, deltas }));
         })();`;
-      const r = await runNode(code, { ...temp.env, NODE_EXTRA_CA_CERTS: TEST_TLS.certFile });
+      const r = await runNode(code, { ...env, NODE_EXTRA_CA_CERTS: TEST_TLS.certFile });
       expect(r).toMatchObject({ one: { n: 1 }, two: { n: 2 } });
       expect(r.deltas).toBeGreaterThan(1);
       expect(tls.requests.map((q) => q.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
@@ -311,11 +314,7 @@ describe('over TLS (testkit’s self-signed certificate for 127.0.0.1)', () => {
       expect(tls.requests[1].body.stream).toBeFalsy();
       // Both went over one TLS connection (kept alive between the calls).
       expect(tls.connections).toBe(1);
-    } finally {
-      await tls.close();
-      await temp.cleanup();
-    }
-  });
+    }));
 });
 
 const LIB = path.join(__dirname, '..', 'lib', 'index.js');
