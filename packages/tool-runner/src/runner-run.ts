@@ -20,7 +20,7 @@ export interface RunSetup {
   context(id: string, options: RunOptions, judged: Judgement): Omit<ToolContext, 'decision' | 'ask'>;
   /** The OS sandbox of a step at this level: a sandbox, none (unsandboxed), or a refusal (sandbox "required" but missing). */
   sandbox(judged: Judgement, level: 'L0' | 'L1'): StepSandbox | undefined | { refused: string };
-  /** The judgement `judge()` just made of this very step object, if it still holds (see runner.ts). */
+  /** The judgement `judge()` just made of this very step object, if it still holds (runner-judge.ts judgementMemo). */
   recent?(step: unknown): { step: Step; judged: Judgement } | undefined;
 }
 
