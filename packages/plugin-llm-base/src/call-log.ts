@@ -10,8 +10,8 @@ import type { CallRecord } from './types';
 
 /**
  * The call log: one JSON line per call appended to `llm-base.calls.jsonl` (0600, O_APPEND: no
- * read-modify-write, no lock, no fsync per call), once the caller has its answer (addCall). Past ROTATE_BYTES the file becomes `.1` (the
- * older `.1` goes), so it stays bounded. The 1.0.x `llm-base.logs.json` is moved in once.
+ * read-modify-write, no lock, no fsync per call), once the caller has its answer (addCall). Past
+ * ROTATE_BYTES the file becomes `.1` (the older `.1` goes), so it stays bounded. The 1.0.x `llm-base.logs.json` is moved in once.
  */
 
 /** At most this many entries are listed, newest first. */

@@ -8,8 +8,8 @@
  * (docs/architecture.md §6 has the figures).
  *
  * What the SDKs rely on, and what this gives: a `Response` (web-lite.ts: status, headers, a
- * streaming web `body`, `url`; node's own would load undici after all), the caller's `signal`, redirects (up to 20; the method becomes GET on 303,
- * and on 301/302 after a POST; `authorization` and `cookie` are dropped for another origin),
+ * streaming web `body`, `url`; node's own would load undici after all), the caller's `signal`,
+ * redirects (up to 20; the method becomes GET on 303, and on 301/302 after a POST; `authorization` and `cookie` are dropped for another origin),
  * gzip / deflate / br bodies decoded, and the errors undici gives: `TypeError('fetch failed')`
  * with the socket error as its `cause` when no answer came, `TypeError('terminated')` when the
  * connection broke mid-body, the signal's reason when aborted.

@@ -10,6 +10,6 @@ const DIR = path.join(__dirname, '..', 'fixtures', 'tls');
 export const TEST_TLS = {
   certFile: path.join(DIR, 'cert.pem'),
   keyFile: path.join(DIR, 'key.pem'),
-  cert: (): string => fs.readFileSync(path.join(DIR, 'cert.pem'), 'utf8'),
-  key: (): string => fs.readFileSync(path.join(DIR, 'key.pem'), 'utf8'),
+  cert: (): string => fs.readFileSync(TEST_TLS.certFile, 'utf8'),
+  key: (): string => fs.readFileSync(TEST_TLS.keyFile, 'utf8'),
 };
