@@ -1,20 +1,18 @@
-import { redactValue } from './redact';
-import { assessStep, classifyFindings, render, type ClassifyOptions } from './policy/classify';
-import { finding, maxLevel, type Finding } from './policy/finding';
+import type { ClassifyOptions } from './policy/classify';
+import { assess } from './policy/assess';
+import { decide, type Verdict } from './policy/decide';
+import { render } from './policy/render';
 import type { ToolRegistry } from './registry';
 import type { AnyToolDefinition, JudgeEnv, Touches } from './registry/types';
 import type { ResolvedPath } from './workspace';
 import type { Decision, Lang, Policy, RunMode, Step } from './types';
-import { decideByRules, exactRuleFor, isRuleProblem, parseRule, type PermissionRule, type RuleProblem } from './permission-rules';
-
-/** L1 rules a session allowance never silences: they are about this exact step, not its kind. */
-export const NEVER_BY_SESSION = new Set([
-  'secret.read', 'git.other_repo', 'wrapper.env_print', 'plugin.interactive',
-  'fs.outside_write', 'fs.symlink_escape', 'fs.unread_overwrite', 'fs.stale_overwrite',
-]);
+import { isRuleProblem, parseRule, type PermissionRule, type RuleProblem } from './permission-rules';
 
 /** The verdict on one (valid) step as the runner sees it. */
 export interface Judgement {
+  /** The decision, without language: what the runner acts on. */
+  verdict: Verdict;
+  /** The verdict rendered once in the runner's language, redacted: what the question, the result and the model see. */
   decision: Decision;
   /** The step was lowered to L0 by an 'allow for this session' answer. */
   bySession: boolean;
@@ -46,25 +44,6 @@ export interface JudgeSetup {
   mode: RunMode;
 }
 
-/**
- * The mode's say, after the rules: `plan` refuses every step that is not read-only (the model is
- * told it plans), `auto-edit` lets fs.edit / fs.write inside the workspace through, `yolo` every L1
- * (the runner enters it only inside an OS sandbox). Never an L2 step, never a step that must ask
- * each time (an interactive plugin, a write outside the workspace, an unread overwrite).
- */
-function applyMode(found: Finding[], mode: RunMode, tool: string, askEachTime: boolean): void {
-  const level = maxLevel(found.map((f) => f.level));
-  if (mode === 'plan') {
-    if (level !== 'L0') found.push(finding('mode.plan', 'L2'));
-    return;
-  }
-  if (level !== 'L1' || askEachTime) return;
-  const byMode = mode === 'yolo' ? 'mode.yolo' : mode === 'auto-edit' && (tool === 'fs.edit' || tool === 'fs.write') ? 'mode.auto_edit' : undefined;
-  if (!byMode) return;
-  for (let i = 0; i < found.length; i++) if (found[i].level === 'L1') found[i] = { ...found[i], level: 'L0' };
-  found.push(finding(byMode, 'L0'));
-}
-
 /** Parse the policy's permission rules for a registry; malformed ones are returned apart (never silently dropped). */
 export function permissionRules(policy: Policy, registry: ToolRegistry): { rules: PermissionRule[]; problems: RuleProblem[] } {
   const rules: PermissionRule[] = [];
@@ -83,42 +62,43 @@ export function permissionRules(policy: Policy, registry: ToolRegistry): { rules
   return { rules, problems };
 }
 
-/** Judge a step that passed validation: its tool's assess with live facts, `requires`, the policy, the session's allowances. */
+/**
+ * Judge a step that passed validation, in one direction: the live facts (the tool's
+ * judgeContext), {@link assess} (its rules and `requires`), {@link decide} (the policy's
+ * settings, the permission rules, the mode, the session's allowances), {@link render} once.
+ */
 export function judgeValid(step: Step, setup: JudgeSetup): Judgement {
   const def = setup.registry.get(step.tool ?? 'exec')!;
   const ctx: ClassifyOptions = { ...setup.base, ...(def.judgeContext?.(step, setup.env) ?? {}) };
-  const assessed = assessStep(step, setup.policy, ctx, setup.registry);
-  const found: Finding[] = assessed.findings;
-  const touches = assessed.touches ?? { read: [], write: [], network: [], exec: [] };
-  const alwaysConfirm = def.alwaysConfirm?.(step, setup.env) ?? false;
+  const facts = { ...ctx, policy: setup.policy };
   const key = def.approvalKey(step);
-  const subject = def.permission.subject(step, { ...ctx, policy: setup.policy });
-  const rule = setup.rules.length ? decideByRules(setup.rules, def.name, subject) : undefined;
-  const sessionable = !found.some((f) => f.level === 'L1' && NEVER_BY_SESSION.has(f.id));
-  if (rule?.effect === 'deny') found.push(finding('permission.deny', 'L2', { r: rule.text, f: rule.source }));
-  else if (rule?.effect === 'ask') found.push(finding('permission.ask', 'L1', { r: rule.text, f: rule.source }));
-  else if (rule?.effect === 'allow' && sessionable && maxLevel(found.map((f) => f.level)) === 'L1') {
-    // An allow rule says yes ahead of time to what it names: L1 becomes L0, L2 stays refused.
-    for (let i = 0; i < found.length; i++) if (found[i].level === 'L1') found[i] = { ...found[i], level: 'L0' };
-    found.push(finding('permission.allow', 'L0', { r: rule.text, f: rule.source }));
-  }
-  const forced = rule?.effect === 'ask';
-  applyMode(found, setup.mode, def.name, forced || alwaysConfirm || !sessionable);
-  const level = maxLevel(found.map((f) => f.level));
-  // Only an L1 step whose findings are about its kind (not this exact step) can be allowed by a rule.
-  const exact = level === 'L1' && sessionable && !forced && !alwaysConfirm ? exactRuleFor(def.name, subject) : undefined;
-  const common = { alwaysConfirm: alwaysConfirm || forced, def, key, touches, ...(ctx.fsTarget ? { fsTarget: ctx.fsTarget } : {}), ...(exact ? { rule: exact } : {}) };
-  if (level === 'L1' && !alwaysConfirm && !forced && sessionable && setup.allowances.has(key)) {
-    const lowered = found.map((f) => (f.level === 'L1' ? { ...f, level: 'L0' as const } : f));
-    return { decision: redactValue(render([...lowered, finding('session.allowed', 'L0', { k: key })], setup.lang)), bySession: true, ...common };
-  }
-  // Reasons quote arguments; they reach the model, so they are redacted like output.
-  return { decision: redactValue(render(found, setup.lang)), bySession: false, ...common };
+  const assessed = assess(step, facts, setup.registry);
+  const verdict = decide(assessed.findings, {
+    policy: setup.policy,
+    rules: setup.rules,
+    mode: setup.mode,
+    allowances: setup.allowances,
+    tool: def.name,
+    key,
+    subject: def.permission.subject(step, facts),
+    alwaysConfirm: def.alwaysConfirm?.(step, setup.env) ?? false,
+  });
+  return {
+    verdict,
+    decision: render(verdict, setup.lang),
+    bySession: verdict.bySession,
+    alwaysConfirm: verdict.alwaysConfirm,
+    def,
+    key,
+    touches: assessed.touches,
+    ...(ctx.fsTarget ? { fsTarget: ctx.fsTarget } : {}),
+    ...(verdict.rule ? { rule: verdict.rule } : {}),
+  };
 }
 
 /** The decision on a step that failed validation (blocked, saying what was expected). */
 export function invalidDecision(step: unknown, setup: Pick<JudgeSetup, 'registry' | 'policy' | 'lang'>): Decision {
-  return render(classifyFindings(step as Step, setup.policy, { lang: setup.lang }, setup.registry), setup.lang);
+  return render(decide(assess(step, { policy: setup.policy }, setup.registry).findings, { policy: setup.policy }), setup.lang);
 }
 
 /**

@@ -130,9 +130,6 @@ export interface ToolRunner {
   dispose(): void;
 }
 
-/** Rules that let a step through without its question: it runs in the writable (L1) sandbox. */
-const LOWERED_BY = new Set(['policy.lowered', 'session.allowed', 'permission.allow', 'mode.auto_edit', 'mode.yolo']);
-
 /**
  * The OS sandbox of one step: read-only by its rules → the read-only, offline sandbox; let
  * through by a setting, an allowance, a rule, a mode or the user → the workspace is writable (and
@@ -141,7 +138,7 @@ const LOWERED_BY = new Set(['policy.lowered', 'session.allowed', 'permission.all
 function stepSandbox(sandbox: Sandbox, judged: Judgement, asked: 'L0' | 'L1'): ReturnType<RunSetup['sandbox']> {
   const status = sandbox.status();
   if (status.kind === 'none') return status.mode === 'required' ? { refused: status.reason ?? 'none' } : undefined;
-  const lowered = judged.decision.rules.some((r) => LOWERED_BY.has(r.id));
+  const lowered = judged.verdict.adjustments.some((a) => a.to === 'L0');
   const level: 'L0' | 'L1' = asked === 'L1' || lowered ? 'L1' : 'L0';
   // A process that serves (proc.start: a dev server) keeps the host's network once let through:
   // in a network namespace of its own it could not be reached, not even on 127.0.0.1.

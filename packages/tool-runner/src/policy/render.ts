@@ -1,0 +1,29 @@
+import { message } from '../i18n';
+import { redactValue } from '../redact';
+import type { Decision, Lang, Level, Rule } from '../types';
+import type { Verdict } from './decide';
+
+/** L0 findings shown beside a stricter level: the ones that say why something was let through. */
+const SHOWN_WHEN_STRICTER = new Set(['policy.lowered', 'session.allowed', 'permission.allow']);
+
+/**
+ * Stage 3 of a judgement: word a verdict in a language, for the edge that shows it (the question,
+ * `--json`, `ai risk`, the model's observation). Strictest rule first (stable within a level),
+ * duplicates dropped; above L0, "only reads" would only confuse, so those rules are left out.
+ * Reasons quote the step's arguments: they are redacted here, so no rendered text leaves unredacted.
+ */
+export function render(verdict: Pick<Verdict, 'level' | 'findings'>, lang: Lang = 'zh'): Decision {
+  const { level } = verdict;
+  const buckets: Record<Level, Rule[]> = { L2: [], L1: [], L0: [] };
+  const seen = new Set<string>();
+  for (const f of verdict.findings) {
+    if (level !== 'L0' && f.level === 'L0' && !SHOWN_WHEN_STRICTER.has(f.id)) continue;
+    const { reason, hint } = message(f.msg ?? f.id, lang, f.params, f.level !== 'L0');
+    const key = `${f.id}|${f.level}|${reason}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    buckets[f.level].push(hint ? { id: f.id, level: f.level, reason, hint } : { id: f.id, level: f.level, reason });
+  }
+  const rules = buckets.L1.length || buckets.L0.length ? [...buckets.L2, ...buckets.L1, ...buckets.L0] : buckets.L2;
+  return redactValue({ level, rules });
+}
