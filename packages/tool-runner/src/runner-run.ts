@@ -61,17 +61,18 @@ async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSe
   }
   const s = recent.step;
   const judged = recent.judged;
-  const { decision, def } = judged;
-  if (decision.level === 'L2') {
+  // The runner acts on the verdict; the rendered decision is only what it shows.
+  const { decision, def, verdict } = judged;
+  if (verdict.level === 'L2') {
     const reason = decision.rules.filter((r) => r.level === 'L2').map((r) => r.reason).join('; ');
     return { done: stopped(id, def.name, 'blocked', { ...decision, by: 'policy' }, reason || undefined) };
   }
   if (options.signal?.aborted) return { done: stopped(id, def.name, 'declined', { ...decision, by: 'policy' }, 'aborted') };
-  const mustAsk = decision.level === 'L1' || judged.alwaysConfirm;
+  const mustAsk = verdict.level === 'L1' || judged.alwaysConfirm;
   let answer: ConfirmAnswer | undefined;
   const askUser = async (preview?: string): Promise<boolean> => {
     answer = await setup.ask({ id, step: s, decision, ...(preview !== undefined ? { preview } : {}), sessionKey: judged.key, ...(judged.rule ? { rule: judged.rule } : {}) }, options.signal);
-    if (answer.action === 'allow-session' && decision.level === 'L1') setup.allow(judged.key);
+    if (answer.action === 'allow-session' && verdict.level === 'L1') setup.allow(judged.key);
     if (answer.action === 'allow-rule' && judged.rule) setup.addRule(judged.rule);
     return answer.action === 'run' || answer.action === 'allow-session' || answer.action === 'allow-rule';
   };
