@@ -1,4 +1,4 @@
-import { fill } from '@holic512/shared/lib/messages';
+import { defineMessages } from '@holic512/shared/lib/messages';
 /** Every user-facing string of plugin-ai, in zh and en. Kept free of imports so the CLI
  * entry can load it on the fast `--help` path. */
 export type Lang = 'zh' | 'en';
@@ -271,19 +271,17 @@ const zh: Record<MessageKey, string> = {
   unexpected: '意外错误: {detail}',
 };
 
-const tables: Record<Lang, Record<MessageKey, string>> = { en, zh };
+const catalogue = defineMessages({ en, zh });
 
 /** Look up a message and fill `{name}` placeholders. */
-export function t(lang: Lang, key: MessageKey, vars: Record<string, string | number> = {}): string {
-  return fill(tables[lang][key], vars, lang);
-}
+export const t: (lang: Lang, key: MessageKey, vars?: Record<string, string | number>) => string = catalogue.t;
 
 /** All keys, for the test that checks both tables are complete. */
 export function messageKeys(): MessageKey[] {
-  return Object.keys(en) as MessageKey[];
+  return catalogue.keys();
 }
 
 /** The raw tables, for completeness tests. */
 export function messageTables(): Record<Lang, Record<MessageKey, string>> {
-  return tables;
+  return catalogue.tables;
 }

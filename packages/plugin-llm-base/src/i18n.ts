@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import { slothtoolHome } from './paths';
-import { fill } from '@holic512/shared/lib/messages';
+import { defineMessages } from '@holic512/shared/lib/messages';
 
 export type Lang = 'zh' | 'en';
 
@@ -275,10 +275,10 @@ const en: typeof zh = {
 };
 
 export type MessageKey = keyof typeof zh;
-const TABLE: Record<Lang, typeof zh> = { zh, en };
+const catalogue = defineMessages({ en, zh });
 
 /** The message tables, for the completeness test over every catalogue. */
-export const MESSAGE_TABLES = TABLE;
+export const MESSAGE_TABLES: Record<Lang, typeof zh> = catalogue.tables;
 
 /** The user's language from `<home>/settings.json` (`language`), default zh. */
 export function readLanguage(env: NodeJS.ProcessEnv = process.env): Lang {
@@ -287,6 +287,4 @@ export function readLanguage(env: NodeJS.ProcessEnv = process.env): Lang {
 let sharedLanguage: typeof import('@holic512/shared/lib/language') | undefined;
 
 /** Translate `key`, filling `{name}` placeholders. */
-export function t(lang: Lang, key: MessageKey, vars: Record<string, string | number> = {}): string {
-  return fill(TABLE[lang][key], vars, lang);
-}
+export const t: (lang: Lang, key: MessageKey, vars?: Record<string, string | number>) => string = catalogue.t;

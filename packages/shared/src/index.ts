@@ -14,6 +14,6 @@ export { secretForms, MIN_KNOWN_LENGTH } from './redact/known';
 export { mask as maskSecretText } from './redact/patterns';
 export { readCheckedFile, writeFileAtomicSync } from './atomic-write';
 export { catalogueProblems, defineMessages, fill, placeholders, tablesFromRecords } from './messages';
-export type { Catalogue, MessageTables, Vars } from './messages';
+export type { Catalogue, MessageTables, RuleMessage, RuleMessages, Vars } from './messages';
 export { holdFolder, pathOfFd } from './fd-paths';
 export type { HeldFolder } from './fd-paths';

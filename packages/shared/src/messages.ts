@@ -85,8 +85,14 @@ export function fill(template: string, vars: Vars = {}, lang: Lang = 'en'): stri
   return compile(template)(vars, lang);
 }
 
-/** A catalogue from one table per language. */
-export function defineMessages<K extends string>(tables: MessageTables<K>): Catalogue<K> {
+/**
+ * The one shape of a language-table catalogue: `defineMessages({ en, zh })`. The English table
+ * names the keys and the Chinese one must have them all: a key missing from it is a type error
+ * (and an extra one too, when zh is written inline or declared as `Record<Key, string>`, as the
+ * tables here are). `t(lang, key, vars)` fills `{name}` and plural placeholders; a key with no
+ * text in `lang` falls back to English, then to the key itself.
+ */
+export function defineMessages<K extends string>(tables: { en: Record<K, string>; zh: NoInfer<Record<K, string>> }): Catalogue<K> {
   const keys = Object.keys(tables.en) as K[];
   return {
     t: (lang, key, vars) => fill(tables[lang][key] ?? tables.en[key] ?? key, vars, lang),
@@ -95,6 +101,15 @@ export function defineMessages<K extends string>(tables: MessageTables<K>): Cata
     tables,
   };
 }
+
+/**
+ * The one shape of a record table (one record per message, as rule tables are written): the text
+ * in both languages and, for a rule, what the user can do about it, in both or in neither.
+ */
+export type RuleMessage = { zh: string; en: string } & ({ hintZh: string; hintEn: string } | { hintZh?: undefined; hintEn?: undefined });
+
+/** A record table: message id → {@link RuleMessage}. */
+export type RuleMessages = Record<string, RuleMessage>;
 
 /** `{id: {zh, en}}` records (one record per message, as rule tables are written) as language tables. */
 export function tablesFromRecords<K extends string>(records: Record<K, { zh: string; en: string }>): MessageTables<K> {

@@ -2,9 +2,11 @@
  * User-facing strings of the fs.*, http.get and proc.* tools (issue #10): rule reasons and
  * hints, and the notes and errors their results carry. Merged into MESSAGES (src/i18n.ts).
  */
+import type { RuleMessages } from '@holic512/shared/lib/messages';
+
 const CONFIG = '~/.slothtool/plugin-configs/ai.json';
 
-export const TOOL_MESSAGES: Record<string, { zh: string; en: string; hintZh?: string; hintEn?: string }> = {
+export const TOOL_MESSAGES: RuleMessages = {
   // ── rules ──
   'fs.read': { zh: '读取工作区内的文件 `{f}`', en: 'reads `{f}` inside the workspace' },
   'fs.outside': {

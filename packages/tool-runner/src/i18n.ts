@@ -1,14 +1,7 @@
 import { TOOL_MESSAGES } from './i18n-tools';
 import { OPTION_MESSAGES } from './policy/options/i18n-options';
 import type { Lang } from './types';
-import { fill } from '@holic512/shared/lib/messages';
-
-interface Message {
-  zh: string;
-  en: string;
-  hintZh?: string;
-  hintEn?: string;
-}
+import { fill, type RuleMessages } from '@holic512/shared/lib/messages';
 
 const CONFIG = '~/.slothtool/plugin-configs/ai.json';
 
@@ -16,7 +9,7 @@ const CONFIG = '~/.slothtool/plugin-configs/ai.json';
  * Every user-facing string of the package, keyed by message id. `{name}` placeholders are
  * filled from the rule's parameters.
  */
-export const MESSAGES: Record<string, Message> = {
+export const MESSAGES: RuleMessages = {
   'step.invalid': { zh: '步骤格式不正确：{e}', en: 'the step is malformed: {e}' },
   'program.empty': { zh: '没有给出要运行的程序', en: 'no program was given' },
   'program.unknown': {

@@ -1,6 +1,6 @@
 /** User-facing strings of `ai -i` for extensions: `/mcp` and the trust question at start (zh and en). */
 import type { Lang } from '../i18n';
-import { fill } from '@holic512/shared/lib/messages';
+import { defineMessages } from '@holic512/shared/lib/messages';
 
 const en = {
   mcpNone: 'No MCP servers. Add one: slothtool ai mcp add <name> -- <command> [args...] (or a project .mcp.json in a trusted folder).',
@@ -84,14 +84,12 @@ const zh: Record<Key, string> = {
   pullDone: '已下载 {model}。',
 };
 
-const tables: Record<Lang, Record<Key, string>> = { en, zh };
+const catalogue = defineMessages({ en, zh });
 
 /** Look up an extension string and fill its placeholders. */
-export function xs(lang: Lang, key: Key, vars: Record<string, string | number> = {}): string {
-  return fill(tables[lang][key], vars, lang);
-}
+export const xs: (lang: Lang, key: Key, vars?: Record<string, string | number>) => string = catalogue.t;
 
 /** Both tables, for the completeness test. */
 export function extensionTables(): Record<Lang, Record<Key, string>> {
-  return tables;
+  return catalogue.tables;
 }

@@ -1,6 +1,6 @@
 /** User-facing strings of `ai -i` (zh and en). The core's table is ../i18n.ts. */
 import type { Lang } from '../i18n';
-import { fill } from '@holic512/shared/lib/messages';
+import { defineMessages } from '@holic512/shared/lib/messages';
 
 const en = {
   welcome: 'ai · {cwd}\n/help for commands · Enter sends · \\ + Enter or paste for more lines · Ctrl+C stops · Ctrl+D leaves',
@@ -347,14 +347,12 @@ const zh: Record<ScreenKey, string> = {
   backup: '备份: {file}',
 };
 
-const tables: Record<Lang, Record<ScreenKey, string>> = { en, zh };
+const catalogue = defineMessages({ en, zh });
 
 /** Look up a screen string and fill `{name}` placeholders. */
-export function ts(lang: Lang, key: ScreenKey, vars: Record<string, string | number> = {}): string {
-  return fill(tables[lang][key], vars, lang);
-}
+export const ts: (lang: Lang, key: ScreenKey, vars?: Record<string, string | number>) => string = catalogue.t;
 
 /** Both tables, for the completeness test. */
 export function screenTables(): Record<Lang, Record<ScreenKey, string>> {
-  return tables;
+  return catalogue.tables;
 }

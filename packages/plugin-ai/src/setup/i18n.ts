@@ -1,5 +1,5 @@
 import type { Lang } from '../i18n';
-import { fill } from '@holic512/shared/lib/messages';
+import { defineMessages } from '@holic512/shared/lib/messages';
 
 /** Every user-facing string of the guided setup, in zh and en. */
 const en = {
@@ -164,12 +164,10 @@ const zh: Record<SetupKey, string> = {
   slothtool llm-base doctor                              (检查配置)`,
 };
 
-const tables: Record<Lang, Record<SetupKey, string>> = { en, zh };
+const catalogue = defineMessages({ en, zh });
 
 /** Look up a setup message and fill `{name}` placeholders. */
-export function st(lang: Lang, key: SetupKey, vars: Record<string, string | number> = {}): string {
-  return fill(tables[lang][key], vars, lang);
-}
+export const st: (lang: Lang, key: SetupKey, vars?: Record<string, string | number>) => string = catalogue.t;
 
 /** Both tables, for the completeness test. */
-export const SETUP_TABLES = tables;
+export const SETUP_TABLES: Record<Lang, Record<SetupKey, string>> = catalogue.tables;

@@ -1,5 +1,7 @@
+import type { RuleMessages } from '@holic512/shared/lib/messages';
+
 /** User-facing strings of the option rules (policy/options), merged into MESSAGES (src/i18n.ts). */
-export const OPTION_MESSAGES: Record<string, { zh: string; en: string; hintZh?: string; hintEn?: string }> = {
+export const OPTION_MESSAGES: RuleMessages = {
   'opt.write': {
     zh: '`{a}`（{o}）会让 `{p}` 写文件',
     en: '`{a}` ({o}) makes `{p}` write files',
