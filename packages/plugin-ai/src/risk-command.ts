@@ -1,4 +1,5 @@
 import * as os from 'os';
+import { redactValue } from '@holic512/shared';
 import { policyOf, loadToolRunner } from './app';
 import { loadConfig } from './config';
 import { AiError } from './errors';
@@ -28,12 +29,14 @@ export async function runRisk(
     const [program, ...rest] = args.argv;
     const step = { tool: 'exec' as const, program, args: rest };
     const decision = loadToolRunner('classify').classify(step, policyOf(config), { cwd, home, lang });
+    // The edge that shows the decision: its reasons quote the command's arguments, so they leave redacted.
+    const shown = redactValue({ step, level: decision.level, rules: decision.rules });
     if (args.json) {
-      stdout.write(JSON.stringify({ step, level: decision.level, rules: decision.rules }) + '\n');
+      stdout.write(JSON.stringify(shown) + '\n');
       return EXIT.ok;
     }
-    const lines = [t(lang, 'riskLevel', { level: decision.level })];
-    for (const rule of decision.rules) {
+    const lines = [t(lang, 'riskLevel', { level: shown.level })];
+    for (const rule of shown.rules) {
       lines.push(t(lang, 'riskRule', { id: rule.id, level: rule.level, reason: rule.reason }));
       if (rule.hint) lines.push(t(lang, 'riskHint', { hint: rule.hint }));
     }

@@ -25,6 +25,16 @@ test('ai risk in text, with the user policy applied', async () => {
   expect(JSON.parse(sudo.stdout).level).not.toBe('L2');
 });
 
+test('ai risk shows a command with a secret in it redacted, in JSON and in text', async () => {
+  const key = 'sk-abcdefghijklmnopqrstuvwxyz0123456789';
+  const json = await runAi(['risk', '--json', '--', 'cat', `${key}.txt`], { env: temp.env, cwd: temp.home });
+  expect(json.code).toBe(0);
+  expect(JSON.parse(json.stdout).rules.length).toBeGreaterThan(0);
+  const text = await runAi(['risk', '--', 'cat', `${key}.txt`], { env: temp.env, cwd: temp.home });
+  expect(text.stdout).toMatch(/^Level: L\d\n/);
+  for (const out of [json.stdout, text.stdout]) expect(out).not.toContain(key);
+});
+
 test('ai risk without a command is a usage error', async () => {
   const r = await runAi(['risk'], { env: temp.env, cwd: temp.home });
   expect(r.code).toBe(2);

@@ -1,3 +1,4 @@
+import { redactValue } from './redact';
 import type { ClassifyOptions } from './policy/classify';
 import { assess } from './policy/assess';
 import { decide, type Verdict } from './policy/decide';
@@ -85,7 +86,8 @@ export function judgeValid(step: Step, setup: JudgeSetup): Judgement {
   });
   return {
     verdict,
-    decision: render(verdict, setup.lang),
+    // Reasons quote arguments; they reach the model, so they are redacted like output.
+    decision: redactValue(render(verdict, setup.lang)),
     bySession: verdict.bySession,
     alwaysConfirm: verdict.alwaysConfirm,
     def,
@@ -96,9 +98,9 @@ export function judgeValid(step: Step, setup: JudgeSetup): Judgement {
   };
 }
 
-/** The decision on a step that failed validation (blocked, saying what was expected). */
+/** The decision on a step that failed validation (blocked, saying what was expected), redacted like every decision the runner gives. */
 export function invalidDecision(step: unknown, setup: Pick<JudgeSetup, 'registry' | 'policy' | 'lang'>): Decision {
-  return render(decide(assess(step, { policy: setup.policy }, setup.registry).findings, { policy: setup.policy }), setup.lang);
+  return redactValue(render(decide(assess(step, { policy: setup.policy }, setup.registry).findings, { policy: setup.policy }), setup.lang));
 }
 
 /**

@@ -1,3 +1,5 @@
+import * as os from 'os';
+import { createToolRunner, type Step } from '../src';
 import { finding, type Finding } from '../src/policy/finding';
 import { render } from '../src/policy/render';
 import type { Level } from '../src/types';
@@ -35,11 +37,14 @@ test('hints only for the findings that are not L0', () => {
   expect(render({ level: 'L0', findings: [{ ...sudo, level: 'L0' }] }, 'en').rules[0].hint).toBeUndefined();
 });
 
-test('reasons quoting an argument are redacted wherever the rendered decision goes', () => {
+test('reasons quote arguments: render gives the words, the runner redacts what it hands on', () => {
   const key = 'sk-abcdefghijklmnopqrstuvwxyz0123456789';
-  const d = render({ level: 'L2', findings: [finding('step.invalid', 'L2', { e: `bad value ${key}` })] }, 'en');
+  const rendered = render({ level: 'L0', findings: [finding('fs.read', 'L0', { f: `${key}.txt` })] }, 'en');
+  expect(rendered.rules[0].reason).toContain(key);
+  const runner = createToolRunner({ cwd: os.tmpdir(), lang: 'en', sandbox: 'off', confirm: () => ({ action: 'decline' }) });
+  const d = runner.judge({ tool: 'fs.read', path: `${key}.txt` } as Step);
+  expect(d.rules.map((r) => r.id)).toEqual(['fs.read']);
   expect(JSON.stringify(d)).not.toContain(key);
-  expect(d.rules[0].reason).toMatch(/^the step is malformed: bad value /);
 });
 
 test('an unknown message id is rendered as the id (never a crash)', () => {

@@ -1,5 +1,4 @@
 import { message } from '../i18n';
-import { redactValue } from '../redact';
 import type { Decision, Lang, Level, Rule } from '../types';
 import type { Verdict } from './decide';
 
@@ -10,7 +9,9 @@ const SHOWN_WHEN_STRICTER = new Set(['policy.lowered', 'session.allowed', 'permi
  * Stage 3 of a judgement: word a verdict in a language, for the edge that shows it (the question,
  * `--json`, `ai risk`, the model's observation). Strictest rule first (stable within a level),
  * duplicates dropped; above L0, "only reads" would only confuse, so those rules are left out.
- * Reasons quote the step's arguments: they are redacted here, so no rendered text leaves unredacted.
+ * Reasons quote the step's arguments: a caller whose text leaves the process redacts it (the
+ * runner, whose decisions reach the question, `--json`, the audit and the model; `ai risk`).
+ * `classify` stays pure and fast: it renders without redacting.
  */
 export function render(verdict: Pick<Verdict, 'level' | 'findings'>, lang: Lang = 'zh'): Decision {
   const { level } = verdict;
@@ -25,5 +26,5 @@ export function render(verdict: Pick<Verdict, 'level' | 'findings'>, lang: Lang 
     buckets[f.level].push(hint ? { id: f.id, level: f.level, reason, hint } : { id: f.id, level: f.level, reason });
   }
   const rules = buckets.L1.length || buckets.L0.length ? [...buckets.L2, ...buckets.L1, ...buckets.L0] : buckets.L2;
-  return redactValue({ level, rules });
+  return { level, rules };
 }
