@@ -1,4 +1,4 @@
-import type { Decision } from '@holic512/tool-runner';
+import type { Decision, StepSummary } from '@holic512/tool-runner';
 import type { Step, StepRegistry } from './protocol';
 
 /** The slice of @holic512/tool-runner's API plugin-ai uses (docs/contracts.md). The shapes that
@@ -23,6 +23,8 @@ export interface ConfirmRequest {
   sessionKey: string;
   /** The exact permission rule for this step (tool-runner ≥ permission rules), when one can be given. */
   rule?: string;
+  /** What the question shows of the step: its tool's summary from the registry it was judged with (set by the agent). */
+  summary?: StepSummary;
 }
 
 export type ConfirmFn = (request: ConfirmRequest) => Promise<ConfirmAnswer>;
