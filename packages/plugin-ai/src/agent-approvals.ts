@@ -5,6 +5,7 @@ import { log, queueWrite } from './agent-session';
 import { t } from './i18n';
 import { appendAudit, type AuditEntry } from './sessions';
 import { stepSummary } from './step-label';
+import { stepOutcome } from './step-outcome';
 
 const declineAll: AgentConfirmFn = async () => ({ action: 'decline', reason: 'no confirm callback' });
 
@@ -55,7 +56,10 @@ export function audit(core: AgentCore, id: string, step: Step, result: ToolResul
     if (answer && answer.action !== 'decline') approvedBy = answer.approvedBy ?? 'user';
     else approvedBy = result.decision.by === 'user' ? 'user' : 'policy';
   }
-  const outcome = result.status ?? (result.exitCode !== undefined ? `exit ${String(result.exitCode)}` : 'ran');
+  // What happened, as the window and the session say it (step-outcome.ts), with the exit code of a step that ran.
+  const happened = stepOutcome(result);
+  const exit = result.exitCode !== undefined ? `exit ${String(result.exitCode)}` : 'ran';
+  const outcome = happened === 'blocked_by_hook' ? happened : happened === 'sandbox_stopped' ? `${exit} (${happened})` : (result.status ?? exit);
   if (core.unwritable.has(file)) return;
   const entry: AuditEntry = {
     at: at(core),

@@ -41,6 +41,10 @@ export interface ToolResult {
   reason?: string;
   /** Set by the agent on steps it did not run; the screen words them from this, never from `reason`. */
   notRun?: NotRun;
+  /** Set by the agent on a step a PreToolUse hook stopped (`status: 'blocked'`): not the runner's refusal. */
+  blockedBy?: 'hook';
+  /** What that hook said (redacted), for the screen; `reason` is the model's sentence. */
+  hookReason?: string;
   cwd?: string;
   program?: string;
   args?: string[];
