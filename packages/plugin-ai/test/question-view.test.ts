@@ -4,7 +4,7 @@
  */
 import type { McpManager } from '../src/mcp/manager';
 import { mcpToolDefinition } from '../src/mcp/tools';
-import { questionLines } from '../src/interactive/live-frame';
+import { buildFrame, questionLines } from '../src/interactive/live-frame';
 import { createQuestion, keyHints, reduceQuestion, type Choice } from '../src/interactive/question';
 import { summaryLines } from '../src/interactive/question-summary';
 import { createTheme } from '../src/interactive/theme';
@@ -125,6 +125,21 @@ describe('MCP steps: server, tool, arguments and the server hints', () => {
     expect(shown.join('\n')).not.toContain('plain-looking-value');
     expect(shown.join('\n')).not.toContain('hunter2hunter2');
     expect(shown).toContain('… (+10 arguments)');
+  });
+
+  test('on a short terminal the summary gives way: the choices and the keys always fit, the rest is counted', () => {
+    const args: Record<string, unknown> = {};
+    for (let i = 0; i < 12; i++) args[`a${i}`] = i;
+    const s = step(args);
+    const request: ConfirmRequest = { id: 'c', step: s, decision: L1, sessionKey: 'k', rule: 'mcp.filesystem.write_file', summary: stepSummary(s, registryOf({})) };
+    const view = { columns: 60, rows: 16, preview: '', queue: [], editor: { text: '', cursor: 0 }, hints: [], status: '' };
+    const frame = buildFrame({ ...view, question: { request, state: createQuestion(false, true), ready: true } }, plain, 'en');
+    expect(frame.lines.length).toBeLessThanOrEqual(16);
+    expect(frame.lines.at(-1)).toBe('↑/↓ Enter · 1–5 · y/a/n/p/d · Esc declines');
+    expect(frame.lines).toContain('  … (+8 lines)');
+    // A tall terminal shows it all.
+    const tall = buildFrame({ ...view, rows: 40, question: { request, state: createQuestion(false, true), ready: true } }, plain, 'en');
+    expect(tall.lines).toContain('  a11: 11');
   });
 
   test('without the registry that knows the tool, the question falls back to its name', () => {

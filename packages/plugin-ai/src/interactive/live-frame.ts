@@ -84,7 +84,8 @@ export function buildFrame(view: LiveView, theme: Theme, lang: Lang): LiveFrame 
 
   if (view.question) {
     const start = lines.length;
-    const question = questionParts(view.question, theme, lang, width);
+    // The choices and keys always fit: the summary gets the rows left above them.
+    const question = questionParts(view.question, theme, lang, width, Math.max(3, view.rows - lines.length - view.question.state.choices.length - 4));
     lines.push(...question.lines);
     const editing = view.question.state.editing;
     if (!editing) return { lines };
@@ -120,14 +121,16 @@ export function questionLines(question: QuestionView, theme: Theme, lang: Lang, 
   return questionParts(question, theme, lang, width).lines;
 }
 
-function questionParts(question: QuestionView, theme: Theme, lang: Lang, width: number): { lines: string[]; editLine: number } {
+function questionParts(question: QuestionView, theme: Theme, lang: Lang, width: number, maxSummary = Infinity): { lines: string[]; editLine: number } {
   const { request, state } = question;
   const summary = request.summary ?? stepSummary(request.step);
   const fit = (line: string) => (width > 0 ? truncateWidth(line, width - 1) : line);
   const lines = [
     theme.bold(theme.yellow(ts(lang, 'confirmTitle', { level: request.decision.level }))) + '  ' + theme.bold(shownTitle(summary.title)),
   ];
-  for (const line of summaryLines(summary, lang)) lines.push(theme.dim(fit(`  ${line}`)));
+  let facts = summaryLines(summary, lang);
+  if (facts.length > maxSummary) facts = [...facts.slice(0, maxSummary - 1), ts(lang, 'summaryMoreLines', { n: facts.length - maxSummary + 1 })];
+  for (const line of facts) lines.push(theme.dim(fit(`  ${line}`)));
   const editLine = lines.length;
   if (state.editing) {
     lines.push(`${theme.cyan(PROMPT)}${state.editing.text}`);
