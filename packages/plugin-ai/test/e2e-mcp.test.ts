@@ -49,7 +49,8 @@ test.each([
   await fx.temp.writeJson('settings.json', { language: lang });
   await fx.temp.writeJson('plugin-configs/ai.json', { mcpServers: { kit: stdioEntry() } });
   const content = 'abc'.repeat(500);
-  fx.server.enqueue(cmd({ tool: 'mcp.kit.write_file', arguments: { path: '/srv/notes/today.md', content, token: SECRET } }), chat('done'));
+  // The token comes first: the one-line step label shows it too, and must mask it.
+  fx.server.enqueue(cmd({ tool: 'mcp.kit.write_file', arguments: { token: SECRET, path: '/srv/notes/today.md', content } }), chat('done'));
   const r = await runAi(['-i'], { env: fx.temp.env, cwd: fx.cwd, input: 'save it\nn\n' });
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('mcp.kit.write_file');
