@@ -4,12 +4,17 @@ import type { ConfirmAnswer, ConfirmRequest, StepRunner, ToolResult } from './ru
 import { log, queueWrite } from './agent-session';
 import { t } from './i18n';
 import { appendAudit, type AuditEntry } from './sessions';
+import { stepSummary } from './step-label';
+import { stepOutcome } from './step-outcome';
 
 const declineAll: AgentConfirmFn = async () => ({ action: 'decline', reason: 'no confirm callback' });
 
 /** The confirm callback the step runner gets: asks deps.confirm (declines without one),
- * reports both sides as events and keeps the answer for the step's audit line. */
-export async function confirmBridge(core: AgentCore, request: ConfirmRequest): Promise<ConfirmAnswer> {
+ * reports both sides as events and keeps the answer for the step's audit line. The question
+ * carries the step's summary from the agent's own registry (where MCP tools are), so it shows
+ * what will happen, not only a tool's name. */
+export async function confirmBridge(core: AgentCore, asked: ConfirmRequest): Promise<ConfirmAnswer> {
+  const request: ConfirmRequest = asked.summary ? asked : { ...asked, summary: stepSummary(asked.step, toolsOf(core)) };
   emit(core, { type: 'confirm', request });
   const answer = await askWithTimeout(core, request);
   core.answers.set(core.currentStepId ?? request.id, answer);
@@ -51,7 +56,10 @@ export function audit(core: AgentCore, id: string, step: Step, result: ToolResul
     if (answer && answer.action !== 'decline') approvedBy = answer.approvedBy ?? 'user';
     else approvedBy = result.decision.by === 'user' ? 'user' : 'policy';
   }
-  const outcome = result.status ?? (result.exitCode !== undefined ? `exit ${String(result.exitCode)}` : 'ran');
+  // What happened, as the window and the session say it (step-outcome.ts), with the exit code of a step that ran.
+  const happened = stepOutcome(result);
+  const exit = result.exitCode !== undefined ? `exit ${String(result.exitCode)}` : 'ran';
+  const outcome = happened === 'blocked_by_hook' ? happened : happened === 'sandbox_stopped' ? `${exit} (${happened})` : (result.status ?? exit);
   if (core.unwritable.has(file)) return;
   const entry: AuditEntry = {
     at: at(core),

@@ -98,6 +98,9 @@ export async function stopHooks(core: AgentCore, continues: number, signal: Abor
   return { kind: 'event', text: JSON.stringify({ _event: 'stop_hook', reason, note: 'A Stop hook sent your answer back: address this, then answer again.' }) };
 }
 
+/** The fields that name a step's target (never its contents). */
+const TARGET_FIELDS = ['program', 'args', 'plugin', 'file', 'path', 'url', 'proc_id'] as const;
+
 /**
  * PreToolUse hooks, after the runner's judgement and before the question or the run: exit 2 (or a
  * JSON block / deny) stops the step and the model sees why; `ask` (permissionDecision) makes the
@@ -110,7 +113,9 @@ export async function preToolUse(core: AgentCore, id: string, step: Step, decisi
   const out = await fire(core, 'PreToolUse', { tool_name: tool, tool_input: step }, signal, tool);
   if (out?.ask && !out.block) return 'ask';
   if (!out?.block) return undefined;
-  return { _event: 'tool_result', id, tool, status: 'blocked', reason: `blocked by a PreToolUse hook: ${out.reason ?? ''}`.trim(), decision: { ...decision, by: 'policy' } } as ToolResult;
+  // What the step was, as a result that ran names it (program and args, path, url…), so its record says which step the hook stopped.
+  const named = Object.fromEntries(TARGET_FIELDS.filter((k) => k in step).map((k) => [k, (step as unknown as Record<string, unknown>)[k]]));
+  return { _event: 'tool_result', id, tool, ...named, status: 'blocked', blockedBy: 'hook', hookReason: out.reason ?? '', reason: `blocked by a PreToolUse hook: ${out.reason ?? ''}`.trim(), decision: { ...decision, by: 'policy' } } as ToolResult;
 }
 
 /** PostToolUse hooks see the step and its (redacted) result; what they print is said to the user. */

@@ -1,3 +1,4 @@
+import { redact } from '@holic512/shared';
 import { withChildSignal } from './abort';
 import { beforeTurn, postToolUse, preToolUse, stopHooks, syncTools } from './agent-extensions';
 import { audit, getRunner, noteSandbox } from './agent-approvals';
@@ -145,7 +146,8 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
     const step: Step = takesCwd && (own === undefined || own === null) && reply.data.cwd ? ({ ...raw, cwd: reply.data.cwd } as Step) : raw;
     const id = nextStepId(core);
     const decision = runner.judge(step);
-    emit(core, { type: 'step', id, step, decision });
+    // The label shows arguments (an MCP call's too): through the redaction gate, like the question.
+    emit(core, { type: 'step', id, step, decision, label: redact(describeStep(step, runner.tools)) });
     // A steering note skips the rest of the plan: the model replans with the note.
     if (!stopped && core.steering.length) stopped = { why: 'steering', reason: 'skipped: the user sent a steering message; replan with it' };
     let result: ToolResult;

@@ -2,6 +2,7 @@ import type { ContextBudgets } from './config';
 import type { Reply, Summary } from './protocol';
 import { describeStep } from './step-label';
 import type { ToolResult } from './runner-types';
+import { stepOutcome } from './step-outcome';
 import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from './tokens';
 
 /** One chat message as llm-base takes it. */
@@ -27,11 +28,16 @@ export interface ContextSizes {
   budget: number;
 }
 
-/** Assistant turns are stored compactly: type + message + what ran (DESIGN §6). */
+/**
+ * Assistant turns are stored compactly: type + message + the steps it asked for (DESIGN §6),
+ * stored when the reply comes, before they run: what happened to each (`ran`, `declined`,
+ * `blocked_by_hook`, `refused`, …: step-outcome.ts) is its tool result's `outcome`, the same in
+ * the window the model reads and in the session file. Sessions written before said `ran`.
+ */
 export function compactAssistant(reply: Reply, maxTokens: number): string {
   const message = truncateHead(reply.message, maxTokens);
   if (reply.type === 'cmd') {
-    return JSON.stringify({ type: 'cmd', message, ran: reply.data.commands.map((step) => describeStep(step)) });
+    return JSON.stringify({ type: 'cmd', message, asked: reply.data.commands.map((step) => describeStep(step)) });
   }
   return JSON.stringify({ type: reply.type, message });
 }
@@ -50,6 +56,7 @@ function stepLabel(result: ToolResult): string {
 export function compactToolResult(result: ToolResult, maxTokens = 80): string {
   const out: Record<string, unknown> = { _event: 'tool_result', id: result.id, step: truncateHead(stepLabel(result), 40) };
   if (result.status) out.status = result.status;
+  out.outcome = stepOutcome(result);
   if (result.exitCode !== undefined) out.exitCode = result.exitCode;
   out.level = result.decision?.level;
   const tail = result.stdoutTail || result.stderrTail || result.summary || '';
@@ -140,11 +147,13 @@ export function ruleBasedSummary(previous: Summary | null, folded: WindowMessage
     let line: string;
     if (m.kind === 'assistant') {
       const parsed = safeObject(m.content);
-      const ran = Array.isArray(parsed?.ran) ? ` (ran: ${(parsed.ran as unknown[]).join('; ')})` : '';
+      // `ran` is the form of sessions written before a step's outcome was its result's.
+      const key = Array.isArray(parsed?.asked) ? 'asked' : 'ran';
+      const ran = Array.isArray(parsed?.[key]) ? ` (${key}: ${(parsed[key] as unknown[]).join('; ')})` : '';
       line = `assistant ${String(parsed?.type ?? '')}: ${String(parsed?.message ?? m.content)}${ran}`;
     } else if (m.kind === 'tool') {
       const parsed = safeObject(m.content);
-      line = `result ${String(parsed?.step ?? '')}: ${parsed?.status ?? `exit ${String(parsed?.exitCode ?? '?')}`}`;
+      line = `result ${String(parsed?.step ?? '')}: ${parsed?.outcome ?? parsed?.status ?? `exit ${String(parsed?.exitCode ?? '?')}`}`;
     } else {
       line = `${m.kind}: ${m.content}`;
     }

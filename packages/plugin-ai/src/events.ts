@@ -38,7 +38,8 @@ export type AgentEvent =
   | { type: 'message_delta'; message: string }
   | { type: 'repair'; error: string }
   | { type: 'reply'; reply: Reply; raw: boolean; repaired: boolean }
-  | { type: 'step'; id: string; step: Step; decision: Decision }
+  /** `label`: the step in one line from the registry it was judged with (MCP tools are only there). */
+  | { type: 'step'; id: string; step: Step; decision: Decision; label?: string }
   | { type: 'confirm'; request: ConfirmRequest }
   | { type: 'confirm_answer'; id: string; answer: ConfirmAnswer }
   | {

@@ -134,6 +134,7 @@ Examples:
   cleared: 'Conversation cleared.',
   toolRunnerMissing: 'The tool runner (@holic512/tool-runner) could not be loaded: {detail}. Reinstall: slothtool install @holic512/plugin-ai',
   unexpected: 'Unexpected error: {detail}',
+  stepBlockedByHook: 'blocked by a PreToolUse hook (not run)',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -269,6 +270,7 @@ const zh: Record<MessageKey, string> = {
   cleared: '对话已清空。',
   toolRunnerMissing: '无法加载工具执行器 (@holic512/tool-runner): {detail}。请重新安装: slothtool install @holic512/plugin-ai',
   unexpected: '意外错误: {detail}',
+  stepBlockedByHook: '被 PreToolUse 钩子拦截(未执行)',
 };
 
 const catalogue = defineMessages({ en, zh });

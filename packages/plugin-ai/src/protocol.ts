@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import type { Step } from '@holic512/tool-runner';
+import type { Step, StepSummary } from '@holic512/tool-runner';
 
 /** Model → runner protocol (DESIGN §4, docs/protocol.md). Every reply is validated here. */
 
 /** What plugin-ai needs of a tool registry (tool-runner's ToolRegistry): the step schema and digests. */
 export interface StepRegistry {
   stepSchema(): z.ZodType<Step>;
-  get(name: string): { digest(step: never): string; takesCwd?: boolean } | undefined;
+  get(name: string): { digest(step: never): string; summary?(step: never): StepSummary; takesCwd?: boolean } | undefined;
 }
 
 /** The built-in tools of @holic512/tool-runner: the one step schema (loaded when a reply is parsed). */

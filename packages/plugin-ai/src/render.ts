@@ -16,7 +16,7 @@ export const NOT_RUN: Record<NotRun, MessageKey> = {
 export function renderProgress(event: AgentEvent, lang: Lang): string | undefined {
   switch (event.type) {
     case 'step':
-      return `[${event.decision.level}] ${describeStep(event.step)}`;
+      return `[${event.decision.level}] ${event.label ?? describeStep(event.step)}`;
     case 'tool_result':
       return `  → ${resultLine(event.result, lang)}`;
     case 'repair':
@@ -40,6 +40,8 @@ export function sandboxNote(result: ToolResult, lang: Lang, before: string): str
 }
 
 function resultLine(result: ToolResult, lang: Lang): string {
+  // A hook's block is not the runner's judgement: its rules said the step could run.
+  if (result.blockedBy === 'hook') return [t(lang, 'stepBlockedByHook'), result.hookReason].filter(Boolean).join(' — ');
   if (result.status === 'blocked' || result.status === 'declined') {
     const word = t(lang, result.status === 'blocked' ? 'stepBlocked' : 'stepDeclined');
     const rules = result.decision.rules.map((r) => `${r.id}: ${r.reason}${r.hint ? ` (${r.hint})` : ''}`).join('; ');

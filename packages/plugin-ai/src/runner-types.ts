@@ -27,6 +27,10 @@ export type ToolResult = Omit<Partial<UnionFields<RunnerToolResult>>, '_event' |
     /** The runner's decision; `by` is absent on a step the agent did not run. */
     decision: Decision & { by?: ResultDecision['by'] };
     notRun?: NotRun;
+    /** Set by the agent on a step a PreToolUse hook stopped (`status: 'blocked'`): not the runner's refusal. */
+    blockedBy?: 'hook';
+    /** What that hook said (redacted), for the screen; `reason` is the model's sentence. */
+    hookReason?: string;
     [key: string]: unknown;
   };
 

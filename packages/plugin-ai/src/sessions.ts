@@ -242,6 +242,7 @@ export interface AuditEntry {
   /** `policy` (L0 or L2 by rule), `user` (confirmed by a person), `flag` (--approve-l1), `none`. */
   approvedBy: 'policy' | 'user' | 'flag' | 'none';
   answer?: string;
+  /** `exit N`, `declined`, `blocked` (refused by the runner), `blocked_by_hook`, `applied`, …; `exit N (sandbox_stopped)` when the OS sandbox stopped part of it. */
   outcome: string;
 }
 

@@ -1,8 +1,12 @@
-import type { Step } from '@holic512/tool-runner';
+import type { Step, StepSummary } from '@holic512/tool-runner';
 
 /** The part of a tool registry a label needs. */
 export interface LabelRegistry {
-  get(name: string): { digest(step: never): string } | undefined;
+  get(name: string): { digest(step: never): string; summary?(step: never): StepSummary } | undefined;
+}
+
+function builtin(): LabelRegistry {
+  return (require('@holic512/tool-runner') as { builtinRegistry(): LabelRegistry }).builtinRegistry();
 }
 
 function quote(word: string): string {
@@ -15,7 +19,7 @@ function quote(word: string): string {
  * when a step is shown, never before the prompt is drawn.
  */
 export function describeStep(step: Step, registry?: LabelRegistry): string {
-  const reg = registry ?? (require('@holic512/tool-runner') as { builtinRegistry(): LabelRegistry }).builtinRegistry();
+  const reg = registry ?? builtin();
   const name = (step as { tool?: string }).tool ?? 'exec';
   const def = reg.get(name);
   if (def) {
@@ -28,4 +32,22 @@ export function describeStep(step: Step, registry?: LabelRegistry): string {
   const fields = step as unknown as Record<string, unknown>;
   const target = ['path', 'file', 'url', 'proc_id', 'program', 'plugin'].map((k) => fields[k]).find((v) => typeof v === 'string');
   return [name, ...(typeof target === 'string' ? [quote(target)] : [])].join(' ');
+}
+
+/**
+ * What a question shows of a step: its tool's own summary (title and fields; for MCP the server,
+ * the tool, the arguments and the server's hints), else its one-line label. `registry` is the
+ * one the step was judged with (MCP tools are only there); the built-ins without it.
+ */
+export function stepSummary(step: Step, registry?: LabelRegistry): StepSummary {
+  const name = (step as { tool?: string }).tool ?? 'exec';
+  const def = (registry ?? builtin()).get(name);
+  if (def?.summary) {
+    try {
+      return def.summary({ args: [], ...step, tool: name } as never);
+    } catch {
+      // a malformed step: its label below
+    }
+  }
+  return { title: describeStep(step, registry), fields: [] };
 }

@@ -38,8 +38,30 @@ test('a stdio server from ai.json: tool names in the prompt, L1 asked, result re
   expect(second).toContain('the token is');
   expect(second).not.toContain(SECRET);
   expect(second).toContain('[redacted');
-  expect(r.stdout).toMatch(/kit .*connected · 6 tools/);
+  expect(r.stdout).toMatch(/kit .*connected · 7 tools/);
   expect(r.stdout).toContain('write_note');
+});
+
+test.each([
+  ['en', 'MCP server kit · tool write_file', '(+1,420 chars)', 'the server says (unchecked): may change things · destructive · idempotent · closed world', 'allow `mcp.kit.write_file` for this session', '1–5 · y/a/n/p/d · Esc declines'],
+  ['zh', 'MCP 服务器 kit · 工具 write_file', '(另 1,420 个字符)', '服务器自称(未经核实): 可能改动内容 · 有破坏性 · 幂等 · 不访问外部', '在本会话中允许 `mcp.kit.write_file`', '1–5 · y/a/n/p/d · Esc 拒绝'],
+])('the question about an MCP call shows its server, tool, arguments (cut, redacted) and the server hints (%s)', async (lang, origin, cut, hints, allow, keys) => {
+  await fx.temp.writeJson('settings.json', { language: lang });
+  await fx.temp.writeJson('plugin-configs/ai.json', { mcpServers: { kit: stdioEntry() } });
+  const content = 'abc'.repeat(500);
+  // The token comes first: the one-line step label shows it too, and must mask it.
+  fx.server.enqueue(cmd({ tool: 'mcp.kit.write_file', arguments: { token: SECRET, path: '/srv/notes/today.md', content } }), chat('done'));
+  const r = await runAi(['-i'], { env: fx.temp.env, cwd: fx.cwd, input: 'save it\nn\n' });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain('mcp.kit.write_file');
+  expect(r.stdout).toContain(origin);
+  expect(r.stdout).toContain('path: "/srv/notes/today.md"');
+  expect(r.stdout).toContain(`content: "${content.slice(0, 80)}…" ${cut}`);
+  expect(r.stdout).toContain(hints);
+  expect(r.stdout).toContain(allow);
+  expect(r.stdout).toContain(keys);
+  expect(r.stdout).not.toContain(SECRET);
+  expect(r.stdout).toContain('token: "[redacted');
 });
 
 test('in -p an MCP call is L1: declined without --approve-l1, run with it', async () => {

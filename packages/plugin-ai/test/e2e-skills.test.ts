@@ -63,6 +63,41 @@ describe('hooks', () => {
     expect(post).not.toContain('made.txt'); // the blocked step never reached PostToolUse
   });
 
+  test('a step a hook blocked is recorded as blocked by the hook, never as ran: the model, the session file and the audit say the same', async () => {
+    await fx.temp.writeJson('plugin-configs/ai.json', {
+      hooks: { PreToolUse: [{ matcher: 'exec', hooks: [{ type: 'command', command: 'grep -q \'"touch"\' && { echo "no new files" >&2; exit 2; } || exit 0' }] }] },
+    });
+    await fs.writeFile(path.join(fx.cwd, 'a.txt'), 'x\n');
+    fx.server.enqueue(
+      { json: { type: 'cmd', message: 'look, then make a file', data: { cwd: null, commands: [{ program: 'cat', args: ['a.txt'] }, { program: 'touch', args: ['made.txt'] }] } } },
+      { json: { type: 'chat', message: 'blocked' } },
+      { json: { type: 'chat', message: 'ok' } },
+    );
+    // Two messages: the second request carries the first turn as the window keeps it.
+    const r = await runAi(['-i'], { env: fx.temp.env, cwd: fx.cwd, input: 'make a file\nwhat happened?\n' });
+    expect(r.code).toBe(0);
+    await expect(fs.stat(path.join(fx.cwd, 'made.txt'))).rejects.toThrow();
+    expect(r.stdout).toContain('blocked by a PreToolUse hook (not run) — no new files');
+    const sessions = path.join(fx.temp.slothtoolHome, 'ai', 'sessions');
+    const [file] = (await fs.readdir(sessions)).filter((f) => f.endsWith('.jsonl'));
+    const records = (await fs.readFile(path.join(sessions, file), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const assistant = records.find((x) => x.t === 'assistant');
+    expect(JSON.parse(assistant.content)).toEqual({ type: 'cmd', message: 'look, then make a file', asked: ['cat a.txt', 'touch made.txt'] });
+    const tools = records.filter((x) => x.t === 'tool').map((x) => JSON.parse(x.content));
+    expect(tools).toEqual([
+      expect.objectContaining({ id: 'cmd_001', step: 'cat a.txt', outcome: 'ran', exitCode: 0 }),
+      expect.objectContaining({ id: 'cmd_002', step: 'touch made.txt', status: 'blocked', outcome: 'blocked_by_hook' }),
+    ]);
+    // What the model reads of that turn later is the session's own record of it.
+    const later = fx.server.requests[2].body.messages.map((m: { content: string }) => m.content);
+    for (const x of [assistant, ...records.filter((x) => x.t === 'tool')]) expect(later).toContain(x.content);
+    const audit = (await fs.readFile(path.join(fx.temp.slothtoolHome, 'ai', 'audit.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(audit.map((a) => [a.id, a.outcome, a.approvedBy])).toEqual([
+      ['cmd_001', 'exit 0', 'policy'],
+      ['cmd_002', 'blocked_by_hook', 'none'],
+    ]);
+  });
+
   test('SessionStart and UserPromptSubmit add context for the model (once per session / every message)', async () => {
     await fx.temp.writeJson('plugin-configs/ai.json', {
       hooks: {

@@ -92,8 +92,8 @@ test('a confirmed L1 step: shown with level and rule, asked, run; allow-session 
   await s.waitFor('[L1] touch created.txt');
   await s.waitFor('rule write.file');
   await s.waitFor('Allow this L1 step?');
-  await s.waitFor('Esc declines'); // the question takes keys
-  await s.waitFor('Yes, and allow `touch created.txt` for this session');
+  await s.waitFor('1–6 · y/a/n/p/d/e · Esc declines'); // the question takes keys: exactly its six
+  await s.waitFor('Yes, and allow `exec touch created.txt` for this session');
   s.write('a');
   await s.waitFor('exit 0');
   await s.waitFor('the file is there');

@@ -443,7 +443,7 @@ describe('live frame', () => {
     ]);
     expect(waiting.cursor).toBeUndefined();
     const ready = buildFrame({ ...base, question: { request, state: createQuestion(true), ready: true } }, plain, 'en');
-    expect(ready.lines.at(-1)).toBe('↑/↓ Enter · 1–6 · y/a/n/e/p/d · Esc declines');
+    expect(ready.lines.at(-1)).toBe('↑/↓ Enter · 1–4 · y/a/n/e · Esc declines');
   });
 });
 

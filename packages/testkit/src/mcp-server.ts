@@ -20,6 +20,8 @@ type McpServerT = import('@modelcontextprotocol/sdk/server/mcp.js').McpServer;
  * - `echo {text}` (readOnlyHint) → the text;
  * - `add {a, b}` (readOnlyHint) → the sum;
  * - `write_note {name, text}` (destructiveHint) → "saved <name>" (it keeps notes in memory);
+ * - `write_file {path, content}` (all four hints, as a file server gives them) → "wrote <n> chars to
+ *   <path>" (kept in memory: it never writes a file);
  * - `read_secret {}` (readOnlyHint) → the configured secret in a sentence;
  * - `picture {}` → an image content block and a resource link;
  * - `fail {}` → a tool error (`isError: true`);
@@ -42,6 +44,18 @@ export function createTestMcpServer(options: TestMcpOptions = {}): McpServerT {
     async ({ name, text: t }) => {
       notes.set(name, t);
       return text(`saved ${name}`);
+    },
+  );
+  server.registerTool(
+    'write_file',
+    {
+      description: 'Write a file.',
+      inputSchema: { path: z.string(), content: z.string() },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ path: p, content }) => {
+      notes.set(p, content);
+      return text(`wrote ${content.length} chars to ${p}`);
     },
   );
   server.registerTool('read_secret', { description: 'Read the service token.', annotations: { readOnlyHint: true } }, async () =>

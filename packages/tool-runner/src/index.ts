@@ -37,7 +37,7 @@ export const validateStep: ClassifyM['validateStep'] = (...a) => classifyModule(
 export { tools, getTool, toolJsonSchema, createToolRegistry, builtinRegistry, TOOL_NAME } from './registry';
 export type { ToolRegistry } from './registry';
 export { RequiresSchema } from './registry/common';
-export type { ToolDefinition, AnyToolDefinition, Assessment, AssessContext, Touches, JudgeEnv } from './registry/types';
+export type { ToolDefinition, AnyToolDefinition, Assessment, AssessContext, Touches, JudgeEnv, StepSummary, SummaryField } from './registry/types';
 export type { Finding, Category } from './policy/finding';
 export const createSandbox: SandboxM['createSandbox'] = (...a) => sandboxModule().createSandbox(...a);
 export const bwrapArgs: SandboxM['bwrapArgs'] = (...a) => sandboxModule().bwrapArgs(...a);

@@ -40,6 +40,10 @@ export interface ConfirmRequest {
   sessionKey: string;
   /** The exact permission rule for this step (`exec(npm run test)`), when one can say it: what 'allow-rule' allows. */
   rule?: string;
+  /** What the question shows of the step: its tool's summary from the registry it was judged with (set by plugin-ai's agent). */
+  summary?: import('./registry/types').StepSummary;
+  /** Set on a child agent's question (plugin-ai agent.run): which child asks. */
+  agent?: string;
 }
 
 /** Options of {@link createToolRunner}. */

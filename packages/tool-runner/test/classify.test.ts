@@ -777,7 +777,42 @@ describe('sessionKey', () => {
     ['curl https://a', 'curl https://a'],
     ['rm a.txt', 'rm a.txt'],
     ['npm --prefix x install', 'npm --prefix x install'],
-  ])('%s → %s', (line, key) => {
-    expect(sessionKey(ex(line))).toBe(key);
+  ])('%s → exec %s', (line, key) => {
+    expect(sessionKey(ex(line))).toBe(`exec ${key}`);
+  });
+
+  // Each tool's allowance names that tool: allowing one never allows another's step.
+  test.each([
+    [{ tool: 'fs.edit', path: 'a.txt', old_string: 'x', new_string: 'y' }, 'fs.edit a.txt'],
+    [{ tool: 'fs.write', path: 'a.txt', content: 'x' }, 'fs.write a.txt'],
+    [{ tool: 'fs.read', path: 'a.txt' }, 'fs.read a.txt'],
+    [{ tool: 'proc.start', program: 'npm', args: ['test'] }, 'proc.start npm test'],
+    [{ tool: 'proc.start', program: 'npm', args: ['test'], detach: true }, 'proc.start(detached) npm test'],
+    [{ tool: 'plugin.run', plugin: 'loc', args: [] }, 'plugin.run loc'],
+    [{ tool: 'http.get', url: 'https://example.com/a' }, 'http.get https://example.com'],
+    [{ tool: 'config.json_patch', file: 'a.json', patch: [{ op: 'remove', path: '/a' }] }, 'config.json_patch a.json'],
+  ])('%j → %s', (step, key) => {
+    expect(sessionKey(step as never)).toBe(key);
+  });
+
+  test('every built-in key starts with its own tool name, so no two tools share one', () => {
+    const { builtinRegistry } = require('../src/registry') as typeof import('../src/registry');
+    for (const def of builtinRegistry().tools) {
+      const key = sessionKey({ ...def.example, tool: def.name } as never);
+      expect([def.name, key.split(' ')[0].replace(/\(.*\)$/, '')]).toEqual([def.name, def.name]);
+    }
+    // A program named like a tool is still an exec step, and an exec and a proc.start of one command differ.
+    expect(sessionKey(ex('fs.write a.txt'))).not.toBe(sessionKey({ tool: 'fs.write', path: 'a.txt', content: '' } as never));
+    expect(sessionKey(ex('npm test'))).not.toBe(sessionKey({ tool: 'proc.start', program: 'npm', args: ['test'] } as never));
+  });
+
+  test('words are quoted as shown: one argument with a space is not two arguments', () => {
+    const one = sessionKey({ tool: 'exec', program: 'rm', args: ['a b'] } as never);
+    const two = sessionKey({ tool: 'exec', program: 'rm', args: ['a', 'b'] } as never);
+    expect([one, two]).toEqual(["exec rm 'a b'", 'exec rm a b']);
+    // A detached marker cannot be spelled by a program's own arguments.
+    expect(sessionKey({ tool: 'proc.start', program: 'sleep', args: ['1'], detach: true } as never)).not.toBe(
+      sessionKey({ tool: 'proc.start', program: '(detached)', args: ['sleep', '1'] } as never),
+    );
   });
 });

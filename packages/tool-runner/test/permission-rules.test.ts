@@ -171,7 +171,7 @@ describe('permission rules in the runner: deny > ask > allow > the rules\' level
     await runner.run(ex('npm test'));
     await runner.run(ex('npm test'));
     await runner.run(ex('git status'));
-    expect(asked).toEqual(['npm test', 'npm test', 'git status']);
+    expect(asked).toEqual(['exec npm test', 'exec npm test', 'exec git status']);
   });
 
   test('malformed rules are not applied and are reported', () => {

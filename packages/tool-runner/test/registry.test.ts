@@ -136,3 +136,17 @@ describe('run() reuses the judgement judge() just made of the same step object, 
     expect(state.assessed).toBe(6);
   });
 });
+
+test('every built-in tool says what its question shows: a title and its own fields, from the step alone', () => {
+  const { builtinRegistry } = require('../src/registry') as typeof import('../src/registry');
+  for (const def of builtinRegistry().tools) {
+    const step = builtinRegistry().validate({ ...def.example, tool: def.name });
+    expect([def.name, step.ok]).toEqual([def.name, true]);
+    if (!step.ok) continue;
+    const summary = def.summary?.(step.step);
+    expect([def.name, typeof summary?.title]).toEqual([def.name, 'string']);
+    // A field is one of the step's own arguments, or a fact about one (http.get's host).
+    const own = new Set([...Object.keys(def.input.shape), 'host']);
+    for (const field of summary!.fields) expect([def.name, own.has(field.name)]).toEqual([def.name, true]);
+  }
+});

@@ -100,7 +100,7 @@ describe('running fs steps', () => {
     const { runner, asked } = make([{ action: 'run' }]);
     const r = await runner.run({ tool: 'fs.edit', path: 'a.txt', old_string: 'beta', new_string: 'gamma' });
     expect(asked[0].preview).toContain('-beta\n+gamma');
-    expect(asked[0].sessionKey).toBe('fs.write a.txt');
+    expect(asked[0].sessionKey).toBe('fs.edit a.txt');
     expect(r).toMatchObject({ tool: 'fs.edit', status: 'applied', decision: { level: 'L1', by: 'user' } });
     expect(JSON.stringify(r)).not.toContain('+gamma');
     expect(await fsp.readFile(path.join(world.ws, 'a.txt'), 'utf8')).toBe('alpha\ngamma\n');

@@ -96,7 +96,7 @@ describe('createToolRunner: exec', () => {
   test('L1 asks; decline does not run', async () => {
     const { runner, calls, asked } = fakeRunner([{ action: 'decline', reason: 'not now' }]);
     const r = await runner.run(ex('npm install'));
-    expect(asked[0]).toMatchObject({ id: 'cmd_001', sessionKey: 'npm install', decision: { level: 'L1' } });
+    expect(asked[0]).toMatchObject({ id: 'cmd_001', sessionKey: 'exec npm install', decision: { level: 'L1' } });
     expect(calls).toHaveLength(0);
     expect(r).toMatchObject({ status: 'declined', reason: 'not now', decision: { level: 'L1', by: 'user' } });
   });
@@ -112,7 +112,7 @@ describe('createToolRunner: exec', () => {
   test('allow-session allows exactly program + subcommand, never an L2 variant', async () => {
     const { runner, calls, asked } = fakeRunner([{ action: 'allow-session' }, { action: 'decline' }]);
     await runner.run(ex('git commit -m x'));
-    expect(runner.sessionAllowances).toEqual(['git commit']);
+    expect(runner.sessionAllowances).toEqual(['exec git commit']);
     const again = await runner.run(ex('git commit -m y'));
     expect(again).toMatchObject({ exitCode: 0, decision: { level: 'L0', by: 'user' } });
     expect(runner.judge(ex('git commit -m z')).rules.map((r) => r.id)).toContain('session.allowed');
@@ -144,7 +144,7 @@ describe('createToolRunner: exec', () => {
     expect(calls).toHaveLength(0);
     const second = fakeRunner([{ action: 'edit', step: ex('npm ci') }, { action: 'run' }]);
     expect(await second.runner.run(ex('npm install'))).toMatchObject({ program: 'npm', args: ['ci'], exitCode: 0 });
-    expect(second.asked.map((q) => q.sessionKey)).toEqual(['npm install', 'npm ci']);
+    expect(second.asked.map((q) => q.sessionKey)).toEqual(['exec npm install', 'exec npm ci']);
     const third = fakeRunner([{ action: 'edit', step: ex('ls') }]);
     expect(await third.runner.run(ex('npm install'))).toMatchObject({ program: 'ls', decision: { level: 'L0', by: 'policy' } });
     expect(third.asked).toHaveLength(1);

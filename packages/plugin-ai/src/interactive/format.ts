@@ -28,8 +28,8 @@ export function decidingRules(decision: Decision, max = 2): Rule[] {
 }
 
 /** A step as shown before it runs: the command, its level, and the rule that decided it. */
-export function formatStep(step: Step, decision: Decision, theme: Theme, lang: Lang): string[] {
-  const lines = [`${theme.bold('●')} ${levelBadge(decision.level, theme)} ${theme.bold(describeStep(step))}`];
+export function formatStep(step: Step, decision: Decision, theme: Theme, lang: Lang, label?: string): string[] {
+  const lines = [`${theme.bold('●')} ${levelBadge(decision.level, theme)} ${theme.bold(label ?? describeStep(step))}`];
   for (const rule of decidingRules(decision)) lines.push(theme.dim(`  ${ts(lang, 'rule', { id: rule.id, reason: rule.reason })}`));
   return lines;
 }
@@ -60,6 +60,10 @@ export function formatResult(
   totalLines?: number,
 ): string[] {
   const lines: string[] = [];
+  if (result.blockedBy === 'hook') {
+    lines.push(`  ${theme.red('⎿')} ${theme.red(t(lang, 'stepBlockedByHook'))}${result.hookReason ? theme.dim(` — ${result.hookReason}`) : ''}`);
+    return lines;
+  }
   if (result.status === 'blocked') {
     lines.push(`  ${theme.red('⎿')} ${theme.red(ts(lang, 'blocked', { level: result.decision.level }))}`);
     // The deciding rule was shown with the step; here: the other reasons, and how to allow it.

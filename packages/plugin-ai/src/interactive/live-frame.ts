@@ -3,9 +3,11 @@
  * notice, then the prompt (or the open question) and the status line. Pure. */
 import type { Lang } from '../i18n';
 import type { ConfirmRequest } from '../runner-types';
-import { describeStep, formatElapsed, formatTokens, outputLines, tail, TAIL_LINES } from './format';
+import { formatElapsed, formatTokens, outputLines, tail, TAIL_LINES } from './format';
 import { layoutInput } from './line-editor';
-import type { QuestionState } from './question';
+import { keyHints, type QuestionState } from './question';
+import { shownTitle, summaryLines } from './question-summary';
+import { stepSummary } from '../step-label';
 import { ts } from './strings';
 import type { LiveFrame } from './terminal';
 import type { Theme } from './theme';
@@ -82,11 +84,13 @@ export function buildFrame(view: LiveView, theme: Theme, lang: Lang): LiveFrame 
 
   if (view.question) {
     const start = lines.length;
-    lines.push(...questionLines(view.question, theme, lang));
+    // The choices and keys always fit: the summary gets the rows left above them.
+    const question = questionParts(view.question, theme, lang, width, Math.max(3, view.rows - lines.length - view.question.state.choices.length - 4));
+    lines.push(...question.lines);
     const editing = view.question.state.editing;
     if (!editing) return { lines };
     const col = stringWidth(PROMPT) + stringWidth(editing.text.slice(0, editing.cursor));
-    return { lines, cursor: { line: start + 1, col } };
+    return { lines, cursor: { line: start + question.editLine, col } };
   }
 
   lines.push(theme.dim('─'.repeat(Math.max(10, width))));
@@ -108,23 +112,37 @@ export function buildFrame(view: LiveView, theme: Theme, lang: Lang): LiveFrame 
   return { lines, cursor: { line: inputStart + cursorRow, col: layout.cursorCol } };
 }
 
-/** The confirm question: title with the command, the choices (or the edit line), the keys. */
-export function questionLines(question: QuestionView, theme: Theme, lang: Lang): string[] {
+/**
+ * The confirm question: title with what runs, the step's summary (its tool's own: arguments,
+ * for MCP the server and its hints), the choices (or the edit line), the keys of those choices.
+ * The same lines on the live screen and the plain prompt.
+ */
+export function questionLines(question: QuestionView, theme: Theme, lang: Lang, width = 0): string[] {
+  return questionParts(question, theme, lang, width).lines;
+}
+
+function questionParts(question: QuestionView, theme: Theme, lang: Lang, width: number, maxSummary = Infinity): { lines: string[]; editLine: number } {
   const { request, state } = question;
+  const summary = request.summary ?? stepSummary(request.step);
+  const fit = (line: string) => (width > 0 ? truncateWidth(line, width - 1) : line);
   const lines = [
-    theme.bold(theme.yellow(ts(lang, 'confirmTitle', { level: request.decision.level }))) + '  ' + theme.bold(describeStep(request.step)),
+    theme.bold(theme.yellow(ts(lang, 'confirmTitle', { level: request.decision.level }))) + '  ' + theme.bold(shownTitle(summary.title)),
   ];
+  let facts = summaryLines(summary, lang);
+  if (facts.length > maxSummary) facts = [...facts.slice(0, maxSummary - 1), ts(lang, 'summaryMoreLines', { n: facts.length - maxSummary + 1 })];
+  for (const line of facts) lines.push(theme.dim(fit(`  ${line}`)));
+  const editLine = lines.length;
   if (state.editing) {
     lines.push(`${theme.cyan(PROMPT)}${state.editing.text}`);
     if (state.error) lines.push(theme.red(ts(lang, state.error === 'empty' ? 'editEmpty' : 'editUnbalanced')));
     lines.push(theme.dim(ts(lang, 'editKeys')));
-    return lines;
+    return { lines, editLine };
   }
   state.choices.forEach((choice, i) => {
     const text = `${i + 1}. ${ts(lang, `choice_${choice}`, { key: request.sessionKey, rule: request.rule ?? '' })}`;
     lines.push(i === state.index ? theme.cyan(`❯ ${text}`) : `  ${text}`);
   });
   // The keys line appears once the question takes keys.
-  lines.push(theme.dim(question.ready ? ts(lang, 'confirmKeys') : '…'));
-  return lines;
+  lines.push(theme.dim(question.ready ? ts(lang, 'confirmKeys', keyHints(state.choices)) : '…'));
+  return { lines, editLine };
 }

@@ -23,6 +23,15 @@ export type QuestionOutcome = { choice: Exclude<Choice, 'edit'> } | { edited: st
 const HOTKEYS: Record<string, Choice> = { y: 'run', a: 'allow-session', d: 'allow-always', p: 'allow-project', n: 'decline', e: 'edit' };
 
 /**
+ * The keys of the choices a question offers, for its footer: `{n: 3, letters: 'y/a/n'}`. Made
+ * from the choices shown, in their order, so the footer never names a key that does nothing.
+ */
+export function keyHints(choices: readonly Choice[]): { n: number; letters: string } {
+  const letterOf = (choice: Choice) => Object.keys(HOTKEYS).find((k) => HOTKEYS[k] === choice) ?? '';
+  return { n: choices.length, letters: choices.map(letterOf).filter(Boolean).join('/') };
+}
+
+/**
  * A question; `editable` adds the "edit" choice (exec and plugin.run steps), `rule` the "yes, and
  * don't ask again" one (the step has an exact permission rule).
  */

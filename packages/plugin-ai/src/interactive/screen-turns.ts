@@ -194,8 +194,8 @@ export abstract class ScreenTurns extends ScreenBase {
       case 'step':
         // An interactive plugin gets the terminal itself once it is allowed to run.
         if (event.decision.rules.some((r) => r.id === 'plugin.interactive')) this.handedOver = { id: event.id, suspended: false };
-        this.print(formatStep(event.step, event.decision, this.theme, this.lang).join('\n'));
-        this.phase = { kind: 'running', id: event.id, label: describeStep(event.step) };
+        this.print(formatStep(event.step, event.decision, this.theme, this.lang, event.label).join('\n'));
+        this.phase = { kind: 'running', id: event.id, label: event.label ?? describeStep(event.step) };
         this.resetOutput();
         break;
       case 'output':

@@ -10,7 +10,7 @@
  * description and argument schema into the context when the model needs it.
  */
 import { z } from 'zod';
-import type { AnyToolDefinition } from '@holic512/tool-runner';
+import type { AnyToolDefinition, StepSummary } from '@holic512/tool-runner';
 import type { McpManager, McpServerState, McpToolInfo } from './manager';
 
 /** The registry name of an MCP tool; undefined when the tool's name cannot be one. */
@@ -28,6 +28,19 @@ type CallInput = z.infer<typeof ArgumentsInput>;
 const NO_TOUCH = { read: [], write: [], network: [], exec: [] };
 /** At most this much of a schema goes to the model. */
 const MAX_SCHEMA_CHARS = 12_000;
+
+/** The server's own hints about a tool (MCP annotations), only those it gave as booleans. */
+export function mcpHints(annotations: McpToolInfo['annotations']): NonNullable<StepSummary['hints']> {
+  const hints: NonNullable<StepSummary['hints']> = {};
+  const take = (key: keyof typeof hints, value: unknown) => {
+    if (typeof value === 'boolean') hints[key] = value;
+  };
+  take('readOnly', annotations.readOnlyHint);
+  take('destructive', annotations.destructiveHint);
+  take('idempotent', annotations.idempotentHint);
+  take('openWorld', annotations.openWorldHint);
+  return hints;
+}
 
 function preview(args: Record<string, unknown>): string {
   const text = JSON.stringify(args);
@@ -65,6 +78,14 @@ export function mcpToolDefinition(manager: McpManager, info: McpToolInfo, host?:
     },
     approvalKey: () => name,
     digest: (s: CallInput) => `${name} ${preview(s.arguments)}`,
+    // The question shows the server, the tool, every argument and what the server says of it
+    // (its annotations as it lists them now): the name alone says nothing of what will happen.
+    summary: (s: CallInput): StepSummary => ({
+      title: name,
+      origin: { server: info.server, tool: info.name },
+      fields: Object.entries(s.arguments).map(([field, value]) => ({ name: field, value })),
+      hints: mcpHints(manager.tool(info.server, info.name)?.info.annotations ?? info.annotations),
+    }),
     execute: async (s: CallInput, ctx: { id: string; decision: unknown; signal?: AbortSignal }) => {
       const out = await manager.call(info.server, info.name, s.arguments, ctx.signal);
       return {

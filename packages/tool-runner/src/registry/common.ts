@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Touches } from './types';
+import type { SummaryField, Touches } from './types';
 
 /** `requires`: advice from the model. It can raise a level, never lower it. */
 export const RequiresSchema = z
@@ -27,6 +27,13 @@ export function touches(parts: Partial<Touches> = {}): Touches {
 /** Quote a word for display the way a shell would read it back, so what is shown is what runs. */
 export function showWord(word: string): string {
   return word === '' || /[\s'"\\]/.test(word) ? `'${word.replace(/'/g, `'\\''`)}'` : word;
+}
+
+/** A summary's fields from the step's own argument names, leaving out the absent ones (undefined, null, false, ''). */
+export function presentFields(values: Record<string, unknown>): SummaryField[] {
+  return Object.entries(values)
+    .filter(([, v]) => v !== undefined && v !== null && v !== false && v !== '')
+    .map(([name, value]) => ({ name, value }));
 }
 
 /** `program arg …` as shown to people. */

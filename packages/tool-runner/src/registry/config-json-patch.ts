@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JsonPatchStep } from '../types';
+import type { JsonPatchStep, PatchOp as PatchOpStep } from '../types';
 import { nonBlank, RequiresSchema, touches } from './common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
@@ -15,6 +15,13 @@ const PatchOp = z
     from: z.string().optional(),
   })
   .passthrough();
+
+/** One operation as a line: `replace /a/b = true`, `move /a -> /b`, `remove /x`. */
+function opLine(op: PatchOpStep): string {
+  const from = op.from !== undefined ? ` <- ${op.from}` : '';
+  const value = 'value' in op && op.op !== 'remove' && op.op !== 'unset' ? ` = ${JSON.stringify(op.value) ?? 'undefined'}` : '';
+  return `${op.op} ${op.path}${from}${value}`;
+}
 
 const input = z.object({
   file: nonBlank('file'),
@@ -39,5 +46,6 @@ export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
   },
   approvalKey: (s) => `config.json_patch ${s.file}`,
   digest: (s) => `json_patch ${s.file} (${s.patch.length} op${s.patch.length === 1 ? '' : 's'})`,
+  summary: (s) => ({ title: `config.json_patch ${s.file}`, fields: [{ name: 'file', value: s.file }, { name: 'patch', value: s.patch.map(opLine).join('\n'), text: true }] }),
   execute: (s, ctx) => modJsonPatchTool().runJsonPatch(s, ctx),
 };

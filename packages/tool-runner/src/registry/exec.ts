@@ -2,7 +2,7 @@ import * as path from 'path';
 import { z } from 'zod';
 import { finding, type JudgeCtx } from '../policy/finding';
 import type { ExecStep } from '../types';
-import { argList, commandLine, cwdField, RequiresSchema, touches } from './common';
+import { argList, commandLine, cwdField, presentFields, RequiresSchema, touches } from './common';
 import type { AssessContext, Assessment, ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
@@ -22,10 +22,11 @@ const GIT_VALUED_GLOBALS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--n
 /**
  * What 'allow for this session' allows for a command: `program subcommand` for programs with
  * subcommands (`git commit`, `npm test`), otherwise the exact command line. Never wider than
- * what was shown.
+ * what was shown. Words are quoted as shown (`rm 'a b'` is not `rm a b`); the tool puts its
+ * own name in front.
  */
 export function commandKey(program: string, args: readonly string[]): string {
-  if (!SUBCOMMAND_PROGRAMS.has(program)) return [program, ...args].join(' ');
+  if (!SUBCOMMAND_PROGRAMS.has(program)) return commandLine(program, args);
   let i = 0;
   if (program === 'git') {
     while (i < args.length && args[i].startsWith('-')) i += GIT_VALUED_GLOBALS.has(args[i]) ? 2 : 1;
@@ -35,8 +36,8 @@ export function commandKey(program: string, args: readonly string[]): string {
   // Options before the subcommand (`git -C other commit`, `npm --prefix x install`) are part
   // of what was allowed; for programs other than git, whose options may take values we do
   // not know, the whole line is the key then.
-  if (i > 0 && program !== 'git') return [program, ...args].join(' ');
-  return [program, ...args.slice(0, i + 1)].join(' ');
+  if (i > 0 && program !== 'git') return commandLine(program, args);
+  return commandLine(program, args.slice(0, i + 1));
 }
 
 /** Editable words of a step that runs a program: the program and its arguments. */
@@ -90,7 +91,8 @@ export const execTool: ToolDefinition<ExecStep> = {
   words: programWords<ExecStep>(),
   permission: { arg: 'words', subject: (s) => ({ kind: 'command', words: [s.program, ...(s.args ?? [])] }) },
   assess: (s, ctx) => assessCommand(s.program, s.args ?? [], s.cwd, ctx),
-  approvalKey: (s) => commandKey(s.program, s.args ?? []),
+  approvalKey: (s) => `exec ${commandKey(s.program, s.args ?? [])}`,
   digest: (s) => commandLine(s.program, s.args ?? []),
+  summary: (s) => ({ title: commandLine(s.program, s.args ?? []), fields: presentFields({ cwd: s.cwd, timeoutMs: s.timeoutMs }) }),
   execute: (s, ctx) => modExecTool().runExec(s, ctx),
 };

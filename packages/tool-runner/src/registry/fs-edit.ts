@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FsEditStep } from '../tool-steps';
-import { nonBlank, RequiresSchema, showWord, touches } from './common';
+import { nonBlank, presentFields, RequiresSchema, showWord, touches } from './common';
 import { fsJudgeContext, judgedTarget, pathCharFindings, workspaceRelative } from './fs-common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
@@ -34,7 +34,15 @@ export const fsEditTool: ToolDefinition<FsEditStep> = {
     const findings = [...pathCharFindings(s.path), ...fsWriteFindings({ workspace, home: ctx.home, slothtoolHome: ctx.slothtoolHome, target, readState: ctx.readState }, 'fs.edit')];
     return { findings, touches: touches({ read: [target.real], write: [target.real] }) };
   },
-  approvalKey: (s) => `fs.write ${s.path}`,
+  approvalKey: (s) => `fs.edit ${s.path}`,
   digest: (s) => `edit ${showWord(s.path)}${s.replace_all ? ' (all)' : ''}`,
+  summary: (s) => ({
+    title: `fs.edit ${showWord(s.path)}`,
+    fields: [
+      ...presentFields({ path: s.path, replace_all: s.replace_all }),
+      { name: 'old_string', value: s.old_string, text: true },
+      { name: 'new_string', value: s.new_string, text: true },
+    ],
+  }),
   execute: (s, ctx) => modFsEdit().runFsEdit(s, ctx as never) as never,
 };

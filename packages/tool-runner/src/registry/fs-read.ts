@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FsReadStep } from '../tool-steps';
-import { nonBlank, RequiresSchema, showWord, touches } from './common';
+import { nonBlank, presentFields, RequiresSchema, showWord, touches } from './common';
 import { fsJudgeContext, judgedTarget, pathCharFindings, workspaceRelative } from './fs-common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
@@ -35,5 +35,6 @@ export const fsReadTool: ToolDefinition<FsReadStep> = {
   },
   approvalKey: (s) => `fs.read ${s.path}`,
   digest: (s) => `read ${showWord(s.path)}${s.offset || s.limit ? ` (lines ${s.offset ?? 1}+${s.limit ? `, ${s.limit}` : ''})` : ''}`,
+  summary: (s) => ({ title: `fs.read ${showWord(s.path)}`, fields: presentFields({ path: s.path, offset: s.offset, limit: s.limit }) }),
   execute: (s, ctx) => modFsRead().runFsRead(s, ctx as never),
 };

@@ -33,5 +33,6 @@ export const fsWriteTool: ToolDefinition<FsWriteStep> = {
   },
   approvalKey: (s) => `fs.write ${s.path}`,
   digest: (s) => `write ${showWord(s.path)}`,
+  summary: (s) => ({ title: `fs.write ${showWord(s.path)}`, fields: [{ name: 'path', value: s.path }, { name: 'content', value: s.content, text: true }] }),
   execute: (s, ctx) => modFsEdit().runFsWrite(s, ctx as never) as never,
 };

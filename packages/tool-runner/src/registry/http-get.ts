@@ -44,5 +44,6 @@ export const httpGetTool: ToolDefinition<HttpGetStep> = {
     }
   },
   digest: (s) => `GET ${s.url}`,
+  summary: (s) => ({ title: `http.get ${s.url}`, fields: [{ name: 'url', value: s.url }, ...(host(s.url) ? [{ name: 'host', value: host(s.url) }] : [])] }),
   execute: (s, ctx) => modHttpGet().runHttpGet(s, ctx as never),
 };

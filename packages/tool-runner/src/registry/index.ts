@@ -66,6 +66,7 @@ function check(def: AnyToolDefinition): void {
   for (const key of ['assess', 'approvalKey', 'digest', 'execute'] as const) {
     if (typeof def[key] !== 'function') throw new TypeError(`tool ${def.name}: ${key} must be a function`);
   }
+  if (def.summary !== undefined && typeof def.summary !== 'function') throw new TypeError(`tool ${def.name}: summary must be a function when given`);
   if (!(def.input instanceof z.ZodObject)) throw new TypeError(`tool ${def.name}: input must be a zod object schema`);
   if (typeof def.description?.en !== 'string' || typeof def.description?.zh !== 'string') throw new TypeError(`tool ${def.name}: description needs zh and en`);
 }

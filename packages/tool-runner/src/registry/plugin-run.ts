@@ -36,6 +36,7 @@ export const pluginRunTool: ToolDefinition<PluginRunStep> = {
   },
   approvalKey: (s) => `plugin.run ${s.plugin}`,
   digest: (s) => commandLine('plugin', [s.plugin, ...(s.args ?? [])]),
+  summary: (s) => ({ title: `plugin.run ${commandLine(s.plugin, s.args ?? [])}`, fields: [{ name: 'plugin', value: s.plugin }, { name: 'args', value: s.args ?? [] }] }),
   alwaysConfirm: (s, env) => modPluginRunTool().readPluginInfo(env.registry, s.plugin, env.deps.readFileSync)?.interactive === true,
   execute: (s, ctx) => modPluginRunTool().runPluginRun(s, ctx),
 };

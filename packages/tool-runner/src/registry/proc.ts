@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { finding } from '../policy/finding';
 import type { ProcKillStep, ProcStartStep, ProcStatusStep } from '../tool-steps';
-import { argList, commandLine, cwdField, nonBlank, RequiresSchema, touches } from './common';
+import { argList, commandLine, cwdField, nonBlank, presentFields, RequiresSchema, touches } from './common';
 import { assessCommand, commandKey, programWords } from './exec';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
@@ -29,8 +29,10 @@ export const procStartTool: ToolDefinition<ProcStartStep> = {
     const background = s.detach ? finding('proc.detach', 'L1') : finding('proc.background', 'L0');
     return { ...judged, findings: [...judged.findings, background] };
   },
-  approvalKey: (s) => `${s.detach ? 'detach ' : ''}${commandKey(s.program, s.args ?? [])}`,
+  // A detached process is a key of its own: allowing one never allows the other.
+  approvalKey: (s) => `proc.start${s.detach ? '(detached)' : ''} ${commandKey(s.program, s.args ?? [])}`,
   digest: (s) => `start ${commandLine(s.program, s.args ?? [])}${s.detach ? ' (detached)' : ''}`,
+  summary: (s) => ({ title: `proc.start ${commandLine(s.program, s.args ?? [])}`, fields: presentFields({ cwd: s.cwd, detach: s.detach }) }),
   execute: (s, ctx) => modProcSteps().runProcStart(s, ctx as never),
 };
 
@@ -46,6 +48,7 @@ export const procStatusTool: ToolDefinition<ProcStatusStep> = {
   assess: () => ({ findings: [finding('proc.status', 'L0')], touches: touches() }),
   approvalKey: () => 'proc.status',
   digest: (s) => `status ${s.proc_id}${s.wait_ms ? ` (wait ${s.wait_ms} ms)` : ''}`,
+  summary: (s) => ({ title: `proc.status ${s.proc_id}`, fields: presentFields({ wait_ms: s.wait_ms }) }),
   execute: (s, ctx) => modProcSteps().runProcStatus(s, ctx as never),
 };
 
@@ -61,5 +64,6 @@ export const procKillTool: ToolDefinition<ProcKillStep> = {
   assess: () => ({ findings: [finding('proc.kill', 'L0')], touches: touches() }),
   approvalKey: () => 'proc.kill',
   digest: (s) => `kill ${s.proc_id}`,
+  summary: (s) => ({ title: `proc.kill ${s.proc_id}`, fields: [] }),
   execute: (s, ctx) => modProcSteps().runProcKill(s, ctx as never),
 };

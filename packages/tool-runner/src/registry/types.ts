@@ -35,6 +35,29 @@ export interface JudgeEnv {
   allowedRoots(): string[];
 }
 
+/** One fact of a step's summary: an argument by its own name (`path`, `content`), or what it amounts to. */
+export interface SummaryField {
+  name: string;
+  /** Shown as given (strings quoted, others as JSON), redacted and cut with a count of what was cut. */
+  value: unknown;
+  /** A long text (file contents, old/new text, patch operations): its size, then its first lines. */
+  text?: boolean;
+}
+
+/**
+ * What a step will do, for the question that asks about it: a title line and the step's facts.
+ * Built from the step alone (pure); the question redacts and cuts the values when it shows them.
+ */
+export interface StepSummary {
+  /** One line naming what runs: the command line, `fs.edit src/a.ts`, `mcp.files.write_file`. */
+  title: string;
+  fields: SummaryField[];
+  /** An MCP tool: its server and its own name there. */
+  origin?: { server: string; tool: string };
+  /** What the tool's server says of it (MCP annotations), unchecked; an absent hint is unknown. */
+  hints?: { readOnly?: boolean; destructive?: boolean; idempotent?: boolean; openWorld?: boolean };
+}
+
 /**
  * One tool: its name, what it is for (zh and en), the zod schema of its input (the only schema
  * of it anywhere; the JSON Schema for native tool calls and MCP is generated from it), a pure
@@ -65,10 +88,16 @@ export interface ToolDefinition<I extends object = Record<string, unknown>> {
   judgeContext?(input: I, env: JudgeEnv): Partial<AssessContext>;
   /** Pure: the rules that fire for this input and what it touches. */
   assess(input: I, ctx: AssessContext): Assessment;
-  /** What 'allow for this session' allows: never wider than what the user was shown. */
+  /**
+   * What 'allow for this session' allows: never wider than what the user was shown. It starts
+   * with the tool's own name (`fs.edit src/a.ts`, `exec git commit`), or the name and a
+   * qualifier in parentheses (`proc.start(detached) …`), so one tool's allowance never covers another's.
+   */
   approvalKey(input: I): string;
   /** One line for people: `git status`, `read src/a.ts (lines 10+5)`. */
   digest(input: I): string;
+  /** What the question about this step shows; without it, the digest alone. */
+  summary?(input: I): StepSummary;
   /** Ask every time, even when the session allows this key. */
   alwaysConfirm?(input: I, env: Pick<JudgeEnv, 'registry' | 'deps'>): boolean;
   execute(input: I, ctx: ToolContext): Promise<ToolResult>;
