@@ -34,17 +34,20 @@ export function toMessages(core: AgentCore, pending: Pending[]): ChatMessage[] {
   }));
 }
 
-export function addUsage(core: AgentCore, usage: Usage, turn: UsageTotals): void {
-  for (const u of [turn, core.total]) {
-    u.input_tokens += usage.input_tokens;
-    u.output_tokens += usage.output_tokens;
-    if (usage.cached_tokens) u.cached_tokens = (u.cached_tokens ?? 0) + usage.cached_tokens;
-    if (usage.cost !== undefined && (!u.currency || u.currency === usage.currency)) {
-      u.cost = (u.cost ?? 0) + usage.cost;
-      u.currency = usage.currency;
-    }
-    u.calls++;
+/** Add `usage` (of `calls` model calls) to the totals `u`; money only in one currency. */
+export function sumUsage(u: UsageTotals, usage: Usage, calls: number): void {
+  u.input_tokens += usage.input_tokens;
+  u.output_tokens += usage.output_tokens;
+  if (usage.cached_tokens) u.cached_tokens = (u.cached_tokens ?? 0) + usage.cached_tokens;
+  if (usage.cost !== undefined && (!u.currency || u.currency === usage.currency)) {
+    u.cost = (u.cost ?? 0) + usage.cost;
+    u.currency = usage.currency;
   }
+  u.calls += calls;
+}
+
+export function addUsage(core: AgentCore, usage: Usage, turn: UsageTotals): void {
+  for (const u of [turn, core.total]) sumUsage(u, usage, 1);
   record(core, { t: 'usage', at: at(core), ...usage });
   emit(core, { type: 'usage', call: usage, turn: { ...turn }, total: { ...core.total } });
 }

@@ -23,6 +23,8 @@ export interface ConfirmRequest {
   sessionKey: string;
   /** The exact permission rule for this step (tool-runner ≥ permission rules), when one can be given. */
   rule?: string;
+  /** Set on a child agent's question (agent.run): which child asks. */
+  agent?: string;
 }
 
 export type ConfirmFn = (request: ConfirmRequest) => Promise<ConfirmAnswer>;

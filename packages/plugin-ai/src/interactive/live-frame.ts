@@ -109,10 +109,15 @@ export function buildFrame(view: LiveView, theme: Theme, lang: Lang): LiveFrame 
 }
 
 /** The confirm question: title with the command, the choices (or the edit line), the keys. */
+function agentLabel(request: { agent?: string }, theme: Theme): string {
+  return request.agent ? theme.cyan(`[${request.agent}] `) : '';
+}
+
 export function questionLines(question: QuestionView, theme: Theme, lang: Lang): string[] {
   const { request, state } = question;
   const lines = [
-    theme.bold(theme.yellow(ts(lang, 'confirmTitle', { level: request.decision.level }))) + '  ' + theme.bold(describeStep(request.step)),
+    // A child agent's question (agent.run) says whose it is.
+    theme.bold(theme.yellow(ts(lang, 'confirmTitle', { level: request.decision.level }))) + '  ' + agentLabel(request, theme) + theme.bold(describeStep(request.step)),
   ];
   if (state.editing) {
     lines.push(`${theme.cyan(PROMPT)}${state.editing.text}`);
