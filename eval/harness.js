@@ -118,8 +118,10 @@ async function runEval(options = {}) {
       for (let n = 1; n <= (options.runs || 1); n++) {
         const { dir, ctx } = await prepare(task, work, n);
         if (server) {
-          const replies = [...(options.scripted === 'good' ? task.good(ctx) : task.bad ? task.bad(ctx) : [{ json: { type: 'chat', message: 'Done.' } }])];
-          server.setHandler(() => replies.shift() || { json: { type: 'chat', message: '(the script ran out)' } });
+          const script = options.scripted === 'good' ? task.good(ctx) : task.bad ? task.bad(ctx) : [{ json: { type: 'chat', message: 'Done.' } }];
+          // A list is answered in order; a function answers each request (several agents at once).
+          const replies = typeof script === 'function' ? [] : [...script];
+          server.setHandler(typeof script === 'function' ? script : () => replies.shift() || { json: { type: 'chat', message: '(the script ran out)' } });
         }
         const result = await runAi(task.prompt, dir, env, options.scripted ? 60000 : 600000);
         const final = result.events.find((e) => e.type === 'final');

@@ -274,6 +274,35 @@ const tasks = [
     check: (_dir, run) => says(run, /\b4\b/, '4'),
     good: () => [cmd('count', exec('git', 'rev-list', '--count', 'HEAD')), chat('There are 4 commits.')],
   },
+  {
+    id: 'split-between-agents',
+    prompt: 'Use two helper agents (agent.run), one for the api folder and one for the web folder, to find the file in each folder that contains a TODO. Report both files.',
+    setup: (dir) =>
+      files(dir, {
+        'api/routes.js': 'module.exports = [];\n',
+        'api/auth.js': '// TODO: expire sessions\nmodule.exports = {};\n',
+        'web/index.js': '// TODO: dark mode\n',
+        'web/style.js': 'module.exports = {};\n',
+      }),
+    check(_dir, run) {
+      const children = run.results.filter((r) => r.tool === 'agent.run' && r.outcome === 'answered');
+      if (children.length < 2) return verdict(false, `${children.length} helper agent(s) answered (expected 2)`);
+      return says(run, /api\/auth\.js[\s\S]*web\/index\.js|web\/index\.js[\s\S]*api\/auth\.js/, 'api/auth.js and web/index.js');
+    },
+    // Requests come from the parent and from two children at once: answered by who asks.
+    good: () => (request) => {
+      const messages = request.body.messages;
+      const results = messages.filter((m) => m.role === 'user' && m.content.startsWith('{"_event":"tool_result"')).map((m) => JSON.parse(m.content));
+      const child = messages.some((m) => m.role === 'system' && m.content.includes('You are a helper agent started by another agent'));
+      if (child) {
+        const folder = messages.find((m) => m.role === 'user').content.includes('web') ? 'web' : 'api';
+        if (!results.length) return cmd('search', exec('grep', '-rl', 'TODO', folder));
+        return chat(`The TODO is in ${results[0].stdoutTail.trim()}.`);
+      }
+      if (!results.length) return cmd('split', { tool: 'agent.run', task: 'Which file in the api folder contains a TODO?' }, { tool: 'agent.run', task: 'Which file in the web folder contains a TODO?' });
+      return chat(results.map((r) => r.answer).join(' '));
+    },
+  },
 ];
 
 module.exports = { tasks, commit, git };
