@@ -143,7 +143,7 @@ export class Agent {
       if (index < 0) return this.cancelled();
       this.queue.splice(index, 1);
       const restore = this.overrideForTurn(options);
-      return runTurn(this.core, [{ kind: 'user', text }], text, options.signal).finally(restore);
+      return runTurn(this.core, [{ kind: 'user', text, ...(options.images?.length ? { images: options.images } : {}) }], text, options.signal).finally(restore);
     });
     this.chain = run.catch(() => undefined);
     return run;

@@ -1,3 +1,4 @@
+import { imageProblemText, isImageProblem, loadImage, type ImageAttachment } from './images';
 import { redact } from '@holic512/shared';
 import type { RunArgs } from './args';
 import type { AgentConfirmFn } from './agent';
@@ -165,6 +166,19 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   }
   const { agent } = app;
   json.limit = app.config.jsonOutputBytes;
+  // Images are read and checked before any request: a missing or unsuitable one stops here.
+  const images: ImageAttachment[] = [];
+  for (const file of args.images ?? []) {
+    const image = loadImage(file, cwd, app.config.images.maxBytes);
+    if (isImageProblem(image)) {
+      const message = imageProblemText(lang, image, cwd, app.config.images.maxBytes);
+      if (args.json) emitJson({ type: 'error', code: 'BAD_IMAGE', message });
+      stderr.write(message + '\n');
+      agent.dispose();
+      return EXIT.usage;
+    }
+    images.push(image);
+  }
   for (const line of startNotices(app, lang)) stderr.write(line + '\n');
   if (args.runMode) {
     const r = agent.setRunMode(args.runMode);
@@ -203,7 +217,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   const onSigint = () => (controller.signal.aborted ? lifetime.stop('SIGINT') : controller.abort());
   process.on('SIGINT', onSigint);
   try {
-    const result = continueOnly ? await agent.continue({ signal: controller.signal }) : await agent.send(prompt, { signal: controller.signal });
+    const result = continueOnly ? await agent.continue({ signal: controller.signal }) : await agent.send(prompt, { signal: controller.signal, ...(images.length ? { images } : {}) });
     if (!args.json) {
       const target = result.outcome === 'answered' ? stdout : stderr;
       const reply = result.reply;

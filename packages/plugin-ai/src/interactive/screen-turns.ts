@@ -22,6 +22,8 @@ import { colorDiff } from './screen-text';
 export abstract class ScreenTurns extends ScreenBase {
   /** `/compact` is running: it prints its own, fuller report of the compaction. */
   private compactCommand = false;
+  /** Images attached (`@shot.png`) for the next message. */
+  protected pendingImages: import('../images').ImageAttachment[] = [];
   /** The id of the interactive plugin step about to run or running on the terminal itself. */
   private handedOver?: { id: string; suspended: boolean };
 
@@ -51,7 +53,9 @@ export abstract class ScreenTurns extends ScreenBase {
     this.preview = '';
     this.streamed = '';
     this.resetOutput();
-    const promise = (text === 'continue' ? agent.continue({ signal: controller.signal }) : agent.send(message, { ...overrides, signal: controller.signal })).then(
+    // Images attached since the last message go with this one.
+    const images = text === 'continue' ? [] : this.pendingImages.splice(0);
+    const promise = (text === 'continue' ? agent.continue({ signal: controller.signal }) : agent.send(message, { ...overrides, ...(images.length ? { images } : {}), signal: controller.signal })).then(
       (result) => ((this.lastTurnUsage = result.usage), this.turnDone(result)),
       (err: unknown) => this.turnFailed(err),
     );
