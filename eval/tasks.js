@@ -8,6 +8,7 @@
 const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
+const { textPng } = require('./png-text');
 
 const cmd = (message, ...commands) => ({ json: { type: 'cmd', message, data: { cwd: null, commands } } });
 const chat = (message) => ({ json: { type: 'chat', message } });
@@ -301,6 +302,24 @@ const tasks = [
       }
       if (!results.length) return cmd('split', { tool: 'agent.run', task: 'Which file in the api folder contains a TODO?' }, { tool: 'agent.run', task: 'Which file in the web folder contains a TODO?' });
       return chat(results.map((r) => r.answer).join(' '));
+    },
+  },
+  {
+    id: 'fix-from-screenshot',
+    prompt: 'The attached screenshot shows a failing check. Fix the bug it points at.',
+    images: ['screenshot.png'],
+    setup(dir) {
+      files(dir, { 'cart.js': 'exports.total = (items) => {\n  let sum = 0;\n  for (let i = 0; i < items.length - 1; i++) sum += items[i].price;\n  return sum;\n};\n' });
+      fs.writeFileSync(path.join(dir, 'screenshot.png'), textPng(['TEST FAILED: TOTAL(ITEMS)', 'ITEMS: 10, 20, 30', 'EXPECTED 60, GOT 30', 'AT CART.JS LINE 3'], 3));
+    },
+    check(dir) {
+      const probe = execFileSync(process.execPath, ['-e', "const c = require('./cart'); console.log(c.total([{price: 10}, {price: 20}, {price: 30}]), c.total([]), c.total([{price: 5}]))"], { cwd: dir, encoding: 'utf8' }).trim();
+      return verdict(probe === '60 0 5', `total() gives ${probe} (expected 60 0 5)`);
+    },
+    // The scripted model fixes it only when the screenshot reached it (an image part in the request).
+    good: () => {
+      const replies = [cmd('look at the code', read('cart.js')), cmd('fix the loop bound', edit('cart.js', 'i < items.length - 1', 'i < items.length')), chat('The loop skipped the last item; total() now sums all of them.')];
+      return (request) => (JSON.stringify(request.body.messages).includes('"image_url"') ? replies.shift() || chat('done') : chat('I see no screenshot.'));
     },
   },
 ];
