@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { AnyToolDefinition } from '@holic512/tool-runner';
+import type { Agent } from './agent';
 import type { AgentConfirmFn } from './agent-core';
 import type { UsageTotals } from './events';
 import type { RunMode } from './runner-types';
@@ -134,4 +135,25 @@ export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
   return out;
+}
+
+/**
+ * Run a child to its answer: in its mode (never freer than the parent's), its progress reported
+ * line by line, its usage counted into the parent's whatever the outcome, disposed at the end.
+ */
+export async function runChildAgent(parent: Agent, child: Agent, task: string, mode: 'plan' | 'default', signal: AbortSignal | undefined, onProgress: (line: string) => void): Promise<ChildOutcome> {
+  const off = child.on((event) => {
+    const line = progressLine(event as Parameters<typeof progressLine>[0]);
+    if (line) onProgress(line);
+  });
+  try {
+    // yolo needs the OS sandbox: a child that cannot have its parent's mode plans.
+    if (!child.setRunMode(childMode(mode, parent.getRunMode())).ok) child.setRunMode('plan');
+    const result = await child.send(task, { signal });
+    return { outcome: result.outcome, answer: result.message, steps: result.steps, usage: child.usage(), ...(result.error ? { error: result.error } : {}) };
+  } finally {
+    off();
+    parent.countUsage(child.usage());
+    child.dispose();
+  }
 }

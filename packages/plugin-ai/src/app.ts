@@ -22,7 +22,7 @@ import { isOwnHome, projectExtras, TrustStore, type ProjectExtras, type TrustSta
 import type { McpSession } from './mcp/session';
 import type { McpConfigProblem } from './mcp/config';
 import { VERSION } from './version';
-import { agentRunTool, childMode, labelledConfirm, progressLine, type ChildSpawner } from './agent-children';
+import { agentRunTool, labelledConfirm, runChildAgent, type ChildSpawner } from './agent-children';
 import { lazy } from '@holic512/shared/lib/lazy';
 import * as path from 'path';
 
@@ -170,24 +170,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   // never builds (nor loads: tool-runner's runner, exec and sandbox load on first use).
   const registryOf = (extra: readonly unknown[]) => (options.createRunner ? undefined : loadToolRunner().createToolRegistry?.(extra));
   const tools = registryOf(parentExtra);
-  const runnerFor =
-    (toolRegistry: StepRunner['tools'] | undefined, extra: readonly unknown[]) =>
-    (confirm: ConfirmFn): StepRunner => {
-      const tr = loadToolRunner();
-      // fs.* steps judge paths against the workspace: the git root of the cwd, or the cwd.
-      const workspace = tr.findWorkspace?.(cwd) ?? cwd;
-      return tr.createToolRunner({
-        policy: policyOf(config, paths.config, projectRules.set, projectRoot),
-        confirm,
-        registry,
-        cwd,
-        workspace,
-        lang: options.lang,
-        env,
-        sandbox: config.sandbox,
-        ...(toolRegistry ? { toolRegistry } : { tools: extra }),
-      });
-    };
+  const runnerFor = runnerFactory({ config, file: paths.config, project: projectRules.set, projectRoot, registry, cwd, lang: options.lang, env });
   const createRunner = options.createRunner ?? runnerFor(tools, parentExtra);
   const agentOptions = { config, cwd, lang: options.lang, mode: options.mode, profile: options.profile, maxAutoSteps: options.maxAutoSteps };
   const agent = new Agent(
@@ -207,7 +190,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const childTools = lazy(() => registryOf(extraTools));
   const childPrompts = lazy(() => prompts(extraTools, CHILD_NOTE));
   const childConfirm = labelledConfirm(options.confirm);
-  const runChild: ChildSpawner['run'] = async (task, mode, label, signal, onProgress) => {
+  const runChild: ChildSpawner['run'] = (task, mode, label, signal, onProgress) => {
     const ownTools = childTools();
     const child = new Agent(
       { ...agentOptions, ...childPrompts(), mode: agent.getMode(), profile: agent.getProfile(), maxAutoSteps: config.agents.maxSteps },
@@ -222,20 +205,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
         now: options.now,
       },
     );
-    const off = child.on((event) => {
-      const line = progressLine(event as Parameters<typeof progressLine>[0]);
-      if (line) onProgress(line);
-    });
-    try {
-      const set = child.setRunMode(childMode(mode, agent.getRunMode()));
-      if (!set.ok) child.setRunMode('plan');
-      const result = await child.send(task, { signal });
-      return { outcome: result.outcome, answer: result.message, steps: result.steps, usage: child.usage(), ...(result.error ? { error: result.error } : {}) };
-    } finally {
-      off();
-      agent.countUsage(child.usage());
-      child.dispose();
-    }
+    return runChildAgent(agent, child, task, mode, signal, onProgress);
   };
   const { commands } = discoverCommands(
     [
@@ -259,6 +229,39 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     mcpProblems: mcp?.problems ?? [],
     llm,
   };
+}
+
+/** What building a step runner needs: the same for the agent and its children (agent.run). */
+interface RunnerContext {
+  config: AiConfig;
+  file: string;
+  project: ProjectRules['set'];
+  projectRoot: string;
+  registry: Registry;
+  cwd: string;
+  lang: Lang;
+  env: NodeJS.ProcessEnv;
+}
+
+/** `createRunner` for a registry (or, without one, the extra tools to build it from). */
+function runnerFactory(c: RunnerContext) {
+  return (toolRegistry: StepRunner['tools'] | undefined, extra: readonly unknown[]) =>
+    (confirm: ConfirmFn): StepRunner => {
+      const tr = loadToolRunner();
+      // fs.* steps judge paths against the workspace: the git root of the cwd, or the cwd.
+      const workspace = tr.findWorkspace?.(c.cwd) ?? c.cwd;
+      return tr.createToolRunner({
+        policy: policyOf(c.config, c.file, c.project, c.projectRoot),
+        confirm,
+        registry: c.registry,
+        cwd: c.cwd,
+        workspace,
+        lang: c.lang,
+        env: c.env,
+        sandbox: c.config.sandbox,
+        ...(toolRegistry ? { toolRegistry } : { tools: extra }),
+      });
+    };
 }
 
 /** What a child agent is told beside the usual system prompt (agent.run). */

@@ -141,7 +141,7 @@ Examples:
   imageNotImage: '{file} is not a PNG, JPEG, GIF or WebP image (judged by its content, not its name).',
   imageTooLarge: 'Image {file} is {size} MB, more than the {max} MB limit. Make it smaller (or raise images.maxBytes in ai.json if your model accepts it).',
   imageEmpty: 'Image {file} is empty.',
-  imageAttached: 'Attached {file} ({size} KB, {w}×{h}, about {tokens} tokens) to the next message.',
+  imageAttached: 'Attached {file} ({size} KB, {w}×{h}, about {tokens, plural, one {# token} other {# tokens}}) to the next message.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -169,7 +169,7 @@ const zh: Record<MessageKey, string> = {
   --continue, -c            恢复在当前目录中的上一次会话
   --approve-l1              不询问直接批准 L1(需确认)步骤;L2 永远不会被批准
   --max-steps <n>           每轮自动执行的步数(默认取配置,3)
-  --image <file>            随提示发送一张图片(png、jpeg、gif、webp);可重复
+  --image <file>            随提示发送一张图片(PNG、JPEG、GIF、WEBP);可重复
   -v, --version             显示版本
   -h, --help                显示本帮助
 

@@ -183,3 +183,32 @@ export function imageProblemText(lang: Lang, problem: ImageProblem, cwd: string,
 export function attachedText(lang: Lang, image: ImageAttachment): string {
   return t(lang, 'imageAttached', { file: image.name, size: Math.max(1, Math.round(image.bytes / 1024)), w: image.width ?? '?', h: image.height ?? '?', tokens: image.tokens });
 }
+
+/**
+ * The images a typed line attaches (`ai -i`): `{text, images}` (text empty when the line only
+ * named an image; a path alone on the line that is no file stays text), or the problem to say.
+ */
+export function attachFromLine(line: string, cwd: string, maxBytes: number): { text: string; images: ImageAttachment[] } | { problem: ImageProblem } {
+  const { refs, text, alone } = imageRefs(line);
+  const images: ImageAttachment[] = [];
+  for (const ref of refs) {
+    const image = loadImage(ref, cwd, maxBytes);
+    if (isImageProblem(image)) {
+      if (alone && image.code === 'missing') return { text: line, images: [] };
+      return { problem: image };
+    }
+    images.push(image);
+  }
+  return { text: refs.length ? text : line, images };
+}
+
+/** The images of `--image` options, or the text of the first that cannot be sent. */
+export function loadImages(files: readonly string[], cwd: string, maxBytes: number, lang: Lang): { images: ImageAttachment[] } | { error: string } {
+  const images: ImageAttachment[] = [];
+  for (const file of files) {
+    const image = loadImage(file, cwd, maxBytes);
+    if (isImageProblem(image)) return { error: imageProblemText(lang, image, cwd, maxBytes) };
+    images.push(image);
+  }
+  return { images };
+}

@@ -4,7 +4,7 @@
  * question.ts); this class routes keys to them and runs commands. What turns print lives in
  * screen-turns.ts, the live region and its state in screen-base.ts. While a turn runs the prompt stays live: typing is kept, Enter queues, /steer redirects.
  */
-import { attachedText, imageProblemText, imageRefs, isImageProblem, loadImage, type ImageAttachment } from '../images';
+import { imageRefs } from '../images';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { AgentConfirmAnswer } from '../agent';
@@ -317,30 +317,6 @@ export class Screen extends ScreenTurns {
         this.refreshContextFill();
         this.render();
       });
-  }
-
-  /**
-   * Attach the images a typed line names to the next message: the text to send (empty when the
-   * line only named an image), or undefined when an image could not be attached (said why). A
-   * path alone on the line that is no file is just text.
-   */
-  private attachImages(text: string): string | undefined {
-    const { refs, text: rest, alone } = imageRefs(text);
-    if (!refs.length) return text;
-    const maxBytes = this.app!.config.images.maxBytes;
-    const loaded: ImageAttachment[] = [];
-    for (const ref of refs) {
-      const image = loadImage(ref, this.options.cwd, maxBytes);
-      if (isImageProblem(image)) {
-        if (alone && image.code === 'missing') return text;
-        this.print(this.theme.red(imageProblemText(this.lang, image, this.options.cwd, maxBytes)));
-        return undefined;
-      }
-      loaded.push(image);
-    }
-    for (const image of loaded) this.print(this.theme.dim(attachedText(this.lang, image)));
-    this.pendingImages.push(...loaded);
-    return rest;
   }
 
   private async command(name: CommandName, arg: string): Promise<void> {
