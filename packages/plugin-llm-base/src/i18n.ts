@@ -275,7 +275,7 @@ const en: typeof zh = {
   chkJsonFallback: 'the model did not answer with a JSON object',
   chkJsonFail: 'the call failed: {code} {detail}',
   fixJson: 'use a stronger low model, or set --json-mode response_format',
-  noVision: 'Profile {profile} uses {model}, which does not accept images (found by probe on {date}). Use a model that does: slothtool llm-base config update {profile} --low-model <vision model>, then slothtool llm-base probe {profile}',
+  noVision: 'The model of profile {profile} ({model}) does not accept images (found by probe on {date}). Use a model that does: slothtool llm-base config update {profile} --low-model <vision model>, then slothtool llm-base probe {profile}',
   probeVisionOk: 'read a small image correctly ({answer})',
   probeVisionWrong: 'did not read the image (answered: {answer})',
 };
