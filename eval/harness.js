@@ -46,10 +46,11 @@ function userProfile(name, env) {
 }
 
 /** Run `ai -p` for one task; resolves with its events and wall time. */
-function runAi(prompt, cwd, env, timeoutMs) {
+function runAi(prompt, cwd, env, timeoutMs, images = []) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [AI_BIN, '-p', prompt, '--json', '--approve-l1', '--max-steps', String(MAX_STEPS)], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = [AI_BIN, '-p', prompt, '--json', '--approve-l1', '--max-steps', String(MAX_STEPS), ...images.flatMap((file) => ['--image', file])];
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -118,10 +119,12 @@ async function runEval(options = {}) {
       for (let n = 1; n <= (options.runs || 1); n++) {
         const { dir, ctx } = await prepare(task, work, n);
         if (server) {
-          const replies = [...(options.scripted === 'good' ? task.good(ctx) : task.bad ? task.bad(ctx) : [{ json: { type: 'chat', message: 'Done.' } }])];
-          server.setHandler(() => replies.shift() || { json: { type: 'chat', message: '(the script ran out)' } });
+          const script = options.scripted === 'good' ? task.good(ctx) : task.bad ? task.bad(ctx) : [{ json: { type: 'chat', message: 'Done.' } }];
+          // A list is answered in order; a function answers each request (several agents at once).
+          const replies = typeof script === 'function' ? [] : [...script];
+          server.setHandler(typeof script === 'function' ? script : () => replies.shift() || { json: { type: 'chat', message: '(the script ran out)' } });
         }
-        const result = await runAi(task.prompt, dir, env, options.scripted ? 60000 : 600000);
+        const result = await runAi(task.prompt, dir, env, options.scripted ? 60000 : 600000, task.images || []);
         const final = result.events.find((e) => e.type === 'final');
         const run = {
           final,

@@ -8,6 +8,7 @@
 const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
+const { textPng } = require('./png-text');
 
 const cmd = (message, ...commands) => ({ json: { type: 'cmd', message, data: { cwd: null, commands } } });
 const chat = (message) => ({ json: { type: 'chat', message } });
@@ -273,6 +274,53 @@ const tasks = [
     },
     check: (_dir, run) => says(run, /\b4\b/, '4'),
     good: () => [cmd('count', exec('git', 'rev-list', '--count', 'HEAD')), chat('There are 4 commits.')],
+  },
+  {
+    id: 'split-between-agents',
+    prompt: 'Use two helper agents (agent.run), one for the api folder and one for the web folder, to find the file in each folder that contains a TODO. Report both files.',
+    setup: (dir) =>
+      files(dir, {
+        'api/routes.js': 'module.exports = [];\n',
+        'api/auth.js': '// TODO: expire sessions\nmodule.exports = {};\n',
+        'web/index.js': '// TODO: dark mode\n',
+        'web/style.js': 'module.exports = {};\n',
+      }),
+    check(_dir, run) {
+      const children = run.results.filter((r) => r.tool === 'agent.run' && r.outcome === 'answered');
+      if (children.length < 2) return verdict(false, `${children.length} helper agent(s) answered (expected 2)`);
+      return says(run, /api\/auth\.js[\s\S]*web\/index\.js|web\/index\.js[\s\S]*api\/auth\.js/, 'api/auth.js and web/index.js');
+    },
+    // Requests come from the parent and from two children at once: answered by who asks.
+    good: () => (request) => {
+      const messages = request.body.messages;
+      const results = messages.filter((m) => m.role === 'user' && m.content.startsWith('{"_event":"tool_result"')).map((m) => JSON.parse(m.content));
+      const child = messages.some((m) => m.role === 'system' && m.content.includes('You are a helper agent started by another agent'));
+      if (child) {
+        const folder = messages.find((m) => m.role === 'user').content.includes('web') ? 'web' : 'api';
+        if (!results.length) return cmd('search', exec('grep', '-rl', 'TODO', folder));
+        return chat(`The TODO is in ${results[0].stdoutTail.trim()}.`);
+      }
+      if (!results.length) return cmd('split', { tool: 'agent.run', task: 'Which file in the api folder contains a TODO?' }, { tool: 'agent.run', task: 'Which file in the web folder contains a TODO?' });
+      return chat(results.map((r) => r.answer).join(' '));
+    },
+  },
+  {
+    id: 'fix-from-screenshot',
+    prompt: 'The attached screenshot shows a failing check. Fix the bug it points at.',
+    images: ['screenshot.png'],
+    setup(dir) {
+      files(dir, { 'cart.js': 'exports.total = (items) => {\n  let sum = 0;\n  for (let i = 0; i < items.length - 1; i++) sum += items[i].price;\n  return sum;\n};\n' });
+      fs.writeFileSync(path.join(dir, 'screenshot.png'), textPng(['TEST FAILED: TOTAL(ITEMS)', 'ITEMS: 10, 20, 30', 'EXPECTED 60, GOT 30', 'AT CART.JS LINE 3'], 3));
+    },
+    check(dir) {
+      const probe = execFileSync(process.execPath, ['-e', "const c = require('./cart'); console.log(c.total([{price: 10}, {price: 20}, {price: 30}]), c.total([]), c.total([{price: 5}]))"], { cwd: dir, encoding: 'utf8' }).trim();
+      return verdict(probe === '60 0 5', `total() gives ${probe} (expected 60 0 5)`);
+    },
+    // The scripted model fixes it only when the screenshot reached it (an image part in the request).
+    good: () => {
+      const replies = [cmd('look at the code', read('cart.js')), cmd('fix the loop bound', edit('cart.js', 'i < items.length - 1', 'i < items.length')), chat('The loop skipped the last item; total() now sums all of them.')];
+      return (request) => (JSON.stringify(request.body.messages).includes('"image_url"') ? replies.shift() || chat('done') : chat('I see no screenshot.'));
+    },
   },
 ];
 

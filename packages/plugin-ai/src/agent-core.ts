@@ -67,6 +67,8 @@ export interface AgentOptions {
 
 export interface SendOptions {
   signal?: AbortSignal;
+  /** Images sent with this message (checked by images.ts loadImage). */
+  images?: import('./images').ImageAttachment[];
   /** For this turn only: an llm-base profile and a model tier (a custom command's front matter). */
   profile?: string;
   mode?: 'low' | 'high';
@@ -88,7 +90,7 @@ export interface Checkpoint {
 
 /** Input waiting to be sent with the next model call. */
 export type Pending =
-  | { kind: 'user'; text: string }
+  | { kind: 'user'; text: string; images?: import('./images').ImageAttachment[] }
   | { kind: 'event'; text: string }
   | { kind: 'tool'; result: ToolResult };
 

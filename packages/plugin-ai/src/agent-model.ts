@@ -9,6 +9,7 @@ import type { LlmResult, LlmWait, Usage } from './llm-base';
 import { buildRepairRequest, SUMMARY_SYSTEM } from './prompt';
 import { parseReply, replyJsonSchema, SummarySchema, type Reply, type Summary } from './protocol';
 import { MessageStreamDecoder } from './stream-message';
+import { contentParts } from './images';
 import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from './tokens';
 
 /** Tokens of room for the model's answer beyond the request budget. */
@@ -31,20 +32,24 @@ export function toMessages(core: AgentCore, pending: Pending[]): ChatMessage[] {
   return pending.map((p) => ({
     role: 'user' as const,
     content: p.kind === 'tool' ? fitToolResult(p.result, per) : p.text,
+    ...(p.kind === 'user' && p.images?.length ? { images: p.images } : {}),
   }));
 }
 
-export function addUsage(core: AgentCore, usage: Usage, turn: UsageTotals): void {
-  for (const u of [turn, core.total]) {
-    u.input_tokens += usage.input_tokens;
-    u.output_tokens += usage.output_tokens;
-    if (usage.cached_tokens) u.cached_tokens = (u.cached_tokens ?? 0) + usage.cached_tokens;
-    if (usage.cost !== undefined && (!u.currency || u.currency === usage.currency)) {
-      u.cost = (u.cost ?? 0) + usage.cost;
-      u.currency = usage.currency;
-    }
-    u.calls++;
+/** Add `usage` (of `calls` model calls) to the totals `u`; money only in one currency. */
+export function sumUsage(u: UsageTotals, usage: Usage, calls: number): void {
+  u.input_tokens += usage.input_tokens;
+  u.output_tokens += usage.output_tokens;
+  if (usage.cached_tokens) u.cached_tokens = (u.cached_tokens ?? 0) + usage.cached_tokens;
+  if (usage.cost !== undefined && (!u.currency || u.currency === usage.currency)) {
+    u.cost = (u.cost ?? 0) + usage.cost;
+    u.currency = usage.currency;
   }
+  u.calls += calls;
+}
+
+export function addUsage(core: AgentCore, usage: Usage, turn: UsageTotals): void {
+  for (const u of [turn, core.total]) sumUsage(u, usage, 1);
   record(core, { t: 'usage', at: at(core), ...usage });
   emit(core, { type: 'usage', call: usage, turn: { ...turn }, total: { ...core.total } });
 }
@@ -81,7 +86,11 @@ export async function call(
   const onWait = (wait: LlmWait) => emit(core, { type: 'wait', ...wait });
   // An Ollama profile sizes its context from this: the request budget plus room for the answer.
   const minContext = core.options.config.context.maxRequestTokens + REPLY_ROOM_TOKENS;
-  const result = await withChildSignal(signal, (own) => core.deps.llm.chat(messages, { mode, profile: core.profile, signal: own, onText, onWait, minContext, ...shape }));
+  const withImages = messages.some((m) => m.images?.length);
+  // An llm-base that cannot carry images (the original 1.0.x) would drop them silently: say so instead.
+  if (withImages && !core.deps.llm.features.images) return { ok: false, code: 'IMAGES_UNSUPPORTED', message: t(core.options.lang, 'imagesNeedLlmBase'), notFound: false };
+  const wire = withImages ? messages.map((m) => (m.images?.length ? ({ role: m.role, content: contentParts(m.content, m.images) } as unknown as ChatMessage) : m)) : messages;
+  const result = await withChildSignal(signal, (own) => core.deps.llm.chat(wire, { mode, profile: core.profile, signal: own, onText, onWait, minContext, ...shape }));
   if (result.ok && result.fallback && !core.fellBack) {
     core.fellBack = true; // said once per session
     log(core, 'model_fallback', t(core.options.lang, 'modelFallback', result.fallback));

@@ -103,8 +103,10 @@ export function commit(core: AgentCore, pending: Pending[]): void {
   for (const p of pending) {
     if (p.kind === 'user') {
       checkpoint(core, p.text, at(core));
-      context.addUser(p.text);
-      record(core, { t: 'user', at: at(core), content: context.window[context.window.length - 1].content });
+      context.addUser(p.text, p.images);
+      // The session keeps what was attached, never the bytes: a resumed session has the text only.
+      const images = p.images?.map((i) => ({ name: i.name, mime: i.mime, bytes: i.bytes, sha256: i.sha256 }));
+      record(core, { t: 'user', at: at(core), content: context.window[context.window.length - 1].content, ...(images?.length ? { images } : {}) });
     } else if (p.kind === 'event') {
       context.addEvent(p.text);
       record(core, { t: 'event', at: at(core), content: p.text });

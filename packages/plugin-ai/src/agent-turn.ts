@@ -11,6 +11,7 @@ import type { RunMode } from './runner-types';
 import { t } from './i18n';
 import { builtinStepRegistry, type Reply, type Step } from './protocol';
 import { describeStep } from './step-label';
+import { mapLimited } from './agent-children';
 import type { NotRun, StepRunner, ToolResult } from './runner-types';
 
 /** One turn: ask, run the steps the reply asks for, feed back their results, until the model
@@ -133,64 +134,97 @@ function nextStepId(core: AgentCore): string {
 }
 
 /** Judge and run each step of a cmd reply. After a blocked or declined step the rest are
- * not run and are reported as declined, so the model can choose another way. */
+ * not run and are reported as declined, so the model can choose another way. Consecutive steps
+ * of a tool that may run concurrently (agent.run: its definition's `concurrency`) and that need
+ * no question run together, at most that many at once; results keep the reply's order. */
 async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>, signal: AbortSignal): Promise<ToolResult[]> {
   const runner = getRunner(core);
   noteSandbox(core);
   if (core.turnMark === undefined) core.turnMark = runner.mark?.();
-  const results: ToolResult[] = [];
-  let stopped: { why: NotRun; reason: string } | undefined;
-  for (const raw of reply.data.commands) {
-    const takesCwd = (runner.tools ?? builtinStepRegistry()).get(raw.tool ?? 'exec')?.takesCwd === true;
+  const registry = runner.tools ?? builtinStepRegistry();
+  const state: StepState = {};
+  const steps = reply.data.commands.map((raw) => {
+    const takesCwd = registry.get(raw.tool ?? 'exec')?.takesCwd === true;
     const own = (raw as { cwd?: string | null }).cwd;
-    const step: Step = takesCwd && (own === undefined || own === null) && reply.data.cwd ? ({ ...raw, cwd: reply.data.cwd } as Step) : raw;
-    const id = nextStepId(core);
-    const decision = runner.judge(step);
-    // The label shows arguments (an MCP call's too): through the redaction gate, like the question.
-    emit(core, { type: 'step', id, step, decision, label: redact(describeStep(step, runner.tools)) });
-    // A steering note skips the rest of the plan: the model replans with the note.
-    if (!stopped && core.steering.length) stopped = { why: 'steering', reason: 'skipped: the user sent a steering message; replan with it' };
-    let result: ToolResult;
-    const hook = stopped || signal.aborted ? undefined : await preToolUse(core, id, step, decision, signal);
-    if (stopped || signal.aborted) {
-      const why: NotRun = signal.aborted ? 'aborted' : stopped!.why;
-      result = {
-        _event: 'tool_result',
-        id,
-        tool: step.tool,
-        status: 'declined',
-        reason: signal.aborted ? 'aborted by the user' : stopped!.reason,
-        notRun: why,
-        decision: { ...decision, by: 'policy' },
-      };
-    } else if (hook && hook !== 'ask') {
-      result = hook;
-      stopped = { why: 'after_stop', reason: `not run: ${id} was blocked by a hook` };
-    } else {
-      core.currentStepId = id;
-      try {
-        result = await withChildSignal(signal, (own) =>
-          // A PreToolUse hook's "ask": the user is asked even where the step would run by itself.
-          runner.run(hook === 'ask' ? ({ ...step, requires: { ...(step as { requires?: object }).requires, confirm: true } } as Step) : step, {
-            id,
-            signal: own,
-            onOutput: (chunk, stream, skipped) => emit(core, { type: 'output', id, chunk, stream, ...(skipped ? { skipped } : {}) }),
-          }),
-        );
-      } finally {
-        core.currentStepId = undefined;
-      }
-      if (result.status === 'blocked' || result.status === 'declined') {
-        stopped = { why: 'after_stop', reason: `not run: ${id} before it was ${result.status}` };
+    return takesCwd && (own === undefined || own === null) && reply.data.cwd ? ({ ...raw, cwd: reply.data.cwd } as Step) : raw;
+  });
+  const results: ToolResult[] = [];
+  for (let i = 0; i < steps.length; ) {
+    const limit = concurrencyOf(registry.get(steps[i].tool ?? 'exec'));
+    let end = i + 1;
+    while (limit > 1 && end < steps.length && steps[end].tool === steps[i].tool) end++;
+    if (end - i > 1) {
+      const group = steps.slice(i, end).map((step) => ({ step, decision: runner.judge(step) }));
+      if (group.every((g) => g.decision.level === 'L0')) {
+        results.push(...(await mapLimited(group, limit, (g) => runStep(core, runner, g.step, signal, state))));
+        i = end;
+        continue;
       }
     }
-    await postToolUse(core, step, result, signal);
-    emit(core, { type: 'tool_result', result });
-    audit(core, id, step, result);
-    noteEffect(core, describeStep(step), result);
-    results.push(result);
+    results.push(await runStep(core, runner, steps[i], signal, state));
+    i++;
   }
   return results;
+}
+
+/** How many steps of this tool may run at once (1 unless its definition says more). */
+function concurrencyOf(def: unknown): number {
+  const n = (def as { concurrency?: unknown } | undefined)?.concurrency;
+  return typeof n === 'number' && Number.isInteger(n) && n > 1 ? n : 1;
+}
+
+/** What the steps of one reply share: why the rest are not run, once one stopped. */
+interface StepState {
+  stopped?: { why: NotRun; reason: string };
+}
+
+/** Judge, ask the hooks, run and report one step. */
+async function runStep(core: AgentCore, runner: StepRunner, step: Step, signal: AbortSignal, state: StepState): Promise<ToolResult> {
+  const id = nextStepId(core);
+  const decision = runner.judge(step);
+  // The label shows arguments (an MCP call's too): through the redaction gate, like the question.
+  emit(core, { type: 'step', id, step, decision, label: redact(describeStep(step, runner.tools)) });
+  // A steering note skips the rest of the plan: the model replans with the note.
+  if (!state.stopped && core.steering.length) state.stopped = { why: 'steering', reason: 'skipped: the user sent a steering message; replan with it' };
+  let result: ToolResult;
+  const hook = state.stopped || signal.aborted ? undefined : await preToolUse(core, id, step, decision, signal);
+  if (state.stopped || signal.aborted) {
+    const why: NotRun = signal.aborted ? 'aborted' : state.stopped!.why;
+    result = {
+      _event: 'tool_result',
+      id,
+      tool: step.tool,
+      status: 'declined',
+      reason: signal.aborted ? 'aborted by the user' : state.stopped!.reason,
+      notRun: why,
+      decision: { ...decision, by: 'policy' },
+    };
+  } else if (hook && hook !== 'ask') {
+    result = hook;
+    state.stopped = { why: 'after_stop', reason: `not run: ${id} was blocked by a hook` };
+  } else {
+    core.currentStepId = id;
+    try {
+      result = await withChildSignal(signal, (own) =>
+        // A PreToolUse hook's "ask": the user is asked even where the step would run by itself.
+        runner.run(hook === 'ask' ? ({ ...step, requires: { ...(step as { requires?: object }).requires, confirm: true } } as Step) : step, {
+          id,
+          signal: own,
+          onOutput: (chunk, stream, skipped) => emit(core, { type: 'output', id, chunk, stream, ...(skipped ? { skipped } : {}) }),
+        }),
+      );
+    } finally {
+      if (core.currentStepId === id) core.currentStepId = undefined;
+    }
+    if (result.status === 'blocked' || result.status === 'declined') {
+      state.stopped = { why: 'after_stop', reason: `not run: ${id} before it was ${result.status}` };
+    }
+  }
+  await postToolUse(core, step, result, signal);
+  emit(core, { type: 'tool_result', result });
+  audit(core, id, step, result);
+  noteEffect(core, describeStep(step), result);
+  return result;
 }
 
 /** Results for the steps of a reply that were not run, each with its own id and why. */

@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { commit, flushAllWrites, flushWrites, resumeSession } from './agent-session';
-import { compactNow, type Compacted } from './agent-model';
+import { compactNow, sumUsage, type Compacted } from './agent-model';
 import { rewind, type RewindOptions, type RewindResult } from './agent-rewind';
 import { getRunner } from './agent-approvals';
 import { runTurn } from './agent-turn';
@@ -104,9 +104,13 @@ export class Agent {
   contextSizes(): ContextSizes {
     return this.core.context.sizes();
   }
-  /** Usage summed over every call of this agent (all sessions it served). */
+  /** Usage summed over every call of this agent (all sessions it served), its children's included. */
   usage(): UsageTotals {
     return { ...this.core.total };
+  }
+  /** Count a child's usage (agent.run) into this agent's totals (`/cost`). */
+  countUsage(usage: UsageTotals): void {
+    sumUsage(this.core.total, usage, usage.calls);
   }
   /** Usage totals with their price: from `pricing` in ai.json when set, else as llm-base priced
    * each call from the profile's prices (`/cost`). */
@@ -139,7 +143,7 @@ export class Agent {
       if (index < 0) return this.cancelled();
       this.queue.splice(index, 1);
       const restore = this.overrideForTurn(options);
-      return runTurn(this.core, [{ kind: 'user', text }], text, options.signal).finally(restore);
+      return runTurn(this.core, [{ kind: 'user', text, ...(options.images?.length ? { images: options.images } : {}) }], text, options.signal).finally(restore);
     });
     this.chain = run.catch(() => undefined);
     return run;

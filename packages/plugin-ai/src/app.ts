@@ -22,6 +22,8 @@ import { isOwnHome, projectExtras, TrustStore, type ProjectExtras, type TrustSta
 import type { McpSession } from './mcp/session';
 import type { McpConfigProblem } from './mcp/config';
 import { VERSION } from './version';
+import { agentRunTool, labelledConfirm, runChildAgent, type ChildSpawner } from './agent-children';
+import { lazy } from '@holic512/shared/lib/lazy';
 import * as path from 'path';
 
 /** Options of createAppAgent: the real wiring of config, registry, llm-base and tool-runner. */
@@ -155,42 +157,24 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     projectContext,
     ...(skills.length ? { skills: skillIndex(skills) } : {}),
   };
-  const promptTools = [...builtinTools(), ...(extraTools as unknown as ReturnType<typeof builtinTools>)];
-  const systemPrompt = buildSystemPrompt(environment, promptTools);
-  // With native tool calls (llm-base transport `tools`) the tools travel as definitions instead.
-  const toolsSystemPrompt = buildSystemPrompt(environment, promptTools, 'tools');
+  // Sub-agents (agent.run): a child gets the same tools but agent.run, and its own prompts.
+  const spawner: ChildSpawner = { maxParallel: config.agents.maxParallel, run: (...a) => runChild(...a) };
+  const parentExtra = [...extraTools, agentRunTool(spawner)];
+  const prompts = (extra: readonly unknown[], note?: string) => {
+    const promptTools = [...builtinTools(), ...(extra as unknown as ReturnType<typeof builtinTools>)];
+    const withNote = (p: string) => (note ? `${p}\n\n${note}` : p);
+    // With native tool calls (llm-base transport `tools`) the tools travel as definitions instead.
+    return { systemPrompt: withNote(buildSystemPrompt(environment, promptTools)), toolsSystemPrompt: withNote(buildSystemPrompt(environment, promptTools, 'tools')) };
+  };
   // The tools replies are parsed against exist before the runner, which a turn that only talks
   // never builds (nor loads: tool-runner's runner, exec and sandbox load on first use).
-  const tools = options.createRunner ? undefined : loadToolRunner().createToolRegistry?.(extraTools);
-  const createRunner =
-    options.createRunner ??
-    ((confirm: ConfirmFn) => {
-      const tr = loadToolRunner();
-      // fs.* steps judge paths against the workspace: the git root of the cwd, or the cwd.
-      const workspace = tr.findWorkspace?.(cwd) ?? cwd;
-      return tr.createToolRunner({
-        policy: policyOf(config, paths.config, projectRules.set, projectRoot),
-        confirm,
-        registry,
-        cwd,
-        workspace,
-        lang: options.lang,
-        env,
-        sandbox: config.sandbox,
-        ...(tools ? { toolRegistry: tools } : { tools: extraTools }),
-      });
-    });
+  const registryOf = (extra: readonly unknown[]) => (options.createRunner ? undefined : loadToolRunner().createToolRegistry?.(extra));
+  const tools = registryOf(parentExtra);
+  const runnerFor = runnerFactory({ config, file: paths.config, project: projectRules.set, projectRoot, registry, cwd, lang: options.lang, env });
+  const createRunner = options.createRunner ?? runnerFor(tools, parentExtra);
+  const agentOptions = { config, cwd, lang: options.lang, mode: options.mode, profile: options.profile, maxAutoSteps: options.maxAutoSteps };
   const agent = new Agent(
-    {
-      config,
-      systemPrompt,
-      toolsSystemPrompt,
-      cwd,
-      lang: options.lang,
-      mode: options.mode,
-      profile: options.profile,
-      maxAutoSteps: options.maxAutoSteps,
-    },
+    { ...agentOptions, ...prompts(parentExtra) },
     {
       llm,
       createRunner,
@@ -203,6 +187,26 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       now: options.now,
     },
   );
+  const childTools = lazy(() => registryOf(extraTools));
+  const childPrompts = lazy(() => prompts(extraTools, CHILD_NOTE));
+  const childConfirm = labelledConfirm(options.confirm);
+  const runChild: ChildSpawner['run'] = (task, mode, label, signal, onProgress) => {
+    const ownTools = childTools();
+    const child = new Agent(
+      { ...agentOptions, ...childPrompts(), mode: agent.getMode(), profile: agent.getProfile(), maxAutoSteps: config.agents.maxSteps },
+      {
+        llm,
+        createRunner: options.createRunner ?? runnerFor(ownTools, extraTools),
+        ...(ownTools ? { tools: ownTools } : {}),
+        confirm: childConfirm(label),
+        ...(hooks.length ? { hooks } : {}),
+        ...(mcp && !mcp.empty ? { dynamicTools: mcp } : {}),
+        auditFile: paths.auditLog,
+        now: options.now,
+      },
+    );
+    return runChildAgent(agent, child, task, mode, signal, onProgress);
+  };
   const { commands } = discoverCommands(
     [
       { dir: path.join(slothtoolHome(env), 'commands'), scope: 'user' },
@@ -226,6 +230,43 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     llm,
   };
 }
+
+/** What building a step runner needs: the same for the agent and its children (agent.run). */
+interface RunnerContext {
+  config: AiConfig;
+  file: string;
+  project: ProjectRules['set'];
+  projectRoot: string;
+  registry: Registry;
+  cwd: string;
+  lang: Lang;
+  env: NodeJS.ProcessEnv;
+}
+
+/** `createRunner` for a registry (or, without one, the extra tools to build it from). */
+function runnerFactory(c: RunnerContext) {
+  return (toolRegistry: StepRunner['tools'] | undefined, extra: readonly unknown[]) =>
+    (confirm: ConfirmFn): StepRunner => {
+      const tr = loadToolRunner();
+      // fs.* steps judge paths against the workspace: the git root of the cwd, or the cwd.
+      const workspace = tr.findWorkspace?.(c.cwd) ?? c.cwd;
+      return tr.createToolRunner({
+        policy: policyOf(c.config, c.file, c.project, c.projectRoot),
+        confirm,
+        registry: c.registry,
+        cwd: c.cwd,
+        workspace,
+        lang: c.lang,
+        env: c.env,
+        sandbox: c.config.sandbox,
+        ...(toolRegistry ? { toolRegistry } : { tools: extra }),
+      });
+    };
+}
+
+/** What a child agent is told beside the usual system prompt (agent.run). */
+const CHILD_NOTE =
+  'You are a helper agent started by another agent for one task. You see only that task, not its conversation. Work on it with the tools (you cannot start helper agents), then answer with a concise, self-contained report of what you found or did: the other agent reads only your final answer.';
 
 /** The session's MCP servers, started in the background; undefined when nothing is configured
  * (then the SDK is never loaded). */

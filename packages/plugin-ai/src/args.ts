@@ -19,6 +19,8 @@ export interface RunArgs {
   continue: boolean;
   approveL1: boolean;
   maxSteps?: number;
+  /** `--image <file>` (repeatable): images sent with the prompt (checked before any request). */
+  images?: string[];
 }
 
 export type ParsedArgs =
@@ -42,6 +44,7 @@ export const OPTIONS = {
   mode: { type: 'string' },
   profile: { type: 'string' },
   'max-steps': { type: 'string' },
+  image: { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -56,8 +59,9 @@ export function tokensOf(argv: string[]): Token[] {
 }
 
 /** A string option's value into `out`, or the error it makes. */
-function setValue(out: RunArgs, name: 'prompt' | 'mode' | 'profile' | 'max-steps', value: string): ErrorResult | undefined {
-  if (name === 'mode') {
+function setValue(out: RunArgs, name: 'prompt' | 'mode' | 'profile' | 'max-steps' | 'image', value: string): ErrorResult | undefined {
+  if (name === 'image') out.images = [...(out.images ?? []), value];
+  else if (name === 'mode') {
     if (value === 'plan' || value === 'default' || value === 'auto-edit' || value === 'yolo') out.runMode = value;
     else if (value === 'low' || value === 'high') out.mode = value;
     else return { kind: 'error', key: 'badMode', vars: { value } };
@@ -105,7 +109,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
       return { kind: 'error', key: 'missingValue', vars: { option: tok.rawName } };
     }
     if (name === 'prompt') out.oneShot = true;
-    const problem = setValue(out, name as 'prompt' | 'mode' | 'profile' | 'max-steps', tok.value);
+    const problem = setValue(out, name as 'prompt' | 'mode' | 'profile' | 'max-steps' | 'image', tok.value);
     if (problem) return problem;
   }
   if (words.length) out.prompt = out.prompt !== undefined ? `${out.prompt} ${words.join(' ')}` : words.join(' ');

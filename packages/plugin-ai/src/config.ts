@@ -63,6 +63,19 @@ export const AiConfigSchema = z
     mcpStartWaitSec: z.number().min(0).max(120).default(5),
     /** Hooks in Claude Code's format (`{"PreToolUse": [{matcher, hooks: [{type: "command", command}]}]}`), checked by extensions/hooks.ts. */
     hooks: z.record(z.string(), z.unknown()).optional(),
+    /** Images attached to a message (`--image`, `@shot.png`): the largest file accepted. */
+    images: z
+      .object({ maxBytes: z.number().int().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024) })
+      .strict()
+      .default({ maxBytes: 10 * 1024 * 1024 }),
+    /** Sub-agents (`agent.run`): how many run at once, and each one's step limit per task. */
+    agents: z
+      .object({
+        maxParallel: z.number().int().min(1).max(8).default(3),
+        maxSteps: z.number().int().min(1).max(50).default(10),
+      })
+      .strict()
+      .default({ maxParallel: 3, maxSteps: 10 }),
     /** Optional prices for `/cost` (llm-base reports tokens, not money). */
     pricing: z
       .object({

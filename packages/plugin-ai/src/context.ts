@@ -1,14 +1,17 @@
 import type { ContextBudgets } from './config';
+import type { ImageAttachment } from './images';
 import type { Reply, Summary } from './protocol';
 import { describeStep } from './step-label';
 import type { ToolResult } from './runner-types';
 import { stepOutcome } from './step-outcome';
 import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from './tokens';
 
-/** One chat message as llm-base takes it. */
+/** One chat message as llm-base takes it. `images` go with a user message as content parts
+ * (agent-model `call`); they count in the budget and fold out of the window with their message. */
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
+  images?: ImageAttachment[];
 }
 
 /** A stored message of the recent window. `kind` tells how it was compacted. */
@@ -240,9 +243,9 @@ export class ConversationContext {
 
   /** The user's text as stored in the window: at most a third of the window, so one pasted
    * file does not force a fold on every turn (it was sent in full as the current input). */
-  addUser(text: string): void {
+  addUser(text: string, images?: ImageAttachment[]): void {
     const cap = Math.min(this.budgets.inputMaxTokens, Math.floor(this.budgets.recentWindowMaxTokens / 3));
-    this.window.push({ role: 'user', kind: 'user', content: truncateHead(text, cap) });
+    this.window.push({ role: 'user', kind: 'user', content: truncateHead(text, cap), ...(images?.length ? { images } : {}) });
   }
 
   /** A runner event such as `{"_event":"continue"}`. */
@@ -354,7 +357,7 @@ export class ConversationContext {
     let start = 0;
     const inputTokens = estimateMessagesTokens(input);
     while (fixedTokens + windowTokens + inputTokens > max && start < costs.length) windowTokens -= costs[start++];
-    const window: ChatMessage[] = this.window.slice(start).map(({ role, content }) => ({ role, content }));
+    const window: ChatMessage[] = this.window.slice(start).map(({ role, content, images }) => ({ role, content, ...(images ? { images } : {}) }));
     const total = () => estimateMessagesTokens(fixed) + windowTokens + estimateMessagesTokens(input);
     if (total() > max) {
       const room = Math.max(20, max - estimateMessagesTokens(fixed) - 8 * input.length);

@@ -26,6 +26,7 @@ Options:
   --continue, -c            resume the last session started in this directory
   --approve-l1              approve L1 (confirm) steps without asking; L2 is never approved
   --max-steps <n>           automatic steps per turn (default from config, 3)
+  --image <file>            send an image (png, jpeg, gif, webp) with the prompt; repeatable
   -v, --version             print the version
   -h, --help                this help
 
@@ -135,6 +136,13 @@ Examples:
   toolRunnerMissing: 'The tool runner (@holic512/tool-runner) could not be loaded: {detail}. Reinstall: slothtool install @holic512/plugin-ai',
   unexpected: 'Unexpected error: {detail}',
   stepBlockedByHook: 'blocked by a PreToolUse hook (not run)',
+  imagesNeedLlmBase: 'This llm-base cannot send images (it is older than the image support). Update it: slothtool update llm-base',
+  imageMissing: 'Image {file}: no such file. Check the path (relative to {cwd}).',
+  imageUnreadable: 'Image {file} could not be read ({detail}). Check that it is a file you can read.',
+  imageNotImage: '{file} is not a PNG, JPEG, GIF or WebP image (judged by its content, not its name).',
+  imageTooLarge: 'Image {file} is {size} MB, more than the {max} MB limit. Make it smaller (or raise images.maxBytes in ai.json if your model accepts it).',
+  imageEmpty: 'Image {file} is empty.',
+  imageAttached: 'Attached {file} ({size} KB, {w}×{h}, about {tokens, plural, one {# token} other {# tokens}}) to the next message.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -162,6 +170,7 @@ const zh: Record<MessageKey, string> = {
   --continue, -c            恢复在当前目录中的上一次会话
   --approve-l1              不询问直接批准 L1(需确认)步骤;L2 永远不会被批准
   --max-steps <n>           每轮自动执行的步数(默认取配置,3)
+  --image <file>            随提示发送一张图片(PNG、JPEG、GIF、WEBP);可重复
   -v, --version             显示版本
   -h, --help                显示本帮助
 
@@ -271,6 +280,13 @@ const zh: Record<MessageKey, string> = {
   toolRunnerMissing: '无法加载工具执行器 (@holic512/tool-runner): {detail}。请重新安装: slothtool install @holic512/plugin-ai',
   unexpected: '意外错误: {detail}',
   stepBlockedByHook: '被 PreToolUse 钩子拦截(未执行)',
+  imagesNeedLlmBase: '当前的 llm-base 不能发送图片（它早于图片支持）。请更新：slothtool update llm-base',
+  imageMissing: '图片 {file}：文件不存在。请检查路径（相对于 {cwd}）。',
+  imageUnreadable: '无法读取图片 {file}（{detail}）。请确认它是一个你可以读取的文件。',
+  imageNotImage: '{file} 不是 PNG、JPEG、GIF 或 WebP 图片（按内容判断，而不是文件名）。',
+  imageTooLarge: '图片 {file} 有 {size} MB，超过 {max} MB 的上限。请缩小图片（如果模型支持，也可以在 ai.json 中调大 images.maxBytes）。',
+  imageEmpty: '图片 {file} 是空文件。',
+  imageAttached: '已将 {file}（{size} KB，{w}×{h}，约 {tokens} 个 token）附加到下一条消息。',
 };
 
 const catalogue = defineMessages({ en, zh });

@@ -85,7 +85,7 @@ export interface ModelService {
 /** The model as the agent sees it: one chat call with strict-JSON output. */
 export interface LlmClient {
   /** What the loaded llm-base offers (streaming, abort, options argument, wait reports). */
-  readonly features: { options: boolean; streaming: boolean; waitEvents?: boolean; tools?: boolean };
+  readonly features: { options: boolean; streaming: boolean; waitEvents?: boolean; tools?: boolean; images?: boolean };
   chat(messages: ChatMessage[], options: LlmCallOptions): Promise<LlmResult>;
   /** Present when llm-base manages a local model server (Ollama). */
   readonly service?: ModelService;
@@ -219,7 +219,7 @@ export function createLlmClient(mod: unknown, where = 'llm-base'): LlmClient {
   const raw = (mod as { FEATURES?: unknown }).FEATURES;
   const feat = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
   const options = feat.chat_options === true;
-  const features = { options, streaming: options && feat.streaming === true, waitEvents: options && feat.wait_events === true, tools: options && feat.tools === true };
+  const features = { options, streaming: options && feat.streaming === true, waitEvents: options && feat.wait_events === true, tools: options && feat.tools === true, images: options && feat.images === true };
   const transportFor = features.tools && typeof (mod as { transport_for?: unknown }).transport_for === 'function' ? ((mod as { transport_for: (p: string | null) => unknown }).transport_for) : undefined;
   const fn = llmChat as LlmChatFn;
   const service = feat.ollama === true ? modelService(mod as Record<string, unknown>) : undefined;

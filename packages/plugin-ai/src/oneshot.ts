@@ -1,3 +1,4 @@
+import { loadImages } from './images';
 import { redact } from '@holic512/shared';
 import type { RunArgs } from './args';
 import type { AgentConfirmFn } from './agent';
@@ -118,13 +119,14 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   const env = io?.env ?? process.env;
   const cwd = io?.cwd ?? process.cwd();
   const emitJson = (event: unknown) => json.line(event);
+  /** Say why the run stops (also as a --json error event); its exit code. */
+  const stop = (code: string, message: string, exit: number): number => {
+    if (args.json) emitJson({ type: 'error', code, message });
+    stderr.write(message + '\n');
+    return exit;
+  };
   const fail = (err: unknown): number => {
-    if (AiError.isInstance(err)) {
-      const message = t(lang, err.key, err.vars);
-      if (args.json) emitJson({ type: 'error', code: err.code, message });
-      stderr.write(message + '\n');
-      return exitCodeOfError(err);
-    }
+    if (AiError.isInstance(err)) return stop(err.code, t(lang, err.key, err.vars), exitCodeOfError(err));
     throw err;
   };
 
@@ -158,31 +160,28 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   const { needsSetup } = require('./setup/needs') as typeof import('./setup/needs');
   const needs = needsSetup({ env, registry: app.registry, profile: args.profile ?? null });
   if (needs.reason === 'no-profile') {
-    const message = (require('./setup/hint') as typeof import('./setup/hint')).setupHint(lang, needs) ?? '';
-    if (args.json) emitJson({ type: 'error', code: 'NO_PROFILE', message });
-    stderr.write(message + '\n');
-    return EXIT.llmBase;
+    return stop('NO_PROFILE', (require('./setup/hint') as typeof import('./setup/hint')).setupHint(lang, needs) ?? '', EXIT.llmBase);
   }
   const { agent } = app;
   json.limit = app.config.jsonOutputBytes;
+  // Images are read and checked before any request: a missing or unsuitable one stops here.
+  const attached = loadImages(args.images ?? [], cwd, app.config.images.maxBytes, lang);
+  if ('error' in attached) {
+    agent.dispose();
+    return stop('BAD_IMAGE', attached.error, EXIT.usage);
+  }
+  const { images } = attached;
   for (const line of startNotices(app, lang)) stderr.write(line + '\n');
   if (args.runMode) {
     const r = agent.setRunMode(args.runMode);
     if (!r.ok) {
-      const message = t(lang, 'badRunMode', { mode: args.runMode, reason: r.reason });
-      if (args.json) emitJson({ type: 'error', code: 'BAD_MODE', message });
-      stderr.write(message + '\n');
       agent.dispose();
-      return EXIT.usage;
+      return stop('BAD_MODE', t(lang, 'badRunMode', { mode: args.runMode, reason: r.reason }), EXIT.usage);
     }
   }
   const resumed = args.continue && agent.resumeLast();
   if (args.continue && !resumed) {
-    if (continueOnly) {
-      if (args.json) emitJson({ type: 'error', code: 'NO_SESSION', message: t(lang, 'noSessionToContinue') });
-      stderr.write(t(lang, 'noSessionToContinue') + '\n');
-      return EXIT.usage;
-    }
+    if (continueOnly) return stop('NO_SESSION', t(lang, 'noSessionToContinue'), EXIT.usage);
     if (!args.json) stderr.write(t(lang, 'noSessionHere') + '\n');
   }
 
@@ -203,7 +202,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   const onSigint = () => (controller.signal.aborted ? lifetime.stop('SIGINT') : controller.abort());
   process.on('SIGINT', onSigint);
   try {
-    const result = continueOnly ? await agent.continue({ signal: controller.signal }) : await agent.send(prompt, { signal: controller.signal });
+    const result = continueOnly ? await agent.continue({ signal: controller.signal }) : await agent.send(prompt, { signal: controller.signal, ...(images.length ? { images } : {}) });
     if (!args.json) {
       const target = result.outcome === 'answered' ? stdout : stderr;
       const reply = result.reply;

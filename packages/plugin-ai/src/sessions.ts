@@ -27,7 +27,13 @@ export const SessionRecordSchema = z.discriminatedUnion('t', [
     mode: z.enum(['low', 'high']).optional(),
     profile: z.string().nullable().optional(),
   }),
-  z.object({ t: z.literal('user'), at: z.string(), content: z.string() }),
+  z.object({
+    t: z.literal('user'),
+    at: z.string(),
+    content: z.string(),
+    /** Images sent with the message: what they were, never their bytes. */
+    images: z.array(z.object({ name: z.string(), mime: z.string(), bytes: z.number(), sha256: z.string() })).optional(),
+  }),
   z.object({ t: z.literal('assistant'), at: z.string(), content: z.string() }),
   z.object({ t: z.literal('event'), at: z.string(), content: z.string() }),
   z.object({ t: z.literal('tool'), at: z.string(), content: z.string(), digest: z.string() }),

@@ -20,10 +20,14 @@ export function estimateTokens(text: string): number {
   return Math.ceil(cjk + astral + other * 0.25);
 }
 
-/** Estimated tokens of chat messages, with a small per-message overhead. */
-export function estimateMessagesTokens(messages: ReadonlyArray<{ content: string }>): number {
+/** Estimated tokens of chat messages, with a small per-message overhead; attached images count
+ * with their own estimate (images.ts imageTokens). */
+export function estimateMessagesTokens(messages: ReadonlyArray<{ content: string; images?: ReadonlyArray<{ tokens: number }> }>): number {
   let total = 0;
-  for (const m of messages) total += estimateTokens(m.content) + 4;
+  for (const m of messages) {
+    total += estimateTokens(m.content) + 4;
+    if (m.images) for (const image of m.images) total += image.tokens;
+  }
   return total;
 }
 

@@ -83,3 +83,6 @@ export function steppingClock(start = Date.UTC(2026, 10, 22, 5, 0, 0)): () => Da
   let t = start;
   return () => new Date((t += 1000));
 }
+
+/** A 32 × 32 solid red PNG (what llm-base's vision probe sends too). */
+export const RED_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAIAAAD8GO2jAAAAKklEQVR42mO4IyJCU8QwasGoBaMWjFowasGoBaMWjFowasGoBaMWDBULAJ3LED19/LmKAAAAAElFTkSuQmCC', 'base64');

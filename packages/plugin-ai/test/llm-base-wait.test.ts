@@ -5,7 +5,7 @@ const okResult = { success: true, data: { type: 'chat', message: 'hi' }, usage: 
 test('llm-base 1.0.x (no FEATURES): three arguments, no wait reports, still answers', async () => {
   const seen: unknown[][] = [];
   const client = createLlmClient({ llm_chat: async (...args: unknown[]) => (seen.push(args), okResult) });
-  expect(client.features).toEqual({ options: false, streaming: false, waitEvents: false, tools: false });
+  expect(client.features).toEqual({ options: false, streaming: false, waitEvents: false, tools: false, images: false });
   const waits: LlmWait[] = [];
   const r = await client.chat([{ role: 'user', content: 'q' }], { mode: 'low', profile: null, onWait: (w) => waits.push(w) });
   expect(r.ok).toBe(true);

@@ -59,7 +59,7 @@ test('the 1.0.x shape (llm_chat only, no main) is called with three arguments', 
   // registered under another alias: found by its npm name
   await temp.registerPlugin('llm', root);
   const { client } = loadLlmBase(registry());
-  expect(client.features).toEqual({ options: false, streaming: false, waitEvents: false, tools: false });
+  expect(client.features).toEqual({ options: false, streaming: false, waitEvents: false, tools: false, images: false });
   const r = await client.chat([{ role: 'user', content: 'x' }], { mode: 'high', profile: 'p', onText: () => undefined });
   expect(r).toEqual({ ok: true, data: { args: 3, mode: 'high', profile: 'p' }, usage: { input_tokens: 1, output_tokens: 2 }, model: undefined, callId: undefined });
 });

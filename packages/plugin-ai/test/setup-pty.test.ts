@@ -144,9 +144,10 @@ test('local server found on a probed port: pick it, pick models from /models, do
   expect(cfg.profiles.ollama).toMatchObject({ base_url: server.baseURL, api_key: '', low_model: 'llama3.2:3b', high_model: 'qwen2.5:14b' });
   expect(statSync(configFile()).mode & 0o777).toBe(0o600);
   // only loopback was asked: the probe hit /models, then doctor did /models and one chat, then
-  // llm-base's transport probe its three (a tool call, a JSON schema, a JSON object)
+  // llm-base's transport probe its four (a tool call, a JSON schema, a JSON object, an image)
   const chats = server.requests.filter((r) => r.path.endsWith('/chat/completions'));
-  expect(chats).toHaveLength(4);
+  expect(chats).toHaveLength(5);
+  expect(JSON.stringify(chats[4].body.messages)).toContain('image_url');
   expect(chats.every((c) => c.body.model === 'llama3.2:3b')).toBe(true);
   expect(Array.isArray(chats[1].body.tools)).toBe(true);
   expect(chats[2].body.response_format).toMatchObject({ type: 'json_schema' });

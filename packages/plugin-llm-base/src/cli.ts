@@ -253,7 +253,7 @@ function printDoctor(report: DoctorReport, io: CliIo, lang: Lang): void {
 
 function printProbe(report: import('./probe').ProbeReport, io: CliIo, lang: Lang): void {
   io.stdout(t(lang, 'probeHeader', { name: report.profile, model: report.model }) + '\n');
-  for (const id of ['tools', 'json_schema', 'json_object'] as const) io.stdout(`  ${report[id].ok ? '✓' : '✗'} ${id.padEnd(11)} ${report[id].detail}\n`);
+  for (const id of ['tools', 'json_schema', 'json_object', 'vision'] as const) io.stdout(`  ${report[id].ok ? '✓' : '✗'} ${id.padEnd(11)} ${report[id].detail}\n`);
   const { effectiveTransport } = require('./transport') as typeof import('./transport');
   io.stdout(t(lang, 'probeAuto', { transport: effectiveTransport({ transport: 'auto', capabilities: report.capabilities }) }) + '\n');
 }

@@ -12,7 +12,7 @@ import { causeCode, mapError, seconds, type MapContext } from './map-error';
 
 export { causeCode, mapError };
 import { normalizeUsage, priced, type Usage } from './usage';
-import { requestMessage, ToolCallAssembler, toolCallsOf, type ToolCall } from './transport';
+import { hasImages, requestMessage, ToolCallAssembler, toolCallsOf, type ToolCall } from './transport';
 import { createHttpFetch, FETCH_HOOKS, type FetchHooks } from './http-fetch';
 
 export { normalizeUsage, type Usage };
@@ -265,6 +265,11 @@ export async function chat(
     mapCtx.apiKey = apiKey;
     const model = mode === 'high' ? profile.high_model : profile.low_model;
     if (options.signal?.aborted) throw new LlmBaseError('NETWORK_ERROR', t(deps.lang, 'aborted'), 'aborted');
+    // A model the probe found blind gets a clear message instead of a failed (and paid) call.
+    const caps = profile.capabilities as { vision?: boolean; probed_at?: string } | undefined;
+    if (caps?.vision === false && Array.isArray(messages) && messages.some((m) => hasImages(m as { content?: unknown }))) {
+      throw new LlmBaseError('PROVIDER_ERROR', t(deps.lang, 'noVision', { profile: profile_id, model, date: String(caps.probed_at ?? '').slice(0, 10) }), 'no_vision');
+    }
     sdk = loadSdk();
     const limits = waitLimits(profile);
     watch = new RequestWatch(limits, { model, server: serverOf(profile.base_url) }, options.onWait, options.signal);

@@ -36,7 +36,7 @@ export const ProfileSchema = z.looseObject({
   /** How a caller's structured turns reach the model: `auto` (default: what `probe` found best), `tools`, `json_schema`, `json`. */
   transport: z.enum(['auto', 'tools', 'json_schema', 'json']).optional(),
   /** What `slothtool llm-base probe` found the server and model can do, and when. */
-  capabilities: z.object({ tools: z.boolean(), json_schema: z.boolean(), json_object: z.boolean(), probed_at: z.string() }).optional(),
+  capabilities: z.object({ tools: z.boolean(), json_schema: z.boolean(), json_object: z.boolean(), vision: z.boolean().optional(), probed_at: z.string() }).optional(),
   /** Prices per million tokens, so a call's usage carries its cost (`high` defaults to `low`). */
   pricing: z
     .object({

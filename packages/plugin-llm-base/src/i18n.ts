@@ -139,6 +139,9 @@ const zh = {
   chkJsonFallback: '模型没有返回 JSON 对象',
   chkJsonFail: '调用失败：{code} {detail}',
   fixJson: '换一个更强的 low 模型，或设置 --json-mode response_format',
+  noVision: '配置档 {profile} 的模型 {model} 不接受图片（{date} 的 probe 测得）。请换用支持图片的模型：slothtool llm-base config update {profile} --low-model <视觉模型>，然后运行 slothtool llm-base probe {profile}',
+  probeVisionOk: '正确读出了一张小图片（{answer}）',
+  probeVisionWrong: '没有读出图片（回答：{answer}）',
 };
 
 const en: typeof zh = {
@@ -272,6 +275,9 @@ const en: typeof zh = {
   chkJsonFallback: 'the model did not answer with a JSON object',
   chkJsonFail: 'the call failed: {code} {detail}',
   fixJson: 'use a stronger low model, or set --json-mode response_format',
+  noVision: 'The model of profile {profile} ({model}) does not accept images (found by probe on {date}). Use a model that does: slothtool llm-base config update {profile} --low-model <vision model>, then slothtool llm-base probe {profile}',
+  probeVisionOk: 'read a small image correctly ({answer})',
+  probeVisionWrong: 'did not read the image (answered: {answer})',
 };
 
 export type MessageKey = keyof typeof zh;

@@ -2,11 +2,13 @@
  * `probe`: small real requests that find out what a profile's server accepts and whether its
  * (low) model answers correctly: a valid tool call, JSON that follows a schema, a JSON object.
  * The result is recorded in the profile (`capabilities`, with the date) so `transport: "auto"`
- * can use the best that passed: tools > json_schema > json.
+ * can use the best that passed: tools > json_schema > json; `vision` (a small image read
+ * correctly) lets a call with images to a blind model fail with a clear message, unsent.
  */
 import { chat, type CallDeps } from './client';
 import { getProfile, mutateAsync, ownProfile, type StoreContext } from './config-store';
 import type { Capabilities } from './transport';
+import { t } from './i18n';
 
 const TOOL = {
   type: 'function',
@@ -36,6 +38,7 @@ export interface ProbeReport {
   tools: ProbeCheck;
   json_schema: ProbeCheck;
   json_object: ProbeCheck;
+  vision: ProbeCheck;
   capabilities: Capabilities;
 }
 
@@ -76,6 +79,20 @@ async function probeSchema(profile: string, deps: CallDeps): Promise<ProbeCheck>
   return { ok: true, detail: JSON.stringify(d) };
 }
 
+/** A 32 × 32 solid red PNG: a model that sees it says "red". */
+const RED_PNG = 'iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAIAAAD8GO2jAAAAKklEQVR42mO4IyJCU8QwasGoBaMWjFowasGoBaMWjFowasGoBaMWDBULAJ3LED19/LmKAAAAAElFTkSuQmCC';
+
+async function probeVision(profile: string, deps: CallDeps): Promise<ProbeCheck> {
+  const content = [
+    { type: 'text', text: 'What is the main colour of this image? Answer with the JSON object {"colour": "<one word>"}.' },
+    { type: 'image_url', image_url: { url: `data:image/png;base64,${RED_PNG}` } },
+  ];
+  const r = await chat([{ role: 'user', content }], 'low', profile, { temperature: 0 }, deps);
+  if (!r.success) return { ok: false, detail: `${r.error.code}: ${r.error.message}` };
+  const answer = JSON.stringify(r.data).slice(0, 60);
+  return /\bred\b|\u7ea2/i.test(answer) ? { ok: true, detail: t(deps.lang, 'probeVisionOk', { answer }) } : { ok: false, detail: t(deps.lang, 'probeVisionWrong', { answer }) };
+}
+
 async function probeJsonObject(profile: string, deps: CallDeps): Promise<ProbeCheck> {
   const r = await chat([{ role: 'user', content: 'Reply with exactly this JSON object: {"ok": true}' }], 'low', profile, { temperature: 0 }, deps);
   if (!r.success) return { ok: false, detail: `${r.error.code}: ${r.error.message}` };
@@ -90,12 +107,14 @@ export async function probe(profileName: string | null, deps: CallDeps, now: Dat
   const tools = await probeTools(profile_id, deps);
   const json_schema = await probeSchema(profile_id, deps);
   const json_object = await probeJsonObject(profile_id, deps);
-  const capabilities: Capabilities = { tools: tools.ok, json_schema: json_schema.ok, json_object: json_object.ok, probed_at: now.toISOString() };
+  // Asked without the recorded verdict, so a model once found blind can be probed again.
+  const vision = await probeVision(profile_id, { ...deps, unsaved: deps.unsaved ?? { profile_id, profile: { ...profile, capabilities: undefined } } });
+  const capabilities: Capabilities = { tools: tools.ok, json_schema: json_schema.ok, json_object: json_object.ok, vision: vision.ok, probed_at: now.toISOString() };
   if (!deps.unsaved) {
     await mutateAsync(ctx, (config) => {
       const p = ownProfile(config, profile_id);
       if (p) p.capabilities = capabilities;
     });
   }
-  return { profile: profile_id, model: profile.low_model, tools, json_schema, json_object, capabilities };
+  return { profile: profile_id, model: profile.low_model, tools, json_schema, json_object, vision, capabilities };
 }

@@ -16,6 +16,8 @@ export interface Capabilities {
   tools: boolean;
   json_schema: boolean;
   json_object: boolean;
+  /** The model read a small image correctly (absent: not probed for it). */
+  vision?: boolean;
   probed_at: string;
 }
 
@@ -93,9 +95,28 @@ export function requestMessage(m: { role: string; content?: unknown; tool_calls?
   return out;
 }
 
-/** The same message in Ollama's native shape (arguments as objects, no ids). */
+/** Whether a message carries image parts (OpenAI `image_url`). */
+export function hasImages(m: { content?: unknown }): boolean {
+  return Array.isArray(m.content) && m.content.some((p) => !!p && typeof p === 'object' && (p as { type?: unknown }).type === 'image_url');
+}
+
+/** The base64 of a message's image parts given as `data:` URLs (Ollama's `images` takes only those). */
+export function dataUrlImages(content: unknown): string[] {
+  if (!Array.isArray(content)) return [];
+  const out: string[] = [];
+  for (const p of content as Array<{ type?: unknown; image_url?: { url?: unknown } }>) {
+    const url = p?.type === 'image_url' && typeof p.image_url?.url === 'string' ? p.image_url.url : '';
+    const comma = url.startsWith('data:') ? url.indexOf(',') : -1;
+    if (comma > 0 && url.slice(0, comma).endsWith(';base64')) out.push(url.slice(comma + 1));
+  }
+  return out;
+}
+
+/** The same message in Ollama's native shape (arguments as objects, no ids, images as base64). */
 export function ollamaMessage(m: Record<string, unknown>, text: (c: unknown) => string): Record<string, unknown> {
   const out: Record<string, unknown> = { role: m.role, content: text(m.content) };
+  const images = dataUrlImages(m.content);
+  if (images.length) out.images = images;
   if (Array.isArray(m.tool_calls)) {
     out.tool_calls = (m.tool_calls as Array<{ function: { name: string; arguments: string } }>).map((c) => {
       let args: unknown = {};

@@ -153,3 +153,13 @@ test('a key on an Ollama profile goes as a bearer token; no key, no header', asy
   expect(later.map((q) => q.path)).toEqual(expect.arrayContaining(['/api/tags', '/api/ps', '/api/chat', '/api/pull']));
   expect(later.every((q) => q.headers.authorization === 'Bearer ollama-cloud-key-0123456789')).toBe(true);
 });
+
+test("images in content parts reach Ollama's native API as base64 `images` beside the text", async () => {
+  ollama.enqueue({ json: { type: 'chat', message: 'a red square' } });
+  const parts = [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }, { type: 'image_url', image_url: { url: 'https://example.com/x.png' } }];
+  const r = await api.llm_chat([{ role: 'user', content: parts }], 'low', 'local');
+  expect(r).toMatchObject({ success: true });
+  const last = chatBodies()[0].messages.at(-1);
+  // A URL that is not a data: URL cannot be sent to Ollama (it takes bytes only): left out.
+  expect(last).toEqual({ role: 'user', content: 'what is this?', images: ['AAAA'] });
+});

@@ -131,3 +131,40 @@ test('the config file is read on every call: a change by another process counts,
   fs.writeFileSync(file, JSON.stringify(config));
   expect((api.list_profiles() as { data: { profiles: Record<string, any> } }).data.profiles.p.high_model).toBe('edited-elsewhere');
 });
+
+describe('images', () => {
+  const RED = 'iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAIAAAD8GO2jAAAAKklEQVR42mO4IyJCU8QwasGoBaMWjFowasGoBaMWjFowasGoBaMWDBULAJ3LED19/LmKAAAAAElFTkSuQmCC';
+  const withImage = [{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${RED}` } }] }];
+  const sawImage = (body: Record<string, any>) => JSON.stringify(body.messages).includes('image_url');
+
+  test('content parts with an image go to an OpenAI-compatible server as they are', async () => {
+    server.enqueue({ json: { type: 'chat', message: 'a red square' } });
+    expect(await api.llm_chat(withImage, 'low', 'p')).toMatchObject({ success: true, data: { message: 'a red square' } });
+    const sent = server.requests[0].body as Record<string, any>;
+    expect(sent.messages.at(-1).content[1]).toEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${RED}` } });
+  });
+
+  test('probe finds whether the model reads images and records it; a call with images to a blind model fails unsent, saying what to do', async () => {
+    // A model that sees: it names the colour of the probe's image.
+    server.setHandler((req) => (sawImage(req.body as Record<string, any>) ? { json: { colour: 'red' } } : { json: { ok: true } }));
+    const seeing = await api.probe_profile('p');
+    expect(seeing).toMatchObject({ success: true, data: { vision: { ok: true } } });
+    expect((api.list_profiles() as { data: { profiles: Record<string, any> } }).data.profiles.p.capabilities.vision).toBe(true);
+    // A blind one: it answers something else (or the server refuses the image).
+    server.setHandler((req) => (sawImage(req.body as Record<string, any>) ? { json: { colour: 'I cannot see images' } } : { json: { ok: true } }));
+    const blind = await api.probe_profile('p');
+    expect(blind).toMatchObject({ success: true, data: { vision: { ok: false, detail: expect.stringContaining('did not read the image') } } });
+    const before = server.requests.length;
+    const r = await api.llm_chat(withImage, 'low', 'p');
+    expect(r).toMatchObject({ success: false, error: { code: 'PROVIDER_ERROR', message: expect.stringContaining('does not accept images') } });
+    expect((r as { error: { message: string } }).error.message).toContain('slothtool llm-base config update p --low-model');
+    expect(server.requests.length).toBe(before);
+    // Text-only calls still go.
+    server.setHandler(null);
+    server.enqueue({ json: { ok: true } });
+    expect(await api.llm_chat(user, 'low', 'p')).toMatchObject({ success: true });
+    // And the probe asks again, even though the recorded verdict says blind.
+    server.setHandler((req) => (sawImage(req.body as Record<string, any>) ? { json: { colour: 'red' } } : { json: { ok: true } }));
+    expect(await api.probe_profile('p')).toMatchObject({ data: { vision: { ok: true } } });
+  });
+});

@@ -141,6 +141,10 @@ export const TOOL_MESSAGES: RuleMessages = {
     zh: '没有 id 为 `{p}` 的后台进程（本会话的进程：{list}）',
     en: 'no background process `{p}` (processes of this session: {list})',
   },
+  'agent.delegate': {
+    zh: '启动一个助手代理（模式 {m}）：它的每个步骤都会像这里的步骤一样被判断、询问并放入沙箱',
+    en: 'starts a helper agent (mode {m}): each of its steps is judged, asked about and sandboxed like the steps here',
+  },
   'proc.err.too_many': {
     zh: '已有 {n} 个后台进程在运行；请先用 proc.kill 结束一些',
     en: '{n, plural, one {# background process is} other {# background processes are}} already running; end some with proc.kill first',

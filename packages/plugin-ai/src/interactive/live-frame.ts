@@ -121,12 +121,17 @@ export function questionLines(question: QuestionView, theme: Theme, lang: Lang, 
   return questionParts(question, theme, lang, width).lines;
 }
 
+/** A child agent's question (agent.run) says whose it is. */
+function agentLabel(request: { agent?: string }, theme: Theme): string {
+  return request.agent ? theme.cyan(`[${request.agent}] `) : '';
+}
+
 function questionParts(question: QuestionView, theme: Theme, lang: Lang, width: number, maxSummary = Infinity): { lines: string[]; editLine: number } {
   const { request, state } = question;
   const summary = request.summary ?? stepSummary(request.step);
   const fit = (line: string) => (width > 0 ? truncateWidth(line, width - 1) : line);
   const lines = [
-    theme.bold(theme.yellow(ts(lang, 'confirmTitle', { level: request.decision.level }))) + '  ' + theme.bold(shownTitle(summary.title)),
+    theme.bold(theme.yellow(ts(lang, 'confirmTitle', { level: request.decision.level }))) + '  ' + agentLabel(request, theme) + theme.bold(shownTitle(summary.title)),
   ];
   let facts = summaryLines(summary, lang);
   if (facts.length > maxSummary) facts = [...facts.slice(0, maxSummary - 1), ts(lang, 'summaryMoreLines', { n: facts.length - maxSummary + 1 })];

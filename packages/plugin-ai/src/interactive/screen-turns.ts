@@ -2,6 +2,7 @@
  * What turns and agent events put on the `ai -i` screen: running a turn or /compact, the
  * streamed preview, steps, their output and results, replies, and what comes after a turn.
  */
+import { attachedText, attachFromLine, imageProblemText } from '../images';
 import * as os from 'os';
 import * as path from 'path';
 import type { AgentEvent, TurnResult } from '../events';
@@ -22,6 +23,8 @@ import { colorDiff } from './screen-text';
 export abstract class ScreenTurns extends ScreenBase {
   /** `/compact` is running: it prints its own, fuller report of the compaction. */
   private compactCommand = false;
+  /** Images attached (`@shot.png`) for the next message. */
+  protected pendingImages: import('../images').ImageAttachment[] = [];
   /** The id of the interactive plugin step about to run or running on the terminal itself. */
   private handedOver?: { id: string; suspended: boolean };
 
@@ -31,6 +34,17 @@ export abstract class ScreenTurns extends ScreenBase {
   }
 
   // ── turns ─────────────────────────────────────────────────────────────────────────
+
+  /** Attach the images a typed line names to the next message: the text to send (empty when the
+   * line only named an image), or undefined when one could not be attached (said why). */
+  protected attachImages(text: string): string | undefined {
+    const maxBytes = this.app!.config.images.maxBytes;
+    const r = attachFromLine(text, this.options.cwd, maxBytes);
+    if ('problem' in r) return void this.print(this.theme.red(imageProblemText(this.lang, r.problem, this.options.cwd, maxBytes)));
+    for (const image of r.images) this.print(this.theme.dim(attachedText(this.lang, image)));
+    this.pendingImages.push(...r.images);
+    return r.text;
+  }
 
   /** The custom command a typed line calls (`/review src`), if any. */
   protected customCommand(text: string): CustomCommand | undefined {
@@ -51,7 +65,9 @@ export abstract class ScreenTurns extends ScreenBase {
     this.preview = '';
     this.streamed = '';
     this.resetOutput();
-    const promise = (text === 'continue' ? agent.continue({ signal: controller.signal }) : agent.send(message, { ...overrides, signal: controller.signal })).then(
+    // Images attached since the last message go with this one.
+    const images = text === 'continue' ? [] : this.pendingImages.splice(0);
+    const promise = (text === 'continue' ? agent.continue({ signal: controller.signal }) : agent.send(message, { ...overrides, ...(images.length ? { images } : {}), signal: controller.signal })).then(
       (result) => ((this.lastTurnUsage = result.usage), this.turnDone(result)),
       (err: unknown) => this.turnFailed(err),
     );

@@ -4,6 +4,7 @@
  * question.ts); this class routes keys to them and runs commands. What turns print lives in
  * screen-turns.ts, the live region and its state in screen-base.ts. While a turn runs the prompt stays live: typing is kept, Enter queues, /steer redirects.
  */
+import { imageRefs } from '../images';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { AgentConfirmAnswer } from '../agent';
@@ -293,16 +294,21 @@ export class Screen extends ScreenTurns {
       return this.startTurn(text.trim());
     }
     if (parsed.kind === 'unknown') {
+      // A dropped file's absolute path looks like a command: an image that exists is attached instead.
+      if (imageRefs(text).alone && this.attachImages(text) !== text) return this.render();
       const suggest = parsed.suggestion ? ts(this.lang, 'didYouMean', { name: parsed.suggestion }) : '';
       this.print(this.theme.yellow(ts(this.lang, 'unknownCommand', { name: parsed.name, suggest, list: COMMANDS.map((c) => `/${c}`).join(' ') })));
       return;
     }
     if (parsed.kind === 'message') {
+      // Images (`@shot.png`, or a dropped file's path alone on the line) go with the next message.
+      const attached = this.attachImages(parsed.text);
+      if (attached === undefined || !attached.trim()) return this.render();
       if (this.task) {
-        this.queue.push(parsed.text);
+        this.queue.push(attached);
         return;
       }
-      this.startTurn(parsed.text);
+      this.startTurn(attached);
       return;
     }
     void this.command(parsed.name, parsed.arg)

@@ -1,0 +1,159 @@
+/**
+ * Sub-agents: the `agent.run` tool. A child is a fresh Agent (its own system prompt, the task as
+ * its first message, none of the parent's conversation) over the same model client, a runner of
+ * its own built the same way as the parent's (same policy, rules, sandbox), and the parent's
+ * questions (labelled with the child, one at a time). Its final answer returns to the parent as
+ * the tool result; its usage is counted into the parent's. A child cannot start children: its
+ * registry has no `agent.run`.
+ */
+import { z } from 'zod';
+import type { AnyToolDefinition } from '@holic512/tool-runner';
+import type { Agent } from './agent';
+import type { AgentConfirmFn } from './agent-core';
+import type { UsageTotals } from './events';
+import type { RunMode } from './runner-types';
+import { describeStep } from './step-label';
+
+/** At most this much of a child's answer goes back to the parent (a longer one is cut, and says so). */
+export const MAX_ANSWER_CHARS = 8000;
+
+/** What a child run gives back. */
+export interface ChildOutcome {
+  outcome: string;
+  answer: string;
+  steps: number;
+  usage: UsageTotals;
+  error?: { code: string; message: string };
+}
+
+/** What the tool needs to run one child; built by the app (createAppAgent). */
+export interface ChildSpawner {
+  /** Run `task` in a new child labelled `label`; `onProgress` gets one short line per thing the child does. */
+  run(task: string, mode: 'plan' | 'default', label: string, signal: AbortSignal | undefined, onProgress: (line: string) => void): Promise<ChildOutcome>;
+  /** Children that may run at once (ai.json `agents.maxParallel`). */
+  maxParallel: number;
+}
+
+const Input = z.object({
+  task: z.string().min(1).max(20_000),
+  mode: z.enum(['plan', 'default']).optional(),
+});
+type AgentRunInput = z.infer<typeof Input>;
+
+/** The mode a child runs in: plan unless the parent asked for default; never freer than the parent. */
+export function childMode(requested: 'plan' | 'default' | undefined, parent: RunMode): RunMode {
+  if (requested !== 'default' || parent === 'plan') return 'plan';
+  return parent;
+}
+
+/** Cut a child's answer to what the parent's context can take. */
+export function capAnswer(text: string): { answer: string; truncated?: true; chars?: number } {
+  if (text.length <= MAX_ANSWER_CHARS) return { answer: text };
+  return { answer: `${text.slice(0, MAX_ANSWER_CHARS)}…`, truncated: true, chars: text.length };
+}
+
+/**
+ * The `agent.run` tool definition. `concurrency` tells the agent loop how many consecutive
+ * agent.run steps of one reply may run at once.
+ */
+export function agentRunTool(spawner: ChildSpawner): AnyToolDefinition {
+  let counter = 0;
+  return {
+    name: 'agent.run',
+    description: {
+      en: 'Start a helper agent for one self-contained task, with a fresh context (it sees only the task). mode "plan" (default) is read-only; "default" may ask the user to run changes. Its final answer comes back as the result. Several agent.run steps in one reply run in parallel.',
+      zh: '为一个独立的任务启动一个助手代理,它有全新的上下文(只看到任务本身)。mode 为 "plan"(默认)时只读;"default" 时可以请求用户批准修改。它的最终回答作为结果返回。同一回复中的多个 agent.run 步骤并行运行。',
+    },
+    input: Input,
+    example: { task: 'Find where the config file is parsed and list its keys', mode: 'plan' },
+    concurrency: spawner.maxParallel,
+    permission: { arg: 'words', subject: (s: AgentRunInput) => ({ kind: 'name', name: s.mode ?? 'plan' }) },
+    // Delegation itself changes nothing: each of the child's steps is judged, asked and sandboxed
+    // like the parent's own.
+    assess: (s: AgentRunInput) => ({
+      findings: [{ id: 'agent.delegate', level: 'L0' as const, params: { m: s.mode ?? 'plan' } }],
+      touches: { read: [], write: [], network: [], exec: [] },
+    }),
+    approvalKey: (s: AgentRunInput) => `agent.run ${s.mode ?? 'plan'}`,
+    digest: (s: AgentRunInput) => `agent (${s.mode ?? 'plan'}): ${oneLine(s.task, 80)}`,
+    execute: async (s: AgentRunInput, ctx: { id: string; decision: unknown; signal?: AbortSignal; onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void }) => {
+      const label = `agent ${++counter}`;
+      const started = Date.now();
+      const progress = (line: string) => ctx.onOutput?.(`[${label}] ${line}\n`, 'stdout');
+      const child = await spawner.run(s.task, s.mode ?? 'plan', label, ctx.signal, progress);
+      return {
+        _event: 'tool_result',
+        id: ctx.id,
+        tool: 'agent.run',
+        agent: label,
+        mode: s.mode ?? 'plan',
+        outcome: child.outcome,
+        ...capAnswer(child.answer),
+        steps: child.steps,
+        usage: { input_tokens: child.usage.input_tokens, output_tokens: child.usage.output_tokens, calls: child.usage.calls },
+        durationMs: Date.now() - started,
+        ...(child.error ? { error: child.error } : {}),
+        ...(child.outcome === 'aborted' ? { aborted: true } : {}),
+        decision: ctx.decision,
+      };
+    },
+  } as unknown as AnyToolDefinition;
+}
+
+function oneLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** Questions from children one at a time (two children must not show two questions at once), each labelled. */
+export function labelledConfirm(confirm: AgentConfirmFn | undefined): (label: string) => AgentConfirmFn | undefined {
+  if (!confirm) return () => undefined;
+  let chain: Promise<unknown> = Promise.resolve();
+  return (label) => (request, options) => {
+    const asked = chain.then(() => confirm({ ...request, agent: label }, options));
+    chain = asked.catch(() => undefined);
+    return asked;
+  };
+}
+
+/** The short progress line of one child event (what `ai -i` shows under the agent.run step). */
+export function progressLine(event: { type: string; step?: unknown; outcome?: string; message?: string }): string | undefined {
+  if (event.type === 'step' && event.step) return describeStep(event.step as Parameters<typeof describeStep>[0]);
+  if (event.type === 'final') return `${event.outcome ?? 'done'}`;
+  return undefined;
+}
+
+/** Run items with at most `limit` at once, results in input order. */
+export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}
+
+/**
+ * Run a child to its answer: in its mode (never freer than the parent's), its progress reported
+ * line by line, its usage counted into the parent's whatever the outcome, disposed at the end.
+ */
+export async function runChildAgent(parent: Agent, child: Agent, task: string, mode: 'plan' | 'default', signal: AbortSignal | undefined, onProgress: (line: string) => void): Promise<ChildOutcome> {
+  const off = child.on((event) => {
+    const line = progressLine(event as Parameters<typeof progressLine>[0]);
+    if (line) onProgress(line);
+  });
+  try {
+    // yolo needs the OS sandbox: a child that cannot have its parent's mode plans.
+    if (!child.setRunMode(childMode(mode, parent.getRunMode())).ok) child.setRunMode('plan');
+    const result = await child.send(task, { signal });
+    return { outcome: result.outcome, answer: result.message, steps: result.steps, usage: child.usage(), ...(result.error ? { error: result.error } : {}) };
+  } finally {
+    off();
+    parent.countUsage(child.usage());
+    child.dispose();
+  }
+}
