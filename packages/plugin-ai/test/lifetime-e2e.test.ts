@@ -107,7 +107,7 @@ test('closing the terminal of ai -i with a running dev server leaves no process 
     s = startAi(['-i'], { env: temp.env, cwd });
     await s.waitFor('› ');
     s.write('start the server' + KEY.enter);
-    await s.waitFor('y/a/n/e'); // the keys line shows once the question takes keys
+    await s.waitFor('y/a/n/'); // the keys line shows once the question takes keys
     s.write('y');
     const pid = await serverPid();
     const aiPid = s.pid;

@@ -2,7 +2,7 @@
  * What turns and agent events put on the `ai -i` screen: running a turn or /compact, the
  * streamed preview, steps, their output and results, replies, and what comes after a turn.
  */
-import { attachedText, attachFromLine, imageProblemText } from '../images';
+import { attachedText, attachFromLine, DEFAULT_IMAGE_MAX_BYTES, imageProblemText } from '../images';
 import * as os from 'os';
 import * as path from 'path';
 import type { AgentEvent, TurnResult } from '../events';
@@ -38,7 +38,7 @@ export abstract class ScreenTurns extends ScreenBase {
   /** Attach the images a typed line names to the next message: the text to send (empty when the
    * line only named an image), or undefined when one could not be attached (said why). */
   protected attachImages(text: string): string | undefined {
-    const maxBytes = this.app!.config.images.maxBytes;
+    const maxBytes = this.app?.config.images?.maxBytes ?? DEFAULT_IMAGE_MAX_BYTES;
     const r = attachFromLine(text, this.options.cwd, maxBytes);
     if ('problem' in r) return void this.print(this.theme.red(imageProblemText(this.lang, r.problem, this.options.cwd, maxBytes)));
     for (const image of r.images) this.print(this.theme.dim(attachedText(this.lang, image)));
