@@ -94,6 +94,7 @@ interface ToolRunnerModule {
     lang?: Lang;
     env?: NodeJS.ProcessEnv;
     sandbox?: 'auto' | 'required' | 'off';
+    webSearch?: AiConfig['webSearch'];
     tools?: readonly unknown[];
     toolRegistry?: StepRunner['tools'];
   }): StepRunner;
@@ -177,6 +178,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
         lang: options.lang,
         env,
         sandbox: config.sandbox,
+        ...(config.webSearch ? { webSearch: config.webSearch } : {}),
         ...(tools ? { toolRegistry: tools } : { tools: extraTools }),
       });
     });
