@@ -163,6 +163,19 @@ describe('fs.grep engines', () => {
     expect(r.note).toMatch(/took more than/);
   });
 
+  test.each([
+    ['^b$', 'a\nb\nc\n', [2]],
+    ['foo$', 'x\r\nfoo\r\nfoo bar\r\n', [2]],
+    ['^$', 'a\n\nb\n', [2]],
+    ['x(?!y)', 'xy\nx\n', [2]],
+    ['(?<=a)b', 'a\nb\nab\n', [3]],
+    ['a.c', 'a\nc\nabc\n', [3]],
+  ])('the Node fallback tests line by line: %s', async (pattern, text, lines) => {
+    await put('t.txt', text);
+    const r = (await runFsGrep({ tool: 'fs.grep', pattern }, ctxOf({ ...process.env, SLOTHTOOL_GREP: 'node' }))) as Record<string, any>;
+    expect(r.matches.map((m: { line: number }) => m.line)).toEqual(lines);
+  });
+
   test('an rg the workspace ships on PATH is never the one run', async () => {
     const bin = path.join(world.ws, 'bin');
     await fsp.mkdir(bin);

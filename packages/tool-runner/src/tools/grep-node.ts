@@ -18,6 +18,10 @@ const BATCH_CHARS = 4 * 1024 * 1024;
 const SCAN = new vm.Script(`out = (function (texts) {
   var res = [];
   for (var t = 0; t < texts.length; t++) {
+    if (pre && texts[t].indexOf('\\r') < 0 && !pre.test(texts[t])) {
+      res.push([]);
+      continue;
+    }
     var lines = texts[t].split(/\\r?\\n/);
     if (lines.length && lines[lines.length - 1] === '') lines.pop();
     var hits = [];
@@ -27,14 +31,24 @@ const SCAN = new vm.Script(`out = (function (texts) {
   return res;
 })(texts)`);
 
+/**
+ * Whether a whole file may be tested at once before it is split into lines (most files do not
+ * match at all): with the `m` flag a match inside a line is a match of the text, unless the
+ * pattern looks around (it could see the neighbouring line) or the file has `\r` (`$` would not
+ * match before it). Such patterns and files are tested line by line only.
+ */
+function wholeText(pattern: string): boolean {
+  return !/\(\?<?[=!]/.test(pattern);
+}
+
 /** The pattern compiled in a fresh context (Unicode-aware like ripgrep's, plain when `u` refuses it), or why it is invalid. */
 function compile(pattern: string, ignoreCase: boolean): { context: vm.Context } | { error: string } {
-  const context = vm.createContext({ src: pattern, texts: [], out: null });
+  const context = vm.createContext({ src: pattern, texts: [], out: null, re: null, pre: null });
   const flags = ignoreCase ? 'i' : '';
   let error = '';
   for (const f of [`${flags}u`, flags]) {
     try {
-      vm.runInContext(`re = new RegExp(src, ${JSON.stringify(f)});`, context, { timeout: 1000 });
+      vm.runInContext(`re = new RegExp(src, ${JSON.stringify(f)}); pre = ${wholeText(pattern) ? `new RegExp(src, ${JSON.stringify(`${f}m`)})` : 'null'};`, context, { timeout: 1000 });
       return { context };
     } catch (err) {
       error ||= err instanceof Error ? err.message : String(err);
