@@ -31,6 +31,23 @@ test.each([50, 200, 400, 1000])('fitToolResult keeps valid JSON within %d tokens
   }
 });
 
+test.each([
+  ['fs.grep', 'matches', (i: number) => ({ file: `src/f${i}.ts`, line: i + 1, text: `const value${i} = compute(${i}); // ${'x'.repeat(80)}` })],
+  ['fs.glob', 'files', (i: number) => `packages/p${i}/src/some/deep/folder/file${i}.ts`],
+  ['web.search', 'results', (i: number) => ({ title: `Result ${i}`, url: `https://example.com/${i}`, snippet: 'words '.repeat(40) })],
+] as const)('a %s result over the budget keeps its first %s whole, says how many, stays valid JSON', (tool, key, item) => {
+  const result = { _event: 'tool_result', id: 'cmd_002', tool, [key]: Array.from({ length: 300 }, (_, i) => item(i)), total: 300, decision: { level: 'L0', by: 'policy', rules: [] } } as unknown as ToolResult;
+  const text = fitToolResult(result, 1200);
+  expect(estimateTokens(text)).toBeLessThanOrEqual(1200);
+  const parsed = JSON.parse(text);
+  const list = parsed[key] as unknown[];
+  expect(list.length).toBeGreaterThan(3);
+  expect(list.length).toBeLessThan(300);
+  expect(list).toEqual((result as unknown as Record<string, unknown[]>)[key].slice(0, list.length));
+  expect(parsed.note).toContain(`${list.length} of 300 ${key} shown`);
+  expect(parsed).toMatchObject({ total: 300, truncated: true });
+});
+
 test('a small result is passed through unchanged', () => {
   const r = big(2);
   expect(JSON.parse(fitToolResult(r, 1000))).toEqual(r);
