@@ -23,7 +23,7 @@ export const SEARCH_MESSAGES: Record<string, { zh: string; en: string; hintZh?: 
     zh: '`{p}` 不能用作相对于 path 的 glob（不能以 / 开头，也不能含 ..）；要查别处请设置 path',
     en: '`{p}` is not a glob relative to path (no leading / and no ..); set path to search elsewhere',
   },
-  'glob.note.more': { zh: '共 {n} 个文件匹配，只列出最新的 {shown} 个；请把 pattern 写得更具体', en: '{n} files match; only the newest {shown} are listed: make the pattern more specific' },
+  'glob.note.more': { zh: '共 {n} 个文件匹配，只列出最新的 {shown} 个；请把 pattern 写得更具体', en: '{n, plural, one {# file matches} other {# files match}}; only the newest {shown} are listed: make the pattern more specific' },
   'glob.summary': { zh: '{p}：{n} 个文件', en: '{p}: {n, plural, one {# file} other {# files}}' },
   'grep.err.pattern': {
     zh: '`{p}` 不是有效的正则表达式：{e}',
@@ -33,12 +33,12 @@ export const SEARCH_MESSAGES: Record<string, { zh: string; en: string; hintZh?: 
     zh: 'ripgrep 不支持这个表达式（如环视、反向引用），改用 JavaScript 正则在 Node 中查找',
     en: 'ripgrep does not support this expression (look-around, back-references): searched with a JavaScript regular expression in Node instead',
   },
-  'grep.note.count': { zh: '匹配超过 {n} 行，已停止计数；请把 pattern 写得更具体', en: 'more than {n} matching lines: counting stopped; make the pattern more specific' },
+  'grep.note.count': { zh: '匹配超过 {n} 行，已停止计数；请把 pattern 写得更具体', en: 'more than {n, plural, one {# matching line} other {# matching lines}}: counting stopped; make the pattern more specific' },
   'grep.note.time': {
     zh: '查找超过 {s} 秒，已停止；结果不完整，请缩小 path、加上 glob 或简化 pattern',
     en: 'the search took more than {s} s and stopped; results are incomplete: narrow path, add a glob or simplify the pattern',
   },
-  'grep.note.more': { zh: '共 {n} 行匹配，只显示前 {shown} 行；可用 maxResults、path 或 glob 缩小范围', en: '{n} lines match; the first {shown} are shown: narrow with maxResults, path or glob' },
+  'grep.note.more': { zh: '共 {n} 行匹配，只显示前 {shown} 行；可用 maxResults、path 或 glob 缩小范围', en: '{n, plural, one {# line matches} other {# lines match}}; the first {shown} are shown: narrow with maxResults, path or glob' },
   'grep.note.skipped': {
     zh: '{n} 个可能含密钥的文件（.env、私钥、凭据）没有搜索，见 skipped',
     en: '{n, plural, one {# file that may hold secrets was} other {# files that may hold secrets were}} not searched (.env, keys, credentials): see skipped',
