@@ -181,12 +181,27 @@ describe('fs.grep engines', () => {
     await fsp.mkdir(bin);
     await fsp.writeFile(path.join(bin, 'rg'), `#!/bin/sh\ntouch ${path.join(world.root, 'marker')}\n`, { mode: 0o755 });
     expect(findRipgrep({ PATH: bin }, world.ws)).toBeUndefined();
+    // A PATH folder outside the workspace whose rg is a link into it: the workspace's program all the same.
+    const linked = path.join(world.outside, 'bin');
+    await fsp.mkdir(linked);
+    await fsp.symlink(path.join(bin, 'rg'), path.join(linked, 'rg'));
+    expect(findRipgrep({ PATH: linked }, world.ws)).toBeUndefined();
     if (RG) expect(findRipgrep({ PATH: [bin, path.dirname(RG)].join(path.delimiter) }, world.ws)).toBe(RG);
     await put('x.txt', 'needle\n');
     const r = (await runFsGrep({ tool: 'fs.grep', pattern: 'needle' }, ctxOf({ PATH: bin }))) as Record<string, any>;
     expect(r.engine).toBe('node');
     expect(r.total).toBe(1);
     await expect(fsp.stat(path.join(world.root, 'marker'))).rejects.toThrow();
+  });
+
+  (RG ? test : test.skip)('more secret files than rg is told by name: the Node fallback searches, still skipping them', async () => {
+    for (let i = 0; i < 2001; i++) await put(`keys/k${i}.pem`, 'needle\n');
+    await put('src/a.ts', 'needle\n');
+    const r = (await runFsGrep({ tool: 'fs.grep', pattern: 'needle' }, ctxOf())) as Record<string, any>;
+    expect(r.engine).toBe('node');
+    expect(r.matches).toEqual([{ file: 'src/a.ts', line: 1, text: 'needle' }]);
+    expect(r.skipped).toHaveLength(20);
+    expect(r.note).toMatch(/2001 files that may hold secrets/);
   });
 
   (RG ? test : test.skip)('a look-behind ripgrep refuses is searched by the JavaScript fallback, with a note', async () => {

@@ -114,6 +114,7 @@ export async function runFsGrep(step: FsGrepStep, ctx: SessionToolContext): Prom
   const rg = forced === 'node' ? undefined : modRg().findRipgrep(ctx.env, session.workspace);
   let hits = new HitCollector(max);
   let outcome: GrepOutcome = rg ? await modRg().grepWithRg(rg, q, hits) : modNode().grepWithNode(q, hits);
+  if (outcome.tooManySkipped) outcome = modNode().grepWithNode(q, hits);
   const notes: string[] = [];
   if (outcome.patternError && outcome.engine === 'rg') {
     // Rust's syntax refused it (look-around, back-references): JavaScript's may take it.

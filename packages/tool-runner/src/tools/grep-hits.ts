@@ -33,6 +33,8 @@ export interface GrepOutcome {
   stopped?: WalkStop | 'count';
   /** Files not searched because they hold secrets, relative to the root. */
   skipped: string[];
+  /** rg: too many secret files to exclude by name; nothing was searched (the Node fallback takes over). */
+  tooManySkipped?: boolean;
 }
 
 /** Whether a file (path relative to the search root, with `/`) is a secret store: never searched, only named. */

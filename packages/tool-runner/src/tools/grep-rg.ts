@@ -14,7 +14,8 @@ export function findRipgrep(env: NodeJS.ProcessEnv, workspace: string): string |
     const p = path.join(dir, 'rg');
     try {
       fs.accessSync(p, fs.constants.X_OK);
-      if (fs.statSync(p).isFile()) return p;
+      // A link on PATH that leads into the workspace is the workspace's program too.
+      if (fs.statSync(p).isFile() && !isInside(fs.realpathSync(p), workspace)) return p;
     } catch {
       // not here: the next folder
     }
@@ -86,6 +87,9 @@ function runRg(rg: string, args: string[], cwd: string, q: GrepQuery, sep: strin
   });
 }
 
+/** Secret files excluded by name at most; past it the Node fallback searches instead. */
+const MAX_EXCLUDED = 2000;
+
 const strip = (p: string): string => (p.startsWith('./') ? p.slice(2) : p);
 
 /**
@@ -107,6 +111,8 @@ export async function grepWithRg(rg: string, q: GrepQuery, hits: HitCollector): 
       return true;
     });
     if (listed.stopped === 'time' || listed.stopped === 'aborted') return { engine: 'rg', skipped, stopped: listed.stopped };
+    // Each skipped file is one argument; thousands of them (a folder of test keys) are the Node walk's job.
+    if (skipped.length > MAX_EXCLUDED) return { engine: 'rg', skipped, tooManySkipped: true };
   }
   const args = [
     ...FIXED,
