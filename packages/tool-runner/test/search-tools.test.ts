@@ -176,6 +176,26 @@ describe('fs.grep engines', () => {
     expect(r.matches.map((m: { line: number }) => m.line)).toEqual(lines);
   });
 
+  test('a backtracking .gitignore line (the repository is untrusted) or glob stops at the deadline instead of holding the process', async () => {
+    await put('.gitignore', 'a*a*a*a*a*a*a*a*b\n');
+    for (let i = 0; i < 3; i++) await put(`${'a'.repeat(90)}${i}`, 'needle\n');
+    const short = { timeoutMs: 300 };
+    const glob = (await runFsGlob({ tool: 'fs.glob', pattern: '**/*' }, ctxOf(process.env, short))) as Record<string, any>;
+    expect(glob).toMatchObject({ truncated: true });
+    expect(glob.note).toMatch(/took more than 0.3 s/);
+    const grep = (await runFsGrep({ tool: 'fs.grep', pattern: 'needle' }, ctxOf({ ...process.env, SLOTHTOOL_GREP: 'node' }, short))) as Record<string, any>;
+    expect(grep).toMatchObject({ engine: 'node', truncated: true });
+    await fsp.rm(path.join(world.ws, '.gitignore'));
+    const pattern = (await runFsGlob({ tool: 'fs.glob', pattern: '**/a*a*a*a*a*a*a*a*a*a*b' }, ctxOf(process.env, short))) as Record<string, any>;
+    expect(pattern.truncated).toBe(true);
+    if (RG) {
+      // ripgrep's own matching is linear: the same tree is searched in full.
+      await put('.gitignore', 'a*a*a*a*a*a*a*a*b\n');
+      const viaRg = (await runFsGrep({ tool: 'fs.grep', pattern: 'needle' }, ctxOf(process.env, short))) as Record<string, any>;
+      expect(viaRg).toMatchObject({ engine: 'rg', total: 3, truncated: false });
+    }
+  });
+
   test('an rg the workspace ships on PATH is never the one run', async () => {
     const bin = path.join(world.ws, 'bin');
     await fsp.mkdir(bin);

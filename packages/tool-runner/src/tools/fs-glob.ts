@@ -3,11 +3,12 @@ import * as path from 'path';
 import { toolMessage } from '../i18n';
 import type { FsGlobStep } from '../tool-steps';
 import { walkFiles, type WalkStop } from './fs-walk';
+import { withTimeLimit } from './time-limit';
 import { toolError, type SessionToolContext, type ToolErrorResult } from './session';
 import type { ResultDecision } from './types';
 import { lazy } from '../lazy';
 
-type Picomatch = ((glob: string, options?: { dot?: boolean; nocase?: boolean; basename?: boolean }) => (p: string) => boolean) & {
+type Picomatch = ((glob: string, options?: { dot?: boolean; nocase?: boolean; basename?: boolean; noextglob?: boolean }) => (p: string) => boolean) & {
   scan(glob: string): { base: string; isGlob: boolean };
 };
 /** `picomatch`, loaded on the first glob. */
@@ -65,9 +66,9 @@ export function searchRoot(tool: string, p: string, ctx: SessionToolContext): { 
 }
 
 /** A stop of the walk told to the model. */
-export function stopNote(stop: WalkStop | undefined, lang: SessionToolContext['lang']): string | undefined {
+export function stopNote(stop: WalkStop | undefined, lang: SessionToolContext['lang'], limitMs = WALK_TIME_MS): string | undefined {
   if (!stop || stop === 'aborted') return undefined;
-  return toolMessage(stop === 'time' ? 'search.note.time' : 'search.note.entries', lang, { s: WALK_TIME_MS / 1000 });
+  return toolMessage(stop === 'time' ? 'search.note.time' : 'search.note.entries', lang, { s: Math.round(limitMs / 100) / 10 });
 }
 
 /**
@@ -83,33 +84,32 @@ export async function runFsGlob(step: FsGlobStep, ctx: SessionToolContext): Prom
   const root = searchRoot('fs.glob', stepPath, ctx);
   if ('status' in root) return root;
   if (root.kind !== 'dir') return toolError(ctx, 'fs.glob', 'NOT_A_DIRECTORY', toolMessage('search.err.not_dir', lang, { f: stepPath }), { path: stepPath });
-  const pm = modPicomatch();
-  const match = pm(pattern, { dot: true });
-  const base = pm.scan(pattern).base;
-  const deadline = ctx.deps.now() + WALK_TIME_MS;
   const found: Array<{ rel: string; mtime: number }> = [];
-  const walked = walkFiles(
-    {
-      workspace: session.workspace,
-      root: root.real,
-      enter: (rel) => mayHold(base, rel),
-      shouldStop: () => (ctx.signal?.aborted ? 'aborted' : ctx.deps.now() > deadline ? 'time' : undefined),
-    },
-    (file) => {
-      if (!match(file.rel)) return;
-      let mtime = 0;
-      try {
-        mtime = fs.lstatSync(file.abs).mtimeMs;
-      } catch {
-        // gone since it was listed: sorts last
-      }
-      found.push({ rel: file.rel, mtime });
-    },
-  );
+  // Under a hard time limit: the pattern and the repository's ignore lines become regular expressions.
+  const limitMs = Math.min(WALK_TIME_MS, ctx.timeoutMs);
+  const timed = withTimeLimit(limitMs, () => {
+    const pm = modPicomatch();
+    const match = pm(pattern, { dot: true, noextglob: true });
+    const base = pm.scan(pattern).base;
+    return walkFiles(
+      { workspace: session.workspace, root: root.real, enter: (rel) => mayHold(base, rel), shouldStop: () => (ctx.signal?.aborted ? 'aborted' : undefined) },
+      (file) => {
+        if (!match(file.rel)) return;
+        let mtime = 0;
+        try {
+          mtime = fs.lstatSync(file.abs).mtimeMs;
+        } catch {
+          // gone since it was listed: sorts last
+        }
+        found.push({ rel: file.rel, mtime });
+      },
+    );
+  });
+  const walked: { stopped?: WalkStop } = timed.done ? timed.value : { stopped: 'time' };
   // Newest first; equal times by name, so the order is stable.
   found.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   const files = found.slice(0, GLOB_DEFAULT_LIMIT).map((f) => shownPath(step.path, f.rel));
-  const notes = [stopNote(walked.stopped, lang), found.length > files.length ? toolMessage('glob.note.more', lang, { n: found.length, shown: files.length }) : undefined].filter(
+  const notes = [stopNote(walked.stopped, lang, limitMs), found.length > files.length ? toolMessage('glob.note.more', lang, { n: found.length, shown: files.length }) : undefined].filter(
     (n): n is string => !!n,
   );
   return {

@@ -1,35 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import * as vm from 'vm';
-import { decodeText, isBinary } from './fs-common';
+import { decodeText, isBinary, splitLines } from './fs-common';
 import { modPicomatch } from './fs-glob';
-import { walkFiles } from './fs-walk';
+import { walkFiles, type WalkStop } from './fs-walk';
 import { GREP_MAX_FILE_BYTES, isSecretFile, type GrepOutcome, type GrepQuery, type HitCollector } from './grep-hits';
-
-/** Text searched per call into the time-limited context (a call's fixed cost is spread over this much). */
-const BATCH_CHARS = 4 * 1024 * 1024;
-
-/**
- * The matcher, in a context of its own: a JavaScript regular expression can backtrack for a very
- * long time on a hostile pattern, and only the context's time limit interrupts it (V8 checks for
- * the interrupt inside the regular-expression engine). `scan` returns the matching line numbers
- * of each text, lines split as fs.read splits them.
- */
-const SCAN = new vm.Script(`out = (function (texts) {
-  var res = [];
-  for (var t = 0; t < texts.length; t++) {
-    if (pre && texts[t].indexOf('\\r') < 0 && !pre.test(texts[t])) {
-      res.push([]);
-      continue;
-    }
-    var lines = texts[t].split(/\\r?\\n/);
-    if (lines.length && lines[lines.length - 1] === '') lines.pop();
-    var hits = [];
-    for (var i = 0; i < lines.length; i++) if (re.test(lines[i])) hits.push(i + 1);
-    res.push(hits);
-  }
-  return res;
-})(texts)`);
+import { withTimeLimit } from './time-limit';
 
 /**
  * Whether a whole file may be tested at once before it is split into lines (most files do not
@@ -41,15 +16,13 @@ function wholeText(pattern: string): boolean {
   return !/\(\?<?[=!]/.test(pattern);
 }
 
-/** The pattern compiled in a fresh context (Unicode-aware like ripgrep's, plain when `u` refuses it), or why it is invalid. */
-function compile(pattern: string, ignoreCase: boolean): { context: vm.Context } | { error: string } {
-  const context = vm.createContext({ src: pattern, texts: [], out: null, re: null, pre: null });
+/** The pattern as JavaScript reads it (Unicode-aware like ripgrep's, plain when `u` refuses it), or why it is invalid. */
+function compile(pattern: string, ignoreCase: boolean): { re: RegExp; whole?: RegExp } | { error: string } {
   const flags = ignoreCase ? 'i' : '';
   let error = '';
   for (const f of [`${flags}u`, flags]) {
     try {
-      vm.runInContext(`re = new RegExp(src, ${JSON.stringify(f)}); pre = ${wholeText(pattern) ? `new RegExp(src, ${JSON.stringify(`${f}m`)})` : 'null'};`, context, { timeout: 1000 });
-      return { context };
+      return { re: new RegExp(pattern, f), ...(wholeText(pattern) ? { whole: new RegExp(pattern, `${f}m`) } : {}) };
     } catch (err) {
       error ||= err instanceof Error ? err.message : String(err);
     }
@@ -60,46 +33,21 @@ function compile(pattern: string, ignoreCase: boolean): { context: vm.Context } 
 /**
  * fs.grep without ripgrep: the same walk as fs.glob (ignore files, `.git` skipped, links not
  * followed), secret files and binary files skipped, files over 10 MiB skipped, the pattern as a
- * JavaScript regular expression, line by line. Linear in the text except for the pattern itself,
- * which runs under the search's deadline: past it the search stops and says so.
+ * JavaScript regular expression, line by line. All of it runs under the search's deadline
+ * (withTimeLimit): a pattern, a glob or an ignore file that backtracks is stopped there, and the
+ * matches found so far are kept.
  */
 export function grepWithNode(q: GrepQuery, hits: HitCollector): GrepOutcome {
   const compiled = compile(q.pattern, q.ignoreCase);
   if ('error' in compiled) return { engine: 'node', skipped: [], patternError: compiled.error };
-  const { context } = compiled;
+  const { re, whole } = compiled;
   const skipped: string[] = [];
-  const wanted = q.glob ? modPicomatch()(q.glob, { dot: true, basename: !q.glob.includes('/') }) : undefined;
-  let batch: Array<{ rel: string; text: string }> = [];
-  let chars = 0;
   let stopped: GrepOutcome['stopped'];
-  const flush = (): boolean => {
-    if (!batch.length) return true;
-    const texts = batch.map((b) => b.text);
-    context.texts = texts;
-    try {
-      SCAN.runInContext(context, { timeout: Math.max(1, q.deadline - q.now()) });
-    } catch {
-      stopped = 'time';
-      return false;
-    } finally {
-      context.texts = [];
-    }
-    const out = context.out as number[][];
-    for (let i = 0; i < batch.length; i++) {
-      for (const line of out[i]) {
-        if (!hits.add(batch[i].rel, line)) {
-          stopped = 'count';
-          return false;
-        }
-      }
-    }
-    batch = [];
-    chars = 0;
-    return true;
-  };
+  /** Search one file; false once the count limit is passed. */
   const consider = (rel: string, abs: string): boolean => {
-    if (isSecretFile(rel || path.basename(abs))) {
-      skipped.push(rel || path.basename(abs));
+    const name = rel || path.basename(abs);
+    if (isSecretFile(name)) {
+      skipped.push(name);
       return true;
     }
     let text: string;
@@ -112,23 +60,27 @@ export function grepWithNode(q: GrepQuery, hits: HitCollector): GrepOutcome {
     } catch {
       return true; // unreadable or gone: nothing from it
     }
-    batch.push({ rel, text });
-    chars += text.length;
-    return chars < BATCH_CHARS || flush();
+    if (whole && !text.includes('\r') && !whole.test(text)) return true;
+    const lines = splitLines(text);
+    for (let i = 0; i < lines.length; i++) {
+      if (re.test(lines[i]) && !hits.add(rel, i + 1)) {
+        stopped = 'count';
+        return false;
+      }
+    }
+    return true;
   };
-  if (q.kind === 'file') {
-    consider('', q.root);
-  } else {
-    const walked = walkFiles(
-      {
-        workspace: q.workspace,
-        root: q.root,
-        shouldStop: () => (q.signal?.aborted ? 'aborted' : q.now() > q.deadline ? 'time' : undefined),
-      },
+  const run = withTimeLimit(Math.max(1, q.deadline - q.now()), (): WalkStop | undefined => {
+    if (q.kind === 'file') {
+      consider('', q.root);
+      return undefined;
+    }
+    const wanted = q.glob ? modPicomatch()(q.glob, { dot: true, basename: !q.glob.includes('/'), noextglob: true }) : undefined;
+    return walkFiles(
+      { workspace: q.workspace, root: q.root, shouldStop: () => (q.signal?.aborted ? 'aborted' : undefined) },
       (file) => (wanted && !wanted(file.rel) ? undefined : consider(file.rel, file.abs)),
-    );
-    stopped ??= walked.stopped;
-  }
-  if (!stopped) flush();
+    ).stopped;
+  });
+  stopped ??= run.done ? run.value : 'time';
   return { engine: 'node', skipped, ...(stopped ? { stopped } : {}) };
 }
