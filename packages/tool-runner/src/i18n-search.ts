@@ -29,6 +29,7 @@ export const SEARCH_MESSAGES: Record<string, { zh: string; en: string; hintZh?: 
     zh: '`{p}` 不是有效的正则表达式：{e}',
     en: '`{p}` is not a valid regular expression: {e}',
   },
+  'grep.err.glob': { zh: '`{g}` 不是有效的 glob：{e}', en: '`{g}` is not a valid glob: {e}' },
   'grep.note.js_fallback': {
     zh: 'ripgrep 不支持这个表达式（如环视、反向引用），改用 JavaScript 正则在 Node 中查找',
     en: 'ripgrep does not support this expression (look-around, back-references): searched with a JavaScript regular expression in Node instead',

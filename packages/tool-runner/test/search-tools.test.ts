@@ -224,6 +224,14 @@ describe('fs.grep engines', () => {
     expect(r.note).toMatch(/2001 files that may hold secrets/);
   });
 
+  (RG ? test : test.skip)('a glob ripgrep cannot read is an error that says so, not an empty result', async () => {
+    await put('a.ts', 'needle\n');
+    const r = (await runFsGrep({ tool: 'fs.grep', pattern: 'needle', glob: '[a.ts' }, ctxOf())) as Record<string, any>;
+    expect(r.status).toBe('error');
+    expect(r.error.code).toBe('INVALID_GLOB');
+    expect(r.error.message).toMatch(/not a valid glob/);
+  });
+
   (RG ? test : test.skip)('a look-behind ripgrep refuses is searched by the JavaScript fallback, with a note', async () => {
     await put('a.ts', 'export function go() {}\nfunction stay() {}\n');
     const r = (await runFsGrep({ tool: 'fs.grep', pattern: '(?<=export )function \\w+' }, ctxOf())) as Record<string, any>;

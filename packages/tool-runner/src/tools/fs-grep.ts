@@ -126,6 +126,9 @@ export async function runFsGrep(step: FsGrepStep, ctx: SessionToolContext): Prom
       outcome = viaNode;
     }
   }
+  if (outcome.globError) {
+    return toolError(ctx, 'fs.grep', 'INVALID_GLOB', toolMessage('grep.err.glob', lang, { g: step.glob ?? '', e: outcome.globError }), { pattern: step.pattern });
+  }
   if (outcome.patternError) {
     return toolError(ctx, 'fs.grep', 'INVALID_PATTERN', toolMessage('grep.err.pattern', lang, { p: step.pattern, e: outcome.patternError }), { pattern: step.pattern });
   }

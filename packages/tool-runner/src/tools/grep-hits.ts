@@ -30,6 +30,8 @@ export interface GrepOutcome {
   engine: 'rg' | 'node';
   /** The invalid pattern's error, as the engine said it. */
   patternError?: string;
+  /** rg refused the `glob` (the fallback reads globs otherwise: it is not asked). */
+  globError?: string;
   stopped?: WalkStop | 'count';
   /** Files not searched because they hold secrets, relative to the root. */
   skipped: string[];

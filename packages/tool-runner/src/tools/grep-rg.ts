@@ -136,8 +136,9 @@ export async function grepWithRg(rg: string, q: GrepQuery, hits: HitCollector): 
     if (!Number.isFinite(line) || (rel && isSecretFile(rel))) return true;
     return hits.add(rel, line);
   });
-  if (run.code === 2 && hits.total === 0 && !run.stopped && /regex|parse error|syntax/i.test(run.stderr)) {
-    return { engine: 'rg', skipped, patternError: run.stderr.trim().slice(0, 600) };
+  if (run.code === 2 && hits.total === 0 && !run.stopped && run.stderr.trim()) {
+    const said = run.stderr.trim().slice(0, 600);
+    return { engine: 'rg', skipped, ...(/glob/i.test(said) && !/regex/i.test(said) ? { globError: said } : { patternError: said }) };
   }
   return { engine: 'rg', skipped, ...(run.stopped ? { stopped: run.stopped } : {}) };
 }
