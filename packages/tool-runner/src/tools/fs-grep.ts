@@ -135,7 +135,7 @@ export async function runFsGrep(step: FsGrepStep, ctx: SessionToolContext): Prom
   const matches = buildMatches(hits, q, step.path, Math.max(0, Math.min(10, step.context ?? 0)));
   const stop = outcome.stopped;
   if (stop === 'count') notes.push(toolMessage('grep.note.count', lang, { n: hits.total }));
-  else if (stop === 'time') notes.push(toolMessage('grep.note.time', lang, { s: Math.round(limitMs / 1000) }));
+  else if (stop === 'time') notes.push(toolMessage('grep.note.time', lang, { s: Math.round(limitMs / 100) / 10 }));
   else notes.push(stopNote(stop, lang) ?? '');
   if (hits.total > matches.length) notes.push(toolMessage('grep.note.more', lang, { n: hits.total, shown: matches.length }));
   if (outcome.skipped.length) notes.push(toolMessage('grep.note.skipped', lang, { n: outcome.skipped.length }));
