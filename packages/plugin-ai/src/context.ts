@@ -40,8 +40,11 @@ function stepLabel(result: ToolResult): string {
   if (result.program) return [result.program, ...(result.args ?? [])].join(' ');
   if (typeof result.plugin === 'string') return `plugin ${result.plugin}`;
   if (result.file) return `json_patch ${result.file}`;
+  // fs.glob / fs.grep: what was looked for, then where.
+  if (typeof result.pattern === 'string') return `${result.tool} ${result.pattern}${typeof result.path === 'string' ? ` in ${result.path}` : ''}`;
   if (typeof result.path === 'string') return `${result.tool} ${result.path}`;
   if (typeof result.url === 'string') return `${result.tool} ${result.url}`;
+  if (typeof result.query === 'string') return `${result.tool} ${result.query}`;
   if (typeof result.proc_id === 'string') return `${result.tool} ${result.proc_id}`;
   return result.tool;
 }

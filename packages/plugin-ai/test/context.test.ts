@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { capSummary, ConversationContext, fitToolResult, renderSummary, ruleBasedSummary, type WindowMessage } from '../src/context';
+import { capSummary, compactToolResult, ConversationContext, fitToolResult, renderSummary, ruleBasedSummary, type WindowMessage } from '../src/context';
 import type { ToolResult } from '../src/runner-types';
 import { SessionStore, newSessionId } from '../src/sessions';
 import { estimateMessagesTokens, estimateTokens } from '../src/tokens';
@@ -46,6 +46,16 @@ test.each([
   expect(list).toEqual((result as unknown as Record<string, unknown[]>)[key].slice(0, list.length));
   expect(parsed.note).toContain(`${list.length} of 300 ${key} shown`);
   expect(parsed).toMatchObject({ total: 300, truncated: true });
+});
+
+test.each([
+  [{ tool: 'fs.grep', pattern: 'applyDiscount', path: 'src', summary: '1 matching line in 1 file (rg)' }, 'fs.grep applyDiscount in src', '1 matching line'],
+  [{ tool: 'fs.glob', pattern: '**/*.test.js', path: '.', summary: '2 files' }, 'fs.glob **/*.test.js in .', '2 files'],
+  [{ tool: 'web.search', query: 'zod unions', summary: 'searxng: 3 results' }, 'web.search zod unions', 'searxng: 3 results'],
+])('the compact form of a %j result names what was looked for', (fields, step, out) => {
+  const compact = JSON.parse(compactToolResult({ _event: 'tool_result', id: 'cmd_003', decision: { level: 'L0', by: 'policy', rules: [] }, ...fields } as unknown as ToolResult));
+  expect(compact).toMatchObject({ step, level: 'L0' });
+  expect(compact.out).toContain(out);
 });
 
 test('a small result is passed through unchanged', () => {
