@@ -44,9 +44,11 @@ export interface WalkOptions {
 /** Names whose rules a folder holds, in the order git and ripgrep read them (later wins). */
 const IGNORE_FILES = ['.gitignore', '.ignore'];
 
-function readIgnore(dir: string, extra: string[] = []): Matcher | undefined {
+/** The ignore rules of a folder; `present`: the names the folder holds, when already listed (no read is tried for a missing file). */
+function readIgnore(dir: string, extra: string[] = [], present?: ReadonlySet<string>): Matcher | undefined {
   const texts: string[] = [];
   for (const name of [...extra, ...IGNORE_FILES]) {
+    if (present && !present.has(name)) continue;
     try {
       texts.push(fs.readFileSync(path.join(dir, name), 'utf8'));
     } catch {
@@ -100,7 +102,7 @@ export function walkFiles(options: WalkOptions, onFile: (file: WalkedFile) => bo
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const baseRel = [rootRel, relFromRoot].filter(Boolean).join('/');
-    const own = relFromRoot ? readIgnore(dirAbs) : undefined;
+    const own = relFromRoot && entries.some((e) => IGNORE_FILES.includes(e.name)) ? readIgnore(dirAbs, [], new Set(entries.map((e) => e.name))) : undefined;
     if (own) layers.push({ dir: baseRel, matcher: own });
     try {
       for (const e of entries) {
