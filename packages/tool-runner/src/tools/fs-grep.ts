@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { toolMessage } from '../i18n';
 import type { FsGrepStep } from '../tool-steps';
-import { decodeText, isBinary, redactLines } from './fs-common';
+import { decodeText, isBinary, readJudgedFile, redactLines } from './fs-common';
 import { searchRoot, shownPath, stopNote } from './fs-glob';
 import { GREP_MAX_FILE_BYTES, HitCollector, type GrepOutcome, type GrepQuery } from './grep-hits';
 import { toolError, type SessionToolContext, type ToolErrorResult } from './session';
@@ -58,7 +58,7 @@ function fileLines(abs: string): string[] | undefined {
   try {
     const st = fs.lstatSync(abs);
     if (!st.isFile() || st.size > GREP_MAX_FILE_BYTES) return undefined;
-    const buf = fs.readFileSync(abs);
+    const buf = readJudgedFile(abs);
     return isBinary(buf) ? undefined : redactLines(decodeText(buf));
   } catch {
     return undefined;

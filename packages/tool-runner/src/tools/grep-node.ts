@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { decodeText, isBinary, splitLines } from './fs-common';
+import { decodeText, isBinary, readJudgedFile, splitLines } from './fs-common';
 import { modPicomatch } from './fs-glob';
 import { walkFiles, type WalkStop } from './fs-walk';
 import { GREP_MAX_FILE_BYTES, isSecretFile, type GrepOutcome, type GrepQuery, type HitCollector } from './grep-hits';
@@ -54,7 +54,8 @@ export function grepWithNode(q: GrepQuery, hits: HitCollector): GrepOutcome {
     try {
       const st = fs.lstatSync(abs);
       if (!st.isFile() || st.size > GREP_MAX_FILE_BYTES) return true;
-      const buf = fs.readFileSync(abs);
+      // The file the walk found, and only that one: a link swapped in meanwhile is not followed (MOVED).
+      const buf = readJudgedFile(abs);
       if (isBinary(buf)) return true;
       text = decodeText(buf);
     } catch {
