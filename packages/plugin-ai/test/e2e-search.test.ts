@@ -70,9 +70,10 @@ test('web.search through a SearXNG the user configured on 127.0.0.1; without a p
   try {
     const port = (searx.address() as AddressInfo).port;
     fx.server.enqueue(cmd('look it up', { tool: 'web.search', query: 'js reduce initial value' }), chat('Pass 0 as the initial value.'));
-    const none = await runAi(['-p', 'search', '--approve-l1', '--json'], { env: fx.env, cwd: fx.cwd });
+    const none = await runAi(['-p', 'search', '--json'], { env: fx.env, cwd: fx.cwd });
     expect(none.code).toBe(0);
-    expect(resultsOf(1).at(-1)).toMatchObject({ tool: 'web.search', status: 'error', error: { code: 'NO_PROVIDER', message: expect.stringContaining('"webSearch"') } });
+    expect(resultsOf(1).at(-1)).toMatchObject({ tool: 'web.search', status: 'error', error: { code: 'NO_PROVIDER', message: expect.stringContaining('"webSearch"') }, decision: { level: 'L0' } });
+    expect(none.events.some((e) => e.type === 'confirm')).toBe(false);
 
     await fx.temp.writeJson('plugin-configs/ai.json', { webSearch: { provider: 'searxng', url: `http://127.0.0.1:${port}` }, permissions: { allow: ['web.search'] } });
     const first = fx.server.requests.length;

@@ -14,6 +14,11 @@ export const SEARCH_MESSAGES: Record<string, { zh: string; en: string; hintZh?: 
     hintEn: `To stop being asked, add "web.search" to permissions.allow in ${CONFIG}`,
   },
 
+  'web.search.unconfigured': {
+    zh: '没有设置网页搜索服务：不会发出任何请求，结果会说明要设置什么',
+    en: 'no web search provider is set: nothing is sent, and the result says what to set',
+  },
+
   // ── notes and errors in results ──
   'search.err.not_found': { zh: '`{f}` 不存在', en: '`{f}` does not exist' },
   'search.err.not_dir': { zh: '`{f}` 不是目录；fs.glob 在目录中查找', en: '`{f}` is not a folder; fs.glob searches a folder' },

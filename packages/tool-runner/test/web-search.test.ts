@@ -133,4 +133,23 @@ describe('web.search through the runner', () => {
     expect(ran.decision.rules.map((r: { id: string }) => r.id)).toContain('permission.allow');
     expect(asked).toHaveLength(1);
   });
+
+  test('without a provider nothing would be sent: no question, and the result names the setting', async () => {
+    const { createToolRunner } = await import('../src/runner');
+    let asked = 0;
+    const runner = createToolRunner({
+      cwd: world.ws,
+      lang: 'en',
+      env: { HOME: world.home, SLOTHTOOL_HOME: `${world.home}/.slothtool` },
+      sandbox: 'off',
+      confirm: () => {
+        asked++;
+        return { action: 'run' };
+      },
+    });
+    const r = (await runner.run({ tool: 'web.search', query: 'zod' } as never)) as Record<string, any>;
+    expect(asked).toBe(0);
+    expect(r).toMatchObject({ status: 'error', error: { code: 'NO_PROVIDER' }, decision: { level: 'L0', rules: [{ id: 'web.search.unconfigured' }] } });
+    expect(seen).toHaveLength(0);
+  });
 });

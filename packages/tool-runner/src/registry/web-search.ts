@@ -24,7 +24,12 @@ export const webSearchTool: ToolDefinition<WebSearchStep> = {
   example: { query: 'zod discriminatedUnion', maxResults: 5 },
   // The query leaves the machine: a network step (L1, or L0 with allowNetwork or an allow rule `web.search`).
   permission: { arg: 'words', subject: () => ({ kind: 'none' }) },
-  assess: () => ({ findings: [finding('web.search', 'L1', undefined, { cat: ['network'] })], touches: touches() }),
+  judgeContext: (_s, env) => ({ webSearchConfigured: env.session.webSearch !== undefined }),
+  // Without a provider nothing leaves the machine: the step runs at once and says which setting to add.
+  assess: (_s, ctx) =>
+    ctx.webSearchConfigured === false
+      ? { findings: [finding('web.search.unconfigured', 'L0')], touches: touches() }
+      : { findings: [finding('web.search', 'L1', undefined, { cat: ['network'] })], touches: touches() },
   approvalKey: () => 'web.search',
   digest: (s) => `search the web for ${showWord(s.query)}`,
   execute: (s, ctx) => modWebSearch().runWebSearch(s, ctx as never),
