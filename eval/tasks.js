@@ -322,6 +322,34 @@ const tasks = [
       return (request) => (JSON.stringify(request.body.messages).includes('"image_url"') ? replies.shift() || chat('done') : chat('I see no screenshot.'));
     },
   },
+  {
+    id: 'find-symbol',
+    prompt: 'Where is the function applyDiscount defined? Give the file and the line.',
+    setup(dir) {
+      const filler = (n) => Array.from({ length: n }, (_, i) => `const v${i} = ${i};`).join('\n') + '\n';
+      files(dir, {
+        '.gitignore': 'build/\n',
+        'build/bundle.js': 'function applyDiscount(p) { return p; }\n',
+        'src/billing/ledger.js': `${filler(16)}function applyDiscount(price, rate) {\n  return price * (1 - rate);\n}\nmodule.exports = { applyDiscount };\n`,
+        'src/cart.js': "const { applyDiscount } = require('./billing/ledger');\nconsole.log(applyDiscount(100, 0.1));\n",
+        'src/discount.js': '// discounts are applied in the ledger\nmodule.exports = {};\n',
+      });
+    },
+    check: (_dir, run) => verdict(/ledger\.js/.test(run.final?.message ?? '') && /\b17\b/.test(run.final?.message ?? ''), 'the answer does not name src/billing/ledger.js, line 17'),
+    good: () => [cmd('search', { tool: 'fs.grep', pattern: 'function\\s+applyDiscount' }), chat('applyDiscount is defined in src/billing/ledger.js, line 17.')],
+  },
+  {
+    id: 'list-tests',
+    prompt: 'List every test file (*.test.js) in this project, newest first.',
+    setup(dir) {
+      files(dir, { '.gitignore': 'vendor/\n', 'vendor/x.test.js': '1;\n', 'src/a.test.js': '1;\n', 'src/deep/b.test.js': '1;\n', 'src/c.js': '1;\n' });
+    },
+    check(_dir, run) {
+      const m = run.final?.message ?? '';
+      return verdict(/a\.test\.js/.test(m) && /b\.test\.js/.test(m) && !/vendor/.test(m), 'the answer does not list src/a.test.js and src/deep/b.test.js (and only them)');
+    },
+    good: () => [cmd('list', { tool: 'fs.glob', pattern: '**/*.test.js' }), chat('src/a.test.js and src/deep/b.test.js.')],
+  },
 ];
 
 module.exports = { tasks, commit, git };

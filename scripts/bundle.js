@@ -27,7 +27,7 @@ const BUNDLES = [
   {
     entry: path.join(pkg('plugin-ai'), 'lib/cli.js'),
     out: path.join(pkg('plugin-ai'), 'dist/cli.js'),
-    external: ['@modelcontextprotocol/sdk', 'marked', 'marked-terminal', 'prompts', 'yaml', 'diff', 'entities'],
+    external: ['@modelcontextprotocol/sdk', 'marked', 'marked-terminal', 'prompts', 'yaml', 'diff', 'entities', 'ignore', 'picomatch'],
   },
   {
     // The spawn helper's child is its own process: a script beside the bundle (tool-runner finds

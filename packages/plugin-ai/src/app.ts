@@ -96,6 +96,7 @@ interface ToolRunnerModule {
     lang?: Lang;
     env?: NodeJS.ProcessEnv;
     sandbox?: 'auto' | 'required' | 'off';
+    webSearch?: AiConfig['webSearch'];
     tools?: readonly unknown[];
     toolRegistry?: StepRunner['tools'];
   }): StepRunner;
@@ -259,6 +260,7 @@ function runnerFactory(c: RunnerContext) {
         lang: c.lang,
         env: c.env,
         sandbox: c.config.sandbox,
+        ...(c.config.webSearch ? { webSearch: c.config.webSearch } : {}),
         ...(toolRegistry ? { toolRegistry } : { tools: extra }),
       });
     };

@@ -29,6 +29,26 @@ const RuleSetSchema = z
   .object({ allow: z.array(z.string()).optional(), ask: z.array(z.string()).optional(), deny: z.array(z.string()).optional() })
   .strict();
 
+/** web.search's provider (issue #35). The key is never written here: `env:NAME` names the variable holding it. */
+export const WebSearchSchema = z
+  .object({
+    provider: z.enum(['searxng', 'brave', 'tavily'], { message: 'provider must be "searxng", "brave" or "tavily"' }),
+    /** SearXNG: the instance (`http://127.0.0.1:8888`); Brave, Tavily: another endpoint (a proxy). */
+    url: z
+      .string()
+      .refine((u) => /^https?:\/\/[^\s]+$/i.test(u) && URL.canParse(u), { message: 'url must be an http:// or https:// address' })
+      .optional(),
+    apiKey: z
+      .string()
+      .regex(/^env:[A-Za-z_][A-Za-z0-9_]*$/, { message: 'apiKey must be "env:NAME": the key is read from the environment variable NAME, never stored in ai.json' })
+      .optional(),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.provider === 'searxng' && !v.url) ctx.addIssue({ code: 'custom', path: ['url'], message: 'searxng needs "url": the address of your SearXNG instance' });
+    if (v.provider !== 'searxng' && !v.apiKey) ctx.addIssue({ code: 'custom', path: ['apiKey'], message: `${v.provider} needs "apiKey": "env:NAME" (the variable holding your API key)` });
+  });
+
 export const AiConfigSchema = z
   .object({
     /** Commands the built-in policy does not know (`"terraform"`, `"git lg"`, `"./gradlew"`): they
@@ -76,6 +96,8 @@ export const AiConfigSchema = z
       })
       .strict()
       .default({ maxParallel: 3, maxSteps: 10 }),
+    /** web.search's provider: `{"provider": "searxng" | "brave" | "tavily", "url"?, "apiKey"?: "env:NAME"}`. */
+    webSearch: WebSearchSchema.optional(),
     /** Optional prices for `/cost` (llm-base reports tokens, not money). */
     pricing: z
       .object({

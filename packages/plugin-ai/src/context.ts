@@ -49,8 +49,11 @@ function stepLabel(result: ToolResult): string {
   if (result.program) return [result.program, ...(result.args ?? [])].join(' ');
   if (typeof result.plugin === 'string') return `plugin ${result.plugin}`;
   if (result.file) return `json_patch ${result.file}`;
+  // fs.glob / fs.grep: what was looked for, then where.
+  if (typeof result.pattern === 'string') return `${result.tool} ${result.pattern}${typeof result.path === 'string' ? ` in ${result.path}` : ''}`;
   if (typeof result.path === 'string') return `${result.tool} ${result.path}`;
   if (typeof result.url === 'string') return `${result.tool} ${result.url}`;
+  if (typeof result.query === 'string') return `${result.tool} ${result.query}`;
   if (typeof result.proc_id === 'string') return `${result.tool} ${result.proc_id}`;
   return result.tool;
 }
@@ -93,6 +96,22 @@ function fitFileLines(result: ToolResult, maxTokens: number): Record<string, unk
   };
 }
 
+/** The leading items of a list whose JSON fits `maxTokens` (at least one, itself cut when it is alone too large). */
+function fitList(list: unknown[], maxTokens: number): unknown[] {
+  const kept: unknown[] = [];
+  let cost = 0;
+  for (const item of list) {
+    const c = estimateTokens(JSON.stringify(item)) + 1;
+    if (cost + c > maxTokens) {
+      if (!kept.length) kept.push(typeof item === 'string' ? truncateHead(item, maxTokens) : truncateHead(JSON.stringify(item), maxTokens));
+      break;
+    }
+    kept.push(item);
+    cost += c;
+  }
+  return kept;
+}
+
 /** A tool result as JSON within `maxTokens`: tails and parsed structure are shortened first,
  * so the result stays valid JSON whenever possible. */
 export function fitToolResult(result: ToolResult, maxTokens: number): string {
@@ -110,6 +129,16 @@ export function fitToolResult(result: ToolResult, maxTokens: number): string {
       if (typeof copy[key] === 'string') copy[key] = truncateHead(copy[key] as string, share);
     }
     if (fileLines && typeof copy.content === 'string') Object.assign(copy, fitFileLines(result, share));
+    // Lists of results (fs.grep matches, fs.glob files, web.search results): whole items from the start.
+    for (const key of ['matches', 'files', 'results']) {
+      const list = copy[key];
+      if (!Array.isArray(list)) continue;
+      const kept = fitList(list, share);
+      if (kept.length < list.length) {
+        copy[key] = kept;
+        copy.note = `${kept.length} of ${list.length} ${key} shown (context budget)${typeof copy.note === 'string' ? `; ${copy.note}` : ''}`;
+      }
+    }
     if (copy.parsed !== undefined) {
       const parsed = JSON.stringify(copy.parsed);
       if (estimateTokens(parsed) > share) copy.parsed = truncateHead(parsed, share);

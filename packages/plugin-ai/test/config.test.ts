@@ -23,10 +23,25 @@ test.each<[unknown, RegExp]>([
   [{ context: { maxRequestTokens: 10 } }, /^context\.maxRequestTokens: /],
   [{ colour: 'red' }, /colour/],
   [[], /^\(root\)/],
+  [{ webSearch: { provider: 'bing' } }, /^webSearch\.provider: provider must be "searxng", "brave" or "tavily"/],
+  [{ webSearch: { provider: 'searxng' } }, /^webSearch\.url: searxng needs "url"/],
+  [{ webSearch: { provider: 'searxng', url: 'file:///etc/passwd' } }, /^webSearch\.url: url must be an http/],
+  [{ webSearch: { provider: 'brave' } }, /^webSearch\.apiKey: brave needs "apiKey": "env:NAME"/],
+  [{ webSearch: { provider: 'tavily', apiKey: 'tvly-literal' } }, /^webSearch\.apiKey: apiKey must be "env:NAME"/],
+  [{ webSearch: { provider: 'searxng', url: 'http://127.0.0.1:8888', key: 1 } }, /^webSearch.*key/],
 ])('a bad field is named: %j', (json, pattern) => {
   const r = validateConfig(json);
   expect(r.ok).toBe(false);
   expect(!r.ok && r.errors[0]).toMatch(pattern);
+});
+
+test.each([
+  [{ provider: 'searxng', url: 'http://127.0.0.1:8888' }],
+  [{ provider: 'brave', apiKey: 'env:BRAVE_API_KEY' }],
+  [{ provider: 'tavily', apiKey: 'env:TAVILY_API_KEY', url: 'https://proxy.example.com/search' }],
+])('webSearch %j is accepted as written', (webSearch) => {
+  const r = validateConfig({ webSearch });
+  expect(r.ok && r.config.webSearch).toEqual(webSearch);
 });
 
 test('loadConfig: missing → defaults, bad → AiError naming file and field', () => {

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { capSummary, ConversationContext, fitToolResult, renderSummary, ruleBasedSummary, type WindowMessage } from '../src/context';
+import { capSummary, compactToolResult, ConversationContext, fitToolResult, renderSummary, ruleBasedSummary, type WindowMessage } from '../src/context';
 import type { ToolResult } from '../src/runner-types';
 import { SessionStore, newSessionId } from '../src/sessions';
 import { estimateMessagesTokens, estimateTokens } from '../src/tokens';
@@ -29,6 +29,33 @@ test.each([50, 200, 400, 1000])('fitToolResult keeps valid JSON within %d tokens
     expect(parsed).toMatchObject({ id: 'cmd_001', exitCode: 0, truncated: true });
     expect(parsed.stdoutTail.endsWith('END')).toBe(true);
   }
+});
+
+test.each([
+  ['fs.grep', 'matches', (i: number) => ({ file: `src/f${i}.ts`, line: i + 1, text: `const value${i} = compute(${i}); // ${'x'.repeat(80)}` })],
+  ['fs.glob', 'files', (i: number) => `packages/p${i}/src/some/deep/folder/file${i}.ts`],
+  ['web.search', 'results', (i: number) => ({ title: `Result ${i}`, url: `https://example.com/${i}`, snippet: 'words '.repeat(40) })],
+] as const)('a %s result over the budget keeps its first %s whole, says how many, stays valid JSON', (tool, key, item) => {
+  const result = { _event: 'tool_result', id: 'cmd_002', tool, [key]: Array.from({ length: 300 }, (_, i) => item(i)), total: 300, decision: { level: 'L0', by: 'policy', rules: [] } } as unknown as ToolResult;
+  const text = fitToolResult(result, 1200);
+  expect(estimateTokens(text)).toBeLessThanOrEqual(1200);
+  const parsed = JSON.parse(text);
+  const list = parsed[key] as unknown[];
+  expect(list.length).toBeGreaterThan(3);
+  expect(list.length).toBeLessThan(300);
+  expect(list).toEqual((result as unknown as Record<string, unknown[]>)[key].slice(0, list.length));
+  expect(parsed.note).toContain(`${list.length} of 300 ${key} shown`);
+  expect(parsed).toMatchObject({ total: 300, truncated: true });
+});
+
+test.each([
+  [{ tool: 'fs.grep', pattern: 'applyDiscount', path: 'src', summary: '1 matching line in 1 file (rg)' }, 'fs.grep applyDiscount in src', '1 matching line'],
+  [{ tool: 'fs.glob', pattern: '**/*.test.js', path: '.', summary: '2 files' }, 'fs.glob **/*.test.js in .', '2 files'],
+  [{ tool: 'web.search', query: 'zod unions', summary: 'searxng: 3 results' }, 'web.search zod unions', 'searxng: 3 results'],
+])('the compact form of a %j result names what was looked for', (fields, step, out) => {
+  const compact = JSON.parse(compactToolResult({ _event: 'tool_result', id: 'cmd_003', decision: { level: 'L0', by: 'policy', rules: [] }, ...fields } as unknown as ToolResult));
+  expect(compact).toMatchObject({ step, level: 'L0' });
+  expect(compact.out).toContain(out);
 });
 
 test('a small result is passed through unchanged', () => {

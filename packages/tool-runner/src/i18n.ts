@@ -1,3 +1,4 @@
+import { SEARCH_MESSAGES } from './i18n-search';
 import { TOOL_MESSAGES } from './i18n-tools';
 import { OPTION_MESSAGES } from './policy/options/i18n-options';
 import type { Lang } from './types';
@@ -297,6 +298,7 @@ export const MESSAGES: RuleMessages = {
   'mcp.describe': { zh: '只读取 MCP 工具 `{t}` 的说明', en: 'only reads the description of the MCP tool `{t}`' },
   'declined.user': { zh: '用户拒绝了此步骤', en: 'the user declined this step' },
   ...TOOL_MESSAGES,
+  ...SEARCH_MESSAGES,
   ...OPTION_MESSAGES,
 };
 

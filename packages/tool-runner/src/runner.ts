@@ -14,6 +14,7 @@ import { createDefaultResolver } from './net-guard';
 import { createDefaultFsDeps } from './tools/fs-common';
 import { createDefaultProcDeps, ProcessTable, type ProcInfo, type ProcLimits } from './tools/proc';
 import type { HttpSettings, ToolSession } from './tools/session';
+import type { WebSearchSettings } from './tools/web-search';
 import { realDir, resolvePath } from './workspace';
 import type { RuleProblem } from './permission-rules';
 import { createSandbox, type Sandbox, type SandboxMode, type SandboxStatus } from './sandbox';
@@ -75,6 +76,8 @@ export interface ToolRunnerOptions {
   workspace?: string;
   /** http.get limits: `timeoutMs` (20000), `maxBytes` (2 MiB), `maxRedirects` (5). */
   http?: Partial<Pick<HttpSettings, 'timeoutMs' | 'maxBytes' | 'maxRedirects'>>;
+  /** web.search: the search provider (ai.json `webSearch`); without it the tool says how to set one. */
+  webSearch?: WebSearchSettings;
   /** proc.* limits: running processes (8), output per status, kill grace, longest wait. */
   proc?: Partial<ProcLimits>;
   /**
@@ -198,6 +201,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     fs: deps.fs,
     allowPrivateNetwork: policy.allowPrivateNetwork ?? false,
     http: { timeoutMs: 20000, maxBytes: 2 * 1024 * 1024, maxRedirects: 5, ...options.http, resolve: deps.resolveHost },
+    ...(options.webSearch ? { webSearch: options.webSearch } : {}),
   };
   const sandbox: Sandbox =
     typeof options.sandbox === 'object'

@@ -64,7 +64,42 @@ export interface ProcKillStep {
   requires?: Requires;
 }
 
+/** Files under a folder whose path matches a glob, newest first (issue #35). */
+export interface FsGlobStep {
+  tool: 'fs.glob';
+  pattern: string;
+  /** The folder to search; default where the step runs. */
+  path?: string;
+  requires?: Requires;
+}
+
+/** Lines matching a regular expression in the files under a folder, ripgrep-style (issue #35). */
+export interface FsGrepStep {
+  tool: 'fs.grep';
+  pattern: string;
+  /** A folder or one file; default where the step runs. */
+  path?: string;
+  /** Only files whose name (or path, with a `/`) matches this glob. */
+  glob?: string;
+  ignoreCase?: boolean;
+  /** Lines shown before and after each match (0–10). */
+  context?: number;
+  /** Matches shown at most (default 50, at most 500). */
+  maxResults?: number;
+  requires?: Requires;
+}
+
+/** Search the web through the provider configured in ai.json (issue #35). */
+export interface WebSearchStep {
+  tool: 'web.search';
+  query: string;
+  /** Results at most (default 8, at most 20). */
+  maxResults?: number;
+  requires?: Requires;
+}
+
 export type FsStep = FsReadStep | FsEditStep | FsWriteStep;
+export type SearchStep = FsGlobStep | FsGrepStep | WebSearchStep;
 export type ProcStep = ProcStartStep | ProcStatusStep | ProcKillStep;
 /** The steps issue #10 adds. */
-export type ToolStep = FsStep | HttpGetStep | ProcStep;
+export type ToolStep = FsStep | HttpGetStep | ProcStep | SearchStep;

@@ -78,6 +78,8 @@ export interface ClassifyOptions extends ClassifyContext {
   fsTarget?: import('../workspace').ResolvedPath;
   /** fs.write: whether the session read the existing file in its current state. */
   readState?: 'read' | 'stale' | 'unread';
+  /** web.search: whether a provider is configured (false: nothing would leave the machine). */
+  webSearchConfigured?: boolean;
 }
 
 /**

@@ -3,11 +3,14 @@ import type { Step } from '../types';
 import { configJsonPatchTool } from './config-json-patch';
 import { execTool } from './exec';
 import { fsEditTool } from './fs-edit';
+import { fsGlobTool } from './fs-glob';
+import { fsGrepTool } from './fs-grep';
 import { fsReadTool } from './fs-read';
 import { fsWriteTool } from './fs-write';
 import { httpGetTool } from './http-get';
 import { pluginRunTool } from './plugin-run';
 import { procKillTool, procStartTool, procStatusTool } from './proc';
+import { webSearchTool } from './web-search';
 import type { AnyToolDefinition } from './types';
 import { lazy } from '../lazy';
 
@@ -21,7 +24,10 @@ export const tools: readonly AnyToolDefinition[] = Object.freeze([
   fsReadTool,
   fsEditTool,
   fsWriteTool,
+  fsGlobTool,
+  fsGrepTool,
   httpGetTool,
+  webSearchTool,
   procStartTool,
   procStatusTool,
   procKillTool,

@@ -45,7 +45,7 @@ function isTextType(type: string): boolean {
   );
 }
 
-function decodeBody(buf: Buffer, contentType: string): string {
+export function decodeBody(buf: Buffer, contentType: string): string {
   const m = /charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType);
   const charset = m ? m[1].toLowerCase() : 'utf-8';
   try {
@@ -55,18 +55,25 @@ function decodeBody(buf: Buffer, contentType: string): string {
   }
 }
 
-interface Fetched {
+export interface Fetched {
   res: IncomingMessage;
   body?: Buffer;
   truncated: boolean;
 }
 
+/** What a request other than http.get's plain GET sends (web.search's provider calls). */
+export interface RequestInit {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
 /**
- * One GET, connected to the address that was checked (the `lookup` hands it to the socket,
- * so DNS cannot answer differently between the check and the connection). The body is read
- * (decompressed) up to `maxBytes`; non-text bodies are not read.
+ * One request (a GET unless `init` says otherwise), connected to the address that was checked
+ * (the `lookup` hands it to the socket, so DNS cannot answer differently between the check and
+ * the connection). The body is read (decompressed) up to `maxBytes`; non-text bodies are not read.
  */
-function getOnce(url: URL, addr: LookupAddress, maxBytes: number, signal: AbortSignal): Promise<Fetched> {
+export function requestOnce(url: URL, addr: LookupAddress, maxBytes: number, signal: AbortSignal, init: RequestInit = {}): Promise<Fetched> {
   return new Promise<Fetched>((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
     const lookup = (_host: string, opts: { all?: boolean } | number | undefined, cb: (...a: unknown[]) => void): void => {
@@ -79,11 +86,12 @@ function getOnce(url: URL, addr: LookupAddress, maxBytes: number, signal: AbortS
         hostname: url.hostname.replace(/^\[|\]$/g, ''),
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
-        method: 'GET',
+        method: init.method ?? 'GET',
         headers: {
           'user-agent': 'slothtool-ai (tool-runner http.get)',
           accept: 'text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5',
           'accept-encoding': 'gzip, deflate, br',
+          ...init.headers,
         },
         ...(url.username ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` } : {}),
         lookup: lookup as unknown as http.RequestOptions['lookup'],
@@ -134,7 +142,7 @@ function getOnce(url: URL, addr: LookupAddress, maxBytes: number, signal: AbortS
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(init.body);
   });
 }
 
@@ -169,7 +177,7 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
       if (seen.has(url.href)) return fail('REDIRECT_LOOP', toolMessage('http.err.loop', lang, { u: url.href }));
       seen.add(url.href);
       const addr = await checkedAddress(url.hostname, privateAllowed(session.allowPrivateNetwork, url), settings.resolve);
-      const got = await getOnce(url, addr, settings.maxBytes, controller.signal);
+      const got = await requestOnce(url, addr, settings.maxBytes, controller.signal);
       const status = got.res.statusCode ?? 0;
       const location = got.res.headers.location;
       if (status >= 300 && status < 400 && location) {

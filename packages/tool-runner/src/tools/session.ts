@@ -4,6 +4,7 @@ import type { ResolvedPath } from '../workspace';
 import type { FsDeps } from './fs-common';
 import type { ProcessTable } from './proc';
 import type { ResultDecision, ToolContext } from './types';
+import type { WebSearchSettings } from './web-search';
 
 /**
  * What the fs.*, http.get and proc.* tools share over a session. It lives on the runner
@@ -25,6 +26,8 @@ export interface ToolSession {
   allowPrivateNetwork: boolean | string[];
   /** http.get settings. */
   http: HttpSettings;
+  /** web.search: the provider from ai.json; absent = not configured (the tool says which setting). */
+  webSearch?: WebSearchSettings;
 }
 
 /** Limits and side effects of http.get. */

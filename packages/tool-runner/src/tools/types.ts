@@ -4,6 +4,9 @@ import type { FsDeps } from './fs-common';
 import type { FsChangeResult } from './fs-edit';
 import type { FsReadResult } from './fs-read';
 import type { HttpGetResult } from './http-get';
+import type { FsGlobResult } from './fs-glob';
+import type { FsGrepResult } from './fs-grep';
+import type { WebSearchResult } from './web-search';
 import type { ProcDeps } from './proc';
 import type { ProcResult } from './proc-steps';
 import type { ToolErrorResult, ToolSession } from './session';
@@ -79,6 +82,9 @@ export type ToolResult =
   | FsReadResult
   | FsChangeResult
   | HttpGetResult
+  | FsGlobResult
+  | FsGrepResult
+  | WebSearchResult
   | ProcResult
   | ToolErrorResult;
 
