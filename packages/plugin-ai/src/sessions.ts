@@ -240,7 +240,7 @@ export interface AuditEntry {
   level: string;
   rules: string[];
   /** `policy` (L0 or L2 by rule), `user` (confirmed by a person), `flag` (--approve-l1), `none`. */
-  approvedBy: 'policy' | 'user' | 'flag' | 'none';
+  approvedBy: 'policy' | 'user' | 'flag' | 'hook' | 'command' | 'none';
   answer?: string;
   outcome: string;
 }
