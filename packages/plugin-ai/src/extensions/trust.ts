@@ -1,7 +1,10 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import * as os from 'os';
 import { slothtoolHome } from '@holic512/shared/lib/home';
+import { isHomeClaude } from './claude-settings';
+import { executedProjectFiles, HOOK_FILES } from './trust-code';
 
 /**
  * Project trust. Whatever a repository brings that runs code or changes policy — `.mcp.json`
@@ -14,7 +17,8 @@ import { slothtoolHome } from '@holic512/shared/lib/home';
 export interface ProjectFile {
   /** Path relative to the workspace, with `/`. */
   rel: string;
-  kind: 'mcp' | 'settings' | 'skill';
+  /** `code`: a project file a hook or MCP server of the other files runs (extensions/trust-code.ts). */
+  kind: 'mcp' | 'settings' | 'skill' | 'code';
 }
 
 /** What trusting the folder would enable, for the question. */
@@ -65,21 +69,31 @@ export function isOwnHome(workspace: string, home: string = slothtoolHome()): bo
  * The files under `workspace` that would run code or change policy once trusted, and their hash.
  * `home`: the SlothTool home (files under it are the user's, see isOwnHome).
  */
-export function projectExtras(workspace: string, home: string = slothtoolHome()): ProjectExtras {
+export function projectExtras(workspace: string, home: string = slothtoolHome(), userHome: string = process.env.HOME || os.homedir()): ProjectExtras {
   const found: Array<{ abs: string; kind: ProjectFile['kind'] }> = [];
   const own = isOwnHome(workspace, home);
+  // Started in the home folder: `.claude` there is the user's own Claude Code folder.
+  const ownClaude = isHomeClaude(userHome, workspace);
+  const skip = (rel: string) => (own && rel.startsWith('.slothtool/')) || (ownClaude && rel.startsWith('.claude/'));
   const add = (rel: string, kind: ProjectFile['kind']) => {
-    if (own && rel.startsWith('.slothtool/')) return;
+    if (skip(rel)) return;
     const abs = path.join(workspace, rel);
     if (fs.statSync(abs, { throwIfNoEntry: false })?.isFile()) found.push({ abs, kind });
   };
   add('.mcp.json', 'mcp');
-  add('.slothtool/settings.json', 'settings');
+  const hookFiles = HOOK_FILES.filter((rel) => !skip(rel));
+  for (const rel of hookFiles) add(rel, 'settings');
   for (const d of PROJECT_SKILL_DIRS) {
-    if (own && d.startsWith('.slothtool/')) continue;
+    if (skip(`${d}/`)) continue;
     const files: string[] = [];
     walk(path.join(workspace, d), files);
     for (const abs of files) found.push({ abs, kind: 'skill' });
+  }
+  // What those hooks and servers run, by content (a skill's own files are in the list above).
+  const listed = new Set(found.map((f) => f.abs));
+  for (const rel of executedProjectFiles(workspace, hookFiles)) {
+    const abs = path.join(workspace, rel);
+    if (!listed.has(abs)) found.push({ abs, kind: 'code' });
   }
   const hash = createHash('sha256');
   let total = 0;

@@ -1,0 +1,145 @@
+/**
+ * Claude Code's settings, read where Claude Code keeps them and with its precedence (user <
+ * project < local): `~/.claude/settings.json`, `<project>/.claude/settings.json`,
+ * `<project>/.claude/settings.local.json`. What we use of them: `hooks`, `permissions` (mapped to
+ * our rules where a counterpart exists, extensions/claude-names.ts) and `env`.
+ *
+ * The project's two files are under project trust like ours: untrusted, only their `deny` rules
+ * apply (a repository may always make things stricter). The user's file needs no trust.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { mapClaudeRule } from './claude-names';
+
+/** One settings file's rules as a rule set of our policy (`extraPermissions`). */
+export interface ClaudeRuleSet {
+  allow?: string[];
+  ask?: string[];
+  deny?: string[];
+  source: string;
+}
+
+export interface ClaudeSettings {
+  /** Each file's `hooks` block with the file it came from (readHooks reads them). */
+  hooks: Array<{ raw: unknown; source: string }>;
+  /** Each file's permission rules, mapped to ours. */
+  rules: ClaudeRuleSet[];
+  /** `env` of every file, later files winning (user < project < local). */
+  env: Record<string, string>;
+  /** What could not be used, each named once (a rule without a counterpart, an unreadable file). */
+  problems: Array<{ source: string; error: string }>;
+  /** The files that exist, in precedence order. */
+  files: Array<{ file: string; scope: 'user' | 'project' }>;
+}
+
+/**
+ * Environment variables a project's settings may not set: they change which code the programs we
+ * judge run (a loader, a start-up file, a search path). The user's own settings may.
+ */
+const PROJECT_ENV_REFUSED = /^(PATH|LD_\w+|DYLD_\w+|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|PERLLIB|RUBY\w*|BASH_ENV|ENV|GIT_\w+|SHELLOPTS|PS4|IFS|HOME|SLOTHTOOL_HOME|npm_config_\w+|NPM_CONFIG_\w+)$/i;
+
+/** Where the three files are for this home and project (the project's are left out when it is the home). */
+export function claudeSettingsPaths(home: string, projectRoot: string): Array<{ file: string; scope: 'user' | 'project' }> {
+  const user = path.join(home, '.claude', 'settings.json');
+  const own = isHomeClaude(home, projectRoot);
+  return [
+    { file: user, scope: 'user' as const },
+    ...(own
+      ? []
+      : [
+          { file: path.join(projectRoot, '.claude', 'settings.json'), scope: 'project' as const },
+          { file: path.join(projectRoot, '.claude', 'settings.local.json'), scope: 'project' as const },
+        ]),
+  ];
+}
+
+/** Whether `<projectRoot>/.claude` is the user's own `~/.claude` (started in the home folder). */
+export function isHomeClaude(home: string, projectRoot: string): boolean {
+  const a = path.join(projectRoot, '.claude');
+  const b = path.join(home, '.claude');
+  if (path.resolve(a) === path.resolve(b)) return true;
+  try {
+    return fs.realpathSync(a) === fs.realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/** Read one JSON object file; undefined when absent, a problem when unreadable. */
+export function readJsonObject(file: string): { value?: Record<string, unknown>; error?: string } {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? {} : { error: (err as Error).message };
+  }
+  try {
+    const value = obj(JSON.parse(text));
+    return value ? { value } : { error: 'expected a JSON object' };
+  } catch (err) {
+    return { error: `not valid JSON: ${(err as Error).message}` };
+  }
+}
+
+/**
+ * Read Claude Code's settings for this home and project. `projectTrusted`: whether the project's
+ * files may turn on hooks, allow / ask rules and env (deny rules apply either way).
+ */
+export function readClaudeSettings(home: string, projectRoot: string, projectTrusted: boolean): ClaudeSettings {
+  const out: ClaudeSettings = { hooks: [], rules: [], env: {}, problems: [], files: [] };
+  for (const { file, scope } of claudeSettingsPaths(home, projectRoot)) {
+    const { value, error } = readJsonObject(file);
+    if (error) out.problems.push({ source: file, error });
+    if (!value) continue;
+    out.files.push({ file, scope });
+    const on = scope === 'user' || projectTrusted;
+    if (on && value.hooks !== undefined) out.hooks.push({ raw: value.hooks, source: file });
+    const p = obj(value.permissions);
+    if (p) {
+      const set: ClaudeRuleSet = { source: file };
+      for (const effect of ['deny', ...(on ? (['ask', 'allow'] as const) : [])] as const) {
+        const mapped: string[] = [];
+        for (const rule of strings(p[effect])) {
+          const m = mapClaudeRule(rule);
+          if ('rule' in m) mapped.push(m.rule);
+          else out.problems.push({ source: file, error: `permissions.${effect} "${rule}": ${m.skip}; skipped` });
+        }
+        if (mapped.length) set[effect] = mapped;
+      }
+      if (set.allow || set.ask || set.deny) out.rules.push(set);
+    }
+    const env = obj(value.env);
+    if (on && env) {
+      for (const [k, v] of Object.entries(env)) {
+        if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') continue;
+        if (scope === 'project' && PROJECT_ENV_REFUSED.test(k)) {
+          out.problems.push({ source: file, error: `env.${k}: a project may not set this variable (it changes which code programs run); skipped` });
+          continue;
+        }
+        out.env[k] = String(v);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The user's MCP servers in Claude Code's `~/.claude.json`: `mcpServers` (user scope) and
+ * `projects["<project folder>"].mcpServers` (its local scope: this user, this project; first, as
+ * Claude Code prefers it). Both are the user's own: no trust needed.
+ */
+export function claudeJsonServers(home: string, projectRoot: string): { sources: Array<{ raw: unknown; source: string }>; problems: Array<{ source: string; error: string }> } {
+  const file = path.join(home, '.claude.json');
+  const { value, error } = readJsonObject(file);
+  if (!value) return { sources: [], problems: error ? [{ source: file, error }] : [] };
+  const sources: Array<{ raw: unknown; source: string }> = [];
+  const projects = obj(value.projects) ?? {};
+  const here = obj(projects[projectRoot]) ?? obj(projects[path.resolve(projectRoot)]);
+  if (here?.mcpServers !== undefined) sources.push({ raw: here.mcpServers, source: `${file} (projects["${projectRoot}"])` });
+  if (value.mcpServers !== undefined) sources.push({ raw: value.mcpServers, source: file });
+  return { sources, problems: [] };
+}
