@@ -218,7 +218,7 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
 /** A custom command's allowances (our rule syntax or Claude Code's) for its turn. */
 function commandAllowances(allow: readonly string[]): AgentCore['turnAllow'] {
   const { readAllowedTools } = require('./extensions/command-allow') as typeof import('./extensions/command-allow');
-  return readAllowedTools([...allow], 'allowed-tools').rules;
+  return readAllowedTools(allow, 'allowed-tools').rules;
 }
 
 /** Results for the steps of a reply that were not run, each with its own id and why. */

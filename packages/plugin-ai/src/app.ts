@@ -16,7 +16,8 @@ import { registerKnownSecrets } from './known-secrets';
 import { discoverSkills, skillIndex, skillRoots, type Skill } from './extensions/skills';
 import { skillLoadTool } from './extensions/skill-tool';
 import { readHooks, type HookProblem } from './extensions/hooks';
-import { discoverCommands, type CustomCommand } from './extensions/commands';
+import { commandRoots, discoverCommands, type CustomCommand } from './extensions/commands';
+import { claudeJsonServers, readClaudeSettings } from './extensions/claude-settings';
 import { COMMANDS } from './interactive/commands';
 import { isOwnHome, projectExtras, TrustStore, type ProjectExtras, type TrustState } from './extensions/trust';
 import type { McpSession } from './mcp/session';
@@ -67,9 +68,9 @@ export interface AppAgent {
 }
 
 /** The tool-runner policy from the ai config. */
-export function policyOf(config: AiConfig, file?: string, project?: ProjectRules['set'], workspace?: string): Policy {
+export function policyOf(config: AiConfig, file?: string, project?: ProjectRules['set'], workspace?: string, more: ReadonlyArray<NonNullable<ProjectRules['set']>> = []): Policy {
   const mine = workspace ? config.projectPermissions?.[workspace] : undefined;
-  const extra = [...(mine ? [{ ...mine, source: `${file ?? 'ai.json'} (projectPermissions ${workspace})` }] : []), ...(project ? [project] : [])];
+  const extra = [...(mine ? [{ ...mine, source: `${file ?? 'ai.json'} (projectPermissions ${workspace})` }] : []), ...(project ? [project] : []), ...more];
   // trustedPlugins (the original SlothTool's setting): their plugin.run steps need no question
   // (tool-runner's plugin.trusted). allowedPrograms: an unknown program asks instead of being refused.
   return {
@@ -134,19 +135,25 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const projectContext = readProjectContext(cwd, config.context.projectContextMaxTokens);
   // A project's permission rules: deny always, allow / ask once the folder is trusted (/trust).
   const projectRoot = findGitRoot(cwd) ?? cwd;
-  const extras = projectExtras(projectRoot, paths.home);
+  const userHome = env.HOME || env.USERPROFILE || os.homedir();
+  const extras = projectExtras(projectRoot, paths.home, userHome);
   const trust = new TrustStore(paths.trust).state(extras);
   const projectRules = readProjectRules(projectRoot, paths.trust, trust, paths.home);
-  // Hooks: the user's (ai.json), and a trusted project's (.slothtool/settings.json).
-  const userHooks = readHooks(config.hooks, paths.config);
-  const projectHooks = projectRules.hooks ? readHooks(projectRules.hooks, projectRules.file ?? '') : { hooks: [], problems: [] };
-  const hooks = [...userHooks.hooks, ...projectHooks.hooks];
+  // Claude Code's files where it keeps them (user < project < local), the project's under trust.
+  const claude = readClaudeSettings(userHome, projectRoot, trust === 'trusted');
+  const claudeServers = claudeJsonServers(userHome, projectRoot);
+  const runEnv = Object.keys(claude.env).length ? { ...env, ...claude.env } : env;
+  // Hooks: the user's (ai.json, ~/.claude/settings.json), and a trusted project's (.slothtool/settings.json, .claude/settings*.json).
+  const hookReads = [readHooks(config.hooks, paths.config), ...(projectRules.hooks ? [readHooks(projectRules.hooks, projectRules.file ?? '')] : []), ...claude.hooks.map((h) => readHooks(h.raw, h.source))];
+  const hooks = hookReads.flatMap((r) => r.hooks);
   // Skills: the index goes into the prompt, a body only when the model loads one (skill.load).
   // A project's own skills only in a trusted folder (their scripts are the project's code).
-  const { skills } = discoverSkills(skillRoots(slothtoolHome(env), projectRoot).filter((r) => r.scope === 'user' || trust === 'trusted'));
+  const { skills } = discoverSkills(skillRoots(slothtoolHome(env), projectRoot, userHome).filter((r) => r.scope === 'user' || trust === 'trusted'));
   const extraTools = skills.length ? [skillLoadTool(skills)] : [];
-  // MCP servers: the user's, and a trusted project's `.mcp.json`; they connect in the background.
-  const mcp = startMcp(config.mcpServers, paths.config, projectRoot, trust === 'trusted', env, cwd);
+  // Scripts inside those skill folders are asked about (L1) as project code, not refused as unknown.
+  const skillDirs = skills.map((s) => s.dir);
+  // MCP servers: the user's (ai.json, ~/.claude.json), and a trusted project's `.mcp.json`; they connect in the background.
+  const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more: claudeServers.sources, projectRoot, projectTrusted: trust === 'trusted', env: runEnv, cwd });
   const environment = {
     cwd,
     os: `${os.platform()} ${os.release()} (${os.arch()})`,
@@ -169,13 +176,13 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       // fs.* steps judge paths against the workspace: the git root of the cwd, or the cwd.
       const workspace = tr.findWorkspace?.(cwd) ?? cwd;
       return tr.createToolRunner({
-        policy: policyOf(config, paths.config, projectRules.set, projectRoot),
+        policy: { ...policyOf(config, paths.config, projectRules.set, projectRoot, claude.rules), ...(skillDirs.length ? { trustedCodeRoots: skillDirs } : {}) },
         confirm,
         registry,
         cwd,
         workspace,
         lang: options.lang,
-        env,
+        env: runEnv,
         sandbox: config.sandbox,
         ...(tools ? { toolRegistry: tools } : { tools: extraTools }),
       });
@@ -197,19 +204,13 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       ...(tools ? { tools } : {}),
       confirm: options.confirm,
       store: new SessionStore(paths.sessionsDir),
-      ...(hooks.length ? { hooks } : {}),
+      ...(hooks.length ? { hooks, projectDir: projectRoot } : {}),
       ...(mcp && !mcp.empty ? { dynamicTools: mcp, onDispose: () => void mcp.close() } : {}),
       auditFile: paths.auditLog,
       now: options.now,
     },
   );
-  const { commands } = discoverCommands(
-    [
-      { dir: path.join(slothtoolHome(env), 'commands'), scope: 'user' },
-      ...(isOwnHome(projectRoot, paths.home) ? [] : [{ dir: path.join(projectRoot, '.slothtool', 'commands'), scope: 'project' as const }]),
-    ],
-    new Set(COMMANDS),
-  );
+  const { commands } = discoverCommands(commandRoots(slothtoolHome(env), projectRoot, userHome, isOwnHome(projectRoot, paths.home)), new Set(COMMANDS), skills);
   return {
     agent,
     config,
@@ -218,23 +219,24 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     memory: projectContext?.files ?? [],
     projectRules,
     skills,
-    hookProblems: [...userHooks.problems, ...projectHooks.problems],
+    hookProblems: [...hookReads.flatMap((r) => r.problems), ...claude.problems],
     commands,
     project: { extras, trust },
     ...(mcp && !mcp.empty ? { mcp } : {}),
-    mcpProblems: mcp?.problems ?? [],
+    mcpProblems: [...(mcp?.problems ?? []), ...claudeServers.problems.map((p) => ({ name: '*', ...p }))],
     llm,
   };
 }
 
 /** The session's MCP servers, started in the background; undefined when nothing is configured
  * (then the SDK is never loaded). */
-function startMcp(user: unknown, userFile: string, projectRoot: string, projectTrusted: boolean, env: NodeJS.ProcessEnv, cwd: string): McpSession | undefined {
-  const hasUser = !!user && typeof user === 'object' && Object.keys(user).length > 0;
-  const hasProject = projectTrusted && fs.existsSync(path.join(projectRoot, '.mcp.json'));
+function startMcp(setup: Omit<import('./mcp/session').McpSetup, 'clientVersion'>): McpSession | undefined {
+  const some = (raw: unknown) => !!raw && typeof raw === 'object' && Object.keys(raw).length > 0;
+  const hasUser = some(setup.user) || (setup.more ?? []).some((m) => some(m.raw));
+  const hasProject = setup.projectTrusted && fs.existsSync(path.join(setup.projectRoot, '.mcp.json'));
   if (!hasUser && !hasProject) return undefined;
   const { McpSession } = require('./mcp/session') as typeof import('./mcp/session');
-  const session = new McpSession({ user, userFile, projectRoot, projectTrusted, env, cwd, clientVersion: VERSION });
+  const session = new McpSession({ ...setup, clientVersion: VERSION });
   session.start();
   return session;
 }

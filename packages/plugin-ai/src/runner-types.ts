@@ -104,6 +104,8 @@ export interface Policy {
   allowWrite?: boolean;
   allowSudo?: boolean;
   allowPrivateNetwork?: boolean | string[];
+  /** Folders of trusted code (the session's skill folders): a script inside one is asked about (L1), not refused. */
+  trustedCodeRoots?: string[];
 }
 
 /** One background process of the session, as `/ps` shows it. */

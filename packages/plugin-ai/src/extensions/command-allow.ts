@@ -14,9 +14,8 @@ function argKind(tool: string): 'path' | 'domain' | 'words' {
   return 'words';
 }
 
-/** The front matter value (a list, or one string of comma- or space-separated entries) as our rules, and what could not be used. */
-export function readAllowedTools(raw: unknown, source: string): { rules: PermissionRule[]; skipped: string[] } {
-  const entries = Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string') : typeof raw === 'string' ? (raw.match(/[^\s,()]+(?:\([^)]*\))?/g) ?? []) : [];
+/** `allowed-tools` entries (Claude Code's names or ours) as our rules, and what could not be used. */
+export function readAllowedTools(entries: readonly string[], source: string): { rules: PermissionRule[]; skipped: string[] } {
   const rules: PermissionRule[] = [];
   const skipped: string[] = [];
   for (const entry of entries) {

@@ -1,3 +1,4 @@
+import * as path from 'path';
 import { message } from '../i18n';
 import type { ClassifyContext, Decision, Level, Policy, Requires, Rule, Step } from '../types';
 import { finding, type Finding } from './finding';
@@ -35,6 +36,8 @@ export function normalizePolicy(raw: unknown): Policy {
   if (allowedPrograms) out.allowedPrograms = allowedPrograms;
   const trustedPlugins = list(r.trustedPlugins);
   if (trustedPlugins) out.trustedPlugins = trustedPlugins;
+  const trustedCodeRoots = list(r.trustedCodeRoots)?.filter((d) => path.isAbsolute(d));
+  if (trustedCodeRoots?.length) out.trustedCodeRoots = trustedCodeRoots;
   for (const k of ['allowNetwork', 'allowWrite', 'allowSudo'] as const) if (r[k] === true) out[k] = true;
   if (r.permissions && typeof r.permissions === 'object') {
     const p = r.permissions as Record<string, unknown>;
