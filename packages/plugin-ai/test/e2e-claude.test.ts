@@ -222,3 +222,27 @@ test("a trusted skill's own script is asked about (L1 project code), not refused
   const r2 = await runAi(['-p', 'again', '--json', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
   expect(r2.events.find((e) => e.type === 'step').decision.level).toBe('L2'); // outside the skill folder: as before
 });
+
+test('a PreToolUse hook answering allow answers the question of an L1 step; never one a rule asks about, never an L2 one', async () => {
+  await write(
+    path.join(fx.temp.home, '.claude', 'settings.json'),
+    JSON.stringify({
+      permissions: { ask: ['Bash(touch asked.txt)'] },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'` }] }] },
+    }),
+  );
+  fx.server.enqueue(
+    cmd({ program: 'touch', args: ['allowed.txt'] }),
+    cmd({ program: 'touch', args: ['asked.txt'] }),
+    cmd({ program: 'rm', args: ['-rf', '/'] }),
+    chat('done'),
+  );
+  const r = await runAi(['-p', 'go', '--json', '--max-steps', '5'], { env: fx.temp.env, cwd: fx.cwd });
+  expect(r.code).toBe(0);
+  const statuses = r.events.filter((e) => e.type === 'tool_result').map((e) => e.result.status ?? 'ran');
+  expect(statuses).toEqual(['ran', 'declined', 'blocked']);
+  await expect(fs.stat(path.join(fx.cwd, 'allowed.txt'))).resolves.toBeTruthy();
+  await expect(fs.stat(path.join(fx.cwd, 'asked.txt'))).rejects.toThrow();
+  const audit = readFileSync(path.join(fx.temp.slothtoolHome, 'ai', 'audit.jsonl'), 'utf8');
+  expect(audit).toContain('"approvedBy":"hook"');
+});
