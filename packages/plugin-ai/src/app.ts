@@ -15,7 +15,7 @@ import { SessionStore } from './sessions';
 import { registerKnownSecrets } from './known-secrets';
 import { discoverSkills, skillIndex, skillRoots, type Skill } from './extensions/skills';
 import { skillLoadTool } from './extensions/skill-tool';
-import { readHooks, type HookProblem } from './extensions/hooks';
+import { readHooks, type HookCommandConfig, type HookProblem } from './extensions/hooks';
 import { commandRoots, discoverCommands, type CustomCommand } from './extensions/commands';
 import { claudeJsonServers, readClaudeSettings } from './extensions/claude-settings';
 import { COMMANDS } from './interactive/commands';
@@ -53,6 +53,8 @@ export interface AppAgent {
   projectRules: ProjectRules;
   /** The skills found (`/skills`); their index is in the system prompt. */
   skills: Skill[];
+  /** The session's hooks, each with the file it came from (`/hooks`). */
+  hooks: HookCommandConfig[];
   /** Hook entries that could not be used, with why (said at start). */
   hookProblems: HookProblem[];
   /** Custom slash commands (`~/.slothtool/commands`, `.slothtool/commands`) for `ai -i`. */
@@ -219,6 +221,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     memory: projectContext?.files ?? [],
     projectRules,
     skills,
+    hooks,
     hookProblems: [...hookReads.flatMap((r) => r.problems), ...claude.problems],
     commands,
     project: { extras, trust },

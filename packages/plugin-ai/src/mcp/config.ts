@@ -97,6 +97,8 @@ export function readMcpServers(raw: unknown, source: string, env: NodeJS.Process
     for (let n = 2; used.has(name); n++) name = `${safeServerName(written)}_${n}`;
     used.add(name);
     const label = name !== written ? { label: written } : {};
+    // `/mcp` shows the source: it says the name as written beside the step name.
+    const from = name !== written ? `${source} ("${written}")` : source;
     const isHttp = !!entry && typeof entry === 'object' && 'url' in entry;
     const parsed = (isHttp ? HttpEntry : StdioEntry).safeParse(entry);
     if (!parsed.success) {
@@ -108,7 +110,7 @@ export function readMcpServers(raw: unknown, source: string, env: NodeJS.Process
     let server: McpServerConfig;
     if (isHttp) {
       const e = parsed.data as z.infer<typeof HttpEntry>;
-      server = { ...e, name, ...label, source, transport: 'http', url: x(e.url), headers: Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k, x(v)])) };
+      server = { ...e, name, ...label, source: from, transport: 'http', url: x(e.url), headers: Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k, x(v)])) };
       if (!/^https?:\/\//.test(server.url)) {
         problems.push({ name, source, error: `url must be http:// or https:// (found ${JSON.stringify(e.url)})` });
         continue;
@@ -119,7 +121,7 @@ export function readMcpServers(raw: unknown, source: string, env: NodeJS.Process
         ...e,
         name,
         ...label,
-        source,
+        source: from,
         transport: 'stdio',
         command: x(e.command),
         args: e.args.map(x),
