@@ -1,5 +1,4 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { claudeToolInput, commandLine, mapClaudeRule, splitCommandLine, toolNames } from '../src/extensions/claude-names';
 import { claudeJsonServers, readClaudeSettings } from '../src/extensions/claude-settings';
@@ -10,19 +9,10 @@ import { readHooks, runHooks } from '../src/extensions/hooks';
 import { executedProjectFiles } from '../src/extensions/trust-code';
 import { projectExtras } from '../src/extensions/trust';
 import { readMcpServers, safeServerName } from '../src/mcp/config';
+import { useTempDir } from './helpers';
 
-let root: string;
-beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ai-claude-')));
-});
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
-
-function write(rel: string, text: string): string {
-  const file = path.join(root, rel);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text);
-  return file;
-}
+const tmp = useTempDir('ai-claude-');
+const write = tmp.write;
 
 describe('names at the hook boundary', () => {
   test.each([
@@ -36,7 +26,7 @@ describe('names at the hook boundary', () => {
   ])('toolNames(%s)', (tool, names) => expect(toolNames(tool)).toEqual(names));
 
   test('matchers work on either name, with regex semantics; * and empty match all', async () => {
-    const opts = (tool: string) => ({ cwd: root, env: process.env, redact: (s: string) => s, tool });
+    const opts = (tool: string) => ({ cwd: tmp.root, env: process.env, redact: (s: string) => s, tool });
     const { hooks } = readHooks(
       {
         PreToolUse: [
@@ -71,7 +61,7 @@ describe('names at the hook boundary', () => {
       },
       'f',
     );
-    const base = { cwd: root, env: process.env, redact: (s: string) => s };
+    const base = { cwd: tmp.root, env: process.env, redact: (s: string) => s };
     expect((await runHooks('SessionStart', {}, hooks, { ...base, subject: 'startup' })).context).toBe('fresh');
     expect((await runHooks('SessionStart', {}, hooks, { ...base, subject: 'resume' })).context).toBe('again');
     expect((await runHooks('UserPromptSubmit', {}, hooks, base)).context).toBe('always');
@@ -97,16 +87,16 @@ describe('names at the hook boundary', () => {
   });
 
   test('tool_input carries both shapes', () => {
-    expect(claudeToolInput({ tool: 'exec', program: 'git', args: ['commit', '-m', "it's done"] }, root)).toEqual({
+    expect(claudeToolInput({ tool: 'exec', program: 'git', args: ['commit', '-m', "it's done"] }, tmp.root)).toEqual({
       tool: 'exec',
       program: 'git',
       args: ['commit', '-m', "it's done"],
       command: `git commit -m 'it'\\''s done'`,
     });
-    expect(claudeToolInput({ tool: 'fs.edit', path: 'src/a.ts', old_string: 'a', new_string: 'b' }, root)).toEqual({
+    expect(claudeToolInput({ tool: 'fs.edit', path: 'src/a.ts', old_string: 'a', new_string: 'b' }, tmp.root)).toEqual({
       tool: 'fs.edit',
       path: 'src/a.ts',
-      file_path: path.join(root, 'src', 'a.ts'),
+      file_path: path.join(tmp.root, 'src', 'a.ts'),
       old_string: 'a',
       new_string: 'b',
     });
@@ -147,14 +137,14 @@ describe('permission rules', () => {
   });
 
   test('settings: user < project < local; untrusted project files give deny rules only; env a project may not set is refused', () => {
-    const home = path.join(root, 'home');
-    const ws = path.join(root, 'ws');
+    const home = path.join(tmp.root, 'home');
+    const ws = path.join(tmp.root, 'ws');
     write('home/.claude/settings.json', JSON.stringify({ permissions: { allow: ['Bash(npm test)'], deny: ['Bash(git push:*)'] }, env: { A: 'user', B: 'user' }, hooks: { Stop: [] } }));
     write('ws/.claude/settings.json', JSON.stringify({ permissions: { allow: ['Edit'], deny: ['Read(.env)'] }, env: { B: 'project', PATH: '/evil', NODE_OPTIONS: '--require x' }, hooks: { Stop: [] } }));
     write('ws/.claude/settings.local.json', JSON.stringify({ env: { B: 'local' }, permissions: { ask: ['NotebookEdit'] } }));
     const trusted = readClaudeSettings(home, ws, true);
     expect(trusted.env).toEqual({ A: 'user', B: 'local' });
-    expect(trusted.hooks.map((h) => path.relative(root, h.source))).toEqual(['home/.claude/settings.json', 'ws/.claude/settings.json']);
+    expect(trusted.hooks.map((h) => path.relative(tmp.root, h.source))).toEqual(['home/.claude/settings.json', 'ws/.claude/settings.json']);
     expect(trusted.rules).toEqual([
       { source: path.join(home, '.claude', 'settings.json'), deny: ['exec(git push *)'], allow: ['exec(npm test)'] },
       { source: path.join(ws, '.claude', 'settings.json'), deny: ['fs.read(.env)'], allow: ['fs.edit'] },
@@ -194,39 +184,39 @@ describe('MCP servers', () => {
   });
 
   test('~/.claude.json: the project-local servers first, then the user scope', () => {
-    const home = path.join(root, 'home');
+    const home = path.join(tmp.root, 'home');
     write('home/.claude.json', JSON.stringify({ mcpServers: { u: { command: 'u' } }, projects: { '/w': { mcpServers: { l: { command: 'l' } } }, '/other': { mcpServers: { o: { command: 'o' } } } } }));
     const r = claudeJsonServers(home, '/w');
     expect(r.sources.map((s) => Object.keys(s.raw as object))).toEqual([['l'], ['u']]);
-    expect(claudeJsonServers(path.join(root, 'nobody'), '/w')).toEqual({ sources: [], problems: [] });
+    expect(claudeJsonServers(path.join(tmp.root, 'nobody'), '/w')).toEqual({ sources: [], problems: [] });
   });
 });
 
 describe('trust covers what runs', () => {
   test('project files named by hooks and servers join the hash; a change to one changes it', () => {
-    const ws = path.join(root, 'ws');
+    const ws = path.join(tmp.root, 'ws');
     write('ws/.hooks/start.sh', 'echo hi');
     write('ws/tools/server.js', 'serve()');
     write('ws/scripts/x.py', 'print(1)');
     write('ws/.claude/settings.json', JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: './.hooks/start.sh && python3 "$CLAUDE_PROJECT_DIR"/scripts/x.py | jq .' }] }] } }));
-    write('ws/.mcp.json', JSON.stringify({ mcpServers: { s: { command: 'node', args: ['./tools/server.js', '--root=${CLAUDE_PROJECT_DIR}'] }, t: { command: 'npx', args: ['-y', 'some-server', '../outside.js'] } } }));
+    write('ws/.mcp.json', JSON.stringify({ mcpServers: { s: { command: 'node', args: ['./tools/server.js', '--tmp.root=${CLAUDE_PROJECT_DIR}'] }, t: { command: 'npx', args: ['-y', 'some-server', '../outside.js'] } } }));
     write('outside.js', 'x');
     expect(executedProjectFiles(ws)).toEqual(['.hooks/start.sh', 'scripts/x.py', 'tools/server.js']);
-    const home = path.join(root, 'st');
-    const before = projectExtras(ws, home, path.join(root, 'home'));
+    const home = path.join(tmp.root, 'st');
+    const before = projectExtras(ws, home, path.join(tmp.root, 'home'));
     expect(before.files.filter((f) => f.kind === 'code').map((f) => f.rel)).toEqual(['.hooks/start.sh', 'scripts/x.py', 'tools/server.js']);
     fs.writeFileSync(path.join(ws, 'tools', 'server.js'), 'steal()');
-    expect(projectExtras(ws, home, path.join(root, 'home')).hash).not.toBe(before.hash);
-    fs.writeFileSync(path.join(root, 'outside.js'), 'y');
+    expect(projectExtras(ws, home, path.join(tmp.root, 'home')).hash).not.toBe(before.hash);
+    fs.writeFileSync(path.join(tmp.root, 'outside.js'), 'y');
     fs.writeFileSync(path.join(ws, 'tools', 'server.js'), 'serve()');
-    expect(projectExtras(ws, home, path.join(root, 'home')).hash).toBe(before.hash);
+    expect(projectExtras(ws, home, path.join(tmp.root, 'home')).hash).toBe(before.hash);
   });
 });
 
 describe('commands', () => {
   test("Claude Code's folders: the project's wins over the user's, ours over Claude Code's; skills are commands", () => {
-    const home = path.join(root, 'home');
-    const ws = path.join(root, 'ws');
+    const home = path.join(tmp.root, 'home');
+    const ws = path.join(tmp.root, 'ws');
     write('home/.claude/commands/review.md', 'user claude');
     write('home/.claude/commands/fix.md', 'user fix');
     write('ws/.claude/commands/review.md', 'project claude');
@@ -253,17 +243,17 @@ describe('commands', () => {
 
   test('model that names nothing here is a note; allowed-tools become the turn allowances; !`cmd` and @file make a prepare step', () => {
     const c = { name: 'x', description: '', template: 'Look at @a.md: !`ls`', file: 'x.md', scope: 'user' as const, origin: 'u', model: 'gpt-9', allowedTools: ['Bash(ls:*)'] };
-    const turn = commandTurn(c, '', { workspace: root, cwd: root, profiles: [] });
+    const turn = commandTurn(c, '', { workspace: tmp.root, cwd: tmp.root, profiles: [] });
     expect(turn.notes).toEqual([{ key: 'commandModelUnmapped', vars: { model: 'gpt-9', name: 'x' } }]);
     expect(turn.options.allow).toEqual(['Bash(ls:*)']);
     expect(typeof turn.options.prepare).toBe('function');
-    expect(commandTurn({ ...c, template: 'plain $ARGUMENTS', model: undefined }, 'a@b.c', { workspace: root, cwd: root, profiles: [] }).options.prepare).toBeUndefined();
+    expect(commandTurn({ ...c, template: 'plain $ARGUMENTS', model: undefined }, 'a@b.c', { workspace: tmp.root, cwd: tmp.root, profiles: [] }).options.prepare).toBeUndefined();
   });
 
   test('prepare runs each !`cmd` and @file through the given runner, in order, and says what did not run', async () => {
     const c = { name: 'x', description: '', template: 'A @a.md B !`git status` C !`ls | wc` D @../up.md E !`rm x`', file: 'x.md', scope: 'user' as const, origin: 'u' };
     const ran: object[] = [];
-    const text = await commandTurn(c, '', { workspace: root, cwd: root, profiles: [] }).options.prepare!(async (step) => {
+    const text = await commandTurn(c, '', { workspace: tmp.root, cwd: tmp.root, profiles: [] }).options.prepare!(async (step) => {
       ran.push(step);
       if ((step as { program?: string }).program === 'rm') return { _event: 'tool_result', id: 'c', status: 'blocked', reason: '`rm` asks first', decision: { level: 'L1', rules: [] } } as never;
       if (step.tool === 'fs.read') return { _event: 'tool_result', id: 'c', content: '1\tline one\n2\tline two', decision: { level: 'L0', rules: [] } } as never;

@@ -214,13 +214,13 @@ test("a trusted skill's own script is asked about (L1 project code), not refused
   await write(path.join(fx.cwd, 'a.txt'), 'one\ntwo\n');
   fx.server.enqueue(cmd({ program: path.join(dir, 'scripts', 'count.sh'), args: ['a.txt'] }), chat('ok'), cmd({ program: path.join(fx.cwd, 'evil.sh'), args: [] }), chat('ok'));
   const r = await runAi(['-p', 'count', '--json', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
-  const step = r.events.find((e) => e.type === 'step');
+  const step = r.events.find((e) => e.type === 'step')!;
   expect(step.decision.level).toBe('L1');
   expect(step.decision.rules.map((x: { id: string }) => x.id)).toContain('program.trusted_code');
   expect(JSON.stringify(fx.server.requests[1].body.messages.at(-1))).toMatch(/2/);
   await write(path.join(fx.cwd, 'evil.sh'), '#!/bin/sh\ntrue\n');
   const r2 = await runAi(['-p', 'again', '--json', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
-  expect(r2.events.find((e) => e.type === 'step').decision.level).toBe('L2'); // outside the skill folder: as before
+  expect(r2.events.find((e) => e.type === 'step')!.decision.level).toBe('L2'); // outside the skill folder: as before
 });
 
 test('a PreToolUse hook answering allow answers the question of an L1 step; never one a rule asks about, never an L2 one', async () => {
