@@ -10,6 +10,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { mapClaudeRule } from './claude-names';
+import { sameFolder } from './same-folder';
 
 /** One settings file's rules as a rule set of our policy (`extraPermissions`). */
 export interface ClaudeRuleSet {
@@ -55,14 +56,7 @@ export function claudeSettingsPaths(home: string, projectRoot: string): Array<{ 
 
 /** Whether `<projectRoot>/.claude` is the user's own `~/.claude` (started in the home folder). */
 export function isHomeClaude(home: string, projectRoot: string): boolean {
-  const a = path.join(projectRoot, '.claude');
-  const b = path.join(home, '.claude');
-  if (path.resolve(a) === path.resolve(b)) return true;
-  try {
-    return fs.realpathSync(a) === fs.realpathSync(b);
-  } catch {
-    return false;
-  }
+  return sameFolder(path.join(projectRoot, '.claude'), path.join(home, '.claude'));
 }
 
 const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);

@@ -4,6 +4,7 @@ import * as path from 'path';
 import * as os from 'os';
 import { slothtoolHome } from '@holic512/shared/lib/home';
 import { isHomeClaude } from './claude-settings';
+import { sameFolder } from './same-folder';
 import { executedProjectFiles, HOOK_FILES } from './trust-code';
 
 /**
@@ -56,13 +57,7 @@ function walk(dir: string, out: string[]): void {
  * are neither asked about nor read a second time as the project's.
  */
 export function isOwnHome(workspace: string, home: string = slothtoolHome()): boolean {
-  const dot = path.join(workspace, '.slothtool');
-  if (path.resolve(dot) === path.resolve(home)) return true;
-  try {
-    return fs.realpathSync(dot) === fs.realpathSync(home);
-  } catch {
-    return false;
-  }
+  return sameFolder(path.join(workspace, '.slothtool'), home);
 }
 
 /**
