@@ -43,6 +43,8 @@ export interface AgentDeps {
   onDispose?: () => void;
   /** The project folder hooks get as `CLAUDE_PROJECT_DIR` (default the cwd). */
   projectDir?: string;
+  /** The environment hooks run with (settings' `env` applied); default process.env. */
+  hookEnv?: NodeJS.ProcessEnv;
 }
 
 /** Tools that join during a session: the agent registers them with its runner before each model call. */

@@ -64,7 +64,7 @@ async function fire(core: AgentCore, event: HookEvent, payload: Record<string, u
   const projectDir = core.deps.projectDir ?? core.options.cwd;
   const out = await runHooks(event, { ...common, ...payload }, hooks, {
     cwd: core.options.cwd,
-    env: { ...process.env, CLAUDE_PROJECT_DIR: projectDir },
+    env: { ...(core.deps.hookEnv ?? process.env), CLAUDE_PROJECT_DIR: projectDir },
     redact,
     ...(match ?? {}),
     signal,
@@ -133,7 +133,8 @@ function hookInput(core: AgentCore, step: Step): Record<string, unknown> {
 
 /**
  * PostToolUse hooks see the step and its (redacted) result; what they print is said to the user,
- * `additionalContext` goes to the model with the result, `continue: false` ends the turn.
+ * the reason of a block and `additionalContext` go to the model with the result, `continue: false`
+ * ends the turn.
  */
 export async function postToolUse(core: AgentCore, id: string, step: Step, result: ToolResult, signal: AbortSignal): Promise<Pending | undefined> {
   if (result.status === 'blocked' || result.status === 'declined') return undefined;
@@ -141,5 +142,7 @@ export async function postToolUse(core: AgentCore, id: string, step: Step, resul
   const out = await fire(core, 'PostToolUse', { tool_name: tool, tool_input: hookInput(core, step), tool_response: result, tool_use_id: id }, signal, { tool });
   if (out?.stop) core.hookStop = out.reason ?? '';
   if (out?.block && out.reason) log(core, 'hook', out.reason);
-  return out?.context ? contextEvent('PostToolUse', out.context) : undefined;
+  // `decision: "block"` after the fact: the model reads the reason with the result, as in Claude Code.
+  const text = [out?.block ? out.reason : undefined, out?.context].filter(Boolean).join('\n');
+  return text ? contextEvent('PostToolUse', text) : undefined;
 }

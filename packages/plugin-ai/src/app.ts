@@ -206,7 +206,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       ...(tools ? { tools } : {}),
       confirm: options.confirm,
       store: new SessionStore(paths.sessionsDir),
-      ...(hooks.length ? { hooks, projectDir: projectRoot } : {}),
+      ...(hooks.length ? { hooks, projectDir: projectRoot, hookEnv: runEnv } : {}),
       ...(mcp && !mcp.empty ? { dynamicTools: mcp, onDispose: () => void mcp.close() } : {}),
       auditFile: paths.auditLog,
       now: options.now,

@@ -9,7 +9,8 @@ import { readHooks, runHooks } from '../src/extensions/hooks';
 import { executedProjectFiles } from '../src/extensions/trust-code';
 import { projectExtras } from '../src/extensions/trust';
 import { readMcpServers, safeServerName } from '../src/mcp/config';
-import { useTempDir } from './helpers';
+import { Agent } from '../src/agent';
+import { chat, cmd, config, fakeLlm, fakeRunner, useTempDir } from './helpers';
 
 const tmp = useTempDir('ai-claude-');
 const write = tmp.write;
@@ -263,5 +264,28 @@ describe('commands', () => {
     expect(text).toBe(
       'A <file path="a.md">\nline one\nline two\n</file> B clean C [`ls | wc` was not run: it needs a shell ("|"); commands here run without one — write a plain command, one per !`…`] D @../up.md [not included: only files inside the workspace] E [`rm x` was not run: `rm` asks first]',
     );
+  });
+});
+
+describe('hooks in a turn (agent)', () => {
+  test('settings env reaches hooks; PostToolUse additionalContext and a block reason reach the model with the result', async () => {
+    const seen = path.join(tmp.root, 'env.txt');
+    const { hooks } = readHooks(
+      {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `printf '%s %s' "$TEAM" "$CLAUDE_PROJECT_DIR" > ${JSON.stringify(seen)}` }] }],
+        PostToolUse: [{ hooks: [{ type: 'command', command: `echo '{"decision":"block","reason":"lint failed","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"3 warnings"}}'` }] }],
+      },
+      'settings.json',
+    );
+    const llm = fakeLlm([cmd({ program: 'ls', args: [] }), chat('ok')]);
+    const agent = new Agent(
+      { config: config(), systemPrompt: 'sys', cwd: tmp.root, lang: 'en' },
+      { llm, createRunner: fakeRunner().create, hooks, projectDir: '/the/project', hookEnv: { ...process.env, TEAM: 'blue' } },
+    );
+    await agent.send('list');
+    expect(fs.readFileSync(seen, 'utf8')).toBe('blue /the/project');
+    const second = JSON.stringify(llm.calls[1]);
+    expect(second).toContain('lint failed');
+    expect(second).toContain('3 warnings');
   });
 });
