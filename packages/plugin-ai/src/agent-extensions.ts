@@ -83,8 +83,9 @@ const contextEvent = (event: HookEvent, context: string): Pending => ({ kind: 'e
 export async function beforeTurn(core: AgentCore, input: string, signal: AbortSignal): Promise<{ blocked?: string; extra: Pending[] }> {
   const extra: Pending[] = [];
   if (core.hookSession !== core.id) {
+    // A session that follows another of this process without a record yet came from /clear.
+    const source = core.started ? 'resume' : core.hookSession !== undefined ? 'clear' : 'startup';
     core.hookSession = core.id;
-    const source = core.started ? 'resume' : 'startup';
     const started = await fire(core, 'SessionStart', { source }, signal, { subject: source });
     if (started?.block && started.reason) log(core, 'hook', started.reason);
     if (started?.context) extra.push(contextEvent('SessionStart', started.context));

@@ -289,3 +289,23 @@ describe('hooks in a turn (agent)', () => {
     expect(second).toContain('3 warnings');
   });
 });
+
+test("a project command's allowed-tools wait for trust; a user command's apply", () => {
+  const c = { name: 'ship', description: '', template: 'go', file: 'x.md', scope: 'project' as const, origin: '.claude/commands', allowedTools: ['Bash'] };
+  const ctx = { workspace: tmp.root, cwd: tmp.root, profiles: [] };
+  expect(commandTurn(c, '', ctx)).toMatchObject({ options: {}, notes: [{ key: 'commandAllowUntrusted', vars: { name: 'ship' } }] });
+  expect(commandTurn(c, '', { ...ctx, projectTrusted: true }).options.allow).toEqual(['Bash']);
+  expect(commandTurn({ ...c, scope: 'user' }, '', ctx).options.allow).toEqual(['Bash']);
+});
+
+test('SessionStart says startup, then clear after /clear (matchers see it)', async () => {
+  const log = path.join(tmp.root, 'sources.txt');
+  const script = write('source.js', `let s = ''; process.stdin.on('data', (d) => (s += d)).on('end', () => require('fs').appendFileSync(${JSON.stringify(log)}, JSON.parse(s).source + '\\n'));`);
+  const { hooks } = readHooks({ SessionStart: [{ matcher: 'startup|clear', hooks: [{ type: 'command', command: `node ${JSON.stringify(script)}` }] }] }, 'f');
+  const agent = new Agent({ config: config(), systemPrompt: 'sys', cwd: tmp.root, lang: 'en' }, { llm: fakeLlm([chat('a'), chat('b'), chat('c')]), createRunner: fakeRunner().create, hooks });
+  await agent.send('one');
+  await agent.send('two');
+  agent.clear();
+  await agent.send('three');
+  expect(fs.readFileSync(log, 'utf8')).toBe('startup\nclear\n');
+});

@@ -18,7 +18,7 @@ export interface CommandTurn {
   message: string;
   options: Pick<SendOptions, 'prepare' | 'allow' | 'profile' | 'mode'>;
   /** Keys of the i18n table with their values (`model` not mapped …), said before the turn. */
-  notes: Array<{ key: 'commandModelUnmapped'; vars: Record<string, string> }>;
+  notes: Array<{ key: 'commandModelUnmapped' | 'commandAllowUntrusted'; vars: Record<string, string> }>;
 }
 
 const BANG = /!`([^`\n]+)`/g;
@@ -78,7 +78,7 @@ function atText(rel: string, result: ToolResult): string {
  * Build the turn of `/name args`. `workspace`: `@` files must be inside it; `profiles`: the
  * llm-base profiles `model` may name.
  */
-export function commandTurn(command: CustomCommand, args: string, ctx: { workspace: string; cwd: string; profiles: readonly string[] }): CommandTurn {
+export function commandTurn(command: CustomCommand, args: string, ctx: { workspace: string; cwd: string; profiles: readonly string[]; projectTrusted?: boolean }): CommandTurn {
   const message = expandCommand(command, args);
   const notes: CommandTurn['notes'] = [];
   const options: CommandTurn['options'] = {
@@ -90,7 +90,9 @@ export function commandTurn(command: CustomCommand, args: string, ctx: { workspa
     if (choice) Object.assign(options, choice);
     else notes.push({ key: 'commandModelUnmapped', vars: { model: command.model, name: command.name } });
   }
-  if (command.allowedTools?.length) options.allow = command.allowedTools;
+  // A repository's command may not answer questions for itself until the folder is trusted.
+  if (command.allowedTools?.length && (command.scope === 'user' || ctx.projectTrusted)) options.allow = command.allowedTools;
+  else if (command.allowedTools?.length) notes.push({ key: 'commandAllowUntrusted', vars: { name: command.name } });
   if (!command.skill && (message.search(BANG) >= 0 || message.search(AT) >= 0)) {
     options.prepare = (run) => fillIn(message, run, ctx);
   }
@@ -140,11 +142,11 @@ async function fillIn(message: string, run: (step: Step) => Promise<ToolResult>,
 
 /** The turn a typed line makes when it calls a custom command (`ai -i` and `ai -p` alike), else undefined. */
 export function commandTurnFor(
-  app: { commands?: readonly CustomCommand[]; project?: { extras: { workspace: string } }; paths: { home: string } },
+  app: { commands?: readonly CustomCommand[]; project?: { extras: { workspace: string }; trust: string }; paths: { home: string } },
   text: string,
   cwd: string,
 ): CommandTurn | undefined {
   const found = findCommand(text, app.commands);
   if (!found) return undefined;
-  return commandTurn(found.command, found.args, { workspace: app.project?.extras.workspace ?? cwd, cwd, profiles: profileNames(app.paths.home) });
+  return commandTurn(found.command, found.args, { workspace: app.project?.extras.workspace ?? cwd, cwd, profiles: profileNames(app.paths.home), projectTrusted: app.project?.trust === 'trusted' });
 }
