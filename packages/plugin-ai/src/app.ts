@@ -57,6 +57,8 @@ export interface AppAgent {
   hooks: HookCommandConfig[];
   /** Hook entries that could not be used, with why (said at start). */
   hookProblems: HookProblem[];
+  /** What of Claude Code's settings could not be used (a rule without a counterpart, an env a project may not set), with why. */
+  claudeProblems: Array<{ source: string; error: string }>;
   /** Custom slash commands (`~/.slothtool/commands`, `.slothtool/commands`) for `ai -i`. */
   commands: CustomCommand[];
   /** What the project folder brings that runs code or changes policy, and whether it is trusted. */
@@ -143,7 +145,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const projectRules = readProjectRules(projectRoot, paths.trust, trust, paths.home);
   // Claude Code's files where it keeps them (user < project < local), the project's under trust.
   const claude = readClaudeSettings(userHome, projectRoot, trust === 'trusted');
-  const claudeServers = claudeJsonServers(userHome, projectRoot);
+  const claudeServers = claudeJsonServers(userHome, projectRoot, cwd);
   const runEnv = Object.keys(claude.env).length ? { ...env, ...claude.env } : env;
   // Hooks: the user's (ai.json, ~/.claude/settings.json), and a trusted project's (.slothtool/settings.json, .claude/settings*.json).
   const hookReads = [readHooks(config.hooks, paths.config), ...(projectRules.hooks ? [readHooks(projectRules.hooks, projectRules.file ?? '')] : []), ...claude.hooks.map((h) => readHooks(h.raw, h.source))];
@@ -222,7 +224,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     projectRules,
     skills,
     hooks,
-    hookProblems: [...hookReads.flatMap((r) => r.problems), ...claude.problems],
+    hookProblems: hookReads.flatMap((r) => r.problems),
+    claudeProblems: claude.problems,
     commands,
     project: { extras, trust },
     ...(mcp && !mcp.empty ? { mcp } : {}),

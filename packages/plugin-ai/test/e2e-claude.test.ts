@@ -175,6 +175,9 @@ test('a command as Claude Code has it: $ARGUMENTS, @file, !`cmd` judged like ste
   );
   await write(path.join(fx.cwd, 'notes.md'), 'NOTES-CONTENT: ship on Friday\n');
   await write(path.join(fx.temp.home, 'secret.txt'), 'OUTSIDE\n');
+  // A project command with allowed-tools is asked about by the trust question; trusted here.
+  expect(projectExtras(fx.cwd, fx.temp.slothtoolHome, fx.temp.home).files).toEqual([{ rel: '.claude/commands/review.md', kind: 'command' }]);
+  trustProject();
   fx.server.enqueue(chat('reviewed'));
   const r = await runAi(['-p', '/review the parser'], { env: fx.temp.env, cwd: fx.cwd });
   expect(r.code).toBe(0);

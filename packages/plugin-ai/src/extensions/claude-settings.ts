@@ -123,17 +123,21 @@ export function readClaudeSettings(home: string, projectRoot: string, projectTru
 
 /**
  * The user's MCP servers in Claude Code's `~/.claude.json`: `mcpServers` (user scope) and
- * `projects["<project folder>"].mcpServers` (its local scope: this user, this project; first, as
+ * `projects["<folder>"].mcpServers` (its local scope: this user, this project — the working folder's
+ * entry, then the project root's; first, as
  * Claude Code prefers it). Both are the user's own: no trust needed.
  */
-export function claudeJsonServers(home: string, projectRoot: string): { sources: Array<{ raw: unknown; source: string }>; problems: Array<{ source: string; error: string }> } {
+export function claudeJsonServers(home: string, projectRoot: string, cwd: string = projectRoot): { sources: Array<{ raw: unknown; source: string }>; problems: Array<{ source: string; error: string }> } {
   const file = path.join(home, '.claude.json');
   const { value, error } = readJsonObject(file);
   if (!value) return { sources: [], problems: error ? [{ source: file, error }] : [] };
   const sources: Array<{ raw: unknown; source: string }> = [];
   const projects = obj(value.projects) ?? {};
-  const here = obj(projects[projectRoot]) ?? obj(projects[path.resolve(projectRoot)]);
-  if (here?.mcpServers !== undefined) sources.push({ raw: here.mcpServers, source: `${file} (projects["${projectRoot}"])` });
+  // Claude Code keys a project by the folder it was started in: the working folder, else the project's root.
+  for (const key of [...new Set([path.resolve(cwd), path.resolve(projectRoot)])]) {
+    const here = obj(projects[key]);
+    if (here?.mcpServers !== undefined) sources.push({ raw: here.mcpServers, source: `${file} (projects["${key}"])` });
+  }
   if (value.mcpServers !== undefined) sources.push({ raw: value.mcpServers, source: file });
   return { sources, problems: [] };
 }

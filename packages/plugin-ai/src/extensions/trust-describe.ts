@@ -18,6 +18,8 @@ export interface ExtrasDescription {
   skills: string[];
   /** Project files those hooks and servers run (their contents are part of the trust). */
   code: string[];
+  /** Project commands whose `allowed-tools` answer questions for their turn. */
+  commands: string[];
   /** Files that could not be read as JSON, with why. */
   unreadable: string[];
 }
@@ -43,7 +45,7 @@ const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object'
 const count = (v: unknown): number => (Array.isArray(v) ? v.length : 0);
 
 export function describeExtras(extras: ProjectExtras): ExtrasDescription {
-  const out: ExtrasDescription = { servers: [], hooks: [], rules: { allow: 0, ask: 0, deny: 0 }, skills: [], code: [], unreadable: [] };
+  const out: ExtrasDescription = { servers: [], hooks: [], rules: { allow: 0, ask: 0, deny: 0 }, skills: [], code: [], commands: [], unreadable: [] };
   const has = (kind: string) => extras.files.some((f) => f.kind === kind);
   if (has('mcp')) {
     const servers = obj(readJson(path.join(extras.workspace, '.mcp.json'), out.unreadable)?.mcpServers);
@@ -56,6 +58,7 @@ export function describeExtras(extras: ProjectExtras): ExtrasDescription {
   // Ours (.slothtool/settings.json) and Claude Code's (.claude/settings.json, settings.local.json).
   for (const f of extras.files) {
     if (f.kind === 'code') out.code.push(f.rel);
+    if (f.kind === 'command') out.commands.push(f.rel);
     if (f.kind !== 'settings') continue;
     const settings = readJson(path.join(extras.workspace, f.rel), out.unreadable);
     for (const [event, groups] of Object.entries(obj(settings?.hooks))) {

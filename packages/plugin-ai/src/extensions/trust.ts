@@ -18,8 +18,11 @@ import { executedProjectFiles, HOOK_FILES } from './trust-code';
 export interface ProjectFile {
   /** Path relative to the workspace, with `/`. */
   rel: string;
-  /** `code`: a project file a hook or MCP server of the other files runs (extensions/trust-code.ts). */
-  kind: 'mcp' | 'settings' | 'skill' | 'code';
+  /**
+   * `code`: a project file a hook or MCP server of the other files runs (extensions/trust-code.ts);
+   * `command`: a project command whose `allowed-tools` would answer questions for its turn.
+   */
+  kind: 'mcp' | 'settings' | 'skill' | 'code' | 'command';
 }
 
 /** What trusting the folder would enable, for the question. */
@@ -33,6 +36,18 @@ export interface ProjectExtras {
 export type TrustState = 'nothing' | 'trusted' | 'untrusted' | 'changed';
 
 const PROJECT_SKILL_DIRS = ['.slothtool/skills', '.claude/skills', '.agents/skills'];
+const PROJECT_COMMAND_DIRS = ['.claude/commands', '.slothtool/commands'];
+
+/** Whether a command file's front matter has `allowed-tools` (read as text: no YAML at start-up). */
+function grantsTools(file: string): boolean {
+  try {
+    const head = fs.readFileSync(file, 'utf8').slice(0, 8192);
+    const front = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(head);
+    return !!front && /^allowed-tools\s*:/m.test(front[1]);
+  } catch {
+    return false;
+  }
+}
 const MAX_FILES = 2000;
 const MAX_BYTES = 8 * 1024 * 1024;
 
@@ -83,6 +98,14 @@ export function projectExtras(workspace: string, home: string = slothtoolHome(),
     const files: string[] = [];
     walk(path.join(workspace, d), files);
     for (const abs of files) found.push({ abs, kind: 'skill' });
+  }
+  // Commands that would answer questions for themselves (`allowed-tools`); other commands only
+  // make prompts, judged step by step, and need no trust.
+  for (const d of PROJECT_COMMAND_DIRS) {
+    if (skip(`${d}/`)) continue;
+    const files: string[] = [];
+    walk(path.join(workspace, d), files);
+    for (const abs of files) if (abs.endsWith('.md') && grantsTools(abs)) found.push({ abs, kind: 'command' });
   }
   // What those hooks and servers run, by content (a skill's own files are in the list above).
   const listed = new Set(found.map((f) => f.abs));
