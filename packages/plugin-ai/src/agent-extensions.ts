@@ -140,7 +140,9 @@ function hookInput(core: AgentCore, step: Step): Record<string, unknown> {
 export async function postToolUse(core: AgentCore, id: string, step: Step, result: ToolResult, signal: AbortSignal): Promise<Pending | undefined> {
   if (result.status === 'blocked' || result.status === 'declined') return undefined;
   const tool = step.tool ?? 'exec';
-  const out = await fire(core, 'PostToolUse', { tool_name: tool, tool_input: hookInput(core, step), tool_response: result, tool_use_id: id }, signal, { tool });
+  // Claude Code's Bash response names: `stdout` / `stderr` beside our tails.
+  const response = typeof result.stdoutTail === 'string' ? { ...result, stdout: result.stdoutTail, stderr: result.stderrTail ?? '' } : result;
+  const out = await fire(core, 'PostToolUse', { tool_name: tool, tool_input: hookInput(core, step), tool_response: response, tool_use_id: id }, signal, { tool });
   if (out?.stop) core.hookStop = out.reason ?? '';
   if (out?.block && out.reason) log(core, 'hook', out.reason);
   // `decision: "block"` after the fact: the model reads the reason with the result, as in Claude Code.

@@ -309,3 +309,19 @@ test('SessionStart says startup, then clear after /clear (matchers see it)', asy
   await agent.send('three');
   expect(fs.readFileSync(log, 'utf8')).toBe('startup\nclear\n');
 });
+
+test('/hooks names each hook with its event, matcher and file', () => {
+  const { hooksText } = require('../src/interactive/trust-view') as typeof import('../src/interactive/trust-view');
+  const { hooks } = readHooks({ PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'node check.js' }] }], Stop: [{ hooks: [{ type: 'command', command: 'npm test' }] }] }, '/p/.claude/settings.json');
+  expect(hooksText(hooks, 'en').split('\n')).toEqual([expect.stringContaining('Hooks'), '  PreToolUse  Edit|Write  node check.js  · /p/.claude/settings.json', '  Stop  *  npm test  · /p/.claude/settings.json']);
+  expect(hooksText([], 'en')).toContain('No hooks');
+});
+
+test("PostToolUse gets Claude Code's stdout / stderr beside our tails", async () => {
+  const seen = path.join(tmp.root, 'resp.json');
+  const { hooks } = readHooks({ PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `cat > ${JSON.stringify(seen)}` }] }] }, 'f');
+  const agent = new Agent({ config: config(), systemPrompt: 'sys', cwd: tmp.root, lang: 'en' }, { llm: fakeLlm([cmd({ program: 'ls', args: ['-a'] }), chat('ok')]), createRunner: fakeRunner({}, () => 'a.txt\n').create, hooks });
+  await agent.send('list');
+  const input = JSON.parse(fs.readFileSync(seen, 'utf8'));
+  expect(input).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'exec', tool_input: { command: 'ls -a' }, tool_response: { stdout: 'a.txt\n' }, tool_use_id: 'cmd_001', permission_mode: 'default' });
+});

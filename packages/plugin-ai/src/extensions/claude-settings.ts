@@ -62,8 +62,8 @@ export function isHomeClaude(home: string, projectRoot: string): boolean {
 const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
-/** Read one JSON object file; undefined when absent, a problem when unreadable. */
-export function readJsonObject(file: string): { value?: Record<string, unknown>; error?: string } {
+/** Read one JSON object file; undefined when absent (or, with `needle`, when its text lacks it), a problem when unreadable. */
+export function readJsonObject(file: string, needle?: string): { value?: Record<string, unknown>; error?: string } {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -71,6 +71,7 @@ export function readJsonObject(file: string): { value?: Record<string, unknown>;
     const code = (err as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? {} : { error: (err as Error).message };
   }
+  if (needle !== undefined && !text.includes(needle)) return {};
   try {
     const value = obj(JSON.parse(text));
     return value ? { value } : { error: 'expected a JSON object' };
@@ -129,7 +130,8 @@ export function readClaudeSettings(home: string, projectRoot: string, projectTru
  */
 export function claudeJsonServers(home: string, projectRoot: string, cwd: string = projectRoot): { sources: Array<{ raw: unknown; source: string }>; problems: Array<{ source: string; error: string }> } {
   const file = path.join(home, '.claude.json');
-  const { value, error } = readJsonObject(file);
+  // Claude Code keeps much else in this file (it can be megabytes): parsed only when it names servers.
+  const { value, error } = readJsonObject(file, '"mcpServers"');
   if (!value) return { sources: [], problems: error ? [{ source: file, error }] : [] };
   const sources: Array<{ raw: unknown; source: string }> = [];
   const projects = obj(value.projects) ?? {};
