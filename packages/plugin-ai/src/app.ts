@@ -145,7 +145,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const projectRules = readProjectRules(projectRoot, paths.trust, trust, paths.home);
   // Claude Code's files where it keeps them (user < project < local), the project's under trust.
   const claude = readClaudeSettings(userHome, projectRoot, trust === 'trusted');
-  const claudeServers = claudeJsonServers(userHome, projectRoot, cwd);
+  const claudeServers = claudeJsonServers(userHome, projectRoot, cwd, path.join(paths.home, 'ai', 'claude-json-cache.json'));
   const runEnv = Object.keys(claude.env).length ? { ...env, ...claude.env } : env;
   // Hooks: the user's (ai.json, ~/.claude/settings.json), and a trusted project's (.slothtool/settings.json, .claude/settings*.json).
   const hookReads = [readHooks(config.hooks, paths.config), ...(projectRules.hooks ? [readHooks(projectRules.hooks, projectRules.file ?? '')] : []), ...claude.hooks.map((h) => readHooks(h.raw, h.source))];

@@ -191,6 +191,19 @@ describe('MCP servers', () => {
     expect(r.sources.map((s) => Object.keys(s.raw as object))).toEqual([['l'], ['u']]);
     expect(claudeJsonServers(path.join(tmp.root, 'nobody'), '/w')).toEqual({ sources: [], problems: [] });
   });
+
+  test('~/.claude.json through a private cache keyed by size and time; a changed file is read again', () => {
+    const home = path.join(tmp.root, 'home');
+    const file = write('home/.claude.json', JSON.stringify({ history: 'x'.repeat(1000), mcpServers: { u: { command: 'u' } } }));
+    const cache = path.join(tmp.root, 'st', 'ai', 'claude-json-cache.json');
+    expect(claudeJsonServers(home, '/w', '/w', cache).sources.map((s) => s.raw)).toEqual([{ u: { command: 'u' } }]);
+    expect(fs.statSync(cache).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(cache, 'utf8')).not.toContain('xxxx'); // only the server blocks are kept
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { v: { command: 'v' } } }));
+    expect(claudeJsonServers(home, '/w', '/w', cache).sources.map((s) => s.raw)).toEqual([{ v: { command: 'v' } }]);
+    fs.writeFileSync(file, '{"mcpServers": broken');
+    expect(claudeJsonServers(home, '/w', '/w', cache).problems).toEqual([{ source: file, error: expect.stringContaining('not valid JSON') }]);
+  });
 });
 
 describe('trust covers what runs', () => {

@@ -9,6 +9,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
+import { ensurePrivateDir } from '@holic512/shared/lib/private-files';
 import { mapClaudeRule } from './claude-names';
 import { sameFolder } from './same-folder';
 
@@ -122,24 +124,72 @@ export function readClaudeSettings(home: string, projectRoot: string, projectTru
   return out;
 }
 
-/**
- * The user's MCP servers in Claude Code's `~/.claude.json`: `mcpServers` (user scope) and
- * `projects["<folder>"].mcpServers` (its local scope: this user, this project — the working folder's
- * entry, then the project root's; first, as
- * Claude Code prefers it). Both are the user's own: no trust needed.
- */
-export function claudeJsonServers(home: string, projectRoot: string, cwd: string = projectRoot): { sources: Array<{ raw: unknown; source: string }>; problems: Array<{ source: string; error: string }> } {
-  const file = path.join(home, '.claude.json');
-  // Claude Code keeps much else in this file (it can be megabytes): parsed only when it names servers.
+/** The server blocks of `~/.claude.json`, as kept in the cache. */
+interface ClaudeJsonServers {
+  key: string;
+  user?: unknown;
+  projects: Record<string, unknown>;
+}
+
+/** Only what we use of `~/.claude.json` (it holds much else: history, per-project state). */
+function extractServers(file: string, key: string): { found?: ClaudeJsonServers; error?: string } {
   const { value, error } = readJsonObject(file, '"mcpServers"');
-  if (!value) return { sources: [], problems: error ? [{ source: file, error }] : [] };
+  if (!value) return error ? { error } : { found: { key, projects: {} } };
+  const projects: Record<string, unknown> = {};
+  for (const [folder, entry] of Object.entries(obj(value.projects) ?? {})) {
+    const servers = obj(entry)?.mcpServers;
+    if (servers !== undefined) projects[folder] = servers;
+  }
+  return { found: { key, ...(value.mcpServers !== undefined ? { user: value.mcpServers } : {}), projects } };
+}
+
+/**
+ * The server blocks of `~/.claude.json`, through a cache in `cacheFile` keyed by the file's size
+ * and time (a heavy Claude Code user's file is megabytes: parsing it costs tens of ms per start).
+ */
+function cachedServers(file: string, cacheFile: string | undefined): { found?: ClaudeJsonServers; error?: string } {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    return { found: { key: '', projects: {} } };
+  }
+  const key = `${st.size}:${st.mtimeMs}`;
+  if (!cacheFile) return extractServers(file, key);
+  const cached = readJsonObject(cacheFile).value as ClaudeJsonServers | undefined;
+  if (cached && cached.key === key && obj(cached.projects)) return { found: cached };
+  const read = extractServers(file, key);
+  if (read.found) {
+    try {
+      ensurePrivateDir(path.dirname(cacheFile));
+      writeFileAtomicSync(cacheFile, JSON.stringify(read.found), { mode: 0o600 });
+    } catch {
+      // Only a speed-up: without it the file is parsed again next time.
+    }
+  }
+  return read;
+}
+
+/**
+ * The user's MCP servers in Claude Code's `~/.claude.json`: `projects["<folder>"].mcpServers` (its
+ * local scope: this user, this project — the working folder's entry, then the project root's;
+ * first, as Claude Code prefers it) and `mcpServers` (user scope). Both are the user's own: no
+ * trust needed. `cacheFile`: where the extracted blocks are kept between starts.
+ */
+export function claudeJsonServers(
+  home: string,
+  projectRoot: string,
+  cwd: string = projectRoot,
+  cacheFile?: string,
+): { sources: Array<{ raw: unknown; source: string }>; problems: Array<{ source: string; error: string }> } {
+  const file = path.join(home, '.claude.json');
+  const { found, error } = cachedServers(file, cacheFile);
+  if (!found) return { sources: [], problems: error ? [{ source: file, error }] : [] };
   const sources: Array<{ raw: unknown; source: string }> = [];
-  const projects = obj(value.projects) ?? {};
   // Claude Code keys a project by the folder it was started in: the working folder, else the project's root.
   for (const key of [...new Set([path.resolve(cwd), path.resolve(projectRoot)])]) {
-    const here = obj(projects[key]);
-    if (here?.mcpServers !== undefined) sources.push({ raw: here.mcpServers, source: `${file} (projects["${key}"])` });
+    if (found.projects[key] !== undefined) sources.push({ raw: found.projects[key], source: `${file} (projects["${key}"])` });
   }
-  if (value.mcpServers !== undefined) sources.push({ raw: value.mcpServers, source: file });
+  if (found.user !== undefined) sources.push({ raw: found.user, source: file });
   return { sources, problems: [] };
 }
