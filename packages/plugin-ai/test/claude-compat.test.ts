@@ -338,3 +338,15 @@ test("PostToolUse gets Claude Code's stdout / stderr beside our tails", async ()
   const input = JSON.parse(fs.readFileSync(seen, 'utf8'));
   expect(input).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'exec', tool_input: { command: 'ls -a' }, tool_response: { stdout: 'a.txt\n' }, tool_use_id: 'cmd_001', permission_mode: 'default' });
 });
+
+test("the trust question names Claude Code's hooks, the files they run, and commands with allowed-tools", () => {
+  const { describeExtras } = require('../src/extensions/trust-describe') as typeof import('../src/extensions/trust-describe');
+  const ws = path.join(tmp.root, 'ws');
+  write('ws/.hooks/start.sh', 'echo hi');
+  write('ws/.claude/settings.json', JSON.stringify({ permissions: { allow: ['Bash(ls:*)'], deny: ['Read(.env)'] }, hooks: { SessionStart: [{ hooks: [{ type: 'command', command: './.hooks/start.sh' }] }] } }));
+  write('ws/.claude/settings.local.json', JSON.stringify({ permissions: { ask: ['Bash(git push:*)'] } }));
+  write('ws/.claude/commands/ship.md', '---\nallowed-tools: Bash(git push:*)\n---\nship it');
+  write('ws/.claude/commands/plain.md', '---\ndescription: no tools\n---\nhello');
+  const d = describeExtras(projectExtras(ws, path.join(tmp.root, 'st'), path.join(tmp.root, 'home')));
+  expect(d).toMatchObject({ hooks: ['SessionStart: ./.hooks/start.sh'], rules: { allow: 1, ask: 1, deny: 1 }, code: ['.hooks/start.sh'], commands: ['.claude/commands/ship.md'] });
+});
