@@ -131,7 +131,7 @@ describe('permission rules', () => {
     ['mcp__github__create_issue', 'mcp.github.create_issue'],
     ['mcp__github', 'mcp.github.*'],
     ['mcp__github__*', 'mcp.github.*'],
-  ])('%s → %s', (claude, ours) => expect(mapClaudeRule(claude)).toEqual({ rule: ours }));
+  ])('%s → %s', (claude, ours) => expect(mapClaudeRule(claude)).toEqual({ rules: ours.startsWith('exec') ? [ours, ours.replace('exec', 'proc.start')] : [ours] }));
 
   test.each(['NotebookEdit', 'Read(~/.zshrc)', 'Read(//etc/passwd)', 'WebFetch(https://x.y)', 'nonsense rule'])('%s has no counterpart: skipped with why', (claude) => {
     expect(mapClaudeRule(claude)).toHaveProperty('skip');
@@ -147,7 +147,7 @@ describe('permission rules', () => {
     expect(trusted.env).toEqual({ A: 'user', B: 'local' });
     expect(trusted.hooks.map((h) => path.relative(tmp.root, h.source))).toEqual(['home/.claude/settings.json', 'ws/.claude/settings.json']);
     expect(trusted.rules).toEqual([
-      { source: path.join(home, '.claude', 'settings.json'), deny: ['exec(git push *)'], allow: ['exec(npm test)'] },
+      { source: path.join(home, '.claude', 'settings.json'), deny: ['exec(git push *)', 'proc.start(git push *)'], allow: ['exec(npm test)', 'proc.start(npm test)'] },
       { source: path.join(ws, '.claude', 'settings.json'), deny: ['fs.read(.env)'], allow: ['fs.edit'] },
     ]);
     expect(trusted.problems.map((p) => p.error)).toEqual([expect.stringContaining('env.PATH'), expect.stringContaining('env.NODE_OPTIONS'), expect.stringContaining('NotebookEdit')]);

@@ -249,3 +249,16 @@ test('a PreToolUse hook answering allow answers the question of an L1 step; neve
   const audit = readFileSync(path.join(fx.temp.slothtoolHome, 'ai', 'audit.jsonl'), 'utf8');
   expect(audit).toContain('"approvedBy":"hook"');
 });
+
+test("a deny rule of ~/.claude/settings.json refuses the command as a step and as a background process", async () => {
+  await claudeSetup();
+  fx.server.enqueue(cmd({ program: 'git', args: ['push', 'origin', 'main'] }), chat('no'), cmd({ tool: 'proc.start', program: 'git', args: ['push'] }), chat('no'));
+  const r = await runAi(['-p', 'push', '--json', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
+  const r2 = await runAi(['-p', 'push again', '--json', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
+  for (const run of [r, r2]) {
+    const step = run.events.find((e) => e.type === 'step')!;
+    expect(step.decision.level).toBe('L2');
+    expect(JSON.stringify(step.decision.rules)).toContain('permission.deny');
+  }
+  expect(r.stderr + r2.stderr).not.toContain("Ignoring the permission rule"); // every mapped rule parses
+});

@@ -114,12 +114,19 @@ export function claudePermissionMode(mode: string): string {
 }
 
 /**
- * A Claude Code permission rule as one of ours, or why it has none:
- * `Bash(npm run test:*)` → `exec(npm run test *)`, `Read(./src/**)` → `fs.read(src/**)`,
+ * A Claude Code permission rule as ours, or why it has none:
+ * `Bash(npm run test:*)` → `exec(npm run test *)` and `proc.start(npm run test *)`, `Read(./src/**)` → `fs.read(src/**)`,
  * `Edit` / `MultiEdit` → `fs.edit`, `Write` → `fs.write`, `WebFetch(domain:x)` →
  * `http.get(domain:x)`, `mcp__srv__tool` → `mcp.srv.tool`, `mcp__srv` → `mcp.srv.*`.
  */
-export function mapClaudeRule(rule: string): { rule: string } | { skip: string } {
+export function mapClaudeRule(rule: string): { rules: string[] } | { skip: string } {
+  const one = mapOne(rule);
+  if ('skip' in one) return one;
+  // `Bash` is both ways a command runs here: a step and a background process.
+  return { rules: one.rule.startsWith('exec') ? [one.rule, one.rule.replace(/^exec/, 'proc.start')] : [one.rule] };
+}
+
+function mapOne(rule: string): { rule: string } | { skip: string } {
   const text = rule.trim();
   const mcp = /^mcp__([A-Za-z0-9_-]+?)(?:__(.+))?$/.exec(text);
   if (mcp) return { rule: `mcp.${mcp[1]}.${mcp[2] && mcp[2] !== '*' ? mcp[2] : '*'}` };

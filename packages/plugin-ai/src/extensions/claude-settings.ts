@@ -102,7 +102,7 @@ export function readClaudeSettings(home: string, projectRoot: string, projectTru
         const mapped: string[] = [];
         for (const rule of strings(p[effect])) {
           const m = mapClaudeRule(rule);
-          if ('rule' in m) mapped.push(m.rule);
+          if ('rules' in m) mapped.push(...m.rules);
           else out.problems.push({ source: file, error: `permissions.${effect} "${rule}": ${m.skip}; skipped` });
         }
         if (mapped.length) set[effect] = mapped;

@@ -19,14 +19,16 @@ export function readAllowedTools(entries: readonly string[], source: string): { 
   const rules: PermissionRule[] = [];
   const skipped: string[] = [];
   for (const entry of entries) {
-    const mapped = /^[A-Z]|^mcp__/.test(entry.trim()) ? mapClaudeRule(entry) : { rule: entry.trim() };
+    const mapped = /^[A-Z]|^mcp__/.test(entry.trim()) ? mapClaudeRule(entry) : { rules: [entry.trim()] };
     if ('skip' in mapped) {
       skipped.push(`${entry} (${mapped.skip})`);
       continue;
     }
-    const rule = parseRule(mapped.rule, 'allow', source, argKind);
-    if (isRuleProblem(rule)) skipped.push(`${entry} (${rule.error})`);
-    else rules.push(rule);
+    for (const text of mapped.rules) {
+      const rule = parseRule(text, 'allow', source, argKind);
+      if (isRuleProblem(rule)) skipped.push(`${entry} (${rule.error})`);
+      else rules.push(rule);
+    }
   }
   return { rules, skipped };
 }
