@@ -260,5 +260,5 @@ test("a deny rule of ~/.claude/settings.json refuses the command as a step and a
     expect(step.decision.level).toBe('L2');
     expect(JSON.stringify(step.decision.rules)).toContain('permission.deny');
   }
-  expect(r.stderr + r2.stderr).not.toContain("Ignoring the permission rule"); // every mapped rule parses
+  expect(r.stderr + r2.stderr).not.toContain('Ignoring the permission rule'); // every mapped rule parses
 });
