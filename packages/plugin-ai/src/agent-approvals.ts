@@ -14,12 +14,34 @@ const declineAll: AgentConfirmFn = async () => ({ action: 'decline', reason: 'no
  * carries the step's summary from the agent's own registry (where MCP tools are), so it shows
  * what will happen, not only a tool's name. */
 export async function confirmBridge(core: AgentCore, asked: ConfirmRequest): Promise<ConfirmAnswer> {
+  // Answered ahead of time: no question is shown; the audit line says who answered.
+  const early = preApproved(core, asked);
+  if (early) {
+    core.answers.set(core.currentStepId ?? asked.id, early);
+    return early;
+  }
   const request: ConfirmRequest = asked.summary ? asked : { ...asked, summary: stepSummary(asked.step, toolsOf(core)) };
   emit(core, { type: 'confirm', request });
   const answer = await askWithTimeout(core, request);
   core.answers.set(core.currentStepId ?? request.id, answer);
   emit(core, { type: 'confirm_answer', id: request.id, answer });
   return answer;
+}
+
+/**
+ * A question answered ahead of time: by a PreToolUse hook's `allow` for that step, or by the
+ * turn's own allowances (a custom command's `allowed-tools`) when they name the step's exact rule.
+ * Never when a permission rule asks about the step (that question is the user's to answer); L2
+ * steps never reach a question at all.
+ */
+function preApproved(core: AgentCore, request: ConfirmRequest): AgentConfirmAnswer | undefined {
+  if (request.decision.rules.some((r) => r.id === 'permission.ask')) return undefined;
+  if (core.hookAllowed !== undefined && core.hookAllowed === core.currentStepId) return { action: 'run', approvedBy: 'hook' };
+  if (core.turnAllow?.length && request.rule) {
+    const { turnAllows } = require('./extensions/command-allow') as typeof import('./extensions/command-allow');
+    if (turnAllows(core.turnAllow, request.rule)) return { action: 'run', approvedBy: 'command' };
+  }
+  return undefined;
 }
 
 /**

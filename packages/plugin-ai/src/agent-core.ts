@@ -7,9 +7,10 @@ import type { Lang } from './i18n';
 import type { LlmClient } from './llm-base';
 import type { ConfirmAnswer, ConfirmFn, ConfirmRequest, StepRunner, ToolResult } from './runner-types';
 import type { SessionStore } from './sessions';
+import type { Step } from './protocol';
 
 /** A confirm answer may say who gave it, for the audit log (a flag, not a person). */
-export type AgentConfirmAnswer = ConfirmAnswer & { approvedBy?: 'user' | 'flag' };
+export type AgentConfirmAnswer = ConfirmAnswer & { approvedBy?: 'user' | 'flag' | 'hook' | 'command' };
 /** Asks the user about a step; `signal` aborts when the question is withdrawn (its time-out ran out). */
 export type AgentConfirmFn = (request: ConfirmRequest, options?: { signal?: AbortSignal }) => Promise<AgentConfirmAnswer>;
 
@@ -40,6 +41,10 @@ export interface AgentDeps {
   dynamicTools?: DynamicTools;
   /** Called by dispose(): what the session started ends with it (MCP servers). */
   onDispose?: () => void;
+  /** The project folder hooks get as `CLAUDE_PROJECT_DIR` (default the cwd). */
+  projectDir?: string;
+  /** The environment hooks run with (settings' `env` applied); default process.env. */
+  hookEnv?: NodeJS.ProcessEnv;
 }
 
 /** Tools that join during a session: the agent registers them with its runner before each model call. */
@@ -69,6 +74,17 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Images sent with this message (checked by images.ts loadImage). */
   images?: import('./images').ImageAttachment[];
+  /**
+   * A custom command's work before its prompt is sent (`!`cmd`` and `@file`): given a function
+   * that judges and runs one step like any other (L0 runs, L1 asks, L2 is refused), it returns
+   * the message to send.
+   */
+  prepare?: (run: (step: Step) => Promise<ToolResult>) => Promise<string>;
+  /**
+   * For this turn only: steps these permission rules name (ours, e.g. `exec(git add *)`) need no
+   * question — a custom command's `allowed-tools`. Never an L2 step, never one a rule asks about.
+   */
+  allow?: readonly string[];
   /** For this turn only: an llm-base profile and a model tier (a custom command's front matter). */
   profile?: string;
   mode?: 'low' | 'high';
@@ -134,6 +150,14 @@ export interface AgentCore {
   dynamicNames?: ReadonlySet<string>;
   /** The session whose SessionStart hooks ran. */
   hookSession?: string;
+  /** What PostToolUse hooks added for the model (`additionalContext`), sent with the step results. */
+  readonly hookContext: Pending[];
+  /** A hook answered `continue: false` (with this stopReason): the turn ends after the step. */
+  hookStop?: string;
+  /** The step a PreToolUse hook allowed: its question is answered yes (agent-approvals). */
+  hookAllowed?: string;
+  /** The running turn's own allowances (a custom command's `allowed-tools`), as parsed rules. */
+  turnAllow?: readonly import('@holic512/tool-runner').PermissionRule[];
   /** A missing OS sandbox was said (agent-approvals noteSandbox). */
   sandboxNoted?: boolean;
   /** llm-base said once that the high model could not be loaded and the low one answered. */

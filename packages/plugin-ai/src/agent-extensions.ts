@@ -6,7 +6,7 @@
 import { redact } from '@holic512/shared';
 import { toolsOf } from './agent-approvals';
 import type { AgentCore, Pending } from './agent-core';
-import { log } from './agent-session';
+import { flushWrites, log } from './agent-session';
 import { t } from './i18n';
 import type { HookEvent, HookOutcome } from './extensions/hooks';
 import type { Step } from './protocol';
@@ -45,22 +45,30 @@ export async function syncTools(core: AgentCore, signal: AbortSignal, settle: bo
   core.context.setSystemPrompt(now.prompt ? `${base}\n\n${now.prompt}` : base);
 }
 
-function hookOptions(core: AgentCore, signal: AbortSignal, tool?: string) {
-  return {
-    cwd: core.options.cwd,
-    env: process.env,
-    redact,
-    ...(tool !== undefined ? { tool } : {}),
-    signal,
-  };
-}
+/** Where a hook's `match` is looked for: the tool of a step, or SessionStart's source. */
+type MatchOn = { tool: string } | { subject: string };
 
-/** Run the hooks of one event (none configured: nothing, and nothing loaded). */
-async function fire(core: AgentCore, event: HookEvent, payload: Record<string, unknown>, signal: AbortSignal, tool?: string): Promise<HookOutcome | undefined> {
+/**
+ * Run the hooks of one event (none configured: nothing, and nothing loaded). Every hook gets
+ * Claude Code's common fields (`session_id`, `transcript_path` — the session file, flushed first —
+ * `cwd`, `permission_mode`) and `CLAUDE_PROJECT_DIR` in its environment.
+ */
+async function fire(core: AgentCore, event: HookEvent, payload: Record<string, unknown>, signal: AbortSignal, match?: MatchOn): Promise<HookOutcome | undefined> {
   const hooks = core.deps.hooks?.filter((h) => h.event === event);
   if (!hooks?.length) return undefined;
   const { runHooks } = require('./extensions/hooks') as typeof import('./extensions/hooks');
-  const out = await runHooks(event, { session_id: core.id, ...payload }, hooks, hookOptions(core, signal, tool));
+  const { claudePermissionMode } = require('./extensions/claude-names') as typeof import('./extensions/claude-names');
+  flushWrites(core);
+  const transcript = core.deps.store?.fileOf(core.id);
+  const common = { session_id: core.id, ...(transcript ? { transcript_path: transcript } : {}), permission_mode: claudePermissionMode(core.runMode) };
+  const projectDir = core.deps.projectDir ?? core.options.cwd;
+  const out = await runHooks(event, { ...common, ...payload }, hooks, {
+    cwd: core.options.cwd,
+    env: { ...(core.deps.hookEnv ?? process.env), CLAUDE_PROJECT_DIR: projectDir },
+    redact,
+    ...(match ?? {}),
+    signal,
+  });
   for (const n of out.notices) log(core, 'hook', n);
   return out;
 }
@@ -75,8 +83,10 @@ const contextEvent = (event: HookEvent, context: string): Pending => ({ kind: 'e
 export async function beforeTurn(core: AgentCore, input: string, signal: AbortSignal): Promise<{ blocked?: string; extra: Pending[] }> {
   const extra: Pending[] = [];
   if (core.hookSession !== core.id) {
+    // A session that follows another of this process without a record yet came from /clear.
+    const source = core.started ? 'resume' : core.hookSession !== undefined ? 'clear' : 'startup';
     core.hookSession = core.id;
-    const started = await fire(core, 'SessionStart', { source: core.started ? 'resume' : 'startup' }, signal);
+    const started = await fire(core, 'SessionStart', { source }, signal, { subject: source });
     if (started?.block && started.reason) log(core, 'hook', started.reason);
     if (started?.context) extra.push(contextEvent('SessionStart', started.context));
   }
@@ -104,24 +114,43 @@ const TARGET_FIELDS = ['program', 'args', 'plugin', 'file', 'path', 'url', 'proc
 /**
  * PreToolUse hooks, after the runner's judgement and before the question or the run: exit 2 (or a
  * JSON block / deny) stops the step and the model sees why; `ask` (permissionDecision) makes the
- * runner ask the user even for a step that would run by itself. An L2 step is refused by the
- * runner either way; a hook can only make a step stricter. Undefined when the step goes on.
+ * runner ask the user even for a step that would run by itself; `allow` answers the runner's
+ * question for an L1 step yes (never one a permission rule asks about: agent-approvals). An L2
+ * step is refused by the runner either way. Undefined when the step goes on as judged.
  */
-export async function preToolUse(core: AgentCore, id: string, step: Step, decision: ToolResult['decision'], signal: AbortSignal): Promise<ToolResult | 'ask' | undefined> {
+export async function preToolUse(core: AgentCore, id: string, step: Step, decision: ToolResult['decision'], signal: AbortSignal): Promise<ToolResult | 'ask' | 'allow' | undefined> {
   if (decision.level === 'L2') return undefined;
   const tool = step.tool ?? 'exec';
-  const out = await fire(core, 'PreToolUse', { tool_name: tool, tool_input: step }, signal, tool);
+  const out = await fire(core, 'PreToolUse', { tool_name: tool, tool_input: hookInput(core, step), tool_use_id: id }, signal, { tool });
+  if (out?.stop) core.hookStop = out.reason ?? '';
   if (out?.ask && !out.block) return 'ask';
+  if (out?.allow) return 'allow';
   if (!out?.block) return undefined;
   // What the step was, as a result that ran names it (program and args, path, url…), so its record says which step the hook stopped.
   const named = Object.fromEntries(TARGET_FIELDS.filter((k) => k in step).map((k) => [k, (step as unknown as Record<string, unknown>)[k]]));
   return { _event: 'tool_result', id, tool, ...named, status: 'blocked', blockedBy: 'hook', hookReason: out.reason ?? '', reason: `blocked by a PreToolUse hook: ${out.reason ?? ''}`.trim(), decision: { ...decision, by: 'policy' } } as ToolResult;
 }
 
-/** PostToolUse hooks see the step and its (redacted) result; what they print is said to the user. */
-export async function postToolUse(core: AgentCore, step: Step, result: ToolResult, signal: AbortSignal): Promise<void> {
-  if (result.status === 'blocked' || result.status === 'declined') return;
+/** A step as hooks see it: ours and Claude Code's field names (extensions/claude-names.ts). */
+function hookInput(core: AgentCore, step: Step): Record<string, unknown> {
+  const { claudeToolInput } = require('./extensions/claude-names') as typeof import('./extensions/claude-names');
+  return claudeToolInput(step as unknown as Record<string, unknown>, core.options.cwd);
+}
+
+/**
+ * PostToolUse hooks see the step and its (redacted) result; what they print is said to the user,
+ * the reason of a block and `additionalContext` go to the model with the result, `continue: false`
+ * ends the turn.
+ */
+export async function postToolUse(core: AgentCore, id: string, step: Step, result: ToolResult, signal: AbortSignal): Promise<Pending | undefined> {
+  if (result.status === 'blocked' || result.status === 'declined') return undefined;
   const tool = step.tool ?? 'exec';
-  const out = await fire(core, 'PostToolUse', { tool_name: tool, tool_input: step, tool_response: result }, signal, tool);
+  // Claude Code's Bash response names: `stdout` / `stderr` beside our tails.
+  const response = typeof result.stdoutTail === 'string' ? { ...result, stdout: result.stdoutTail, stderr: result.stderrTail ?? '' } : result;
+  const out = await fire(core, 'PostToolUse', { tool_name: tool, tool_input: hookInput(core, step), tool_response: response, tool_use_id: id }, signal, { tool });
+  if (out?.stop) core.hookStop = out.reason ?? '';
   if (out?.block && out.reason) log(core, 'hook', out.reason);
+  // `decision: "block"` after the fact: the model reads the reason with the result, as in Claude Code.
+  const text = [out?.block ? out.reason : undefined, out?.context].filter(Boolean).join('\n');
+  return text ? contextEvent('PostToolUse', text) : undefined;
 }

@@ -7,6 +7,7 @@ import { ask, compactNow } from './agent-model';
 import { noteEffect } from './agent-rewind';
 import { commit, flushWrites, log, record } from './agent-session';
 import type { Outcome, TurnResult } from './events';
+import type { SendOptions } from './agent-core';
 import type { RunMode } from './runner-types';
 import { t } from './i18n';
 import { builtinStepRegistry, type Reply, type Step } from './protocol';
@@ -16,7 +17,7 @@ import type { NotRun, StepRunner, ToolResult } from './runner-types';
 
 /** One turn: ask, run the steps the reply asks for, feed back their results, until the model
  * answers, fails, the step limit is hit or the user aborts. */
-export async function runTurn(core: AgentCore, first: Pending[], input: string, external?: AbortSignal): Promise<TurnResult> {
+export async function runTurn(core: AgentCore, first: Pending[], input: string, external?: AbortSignal, command?: Pick<SendOptions, 'prepare' | 'allow'>): Promise<TurnResult> {
   const controller = new AbortController();
   const onAbort = () => controller.abort();
   if (external?.aborted) controller.abort();
@@ -55,6 +56,16 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
 
   try {
     await syncTools(core, signal, true);
+    if (command?.allow?.length) core.turnAllow = commandAllowances(command.allow);
+    if (command?.prepare) {
+      // A custom command's `!`cmd`` and `@file` run (judged like any step) before its prompt is sent.
+      const text = await command.prepare(async (step) => {
+        const [result] = await runSteps(core, { type: 'cmd', message: '', data: { cwd: null, commands: [step] } } as Extract<Reply, { type: 'cmd' }>, signal);
+        return result;
+      });
+      input = text;
+      pending = pending.map((p) => (p.kind === 'user' ? { kind: 'user', text } : p));
+    }
     const before = await beforeTurn(core, input, signal);
     if (before.blocked !== undefined) {
       const message = t(lang, 'promptBlockedByHook', { reason: before.blocked || '-' });
@@ -119,11 +130,20 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
       }
       rounds++;
       const results = await runSteps(core, reply, signal);
-      pending = results.map((result) => ({ kind: 'tool' as const, result }));
+      pending = [...results.map((result) => ({ kind: 'tool' as const, result })), ...core.hookContext.splice(0)];
+      if (core.hookStop !== undefined) {
+        // A hook answered `continue: false`: the results are kept, the model is not asked again.
+        const message = t(lang, 'turnStoppedByHook', { reason: core.hookStop || '-' });
+        commit(core, pending);
+        return finish('error', message, { code: 'HOOK_STOPPED', message });
+      }
     }
   } finally {
     external?.removeEventListener('abort', onAbort);
     core.running = undefined;
+    core.turnAllow = undefined;
+    core.hookStop = undefined;
+    core.hookContext.length = 0;
     rememberChanges(core);
   }
 }
@@ -199,11 +219,12 @@ async function runStep(core: AgentCore, runner: StepRunner, step: Step, signal: 
       notRun: why,
       decision: { ...decision, by: 'policy' },
     };
-  } else if (hook && hook !== 'ask') {
+  } else if (hook && hook !== 'ask' && hook !== 'allow') {
     result = hook;
     state.stopped = { why: 'after_stop', reason: `not run: ${id} was blocked by a hook` };
   } else {
     core.currentStepId = id;
+    if (hook === 'allow') core.hookAllowed = id;
     try {
       result = await withChildSignal(signal, (own) =>
         // A PreToolUse hook's "ask": the user is asked even where the step would run by itself.
@@ -215,16 +236,25 @@ async function runStep(core: AgentCore, runner: StepRunner, step: Step, signal: 
       );
     } finally {
       if (core.currentStepId === id) core.currentStepId = undefined;
+      if (core.hookAllowed === id) core.hookAllowed = undefined;
     }
     if (result.status === 'blocked' || result.status === 'declined') {
       state.stopped = { why: 'after_stop', reason: `not run: ${id} before it was ${result.status}` };
     }
   }
-  await postToolUse(core, step, result, signal);
+  const context = await postToolUse(core, id, step, result, signal);
+  if (context) core.hookContext.push(context);
+  if (core.hookStop !== undefined && !state.stopped) state.stopped = { why: 'after_stop', reason: `not run: a hook ended the turn after ${id}` };
   emit(core, { type: 'tool_result', result });
   audit(core, id, step, result);
   noteEffect(core, describeStep(step), result);
   return result;
+}
+
+/** A custom command's allowances (our rule syntax or Claude Code's) for its turn. */
+function commandAllowances(allow: readonly string[]): AgentCore['turnAllow'] {
+  const { readAllowedTools } = require('./extensions/command-allow') as typeof import('./extensions/command-allow');
+  return readAllowedTools(allow, 'allowed-tools').rules;
 }
 
 /** Results for the steps of a reply that were not run, each with its own id and why. */

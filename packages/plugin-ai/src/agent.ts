@@ -39,6 +39,7 @@ export class Agent {
       checkpoints: [],
       unwritable: new Set(),
       pendingWrites: [],
+      hookContext: [],
       id: newSessionId(now(), deps.random),
       started: false,
       mode: options.mode ?? options.config.defaultMode,
@@ -143,7 +144,7 @@ export class Agent {
       if (index < 0) return this.cancelled();
       this.queue.splice(index, 1);
       const restore = this.overrideForTurn(options);
-      return runTurn(this.core, [{ kind: 'user', text, ...(options.images?.length ? { images: options.images } : {}) }], text, options.signal).finally(restore);
+      return runTurn(this.core, [{ kind: 'user', text, ...(options.images?.length ? { images: options.images } : {}) }], text, options.signal, options).finally(restore);
     });
     this.chain = run.catch(() => undefined);
     return run;

@@ -15,8 +15,9 @@ import { SessionStore } from './sessions';
 import { registerKnownSecrets } from './known-secrets';
 import { discoverSkills, skillIndex, skillRoots, type Skill } from './extensions/skills';
 import { skillLoadTool } from './extensions/skill-tool';
-import { readHooks, type HookProblem } from './extensions/hooks';
-import { discoverCommands, type CustomCommand } from './extensions/commands';
+import { readHooks, type HookCommandConfig, type HookProblem } from './extensions/hooks';
+import { commandRoots, discoverCommands, type CustomCommand } from './extensions/commands';
+import { claudeJsonServers, readClaudeSettings } from './extensions/claude-settings';
 import { COMMANDS } from './interactive/commands';
 import { isOwnHome, projectExtras, TrustStore, type ProjectExtras, type TrustState } from './extensions/trust';
 import type { McpSession } from './mcp/session';
@@ -54,8 +55,12 @@ export interface AppAgent {
   projectRules: ProjectRules;
   /** The skills found (`/skills`); their index is in the system prompt. */
   skills: Skill[];
+  /** The session's hooks, each with the file it came from (`/hooks`). */
+  hooks: HookCommandConfig[];
   /** Hook entries that could not be used, with why (said at start). */
   hookProblems: HookProblem[];
+  /** What of Claude Code's settings could not be used (a rule without a counterpart, an env a project may not set), with why. */
+  claudeProblems: Array<{ source: string; error: string }>;
   /** Custom slash commands (`~/.slothtool/commands`, `.slothtool/commands`) for `ai -i`. */
   commands: CustomCommand[];
   /** What the project folder brings that runs code or changes policy, and whether it is trusted. */
@@ -69,9 +74,9 @@ export interface AppAgent {
 }
 
 /** The tool-runner policy from the ai config. */
-export function policyOf(config: AiConfig, file?: string, project?: ProjectRules['set'], workspace?: string): Policy {
+export function policyOf(config: AiConfig, file?: string, project?: ProjectRules['set'], workspace?: string, more: ReadonlyArray<NonNullable<ProjectRules['set']>> = []): Policy {
   const mine = workspace ? config.projectPermissions?.[workspace] : undefined;
-  const extra = [...(mine ? [{ ...mine, source: `${file ?? 'ai.json'} (projectPermissions ${workspace})` }] : []), ...(project ? [project] : [])];
+  const extra = [...(mine ? [{ ...mine, source: `${file ?? 'ai.json'} (projectPermissions ${workspace})` }] : []), ...(project ? [project] : []), ...more];
   // trustedPlugins (the original SlothTool's setting): their plugin.run steps need no question
   // (tool-runner's plugin.trusted). allowedPrograms: an unknown program asks instead of being refused.
   return {
@@ -137,19 +142,25 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const projectContext = readProjectContext(cwd, config.context.projectContextMaxTokens);
   // A project's permission rules: deny always, allow / ask once the folder is trusted (/trust).
   const projectRoot = findGitRoot(cwd) ?? cwd;
-  const extras = projectExtras(projectRoot, paths.home);
+  const userHome = env.HOME || env.USERPROFILE || os.homedir();
+  const extras = projectExtras(projectRoot, paths.home, userHome);
   const trust = new TrustStore(paths.trust).state(extras);
   const projectRules = readProjectRules(projectRoot, paths.trust, trust, paths.home);
-  // Hooks: the user's (ai.json), and a trusted project's (.slothtool/settings.json).
-  const userHooks = readHooks(config.hooks, paths.config);
-  const projectHooks = projectRules.hooks ? readHooks(projectRules.hooks, projectRules.file ?? '') : { hooks: [], problems: [] };
-  const hooks = [...userHooks.hooks, ...projectHooks.hooks];
+  // Claude Code's files where it keeps them (user < project < local), the project's under trust.
+  const claude = readClaudeSettings(userHome, projectRoot, trust === 'trusted');
+  const claudeServers = claudeJsonServers(userHome, projectRoot, cwd, path.join(paths.home, 'ai', 'claude-json-cache.json'));
+  const runEnv = Object.keys(claude.env).length ? { ...env, ...claude.env } : env;
+  // Hooks: the user's (ai.json, ~/.claude/settings.json), and a trusted project's (.slothtool/settings.json, .claude/settings*.json).
+  const hookReads = [readHooks(config.hooks, paths.config), ...(projectRules.hooks ? [readHooks(projectRules.hooks, projectRules.file ?? '')] : []), ...claude.hooks.map((h) => readHooks(h.raw, h.source))];
+  const hooks = hookReads.flatMap((r) => r.hooks);
   // Skills: the index goes into the prompt, a body only when the model loads one (skill.load).
   // A project's own skills only in a trusted folder (their scripts are the project's code).
-  const { skills } = discoverSkills(skillRoots(slothtoolHome(env), projectRoot).filter((r) => r.scope === 'user' || trust === 'trusted'));
+  const { skills } = discoverSkills(skillRoots(slothtoolHome(env), projectRoot, userHome).filter((r) => r.scope === 'user' || trust === 'trusted'));
   const extraTools = skills.length ? [skillLoadTool(skills)] : [];
-  // MCP servers: the user's, and a trusted project's `.mcp.json`; they connect in the background.
-  const mcp = startMcp(config.mcpServers, paths.config, projectRoot, trust === 'trusted', env, cwd);
+  // Scripts inside those skill folders are asked about (L1) as project code, not refused as unknown.
+  const skillDirs = skills.map((s) => s.dir);
+  // MCP servers: the user's (ai.json, ~/.claude.json), and a trusted project's `.mcp.json`; they connect in the background.
+  const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more: claudeServers.sources, projectRoot, projectTrusted: trust === 'trusted', env: runEnv, cwd });
   const environment = {
     cwd,
     os: `${os.platform()} ${os.release()} (${os.arch()})`,
@@ -171,7 +182,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   // never builds (nor loads: tool-runner's runner, exec and sandbox load on first use).
   const registryOf = (extra: readonly unknown[]) => (options.createRunner ? undefined : loadToolRunner().createToolRegistry?.(extra));
   const tools = registryOf(parentExtra);
-  const runnerFor = runnerFactory({ config, file: paths.config, project: projectRules.set, projectRoot, registry, cwd, lang: options.lang, env });
+  const policy = { ...policyOf(config, paths.config, projectRules.set, projectRoot, claude.rules), ...(skillDirs.length ? { trustedCodeRoots: skillDirs } : {}) };
+  const runnerFor = runnerFactory({ config, policy, registry, cwd, lang: options.lang, env: runEnv });
   const createRunner = options.createRunner ?? runnerFor(tools, parentExtra);
   const agentOptions = { config, cwd, lang: options.lang, mode: options.mode, profile: options.profile, maxAutoSteps: options.maxAutoSteps };
   const agent = new Agent(
@@ -182,7 +194,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       ...(tools ? { tools } : {}),
       confirm: options.confirm,
       store: new SessionStore(paths.sessionsDir),
-      ...(hooks.length ? { hooks } : {}),
+      ...(hooks.length ? { hooks, projectDir: projectRoot, hookEnv: runEnv } : {}),
       ...(mcp && !mcp.empty ? { dynamicTools: mcp, onDispose: () => void mcp.close() } : {}),
       auditFile: paths.auditLog,
       now: options.now,
@@ -200,7 +212,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
         createRunner: options.createRunner ?? runnerFor(ownTools, extraTools),
         ...(ownTools ? { tools: ownTools } : {}),
         confirm: childConfirm(label),
-        ...(hooks.length ? { hooks } : {}),
+        ...(hooks.length ? { hooks, projectDir: projectRoot, hookEnv: runEnv } : {}),
         ...(mcp && !mcp.empty ? { dynamicTools: mcp } : {}),
         auditFile: paths.auditLog,
         now: options.now,
@@ -208,13 +220,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     );
     return runChildAgent(agent, child, task, mode, signal, onProgress);
   };
-  const { commands } = discoverCommands(
-    [
-      { dir: path.join(slothtoolHome(env), 'commands'), scope: 'user' },
-      ...(isOwnHome(projectRoot, paths.home) ? [] : [{ dir: path.join(projectRoot, '.slothtool', 'commands'), scope: 'project' as const }]),
-    ],
-    new Set(COMMANDS),
-  );
+  const { commands } = discoverCommands(commandRoots(slothtoolHome(env), projectRoot, userHome, isOwnHome(projectRoot, paths.home)), new Set(COMMANDS), skills);
   return {
     agent,
     config,
@@ -223,11 +229,13 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     memory: projectContext?.files ?? [],
     projectRules,
     skills,
-    hookProblems: [...userHooks.problems, ...projectHooks.problems],
+    hooks,
+    hookProblems: hookReads.flatMap((r) => r.problems),
+    claudeProblems: claude.problems,
     commands,
     project: { extras, trust },
     ...(mcp && !mcp.empty ? { mcp } : {}),
-    mcpProblems: mcp?.problems ?? [],
+    mcpProblems: [...(mcp?.problems ?? []), ...claudeServers.problems.map((p) => ({ name: '*', ...p }))],
     llm,
   };
 }
@@ -235,9 +243,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
 /** What building a step runner needs: the same for the agent and its children (agent.run). */
 interface RunnerContext {
   config: AiConfig;
-  file: string;
-  project: ProjectRules['set'];
-  projectRoot: string;
+  policy: Policy;
   registry: Registry;
   cwd: string;
   lang: Lang;
@@ -252,7 +258,7 @@ function runnerFactory(c: RunnerContext) {
       // fs.* steps judge paths against the workspace: the git root of the cwd, or the cwd.
       const workspace = tr.findWorkspace?.(c.cwd) ?? c.cwd;
       return tr.createToolRunner({
-        policy: policyOf(c.config, c.file, c.project, c.projectRoot),
+        policy: c.policy,
         confirm,
         registry: c.registry,
         cwd: c.cwd,
@@ -272,12 +278,13 @@ const CHILD_NOTE =
 
 /** The session's MCP servers, started in the background; undefined when nothing is configured
  * (then the SDK is never loaded). */
-function startMcp(user: unknown, userFile: string, projectRoot: string, projectTrusted: boolean, env: NodeJS.ProcessEnv, cwd: string): McpSession | undefined {
-  const hasUser = !!user && typeof user === 'object' && Object.keys(user).length > 0;
-  const hasProject = projectTrusted && fs.existsSync(path.join(projectRoot, '.mcp.json'));
+function startMcp(setup: Omit<import('./mcp/session').McpSetup, 'clientVersion'>): McpSession | undefined {
+  const some = (raw: unknown) => !!raw && typeof raw === 'object' && Object.keys(raw).length > 0;
+  const hasUser = some(setup.user) || (setup.more ?? []).some((m) => some(m.raw));
+  const hasProject = setup.projectTrusted && fs.existsSync(path.join(setup.projectRoot, '.mcp.json'));
   if (!hasUser && !hasProject) return undefined;
   const { McpSession } = require('./mcp/session') as typeof import('./mcp/session');
-  const session = new McpSession({ user, userFile, projectRoot, projectTrusted, env, cwd, clientVersion: VERSION });
+  const session = new McpSession({ ...setup, clientVersion: VERSION });
   session.start();
   return session;
 }

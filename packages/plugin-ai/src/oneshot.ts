@@ -4,6 +4,7 @@ import type { RunArgs } from './args';
 import type { AgentConfirmFn } from './agent';
 import { createAppAgent } from './app';
 import { startNotices } from './start-notices';
+import { commandTurnFor } from './extensions/command-run';
 import { AiError } from './errors';
 import type { AgentEvent } from './events';
 import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
@@ -202,7 +203,12 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   const onSigint = () => (controller.signal.aborted ? lifetime.stop('SIGINT') : controller.abort());
   process.on('SIGINT', onSigint);
   try {
-    const result = continueOnly ? await agent.continue({ signal: controller.signal }) : await agent.send(prompt, { signal: controller.signal, ...(images.length ? { images } : {}) });
+    // `ai -p "/review src"` runs a custom command as `ai -i` does.
+    const custom = continueOnly ? undefined : commandTurnFor(app, prompt, cwd);
+    for (const n of custom?.notes ?? []) stderr.write(t(lang, n.key, n.vars) + '\n');
+    const result = continueOnly
+      ? await agent.continue({ signal: controller.signal })
+      : await agent.send(custom?.message ?? prompt, { ...custom?.options, signal: controller.signal, ...(images.length ? { images } : {}) });
     if (!args.json) {
       const target = result.outcome === 'answered' ? stdout : stderr;
       const reply = result.reply;

@@ -246,7 +246,7 @@ export interface AuditEntry {
   level: string;
   rules: string[];
   /** `policy` (L0 or L2 by rule), `user` (confirmed by a person), `flag` (--approve-l1), `none`. */
-  approvedBy: 'policy' | 'user' | 'flag' | 'none';
+  approvedBy: 'policy' | 'user' | 'flag' | 'hook' | 'command' | 'none';
   answer?: string;
   /** `exit N`, `declined`, `blocked` (refused by the runner), `blocked_by_hook`, `applied`, …; `exit N (sandbox_stopped)` when the OS sandbox stopped part of it. */
   outcome: string;

@@ -14,9 +14,10 @@ export function projectFilesText(files: readonly ProjectFile[]): string {
   return [...named, ...skillDirs].join(', ');
 }
 
-export function startNotices(app: Partial<Pick<AppAgent, 'hookProblems' | 'projectRules' | 'project' | 'mcpProblems'>>, lang: Lang): string[] {
+export function startNotices(app: Partial<Pick<AppAgent, 'hookProblems' | 'claudeProblems' | 'projectRules' | 'project' | 'mcpProblems'>>, lang: Lang): string[] {
   const lines: string[] = [];
   for (const p of app.hookProblems ?? []) lines.push(t(lang, 'hookIgnored', { file: p.source, error: p.error }));
+  for (const p of app.claudeProblems ?? []) lines.push(t(lang, 'claudeSettingIgnored', { file: p.source, error: p.error }));
   for (const p of app.mcpProblems ?? []) lines.push(t(lang, 'mcpStartProblem', { name: p.name, source: p.source, error: p.error }));
   if (app.projectRules?.problem) lines.push(t(lang, 'projectRulesBroken', { problem: app.projectRules.problem }));
   const { extras, trust } = app.project ?? {};

@@ -59,7 +59,7 @@ describe('skills', () => {
     const index = skillIndex(skills);
     expect(index).toContain('- pdf: Work with PDF files');
     expect(index).not.toContain('Use scripts/extract.py');
-    expect(loadSkillBody(skills[0])).toEqual({ name: 'pdf', dir: path.join(home, 'skills', 'pdf'), body: '# PDF\nUse scripts/extract.py.' });
+    expect(loadSkillBody(skills[0])).toEqual({ name: 'pdf', dir: path.join(home, 'skills', 'pdf'), body: '# PDF\nUse scripts/extract.py.', firstLine: 5 });
   });
   test('no skill folders: an empty index', () => {
     expect(discoverSkills(skillRoots(path.join(root, 'none'), root))).toEqual({ skills: [], problems: [] });
@@ -120,7 +120,7 @@ describe('hooks (Claude Code format)', () => {
 
   test('readHooks: problems for unknown events and bad matchers, never a throw', () => {
     const r = readHooks({ PreToolUse: [{ matcher: '(', hooks: [{ type: 'command', command: 'true' }] }], Nope: [] }, 'ai.json');
-    expect(r.problems.map((p) => p.error)).toEqual([expect.stringContaining('unknown hook event "Nope"'), expect.stringContaining('not a valid pattern')]);
+    expect(r.problems.map((p) => p.error)).toEqual([expect.stringContaining('not a valid pattern'), expect.stringContaining('hooks.Nope: is not a known event')]);
     expect(readHooks('x', 'f').problems).toHaveLength(1);
   });
 
@@ -130,16 +130,20 @@ describe('hooks (Claude Code format)', () => {
     const out = await runHooks('PreToolUse', { session_id: 's1', tool_name: 'exec', tool_input: { program: 'rm', args: ['-rf', 'x'] } }, h, opts('exec'));
     expect(out).toMatchObject({ block: true, reason: 'no rm here' });
     expect(JSON.parse(fs.readFileSync(seen, 'utf8'))).toEqual({ hook_event_name: 'PreToolUse', cwd: root, session_id: 's1', tool_name: 'exec', tool_input: { program: 'rm', args: ['-rf', 'x'] } });
-    expect(await runHooks('PreToolUse', {}, h, opts('http.get'))).toEqual({ block: false, ask: false, notices: [] });
+    expect(await runHooks('PreToolUse', {}, h, opts('http.get'))).toEqual({ block: false, ask: false, allow: false, stop: false, notices: [] });
   });
 
-  test('JSON answers: deny and ask (hookSpecificOutput), decision block, continue false; allow changes nothing', async () => {
+  test('JSON answers: deny and ask (hookSpecificOutput), decision block, continue false; allow is said (the agent decides what it may do)', async () => {
     const json = (o: unknown) => hooks({ PreToolUse: [{ hooks: [{ type: 'command', command: `echo '${JSON.stringify(o)}'` }] }] });
     expect(await runHooks('PreToolUse', {}, json({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'policy says no' } }), opts('exec'))).toMatchObject({ block: true, reason: 'policy says no' });
     expect(await runHooks('PreToolUse', {}, json({ hookSpecificOutput: { permissionDecision: 'ask', permissionDecisionReason: 'check it' } }), opts('exec'))).toMatchObject({ block: false, ask: true });
     expect(await runHooks('PreToolUse', {}, json({ decision: 'block', reason: 'r' }), opts('exec'))).toMatchObject({ block: true, reason: 'r' });
-    expect(await runHooks('Stop', {}, hooks({ Stop: [{ hooks: [{ type: 'command', command: `echo '{"continue": false, "stopReason": "tests still fail"}'` }] }] }), opts())).toMatchObject({ block: true, reason: 'tests still fail' });
-    expect(await runHooks('PreToolUse', {}, json({ hookSpecificOutput: { permissionDecision: 'allow' } }), opts('exec'))).toEqual({ block: false, ask: false, notices: [] });
+    expect(await runHooks('Stop', {}, hooks({ Stop: [{ hooks: [{ type: 'command', command: `echo '{"continue": false, "stopReason": "tests still fail"}'` }] }] }), opts())).toMatchObject({ block: true, stop: true, reason: 'tests still fail' });
+    expect(await runHooks('PreToolUse', {}, json({ hookSpecificOutput: { permissionDecision: 'allow' } }), opts('exec'))).toEqual({ block: false, ask: false, allow: true, stop: false, notices: [] });
+    expect(await runHooks('PreToolUse', {}, json({ decision: 'approve' }), opts('exec'))).toMatchObject({ allow: true });
+    // One hook allowing and another asking: the question stays.
+    const both = hooks({ PreToolUse: [{ hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'` }, { type: 'command', command: `echo '{"hookSpecificOutput":{"permissionDecision":"ask"}}'` }] }] });
+    expect(await runHooks('PreToolUse', {}, both, opts('exec'))).toMatchObject({ allow: false, ask: true });
   });
 
   test('UserPromptSubmit / SessionStart stdout becomes context, redacted; other exits are notices; time-out stops the hook', async () => {

@@ -1,3 +1,6 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { defaultConfig, type AiConfig } from '../src/config';
 import type { LlmCallOptions, LlmClient, LlmResult } from '../src/llm-base';
 import type { ChatMessage } from '../src/context';
@@ -86,3 +89,23 @@ export function steppingClock(start = Date.UTC(2026, 10, 22, 5, 0, 0)): () => Da
 
 /** A 32 × 32 solid red PNG (what llm-base's vision probe sends too). */
 export const RED_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAIAAAD8GO2jAAAAKklEQVR42mO4IyJCU8QwasGoBaMWjFowasGoBaMWjFowasGoBaMWDBULAJ3LED19/LmKAAAAAElFTkSuQmCC', 'base64');
+
+/** A temporary folder per test (its real path), removed after it; `write` puts a file in it. */
+export function useTempDir(prefix: string): { readonly root: string; write(rel: string, text: string): string } {
+  const dir = { root: '' };
+  beforeEach(() => {
+    dir.root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  });
+  afterEach(() => fs.rmSync(dir.root, { recursive: true, force: true }));
+  return {
+    get root() {
+      return dir.root;
+    },
+    write(rel: string, text: string): string {
+      const file = path.join(dir.root, rel);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+      return file;
+    },
+  };
+}

@@ -23,6 +23,10 @@ export const MESSAGES: RuleMessages = {
     zh: '`{p}` 由你的 allowedPrograms 设置允许，运行前先询问',
     en: '`{p}` is allowed by your allowedPrograms setting; asking before it runs',
   },
+  'program.trusted_code': {
+    zh: '`{a}` 是受信任技能 `{r}` 中的脚本，作为项目代码运行前先询问',
+    en: '`{a}` is a script of the trusted skill folder `{r}`; it runs as project code, asked first',
+  },
   'program.lookalike': {
     zh: '程序名 `{p}` 含有不可见或形似字符（看起来像 `{like}`），不是它所模仿的程序',
     en: 'the program name `{p}` contains invisible or look-alike characters (it resembles `{like}`), so it is not that program',

@@ -95,6 +95,12 @@ export interface Policy {
    * workspace); ask always asks; deny refuses. `source` names the file they came from.
    */
   permissions?: { allow?: string[]; ask?: string[]; deny?: string[]; source?: string };
+  /**
+   * Folders of trusted code (the session's skill folders): a script inside one, run as the
+   * program or through an interpreter, is asked about (L1) instead of refused as an unknown
+   * script. Other findings (secrets, inline code, dangerous options) stay as they are.
+   */
+  trustedCodeRoots?: string[];
   /** More rule sets with their own source (a project's `.slothtool/settings.json`), applied like `permissions`. */
   extraPermissions?: Array<{ allow?: string[]; ask?: string[]; deny?: string[]; source: string }>;
 }

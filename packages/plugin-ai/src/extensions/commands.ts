@@ -1,14 +1,18 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { isHomeClaude } from './claude-settings';
 import { parseFrontMatter } from './front-matter';
 
 /**
- * Custom slash commands: Markdown files in `~/.slothtool/commands/` and the project's
- * `.slothtool/commands/` (a file `review.md` is `/review`; `git/pr.md` is `/git:pr`). The body is
- * a prompt template: `$ARGUMENTS` is everything typed after the command, `$1` … `$9` its words.
- * Front matter (optional): `description`, `argument-hint`, `profile` (an llm-base profile for
- * that turn), `mode` (`low` | `high`). A project command with the same name as a user one wins
- * (it is more specific); built-in commands always win.
+ * Custom slash commands: Markdown files in `~/.slothtool/commands/`, Claude Code's
+ * `~/.claude/commands/`, and the project's `.claude/commands/` and `.slothtool/commands/` (a file
+ * `review.md` is `/review`; `git/pr.md` is `/git:pr`). The body is a prompt template:
+ * `$ARGUMENTS` is everything typed after the command, `$1` … `$9` its words; `` !`cmd` `` and
+ * `@file` are filled in before it is sent (extensions/command-run.ts). Front matter (optional):
+ * `description`, `argument-hint`, `profile` (an llm-base profile for that turn), `mode` (`low` |
+ * `high`), Claude Code's `model` and `allowed-tools`. A project command with the same name as a
+ * user one wins (it is more specific); built-in commands always win. Skills are commands too
+ * (`/pdf …`), unless a command has that name.
  */
 export interface CustomCommand {
   name: string;
@@ -16,9 +20,38 @@ export interface CustomCommand {
   argumentHint?: string;
   profile?: string;
   mode?: 'low' | 'high';
+  /** Claude Code's `model` (`haiku`, `sonnet`, `opus`, a model id, or here a profile name). */
+  model?: string;
+  /** Claude Code's `allowed-tools`, as written (command-allow.ts reads them). */
+  allowedTools?: string[];
   template: string;
   file: string;
   scope: 'user' | 'project';
+  /** The folder it came from, for `/help` (`~/.claude/commands`, `.slothtool/commands`, `skill`). */
+  origin: string;
+  /** A skill called as a command: its name is the skill's. */
+  skill?: boolean;
+}
+
+/** A folder of commands, with its scope and how `/help` names it. */
+export interface CommandRoot {
+  dir: string;
+  scope: 'user' | 'project';
+  origin?: string;
+}
+
+/**
+ * Where commands are looked for, least specific first (a later one wins a name): the user's
+ * (Claude Code's, then ours), then the project's (Claude Code's, then ours). The project's are
+ * left out where they are the user's own folders (started in the home folder).
+ */
+export function commandRoots(slothtoolHome: string, projectRoot: string, userHome: string, ownSlothtool: boolean): CommandRoot[] {
+  return [
+    { dir: path.join(userHome, '.claude', 'commands'), scope: 'user', origin: '~/.claude/commands' },
+    { dir: path.join(slothtoolHome, 'commands'), scope: 'user', origin: '~/.slothtool/commands' },
+    ...(isHomeClaude(userHome, projectRoot) ? [] : [{ dir: path.join(projectRoot, '.claude', 'commands'), scope: 'project' as const, origin: '.claude/commands' }]),
+    ...(ownSlothtool ? [] : [{ dir: path.join(projectRoot, '.slothtool', 'commands'), scope: 'project' as const, origin: '.slothtool/commands' }]),
+  ];
 }
 
 export interface CommandProblem {
@@ -44,10 +77,14 @@ function collect(dir: string, prefix: string[], out: Array<{ file: string; name:
   }
 }
 
-/** Every custom command; `reserved` are the built-in names (those files are reported, not loaded). */
+/**
+ * Every custom command; `reserved` are the built-in names (those files are reported, not loaded).
+ * `skills` become commands of their own name where no command has it.
+ */
 export function discoverCommands(
-  roots: ReadonlyArray<{ dir: string; scope: 'user' | 'project' }>,
+  roots: readonly CommandRoot[],
   reserved: ReadonlySet<string>,
+  skills: ReadonlyArray<{ name: string; description: string; file: string; scope: 'user' | 'project' }> = [],
 ): { commands: CustomCommand[]; problems: CommandProblem[] } {
   const byName = new Map<string, CustomCommand>();
   const problems: CommandProblem[] = [];
@@ -75,17 +112,26 @@ export function discoverCommands(
       const template = doc.body.trim();
       const firstLine = template.split('\n').find((l) => l.trim())?.replace(/^#+\s*/, '').trim() ?? '';
       const mode = d.mode === 'low' || d.mode === 'high' ? d.mode : undefined;
+      const tools = d['allowed-tools'];
+      const allowedTools = Array.isArray(tools) ? tools.filter((x): x is string => typeof x === 'string') : typeof tools === 'string' ? (tools.match(/[^\s,()]+(?:\([^)]*\))?/g) ?? []) : [];
       byName.set(name, {
         name,
         description: str(d.description) ?? firstLine.slice(0, 80),
         ...(str(d['argument-hint']) ? { argumentHint: str(d['argument-hint']) } : {}),
         ...(str(d.profile) ? { profile: str(d.profile) } : {}),
         ...(mode ? { mode } : {}),
+        ...(str(d.model) ? { model: str(d.model) } : {}),
+        ...(allowedTools.length ? { allowedTools } : {}),
         template,
         file,
         scope: root.scope,
+        origin: root.origin ?? root.dir,
       });
     }
+  }
+  for (const skill of skills) {
+    if (byName.has(skill.name) || reserved.has(skill.name)) continue;
+    byName.set(skill.name, { name: skill.name, description: skill.description.slice(0, 120), template: '', file: skill.file, scope: skill.scope, origin: 'skill', skill: true });
   }
   return { commands: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), problems };
 }
@@ -102,6 +148,7 @@ export function splitArguments(text: string): string[] {
 export function expandCommand(command: CustomCommand, args: string): string {
   const words = splitArguments(args);
   const trimmed = args.trim();
+  if (command.skill) return `Use the skill "${command.name}": load it first with {"tool":"skill.load","name":"${command.name}"}, then follow it.${trimmed ? `\n\n${trimmed}` : ''}`;
   let used = false;
   const text = command.template.replace(/\$ARGUMENTS|\$([1-9])/g, (m, n?: string) => {
     used = true;

@@ -1,5 +1,6 @@
 import type { spawn as Spawn } from 'child_process';
 import { z } from 'zod';
+import { toolNames } from './claude-names';
 
 /**
  * Hooks in Claude Code's format: the user's own commands, run at points of a session with the
@@ -25,13 +26,15 @@ const HookCommand = z.object({
 const HookGroup = z.object({
   /** Tool names it applies to (a regular expression over the whole name; "" or "*" for all). */
   matcher: z.string().max(500).optional(),
-  hooks: z.array(HookCommand).min(1),
+  hooks: z.array(z.unknown()),
 });
 
-export const HooksSchema = z.object(Object.fromEntries(HOOK_EVENTS.map((e) => [e, z.array(HookGroup).optional()])) as Record<HookEvent, z.ZodOptional<z.ZodArray<typeof HookGroup>>>);
+/** Claude Code's events we do not run (their entries are skipped, each named once). */
+const CLAUDE_ONLY_EVENTS = new Set(['PermissionRequest', 'PermissionDenied', 'Notification', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'SessionEnd', 'PostToolUseFailure']);
 
 export interface HookCommandConfig {
   event: HookEvent;
+  /** Over the tool's names (ours and Claude Code's, extensions/claude-names.ts), or SessionStart's `source`. */
   matcher?: RegExp;
   command: string;
   timeoutMs: number;
@@ -43,35 +46,70 @@ export interface HookProblem {
   error: string;
 }
 
-/** Read a `hooks` block; unknown events and bad matchers come back as problems, never throws. */
+/**
+ * A matcher as Claude Code reads it: empty or `*` is every tool; otherwise a regular expression
+ * over the whole name (`Bash`, `Edit|Write`, `mcp__.*`, `mcp.files.*`).
+ */
+export function compileMatcher(raw: string | undefined): RegExp | undefined | { error: string } {
+  const m = raw?.trim();
+  if (!m || m === '*') return undefined;
+  try {
+    return new RegExp(`^(?:${m})$`);
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * Read a `hooks` block entry by entry: what we cannot run (an unknown event, a `"type": "prompt"`
+ * or `"http"` hook, a bad matcher) is skipped and named once; the rest is used. Never throws.
+ */
 export function readHooks(raw: unknown, source: string): { hooks: HookCommandConfig[]; problems: HookProblem[] } {
   const hooks: HookCommandConfig[] = [];
   const problems: HookProblem[] = [];
   if (raw === undefined || raw === null) return { hooks, problems };
-  if (typeof raw === 'object' && !Array.isArray(raw)) {
-    for (const key of Object.keys(raw)) {
-      if (!(HOOK_EVENTS as readonly string[]).includes(key)) problems.push({ source, error: `unknown hook event "${key}" (known: ${HOOK_EVENTS.join(', ')})` });
-    }
-  }
-  const parsed = HooksSchema.safeParse(raw);
-  if (!parsed.success) {
-    problems.push({ source, error: parsed.error.issues.slice(0, 3).map((i) => `hooks.${i.path.join('.')}: ${i.message}`).join('; ') });
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    problems.push({ source, error: 'hooks must be an object of {"<event>": [{"matcher": …, "hooks": [{"type": "command", "command": …}]}]}' });
     return { hooks, problems };
   }
-  for (const event of HOOK_EVENTS) {
-    for (const group of parsed.data[event] ?? []) {
-      let matcher: RegExp | undefined;
-      const m = group.matcher?.trim();
-      if (m && m !== '*') {
-        try {
-          matcher = new RegExp(`^(?:${m})$`);
-        } catch (err) {
-          problems.push({ source, error: `hooks.${event}: matcher ${JSON.stringify(m)} is not a valid pattern (${err instanceof Error ? err.message : String(err)})` });
-          continue;
-        }
-      }
-      for (const h of group.hooks) hooks.push({ event, matcher, command: h.command, timeoutMs: Math.round((h.timeout ?? 60) * 1000), source });
+  const skippedTypes = new Set<string>();
+  for (const [key, groups] of Object.entries(raw as Record<string, unknown>)) {
+    if (!(HOOK_EVENTS as readonly string[]).includes(key)) {
+      const what = CLAUDE_ONLY_EVENTS.has(key) ? 'is not run here' : 'is not a known event';
+      problems.push({ source, error: `hooks.${key}: ${what}; its entries are skipped (run: ${HOOK_EVENTS.join(', ')})` });
+      continue;
     }
+    const event = key as HookEvent;
+    if (!Array.isArray(groups)) {
+      problems.push({ source, error: `hooks.${event}: expected a list of {"matcher", "hooks"} groups` });
+      continue;
+    }
+    groups.forEach((g, gi) => {
+      const group = HookGroup.safeParse(g);
+      if (!group.success) {
+        problems.push({ source, error: `hooks.${event}.${gi}: ${group.error.issues.slice(0, 2).map((i) => `${i.path.join('.') || '(group)'}: ${i.message}`).join('; ')}` });
+        return;
+      }
+      const matcher = compileMatcher(group.data.matcher);
+      if (matcher && !(matcher instanceof RegExp)) {
+        problems.push({ source, error: `hooks.${event}.${gi}: matcher ${JSON.stringify(group.data.matcher)} is not a valid pattern (${matcher.error})` });
+        return;
+      }
+      group.data.hooks.forEach((h, hi) => {
+        const cmd = HookCommand.safeParse(h);
+        if (cmd.success) {
+          hooks.push({ event, ...(matcher ? { matcher } : {}), command: cmd.data.command, timeoutMs: Math.round((cmd.data.timeout ?? 60) * 1000), source });
+          return;
+        }
+        const type = h && typeof h === 'object' ? (h as { type?: unknown }).type : undefined;
+        if (typeof type === 'string' && type !== 'command') {
+          if (!skippedTypes.has(type)) problems.push({ source, error: `hooks of "type": ${JSON.stringify(type)} are not run here (only "command"); those entries are skipped` });
+          skippedTypes.add(type);
+          return;
+        }
+        problems.push({ source, error: `hooks.${event}.${gi}.hooks.${hi}: ${cmd.error.issues.slice(0, 2).map((i) => `${i.path.join('.') || '(hook)'}: ${i.message}`).join('; ')}` });
+      });
+    });
   }
   return { hooks, problems };
 }
@@ -82,6 +120,14 @@ export interface HookOutcome {
   block: boolean;
   /** PreToolUse `permissionDecision: "ask"`: ask the user even if the step would run by itself. */
   ask: boolean;
+  /**
+   * PreToolUse `permissionDecision: "allow"` (or the older `decision: "approve"`) from every hook
+   * that answered, and none objected: the runner's question may be skipped for an L1 step that no
+   * permission rule asks about. Never lets an L2 step run.
+   */
+  allow: boolean;
+  /** `continue: false`: the turn ends after this; `reason` holds `stopReason`. */
+  stop: boolean;
   /** Why (stderr of exit 2, or the JSON reason); for the model or the user depending on the event. */
   reason?: string;
   /** Text to add to the model's context (stdout of SessionStart / UserPromptSubmit, additionalContext). */
@@ -95,8 +141,10 @@ export interface HookRunOptions {
   env: NodeJS.ProcessEnv;
   /** Applied to everything a hook printed before it is used (the redaction gate). */
   redact: (text: string) => string;
-  /** The tool the event is about (PreToolUse / PostToolUse), for matchers. */
+  /** The tool the event is about (PreToolUse / PostToolUse), for matchers: ours and Claude Code's names match. */
   tool?: string;
+  /** What a matcher of an event without a tool is matched against (SessionStart: its `source`). */
+  subject?: string;
   signal?: AbortSignal;
 }
 
@@ -172,13 +220,16 @@ function jsonAnswer(stdout: string): Record<string, unknown> | undefined {
  * combine what they decided (any block blocks; reasons are joined).
  */
 export async function runHooks(event: HookEvent, payload: Record<string, unknown>, hooks: readonly HookCommandConfig[], options: HookRunOptions): Promise<HookOutcome> {
-  const outcome: HookOutcome = { block: false, ask: false, notices: [] };
-  const matching = hooks.filter((h) => h.event === event && (!h.matcher || (options.tool !== undefined && h.matcher.test(options.tool))));
+  const outcome: HookOutcome = { block: false, ask: false, allow: false, stop: false, notices: [] };
+  // Events without a tool or a source (UserPromptSubmit, Stop) ignore matchers, as Claude Code does.
+  const names = options.tool !== undefined ? toolNames(options.tool) : options.subject !== undefined ? [options.subject] : undefined;
+  const matching = hooks.filter((h) => h.event === event && (!h.matcher || !names || names.some((n) => h.matcher!.test(n))));
   if (!matching.length) return outcome;
   const input = JSON.stringify({ hook_event_name: event, cwd: options.cwd, ...payload });
   const ran = await Promise.all(matching.map((h) => runOne(h.command, input, h.timeoutMs, options).then((r) => ({ h, r }))));
   const reasons: string[] = [];
   const context: string[] = [];
+  let allows = 0;
   for (const { h, r } of ran) {
     const stdout = options.redact(r.stdout);
     const stderr = options.redact(r.stderr);
@@ -207,8 +258,10 @@ export async function runHooks(event: HookEvent, payload: Record<string, unknown
     }
     const specific = (answer.hookSpecificOutput && typeof answer.hookSpecificOutput === 'object' ? answer.hookSpecificOutput : {}) as Record<string, unknown>;
     const reason = [answer.reason, specific.permissionDecisionReason, answer.stopReason].find((x): x is string => typeof x === 'string' && x.trim() !== '');
-    if (typeof answer.systemMessage === 'string' && answer.systemMessage.trim()) outcome.notices.push(answer.systemMessage.trim());
+    const quiet = answer.suppressOutput === true;
+    if (!quiet && typeof answer.systemMessage === 'string' && answer.systemMessage.trim()) outcome.notices.push(answer.systemMessage.trim());
     if (typeof specific.additionalContext === 'string' && specific.additionalContext.trim()) context.push(specific.additionalContext.trim());
+    if (answer.continue === false) outcome.stop = true;
     const blocks = answer.decision === 'block' || answer.decision === 'deny' || specific.permissionDecision === 'deny' || answer.continue === false;
     if (blocks) {
       outcome.block = true;
@@ -216,9 +269,12 @@ export async function runHooks(event: HookEvent, payload: Record<string, unknown
     } else if (specific.permissionDecision === 'ask' || answer.decision === 'ask') {
       outcome.ask = true;
       if (reason) reasons.push(reason);
+    } else if (specific.permissionDecision === 'allow' || answer.decision === 'approve' || answer.decision === 'allow') {
+      allows++;
     }
-    // "allow"/"approve" is accepted and means no objection: hooks only ever tighten.
   }
+  // "allow" counts only when no hook objected or asked (any objection wins, as in Claude Code).
+  outcome.allow = allows > 0 && !outcome.block && !outcome.ask;
   if (reasons.length) outcome.reason = reasons.join('\n');
   if (context.length) outcome.context = context.join('\n');
   return outcome;

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseFrontMatter } from './front-matter';
+import { isHomeClaude } from './claude-settings';
 import { isOwnHome } from './trust';
 
 /**
@@ -23,13 +24,18 @@ export interface SkillProblem {
   error: string;
 }
 
-/** Where skills are looked for: the user's folder, then the project's, including the folders other assistants use. */
-export function skillRoots(slothtoolHome: string, workspace: string): Array<{ dir: string; scope: 'user' | 'project' }> {
+/**
+ * Where skills are looked for: the user's folders (ours, then Claude Code's `~/.claude/skills`),
+ * then the project's, including the folders other assistants use. `userHome`: the user's home.
+ */
+export function skillRoots(slothtoolHome: string, workspace: string, userHome?: string): Array<{ dir: string; scope: 'user' | 'project' }> {
+  const ownClaude = userHome !== undefined && isHomeClaude(userHome, workspace);
   return [
     { dir: path.join(slothtoolHome, 'skills'), scope: 'user' as const },
+    ...(userHome !== undefined ? [{ dir: path.join(userHome, '.claude', 'skills'), scope: 'user' as const }] : []),
     // In the home folder `.slothtool/skills` is the user's folder above, not a project's.
     ...(isOwnHome(workspace, slothtoolHome) ? [] : [{ dir: path.join(workspace, '.slothtool', 'skills'), scope: 'project' as const }]),
-    { dir: path.join(workspace, '.claude', 'skills'), scope: 'project' as const },
+    ...(ownClaude ? [] : [{ dir: path.join(workspace, '.claude', 'skills'), scope: 'project' as const }]),
     { dir: path.join(workspace, '.agents', 'skills'), scope: 'project' as const },
   ];
 }
@@ -95,8 +101,12 @@ export function skillIndex(skills: readonly Skill[]): string {
   ].join('\n');
 }
 
-/** A skill's body (the Markdown after the front matter) with the folder its files are in. */
-export function loadSkillBody(skill: Skill): { name: string; dir: string; body: string } {
+/** A skill's body (the Markdown after the front matter) with the folder its files are in, and
+ * the line of SKILL.md the body starts at (for reading the rest with fs.read's `offset`). */
+export function loadSkillBody(skill: Skill): { name: string; dir: string; body: string; firstLine: number } {
   const text = readSmall(skill.file) ?? '';
-  return { name: skill.name, dir: skill.dir, body: parseFrontMatter(text).body.trim() };
+  const body = parseFrontMatter(text).body;
+  const lead = body.length - body.trimStart().length;
+  const firstLine = text.slice(0, text.length - body.length + lead).split('\n').length;
+  return { name: skill.name, dir: skill.dir, body: body.trim(), firstLine };
 }

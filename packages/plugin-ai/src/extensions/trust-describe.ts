@@ -16,6 +16,10 @@ export interface ExtrasDescription {
   rules: { allow: number; ask: number; deny: number };
   /** Skill folders (relative), one per skill. */
   skills: string[];
+  /** Project files those hooks and servers run (their contents are part of the trust). */
+  code: string[];
+  /** Project commands whose `allowed-tools` answer questions for their turn. */
+  commands: string[];
   /** Files that could not be read as JSON, with why. */
   unreadable: string[];
 }
@@ -41,7 +45,7 @@ const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object'
 const count = (v: unknown): number => (Array.isArray(v) ? v.length : 0);
 
 export function describeExtras(extras: ProjectExtras): ExtrasDescription {
-  const out: ExtrasDescription = { servers: [], hooks: [], rules: { allow: 0, ask: 0, deny: 0 }, skills: [], unreadable: [] };
+  const out: ExtrasDescription = { servers: [], hooks: [], rules: { allow: 0, ask: 0, deny: 0 }, skills: [], code: [], commands: [], unreadable: [] };
   const has = (kind: string) => extras.files.some((f) => f.kind === kind);
   if (has('mcp')) {
     const servers = obj(readJson(path.join(extras.workspace, '.mcp.json'), out.unreadable)?.mcpServers);
@@ -51,15 +55,19 @@ export function describeExtras(extras: ProjectExtras): ExtrasDescription {
       out.servers.push(short(`${name}: ${what}`));
     }
   }
-  if (has('settings')) {
-    const settings = readJson(path.join(extras.workspace, '.slothtool', 'settings.json'), out.unreadable);
+  // Ours (.slothtool/settings.json) and Claude Code's (.claude/settings.json, settings.local.json).
+  for (const f of extras.files) {
+    if (f.kind === 'code') out.code.push(f.rel);
+    if (f.kind === 'command') out.commands.push(f.rel);
+    if (f.kind !== 'settings') continue;
+    const settings = readJson(path.join(extras.workspace, f.rel), out.unreadable);
     for (const [event, groups] of Object.entries(obj(settings?.hooks))) {
       for (const g of Array.isArray(groups) ? groups : []) {
-        for (const h of Array.isArray(obj(g).hooks) ? (obj(g).hooks as unknown[]) : []) out.hooks.push(short(`${event}: ${String(obj(h).command ?? '?')}`));
+        for (const h of Array.isArray(obj(g).hooks) ? (obj(g).hooks as unknown[]) : []) out.hooks.push(short(`${event}: ${String(obj(h).command ?? obj(h).type ?? '?')}`));
       }
     }
     const p = obj(settings?.permissions);
-    out.rules = { allow: count(p.allow), ask: count(p.ask), deny: count(p.deny) };
+    out.rules = { allow: out.rules.allow + count(p.allow), ask: out.rules.ask + count(p.ask), deny: out.rules.deny + count(p.deny) };
   }
   const dirs = new Set<string>();
   for (const f of extras.files) if (f.kind === 'skill' && /\/SKILL\.md$/i.test(f.rel)) dirs.add(path.posix.dirname(f.rel));

@@ -1,7 +1,11 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import * as os from 'os';
 import { slothtoolHome } from '@holic512/shared/lib/home';
+import { isHomeClaude } from './claude-settings';
+import { sameFolder } from './same-folder';
+import { executedProjectFiles, HOOK_FILES } from './trust-code';
 
 /**
  * Project trust. Whatever a repository brings that runs code or changes policy — `.mcp.json`
@@ -14,7 +18,11 @@ import { slothtoolHome } from '@holic512/shared/lib/home';
 export interface ProjectFile {
   /** Path relative to the workspace, with `/`. */
   rel: string;
-  kind: 'mcp' | 'settings' | 'skill';
+  /**
+   * `code`: a project file a hook or MCP server of the other files runs (extensions/trust-code.ts);
+   * `command`: a project command whose `allowed-tools` would answer questions for its turn.
+   */
+  kind: 'mcp' | 'settings' | 'skill' | 'code' | 'command';
 }
 
 /** What trusting the folder would enable, for the question. */
@@ -28,6 +36,18 @@ export interface ProjectExtras {
 export type TrustState = 'nothing' | 'trusted' | 'untrusted' | 'changed';
 
 const PROJECT_SKILL_DIRS = ['.slothtool/skills', '.claude/skills', '.agents/skills'];
+const PROJECT_COMMAND_DIRS = ['.claude/commands', '.slothtool/commands'];
+
+/** Whether a command file's front matter has `allowed-tools` (read as text: no YAML at start-up). */
+function grantsTools(file: string): boolean {
+  try {
+    const head = fs.readFileSync(file, 'utf8').slice(0, 8192);
+    const front = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(head);
+    return !!front && /^allowed-tools\s*:/m.test(front[1]);
+  } catch {
+    return false;
+  }
+}
 const MAX_FILES = 2000;
 const MAX_BYTES = 8 * 1024 * 1024;
 
@@ -52,34 +72,46 @@ function walk(dir: string, out: string[]): void {
  * are neither asked about nor read a second time as the project's.
  */
 export function isOwnHome(workspace: string, home: string = slothtoolHome()): boolean {
-  const dot = path.join(workspace, '.slothtool');
-  if (path.resolve(dot) === path.resolve(home)) return true;
-  try {
-    return fs.realpathSync(dot) === fs.realpathSync(home);
-  } catch {
-    return false;
-  }
+  return sameFolder(path.join(workspace, '.slothtool'), home);
 }
 
 /**
  * The files under `workspace` that would run code or change policy once trusted, and their hash.
  * `home`: the SlothTool home (files under it are the user's, see isOwnHome).
  */
-export function projectExtras(workspace: string, home: string = slothtoolHome()): ProjectExtras {
+export function projectExtras(workspace: string, home: string = slothtoolHome(), userHome: string = process.env.HOME || os.homedir()): ProjectExtras {
   const found: Array<{ abs: string; kind: ProjectFile['kind'] }> = [];
   const own = isOwnHome(workspace, home);
+  // Started in the home folder: `.claude` there is the user's own Claude Code folder.
+  const ownClaude = isHomeClaude(userHome, workspace);
+  const skip = (rel: string) => (own && rel.startsWith('.slothtool/')) || (ownClaude && rel.startsWith('.claude/'));
   const add = (rel: string, kind: ProjectFile['kind']) => {
-    if (own && rel.startsWith('.slothtool/')) return;
+    if (skip(rel)) return;
     const abs = path.join(workspace, rel);
     if (fs.statSync(abs, { throwIfNoEntry: false })?.isFile()) found.push({ abs, kind });
   };
   add('.mcp.json', 'mcp');
-  add('.slothtool/settings.json', 'settings');
+  const hookFiles = HOOK_FILES.filter((rel) => !skip(rel));
+  for (const rel of hookFiles) add(rel, 'settings');
   for (const d of PROJECT_SKILL_DIRS) {
-    if (own && d.startsWith('.slothtool/')) continue;
+    if (skip(`${d}/`)) continue;
     const files: string[] = [];
     walk(path.join(workspace, d), files);
     for (const abs of files) found.push({ abs, kind: 'skill' });
+  }
+  // Commands that would answer questions for themselves (`allowed-tools`); other commands only
+  // make prompts, judged step by step, and need no trust.
+  for (const d of PROJECT_COMMAND_DIRS) {
+    if (skip(`${d}/`)) continue;
+    const files: string[] = [];
+    walk(path.join(workspace, d), files);
+    for (const abs of files) if (abs.endsWith('.md') && grantsTools(abs)) found.push({ abs, kind: 'command' });
+  }
+  // What those hooks and servers run, by content (a skill's own files are in the list above).
+  const listed = new Set(found.map((f) => f.abs));
+  for (const rel of executedProjectFiles(workspace, hookFiles)) {
+    const abs = path.join(workspace, rel);
+    if (!listed.has(abs)) found.push({ abs, kind: 'code' });
   }
   const hash = createHash('sha256');
   let total = 0;

@@ -20,6 +20,7 @@ export const COMMANDS = [
   'permissions',
   'trust',
   'skills',
+  'hooks',
   'mcp',
   'pull',
   'exit',

@@ -11,7 +11,8 @@ import type { Reply } from '../protocol';
 import type { ToolResult } from '../runner-types';
 import { describeStep, formatResult, formatStep } from './format';
 import { setText } from './line-editor';
-import { expandCommand, type CustomCommand } from '../extensions/commands';
+import type { CustomCommand } from '../extensions/commands';
+import { commandTurnFor, findCommand } from '../extensions/command-run';
 import { createMarkdownRenderer, looksLikeMarkdown } from './markdown';
 import { PROMPT } from './live-frame';
 import { ts } from './strings';
@@ -48,17 +49,17 @@ export abstract class ScreenTurns extends ScreenBase {
 
   /** The custom command a typed line calls (`/review src`), if any. */
   protected customCommand(text: string): CustomCommand | undefined {
-    const word = /^\/(\S+)/.exec(text.trim())?.[1]?.toLowerCase();
-    return word ? this.app?.commands?.find((c) => c.name === word) : undefined;
+    return findCommand(text, this.app?.commands)?.command;
   }
 
   /** Start a turn with a message, or with a custom command's prompt (its front matter may
    * name a profile and a tier for that turn). */
   protected startTurn(text: string): void {
     const { agent } = this.app!;
-    const custom = this.customCommand(text);
-    const message = custom ? expandCommand(custom, text.trim().slice(custom.name.length + 1)) : text;
-    const overrides = { ...(custom?.profile ? { profile: custom.profile } : {}), ...(custom?.mode ? { mode: custom.mode } : {}) };
+    const custom = text === 'continue' ? undefined : commandTurnFor(this.app!, text, this.options.cwd);
+    for (const n of custom?.notes ?? []) this.print(this.theme.yellow(t(this.lang, n.key, n.vars)));
+    const message = custom?.message ?? text;
+    const overrides = custom?.options ?? {};
     const controller = new AbortController();
     this.phase = { kind: 'thinking' };
     this.waitingFor = undefined;

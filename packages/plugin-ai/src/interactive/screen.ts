@@ -28,7 +28,7 @@ import { xs } from './strings-ext';
 import { REPLY_ROOM_TOKENS } from '../agent-model';
 import { startNotices } from '../start-notices';
 import { addAllowRule } from '../permissions-store';
-import { permissionsText, skillsText, trustCommand } from './trust-view';
+import { hooksText, permissionsText, skillsText, trustCommand } from './trust-view';
 import { findGitRoot } from '../project-context';
 
 export type { ScreenOptions, Surface } from './screen-base';
@@ -394,6 +394,8 @@ export class Screen extends ScreenTurns {
         return this.print(permissionsText(arg, this.app!.paths.config, findGitRoot(this.options.cwd) ?? this.options.cwd, this.theme, this.lang));
       case 'skills':
         return this.print(skillsText(this.app!.skills ?? [], this.lang));
+      case 'hooks':
+        return this.print(hooksText(this.app!.hooks ?? [], this.lang));
       case 'mcp':
         return this.print(await mcpCommand(arg, this.app!.mcp, this.theme, this.lang, (text) => this.print(text)));
       case 'pull':
@@ -441,7 +443,7 @@ export class Screen extends ScreenTurns {
     };
     const lines = [this.theme.bold(ts(this.lang, 'helpTitle'))];
     for (const c of COMMANDS) lines.push(`  ${this.theme.cyan((usage[c] ?? `/${c}`).padEnd(width))} ${ts(this.lang, `help_${c}`)}`);
-    for (const c of this.app?.commands ?? []) lines.push(`  ${this.theme.cyan(`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`.padEnd(width))} ${c.description}`);
+    for (const c of this.app?.commands ?? []) lines.push(`  ${this.theme.cyan(`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`.padEnd(width))} ${c.description} ${this.theme.dim(`(${c.origin})`)}`);
     lines.push(this.theme.dim(ts(this.lang, 'helpKeys')));
     return lines.join('\n');
   }

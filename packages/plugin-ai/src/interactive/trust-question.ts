@@ -26,6 +26,8 @@ export function trustQuestionLines(workspace: string, changed: boolean, lang: La
   if (d.hooks.length) lines.push(xs(lang, 'trustHooks'), ...d.hooks.map((h) => `    ${h}`));
   if (d.rules.allow + d.rules.ask + d.rules.deny) lines.push(xs(lang, 'trustRules', d.rules));
   if (d.skills.length) lines.push(xs(lang, 'trustSkills'), ...d.skills.map((s) => `    ${s}`));
+  if (d.code.length) lines.push(xs(lang, 'trustCode'), ...d.code.map((f) => `    ${f}`));
+  if (d.commands.length) lines.push(xs(lang, 'trustCommands'), ...d.commands.map((f) => `    ${f}`));
   if (d.unreadable.length) lines.push(xs(lang, 'trustUnreadable', { what: d.unreadable.join('; ') }));
   return lines;
 }

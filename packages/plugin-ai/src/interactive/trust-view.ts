@@ -50,5 +50,12 @@ export function permissionsText(arg: string, file: string, folder: string, theme
 /** `/skills`: the skills found, with where they come from; their index is in the system prompt. */
 export function skillsText(skills: ReadonlyArray<{ name: string; description: string; scope: string; dir: string }>, lang: Lang): string {
   if (!skills.length) return ts(lang, 'skillsNone');
-  return [ts(lang, 'skillsHead'), ...skills.map((s) => `  ${s.name}  (${ts(lang, s.scope === 'user' ? 'skillUser' : 'skillProject')})  ${s.description}`)].join('\n');
+  return [ts(lang, 'skillsHead'), ...skills.map((s) => `  ${s.name}  (${ts(lang, s.scope === 'user' ? 'skillUser' : 'skillProject')}: ${s.dir})  ${s.description}`)].join('\n');
+}
+
+/** `/hooks`: every hook of the session, with its event, matcher and the file it came from. */
+export function hooksText(hooks: ReadonlyArray<{ event: string; matcher?: RegExp; command: string; source: string }>, lang: Lang): string {
+  if (!hooks.length) return ts(lang, 'hooksNone');
+  const matcher = (m?: RegExp) => (m ? m.source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '') : '*');
+  return [ts(lang, 'hooksHead'), ...hooks.map((h) => `  ${h.event}  ${matcher(h.matcher)}  ${h.command.replace(/\s+/g, ' ').slice(0, 120)}  · ${h.source}`)].join('\n');
 }

@@ -38,7 +38,7 @@ function pairs(list: string[], sep: string, what: string): Record<string, string
 /** Parse `add`'s arguments into an `mcpServers` entry. Pure; throws Error with what is wrong. */
 export function parseAdd(argv: string[]): { name: string; entry: Json } {
   const [name, ...rest] = argv;
-  if (!name || !SERVER_NAME.test(name)) throw new Error('a server name (letters, digits, "-" and "_") must come first');
+  if (!name || !SERVER_NAME.test(name)) throw new Error('a server name (letters, digits and "_ - . @ : +") must come first');
   const env: string[] = [];
   const headers: string[] = [];
   let url: string | undefined;

@@ -28,12 +28,23 @@ const HttpEntry = z.object({
   ...Common,
 });
 
-/** A server name becomes part of tool names (`mcp.<server>.<tool>`). */
-export const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/**
+ * A server name as Claude Code accepts it: letters, digits and `_ - . @ : +`. It becomes part of
+ * tool names (`mcp.<server>.<tool>`) through {@link safeServerName}.
+ */
+export const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.@:+-]{0,63}$/;
+
+/**
+ * The name a server's steps use: every character other than letters, digits, `_` and `-` becomes
+ * `_` (as Claude Code does for `mcp__<server>__<tool>`), so `my.files` is `mcp.my_files.read_file`.
+ */
+export function safeServerName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, '_');
+}
 
 export type McpServerConfig =
-  | ({ name: string; source: string; transport: 'stdio' } & z.infer<typeof StdioEntry>)
-  | ({ name: string; source: string; transport: 'http' } & z.infer<typeof HttpEntry>);
+  | ({ name: string; label?: string; source: string; transport: 'stdio' } & z.infer<typeof StdioEntry>)
+  | ({ name: string; label?: string; source: string; transport: 'http' } & z.infer<typeof HttpEntry>);
 
 /** An entry that could not be used, with why (shown by `/mcp` and `ai mcp list`). */
 export interface McpConfigProblem {
@@ -75,11 +86,19 @@ export function readMcpServers(raw: unknown, source: string, env: NodeJS.Process
     problems.push({ name: '*', source, error: 'mcpServers must be an object of {"<name>": {"command": …} | {"url": …}}' });
     return { servers, problems };
   }
-  for (const [name, entry] of Object.entries(raw as Record<string, unknown>)) {
-    if (!SERVER_NAME.test(name)) {
-      problems.push({ name, source, error: 'a server name uses letters, digits, "-" and "_" only (it becomes part of tool names)' });
+  const used = new Set<string>();
+  for (const [written, entry] of Object.entries(raw as Record<string, unknown>)) {
+    if (!SERVER_NAME.test(written)) {
+      problems.push({ name: written, source, error: 'a server name uses letters, digits and "_ - . @ : +" (at most 64; it becomes part of tool names)' });
       continue;
     }
+    // Two names that map to the same step name within one file: the later one gets a number.
+    let name = safeServerName(written);
+    for (let n = 2; used.has(name); n++) name = `${safeServerName(written)}_${n}`;
+    used.add(name);
+    const label = name !== written ? { label: written } : {};
+    // `/mcp` shows the source: it says the name as written beside the step name.
+    const from = name !== written ? `${source} ("${written}")` : source;
     const isHttp = !!entry && typeof entry === 'object' && 'url' in entry;
     const parsed = (isHttp ? HttpEntry : StdioEntry).safeParse(entry);
     if (!parsed.success) {
@@ -91,7 +110,7 @@ export function readMcpServers(raw: unknown, source: string, env: NodeJS.Process
     let server: McpServerConfig;
     if (isHttp) {
       const e = parsed.data as z.infer<typeof HttpEntry>;
-      server = { ...e, name, source, transport: 'http', url: x(e.url), headers: Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k, x(v)])) };
+      server = { ...e, name, ...label, source: from, transport: 'http', url: x(e.url), headers: Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k, x(v)])) };
       if (!/^https?:\/\//.test(server.url)) {
         problems.push({ name, source, error: `url must be http:// or https:// (found ${JSON.stringify(e.url)})` });
         continue;
@@ -101,7 +120,8 @@ export function readMcpServers(raw: unknown, source: string, env: NodeJS.Process
       server = {
         ...e,
         name,
-        source,
+        ...label,
+        source: from,
         transport: 'stdio',
         command: x(e.command),
         args: e.args.map(x),

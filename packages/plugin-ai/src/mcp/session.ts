@@ -22,6 +22,8 @@ export interface McpSetup {
   /** ai.json's `mcpServers`. */
   user: unknown;
   userFile: string;
+  /** More of the user's own servers after ai.json's (Claude Code's `~/.claude.json`), each with its source. */
+  more?: ReadonlyArray<{ raw: unknown; source: string }>;
   /** The project folder (its `.mcp.json` is read only when `projectTrusted`). */
   projectRoot: string;
   projectTrusted: boolean;
@@ -56,15 +58,23 @@ export class McpSession implements McpSessionView {
   private readonly hosts = new Map<string, string>();
 
   constructor(setup: McpSetup) {
-    const user = readMcpServers(setup.user, setup.userFile, setup.env);
+    // `${CLAUDE_PROJECT_DIR}` expands to the project folder, and every stdio server gets it too.
+    const env = { ...setup.env, CLAUDE_PROJECT_DIR: setup.projectRoot };
+    const user = readMcpServers(setup.user, setup.userFile, env);
+    const problems = [...user.problems];
+    for (const more of setup.more ?? []) {
+      const read = readMcpServers(more.raw, more.source, env);
+      problems.push(...read.problems);
+      const known = new Set(user.servers.map((s) => s.name));
+      user.servers.push(...read.servers.filter((s) => !known.has(s.name)));
+    }
     const projectFile = path.join(setup.projectRoot, '.mcp.json');
     const projectRaw = readProjectFile(projectFile);
-    const problems = [...user.problems];
     let project: McpServerConfig[] = [];
     if (projectRaw.problem) problems.push({ name: '*', source: projectFile, error: projectRaw.problem });
     const hasProject = projectRaw.raw !== undefined && projectRaw.raw !== null && Object.keys(projectRaw.raw as object).length > 0;
     if (hasProject && setup.projectTrusted) {
-      const read = readMcpServers(projectRaw.raw, projectFile, setup.env);
+      const read = readMcpServers(projectRaw.raw, projectFile, env);
       problems.push(...read.problems);
       // A repository can never vouch for its own servers: only the user's ai.json says trusted.
       const taken = new Set(user.servers.map((s) => s.name));
@@ -72,7 +82,7 @@ export class McpSession implements McpSessionView {
     }
     this.untrustedProject = hasProject && !setup.projectTrusted;
     this.problems = problems;
-    const servers = [...user.servers, ...project];
+    const servers = [...user.servers, ...project].map((s) => (s.transport === 'stdio' ? { ...s, env: { CLAUDE_PROJECT_DIR: setup.projectRoot, ...s.env } } : s));
     for (const s of servers) if (s.transport === 'http') this.hosts.set(s.name, safeHost(s.url));
     this.manager = new McpManager(servers, { cwd: setup.cwd, clientInfo: { name: 'slothtool-ai', version: setup.clientVersion } });
     this.describe = mcpDescribeTool(this.manager);

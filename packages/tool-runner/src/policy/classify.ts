@@ -1,3 +1,4 @@
+import * as path from 'path';
 import type { ClassifyContext, Decision, Policy, Step } from '../types';
 import type { ToolRegistry } from '../registry';
 import { assess, registryOf } from './assess';
@@ -28,6 +29,8 @@ export function normalizePolicy(raw: unknown): Policy {
   if (allowedPrograms) out.allowedPrograms = allowedPrograms;
   const trustedPlugins = list(r.trustedPlugins);
   if (trustedPlugins) out.trustedPlugins = trustedPlugins;
+  const trustedCodeRoots = list(r.trustedCodeRoots)?.filter((d) => path.isAbsolute(d));
+  if (trustedCodeRoots?.length) out.trustedCodeRoots = trustedCodeRoots;
   for (const k of ['allowNetwork', 'allowWrite', 'allowSudo'] as const) if (r[k] === true) out[k] = true;
   if (r.permissions && typeof r.permissions === 'object') {
     const p = r.permissions as Record<string, unknown>;
