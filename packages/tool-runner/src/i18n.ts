@@ -1,5 +1,6 @@
 import { TOOL_MESSAGES } from './i18n-tools';
 import { OPTION_MESSAGES } from './policy/options/i18n-options';
+import { RULE_MESSAGES } from './policy/i18n-rules';
 import type { Lang } from './types';
 import { fill } from '@holic512/shared/lib/messages';
 
@@ -305,6 +306,7 @@ export const MESSAGES: Record<string, Message> = {
   'declined.user': { zh: '用户拒绝了此步骤', en: 'the user declined this step' },
   ...TOOL_MESSAGES,
   ...OPTION_MESSAGES,
+  ...RULE_MESSAGES,
 };
 
 const NO_PARAMS: Record<string, string | number> = {};

@@ -23,11 +23,16 @@ export interface ResolvedPath {
 export interface PathFs {
   realpathSync(p: string): string;
   statSync(p: string): { isFile(): boolean; isDirectory(): boolean };
+  /** With readlinkSync: links are followed one by one (dangling ones too, `..` after a link as the kernel does). */
+  lstatSync?(p: string): { isSymbolicLink(): boolean };
+  readlinkSync?(p: string): string;
 }
 
 const nodePathFs: PathFs = {
   realpathSync: (p) => fs.realpathSync.native(p),
   statSync: (p) => fs.statSync(p),
+  lstatSync: (p) => fs.lstatSync(p),
+  readlinkSync: (p) => fs.readlinkSync(p, 'utf8'),
 };
 
 /** Places `~` may stand for. */
@@ -37,13 +42,60 @@ export interface HomeDirs {
   slothtoolHome?: string;
 }
 
+/** `~`, `~/x` and `~/.slothtool/x` with the home put in, not yet normalised (`..` kept for {@link physicalPath}). */
+function expandRaw(p: string, cwd: string, dirs: HomeDirs): string {
+  if (dirs.slothtoolHome && (p === '~/.slothtool' || p.startsWith('~/.slothtool/'))) return dirs.slothtoolHome + '/.' + p.slice('~/.slothtool'.length);
+  if (dirs.home && (p === '~' || p.startsWith('~/'))) return dirs.home + '/.' + p.slice(1);
+  return path.isAbsolute(p) ? p : path.resolve(cwd) + '/' + p;
+}
+
 /** `~`, `~/x` and `~/.slothtool/x` made absolute; other paths resolved against `cwd`. */
 export function expandPath(p: string, cwd: string, dirs: HomeDirs = {}): string {
-  if (dirs.slothtoolHome && (p === '~/.slothtool' || p.startsWith('~/.slothtool/'))) {
-    return path.resolve(dirs.slothtoolHome, '.' + p.slice('~/.slothtool'.length));
+  return path.resolve(expandRaw(p, cwd, dirs));
+}
+
+/** Links followed at most (the kernel's limit is 40). */
+const MAX_LINKS = 40;
+
+/**
+ * Where an absolute path leads, component by component as the kernel walks it: a link is
+ * replaced by its target (a relative target against the link's folder), `..` goes up from where
+ * the walk really is (so `out/..` is the parent of out's target), a dangling link still leads to
+ * its target. The first missing component ends the walk; the rest is appended.
+ */
+function physicalPath(raw: string, pfs: Required<PathFs>): { real: string; exists: boolean } {
+  let todo = raw.split('/').filter((c) => c !== '');
+  let cur = '/';
+  let links = 0;
+  while (todo.length) {
+    const c = todo.shift()!;
+    if (c === '.') continue;
+    if (c === '..') {
+      cur = path.dirname(cur);
+      continue;
+    }
+    const next = path.join(cur, c);
+    let isLink: boolean;
+    try {
+      isLink = pfs.lstatSync(next).isSymbolicLink();
+    } catch {
+      return { real: path.resolve(next, ...todo), exists: false };
+    }
+    if (!isLink) {
+      cur = next;
+      continue;
+    }
+    if (++links > MAX_LINKS) return { real: path.resolve(next, ...todo), exists: false };
+    let target: string;
+    try {
+      target = pfs.readlinkSync(next);
+    } catch {
+      return { real: path.resolve(next, ...todo), exists: false };
+    }
+    if (target.startsWith('/')) cur = '/';
+    todo = [...target.split('/').filter((t) => t !== ''), ...todo];
   }
-  if (dirs.home && (p === '~' || p.startsWith('~/'))) return path.resolve(dirs.home, '.' + p.slice(1));
-  return path.resolve(cwd, p);
+  return { real: cur, exists: true };
 }
 
 /**
@@ -51,7 +103,20 @@ export function expandPath(p: string, cwd: string, dirs: HomeDirs = {}): string 
  * cannot be read resolves lexically.
  */
 export function resolvePath(p: string, cwd: string, dirs: HomeDirs = {}, pfs: PathFs = nodePathFs): ResolvedPath {
-  const abs = expandPath(p, cwd, dirs);
+  const raw = expandRaw(p, cwd, dirs);
+  const abs = path.resolve(raw);
+  if (pfs.lstatSync && pfs.readlinkSync && path.sep === '/') {
+    const { real, exists } = physicalPath(raw, pfs as Required<PathFs>);
+    if (!exists) return { input: p, abs, real, exists: false };
+    let kind: ResolvedPath['kind'] = 'other';
+    try {
+      const st = pfs.statSync(real);
+      kind = st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other';
+    } catch {
+      // A link cycle or a race: it is there, but not a plain file or folder.
+    }
+    return { input: p, abs, real, exists: true, kind };
+  }
   let existing = abs;
   const rest: string[] = [];
   for (;;) {

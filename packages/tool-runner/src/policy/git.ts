@@ -8,7 +8,8 @@ import { SUBCOMMANDS, type GitVerdicts } from './git-subcommands';
 const SAFE_CONFIG_KEY =
   /^(color\.[a-z.]+|advice\.[a-z]+|log\.(date|decorate|abbrevcommit|showroot|follow)|column\.ui|diff\.(renames|noprefix|mnemonicprefix|relative|context|interhunkcontext|algorithm|indentheuristic|statgraphwidth|colormoved)|format\.pretty|grep\.(linenumber|patterntype|extendedregexp|fullname|column)|status\.(short|branch|showuntrackedfiles)|i18n\.logoutputencoding|blame\.date|user\.(name|email)|init\.defaultbranch)$/i;
 
-const READ = new Set([
+/** Subcommands that only read (their options are judged by their tables). */
+export const GIT_READ_SUBCOMMANDS: ReadonlySet<string> = new Set([
   'status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'ls-tree', 'cat-file', 'rev-list', 'describe',
   'shortlog', 'blame', 'annotate', 'grep', 'count-objects', 'fsck', 'merge-base', 'name-rev', 'show-ref',
   'for-each-ref', 'var', 'whatchanged', 'diff-tree', 'diff-files', 'diff-index', 'check-ignore', 'check-attr',
@@ -83,6 +84,9 @@ export function judgeGit(args: readonly string[], ctx?: JudgeCtx): Finding[] {
       i++;
     } else if (a.startsWith('--list-cmds=') || GLOBAL_FLAGS.has(a)) {
       // harmless
+    } else if (a === '--help' && args.slice(i + 1).some((x) => !x.startsWith('-'))) {
+      // `git --help log` is `git help log`: the manual page viewer.
+      return [...out, finding('git.help_viewer', 'L1', { a: args.join(' ') })];
     } else if (a === '--version' || a === '-v' || a === '--help' || a === '-h') {
       return [...out, finding('git.read', 'L0', { s: a })];
     } else if (a.startsWith('-')) {
@@ -94,6 +98,9 @@ export function judgeGit(args: readonly string[], ctx?: JudgeCtx): Finding[] {
   if (i >= args.length) return [...out, finding('git.read', 'L0', { s: '' })];
   const sub = args[i];
   const rest = args.slice(i + 1);
+  // `git <sub> --help` runs `git help <sub>`: the viewer the repository config may name.
+  const dd = rest.indexOf('--');
+  if ((dd < 0 ? rest : rest.slice(0, dd)).includes('--help') && sub !== 'help') return [...out, finding('git.help_viewer', 'L1', { a: `git ${sub} --help` })];
   const found = [...out, ...judgeSubcommand(sub, rest)];
   // A read sub-command's own options, from its table (git's prefix and `--no-` rules).
   return [...found, ...judgeGitOptions(sub, rest, ctx, found.every((f) => f.level === 'L0'))];
@@ -122,7 +129,7 @@ function judgeSubcommand(sub: string, rawRest: readonly string[]): Finding[] {
     if (sub.startsWith('credential')) return [finding('git.credentials', 'L2', { s: sub })];
     return [rewrite(sub, '')];
   }
-  if (!READ.has(sub) && !WRITE.has(sub)) {
+  if (!GIT_READ_SUBCOMMANDS.has(sub) && !WRITE.has(sub)) {
     return [finding('git.unknown', 'L2', { s: sub }, { allowable: true })];
   }
 
@@ -161,6 +168,6 @@ function judgeSubcommand(sub: string, rawRest: readonly string[]): Finding[] {
     rewrite: (a) => rewrite(sub, a),
   };
   const rule = Object.prototype.hasOwnProperty.call(SUBCOMMANDS, sub) ? SUBCOMMANDS[sub] : undefined;
-  return [...out, ...[rule ? rule(rest, v) : READ.has(sub) ? v.read() : v.write()].flat()];
+  return [...out, ...[rule ? rule(rest, v) : GIT_READ_SUBCOMMANDS.has(sub) ? v.read() : v.write()].flat()];
 }
 

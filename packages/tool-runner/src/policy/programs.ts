@@ -6,12 +6,14 @@ import { judgeOptions } from './options';
 import { CONTROL_RE, isHarmlessDevice, isOutsideWorkspace, normalisePathArg, secretFindings, slothtoolHomeFindings, writeTargetFindings } from './paths';
 import { INVISIBLE_RE, resolveProgram } from './resolve-program';
 import { judgeAwk, judgeSed } from './sed-awk';
+import { judgeDocker } from './programs/docker';
+import { slothtoolSelfConfig } from './self-config';
 import { execArg, MAX_WRAP_DEPTH, readOnly, writeArg, writeFile, type Handler } from './programs/common';
 import { INTERPRETERS, judgeInterpreter } from './programs/interpreters';
 import { ESCALATION, judgeEnv, judgeEscalation, judgeWrapper, WRAPPERS } from './programs/wrappers';
 import { judgeArchiver, judgeDd, judgeFd, judgeFind, judgeKill, judgePerm, judgePositionalOut, judgeRg, judgeRm, judgeSort, judgeTar, judgeTree, judgeWriter } from './programs/files';
 import { INSTALLERS, PROJECT_CODE_ALWAYS, judgeInstaller, judgeNpm, judgeNpx, judgeProjectTool, judgeTsc, npmSecretOutput, PROJECT_TOOLS } from './programs/package-managers';
-import { judgeBusybox, judgeCurl, judgeDate, judgeDocker, judgeGh, judgeHostname, judgeKubectl, judgeMan, judgeNetworkTool, judgeRsync, judgeSimpleMode, judgeSystemctl } from './programs/network-system';
+import { judgeBusybox, judgeCurl, judgeDate, judgeGh, judgeHostname, judgeKubectl, judgeMan, judgeNetworkTool, judgeRsync, judgeSimpleMode, judgeSystemctl } from './programs/network-system';
 
 export { npmSecretOutput };
 
@@ -83,8 +85,9 @@ TABLE.set('env', judgeEnv);
 TABLE.set('slothtool', (args, name) => {
   const [sub, alias] = operands(args);
   if (sub === 'ai' || (sub === 'run' && alias === 'ai')) return [finding('plugin.self', 'L2')];
-  if (sub === undefined || sub === 'list' || sub === 'ls') return [readOnly(`${name} ${sub ?? ''}`.trim())];
-  if (['install', 'uninstall', 'update', 'remove'].includes(sub)) return [finding('install', 'L1', { p: name, s: sub })];
+  const own = slothtoolSelfConfig(args);
+  if (own) return [own];
+  if (sub === undefined || sub === 'list' || sub === 'ls' || (sub === 'config' && operands(args).length === 1)) return [readOnly(`${name} ${sub ?? ''}`.trim())];
   return [finding('plugin.run', 'L1', { p: sub === 'run' ? (alias ?? '') : sub })];
 });
 TABLE.set('ip', (args, name) => {

@@ -1,13 +1,18 @@
 import * as path from 'path';
 import { z } from 'zod';
-import { finding, type JudgeCtx } from '../policy/finding';
+import { finding, type Finding, type JudgeCtx } from '../policy/finding';
+import type { PathLinks } from '../policy/links';
 import type { ExecStep } from '../types';
 import { argList, commandLine, cwdField, RequiresSchema, touches } from './common';
-import type { AssessContext, Assessment, ToolDefinition } from './types';
+import type { AssessContext, Assessment, JudgeEnv, ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
 const modPrograms = lazy(() => require('../policy/programs') as typeof import('../policy/programs'));
 const modPaths = lazy(() => require('../policy/paths') as typeof import('../policy/paths'));
+const modLinks = lazy(() => require('../policy/links') as typeof import('../policy/links'));
+const modPathLinks = lazy(() => require('./path-links') as typeof import('./path-links'));
+const modWorkspacePrograms = lazy(() => require('../policy/workspace-programs') as typeof import('../policy/workspace-programs'));
+const modWorkspaceProgramFacts = lazy(() => require('./workspace-program-facts') as typeof import('./workspace-program-facts'));
 const modExecTool = lazy(() => require('../tools/exec-tool') as typeof import('../tools/exec-tool'));
 
 /** Programs whose first operand is a subcommand: the approval key is `program subcommand`. */
@@ -45,6 +50,28 @@ export function programWords<S extends { program: string; args?: string[] }>(): 
 }
 
 /**
+ * The command judged again with every word that leads through a link replaced by its real
+ * target (only what that adds above L0), the links that leave the workspace, and a step folder
+ * that leads out of it.
+ */
+function judgeLinkTargets(program: string, args: readonly string[], links: PathLinks, jctx: JudgeCtx): Finding[] {
+  const { linkedArgs, linkEscapeFindings, cwdEscapeFindings } = modLinks();
+  const out = [...linkEscapeFindings(links), ...cwdEscapeFindings(program, links)];
+  const real = linkedArgs(args, links);
+  if (real) out.push(...modPrograms().judgeCommand(program, real, jctx).filter((f) => f.level !== 'L0'));
+  return out;
+}
+
+/** Live facts for judging a command: where its words and folder lead, and workspace files that name programs. */
+export function commandContext(program: string, args: readonly string[], stepCwd: string | null | undefined, env: JudgeEnv): Partial<AssessContext> {
+  const { session } = env;
+  const runCwd = typeof stepCwd === 'string' && stepCwd ? stepCwd : '.';
+  const links = modPathLinks().gatherLinks(args, runCwd, session);
+  const workspacePrograms = modWorkspaceProgramFacts().gatherWorkspacePrograms(program, args, session.resolve(runCwd).real, session.workspace);
+  return { workspace: session.workspace, slothtoolHome: session.slothtoolHome, links, ...(workspacePrograms ? { workspacePrograms } : {}) };
+}
+
+/**
  * Judge a command (exec and proc.start): the program table with its arguments, and a step cwd
  * outside the workspace like `git -C` there.
  */
@@ -54,6 +81,8 @@ export function assessCommand(program: string, args: readonly string[], stepCwd:
   const cwd = typeof stepCwd === 'string' && stepCwd ? path.resolve(ctx.cwd ?? '/', stepCwd) : ctx.cwd;
   const jctx: JudgeCtx = { cwd: ctx.workspace ?? ctx.cwd ?? cwd, ...(cwd && cwd !== ctx.cwd ? { runCwd: cwd } : {}), home: ctx.home, slothtoolHome: ctx.slothtoolHome, policy: ctx.policy, depth: 0 };
   const findings = judgeCommand(program, [...args], jctx);
+  if (ctx.links) findings.push(...judgeLinkTargets(program, args, ctx.links, jctx));
+  if (ctx.workspacePrograms) findings.push(...modWorkspacePrograms().workspaceProgramFindings(program, args, ctx.workspacePrograms));
   if (cwd && cwd !== ctx.cwd) findings.push(...secretFindings([cwd]));
   // A step that runs in another folder is judged like `git -C` there: asked.
   const workspace = ctx.workspace ?? ctx.cwd;
@@ -89,6 +118,7 @@ export const execTool: ToolDefinition<ExecStep> = {
   sandboxed: true,
   words: programWords<ExecStep>(),
   permission: { arg: 'words', subject: (s) => ({ kind: 'command', words: [s.program, ...(s.args ?? [])] }) },
+  judgeContext: (s, env) => commandContext(s.program, s.args ?? [], s.cwd, env),
   assess: (s, ctx) => assessCommand(s.program, s.args ?? [], s.cwd, ctx),
   approvalKey: (s) => commandKey(s.program, s.args ?? []),
   digest: (s) => commandLine(s.program, s.args ?? []),

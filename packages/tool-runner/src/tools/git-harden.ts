@@ -1,7 +1,8 @@
 /**
  * A repository is untrusted input: its `.git/config` and `.gitattributes` can name programs that
  * everyday read-only git commands run (an external diff, textconv and clean/smudge filters, the
- * fsmonitor, the pager, hooks, a signature program). Every git command the model asks for runs
+ * fsmonitor, the pager, hooks, signature programs, archive compressors, transports reached by
+ * lazy fetch). The keys are listed, with what reaches them, in policy/workspace-programs.ts. Every git command the model asks for runs
  * with those switched off on its own command line and environment; what was switched off is
  * reported with the result.
  */
@@ -14,14 +15,27 @@ const DIFF_FAMILY = new Set(['diff', 'log', 'show', 'whatchanged', 'diff-tree', 
 /** Subcommands that take --no-textconv only. */
 const TEXTCONV_ONLY = new Set(['blame', 'annotate', 'grep']);
 
-/** Config set for every git command the model runs (command scope: it wins over the repository's). */
-const FIXED_CONFIG: Array<[string, string]> = [
-  ['core.fsmonitor', 'false'],
-  ['core.pager', 'cat'],
-  ['core.hooksPath', '/dev/null'],
-  ['log.showSignature', 'false'],
-  ['diff.external', ''],
-];
+/** The command-scope overrides of the workspace-programs table (policy/workspace-programs.ts) for git. */
+function tableOverrides(scope: 'all' | 'read'): Array<[string, string]> {
+  const { GIT_PROGRAM_KEYS } = require('../policy/workspace-programs') as typeof import('../policy/workspace-programs');
+  const out: Array<[string, string]> = [];
+  for (const row of GIT_PROGRAM_KEYS) {
+    for (const off of row.off) if (off.kind === 'git-config' && off.for === scope && !off.key.includes('<')) out.push([off.key, off.value]);
+  }
+  return out;
+}
+
+/**
+ * Subcommands that only read (git.ts READ, and archive without --remote): they get the 'read'
+ * overrides too. Those switch off what a read may reach but the user's own signing and
+ * transports need (gpg programs, every transport protocol, lazy fetch), so the subcommands that
+ * sign or fetch (all asked first) keep the user's settings.
+ */
+function readsOnly(name: string, args: readonly string[]): boolean {
+  const { GIT_READ_SUBCOMMANDS } = require('../policy/git') as typeof import('../policy/git');
+  if (name === 'archive') return !args.some((a) => a.startsWith('--remote'));
+  return GIT_READ_SUBCOMMANDS.has(name) && name !== 'request-pull';
+}
 
 export interface GitHardening {
   args: string[];
@@ -98,14 +112,21 @@ export function hardenGit(args: readonly string[], drivers: readonly string[]): 
     out.splice(insertAt, 0, '--no-textconv');
     notes.push('--no-textconv');
   }
-  const config: Array<[string, string]> = [...FIXED_CONFIG];
+  const config: Array<[string, string]> = tableOverrides('all');
+  const extraEnv: Record<string, string> = {};
+  if (name && readsOnly(name, out.slice(sub + 1))) {
+    config.push(...tableOverrides('read'), [`pager.${name}`, 'false']);
+    // A partial clone fetches missing objects on demand, through whatever transport the repository names.
+    extraEnv.GIT_NO_LAZY_FETCH = '1';
+    notes.push('gpg.*.program', 'protocol.allow=never', 'GIT_NO_LAZY_FETCH=1');
+  }
   for (const d of drivers) {
     for (const key of ['clean', 'smudge', 'process']) config.push([`filter.${d}.${key}`, '']);
     config.push([`filter.${d}.required`, 'false']);
     notes.push(`filter.${d}.*`);
   }
   notes.push('core.hooksPath=/dev/null', 'core.fsmonitor=false', 'log.showSignature=false');
-  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(config.length) };
+  const env: Record<string, string> = { ...extraEnv, GIT_CONFIG_COUNT: String(config.length) };
   config.forEach(([k, v], i) => {
     env[`GIT_CONFIG_KEY_${i}`] = k;
     env[`GIT_CONFIG_VALUE_${i}`] = v;

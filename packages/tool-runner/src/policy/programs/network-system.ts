@@ -38,7 +38,8 @@ export function judgeHostname(args: readonly string[], name: string): Finding[] 
 }
 
 export function judgeMan(args: readonly string[], name: string): Finding[] {
-  const bad = args.find((a) => ['-P', '-H', '-X', '-l', '-Z', '-T'].includes(a) || ['--pager', '--html', '--gxditview', '--local-file', '--troff-device', '--preprocessor'].some((n) => isLong(a, n)) || /^-[a-zA-Z]*[PHp]/.test(a));
+  // -C names a man-db configuration file, which names the pager and the preprocessors it runs.
+  const bad = args.find((a) => ['-P', '-H', '-X', '-l', '-Z', '-T', '-C'].includes(a) || ['--pager', '--html', '--gxditview', '--local-file', '--troff-device', '--preprocessor', '--config-file'].some((n) => isLong(a, n)) || /^-[a-zA-Z]*[PHpC]/.test(a));
   return bad ? [execArg(name, bad)] : [readOnly(name)];
 }
 
@@ -54,17 +55,6 @@ export function judgeSimpleMode(readFlags: string[], execFlags: string[] = []): 
     if (e) return [execArg(name, e)];
     return args.some((a) => readFlags.includes(a)) ? [readOnly(name)] : [writeFile(name)];
   };
-}
-
-export function judgeDocker(args: readonly string[], name: string): Finding[] {
-  const sub = operands(args, ['-H', '--host', '--context', '-c', '--config', '-l', '--log-level'])[0] ?? '';
-  if (isInfoOnly(args) || ['ps', 'images', 'version', 'info', 'inspect', 'logs', 'top', 'stats-none', 'port', 'diff', 'history', 'search'].includes(sub)) return [readOnly(`${name} ${sub}`.trim())];
-  const priv = args.find((a) => a === '--privileged' || a.startsWith('--pid=host') || a.startsWith('--net=host') || a.startsWith('--network=host') || a.startsWith('--cap-add') || /^\/(:|$)/.test(a) || /^\/:/.test(a) || a.startsWith('--volume=/:') || a.startsWith('-v/:') || a === '--security-opt');
-  const sock = args.find((a) => a.includes('docker.sock') || a.includes('podman.sock'));
-  if (priv || sock) return [finding('escalation', 'L2', { p: `${name} ${priv ?? sock}` })];
-  const vIdx = args.findIndex((a, i) => (a === '-v' || a === '--volume') && /^\/(:|$)|^\/(etc|root|var\/run\/docker\.sock)/.test(args[i + 1] ?? ''));
-  if (vIdx >= 0) return [finding('escalation', 'L2', { p: `${name} ${args[vIdx]} ${args[vIdx + 1]}` })];
-  return [finding('project.script', 'L1', { p: name, s: sub })];
 }
 
 export function judgeKubectl(args: readonly string[], name: string): Finding[] {
