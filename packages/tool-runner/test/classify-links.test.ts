@@ -1,0 +1,135 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { createToolRunner, type Step } from '../src';
+import { resolvePath } from '../src/workspace';
+import { tempWorld } from './tools-session';
+
+// Judge the target, not the spelling: a workspace can ship links. Every path a step names is
+// resolved through them (real symlinks in a temp workspace, a temp HOME) before it is judged.
+
+let world: Awaited<ReturnType<typeof tempWorld>>;
+let runner: ReturnType<typeof createToolRunner>;
+
+beforeAll(async () => {
+  world = await tempWorld();
+  const { ws, home, outside } = world;
+  fs.mkdirSync(path.join(ws, '.git', 'hooks'), { recursive: true });
+  fs.mkdirSync(path.join(ws, 'build'));
+  fs.mkdirSync(path.join(ws, 'docs'));
+  fs.mkdirSync(path.join(home, '.codex'));
+  fs.writeFileSync(path.join(home, '.codex', 'auth.json'), '{"token":"x"}');
+  fs.writeFileSync(path.join(home, '.bash_history'), 'export TOKEN=x\n');
+  fs.writeFileSync(path.join(outside, 'secret.txt'), 'x');
+  fs.writeFileSync(path.join(ws, 'x'), 'x');
+  fs.writeFileSync(path.join(ws, 'build', 'plain.txt'), 'x');
+  // build/out -> $HOME
+  fs.symlinkSync(home, path.join(ws, 'build', 'out'));
+  // docs/notes.txt -> ~/.bash_history
+  fs.symlinkSync(path.join(home, '.bash_history'), path.join(ws, 'docs', 'notes.txt'));
+  // hooks -> .git/hooks (relative, inside the workspace)
+  fs.symlinkSync('.git/hooks', path.join(ws, 'hooks'));
+  // a relative chain a -> b -> c -> ../outside
+  fs.symlinkSync('b', path.join(ws, 'a'));
+  fs.symlinkSync('c', path.join(ws, 'b'));
+  fs.symlinkSync('../outside', path.join(ws, 'c'));
+  // dangling links: to a start-up file that does not exist yet, and to a new file outside
+  fs.symlinkSync(path.join(home, '.bashrc'), path.join(ws, 'rc'));
+  fs.symlinkSync(path.join(outside, 'new.txt'), path.join(ws, 'new.txt'));
+  // cfg -> the SlothTool home
+  fs.mkdirSync(path.join(home, '.slothtool', 'plugin-configs'), { recursive: true });
+  fs.symlinkSync(path.join(home, '.slothtool', 'plugin-configs'), path.join(ws, 'cfg'));
+  // links that stay inside: node_modules/.bin/tool -> ../pkg/bin.js
+  fs.mkdirSync(path.join(ws, 'node_modules', '.bin'), { recursive: true });
+  fs.mkdirSync(path.join(ws, 'node_modules', 'pkg'));
+  fs.writeFileSync(path.join(ws, 'node_modules', 'pkg', 'bin.js'), 'x');
+  fs.symlinkSync('../pkg/bin.js', path.join(ws, 'node_modules', '.bin', 'tool'));
+  runner = createToolRunner({
+    cwd: ws,
+    workspace: ws,
+    lang: 'en',
+    env: { PATH: process.env.PATH, HOME: home, SLOTHTOOL_HOME: path.join(home, '.slothtool') },
+    sandbox: 'off',
+  });
+});
+afterAll(() => world.cleanup());
+
+const ex = (line: string, cwd?: string): Step => {
+  const [program, ...args] = line.split(' ');
+  return { tool: 'exec', program, args, ...(cwd ? { cwd } : {}) };
+};
+const judged = (step: Step) => {
+  const d = runner.judge(step);
+  return { level: d.level, ids: d.rules.map((r) => r.id) };
+};
+
+describe('a link that leaves the workspace is outside', () => {
+  test.each([
+    ['cat build/out/.codex/auth.json'],
+    ['grep -r TOKEN build/out/'],
+    ['rg TOKEN build/out'],
+    ['cat a/secret.txt'], // relative chain a -> b -> c -> ../outside
+    ['cat build/out/../x'], // `..` after a link goes up from where the link leads
+    ['grep --file=build/out/.codex/auth.json x'],
+    ['head -5 build/out/.bash_history'],
+  ])('exec %s is asked, never run at L0', (line) => {
+    const j = judged(ex(line));
+    expect(j.level).not.toBe('L0');
+    expect(j.ids).toEqual(expect.arrayContaining(['fs.symlink_escape']));
+  });
+
+  test('proc.start judges the same way', () => {
+    const j = judged({ tool: 'proc.start', program: 'cat', args: ['build/out/.codex/auth.json'] } as Step);
+    expect(j.level).not.toBe('L0');
+  });
+
+  test('a step folder that is a link out of the workspace runs outside it', () => {
+    expect(judged(ex('ls', 'build/out'))).toMatchObject({ level: 'L1', ids: expect.arrayContaining(['cwd.outside']) });
+  });
+
+  test('fs.read through a link to a new file outside is asked; a dangling link to a start-up file is refused for writes', () => {
+    expect(judged({ tool: 'fs.read', path: 'new.txt' } as Step).level).toBe('L1');
+    expect(judged({ tool: 'fs.write', path: 'rc', content: 'x' } as Step)).toMatchObject({ level: 'L2', ids: expect.arrayContaining(['write.persistence']) });
+    expect(judged(ex('cp x rc'))).toMatchObject({ level: 'L2', ids: expect.arrayContaining(['write.persistence']) });
+  });
+});
+
+describe('a link into a secret store or .git/hooks is judged as what the target is', () => {
+  test.each([
+    [ex('cat docs/notes.txt'), 'L1', 'secret.read'],
+    [{ tool: 'fs.read', path: 'docs/notes.txt' } as Step, 'L2', 'fs.secret_outside'],
+    [ex('cp x hooks/pre-commit'), 'L2', 'write.persistence'],
+    [ex('sort -o hooks/pre-commit x'), 'L2', 'write.persistence'],
+    [{ tool: 'fs.write', path: 'hooks/pre-commit', content: '#!/bin/sh\n' } as Step, 'L2', 'write.persistence'],
+    [{ tool: 'proc.start', program: 'cp', args: ['x', 'hooks/post-checkout'] } as Step, 'L2', 'write.persistence'],
+    [{ tool: 'config.json_patch', file: 'cfg/llm-base.json', patch: [{ op: 'replace', path: '/a', value: 1 }] } as Step, 'L2', 'write.slothtool'],
+    [ex('cat cfg/llm-base.json'), 'L2', 'secret.slothtool'],
+  ])('%j → %s (%s)', (step, level, id) => {
+    expect(judged(step)).toMatchObject({ level, ids: expect.arrayContaining([id]) });
+  });
+});
+
+describe('links that stay inside the workspace change nothing', () => {
+  test.each([['cat node_modules/.bin/tool'], ['cat build/plain.txt'], ['ls -la node_modules/.bin'], ['grep -rn x node_modules/.bin/tool']])('%s → L0', (line) => {
+    expect(judged(ex(line)).level).toBe('L0');
+  });
+});
+
+describe('resolvePath walks links the way the kernel does', () => {
+  test('a dangling link leads to its target', () => {
+    const r = resolvePath('rc', world.ws, { home: world.home });
+    expect(r).toMatchObject({ exists: false, real: path.join(world.home, '.bashrc') });
+  });
+  test('`..` after a link is taken from the link target', () => {
+    const r = resolvePath('build/out/../x', world.ws, { home: world.home });
+    expect(r.real).toBe(path.join(path.dirname(world.home), 'x'));
+    expect(r.abs).toBe(path.join(world.ws, 'build', 'x'));
+  });
+  test('a relative chain ends where the last link points', () => {
+    expect(resolvePath('a/secret.txt', world.ws).real).toBe(path.join(world.outside, 'secret.txt'));
+  });
+  test('a link loop ends without throwing', () => {
+    const loop = path.join(world.root, 'loop');
+    fs.symlinkSync('loop', loop);
+    expect(resolvePath(loop, world.ws).exists).toBe(false);
+  });
+});
