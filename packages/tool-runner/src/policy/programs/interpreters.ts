@@ -59,7 +59,7 @@ export function judgeInterpreter(args: readonly string[], name: string): Finding
         if (['list', 'show', 'freeze', 'check', '--version'].includes(sub)) {
           // The working folder is first on sys.path for -m: `./pip/__main__.py` would run. -P
           // (3.11+) or -I keeps it off; without one it is workspace code.
-          const safePath = args.slice(0, i).some((f) => /^-[A-Za-z]*[PI]/.test(f) && !f.startsWith('--'));
+          const safePath = args.slice(0, i + 1).some((f) => /^-[A-Za-z]/.test(f) && /[PI]/.test(f.slice(1, f.includes('m') ? f.indexOf('m') : undefined)));
           if (safePath) return [readOnly(`${name} -m pip ${sub}`)];
           return [finding('workspace.python_path', 'L1', { p: `${name} -m pip ${sub}`, m: 'pip' })];
         }
