@@ -26,6 +26,10 @@ beforeAll(async () => {
   fs.symlinkSync(home, path.join(ws, 'build', 'out'));
   // docs/notes.txt -> ~/.bash_history
   fs.symlinkSync(path.join(home, '.bash_history'), path.join(ws, 'docs', 'notes.txt'));
+  // docs/key.txt -> ~/.ssh/id_ed25519
+  fs.mkdirSync(path.join(home, '.ssh'));
+  fs.writeFileSync(path.join(home, '.ssh', 'id_ed25519'), 'k');
+  fs.symlinkSync(path.join(home, '.ssh', 'id_ed25519'), path.join(ws, 'docs', 'key.txt'));
   // hooks -> .git/hooks (relative, inside the workspace)
   fs.symlinkSync('.git/hooks', path.join(ws, 'hooks'));
   // a relative chain a -> b -> c -> ../outside
@@ -49,6 +53,7 @@ beforeAll(async () => {
     lang: 'en',
     env: { PATH: process.env.PATH, HOME: home, SLOTHTOOL_HOME: path.join(home, '.slothtool') },
     sandbox: 'off',
+    registry: { plugins: { loc: { name: '@holic512/plugin-loc', version: '1.0.0', bin: path.join(outside, 'loc.js') } } } as never,
   });
 });
 afterAll(() => world.cleanup());
@@ -103,6 +108,9 @@ describe('a link into a secret store or .git/hooks is judged as what the target 
     [{ tool: 'proc.start', program: 'cp', args: ['x', 'hooks/post-checkout'] } as Step, 'L2', 'write.persistence'],
     [{ tool: 'config.json_patch', file: 'cfg/llm-base.json', patch: [{ op: 'replace', path: '/a', value: 1 }] } as Step, 'L2', 'write.slothtool'],
     [ex('cat cfg/llm-base.json'), 'L2', 'secret.slothtool'],
+    [{ tool: 'plugin.run', plugin: 'loc', args: ['cfg'] } as Step, 'L2', 'secret.slothtool'],
+    [{ tool: 'plugin.run', plugin: 'loc', args: ['docs/key.txt'] } as Step, 'L2', 'secret.private_key'],
+    [ex('cat docs/key.txt'), 'L2', 'secret.private_key'],
   ])('%j → %s (%s)', (step, level, id) => {
     expect(judged(step)).toMatchObject({ level, ids: expect.arrayContaining([id]) });
   });

@@ -97,6 +97,8 @@ describe('host mounts and privileged containers are L2 with the reason', () => {
     ['docker run -v /var/run/docker.sock:/var/run/docker.sock alpine', 'container.host_mount', /socket/],
     ['docker run -v /run/docker.sock:/s alpine', 'container.host_mount', /socket/],
     ['docker run -v /etc:/e alpine', 'container.host_mount', /system folder/],
+    ['docker run -v /run:/r alpine', 'container.host_mount', /socket/],
+    ['docker run -v /var/run:/r alpine', 'container.host_mount', /socket/],
     ['docker create -v /:/h alpine', 'container.host_mount', /host's root/],
     ['docker container run -v /:/h alpine', 'container.host_mount', /host's root/],
     ['podman run -v /:/h alpine', 'container.host_mount', /host's root/],

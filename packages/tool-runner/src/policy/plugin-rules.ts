@@ -1,6 +1,7 @@
 import type { ClassifyContext, PluginRunStep, Policy } from '../types';
-import { finding, type Finding } from './finding';
-import { secretFindings } from './paths';
+import { finding, type Finding, type JudgeCtx } from './finding';
+import { linkedArgs, linkEscapeFindings, type PathLinks } from './links';
+import { normalisePathArg, secretFindings, slothtoolHomeFindings } from './paths';
 import { INVISIBLE_RE } from './resolve-program';
 import { LLM_BASE_PACKAGE, llmBaseConfigWrite, selfConfig } from './self-config';
 
@@ -27,4 +28,12 @@ export function pluginFindings(step: PluginRunStep, policy: Policy, ctx: Classif
   if (step.args.length === 1 && PLUGIN_INFO_ARGS.has(step.args[0])) return [...out, finding('plugin.info', 'L0', { p: alias, a: step.args[0] })];
   if (policy.trustedPlugins?.includes(alias)) return [...out, finding('plugin.trusted', 'L0', { p: alias })];
   return [...out, finding('plugin.run', 'L1', { p: alias })];
+}
+
+/** plugin.run arguments that lead through a link: judged by their real targets (secret stores, SlothTool's own files, leaving the workspace). */
+export function linkedPluginFindings(args: readonly string[], links: PathLinks, ctx: JudgeCtx): Finding[] {
+  const real = linkedArgs(args, links);
+  if (!real) return [];
+  const paths = real.map((a) => normalisePathArg(a, ctx)).filter((p): p is string => p !== undefined);
+  return [...linkEscapeFindings(links), ...secretFindings(real), ...slothtoolHomeFindings(paths, ctx, false)];
 }

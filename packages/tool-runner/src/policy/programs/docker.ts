@@ -25,6 +25,9 @@ const BOOL_SHORT = new Set(['d', 'i', 't', 'P', 'q']);
 /** Namespace options whose value `host` shares the host's. */
 const HOST_NAMESPACES = new Set(['--pid', '--network', '--net', '--ipc', '--uts', '--userns', '--cgroupns']);
 
+/** Where container engines listen (rootless podman's is below /run/user). */
+const ENGINE_SOCKETS = ['/var/run/docker.sock', '/run/docker.sock', '/run/podman/podman.sock', '/var/run/podman/podman.sock', '/run/containerd/containerd.sock', '/run/user/'];
+
 const READ_SUBS = new Set(['ps', 'images', 'version', 'info', 'inspect', 'logs', 'top', 'port', 'diff', 'history', 'search']);
 
 /** One option of a run/create/exec command line: its name and value. */
@@ -84,6 +87,8 @@ function hostMountReason(src: string, ctx: JudgeCtx): string | undefined {
   if (!p.startsWith('/')) p = path.posix.join(ctx.runCwd ?? ctx.cwd ?? '/', p);
   p = path.posix.normalize(p).replace(/(.)\/+$/, '$1');
   if (p === '/') return 'root';
+  // A folder holding the engine's socket hands it over too (`-v /run:/r`, `-v /var:/v`).
+  if (ENGINE_SOCKETS.some((sock) => sock.startsWith(p + '/'))) return 'socket';
   if (ctx.home) {
     const home = path.posix.normalize(ctx.home).replace(/(.)\/+$/, '$1');
     if (p === home || home.startsWith(p + '/')) return 'home';
