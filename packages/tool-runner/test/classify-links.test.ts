@@ -141,3 +141,34 @@ describe('resolvePath walks links the way the kernel does', () => {
     expect(resolvePath(loop, world.ws).exists).toBe(false);
   });
 });
+
+describe('everyday read-only commands judged by a runner (links gathered) stay L0', () => {
+  const rows = [
+    'git status', 'git log --oneline -20', 'git diff --stat', 'git show HEAD:README.md', 'git grep -n TODO', 'git ls-files', 'git blame -L 1,2 README.md',
+    'ls -la', 'ls -lah src', 'cat README.md', 'head -n 20 src/a.ts', 'tail -5 src/a.ts', 'wc -l src/a.ts', 'rg -n TODO src', 'grep -rn foo src',
+    'find . -name *.ts -type f', 'jq .name package.json', 'tree -L 2', 'du -sh src', 'sort src/a.ts', 'diff -u README.md src/a.ts', 'stat src/a.ts',
+    'file src/a.ts', 'realpath src', 'npm ls', 'pip list', 'node --version', 'cat node_modules/.bin/tool', 'ls node_modules/.bin',
+    'python3 -P -m pip list', 'cargo version', 'man -k printf', 'git help -a',
+  ];
+  let repoRunner: ReturnType<typeof createToolRunner>;
+  beforeAll(() => {
+    const dir = path.join(world.root, 'everyday');
+    fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
+    fs.mkdirSync(path.join(dir, '.git'));
+    fs.writeFileSync(path.join(dir, 'README.md'), '# x\n');
+    fs.writeFileSync(path.join(dir, 'package.json'), '{"name":"x"}');
+    fs.writeFileSync(path.join(dir, 'src', 'a.ts'), 'export {};\n');
+    fs.mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'node_modules', 'pkg'));
+    fs.writeFileSync(path.join(dir, 'node_modules', 'pkg', 'bin.js'), 'x');
+    fs.symlinkSync('../pkg/bin.js', path.join(dir, 'node_modules', '.bin', 'tool'));
+    repoRunner = createToolRunner({ cwd: path.join(dir, 'src'), workspace: dir, lang: 'en', sandbox: 'off', env: { PATH: process.env.PATH, HOME: world.home } });
+  });
+  test('at most 5% are asked (here: none)', () => {
+    const asked = rows.filter((line) => {
+      const [program, ...args] = line.split(' ');
+      return repoRunner.judge({ tool: 'exec', program, args, cwd: path.join(world.root, 'everyday') } as Step).level !== 'L0';
+    });
+    expect(asked).toEqual([]);
+  });
+});
