@@ -98,6 +98,16 @@ function physicalPath(raw: string, pfs: Required<PathFs>): { real: string; exist
   return { real: cur, exists: true };
 }
 
+/** What an existing path is; 'other' when stat fails after it was found (a race, a link cycle). */
+function kindOf(real: string, pfs: PathFs): ResolvedPath['kind'] {
+  try {
+    const st = pfs.statSync(real);
+    return st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other';
+  } catch {
+    return 'other';
+  }
+}
+
 /**
  * Resolve a path the way the file system will see it. Never throws: a path whose parents
  * cannot be read resolves lexically.
@@ -108,14 +118,7 @@ export function resolvePath(p: string, cwd: string, dirs: HomeDirs = {}, pfs: Pa
   if (pfs.lstatSync && pfs.readlinkSync && path.sep === '/') {
     const { real, exists } = physicalPath(raw, pfs as Required<PathFs>);
     if (!exists) return { input: p, abs, real, exists: false };
-    let kind: ResolvedPath['kind'] = 'other';
-    try {
-      const st = pfs.statSync(real);
-      kind = st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other';
-    } catch {
-      // A link cycle or a race: it is there, but not a plain file or folder.
-    }
-    return { input: p, abs, real, exists: true, kind };
+    return { input: p, abs, real, exists: true, kind: kindOf(real, pfs) };
   }
   let existing = abs;
   const rest: string[] = [];
@@ -124,14 +127,7 @@ export function resolvePath(p: string, cwd: string, dirs: HomeDirs = {}, pfs: Pa
       const real = pfs.realpathSync(existing);
       const full = rest.length ? path.join(real, ...rest.reverse()) : real;
       if (rest.length) return { input: p, abs, real: full, exists: false };
-      let kind: ResolvedPath['kind'] = 'other';
-      try {
-        const st = pfs.statSync(real);
-        kind = st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other';
-      } catch {
-        // realpath succeeded, stat failed (a race): report it as something else.
-      }
-      return { input: p, abs, real, exists: true, kind };
+      return { input: p, abs, real, exists: true, kind: kindOf(real, pfs) };
     } catch {
       const parent = path.dirname(existing);
       if (parent === existing) return { input: p, abs, real: abs, exists: false };
