@@ -75,6 +75,7 @@ describe('a link that leaves the workspace is outside', () => {
     ['cat a/secret.txt'], // relative chain a -> b -> c -> ../outside
     ['cat build/out/../x'], // `..` after a link goes up from where the link leads
     ['grep --file=build/out/.codex/auth.json x'],
+    ['grep -fbuild/out/.codex/auth.json x'],
     ['head -5 build/out/.bash_history'],
   ])('exec %s is asked, never run at L0', (line) => {
     const j = judged(ex(line));

@@ -32,6 +32,16 @@ describe('python: the working folder is first on sys.path for -m', () => {
   });
 });
 
+describe('kubectl: a kubeconfig names a credential program', () => {
+  test.each([
+    ['kubectl get pods --kubeconfig=./kc.yaml', 'L1'],
+    ['kubectl --kubeconfig kc.yaml get pods', 'L1'],
+    ['kubectl get pods', 'L0'],
+  ])('%s → %s', (line, level) => {
+    expect(judge(line).level).toBe(level);
+  });
+});
+
 describe('man: a configuration file names the pager and preprocessors', () => {
   test.each([
     ['man -C evil.conf ls', 'L2'],

@@ -14,6 +14,10 @@ export const RULE_MESSAGES: Record<string, { zh: string; en: string; hintZh?: st
     zh: '`{p}` 会运行工作区的 `{f}` 按路径指定的工具链（仓库里的程序）',
     en: '`{p}` runs the toolchain that `{f}` in the workspace names by a path (a program from the repository)',
   },
+  'workspace.kubeconfig': {
+    zh: '`{p} {a}`：kubeconfig 的 users[].user.exec 会运行它指定的凭据程序',
+    en: '`{p} {a}`: a kubeconfig runs the credential program its users[].user.exec names',
+  },
   'self.config': {
     zh: '`{a}` 会修改 SlothTool 自己的配置（插件、设置或模型配置及其 API 密钥）',
     en: "`{a}` changes SlothTool's own configuration (plugins, settings, or profiles with their API keys)",

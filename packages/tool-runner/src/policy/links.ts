@@ -22,6 +22,8 @@ export interface PathLinks {
 export function pathParts(arg: string): string[] {
   const out: string[] = [];
   if (!arg.startsWith('-')) out.push(arg.startsWith('@') ? arg.slice(1) : arg);
+  // A short option with its value attached (`-fbuild/out/x`, `-o/tmp/x`): a value with a slash may be a path.
+  else if (!arg.startsWith('--') && arg.length > 2 && arg.includes('/') && !arg.includes('=')) out.push(arg.slice(2));
   const eq = arg.indexOf('=');
   if (eq > 0 && (arg.startsWith('--') || /^[A-Za-z_][A-Za-z0-9_]*$/.test(arg.slice(0, eq)))) out.push(arg.slice(eq + 1));
   return out.filter((p) => p !== '' && p !== '-' && !p.includes('://') && !p.startsWith('~') && !p.startsWith('$'));

@@ -79,6 +79,7 @@ export const OTHER_WORKSPACE_PROGRAMS: WorkspaceProgram[] = [
   { program: 'npm', source: '.npmrc: script-shell, node-options, git, editor, browser; package.json scripts', reach: 'run-script, install, exec, edit, docs (npm ls and --version run none of them)', off: [judged('L1', 'npm run, install, exec, …')] },
   { program: 'make, cmake, ninja, bazel, jest, eslint, …', source: 'Makefile, jest.config.js, eslint.config.js, …', reach: 'every command but --version', off: [judged('L1', 'project.script')] },
   { program: 'pip', source: '$VIRTUAL_ENV/pip.conf (a virtual environment inside the workspace), PIP_CONFIG_FILE', reach: 'index and install settings; `pip config edit` runs an editor; no key names a program for list, show, freeze', off: [judged('L1', 'pip install, pip config edit (install)')] },
+  { program: 'kubectl', source: '--kubeconfig <file>: users[].user.exec.command, auth-provider', reach: 'every command that talks to the cluster', off: [judged('L1', 'kubectl … --kubeconfig <file>')] },
   { program: 'go', source: 'go.mod / go.work `toolchain`', reach: 'go fetches and runs the Go release it names', off: [{ kind: 'env', name: 'GOTOOLCHAIN', value: 'local' }] },
 ];
 

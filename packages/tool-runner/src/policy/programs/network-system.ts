@@ -58,6 +58,9 @@ export function judgeSimpleMode(readFlags: string[], execFlags: string[] = []): 
 }
 
 export function judgeKubectl(args: readonly string[], name: string): Finding[] {
+  // A kubeconfig's `users[].user.exec` runs a credential program: one the command names (a workspace file) is workspace code.
+  const kc = findLong(args, ['--kubeconfig']);
+  if (kc) return [finding('workspace.kubeconfig', 'L1', { p: name, a: kc })];
   const sub = operands(args, ['-n', '--namespace', '--context', '-o', '--output', '-l', '--selector'])[0] ?? '';
   if (isInfoOnly(args) || ['get', 'describe', 'logs', 'version', 'explain', 'api-resources', 'api-versions', 'cluster-info', 'top', 'diff'].includes(sub)) return [readOnly(`${name} ${sub}`.trim())];
   if (sub === 'config' && ['view', 'get-contexts', 'current-context', 'get-clusters'].includes(operands(args)[1] ?? '')) return [readOnly(`${name} config`)];
