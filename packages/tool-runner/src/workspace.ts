@@ -24,14 +24,15 @@ export interface PathFs {
   realpathSync(p: string): string;
   statSync(p: string): { isFile(): boolean; isDirectory(): boolean };
   /** With readlinkSync: links are followed one by one (dangling ones too, `..` after a link as the kernel does). */
-  lstatSync?(p: string): { isSymbolicLink(): boolean };
+  lstatSync?(p: string): { isSymbolicLink(): boolean } | undefined;
   readlinkSync?(p: string): string;
 }
 
 const nodePathFs: PathFs = {
   realpathSync: (p) => fs.realpathSync.native(p),
   statSync: (p) => fs.statSync(p),
-  lstatSync: (p) => fs.lstatSync(p),
+  // No exception for a missing path: most words of a command name no file, and throwing costs.
+  lstatSync: (p) => fs.lstatSync(p, { throwIfNoEntry: false }),
   readlinkSync: (p) => fs.readlinkSync(p, 'utf8'),
 };
 
@@ -63,9 +64,9 @@ const MAX_LINKS = 40;
  * the walk really is (so `out/..` is the parent of out's target), a dangling link still leads to
  * its target. The first missing component ends the walk; the rest is appended.
  */
-function physicalPath(raw: string, pfs: Required<PathFs>): { real: string; exists: boolean } {
+function physicalPath(raw: string, pfs: Required<PathFs>, start = '/'): { real: string; exists: boolean } {
   let todo = raw.split('/').filter((c) => c !== '');
-  let cur = '/';
+  let cur = start;
   let links = 0;
   while (todo.length) {
     const c = todo.shift()!;
@@ -75,12 +76,13 @@ function physicalPath(raw: string, pfs: Required<PathFs>): { real: string; exist
       continue;
     }
     const next = path.join(cur, c);
-    let isLink: boolean;
+    let isLink: boolean | undefined;
     try {
-      isLink = pfs.lstatSync(next).isSymbolicLink();
+      isLink = pfs.lstatSync(next)?.isSymbolicLink();
     } catch {
-      return { real: path.resolve(next, ...todo), exists: false };
+      isLink = undefined;
     }
+    if (isLink === undefined) return { real: path.resolve(next, ...todo), exists: false };
     if (!isLink) {
       cur = next;
       continue;
@@ -135,6 +137,18 @@ export function resolvePath(p: string, cwd: string, dirs: HomeDirs = {}, pfs: Pa
       existing = parent;
     }
   }
+}
+
+/**
+ * {@link resolvePath} of a relative path below a folder already known to be real (the step's
+ * resolved folder): only the path's own components are walked. Absolute paths are walked whole.
+ * Where it leads is all it says (no `kind`).
+ */
+export function resolveBelow(realDir: string, p: string, pfs: PathFs = nodePathFs): ResolvedPath {
+  if (path.isAbsolute(p) || !pfs.lstatSync || !pfs.readlinkSync || path.sep !== '/') return resolvePath(path.isAbsolute(p) ? p : `${realDir}/${p}`, realDir, {}, pfs);
+  const abs = path.resolve(realDir, p);
+  const { real, exists } = physicalPath(p, pfs as Required<PathFs>, realDir);
+  return { input: p, abs, real, exists };
 }
 
 /** Whether `child` is `root` or lies below it (both absolute, already normalised). */

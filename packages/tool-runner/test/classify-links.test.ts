@@ -83,6 +83,12 @@ describe('a link that leaves the workspace is outside', () => {
     expect(j.ids).toEqual(expect.arrayContaining(['fs.symlink_escape']));
   });
 
+  test('padding a command with more words than are resolved does not hide a link: it is asked', () => {
+    const pad = Array.from({ length: 600 }, (_, i) => `f${i}`);
+    const j = judged({ tool: 'exec', program: 'cat', args: [...pad, 'build/out/.codex/auth.json'] } as Step);
+    expect(j).toMatchObject({ level: 'L1', ids: expect.arrayContaining(['path.links_unchecked']) });
+  });
+
   test('proc.start judges the same way', () => {
     const j = judged({ tool: 'proc.start', program: 'cat', args: ['build/out/.codex/auth.json'] } as Step);
     expect(j.level).not.toBe('L0');

@@ -4,6 +4,10 @@ export const RULE_MESSAGES: Record<string, { zh: string; en: string; hintZh?: st
     zh: '`{f}` 经过符号链接指向工作区之外的 `{r}`',
     en: '`{f}` leads through a link to `{r}`, outside the workspace',
   },
+  'path.links_unchecked': {
+    zh: '这一步的路径参数太多：只检查了前 {n} 个经过的链接',
+    en: 'this step names too many paths: only the first {n} were checked for links',
+  },
   'workspace.python_path': {
     zh: '`{p}` 会把工作目录放在 sys.path 最前面：工作区里的 `{m}` 模块或包会代替真正的那个运行',
     en: "`{p}` puts the working folder first on sys.path: a `{m}` module or package in the workspace would run instead of the real one",

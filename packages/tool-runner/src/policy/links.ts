@@ -16,6 +16,8 @@ export interface PathLinks {
   cwd?: { abs: string; real: string };
   /** Words (or the value after `=` / `@` of one) that lead through a link: as written → real target. */
   words: Record<string, { abs: string; real: string }>;
+  /** Set when the step had more path words than are resolved (this many were): the rest were not checked. */
+  unchecked?: number;
 }
 
 /** The parts of an argument that may name a path: the whole word, the value after `--opt=`, `@file`. */
@@ -61,6 +63,11 @@ export function linkEscapeFindings(links: PathLinks): Finding[] {
     out.push(finding('fs.symlink_escape', 'L1', { f: word, r: real }, { msg: 'path.link_escape' }));
   }
   return out;
+}
+
+/** A step with more path words than the runner resolves: where the rest lead is unknown, so it is asked. */
+export function uncheckedFindings(links: PathLinks): Finding[] {
+  return links.unchecked ? [finding('path.links_unchecked', 'L1', { n: String(links.unchecked) })] : [];
 }
 
 /** The step's folder leads outside the workspace through a link. */

@@ -1,6 +1,6 @@
 import type { ClassifyContext, PluginRunStep, Policy } from '../types';
 import { finding, type Finding, type JudgeCtx } from './finding';
-import { linkedArgs, linkEscapeFindings, type PathLinks } from './links';
+import { linkedArgs, linkEscapeFindings, uncheckedFindings, type PathLinks } from './links';
 import { normalisePathArg, secretFindings, slothtoolHomeFindings } from './paths';
 import { INVISIBLE_RE } from './resolve-program';
 import { LLM_BASE_PACKAGE, llmBaseConfigWrite, selfConfig } from './self-config';
@@ -33,7 +33,7 @@ export function pluginFindings(step: PluginRunStep, policy: Policy, ctx: Classif
 /** plugin.run arguments that lead through a link: judged by their real targets (secret stores, SlothTool's own files, leaving the workspace). */
 export function linkedPluginFindings(args: readonly string[], links: PathLinks, ctx: JudgeCtx): Finding[] {
   const real = linkedArgs(args, links);
-  if (!real) return [];
+  if (!real) return uncheckedFindings(links);
   const paths = real.map((a) => normalisePathArg(a, ctx)).filter((p): p is string => p !== undefined);
-  return [...linkEscapeFindings(links), ...secretFindings(real), ...slothtoolHomeFindings(paths, ctx, false)];
+  return [...linkEscapeFindings(links), ...uncheckedFindings(links), ...secretFindings(real), ...slothtoolHomeFindings(paths, ctx, false)];
 }

@@ -55,8 +55,8 @@ export function programWords<S extends { program: string; args?: string[] }>(): 
  * that leads out of it.
  */
 function judgeLinkTargets(program: string, args: readonly string[], links: PathLinks, jctx: JudgeCtx): Finding[] {
-  const { linkedArgs, linkEscapeFindings, cwdEscapeFindings } = modLinks();
-  const out = [...linkEscapeFindings(links), ...cwdEscapeFindings(program, links)];
+  const { linkedArgs, linkEscapeFindings, cwdEscapeFindings, uncheckedFindings } = modLinks();
+  const out = [...linkEscapeFindings(links), ...cwdEscapeFindings(program, links), ...uncheckedFindings(links)];
   const real = linkedArgs(args, links);
   if (real) out.push(...modPrograms().judgeCommand(program, real, jctx).filter((f) => f.level !== 'L0'));
   return out;
@@ -65,9 +65,9 @@ function judgeLinkTargets(program: string, args: readonly string[], links: PathL
 /** Live facts for judging a command: where its words and folder lead, and workspace files that name programs. */
 export function commandContext(program: string, args: readonly string[], stepCwd: string | null | undefined, env: JudgeEnv): Partial<AssessContext> {
   const { session } = env;
-  const runCwd = typeof stepCwd === 'string' && stepCwd ? stepCwd : '.';
-  const links = modPathLinks().gatherLinks(args, runCwd, session);
-  const workspacePrograms = modWorkspaceProgramFacts().gatherWorkspacePrograms(program, args, session.resolve(runCwd).real, session.workspace);
+  const cwd = session.resolve(typeof stepCwd === 'string' && stepCwd ? stepCwd : '.');
+  const links = modPathLinks().gatherLinks(args, cwd, session.workspace);
+  const workspacePrograms = modWorkspaceProgramFacts().gatherWorkspacePrograms(program, args, cwd.real, session.workspace);
   return { workspace: session.workspace, slothtoolHome: session.slothtoolHome, links, ...(workspacePrograms ? { workspacePrograms } : {}) };
 }
 

@@ -2,28 +2,33 @@
 import * as path from 'path';
 import type { PathLinks } from '../policy/links';
 import { lazy } from '../lazy';
-import type { ToolSession } from '../tools/session';
+import type { ResolvedPath } from '../workspace';
 
 const modLinks = lazy(() => require('../policy/links') as typeof import('../policy/links'));
+const modWorkspace = lazy(() => require('../workspace') as typeof import('../workspace'));
 
-/** Words looked at per step at most (each costs a few lstat calls). */
-const MAX_WORDS = 128;
+/** Words looked at per step at most (each costs a few lstat calls); a step with more is asked. */
+const MAX_WORDS = 512;
 
 /**
- * Resolve the step's folder and every word that may name a path, against that folder, through
- * links. Only words whose real target differs from their spelling are kept. `runCwd` is the step's own folder as written (relative to the runner's cwd); `.` when it names none.
+ * Resolve every word of a step that may name a path through links, below the step's folder
+ * (`cwd`: as resolved by the session, spelled and real). Only words whose real target differs
+ * from their spelling are kept.
  */
-export function gatherLinks(words: readonly string[], runCwd: string, session: Pick<ToolSession, 'resolve' | 'workspace'>): PathLinks {
+export function gatherLinks(words: readonly string[], cwd: ResolvedPath, workspace: string): PathLinks {
   const { pathParts } = modLinks();
-  const cwd = session.resolve(runCwd);
-  const links: PathLinks = { workspace: session.workspace, words: Object.create(null) };
+  const { resolveBelow } = modWorkspace();
+  const links: PathLinks = { workspace, words: Object.create(null) };
   if (cwd.real !== cwd.abs) links.cwd = { abs: cwd.abs, real: cwd.real };
   let seen = 0;
   for (const w of words) {
     for (const part of pathParts(w)) {
-      if (++seen > MAX_WORDS) return links;
+      if (++seen > MAX_WORDS) {
+        links.unchecked = MAX_WORDS;
+        return links;
+      }
       if (Object.prototype.hasOwnProperty.call(links.words, part) || /[\0\n]/.test(part)) continue;
-      const r = session.resolve(path.isAbsolute(part) ? part : `${cwd.real}/${part}`);
+      const r = resolveBelow(cwd.real, part);
       // What the rules assume: the word read from the folder as spelled, links not followed.
       const spelled = path.resolve(cwd.abs, part);
       if (r.real !== spelled) links.words[part] = { abs: path.resolve(cwd.abs, part), real: r.real };

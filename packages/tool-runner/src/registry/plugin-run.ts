@@ -30,7 +30,7 @@ export const pluginRunTool: ToolDefinition<PluginRunStep> = {
     const info = modPluginRunTool().readPluginInfo(env.registry, s.plugin, env.deps.readFileSync);
     if (info) plugins[s.plugin] = { name: info.name, interactive: info.interactive };
     // A plugin runs outside the sandbox in the runner's folder: its path arguments are judged where they lead.
-    return { plugins, links: modPathLinks().gatherLinks(s.args ?? [], '.', env.session) };
+    return { plugins, links: modPathLinks().gatherLinks(s.args ?? [], env.session.resolve('.'), env.session.workspace) };
   },
   assess(s, ctx) {
     const { pluginFindings, linkedPluginFindings } = modPluginRules();
