@@ -91,6 +91,54 @@ test.each([
   expect(fs.existsSync(r.marker)).toBe(true);
 });
 
+/** A blobless partial clone: reading an old blob fetches it on demand, through the transport the repository names. */
+function partialClone(name: string): { dir: string; marker: string; planted: string } {
+  const base = path.join(root, name);
+  const srv = path.join(base, 'srv');
+  fs.mkdirSync(srv, { recursive: true });
+  git(srv, 'init', '-q');
+  fs.writeFileSync(path.join(srv, 'a.txt'), 'one\n');
+  git(srv, 'add', 'a.txt');
+  git(srv, '-c', 'user.name=A', '-c', 'user.email=a@b.c', 'commit', '-qm', 'one');
+  fs.writeFileSync(path.join(srv, 'a.txt'), 'one\ntwo\n');
+  git(srv, '-c', 'user.name=A', '-c', 'user.email=a@b.c', 'commit', '-qam', 'two');
+  git(srv, 'config', 'uploadpack.allowFilter', 'true');
+  git(base, 'clone', '-q', '--filter=blob:none', '--no-checkout', `file://${srv}`, 'cl');
+  const marker = path.join(base, 'ran');
+  const planted = path.join(base, 'planted.sh');
+  fs.writeFileSync(planted, `#!/bin/sh\ntouch "${marker}"\nexit 1\n`, { mode: 0o755 });
+  return { dir: path.join(base, 'cl'), marker, planted };
+}
+
+describe('the lazy fetch of a partial clone runs the transport the repository names', () => {
+  const plants: Array<[string, (r: ReturnType<typeof partialClone>) => void]> = [
+    ['core.sshCommand', (r) => {
+      git(r.dir, 'config', 'remote.origin.url', 'ssh://example.invalid/x');
+      git(r.dir, 'config', 'core.sshCommand', r.planted);
+    }],
+    ['remote.origin.uploadpack', (r) => git(r.dir, 'config', 'remote.origin.uploadpack', r.planted)],
+  ];
+  test.each(plants)('control: plain git log -p runs the planted %s', (name, plant) => {
+    const r = partialClone(`lazy-control-${name}`);
+    plant(r);
+    try {
+      execFileSync('git', ['log', '-p', '-2'], { cwd: r.dir, env: gitEnv(), stdio: 'ignore' });
+    } catch {
+      // the fetch fails; the planted program ran all the same
+    }
+    expect(fs.existsSync(r.marker)).toBe(true);
+  });
+  test.each(plants)('git log -p through the runner (L0) never runs the planted %s', async (name, plant) => {
+    const r = partialClone(`lazy-${name}`);
+    plant(r);
+    const runner = createToolRunner({ cwd: r.dir, workspace: r.dir, lang: 'en', sandbox: 'off', env: gitEnv() });
+    const step: Step = { tool: 'exec', program: 'git', args: ['log', '-p', '-2'] };
+    expect(runner.judge(step).level).toBe('L0');
+    await runner.run(step);
+    expect(fs.existsSync(r.marker)).toBe(false);
+  });
+});
+
 describe('python -m: a module of the same name in the working folder', () => {
   function plantPip(): { dir: string; marker: string } {
     const dir = fs.mkdtempSync(path.join(root, 'py-'));
