@@ -65,6 +65,7 @@ describe('git: subcommands that reach keys no override switches off are asked', 
     ['git cat-file --textc HEAD:a.txt', 'L1', 'git.textconv'], // abbreviated
     ['git archive --format=evil HEAD', 'L1', 'git.archive_command'], // tar.evil.command
     ['git archive --format evil HEAD', 'L1', 'git.archive_command'],
+    ['git request-pull v1 origin', 'L1', 'git.network'], // ls-remote through the repository's transport
     ['git help', 'L0', 'git.read'],
     ['git help -a', 'L0', 'git.read'],
     ['git help -g', 'L0', 'git.read'],
@@ -86,16 +87,22 @@ describe('git-harden takes its overrides from the table', () => {
   };
   const rows = GIT_PROGRAM_KEYS.flatMap((r) => r.off).filter((o): o is Extract<typeof o, { kind: 'git-config' }> => o.kind === 'git-config' && !o.key.includes('<'));
 
-  test.each(rows.map((o) => [o.key, o.value, o.for] as const))('%s=%j (%s) is set for a read (git log)', (key, value) => {
+  test.each(rows.map((o) => [o.key, o.value, o.for] as const))('%s=%j (%s) is set for a read (git log -p)', (key, value) => {
     expect(keys(['log', '-p'])[key]).toBe(value);
   });
   test.each(rows.filter((o) => o.for === 'all').map((o) => [o.key, o.value] as const))('%s=%j is set for every subcommand (git commit too)', (key, value) => {
     expect(keys(['commit', '-m', 'x'])[key]).toBe(value);
   });
-  test('subcommands that sign or fetch keep the user\'s gpg and transport settings', () => {
-    for (const sub of [['commit', '-S'], ['tag', '-s', 'v1'], ['fetch'], ['push'], ['archive', '--remote=x', 'HEAD']]) {
-      const k = keys(sub);
-      expect([sub, k['gpg.program'], k['protocol.allow']]).toEqual([sub, undefined, undefined]);
+  test('subcommands that may sign keep the user\'s gpg programs; listing tags does not sign', () => {
+    for (const sub of [['commit', '-S'], ['commit', '-m', 'x'], ['tag', '-s', 'v1'], ['tag', '-a', 'v1', '-m', 'x'], ['merge', 'x'], ['push']]) expect([sub, keys(sub)['gpg.program']]).toEqual([sub, undefined]);
+    for (const sub of [['tag'], ['tag', '-l'], ['branch', '-a'], ['for-each-ref'], ['fetch']]) expect([sub, keys(sub)['gpg.program']]).toEqual([sub, 'gpg']);
+  });
+  test('transports and writes that may need a lazy fetch keep the user\'s transport settings; reads and L0 forms of writes do not', () => {
+    for (const sub of [['fetch'], ['push'], ['pull'], ['clone', 'x'], ['ls-remote'], ['request-pull', 'v1', 'origin'], ['archive', '--remote=x', 'HEAD'], ['checkout', 'main'], ['submodule', 'update']]) {
+      expect([sub, keys(sub)['protocol.allow'], hardenGit(sub, []).env.GIT_NO_LAZY_FETCH]).toEqual([sub, undefined, undefined]);
+    }
+    for (const sub of [['log', '-p'], ['stash', 'show', '-p'], ['format-patch', '--stdout', 'HEAD~1'], ['blame', 'a'], ['notes', 'show'], ['archive', 'HEAD']]) {
+      expect([sub, keys(sub)['protocol.allow'], hardenGit(sub, []).env.GIT_NO_LAZY_FETCH]).toEqual([sub, 'never', '1']);
     }
   });
   test('a read switches off lazy fetch and its own pager', () => {

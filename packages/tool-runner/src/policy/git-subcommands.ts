@@ -131,6 +131,8 @@ export const SUBCOMMANDS: Record<string, Rule> = {
   pull: (_rest, v) => v.net(),
   clone: (_rest, v) => v.net(),
   'ls-remote': (_rest, v) => v.net(),
+  // It runs ls-remote on the URL (through the repository's transport settings).
+  'request-pull': (_rest, v) => v.net(),
   rebase: (rest, v) => {
     if (rest.length === 1 && ['--abort', '--quit', '--continue', '--skip', '--show-current-patch'].includes(v.first)) return v.write();
     return v.rewrite(rest.join(' '));

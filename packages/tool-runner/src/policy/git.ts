@@ -15,7 +15,7 @@ export const GIT_READ_SUBCOMMANDS: ReadonlySet<string> = new Set([
   'for-each-ref', 'var', 'whatchanged', 'diff-tree', 'diff-files', 'diff-index', 'check-ignore', 'check-attr',
   'check-ref-format', 'range-diff', 'verify-commit', 'verify-tag', 'verify-pack', 'cherry', 'show-branch',
   'help', 'version', 'get-tar-commit-id', 'column', 'stripspace', 'patch-id', 'fast-export', 'check-mailmap',
-  'request-pull', 'interpret-trailers', 'merge-tree', 'show-index', 'unpack-file',
+  'interpret-trailers', 'merge-tree', 'show-index', 'unpack-file',
 ]);
 
 const WRITE = new Set([
@@ -25,7 +25,7 @@ const WRITE = new Set([
   'mktag', 'read-tree', 'symbolic-ref', 'replace', 'bisect', 'lfs', 'maintenance', 'sparse-checkout',
   'format-patch', 'archive', 'rerere', 'prune-packed', 'fast-import', 'bundle', 'clean', 'rebase', 'reflog',
   'fetch', 'pull', 'push', 'clone', 'ls-remote', 'unpack-objects', 'index-pack', 'multi-pack-index',
-  'commit-graph', 'merge-file', 'checkout-index',
+  'commit-graph', 'merge-file', 'checkout-index', 'request-pull',
 ]);
 
 /** Subcommands that run other programs, rewrite history wholesale or serve/print secrets. */
@@ -46,6 +46,7 @@ const HOOK_SUBS = new Set(['commit', 'merge', 'checkout', 'switch', 'push', 'pul
 
 const NETWORK_SUBS: Record<string, Array<'network' | 'write'>> = {
   fetch: ['network'],
+  'request-pull': ['network'],
   'ls-remote': ['network'],
   pull: ['network', 'write'],
   clone: ['network', 'write'],

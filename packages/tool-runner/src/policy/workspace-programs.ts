@@ -9,8 +9,12 @@ import { finding, type Finding } from './finding';
 
 /** How one source of workspace-named code is kept from running at L0. */
 export type Neutraliser =
-  /** git: set on the command line (command scope wins over every config file); `sub` limits it to those subcommands' kinds. */
-  | { kind: 'git-config'; key: string; value: string; for: 'all' | 'read' }
+  /**
+   * git: set on the command line (command scope wins over every config file), for every
+   * subcommand, for those that need no transport ('local'), or for those that do not sign
+   * ('unsigned'; tools/git-harden.ts says which are which).
+   */
+  | { kind: 'git-config'; key: string; value: string; for: 'all' | 'local' | 'unsigned' }
   /** A flag the runner adds to the command line (`--no-ext-diff`). */
   | { kind: 'flag'; flag: string }
   /** An environment variable the runner sets. */
@@ -28,7 +32,8 @@ export interface WorkspaceProgram {
   off: Neutraliser[];
 }
 
-const read = (key: string, value: string): Neutraliser => ({ kind: 'git-config', key, value, for: 'read' });
+const local = (key: string, value: string): Neutraliser => ({ kind: 'git-config', key, value, for: 'local' });
+const unsigned = (key: string, value: string): Neutraliser => ({ kind: 'git-config', key, value, for: 'unsigned' });
 const all = (key: string, value: string): Neutraliser => ({ kind: 'git-config', key, value, for: 'all' });
 const judged = (level: 'L1' | 'L2', forms: string): Neutraliser => ({ kind: 'judged', level, forms });
 
@@ -40,20 +45,20 @@ const judged = (level: 'L1' | 'L2', forms: string): Neutraliser => ({ kind: 'jud
 export const GIT_PROGRAM_KEYS: WorkspaceProgram[] = [
   { program: 'git', source: 'core.fsmonitor', reach: 'a hook program run on every index refresh (status, diff, ls-files, …)', off: [all('core.fsmonitor', 'false')] },
   { program: 'git', source: 'core.hooksPath, .git/hooks/*', reach: 'hooks: post-index-change (status), reference-transaction, post-checkout, pre-commit, …', off: [all('core.hooksPath', '/dev/null')] },
-  { program: 'git', source: 'core.pager, pager.<cmd>', reach: 'the pager, when output is a terminal (never here: output is captured)', off: [all('core.pager', 'cat'), read('pager.<subcommand>', 'false')] },
+  { program: 'git', source: 'core.pager, pager.<cmd>', reach: 'the pager, when output is a terminal (never here: output is captured)', off: [all('core.pager', 'cat'), local('pager.<subcommand>', 'false')] },
   { program: 'git', source: 'diff.external, diff.<driver>.command', reach: 'an external diff: diff, log -p, show, …', off: [all('diff.external', ''), { kind: 'flag', flag: '--no-ext-diff' }] },
   { program: 'git', source: 'diff.<driver>.textconv', reach: 'text conversion: diff family, blame, annotate, grep', off: [{ kind: 'flag', flag: '--no-textconv' }] },
   { program: 'git', source: 'diff.<driver>.textconv, filter.<driver>.*', reach: 'cat-file --textconv / --filters', off: [judged('L1', 'git cat-file --textconv | --filters')] },
   { program: 'git', source: 'filter.<driver>.clean / smudge / process', reach: 'filters: status (racy entries), diff of the worktree, checkout, add', off: [{ kind: 'git-config', key: 'filter.<driver>.clean|smudge|process', value: '', for: 'all' }] },
   { program: 'git', source: 'log.showSignature', reach: 'turns on gpg.program for log/show', off: [all('log.showSignature', 'false')] },
-  { program: 'git', source: 'gpg.program, gpg.openpgp.program', reach: 'signature checks: verify-commit, verify-tag, tag -v, log --show-signature, %G? formats', off: [read('gpg.program', 'gpg'), read('gpg.openpgp.program', 'gpg')] },
-  { program: 'git', source: 'gpg.x509.program', reach: 'x509 signature checks (same commands)', off: [read('gpg.x509.program', 'gpgsm')] },
-  { program: 'git', source: 'gpg.ssh.program', reach: 'ssh signature checks (same commands)', off: [read('gpg.ssh.program', 'ssh-keygen')] },
+  { program: 'git', source: 'gpg.program, gpg.openpgp.program', reach: 'signature checks: verify-commit, verify-tag, tag -v, log --show-signature, %G? formats', off: [unsigned('gpg.program', 'gpg'), unsigned('gpg.openpgp.program', 'gpg')] },
+  { program: 'git', source: 'gpg.x509.program', reach: 'x509 signature checks (same commands)', off: [unsigned('gpg.x509.program', 'gpgsm')] },
+  { program: 'git', source: 'gpg.ssh.program', reach: 'ssh signature checks (same commands)', off: [unsigned('gpg.ssh.program', 'ssh-keygen')] },
   { program: 'git', source: 'gpg.ssh.defaultKeyCommand', reach: 'signing only: commit -S, tag -s (asked)', off: [judged('L1', 'signing subcommands')] },
-  { program: 'git', source: 'tar.<format>.command', reach: 'git archive --format=<format> (tgz and tar.gz have defaults a repository may replace)', off: [read('tar.tgz.command', 'gzip -cn'), read('tar.tar.gz.command', 'gzip -cn'), judged('L1', 'git archive --format=<other than tar, zip, tgz, tar.gz>')] },
+  { program: 'git', source: 'tar.<format>.command', reach: 'git archive --format=<format> (tgz and tar.gz have defaults a repository may replace)', off: [local('tar.tgz.command', 'gzip -cn'), local('tar.tar.gz.command', 'gzip -cn'), judged('L1', 'git archive --format=<other than tar, zip, tgz, tar.gz>')] },
   { program: 'git', source: 'man.viewer, man.<tool>.cmd, man.<tool>.path', reach: 'git help <topic>', off: [judged('L1', 'git help <topic>')] },
   { program: 'git', source: 'web.browser, browser.<tool>.cmd, browser.<tool>.path', reach: 'git help --web, instaweb, web--browse', off: [judged('L1', 'git help -w'), judged('L2', 'git instaweb, git web--browse')] },
-  { program: 'git', source: 'core.sshCommand, core.gitProxy, ssh.variant, remote.<name>.uploadpack / receivepack / vcs, protocol.<name>.allow, url.<base>.insteadOf', reach: 'transports: fetch, pull, push, clone, ls-remote (asked), and the lazy fetch of a partial clone, which read commands reach', off: [read('protocol.allow', 'never'), { kind: 'env', name: 'GIT_NO_LAZY_FETCH', value: '1' }, judged('L1', 'fetch, pull, push, clone, ls-remote, remote update')] },
+  { program: 'git', source: 'core.sshCommand, core.gitProxy, ssh.variant, remote.<name>.uploadpack / receivepack / vcs, protocol.<name>.allow, url.<base>.insteadOf', reach: 'transports: fetch, pull, push, clone, ls-remote, request-pull (asked), and the lazy fetch of a partial clone, which log -p, show, blame, stash show, … reach', off: [local('protocol.allow', 'never'), { kind: 'env', name: 'GIT_NO_LAZY_FETCH', value: '1' }, judged('L1', 'fetch, pull, push, clone, ls-remote, remote update')] },
   { program: 'git', source: 'core.askPass, credential.helper, credential.<url>.helper', reach: 'credential prompts: transports only', off: [judged('L1', 'transports')] },
   { program: 'git', source: 'core.alternateRefsCommand', reach: 'fetch/push into a repository with alternates', off: [judged('L1', 'transports')] },
   { program: 'git', source: 'core.editor, sequence.editor', reach: 'commit, tag -a, merge, rebase -i, config --edit (git var only prints it)', off: [judged('L1', 'commit, tag, merge, rebase'), judged('L2', 'rebase -i, config --edit')] },

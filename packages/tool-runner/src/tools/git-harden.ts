@@ -15,8 +15,8 @@ const DIFF_FAMILY = new Set(['diff', 'log', 'show', 'whatchanged', 'diff-tree', 
 /** Subcommands that take --no-textconv only. */
 const TEXTCONV_ONLY = new Set(['blame', 'annotate', 'grep']);
 
-/** The command-scope overrides of the workspace-programs table (policy/workspace-programs.ts) for git. */
-function tableOverrides(scope: 'all' | 'read'): Array<[string, string]> {
+/** The command-scope overrides of the workspace-programs table (policy/workspace-programs.ts) for git, of one scope. */
+function tableOverrides(scope: 'all' | 'local' | 'unsigned'): Array<[string, string]> {
   const { GIT_PROGRAM_KEYS } = require('../policy/workspace-programs') as typeof import('../policy/workspace-programs');
   const out: Array<[string, string]> = [];
   for (const row of GIT_PROGRAM_KEYS) {
@@ -25,16 +25,29 @@ function tableOverrides(scope: 'all' | 'read'): Array<[string, string]> {
   return out;
 }
 
+/** Subcommands that are not reads but have read-only forms judged L0 (a listing, a `--stdout`, a `show`). */
+const LOCAL_TOO = new Set(['format-patch', 'stash', 'notes', 'branch', 'tag', 'reflog', 'worktree', 'symbolic-ref', 'config', 'apply', 'interpret-trailers']);
+
 /**
- * Subcommands that only read (git.ts READ, and archive without --remote): they get the 'read'
- * overrides too. Those switch off what a read may reach but the user's own signing and
- * transports need (gpg programs, every transport protocol, lazy fetch), so the subcommands that
- * sign or fetch (all asked first) keep the user's settings.
+ * Subcommands that need no transport: the reads (git.ts), the ones with L0 forms, `archive`
+ * without `--remote`. They get the 'local' overrides: no transport protocol and no lazy fetch
+ * (a partial clone fetches missing objects through whatever the repository names), no pager of
+ * their own, the archive compressors back to gzip. Transports and the writes that may need a
+ * lazy fetch (all asked first) keep the user's settings.
  */
-function readsOnly(name: string, args: readonly string[]): boolean {
+function needsNoTransport(name: string, args: readonly string[]): boolean {
   const { GIT_READ_SUBCOMMANDS } = require('../policy/git') as typeof import('../policy/git');
   if (name === 'archive') return !args.some((a) => a.startsWith('--remote'));
-  return GIT_READ_SUBCOMMANDS.has(name) && name !== 'request-pull';
+  return GIT_READ_SUBCOMMANDS.has(name) || LOCAL_TOO.has(name);
+}
+
+/** Subcommands that may sign (explicitly or by the user's commit.gpgSign / tag.gpgSign): they keep the user's gpg programs. */
+const SIGNING = new Set(['commit', 'merge', 'rebase', 'am', 'cherry-pick', 'revert', 'commit-tree', 'push', 'pull', 'stash']);
+
+/** Whether this subcommand may sign: the set above, and `tag` unless it only lists. */
+function maySign(name: string, args: readonly string[]): boolean {
+  if (name === 'tag') return !(args.length === 0 || args.some((a) => a === '-l' || a === '--list' || /^-n\d*$/.test(a)));
+  return SIGNING.has(name);
 }
 
 export interface GitHardening {
@@ -114,11 +127,15 @@ export function hardenGit(args: readonly string[], drivers: readonly string[]): 
   }
   const config: Array<[string, string]> = tableOverrides('all');
   const extraEnv: Record<string, string> = {};
-  if (name && readsOnly(name, out.slice(sub + 1))) {
-    config.push(...tableOverrides('read'), [`pager.${name}`, 'false']);
-    // A partial clone fetches missing objects on demand, through whatever transport the repository names.
+  const rest = name ? out.slice(sub + 1) : [];
+  if (name && needsNoTransport(name, rest)) {
+    config.push(...tableOverrides('local'), [`pager.${name}`, 'false']);
     extraEnv.GIT_NO_LAZY_FETCH = '1';
-    notes.push('gpg.*.program', 'protocol.allow=never', 'GIT_NO_LAZY_FETCH=1');
+    notes.push('protocol.allow=never', 'GIT_NO_LAZY_FETCH=1');
+  }
+  if (!name || !maySign(name, rest)) {
+    config.push(...tableOverrides('unsigned'));
+    notes.push('gpg.*.program');
   }
   for (const d of drivers) {
     for (const key of ['clean', 'smudge', 'process']) config.push([`filter.${d}.${key}`, '']);
