@@ -91,6 +91,36 @@ test.each([
   expect(fs.existsSync(r.marker)).toBe(true);
 });
 
+describe('git run by a wrapper is hardened like git run directly', () => {
+  const plant = (r: ReturnType<typeof repo>) => {
+    git(r.dir, 'config', 'diff.external', r.planted);
+    git(r.dir, 'config', 'core.fsmonitor', r.planted);
+    fs.writeFileSync(path.join(r.dir, 'f.txt'), 'one\ntwo\n');
+  };
+  const lines = [['timeout', '5', 'git', 'diff'], ['nice', '-n', '5', 'git', 'status'], ['env', '-i', 'git', 'diff'], ['timeout', '5', 'nice', 'git', 'status'], ['env', 'LANG=C', 'stdbuf', '-oL', 'git', 'diff']];
+  test.each(lines.map((l) => [l.join(' '), l]))('control: plain %s runs the planted program', (_line, line) => {
+    const r = repo(`wrapped-control-${line.join('-').replace(/\W+/g, '')}`);
+    plant(r);
+    try {
+      execFileSync(line[0], line.slice(1), { cwd: r.dir, env: gitEnv(), stdio: 'ignore' });
+    } catch {
+      // it ran all the same
+    }
+    expect(fs.existsSync(r.marker)).toBe(true);
+  });
+  test.each(lines.map((l) => [l.join(' '), l]))('%s through the runner: L0, hardened, the planted program never runs', async (_line, line) => {
+    const r = repo(`wrapped-${line.join('-').replace(/\W+/g, '')}`);
+    plant(r);
+    const runner = createToolRunner({ cwd: r.dir, workspace: r.dir, lang: 'en', sandbox: 'off', env: gitEnv() });
+    const step: Step = { tool: 'exec', program: line[0], args: line.slice(1) };
+    const d = runner.judge(step);
+    expect([d.level, d.rules.map((x) => x.id)]).toEqual(['L0', expect.arrayContaining(['git.hardened'])]);
+    const result = (await runner.run(step)) as { hardened?: string[]; exitCode?: number };
+    expect(result.hardened).toEqual(expect.arrayContaining(['core.fsmonitor=false', 'core.hooksPath=/dev/null']));
+    expect(fs.existsSync(r.marker)).toBe(false);
+  });
+});
+
 /** A blobless partial clone: reading an old blob fetches it on demand, through the transport the repository names. */
 function partialClone(name: string): { dir: string; marker: string; planted: string } {
   const base = path.join(root, name);

@@ -13,6 +13,7 @@ const modLinks = lazy(() => require('../policy/links') as typeof import('../poli
 const modPathLinks = lazy(() => require('./path-links') as typeof import('./path-links'));
 const modWorkspacePrograms = lazy(() => require('../policy/workspace-programs') as typeof import('../policy/workspace-programs'));
 const modWorkspaceProgramFacts = lazy(() => require('./workspace-program-facts') as typeof import('./workspace-program-facts'));
+const modGitHarden = lazy(() => require('../tools/git-harden') as typeof import('../tools/git-harden'));
 const modExecTool = lazy(() => require('../tools/exec-tool') as typeof import('../tools/exec-tool'));
 
 /** Programs whose first operand is a subcommand: the approval key is `program subcommand`. */
@@ -91,7 +92,7 @@ export function assessCommand(program: string, args: readonly string[], stepCwd:
     if (rel.startsWith('..') || path.isAbsolute(rel)) findings.push(finding('cwd.outside', 'L1', { p: program, d: cwd }));
   }
   // Said with the step: what of the repository's own configuration will not run (tools/git-harden.ts).
-  if (program === 'git' || program.endsWith('/git')) findings.push(finding('git.hardened', 'L0'));
+  if (program === 'git' || program.endsWith('/git') || modGitHarden().wrappedGitIndex(program, args) >= 0) findings.push(finding('git.hardened', 'L0'));
   const network = findings.some((f) => f.cat?.includes('network')) ? ['*'] : [];
   const write = findings.some((f) => f.cat?.includes('write')) ? [cwd ?? '.'] : [];
   return { findings, touches: touches({ exec: [program], network, write, read: cwd ? [cwd] : [] }) };

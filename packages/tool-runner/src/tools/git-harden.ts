@@ -54,6 +54,8 @@ export interface GitHardening {
   args: string[];
   /** GIT_CONFIG_COUNT / GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n. */
   env: Record<string, string>;
+  /** The same overrides as key/value pairs (for `-c key=value` when git runs under a wrapper that may clear the environment). */
+  config: Array<[string, string]>;
   /** What was switched off, for the result: `--no-ext-diff`, `filter.lfs.*`, `core.hooksPath=/dev/null`, … */
   notes: string[];
 }
@@ -148,7 +150,17 @@ export function hardenGit(args: readonly string[], drivers: readonly string[]): 
     env[`GIT_CONFIG_KEY_${i}`] = k;
     env[`GIT_CONFIG_VALUE_${i}`] = v;
   });
-  return { args: out, env, notes };
+  return { args: out, env, config, notes };
+}
+
+/**
+ * Where git starts in a wrapped command line (`timeout 5 git log`, `env -i nice git diff`), or
+ * -1: git run by a wrapper is hardened like git run directly.
+ */
+export function wrappedGitIndex(program: string, args: readonly string[]): number {
+  const { wrappedCommandIndex } = require('../policy/programs/wrappers') as typeof import('../policy/programs/wrappers');
+  const i = wrappedCommandIndex(program, args);
+  return i >= 0 && isGit(args[i]) ? i : -1;
 }
 
 /** Whether a program name is git (a bare name or a path ending in /git). */
