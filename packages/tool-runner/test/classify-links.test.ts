@@ -179,3 +179,16 @@ describe('everyday read-only commands judged by a runner (links gathered) stay L
     expect(asked).toEqual([]);
   });
 });
+
+describe('env -C runs its command in another folder: judged there', () => {
+  test.each([
+    ['env -C build/out cat .codex/auth.json', 'L1'],
+    ['env -C /etc cat hostname', 'L1'],
+    ['env --chdir=build/out ls', 'L1'],
+    ['env -Cbuild/out cat .codex/auth.json', 'L1'],
+    ['env -C src ls', 'L0'],
+  ])('%s → %s', (line, level) => {
+    fs.mkdirSync(path.join(world.ws, 'src'), { recursive: true });
+    expect(judged(ex(line)).level).toBe(level);
+  });
+});

@@ -1,7 +1,7 @@
 /** Wrappers that run another command (env, timeout, nice, ...) and privilege escalation. */
 import { isInfoOnly, shortCluster } from '../args';
 import { finding, type Finding, type JudgeCtx } from '../finding';
-import { secretFindings } from '../paths';
+import { isOutsideWorkspace, normalisePathArg, secretFindings } from '../paths';
 import { judgeCommand } from '../programs';
 import { execArg, readOnly, writeArg } from './common';
 
@@ -45,7 +45,11 @@ function envParts(args: readonly string[]): { start: number; chdir: string[]; as
       i++;
       continue;
     }
-    if (a.startsWith('--unset=') || a.startsWith('--chdir=') || /^-[uC]./.test(a) || a.startsWith('--default-signal') || a.startsWith('--ignore-signal') || a.startsWith('--block-signal')) continue;
+    if (a.startsWith('--chdir=') || a.startsWith('-C')) {
+      chdir.push(a.startsWith('--chdir=') ? a.slice('--chdir='.length) : a.slice(2));
+      continue;
+    }
+    if (a.startsWith('--unset=') || /^-u./.test(a) || a.startsWith('--default-signal') || a.startsWith('--ignore-signal') || a.startsWith('--block-signal')) continue;
     if (a.startsWith('-')) return { start: -1, chdir, assigns, stop: a };
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
       assigns.push(a);
@@ -66,7 +70,12 @@ export function judgeEnv(args: readonly string[], name: string, ctx: JudgeCtx): 
     return [...out, finding('arg.unparsed', 'L2', { p: name, a })];
   }
   if (parts.start >= args.length) return [...out, finding('wrapper.env_print', 'L1')];
-  return [...out, ...judgeCommand(args[parts.start], args.slice(parts.start + 1), ctx)];
+  // `env -C dir cmd` runs cmd in dir: judged there, and asked when dir is outside the workspace (like a step's cwd).
+  const dir = parts.chdir[parts.chdir.length - 1];
+  if (dir === undefined) return [...out, ...judgeCommand(args[parts.start], args.slice(parts.start + 1), ctx)];
+  const at = normalisePathArg(dir, ctx) ?? dir;
+  if (isOutsideWorkspace(at, { ...ctx, runCwd: undefined })) out.push(finding('cwd.outside', 'L1', { p: args[parts.start], d: dir }));
+  return [...out, ...judgeCommand(args[parts.start], args.slice(parts.start + 1), { ...ctx, runCwd: at })];
 }
 
 export interface WrapperSpec {
