@@ -121,6 +121,35 @@ describe('git run by a wrapper is hardened like git run directly', () => {
   });
 });
 
+describe('a nested repository: its own filters are the ones switched off', () => {
+  /** An outer repository holding another one, `inner`, whose clean filter is the planted program. */
+  function nested(name: string): { dir: string; marker: string } {
+    const outer = path.join(root, name);
+    fs.mkdirSync(outer, { recursive: true });
+    git(outer, 'init', '-q');
+    const r = repo(`${name}/inner`);
+    fs.writeFileSync(path.join(r.dir, '.gitattributes'), '*.txt filter=evil\n');
+    git(r.dir, 'config', 'filter.evil.clean', r.planted);
+    git(r.dir, 'config', 'filter.evil.required', 'true');
+    fs.writeFileSync(path.join(r.dir, 'f.txt'), 'one\ntwo\n');
+    return { dir: outer, marker: r.marker };
+  }
+  const lines = [['git', '-C', 'inner', 'diff'], ['env', '-C', 'inner', 'git', 'diff'], ['timeout', '5', 'git', '-C', 'inner', 'diff']];
+  test('control: plain git -C inner diff runs the planted filter', () => {
+    const n = nested('nested-control');
+    execFileSync('git', ['-C', 'inner', 'diff'], { cwd: n.dir, env: gitEnv(), stdio: 'ignore' });
+    expect(fs.existsSync(n.marker)).toBe(true);
+  });
+  test.each(lines.map((l) => [l.join(' '), l]))('%s through the runner never runs it', async (_line, line) => {
+    const n = nested(`nested-${line.join('-').replace(/\W+/g, '')}`);
+    const runner = createToolRunner({ cwd: n.dir, workspace: n.dir, lang: 'en', sandbox: 'off', env: gitEnv() });
+    const step: Step = { tool: 'exec', program: line[0], args: line.slice(1) };
+    expect(runner.judge(step).level).toBe('L0');
+    await runner.run(step);
+    expect(fs.existsSync(n.marker)).toBe(false);
+  });
+});
+
 /** A blobless partial clone: reading an old blob fetches it on demand, through the transport the repository names. */
 function partialClone(name: string): { dir: string; marker: string; planted: string } {
   const base = path.join(root, name);

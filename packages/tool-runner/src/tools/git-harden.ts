@@ -71,17 +71,20 @@ export function subcommandIndex(args: readonly string[]): number {
 }
 
 /**
- * Names of the filter drivers any config scope of the repository at `cwd` defines (reading
- * config runs nothing). `wrap` puts the git that reads them in the step's sandbox, like the step.
- * Asynchronous (through exec): the event loop is not held while git runs.
+ * Names of the filter drivers any config scope of the repository git will use defines (reading
+ * config runs nothing). `globals` are the step's own global options (`-C inner`, `--git-dir=…`):
+ * the drivers are read with them, so a nested repository's are the ones switched off. `wrap`
+ * puts the git that reads them in the step's sandbox, like the step. Asynchronous (through
+ * exec): the event loop is not held while git runs.
  */
-export async function filterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: (program: string, args: string[]) => { program: string; args: string[] } | undefined): Promise<string[]> {
+export async function filterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: (program: string, args: string[]) => { program: string; args: string[] } | undefined, globals: readonly string[] = []): Promise<string[]> {
   // Kept while every config file git reads is unchanged (git-config-stamp.ts): one read per
-  // repository and configuration, not one per git step.
-  const stamp = (require('./git-config-stamp') as typeof import('./git-config-stamp')).gitConfigStamp(cwd, env);
+  // repository and configuration, not one per git step. With global options (another folder or
+  // repository) it is read every time.
+  const stamp = globals.length ? undefined : (require('./git-config-stamp') as typeof import('./git-config-stamp')).gitConfigStamp(cwd, env);
   const kept = stamp === undefined ? undefined : knownDrivers.get(stamp);
   if (kept) return [...kept];
-  const drivers = await readFilterDrivers(cwd, env, wrap);
+  const drivers = await readFilterDrivers(cwd, env, wrap, globals);
   if (stamp !== undefined) {
     if (knownDrivers.size >= 64) knownDrivers.clear();
     knownDrivers.set(stamp, drivers);
@@ -92,8 +95,8 @@ export async function filterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: 
 /** Filter drivers read, by the stamp of the configuration they were read from. */
 const knownDrivers = new Map<string, string[]>();
 
-async function readFilterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: (program: string, args: string[]) => { program: string; args: string[] } | undefined): Promise<string[]> {
-  const read = ['config', '--get-regexp', '^filter\\..*\\.(clean|smudge|process|required)$'];
+async function readFilterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap: ((program: string, args: string[]) => { program: string; args: string[] } | undefined) | undefined, globals: readonly string[]): Promise<string[]> {
+  const read = [...globals, 'config', '--get-regexp', '^filter\\..*\\.(clean|smudge|process|required)$'];
   const cmd = wrap?.('git', read) ?? { program: 'git', args: read };
   const { exec } = require('../exec') as typeof import('../exec');
   const r = await exec({ program: cmd.program, args: cmd.args, cwd, env, timeoutMs: 5000, maxOutputBytes: 1 << 20 });
@@ -154,13 +157,35 @@ export function hardenGit(args: readonly string[], drivers: readonly string[]): 
 }
 
 /**
+ * The global options of a git argument vector that change which repository it uses (`-C`,
+ * `--git-dir`, `--work-tree`, `--namespace`), for reading that repository's configuration.
+ */
+export function repositoryGlobals(args: readonly string[]): string[] {
+  const sub = subcommandIndex(args);
+  const head = sub < 0 ? [...args] : args.slice(0, sub);
+  const out: string[] = [];
+  for (let i = 0; i < head.length; i++) {
+    const a = head[i];
+    if (['-C', '--git-dir', '--work-tree', '--namespace'].includes(a)) out.push(a, head[++i] ?? '');
+    else if (/^--(git-dir|work-tree|namespace)=/.test(a)) out.push(a);
+    else if (VALUED_GLOBALS.has(a)) i++;
+  }
+  return out;
+}
+
+/**
  * Where git starts in a wrapped command line (`timeout 5 git log`, `env -i nice git diff`), or
  * -1: git run by a wrapper is hardened like git run directly.
  */
 export function wrappedGitIndex(program: string, args: readonly string[]): number {
-  const { wrappedCommandIndex } = require('../policy/programs/wrappers') as typeof import('../policy/programs/wrappers');
-  const i = wrappedCommandIndex(program, args);
-  return i >= 0 && isGit(args[i]) ? i : -1;
+  return wrappedGit(program, args).index;
+}
+
+/** {@link wrappedGitIndex}, with the folders `env -C` moves into on the way. */
+export function wrappedGit(program: string, args: readonly string[]): { index: number; chdir: string[] } {
+  const { unwrapCommand } = require('../policy/programs/wrappers') as typeof import('../policy/programs/wrappers');
+  const u = unwrapCommand(program, args);
+  return u.index >= 0 && isGit(args[u.index]) ? u : { index: -1, chdir: [] };
 }
 
 /** Whether a program name is git (a bare name or a path ending in /git). */

@@ -145,22 +145,30 @@ export function judgeWrapper(args: readonly string[], name: string, ctx: JudgeCt
 
 /**
  * Where the command a chain of wrappers runs starts in `args` (`timeout 5 nice git log` →
- * the index of `git`), or -1 when `program` is no wrapper or its arguments cannot be read.
+ * the index of `git`; -1 when `program` is no wrapper or its arguments cannot be read), and
+ * the folders `env -C` moves into on the way, in order.
  */
-export function wrappedCommandIndex(program: string, args: readonly string[]): number {
+export function unwrapCommand(program: string, args: readonly string[]): { index: number; chdir: string[] } {
   const name = program.slice(program.lastIndexOf('/') + 1);
   let start: number;
+  let chdir: string[] = [];
   if (name === 'env') {
     const parts = envParts(args);
     start = parts.stop === undefined ? parts.start : -1;
+    chdir = parts.chdir;
   } else if (Object.prototype.hasOwnProperty.call(WRAPPERS, name)) {
     start = wrapperStart(WRAPPERS[name], args);
   } else {
-    return -1;
+    return { index: -1, chdir: [] };
   }
-  if (start < 0 || start >= args.length) return -1;
-  const deeper = wrappedCommandIndex(args[start], args.slice(start + 1));
-  return deeper < 0 ? start : start + 1 + deeper;
+  if (start < 0 || start >= args.length) return { index: -1, chdir: [] };
+  const deeper = unwrapCommand(args[start], args.slice(start + 1));
+  return deeper.index < 0 ? { index: start, chdir } : { index: start + 1 + deeper.index, chdir: [...chdir, ...deeper.chdir] };
+}
+
+/** {@link unwrapCommand}'s index alone. */
+export function wrappedCommandIndex(program: string, args: readonly string[]): number {
+  return unwrapCommand(program, args).index;
 }
 
 export const ESCALATION = new Set(['sudo', 'doas', 'pkexec', 'run0', 'su', 'sudoedit', 'gosu', 'su-exec', 'chroot', 'runuser', 'setpriv', 'nsenter', 'unshare', 'machinectl', 'sg', 'newgrp', 'calife', 'dzdo', 'pfexec']);
