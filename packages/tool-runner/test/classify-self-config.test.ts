@@ -65,6 +65,7 @@ describe('self-configuration through exec is L2', () => {
     'node /usr/lib/node_modules/@holic512/slothtool/bin/slothtool.js install x',
     'node ./packages/slothtool/dist/cli.js llm-base config delete p',
     'timeout 5 slothtool install x',
+    'llm-base config update p --base-url http://x', // its own bin
   ])('%s', (line) => {
     expect(judge(ex(line)).ids).toContain('self.config');
     expect(judge(ex(line)).level).toBe('L2');

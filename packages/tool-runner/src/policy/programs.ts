@@ -7,7 +7,7 @@ import { CONTROL_RE, isHarmlessDevice, isOutsideWorkspace, normalisePathArg, sec
 import { INVISIBLE_RE, resolveProgram } from './resolve-program';
 import { judgeAwk, judgeSed } from './sed-awk';
 import { judgeDocker } from './programs/docker';
-import { slothtoolSelfConfig } from './self-config';
+import { llmBaseConfigWrite, selfConfig, slothtoolSelfConfig } from './self-config';
 import { execArg, MAX_WRAP_DEPTH, readOnly, writeArg, writeFile, type Handler } from './programs/common';
 import { INTERPRETERS, judgeInterpreter } from './programs/interpreters';
 import { ESCALATION, judgeEnv, judgeEscalation, judgeWrapper, WRAPPERS } from './programs/wrappers';
@@ -89,6 +89,11 @@ TABLE.set('slothtool', (args, name) => {
   if (own) return [own];
   if (sub === undefined || sub === 'list' || sub === 'ls' || (sub === 'config' && operands(args).length === 1)) return [readOnly(`${name} ${sub ?? ''}`.trim())];
   return [finding('plugin.run', 'L1', { p: sub === 'run' ? (alias ?? '') : sub })];
+});
+// llm-base's own bin: its config subcommands are SlothTool's configuration; anything else is as unknown as before.
+TABLE.set('llm-base', (args, name) => {
+  const write = llmBaseConfigWrite(args);
+  return write ? [selfConfig(`${name} ${write}`)] : [finding('program.unknown', 'L2', { p: name }, { allowable: true })];
 });
 TABLE.set('ip', (args, name) => {
   const ops = operands(args, ['-f', '-family', '-n', '-netns']);
