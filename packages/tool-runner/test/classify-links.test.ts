@@ -155,7 +155,7 @@ describe('everyday read-only commands judged by a runner (links gathered) stay L
     'ls -la', 'ls -lah src', 'cat README.md', 'head -n 20 src/a.ts', 'tail -5 src/a.ts', 'wc -l src/a.ts', 'rg -n TODO src', 'grep -rn foo src',
     'find . -name *.ts -type f', 'jq .name package.json', 'tree -L 2', 'du -sh src', 'sort src/a.ts', 'diff -u README.md src/a.ts', 'stat src/a.ts',
     'file src/a.ts', 'realpath src', 'npm ls', 'pip list', 'node --version', 'cat node_modules/.bin/tool', 'ls node_modules/.bin',
-    'python3 -P -m pip list', 'cargo version', 'man -k printf', 'git help -a',
+    'python3 -P -m pip list', 'cargo version', 'man -k printf', 'git help -a', 'cat /dev/stdin', 'stat -L /dev/stdout', 'echo x /dev/stderr',
   ];
   let repoRunner: ReturnType<typeof createToolRunner>;
   beforeAll(() => {

@@ -28,9 +28,11 @@ export function gatherLinks(words: readonly string[], cwd: ResolvedPath, workspa
         return links;
       }
       if (Object.prototype.hasOwnProperty.call(links.words, part) || /[\0\n]/.test(part)) continue;
-      const r = resolveBelow(cwd.real, part);
       // What the rules assume: the word read from the folder as spelled, links not followed.
       const spelled = path.resolve(cwd.abs, part);
+      // /dev/stdout, /dev/fd/1, …: the kernel's own links, judged by their names.
+      if (spelled.startsWith('/dev/')) continue;
+      const r = resolveBelow(cwd.real, part);
       if (r.real !== spelled) links.words[part] = { abs: path.resolve(cwd.abs, part), real: r.real };
     }
   }
