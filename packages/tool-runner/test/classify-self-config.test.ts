@@ -29,6 +29,8 @@ describe('self-configuration through plugin.run is L2', () => {
     'llm-base -i',
     'llm-base --interactive config',
     'mine config update p --base-url http://x', // another alias of the same package
+    'llm-base config update p --api-key -h --base-url http://x', // `-h` is the key's value here, not help
+    'llm-base -- config update p',
   ])('%s', (line) => {
     const j = judge(plugin(line), llmBase);
     expect(j).toMatchObject({ level: 'L2', ids: ['self.config'] });
@@ -112,6 +114,12 @@ describe('host mounts and privileged containers are L2 with the reason', () => {
     ['docker run --device /dev/sda alpine', 'container.host', /devices/],
     ['docker run --security-opt seccomp=unconfined alpine', 'container.host', /confinement/],
     ['docker exec --privileged c sh', 'container.host', /privileged/],
+    ['podman run --rootfs / true', 'container.host_mount', /host's root/],
+    ['docker run -v //:/h alpine', 'container.host_mount', /host's root/],
+    ['docker run -v /home/u/p/..:/h alpine', 'container.host_mount', /home folder/],
+    ['docker run --privileged=true alpine', 'container.host', /privileged/],
+    ['docker --context x run -v /:/h alpine', 'container.host_mount', /host's root/],
+    ['docker compose run -v /:/h svc', 'container.host_mount', /host's root/],
   ])('%s', (line, id, reason) => {
     const j = judge(ex(line));
     expect(j).toMatchObject({ level: 'L2', ids: expect.arrayContaining([id]) });
@@ -149,6 +157,13 @@ describe('discarding uncommitted work is L2 with the reason and the way to keep 
     'git clean -fd',
     'git clean -fdx',
     'git switch --discard-changes main',
+    'git checkout -- src/',
+    'git checkout --ours .',
+    'git restore --source=HEAD~1 .',
+    'git worktree remove --force ../wt',
+    'git submodule deinit -f sub',
+    'git read-tree -u --reset HEAD',
+    'git checkout-index -f -a',
   ])('%s', (line) => {
     const d = classify(ex(line), {}, ctx);
     expect([d.level, d.rules[0].id]).toEqual(['L2', 'git.discard']);
@@ -163,6 +178,8 @@ describe('discarding uncommitted work is L2 with the reason and the way to keep 
     ['git clean -n', 'L0'],
     ['git stash list', 'L0'],
     ['git stash', 'L1'],
+    ['git worktree remove ../wt', 'L1'],
+    ['git read-tree HEAD', 'L1'],
   ])('%s → %s', (line, level) => {
     expect(classify(ex(line), {}, ctx).level).toBe(level);
   });

@@ -159,11 +159,21 @@ export const SUBCOMMANDS: Record<string, Rule> = {
   submodule: (rest, v) => {
     if (v.first === 'foreach') return finding('arg.exec', 'L2', { p: 'git submodule', a: 'foreach' });
     if (v.ops.length === 0 || v.first === 'status' || v.first === 'summary') return v.read();
+    const force = v.first === 'deinit' ? rest.find((a) => a === '-f' || a === '--force') : undefined;
+    if (force) return discard(`${v.sub} deinit`, force);
     return v.net();
   },
   worktree: (rest, v) => {
     if (v.first === 'list' || (v.sub === 'notes' && (v.first === 'show' || rest.length === 0))) return v.read();
+    const force = v.sub === 'worktree' && v.first === 'remove' ? rest.find((a) => a === '-f' || a === '--force') : undefined;
+    if (force) return discard(`${v.sub} remove`, force);
     return v.write();
+  },
+  // Both overwrite files of the working tree from the index or a tree.
+  'read-tree': (rest, v) => (rest.includes('--reset') && rest.some((a) => a === '-u' || (shortCluster(a) ?? '').includes('u')) ? discard(v.sub, '--reset -u') : v.write()),
+  'checkout-index': (rest, v) => {
+    const force = rest.find((a) => a === '-f' || a === '--force' || /^-[a-z]*f/.test(a));
+    return force ? discard(v.sub, force) : v.write();
   },
   notes: (rest, v) => SUBCOMMANDS.worktree(rest, v),
   archive: (rest, v) => {

@@ -23,7 +23,8 @@ const LLM_BASE_CONFIG_READS = new Set(['list', 'show', 'export', 'presets']);
  */
 export function llmBaseConfigWrite(args: readonly string[]): string | undefined {
   const end = args.indexOf('--');
-  const opts = end < 0 ? args : args.slice(0, end);
+  // Options before `--`, without the values of the options that take one (`--base-url -h` sets a URL).
+  const opts = (end < 0 ? args : args.slice(0, end)).filter((a, i, all) => !(i > 0 && LLM_BASE_VALUED.includes(all[i - 1])));
   if (opts.some((a) => a === '--help' || a === '-h' || a === '--version' || a === '-v' || /^-[a-z]*[hv]/.test(a))) return undefined;
   const ops = operands(args, LLM_BASE_VALUED);
   if (opts.some((a) => a === '--interactive' || /^-[a-z]*i/.test(a))) return `${ops[0] ?? ''} --interactive`.trim();

@@ -106,6 +106,7 @@ function hostAccess(name: string, opts: readonly Opt[], ctx: JudgeCtx): Finding[
     if (o.name === '--privileged') out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.privileged' }));
     else if (HOST_NAMESPACES.has(o.name) && o.value === 'host') out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.namespace' }));
     else if (o.name === '--cap-add' || o.name === '--device' || o.name === '--device-cgroup-rule') out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.device' }));
+    else if (o.name === '--rootfs') out.push(finding('container.host_mount', 'L2', { p: said }, { msg: `container.mount_${hostMountReason(o.value ?? '', ctx) ?? 'system'}` }));
     else if (o.name === '--security-opt' && /unconfined|disable|no-new-privileges[:=]false/.test(o.value ?? '')) out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.unconfined' }));
     else if (o.name === '-v' || o.name === '--volume' || o.name === '--mount') {
       const src = mountSource(o);
