@@ -192,3 +192,26 @@ describe('env -C runs its command in another folder: judged there', () => {
     expect(judged(ex(line)).level).toBe(level);
   });
 });
+
+describe('a search that follows the links it meets is asked when one below it leaves the workspace', () => {
+  test.each([
+    ['rg -L TOKEN build', 'L1'],
+    ['rg --follow TOKEN', 'L1'],
+    ['grep -R TOKEN build', 'L1'],
+    ['grep -rR TOKEN .', 'L1'],
+    ['find -L build -name auth.json', 'L1'],
+    ['find build -follow -name auth.json', 'L1'],
+    ['fd -L auth build', 'L1'],
+    ['timeout 5 rg -L TOKEN build', 'L1'],
+    ['rg -L TOKEN via', 'L1'], // via -> build (inside), whose out -> $HOME
+    ['grep -r TOKEN build', 'L0'], // -r follows only the links named on the command line
+    ['rg TOKEN build', 'L0'],
+    ['find build -name x', 'L0'],
+    ['rg -L TOKEN node_modules', 'L0'], // its links stay inside
+  ])('%s → %s', (line, level) => {
+    if (!fs.existsSync(path.join(world.ws, 'via'))) fs.symlinkSync('build', path.join(world.ws, 'via'));
+    const j = judged(ex(line));
+    expect(j.level).toBe(level);
+    if (level === 'L1') expect(j.ids).toContain('fs.symlink_escape');
+  });
+});

@@ -4,6 +4,14 @@ export const RULE_MESSAGES: Record<string, { zh: string; en: string; hintZh?: st
     zh: '`{f}` 经过符号链接指向工作区之外的 `{r}`',
     en: '`{f}` leads through a link to `{r}`, outside the workspace',
   },
+  'path.link_in_tree': {
+    zh: '这个搜索会跟随符号链接：它要搜索的目录里的 `{f}` 指向工作区之外的 `{r}`',
+    en: 'this search follows links: `{f}` below where it searches leads to `{r}`, outside the workspace',
+  },
+  'path.link_tree_unknown': {
+    zh: '这个搜索会跟随符号链接，而要搜索的目录太大，无法逐一检查其中的链接',
+    en: 'this search follows links, and where it searches is too large to check every link in it',
+  },
   'path.links_unchecked': {
     zh: '这一步的路径参数太多：只检查了前 {n} 个经过的链接',
     en: 'this step names too many paths: only the first {n} were checked for links',

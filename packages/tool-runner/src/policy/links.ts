@@ -18,6 +18,8 @@ export interface PathLinks {
   words: Record<string, { abs: string; real: string }>;
   /** Set when the step had more path words than are resolved (this many were): the rest were not checked. */
   unchecked?: number;
+  /** A search that follows links (`rg -L`, `grep -R`, `find -L`): a link below its roots that leaves the workspace, or `unknown` when the trees were too large to look through. */
+  inTree?: { link: string; real: string } | 'unknown';
 }
 
 /** The parts of an argument that may name a path: the whole word, the value after `--opt=`, `@file`. */
@@ -63,6 +65,48 @@ export function linkEscapeFindings(links: PathLinks): Finding[] {
     out.push(finding('fs.symlink_escape', 'L1', { f: word, r: real }, { msg: 'path.link_escape' }));
   }
   return out;
+}
+
+/** Readers that recurse and follow the links they meet there, by their option that does so. */
+const FOLLOWERS: Record<string, { follow: (a: string) => boolean; patternFirst: boolean }> = {
+  grep: { follow: (a) => a === '-R' || a === '--dereference-recursive' || (/^-[A-Za-z]+$/.test(a) && a.includes('R')), patternFirst: true },
+  rg: { follow: (a) => a === '-L' || a === '--follow' || (/^-[A-Za-z]+$/.test(a) && a.includes('L')), patternFirst: true },
+  ag: { follow: (a) => a === '-f' || a === '--follow', patternFirst: true },
+  find: { follow: (a) => a === '-L' || a === '-follow', patternFirst: false },
+  fd: { follow: (a) => a === '-L' || a === '--follow' || (/^-[A-Za-z]+$/.test(a) && a.includes('L')), patternFirst: true },
+  tree: { follow: (a) => a === '-l', patternFirst: false },
+  du: { follow: (a) => a === '-L' || a === '--dereference', patternFirst: false },
+};
+for (const [alias, of] of [['egrep', 'grep'], ['fgrep', 'grep'], ['fdfind', 'fd']] as const) FOLLOWERS[alias] = FOLLOWERS[of];
+
+/**
+ * The folders a search that follows links will walk (`rg -L TODO src` → ['src'], `find -L .` →
+ * ['.']), or undefined when the command does not follow links it meets below its operands.
+ * Operands are taken roughly (a pattern's option values may be counted as roots too: that only
+ * looks through more).
+ */
+export function followedRoots(program: string, args: readonly string[]): string[] | undefined {
+  const spec = FOLLOWERS[program.slice(program.lastIndexOf('/') + 1)];
+  if (!spec || !args.some(spec.follow)) return undefined;
+  if (program.endsWith('find')) {
+    // find [-H] [-L] [-P] [-D opts] [-Olevel] [starting-point...] [expression]
+    let i = 0;
+    while (i < args.length && /^-([HLP]|O\d*|D)$/.test(args[i])) i += args[i] === '-D' ? 2 : 1;
+    const roots: string[] = [];
+    for (; i < args.length && !args[i].startsWith('-') && args[i] !== '(' && args[i] !== '!'; i++) roots.push(args[i]);
+    return roots.length ? roots : ['.'];
+  }
+  const ops = args.filter((a) => !a.startsWith('-'));
+  const roots = spec.patternFirst ? ops.slice(1) : ops;
+  return roots.length ? roots : ['.'];
+}
+
+/** A link below a followed search's roots that leaves the workspace, or trees too large to look through: asked. */
+export function inTreeFindings(links: PathLinks): Finding[] {
+  const t = links.inTree;
+  if (!t) return [];
+  if (t === 'unknown') return [finding('fs.symlink_escape', 'L1', {}, { msg: 'path.link_tree_unknown' })];
+  return [finding('fs.symlink_escape', 'L1', { f: t.link, r: t.real }, { msg: 'path.link_in_tree' })];
 }
 
 /** A step with more path words than the runner resolves: where the rest lead is unknown, so it is asked. */

@@ -13,6 +13,8 @@ const modLinks = lazy(() => require('../policy/links') as typeof import('../poli
 const modPathLinks = lazy(() => require('./path-links') as typeof import('./path-links'));
 const modWorkspacePrograms = lazy(() => require('../policy/workspace-programs') as typeof import('../policy/workspace-programs'));
 const modWorkspaceProgramFacts = lazy(() => require('./workspace-program-facts') as typeof import('./workspace-program-facts'));
+// programs.ts first: wrappers.ts and programs.ts import each other, and programs.ts must be the one loaded first.
+const modWrappers = lazy(() => (modPrograms(), require('../policy/programs/wrappers') as typeof import('../policy/programs/wrappers')));
 const modGitHarden = lazy(() => require('../tools/git-harden') as typeof import('../tools/git-harden'));
 const modExecTool = lazy(() => require('../tools/exec-tool') as typeof import('../tools/exec-tool'));
 
@@ -56,8 +58,8 @@ export function programWords<S extends { program: string; args?: string[] }>(): 
  * that leads out of it.
  */
 function judgeLinkTargets(program: string, args: readonly string[], links: PathLinks, jctx: JudgeCtx): Finding[] {
-  const { linkedArgs, linkEscapeFindings, cwdEscapeFindings, uncheckedFindings } = modLinks();
-  const out = [...linkEscapeFindings(links), ...cwdEscapeFindings(program, links), ...uncheckedFindings(links)];
+  const { linkedArgs, linkEscapeFindings, cwdEscapeFindings, uncheckedFindings, inTreeFindings } = modLinks();
+  const out = [...linkEscapeFindings(links), ...cwdEscapeFindings(program, links), ...uncheckedFindings(links), ...inTreeFindings(links)];
   const real = linkedArgs(args, links);
   if (real) out.push(...modPrograms().judgeCommand(program, real, jctx).filter((f) => f.level !== 'L0'));
   return out;
@@ -68,6 +70,14 @@ export function commandContext(program: string, args: readonly string[], stepCwd
   const { session } = env;
   const cwd = session.resolve(typeof stepCwd === 'string' && stepCwd ? stepCwd : '.');
   const links = modPathLinks().gatherLinks(args, cwd, session.workspace);
+  // A search that follows the links it meets (rg -L, grep -R, find -L), wrapped or not: look for links out of the workspace below it.
+  const u = modWrappers().unwrapCommand(program, args);
+  const [prog, progArgs] = u.index >= 0 ? [args[u.index], args.slice(u.index + 1)] : [program, args];
+  const roots = modLinks().followedRoots(prog, progArgs);
+  if (roots) {
+    const inTree = modPathLinks().escapingLinkInTrees(roots, cwd.real, session.workspace);
+    if (inTree) links.inTree = inTree;
+  }
   const workspacePrograms = modWorkspaceProgramFacts().gatherWorkspacePrograms(program, args, cwd.real, session.workspace);
   return { workspace: session.workspace, slothtoolHome: session.slothtoolHome, links, ...(workspacePrograms ? { workspacePrograms } : {}) };
 }

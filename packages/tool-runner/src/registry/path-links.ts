@@ -1,4 +1,5 @@
 /** Live facts for judging the target, not the spelling (policy/links.ts): what a step's words really name. */
+import * as fs from 'fs';
 import * as path from 'path';
 import type { PathLinks } from '../policy/links';
 import { lazy } from '../lazy';
@@ -6,6 +7,44 @@ import type { ResolvedPath } from '../workspace';
 
 const modLinks = lazy(() => require('../policy/links') as typeof import('../policy/links'));
 const modWorkspace = lazy(() => require('../workspace') as typeof import('../workspace'));
+
+/** Entries a followed search's trees are looked through at most; larger trees are asked about. */
+const MAX_TREE_ENTRIES = 50000;
+
+/**
+ * The first link below `roots` (folders, resolved below the step's real folder) whose target
+ * leaves the workspace, or 'unknown' past {@link MAX_TREE_ENTRIES}. A link into the workspace
+ * is walked where it leads, as the search will (each real folder once).
+ */
+export function escapingLinkInTrees(roots: readonly string[], cwdReal: string, workspace: string): PathLinks['inTree'] {
+  const { resolveBelow, isInside } = modWorkspace();
+  const stack = roots.map((r) => resolveBelow(cwdReal, r).real);
+  const visited = new Set<string>();
+  let seen = 0;
+  while (stack.length) {
+    const dir = stack.pop()!;
+    if (visited.has(dir)) continue;
+    visited.add(dir);
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (++seen > MAX_TREE_ENTRIES) return 'unknown';
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) stack.push(full);
+      else if (e.isSymbolicLink()) {
+        const r = resolveBelow('/', full);
+        if (!isInside(r.real, workspace)) return { link: path.relative(workspace, full) || full, real: r.real };
+        // A link to elsewhere in the workspace is walked too: the search follows it there.
+        if (r.exists) stack.push(r.real);
+      }
+    }
+  }
+  return undefined;
+}
 
 /** Words looked at per step at most (each costs a few lstat calls); a step with more is asked. */
 const MAX_WORDS = 512;

@@ -183,6 +183,8 @@ export function wrappedGitIndex(program: string, args: readonly string[]): numbe
 
 /** {@link wrappedGitIndex}, with the folders `env -C` moves into on the way. */
 export function wrappedGit(program: string, args: readonly string[]): { index: number; chdir: string[] } {
+  // programs.ts first: it and wrappers.ts import each other, and programs.ts must be the one loaded first.
+  require('../policy/programs');
   const { unwrapCommand } = require('../policy/programs/wrappers') as typeof import('../policy/programs/wrappers');
   const u = unwrapCommand(program, args);
   return u.index >= 0 && isGit(args[u.index]) ? u : { index: -1, chdir: [] };
