@@ -208,8 +208,13 @@ describe('a search that follows the links it meets is asked when one below it le
     ['rg TOKEN build', 'L0'],
     ['find build -name x', 'L0'],
     ['rg -L TOKEN node_modules', 'L0'], // its links stay inside
+    ['grep -R TOKEN venv', 'L0'], // venv/bin/python -> /usr/bin/…: an installed program
   ])('%s → %s', (line, level) => {
     if (!fs.existsSync(path.join(world.ws, 'via'))) fs.symlinkSync('build', path.join(world.ws, 'via'));
+    if (!fs.existsSync(path.join(world.ws, 'venv'))) {
+      fs.mkdirSync(path.join(world.ws, 'venv', 'bin'), { recursive: true });
+      fs.symlinkSync('/usr/bin/env', path.join(world.ws, 'venv', 'bin', 'python'));
+    }
     const j = judged(ex(line));
     expect(j.level).toBe(level);
     if (level === 'L1') expect(j.ids).toContain('fs.symlink_escape');

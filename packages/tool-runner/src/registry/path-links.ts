@@ -8,6 +8,9 @@ import type { ResolvedPath } from '../workspace';
 const modLinks = lazy(() => require('../policy/links') as typeof import('../policy/links'));
 const modWorkspace = lazy(() => require('../workspace') as typeof import('../workspace'));
 
+/** Where installed programs and libraries live: links there (a venv's python) are not a way out to anything private. */
+const INSTALLED = ['/usr/bin/', '/usr/lib/', '/usr/lib64/', '/usr/local/bin/', '/usr/local/lib/', '/usr/share/', '/bin/', '/sbin/', '/lib/', '/lib64/', '/opt/homebrew/', '/nix/store/', '/System/Library/'];
+
 /** Entries a followed search's trees are looked through at most; larger trees are asked about. */
 const MAX_TREE_ENTRIES = 50000;
 
@@ -37,6 +40,8 @@ export function escapingLinkInTrees(roots: readonly string[], cwdReal: string, w
       if (e.isDirectory()) stack.push(full);
       else if (e.isSymbolicLink()) {
         const r = resolveBelow('/', full);
+        // A virtual environment's python -> /usr/bin/python3: installed programs, nothing private.
+        if (INSTALLED.some((d) => r.real.startsWith(d))) continue;
         if (!isInside(r.real, workspace)) return { link: path.relative(workspace, full) || full, real: r.real };
         // A link to elsewhere in the workspace is walked too: the search follows it there.
         if (r.exists) stack.push(r.real);
