@@ -115,6 +115,7 @@ describe('a link into a secret store or .git/hooks is judged as what the target 
     [{ tool: 'proc.start', program: 'cp', args: ['x', 'hooks/post-checkout'] } as Step, 'L2', 'write.persistence'],
     [{ tool: 'config.json_patch', file: 'cfg/llm-base.json', patch: [{ op: 'replace', path: '/a', value: 1 }] } as Step, 'L2', 'write.slothtool'],
     [ex('cat cfg/llm-base.json'), 'L2', 'secret.slothtool'],
+    [{ tool: 'config.json_patch', file: 'hooks/x.json', patch: [{ op: 'add', path: '/a', value: 1 }] } as Step, 'L2', 'write.persistence'],
     [{ tool: 'plugin.run', plugin: 'loc', args: ['cfg'] } as Step, 'L2', 'secret.slothtool'],
     [{ tool: 'plugin.run', plugin: 'loc', args: ['docs/key.txt'] } as Step, 'L2', 'secret.private_key'],
     [ex('cat docs/key.txt'), 'L2', 'secret.private_key'],

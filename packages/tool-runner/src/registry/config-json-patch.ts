@@ -5,6 +5,7 @@ import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
 const modConfigRules = lazy(() => require('../policy/config-rules') as typeof import('../policy/config-rules'));
+const modPaths = lazy(() => require('../policy/paths') as typeof import('../policy/paths'));
 const modJsonPatchTool = lazy(() => require('../tools/json-patch-tool') as typeof import('../tools/json-patch-tool'));
 
 const PatchOp = z
@@ -39,6 +40,8 @@ export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
     // Judge the target, not the spelling: a file reached through a link is judged where it leads too.
     const real = ctx.fsTarget && ctx.fsTarget.real !== ctx.fsTarget.abs ? ctx.fsTarget.real : undefined;
     if (real) findings.push(...patchFindings({ ...s, file: real }, ctx).filter((f) => f.level !== 'L1' || f.id !== 'config.patch'));
+    // Files other programs run or load later (inside .git/, shell start-up files, …), spelled or reached through a link.
+    findings.push(...modPaths().writeTargetFindings(real ? [s.file, real] : [s.file]).slice(0, 1));
     return { findings, touches: touches({ write: [real ?? s.file] }) };
   },
   approvalKey: (s) => `config.json_patch ${s.file}`,
