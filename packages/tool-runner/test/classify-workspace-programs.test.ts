@@ -143,6 +143,7 @@ describe('rustup proxies run the toolchain a rust-toolchain file names by path',
     ['rust-toolchain.toml', '[toolchain]\npath = "./tc"\n', 'rustc --print sysroot', 'L1'],
     ['rust-toolchain.toml', '[toolchain]\npath = "./tc"\n', 'timeout 5 cargo pkgid', 'L1'],
     ['rust-toolchain', './tc\n', 'cargo version', 'L1'],
+    ['rust-toolchain.toml', '[toolchain]\npath = "./tc"\n', 'echo cargo', 'L0'], // names cargo, runs echo
     ['rust-toolchain.toml', '[toolchain]\nchannel = "1.75.0"\n', 'cargo version', 'L0'],
     ['rust-toolchain', 'stable\n', 'cargo version', 'L0'],
   ])('%s %j: %s → %s', (file, text, line, level) => {

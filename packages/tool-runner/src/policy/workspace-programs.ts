@@ -97,14 +97,9 @@ export interface WorkspaceProgramFacts {
   rustToolchainPath?: string;
 }
 
-/** The base name of a program word. */
-function base(p: string): string {
-  return p.slice(p.lastIndexOf('/') + 1);
-}
-
-/** Findings for workspace files that name the program a step runs (or wraps). */
-export function workspaceProgramFindings(program: string, args: readonly string[], facts: WorkspaceProgramFacts): Finding[] {
-  const runs = [program, ...args].map(base).find((w) => RUSTUP_PROXIES.has(w));
-  if (facts.rustToolchainPath && runs) return [finding('workspace.rust_toolchain', 'L1', { p: runs, f: facts.rustToolchainPath })];
+/** Findings for workspace files that name programs `program` (the one a command really runs) would run. */
+export function workspaceProgramFindings(program: string, facts: WorkspaceProgramFacts): Finding[] {
+  const name = program.slice(program.lastIndexOf('/') + 1);
+  if (facts.rustToolchainPath && RUSTUP_PROXIES.has(name)) return [finding('workspace.rust_toolchain', 'L1', { p: name, f: facts.rustToolchainPath })];
   return [];
 }

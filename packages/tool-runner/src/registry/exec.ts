@@ -65,6 +65,12 @@ function judgeLinkTargets(program: string, args: readonly string[], links: PathL
   return out;
 }
 
+/** The program a command really runs, wrappers (timeout, env, nice, …) taken off. */
+function runsProgram(program: string, args: readonly string[]): string {
+  const u = modWrappers().unwrapCommand(program, args);
+  return u.index >= 0 ? args[u.index] : program;
+}
+
 /** Live facts for judging a command: where its words and folder lead, and workspace files that name programs. */
 export function commandContext(program: string, args: readonly string[], stepCwd: string | null | undefined, env: JudgeEnv): Partial<AssessContext> {
   const { session } = env;
@@ -78,7 +84,7 @@ export function commandContext(program: string, args: readonly string[], stepCwd
     const inTree = modPathLinks().escapingLinkInTrees(roots, cwd.real, session.workspace);
     if (inTree) links.inTree = inTree;
   }
-  const workspacePrograms = modWorkspaceProgramFacts().gatherWorkspacePrograms(program, args, cwd.real, session.workspace);
+  const workspacePrograms = modWorkspaceProgramFacts().gatherWorkspacePrograms(prog, cwd.real, session.workspace);
   return { workspace: session.workspace, slothtoolHome: session.slothtoolHome, links, ...(workspacePrograms ? { workspacePrograms } : {}) };
 }
 
@@ -93,7 +99,7 @@ export function assessCommand(program: string, args: readonly string[], stepCwd:
   const jctx: JudgeCtx = { cwd: ctx.workspace ?? ctx.cwd ?? cwd, ...(cwd && cwd !== ctx.cwd ? { runCwd: cwd } : {}), home: ctx.home, slothtoolHome: ctx.slothtoolHome, policy: ctx.policy, depth: 0 };
   const findings = judgeCommand(program, [...args], jctx);
   if (ctx.links) findings.push(...judgeLinkTargets(program, args, ctx.links, jctx));
-  if (ctx.workspacePrograms) findings.push(...modWorkspacePrograms().workspaceProgramFindings(program, args, ctx.workspacePrograms));
+  if (ctx.workspacePrograms) findings.push(...modWorkspacePrograms().workspaceProgramFindings(runsProgram(program, args), ctx.workspacePrograms));
   if (cwd && cwd !== ctx.cwd) findings.push(...secretFindings([cwd]));
   // A step that runs in another folder is judged like `git -C` there: asked.
   const workspace = ctx.workspace ?? ctx.cwd;

@@ -48,11 +48,10 @@ function rustToolchainPath(dir: string, workspace: string): string | undefined {
   return undefined;
 }
 
-/** What of the workspace names programs this command (or a program it wraps) runs; undefined when nothing does. */
-export function gatherWorkspacePrograms(program: string, args: readonly string[], runDir: string, workspace: string): WorkspaceProgramFacts | undefined {
+/** What of the workspace names programs `program` (the one a command really runs) would run; undefined when nothing does. */
+export function gatherWorkspacePrograms(program: string, runDir: string, workspace: string): WorkspaceProgramFacts | undefined {
   const { RUSTUP_PROXIES } = modWorkspacePrograms();
-  const words = [program, ...args].map((w) => path.basename(w));
-  if (!words.some((w) => RUSTUP_PROXIES.has(w))) return undefined;
+  if (!RUSTUP_PROXIES.has(path.basename(program))) return undefined;
   const found = rustToolchainPath(runDir, workspace);
   return found ? { rustToolchainPath: found } : undefined;
 }
