@@ -68,6 +68,7 @@ describe('self-configuration through exec is L2', () => {
     'node ./packages/slothtool/dist/cli.js llm-base config delete p',
     'timeout 5 slothtool install x',
     'llm-base config update p --base-url http://x', // its own bin
+    'node /usr/lib/node_modules/@holic512/plugin-llm-base/bin/llm-base.js config delete p',
   ])('%s', (line) => {
     expect(judge(ex(line)).ids).toContain('self.config');
     expect(judge(ex(line)).level).toBe('L2');

@@ -65,3 +65,9 @@ export function isSlothtoolScript(script: string): boolean {
   const s = script.replace(/\\/g, '/');
   return /(^|\/)slothtool(\.[cm]?js)?$/.test(s) || /(^|\/)(@holic512\/slothtool|packages\/slothtool)\/(bin|dist|lib)\//.test(s);
 }
+
+/** A node script that is llm-base's own CLI (`node …/plugin-llm-base/bin/llm-base.js`). */
+export function isLlmBaseScript(script: string): boolean {
+  const s = script.replace(/\\/g, '/');
+  return /(^|\/)llm-base(\.[cm]?js)?$/.test(s) || /(^|\/)plugin-llm-base\/(bin|dist|lib)\//.test(s);
+}

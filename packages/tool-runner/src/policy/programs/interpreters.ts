@@ -2,7 +2,7 @@
 import { isInfoOnly, shortCluster } from '../args';
 import { finding, type Finding } from '../finding';
 import { readOnly } from './common';
-import { isSlothtoolScript, slothtoolSelfConfig } from '../self-config';
+import { isLlmBaseScript, isSlothtoolScript, llmBaseConfigWrite, selfConfig, slothtoolSelfConfig } from '../self-config';
 
 export const INTERPRETERS = new Set([
   'sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash', 'yash', 'pwsh', 'powershell', 'cmd',
@@ -49,6 +49,10 @@ export function judgeInterpreter(args: readonly string[], name: string): Finding
       if (kind === 'node' && isSlothtoolScript(script)) {
         const own = slothtoolSelfConfig(args.slice(args.indexOf(script) + 1));
         if (own) return [own];
+      }
+      if (kind === 'node' && isLlmBaseScript(script)) {
+        const write = llmBaseConfigWrite(args.slice(args.indexOf(script) + 1));
+        if (write) return [selfConfig(`llm-base ${write}`)];
       }
       return [finding('interp.script', 'L2', { p: name, a: script }, { allowable: true })];
     }
