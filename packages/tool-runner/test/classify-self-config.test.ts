@@ -121,6 +121,7 @@ describe('host mounts and privileged containers are L2 with the reason', () => {
     ['docker run --privileged=true alpine', 'container.host', /privileged/],
     ['docker --context x run -v /:/h alpine', 'container.host_mount', /host's root/],
     ['docker compose run -v /:/h svc', 'container.host_mount', /host's root/],
+    ['docker service create --mount type=bind,source=/,target=/h alpine', 'container.host_mount', /host's root/],
   ])('%s', (line, id, reason) => {
     const j = judge(ex(line));
     expect(j).toMatchObject({ level: 'L2', ids: expect.arrayContaining([id]) });

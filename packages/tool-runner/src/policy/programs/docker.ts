@@ -122,12 +122,12 @@ export function judgeDocker(args: readonly string[], name: string, ctx: JudgeCtx
   let sub = ops[0] ?? '';
   if (isInfoOnly(args) || READ_SUBS.has(sub)) return [readOnly(`${name} ${sub}`.trim())];
   let at = args.indexOf(sub) + 1;
-  if ((sub === 'container' || sub === 'compose') && ['run', 'create', 'exec'].includes(args[at] ?? '')) {
+  if ((sub === 'container' || sub === 'compose' || sub === 'service') && ['run', 'create', 'exec', 'update'].includes(args[at] ?? '')) {
     sub = `${sub} ${args[at]}`;
     at++;
   }
   const verb = sub.split(' ').pop() ?? '';
-  if (['run', 'create', 'exec'].includes(verb)) {
+  if (['run', 'create', 'exec'].includes(verb) || sub === 'service update') {
     const host = hostAccess(`${name} ${sub}`, runOptions(args.slice(at)), ctx);
     if (host.length) return host;
   }
