@@ -1,6 +1,7 @@
 import { SEARCH_MESSAGES } from './i18n-search';
 import { TOOL_MESSAGES } from './i18n-tools';
 import { OPTION_MESSAGES } from './policy/options/i18n-options';
+import { RULE_MESSAGES } from './policy/i18n-rules';
 import type { Lang } from './types';
 import { fill, type RuleMessages } from '@holic512/shared/lib/messages';
 
@@ -304,6 +305,7 @@ export const MESSAGES: RuleMessages = {
   ...TOOL_MESSAGES,
   ...SEARCH_MESSAGES,
   ...OPTION_MESSAGES,
+  ...RULE_MESSAGES,
 };
 
 const NO_PARAMS: Record<string, string | number> = {};

@@ -23,11 +23,17 @@ export interface ResolvedPath {
 export interface PathFs {
   realpathSync(p: string): string;
   statSync(p: string): { isFile(): boolean; isDirectory(): boolean };
+  /** With readlinkSync: links are followed one by one (dangling ones too, `..` after a link as the kernel does). */
+  lstatSync?(p: string): { isSymbolicLink(): boolean } | undefined;
+  readlinkSync?(p: string): string;
 }
 
 const nodePathFs: PathFs = {
   realpathSync: (p) => fs.realpathSync.native(p),
   statSync: (p) => fs.statSync(p),
+  // No exception for a missing path: most words of a command name no file, and throwing costs.
+  lstatSync: (p) => fs.lstatSync(p, { throwIfNoEntry: false }),
+  readlinkSync: (p) => fs.readlinkSync(p, 'utf8'),
 };
 
 /** Places `~` may stand for. */
@@ -37,13 +43,71 @@ export interface HomeDirs {
   slothtoolHome?: string;
 }
 
+/** `~`, `~/x` and `~/.slothtool/x` with the home put in, not yet normalised (`..` kept for {@link physicalPath}). */
+function expandRaw(p: string, cwd: string, dirs: HomeDirs): string {
+  if (dirs.slothtoolHome && (p === '~/.slothtool' || p.startsWith('~/.slothtool/'))) return dirs.slothtoolHome + '/.' + p.slice('~/.slothtool'.length);
+  if (dirs.home && (p === '~' || p.startsWith('~/'))) return dirs.home + '/.' + p.slice(1);
+  return path.isAbsolute(p) ? p : path.resolve(cwd) + '/' + p;
+}
+
 /** `~`, `~/x` and `~/.slothtool/x` made absolute; other paths resolved against `cwd`. */
 export function expandPath(p: string, cwd: string, dirs: HomeDirs = {}): string {
-  if (dirs.slothtoolHome && (p === '~/.slothtool' || p.startsWith('~/.slothtool/'))) {
-    return path.resolve(dirs.slothtoolHome, '.' + p.slice('~/.slothtool'.length));
+  return path.resolve(expandRaw(p, cwd, dirs));
+}
+
+/** Links followed at most (the kernel's limit is 40). */
+const MAX_LINKS = 40;
+
+/**
+ * Where an absolute path leads, component by component as the kernel walks it: a link is
+ * replaced by its target (a relative target against the link's folder), `..` goes up from where
+ * the walk really is (so `out/..` is the parent of out's target), a dangling link still leads to
+ * its target. The first missing component ends the walk; the rest is appended.
+ */
+function physicalPath(raw: string, pfs: Required<PathFs>, start = '/'): { real: string; exists: boolean } {
+  let todo = raw.split('/').filter((c) => c !== '');
+  let cur = start;
+  let links = 0;
+  while (todo.length) {
+    const c = todo.shift()!;
+    if (c === '.') continue;
+    if (c === '..') {
+      cur = path.dirname(cur);
+      continue;
+    }
+    const next = path.join(cur, c);
+    let isLink: boolean | undefined;
+    try {
+      isLink = pfs.lstatSync(next)?.isSymbolicLink();
+    } catch {
+      isLink = undefined;
+    }
+    if (isLink === undefined) return { real: path.resolve(next, ...todo), exists: false };
+    if (!isLink) {
+      cur = next;
+      continue;
+    }
+    if (++links > MAX_LINKS) return { real: path.resolve(next, ...todo), exists: false };
+    let target: string;
+    try {
+      target = pfs.readlinkSync(next);
+    } catch {
+      return { real: path.resolve(next, ...todo), exists: false };
+    }
+    if (target.startsWith('/')) cur = '/';
+    todo = [...target.split('/').filter((t) => t !== ''), ...todo];
   }
-  if (dirs.home && (p === '~' || p.startsWith('~/'))) return path.resolve(dirs.home, '.' + p.slice(1));
-  return path.resolve(cwd, p);
+  return { real: cur, exists: true };
+}
+
+/** What an existing path is; 'other' when stat fails after it was found (a race, a link cycle). */
+function kindOf(real: string, pfs: PathFs): ResolvedPath['kind'] {
+  try {
+    const st = pfs.statSync(real);
+    return st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other';
+  } catch {
+    return 'other';
+  }
 }
 
 /**
@@ -51,7 +115,13 @@ export function expandPath(p: string, cwd: string, dirs: HomeDirs = {}): string 
  * cannot be read resolves lexically.
  */
 export function resolvePath(p: string, cwd: string, dirs: HomeDirs = {}, pfs: PathFs = nodePathFs): ResolvedPath {
-  const abs = expandPath(p, cwd, dirs);
+  const raw = expandRaw(p, cwd, dirs);
+  const abs = path.resolve(raw);
+  if (pfs.lstatSync && pfs.readlinkSync && path.sep === '/') {
+    const { real, exists } = physicalPath(raw, pfs as Required<PathFs>);
+    if (!exists) return { input: p, abs, real, exists: false };
+    return { input: p, abs, real, exists: true, kind: kindOf(real, pfs) };
+  }
   let existing = abs;
   const rest: string[] = [];
   for (;;) {
@@ -59,14 +129,7 @@ export function resolvePath(p: string, cwd: string, dirs: HomeDirs = {}, pfs: Pa
       const real = pfs.realpathSync(existing);
       const full = rest.length ? path.join(real, ...rest.reverse()) : real;
       if (rest.length) return { input: p, abs, real: full, exists: false };
-      let kind: ResolvedPath['kind'] = 'other';
-      try {
-        const st = pfs.statSync(real);
-        kind = st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other';
-      } catch {
-        // realpath succeeded, stat failed (a race): report it as something else.
-      }
-      return { input: p, abs, real, exists: true, kind };
+      return { input: p, abs, real, exists: true, kind: kindOf(real, pfs) };
     } catch {
       const parent = path.dirname(existing);
       if (parent === existing) return { input: p, abs, real: abs, exists: false };
@@ -74,6 +137,18 @@ export function resolvePath(p: string, cwd: string, dirs: HomeDirs = {}, pfs: Pa
       existing = parent;
     }
   }
+}
+
+/**
+ * {@link resolvePath} of a relative path below a folder already known to be real (the step's
+ * resolved folder): only the path's own components are walked. Absolute paths are walked whole.
+ * Where it leads is all it says (no `kind`).
+ */
+export function resolveBelow(realDir: string, p: string, pfs: PathFs = nodePathFs): ResolvedPath {
+  if (path.isAbsolute(p) || !pfs.lstatSync || !pfs.readlinkSync || path.sep !== '/') return resolvePath(path.isAbsolute(p) ? p : `${realDir}/${p}`, realDir, {}, pfs);
+  const abs = path.resolve(realDir, p);
+  const { real, exists } = physicalPath(p, pfs as Required<PathFs>, realDir);
+  return { input: p, abs, real, exists };
 }
 
 /** Whether `child` is `root` or lies below it (both absolute, already normalised). */

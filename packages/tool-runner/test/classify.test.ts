@@ -608,7 +608,7 @@ table('bypass tricks published against other assistants', [
   ['slothtool ai -p x', 'L2'],
   ['slothtool run ai', 'L2'],
   ['slothtool list', 'L0'],
-  ['slothtool install @holic512/plugin-loc', 'L1'],
+  ['slothtool install @holic512/plugin-loc', 'L2'], // SlothTool's own configuration (issue #32)
   ['slothtool loc ./src', 'L1'],
   ['tar -xPf x.tar', 'L2'],
   ['tar --absolute-names -xf x.tar', 'L2'],

@@ -16,6 +16,29 @@ export interface GitVerdicts {
 
 type Rule = (rest: readonly string[], v: GitVerdicts) => Finding | Finding[];
 
+/** Throws away uncommitted (or stashed) work: refused, with the way to keep it. */
+const discard = (sub: string, a: string): Finding => finding('git.discard', 'L2', { s: sub, a });
+
+/**
+ * A pathspec that names the whole tree (or everything below the folder the step runs in):
+ * `.`, `./`, `:/`, `:(top)`, `*`, `..`, magic prefixes included.
+ */
+export function isWholeTree(spec: string): boolean {
+  let s = spec;
+  const magic = /^:\(([^)]*)\)/.exec(s);
+  if (magic) s = s.slice(magic[0].length);
+  else if (s.startsWith(':/')) s = s.slice(2);
+  else if (s.startsWith(':') && !/^:[!^]/.test(s)) s = s.slice(1);
+  const n = s === '' ? '.' : s.replace(/\/+$/, '').split('/').filter((c) => c !== '' && c !== '.').join('/');
+  return n === '' || n === '.' || n === '*' || /^\.\.(\/\.\.)*$/.test(n);
+}
+
+/** `git help <topic>` and `git <sub> --help` open a manual page through the viewer the repository config may name. */
+export const HELP_LISTS = new Set(['-a', '--all', '-g', '--guides', '-c', '--config', '--user-interfaces', '--developer-interfaces', '--no-external-commands', '--no-aliases', '--verbose', '--config-for-completion', '--config-sections-for-completion']);
+
+/** Archive formats git knows without configuration (`tgz` and `tar.gz` run a command the config may replace: forced back by git-harden). */
+const ARCHIVE_FORMATS = new Set(['tar', 'zip', 'tgz', 'tar.gz']);
+
 export const SUBCOMMANDS: Record<string, Rule> = {
   branch: (rest, v) => {
     const force = rest.find((a) => a === '-D' || a === '-f' || a === '--force' || a === '-M' || a === '-C' || (shortCluster(a) ?? '').match(/[DMCf]/));
@@ -39,7 +62,7 @@ export const SUBCOMMANDS: Record<string, Rule> = {
   },
   stash: (rest, v) => {
     if (v.first === 'list' || v.first === 'show') return v.read();
-    if (v.first === 'drop' || v.first === 'clear') return v.rewrite(v.first);
+    if (v.first === 'drop' || v.first === 'clear') return discard(v.sub, v.first);
     return v.write();
   },
   remote: (rest, v) => {
@@ -50,24 +73,42 @@ export const SUBCOMMANDS: Record<string, Rule> = {
   config: (rest) => judgeConfig(rest),
   reset: (rest, v) => {
     const hard = rest.find((a) => a === '--hard');
-    return hard ? v.rewrite(hard) : v.write();
+    return hard ? discard(v.sub, hard) : v.write();
   },
   clean: (rest, v) => {
     const dry = rest.some((a) => a === '--dry-run' || (shortCluster(a) ?? '').includes('n'));
-    return dry ? v.read() : v.rewrite(rest.join(' '));
+    return dry ? v.read() : discard(v.sub, rest.join(' '));
   },
   checkout: (rest, v) => {
-    const bad = rest.find((a) => ['-f', '--force', '--', '.', '-B', '--ours', '--theirs', '-p', '--patch', '--overwrite-ignore', '--pathspec-from-file'].includes(a) || (shortCluster(a) ?? '').match(/[fBp]/) || a.startsWith('--pathspec-from-file='));
+    // Paths (after `--`, a whole-tree pathspec, or a tree-ish and paths) are overwritten from the index or the tree.
+    const dd = rest.indexOf('--');
+    const ops = operands(dd >= 0 ? rest.slice(0, dd) : rest, ['-b', '-B', '--orphan', '--conflict', '--pathspec-from-file']);
+    const lost = rest.find((a) => a === '-f' || a === '--force' || ((shortCluster(a) ?? '').includes('f') && !a.startsWith('-b'))) ?? (dd >= 0 ? rest.slice(dd).join(' ') : undefined) ?? ops.find(isWholeTree) ?? (ops.length > 1 ? ops.join(' ') : undefined);
+    if (lost) return discard(v.sub, lost);
+    const bad = rest.find((a) => ['-B', '--ours', '--theirs', '-p', '--patch', '--overwrite-ignore', '--pathspec-from-file'].includes(a) || (shortCluster(a) ?? '').match(/[Bp]/) || a.startsWith('--pathspec-from-file='));
     return bad ? v.rewrite(bad) : v.write();
   },
   switch: (rest, v) => {
-    const bad = rest.find((a) => ['-f', '--force', '--discard-changes', '-C', '--force-create'].includes(a));
+    const lost = rest.find((a) => ['-f', '--force', '--discard-changes'].includes(a));
+    if (lost) return discard(v.sub, lost);
+    const bad = rest.find((a) => ['-C', '--force-create'].includes(a));
     return bad ? v.rewrite(bad) : v.write();
   },
   restore: (rest, v) => {
     const staged = rest.some((a) => a === '--staged' || a === '-S');
     const worktree = rest.some((a) => a === '--worktree' || a === '-W');
-    return staged && !worktree ? v.write() : v.rewrite(rest.join(' '));
+    return staged && !worktree ? v.write() : discard(v.sub, rest.join(' '));
+  },
+  help: (rest, v) => {
+    const topic = operands(rest)[0];
+    const viewer = rest.find((a) => ['-m', '--man', '-w', '--web', '-i', '--info'].includes(a));
+    if (!topic && !viewer) return v.read();
+    if (!viewer && rest.some((a) => HELP_LISTS.has(a))) return v.read();
+    return finding('git.help_viewer', 'L1', { a: `git help ${rest.join(' ')}`.trim() });
+  },
+  'cat-file': (rest, v) => {
+    const conv = findLong(rest, ['--textconv', '--filters']);
+    return conv ? finding('git.textconv', 'L1', { a: `git cat-file ${conv}` }) : v.read();
   },
   rm: (rest, v) => {
     const force = rest.find((a) => a === '-f' || a === '--force' || /^-[a-zA-Z]*f/.test(a));
@@ -90,6 +131,8 @@ export const SUBCOMMANDS: Record<string, Rule> = {
   pull: (_rest, v) => v.net(),
   clone: (_rest, v) => v.net(),
   'ls-remote': (_rest, v) => v.net(),
+  // It runs ls-remote on the URL (through the repository's transport settings).
+  'request-pull': (_rest, v) => v.net(),
   rebase: (rest, v) => {
     if (rest.length === 1 && ['--abort', '--quit', '--continue', '--skip', '--show-current-patch'].includes(v.first)) return v.write();
     return v.rewrite(rest.join(' '));
@@ -116,17 +159,30 @@ export const SUBCOMMANDS: Record<string, Rule> = {
   submodule: (rest, v) => {
     if (v.first === 'foreach') return finding('arg.exec', 'L2', { p: 'git submodule', a: 'foreach' });
     if (v.ops.length === 0 || v.first === 'status' || v.first === 'summary') return v.read();
+    const force = v.first === 'deinit' ? rest.find((a) => a === '-f' || a === '--force') : undefined;
+    if (force) return discard(`${v.sub} deinit`, force);
     return v.net();
   },
   worktree: (rest, v) => {
     if (v.first === 'list' || (v.sub === 'notes' && (v.first === 'show' || rest.length === 0))) return v.read();
+    const force = v.sub === 'worktree' && v.first === 'remove' ? rest.find((a) => a === '-f' || a === '--force') : undefined;
+    if (force) return discard(`${v.sub} remove`, force);
     return v.write();
+  },
+  // Both overwrite files of the working tree from the index or a tree.
+  'read-tree': (rest, v) => (rest.includes('--reset') && rest.some((a) => a === '-u' || (shortCluster(a) ?? '').includes('u')) ? discard(v.sub, '--reset -u') : v.write()),
+  'checkout-index': (rest, v) => {
+    const force = rest.find((a) => a === '-f' || a === '--force' || /^-[a-z]*f/.test(a));
+    return force ? discard(v.sub, force) : v.write();
   },
   notes: (rest, v) => SUBCOMMANDS.worktree(rest, v),
   archive: (rest, v) => {
     const o = rest.find((a) => a === '-o' || a.startsWith('-o'));
     if (o) return finding('git.exec_option', 'L2', { a: o });
     if (findLong(rest, ['--remote'])) return finding('git.network', 'L1', { s: v.sub }, { cat: ['network'] });
+    const f = rest.findIndex((a) => a === '--format' || a.startsWith('--format='));
+    const format = f < 0 ? undefined : rest[f].includes('=') ? rest[f].slice(rest[f].indexOf('=') + 1) : rest[f + 1];
+    if (format !== undefined && !ARCHIVE_FORMATS.has(format)) return finding('git.archive_command', 'L1', { a: `git archive --format=${format}`, f: format });
     return v.read();
   },
   'format-patch': (rest, v) => rest.includes('--stdout') ? v.read() : v.write(),

@@ -8,13 +8,14 @@ import { SUBCOMMANDS, type GitVerdicts } from './git-subcommands';
 const SAFE_CONFIG_KEY =
   /^(color\.[a-z.]+|advice\.[a-z]+|log\.(date|decorate|abbrevcommit|showroot|follow)|column\.ui|diff\.(renames|noprefix|mnemonicprefix|relative|context|interhunkcontext|algorithm|indentheuristic|statgraphwidth|colormoved)|format\.pretty|grep\.(linenumber|patterntype|extendedregexp|fullname|column)|status\.(short|branch|showuntrackedfiles)|i18n\.logoutputencoding|blame\.date|user\.(name|email)|init\.defaultbranch)$/i;
 
-const READ = new Set([
+/** Subcommands that only read (their options are judged by their tables). */
+export const GIT_READ_SUBCOMMANDS: ReadonlySet<string> = new Set([
   'status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'ls-tree', 'cat-file', 'rev-list', 'describe',
   'shortlog', 'blame', 'annotate', 'grep', 'count-objects', 'fsck', 'merge-base', 'name-rev', 'show-ref',
   'for-each-ref', 'var', 'whatchanged', 'diff-tree', 'diff-files', 'diff-index', 'check-ignore', 'check-attr',
   'check-ref-format', 'range-diff', 'verify-commit', 'verify-tag', 'verify-pack', 'cherry', 'show-branch',
   'help', 'version', 'get-tar-commit-id', 'column', 'stripspace', 'patch-id', 'fast-export', 'check-mailmap',
-  'request-pull', 'interpret-trailers', 'merge-tree', 'show-index', 'unpack-file',
+  'interpret-trailers', 'merge-tree', 'show-index', 'unpack-file',
 ]);
 
 const WRITE = new Set([
@@ -24,7 +25,7 @@ const WRITE = new Set([
   'mktag', 'read-tree', 'symbolic-ref', 'replace', 'bisect', 'lfs', 'maintenance', 'sparse-checkout',
   'format-patch', 'archive', 'rerere', 'prune-packed', 'fast-import', 'bundle', 'clean', 'rebase', 'reflog',
   'fetch', 'pull', 'push', 'clone', 'ls-remote', 'unpack-objects', 'index-pack', 'multi-pack-index',
-  'commit-graph', 'merge-file', 'checkout-index',
+  'commit-graph', 'merge-file', 'checkout-index', 'request-pull',
 ]);
 
 /** Subcommands that run other programs, rewrite history wholesale or serve/print secrets. */
@@ -45,6 +46,7 @@ const HOOK_SUBS = new Set(['commit', 'merge', 'checkout', 'switch', 'push', 'pul
 
 const NETWORK_SUBS: Record<string, Array<'network' | 'write'>> = {
   fetch: ['network'],
+  'request-pull': ['network'],
   'ls-remote': ['network'],
   pull: ['network', 'write'],
   clone: ['network', 'write'],
@@ -83,6 +85,9 @@ export function judgeGit(args: readonly string[], ctx?: JudgeCtx): Finding[] {
       i++;
     } else if (a.startsWith('--list-cmds=') || GLOBAL_FLAGS.has(a)) {
       // harmless
+    } else if (a === '--help' && args.slice(i + 1).some((x) => !x.startsWith('-'))) {
+      // `git --help log` is `git help log`: the manual page viewer.
+      return [...out, finding('git.help_viewer', 'L1', { a: args.join(' ') })];
     } else if (a === '--version' || a === '-v' || a === '--help' || a === '-h') {
       return [...out, finding('git.read', 'L0', { s: a })];
     } else if (a.startsWith('-')) {
@@ -94,6 +99,9 @@ export function judgeGit(args: readonly string[], ctx?: JudgeCtx): Finding[] {
   if (i >= args.length) return [...out, finding('git.read', 'L0', { s: '' })];
   const sub = args[i];
   const rest = args.slice(i + 1);
+  // `git <sub> --help` runs `git help <sub>`: the viewer the repository config may name.
+  const dd = rest.indexOf('--');
+  if ((dd < 0 ? rest : rest.slice(0, dd)).includes('--help') && sub !== 'help') return [...out, finding('git.help_viewer', 'L1', { a: `git ${sub} --help` })];
   const found = [...out, ...judgeSubcommand(sub, rest)];
   // A read sub-command's own options, from its table (git's prefix and `--no-` rules).
   return [...found, ...judgeGitOptions(sub, rest, ctx, found.every((f) => f.level === 'L0'))];
@@ -122,7 +130,7 @@ function judgeSubcommand(sub: string, rawRest: readonly string[]): Finding[] {
     if (sub.startsWith('credential')) return [finding('git.credentials', 'L2', { s: sub })];
     return [rewrite(sub, '')];
   }
-  if (!READ.has(sub) && !WRITE.has(sub)) {
+  if (!GIT_READ_SUBCOMMANDS.has(sub) && !WRITE.has(sub)) {
     return [finding('git.unknown', 'L2', { s: sub }, { allowable: true })];
   }
 
@@ -161,6 +169,6 @@ function judgeSubcommand(sub: string, rawRest: readonly string[]): Finding[] {
     rewrite: (a) => rewrite(sub, a),
   };
   const rule = Object.prototype.hasOwnProperty.call(SUBCOMMANDS, sub) ? SUBCOMMANDS[sub] : undefined;
-  return [...out, ...[rule ? rule(rest, v) : READ.has(sub) ? v.read() : v.write()].flat()];
+  return [...out, ...[rule ? rule(rest, v) : GIT_READ_SUBCOMMANDS.has(sub) ? v.read() : v.write()].flat()];
 }
 

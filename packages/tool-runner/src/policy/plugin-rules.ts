@@ -1,7 +1,9 @@
 import type { ClassifyContext, PluginRunStep, Policy } from '../types';
-import { finding, type Finding } from './finding';
-import { secretFindings } from './paths';
+import { finding, type Finding, type JudgeCtx } from './finding';
+import { linkedArgs, linkEscapeFindings, uncheckedFindings, type PathLinks } from './links';
+import { normalisePathArg, secretFindings, slothtoolHomeFindings } from './paths';
 import { INVISIBLE_RE } from './resolve-program';
+import { LLM_BASE_PACKAGE, llmBaseConfigWrite, selfConfig } from './self-config';
 
 const PLUGIN_INFO_ARGS = new Set(['--help', '-h', '--version', '-v', '-V', 'help', 'version']);
 
@@ -18,8 +20,20 @@ export function pluginFindings(step: PluginRunStep, policy: Policy, ctx: Classif
     if (INVISIBLE_RE.test(a)) out.push(finding('args.invisible', 'L2', { n: String(i + 1) }));
   });
   out.push(...secretFindings(step.args));
+  // llm-base's config subcommands write the profiles (base URL, API key): SlothTool's own configuration.
+  const isLlmBase = info ? (info as { name?: string }).name === LLM_BASE_PACKAGE || (!(info as { name?: string }).name && alias === 'llm-base') : alias === 'llm-base';
+  const write = isLlmBase ? llmBaseConfigWrite(step.args) : undefined;
+  if (write) return [...out, selfConfig(`${alias} ${write}`)];
   if (info?.interactive) return [...out, finding('plugin.interactive', 'L1', { p: alias })];
   if (step.args.length === 1 && PLUGIN_INFO_ARGS.has(step.args[0])) return [...out, finding('plugin.info', 'L0', { p: alias, a: step.args[0] })];
   if (policy.trustedPlugins?.includes(alias)) return [...out, finding('plugin.trusted', 'L0', { p: alias })];
   return [...out, finding('plugin.run', 'L1', { p: alias })];
+}
+
+/** plugin.run arguments that lead through a link: judged by their real targets (secret stores, SlothTool's own files, leaving the workspace). */
+export function linkedPluginFindings(args: readonly string[], links: PathLinks, ctx: JudgeCtx): Finding[] {
+  const real = linkedArgs(args, links);
+  if (!real) return uncheckedFindings(links);
+  const paths = real.map((a) => normalisePathArg(a, ctx)).filter((p): p is string => p !== undefined);
+  return [...linkEscapeFindings(links), ...uncheckedFindings(links), ...secretFindings(real), ...slothtoolHomeFindings(paths, ctx, false)];
 }

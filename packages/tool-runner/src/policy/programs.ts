@@ -6,12 +6,14 @@ import { judgeOptions } from './options';
 import { CONTROL_RE, isHarmlessDevice, isOutsideWorkspace, normalisePathArg, secretFindings, slothtoolHomeFindings, writeTargetFindings } from './paths';
 import { INVISIBLE_RE, resolveProgram } from './resolve-program';
 import { judgeAwk, judgeSed } from './sed-awk';
+import { judgeDocker } from './programs/docker';
+import { llmBaseConfigWrite, selfConfig, slothtoolSelfConfig } from './self-config';
 import { execArg, MAX_WRAP_DEPTH, readOnly, writeArg, writeFile, type Handler } from './programs/common';
 import { INTERPRETERS, judgeInterpreter } from './programs/interpreters';
 import { ESCALATION, judgeEnv, judgeEscalation, judgeWrapper, WRAPPERS } from './programs/wrappers';
 import { judgeArchiver, judgeDd, judgeFd, judgeFind, judgeKill, judgePerm, judgePositionalOut, judgeRg, judgeRm, judgeSort, judgeTar, judgeTree, judgeWriter } from './programs/files';
 import { INSTALLERS, PROJECT_CODE_ALWAYS, judgeInstaller, judgeNpm, judgeNpx, judgeProjectTool, judgeTsc, npmSecretOutput, PROJECT_TOOLS } from './programs/package-managers';
-import { judgeBusybox, judgeCurl, judgeDate, judgeDocker, judgeGh, judgeHostname, judgeKubectl, judgeMan, judgeNetworkTool, judgeRsync, judgeSimpleMode, judgeSystemctl } from './programs/network-system';
+import { judgeBusybox, judgeCurl, judgeDate, judgeGh, judgeHostname, judgeKubectl, judgeMan, judgeNetworkTool, judgeRsync, judgeSimpleMode, judgeSystemctl } from './programs/network-system';
 
 export { npmSecretOutput };
 
@@ -83,9 +85,15 @@ TABLE.set('env', judgeEnv);
 TABLE.set('slothtool', (args, name) => {
   const [sub, alias] = operands(args);
   if (sub === 'ai' || (sub === 'run' && alias === 'ai')) return [finding('plugin.self', 'L2')];
-  if (sub === undefined || sub === 'list' || sub === 'ls') return [readOnly(`${name} ${sub ?? ''}`.trim())];
-  if (['install', 'uninstall', 'update', 'remove'].includes(sub)) return [finding('install', 'L1', { p: name, s: sub })];
+  const own = slothtoolSelfConfig(args);
+  if (own) return [own];
+  if (sub === undefined || sub === 'list' || sub === 'ls' || (sub === 'config' && operands(args).length === 1)) return [readOnly(`${name} ${sub ?? ''}`.trim())];
   return [finding('plugin.run', 'L1', { p: sub === 'run' ? (alias ?? '') : sub })];
+});
+// llm-base's own bin: its config subcommands are SlothTool's configuration; anything else is as unknown as before.
+TABLE.set('llm-base', (args, name) => {
+  const write = llmBaseConfigWrite(args);
+  return write ? [selfConfig(`${name} ${write}`)] : [finding('program.unknown', 'L2', { p: name }, { allowable: true })];
 });
 TABLE.set('ip', (args, name) => {
   const ops = operands(args, ['-f', '-family', '-n', '-netns']);

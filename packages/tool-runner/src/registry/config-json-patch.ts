@@ -5,6 +5,7 @@ import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
 const modConfigRules = lazy(() => require('../policy/config-rules') as typeof import('../policy/config-rules'));
+const modPaths = lazy(() => require('../policy/paths') as typeof import('../policy/paths'));
 const modJsonPatchTool = lazy(() => require('../tools/json-patch-tool') as typeof import('../tools/json-patch-tool'));
 
 const PatchOp = z
@@ -39,10 +40,16 @@ export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
   example: { file: 'tsconfig.json', patch: [{ op: 'replace', path: '/compilerOptions/strict', value: true }] },
   confirmsInside: true,
   permission: { arg: 'path', subject: (s) => ({ kind: 'path', path: s.file }) },
-  judgeContext: (_s, env) => ({ allowedRoots: env.allowedRoots() }),
+  judgeContext: (s, env) => ({ allowedRoots: env.allowedRoots(), fsTarget: env.session.resolve(s.file) }),
   assess(s, ctx) {
     const { patchFindings } = modConfigRules();
-    return { findings: patchFindings(s, ctx), touches: touches({ write: [s.file] }) };
+    const findings = patchFindings(s, ctx);
+    // Judge the target, not the spelling: a file reached through a link is judged where it leads too.
+    const real = ctx.fsTarget && ctx.fsTarget.real !== ctx.fsTarget.abs ? ctx.fsTarget.real : undefined;
+    if (real) findings.push(...patchFindings({ ...s, file: real }, ctx).filter((f) => f.level !== 'L1' || f.id !== 'config.patch'));
+    // Files other programs run or load later (inside .git/, shell start-up files, …), spelled or reached through a link.
+    if (!findings.some((f) => f.level === 'L2')) findings.push(...modPaths().writeTargetFindings(real ? [s.file, real] : [s.file]).slice(0, 1));
+    return { findings, touches: touches({ write: [real ?? s.file] }) };
   },
   approvalKey: (s) => `config.json_patch ${s.file}`,
   digest: (s) => `json_patch ${s.file} (${s.patch.length} op${s.patch.length === 1 ? '' : 's'})`,

@@ -1,13 +1,21 @@
 import * as path from 'path';
 import { z } from 'zod';
-import { finding, type JudgeCtx } from '../policy/finding';
+import { finding, type Finding, type JudgeCtx } from '../policy/finding';
+import type { PathLinks } from '../policy/links';
 import type { ExecStep } from '../types';
 import { argList, commandLine, cwdField, presentFields, RequiresSchema, touches } from './common';
-import type { AssessContext, Assessment, ToolDefinition } from './types';
+import type { AssessContext, Assessment, JudgeEnv, ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
 const modPrograms = lazy(() => require('../policy/programs') as typeof import('../policy/programs'));
 const modPaths = lazy(() => require('../policy/paths') as typeof import('../policy/paths'));
+const modLinks = lazy(() => require('../policy/links') as typeof import('../policy/links'));
+const modPathLinks = lazy(() => require('./path-links') as typeof import('./path-links'));
+const modWorkspacePrograms = lazy(() => require('../policy/workspace-programs') as typeof import('../policy/workspace-programs'));
+const modWorkspaceProgramFacts = lazy(() => require('./workspace-program-facts') as typeof import('./workspace-program-facts'));
+// programs.ts first: wrappers.ts and programs.ts import each other, and programs.ts must be the one loaded first.
+const modWrappers = lazy(() => (modPrograms(), require('../policy/programs/wrappers') as typeof import('../policy/programs/wrappers')));
+const modGitHarden = lazy(() => require('../tools/git-harden') as typeof import('../tools/git-harden'));
 const modExecTool = lazy(() => require('../tools/exec-tool') as typeof import('../tools/exec-tool'));
 
 /** Programs whose first operand is a subcommand: the approval key is `program subcommand`. */
@@ -46,6 +54,42 @@ export function programWords<S extends { program: string; args?: string[] }>(): 
 }
 
 /**
+ * The command judged again with every word that leads through a link replaced by its real
+ * target (only what that adds above L0), the links that leave the workspace, and a step folder
+ * that leads out of it.
+ */
+function judgeLinkTargets(program: string, args: readonly string[], links: PathLinks, jctx: JudgeCtx): Finding[] {
+  const { linkedArgs, linkEscapeFindings, cwdEscapeFindings, uncheckedFindings, inTreeFindings } = modLinks();
+  const out = [...linkEscapeFindings(links), ...cwdEscapeFindings(program, links), ...uncheckedFindings(links), ...inTreeFindings(links)];
+  const real = linkedArgs(args, links);
+  if (real) out.push(...modPrograms().judgeCommand(program, real, jctx).filter((f) => f.level !== 'L0'));
+  return out;
+}
+
+/** The program a command really runs, wrappers (timeout, env, nice, …) taken off. */
+function runsProgram(program: string, args: readonly string[]): string {
+  const u = modWrappers().unwrapCommand(program, args);
+  return u.index >= 0 ? args[u.index] : program;
+}
+
+/** Live facts for judging a command: where its words and folder lead, and workspace files that name programs. */
+export function commandContext(program: string, args: readonly string[], stepCwd: string | null | undefined, env: JudgeEnv): Partial<AssessContext> {
+  const { session } = env;
+  const cwd = session.resolve(typeof stepCwd === 'string' && stepCwd ? stepCwd : '.');
+  const links = modPathLinks().gatherLinks(args, cwd, session.workspace);
+  // A search that follows the links it meets (rg -L, grep -R, find -L), wrapped or not: look for links out of the workspace below it.
+  const u = modWrappers().unwrapCommand(program, args);
+  const [prog, progArgs] = u.index >= 0 ? [args[u.index], args.slice(u.index + 1)] : [program, args];
+  const roots = modLinks().followedRoots(prog, progArgs);
+  if (roots) {
+    const inTree = modPathLinks().escapingLinkInTrees(roots, cwd.real, session.workspace);
+    if (inTree) links.inTree = inTree;
+  }
+  const workspacePrograms = modWorkspaceProgramFacts().gatherWorkspacePrograms(prog, cwd.real, session.workspace);
+  return { workspace: session.workspace, slothtoolHome: session.slothtoolHome, links, ...(workspacePrograms ? { workspacePrograms } : {}) };
+}
+
+/**
  * Judge a command (exec and proc.start): the program table with its arguments, and a step cwd
  * outside the workspace like `git -C` there.
  */
@@ -55,6 +99,8 @@ export function assessCommand(program: string, args: readonly string[], stepCwd:
   const cwd = typeof stepCwd === 'string' && stepCwd ? path.resolve(ctx.cwd ?? '/', stepCwd) : ctx.cwd;
   const jctx: JudgeCtx = { cwd: ctx.workspace ?? ctx.cwd ?? cwd, ...(cwd && cwd !== ctx.cwd ? { runCwd: cwd } : {}), home: ctx.home, slothtoolHome: ctx.slothtoolHome, policy: ctx.policy, depth: 0 };
   const findings = judgeCommand(program, [...args], jctx);
+  if (ctx.links) findings.push(...judgeLinkTargets(program, args, ctx.links, jctx));
+  if (ctx.workspacePrograms) findings.push(...modWorkspacePrograms().workspaceProgramFindings(runsProgram(program, args), ctx.workspacePrograms));
   if (cwd && cwd !== ctx.cwd) findings.push(...secretFindings([cwd]));
   // A step that runs in another folder is judged like `git -C` there: asked.
   const workspace = ctx.workspace ?? ctx.cwd;
@@ -63,7 +109,7 @@ export function assessCommand(program: string, args: readonly string[], stepCwd:
     if (rel.startsWith('..') || path.isAbsolute(rel)) findings.push(finding('cwd.outside', 'L1', { p: program, d: cwd }));
   }
   // Said with the step: what of the repository's own configuration will not run (tools/git-harden.ts).
-  if (program === 'git' || program.endsWith('/git')) findings.push(finding('git.hardened', 'L0'));
+  if (program === 'git' || program.endsWith('/git') || modGitHarden().wrappedGitIndex(program, args) >= 0) findings.push(finding('git.hardened', 'L0'));
   const network = findings.some((f) => f.cat?.includes('network')) ? ['*'] : [];
   const write = findings.some((f) => f.cat?.includes('write')) ? [cwd ?? '.'] : [];
   return { findings, touches: touches({ exec: [program], network, write, read: cwd ? [cwd] : [] }) };
@@ -90,6 +136,7 @@ export const execTool: ToolDefinition<ExecStep> = {
   sandboxed: true,
   words: programWords<ExecStep>(),
   permission: { arg: 'words', subject: (s) => ({ kind: 'command', words: [s.program, ...(s.args ?? [])] }) },
+  judgeContext: (s, env) => commandContext(s.program, s.args ?? [], s.cwd, env),
   assess: (s, ctx) => assessCommand(s.program, s.args ?? [], s.cwd, ctx),
   approvalKey: (s) => `exec ${commandKey(s.program, s.args ?? [])}`,
   digest: (s) => commandLine(s.program, s.args ?? []),

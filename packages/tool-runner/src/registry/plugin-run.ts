@@ -5,6 +5,7 @@ import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
 const modPluginRunTool = lazy(() => require('../tools/plugin-run-tool') as typeof import('../tools/plugin-run-tool'));
+const modPathLinks = lazy(() => require('./path-links') as typeof import('./path-links'));
 const modPluginRules = lazy(() => require('../policy/plugin-rules') as typeof import('../policy/plugin-rules'));
 
 const input = z.object({
@@ -28,11 +29,13 @@ export const pluginRunTool: ToolDefinition<PluginRunStep> = {
     for (const alias of Object.keys(env.registry.plugins ?? {})) plugins[alias] = { name: env.registry.plugins[alias]?.name };
     const info = modPluginRunTool().readPluginInfo(env.registry, s.plugin, env.deps.readFileSync);
     if (info) plugins[s.plugin] = { name: info.name, interactive: info.interactive };
-    return { plugins };
+    // A plugin runs outside the sandbox in the runner's folder: its path arguments are judged where they lead.
+    return { plugins, links: modPathLinks().gatherLinks(s.args ?? [], env.session.resolve('.'), env.session.workspace) };
   },
   assess(s, ctx) {
-    const { pluginFindings } = modPluginRules();
-    return { findings: pluginFindings(s, ctx.policy, ctx), touches: touches({ exec: [`plugin ${s.plugin}`] }) };
+    const { pluginFindings, linkedPluginFindings } = modPluginRules();
+    const findings = [...pluginFindings(s, ctx.policy, ctx), ...(ctx.links ? linkedPluginFindings(s.args ?? [], ctx.links, { cwd: ctx.workspace ?? ctx.cwd, home: ctx.home, slothtoolHome: ctx.slothtoolHome, policy: ctx.policy, depth: 0 }) : [])];
+    return { findings, touches: touches({ exec: [`plugin ${s.plugin}`] }) };
   },
   approvalKey: (s) => `plugin.run ${s.plugin}`,
   digest: (s) => commandLine('plugin', [s.plugin, ...(s.args ?? [])]),

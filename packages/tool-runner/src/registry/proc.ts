@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { finding } from '../policy/finding';
 import type { ProcKillStep, ProcStartStep, ProcStatusStep } from '../tool-steps';
 import { argList, commandLine, cwdField, nonBlank, presentFields, RequiresSchema, touches } from './common';
-import { assessCommand, commandKey, programWords } from './exec';
+import { assessCommand, commandContext, commandKey, programWords } from './exec';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
@@ -22,7 +22,7 @@ export const procStartTool: ToolDefinition<ProcStartStep> = {
   serves: true,
   words: programWords<ProcStartStep>(),
   permission: { arg: 'words', subject: (s) => ({ kind: 'command', words: [s.program, ...(s.args ?? [])] }) },
-  judgeContext: (_s, env) => ({ workspace: env.session.workspace, slothtoolHome: env.session.slothtoolHome }),
+  judgeContext: (s, env) => commandContext(s.program, s.args ?? [], s.cwd, env),
   assess(s, ctx) {
     const judged = assessCommand(s.program, s.args ?? [], s.cwd, ctx);
     // A process that outlives the session is one nobody watches: always asked.

@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import type { ArgKind, PermissionSubject } from '../permission-rules';
 import type { ClassifyOptions } from '../policy/classify';
 import type { Finding } from '../policy/finding';
+import type { PathLinks } from '../policy/links';
+import type { WorkspaceProgramFacts } from '../policy/workspace-programs';
 import type { Registry, RunnerDeps, ToolContext, ToolResult } from '../tools/types';
 import type { ToolSession } from '../tools/session';
 import type { Lang, Policy } from '../types';
@@ -18,6 +20,10 @@ export interface Touches {
 export interface AssessContext extends ClassifyOptions {
   /** The caller's policy, normalised. */
   policy: Policy;
+  /** exec / proc.start: where the step's folder and path words really lead (gathered by the runner). */
+  links?: PathLinks;
+  /** Workspace files that name programs the step's program would run (gathered by the runner). */
+  workspacePrograms?: WorkspaceProgramFacts;
 }
 
 /** A tool's verdict before rendering: the fired rules and what the step touches. */

@@ -100,10 +100,19 @@ export async function hardenedCommand(
   const git = require('./git-harden') as typeof import('./git-harden');
   // go.mod's `toolchain` line would make go download and run another toolchain: stay local.
   if (program === 'go' || program.endsWith('/go')) return { args: [...args], env: { ...env, GOTOOLCHAIN: 'local' }, hardened: ['GOTOOLCHAIN=local'] };
-  if (!git.isGit(program)) return { args: [...args], env, hardened: [] };
+  const wrapped = git.isGit(program) ? { index: -1, chdir: [] } : git.wrappedGit(program, args);
+  const inner = wrapped.index;
+  if (!git.isGit(program) && inner < 0) return { args: [...args], env, hardened: [] };
   const wrap = sandbox && sandboxable(program, cwd, env) ? (p: string, a: string[]) => sandbox.wrap(p, a, cwd) : undefined;
-  const h = git.hardenGit(args, await git.filterDrivers(cwd, env, wrap));
-  return { args: h.args, env: { ...env, ...h.env }, hardened: h.notes };
+  const gitArgs = inner < 0 ? args : args.slice(inner + 1);
+  // The drivers of the repository git will really use: `env -C dir` and git's own `-C`, `--git-dir`, … included.
+  const globals = [...wrapped.chdir.flatMap((d) => ['-C', d]), ...git.repositoryGlobals(gitArgs)];
+  const h = git.hardenGit(gitArgs, await git.filterDrivers(cwd, env, wrap, globals));
+  if (inner < 0) return { args: h.args, env: { ...env, ...h.env }, hardened: h.notes };
+  // Under a wrapper (`timeout 5 git log`, `env -i git diff`) the environment may be cleared: the
+  // overrides go on git's own command line too (`-c` is the same command scope).
+  const config = h.config.flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+  return { args: [...args.slice(0, inner + 1), ...config, ...h.args], env: { ...env, ...h.env }, hardened: h.notes };
 }
 
 /** Resolve a step's cwd against the runner's cwd. */

@@ -96,7 +96,7 @@ export const host = T({}, '-a', '-A', '-c =', '-C', '-d', '-l', '-m =', '-N =', 
 
 export const man = T(
   {},
-  '-C --config-file = read-any', '-d --debug', '-D --default', '--warnings =?', '-f --whatis', '-k --apropos', '-K --global-apropos', '-l --local-file exec', '-L --locale =',
+  '-C --config-file = exec', '-d --debug', '-D --default', '--warnings =?', '-f --whatis', '-k --apropos', '-K --global-apropos', '-l --local-file exec', '-L --locale =',
   '-m --systems =', '-M --manpath =', '-S -s --sections =', '-e --extension =', '-i --ignore-case', '-I --match-case', '--regex', '--wildcard', '--names-only', '-a --all',
   '-u --update write', '-w --where --path --location', '-W --where-cat --location-cat', '-c --catman', '-R --recode =', '--no-subpages', '-P --pager = exec',
   '-r --prompt =', '-7 --ascii', '-E --encoding =', '--no-hyphenation --nh', '--no-justification --nj', '-p --preprocessor = exec', '-t --troff exec',

@@ -2,6 +2,7 @@
 import { isInfoOnly, shortCluster } from '../args';
 import { finding, type Finding } from '../finding';
 import { readOnly } from './common';
+import { isLlmBaseScript, isSlothtoolScript, llmBaseConfigWrite, selfConfig, slothtoolSelfConfig } from '../self-config';
 
 export const INTERPRETERS = new Set([
   'sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash', 'yash', 'pwsh', 'powershell', 'cmd',
@@ -45,13 +46,27 @@ export function judgeInterpreter(args: readonly string[], name: string): Finding
     if (a === '--' || !a.startsWith('-') || a === '-') {
       const script = a === '--' ? args[i + 1] : a;
       if (script === undefined || script === '-') return [finding('interactive', 'L2', { p: name })];
+      if (kind === 'node' && isSlothtoolScript(script)) {
+        const own = slothtoolSelfConfig(args.slice(args.indexOf(script) + 1));
+        if (own) return [own];
+      }
+      if (kind === 'node' && isLlmBaseScript(script)) {
+        const write = llmBaseConfigWrite(args.slice(args.indexOf(script) + 1));
+        if (write) return [selfConfig(`llm-base ${write}`)];
+      }
       return [finding('interp.script', 'L2', { p: name, a: script }, { allowable: true })];
     }
     if (kind === 'python' && (a === '-m' || (shortCluster(a)?.endsWith('m') ?? false))) {
       const mod = a === '-m' ? (args[i + 1] ?? '') : a.slice(a.indexOf('m') + 1) || (args[i + 1] ?? '');
       if (mod === 'pip') {
         const sub = args[i + 2];
-        if (['list', 'show', 'freeze', 'check', '--version'].includes(sub)) return [readOnly(`${name} -m pip ${sub}`)];
+        if (['list', 'show', 'freeze', 'check', '--version'].includes(sub)) {
+          // The working folder is first on sys.path for -m: `./pip/__main__.py` would run. -P
+          // (3.11+) or -I keeps it off; without one it is workspace code.
+          const safePath = args.slice(0, i + 1).some((f) => /^-[A-Za-z]/.test(f) && /[PI]/.test(f.slice(1, f.includes('m') ? f.indexOf('m') : undefined)));
+          if (safePath) return [readOnly(`${name} -m pip ${sub}`)];
+          return [finding('workspace.python_path', 'L1', { p: `${name} -m pip ${sub}`, m: 'pip' })];
+        }
         return [finding('install', 'L1', { p: `${name} -m pip`, s: sub ?? '' })];
       }
       const level = PYTHON_MODULES[mod];

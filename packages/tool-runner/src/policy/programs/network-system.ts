@@ -38,7 +38,8 @@ export function judgeHostname(args: readonly string[], name: string): Finding[] 
 }
 
 export function judgeMan(args: readonly string[], name: string): Finding[] {
-  const bad = args.find((a) => ['-P', '-H', '-X', '-l', '-Z', '-T'].includes(a) || ['--pager', '--html', '--gxditview', '--local-file', '--troff-device', '--preprocessor'].some((n) => isLong(a, n)) || /^-[a-zA-Z]*[PHp]/.test(a));
+  // -C names a man-db configuration file, which names the pager and the preprocessors it runs.
+  const bad = args.find((a) => ['-P', '-H', '-X', '-l', '-Z', '-T', '-C'].includes(a) || ['--pager', '--html', '--gxditview', '--local-file', '--troff-device', '--preprocessor', '--config-file'].some((n) => isLong(a, n)) || /^-[a-zA-Z]*[PHpC]/.test(a));
   return bad ? [execArg(name, bad)] : [readOnly(name)];
 }
 
@@ -56,18 +57,10 @@ export function judgeSimpleMode(readFlags: string[], execFlags: string[] = []): 
   };
 }
 
-export function judgeDocker(args: readonly string[], name: string): Finding[] {
-  const sub = operands(args, ['-H', '--host', '--context', '-c', '--config', '-l', '--log-level'])[0] ?? '';
-  if (isInfoOnly(args) || ['ps', 'images', 'version', 'info', 'inspect', 'logs', 'top', 'stats-none', 'port', 'diff', 'history', 'search'].includes(sub)) return [readOnly(`${name} ${sub}`.trim())];
-  const priv = args.find((a) => a === '--privileged' || a.startsWith('--pid=host') || a.startsWith('--net=host') || a.startsWith('--network=host') || a.startsWith('--cap-add') || /^\/(:|$)/.test(a) || /^\/:/.test(a) || a.startsWith('--volume=/:') || a.startsWith('-v/:') || a === '--security-opt');
-  const sock = args.find((a) => a.includes('docker.sock') || a.includes('podman.sock'));
-  if (priv || sock) return [finding('escalation', 'L2', { p: `${name} ${priv ?? sock}` })];
-  const vIdx = args.findIndex((a, i) => (a === '-v' || a === '--volume') && /^\/(:|$)|^\/(etc|root|var\/run\/docker\.sock)/.test(args[i + 1] ?? ''));
-  if (vIdx >= 0) return [finding('escalation', 'L2', { p: `${name} ${args[vIdx]} ${args[vIdx + 1]}` })];
-  return [finding('project.script', 'L1', { p: name, s: sub })];
-}
-
 export function judgeKubectl(args: readonly string[], name: string): Finding[] {
+  // A kubeconfig's `users[].user.exec` runs a credential program: one the command names (a workspace file) is workspace code.
+  const kc = findLong(args, ['--kubeconfig']);
+  if (kc) return [finding('workspace.kubeconfig', 'L1', { p: name, a: kc })];
   const sub = operands(args, ['-n', '--namespace', '--context', '-o', '--output', '-l', '--selector'])[0] ?? '';
   if (isInfoOnly(args) || ['get', 'describe', 'logs', 'version', 'explain', 'api-resources', 'api-versions', 'cluster-info', 'top', 'diff'].includes(sub)) return [readOnly(`${name} ${sub}`.trim())];
   if (sub === 'config' && ['view', 'get-contexts', 'current-context', 'get-clusters'].includes(operands(args)[1] ?? '')) return [readOnly(`${name} config`)];

@@ -101,6 +101,8 @@ export function judgeNpx(args: readonly string[], name: string, ctx: JudgeCtx): 
   const pkg = [cmd, ...args.slice(0, i).filter((a, k) => k > 0 && (args[k - 1] === '-p' || args[k - 1] === '--package'))];
   if (pkg.some((p) => /(^|\/)plugin-ai(@|$)/.test(p) || p === 'ai')) return [finding('plugin.self', 'L2')];
   const run = finding('npx.run', 'L1', { p: `${name} ${cmd}` });
+  // `npx @holic512/slothtool@1 install x` is slothtool itself.
+  if (/^(@holic512\/)?slothtool(@[^/]*)?$/.test(cmd)) return [run, ...judgeCommand('slothtool', args.slice(i + 1), ctx)];
   if (isKnownProgram(cmd) || cmd.includes('/')) return [run, ...judgeCommand(cmd, args.slice(i + 1), ctx)];
   return [run, ...secretFindings(args.slice(i + 1))];
 }

@@ -1,7 +1,7 @@
 /** Wrappers that run another command (env, timeout, nice, ...) and privilege escalation. */
 import { isInfoOnly, shortCluster } from '../args';
 import { finding, type Finding, type JudgeCtx } from '../finding';
-import { secretFindings } from '../paths';
+import { isOutsideWorkspace, normalisePathArg, secretFindings } from '../paths';
 import { judgeCommand } from '../programs';
 import { execArg, readOnly, writeArg } from './common';
 
@@ -21,9 +21,14 @@ export function judgeEnvAssignment(assign: string): Finding[] {
   return [finding('wrapper.env_unknown', 'L1', { v: name })];
 }
 
-/** `env [options] [NAME=value]... [command [args]]` */
-export function judgeEnv(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
-  const out: Finding[] = [];
+/**
+ * Where env's command starts, with what env's own arguments say on the way: `-C dir`,
+ * `NAME=value` assignments, and `stop` for an option that makes env itself run something (`-S`)
+ * or one it does not know. `start` is args.length when there is no command.
+ */
+function envParts(args: readonly string[]): { start: number; chdir: string[]; assigns: string[]; stop?: string } {
+  const chdir: string[] = [];
+  const assigns: string[] = [];
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i];
@@ -33,24 +38,44 @@ export function judgeEnv(args: readonly string[], name: string, ctx: JudgeCtx): 
     }
     if (a === '-i' || a === '--ignore-environment' || a === '-' || a === '-0' || a === '--null' || a === '-v' || a === '--debug') continue;
     if (a === '-C' || a === '--chdir') {
-      out.push(...secretFindings([args[++i] ?? '']));
+      chdir.push(args[++i] ?? '');
       continue;
     }
     if (a === '-u' || a === '--unset') {
       i++;
       continue;
     }
-    if (a.startsWith('--unset=') || a.startsWith('--chdir=') || /^-[uC]./.test(a) || a.startsWith('--default-signal') || a.startsWith('--ignore-signal') || a.startsWith('--block-signal')) continue;
-    if (a === '-S' || a.startsWith('-S') || a.startsWith('--split-string') || (shortCluster(a) ?? '').includes('S')) return [...out, execArg(name, a)];
-    if (a.startsWith('-')) return [...out, finding('arg.unparsed', 'L2', { p: name, a })];
+    if (a.startsWith('--chdir=') || a.startsWith('-C')) {
+      chdir.push(a.startsWith('--chdir=') ? a.slice('--chdir='.length) : a.slice(2));
+      continue;
+    }
+    if (a.startsWith('--unset=') || /^-u./.test(a) || a.startsWith('--default-signal') || a.startsWith('--ignore-signal') || a.startsWith('--block-signal')) continue;
+    if (a.startsWith('-')) return { start: -1, chdir, assigns, stop: a };
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
-      out.push(...judgeEnvAssignment(a));
+      assigns.push(a);
       continue;
     }
     break;
   }
-  if (i >= args.length) return [...out, finding('wrapper.env_print', 'L1')];
-  return [...out, ...judgeCommand(args[i], args.slice(i + 1), ctx)];
+  return { start: i, chdir, assigns };
+}
+
+/** `env [options] [NAME=value]... [command [args]]` */
+export function judgeEnv(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
+  const parts = envParts(args);
+  const out: Finding[] = [...parts.chdir.flatMap((d) => secretFindings([d])), ...parts.assigns.flatMap(judgeEnvAssignment)];
+  if (parts.stop !== undefined) {
+    const a = parts.stop;
+    if (a === '-S' || a.startsWith('-S') || a.startsWith('--split-string') || (shortCluster(a) ?? '').includes('S')) return [...out, execArg(name, a)];
+    return [...out, finding('arg.unparsed', 'L2', { p: name, a })];
+  }
+  if (parts.start >= args.length) return [...out, finding('wrapper.env_print', 'L1')];
+  // `env -C dir cmd` runs cmd in dir: judged there, and asked when dir is outside the workspace (like a step's cwd).
+  const dir = parts.chdir[parts.chdir.length - 1];
+  if (dir === undefined) return [...out, ...judgeCommand(args[parts.start], args.slice(parts.start + 1), ctx)];
+  const at = normalisePathArg(dir, ctx) ?? dir;
+  if (isOutsideWorkspace(at, { ...ctx, runCwd: undefined })) out.push(finding('cwd.outside', 'L1', { p: args[parts.start], d: dir }));
+  return [...out, ...judgeCommand(args[parts.start], args.slice(parts.start + 1), { ...ctx, runCwd: at })];
 }
 
 export interface WrapperSpec {
@@ -79,41 +104,71 @@ export const WRAPPERS: Record<string, WrapperSpec> = {
   exec: { valued: ['-a'], leading: 0 },
 };
 
-export function judgeWrapper(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
-  const spec = WRAPPERS[name];
-  const out: Finding[] = [];
-  let i = 0;
+/** Where a wrapper's command starts in its arguments (args.length when there is none). */
+function wrapperStart(spec: WrapperSpec, args: readonly string[]): number {
   let leading = spec.leading;
-  for (; i < args.length; i++) {
+  for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === '--') {
-      i++;
-      break;
-    }
+    if (a === '--') return i + 1;
     if (spec.writes?.some((w) => a === w || a.startsWith(w + '='))) {
-      out.push(writeArg(name, a));
       if (!a.includes('=')) i++;
       continue;
     }
-    if (spec.execs?.includes(a)) return [...out, finding('kill.pid', 'L1', { p: `${name} ${a}` })];
     if (spec.valued.includes(a)) {
       i++;
       continue;
     }
-    if (a.startsWith('-') && a.length > 1) {
-      // nice -5, stdbuf -oL, timeout --preserve-status, time -p: options without a separate value.
-      continue;
-    }
+    // nice -5, stdbuf -oL, timeout --preserve-status, time -p: options without a separate value.
+    if (a.startsWith('-') && a.length > 1) continue;
     if (leading > 0) {
       leading--;
       continue;
     }
-    break;
+    return i;
   }
-  if (i >= args.length) {
+  return args.length;
+}
+
+export function judgeWrapper(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
+  const spec = WRAPPERS[name];
+  const start = wrapperStart(spec, args);
+  const out: Finding[] = [];
+  for (const a of args.slice(0, start)) {
+    if (spec.execs?.includes(a)) return [...out, finding('kill.pid', 'L1', { p: `${name} ${a}` })];
+    if (spec.writes?.some((w) => a === w || a.startsWith(w + '='))) out.push(writeArg(name, a));
+  }
+  if (start >= args.length) {
     return name === 'nice' && out.length === 0 ? [readOnly(name)] : [...out, finding('wrapper.unparsed', 'L2', { p: name })];
   }
-  return [...out, ...judgeCommand(args[i], args.slice(i + 1), ctx)];
+  return [...out, ...judgeCommand(args[start], args.slice(start + 1), ctx)];
+}
+
+/**
+ * Where the command a chain of wrappers runs starts in `args` (`timeout 5 nice git log` →
+ * the index of `git`; -1 when `program` is no wrapper or its arguments cannot be read), and
+ * the folders `env -C` moves into on the way, in order.
+ */
+export function unwrapCommand(program: string, args: readonly string[]): { index: number; chdir: string[] } {
+  const name = program.slice(program.lastIndexOf('/') + 1);
+  let start: number;
+  let chdir: string[] = [];
+  if (name === 'env') {
+    const parts = envParts(args);
+    start = parts.stop === undefined ? parts.start : -1;
+    chdir = parts.chdir;
+  } else if (Object.prototype.hasOwnProperty.call(WRAPPERS, name)) {
+    start = wrapperStart(WRAPPERS[name], args);
+  } else {
+    return { index: -1, chdir: [] };
+  }
+  if (start < 0 || start >= args.length) return { index: -1, chdir: [] };
+  const deeper = unwrapCommand(args[start], args.slice(start + 1));
+  return deeper.index < 0 ? { index: start, chdir } : { index: start + 1 + deeper.index, chdir: [...chdir, ...deeper.chdir] };
+}
+
+/** {@link unwrapCommand}'s index alone. */
+export function wrappedCommandIndex(program: string, args: readonly string[]): number {
+  return unwrapCommand(program, args).index;
 }
 
 export const ESCALATION = new Set(['sudo', 'doas', 'pkexec', 'run0', 'su', 'sudoedit', 'gosu', 'su-exec', 'chroot', 'runuser', 'setpriv', 'nsenter', 'unshare', 'machinectl', 'sg', 'newgrp', 'calife', 'dzdo', 'pfexec']);

@@ -1,0 +1,138 @@
+/**
+ * docker / podman: a container that mounts the host's root, the home folder (or a folder above
+ * it) or the container engine's socket, or that runs privileged or in the host's process,
+ * network or user namespaces, is the host with extra steps: refused (L2), saying which.
+ * Options are read the way docker's flag parser (pflag) reads them: `-v X`, `-vX`, `-v=X`,
+ * `--volume X`, `--volume=X`, short clusters (`-itv/:/h`), `--mount type=bind,source=/,…`.
+ */
+import * as path from 'path';
+import { isInfoOnly, operands } from '../args';
+import { finding, type Finding, type JudgeCtx } from '../finding';
+import { isSystemPath, secretFindings } from '../paths';
+import { readOnly } from './common';
+
+/** Global options of docker/podman that take a value. */
+const GLOBAL_VALUED = ['-H', '--host', '--context', '-c', '--config', '-l', '--log-level', '--tlscacert', '--tlscert', '--tlskey', '--url', '--connection', '--root', '--runroot', '--storage-driver'];
+
+/** Long options of `run`/`create`/`exec` that take no value (everything else long takes one). */
+const BOOL_LONG = new Set([
+  '--detach', '--interactive', '--tty', '--rm', '--privileged', '--init', '--read-only', '--publish-all', '--no-healthcheck',
+  '--oom-kill-disable', '--sig-proxy', '--disable-content-trust', '--quiet', '--help', '--replace', '--systemd', '--tls-verify', '--http-proxy',
+]);
+/** Short options of `run`/`create`/`exec` that take no value. */
+const BOOL_SHORT = new Set(['d', 'i', 't', 'P', 'q']);
+
+/** Namespace options whose value `host` shares the host's. */
+const HOST_NAMESPACES = new Set(['--pid', '--network', '--net', '--ipc', '--uts', '--userns', '--cgroupns']);
+
+/** Where container engines listen (rootless podman's is below /run/user). */
+const ENGINE_SOCKETS = ['/var/run/docker.sock', '/run/docker.sock', '/run/podman/podman.sock', '/var/run/podman/podman.sock', '/run/containerd/containerd.sock', '/run/user/'];
+
+const READ_SUBS = new Set(['ps', 'images', 'version', 'info', 'inspect', 'logs', 'top', 'port', 'diff', 'history', 'search']);
+
+/** One option of a run/create/exec command line: its name and value. */
+interface Opt {
+  name: string;
+  value?: string;
+  raw: string;
+}
+
+/** The options before the image (run/create) or container (exec): pflag's reading of them. */
+function runOptions(args: readonly string[]): Opt[] {
+  const out: Opt[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--' || !a.startsWith('-') || a === '-') break;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const name = eq >= 0 ? a.slice(0, eq) : a;
+      if (eq >= 0) out.push({ name, value: a.slice(eq + 1), raw: a });
+      else if (BOOL_LONG.has(name)) out.push({ name, raw: a });
+      else out.push({ name, value: args[++i], raw: `${a} ${args[i] ?? ''}` });
+      continue;
+    }
+    for (let k = 1; k < a.length; k++) {
+      const letter = a[k];
+      if (BOOL_SHORT.has(letter)) {
+        out.push({ name: `-${letter}`, raw: a });
+        continue;
+      }
+      let value = a.slice(k + 1);
+      if (value.startsWith('=')) value = value.slice(1);
+      else if (value === '') value = args[++i] ?? '';
+      out.push({ name: `-${letter}`, value, raw: a });
+      break;
+    }
+  }
+  return out;
+}
+
+/** The host side of a `-v` value (`/src:/dst:ro`) or of a `--mount` value (`type=bind,source=/src,…`); undefined for a named volume. */
+function mountSource(opt: Opt): string | undefined {
+  const v = opt.value ?? '';
+  if (opt.name === '--mount') {
+    const fields = Object.fromEntries(v.split(',').map((f) => [f.split('=')[0].trim().toLowerCase(), f.slice(f.indexOf('=') + 1)]));
+    const src = fields.source ?? fields.src;
+    return fields.type === 'bind' || (src !== undefined && /^[/~.$]/.test(src)) ? src : undefined;
+  }
+  const src = v.split(':')[0];
+  return /^[/~.$]/.test(src) ? src : undefined;
+}
+
+/** Why a host folder must not be mounted: the root, a system folder, the home or a folder holding it, the engine's socket, a secret store. */
+function hostMountReason(src: string, ctx: JudgeCtx): string | undefined {
+  let p = src.replace(/^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/, ctx.home ?? '~');
+  if (/docker\.sock|podman\.sock|containerd\.sock/.test(p)) return 'socket';
+  if (p.startsWith('~')) return 'home';
+  if (!p.startsWith('/')) p = path.posix.join(ctx.runCwd ?? ctx.cwd ?? '/', p);
+  p = path.posix.normalize(p).replace(/(.)\/+$/, '$1');
+  if (p === '/') return 'root';
+  // A folder holding the engine's socket hands it over too (`-v /run:/r`, `-v /var:/v`).
+  if (ENGINE_SOCKETS.some((sock) => sock.startsWith(p + '/'))) return 'socket';
+  if (ctx.home) {
+    const home = path.posix.normalize(ctx.home).replace(/(.)\/+$/, '$1');
+    if (p === home || home.startsWith(p + '/')) return 'home';
+  } else if (/^\/(home|Users|root)(\/[^/]+)?$/.test(p)) return 'home';
+  if (secretFindings([p]).some((f) => f.level === 'L2')) return 'secret';
+  if (isSystemPath(p, { ...ctx, runCwd: undefined })) return 'system';
+  return undefined;
+}
+
+/** What makes this run/create/exec the host: an L2 finding per cause. */
+function hostAccess(name: string, opts: readonly Opt[], ctx: JudgeCtx): Finding[] {
+  const out: Finding[] = [];
+  for (const o of opts) {
+    const said = `${name} ${o.raw}`.trim();
+    if (o.name === '--privileged') out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.privileged' }));
+    else if (HOST_NAMESPACES.has(o.name) && o.value === 'host') out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.namespace' }));
+    else if (o.name === '--cap-add' || o.name === '--device' || o.name === '--device-cgroup-rule') out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.device' }));
+    else if (o.name === '--rootfs') out.push(finding('container.host_mount', 'L2', { p: said }, { msg: `container.mount_${hostMountReason(o.value ?? '', ctx) ?? 'system'}` }));
+    else if (o.name === '--security-opt' && /unconfined|disable|no-new-privileges[:=]false/.test(o.value ?? '')) out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.unconfined' }));
+    else if (o.name === '-v' || o.name === '--volume' || o.name === '--mount') {
+      const src = mountSource(o);
+      const why = src === undefined ? undefined : hostMountReason(src, ctx);
+      if (why) out.push(finding('container.host_mount', 'L2', { p: said }, { msg: `container.mount_${why}` }));
+    }
+  }
+  return out;
+}
+
+export function judgeDocker(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
+  const ops = operands(args, GLOBAL_VALUED);
+  let sub = ops[0] ?? '';
+  if (isInfoOnly(args) || READ_SUBS.has(sub)) return [readOnly(`${name} ${sub}`.trim())];
+  let at = args.indexOf(sub) + 1;
+  if ((sub === 'container' || sub === 'compose' || sub === 'service') && ['run', 'create', 'exec', 'update'].includes(args[at] ?? '')) {
+    sub = `${sub} ${args[at]}`;
+    at++;
+  }
+  const verb = sub.split(' ').pop() ?? '';
+  if (['run', 'create', 'exec'].includes(verb) || sub === 'service update') {
+    const host = hostAccess(`${name} ${sub}`, runOptions(args.slice(at)), ctx);
+    if (host.length) return host;
+  }
+  // The engine's socket named anywhere else (`-H unix:///var/run/docker.sock` is the default and harmless to name).
+  const sock = args.find((a, i) => /docker\.sock|podman\.sock/.test(a) && args[i - 1] !== '-H' && args[i - 1] !== '--host' && !a.startsWith('--host=') && !a.startsWith('unix://'));
+  if (sock) return [finding('container.host_mount', 'L2', { p: `${name} ${sock}` }, { msg: 'container.mount_socket' })];
+  return [finding('project.script', 'L1', { p: name, s: sub })];
+}
