@@ -44,7 +44,7 @@ export interface RunToolResult {
   /** What of the repository's configuration was switched off for this run (git: `--no-ext-diff`, `filter.lfs.*`, …). */
   hardened?: string[];
   /** The OS sandbox it ran in, and what the sandbox stopped (a write, a connection). */
-  sandbox?: { kind: 'bwrap' | 'seatbelt'; level: 'L0' | 'L1'; network: boolean; denied?: 'write' | 'network'; line?: string };
+  sandbox?: import('../sandbox/report').SandboxReport;
   decision: ResultDecision;
 }
 
@@ -136,6 +136,8 @@ export interface StepSandbox {
   kind: 'bwrap' | 'seatbelt';
   level: 'L0' | 'L1';
   network: boolean;
+  /** The resource limits the step runs under (L0), if any. */
+  limits?: import('../sandbox/limits').SandboxLimits;
   /** `outlive`: the process may outlive the runner (a detached proc.start): no die-with-parent. */
   wrap(program: string, args: readonly string[], cwd: string, options?: { outlive?: boolean }): { program: string; args: string[] } | undefined;
 }
