@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import { Agent, type AgentConfirmFn, type AgentDeps } from './agent';
-import { loadConfig, type AiConfig } from './config';
+import { loadConfig, sandboxSettings, type AiConfig } from './config';
 import { aiError } from './errors';
 import { aiPaths, slothtoolHome, type AiPaths } from './home';
 import type { Lang } from './i18n';
@@ -35,6 +35,8 @@ export interface AppAgentOptions {
   maxAutoSteps?: number;
   /** Asked for L1 steps (decline everything when absent). */
   confirm?: AgentConfirmFn;
+  /** No person answers `confirm` (`ai -p`): a step the sandbox stopped is never offered again. */
+  unattended?: boolean;
   /** For tests: replace the model or the runner. */
   llm?: LlmClient;
   createRunner?: AgentDeps['createRunner'];
@@ -94,6 +96,8 @@ interface ToolRunnerModule {
     lang?: Lang;
     env?: NodeJS.ProcessEnv;
     sandbox?: 'auto' | 'required' | 'off';
+    sandboxOptions?: ReturnType<typeof sandboxSettings>['options'];
+    unattended?: boolean;
     tools?: readonly unknown[];
     toolRegistry?: StepRunner['tools'];
   }): StepRunner;
@@ -176,7 +180,10 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
         workspace,
         lang: options.lang,
         env,
-        sandbox: config.sandbox,
+        sandbox: sandboxSettings(config.sandbox).mode,
+        sandboxOptions: sandboxSettings(config.sandbox).options,
+        // Without a person (ai -p), or with no confirm at all, nobody can answer a retry offer.
+        unattended: options.unattended === true || !options.confirm,
         ...(tools ? { toolRegistry: tools } : { tools: extraTools }),
       });
     });

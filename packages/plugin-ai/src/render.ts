@@ -32,8 +32,9 @@ export function renderProgress(event: AgentEvent, lang: Lang): string | undefine
   }
 }
 
-/** What the sandbox stopped, in the user's language; '' when it stopped nothing. */
+/** What the sandbox stopped or which limit the run hit, in the user's language; '' when neither. */
 export function sandboxNote(result: ToolResult, lang: Lang, before: string): string {
+  if (result.sandbox?.limit && result.sandbox.note) return `${before}${result.sandbox.note}`;
   const denied = result.sandbox?.denied;
   if (!denied) return '';
   return `${before}${t(lang, denied === 'write' ? 'sandboxStoppedWrite' : 'sandboxStoppedNetwork', { line: result.sandbox?.line ?? '' })}`;

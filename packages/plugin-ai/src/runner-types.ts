@@ -50,8 +50,8 @@ export interface ToolResult {
   stderrTail?: string;
   truncated?: boolean;
   parsed?: unknown;
-  /** The OS sandbox it ran in, and what the sandbox stopped. */
-  sandbox?: { kind: string; level: string; network: boolean; denied?: 'write' | 'network'; line?: string };
+  /** The OS sandbox it ran in, and what the sandbox stopped or which limit the run hit (`note`: what happened, in the user's language). */
+  sandbox?: { kind: string; level: string; network: boolean; denied?: 'write' | 'network'; line?: string; path?: string; limit?: string; note?: string };
   file?: string;
   changes?: unknown;
   summary?: string;

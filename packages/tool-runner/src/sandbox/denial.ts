@@ -13,13 +13,13 @@ const NETWORK = /network is unreachable|\bENETUNREACH\b|temporary failure in nam
 
 /**
  * Where the path stands in the usual read-only error lines:
- * `touch: cannot touch '/x': Read-only file system` (coreutils, also with ‘’ quotes),
+ * `touch: cannot touch '/x': Read-only file system` (coreutils, also with curly quotes),
  * `EROFS: read-only file system, open '/x'` (node), `[Errno 30] Read-only file system: '/x'`
  * (python), `sh: 1: cannot create /x: Read-only file system` (dash), `bash: /x: Read-only file system`,
  * `fatal: Unable to create '/x/.git/index.lock': Read-only file system` (git).
  */
-const QUOTED = /['‘"`]([^'’"`\n]+)['’"`]/g;
-const UNQUOTED = [/cannot create (?:regular file |directory )?([^\s:'‘]+): read-only/i, /(?:^|\s)(\/[^\s:]*): read-only file system/i];
+const QUOTED = /['\u2018"`]([^'\u2019"`\n]+)['\u2019"`]/g;
+const UNQUOTED = [/cannot create (?:regular file |directory )?([^\s:'\u2018]+): read-only/i, /(?:^|\s)(\/[^\s:]*): read-only file system/i];
 
 /** A line before the read-only one that names the path (cargo: `failed to open: /x` ... `Read-only file system (os error 30)`). */
 const BEFORE = /(?:failed to|could not|cannot|unable to)\b[^/\n]{0,40}?(\/[^\s'"`]+)/i;
