@@ -6,7 +6,7 @@ import { wrapWithBwrap } from './bwrap';
 import { seatbeltProfile } from './seatbelt';
 import { homeBinds, nodeHomeViewFs, type HomeBind, type HomeViewFs } from './home-view';
 import { DEFAULT_LIMITS, type SandboxLimits } from './limits';
-import { pipeFolder, probeFs, sandboxSpec, type Probe, type SandboxSpec } from './spec';
+import { pipeFolder, probeFs, sandboxSpec, specPlan, type Probe, type SandboxSpec, type SpecPlan } from './spec';
 
 export { bwrapArgs, wrapWithBwrap } from './bwrap';
 export { seatbeltProfile } from './seatbelt';
@@ -137,6 +137,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   let binds: HomeBind[] | undefined;
   const slothtoolHome = options.slothtoolHome;
   const homeView = (): HomeBind[] => (binds ??= homeBinds(home, options.allowRead ?? [], homeFs, [slothtoolHome]));
+  // What each level shows and may need hidden: worked out once per runner; each step only probes.
+  const plans = new Map<'L0' | 'L1', SpecPlan>();
+  const planOf = (level: 'L0' | 'L1'): SpecPlan => {
+    let plan = plans.get(level);
+    if (!plan) plans.set(level, (plan = specPlan({ level, workspace: options.workspace, home, slothtoolHome, ...(level === 'L0' ? { homeBinds: homeView() } : {}) }, probe)));
+    return plan;
+  };
   let runMade = false;
   const spec = (level: 'L0' | 'L1', network: boolean, cwd: string): SandboxSpec => {
     // The spawn helper's pipe folder exists before the first command, so it is hidden from every
@@ -156,10 +163,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       // no workspace listing: no .env files to hide
     }
     const limits = level === 'L0' ? detect().limits : undefined;
-    return sandboxSpec(
-      { level, cwd, workspace: options.workspace, tmpDir, home, slothtoolHome, network, workspaceEntries: entries, ...(level === 'L0' ? { homeBinds: homeView() } : {}), ...(limits ? { limits } : {}) },
-      probe,
-    );
+    return sandboxSpec({ level, cwd, workspace: options.workspace, tmpDir, home, slothtoolHome, network, workspaceEntries: entries, ...(limits ? { limits } : {}) }, probe, planOf(level));
   };
   return {
     status: () => detect().status,

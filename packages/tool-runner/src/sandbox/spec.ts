@@ -67,26 +67,45 @@ export interface SpecInput {
   limits?: SandboxLimits & { prlimit: string };
 }
 
+/** What a level shows, fixed for a runner: the private home, and the paths a step may need hidden (those it can see). */
+export interface SpecPlan {
+  privateHome?: { path: string; binds: HomeBind[] };
+  /** Secret stores and the SlothTool folders a step of this level can see, to hide when they exist. */
+  candidates: string[];
+  /** Whether a step of this level sees `p`. */
+  visible(p: string): boolean;
+}
+
 /**
- * The spec of one step: which secret stores exist to hide, which paths stay read-only, what the
- * private home shows. Reads the file system only through `probe`. At L0 only what the step can
- * see is hidden (outside the home, or inside a place bound back): nothing is made in the empty home.
+ * The plan of a level (made once per runner and level: createSandbox keeps it). At L0 only what
+ * the step can see needs hiding (outside the home, or inside a place bound back): nothing is made
+ * in the empty home.
  */
-export function sandboxSpec(input: SpecInput, probe: Probe = probeFs): SandboxSpec {
+export function specPlan(input: Pick<SpecInput, 'level' | 'workspace' | 'home' | 'slothtoolHome' | 'homeBinds'>, probe: Probe = probeFs): SpecPlan {
   const home = input.home;
   const privateHome = input.level === 'L0' && input.homeBinds && home !== '/' && probe(home) === 'dir' ? { path: home, binds: input.homeBinds } : undefined;
   const wsShown = !under(home, input.workspace);
   const visible = (p: string) => !privateHome || !under(p, home) || privateHome.binds.some((b) => under(p, b.to)) || (wsShown && under(p, input.workspace));
+  const all = [...HOME_SECRET_STORES.map((rel) => path.join(home, rel)), path.join(input.slothtoolHome, 'plugin-configs'), pipeFolder(input.slothtoolHome)];
+  return { ...(privateHome ? { privateHome } : {}), candidates: [...new Set(all.filter(visible))], visible };
+}
+
+/**
+ * The spec of one step: which secret stores exist to hide, which paths stay read-only, what the
+ * private home shows. Reads the file system only through `probe`: one stat per candidate of the
+ * plan, the `.env` files of the workspace, and at L1 the paths kept read-only.
+ */
+export function sandboxSpec(input: SpecInput, probe: Probe = probeFs, plan: SpecPlan = specPlan(input, probe)): SandboxSpec {
   const hide: SandboxSpec['hide'] = [];
   const add = (p: string) => {
-    if (!visible(p)) return;
     const kind = probe(p);
-    if (kind && !hide.some((h) => h.path === p)) hide.push({ path: p, kind });
+    if (kind) hide.push({ path: p, kind });
   };
-  for (const rel of HOME_SECRET_STORES) add(path.join(home, rel));
-  add(path.join(input.slothtoolHome, 'plugin-configs'));
-  add(pipeFolder(input.slothtoolHome));
-  for (const name of input.workspaceEntries ?? []) if (/^\.env(\..*)?$/.test(name)) add(path.join(input.workspace, name));
+  for (const p of plan.candidates) add(p);
+  for (const name of input.workspaceEntries ?? []) {
+    const p = path.join(input.workspace, name);
+    if (/^\.env(\..*)?$/.test(name) && plan.visible(p)) add(p);
+  }
   const readOnly: string[] = [];
   if (input.level === 'L1') {
     for (const p of [path.join(input.workspace, '.git', 'hooks'), path.join(input.workspace, '.git', 'config'), input.slothtoolHome]) if (probe(p)) readOnly.push(p);
@@ -97,7 +116,7 @@ export function sandboxSpec(input: SpecInput, probe: Probe = probeFs): SandboxSp
     workspace: input.workspace,
     tmpDir: input.tmpDir,
     network: input.network,
-    ...(privateHome ? { privateHome } : {}),
+    ...(plan.privateHome ? { privateHome: plan.privateHome } : {}),
     hide,
     readOnly,
     ...(input.level === 'L0' && input.limits ? { limits: input.limits } : {}),
