@@ -1,13 +1,14 @@
 'use strict';
 // Row: the per-step cost of the sandbox's mounts and limits (issue #32). In a home populated like
-// a developer's (the allow-list's toolchain folders and files, secret stores of every class), the
-// command line tool-runner builds for an L0 step (private home: an empty tmpfs, the allow-list bound
-// back, the workspace inside it, prlimit before the program) and for an L1 step (the whole home,
-// every secret store hidden) runs `true`, interleaved with the floor: a plain `bwrap --ro-bind / /
-// --dev /dev --proc /proc --unshare-net --unshare-pid --die-with-parent -- true` in the same run.
-// Each figure is the median wall time of spawning and reaping it; the overhead is its median minus
-// the floor's. Building the command line (the spec: what exists to hide, the argv) is timed
-// in-process on its own, per step.
+// a developer's (ten toolchain entries of the allow-list, a secret store of every class; and once
+// with every entry of the allow-list), the command line tool-runner builds for an L0 step (private
+// home: an empty tmpfs, the allow-list bound back, the workspace inside it, prlimit before the
+// program) and for an L1 step (the whole home, every secret store hidden) runs `true`, interleaved
+// with the floor: a plain `bwrap --ro-bind / / --dev /dev --proc /proc --unshare-net --unshare-pid
+// --die-with-parent -- true` in the same run. Each figure is the median wall time of spawning and
+// reaping it; the overhead is the median of its differences to the floor measured just before it
+// (paired, so drifting load hits both). Building the command line (the spec: what exists to hide,
+// the argv) is timed in-process on its own, per step.
 const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
@@ -23,9 +24,12 @@ function timed(program, args, cwd) {
   return ms;
 }
 
-/** A home like a developer's: the default allow-list's entries and one of each secret class. */
-function populate(home, tr) {
-  for (const rel of tr.DEFAULT_ALLOW_READ) {
+/** What a typical developer's home holds of the allow-list (git, Rust, Node, Python, Java, Go). */
+const TYPICAL = ['.gitconfig', '.config/git', '.cargo', '.rustup', '.nvm', '.npm/_cacache', '.local/bin', '.pyenv', '.m2/repository', 'go/pkg'];
+
+/** A home with `entries` of the allow-list and one of each secret class. */
+function populate(home, tr, entries) {
+  for (const rel of entries) {
     const p = path.join(home, rel.replace('*', '3.11'));
     if (/\.(gitconfig|editorconfig|gitignore_global|tool-versions)$/.test(rel)) {
       fs.mkdirSync(path.dirname(p), { recursive: true });
@@ -41,10 +45,14 @@ function populate(home, tr) {
 
 exports.run = async function run(ctx) {
   const tr = require(path.join(ctx.root, 'packages/tool-runner'));
+  const full = path.join(ctx.temp.home, 'sandbox-bench-full');
+  fs.mkdirSync(path.join(full, 'proj'), { recursive: true });
+  populate(full, tr, tr.DEFAULT_ALLOW_READ);
   const home = path.join(ctx.temp.home, 'sandbox-bench-home');
   const ws = path.join(home, 'proj');
   fs.mkdirSync(ws, { recursive: true });
-  populate(home, tr);
+  populate(home, tr, TYPICAL);
+  const everything = tr.createSandbox({ mode: 'auto', workspace: path.join(full, 'proj'), home: full, slothtoolHome: ctx.temp.slothtoolHome, env: process.env });
   const sandbox = tr.createSandbox({ mode: 'auto', workspace: ws, home, slothtoolHome: ctx.temp.slothtoolHome, env: process.env });
   if (sandbox.status().kind !== 'bwrap') throw new Error(`no bubblewrap here: ${sandbox.status().reason}`);
   const noLimits = tr.createSandbox({ mode: 'auto', workspace: ws, home, slothtoolHome: ctx.temp.slothtoolHome, env: process.env, limits: false });
@@ -53,9 +61,11 @@ exports.run = async function run(ctx) {
   const l0 = sandbox.wrap('L0', false, ws, 'true', []);
   const l0plain = noLimits.wrap('L0', false, ws, 'true', []);
   const l1 = sandbox.wrap('L1', false, ws, 'true', []);
+  const l0full = everything.wrap('L0', false, path.join(full, 'proj'), 'true', []);
   const n = Math.max(15, ctx.runs * 5);
   const floor = [];
   const withL0 = [];
+  const withL0full = [];
   const withL0plain = [];
   const withL1 = [];
   for (let i = 0; i < 3; i++) timed(bwrap, floorArgs, ws);
@@ -65,6 +75,7 @@ exports.run = async function run(ctx) {
     withL0.push(timed(l0.program, l0.args, ws));
     withL0plain.push(timed(l0plain.program, l0plain.args, ws));
     withL1.push(timed(l1.program, l1.args, ws));
+    withL0full.push(timed(l0full.program, l0full.args, full));
   }
   // The in-process part of every step: the spec (probing what exists) and the argv.
   const builds = [];
@@ -75,16 +86,18 @@ exports.run = async function run(ctx) {
     builds.push(Number(process.hrtime.bigint() - t0) / 1e3 / reps);
   }
   const f = stats(floor);
+  // Paired: each figure against the floor measured just before it, so load that drifts hits both.
   const row = (name, values, mounts) => {
     const s = stats(values);
-    const over = s.median - f.median;
+    const over = stats(values.map((v, i) => v - floor[i])).median;
     return { metric: s.median / f.median, better: 'lower', name: `${name} (${mounts} mounts)`, value: `${fmt(s, 'ms')} · ${(s.median / f.median).toFixed(2)}× the floor · +${over.toFixed(1)} ms`, target: '≤ floor + 5 ms', ok: over <= 5 };
   };
   const mounts = (w) => w.args.filter((a) => a.startsWith('--') && /bind|tmpfs/.test(a)).length;
   return [
     { name: 'floor: plain `bwrap --ro-bind / / … true` (same run)', value: fmt(f, 'ms') },
-    row('L0 step: private home, allow-list, workspace, prlimit', withL0, mounts(l0)),
+    row(`L0 step in a typical home (${TYPICAL.length} allow-list entries): private home, allow-list, workspace, prlimit`, withL0, mounts(l0)),
     row('the same L0 step without limits (no prlimit exec)', withL0plain, mounts(l0plain)),
+    row(`L0 step in a home with every allow-list entry (${tr.DEFAULT_ALLOW_READ.length})`, withL0full, mounts(l0full)),
     row('L1 step: whole home, every secret class hidden', withL1, mounts(l1)),
     { name: 'building the command line in-process (spec + argv), per step', value: `L0 ${builds[0].toFixed(0)} µs · L1 ${builds[1].toFixed(0)} µs` },
   ];
