@@ -34,6 +34,9 @@ beforeAll(() => {
   put('.config/git/ignore', '*.global-ignored\n');
   put('.cargo/config.toml', '# cargo-config-ok\n');
   put('.cargo/credentials.toml', `[registry]\ntoken = "${SECRETS.cargo}"\n`);
+  put('.slothtool/registry.json', '{"plugins":{}}');
+  put('.slothtool/plugin-configs/llm-base.json', '{"api_key":"sk-hidden-1234567890abcdef"}');
+  put('.slothtool/ai/sessions/s1.json', `{"said":"${SECRETS.history}"}`);
   // an allowed name that leads to an unlisted place is not bound
   fs.symlinkSync(path.join(home, '.newtool', 'config'), path.join(home, '.gitignore_global'));
   fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
@@ -79,7 +82,7 @@ run('the private home of read-only steps, for real', () => {
     // what the home shows at L0: the allow-list only
     const ls = (await r.run({ tool: 'exec', program: 'ls', args: ['-A', home] })) as { stdoutTail: string; sandbox?: { level: string } };
     expect(ls.sandbox?.level).toBe('L0');
-    expect(ls.stdoutTail.split('\n').filter(Boolean).sort()).toEqual(['.cargo', '.config', '.gitconfig', 'proj']);
+    expect(ls.stdoutTail.split('\n').filter(Boolean).sort()).toEqual(['.cargo', '.config', '.gitconfig', '.slothtool', 'proj']);
   });
 
   test('allow-listed files are readable at L0: git identity and global ignores, cargo config (not its credentials)', async () => {
@@ -108,9 +111,19 @@ run('the private home of read-only steps, for real', () => {
     }
     // interpreters are not L0 steps, but the programs such steps run are: python and node start with the private home
     const py = await inBox('L0', 'python3', ['-c', 'import os; print(sorted(os.listdir(os.path.expanduser("~"))))']);
-    expect([py.exitCode, py.stdoutTail.trim()]).toEqual([0, "['.cargo', '.config', '.gitconfig', 'proj']"]);
+    expect([py.exitCode, py.stdoutTail.trim()]).toEqual([0, "['.cargo', '.config', '.gitconfig', '.slothtool', 'proj']"]);
     const node = await inBox('L0', process.execPath, ['-e', 'console.log(require("fs").existsSync(require("os").homedir() + "/.codex"))']);
     expect([node.exitCode, node.stdoutTail.trim()]).toEqual([0, 'false']);
+  });
+
+  test("the SlothTool home at L0: its registry and settings only (slothtool list is an L0 step); no plugin config, no session", async () => {
+    const st = path.join(home, '.slothtool');
+    const list = await inBox('L0', 'ls', ['-A', st]);
+    expect(list.stdoutTail.trim()).toBe('registry.json');
+    expect((await inBox('L0', 'cat', [path.join(st, 'registry.json')])).stdoutTail).toBe('{"plugins":{}}');
+    const configs = await inBox('L0', 'cat', [path.join(st, 'plugin-configs', 'llm-base.json'), path.join(st, 'ai', 'sessions', 's1.json')]);
+    expect(configs.stdoutTail).not.toContain('sk-hidden');
+    expect(leaked(configs.stdoutTail)).toEqual([]);
   });
 
   test('L1 keeps the home but hides the secret classes (histories, other assistants, registry credentials); an unlisted tool stays visible there', async () => {

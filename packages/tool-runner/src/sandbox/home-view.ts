@@ -18,8 +18,9 @@ export const DEFAULT_ALLOW_READ: readonly string[] = [
   '.nvm', '.volta', '.fnm', '.local/share/fnm', '.bun/bin', '.npm/_cacache', '.npm/_npx',
   // Python
   '.pyenv', '.local/bin', '.local/lib/python*', '.local/share/pipx',
-  // Ruby, JVM, Go and polyglot toolchain managers
-  '.rbenv', '.gem/ruby', '.m2/repository', '.gradle/caches', '.gradle/wrapper', '.sdkman', 'go/pkg', 'go/bin', '.cache/go-build',
+  // Ruby, JVM, Go and polyglot toolchain managers (not go's build cache: go writes to it, and
+  // makes a new one in the writable private home when it is not there)
+  '.rbenv', '.gem/ruby', '.m2/repository', '.gradle/caches', '.gradle/wrapper', '.sdkman', 'go/pkg', 'go/bin',
   '.asdf', '.tool-versions', '.local/share/mise', '.ghcup',
 ];
 

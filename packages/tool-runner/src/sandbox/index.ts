@@ -136,7 +136,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   // What the private home shows: worked out once per runner (a toolchain installed meanwhile shows from the next session).
   let binds: HomeBind[] | undefined;
   const slothtoolHome = options.slothtoolHome;
-  const homeView = (): HomeBind[] => (binds ??= homeBinds(home, options.allowRead ?? [], homeFs, [slothtoolHome]));
+  // The SlothTool registry and settings are no secret (`slothtool list` is an L0 step); its
+  // plugin configs and pipes are, and are hidden after whatever brings them into view.
+  const slothtoolShown = ['registry.json', 'settings.json'].map((f) => path.join(slothtoolHome, f));
+  const homeView = (): HomeBind[] =>
+    (binds ??= homeBinds(home, [...(options.allowRead ?? []), ...slothtoolShown], homeFs, [path.join(slothtoolHome, 'plugin-configs'), pipeFolder(slothtoolHome)]));
   // What each level shows and may need hidden: worked out once per runner; each step only probes.
   const plans = new Map<'L0' | 'L1', SpecPlan>();
   const planOf = (level: 'L0' | 'L1'): SpecPlan => {
