@@ -34,6 +34,10 @@ describe('bwrapArgs: the private home', () => {
     const args = bwrapArgs({ ...base, cwd: '/tmp/t', workspace: '/tmp/t', privateHome: { path: '/tmp/t/home', binds: [] } }).join(' ');
     expect(args).toContain('--tmpfs /tmp --ro-bind /tmp/t /tmp/t --tmpfs /tmp/t/home --unshare-net');
   });
+  test('a temp folder inside the home (TMPDIR=~/tmp) is made again inside the private home', () => {
+    const args = bwrapArgs({ ...base, tmpDir: '/home/u/tmp', privateHome: { path: '/home/u', binds } }).join(' ');
+    expect(args).toContain('--tmpfs /tmp --tmpfs /home/u --ro-bind /home/u/.gitconfig /home/u/.gitconfig --ro-bind /home/u/.cargo /home/u/.cargo --tmpfs /home/u/tmp --ro-bind /home/u/proj');
+  });
   test('L1 keeps the whole home (no private home even when a spec carries one)', () => {
     const args = bwrapArgs({ ...base, level: 'L1', readOnly: [] }).join(' ');
     expect(args).not.toContain('--tmpfs /home/u');

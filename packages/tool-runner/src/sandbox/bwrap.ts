@@ -15,15 +15,17 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
     // A private, empty, writable /tmp (and temp folder) so programs that need scratch space work;
     // a workspace (or cwd) that lives under it is put back, read-only, on top.
     const tmps = spec.tmpDir === '/tmp' ? ['/tmp'] : ['/tmp', spec.tmpDir];
-    for (const t of tmps) args.push('--tmpfs', t);
     const home = spec.privateHome;
     // Put back under the temp folder here, unless the private home covers it and puts it back itself.
     const inHome = (p: string) => home !== undefined && under(p, home.path) && p !== home.path;
+    for (const t of tmps) if (!inHome(t)) args.push('--tmpfs', t);
     for (const p of new Set([spec.workspace, spec.cwd])) if (tmps.some((t) => under(p, t)) && !inHome(p)) args.push('--ro-bind', p, p);
     if (home) {
       // An empty, writable (and thrown away) home: programs that keep caches there still work.
       args.push('--tmpfs', home.path);
       for (const b of home.binds) args.push('--ro-bind', b.from, b.to);
+      // A temp folder in the home (TMPDIR=~/tmp) is made again inside it.
+      for (const t of tmps) if (inHome(t)) args.push('--tmpfs', t);
       if (inHome(spec.workspace)) args.push('--ro-bind', spec.workspace, spec.workspace);
     }
   }
