@@ -116,6 +116,20 @@ run('the private home of read-only steps, for real', () => {
     expect([node.exitCode, node.stdoutTail.trim()]).toEqual([0, 'false']);
   });
 
+  test('a git worktree elsewhere in the home: its git folders are shown with it, so git works there at L0', async () => {
+    const wt = path.join(home, 'wt');
+    execFileSync('git', ['worktree', 'add', '-q', wt], { cwd: ws, env: env() });
+    try {
+      const r = createToolRunner({ cwd: wt, workspace: wt, lang: 'en', env: env(), confirm: () => ({ action: 'decline' }) });
+      const log = (await r.run({ tool: 'exec', program: 'git', args: ['log', '--format=%s'] })) as { exitCode: number; stdoutTail: string; sandbox?: { level: string } };
+      expect([log.exitCode, log.sandbox?.level, log.stdoutTail.trim()]).toEqual([0, 'L0', 'first commit']);
+      const status = (await r.run({ tool: 'exec', program: 'git', args: ['status', '--short'] })) as { exitCode: number };
+      expect(status.exitCode).toBe(0);
+    } finally {
+      execFileSync('git', ['worktree', 'remove', '--force', wt], { cwd: ws, env: env() });
+    }
+  });
+
   test("the SlothTool home at L0: its registry and settings only (slothtool list is an L0 step); no plugin config, no session", async () => {
     const st = path.join(home, '.slothtool');
     const list = await inBox('L0', 'ls', ['-A', st]);

@@ -1,6 +1,7 @@
 import { bwrapArgs, DEFAULT_LIMITS, homeBinds, limitHit, sandboxSpec, seatbeltProfile, type SandboxSpec } from '../src';
 import { wrapWithBwrap } from '../src/sandbox/bwrap';
 import { deniedPath, sandboxDenial } from '../src/sandbox/denial';
+import { linkedGitDirs } from '../src/sandbox/home-view';
 import { prlimitArgv } from '../src/sandbox/limits';
 import { retryRefusal } from '../src/sandbox/retry';
 
@@ -125,6 +126,14 @@ describe('homeBinds: the allow-list, globs and links', () => {
     expect(homeBinds('/h', ['~/.ssh/config', '~/.m2/repository'], vfs).map((x) => x.to)).toEqual(['/h/.gitconfig', '/h/.cargo', '/h/.rustup', '/h/.npm/_cacache', '/h/.local/lib/python3.11', '/h/.m2/repository']);
     expect(homeBinds('/h', ['~/tools'], vfs, ['/h/tools']).map((x) => x.to)).not.toContain('/h/tools');
   });
+});
+
+test.each([
+  ['a plain repository', {}, []],
+  ['a worktree: its git dir and the common dir', { '/h/wt/.git': 'gitdir: /h/main/.git/worktrees/wt\n', '/h/main/.git/worktrees/wt/commondir': '../..\n' }, ['/h/main/.git/worktrees/wt', '/h/main/.git']],
+  ['a submodule: a relative git dir', { '/h/wt/.git': 'gitdir: ../main/.git/modules/wt\n' }, ['/h/main/.git/modules/wt']],
+] as const)('linkedGitDirs, %s', (_what, files, expected) => {
+  expect(linkedGitDirs('/h/wt', (p) => (files as Record<string, string>)[p])).toEqual(expected);
 });
 
 test('the Seatbelt profile of the private home: the home denied, the allow-list and the workspace allowed after it', () => {

@@ -99,3 +99,25 @@ export function homeBinds(home: string, extra: readonly string[] = [], vfs: Home
   }
   return binds;
 }
+
+/**
+ * The git folders a workspace's `.git` file points at (a worktree: its own git dir and the main
+ * repository's common dir; a submodule: its folder in the parent's `.git/modules`), which a
+ * private home must show for `git status` to work there. Empty for a plain repository.
+ */
+export function linkedGitDirs(workspace: string, readFile: (p: string) => string | undefined = readText): string[] {
+  const dotGit = readFile(path.join(workspace, '.git'));
+  const m = dotGit?.match(/^gitdir: *(.+?)\s*$/m);
+  if (!m) return [];
+  const gitDir = path.resolve(workspace, m[1]);
+  const common = readFile(path.join(gitDir, 'commondir'))?.trim();
+  return common ? [gitDir, path.resolve(gitDir, common)] : [gitDir];
+}
+
+function readText(p: string): string | undefined {
+  try {
+    return fs.readFileSync(p, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { wrapWithBwrap } from './bwrap';
 import { seatbeltProfile } from './seatbelt';
-import { homeBinds, nodeHomeViewFs, type HomeBind, type HomeViewFs } from './home-view';
+import { homeBinds, linkedGitDirs, nodeHomeViewFs, type HomeBind, type HomeViewFs } from './home-view';
 import { DEFAULT_LIMITS, type SandboxLimits } from './limits';
 import { pipeFolder, probeFs, sandboxSpec, specPlan, type Probe, type SandboxSpec, type SpecPlan } from './spec';
 
@@ -136,11 +136,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   // What the private home shows: worked out once per runner (a toolchain installed meanwhile shows from the next session).
   let binds: HomeBind[] | undefined;
   const slothtoolHome = options.slothtoolHome;
+  // A worktree's or submodule's git folders are shown with it (they may live elsewhere in the home).
   // The SlothTool registry and settings are no secret (`slothtool list` is an L0 step); its
   // plugin configs and pipes are, and are hidden after whatever brings them into view.
   const slothtoolShown = ['registry.json', 'settings.json'].map((f) => path.join(slothtoolHome, f));
   const homeView = (): HomeBind[] =>
-    (binds ??= homeBinds(home, [...(options.allowRead ?? []), ...slothtoolShown], homeFs, [path.join(slothtoolHome, 'plugin-configs'), pipeFolder(slothtoolHome)]));
+    (binds ??= homeBinds(home, [...(options.allowRead ?? []), ...slothtoolShown, ...linkedGitDirs(options.workspace)], homeFs, [path.join(slothtoolHome, 'plugin-configs'), pipeFolder(slothtoolHome)]));
   // What each level shows and may need hidden: worked out once per runner; each step only probes.
   const plans = new Map<'L0' | 'L1', SpecPlan>();
   const planOf = (level: 'L0' | 'L1'): SpecPlan => {
