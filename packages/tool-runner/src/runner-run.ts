@@ -95,7 +95,7 @@ async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSe
     ...(sandbox ? { sandbox } : {}),
   };
   const result = await def.execute(s, ctx);
-  if (sandbox) return { done: await outsideAfterDenial(id, s, result, ctx, setup, judged) };
+  if (sandbox) return { done: await retryAfterDenial(id, s, result, ctx, setup, judged) };
   if (!inside || !answer) return { done: result };
   return declined(answer) ?? { done: { ...result, decision: userDecision } };
 }
@@ -107,7 +107,7 @@ async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSe
  * step). Never for a path outside the workspace or a protected one, a connection, a line that
  * names no path, or when no person answers (sandbox/retry.ts); the result then says why.
  */
-async function outsideAfterDenial(id: string, step: Step, result: ToolResult, ctx: ToolContext, setup: RunSetup, judged: Judgement): Promise<ToolResult> {
+async function retryAfterDenial(id: string, step: Step, result: ToolResult, ctx: ToolContext, setup: RunSetup, judged: Judgement): Promise<ToolResult> {
   const box = (result as { sandbox?: SandboxReport }).sandbox;
   if (!box?.denied || !ctx.sandbox || ctx.signal?.aborted) return result;
   const { lang } = setup.judge;
@@ -125,7 +125,7 @@ async function outsideAfterDenial(id: string, step: Step, result: ToolResult, ct
   if (answer.action !== 'run' && answer.action !== 'allow-session' && answer.action !== 'allow-rule') return result;
   const def = setup.judge.registry.get(step.tool ?? 'exec')!;
   const again = await def.execute(step, { ...ctx, sandbox: writable, decision: { ...decision, by: 'user' } });
-  return { ...again, sandboxRetry: { after: box.denied, path: box.path, level: 'L1' } } as ToolResult;
+  return { ...again, sandboxRetry: { after: box.denied, ...(box.path ? { path: box.path } : {}), level: 'L1' } } as ToolResult;
 }
 
 /** Judge, ask where needed (the user may edit the step, up to five times), execute. */

@@ -45,6 +45,8 @@ export interface RunToolResult {
   hardened?: string[];
   /** The OS sandbox it ran in, and what the sandbox stopped (a write, a connection). */
   sandbox?: import('../sandbox/report').SandboxReport;
+  /** Run again, after the user said yes, in the L1 sandbox: the first run's sandbox stopped a write to `path` in the workspace. */
+  sandboxRetry?: { after: 'write' | 'network'; path?: string; level: 'L1' };
   decision: ResultDecision;
 }
 
