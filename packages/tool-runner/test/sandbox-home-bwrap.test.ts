@@ -109,6 +109,14 @@ run('the private home of read-only steps, for real', () => {
       const res = (await r.run({ tool: 'exec', program, args })) as { exitCode: number; stdoutTail: string; sandbox?: { level: string } };
       expect([program, res.exitCode, res.sandbox?.level, res.stdoutTail.trim()]).toEqual([program, 0, 'L0', expected]);
     }
+    // npm keeps its logs in the home: the private one is writable and thrown away
+    fs.writeFileSync(path.join(ws, 'package.json'), '{"name":"proj","version":"1.0.0"}\n');
+    try {
+      const npm = (await r.run({ tool: 'exec', program: 'npm', args: ['ls'] })) as { exitCode: number; stdoutTail: string; sandbox?: { level: string } };
+      expect([npm.exitCode, npm.sandbox?.level, npm.stdoutTail]).toEqual([0, 'L0', expect.stringContaining('proj@1.0.0')]);
+    } finally {
+      fs.rmSync(path.join(ws, 'package.json'));
+    }
     // interpreters are not L0 steps, but the programs such steps run are: python and node start with the private home
     const py = await inBox('L0', 'python3', ['-c', 'import os; print(sorted(os.listdir(os.path.expanduser("~"))))']);
     expect([py.exitCode, py.stdoutTail.trim()]).toEqual([0, "['.cargo', '.config', '.gitconfig', '.slothtool', 'proj']"]);
