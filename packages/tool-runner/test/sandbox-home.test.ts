@@ -137,10 +137,11 @@ test.each([
 });
 
 test('the Seatbelt profile of the private home: the home denied, the allow-list and the workspace allowed after it', () => {
-  const p = seatbeltProfile({ ...base, privateHome: { path: '/home/u', binds: [{ from: '/opt/cargo', to: '/home/u/.cargo' }] } });
+  const p = seatbeltProfile({ ...base, privateHome: { path: '/home/u', binds: [{ from: '/opt/cargo', to: '/home/u/.cargo' }, { from: '/home/u/.config/git', to: '/home/u/.config/git' }] } });
+  expect(p).toContain('(allow file-read-metadata (literal "/home/u") (literal "/home/u/.config"))');
   const deny = p.indexOf('(deny file-read* (subpath "/home/u"))');
   expect(deny).toBeGreaterThan(-1);
-  expect(p.indexOf('(allow file-read* (subpath "/home/u/.cargo") (subpath "/opt/cargo") (subpath "/home/u/proj"))')).toBeGreaterThan(deny);
+  expect(p.indexOf('(allow file-read* (subpath "/home/u/.cargo") (subpath "/opt/cargo") (subpath "/home/u/.config/git") (subpath "/home/u/proj"))')).toBeGreaterThan(deny);
   expect(seatbeltProfile({ ...base, cwd: '/home/u', workspace: '/home/u', privateHome: { path: '/home/u', binds: [] } })).not.toContain('(allow file-read* (subpath "/home/u"))');
 });
 

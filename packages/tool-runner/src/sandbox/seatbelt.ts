@@ -1,3 +1,4 @@
+import * as path from 'path';
 import { under } from './home-view';
 import type { SandboxSpec } from './spec';
 
@@ -17,9 +18,12 @@ export function seatbeltProfile(spec: SandboxSpec): string {
   const home = spec.privateHome;
   if (home) {
     // Listing and stat of the home itself stay possible (path lookups need them); contents do not.
-    lines.push(`(deny file-read* (subpath ${lit(home.path)}))`, `(allow file-read-metadata (literal ${lit(home.path)}))`);
     // Seatbelt matches real paths: a bound link is allowed at its target.
     const shown = [...new Set([...home.binds.flatMap((b) => [b.to, b.from]), ...(under(home.path, spec.workspace) ? [] : [spec.workspace])])];
+    // The folders on the way to what is shown may be looked up (stat, realpath), not read.
+    const ancestors = new Set([home.path]);
+    for (const p of shown) for (let d = path.dirname(p); under(d, home.path) && d !== home.path; d = path.dirname(d)) ancestors.add(d);
+    lines.push(`(deny file-read* (subpath ${lit(home.path)}))`, `(allow file-read-metadata ${[...ancestors].map((p) => `(literal ${lit(p)})`).join(' ')})`);
     if (shown.length) lines.push(`(allow file-read* ${shown.map((p) => `(subpath ${lit(p)})`).join(' ')})`);
   }
   for (const h of spec.hide) lines.push(h.kind === 'dir' ? `(deny file-read* (subpath ${lit(h.path)}))` : `(deny file-read* (literal ${lit(h.path)}))`);
