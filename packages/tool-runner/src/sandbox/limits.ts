@@ -5,7 +5,8 @@
  * (RLIMIT_NPROC) and CPU time (RLIMIT_CPU: SIGXCPU at the limit, SIGKILL 5 s later). node cannot
  * call setrlimit, so `prlimit` (util-linux, installed on every Debian) sets them inside the
  * sandbox, just before the program: it runs after bubblewrap made its user namespace, so the
- * process count is this step's own processes (an unprivileged user), not all of the user's.
+ * process count is this step's own processes (an unprivileged user, Linux 5.14 or later, where the
+ * count is per user namespace), not all of the user's.
  * The kernel never applies RLIMIT_NPROC to root: as root the process limit is not in force, and
  * the sandbox status says so.
  */
