@@ -87,17 +87,19 @@ exports.run = async function run(ctx) {
   }
   const f = stats(floor);
   // Paired: each figure against the floor measured just before it, so load that drifts hits both.
-  const row = (name, values, mounts) => {
+  // The minima too: on a loaded machine they show the cost itself better than the medians.
+  const row = (name, values, mounts, target = true) => {
     const s = stats(values);
     const over = stats(values.map((v, i) => v - floor[i])).median;
-    return { metric: s.median / f.median, better: 'lower', name: `${name} (${mounts} mounts)`, value: `${fmt(s, 'ms')} · ${(s.median / f.median).toFixed(2)}× the floor · +${over.toFixed(1)} ms`, target: '≤ floor + 5 ms', ok: over <= 5 };
+    const value = `${fmt(s, 'ms')} · ${(s.median / f.median).toFixed(2)}× the floor · +${over.toFixed(1)} ms (minima: +${(s.min - f.min).toFixed(1)} ms)`;
+    return { metric: s.median / f.median, better: 'lower', name: `${name} (${mounts} mounts)`, value, ...(target ? { target: '≤ floor + 5 ms', ok: over <= 5 } : {}) };
   };
   const mounts = (w) => w.args.filter((a) => a.startsWith('--') && /bind|tmpfs/.test(a)).length;
   return [
     { name: 'floor: plain `bwrap --ro-bind / / … true` (same run)', value: fmt(f, 'ms') },
     row(`L0 step in a typical home (${TYPICAL.length} allow-list entries): private home, allow-list, workspace, prlimit`, withL0, mounts(l0)),
     row('the same L0 step without limits (no prlimit exec)', withL0plain, mounts(l0plain)),
-    row(`L0 step in a home with every allow-list entry (${tr.DEFAULT_ALLOW_READ.length})`, withL0full, mounts(l0full)),
+    row(`L0 step in a home with every allow-list entry (${tr.DEFAULT_ALLOW_READ.length}: the worst case)`, withL0full, mounts(l0full), false),
     row('L1 step: whole home, every secret class hidden', withL1, mounts(l1)),
     { name: 'building the command line in-process (spec + argv), per step', value: `L0 ${builds[0].toFixed(0)} µs · L1 ${builds[1].toFixed(0)} µs` },
   ];
