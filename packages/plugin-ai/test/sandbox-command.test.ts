@@ -39,3 +39,15 @@ describe('the check rows', () => {
     expect(rows[0]).toMatch(/^ {2}✓ a write outside the workspace is refused +touch: cannot touch/);
   });
 });
+
+describe('what the screen says of a step the sandbox stopped or limited', () => {
+  const { sandboxNote } = require('../src/render') as typeof import('../src/render');
+  const base = { _event: 'tool_result', id: 'cmd_001', tool: 'exec', decision: { level: 'L0', rules: [] } } as const;
+  test.each([
+    [{ kind: 'bwrap', level: 'L0', network: false }, ''],
+    [{ kind: 'bwrap', level: 'L0', network: false, limit: 'memory', note: 'it was stopped by the memory limit of read-only steps (128 MB a process)' }, ' — it was stopped by the memory limit of read-only steps (128 MB a process)'],
+    [{ kind: 'bwrap', level: 'L0', network: false, denied: 'write', line: 'x: Read-only file system', note: 'it tried to write `/etc/x`, outside the workspace: running it again with more rights is not offered' }, ' — stopped by the sandbox: it tried to write outside what this step may change (x: Read-only file system) — it tried to write `/etc/x`, outside the workspace: running it again with more rights is not offered'],
+  ])('%j', (sandbox, expected) => {
+    expect(sandboxNote({ ...base, sandbox } as never, 'en', ' — ')).toBe(expected);
+  });
+});
