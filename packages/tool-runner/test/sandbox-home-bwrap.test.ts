@@ -80,8 +80,7 @@ run('the private home of read-only steps, for real', () => {
       expect(leaked(JSON.stringify(res))).toEqual([]);
     }
     // what the home shows at L0: the allow-list only
-    const ls = (await r.run({ tool: 'exec', program: 'ls', args: ['-A', home] })) as { stdoutTail: string; sandbox?: { level: string } };
-    expect(ls.sandbox?.level).toBe('L0');
+    const ls = await inBox('L0', 'ls', ['-A', home]);
     expect(ls.stdoutTail.split('\n').filter(Boolean).sort()).toEqual(['.cargo', '.config', '.gitconfig', '.slothtool', 'proj']);
   });
 
