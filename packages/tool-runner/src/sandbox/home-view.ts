@@ -15,12 +15,14 @@ export const DEFAULT_ALLOW_READ: readonly string[] = [
   // Rust
   '.cargo', '.rustup',
   // Node version managers and package caches
-  '.nvm', '.volta', '.fnm', '.local/share/fnm', '.bun/bin', '.npm/_cacache', '.npm/_npx',
+  '.nvm', '.volta', '.fnm', '.local/share/fnm', '.bun/bin', '.deno', '.npm/_cacache', '.npm/_npx',
+  // programs on a usual PATH
+  'bin', '.local/bin',
   // Python
-  '.pyenv', '.local/bin', '.local/lib/python*', '.local/share/pipx',
+  '.pyenv', '.local/lib/python*', '.local/share/pipx',
   // Ruby, JVM, Go and polyglot toolchain managers (not go's build cache: go writes to it, and
   // makes a new one in the writable private home when it is not there)
-  '.rbenv', '.gem/ruby', '.m2/repository', '.gradle/caches', '.gradle/wrapper', '.sdkman', 'go/pkg', 'go/bin',
+  '.rbenv', '.rvm', '.gem/ruby', '.m2/repository', '.gradle/caches', '.gradle/wrapper', '.sdkman', 'go/pkg', 'go/bin',
   '.asdf', '.tool-versions', '.local/share/mise', '.ghcup',
 ];
 
