@@ -9,8 +9,6 @@ export const SANDBOX_MESSAGES: Record<string, { zh: string; en: string; hintZh?:
     zh: '沙箱阻止了这个只读步骤写入工作区内的 `{path}`（{line}）。要以可写工作区重新运行它吗？（其余仍在沙箱中：密钥仓库隐藏，工作区之外只读）',
     en: 'the sandbox stopped this read-only step writing `{path}`, inside the workspace ({line}). Run it again with the workspace writable? (The rest stays sandboxed: secret stores hidden, outside the workspace read-only)',
   },
-  'sandbox.denied.write': { zh: '它试图写入只读的位置', en: 'it tried to write where it may not' },
-  'sandbox.denied.network': { zh: '它试图连接网络', en: 'it tried to reach the network' },
   'sandbox.no_retry.no_path': {
     zh: '沙箱阻止了它（{line}），但说不出是哪个路径，所以不提供在沙箱外重试',
     en: 'the sandbox stopped it ({line}) but no path can be named, so running it again with more rights is not offered',
