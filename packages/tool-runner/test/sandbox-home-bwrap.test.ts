@@ -137,6 +137,24 @@ run('the private home of read-only steps, for real', () => {
     }
   });
 
+  test('a link planted in the home after the runner started is judged again: it is not followed into an unlisted place', async () => {
+    const box = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env() });
+    const cat = async () => {
+      const w = box.wrap('L0', false, ws, 'cat', [path.join(home, '.gitconfig')])!;
+      return exec({ program: w.program, args: w.args, cwd: ws, env: env(), timeoutMs: 30_000 });
+    };
+    expect((await cat()).stdoutTail).toContain('Sandbox Tester');
+    const real = path.join(home, '.gitconfig');
+    fs.renameSync(real, `${real}.kept`);
+    fs.symlinkSync(path.join(home, '.newtool', 'config'), real);
+    try {
+      expect(leaked((await cat()).stdoutTail)).toEqual([]);
+    } finally {
+      fs.rmSync(real);
+      fs.renameSync(`${real}.kept`, real);
+    }
+  });
+
   test("the SlothTool home at L0: its registry and settings only (slothtool list is an L0 step); no plugin config, no session", async () => {
     const st = path.join(home, '.slothtool');
     const list = await inBox('L0', 'ls', ['-A', st]);

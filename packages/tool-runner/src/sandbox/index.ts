@@ -133,7 +133,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     } else found = { status: { mode, kind: 'none', reason: `no sandbox for ${platform}` } };
     return found;
   };
-  // What the private home shows: worked out once per runner (a toolchain installed meanwhile shows from the next session).
+  // What the private home shows: worked out once per runner (a toolchain installed meanwhile shows
+  // from the next session); each step checks that what it binds still leads where it did.
   let binds: HomeBind[] | undefined;
   const slothtoolHome = options.slothtoolHome;
   // A worktree's or submodule's git folders are shown with it (they may live elsewhere in the home).
@@ -166,6 +167,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       entries = fs.readdirSync(options.workspace);
     } catch {
       // no workspace listing: no .env files to hide
+    }
+    // A bound name that leads elsewhere now than when the home view was made (a link planted
+    // since) is judged again, so the link rule holds for every step, not only the first.
+    if (level === 'L0' && binds?.some((b) => homeFs.realpath(b.to) !== b.from)) {
+      binds = undefined;
+      plans.delete('L0');
     }
     const limits = level === 'L0' ? detect().limits : undefined;
     return sandboxSpec({ level, cwd, workspace: options.workspace, tmpDir, home, slothtoolHome, network, workspaceEntries: entries, ...(limits ? { limits } : {}) }, probe, planOf(level));
