@@ -29,28 +29,21 @@ export const SANDBOX_MESSAGES: Record<string, { zh: string; en: string; hintZh?:
     zh: '沙箱阻止了它连接网络（{line}）：只读步骤没有网络，不提供重试；需要网络的步骤会先询问',
     en: 'the sandbox stopped it reaching the network ({line}): read-only steps have none and this is not offered again; a step that needs the network is asked about first',
   },
+  'sandbox.limit.setting': { zh: `可在 ${CONFIG} 的 sandbox.limits.{setting} 中调整`, en: `Change it with sandbox.limits.{setting} in ${CONFIG}` },
   'sandbox.limit.memory': {
     zh: '它超出了只读步骤的内存上限（每个进程 {n} MB）而被停止',
     en: 'it was stopped by the memory limit of read-only steps ({n} MB a process)',
-    hintZh: `可在 ${CONFIG} 的 sandbox.limits.memoryMb 中调整`,
-    hintEn: `Change it with sandbox.limits.memoryMb in ${CONFIG}`,
   },
   'sandbox.limit.memory?': {
     zh: '它像内存耗尽的进程那样异常结束（abort 或段错误），很可能是触到了只读步骤的内存上限（每个进程 {n} MB）',
     en: 'it ended the way a process out of memory does (abort or crash): probably the memory limit of read-only steps ({n} MB a process)',
-    hintZh: `可在 ${CONFIG} 的 sandbox.limits.memoryMb 中调整`,
-    hintEn: `Change it with sandbox.limits.memoryMb in ${CONFIG}`,
   },
   'sandbox.limit.processes': {
     zh: '它无法再启动进程：只读步骤最多 {n} 个进程',
     en: 'it could not start more processes: read-only steps may have {n}',
-    hintZh: `可在 ${CONFIG} 的 sandbox.limits.processes 中调整`,
-    hintEn: `Change it with sandbox.limits.processes in ${CONFIG}`,
   },
   'sandbox.limit.cpu': {
     zh: '它超出了只读步骤的 CPU 时间上限（每个进程 {n} 秒）而被停止',
     en: 'it was stopped by the CPU-time limit of read-only steps ({n} s a process)',
-    hintZh: `可在 ${CONFIG} 的 sandbox.limits.cpuSeconds 中调整`,
-    hintEn: `Change it with sandbox.limits.cpuSeconds in ${CONFIG}`,
   },
 };

@@ -37,9 +37,9 @@ export function sandboxReport(
   const output = `${r.stderrTail}\n${r.stdoutTail}`;
   const hit = sandbox.limits ? limitHit({ exitCode: r.exitCode, signal: r.signal, output }, sandbox.limits) : undefined;
   if (hit && sandbox.limits) {
-    const n = hit === 'processes' ? sandbox.limits.processes : hit === 'cpu' ? sandbox.limits.cpuSeconds : sandbox.limits.memoryMb;
-    const m = message(`sandbox.limit.${hit}`, lang, { n });
-    return { ...base, limit: hit, note: m.hint ? `${m.reason}. ${m.hint}` : m.reason };
+    const setting = hit === 'processes' ? 'processes' : hit === 'cpu' ? 'cpuSeconds' : 'memoryMb';
+    const what = message(`sandbox.limit.${hit}`, lang, { n: sandbox.limits[setting] }).reason;
+    return { ...base, limit: hit, note: `${what}${lang === 'zh' ? '。' : '. '}${message('sandbox.limit.setting', lang, { setting }).reason}` };
   }
   const denied = sandboxDenial(r.exitCode, output, cwd);
   return denied ? { ...base, denied: denied.kind, line: redact(denied.line), ...(denied.path ? { path: denied.path } : {}) } : base;
