@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import { Agent, type AgentConfirmFn, type AgentDeps } from './agent';
-import { loadConfig, type AiConfig } from './config';
+import { loadConfig, sandboxSettings, type AiConfig } from './config';
 import { aiError } from './errors';
 import { aiPaths, slothtoolHome, type AiPaths } from './home';
 import type { Lang } from './i18n';
@@ -38,6 +38,8 @@ export interface AppAgentOptions {
   maxAutoSteps?: number;
   /** Asked for L1 steps (decline everything when absent). */
   confirm?: AgentConfirmFn;
+  /** No person answers `confirm` (`ai -p`): a step the sandbox stopped is never offered again. */
+  unattended?: boolean;
   /** For tests: replace the model or the runner. */
   llm?: LlmClient;
   createRunner?: AgentDeps['createRunner'];
@@ -102,6 +104,8 @@ interface ToolRunnerModule {
     env?: NodeJS.ProcessEnv;
     sandbox?: 'auto' | 'required' | 'off';
     webSearch?: AiConfig['webSearch'];
+    sandboxOptions?: ReturnType<typeof sandboxSettings>['options'];
+    unattended?: boolean;
     tools?: readonly unknown[];
     toolRegistry?: StepRunner['tools'];
   }): StepRunner;
@@ -183,7 +187,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const registryOf = (extra: readonly unknown[]) => (options.createRunner ? undefined : loadToolRunner().createToolRegistry?.(extra));
   const tools = registryOf(parentExtra);
   const policy = { ...policyOf(config, paths.config, projectRules.set, projectRoot, claude.rules), ...(skillDirs.length ? { trustedCodeRoots: skillDirs } : {}) };
-  const runnerFor = runnerFactory({ config, policy, registry, cwd, lang: options.lang, env: runEnv });
+  const runnerFor = runnerFactory({ config, policy, unattended: options.unattended === true || !options.confirm, registry, cwd, lang: options.lang, env: runEnv });
   const createRunner = options.createRunner ?? runnerFor(tools, parentExtra);
   const agentOptions = { config, cwd, lang: options.lang, mode: options.mode, profile: options.profile, maxAutoSteps: options.maxAutoSteps };
   const agent = new Agent(
@@ -244,6 +248,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
 interface RunnerContext {
   config: AiConfig;
   policy: Policy;
+  unattended: boolean;
   registry: Registry;
   cwd: string;
   lang: Lang;
@@ -265,7 +270,10 @@ function runnerFactory(c: RunnerContext) {
         workspace,
         lang: c.lang,
         env: c.env,
-        sandbox: c.config.sandbox,
+        sandbox: sandboxSettings(c.config.sandbox).mode,
+        sandboxOptions: sandboxSettings(c.config.sandbox).options,
+        // Without a person (ai -p), or with no confirm at all, nobody can answer a retry offer.
+        unattended: c.unattended,
         ...(c.config.webSearch ? { webSearch: c.config.webSearch } : {}),
         ...(toolRegistry ? { toolRegistry } : { tools: extra }),
       });

@@ -24,6 +24,40 @@ export const ContextBudgetsSchema = z
   })
   .strict();
 
+/** The OS sandbox of command steps: `auto` (use it when it works, say so when it does not), `required`, `off`. */
+const SandboxModeSchema = z.enum(['auto', 'required', 'off']);
+
+/**
+ * `sandbox` in ai.json: a mode, or `{mode, allowRead, limits}`. `allowRead`: more of the home shown
+ * to read-only steps (paths, `~` expanded; the secret stores stay hidden). `limits`: the resource
+ * limits of read-only steps (`memoryMb`, `processes`, `cpuSeconds`; 0 = none of that kind), or
+ * `false` for none. docs/security.md §4a.
+ */
+export const SandboxSettingsSchema = z.union([
+  SandboxModeSchema,
+  z
+    .object({
+      mode: SandboxModeSchema.default('auto'),
+      allowRead: z.array(z.string().regex(/^(~$|~\/|\/)/, 'an absolute path or one starting with ~/')).optional(),
+      limits: z
+        .union([
+          z.literal(false),
+          z.object({ memoryMb: z.number().int().min(0).optional(), processes: z.number().int().min(0).optional(), cpuSeconds: z.number().int().min(0).optional() }).strict(),
+        ])
+        .optional(),
+    })
+    .strict(),
+], { error: 'expected "auto", "required", "off" or {"mode", "allowRead", "limits"}' });
+
+/** What the runner takes of `sandbox`: the mode, and the options of createToolRunner's `sandboxOptions`. */
+export function sandboxSettings(setting: z.infer<typeof SandboxSettingsSchema>): {
+  mode: z.infer<typeof SandboxModeSchema>;
+  options: { allowRead?: string[]; limits?: false | { memoryMb?: number; processes?: number; cpuSeconds?: number } };
+} {
+  if (typeof setting === 'string') return { mode: setting, options: {} };
+  return { mode: setting.mode, options: { ...(setting.allowRead ? { allowRead: setting.allowRead } : {}), ...(setting.limits !== undefined ? { limits: setting.limits } : {}) } };
+}
+
 /** `<home>/plugin-configs/ai.json`. Every field optional; defaults below. */
 const RuleSetSchema = z
   .object({ allow: z.array(z.string()).optional(), ask: z.array(z.string()).optional(), deny: z.array(z.string()).optional() })
@@ -69,8 +103,8 @@ export const AiConfigSchema = z
     /** Bytes of each step's stdout and stderr that `ai -p --json` carries at the head and again
      * at the tail (the rest is counted in `omittedBytes`). */
     jsonOutputBytes: z.number().int().min(0).default(65536),
-    /** The OS sandbox of command steps: `auto` (use it when it works, say so when it does not), `required`, `off`. */
-    sandbox: z.enum(['auto', 'required', 'off']).default('auto'),
+    /** The OS sandbox of command steps: a mode (`auto`, `required`, `off`) or `{mode, allowRead, limits}` (SandboxSettingsSchema). */
+    sandbox: SandboxSettingsSchema.default('auto'),
     context: ContextBudgetsSchema.default(() => ContextBudgetsSchema.parse({})),
     /** Permission rules (`exec(git log *)`, `fs.edit(src/**)`, `http.get(domain:x)`, `mcp.github.*`): deny > ask > allow > the rules' level. */
     permissions: RuleSetSchema.optional(),

@@ -1,4 +1,5 @@
 import { defineMessages } from '@holic512/shared/lib/messages';
+import { SANDBOX_EN, SANDBOX_ZH } from './i18n-sandbox';
 /** Every user-facing string of plugin-ai, in zh and en. Kept free of imports so the CLI
  * entry can load it on the fast `--help` path. */
 export type Lang = 'zh' | 'en';
@@ -60,6 +61,7 @@ Examples:
   sandboxCheckHooks: '.git/hooks is read-only at L1',
   sandboxCheckAllOk: 'All checks passed.',
   sandboxCheckFailed: 'Some checks failed: commands are not contained as they should be. See docs/security.md (Sandbox).',
+  ...SANDBOX_EN,
   sandboxUnavailable: 'No OS sandbox: {reason}. Commands run without it; the risk rules still apply. (Install bubblewrap, or set sandbox in ai.json; check with: slothtool ai sandbox)',
   permissionRuleIgnored: 'Ignoring the permission rule "{rule}" ({file}): {error}',
   sandboxStoppedWrite: 'stopped by the sandbox: it tried to write outside what this step may change ({line})',
@@ -208,6 +210,7 @@ const zh: Record<MessageKey, string> = {
   sandboxCheckHooks: 'L1 时 .git/hooks 只读',
   sandboxCheckAllOk: '全部检查通过。',
   sandboxCheckFailed: '有检查未通过：命令没有被按预期隔离。参见 docs/security.md（沙箱）。',
+  ...SANDBOX_ZH,
   sandboxUnavailable: '没有操作系统沙箱：{reason}。命令将在沙箱之外运行，风险规则仍然生效。（安装 bubblewrap，或在 ai.json 中设置 sandbox；检查：slothtool ai sandbox）',
   permissionRuleIgnored: '忽略权限规则 "{rule}"（{file}）：{error}',
   sandboxStoppedWrite: '被沙箱阻止：它试图写入此步骤不允许修改的位置（{line}）',

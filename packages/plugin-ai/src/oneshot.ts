@@ -152,6 +152,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
       profile: args.profile,
       maxAutoSteps: args.maxSteps,
       confirm: nonInteractiveConfirm(args.approveL1, lang),
+      unattended: true,
     });
   } catch (err) {
     return fail(err);

@@ -32,11 +32,14 @@ export function renderProgress(event: AgentEvent, lang: Lang): string | undefine
   }
 }
 
-/** What the sandbox stopped, in the user's language; '' when it stopped nothing. */
+/** What the sandbox stopped or which limit the run hit, in the user's language; '' when neither. */
 export function sandboxNote(result: ToolResult, lang: Lang, before: string): string {
+  if (result.sandbox?.limit && result.sandbox.note) return `${before}${result.sandbox.note}`;
   const denied = result.sandbox?.denied;
   if (!denied) return '';
-  return `${before}${t(lang, denied === 'write' ? 'sandboxStoppedWrite' : 'sandboxStoppedNetwork', { line: result.sandbox?.line ?? '' })}`;
+  // The runner's note says why running it again was not offered, when it was not.
+  const note = result.sandbox?.note ? ` — ${result.sandbox.note}` : '';
+  return `${before}${t(lang, denied === 'write' ? 'sandboxStoppedWrite' : 'sandboxStoppedNetwork', { line: result.sandbox?.line ?? '' })}${note}`;
 }
 
 function resultLine(result: ToolResult, lang: Lang): string {

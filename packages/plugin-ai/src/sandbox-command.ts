@@ -4,32 +4,84 @@ import * as os from 'os';
 import * as path from 'path';
 import { loadToolRunner } from './app';
 import { t, type Lang, type MessageKey } from './i18n';
-import { stringWidth } from './interactive/width';
+import { stringWidth, wrapWords } from './interactive/width';
 
 /**
- * `slothtool ai sandbox`: check the OS sandbox for real, in a scratch folder: a write outside
- * the workspace is refused, L0 has no network, a planted secret is hidden, the workspace is
- * readable, `.git/hooks` stays read-only at L1. Exit 0 only when every check holds.
+ * `slothtool ai sandbox`: check the OS sandbox for real, in a scratch folder with a home of its
+ * own: a write outside the workspace is refused, L0 has no network, a planted secret is hidden,
+ * the home is private at L0 (a planted history and an unknown dotfile unreadable, `.gitconfig`
+ * readable), the workspace is readable, `.git/hooks` stays read-only at L1, the resource limits
+ * are in force at L0. Exit 0 only when every check holds.
  */
-interface Check {
+export interface Check {
   key: MessageKey;
   ok: boolean;
   detail: string;
 }
 
+interface SandboxLimits {
+  memoryMb: number;
+  processes: number;
+  cpuSeconds: number;
+}
+
 interface SandboxModule {
   createSandbox(options: { workspace: string; home: string; slothtoolHome: string; tmpDir: string; mode?: 'auto' }): {
-    status(): { kind: string; reason?: string };
+    status(): { kind: string; reason?: string; limits?: SandboxLimits; limitsOff?: 'no-prlimit' | 'seatbelt' | 'off' | 'root' };
     wrap(level: 'L0' | 'L1', network: boolean, cwd: string, program: string, args: string[]): { program: string; args: string[] } | undefined;
   };
   exec(options: { program: string; args: string[]; cwd: string; timeoutMs?: number; env?: NodeJS.ProcessEnv }): Promise<{ exitCode: number | null; stdoutTail: string; stderrTail: string }>;
 }
 
 function firstLine(text: string): string {
-  return text.trim().split('\n')[0]?.slice(0, 100) ?? '';
+  return text.trim().split('\n')[0]?.slice(0, 300) ?? '';
 }
 
-export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.WritableStream } = {}): Promise<number> {
+/** `Max cpu time  120  125  seconds` → the soft limit of that row of /proc/self/limits. */
+function softLimit(limits: string, row: string): string | undefined {
+  const line = limits.split('\n').find((l) => l.startsWith(row));
+  return line?.slice(row.length).trim().split(/\s+/)[0];
+}
+
+/** Whether /proc/self/limits, read inside the L0 sandbox, shows the limits the status says are in force. */
+function limitsCheck(lang: Lang, status: ReturnType<ReturnType<SandboxModule['createSandbox']>['status']>, procLimits: string): Check {
+  const key: MessageKey = 'sandboxCheckLimits';
+  if (!status.limits) {
+    const why: MessageKey = status.limitsOff === 'seatbelt' ? 'sandboxLimitsSeatbelt' : status.limitsOff === 'off' ? 'sandboxLimitsOff' : 'sandboxLimitsNoPrlimit';
+    // macOS has no way to set them, and turned off is the user's choice: said, not failed.
+    return { key, ok: status.limitsOff === 'seatbelt' || status.limitsOff === 'off', detail: t(lang, why) };
+  }
+  const l = status.limits;
+  const want = (n: number, scale: number) => (n > 0 ? String(n * scale) : 'unlimited');
+  const ok =
+    softLimit(procLimits, 'Max data size') === want(l.memoryMb, 1024 * 1024) &&
+    softLimit(procLimits, 'Max cpu time') === want(l.cpuSeconds, 1) &&
+    softLimit(procLimits, 'Max processes') === want(l.processes, 1);
+  const shown = t(lang, 'sandboxLimitsShown', { memory: l.memoryMb, cpu: l.cpuSeconds, processes: l.processes });
+  return { key, ok, detail: status.limitsOff === 'root' ? `${shown}${lang === 'zh' ? '；' : '; '}${t(lang, 'sandboxLimitsRoot')}` : shown };
+}
+
+/** The check rows, each wrapped at spaces to the terminal's width, continuation rows under the detail. */
+export function renderChecks(lang: Lang, checks: Check[], columns: number): string[] {
+  const width = Math.max(...checks.map((c) => stringWidth(t(lang, c.key))));
+  const indent = 4 + width + 2;
+  const lines: string[] = [];
+  for (const c of checks) {
+    const label = t(lang, c.key);
+    const head = `  ${c.ok ? '✓' : '✗'} ${label}`;
+    // Beside the labels when there is room for every word of it, else under them.
+    const room = columns - indent;
+    const words = c.detail.split(/ +/);
+    if (!c.detail) lines.push(head);
+    else if (room >= 40 && words.every((w) => stringWidth(w) <= room)) {
+      const rows = wrapWords(c.detail, room);
+      lines.push(`${head}${' '.repeat(width - stringWidth(label))}  ${rows[0]}`, ...rows.slice(1).map((r) => `${' '.repeat(indent)}${r}`));
+    } else lines.push(head, ...wrapWords(c.detail, Math.max(20, columns - 6)).map((r) => `      ${r}`));
+  }
+  return lines;
+}
+
+export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.WritableStream & { columns?: number } } = {}): Promise<number> {
   const out = io.stdout ?? process.stdout;
   const say = (line: string) => void out.write(line + '\n');
   const tr = loadToolRunner() as unknown as SandboxModule;
@@ -39,13 +91,17 @@ export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.Writable
     s.end('hello');
   });
   try {
-    const ws = path.join(root, 'workspace');
     const home = path.join(root, 'home');
+    // The workspace inside the home, as most projects are: it stays visible when the home is private.
+    const ws = path.join(home, 'workspace');
     const tmpDir = path.join(root, 'tmp');
     const secret = `planted-secret-${process.pid}`;
-    for (const dir of [path.join(ws, '.git', 'hooks'), path.join(home, '.ssh'), tmpDir]) fs.mkdirSync(dir, { recursive: true });
+    for (const dir of [path.join(ws, '.git', 'hooks'), path.join(home, '.ssh'), path.join(home, '.some-new-tool'), tmpDir]) fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(ws, 'README.md'), 'workspace file\n');
     fs.writeFileSync(path.join(home, '.ssh', 'id_check'), secret);
+    fs.writeFileSync(path.join(home, '.bash_history'), `${secret}-history\n`);
+    fs.writeFileSync(path.join(home, '.some-new-tool', 'token'), `${secret}-dotfile\n`);
+    fs.writeFileSync(path.join(home, '.gitconfig'), '[user]\n\tname = sandbox-check\n');
     const box = tr.createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), tmpDir });
     const status = box.status();
     if (status.kind === 'none') {
@@ -59,7 +115,7 @@ export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.Writable
       return tr.exec({ program: w.program, args: w.args, cwd: ws, timeoutMs: 15_000, env: { ...process.env, HOME: home } });
     };
     const checks: Check[] = [];
-    const outside = path.join(home, 'written-outside');
+    const outside = path.join(root, 'written-outside');
     const write = await run('L1', 'touch', [outside]);
     checks.push({ key: 'sandboxCheckWrite', ok: write.exitCode !== 0 && !fs.existsSync(outside), detail: firstLine(write.stderrTail) });
     const connect = `require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',(e)=>{console.error(e.code);process.exit(3)})`;
@@ -67,17 +123,19 @@ export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.Writable
     checks.push({ key: 'sandboxCheckNetwork', ok: netRun.exitCode === 3, detail: firstLine(netRun.stderrTail) });
     const read = await run('L0', 'cat', [path.join(home, '.ssh', 'id_check')]);
     checks.push({ key: 'sandboxCheckSecret', ok: !read.stdoutTail.includes(secret), detail: firstLine(read.stderrTail) });
+    const planted = await run('L0', 'cat', [path.join(home, '.bash_history'), path.join(home, '.some-new-tool', 'token')]);
+    checks.push({ key: 'sandboxCheckPrivateHome', ok: !planted.stdoutTail.includes(secret), detail: firstLine(planted.stderrTail) });
+    const allowed = await run('L0', 'cat', [path.join(home, '.gitconfig')]);
+    checks.push({ key: 'sandboxCheckAllowed', ok: allowed.exitCode === 0 && allowed.stdoutTail.includes('sandbox-check'), detail: firstLine(allowed.stderrTail) });
     const ok = await run('L0', 'cat', ['README.md']);
     checks.push({ key: 'sandboxCheckWorkspace', ok: ok.exitCode === 0 && ok.stdoutTail.includes('workspace file'), detail: firstLine(ok.stderrTail) });
     const hook = path.join(ws, '.git', 'hooks', 'pre-commit');
     const hookRun = await run('L1', 'touch', [hook]);
     checks.push({ key: 'sandboxCheckHooks', ok: hookRun.exitCode !== 0 && !fs.existsSync(hook), detail: firstLine(hookRun.stderrTail) });
+    const procLimits = status.limits ? (await run('L0', 'cat', ['/proc/self/limits'])).stdoutTail : '';
+    checks.push(limitsCheck(lang, status, procLimits));
     say(t(lang, 'sandboxCheckHeader', { kind: status.kind }));
-    const width = Math.max(...checks.map((c) => stringWidth(t(lang, c.key))));
-    for (const c of checks) {
-      const label = t(lang, c.key);
-      say(`  ${c.ok ? '✓' : '✗'} ${label}${' '.repeat(width - stringWidth(label))}  ${c.detail}`);
-    }
+    for (const line of renderChecks(lang, checks, out.columns ?? 100)) say(line);
     const all = checks.every((c) => c.ok);
     say(t(lang, all ? 'sandboxCheckAllOk' : 'sandboxCheckFailed'));
     return all ? 0 : 1;

@@ -71,11 +71,28 @@ suite('the OS sandbox in slothtool ai', () => {
     }
   });
 
+  test('ai.json sandbox settings reach the runner: allowRead shows more of the private home, limits bound an L0 step', async () => {
+    await fs.mkdir(path.join(fx.temp.home, '.newtool'));
+    await fs.writeFile(path.join(fx.temp.home, '.newtool', 'marker'), 'x');
+    await fs.mkdir(path.join(fx.temp.home, '.othertool'));
+    await fx.temp.writeJson('plugin-configs/ai.json', { sandbox: { mode: 'auto', allowRead: ['~/.newtool'], limits: { memoryMb: 128 } } });
+    const hasJq = existsSync('/usr/bin/jq');
+    const commands = [{ program: 'ls', args: ['-A', fx.temp.home] }, ...(hasJq ? [{ program: 'jq', args: ['-n', '[range(1e10)]'] }] : [])];
+    fx.server.enqueue({ json: { type: 'cmd', message: 'look', data: { cwd: null, commands } } }, { json: { type: 'chat', message: 'done' } });
+    const r = await ai(['-p', 'look around', '--json']);
+    const results = r.events.filter((e) => e.type === 'tool_result').map((e) => e.result as { stdoutTail?: string; sandbox?: { level?: string; limit?: string } });
+    expect(results[0].sandbox?.level).toBe('L0');
+    expect(results[0].stdoutTail).toContain('.newtool');
+    expect(results[0].stdoutTail).not.toContain('.othertool');
+    if (hasJq) expect(results[1].sandbox?.limit).toMatch(/^memory\??$/);
+  });
+
   test('slothtool ai sandbox: every check passes; without bwrap it says why and fails', async () => {
     const ok = await ai(['sandbox']);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('All checks passed.');
-    expect(ok.stdout.match(/✓/g)).toHaveLength(5);
+    expect(ok.stdout.match(/✓/g)).toHaveLength(8);
+    expect(ok.stdout).toContain('the home is private at L0');
     const none = await ai(['sandbox'], { PATH: fx.temp.home });
     expect(none.code).toBe(1);
     expect(none.stdout).toContain('not available, running without sandbox because bubblewrap (bwrap) is not installed');

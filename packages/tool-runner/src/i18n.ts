@@ -1,5 +1,6 @@
 import { SEARCH_MESSAGES } from './i18n-search';
 import { TOOL_MESSAGES } from './i18n-tools';
+import { SANDBOX_MESSAGES } from './sandbox/i18n-sandbox';
 import { OPTION_MESSAGES } from './policy/options/i18n-options';
 import { RULE_MESSAGES } from './policy/i18n-rules';
 import type { Lang } from './types';
@@ -244,12 +245,6 @@ export const MESSAGES: RuleMessages = {
     zh: '仓库自身配置中指定的程序不会运行（外部 diff、textconv、clean/smudge 过滤器、钩子、fsmonitor、分页器、签名程序均已关闭）',
     en: "programs named by the repository's own configuration do not run (external diff, textconv, clean/smudge filters, hooks, fsmonitor, pager and signature program are switched off)",
   },
-  'sandbox.denied': {
-    zh: '沙箱阻止了这条命令（{what}：{line}）。要在沙箱之外重新运行它吗？',
-    en: 'the sandbox stopped this command ({what}: {line}). Run it again outside the sandbox?',
-  },
-  'sandbox.denied.write': { zh: '它试图在工作区之外写入', en: 'it tried to write outside the workspace' },
-  'sandbox.denied.network': { zh: '它试图连接网络', en: 'it tried to reach the network' },
   'sandbox.required': {
     zh: 'ai.json 中 sandbox 设为 "required"，但沙箱不可用：{why}',
     en: 'sandbox is "required" in ai.json, but no sandbox is available: {why}',
@@ -304,6 +299,7 @@ export const MESSAGES: RuleMessages = {
   'declined.user': { zh: '用户拒绝了此步骤', en: 'the user declined this step' },
   ...TOOL_MESSAGES,
   ...SEARCH_MESSAGES,
+  ...SANDBOX_MESSAGES,
   ...OPTION_MESSAGES,
   ...RULE_MESSAGES,
 };

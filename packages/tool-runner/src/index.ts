@@ -44,8 +44,13 @@ export const bwrapArgs: SandboxM['bwrapArgs'] = (...a) => sandboxModule().bwrapA
 export const seatbeltProfile: SandboxM['seatbeltProfile'] = (...a) => sandboxModule().seatbeltProfile(...a);
 export const sandboxDenial: SandboxM['sandboxDenial'] = (...a) => sandboxModule().sandboxDenial(...a);
 export const sandboxSpec: SandboxM['sandboxSpec'] = (...a) => sandboxModule().sandboxSpec(...a);
-export { HOME_SECRET_STORES } from './sandbox/spec';
-export type { Sandbox, SandboxMode, SandboxStatus, SandboxSpec, SandboxDenial } from './sandbox';
+export const homeBinds: SandboxM['homeBinds'] = (...a) => sandboxModule().homeBinds(...a);
+export const limitHit: SandboxM['limitHit'] = (...a) => sandboxModule().limitHit(...a);
+export { HOME_SECRET_STORES } from './sandbox/secrets';
+export { SECRET_CLASSES } from './sandbox/secrets';
+export { DEFAULT_ALLOW_READ } from './sandbox/home-view';
+export { DEFAULT_LIMITS } from './sandbox/limits';
+export type { Sandbox, SandboxMode, SandboxStatus, SandboxSpec, SandboxDenial, SandboxLimits, LimitHit, HomeBind } from './sandbox';
 export { parseRule, ruleMatches, decideByRules, exactRuleFor, isRuleProblem } from './permission-rules';
 export type { PermissionRule, PermissionSubject, PermissionEffect, RuleProblem, ArgKind } from './permission-rules';
 export type { ClassifyOptions } from './policy/classify';

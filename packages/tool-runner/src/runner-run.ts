@@ -2,6 +2,7 @@ import { message } from './i18n';
 import type { ConfirmAnswer, ConfirmRequest, RunOptions } from './runner';
 import { invalidDecision, judgeValid, type JudgeSetup, type Judgement } from './runner-judge';
 import type { ResultDecision, StepSandbox, StoppedToolResult, ToolContext, ToolResult } from './tools/types';
+import type { SandboxReport } from './sandbox/report';
 import type { Step } from './types';
 
 /** How many times the user may edit a step before it counts as declined. */
@@ -20,6 +21,8 @@ export interface RunSetup {
   context(id: string, options: RunOptions, judged: Judgement): Omit<ToolContext, 'decision' | 'ask'>;
   /** The OS sandbox of a step at this level: a sandbox, none (unsandboxed), or a refusal (sandbox "required" but missing). */
   sandbox(judged: Judgement, level: 'L0' | 'L1'): StepSandbox | undefined | { refused: string };
+  /** No person answers `ask` (ToolRunnerOptions.unattended): nothing is offered again after a denial. */
+  unattended?: boolean;
   /** The judgement `judge()` just made of this very step object, if it still holds (runner-judge.ts judgementMemo). */
   recent?(step: unknown): { step: Step; judged: Judgement } | undefined;
 }
@@ -93,29 +96,38 @@ async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSe
     ...(sandbox ? { sandbox } : {}),
   };
   const result = await def.execute(s, ctx);
-  if (sandbox) return { done: await outsideAfterDenial(id, s, result, ctx, setup) };
+  if (sandbox) return { done: await retryAfterDenial(id, s, result, ctx, setup, judged) };
   if (!inside || !answer) return { done: result };
   return declined(answer) ?? { done: { ...result, decision: userDecision } };
 }
 
 /**
- * A sandboxed command that failed because the sandbox stopped it: the user is told so and asked,
- * as a new L1 question with the reason, whether to run it again outside the sandbox. Never silently.
+ * A sandboxed read-only step that failed because the sandbox stopped a write inside the
+ * workspace: the user is asked, as a new L1 question naming the path and the line, whether to run
+ * it again in the approved-step sandbox (the workspace writable, the rest as for any approved
+ * step). Never for a path outside the workspace or a protected one, a connection, a line that
+ * names no path, or when no person answers (sandbox/retry.ts); the result then says why.
  */
-async function outsideAfterDenial(id: string, step: Step, result: ToolResult, ctx: ToolContext, setup: RunSetup): Promise<ToolResult> {
-  const box = (result as { sandbox?: { denied?: 'write' | 'network'; line?: string } }).sandbox;
-  if (!box?.denied || ctx.signal?.aborted) return result;
+async function retryAfterDenial(id: string, step: Step, result: ToolResult, ctx: ToolContext, setup: RunSetup, judged: Judgement): Promise<ToolResult> {
+  const box = (result as { sandbox?: SandboxReport }).sandbox;
+  if (!box?.denied || !ctx.sandbox || ctx.signal?.aborted) return result;
   const { lang } = setup.judge;
-  const what = message(`sandbox.denied.${box.denied}`, lang).reason;
-  const rule = { id: 'sandbox.denied', level: 'L1' as const, ...message('sandbox.denied', lang, { what, line: box.line ?? '' }) };
+  const session = setup.judge.env.session;
+  const person = !setup.unattended && setup.judge.mode !== 'yolo';
+  const { retryRefusal } = require('./sandbox/retry') as typeof import('./sandbox/retry');
+  const refusal = retryRefusal({ kind: box.denied, ...(box.path ? { path: box.path } : {}) }, ctx.sandbox.level, { workspace: session.workspace, home: session.home, slothtoolHome: session.slothtoolHome, real: (p) => session.resolve(p).real }, person);
+  const params = { path: box.path ?? '', line: box.line ?? '' };
+  if (refusal) return { ...result, sandbox: { ...box, note: message(`sandbox.no_retry.${refusal}`, lang, params).reason } } as ToolResult;
+  const writable = setup.sandbox(judged, 'L1');
+  if (!writable || 'refused' in writable) return result;
+  const rule = { id: 'sandbox.denied', level: 'L1' as const, ...message('sandbox.denied', lang, params) };
   const decision = { level: 'L1' as const, rules: [rule] };
-  const answer = await setup.ask({ id, step, decision, sessionKey: `sandbox.outside ${id}` }, ctx.signal);
+  const answer = await setup.ask({ id, step, decision, sessionKey: `sandbox.retry ${id}` }, ctx.signal);
   if (answer.action !== 'run' && answer.action !== 'allow-session' && answer.action !== 'allow-rule') return result;
   const def = setup.judge.registry.get(step.tool ?? 'exec')!;
-  const again = await def.execute(step, { ...ctx, sandbox: undefined, decision: { ...decision, by: 'user' } });
-  return { ...again, outsideSandbox: { after: box.denied } } as ToolResult;
+  const again = await def.execute(step, { ...ctx, sandbox: writable, decision: { ...decision, by: 'user' } });
+  return { ...again, sandboxRetry: { after: box.denied, ...(box.path ? { path: box.path } : {}), level: 'L1' } } as ToolResult;
 }
-
 
 /** Judge, ask where needed (the user may edit the step, up to five times), execute. */
 export async function runStep(id: string, step: Step, options: RunOptions, setup: RunSetup): Promise<ToolResult> {

@@ -17,7 +17,7 @@ import type { HttpSettings, ToolSession } from './tools/session';
 import type { WebSearchSettings } from './tools/web-search';
 import { realDir, resolvePath } from './workspace';
 import type { RuleProblem } from './permission-rules';
-import { createSandbox, type Sandbox, type SandboxMode, type SandboxStatus } from './sandbox';
+import { createSandbox, type Sandbox, type SandboxLimits, type SandboxMode, type SandboxStatus } from './sandbox';
 import type { Decision, Lang, Policy, RunMode, Step } from './types';
 import { message } from './i18n';
 
@@ -86,6 +86,16 @@ export interface ToolRunnerOptions {
    * `required` refuses command steps without one; `off`. Or a Sandbox object (tests).
    */
   sandbox?: SandboxMode | Sandbox;
+  /**
+   * What the OS sandbox shows and bounds (ai.json `sandbox`): `allowRead`, more of the home shown
+   * to read-only (L0) steps (`~` expanded); `limits`, the L0 resource limits (`false`: none).
+   */
+  sandboxOptions?: { allowRead?: readonly string[]; limits?: Partial<SandboxLimits> | false };
+  /**
+   * No person answers `confirm` (it answers by a rule, e.g. `--approve-l1`): a step the sandbox
+   * stopped is never offered to run again with more rights.
+   */
+  unattended?: boolean;
   /** Tools beyond the built-ins (a sibling plugin's own, MCP tools): judged and run the same way. */
   tools?: readonly AnyToolDefinition[];
   /**
@@ -150,7 +160,8 @@ function stepSandbox(sandbox: Sandbox, judged: Judgement, asked: 'L0' | 'L1'): R
   // A process that serves (proc.start: a dev server) keeps the host's network once let through:
   // in a network namespace of its own it could not be reached, not even on 127.0.0.1.
   const network = level === 'L1' && (judged.touches.network.length > 0 || judged.def.serves === true);
-  return { kind: status.kind, level, network, wrap: (program, args, cwd, options) => sandbox.wrap(level, network, cwd, program, args, options) };
+  const limits = level === 'L0' ? status.limits : undefined;
+  return { kind: status.kind, level, network, ...(limits ? { limits } : {}), wrap: (program, args, cwd, options) => sandbox.wrap(level, network, cwd, program, args, options) };
 }
 
 /** `slothtoolHome`: where the spawn helper may make its pipes (createDefaultExecDeps). */
@@ -206,7 +217,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   const sandbox: Sandbox =
     typeof options.sandbox === 'object'
       ? options.sandbox
-      : createSandbox({ mode: options.sandbox ?? 'auto', workspace, home, slothtoolHome: realDir(slothtoolHome), env });
+      : createSandbox({ mode: options.sandbox ?? 'auto', workspace, home, slothtoolHome: realDir(slothtoolHome), env, ...options.sandboxOptions });
   const judge: JudgeSetup = {
     registry: tools,
     policy,
@@ -229,6 +240,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       if (!isRuleProblem(parsed)) judge.rules.push(parsed);
     },
     sandbox: (judged, asked) => stepSandbox(sandbox, judged, asked),
+    unattended: options.unattended === true,
     recent: memo.take,
     context: (id, runOptions, judged) => ({
       id,

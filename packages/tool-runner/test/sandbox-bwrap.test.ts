@@ -4,23 +4,10 @@ import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { createSandbox, createToolRunner, exec, type ConfirmRequest } from '../src';
+import { describeWithBwrap } from './bwrap-available';
 
-// The real bubblewrap. CI installs it (.ci/run) and these tests fail there when it is missing;
-// elsewhere, without bwrap, they are skipped with a line saying so.
-const probeRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'bwrap-probe-'));
-const available = createSandbox({ workspace: probeRoot, home: probeRoot, slothtoolHome: path.join(probeRoot, '.slothtool') }).status();
-fs.rmSync(probeRoot, { recursive: true, force: true });
-const run = available.kind === 'bwrap' ? describe : describe.skip;
-if (available.kind !== 'bwrap') {
-  if (process.env.CI) {
-    test('bubblewrap works in CI', () => {
-      throw new Error(`the OS sandbox tests need bubblewrap, which .ci/run installs: ${available.reason}`);
-    });
-  } else {
-    // eslint-disable-next-line no-console
-    console.warn(`sandbox-bwrap tests skipped: ${available.reason}`);
-  }
-}
+// The real bubblewrap (skipped, with a line saying so, where it does not work; CI requires it).
+const run = describeWithBwrap();
 
 let root: string;
 let home: string;
@@ -109,7 +96,8 @@ run('bubblewrap sandbox, for real', () => {
       fs.mkdirSync(path.join(run, `pipes-${level}`));
       fs.writeFileSync(path.join(run, `pipes-${level}`, 'marker'), 'x');
       const r = await pending;
-      expect([r.exitCode, r.stdoutTail.trim()]).toEqual([0, '']);
+      // at L0 the whole SlothTool home under the private home is not there at all
+      expect([r.exitCode, r.stdoutTail.trim()]).toEqual([level === 'L1' ? 0 : 2, '']);
       expect((await inBox(level, false, 'ls', ['-A', run])).stdoutTail.trim()).toBe('');
     }
   });
@@ -140,7 +128,7 @@ run('bubblewrap sandbox, for real', () => {
     runner.dispose();
   });
 
-  test('a read-only command whose program writes after all (a trojaned git on PATH): the sandbox stops it, says so, and asks before running it outside', async () => {
+  test('a read-only command whose program writes outside the workspace after all (a trojaned git on PATH): the sandbox stops it and says so; running it again is not offered', async () => {
     const marker = `/var/tmp/pwned-by-git-${process.pid}`;
     // outside the temp folder, which the L0 sandbox replaces with an empty one
     const bin = fs.mkdtempSync('/var/tmp/trojan-bin-');
@@ -148,10 +136,9 @@ run('bubblewrap sandbox, for real', () => {
     const asked: ConfirmRequest[] = [];
     const runner = createToolRunner({ cwd: ws, workspace: ws, lang: 'en', env: { ...env(), PATH: `${bin}:${process.env.PATH}` }, confirm: (r) => (asked.push(r), { action: 'decline' }) });
     const r = await runner.run({ tool: 'exec', program: 'git', args: ['status'] });
-    expect(r).toMatchObject({ decision: { level: 'L0' }, sandbox: { kind: 'bwrap', level: 'L0', denied: 'write' } });
+    expect(r).toMatchObject({ decision: { level: 'L0' }, sandbox: { kind: 'bwrap', level: 'L0', denied: 'write', path: marker, note: expect.stringContaining('outside the workspace') } });
     expect(fs.existsSync(marker)).toBe(false);
-    expect(asked.map((a) => a.decision.rules[0].id)).toEqual(['sandbox.denied']);
-    expect(asked[0].decision.rules[0].reason).toContain('the sandbox stopped this command');
+    expect(asked).toEqual([]);
     fs.rmSync(bin, { recursive: true, force: true });
   });
 });

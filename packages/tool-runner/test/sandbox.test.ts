@@ -60,8 +60,8 @@ describe('sandboxSpec: what exists is hidden, nothing else', () => {
     expect(spec.hide).toEqual([
       { path: '/home/u/.ssh', kind: 'dir' },
       { path: '/home/u/.aws', kind: 'dir' },
-      { path: '/home/u/.docker/config.json', kind: 'file' },
       { path: '/home/u/.npmrc', kind: 'file' },
+      { path: '/home/u/.docker/config.json', kind: 'file' },
       { path: '/srv/st/plugin-configs', kind: 'dir' },
       { path: '/home/u/proj/.env', kind: 'file' },
       { path: '/home/u/proj/.env.local', kind: 'file' },

@@ -195,3 +195,26 @@ export function truncateWidth(text: string, width: number): string {
   });
   return plain.slice(0, end) + '…';
 }
+
+/**
+ * Wrap plain text into rows of at most `width` columns at spaces (a word longer than a row is
+ * cut with wrapLine). Always returns at least one row.
+ */
+export function wrapWords(text: string, width: number): string[] {
+  const max = Math.max(1, width);
+  const rows: string[] = [];
+  let row = '';
+  for (const word of text.split(/ +/).filter(Boolean)) {
+    const joined = row ? `${row} ${word}` : word;
+    if (stringWidth(joined) <= max) {
+      row = joined;
+      continue;
+    }
+    if (row) rows.push(row);
+    const pieces = stringWidth(word) > max ? wrapLine(word, max) : [word];
+    rows.push(...pieces.slice(0, -1));
+    row = pieces[pieces.length - 1];
+  }
+  rows.push(row);
+  return rows;
+}

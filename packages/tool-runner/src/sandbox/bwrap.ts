@@ -1,9 +1,11 @@
+import { under } from './home-view';
+import { prlimitArgv } from './limits';
 import type { SandboxSpec } from './spec';
 
 /**
  * bubblewrap arguments for a spec (pure; table-tested). Order matters: later mounts cover
- * earlier ones, so the read-only root comes first, then what is writable, then what is hidden
- * or forced read-only again.
+ * earlier ones, so the read-only root comes first, then the private temp folder and home, then
+ * what is bound back or writable, then what is hidden or forced read-only again.
  */
 export function bwrapArgs(spec: SandboxSpec): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
@@ -13,9 +15,19 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
     // A private, empty, writable /tmp (and temp folder) so programs that need scratch space work;
     // a workspace (or cwd) that lives under it is put back, read-only, on top.
     const tmps = spec.tmpDir === '/tmp' ? ['/tmp'] : ['/tmp', spec.tmpDir];
-    for (const t of tmps) args.push('--tmpfs', t);
-    const under = (p: string) => tmps.some((t) => p === t || p.startsWith(t.endsWith('/') ? t : `${t}/`));
-    for (const p of new Set([spec.workspace, spec.cwd])) if (under(p)) args.push('--ro-bind', p, p);
+    const home = spec.privateHome;
+    // Put back under the temp folder here, unless the private home covers it and puts it back itself.
+    const inHome = (p: string) => home !== undefined && under(p, home.path) && p !== home.path;
+    for (const t of tmps) if (!inHome(t)) args.push('--tmpfs', t);
+    for (const p of new Set([spec.workspace, spec.cwd])) if (tmps.some((t) => under(p, t)) && !inHome(p)) args.push('--ro-bind', p, p);
+    if (home) {
+      // An empty, writable (and thrown away) home: programs that keep caches there still work.
+      args.push('--tmpfs', home.path);
+      for (const b of home.binds) args.push('--ro-bind', b.from, b.to);
+      // A temp folder in the home (TMPDIR=~/tmp) is made again inside it.
+      for (const t of tmps) if (inHome(t)) args.push('--tmpfs', t);
+      if (inHome(spec.workspace)) args.push('--ro-bind', spec.workspace, spec.workspace);
+    }
   }
   // Read-only again first, hidden last: a read-only bind of the SlothTool home must not bring
   // its plugin-configs back into view.
@@ -34,7 +46,8 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   return args;
 }
 
-/** The command line that runs `program args` inside the sandbox. */
+/** The command line that runs `program args` inside the sandbox (under prlimit when the spec has limits). */
 export function wrapWithBwrap(bwrap: string, spec: SandboxSpec, program: string, args: readonly string[]): { program: string; args: string[] } {
-  return { program: bwrap, args: [...bwrapArgs(spec), '--', program, ...args] };
+  const limit = spec.limits ? prlimitArgv(spec.limits.prlimit, spec.limits) : [];
+  return { program: bwrap, args: [...bwrapArgs(spec), '--', ...limit, program, ...args] };
 }

@@ -1,31 +1,39 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { under, type HomeBind } from './home-view';
+import type { SandboxLimits } from './limits';
+import { HOME_SECRET_STORES } from './secrets';
+
+export { HOME_SECRET_STORES } from './secrets';
 
 /**
- * What a sandboxed step may do. L0 (runs without a question): the whole file system read-only,
- * no network, secret stores hidden. L1 (the user approved it): the workspace and the temp folder
- * writable; `.git/hooks`, `.git/config` and the SlothTool home stay read-only; network only when
- * the step was judged to need it and the user saw that.
+ * What a sandboxed step may do. L0 (runs without a question): the file system read-only, the
+ * home folder an empty private one with only an allow-list bound back (home-view.ts), no
+ * network, resource limits. L1 (the user approved it): the workspace and the temp folder
+ * writable, the whole home visible except its secret stores (secrets.ts); `.git/hooks`,
+ * `.git/config` and the SlothTool home stay read-only; network only when the step was judged to
+ * need it and the user saw that.
  */
 export interface SandboxSpec {
   level: 'L0' | 'L1';
   /** Where the command runs. */
   cwd: string;
-  /** The workspace (writable at L1). */
+  /** The workspace (read-only at L0, writable at L1). */
   workspace: string;
   /** The temp folder (writable at L1; a private empty one at L0). */
   tmpDir: string;
   network: boolean;
+  /** L0: the home folder, mounted as an empty tmpfs, and what is bound back into it read-only. */
+  privateHome?: { path: string; binds: HomeBind[] };
   /** Existing secret stores to hide: folders get an empty tmpfs, files /dev/null. */
   hide: Array<{ path: string; kind: 'dir' | 'file' }>;
   /** Existing paths inside writable places that stay read-only (L1). */
   readOnly: string[];
   /** The command may outlive the runner (a detached proc.start): bubblewrap without --die-with-parent. */
   outlive?: boolean;
+  /** L0: resource limits, set by `prlimit` (this path) just before the program. */
+  limits?: SandboxLimits & { prlimit: string };
 }
-
-/** Secret stores under the home folder that a sandboxed step never sees. */
-export const HOME_SECRET_STORES = ['.ssh', '.aws', '.gnupg', '.config/gh', '.docker/config.json', '.npmrc', '.netrc', '.git-credentials', '.kube', '.pypirc', '.config/gcloud', '.azure'];
 
 /**
  * Where the spawn helper makes its FIFOs for a SlothTool home: `<home>/run`, hidden from every
@@ -53,22 +61,64 @@ export interface SpecInput {
   network: boolean;
   /** Names in the workspace root (for its `.env*` files). */
   workspaceEntries?: string[];
+  /** L0: what the private home shows (home-view.ts homeBinds, made once per runner); absent = the home is shown as it is. */
+  homeBinds?: HomeBind[];
+  /** L0: the limits and the prlimit that sets them; absent = none. */
+  limits?: SandboxLimits & { prlimit: string };
 }
 
-/** The spec of one step: which secret stores exist to hide, which paths stay read-only. Reads the file system only through `probe`. */
-export function sandboxSpec(input: SpecInput, probe: Probe = probeFs): SandboxSpec {
+/** What a level shows, fixed for a runner: the private home, and the paths a step may need hidden (those it can see). */
+export interface SpecPlan {
+  privateHome?: { path: string; binds: HomeBind[] };
+  /** Secret stores and the SlothTool folders a step of this level can see, to hide when they exist. */
+  candidates: string[];
+  /** Whether a step of this level sees `p`. */
+  visible(p: string): boolean;
+}
+
+/**
+ * The plan of a level (made once per runner and level: createSandbox keeps it). At L0 only what
+ * the step can see needs hiding (outside the home, or inside a place bound back): nothing is made
+ * in the empty home.
+ */
+export function specPlan(input: Pick<SpecInput, 'level' | 'workspace' | 'home' | 'slothtoolHome' | 'homeBinds'>, probe: Probe = probeFs): SpecPlan {
+  const home = input.home;
+  const privateHome = input.level === 'L0' && input.homeBinds && home !== '/' && probe(home) === 'dir' ? { path: home, binds: input.homeBinds } : undefined;
+  const wsShown = !under(home, input.workspace);
+  const visible = (p: string) => !privateHome || !under(p, home) || privateHome.binds.some((b) => under(p, b.to)) || (wsShown && under(p, input.workspace));
+  const all = [...HOME_SECRET_STORES.map((rel) => path.join(home, rel)), path.join(input.slothtoolHome, 'plugin-configs'), pipeFolder(input.slothtoolHome)];
+  return { ...(privateHome ? { privateHome } : {}), candidates: [...new Set(all.filter(visible))], visible };
+}
+
+/**
+ * The spec of one step: which secret stores exist to hide, which paths stay read-only, what the
+ * private home shows. Reads the file system only through `probe`: one stat per candidate of the
+ * plan, the `.env` files of the workspace, and at L1 the paths kept read-only.
+ */
+export function sandboxSpec(input: SpecInput, probe: Probe = probeFs, plan: SpecPlan = specPlan(input, probe)): SandboxSpec {
   const hide: SandboxSpec['hide'] = [];
   const add = (p: string) => {
     const kind = probe(p);
-    if (kind && !hide.some((h) => h.path === p)) hide.push({ path: p, kind });
+    if (kind) hide.push({ path: p, kind });
   };
-  for (const rel of HOME_SECRET_STORES) add(path.join(input.home, rel));
-  add(path.join(input.slothtoolHome, 'plugin-configs'));
-  add(pipeFolder(input.slothtoolHome));
-  for (const name of input.workspaceEntries ?? []) if (/^\.env(\..*)?$/.test(name)) add(path.join(input.workspace, name));
+  for (const p of plan.candidates) add(p);
+  for (const name of input.workspaceEntries ?? []) {
+    const p = path.join(input.workspace, name);
+    if (/^\.env(\..*)?$/.test(name) && plan.visible(p)) add(p);
+  }
   const readOnly: string[] = [];
   if (input.level === 'L1') {
     for (const p of [path.join(input.workspace, '.git', 'hooks'), path.join(input.workspace, '.git', 'config'), input.slothtoolHome]) if (probe(p)) readOnly.push(p);
   }
-  return { level: input.level, cwd: input.cwd, workspace: input.workspace, tmpDir: input.tmpDir, network: input.network, hide, readOnly };
+  return {
+    level: input.level,
+    cwd: input.cwd,
+    workspace: input.workspace,
+    tmpDir: input.tmpDir,
+    network: input.network,
+    ...(plan.privateHome ? { privateHome: plan.privateHome } : {}),
+    hide,
+    readOnly,
+    ...(input.level === 'L0' && input.limits ? { limits: input.limits } : {}),
+  };
 }

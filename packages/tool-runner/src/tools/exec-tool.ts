@@ -43,11 +43,10 @@ export function sandboxable(program: string, cwd: string, env: NodeJS.ProcessEnv
 /** Programs found on a PATH before (name and PATH). */
 const foundPrograms = new Set<string>();
 
-/** How a sandboxed run is reported: the sandbox, and what it stopped when the run failed because of it. */
-export function sandboxField(sandbox: NonNullable<ToolContext['sandbox']>, r: Pick<ExecResult, 'exitCode' | 'stdoutTail' | 'stderrTail'>): NonNullable<RunToolResult['sandbox']> {
-  const { sandboxDenial } = require('../sandbox/denial') as typeof import('../sandbox/denial');
-  const denied = sandboxDenial(r.exitCode, `${r.stderrTail}\n${r.stdoutTail}`);
-  return { kind: sandbox.kind, level: sandbox.level, network: sandbox.network, ...(denied ? { denied: denied.kind, line: redact(denied.line) } : {}) };
+/** How a sandboxed run is reported: the sandbox, and what it stopped or which limit the run hit when it failed (sandbox/report.ts). */
+export function sandboxField(sandbox: NonNullable<ToolContext['sandbox']>, r: Pick<ExecResult, 'exitCode' | 'signal' | 'stdoutTail' | 'stderrTail'>, cwd: string, lang: ToolContext['lang']): NonNullable<RunToolResult['sandbox']> {
+  const { sandboxReport } = require('../sandbox/report') as typeof import('../sandbox/report');
+  return sandboxReport(sandbox, r, cwd, lang, redact);
 }
 
 /** Environment additions that keep programs from waiting on a terminal that is not there. */
@@ -150,7 +149,7 @@ export async function runExec(step: ExecStep, ctx: ToolContext): Promise<RunTool
     program: step.program,
     args: redactValue(step.args),
     ...runFields(r, parsed),
-    ...(wrapped && ctx.sandbox ? { sandbox: sandboxField(ctx.sandbox, r) } : {}),
+    ...(wrapped && ctx.sandbox ? { sandbox: sandboxField(ctx.sandbox, r, cwd, ctx.lang) } : {}),
     ...(hardened.length ? { hardened } : {}),
     decision: ctx.decision,
   };

@@ -47,7 +47,9 @@ export interface RunToolResult {
   /** What of the repository's configuration was switched off for this run (git: `--no-ext-diff`, `filter.lfs.*`, …). */
   hardened?: string[];
   /** The OS sandbox it ran in, and what the sandbox stopped (a write, a connection). */
-  sandbox?: { kind: 'bwrap' | 'seatbelt'; level: 'L0' | 'L1'; network: boolean; denied?: 'write' | 'network'; line?: string };
+  sandbox?: import('../sandbox/report').SandboxReport;
+  /** Run again, after the user said yes, in the L1 sandbox: the first run's sandbox stopped a write to `path` in the workspace. */
+  sandboxRetry?: { after: 'write' | 'network'; path?: string; level: 'L1' };
   decision: ResultDecision;
 }
 
@@ -142,6 +144,8 @@ export interface StepSandbox {
   kind: 'bwrap' | 'seatbelt';
   level: 'L0' | 'L1';
   network: boolean;
+  /** The resource limits the step runs under (L0), if any. */
+  limits?: import('../sandbox/limits').SandboxLimits;
   /** `outlive`: the process may outlive the runner (a detached proc.start): no die-with-parent. */
   wrap(program: string, args: readonly string[], cwd: string, options?: { outlive?: boolean }): { program: string; args: string[] } | undefined;
 }

@@ -1,0 +1,53 @@
+import { stringWidth, wrapWords } from '../src/interactive/width';
+import { renderChecks, type Check } from '../src/sandbox-command';
+
+// `slothtool ai sandbox` prints its detail lines wrapped at spaces, never cut inside a word that fits (issue #36 item 9).
+
+describe('wrapWords', () => {
+  test.each([
+    ['one two three four', 9, ['one two', 'three', 'four']],
+    ['a-very-long-word x', 6, ['a-very', '-long-', 'word x']],
+    ['', 10, ['']],
+    ['内存 4096 MB，CPU 120 秒', 12, ['内存 4096', 'MB，CPU 120', '秒']],
+  ])('%j at %d columns', (text, width, rows) => {
+    const got = wrapWords(text, width);
+    expect(got).toEqual(rows);
+    for (const r of got) expect(stringWidth(r)).toBeLessThanOrEqual(width);
+  });
+});
+
+describe('the check rows', () => {
+  const detail = "touch: cannot touch '/tmp/slothtool-sandbox-check-abc/written-outside': Read-only file system";
+  const checks: Check[] = [
+    { key: 'sandboxCheckWrite', ok: true, detail },
+    { key: 'sandboxCheckWorkspace', ok: true, detail: '' },
+    { key: 'sandboxCheckNetwork', ok: false, detail: 'ECONNREFUSED' },
+  ];
+  test.each([60, 80, 100, 160])('at %d columns: no row is wider, no row ends in a space, every word of the detail whole', (columns) => {
+    const rows = renderChecks('en', checks, columns);
+    for (const r of rows) {
+      expect(stringWidth(r)).toBeLessThanOrEqual(columns);
+      expect(r).not.toMatch(/ $/);
+    }
+    const text = rows.join('\n');
+    for (const word of detail.split(' ')) expect(text).toContain(word);
+    expect(rows.filter((r) => r.startsWith('  ✓') || r.startsWith('  ✗'))).toHaveLength(3);
+    expect(text).toContain('✗ no network at L0');
+  });
+  test('beside the labels when there is room, continuation rows under the first', () => {
+    const rows = renderChecks('en', checks, 160);
+    expect(rows[0]).toMatch(/^ {2}✓ a write outside the workspace is refused +touch: cannot touch/);
+  });
+});
+
+describe('what the screen says of a step the sandbox stopped or limited', () => {
+  const { sandboxNote } = require('../src/render') as typeof import('../src/render');
+  const base = { _event: 'tool_result', id: 'cmd_001', tool: 'exec', decision: { level: 'L0', rules: [] } } as const;
+  test.each([
+    [{ kind: 'bwrap', level: 'L0', network: false }, ''],
+    [{ kind: 'bwrap', level: 'L0', network: false, limit: 'memory', note: 'it was stopped by the memory limit of read-only steps (128 MB a process)' }, ' — it was stopped by the memory limit of read-only steps (128 MB a process)'],
+    [{ kind: 'bwrap', level: 'L0', network: false, denied: 'write', line: 'x: Read-only file system', note: 'it tried to write `/etc/x`, outside the workspace: running it again with more rights is not offered' }, ' — stopped by the sandbox: it tried to write outside what this step may change (x: Read-only file system) — it tried to write `/etc/x`, outside the workspace: running it again with more rights is not offered'],
+  ])('%j', (sandbox, expected) => {
+    expect(sandboxNote({ ...base, sandbox } as never, 'en', ' — ')).toBe(expected);
+  });
+});
