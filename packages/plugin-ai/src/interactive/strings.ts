@@ -186,7 +186,7 @@ const en = {
   hintNotIdempotent: 'not idempotent',
   hintOpenWorld: 'reaches the outside world',
   hintClosedWorld: 'closed world',
-  summaryCut: '(+{n} chars)',
+  summaryCut: '(+{n, plural, one {# char} other {# chars}})',
   summaryTextSize: '{chars, plural, one {# char} other {# chars}} · {lines, plural, one {# line} other {# lines}}',
   summaryMoreLines: '… (+{n, plural, one {# line} other {# lines}})',
   summaryMoreFields: '… (+{n, plural, one {# argument} other {# arguments}})',

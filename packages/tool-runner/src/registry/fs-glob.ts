@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { finding, type Finding } from '../policy/finding';
 import type { FsGlobStep } from '../tool-steps';
-import { nonBlank, RequiresSchema, showWord, touches } from './common';
+import { nonBlank, RequiresSchema, showWord, touches, presentFields } from './common';
 import { fsJudgeContext, judgedTarget, pathCharFindings, workspaceRelative } from './fs-common';
 import type { Assessment, AssessContext, ToolDefinition } from './types';
 import { lazy } from '../lazy';
@@ -42,5 +42,6 @@ export const fsGlobTool: ToolDefinition<FsGlobStep> = {
   assess: (s, ctx) => searchAssess(s.path ?? '.', ctx),
   approvalKey: (s) => `fs.glob ${s.path ?? '.'}`,
   digest: (s) => `glob ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`,
+  summary: (s) => ({ title: `glob ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`, fields: presentFields({ pattern: s.pattern, path: s.path }) }),
   execute: (s, ctx) => modFsGlob().runFsGlob(s, ctx as never),
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FsGrepStep } from '../tool-steps';
-import { nonBlank, RequiresSchema, showWord } from './common';
+import { nonBlank, RequiresSchema, showWord, presentFields } from './common';
 import { fsJudgeContext, workspaceRelative } from './fs-common';
 import { searchAssess } from './fs-glob';
 import type { ToolDefinition } from './types';
@@ -36,5 +36,6 @@ export const fsGrepTool: ToolDefinition<FsGrepStep> = {
   assess: (s, ctx) => searchAssess(s.path ?? '.', ctx),
   approvalKey: (s) => `fs.grep ${s.path ?? '.'}`,
   digest: (s) => `grep ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}${s.glob ? ` (${showWord(s.glob)})` : ''}`,
+  summary: (s) => ({ title: `grep ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`, fields: presentFields({ pattern: s.pattern, path: s.path, glob: s.glob, ignoreCase: s.ignoreCase, context: s.context, maxResults: s.maxResults }) }),
   execute: (s, ctx) => modFsGrep().runFsGrep(s, ctx as never),
 };

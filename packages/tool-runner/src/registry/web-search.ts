@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { finding } from '../policy/finding';
 import type { WebSearchStep } from '../tool-steps';
-import { nonBlank, RequiresSchema, showWord, touches } from './common';
+import { nonBlank, RequiresSchema, showWord, touches, presentFields } from './common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
@@ -32,5 +32,6 @@ export const webSearchTool: ToolDefinition<WebSearchStep> = {
       : { findings: [finding('web.search', 'L1', undefined, { cat: ['network'] })], touches: touches() },
   approvalKey: () => 'web.search',
   digest: (s) => `search the web for ${showWord(s.query)}`,
+  summary: (s) => ({ title: `search the web for ${showWord(s.query)}`, fields: presentFields({ query: s.query, maxResults: s.maxResults }) }),
   execute: (s, ctx) => modWebSearch().runWebSearch(s, ctx as never),
 };
