@@ -1,4 +1,4 @@
-export { createTempHome, packageDir } from './temp-home';
+export { createTempHome, packageDir, processesIn, removeWhenQuiet } from './temp-home';
 export type { TempHome, TempHomeOptions } from './temp-home';
 export { startScriptedServer, errorBody } from './openai-server';
 export type {
