@@ -11,7 +11,10 @@
  *
  * The quick start of README.md and README.zh-CN.md is then run literally, line by line, in a
  * fresh home: `npm install -g` of the host (into a temp prefix), both plugins, the Ollama preset
- * (the scripted server stands on 127.0.0.1:11434), and the first answer of `slothtool ai -p`.
+ * and the first answer of `slothtool ai -p`. The scripted Ollama listens on a free port (never
+ * 11434: a real Ollama may be there, and a real `slothtool ai` must not meet the test's server),
+ * and the user's environment says where, with OLLAMA_HOST — the variable the ollama CLI reads,
+ * which the Ollama preset follows too (presets.ts presetBaseUrl). The README lines run as written.
  *
  * Then the same two plugins are installed the way the original SlothTool host does it
  * (`npm install <name> --prefix ~/.slothtool/plugins/<alias>` plus a registry.json entry
@@ -368,10 +371,8 @@ describe.each([
     const lines = quickStartLines(readme, heading);
     expect(lines[0]).toBe('npm install -g @holic512/slothtool');
     // The preset's model server: the scripted Ollama (native API: llm-base sends num_ctx there),
-    // on Ollama's usual port, with the preset's model pulled.
-    const ollama = await startScriptedOllama({ port: 11434, models: [{ name: 'qwen2.5:7b' }, { name: 'qwen2.5:14b' }] }).catch((err: Error) => {
-      throw new Error(`the quick start uses Ollama's port 11434, which is busy here (${err.message})`);
-    });
+    // on a free port that OLLAMA_HOST names, with the preset's model pulled.
+    const ollama = await startScriptedOllama({ models: [{ name: 'qwen2.5:7b' }, { name: 'qwen2.5:14b' }] });
     try {
       ollama.setHandler(() => ({ json: { type: 'chat', message: answer, data: { format: 'plain' } } }));
       const user = await sandboxHome();
@@ -379,6 +380,7 @@ describe.each([
       const globalPrefix = path.join(user.home, 'npm-global');
       const env = {
         ...user.npmEnv,
+        OLLAMA_HOST: `127.0.0.1:${ollama.port}`,
         npm_config_prefix: globalPrefix,
         PATH: [path.join(globalPrefix, 'bin'), path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter),
       };
@@ -390,6 +392,8 @@ describe.each([
         expectOk(`${readme}: ${line}`, last);
       }
       expect(last!.stdout).toContain(answer);
+      const profile = (await user.readJson<{ profiles: Record<string, { base_url: string }> }>('plugin-configs/llm-base.json')).profiles.ollama;
+      expect(profile.base_url).toBe(`http://127.0.0.1:${ollama.port}/v1`);
       expect(ollama.requests.some((q) => q.path === '/api/chat' && (q.body as { options?: { num_ctx?: number } }).options?.num_ctx! >= 16000)).toBe(true);
     } finally {
       await ollama.close();

@@ -2,7 +2,7 @@ import * as api from './index';
 import { ArgsError, chatFlags, parseArgs, parseRawPayload, profileFlags, ParsedArgs } from './cli-args';
 import { Lang, readLanguage, t } from './i18n';
 import { isEnvReference, maskConfig, maskProfile } from './masking';
-import { findPreset, presetProfile, PRESETS } from './presets';
+import { findPreset, presetBaseUrl, presetProfile, PRESETS } from './presets';
 import { PROFILE_DEFAULTS } from './config-store';
 import type { ApiError } from './errors';
 import type { DoctorReport } from './doctor';
@@ -130,7 +130,7 @@ async function askPreset(lang: Lang): Promise<Record<string, unknown> | null> {
     name: 'preset',
     message: t(lang, 'choosePreset'),
     choices: [
-      ...PRESETS.map((p) => ({ title: `${p.label}  ${p.base_url}`, value: p.name })),
+      ...PRESETS.map((p) => ({ title: `${p.label}  ${presetBaseUrl(p)}`, value: p.name })),
       { title: t(lang, 'customPreset'), value: '' },
     ],
   });

@@ -40,10 +40,33 @@ export function findPreset(name: string): Preset | undefined {
   return PRESETS.find((p) => p.name === wanted);
 }
 
-/** The profile fields a preset gives. */
-export function presetProfile(preset: Preset): Record<string, unknown> {
+/**
+ * Where the ollama CLI looks for its server, `OLLAMA_HOST` (`host`, `host:port` or
+ * `http://host:port`; port 11434 when left out), as an OpenAI-compatible base URL. `0.0.0.0`
+ * (a server listening everywhere) is reached at 127.0.0.1. Undefined when unset or unusable.
+ */
+export function ollamaHostBaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.OLLAMA_HOST?.trim();
+  if (!raw) return undefined;
+  try {
+    const url = new URL(/^[a-z]+:\/\//i.test(raw) ? raw : `http://${raw}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    const host = url.hostname === '0.0.0.0' || url.hostname === '[::]' ? '127.0.0.1' : url.hostname;
+    return `${url.protocol}//${host}:${url.port || '11434'}/v1`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A preset's base URL on this machine: the Ollama preset follows OLLAMA_HOST when it is set. */
+export function presetBaseUrl(preset: Preset, env: NodeJS.ProcessEnv = process.env): string {
+  return (preset.provider === 'ollama' ? ollamaHostBaseUrl(env) : undefined) ?? preset.base_url;
+}
+
+/** The profile fields a preset gives (`env`: where OLLAMA_HOST is read, see presetBaseUrl). */
+export function presetProfile(preset: Preset, env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
   return {
-    base_url: preset.base_url,
+    base_url: presetBaseUrl(preset, env),
     api_key: preset.api_key ?? '',
     low_model: preset.low_model,
     high_model: preset.high_model,
