@@ -70,8 +70,10 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
  */
 function stopOnSignals(): Lifetime {
   const lifetime = new Lifetime();
+  // SLOTHTOOL_AI_STOP_GRACE_MS (tests): a longer grace, so that an exit proves the clean path.
+  const grace = Number(process.env.SLOTHTOOL_AI_STOP_GRACE_MS) > 0 ? Number(process.env.SLOTHTOOL_AI_STOP_GRACE_MS) : STOP_GRACE_MS;
   lifetime.onStopping = (signal: StopSignal) => {
-    setTimeout(() => process.exit(SIGNAL_EXIT[signal]), STOP_GRACE_MS).unref();
+    setTimeout(() => process.exit(SIGNAL_EXIT[signal]), grace).unref();
   };
   for (const signal of ['SIGTERM', 'SIGHUP'] as const) process.on(signal, () => lifetime.stop(signal));
   return lifetime;
