@@ -58,11 +58,11 @@ const zh = {
   configUpdated: '已更新 profile "{name}"',
   configDeleted: '已删除 profile "{name}"',
   defaultSet: '默认 profile 已设为 "{name}"',
-  unknownCommand: '未知命令 "{cmd}"。运行 llm-base --help 查看用法',
-  unknownPreset: '未知预设 "{name}"。可用：{names}',
+  unknownCommand: '未知命令 "{cmd}"',
+  unknownPreset: '未知预设 "{name}"（可用：{names}）',
   missingArg: '缺少参数：{arg}',
   badArgs: '参数无效：{issues}',
-  argUnknownOption: '未知选项 {option}（slothtool llm-base --help 列出所有选项）',
+  argUnknownOption: '未知选项 {option}',
   argNeedsValue: '{option} 需要一个值',
   badJson: '无法解析 JSON 参数：{detail}',
   notInteractive: '需要交互式终端；请用参数给出字段（--base-url、--low-model …）或 --preset',
@@ -139,6 +139,8 @@ const zh = {
   chkJsonFallback: '模型没有返回 JSON 对象',
   chkJsonFail: '调用失败：{code} {detail}',
   fixJson: '换一个更强的 low 模型，或设置 --json-mode response_format',
+  // issue #36: a newcomer's first errors
+  exampleChatPrompt: '用 JSON 介绍一下你自己',
 };
 
 const en: typeof zh = {
@@ -193,11 +195,11 @@ const en: typeof zh = {
   configUpdated: 'Profile "{name}" updated',
   configDeleted: 'Profile "{name}" deleted',
   defaultSet: 'Default profile set to "{name}"',
-  unknownCommand: 'Unknown command "{cmd}". Run llm-base --help for usage',
-  unknownPreset: 'Unknown preset "{name}". Available: {names}',
-  missingArg: 'Missing argument: {arg}',
-  badArgs: 'Invalid arguments: {issues}',
-  argUnknownOption: 'unknown option {option} (slothtool llm-base --help lists them all)',
+  unknownCommand: 'unknown command "{cmd}"',
+  unknownPreset: 'unknown preset "{name}" (available: {names})',
+  missingArg: 'missing argument: {arg}',
+  badArgs: 'invalid arguments: {issues}',
+  argUnknownOption: 'unknown option {option}',
   argNeedsValue: '{option} needs a value',
   badJson: 'Cannot parse the JSON argument: {detail}',
   notInteractive: 'This needs an interactive terminal; give the fields as options (--base-url, --low-model …) or use --preset',
@@ -272,6 +274,8 @@ const en: typeof zh = {
   chkJsonFallback: 'the model did not answer with a JSON object',
   chkJsonFail: 'the call failed: {code} {detail}',
   fixJson: 'use a stronger low model, or set --json-mode response_format',
+  // issue #36: a newcomer's first errors
+  exampleChatPrompt: 'describe yourself in JSON',
 };
 
 export type MessageKey = keyof typeof zh;
