@@ -153,3 +153,51 @@ test('a key on an Ollama profile goes as a bearer token; no key, no header', asy
   expect(later.map((q) => q.path)).toEqual(expect.arrayContaining(['/api/tags', '/api/ps', '/api/chat', '/api/pull']));
   expect(later.every((q) => q.headers.authorization === 'Bearer ollama-cloud-key-0123456789')).toBe(true);
 });
+
+describe('refused and cut connections are told apart on the native API, each with its fix (issue #36)', () => {
+  test('no server at the address: refused, with the start / --base-url fix and doctor for this profile', async () => {
+    const net = await import('net');
+    const probe = net.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+    const port = (probe.address() as import('net').AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    expect(api.create_profile('gone', profile({ base_url: `http://127.0.0.1:${port}/v1` }) as never)).toMatchObject({ success: true });
+    const r = await api.llm_chat(user, 'low', 'gone');
+    expect(r.success).toBe(false);
+    expect(!r.success && r.error).toEqual({
+      code: 'NETWORK_ERROR',
+      message: `Cannot connect to http://127.0.0.1:${port}/v1 (ECONNREFUSED): nothing is listening there. Start the model server, or if the address is wrong, set it: slothtool llm-base config update gone --base-url <url>. Check with: slothtool llm-base doctor gone`,
+    });
+    await home.writeJson('settings.json', { language: 'zh' });
+    const zh = await api.llm_chat(user, 'low', 'gone');
+    expect(!zh.success && zh.error.message).toBe(
+      `无法连接 http://127.0.0.1:${port}/v1（ECONNREFUSED）：那里没有服务在监听。请启动模型服务；如果地址不对，改正它：slothtool llm-base config update gone --base-url <地址>。检查：slothtool llm-base doctor gone`,
+    );
+  });
+
+  test('the server goes away in the middle of the reply: cut, not "cannot connect"', async () => {
+    // A server that starts the streamed answer, then drops the connection.
+    const http = await import('http');
+    const server = http.createServer((req, res) => {
+      req.resume();
+      if (req.url !== '/api/chat') return void res.writeHead(404).end('{}');
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.write(JSON.stringify({ model: 'qwen2.5:7b', message: { role: 'assistant', content: '{"type": "ch' }, done: false }) + '\n', () => res.socket?.destroy());
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as import('net').AddressInfo).port;
+    try {
+      expect(api.create_profile('dropping', profile({ base_url: `http://127.0.0.1:${port}/v1`, num_ctx: 8192 }) as never)).toMatchObject({ success: true });
+      const r = await api.llm_chat(user, 'low', 'dropping');
+      expect(r.success).toBe(false);
+      expect(!r.success && r.error.code).toBe('NETWORK_ERROR');
+      expect(!r.success && r.error.message).toMatch(
+        new RegExp(`^The connection to http://127\\.0\\.0\\.1:${port}/v1 was cut in the middle of the reply \\(.+\\): the server may have stopped or restarted\\. Try again; check with: slothtool llm-base doctor dropping$`),
+      );
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+});
