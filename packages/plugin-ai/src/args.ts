@@ -13,7 +13,8 @@ export interface RunArgs {
   interactive: boolean;
   json: boolean;
   mode?: 'low' | 'high';
-  /** `--mode plan|default|auto-edit|yolo`: how much runs without a question (low|high stay the tier). */
+  /** `--permission-mode plan|default|auto-edit|yolo` (Claude Code's name): how much runs without a
+   * question. `--mode plan` etc. still sets it (an alias; `--mode` is otherwise the tier low|high). */
   runMode?: 'plan' | 'default' | 'auto-edit' | 'yolo';
   profile?: string;
   continue: boolean;
@@ -28,7 +29,7 @@ export type ParsedArgs =
   | { kind: 'mcp'; argv: string[] }
   | { kind: 'sandbox' }
   | RunArgs
-  | { kind: 'error'; key: 'unknownOption' | 'missingValue' | 'badMode' | 'badMaxSteps' | 'riskUsage' | 'missingPrompt'; vars: Record<string, string> };
+  | { kind: 'error'; key: 'unknownOption' | 'missingValue' | 'badMode' | 'badPermissionMode' | 'badMaxSteps' | 'riskUsage' | 'missingPrompt'; vars: Record<string, string> };
 
 /** Every option of `ai` (the help text lists them from here; a test checks both languages name each). */
 export const OPTIONS = {
@@ -40,6 +41,7 @@ export const OPTIONS = {
   continue: { type: 'boolean', short: 'c' },
   'approve-l1': { type: 'boolean' },
   mode: { type: 'string' },
+  'permission-mode': { type: 'string' },
   profile: { type: 'string' },
   'max-steps': { type: 'string' },
 } as const;
@@ -55,10 +57,16 @@ export function tokensOf(argv: string[]): Token[] {
   return parseTokens({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true }).tokens ?? [];
 }
 
+type StringOption = 'prompt' | 'mode' | 'permission-mode' | 'profile' | 'max-steps';
+const isRunMode = (v: string): v is NonNullable<RunArgs['runMode']> => v === 'plan' || v === 'default' || v === 'auto-edit' || v === 'yolo';
+
 /** A string option's value into `out`, or the error it makes. */
-function setValue(out: RunArgs, name: 'prompt' | 'mode' | 'profile' | 'max-steps', value: string): ErrorResult | undefined {
-  if (name === 'mode') {
-    if (value === 'plan' || value === 'default' || value === 'auto-edit' || value === 'yolo') out.runMode = value;
+function setValue(out: RunArgs, name: StringOption, value: string): ErrorResult | undefined {
+  if (name === 'permission-mode') {
+    if (isRunMode(value)) out.runMode = value;
+    else return { kind: 'error', key: 'badPermissionMode', vars: { value } };
+  } else if (name === 'mode') {
+    if (isRunMode(value)) out.runMode = value;
     else if (value === 'low' || value === 'high') out.mode = value;
     else return { kind: 'error', key: 'badMode', vars: { value } };
   } else if (name === 'max-steps') {
@@ -105,13 +113,16 @@ export function parseArgs(argv: string[]): ParsedArgs {
       return { kind: 'error', key: 'missingValue', vars: { option: tok.rawName } };
     }
     if (name === 'prompt') out.oneShot = true;
-    const problem = setValue(out, name as 'prompt' | 'mode' | 'profile' | 'max-steps', tok.value);
+    const problem = setValue(out, name as StringOption, tok.value);
     if (problem) return problem;
   }
   if (words.length) out.prompt = out.prompt !== undefined ? `${out.prompt} ${words.join(' ')}` : words.join(' ');
   if (promptWithoutValue && out.prompt === undefined && !out.continue) return { kind: 'error', key: 'missingValue', vars: { option: promptWithoutValue } };
   return out;
 }
+
+/** The options as typed (`--mode`, `-p`), for "did you mean" (shared/usage closest). */
+export const OPTION_NAMES: readonly string[] = Object.keys(OPTIONS).map((name) => `--${name}`);
 
 /** `ai risk [--json] [--] program args...`: options end at the program. */
 function parseRisk(argv: string[]): ParsedArgs {
