@@ -6,7 +6,7 @@ import { startNotices } from './start-notices';
 import { AiError } from './errors';
 import type { AgentEvent } from './events';
 import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
-import { t, type Lang } from './i18n';
+import { aiCommand, t, type Lang } from './i18n';
 import { JsonEventWriter } from './json-output';
 import { Lifetime } from './lifetime';
 import { renderProgress } from './render';
@@ -135,7 +135,8 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   // `ai -c -p` with nothing to say goes on with the last turn of this folder's last session.
   const continueOnly = args.continue && !prompt.trim();
   if (!prompt.trim() && !continueOnly) {
-    stderr.write(t(lang, 'usageError', { detail: t(lang, 'missingPrompt') }) + '\n');
+    const { usageMessage } = require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage');
+    stderr.write(usageMessage(lang, { detail: t(lang, 'missingPrompt'), help: `${aiCommand()} --help` }) + '\n');
     return EXIT.usage;
   }
 
@@ -157,6 +158,13 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   // Only the check and the hint: the setup itself (prompts, probes, presets) is not loaded here.
   const { needsSetup } = require('./setup/needs') as typeof import('./setup/needs');
   const needs = needsSetup({ env, registry: app.registry, profile: args.profile ?? null });
+  if (needs.configProblem) {
+    // A config file that cannot be used is a bad config (exit 2, as --help says), said before
+    // any model call.
+    if (args.json) emitJson({ type: 'error', code: 'CONFIG_INVALID', message: needs.configProblem });
+    stderr.write(needs.configProblem + '\n');
+    return EXIT.usage;
+  }
   if (needs.reason === 'no-profile') {
     const message = (require('./setup/hint') as typeof import('./setup/hint')).setupHint(lang, needs) ?? '';
     if (args.json) emitJson({ type: 'error', code: 'NO_PROFILE', message });
