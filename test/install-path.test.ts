@@ -340,6 +340,12 @@ test('the original host\'s way: npm install --prefix plugins/<alias>, a hand-wri
   expect(list.stdout).toContain('ai');
 }, 150_000);
 
+/** What the Ollama preset says when nothing listens at its address, in each README's language. */
+const refusedText = {
+  en: (url: string) => `Cannot connect to ${url} (ECONNREFUSED): nothing is listening there. Start the model server, or if the address is wrong, set it: slothtool llm-base config update ollama --base-url <url>. Check with: slothtool llm-base doctor ollama`,
+  zh: (url: string) => `无法连接 ${url}（ECONNREFUSED）：那里没有服务在监听。请启动模型服务；如果地址不对，改正它：slothtool llm-base config update ollama --base-url <地址>。检查：slothtool llm-base doctor ollama`,
+};
+
 /** The command lines of the first indented block under a README heading, comments dropped. */
 function quickStartLines(readme: string, heading: string): string[] {
   const text = fs.readFileSync(path.join(root, readme), 'utf8');
@@ -395,6 +401,12 @@ describe.each([
       const profile = (await user.readJson<{ profiles: Record<string, { base_url: string }> }>('plugin-configs/llm-base.json')).profiles.ollama;
       expect(profile.base_url).toBe(`http://127.0.0.1:${ollama.port}/v1`);
       expect(ollama.requests.some((q) => q.path === '/api/chat' && (q.body as { options?: { num_ctx?: number } }).options?.num_ctx! >= 16000)).toBe(true);
+      // The same last line with Ollama stopped (issue #36): refused, and what to do about it.
+      await ollama.close();
+      const [program, ...args] = words(lines[lines.length - 1]);
+      const stopped = await run(program, args, { cwd: project, env, timeoutMs: 120_000 });
+      expect(stopped.code).toBe(1);
+      expect(stopped.stderr).toContain(refusedText[language](profile.base_url));
     } finally {
       await ollama.close();
     }

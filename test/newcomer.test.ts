@@ -6,10 +6,9 @@
  * no server). Servers: the testkit's scripted ones on free ports; "no server" is a port just
  * closed; OLLAMA_HOST points the Ollama preset there.
  */
-import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { closedPort, createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
 import { spawn } from 'child_process';
 import { promises as fs } from 'fs';
-import * as net from 'net';
 import * as path from 'path';
 
 const ROOT = path.join(__dirname, '..');
@@ -27,14 +26,6 @@ let server: ScriptedServer;
 let cwd: string;
 let closed: number;
 
-/** A port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 /** Run a program without blocking (the scripted model answers from this process); stdin closed. */
 function exec(program: string, args: string[], env: NodeJS.ProcessEnv = temp.env): Promise<Run> {

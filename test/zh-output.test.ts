@@ -1,4 +1,4 @@
-import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { closedPort, createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
 import { spawn } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
@@ -69,14 +69,6 @@ beforeAll(async () => {
   });
 });
 
-async function closedPort(): Promise<number> {
-  const net = await import('net');
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as import('net').AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 afterAll(async () => {
   await server.close();
   await temp.cleanup();

@@ -1,9 +1,8 @@
 import { spawn } from 'child_process';
 import { promises as fs } from 'fs';
-import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
-import { createTempHome, packageDir, startScriptedServer, ScriptedServer, TempHome } from '@holic512/testkit';
+import { closedPort, createTempHome, packageDir, startScriptedServer, ScriptedServer, TempHome } from '@holic512/testkit';
 
 const BIN = path.join(packageDir('plugin-llm-base'), 'bin', 'llm-base.js');
 const LIB = path.join(packageDir('plugin-llm-base'), 'lib', 'index.js');
@@ -42,13 +41,6 @@ function node(script: string, env: NodeJS.ProcessEnv = home.env): Promise<Run> {
   });
 }
 
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 const createArgs = (name = 'local') => [
   'config', 'create', name,

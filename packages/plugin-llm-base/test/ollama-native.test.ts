@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { createTempHome, startScriptedOllama, type ScriptedOllama, type TempHome } from '@holic512/testkit';
+import { closedPort, createTempHome, startScriptedOllama, type ScriptedOllama, type TempHome } from '@holic512/testkit';
 import * as api from '../src/index';
 
 // An Ollama profile: llm_chat talks to the native /api/chat with num_ctx (never below the caller's
@@ -156,11 +156,7 @@ test('a key on an Ollama profile goes as a bearer token; no key, no header', asy
 
 describe('refused and cut connections are told apart on the native API, each with its fix (issue #36)', () => {
   test('no server at the address: refused, with the start / --base-url fix and doctor for this profile', async () => {
-    const net = await import('net');
-    const probe = net.createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
-    const port = (probe.address() as import('net').AddressInfo).port;
-    await new Promise<void>((r) => probe.close(() => r()));
+    const port = await closedPort();
     expect(api.create_profile('gone', profile({ base_url: `http://127.0.0.1:${port}/v1` }) as never)).toMatchObject({ success: true });
     const r = await api.llm_chat(user, 'low', 'gone');
     expect(r.success).toBe(false);

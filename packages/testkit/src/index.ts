@@ -22,3 +22,4 @@ export type { SecretSample } from './secret-corpus';
 export { until } from './until';
 export { fastestInTurns } from './timing';
 export { TEST_TLS } from './tls';
+export { closedPort } from './ports';
