@@ -1,5 +1,5 @@
 /** User-facing strings of `ai -i` (zh and en). The core's table is ../i18n.ts. */
-import type { Lang } from '../i18n';
+import { aiCommand, type Lang } from '../i18n';
 import { fill } from '@holic512/shared/lib/messages';
 
 const en = {
@@ -131,7 +131,7 @@ const en = {
   resumeMissing: 'No session {id}. /sessions lists them.',
   resumed: 'Resumed session {id}: {messages, plural, one {# record} other {# records}}.',
   resumedSkipped: '{n, plural, one {# unreadable line was} other {# unreadable lines were}} skipped.',
-  saved: 'Session saved: {id}. Continue it with `ai -c` here or /resume {id}.',
+  saved: 'Session saved: {id}. Continue it with `{ai} -c` here or /resume {id}.',
   confirmTitle: 'Allow this {level} step?',
   choice_run: 'Yes, run it once',
   'choice_allow-session': 'Yes, and allow `{key}` for this session',
@@ -304,7 +304,7 @@ const zh: Record<ScreenKey, string> = {
   resumeMissing: '没有会话 {id}。/sessions 可列出全部会话。',
   resumed: '已恢复会话 {id}: {messages} 条记录。',
   resumedSkipped: '跳过了 {n} 行无法读取的内容。',
-  saved: '会话已保存: {id}。可在此目录用 `ai -c` 或 /resume {id} 继续。',
+  saved: '会话已保存: {id}。可在此目录用 `{ai} -c` 或 /resume {id} 继续。',
   confirmTitle: '允许这个 {level} 步骤吗?',
   choice_run: '是,仅执行这一次',
   'choice_allow-session': '是,并在本会话中允许 `{key}`',
@@ -351,7 +351,7 @@ const tables: Record<Lang, Record<ScreenKey, string>> = { en, zh };
 
 /** Look up a screen string and fill `{name}` placeholders. */
 export function ts(lang: Lang, key: ScreenKey, vars: Record<string, string | number> = {}): string {
-  return fill(tables[lang][key], vars, lang);
+  return fill(tables[lang][key], { ai: aiCommand(), ...vars }, lang);
 }
 
 /** Both tables, for the completeness test. */
