@@ -39,17 +39,12 @@ function unwrap<T>(r: api.DataResult<T>): T {
 
 /** A bad command line: printed as a usage message (stderr, exit 2), never as a JSON envelope. */
 class UsageFailure extends Error {
-  constructor(
-    message: string,
-    readonly suggestion?: string,
-  ) {
+  constructor(message: string, readonly suggestion?: string) {
     super(message);
   }
 }
 
-function usageError(message: string, suggestion?: string): UsageFailure {
-  return new UsageFailure(message, suggestion);
-}
+const usageError = (message: string, suggestion?: string): UsageFailure => new UsageFailure(message, suggestion);
 
 const COMMANDS = ['config', 'chat', 'raw', 'doctor', 'pull', 'probe'];
 const CONFIG_COMMANDS = ['create', 'update', 'delete', 'set-default', 'list', 'show', 'export', 'presets'];
@@ -243,8 +238,10 @@ async function configCommand(args: ParsedArgs, io: CliIo, lang: Lang): Promise<n
       io.stdout(json(api.list_presets()));
       return 0;
     }
-    default:
-      throw usageError(t(lang, 'unknownCommand', { cmd: `config ${sub}` }), usage().closest(sub, CONFIG_COMMANDS) && `config ${usage().closest(sub, CONFIG_COMMANDS)}`);
+    default: {
+      const near = usage().closest(sub, CONFIG_COMMANDS);
+      throw usageError(t(lang, 'unknownCommand', { cmd: `config ${sub}` }), near && `config ${near}`);
+    }
   }
 }
 
