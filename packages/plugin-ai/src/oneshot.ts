@@ -100,6 +100,25 @@ export function nonInteractiveConfirm(approveL1: boolean, lang: Lang): AgentConf
   };
 }
 
+/**
+ * Before any model call, what stops the turn, said with its fix: a broken llm-base config (exit 2,
+ * a bad config) or no profile and nobody to run the guided setup with (exit 4). Only the check
+ * and the hint: the setup itself (prompts, probes, presets) is not loaded here.
+ */
+function preflight(app: ReturnType<typeof createAppAgent>, args: RunArgs, env: NodeJS.ProcessEnv, lang: Lang, say: (message: string, code: string) => void): number | undefined {
+  const { needsSetup } = require('./setup/needs') as typeof import('./setup/needs');
+  const needs = needsSetup({ env, registry: app.registry, profile: args.profile ?? null });
+  if (needs.configProblem) {
+    say(needs.configProblem, 'CONFIG_INVALID');
+    return EXIT.usage;
+  }
+  if (needs.reason === 'no-profile') {
+    say((require('./setup/hint') as typeof import('./setup/hint')).setupHint(lang, needs) ?? '', 'NO_PROFILE');
+    return EXIT.llmBase;
+  }
+  return undefined;
+}
+
 /** `ai -p "<prompt>"`: one turn, events as text or JSON lines, a meaningful exit code. */
 export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShotIo>): Promise<number> {
   const stdout = io?.stdout ?? process.stdout;
@@ -154,23 +173,11 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   } catch (err) {
     return fail(err);
   }
-  // No profile and nobody to run the guided setup with: say exactly what fixes it.
-  // Only the check and the hint: the setup itself (prompts, probes, presets) is not loaded here.
-  const { needsSetup } = require('./setup/needs') as typeof import('./setup/needs');
-  const needs = needsSetup({ env, registry: app.registry, profile: args.profile ?? null });
-  if (needs.configProblem) {
-    // A config file that cannot be used is a bad config (exit 2, as --help says), said before
-    // any model call.
-    if (args.json) emitJson({ type: 'error', code: 'CONFIG_INVALID', message: needs.configProblem });
-    stderr.write(needs.configProblem + '\n');
-    return EXIT.usage;
-  }
-  if (needs.reason === 'no-profile') {
-    const message = (require('./setup/hint') as typeof import('./setup/hint')).setupHint(lang, needs) ?? '';
-    if (args.json) emitJson({ type: 'error', code: 'NO_PROFILE', message });
+  const blocked = preflight(app, args, env, lang, (message, code) => {
+    if (args.json) emitJson({ type: 'error', code, message });
     stderr.write(message + '\n');
-    return EXIT.llmBase;
-  }
+  });
+  if (blocked !== undefined) return blocked;
   const { agent } = app;
   json.limit = app.config.jsonOutputBytes;
   for (const line of startNotices(app, lang)) stderr.write(line + '\n');
