@@ -42,17 +42,21 @@ export function findPreset(name: string): Preset | undefined {
 
 /**
  * Where the ollama CLI looks for its server, `OLLAMA_HOST` (`host`, `host:port` or
- * `http://host:port`; port 11434 when left out), as an OpenAI-compatible base URL. `0.0.0.0`
- * (a server listening everywhere) is reached at 127.0.0.1. Undefined when unset or unusable.
+ * `http://host:port`; without a scheme the port is 11434 when left out, with one the scheme's), as
+ * an OpenAI-compatible base URL. `0.0.0.0` (a server listening everywhere) is reached at
+ * 127.0.0.1. Undefined when unset or unusable.
  */
 export function ollamaHostBaseUrl(env: NodeJS.ProcessEnv): string | undefined {
   const raw = env.OLLAMA_HOST?.trim();
   if (!raw) return undefined;
   try {
-    const url = new URL(/^[a-z]+:\/\//i.test(raw) ? raw : `http://${raw}`);
+    // As ollama reads it: without a scheme the port defaults to 11434, with one to the scheme's.
+    const schemed = /^[a-z]+:\/\//i.test(raw);
+    const url = new URL(schemed ? raw : `http://${raw}`);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
     const host = url.hostname === '0.0.0.0' || url.hostname === '[::]' ? '127.0.0.1' : url.hostname;
-    return `${url.protocol}//${host}:${url.port || '11434'}/v1`;
+    const port = url.port || (schemed ? '' : '11434');
+    return `${url.protocol}//${host}${port ? `:${port}` : ''}/v1`;
   } catch {
     return undefined;
   }

@@ -197,3 +197,21 @@ describe('refused and cut connections are told apart on the native API, each wit
   });
 
 });
+
+test.each([
+  [undefined, undefined],
+  ['', undefined],
+  ['127.0.0.1:11500', 'http://127.0.0.1:11500/v1'],
+  ['0.0.0.0', 'http://127.0.0.1:11434/v1'],
+  ['0.0.0.0:8888', 'http://127.0.0.1:8888/v1'],
+  ['http://gpu-box:11434', 'http://gpu-box:11434/v1'],
+  ['https://ollama.example.com', 'https://ollama.example.com/v1'],
+  ['[::1]:11435', 'http://[::1]:11435/v1'],
+  ['ftp://x', undefined],
+])('OLLAMA_HOST=%s: the Ollama preset at %s (as the ollama CLI reads it); other presets never move', async (value, expected) => {
+  const { findPreset, ollamaHostBaseUrl, presetBaseUrl } = await import('../src/presets');
+  const env = value === undefined ? {} : { OLLAMA_HOST: value };
+  expect(ollamaHostBaseUrl(env)).toBe(expected);
+  expect(presetBaseUrl(findPreset('ollama')!, env)).toBe(expected ?? 'http://127.0.0.1:11434/v1');
+  expect(presetBaseUrl(findPreset('lmstudio')!, env)).toBe('http://127.0.0.1:1234/v1');
+});

@@ -8,6 +8,9 @@ test('creates an isolated home with SLOTHTOOL_HOME inside it and removes it', as
   expect(t.home.startsWith(os.tmpdir()) || t.home.startsWith(await fs.realpath(os.tmpdir()))).toBe(true);
   expect(t.env.HOME).toBe(t.home);
   expect(t.env.SLOTHTOOL_HOME).toBe(path.join(t.home, '.slothtool'));
+  // no real server is ever met: the setup probes no usual port, the Ollama preset ignores the machine's OLLAMA_HOST
+  expect(t.env.SLOTHTOOL_AI_PROBE_PORTS).toBe('');
+  expect('OLLAMA_HOST' in t.env).toBe(false);
   expect(await t.readJson('settings.json')).toEqual({ language: 'en' });
   await t.cleanup();
   expect(existsSync(t.home)).toBe(false);
