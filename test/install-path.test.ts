@@ -342,8 +342,8 @@ test('the original host\'s way: npm install --prefix plugins/<alias>, a hand-wri
 
 /** What the Ollama preset says when nothing listens at its address, in each README's language. */
 const refusedText = {
-  en: (url: string) => `Cannot connect to ${url} (ECONNREFUSED): nothing is listening there. Start the model server, or if the address is wrong, set it: slothtool llm-base config update ollama --base-url <url>. Check with: slothtool llm-base doctor ollama`,
-  zh: (url: string) => `无法连接 ${url}（ECONNREFUSED）：那里没有服务在监听。请启动模型服务；如果地址不对，改正它：slothtool llm-base config update ollama --base-url <地址>。检查：slothtool llm-base doctor ollama`,
+  en: (url: string) => `Cannot connect to ${url} (ECONNREFUSED): nothing is listening there. Start it: ollama serve; or if the address is wrong, set it: slothtool llm-base config update ollama --base-url <url>. Check with: slothtool llm-base doctor ollama`,
+  zh: (url: string) => `无法连接 ${url}（ECONNREFUSED）：那里没有服务在监听。请启动它：ollama serve；如果地址不对，改正它：slothtool llm-base config update ollama --base-url <地址>。检查：slothtool llm-base doctor ollama`,
 };
 
 /** The command lines of the first indented block under a README heading, comments dropped. */

@@ -101,27 +101,31 @@ describe('the README commands', () => {
 });
 
 describe('1. a model server that is not there: refused, not "cut", with the fix', () => {
-  test.each([
-    [
-      'en',
-      (url: string, name: string) =>
-        `The model call failed (NETWORK_ERROR): Cannot connect to ${url} (ECONNREFUSED): nothing is listening there. Start the model server, or if the address is wrong, set it: slothtool llm-base config update ${name} --base-url <url>. Check with: slothtool llm-base doctor ${name}\n`,
-    ],
-    [
-      'zh',
-      (url: string, name: string) =>
-        `模型调用失败(NETWORK_ERROR): 无法连接 ${url}（ECONNREFUSED）：那里没有服务在监听。请启动模型服务；如果地址不对，改正它：slothtool llm-base config update ${name} --base-url <地址>。检查：slothtool llm-base doctor ${name}\n`,
-    ],
-  ] as const)('%s: the Ollama preset (native API) and an OpenAI-compatible profile say the same', async (lang, expected) => {
+  const texts = {
+    en: {
+      start: (hint: string) => `Start it: ${hint}; or if the address is wrong, set it`,
+      generic: 'Start the model server, or if the address is wrong, set it',
+      line: (url: string, name: string, start: string) =>
+        `The model call failed (NETWORK_ERROR): Cannot connect to ${url} (ECONNREFUSED): nothing is listening there. ${start}: slothtool llm-base config update ${name} --base-url <url>. Check with: slothtool llm-base doctor ${name}\n`,
+    },
+    zh: {
+      start: (hint: string) => `请启动它：${hint}；如果地址不对，改正它`,
+      generic: '请启动模型服务；如果地址不对，改正它',
+      line: (url: string, name: string, start: string) =>
+        `模型调用失败(NETWORK_ERROR): 无法连接 ${url}（ECONNREFUSED）：那里没有服务在监听。${start}：slothtool llm-base config update ${name} --base-url <地址>。检查：slothtool llm-base doctor ${name}\n`,
+    },
+  };
+  test.each(['en', 'zh'] as const)('%s: the Ollama preset (native API) names ollama serve; an OpenAI-compatible profile says the same otherwise', async (lang) => {
     await language(lang);
+    const text = texts[lang];
     const preset = await exec(process.execPath, [HOST, 'llm-base', 'config', 'create', `ollama-${lang}`, '--preset', 'ollama'], { ...temp.env, OLLAMA_HOST: `127.0.0.1:${closed}` });
     expect(preset.code).toBe(0);
     const url = `http://127.0.0.1:${closed}/v1`;
     const viaOllama = await slothtool('ai', '-p', 'hello', '--profile', `ollama-${lang}`);
-    expect(viaOllama).toMatchObject({ code: 1, stdout: '', stderr: expected(url, `ollama-${lang}`) });
+    expect(viaOllama).toEqual({ code: 1, stdout: '', stderr: text.line(url, `ollama-${lang}`, text.start('ollama serve')) });
     // 4. the profile named on the command line is the one the hint names
     const viaOpenAi = await slothtool('ai', '-p', 'hi', '--profile', 'badport');
-    expect(viaOpenAi).toMatchObject({ code: 1, stderr: expected(url, 'badport') });
+    expect(viaOpenAi).toEqual({ code: 1, stdout: '', stderr: text.line(url, 'badport', text.generic) });
   });
 });
 

@@ -3,7 +3,7 @@ import { buildProfile, getProfile, resolveApiKey, StoreContext } from './config-
 import { LlmBaseError } from './errors';
 import { t, type Lang } from './i18n';
 import { configPath } from './paths';
-import { findPreset, PRESETS, Preset } from './presets';
+import { findPreset, localPreset, Preset } from './presets';
 import { redactSecrets } from './masking';
 import type { ProfileConfig } from './types';
 
@@ -27,18 +27,6 @@ export interface DoctorReport {
   /** How structured turns travel for this profile: its `transport` (or what `auto` picks) and
    * the capabilities the last `probe` recorded (none: never probed). */
   transport?: { effective: 'tools' | 'json_schema' | 'json'; setting: string; capabilities?: ProfileConfig['capabilities'] };
-}
-
-/** The local-server preset whose port matches, for start / pull hints. */
-function localPreset(profile: ProfileConfig): Preset | undefined {
-  let url: URL;
-  try {
-    url = new URL(profile.base_url);
-  } catch {
-    return undefined;
-  }
-  if (!['127.0.0.1', 'localhost', '::1', '[::1]', '0.0.0.0'].includes(url.hostname)) return undefined;
-  return PRESETS.find((p) => p.start_hint && new URL(p.base_url).port === url.port);
 }
 
 function isLocal(profile: ProfileConfig): boolean {

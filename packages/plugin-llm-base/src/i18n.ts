@@ -141,6 +141,7 @@ const zh = {
   fixJson: '换一个更强的 low 模型，或设置 --json-mode response_format',
   // issue #36: a newcomer's first errors
   exampleChatPrompt: '用 JSON 介绍一下你自己',
+  connectionStart: '无法连接 {url}（{detail}）：那里没有服务在监听。请启动它：{hint}；如果地址不对，改正它：slothtool llm-base config update {name} --base-url <地址>。检查：slothtool llm-base doctor {name}',
 };
 
 const en: typeof zh = {
@@ -276,6 +277,7 @@ const en: typeof zh = {
   fixJson: 'use a stronger low model, or set --json-mode response_format',
   // issue #36: a newcomer's first errors
   exampleChatPrompt: 'describe yourself in JSON',
+  connectionStart: 'Cannot connect to {url} ({detail}): nothing is listening there. Start it: {hint}; or if the address is wrong, set it: slothtool llm-base config update {name} --base-url <url>. Check with: slothtool llm-base doctor {name}',
 };
 
 export type MessageKey = keyof typeof zh;

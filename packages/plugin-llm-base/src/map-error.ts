@@ -50,6 +50,14 @@ function apiDetail(err: { message?: string; error?: unknown }): string {
   return err.message ?? '';
 }
 
+/** Nothing listens at the profile's address: start the server (named when it is a known local
+ * one), or correct the address; doctor for this profile. */
+function refused(ctx: MapContext, detail: string): string {
+  const vars = { url: ctx.profile?.base_url ?? '', detail, name: ctx.profileId ?? '' };
+  const hint = ctx.profile ? (require('./presets') as typeof import('./presets')).startHintOf(ctx.profile) : undefined;
+  return hint ? t(ctx.lang, 'connectionStart', { ...vars, hint }) : t(ctx.lang, 'connection', vars);
+}
+
 /** Map anything thrown on the call path to `{code, message}`; messages never carry a key. */
 export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
   const secrets = [ctx.apiKey];
@@ -74,7 +82,7 @@ export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
       if (isTlsCode(detail)) return result('NETWORK_ERROR', t(ctx.lang, 'tlsError', { url, detail }));
       // A reset or a close after the request went out is a cut, not "cannot connect".
       if (code && !neverConnected(code)) return result('NETWORK_ERROR', t(ctx.lang, 'streamCut', { url, detail, name }));
-      return result('NETWORK_ERROR', t(ctx.lang, 'connection', { url, detail, name }));
+      return result('NETWORK_ERROR', refused(ctx, detail));
     }
     if (err instanceof sdk.APIError) {
       const status = err.status ?? 0;
@@ -95,7 +103,7 @@ export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
     return result('NETWORK_ERROR', t(ctx.lang, 'connectTimeout', { server: serverOf(url), s: seconds(waitLimits(ctx.profile).connect), name }));
   }
   if (code && isTlsCode(code)) return result('NETWORK_ERROR', t(ctx.lang, 'tlsError', { url, detail: code }));
-  if (neverConnected(code)) return result('NETWORK_ERROR', t(ctx.lang, 'connection', { url, detail: code!, name }));
+  if (neverConnected(code)) return result('NETWORK_ERROR', refused(ctx, code!));
   if (code || e?.message === 'terminated') return result('NETWORK_ERROR', t(ctx.lang, 'streamCut', { url, detail: code ?? e?.message ?? '', name }));
   return result('PROVIDER_ERROR', t(ctx.lang, 'providerError', { detail: e?.message ?? String(err) }));
 }

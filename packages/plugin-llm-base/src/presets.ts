@@ -33,6 +33,23 @@ export const PRESETS: readonly Preset[] = [
   { name: 'llamacpp', label: 'llama.cpp server', base_url: 'http://127.0.0.1:8080/v1', low_model: 'default', high_model: 'default', needs_key: false, json_mode: 'response_format', start_hint: 'llama-server -m <model.gguf> --port 8080', pull_hint: 'llama-server -m <{model}.gguf>' },
 ];
 
+/** The local-server preset whose port matches a loopback base_url, for start / pull hints. */
+export function localPreset(profile: { base_url: string }): Preset | undefined {
+  let url: URL;
+  try {
+    url = new URL(profile.base_url);
+  } catch {
+    return undefined;
+  }
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]', '0.0.0.0'].includes(url.hostname)) return undefined;
+  return PRESETS.find((p) => p.start_hint && new URL(p.base_url).port === url.port);
+}
+
+/** How to start the profile's server, when it is a known local one (an Ollama profile: `ollama serve`). */
+export function startHintOf(profile: { base_url: string; provider?: string }): string | undefined {
+  return profile.provider === 'ollama' ? findPreset('ollama')?.start_hint : localPreset(profile)?.start_hint;
+}
+
 export function findPreset(name: string): Preset | undefined {
   const key = name.toLowerCase().replace(/[\s_.-]/g, '');
   const aliases: Record<string, string> = { dashscope: 'qwen', zhipu: 'glm', bigmodel: 'glm', moonshot: 'kimi', lmstudio: 'lmstudio', llama: 'llamacpp', llamacppserver: 'llamacpp', llamaserver: 'llamacpp' };

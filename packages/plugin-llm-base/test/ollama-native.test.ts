@@ -155,19 +155,19 @@ test('a key on an Ollama profile goes as a bearer token; no key, no header', asy
 });
 
 describe('refused and cut connections are told apart on the native API, each with its fix (issue #36)', () => {
-  test('no server at the address: refused, with the start / --base-url fix and doctor for this profile', async () => {
+  test('no server at the address: refused, with the start command, the --base-url fix and doctor for this profile', async () => {
     const port = await closedPort();
     expect(api.create_profile('gone', profile({ base_url: `http://127.0.0.1:${port}/v1` }) as never)).toMatchObject({ success: true });
     const r = await api.llm_chat(user, 'low', 'gone');
     expect(r.success).toBe(false);
     expect(!r.success && r.error).toEqual({
       code: 'NETWORK_ERROR',
-      message: `Cannot connect to http://127.0.0.1:${port}/v1 (ECONNREFUSED): nothing is listening there. Start the model server, or if the address is wrong, set it: slothtool llm-base config update gone --base-url <url>. Check with: slothtool llm-base doctor gone`,
+      message: `Cannot connect to http://127.0.0.1:${port}/v1 (ECONNREFUSED): nothing is listening there. Start it: ollama serve; or if the address is wrong, set it: slothtool llm-base config update gone --base-url <url>. Check with: slothtool llm-base doctor gone`,
     });
     await home.writeJson('settings.json', { language: 'zh' });
     const zh = await api.llm_chat(user, 'low', 'gone');
     expect(!zh.success && zh.error.message).toBe(
-      `无法连接 http://127.0.0.1:${port}/v1（ECONNREFUSED）：那里没有服务在监听。请启动模型服务；如果地址不对，改正它：slothtool llm-base config update gone --base-url <地址>。检查：slothtool llm-base doctor gone`,
+      `无法连接 http://127.0.0.1:${port}/v1（ECONNREFUSED）：那里没有服务在监听。请启动它：ollama serve；如果地址不对，改正它：slothtool llm-base config update gone --base-url <地址>。检查：slothtool llm-base doctor gone`,
     );
   });
 
