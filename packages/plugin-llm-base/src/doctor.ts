@@ -3,7 +3,7 @@ import { buildProfile, getProfile, resolveApiKey, StoreContext } from './config-
 import { LlmBaseError } from './errors';
 import { t, type Lang } from './i18n';
 import { configPath } from './paths';
-import { findPreset, localPreset, Preset } from './presets';
+import { findPreset, localPreset, Preset, startHintOf } from './presets';
 import { redactSecrets } from './masking';
 import type { ProfileConfig } from './types';
 
@@ -128,8 +128,8 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
       );
       // Refused on this machine: the server is down, or the address (often the port) is wrong.
       const fix =
-        preset?.start_hint || isLocal(profile)
-          ? t(lang, 'fixStartLocal', { hint: preset?.start_hint ?? 'ollama serve / lms server start / vllm serve / llama-server', name: profileId })
+        startHintOf(profile) || isLocal(profile)
+          ? t(lang, 'fixStartLocal', { hint: startHintOf(profile) ?? 'ollama serve / lms server start / vllm serve / llama-server', name: profileId })
           : t(lang, 'fixCheckUrl', { name: profileId });
       checks.push({ id: 'reachable', ok: false, message: t(lang, 'chkReachableFail', { url: profile.base_url, detail }), fix });
       skip(['auth', 'models', 'json']);
