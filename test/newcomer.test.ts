@@ -152,6 +152,15 @@ describe('2. a mistyped option: the same usage message and exit 2 in every CLI',
     await language('zh');
     expect((await slothtool('ai', '--profle', 'one')).stderr).toBe('用法错误：未知选项 --profle。是不是想输入 --profile？运行 `slothtool ai --help` 查看选项。\n');
   });
+
+  test('a mistyped command or plugin name: the one probably meant', async () => {
+    const r = await slothtool('instal', '@holic512/plugin-ai');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('Plugin "instal" is not installed.\nSee installed plugins: slothtool list\nInstall: slothtool install <package>\nDid you mean slothtool install?\n');
+    expect((await slothtool('llm-bse', 'doctor')).stderr).toMatch(/\nDid you mean slothtool llm-base\?\n$/);
+    await language('zh');
+    expect((await slothtool('instal', 'x')).stderr).toMatch(/\n是不是想输入 slothtool install？\n$/);
+  });
 });
 
 describe('4. doctor for the profile named, with the address as a possible cause', () => {

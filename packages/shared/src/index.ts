@@ -17,4 +17,4 @@ export { catalogueProblems, defineMessages, fill, placeholders, tablesFromRecord
 export type { Catalogue, MessageTables, Vars } from './messages';
 export { holdFolder, pathOfFd } from './fd-paths';
 export type { HeldFolder } from './fd-paths';
-export { closest, commandFor, editDistance, usageMessage, USAGE_EXIT_CODE, USAGE_TABLES } from './usage';
+export { closest, commandFor, didYouMean, editDistance, usageMessage, USAGE_EXIT_CODE, USAGE_TABLES } from './usage';

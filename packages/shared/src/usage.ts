@@ -71,9 +71,14 @@ export function closest(typed: string, known: readonly string[]): string | undef
  */
 export function usageMessage(lang: Lang, problem: { detail: string; suggestion?: string; help: string }): string {
   const parts = [USAGE.t(lang, 'usage', { detail: problem.detail.replace(/[.\u3002]$/, '') })];
-  if (problem.suggestion) parts.push(USAGE.t(lang, 'didYouMean', { suggestion: problem.suggestion }));
+  if (problem.suggestion) parts.push(didYouMean(lang, problem.suggestion));
   parts.push(USAGE.t(lang, 'seeHelp', { help: problem.help }));
   return parts.join(lang === 'zh' ? '' : ' ');
+}
+
+/** "Did you mean …?" alone, in `lang` (a hint under another message). */
+export function didYouMean(lang: Lang, suggestion: string): string {
+  return USAGE.t(lang, 'didYouMean', { suggestion });
 }
 
 /**

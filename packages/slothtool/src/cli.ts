@@ -276,6 +276,17 @@ function config(io: Io, args: string[]): void {
   io.out(t(language, 'languageSet', { language })); // in the language just chosen
 }
 
+/** The built-in command or installed plugin closest to a name that is neither. */
+function nearCommand(io: Io, name: string): string | undefined {
+  let aliases: string[] = [];
+  try {
+    aliases = Object.keys((require('./registry') as typeof import('./registry')).readRegistry(io.paths).plugins);
+  } catch {
+    // a corrupt registry is reported where it is used; here it only means no plugin names to offer
+  }
+  return (require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage')).closest(name, [...BUILTIN_COMMANDS, ...aliases]);
+}
+
 /** Print a library error in the user's language; unknown errors are reported as unexpected. */
 function report(io: Io, err: unknown): number {
   const { SlothToolError } = require('./errors') as typeof import('./errors');
@@ -292,6 +303,11 @@ function report(io: Io, err: unknown): number {
     if (!isInside(pluginDir(io.paths, params.alias), params.binPath)) id = 'BIN_MISSING_LINKED';
   }
   io.err(io.t(id, params));
+  if (err.code === 'NOT_INSTALLED') {
+    // `slothtool instal x`, `slothtool llm-bse`: the command or plugin probably meant.
+    const near = nearCommand(io, params.alias);
+    if (near) io.err((require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage')).didYouMean(io.lang(), `slothtool ${near}`));
+  }
   return err.code === 'INTERRUPTED' ? 130 : 1;
 }
 
