@@ -11,7 +11,10 @@
  *
  * The quick start of README.md and README.zh-CN.md is then run literally, line by line, in a
  * fresh home: `npm install -g` of the host (into a temp prefix), both plugins, the Ollama preset
- * (the scripted server stands on 127.0.0.1:11434), and the first answer of `slothtool ai -p`.
+ * and the first answer of `slothtool ai -p`. The scripted Ollama listens on a free port (never
+ * 11434: a real Ollama may be there, and a real `slothtool ai` must not meet the test's server),
+ * and the user's environment says where, with OLLAMA_HOST — the variable the ollama CLI reads,
+ * which the Ollama preset follows too (presets.ts presetBaseUrl). The README lines run as written.
  *
  * Then the same two plugins are installed the way the original SlothTool host does it
  * (`npm install <name> --prefix ~/.slothtool/plugins/<alias>` plus a registry.json entry
@@ -337,6 +340,12 @@ test('the original host\'s way: npm install --prefix plugins/<alias>, a hand-wri
   expect(list.stdout).toContain('ai');
 }, 150_000);
 
+/** What the Ollama preset says when nothing listens at its address, in each README's language. */
+const refusedText = {
+  en: (url: string) => `Cannot connect to ${url} (ECONNREFUSED): nothing is listening there. Start it: ollama serve; or if the address is wrong, set it: slothtool llm-base config update ollama --base-url <url>. Check with: slothtool llm-base doctor ollama`,
+  zh: (url: string) => `无法连接 ${url}（ECONNREFUSED）：那里没有服务在监听。请启动它：ollama serve；如果地址不对，改正它：slothtool llm-base config update ollama --base-url <地址>。检查：slothtool llm-base doctor ollama`,
+};
+
 /** The command lines of the first indented block under a README heading, comments dropped. */
 function quickStartLines(readme: string, heading: string): string[] {
   const text = fs.readFileSync(path.join(root, readme), 'utf8');
@@ -368,10 +377,8 @@ describe.each([
     const lines = quickStartLines(readme, heading);
     expect(lines[0]).toBe('npm install -g @holic512/slothtool');
     // The preset's model server: the scripted Ollama (native API: llm-base sends num_ctx there),
-    // on Ollama's usual port, with the preset's model pulled.
-    const ollama = await startScriptedOllama({ port: 11434, models: [{ name: 'qwen2.5:7b' }, { name: 'qwen2.5:14b' }] }).catch((err: Error) => {
-      throw new Error(`the quick start uses Ollama's port 11434, which is busy here (${err.message})`);
-    });
+    // on a free port that OLLAMA_HOST names, with the preset's model pulled.
+    const ollama = await startScriptedOllama({ models: [{ name: 'qwen2.5:7b' }, { name: 'qwen2.5:14b' }] });
     try {
       ollama.setHandler(() => ({ json: { type: 'chat', message: answer, data: { format: 'plain' } } }));
       const user = await sandboxHome();
@@ -379,6 +386,7 @@ describe.each([
       const globalPrefix = path.join(user.home, 'npm-global');
       const env = {
         ...user.npmEnv,
+        OLLAMA_HOST: `127.0.0.1:${ollama.port}`,
         npm_config_prefix: globalPrefix,
         PATH: [path.join(globalPrefix, 'bin'), path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter),
       };
@@ -390,7 +398,15 @@ describe.each([
         expectOk(`${readme}: ${line}`, last);
       }
       expect(last!.stdout).toContain(answer);
+      const profile = (await user.readJson<{ profiles: Record<string, { base_url: string }> }>('plugin-configs/llm-base.json')).profiles.ollama;
+      expect(profile.base_url).toBe(`http://127.0.0.1:${ollama.port}/v1`);
       expect(ollama.requests.some((q) => q.path === '/api/chat' && (q.body as { options?: { num_ctx?: number } }).options?.num_ctx! >= 16000)).toBe(true);
+      // The same last line with Ollama stopped (issue #36): refused, and what to do about it.
+      await ollama.close();
+      const [program, ...args] = words(lines[lines.length - 1]);
+      const stopped = await run(program, args, { cwd: project, env, timeoutMs: 120_000 });
+      expect(stopped.code).toBe(1);
+      expect(stopped.stderr).toContain(refusedText[language](profile.base_url));
     } finally {
       await ollama.close();
     }

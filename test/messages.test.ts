@@ -9,6 +9,7 @@ import { MESSAGES as RULES } from '../packages/tool-runner/src/i18n';
 import { tools } from '../packages/tool-runner/src/registry';
 import { TEXT_TABLES } from '../packages/json-patch/src/i18n';
 import { WHAT } from '../packages/json-patch/src/errors';
+import { USAGE_TABLES } from '../packages/shared/src/usage';
 
 // Every user-facing message of every package, through the one catalogue mechanism of
 // @holic512/shared: each id has an English and a Chinese text with the same placeholders.
@@ -29,6 +30,7 @@ const CATALOGUES: Array<[string, MessageTables<string>]> = [
   ['tool-runner tool descriptions', tablesFromRecords(Object.fromEntries(tools.map((t) => [t.name, t.description])))],
   ['json-patch', tablesFromRecords(TEXT_TABLES as Record<string, { en: string; zh: string }>)],
   ['json-patch errors', tablesFromRecords(WHAT)],
+  ['shared usage', USAGE_TABLES as MessageTables<string>],
 ];
 
 test.each(CATALOGUES)('%s: every message in both languages with the same placeholders', (name, tables) => {

@@ -1,4 +1,4 @@
-import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { closedPort, createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
 import { spawn } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
@@ -25,7 +25,8 @@ const ALLOWED = new Set(
     'install uninstall update purge yes keep verbose create delete set default show export presets chat raw doctor url key ' +
     'model models env VAR id ms tgz Ctrl Enter Esc Tab Shift Home SLOTHTOOL_HOME HOME PATH LANG sessions audit jsonl rm rf ' +
     'build Seatbelt preset timeout retries base low-model high-model json-mode max-retries api-key base-url allowedPrograms ' +
-    'scope the cmd tool response_format false true null plan yolo auto-edit'
+    'scope the cmd tool response_format false true null plan yolo auto-edit ' +
+    'badport api_key reachable auth serve lms server' // a profile's name, doctor's check ids, the servers' start commands
   ).split(/\s+/),
 );
 
@@ -60,9 +61,14 @@ beforeAll(async () => {
   await temp.registerPlugin('ai', packageDir('plugin-ai'));
   await temp.writeJson('plugin-configs/llm-base.json', {
     default_profile: 'local',
-    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 } },
+    profiles: {
+      local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 },
+      // a profile whose server is gone (a port bound, then released)
+      badport: { base_url: `http://127.0.0.1:${await closedPort()}/v1`, api_key: '', low_model: 'm', high_model: 'm', timeout: 10000, max_retries: 0 },
+    },
   });
 });
+
 afterAll(async () => {
   await server.close();
   await temp.cleanup();
@@ -90,6 +96,11 @@ test.each<[string, keyof typeof BIN, string[]]>([
   ['ai risk of a write', 'ai', ['risk', '--', 'sort', '-o', 'out.txt', 'a.txt']],
   ['llm-base --help', 'llm-base', ['--help']],
   ['llm-base with an unknown option', 'llm-base', ['--nope']],
+  // a newcomer's first errors (issue #36)
+  ['llm-base with a mistyped option', 'llm-base', ['config', 'create', 'x', '--base-ur', 'http://a']],
+  ['ai with a mistyped option', 'ai', ['--profle', 'x']],
+  ['ai on a profile whose server is gone', 'ai', ['-p', 'hi', '--profile', 'badport']],
+  ['llm-base doctor of that profile', 'llm-base', ['doctor', 'badport']],
 ])('%s: Chinese when settings.json says zh (even with LANG=en_US)', async (_name, bin, args) => {
   const out = await run(bin, args);
   expect(out.trim().length).toBeGreaterThan(0);
@@ -111,4 +122,31 @@ test('a turn of ai -p with a step: the step, its reason and the end are Chinese'
 
 test('the check finds English', () => {
   expect(englishWords('已完成 the file was written')).toEqual(['file', 'was', 'written']);
+});
+
+test('no English sentence is left in a Chinese message table (issue #36: "已拒绝 — declined by the user")', async () => {
+  const tables: Record<string, Record<string, string>> = {
+    ai: (await import('../packages/plugin-ai/src/i18n')).messageTables().zh,
+    setup: (await import('../packages/plugin-ai/src/setup/i18n')).SETUP_TABLES.zh,
+    screen: (await import('../packages/plugin-ai/src/interactive/strings')).screenTables().zh,
+    extensions: (await import('../packages/plugin-ai/src/interactive/strings-ext')).extensionTables().zh,
+    'llm-base': (await import('../packages/plugin-llm-base/src/i18n')).MESSAGE_TABLES.zh,
+    slothtool: (await import('../packages/slothtool/src/i18n')).MESSAGE_TABLES.zh,
+    usage: (await import('../packages/shared/src/usage')).USAGE_TABLES.zh,
+  };
+  const left: string[] = [];
+  for (const [name, table] of Object.entries(tables)) {
+    for (const [key, text] of Object.entries(table)) {
+      // commands, code, placeholders, addresses and flags are names, not sentences
+      const prose = text
+        .replace(/\{[^{}]*\}/g, ' ')
+        .replace(/`[^`]*`/g, ' ')
+        .replace(/https?:\S+/g, ' ')
+        .replace(/\b(slothtool|npm|node|ollama|lms|vllm|llama-server|git|apt-get|export|bwrap)\b[^。，,；;：:()（）\n]*/g, ' ')
+        .replace(/--?[a-z][\w-]*/g, ' ')
+        .replace(/\/[a-z]+/g, ' ');
+      for (const m of prose.matchAll(/\b[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}\b/g)) left.push(`${name} ${key}: ${m[0]}`);
+    }
+  }
+  expect(left).toEqual([]);
 });

@@ -58,13 +58,8 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
     await syncTools(core, signal, true);
     if (command?.allow?.length) core.turnAllow = commandAllowances(command.allow);
     if (command?.prepare) {
-      // A custom command's `!`cmd`` and `@file` run (judged like any step) before its prompt is sent.
-      const text = await command.prepare(async (step) => {
-        const [result] = await runSteps(core, { type: 'cmd', message: '', data: { cwd: null, commands: [step] } } as Extract<Reply, { type: 'cmd' }>, signal);
-        return result;
-      });
-      input = text;
-      pending = pending.map((p) => (p.kind === 'user' ? { kind: 'user', text } : p));
+      input = await prepareCommand(core, command.prepare, signal);
+      pending = pending.map((p) => (p.kind === 'user' ? { ...p, text: input } : p));
     }
     const before = await beforeTurn(core, input, signal);
     if (before.blocked !== undefined) {
@@ -249,6 +244,14 @@ async function runStep(core: AgentCore, runner: StepRunner, step: Step, signal: 
   audit(core, id, step, result);
   noteEffect(core, describeStep(step), result);
   return result;
+}
+
+/** A custom command's `!`cmd`` and `@file` run (judged like any step) before its prompt is sent: the prompt. */
+function prepareCommand(core: AgentCore, prepare: NonNullable<SendOptions['prepare']>, signal: AbortSignal): Promise<string> {
+  return prepare(async (step) => {
+    const [result] = await runSteps(core, { type: 'cmd', message: '', data: { cwd: null, commands: [step] } } as Extract<Reply, { type: 'cmd' }>, signal);
+    return result;
+  });
 }
 
 /** A custom command's allowances (our rule syntax or Claude Code's) for its turn. */

@@ -13,7 +13,8 @@ export interface RunArgs {
   interactive: boolean;
   json: boolean;
   mode?: 'low' | 'high';
-  /** `--mode plan|default|auto-edit|yolo`: how much runs without a question (low|high stay the tier). */
+  /** `--permission-mode plan|default|auto-edit|yolo` (Claude Code's name): how much runs without a
+   * question. `--mode plan` etc. still sets it (an alias; `--mode` is otherwise the tier low|high). */
   runMode?: 'plan' | 'default' | 'auto-edit' | 'yolo';
   profile?: string;
   continue: boolean;
@@ -30,7 +31,7 @@ export type ParsedArgs =
   | { kind: 'mcp'; argv: string[] }
   | { kind: 'sandbox' }
   | RunArgs
-  | { kind: 'error'; key: 'unknownOption' | 'missingValue' | 'badMode' | 'badMaxSteps' | 'riskUsage' | 'missingPrompt'; vars: Record<string, string> };
+  | { kind: 'error'; key: 'unknownOption' | 'missingValue' | 'badMode' | 'badPermissionMode' | 'badMaxSteps' | 'riskUsage' | 'missingPrompt'; vars: Record<string, string> };
 
 /** Every option of `ai` (the help text lists them from here; a test checks both languages name each). */
 export const OPTIONS = {
@@ -42,6 +43,7 @@ export const OPTIONS = {
   continue: { type: 'boolean', short: 'c' },
   'approve-l1': { type: 'boolean' },
   mode: { type: 'string' },
+  'permission-mode': { type: 'string' },
   profile: { type: 'string' },
   'max-steps': { type: 'string' },
   image: { type: 'string' },
@@ -58,11 +60,17 @@ export function tokensOf(argv: string[]): Token[] {
   return parseTokens({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true }).tokens ?? [];
 }
 
+type StringOption = 'prompt' | 'mode' | 'permission-mode' | 'profile' | 'max-steps' | 'image';
+const isRunMode = (v: string): v is NonNullable<RunArgs['runMode']> => v === 'plan' || v === 'default' || v === 'auto-edit' || v === 'yolo';
+
 /** A string option's value into `out`, or the error it makes. */
-function setValue(out: RunArgs, name: 'prompt' | 'mode' | 'profile' | 'max-steps' | 'image', value: string): ErrorResult | undefined {
+function setValue(out: RunArgs, name: StringOption, value: string): ErrorResult | undefined {
   if (name === 'image') out.images = [...(out.images ?? []), value];
-  else if (name === 'mode') {
-    if (value === 'plan' || value === 'default' || value === 'auto-edit' || value === 'yolo') out.runMode = value;
+  else if (name === 'permission-mode') {
+    if (isRunMode(value)) out.runMode = value;
+    else return { kind: 'error', key: 'badPermissionMode', vars: { value } };
+  } else if (name === 'mode') {
+    if (isRunMode(value)) out.runMode = value;
     else if (value === 'low' || value === 'high') out.mode = value;
     else return { kind: 'error', key: 'badMode', vars: { value } };
   } else if (name === 'max-steps') {
@@ -109,13 +117,16 @@ export function parseArgs(argv: string[]): ParsedArgs {
       return { kind: 'error', key: 'missingValue', vars: { option: tok.rawName } };
     }
     if (name === 'prompt') out.oneShot = true;
-    const problem = setValue(out, name as 'prompt' | 'mode' | 'profile' | 'max-steps' | 'image', tok.value);
+    const problem = setValue(out, name as StringOption, tok.value);
     if (problem) return problem;
   }
   if (words.length) out.prompt = out.prompt !== undefined ? `${out.prompt} ${words.join(' ')}` : words.join(' ');
   if (promptWithoutValue && out.prompt === undefined && !out.continue) return { kind: 'error', key: 'missingValue', vars: { option: promptWithoutValue } };
   return out;
 }
+
+/** The options as typed (`--mode`, `-p`), for "did you mean" (shared/usage closest). */
+export const OPTION_NAMES: readonly string[] = Object.keys(OPTIONS).map((name) => `--${name}`);
 
 /** `ai risk [--json] [--] program args...`: options end at the program. */
 function parseRisk(argv: string[]): ParsedArgs {

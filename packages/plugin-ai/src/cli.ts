@@ -1,6 +1,6 @@
-import { parseArgs } from './args';
+import { OPTION_NAMES, parseArgs } from './args';
 import { readLanguage, slothtoolHome } from './home';
-import { t } from './i18n';
+import { aiCommand, t } from './i18n';
 import { Lifetime, SIGNAL_EXIT, STOP_GRACE_MS, type StopSignal } from './lifetime';
 
 /**
@@ -24,9 +24,12 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
     return;
   }
   if (parsed.kind === 'error') {
+    // A bad command line reads the same in every SlothTool CLI (shared/usage): exit 2.
     const detail = t(lang, parsed.key, parsed.vars);
-    process.stderr.write((parsed.key === 'riskUsage' ? detail : t(lang, 'usageError', { detail })) + '\n');
-    process.exitCode = 2;
+    const { usageMessage, closest, USAGE_EXIT_CODE } = require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage');
+    const suggestion = parsed.key === 'unknownOption' ? closest(parsed.vars.option, OPTION_NAMES) : undefined;
+    process.stderr.write((parsed.key === 'riskUsage' ? detail : usageMessage(lang, { detail, suggestion, help: `${aiCommand()} --help` })) + '\n');
+    process.exitCode = USAGE_EXIT_CODE;
     return;
   }
   let run: Promise<number>;
@@ -70,8 +73,10 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
  */
 function stopOnSignals(): Lifetime {
   const lifetime = new Lifetime();
+  // SLOTHTOOL_AI_STOP_GRACE_MS (tests): a longer grace, so that an exit proves the clean path.
+  const grace = Number(process.env.SLOTHTOOL_AI_STOP_GRACE_MS) > 0 ? Number(process.env.SLOTHTOOL_AI_STOP_GRACE_MS) : STOP_GRACE_MS;
   lifetime.onStopping = (signal: StopSignal) => {
-    setTimeout(() => process.exit(SIGNAL_EXIT[signal]), STOP_GRACE_MS).unref();
+    setTimeout(() => process.exit(SIGNAL_EXIT[signal]), grace).unref();
   };
   for (const signal of ['SIGTERM', 'SIGHUP'] as const) process.on(signal, () => lifetime.stop(signal));
   return lifetime;

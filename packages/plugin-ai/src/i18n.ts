@@ -1,4 +1,5 @@
 import { defineMessages } from '@holic512/shared/lib/messages';
+import { commandFor } from '@holic512/shared/lib/usage';
 import { SANDBOX_EN, SANDBOX_ZH } from './i18n-sandbox';
 /** Every user-facing string of plugin-ai, in zh and en. Kept free of imports so the CLI
  * entry can load it on the fast `--help` path. */
@@ -8,21 +9,22 @@ const en = {
   help: `ai — a terminal AI assistant for SlothTool
 
 Usage:
-  ai -p "<prompt>"          run one turn and exit (also: ai "<prompt>")
-  ai -i                     interactive session (also plain "ai" in a terminal)
-  ai -c -p                  go on with the last turn of this folder's session (after a step limit)
-  ai risk [--json] -- <program> [args...]   show the risk level and rules of a command
-  ai mcp list | add | remove | test         manage MCP servers (see: ai mcp)
-  ai sandbox                                check the OS sandbox for real (bubblewrap / Seatbelt)
+  {ai} -p "<prompt>"          run one turn and exit (also: {ai} "<prompt>")
+  {ai} -i                     interactive session (also plain "{ai}" in a terminal)
+  {ai} -c -p                  go on with the last turn of this folder's session (after a step limit)
+  {ai} risk [--json] -- <program> [args...]   show the risk level and rules of a command
+  {ai} mcp list | add | remove | test         manage MCP servers (see: {ai} mcp)
+  {ai} sandbox                                check the OS sandbox for real (bubblewrap / Seatbelt)
 
 Options:
   -p, --prompt <text>       the prompt for one turn (piped stdin is added as context)
   -i, --interactive         the interactive session
   --json                    print one JSON object per line for every event
-  --mode plan|default|auto-edit|yolo
+  --permission-mode plan|default|auto-edit|yolo
                             how much runs without a question: plan only reads, auto-edit
                             also edits workspace files, yolo every L1 step (sandbox only)
-  --mode low|high           model tier of llm-base (default from config)
+  --mode low|high           model tier of llm-base (default from config); --mode plan
+                            and the other permission modes still work as --permission-mode
   --profile <name>          llm-base profile to use
   --continue, -c            resume the last session started in this directory
   --approve-l1              approve L1 (confirm) steps without asking; L2 is never approved
@@ -45,13 +47,12 @@ Examples:
   slothtool ai --approve-l1 -p "run the tests and fix what fails"
   slothtool ai risk -- rm -rf build
 `,
-  usageError: 'Invalid usage: {detail}. Run `ai --help` for the options.',
   missingPrompt: 'no prompt given',
   unknownOption: 'unknown option {option}',
   missingValue: 'option {option} needs a value',
-  badMode: '--mode must be plan, default, auto-edit or yolo (or the model tier low or high), got "{value}"',
+  badMode: '--mode must be the model tier low or high (or a permission mode: plan, default, auto-edit, yolo), got "{value}"',
   badMaxSteps: '--max-steps must be a positive integer, got "{value}"',
-  riskUsage: 'usage: ai risk [--json] -- <program> [args...]',
+  riskUsage: 'usage: {ai} risk [--json] -- <program> [args...]',
   sandboxCheckNone: 'Sandbox: not available, running without sandbox because {reason}. Commands still go through the risk rules. Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) to turn it on.',
   sandboxCheckHeader: 'Sandbox: {kind}. Checking it for real in a scratch folder:',
   sandboxCheckWrite: 'a write outside the workspace is refused',
@@ -66,10 +67,10 @@ Examples:
   permissionRuleIgnored: 'Ignoring the permission rule "{rule}" ({file}): {error}',
   sandboxStoppedWrite: 'stopped by the sandbox: it tried to write outside what this step may change ({line})',
   sandboxStoppedNetwork: 'stopped by the sandbox: it tried to reach the network ({line})',
-  mcpUsage: 'usage: ai mcp list | add <name> -- <command> [args...] | add <name> --url <url> [--header "K: V"] | remove <name> | test <name>',
-  mcpAddUsage: 'usage: ai mcp add <name> [--env K=V]... -- <command> [args...]   or   ai mcp add <name> --url <url> [--header "K: V"]...',
+  mcpUsage: 'usage: {ai} mcp list | add <name> -- <command> [args...] | add <name> --url <url> [--header "K: V"] | remove <name> | test <name>',
+  mcpAddUsage: 'usage: {ai} mcp add <name> [--env K=V]... -- <command> [args...]   or   {ai} mcp add <name> --url <url> [--header "K: V"]...',
   mcpConfigBroken: 'cannot read {file}: {detail}. Fix the file (it must hold a JSON object), then run the command again.',
-  mcpNone: 'No MCP servers are configured in {file}. Add one: ai mcp add <name> -- <command> [args...]',
+  mcpNone: 'No MCP servers are configured in {file}. Add one: {ai} mcp add <name> -- <command> [args...]',
   mcpDisabled: 'disabled',
   mcpTrusted: 'trusted',
   mcpAdded: 'Added MCP server "{name}" to {file}. Check it: slothtool ai mcp test {name}',
@@ -97,8 +98,8 @@ Examples:
   commandModelUnmapped: '/{name}: model "{model}" is neither haiku / sonnet / opus nor a profile here; this turn uses the session\'s model.',
   commandAllowUntrusted: '/{name}: its allowed-tools are not used until you trust this folder (a project\'s command may not answer questions for itself); each step is asked as usual.',
   modelFallback: 'The high model {from} could not be loaded here ({reason}); the answer comes from the low model {to} instead.',
-  projectExtrasOff: 'This folder ({folder}) brings {what}, which stays off until you trust it: run `ai -i` here and answer the question, or /trust yes.',
-  projectExtrasChanged: 'This folder ({folder}) changed {what} since you trusted it; it stays off until you trust it again: run `ai -i` here, or /trust yes.',
+  projectExtrasOff: 'This folder ({folder}) brings {what}, which stays off until you trust it: run `{ai} -i` here and answer the question, or /trust yes.',
+  projectExtrasChanged: 'This folder ({folder}) changed {what} since you trusted it; it stays off until you trust it again: run `{ai} -i` here, or /trust yes.',
   mcpStartProblem: 'MCP server "{name}" ({source}) is not used: {error}',
   aborted: 'Aborted.',
   stepBlocked: 'blocked',
@@ -149,6 +150,8 @@ Examples:
   imageTooLarge: 'Image {file} is {size} MB, more than the {max} MB limit. Make it smaller (or raise images.maxBytes in ai.json if your model accepts it).',
   imageEmpty: 'Image {file} is empty.',
   imageAttached: 'Attached {file} ({size} KB, {w}×{h}, about {tokens, plural, one {# token} other {# tokens}}) to the next message.',
+  // issue #36: a newcomer's first errors
+  badPermissionMode: '--permission-mode must be plan, default, auto-edit or yolo, got "{value}"',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -157,21 +160,22 @@ const zh: Record<MessageKey, string> = {
   help: `ai —— SlothTool 的终端 AI 助手
 
 用法:
-  ai -p "<提示>"            执行一轮后退出(也可: ai "<提示>")
-  ai -i                     交互模式(在终端中直接运行 "ai" 也可)
-  ai -c -p                  继续本目录会话的上一轮(例如在达到步数上限之后)
-  ai risk [--json] -- <程序> [参数...]   显示命令的风险等级和规则
-  ai mcp list | add | remove | test        管理 MCP 服务器（详见：ai mcp）
-  ai sandbox                               实际检查操作系统沙箱（bubblewrap / Seatbelt）
+  {ai} -p "<提示>"            执行一轮后退出(也可: {ai} "<提示>")
+  {ai} -i                     交互模式(在终端中直接运行 "{ai}" 也可)
+  {ai} -c -p                  继续本目录会话的上一轮(例如在达到步数上限之后)
+  {ai} risk [--json] -- <程序> [参数...]   显示命令的风险等级和规则
+  {ai} mcp list | add | remove | test        管理 MCP 服务器（详见：{ai} mcp）
+  {ai} sandbox                               实际检查操作系统沙箱（bubblewrap / Seatbelt）
 
 选项:
   -p, --prompt <文本>       本轮的提示(管道输入的 stdin 会作为上下文附加)
   -i, --interactive         交互模式
   --json                    每个事件输出一行 JSON
-  --mode plan|default|auto-edit|yolo
+  --permission-mode plan|default|auto-edit|yolo
                             哪些步骤无需询问:plan 只读,auto-edit 还可修改工作区文件,
                             yolo 所有 L1 步骤(仅在沙箱中)
-  --mode low|high           llm-base 的模型档位(默认取配置)
+  --mode low|high           llm-base 的模型档位(默认取配置);--mode plan 等权限模式
+                            仍可使用,等同 --permission-mode
   --profile <名称>          使用的 llm-base 配置档
   --continue, -c            恢复在当前目录中的上一次会话
   --approve-l1              不询问直接批准 L1(需确认)步骤;L2 永远不会被批准
@@ -194,13 +198,12 @@ const zh: Record<MessageKey, string> = {
   slothtool ai --approve-l1 -p "运行测试并修复失败的部分"
   slothtool ai risk -- rm -rf build
 `,
-  usageError: '用法错误: {detail}。运行 `ai --help` 查看选项。',
   missingPrompt: '没有提供提示',
   unknownOption: '未知选项 {option}',
   missingValue: '选项 {option} 需要一个值',
-  badMode: '--mode 只能是 plan、default、auto-edit 或 yolo(或模型档位 low、high),收到 "{value}"',
+  badMode: '--mode 只能是模型档位 low 或 high(或权限模式 plan、default、auto-edit、yolo),收到 "{value}"',
   badMaxSteps: '--max-steps 必须是正整数,收到 "{value}"',
-  riskUsage: '用法: ai risk [--json] -- <程序> [参数...]',
+  riskUsage: '用法: {ai} risk [--json] -- <程序> [参数...]',
   sandboxCheckNone: '沙箱：不可用，因为{reason}，命令将在沙箱之外运行（风险规则仍然生效）。安装 bubblewrap（Debian/Ubuntu：apt-get install bubblewrap）即可启用。',
   sandboxCheckHeader: '沙箱：{kind}。正在临时目录中实际检查：',
   sandboxCheckWrite: '拒绝在工作区之外写入',
@@ -215,10 +218,10 @@ const zh: Record<MessageKey, string> = {
   permissionRuleIgnored: '忽略权限规则 "{rule}"（{file}）：{error}',
   sandboxStoppedWrite: '被沙箱阻止：它试图写入此步骤不允许修改的位置（{line}）',
   sandboxStoppedNetwork: '被沙箱阻止：它试图连接网络（{line}）',
-  mcpUsage: '用法: ai mcp list | add <名称> -- <命令> [参数...] | add <名称> --url <地址> [--header "K: V"] | remove <名称> | test <名称>',
-  mcpAddUsage: '用法: ai mcp add <名称> [--env K=V]... -- <命令> [参数...]   或   ai mcp add <名称> --url <地址> [--header "K: V"]...',
+  mcpUsage: '用法: {ai} mcp list | add <名称> -- <命令> [参数...] | add <名称> --url <地址> [--header "K: V"] | remove <名称> | test <名称>',
+  mcpAddUsage: '用法: {ai} mcp add <名称> [--env K=V]... -- <命令> [参数...]   或   {ai} mcp add <名称> --url <地址> [--header "K: V"]...',
   mcpConfigBroken: '无法读取 {file}：{detail}。请修正该文件（内容必须是一个 JSON 对象）后再运行此命令。',
-  mcpNone: '{file} 中没有配置 MCP 服务器。添加一个：ai mcp add <名称> -- <命令> [参数...]',
+  mcpNone: '{file} 中没有配置 MCP 服务器。添加一个：{ai} mcp add <名称> -- <命令> [参数...]',
   mcpDisabled: '已停用',
   mcpTrusted: '已信任',
   mcpAdded: '已把 MCP 服务器 "{name}" 加入 {file}。检查它：slothtool ai mcp test {name}',
@@ -246,8 +249,8 @@ const zh: Record<MessageKey, string> = {
   commandModelUnmapped: '/{name}: 模型 "{model}" 既不是 haiku / sonnet / opus,也不是这里的配置(profile);这一轮使用会话的模型。',
   commandAllowUntrusted: '/{name}: 在你信任此目录之前不使用它的 allowed-tools(项目的命令不能替自己回答询问);每一步照常询问。',
   modelFallback: '高档模型 {from} 在此无法加载({reason});改由低档模型 {to} 回答。',
-  projectExtrasOff: '此目录({folder})带有 {what},在你信任它之前不会启用: 在此运行 `ai -i` 并回答询问,或使用 /trust yes。',
-  projectExtrasChanged: '自你信任以来，此目录({folder})的 {what} 已更改；在你再次信任之前不会启用: 在此运行 `ai -i`,或使用 /trust yes。',
+  projectExtrasOff: '此目录({folder})带有 {what},在你信任它之前不会启用: 在此运行 `{ai} -i` 并回答询问,或使用 /trust yes。',
+  projectExtrasChanged: '自你信任以来，此目录({folder})的 {what} 已更改；在你再次信任之前不会启用: 在此运行 `{ai} -i`,或使用 /trust yes。',
   mcpStartProblem: 'MCP 服务器 "{name}"({source})未被使用: {error}',
   aborted: '已中止。',
   stepBlocked: '已拦截',
@@ -298,12 +301,22 @@ const zh: Record<MessageKey, string> = {
   imageTooLarge: '图片 {file} 有 {size} MB，超过 {max} MB 的上限。请缩小图片（如果模型支持，也可以在 ai.json 中调大 images.maxBytes）。',
   imageEmpty: '图片 {file} 是空文件。',
   imageAttached: '已将 {file}（{size} KB，{w}×{h}，约 {tokens} 个 token）附加到下一条消息。',
+  // issue #36: a newcomer's first errors
+  badPermissionMode: '--permission-mode 只能是 plan、default、auto-edit 或 yolo,收到 "{value}"',
 };
 
 const catalogue = defineMessages({ en, zh });
 
-/** Look up a message and fill `{name}` placeholders. */
-export const t: (lang: Lang, key: MessageKey, vars?: Record<string, string | number>) => string = catalogue.t;
+/** Look up a message and fill `{name}` placeholders; `{ai}` is how the user runs ai here
+ * (`slothtool ai`, or `ai` when started on its own: shared/usage commandFor). */
+export function t(lang: Lang, key: MessageKey, vars: Record<string, string | number> = {}): string {
+  return catalogue.t(lang, key, { ai: aiCommand(), ...vars });
+}
+
+/** How the user runs ai (shared/usage commandFor), for usage lines and hints. */
+export function aiCommand(): string {
+  return commandFor('ai');
+}
 
 /** All keys, for the test that checks both tables are complete. */
 export function messageKeys(): MessageKey[] {

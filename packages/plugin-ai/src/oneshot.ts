@@ -8,7 +8,7 @@ import { commandTurnFor } from './extensions/command-run';
 import { AiError } from './errors';
 import type { AgentEvent } from './events';
 import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
-import { t, type Lang } from './i18n';
+import { aiCommand, t, type Lang } from './i18n';
 import { JsonEventWriter } from './json-output';
 import { Lifetime } from './lifetime';
 import { renderProgress } from './render';
@@ -102,6 +102,25 @@ export function nonInteractiveConfirm(approveL1: boolean, lang: Lang): AgentConf
   };
 }
 
+/**
+ * Before any model call, what stops the turn, said with its fix: a broken llm-base config (exit 2,
+ * a bad config) or no profile and nobody to run the guided setup with (exit 4). Only the check
+ * and the hint: the setup itself (prompts, probes, presets) is not loaded here.
+ */
+function preflight(app: ReturnType<typeof createAppAgent>, args: RunArgs, env: NodeJS.ProcessEnv, lang: Lang, say: (message: string, code: string) => void): number | undefined {
+  const { needsSetup } = require('./setup/needs') as typeof import('./setup/needs');
+  const needs = needsSetup({ env, registry: app.registry, profile: args.profile ?? null });
+  if (needs.configProblem) {
+    say(needs.configProblem, 'CONFIG_INVALID');
+    return EXIT.usage;
+  }
+  if (needs.reason === 'no-profile') {
+    say((require('./setup/hint') as typeof import('./setup/hint')).setupHint(lang, needs) ?? '', 'NO_PROFILE');
+    return EXIT.llmBase;
+  }
+  return undefined;
+}
+
 /** `ai -p "<prompt>"`: one turn, events as text or JSON lines, a meaningful exit code. */
 export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShotIo>): Promise<number> {
   const stdout = io?.stdout ?? process.stdout;
@@ -138,7 +157,8 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   // `ai -c -p` with nothing to say goes on with the last turn of this folder's last session.
   const continueOnly = args.continue && !prompt.trim();
   if (!prompt.trim() && !continueOnly) {
-    stderr.write(t(lang, 'usageError', { detail: t(lang, 'missingPrompt') }) + '\n');
+    const { usageMessage } = require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage');
+    stderr.write(usageMessage(lang, { detail: t(lang, 'missingPrompt'), help: `${aiCommand()} --help` }) + '\n');
     return EXIT.usage;
   }
 
@@ -157,13 +177,8 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   } catch (err) {
     return fail(err);
   }
-  // No profile and nobody to run the guided setup with: say exactly what fixes it.
-  // Only the check and the hint: the setup itself (prompts, probes, presets) is not loaded here.
-  const { needsSetup } = require('./setup/needs') as typeof import('./setup/needs');
-  const needs = needsSetup({ env, registry: app.registry, profile: args.profile ?? null });
-  if (needs.reason === 'no-profile') {
-    return stop('NO_PROFILE', (require('./setup/hint') as typeof import('./setup/hint')).setupHint(lang, needs) ?? '', EXIT.llmBase);
-  }
+  const blocked = preflight(app, args, env, lang, (message, code) => void stop(code, message, 0));
+  if (blocked !== undefined) return blocked;
   const { agent } = app;
   json.limit = app.config.jsonOutputBytes;
   // Images are read and checked before any request: a missing or unsuitable one stops here.

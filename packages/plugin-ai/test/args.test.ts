@@ -26,6 +26,11 @@ test.each<[string[], object]>([
   [['risk', 'ls'], { kind: 'risk', argv: ['ls'] }],
   [['risk'], { kind: 'error', key: 'riskUsage' }],
   [['--', '-p', 'as text'], { kind: 'run', prompt: '-p as text' }],
+  // --permission-mode (Claude Code's name); --mode plan etc. stays an alias, --mode low|high the tier
+  [['--permission-mode', 'plan', '--mode', 'high', '-p', 'x'], { kind: 'run', runMode: 'plan', mode: 'high', prompt: 'x' }],
+  [['--permission-mode=auto-edit'], { kind: 'run', runMode: 'auto-edit' }],
+  [['--mode', 'yolo'], { kind: 'run', runMode: 'yolo' }],
+  [['--permission-mode', 'high'], { kind: 'error', key: 'badPermissionMode', vars: { value: 'high' } }],
 ])('parseArgs(%j)', (argv, expected) => {
   expect(parseArgs(argv)).toMatchObject(expected);
 });

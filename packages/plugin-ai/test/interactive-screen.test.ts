@@ -240,12 +240,17 @@ describe('/model and /rewind', () => {
   });
 });
 
-test('in plan mode the answer offers "Run this plan" first; taking it switches to default mode and sends it', () => {
+test('in plan mode an answer after held-back steps offers "Run this plan" first (a greeting does not); taking it switches to default mode and sends it', () => {
   const { screen, printed } = setup();
   let mode = 'plan';
   const sent: string[] = [];
   screen.attach(fakeApp({ getRunMode: () => mode, setRunMode: (m: string) => ((mode = m), { ok: true }), send: async (t: string) => (sent.push(t), { outcome: 'answered', message: 'ok', steps: 0, usage: { input_tokens: 0, output_tokens: 0, calls: 0 }, sessionId: 's1' }) }));
-  (screen as unknown as { showReply(r: unknown, raw: boolean): void }).showReply({ type: 'chat', message: '1. edit a.ts\n2. run the tests', data: { suggestions: ['explain step 2'] } }, false);
+  const turn = screen as unknown as { showReply(r: unknown, raw: boolean): void; onEvent(e: unknown): void };
+  turn.showReply({ type: 'chat', message: 'Hello! What shall we plan?', data: {} }, false);
+  expect(printed.join('\n')).not.toContain('Run this plan');
+  // a step plan mode held back in this turn (rule mode.plan), then the plan
+  turn.onEvent({ type: 'step', id: 'cmd_001', step: { tool: 'exec', program: 'rm', args: ['a.ts'] }, decision: { level: 'L2', by: 'policy', rules: [{ id: 'mode.plan', level: 'L2', reason: 'plan mode only reads' }] } });
+  turn.showReply({ type: 'chat', message: '1. edit a.ts\n2. run the tests', data: { suggestions: ['explain step 2'] } }, false);
   expect(printed.join('\n')).toMatch(/1 › Run this plan {3}2 › explain step 2/);
   screen.onKeys([{ kind: 'text', text: '1' }, { kind: 'enter' }]);
   expect(mode).toBe('default');
@@ -257,7 +262,9 @@ test('/cost: the session and the last turn, cached input tokens, and money from 
   const usage = { input_tokens: 1_000_000, output_tokens: 100_000, calls: 4, cached_tokens: 600_000 };
   const lines = formatCost({ usage, amount: 0.4 * 0.27 + 0.6 * 0.07 + 0.1 * 1.1, currency: 'USD' }, { usage: { input_tokens: 1000, output_tokens: 10, calls: 1 } }, 'en');
   expect(lines[0]).toBe("This session: 1000000 input + 100000 output tokens over 4 model calls. 600000 of the input from the provider's cache. Cost: $0.260.");
-  expect(lines[1]).toMatch(/^Last turn: 1000 input \+ 10 output tokens over 1 model call\. No prices/);
+  expect(lines[1]).toBe('Last turn: 1000 input + 10 output tokens over 1 model call.');
+  // the hint on prices is said once, not on every line
+  expect(lines.slice(2)).toEqual([expect.stringMatching(/^No prices: set pricing in ai\.json/)]);
 });
 
 test('a custom command is a /name: in /help and Tab completion, and it sends its template with the arguments', () => {

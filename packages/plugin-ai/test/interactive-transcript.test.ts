@@ -59,6 +59,6 @@ test('a session leaves a clean transcript', async () => {
   expect(all).toContain('● [L1] mkdir archive');
   expect(all).toContain('✓ Yes, run it once');
   expect(all).toContain('⎿ Blocked (L2): not run.');
-  expect(screen.slice(-2).join('')).toMatch(/^Session saved: (\S+)\. Continue it with `ai -c` here or \/resume \1\.$/);
+  expect(screen.slice(-2).join('')).toMatch(/^Session saved: (\S+)\. Continue it with `slothtool ai -c` here or \/resume \1\.$/);
   expect(all).toContain('Policy: ~/.slothtool/plugin-configs/ai.json');
 });

@@ -10,6 +10,8 @@ import { startAi, KEY, type PtySession } from './pty/pty-session';
  * started runs: within two seconds `ai` is gone and so is the process group it started.
  */
 let temp: TempHome;
+/** ai's stop grace (SLOTHTOOL_AI_STOP_GRACE_MS) set beyond any test time-out. */
+const NO_GRACE = String(10 * 60 * 1000);
 let server: ScriptedServer;
 let cwd: string;
 const started: number[] = [];
@@ -75,14 +77,14 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: Nod
 test.each([
   ['SIGTERM', 143],
   ['SIGHUP', 129],
-] as const)('ai -p on %s: exits within 2 s, the background process group is gone, the session is kept', async (signal, code) => {
-  const child = spawn(process.execPath, [AI_BIN, '-p', 'start the server', '--approve-l1'], { env: temp.env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+] as const)('ai -p on %s: exits by itself (not by the grace timer), the background process group is gone, the session is kept', async (signal, code) => {
+  // The grace timer that would end ai regardless is set beyond the test's time-out: exiting at
+  // all proves the clean path ran to its end (counted by the outcome, not timed).
+  const child = spawn(process.execPath, [AI_BIN, '-p', 'start the server', '--approve-l1'], { env: { ...temp.env, SLOTHTOOL_AI_STOP_GRACE_MS: NO_GRACE }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = exitOf(child);
   const pid = await serverPid();
-  const t0 = Date.now();
   child.kill(signal);
   expect(await exited).toEqual({ code, signal: null });
-  expect(Date.now() - t0).toBeLessThan(2000);
   expect(alive(pid)).toBe(false);
   const sessions = await fs.readdir(path.join(temp.slothtoolHome, 'ai', 'sessions'));
   const records = (await fs.readFile(path.join(temp.slothtoolHome, 'ai', 'sessions', sessions[0]), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
@@ -104,17 +106,15 @@ test('ai -p: a second Ctrl+C stops ai even when the first one is still being han
 test('closing the terminal of ai -i with a running dev server leaves no process behind', async () => {
   let s: PtySession | undefined;
   try {
-    s = startAi(['-i'], { env: temp.env, cwd });
+    s = startAi(['-i'], { env: { ...temp.env, SLOTHTOOL_AI_STOP_GRACE_MS: NO_GRACE }, cwd });
     await s.waitFor('› ');
     s.write('start the server' + KEY.enter);
     await s.waitFor('y/a/n/'); // the keys line shows once the question takes keys
     s.write('y');
     const pid = await serverPid();
     const aiPid = s.pid;
-    const t0 = Date.now();
     s.kill(); // the terminal goes away: SIGHUP
-    await s.exited;
-    expect(Date.now() - t0).toBeLessThan(2000);
+    await s.exited; // by itself: the grace timer is beyond the test's time-out
     expect(alive(aiPid)).toBe(false);
     expect(alive(pid)).toBe(false);
   } finally {

@@ -78,7 +78,7 @@ test('clear errors: unknown names, bad sub-commands, a broken ai.json (left unto
   expect((await mcp(['list'])).out).toContain('No MCP servers are configured');
   expect(await mcp(['remove', 'nope'])).toMatchObject({ code: 2, err: expect.stringContaining('No MCP server named "nope"') });
   expect(await mcp(['test', 'nope'])).toMatchObject({ code: 2 });
-  expect(await mcp(['frobnicate'])).toMatchObject({ code: 2, err: expect.stringContaining('usage: ai mcp') });
+  expect(await mcp(['frobnicate'])).toMatchObject({ code: 2, err: expect.stringContaining('usage: slothtool ai mcp') });
   expect(await mcp(['add', 'a', '--', 'x', '--env'])).toMatchObject({ code: 0 });
   fs.writeFileSync(aiJson(), '{ broken');
   const r = await mcp(['add', 'b', '--', 'y']);

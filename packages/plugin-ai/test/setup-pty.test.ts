@@ -1,7 +1,6 @@
 import { promises as fs, statSync } from 'fs';
-import * as net from 'net';
 import * as path from 'path';
-import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { closedPort, createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
 import { ORIGINAL_WITH_PROFILES } from './setup-helpers';
 
 // The guided setup in a real pseudo-terminal: a tiny driver script runs the built runSetup;
@@ -24,13 +23,6 @@ let driver: string;
 /** Terminals still open when a test ends (it failed half-way): killed in afterEach. */
 const open = new Set<{ kill(): void }>();
 
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 beforeEach(async () => {
   home = await createTempHome({ language: 'en' });

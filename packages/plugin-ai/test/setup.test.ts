@@ -2,7 +2,7 @@ import { placeholders } from '@holic512/shared/lib/messages';
 import { promises as fs } from 'fs';
 import * as net from 'net';
 import * as path from 'path';
-import { createTempHome, packageDir, startScriptedOllama, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { closedPort, createTempHome, packageDir, startScriptedOllama, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
 import { needsSetup, runSetup, setupHint, resolveHostCommand, installCommandText, type SetupUi } from '../src/setup';
 import { SETUP_TABLES, st } from '../src/setup/i18n';
 import { hostedPresets } from '../src/setup/presets';
@@ -13,13 +13,6 @@ import { ORIGINAL_WITH_PROFILES } from './setup-helpers';
 
 const LLM_BASE_DIR = packageDir('plugin-llm-base');
 
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 describe('probe targets from SLOTHTOOL_AI_PROBE_PORTS', () => {
   test.each([
@@ -168,7 +161,8 @@ describe('needsSetup and the non-TTY hint', () => {
     const file = path.join(home.slothtoolHome, 'plugin-configs', 'llm-base.json');
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, '{"default_profile": ');
-    expect(check()).toEqual({ reason: null });
+    // not a setup reason, but said (ai -p stops with exit 2, ai -i shows it when it opens)
+    expect(check()).toEqual({ reason: null, configProblem: `Config file ${file} is invalid: Unexpected end of JSON input. Fix the file (or delete it and run slothtool llm-base config create again)` });
     await fs.writeFile(path.join(home.slothtoolHome, 'registry.json'), '{oops');
     expect(check()).toEqual({ reason: null });
   });
@@ -239,9 +233,11 @@ describe('the slothtool host that installs llm-base', () => {
 });
 
 /** Answers the setup's questions from a script, in order; records what it printed and asked. */
-function scriptedUi(answers: unknown[]): SetupUi & { printed: string[]; asked: string[] } {
+function scriptedUi(answers: unknown[]): SetupUi & { printed: string[]; asked: string[]; offered: unknown[] } {
   const printed: string[] = [];
   const asked: string[] = [];
+  /** What each question offered first: a select's initial choice, a text's initial value. */
+  const offered: unknown[] = [];
   const next = async <T>(message: string): Promise<T | undefined> => {
     asked.push(message);
     if (!answers.length) throw new Error(`scripted ui: no answer for "${message}"`);
@@ -250,11 +246,12 @@ function scriptedUi(answers: unknown[]): SetupUi & { printed: string[]; asked: s
   return {
     printed,
     asked,
+    offered,
     print: (line) => void printed.push(line),
-    select: (message) => next(message),
-    text: (message) => next(message),
-    password: (message) => next(message),
-    confirm: (message) => next(message),
+    select: (message, choices, initial) => (offered.push(choices[initial ?? 0]?.value), next(message)),
+    text: (message, options) => (offered.push(options?.initial), next(message)),
+    password: (message) => (offered.push(undefined), next(message)),
+    confirm: (message) => (offered.push(undefined), next(message)),
   };
 }
 
@@ -315,9 +312,49 @@ describe('runSetup with this repo llm-base (doctor before saving)', () => {
     process.env.SLOTHTOOL_HOME = home.slothtoolHome;
     await home.registerPlugin('llm-base', LLM_BASE_DIR);
   });
+  /** What a test started, stopped after it. */
+  const after: Array<() => Promise<void>> = [];
   afterEach(async () => {
     process.env.SLOTHTOOL_HOME = saved;
+    for (const stop of after.splice(0)) await stop();
     await home.cleanup();
+  });
+
+  // issue #36: the server is checked before any model name is asked, and what was typed is kept
+  test('an address where nothing answers is said before any model name; typing it again starts from it', async () => {
+    const server = await startScriptedServer({ models: ['only'] });
+    after.push(() => server.close());
+    const closed = `http://127.0.0.1:${await closedPort()}/v1`;
+    server.enqueue({ json: { ok: true } });
+    const ui = scriptedUi(['other', closed, 'none', 'retype', server.baseURL, 'none']);
+    expect(await runSetup({ lang: 'en', env: home.env, ui, probeTargets: [] })).toEqual({ status: 'ready', profile: 'custom' });
+    const said = ui.printed.find((l) => l.startsWith('Nothing answers at'));
+    expect(said).toBe(`Nothing answers at ${closed} (ECONNREFUSED): the server is not running, or the address is wrong. Start it, or type the address again.`);
+    expect(ui.asked).toEqual([
+      st('en', 'chooseServer'),
+      st('en', 'askUrl'),
+      st('en', 'keyHow', { label: closed }),
+      st('en', 'afterFail'),
+      st('en', 'askUrl'),
+      st('en', 'keyHow', { label: server.baseURL }),
+    ]);
+    expect(ui.asked).not.toContain(st('en', 'askLow'));
+    expect(ui.offered[4]).toBe(closed); // the address as typed, to correct
+  });
+
+  test('"change the settings and try again" offers the server, address and model names typed before', async () => {
+    // No /models (the names are typed); the model fails until the person chose to try again.
+    const server = await startScriptedServer({ models: null });
+    after.push(() => server.close());
+    const url = server.baseURL;
+    const ui = scriptedUi(['other', url, 'none', 'typed-low', 'typed-high', 'retry', 'other', url, 'none', 'typed-low', 'typed-high']);
+    server.setHandler(() => (ui.asked.includes(st('en', 'afterFail')) ? { json: { ok: true } } : { status: 500 }));
+    expect(await runSetup({ lang: 'en', env: home.env, ui, probeTargets: [] })).toEqual({ status: 'ready', profile: 'custom' });
+    const second = ui.asked.indexOf(st('en', 'afterFail')) + 1;
+    expect(ui.asked.slice(second)).toEqual([st('en', 'chooseServer'), st('en', 'askUrl'), st('en', 'keyHow', { label: url }), st('en', 'askLow'), st('en', 'askHigh')]);
+    expect(ui.offered.slice(second)).toEqual(['other', url, 'none', 'typed-low', 'typed-high']);
+    const cfg = await home.readJson<{ profiles: Record<string, unknown> }>('plugin-configs/llm-base.json');
+    expect(cfg.profiles.custom).toMatchObject({ base_url: url, low_model: 'typed-low', high_model: 'typed-high' });
   });
 
   test('a local server that wants a key (401 on /models): the key is asked, then its models are listed', async () => {
@@ -455,3 +492,4 @@ test("a server on Ollama's port is called Ollama in the profile only when Ollama
     await other.close();
   }
 });
+

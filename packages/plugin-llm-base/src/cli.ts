@@ -1,8 +1,8 @@
 import * as api from './index';
-import { ArgsError, chatFlags, parseArgs, parseRawPayload, profileFlags, ParsedArgs } from './cli-args';
+import { ArgsError, chatFlags, OPTIONS, parseArgs, parseRawPayload, profileFlags, ParsedArgs } from './cli-args';
 import { Lang, readLanguage, t } from './i18n';
 import { isEnvReference, maskConfig, maskProfile } from './masking';
-import { findPreset, presetProfile, PRESETS } from './presets';
+import { findPreset, presetBaseUrl, presetProfile, PRESETS } from './presets';
 import { PROFILE_DEFAULTS } from './config-store';
 import type { ApiError } from './errors';
 import type { DoctorReport } from './doctor';
@@ -37,9 +37,19 @@ function unwrap<T>(r: api.DataResult<T>): T {
   return r.data;
 }
 
-function usageError(message: string): CliFailure {
-  return new CliFailure({ code: 'PROVIDER_ERROR', message });
+/** A bad command line: printed as a usage message (stderr, exit 2), never as a JSON envelope. */
+class UsageFailure extends Error {
+  constructor(message: string, readonly suggestion?: string) {
+    super(message);
+  }
 }
+
+const usageError = (message: string, suggestion?: string): UsageFailure => new UsageFailure(message, suggestion);
+
+const COMMANDS = ['config', 'chat', 'raw', 'doctor', 'pull', 'probe'];
+const CONFIG_COMMANDS = ['create', 'update', 'delete', 'set-default', 'list', 'show', 'export', 'presets'];
+const OPTION_NAMES = Object.keys(OPTIONS).map((name) => `--${name}`);
+const usage = () => require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage');
 
 function help(lang: Lang): string {
   const lines = [
@@ -89,7 +99,7 @@ function help(lang: Lang): string {
     '  slothtool llm-base doctor --json',
     '  slothtool llm-base pull qwen2.5:7b --profile local',
     '  slothtool llm-base probe ds',
-    '  slothtool llm-base chat "用 JSON 介绍一下你自己" --mode low --profile ds',
+    `  slothtool llm-base chat "${t(lang, 'exampleChatPrompt')}" --mode low --profile ds`,
     '  slothtool llm-base -i',
   ];
   return lines.join('\n') + '\n';
@@ -130,7 +140,7 @@ async function askPreset(lang: Lang): Promise<Record<string, unknown> | null> {
     name: 'preset',
     message: t(lang, 'choosePreset'),
     choices: [
-      ...PRESETS.map((p) => ({ title: `${p.label}  ${p.base_url}`, value: p.name })),
+      ...PRESETS.map((p) => ({ title: `${p.label}  ${presetBaseUrl(p)}`, value: p.name })),
       { title: t(lang, 'customPreset'), value: '' },
     ],
   });
@@ -153,7 +163,7 @@ async function configCommand(args: ParsedArgs, io: CliIo, lang: Lang): Promise<n
       let profileName = name;
       if (typeof args.flags.preset === 'string') {
         const preset = findPreset(args.flags.preset);
-        if (!preset) throw usageError(t(lang, 'unknownPreset', { name: args.flags.preset, names: PRESETS.map((p) => p.name).join(', ') }));
+        if (!preset) throw usageError(t(lang, 'unknownPreset', { name: args.flags.preset, names: PRESETS.map((p) => p.name).join(', ') }), usage().closest(args.flags.preset, PRESETS.map((p) => p.name)));
         base = presetProfile(preset);
         profileName ??= preset.name;
       } else if (Object.keys(fields).length === 0) {
@@ -228,8 +238,10 @@ async function configCommand(args: ParsedArgs, io: CliIo, lang: Lang): Promise<n
       io.stdout(json(api.list_presets()));
       return 0;
     }
-    default:
-      throw usageError(t(lang, 'unknownCommand', { cmd: `config ${sub}` }));
+    default: {
+      const near = usage().closest(sub, CONFIG_COMMANDS);
+      throw usageError(t(lang, 'unknownCommand', { cmd: `config ${sub}` }), near && `config ${near}`);
+    }
   }
 }
 
@@ -310,8 +322,8 @@ async function interactive(io: CliIo, lang: Lang): Promise<number> {
         else await configCommand({ positionals: ['config', action, name], flags: {} }, io, lang);
       }
     } catch (err) {
-      if (!(err instanceof CliFailure || err instanceof ArgsError)) throw err;
-      io.stderr((err instanceof CliFailure ? err.error.message : argsProblem(err, lang)) + '\n');
+      if (!(err instanceof CliFailure || err instanceof ArgsError || err instanceof UsageFailure)) throw err;
+      io.stderr((err instanceof CliFailure ? err.error.message : err instanceof ArgsError ? argsProblem(err, lang) : err.message) + '\n');
     }
     io.stdout('\n');
   }
@@ -361,7 +373,7 @@ async function run(argv: string[], io: CliIo, lang: Lang): Promise<number> {
       return report.ok ? 0 : 1;
     }
     default:
-      throw usageError(t(lang, 'unknownCommand', { cmd }));
+      throw usageError(t(lang, 'unknownCommand', { cmd }), usage().closest(cmd, COMMANDS));
   }
 }
 
@@ -410,12 +422,20 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   try {
     code = await run(argv, io, lang);
   } catch (err) {
-    let error: ApiError;
-    if (err instanceof CliFailure) error = err.error;
-    else if (err instanceof ArgsError) error = { code: 'PROVIDER_ERROR', message: t(lang, 'badArgs', { issues: argsProblem(err, lang) }) };
-    else error = { code: 'PROVIDER_ERROR', message: err instanceof Error ? err.message : String(err) };
-    io.stderr(json({ success: false, error, call_id: null }));
-    code = 1;
+    if (err instanceof UsageFailure || err instanceof ArgsError) {
+      // A bad command line reads the same in every SlothTool CLI: what was wrong, the closest
+      // option or command, where the options are; exit 2.
+      const { usageMessage, closest, USAGE_EXIT_CODE } = usage();
+      const suggestion = err instanceof UsageFailure ? err.suggestion : err.key === 'argUnknownOption' ? closest(err.vars.option, OPTION_NAMES) : undefined;
+      const detail = err instanceof UsageFailure ? err.message : err.key ? argsProblem(err, lang) : t(lang, 'badArgs', { issues: err.message });
+      io.stderr(usageMessage(lang, { detail, suggestion, help: 'slothtool llm-base --help' }) + '\n');
+      code = USAGE_EXIT_CODE;
+    } else {
+      const error: ApiError =
+        err instanceof CliFailure ? err.error : { code: 'PROVIDER_ERROR', message: err instanceof Error ? err.message : String(err) };
+      io.stderr(json({ success: false, error, call_id: null }));
+      code = 1;
+    }
   }
   process.exitCode = code;
   return code;

@@ -3,7 +3,7 @@ import { buildProfile, getProfile, resolveApiKey, StoreContext } from './config-
 import { LlmBaseError } from './errors';
 import { t, type Lang } from './i18n';
 import { configPath } from './paths';
-import { findPreset, PRESETS, Preset } from './presets';
+import { findPreset, localPreset, Preset, startHintOf } from './presets';
 import { redactSecrets } from './masking';
 import type { ProfileConfig } from './types';
 
@@ -27,18 +27,6 @@ export interface DoctorReport {
   /** How structured turns travel for this profile: its `transport` (or what `auto` picks) and
    * the capabilities the last `probe` recorded (none: never probed). */
   transport?: { effective: 'tools' | 'json_schema' | 'json'; setting: string; capabilities?: ProfileConfig['capabilities'] };
-}
-
-/** The local-server preset whose port matches, for start / pull hints. */
-function localPreset(profile: ProfileConfig): Preset | undefined {
-  let url: URL;
-  try {
-    url = new URL(profile.base_url);
-  } catch {
-    return undefined;
-  }
-  if (!['127.0.0.1', 'localhost', '::1', '[::1]', '0.0.0.0'].includes(url.hostname)) return undefined;
-  return PRESETS.find((p) => p.start_hint && new URL(p.base_url).port === url.port);
 }
 
 function isLocal(profile: ProfileConfig): boolean {
@@ -138,9 +126,10 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
       const detail = clean(
         err instanceof sdk.APIConnectionTimeoutError ? 'timeout' : (causeCode(err) ?? err.message),
       );
+      // Refused on this machine: the server is down, or the address (often the port) is wrong.
       const fix =
-        preset?.start_hint || isLocal(profile)
-          ? t(lang, 'fixStartLocal', { hint: preset?.start_hint ?? 'ollama serve / lms server start / vllm serve / llama-server' })
+        startHintOf(profile) || isLocal(profile)
+          ? t(lang, 'fixStartLocal', { hint: startHintOf(profile) ?? 'ollama serve / lms server start / vllm serve / llama-server', name: profileId })
           : t(lang, 'fixCheckUrl', { name: profileId });
       checks.push({ id: 'reachable', ok: false, message: t(lang, 'chkReachableFail', { url: profile.base_url, detail }), fix });
       skip(['auth', 'models', 'json']);
@@ -244,7 +233,7 @@ async function ollamaCheck(profile: ProfileConfig, profileId: string, preset: Pr
   const models = [...new Set([profile.low_model, profile.high_model])];
   const health = await Promise.all(models.map((m) => ollamaHealth(profile, m, apiKey)));
   const message = health.map((h) => t(lang, `ollamaState_${h.state}`, { model: h.model })).join('; ');
-  if (health.some((h) => h.state === 'not_running')) return { id: 'ollama', ok: false, message, fix: t(lang, 'fixStartLocal', { hint: 'ollama serve' }) };
+  if (health.some((h) => h.state === 'not_running')) return { id: 'ollama', ok: false, message, fix: t(lang, 'fixStartLocal', { hint: 'ollama serve', name: profileId }) };
   const missing = health.filter((h) => h.state === 'not_pulled').map((h) => h.model);
   if (missing.length) return { id: 'ollama', ok: false, message, fix: missingModelFix(preset ?? findPreset('ollama'), missing, profileId, lang) };
   return { id: 'ollama', ok: true, message };
@@ -266,7 +255,7 @@ async function checkModels(client: ReturnType<typeof createClient>, profile: Pro
     if (!accepted) missing.push(m);
   }
   if (missing.length === 0) {
-    const message = unlisted.length === 0 ? t(lang, 'chkModelsOk', { models: wanted.join(', ') }) : t(lang, 'chkModelsAccepted', { models: unlisted.join(', ') });
+    const message = unlisted.length === 0 ? t(lang, 'chkModelsOk', { models: wanted.join(', '), count: wanted.length }) : t(lang, 'chkModelsAccepted', { models: unlisted.join(', '), count: unlisted.length });
     return { id: 'models', ok: true, message };
   }
   const preset = localPreset(profile);

@@ -31,6 +31,14 @@ export function causeCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/** Codes of a connection that never opened: nothing listens there, or the address leads nowhere. */
+const NOT_OPENED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'EHOSTDOWN']);
+
+/** Whether a code means the connection was never made (refused, no such host), not cut after. */
+export function neverConnected(code: string | undefined): boolean {
+  return code !== undefined && NOT_OPENED.has(code);
+}
+
 /** OpenSSL's and node's certificate and TLS codes (`DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID`, …). */
 function isTlsCode(code: string): boolean {
   return /^([A-Z0-9_]*CERT[A-Z0-9_]*|UNABLE_TO_[A-Z0-9_]+|ERR_(TLS|SSL)_[A-Z0-9_]+)$/.test(code);
@@ -40,6 +48,14 @@ function apiDetail(err: { message?: string; error?: unknown }): string {
   const body = err.error as { message?: unknown } | undefined;
   if (body && typeof body.message === 'string' && body.message) return body.message;
   return err.message ?? '';
+}
+
+/** Nothing listens at the profile's address: start the server (named when it is a known local
+ * one), or correct the address; doctor for this profile. */
+function refused(ctx: MapContext, detail: string): string {
+  const vars = { url: ctx.profile?.base_url ?? '', detail, name: ctx.profileId ?? '' };
+  const hint = ctx.profile ? (require('./presets') as typeof import('./presets')).startHintOf(ctx.profile) : undefined;
+  return hint ? t(ctx.lang, 'connectionStart', { ...vars, hint }) : t(ctx.lang, 'connection', vars);
 }
 
 /** Map anything thrown on the call path to `{code, message}`; messages never carry a key. */
@@ -61,9 +77,12 @@ export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
         const s = seconds(waitLimits(ctx.profile).connect);
         return result('NETWORK_ERROR', t(ctx.lang, 'connectTimeout', { server: serverOf(url), s, name }));
       }
-      const detail = causeCode(err) ?? err.message;
+      const code = causeCode(err);
+      const detail = code ?? err.message;
       if (isTlsCode(detail)) return result('NETWORK_ERROR', t(ctx.lang, 'tlsError', { url, detail }));
-      return result('NETWORK_ERROR', t(ctx.lang, 'connection', { url, detail }));
+      // A reset or a close after the request went out is a cut, not "cannot connect".
+      if (code && !neverConnected(code)) return result('NETWORK_ERROR', t(ctx.lang, 'streamCut', { url, detail, name }));
+      return result('NETWORK_ERROR', refused(ctx, detail));
     }
     if (err instanceof sdk.APIError) {
       const status = err.status ?? 0;
@@ -76,9 +95,16 @@ export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
   }
   const e = err as { name?: string; message?: string } | undefined;
   if (e?.name === 'AbortError') return result('NETWORK_ERROR', t(ctx.lang, 'aborted'));
-  // A connection closed mid-body is TypeError('terminated') with the socket error as cause (http-fetch.ts).
+  // Without the SDK (Ollama's native API, http-fetch): the same two cases told apart. A refused
+  // or unresolvable address never connected; a connection closed mid-body is TypeError('terminated')
+  // with the socket error as cause (http-fetch.ts), or a reset.
   const code = causeCode(err);
-  if (code || e?.message === 'terminated') return result('NETWORK_ERROR', t(ctx.lang, 'streamCut', { detail: code ?? e?.message ?? '' }));
+  if (code === 'CONNECT_TIMEOUT' && ctx.profile) {
+    return result('NETWORK_ERROR', t(ctx.lang, 'connectTimeout', { server: serverOf(url), s: seconds(waitLimits(ctx.profile).connect), name }));
+  }
+  if (code && isTlsCode(code)) return result('NETWORK_ERROR', t(ctx.lang, 'tlsError', { url, detail: code }));
+  if (neverConnected(code)) return result('NETWORK_ERROR', refused(ctx, code!));
+  if (code || e?.message === 'terminated') return result('NETWORK_ERROR', t(ctx.lang, 'streamCut', { url, detail: code ?? e?.message ?? '', name }));
   return result('PROVIDER_ERROR', t(ctx.lang, 'providerError', { detail: e?.message ?? String(err) }));
 }
 

@@ -33,6 +33,23 @@ export const PRESETS: readonly Preset[] = [
   { name: 'llamacpp', label: 'llama.cpp server', base_url: 'http://127.0.0.1:8080/v1', low_model: 'default', high_model: 'default', needs_key: false, json_mode: 'response_format', start_hint: 'llama-server -m <model.gguf> --port 8080', pull_hint: 'llama-server -m <{model}.gguf>' },
 ];
 
+/** The local-server preset whose port matches a loopback base_url, for start / pull hints. */
+export function localPreset(profile: { base_url: string }): Preset | undefined {
+  let url: URL;
+  try {
+    url = new URL(profile.base_url);
+  } catch {
+    return undefined;
+  }
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]', '0.0.0.0'].includes(url.hostname)) return undefined;
+  return PRESETS.find((p) => p.start_hint && new URL(p.base_url).port === url.port);
+}
+
+/** How to start the profile's server, when it is a known local one (an Ollama profile: `ollama serve`). */
+export function startHintOf(profile: { base_url: string; provider?: string }): string | undefined {
+  return profile.provider === 'ollama' ? findPreset('ollama')?.start_hint : localPreset(profile)?.start_hint;
+}
+
 export function findPreset(name: string): Preset | undefined {
   const key = name.toLowerCase().replace(/[\s_.-]/g, '');
   const aliases: Record<string, string> = { dashscope: 'qwen', zhipu: 'glm', bigmodel: 'glm', moonshot: 'kimi', lmstudio: 'lmstudio', llama: 'llamacpp', llamacppserver: 'llamacpp', llamaserver: 'llamacpp' };
@@ -40,10 +57,37 @@ export function findPreset(name: string): Preset | undefined {
   return PRESETS.find((p) => p.name === wanted);
 }
 
-/** The profile fields a preset gives. */
-export function presetProfile(preset: Preset): Record<string, unknown> {
+/**
+ * Where the ollama CLI looks for its server, `OLLAMA_HOST` (`host`, `host:port` or
+ * `http://host:port`; without a scheme the port is 11434 when left out, with one the scheme's), as
+ * an OpenAI-compatible base URL. `0.0.0.0` (a server listening everywhere) is reached at
+ * 127.0.0.1. Undefined when unset or unusable.
+ */
+export function ollamaHostBaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.OLLAMA_HOST?.trim();
+  if (!raw) return undefined;
+  try {
+    // As ollama reads it: without a scheme the port defaults to 11434, with one to the scheme's.
+    const schemed = /^[a-z]+:\/\//i.test(raw);
+    const url = new URL(schemed ? raw : `http://${raw}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    const host = url.hostname === '0.0.0.0' || url.hostname === '[::]' ? '127.0.0.1' : url.hostname;
+    const port = url.port || (schemed ? '' : '11434');
+    return `${url.protocol}//${host}${port ? `:${port}` : ''}/v1`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A preset's base URL on this machine: the Ollama preset follows OLLAMA_HOST when it is set. */
+export function presetBaseUrl(preset: Preset, env: NodeJS.ProcessEnv = process.env): string {
+  return (preset.provider === 'ollama' ? ollamaHostBaseUrl(env) : undefined) ?? preset.base_url;
+}
+
+/** The profile fields a preset gives (`env`: where OLLAMA_HOST is read, see presetBaseUrl). */
+export function presetProfile(preset: Preset, env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
   return {
-    base_url: preset.base_url,
+    base_url: presetBaseUrl(preset, env),
     api_key: preset.api_key ?? '',
     low_model: preset.low_model,
     high_model: preset.high_model,

@@ -1,20 +1,12 @@
 import { existsSync, promises as fs, statSync } from 'fs';
-import * as net from 'net';
 import * as path from 'path';
-import { createTempHome, startScriptedServer, ScriptedServer, TempHome } from '@holic512/testkit';
+import { closedPort, createTempHome, startScriptedServer, ScriptedServer, TempHome } from '@holic512/testkit';
 import * as api from '../src/index';
 
 const KEY = 'sk-secret-abcdef1234567890';
 let home: TempHome;
 let server: ScriptedServer;
 
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 function profile(extra: Record<string, unknown> = {}) {
   return { base_url: server.baseURL, api_key: KEY, low_model: 'test-low', high_model: 'test-high', timeout: 5000, max_retries: 0, ...extra };

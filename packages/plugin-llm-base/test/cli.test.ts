@@ -1,9 +1,8 @@
 import { spawn } from 'child_process';
 import { promises as fs } from 'fs';
-import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
-import { createTempHome, packageDir, startScriptedServer, ScriptedServer, TempHome } from '@holic512/testkit';
+import { closedPort, createTempHome, packageDir, startScriptedServer, ScriptedServer, TempHome } from '@holic512/testkit';
 
 const BIN = path.join(packageDir('plugin-llm-base'), 'bin', 'llm-base.js');
 const LIB = path.join(packageDir('plugin-llm-base'), 'lib', 'index.js');
@@ -42,13 +41,6 @@ function node(script: string, env: NodeJS.ProcessEnv = home.env): Promise<Run> {
   });
 }
 
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 const createArgs = (name = 'local') => [
   'config', 'create', name,
@@ -126,8 +118,8 @@ test('config create --preset for every preset', async () => {
   expect(cfg.profiles.deepseek.api_key).toBe('env:DEEPSEEK_API_KEY');
   expect(cfg.profiles.ollama).toMatchObject({ base_url: 'http://127.0.0.1:11434/v1', api_key: '' });
   const bad = await run(['config', 'create', '--preset', 'nope']);
-  expect(bad.code).toBe(1);
-  expect(JSON.parse(bad.stderr).error.message).toMatch(/nope/);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toMatch(/^Invalid usage: unknown preset "nope" \(available: openai, .*\)\. Run `slothtool llm-base --help` for the options\.\n$/);
 });
 
 test('update / set-default / delete', async () => {
@@ -145,8 +137,8 @@ test('update / set-default / delete', async () => {
   expect(r.code).toBe(1);
   expect(JSON.parse(r.stderr).error.code).toBe('NO_PROFILE');
   const badTimeout = await run(['config', 'update', 'a', '--timeout', 'soon']);
-  expect(badTimeout.code).toBe(1);
-  expect(JSON.parse(badTimeout.stderr).error.message).toMatch(/timeout/);
+  expect(badTimeout.code).toBe(2);
+  expect(badTimeout.stderr).toMatch(/^Invalid usage: invalid arguments: .*timeout/);
 });
 
 test('chat prints the result JSON; failures go to stderr with exit 1 and no key', async () => {
@@ -180,7 +172,8 @@ test('raw passes the payload through', async () => {
   expect(server.requests[0].body).toEqual(payload);
   expect(JSON.parse(r.stdout).data.choices[0].message.content).toBe('raw answer');
   const bad = await run(['raw', '{not json']);
-  expect(bad.code).toBe(1);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toMatch(/^Invalid usage: invalid arguments: .*JSON/);
   expect(server.requests).toHaveLength(1);
 });
 

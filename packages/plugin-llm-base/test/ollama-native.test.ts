@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { createTempHome, startScriptedOllama, type ScriptedOllama, type TempHome } from '@holic512/testkit';
+import { closedPort, createTempHome, startScriptedOllama, type ScriptedOllama, type TempHome } from '@holic512/testkit';
 import * as api from '../src/index';
 
 // An Ollama profile: llm_chat talks to the native /api/chat with num_ctx (never below the caller's
@@ -162,4 +162,66 @@ test("images in content parts reach Ollama's native API as base64 `images` besid
   const last = chatBodies()[0].messages.at(-1);
   // A URL that is not a data: URL cannot be sent to Ollama (it takes bytes only): left out.
   expect(last).toEqual({ role: 'user', content: 'what is this?', images: ['AAAA'] });
+});
+
+describe('refused and cut connections are told apart on the native API, each with its fix (issue #36)', () => {
+  test('no server at the address: refused, with the start command, the --base-url fix and doctor for this profile', async () => {
+    const port = await closedPort();
+    expect(api.create_profile('gone', profile({ base_url: `http://127.0.0.1:${port}/v1` }) as never)).toMatchObject({ success: true });
+    const r = await api.llm_chat(user, 'low', 'gone');
+    expect(r.success).toBe(false);
+    expect(!r.success && r.error).toEqual({
+      code: 'NETWORK_ERROR',
+      message: `Cannot connect to http://127.0.0.1:${port}/v1 (ECONNREFUSED): nothing is listening there. Start it: ollama serve; or if the address is wrong, set it: slothtool llm-base config update gone --base-url <url>. Check with: slothtool llm-base doctor gone`,
+    });
+    await home.writeJson('settings.json', { language: 'zh' });
+    const zh = await api.llm_chat(user, 'low', 'gone');
+    expect(!zh.success && zh.error.message).toBe(
+      `无法连接 http://127.0.0.1:${port}/v1（ECONNREFUSED）：那里没有服务在监听。请启动它：ollama serve；如果地址不对，改正它：slothtool llm-base config update gone --base-url <地址>。检查：slothtool llm-base doctor gone`,
+    );
+  });
+
+  test('the server goes away in the middle of the reply: cut, not "cannot connect"', async () => {
+    // A server that starts the streamed answer, then drops the connection.
+    const http = await import('http');
+    const server = http.createServer((req, res) => {
+      req.resume();
+      if (req.url !== '/api/chat') return void res.writeHead(404).end('{}');
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.write(JSON.stringify({ model: 'qwen2.5:7b', message: { role: 'assistant', content: '{"type": "ch' }, done: false }) + '\n', () => res.socket?.destroy());
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as import('net').AddressInfo).port;
+    try {
+      expect(api.create_profile('dropping', profile({ base_url: `http://127.0.0.1:${port}/v1`, num_ctx: 8192 }) as never)).toMatchObject({ success: true });
+      const r = await api.llm_chat(user, 'low', 'dropping');
+      expect(r.success).toBe(false);
+      expect(!r.success && r.error.code).toBe('NETWORK_ERROR');
+      expect(!r.success && r.error.message).toMatch(
+        new RegExp(`^The connection to http://127\\.0\\.0\\.1:${port}/v1 was cut in the middle of the reply \\(.+\\): the server may have stopped or restarted\\. Try again; check with: slothtool llm-base doctor dropping$`),
+      );
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+});
+
+test.each([
+  [undefined, undefined],
+  ['', undefined],
+  ['127.0.0.1:11500', 'http://127.0.0.1:11500/v1'],
+  ['0.0.0.0', 'http://127.0.0.1:11434/v1'],
+  ['0.0.0.0:8888', 'http://127.0.0.1:8888/v1'],
+  ['http://gpu-box:11434', 'http://gpu-box:11434/v1'],
+  ['https://ollama.example.com', 'https://ollama.example.com/v1'],
+  ['[::1]:11435', 'http://[::1]:11435/v1'],
+  ['ftp://x', undefined],
+])('OLLAMA_HOST=%s: the Ollama preset at %s (as the ollama CLI reads it); other presets never move', async (value, expected) => {
+  const { findPreset, ollamaHostBaseUrl, presetBaseUrl } = await import('../src/presets');
+  const env = value === undefined ? {} : { OLLAMA_HOST: value };
+  expect(ollamaHostBaseUrl(env)).toBe(expected);
+  expect(presetBaseUrl(findPreset('ollama')!, env)).toBe(expected ?? 'http://127.0.0.1:11434/v1');
+  expect(presetBaseUrl(findPreset('lmstudio')!, env)).toBe('http://127.0.0.1:1234/v1');
 });

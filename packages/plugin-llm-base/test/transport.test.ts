@@ -116,7 +116,7 @@ test('`llm-base probe` prints each check and what auto now uses; doctor shows th
   await main(['doctor', 'p'], io);
   expect(out.join('')).toMatch(/transport: json_schema \(probed \d{4}-\d\d-\d\d: tools ✓, json_schema ✓\)/);
   out.length = 0;
-  expect(await main(['config', 'update', 'p', '--transport', 'smoke-signals'], io)).toBe(1);
+  expect(await main(['config', 'update', 'p', '--transport', 'smoke-signals'], io)).toBe(2);
   expect(out.join('')).toContain('transport');
 });
 

@@ -108,7 +108,7 @@ describe('time-outs', () => {
       expect(mapError(err, { lang: 'zh', profileId: 'corp', profile: p }, sdk).message).toContain('TLS 证书');
     }
     const refused = new sdk.APIConnectionError({ cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) });
-    expect(mapError(refused, { lang: 'en', profileId: 'corp', profile: p }, sdk).message).toContain('Is the server running?');
+    expect(mapError(refused, { lang: 'en', profileId: 'corp', profile: p }, sdk).message).toContain('nothing is listening there');
   });
 
   test('a connect time-out (CONNECT_TIMEOUT from http-fetch) says which server and what to run', () => {

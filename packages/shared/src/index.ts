@@ -17,3 +17,4 @@ export { catalogueProblems, defineMessages, fill, placeholders, tablesFromRecord
 export type { Catalogue, MessageTables, RuleMessage, RuleMessages, Vars } from './messages';
 export { holdFolder, pathOfFd } from './fd-paths';
 export type { HeldFolder } from './fd-paths';
+export { closest, commandFor, didYouMean, editDistance, usageMessage, USAGE_EXIT_CODE, USAGE_TABLES } from './usage';

@@ -58,9 +58,13 @@ class Io {
     process.stderr.write(text + '\n');
   }
 
-  /** Print a usage problem and stop with exit code 2. */
-  usage(id: MessageId, params: Record<string, string>): never {
-    this.err(this.t(id, params));
+  /** Print a usage problem and stop with exit code 2. An unknown option reads as in every
+   * SlothTool CLI (shared/usage): the closest of `known` offered, where the options are listed. */
+  usage(id: MessageId, params: Record<string, string>, known: readonly string[] = []): never {
+    if (id === 'unknownOption') {
+      const { closest, usageMessage } = require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage');
+      this.err(usageMessage(this.lang(), { detail: this.t(id, params), suggestion: closest(params.arg, known), help: 'slothtool --help' }));
+    } else this.err(this.t(id, params));
     throw new ExitError(2);
   }
 }
@@ -77,7 +81,9 @@ function parseArgs(io: Io, args: string[], known: Record<string, { type: 'boolea
   for (const tok of tokens) {
     if (tok.kind === 'positional') positionals.push(tok.value);
     if (tok.kind !== 'option') continue;
-    if (!Object.prototype.hasOwnProperty.call(known, tok.name) || tok.inlineValue) io.usage('unknownOption', { arg: tok.inlineValue ? `${tok.rawName}=${tok.value}` : tok.rawName });
+    if (!Object.prototype.hasOwnProperty.call(known, tok.name) || tok.inlineValue) {
+      io.usage('unknownOption', { arg: tok.inlineValue ? `${tok.rawName}=${tok.value}` : tok.rawName }, tok.inlineValue ? [] : Object.keys(known).map((name) => `--${name}`));
+    }
     flags.add(tok.name);
   }
   return { positionals, flags };
@@ -115,6 +121,9 @@ async function runAlias(io: Io, alias: string, args: string[]): Promise<void> {
     throw new SlothToolError('NOT_INSTALLED', { alias });
   }
   const { runInProcess, runPlugin, runsInProcess } = require('./runner') as typeof import('./runner');
+  // Plugins run through the host name their commands as `slothtool <alias> …` in hints
+  // (shared/usage commandFor); the original host sets nothing and is recognised by the bin path.
+  process.env.SLOTHTOOL_HOST = '1';
   // A plugin that says it can (our ai and llm-base) runs in this process: no second node start.
   if (runsInProcess(entry)) return runInProcess(alias, entry, args);
   const outcome = await runPlugin(alias, entry, args);
@@ -258,13 +267,24 @@ function config(io: Io, args: string[]): void {
     io.out(io.t('currentLanguage', { language: io.lang() }));
     return;
   }
-  if (positionals[0] !== 'language') io.usage('unknownOption', { arg: positionals[0] });
+  if (positionals[0] !== 'language') io.usage('unknownOption', { arg: positionals[0] }, ['language']);
   const usage = 'slothtool config language <zh|en>';
   const language = exactlyOne(io, positionals.slice(1), 'argLanguage', usage);
   if (language !== 'zh' && language !== 'en') io.usage('invalidLanguage', { language });
   settings.setLanguage(io.paths, language);
   const { t } = require('./i18n') as typeof import('./i18n');
   io.out(t(language, 'languageSet', { language })); // in the language just chosen
+}
+
+/** The built-in command or installed plugin closest to a name that is neither. */
+function nearCommand(io: Io, name: string): string | undefined {
+  let aliases: string[] = [];
+  try {
+    aliases = Object.keys((require('./registry') as typeof import('./registry')).readRegistry(io.paths).plugins);
+  } catch {
+    // a corrupt registry is reported where it is used; here it only means no plugin names to offer
+  }
+  return (require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage')).closest(name, [...BUILTIN_COMMANDS, ...aliases]);
 }
 
 /** Print a library error in the user's language; unknown errors are reported as unexpected. */
@@ -283,6 +303,11 @@ function report(io: Io, err: unknown): number {
     if (!isInside(pluginDir(io.paths, params.alias), params.binPath)) id = 'BIN_MISSING_LINKED';
   }
   io.err(io.t(id, params));
+  if (err.code === 'NOT_INSTALLED') {
+    // `slothtool instal x`, `slothtool llm-bse`: the command or plugin probably meant.
+    const near = nearCommand(io, params.alias);
+    if (near) io.err((require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage')).didYouMean(io.lang(), `slothtool ${near}`));
+  }
   return err.code === 'INTERRUPTED' ? 130 : 1;
 }
 
@@ -292,7 +317,7 @@ async function dispatch(io: Io, argv: string[]): Promise<void> {
   if (command === '--version' || command === '-v') return io.out(version());
   if (command === '-i' || command === '--interactive') return io.usage('noInteractiveMenu', {});
   if (!BUILTIN.has(command)) {
-    if (command.startsWith('-')) io.usage('unknownOption', { arg: command });
+    if (command.startsWith('-')) io.usage('unknownOption', { arg: command }, ['--help', '--version']);
     return runAlias(io, command, rest);
   }
   switch (command) {

@@ -35,7 +35,7 @@ const zh = {
     '  slothtool list --json',
     '  slothtool config language en',
   ].join('\n'),
-  unknownOption: '未知选项 "{arg}"。查看帮助：slothtool --help',
+  unknownOption: '未知选项 "{arg}"',
   noInteractiveMenu:
     '这个版本的 slothtool 没有交互式菜单。\n查看插件：slothtool list\n运行插件的交互模式：slothtool <别名> -i（例如 slothtool ai -i）',
   missingArgument: '缺少{what}。用法：{usage}',
@@ -136,7 +136,7 @@ const en: Record<MessageId, string> = {
     '  slothtool list --json',
     '  slothtool config language en',
   ].join('\n'),
-  unknownOption: 'Unknown option "{arg}". See: slothtool --help',
+  unknownOption: 'unknown option "{arg}"',
   noInteractiveMenu:
     'This slothtool has no interactive menu.\nSee your plugins: slothtool list\nStart a plugin\'s interactive mode: slothtool <alias> -i (e.g. slothtool ai -i)',
   missingArgument: 'Missing {what}. Usage: {usage}',

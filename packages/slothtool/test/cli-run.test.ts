@@ -111,7 +111,10 @@ describe('run', () => {
     expect(cli(['run'], env).status).toBe(2);
     const r = cli(['--frobnicate'], env);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('Unknown option "--frobnicate"');
+    expect(r.stderr).toBe('Invalid usage: unknown option "--frobnicate". Run `slothtool --help` for the options.\n');
+    const near = cli(['list', '--jsn'], env);
+    expect(near.status).toBe(2);
+    expect(near.stderr).toBe('Invalid usage: unknown option "--jsn". Did you mean --json? Run `slothtool --help` for the options.\n');
     const menu = cli(['-i'], env);
     expect(menu.status).toBe(2);
     expect(menu.stderr).toContain('slothtool ai -i');
@@ -122,7 +125,7 @@ describe('run', () => {
     for (const [args, shown] of [[['list', '--verbose'], '--verbose'], [['list', '--json=yes'], '--json=yes'], [['uninstall', 'x', '-yq'], '-q']] as const) {
       const r = cli([...args], env);
       expect(r.status).toBe(2);
-      expect(r.stderr).toContain(`Unknown option "${shown}"`);
+      expect(r.stderr).toContain(`unknown option "${shown}"`);
     }
     // `--` ends the options: what follows is an argument, here one too many.
     const extra = cli(['list', '--', '--json'], env);

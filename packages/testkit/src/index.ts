@@ -1,4 +1,4 @@
-export { createTempHome, packageDir } from './temp-home';
+export { createTempHome, packageDir, processesIn, removeWhenQuiet } from './temp-home';
 export type { TempHome, TempHomeOptions } from './temp-home';
 export { startScriptedServer, errorBody } from './openai-server';
 export type {
@@ -22,3 +22,4 @@ export type { SecretSample } from './secret-corpus';
 export { until } from './until';
 export { fastestInTurns } from './timing';
 export { TEST_TLS } from './tls';
+export { closedPort } from './ports';

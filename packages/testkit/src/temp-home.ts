@@ -17,7 +17,8 @@ export interface TempHome {
   /** Register a package folder of this checkout (or any folder with a package.json and a bin)
    * in `registry.json` the way `slothtool install` would, without copying it. */
   registerPlugin(alias: string, packageDir: string): Promise<void>;
-  /** Remove everything. Safe to call twice. */
+  /** Remove everything, once every process started in this home has exited (see
+   * `removeWhenQuiet`). Safe to call twice. */
   cleanup(): Promise<void>;
 }
 
@@ -37,7 +38,12 @@ export async function createTempHome(options: TempHomeOptions = {}): Promise<Tem
     USERPROFILE: home,
     SLOTHTOOL_HOME: slothtoolHome,
     NO_UPDATE_NOTIFIER: '1',
+    // The guided setup knocks on the usual local ports (Ollama's 11434, …) unless told: a test
+    // never meets a real server there. A test that wants the probe sets its own list.
+    SLOTHTOOL_AI_PROBE_PORTS: '',
   };
+  // The Ollama preset follows OLLAMA_HOST (as the ollama CLI does): the machine's setting stays out.
+  delete env.OLLAMA_HOST;
   const resolve = (rel: string): string => path.join(slothtoolHome, rel);
   const temp: TempHome = {
     home,
@@ -75,11 +81,79 @@ export async function createTempHome(options: TempHomeOptions = {}): Promise<Tem
       await temp.writeJson('registry.json', registry);
     },
     async cleanup() {
-      await fs.rm(home, { recursive: true, force: true });
+      await removeWhenQuiet(home);
     },
   };
   if (options.language) await temp.writeJson('settings.json', { language: options.language });
   return temp;
+}
+
+/** Processes (other than this one) started in `home`: HOME or SLOTHTOOL_HOME in their
+ * environment points into it, or their working folder is inside it. Linux only (/proc);
+ * elsewhere none are seen. */
+export async function processesIn(home: string): Promise<number[]> {
+  let pids: string[];
+  try {
+    pids = (await fs.readdir('/proc')).filter((n) => /^\d+$/.test(n) && Number(n) !== process.pid);
+  } catch {
+    return [];
+  }
+  const inside = (p: string) => p === home || p.startsWith(home + path.sep);
+  const found: number[] = [];
+  await Promise.all(
+    pids.map(async (pid) => {
+      try {
+        const environ = (await fs.readFile(`/proc/${pid}/environ`, 'latin1')).split('\0');
+        const fromEnv = environ.some((kv) => (kv.startsWith('HOME=') || kv.startsWith('SLOTHTOOL_HOME=')) && inside(kv.slice(kv.indexOf('=') + 1)));
+        if (fromEnv || inside(await fs.readlink(`/proc/${pid}/cwd`))) found.push(Number(pid));
+      } catch {
+        // gone meanwhile, a zombie, or another user's
+      }
+    }),
+  );
+  return found;
+}
+
+/** How long `removeWhenQuiet` waits for a home's processes to end by themselves (20 ms polls). */
+const QUIET_POLLS = 500;
+
+/**
+ * Remove `home` after every process started in it has exited. A child can outlive the one the
+ * test waited for (ai's spawn helper ends when ai's IPC channel closes, a few milliseconds
+ * later, and may still write into the project folder), and removing a folder while something
+ * writes into it fails with ENOTEMPTY. So: wait until `processesIn(home)` is empty (up to
+ * QUIET_POLLS polls; what is still running then is the test's own leftover and gets SIGKILL),
+ * then remove; ENOTEMPTY is retried a few times only as a last resort (a process the scan
+ * could not see, e.g. outside Linux).
+ */
+export async function removeWhenQuiet(home: string): Promise<void> {
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  let left = await processesIn(home);
+  for (let i = 0; left.length && i < QUIET_POLLS; i++) {
+    await pause(20);
+    left = await processesIn(home);
+  }
+  for (const pid of left) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  for (let i = 0; left.length && i < 100; i++) {
+    await pause(20);
+    left = await processesIn(home);
+  }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fs.rm(home, { recursive: true, force: true });
+      return;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if ((code !== 'ENOTEMPTY' && code !== 'EBUSY') || attempt >= 5) throw err;
+      await pause(50);
+    }
+  }
 }
 
 /** Absolute path of a package folder of this checkout, e.g. `packageDir('plugin-llm-base')`. */

@@ -1,4 +1,5 @@
 /** The slash commands of `ai -i`, and parsing what was typed. Pure. */
+import { editDistance } from '@holic512/shared/lib/usage';
 
 export const COMMANDS = [
   'help',
@@ -91,25 +92,11 @@ function closest(word: string): CommandName | undefined {
   let best: CommandName | undefined;
   let bestDistance = 3;
   for (const c of COMMANDS) {
-    const d = distance(word, c);
+    const d = editDistance(word, c);
     if (d < bestDistance) {
       best = c;
       bestDistance = d;
     }
   }
   return best;
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length];
 }

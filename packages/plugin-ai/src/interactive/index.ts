@@ -100,6 +100,8 @@ async function loadAgent(
   try {
     const setup = require('../setup') as typeof import('../setup');
     const needs = setup.needsSetup({ env, profile: args.profile ?? null });
+    // A broken llm-base config is said when the session opens, not after the first message.
+    if (needs.configProblem) screen.print(needs.configProblem);
     if (needs.reason) {
       if (!terminal) {
         output.write((setup.setupHint(lang, needs) ?? '') + '\n');

@@ -75,6 +75,8 @@ export abstract class ScreenBase {
   protected suggestionIndex = -1;
   /** Tokens of the last finished turn (`/cost`). */
   protected lastTurnUsage?: UsageTotals;
+  /** Steps of this turn held back by plan mode: its answer is then a plan to offer running. */
+  protected plannedSteps = 0;
   protected app?: AppAgent;
   protected readonly lang: Lang;
   protected readonly theme: Theme;

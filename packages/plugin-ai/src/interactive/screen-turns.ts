@@ -65,6 +65,7 @@ export abstract class ScreenTurns extends ScreenBase {
     this.waitingFor = undefined;
     this.preview = '';
     this.streamed = '';
+    this.plannedSteps = 0;
     this.resetOutput();
     // Images attached since the last message go with this one.
     const images = text === 'continue' ? [] : this.pendingImages.splice(0);
@@ -209,6 +210,7 @@ export abstract class ScreenTurns extends ScreenBase {
         this.showReply(event.reply, event.raw);
         break;
       case 'step':
+        if (event.decision.rules.some((r) => r.id === 'mode.plan')) this.plannedSteps++;
         // An interactive plugin gets the terminal itself once it is allowed to run.
         if (event.decision.rules.some((r) => r.id === 'plugin.interactive')) this.handedOver = { id: event.id, suspended: false };
         this.print(formatStep(event.step, event.decision, this.theme, this.lang, event.label).join('\n'));
@@ -264,8 +266,10 @@ export abstract class ScreenTurns extends ScreenBase {
       const body = markdown ? this.renderMarkdown(text) : text;
       const lines = [raw ? this.theme.dim(ts(this.lang, 'rawMarker')) : '', body].filter(Boolean);
       const offered = (reply.data?.suggestions ?? []).filter((s) => s.trim() !== '');
-      // In plan mode the answer is a plan: running it is the first quick reply.
-      const suggestions = (this.app?.agent.getRunMode() === 'plan' ? [ts(this.lang, 'runPlan'), ...offered] : offered).slice(0, 9);
+      // In plan mode an answer after steps plan mode held back is a plan: running it is the first
+      // quick reply (a greeting or a plain answer offers nothing to run).
+      const plan = this.app?.agent.getRunMode() === 'plan' && this.plannedSteps > 0;
+      const suggestions = (plan ? [ts(this.lang, 'runPlan'), ...offered] : offered).slice(0, 9);
       this.suggestions = suggestions;
       this.suggestionIndex = -1;
       if (suggestions.length) lines.push(this.theme.dim(suggestions.map((s, i) => `${i + 1} › ${s}`).join('   ')), this.theme.dim(ts(this.lang, 'suggestionsHint')));

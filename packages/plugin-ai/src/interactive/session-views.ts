@@ -95,14 +95,17 @@ function costLine(what: 'costSession' | 'costTurn', c: Cost, lang: Lang): string
   const u = c.usage;
   const parts = [ts(lang, 'cost', { what: ts(lang, what), input: u.input_tokens, output: u.output_tokens, calls: u.calls })];
   if (u.cached_tokens) parts.push(ts(lang, 'costCached', { cached: u.cached_tokens }));
-  parts.push(c.amount !== undefined && c.currency ? ts(lang, 'costMoney', { money: money(c.amount, c.currency) }) : ts(lang, 'costNoPrices'));
+  if (c.amount !== undefined && c.currency) parts.push(ts(lang, 'costMoney', { money: money(c.amount, c.currency) }));
   return parts.join(' ');
 }
 
-/** `/cost`: the session, then the last turn: tokens, cached input tokens, and money when ai.json has prices. */
+/** `/cost`: the session, then the last turn: tokens, cached input tokens, and money when ai.json
+ * has prices (else how to set them, said once). */
 export function formatCost(session: Cost, turn: Cost | undefined, lang: Lang): string[] {
+  const shown = [session, ...(turn && turn.usage.calls ? [turn] : [])];
   const lines = [costLine('costSession', session, lang)];
-  if (turn && turn.usage.calls) lines.push(costLine('costTurn', turn, lang));
+  if (shown.length > 1) lines.push(costLine('costTurn', turn!, lang));
+  if (shown.some((c) => c.amount === undefined || !c.currency)) lines.push(ts(lang, 'costNoPrices'));
   return lines;
 }
 

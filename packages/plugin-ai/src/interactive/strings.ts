@@ -1,5 +1,5 @@
 /** User-facing strings of `ai -i` (zh and en). The core's table is ../i18n.ts. */
-import type { Lang } from '../i18n';
+import { aiCommand, type Lang } from '../i18n';
 import { defineMessages } from '@holic512/shared/lib/messages';
 
 const en = {
@@ -122,7 +122,7 @@ const en = {
   costNoPrices: 'No prices: set pricing in ai.json ({currency, inputPerMillion, cachedInputPerMillion, outputPerMillion}) to see money.',
   costSession: 'This session',
   costTurn: 'Last turn',
-  modeNow: 'Mode: {mode}. Switch with /mode low|high.',
+  modeNow: 'Model tier: {mode}. Switch with /mode low|high.',
   modeSet: 'Mode is now {mode}.',
   profileNow: 'Profile: {profile}. Switch with /profile <name>.',
   profileSet: 'Profile is now {profile} (used from the next model call).',
@@ -134,7 +134,7 @@ const en = {
   resumeMissing: 'No session {id}. /sessions lists them.',
   resumed: 'Resumed session {id}: {messages, plural, one {# record} other {# records}}.',
   resumedSkipped: '{n, plural, one {# unreadable line was} other {# unreadable lines were}} skipped.',
-  saved: 'Session saved: {id}. Continue it with `ai -c` here or /resume {id}.',
+  saved: 'Session saved: {id}. Continue it with `{ai} -c` here or /resume {id}.',
   confirmTitle: 'Allow this {level} step?',
   choice_run: 'Yes, run it once',
   'choice_allow-session': 'Yes, and allow `{key}` for this session',
@@ -313,7 +313,7 @@ const zh: Record<ScreenKey, string> = {
   costNoPrices: '没有价格:在 ai.json 中设置 pricing({currency, inputPerMillion, cachedInputPerMillion, outputPerMillion})即可显示费用。',
   costSession: '本会话',
   costTurn: '上一轮',
-  modeNow: '模式: {mode}。用 /mode low|high 切换。',
+  modeNow: '模型档位: {mode}。用 /mode low|high 切换。',
   modeSet: '模式已切换为 {mode}。',
   profileNow: '配置档: {profile}。用 /profile <名称> 切换。',
   profileSet: '配置档已切换为 {profile}(从下一次模型调用起生效)。',
@@ -325,7 +325,7 @@ const zh: Record<ScreenKey, string> = {
   resumeMissing: '没有会话 {id}。/sessions 可列出全部会话。',
   resumed: '已恢复会话 {id}: {messages} 条记录。',
   resumedSkipped: '跳过了 {n} 行无法读取的内容。',
-  saved: '会话已保存: {id}。可在此目录用 `ai -c` 或 /resume {id} 继续。',
+  saved: '会话已保存: {id}。可在此目录用 `{ai} -c` 或 /resume {id} 继续。',
   confirmTitle: '允许这个 {level} 步骤吗?',
   choice_run: '是,仅执行这一次',
   'choice_allow-session': '是,并在本会话中允许 `{key}`',
@@ -339,9 +339,9 @@ const zh: Record<ScreenKey, string> = {
   editKeys: '编辑命令 · Enter 提交 · Esc 返回',
   editUnbalanced: '有引号没有闭合。',
   editEmpty: '命令为空。',
-  declinedByUser: 'declined by the user',
-  interruptedByUser: 'interrupted by the user',
-  inputEnded: 'no answer: the input ended',
+  declinedByUser: '用户拒绝',
+  interruptedByUser: '被用户中断',
+  inputEnded: '没有回答:输入已结束',
   preview: '{file} 的改动(密钥已遮盖):',
   blocked: '已拦截({level}): 未执行。',
   howToAllow: '如何允许: {hint}',
@@ -386,7 +386,9 @@ const zh: Record<ScreenKey, string> = {
 const catalogue = defineMessages({ en, zh });
 
 /** Look up a screen string and fill `{name}` placeholders. */
-export const ts: (lang: Lang, key: ScreenKey, vars?: Record<string, string | number>) => string = catalogue.t;
+export function ts(lang: Lang, key: ScreenKey, vars: Record<string, string | number> = {}): string {
+  return catalogue.t(lang, key, { ai: aiCommand(), ...vars });
+}
 
 /** Both tables, for the completeness test. */
 export function screenTables(): Record<Lang, Record<ScreenKey, string>> {

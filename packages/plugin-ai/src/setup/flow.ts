@@ -8,19 +8,10 @@ import { installCommandText, llmBaseSpec, resolveHostCommand, runInstall, type H
 import { st } from './i18n';
 import { loadSetupLlmBase, type DoctorReport, type PresetInfo, type SetupLlmBase, type SetupProfile } from './llm-base-module';
 import { probeTransports } from './transport-probe';
-import { hostedPresets, localPreset, type HostedPreset, type PresetExtras } from './presets';
-import {
-  fetchModels,
-  likelyChatModels,
-  probeLocalServers,
-  probeTargetsFromEnv,
-  probeTimeoutFromEnv,
-  answersAsOllama,
-  type FetchFn,
-  type FoundServer,
-  type ProbeTarget,
-} from './probe';
-import { createPromptsUi, type Choice, type SetupUi } from './ui';
+import { hostedPresets } from './presets';
+import { likelyChatModels, probeLocalServers, probeTargetsFromEnv, probeTimeoutFromEnv, type FetchFn, type FoundServer, type ProbeTarget } from './probe';
+import { CANCEL, chooseServer, RESCAN, type Draft, type Remembered, type Step } from './server-choice';
+import { createPromptsUi, type SetupUi } from './ui';
 
 /** How a setup ended. */
 export type SetupStatus = 'ready' | 'cancelled' | 'saved-unverified';
@@ -55,25 +46,6 @@ export interface RunSetupOptions {
   host?: HostCommand;
 }
 
-/** Time-out of the `/models` request to a chosen server (a hosted one may be far away). */
-const MODELS_TIMEOUT_MS = 5000;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** What the person picked, before models and verification. */
-interface Draft {
-  name: string;
-  base_url: string;
-  api_key: string;
-  low_default: string;
-  high_default: string;
-  /** Models the server listed (probe or a /models call); empty when unknown. */
-  models: string[];
-  /** The preset's other profile fields (json_mode, provider, pricing), kept in the saved profile. */
-  extras: PresetExtras;
-}
-
-type Step<T> = { done: true; value: T } | { done: false };
-const CANCEL = { done: false } as const;
 
 /**
  * The guided setup for `ai -i` when no model is configured (issue #11): install llm-base when it
@@ -109,6 +81,8 @@ export async function runSetup(options: RunSetupOptions): Promise<SetupResult> {
   const presets = llm.list_presets?.();
   const hosted = hostedPresets(presets, options.hostedBaseUrl ?? env.SLOTHTOOL_AI_HOSTED_BASE_URL);
 
+  // After "change the settings and try again": what was chosen and typed is offered again.
+  let remembered: Remembered = {};
   for (;;) {
     let found: FoundServer[] = [];
     if (targets.length) {
@@ -121,11 +95,16 @@ export async function runSetup(options: RunSetupOptions): Promise<SetupResult> {
       }
     }
 
-    const draft = await chooseServer(ui, lang, env, found, hosted, presets, options.fetch, targets.length > 0);
+    const draft = await chooseServer(ui, lang, env, found, hosted, presets, options.fetch, targets.length > 0, remembered);
     if (draft === RESCAN) continue;
     if (!draft.done) return cancelled();
-    const models = await chooseModels(ui, lang, draft.value);
+    const models = await chooseModels(ui, lang, {
+      ...draft.value,
+      low_default: remembered.low ?? draft.value.low_default,
+      high_default: remembered.high ?? draft.value.high_default,
+    });
     if (!models.done) return cancelled();
+    remembered = { choice: draft.value.choice, url: draft.value.base_url, low: models.value.low, high: models.value.high };
 
     const name = uniqueName(draft.value.name, existing);
     const profile: SetupProfile = {
@@ -238,143 +217,6 @@ async function ensureLlmBase(
   }
   ui.print(st(lang, 'installed'));
   return again;
-}
-
-type ServerChoice = `local:${number}` | `hosted:${string}` | 'other' | 'rescan' | 'cancel';
-const RESCAN = { done: false, rescan: true } as const;
-
-async function chooseServer(
-  ui: SetupUi,
-  lang: Lang,
-  env: NodeJS.ProcessEnv,
-  found: FoundServer[],
-  hosted: HostedPreset[],
-  presets: PresetInfo[] | undefined,
-  fetchFn: FetchFn | undefined,
-  canRescan: boolean,
-): Promise<Step<Draft> | typeof RESCAN> {
-  const choices: Choice<ServerChoice>[] = [
-    ...found.map((f, i) => ({
-      title: st(lang, 'choiceLocal', {
-        label: f.label,
-        url: f.baseUrl,
-        models: f.models.length ? st(lang, 'choiceLocalModels', { n: f.models.length }) : st(lang, 'choiceLocalNoModels'),
-      }),
-      value: `local:${i}` as const,
-    })),
-    ...hosted.map((h) => ({
-      title: env[h.keyEnv]?.trim() ? st(lang, 'choiceHostedEnvSet', { label: h.label, env: h.keyEnv }) : st(lang, 'choiceHosted', { label: h.label }),
-      value: `hosted:${h.name}` as const,
-    })),
-    { title: st(lang, 'choiceOther'), value: 'other' },
-    ...(canRescan ? [{ title: st(lang, 'choiceRescan'), value: 'rescan' as const }] : []),
-    { title: st(lang, 'choiceCancel'), value: 'cancel' },
-  ];
-  // A found server first; else a provider whose key is already in the environment.
-  const withKey = hosted.findIndex((h) => env[h.keyEnv]?.trim());
-  const initial = found.length || withKey < 0 ? 0 : withKey;
-  const picked = await ui.select(st(lang, 'chooseServer'), choices, initial);
-  if (!picked || picked === 'cancel') return CANCEL;
-  if (picked === 'rescan') return RESCAN;
-
-  if (picked.startsWith('local:')) {
-    const f = found[Number(picked.slice('local:'.length))];
-    const preset = localPreset(f.name, presets);
-    const { provider, ...extras } = preset.extras; // `ollama` only when Ollama itself answers there
-    if (provider && (await answersAsOllama(f.baseUrl, { timeoutMs: MODELS_TIMEOUT_MS, fetch: fetchFn }))) Object.assign(extras, { provider });
-    let apiKey = '';
-    let models = f.models;
-    if (f.status === 401 || f.status === 403) {
-      // e.g. vllm serve --api-key: it answered, but wants a key
-      const key = await askKey(ui, lang, env, f.label, 'OPENAI_API_KEY', true);
-      if (!key.done) return CANCEL;
-      apiKey = key.value;
-      if (apiKey) models = await listModels(ui, lang, env, f.baseUrl, apiKey, fetchFn);
-    }
-    return {
-      done: true,
-      value: {
-        name: f.name,
-        base_url: f.baseUrl,
-        api_key: apiKey,
-        low_default: preset.low_model,
-        high_default: preset.high_model,
-        models,
-        extras,
-      },
-    };
-  }
-
-  if (picked.startsWith('hosted:')) {
-    const h = hosted.find((p) => `hosted:${p.name}` === picked)!;
-    const key = await askKey(ui, lang, env, h.label, h.keyEnv, false);
-    if (!key.done) return CANCEL;
-    const models = await listModels(ui, lang, env, h.base_url, key.value, fetchFn);
-    return {
-      done: true,
-      value: {
-        name: h.name,
-        base_url: h.base_url,
-        api_key: key.value,
-        low_default: h.low_model,
-        high_default: h.high_model,
-        models,
-        extras: h.extras,
-      },
-    };
-  }
-
-  const url = await ui.text(st(lang, 'askUrl'), {
-    validate: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? true : st(lang, 'badUrl')),
-  });
-  if (url === undefined) return CANCEL;
-  const baseUrl = url.trim().replace(/\/+$/, '');
-  const key = await askKey(ui, lang, env, baseUrl, 'OPENAI_API_KEY', true);
-  if (!key.done) return CANCEL;
-  const models = await listModels(ui, lang, env, baseUrl, key.value, fetchFn);
-  return { done: true, value: { name: 'custom', base_url: baseUrl, api_key: key.value, low_default: '', high_default: '', models, extras: {} } };
-}
-
-/** The api_key field: `env:NAME`, the pasted key, or '' (keyless, only offered for other servers). */
-async function askKey(ui: SetupUi, lang: Lang, env: NodeJS.ProcessEnv, label: string, keyEnv: string, allowNone: boolean): Promise<Step<string>> {
-  const isSet = Boolean(env[keyEnv]?.trim());
-  const choices: Choice<'env' | 'other-env' | 'paste' | 'none'>[] = [
-    ...(allowNone ? [{ title: st(lang, 'keyNone'), value: 'none' as const }] : []),
-    { title: st(lang, isSet ? 'keyUseEnv' : 'keyUseEnvUnset', { env: keyEnv }), value: 'env' },
-    { title: st(lang, 'keyPaste'), value: 'paste' },
-    { title: st(lang, 'keyOtherEnv'), value: 'other-env' },
-  ];
-  const initial = allowNone ? 0 : isSet ? 0 : 1;
-  const how = await ui.select(st(lang, 'keyHow', { label }), choices, initial);
-  if (!how) return CANCEL;
-  if (how === 'none') return { done: true, value: '' };
-  let name = keyEnv;
-  if (how === 'paste') {
-    const key = await ui.password(st(lang, 'askKey'), { validate: (v) => (v.trim() ? true : st(lang, 'keyEmpty')) });
-    if (key === undefined) return CANCEL;
-    return { done: true, value: key.trim() };
-  }
-  if (how === 'other-env') {
-    const typed = await ui.text(st(lang, 'askEnvName'), {
-      validate: (v) => (ENV_NAME.test(v.trim().replace(/^\$/, '')) ? true : st(lang, 'badEnvName')),
-    });
-    if (typed === undefined) return CANCEL;
-    name = typed.trim().replace(/^\$/, '');
-  }
-  if (!env[name]?.trim()) ui.print(st(lang, 'envUnsetWarn', { env: name }));
-  return { done: true, value: `env:${name}` };
-}
-
-/** Model ids from `<baseUrl>/models` with the key; [] (and a note) when it lists none. */
-async function listModels(ui: SetupUi, lang: Lang, env: NodeJS.ProcessEnv, baseUrl: string, apiKey: string, fetchFn?: FetchFn): Promise<string[]> {
-  const ref = /^env:(.+)$/.exec(apiKey);
-  const key = ref ? (env[ref[1]] ?? '').trim() : apiKey;
-  if (ref && !key) return [];
-  ui.print(st(lang, 'fetchingModels', { url: baseUrl }));
-  const r = await fetchModels(baseUrl, { timeoutMs: MODELS_TIMEOUT_MS, apiKey: key || undefined, fetch: fetchFn });
-  if (r.answered && r.models.length) return r.models;
-  ui.print(st(lang, 'modelsNone', { detail: r.answered ? `HTTP ${r.status}` : r.detail }));
-  return [];
 }
 
 async function chooseModels(ui: SetupUi, lang: Lang, draft: Draft): Promise<Step<{ low: string; high: string }>> {

@@ -80,6 +80,10 @@ Fix it with one of:
   export DEEPSEEK_API_KEY=sk-...
   slothtool llm-base config create --preset deepseek     (a hosted key; also qwen, glm, kimi, openai)
   slothtool llm-base doctor                              (check it)`,
+  // issue #36: a newcomer's first errors
+  serverUnreachable: 'Nothing answers at {url} ({detail}): the server is not running, or the address is wrong. Start it, or type the address again.',
+  unreachableRetype: 'Type the address again',
+  unreachableGoOn: 'Go on anyway (type the model names)',
 } as const;
 
 export type SetupKey = keyof typeof en;
@@ -162,6 +166,10 @@ const zh: Record<SetupKey, string> = {
   export DEEPSEEK_API_KEY=sk-...
   slothtool llm-base config create --preset deepseek     (云端 key;也可用 qwen、glm、kimi、openai)
   slothtool llm-base doctor                              (检查配置)`,
+  // issue #36: a newcomer's first errors
+  serverUnreachable: '{url} 没有应答({detail}):服务没有运行，或地址不对。请启动服务，或重新输入地址。',
+  unreachableRetype: '重新输入地址',
+  unreachableGoOn: '仍然继续(输入模型名)',
 };
 
 const catalogue = defineMessages({ en, zh });

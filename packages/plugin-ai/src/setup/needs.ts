@@ -16,6 +16,9 @@ export interface NeedsSetupResult {
   detail?: string;
   /** For LLM_BASE_STALE / LLM_BASE_BROKEN: the registered file that is missing or broken. */
   path?: string;
+  /** llm-base's config file cannot be used (corrupt JSON, a bad field): llm-base's own message,
+   * naming the file and the fix. `ai -p` stops on it (exit 2), `ai -i` shows it at once. */
+  configProblem?: string;
 }
 
 export interface NeedsSetupOptions {
@@ -52,9 +55,15 @@ export function needsSetup(options: NeedsSetupOptions = {}): NeedsSetupResult {
     if (AiError.isInstance(err)) return { reason: null };
     throw err;
   }
-  if (options.profile) return { reason: null };
   const listed = llm.list_profiles();
-  if (!listed.success) return { reason: null };
+  if (!listed.success) {
+    // llm-base says NO_PROFILE when its config file cannot be read or is invalid (an llm-base
+    // without list_profiles, the original 1.0.x, answers otherwise: nothing to say then).
+    const error = (listed as { error?: { code?: unknown; message?: unknown } }).error;
+    if (error?.code === 'NO_PROFILE' && typeof error.message === 'string' && error.message) return { reason: null, configProblem: error.message };
+    return { reason: null };
+  }
+  if (options.profile) return { reason: null };
   const data = listed.data as { default_profile?: unknown; profiles?: unknown } | null;
   const profiles = data && typeof data.profiles === 'object' && data.profiles ? (data.profiles as Record<string, unknown>) : {};
   const def = typeof data?.default_profile === 'string' ? data.default_profile : '';
