@@ -34,25 +34,7 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
   const lang = core.options.lang;
   emit(core, { type: 'turn_start', input, sessionId: core.id });
 
-  const finish = (outcome: Outcome, message: string, error?: { code: string; message: string }): TurnResult => {
-    // The turn's session and audit lines are on disk before anyone hears it ended.
-    flushWrites(core);
-    const suggestions = outcome === 'answered' && last.reply?.type === 'chat' ? (last.reply.data?.suggestions ?? []).filter((s) => s.trim() !== '').slice(0, 9) : [];
-    const result: TurnResult = {
-      outcome,
-      reply: last.reply,
-      raw: last.raw,
-      message,
-      ...(suggestions.length ? { suggestions } : {}),
-      steps: rounds,
-      usage: turnUsage,
-      error,
-      sessionId: core.id,
-    };
-    if (error) emit(core, { type: 'error', ...error });
-    emit(core, { type: 'final', ...result });
-    return result;
-  };
+  const finish = (outcome: Outcome, message: string, error?: { code: string; message: string }): TurnResult => endTurn(core, { outcome, message, error, last, rounds, usage: turnUsage });
 
   try {
     await syncTools(core, signal, true);
@@ -141,6 +123,31 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
     core.hookContext.length = 0;
     rememberChanges(core);
   }
+}
+
+/** The end of a turn: its lines written, then the result reported (as `error` and `final` events) and returned. */
+function endTurn(
+  core: AgentCore,
+  end: { outcome: Outcome; message: string; error?: { code: string; message: string }; last: { reply?: Reply; raw?: boolean }; rounds: number; usage: TurnResult['usage'] },
+): TurnResult {
+  // The turn's session and audit lines are on disk before anyone hears it ended.
+  flushWrites(core);
+  const { outcome, message, error, last } = end;
+  const suggestions = outcome === 'answered' && last.reply?.type === 'chat' ? (last.reply.data?.suggestions ?? []).filter((s) => s.trim() !== '').slice(0, 9) : [];
+  const result: TurnResult = {
+    outcome,
+    reply: last.reply,
+    raw: last.raw,
+    message,
+    ...(suggestions.length ? { suggestions } : {}),
+    steps: end.rounds,
+    usage: end.usage,
+    error,
+    sessionId: core.id,
+  };
+  if (error) emit(core, { type: 'error', ...error });
+  emit(core, { type: 'final', ...result });
+  return result;
 }
 
 function nextStepId(core: AgentCore): string {

@@ -74,7 +74,9 @@ async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSe
   const mustAsk = verdict.level === 'L1' || judged.alwaysConfirm;
   let answer: ConfirmAnswer | undefined;
   const askUser = async (preview?: string): Promise<boolean> => {
-    answer = await setup.ask({ id, step: s, decision, ...(preview !== undefined ? { preview } : {}), sessionKey: judged.key, ...(judged.rule ? { rule: judged.rule } : {}) }, options.signal);
+    // The question shows what will happen: the tool's own summary of this step (its arguments; for MCP the server and its hints).
+    const summary = def.summary?.(s);
+    answer = await setup.ask({ id, step: s, decision, ...(preview !== undefined ? { preview } : {}), sessionKey: judged.key, ...(judged.rule ? { rule: judged.rule } : {}), ...(summary ? { summary } : {}) }, options.signal);
     if (answer.action === 'allow-session' && verdict.level === 'L1') setup.allow(judged.key);
     if (answer.action === 'allow-rule' && judged.rule) setup.addRule(judged.rule);
     return answer.action === 'run' || answer.action === 'allow-session' || answer.action === 'allow-rule';

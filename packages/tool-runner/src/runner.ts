@@ -41,7 +41,7 @@ export interface ConfirmRequest {
   sessionKey: string;
   /** The exact permission rule for this step (`exec(npm run test)`), when one can say it: what 'allow-rule' allows. */
   rule?: string;
-  /** What the question shows of the step: its tool's summary from the registry it was judged with (set by plugin-ai's agent). */
+  /** What the question shows of the step: its tool's summary from the registry it was judged with. */
   summary?: import('./registry/types').StepSummary;
   /** Set on a child agent's question (plugin-ai agent.run): which child asks. */
   agent?: string;
@@ -218,6 +218,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     typeof options.sandbox === 'object'
       ? options.sandbox
       : createSandbox({ mode: options.sandbox ?? 'auto', workspace, home, slothtoolHome: realDir(slothtoolHome), env, ...options.sandboxOptions });
+  const parsedRules = permissionRules(policy, tools);
   const judge: JudgeSetup = {
     registry: tools,
     policy,
@@ -225,11 +226,9 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     base: { cwd: options.cwd, home, lang, slothtoolHome },
     env: { registry, deps, session, allowedRoots: roots },
     allowances,
-    rules: [],
+    rules: parsedRules.rules,
     mode: 'default',
   };
-  const parsedRules = permissionRules(policy, tools);
-  judge.rules = parsedRules.rules;
   const memo = judgementMemo();
   const setup: RunSetup = {
     judge,
