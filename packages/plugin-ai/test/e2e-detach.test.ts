@@ -6,7 +6,8 @@ import { runAi } from './run-bin';
 
 const fx = useE2eFixture();
 const pids: number[] = [];
-afterEach(() => {
+/** The test's own detached processes end with the test, before the fixture removes its home. */
+function killStarted(): void {
   for (const pid of pids.splice(0)) {
     try {
       process.kill(-pid, 'SIGKILL');
@@ -14,7 +15,7 @@ afterEach(() => {
       // gone
     }
   }
-});
+}
 
 function alive(pid: number): boolean {
   try {
@@ -52,15 +53,19 @@ test.each(['auto', 'off'])('sandbox %s: the detached process is alive after ai -
     },
     { json: { type: 'chat', message: 'started' } },
   );
-  const r = await runAi(['-p', 'start a server', '--json', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
-  expect(r.code).toBe(0);
-  const results = r.events.filter((e) => e.type === 'tool_result').map((e) => e.result);
-  expect(results).toHaveLength(2);
-  const [detached, plain] = results;
-  pids.push(detached.pid, plain.pid);
-  expect(detached).toMatchObject({ state: 'running', decision: { level: 'L1', rules: expect.arrayContaining([expect.objectContaining({ id: 'proc.detach' })]) } });
-  expect(detached.logFile).toContain('/ai/detached/');
-  expect(plain.logFile).toBeUndefined();
-  expect(await until(() => !alive(plain.pid))).toBe(true);
-  expect(alive(detached.pid)).toBe(true);
+  try {
+    const r = await runAi(['-p', 'start a server', '--json', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
+    expect(r.code).toBe(0);
+    const results = r.events.filter((e) => e.type === 'tool_result').map((e) => e.result);
+    expect(results).toHaveLength(2);
+    const [detached, plain] = results;
+    pids.push(detached.pid, plain.pid);
+    expect(detached).toMatchObject({ state: 'running', decision: { level: 'L1', rules: expect.arrayContaining([expect.objectContaining({ id: 'proc.detach' })]) } });
+    expect(detached.logFile).toContain('/ai/detached/');
+    expect(plain.logFile).toBeUndefined();
+    expect(await until(() => !alive(plain.pid))).toBe(true);
+    expect(alive(detached.pid)).toBe(true);
+  } finally {
+    killStarted();
+  }
 });

@@ -114,22 +114,25 @@ export async function processesIn(home: string): Promise<number[]> {
   return found;
 }
 
-/** How long `removeWhenQuiet` waits for a home's processes to end by themselves (20 ms polls). */
-const QUIET_POLLS = 500;
+/** How long `removeWhenQuiet` waits for a home's processes to end by themselves (ms; polled
+ * every 20 ms). A deadline, not a count of polls: on a busy machine one scan of /proc can take
+ * longer than the poll interval. */
+const QUIET_MS = 10_000;
 
 /**
  * Remove `home` after every process started in it has exited. A child can outlive the one the
  * test waited for (ai's spawn helper ends when ai's IPC channel closes, a few milliseconds
  * later, and may still write into the project folder), and removing a folder while something
  * writes into it fails with ENOTEMPTY. So: wait until `processesIn(home)` is empty (up to
- * QUIET_POLLS polls; what is still running then is the test's own leftover and gets SIGKILL),
+ * QUIET_MS; what is still running then is the test's own leftover and gets SIGKILL),
  * then remove; ENOTEMPTY is retried a few times only as a last resort (a process the scan
  * could not see, e.g. outside Linux).
  */
 export async function removeWhenQuiet(home: string): Promise<void> {
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   let left = await processesIn(home);
-  for (let i = 0; left.length && i < QUIET_POLLS; i++) {
+  const deadline = Date.now() + QUIET_MS;
+  while (left.length && Date.now() < deadline) {
     await pause(20);
     left = await processesIn(home);
   }
