@@ -1,0 +1,83 @@
+import { isSecretName, nameWords } from './names';
+import { KEYWORD_RULES } from './rules';
+import { count } from './work';
+
+/**
+ * The last line: a value in a config-like line (`name = value`, `name: value`, `"name": "value"`,
+ * `<name>value</name>`) that no rule named is still masked when it looks random, whatever the
+ * name, or when it has the shape a provider's keyword rule gives under a name with that
+ * keyword. Tuned on this repository's sources and its node_modules (docs/security.md, §7):
+ * hashes, git object ids, integrity strings (`sha512-…`), UUIDs, versions, paths, URLs and
+ * identifiers stay readable.
+ */
+
+/** Shannon entropy of `s`, in bits per character. */
+export function entropy(s: string): number {
+  const counts = new Map<string, number>();
+  for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) {
+    const p = n / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+/** Words in a name that make a random-looking value under it a key (gitleaks' generic-api-key keywords). */
+const KEYISH = new Set(['key', 'keys', 'secret', 'token', 'password', 'passwd', 'pwd', 'pass', 'auth', 'credential', 'credentials', 'creds', 'api', 'access', 'private', 'signature', 'sig', 'salt', 'cookie', 'session', 'jwt', 'bearer', 'dsn', 'conn']);
+/** Words in a name whose values are public identifiers or digests, not secrets. */
+const PUBLIC = new Set(['hash', 'sha', 'sha1', 'sha256', 'sha512', 'md5', 'digest', 'checksum', 'integrity', 'commit', 'rev', 'revision', 'etag', 'id', 'uuid', 'guid', 'version', 'ref', 'head', 'githead', 'resolved', 'shasum', 'fingerprint', 'public', 'publishable', 'pub', 'nonce', 'tag', 'oid', 'tree', 'parent', 'object', 'blob', 'url', 'path', 'file', 'name', 'type', 'mode', 'class', 'style', 'color', 'pattern', 'regex', 'format', 'locale', 'lang', 'message', 'description', 'title', 'label', 'text']);
+
+const TOKEN_CHARS = /^[A-Za-z0-9+/=_.~-]+$/;
+const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const HEX_RE = /^[0-9a-fA-F]+$/;
+const SRI_RE = /^(?:sha1|sha256|sha384|sha512|md5)[-:]/i;
+
+/** Changes between lower case, upper case and digits: many in a random string, few in a word or a version. */
+function classChanges(v: string): number {
+  let n = 0;
+  let prev = -1;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    const k = c >= 48 && c <= 57 ? 0 : c >= 65 && c <= 90 ? 1 : c >= 97 && c <= 122 ? 2 : 3;
+    if (k !== 3 && prev !== -1 && k !== prev) n++;
+    if (k !== 3) prev = k;
+  }
+  return n;
+}
+
+/** True when `value` looks like a random key rather than a word, a path, a number or a digest. */
+export function looksRandom(value: string, keyish: boolean): boolean {
+  const v = value;
+  if (v.length < (keyish ? 12 : 20) || v.length > 1024 || !TOKEN_CHARS.test(v)) return false;
+  if (SRI_RE.test(v) || /^v?\d+(?:\.\d+)+/.test(v) || v.includes('..')) return false;
+  if (!/[0-9]/.test(v) && (!keyish || v.length < 32)) return false;
+  if (!/[A-Za-z]/.test(v)) return false;
+  if (!keyish && (UUID_RE.test(v) || HEX_RE.test(v))) return false;
+  // A dotted or dashed run of words (`errors.not-found`, `my-package.config`) is a name.
+  const pieces = v.split(/[._/-]+/).filter(Boolean);
+  if (pieces.length > 1 && pieces.every((p) => /^[A-Za-z][a-z]*$|^[0-9]+$|^[A-Z]+$/.test(p))) return false;
+  const h = entropy(v);
+  if (HEX_RE.test(v)) return keyish && v.length >= 16 && h >= 3;
+  const changes = classChanges(v);
+  return keyish ? h >= 3.5 && changes >= Math.max(3, v.length / 10) : h >= 4 && changes >= v.length / 6;
+}
+
+const KEYWORD_RES = KEYWORD_RULES.map((r) => ({ rule: r, value: new RegExp(`^(?:${r.value})$`, 'i') }));
+
+/**
+ * Why `value` under `name` is a secret when the name alone did not say so: a provider keyword
+ * rule's kind, `'high-entropy value'`, or undefined.
+ */
+export function judgeValue(name: string, value: string): string | undefined {
+  if (value.length < 8 || value.length > 1024) return undefined;
+  count(0, 1, value.length + name.length);
+  const lower = name.toLowerCase();
+  for (const { rule, value: re } of KEYWORD_RES) {
+    if (rule.keywords.some((kw) => lower.includes(kw)) && re.test(value)) return rule.kind;
+  }
+  const words = nameWords(name);
+  if (words.some((w) => PUBLIC.has(w)) && !isSecretName(name)) return undefined;
+  const keyish = words.some((w) => KEYISH.has(w)) || isSecretName(name);
+  return looksRandom(value, keyish) ? 'high-entropy value' : undefined;
+}

@@ -1,0 +1,174 @@
+import { judgeValue } from './entropy';
+import { isPlaceholder, isSecretName, looksLikeCode } from './names';
+import { mask, type Learn } from './tokens';
+import { count } from './work';
+
+/**
+ * Config syntaxes whose secrets are not `name = value` pairs, each a pass over the text that
+ * reads a bounded window at each place it stops:
+ * `.netrc` (`machine h login u password p`), `.pgpass` (`host:port:db:user:password`),
+ * XML elements (`<password>…</password>`, Maven `settings.xml`) and key/value attributes
+ * (NuGet `<add key="ClearTextPassword" value="…"/>`), quoted name/value pairs
+ * (PHP `define('DB_PASSWORD', '…')`, `os.environ["API_KEY"] = "…"`), `-u user:password`
+ * (`curl`, `wget --user`), YAML block scalars under a secret name (`password: |`), and the
+ * last line: any `name = value` whose value looks random (entropy.ts).
+ */
+
+type Pass = (text: string, learn: Learn) => string;
+
+/** A masked value, learned; `keep` (a placeholder or code) is left as it is. */
+function hide(kind: string, value: string, learn: Learn): string | undefined {
+  if (isPlaceholder(value) || value.includes('[redacted') || looksLikeCode(kind, value)) return undefined;
+  learn(value);
+  return mask(kind, value);
+}
+
+const NETRC_INLINE = /(?<![\w-])((?:machine|default|login|account)[ \t][^\n]{0,200}?(?<![\w-])(?:password|passwd)[ \t]+)([^\s]{1,1024})/g;
+const NETRC_LINE = /(?<![^\n])([^\n]{0,200}?[ \t:-]|)((?:password|passwd)[ \t]+)([^\s]{1,1024})(?=[ \t]*(?:\r?\n|$))/g;
+
+const netrc: Pass = (text, learn) => {
+  if (!/passw/.test(text)) return text;
+  count(text.length * 2);
+  let out = text.replace(NETRC_INLINE, (m, head: string, value: string) => {
+    count(0, 1, m.length);
+    const masked = hide('password', value, learn);
+    return masked ? head + masked : m;
+  });
+  out = out.replace(NETRC_LINE, (m, frame: string, head: string, value: string) => {
+    count(0, 1, m.length);
+    // Only a line that is `password VALUE` after its frame (`.netrc` over several lines).
+    if (!/^(?:\s*|[^\s]*[:-][0-9]{1,9}[:-]\s*|[+-]\s*|\s*[0-9]{1,9}\t\s*)$/.test(frame)) return m;
+    const masked = hide('password', value, learn);
+    return masked ? frame + head + masked : m;
+  });
+  return out;
+};
+
+/** `host:port:database:user:password` on a line of its own (after an optional grep frame). */
+const PGPASS = /(?<![^\n])((?:[^\s:]{1,256}[:-][0-9]{1,9}[:-])?[^\s:]{1,256}:(?:[0-9]{1,5}|\*):[^\s:]{1,256}:[^\s:]{1,256}:)([^\s]{1,1024})(?=\r?\n|$)/g;
+
+const pgpass: Pass = (text, learn) => {
+  if (!text.includes(':')) return text;
+  count(text.length);
+  return text.replace(PGPASS, (m, head: string, value: string) => {
+    count(0, 1, m.length);
+    const masked = hide('password', value, learn);
+    return masked ? head + masked : m;
+  });
+};
+
+/** `<password>v</password>`, `<api-key attr="x">v</api-key>`. */
+const XML_ELEMENT = /<([A-Za-z_][\w.:-]{0,63})((?:[ \t][^<>\n]{0,200})?)>([^<\n]{1,1024})<\/\1>/g;
+/** `key="Password" value="v"`, `name='api.token' value='v'`. */
+const XML_KV = /((?:key|name)[ \t]*=[ \t]*(["'])([\w.:-]{1,64})\2[ \t]+value[ \t]*=[ \t]*)(["'])([^"'\n]{1,1024})\4/gi;
+
+const xml: Pass = (text, learn) => {
+  if (!text.includes('<') && !/value/i.test(text)) return text;
+  count(text.length * 2);
+  let out = text.replace(XML_ELEMENT, (m, name: string, attrs: string, value: string) => {
+    count(0, 1, m.length);
+    const kind = isSecretName(name) ? name : judgeValue(name, value.trim());
+    if (!kind) return m;
+    const masked = hide(kind, value, learn);
+    return masked ? `<${name}${attrs}>${masked}</${name}>` : m;
+  });
+  out = out.replace(XML_KV, (m, head: string, _q: string, name: string, q: string, value: string) => {
+    count(0, 1, m.length);
+    const kind = isSecretName(name) ? name : judgeValue(name, value);
+    if (!kind) return m;
+    const masked = hide(kind, value, learn);
+    return masked ? `${head}${q}${masked}${q}` : m;
+  });
+  return out;
+};
+
+/** `define('DB_PASSWORD', 'v')`, `setenv("API_KEY", "v")`, `environ["TOKEN"] = "v"`, `{'password' => 'v'}`. */
+const QUOTED_PAIR = /(["'])([A-Za-z_][\w.-]{0,63})\1(\]?[ \t]*(?:,|=>|=|:)[ \t]*)(["'])((?:[^"'\\\n]|\\.){1,1024})\4/g;
+
+const quotedPairs: Pass = (text, learn) => {
+  if (!text.includes('"') && !text.includes("'")) return text;
+  count(text.length);
+  return text.replace(QUOTED_PAIR, (m, q1: string, name: string, sep: string, q2: string, value: string) => {
+    count(0, 1, m.length);
+    if (!isSecretName(name)) return m;
+    const masked = hide(name, value, learn);
+    return masked ? `${q1}${name}${q1}${sep}${q2}${masked}${q2}` : m;
+  });
+};
+
+/** `curl -u user:password`, `--user=user:password`, `--proxy-user user:password` (the user stays). */
+const USER_OPTION = /(?<![\w-])((?:-u|-U|--user|--proxy-user|--http-user|--ftp-user)(?:[ \t]+|=)(["']?)[^\s:"']{1,256}:)([^\s"']{1,1024})/g;
+
+const userOption: Pass = (text, learn) => {
+  if (!/(?:^|[\s"'])-/.test(text)) return text;
+  count(text.length);
+  return text.replace(USER_OPTION, (m, head: string, _q: string, value: string) => {
+    count(0, 1, m.length);
+    // `-u 1000:1000` (a uid:gid) and `-u ${USER}:${PASS}` are not passwords.
+    if (/^[0-9]+$/.test(value)) return m;
+    const masked = hide('password', value, learn);
+    return masked ? head + masked : m;
+  });
+};
+
+/** `password: |` (or `>`) followed by more indented lines: the lines are the value. */
+const YAML_BLOCK = /(?<![\w.-])([A-Za-z_][\w.-]{0,63})[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*\r?\n/g;
+
+const yamlBlocks: Pass = (text, learn) => {
+  if (!/:[ \t]*[|>]/.test(text)) return text;
+  count(text.length);
+  const parts: string[] = [];
+  let at = 0;
+  YAML_BLOCK.lastIndex = 0;
+  for (let m = YAML_BLOCK.exec(text); m; m = YAML_BLOCK.exec(text)) {
+    count(0, 1);
+    if (!isSecretName(m[1])) continue;
+    const lineStart = text.lastIndexOf('\n', m.index) + 1;
+    const indent = /^[ \t]*/.exec(text.slice(lineStart, m.index))?.[0].length ?? 0;
+    let end = m.index + m[0].length;
+    const body: Array<[number, number]> = [];
+    for (let n = 0; n < 10000 && end < text.length; n++) {
+      const nl = text.indexOf('\n', end);
+      const lineEnd = nl === -1 ? text.length : nl;
+      const line = text.slice(end, lineEnd);
+      count(0, 0, line.length);
+      const ind = /^[ \t]*/.exec(line)![0].length;
+      if (line.trim() !== '' && ind <= indent) break;
+      if (line.trim() !== '') body.push([end + ind, lineEnd]);
+      end = nl === -1 ? text.length : nl + 1;
+    }
+    if (body.length === 0 || text.slice(body[0][0], body[0][1]).includes('[redacted')) continue;
+    const total = body.reduce((s, [a, b]) => s + b - a, 0);
+    learn(text.slice(body[0][0], body[0][1]).trim());
+    body.forEach(([a, b], i) => {
+      parts.push(text.slice(at, a), i === 0 ? `[redacted ${m![1]}, ${total} chars]` : '[redacted]');
+      at = b;
+    });
+    YAML_BLOCK.lastIndex = Math.max(YAML_BLOCK.lastIndex, at);
+  }
+  if (parts.length === 0) return text;
+  parts.push(text.slice(at));
+  return parts.join('');
+};
+
+/**
+ * Any `name = value` / `name: value` / `"name": "value"` / `NAME=value`, judged by its value
+ * (keyword rules, then entropy). Names that hold a secret word were masked by the pair pass before.
+ */
+const ANY_PAIR = /(?<![\w.$-])([A-Za-z_][\w.-]{0,63})(\\?["']?)([ \t]{0,8}(?::=|=>|:|=)[ \t]{0,8})(\\?["'`]?)([A-Za-z0-9+/=_.~%-]{8,1024})(?![A-Za-z0-9+/=_.~%(-])/g;
+
+const anyPair: Pass = (text, learn) => {
+  count(text.length);
+  return text.replace(ANY_PAIR, (m, name: string, q: string, sep: string, open: string, value: string) => {
+    count(0, 1);
+    const kind = judgeValue(name, value);
+    if (!kind) return m;
+    learn(value);
+    return `${name}${q}${sep}${open}${mask(kind, value)}`;
+  });
+};
+
+/** The passes of this file, in order. */
+export const FRAMING_PASSES: readonly Pass[] = [yamlBlocks, netrc, pgpass, xml, quotedPairs, userOption];
+/** The last pass: values that look random under any name. */
+export const LAST_PASS: Pass = anyPair;
