@@ -13,8 +13,8 @@ import { count } from './work';
 
 /** Shannon entropy of `s`, in bits per character. */
 export function entropy(s: string): number {
-  const counts = new Map<string, number>();
-  for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const counts = new Map<number, number>();
+  for (let i = 0; i < s.length; i++) counts.set(s.charCodeAt(i), (counts.get(s.charCodeAt(i)) ?? 0) + 1);
   let h = 0;
   for (const n of counts.values()) {
     const p = n / s.length;
@@ -53,6 +53,8 @@ export function looksRandom(value: string, keyish: boolean): boolean {
   if (SRI_RE.test(v) || /^v?\d+(?:\.\d+)+/.test(v) || v.includes('..')) return false;
   if (!/[0-9]/.test(v) && (!keyish || v.length < 32)) return false;
   if (!/[A-Za-z]/.test(v)) return false;
+  // Cheap before costly: a random value changes class often.
+  if (classChanges(v) < (keyish ? 3 : v.length / 6)) return false;
   if (!keyish && (UUID_RE.test(v) || HEX_RE.test(v))) return false;
   // A dotted or dashed run of words (`errors.not-found`, `my-package.config`) is a name.
   const pieces = v.split(/[._/-]+/).filter(Boolean);
@@ -64,6 +66,34 @@ export function looksRandom(value: string, keyish: boolean): boolean {
 }
 
 const KEYWORD_RES = KEYWORD_RULES.map((r) => ({ rule: r, value: new RegExp(`^(?:${r.value})$`, 'i') }));
+const KEYWORD_ANY = new RegExp(KEYWORD_RULES.flatMap((r) => r.keywords).join('|'));
+
+/** What a name says about the values under it (a pure function of the name, remembered). */
+interface NameView {
+  /** Keyword rules whose keyword the name holds. */
+  rules: typeof KEYWORD_RES;
+  /** Its values are public identifiers or digests. */
+  public: boolean;
+  /** A random value under it is a key. */
+  keyish: boolean;
+}
+const VIEWS = new Map<string, NameView>();
+
+function viewOf(name: string): NameView {
+  let v = VIEWS.get(name);
+  if (v) return v;
+  const lower = name.toLowerCase();
+  const words = nameWords(name);
+  const secret = isSecretName(name);
+  v = {
+    rules: KEYWORD_ANY.test(lower) ? KEYWORD_RES.filter(({ rule }) => rule.keywords.some((kw) => lower.includes(kw))) : [],
+    public: !secret && words.some((w) => PUBLIC.has(w)),
+    keyish: secret || words.some((w) => KEYISH.has(w)),
+  };
+  if (VIEWS.size >= 4096) VIEWS.clear();
+  VIEWS.set(name, v);
+  return v;
+}
 
 /**
  * Why `value` under `name` is a secret when the name alone did not say so: a provider keyword
@@ -72,12 +102,8 @@ const KEYWORD_RES = KEYWORD_RULES.map((r) => ({ rule: r, value: new RegExp(`^(?:
 export function judgeValue(name: string, value: string): string | undefined {
   if (value.length < 8 || value.length > 1024) return undefined;
   count(0, 1, value.length + name.length);
-  const lower = name.toLowerCase();
-  for (const { rule, value: re } of KEYWORD_RES) {
-    if (rule.keywords.some((kw) => lower.includes(kw)) && re.test(value)) return rule.kind;
-  }
-  const words = nameWords(name);
-  if (words.some((w) => PUBLIC.has(w)) && !isSecretName(name)) return undefined;
-  const keyish = words.some((w) => KEYISH.has(w)) || isSecretName(name);
-  return looksRandom(value, keyish) ? 'high-entropy value' : undefined;
+  const view = viewOf(name);
+  for (const { rule, value: re } of view.rules) if (re.test(value)) return rule.kind;
+  if (view.public || value.length < (view.keyish ? 12 : 20)) return undefined;
+  return looksRandom(value, view.keyish) ? 'high-entropy value' : undefined;
 }

@@ -1,7 +1,7 @@
 import { judgeValue } from './entropy';
 import { isPlaceholder, isSecretName, looksLikeCode } from './names';
 import { mask, type Learn } from './tokens';
-import { count } from './work';
+import { count, replaceMatches } from './work';
 
 /**
  * Config syntaxes whose secrets are not `name = value` pairs, each a pass over the text that
@@ -23,37 +23,38 @@ function hide(kind: string, value: string, learn: Learn): string | undefined {
   return mask(kind, value);
 }
 
-const NETRC_INLINE = /(?<![\w-])((?:machine|default|login|account)[ \t][^\n]{0,200}?(?<![\w-])(?:password|passwd)[ \t]+)([^\s]{1,1024})/g;
-const NETRC_LINE = /(?<![^\n])([^\n]{0,200}?[ \t:-]|)((?:password|passwd)[ \t]+)([^\s]{1,1024})(?=[ \t]*(?:\r?\n|$))/g;
+const NETRC = /(?<![\w\]-])((?:password|passwd)[ \t]+)([^\s]{1,1024})/g;
+const NETRC_WORD = /passw(?:or)?d[ \t]+[^\s[]/;
+/** Before `password` on its line: `machine h login u` (one line of `.netrc`)… */
+const NETRC_BEFORE = /(?:^|\s)(?:machine|default|login|account)[ \t]+\S/;
+/** …or only a frame (`.netrc` over several lines: `password` starts its line). */
+const FRAME_ONLY = /^(?:\s*|[^\s]*[:-][0-9]{1,9}[:-]\s*|[+-]\s*|\s*[0-9]{1,9}\t\s*)$/;
 
 const netrc: Pass = (text, learn) => {
-  if (!/passw/.test(text)) return text;
-  count(text.length * 2);
-  let out = text.replace(NETRC_INLINE, (m, head: string, value: string) => {
-    count(0, 1, m.length);
+  if (!NETRC_WORD.test(text)) return text;
+  return replaceMatches(text, NETRC, (m) => {
+    const [, head, value] = m;
+    // The line before it, at most 300 characters back.
+    const window = text.slice(Math.max(0, m.index - 300), m.index);
+    const before = window.slice(window.lastIndexOf('\n') + 1);
+    const end = m.index + m[0].length;
+    const atEol = /^[ \t]*(?:\r?\n|$)/.test(text.slice(end, end + 4));
+    if (!NETRC_BEFORE.test(before) && !(FRAME_ONLY.test(before) && atEol)) return undefined;
     const masked = hide('password', value, learn);
-    return masked ? head + masked : m;
+    return masked && head + masked;
   });
-  out = out.replace(NETRC_LINE, (m, frame: string, head: string, value: string) => {
-    count(0, 1, m.length);
-    // Only a line that is `password VALUE` after its frame (`.netrc` over several lines).
-    if (!/^(?:\s*|[^\s]*[:-][0-9]{1,9}[:-]\s*|[+-]\s*|\s*[0-9]{1,9}\t\s*)$/.test(frame)) return m;
-    const masked = hide('password', value, learn);
-    return masked ? frame + head + masked : m;
-  });
-  return out;
 };
 
 /** `host:port:database:user:password` on a line of its own (after an optional grep frame). */
 const PGPASS = /(?<![^\n])((?:[^\s:]{1,256}[:-][0-9]{1,9}[:-])?[^\s:]{1,256}:(?:[0-9]{1,5}|\*):[^\s:]{1,256}:[^\s:]{1,256}:)([^\s]{1,1024})(?=\r?\n|$)/g;
 
+const PGPASS_PORT = /:(?:[0-9]{1,5}|\*):[^\s:]/;
+
 const pgpass: Pass = (text, learn) => {
-  if (!text.includes(':')) return text;
-  count(text.length);
-  return text.replace(PGPASS, (m, head: string, value: string) => {
-    count(0, 1, m.length);
+  if (!PGPASS_PORT.test(text)) return text;
+  return replaceMatches(text, PGPASS, ([, head, value]) => {
     const masked = hide('password', value, learn);
-    return masked ? head + masked : m;
+    return masked && head + masked;
   });
 };
 
@@ -63,23 +64,17 @@ const XML_ELEMENT = /<([A-Za-z_][\w.:-]{0,63})((?:[ \t][^<>\n]{0,200})?)>([^<\n]
 const XML_KV = /((?:key|name)[ \t]*=[ \t]*(["'])([\w.:-]{1,64})\2[ \t]+value[ \t]*=[ \t]*)(["'])([^"'\n]{1,1024})\4/gi;
 
 const xml: Pass = (text, learn) => {
-  if (!text.includes('<') && !/value/i.test(text)) return text;
-  count(text.length * 2);
-  let out = text.replace(XML_ELEMENT, (m, name: string, attrs: string, value: string) => {
-    count(0, 1, m.length);
+  const out = !text.includes('</') ? text : replaceMatches(text, XML_ELEMENT, ([, name, attrs, value]) => {
     const kind = isSecretName(name) ? name : judgeValue(name, value.trim());
-    if (!kind) return m;
-    const masked = hide(kind, value, learn);
-    return masked ? `<${name}${attrs}>${masked}</${name}>` : m;
+    const masked = kind && hide(kind, value, learn);
+    return masked && `<${name}${attrs}>${masked}</${name}>`;
   });
-  out = out.replace(XML_KV, (m, head: string, _q: string, name: string, q: string, value: string) => {
-    count(0, 1, m.length);
+  if (!/value[ \t]*=/i.test(out)) return out;
+  return replaceMatches(out, XML_KV, ([, head, , name, q, value]) => {
     const kind = isSecretName(name) ? name : judgeValue(name, value);
-    if (!kind) return m;
-    const masked = hide(kind, value, learn);
-    return masked ? `${head}${q}${masked}${q}` : m;
+    const masked = kind && hide(kind, value, learn);
+    return masked && `${head}${q}${masked}${q}`;
   });
-  return out;
 };
 
 /** `define('DB_PASSWORD', 'v')`, `setenv("API_KEY", "v")`, `environ["TOKEN"] = "v"`, `{'password' => 'v'}`. */
@@ -87,32 +82,27 @@ const QUOTED_PAIR = /(["'])([A-Za-z_][\w.-]{0,63})\1(\]?[ \t]*(?:,|=>|=|:)[ \t]*
 
 const quotedPairs: Pass = (text, learn) => {
   if (!text.includes('"') && !text.includes("'")) return text;
-  count(text.length);
-  return text.replace(QUOTED_PAIR, (m, q1: string, name: string, sep: string, q2: string, value: string) => {
-    count(0, 1, m.length);
-    if (!isSecretName(name)) return m;
-    const masked = hide(name, value, learn);
-    return masked ? `${q1}${name}${q1}${sep}${q2}${masked}${q2}` : m;
+  return replaceMatches(text, QUOTED_PAIR, ([, q1, name, sep, q2, value]) => {
+    const masked = isSecretName(name) ? hide(name, value, learn) : undefined;
+    return masked && `${q1}${name}${q1}${sep}${q2}${masked}${q2}`;
   });
 };
 
 /** `curl -u user:password`, `--user=user:password`, `--proxy-user user:password` (the user stays). */
-const USER_OPTION = /(?<![\w-])((?:-u|-U|--user|--proxy-user|--http-user|--ftp-user)(?:[ \t]+|=)(["']?)[^\s:"']{1,256}:)([^\s"']{1,1024})/g;
+const USER_OPTION = /(?<![\w\]-])((?:-u|-U|--user|--proxy-user|--http-user|--ftp-user)(?:[ \t]+|=)(["']?)[^\s:"']{1,256}:)([^\s"']{1,1024})/g;
 
 const userOption: Pass = (text, learn) => {
-  if (!/(?:^|[\s"'])-/.test(text)) return text;
-  count(text.length);
-  return text.replace(USER_OPTION, (m, head: string, _q: string, value: string) => {
-    count(0, 1, m.length);
-    // `-u 1000:1000` (a uid:gid) and `-u ${USER}:${PASS}` are not passwords.
-    if (/^[0-9]+$/.test(value)) return m;
+  if (!/(?:^|[\s"'])-(?:u|U|-user|-proxy-user|-http-user|-ftp-user)[ \t=]/.test(text)) return text;
+  return replaceMatches(text, USER_OPTION, ([, head, , value]) => {
+    // `-u 1000:1000` (a uid:gid) is not a password.
+    if (/^[0-9]+$/.test(value)) return undefined;
     const masked = hide('password', value, learn);
-    return masked ? head + masked : m;
+    return masked && head + masked;
   });
 };
 
 /** `password: |` (or `>`) followed by more indented lines: the lines are the value. */
-const YAML_BLOCK = /(?<![\w.-])([A-Za-z_][\w.-]{0,63})[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*\r?\n/g;
+const YAML_BLOCK = /(?<![\w.\]-])([A-Za-z_][\w.-]{0,63})[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*\r?\n/g;
 
 const yamlBlocks: Pass = (text, learn) => {
   if (!/:[ \t]*[|>]/.test(text)) return text;
@@ -155,18 +145,18 @@ const yamlBlocks: Pass = (text, learn) => {
  * Any `name = value` / `name: value` / `"name": "value"` / `NAME=value`, judged by its value
  * (keyword rules, then entropy). Names that hold a secret word were masked by the pair pass before.
  */
-const ANY_PAIR = /(?<![\w.$-])([A-Za-z_][\w.-]{0,63})(\\?["']?)([ \t]{0,8}(?::=|=>|:|=)[ \t]{0,8})(\\?["'`]?)([A-Za-z0-9+/=_.~%-]{8,1024})(?![A-Za-z0-9+/=_.~%(-])/g;
+const ANY_PAIR = /[:=](?<=(?<![\w.$\]=+/-])([A-Za-z_][\w.-]{0,63})\\?["']?[ \t]{0,8}[:=])((?<=:)=|(?<==)>)?([ \t]{0,8}\\?["'`]?)([A-Za-z0-9+/=_.~%-]{8,1024})([A-Za-z0-9+/=_.~%(-]?)/g;
 
-const anyPair: Pass = (text, learn) => {
-  count(text.length);
-  return text.replace(ANY_PAIR, (m, name: string, q: string, sep: string, open: string, value: string) => {
-    count(0, 1);
+const anyPair: Pass = (text, learn) =>
+  replaceMatches(text, ANY_PAIR, ([m, name, more, open, value, after]) => {
+    // Longer than 1024 characters, or a call (`name = make(`): not a key. The match still
+    // consumes the run, so no later separator inside it is looked at again.
+    if (after) return undefined;
     const kind = judgeValue(name, value);
-    if (!kind) return m;
+    if (!kind) return undefined;
     learn(value);
-    return `${name}${q}${sep}${open}${mask(kind, value)}`;
+    return `${m[0]}${more ?? ''}${open}${mask(kind, value)}`;
   });
-};
 
 /** The passes of this file, in order. */
 export const FRAMING_PASSES: readonly Pass[] = [yamlBlocks, netrc, pgpass, xml, quotedPairs, userOption];

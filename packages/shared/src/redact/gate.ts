@@ -62,18 +62,28 @@ export function knownSecretCount(): number {
  */
 export function redact(text: string): string {
   if (typeof text !== 'string' || text === '') return text;
-  const patterned = maskPatterns(text, learn);
-  const spans = knownSecrets().find(patterned);
-  count(patterned.length, spans.length);
-  if (spans.length === 0) return maskRandomValues(patterned, learn);
+  const known = knownSecrets();
+  let out = maskKnown(maskPatterns(text, learn));
+  // The last line learns what it masks: a copy of such a value elsewhere in the text is masked
+  // now, not on the next call (so that redacting the result again changes nothing).
+  const version = known.version;
+  out = maskRandomValues(out, learn);
+  return known.version === version ? out : maskKnown(out);
+}
+
+/** Mask the known values (in any of their forms) in `text`. */
+function maskKnown(text: string): string {
+  const spans = knownSecrets().find(text);
+  count(text.length, spans.length);
+  if (spans.length === 0) return text;
   const parts: string[] = [];
   let at = 0;
   for (const s of spans) {
-    parts.push(patterned.slice(at, s.start), mask(s.form, patterned.slice(s.start, s.end)));
+    parts.push(text.slice(at, s.start), mask(s.form, text.slice(s.start, s.end)));
     at = s.end;
   }
-  parts.push(patterned.slice(at));
-  return maskRandomValues(parts.join(''), learn);
+  parts.push(text.slice(at));
+  return parts.join('');
 }
 
 /**

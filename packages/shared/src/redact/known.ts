@@ -61,6 +61,8 @@ class Matcher {
   /** Length and label of the longest form that ends at each state (through failure links too). */
   private readonly outLen: number[] = [0];
   private readonly outForm: string[] = [''];
+  /** The whole transition function (goto and failure folded), when it fits in {@link MAX_DENSE} entries. */
+  private dense: Int32Array | undefined;
 
   constructor(needles: Needle[]) {
     let size = 0;
@@ -68,6 +70,24 @@ class Matcher {
     this.size = Math.max(size, 1);
     for (const n of needles) this.insert(n);
     this.link();
+    if (this.fail.length * this.size <= MAX_DENSE) this.densify();
+  }
+
+  /** Fill the dense table in breadth-first order: a state's missing moves are its failure state's. */
+  private densify(): void {
+    const d = new Int32Array(this.fail.length * this.size);
+    const queue = [0];
+    for (let q = 0; q < queue.length; q++) {
+      const s = queue[q];
+      for (let c = 0; c < this.size; c++) {
+        const t = this.next.get(s * this.size + c);
+        if (t !== undefined && t !== 0) {
+          d[s * this.size + c] = t;
+          queue.push(t);
+        } else d[s * this.size + c] = s === 0 ? 0 : d[this.fail[s] * this.size + c];
+      }
+    }
+    this.dense = d;
   }
 
   private insert(n: Needle): void {
@@ -130,8 +150,14 @@ class Matcher {
   find(text: string): Array<{ start: number; end: number; form: string }> {
     const spans: Array<{ start: number; end: number; form: string }> = [];
     let s = 0;
+    const d = this.dense;
+    const size = this.size;
+    const letter = this.letter;
     for (let i = 0; i < text.length; i++) {
-      s = this.step(s, text.charCodeAt(i));
+      if (d) {
+        const c = letter[text.charCodeAt(i)];
+        s = c === -1 ? 0 : d[s * size + c];
+      } else s = this.step(s, text.charCodeAt(i));
       const len = this.outLen[s];
       if (len === 0) continue;
       const start = i + 1 - len;
@@ -144,6 +170,9 @@ class Matcher {
     return spans;
   }
 }
+
+/** Entries of the dense transition table (4 bytes each) at most: 16 MiB. */
+const MAX_DENSE = 4 * 1024 * 1024;
 
 /** Values added since the automaton was built are searched one by one, up to this many. */
 const MAX_PENDING = 32;
@@ -169,6 +198,7 @@ export class KnownSecrets {
   private matcher: Matcher | undefined;
   /** Values not yet in the automaton. */
   private pending: string[] = [];
+  private added = 0;
 
   /** Add values to look for (`learned`: found by the gate, may be dropped later). Returns how many were new. */
   add(values: Iterable<string | undefined | null>, learned = false): number {
@@ -193,9 +223,15 @@ export class KnownSecrets {
         this.given.add(v);
       }
       this.pending.push(v);
+      this.added++;
       added++;
     }
     return added;
+  }
+
+  /** Changes each time a value is added. */
+  get version(): number {
+    return this.added;
   }
 
   /** How many values are known. */

@@ -3,7 +3,7 @@ import { FRAMING_PASSES, LAST_PASS } from './framings';
 import { isPlaceholder, isSecretName, looksLikeCode } from './names';
 import { maskKeyBlocks } from './pem';
 import { mask, maskTokens, type Learn } from './tokens';
-import { count } from './work';
+import { count, replaceMatches } from './work';
 
 /**
  * The shapes the gate recognises, as a fixed list of passes over a text. Every regular
@@ -16,14 +16,19 @@ import { count } from './work';
 export { mask, tokenShape } from './tokens';
 export type { Learn } from './tokens';
 
-const URL_RE = /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s/:@?#"'<>]{0,256}:)([^\s@/?#"'<>]{1,1024})@/g;
+/**
+ * `scheme://user:password@`. Each expression of this file that finds `name <separator> value`
+ * starts at the separator (a literal the engine finds fast) and reads the name behind it with a
+ * bounded look-behind, rather than trying every word of the text as a name.
+ */
+const URL_RE = /:\/\/(?<=(?<![A-Za-z0-9+.\]-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)([^\s/:@?#"'<>]{0,256}:)([^\s@/?#"'<>]{1,1024})@/g;
 
 /**
  * HTTP headers that carry credentials: `Authorization:`, `Cookie:`, `X-Api-Key:`, `PRIVATE-TOKEN:`,
  * wherever they stand (a line of `curl -v`, after a `grep -n` prefix, inside `-H '…'`). The value
  * ends at the end of the line or at a quote or backslash (the end of a quoted or JSON string).
  */
-const HEADER_RE = /(?<![A-Za-z0-9_-])(((?:Proxy-)?Authorization|(?:Set-)?Cookie|X-[A-Za-z0-9-]{1,60}|[A-Za-z]{1,30}-[A-Za-z0-9-]{1,60})[ \t]{0,4}:[ \t]{0,8})([^\r\n"'\\]+)/gi;
+const HEADER_RE = /:(?<=(?<![A-Za-z0-9_\]-])((?:Proxy-)?Authorization|(?:Set-)?Cookie|X-[A-Za-z0-9-]{1,60}|[A-Za-z]{1,30}-[A-Za-z0-9-]{1,60})[ \t]{0,4}:)([ \t]{0,8})([^\r\n"'\\]+)/gi;
 const HEADER_NAMES = /^(Authorization|Proxy-Authorization|Cookie|Set-Cookie)$/i;
 
 function maskHeader(m: string, head: string, name: string, value: string, learn: Learn): string {
@@ -44,18 +49,20 @@ function maskHeader(m: string, head: string, name: string, value: string, learn:
  * a run of characters that cannot end a value.
  */
 const PAIR_RE = new RegExp(
-  // The look-ahead skips, within a bounded window, names that hold no secret word at all.
-  '(?<![A-Za-z0-9_.$-])(?=[A-Za-z0-9_.-]{0,66}?(?:pass|pwd|secret|token|key|auth|cred|cookie|dsn|bearer))' +
-    '(-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,63})(\\\\?["\']?)([ \\t]{0,8}(?::=|=>|:|=)[ \\t]{0,8})' +
+  // The look-behind reads the name before the separator: only names that hold a secret word.
+  '[:=](?<=(?<![A-Za-z0-9_.$\\]=+/-])([A-Za-z0-9_.-]{0,64}?(?:pass|pwd|secret|token|key|auth|cred|cookie|dsn|bearer)[A-Za-z0-9_.-]{0,64}?)(\\\\?["\']?)[ \\t]{0,8}[:=])' +
+    '((?<=:)=|(?<==)>)?([ \\t]{0,8})' +
     '(?:(\\\\")((?:[^"\\\\\\n]|\\\\\\\\\\\\.|\\\\[^"\\\\\\n])*)(\\\\")|(")((?:[^"\\\\\\n]|\\\\.)*)(")|(\')([^\'\\n]*)(\')|([^\\s"\',;}{)]+))',
   'gi',
 );
 
+/** `g`: the groups of a PAIR_RE match, whose text `m` starts at the separator. */
 function maskPair(m: string, g: Array<string | undefined>, learn: Learn): string {
-  const [name, q, sep] = g as string[];
-  const at = [3, 6, 9].find((i) => g[i] !== undefined);
+  const [name, q] = g as string[];
+  const sep = m[0] + (g[2] ?? '') + (g[3] ?? '');
+  const at = [4, 7, 10].find((i) => g[i] !== undefined);
   const bare = at === undefined;
-  const value = (bare ? g[12] : g[(at as number) + 1]) ?? '';
+  const value = (bare ? g[13] : g[(at as number) + 1]) ?? '';
   const open = bare ? '' : (g[at as number] as string);
   const close = bare ? '' : (g[(at as number) + 2] as string);
   count(0, 1, Math.min(value.length, 1024));
@@ -65,7 +72,7 @@ function maskPair(m: string, g: Array<string | undefined>, learn: Learn): string
   const kind = isSecretName(name) ? name.replace(/^-+/, '') : judgeValue(name, value);
   if (!kind) return m;
   learn(value);
-  return `${name}${q}${sep}${open}${mask(kind, value)}${close}`;
+  return `${sep}${open}${mask(kind, value)}${close}`;
 }
 
 const AUTH_SCHEME = /^(?:Bearer|Basic|Token|Digest|Negotiate|NTLM)$/i;
@@ -95,7 +102,8 @@ export const PASSWORD_OPTIONS: Record<string, { flag: string; attached: boolean;
   'redis-cli': { flag: '-a', attached: true, separate: true },
 };
 
-const PROGRAM_RE = new RegExp(`(?<![A-Za-z0-9_./-])(${Object.keys(PASSWORD_OPTIONS).join('|')})(?![A-Za-z0-9_-])([^\\n]{0,400})`, 'g');
+const PROGRAM_ANY = new RegExp(`(?:${Object.keys(PASSWORD_OPTIONS).join('|')})(?![A-Za-z0-9_-])`);
+const PROGRAM_RE = new RegExp(`(?<![A-Za-z0-9_./\\]-])(${Object.keys(PASSWORD_OPTIONS).join('|')})(?![A-Za-z0-9_-])([^\\n]{0,400})`, 'g');
 
 function maskProgramLine(m: string, program: string, rest: string, learn: Learn): string {
   const o = PASSWORD_OPTIONS[program];
@@ -120,12 +128,11 @@ function maskProgramLine(m: string, program: string, rest: string, learn: Learn)
 export function maskPatterns(text: string, learn: Learn): string {
   let out = maskKeyBlocks(text);
   out = maskTokens(out, learn);
-  count(out.length * 5);
-  if (out.includes('://')) out = out.replace(URL_RE, (m, head: string, pass: string) => (count(0, 1, m.length), pass.includes('[redacted') ? m : (learn(pass), `${head}${mask('password', pass)}@`)));
-  if (out.includes(':')) out = out.replace(HEADER_RE, (m, head: string, name: string, value: string) => (count(0, 1, m.length), maskHeader(m, head, name, value, learn)));
-  out = out.replace(PAIR_RE, (m, ...g: Array<string | undefined>) => maskPair(m, g, learn));
-  if (out.includes('--')) out = out.replace(FLAG_RE, (m, flag: string, sp: string, value: string) => (count(0, 1, m.length), maskFlag(m, flag, sp, value, learn)));
-  out = out.replace(PROGRAM_RE, (m, program: string, rest: string) => (count(0, 1, m.length), maskProgramLine(m, program, rest, learn)));
+  if (out.includes('://')) out = replaceMatches(out, URL_RE, ([, head, pass]) => (pass.includes('[redacted') ? undefined : (learn(pass), `://${head}${mask('password', pass)}@`)));
+  if (out.includes(':')) out = replaceMatches(out, HEADER_RE, ([m, name, space, value]) => maskHeader(m, `:${space}`, name, value, learn));
+  out = replaceMatches(out, PAIR_RE, (m) => maskPair(m[0], m.slice(1), learn));
+  if (out.includes('--')) out = replaceMatches(out, FLAG_RE, ([m, flag, sp, value]) => maskFlag(m, flag, sp, value, learn));
+  if (PROGRAM_ANY.test(out) && /[ \t]-[pa]/.test(out)) out = replaceMatches(out, PROGRAM_RE, ([m, program, rest]) => maskProgramLine(m, program, rest, learn));
   for (const pass of FRAMING_PASSES) out = pass(out, learn);
   return out;
 }

@@ -34,3 +34,29 @@ export function counted<T>(fn: () => T): { value: T; work: Work } {
     current = outer;
   }
 }
+
+/**
+ * `text.replace(re, fn)` that builds a new string only where `fn` changes something (`fn`
+ * returns undefined to leave a match as it is): most places a pass stops at are left alone,
+ * and copying the whole text for each of them costs more than the scan.
+ */
+export function replaceMatches(text: string, re: RegExp, fn: (m: RegExpExecArray) => string | undefined): string {
+  count(text.length);
+  let parts: string[] | undefined;
+  let at = 0;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m[0].length === 0) {
+      re.lastIndex++;
+      continue;
+    }
+    count(0, 1, Math.min(m[0].length, 1100));
+    const r = fn(m);
+    if (r === undefined || r === m[0]) continue;
+    (parts ??= []).push(text.slice(at, m.index), r);
+    at = m.index + m[0].length;
+  }
+  if (!parts) return text;
+  parts.push(text.slice(at));
+  return parts.join('');
+}
