@@ -106,6 +106,9 @@ export function isPlaceholder(value: string): boolean {
     value === '' ||
     /^(\*+|x+|\.{3}|\u2026|<[^>]{0,40}>|changeme_?placeholder)$/i.test(value) ||
     /^(env:[A-Za-z_]\w*|\$[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\}|%[A-Za-z_]\w*%)$/.test(value) ||
+    // Templates and fill-in-the-blanks: `${password}`, `{{pass}}`, `{PASS}`, `YOUR_PASSWORD`, `REPLACE_WITH_TOKEN`.
+    /^(\$\{[^{}\s]{1,60}\}|\$\([A-Za-z_]\w{0,60}\)|\{\{[^{}]{1,60}\}\}|\{[A-Za-z_][\w.-]{0,60}\})$/.test(value) ||
+    /^(?:YOUR|REPLACE|INSERT|ENTER|CHANGE|PUT)_[A-Z0-9_]{1,60}$|^[A-Z0-9_]{1,60}_HERE$/.test(value) ||
     value.includes('[redacted')
   );
 }

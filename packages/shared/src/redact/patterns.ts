@@ -1,4 +1,4 @@
-import { judgeValue } from './entropy';
+import { judgeValue, looksRandom } from './entropy';
 import { FRAMING_PASSES, LAST_PASS } from './framings';
 import { isPlaceholder, isSecretName, looksLikeCode } from './names';
 import { maskKeyBlocks } from './pem';
@@ -22,6 +22,28 @@ export type { Learn } from './tokens';
  * bounded look-behind, rather than trying every word of the text as a name.
  */
 const URL_RE = /:\/\/(?<=(?<![A-Za-z0-9+.\]-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)([^\s/:@?#"'<>]{0,256}:)([^\s@/?#"'<>]{1,1024})@/g;
+
+function maskUserinfo(head: string, pass: string, learn: Learn): string | undefined {
+  if (pass.includes('[redacted') || isPlaceholder(pass)) return undefined;
+  // GitHub's `https://TOKEN:x-oauth-basic@github.com`: the user is the token.
+  if (/^x-oauth-(?:basic|token)$/i.test(pass)) {
+    const user = head.slice(0, -1);
+    if (user.includes('[redacted') || isPlaceholder(user)) return undefined;
+    learn(user);
+    return `://${mask('token', user)}:${pass}@`;
+  }
+  learn(pass);
+  return `://${head}${mask('password', pass)}@`;
+}
+
+/** `scheme://TOKEN@host`: a user name that looks like a key (`https://ghp_…@github.com` is the token rule's). */
+const URL_USER_RE = /:\/\/(?<=(?<![A-Za-z0-9+.\]-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)([A-Za-z0-9_.~%-]{16,256})@/g;
+
+function maskUser(user: string, learn: Learn): string | undefined {
+  if (!looksRandom(user, true)) return undefined;
+  learn(user);
+  return `://${mask('token', user)}@`;
+}
 
 /**
  * HTTP headers that carry credentials: `Authorization:`, `Cookie:`, `X-Api-Key:`, `PRIVATE-TOKEN:`,
@@ -67,6 +89,8 @@ function maskPair(m: string, g: Array<string | undefined>, learn: Learn): string
   const close = bare ? '' : (g[(at as number) + 2] as string);
   count(0, 1, Math.min(value.length, 1024));
   if (isPlaceholder(value) || (bare && (looksLikeCode(name, value) || AUTH_SCHEME.test(value)))) return m;
+  // A URL with no credentials in it (`AUTH_URL = "https://auth.example.com/v1"`) is an address.
+  if (/^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s@?#]*$/.test(value)) return m;
   // A bare number after a quoted name is a JSON number: masking it would break the JSON.
   if (bare && q.endsWith('"') && /^-?\d[\d.eE+-]*$/.test(value)) return m;
   const kind = isSecretName(name) ? name.replace(/^-+/, '') : judgeValue(name, value);
@@ -128,7 +152,8 @@ function maskProgramLine(m: string, program: string, rest: string, learn: Learn)
 export function maskPatterns(text: string, learn: Learn): string {
   let out = maskKeyBlocks(text);
   out = maskTokens(out, learn);
-  if (out.includes('://')) out = replaceMatches(out, URL_RE, ([, head, pass]) => (pass.includes('[redacted') ? undefined : (learn(pass), `://${head}${mask('password', pass)}@`)));
+  if (out.includes('://')) out = replaceMatches(out, URL_RE, ([, head, pass]) => maskUserinfo(head, pass, learn));
+  if (out.includes('@')) out = replaceMatches(out, URL_USER_RE, ([, user]) => maskUser(user, learn));
   if (out.includes(':')) out = replaceMatches(out, HEADER_RE, ([m, name, space, value]) => maskHeader(m, `:${space}`, name, value, learn));
   out = replaceMatches(out, PAIR_RE, (m) => maskPair(m[0], m.slice(1), learn));
   if (out.includes('--')) out = replaceMatches(out, FLAG_RE, ([m, flag, sp, value]) => maskFlag(m, flag, sp, value, learn));

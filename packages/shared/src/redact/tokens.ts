@@ -49,8 +49,8 @@ const LEAD_RULES = TOKEN_RULES.filter((r) => r.lead);
 const HEAD = candidates(HEAD_RULES);
 const LEAD = candidates(LEAD_RULES);
 const alternation = (lits: Iterable<string>): string => [...lits].sort((a, b) => b.length - a.length).map(esc).join('|');
-/** A literal at the start of a word (`ghp_`, `sk-`, `AKIA`). */
-const HEAD_RE = new RegExp(`(?<![A-Za-z0-9_\\]-])(?:${alternation(HEAD.keys())})`, 'g');
+/** A literal not glued to a letter before it (`ghp_`, `MY_sk-…`, `AKIA`; secretlint: `(?<!\\p{L})`). */
+const HEAD_RE = new RegExp(`(?<![A-Za-z\\]])(?:${alternation(HEAD.keys())})`, 'g');
 /** A literal inside a token (`:AA` of a Telegram bot token, `Q~` of an Azure client secret). */
 const LEAD_RE = new RegExp(alternation(LEAD.keys()), 'g');
 const LEAD_CLS = new Map(LEAD_RULES.map((r) => [r, new RegExp(`[${r.lead!.cls}]`)]));
