@@ -1,4 +1,4 @@
-import { isSecretName, nameWords } from './names';
+import { isSecretName, nameWords, VERSION } from './names';
 import { KEYWORD_RULES } from './rules';
 import { count } from './work';
 
@@ -50,7 +50,7 @@ function classChanges(v: string): number {
 export function looksRandom(value: string, keyish: boolean): boolean {
   const v = value;
   if (v.length < (keyish ? 12 : 20) || v.length > 1024 || !TOKEN_CHARS.test(v)) return false;
-  if (SRI_RE.test(v) || /^v?\d+(?:\.\d+)+/.test(v) || v.includes('..')) return false;
+  if (SRI_RE.test(v) || VERSION.test(v) || /^v?\d+(?:\.\d+)+/.test(v) || v.includes('..')) return false;
   if (!/[0-9]/.test(v) && (!keyish || v.length < 32)) return false;
   if (!/[A-Za-z]/.test(v)) return false;
   // Cheap before costly: a random value changes class often.

@@ -1,5 +1,5 @@
 import { envSecretValues, KnownSecrets } from './known';
-import { isPlaceholder, isSecretName, looksLikeCode } from './names';
+import { isPlaceholder, isSecretName, looksLikeCode, looksLikeIdentifier } from './names';
 import { mask, maskPatterns, maskRandomValues, PASSWORD_OPTIONS, tokenShape } from './patterns';
 import { count, counted, type Work } from './work';
 
@@ -29,7 +29,7 @@ function knownSecrets(): KnownSecrets {
  */
 const learn = (value: string): void => {
   const v = value.trim();
-  if (/\s/.test(v)) return;
+  if (/\s/.test(v) || looksLikeIdentifier(v)) return;
   if (v.length >= 20 || (v.length >= 8 && /[A-Za-z]/.test(v) && /[^A-Za-z]/.test(v))) knownSecrets().add([v], true);
 };
 

@@ -72,8 +72,15 @@ const CODE_WORDS = new Set([
   'string', 'number', 'boolean', 'bigint', 'any', 'unknown', 'never', 'void', 'object', 'symbol', 'await', 'new', 'this',
   'typeof', 'function', 'async', 'return', 'str', 'int', 'bool', 'bytes', 'optional', 'self', 'nil', 'none', 'required',
   'secretstr', 'string[]', 'string|undefined', 'string|null', 'option<string>', '&str', 'string?', 'string!', 'null',
-  'true', 'false', 'undefined', 'yes', 'no', 'on', 'off', '~',
+  'true', 'false', 'undefined', 'yes', 'no', 'on', 'off', '~', 'readonly', 'keyof', 'infer', 'as', 'in', 'is', 'const', 'let',
+  'var', 'unique', 'record', 'array', 'promise', 'map', 'set', 'buffer', 'uint8array', 'date', 'regexp', 'error',
 ]);
+
+/** A property path that reads as code: `this.budgets.maxTokens`, `opts.apiKey`, `a.b.c` (camelCase or three parts). */
+const CODE_PATH = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/;
+
+/** A version or a version range (`^0.7.1`, `~1.0.6`, `>=2`, `v1.2.3-beta.1`): a dependency, not a secret. */
+export const VERSION = /^(?:[~^]|[<>]=?|=)?v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:[-+][\w.-]+)?$/;
 
 const LIMIT_NAME = /(limit|max|min|count|len|size|ttl|timeout|expir|_ms$|seconds|length|bytes)/i;
 const SETTINGS_PATH = /^(process\.env|import\.meta\.env|os\.environ|this|self|cls|config|cfg|conf|settings|options|opts|ctx|context|env|args|params|props|req|request|res|auth|creds|credentials|secrets|data|user|account|profile|state|session|window|globalThis|ENV)\??\.[A-Za-z_$][\w$.?]*(\(|$)/;
@@ -93,7 +100,33 @@ export function looksLikeCode(name: string, value: string): boolean {
   if (value === '$' || /^\$\{?[A-Za-z_]/.test(value) || /^%[A-Za-z_]+%$/.test(value)) return true;
   if (/^[A-Za-z_$][\w$.]*\(/.test(value) || value.startsWith('`')) return true;
   if (/^\d{1,7}$/.test(value) && LIMIT_NAME.test(name)) return true;
+  // An object, array, tuple or arrow function (`(text, learn) =>`), a regular expression literal.
+  if (/^[([{]/.test(value) || /^\/[\^\\[(]/.test(value)) return true;
+  // A generic type (`Record<string, string>`, `Array<Token>`).
+  if (/^[A-Za-z_$][\w$.]*</.test(value)) return true;
+  // `apiKey: apiKey` (the same name), a property path with a camelCase part or three parts.
+  const last = name.replace(/^-+/, '').split('.').pop()!.toLowerCase();
+  if (value.toLowerCase() === name.replace(/^-+/, '').toLowerCase() || value.toLowerCase() === last) return true;
+  if (CODE_PATH.test(value) && (/[a-z][A-Z]/.test(value) || value.split('.').length >= 3)) return true;
+  if (VERSION.test(value)) return true;
   return false;
+}
+
+/**
+ * A value that reads as an identifier or a property path of code rather than a key: at most
+ * one digit and under 32 characters (`cached_tokens`, `key.value`). Such a value is masked where a
+ * pattern finds it, but not learned as a known value (it would mask every use of the name).
+ */
+/**
+ * A quoted value that is a sentence (three spaces or more) under a name that is not a password:
+ * a message (`sandboxCheckSecret: 'a planted secret is hidden'`), not a key.
+ */
+export function looksLikeProse(name: string, value: string): boolean {
+  return /\S\s+\S+\s+\S+\s+\S/.test(value) && !nameWords(name).some((w) => /^(?:pass|password|passphrase|passwd|pwd)$/.test(w));
+}
+
+export function looksLikeIdentifier(value: string): boolean {
+  return value.length < 128 && /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*$/.test(value) && !/\d.*\d/.test(value);
 }
 
 /**
@@ -105,6 +138,8 @@ export function isPlaceholder(value: string): boolean {
   return (
     value === '' ||
     /^(\*+|x+|\.{3}|\u2026|<[^>]{0,40}>|changeme_?placeholder)$/i.test(value) ||
+    // An example cut short: `sk-...`, `ghp_…`.
+    /^[\w-]{0,12}(?:\.{3}|\u2026)$/.test(value) ||
     /^(env:[A-Za-z_]\w*|\$[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\}|%[A-Za-z_]\w*%)$/.test(value) ||
     // Templates and fill-in-the-blanks: `${password}`, `{{pass}}`, `{PASS}`, `YOUR_PASSWORD`, `REPLACE_WITH_TOKEN`.
     /^(\$\{[^{}\s]{1,60}\}|\$\([A-Za-z_]\w{0,60}\)|\{\{[^{}]{1,60}\}\}|\{[A-Za-z_][\w.-]{0,60}\})$/.test(value) ||

@@ -1,6 +1,6 @@
 import { judgeValue, looksRandom } from './entropy';
 import { FRAMING_PASSES, LAST_PASS } from './framings';
-import { isPlaceholder, isSecretName, looksLikeCode } from './names';
+import { isPlaceholder, isSecretName, looksLikeCode, looksLikeProse, VERSION } from './names';
 import { maskKeyBlocks } from './pem';
 import { mask, maskTokens, type Learn } from './tokens';
 import { count, replaceMatches } from './work';
@@ -53,9 +53,24 @@ function maskUser(user: string, learn: Learn): string | undefined {
 const HEADER_RE = /:(?<=(?<![A-Za-z0-9_\]-])((?:Proxy-)?Authorization|(?:Set-)?Cookie|X-[A-Za-z0-9-]{1,60}|[A-Za-z]{1,30}-[A-Za-z0-9-]{1,60})[ \t]{0,4}:)([ \t]{0,8})([^\r\n"'\\]+)/gi;
 const HEADER_NAMES = /^(Authorization|Proxy-Authorization|Cookie|Set-Cookie)$/i;
 
-function maskHeader(m: string, head: string, name: string, value: string, learn: Learn): string {
-  const secret = HEADER_NAMES.test(name) || (name.includes('-') && isSecretName(name));
-  if (!secret || isPlaceholder(value) || looksLikeCode(name, value.replace(/[;,]$/, ''))) return m;
+/** A header line: only a frame before the name (`> `, `< `, `* `, a `grep -n` prefix, indentation). */
+const HEADER_FRAME = /^(?:[^\s:]{1,256}[:-][0-9]{1,9}[:-])?[ \t]{0,8}(?:[<>*+-] ?)?$/;
+
+function maskHeader(match: RegExpExecArray, learn: Learn): string | undefined {
+  const [m, name, space, value] = match;
+  const head = `:${space}`;
+  let secret = HEADER_NAMES.test(name);
+  if (!secret && name.includes('-') && isSecretName(name)) {
+    // `X-Api-Key:` / `PRIVATE-TOKEN:` anywhere (in `-H '…'`); a lower-case name (`x-api-key:`,
+    // as HTTP/2 prints them) only at the start of a line: elsewhere it is prose or a label.
+    let end = match.index;
+    while (end > 0 && /[ \t]/.test(match.input[end - 1])) end--;
+    const nameStart = end - name.length;
+    const window = match.input.slice(Math.max(0, nameStart - 300), nameStart);
+    const before = window.slice(window.lastIndexOf('\n') + 1);
+    secret = /[A-Z]/.test(name[0]) || HEADER_FRAME.test(before);
+  }
+  if (!secret || isPlaceholder(value) || looksLikeCode(name, value.replace(/[;,]$/, ''))) return undefined;
   const scheme = /^(?:Bearer|Basic|Token|Digest|Negotiate|NTLM|AWS4-HMAC-SHA256)[ \t]+/i.exec(value)?.[0] ?? '';
   const secretPart = value.slice(scheme.length).trimEnd();
   if (secretPart.includes('[redacted') || looksLikeCode(name, secretPart)) return m;
@@ -74,12 +89,12 @@ const PAIR_RE = new RegExp(
   // The look-behind reads the name before the separator: only names that hold a secret word.
   '[:=](?<=(?<![A-Za-z0-9_.$\\]=+/-])([A-Za-z0-9_.-]{0,64}?(?:pass|pwd|secret|token|key|auth|cred|cookie|dsn|bearer)[A-Za-z0-9_.-]{0,64}?)(\\\\?["\']?)[ \\t]{0,8}[:=])' +
     '((?<=:)=|(?<==)>)?([ \\t]{0,8})' +
-    '(?:(\\\\")((?:[^"\\\\\\n]|\\\\\\\\\\\\.|\\\\[^"\\\\\\n])*)(\\\\")|(")((?:[^"\\\\\\n]|\\\\.)*)(")|(\')([^\'\\n]*)(\')|([^\\s"\',;}{)]+))',
+    '(?:(\\\\")((?:[^"\\\\\\n]|\\\\\\\\\\\\.|\\\\[^"\\\\\\n])*)(\\\\")|(")((?:[^"\\\\\\n]|\\\\.)*)(")|(\')([^\'\\n]*)(\')|([^\\s"\',;}{)`]+))',
   'gi',
 );
 
 /** `g`: the groups of a PAIR_RE match, whose text `m` starts at the separator. */
-function maskPair(m: string, g: Array<string | undefined>, learn: Learn): string {
+function maskPair(m: string, g: Array<string | undefined>, after: string, learn: Learn): string {
   const [name, q] = g as string[];
   const sep = m[0] + (g[2] ?? '') + (g[3] ?? '');
   const at = [4, 7, 10].find((i) => g[i] !== undefined);
@@ -89,6 +104,13 @@ function maskPair(m: string, g: Array<string | undefined>, learn: Learn): string
   const close = bare ? '' : (g[(at as number) + 2] as string);
   count(0, 1, Math.min(value.length, 1024));
   if (isPlaceholder(value) || (bare && (looksLikeCode(name, value) || AUTH_SCHEME.test(value)))) return m;
+  // A version (`"cookie": "^0.7.1"` in a lock file) or a sentence (a message under `authError`).
+  if (VERSION.test(value) || (!bare && looksLikeProse(name, value))) return m;
+  // `detect-secrets:AzureStorageKeyDetector`, `{token:e}`: a bare `:` with no space after it is
+  // not a config line (YAML needs the space, JSON quotes its names); only a key-like value counts.
+  if (bare && sep === ':' && !q && !judgeValue(name, value)) return m;
+  // An operand of an expression (`apiKey: key || undefined`, `token = a ? b : c`, `pw = x + y`) is code.
+  if (bare && /^[ \t]*(?:\|\||\?\?|&&|\?[^?]|\+[^+]|\[)/.test(after)) return m;
   // A URL with no credentials in it (`AUTH_URL = "https://auth.example.com/v1"`) is an address.
   if (/^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s@?#]*$/.test(value)) return m;
   // A bare number after a quoted name is a JSON number: masking it would break the JSON.
@@ -154,8 +176,8 @@ export function maskPatterns(text: string, learn: Learn): string {
   out = maskTokens(out, learn);
   if (out.includes('://')) out = replaceMatches(out, URL_RE, ([, head, pass]) => maskUserinfo(head, pass, learn));
   if (out.includes('@')) out = replaceMatches(out, URL_USER_RE, ([, user]) => maskUser(user, learn));
-  if (out.includes(':')) out = replaceMatches(out, HEADER_RE, ([m, name, space, value]) => maskHeader(m, `:${space}`, name, value, learn));
-  out = replaceMatches(out, PAIR_RE, (m) => maskPair(m[0], m.slice(1), learn));
+  if (out.includes(':')) out = replaceMatches(out, HEADER_RE, (m) => maskHeader(m, learn));
+  out = replaceMatches(out, PAIR_RE, (m) => maskPair(m[0], m.slice(1), m.input.slice(m.index + m[0].length, m.index + m[0].length + 4), learn));
   if (out.includes('--')) out = replaceMatches(out, FLAG_RE, ([m, flag, sp, value]) => maskFlag(m, flag, sp, value, learn));
   if (PROGRAM_ANY.test(out) && /[ \t]-[pa]/.test(out)) out = replaceMatches(out, PROGRAM_RE, ([m, program, rest]) => maskProgramLine(m, program, rest, learn));
   for (const pass of FRAMING_PASSES) out = pass(out, learn);
