@@ -1,4 +1,4 @@
-import { SECRET_CORPUS, fakeToken, findLeak } from '@holic512/testkit';
+import { FRAMED_CORPUS, SECRET_CORPUS, fakeToken, findLeak } from '@holic512/testkit';
 import { addEnvSecrets, addKnownSecrets, isSecretName, redact, redactArgs, redactValue, secretForms, secretPrefix } from '../src';
 
 // The redaction gate: every format of the corpus, every transform, what stays readable.
@@ -8,6 +8,16 @@ describe('every format of the corpus is masked, in its file as it is', () => {
     const out = redact(s.text);
     expect(findLeak(out, s.secret)).toBeUndefined();
     expect(out).not.toContain(s.secret);
+    expect(out).toMatch(/\[redacted [^\]]+, \d+ chars\]/);
+    expect(redact(out)).toBe(out);
+  });
+
+  test.each(FRAMED_CORPUS.map((s) => [s.name, s] as const))('%s (the field\'s formats and framings)', (_name, s) => {
+    const out = redact(s.text);
+    for (const piece of s.parts ?? [s.secret]) {
+      expect(findLeak(out, piece)).toBeUndefined();
+      expect(out).not.toContain(piece);
+    }
     expect(out).toMatch(/\[redacted [^\]]+, \d+ chars\]/);
     expect(redact(out)).toBe(out);
   });

@@ -1,4 +1,4 @@
-import { isSecretName, nameWords, VERSION } from './names';
+import { classChanges, isSecretName, nameWords, VERSION } from './names';
 import { KEYWORD_RULES } from './rules';
 import { count } from './work';
 
@@ -32,19 +32,6 @@ const TOKEN_CHARS = /^[A-Za-z0-9+/=_.~-]+$/;
 const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const HEX_RE = /^[0-9a-fA-F]+$/;
 const SRI_RE = /^(?:sha1|sha256|sha384|sha512|md5)[-:]/i;
-
-/** Changes between lower case, upper case and digits: many in a random string, few in a word or a version. */
-function classChanges(v: string): number {
-  let n = 0;
-  let prev = -1;
-  for (let i = 0; i < v.length; i++) {
-    const c = v.charCodeAt(i);
-    const k = c >= 48 && c <= 57 ? 0 : c >= 65 && c <= 90 ? 1 : c >= 97 && c <= 122 ? 2 : 3;
-    if (k !== 3 && prev !== -1 && k !== prev) n++;
-    if (k !== 3) prev = k;
-  }
-  return n;
-}
 
 /** True when `value` looks like a random key rather than a word, a path, a number or a digest. */
 export function looksRandom(value: string, keyish: boolean): boolean {

@@ -154,13 +154,22 @@ class Matcher {
     const size = this.size;
     const letter = this.letter;
     for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      // Line breaks are looked through: `base64` wraps its output at 76 columns, and a value
+      // encoded across the break is still the value.
+      if (code === 10 || code === 13) continue;
       if (d) {
-        const c = letter[text.charCodeAt(i)];
+        const c = letter[code];
         s = c === -1 ? 0 : d[s * size + c];
-      } else s = this.step(s, text.charCodeAt(i));
+      } else s = this.step(s, code);
       const len = this.outLen[s];
       if (len === 0) continue;
-      const start = i + 1 - len;
+      let start = i;
+      for (let n = len - 1; n > 0; ) {
+        start--;
+        const c = text.charCodeAt(start);
+        if (c !== 10 && c !== 13) n--;
+      }
       const last = spans[spans.length - 1];
       if (last && start <= last.end) {
         if (start < last.start) last.start = start;
@@ -258,9 +267,22 @@ export class KnownSecrets {
     this.pending = live;
     const spans = this.matcher.find(text);
     if (live.length === 0) return spans;
+    // The text without its line breaks (looked through, as by the automaton), and where each of its characters was.
+    const wrapped = text.includes('\n') || text.includes('\r');
+    const flat = wrapped ? text.replace(/[\r\n]/g, '') : text;
+    let where: Int32Array | undefined;
+    if (wrapped) {
+      where = new Int32Array(flat.length + 1);
+      let k = 0;
+      for (let i = 0; i < text.length; i++) if (text[i] !== '\n' && text[i] !== '\r') where[k++] = i;
+      where[k] = text.length;
+    }
     for (const v of live) {
       for (const n of secretForms(v)) {
-        for (let at = text.indexOf(n.text); at !== -1; at = text.indexOf(n.text, at + 1)) spans.push({ start: at, end: at + n.text.length, form: n.form });
+        for (let at = flat.indexOf(n.text); at !== -1; at = flat.indexOf(n.text, at + 1)) {
+          const end = at + n.text.length;
+          spans.push(where ? { start: where[at], end: where[end - 1] + 1, form: n.form } : { start: at, end, form: n.form });
+        }
       }
     }
     spans.sort((a, b) => a.start - b.start);

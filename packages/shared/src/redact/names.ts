@@ -126,7 +126,21 @@ export function looksLikeProse(name: string, value: string): boolean {
 }
 
 export function looksLikeIdentifier(value: string): boolean {
-  return value.length < 128 && /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*$/.test(value) && !/\d.*\d/.test(value);
+  return value.length < 128 && /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*$/.test(value) && !/\d.*\d/.test(value) &&
+    classChanges(value) <= value.length / 5;
+}
+
+/** Changes between lower case, upper case and digits: many in a random string, few in a word or a version. */
+export function classChanges(v: string): number {
+  let n = 0;
+  let prev = -1;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    const k = c >= 48 && c <= 57 ? 0 : c >= 65 && c <= 90 ? 1 : c >= 97 && c <= 122 ? 2 : 3;
+    if (k !== 3 && prev !== -1 && k !== prev) n++;
+    if (k !== 3) prev = k;
+  }
+  return n;
 }
 
 /**

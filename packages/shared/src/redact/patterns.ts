@@ -1,7 +1,7 @@
 import { judgeValue, looksRandom } from './entropy';
 import { FRAMING_PASSES, LAST_PASS } from './framings';
 import { isPlaceholder, isSecretName, looksLikeCode, looksLikeProse, VERSION } from './names';
-import { maskKeyBlocks } from './pem';
+import { maskEncodedKeyBlocks, maskKeyBlocks } from './pem';
 import { mask, maskTokens, type Learn } from './tokens';
 import { count, replaceMatches } from './work';
 
@@ -172,7 +172,7 @@ function maskProgramLine(m: string, program: string, rest: string, learn: Learn)
 
 /** Apply every pattern pass, in a fixed order, to `text`. */
 export function maskPatterns(text: string, learn: Learn): string {
-  let out = maskKeyBlocks(text);
+  let out = maskEncodedKeyBlocks(maskKeyBlocks(text));
   out = maskTokens(out, learn);
   if (out.includes('://')) out = replaceMatches(out, URL_RE, ([, head, pass]) => maskUserinfo(head, pass, learn));
   if (out.includes('@')) out = replaceMatches(out, URL_USER_RE, ([, user]) => maskUser(user, learn));

@@ -65,6 +65,8 @@ function bodyOf(text: string, s: Segment): { from: number; to: number; framed: b
   while (to > s.start && /[\s"',;\r]/.test(text[to - 1])) to--;
   let from = to;
   while (from > s.start && B64.test(text[from - 1])) from--;
+  // A blank line with only its frame left: a `cat -n` number, a diff `+`.
+  if (/^(?:[0-9]{1,9}|\+)$/.test(text.slice(from, to))) from = to;
   return { from, to, framed: FRAME_RE.test(text.slice(s.start, from)) };
 }
 
@@ -124,6 +126,54 @@ export function maskKeyBlocks(text: string): string {
   for (const block of blocks) {
     block.ranges.forEach(([a, b], i) => {
       parts.push(text.slice(at, a), i === 0 ? `[redacted private key, ${block.total} chars]` : '[redacted]');
+      at = b;
+    });
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
+/** `-----BEGIN ` in base64 (the start of a base64-encoded key file: `base64 id_rsa`, kubeconfig `client-key-data`). */
+const ENCODED_BEGIN = /LS0tLS1CRUdJTi[A-Za-z0-9+/]{42}/g;
+
+/**
+ * Key blocks encoded whole in base64: the encoded run is decoded just enough to see
+ * `-----BEGIN … PRIVATE KEY`, then masked with the lines that continue it (`base64` wraps at
+ * 76 characters; each line may carry a frame, as above).
+ */
+export function maskEncodedKeyBlocks(text: string): string {
+  if (!text.includes('LS0tLS1CRUdJTi')) return text;
+  count(text.length);
+  const blocks: Array<Array<[number, number]>> = [];
+  ENCODED_BEGIN.lastIndex = 0;
+  for (let m = ENCODED_BEGIN.exec(text); m; m = ENCODED_BEGIN.exec(text)) {
+    count(0, 1, 56);
+    const head = Buffer.from(m[0], 'base64').toString('latin1');
+    if (!/^-----BEGIN [A-Z0-9 _-]{0,60}?PRIVATE KEY/.test(head)) continue;
+    let s = segmentAt(text, m.index);
+    const first = bodyOf(text, s);
+    const ranges: Array<[number, number]> = [[m.index, Math.max(first.to, m.index + m[0].length)]];
+    for (let n = 0; n < MAX_LINES && s.next < text.length; n++) {
+      const next = segmentAt(text, s.next);
+      count(0, 0, next.next - next.start);
+      const b = bodyOf(text, next);
+      const len = b.to - b.from;
+      // A continuation line: a framed run of base64, full length or the padded last one.
+      if (!b.framed || len === 0 || (len < 16 && text[b.to - 1] !== '=')) break;
+      ranges.push([b.from, b.to]);
+      s = next;
+    }
+    blocks.push(ranges);
+    const last = ranges[ranges.length - 1][1];
+    if (ENCODED_BEGIN.lastIndex < last) ENCODED_BEGIN.lastIndex = last;
+  }
+  if (blocks.length === 0) return text;
+  const parts: string[] = [];
+  let at = 0;
+  for (const ranges of blocks) {
+    const total = ranges.reduce((n, [a, b]) => n + b - a, 0);
+    ranges.forEach(([a, b], i) => {
+      parts.push(text.slice(at, a), i === 0 ? `[redacted private key, base64, ${total} chars]` : '[redacted]');
       at = b;
     });
   }
