@@ -1,4 +1,4 @@
-import { classChanges, isSecretName, nameWords, VERSION } from './names';
+import { classChanges, isSecretName, looksLikeIdentifier, nameWords, VERSION } from './names';
 import { KEYWORD_RULES } from './rules';
 import { count } from './work';
 
@@ -38,6 +38,9 @@ export function looksRandom(value: string, keyish: boolean): boolean {
   const v = value;
   if (v.length < (keyish ? 12 : 20) || v.length > 1024 || !TOKEN_CHARS.test(v)) return false;
   if (SRI_RE.test(v) || VERSION.test(v) || /^v?\d+(?:\.\d+)+/.test(v) || v.includes('..')) return false;
+  // A path or an address (`./helpers/x.js`, `//github.com/…/blob/<sha>/index.js`, `a/b/c`), an identifier.
+  if (/^(?:\/|\.\/|~\/)/.test(v) || /\.[a-z]{1,5}$/.test(v) || /^[\w.-]*(?:\/[\w.-]+){2,}\/?$/.test(v) && !/[+=]/.test(v)) return false;
+  if (looksLikeIdentifier(v)) return false;
   if (!/[0-9]/.test(v) && (!keyish || v.length < 32)) return false;
   if (!/[A-Za-z]/.test(v)) return false;
   // Cheap before costly: a random value changes class often.

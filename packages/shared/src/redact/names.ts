@@ -102,8 +102,10 @@ export function looksLikeCode(name: string, value: string): boolean {
   if (/^\d{1,7}$/.test(value) && LIMIT_NAME.test(name)) return true;
   // An object, array, tuple or arrow function (`(text, learn) =>`), a regular expression literal.
   if (/^[([{]/.test(value) || /^\/[\^\\[(]/.test(value)) return true;
-  // A generic type (`Record<string, string>`, `Array<Token>`).
-  if (/^[A-Za-z_$][\w$.]*</.test(value)) return true;
+  // A generic type (`Record<string, string>`), an index or a call (`tokens[i]`, `this["get"](`).
+  if (/^[A-Za-z_$][\w$.]*[<[(]/.test(value)) return true;
+  // A type name (`password: BinaryLike`, `privateKey: KeyObject`), a type parameter (`T2`).
+  if (/^(?:[A-Z]{1,4}[a-z]{2,}){2,}[0-9]?$/.test(value) || value.length <= 2) return true;
   // `apiKey: apiKey` (the same name), a property path with a camelCase part or three parts.
   const last = name.replace(/^-+/, '').split('.').pop()!.toLowerCase();
   if (value.toLowerCase() === name.replace(/^-+/, '').toLowerCase() || value.toLowerCase() === last) return true;

@@ -110,7 +110,11 @@ function maskPair(m: string, g: Array<string | undefined>, after: string, learn:
   // not a config line (YAML needs the space, JSON quotes its names); only a key-like value counts.
   if (bare && sep === ':' && !q && !judgeValue(name, value)) return m;
   // An operand of an expression (`apiKey: key || undefined`, `token = a ? b : c`, `pw = x + y`) is code.
-  if (bare && /^[ \t]*(?:\|\||\?\?|&&|\?[^?]|\+[^+]|\[)/.test(after)) return m;
+  if (bare && /^[ \t]*(?:\|\||\?\?|&&|\?[^?]|\+[^+]|\[|[=!]==?|[<>]=?[ \t]|[*/%-][ \t])/.test(after)) return m;
+  // `token => token.value`: an arrow function (a hash's `=>` has a quoted or symbol key).
+  if (bare && sep.trimEnd().endsWith('=>') && !q) return m;
+  // `"password": "password"`: the name as its own value is an example.
+  if (value.toLowerCase() === name.toLowerCase()) return m;
   // A URL with no credentials in it (`AUTH_URL = "https://auth.example.com/v1"`) is an address.
   if (/^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s@?#]*$/.test(value)) return m;
   // A bare number after a quoted name is a JSON number: masking it would break the JSON.

@@ -56,7 +56,7 @@ const LEAD_RE = new RegExp(alternation(LEAD.keys()), 'g');
 const LEAD_CLS = new Map(LEAD_RULES.map((r) => [r, new RegExp(`[${r.lead!.cls}]`)]));
 
 /** Words after an authorization scheme that are prose, not a credential (`Basic authentication`). */
-const PROSE = /^(?:Bearer|Basic|Token|Digest)[ \t]+[a-z]+$/i;
+const PROSE = /^(?:Bearer|Basic|Token|Digest)[ \t]+[a-z][a-z-]*[.,;:!?)]*$/i;
 
 function tryAt(list: Candidate[], text: string, at: number): { c: Candidate; end: number } | undefined {
   for (const c of list) {
