@@ -46,15 +46,15 @@ const netrc: Pass = (text, learn) => {
 };
 
 /** `host:port:database:user:password` on a line of its own (after an optional grep frame). */
-const PGPASS = /(?<![^\n])((?:[^\s:]{1,256}[:-][0-9]{1,9}[:-])?[^\s:]{1,256}:(?:[0-9]{1,5}|\*):[^\s:]{1,256}:[^\s:]{1,256}:)([^\s]{1,1024})(?=\r?\n|$)/g;
+const PGPASS = /:(?:[0-9]{1,5}|\*):(?<=(?<![^\n])(?:[^\s:]{1,256}[:-][0-9]{1,9}[:-])?[^\s:]{1,256}:(?:[0-9]{1,5}|\*):)([^\s:]{1,256}:[^\s:]{1,256}:)([^\s]{1,1024})(?=\r?\n|$)/g;
 
 const PGPASS_PORT = /:(?:[0-9]{1,5}|\*):[^\s:]/;
 
 const pgpass: Pass = (text, learn) => {
   if (!PGPASS_PORT.test(text)) return text;
-  return replaceMatches(text, PGPASS, ([, head, value]) => {
+  return replaceMatches(text, PGPASS, ([m, dbUser, value]) => {
     const masked = hide('password', value, learn);
-    return masked && head + masked;
+    return masked && m.slice(0, m.length - dbUser.length - value.length) + dbUser + masked;
   });
 };
 
@@ -107,7 +107,7 @@ const userOption: Pass = (text, learn) => {
 };
 
 /** `password: |` (or `>`) followed by more indented lines: the lines are the value. */
-const YAML_BLOCK = /(?<![\w.\]-])([A-Za-z_][\w.-]{0,63})[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*\r?\n/g;
+const YAML_BLOCK = /:(?<=(?<![\w.\]-])([A-Za-z_][\w.-]{0,63})[ \t]*:)[ \t]*[|>][-+]?[0-9]?[ \t]*\r?\n/g;
 
 const yamlBlocks: Pass = (text, learn) => {
   if (!/:[ \t]*[|>]/.test(text)) return text;
@@ -118,8 +118,10 @@ const yamlBlocks: Pass = (text, learn) => {
   for (let m = YAML_BLOCK.exec(text); m; m = YAML_BLOCK.exec(text)) {
     count(0, 1);
     if (!isSecretName(m[1])) continue;
-    const lineStart = text.lastIndexOf('\n', m.index) + 1;
-    const indent = /^[ \t]*/.exec(text.slice(lineStart, m.index))?.[0].length ?? 0;
+    // The indentation of the name's line (the match starts at the colon after the name).
+    const window = text.slice(Math.max(0, m.index - 400), m.index);
+    const line = window.slice(window.lastIndexOf('\n') + 1);
+    const indent = /^[ \t]*/.exec(line)![0].length;
     let end = m.index + m[0].length;
     const body: Array<[number, number]> = [];
     for (let n = 0; n < 10000 && end < text.length; n++) {

@@ -128,8 +128,11 @@ export function looksLikeProse(name: string, value: string): boolean {
 }
 
 export function looksLikeIdentifier(value: string): boolean {
-  return value.length < 128 && /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*$/.test(value) && !/\d.*\d/.test(value) &&
-    classChanges(value) <= value.length / 5;
+  if (value.length >= 128 || !/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*$/.test(value)) return false;
+  // Words (`print`, `Semicolon`, `HTTP`, `64`), not a run of one- and two-letter scraps.
+  const humps = value.match(/[A-Z]*[a-z]+|[A-Z]+|[0-9]+/g) ?? [];
+  const scraps = humps.filter((h) => h.length === 1 || (h.length === 2 && /[a-z]/.test(h) && /[A-Z]/.test(h))).length;
+  return scraps <= 1 && humps.length <= value.length / 3;
 }
 
 /** Changes between lower case, upper case and digits: many in a random string, few in a word or a version. */
