@@ -1,5 +1,6 @@
 import { envSecretValues, KnownSecrets } from './known';
-import { isPlaceholder, isSecretName, looksLikeCode, looksLikeIdentifier } from './names';
+import { looksRandom } from './entropy';
+import { isPlaceholder, isSecretName, looksLikeCode, looksLikeIdentifier, VERSION } from './names';
 import { mask, maskPatterns, maskRandomValues, PASSWORD_OPTIONS, tokenShape } from './patterns';
 import { count, counted, type Work } from './work';
 
@@ -24,13 +25,16 @@ function knownSecrets(): KnownSecrets {
 
 /**
  * Remember a value the patterns masked, when it looks like a secret rather than a word: at
- * least 8 characters with a letter and a digit or symbol, or 20 characters, and no white space. Words
- * (`SecretType` after `secret:`) are not learned, so source code elsewhere stays readable.
+ * least 8 characters, no white space, random-looking or letters with digits and no path.
+ * Words, identifiers, versions and paths are not learned, so source code elsewhere stays readable.
  */
 const learn = (value: string): void => {
   const v = value.trim();
-  if (/\s/.test(v) || looksLikeIdentifier(v)) return;
-  if (v.length >= 20 || (v.length >= 8 && /[A-Za-z]/.test(v) && /[^A-Za-z]/.test(v))) knownSecrets().add([v], true);
+  if (v.length < 8 || /\s/.test(v) || looksLikeIdentifier(v) || VERSION.test(v)) return;
+  // Random-looking, or letters with digits and no path in it (`hunter22`, `p@ssw0rd!`): a word,
+  // a package name or a path (`@inquirer/password`) would mask every later use of itself.
+  const secretLike = looksRandom(v, true) || (/[0-9]/.test(v) && /[A-Za-z]/.test(v) && !/[/\\]/.test(v));
+  if (secretLike) knownSecrets().add([v], true);
 };
 
 /**
