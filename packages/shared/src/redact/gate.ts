@@ -33,7 +33,7 @@ const learn = (value: string): void => {
   if (v.length < 8 || /\s/.test(v) || looksLikeIdentifier(v) || VERSION.test(v)) return;
   // Random-looking, or letters with digits and no path in it (`hunter22`, `p@ssw0rd!`): a word,
   // a package name or a path (`@inquirer/password`) would mask every later use of itself.
-  const secretLike = looksRandom(v, true) || (/[0-9]/.test(v) && /[A-Za-z]/.test(v) && !/[/\\]/.test(v));
+  const secretLike = looksRandom(v, true) || (/[0-9]/.test(v) && /[A-Za-z]/.test(v) && !v.includes('/'));
   if (secretLike) knownSecrets().add([v], true);
 };
 

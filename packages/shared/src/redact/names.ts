@@ -132,7 +132,9 @@ export function looksLikeIdentifier(value: string): boolean {
   // Words (`print`, `Semicolon`, `HTTP`, `64`), not a run of one- and two-letter scraps.
   const humps = value.match(/[A-Z]*[a-z]+|[A-Z]+|[0-9]+/g) ?? [];
   const scraps = humps.filter((h) => h.length === 1 || (h.length === 2 && /[a-z]/.test(h) && /[A-Z]/.test(h))).length;
-  return scraps <= 1 && humps.length <= value.length / 3;
+  // Numbers in names are short (`base64`, `sha256`, `v2`); a run of four digits is not a word.
+  if (humps.some((h) => /^[0-9]{4,}$/.test(h))) return false;
+  return scraps <= (value.length < 20 ? 0 : 1) && humps.length <= value.length / 3;
 }
 
 /** Changes between lower case, upper case and digits: many in a random string, few in a word or a version. */
