@@ -81,15 +81,19 @@ const xml: Pass = (text, learn) => {
  * `define('DB_PASSWORD', 'v')`, `setenv("API_KEY", "v")` (the pair opens a call), `environ["TOKEN"] = "v"`,
  * `{'password' => 'v'}`. (`"password": "v"` is the pair pass's.)
  */
-const QUOTED_PAIR = /(?:(?<=\([ \t]{0,8})(["'])([A-Za-z_][\w.-]{0,63})\1([ \t]*,[ \t]*)|(["'])([A-Za-z_][\w.-]{0,63})\4(\]?[ \t]*(?:=>|=)[ \t]*))(["'])((?:[^"'\\\n]|\\.){1,1024})\7/g;
+const QUOTED_CALL = /\([ \t]{0,8}(["'])([A-Za-z_][\w.-]{0,63})\1([ \t]*,[ \t]*)(["'])((?:[^"'\\\n]|\\.){1,1024})\4/g;
+/** The same after `=>` or `] =`, found from its separator. */
+const QUOTED_ASSIGN = /=(?<=(["'])([A-Za-z_][\w.-]{0,63})["']\]?[ \t]*=)(>?[ \t]*)(["'])((?:[^"'\\\n]|\\.){1,1024})\4/g;
 
 const quotedPairs: Pass = (text, learn) => {
   if (!text.includes('"') && !text.includes("'")) return text;
-  return replaceMatches(text, QUOTED_PAIR, (m) => {
-    const [q1, name, sep] = m[1] !== undefined ? [m[1], m[2], m[3]] : [m[4], m[5], m[6]];
-    const [q2, value] = [m[7], m[8]];
+  const out = !text.includes('(') ? text : replaceMatches(text, QUOTED_CALL, ([m, q1, name, sep, q2, value]) => {
     const masked = isSecretName(name) ? hide(name, value, learn) : undefined;
-    return masked && `${q1}${name}${q1}${sep}${q2}${masked}${q2}`;
+    return masked && `${m.slice(0, m.indexOf(q1))}${q1}${name}${q1}${sep}${q2}${masked}${q2}`;
+  });
+  return replaceMatches(out, QUOTED_ASSIGN, ([, , name, more, q2, value]) => {
+    const masked = isSecretName(name) ? hide(name, value, learn) : undefined;
+    return masked && `=${more}${q2}${masked}${q2}`;
   });
 };
 

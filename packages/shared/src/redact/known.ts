@@ -63,6 +63,7 @@ class Matcher {
   private readonly outForm: string[] = [''];
   /** The whole transition function (goto and failure folded), when it fits in {@link MAX_DENSE} entries. */
   private dense: Int32Array | undefined;
+  private outLenDense: Int32Array | undefined;
 
   constructor(needles: Needle[]) {
     let size = 0;
@@ -88,6 +89,7 @@ class Matcher {
       }
     }
     this.dense = d;
+    this.outLenDense = Int32Array.from(this.outLen);
   }
 
   private insert(n: Needle): void {
@@ -153,6 +155,7 @@ class Matcher {
     const d = this.dense;
     const size = this.size;
     const letter = this.letter;
+    const outLen = this.outLenDense ?? this.outLen;
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
       // Line breaks are looked through: `base64` wraps its output at 76 columns, and a value
@@ -162,7 +165,7 @@ class Matcher {
         const c = letter[code];
         s = c === -1 ? 0 : d[s * size + c];
       } else s = this.step(s, code);
-      const len = this.outLen[s];
+      const len = outLen[s];
       if (len === 0) continue;
       let start = i;
       for (let n = len - 1; n > 0; ) {
