@@ -2,7 +2,8 @@ import { spawnSync } from 'child_process';
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import { FRAMED_CORPUS, SECRET_CORPUS, findLeak, type SecretSample } from '@holic512/testkit';
-import { createToolRunner, type Step, type ToolResult } from '../src';
+import type { Step, ToolResult } from '../src';
+import { approvingRunner } from './redact-runner';
 import { tempWorld } from './tools-session';
 
 // Every secret format of both corpora, planted in a workspace file and read through the real
@@ -23,16 +24,7 @@ afterAll(async () => {
   await world.cleanup();
 });
 
-function runner() {
-  return createToolRunner({
-    cwd: world.ws,
-    workspace: world.ws,
-    lang: 'en',
-    env: { ...process.env, HOME: world.home, SLOTHTOOL_HOME: path.join(world.home, '.slothtool') },
-    allowedRoots: [world.ws],
-    confirm: async () => ({ action: 'run' }),
-  });
-}
+const runner = () => approvingRunner(world);
 
 /** The framed reads of `file` (in folder `dir`), each one step. */
 function reads(file: string, dir: string): Array<[string, Step]> {

@@ -3,7 +3,8 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import * as path from 'path';
 import { FRAMED_CORPUS, SECRET_CORPUS, findLeak, type SecretSample } from '@holic512/testkit';
-import { createToolRunner, type Step, type ToolResult } from '../src';
+import type { Step, ToolResult } from '../src';
+import { approvingRunner } from './redact-runner';
 import { tempWorld } from './tools-session';
 
 // Every secret format of both corpora, planted in a workspace file, reached by every path a tool
@@ -32,17 +33,7 @@ afterAll(async () => {
   await world.cleanup();
 });
 
-function runner() {
-  return createToolRunner({
-    cwd: world.ws,
-    workspace: world.ws,
-    lang: 'en',
-    env: { ...process.env, HOME: world.home, SLOTHTOOL_HOME: path.join(world.home, '.slothtool') },
-    policy: { allowPrivateNetwork: true },
-    allowedRoots: [world.ws],
-    confirm: async () => ({ action: 'run' }),
-  });
-}
+const runner = () => approvingRunner(world, { allowPrivateNetwork: true });
 
 /** The paths, each a list of steps; the last result is what is checked (all of them are). */
 function pathsFor(s: SecretSample, file: string, jsonFile: string): Array<[string, Step[]]> {
