@@ -14,12 +14,19 @@ import { count } from './work';
 /** Shannon entropy of `s`, in bits per character. */
 export function entropy(s: string): number {
   const counts = new Map<number, number>();
-  for (let i = 0; i < s.length; i++) counts.set(s.charCodeAt(i), (counts.get(s.charCodeAt(i)) ?? 0) + 1);
+  const ascii = new Int32Array(128);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128) ascii[c]++;
+    else counts.set(c, (counts.get(c) ?? 0) + 1);
+  }
   let h = 0;
-  for (const n of counts.values()) {
+  const add = (n: number): void => {
     const p = n / s.length;
     h -= p * Math.log2(p);
-  }
+  };
+  for (let c = 0; c < 128; c++) if (ascii[c] > 0) add(ascii[c]);
+  for (const n of counts.values()) add(n);
   return h;
 }
 

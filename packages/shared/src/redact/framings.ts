@@ -35,8 +35,9 @@ const netrc: Pass = (text, learn) => {
   return replaceMatches(text, NETRC, (m) => {
     const [, head, value] = m;
     // The line before it, at most 300 characters back.
-    const window = text.slice(Math.max(0, m.index - 300), m.index);
-    const before = window.slice(window.lastIndexOf('\n') + 1);
+    let lineStart = m.index;
+    while (lineStart > 0 && m.index - lineStart < 300 && text.charCodeAt(lineStart - 1) !== 10) lineStart--;
+    const before = text.slice(lineStart, m.index);
     const end = m.index + m[0].length;
     const atEol = /^[ \t]*(?:\r?\n|$)/.test(text.slice(end, end + 4));
     if (!NETRC_BEFORE.test(before) && !(FRAME_ONLY.test(before) && atEol)) return undefined;

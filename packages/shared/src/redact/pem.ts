@@ -82,10 +82,10 @@ export function maskKeyBlocks(text: string): string {
     const putty = m[0].startsWith('PuTTY');
     let s = segmentAt(text, m.index + m[0].length);
     count(0, 0, s.next - s.start);
-    const first = text.slice(s.start, s.end);
+    const first = s.end > s.start ? text.slice(s.start, s.end) : '';
     let stop = false;
-    const endAt = first.search(END_RE);
-    if (!putty) {
+    const endAt = first === '' ? -1 : first.search(END_RE);
+    if (!putty && first !== '') {
       // The rest of the BEGIN line: nothing, or the key on one line (`… KEY----- MIIE… -----END …`).
       const rest = endAt === -1 ? first : first.slice(0, endAt);
       if (/[^\sA-Za-z0-9+/=]/.test(rest.replace(/["',;\r]+\s*$/, ''))) stop = true;

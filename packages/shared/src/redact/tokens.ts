@@ -53,7 +53,13 @@ const alternation = (lits: Iterable<string>): string => [...lits].sort((a, b) =>
 const HEAD_RE = new RegExp(`(?<![A-Za-z\\]])(?:${alternation(HEAD.keys())})`, 'g');
 /** A literal inside a token (`:AA` of a Telegram bot token, `Q~` of an Azure client secret). */
 const LEAD_RE = new RegExp(alternation(LEAD.keys()), 'g');
-const LEAD_CLS = new Map(LEAD_RULES.map((r) => [r, new RegExp(`[${r.lead!.cls}]`)]));
+/** Each lead rule's class as a table of the ASCII characters in it. */
+const LEAD_CLS = new Map(LEAD_RULES.map((r) => {
+  const re = new RegExp(`[${r.lead!.cls}]`);
+  const table = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) table[c] = re.test(String.fromCharCode(c)) ? 1 : 0;
+  return [r, table] as const;
+}));
 
 /** Words after an authorization scheme that are prose, not a credential (`Basic authentication`). */
 const PROSE = /^(?:Bearer|Basic|Token|Digest)[ \t]+[a-z][a-z-]*[.,;:!?)]*$/i;
@@ -61,11 +67,15 @@ const PROSE = /^(?:Bearer|Basic|Token|Digest)[ \t]+[a-z][a-z-]*[.,;:!?)]*$/i;
 function tryAt(list: Candidate[], text: string, at: number): { c: Candidate; end: number } | undefined {
   for (const c of list) {
     c.re.lastIndex = at;
-    const m = c.re.exec(text);
-    count(0, 0, m ? m[0].length : c.literal.length + 16);
-    if (!m) continue;
-    if (c.rule.kind === 'authorization' && PROSE.test(m[0])) continue;
-    return { c, end: at + m[0].length };
+    // `test` on a sticky expression leaves `lastIndex` at the end of the match, with no array to build.
+    if (!c.re.test(text)) {
+      count(0, 0, c.literal.length + 16);
+      continue;
+    }
+    const end = c.re.lastIndex;
+    count(0, 0, end - at);
+    if (c.rule.kind === 'authorization' && PROSE.test(text.slice(at, end))) continue;
+    return { c, end };
   }
   return undefined;
 }
@@ -98,9 +108,9 @@ export function maskTokens(text: string, learn: Learn): string {
       } else {
         for (const c of LEAD.get(m[0]) ?? []) {
           const { min, max } = c.rule.lead!;
-          const re = LEAD_CLS.get(c.rule)!;
+          const cls = LEAD_CLS.get(c.rule)!;
           let q = m.index;
-          while (q > at && m.index - q <= max && re.test(text[q - 1])) q--;
+          while (q > at && m.index - q <= max && cls[text.charCodeAt(q - 1)] === 1) q--;
           count(0, 0, m.index - q);
           const run = m.index - q;
           if (run < min || run > max) continue;
