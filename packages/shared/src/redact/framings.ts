@@ -157,11 +157,11 @@ const yamlBlocks: Pass = (text, learn) => {
  * Any `name = value` / `name: value` / `"name": "value"` / `NAME=value`, judged by its value
  * (keyword rules, then entropy). Names that hold a secret word were masked by the pair pass before.
  */
-const ANY_PAIR = /[:=](?<=(?<![\w.$\]=+/-])([A-Za-z_][\w.-]{0,63})\\?["']?[ \t]{0,8}[:=])((?<=:)=|(?<==)>)?([ \t]{0,8}\\?["'`]?)([A-Za-z0-9+/=_.~%-]{8,1024})([A-Za-z0-9+/=_.~%(-]?)/g;
+const ANY_PAIR = /[:=](?<=(?<![\w.$\]=+/-])([A-Za-z_][\w.-]{0,63})\\?["']?[ \t]{0,8}[:=])((?<=:)=|(?<==)>)?([ \t]{0,8}\\?["'`]?)([A-Za-z0-9+/=_.~%-]{8,1024})([A-Za-z0-9+/=_.~%(<[-]?)/g;
 
 const anyPair: Pass = (text, learn) =>
   replaceMatches(text, ANY_PAIR, ([m, name, more, open, value, after]) => {
-    // Longer than 1024 characters, or a call (`name = make(`): not a key. The match still
+    // Longer than 1024 characters, or a call, a generic or an index (`make(`, `Options<`, `list[`): not a key. The match still
     // consumes the run, so no later separator inside it is looked at again.
     if (after) return undefined;
     const kind = judgeValue(name, value);
