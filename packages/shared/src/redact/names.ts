@@ -131,7 +131,9 @@ export function looksLikeIdentifier(value: string): boolean {
   if (value.length >= 128 || !/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*$/.test(value)) return false;
   // Words (`print`, `Semicolon`, `HTTP`, `64`), not a run of one- and two-letter scraps.
   const humps = value.match(/[A-Z]*[a-z]+|[A-Z]+|[0-9]+/g) ?? [];
-  const scraps = humps.filter((h) => h.length === 1 || (h.length === 2 && /[a-z]/.test(h) && /[A-Z]/.test(h))).length;
+  const scraps = humps.filter((h) => h.length === 1).length;
+  const pairs = humps.filter((h) => h.length === 2 && /[a-z]/.test(h) && /[A-Z]/.test(h)).length;
+  if (pairs * 2 > humps.length) return false;
   // Numbers in names are short (`base64`, `sha256`, `v2`); a run of four digits is not a word.
   if (humps.some((h) => /^[0-9]{4,}$/.test(h))) return false;
   return scraps <= (value.length < 20 ? 0 : 1) && humps.length <= value.length / 3;
