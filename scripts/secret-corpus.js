@@ -36,7 +36,8 @@ function collect(dir) {
       const input = result.sourceContent;
       if (typeof input !== 'string' || result.sourceContentType === 'binary' || /[\u0000-\u0008]/.test(input)) continue;
       const secrets = [...new Set((result.messages || []).map((m) => input.slice(m.range[0], m.range[1])).filter((s) => s.length >= 4))];
-      cases.push({ rule: pkg.replace('secretlint-rule-', ''), name, input, secrets });
+      const rule = pkg.replace('secretlint-rule-', '');
+      cases.push({ rule, name, input, secrets, credential: secrets.length > 0 && !NOT_CREDENTIALS.test(`${rule}/${name}`) });
     }
   }
   return cases;
@@ -66,7 +67,7 @@ function main(argv) {
   for (const c of cases) {
     const out = freshRedact()(c.input);
     if (c.secrets.length > 0) {
-      const cred = !NOT_CREDENTIALS.test(`${c.rule}/${c.name}`);
+      const cred = c.credential;
       for (const s of c.secrets) {
         total++;
         if (cred) credTotal++;

@@ -1,3 +1,5 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { FRAMED_CORPUS, SECRET_CORPUS, fakeToken, findLeak } from '@holic512/testkit';
 import { addEnvSecrets, addKnownSecrets, isSecretName, redact, redactArgs, redactValue, secretForms, secretPrefix } from '../src';
 
@@ -249,5 +251,27 @@ describe('every framing of a secret (by the syntax that carries it)', () => {
     ['a BEGIN marker in source code', "const h = '-----BEGIN RSA PRIVATE KEY-----';\nconst f = x;"],
   ])('stays readable: %s', (_name, text) => {
     expect(redact(text)).toBe(text);
+  });
+});
+
+describe("a public corpus we did not write: secretlint's rule snapshots (scripts/secret-corpus.js)", () => {
+  // MIT-licensed test data of secretlint (packages/testkit/fixtures/secretlint-snapshots.json).
+  const doc = JSON.parse(readFileSync(join(__dirname, '../../testkit/fixtures/secretlint-snapshots.json'), 'utf8')) as {
+    cases: Array<{ rule: string; name: string; input: string; secrets: string[]; credential: boolean }>;
+  };
+  test('at least 107 of the 108 credentials it reports are masked', () => {
+    const creds = doc.cases.filter((c) => c.credential);
+    const missed: string[] = [];
+    let total = 0;
+    for (const c of creds) {
+      const out = redact(c.input);
+      for (const s of c.secrets) {
+        total++;
+        if (out.includes(s)) missed.push(`${c.rule}/${c.name}: ${s.slice(0, 24)}`);
+      }
+    }
+    expect(total).toBe(108);
+    // The one left: a bare `0x…` secp256k1 key with no name (a transaction hash has the same shape).
+    expect(missed).toEqual([expect.stringMatching(/^secp256k1-privatekey\//)]);
   });
 });
