@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { FRAMED_CORPUS, SECRET_CORPUS, findLeak } from '@holic512/testkit';
 import { addKnownSecrets, redact, redactCounted } from '../src';
 
 // The gate never throws, is idempotent (redacting its own output changes nothing), and its work
@@ -29,6 +30,30 @@ test(`never throws, returns a string, and is idempotent (seed ${SEED}, ${RUNS} r
       expect(redact(once)).toBe(once);
     }),
     { numRuns: RUNS, seed: SEED },
+  );
+});
+
+/** A file's text as a tool prints it: plain, `grep -n` / context prefixes, a diff, `cat -n`, a JSON string. */
+const FRAMES: Record<string, (text: string) => string> = {
+  plain: (t) => t,
+  'grep -Hn': (t) => t.split('\n').map((l, i) => `dir/file.txt:${i + 1}:${l}`).join('\n'),
+  'grep -A': (t) => t.split('\n').map((l, i) => `dir/file.txt${i ? '-' : ':'}${i + 1}${i ? '-' : ':'}${l}`).join('\n'),
+  'diff +': (t) => t.split('\n').map((l) => `+${l}`).join('\n'),
+  'cat -n': (t) => t.split('\n').map((l, i) => `${String(i + 1).padStart(6)}\t${l}`).join('\n'),
+  'JSON string': (t) => JSON.stringify({ stdoutTail: t }),
+};
+const SAMPLES = [...SECRET_CORPUS, ...FRAMED_CORPUS];
+
+test(`every format in every framing, mixed, leaks nothing and is idempotent (seed ${SEED})`, () => {
+  const arb = fc.array(fc.tuple(fc.constantFrom(...SAMPLES), fc.constantFrom(...Object.keys(FRAMES))), { minLength: 1, maxLength: 4 });
+  fc.assert(
+    fc.property(arb, (picks) => {
+      const text = picks.map(([s, f]) => FRAMES[f](s.text)).join('\n');
+      const once = redact(text);
+      for (const [s] of picks) for (const piece of s.parts ?? [s.secret]) expect(findLeak(once, piece) ?? (once.includes(piece) ? piece : undefined)).toBeUndefined();
+      expect(redact(once)).toBe(once);
+    }),
+    { numRuns: Math.min(RUNS, 300), seed: SEED },
   );
 });
 

@@ -23,7 +23,7 @@ function hide(kind: string, value: string, learn: Learn): string | undefined {
   return mask(kind, value);
 }
 
-const NETRC = /(?<![\w\]-])((?:password|passwd)[ \t]+)([^\s]{1,1024})/g;
+const NETRC = /(?:(?<=[:-][0-9]{1,9}[:-])|(?<![\w\]-]))((?:password|passwd)[ \t]+)([^\s]{1,1024})/g;
 const NETRC_WORD = /passw(?:or)?d[ \t]+[^\s[]/;
 /** Before `password` on its line: `machine h login u` (one line of `.netrc`)… */
 const NETRC_BEFORE = /(?:^|\s)(?:machine|default|login|account)[ \t]+\S/;
@@ -112,7 +112,12 @@ const userOption: Pass = (text, learn) => {
 };
 
 /** `password: |` (or `>`) followed by more indented lines: the lines are the value. */
-const YAML_BLOCK = /:(?<=(?<![\w.\]-])([A-Za-z_][\w.-]{0,63})[ \t]*:)[ \t]*[|>][-+]?[0-9]?[ \t]*\r?\n/g;
+const YAML_BLOCK = /:(?<=(?:(?<=[:-][0-9]{1,9}[:-])|(?<![\w.\]-]))([A-Za-z_][\w.-]{0,63})[ \t]*:)[ \t]*[|>][-+]?[0-9]?[ \t]*\r?\n/g;
+
+/** The frame a tool printed before a line: `file:12:`, `file-13-`, a diff `+` / `-`, a `cat -n` number. */
+function frameLength(line: string): number {
+  return /^(?:[^\s:]{1,256}?[:-][0-9]{1,9}[:-]|[+-](?![+-])|[ \t]*[0-9]{1,9}\t)/.exec(line)?.[0].length ?? 0;
+}
 
 const yamlBlocks: Pass = (text, learn) => {
   if (!/:[ \t]*[|>]/.test(text)) return text;
@@ -123,10 +128,11 @@ const yamlBlocks: Pass = (text, learn) => {
   for (let m = YAML_BLOCK.exec(text); m; m = YAML_BLOCK.exec(text)) {
     count(0, 1);
     if (!isSecretName(m[1])) continue;
-    // The indentation of the name's line (the match starts at the colon after the name).
+    // The indentation of the name's line (the match starts at the colon after the name), after
+    // the line's frame (a grep prefix, a diff `+`, a `cat -n` number), as for each line below.
     const window = text.slice(Math.max(0, m.index - 400), m.index);
-    const line = window.slice(window.lastIndexOf('\n') + 1);
-    const indent = /^[ \t]*/.exec(line)![0].length;
+    const keyLine = window.slice(window.lastIndexOf('\n') + 1);
+    const indent = /^[ \t]*/.exec(keyLine.slice(frameLength(keyLine)))![0].length;
     let end = m.index + m[0].length;
     const body: Array<[number, number]> = [];
     for (let n = 0; n < 10000 && end < text.length; n++) {
@@ -134,9 +140,11 @@ const yamlBlocks: Pass = (text, learn) => {
       const lineEnd = nl === -1 ? text.length : nl;
       const line = text.slice(end, lineEnd);
       count(0, 0, line.length);
-      const ind = /^[ \t]*/.exec(line)![0].length;
-      if (line.trim() !== '' && ind <= indent) break;
-      if (line.trim() !== '') body.push([end + ind, lineEnd]);
+      const frame = frameLength(line);
+      const content = line.slice(frame);
+      const ind = /^[ \t]*/.exec(content)![0].length;
+      if (content.trim() !== '' && ind <= indent) break;
+      if (content.trim() !== '') body.push([end + frame + ind, lineEnd]);
       end = nl === -1 ? text.length : nl + 1;
     }
     if (body.length === 0 || text.slice(body[0][0], body[0][1]).includes('[redacted')) continue;
@@ -157,7 +165,7 @@ const yamlBlocks: Pass = (text, learn) => {
  * Any `name = value` / `name: value` / `"name": "value"` / `NAME=value`, judged by its value
  * (keyword rules, then entropy). Names that hold a secret word were masked by the pair pass before.
  */
-const ANY_PAIR = /[:=](?<=(?<![\w.$\]=+/-])([A-Za-z_][\w.-]{0,63})\\?["']?[ \t]{0,8}[:=])((?<=:)=|(?<==)>)?([ \t]{0,8}\\?["'`]?)([A-Za-z0-9+/=_.~%-]{8,1024})([A-Za-z0-9+/=_.~%(<[-]?)/g;
+const ANY_PAIR = /[:=](?<=(?:(?<=[:-][0-9]{1,9}[:-])|(?<![\w.$\]=+/-]))([A-Za-z_][\w.-]{0,63})\\?["']?[ \t]{0,8}[:=])((?<=:)=|(?<==)>)?([ \t]{0,8}\\?["'`]?)([A-Za-z0-9+/=_.~%-]{8,1024})([A-Za-z0-9+/=_.~%(<[-]?)/g;
 
 const anyPair: Pass = (text, learn) =>
   replaceMatches(text, ANY_PAIR, ([m, name, more, open, value, after]) => {

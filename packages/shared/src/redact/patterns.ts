@@ -50,7 +50,7 @@ function maskUser(user: string, learn: Learn): string | undefined {
  * wherever they stand (a line of `curl -v`, after a `grep -n` prefix, inside `-H '…'`). The value
  * ends at the end of the line or at a quote or backslash (the end of a quoted or JSON string).
  */
-const HEADER_RE = /:(?<=(?<![A-Za-z0-9_\]-])((?:Proxy-)?Authorization|(?:Set-)?Cookie|X-[A-Za-z0-9-]{1,60}|[A-Za-z]{1,30}-[A-Za-z0-9-]{1,60})[ \t]{0,4}:)([ \t]{0,8})([^\r\n"'\\]+)/gi;
+const HEADER_RE = /:(?<=(?:(?<=[:-][0-9]{1,9}[:-])|(?<![A-Za-z0-9_\]-]))((?:Proxy-)?Authorization|(?:Set-)?Cookie|X-[A-Za-z0-9-]{1,60}|[A-Za-z]{1,30}-[A-Za-z0-9-]{1,60})[ \t]{0,4}:)([ \t]{0,8})([^\r\n"'\\]+)/gi;
 const HEADER_NAMES = /^(Authorization|Proxy-Authorization|Cookie|Set-Cookie)$/i;
 
 /** A header line: only a frame before the name (`> `, `< `, `* `, a `grep -n` prefix, indentation). */
@@ -87,7 +87,7 @@ function maskHeader(match: RegExpExecArray, learn: Learn): string | undefined {
  */
 const PAIR_RE = new RegExp(
   // The look-behind reads the name before the separator: only names that hold a secret word.
-  '[:=](?<=(?<![A-Za-z0-9_.$\\]=+/-])([A-Za-z0-9_.-]{0,64}?(?:pass|pwd|secret|token|key|auth|cred|cookie|dsn|bearer)[A-Za-z0-9_.-]{0,64}?)(\\\\?["\']?)[ \\t]{0,8}[:=])' +
+  '[:=](?<=(?:(?<=[:-][0-9]{1,9}[:-])|(?<![A-Za-z0-9_.$\\]=+/-]))([A-Za-z0-9_.-]{0,64}?(?:pass|pwd|secret|token|key|auth|cred|cookie|dsn|bearer)[A-Za-z0-9_.-]{0,64}?)(\\\\?["\']?)[ \\t]{0,8}[:=])' +
     '((?<=:)=|(?<==)>)?([ \\t]{0,8})' +
     '(?:(\\\\")((?:[^"\\\\\\n]|\\\\\\\\\\\\.|\\\\[^"\\\\\\n])*)(\\\\")|(")((?:[^"\\\\\\n]|\\\\.)*)(")|(\')([^\'\\n]*)(\')|([^\\s"\',;}{)`]+))',
   'gi',
