@@ -23,7 +23,7 @@ function hide(kind: string, value: string, learn: Learn): string | undefined {
   return mask(kind, value);
 }
 
-const NETRC = /(?:(?<=[:-][0-9]{1,9}[:-])|(?<![\w\]-]))((?:password|passwd)[ \t]+)([^\s]{1,1024})/g;
+const NETRC = /(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![\w\]-]))((?:password|passwd)[ \t]+)([^\s]{1,1024})/g;
 const NETRC_WORD = /passw(?:or)?d[ \t]+[^\s[]/;
 /** Before `password` on its line: `machine h login u` (one line of `.netrc`)… */
 const NETRC_BEFORE = /(?:^|\s)(?:machine|default|login|account)[ \t]+\S/;
@@ -112,7 +112,7 @@ const userOption: Pass = (text, learn) => {
 };
 
 /** `password: |` (or `>`) followed by more indented lines: the lines are the value. */
-const YAML_BLOCK = /:(?<=(?:(?<=[:-][0-9]{1,9}[:-])|(?<![\w.\]-]))([A-Za-z_][\w.-]{0,63})[ \t]*:)[ \t]*[|>][-+]?[0-9]?[ \t]*\r?\n/g;
+const YAML_BLOCK = /:(?<=(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![\w.\]-]))([A-Za-z_][\w.-]{0,63})[ \t]*:)[ \t]*[|>][-+]?[0-9]?[ \t]*\r?\n/g;
 
 /** The frame a tool printed before a line: `file:12:`, `file-13-`, a diff `+` / `-`, a `cat -n` number. */
 function frameLength(line: string): number {
@@ -165,7 +165,7 @@ const yamlBlocks: Pass = (text, learn) => {
  * Any `name = value` / `name: value` / `"name": "value"` / `NAME=value`, judged by its value
  * (keyword rules, then entropy). Names that hold a secret word were masked by the pair pass before.
  */
-const ANY_PAIR = /[:=](?<=(?:(?<=[:-][0-9]{1,9}[:-])|(?<![\w.$\]=+/-]))([A-Za-z_][\w.-]{0,63})\\?["']?[ \t]{0,8}[:=])((?<=:)=|(?<==)>)?([ \t]{0,8}\\?["'`]?)([A-Za-z0-9+/=_.~%-]{8,1024})([A-Za-z0-9+/=_.~%(<[-]?)/g;
+const ANY_PAIR = /[:=](?<=(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![\w.$\]=+/-]))([A-Za-z_][\w.-]{0,63})\\?["']?[ \t]{0,8}[:=])((?<=:)=|(?<==)>)?([ \t]{0,8}\\?["'`]?)([A-Za-z0-9+/=_.~%-]{8,1024})([A-Za-z0-9+/=_.~%(<[-]?)/g;
 
 const anyPair: Pass = (text, learn) =>
   replaceMatches(text, ANY_PAIR, ([m, name, more, open, value, after]) => {

@@ -21,7 +21,7 @@ export type { Learn } from './tokens';
  * starts at the separator (a literal the engine finds fast) and reads the name behind it with a
  * bounded look-behind, rather than trying every word of the text as a name.
  */
-const URL_RE = /:\/\/(?<=(?<![A-Za-z0-9+.\]-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)([^\s/:@?#"'<>]{0,256}:)([^\s@/?#"'<>]{1,1024})@/g;
+const URL_RE = /:\/\/(?<=(?:(?<=(?<![^\n])[+-]|[:-][0-9]{1,9}[:-])|(?<![A-Za-z0-9+.\]-]))[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)([^\s/:@?#"'<>]{0,256}:)([^\s@/?#"'<>]{1,1024})@/g;
 
 function maskUserinfo(head: string, pass: string, learn: Learn): string | undefined {
   if (pass.includes('[redacted') || isPlaceholder(pass)) return undefined;
@@ -37,7 +37,7 @@ function maskUserinfo(head: string, pass: string, learn: Learn): string | undefi
 }
 
 /** `scheme://TOKEN@host`: a user name that looks like a key (`https://ghp_…@github.com` is the token rule's). */
-const URL_USER_RE = /:\/\/(?<=(?<![A-Za-z0-9+.\]-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)([A-Za-z0-9_.~%-]{16,256})@/g;
+const URL_USER_RE = /:\/\/(?<=(?:(?<=(?<![^\n])[+-]|[:-][0-9]{1,9}[:-])|(?<![A-Za-z0-9+.\]-]))[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)([A-Za-z0-9_.~%-]{16,256})@/g;
 
 function maskUser(user: string, learn: Learn): string | undefined {
   if (!looksRandom(user, true)) return undefined;
@@ -50,7 +50,7 @@ function maskUser(user: string, learn: Learn): string | undefined {
  * wherever they stand (a line of `curl -v`, after a `grep -n` prefix, inside `-H '…'`). The value
  * ends at the end of the line or at a quote or backslash (the end of a quoted or JSON string).
  */
-const HEADER_RE = /:(?<=(?:(?<=[:-][0-9]{1,9}[:-])|(?<![A-Za-z0-9_\]-]))((?:Proxy-)?Authorization|(?:Set-)?Cookie|X-[A-Za-z0-9-]{1,60}|[A-Za-z]{1,30}-[A-Za-z0-9-]{1,60})[ \t]{0,4}:)([ \t]{0,8})([^\r\n"'\\]+)/gi;
+const HEADER_RE = /:(?<=(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![A-Za-z0-9_\]-]))((?:Proxy-)?Authorization|(?:Set-)?Cookie|X-[A-Za-z0-9-]{1,60}|[A-Za-z]{1,30}-[A-Za-z0-9-]{1,60})[ \t]{0,4}:)([ \t]{0,8})([^\r\n"'\\]+)/gi;
 const HEADER_NAMES = /^(Authorization|Proxy-Authorization|Cookie|Set-Cookie)$/i;
 
 /** A header line: only a frame before the name (`> `, `< `, `* `, a `grep -n` prefix, indentation). */
@@ -71,6 +71,19 @@ function maskHeader(match: RegExpExecArray, learn: Learn): string | undefined {
     secret = /[A-Z]/.test(name[0]) || HEADER_FRAME.test(before);
   }
   if (!secret || isPlaceholder(value) || looksLikeCode(name, value.replace(/[;,]$/, ''))) return undefined;
+  // Cookies one by one, their names kept (`Cookie: sid=[redacted cookie, 32 chars]; theme=[…]`);
+  // of `Set-Cookie:` only the first pair is a cookie, the rest are attributes (`Path=/`).
+  if (/cookie$/i.test(name)) {
+    let first = true;
+    const masked = value.replace(/([^=;\s]{1,128})=([^;\s]{1,4096})/g, (pair: string, k: string, v: string) => {
+      const keep = !first && /^set-/i.test(name);
+      first = false;
+      if (keep || v.includes('[redacted') || isPlaceholder(v)) return pair;
+      learn(v);
+      return `${k}=${mask('cookie', v)}`;
+    });
+    return masked === value ? undefined : `${head}${masked}`;
+  }
   const scheme = /^(?:Bearer|Basic|Token|Digest|Negotiate|NTLM|AWS4-HMAC-SHA256)[ \t]+/i.exec(value)?.[0] ?? '';
   const secretPart = value.slice(scheme.length).trimEnd();
   if (secretPart.includes('[redacted') || looksLikeCode(name, secretPart)) return m;
@@ -87,9 +100,9 @@ function maskHeader(match: RegExpExecArray, learn: Learn): string | undefined {
  */
 const PAIR_RE = new RegExp(
   // The look-behind reads the name before the separator: only names that hold a secret word.
-  '[:=](?<=(?:(?<=[:-][0-9]{1,9}[:-])|(?<![A-Za-z0-9_.$\\]=+/-]))([A-Za-z0-9_.-]{0,64}?(?:pass|pwd|secret|token|key|auth|cred|cookie|dsn|bearer)[A-Za-z0-9_.-]{0,64}?)(\\\\?["\']?)[ \\t]{0,8}[:=])' +
+  '[:=](?<=(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\\\[nrt])|(?<![A-Za-z0-9_.$\\]=+/-]))([A-Za-z0-9_.-]{0,64}?(?:pass|pwd|secret|token|key|auth|cred|cookie|dsn|bearer)[A-Za-z0-9_.-]{0,64}?)(\\\\?["\']?)[ \\t]{0,8}[:=])' +
     '((?<=:)=|(?<==)>)?([ \\t]{0,8})' +
-    '(?:(\\\\")((?:[^"\\\\\\n]|\\\\\\\\\\\\.|\\\\[^"\\\\\\n])*)(\\\\")|(")((?:[^"\\\\\\n]|\\\\.)*)(")|(\')([^\'\\n]*)(\')|([^\\s"\',;}{)`]+))',
+    '(?:(\\\\")((?:[^"\\\\\\n]|\\\\\\\\\\\\.|\\\\[^"\\\\\\n])*)(\\\\")|(")((?:[^"\\\\\\n]|\\\\.)*)(")|(\')([^\'\\n]*)(\')|((?:[^\\s"\',;}{)`\\\\]|\\\\(?![nrt"]))+))',
   'gi',
 );
 
