@@ -134,8 +134,9 @@ export function looksLikeIdentifier(value: string): boolean {
   const scraps = humps.filter((h) => h.length === 1).length;
   const pairs = humps.filter((h) => h.length === 2 && /[a-z]/.test(h) && /[A-Z]/.test(h)).length;
   if (pairs * 2 > humps.length) return false;
-  // Numbers in names are short (`base64`, `sha256`, `v2`); a run of four digits is not a word.
-  if (humps.some((h) => /^[0-9]{4,}$/.test(h))) return false;
+  // Numbers in names are short (`base64`, `sha256`, `v2`) or follow a capital (`ED25519`); four
+  // digits after a lower-case letter are not a word.
+  if (/[a-z][0-9]{4,}/.test(value)) return false;
   return scraps <= (value.length < 20 ? 0 : 1) && humps.length <= value.length / 3;
 }
 
