@@ -93,6 +93,10 @@ const SETTINGS_PATH = /^(process\.env|import\.meta\.env|os\.environ|this|self|cl
  * Masking those would garble the source code fs.read shows and fs.edit must match exactly.
  */
 export function looksLikeCode(name: string, value: string): boolean {
+  return remember(CODE_MEMO, `${name}\u0000${value}`, value.length, () => judgeCode(name, value));
+}
+
+function judgeCode(name: string, value: string): boolean {
   if (value.length > 200) return false;
   if (CODE_WORDS.has(value.toLowerCase())) return true;
   if (/^[=<>!&|?:+\-*/%^~.]+$/.test(value)) return true;
@@ -159,6 +163,28 @@ export function classChanges(v: string): number {
  * such as `--api-key env:DEEPSEEK_API_KEY` must stay readable.
  */
 export function isPlaceholder(value: string): boolean {
+  return remember(PLACEHOLDER_MEMO, value, value.length, () => judgePlaceholder(value));
+}
+
+/**
+ * Answers of the pure judgements above for short values, so that text full of the same few
+ * values (a log, adversarial input) is not judged again each time; bounded, cleared when full.
+ */
+const CODE_MEMO = new Map<string, boolean>();
+const PLACEHOLDER_MEMO = new Map<string, boolean>();
+
+function remember(memo: Map<string, boolean>, key: string, length: number, judge: () => boolean): boolean {
+  if (length > 64) return judge();
+  let known = memo.get(key);
+  if (known === undefined) {
+    if (memo.size >= 4096) memo.clear();
+    known = judge();
+    memo.set(key, known);
+  }
+  return known;
+}
+
+function judgePlaceholder(value: string): boolean {
   return (
     value === '' ||
     /^(\*+|x+|\.{3}|\u2026|<[^>]{0,40}>|changeme_?placeholder)$/i.test(value) ||
