@@ -1,4 +1,6 @@
-import { SECRET_CORPUS, fakeToken, findLeak } from '@holic512/testkit';
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { FRAMED_CORPUS, SECRET_CORPUS, fakeToken, findLeak } from '@holic512/testkit';
 import { addEnvSecrets, addKnownSecrets, isSecretName, redact, redactArgs, redactValue, secretForms, secretPrefix } from '../src';
 
 // The redaction gate: every format of the corpus, every transform, what stays readable.
@@ -8,6 +10,16 @@ describe('every format of the corpus is masked, in its file as it is', () => {
     const out = redact(s.text);
     expect(findLeak(out, s.secret)).toBeUndefined();
     expect(out).not.toContain(s.secret);
+    expect(out).toMatch(/\[redacted [^\]]+, \d+ chars\]/);
+    expect(redact(out)).toBe(out);
+  });
+
+  test.each(FRAMED_CORPUS.map((s) => [s.name, s] as const))('%s (the field\'s formats and framings)', (_name, s) => {
+    const out = redact(s.text);
+    for (const piece of s.parts ?? [s.secret]) {
+      expect(findLeak(out, piece)).toBeUndefined();
+      expect(out).not.toContain(piece);
+    }
     expect(out).toMatch(/\[redacted [^\]]+, \d+ chars\]/);
     expect(redact(out)).toBe(out);
   });
@@ -189,4 +201,77 @@ test('a key block whose body is already masked (a known value inside it) is left
   addKnownSecrets(['-----END']);
   const once = redact('-----BEGIN PRIVATE KEY----------END PRIVATE KEY-----');
   expect(redact(once)).toBe(once);
+});
+
+describe('every framing of a secret (by the syntax that carries it)', () => {
+  const S = fakeToken('framing', 22);
+  test.each<[string, string]>([
+    ['grep -n prefix before a pair', `.env:3:API_KEY=${S}`],
+    ['grep context prefix before a pair', `.env-4-DB_PASSWORD=${S}`],
+    ['diff + line', `+export SERVICE_TOKEN="${S}"`],
+    ['cat -n number', `     7\tclient_secret: ${S}`],
+    ['JSON-escaped pair inside a JSON string', `{"stdout": "{\\"api_key\\": \\"${S}\\"}"}`],
+    ['JSON value with an escaped quote', `{"password": "ab\\"${S}"}`],
+    ['YAML block scalar', `auth:\n  token: |\n    ${S}\n  user: me`],
+    ['XML element', `<settings><password>${S}</password></settings>`],
+    ['XML key/value attributes', `<add key="ApiToken" value="${S}" />`],
+    ['PHP define', `define('AUTH_KEY', '${S}');`],
+    ['Python environ assignment', `os.environ["GITHUB_TOKEN"] = "${S}"`],
+    ['hash arrow', `{ 'password' => '${S}' }`],
+    ['shell export', `export DB_PASS=${S}`],
+    ['URL userinfo', `redis://default:${S}@cache:6379`],
+    ['Authorization header inside curl -H', `curl -H 'Authorization: Token ${S}' https://x`],
+    ['Cookie header after a grep prefix', `req.http:2:Cookie: sessionid=${S}; lang=en`],
+    ['lower-case HTTP/2 header line', `< x-api-key: ${S}`],
+    ['curl -u', `curl -u deploy:${S} https://x`],
+    ['--password=', `tool --password=${S}`],
+    ['--token VALUE', `tool --token ${S}`],
+    ['mysql -p', `mysql -uroot -p${S} db`],
+    ['.netrc on one line', `machine h login u password ${S}`],
+    ['.netrc over lines, grep-framed', `netrc:1:machine h\nnetrc:2:  login u\nnetrc:3:  password ${S}`],
+    ['.pgpass', `db:5432:app:u:${S}`],
+    ['kubeconfig token', `    token: ${S}`],
+    ['random value under an innocent name', `upstream.blob = ${S}x9Q2`],
+  ])('%s', (_name, text) => {
+    const out = redact(text);
+    expect(out).not.toContain(S);
+    expect(redact(out)).toBe(out);
+  });
+
+  test.each([
+    ['a git commit id', 'commit: 4b825dc642cb6eb9a060e54bf8d69288fbee4904'],
+    ['an integrity string', '"integrity": "sha512-Zq8vR2mT5xK9pL3wN7bYZq8vR2mT5xK9pL3wN7bY"'],
+    ['a UUID', 'request_id = 3f2b9c1e-8a4d-4f6b-9c2e-1d7a5b3c9e0f'],
+    ['a version range', '"cookie": "^0.7.1"'],
+    ['a path', 'main = ./lib/helpers/classPrivateFieldGet2.js'],
+    ['a property path', 'toComputedKey: NodePath_conversion.toComputedKey,'],
+    ['a type', 'password: BinaryLike,'],
+    ['an arrow function', 'token => token.value === comment.value'],
+    ['prose after Basic', 'Basic rate-limiting middleware'],
+    ['a BEGIN marker in source code', "const h = '-----BEGIN RSA PRIVATE KEY-----';\nconst f = x;"],
+  ])('stays readable: %s', (_name, text) => {
+    expect(redact(text)).toBe(text);
+  });
+});
+
+describe("a public corpus we did not write: secretlint's rule snapshots (scripts/secret-corpus.js)", () => {
+  // MIT-licensed test data of secretlint (packages/testkit/fixtures/secretlint-snapshots.json).
+  const doc = JSON.parse(readFileSync(join(__dirname, '../../testkit/fixtures/secretlint-snapshots.json'), 'utf8')) as {
+    cases: Array<{ rule: string; name: string; input: string; secrets: string[]; credential: boolean }>;
+  };
+  test('at least 107 of the 108 credentials it reports are masked', () => {
+    const creds = doc.cases.filter((c) => c.credential);
+    const missed: string[] = [];
+    let total = 0;
+    for (const c of creds) {
+      const out = redact(c.input);
+      for (const s of c.secrets) {
+        total++;
+        if (out.includes(s)) missed.push(`${c.rule}/${c.name}: ${s.slice(0, 24)}`);
+      }
+    }
+    expect(total).toBe(108);
+    // The one left: a bare `0x…` secp256k1 key with no name (a transaction hash has the same shape).
+    expect(missed).toEqual([expect.stringMatching(/^secp256k1-privatekey\//)]);
+  });
 });

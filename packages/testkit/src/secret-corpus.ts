@@ -12,6 +12,11 @@ export interface SecretSample {
   text: string;
   /** The secret value itself. */
   secret: string;
+  /**
+   * Pieces of the secret that must each stay hidden where the secret spans several lines (the
+   * lines of a key block): a leak of any one line is a leak.
+   */
+  parts?: string[];
 }
 
 /** A deterministic alphanumeric string of `n` characters (seeded, so every run uses the same values). */
@@ -31,8 +36,17 @@ const HEX = '0123456789abcdef';
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
-function sample(name: string, file: string, secret: string, text: (s: string) => string): SecretSample {
-  return { name, file, secret, text: text(secret) };
+function sample(name: string, file: string, secret: string, text: (s: string) => string, parts?: string[]): SecretSample {
+  return { name, file, secret, text: text(secret), ...(parts ? { parts } : {}) };
+}
+
+/** The 64-character lines of a key body (the last one shorter). */
+const lines64 = (body: string): string[] => body.match(/.{1,64}/g)!;
+
+/** A key block of `type` whose body is `body`, with optional header lines (`Proc-Type: …`). */
+function keySample(name: string, file: string, type: string, body: string, headers = '', wrap: (block: string) => string = (b) => b): SecretSample {
+  const block = `-----BEGIN ${type}-----\n${headers}${lines64(body).join('\n')}\n-----END ${type}-----\n`;
+  return { name, file, secret: body, text: wrap(block), parts: lines64(body).filter((l) => l.length >= 12) };
 }
 
 const pem = (type: string, body: string) => `-----BEGIN ${type}PRIVATE KEY-----\n${body.match(/.{1,64}/g)!.join('\n')}\n-----END ${type}PRIVATE KEY-----\n`;
@@ -87,6 +101,60 @@ export const SECRET_CORPUS: SecretSample[] = [
   sample('connection string', 'appsettings.txt', fakeToken('mssql', 18), (s) => `Server=db;Database=app;User Id=sa;Password=${s};\n`),
   sample('DigitalOcean token', 'do.txt', `dop_v1_${fakeToken('do', 64, HEX)}`, (s) => `${s}\n`),
   sample('Telegram bot token', 'bot.txt', `123456789:AA${fakeToken('tg', 33)}`, (s) => `bot ${s}\n`),
+];
+
+const b64 = (seed: string, n: number): string => fakeToken(seed, n, B64);
+const gcpKey = b64('gcp-sa', 320);
+const kubeKey = Buffer.from(`-----BEGIN EC PRIVATE KEY-----\n${b64('kube-ec', 120)}\n-----END EC PRIVATE KEY-----\n`).toString('base64');
+
+/**
+ * Formats in the framings a model meets them in, and the field's rule sets' own formats
+ * (gitleaks, secretlint, detect-secrets): key blocks of every kind, config syntaxes whose
+ * secret is not a `name = value` pair, command lines and headers, and vendor tokens.
+ */
+export const FRAMED_CORPUS: SecretSample[] = [
+  keySample('EC private key', 'ec-key.txt', 'EC PRIVATE KEY', b64('ec', 160)),
+  keySample('DSA private key', 'dsa-key.txt', 'DSA PRIVATE KEY', b64('dsa', 200)),
+  keySample('encrypted PKCS#8 key', 'enc-key.txt', 'ENCRYPTED PRIVATE KEY', b64('enc8', 240)),
+  keySample('encrypted RSA key (headers)', 'legacy-key.txt', 'RSA PRIVATE KEY', b64('legacy', 256), 'Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F8A1C2B9D4E5F60718293A4B5C6D7E8\n\n'),
+  keySample('PGP private key block', 'secret.asc', 'PGP PRIVATE KEY BLOCK', b64('pgp', 300), 'Version: GnuPG v2\n\n'),
+  keySample('key block in YAML (block scalar)', 'tls.yaml', 'RSA PRIVATE KEY', b64('yaml-rsa', 200), '', (b) => `tls:\n  key: |\n${b.trimEnd().split('\n').map((l) => `    ${l}`).join('\n')}\n  port: 443\n`),
+  { name: 'GCP service-account JSON', file: 'sa.json', secret: gcpKey, parts: lines64(gcpKey),
+    text: `${JSON.stringify({ type: 'service_account', project_id: 'demo-1', private_key_id: fakeToken('gcp-kid', 40, HEX), private_key: `-----BEGIN PRIVATE KEY-----\n${lines64(gcpKey).join('\n')}\n-----END PRIVATE KEY-----\n`, client_email: 'svc@demo-1.iam.gserviceaccount.com' }, null, 2)}\n` },
+  sample('.netrc, one line', 'netrc.txt', fakeToken('netrc1', 18), (s) => `machine api.example.com login bob password ${s}\n`),
+  sample('.netrc, several lines', 'netrc2.txt', fakeToken('netrc2', 18), (s) => `machine git.example.com\n  login alice\n  password ${s}\n`),
+  sample('.pgpass', 'pgpass.txt', fakeToken('pgpass', 20), (s) => `db.internal:5432:app:app_user:${s}\n*:*:*:postgres:${fakeToken('pgpass2', 16)}\n`),
+  sample('kubeconfig token', 'kubeconfig', fakeToken('kube-token', 40), (s) => `apiVersion: v1\nkind: Config\nusers:\n- name: admin\n  user:\n    token: ${s}\n`),
+  sample('kubeconfig client-key-data', 'kubeconfig2', kubeKey, (s) => `users:\n- name: admin\n  user:\n    client-certificate-data: ${Buffer.from('cert').toString('base64')}\n    client-key-data: ${s}\n`),
+  sample('Maven settings.xml password', 'settings.xml', fakeToken('maven', 20), (s) => `<settings>\n  <servers>\n    <server>\n      <id>repo</id>\n      <username>deploy</username>\n      <password>${s}</password>\n    </server>\n  </servers>\n</settings>\n`),
+  sample('NuGet ClearTextPassword', 'nuget.config', fakeToken('nuget', 22), (s) => `<packageSourceCredentials>\n  <feed>\n    <add key="Username" value="me" />\n    <add key="ClearTextPassword" value="${s}" />\n  </feed>\n</packageSourceCredentials>\n`),
+  sample('PHP define', 'wp-config.php', fakeToken('php', 20), (s) => `<?php\ndefine('DB_NAME', 'wordpress');\ndefine('DB_PASSWORD', '${s}');\n`),
+  sample('JSON value with escaped quotes', 'escaped.json', `${fakeToken('jsonq1', 10)}\\"${fakeToken('jsonq2', 10)}`, (s) => `{"user": "bob", "password": "${s}"}\n`),
+  sample('curl -u in a shell history', 'bash_history.txt', fakeToken('curlu', 16), (s) => `ls\ncurl -u admin:${s} https://api.example.com/v1/items\ngit status\n`),
+  sample('curl -H Authorization', 'history2.txt', fakeToken('curlh', 32), (s) => `curl -s -H "Authorization: Bearer ${s}" https://api.example.com\n`),
+  sample('Cookie header with a session id', 'cookie.http', fakeToken('sessionid', 32), (s) => `GET /account HTTP/1.1\nHost: example.com\nCookie: sessionid=${s}; theme=dark\n`),
+  sample('Set-Cookie header', 'response.txt', fakeToken('setcookie', 40), (s) => `HTTP/1.1 200 OK\nSet-Cookie: session=${s}; Path=/; HttpOnly\n`),
+  sample('YAML block scalar password', 'secret.yaml', fakeToken('yamlblock', 24), (s) => `db:\n  password: |\n    ${s}\n  host: db\n`),
+  sample('docker config auth', 'docker.json', Buffer.from(`bob:${fakeToken('docker', 18)}`).toString('base64'), (s) => `{\n  "auths": {\n    "registry.example.com": {\n      "auth": "${s}"\n    }\n  }\n}\n`),
+  sample('--password option', 'deploy2.sh', fakeToken('pwopt', 14), (s) => `./deploy --user ci --password ${s} --yes\n`),
+  sample('mysql -p in a script', 'dump.sh', fakeToken('mysqlp', 14), (s) => `mysql -h db -u root -p${s} app < schema.sql\n`),
+  sample('high-entropy value under any name', 'app.properties', fakeToken('entropy', 40), (s) => `service.url=https://api.example.com\nupstream.credentials.blob=${s}\n`),
+  sample('provider keyword (Adafruit)', 'adafruit.env', fakeToken('adafruit', 32, 'abcdefghijklmnopqrstuvwxyz0123456789'), (s) => `ADAFRUIT_IO_USERNAME=me\nADAFRUIT_IO_KEY=${s}\n`),
+  sample('Groq key', 'groq.txt', `gsk_${fakeToken('groq', 52)}`, (s) => `GROQ=${s}\n`),
+  sample('Slack app token', 'slackapp.txt', `xapp-1-A${fakeToken('xapp1', 10, UPPER)}-${fakeToken('xapp2', 13, '0123456789')}-${fakeToken('xapp3', 64, HEX)}`, (s) => `token ${s}\n`),
+  sample('Twilio key', 'twilio.txt', `SK${fakeToken('twilio', 32, HEX)}`, (s) => `twilio ${s}\n`),
+  sample('HashiCorp Vault token', 'vault.txt', `hvs.${fakeToken('vault', 95)}`, (s) => `VAULT=${s}\n`),
+  sample('Doppler token', 'doppler.txt', `dp.pt.${fakeToken('doppler', 43)}`, (s) => `${s}\n`),
+  sample('Pulumi token', 'pulumi.txt', `pul-${fakeToken('pulumi', 40, HEX)}`, (s) => `${s}\n`),
+  sample('Grafana service account token', 'grafana.txt', `glsa_${fakeToken('glsa', 32)}_${fakeToken('glsa2', 8, HEX)}`, (s) => `${s}\n`),
+  sample('New Relic key', 'newrelic.txt', `NRAK-${fakeToken('nrak', 27, UPPER)}`, (s) => `${s}\n`),
+  sample('Shopify token', 'shopify.txt', `shpat_${fakeToken('shpat', 32, HEX)}`, (s) => `${s}\n`),
+  sample('PlanetScale password', 'pscale.txt', `pscale_pw_${fakeToken('pscale', 43)}`, (s) => `${s}\n`),
+  sample('Azure storage account key', 'azure.txt', `${b64('azure', 86)}==`, (s) => `DefaultEndpointsProtocol=https;AccountName=demo;AccountKey=${s};EndpointSuffix=core.windows.net\n`),
+  sample('Terraform Cloud token', 'terraformrc.txt', `${fakeToken('tf1', 14)}.atlasv1.${fakeToken('tf2', 64)}`, (s) => `credentials "app.terraform.io" {\n  token = "${s}"\n}\n`),
+  sample('PyPI upload token', 'pypirc.txt', `pypi-AgEIcHlwaS5vcmc${fakeToken('pypi', 60)}`, (s) => `[pypi]\nusername = __token__\npassword = ${s}\n`),
+  sample('npm token in .npmrc', 'npmrc.txt', `npm_${fakeToken('npmrc2', 36)}`, (s) => `//registry.npmjs.org/:_authToken=${s}\n`),
+  sample('GitHub token as a URL user', 'gitconfig.txt', fakeToken('gh-url', 40, HEX), (s) => `[remote "origin"]\n  url = https://${s}:x-oauth-basic@github.com/org/repo.git\n`),
 ];
 
 /**

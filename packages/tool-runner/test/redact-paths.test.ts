@@ -2,11 +2,12 @@ import { promises as fsp } from 'fs';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import * as path from 'path';
-import { SECRET_CORPUS, findLeak, type SecretSample } from '@holic512/testkit';
-import { createToolRunner, type Step, type ToolResult } from '../src';
+import { FRAMED_CORPUS, SECRET_CORPUS, findLeak, type SecretSample } from '@holic512/testkit';
+import type { Step, ToolResult } from '../src';
+import { approvingRunner } from './redact-runner';
 import { tempWorld } from './tools-session';
 
-// Every secret format of the corpus, planted in a workspace file, reached by every path a tool
+// Every secret format of both corpora, planted in a workspace file, reached by every path a tool
 // result can take to the model: exec cat, exec grep (its parsed structure), fs.read, a
 // background process (proc.start + proc.status), http.get from a local server, and the result
 // of a json_patch that copies the text. Nothing that comes back may hold the secret, as it is
@@ -32,17 +33,7 @@ afterAll(async () => {
   await world.cleanup();
 });
 
-function runner() {
-  return createToolRunner({
-    cwd: world.ws,
-    workspace: world.ws,
-    lang: 'en',
-    env: { ...process.env, HOME: world.home, SLOTHTOOL_HOME: path.join(world.home, '.slothtool') },
-    policy: { allowPrivateNetwork: true },
-    allowedRoots: [world.ws],
-    confirm: async () => ({ action: 'run' }),
-  });
-}
+const runner = () => approvingRunner(world, { allowPrivateNetwork: true });
 
 /** The paths, each a list of steps; the last result is what is checked (all of them are). */
 function pathsFor(s: SecretSample, file: string, jsonFile: string): Array<[string, Step[]]> {
@@ -59,7 +50,7 @@ function pathsFor(s: SecretSample, file: string, jsonFile: string): Array<[strin
   ];
 }
 
-describe.each(SECRET_CORPUS.map((s, i) => [s.name, s, i] as const))('%s', (_name, s, i) => {
+describe.each([...SECRET_CORPUS, ...FRAMED_CORPUS].map((s, i) => [s.name, s, i] as const))('%s', (_name, s, i) => {
   test('no path lets it through', async () => {
     const dir = path.join(world.ws, `s${i}`);
     await fsp.mkdir(dir, { recursive: true });
@@ -81,7 +72,9 @@ describe.each(SECRET_CORPUS.map((s, i) => [s.name, s, i] as const))('%s', (_name
           if ((result as { status?: string }).status !== 'blocked') ran++;
           const text = JSON.stringify(result);
           if (text.includes('[redacted')) masked++;
-          expect({ label, leak: findLeak(text, s.secret) ?? (text.includes(s.secret) ? s.secret : undefined) }).toEqual({ label, leak: undefined });
+          for (const piece of s.parts ?? [s.secret]) {
+            expect({ label, leak: findLeak(text, piece) ?? (text.includes(piece) ? piece : undefined) }).toEqual({ label, leak: undefined });
+          }
         }
       }
       // Private key files are refused outright by some paths; every other path really ran.

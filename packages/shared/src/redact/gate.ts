@@ -1,6 +1,8 @@
 import { envSecretValues, KnownSecrets } from './known';
-import { isPlaceholder, isSecretName, looksLikeCode } from './names';
-import { mask, maskPatterns, PASSWORD_OPTIONS, tokenShape } from './patterns';
+import { looksRandom } from './entropy';
+import { isPlaceholder, isSecretName, looksLikeCode, looksLikeIdentifier, VERSION } from './names';
+import { mask, maskPatterns, maskRandomValues, PASSWORD_OPTIONS, tokenShape } from './patterns';
+import { count, counted, type Work } from './work';
 
 /**
  * The redaction gate: the one function every byte passes through before it leaves the process
@@ -23,13 +25,16 @@ function knownSecrets(): KnownSecrets {
 
 /**
  * Remember a value the patterns masked, when it looks like a secret rather than a word: at
- * least 8 characters with a letter and a digit or symbol, or 20 characters, and no white space. Words
- * (`SecretType` after `secret:`) are not learned, so source code elsewhere stays readable.
+ * least 8 characters, no white space, random-looking or letters with digits and no path.
+ * Words, identifiers, versions and paths are not learned, so source code elsewhere stays readable.
  */
 const learn = (value: string): void => {
   const v = value.trim();
-  if (/\s/.test(v)) return;
-  if (v.length >= 20 || (v.length >= 8 && /[A-Za-z]/.test(v) && /[^A-Za-z]/.test(v))) knownSecrets().add([v], true);
+  if (v.length < 8 || /\s/.test(v) || looksLikeIdentifier(v) || VERSION.test(v)) return;
+  // Random-looking, or letters with digits and no path in it (`hunter22`, `p@ssw0rd!`): a word,
+  // a package name or a path (`@inquirer/password`) would mask every later use of itself.
+  const secretLike = looksRandom(v, true) || (/[0-9]/.test(v) && /[A-Za-z]/.test(v) && !v.includes('/'));
+  if (secretLike) knownSecrets().add([v], true);
 };
 
 /**
@@ -61,17 +66,48 @@ export function knownSecretCount(): number {
  */
 export function redact(text: string): string {
   if (typeof text !== 'string' || text === '') return text;
-  const patterned = maskPatterns(text, learn);
-  const spans = knownSecrets().find(patterned);
-  if (spans.length === 0) return patterned;
+  const known = knownSecrets();
+  let out = maskKnown(maskPatterns(text, learn));
+  // The last line learns what it masks: a copy of such a value elsewhere in the text is masked
+  // now, not on the next call (so that redacting the result again changes nothing).
+  const version = known.version;
+  out = maskRandomValues(out, learn);
+  return known.version === version ? out : maskKnown(out);
+}
+
+/** Mask the known values (in any of their forms) in `text`. */
+function maskKnown(text: string): string {
+  let spans = knownSecrets().find(text);
+  count(text.length, spans.length);
+  if (spans.length === 0) return text;
+  // A known value never matches into a mask (`]abc…` glued to `[redacted …]`): the text it
+  // matched was not there before the mask, so masking it would make a second pass differ.
+  if (text.includes('[redacted')) {
+    const masks = [...text.matchAll(/\[redacted[^\]\n]{0,200}\]/g)].map((m) => [m.index, m.index + m[0].length]);
+    let k = 0;
+    spans = spans.filter((sp) => {
+      while (k < masks.length && masks[k][1] <= sp.start) k++;
+      return !(k < masks.length && masks[k][0] < sp.end);
+    });
+    if (spans.length === 0) return text;
+  }
   const parts: string[] = [];
   let at = 0;
   for (const s of spans) {
-    parts.push(patterned.slice(at, s.start), mask(s.form, patterned.slice(s.start, s.end)));
+    parts.push(text.slice(at, s.start), mask(s.form, text.slice(s.start, s.end)));
     at = s.end;
   }
-  parts.push(patterned.slice(at));
+  parts.push(text.slice(at));
   return parts.join('');
+}
+
+/**
+ * `redact(text)` with a count of the work it did (characters scanned, places looked at,
+ * characters read there): what the tests check for linear growth, with no clock.
+ */
+export function redactCounted(text: string): { text: string; work: Work } {
+  const { value, work } = counted(() => redact(text));
+  return { text: value, work };
 }
 
 /** A value under a secret-looking key, masked unless it is a placeholder or code. */

@@ -61,6 +61,9 @@ class Matcher {
   /** Length and label of the longest form that ends at each state (through failure links too). */
   private readonly outLen: number[] = [0];
   private readonly outForm: string[] = [''];
+  /** The whole transition function (goto and failure folded), when it fits in {@link MAX_DENSE} entries. */
+  private dense: Int32Array | undefined;
+  private outLenDense: Int32Array | undefined;
 
   constructor(needles: Needle[]) {
     let size = 0;
@@ -68,6 +71,25 @@ class Matcher {
     this.size = Math.max(size, 1);
     for (const n of needles) this.insert(n);
     this.link();
+    if (this.fail.length * this.size <= MAX_DENSE) this.densify();
+  }
+
+  /** Fill the dense table in breadth-first order: a state's missing moves are its failure state's. */
+  private densify(): void {
+    const d = new Int32Array(this.fail.length * this.size);
+    const queue = [0];
+    for (let q = 0; q < queue.length; q++) {
+      const s = queue[q];
+      for (let c = 0; c < this.size; c++) {
+        const t = this.next.get(s * this.size + c);
+        if (t !== undefined && t !== 0) {
+          d[s * this.size + c] = t;
+          queue.push(t);
+        } else d[s * this.size + c] = s === 0 ? 0 : d[this.fail[s] * this.size + c];
+      }
+    }
+    this.dense = d;
+    this.outLenDense = Int32Array.from(this.outLen);
   }
 
   private insert(n: Needle): void {
@@ -130,11 +152,27 @@ class Matcher {
   find(text: string): Array<{ start: number; end: number; form: string }> {
     const spans: Array<{ start: number; end: number; form: string }> = [];
     let s = 0;
+    const d = this.dense;
+    const size = this.size;
+    const letter = this.letter;
+    const outLen = this.outLenDense ?? this.outLen;
     for (let i = 0; i < text.length; i++) {
-      s = this.step(s, text.charCodeAt(i));
-      const len = this.outLen[s];
+      const code = text.charCodeAt(i);
+      // Line breaks are looked through: `base64` wraps its output at 76 columns, and a value
+      // encoded across the break is still the value.
+      if (code === 10 || code === 13) continue;
+      if (d) {
+        const c = letter[code];
+        s = c === -1 ? 0 : d[s * size + c];
+      } else s = this.step(s, code);
+      const len = outLen[s];
       if (len === 0) continue;
-      const start = i + 1 - len;
+      let start = i;
+      for (let n = len - 1; n > 0; ) {
+        start--;
+        const c = text.charCodeAt(start);
+        if (c !== 10 && c !== 13) n--;
+      }
       const last = spans[spans.length - 1];
       if (last && start <= last.end) {
         if (start < last.start) last.start = start;
@@ -144,6 +182,9 @@ class Matcher {
     return spans;
   }
 }
+
+/** Entries of the dense transition table (4 bytes each) at most: 16 MiB. */
+const MAX_DENSE = 4 * 1024 * 1024;
 
 /** Values added since the automaton was built are searched one by one, up to this many. */
 const MAX_PENDING = 32;
@@ -169,6 +210,7 @@ export class KnownSecrets {
   private matcher: Matcher | undefined;
   /** Values not yet in the automaton. */
   private pending: string[] = [];
+  private added = 0;
 
   /** Add values to look for (`learned`: found by the gate, may be dropped later). Returns how many were new. */
   add(values: Iterable<string | undefined | null>, learned = false): number {
@@ -193,9 +235,15 @@ export class KnownSecrets {
         this.given.add(v);
       }
       this.pending.push(v);
+      this.added++;
       added++;
     }
     return added;
+  }
+
+  /** Changes each time a value is added. */
+  get version(): number {
+    return this.added;
   }
 
   /** How many values are known. */
@@ -222,9 +270,22 @@ export class KnownSecrets {
     this.pending = live;
     const spans = this.matcher.find(text);
     if (live.length === 0) return spans;
+    // The text without its line breaks (looked through, as by the automaton), and where each of its characters was.
+    const wrapped = text.includes('\n') || text.includes('\r');
+    const flat = wrapped ? text.replace(/[\r\n]/g, '') : text;
+    let where: Int32Array | undefined;
+    if (wrapped) {
+      where = new Int32Array(flat.length + 1);
+      let k = 0;
+      for (let i = 0; i < text.length; i++) if (text[i] !== '\n' && text[i] !== '\r') where[k++] = i;
+      where[k] = text.length;
+    }
     for (const v of live) {
       for (const n of secretForms(v)) {
-        for (let at = text.indexOf(n.text); at !== -1; at = text.indexOf(n.text, at + 1)) spans.push({ start: at, end: at + n.text.length, form: n.form });
+        for (let at = flat.indexOf(n.text); at !== -1; at = flat.indexOf(n.text, at + 1)) {
+          const end = at + n.text.length;
+          spans.push(where ? { start: where[at], end: where[end - 1] + 1, form: n.form } : { start: at, end, form: n.form });
+        }
       }
     }
     spans.sort((a, b) => a.start - b.start);

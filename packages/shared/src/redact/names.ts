@@ -72,8 +72,15 @@ const CODE_WORDS = new Set([
   'string', 'number', 'boolean', 'bigint', 'any', 'unknown', 'never', 'void', 'object', 'symbol', 'await', 'new', 'this',
   'typeof', 'function', 'async', 'return', 'str', 'int', 'bool', 'bytes', 'optional', 'self', 'nil', 'none', 'required',
   'secretstr', 'string[]', 'string|undefined', 'string|null', 'option<string>', '&str', 'string?', 'string!', 'null',
-  'true', 'false', 'undefined', 'yes', 'no', 'on', 'off', '~',
+  'true', 'false', 'undefined', 'yes', 'no', 'on', 'off', '~', 'readonly', 'keyof', 'infer', 'as', 'in', 'is', 'const', 'let',
+  'var', 'unique', 'record', 'array', 'promise', 'map', 'set', 'buffer', 'uint8array', 'date', 'regexp', 'error',
 ]);
+
+/** A property path that reads as code: `this.budgets.maxTokens`, `opts.apiKey`, `a.b.c` (camelCase or three parts). */
+const CODE_PATH = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/;
+
+/** A version or a version range (`^0.7.1`, `~1.0.6`, `>=2`, `v1.2.3-beta.1`): a dependency, not a secret. */
+export const VERSION = /^(?:[~^]|[<>]=?|=)?v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:[-+][\w.-]+)?$/;
 
 const LIMIT_NAME = /(limit|max|min|count|len|size|ttl|timeout|expir|_ms$|seconds|length|bytes)/i;
 const SETTINGS_PATH = /^(process\.env|import\.meta\.env|os\.environ|this|self|cls|config|cfg|conf|settings|options|opts|ctx|context|env|args|params|props|req|request|res|auth|creds|credentials|secrets|data|user|account|profile|state|session|window|globalThis|ENV)\??\.[A-Za-z_$][\w$.?]*(\(|$)/;
@@ -86,6 +93,10 @@ const SETTINGS_PATH = /^(process\.env|import\.meta\.env|os\.environ|this|self|cl
  * Masking those would garble the source code fs.read shows and fs.edit must match exactly.
  */
 export function looksLikeCode(name: string, value: string): boolean {
+  return remember(CODE_MEMO, `${name}\u0000${value}`, value.length, () => judgeCode(name, value));
+}
+
+function judgeCode(name: string, value: string): boolean {
   if (value.length > 200) return false;
   if (CODE_WORDS.has(value.toLowerCase())) return true;
   if (/^[=<>!&|?:+\-*/%^~.]+$/.test(value)) return true;
@@ -93,7 +104,57 @@ export function looksLikeCode(name: string, value: string): boolean {
   if (value === '$' || /^\$\{?[A-Za-z_]/.test(value) || /^%[A-Za-z_]+%$/.test(value)) return true;
   if (/^[A-Za-z_$][\w$.]*\(/.test(value) || value.startsWith('`')) return true;
   if (/^\d{1,7}$/.test(value) && LIMIT_NAME.test(name)) return true;
+  // An object, array, tuple or arrow function (`(text, learn) =>`), a regular expression literal.
+  if (/^[([{]/.test(value) || /^\/[\^\\[(]/.test(value)) return true;
+  // A generic type (`Record<string, string>`), an index or a call (`tokens[i]`, `this["get"](`).
+  if (/^[A-Za-z_$][\w$.]*[<[(]/.test(value)) return true;
+  // A type name (`password: BinaryLike`, `privateKey: KeyObject`), a type parameter (`T2`).
+  if (/^(?:[A-Z]{1,4}[a-z]{2,}){2,}[0-9]?$/.test(value) || value.length <= 2) return true;
+  // `apiKey: apiKey` (the same name), a property path with a camelCase part or three parts.
+  const last = name.replace(/^-+/, '').split('.').pop()!.toLowerCase();
+  if (value.toLowerCase() === name.replace(/^-+/, '').toLowerCase() || value.toLowerCase() === last) return true;
+  if (CODE_PATH.test(value) && (/[a-z][A-Z]/.test(value) || value.split('.').length >= 3)) return true;
+  if (VERSION.test(value)) return true;
   return false;
+}
+
+/**
+ * A value that reads as an identifier or a property path of code rather than a key: at most
+ * one digit and under 32 characters (`cached_tokens`, `key.value`). Such a value is masked where a
+ * pattern finds it, but not learned as a known value (it would mask every use of the name).
+ */
+/**
+ * A quoted value that is a sentence (three spaces or more) under a name that is not a password:
+ * a message (`sandboxCheckSecret: 'a planted secret is hidden'`), not a key.
+ */
+export function looksLikeProse(name: string, value: string): boolean {
+  return /\S\s+\S+\s+\S+\s+\S/.test(value) && !nameWords(name).some((w) => /^(?:pass|password|passphrase|passwd|pwd)$/.test(w));
+}
+
+export function looksLikeIdentifier(value: string): boolean {
+  if (value.length >= 128 || !/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*$/.test(value)) return false;
+  // Words (`print`, `Semicolon`, `HTTP`, `64`), not a run of one- and two-letter scraps.
+  const humps = value.match(/[A-Z]*[a-z]+|[A-Z]+|[0-9]+/g) ?? [];
+  const scraps = humps.filter((h) => h.length === 1).length;
+  const pairs = humps.filter((h) => h.length === 2 && /[a-z]/.test(h) && /[A-Z]/.test(h)).length;
+  if (pairs * 2 > humps.length) return false;
+  // Numbers in names are short (`base64`, `sha256`, `v2`) or follow a capital (`ED25519`); four
+  // digits after a lower-case letter are not a word.
+  if (/[a-z][0-9]{4,}/.test(value)) return false;
+  return scraps <= (value.length < 20 ? 0 : 1) && humps.length <= value.length / 3;
+}
+
+/** Changes between lower case, upper case and digits: many in a random string, few in a word or a version. */
+export function classChanges(v: string): number {
+  let n = 0;
+  let prev = -1;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    const k = c >= 48 && c <= 57 ? 0 : c >= 65 && c <= 90 ? 1 : c >= 97 && c <= 122 ? 2 : 3;
+    if (k !== 3 && prev !== -1 && k !== prev) n++;
+    if (k !== 3) prev = k;
+  }
+  return n;
 }
 
 /**
@@ -102,10 +163,37 @@ export function looksLikeCode(name: string, value: string): boolean {
  * such as `--api-key env:DEEPSEEK_API_KEY` must stay readable.
  */
 export function isPlaceholder(value: string): boolean {
+  return remember(PLACEHOLDER_MEMO, value, value.length, () => judgePlaceholder(value));
+}
+
+/**
+ * Answers of the pure judgements above for short values, so that text full of the same few
+ * values (a log, adversarial input) is not judged again each time; bounded, cleared when full.
+ */
+const CODE_MEMO = new Map<string, boolean>();
+const PLACEHOLDER_MEMO = new Map<string, boolean>();
+
+function remember(memo: Map<string, boolean>, key: string, length: number, judge: () => boolean): boolean {
+  if (length > 64) return judge();
+  let known = memo.get(key);
+  if (known === undefined) {
+    if (memo.size >= 4096) memo.clear();
+    known = judge();
+    memo.set(key, known);
+  }
+  return known;
+}
+
+function judgePlaceholder(value: string): boolean {
   return (
     value === '' ||
     /^(\*+|x+|\.{3}|\u2026|<[^>]{0,40}>|changeme_?placeholder)$/i.test(value) ||
+    // An example cut short: `sk-...`, `ghp_…`.
+    /^[\w-]{0,12}(?:\.{3}|\u2026)$/.test(value) ||
     /^(env:[A-Za-z_]\w*|\$[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\}|%[A-Za-z_]\w*%)$/.test(value) ||
+    // Templates and fill-in-the-blanks: `${password}`, `{{pass}}`, `{PASS}`, `YOUR_PASSWORD`, `REPLACE_WITH_TOKEN`.
+    /^(\$\{[^{}\s]{1,60}\}|\$\([A-Za-z_]\w{0,60}\)|\{\{[^{}]{1,60}\}\}|\{[A-Za-z_][\w.-]{0,60}\})$/.test(value) ||
+    /^(?:YOUR|REPLACE|INSERT|ENTER|CHANGE|PUT)_[A-Z0-9_]{1,60}$|^[A-Z0-9_]{1,60}_HERE$/.test(value) ||
     value.includes('[redacted')
   );
 }

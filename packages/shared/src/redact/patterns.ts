@@ -1,4 +1,9 @@
-import { isPlaceholder, isSecretName, looksLikeCode } from './names';
+import { judgeValue, looksRandom } from './entropy';
+import { FRAMING_PASSES, LAST_PASS } from './framings';
+import { isPlaceholder, isSecretName, looksLikeCode, looksLikeProse, VERSION } from './names';
+import { maskEncodedKeyBlocks, maskKeyBlocks } from './pem';
+import { mask, maskTokens, type Learn } from './tokens';
+import { count, replaceMatches } from './work';
 
 /**
  * The shapes the gate recognises, as a fixed list of passes over a text. Every regular
@@ -8,103 +13,83 @@ import { isPlaceholder, isSecretName, looksLikeCode } from './names';
  * Nothing nests an unbounded quantifier inside another.
  */
 
-/**
- * How a masked value reads: the public prefix of its kind, then `[redacted KIND, N chars]`,
- * where N is the length of the whole value. The model can still tell what it was and how long.
- */
-export function mask(kind: string, value: string, keep = ''): string {
-  return `${keep}[redacted ${kind}, ${value.length} chars]`;
-}
-
-/** A found value, for the gate to learn it as a known secret. */
-export type Learn = (value: string) => void;
-
-/** One token shape: kind, the anchored pattern that tells it apart, and the prefix it keeps. */
-interface TokenShape {
-  kind: string;
-  source: string;
-  keep: RegExp;
-}
+export { mask, tokenShape } from './tokens';
+export type { Learn } from './tokens';
 
 /**
- * `[x]{16,}` becomes `[x]{16}[x]*`: the same language, but V8 runs a trailing class star as a
- * simple loop, where `{16,}` over a 10 MiB run overflows its backtracking stack.
+ * `scheme://user:password@`. Each expression of this file that finds `name <separator> value`
+ * starts at the separator (a literal the engine finds fast) and reads the name behind it with a
+ * bounded look-behind, rather than trying every word of the text as a name.
  */
-const T = (kind: string, source: string, keep: RegExp): TokenShape => ({
-  kind,
-  source: source.replace(/(\[[^\]]+\])\{(\d+),\}/g, '$1{$2}$1*'),
-  keep,
-});
-const B = '[A-Za-z0-9_-]';
+const URL_RE = /:\/\/(?<=(?:(?<=(?<![^\n])[+-]|[:-][0-9]{1,9}[:-])|(?<![A-Za-z0-9+.\]-]))[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)([^\s/:@?#"'<>]{0,256}:)([^\s@/?#"'<>]{1,1024})@/g;
 
-/** Token shapes by their published prefixes. */
-const TOKENS: TokenShape[] = [
-  T('anthropic key', `sk-ant-${B}{10,}`, /^sk-ant-/),
-  T('openai key', `sk-(?:proj-|svcacct-|admin-|None-)?${B}{16,}`, /^sk-(?:proj-|svcacct-|admin-|None-)?/),
-  T('github token', `(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`, /^(?:gh[pousr]_|github_pat_)/),
-  T('gitlab token', `gl(?:pat|dt|rt|cbt|ptt|ft|imt|agent|soat)-${B}{16,}`, /^gl[a-z]+-/),
-  T('slack webhook', 'https://hooks\\.slack\\.com/services/[A-Za-z0-9/_-]+', /^https:\/\/hooks\.slack\.com\/services\//),
-  T('slack token', 'xox[abposre]-[A-Za-z0-9-]{10,}', /^xox[a-z]-/),
-  T('aws access key id', '(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])', /^[A-Z]{4}/),
-  T('google api key', `AIza${B}{35,}`, /^AIza/),
-  T('stripe key', '(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}', /^[a-z]{2}_[a-z]{4}_/),
-  T('stripe webhook secret', 'whsec_[A-Za-z0-9]{24,}', /^whsec_/),
-  T('npm token', 'npm_[A-Za-z0-9]{30,}', /^npm_/),
-  T('huggingface token', 'hf_[A-Za-z0-9]{30,}', /^hf_/),
-  T('sendgrid key', `SG\\.${B}{16,}\\.${B}{16,}`, /^SG\./),
-  T('digitalocean token', 'do[por]_v1_[a-f0-9]{64}', /^do[a-z]_v1_/),
-  T('pypi token', `pypi-AgE${B}{50,}`, /^pypi-/),
-  T('shopify token', 'shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}', /^shp[a-z]{2}_/),
-  T('databricks token', 'dapi[a-f0-9]{32}', /^dapi/),
-  T('linear key', 'lin_api_[A-Za-z0-9]{32,}', /^lin_api_/),
-  T('age secret key', 'AGE-SECRET-KEY-1[0-9A-Z]{50,}', /^AGE-SECRET-KEY-/),
-  T('telegram bot token', '[0-9]{8,10}:AA[A-Za-z0-9_-]{33}', /^$/),
-  T('mailgun key', 'key-[0-9a-f]{32}', /^key-/),
-  T('jwt', `eyJ${B}{5,}\\.eyJ${B}{5,}\\.${B}{5,}`, /^eyJ/),
-  T('authorization', '(?:Bearer|Basic|Token|Digest)[ \\t]+[A-Za-z0-9._~+/=-]{8,}', /^[A-Za-z]+[ \t]+/),
-];
-
-const TOKEN_RE = new RegExp(`(?<![A-Za-z0-9_-])(?:${TOKENS.map((t) => t.source).join('|')})`, 'g');
-const TOKEN_ANCHORED = TOKENS.map((t) => ({ ...t, re: new RegExp(`^(?:${t.source})$`) }));
-
-function maskToken(m: string, learn: Learn): string {
-  const shape = m.length <= 8192 ? TOKEN_ANCHORED.find((t) => t.re.test(m)) : undefined;
-  const kind = shape?.kind ?? 'token';
-  const keep = shape ? (shape.keep.exec(m)?.[0] ?? '') : '';
-  if (kind === 'authorization' && /^(?:Bearer|Basic|Token|Digest)[ \t]+[a-z]+$/.test(m)) return m;
-  learn(m.slice(keep.length));
-  return mask(kind, m, keep);
+function maskUserinfo(head: string, pass: string, learn: Learn): string | undefined {
+  if (pass.includes('[redacted') || isPlaceholder(pass)) return undefined;
+  // GitHub's `https://TOKEN:x-oauth-basic@github.com`: the user is the token.
+  if (/^x-oauth-(?:basic|token)$/i.test(pass)) {
+    const user = head.slice(0, -1);
+    if (user.includes('[redacted') || isPlaceholder(user)) return undefined;
+    learn(user);
+    return `://${mask('token', user)}:${pass}@`;
+  }
+  learn(pass);
+  return `://${head}${mask('password', pass)}@`;
 }
 
-const PEM_RE = /-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY( BLOCK)?-----([\s\S]*?)(-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|$)/g;
+/** `scheme://TOKEN@host`: a user name that looks like a key (`https://ghp_…@github.com` is the token rule's). */
+const URL_USER_RE = /:\/\/(?<=(?:(?<=(?<![^\n])[+-]|[:-][0-9]{1,9}[:-])|(?<![A-Za-z0-9+.\]-]))[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)([A-Za-z0-9_.~%-]{16,256})@/g;
 
-/** A private key block keeps its first and last lines and its line count (so line numbers stay right). */
-function maskPem(m: string, type: string, block: string | undefined, body: string, end: string): string {
-  // Already masked (as a key, or a known value inside it): masking again must change nothing.
-  if (body.trimStart().startsWith('[redacted ')) return m;
-  let first = true;
-  const masked = body.replace(/[^\r\n]+/g, (line) => {
-    if (!first) return '[redacted]';
-    first = false;
-    return mask('private key', body.trim());
-  });
-  return `-----BEGIN ${type}PRIVATE KEY${block ?? ''}-----${masked}${end}`;
+function maskUser(user: string, learn: Learn): string | undefined {
+  if (!looksRandom(user, true)) return undefined;
+  learn(user);
+  return `://${mask('token', user)}@`;
 }
 
-const URL_RE = /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s/:@?#"'<>]{0,256}:)([^\s@/?#"'<>]{1,1024})@/g;
+/**
+ * HTTP headers that carry credentials: `Authorization:`, `Cookie:`, `X-Api-Key:`, `PRIVATE-TOKEN:`,
+ * wherever they stand (a line of `curl -v`, after a `grep -n` prefix, inside `-H '…'`). The value
+ * ends at the end of the line or at a quote or backslash (the end of a quoted or JSON string).
+ */
+const HEADER_RE = /:(?<=(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![A-Za-z0-9_\]-]))((?:Proxy-)?Authorization|(?:Set-)?Cookie|X-[A-Za-z0-9-]{1,60}|[A-Za-z]{1,30}-[A-Za-z0-9-]{1,60})[ \t]{0,4}:)([ \t]{0,8})([^\r\n"'\\]+)/gi;
+const HEADER_NAMES = /^(Authorization|Proxy-Authorization|Cookie|Set-Cookie)$/i;
 
-/** HTTP header lines that carry credentials: `Authorization:`, `Cookie:`, `X-Api-Key:`, `PRIVATE-TOKEN:`. */
-const HEADER_RE = /(?<![^\n])([ \t]{0,8}(?:[<>*] ?)?([A-Za-z][A-Za-z0-9-]{0,60})[ \t]{0,4}:[ \t]{0,8})([^\r\n]+)/g;
-const HEADER_NAMES = /^(Authorization|Proxy-Authorization|Cookie|Set-Cookie)$/;
+/** A header line: only a frame before the name (`> `, `< `, `* `, a `grep -n` prefix, indentation). */
+const HEADER_FRAME = /^(?:[^\s:]{1,256}[:-][0-9]{1,9}[:-])?[ \t]{0,8}(?:[<>*+-] ?)?$/;
 
-function maskHeader(m: string, head: string, name: string, value: string, learn: Learn): string {
-  const secret = HEADER_NAMES.test(name) || (name.includes('-') && isSecretName(name));
-  if (!secret || isPlaceholder(value) || looksLikeCode(name, value.replace(/[;,]$/, ''))) return m;
+function maskHeader(match: RegExpExecArray, learn: Learn): string | undefined {
+  const [m, name, space, value] = match;
+  const head = `:${space}`;
+  let secret = HEADER_NAMES.test(name);
+  if (!secret && name.includes('-') && isSecretName(name)) {
+    // `X-Api-Key:` / `PRIVATE-TOKEN:` anywhere (in `-H '…'`); a lower-case name (`x-api-key:`,
+    // as HTTP/2 prints them) only at the start of a line: elsewhere it is prose or a label.
+    let end = match.index;
+    while (end > 0 && /[ \t]/.test(match.input[end - 1])) end--;
+    const nameStart = end - name.length;
+    const window = match.input.slice(Math.max(0, nameStart - 300), nameStart);
+    const before = window.slice(window.lastIndexOf('\n') + 1);
+    secret = /[A-Z]/.test(name[0]) || HEADER_FRAME.test(before);
+  }
+  if (!secret || isPlaceholder(value) || looksLikeCode(name, value.replace(/[;,]$/, ''))) return undefined;
+  // Cookies one by one, their names kept (`Cookie: sid=[redacted cookie, 32 chars]; theme=[…]`);
+  // of `Set-Cookie:` only the first pair is a cookie, the rest are attributes (`Path=/`).
+  if (/cookie$/i.test(name)) {
+    let first = true;
+    const masked = value.replace(/([^=;\s]{1,128})=([^;\s]{1,4096})/g, (pair: string, k: string, v: string) => {
+      const keep = !first && /^set-/i.test(name);
+      first = false;
+      if (keep || v.includes('[redacted') || isPlaceholder(v)) return pair;
+      learn(v);
+      return `${k}=${mask('cookie', v)}`;
+    });
+    return masked === value ? undefined : `${head}${masked}`;
+  }
   const scheme = /^(?:Bearer|Basic|Token|Digest|Negotiate|NTLM|AWS4-HMAC-SHA256)[ \t]+/i.exec(value)?.[0] ?? '';
   const secretPart = value.slice(scheme.length).trimEnd();
   if (secretPart.includes('[redacted') || looksLikeCode(name, secretPart)) return m;
   learn(secretPart);
-  return `${head}${mask(HEADER_NAMES.test(name) ? name.toLowerCase() : 'header', secretPart, scheme)}`;
+  const rest = value.slice(scheme.length + secretPart.length);
+  return `${head}${mask(HEADER_NAMES.test(name) ? name.toLowerCase() : 'header', secretPart, scheme)}${rest}`;
 }
 
 /**
@@ -114,24 +99,43 @@ function maskHeader(m: string, head: string, name: string, value: string, learn:
  * a run of characters that cannot end a value.
  */
 const PAIR_RE = new RegExp(
-  // The look-ahead skips, within a bounded window, names that hold no secret word at all.
-  '(?<![A-Za-z0-9_.$-])(?=[A-Za-z0-9_.-]{0,66}?(?:pass|pwd|secret|token|key|auth|cred|cookie|dsn|bearer))' +
-    '(-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,63})(\\\\?["\']?)([ \\t]{0,8}(?::=|=>|:|=)[ \\t]{0,8})' +
-    '(?:(\\\\?")((?:[^"\\\\\\n]|\\\\[^"\\n])*)(\\\\?")|(\')([^\'\\n]*)(\')|([^\\s"\',;}{)]+))',
+  // The look-behind reads the name before the separator: only names that hold a secret word.
+  '[:=](?<=(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\\\[nrt])|(?<![A-Za-z0-9_.$\\]=+/-]))([A-Za-z0-9_.-]{0,64}?(?:pass|pwd|secret|token|key|auth|cred|cookie|dsn|bearer)[A-Za-z0-9_.-]{0,64}?)(\\\\?["\']?)[ \\t]{0,8}[:=])' +
+    '((?<=:)=|(?<==)>)?([ \\t]{0,8})' +
+    '(?:(\\\\")((?:[^"\\\\\\n]|\\\\\\\\\\\\.|\\\\[^"\\\\\\n])*)(\\\\")|(")((?:[^"\\\\\\n]|\\\\.)*)(")|(\')([^\'\\n]*)(\')|((?:[^\\s"\',;}{)`\\\\]|\\\\(?![nrt"]))+))',
   'gi',
 );
 
-function maskPair(m: string, name: string, q: string, sep: string, dq1: string | undefined, dv: string | undefined, dq2: string | undefined,
-  sq1: string | undefined, sv: string | undefined, sq2: string | undefined, bare: string | undefined, learn: Learn): string {
-  if (!isSecretName(name)) return m;
-  const value = dv ?? sv ?? bare ?? '';
-  const open = dq1 ?? sq1 ?? '';
-  const close = dq2 ?? sq2 ?? '';
-  if (isPlaceholder(value) || (bare !== undefined && (looksLikeCode(name, value) || AUTH_SCHEME.test(value)))) return m;
+/** `g`: the groups of a PAIR_RE match, whose text `m` starts at the separator. */
+function maskPair(m: string, g: Array<string | undefined>, after: string, learn: Learn): string {
+  const [name, q] = g as string[];
+  const sep = m[0] + (g[2] ?? '') + (g[3] ?? '');
+  const at = [4, 7, 10].find((i) => g[i] !== undefined);
+  const bare = at === undefined;
+  const value = (bare ? g[13] : g[(at as number) + 1]) ?? '';
+  const open = bare ? '' : (g[at as number] as string);
+  const close = bare ? '' : (g[(at as number) + 2] as string);
+  count(0, 1, Math.min(value.length, 1024));
+  if (isPlaceholder(value) || (bare && (looksLikeCode(name, value) || AUTH_SCHEME.test(value)))) return m;
+  // A version (`"cookie": "^0.7.1"` in a lock file) or a sentence (a message under `authError`).
+  if (VERSION.test(value) || (!bare && looksLikeProse(name, value))) return m;
+  // `detect-secrets:AzureStorageKeyDetector`, `{token:e}`: a bare `:` with no space after it is
+  // not a config line (YAML needs the space, JSON quotes its names); only a key-like value counts.
+  if (bare && sep === ':' && !q && !judgeValue(name, value)) return m;
+  // An operand of an expression (`apiKey: key || undefined`, `token = a ? b : c`, `pw = x + y`) is code.
+  if (bare && /^[ \t]*(?:\|\||\?\?|&&|\?[^?]|\+[^+]|\[|[=!]==?|[<>]=?[ \t]|[*/%-][ \t])/.test(after)) return m;
+  // `token => token.value`: an arrow function (a hash's `=>` has a quoted or symbol key).
+  if (bare && sep.trimEnd().endsWith('=>') && !q) return m;
+  // `"password": "password"`: the name as its own value is an example.
+  if (value.toLowerCase() === name.toLowerCase()) return m;
+  // A URL with no credentials in it (`AUTH_URL = "https://auth.example.com/v1"`) is an address.
+  if (/^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s@?#]*$/.test(value)) return m;
   // A bare number after a quoted name is a JSON number: masking it would break the JSON.
-  if (bare !== undefined && q.endsWith('"') && /^-?\d[\d.eE+-]*$/.test(value)) return m;
+  if (bare && q.endsWith('"') && /^-?\d[\d.eE+-]*$/.test(value)) return m;
+  const kind = isSecretName(name) ? name.replace(/^-+/, '') : judgeValue(name, value);
+  if (!kind) return m;
   learn(value);
-  return `${name}${q}${sep}${open}${mask(name.replace(/^-+/, ''), value)}${close}`;
+  return `${sep}${open}${mask(kind, value)}${close}`;
 }
 
 const AUTH_SCHEME = /^(?:Bearer|Basic|Token|Digest|Negotiate|NTLM)$/i;
@@ -161,7 +165,8 @@ export const PASSWORD_OPTIONS: Record<string, { flag: string; attached: boolean;
   'redis-cli': { flag: '-a', attached: true, separate: true },
 };
 
-const PROGRAM_RE = new RegExp(`(?<![A-Za-z0-9_./-])(${Object.keys(PASSWORD_OPTIONS).join('|')})(?![A-Za-z0-9_-])([^\\n]{0,400})`, 'g');
+const PROGRAM_ANY = new RegExp(`(?:${Object.keys(PASSWORD_OPTIONS).join('|')})(?![A-Za-z0-9_-])`);
+const PROGRAM_RE = new RegExp(`(?<![A-Za-z0-9_./\\]-])(${Object.keys(PASSWORD_OPTIONS).join('|')})(?![A-Za-z0-9_-])([^\\n]{0,400})`, 'g');
 
 function maskProgramLine(m: string, program: string, rest: string, learn: Learn): string {
   const o = PASSWORD_OPTIONS[program];
@@ -184,21 +189,19 @@ function maskProgramLine(m: string, program: string, rest: string, learn: Learn)
 
 /** Apply every pattern pass, in a fixed order, to `text`. */
 export function maskPatterns(text: string, learn: Learn): string {
-  let out = text;
-  if (out.includes('PRIVATE KEY')) out = out.replace(PEM_RE, maskPem as (m: string, ...g: string[]) => string);
-  out = out.replace(TOKEN_RE, (m) => maskToken(m, learn));
-  if (out.includes('://')) out = out.replace(URL_RE, (_m, head: string, pass: string) => (pass.includes('[redacted') ? _m : (learn(pass), `${head}${mask('password', pass)}@`)));
-  if (out.includes(':')) out = out.replace(HEADER_RE, (m, head: string, name: string, value: string) => maskHeader(m, head, name, value, learn));
-  out = out.replace(PAIR_RE, (m, ...g: Array<string | undefined>) =>
-    maskPair(m, g[0] as string, g[1] as string, g[2] as string, g[3], g[4], g[5], g[6], g[7], g[8], g[9], learn));
-  if (out.includes('--')) out = out.replace(FLAG_RE, (m, flag: string, sp: string, value: string) => maskFlag(m, flag, sp, value, learn));
-  out = out.replace(PROGRAM_RE, (m, program: string, rest: string) => maskProgramLine(m, program, rest, learn));
+  let out = maskEncodedKeyBlocks(maskKeyBlocks(text));
+  out = maskTokens(out, learn);
+  if (out.includes('://')) out = replaceMatches(out, URL_RE, ([, head, pass]) => maskUserinfo(head, pass, learn));
+  if (out.includes('@')) out = replaceMatches(out, URL_USER_RE, ([, user]) => maskUser(user, learn));
+  if (out.includes(':')) out = replaceMatches(out, HEADER_RE, (m) => maskHeader(m, learn));
+  out = replaceMatches(out, PAIR_RE, (m) => maskPair(m[0], m.slice(1), m.input.slice(m.index + m[0].length, m.index + m[0].length + 4), learn));
+  if (out.includes('--')) out = replaceMatches(out, FLAG_RE, ([m, flag, sp, value]) => maskFlag(m, flag, sp, value, learn));
+  if (PROGRAM_ANY.test(out) && /[ \t]-[pa]/.test(out)) out = replaceMatches(out, PROGRAM_RE, ([m, program, rest]) => maskProgramLine(m, program, rest, learn));
+  for (const pass of FRAMING_PASSES) out = pass(out, learn);
   return out;
 }
 
-/** The token shape `value` has as a whole (`sk-…`, `ghp_…`, `AKIA…`), with the prefix it keeps. */
-export function tokenShape(value: string): { kind: string; keep: string } | undefined {
-  if (value.length > 8192) return undefined;
-  const shape = TOKEN_ANCHORED.find((t) => t.re.test(value));
-  return shape ? { kind: shape.kind, keep: shape.keep.exec(value)?.[0] ?? '' } : undefined;
+/** The last line, after the known values: values that look random under any name. */
+export function maskRandomValues(text: string, learn: Learn): string {
+  return LAST_PASS(text, learn);
 }

@@ -140,6 +140,10 @@ export async function runExec(step: ExecStep, ctx: ToolContext): Promise<RunTool
   if ((step.program === 'npm' || step.program.endsWith('/npm')) && npmSecretOutput(step.args) === 'value' && r.stdoutTail) {
     r.stdoutTail = `[redacted: ${Buffer.byteLength(r.stdoutTail)} bytes of npm configuration that may hold credentials]`;
   }
+  // Redact the whole output before it is cut into parsed items: a line of a key block alone
+  // (one `grep -rn` match) has lost the context that shows it is one.
+  r.stdoutTail = redact(r.stdoutTail);
+  r.stderrTail = redact(r.stderrTail);
   const parsed = parseOutput(step, r);
   return {
     _event: 'tool_result',
