@@ -1,0 +1,61 @@
+'use strict';
+// Benchmark: `head -c 1G /dev/zero` (or `--mb N` MiB) captured through createToolRunner().run(),
+// the path every step of `ai` takes: the judgement, the L0 sandbox as `ai` configures it (mode
+// auto, the private home, the resource limits), the capture, the output parser and the redaction
+// gate. `--first`: the runner's first step; otherwise one small warm-up step runs first (a later
+// step). Prints one JSON line: {bytes, seconds, peakRssMb, baselineRssMb, sandbox}.
+// Uses the built library (run `npm run build` first); HOME and SLOTHTOOL_HOME from the environment.
+const path = require('path');
+const { createToolRunner } = require(path.join(__dirname, '..', 'lib', 'index.js'));
+
+function arg(name, fallback) {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+async function main() {
+  const mb = arg('--mb', 1024);
+  const cwd = process.cwd();
+  const runner = createToolRunner({
+    cwd,
+    workspace: cwd,
+    lang: 'en',
+    env: process.env,
+    sandbox: 'auto',
+    unattended: true,
+    confirm: () => ({ action: 'decline' }),
+  });
+  const step = (bytes) => ({ tool: 'exec', program: 'head', args: ['-c', String(bytes), '/dev/zero'] });
+  if (!process.argv.includes('--first')) {
+    const w = await runner.run(step(4096));
+    if (w.status !== 'ok' && w.exitCode !== 0) throw new Error(`warm-up step failed: ${JSON.stringify(w).slice(0, 300)}`);
+  }
+  if (global.gc) global.gc();
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  const started = process.hrtime.bigint();
+  const r = await runner.run(step(mb * 2 ** 20));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
+  // The result holds no byte count; a binary output is named with its size.
+  const bytes = Number((/^<binary output, (\d+) bytes>$/.exec(r.stdoutTail) ?? [])[1]);
+  if (r.exitCode !== 0 || !Number.isFinite(bytes)) throw new Error(`step failed: ${JSON.stringify(r).slice(0, 500)}`);
+  process.stdout.write(
+    JSON.stringify({
+      bytes,
+      seconds: Number(seconds.toFixed(3)),
+      peakRssMb: Number((peak / 2 ** 20).toFixed(1)),
+      baselineRssMb: Number((baseline / 2 ** 20).toFixed(1)),
+      sandbox: r.sandbox ? r.sandbox.kind : null,
+    }) + '\n',
+  );
+}
+
+main().catch((err) => {
+  process.stderr.write(String(err && err.stack ? err.stack : err) + '\n');
+  process.exitCode = 1;
+});
