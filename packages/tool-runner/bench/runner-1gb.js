@@ -3,10 +3,10 @@
 // the path every step of `ai` takes: the judgement, the L0 sandbox as `ai` configures it (mode
 // auto, the private home, the resource limits), the capture, the output parser and the redaction
 // gate. `--first`: the runner's first step; otherwise one small warm-up step runs first (a later
-// step). Prints one JSON line: {bytes, seconds, peakRssMb, baselineRssMb, sandbox}.
+// step, the spawn helper up as it is after a model reply). Prints one JSON line: {bytes, seconds, peakRssMb, baselineRssMb, sandbox}.
 // Uses the built library (run `npm run build` first); HOME and SLOTHTOOL_HOME from the environment.
 const path = require('path');
-const { createToolRunner } = require(path.join(__dirname, '..', 'lib', 'index.js'));
+const { createToolRunner, prepareSpawnHelper } = require(path.join(__dirname, '..', 'lib', 'index.js'));
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(name);
@@ -28,7 +28,10 @@ async function main() {
   const step = (bytes) => ({ tool: 'exec', program: 'head', args: ['-c', String(bytes), '/dev/zero'] });
   if (!process.argv.includes('--first')) {
     const w = await runner.run(step(4096));
-    if (w.status !== 'ok' && w.exitCode !== 0) throw new Error(`warm-up step failed: ${JSON.stringify(w).slice(0, 300)}`);
+    if (w.exitCode !== 0) throw new Error(`warm-up step failed: ${JSON.stringify(w).slice(0, 300)}`);
+    // In `ai` a model reply comes between two steps, time enough for the spawn helper (started
+    // by the first step) to come up: later steps run through it. Waiting for it stands for that.
+    await prepareSpawnHelper({ slothtoolHome: process.env.SLOTHTOOL_HOME });
   }
   if (global.gc) global.gc();
   const baseline = process.memoryUsage().rss;
