@@ -1,5 +1,5 @@
 'use strict';
-// Row 4, diagnostic (exec() only): the layer below what users run (the runner's row, "Output
+// Row 4: diagnostic (exec() only), the layer below what users run (the runner's row, "Output
 // capture (1 GiB through the runner)", measures runner.run()). `head -c 1G /dev/zero` captured
 // through tool-runner's exec against the same producer
 // piped to `cat > /dev/null` in the same run, and our peak RSS above idle. Each run is a fresh
