@@ -7,11 +7,7 @@
 // Uses the built library (run `npm run build` first); HOME and SLOTHTOOL_HOME from the environment.
 const path = require('path');
 const { createToolRunner, prepareSpawnHelper } = require(path.join(__dirname, '..', 'lib', 'index.js'));
-
-function arg(name, fallback) {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+const { arg, measured } = require('./measure');
 
 async function main() {
   const mb = arg('--mb', 1024);
@@ -33,17 +29,7 @@ async function main() {
     // by the first step) to come up: later steps run through it. Waiting for it stands for that.
     await prepareSpawnHelper({ slothtoolHome: process.env.SLOTHTOOL_HOME });
   }
-  if (global.gc) global.gc();
-  const baseline = process.memoryUsage().rss;
-  let peak = baseline;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
-  const started = process.hrtime.bigint();
-  const r = await runner.run(step(mb * 2 ** 20));
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  clearInterval(sampler);
-  peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
+  const { result: r, seconds, peakRssMb, baselineRssMb } = await measured(() => runner.run(step(mb * 2 ** 20)));
   // The result holds no byte count; a binary output is named with its size.
   const bytes = Number((/^<binary output, (\d+) bytes>$/.exec(r.stdoutTail) ?? [])[1]);
   if (r.exitCode !== 0 || !Number.isFinite(bytes)) throw new Error(`step failed: ${JSON.stringify(r).slice(0, 500)}`);
@@ -51,8 +37,8 @@ async function main() {
     JSON.stringify({
       bytes,
       seconds: Number(seconds.toFixed(3)),
-      peakRssMb: Number((peak / 2 ** 20).toFixed(1)),
-      baselineRssMb: Number((baseline / 2 ** 20).toFixed(1)),
+      peakRssMb,
+      baselineRssMb,
       sandbox: r.sandbox ? r.sandbox.kind : null,
     }) + '\n',
   );
