@@ -1,12 +1,15 @@
 'use strict';
-// Row 4: `head -c 1G /dev/zero` captured through tool-runner's exec against the same producer
+// Row 4: diagnostic (exec() only), the layer below what users run (the runner's row, "Output
+// capture (1 GiB through the runner)", measures runner.run()). `head -c 1G /dev/zero` captured
+// through tool-runner's exec against the same producer
 // piped to `cat > /dev/null` in the same run, and our peak RSS above idle. Each run is a fresh
 // process (packages/tool-runner/bench/exec-1gb.js).
 const path = require('path');
 const { spawnSync } = require('child_process');
 const { stats, runNode, fmt } = require('../lib');
 
-exports.title = 'Output capture (1 GiB through exec)';
+exports.title = 'Output capture (1 GiB through exec), diagnostic (exec() only)';
+exports.pipeSeconds = pipeSeconds;
 
 /** The physical baseline, in the same run: `head -c 1G /dev/zero | cat > /dev/null`. */
 function pipeSeconds() {

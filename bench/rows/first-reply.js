@@ -7,6 +7,7 @@ const { spawn } = require('child_process');
 const { stats, runNode, fmt } = require('../lib');
 
 exports.title = 'First reply (slothtool ai -p)';
+exports.startServer = startServer;
 
 /** The scripted OpenAI-compatible server in a child process; resolves with its base URL. */
 function startServer(root) {

@@ -91,8 +91,10 @@ exports.run = async function run(ctx) {
   const row = (name, values, mounts, target = true) => {
     const s = stats(values);
     const over = stats(values.map((v, i) => v - floor[i])).median;
-    const value = `${fmt(s, 'ms')} · ${(s.median / f.median).toFixed(2)}× the floor · +${over.toFixed(1)} ms (minima: +${(s.min - f.min).toFixed(1)} ms)`;
-    return { metric: s.median / f.median, better: 'lower', name: `${name} (${mounts} mounts)`, value, ...(target ? { target: '≤ floor + 5 ms', ok: over <= 5 } : {}) };
+    // The count of mounts is in the figure, not the name (the key of bench/ci-reference.json): it
+    // is one more once the spawn helper's pipe folder exists (hidden too), as after earlier rows.
+    const value = `${fmt(s, 'ms')} · ${(s.median / f.median).toFixed(2)}× the floor · +${over.toFixed(1)} ms (minima: +${(s.min - f.min).toFixed(1)} ms) · ${mounts} mounts`;
+    return { metric: s.median / f.median, better: 'lower', name, value, ...(target ? { target: '≤ floor + 5 ms', ok: over <= 5 } : {}) };
   };
   const mounts = (w) => w.args.filter((a) => a.startsWith('--') && /bind|tmpfs/.test(a)).length;
   return [

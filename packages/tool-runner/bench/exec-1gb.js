@@ -4,11 +4,7 @@
 // Uses the built library (run `npx tsc -b packages/tool-runner` first).
 const path = require('path');
 const { exec, prepareSpawnHelper } = require(path.join(__dirname, '..', 'lib', 'index.js'));
-
-function arg(name, fallback) {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+const { arg, measured } = require('./measure');
 
 async function main() {
   const mb = arg('--mb', 1024);
@@ -26,27 +22,17 @@ async function main() {
   // `--warm`: an earlier large output of the session (16 MiB) has started the reading worker,
   // which is kept for the next one (capture-offload.ts).
   if (process.argv.includes('--warm')) await exec({ program: 'head', args: ['-c', String(16 * 2 ** 20), '/dev/zero'], cwd: process.cwd(), maxOutputBytes });
-  if (global.gc) global.gc();
-  const baseline = process.memoryUsage().rss;
-  let peak = baseline;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
-  const started = process.hrtime.bigint();
   // `--head`: the producer is `head -c <size> /dev/zero`, the one the physical baseline pipes to cat.
   const command = process.argv.includes('--head') ? { program: 'head', args: ['-c', String(mb * 2 ** 20), '/dev/zero'] } : { program: process.execPath, args: ['-e', producer] };
-  const r = await exec({ ...command, cwd: process.cwd(), maxOutputBytes });
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  clearInterval(sampler);
-  peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
+  const { result: r, seconds, peakRssMb, baselineRssMb } = await measured(() => exec({ ...command, cwd: process.cwd(), maxOutputBytes }));
   if (r.exitCode !== 0) throw new Error(`producer failed: ${r.exitCode} ${r.stderrTail}`);
   const bytes = r.stdoutBytes;
   const out = {
     bytes,
     seconds: Number(seconds.toFixed(3)),
     mbPerSec: Number((bytes / 2 ** 20 / seconds).toFixed(1)),
-    peakRssMb: Number((peak / 2 ** 20).toFixed(1)),
-    baselineRssMb: Number((baseline / 2 ** 20).toFixed(1)),
+    peakRssMb,
+    baselineRssMb,
     maxOutputBytes,
     keptChars: r.stdoutTail.length,
     truncated: r.truncated,
