@@ -6,7 +6,7 @@ import { parseFrontMatter } from '../src/extensions/front-matter';
 import { readHooks, runHooks, type HookCommandConfig } from '../src/extensions/hooks';
 import { discoverSkills, loadSkillBody, skillIndex, skillRoots } from '../src/extensions/skills';
 import { projectExtras, TrustStore } from '../src/extensions/trust';
-import { readProjectRules } from '../src/project-rules';
+import { readProjectRules } from '../src/config/project-rules';
 
 let root: string;
 beforeEach(() => {

@@ -1,11 +1,11 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { defaultConfig, type AiConfig } from '../src/config';
-import type { LlmCallOptions, LlmClient, LlmResult } from '../src/llm-base';
-import type { ChatMessage } from '../src/context';
-import type { ConfirmFn, Decision, Level, StepRunner, ToolResult } from '../src/runner-types';
-import type { Step } from '../src/protocol';
+import { defaultConfig, type AiConfig } from '../src/config/config';
+import type { LlmCallOptions, LlmClient, LlmResult } from '../src/config/llm-base';
+import type { ChatMessage } from '../src/context/context';
+import type { ConfirmFn, Decision, Level, StepRunner, ToolResult } from '../src/agent/runner-types';
+import type { Step } from '../src/context/protocol';
 
 /** A fake model: replies come from a queue or a function of the request. */
 export function fakeLlm(

@@ -1,5 +1,5 @@
 import { useE2eFixture } from './e2e-fixture';
-import { parseReply } from '../src/protocol';
+import { parseReply } from '../src/context/protocol';
 import { runAi } from './run-bin';
 
 // A model reply holding a value nested 100 000 deep (or a huge one) is a protocol error the model

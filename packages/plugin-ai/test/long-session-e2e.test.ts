@@ -1,8 +1,8 @@
 import { createTempHome, packageDir, startScriptedServer, type RecordedRequest, type ScriptedServer, type TempHome } from '@holic512/testkit';
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { createAppAgent } from '../src/app';
-import { SUMMARY_MARKER } from '../src/prompt';
+import { createAppAgent } from '../src/cli/app';
+import { SUMMARY_MARKER } from '../src/context/prompt';
 
 /**
  * 210 turns through the real parts (this repo's llm-base over HTTP to the scripted server,

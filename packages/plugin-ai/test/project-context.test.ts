@@ -1,8 +1,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { readProjectContext } from '../src/project-context';
-import { estimateTokens } from '../src/tokens';
+import { readProjectContext } from '../src/context/project-context';
+import { estimateTokens } from '../src/context/tokens';
 
 let root: string;
 beforeEach(() => {

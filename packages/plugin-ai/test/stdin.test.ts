@@ -3,7 +3,7 @@ import { spawn } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { PassThrough } from 'stream';
-import { readPipedStdin, withStdin } from '../src/oneshot';
+import { readPipedStdin, withStdin } from '../src/cli/oneshot';
 import { AI_BIN } from './run-bin';
 
 describe('readPipedStdin', () => {

@@ -1,4 +1,4 @@
-import type { Lang } from './i18n';
+import type { Lang } from '../i18n';
 
 /** What the system prompt says about where the assistant runs. */
 export interface Environment {

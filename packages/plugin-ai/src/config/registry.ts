@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import { checkRegistry, RegistrySchema, type Registry, type RegistryEntry } from '@holic512/shared/lib/registry';
-import { aiError } from './errors';
+import { aiError } from '../errors';
 
 export { RegistrySchema };
 export type { Registry, RegistryEntry };

@@ -9,8 +9,8 @@ import { commit, flushWrites, log, record } from './agent-session';
 import type { Outcome, TurnResult } from './events';
 import type { SendOptions } from './agent-core';
 import type { RunMode } from './runner-types';
-import { t } from './i18n';
-import { builtinStepRegistry, type Reply, type Step } from './protocol';
+import { t } from '../i18n';
+import { builtinStepRegistry, type Reply, type Step } from '../context/protocol';
 import { describeStep } from './step-label';
 import { mapLimited } from './agent-children';
 import type { NotRun, StepRunner, ToolResult } from './runner-types';
@@ -256,7 +256,7 @@ function prepareCommand(core: AgentCore, prepare: NonNullable<SendOptions['prepa
 
 /** A custom command's allowances (our rule syntax or Claude Code's) for its turn. */
 function commandAllowances(allow: readonly string[]): AgentCore['turnAllow'] {
-  const { readAllowedTools } = require('./extensions/command-allow') as typeof import('./extensions/command-allow');
+  const { readAllowedTools } = require('../extensions/command-allow') as typeof import('../extensions/command-allow');
   return readAllowedTools(allow, 'allowed-tools').rules;
 }
 

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import { z } from 'zod';
-import { aiError } from './errors';
+import { aiError } from '../errors';
 
 /** Context budgets (DESIGN §6), all in estimated tokens (CJK-aware, see tokens.ts). */
 export const ContextBudgetsSchema = z
