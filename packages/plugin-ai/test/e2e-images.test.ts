@@ -1,20 +1,16 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { chat, createAiFixture, KEY, type AiFixture } from './pty/pty-session';
+import { chat, usePtyFixture, KEY } from './pty/pty-session';
 import { runAi } from './run-bin';
 import { RED_PNG } from './helpers';
 
 // Images end to end: `ai -p --image` and `@shot.png` in `ai -i` send OpenAI content parts with a
 // data: URL; a missing or unsuitable file stops before any request, naming it.
 
-let fx: AiFixture;
+const fx = usePtyFixture({ language: 'en' });
 beforeEach(async () => {
-  fx = await createAiFixture({ language: 'en' });
   await fs.writeFile(path.join(fx.cwd, 'shot.png'), RED_PNG);
   await fs.writeFile(path.join(fx.cwd, 'notes.txt'), 'not an image');
-});
-afterEach(async () => {
-  await fx.cleanup();
 });
 
 const lastUser = (n: number) => (fx.server.requests[n].body.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'user').at(-1)!;

@@ -1,16 +1,10 @@
-import { createAiFixture, KEY, type AiFixture } from './pty/pty-session';
+import { usePtyFixture, KEY } from './pty/pty-session';
 import { renderTerminal } from './pty/screen-model';
 
 // The hardware cursor (where an input method draws its composition) after wide characters,
 // tabs pasted into the prompt, and what a command prints.
 
-let fx: AiFixture;
-beforeEach(async () => {
-  fx = await createAiFixture();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = usePtyFixture();
 
 const COLS = 100;
 /** The cursor as the terminal has it, and the text of its row. */

@@ -1,18 +1,12 @@
 import { execFileSync } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { chat, cmd, createAiFixture, KEY, type AiFixture } from './pty/pty-session';
+import { chat, cmd, usePtyFixture, KEY } from './pty/pty-session';
 import { renderScreen } from './pty/screen-model';
 
 // `ai -i` in a real pseudo-terminal against the scripted OpenAI-compatible server.
 
-let fx: AiFixture;
-beforeEach(async () => {
-  fx = await createAiFixture();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = usePtyFixture();
 
 const exists = (file: string) =>
   fs.access(file).then(

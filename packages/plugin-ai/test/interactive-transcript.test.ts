@@ -1,19 +1,13 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { chat, cmd, createAiFixture, KEY, type AiFixture } from './pty/pty-session';
+import { chat, cmd, usePtyFixture, KEY } from './pty/pty-session';
 import { renderScreen } from './pty/screen-model';
 
 // A whole session read off a modelled screen: what stays in the scrollback is exactly the
 // conversation (no spinner frames, no stale prompts). With WRITE_TRANSCRIPT=<file> the screen
 // is written there (the README's transcript comes from it).
 
-let fx: AiFixture;
-beforeEach(async () => {
-  fx = await createAiFixture();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = usePtyFixture();
 
 test('a session leaves a clean transcript', async () => {
   await fs.writeFile(path.join(fx.cwd, 'notes.txt'), 'buy milk\ncall Ana\nship v0.2\n');

@@ -1,15 +1,9 @@
-import { createAiFixture, KEY, type AiFixture } from './pty/pty-session';
+import { usePtyFixture, KEY } from './pty/pty-session';
 
 // A model server that accepts the request and never answers: `ai -i` says what it waits for,
 // Ctrl+C cancels at once, and a time-out ends in a message with the next step.
 
-let fx: AiFixture;
-beforeEach(async () => {
-  fx = await createAiFixture();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = usePtyFixture();
 
 async function useProfile(extra: Record<string, unknown>): Promise<void> {
   await fx.temp.writeJson('plugin-configs/llm-base.json', {

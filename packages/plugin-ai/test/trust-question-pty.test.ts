@@ -1,14 +1,13 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { testMcpStdioCommand } from '@holic512/testkit';
-import { chat, createAiFixture, KEY, type AiFixture } from './pty/pty-session';
+import { chat, usePtyFixture, KEY } from './pty/pty-session';
 
 // `ai -i` in a real terminal, started in a folder whose .mcp.json and hooks are not trusted:
 // the question names exactly what would be turned on, and nothing of it runs before a yes.
-let fx: AiFixture;
+const fx = usePtyFixture();
 let marker: string;
 beforeEach(async () => {
-  fx = await createAiFixture();
   marker = path.join(fx.temp.home, 'session-start-ran');
   await fs.writeFile(path.join(fx.cwd, '.mcp.json'), JSON.stringify({ mcpServers: { kit: testMcpStdioCommand() } }));
   await fs.mkdir(path.join(fx.cwd, '.slothtool'));
@@ -16,9 +15,6 @@ beforeEach(async () => {
     path.join(fx.cwd, '.slothtool', 'settings.json'),
     JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch ${JSON.stringify(marker)}` }] }] }, permissions: { allow: ['exec(make *)'] } }),
   );
-});
-afterEach(async () => {
-  await fx.cleanup();
 });
 
 const exists = (file: string) =>
