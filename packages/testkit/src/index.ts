@@ -27,3 +27,5 @@ export { createAiFixture, useAiFixture, useFixture } from './ai-fixture';
 export type { AiFixture, AiFixtureOptions } from './ai-fixture';
 export { startPty } from './pty';
 export type { PtyOptions, PtyTerminal } from './pty';
+export { runProcess } from './run';
+export type { RunResult } from './run';
