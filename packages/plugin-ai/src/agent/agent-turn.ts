@@ -77,18 +77,7 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
       await syncTools(core, signal, false);
       if (core.context.needsCompaction()) await compactNow(core, false, signal);
       const asked = await ask(core, pending, signal, turnUsage);
-      if (!asked.ok) {
-        if (asked.code === 'ABORTED') {
-          commit(core, [...pending, interruptedEvent('model_call')]);
-          return finish('aborted', t(lang, 'aborted'));
-        }
-        commit(core, pending);
-        const message =
-          asked.code === 'NO_PROFILE'
-            ? t(lang, 'llmErrorNoProfile', { message: asked.message })
-            : t(lang, 'llmError', { code: asked.code, message: asked.message });
-        return finish('error', message, { code: asked.code, message: asked.message });
-      }
+      if (!asked.ok) return finish(...callFailed(core, pending, asked));
       const reply = asked.reply;
       last = { reply, raw: asked.raw };
       commit(core, pending);
@@ -141,6 +130,18 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
     core.hookContext.length = 0;
     rememberChanges(core);
   }
+}
+
+/** How a turn whose model call failed ends: its pending lines kept, and aborted or an error. */
+function callFailed(core: AgentCore, pending: Pending[], failure: { code: string; message: string }): [Outcome, string, { code: string; message: string }?] {
+  const lang = core.options.lang;
+  if (failure.code === 'ABORTED') {
+    commit(core, [...pending, interruptedEvent('model_call')]);
+    return ['aborted', t(lang, 'aborted')];
+  }
+  commit(core, pending);
+  const message = failure.code === 'NO_PROFILE' ? t(lang, 'llmErrorNoProfile', { message: failure.message }) : t(lang, 'llmError', { code: failure.code, message: failure.message });
+  return ['error', message, { code: failure.code, message: failure.message }];
 }
 
 function nextStepId(core: AgentCore): string {
