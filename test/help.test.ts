@@ -2,7 +2,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { OPTIONS as AI_OPTIONS } from '../packages/plugin-ai/src/args';
+import { OPTIONS as AI_OPTIONS } from '../packages/plugin-ai/src/cli/args';
 import { OPTIONS as LLM_BASE_OPTIONS } from '../packages/plugin-llm-base/src/cli-args';
 import { COMMAND_OPTIONS } from '../packages/slothtool/src/cli';
 

@@ -9,7 +9,7 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { caretAdmits } from '../packages/plugin-ai/src/llm-base';
+import { caretAdmits } from '../packages/plugin-ai/src/config/llm-base';
 
 const root = path.resolve(__dirname, '..');
 const { BUNDLES } = require('../scripts/bundle') as { BUNDLES: { out: string }[] };

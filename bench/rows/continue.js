@@ -31,7 +31,7 @@ function timeLast(store, cwd, runs) {
 }
 
 exports.run = async function run(ctx) {
-  const { SessionStore } = require(path.join(ctx.root, 'packages/plugin-ai/lib/sessions'));
+  const { SessionStore } = require(path.join(ctx.root, 'packages/plugin-ai/lib/sessions/sessions'));
   const cwd = '/work/proj';
   const one = fillStore(SessionStore, path.join(ctx.temp.home, 'one', 'sessions'), 1, cwd);
   const many = fillStore(SessionStore, path.join(ctx.temp.home, 'many', 'sessions'), 2000, cwd);

@@ -21,7 +21,7 @@ async function withAgentHome(ctx, fn, options = {}) {
       },
     });
     // As bin/ai.js runs it: llm-base from its bundle (the openai SDK with web-lite's Headers).
-    require(path.join(ctx.root, 'packages/plugin-ai/lib/llm-base')).preferBundles();
+    require(path.join(ctx.root, 'packages/plugin-ai/lib/config/llm-base')).preferBundles();
     const { createAppAgent } = require(path.join(ctx.root, 'packages/plugin-ai'));
     return await fn({ server, createAppAgent });
   } finally {

@@ -78,8 +78,7 @@ function add(box: Box, tokens: string[], value: unknown, ctx: Ctx): void {
     box.root = value;
     return;
   }
-  const parent = container(get(box.root, tokens.slice(0, -1), ctx), tokens, ctx);
-  const key = tokens[tokens.length - 1];
+  const { parent, key } = member(box, tokens, ctx);
   if (Array.isArray(parent)) {
     const i = key === '-' ? parent.length : arrayIndex(key, parent.length, true, ctx, tokens);
     parent.splice(i, 0, value);
@@ -94,8 +93,7 @@ function remove(box: Box, tokens: string[], ctx: Ctx, at = ctx.op.path): void {
       `Expected "${ctx.op.op}" to name a member of the document, found "" (the whole document). ` +
       'Use "replace" with path "" to change the whole document.', at);
   }
-  const parent = container(get(box.root, tokens.slice(0, -1), ctx, at), tokens, ctx, at);
-  const key = tokens[tokens.length - 1];
+  const { parent, key } = member(box, tokens, ctx, at);
   if (Array.isArray(parent)) {
     parent.splice(arrayIndex(key, parent.length, false, ctx, tokens, at), 1);
   } else if (hasOwn(parent, key)) {
@@ -110,8 +108,7 @@ function replace(box: Box, tokens: string[], value: unknown, ctx: Ctx): void {
     box.root = value;
     return;
   }
-  const parent = container(get(box.root, tokens.slice(0, -1), ctx), tokens, ctx);
-  const key = tokens[tokens.length - 1];
+  const { parent, key } = member(box, tokens, ctx);
   if (Array.isArray(parent)) {
     parent[arrayIndex(key, parent.length, false, ctx, tokens)] = value;
   } else if (hasOwn(parent, key)) {
@@ -173,6 +170,11 @@ function childIfPresent(node: unknown, key: string): unknown {
 }
 
 /** The value at `tokens`; every step must exist. */
+/** The container the path's last token is a member of, and that token. */
+function member(box: Box, tokens: string[], ctx: Ctx, at = ctx.op.path): { parent: Container; key: string } {
+  return { parent: container(get(box.root, tokens.slice(0, -1), ctx, at), tokens, ctx, at), key: tokens[tokens.length - 1] };
+}
+
 function get(root: unknown, tokens: string[], ctx: Ctx, at = ctx.op.path): unknown {
   let node = root;
   tokens.forEach((key, depth) => {

@@ -1,7 +1,7 @@
-import { OPTION_NAMES, parseArgs } from './args';
+import { OPTION_NAMES, parseArgs } from './cli/args';
 import { readLanguage, slothtoolHome } from './home';
 import { aiCommand, t } from './i18n';
-import { Lifetime, SIGNAL_EXIT, STOP_GRACE_MS, type StopSignal } from './lifetime';
+import { Lifetime, SIGNAL_EXIT, STOP_GRACE_MS, type StopSignal } from './cli/lifetime';
 
 /**
  * CLI entry: the only place that prints and sets the exit code. Kept tiny: `--version` and
@@ -10,7 +10,7 @@ import { Lifetime, SIGNAL_EXIT, STOP_GRACE_MS, type StopSignal } from './lifetim
  */
 export function main(argv: string[], options: { bundled?: boolean } = {}): void {
   // Run from the bundle (bin/ai.js): llm-base loads from its own bundle too, when it has one.
-  if (options.bundled) (require('./llm-base') as typeof import('./llm-base')).preferBundles();
+  if (options.bundled) (require('./config/llm-base') as typeof import('./config/llm-base')).preferBundles();
   // A reader that goes away (`| head -1`) ends the CLI quietly with status 0.
   for (const stream of [process.stdout, process.stderr]) (require('@holic512/shared/lib/epipe') as typeof import('@holic512/shared/lib/epipe')).onClosedPipe(stream, () => process.exit(0));
   const parsed = parseArgs(argv);
@@ -34,9 +34,9 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
   }
   let run: Promise<number>;
   if (parsed.kind === 'risk') {
-    run = (require('./risk-command') as typeof import('./risk-command')).runRisk(parsed, lang);
+    run = (require('./cli/risk-command') as typeof import('./cli/risk-command')).runRisk(parsed, lang);
   } else if (parsed.kind === 'sandbox') {
-    run = (require('./sandbox-command') as typeof import('./sandbox-command')).runSandboxCheck(lang);
+    run = (require('./cli/sandbox-command') as typeof import('./cli/sandbox-command')).runSandboxCheck(lang);
   } else if (parsed.kind === 'mcp') {
     run = (require('./mcp/command') as typeof import('./mcp/command')).runMcpCommand(parsed.argv, lang);
   } else {
@@ -45,7 +45,7 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
     run = interactive
       ? // `ai` alone in a terminal opens the interactive session, as terminal assistants do.
         (require('./interactive') as typeof import('./interactive')).runInteractive(parsed, lang, { lifetime })
-      : (require('./oneshot') as typeof import('./oneshot')).runOneShot(parsed, lang, { lifetime });
+      : (require('./cli/oneshot') as typeof import('./cli/oneshot')).runOneShot(parsed, lang, { lifetime });
     run = run.then((code) => {
       // Told to stop: the session is written and the processes are gone; leave now, even if
       // some handle (a half-closed socket, a terminal) would keep the event loop alive.

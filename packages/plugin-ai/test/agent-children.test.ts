@@ -1,7 +1,7 @@
-import { capAnswer, childMode, labelledConfirm, mapLimited, MAX_ANSWER_CHARS } from '../src/agent-children';
-import { Agent } from '../src/agent';
-import { AiConfigSchema } from '../src/config';
-import type { ConfirmRequest } from '../src/runner-types';
+import { capAnswer, childMode, labelledConfirm, mapLimited, MAX_ANSWER_CHARS } from '../src/agent/agent-children';
+import { Agent } from '../src/agent/agent';
+import { AiConfigSchema } from '../src/config/config';
+import type { ConfirmRequest } from '../src/agent/runner-types';
 
 test.each([
   [undefined, 'default', 'plan'],

@@ -2,10 +2,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { getEventListeners } from 'events';
-import { Agent } from '../src/agent';
-import { SessionStore } from '../src/sessions';
+import { Agent } from '../src/agent/agent';
+import { SessionStore } from '../src/sessions/sessions';
 import { chat, cmd, config, fakeLlm, fakeRunner, steppingClock } from './helpers';
-import type { LlmCallOptions } from '../src/llm-base';
+import type { LlmCallOptions } from '../src/config/llm-base';
 
 describe('abort listeners', () => {
   test('100 model calls and steps in one turn leave no listener behind on any signal', async () => {

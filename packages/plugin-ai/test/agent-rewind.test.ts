@@ -2,9 +2,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { createToolRunner } from '@holic512/tool-runner';
-import { Agent } from '../src/agent';
-import type { ConfirmFn, StepRunner } from '../src/runner-types';
-import { SessionStore } from '../src/sessions';
+import { Agent } from '../src/agent/agent';
+import type { ConfirmFn, StepRunner } from '../src/agent/runner-types';
+import { SessionStore } from '../src/sessions/sessions';
 import { chat, cmd, config, fakeLlm } from './helpers';
 
 // /rewind with the real tool-runner: files come back byte for byte through its journal, the

@@ -1,7 +1,7 @@
-import { Agent } from '../src/agent';
-import { fitToolResult } from '../src/context';
-import { parseReply } from '../src/protocol';
-import type { ConfirmFn, StepRunner, ToolResult, UndoResult } from '../src/runner-types';
+import { Agent } from '../src/agent/agent';
+import { fitToolResult } from '../src/context/context';
+import { parseReply } from '../src/context/protocol';
+import type { ConfirmFn, StepRunner, ToolResult, UndoResult } from '../src/agent/runner-types';
 import { chat, cmd, config, fakeLlm } from './helpers';
 
 // The core side of /undo and of ending a session: the agent remembers, per turn, where the

@@ -1,12 +1,12 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { Agent, type AgentConfirmFn, type AgentDeps } from '../src/agent';
-import type { AgentEvent } from '../src/events';
-import { SUMMARY_MARKER } from '../src/prompt';
-import { SessionStore } from '../src/sessions';
+import { Agent, type AgentConfirmFn, type AgentDeps } from '../src/agent/agent';
+import type { AgentEvent } from '../src/agent/events';
+import { SUMMARY_MARKER } from '../src/context/prompt';
+import { SessionStore } from '../src/sessions/sessions';
 import { chat, cmd, config, fakeLlm, fakeRunner, ok, steppingClock } from './helpers';
-import type { AiConfig } from '../src/config';
+import type { AiConfig } from '../src/config/config';
 
 function setup(
   llm: ReturnType<typeof fakeLlm>,

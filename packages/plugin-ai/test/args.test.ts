@@ -1,4 +1,4 @@
-import { parseArgs } from '../src/args';
+import { parseArgs } from '../src/cli/args';
 
 test.each<[string[], object]>([
   [['--version'], { kind: 'version' }],

@@ -3,7 +3,7 @@ import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { useE2eFixture } from './e2e-fixture';
+import { useAiFixture } from '@holic512/testkit';
 import { runAi } from './run-bin';
 
 // bin/ai.js runs the CLI from its bundle (dist/cli.js, made by scripts/bundle.js in the build
@@ -12,7 +12,7 @@ import { runAi } from './run-bin';
 // command works from the bundle too (the spawn helper's child script sits beside it).
 const BUNDLE = path.join(packageDir('plugin-ai'), 'dist', 'cli.js');
 
-const fx = useE2eFixture();
+const fx = useAiFixture();
 beforeEach(() => fs.writeFileSync(path.join(fx.cwd, 'marker.txt'), 'x'));
 
 const cacheDir = () => path.join(fx.temp.slothtoolHome, 'cache', 'v8');

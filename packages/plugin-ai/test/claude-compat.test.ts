@@ -9,7 +9,7 @@ import { readHooks, runHooks } from '../src/extensions/hooks';
 import { executedProjectFiles } from '../src/extensions/trust-code';
 import { projectExtras } from '../src/extensions/trust';
 import { readMcpServers, safeServerName } from '../src/mcp/config';
-import { Agent } from '../src/agent';
+import { Agent } from '../src/agent/agent';
 import { chat, cmd, config, fakeLlm, fakeRunner, useTempDir } from './helpers';
 
 const tmp = useTempDir('ai-claude-');

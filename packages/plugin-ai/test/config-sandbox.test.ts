@@ -1,4 +1,4 @@
-import { sandboxSettings, validateConfig } from '../src/config';
+import { sandboxSettings, validateConfig } from '../src/config/config';
 
 // ai.json `sandbox`: the old mode string, or {mode, allowRead, limits} (issue #32).
 describe('the sandbox setting', () => {

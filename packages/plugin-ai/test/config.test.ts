@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { defaultConfig, loadConfig, validateConfig } from '../src/config';
+import { defaultConfig, loadConfig, validateConfig } from '../src/config/config';
 import { AiError } from '../src/errors';
 
 test('defaults', () => {

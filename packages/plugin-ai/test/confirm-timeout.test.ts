@@ -2,10 +2,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { createToolRunner } from '@holic512/tool-runner';
-import { Agent } from '../src/agent';
+import { Agent } from '../src/agent/agent';
 import { Screen, type Surface } from '../src/interactive/screen';
 import { createTheme } from '../src/interactive/theme';
-import type { ConfirmFn, StepRunner } from '../src/runner-types';
+import type { ConfirmFn, StepRunner } from '../src/agent/runner-types';
 import { chat, cmd, config, fakeLlm } from './helpers';
 
 // confirmTimeoutSec: a question nobody answers is withdrawn, the step declined, the model told.

@@ -1,10 +1,10 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { capSummary, compactToolResult, ConversationContext, fitToolResult, renderSummary, ruleBasedSummary, type WindowMessage } from '../src/context';
-import type { ToolResult } from '../src/runner-types';
-import { SessionStore, newSessionId } from '../src/sessions';
-import { estimateMessagesTokens, estimateTokens } from '../src/tokens';
+import { capSummary, compactToolResult, ConversationContext, fitToolResult, renderSummary, ruleBasedSummary, type WindowMessage } from '../src/context/context';
+import type { ToolResult } from '../src/agent/runner-types';
+import { SessionStore, newSessionId } from '../src/sessions/sessions';
+import { estimateMessagesTokens, estimateTokens } from '../src/context/tokens';
 import { config } from './helpers';
 
 const big = (n: number): ToolResult => ({

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { z } from 'zod';
 import { createToolRunner, tools, toolJsonSchema, validateStep } from '@holic512/tool-runner';
-import { parseReply } from '../src/protocol';
+import { parseReply } from '../src/context/protocol';
 
 // The contract between plugin-ai and tool-runner: for every registered tool, the protocol
 // validation in plugin-ai (parseReply of a cmd reply) and the runner's (validateStep, and what

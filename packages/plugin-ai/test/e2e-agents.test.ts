@@ -1,7 +1,7 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import type { RecordedRequest, ScriptedReply } from '@holic512/testkit';
-import { chat, cmd, createAiFixture, type AiFixture } from './pty/pty-session';
+import { chat, cmd, usePtyFixture } from './pty/pty-session';
 import { runAi } from './run-bin';
 
 // Sub-agents (agent.run) end to end over the real bin, this repo's llm-base and tool-runner: a
@@ -9,14 +9,10 @@ import { runAi } from './run-bin';
 // their answers come back as tool results; a child's steps are judged like the parent's; a
 // child cannot start children; their tokens count into the parent's usage.
 
-let fx: AiFixture;
+const fx = usePtyFixture({ language: 'en' });
 beforeEach(async () => {
-  fx = await createAiFixture({ language: 'en' });
   await fs.writeFile(path.join(fx.cwd, 'a.txt'), 'alpha says 1\n');
   await fs.writeFile(path.join(fx.cwd, 'b.txt'), 'beta says 2\n');
-});
-afterEach(async () => {
-  await fx.cleanup();
 });
 
 type Msg = { role: string; content: string };

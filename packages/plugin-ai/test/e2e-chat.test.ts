@@ -1,4 +1,4 @@
-import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { useAiFixture } from '@holic512/testkit';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { ORIGINAL_LLM_BASE_SOURCE, writeFakeLlmBase } from './fake-llm-base';
@@ -11,73 +11,56 @@ describe.each([
   ['original llm-base 1.0.x', 'original'],
   ['this repo\'s llm-base', 'repo'],
 ])('ai with %s', (_label, variant) => {
-let temp: TempHome;
-let server: ScriptedServer;
-let cwd: string;
-
+const fx = useAiFixture({ profile: { low_model: 'test-low', high_model: 'test-high' } });
 beforeEach(async () => {
-  temp = await createTempHome({ language: 'en' });
-  server = await startScriptedServer();
-  cwd = path.join(temp.home, 'project');
-  await fs.mkdir(cwd);
   if (variant === 'original') {
-    const { root } = await writeFakeLlmBase(temp.slothtoolHome, ORIGINAL_LLM_BASE_SOURCE);
-    await temp.registerPlugin('llm-base', root);
-  } else {
-    await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
+    const { root } = await writeFakeLlmBase(fx.temp.slothtoolHome, ORIGINAL_LLM_BASE_SOURCE);
+    await fx.temp.registerPlugin('llm-base', root);
   }
-  await temp.writeJson('plugin-configs/llm-base.json', {
-    default_profile: 'local',
-    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 } },
-  });
-});
-afterEach(async () => {
-  await server.close();
-  await temp.cleanup();
 });
 
-const ai = (args: string[], input?: string) => runAi(args, { env: temp.env, cwd, input });
+const ai = (args: string[], input?: string) => runAi(args, { env: fx.temp.env, cwd: fx.cwd, input });
 /** The messages ai sent: llm-base may put its own strict-JSON system message first. */
 const ours = (i: number): Array<{ role: string; content: string }> => {
-  const messages = server.requests[i].body.messages as Array<{ role: string; content: string }>;
+  const messages = fx.server.requests[i].body.messages as Array<{ role: string; content: string }>;
   return messages.slice(messages.findIndex((m) => m.content.startsWith('You are "ai"')));
 };
 
 test('chat: one turn, text on stdout, exit 0, a session on disk', async () => {
-  server.enqueue({ json: { type: 'chat', message: 'Hello there' }, usage: { prompt_tokens: 30, completion_tokens: 4 } });
+  fx.server.enqueue({ json: { type: 'chat', message: 'Hello there' }, usage: { prompt_tokens: 30, completion_tokens: 4 } });
   const r = await ai(['-p', 'hi']);
   expect(r).toMatchObject({ code: 0, stdout: 'Hello there\n' });
-  expect(server.requests[0].body.model).toBe('test-low');
+  expect(fx.server.requests[0].body.model).toBe('test-low');
   const messages = ours(0);
   expect(messages[0].role).toBe('system');
   expect(messages[0].content).toContain('"type":"cmd"');
-  expect(messages[0].content).toContain(`cwd: ${cwd}`);
+  expect(messages[0].content).toContain(`cwd: ${fx.cwd}`);
   expect(messages[0].content).toContain('installed SlothTool plugins: llm-base');
   expect(messages[messages.length - 1]).toEqual({ role: 'user', content: 'hi' });
-  const sessions = await fs.readdir(path.join(temp.slothtoolHome, 'ai', 'sessions'));
+  const sessions = await fs.readdir(path.join(fx.temp.slothtoolHome, 'ai', 'sessions'));
   expect(sessions).toHaveLength(1);
 });
 
 test('--json: one event per line, final answer with usage; --mode high', async () => {
-  server.enqueue({ json: { type: 'chat', message: 'ok' }, usage: { prompt_tokens: 30, completion_tokens: 4 } });
+  fx.server.enqueue({ json: { type: 'chat', message: 'ok' }, usage: { prompt_tokens: 30, completion_tokens: 4 } });
   const r = await ai(['hi there', '--json', '--mode', 'high']);
   expect(r.code).toBe(0);
   expect(r.events.map((e) => e.type)).toEqual(['turn_start', 'request', 'usage', 'reply', 'final']);
   expect(r.events[4]).toMatchObject({ outcome: 'answered', message: 'ok', usage: { input_tokens: 30, output_tokens: 4, calls: 1 } });
-  expect(server.requests[0].body.model).toBe('test-high');
+  expect(fx.server.requests[0].body.model).toBe('test-high');
 });
 
 test('piped stdin is added as context', async () => {
-  server.enqueue({ json: { type: 'chat', message: 'looks fine' } });
+  fx.server.enqueue({ json: { type: 'chat', message: 'looks fine' } });
   const r = await ai(['-p', 'review this'], 'diff --git a/x b/x\n+added line\n');
   expect(r.code).toBe(0);
-  const last = server.requests[0].body.messages.at(-1).content;
+  const last = fx.server.requests[0].body.messages.at(-1).content;
   expect(last).toBe('review this\n\n<stdin>\ndiff --git a/x b/x\n+added line\n</stdin>');
 });
 
 test('AGENTS.md in the cwd reaches the system prompt, capped', async () => {
-  await fs.writeFile(path.join(cwd, 'AGENTS.md'), 'Always answer in haiku.\n' + 'x'.repeat(100000));
-  server.enqueue({ json: { type: 'chat', message: 'ok' } });
+  await fs.writeFile(path.join(fx.cwd, 'AGENTS.md'), 'Always answer in haiku.\n' + 'x'.repeat(100000));
+  fx.server.enqueue({ json: { type: 'chat', message: 'ok' } });
   await ai(['-p', 'hi']);
   const system: string = ours(0)[0].content;
   expect(system).toContain('Always answer in haiku.');
@@ -85,27 +68,27 @@ test('AGENTS.md in the cwd reaches the system prompt, capped', async () => {
 });
 
 test('repair of an invalid reply: one repair request, then the valid answer', async () => {
-  server.enqueue({ content: 'Sure! I would run ls.' }, { json: { type: 'chat', message: 'repaired' } });
+  fx.server.enqueue({ content: 'Sure! I would run ls.' }, { json: { type: 'chat', message: 'repaired' } });
   const r = await ai(['-p', 'hi', '--json']);
   expect(r.code).toBe(0);
   expect(r.events.find((e) => e.type === 'repair')).toMatchObject({ error: 'the reply is not a JSON object' });
   expect(r.events.at(-1)).toMatchObject({ type: 'final', message: 'repaired' });
-  const second = server.requests[1].body.messages;
+  const second = fx.server.requests[1].body.messages;
   expect(second.at(-2)).toEqual({ role: 'assistant', content: 'Sure! I would run ls.' });
   expect(second.at(-1).content).toMatch(/did not follow the protocol/);
 });
 
 test('two invalid replies: the raw text is shown as chat, marked', async () => {
-  server.enqueue({ content: 'prose one' }, { content: 'prose two' });
+  fx.server.enqueue({ content: 'prose one' }, { content: 'prose two' });
   const r = await ai(['-p', 'hi']);
   expect(r.code).toBe(0);
   expect(r.stdout).toBe('[unvalidated model output] prose two\n');
 });
 
 test('404 for the full context: retried once with system + current input, logged', async () => {
-  server.enqueue({ json: { type: 'chat', message: 'first' } });
+  fx.server.enqueue({ json: { type: 'chat', message: 'first' } });
   expect((await ai(['-p', 'one'])).code).toBe(0);
-  server.enqueue({ status: 404 }, { json: { type: 'chat', message: 'second' } });
+  fx.server.enqueue({ status: 404 }, { json: { type: 'chat', message: 'second' } });
   const r = await ai(['-p', 'two', '--continue', '--json']);
   expect(r.code).toBe(0);
   expect(r.events).toContainEqual(expect.objectContaining({ type: 'log', code: 'fallback_404' }));
@@ -114,47 +97,47 @@ test('404 for the full context: retried once with system + current input, logged
   expect(full.map((m: { content: string }) => m.content)).toContain('one');
   expect(minimal).toHaveLength(2);
   expect(minimal[1]).toEqual({ role: 'user', content: 'two' });
-  const session = (await fs.readdir(path.join(temp.slothtoolHome, 'ai', 'sessions')))[0];
-  const text = await fs.readFile(path.join(temp.slothtoolHome, 'ai', 'sessions', session), 'utf8');
+  const session = (await fs.readdir(path.join(fx.temp.slothtoolHome, 'ai', 'sessions')))[0];
+  const text = await fs.readFile(path.join(fx.temp.slothtoolHome, 'ai', 'sessions', session), 'utf8');
   expect(text).toContain('"code":"fallback_404"');
 });
 
 test('--continue resumes the last session of this directory only', async () => {
-  server.enqueue({ json: { type: 'chat', message: 'noted' } });
+  fx.server.enqueue({ json: { type: 'chat', message: 'noted' } });
   await ai(['-p', 'my name is Ada']);
-  const other = path.join(temp.home, 'other');
+  const other = path.join(fx.temp.home, 'other');
   await fs.mkdir(other);
-  server.enqueue({ json: { type: 'chat', message: 'elsewhere' } });
-  await runAi(['-p', 'unrelated'], { env: temp.env, cwd: other });
-  server.enqueue({ json: { type: 'chat', message: 'Ada' } });
+  fx.server.enqueue({ json: { type: 'chat', message: 'elsewhere' } });
+  await runAi(['-p', 'unrelated'], { env: fx.temp.env, cwd: other });
+  fx.server.enqueue({ json: { type: 'chat', message: 'Ada' } });
   await ai(['-p', 'what is my name?', '--continue']);
-  const contents = server.requests[2].body.messages.map((m: { content: string }) => m.content);
+  const contents = fx.server.requests[2].body.messages.map((m: { content: string }) => m.content);
   expect(contents).toContain('my name is Ada');
   expect(contents).not.toContain('unrelated');
 });
 
 test('model error reply → exit 5; llm failure → exit 1', async () => {
-  server.enqueue({ json: { type: 'error', message: 'cannot do that' } });
+  fx.server.enqueue({ json: { type: 'error', message: 'cannot do that' } });
   const r = await ai(['-p', 'x']);
   expect(r.code).toBe(5);
   expect(r.stderr).toContain('cannot do that');
-  server.enqueue({ status: 500 }, { status: 500 });
+  fx.server.enqueue({ status: 500 }, { status: 500 });
   expect((await ai(['-p', 'x'])).code).toBe(1);
 });
 
 test('llm-base missing → exit 4 and the exact command; no language setting: the locale decides (zh_CN → zh, en_US → en)', async () => {
-  await temp.writeJson('registry.json', { plugins: {} });
-  await temp.writeJson('settings.json', {});
-  const r = await runAi(['-p', 'hi'], { env: { ...temp.env, LC_ALL: 'zh_CN.UTF-8' }, cwd });
+  await fx.temp.writeJson('registry.json', { plugins: {} });
+  await fx.temp.writeJson('settings.json', {});
+  const r = await runAi(['-p', 'hi'], { env: { ...fx.temp.env, LC_ALL: 'zh_CN.UTF-8' }, cwd: fx.cwd });
   expect(r.code).toBe(4);
   expect(r.stderr).toBe('未安装 llm-base。请运行: slothtool install @holic512/plugin-llm-base\n');
-  const en = await runAi(['-p', 'hi'], { env: { ...temp.env, LC_ALL: '', LC_MESSAGES: '', LANG: 'en_US.UTF-8' }, cwd });
+  const en = await runAi(['-p', 'hi'], { env: { ...fx.temp.env, LC_ALL: '', LC_MESSAGES: '', LANG: 'en_US.UTF-8' }, cwd: fx.cwd });
   expect(en.stderr).toContain('llm-base is not installed');
-  expect(server.requests).toHaveLength(0);
+  expect(fx.server.requests).toHaveLength(0);
 });
 
 test('a bad config field is named; exit 2', async () => {
-  await temp.writeJson('plugin-configs/ai.json', { maxAutoStepsPerTurn: 'many' });
+  await fx.temp.writeJson('plugin-configs/ai.json', { maxAutoStepsPerTurn: 'many' });
   const r = await ai(['-p', 'hi']);
   expect(r.code).toBe(2);
   expect(r.stderr).toContain('ai.json');
@@ -171,28 +154,14 @@ test('--help in en, --version, bad usage', async () => {
 });
 
 describe('ai -i with piped input (the core under the interactive screen)', () => {
-  let temp: TempHome;
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    temp = await createTempHome({ language: 'en' });
-    server = await startScriptedServer();
-    await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
-    await temp.writeJson('plugin-configs/llm-base.json', {
-      default_profile: 'local',
-      profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 } },
-    });
-  });
-  afterEach(async () => {
-    await server.close();
-    await temp.cleanup();
-  });
+  const fx = useAiFixture({ profile: { low_model: 'test-low', high_model: 'test-high' } });
 
   test("/cost shows money from the llm-base profile's prices (cached input priced apart) when ai.json has none", async () => {
-    await temp.writeJson('plugin-configs/llm-base.json', {
+    await fx.temp.writeJson('plugin-configs/llm-base.json', {
       default_profile: 'local',
       profiles: {
         local: {
-          base_url: server.baseURL,
+          base_url: fx.server.baseURL,
           api_key: 'sk-test',
           low_model: 'test-low',
           high_model: 'test-high',
@@ -202,20 +171,20 @@ describe('ai -i with piped input (the core under the interactive screen)', () =>
         },
       },
     });
-    server.enqueue({ json: { type: 'chat', message: 'hi' }, usage: { prompt_tokens: 1_000_000, completion_tokens: 100_000, prompt_cache_hit_tokens: 500_000 } });
-    const r = await runAi(['-i'], { env: temp.env, cwd: temp.home, input: 'hello\n/cost\n' });
+    fx.server.enqueue({ json: { type: 'chat', message: 'hi' }, usage: { prompt_tokens: 1_000_000, completion_tokens: 100_000, prompt_cache_hit_tokens: 500_000 } });
+    const r = await runAi(['-i'], { env: fx.temp.env, cwd: fx.temp.home, input: 'hello\n/cost\n' });
     expect(r.code).toBe(0);
     // 500k uncached × ¥2 + 500k cached × ¥0.2 + 100k output × ¥3 = ¥1.40
     expect(r.stdout).toContain('Cost: ¥1.40.');
   });
 
   test('reads lines, keeps the conversation, exits 0 at end of input', async () => {
-    server.enqueue({ json: { type: 'chat', message: 'Hi Ada' } }, { json: { type: 'chat', message: 'You are Ada' } });
-    const r = await runAi(['-i'], { env: temp.env, cwd: temp.home, input: 'I am Ada\n/context\nwho am I?\n/mode high\n/cost\n' });
+    fx.server.enqueue({ json: { type: 'chat', message: 'Hi Ada' } }, { json: { type: 'chat', message: 'You are Ada' } });
+    const r = await runAi(['-i'], { env: fx.temp.env, cwd: fx.temp.home, input: 'I am Ada\n/context\nwho am I?\n/mode high\n/cost\n' });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Hi Ada');
     expect(r.stdout).toContain('You are Ada');
-    const second = server.requests[1].body.messages.map((m: { content: string }) => m.content);
+    const second = fx.server.requests[1].body.messages.map((m: { content: string }) => m.content);
     expect(second).toContain('I am Ada');
   });
 });

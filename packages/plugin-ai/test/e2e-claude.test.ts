@@ -3,14 +3,14 @@ import { spawnSync } from 'child_process';
 import { promises as fs, readFileSync } from 'fs';
 import * as path from 'path';
 import { projectExtras, TrustStore } from '../src/extensions/trust';
-import { useE2eFixture } from './e2e-fixture';
+import { useAiFixture } from '@holic512/testkit';
 import { runAi } from './run-bin';
 
 // A Claude Code user's setup copied as it is — ~/.claude/settings.json, the project's
 // .claude/settings.json with hooks on `Bash` and `Edit|Write`, .claude/commands, ~/.claude/skills,
 // a .mcp.json using ${CLAUDE_PROJECT_DIR} with an MCP server installed from npm, ~/.claude.json
 // servers — through the real `ai -p`, in a temp HOME.
-const fx = useE2eFixture({ profile: { low_model: 'test-low', high_model: 'test-high' } });
+const fx = useAiFixture({ profile: { low_model: 'test-low', high_model: 'test-high' } });
 const cmd = (...commands: object[]) => ({ json: { type: 'cmd', message: 'go', data: { cwd: null, commands } } });
 const chat = (message: string) => ({ json: { type: 'chat', message } });
 const FS_SERVER = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');

@@ -1,20 +1,16 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { chat, createAiFixture, KEY, type AiFixture } from './pty/pty-session';
+import { chat, usePtyFixture, KEY } from './pty/pty-session';
 import { runAi } from './run-bin';
 import { RED_PNG } from './helpers';
 
 // Images end to end: `ai -p --image` and `@shot.png` in `ai -i` send OpenAI content parts with a
 // data: URL; a missing or unsuitable file stops before any request, naming it.
 
-let fx: AiFixture;
+const fx = usePtyFixture({ language: 'en' });
 beforeEach(async () => {
-  fx = await createAiFixture({ language: 'en' });
   await fs.writeFile(path.join(fx.cwd, 'shot.png'), RED_PNG);
   await fs.writeFile(path.join(fx.cwd, 'notes.txt'), 'not an image');
-});
-afterEach(async () => {
-  await fx.cleanup();
 });
 
 const lastUser = (n: number) => (fx.server.requests[n].body.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'user').at(-1)!;
@@ -62,23 +58,22 @@ test('an image larger than images.maxBytes is refused with the sizes; zh says it
 
 test('ai -i: "@shot.png" in a message attaches it; a path alone on a line attaches it to the next message', async () => {
   fx.server.enqueue(chat('Red.'), chat('Still red.'));
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('@shot.png what colour?' + KEY.enter);
+  const s = await fx.ready();
+  s.send('@shot.png what colour?');
   await s.waitFor('Red.');
   expect(lastUser(0).content).toEqual([
     { type: 'text', text: '[image: shot.png] what colour?' },
     { type: 'image_url', image_url: { url: DATA_URL } },
   ]);
   // A dropped file: the path alone, then the question.
-  s.write(path.join(fx.cwd, 'shot.png') + KEY.enter);
+  s.send(path.join(fx.cwd, 'shot.png'));
   await s.waitFor('Attached');
   expect(fx.server.requests).toHaveLength(1);
-  s.write('and now?' + KEY.enter);
+  s.send('and now?');
   await s.waitFor('Still red.');
   expect(lastUser(1).content).toEqual([{ type: 'text', text: 'and now?' }, { type: 'image_url', image_url: { url: DATA_URL } }]);
   // A missing @image is said, and nothing is sent.
-  s.write('@nope.png hi' + KEY.enter);
+  s.send('@nope.png hi');
   await s.waitFor('Image nope.png: no such file');
   expect(fx.server.requests).toHaveLength(2);
 });

@@ -2,13 +2,13 @@ import { startTestMcpHttpServer, testMcpStdioCommand, until, type TestMcpHttpSer
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { projectExtras, TrustStore } from '../src/extensions/trust';
-import { useE2eFixture } from './e2e-fixture';
+import { useAiFixture } from '@holic512/testkit';
 import { runAi } from './run-bin';
 
 // MCP servers in a session, end to end through the real `ai` bin: configured from a Claude-style
 // `mcpServers` block, their tools offered as mcp.<server>.<tool>, judged (L1 asks), the result
 // redacted, and a project's .mcp.json ignored until the folder is trusted.
-const fx = useE2eFixture();
+const fx = useAiFixture();
 const SECRET = 'sk-proj-' + 'Q7f2Lm9Xc4Vb8Nn1Rt6Yw3Ks5Hd0Jp2Ga7Ue4Zi9Oq1'.repeat(2);
 const cmd = (...commands: object[]) => ({ json: { type: 'cmd', message: 'mcp', data: { cwd: null, commands } } });
 const chat = (message: string) => ({ json: { type: 'chat', message } });

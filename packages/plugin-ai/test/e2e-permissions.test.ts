@@ -1,11 +1,11 @@
-import { useE2eFixture } from './e2e-fixture';
+import { useAiFixture } from '@holic512/testkit';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { runAi } from './run-bin';
 
 // Permission rules in ai.json reach the runner: an allow rule stops the question (and lasts:
 // every run reads it), a deny rule refuses what the rules would have asked about.
-const fx = useE2eFixture();
+const fx = useAiFixture();
 const cmd = (program: string, args: string[]) => ({ json: { type: 'cmd', message: 'do it', data: { cwd: null, commands: [{ program, args }] } } });
 
 test('allow: an L1 step runs without a question in ai -p (no --approve-l1), run after run; deny refuses', async () => {

@@ -2,7 +2,7 @@ import { promises as fs } from 'fs';
 import * as http from 'http';
 import * as path from 'path';
 import { SECRET_CORPUS, fakeToken, findLeak } from '@holic512/testkit';
-import { chat, cmd, createAiFixture, type AiFixture } from './pty/pty-session';
+import { chat, cmd, createPtyFixture, type PtyFixture } from './pty/pty-session';
 import { runAi } from './run-bin';
 
 // End to end over the real `ai -p --json` bin, this repo's llm-base and the real tool-runner:
@@ -12,13 +12,13 @@ import { runAi } from './run-bin';
 // --json events holds a secret, as it is or base64 / hex / reversed. The private files are 0600
 // in 0700 folders.
 
-let fx: AiFixture;
+let fx: PtyFixture;
 const PROFILE_KEY = `sk-proj-${fakeToken('e2e-profile-key', 48)}`;
 const ENV_TOKEN = fakeToken('e2e-env-token', 30);
 const ENV_FILE_SECRET = fakeToken('e2e-dotenv', 26);
 
 async function setup(sandbox: 'off' | 'auto', aiConfig: Record<string, unknown> = {}): Promise<void> {
-  fx = await createAiFixture({ aiConfig: { sandbox, ...aiConfig } });
+  fx = await createPtyFixture({ aiConfig: { sandbox, ...aiConfig } });
   await fx.temp.writeJson('plugin-configs/llm-base.json', {
     default_profile: 'local',
     profiles: { local: { base_url: fx.server.baseURL, api_key: PROFILE_KEY, low_model: 'test-low', high_model: 'test-high', timeout: 30000, max_retries: 0 } },

@@ -1,4 +1,4 @@
-import { useE2eFixture } from './e2e-fixture';
+import { useAiFixture } from '@holic512/testkit';
 import { execFileSync } from 'child_process';
 import { promises as fs, existsSync } from 'fs';
 import * as net from 'net';
@@ -19,7 +19,7 @@ const hasBwrap = ((): boolean => {
 const suite = hasBwrap || process.env.CI ? describe : describe.skip;
 if (!hasBwrap && !process.env.CI) console.warn('e2e-sandbox skipped: bubblewrap is not installed here');
 
-const fx = useE2eFixture();
+const fx = useAiFixture();
 
 const ai = (args: string[], env: NodeJS.ProcessEnv = {}) => runAi(args, { env: { ...fx.temp.env, ...env }, cwd: fx.cwd });
 

@@ -2,16 +2,15 @@ import { promises as fs } from 'fs';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import * as path from 'path';
-import { chat, cmd, createAiFixture, type AiFixture } from './pty/pty-session';
+import { chat, cmd, usePtyFixture } from './pty/pty-session';
 import { runAi } from './run-bin';
 
 // End-to-end over the real bin and the real tool-runner (issue #35): the model finds a symbol
 // with fs.grep, lists files with fs.glob, and searches the web through a SearXNG the user
 // configured (a fake one on 127.0.0.1, port 0).
 
-let fx: AiFixture;
+const fx = usePtyFixture();
 beforeEach(async () => {
-  fx = await createAiFixture();
   await fs.mkdir(path.join(fx.cwd, 'src', 'util'), { recursive: true });
   await fs.writeFile(path.join(fx.cwd, 'src', 'util', 'total.js'), 'exports.computeTotal = (items) => items.reduce((a, b) => a + b, 0);\n');
   await fs.writeFile(path.join(fx.cwd, 'src', 'main.js'), "const { computeTotal } = require('./util/total');\nconsole.log(computeTotal([1, 2]));\n");
@@ -19,9 +18,6 @@ beforeEach(async () => {
   await fs.writeFile(path.join(fx.cwd, '.gitignore'), 'build/\n');
   await fs.mkdir(path.join(fx.cwd, 'build'));
   await fs.writeFile(path.join(fx.cwd, 'build', 'bundle.js'), 'function computeTotal() {}\n');
-});
-afterEach(async () => {
-  await fx.cleanup();
 });
 
 /** The tool results the model received in request `i`. */

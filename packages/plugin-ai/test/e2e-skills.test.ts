@@ -1,11 +1,11 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { useE2eFixture } from './e2e-fixture';
+import { useAiFixture } from '@holic512/testkit';
 import { runAi } from './run-bin';
 
 // Skills: the prompt carries the index only; the body comes in when the model loads the skill
 // with skill.load (L0), and that result reaches the next request.
-const fx = useE2eFixture({ profile: { low_model: 'test-low', high_model: 'test-high' } });
+const fx = useAiFixture({ profile: { low_model: 'test-low', high_model: 'test-high' } });
 
 beforeEach(async () => {
   const skill = path.join(fx.temp.slothtoolHome, 'skills', 'release-notes');

@@ -1,6 +1,6 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { chat, cmd, createAiFixture, type AiFixture } from './pty/pty-session';
+import { chat, cmd, usePtyFixture } from './pty/pty-session';
 import { runAi } from './run-bin';
 import { until } from '@holic512/testkit';
 
@@ -8,18 +8,14 @@ import { until } from '@holic512/testkit';
 // a file, edits it, runs the project's tests in the background and watches them; /undo
 // restores what a turn changed; background processes end with the session.
 
-let fx: AiFixture;
+const fx = usePtyFixture();
 beforeEach(async () => {
-  fx = await createAiFixture();
   await fs.writeFile(path.join(fx.cwd, 'package.json'), JSON.stringify({ name: 'calc', version: '1.0.0', private: true, scripts: { test: 'node test.js' } }));
   await fs.writeFile(path.join(fx.cwd, 'calc.js'), 'exports.add = (a, b) => a - b;\n');
   await fs.writeFile(
     path.join(fx.cwd, 'test.js'),
     "const { add } = require('./calc');\nif (add(2, 3) !== 5) { console.error('FAIL add(2, 3) = ' + add(2, 3)); process.exit(1); }\nconsole.log('ok 1 add');\n",
   );
-});
-afterEach(async () => {
-  await fx.cleanup();
 });
 
 /** The tool results the model received in request `i` (user messages that are tool_result JSON). */

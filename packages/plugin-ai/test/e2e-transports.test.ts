@@ -1,13 +1,13 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { useE2eFixture } from './e2e-fixture';
+import { useAiFixture } from '@holic512/testkit';
 import { runAi } from './run-bin';
 
 // Transports through the real bin and this repo's llm-base: native tool calls (the registry's
 // tools as OpenAI tools, streamed calls judged and run like JSON steps, results as tool messages
 // with their ids) and the reply's JSON Schema as response_format.
 describe('transport tools', () => {
-  const fx = useE2eFixture({ profile: { transport: 'tools' } });
+  const fx = useAiFixture({ profile: { transport: 'tools' } });
 
   test('every tool goes out with its schema; streamed calls are judged (L2 refused) and answered as tool messages', async () => {
     await fs.writeFile(path.join(fx.cwd, 'a.txt'), 'alpha\n');
@@ -69,7 +69,7 @@ describe('transport tools', () => {
 });
 
 describe('transport json_schema', () => {
-  const fx = useE2eFixture({ profile: { transport: 'json_schema' } });
+  const fx = useAiFixture({ profile: { transport: 'json_schema' } });
 
   test("requests carry the reply's JSON Schema, built from the same tool schemas", async () => {
     fx.server.enqueue({ json: { type: 'chat', message: 'hi' } });
@@ -83,7 +83,7 @@ describe('transport json_schema', () => {
 });
 
 describe('transport auto', () => {
-  const fx = useE2eFixture({ profile: { capabilities: { tools: true, json_schema: true, json_object: true, probed_at: '2026-11-24T00:00:00.000Z' } } });
+  const fx = useAiFixture({ profile: { capabilities: { tools: true, json_schema: true, json_object: true, probed_at: '2026-11-24T00:00:00.000Z' } } });
 
   test('a profile whose probe passed tools gets native tool calls', async () => {
     fx.server.enqueue({ content: 'hello' });
@@ -94,7 +94,7 @@ describe('transport auto', () => {
 });
 
 describe('transport tools with an MCP server', () => {
-  const fx = useE2eFixture({ profile: { transport: 'tools' } });
+  const fx = useAiFixture({ profile: { transport: 'tools' } });
 
   test("an MCP tool goes out with its server's own schema and its call runs as mcp.<server>.<tool>", async () => {
     const { testMcpStdioCommand } = require('@holic512/testkit') as typeof import('@holic512/testkit');

@@ -1,24 +1,17 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { discoverCommands, expandCommand, splitArguments } from '../src/extensions/commands';
 import { parseFrontMatter } from '../src/extensions/front-matter';
 import { readHooks, runHooks, type HookCommandConfig } from '../src/extensions/hooks';
 import { discoverSkills, loadSkillBody, skillIndex, skillRoots } from '../src/extensions/skills';
 import { projectExtras, TrustStore } from '../src/extensions/trust';
-import { readProjectRules } from '../src/project-rules';
+import { readProjectRules } from '../src/config/project-rules';
+import { useTempFolder } from './helpers';
 
+const folder = useTempFolder('ai-ext-');
+const write = (rel: string, text: string): string => folder.write(rel, text);
 let root: string;
-beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ai-ext-')));
-});
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
-function write(rel: string, text: string): string {
-  const file = path.join(root, rel);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text);
-  return file;
-}
+beforeEach(() => (root = folder.root));
 
 describe('parseFrontMatter', () => {
   test.each([

@@ -1,5 +1,5 @@
 import type { ScriptedReply } from '@holic512/testkit';
-import { useE2eFixture } from './e2e-fixture';
+import { useAiFixture } from '@holic512/testkit';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { runAi } from './run-bin';
@@ -7,7 +7,7 @@ import { runAi } from './run-bin';
 // Faults, end to end through the real bin, this repo's llm-base and the scripted model server:
 // for each, ai says what happened and what to do (no stack trace), the user's files and configs
 // are byte for byte as they were, and the next run works.
-const fx = useE2eFixture({ profile: { timeout: 8000, first_token_timeout: 3000, idle_timeout: 3000, max_retries: 1 }, server: { chunkSize: 64 } });
+const fx = useAiFixture({ profile: { timeout: 8000, first_token_timeout: 3000, idle_timeout: 3000, max_retries: 1 }, server: { chunkSize: 64 } });
 beforeEach(async () => {
   await fs.writeFile(path.join(fx.cwd, 'keep.txt'), "the user's file\n");
   await fx.temp.writeJson('plugin-configs/ai.json', { maxAutoStepsPerTurn: 3 });

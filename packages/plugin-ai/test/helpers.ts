@@ -1,11 +1,11 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { defaultConfig, type AiConfig } from '../src/config';
-import type { LlmCallOptions, LlmClient, LlmResult } from '../src/llm-base';
-import type { ChatMessage } from '../src/context';
-import type { ConfirmFn, Decision, Level, StepRunner, ToolResult } from '../src/runner-types';
-import type { Step } from '../src/protocol';
+import { defaultConfig, type AiConfig } from '../src/config/config';
+import type { LlmCallOptions, LlmClient, LlmResult } from '../src/config/llm-base';
+import type { ChatMessage } from '../src/context/context';
+import type { ConfirmFn, Decision, Level, StepRunner, ToolResult } from '../src/agent/runner-types';
+import type { Step } from '../src/context/protocol';
 
 /** A fake model: replies come from a queue or a function of the request. */
 export function fakeLlm(
@@ -103,6 +103,26 @@ export function useTempDir(prefix: string): { readonly root: string; write(rel: 
     },
     write(rel: string, text: string): string {
       const file = path.join(dir.root, rel);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+      return file;
+    },
+  };
+}
+
+/** A fresh real folder for each test, removed after it, and a writer of files in it (parents made). */
+export function useTempFolder(prefix: string): { readonly root: string; write(rel: string, text: string): string } {
+  let root = '';
+  beforeEach(() => {
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+  return {
+    get root() {
+      return root;
+    },
+    write(rel, text) {
+      const file = path.join(root, rel);
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, text);
       return file;

@@ -1,5 +1,5 @@
-import { useE2eFixture } from './e2e-fixture';
-import { parseReply } from '../src/protocol';
+import { useAiFixture } from '@holic512/testkit';
+import { parseReply } from '../src/context/protocol';
 import { runAi } from './run-bin';
 
 // A model reply holding a value nested 100 000 deep (or a huge one) is a protocol error the model
@@ -18,7 +18,7 @@ test('parseReply answers over-deep and over-large replies with an error, as text
 });
 
 describe('end to end', () => {
-  const fx = useE2eFixture({ profile: { timeout: 20000 } });
+  const fx = useAiFixture({ profile: { timeout: 20000 } });
 
   test('ai -p with a 100 000-deep reply: one repair request says why, then a clear answer; no stack trace', async () => {
     fx.server.enqueue({ content: deepText(100_000) }, { json: { type: 'chat', message: 'sorry, here is a small answer' } });

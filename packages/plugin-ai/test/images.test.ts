@@ -1,9 +1,9 @@
 import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { imageProblemText, imageRefs, imageSize, imageTokens, isImageProblem, loadImage, sniffImage } from '../src/images';
-import { ConversationContext } from '../src/context';
-import { AiConfigSchema } from '../src/config';
+import { imageProblemText, imageRefs, imageSize, imageTokens, isImageProblem, loadImage, sniffImage } from '../src/context/images';
+import { ConversationContext } from '../src/context/context';
+import { AiConfigSchema } from '../src/config/config';
 import { RED_PNG } from './helpers';
 
 // The headers of the other formats, enough to be told apart and measured.
@@ -116,7 +116,7 @@ test('images count in the context and fold out of the window with their message'
 
 describe('the agent sends images as content parts, only through an llm-base that can', () => {
   const image = { name: 'a.png', mime: 'image/png' as const, data: 'AAAA', bytes: 3, width: 32, height: 32, tokens: 255, sha256: 'x' };
-  const { Agent } = require('../src/agent') as typeof import('../src/agent');
+  const { Agent } = require('../src/agent/agent') as typeof import('../src/agent/agent');
   const { chat, config, fakeLlm, fakeRunner } = require('./helpers') as typeof import('./helpers');
 
   test('with images support: the message becomes text + image_url parts; later calls of the turn still carry it', async () => {

@@ -1,5 +1,5 @@
-import { Agent } from '../src/agent';
-import type { ChatMessage } from '../src/context';
+import { Agent } from '../src/agent/agent';
+import type { ChatMessage } from '../src/context/context';
 import { chat, cmd, config, fakeLlm, fakeRunner } from './helpers';
 
 // The core behaviour `ai -i` relies on for /steer and Ctrl+C (small additions to agent.ts).

@@ -1,16 +1,10 @@
-import { createAiFixture, KEY, type AiFixture } from './pty/pty-session';
+import { usePtyFixture, KEY } from './pty/pty-session';
 import { renderTerminal } from './pty/screen-model';
 
 // The hardware cursor (where an input method draws its composition) after wide characters,
 // tabs pasted into the prompt, and what a command prints.
 
-let fx: AiFixture;
-beforeEach(async () => {
-  fx = await createAiFixture();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = usePtyFixture();
 
 const COLS = 100;
 /** The cursor as the terminal has it, and the text of its row. */
@@ -28,8 +22,7 @@ test.each([
   ['发射🚀了', 2 + 8],
   ['☕好', 2 + 4],
 ])('after typing %s the cursor stands right after it (column %i)', async (text, col) => {
-  const s = fx.start();
-  await s.waitFor('› ');
+  const s = await fx.ready();
   await s.waitIdle();
   s.write(text);
   await s.waitFor(text.slice(-1));
@@ -40,8 +33,7 @@ test.each([
 });
 
 test('moving left over wide characters moves two cells each', async () => {
-  const s = fx.start();
-  await s.waitFor('› ');
+  const s = await fx.ready();
   await s.waitIdle();
   s.write('中文字');
   await s.waitFor('中文字');
@@ -56,8 +48,7 @@ test.each([
   ['bracketed', '\x1b[200~a\tbc\td\x1b[201~'],
   ['unbracketed', 'a\tbc\td'],
 ])('a %s paste with tabs: tabs become spaces to the next stop of 4, the line stays where it is', async (_kind, paste) => {
-  const s = fx.start();
-  await s.waitFor('› ');
+  const s = await fx.ready();
   await s.waitIdle();
   s.write(paste);
   await s.waitFor('d');
@@ -77,9 +68,8 @@ test('what an interactive plugin prints on the terminal stays on screen after th
   fx.server.enqueue({ json: { type: 'cmd', message: 'run the demo', data: { cwd: null, commands: [{ tool: 'plugin.run', plugin: 'demo', args: [] }] } } }, {
     json: { type: 'chat', message: 'the demo ran' },
   });
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('run demo' + KEY.enter);
+  const s = await fx.ready();
+  s.send('run demo');
   await s.waitFor('y/a/n/e');
   s.write('y');
   await s.waitFor('the demo ran');

@@ -1,18 +1,12 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { chat, cmd, createAiFixture, type AiFixture } from './pty/pty-session';
+import { chat, cmd, usePtyFixture } from './pty/pty-session';
 import { runAi } from './run-bin';
 
 // `ai -i` when stdin/stdout are not terminals: plain lines, no escape sequences, one input
 // line at a time (a line can answer a confirm question).
 
-let fx: AiFixture;
-beforeEach(async () => {
-  fx = await createAiFixture();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = usePtyFixture();
 
 test('piped: turns and commands run in order, output has no escape sequences', async () => {
   fx.server.enqueue(chat('# Heading\n\nsome **markdown**', 'markdown'), chat('second answer'));

@@ -1,18 +1,12 @@
 import { execFileSync } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { chat, cmd, createAiFixture, KEY, type AiFixture } from './pty/pty-session';
+import { chat, cmd, usePtyFixture, KEY } from './pty/pty-session';
 import { renderScreen } from './pty/screen-model';
 
 // `ai -i` in a real pseudo-terminal against the scripted OpenAI-compatible server.
 
-let fx: AiFixture;
-beforeEach(async () => {
-  fx = await createAiFixture();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = usePtyFixture();
 
 const exists = (file: string) =>
   fs.access(file).then(
@@ -53,10 +47,9 @@ const parse = (text: string): any => {
 
 test('a chat turn: the prompt, the answer, the status line; Ctrl+D leaves with the session saved', async () => {
   fx.server.enqueue(chat('Hello from the model.'));
-  const s = fx.start();
-  await s.waitFor('› ');
+  const s = await fx.ready();
   await s.waitFor('low · local');
-  s.write('hi there' + KEY.enter);
+  s.send('hi there');
   await s.waitFor('Hello from the model.');
   s.write(KEY.ctrlD);
   await s.waitFor(/Session saved: \S+/);
@@ -68,17 +61,15 @@ test('a chat turn: the prompt, the answer, the status line; Ctrl+D leaves with t
 
 test('markdown replies are rendered; plain ones stay plain', async () => {
   fx.server.enqueue(chat('# Title\n\nSome **bold** words and `code`.', 'markdown'), chat('just *plain* text', 'plain'));
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('md' + KEY.enter);
+  const s = await fx.ready();
+  s.send('md');
   await s.waitFor('Some bold words and code.'); // rendered once complete (the stream shows the source)
   await s.waitIdle();
   expect(s.raw()).toMatch(/\x1b\[1mbold\x1b\[22m/);
-  s.write('plain' + KEY.enter);
+  s.send('plain');
   await s.waitFor('just *plain* text');
   await s.waitIdle();
-  s.write('/exit' + KEY.enter);
-  expect(await s.exited).toBe(0);
+  expect(await s.quit()).toBe(0);
 });
 
 test('a confirmed L1 step: shown with level and rule, asked, run; allow-session is exactly what was shown', async () => {
@@ -86,9 +77,8 @@ test('a confirmed L1 step: shown with level and rule, asked, run; allow-session 
     cmd('create it', { program: 'touch', args: ['created.txt'] }),
     chat('the file is there'),
   );
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('create created.txt' + KEY.enter);
+  const s = await fx.ready();
+  s.send('create created.txt');
   await s.waitFor('[L1] touch created.txt');
   await s.waitFor('rule write.file');
   await s.waitFor('Allow this L1 step?');
@@ -103,49 +93,45 @@ test('a confirmed L1 step: shown with level and rule, asked, run; allow-session 
   // the same command again runs without asking; a different file asks again
   fx.server.enqueue(cmd('again', { program: 'touch', args: ['created.txt'] }), chat('touched again'));
   const mark = s.text().length;
-  s.write('once more' + KEY.enter);
+  s.send('once more');
   await s.waitFor('touched again');
   await s.waitIdle();
   expect(s.text().slice(mark)).not.toContain('Allow this');
   fx.server.enqueue(cmd('other', { program: 'touch', args: ['other.txt'] }), chat('not that one'));
-  s.write('another file' + KEY.enter);
+  s.send('another file');
   await s.waitFor('Allow this L1 step?');
   await s.waitFor('Esc declines'); // the question takes keys
   s.write(KEY.esc); // Esc declines
   await s.waitFor('not that one');
   await s.waitIdle();
   expect(await exists(path.join(fx.cwd, 'other.txt'))).toBe(false);
-  s.write('/exit' + KEY.enter);
-  expect(await s.exited).toBe(0);
+  expect(await s.quit()).toBe(0);
 });
 
 test('a declined L1 step is not run and the model is told', async () => {
   fx.server.enqueue(cmd('create it', { program: 'touch', args: ['nope.txt'] }), chat('ok, I will not'));
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('create nope.txt' + KEY.enter);
+  const s = await fx.ready();
+  s.send('create nope.txt');
   await s.waitFor('Allow this L1 step?');
   await s.waitFor('Esc declines'); // the question takes keys
-  s.write(KEY.down + KEY.down + KEY.enter); // the third choice: decline
+  s.send(KEY.down + KEY.down); // the third choice: decline
   await s.waitFor('declined');
   await s.waitFor('ok, I will not');
   await s.waitIdle();
   expect(await exists(path.join(fx.cwd, 'nope.txt'))).toBe(false);
   expect(sent(1)).toMatchObject({ _event: 'tool_result', status: 'declined', reason: 'declined by the user', decision: { level: 'L1' } });
-  s.write('/exit' + KEY.enter);
-  expect(await s.exited).toBe(0);
+  expect(await s.quit()).toBe(0);
 });
 
 test('edit the arguments before running: the edited command is judged again and run', async () => {
   fx.server.enqueue(cmd('create it', { program: 'touch', args: ['a.txt'] }), chat('done'));
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('create a file' + KEY.enter);
+  const s = await fx.ready();
+  s.send('create a file');
   await s.waitFor('Allow this L1 step?');
   await s.waitFor('Esc declines'); // the question takes keys
   s.write('e');
   await s.waitFor('Edit the command');
-  s.write('\x7f'.repeat(5) + 'b.txt' + KEY.enter); // a.txt → b.txt
+  s.send('\x7f'.repeat(5) + 'b.txt'); // a.txt → b.txt
   await s.waitFor('✎ touch b.txt');
   // judged again: still L1. Wait for the new question by its command, so a late frame of the
   // first one (already taking keys) cannot be mistaken for it while this one is still guarded.
@@ -161,9 +147,8 @@ test('edit the arguments before running: the edited command is judged again and 
 
 test('an L2 step is refused with its rule and how to allow it in the config', async () => {
   fx.server.enqueue(cmd('clean', { program: 'sudo', args: ['rm', '-rf', '/tmp/x'] }), chat('I cannot do that'));
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('clean up' + KEY.enter);
+  const s = await fx.ready();
+  s.send('clean up');
   await s.waitFor('[L2] sudo rm -rf /tmp/x');
   await s.waitFor('Blocked (L2): not run.');
   await s.waitFor('To allow it:');
@@ -172,15 +157,13 @@ test('an L2 step is refused with its rule and how to allow it in the config', as
   await s.waitIdle();
   expect(s.text()).not.toContain('Allow this L2 step');
   expect(sent(1)).toMatchObject({ _event: 'tool_result', status: 'blocked', decision: { level: 'L2' } });
-  s.write('/exit' + KEY.enter);
-  expect(await s.exited).toBe(0);
+  expect(await s.quit()).toBe(0);
 });
 
 test('/help, an unknown command, /context, /cost, /mode, /clear', async () => {
   fx.server.enqueue(chat('first answer'));
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('/help' + KEY.enter);
+  const s = await fx.ready();
+  s.send('/help');
   for (const c of ['/clear', '/compact', '/context', '/cost', '/mode low|high', '/profile <name>', '/sessions', '/resume <id>', '/steer <msg>', '/next <msg>', '/exit']) {
     await s.waitFor(c);
   }
@@ -188,38 +171,36 @@ test('/help, an unknown command, /context, /cost, /mode, /clear', async () => {
   await s.waitFor(/\/compact\s+fold the history into the summary now/);
   await s.waitFor(/\/cost\s+tokens used in this session/);
   s.write('\x15'); // Ctrl+U
-  s.write('/hlep' + KEY.enter);
+  s.send('/hlep');
   await s.waitFor('Unknown command /hlep. Did you mean /help?');
-  s.write('hello' + KEY.enter);
+  s.send('hello');
   await s.waitFor('first answer');
   await s.waitIdle();
-  s.write('/context' + KEY.enter);
+  s.send('/context');
   await s.waitFor(/Context \(tokens, estimated\) — budget \d+/);
   await s.waitFor(/window .*2 messages/);
-  s.write('/cost' + KEY.enter);
+  s.send('/cost');
   await s.waitFor(/This session: \d+ input \+ \d+ output tokens over 1 model call\./);
-  s.write('/mode high' + KEY.enter);
+  s.send('/mode high');
   await s.waitFor('Mode is now high.');
   await s.waitFor('high · local');
-  s.write('/profile nope' + KEY.enter);
+  s.send('/profile nope');
   await s.waitFor('llm-base has no profile nope (profiles: local)');
-  s.write('/profile' + KEY.enter);
+  s.send('/profile');
   await s.waitFor('Profile: local.');
-  s.write('/clear' + KEY.enter);
+  s.send('/clear');
   await s.waitFor('Cleared: new conversation');
-  s.write('/context' + KEY.enter);
+  s.send('/context');
   await s.waitFor(/window .*0 messages/);
-  s.write('/exit' + KEY.enter);
-  expect(await s.exited).toBe(0);
+  expect(await s.quit()).toBe(0);
   expect(fx.server.requests[0].body.model).toBe('test-low');
 });
 
 test('Ctrl+C during a long command stops its process group, keeps its output, and the model is told', async () => {
   await fs.writeFile(path.join(fx.cwd, 'log.txt'), 'line one\nline two\n');
   fx.server.enqueue(cmd('follow the log', { program: 'tail', args: ['-f', 'log.txt'] }), chat('you stopped it'));
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('watch the log' + KEY.enter);
+  const s = await fx.ready();
+  s.send('watch the log');
   await s.waitFor('[L0] tail -f log.txt');
   await s.waitFor('line two'); // streamed live while it runs
   await s.waitFor('Running tail -f log.txt');
@@ -227,22 +208,20 @@ test('Ctrl+C during a long command stops its process group, keeps its output, an
   await s.waitFor('Interrupted');
   await s.waitFor('› ');
   expect(fx.server.requests).toHaveLength(1);
-  s.write('why did it stop?' + KEY.enter);
+  s.send('why did it stop?');
   await s.waitFor('you stopped it');
   await s.waitIdle();
   const next = contents(1);
   expect(next).toContainEqual(JSON.stringify({ _event: 'interrupted', by: 'user', during: 'step' }));
   const result = next.map(parse).find((m: any) => m?._event === 'tool_result');
   expect(result).toMatchObject({ exitCode: null, out: 'line one\nline two\n' });
-  s.write('/exit' + KEY.enter);
-  expect(await s.exited).toBe(0);
+  expect(await s.quit()).toBe(0);
 });
 
 test('Ctrl+C while the model answers returns to the prompt; twice at an empty prompt leaves', async () => {
   fx.server.enqueue({ content: '{"type":"chat","message":"partial ans', hangAfterChunks: 1, chunks: ['{"type":"chat","message":"partial ans', 'wer"}'] } as never);
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('slow question' + KEY.enter);
+  const s = await fx.ready();
+  s.send('slow question');
   await s.waitFor('Thinking…');
   await s.waitFor('partial ans'); // streamed so far
   s.write(KEY.ctrlC);
@@ -266,11 +245,10 @@ test('/steer while a command runs: the rest of the plan is skipped and the note 
     cmd('two steps', { program: 'cat', args: ['gate.fifo'] }, { program: 'cat', args: ['notes.txt'] }),
     chat('steered answer'),
   );
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('do two things' + KEY.enter);
+  const s = await fx.ready();
+  s.send('do two things');
   await s.waitFor('Running cat gate.fifo');
-  s.write('/steer only look at the readme' + KEY.enter);
+  s.send('/steer only look at the readme');
   await s.waitFor('Steering:');
   await fs.writeFile(fifo, 'gate open\n'); // the current step ends; the rest is skipped
   await s.waitFor('skipped');
@@ -283,19 +261,17 @@ test('/steer while a command runs: the rest of the plan is skipped and the note 
     expect.objectContaining({ program: 'cat', args: ['gate.fifo'], exitCode: 0 }),
     expect.objectContaining({ status: 'declined', reason: expect.stringMatching(/^skipped/) }),
   ]);
-  s.write('/exit' + KEY.enter);
-  expect(await s.exited).toBe(0);
+  expect(await s.quit()).toBe(0);
 });
 
 test('typing while a turn runs is kept; Enter queues it for after the turn (/next too)', async () => {
   const release = holdFirstReply(chat('first'), chat('second'), chat('third'));
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('one' + KEY.enter);
+  const s = await fx.ready();
+  s.send('one');
   await s.waitFor('Thinking…');
-  s.write('two' + KEY.enter);
+  s.send('two');
   await s.waitFor('queued: two');
-  s.write('/next three' + KEY.enter);
+  s.send('/next three');
   await s.waitFor('queued: three');
   release();
   await s.waitFor('first');
@@ -307,26 +283,23 @@ test('typing while a turn runs is kept; Enter queues it for after the turn (/nex
   const screen = renderScreen(s.raw(), 100);
   const at = (line: string) => screen.indexOf(line);
   expect([at('› one'), at('first'), at('› two'), at('second'), at('› three'), at('third')].every((n, i, all) => n >= 0 && (i === 0 || n > all[i - 1]))).toBe(true);
-  s.write('/exit' + KEY.enter);
-  expect(await s.exited).toBe(0);
+  expect(await s.quit()).toBe(0);
 });
 
 test('/sessions and /resume after a restart bring the conversation back', async () => {
   fx.server.enqueue(chat('the secret word is tangerine'));
-  const first = fx.start();
-  await first.waitFor('› ');
-  first.write('remember a word' + KEY.enter);
+  const first = await fx.ready();
+  first.send('remember a word');
   await first.waitFor('the secret word is tangerine');
   await first.waitIdle();
-  first.write('/exit' + KEY.enter);
+  first.send('/exit');
   await first.waitFor(/Session saved: (\S+)\./);
   const id = /Session saved: (\S+?)\./.exec(first.text())![1];
   expect(await first.exited).toBe(0);
 
   fx.server.enqueue(chat('it was tangerine'));
-  const second = fx.start();
-  await second.waitFor('› ');
-  second.write('/sessions' + KEY.enter);
+  const second = await fx.ready();
+  second.send('/sessions');
   await second.waitFor(id);
   second.write('/res\t'); // Tab completes the command, then the only session id
   await second.waitFor('› /resume ');
@@ -335,43 +308,38 @@ test('/sessions and /resume after a restart bring the conversation back', async 
   second.write(KEY.enter);
   await second.waitFor(`Resumed session ${id}`);
   await second.waitFor('the secret word is tangerine'); // the last exchange is shown again
-  second.write('what was the word?' + KEY.enter);
+  second.send('what was the word?');
   await second.waitFor('it was tangerine');
   await second.waitIdle();
   expect(contents(1).join('\n')).toContain('the secret word is tangerine');
-  second.write('/exit' + KEY.enter);
+  second.send('/exit');
   await second.waitFor(`Session saved: ${id}`);
   expect(await second.exited).toBe(0);
 });
 
 test('history: up recalls earlier prompts, also from an earlier session', async () => {
   fx.server.enqueue(chat('a1'), chat('a2'));
-  const first = fx.start();
-  await first.waitFor('› ');
-  first.write('first prompt' + KEY.enter);
+  const first = await fx.ready();
+  first.send('first prompt');
   await first.waitFor('a1');
   await first.waitIdle();
-  first.write('/exit' + KEY.enter);
-  expect(await first.exited).toBe(0);
-  const second = fx.start();
-  await second.waitFor('› ');
+  expect(await first.quit()).toBe(0);
+  const second = await fx.ready();
   second.write(KEY.up + KEY.up); // "/exit", then "first prompt"
   await second.waitFor('› first prompt');
   second.write(KEY.enter);
   await second.waitFor('a2');
   await second.waitIdle();
   expect(sent(1)).toBe('first prompt');
-  second.write('/exit' + KEY.enter);
-  expect(await second.exited).toBe(0);
+  expect(await second.quit()).toBe(0);
 });
 
 test('multi-line input with a trailing backslash and with a bracketed paste', async () => {
   fx.server.enqueue(chat('got two lines'), chat('got the paste'));
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('line one \\' + KEY.enter);
+  const s = await fx.ready();
+  s.send('line one \\');
   await s.waitFor(/› line one \r*\n {2}\r*\n/); // the backslash became a new line
-  s.write('line two' + KEY.enter);
+  s.send('line two');
   await s.waitFor('got two lines');
   await s.waitIdle();
   expect(sent(0)).toBe('line one \nline two');
@@ -380,22 +348,20 @@ test('multi-line input with a trailing backslash and with a bracketed paste', as
   await s.waitFor('got the paste');
   await s.waitIdle();
   expect(sent(1)).toBe('pasted a\npasted b');
-  s.write('/exit' + KEY.enter);
-  expect(await s.exited).toBe(0);
+  expect(await s.quit()).toBe(0);
 });
 
 test('NO_COLOR: no colour sequences, the same words', async () => {
   fx.server.enqueue(cmd('look', { program: 'touch', args: ['c.txt'] }), chat('# Done\n\n**all** good', 'markdown'));
   const s = fx.start(['-i'], { NO_COLOR: '1' });
   await s.waitFor('› ');
-  s.write('go' + KEY.enter);
+  s.send('go');
   await s.waitFor('Allow this L1 step?');
   await s.waitFor('Esc declines'); // the question takes keys
   s.write('y');
   await s.waitFor('all good');
   await s.waitIdle();
-  s.write('/exit' + KEY.enter);
-  expect(await s.exited).toBe(0);
+  expect(await s.quit()).toBe(0);
   expect(s.raw()).not.toMatch(/\x1b\[[0-9;]*m/);
   expect(s.text()).toContain('[L1] touch c.txt');
 });
@@ -406,12 +372,12 @@ test('zh: the screen speaks Chinese (settings.json language) and wide text lines
   const s = fx.start();
   await s.waitFor('/help 查看命令');
   await s.waitFor('low · local');
-  s.write('你好' + KEY.enter);
+  s.send('你好');
   await s.waitFor('你好,我在。');
   await s.waitIdle();
-  s.write('/help' + KEY.enter);
+  s.send('/help');
   await s.waitFor('开始新对话');
-  s.write('/nope' + KEY.enter);
+  s.send('/nope');
   await s.waitFor('未知命令 /nope');
   s.write(KEY.ctrlD);
   await s.waitFor('会话已保存');
@@ -432,9 +398,8 @@ test('a config patch shows its masked diff before the question; declining leaves
     }),
     chat('left it alone'),
   );
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('rename it' + KEY.enter);
+  const s = await fx.ready();
+  s.send('rename it');
   await s.waitFor('json_patch demo.json (2 ops)');
   await s.waitFor('(secrets masked):');
   await s.waitFor('renamed');
@@ -446,23 +411,21 @@ test('a config patch shows its masked diff before the question; declining leaves
   expect(s.text()).not.toContain('sk-new-secret-0987654321');
   expect(s.text()).not.toContain('sk-old-secret-1234567890');
   expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual({ name: 'demo', api_key: 'sk-old-secret-1234567890' });
-  s.write('/exit' + KEY.enter);
-  expect(await s.exited).toBe(0);
+  expect(await s.quit()).toBe(0);
 });
 
 test('/compact folds the history now and says what was kept', async () => {
   fx.server.enqueue(chat('answer one'), chat('answer two'), {
     json: { summary: 'The user asked two questions about the build.', keyFacts: ['the build uses tsc -b'], openTasks: ['fix the lint warning'] },
   });
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('question one' + KEY.enter);
+  const s = await fx.ready();
+  s.send('question one');
   await s.waitFor('answer one');
   await s.waitIdle();
-  s.write('question two' + KEY.enter);
+  s.send('question two');
   await s.waitFor('answer two');
   await s.waitIdle();
-  s.write('/compact' + KEY.enter);
+  s.send('/compact');
   await s.waitFor(/Compacted \(model\): \d+ → \d+ tokens\. Kept: a summary of \d+ tokens, 1 key fact, 1 open task,/);
   await s.waitFor('the build uses tsc -b');
   await s.waitFor('fix the lint warning');
@@ -471,17 +434,15 @@ test('/compact folds the history now and says what was kept', async () => {
   const screen = renderScreen(s.raw(), 100).join('\n');
   expect(screen.match(/Compacted \(model\)/g)).toHaveLength(1);
   expect(screen).not.toContain('Context compacted');
-  s.write('/context' + KEY.enter);
+  s.send('/context');
   await s.waitFor(/summary .* [1-9]\d* /);
-  s.write('/exit' + KEY.enter);
-  expect(await s.exited).toBe(0);
+  expect(await s.quit()).toBe(0);
 });
 
 test('Ctrl+C while a question is up declines the step and stops the turn', async () => {
   fx.server.enqueue(cmd('create', { program: 'touch', args: ['x.txt'] }, { program: 'touch', args: ['y.txt'] }), chat('after the interruption'));
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('make files' + KEY.enter);
+  const s = await fx.ready();
+  s.send('make files');
   await s.waitFor('Allow this L1 step?');
   await s.waitFor('Esc declines'); // the question takes keys
   s.write(KEY.ctrlC);
@@ -489,12 +450,11 @@ test('Ctrl+C while a question is up declines the step and stops the turn', async
   await s.waitIdle();
   expect(fx.server.requests).toHaveLength(1);
   expect(await exists(path.join(fx.cwd, 'x.txt'))).toBe(false);
-  s.write('go on' + KEY.enter);
+  s.send('go on');
   await s.waitFor('after the interruption');
   await s.waitIdle();
   expect(contents(1)).toContainEqual(JSON.stringify({ _event: 'interrupted', by: 'user', during: 'step' }));
-  s.write('/exit' + KEY.enter);
-  expect(await s.exited).toBe(0);
+  expect(await s.quit()).toBe(0);
 });
 
 test('a broken config is reported after the prompt was drawn, with exit code 2', async () => {
@@ -516,7 +476,7 @@ test('ai -i "<prompt>" sends the prompt first; -c continues the last session her
   await second.waitFor('Resumed session');
   await second.waitFor('answer to the first words');
   await second.waitIdle();
-  second.write('and then?' + KEY.enter);
+  second.send('and then?');
   await second.waitFor('continued');
   await second.waitIdle();
   expect(contents(1)).toContain('first words');
@@ -528,13 +488,13 @@ test('Esc stops a running turn too; the window can be resized', async () => {
   fx.server.enqueue({ content: '{"type":"chat","message":"never fin', hangAfterChunks: 1, chunks: ['{"type":"chat","message":"never fin', 'ished"}'] } as never, chat('after resize'));
   const s = fx.start();
   await s.waitFor('low · local');
-  s.write('wait forever' + KEY.enter);
+  s.send('wait forever');
   await s.waitFor('esc/ctrl+c to stop');
   s.write(KEY.esc);
   await s.waitFor('Interrupted');
   await s.waitIdle();
   s.resize(60, 20);
-  s.write('hello again' + KEY.enter);
+  s.send('hello again');
   await s.waitFor('after resize');
   await s.waitFor('─'.repeat(60) + '\r'); // the rule is drawn at the new width
   await s.waitIdle();
@@ -546,7 +506,7 @@ test('a command that floods its output keeps the screen responsive and collapses
   fx.server.enqueue(cmd('flood', { program: 'yes', args: ['spam'] }), chat('flood over'));
   const s = fx.start();
   await s.waitFor('low · local');
-  s.write('flood the screen' + KEY.enter);
+  s.send('flood the screen');
   await s.waitFor('Running yes spam');
   await s.waitFor(/… \d{4,} earlier lines/);
   s.write(KEY.ctrlC);
@@ -565,13 +525,13 @@ test('Up on an empty prompt takes a queued message back to edit it', async () =>
   const release = holdFirstReply(chat('first'), chat('edited one answered'));
   const s = fx.start();
   await s.waitFor('low · local');
-  s.write('one' + KEY.enter);
+  s.send('one');
   await s.waitFor('Thinking…');
-  s.write('tow' + KEY.enter);
+  s.send('tow');
   await s.waitFor('queued: tow');
   s.write(KEY.up);
   await s.waitFor('› tow');
-  s.write('\x7f\x7f' + 'wo' + KEY.enter); // fix the typo, queue it again
+  s.send('\x7f\x7f' + 'wo'); // fix the typo, queue it again
   await s.waitFor('queued: two');
   release();
   await s.waitFor('edited one answered');
@@ -591,7 +551,7 @@ test('an fs.edit shows its diff before the question; /undo puts the file back', 
   );
   const s = fx.start();
   await s.waitFor('low · local');
-  s.write('fix add' + KEY.enter);
+  s.send('fix add');
   await s.waitFor('[L0] read calc.js');
   await s.waitFor('[L1] edit calc.js');
   await s.waitFor('-exports.add = (a, b) => a - b;');
@@ -601,7 +561,7 @@ test('an fs.edit shows its diff before the question; /undo puts the file back', 
   await s.waitFor('fixed');
   await s.waitIdle();
   expect(await fs.readFile(file, 'utf8')).toBe('exports.add = (a, b) => a + b;\n');
-  s.write('/undo' + KEY.enter);
+  s.send('/undo');
   await s.waitFor('↺ calc.js (restored)');
   expect(await fs.readFile(file, 'utf8')).toBe('exports.add = (a, b) => a - b;\n');
   s.write(KEY.ctrlD);

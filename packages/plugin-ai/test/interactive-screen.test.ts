@@ -1,7 +1,7 @@
 import { Screen, type Surface } from '../src/interactive/screen';
 import type { LiveFrame } from '../src/interactive/terminal';
 import { createTheme } from '../src/interactive/theme';
-import type { ConfirmRequest } from '../src/runner-types';
+import type { ConfirmRequest } from '../src/agent/runner-types';
 
 // The screen controller with a fake surface and a fake clock (no agent needed for these).
 

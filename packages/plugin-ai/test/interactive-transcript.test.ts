@@ -1,19 +1,13 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { chat, cmd, createAiFixture, KEY, type AiFixture } from './pty/pty-session';
+import { chat, cmd, usePtyFixture, KEY } from './pty/pty-session';
 import { renderScreen } from './pty/screen-model';
 
 // A whole session read off a modelled screen: what stays in the scrollback is exactly the
 // conversation (no spinner frames, no stale prompts). With WRITE_TRANSCRIPT=<file> the screen
 // is written there (the README's transcript comes from it).
 
-let fx: AiFixture;
-beforeEach(async () => {
-  fx = await createAiFixture();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = usePtyFixture();
 
 test('a session leaves a clean transcript', async () => {
   await fs.writeFile(path.join(fx.cwd, 'notes.txt'), 'buy milk\ncall Ana\nship v0.2\n');
@@ -27,20 +21,20 @@ test('a session leaves a clean transcript', async () => {
   );
   const s = fx.start(['-i'], { NO_COLOR: '1' });
   await s.waitFor('low · local');
-  s.write('what is in my notes?' + KEY.enter);
+  s.send('what is in my notes?');
   await s.waitFor('ship v0.2');
   await s.waitIdle();
-  s.write('make an archive folder' + KEY.enter);
+  s.send('make an archive folder');
   await s.waitFor('Allow this L1 step?');
   await s.waitFor('Esc declines');
   if (process.env.WRITE_TRANSCRIPT) await fs.writeFile(`${process.env.WRITE_TRANSCRIPT}.question`, renderScreen(s.raw(), 100).join('\n') + '\n');
   s.write('y');
   await s.waitFor('Created');
   await s.waitIdle();
-  s.write('now delete it with sudo' + KEY.enter);
+  s.send('now delete it with sudo');
   await s.waitFor('I cannot run sudo');
   await s.waitIdle();
-  s.write('/cost' + KEY.enter);
+  s.send('/cost');
   await s.waitFor('model calls');
   await s.waitIdle();
   s.write(KEY.ctrlD);

@@ -13,7 +13,7 @@ import { createQuestion, joinWords, reduceQuestion, splitWords, type QuestionKey
 import { screenTables } from '../src/interactive/strings';
 import { colorEnabled, createTheme } from '../src/interactive/theme';
 import { stringWidth, truncateWidth, wrapLine } from '../src/interactive/width';
-import type { ToolResult } from '../src/runner-types';
+import type { ToolResult } from '../src/agent/runner-types';
 
 const text = (t: string): EditorKey => ({ kind: 'text', text: t });
 const k = (kind: Exclude<EditorKey['kind'], 'text'>): EditorKey => ({ kind }) as EditorKey;

@@ -1,15 +1,9 @@
-import { createAiFixture, KEY, type AiFixture } from './pty/pty-session';
+import { usePtyFixture, KEY } from './pty/pty-session';
 
 // A model server that accepts the request and never answers: `ai -i` says what it waits for,
 // Ctrl+C cancels at once, and a time-out ends in a message with the next step.
 
-let fx: AiFixture;
-beforeEach(async () => {
-  fx = await createAiFixture();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = usePtyFixture();
 
 async function useProfile(extra: Record<string, unknown>): Promise<void> {
   await fx.temp.writeJson('plugin-configs/llm-base.json', {
@@ -21,9 +15,8 @@ async function useProfile(extra: Record<string, unknown>): Promise<void> {
 test('the status line says it waits for the first token, from which model at which server; Ctrl+C cancels', async () => {
   await useProfile({});
   fx.server.enqueue({ hang: true });
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('hello' + KEY.enter);
+  const s = await fx.ready();
+  s.send('hello');
   await s.waitFor(`Waiting for the first token from qwen2.5:7b at 127.0.0.1:${fx.server.port} — 0 s`);
   s.write(KEY.ctrlC);
   await s.waitFor('Interrupted');
@@ -36,9 +29,8 @@ test('in Chinese too', async () => {
   await fx.temp.writeJson('settings.json', { language: 'zh' });
   await useProfile({});
   fx.server.enqueue({ hang: true });
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('你好' + KEY.enter);
+  const s = await fx.ready();
+  s.send('你好');
   await s.waitFor(`等待 127.0.0.1:${fx.server.port} 上的 qwen2.5:7b 给出第一个 token — 0 秒`);
   s.write(KEY.ctrlC);
   await s.waitFor('› ');
@@ -47,9 +39,8 @@ test('in Chinese too', async () => {
 test('a first-token time-out ends the turn with a message that names the next step', async () => {
   await useProfile({ first_token_timeout: 400 });
   fx.server.enqueue({ hang: true });
-  const s = fx.start();
-  await s.waitFor('› ');
-  s.write('hello' + KEY.enter);
+  const s = await fx.ready();
+  s.send('hello');
   await s.waitFor(`No first token from qwen2.5:7b at 127.0.0.1:${fx.server.port} within 0.4 s`);
   await s.waitFor('slothtool llm-base doctor local');
   await s.waitIdle();

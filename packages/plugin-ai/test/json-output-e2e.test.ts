@@ -1,38 +1,21 @@
-import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { useAiFixture } from '@holic512/testkit';
 import { spawn } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { AI_BIN } from './run-bin';
 
 /** `ai -p --json` with a step that prints far more than anyone reads: bounded events, bounded memory. */
-let temp: TempHome;
-let server: ScriptedServer;
-let cwd: string;
 
-beforeEach(async () => {
-  temp = await createTempHome({ language: 'en' });
-  server = await startScriptedServer();
-  cwd = path.join(temp.home, 'project');
-  await fs.mkdir(cwd);
-  await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
-  await temp.writeJson('plugin-configs/llm-base.json', {
-    default_profile: 'local',
-    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'm', high_model: 'm', timeout: 60000, max_retries: 0 } },
-  });
-});
-afterEach(async () => {
-  await server.close();
-  await temp.cleanup();
-});
+const fx = useAiFixture({ profile: { timeout: 60000 } });
 
 /** Run the bin with its peak RSS reported; stdout is only counted and checked line by line
  * here, so the test itself stays small too. */
 function runMeasured(args: string[]): Promise<{ code: number | null; lines: Array<Record<string, any>>; stdoutBytes: number; maxRss: number; stderr: string }> {
-  const rssFile = path.join(temp.home, 'max-rss');
+  const rssFile = path.join(fx.temp.home, 'max-rss');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-r', path.join(__dirname, 'report-max-rss.js'), AI_BIN, ...args], {
-      env: { ...temp.env, AI_TEST_MAX_RSS_FILE: rssFile },
-      cwd,
+      env: { ...fx.temp.env, AI_TEST_MAX_RSS_FILE: rssFile },
+      cwd: fx.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const lines: Array<Record<string, any>> = [];
@@ -61,7 +44,7 @@ function runMeasured(args: string[]): Promise<{ code: number | null; lines: Arra
 
 test('a step printing 256 MiB: at most head + tail of it in the events, valid JSON lines, peak RSS < 200 MB', async () => {
   const size = 256 * 1024 * 1024;
-  server.enqueue(
+  fx.server.enqueue(
     { json: { type: 'cmd', message: 'zeros', data: { cwd: null, commands: [{ program: 'head', args: ['-c', String(size), '/dev/zero'] }] } } },
     { json: { type: 'chat', message: 'done' } },
   );

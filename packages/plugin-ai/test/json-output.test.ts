@@ -1,6 +1,6 @@
 import { Writable } from 'stream';
-import { JsonEventWriter } from '../src/json-output';
-import type { AgentEvent } from '../src/events';
+import { JsonEventWriter } from '../src/cli/json-output';
+import type { AgentEvent } from '../src/agent/events';
 
 /** A slow stdout: takes one write per tick, so write() reports full after highWaterMark bytes. */
 function slowSink(highWaterMark = 64) {

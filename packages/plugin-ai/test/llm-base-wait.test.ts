@@ -1,4 +1,4 @@
-import { createLlmClient, type LlmWait } from '../src/llm-base';
+import { createLlmClient, type LlmWait } from '../src/config/llm-base';
 
 const okResult = { success: true, data: { type: 'chat', message: 'hi' }, usage: { input_tokens: 1, output_tokens: 1 } };
 

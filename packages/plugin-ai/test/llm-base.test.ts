@@ -2,8 +2,8 @@ import { createTempHome, type TempHome } from '@holic512/testkit';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { AiError } from '../src/errors';
-import { caretAdmits, createLlmClient, loadLlmBase, normalizeResult } from '../src/llm-base';
-import { readRegistry } from '../src/registry';
+import { caretAdmits, createLlmClient, loadLlmBase, normalizeResult } from '../src/config/llm-base';
+import { readRegistry } from '../src/config/registry';
 import { writeFakeLlmBase } from './fake-llm-base';
 
 let temp: TempHome;
@@ -133,7 +133,7 @@ describe('llm-base from its bundle (ai run from its own: preferBundles)', () => 
     await writeBundledLlmBase(range);
     jest.isolateModules(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const m = require('../src/llm-base') as typeof import('../src/llm-base');
+      const m = require('../src/config/llm-base') as typeof import('../src/config/llm-base');
       m.preferBundles();
       const seen = m.loadLlmBase(registry()).module.zodSeen as { own?: boolean };
       // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -162,7 +162,7 @@ test('an llm-base bundle that cannot be loaded falls back to its main', async ()
   await temp.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '9.9.9', binPath: path.join(root, 'bin', 'llm-base.js'), installedAt: 'x' } } });
   jest.isolateModules(() => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const m = require('../src/llm-base') as typeof import('../src/llm-base');
+    const m = require('../src/config/llm-base') as typeof import('../src/config/llm-base');
     m.preferBundles();
     expect(m.loadLlmBase(registry()).module.from).toBe('lib');
   });

@@ -1,37 +1,32 @@
-import { createTempHome, packageDir, startScriptedServer, type RecordedRequest, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { createAiFixture, type AiFixture, type RecordedRequest, type ScriptedServer, type TempHome } from '@holic512/testkit';
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { createAppAgent } from '../src/app';
-import { SUMMARY_MARKER } from '../src/prompt';
+import { createAppAgent } from '../src/cli/app';
+import { SUMMARY_MARKER } from '../src/context/prompt';
 
 /**
  * 210 turns through the real parts (this repo's llm-base over HTTP to the scripted server,
  * the real tool-runner running `cat` on files of ~100 KB, sessions and audit on disk):
  * every request stays under the budget, and late requests are no bigger than early ones.
  */
+let fx: AiFixture;
 let temp: TempHome;
 let server: ScriptedServer;
 const saved = { SLOTHTOOL_HOME: process.env.SLOTHTOOL_HOME, HOME: process.env.HOME };
 
 beforeAll(async () => {
-  temp = await createTempHome({ language: 'zh' });
+  fx = await createAiFixture({ language: 'zh', server: { chunkSize: 512 } /* streamed, in fewer chunks */, profile: { low_model: 'test-low', high_model: 'test-high' } });
+  ({ temp, server } = fx);
   // llm-base is loaded in this process and reads its home from process.env
   process.env.SLOTHTOOL_HOME = temp.slothtoolHome;
   process.env.HOME = temp.home;
-  server = await startScriptedServer({ chunkSize: 512 }); // streamed, in fewer chunks
-  await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
-  await temp.writeJson('plugin-configs/llm-base.json', {
-    default_profile: 'local',
-    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 } },
-  });
 });
 afterAll(async () => {
   for (const [key, value] of Object.entries(saved)) {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }
-  await server.close();
-  await temp.cleanup();
+  await fx.cleanup();
 });
 
 function lastContent(req: RecordedRequest): string {
@@ -40,8 +35,7 @@ function lastContent(req: RecordedRequest): string {
 }
 
 test('request size is bounded and flat over 210 turns with large outputs', async () => {
-  const cwd = path.join(temp.home, 'project');
-  await fs.mkdir(cwd);
+  const cwd = fx.cwd;
   await fs.writeFile(path.join(cwd, 'big-en.log'), 'INFO request handled in 12ms path=/api/items?page=3\n'.repeat(2000));
   await fs.writeFile(path.join(cwd, 'big-zh.log'), '信息 请求已处理 路径为 接口 物品 第三页\n'.repeat(3000));
 

@@ -1,7 +1,7 @@
-import { Agent } from '../src/agent';
-import type { ChatMessage } from '../src/context';
-import { SUMMARY_MARKER } from '../src/prompt';
-import { estimateMessagesTokens } from '../src/tokens';
+import { Agent } from '../src/agent/agent';
+import type { ChatMessage } from '../src/context/context';
+import { SUMMARY_MARKER } from '../src/context/prompt';
+import { estimateMessagesTokens } from '../src/context/tokens';
 import { chat, cmd, config, fakeLlm, fakeRunner, ok, steppingClock } from './helpers';
 
 /** 240 turns, each running a command with ~60 KB of output (ASCII and CJK alternating) and

@@ -171,8 +171,8 @@ describe('McpManager against the real test MCP server', () => {
 describe('MCP tools in the registry', () => {
   const { createToolRegistry } = require('@holic512/tool-runner') as typeof import('@holic512/tool-runner');
   const { mcpPromptSection, mcpToolDefinition, mcpToolName } = require('../src/mcp/tools') as typeof import('../src/mcp/tools');
-  const { estimateTokens } = require('../src/tokens') as typeof import('../src/tokens');
-  const { parseReply } = require('../src/protocol') as typeof import('../src/protocol');
+  const { estimateTokens } = require('../src/context/tokens') as typeof import('../src/context/tokens');
+  const { parseReply } = require('../src/context/protocol') as typeof import('../src/context/protocol');
   const info = (name: string, annotations: Record<string, boolean> = {}, description = 'Does a thing.') => ({ server: 'gh', name, description, inputSchema: { type: 'object' }, annotations });
   const fakeManager = (tools: ReturnType<typeof info>[], trusted: boolean, off = false) =>
     ({ tool: (_s: string, n: string) => (tools.find((t) => t.name === n) ? { info: tools.find((t) => t.name === n)!, trusted } : undefined), isOff: () => off }) as unknown as McpManager;

@@ -2,8 +2,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { createToolRunner } from '@holic512/tool-runner';
-import { policyOf } from '../src/app';
-import { loadConfig } from '../src/config';
+import { policyOf } from '../src/cli/app';
+import { loadConfig } from '../src/config/config';
 import { Screen, type Surface } from '../src/interactive/screen';
 import { createTheme } from '../src/interactive/theme';
 
@@ -77,7 +77,7 @@ test('trustedPlugins (the original SlothTool setting) is accepted and reaches th
 });
 
 describe("a project's own rules (.slothtool/settings.json)", () => {
-  const { readProjectRules } = require('../src/project-rules') as typeof import('../src/project-rules');
+  const { readProjectRules } = require('../src/config/project-rules') as typeof import('../src/config/project-rules');
   const { trustCommand } = require('../src/interactive/trust-view') as typeof import('../src/interactive/trust-view');
   let project: string;
   let trustFile: string;

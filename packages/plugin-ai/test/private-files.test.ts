@@ -1,30 +1,16 @@
-import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { useAiFixture } from '@holic512/testkit';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { runAi } from './run-bin';
 
 // Sessions, the audit log and llm-base's call log hold what the user said and ran: folders
 // 0700, files 0600, and put back to that when found wider.
-let temp: TempHome;
-let server: ScriptedServer;
-beforeEach(async () => {
-  temp = await createTempHome({ language: 'en' });
-  server = await startScriptedServer();
-  await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
-  await temp.writeJson('plugin-configs/llm-base.json', {
-    default_profile: 'local',
-    profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'm', high_model: 'm', timeout: 10000, max_retries: 0 } },
-  });
-});
-afterEach(async () => {
-  await server.close();
-  await temp.cleanup();
-});
+const fx = useAiFixture();
 
 const mode = async (p: string) => (await fs.stat(p)).mode & 0o777;
 
 test('new files are 0600 in 0700 folders, and wider ones found are narrowed', async () => {
-  const ai = path.join(temp.slothtoolHome, 'ai');
+  const ai = path.join(fx.temp.slothtoolHome, 'ai');
   const sessions = path.join(ai, 'sessions');
   // an older version left them world-readable
   await fs.mkdir(sessions, { recursive: true, mode: 0o755 });
@@ -32,11 +18,11 @@ test('new files are 0600 in 0700 folders, and wider ones found are narrowed', as
   await fs.chmod(sessions, 0o755);
   await fs.writeFile(path.join(ai, 'audit.jsonl'), '', { mode: 0o644 });
   await fs.chmod(path.join(ai, 'audit.jsonl'), 0o644);
-  await fs.chmod(path.join(temp.slothtoolHome, 'plugin-configs'), 0o755);
-  await fs.writeFile(path.join(temp.slothtoolHome, 'plugin-configs', 'llm-base.calls.jsonl'), '', { mode: 0o644 });
-  await fs.chmod(path.join(temp.slothtoolHome, 'plugin-configs', 'llm-base.calls.jsonl'), 0o644);
-  server.enqueue({ json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'ls', args: [] }] } } }, { json: { type: 'chat', message: 'done' } });
-  const r = await runAi(['-p', 'hi'], { env: temp.env, cwd: temp.home });
+  await fs.chmod(path.join(fx.temp.slothtoolHome, 'plugin-configs'), 0o755);
+  await fs.writeFile(path.join(fx.temp.slothtoolHome, 'plugin-configs', 'llm-base.calls.jsonl'), '', { mode: 0o644 });
+  await fs.chmod(path.join(fx.temp.slothtoolHome, 'plugin-configs', 'llm-base.calls.jsonl'), 0o644);
+  fx.server.enqueue({ json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'ls', args: [] }] } } }, { json: { type: 'chat', message: 'done' } });
+  const r = await runAi(['-p', 'hi'], { env: fx.temp.env, cwd: fx.temp.home });
   expect(r.code).toBe(0);
   const [session] = await fs.readdir(sessions);
   expect({
@@ -44,7 +30,7 @@ test('new files are 0600 in 0700 folders, and wider ones found are narrowed', as
     sessions: await mode(sessions),
     session: await mode(path.join(sessions, session)),
     audit: await mode(path.join(ai, 'audit.jsonl')),
-    configs: await mode(path.join(temp.slothtoolHome, 'plugin-configs')),
-    callLog: await mode(path.join(temp.slothtoolHome, 'plugin-configs', 'llm-base.calls.jsonl')),
+    configs: await mode(path.join(fx.temp.slothtoolHome, 'plugin-configs')),
+    callLog: await mode(path.join(fx.temp.slothtoolHome, 'plugin-configs', 'llm-base.calls.jsonl')),
   }).toEqual({ ai: 0o700, sessions: 0o700, session: 0o600, audit: 0o600, configs: 0o700, callLog: 0o600 });
 });

@@ -1,21 +1,13 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { readProjectContext } from '../src/project-context';
-import { estimateTokens } from '../src/tokens';
+import { readProjectContext } from '../src/context/project-context';
+import { estimateTokens } from '../src/context/tokens';
+import { useTempFolder } from './helpers';
 
+const folder = useTempFolder('ai-project-context-');
+const write = (rel: string, text: string): string => folder.write(rel, text);
 let root: string;
-beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ai-project-context-')));
-});
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
-
-function write(rel: string, text: string): string {
-  const file = path.join(root, rel);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text);
-  return file;
-}
+beforeEach(() => (root = folder.root));
 
 test('nothing to read: undefined', () => {
   expect(readProjectContext(root, 1000)).toBeUndefined();

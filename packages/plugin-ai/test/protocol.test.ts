@@ -1,5 +1,5 @@
-import { describeStep } from '../src/step-label';
-import { extractJsonObject, parseReply } from '../src/protocol';
+import { describeStep } from '../src/agent/step-label';
+import { extractJsonObject, parseReply } from '../src/context/protocol';
 
 describe('parseReply', () => {
   test.each<[string, unknown, boolean]>([

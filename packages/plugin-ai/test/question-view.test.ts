@@ -8,9 +8,9 @@ import { buildFrame, questionLines } from '../src/interactive/live-frame';
 import { createQuestion, keyHints, reduceQuestion, type Choice } from '../src/interactive/question';
 import { summaryLines } from '../src/interactive/question-summary';
 import { createTheme } from '../src/interactive/theme';
-import type { ConfirmRequest } from '../src/runner-types';
-import { stepSummary } from '../src/step-label';
-import type { Step } from '../src/protocol';
+import type { ConfirmRequest } from '../src/agent/runner-types';
+import { stepSummary } from '../src/agent/step-label';
+import type { Step } from '../src/context/protocol';
 
 const plain = createTheme(false);
 const L1 = { level: 'L1' as const, rules: [] };

@@ -1,5 +1,5 @@
-import { renderProgress } from '../src/render';
-import type { ToolResult } from '../src/runner-types';
+import { renderProgress } from '../src/cli/render';
+import type { ToolResult } from '../src/agent/runner-types';
 
 const decision = { level: 'L2' as const, by: 'policy' as const, rules: [{ id: 'escalation', level: 'L2' as const, reason: 'sudo', hint: 'allowSudo' }] };
 const ran: ToolResult = { _event: 'tool_result', id: 'cmd_001', tool: 'exec', program: 'ls', args: [], exitCode: 0, durationMs: 5, decision: { ...decision, level: 'L0' } };

@@ -1,5 +1,5 @@
 import { stringWidth, wrapWords } from '../src/interactive/width';
-import { renderChecks, type Check } from '../src/sandbox-command';
+import { renderChecks, type Check } from '../src/cli/sandbox-command';
 
 // `slothtool ai sandbox` prints its detail lines wrapped at spaces, never cut inside a word that fits (issue #36 item 9).
 
@@ -41,7 +41,7 @@ describe('the check rows', () => {
 });
 
 describe('what the screen says of a step the sandbox stopped or limited', () => {
-  const { sandboxNote } = require('../src/render') as typeof import('../src/render');
+  const { sandboxNote } = require('../src/cli/render') as typeof import('../src/cli/render');
   const base = { _event: 'tool_result', id: 'cmd_001', tool: 'exec', decision: { level: 'L0', rules: [] } } as const;
   test.each([
     [{ kind: 'bwrap', level: 'L0', network: false }, ''],

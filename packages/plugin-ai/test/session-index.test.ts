@@ -2,7 +2,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { SessionStore } from '../src/sessions';
+import { SessionStore } from '../src/sessions/sessions';
 
 // --continue finds this folder's session through a pointer: it does not look at the other
 // sessions (their number does not matter); without a pointer it scans once and writes one.

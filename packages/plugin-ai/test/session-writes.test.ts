@@ -2,8 +2,8 @@ import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { Agent } from '../src/agent';
-import { SessionStore } from '../src/sessions';
+import { Agent } from '../src/agent/agent';
+import { SessionStore } from '../src/sessions/sessions';
 import { chat, cmd, config, fakeLlm, fakeRunner, steppingClock } from './helpers';
 
 // Session and audit lines are written off a step's critical path (agent-session queueWrite):
@@ -78,9 +78,9 @@ test('lines queued when the process exits are written by the exit itself', async
   const lib = path.join(__dirname, '..', 'lib');
   const sessions = path.join(dir, 'sessions');
   const code = `
-    const { Agent } = require(${JSON.stringify(path.join(lib, 'agent.js'))});
-    const { SessionStore } = require(${JSON.stringify(path.join(lib, 'sessions.js'))});
-    const { defaultConfig } = require(${JSON.stringify(path.join(lib, 'config.js'))});
+    const { Agent } = require(${JSON.stringify(path.join(lib, 'agent/agent.js'))});
+    const { SessionStore } = require(${JSON.stringify(path.join(lib, 'sessions/sessions.js'))});
+    const { defaultConfig } = require(${JSON.stringify(path.join(lib, 'config/config.js'))});
     const store = new SessionStore(${JSON.stringify(sessions)});
     const reply = { ok: true, data: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'ls', args: [] }] } }, usage: { input_tokens: 1, output_tokens: 1 } };
     const llm = { features: { options: true }, chat: async () => reply };

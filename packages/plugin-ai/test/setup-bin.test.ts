@@ -79,12 +79,12 @@ test('ai -i in a terminal with no profile: guided setup finds the local server, 
   await s.waitFor('Model for everyday turns (low)');
   s.write(KEY.enter); // local-small
   await s.waitFor('Model for hard turns (high)');
-  s.write(KEY.down + KEY.enter); // local-big
+  s.send(KEY.down); // local-big
   await s.waitFor('The profile works.', 30_000);
   await s.waitFor('Saved profile "ollama" as the default');
   // the screen takes the terminal back and shows the new profile in its status line
   await s.waitFor('low · ollama', 30_000);
-  s.write('hi there' + KEY.enter);
+  s.send('hi there');
   await s.waitFor('Hello from the new profile', 30_000);
   s.write(KEY.ctrlD);
   expect(await s.exited).toBe(0);

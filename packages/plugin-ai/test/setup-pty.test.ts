@@ -1,12 +1,11 @@
 import { promises as fs, statSync } from 'fs';
 import * as path from 'path';
-import { closedPort, createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { closedPort, createTempHome, packageDir, startPty, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
 import { ORIGINAL_WITH_PROFILES } from './setup-helpers';
 
 // The guided setup in a real pseudo-terminal: a tiny driver script runs the built runSetup;
 // the "local model server" and the "hosted provider" are both the testkit's server on a free
 // loopback port. Keys are typed, the screen is read; nothing sleeps.
-const pty = require('@lydell/node-pty') as typeof import('@lydell/node-pty');
 
 const SETUP_LIB = path.join(packageDir('plugin-ai'), 'lib', 'setup', 'index.js');
 const LLM_BASE_DIR = packageDir('plugin-llm-base');
@@ -56,48 +55,18 @@ function childEnv(extra: Record<string, string>): Record<string, string> {
 }
 
 function startSetup(env: Record<string, string>) {
-  const term = pty.spawn(process.execPath, [driver], { cols: 160, rows: 50, env });
+  const term = startPty(process.execPath, [driver], { cols: 160, rows: 50, env });
   open.add(term);
-  let screen = '';
-  let seen = 0;
-  const waiters: Array<() => void> = [];
-  term.onData((d) => {
-    screen += d;
-    for (const w of waiters.splice(0)) w();
-  });
-  let exited = false;
-  const exit = new Promise<number>((resolve) =>
-    term.onExit(({ exitCode }) => {
-      exited = true;
-      open.delete(term);
-      for (const w of waiters.splice(0)) w();
-      resolve(exitCode);
-    }),
-  );
+  void term.exited.then(() => open.delete(term));
   /** Resolves when `text` appears after everything already waited for. */
-  const waitFor = (text: string, timeoutMs = WAIT_MS): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`"${text}" did not appear within ${timeoutMs} ms. Screen:\n${screen}`)), timeoutMs);
-      const check = () => {
-        const at = screen.indexOf(text, seen);
-        if (at >= 0) {
-          clearTimeout(timer);
-          seen = at + text.length;
-          resolve();
-        } else if (exited) {
-          clearTimeout(timer);
-          reject(new Error(`the setup exited before "${text}" appeared. Screen:\n${screen}`));
-        } else waiters.push(check);
-      };
-      check();
-    });
+  const waitFor = (text: string, timeoutMs = WAIT_MS): Promise<void> => term.waitFor(text, timeoutMs);
   const result = async (): Promise<{ status: string; profile?: string }> => {
     await waitFor('RESULT ');
-    const line = screen.slice(seen).split(/\r?\n/)[0];
-    expect(await exit).toBe(0);
-    return JSON.parse(line);
+    expect(await term.exited).toBe(0);
+    const screen = term.text();
+    return JSON.parse(screen.slice(screen.lastIndexOf('RESULT ') + 'RESULT '.length).split(/\r?\n/)[0]);
   };
-  return { term, waitFor, result, screen: () => screen };
+  return { term, waitFor, result, screen: () => term.raw() };
 }
 
 async function registerLlmBase() {

@@ -385,6 +385,20 @@ describe('runSetup with this repo llm-base (doctor before saving)', () => {
   });
 });
 
+/** A temp home with this checkout's llm-base, SLOTHTOOL_HOME of this process while `fn` runs. */
+async function inHome(fn: (home: TempHome) => Promise<void>): Promise<void> {
+  const home = await createTempHome({ language: 'en' });
+  const saved = process.env.SLOTHTOOL_HOME;
+  process.env.SLOTHTOOL_HOME = home.slothtoolHome;
+  try {
+    await home.registerPlugin('llm-base', LLM_BASE_DIR);
+    await fn(home);
+  } finally {
+    process.env.SLOTHTOOL_HOME = saved;
+    await home.cleanup();
+  }
+}
+
 test('a hosted preset keeps every preset field: the saved DeepSeek profile has json_mode, and the check sends response_format', async () => {
   const home = await createTempHome({ language: 'en' });
   const saved = process.env.SLOTHTOOL_HOME;
@@ -416,12 +430,8 @@ test('a hosted preset keeps every preset field: the saved DeepSeek profile has j
   }
 });
 
-test('"Look again" probes a second time: a server started meanwhile is offered', async () => {
-  const home = await createTempHome({ language: 'en' });
-  const saved = process.env.SLOTHTOOL_HOME;
-  process.env.SLOTHTOOL_HOME = home.slothtoolHome;
-  try {
-    await home.registerPlugin('llm-base', LLM_BASE_DIR);
+test('"Look again" probes a second time: a server started meanwhile is offered', () =>
+  inHome(async (home) => {
     let up = false;
     const fakeFetch = (async () => {
       if (!up) throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
@@ -446,18 +456,10 @@ test('"Look again" probes a second time: a server started meanwhile is offered',
     expect(ui.printed).toContain(st('en', 'probeNoneHint'));
     expect(ui.printed).toContain(st('en', 'probeFound', { list: 'Ollama (http://127.0.0.1:11434/v1)' }));
     await expect(fs.access(path.join(home.slothtoolHome, 'plugin-configs', 'llm-base.json'))).rejects.toThrow();
-  } finally {
-    process.env.SLOTHTOOL_HOME = saved;
-    await home.cleanup();
-  }
-});
+  }));
 
-test('the server list starts on a found server, else on a provider whose key variable is set', async () => {
-  const home = await createTempHome({ language: 'en' });
-  const saved = process.env.SLOTHTOOL_HOME;
-  process.env.SLOTHTOOL_HOME = home.slothtoolHome;
-  try {
-    await home.registerPlugin('llm-base', LLM_BASE_DIR);
+test('the server list starts on a found server, else on a provider whose key variable is set', () =>
+  inHome(async (home) => {
     const refused = (async () => {
       throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
     }) as unknown as FetchFn;
@@ -474,11 +476,7 @@ test('the server list starts on a found server, else on a provider whose key var
     delete env.MOONSHOT_API_KEY;
     await runSetup({ lang: 'en', env, ui, fetch: refused, probeTargets: [...DEFAULT_PROBE_TARGETS] });
     expect(initials[1][0]).toBe('hosted:deepseek');
-  } finally {
-    process.env.SLOTHTOOL_HOME = saved;
-    await home.cleanup();
-  }
-});
+  }));
 
 test("a server on Ollama's port is called Ollama in the profile only when Ollama's native API answers there", async () => {
   const ollama = await startScriptedOllama();

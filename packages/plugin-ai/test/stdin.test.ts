@@ -1,9 +1,9 @@
-import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { createAiFixture, type AiFixture, type ScriptedServer, type TempHome } from '@holic512/testkit';
 import { spawn } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { PassThrough } from 'stream';
-import { readPipedStdin, withStdin } from '../src/oneshot';
+import { readPipedStdin, withStdin } from '../src/cli/oneshot';
 import { AI_BIN } from './run-bin';
 
 describe('readPipedStdin', () => {
@@ -41,21 +41,14 @@ describe('readPipedStdin', () => {
 });
 
 describe('ai -p with a stdin nobody closes', () => {
+  let fx: AiFixture;
   let temp: TempHome;
   let server: ScriptedServer;
   beforeAll(async () => {
-    temp = await createTempHome({ language: 'en' });
-    server = await startScriptedServer();
-    await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
-    await temp.writeJson('plugin-configs/llm-base.json', {
-      default_profile: 'local',
-      profiles: { local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'l', high_model: 'h', timeout: 10000, max_retries: 0 } },
-    });
+    fx = await createAiFixture({ profile: { low_model: 'l', high_model: 'h' } });
+    ({ temp, server } = fx);
   });
-  afterAll(async () => {
-    await server.close();
-    await temp.cleanup();
-  });
+  afterAll(() => fx.cleanup());
 
   test('answers instead of hanging, and says why it stopped waiting', async () => {
     server.enqueue({ json: { type: 'chat', message: 'Hello there' } });

@@ -1,9 +1,9 @@
-import { compactToolResult } from '../src/context';
+import { compactToolResult } from '../src/context/context';
 import { formatResult } from '../src/interactive/format';
 import { createTheme } from '../src/interactive/theme';
-import { renderProgress } from '../src/render';
-import type { ToolResult } from '../src/runner-types';
-import { stepOutcome, type StepOutcome } from '../src/step-outcome';
+import { renderProgress } from '../src/cli/render';
+import type { ToolResult } from '../src/agent/runner-types';
+import { stepOutcome, type StepOutcome } from '../src/agent/step-outcome';
 
 // What happened to a step is one word, the same in the window, the session file and the audit.
 const decision = { level: 'L0' as const, rules: [{ id: 'exec.readonly', level: 'L0' as const, reason: 'read-only program' }], by: 'policy' as const };

@@ -1,4 +1,4 @@
-import { MessageStreamDecoder } from '../src/stream-message';
+import { MessageStreamDecoder } from '../src/context/stream-message';
 
 test.each([
   [['{"type":"chat","mes', 'sage":"Hel', 'lo"}'], ['Hel', 'Hello']],

@@ -1,4 +1,4 @@
-import { estimateTokens, truncateHead, truncateTail } from '../src/tokens';
+import { estimateTokens, truncateHead, truncateTail } from '../src/context/tokens';
 
 test.each([
   ['', 0],

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { redactValue } from '@holic512/shared';
-import { ensurePrivateDirOnce } from '@holic512/shared/lib/private-files';
+import { ensurePrivateDirOnce, readJsonLines } from '@holic512/shared/lib/private-files';
 import { LlmBaseError } from './errors';
 import { Lang, t } from './i18n';
 import { callLogPath, legacyCallLogPath } from './paths';
@@ -35,24 +35,10 @@ function parseLegacy(text: string, file: string, lang: Lang): CallRecord[] {
 
 /** The entries of one JSON-lines file, oldest first; a line that is not an entry is skipped. */
 function readLines(file: string): CallRecord[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
-  const out: CallRecord[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const parsed = CallLineSchema.safeParse(JSON.parse(line));
-      if (parsed.success) out.push(parsed.data as CallRecord);
-    } catch {
-      // a torn or foreign line: the rest of the log stands
-    }
-  }
-  return out;
+  return readJsonLines(file).flatMap((value) => {
+    const parsed = CallLineSchema.safeParse(value);
+    return parsed.success ? [parsed.data as CallRecord] : [];
+  });
 }
 
 /**

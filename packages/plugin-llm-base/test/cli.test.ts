@@ -1,8 +1,7 @@
-import { spawn } from 'child_process';
 import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { closedPort, createTempHome, packageDir, startScriptedServer, ScriptedServer, TempHome } from '@holic512/testkit';
+import { closedPort, createTempHome, packageDir, runProcess, startScriptedServer, ScriptedServer, TempHome } from '@holic512/testkit';
 
 const BIN = path.join(packageDir('plugin-llm-base'), 'bin', 'llm-base.js');
 const LIB = path.join(packageDir('plugin-llm-base'), 'lib', 'index.js');
@@ -17,29 +16,8 @@ interface Run {
   stderr: string;
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv = home.env, bin = BIN): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function node(script: string, env: NodeJS.ProcessEnv = home.env): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[], env: NodeJS.ProcessEnv = home.env, bin = BIN): Promise<Run> => runProcess(process.execPath, [bin, ...args], { env });
+const node = (script: string, env: NodeJS.ProcessEnv = home.env): Promise<Run> => runProcess(process.execPath, ['-e', script], { env });
 
 
 const createArgs = (name = 'local') => [

@@ -1,8 +1,7 @@
 import * as path from 'path';
-import { createTempHome, packageDir, TempHome } from '@holic512/testkit';
+import { createTempHome, packageDir, startPty, TempHome } from '@holic512/testkit';
 
-// A real pseudo-terminal: type keys, read the screen, never sleep.
-const pty = require('@lydell/node-pty') as typeof import('@lydell/node-pty');
+// A real pseudo-terminal (the testkit's): type keys, read the screen, never sleep.
 
 const BIN = path.join(packageDir('plugin-llm-base'), 'bin', 'llm-base.js');
 const DOWN = '\x1b[B';
@@ -17,28 +16,8 @@ afterEach(async () => {
 });
 
 function startTerminal(args: string[]) {
-  const term = pty.spawn(process.execPath, [BIN, ...args], { cols: 120, rows: 40, env: home.env as Record<string, string> });
-  let screen = '';
-  let seen = 0;
-  const waiters: Array<() => void> = [];
-  term.onData((d) => {
-    screen += d;
-    for (const w of waiters.splice(0)) w();
-  });
-  const exited = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
-  /** Resolves when `text` appears after everything already waited for. */
-  const waitFor = (text: string): Promise<void> =>
-    new Promise((resolve) => {
-      const check = () => {
-        const at = screen.indexOf(text, seen);
-        if (at >= 0) {
-          seen = at + text.length;
-          resolve();
-        } else waiters.push(check);
-      };
-      check();
-    });
-  return { term, waitFor, exited, screen: () => screen };
+  const term = startPty(process.execPath, [BIN, ...args], { cols: 120, rows: 40, env: home.env });
+  return { term, waitFor: (text: string) => term.waitFor(text, 45_000), exited: term.exited, screen: () => term.raw() };
 }
 
 test('-i: create a profile from a preset through the menu, list it, exit', async () => {

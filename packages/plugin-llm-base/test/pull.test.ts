@@ -1,6 +1,5 @@
-import { spawn } from 'child_process';
 import * as path from 'path';
-import { createTempHome, packageDir, startScriptedOllama, type ScriptedOllama, type TempHome } from '@holic512/testkit';
+import { createTempHome, packageDir, runProcess, startScriptedOllama, type RunResult, type ScriptedOllama, type TempHome } from '@holic512/testkit';
 
 // `slothtool llm-base pull` downloads models onto the profile's Ollama server through Ollama's
 // native API, with progress on stderr; doctor names it when a model is missing.
@@ -8,17 +7,8 @@ const BIN = path.join(packageDir('plugin-llm-base'), 'bin', 'llm-base.js');
 let home: TempHome;
 let ollama: ScriptedOllama;
 
-function run(args: string[], lang: 'en' | 'zh' = 'en'): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...home.env, LANG: lang === 'zh' ? 'zh_CN.UTF-8' : 'en_US.UTF-8' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[], lang: 'en' | 'zh' = 'en'): Promise<RunResult> =>
+  runProcess(process.execPath, [BIN, ...args], { env: { ...home.env, LANG: lang === 'zh' ? 'zh_CN.UTF-8' : 'en_US.UTF-8' } });
 
 beforeEach(async () => {
   home = await createTempHome();

@@ -52,3 +52,25 @@ export function appendPrivate(file: string, text: string): void {
     fs.closeSync(fd);
   }
 }
+
+/** The values of a JSON-lines file, oldest first; none when there is no file. A line that is not
+ * JSON (cut by a crash, or foreign) is skipped: the rest of the file stands. */
+export function readJsonLines(file: string): unknown[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const out: unknown[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      out.push(JSON.parse(line));
+    } catch {
+      // a torn or foreign line
+    }
+  }
+  return out;
+}

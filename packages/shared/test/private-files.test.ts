@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { appendPrivate } from '../src/private-files';
+import { appendPrivate, readJsonLines } from '../src/private-files';
 
 // Appends are several per step: the folder is made private once per process, and again when it
 // went missing meanwhile; the file is 0600 however it was found.
@@ -28,4 +28,13 @@ test('a file found wider is narrowed to 0600', () => {
   fs.chmodSync(file, 0o644);
   appendPrivate(file, 'x\n');
   expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+});
+
+test('readJsonLines: the values oldest first, a torn or blank line skipped, none without a file', () => {
+  const file = path.join(root, 'log.jsonl');
+  expect(readJsonLines(file)).toEqual([]);
+  fs.writeFileSync(file, '"a"\n{"n": 1}\n\n  \n{"cut": \n[2]\n');
+  expect(readJsonLines(file)).toEqual(['a', { n: 1 }, [2]]);
+  fs.mkdirSync(path.join(root, 'dir.jsonl'));
+  expect(() => readJsonLines(path.join(root, 'dir.jsonl'))).toThrow(/EISDIR/);
 });

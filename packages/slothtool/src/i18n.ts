@@ -1,6 +1,17 @@
 import type { Language } from './settings';
 import { fill } from '@holic512/shared/lib/messages';
 
+/** The help's examples: commands, the same in every language. */
+const EXAMPLES = [
+  '  slothtool install @holic512/plugin-llm-base',
+  '  slothtool install @holic512/plugin-ai',
+  '  slothtool ai -i',
+  '  slothtool update ai --verbose',
+  '  slothtool uninstall llm-base --purge --yes',
+  '  slothtool list --json',
+  '  slothtool config language en',
+];
+
 const zh = {
   title: 'SlothTool 插件管理器',
   usage: [
@@ -27,13 +38,7 @@ const zh = {
     '目录：{home}（可用环境变量 SLOTHTOOL_HOME 覆盖）',
     '',
     '示例：',
-    '  slothtool install @holic512/plugin-llm-base',
-    '  slothtool install @holic512/plugin-ai',
-    '  slothtool ai -i',
-    '  slothtool update ai --verbose',
-    '  slothtool uninstall llm-base --purge --yes',
-    '  slothtool list --json',
-    '  slothtool config language en',
+    ...EXAMPLES,
   ].join('\n'),
   unknownOption: '未知选项 "{arg}"',
   noInteractiveMenu:
@@ -128,13 +133,7 @@ const en: Record<MessageId, string> = {
     'Home: {home} (override with SLOTHTOOL_HOME)',
     '',
     'Examples:',
-    '  slothtool install @holic512/plugin-llm-base',
-    '  slothtool install @holic512/plugin-ai',
-    '  slothtool ai -i',
-    '  slothtool update ai --verbose',
-    '  slothtool uninstall llm-base --purge --yes',
-    '  slothtool list --json',
-    '  slothtool config language en',
+    ...EXAMPLES,
   ].join('\n'),
   unknownOption: 'unknown option "{arg}"',
   noInteractiveMenu:

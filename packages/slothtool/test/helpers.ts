@@ -1,6 +1,8 @@
 import { spawn, spawnSync } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
+import { createTempHome, type TempHome } from '@holic512/testkit';
+import { homePaths, type HomePaths } from '../src/paths';
 
 export const BIN = path.resolve(__dirname, '..', 'bin', 'slothtool.js');
 
@@ -91,4 +93,15 @@ export async function entries(dir: string): Promise<string[]> {
   } catch {
     return [];
   }
+}
+
+/** A temp home and the SlothTool paths in it, made before each test and removed after it. */
+export function useHome(): { temp: TempHome; paths: HomePaths } {
+  const home = {} as { temp: TempHome; paths: HomePaths };
+  beforeEach(async () => {
+    home.temp = await createTempHome();
+    home.paths = homePaths(home.temp.slothtoolHome);
+  });
+  afterEach(() => home.temp.cleanup());
+  return home;
 }

@@ -1,20 +1,17 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { createTempHome, type TempHome } from '@holic512/testkit';
+import type { TempHome } from '@holic512/testkit';
 import { installPlugin, type InstallerDeps } from '../src/installer';
 import { npmEnv, type RunNpm } from '../src/npm';
-import { homePaths, type HomePaths } from '../src/paths';
+import type { HomePaths } from '../src/paths';
 import { readRegistry, writeRegistry } from '../src/registry';
-import { entries, makePlugin } from './helpers';
+import { entries, makePlugin, useHome } from './helpers';
 
 let temp: TempHome;
 let paths: HomePaths;
 
-beforeEach(async () => {
-  temp = await createTempHome();
-  paths = homePaths(temp.slothtoolHome);
-});
-afterEach(() => temp.cleanup());
+const home = useHome();
+beforeEach(() => ({ temp, paths } = home));
 
 /** A stand-in for npm that "installs" a fixture package into the prefix the way npm lays it out. */
 function fakeNpm(pkg: { name: string; version: string }, hook?: () => void) {

@@ -1,19 +1,16 @@
 import * as path from 'path';
-import { createTempHome, type TempHome } from '@holic512/testkit';
+import type { TempHome } from '@holic512/testkit';
 import { linkLocalPlugins } from '../src/link';
-import { homePaths, type HomePaths } from '../src/paths';
+import type { HomePaths } from '../src/paths';
 import { readRegistry, writeRegistry } from '../src/registry';
-import { makePlugin } from './helpers';
+import { makePlugin, useHome } from './helpers';
 
 let temp: TempHome;
 let paths: HomePaths;
 const now = () => new Date('2026-11-22T00:00:00.000Z');
 
-beforeEach(async () => {
-  temp = await createTempHome();
-  paths = homePaths(temp.slothtoolHome);
-});
-afterEach(() => temp.cleanup());
+const home = useHome();
+beforeEach(() => ({ temp, paths } = home));
 
 test('registers folders in place, then is a no-op; a new version is recorded', async () => {
   const ai = await makePlugin(temp.home, 'plugin-ai', { name: '@holic512/plugin-ai', bin: { ai: 'bin/ai.js' } });

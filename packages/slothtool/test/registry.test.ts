@@ -1,18 +1,16 @@
 import { promises as fs } from 'fs';
-import { createTempHome, type TempHome } from '@holic512/testkit';
+import type { TempHome } from '@holic512/testkit';
 import { SlothToolError } from '../src/errors';
-import { homePaths, type HomePaths } from '../src/paths';
+import type { HomePaths } from '../src/paths';
 import { readRegistry, updateRegistry, writeRegistry } from '../src/registry';
 import { lookupRunnable } from '../src/registry-lookup';
+import { useHome } from './helpers';
 
 let temp: TempHome;
 let paths: HomePaths;
 
-beforeEach(async () => {
-  temp = await createTempHome();
-  paths = homePaths(temp.slothtoolHome);
-});
-afterEach(() => temp.cleanup());
+const home = useHome();
+beforeEach(() => ({ temp, paths } = home));
 
 const entry = {
   name: '@holic512/plugin-ai',

@@ -1,11 +1,10 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { createTempHome, type TempHome } from '@holic512/testkit';
+import { createTempHome, startPty, type TempHome } from '@holic512/testkit';
 import { makePlugin, offlineEnv } from './helpers';
 
 // `slothtool uninstall <alias> --purge` on a terminal asks before it deletes config files
 // (profiles, keys): "n" (or just Enter) keeps everything, "y" removes the plugin and its configs.
-const pty = require('@lydell/node-pty') as typeof import('@lydell/node-pty');
 const BIN = path.resolve(__dirname, '..', 'bin', 'slothtool.js');
 
 let temp: TempHome;
@@ -18,27 +17,17 @@ beforeEach(async () => {
 });
 afterEach(() => temp.cleanup());
 
-function answer(reply: string): Promise<{ code: number; screen: string }> {
-  return new Promise((resolve, reject) => {
-    const term = pty.spawn(process.execPath, [BIN, 'uninstall', 'greet', '--purge'], { cols: 120, rows: 30, cwd: temp.home, env: env as Record<string, string> });
-    let screen = '';
-    let answered = false;
-    const timer = setTimeout(() => {
-      term.kill();
-      reject(new Error(`no question on the terminal:\n${screen}`));
-    }, 15000);
-    term.onData((d) => {
-      screen += d;
-      if (!answered && screen.includes('[y/N]')) {
-        answered = true;
-        term.write(`${reply}\r`);
-      }
-    });
-    term.onExit(({ exitCode }) => {
-      clearTimeout(timer);
-      resolve({ code: exitCode, screen });
-    });
-  });
+/** Run `slothtool uninstall greet --purge` in a terminal and answer its question with `reply`. */
+async function answer(reply: string): Promise<{ code: number; screen: string }> {
+  const term = startPty(process.execPath, [BIN, 'uninstall', 'greet', '--purge'], { cols: 120, rows: 30, cwd: temp.home, env });
+  try {
+    await term.waitFor('[y/N]', 15000);
+  } catch (err) {
+    term.kill();
+    throw err;
+  }
+  term.write(`${reply}\r`);
+  return { code: await term.exited, screen: term.raw() };
 }
 
 test('answering n keeps the plugin and its config files', async () => {

@@ -1,4 +1,4 @@
-export { createTempHome, packageDir, processesIn, removeWhenQuiet } from './temp-home';
+export { createTempHome, packageDir, processAlive, processesIn, removeWhenQuiet } from './temp-home';
 export type { TempHome, TempHomeOptions } from './temp-home';
 export { startScriptedServer, errorBody } from './openai-server';
 export type {
@@ -23,3 +23,9 @@ export { until } from './until';
 export { fastestInTurns } from './timing';
 export { TEST_TLS } from './tls';
 export { closedPort } from './ports';
+export { createAiFixture, useAiFixture, useFixture } from './ai-fixture';
+export type { AiFixture, AiFixtureOptions } from './ai-fixture';
+export { startPty } from './pty';
+export type { PtyOptions, PtyTerminal } from './pty';
+export { runProcess } from './run';
+export type { RunResult } from './run';

@@ -1,4 +1,4 @@
-import { promises as fs } from 'fs';
+import { promises as fs, readFileSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
@@ -162,4 +162,20 @@ export async function removeWhenQuiet(home: string): Promise<void> {
 /** Absolute path of a package folder of this checkout, e.g. `packageDir('plugin-llm-base')`. */
 export function packageDir(name: string): string {
   return path.resolve(__dirname, '..', '..', name);
+}
+
+/** Alive = in the process table and not a zombie (a zombie has ended; only its parent's wait is
+ * missing, and inside a container nobody may ever reap it). A zombie is seen on Linux (/proc). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true;
+  }
 }

@@ -1,3 +1,4 @@
+import { processAlive, until } from '@holic512/testkit';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -9,23 +10,8 @@ const cwd = os.tmpdir();
 
 /** Whether `pid` is gone within `ms` (checked every 20 ms). */
 async function goneWithin(pid: number, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) if (!alive(pid)) return true;
-  return !alive(pid);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // A zombie waiting for a non-reaping init counts as dead.
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return true;
-  }
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) if (!processAlive(pid)) return true;
+  return !processAlive(pid);
 }
 
 describe('exec', () => {
@@ -84,7 +70,7 @@ describe('exec', () => {
     expect(r.exitCode).toBeNull();
     expect(r.signal).toBe('SIGKILL');
     expect(grandchild).toBeGreaterThan(0);
-    expect(alive(grandchild)).toBe(false);
+    expect(processAlive(grandchild)).toBe(false);
   });
 
   posix('a background grandchild holding the pipes is killed after the grace period', async () => {
@@ -100,7 +86,9 @@ describe('exec', () => {
     });
     expect(r.exitCode).toBe(0);
     expect(r.timedOut).toBe(false);
-    expect(alive(grandchild)).toBe(false);
+    // The group was sent SIGKILL; it takes effect a moment later (a `sleep 30` left alone would
+    // still be there long after the polls run out).
+    await until(() => !processAlive(grandchild));
   });
 
   posix('a process that left the group does not keep exec waiting', async () => {

@@ -1,3 +1,4 @@
+import { processAlive } from '@holic512/testkit';
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import { createToolRunner, sessionKey } from '../src';
@@ -27,19 +28,6 @@ afterEach(async () => {
   session.procs.dispose();
   await world.cleanup();
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(require('fs').readFileSync(`/proc/${pid}/stat`, 'utf8') as string);
-  } catch {
-    return true;
-  }
-}
 
 async function until<T>(get: () => Promise<T> | T, ok: (v: T) => boolean, tries = 1500): Promise<T> {
   for (let i = 0; i < tries; i++) {
@@ -85,13 +73,13 @@ test('a detached process outlives dispose(), writes to a private log that proc.s
   expect(session.procs.list().map((x) => [x.proc_id, x.logFile !== undefined])).toEqual([[d.proc_id, true], [p.proc_id, false]]);
 
   session.procs.dispose();
-  await until(() => alive(p.pid), (a) => !a);
-  expect(alive(d.pid)).toBe(true);
+  await until(() => processAlive(p.pid), (a) => !a);
+  expect(processAlive(d.pid)).toBe(true);
   const sizeAfter = (await fsp.stat(d.logFile)).size;
   await until(() => fsp.stat(d.logFile).then((s) => s.size), (n) => n > sizeAfter);
 
   const killed = (await runProcKill({ tool: 'proc.kill', proc_id: d.proc_id }, ctx)) as Record<string, any>;
   expect(killed).toMatchObject({ state: 'exited', killed: true });
   expect(killed.lastOutput).toMatch(/tick \d+/);
-  expect(alive(d.pid)).toBe(false);
+  expect(processAlive(d.pid)).toBe(false);
 });

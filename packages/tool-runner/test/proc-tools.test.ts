@@ -1,3 +1,4 @@
+import { processAlive } from '@holic512/testkit';
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import { runProcKill, runProcStart, runProcStatus } from '../src/tools/proc-steps';
@@ -30,21 +31,6 @@ async function until<T>(get: () => Promise<T>, ok: (v: T) => boolean, tries = 15
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error('condition not reached');
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // A zombie (reparented, not yet reaped) is dead for our purposes.
-  try {
-    const stat = require('fs').readFileSync(`/proc/${pid}/stat`, 'utf8') as string;
-    return !/^\d+ \(.*\) Z/.test(stat);
-  } catch {
-    return true;
-  }
 }
 
 test('start answers at once with an id; status shows only new output, then the exit code', async () => {
@@ -90,7 +76,7 @@ test('kill ends the whole process tree and returns the last output', async () =>
   const killed = (await runProcKill({ tool: 'proc.kill', proc_id: 'proc_1' }, testCtx(session))) as Record<string, any>;
   expect(killed).toMatchObject({ tool: 'proc.kill', state: 'exited', killed: true });
   expect(killed.lastOutput).toMatch(/parent \d+/);
-  await until(async () => !alive(childPid) && !alive(parentPid), (v) => v);
+  await until(async () => !processAlive(childPid) && !processAlive(parentPid), (v) => v);
 });
 
 test('unknown ids are errors that list the session processes', async () => {
@@ -115,7 +101,7 @@ test('dispose kills everything still running; output is redacted', async () => {
   )) as Record<string, any>;
   expect(r.stdoutTail).not.toContain('ghp_abcdefghij');
   session.procs.dispose();
-  await until(async () => !alive(started.pid), (v) => v);
+  await until(async () => !processAlive(started.pid), (v) => v);
   const after = (await runProcStatus({ tool: 'proc.status', proc_id: 'proc_1', wait_ms: 30000 }, testCtx(session))) as Record<string, any>;
   expect(after).toMatchObject({ state: 'exited', killed: true });
 });

@@ -6,9 +6,9 @@
  * a command line is split without a shell, and one that needs a shell is refused with why.
  */
 import * as path from 'path';
-import type { SendOptions } from '../agent-core';
-import type { ToolResult } from '../runner-types';
-import type { Step } from '../protocol';
+import type { SendOptions } from '../agent/agent-core';
+import type { ToolResult } from '../agent/runner-types';
+import type { Step } from '../context/protocol';
 import { splitCommandLine } from './claude-names';
 import { readJsonObject } from './claude-settings';
 import { expandCommand, type CustomCommand } from './commands';

@@ -1,15 +1,15 @@
 /** How steps, results and command answers look on the screen. Pure: data in, lines out. */
-import type { ContextSizes } from '../context';
-import type { Step } from '../protocol';
-import type { Decision, Level, ProcessInfo, Rule, ToolResult } from '../runner-types';
-import type { SessionInfo, SessionRecord } from '../sessions';
+import type { ContextSizes } from '../context/context';
+import type { Step } from '../context/protocol';
+import type { Decision, Level, ProcessInfo, Rule, ToolResult } from '../agent/runner-types';
+import type { SessionInfo, SessionRecord } from '../sessions/sessions';
 import { t, type Lang } from '../i18n';
-import { NOT_RUN, sandboxNote } from '../render';
+import { NOT_RUN, sandboxNote } from '../cli/render';
 import { ts } from './strings';
 import type { Theme } from './theme';
 import { stripAnsi, truncateWidth } from './width';
 
-import { describeStep } from '../step-label';
+import { describeStep } from '../agent/step-label';
 
 export { describeStep };
 

@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { readJsonLines } from '@holic512/shared/lib/private-files';
 
 /**
  * Prompt history, persisted per user in `<home>/ai/history` as one JSON string per line
@@ -45,24 +46,7 @@ export class PromptHistory {
   }
 }
 
+/** The entries of one history file; a line cut by a crash is skipped, the rest kept. */
 function readEntries(file: string): string[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
-  const out: string[] = [];
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue; // a line cut by a crash: skip it, keep the rest
-    }
-    if (typeof value === 'string') out.push(value);
-  }
-  return out;
+  return readJsonLines(file).filter((value): value is string => typeof value === 'string');
 }

@@ -1,12 +1,12 @@
 import * as path from 'path';
 import * as readline from 'readline';
-import type { RunArgs } from '../args';
-import type { AppAgent } from '../app';
+import type { RunArgs } from '../cli/args';
+import type { AppAgent } from '../cli/app';
 import { slothtoolHome } from '../home';
 import { t, type Lang } from '../i18n';
 import { PromptHistory } from './history';
 import { Screen, type Surface } from './screen';
-import { Lifetime } from '../lifetime';
+import { Lifetime } from '../cli/lifetime';
 import { ts } from './strings';
 import { Terminal, type LiveFrame } from './terminal';
 import { colorEnabled, createTheme } from './theme';
@@ -96,7 +96,7 @@ async function loadAgent(
   output: NodeJS.WriteStream,
 ): Promise<AppAgent | number> {
   const { AiError } = require('../errors') as typeof import('../errors');
-  const { exitCodeOfError } = require('../exit-codes') as typeof import('../exit-codes');
+  const { exitCodeOfError } = require('../cli/exit-codes') as typeof import('../cli/exit-codes');
   try {
     const setup = require('../setup') as typeof import('../setup');
     const needs = setup.needsSetup({ env, profile: args.profile ?? null });
@@ -137,7 +137,7 @@ async function loadAgent(
         },
       });
     }
-    const { createAppAgent } = require('../app') as typeof import('../app');
+    const { createAppAgent } = require('../cli/app') as typeof import('../cli/app');
     const app = createAppAgent({ lang, env, cwd, mode: args.mode, profile: args.profile, maxAutoSteps: args.maxSteps, confirm: screen.confirm });
     if (args.runMode) {
       const r = app.agent.setRunMode(args.runMode);

@@ -2,12 +2,12 @@
  * state: streaming text, the running step's output tail, the spinner, queued messages, a
  * notice, then the prompt (or the open question) and the status line. Pure. */
 import type { Lang } from '../i18n';
-import type { ConfirmRequest } from '../runner-types';
+import type { ConfirmRequest } from '../agent/runner-types';
 import { formatElapsed, formatTokens, outputLines, tail, TAIL_LINES } from './format';
 import { layoutInput } from './line-editor';
 import { keyHints, type QuestionState } from './question';
 import { shownTitle, summaryLines } from './question-summary';
-import { stepSummary } from '../step-label';
+import { stepSummary } from '../agent/step-label';
 import { ts } from './strings';
 import type { LiveFrame } from './terminal';
 import type { Theme } from './theme';

@@ -5,7 +5,7 @@
  * a missing model is offered for download with `/pull`, with progress.
  */
 import type { Lang } from '../i18n';
-import type { LlmClient, ModelState } from '../llm-base';
+import type { LlmClient, ModelState } from '../config/llm-base';
 import { xs } from './strings-ext';
 import type { Theme } from './theme';
 

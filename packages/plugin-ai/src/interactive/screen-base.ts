@@ -6,11 +6,11 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { AgentConfirmAnswer } from '../agent';
-import type { AppAgent } from '../app';
+import type { AgentConfirmAnswer } from '../agent/agent';
+import type { AppAgent } from '../cli/app';
 import type { Lang } from '../i18n';
-import type { ConfirmRequest } from '../runner-types';
-import { estimateTokens } from '../tokens';
+import type { ConfirmRequest } from '../agent/runner-types';
+import { estimateTokens } from '../context/tokens';
 import { completeInput, type CommandName, type Completion } from './commands';
 import { formatTokens } from './format';
 import type { PromptHistory } from './history';
@@ -22,7 +22,7 @@ import { ts } from './strings';
 import type { LiveFrame } from './terminal';
 import type { Theme } from './theme';
 import { modelOf } from './session-views';
-import type { UsageTotals } from '../events';
+import type { UsageTotals } from '../agent/events';
 
 /** Where the screen draws: a real terminal, or plain lines when stdout is not a TTY. */
 export interface Surface {

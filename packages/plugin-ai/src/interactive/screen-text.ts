@@ -1,6 +1,6 @@
 /** Small pure helpers of the `ai -i` screen. */
 import * as fs from 'fs';
-import type { Step } from '../protocol';
+import type { Step } from '../context/protocol';
 import type { Theme } from './theme';
 
 /** The profile names and the default in llm-base's config, for the status line and a

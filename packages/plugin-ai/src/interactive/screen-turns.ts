@@ -2,13 +2,13 @@
  * What turns and agent events put on the `ai -i` screen: running a turn or /compact, the
  * streamed preview, steps, their output and results, replies, and what comes after a turn.
  */
-import { attachedText, attachFromLine, DEFAULT_IMAGE_MAX_BYTES, imageProblemText } from '../images';
+import { attachedText, attachFromLine, DEFAULT_IMAGE_MAX_BYTES, imageProblemText } from '../context/images';
 import * as os from 'os';
 import * as path from 'path';
-import type { AgentEvent, TurnResult } from '../events';
+import type { AgentEvent, TurnResult } from '../agent/events';
 import { t } from '../i18n';
-import type { Reply } from '../protocol';
-import type { ToolResult } from '../runner-types';
+import type { Reply } from '../context/protocol';
+import type { ToolResult } from '../agent/runner-types';
 import { describeStep, formatResult, formatStep } from './format';
 import { setText } from './line-editor';
 import type { CustomCommand } from '../extensions/commands';
@@ -25,7 +25,7 @@ export abstract class ScreenTurns extends ScreenBase {
   /** `/compact` is running: it prints its own, fuller report of the compaction. */
   private compactCommand = false;
   /** Images attached (`@shot.png`) for the next message. */
-  protected pendingImages: import('../images').ImageAttachment[] = [];
+  protected pendingImages: import('../context/images').ImageAttachment[] = [];
   /** The id of the interactive plugin step about to run or running on the terminal itself. */
   private handedOver?: { id: string; suspended: boolean };
 

@@ -4,13 +4,13 @@
  * question.ts); this class routes keys to them and runs commands. What turns print lives in
  * screen-turns.ts, the live region and its state in screen-base.ts. While a turn runs the prompt stays live: typing is kept, Enter queues, /steer redirects.
  */
-import { imageRefs } from '../images';
+import { imageRefs } from '../context/images';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { AgentConfirmAnswer } from '../agent';
-import type { AppAgent } from '../app';
+import type { AgentConfirmAnswer } from '../agent/agent';
+import type { AppAgent } from '../cli/app';
 import { t } from '../i18n';
-import { RUN_MODES, type ConfirmRequest, type RunMode } from '../runner-types';
+import { RUN_MODES, type ConfirmRequest, type RunMode } from '../agent/runner-types';
 import { commonPrefix, COMMANDS, parseInput, type CommandName } from './commands';
 import { describeStep, formatContext, formatProcesses, formatResumed, formatSessions } from './format';
 import type { InputKey } from './keys';
@@ -25,11 +25,11 @@ import { formatCheckpoints, formatCost, formatModels, formatRewind, formatUndo, 
 import { mcpCommand } from './mcp-view';
 import { ModelServiceView } from './model-service-view';
 import { xs } from './strings-ext';
-import { REPLY_ROOM_TOKENS } from '../agent-model';
-import { startNotices } from '../start-notices';
-import { addAllowRule } from '../permissions-store';
+import { REPLY_ROOM_TOKENS } from '../agent/agent-model';
+import { startNotices } from '../cli/start-notices';
+import { addAllowRule } from '../sessions/permissions-store';
 import { hooksText, permissionsText, skillsText, trustCommand } from './trust-view';
-import { findGitRoot } from '../project-context';
+import { findGitRoot } from '../context/project-context';
 
 export type { ScreenOptions, Surface } from './screen-base';
 
@@ -427,7 +427,7 @@ export class Screen extends ScreenTurns {
   /** What `/resume` (and `-c`) says: the id, and the last exchanges so the user sees where
    * the conversation was. */
   resumedText(id: string, skipped: number): string {
-    const { SessionStore } = require('../sessions') as typeof import('../sessions'); // zod: loaded by now
+    const { SessionStore } = require('../sessions/sessions') as typeof import('../sessions/sessions'); // zod: loaded by now
     const { records } = new SessionStore(this.app!.paths.sessionsDir).read(id);
     return formatResumed(id, records, skipped, this.theme, this.lang, this.surface.columns).join('\n');
   }

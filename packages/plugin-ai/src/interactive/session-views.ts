@@ -4,9 +4,9 @@
  */
 import * as path from 'path';
 import type { Lang } from '../i18n';
-import type { RewindResult } from '../agent-rewind';
-import type { UsageTotals } from '../events';
-import type { UndoResult } from '../runner-types';
+import type { RewindResult } from '../agent/agent-rewind';
+import type { UsageTotals } from '../agent/events';
+import type { UndoResult } from '../agent/runner-types';
 import { ts } from './strings';
 import type { Theme } from './theme';
 

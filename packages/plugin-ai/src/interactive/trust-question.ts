@@ -7,7 +7,7 @@
 import type { Lang } from '../i18n';
 import { describeExtras } from '../extensions/trust-describe';
 import { projectExtras, TrustStore } from '../extensions/trust';
-import { findGitRoot } from '../project-context';
+import { findGitRoot } from '../context/project-context';
 import { xs } from './strings-ext';
 
 export interface TrustQuestionIo {

@@ -4,10 +4,10 @@
  * it is now (asked again when those files change), `/trust no` forgets it.
  */
 import type { Lang } from '../i18n';
-import { listProjectRules, listRules, removeRule } from '../permissions-store';
+import { listProjectRules, listRules, removeRule } from '../sessions/permissions-store';
 import type { Theme } from './theme';
 import { projectExtras, TrustStore } from '../extensions/trust';
-import { findGitRoot } from '../project-context';
+import { findGitRoot } from '../context/project-context';
 import { ts } from './strings';
 
 export function trustCommand(arg: string, cwd: string, trustFile: string, lang: Lang): string {

@@ -4,7 +4,7 @@ import { aiPaths, slothtoolHome } from '../home';
 import { t, type Lang } from '../i18n';
 import { readMcpServers, SERVER_NAME } from './config';
 import { McpManager } from './manager';
-import { readObject, write } from '../permissions-store';
+import { readObject, write } from '../sessions/permissions-store';
 
 /**
  * `slothtool ai mcp list | add | remove | test`: manage the MCP servers of

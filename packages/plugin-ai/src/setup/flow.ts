@@ -3,7 +3,7 @@ import { spawn as nodeSpawn } from 'child_process';
 import { AiError } from '../errors';
 import { aiPaths, slothtoolHome } from '../home';
 import { t, type Lang } from '../i18n';
-import { readRegistry, type Registry } from '../registry';
+import { readRegistry, type Registry } from '../config/registry';
 import { installCommandText, llmBaseSpec, resolveHostCommand, runInstall, type HostCommand, type SpawnFn } from './host';
 import { st } from './i18n';
 import { loadSetupLlmBase, type DoctorReport, type PresetInfo, type SetupLlmBase, type SetupProfile } from './llm-base-module';

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { ChildProcess, SpawnOptions } from 'child_process';
-import { packageRootOf } from '../llm-base';
+import { packageRootOf } from '../config/llm-base';
 
 export const LLM_BASE_PACKAGE = '@holic512/plugin-llm-base';
 

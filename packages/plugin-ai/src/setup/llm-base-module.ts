@@ -1,5 +1,5 @@
-import { loadLlmBase } from '../llm-base';
-import type { Registry } from '../registry';
+import { loadLlmBase } from '../config/llm-base';
+import type { Registry } from '../config/registry';
 
 /** A profile as llm-base stores it (the fields the setup fills in). */
 export interface SetupProfile {

@@ -1,6 +1,6 @@
 import { AiError } from '../errors';
 import { aiPaths, slothtoolHome } from '../home';
-import { readRegistry, type Registry } from '../registry';
+import { readRegistry, type Registry } from '../config/registry';
 import { loadSetupLlmBase } from './llm-base-module';
 
 /** Why `ai` cannot talk to a model yet. */

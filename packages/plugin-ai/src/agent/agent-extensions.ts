@@ -7,9 +7,9 @@ import { redact } from '@holic512/shared';
 import { toolsOf } from './agent-approvals';
 import type { AgentCore, Pending } from './agent-core';
 import { flushWrites, log } from './agent-session';
-import { t } from './i18n';
-import type { HookEvent, HookOutcome } from './extensions/hooks';
-import type { Step } from './protocol';
+import { t } from '../i18n';
+import type { HookEvent, HookOutcome } from '../extensions/hooks';
+import type { Step } from '../context/protocol';
 import type { ToolResult } from './runner-types';
 
 /** How often one turn may be sent back to the model by Stop hooks. */
@@ -56,8 +56,8 @@ type MatchOn = { tool: string } | { subject: string };
 async function fire(core: AgentCore, event: HookEvent, payload: Record<string, unknown>, signal: AbortSignal, match?: MatchOn): Promise<HookOutcome | undefined> {
   const hooks = core.deps.hooks?.filter((h) => h.event === event);
   if (!hooks?.length) return undefined;
-  const { runHooks } = require('./extensions/hooks') as typeof import('./extensions/hooks');
-  const { claudePermissionMode } = require('./extensions/claude-names') as typeof import('./extensions/claude-names');
+  const { runHooks } = require('../extensions/hooks') as typeof import('../extensions/hooks');
+  const { claudePermissionMode } = require('../extensions/claude-names') as typeof import('../extensions/claude-names');
   flushWrites(core);
   const transcript = core.deps.store?.fileOf(core.id);
   const common = { session_id: core.id, ...(transcript ? { transcript_path: transcript } : {}), permission_mode: claudePermissionMode(core.runMode) };
@@ -133,7 +133,7 @@ export async function preToolUse(core: AgentCore, id: string, step: Step, decisi
 
 /** A step as hooks see it: ours and Claude Code's field names (extensions/claude-names.ts). */
 function hookInput(core: AgentCore, step: Step): Record<string, unknown> {
-  const { claudeToolInput } = require('./extensions/claude-names') as typeof import('./extensions/claude-names');
+  const { claudeToolInput } = require('../extensions/claude-names') as typeof import('../extensions/claude-names');
   return claudeToolInput(step as unknown as Record<string, unknown>, core.options.cwd);
 }
 

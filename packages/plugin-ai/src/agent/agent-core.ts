@@ -1,13 +1,13 @@
-import type { AiConfig } from './config';
+import type { AiConfig } from '../config/config';
 import type { RunMode } from './runner-types';
-import type { HookCommandConfig } from './extensions/hooks';
-import type { ContextSnapshot, ConversationContext } from './context';
+import type { HookCommandConfig } from '../extensions/hooks';
+import type { ContextSnapshot, ConversationContext } from '../context/context';
 import type { AgentEvent, AgentListener, UsageTotals } from './events';
-import type { Lang } from './i18n';
-import type { LlmClient } from './llm-base';
+import type { Lang } from '../i18n';
+import type { LlmClient } from '../config/llm-base';
 import type { ConfirmAnswer, ConfirmFn, ConfirmRequest, StepRunner, ToolResult } from './runner-types';
-import type { SessionStore } from './sessions';
-import type { Step } from './protocol';
+import type { SessionStore } from '../sessions/sessions';
+import type { Step } from '../context/protocol';
 
 /** A confirm answer may say who gave it, for the audit log (a flag, not a person). */
 export type AgentConfirmAnswer = ConfirmAnswer & { approvedBy?: 'user' | 'flag' | 'hook' | 'command' };
@@ -73,7 +73,7 @@ export interface AgentOptions {
 export interface SendOptions {
   signal?: AbortSignal;
   /** Images sent with this message (checked by images.ts loadImage). */
-  images?: import('./images').ImageAttachment[];
+  images?: import('../context/images').ImageAttachment[];
   /**
    * A custom command's work before its prompt is sent (`!`cmd`` and `@file`): given a function
    * that judges and runs one step like any other (L0 runs, L1 asks, L2 is refused), it returns
@@ -106,7 +106,7 @@ export interface Checkpoint {
 
 /** Input waiting to be sent with the next model call. */
 export type Pending =
-  | { kind: 'user'; text: string; images?: import('./images').ImageAttachment[] }
+  | { kind: 'user'; text: string; images?: import('../context/images').ImageAttachment[] }
   | { kind: 'event'; text: string }
   | { kind: 'tool'; result: ToolResult };
 

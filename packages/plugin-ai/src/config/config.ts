@@ -1,6 +1,6 @@
-import * as fs from 'fs';
 import { z } from 'zod';
-import { aiError } from './errors';
+import { aiError } from '../errors';
+import { readJsonFile } from './read-json';
 
 /** Context budgets (DESIGN §6), all in estimated tokens (CJK-aware, see tokens.ts). */
 export const ContextBudgetsSchema = z
@@ -171,19 +171,8 @@ export function defaultConfig(): AiConfig {
 /** Read and validate the config file. Missing file → defaults; bad JSON or a bad field →
  * an AiError naming the file and the field. */
 export function loadConfig(file: string): AiConfig {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return defaultConfig();
-    throw aiError('CONFIG_UNREADABLE', 'configUnreadable', { file, detail: (err as Error).message });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw aiError('CONFIG_UNREADABLE', 'configUnreadable', { file, detail: (err as Error).message });
-  }
+  const json = readJsonFile(file, (detail) => aiError('CONFIG_UNREADABLE', 'configUnreadable', { file, detail }));
+  if (json === undefined) return defaultConfig();
   const result = validateConfig(json);
   if (!result.ok) throw aiError('CONFIG_INVALID', 'configInvalid', { file, detail: result.errors.join('; ') });
   return result.config;

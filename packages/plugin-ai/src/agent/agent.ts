@@ -5,12 +5,12 @@ import { rewind, type RewindOptions, type RewindResult } from './agent-rewind';
 import { getRunner } from './agent-approvals';
 import { runTurn } from './agent-turn';
 import { zeroUsage, type AgentCore, type AgentDeps, type AgentOptions, type SendOptions } from './agent-core';
-import { ConversationContext, type ContextSizes } from './context';
+import { ConversationContext, type ContextSizes } from '../context/context';
 import type { AgentListener, TurnResult, UsageTotals } from './events';
-import { t } from './i18n';
-import type { Summary } from './protocol';
+import { t } from '../i18n';
+import type { Summary } from '../context/protocol';
 import type { ProcessInfo, RunMode, UndoResult } from './runner-types';
-import { newSessionId, type SessionInfo } from './sessions';
+import { newSessionId, type SessionInfo } from '../sessions/sessions';
 
 export type { AgentConfirmAnswer, AgentConfirmFn, AgentDeps, AgentOptions, SendOptions } from './agent-core';
 

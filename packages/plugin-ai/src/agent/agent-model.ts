@@ -2,15 +2,15 @@ import { withChildSignal } from './abort';
 import { toolsOf } from './agent-approvals';
 import { at, emit, zeroUsage, type AgentCore, type Pending } from './agent-core';
 import { log, record } from './agent-session';
-import { fitToolResult, renderSummary, renderTranscript, ruleBasedSummary, type ChatMessage } from './context';
+import { fitToolResult, renderSummary, renderTranscript, ruleBasedSummary, type ChatMessage } from '../context/context';
 import type { UsageTotals } from './events';
-import { t } from './i18n';
-import type { LlmResult, LlmWait, Usage } from './llm-base';
-import { buildRepairRequest, SUMMARY_SYSTEM } from './prompt';
-import { parseReply, replyJsonSchema, SummarySchema, type Reply, type Summary } from './protocol';
-import { MessageStreamDecoder } from './stream-message';
-import { contentParts } from './images';
-import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from './tokens';
+import { t } from '../i18n';
+import type { LlmResult, LlmWait, Usage } from '../config/llm-base';
+import { buildRepairRequest, SUMMARY_SYSTEM } from '../context/prompt';
+import { parseReply, replyJsonSchema, SummarySchema, type Reply, type Summary } from '../context/protocol';
+import { MessageStreamDecoder } from '../context/stream-message';
+import { contentParts } from '../context/images';
+import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from '../context/tokens';
 
 /** Tokens of room for the model's answer beyond the request budget. */
 export const REPLY_ROOM_TOKENS = 4096;

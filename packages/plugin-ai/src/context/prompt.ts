@@ -1,4 +1,4 @@
-import type { Lang } from './i18n';
+import type { Lang } from '../i18n';
 
 /** What the system prompt says about where the assistant runs. */
 export interface Environment {
@@ -14,6 +14,11 @@ export interface Environment {
 
 /** Marker the summary request carries so logs and test servers can tell it apart. */
 export const SUMMARY_MARKER = '[ai:summary-request]';
+
+/** The rules of the built-in tools, the same in both transports. */
+const TOOL_RULES = `- Read and change files with fs.read / fs.edit / fs.write, not cat/sed/tee. Copy old_string exactly from fs.read output (without the line-number prefix); add surrounding lines when it is not unique. The user sees a diff before each change and can /undo a turn's changes.
+- Find files with fs.glob and search their contents with fs.grep, not find/grep/rg: results come structured, capped, with secret files skipped.
+- Run long builds, tests and servers with proc.start, then proc.status (with wait_ms) until "exited"; proc.kill what you no longer need.`;
 
 const PROTOCOL_TEMPLATE = `You are "ai", a terminal assistant run by SlothTool. You never run anything yourself:
 you answer with EXACTLY ONE JSON object and nothing else (no prose, no code fences). A local
@@ -36,9 +41,7 @@ or {"_event":"tool_result","id":"cmd_002","status":"blocked"|"declined","decisio
 
 Rules:
 - One JSON object per reply. "program" is a single executable name; arguments go in "args" (no shell: no pipes, redirects, globs, "&&" or "$VAR").
-- Read and change files with fs.read / fs.edit / fs.write, not cat/sed/tee. Copy old_string exactly from fs.read output (without the line-number prefix); add surrounding lines when it is not unique. The user sees a diff before each change and can /undo a turn's changes.
-- Find files with fs.glob and search their contents with fs.grep, not find/grep/rg: results come structured, capped, with secret files skipped.
-- Run long builds, tests and servers with proc.start, then proc.status (with wait_ms) until "exited"; proc.kill what you no longer need.
+${TOOL_RULES}
 - Prefer read-only commands. Set "requires" honestly: it can only raise the risk level, never lower it.
 - Risk levels: L0 runs at once; L1 (writes, network, installs) needs the user's consent; L2 (sudo, destructive, arbitrary code, not allowed) is refused. If a step is blocked or declined, do not repeat it: explain, or choose another way.
 - Output reaches you as a tail plus a parsed summary after secrets were redacted; ask for narrower commands instead of dumping large files.
@@ -52,9 +55,7 @@ where needed, runs it without a shell and sends you the result.
 Rules:
 - Call tools to look at and change things; several calls in one answer run in order. When the results answer the request, reply with plain text (Markdown is fine) and no tool call: that text is your answer to the user.
 - exec runs a single executable with its arguments (no shell: no pipes, redirects, globs, "&&" or "$VAR").
-- Read and change files with fs.read / fs.edit / fs.write, not cat/sed/tee. Copy old_string exactly from fs.read output (without the line-number prefix); add surrounding lines when it is not unique. The user sees a diff before each change and can /undo a turn's changes.
-- Find files with fs.glob and search their contents with fs.grep, not find/grep/rg: results come structured, capped, with secret files skipped.
-- Run long builds, tests and servers with proc.start, then proc.status (with wait_ms) until "exited"; proc.kill what you no longer need.
+${TOOL_RULES}
 - Prefer read-only calls. Set "requires" honestly: it can only raise the risk level, never lower it.
 - Risk levels: L0 runs at once; L1 (writes, network, installs) needs the user's consent; L2 (sudo, destructive, arbitrary code, not allowed) is refused. If a call is blocked or declined, do not repeat it: explain, or choose another way.
 - Output reaches you as a tail plus a parsed summary after secrets were redacted; ask for narrower commands instead of dumping large files.

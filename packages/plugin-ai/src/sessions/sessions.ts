@@ -5,7 +5,7 @@ import { redact, redactValue } from '@holic512/shared';
 import { z } from 'zod';
 import { appendPrivate, ensurePrivateDir, ensurePrivateDirOnce } from '@holic512/shared/lib/private-files';
 import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
-import { SummarySchema } from './protocol';
+import { SummarySchema } from '../context/protocol';
 
 /** One JSON line into a private file; the record passes the redaction gate as a value and once more as text. */
 export function appendPrivateLine(file: string, record: unknown): void {

@@ -1,7 +1,7 @@
 import type { ConfirmAnswer, ConfirmRequest, Decision, ToolResult } from './runner-types';
-import type { Reply, Step } from './protocol';
-import type { LlmWait, Usage } from './llm-base';
-import type { ContextSizes } from './context';
+import type { Reply, Step } from '../context/protocol';
+import type { LlmWait, Usage } from '../config/llm-base';
+import type { ContextSizes } from '../context/context';
 
 /** How a turn ended. */
 export type Outcome = 'answered' | 'model_error' | 'step_limit' | 'error' | 'aborted';

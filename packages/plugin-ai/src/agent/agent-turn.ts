@@ -9,8 +9,8 @@ import { commit, flushWrites, log, record } from './agent-session';
 import type { Outcome, TurnResult } from './events';
 import type { SendOptions } from './agent-core';
 import type { RunMode } from './runner-types';
-import { t } from './i18n';
-import { builtinStepRegistry, type Reply, type Step } from './protocol';
+import { t } from '../i18n';
+import { builtinStepRegistry, type Reply, type Step } from '../context/protocol';
 import { describeStep } from './step-label';
 import { mapLimited } from './agent-children';
 import type { NotRun, StepRunner, ToolResult } from './runner-types';
@@ -59,18 +59,7 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
       await syncTools(core, signal, false);
       if (core.context.needsCompaction()) await compactNow(core, false, signal);
       const asked = await ask(core, pending, signal, turnUsage);
-      if (!asked.ok) {
-        if (asked.code === 'ABORTED') {
-          commit(core, [...pending, interruptedEvent('model_call')]);
-          return finish('aborted', t(lang, 'aborted'));
-        }
-        commit(core, pending);
-        const message =
-          asked.code === 'NO_PROFILE'
-            ? t(lang, 'llmErrorNoProfile', { message: asked.message })
-            : t(lang, 'llmError', { code: asked.code, message: asked.message });
-        return finish('error', message, { code: asked.code, message: asked.message });
-      }
+      if (!asked.ok) return finish(...callFailed(core, pending, asked));
       const reply = asked.reply;
       last = { reply, raw: asked.raw };
       commit(core, pending);
@@ -148,6 +137,18 @@ function endTurn(
   if (error) emit(core, { type: 'error', ...error });
   emit(core, { type: 'final', ...result });
   return result;
+}
+
+/** How a turn whose model call failed ends: its pending lines kept, and aborted or an error. */
+function callFailed(core: AgentCore, pending: Pending[], failure: { code: string; message: string }): [Outcome, string, { code: string; message: string }?] {
+  const lang = core.options.lang;
+  if (failure.code === 'ABORTED') {
+    commit(core, [...pending, interruptedEvent('model_call')]);
+    return ['aborted', t(lang, 'aborted')];
+  }
+  commit(core, pending);
+  const message = failure.code === 'NO_PROFILE' ? t(lang, 'llmErrorNoProfile', { message: failure.message }) : t(lang, 'llmError', { code: failure.code, message: failure.message });
+  return ['error', message, { code: failure.code, message: failure.message }];
 }
 
 function nextStepId(core: AgentCore): string {
@@ -263,7 +264,7 @@ function prepareCommand(core: AgentCore, prepare: NonNullable<SendOptions['prepa
 
 /** A custom command's allowances (our rule syntax or Claude Code's) for its turn. */
 function commandAllowances(allow: readonly string[]): AgentCore['turnAllow'] {
-  const { readAllowedTools } = require('./extensions/command-allow') as typeof import('./extensions/command-allow');
+  const { readAllowedTools } = require('../extensions/command-allow') as typeof import('../extensions/command-allow');
   return readAllowedTools(allow, 'allowed-tools').rules;
 }
 

@@ -1,5 +1,5 @@
 import type { Decision, ProcInfo, ResultDecision, ToolResult as RunnerToolResult, ToolRunner } from '@holic512/tool-runner';
-import type { StepRegistry } from './protocol';
+import type { StepRegistry } from '../context/protocol';
 
 /** The slice of @holic512/tool-runner's API plugin-ai uses (docs/contracts.md), imported from
  * tool-runner (type imports are erased, so the real module is still only loaded on paths that run

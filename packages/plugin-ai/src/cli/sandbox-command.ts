@@ -3,8 +3,8 @@ import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { loadToolRunner } from './app';
-import { t, type Lang, type MessageKey } from './i18n';
-import { stringWidth, wrapWords } from './interactive/width';
+import { t, type Lang, type MessageKey } from '../i18n';
+import { stringWidth, wrapWords } from '../interactive/width';
 
 /**
  * `slothtool ai sandbox`: check the OS sandbox for real, in a scratch folder with a home of its

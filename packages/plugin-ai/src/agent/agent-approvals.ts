@@ -1,9 +1,9 @@
 import { at, emit, writeFailure, type AgentConfirmAnswer, type AgentConfirmFn, type AgentCore } from './agent-core';
-import type { Step } from './protocol';
+import type { Step } from '../context/protocol';
 import type { ConfirmAnswer, ConfirmRequest, StepRunner, ToolResult } from './runner-types';
 import { log, queueWrite } from './agent-session';
-import { t } from './i18n';
-import { appendAudit, type AuditEntry } from './sessions';
+import { t } from '../i18n';
+import { appendAudit, type AuditEntry } from '../sessions/sessions';
 import { stepSummary } from './step-label';
 import { stepOutcome } from './step-outcome';
 
@@ -38,7 +38,7 @@ function preApproved(core: AgentCore, request: ConfirmRequest): AgentConfirmAnsw
   if (request.decision.rules.some((r) => r.id === 'permission.ask')) return undefined;
   if (core.hookAllowed !== undefined && core.hookAllowed === core.currentStepId) return { action: 'run', approvedBy: 'hook' };
   if (core.turnAllow?.length && request.rule) {
-    const { turnAllows } = require('./extensions/command-allow') as typeof import('./extensions/command-allow');
+    const { turnAllows } = require('../extensions/command-allow') as typeof import('../extensions/command-allow');
     if (turnAllows(core.turnAllow, request.rule)) return { action: 'run', approvedBy: 'command' };
   }
   return undefined;

@@ -3,8 +3,8 @@
  * entries that could not be used, and what an untrusted project folder brings that stays off.
  */
 import type { AppAgent } from './app';
-import type { ProjectFile } from './extensions/trust';
-import { t, type Lang } from './i18n';
+import type { ProjectFile } from '../extensions/trust';
+import { t, type Lang } from '../i18n';
 
 /** The project's files, grouped: `.mcp.json, .slothtool/settings.json, 3 skill files`. */
 export function projectFilesText(files: readonly ProjectFile[]): string {

@@ -8,7 +8,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { createHash } from 'crypto';
-import { t, type Lang } from './i18n';
+import { t, type Lang } from '../i18n';
 
 /** An image as it travels with a message: the bytes (base64) and what the context needs. */
 export interface ImageAttachment {

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { aiError } from './errors';
-import type { ChatMessage } from './context';
+import { aiError } from '../errors';
+import type { ChatMessage } from '../context/context';
 import type { Registry, RegistryEntry } from './registry';
 
 export const LLM_BASE_NAME = '@holic512/plugin-llm-base';

@@ -1,11 +1,11 @@
 import * as os from 'os';
 import { redactValue } from '@holic512/shared';
 import { policyOf, loadToolRunner } from './app';
-import { loadConfig } from './config';
-import { AiError } from './errors';
+import { loadConfig } from '../config/config';
+import { AiError } from '../errors';
 import { exitCodeOfError, EXIT } from './exit-codes';
-import { aiPaths, slothtoolHome } from './home';
-import { t, type Lang } from './i18n';
+import { aiPaths, slothtoolHome } from '../home';
+import { t, type Lang } from '../i18n';
 
 export interface RiskArgs {
   json: boolean;

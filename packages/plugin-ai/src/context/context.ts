@@ -1,9 +1,9 @@
-import type { ContextBudgets } from './config';
+import type { ContextBudgets } from '../config/config';
 import type { ImageAttachment } from './images';
 import type { Reply, Summary } from './protocol';
-import { describeStep } from './step-label';
-import type { ToolResult } from './runner-types';
-import { stepOutcome } from './step-outcome';
+import { describeStep } from '../agent/step-label';
+import type { ToolResult } from '../agent/runner-types';
+import { stepOutcome } from '../agent/step-outcome';
 import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from './tokens';
 
 /** One chat message as llm-base takes it. `images` go with a user message as content parts

@@ -1,5 +1,5 @@
-import type { AiError } from './errors';
-import type { Outcome } from './events';
+import type { AiError } from '../errors';
+import type { Outcome } from '../agent/events';
 
 /** Exit codes of `ai` (documented in --help and the README). */
 export const EXIT = {

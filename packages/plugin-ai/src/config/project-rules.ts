@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { isOwnHome, projectExtras, TrustStore, type TrustState } from './extensions/trust';
+import { isOwnHome, projectExtras, TrustStore, type TrustState } from '../extensions/trust';
 
 export interface ProjectRules {
   /** The rule set for the runner's policy (`extraPermissions`), or undefined when there is none. */

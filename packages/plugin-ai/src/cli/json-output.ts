@@ -1,5 +1,5 @@
 import { redact, redactValue } from '@holic512/shared';
-import type { AgentEvent } from './events';
+import type { AgentEvent } from '../agent/events';
 
 /** Default bytes of a step's output stream carried at the head and at the tail by `--json`. */
 export const JSON_OUTPUT_BYTES = 64 * 1024;

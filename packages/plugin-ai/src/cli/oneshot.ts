@@ -1,14 +1,14 @@
-import { loadImages } from './images';
+import { loadImages } from '../context/images';
 import { redact } from '@holic512/shared';
 import type { RunArgs } from './args';
-import type { AgentConfirmFn } from './agent';
+import type { AgentConfirmFn } from '../agent/agent';
 import { createAppAgent } from './app';
 import { startNotices } from './start-notices';
-import { commandTurnFor } from './extensions/command-run';
-import { AiError } from './errors';
-import type { AgentEvent } from './events';
+import { commandTurnFor } from '../extensions/command-run';
+import { AiError } from '../errors';
+import type { AgentEvent } from '../agent/events';
 import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
-import { aiCommand, t, type Lang } from './i18n';
+import { aiCommand, t, type Lang } from '../i18n';
 import { JsonEventWriter } from './json-output';
 import { Lifetime } from './lifetime';
 import { renderProgress } from './render';
@@ -77,8 +77,8 @@ export function readPipedStdin(stdin: OneShotIo['stdin'], options: { firstChunkW
  * answer matters more than its styling: when rendering fails the text goes out as it is. */
 function renderMarkdownReply(text: string, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream): string {
   try {
-    const { createMarkdownRenderer } = require('./interactive/markdown') as typeof import('./interactive/markdown');
-    const { colorEnabled } = require('./interactive/theme') as typeof import('./interactive/theme');
+    const { createMarkdownRenderer } = require('../interactive/markdown') as typeof import('../interactive/markdown');
+    const { colorEnabled } = require('../interactive/theme') as typeof import('../interactive/theme');
     const width = (stdout as { columns?: number }).columns ?? 80;
     return createMarkdownRenderer({ color: colorEnabled(env, true), width })(text);
   } catch {
@@ -108,14 +108,14 @@ export function nonInteractiveConfirm(approveL1: boolean, lang: Lang): AgentConf
  * and the hint: the setup itself (prompts, probes, presets) is not loaded here.
  */
 function preflight(app: ReturnType<typeof createAppAgent>, args: RunArgs, env: NodeJS.ProcessEnv, lang: Lang, say: (message: string, code: string) => void): number | undefined {
-  const { needsSetup } = require('./setup/needs') as typeof import('./setup/needs');
+  const { needsSetup } = require('../setup/needs') as typeof import('../setup/needs');
   const needs = needsSetup({ env, registry: app.registry, profile: args.profile ?? null });
   if (needs.configProblem) {
     say(needs.configProblem, 'CONFIG_INVALID');
     return EXIT.usage;
   }
   if (needs.reason === 'no-profile') {
-    say((require('./setup/hint') as typeof import('./setup/hint')).setupHint(lang, needs) ?? '', 'NO_PROFILE');
+    say((require('../setup/hint') as typeof import('../setup/hint')).setupHint(lang, needs) ?? '', 'NO_PROFILE');
     return EXIT.llmBase;
   }
   return undefined;

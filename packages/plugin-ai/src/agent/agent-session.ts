@@ -1,6 +1,6 @@
 import { at, emit, writeFailure, type AgentCore, type Pending } from './agent-core';
-import { t } from './i18n';
-import type { SessionRecord } from './sessions';
+import { t } from '../i18n';
+import type { SessionRecord } from '../sessions/sessions';
 
 /** A session or audit line waiting to be written, to the file it was meant for when queued. */
 export interface PendingWrite {

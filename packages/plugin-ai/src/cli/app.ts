@@ -1,29 +1,29 @@
 import * as fs from 'fs';
 import * as os from 'os';
-import { Agent, type AgentConfirmFn, type AgentDeps } from './agent';
-import { loadConfig, sandboxSettings, type AiConfig } from './config';
-import { aiError } from './errors';
-import { aiPaths, slothtoolHome, type AiPaths } from './home';
-import type { Lang } from './i18n';
-import { loadLlmBase, type LlmClient } from './llm-base';
-import { findGitRoot, readProjectContext, type LoadedInstructions } from './project-context';
-import { readProjectRules, type ProjectRules } from './project-rules';
-import { buildSystemPrompt, builtinTools } from './prompt';
-import { readRegistry, type Registry } from './registry';
-import type { ConfirmFn, Policy, StepRunner } from './runner-types';
-import { SessionStore } from './sessions';
-import { registerKnownSecrets } from './known-secrets';
-import { discoverSkills, skillIndex, skillRoots, type Skill } from './extensions/skills';
-import { skillLoadTool } from './extensions/skill-tool';
-import { readHooks, type HookCommandConfig, type HookProblem } from './extensions/hooks';
-import { commandRoots, discoverCommands, type CustomCommand } from './extensions/commands';
-import { claudeJsonServers, readClaudeSettings } from './extensions/claude-settings';
-import { COMMANDS } from './interactive/commands';
-import { isOwnHome, projectExtras, TrustStore, type ProjectExtras, type TrustState } from './extensions/trust';
-import type { McpSession } from './mcp/session';
-import type { McpConfigProblem } from './mcp/config';
-import { VERSION } from './version';
-import { agentRunTool, labelledConfirm, runChildAgent, type ChildSpawner } from './agent-children';
+import { Agent, type AgentConfirmFn, type AgentDeps } from '../agent/agent';
+import { loadConfig, sandboxSettings, type AiConfig } from '../config/config';
+import { aiError } from '../errors';
+import { aiPaths, slothtoolHome, type AiPaths } from '../home';
+import type { Lang } from '../i18n';
+import { loadLlmBase, type LlmClient } from '../config/llm-base';
+import { findGitRoot, readProjectContext, type LoadedInstructions } from '../context/project-context';
+import { readProjectRules, type ProjectRules } from '../config/project-rules';
+import { buildSystemPrompt, builtinTools } from '../context/prompt';
+import { readRegistry, type Registry } from '../config/registry';
+import type { ConfirmFn, Policy, StepRunner } from '../agent/runner-types';
+import { SessionStore } from '../sessions/sessions';
+import { registerKnownSecrets } from '../config/known-secrets';
+import { discoverSkills, skillIndex, skillRoots, type Skill } from '../extensions/skills';
+import { skillLoadTool } from '../extensions/skill-tool';
+import { readHooks, type HookCommandConfig, type HookProblem } from '../extensions/hooks';
+import { commandRoots, discoverCommands, type CustomCommand } from '../extensions/commands';
+import { claudeJsonServers, readClaudeSettings } from '../extensions/claude-settings';
+import { COMMANDS } from '../interactive/commands';
+import { isOwnHome, projectExtras, TrustStore, type ProjectExtras, type TrustState } from '../extensions/trust';
+import type { McpSession } from '../mcp/session';
+import type { McpConfigProblem } from '../mcp/config';
+import { VERSION } from '../version';
+import { agentRunTool, labelledConfirm, runChildAgent, type ChildSpawner } from '../agent/agent-children';
 import { lazy } from '@holic512/shared/lib/lazy';
 import * as path from 'path';
 
@@ -286,12 +286,12 @@ const CHILD_NOTE =
 
 /** The session's MCP servers, started in the background; undefined when nothing is configured
  * (then the SDK is never loaded). */
-function startMcp(setup: Omit<import('./mcp/session').McpSetup, 'clientVersion'>): McpSession | undefined {
+function startMcp(setup: Omit<import('../mcp/session').McpSetup, 'clientVersion'>): McpSession | undefined {
   const some = (raw: unknown) => !!raw && typeof raw === 'object' && Object.keys(raw).length > 0;
   const hasUser = some(setup.user) || (setup.more ?? []).some((m) => some(m.raw));
   const hasProject = setup.projectTrusted && fs.existsSync(path.join(setup.projectRoot, '.mcp.json'));
   if (!hasUser && !hasProject) return undefined;
-  const { McpSession } = require('./mcp/session') as typeof import('./mcp/session');
+  const { McpSession } = require('../mcp/session') as typeof import('../mcp/session');
   const session = new McpSession({ ...setup, clientVersion: VERSION });
   session.start();
   return session;

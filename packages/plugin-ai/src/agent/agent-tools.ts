@@ -12,11 +12,11 @@ import { toolsOf } from './agent-approvals';
 import type { AgentCore, Pending } from './agent-core';
 import { addUsage, call, toMessages, type Asked } from './agent-model';
 import { emit } from './agent-core';
-import type { ChatMessage } from './context';
+import type { ChatMessage } from '../context/context';
 import type { UsageTotals } from './events';
-import type { LlmToolCall } from './llm-base';
-import { buildToolRepairRequest } from './prompt';
-import { parseReply, type StepRegistry } from './protocol';
+import type { LlmToolCall } from '../config/llm-base';
+import { buildToolRepairRequest } from '../context/prompt';
+import { parseReply, type StepRegistry } from '../context/protocol';
 
 /** What the transport needs of the runner's registry (tool-runner's ToolRegistry has it). */
 interface ToolSource extends StepRegistry {

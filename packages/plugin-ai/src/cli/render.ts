@@ -1,7 +1,7 @@
-import { t, type Lang, type MessageKey } from './i18n';
-import type { AgentEvent } from './events';
-import { describeStep } from './step-label';
-import type { NotRun, ToolResult } from './runner-types';
+import { t, type Lang, type MessageKey } from '../i18n';
+import type { AgentEvent } from '../agent/events';
+import { describeStep } from '../agent/step-label';
+import type { NotRun, ToolResult } from '../agent/runner-types';
 
 /** How a step the agent did not run is worded, by why (never by matching its English reason). */
 export const NOT_RUN: Record<NotRun, MessageKey> = {
