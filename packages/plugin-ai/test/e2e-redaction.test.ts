@@ -1,7 +1,12 @@
 import { promises as fs } from 'fs';
 import * as http from 'http';
 import * as path from 'path';
-import { SECRET_CORPUS, fakeToken, findLeak } from '@holic512/testkit';
+import { FRAMED_CORPUS, SECRET_CORPUS as BASE_CORPUS, fakeToken, findLeak } from '@holic512/testkit';
+
+/** Every format of both corpora (the second: the field's formats in the framings tools print them in). */
+const SECRET_CORPUS = [...BASE_CORPUS, ...FRAMED_CORPUS];
+/** Each secret, and each of its pieces where it spans lines (a key block): a leak of one line is a leak. */
+const secretPieces = (list: typeof SECRET_CORPUS): string[][] => list.flatMap((s) => (s.parts ?? [s.secret]).map((piece, i) => [s.parts ? `${s.name} (part ${i + 1})` : s.name, piece]));
 import { chat, cmd, createPtyFixture, type PtyFixture } from './pty/pty-session';
 import { runAi } from './run-bin';
 
@@ -84,7 +89,7 @@ test('no secret reaches the model, the session, the audit log, the call log or t
     ['call log', await fs.readFile(callLog, 'utf8')],
     ...(await Promise.all(sessionFiles.map(async (f): Promise<[string, string]> => [`session ${path.basename(f)}`, await fs.readFile(f, 'utf8')]))),
   ];
-  const secrets = [...SECRET_CORPUS.map((s) => [s.name, s.secret]), ['profile key', PROFILE_KEY], ['env token', ENV_TOKEN], ['.env value', ENV_FILE_SECRET]];
+  const secrets = [...secretPieces(SECRET_CORPUS), ['profile key', PROFILE_KEY], ['env token', ENV_TOKEN], ['.env value', ENV_FILE_SECRET]];
   const leaks: string[] = [];
   for (const [where, text] of places) {
     for (const [name, secret] of secrets) {
@@ -169,7 +174,7 @@ test('the other paths: a background process, an http.get of a local server and a
     ];
     const leaks: string[] = [];
     for (const [where, text] of places) {
-      for (const [name, secret] of [...SECRET_CORPUS.map((x) => [x.name, x.secret]), ['profile key', PROFILE_KEY], ['copied key', PROFILE_KEY.slice(8)]]) {
+      for (const [name, secret] of [...secretPieces(SECRET_CORPUS), ['profile key', PROFILE_KEY], ['copied key', PROFILE_KEY.slice(8)]]) {
         const form = findLeak(text, secret) ?? (text.includes(secret) ? secret : undefined);
         if (form) leaks.push(`${name} in ${where} (as ${form.slice(0, 12)}…)`);
       }
