@@ -78,26 +78,17 @@ export interface ProcInfo {
   logFile?: string;
 }
 
-/** What proc.status / proc.kill report (output not yet redacted). */
-export interface ProcSnapshot {
-  proc_id: string;
-  pid?: number;
-  program: string;
-  args: string[];
-  state: 'running' | 'exited';
-  exitCode: number | null;
+/** What proc.status / proc.kill report (output not yet redacted): the process as /ps shows it, and more. */
+export interface ProcSnapshot extends ProcInfo {
   signal?: string;
   /** Ended by proc.kill (or dispose). */
   killed?: boolean;
-  runningMs: number;
   /** Output since the last status. */
   stdoutTail: string;
   stderrTail: string;
   /** Some of the new output was dropped (head + tail kept). */
   truncated: boolean;
   error?: { code: string; message: string };
-  /** Detached: the file its output goes to (it keeps running after the session). */
-  logFile?: string;
 }
 
 const SPAWN_EXIT_CODES: Record<string, number> = { ENOENT: 127, EACCES: 126, ENOTDIR: 126, EPERM: 126 };
@@ -138,7 +129,11 @@ export class ProcessTable {
 
   /** Every process of this session, oldest first (`/ps`). */
   list(): ProcInfo[] {
-    return [...this.entries.values()].map((e) => ({
+    return [...this.entries.values()].map((e) => this.info(e));
+  }
+
+  private info(e: Entry): ProcInfo {
+    return {
       proc_id: e.id,
       ...(e.pid !== undefined ? { pid: e.pid } : {}),
       program: e.program,
@@ -147,7 +142,7 @@ export class ProcessTable {
       exitCode: e.exitCode,
       runningMs: Math.max(0, (e.endedAt ?? this.deps.now()) - e.startedAt),
       ...(e.logFile ? { logFile: e.logFile } : {}),
-    }));
+    };
   }
 
   /**
@@ -313,20 +308,13 @@ export class ProcessTable {
     e.out = new BoundedCapture(this.limits.maxOutputBytes);
     e.err = new BoundedCapture(this.limits.maxOutputBytes);
     return {
-      proc_id: e.id,
-      ...(e.pid !== undefined ? { pid: e.pid } : {}),
-      program: e.program,
-      args: e.args,
-      state: e.state,
-      exitCode: e.exitCode,
+      ...this.info(e),
       ...(e.signal ? { signal: e.signal } : {}),
       ...(e.killed ? { killed: true } : {}),
-      runningMs: Math.max(0, (e.endedAt ?? this.deps.now()) - e.startedAt),
       stdoutTail,
       stderrTail,
       truncated,
       ...(e.error ? { error: e.error } : {}),
-      ...(e.logFile ? { logFile: e.logFile } : {}),
     };
   }
 
