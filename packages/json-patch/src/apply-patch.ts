@@ -34,11 +34,11 @@ function applyOp(box: Box, ctx: Ctx): void {
   const tokens = pointer(op.path, ctx);
   switch (op.op) {
     case 'add':
-      return add(box, tokens, cloneJson(op.value), ctx);
+      return put(box, tokens, cloneJson(op.value), ctx, 'add');
     case 'remove':
       return remove(box, tokens, ctx);
     case 'replace':
-      return replace(box, tokens, cloneJson(op.value), ctx);
+      return put(box, tokens, cloneJson(op.value), ctx, 'replace');
     case 'move': {
       const from = pointer(op.from, ctx, op.from);
       const value = get(box.root, from, ctx, op.from);
@@ -49,11 +49,11 @@ function applyOp(box: Box, ctx: Ctx): void {
           'A value cannot be moved into itself; copy it instead.');
       }
       remove(box, from, ctx, op.from);
-      return add(box, tokens, value, ctx);
+      return put(box, tokens, value, ctx, 'add');
     }
     case 'copy': {
       const from = pointer(op.from, ctx, op.from);
-      return add(box, tokens, cloneJson(get(box.root, from, ctx, op.from)), ctx);
+      return put(box, tokens, cloneJson(get(box.root, from, ctx, op.from)), ctx, 'add');
     }
     case 'test': {
       const actual = get(box.root, tokens, ctx);
@@ -73,17 +73,25 @@ function applyOp(box: Box, ctx: Ctx): void {
   }
 }
 
-function add(box: Box, tokens: string[], value: unknown, ctx: Ctx): void {
+/**
+ * "add" and "replace" (RFC 6902 §4.1, §4.3): the whole document, an array element (add inserts
+ * before the index, or appends at `-`; replace overwrites one that exists) or an object member
+ * (replace: only one that exists).
+ */
+function put(box: Box, tokens: string[], value: unknown, ctx: Ctx, how: 'add' | 'replace'): void {
   if (tokens.length === 0) {
     box.root = value;
     return;
   }
+  const add = how === 'add';
   const { parent, key } = member(box, tokens, ctx);
   if (Array.isArray(parent)) {
-    const i = key === '-' ? parent.length : arrayIndex(key, parent.length, true, ctx, tokens);
-    parent.splice(i, 0, value);
-  } else {
+    const i = add && key === '-' ? parent.length : arrayIndex(key, parent.length, add, ctx, tokens);
+    parent.splice(i, add ? 0 : 1, value);
+  } else if (add || hasOwn(parent, key)) {
     setOwn(parent, key, value);
+  } else {
+    throw notFound(ctx, tokens, tokens.length - 1, ctx.op.path);
   }
 }
 
@@ -100,21 +108,6 @@ function remove(box: Box, tokens: string[], ctx: Ctx, at = ctx.op.path): void {
     delete parent[key];
   } else {
     throw notFound(ctx, tokens, tokens.length - 1, at);
-  }
-}
-
-function replace(box: Box, tokens: string[], value: unknown, ctx: Ctx): void {
-  if (tokens.length === 0) {
-    box.root = value;
-    return;
-  }
-  const { parent, key } = member(box, tokens, ctx);
-  if (Array.isArray(parent)) {
-    parent[arrayIndex(key, parent.length, false, ctx, tokens)] = value;
-  } else if (hasOwn(parent, key)) {
-    setOwn(parent, key, value);
-  } else {
-    throw notFound(ctx, tokens, tokens.length - 1, ctx.op.path);
   }
 }
 
