@@ -63,6 +63,27 @@ export function operands(args: readonly string[], withValue: readonly string[] =
   return out;
 }
 
+/**
+ * Where a wrapper's own options end and the command it runs starts (`npx -p x -- cmd`,
+ * `env -C dir NAME=v cmd`, `sudo -u root cmd`). `--` ends the options: the command is the next
+ * argument. `visit` says of any other argument what it is: a number, how many arguments after
+ * it are its value (0: none); `'command'`, the command starts at it; `'stop'`, the walk ends
+ * there and the caller judges that argument (`stop`, with `start` -1). `start` is args.length or
+ * more when there is no command.
+ */
+export function commandStart(args: readonly string[], visit: (a: string, i: number) => number | 'command' | 'stop'): { start: number; stop?: string } {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') return { start: i + 1 };
+    const what = visit(a, i);
+    if (what === 'command') break;
+    if (what === 'stop') return { start: -1, stop: a };
+    i += what;
+  }
+  return { start: i };
+}
+
 const VERSION_ARGS = new Set(['--version', '--help', '-h', '-V', '-help', '-version']);
 
 /** `prog --version`, `prog --help` and the like. */

@@ -1,5 +1,5 @@
 /** Package managers, installers and project tools (npm, npx, pip, cargo, jest, eslint, ...). */
-import { findLong, isInfoOnly, operands } from '../args';
+import { commandStart, findLong, isInfoOnly, operands } from '../args';
 import { finding, type Finding, type JudgeCtx } from '../finding';
 import { secretFindings } from '../paths';
 import { judgeCommand, isKnownProgram } from '../programs';
@@ -81,21 +81,12 @@ export function judgeNpm(args: readonly string[], name: string, ctx: JudgeCtx): 
  */
 export function judgeNpx(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   if (isInfoOnly(args, ['-v'])) return [readOnly(name)];
-  let i = 0;
-  for (; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--') {
-      i++;
-      break;
-    }
-    if (a === '-c' || a === '--call' || a.startsWith('--call=') || a.startsWith('--node-options') || a.startsWith('--script-shell') || a === '--shell-mode') return [execArg(name, a)];
-    if (a === '-p' || a === '--package') {
-      i++;
-      continue;
-    }
-    if (a.startsWith('-')) continue;
-    break;
-  }
+  const { start: i, stop } = commandStart(args, (a) => {
+    if (a === '-c' || a === '--call' || a.startsWith('--call=') || a.startsWith('--node-options') || a.startsWith('--script-shell') || a === '--shell-mode') return 'stop';
+    if (a === '-p' || a === '--package') return 1;
+    return a.startsWith('-') ? 0 : 'command';
+  });
+  if (stop !== undefined) return [execArg(name, stop)];
   const cmd = args[i];
   if (cmd === undefined) return [finding('npx.run', 'L1', { p: name })];
   const pkg = [cmd, ...args.slice(0, i).filter((a, k) => k > 0 && (args[k - 1] === '-p' || args[k - 1] === '--package'))];

@@ -1,5 +1,5 @@
 /** Wrappers that run another command (env, timeout, nice, ...) and privilege escalation. */
-import { isInfoOnly, shortCluster } from '../args';
+import { commandStart, isInfoOnly, shortCluster } from '../args';
 import { finding, type Finding, type JudgeCtx } from '../finding';
 import { isOutsideWorkspace, normalisePathArg, secretFindings } from '../paths';
 import { judgeCommand } from '../programs';
@@ -29,35 +29,26 @@ export function judgeEnvAssignment(assign: string): Finding[] {
 function envParts(args: readonly string[]): { start: number; chdir: string[]; assigns: string[]; stop?: string } {
   const chdir: string[] = [];
   const assigns: string[] = [];
-  let i = 0;
-  for (; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--') {
-      i++;
-      break;
-    }
-    if (a === '-i' || a === '--ignore-environment' || a === '-' || a === '-0' || a === '--null' || a === '-v' || a === '--debug') continue;
+  const walk = commandStart(args, (a, i) => {
+    if (a === '-i' || a === '--ignore-environment' || a === '-' || a === '-0' || a === '--null' || a === '-v' || a === '--debug') return 0;
     if (a === '-C' || a === '--chdir') {
-      chdir.push(args[++i] ?? '');
-      continue;
+      chdir.push(args[i + 1] ?? '');
+      return 1;
     }
-    if (a === '-u' || a === '--unset') {
-      i++;
-      continue;
-    }
+    if (a === '-u' || a === '--unset') return 1;
     if (a.startsWith('--chdir=') || a.startsWith('-C')) {
       chdir.push(a.startsWith('--chdir=') ? a.slice('--chdir='.length) : a.slice(2));
-      continue;
+      return 0;
     }
-    if (a.startsWith('--unset=') || /^-u./.test(a) || a.startsWith('--default-signal') || a.startsWith('--ignore-signal') || a.startsWith('--block-signal')) continue;
-    if (a.startsWith('-')) return { start: -1, chdir, assigns, stop: a };
+    if (a.startsWith('--unset=') || /^-u./.test(a) || a.startsWith('--default-signal') || a.startsWith('--ignore-signal') || a.startsWith('--block-signal')) return 0;
+    if (a.startsWith('-')) return 'stop';
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
       assigns.push(a);
-      continue;
+      return 0;
     }
-    break;
-  }
-  return { start: i, chdir, assigns };
+    return 'command';
+  });
+  return { ...walk, chdir, assigns };
 }
 
 /** `env [options] [NAME=value]... [command [args]]` */
@@ -177,19 +168,13 @@ export function judgeEscalation(args: readonly string[], name: string, ctx: Judg
   if (isInfoOnly(args) && name !== 'su') return [finding('interp.info', 'L0', { p: name })];
   if (!ctx.policy.allowSudo || !['sudo', 'doas', 'pkexec', 'run0'].includes(name)) return [finding('escalation', 'L2', { p: name })];
   const valued = ['-u', '--user', '-g', '--group', '-C', '--close-from', '-D', '--chdir', '-h', '--host', '-p', '--prompt', '-r', '--role', '-t', '--type', '-T', '--command-timeout', '-U', '--other-user'];
-  let i = 0;
-  for (; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--') {
-      i++;
-      break;
-    }
-    if (['-s', '--shell', '-i', '--login', '-e', '--edit', '-v', '--validate', '-k', '-K', '-l', '--list'].includes(a) || /^-[^-]*[sie]/.test(a)) {
-      return [finding('escalation', 'L2', { p: `${name} ${a}` })];
-    }
-    if (valued.includes(a)) i++;
-    else if (!a.startsWith('-')) break;
-  }
+  const { start: i, stop } = commandStart(args, (a) => {
+    // A shell, a login, an editor or a query of sudo's own: never the command the user allowed.
+    if (['-s', '--shell', '-i', '--login', '-e', '--edit', '-v', '--validate', '-k', '-K', '-l', '--list'].includes(a) || /^-[^-]*[sie]/.test(a)) return 'stop';
+    if (valued.includes(a)) return 1;
+    return a.startsWith('-') ? 0 : 'command';
+  });
+  if (stop !== undefined) return [finding('escalation', 'L2', { p: `${name} ${stop}` })];
   if (i >= args.length) return [finding('escalation', 'L2', { p: name })];
   return [finding('escalation.allowed', 'L1', { p: name }), ...judgeCommand(args[i], args.slice(i + 1), ctx)];
 }
