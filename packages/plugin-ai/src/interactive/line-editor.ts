@@ -109,6 +109,16 @@ function indexAtColumn(text: string, start: number, col: number): number {
   return i;
 }
 
+/** The keys that only move the cursor, and where each moves it to. */
+const MOVES = {
+  left: prevBoundary,
+  right: nextBoundary,
+  home: lineStart,
+  end: lineEnd,
+  'word-left': wordLeft,
+  'word-right': wordRight,
+} satisfies Partial<Record<EditorKey['kind'], (text: string, at: number) => number>>;
+
 function edit(state: EditorState, text: string, cursor: number): EditorState {
   return { ...state, text, cursor };
 }
@@ -164,17 +174,12 @@ export function reduce(state: EditorState, key: EditorKey): EditorResult {
       if (!text) return { state, action: { type: 'eof' } };
       return reduce(state, { kind: 'delete' });
     case 'left':
-      return { state: edit(state, text, prevBoundary(text, cursor)) };
     case 'right':
-      return { state: edit(state, text, nextBoundary(text, cursor)) };
     case 'home':
-      return { state: edit(state, text, lineStart(text, cursor)) };
     case 'end':
-      return { state: edit(state, text, lineEnd(text, cursor)) };
     case 'word-left':
-      return { state: edit(state, text, wordLeft(text, cursor)) };
     case 'word-right':
-      return { state: edit(state, text, wordRight(text, cursor)) };
+      return { state: edit(state, text, MOVES[key.kind](text, cursor)) };
     case 'kill-start': {
       const start = lineStart(text, cursor);
       const from = start === cursor && cursor > 0 ? cursor - 1 : start; // at a line start: join with the previous line

@@ -74,11 +74,7 @@ export class Terminal {
   stop(): void {
     if (!this.started) return;
     this.started = false;
-    this.clearLive();
-    this.output.write('\x1b[?2004l\x1b[?25h');
-    if (this.onData) this.input.off('keypress', this.onData);
-    if (this.input.isTTY) this.input.setRawMode(false);
-    this.input.pause();
+    this.release();
   }
 
   /**
@@ -89,6 +85,12 @@ export class Terminal {
   suspend(): void {
     if (!this.started || this.suspended) return;
     this.suspended = true;
+    this.release();
+  }
+
+  /** Erase the live region and give the terminal back as it was: no bracketed paste, the cursor
+   * shown, keys no longer read, cooked mode. */
+  private release(): void {
     this.clearLive();
     this.output.write('\x1b[?2004l\x1b[?25h');
     if (this.onData) this.input.off('keypress', this.onData);
