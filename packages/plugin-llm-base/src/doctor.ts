@@ -6,24 +6,13 @@ import { configPath } from './paths';
 import { findPreset, localPreset, Preset, startHintOf } from './presets';
 import { redactSecrets } from './masking';
 import type { ProfileConfig } from './types';
+import type { DoctorCheck, DoctorReport as BaseDoctorReport } from '@holic512/shared/lib/llm-base-contract';
 
 export type CheckId = 'profile' | 'api_key' | 'reachable' | 'auth' | 'models' | 'ollama' | 'json';
 
-export interface Check {
-  id: CheckId;
-  ok: boolean;
-  message: string;
-  /** What the user can do about it (failed checks only). */
-  fix?: string;
-  /** Not run because an earlier check failed. */
-  skipped?: boolean;
-}
+export type Check = DoctorCheck<CheckId>;
 
-export interface DoctorReport {
-  ok: boolean;
-  /** The profile examined (the default when none was named), or null when there is none. */
-  profile: string | null;
-  checks: Check[];
+export interface DoctorReport extends BaseDoctorReport<CheckId> {
   /** How structured turns travel for this profile: its `transport` (or what `auto` picks) and
    * the capabilities the last `probe` recorded (none: never probed). */
   transport?: { effective: 'tools' | 'json_schema' | 'json'; setting: string; capabilities?: ProfileConfig['capabilities'] };

@@ -5,6 +5,7 @@
  * can use the best that passed: tools > json_schema > json; `vision` (a small image read
  * correctly) lets a call with images to a blind model fail with a clear message, unsent.
  */
+import { parseJsonObject } from '@holic512/shared/lib/json-object';
 import { chat, type CallDeps } from './client';
 import { getProfile, mutateAsync, ownProfile, type StoreContext } from './config-store';
 import type { Capabilities } from './transport';
@@ -42,21 +43,12 @@ export interface ProbeReport {
   capabilities: Capabilities;
 }
 
-function parseArgs(text: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 async function probeTools(profile: string, deps: CallDeps): Promise<ProbeCheck> {
   const r = await chat([{ role: 'user', content: 'What is the weather in Paris? Use the tool.' }], 'low', profile, { tools: [TOOL], temperature: 0 }, deps);
   if (!r.success) return { ok: false, detail: `${r.error.code}: ${r.error.message}` };
   const call = r.tool_calls?.find((c) => c.name === 'get_weather');
   if (!call) return { ok: false, detail: r.tool_calls?.length ? `called ${r.tool_calls[0].name}` : 'answered without a tool call' };
-  const args = parseArgs(call.arguments);
+  const args = parseJsonObject(call.arguments);
   if (!args || typeof args.city !== 'string') return { ok: false, detail: `arguments not as the schema says: ${call.arguments.slice(0, 80)}` };
   return { ok: true, detail: `get_weather(${JSON.stringify(args)})` };
 }

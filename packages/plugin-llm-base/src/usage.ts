@@ -1,15 +1,8 @@
 /** Token usage as every provider reports it, normalised, and its cost from the profile's prices. */
+import type { Usage } from '@holic512/shared/lib/llm-base-contract';
 import type { ProfileConfig } from './types';
 
-export interface Usage {
-  input_tokens: number;
-  output_tokens: number;
-  /** Input tokens the provider served from its prompt cache (when it says: OpenAI's `prompt_tokens_details.cached_tokens`, DeepSeek's `prompt_cache_hit_tokens`). */
-  cached_tokens?: number;
-  /** Money for this call from the profile's `pricing`, in `currency`. */
-  cost?: number;
-  currency?: string;
-}
+export type { Usage };
 
 export function normalizeUsage(raw: unknown): Usage {
   const u = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;

@@ -7,6 +7,7 @@ export type { Lang } from './language';
 export { isEpipe, onClosedPipe } from './epipe';
 export { appendPrivate, ensurePrivateDir } from './private-files';
 export { jsonLimitProblem } from './json-limits';
+export { asObject, parseJsonObject } from './json-object';
 export type { JsonLimits } from './json-limits';
 export { redact, redactCounted, redactValue, redactArgs, addKnownSecrets, addEnvSecrets, knownSecretCount, secretPrefix, learnSecretsOf, maskSecret } from './redact/gate';
 export { isSecretName, looksLikeCode } from './redact/names';
@@ -19,3 +20,4 @@ export type { Catalogue, MessageTables, RuleMessage, RuleMessages, Vars } from '
 export { holdFolder, pathOfFd } from './fd-paths';
 export type { HeldFolder } from './fd-paths';
 export { closest, commandFor, didYouMean, editDistance, usageMessage, USAGE_EXIT_CODE, USAGE_TABLES } from './usage';
+export type { DoctorCheck, DoctorReport, Usage } from './llm-base-contract';

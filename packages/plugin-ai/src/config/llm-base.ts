@@ -3,20 +3,13 @@ import * as path from 'path';
 import { aiError } from '../errors';
 import type { ChatMessage } from '../context/context';
 import type { Registry, RegistryEntry } from './registry';
+import type { Usage } from '@holic512/shared/lib/llm-base-contract';
 
 export const LLM_BASE_NAME = '@holic512/plugin-llm-base';
 export const LLM_BASE_ALIAS = 'llm-base';
 
-/** Token usage of one call, as llm-base reports it. */
-export interface Usage {
-  input_tokens: number;
-  output_tokens: number;
-  /** Input tokens served from the provider's prompt cache (this repo's llm-base, when the provider says). */
-  cached_tokens?: number;
-  /** Money, from the llm-base profile's prices (this repo's llm-base, when the profile has `pricing`). */
-  cost?: number;
-  currency?: string;
-}
+/** Token usage of one call, as llm-base reports it (cached tokens and cost: only this repo's llm-base). */
+export type { Usage };
 
 /** The outcome of one model call. Never thrown. `notFound` marks an HTTP 404. */
 export type LlmResult =

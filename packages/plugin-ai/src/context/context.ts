@@ -1,3 +1,4 @@
+import { parseJsonObject } from '@holic512/shared/lib/json-object';
 import type { ContextBudgets } from '../config/config';
 import type { ImageAttachment } from './images';
 import type { Reply, Summary } from './protocol';
@@ -178,13 +179,13 @@ export function ruleBasedSummary(previous: Summary | null, folded: WindowMessage
   for (const m of folded) {
     let line: string;
     if (m.kind === 'assistant') {
-      const parsed = safeObject(m.content);
+      const parsed = parseJsonObject(m.content);
       // `ran` is the form of sessions written before a step's outcome was its result's.
       const key = Array.isArray(parsed?.asked) ? 'asked' : 'ran';
       const ran = Array.isArray(parsed?.[key]) ? ` (${key}: ${(parsed[key] as unknown[]).join('; ')})` : '';
       line = `assistant ${String(parsed?.type ?? '')}: ${String(parsed?.message ?? m.content)}${ran}`;
     } else if (m.kind === 'tool') {
-      const parsed = safeObject(m.content);
+      const parsed = parseJsonObject(m.content);
       line = `result ${String(parsed?.step ?? '')}: ${parsed?.outcome ?? parsed?.status ?? `exit ${String(parsed?.exitCode ?? '?')}`}`;
     } else {
       line = `${m.kind}: ${m.content}`;
@@ -197,15 +198,6 @@ export function ruleBasedSummary(previous: Summary | null, folded: WindowMessage
     keyFacts: (previous?.keyFacts ?? []).slice(-8),
     openTasks: (previous?.openTasks ?? []).slice(-5),
   };
-}
-
-function safeObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Cap a summary so that its rendered form fits `maxTokens`. */

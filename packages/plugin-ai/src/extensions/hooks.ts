@@ -1,5 +1,6 @@
 import type { spawn as Spawn } from 'child_process';
 import { z } from 'zod';
+import { parseJsonObject } from '@holic512/shared/lib/json-object';
 import { toolNames } from './claude-names';
 
 /**
@@ -206,13 +207,7 @@ function firstLine(text: string): string {
 /** Read a hook's JSON answer (Claude Code's fields); undefined when stdout is not a JSON object. */
 function jsonAnswer(stdout: string): Record<string, unknown> | undefined {
   const t = stdout.trim();
-  if (!t.startsWith('{')) return undefined;
-  try {
-    const v: unknown = JSON.parse(t);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+  return t.startsWith('{') ? parseJsonObject(t) : undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { loadLlmBase } from '../config/llm-base';
 import type { Registry } from '../config/registry';
+import type { DoctorCheck, DoctorReport } from '@holic512/shared/lib/llm-base-contract';
 
 /** A profile as llm-base stores it (the fields the setup fills in). */
 export interface SetupProfile {
@@ -16,20 +17,8 @@ export interface SetupProfile {
   pricing?: unknown;
 }
 
-/** A check of llm-base's doctor report. */
-export interface DoctorCheck {
-  id: string;
-  ok: boolean;
-  message: string;
-  fix?: string;
-  skipped?: boolean;
-}
-
-export interface DoctorReport {
-  ok: boolean;
-  profile: string | null;
-  checks: DoctorCheck[];
-}
+/** llm-base's doctor report, check by check. */
+export type { DoctorCheck, DoctorReport };
 
 export interface PresetInfo {
   name: string;
