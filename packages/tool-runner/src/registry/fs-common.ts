@@ -1,7 +1,9 @@
 import * as path from 'path';
 import { finding, type Finding } from '../policy/finding';
+import type { PermissionSubject } from '../permission-rules';
 import type { ResolvedPath } from '../workspace';
-import type { AssessContext, JudgeEnv } from './types';
+import { touches } from './common';
+import type { AssessContext, Assessment, JudgeEnv } from './types';
 import { lazy } from '../lazy';
 
 const modPaths = lazy(() => require('../policy/paths') as typeof import('../policy/paths'));
@@ -39,4 +41,31 @@ export function workspaceRelative(p: string, ctx: AssessContext): string {
   const { target, workspace } = judgedTarget(p, ctx);
   const rel = path.relative(workspace, target.abs);
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : target.abs;
+}
+
+/** How permission rules see an fs step: by its path (default: where the step runs). */
+export const pathPermission = {
+  arg: 'path',
+  subject: (s: { path?: string }, ctx: AssessContext): PermissionSubject => ({ kind: 'path', path: workspaceRelative(s.path ?? '.', ctx) }),
+} as const;
+
+/** fs.write and fs.edit: what writing the file means (fs-rules); fs.edit also reads it. */
+export function assessFileWrite(p: string, ctx: AssessContext, tool: 'fs.write' | 'fs.edit'): Assessment {
+  const { fsWriteFindings } = modFsRules();
+  const { target, workspace } = judgedTarget(p, ctx);
+  const findings = [...pathCharFindings(p), ...fsWriteFindings({ workspace, home: ctx.home, slothtoolHome: ctx.slothtoolHome, target, readState: ctx.readState }, tool)];
+  return { findings, touches: touches({ ...(tool === 'fs.edit' ? { read: [target.real] } : {}), write: [target.real] }) };
+}
+
+/**
+ * fs.read: what reading the file means (fs-rules). fs.glob and fs.grep (`search`) read what lies
+ * under a folder: judged by the same rules on that folder (L0 inside the workspace, asked outside
+ * it, refused for secret stores), links resolved first; their plain read is `fs.search`.
+ */
+export function assessFileRead(p: string, ctx: AssessContext, search = false): Assessment {
+  const { fsReadFindings } = modFsRules();
+  const { target, workspace } = judgedTarget(p, ctx);
+  const found: Finding[] = fsReadFindings({ workspace, home: ctx.home, slothtoolHome: ctx.slothtoolHome, target });
+  const own = search ? found.map((f) => (f.id === 'fs.read' ? finding('fs.search', 'L0', { f: p }) : f)) : found;
+  return { findings: [...pathCharFindings(p), ...own], touches: touches({ read: [target.real] }) };
 }

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { FsEditStep } from '../tool-steps';
-import { nonBlank, presentFields, RequiresSchema, showWord, touches } from './common';
-import { fsJudgeContext, judgedTarget, pathCharFindings, workspaceRelative } from './fs-common';
+import { nonBlank, presentFields, RequiresSchema, showWord } from './common';
+import { assessFileWrite, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
-const modFsRules = lazy(() => require('../policy/fs-rules') as typeof import('../policy/fs-rules'));
 const modFsEdit = lazy(() => require('../tools/fs-edit') as typeof import('../tools/fs-edit'));
 
 const input = z.object({
@@ -26,14 +25,9 @@ export const fsEditTool: ToolDefinition<FsEditStep> = {
   input,
   example: { path: 'src/a.ts', old_string: '<exact text, unique in the file>', new_string: '...', replace_all: false },
   confirmsInside: true,
-  permission: { arg: 'path', subject: (s, ctx) => ({ kind: 'path', path: workspaceRelative(s.path, ctx) }) },
+  permission: pathPermission,
   judgeContext: (s, env) => fsJudgeContext(s.path, env, false),
-  assess(s, ctx) {
-    const { fsWriteFindings } = modFsRules();
-    const { target, workspace } = judgedTarget(s.path, ctx);
-    const findings = [...pathCharFindings(s.path), ...fsWriteFindings({ workspace, home: ctx.home, slothtoolHome: ctx.slothtoolHome, target, readState: ctx.readState }, 'fs.edit')];
-    return { findings, touches: touches({ read: [target.real], write: [target.real] }) };
-  },
+  assess: (s, ctx) => assessFileWrite(s.path, ctx, 'fs.edit'),
   approvalKey: (s) => `fs.edit ${s.path}`,
   digest: (s) => `edit ${showWord(s.path)}${s.replace_all ? ' (all)' : ''}`,
   summary: (s) => ({

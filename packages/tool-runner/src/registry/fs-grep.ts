@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { FsGrepStep } from '../tool-steps';
 import { nonBlank, RequiresSchema, showWord, presentFields } from './common';
-import { fsJudgeContext, workspaceRelative } from './fs-common';
-import { searchAssess } from './fs-glob';
+import { assessFileRead, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
@@ -31,9 +30,9 @@ export const fsGrepTool: ToolDefinition<FsGrepStep> = {
   },
   input,
   example: { pattern: 'function\\s+main', path: 'src', glob: '*.ts' },
-  permission: { arg: 'path', subject: (s, ctx) => ({ kind: 'path', path: workspaceRelative(s.path ?? '.', ctx) }) },
+  permission: pathPermission,
   judgeContext: (s, env) => fsJudgeContext(s.path ?? '.', env, false),
-  assess: (s, ctx) => searchAssess(s.path ?? '.', ctx),
+  assess: (s, ctx) => assessFileRead(s.path ?? '.', ctx, true),
   approvalKey: (s) => `fs.grep ${s.path ?? '.'}`,
   digest: (s) => `grep ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}${s.glob ? ` (${showWord(s.glob)})` : ''}`,
   summary: (s) => ({ title: `grep ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`, fields: presentFields({ pattern: s.pattern, path: s.path, glob: s.glob, ignoreCase: s.ignoreCase, context: s.context, maxResults: s.maxResults }) }),

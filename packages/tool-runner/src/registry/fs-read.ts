@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { FsReadStep } from '../tool-steps';
-import { nonBlank, presentFields, RequiresSchema, showWord, touches } from './common';
-import { fsJudgeContext, judgedTarget, pathCharFindings, workspaceRelative } from './fs-common';
+import { nonBlank, presentFields, RequiresSchema, showWord } from './common';
+import { assessFileRead, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
-const modFsRules = lazy(() => require('../policy/fs-rules') as typeof import('../policy/fs-rules'));
 const modFsRead = lazy(() => require('../tools/fs-read') as typeof import('../tools/fs-read'));
 
 const input = z.object({
@@ -25,14 +24,9 @@ export const fsReadTool: ToolDefinition<FsReadStep> = {
   },
   input,
   example: { path: 'src/a.ts', offset: 1, limit: 2000 },
-  permission: { arg: 'path', subject: (s, ctx) => ({ kind: 'path', path: workspaceRelative(s.path, ctx) }) },
+  permission: pathPermission,
   judgeContext: (s, env) => fsJudgeContext(s.path, env, false),
-  assess(s, ctx) {
-    const { fsReadFindings } = modFsRules();
-    const { target, workspace } = judgedTarget(s.path, ctx);
-    const findings = [...pathCharFindings(s.path), ...fsReadFindings({ workspace, home: ctx.home, slothtoolHome: ctx.slothtoolHome, target })];
-    return { findings, touches: touches({ read: [target.real] }) };
-  },
+  assess: (s, ctx) => assessFileRead(s.path, ctx),
   approvalKey: (s) => `fs.read ${s.path}`,
   digest: (s) => `read ${showWord(s.path)}${s.offset || s.limit ? ` (lines ${s.offset ?? 1}+${s.limit ? `, ${s.limit}` : ''})` : ''}`,
   summary: (s) => ({ title: `fs.read ${showWord(s.path)}`, fields: presentFields({ path: s.path, offset: s.offset, limit: s.limit }) }),

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { FsWriteStep } from '../tool-steps';
-import { nonBlank, RequiresSchema, showWord, touches } from './common';
-import { fsJudgeContext, judgedTarget, pathCharFindings, workspaceRelative } from './fs-common';
+import { nonBlank, RequiresSchema, showWord } from './common';
+import { assessFileWrite, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
-const modFsRules = lazy(() => require('../policy/fs-rules') as typeof import('../policy/fs-rules'));
 const modFsEdit = lazy(() => require('../tools/fs-edit') as typeof import('../tools/fs-edit'));
 
 const input = z.object({
@@ -23,14 +22,9 @@ export const fsWriteTool: ToolDefinition<FsWriteStep> = {
   input,
   example: { path: 'docs/new.md', content: '...' },
   confirmsInside: true,
-  permission: { arg: 'path', subject: (s, ctx) => ({ kind: 'path', path: workspaceRelative(s.path, ctx) }) },
+  permission: pathPermission,
   judgeContext: (s, env) => fsJudgeContext(s.path, env, true),
-  assess(s, ctx) {
-    const { fsWriteFindings } = modFsRules();
-    const { target, workspace } = judgedTarget(s.path, ctx);
-    const findings = [...pathCharFindings(s.path), ...fsWriteFindings({ workspace, home: ctx.home, slothtoolHome: ctx.slothtoolHome, target, readState: ctx.readState }, 'fs.write')];
-    return { findings, touches: touches({ write: [target.real] }) };
-  },
+  assess: (s, ctx) => assessFileWrite(s.path, ctx, 'fs.write'),
   approvalKey: (s) => `fs.write ${s.path}`,
   digest: (s) => `write ${showWord(s.path)}`,
   summary: (s) => ({ title: `fs.write ${showWord(s.path)}`, fields: [{ name: 'path', value: s.path }, { name: 'content', value: s.content, text: true }] }),
