@@ -36,6 +36,18 @@ export const procStartTool: ToolDefinition<ProcStartStep> = {
   execute: (s, ctx) => modProcSteps().runProcStart(s, ctx as never),
 };
 
+/**
+ * proc.status and proc.kill act on a process this session started (by its id): L0, one approval
+ * key for every process, and permission rules name the process by its id.
+ */
+function ofOwnProcess(tool: 'proc.status' | 'proc.kill'): Pick<ToolDefinition<{ proc_id: string }>, 'permission' | 'assess' | 'approvalKey'> {
+  return {
+    permission: { arg: 'name', subject: (s) => ({ kind: 'name', name: s.proc_id }) },
+    assess: () => ({ findings: [finding(tool, 'L0')], touches: touches() }),
+    approvalKey: () => tool,
+  };
+}
+
 export const procStatusTool: ToolDefinition<ProcStatusStep> = {
   name: 'proc.status',
   description: {
@@ -44,9 +56,7 @@ export const procStatusTool: ToolDefinition<ProcStatusStep> = {
   },
   input: z.object({ proc_id: nonBlank('proc_id'), wait_ms: z.number().min(0).max(60000).optional(), requires: RequiresSchema }),
   example: { proc_id: 'proc_1', wait_ms: 30000 },
-  permission: { arg: 'name', subject: (s) => ({ kind: 'name', name: s.proc_id }) },
-  assess: () => ({ findings: [finding('proc.status', 'L0')], touches: touches() }),
-  approvalKey: () => 'proc.status',
+  ...ofOwnProcess('proc.status'),
   digest: (s) => `status ${s.proc_id}${s.wait_ms ? ` (wait ${s.wait_ms} ms)` : ''}`,
   summary: (s) => ({ title: `proc.status ${s.proc_id}`, fields: presentFields({ wait_ms: s.wait_ms }) }),
   execute: (s, ctx) => modProcSteps().runProcStatus(s, ctx as never),
@@ -60,9 +70,7 @@ export const procKillTool: ToolDefinition<ProcKillStep> = {
   },
   input: z.object({ proc_id: nonBlank('proc_id'), requires: RequiresSchema }),
   example: { proc_id: 'proc_1' },
-  permission: { arg: 'name', subject: (s) => ({ kind: 'name', name: s.proc_id }) },
-  assess: () => ({ findings: [finding('proc.kill', 'L0')], touches: touches() }),
-  approvalKey: () => 'proc.kill',
+  ...ofOwnProcess('proc.kill'),
   digest: (s) => `kill ${s.proc_id}`,
   summary: (s) => ({ title: `proc.kill ${s.proc_id}`, fields: [] }),
   execute: (s, ctx) => modProcSteps().runProcKill(s, ctx as never),
