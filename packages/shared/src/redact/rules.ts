@@ -1,7 +1,7 @@
 /**
- * The formats the gate recognises by shape: ONE table, each rule naming where its format is
- * documented (`gitleaks:<rule id>` in gitleaks' config/gitleaks.toml, `secretlint:<rule>` for
- * a rule of secretlint's recommended preset, `detect-secrets:<plugin>` for Yelp's
+ * The formats the gate recognises by shape: one table of each kind, each rule naming where its
+ * format is documented (`gitleaks:<rule id>` in gitleaks' config/gitleaks.toml, `secretlint:<rule>`
+ * for a rule of secretlint's recommended preset, `detect-secrets:<plugin>` for Yelp's
  * detect-secrets, `vendor:<name>` for a vendor's own documentation). The formats are facts
  * taken from those rule sets; the expressions are ours, written for a linear scan: every rule
  * starts with a literal (found by one pass over the text) and continues with a bounded
@@ -11,8 +11,10 @@
  * - a **token** rule: a literal prefix and a body (`ghp_` + 36 alphanumerics);
  * - a **keyword** rule: a value of a given shape under a name that holds a provider's keyword
  *   (`ADAFRUIT_IO_KEY = <32 of [a-z0-9_-]>`), gitleaks' "keyword + assignment" rules. They are
- *   judged by the config-line pass (config-line.ts) on each `name = value` it finds.
+ *   judged by the config-line pass (config-line.ts) on each `name = value` it finds. Their table
+ *   is data, one rule a line (keyword-rules.json).
  */
+import keywordRules from './keyword-rules.json';
 
 /** A token recognised by its literal prefix. */
 export interface TokenRule {
@@ -47,13 +49,9 @@ export interface KeywordRule {
 
 const B64 = 'A-Za-z0-9+/';
 const W = 'A-Za-z0-9_';
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 const t = (source: string, kind: string, prefix: string | string[], body: string, more: Partial<TokenRule> = {}): TokenRule => ({
   source, kind, prefix: Array.isArray(prefix) ? prefix : [prefix], body, ...more,
-});
-const k = (source: string, kind: string, keywords: string | string[], value: string): KeywordRule => ({
-  source, kind, keywords: Array.isArray(keywords) ? keywords : [keywords], value,
 });
 
 /**
@@ -188,76 +186,8 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   t('detect-secrets:BasicAuthDetector', 'authorization', ['Bearer ', 'Basic ', 'Token ', 'Digest ', 'bearer ', 'basic '], '[ \\t]*[A-Za-z0-9._~+/=-]{8}[A-Za-z0-9._~+/=-]*'),
 ];
 
-/** gitleaks' "keyword + assignment" rules: the value's shape under a name holding the keyword. */
-export const KEYWORD_RULES: readonly KeywordRule[] = [
-  k('gitleaks:adafruit-api-key', 'adafruit key', 'adafruit', '[a-z0-9_-]{32}'),
-  k('gitleaks:adobe-client-id', 'adobe client id', 'adobe', '[a-f0-9]{32}'),
-  k('gitleaks:airtable-api-key', 'airtable key', 'airtable', '[a-z0-9]{17}'),
-  k('gitleaks:algolia-api-key', 'algolia key', 'algolia', '[a-z0-9]{32}'),
-  k('gitleaks:alibaba-secret-key', 'alibaba secret', 'alibaba', '[a-z0-9]{30}'),
-  k('gitleaks:asana-client-secret, asana-client-id', 'asana secret', 'asana', '[0-9]{16}|[a-z0-9]{32}'),
-  k('gitleaks:atlassian-api-token', 'atlassian token', ['atlassian', 'confluence', 'jira'], '[a-z0-9]{20}[a-f0-9]{4}'),
-  k('gitleaks:beamer-api-token', 'beamer token', 'beamer', 'b_[a-z0-9=_-]{44}'),
-  k('gitleaks:bitbucket-client-secret, bitbucket-client-id', 'bitbucket secret', 'bitbucket', '[a-z0-9]{32}|[a-z0-9=_-]{64}'),
-  k('gitleaks:bittrex-secret-key, bittrex-access-key', 'bittrex key', 'bittrex', '[a-z0-9]{32}'),
-  k('gitleaks:cisco-meraki-api-key', 'meraki key', 'meraki', '[0-9a-f]{40}'),
-  k('gitleaks:cloudflare-api-key, cloudflare-global-api-key', 'cloudflare key', 'cloudflare', '[a-z0-9_-]{40}|[a-f0-9]{37}'),
-  k('gitleaks:codecov-access-token', 'codecov token', 'codecov', '[a-z0-9]{32}'),
-  k('gitleaks:cohere-api-token', 'cohere key', ['cohere', 'co_api_key'], '[a-z0-9]{40}'),
-  k('gitleaks:coinbase-access-token', 'coinbase token', 'coinbase', '[a-z0-9_-]{64}'),
-  k('gitleaks:confluent-secret-key, confluent-access-token', 'confluent key', 'confluent', '[a-z0-9]{16}|[a-z0-9]{64}'),
-  k('gitleaks:contentful-delivery-api-token', 'contentful token', 'contentful', '[a-z0-9=_-]{43}'),
-  k('gitleaks:datadog-access-token', 'datadog token', 'datadog', '[a-z0-9]{32}|[a-z0-9]{40}'),
-  k('gitleaks:defined-networking-api-token', 'dnkey', 'dnkey', 'dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}'),
-  k('gitleaks:discord-api-token, discord-client-id, discord-client-secret', 'discord token', 'discord', '[a-f0-9]{64}|[0-9]{18}|[a-z0-9=_-]{32}'),
-  k('gitleaks:droneci-access-token', 'droneci token', 'droneci', '[a-z0-9]{32}'),
-  k('gitleaks:dropbox-api-token, dropbox-long-lived-api-token, dropbox-short-lived-api-token', 'dropbox token', 'dropbox', '[a-z0-9]{15}|[a-z0-9]{11}aaaaaaaaaa[a-z0-9_=-]{43}|sl\\.[a-z0-9=_-]{135}'),
-  k('gitleaks:etsy-access-token', 'etsy token', 'etsy', '[a-z0-9]{24}'),
-  k('gitleaks:facebook-secret', 'facebook secret', 'facebook', '[a-f0-9]{32}'),
-  k('gitleaks:fastly-api-token', 'fastly token', 'fastly', '[a-z0-9=_-]{32}'),
-  k('gitleaks:finicity-api-token, finicity-client-secret', 'finicity token', 'finicity', '[a-f0-9]{32}|[a-z0-9]{20}'),
-  k('gitleaks:finnhub-access-token', 'finnhub token', 'finnhub', '[a-z0-9]{20}'),
-  k('gitleaks:flickr-access-token', 'flickr token', 'flickr', '[a-z0-9]{32}'),
-  k('gitleaks:freshbooks-access-token', 'freshbooks token', 'freshbooks', '[a-z0-9]{64}'),
-  k('gitleaks:gitter-access-token', 'gitter token', 'gitter', '[a-z0-9_-]{40}'),
-  k('gitleaks:gocardless-api-token', 'gocardless token', 'gocardless', 'live_[a-z0-9_=-]{40}'),
-  k('gitleaks:heroku-api-key', 'heroku key', 'heroku', UUID),
-  k('gitleaks:hubspot-api-key', 'hubspot key', 'hubspot', UUID),
-  k('gitleaks:intercom-api-key', 'intercom key', 'intercom', '[a-z0-9=_-]{60}'),
-  k('gitleaks:jfrog-api-key, jfrog-identity-token', 'jfrog key', ['jfrog', 'artifactory', 'bintray', 'xray'], '[a-z0-9]{73}|[a-z0-9]{64}'),
-  k('gitleaks:kraken-access-token', 'kraken token', 'kraken', '[a-z0-9/=_+-]{80,90}'),
-  k('gitleaks:kucoin-secret-key, kucoin-access-token', 'kucoin key', 'kucoin', `[a-f0-9]{24}|${UUID}`),
-  k('gitleaks:launchdarkly-access-token', 'launchdarkly token', 'launchdarkly', '[a-z0-9=_-]{40}'),
-  k('gitleaks:linear-client-secret', 'linear secret', 'linear', '[a-f0-9]{32}'),
-  k('gitleaks:linkedin-client-secret, linkedin-client-id', 'linkedin secret', ['linkedin', 'linked_in', 'linked-in'], '[a-z0-9]{14}|[a-z0-9]{16}'),
-  k('gitleaks:lob-api-key, lob-pub-api-key', 'lob key', 'lob', '(?:live|test)_[a-f0-9]{35}|(?:test|live)_pub_[a-f0-9]{31}'),
-  k('gitleaks:looker-client-secret, looker-client-id', 'looker secret', 'looker', '[a-z0-9]{20}|[a-z0-9]{24}'),
-  k('gitleaks:mailchimp-api-key; detect-secrets:MailchimpDetector', 'mailchimp key', 'mailchimp', '[a-f0-9]{32}-us[0-9]{1,2}'),
-  k('gitleaks:mailgun-signing-key', 'mailgun key', 'mailgun', '[a-h0-9]{32}-[a-h0-9]{8}-[a-h0-9]{8}'),
-  k('gitleaks:mapbox-api-token', 'mapbox token', 'mapbox', 'pk\\.[a-z0-9]{60}\\.[a-z0-9]{22}'),
-  k('gitleaks:mattermost-access-token', 'mattermost token', 'mattermost', '[a-z0-9]{26}'),
-  k('gitleaks:messagebird-api-token, messagebird-client-id', 'messagebird token', ['messagebird', 'message_bird', 'message-bird'], `[a-z0-9]{25}|${UUID}`),
-  k('gitleaks:netlify-access-token', 'netlify token', 'netlify', '[a-z0-9=_-]{40,46}'),
-  k('gitleaks:new-relic-user-api-id', 'new relic key', ['newrelic', 'new_relic', 'new-relic'], '[a-z0-9]{64}'),
-  k('gitleaks:nytimes-access-token', 'nytimes token', ['nytimes', 'newyorktimes'], '[a-z0-9=_-]{32}'),
-  k('gitleaks:okta-access-token', 'okta token', 'okta', '00[a-z0-9_=-]{40}'),
-  k('gitleaks:plaid-api-token, plaid-client-id, plaid-secret-key', 'plaid token', 'plaid', `access-(?:sandbox|development|production)-${UUID}|[a-z0-9]{24}|[a-z0-9]{30}`),
-  k('gitleaks:privateai-api-token', 'privateai token', ['privateai', 'private_ai', 'private-ai'], '[a-z0-9]{32}'),
-  k('gitleaks:rapidapi-access-token', 'rapidapi token', 'rapidapi', '[a-z0-9_-]{50}'),
-  k('gitleaks:sendbird-access-token, sendbird-access-id', 'sendbird token', 'sendbird', `[a-f0-9]{40}|${UUID}`),
-  k('gitleaks:sentry-access-token', 'sentry token', 'sentry', '[a-f0-9]{64}'),
-  k('gitleaks:sidekiq-secret, sidekiq-sensitive-url', 'sidekiq secret', ['contribsys'], '[a-f0-9]{8}:[a-f0-9]{8}'),
-  k('gitleaks:snyk-api-token', 'snyk token', 'snyk', UUID),
-  k('gitleaks:sonar-api-token', 'sonar token', 'sonar', '(?:squ_|sqp_|sqa_)?[a-z0-9=_-]{40}'),
-  k('gitleaks:squarespace-access-token', 'squarespace token', 'squarespace', UUID),
-  k('gitleaks:sumologic-access-token, sumologic-access-id', 'sumologic token', 'sumo', 'su[a-z0-9]{12}|[a-z0-9]{64}'),
-  k('gitleaks:travisci-access-token', 'travis token', 'travis', '[a-z0-9]{22}'),
-  k('gitleaks:twitch-api-token', 'twitch token', 'twitch', '[a-z0-9]{30}'),
-  k('gitleaks:twitter-api-secret, twitter-api-key, twitter-access-secret, twitter-access-token, twitter-bearer-token', 'twitter secret', 'twitter', '[a-z0-9]{25}|[a-z0-9]{45}|[a-z0-9]{50}|[0-9]{15,25}-[a-z0-9]{20,40}|a{22}[a-z0-9%]{80,100}'),
-  k('gitleaks:yandex-api-key, yandex-access-token, yandex-aws-access-token', 'yandex key', 'yandex', 'aqvn[a-z0-9_-]{35,38}|yc[a-z0-9_-]{38}|t1\\.[a-z0-9_-]+=?=?\\.[a-z0-9_-]{86}=?=?'),
-  k('gitleaks:zendesk-secret-key', 'zendesk key', 'zendesk', '[a-z0-9]{40}'),
-  k('detect-secrets:CloudantDetector', 'cloudant password', ['cloudant'], '[0-9a-f]{64}|[a-z]{24}'),
-  k('detect-secrets:IbmCloudIamDetector', 'ibm cloud key', ['ibm', 'iam'], '[a-z0-9_-]{44}'),
-  k('detect-secrets:IbmCosHmacDetector', 'ibm cos secret', ['cos', 'hmac'], '[a-f0-9]{48}'),
-  k('detect-secrets:SoftlayerDetector', 'softlayer key', ['softlayer'], '[a-z0-9]{64}'),
-];
+/**
+ * gitleaks' "keyword + assignment" rules: the value's shape under a name holding the keyword.
+ * They are data, one rule a line (keyword-rules.json), typed by this declaration.
+ */
+export const KEYWORD_RULES: readonly KeywordRule[] = keywordRules;
