@@ -1,5 +1,5 @@
 /** Token usage as every provider reports it, normalised, and its cost from the profile's prices. */
-import type { Usage } from '@holic512/shared/lib/llm-base-contract';
+import type { TokenUsage as Usage } from '@holic512/shared/lib/llm-base-contract';
 import type { ProfileConfig } from './types';
 
 export type { Usage };

@@ -20,4 +20,4 @@ export type { Catalogue, MessageTables, RuleMessage, RuleMessages, Vars } from '
 export { holdFolder, pathOfFd } from './fd-paths';
 export type { HeldFolder } from './fd-paths';
 export { closest, commandFor, didYouMean, editDistance, usageMessage, USAGE_EXIT_CODE, USAGE_TABLES } from './usage';
-export type { DoctorCheck, DoctorReport, Usage } from './llm-base-contract';
+export type { DoctorCheck, DoctorReport, TokenUsage } from './llm-base-contract';

@@ -5,7 +5,7 @@
  */
 
 /** Token usage of one model call, normalised over the providers. */
-export interface Usage {
+export interface TokenUsage {
   input_tokens: number;
   output_tokens: number;
   /** Input tokens the provider served from its prompt cache (when it says: OpenAI's `prompt_tokens_details.cached_tokens`, DeepSeek's `prompt_cache_hit_tokens`). */

@@ -3,7 +3,7 @@ import * as path from 'path';
 import { aiError } from '../errors';
 import type { ChatMessage } from '../context/context';
 import type { Registry, RegistryEntry } from './registry';
-import type { Usage } from '@holic512/shared/lib/llm-base-contract';
+import type { TokenUsage as Usage } from '@holic512/shared/lib/llm-base-contract';
 
 export const LLM_BASE_NAME = '@holic512/plugin-llm-base';
 export const LLM_BASE_ALIAS = 'llm-base';
