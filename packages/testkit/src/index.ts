@@ -24,7 +24,7 @@ export { fastestInTurns } from './timing';
 export { TEST_TLS } from './tls';
 export { closedPort } from './ports';
 export { createAiFixture, useAiFixture, useFixture } from './ai-fixture';
-export type { AiFixture, AiFixtureOptions } from './ai-fixture';
+export type { AiFixture, AiFixtureOptions, FixtureScope } from './ai-fixture';
 export { startPty } from './pty';
 export type { PtyOptions, PtyTerminal } from './pty';
 export { runProcess } from './run';
