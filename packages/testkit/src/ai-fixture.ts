@@ -13,7 +13,9 @@ export interface AiFixture<S extends ScriptedServer | ScriptedOllama = ScriptedS
   server: S;
   /** The workspace: `<home>/project`. */
   cwd: string;
-  /** The temp home's environment (a copy: a test may change it). */
+  /** The temp home's environment without the machine's API key variables (`*_API_KEY`) and
+   * `SLOTHTOOL_AI_*` settings: what `ai` sees is what the test gives it (a copy: a test may
+   * change it). */
   env: NodeJS.ProcessEnv;
   /** Something to stop before the server and the home go (a child process: kill it and wait). */
   onCleanup(stop: () => unknown): void;
@@ -53,6 +55,14 @@ type FixtureServer<O extends AiFixtureOptions> = O extends { ollama: ScriptedOll
 const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> =>
   new Promise((resolve, reject) => execFile(cmd, args, { cwd, env }, (err) => (err ? reject(err) : resolve())));
 
+function fixtureEnv(temp: TempHome): NodeJS.ProcessEnv {
+  const env = { ...temp.env };
+  for (const key of Object.keys(env)) {
+    if (/_API_KEY$/.test(key) || (key.startsWith('SLOTHTOOL_AI_') && key !== 'SLOTHTOOL_AI_PROBE_PORTS')) delete env[key];
+  }
+  return env;
+}
+
 /** The fields every profile of the fixture starts from. */
 function profileBase(server: ScriptedServer | ScriptedOllama, ollama: boolean): Record<string, unknown> {
   const common = { low_model: 'm', high_model: 'm', timeout: 10000, max_retries: 0 };
@@ -90,7 +100,7 @@ export async function createAiFixture(options: AiFixtureOptions = {}): Promise<A
     temp,
     server,
     cwd: path.join(temp.home, 'project'),
-    env: { ...temp.env },
+    env: fixtureEnv(temp),
     onCleanup: (stop) => void stops.push(stop),
     async cleanup() {
       for (const stop of stops.splice(0).reverse()) await stop();
