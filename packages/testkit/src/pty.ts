@@ -14,6 +14,8 @@ export interface PtyTerminal {
   resize(cols: number, rows: number): void;
   /** Wait until `what` appears after the point the previous wait matched. */
   waitFor(what: string | RegExp, timeoutMs?: number): Promise<void>;
+  /** `waitFor` each of `whats` in turn (each after the one before). */
+  waitForAll(whats: Array<string | RegExp>, timeoutMs?: number): Promise<void>;
   /** Answer a question: wait until `question` appears (as `waitFor`), then type `keys`. */
   answer(question: string | RegExp, keys: string, timeoutMs?: number): Promise<void>;
   /** Resolves with the exit code. */
@@ -100,6 +102,9 @@ export function startPty(file: string, args: string[], options: PtyOptions): Pty
         }, timeoutMs);
         if (!check()) waiters.add(check);
       });
+    },
+    async waitForAll(whats, timeoutMs) {
+      for (const what of whats) await terminal.waitFor(what, timeoutMs);
     },
     async answer(question, keys, timeoutMs) {
       await terminal.waitFor(question, timeoutMs);

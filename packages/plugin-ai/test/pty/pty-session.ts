@@ -15,6 +15,8 @@ export interface PtySession extends PtyTerminal {
   quit(): Promise<number>;
   /** Ctrl+D at the prompt; resolves with the exit code. */
   leave(): Promise<number>;
+  /** Type `text` and Enter, then wait for each of `shows` in turn. */
+  submit(text: string, ...shows: Array<string | RegExp>): Promise<void>;
   /** One exchange: send `prompt`, wait for `reply`, then until the prompt is idle again. */
   turn(prompt: string, reply: string | RegExp): Promise<void>;
   /** Answer the question about a step once it takes keys (its footer says "Esc declines"):
@@ -37,6 +39,10 @@ export function startAi(args: string[], options: PtyOptions): PtySession {
     leave: () => {
       session.write(KEY.ctrlD);
       return session.exited;
+    },
+    submit: (text: string, ...shows: Array<string | RegExp>) => {
+      send(text);
+      return session.waitForAll(shows);
     },
     turn: async (prompt: string, reply: string | RegExp) => {
       send(prompt);
