@@ -1,7 +1,7 @@
 import { promises as fs, statSync } from 'fs';
 import * as path from 'path';
 import { closedPort, packageDir, startPty, useAiFixture } from '@holic512/testkit';
-import { ORIGINAL_WITH_PROFILES } from './setup-helpers';
+import { ORIGINAL_WITH_PROFILES } from './fake-llm-base';
 
 // The guided setup in a real pseudo-terminal: a tiny driver script runs the built runSetup;
 // the "local model server" and the "hosted provider" are both the fixture's scripted server on a

@@ -8,8 +8,7 @@ import { SETUP_TABLES, st } from '../src/setup/i18n';
 import { hostedPresets } from '../src/setup/presets';
 import { answersAsOllama, DEFAULT_PROBE_TARGETS, likelyChatModels, modelIdsOf, probeLocalServers, probeTargetsFromEnv, type FetchFn } from '../src/setup/probe';
 import { checkoutHostBin } from '../src/setup/host';
-import { writeFakeLlmBase } from './fake-llm-base';
-import { ORIGINAL_WITH_PROFILES } from './setup-helpers';
+import { fakeLlmBase, ORIGINAL_WITH_PROFILES } from './fake-llm-base';
 
 const LLM_BASE_DIR = packageDir('plugin-llm-base');
 
@@ -248,11 +247,7 @@ function scriptedUi(answers: unknown[]): SetupUi & { printed: string[]; asked: s
 }
 
 describe('runSetup with an original llm-base 1.0.x (no doctor): saved, checked by one call, taken back on cancel', () => {
-  const fx = useAiFixture({ llmBase: false, profile: false, inProcess: true, server: { models: ['only'] } });
-  beforeEach(async () => {
-    const { root } = await writeFakeLlmBase(fx.temp.slothtoolHome, ORIGINAL_WITH_PROFILES);
-    await fx.temp.registerPlugin('llm-base', root);
-  });
+  const fx = useAiFixture({ llmBase: fakeLlmBase(ORIGINAL_WITH_PROFILES), profile: false, inProcess: true, server: { models: ['only'] } });
   const cfg = () => fx.temp.readJson<{ default_profile: string; profiles: Record<string, unknown> }>('plugin-configs/llm-base.json');
   const options = (ui: SetupUi) => ({ lang: 'en' as const, env: fx.env, ui, probeTargets: probeTargetsFromEnv({ SLOTHTOOL_AI_PROBE_PORTS: `127.0.0.1:${fx.server.port}` }).targets });
 

@@ -39,8 +39,9 @@ export interface AiFixtureOptions {
   profiles?: Record<string, Record<string, unknown>>;
   /** `plugin-configs/ai.json`. */
   aiConfig?: object;
-  /** The llm-base package folder to register (this checkout's by default); `false`: none. */
-  llmBase?: string | false;
+  /** The llm-base package folder to register (this checkout's by default), or a function that
+   * writes one into the new home and returns its folder (another llm-base); `false`: none. */
+  llmBase?: string | false | ((temp: TempHome) => Promise<string>);
   /** Register this checkout's plugin-ai as `ai` too (for commands run through the host). */
   registerAi?: boolean;
   /** Make the workspace a git repository (its own identity; the temp HOME has no git config). */
@@ -77,7 +78,10 @@ async function writeHome(fixture: AiFixture<ScriptedServer | ScriptedOllama>, op
     await run('git', ['config', 'user.email', 'test@example.invalid'], fixture.cwd, temp.env);
     await run('git', ['config', 'user.name', 'Test'], fixture.cwd, temp.env);
   }
-  if (options.llmBase !== false) await temp.registerPlugin('llm-base', options.llmBase ?? packageDir('plugin-llm-base'));
+  if (options.llmBase !== false) {
+    const llmBase = typeof options.llmBase === 'function' ? await options.llmBase(temp) : options.llmBase;
+    await temp.registerPlugin('llm-base', llmBase ?? packageDir('plugin-llm-base'));
+  }
   if (options.registerAi) await temp.registerPlugin('ai', packageDir('plugin-ai'));
   if (options.profile !== false) {
     const base = profileBase(server, options.ollama !== undefined);
