@@ -1,6 +1,6 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { chat, usePtyFixture, KEY } from './pty/pty-session';
+import { chat, usePtyFixture } from './pty/pty-session';
 import { runAi } from './run-bin';
 import { RED_PNG } from './helpers';
 

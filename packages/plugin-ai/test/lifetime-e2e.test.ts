@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { AI_BIN } from './run-bin';
-import { startAi, KEY, type PtySession } from './pty/pty-session';
+import { startAi, type PtySession } from './pty/pty-session';
 
 /**
  * `ai` told to stop (SIGTERM, SIGHUP, a closed terminal) while a background process the model
