@@ -56,6 +56,8 @@ type FixtureServer<O extends AiFixtureOptions> = O extends { ollama: ScriptedOll
 const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> =>
   new Promise((resolve, reject) => execFile(cmd, args, { cwd, env }, (err) => (err ? reject(err) : resolve())));
 
+/** The home's env without what the machine may set for a real `ai`: API keys, `SLOTHTOOL_AI_*`
+ * (the temp home's empty probe list stays: a test never meets a real server on a usual port). */
 function fixtureEnv(temp: TempHome): NodeJS.ProcessEnv {
   const env = { ...temp.env };
   for (const key of Object.keys(env)) {
