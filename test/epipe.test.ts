@@ -1,6 +1,6 @@
 import { spawn } from 'child_process';
 import * as path from 'path';
-import { createTempHome, type TempHome } from '@holic512/testkit';
+import { useAiFixture } from '@holic512/testkit';
 
 // `slothtool list | head -1` and the like: when the reader of stdout goes away, every CLI ends
 // quietly with status 0 instead of an EPIPE stack trace.
@@ -11,14 +11,11 @@ const bins: Array<[string, string, string[]]> = [
   ['ai', 'packages/plugin-ai/bin/ai.js', ['--help']],
 ];
 
-let home: TempHome;
-beforeAll(async () => {
-  home = await createTempHome({ language: 'en' });
-});
-afterAll(async () => home.cleanup());
+// One home for the file: `--help` needs no model.
+const fx = useAiFixture({ profile: false }, 'all');
 
 test.each(bins)('%s with its reader gone: status 0, no stack trace', async (_name, bin, args) => {
-  const child = spawn(process.execPath, [path.join(root, bin), ...args], { env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(root, bin), ...args], { env: fx.env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.destroy(); // the reader is gone before anything is written
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));

@@ -2,7 +2,7 @@ import { spawn } from 'child_process';
 import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { useAiFixture } from '@holic512/testkit';
 
 // A full disk, for real: bubblewrap mounts a small tmpfs (`--size`) over the folder a program
 // writes to, the test fills it, and the program runs against it. For each writer: the user is
@@ -38,14 +38,14 @@ function withFullDisk(dirs: string[], script: string, env: NodeJS.ProcessEnv, si
 /** Fill the tmpfs at "$1" up to the last byte (the write fails with ENOSPC, as it should). */
 const FILL = 'fill() { head -c 100000000 /dev/zero > "$1/.fill" 2>/dev/null; true; }';
 
-let temp: TempHome;
+// The home: llm-base registered, its profile on the scripted server, ai without the OS sandbox
+// (bubblewrap runs around ai here; a sandbox inside it is not what is tested).
+const fx = useAiFixture({ profile: { api_key: 'sk-local-test-key-0000', low_model: 'test-low', high_model: 'test-high', timeout: 30000 }, aiConfig: { sandbox: 'off' } });
 let scratch: string;
 beforeEach(async () => {
-  temp = await createTempHome({ language: 'en' });
   scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'full-disk-'));
 });
 afterEach(async () => {
-  await temp.cleanup();
   await fs.rm(scratch, { recursive: true, force: true });
 });
 
@@ -76,7 +76,7 @@ test('json-patch on a full disk: a clear IO_ERROR, the config byte for byte the 
       })().catch((e) => { console.log(JSON.stringify({ crash: String(e && e.stack || e) })); });
     '`;
   const r = await withFullDisk([disk], script, {
-    ...temp.env,
+    ...fx.env,
     DISK: disk,
     ORIGINAL: original,
     JSON_PATCH: path.join(root, 'packages/json-patch'),
@@ -94,7 +94,7 @@ test('json-patch on a full disk: a clear IO_ERROR, the config byte for byte the 
 });
 
 test('llm-base on a full disk: saving a profile fails with a message, llm-base.json is unchanged; with space again it saves', async () => {
-  const configs = path.join(temp.slothtoolHome, 'plugin-configs');
+  const configs = path.join(fx.temp.slothtoolHome, 'plugin-configs');
   const saved = path.join(scratch, 'saved');
   await fs.mkdir(saved);
   const before = `${JSON.stringify({ default_profile: 'a', profiles: { a: { base_url: 'http://127.0.0.1:9/v1', api_key: 'k-test-0000', low_model: 'l', high_model: 'h' } } }, null, 2)}\n`;
@@ -116,7 +116,7 @@ test('llm-base on a full disk: saving a profile fails with a message, llm-base.j
       out.profiles = Object.keys(JSON.parse(fs.readFileSync(file, "utf8")).profiles).sort();
       console.log(JSON.stringify(out));
     '`;
-  const r = await withFullDisk([configs], script, { ...temp.env, SAVED: saved, CONFIGS: configs, LLM_BASE: path.join(root, 'packages/plugin-llm-base') });
+  const r = await withFullDisk([configs], script, { ...fx.env, SAVED: saved, CONFIGS: configs, LLM_BASE: path.join(root, 'packages/plugin-llm-base') });
   expect(r.stderr).toBe('');
   const out = JSON.parse(r.stdout.trim());
   expect(out.first.success).toBe(false);
@@ -129,28 +129,14 @@ test('llm-base on a full disk: saving a profile fails with a message, llm-base.j
 });
 
 describe('ai -p on a full disk', () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = await startScriptedServer();
-  });
-  afterEach(async () => server.close());
-
   test('the answer still comes, the session that cannot be written is said, the configs are unchanged (the call log is skipped)', async () => {
-    const home = temp.slothtoolHome;
-    await temp.writeJson('plugin-configs/llm-base.json', {
-      default_profile: 'local',
-      profiles: { local: { base_url: server.baseURL, api_key: 'sk-local-test-key-0000', low_model: 'test-low', high_model: 'test-high', timeout: 30000, max_retries: 0 } },
-    });
-    await temp.writeJson('plugin-configs/ai.json', { sandbox: 'off' });
-    await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
+    const home = fx.temp.slothtoolHome;
     const saved = path.join(scratch, 'saved');
     await fs.cp(path.join(home, 'plugin-configs'), saved, { recursive: true });
     const aiDir = path.join(home, 'ai');
     await fs.mkdir(aiDir, { recursive: true });
     const configs = path.join(home, 'plugin-configs');
-    server.enqueue({ json: { type: 'chat', message: 'the answer is 42' } });
-    const cwd = path.join(scratch, 'project');
-    await fs.mkdir(cwd);
+    fx.server.enqueue({ json: { type: 'chat', message: 'the answer is 42' } });
     const script = `
       ${FILL}
       cp -p "$SAVED"/* "$CONFIGS"/
@@ -159,7 +145,7 @@ describe('ai -p on a full disk', () => {
       node "$AI_BIN" -p "what is the answer"; echo "rc=$?"
       for f in "$SAVED"/*; do cmp -s "$f" "$CONFIGS/$(basename "$f")" && echo "same=$(basename "$f")"; done
     `;
-    const r = await withFullDisk([configs, aiDir], script, { ...temp.env, SAVED: saved, CONFIGS: configs, AIDIR: aiDir, PROJECT: cwd, AI_BIN });
+    const r = await withFullDisk([configs, aiDir], script, { ...fx.env, SAVED: saved, CONFIGS: configs, AIDIR: aiDir, PROJECT: fx.cwd, AI_BIN });
     expect(r.stdout).toContain('the answer is 42');
     expect(r.stdout).toContain('rc=0');
     expect(r.stderr).toMatch(/session can no longer be saved \(ENOSPC: no space left on device/);

@@ -6,7 +6,7 @@
  * no server). Servers: the testkit's scripted ones on free ports; "no server" is a port just
  * closed; OLLAMA_HOST points the Ollama preset there.
  */
-import { closedPort, createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { closedPort, useAiFixture } from '@holic512/testkit';
 import { spawn } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
@@ -21,16 +21,24 @@ interface Run {
   stderr: string;
 }
 
-let temp: TempHome;
-let server: ScriptedServer;
-let cwd: string;
+/** A port just closed: "no server there". */
 let closed: number;
-
+// One home for the file: its profile `local` on a server with one model, and `badport`, whose
+// server is gone; llm-base and ai registered (the host runs them).
+const fx = useAiFixture(async () => {
+  closed = await closedPort();
+  return {
+    registerAi: true,
+    server: { models: ['one-model'] },
+    profile: { api_key: '', low_model: 'one-model', high_model: 'one-model' },
+    profiles: { badport: { base_url: `http://127.0.0.1:${closed}/v1`, api_key: '' } },
+  };
+}, 'all');
 
 /** Run a program without blocking (the scripted model answers from this process); stdin closed. */
-function exec(program: string, args: string[], env: NodeJS.ProcessEnv = temp.env): Promise<Run> {
+function exec(program: string, args: string[], env: NodeJS.ProcessEnv = fx.env): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { cwd, env: { ...env, LANG: 'C', LC_ALL: '', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(program, args, { cwd: fx.cwd, env: { ...env, LANG: 'C', LC_ALL: '', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -42,28 +50,8 @@ function exec(program: string, args: string[], env: NodeJS.ProcessEnv = temp.env
 
 /** `slothtool …` as the README writes it: the checkout's host, which runs the registered plugins. */
 const slothtool = (...args: string[]) => exec(process.execPath, [HOST, ...args]);
-const language = (lang: 'en' | 'zh') => temp.writeJson('settings.json', { language: lang });
+const language = (lang: 'en' | 'zh') => fx.temp.writeJson('settings.json', { language: lang });
 
-beforeAll(async () => {
-  temp = await createTempHome({ language: 'en' });
-  server = await startScriptedServer({ models: ['one-model'] });
-  closed = await closedPort();
-  cwd = path.join(temp.home, 'project');
-  await fs.mkdir(cwd);
-  await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
-  await temp.registerPlugin('ai', packageDir('plugin-ai'));
-  await temp.writeJson('plugin-configs/llm-base.json', {
-    default_profile: 'one',
-    profiles: {
-      one: { base_url: server.baseURL, api_key: '', low_model: 'one-model', high_model: 'one-model', timeout: 10000, max_retries: 0 },
-      badport: { base_url: `http://127.0.0.1:${closed}/v1`, api_key: '', low_model: 'm', high_model: 'm', timeout: 10000, max_retries: 0 },
-    },
-  });
-});
-afterAll(async () => {
-  await server.close();
-  await temp.cleanup();
-});
 afterEach(() => language('en'));
 
 describe('the README commands', () => {
@@ -94,7 +82,7 @@ describe('the README commands', () => {
   });
 
   test('slothtool ai -p "hello" answers', async () => {
-    server.enqueue({ json: { type: 'chat', message: 'Hello, newcomer.' } });
+    fx.server.enqueue({ json: { type: 'chat', message: 'Hello, newcomer.' } });
     const r = await slothtool('ai', '-p', 'hello');
     expect(r).toMatchObject({ code: 0, stdout: 'Hello, newcomer.\n' });
   });
@@ -118,7 +106,7 @@ describe('1. a model server that is not there: refused, not "cut", with the fix'
   test.each(['en', 'zh'] as const)('%s: the Ollama preset (native API) names ollama serve; an OpenAI-compatible profile says the same otherwise', async (lang) => {
     await language(lang);
     const text = texts[lang];
-    const preset = await exec(process.execPath, [HOST, 'llm-base', 'config', 'create', `ollama-${lang}`, '--preset', 'ollama'], { ...temp.env, OLLAMA_HOST: `127.0.0.1:${closed}` });
+    const preset = await exec(process.execPath, [HOST, 'llm-base', 'config', 'create', `ollama-${lang}`, '--preset', 'ollama'], { ...fx.env, OLLAMA_HOST: `127.0.0.1:${closed}` });
     expect(preset.code).toBe(0);
     const url = `http://127.0.0.1:${closed}/v1`;
     const viaOllama = await slothtool('ai', '-p', 'hello', '--profile', `ollama-${lang}`);
@@ -139,7 +127,7 @@ describe('2. a mistyped option: the same usage message and exit 2 in every CLI',
   });
 
   test('slothtool ai and slothtool itself read the same way', async () => {
-    expect(await slothtool('ai', '-p', 'hi', '--profle', 'one')).toEqual({
+    expect(await slothtool('ai', '-p', 'hi', '--profle', 'local')).toEqual({
       code: 2,
       stdout: '',
       stderr: 'Invalid usage: unknown option --profle. Did you mean --profile? Run `slothtool ai --help` for the options.\n',
@@ -150,7 +138,7 @@ describe('2. a mistyped option: the same usage message and exit 2 in every CLI',
       stderr: 'Invalid usage: unknown option "--jsn". Did you mean --json? Run `slothtool --help` for the options.\n',
     });
     await language('zh');
-    expect((await slothtool('ai', '--profle', 'one')).stderr).toBe('用法错误：未知选项 --profle。是不是想输入 --profile？运行 `slothtool ai --help` 查看选项。\n');
+    expect((await slothtool('ai', '--profle', 'local')).stderr).toBe('用法错误：未知选项 --profle。是不是想输入 --profile？运行 `slothtool ai --help` 查看选项。\n');
   });
 
   test('a mistyped command or plugin name: the one probably meant', async () => {
@@ -181,16 +169,16 @@ describe('5. commands named as the user types them', () => {
   test('through the host: slothtool ai; started on its own by its bare name: ai', async () => {
     expect((await slothtool('ai', 'risk')).stderr).toBe('usage: slothtool ai risk [--json] -- <program> [args...]\n');
     // `npm install -g @holic512/plugin-ai` links bin/ai.js as `ai` on PATH
-    const bin = path.join(temp.home, 'bin');
+    const bin = path.join(fx.temp.home, 'bin');
     await fs.mkdir(bin, { recursive: true });
     await fs.symlink(AI_BIN, path.join(bin, 'ai')).catch(() => undefined);
-    const direct = await exec(path.join(bin, 'ai'), ['risk'], { ...temp.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}` });
+    const direct = await exec(path.join(bin, 'ai'), ['risk'], { ...fx.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}` });
     expect(direct.stderr).toBe('usage: ai risk [--json] -- <program> [args...]\n');
   });
 });
 
 describe('6. a corrupt llm-base.json is a bad config, said before the first message', () => {
-  const file = () => path.join(temp.slothtoolHome, 'plugin-configs', 'llm-base.json');
+  const file = () => path.join(fx.temp.slothtoolHome, 'plugin-configs', 'llm-base.json');
   let saved: string;
   beforeEach(async () => {
     saved = await fs.readFile(file(), 'utf8');
@@ -203,24 +191,24 @@ describe('6. a corrupt llm-base.json is a bad config, said before the first mess
     ['zh', (f: string) => `配置文件 ${f} 无效：Unexpected end of JSON input。请修正该文件（或删除后重新运行 slothtool llm-base config create）\n`],
   ] as const)('%s: ai -p exits 2 (as its help says) before any model call; ai -i shows it when it opens', async (lang, expected) => {
     await language(lang);
-    const before = server.requests.length;
+    const before = fx.server.requests.length;
     expect(await slothtool('ai', '-p', 'hi')).toEqual({ code: 2, stdout: '', stderr: expected(file()) });
     const interactive = await slothtool('ai', '-i');
     expect(interactive.stdout + interactive.stderr).toContain(expected(file()).trim());
-    expect(server.requests.length).toBe(before);
+    expect(fx.server.requests.length).toBe(before);
   });
 });
 
 describe('7. words a newcomer reads', () => {
   test('one model is "model present", not "models present"', async () => {
-    server.setHandler(() => ({ json: { ok: true } }));
+    fx.server.setHandler(() => ({ json: { ok: true } }));
     try {
-      const en = await slothtool('llm-base', 'doctor', 'one');
+      const en = await slothtool('llm-base', 'doctor', 'local');
       expect(en.stdout).toContain('✓ models    model present: one-model\n');
       await language('zh');
-      expect((await slothtool('llm-base', 'doctor', 'one')).stdout).toContain('✓ models    模型存在：one-model（1 个）\n');
+      expect((await slothtool('llm-base', 'doctor', 'local')).stdout).toContain('✓ models    模型存在：one-model（1 个）\n');
     } finally {
-      server.setHandler(null);
+      fx.server.setHandler(null);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { closedPort, createTempHome, packageDir, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { closedPort, useAiFixture } from '@holic512/testkit';
 import { spawn } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
@@ -48,36 +48,22 @@ function englishWords(text: string): string[] {
   return [...stripped.matchAll(/[A-Za-z][A-Za-z_-]{2,}/g)].map((m) => m[0]).filter((w) => !ALLOWED.has(w) && !ALLOWED.has(w.toLowerCase()));
 }
 
-let temp: TempHome;
-let server: ScriptedServer;
-let cwd: string;
-
-beforeAll(async () => {
-  temp = await createTempHome({ language: 'zh' });
-  server = await startScriptedServer();
-  cwd = path.join(temp.home, 'project');
-  await fs.mkdir(cwd);
-  await temp.registerPlugin('llm-base', packageDir('plugin-llm-base'));
-  await temp.registerPlugin('ai', packageDir('plugin-ai'));
-  await temp.writeJson('plugin-configs/llm-base.json', {
-    default_profile: 'local',
-    profiles: {
-      local: { base_url: server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 },
-      // a profile whose server is gone (a port bound, then released)
-      badport: { base_url: `http://127.0.0.1:${await closedPort()}/v1`, api_key: '', low_model: 'm', high_model: 'm', timeout: 10000, max_retries: 0 },
-    },
-  });
-});
-
-afterAll(async () => {
-  await server.close();
-  await temp.cleanup();
-});
+// One home for the file, in Chinese, with llm-base and ai registered (the host runs ai).
+const fx = useAiFixture(
+  async () => ({
+    language: 'zh' as const,
+    registerAi: true,
+    profile: { low_model: 'test-low', high_model: 'test-high' },
+    // a profile whose server is gone (a port bound, then released)
+    profiles: { badport: { base_url: `http://127.0.0.1:${await closedPort()}/v1`, api_key: '' } },
+  }),
+  'all',
+);
 
 /** Run a CLI without blocking: the scripted model server answers from this process. */
 function run(bin: keyof typeof BIN, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN[bin], ...args], { cwd, env: { ...temp.env, LANG: 'en_US.UTF-8' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN[bin], ...args], { cwd: fx.cwd, env: { ...fx.env, LANG: 'en_US.UTF-8' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
@@ -109,8 +95,8 @@ test.each<[string, keyof typeof BIN, string[]]>([
 });
 
 test('a turn of ai -p with a step: the step, its reason and the end are Chinese', async () => {
-  await fs.writeFile(path.join(cwd, 'a.txt'), 'x\n');
-  server.enqueue(
+  await fs.writeFile(path.join(fx.cwd, 'a.txt'), 'x\n');
+  fx.server.enqueue(
     { json: { type: 'cmd', message: '先看看文件', data: { cwd: null, commands: [{ tool: 'exec', program: 'ls', args: [] }] } } },
     { json: { type: 'chat', message: '目录里有 a.txt。', data: null } },
   );

@@ -1,7 +1,7 @@
 import { useAiFixture } from '@holic512/testkit';
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { ORIGINAL_LLM_BASE_SOURCE, writeFakeLlmBase } from './fake-llm-base';
+import { fakeLlmBase, ORIGINAL_LLM_BASE_SOURCE } from './fake-llm-base';
 import { runAi } from './run-bin';
 
 /** End-to-end over the real bin, talking to the scripted server through two llm-bases:
@@ -11,12 +11,9 @@ describe.each([
   ['original llm-base 1.0.x', 'original'],
   ['this repo\'s llm-base', 'repo'],
 ])('ai with %s', (_label, variant) => {
-const fx = useAiFixture({ profile: { low_model: 'test-low', high_model: 'test-high' } });
-beforeEach(async () => {
-  if (variant === 'original') {
-    const { root } = await writeFakeLlmBase(fx.temp.slothtoolHome, ORIGINAL_LLM_BASE_SOURCE);
-    await fx.temp.registerPlugin('llm-base', root);
-  }
+const fx = useAiFixture({
+  llmBase: variant === 'original' ? fakeLlmBase(ORIGINAL_LLM_BASE_SOURCE) : undefined,
+  profile: { low_model: 'test-low', high_model: 'test-high' },
 });
 
 const ai = (args: string[], input?: string) => runAi(args, { env: fx.temp.env, cwd: fx.cwd, input });

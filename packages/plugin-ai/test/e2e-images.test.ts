@@ -1,6 +1,6 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { chat, usePtyFixture, KEY } from './pty/pty-session';
+import { chat, usePtyFixture } from './pty/pty-session';
 import { runAi } from './run-bin';
 import { RED_PNG } from './helpers';
 
@@ -59,21 +59,17 @@ test('an image larger than images.maxBytes is refused with the sizes; zh says it
 test('ai -i: "@shot.png" in a message attaches it; a path alone on a line attaches it to the next message', async () => {
   fx.server.enqueue(chat('Red.'), chat('Still red.'));
   const s = await fx.ready();
-  s.send('@shot.png what colour?');
-  await s.waitFor('Red.');
+  await s.submit('@shot.png what colour?', 'Red.');
   expect(lastUser(0).content).toEqual([
     { type: 'text', text: '[image: shot.png] what colour?' },
     { type: 'image_url', image_url: { url: DATA_URL } },
   ]);
   // A dropped file: the path alone, then the question.
-  s.send(path.join(fx.cwd, 'shot.png'));
-  await s.waitFor('Attached');
+  await s.submit(path.join(fx.cwd, 'shot.png'), 'Attached');
   expect(fx.server.requests).toHaveLength(1);
-  s.send('and now?');
-  await s.waitFor('Still red.');
+  await s.submit('and now?', 'Still red.');
   expect(lastUser(1).content).toEqual([{ type: 'text', text: 'and now?' }, { type: 'image_url', image_url: { url: DATA_URL } }]);
   // A missing @image is said, and nothing is sent.
-  s.send('@nope.png hi');
-  await s.waitFor('Image nope.png: no such file');
+  await s.submit('@nope.png hi', 'Image nope.png: no such file');
   expect(fx.server.requests).toHaveLength(2);
 });

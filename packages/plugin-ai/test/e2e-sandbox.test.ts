@@ -1,7 +1,6 @@
-import { useAiFixture } from '@holic512/testkit';
+import { startTcpListener, useAiFixture } from '@holic512/testkit';
 import { execFileSync } from 'child_process';
 import { promises as fs, existsSync } from 'fs';
-import * as net from 'net';
 import * as path from 'path';
 import { runAi } from './run-bin';
 
@@ -54,20 +53,15 @@ suite('the OS sandbox in slothtool ai', () => {
   });
 
   test('ai -p --json: an L0 step that connects out fails, and the event names the sandbox', async () => {
-    const listener = net.createServer((s) => {
-      s.on('error', () => undefined);
-      s.end('x');
-    });
-    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', () => resolve()));
-    const port = (listener.address() as net.AddressInfo).port;
+    const listener = await startTcpListener();
     try {
-      const env = await trojanedGit(`exec ${process.execPath} -e "require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',(e)=>{console.error('connect: '+e.code+' Network is unreachable');process.exit(3)})"`);
+      const env = await trojanedGit(`exec ${process.execPath} -e "require('net').connect(${listener.port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',(e)=>{console.error('connect: '+e.code+' Network is unreachable');process.exit(3)})"`);
       fx.server.enqueue(gitDiff, { json: { type: 'chat', message: 'done' } });
       const r = await ai(['-p', 'what changed?', '--json'], env);
       const tool = r.events.find((e) => e.type === 'tool_result') as { result: { sandbox?: { denied?: string } } };
       expect(tool.result.sandbox).toMatchObject({ kind: 'bwrap', level: 'L0', network: false, denied: 'network' });
     } finally {
-      listener.close();
+      await listener.close();
     }
   });
 

@@ -1,4 +1,4 @@
-import { usePtyFixture, KEY } from './pty/pty-session';
+import { usePtyFixture } from './pty/pty-session';
 import { renderTerminal } from './pty/screen-model';
 
 // The hardware cursor (where an input method draws its composition) after wide characters,
@@ -70,8 +70,7 @@ test('what an interactive plugin prints on the terminal stays on screen after th
   });
   const s = await fx.ready();
   s.send('run demo');
-  await s.waitFor('y/a/n/e');
-  s.write('y');
+  await s.answer('y/a/n/e', 'y');
   await s.waitFor('the demo ran');
   await s.waitIdle();
   s.write('more');

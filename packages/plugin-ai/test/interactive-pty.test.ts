@@ -49,8 +49,7 @@ test('a chat turn: the prompt, the answer, the status line; Ctrl+D leaves with t
   fx.server.enqueue(chat('Hello from the model.'));
   const s = await fx.ready();
   await s.waitFor('low · local');
-  s.send('hi there');
-  await s.waitFor('Hello from the model.');
+  await s.submit('hi there', 'Hello from the model.');
   s.write(KEY.ctrlD);
   await s.waitFor(/Session saved: \S+/);
   expect(await s.exited).toBe(0);
@@ -62,13 +61,10 @@ test('a chat turn: the prompt, the answer, the status line; Ctrl+D leaves with t
 test('markdown replies are rendered; plain ones stay plain', async () => {
   fx.server.enqueue(chat('# Title\n\nSome **bold** words and `code`.', 'markdown'), chat('just *plain* text', 'plain'));
   const s = await fx.ready();
-  s.send('md');
-  await s.waitFor('Some bold words and code.'); // rendered once complete (the stream shows the source)
+  await s.submit('md', 'Some bold words and code.'); // rendered once complete (the stream shows the source)
   await s.waitIdle();
   expect(s.raw()).toMatch(/\x1b\[1mbold\x1b\[22m/);
-  s.send('plain');
-  await s.waitFor('just *plain* text');
-  await s.waitIdle();
+  await s.turn('plain', 'just *plain* text');
   expect(await s.quit()).toBe(0);
 });
 
@@ -79,29 +75,21 @@ test('a confirmed L1 step: shown with level and rule, asked, run; allow-session 
   );
   const s = await fx.ready();
   s.send('create created.txt');
-  await s.waitFor('[L1] touch created.txt');
-  await s.waitFor('rule write.file');
-  await s.waitFor('Allow this L1 step?');
+  await s.waitForAll(['[L1] touch created.txt', 'rule write.file', 'Allow this L1 step?']);
   await s.waitFor('1–6 · y/a/n/p/d/e · Esc declines'); // the question takes keys: exactly its six
-  await s.waitFor('Yes, and allow `exec touch created.txt` for this session');
-  s.write('a');
-  await s.waitFor('exit 0');
-  await s.waitFor('the file is there');
+  await s.answer('Yes, and allow `exec touch created.txt` for this session', 'a');
+  await s.waitForAll(['exit 0', 'the file is there']);
   await s.waitIdle();
   expect(await exists(path.join(fx.cwd, 'created.txt'))).toBe(true);
   expect(sent(1)).toMatchObject({ _event: 'tool_result', program: 'touch', exitCode: 0, decision: { level: 'L1', by: 'user' } });
   // the same command again runs without asking; a different file asks again
   fx.server.enqueue(cmd('again', { program: 'touch', args: ['created.txt'] }), chat('touched again'));
   const mark = s.text().length;
-  s.send('once more');
-  await s.waitFor('touched again');
-  await s.waitIdle();
+  await s.turn('once more', 'touched again');
   expect(s.text().slice(mark)).not.toContain('Allow this');
   fx.server.enqueue(cmd('other', { program: 'touch', args: ['other.txt'] }), chat('not that one'));
   s.send('another file');
-  await s.waitFor('Allow this L1 step?');
-  await s.waitFor('Esc declines'); // the question takes keys
-  s.write(KEY.esc); // Esc declines
+  await s.answerStep(KEY.esc); // Esc declines
   await s.waitFor('not that one');
   await s.waitIdle();
   expect(await exists(path.join(fx.cwd, 'other.txt'))).toBe(false);
@@ -112,9 +100,7 @@ test('a declined L1 step is not run and the model is told', async () => {
   fx.server.enqueue(cmd('create it', { program: 'touch', args: ['nope.txt'] }), chat('ok, I will not'));
   const s = await fx.ready();
   s.send('create nope.txt');
-  await s.waitFor('Allow this L1 step?');
-  await s.waitFor('Esc declines'); // the question takes keys
-  s.send(KEY.down + KEY.down); // the third choice: decline
+  await s.answerStep(KEY.down + KEY.down + KEY.enter); // the third choice: decline
   await s.waitFor('declined');
   await s.waitFor('ok, I will not');
   await s.waitIdle();
@@ -127,29 +113,23 @@ test('edit the arguments before running: the edited command is judged again and 
   fx.server.enqueue(cmd('create it', { program: 'touch', args: ['a.txt'] }), chat('done'));
   const s = await fx.ready();
   s.send('create a file');
-  await s.waitFor('Allow this L1 step?');
-  await s.waitFor('Esc declines'); // the question takes keys
-  s.write('e');
+  await s.answerStep('e');
   await s.waitFor('Edit the command');
   s.send('\x7f'.repeat(5) + 'b.txt'); // a.txt → b.txt
   await s.waitFor('✎ touch b.txt');
   // judged again: still L1. Wait for the new question by its command, so a late frame of the
   // first one (already taking keys) cannot be mistaken for it while this one is still guarded.
-  await s.waitFor(/Allow this L1 step\? +touch b\.txt/);
-  await s.waitFor('Esc declines'); // the question takes keys
-  s.write('y');
+  await s.answerStep('y', /Allow this L1 step\? +touch b\.txt/);
   await s.waitFor('done');
   expect(await exists(path.join(fx.cwd, 'b.txt'))).toBe(true);
   expect(await exists(path.join(fx.cwd, 'a.txt'))).toBe(false);
-  s.write(KEY.ctrlD);
-  expect(await s.exited).toBe(0);
+  expect(await s.leave()).toBe(0);
 });
 
 test('an L2 step is refused with its rule and how to allow it in the config', async () => {
   fx.server.enqueue(cmd('clean', { program: 'sudo', args: ['rm', '-rf', '/tmp/x'] }), chat('I cannot do that'));
   const s = await fx.ready();
-  s.send('clean up');
-  await s.waitFor('[L2] sudo rm -rf /tmp/x');
+  await s.submit('clean up', '[L2] sudo rm -rf /tmp/x');
   await s.waitFor('Blocked (L2): not run.');
   await s.waitFor('To allow it:');
   await s.waitFor(/Policy: \S+ai\.json/);
@@ -171,27 +151,19 @@ test('/help, an unknown command, /context, /cost, /mode, /clear', async () => {
   await s.waitFor(/\/compact\s+fold the history into the summary now/);
   await s.waitFor(/\/cost\s+tokens used in this session/);
   s.write('\x15'); // Ctrl+U
-  s.send('/hlep');
-  await s.waitFor('Unknown command /hlep. Did you mean /help?');
-  s.send('hello');
-  await s.waitFor('first answer');
-  await s.waitIdle();
-  s.send('/context');
-  await s.waitFor(/Context \(tokens, estimated\) — budget \d+/);
-  await s.waitFor(/window .*2 messages/);
-  s.send('/cost');
-  await s.waitFor(/This session: \d+ input \+ \d+ output tokens over 1 model call\./);
-  s.send('/mode high');
-  await s.waitFor('Mode is now high.');
-  await s.waitFor('high · local');
-  s.send('/profile nope');
-  await s.waitFor('llm-base has no profile nope (profiles: local)');
-  s.send('/profile');
-  await s.waitFor('Profile: local.');
-  s.send('/clear');
-  await s.waitFor('Cleared: new conversation');
-  s.send('/context');
-  await s.waitFor(/window .*0 messages/);
+  await s.submit('/hlep', 'Unknown command /hlep. Did you mean /help?');
+  await s.turn('hello', 'first answer');
+  // each command, and what it shows
+  const commands: Array<[string, ...Array<string | RegExp>]> = [
+    ['/context', /Context \(tokens, estimated\) — budget \d+/, /window .*2 messages/],
+    ['/cost', /This session: \d+ input \+ \d+ output tokens over 1 model call\./],
+    ['/mode high', 'Mode is now high.', 'high · local'],
+    ['/profile nope', 'llm-base has no profile nope (profiles: local)'],
+    ['/profile', 'Profile: local.'],
+    ['/clear', 'Cleared: new conversation'],
+    ['/context', /window .*0 messages/],
+  ];
+  for (const [command, ...shows] of commands) await s.submit(command, ...shows);
   expect(await s.quit()).toBe(0);
   expect(fx.server.requests[0].body.model).toBe('test-low');
 });
@@ -200,17 +172,14 @@ test('Ctrl+C during a long command stops its process group, keeps its output, an
   await fs.writeFile(path.join(fx.cwd, 'log.txt'), 'line one\nline two\n');
   fx.server.enqueue(cmd('follow the log', { program: 'tail', args: ['-f', 'log.txt'] }), chat('you stopped it'));
   const s = await fx.ready();
-  s.send('watch the log');
-  await s.waitFor('[L0] tail -f log.txt');
+  await s.submit('watch the log', '[L0] tail -f log.txt');
   await s.waitFor('line two'); // streamed live while it runs
   await s.waitFor('Running tail -f log.txt');
   s.write(KEY.ctrlC);
   await s.waitFor('Interrupted');
   await s.waitFor('› ');
   expect(fx.server.requests).toHaveLength(1);
-  s.send('why did it stop?');
-  await s.waitFor('you stopped it');
-  await s.waitIdle();
+  await s.turn('why did it stop?', 'you stopped it');
   const next = contents(1);
   expect(next).toContainEqual(JSON.stringify({ _event: 'interrupted', by: 'user', during: 'step' }));
   const result = next.map(parse).find((m: any) => m?._event === 'tool_result');
@@ -221,8 +190,7 @@ test('Ctrl+C during a long command stops its process group, keeps its output, an
 test('Ctrl+C while the model answers returns to the prompt; twice at an empty prompt leaves', async () => {
   fx.server.enqueue({ content: '{"type":"chat","message":"partial ans', hangAfterChunks: 1, chunks: ['{"type":"chat","message":"partial ans', 'wer"}'] } as never);
   const s = await fx.ready();
-  s.send('slow question');
-  await s.waitFor('Thinking…');
+  await s.submit('slow question', 'Thinking…');
   await s.waitFor('partial ans'); // streamed so far
   s.write(KEY.ctrlC);
   await s.waitFor('Interrupted');
@@ -246,10 +214,8 @@ test('/steer while a command runs: the rest of the plan is skipped and the note 
     chat('steered answer'),
   );
   const s = await fx.ready();
-  s.send('do two things');
-  await s.waitFor('Running cat gate.fifo');
-  s.send('/steer only look at the readme');
-  await s.waitFor('Steering:');
+  await s.submit('do two things', 'Running cat gate.fifo');
+  await s.submit('/steer only look at the readme', 'Steering:');
   await fs.writeFile(fifo, 'gate open\n'); // the current step ends; the rest is skipped
   await s.waitFor('skipped');
   await s.waitFor('steered answer');
@@ -267,16 +233,11 @@ test('/steer while a command runs: the rest of the plan is skipped and the note 
 test('typing while a turn runs is kept; Enter queues it for after the turn (/next too)', async () => {
   const release = holdFirstReply(chat('first'), chat('second'), chat('third'));
   const s = await fx.ready();
-  s.send('one');
-  await s.waitFor('Thinking…');
-  s.send('two');
-  await s.waitFor('queued: two');
-  s.send('/next three');
-  await s.waitFor('queued: three');
+  await s.submit('one', 'Thinking…');
+  await s.submit('two', 'queued: two');
+  await s.submit('/next three', 'queued: three');
   release();
-  await s.waitFor('first');
-  await s.waitFor('second');
-  await s.waitFor('third');
+  await s.waitForAll(['first', 'second', 'third']);
   expect(fx.server.requests.map((r) => r.body.messages.at(-1).content)).toEqual(['one', 'two', 'three']);
   await s.waitIdle();
   // each queued message is echoed where its turn starts, after the previous answer
@@ -289,18 +250,14 @@ test('typing while a turn runs is kept; Enter queues it for after the turn (/nex
 test('/sessions and /resume after a restart bring the conversation back', async () => {
   fx.server.enqueue(chat('the secret word is tangerine'));
   const first = await fx.ready();
-  first.send('remember a word');
-  await first.waitFor('the secret word is tangerine');
-  await first.waitIdle();
-  first.send('/exit');
-  await first.waitFor(/Session saved: (\S+)\./);
+  await first.turn('remember a word', 'the secret word is tangerine');
+  await first.submit('/exit', /Session saved: (\S+)\./);
   const id = /Session saved: (\S+?)\./.exec(first.text())![1];
   expect(await first.exited).toBe(0);
 
   fx.server.enqueue(chat('it was tangerine'));
   const second = await fx.ready();
-  second.send('/sessions');
-  await second.waitFor(id);
+  await second.submit('/sessions', id);
   second.write('/res\t'); // Tab completes the command, then the only session id
   await second.waitFor('› /resume ');
   second.write('\t');
@@ -308,28 +265,21 @@ test('/sessions and /resume after a restart bring the conversation back', async 
   second.write(KEY.enter);
   await second.waitFor(`Resumed session ${id}`);
   await second.waitFor('the secret word is tangerine'); // the last exchange is shown again
-  second.send('what was the word?');
-  await second.waitFor('it was tangerine');
-  await second.waitIdle();
+  await second.turn('what was the word?', 'it was tangerine');
   expect(contents(1).join('\n')).toContain('the secret word is tangerine');
-  second.send('/exit');
-  await second.waitFor(`Session saved: ${id}`);
+  await second.submit('/exit', `Session saved: ${id}`);
   expect(await second.exited).toBe(0);
 });
 
 test('history: up recalls earlier prompts, also from an earlier session', async () => {
   fx.server.enqueue(chat('a1'), chat('a2'));
   const first = await fx.ready();
-  first.send('first prompt');
-  await first.waitFor('a1');
-  await first.waitIdle();
+  await first.turn('first prompt', 'a1');
   expect(await first.quit()).toBe(0);
   const second = await fx.ready();
   second.write(KEY.up + KEY.up); // "/exit", then "first prompt"
   await second.waitFor('› first prompt');
-  second.write(KEY.enter);
-  await second.waitFor('a2');
-  await second.waitIdle();
+  await second.turn('', 'a2'); // Enter sends the prompt recalled
   expect(sent(1)).toBe('first prompt');
   expect(await second.quit()).toBe(0);
 });
@@ -337,16 +287,10 @@ test('history: up recalls earlier prompts, also from an earlier session', async 
 test('multi-line input with a trailing backslash and with a bracketed paste', async () => {
   fx.server.enqueue(chat('got two lines'), chat('got the paste'));
   const s = await fx.ready();
-  s.send('line one \\');
-  await s.waitFor(/› line one \r*\n {2}\r*\n/); // the backslash became a new line
-  s.send('line two');
-  await s.waitFor('got two lines');
-  await s.waitIdle();
+  await s.submit('line one \\', /› line one \r*\n {2}\r*\n/); // the backslash became a new line
+  await s.turn('line two', 'got two lines');
   expect(sent(0)).toBe('line one \nline two');
-  s.write('\x1b[200~pasted a\rpasted b\x1b[201~');
-  s.write(KEY.enter);
-  await s.waitFor('got the paste');
-  await s.waitIdle();
+  await s.turn('\x1b[200~pasted a\rpasted b\x1b[201~', 'got the paste');
   expect(sent(1)).toBe('pasted a\npasted b');
   expect(await s.quit()).toBe(0);
 });
@@ -356,9 +300,7 @@ test('NO_COLOR: no colour sequences, the same words', async () => {
   const s = fx.start(['-i'], { NO_COLOR: '1' });
   await s.waitFor('› ');
   s.send('go');
-  await s.waitFor('Allow this L1 step?');
-  await s.waitFor('Esc declines'); // the question takes keys
-  s.write('y');
+  await s.answerStep('y');
   await s.waitFor('all good');
   await s.waitIdle();
   expect(await s.quit()).toBe(0);
@@ -372,13 +314,9 @@ test('zh: the screen speaks Chinese (settings.json language) and wide text lines
   const s = fx.start();
   await s.waitFor('/help 查看命令');
   await s.waitFor('low · local');
-  s.send('你好');
-  await s.waitFor('你好,我在。');
-  await s.waitIdle();
-  s.send('/help');
-  await s.waitFor('开始新对话');
-  s.send('/nope');
-  await s.waitFor('未知命令 /nope');
+  await s.turn('你好', '你好,我在。');
+  await s.submit('/help', '开始新对话');
+  await s.submit('/nope', '未知命令 /nope');
   s.write(KEY.ctrlD);
   await s.waitFor('会话已保存');
   expect(await s.exited).toBe(0);
@@ -400,12 +338,8 @@ test('a config patch shows its masked diff before the question; declining leaves
   );
   const s = await fx.ready();
   s.send('rename it');
-  await s.waitFor('json_patch demo.json (2 ops)');
-  await s.waitFor('(secrets masked):');
-  await s.waitFor('renamed');
-  await s.waitFor(/Allow this L\d step\?/);
-  await s.waitFor('Esc declines'); // the question takes keys
-  s.write('n');
+  await s.waitForAll(['json_patch demo.json (2 ops)', '(secrets masked):', 'renamed']);
+  await s.answerStep('n', /Allow this L\d step\?/);
   await s.waitFor('left it alone');
   await s.waitIdle();
   expect(s.text()).not.toContain('sk-new-secret-0987654321');
@@ -419,14 +353,9 @@ test('/compact folds the history now and says what was kept', async () => {
     json: { summary: 'The user asked two questions about the build.', keyFacts: ['the build uses tsc -b'], openTasks: ['fix the lint warning'] },
   });
   const s = await fx.ready();
-  s.send('question one');
-  await s.waitFor('answer one');
-  await s.waitIdle();
-  s.send('question two');
-  await s.waitFor('answer two');
-  await s.waitIdle();
-  s.send('/compact');
-  await s.waitFor(/Compacted \(model\): \d+ → \d+ tokens\. Kept: a summary of \d+ tokens, 1 key fact, 1 open task,/);
+  await s.turn('question one', 'answer one');
+  await s.turn('question two', 'answer two');
+  await s.submit('/compact', /Compacted \(model\): \d+ → \d+ tokens\. Kept: a summary of \d+ tokens, 1 key fact, 1 open task,/);
   await s.waitFor('the build uses tsc -b');
   await s.waitFor('fix the lint warning');
   await s.waitIdle();
@@ -434,8 +363,7 @@ test('/compact folds the history now and says what was kept', async () => {
   const screen = renderScreen(s.raw(), 100).join('\n');
   expect(screen.match(/Compacted \(model\)/g)).toHaveLength(1);
   expect(screen).not.toContain('Context compacted');
-  s.send('/context');
-  await s.waitFor(/summary .* [1-9]\d* /);
+  await s.submit('/context', /summary .* [1-9]\d* /);
   expect(await s.quit()).toBe(0);
 });
 
@@ -443,16 +371,12 @@ test('Ctrl+C while a question is up declines the step and stops the turn', async
   fx.server.enqueue(cmd('create', { program: 'touch', args: ['x.txt'] }, { program: 'touch', args: ['y.txt'] }), chat('after the interruption'));
   const s = await fx.ready();
   s.send('make files');
-  await s.waitFor('Allow this L1 step?');
-  await s.waitFor('Esc declines'); // the question takes keys
-  s.write(KEY.ctrlC);
+  await s.answerStep(KEY.ctrlC);
   await s.waitFor('Interrupted');
   await s.waitIdle();
   expect(fx.server.requests).toHaveLength(1);
   expect(await exists(path.join(fx.cwd, 'x.txt'))).toBe(false);
-  s.send('go on');
-  await s.waitFor('after the interruption');
-  await s.waitIdle();
+  await s.turn('go on', 'after the interruption');
   expect(contents(1)).toContainEqual(JSON.stringify({ _event: 'interrupted', by: 'user', during: 'step' }));
   expect(await s.quit()).toBe(0);
 });
@@ -470,44 +394,36 @@ test('ai -i "<prompt>" sends the prompt first; -c continues the last session her
   await first.waitFor('› first words');
   await first.waitFor('answer to the first words');
   await first.waitIdle();
-  first.write(KEY.ctrlD);
-  expect(await first.exited).toBe(0);
+  expect(await first.leave()).toBe(0);
   const second = fx.start(['-i', '-c']);
   await second.waitFor('Resumed session');
   await second.waitFor('answer to the first words');
   await second.waitIdle();
-  second.send('and then?');
-  await second.waitFor('continued');
-  await second.waitIdle();
+  await second.turn('and then?', 'continued');
   expect(contents(1)).toContain('first words');
-  second.write(KEY.ctrlD);
-  expect(await second.exited).toBe(0);
+  expect(await second.leave()).toBe(0);
 });
 
 test('Esc stops a running turn too; the window can be resized', async () => {
   fx.server.enqueue({ content: '{"type":"chat","message":"never fin', hangAfterChunks: 1, chunks: ['{"type":"chat","message":"never fin', 'ished"}'] } as never, chat('after resize'));
   const s = fx.start();
   await s.waitFor('low · local');
-  s.send('wait forever');
-  await s.waitFor('esc/ctrl+c to stop');
+  await s.submit('wait forever', 'esc/ctrl+c to stop');
   s.write(KEY.esc);
   await s.waitFor('Interrupted');
   await s.waitIdle();
   s.resize(60, 20);
-  s.send('hello again');
-  await s.waitFor('after resize');
+  await s.submit('hello again', 'after resize');
   await s.waitFor('─'.repeat(60) + '\r'); // the rule is drawn at the new width
   await s.waitIdle();
-  s.write(KEY.ctrlD);
-  expect(await s.exited).toBe(0);
+  expect(await s.leave()).toBe(0);
 });
 
 test('a command that floods its output keeps the screen responsive and collapses to its tail', async () => {
   fx.server.enqueue(cmd('flood', { program: 'yes', args: ['spam'] }), chat('flood over'));
   const s = fx.start();
   await s.waitFor('low · local');
-  s.send('flood the screen');
-  await s.waitFor('Running yes spam');
+  await s.submit('flood the screen', 'Running yes spam');
   await s.waitFor(/… \d{4,} earlier lines/);
   s.write(KEY.ctrlC);
   await s.waitFor('Interrupted');
@@ -517,18 +433,15 @@ test('a command that floods its output keeps the screen responsive and collapses
   const after = screen.slice(from);
   expect(after.filter((l) => l === '  │ spam').length).toBeLessThanOrEqual(5);
   expect(after.some((l) => /^ {2}⎿ stopped \(SIGTERM\)/.test(l))).toBe(true);
-  s.write(KEY.ctrlD);
-  expect(await s.exited).toBe(0);
+  expect(await s.leave()).toBe(0);
 });
 
 test('Up on an empty prompt takes a queued message back to edit it', async () => {
   const release = holdFirstReply(chat('first'), chat('edited one answered'));
   const s = fx.start();
   await s.waitFor('low · local');
-  s.send('one');
-  await s.waitFor('Thinking…');
-  s.send('tow');
-  await s.waitFor('queued: tow');
+  await s.submit('one', 'Thinking…');
+  await s.submit('tow', 'queued: tow');
   s.write(KEY.up);
   await s.waitFor('› tow');
   s.send('\x7f\x7f' + 'wo'); // fix the typo, queue it again
@@ -537,8 +450,7 @@ test('Up on an empty prompt takes a queued message back to edit it', async () =>
   await s.waitFor('edited one answered');
   await s.waitIdle();
   expect(fx.server.requests.map((r) => r.body.messages.at(-1).content)).toEqual(['one', 'two']);
-  s.write(KEY.ctrlD);
-  expect(await s.exited).toBe(0);
+  expect(await s.leave()).toBe(0);
 });
 
 test('an fs.edit shows its diff before the question; /undo puts the file back', async () => {
@@ -552,18 +464,12 @@ test('an fs.edit shows its diff before the question; /undo puts the file back', 
   const s = fx.start();
   await s.waitFor('low · local');
   s.send('fix add');
-  await s.waitFor('[L0] read calc.js');
-  await s.waitFor('[L1] edit calc.js');
-  await s.waitFor('-exports.add = (a, b) => a - b;');
-  await s.waitFor('+exports.add = (a, b) => a + b;');
-  await s.waitFor('Esc declines');
-  s.write('y');
+  await s.waitForAll(['[L0] read calc.js', '[L1] edit calc.js', '-exports.add = (a, b) => a - b;', '+exports.add = (a, b) => a + b;']);
+  await s.answer('Esc declines', 'y');
   await s.waitFor('fixed');
   await s.waitIdle();
   expect(await fs.readFile(file, 'utf8')).toBe('exports.add = (a, b) => a + b;\n');
-  s.send('/undo');
-  await s.waitFor('↺ calc.js (restored)');
+  await s.submit('/undo', '↺ calc.js (restored)');
   expect(await fs.readFile(file, 'utf8')).toBe('exports.add = (a, b) => a - b;\n');
-  s.write(KEY.ctrlD);
-  expect(await s.exited).toBe(0);
+  expect(await s.leave()).toBe(0);
 });

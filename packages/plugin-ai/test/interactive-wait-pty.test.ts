@@ -16,13 +16,11 @@ test('the status line says it waits for the first token, from which model at whi
   await useProfile({});
   fx.server.enqueue({ hang: true });
   const s = await fx.ready();
-  s.send('hello');
-  await s.waitFor(`Waiting for the first token from qwen2.5:7b at 127.0.0.1:${fx.server.port} — 0 s`);
+  await s.submit('hello', `Waiting for the first token from qwen2.5:7b at 127.0.0.1:${fx.server.port} — 0 s`);
   s.write(KEY.ctrlC);
   await s.waitFor('Interrupted');
   await s.waitIdle();
-  s.write(KEY.ctrlD);
-  expect(await s.exited).toBe(0);
+  expect(await s.leave()).toBe(0);
 });
 
 test('in Chinese too', async () => {
@@ -30,8 +28,7 @@ test('in Chinese too', async () => {
   await useProfile({});
   fx.server.enqueue({ hang: true });
   const s = await fx.ready();
-  s.send('你好');
-  await s.waitFor(`等待 127.0.0.1:${fx.server.port} 上的 qwen2.5:7b 给出第一个 token — 0 秒`);
+  await s.submit('你好', `等待 127.0.0.1:${fx.server.port} 上的 qwen2.5:7b 给出第一个 token — 0 秒`);
   s.write(KEY.ctrlC);
   await s.waitFor('› ');
 });
@@ -40,8 +37,7 @@ test('a first-token time-out ends the turn with a message that names the next st
   await useProfile({ first_token_timeout: 400 });
   fx.server.enqueue({ hang: true });
   const s = await fx.ready();
-  s.send('hello');
-  await s.waitFor(`No first token from qwen2.5:7b at 127.0.0.1:${fx.server.port} within 0.4 s`);
+  await s.submit('hello', `No first token from qwen2.5:7b at 127.0.0.1:${fx.server.port} within 0.4 s`);
   await s.waitFor('slothtool llm-base doctor local');
   await s.waitIdle();
 });

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { AI_BIN } from './run-bin';
-import { startAi, KEY, type PtySession } from './pty/pty-session';
+import { startAi, type PtySession } from './pty/pty-session';
 
 /**
  * `ai` told to stop (SIGTERM, SIGHUP, a closed terminal) while a background process the model
@@ -84,8 +84,7 @@ test('closing the terminal of ai -i with a running dev server leaves no process 
   try {
     s = startAi(['-i'], { env: { ...fx.temp.env, SLOTHTOOL_AI_STOP_GRACE_MS: NO_GRACE }, cwd: fx.cwd });
     await s.waitFor('› ');
-    s.send('start the server');
-    await s.waitFor('y/a/n/'); // the keys line shows once the question takes keys
+    await s.submit('start the server', 'y/a/n/'); // the keys line shows once the question takes keys
     s.write('y');
     const pid = await serverPid();
     const aiPid = s.pid;

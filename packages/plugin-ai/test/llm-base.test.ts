@@ -1,4 +1,4 @@
-import { createTempHome, type TempHome } from '@holic512/testkit';
+import { useAiFixture } from '@holic512/testkit';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { AiError } from '../src/errors';
@@ -6,15 +6,11 @@ import { caretAdmits, createLlmClient, loadLlmBase, normalizeResult } from '../s
 import { readRegistry } from '../src/config/registry';
 import { writeFakeLlmBase } from './fake-llm-base';
 
-let temp: TempHome;
-beforeEach(async () => {
-  temp = await createTempHome();
-});
-afterEach(async () => {
-  await temp.cleanup();
-});
+// Finding and loading llm-base in this process: the fixture's home starts with none registered
+// (each test registers its own) and no settings (the locale decides the language).
+const fx = useAiFixture({ llmBase: false, profile: false, language: null });
 
-const registry = () => readRegistry(path.join(temp.slothtoolHome, 'registry.json'));
+const registry = () => readRegistry(path.join(fx.temp.slothtoolHome, 'registry.json'));
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -32,7 +28,7 @@ test('not installed → LLM_BASE_MISSING with the fixing command', () => {
 });
 
 test('stale binPath → LLM_BASE_STALE', async () => {
-  await temp.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '1.0.0', binPath: '/nope/bin/cli.js', installedAt: 'x' } } });
+  await fx.temp.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '1.0.0', binPath: '/nope/bin/cli.js', installedAt: 'x' } } });
   expect(codeOf(() => loadLlmBase(registry()))).toBe('LLM_BASE_STALE');
 });
 
@@ -40,24 +36,24 @@ test.each([
   ['throws on load', "throw new Error('boom');"],
   ['has no llm_chat', 'module.exports = { llm_raw() {} };'],
 ])('broken module (%s) → LLM_BASE_BROKEN', async (_name, source) => {
-  const { root } = await writeFakeLlmBase(temp.slothtoolHome, source);
-  await temp.registerPlugin('llm-base', root);
+  const { root } = await writeFakeLlmBase(fx.temp.slothtoolHome, source);
+  await fx.temp.registerPlugin('llm-base', root);
   expect(codeOf(() => loadLlmBase(registry()))).toBe('LLM_BASE_BROKEN');
 });
 
 test('corrupt registry names the file', async () => {
-  await fs.writeFile(path.join(temp.slothtoolHome, 'registry.json'), '{');
-  expect(() => registry()).toThrow(path.join(temp.slothtoolHome, 'registry.json'));
+  await fs.writeFile(path.join(fx.temp.slothtoolHome, 'registry.json'), '{');
+  expect(() => registry()).toThrow(path.join(fx.temp.slothtoolHome, 'registry.json'));
 });
 
 test('the 1.0.x shape (llm_chat only, no main) is called with three arguments', async () => {
   const { root } = await writeFakeLlmBase(
-    temp.slothtoolHome,
+    fx.temp.slothtoolHome,
     'module.exports = { llm_chat: async function (m, mode, profile) { return { success: true, data: { args: arguments.length, mode, profile }, usage: { input_tokens: 1, output_tokens: 2 } }; } };',
     { main: null },
   );
   // registered under another alias: found by its npm name
-  await temp.registerPlugin('llm', root);
+  await fx.temp.registerPlugin('llm', root);
   const { client } = loadLlmBase(registry());
   expect(client.features).toEqual({ options: false, streaming: false, waitEvents: false, tools: false, images: false });
   const r = await client.chat([{ role: 'user', content: 'x' }], { mode: 'high', profile: 'p', onText: () => undefined });
@@ -107,7 +103,7 @@ test.each([
 describe('llm-base from its bundle (ai run from its own: preferBundles)', () => {
   /** An llm-base package whose bundle reports the zod it was given, with a zod of its own in its node_modules. */
   async function writeBundledLlmBase(zodRange: string): Promise<string> {
-    const root = path.join(temp.slothtoolHome, 'plugins', 'llm-base', 'node_modules', '@holic512', 'plugin-llm-base');
+    const root = path.join(fx.temp.slothtoolHome, 'plugins', 'llm-base', 'node_modules', '@holic512', 'plugin-llm-base');
     await fs.mkdir(path.join(root, 'bin'), { recursive: true });
     await fs.mkdir(path.join(root, 'dist'), { recursive: true });
     await fs.mkdir(path.join(root, 'node_modules', 'zod'), { recursive: true });
@@ -121,7 +117,7 @@ describe('llm-base from its bundle (ai run from its own: preferBundles)', () => 
     await fs.writeFile(path.join(root, 'dist', 'index.js'), `(function (exports, require, module, __filename, __dirname) {
       module.exports = { llm_chat: async () => ({ success: true }), zodSeen: require('zod') };
     })`);
-    await temp.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '9.9.9', binPath: path.join(root, 'bin', 'llm-base.js'), installedAt: 'x' } } });
+    await fx.temp.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '9.9.9', binPath: path.join(root, 'bin', 'llm-base.js'), installedAt: 'x' } } });
     return root;
   }
 
@@ -151,7 +147,7 @@ test.each([
 });
 
 test('an llm-base bundle that cannot be loaded falls back to its main', async () => {
-  const root = path.join(temp.slothtoolHome, 'plugins', 'llm-base', 'node_modules', '@holic512', 'plugin-llm-base');
+  const root = path.join(fx.temp.slothtoolHome, 'plugins', 'llm-base', 'node_modules', '@holic512', 'plugin-llm-base');
   await fs.mkdir(path.join(root, 'bin'), { recursive: true });
   await fs.mkdir(path.join(root, 'dist'), { recursive: true });
   await fs.mkdir(path.join(root, 'lib'), { recursive: true });
@@ -159,7 +155,7 @@ test('an llm-base bundle that cannot be loaded falls back to its main', async ()
   await fs.writeFile(path.join(root, 'bin', 'llm-base.js'), '');
   await fs.writeFile(path.join(root, 'dist', 'index.js'), 'not a bundle at all');
   await fs.writeFile(path.join(root, 'lib', 'index.js'), "module.exports = { llm_chat: async () => ({ success: true }), from: 'lib' };");
-  await temp.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '9.9.9', binPath: path.join(root, 'bin', 'llm-base.js'), installedAt: 'x' } } });
+  await fx.temp.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '9.9.9', binPath: path.join(root, 'bin', 'llm-base.js'), installedAt: 'x' } } });
   jest.isolateModules(() => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const m = require('../src/config/llm-base') as typeof import('../src/config/llm-base');

@@ -1,14 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { PassThrough } from 'stream';
-import { createTempHome, startTestMcpHttpServer, testMcpStdioCommand, type TempHome } from '@holic512/testkit';
+import { startTestMcpHttpServer, testMcpStdioCommand, useAiFixture } from '@holic512/testkit';
 import { parseAdd, runMcpCommand } from '../src/mcp/command';
 
-let home: TempHome;
-beforeEach(async () => {
-  home = await createTempHome({ language: 'en' });
-});
-afterEach(async () => home.cleanup());
+// `slothtool ai mcp` run in this process against the fixture's home (no profile: it needs none).
+const fx = useAiFixture({ profile: false });
 
 async function mcp(argv: string[], env: NodeJS.ProcessEnv = {}) {
   const stdout = new PassThrough();
@@ -17,10 +14,10 @@ async function mcp(argv: string[], env: NodeJS.ProcessEnv = {}) {
   let err = '';
   stdout.on('data', (c: Buffer) => (out += c.toString()));
   stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await runMcpCommand(argv, 'en', { stdout, stderr, env: { ...home.env, ...env }, cwd: home.home });
+  const code = await runMcpCommand(argv, 'en', { stdout, stderr, env: { ...fx.env, ...env }, cwd: fx.cwd });
   return { code, out, err };
 }
-const aiJson = () => path.join(home.slothtoolHome, 'plugin-configs', 'ai.json');
+const aiJson = () => path.join(fx.temp.slothtoolHome, 'plugin-configs', 'ai.json');
 
 describe('parseAdd', () => {
   test.each([
@@ -68,7 +65,7 @@ test('test over HTTP with an expanded header; a broken server fails with the rea
   } finally {
     await http.close();
   }
-  expect((await mcp(['add', 'dead', '--', path.join(home.home, 'missing-binary')])).code).toBe(0);
+  expect((await mcp(['add', 'dead', '--', path.join(fx.temp.home, 'missing-binary')])).code).toBe(0);
   const dead = await mcp(['test', 'dead']);
   expect(dead.code).toBe(1);
   expect(dead.err).toContain('MCP server "dead" did not start');

@@ -2,14 +2,13 @@ import { placeholders } from '@holic512/shared/lib/messages';
 import { promises as fs } from 'fs';
 import * as net from 'net';
 import * as path from 'path';
-import { closedPort, createTempHome, packageDir, startScriptedOllama, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { closedPort, createTempHome, packageDir, startScriptedOllama, startScriptedServer, useAiFixture, type ScriptedServer } from '@holic512/testkit';
 import { needsSetup, runSetup, setupHint, resolveHostCommand, installCommandText, type SetupUi } from '../src/setup';
 import { SETUP_TABLES, st } from '../src/setup/i18n';
 import { hostedPresets } from '../src/setup/presets';
 import { answersAsOllama, DEFAULT_PROBE_TARGETS, likelyChatModels, modelIdsOf, probeLocalServers, probeTargetsFromEnv, type FetchFn } from '../src/setup/probe';
 import { checkoutHostBin } from '../src/setup/host';
-import { writeFakeLlmBase } from './fake-llm-base';
-import { ORIGINAL_WITH_PROFILES } from './setup-helpers';
+import { fakeLlmBase, ORIGINAL_WITH_PROFILES } from './fake-llm-base';
 
 const LLM_BASE_DIR = packageDir('plugin-llm-base');
 
@@ -122,48 +121,40 @@ describe('probeLocalServers', () => {
 });
 
 describe('needsSetup and the non-TTY hint', () => {
-  let home: TempHome;
-  const saved = process.env.SLOTHTOOL_HOME;
-  beforeEach(async () => {
-    home = await createTempHome({ language: 'en' });
-    process.env.SLOTHTOOL_HOME = home.slothtoolHome; // llm-base reads its home from process.env
-  });
-  afterEach(async () => {
-    process.env.SLOTHTOOL_HOME = saved;
-    await home.cleanup();
-  });
-  const check = (profile?: string) => needsSetup({ env: home.env, profile });
+  // llm-base reads its home from process.env
+  const fx = useAiFixture({ llmBase: false, profile: false, inProcess: true });
+  const check = (profile?: string) => needsSetup({ env: fx.env, profile });
 
   test('no registry: llm-base missing', () => {
     expect(check()).toMatchObject({ reason: 'no-llm-base', code: 'LLM_BASE_MISSING' });
   });
 
   test('a stale llm-base entry: llm-base missing, with the path', async () => {
-    const gone = path.join(home.home, 'gone', 'bin', 'llm-base.js');
-    await home.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '1.0.0', binPath: gone } } });
+    const gone = path.join(fx.temp.home, 'gone', 'bin', 'llm-base.js');
+    await fx.temp.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '1.0.0', binPath: gone } } });
     expect(check()).toMatchObject({ reason: 'no-llm-base', code: 'LLM_BASE_STALE', path: gone });
     expect(setupHint('en', check())).toContain(`(the copy registered at ${gone} is missing or broken)`);
   });
 
   test('llm-base installed, no profile (no file; profiles but no default) → no-profile; a default → nothing', async () => {
-    await home.registerPlugin('llm-base', LLM_BASE_DIR);
+    await fx.temp.registerPlugin('llm-base', LLM_BASE_DIR);
     expect(check()).toEqual({ reason: 'no-profile' });
     const profile = { base_url: 'http://127.0.0.1:9/v1', api_key: '', low_model: 'a', high_model: 'a', timeout: 1000 };
-    await home.writeJson('plugin-configs/llm-base.json', { default_profile: '', profiles: { x: profile } });
+    await fx.temp.writeJson('plugin-configs/llm-base.json', { default_profile: '', profiles: { x: profile } });
     expect(check()).toEqual({ reason: 'no-profile' });
     expect(check('x')).toEqual({ reason: null });
-    await home.writeJson('plugin-configs/llm-base.json', { default_profile: 'x', profiles: { x: profile } });
+    await fx.temp.writeJson('plugin-configs/llm-base.json', { default_profile: 'x', profiles: { x: profile } });
     expect(check()).toEqual({ reason: null });
   });
 
   test('problems the normal start-up names better are not setup reasons (a broken config is never overwritten)', async () => {
-    await home.registerPlugin('llm-base', LLM_BASE_DIR);
-    const file = path.join(home.slothtoolHome, 'plugin-configs', 'llm-base.json');
+    await fx.temp.registerPlugin('llm-base', LLM_BASE_DIR);
+    const file = path.join(fx.temp.slothtoolHome, 'plugin-configs', 'llm-base.json');
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, '{"default_profile": ');
     // not a setup reason, but said (ai -p stops with exit 2, ai -i shows it when it opens)
     expect(check()).toEqual({ reason: null, configProblem: `Config file ${file} is invalid: Unexpected end of JSON input. Fix the file (or delete it and run slothtool llm-base config create again)` });
-    await fs.writeFile(path.join(home.slothtoolHome, 'registry.json'), '{oops');
+    await fs.writeFile(path.join(fx.temp.slothtoolHome, 'registry.json'), '{oops');
     expect(check()).toEqual({ reason: null });
   });
 
@@ -256,35 +247,21 @@ function scriptedUi(answers: unknown[]): SetupUi & { printed: string[]; asked: s
 }
 
 describe('runSetup with an original llm-base 1.0.x (no doctor): saved, checked by one call, taken back on cancel', () => {
-  let home: TempHome;
-  let server: ScriptedServer;
-  const saved = process.env.SLOTHTOOL_HOME;
-  beforeEach(async () => {
-    home = await createTempHome({ language: 'en' });
-    process.env.SLOTHTOOL_HOME = home.slothtoolHome;
-    server = await startScriptedServer({ models: ['only'] });
-    const { binPath } = await writeFakeLlmBase(home.slothtoolHome, ORIGINAL_WITH_PROFILES);
-    await home.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '1.0.3', binPath } } });
-  });
-  afterEach(async () => {
-    process.env.SLOTHTOOL_HOME = saved;
-    await server.close();
-    await home.cleanup();
-  });
-  const cfg = () => home.readJson<{ default_profile: string; profiles: Record<string, unknown> }>('plugin-configs/llm-base.json');
-  const options = (ui: SetupUi) => ({ lang: 'en' as const, env: home.env, ui, probeTargets: probeTargetsFromEnv({ SLOTHTOOL_AI_PROBE_PORTS: `127.0.0.1:${server.port}` }).targets });
+  const fx = useAiFixture({ llmBase: fakeLlmBase(ORIGINAL_WITH_PROFILES), profile: false, inProcess: true, server: { models: ['only'] } });
+  const cfg = () => fx.temp.readJson<{ default_profile: string; profiles: Record<string, unknown> }>('plugin-configs/llm-base.json');
+  const options = (ui: SetupUi) => ({ lang: 'en' as const, env: fx.env, ui, probeTargets: probeTargetsFromEnv({ SLOTHTOOL_AI_PROBE_PORTS: `127.0.0.1:${fx.server.port}` }).targets });
 
   test('a working server: ready', async () => {
-    server.enqueue({ json: { ok: true } });
+    fx.server.enqueue({ json: { ok: true } });
     const ui = scriptedUi(['local:0']);
     expect(await runSetup(options(ui))).toEqual({ status: 'ready', profile: 'local' });
     expect(ui.printed).toContain(st('en', 'noDoctor'));
     expect(ui.printed).toContain(st('en', 'pingOk'));
-    expect(await cfg()).toMatchObject({ default_profile: 'local', profiles: { local: { base_url: server.baseURL, low_model: 'only' } } });
+    expect(await cfg()).toMatchObject({ default_profile: 'local', profiles: { local: { base_url: fx.server.baseURL, low_model: 'only' } } });
   });
 
   test('a failing server, cancel: the profile saved for the check is removed again', async () => {
-    server.enqueue({ status: 500 });
+    fx.server.enqueue({ status: 500 });
     const ui = scriptedUi(['local:0', 'cancel']);
     expect(await runSetup(options(ui))).toEqual({ status: 'cancelled' });
     expect(ui.printed.some((l) => l.startsWith('The model call failed (PROVIDER_ERROR)'))).toBe(true);
@@ -292,42 +269,28 @@ describe('runSetup with an original llm-base 1.0.x (no doctor): saved, checked b
   });
 
   test('retry goes round again: a second choice that works is saved under its own name', async () => {
-    server.enqueue({ content: 'not json' }, { json: { ok: true } });
+    fx.server.enqueue({ content: 'not json' }, { json: { ok: true } });
     // server → fails → retry → another server by URL, no key; one listed model: no model question
-    const ui = scriptedUi(['local:0', 'retry', 'other', `${server.baseURL}/`, 'none']);
+    const ui = scriptedUi(['local:0', 'retry', 'other', `${fx.server.baseURL}/`, 'none']);
     expect(await runSetup(options(ui))).toEqual({ status: 'ready', profile: 'custom' });
     expect(ui.printed.filter((l) => l.startsWith('The model call failed (JSON)'))).toHaveLength(1);
     const c = await cfg();
     expect(c.default_profile).toBe('custom');
     expect(Object.keys(c.profiles)).toEqual(['custom']);
-    expect(c.profiles.custom).toMatchObject({ base_url: server.baseURL, api_key: '', low_model: 'only', high_model: 'only' });
+    expect(c.profiles.custom).toMatchObject({ base_url: fx.server.baseURL, api_key: '', low_model: 'only', high_model: 'only' });
   });
 });
 
 describe('runSetup with this repo llm-base (doctor before saving)', () => {
-  let home: TempHome;
-  const saved = process.env.SLOTHTOOL_HOME;
-  beforeEach(async () => {
-    home = await createTempHome({ language: 'en' });
-    process.env.SLOTHTOOL_HOME = home.slothtoolHome;
-    await home.registerPlugin('llm-base', LLM_BASE_DIR);
-  });
-  /** What a test started, stopped after it. */
-  const after: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    process.env.SLOTHTOOL_HOME = saved;
-    for (const stop of after.splice(0)) await stop();
-    await home.cleanup();
-  });
+  const fx = useAiFixture({ profile: false, inProcess: true });
 
   // issue #36: the server is checked before any model name is asked, and what was typed is kept
   test('an address where nothing answers is said before any model name; typing it again starts from it', async () => {
-    const server = await startScriptedServer({ models: ['only'] });
-    after.push(() => server.close());
+    fx.server.models = ['only'];
     const closed = `http://127.0.0.1:${await closedPort()}/v1`;
-    server.enqueue({ json: { ok: true } });
-    const ui = scriptedUi(['other', closed, 'none', 'retype', server.baseURL, 'none']);
-    expect(await runSetup({ lang: 'en', env: home.env, ui, probeTargets: [] })).toEqual({ status: 'ready', profile: 'custom' });
+    fx.server.enqueue({ json: { ok: true } });
+    const ui = scriptedUi(['other', closed, 'none', 'retype', fx.server.baseURL, 'none']);
+    expect(await runSetup({ lang: 'en', env: fx.env, ui, probeTargets: [] })).toEqual({ status: 'ready', profile: 'custom' });
     const said = ui.printed.find((l) => l.startsWith('Nothing answers at'));
     expect(said).toBe(`Nothing answers at ${closed} (ECONNREFUSED): the server is not running, or the address is wrong. Start it, or type the address again.`);
     expect(ui.asked).toEqual([
@@ -336,7 +299,7 @@ describe('runSetup with this repo llm-base (doctor before saving)', () => {
       st('en', 'keyHow', { label: closed }),
       st('en', 'afterFail'),
       st('en', 'askUrl'),
-      st('en', 'keyHow', { label: server.baseURL }),
+      st('en', 'keyHow', { label: fx.server.baseURL }),
     ]);
     expect(ui.asked).not.toContain(st('en', 'askLow'));
     expect(ui.offered[4]).toBe(closed); // the address as typed, to correct
@@ -344,16 +307,15 @@ describe('runSetup with this repo llm-base (doctor before saving)', () => {
 
   test('"change the settings and try again" offers the server, address and model names typed before', async () => {
     // No /models (the names are typed); the model fails until the person chose to try again.
-    const server = await startScriptedServer({ models: null });
-    after.push(() => server.close());
-    const url = server.baseURL;
+    fx.server.models = null;
+    const url = fx.server.baseURL;
     const ui = scriptedUi(['other', url, 'none', 'typed-low', 'typed-high', 'retry', 'other', url, 'none', 'typed-low', 'typed-high']);
-    server.setHandler(() => (ui.asked.includes(st('en', 'afterFail')) ? { json: { ok: true } } : { status: 500 }));
-    expect(await runSetup({ lang: 'en', env: home.env, ui, probeTargets: [] })).toEqual({ status: 'ready', profile: 'custom' });
+    fx.server.setHandler(() => (ui.asked.includes(st('en', 'afterFail')) ? { json: { ok: true } } : { status: 500 }));
+    expect(await runSetup({ lang: 'en', env: fx.env, ui, probeTargets: [] })).toEqual({ status: 'ready', profile: 'custom' });
     const second = ui.asked.indexOf(st('en', 'afterFail')) + 1;
     expect(ui.asked.slice(second)).toEqual([st('en', 'chooseServer'), st('en', 'askUrl'), st('en', 'keyHow', { label: url }), st('en', 'askLow'), st('en', 'askHigh')]);
     expect(ui.offered.slice(second)).toEqual(['other', url, 'none', 'typed-low', 'typed-high']);
-    const cfg = await home.readJson<{ profiles: Record<string, unknown> }>('plugin-configs/llm-base.json');
+    const cfg = await fx.temp.readJson<{ profiles: Record<string, unknown> }>('plugin-configs/llm-base.json');
     expect(cfg.profiles.custom).toMatchObject({ base_url: url, low_model: 'typed-low', high_model: 'typed-high' });
   });
 
@@ -373,65 +335,42 @@ describe('runSetup with this repo llm-base (doctor before saving)', () => {
     const port = (srv.address() as net.AddressInfo).port;
     try {
       const ui = scriptedUi(['local:0', 'paste', KEY]);
-      const result = await runSetup({ lang: 'en', env: home.env, ui, probeTargets: probeTargetsFromEnv({ SLOTHTOOL_AI_PROBE_PORTS: `vllm=127.0.0.1:${port}` }).targets });
+      const result = await runSetup({ lang: 'en', env: fx.env, ui, probeTargets: probeTargetsFromEnv({ SLOTHTOOL_AI_PROBE_PORTS: `vllm=127.0.0.1:${port}` }).targets });
       expect(result).toEqual({ status: 'ready', profile: 'vllm' });
       expect(ui.asked).toEqual([st('en', 'chooseServer'), st('en', 'keyHow', { label: 'vLLM' }), st('en', 'askKey')]);
-      const cfg = await home.readJson<{ profiles: Record<string, unknown> }>('plugin-configs/llm-base.json');
+      const cfg = await fx.temp.readJson<{ profiles: Record<string, unknown> }>('plugin-configs/llm-base.json');
       expect(cfg.profiles.vllm).toMatchObject({ base_url: `http://127.0.0.1:${port}/v1`, api_key: KEY, low_model: 'served-model', high_model: 'served-model', json_mode: 'response_format' });
       expect(ui.printed.join('\n')).not.toContain(KEY);
     } finally {
       await new Promise<void>((r) => srv.close(() => r()));
     }
   });
-});
 
-/** A temp home with this checkout's llm-base, SLOTHTOOL_HOME of this process while `fn` runs. */
-async function inHome(fn: (home: TempHome) => Promise<void>): Promise<void> {
-  const home = await createTempHome({ language: 'en' });
-  const saved = process.env.SLOTHTOOL_HOME;
-  process.env.SLOTHTOOL_HOME = home.slothtoolHome;
-  try {
-    await home.registerPlugin('llm-base', LLM_BASE_DIR);
-    await fn(home);
-  } finally {
-    process.env.SLOTHTOOL_HOME = saved;
-    await home.cleanup();
-  }
-}
+  test('a hosted preset keeps every preset field: the saved DeepSeek profile has json_mode, and the check sends response_format', async () => {
+    fx.server.models = ['deepseek-chat'];
+    fx.server.setHandler(() => ({ json: { ok: true } }));
+    try {
+      // llm-base resolves `env:NAME` from its own process environment.
+      process.env.DEEPSEEK_API_KEY = 'sk-setup-test-0000000000000000';
+      const env: NodeJS.ProcessEnv = { ...fx.env, DEEPSEEK_API_KEY: process.env.DEEPSEEK_API_KEY };
+      const ui = scriptedUi(['hosted:deepseek', 'env']);
+      const result = await runSetup({ lang: 'en', env, ui, probeTargets: [], hostedBaseUrl: fx.server.baseURL });
+      expect({ result, printed: ui.printed }).toMatchObject({ result: { status: 'ready', profile: 'deepseek' } });
+      const cfg = await fx.temp.readJson<{ profiles: Record<string, Record<string, unknown>> }>('plugin-configs/llm-base.json');
+      expect(cfg.profiles.deepseek).toMatchObject({ api_key: 'env:DEEPSEEK_API_KEY', low_model: 'deepseek-chat', json_mode: 'response_format', pricing: { currency: 'CNY' } });
+      // doctor's check and the transport probe's JSON requests carry a response_format; the
+      // probe's tool-call request carries tools instead.
+      const chats = fx.server.requests.filter((q) => q.path.endsWith('/chat/completions') && !(q.body as { tools?: unknown }).tools);
+      expect(chats.length).toBeGreaterThan(0);
+      expect(chats.every((q) => (q.body as { response_format?: unknown }).response_format !== undefined)).toBe(true);
+      expect(ui.printed.join('\n')).toContain('Recorded: its turns use json.');
+      expect(cfg.profiles.deepseek).toMatchObject({ capabilities: { tools: false, json_schema: false, json_object: true } });
+    } finally {
+      delete process.env.DEEPSEEK_API_KEY;
+    }
+  });
 
-test('a hosted preset keeps every preset field: the saved DeepSeek profile has json_mode, and the check sends response_format', async () => {
-  const home = await createTempHome({ language: 'en' });
-  const saved = process.env.SLOTHTOOL_HOME;
-  process.env.SLOTHTOOL_HOME = home.slothtoolHome;
-  const server = await startScriptedServer({ models: ['deepseek-chat'] });
-  try {
-    await home.registerPlugin('llm-base', LLM_BASE_DIR);
-    server.setHandler(() => ({ json: { ok: true } }));
-    // llm-base resolves `env:NAME` from its own process environment.
-    process.env.DEEPSEEK_API_KEY = 'sk-setup-test-0000000000000000';
-    const env: NodeJS.ProcessEnv = { ...home.env, DEEPSEEK_API_KEY: process.env.DEEPSEEK_API_KEY };
-    const ui = scriptedUi(['hosted:deepseek', 'env']);
-    const result = await runSetup({ lang: 'en', env, ui, probeTargets: [], hostedBaseUrl: server.baseURL });
-    expect({ result, printed: ui.printed }).toMatchObject({ result: { status: 'ready', profile: 'deepseek' } });
-    const cfg = await home.readJson<{ profiles: Record<string, Record<string, unknown>> }>('plugin-configs/llm-base.json');
-    expect(cfg.profiles.deepseek).toMatchObject({ api_key: 'env:DEEPSEEK_API_KEY', low_model: 'deepseek-chat', json_mode: 'response_format', pricing: { currency: 'CNY' } });
-    // doctor's check and the transport probe's JSON requests carry a response_format; the
-    // probe's tool-call request carries tools instead.
-    const chats = server.requests.filter((q) => q.path.endsWith('/chat/completions') && !(q.body as { tools?: unknown }).tools);
-    expect(chats.length).toBeGreaterThan(0);
-    expect(chats.every((q) => (q.body as { response_format?: unknown }).response_format !== undefined)).toBe(true);
-    expect(ui.printed.join('\n')).toContain('Recorded: its turns use json.');
-    expect(cfg.profiles.deepseek).toMatchObject({ capabilities: { tools: false, json_schema: false, json_object: true } });
-  } finally {
-    process.env.SLOTHTOOL_HOME = saved;
-    delete process.env.DEEPSEEK_API_KEY;
-    await server.close();
-    await home.cleanup();
-  }
-});
-
-test('"Look again" probes a second time: a server started meanwhile is offered', () =>
-  inHome(async (home) => {
+  test('"Look again" probes a second time: a server started meanwhile is offered', async () => {
     let up = false;
     const fakeFetch = (async () => {
       if (!up) throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
@@ -448,18 +387,17 @@ test('"Look again" probes a second time: a server started meanwhile is offered',
       }
       return 'cancel' as never;
     };
-    const result = await runSetup({ lang: 'en', env: home.env, ui, fetch: fakeFetch, probeTargets: [...DEFAULT_PROBE_TARGETS.slice(0, 1)] });
+    const result = await runSetup({ lang: 'en', env: fx.env, ui, fetch: fakeFetch, probeTargets: [...DEFAULT_PROBE_TARGETS.slice(0, 1)] });
     expect(result).toEqual({ status: 'cancelled' });
     expect(seen[0][0]).toBe('hosted:deepseek');
     expect(seen[0]).toContain('rescan');
     expect(seen[1][0]).toBe('local:0');
     expect(ui.printed).toContain(st('en', 'probeNoneHint'));
     expect(ui.printed).toContain(st('en', 'probeFound', { list: 'Ollama (http://127.0.0.1:11434/v1)' }));
-    await expect(fs.access(path.join(home.slothtoolHome, 'plugin-configs', 'llm-base.json'))).rejects.toThrow();
-  }));
+    await expect(fs.access(path.join(fx.temp.slothtoolHome, 'plugin-configs', 'llm-base.json'))).rejects.toThrow();
+  });
 
-test('the server list starts on a found server, else on a provider whose key variable is set', () =>
-  inHome(async (home) => {
+  test('the server list starts on a found server, else on a provider whose key variable is set', async () => {
     const refused = (async () => {
       throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
     }) as unknown as FetchFn;
@@ -469,14 +407,15 @@ test('the server list starts on a found server, else on a provider whose key var
       initials.push([choices[initial ?? 0]?.value, choices.map((c) => c.value)]);
       return 'cancel' as never;
     };
-    const env: NodeJS.ProcessEnv = { ...home.env, MOONSHOT_API_KEY: 'k' };
+    const env: NodeJS.ProcessEnv = { ...fx.env, MOONSHOT_API_KEY: 'k' };
     for (const k of Object.keys(env)) if (/_API_KEY$/.test(k) && k !== 'MOONSHOT_API_KEY') delete env[k];
     await runSetup({ lang: 'en', env, ui, fetch: refused, probeTargets: [...DEFAULT_PROBE_TARGETS] });
     expect(initials[0][0]).toBe('hosted:kimi');
     delete env.MOONSHOT_API_KEY;
     await runSetup({ lang: 'en', env, ui, fetch: refused, probeTargets: [...DEFAULT_PROBE_TARGETS] });
     expect(initials[1][0]).toBe('hosted:deepseek');
-  }));
+  });
+});
 
 test("a server on Ollama's port is called Ollama in the profile only when Ollama's native API answers there", async () => {
   const ollama = await startScriptedOllama();

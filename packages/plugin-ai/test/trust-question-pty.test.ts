@@ -23,40 +23,33 @@ const exists = (file: string) =>
     () => false,
   );
 
+/** `ai -i` here: wait for what the trust question `shows`, answer it with `key`, wait for what the
+ * answer `says`, then take one turn. */
+async function answerTrust(key: 'y' | 'n', shows: string[], says: string) {
+  const s = fx.start();
+  await s.waitForAll(shows);
+  await s.answer('Trust this folder', key + KEY.enter);
+  await s.waitFor(says);
+  await s.turn('hi', 'hello');
+  return s;
+}
+
 test('declined: the question named the server, the hook and the rules; nothing of them runs', async () => {
   fx.server.enqueue(chat('hello'));
-  const s = fx.start();
-  await s.waitFor('brings things that run code');
-  await s.waitFor('kit: ');
-  await s.waitFor('SessionStart: touch');
-  await s.waitFor('1 allow, 0 ask, 0 deny');
-  await s.waitFor('Trust this folder');
-  s.send('n');
-  await s.waitFor('stays off until you trust it');
-  s.send('hi');
-  await s.waitFor('hello');
+  const s = await answerTrust('n', ['brings things that run code', 'kit: ', 'SessionStart: touch', '1 allow, 0 ask, 0 deny'], 'stays off until you trust it');
   expect(await exists(marker)).toBe(false);
   expect(JSON.stringify(fx.server.requests[0].body.messages)).not.toContain('MCP tools');
-  s.write(KEY.ctrlD);
-  expect(await s.exited).toBe(0);
+  expect(await s.leave()).toBe(0);
 });
 
 test('trusted: remembered, the hook runs and the server joins; not asked again', async () => {
   fx.server.enqueue(chat('hello'), chat('again'));
-  const s = fx.start();
-  await s.waitFor('Trust this folder');
-  s.send('y');
-  await s.waitFor('Trusted: they are on');
-  s.send('hi');
-  await s.waitFor('hello');
+  const s = await answerTrust('y', [], 'Trusted: they are on');
   expect(await exists(marker)).toBe(true);
   expect(JSON.stringify(fx.server.requests[0].body.messages)).toContain('- kit: ');
-  s.write(KEY.ctrlD);
-  expect(await s.exited).toBe(0);
+  expect(await s.leave()).toBe(0);
   const again = await fx.ready();
-  again.send('hi');
-  await again.waitFor('again');
+  await again.submit('hi', 'again');
   expect(again.text()).not.toContain('Trust this folder');
-  again.write(KEY.ctrlD);
-  expect(await again.exited).toBe(0);
+  expect(await again.leave()).toBe(0);
 });

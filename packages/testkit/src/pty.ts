@@ -14,6 +14,10 @@ export interface PtyTerminal {
   resize(cols: number, rows: number): void;
   /** Wait until `what` appears after the point the previous wait matched. */
   waitFor(what: string | RegExp, timeoutMs?: number): Promise<void>;
+  /** `waitFor` each of `whats` in turn (each after the one before). */
+  waitForAll(whats: Array<string | RegExp>, timeoutMs?: number): Promise<void>;
+  /** Answer a question: wait until `question` appears (as `waitFor`), then type `keys`. */
+  answer(question: string | RegExp, keys: string, timeoutMs?: number): Promise<void>;
   /** Resolves with the exit code. */
   exited: Promise<number>;
   /** The pid of the process. */
@@ -53,7 +57,7 @@ export function startPty(file: string, args: string[], options: PtyOptions): Pty
     }),
   );
   const text = () => raw.replace(ANSI, '');
-  return {
+  const terminal: PtyTerminal = {
     raw: () => raw,
     text,
     write: (data) => term.write(data),
@@ -99,5 +103,13 @@ export function startPty(file: string, args: string[], options: PtyOptions): Pty
         if (!check()) waiters.add(check);
       });
     },
+    async waitForAll(whats, timeoutMs) {
+      for (const what of whats) await terminal.waitFor(what, timeoutMs);
+    },
+    async answer(question, keys, timeoutMs) {
+      await terminal.waitFor(question, timeoutMs);
+      term.write(keys);
+    },
   };
+  return terminal;
 }
