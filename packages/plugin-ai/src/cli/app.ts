@@ -128,8 +128,9 @@ export function loadToolRunner(need: 'verdictOf' | 'createToolRunner' = 'createT
   } catch (err) {
     throw aiError('TOOL_RUNNER_MISSING', 'toolRunnerMissing', { detail: (err as Error).message.split('\n')[0] });
   }
-  if (typeof mod[need] !== 'function') {
-    throw aiError('TOOL_RUNNER_MISSING', 'toolRunnerMissing', { detail: `${need} is not exported` });
+  // renderVerdict too: the edges word the runner's verdicts with it (an older tool-runner has neither it nor runner.verdict).
+  for (const name of [need, 'renderVerdict'] as const) {
+    if (typeof mod[name] !== 'function') throw aiError('TOOL_RUNNER_MISSING', 'toolRunnerMissing', { detail: `${name} is not exported` });
   }
   return mod as ToolRunnerModule;
 }
