@@ -2,6 +2,7 @@ import { capAnswer, childMode, labelledConfirm, mapLimited, MAX_ANSWER_CHARS } f
 import { Agent } from '../src/agent/agent';
 import { AiConfigSchema } from '../src/config/config';
 import type { ConfirmRequest } from '../src/agent/runner-types';
+import { verdict } from './helpers';
 
 test.each([
   [undefined, 'default', 'plan'],
@@ -52,7 +53,7 @@ test("children's questions reach the person one at a time, each labelled with it
     await new Promise<void>((resolve) => (answer = resolve));
     return { action: 'run' };
   });
-  const request = (id: string) => ({ id, step: { tool: 'exec', program: 'true', args: [] }, decision: { level: 'L1' as const, rules: [] }, sessionKey: 'true' }) as ConfirmRequest;
+  const request = (id: string) => ({ id, step: { tool: 'exec', program: 'true', args: [] }, verdict: verdict('L1'), decision: { level: 'L1' as const, rules: [] }, sessionKey: 'true' }) as ConfirmRequest;
   const a = confirm('agent 1')!(request('cmd_001'));
   const b = confirm('agent 2')!(request('cmd_001'));
   await new Promise((r) => setImmediate(r));

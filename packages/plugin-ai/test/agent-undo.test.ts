@@ -2,7 +2,7 @@ import { Agent } from '../src/agent/agent';
 import { fitToolResult } from '../src/context/context';
 import { parseReply } from '../src/context/protocol';
 import type { ConfirmFn, StepRunner, ToolResult, UndoResult } from '../src/agent/runner-types';
-import { chat, cmd, config, fakeLlm } from './helpers';
+import { chat, cmd, config, fakeLlm, verdict } from './helpers';
 
 // The core side of /undo and of ending a session: the agent remembers, per turn, where the
 // runner's file journal stood, and hands undo/dispose to the runner.
@@ -13,7 +13,7 @@ function journalRunner() {
   const undone: number[] = [];
   let disposed = 0;
   const create = (_confirm: ConfirmFn): StepRunner => ({
-    judge: () => ({ level: 'L0', rules: [] }),
+    verdict: () => verdict('L0'),
     async run(step, options = {}): Promise<ToolResult> {
       const s = step as { tool: string; path?: string };
       if (s.tool === 'fs.edit') journal.push({ seq: journal.length, stepId: options.id ?? '?', tool: s.tool, path: `/work/${s.path}` });
@@ -121,7 +121,7 @@ test('the audit log records what ran, never file contents (size and hash), and r
 test('the reply cwd is the default of proc.start steps too', async () => {
   const seen: unknown[] = [];
   const create = (): StepRunner => ({
-    judge: () => ({ level: 'L0', rules: [] }),
+    verdict: () => verdict('L0'),
     async run(step, options = {}) {
       seen.push(step);
       return { _event: 'tool_result', id: options.id ?? '?', tool: step.tool, decision: { level: 'L0', by: 'policy', rules: [] } };

@@ -6,7 +6,7 @@ import { Agent } from '../src/agent/agent';
 import { Screen, type Surface } from '../src/interactive/screen';
 import { createTheme } from '../src/interactive/theme';
 import type { ConfirmFn, StepRunner } from '../src/agent/runner-types';
-import { chat, cmd, config, fakeLlm } from './helpers';
+import { chat, cmd, config, fakeLlm, verdict } from './helpers';
 
 // confirmTimeoutSec: a question nobody answers is withdrawn, the step declined, the model told.
 let dir: string;
@@ -50,7 +50,7 @@ test('in ai -i the withdrawn question leaves the screen and says so', async () =
   const surface: Surface = { columns: 80, rows: 24, live: true, print: (t) => void printed.push(t), render: () => undefined, clearScreen: () => undefined };
   const screen = new Screen({ lang: 'en', theme: createTheme(false), surface, cwd: dir, now: () => 100_000 });
   const withdraw = new AbortController();
-  const answer = screen.confirm({ id: 'cmd_001', step: { tool: 'exec', program: 'touch', args: ['a'] }, decision: { level: 'L1', rules: [] }, sessionKey: 'touch a' }, { signal: withdraw.signal });
+  const answer = screen.confirm({ id: 'cmd_001', step: { tool: 'exec', program: 'touch', args: ['a'] }, verdict: verdict('L1'), decision: { level: 'L1', rules: [] }, sessionKey: 'touch a' }, { signal: withdraw.signal });
   withdraw.abort();
   await expect(answer).resolves.toMatchObject({ action: 'decline' });
   expect(printed.join('\n')).toContain('nobody answered in time');

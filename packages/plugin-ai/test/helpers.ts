@@ -4,7 +4,7 @@ import * as path from 'path';
 import { defaultConfig, type AiConfig } from '../src/config/config';
 import type { LlmCallOptions, LlmClient, LlmResult } from '../src/config/llm-base';
 import type { ChatMessage } from '../src/context/context';
-import type { ConfirmFn, Decision, Level, StepRunner, ToolResult } from '../src/agent/runner-types';
+import type { ConfirmFn, Decision, Level, StepRunner, ToolResult, Verdict } from '../src/agent/runner-types';
 import type { Step } from '../src/context/protocol';
 
 /** A fake model: replies come from a queue or a function of the request. */
@@ -29,25 +29,34 @@ export const ok = (data: unknown, usage = { input_tokens: 10, output_tokens: 5 }
 export const chat = (message: string): LlmResult => ok({ type: 'chat', message });
 export const cmd = (...commands: unknown[]): LlmResult => ok({ type: 'cmd', message: 'look', data: { cwd: null, commands } });
 
+/** A runner's verdict (no language) for tests: the level and findings with these ids at that level. */
+export function verdict(level: Level, ids: string[] = [], params?: Record<string, string>): Verdict {
+  return { level, findings: ids.map((id) => ({ id, level, ...(params ? { params } : {}) })), bySession: false, alwaysConfirm: false, adjustments: [] };
+}
+
 /** A fake runner: the level comes from a table by program; L2 blocked, L1 confirmed. */
 export function fakeRunner(levels: Record<string, Level> = {}, stdout: (step: Step) => string = () => 'ok\n') {
   const runs: Step[] = [];
   const create = (confirm: ConfirmFn): StepRunner => {
     const allowed = new Set<string>();
+    const levelOf = (step: Step): Level => {
+      const name = step.tool === 'exec' ? step.program : step.tool;
+      return allowed.has(name) ? 'L0' : (levels[name] ?? 'L0');
+    };
     const judge = (step: Step): Decision => {
       const name = step.tool === 'exec' ? step.program : step.tool;
-      const level: Level = allowed.has(name) ? 'L0' : (levels[name] ?? 'L0');
+      const level = levelOf(step);
       return { level, rules: [{ id: `fake.${level}`, level, reason: `${name} is ${level}`, hint: level === 'L2' ? 'never' : undefined }] };
     };
     return {
-      judge,
+      verdict: (step) => verdict(levelOf(step as Step), [`fake.${levelOf(step as Step)}`]),
       async run(step, options = {}): Promise<ToolResult> {
         const id = options.id ?? 'cmd_x';
         const decision = judge(step);
         if (decision.level === 'L2') return { _event: 'tool_result', id, tool: step.tool, status: 'blocked', decision: { ...decision, by: 'policy' } };
         let by: 'policy' | 'user' = 'policy';
         if (decision.level === 'L1') {
-          const answer = await confirm({ id, step, decision, sessionKey: step.tool === 'exec' ? step.program : step.tool });
+          const answer = await confirm({ id, step, verdict: verdict(decision.level, [`fake.${decision.level}`]), decision, sessionKey: step.tool === 'exec' ? step.program : step.tool });
           if (answer.action === 'decline') {
             return { _event: 'tool_result', id, tool: step.tool, status: 'declined', reason: answer.reason, decision: { ...decision, by: 'user' } };
           }

@@ -2,6 +2,7 @@ import { Screen, type Surface } from '../src/interactive/screen';
 import type { LiveFrame } from '../src/interactive/terminal';
 import { createTheme } from '../src/interactive/theme';
 import type { ConfirmRequest } from '../src/agent/runner-types';
+import { verdict } from './helpers';
 
 // The screen controller with a fake surface and a fake clock (no agent needed for these).
 
@@ -29,6 +30,7 @@ function setup() {
 const request: ConfirmRequest = {
   id: 'cmd_001',
   step: { tool: 'exec', program: 'touch', args: ['a.txt'] },
+  verdict: verdict('L1', ['write.file']),
   decision: { level: 'L1', rules: [{ id: 'write.file', level: 'L1', reason: 'writes' }] },
   sessionKey: 'touch a.txt',
 };
@@ -249,7 +251,7 @@ test('in plan mode an answer after held-back steps offers "Run this plan" first 
   turn.showReply({ type: 'chat', message: 'Hello! What shall we plan?', data: {} }, false);
   expect(printed.join('\n')).not.toContain('Run this plan');
   // a step plan mode held back in this turn (rule mode.plan), then the plan
-  turn.onEvent({ type: 'step', id: 'cmd_001', step: { tool: 'exec', program: 'rm', args: ['a.ts'] }, decision: { level: 'L2', by: 'policy', rules: [{ id: 'mode.plan', level: 'L2', reason: 'plan mode only reads' }] } });
+  turn.onEvent({ type: 'step', id: 'cmd_001', step: { tool: 'exec', program: 'rm', args: ['a.ts'] }, verdict: verdict('L2', ['mode.plan']) });
   turn.showReply({ type: 'chat', message: '1. edit a.ts\n2. run the tests', data: { suggestions: ['explain step 2'] } }, false);
   expect(printed.join('\n')).toMatch(/1 › Run this plan {3}2 › explain step 2/);
   screen.onKeys([{ kind: 'text', text: '1' }, { kind: 'enter' }]);
@@ -279,4 +281,20 @@ test('a custom command is a /name: in /help and Tab completion, and it sends its
   expect(frame()).toContain('› /review ');
   screen.onKeys([{ kind: 'text', text: 'error handling' }, { kind: 'enter' }]);
   expect(sent).toEqual(['Review the staged diff. Focus on: error handling']);
+});
+
+test('the step line words the verdict at the screen, in its language, through the redaction gate (a secret in a param never shows)', () => {
+  const secret = `ghp_${'Ab12'.repeat(9)}`;
+  const v = verdict('L1', ['read.outside'], { p: 'cat', a: `/etc/${secret}` });
+  for (const lang of ['en', 'zh'] as const) {
+    const printed: string[] = [];
+    const surface: Surface = { columns: 80, rows: 24, live: true, print: (text) => void printed.push(text), render: () => undefined, clearScreen: () => undefined };
+    const screen = new Screen({ lang, theme: createTheme(false), surface, cwd: '/w', now: () => 0 });
+    (screen as unknown as { onEvent(e: unknown): void }).onEvent({ type: 'step', id: 'cmd_001', step: { tool: 'exec', program: 'cat', args: ['x'] }, verdict: v });
+    const out = printed.join('\n');
+    expect(out).toContain('read.outside');
+    expect(out).toContain('[redacted');
+    expect(out).not.toContain(secret);
+    expect(/[\u4e00-\u9fff]/.test(out.split('read.outside')[1])).toBe(lang === 'zh');
+  }
 });

@@ -14,6 +14,7 @@ import { screenTables } from '../src/interactive/strings';
 import { colorEnabled, createTheme } from '../src/interactive/theme';
 import { stringWidth, truncateWidth, wrapLine } from '../src/interactive/width';
 import type { ToolResult } from '../src/agent/runner-types';
+import { verdict } from './helpers';
 
 const text = (t: string): EditorKey => ({ kind: 'text', text: t });
 const k = (kind: Exclude<EditorKey['kind'], 'text'>): EditorKey => ({ kind }) as EditorKey;
@@ -431,7 +432,7 @@ describe('live frame', () => {
   });
 
   test('a question replaces the prompt; its keys line shows once it takes keys', () => {
-    const request = { id: 'c', step: { tool: 'exec' as const, program: 'rm', args: ['x'] }, decision: { level: 'L1' as const, rules: [] }, sessionKey: 'rm x' };
+    const request = { id: 'c', step: { tool: 'exec' as const, program: 'rm', args: ['x'] }, verdict: verdict('L1'), decision: { level: 'L1' as const, rules: [] }, sessionKey: 'rm x' };
     const waiting = buildFrame({ ...base, question: { request, state: createQuestion(true), ready: false } }, plain, 'en');
     expect(waiting.lines).toEqual([
       'Allow this L1 step?  rm x',

@@ -1,6 +1,7 @@
 import { Writable } from 'stream';
 import { JsonEventWriter } from '../src/cli/json-output';
 import type { AgentEvent } from '../src/agent/events';
+import { verdict } from './helpers';
 
 /** A slow stdout: takes one write per tick, so write() reports full after highWaterMark bytes. */
 function slowSink(highWaterMark = 64) {
@@ -89,4 +90,25 @@ test('samples of a fast stream (skipped bytes before them): the head ends at the
     { type: 'output', id: 'cmd_001', chunk: 'abcdef', stream: 'stdout' },
     { type: 'output', id: 'cmd_001', chunk: 'END', stream: 'stdout', truncated: true, bytes: 161, omittedBytes: 152 },
   ]);
+});
+
+test('a step and a question go out worded in the writer\'s language, beside the ids, levels and adjustments (never the raw verdict)', async () => {
+  const v = { ...verdict('L1', ['write.file'], { p: 'touch' }), adjustments: [{ by: 'rule' as const, id: 'permission.ask', to: 'L1' as const }] };
+  const step = { tool: 'exec' as const, program: 'touch', args: ['a'] };
+  const reasons: Record<string, string> = {};
+  for (const lang of ['en', 'zh'] as const) {
+    const { sink, lines, settled } = slowSink(1 << 20);
+    const w = new JsonEventWriter(sink, 10, lang);
+    w.event({ type: 'step', id: 'cmd_001', step, verdict: v });
+    w.event({ type: 'confirm', request: { id: 'cmd_001', step, verdict: v, decision: { level: 'L1', rules: [] }, sessionKey: 'touch' } });
+    await w.flush();
+    await settled();
+    const [shown, asked] = lines.map((l) => JSON.parse(l));
+    const decision = { level: 'L1', rules: [{ id: 'write.file', level: 'L1', reason: expect.stringContaining('touch') }], adjustments: v.adjustments };
+    expect(shown).toEqual({ type: 'step', id: 'cmd_001', step, decision });
+    expect(asked).toEqual({ type: 'confirm', request: { id: 'cmd_001', step, decision, sessionKey: 'touch' } });
+    reasons[lang] = shown.decision.rules[0].reason;
+  }
+  expect(reasons.zh).toMatch(/[\u4e00-\u9fff]/);
+  expect(reasons.en).not.toMatch(/[\u4e00-\u9fff]/);
 });

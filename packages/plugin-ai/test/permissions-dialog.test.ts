@@ -6,6 +6,7 @@ import { policyOf } from '../src/cli/app';
 import { loadConfig } from '../src/config/config';
 import { Screen, type Surface } from '../src/interactive/screen';
 import { createTheme } from '../src/interactive/theme';
+import { verdict } from './helpers';
 
 // "Yes, and don't ask again": the rule shown in the question is written to ai.json, survives a
 // restart (a new runner built from the file) and stops the question; /permissions lists and removes it.
@@ -31,7 +32,7 @@ const step = { tool: 'exec' as const, program: 'npm', args: ['run', 'test'] };
 
 test('the dialog offers the exact rule, writes it to ai.json (keeping the rest), and a runner built after a restart does not ask', async () => {
   const { screen, printed } = screenWith();
-  const answer = screen.confirm({ id: 'cmd_001', step, decision: { level: 'L1', rules: [] }, sessionKey: 'npm run test', rule: 'exec(npm run test)' });
+  const answer = screen.confirm({ id: 'cmd_001', step, verdict: verdict('L1'), decision: { level: 'L1', rules: [] }, sessionKey: 'npm run test', rule: 'exec(npm run test)' });
   screen.onKeys([{ kind: 'text', text: 'd' }]);
   await expect(answer).resolves.toEqual({ action: 'allow-rule' });
   expect(printed.join('\n')).toContain('Allowed from now on: exec(npm run test)');
@@ -49,7 +50,7 @@ test('the dialog offers the exact rule, writes it to ai.json (keeping the rest),
 
 test('without a rule in the request the choice is not there; numbers pick by position', async () => {
   const { screen } = screenWith();
-  const answer = screen.confirm({ id: 'cmd_002', step, decision: { level: 'L1', rules: [] }, sessionKey: 'npm run test' });
+  const answer = screen.confirm({ id: 'cmd_002', step, verdict: verdict('L1'), decision: { level: 'L1', rules: [] }, sessionKey: 'npm run test' });
   screen.onKeys([{ kind: 'text', text: '3' }]); // run, allow-session, decline
   await expect(answer).resolves.toMatchObject({ action: 'decline' });
 });
@@ -115,7 +116,7 @@ describe("a project's own rules (.slothtool/settings.json)", () => {
 
 test('"don\'t ask again in this project" keeps the rule in ai.json for this folder only', async () => {
   const { screen, printed } = screenWith();
-  const answer = screen.confirm({ id: 'cmd_003', step, decision: { level: 'L1', rules: [] }, sessionKey: 'npm run test', rule: 'exec(npm run test)' });
+  const answer = screen.confirm({ id: 'cmd_003', step, verdict: verdict('L1'), decision: { level: 'L1', rules: [] }, sessionKey: 'npm run test', rule: 'exec(npm run test)' });
   screen.onKeys([{ kind: 'text', text: 'p' }]);
   await expect(answer).resolves.toEqual({ action: 'allow-rule' });
   const saved = JSON.parse(fs.readFileSync(file, 'utf8'));

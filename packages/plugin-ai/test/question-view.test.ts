@@ -11,12 +11,14 @@ import { createTheme } from '../src/interactive/theme';
 import type { ConfirmRequest } from '../src/agent/runner-types';
 import { stepSummary } from '../src/agent/step-label';
 import type { Step } from '../src/context/protocol';
+import { verdict } from './helpers';
 
 const plain = createTheme(false);
 const L1 = { level: 'L1' as const, rules: [] };
+const V1 = verdict('L1');
 
 function lines(step: Step, lang: 'en' | 'zh' = 'en', extra: Partial<ConfirmRequest> = {}): string[] {
-  const request: ConfirmRequest = { id: 'cmd_001', step, decision: L1, sessionKey: 'k', ...extra };
+  const request: ConfirmRequest = { id: 'cmd_001', step, verdict: V1, decision: L1, sessionKey: 'k', ...extra };
   const all = questionLines({ request, state: createQuestion(false), ready: true }, plain, lang);
   // the title and the summary: everything above the choices
   return all.slice(0, all.findIndex((l) => /^(❯ )?\s*1\. /.test(l)));
@@ -131,7 +133,7 @@ describe('MCP steps: server, tool, arguments and the server hints', () => {
     const args: Record<string, unknown> = {};
     for (let i = 0; i < 12; i++) args[`a${i}`] = i;
     const s = step(args);
-    const request: ConfirmRequest = { id: 'c', step: s, decision: L1, sessionKey: 'k', rule: 'mcp.filesystem.write_file', summary: stepSummary(s, registryOf({})) };
+    const request: ConfirmRequest = { id: 'c', step: s, verdict: V1, decision: L1, sessionKey: 'k', rule: 'mcp.filesystem.write_file', summary: stepSummary(s, registryOf({})) };
     const view = { columns: 60, rows: 16, preview: '', queue: [], editor: { text: '', cursor: 0 }, hints: [], status: '' };
     const frame = buildFrame({ ...view, question: { request, state: createQuestion(false, true), ready: true } }, plain, 'en');
     expect(frame.lines.length).toBeLessThanOrEqual(16);
@@ -156,7 +158,7 @@ describe('the keys line names exactly the choices offered', () => {
     [true, true, '↑/↓ Enter · 1–6 · y/a/n/p/d/e · Esc declines', '↑/↓ Enter · 1–6 · y/a/n/p/d/e · Esc 拒绝'],
   ])('editable=%s rule=%s', (editable, rule, en, zh) => {
     const state = createQuestion(editable, rule);
-    const request: ConfirmRequest = { id: 'c', step: { tool: 'exec', program: 'rm', args: ['x'] }, decision: L1, sessionKey: 'exec rm x', ...(rule ? { rule: 'exec(rm x)' } : {}) };
+    const request: ConfirmRequest = { id: 'c', step: { tool: 'exec', program: 'rm', args: ['x'] }, verdict: V1, decision: L1, sessionKey: 'exec rm x', ...(rule ? { rule: 'exec(rm x)' } : {}) };
     expect(questionLines({ request, state, ready: true }, plain, 'en').at(-1)).toBe(en);
     expect(questionLines({ request, state, ready: true }, plain, 'zh').at(-1)).toBe(zh);
   });

@@ -1,5 +1,6 @@
 import { renderProgress } from '../src/cli/render';
 import type { ToolResult } from '../src/agent/runner-types';
+import { verdict } from './helpers';
 
 const decision = { level: 'L2' as const, by: 'policy' as const, rules: [{ id: 'escalation', level: 'L2' as const, reason: 'sudo', hint: 'allowSudo' }] };
 const ran: ToolResult = { _event: 'tool_result', id: 'cmd_001', tool: 'exec', program: 'ls', args: [], exitCode: 0, durationMs: 5, decision: { ...decision, level: 'L0' } };
@@ -17,6 +18,6 @@ test('blocked lines carry the rule and the hint', () => {
 });
 
 test('step lines show the level and the command', () => {
-  expect(renderProgress({ type: 'step', id: 'cmd_001', step: { tool: 'exec', program: 'git', args: ['status'] }, decision }, 'zh')).toBe('[L2] git status');
+  expect(renderProgress({ type: 'step', id: 'cmd_001', step: { tool: 'exec', program: 'git', args: ['status'] }, verdict: verdict('L2', ['escalation']) }, 'zh')).toBe('[L2] git status');
   expect(renderProgress({ type: 'text', delta: 'x' }, 'en')).toBeUndefined();
 });

@@ -85,7 +85,7 @@ test('lines queued when the process exits are written by the exit itself', async
     const reply = { ok: true, data: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'ls', args: [] }] } }, usage: { input_tokens: 1, output_tokens: 1 } };
     const llm = { features: { options: true }, chat: async () => reply };
     const runner = () => ({
-      judge: () => ({ level: 'L0', rules: [] }),
+      verdict: () => ({ level: 'L0', findings: [], bySession: false, alwaysConfirm: false, adjustments: [] }),
       run: () => { process.stdout.write(agent.sessionId); process.exit(0); },
     });
     const agent = new Agent({ config: defaultConfig(), systemPrompt: 'S', cwd: ${JSON.stringify(dir)}, lang: 'en' }, { llm, createRunner: runner, store });

@@ -18,6 +18,7 @@ const runnerModule = lazy(() => require('./runner') as typeof import('./runner')
 const workspaceModule = lazy(() => require('./workspace') as typeof import('./workspace'));
 const htmlModule = lazy(() => require('./html-text') as typeof import('./html-text'));
 const netModule = lazy(() => require('./net-guard') as typeof import('./net-guard'));
+const renderModule = lazy(() => require('./render-verdict') as typeof import('./render-verdict'));
 
 type ExecM = typeof import('./exec');
 type ClassifyM = typeof import('./policy/classify');
@@ -34,6 +35,9 @@ export type { ExecOptions, ExecResult, ExecDeps, ExecDepsOptions, InheritResult 
 export const classify: ClassifyM['classify'] = (...a) => classifyModule().classify(...a);
 export const sessionKey: ClassifyM['sessionKey'] = (...a) => classifyModule().sessionKey(...a);
 export const validateStep: ClassifyM['validateStep'] = (...a) => classifyModule().validateStep(...a);
+export const verdictOf: ClassifyM['verdictOf'] = (...a) => classifyModule().verdictOf(...a);
+export const renderVerdict: typeof import('./render-verdict').renderVerdict = (...a) => renderModule().renderVerdict(...a);
+export type { Verdict, Adjustment } from './policy/decide';
 export { tools, getTool, toolJsonSchema, createToolRegistry, builtinRegistry, TOOL_NAME } from './registry';
 export type { ToolRegistry } from './registry';
 export { RequiresSchema } from './registry/common';

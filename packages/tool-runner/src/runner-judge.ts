@@ -2,19 +2,16 @@ import { redactValue } from './redact';
 import type { ClassifyOptions } from './policy/classify';
 import { assess } from './policy/assess';
 import { decide, type Verdict } from './policy/decide';
-import { render } from './policy/render';
 import type { ToolRegistry } from './registry';
 import type { AnyToolDefinition, JudgeEnv, Touches } from './registry/types';
 import type { ResolvedPath } from './workspace';
-import type { Decision, Lang, Policy, RunMode, Step } from './types';
+import type { Lang, Policy, RunMode, Step } from './types';
 import { isRuleProblem, parseRule, type PermissionRule, type RuleProblem } from './permission-rules';
 
-/** The verdict on one (valid) step as the runner sees it. */
+/** The verdict on one (valid) step as the runner sees it: no language; each edge that shows it renders it (render-verdict.ts). */
 export interface Judgement {
-  /** The decision, without language: what the runner acts on. */
+  /** The decision, without language, its findings' params already redacted: what the runner acts on, returns and records. */
   verdict: Verdict;
-  /** The verdict rendered once in the runner's language, redacted: what the question, the result and the model see. */
-  decision: Decision;
   /** The step was lowered to L0 by an 'allow for this session' answer. */
   bySession: boolean;
   /** Ask even when the session allows the key (interactive plugins). */
@@ -34,6 +31,7 @@ export interface Judgement {
 export interface JudgeSetup {
   registry: ToolRegistry;
   policy: Policy;
+  /** The language of the runner's own edges (its tool_result, `judge()`, the question it asks); never read while judging. */
   lang: Lang;
   /** The base context of every judgement (cwd, home, SlothTool home). */
   base: ClassifyOptions;
@@ -64,9 +62,19 @@ export function permissionRules(policy: Policy, registry: ToolRegistry): { rules
 }
 
 /**
+ * The verdict with every finding's params (the step's words a reason quotes) through the
+ * redaction gate: whichever edge renders it, in whatever language, words only redacted
+ * arguments. The edges redact what they render once more (renderVerdict).
+ */
+function redactedParams(verdict: Verdict): Verdict {
+  return { ...verdict, findings: verdict.findings.map((f) => (f.params ? { ...f, params: redactValue(f.params) } : f)) };
+}
+
+/**
  * Judge a step that passed validation, in one direction: the live facts (the tool's
  * judgeContext), {@link assess} (its rules and `requires`), {@link decide} (the policy's
- * settings, the permission rules, the mode, the session's allowances), {@link render} once.
+ * settings, the permission rules, the mode, the session's allowances). Nothing is rendered
+ * here: the verdict has no language; the edge that shows it renders it (renderVerdict).
  */
 export function judgeValid(step: Step, setup: JudgeSetup): Judgement {
   const def = setup.registry.get(step.tool ?? 'exec')!;
@@ -85,9 +93,7 @@ export function judgeValid(step: Step, setup: JudgeSetup): Judgement {
     alwaysConfirm: def.alwaysConfirm?.(step, setup.env) ?? false,
   });
   return {
-    verdict,
-    // Reasons quote arguments; they reach the model, so they are redacted like output.
-    decision: redactValue(render(verdict, setup.lang)),
+    verdict: redactedParams(verdict),
     bySession: verdict.bySession,
     alwaysConfirm: verdict.alwaysConfirm,
     def,
@@ -98,9 +104,9 @@ export function judgeValid(step: Step, setup: JudgeSetup): Judgement {
   };
 }
 
-/** The decision on a step that failed validation (blocked, saying what was expected), redacted like every decision the runner gives. */
-export function invalidDecision(step: unknown, setup: Pick<JudgeSetup, 'registry' | 'policy' | 'lang'>): Decision {
-  return redactValue(render(decide(assess(step, { policy: setup.policy }, setup.registry).findings, { policy: setup.policy }), setup.lang));
+/** The verdict on a step that failed validation (blocked, saying what was expected), its params redacted like every verdict the runner gives. */
+export function invalidVerdict(step: unknown, setup: Pick<JudgeSetup, 'registry' | 'policy'>): Verdict {
+  return redactedParams(decide(assess(step, { policy: setup.policy }, setup.registry).findings, { policy: setup.policy }));
 }
 
 /**

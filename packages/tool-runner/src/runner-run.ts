@@ -1,9 +1,13 @@
 import { message } from './i18n';
 import type { ConfirmAnswer, ConfirmRequest, RunOptions } from './runner';
-import { invalidDecision, judgeValid, type JudgeSetup, type Judgement } from './runner-judge';
+import { invalidVerdict, judgeValid, type JudgeSetup, type Judgement } from './runner-judge';
+import { renderVerdict } from './render-verdict';
+import { finding } from './policy/finding';
 import type { ResultDecision, StepSandbox, StoppedToolResult, ToolContext, ToolResult } from './tools/types';
 import type { SandboxReport } from './sandbox/report';
 import type { Step } from './types';
+import type { Verdict } from './policy/decide';
+import { redactValue } from './redact';
 
 /** How many times the user may edit a step before it counts as declined. */
 const MAX_EDITS = 5;
@@ -57,15 +61,18 @@ async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSe
   if (!recent) {
     const checked = registry.validate(step);
     if (!checked.ok) {
-      const decision = invalidDecision(step, setup.judge);
+      const decision = renderVerdict(invalidVerdict(step, setup.judge), lang);
       return { done: stopped(id, String((step as { tool?: unknown })?.tool ?? 'exec'), 'blocked', { ...decision, by: 'policy' }, decision.rules[0]?.reason) };
     }
     recent = { step: checked.step, judged: judgeValid(checked.step, setup.judge) };
   }
   const s = recent.step;
   const judged = recent.judged;
-  // The runner acts on the verdict; the rendered decision is only what it shows.
-  const { decision, def, verdict } = judged;
+  // The runner acts on the verdict. The judgement rendered nothing: here, at the runner's own
+  // edges (the tool_result the model reads, the question it asks), it is worded once, in the
+  // runner's language; the question also carries the verdict, for a caller showing it in another.
+  const { def, verdict } = judged;
+  const decision = renderVerdict(verdict, lang);
   if (verdict.level === 'L2') {
     const reason = decision.rules.filter((r) => r.level === 'L2').map((r) => r.reason).join('; ');
     return { done: stopped(id, def.name, 'blocked', { ...decision, by: 'policy' }, reason || undefined) };
@@ -76,7 +83,7 @@ async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSe
   const askUser = async (preview?: string): Promise<boolean> => {
     // The question shows what will happen: the tool's own summary of this step (its arguments; for MCP the server and its hints).
     const summary = def.summary?.(s);
-    answer = await setup.ask({ id, step: s, decision, ...(preview !== undefined ? { preview } : {}), sessionKey: judged.key, ...(judged.rule ? { rule: judged.rule } : {}), ...(summary ? { summary } : {}) }, options.signal);
+    answer = await setup.ask({ id, step: s, verdict, decision, ...(preview !== undefined ? { preview } : {}), sessionKey: judged.key, ...(judged.rule ? { rule: judged.rule } : {}), ...(summary ? { summary } : {}) }, options.signal);
     if (answer.action === 'allow-session' && verdict.level === 'L1') setup.allow(judged.key);
     if (answer.action === 'allow-rule' && judged.rule) setup.addRule(judged.rule);
     return answer.action === 'run' || answer.action === 'allow-session' || answer.action === 'allow-rule';
@@ -122,9 +129,9 @@ async function retryAfterDenial(id: string, step: Step, result: ToolResult, ctx:
   if (refusal) return { ...result, sandbox: { ...box, note: message(`sandbox.no_retry.${refusal}`, lang, params).reason } } as ToolResult;
   const writable = setup.sandbox(judged, 'L1');
   if (!writable || 'refused' in writable) return result;
-  const rule = { id: 'sandbox.denied', level: 'L1' as const, ...message('sandbox.denied', lang, params) };
-  const decision = { level: 'L1' as const, rules: [rule] };
-  const answer = await setup.ask({ id, step, decision, sessionKey: `sandbox.retry ${id}` }, ctx.signal);
+  const asked: Verdict = { level: 'L1', findings: [finding('sandbox.denied', 'L1', redactValue(params))], bySession: false, alwaysConfirm: true, adjustments: [] };
+  const decision = renderVerdict(asked, lang);
+  const answer = await setup.ask({ id, step, verdict: asked, decision, sessionKey: `sandbox.retry ${id}` }, ctx.signal);
   if (answer.action !== 'run' && answer.action !== 'allow-session' && answer.action !== 'allow-rule') return result;
   const def = setup.judge.registry.get(step.tool ?? 'exec')!;
   const again = await def.execute(step, { ...ctx, sandbox: writable, decision: { ...decision, by: 'user' } });

@@ -5,7 +5,7 @@ import { redact, redactValue } from './redact';
 import { normalizePolicy } from './policy/classify';
 import { createToolRegistry, type ToolRegistry } from './registry';
 import type { AnyToolDefinition } from './registry/types';
-import { invalidDecision, judgementMemo, judgeValid, permissionRules, type JudgeSetup, type Judgement } from './runner-judge';
+import { invalidVerdict, judgementMemo, judgeValid, permissionRules, type JudgeSetup, type Judgement } from './runner-judge';
 import { isRuleProblem, parseRule } from './permission-rules';
 import { normaliseAnswer, runStep, stopped, type RunSetup } from './runner-run';
 import type { Registry, RunnerDeps, ToolResult } from './tools/types';
@@ -19,6 +19,8 @@ import { realDir, resolvePath } from './workspace';
 import type { RuleProblem } from './permission-rules';
 import { createSandbox, type Sandbox, type SandboxLimits, type SandboxMode, type SandboxStatus } from './sandbox';
 import type { Decision, Lang, Policy, RunMode, Step } from './types';
+import type { Verdict } from './policy/decide';
+import { renderVerdict } from './render-verdict';
 import { message } from './i18n';
 
 /** The user's answer to a confirmation request. */
@@ -34,6 +36,13 @@ export type ConfirmAnswer =
 export interface ConfirmRequest {
   id: string;
   step: Step;
+  /**
+   * The verdict, without language (level, findings with their ids, levels and redacted params,
+   * what adjusted it): a caller showing the question in its own language renders it with
+   * `renderVerdict(verdict, lang)`.
+   */
+  verdict: Verdict;
+  /** The verdict worded in the runner's language (`lang`), redacted. */
   decision: Decision;
   /** What the user should see first (the masked diff of a config patch). */
   preview?: string;
@@ -119,7 +128,13 @@ export interface RunOptions {
 export interface ToolRunner {
   /** The tools this runner judges and runs (built-ins plus `options.tools`). */
   readonly tools: ToolRegistry;
-  /** Policy plus this runner's session allowances. */
+  /**
+   * The step judged with the policy, the rules, the mode and this runner's session allowances,
+   * without language: level, findings (ids, levels, redacted params) and what adjusted it.
+   * What the runner acts on; word it with `renderVerdict(verdict, lang)` where it is shown.
+   */
+  verdict(step: Step): Verdict;
+  /** {@link verdict}, worded in the runner's language (`lang`) and redacted. */
   judge(step: Step): Decision;
   /** The step in one line for people (`git status`, `read src/a.ts`), from its tool's digest. */
   describe(step: Step): string;
@@ -223,7 +238,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     registry: tools,
     policy,
     lang,
-    base: { cwd: options.cwd, home, lang, slothtoolHome },
+    base: { cwd: options.cwd, home, slothtoolHome },
     env: { registry, deps, session, allowedRoots: roots },
     allowances,
     rules: parsedRules.rules,
@@ -258,15 +273,19 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     }),
   };
 
+  const verdict = (step: Step): Verdict => {
+    const checked = tools.validate(step);
+    if (!checked.ok) return invalidVerdict(step, judge);
+    const judged = judgeValid(checked.step, judge);
+    memo.keep(step, checked.step, judged);
+    return judged.verdict;
+  };
+
   return {
     tools,
-    judge(step) {
-      const checked = tools.validate(step);
-      if (!checked.ok) return invalidDecision(step, judge);
-      const judged = judgeValid(checked.step, judge);
-      memo.keep(step, checked.step, judged);
-      return judged.decision;
-    },
+    verdict,
+    // The edge of a caller that shows the runner's own wording: rendered here, after the judgement.
+    judge: (step) => renderVerdict(verdict(step), lang),
     describe(step) {
       const checked = tools.validate(step);
       return checked.ok ? tools.get(checked.step.tool ?? 'exec')!.digest(checked.step) : String((step as { tool?: unknown })?.tool ?? 'exec');

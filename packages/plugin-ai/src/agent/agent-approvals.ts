@@ -35,7 +35,7 @@ export async function confirmBridge(core: AgentCore, asked: ConfirmRequest): Pro
  * steps never reach a question at all.
  */
 function preApproved(core: AgentCore, request: ConfirmRequest): AgentConfirmAnswer | undefined {
-  if (request.decision.rules.some((r) => r.id === 'permission.ask')) return undefined;
+  if (request.verdict.findings.some((f) => f.id === 'permission.ask')) return undefined;
   if (core.hookAllowed !== undefined && core.hookAllowed === core.currentStepId) return { action: 'run', approvedBy: 'hook' };
   if (core.turnAllow?.length && request.rule) {
     const { turnAllows } = require('../extensions/command-allow') as typeof import('../extensions/command-allow');
@@ -90,6 +90,7 @@ export function audit(core: AgentCore, id: string, step: Step, result: ToolResul
     step: auditStep(step),
     level: result.decision.level,
     rules: result.decision.rules.map((r) => r.id),
+    reasons: result.decision.rules.map((r) => r.reason),
     approvedBy,
     answer: answer?.action,
     outcome,

@@ -10,7 +10,8 @@ import { flushWrites, log } from './agent-session';
 import { t } from '../i18n';
 import type { HookEvent, HookOutcome } from '../extensions/hooks';
 import type { Step } from '../context/protocol';
-import type { ToolResult } from './runner-types';
+import type { ToolResult, Verdict } from './runner-types';
+import { renderVerdict } from './render-verdict';
 
 /** How often one turn may be sent back to the model by Stop hooks. */
 export const MAX_STOP_CONTINUES = 3;
@@ -118,8 +119,8 @@ const TARGET_FIELDS = ['program', 'args', 'plugin', 'file', 'path', 'url', 'proc
  * question for an L1 step yes (never one a permission rule asks about: agent-approvals). An L2
  * step is refused by the runner either way. Undefined when the step goes on as judged.
  */
-export async function preToolUse(core: AgentCore, id: string, step: Step, decision: ToolResult['decision'], signal: AbortSignal): Promise<ToolResult | 'ask' | 'allow' | undefined> {
-  if (decision.level === 'L2') return undefined;
+export async function preToolUse(core: AgentCore, id: string, step: Step, verdict: Verdict, signal: AbortSignal): Promise<ToolResult | 'ask' | 'allow' | undefined> {
+  if (verdict.level === 'L2') return undefined;
   const tool = step.tool ?? 'exec';
   const out = await fire(core, 'PreToolUse', { tool_name: tool, tool_input: hookInput(core, step), tool_use_id: id }, signal, { tool });
   if (out?.stop) core.hookStop = out.reason ?? '';
@@ -128,7 +129,7 @@ export async function preToolUse(core: AgentCore, id: string, step: Step, decisi
   if (!out?.block) return undefined;
   // What the step was, as a result that ran names it (program and args, path, url…), so its record says which step the hook stopped.
   const named = Object.fromEntries(TARGET_FIELDS.filter((k) => k in step).map((k) => [k, (step as unknown as Record<string, unknown>)[k]]));
-  return { _event: 'tool_result', id, tool, ...named, status: 'blocked', blockedBy: 'hook', hookReason: out.reason ?? '', reason: `blocked by a PreToolUse hook: ${out.reason ?? ''}`.trim(), decision: { ...decision, by: 'policy' } } as ToolResult;
+  return { _event: 'tool_result', id, tool, ...named, status: 'blocked', blockedBy: 'hook', hookReason: out.reason ?? '', reason: `blocked by a PreToolUse hook: ${out.reason ?? ''}`.trim(), decision: { ...renderVerdict(verdict, core.options.lang), by: 'policy' } } as ToolResult;
 }
 
 /** A step as hooks see it: ours and Claude Code's field names (extensions/claude-names.ts). */

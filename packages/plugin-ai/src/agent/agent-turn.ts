@@ -14,6 +14,7 @@ import { builtinStepRegistry, type Reply, type Step } from '../context/protocol'
 import { describeStep } from './step-label';
 import { mapLimited } from './agent-children';
 import type { NotRun, StepRunner, ToolResult } from './runner-types';
+import { renderVerdict } from './render-verdict';
 
 /** One turn: ask, run the steps the reply asks for, feed back their results, until the model
  * answers, fails, the step limit is hit or the user aborts. */
@@ -177,8 +178,8 @@ async function runSteps(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>,
     let end = i + 1;
     while (limit > 1 && end < steps.length && steps[end].tool === steps[i].tool) end++;
     if (end - i > 1) {
-      const group = steps.slice(i, end).map((step) => ({ step, decision: runner.judge(step) }));
-      if (group.every((g) => g.decision.level === 'L0')) {
+      const group = steps.slice(i, end).map((step) => ({ step, verdict: runner.verdict(step) }));
+      if (group.every((g) => g.verdict.level === 'L0')) {
         results.push(...(await mapLimited(group, limit, (g) => runStep(core, runner, g.step, signal, state))));
         i = end;
         continue;
@@ -204,13 +205,14 @@ interface StepState {
 /** Judge, ask the hooks, run and report one step. */
 async function runStep(core: AgentCore, runner: StepRunner, step: Step, signal: AbortSignal, state: StepState): Promise<ToolResult> {
   const id = nextStepId(core);
-  const decision = runner.judge(step);
+  // The verdict has no language: each edge that shows the step renders it in its own (agent/render-verdict.ts).
+  const verdict = runner.verdict(step);
   // The label shows arguments (an MCP call's too): through the redaction gate, like the question.
-  emit(core, { type: 'step', id, step, decision, label: redact(describeStep(step, runner.tools)) });
+  emit(core, { type: 'step', id, step, verdict, label: redact(describeStep(step, runner.tools)) });
   // A steering note skips the rest of the plan: the model replans with the note.
   if (!state.stopped && core.steering.length) state.stopped = { why: 'steering', reason: 'skipped: the user sent a steering message; replan with it' };
   let result: ToolResult;
-  const hook = state.stopped || signal.aborted ? undefined : await preToolUse(core, id, step, decision, signal);
+  const hook = state.stopped || signal.aborted ? undefined : await preToolUse(core, id, step, verdict, signal);
   if (state.stopped || signal.aborted) {
     const why: NotRun = signal.aborted ? 'aborted' : state.stopped!.why;
     result = {
@@ -220,7 +222,8 @@ async function runStep(core: AgentCore, runner: StepRunner, step: Step, signal: 
       status: 'declined',
       reason: signal.aborted ? 'aborted by the user' : state.stopped!.reason,
       notRun: why,
-      decision: { ...decision, by: 'policy' },
+      // The model's observation: worded in the session's language.
+      decision: { ...renderVerdict(verdict, core.options.lang), by: 'policy' },
     };
   } else if (hook && hook !== 'ask' && hook !== 'allow') {
     result = hook;
@@ -273,7 +276,7 @@ function notRun(core: AgentCore, reply: Extract<Reply, { type: 'cmd' }>, why: No
   const runner = getRunner(core);
   return reply.data.commands.map((step) => ({
     kind: 'tool' as const,
-    result: { _event: 'tool_result', id: nextStepId(core), tool: step.tool, status: 'declined', reason, notRun: why, decision: { ...runner.judge(step), by: 'policy' } },
+    result: { _event: 'tool_result', id: nextStepId(core), tool: step.tool, status: 'declined', reason, notRun: why, decision: { ...renderVerdict(runner.verdict(step), core.options.lang), by: 'policy' } },
   }));
 }
 

@@ -1,4 +1,4 @@
-import type { ConfirmAnswer, ConfirmRequest, Decision, ToolResult } from './runner-types';
+import type { ConfirmAnswer, ConfirmRequest, ToolResult, Verdict } from './runner-types';
 import type { Reply, Step } from '../context/protocol';
 import type { LlmWait, Usage } from '../config/llm-base';
 import type { ContextSizes } from '../context/context';
@@ -38,8 +38,11 @@ export type AgentEvent =
   | { type: 'message_delta'; message: string }
   | { type: 'repair'; error: string }
   | { type: 'reply'; reply: Reply; raw: boolean; repaired: boolean }
-  /** `label`: the step in one line from the registry it was judged with (MCP tools are only there). */
-  | { type: 'step'; id: string; step: Step; decision: Decision; label?: string }
+  /**
+   * `label`: the step in one line from the registry it was judged with (MCP tools are only there).
+   * `verdict`: the runner's, without language; each edge that shows it words it (renderVerdict).
+   */
+  | { type: 'step'; id: string; step: Step; verdict: Verdict; label?: string }
   | { type: 'confirm'; request: ConfirmRequest }
   | { type: 'confirm_answer'; id: string; answer: ConfirmAnswer }
   | {

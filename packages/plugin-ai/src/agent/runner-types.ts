@@ -6,7 +6,7 @@ import type { StepRegistry } from '../context/protocol';
  * steps; RUN_MODES comes from its types module, which loads nothing). The runner plugin-ai drives
  * is {@link StepRunner}: tool-runner's ToolRunner with the newer members optional, so the core
  * can be driven by a fake runner in tests. */
-export type { Decision, Level, Rule, ConfirmAnswer, ConfirmRequest, RunOptions, Policy, RunMode, UndoResult } from '@holic512/tool-runner';
+export type { Decision, Level, Rule, ConfirmAnswer, ConfirmRequest, RunOptions, Policy, RunMode, UndoResult, Verdict } from '@holic512/tool-runner';
 export { RUN_MODES } from '@holic512/tool-runner/lib/types';
 
 export type ConfirmFn = (request: import('@holic512/tool-runner').ConfirmRequest) => Promise<import('@holic512/tool-runner').ConfirmAnswer>;
@@ -41,8 +41,8 @@ type UnionFields<U> = { [K in U extends unknown ? keyof Named<U> : never]: U ext
 
 type Newer = 'mark' | 'changes' | 'undo' | 'dispose' | 'processes' | 'ruleProblems' | 'mode' | 'setMode' | 'sandboxStatus';
 
-/** What plugin-ai needs of a runner: judge and run; the rest is optional (absent in fakes and older runners). */
-export type StepRunner = Pick<ToolRunner, 'judge'> &
+/** What plugin-ai needs of a runner: its verdict (no language: each edge renders it) and run; the rest is optional (absent in fakes and older runners). */
+export type StepRunner = Pick<ToolRunner, 'verdict'> &
   Partial<Pick<ToolRunner, Newer>> & {
     /** The runner's tools (tool-runner ≥ the registry): steps are parsed against them. */
     tools?: StepRegistry;

@@ -10,7 +10,7 @@ import { findGitRoot, readProjectContext, type LoadedInstructions } from '../con
 import { readProjectRules, type ProjectRules } from '../config/project-rules';
 import { buildSystemPrompt, builtinTools } from '../context/prompt';
 import { readRegistry, type Registry } from '../config/registry';
-import type { ConfirmFn, Policy, StepRunner } from '../agent/runner-types';
+import type { ConfirmFn, Decision, Policy, StepRunner, Verdict } from '../agent/runner-types';
 import { SessionStore } from '../sessions/sessions';
 import { registerKnownSecrets } from '../config/known-secrets';
 import { discoverSkills, skillIndex, skillRoots, type Skill } from '../extensions/skills';
@@ -113,23 +113,24 @@ interface ToolRunnerModule {
   createToolRegistry?(extra: readonly unknown[]): StepRunner['tools'];
   /** The git root holding `cwd`, or `cwd` (tool-runner ≥ issue #10). */
   findWorkspace?(cwd: string): string;
-  classify(step: unknown, policy?: Policy, ctx?: { cwd?: string; home?: string; lang?: Lang }): {
-    level: 'L0' | 'L1' | 'L2';
-    rules: { id: string; level: string; reason: string; hint?: string }[];
-  };
+  /** A step judged without language (tool-runner ≥ the rendering at each edge, issue #38). */
+  verdictOf(step: unknown, policy?: Policy, ctx?: { cwd?: string; home?: string }): Verdict;
+  /** A verdict worded in a language, redacted. */
+  renderVerdict(verdict: Verdict, lang: Lang): Decision;
 }
 
 /** Load @holic512/tool-runner (only on paths that judge or run steps), checking that it
  * exports what the caller needs. */
-export function loadToolRunner(need: 'classify' | 'createToolRunner' = 'createToolRunner'): ToolRunnerModule {
+export function loadToolRunner(need: 'verdictOf' | 'createToolRunner' = 'createToolRunner'): ToolRunnerModule {
   let mod: Partial<ToolRunnerModule>;
   try {
     mod = require('@holic512/tool-runner') as Partial<ToolRunnerModule>;
   } catch (err) {
     throw aiError('TOOL_RUNNER_MISSING', 'toolRunnerMissing', { detail: (err as Error).message.split('\n')[0] });
   }
-  if (typeof mod[need] !== 'function') {
-    throw aiError('TOOL_RUNNER_MISSING', 'toolRunnerMissing', { detail: `${need} is not exported` });
+  // renderVerdict too: the edges word the runner's verdicts with it (an older tool-runner has neither it nor runner.verdict).
+  for (const name of [need, 'renderVerdict'] as const) {
+    if (typeof mod[name] !== 'function') throw aiError('TOOL_RUNNER_MISSING', 'toolRunnerMissing', { detail: `${name} is not exported` });
   }
   return mod as ToolRunnerModule;
 }

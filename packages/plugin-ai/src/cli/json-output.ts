@@ -1,5 +1,8 @@
 import { redact, redactValue } from '@holic512/shared';
 import type { AgentEvent } from '../agent/events';
+import type { Decision, Verdict } from '../agent/runner-types';
+import { renderVerdict } from '../agent/render-verdict';
+import type { Lang } from '../i18n';
 
 /** Default bytes of a step's output stream carried at the head and at the tail by `--json`. */
 export const JSON_OUTPUT_BYTES = 64 * 1024;
@@ -49,6 +52,8 @@ export class JsonEventWriter {
     private readonly out: NodeJS.WritableStream,
     /** Bytes kept at the head and at the tail of each output stream (config `jsonOutputBytes`). */
     public limit: number = JSON_OUTPUT_BYTES,
+    /** The user's language: the reasons and hints of a step's decision are worded in it. */
+    private readonly lang: Lang = 'zh',
   ) {}
 
   /** One agent event (text deltas and wait reports, both progress, are not part of the JSON stream). */
@@ -57,7 +62,24 @@ export class JsonEventWriter {
     if (event.type === 'output') return this.output(event);
     if (event.type === 'tool_result') this.endStep(event.result.id);
     if (event.type === 'final') for (const id of new Set([...this.streams.keys()].map((k) => k.split('\u0000')[0]))) this.endStep(id);
+    if (event.type === 'step') {
+      const { verdict, ...rest } = event;
+      return this.line({ ...rest, decision: this.decision(verdict) });
+    }
+    if (event.type === 'confirm') {
+      const { verdict, ...request } = event.request;
+      return this.line({ type: 'confirm', request: { ...request, decision: this.decision(verdict) } });
+    }
     this.line(event);
+  }
+
+  /**
+   * The edge of `--json`: a verdict worded in the user's language (`reason`, `hint`) beside what a
+   * script reads without parsing prose: the level, each rule's `id` and `level`, and
+   * `adjustments` (what a setting, a permission rule, the mode or a session allowance changed).
+   */
+  private decision(verdict: Verdict): Decision & { adjustments: Verdict['adjustments'] } {
+    return { ...renderVerdict(verdict, this.lang), adjustments: verdict.adjustments };
   }
 
   /** Write one JSON line; it passes the redaction gate as a value and once more as text. */

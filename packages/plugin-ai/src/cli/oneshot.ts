@@ -97,7 +97,7 @@ export function withStdin(prompt: string | undefined, stdin: string): string {
 /** Without a person to ask: L1 only with --approve-l1, L2 never. */
 export function nonInteractiveConfirm(approveL1: boolean, lang: Lang): AgentConfirmFn {
   return async (request) => {
-    if (approveL1 && request.decision.level === 'L1') return { action: 'run', approvedBy: 'flag' };
+    if (approveL1 && request.verdict.level === 'L1') return { action: 'run', approvedBy: 'flag' };
     return { action: 'decline', reason: t(lang, 'declinedNoPerson') };
   };
 }
@@ -124,7 +124,7 @@ function preflight(app: ReturnType<typeof createAppAgent>, args: RunArgs, env: N
 /** `ai -p "<prompt>"`: one turn, events as text or JSON lines, a meaningful exit code. */
 export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShotIo>): Promise<number> {
   const stdout = io?.stdout ?? process.stdout;
-  const json = new JsonEventWriter(stdout);
+  const json = new JsonEventWriter(stdout, undefined, lang);
   try {
     return await oneShot(args, lang, io, json);
   } finally {

@@ -16,7 +16,7 @@ export const NOT_RUN: Record<NotRun, MessageKey> = {
 export function renderProgress(event: AgentEvent, lang: Lang): string | undefined {
   switch (event.type) {
     case 'step':
-      return `[${event.decision.level}] ${event.label ?? describeStep(event.step)}`;
+      return `[${event.verdict.level}] ${event.label ?? describeStep(event.step)}`;
     case 'tool_result':
       return `  → ${resultLine(event.result, lang)}`;
     case 'repair':

@@ -28,8 +28,10 @@ export async function runRisk(
     const home = env.HOME || env.USERPROFILE || os.homedir();
     const [program, ...rest] = args.argv;
     const step = { tool: 'exec' as const, program, args: rest };
-    const decision = loadToolRunner('classify').classify(step, policyOf(config), { cwd, home, lang });
-    // The edge that shows the decision: its reasons quote the command's arguments, so they leave redacted.
+    const tr = loadToolRunner('verdictOf');
+    // Judged without language, worded here, at the edge that shows it (renderVerdict redacts the
+    // reasons, which quote the command's arguments; the step is redacted with them).
+    const decision = tr.renderVerdict(tr.verdictOf(step, policyOf(config), { cwd, home }), lang);
     const shown = redactValue({ step, level: decision.level, rules: decision.rules });
     if (args.json) {
       stdout.write(JSON.stringify(shown) + '\n');

@@ -131,7 +131,7 @@ function questionParts(question: QuestionView, theme: Theme, lang: Lang, width: 
   const summary = request.summary ?? stepSummary(request.step);
   const fit = (line: string) => (width > 0 ? truncateWidth(line, width - 1) : line);
   const lines = [
-    theme.bold(theme.yellow(ts(lang, 'confirmTitle', { level: request.decision.level }))) + '  ' + agentLabel(request, theme) + theme.bold(shownTitle(summary.title)),
+    theme.bold(theme.yellow(ts(lang, 'confirmTitle', { level: request.verdict.level }))) + '  ' + agentLabel(request, theme) + theme.bold(shownTitle(summary.title)),
   ];
   let facts = summaryLines(summary, lang);
   if (facts.length > maxSummary) facts = [...facts.slice(0, maxSummary - 1), ts(lang, 'summaryMoreLines', { n: facts.length - maxSummary + 1 })];

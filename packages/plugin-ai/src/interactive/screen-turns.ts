@@ -9,6 +9,7 @@ import type { AgentEvent, TurnResult } from '../agent/events';
 import { t } from '../i18n';
 import type { Reply } from '../context/protocol';
 import type { ToolResult } from '../agent/runner-types';
+import { renderVerdict } from '../agent/render-verdict';
 import { describeStep, formatResult, formatStep } from './format';
 import { setText } from './line-editor';
 import type { CustomCommand } from '../extensions/commands';
@@ -210,10 +211,11 @@ export abstract class ScreenTurns extends ScreenBase {
         this.showReply(event.reply, event.raw);
         break;
       case 'step':
-        if (event.decision.rules.some((r) => r.id === 'mode.plan')) this.plannedSteps++;
+        if (event.verdict.findings.some((f) => f.id === 'mode.plan')) this.plannedSteps++;
         // An interactive plugin gets the terminal itself once it is allowed to run.
-        if (event.decision.rules.some((r) => r.id === 'plugin.interactive')) this.handedOver = { id: event.id, suspended: false };
-        this.print(formatStep(event.step, event.decision, this.theme, this.lang, event.label).join('\n'));
+        if (event.verdict.findings.some((f) => f.id === 'plugin.interactive')) this.handedOver = { id: event.id, suspended: false };
+        // The edge that shows the step: its verdict worded here, in the screen's language.
+        this.print(formatStep(event.step, renderVerdict(event.verdict, this.lang), this.theme, this.lang, event.label).join('\n'));
         this.phase = { kind: 'running', id: event.id, label: event.label ?? describeStep(event.step) };
         this.resetOutput();
         break;

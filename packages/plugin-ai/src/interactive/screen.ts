@@ -59,7 +59,7 @@ export class Screen extends ScreenTurns {
 
   /** The confirm callback given to the agent: shows the question, resolves with the answer. */
   confirm = (request: ConfirmRequest, options: { signal?: AbortSignal } = {}): Promise<AgentConfirmAnswer> => {
-    if (request.decision.level === 'L2') return Promise.resolve({ action: 'decline', reason: ts(this.lang, 'declinedByUser') });
+    if (request.verdict.level === 'L2') return Promise.resolve({ action: 'decline', reason: ts(this.lang, 'declinedByUser') });
     if (this.closing || this.task?.controller.signal.aborted) {
       return Promise.resolve({ action: 'decline', reason: ts(this.lang, 'interruptedByUser') });
     }

@@ -244,7 +244,10 @@ export interface AuditEntry {
   id: string;
   step: unknown;
   level: string;
+  /** The rule ids that decided it (language-free). */
   rules: string[];
+  /** The same rules' reasons, as the model read them (the session's language), redacted like the whole line. */
+  reasons?: string[];
   /** `policy` (L0 or L2 by rule), `user` (confirmed by a person), `flag` (--approve-l1), `none`. */
   approvedBy: 'policy' | 'user' | 'flag' | 'hook' | 'command' | 'none';
   answer?: string;

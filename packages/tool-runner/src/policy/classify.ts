@@ -2,7 +2,7 @@ import * as path from 'path';
 import type { ClassifyContext, Decision, Policy, Step } from '../types';
 import type { ToolRegistry } from '../registry';
 import { assess, registryOf } from './assess';
-import { decide } from './decide';
+import { decide, type Verdict } from './decide';
 import { render } from './render';
 
 /**
@@ -86,9 +86,21 @@ export interface ClassifyOptions extends ClassifyContext {
 }
 
 /**
+ * Judge a step without language: pure and fast. {@link assess} (the tool's rules), then
+ * {@link decide} (the policy's settings). The Verdict's findings keep their ids, levels and
+ * params (the step's words, not redacted): word it with `renderVerdict(verdict, lang)`, which
+ * redacts, at the edge that shows it. `ctx.lang` is not read.
+ */
+export function verdictOf(step: Step, rawPolicy: Policy = {}, ctx: ClassifyOptions = {}): Verdict {
+  const policy = normalizePolicy(rawPolicy);
+  return decide(assess(step, { ...ctx, policy }).findings, { policy });
+}
+
+/**
  * Judge a step: pure, fast, explainable. The strictest fired rule decides the level.
  * `requires` from the model can raise the level, never lower it. The three stages in order:
- * {@link assess} (the tool's rules), {@link decide} (the policy's settings), {@link render}.
+ * {@link assess} (the tool's rules), {@link decide} (the policy's settings), {@link render} in
+ * `ctx.lang` (not redacted: a caller that shows it redacts, or uses verdictOf + renderVerdict).
  */
 export function classify(step: Step, rawPolicy: Policy = {}, ctx: ClassifyOptions = {}): Decision {
   const policy = normalizePolicy(rawPolicy);
