@@ -164,7 +164,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   // Scripts inside those skill folders are asked about (L1) as project code, not refused as unknown.
   const skillDirs = skills.map((s) => s.dir);
   // MCP servers: the user's (ai.json, ~/.claude.json), and a trusted project's `.mcp.json`; they connect in the background.
-  const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more: claudeServers.sources, projectRoot, projectTrusted: trust === 'trusted', env: runEnv, cwd });
+  const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more: claudeServers.sources, projectRoot, projectTrusted: trust === 'trusted', env: runEnv, serverEnv: claude.env, cwd });
   const environment = {
     cwd,
     os: `${os.platform()} ${os.release()} (${os.arch()})`,
