@@ -139,6 +139,27 @@ describe('McpManager against the real test MCP server', () => {
     await manager.close();
   });
 
+  test("a stdio server gets the settings' env (Claude Code's `env`) and CLAUDE_PROJECT_DIR; its own env entry wins", async () => {
+    const { McpSession } = require('../src/mcp/session') as typeof import('../src/mcp/session');
+    const setup = { userFile: 'ai.json', projectRoot: cwd, projectTrusted: false, env: {}, cwd, clientVersion: '0' };
+    // TESTKIT_MCP_EXTRA_TOOLS is read by the server from its environment: tool_001… show what reached it.
+    const extraTools = async (session: InstanceType<typeof McpSession>) => {
+      try {
+        session.start();
+        await session.settle(20_000);
+        const out: Record<string, string[]> = {};
+        for (const t of session.manager.tools()) if (t.name.startsWith('tool_')) (out[t.server] ??= []).push(t.name);
+        return out;
+      } finally {
+        await session.manager.close();
+      }
+    };
+    const user = { a: testMcpStdioCommand(), b: { ...testMcpStdioCommand(), env: { TESTKIT_MCP_EXTRA_TOOLS: '1' } } };
+    expect(await extraTools(new McpSession({ ...setup, user, serverEnv: { TESTKIT_MCP_EXTRA_TOOLS: '2' } }))).toEqual({ a: ['tool_001', 'tool_002'], b: ['tool_001'] });
+    // Without the settings' env nothing else of ours reaches a server (the SDK passes it only a safe part).
+    expect(await extraTools(new McpSession({ ...setup, user: { a: testMcpStdioCommand() }, env: { TESTKIT_MCP_EXTRA_TOOLS: '3' } }))).toEqual({});
+  });
+
   test('disabled servers stay off', async () => {
     const { servers } = readMcpServers({ off: { ...testMcpStdioCommand(), disabled: true } }, 'ai.json', {});
     const manager = new McpManager(servers, { cwd });

@@ -122,6 +122,16 @@ describe('host mounts and privileged containers are L2 with the reason', () => {
     ['docker --context x run -v /:/h alpine', 'container.host_mount', /host's root/],
     ['docker compose run -v /:/h svc', 'container.host_mount', /host's root/],
     ['docker service create --mount type=bind,source=/,target=/h alpine', 'container.host_mount', /host's root/],
+    // A service changed later, and local volumes that bind a host folder.
+    ['docker service update --mount-add type=bind,source=/,target=/h web', 'container.host_mount', /host's root/],
+    ['docker service update --mount-add=type=bind,src=/home/u,dst=/h web', 'container.host_mount', /home folder/],
+    ['docker service update --detach --mount-add src=/var/run/docker.sock,dst=/s web', 'container.host_mount', /socket/],
+    ['docker service update --network-add host web', 'container.host', /namespace/],
+    ['docker run --mount type=volume,dst=/h,volume-driver=local,volume-opt=type=none,volume-opt=o=bind,volume-opt=device=/ alpine', 'container.host_mount', /host's root/],
+    ['docker run --mount type=volume,dst=/h,"volume-opt=device=/home/u",volume-opt=o=bind alpine', 'container.host_mount', /home folder/],
+    ['docker volume create --opt type=none --opt o=bind --opt device=/ hostroot', 'container.host_mount', /host's root/],
+    ['docker volume create -o device=/etc -o o=bind -o type=none v', 'container.host_mount', /system folder/],
+    ['podman volume create --opt=device=/home/u --opt=o=bind v', 'container.host_mount', /home folder/],
   ])('%s', (line, id, reason) => {
     const j = judge(ex(line));
     expect(j).toMatchObject({ level: 'L2', ids: expect.arrayContaining([id]) });
@@ -135,6 +145,10 @@ describe('host mounts and privileged containers are L2 with the reason', () => {
     'docker run alpine ls -v /', // after the image: the container's own arguments
     'docker run -p 8080:80 nginx',
     'docker -H unix:///var/run/docker.sock ps -a',
+    'docker service update --mount-add type=volume,source=data,target=/d web',
+    'docker service update --mount-rm /d web',
+    'docker volume create --opt type=tmpfs --opt device=tmpfs --opt o=size=100m cache',
+    'docker run --mount type=volume,src=data,dst=/d,volume-opt=o=nodev alpine',
   ])('%s is not a host mount', (line) => {
     expect(judge(ex(line)).level).not.toBe('L2');
   });

@@ -6,8 +6,8 @@ import { aiError } from '../errors';
 import { aiPaths, slothtoolHome, type AiPaths } from '../home';
 import type { Lang } from '../i18n';
 import { loadLlmBase, type LlmClient } from '../config/llm-base';
-import { findGitRoot, readProjectContext, type LoadedInstructions } from '../context/project-context';
-import { readProjectRules, type ProjectRules } from '../config/project-rules';
+import { readProjectContext, type LoadedInstructions } from '../context/project-context';
+import type { ProjectRules } from '../config/project-rules';
 import { buildSystemPrompt, builtinTools } from '../context/prompt';
 import { readRegistry, type Registry } from '../config/registry';
 import type { ConfirmFn, Decision, Policy, StepRunner, Verdict } from '../agent/runner-types';
@@ -17,9 +17,10 @@ import { discoverSkills, skillIndex, skillRoots, type Skill } from '../extension
 import { skillLoadTool } from '../extensions/skill-tool';
 import { readHooks, type HookCommandConfig, type HookProblem } from '../extensions/hooks';
 import { commandRoots, discoverCommands, type CustomCommand } from '../extensions/commands';
-import { claudeJsonServers, readClaudeSettings } from '../extensions/claude-settings';
+import { claudeJsonServers } from '../extensions/claude-settings';
+import { sessionRules, type SessionRules } from '../config/session-policy';
 import { COMMANDS } from '../interactive/commands';
-import { isOwnHome, projectExtras, TrustStore, type ProjectExtras, type TrustState } from '../extensions/trust';
+import { isOwnHome, type ProjectExtras, type TrustState } from '../extensions/trust';
 import type { McpSession } from '../mcp/session';
 import type { McpConfigProblem } from '../mcp/config';
 import { VERSION } from '../version';
@@ -55,6 +56,8 @@ export interface AppAgent {
   memory: LoadedInstructions[];
   /** The project's own permission rules and whether its folder is trusted. */
   projectRules: ProjectRules;
+  /** The rule sets of files other than ai.json (the project's, Claude Code's), each with its file (`/permissions`). */
+  otherRules: SessionRules['otherRules'];
   /** The skills found (`/skills`); their index is in the system prompt. */
   skills: Skill[];
   /** The session's hooks, each with the file it came from (`/hooks`). */
@@ -75,23 +78,7 @@ export interface AppAgent {
   llm: LlmClient;
 }
 
-/** The tool-runner policy from the ai config. */
-export function policyOf(config: AiConfig, file?: string, project?: ProjectRules['set'], workspace?: string, more: ReadonlyArray<NonNullable<ProjectRules['set']>> = []): Policy {
-  const mine = workspace ? config.projectPermissions?.[workspace] : undefined;
-  const extra = [...(mine ? [{ ...mine, source: `${file ?? 'ai.json'} (projectPermissions ${workspace})` }] : []), ...(project ? [project] : []), ...more];
-  // trustedPlugins (the original SlothTool's setting): their plugin.run steps need no question
-  // (tool-runner's plugin.trusted). allowedPrograms: an unknown program asks instead of being refused.
-  return {
-    ...(config.permissions ? { permissions: { ...config.permissions, ...(file ? { source: file } : {}) } } : {}),
-    ...(config.trustedPlugins ? { trustedPlugins: config.trustedPlugins } : {}),
-    ...(extra.length ? { extraPermissions: extra } : {}),
-    allowedPrograms: config.allowedPrograms,
-    allowNetwork: config.allowNetwork,
-    allowWrite: config.allowWrite,
-    allowSudo: config.allowSudo,
-    allowPrivateNetwork: config.allowPrivateNetwork,
-  };
-}
+export { policyOf } from '../config/session-policy';
 
 interface ToolRunnerModule {
   createToolRunner(options: {
@@ -146,13 +133,10 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const llm = options.llm ?? loadLlmBase(registry).client;
   const projectContext = readProjectContext(cwd, config.context.projectContextMaxTokens);
   // A project's permission rules: deny always, allow / ask once the folder is trusted (/trust).
-  const projectRoot = findGitRoot(cwd) ?? cwd;
-  const userHome = env.HOME || env.USERPROFILE || os.homedir();
-  const extras = projectExtras(projectRoot, paths.home, userHome);
-  const trust = new TrustStore(paths.trust).state(extras);
-  const projectRules = readProjectRules(projectRoot, paths.trust, trust, paths.home);
   // Claude Code's files where it keeps them (user < project < local), the project's under trust.
-  const claude = readClaudeSettings(userHome, projectRoot, trust === 'trusted');
+  const rules = sessionRules(config, paths, cwd, env);
+  const { projectRoot, userHome, projectRules, claude } = rules;
+  const { extras, trust } = rules.project;
   const claudeServers = claudeJsonServers(userHome, projectRoot, cwd, path.join(paths.home, 'ai', 'claude-json-cache.json'));
   const runEnv = Object.keys(claude.env).length ? { ...env, ...claude.env } : env;
   // Hooks: the user's (ai.json, ~/.claude/settings.json), and a trusted project's (.slothtool/settings.json, .claude/settings*.json).
@@ -165,7 +149,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   // Scripts inside those skill folders are asked about (L1) as project code, not refused as unknown.
   const skillDirs = skills.map((s) => s.dir);
   // MCP servers: the user's (ai.json, ~/.claude.json), and a trusted project's `.mcp.json`; they connect in the background.
-  const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more: claudeServers.sources, projectRoot, projectTrusted: trust === 'trusted', env: runEnv, cwd });
+  const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more: claudeServers.sources, projectRoot, projectTrusted: trust === 'trusted', env: runEnv, serverEnv: claude.env, cwd });
   const environment = {
     cwd,
     os: `${os.platform()} ${os.release()} (${os.arch()})`,
@@ -187,7 +171,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   // never builds (nor loads: tool-runner's runner, exec and sandbox load on first use).
   const registryOf = (extra: readonly unknown[]) => (options.createRunner ? undefined : loadToolRunner().createToolRegistry?.(extra));
   const tools = registryOf(parentExtra);
-  const policy = { ...policyOf(config, paths.config, projectRules.set, projectRoot, claude.rules), ...(skillDirs.length ? { trustedCodeRoots: skillDirs } : {}) };
+  const policy = { ...rules.policy, ...(skillDirs.length ? { trustedCodeRoots: skillDirs } : {}) };
   const runnerFor = runnerFactory({ config, policy, unattended: options.unattended === true || !options.confirm, registry, cwd, lang: options.lang, env: runEnv });
   const createRunner = options.createRunner ?? runnerFor(tools, parentExtra);
   const agentOptions = { config, cwd, lang: options.lang, mode: options.mode, profile: options.profile, maxAutoSteps: options.maxAutoSteps };
@@ -233,6 +217,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     registry,
     memory: projectContext?.files ?? [],
     projectRules,
+    otherRules: rules.otherRules,
     skills,
     hooks,
     hookProblems: hookReads.flatMap((r) => r.problems),

@@ -1,6 +1,7 @@
-import * as os from 'os';
 import { redactValue } from '@holic512/shared';
-import { policyOf, loadToolRunner } from './app';
+import { loadToolRunner } from './app';
+import { sessionRules } from '../config/session-policy';
+import { readRegistry } from '../config/registry';
 import { loadConfig } from '../config/config';
 import { AiError } from '../errors';
 import { exitCodeOfError, EXIT } from './exit-codes';
@@ -12,8 +13,9 @@ export interface RiskArgs {
   argv: string[];
 }
 
-/** `ai risk [--json] -- <program> [args…]`: the level and rules for a command, with the
- * user's ai.json policy applied, so a user can see why something was refused. */
+/** `ai risk [--json] -- <program> [args…]`: the level and rules for a command, with the rules a
+ * session in this folder applies (ai.json, the project's, Claude Code's settings), so a user can
+ * see why something was refused. */
 export async function runRisk(
   args: RiskArgs,
   lang: Lang,
@@ -24,14 +26,18 @@ export async function runRisk(
   const env = io.env ?? process.env;
   const cwd = io.cwd ?? process.cwd();
   try {
-    const config = loadConfig(aiPaths(slothtoolHome(env)).config);
-    const home = env.HOME || env.USERPROFILE || os.homedir();
+    const paths = aiPaths(slothtoolHome(env));
+    const config = loadConfig(paths.config);
     const [program, ...rest] = args.argv;
     const step = { tool: 'exec' as const, program, args: rest };
+    // Judged as a session here would judge it: the policy with the permission rules of ai.json,
+    // the project's and Claude Code's settings files (a runner that never runs anything); without
+    // language, then worded here, at the edge that shows it (renderVerdict redacts the reasons,
+    // which quote the command's arguments; the step is redacted with them).
+    const { policy } = sessionRules(config, paths, cwd, env);
     const tr = loadToolRunner('verdictOf');
-    // Judged without language, worded here, at the edge that shows it (renderVerdict redacts the
-    // reasons, which quote the command's arguments; the step is redacted with them).
-    const decision = tr.renderVerdict(tr.verdictOf(step, policyOf(config), { cwd, home }), lang);
+    const runner = tr.createToolRunner({ policy, confirm: async () => ({ action: 'decline' as const }), registry: readRegistry(paths.registry), cwd, lang, env, sandbox: 'off' });
+    const decision = tr.renderVerdict(runner.verdict(step), lang);
     const shown = redactValue({ step, level: decision.level, rules: decision.rules });
     if (args.json) {
       stdout.write(JSON.stringify(shown) + '\n');

@@ -6,6 +6,7 @@
  * window with the rest of the history.
  */
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { createHash } from 'crypto';
 import { t, type Lang } from '../i18n';
@@ -100,7 +101,7 @@ export function imageTokens(size: { width: number; height: number } | undefined)
 
 /** Read and check one image file (relative to `cwd`). */
 export function loadImage(file: string, cwd: string, maxBytes = DEFAULT_IMAGE_MAX_BYTES): ImageAttachment | ImageProblem {
-  const full = path.resolve(cwd, file.startsWith('~/') ? path.join(process.env.HOME ?? '', file.slice(2)) : file);
+  const full = path.resolve(cwd, file.startsWith('~/') ? path.join(os.homedir(), file.slice(2)) : file);
   let stat: fs.Stats;
   try {
     stat = fs.statSync(full);

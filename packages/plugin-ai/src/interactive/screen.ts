@@ -391,7 +391,7 @@ export class Screen extends ScreenTurns {
       case 'model':
         return this.print(this.modelCommand(arg));
       case 'permissions':
-        return this.print(permissionsText(arg, this.app!.paths.config, findGitRoot(this.options.cwd) ?? this.options.cwd, this.theme, this.lang));
+        return this.print(permissionsText(arg, this.app!.paths.config, findGitRoot(this.options.cwd) ?? this.options.cwd, this.theme, this.lang, this.app!.otherRules));
       case 'skills':
         return this.print(skillsText(this.app!.skills ?? [], this.lang));
       case 'hooks':

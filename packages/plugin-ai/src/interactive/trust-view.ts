@@ -31,7 +31,14 @@ export function trustCommand(arg: string, cwd: string, trustFile: string, lang: 
  * `/permissions`: every rule of ai.json by effect, and the ones given for this project folder;
  * `/permissions remove <rule>` takes one out of the everywhere rules.
  */
-export function permissionsText(arg: string, file: string, folder: string, theme: Theme, lang: Lang): string {
+export function permissionsText(
+  arg: string,
+  file: string,
+  folder: string,
+  theme: Theme,
+  lang: Lang,
+  others: ReadonlyArray<{ allow?: string[]; ask?: string[]; deny?: string[]; source: string }> = [],
+): string {
   try {
     const m = /^remove\s+(.+)$/.exec(arg);
     if (m) return ts(lang, removeRule(file, m[1].trim(), folder) ? 'ruleRemoved' : 'ruleMissing', { rule: m[1].trim(), file });
@@ -40,8 +47,12 @@ export function permissionsText(arg: string, file: string, folder: string, theme
     const lines: string[] = [];
     for (const effect of ['deny', 'ask', 'allow'] as const) for (const r of rules[effect]) lines.push(`  ${effect.padEnd(5)}  ${r}`);
     for (const effect of ['deny', 'ask', 'allow'] as const) for (const r of here[effect]) lines.push(`  ${effect.padEnd(5)}  ${r}  ${ts(lang, 'rulesHere')}`);
-    if (!lines.length) return ts(lang, 'rulesNone', { file });
-    return [ts(lang, 'rulesHead', { file }), ...lines, theme.dim(ts(lang, 'rulesUsage'))].join('\n');
+    // The other files' rules apply too (the project's, Claude Code's); they are changed there.
+    const other: string[] = [];
+    for (const set of others) for (const effect of ['deny', 'ask', 'allow'] as const) for (const r of set[effect] ?? []) other.push(`  ${effect.padEnd(5)}  ${r}  · ${set.source}`);
+    const mine = lines.length ? [ts(lang, 'rulesHead', { file }), ...lines] : [ts(lang, 'rulesNone', { file })];
+    if (!other.length) return lines.length ? [...mine, theme.dim(ts(lang, 'rulesUsage'))].join('\n') : mine[0];
+    return [...mine, ts(lang, 'rulesOther'), ...other, ...(lines.length ? [theme.dim(ts(lang, 'rulesUsage'))] : [])].join('\n');
   } catch (err) {
     return theme.yellow(ts(lang, 'rulesUnreadable', { file, reason: (err as Error).message }));
   }

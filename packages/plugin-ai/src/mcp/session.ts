@@ -28,6 +28,9 @@ export interface McpSetup {
   projectRoot: string;
   projectTrusted: boolean;
   env: NodeJS.ProcessEnv;
+  /** Variables every stdio server gets (Claude Code's settings `env`, as it gives its servers);
+   * a server's own `env` entry wins over them. */
+  serverEnv?: Readonly<Record<string, string>>;
   cwd: string;
   clientVersion: string;
 }
@@ -58,7 +61,8 @@ export class McpSession implements McpSessionView {
   private readonly hosts = new Map<string, string>();
 
   constructor(setup: McpSetup) {
-    // `${CLAUDE_PROJECT_DIR}` expands to the project folder, and every stdio server gets it too.
+    // `${CLAUDE_PROJECT_DIR}` expands to the project folder, and every stdio server gets it too,
+    // with the settings' `env` (the MCP SDK passes a server only a safe part of our environment).
     const env = { ...setup.env, CLAUDE_PROJECT_DIR: setup.projectRoot };
     const user = readMcpServers(setup.user, setup.userFile, env);
     const problems = [...user.problems];
@@ -82,7 +86,8 @@ export class McpSession implements McpSessionView {
     }
     this.untrustedProject = hasProject && !setup.projectTrusted;
     this.problems = problems;
-    const servers = [...user.servers, ...project].map((s) => (s.transport === 'stdio' ? { ...s, env: { CLAUDE_PROJECT_DIR: setup.projectRoot, ...s.env } } : s));
+    const base = { ...setup.serverEnv, CLAUDE_PROJECT_DIR: setup.projectRoot };
+    const servers = [...user.servers, ...project].map((s) => (s.transport === 'stdio' ? { ...s, env: { ...base, ...s.env } } : s));
     for (const s of servers) if (s.transport === 'http') this.hosts.set(s.name, safeHost(s.url));
     this.manager = new McpManager(servers, { cwd: setup.cwd, clientInfo: { name: 'slothtool-ai', version: setup.clientVersion } });
     this.describe = mcpDescribeTool(this.manager);

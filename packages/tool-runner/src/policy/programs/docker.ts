@@ -3,7 +3,9 @@
  * it) or the container engine's socket, or that runs privileged or in the host's process,
  * network or user namespaces, is the host with extra steps: refused (L2), saying which.
  * Options are read the way docker's flag parser (pflag) reads them: `-v X`, `-vX`, `-v=X`,
- * `--volume X`, `--volume=X`, short clusters (`-itv/:/h`), `--mount type=bind,source=/,…`.
+ * `--volume X`, `--volume=X`, short clusters (`-itv/:/h`), `--mount type=bind,source=/,…`; a
+ * service's `--mount-add` and `--network-add`; a local volume that binds a host folder
+ * (`--mount …,volume-opt=device=/`, `volume create --opt device=/`).
  */
 import * as path from 'path';
 import { isInfoOnly, operands } from '../args';
@@ -23,7 +25,7 @@ const BOOL_LONG = new Set([
 const BOOL_SHORT = new Set(['d', 'i', 't', 'P', 'q']);
 
 /** Namespace options whose value `host` shares the host's. */
-const HOST_NAMESPACES = new Set(['--pid', '--network', '--net', '--ipc', '--uts', '--userns', '--cgroupns']);
+const HOST_NAMESPACES = new Set(['--pid', '--network', '--net', '--network-add', '--ipc', '--uts', '--userns', '--cgroupns']);
 
 /** Where container engines listen (rootless podman's is below /run/user). */
 const ENGINE_SOCKETS = ['/var/run/docker.sock', '/run/docker.sock', '/run/podman/podman.sock', '/var/run/podman/podman.sock', '/run/containerd/containerd.sock', '/run/user/'];
@@ -67,13 +69,39 @@ function runOptions(args: readonly string[]): Opt[] {
   return out;
 }
 
-/** The host side of a `-v` value (`/src:/dst:ro`) or of a `--mount` value (`type=bind,source=/src,…`); undefined for a named volume. */
+/** Options whose value is `--mount` syntax (`type=bind,source=/src,…`): run/create's, and a
+ * service's (`service create --mount`, `service update --mount-add`). */
+const MOUNT_SYNTAX = new Set(['--mount', '--mount-add']);
+
+/** The fields of a `--mount` value (docker reads it as one CSV record, so a field may be quoted);
+ * `volume-opt` may repeat. */
+function mountFields(v: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const m of v.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)) {
+    const field = m[1].startsWith('"') ? m[1].slice(1, -1).replace(/""/g, '"') : m[1];
+    const eq = field.indexOf('=');
+    out.push([(eq < 0 ? field : field.slice(0, eq)).trim().toLowerCase(), eq < 0 ? '' : field.slice(eq + 1)]);
+  }
+  return out;
+}
+
+/** The host folder a local volume binds (`device=<dir>` with `o=bind`): `volume-opt=device=/` in a
+ * `--mount`, `--opt device=/` of `volume create`. */
+function boundDevice(opts: readonly string[]): string | undefined {
+  const device = opts.map((o) => /^device=(.*)$/s.exec(o)?.[1]).find((d) => d !== undefined);
+  return device !== undefined && /^[/~.$]/.test(device) ? device : undefined;
+}
+
+/** The host side of a `-v` value (`/src:/dst:ro`) or of a `--mount` value (`type=bind,source=/src,…`,
+ * or a local volume that binds a host folder); undefined for a named volume. */
 function mountSource(opt: Opt): string | undefined {
   const v = opt.value ?? '';
-  if (opt.name === '--mount') {
-    const fields = Object.fromEntries(v.split(',').map((f) => [f.split('=')[0].trim().toLowerCase(), f.slice(f.indexOf('=') + 1)]));
-    const src = fields.source ?? fields.src;
-    return fields.type === 'bind' || (src !== undefined && /^[/~.$]/.test(src)) ? src : undefined;
+  if (MOUNT_SYNTAX.has(opt.name)) {
+    const fields = mountFields(v);
+    const get = (k: string) => fields.find(([name]) => name === k)?.[1];
+    const src = get('source') ?? get('src');
+    if (get('type') === 'bind' || (src !== undefined && /^[/~.$]/.test(src))) return src;
+    return boundDevice(fields.filter(([name]) => name === 'volume-opt').map(([, value]) => value));
   }
   const src = v.split(':')[0];
   return /^[/~.$]/.test(src) ? src : undefined;
@@ -108,7 +136,7 @@ function hostAccess(name: string, opts: readonly Opt[], ctx: JudgeCtx): Finding[
     else if (o.name === '--cap-add' || o.name === '--device' || o.name === '--device-cgroup-rule') out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.device' }));
     else if (o.name === '--rootfs') out.push(finding('container.host_mount', 'L2', { p: said }, { msg: `container.mount_${hostMountReason(o.value ?? '', ctx) ?? 'system'}` }));
     else if (o.name === '--security-opt' && /unconfined|disable|no-new-privileges[:=]false/.test(o.value ?? '')) out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.unconfined' }));
-    else if (o.name === '-v' || o.name === '--volume' || o.name === '--mount') {
+    else if (o.name === '-v' || o.name === '--volume' || MOUNT_SYNTAX.has(o.name)) {
       const src = mountSource(o);
       const why = src === undefined ? undefined : hostMountReason(src, ctx);
       if (why) out.push(finding('container.host_mount', 'L2', { p: said }, { msg: `container.mount_${why}` }));
@@ -130,6 +158,15 @@ export function judgeDocker(args: readonly string[], name: string, ctx: JudgeCtx
   if (['run', 'create', 'exec'].includes(verb) || sub === 'service update') {
     const host = hostAccess(`${name} ${sub}`, runOptions(args.slice(at)), ctx);
     if (host.length) return host;
+  }
+  // A local volume that binds a host folder (`volume create --opt type=none --opt o=bind --opt device=/`):
+  // mounting it later by name is mounting that folder.
+  if (sub === 'volume' && args[at] === 'create') {
+    const said = `${name} volume create`;
+    const opts = runOptions(args.slice(at + 1)).filter((o) => o.name === '--opt' || o.name === '-o').map((o) => o.value ?? '');
+    const device = boundDevice(opts);
+    const why = device === undefined ? undefined : hostMountReason(device, ctx);
+    if (why) return [finding('container.host_mount', 'L2', { p: `${said} device=${device}` }, { msg: `container.mount_${why}` })];
   }
   // The engine's socket named anywhere else (`-H unix:///var/run/docker.sock` is the default and harmless to name).
   const sock = args.find((a, i) => /docker\.sock|podman\.sock/.test(a) && args[i - 1] !== '-H' && args[i - 1] !== '--host' && !a.startsWith('--host=') && !a.startsWith('unix://'));
