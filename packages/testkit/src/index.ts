@@ -29,3 +29,5 @@ export { startPty } from './pty';
 export type { PtyOptions, PtyTerminal } from './pty';
 export { runProcess } from './run';
 export type { RunResult } from './run';
+export { eachReturns, eachUnchanged, pathProbe } from './table';
+export type { PathKinds } from './table';
