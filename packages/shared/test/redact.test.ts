@@ -136,14 +136,12 @@ describe('secret-looking environment variables', () => {
 });
 
 describe('names', () => {
-  test.each([
+  eachReturns('isSecretName(%s) is %s', isSecretName, [
     ['api_key', true], ['API-KEY', true], ['apiKey', true], ['X-Api-Key', true], ['refreshToken', true], ['client_secret', true],
     ['DB_PASSWORD', true], ['passwd', true], ['aws_secret_access_key', true], ['--token', true], ['Authorization', true],
     ['max_tokens', false], ['input_tokens', false], ['TOKEN_LIMIT', false], ['token_file', false], ['SSH_AUTH_SOCK', false],
     ['language', false], ['base_url', false], ['author', false], ['tokenizer', false], ['sessionKey', false],
-  ])('isSecretName(%s) is %s', (name, secret) => {
-    expect(isSecretName(name)).toBe(secret);
-  });
+  ]);
 });
 
 describe('structured values', () => {
