@@ -22,6 +22,7 @@ export type { SecretSample } from './secret-corpus';
 export { until } from './until';
 export { eachReturns, eachUnchanged, pathProbe, type PathKinds } from './table';
 export { llmBaseConfig, llmProfile, type LlmProfile } from './llm-profile';
+export { registryEntry, type RegistryEntry } from './registry-entry';
 export { fastestInTurns } from './timing';
 export { TEST_TLS } from './tls';
 export { closedPort } from './ports';
