@@ -1,3 +1,4 @@
+import { eachReturns } from '@holic512/testkit';
 import { MASK, isSecretKey, planPatch } from '../src/index';
 
 describe('planPatch', () => {
@@ -77,10 +78,8 @@ describe('planPatch', () => {
     expect(plan.changes).toContainEqual({ path: '/profiles/a/api_key', kind: 'changed', before: `${MASK} secret, 7 chars]`, after: `${MASK} secret, 7 chars]` });
   });
 
-  test.each([
+  eachReturns('isSecretKey(%s) is %s', isSecretKey, [
     ['api_key', true], ['API-KEY', true], ['refreshToken', true], ['secret', true], ['passwd', true],
     ['language', false], ['max_tokens', false], ['input_tokens', false], ['base_url', false], ['author', false],
-  ])('isSecretKey(%s) is %s', (key, secret) => {
-    expect(isSecretKey(key)).toBe(secret);
-  });
+  ]);
 });

@@ -1,16 +1,13 @@
 import { existsSync, promises as fs, statSync } from 'fs';
 import * as path from 'path';
-import { closedPort, createTempHome, startScriptedServer, ScriptedServer, TempHome } from '@holic512/testkit';
+import { closedPort, createTempHome, llmProfile, startScriptedServer, ScriptedServer, TempHome } from '@holic512/testkit';
 import * as api from '../src/index';
 
 const KEY = 'sk-secret-abcdef1234567890';
 let home: TempHome;
 let server: ScriptedServer;
 
-
-function profile(extra: Record<string, unknown> = {}) {
-  return { base_url: server.baseURL, api_key: KEY, low_model: 'test-low', high_model: 'test-high', timeout: 5000, max_retries: 0, ...extra };
-}
+const profile = (extra: Record<string, unknown> = {}) => llmProfile(server.baseURL, { api_key: KEY, ...extra });
 
 const configFile = () => path.join(home.slothtoolHome, 'plugin-configs', 'llm-base.json');
 const logFile = () => path.join(home.slothtoolHome, 'plugin-configs', 'llm-base.logs.json');

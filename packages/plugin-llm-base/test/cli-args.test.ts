@@ -1,15 +1,14 @@
+import { eachReturns } from '@holic512/testkit';
 import { ArgsError, parseArgs } from '../src/cli-args';
 import { t } from '../src/i18n';
 
-test.each<[string[], { positionals: string[]; flags: Record<string, string | true> }]>([
+eachReturns('parseArgs(%j)', parseArgs, [
   [['config', 'add', 'work', '--base-url', 'http://x', '--low-model=a'], { positionals: ['config', 'add', 'work'], flags: { 'base-url': 'http://x', 'low-model': 'a' } }],
   [['-iy'], { positionals: [], flags: { interactive: true, yes: true } }],
   [['chat', '--mode', 'high', '--', '--not-a-flag'], { positionals: ['chat', '--not-a-flag'], flags: { mode: 'high' } }],
   [['--json', 'doctor', 'work'], { positionals: ['doctor', 'work'], flags: { json: true } }],
   [['--api-key', '-starts-with-dash'], { positionals: [], flags: { 'api-key': '-starts-with-dash' } }],
-])('parseArgs(%j)', (argv, expected) => {
-  expect(parseArgs(argv)).toEqual(expected);
-});
+]);
 
 test.each<[string[], string, Record<string, string>]>([
   [['--bogus'], 'argUnknownOption', { option: '--bogus' }],

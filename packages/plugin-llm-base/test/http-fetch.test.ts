@@ -1,4 +1,4 @@
-import { createTempHome, startScriptedServer, TEST_TLS, type ScriptedServer } from '@holic512/testkit';
+import { createTempHome, llmBaseConfig, llmProfile, startScriptedServer, TEST_TLS, type ScriptedServer } from '@holic512/testkit';
 import { execFile } from 'child_process';
 import * as http from 'http';
 import * as net from 'net';
@@ -279,7 +279,7 @@ describe('over TLS (testkit’s self-signed certificate for 127.0.0.1)', () => {
     const tls = await startScriptedServer({ tls: true });
     const temp = await createTempHome({ language: 'en' });
     try {
-      await temp.writeJson('plugin-configs/llm-base.json', { default_profile: 'p', profiles: { p: { base_url: tls.baseURL, api_key: 'sk-tls-test', low_model: 'test-low', high_model: 'test-low', timeout: 5000, max_retries: 0 } } });
+      await temp.writeJson('plugin-configs/llm-base.json', llmBaseConfig({ p: llmProfile(tls.baseURL, { api_key: 'sk-tls-test', high_model: 'test-low' }) }));
       await fn(tls, temp.env);
     } finally {
       await tls.close();

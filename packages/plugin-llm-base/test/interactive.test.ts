@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { createTempHome, packageDir, startPty, TempHome } from '@holic512/testkit';
+import { createTempHome, llmBaseConfig, llmProfile, packageDir, startPty, TempHome } from '@holic512/testkit';
 
 // A real pseudo-terminal (the testkit's): type keys, read the screen, never sleep.
 
@@ -47,10 +47,7 @@ test('-i: create a profile from a preset through the menu, list it, exit', async
 
 test('config update in a terminal never shows the stored key; Enter keeps it', async () => {
   const KEY = 'sk-pty-secret-1234567890abcd';
-  await home.writeJson('plugin-configs/llm-base.json', {
-    default_profile: 'p',
-    profiles: { p: { base_url: 'http://127.0.0.1:9/v1', api_key: KEY, low_model: 'a', high_model: 'b', timeout: 1000 } },
-  });
+  await home.writeJson('plugin-configs/llm-base.json', llmBaseConfig({ p: llmProfile('http://127.0.0.1:9/v1', { api_key: KEY, low_model: 'a', high_model: 'b', timeout: 1000, max_retries: undefined }) }));
   const { term, waitFor, exited, screen } = startTerminal(['config', 'update', 'p']);
   await waitFor('base_url');
   term.write(ENTER);

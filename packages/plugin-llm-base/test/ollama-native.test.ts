@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { closedPort, createTempHome, startScriptedOllama, type ScriptedOllama, type TempHome } from '@holic512/testkit';
+import { closedPort, createTempHome, llmProfile, startScriptedOllama, type ScriptedOllama, type TempHome } from '@holic512/testkit';
 import * as api from '../src/index';
 
 // An Ollama profile: llm_chat talks to the native /api/chat with num_ctx (never below the caller's
@@ -10,9 +10,8 @@ let ollama: ScriptedOllama;
 const user = [{ role: 'user', content: 'hello' }];
 const chatBodies = () => ollama.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as Record<string, any>);
 
-function profile(extra: Record<string, unknown> = {}) {
-  return { base_url: `${ollama.baseURL}/v1`, api_key: '', low_model: 'qwen2.5:7b', high_model: 'qwen2.5:14b', timeout: 5000, max_retries: 0, provider: 'ollama', json_mode: 'response_format', ...extra };
-}
+const profile = (extra: Record<string, unknown> = {}) =>
+  llmProfile(`${ollama.baseURL}/v1`, { low_model: 'qwen2.5:7b', high_model: 'qwen2.5:14b', provider: 'ollama', json_mode: 'response_format', ...extra });
 
 beforeEach(async () => {
   home = await createTempHome({ language: 'en' });

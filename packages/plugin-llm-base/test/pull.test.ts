@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { createTempHome, packageDir, runProcess, startScriptedOllama, type RunResult, type ScriptedOllama, type TempHome } from '@holic512/testkit';
+import { createTempHome, llmBaseConfig, llmProfile, packageDir, runProcess, startScriptedOllama, type RunResult, type ScriptedOllama, type TempHome } from '@holic512/testkit';
 
 // `slothtool llm-base pull` downloads models onto the profile's Ollama server through Ollama's
 // native API, with progress on stderr; doctor names it when a model is missing.
@@ -13,10 +13,8 @@ const run = (args: string[], lang: 'en' | 'zh' = 'en'): Promise<RunResult> =>
 beforeEach(async () => {
   home = await createTempHome();
   ollama = await startScriptedOllama({ models: [{ name: 'qwen2.5:7b' }], library: [{ name: 'qwen2.5:14b', size: 9_000_000_000 }], pullSteps: 4 });
-  await home.writeJson('plugin-configs/llm-base.json', {
-    default_profile: 'local',
-    profiles: { local: { base_url: `${ollama.baseURL}/v1`, api_key: '', low_model: 'qwen2.5:7b', high_model: 'qwen2.5:14b', timeout: 10000, max_retries: 0 } },
-  });
+  const local = llmProfile(`${ollama.baseURL}/v1`, { low_model: 'qwen2.5:7b', high_model: 'qwen2.5:14b', timeout: 10000 });
+  await home.writeJson('plugin-configs/llm-base.json', llmBaseConfig({ local }));
 });
 afterEach(async () => {
   await ollama.close();

@@ -1,7 +1,7 @@
 import { spawn } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { createTempHome, packageDir, startScriptedServer } from '@holic512/testkit';
+import { createTempHome, llmBaseConfig, llmProfile, packageDir, startScriptedServer } from '@holic512/testkit';
 
 // The README's module example is what other plugins copy: run it as written.
 test('the README example finds llm-base through the registry and gets a JSON object', async () => {
@@ -13,10 +13,7 @@ test('the README example finds llm-base through the registry and gets a JSON obj
   const server = await startScriptedServer();
   try {
     await home.registerPlugin('llm-base', root);
-    await home.writeJson('plugin-configs/llm-base.json', {
-      default_profile: 'local',
-      profiles: { local: { base_url: server.baseURL, api_key: '', low_model: 'test-low', high_model: 'test-high', timeout: 5000 } },
-    });
+    await home.writeJson('plugin-configs/llm-base.json', llmBaseConfig({ local: llmProfile(server.baseURL, { max_retries: undefined }) }));
     server.enqueue({ content: '{"answer": 42}' });
     const script = `${example}
       const pieces = [];

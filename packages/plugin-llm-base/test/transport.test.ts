@@ -1,4 +1,4 @@
-import { createTempHome, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import { createTempHome, llmProfile, startScriptedServer, type ScriptedServer, type TempHome } from '@holic512/testkit';
 import * as api from '../src/index';
 import { effectiveTransport, ToolCallAssembler } from '../src/transport';
 
@@ -13,7 +13,7 @@ beforeEach(async () => {
   home = await createTempHome({ language: 'en' });
   process.env.SLOTHTOOL_HOME = home.slothtoolHome;
   server = await startScriptedServer();
-  api.create_profile('p', { base_url: server.baseURL, api_key: 'sk-test-000000000000', low_model: 'test-low', high_model: 'test-high', timeout: 5000, max_retries: 0 } as never);
+  api.create_profile('p', llmProfile(server.baseURL, { api_key: 'sk-test-000000000000' }) as never);
 });
 afterEach(async () => {
   await server.close();

@@ -1,4 +1,4 @@
-import { createTempHome, startScriptedServer, ScriptedServer, TempHome } from '@holic512/testkit';
+import { createTempHome, eachReturns, llmProfile, startScriptedServer, ScriptedServer, TempHome } from '@holic512/testkit';
 import * as api from '../src/index';
 import { loadSdk, mapError } from '../src/client';
 import type { WaitInfo } from '../src/request-watch';
@@ -7,9 +7,7 @@ import { HOSTED_WAIT_LIMITS, isLocalHost, LOCAL_WAIT_LIMITS, waitLimits } from '
 let home: TempHome;
 let server: ScriptedServer;
 
-function profile(extra: Record<string, unknown> = {}) {
-  return { base_url: server.baseURL, api_key: '', low_model: 'qwen2.5:7b', high_model: 'big', timeout: 30000, max_retries: 0, ...extra };
-}
+const profile = (extra: Record<string, unknown> = {}) => llmProfile(server.baseURL, { low_model: 'qwen2.5:7b', high_model: 'big', timeout: 30000, ...extra });
 const user = [{ role: 'user', content: 'hi' }];
 
 beforeEach(async () => {
@@ -23,7 +21,7 @@ afterEach(async () => {
 });
 
 describe('wait limits', () => {
-  test.each([
+  eachReturns('%s is local: %s', isLocalHost, [
     ['localhost', true],
     ['127.0.0.1', true],
     ['10.1.2.3', true],
@@ -38,9 +36,7 @@ describe('wait limits', () => {
     ['api.openai.com', false],
     ['8.8.8.8', false],
     ['2001:db8::1', false],
-  ])('%s is local: %s', (host, local) => {
-    expect(isLocalHost(host)).toBe(local);
-  });
+  ]);
 
   test('local servers get longer first-token limits than hosted ones; profile fields win', () => {
     const base = { api_key: '', low_model: 'a', high_model: 'b', timeout: 1000 };

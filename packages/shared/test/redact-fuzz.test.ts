@@ -77,24 +77,29 @@ describe('counterexamples the fuzzing found, kept as fixed cases', () => {
   });
 });
 
+/** Texts made of one unit repeated to the length asked for: near-matches and separators. */
+const REPEATED: Array<[string, string]> = [
+  ['a hex run', 'a1b2c3d4'],
+  ['a base64 run', 'QUJDREVGR0g+/'],
+  ['nested quotes', '"a":"\\"b\\":\''],
+  ['one long line of = and :', 'k=:v:=x'],
+  ['names without values', 'password token api_key '],
+  ['token prefixes', 'sk-a-ghp_AKIAeyJ.'],
+  ['key block headers without bodies', '-----BEGIN PRIVATE KEY-----\n'],
+  ['random-looking pairs', 'a=Xk29dLq0PzR7mNv4Bt8W '],
+  ['netrc words', 'machine a login b '],
+  ['lead literals', '12345678:AA'],
+  ['-u options', '-u a:'],
+  ['yaml block heads', 'password: |\n'],
+  ['dash runs', '--'],
+];
+
 /** Adversarial texts for each pass: long runs of near-matches, many separators, unterminated blocks. */
 const ADVERSARIAL: Array<[string, (n: number) => string]> = [
-  ['a hex run', (n) => 'a1b2c3d4'.repeat(n / 8)],
-  ['a base64 run', (n) => 'QUJDREVGR0g+/'.repeat(n / 13)],
-  ['nested quotes', (n) => '"a":"\\"b\\":\''.repeat(n / 12)],
-  ['one long line of = and :', (n) => 'k=:v:=x'.repeat(n / 7)],
-  ['names without values', (n) => 'password token api_key '.repeat(n / 23)],
-  ['token prefixes', (n) => 'sk-a-ghp_AKIAeyJ.'.repeat(n / 17)],
+  ...REPEATED.map(([name, unit]): [string, (n: number) => string] => [name, (n) => unit.repeat(n / unit.length)]),
   ['an unclosed key block', (n) => `-----BEGIN RSA PRIVATE KEY-----\n${'M'.repeat(n)}`],
-  ['key block headers without bodies', (n) => '-----BEGIN PRIVATE KEY-----\n'.repeat(n / 28)],
   ['framed key lines', (n) => 'f:1:-----BEGIN RSA PRIVATE KEY-----\nf-2-MIIEpAIBAAKCAQEA75abcdefghij\n'.repeat(n / 64)],
   ['an unclosed quoted secret', (n) => `password="${'x'.repeat(n)}`],
-  ['random-looking pairs', (n) => 'a=Xk29dLq0PzR7mNv4Bt8W '.repeat(n / 23)],
-  ['netrc words', (n) => 'machine a login b '.repeat(n / 18)],
-  ['lead literals', (n) => '12345678:AA'.repeat(n / 11)],
-  ['-u options', (n) => '-u a:'.repeat(n / 5)],
-  ['yaml block heads', (n) => 'password: |\n'.repeat(n / 12)],
-  ['dash runs', (n) => '--'.repeat(n / 2)],
   ['random pieces', (n) => {
     const unit = fc.sample(textArb, { numRuns: 20, seed: 42 }).join('');
     return unit.repeat(Math.ceil(n / unit.length)).slice(0, n);

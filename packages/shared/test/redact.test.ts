@@ -1,6 +1,6 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { FRAMED_CORPUS, SECRET_CORPUS, fakeToken, findLeak } from '@holic512/testkit';
+import { FRAMED_CORPUS, SECRET_CORPUS, eachReturns, eachUnchanged, fakeToken, findLeak } from '@holic512/testkit';
 import { addEnvSecrets, addKnownSecrets, isSecretName, redact, redactArgs, redactValue, secretForms, secretPrefix } from '../src';
 
 // The redaction gate: every format of the corpus, every transform, what stays readable.
@@ -30,7 +30,7 @@ describe('every format of the corpus is masked, in its file as it is', () => {
 });
 
 describe('a masked value keeps its shape', () => {
-  test.each([
+  eachReturns('%s', redact, [
     ['sk-proj-' + 'a1'.repeat(24), 'sk-proj-[redacted openai key, 56 chars]'],
     ['ghp_' + 'b2'.repeat(18), 'ghp_[redacted github token, 40 chars]'],
     ['AKIA' + 'C3'.repeat(8), 'AKIA[redacted aws access key id, 20 chars]'],
@@ -44,9 +44,7 @@ describe('a masked value keeps its shape', () => {
     ['Authorization: Bearer abc.def.ghi123', 'Authorization: Bearer [redacted authorization, 21 chars]'],
     ['--token tok_987654', '--token [redacted token, 10 chars]'],
     ['mysql -uroot -pS3cret!x db', 'mysql -uroot -p[redacted password, 8 chars] db'],
-  ])('%s', (input, expected) => {
-    expect(redact(input)).toBe(expected);
-  });
+  ]);
 });
 
 describe('JSON stays JSON when the gate runs over serialised text', () => {
@@ -61,7 +59,7 @@ describe('JSON stays JSON when the gate runs over serialised text', () => {
 });
 
 describe('source code stays readable, ordinary text is left alone', () => {
-  test.each([
+  eachUnchanged('%s', redact, [
     '  token: string;',
     'const apiKey = process.env.API_KEY;',
     'const secret = config.secret;',
@@ -88,9 +86,7 @@ describe('source code stays readable, ordinary text is left alone', () => {
     'https://example.com/path?q=1',
     'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  file.tar',
     'commit 4b825dc642cb6eb9a060e54bf8d69288fbee4904',
-  ])('%s', (line) => {
-    expect(redact(line)).toBe(line);
-  });
+  ]);
 });
 
 describe('known secret values are found in every form', () => {
@@ -140,14 +136,12 @@ describe('secret-looking environment variables', () => {
 });
 
 describe('names', () => {
-  test.each([
+  eachReturns('isSecretName(%s) is %s', isSecretName, [
     ['api_key', true], ['API-KEY', true], ['apiKey', true], ['X-Api-Key', true], ['refreshToken', true], ['client_secret', true],
     ['DB_PASSWORD', true], ['passwd', true], ['aws_secret_access_key', true], ['--token', true], ['Authorization', true],
     ['max_tokens', false], ['input_tokens', false], ['TOKEN_LIMIT', false], ['token_file', false], ['SSH_AUTH_SOCK', false],
     ['language', false], ['base_url', false], ['author', false], ['tokenizer', false], ['sessionKey', false],
-  ])('isSecretName(%s) is %s', (name, secret) => {
-    expect(isSecretName(name)).toBe(secret);
-  });
+  ]);
 });
 
 describe('structured values', () => {
@@ -180,15 +174,13 @@ describe('structured values', () => {
 
 describe('references to where a secret is kept are not secrets', () => {
   // The setup's and llm-base's own hints name environment variables: they must stay readable.
-  test.each([
-    ['slothtool llm-base config create ds --preset deepseek --api-key env:DEEPSEEK_API_KEY'],
-    ['api_key=${OPENAI_API_KEY}'],
-    ['export TOKEN=$GITHUB_TOKEN'],
-    ['password: %DB_PASSWORD%'],
-    ['{"api_key": "env:DEEPSEEK_API_KEY"}'],
-  ])('%s', (text) => {
-    expect(redact(text)).toBe(text);
-  });
+  eachUnchanged('%s', redact, [
+    'slothtool llm-base config create ds --preset deepseek --api-key env:DEEPSEEK_API_KEY',
+    'api_key=${OPENAI_API_KEY}',
+    'export TOKEN=$GITHUB_TOKEN',
+    'password: %DB_PASSWORD%',
+    '{"api_key": "env:DEEPSEEK_API_KEY"}',
+  ]);
   test('a real value next to them is still masked', () => {
     expect(redact('--api-key sk-abcdefghijklmnopqrstuvwx --token env:T')).toBe('--api-key sk-[redacted openai key, 27 chars] --token env:T');
   });
@@ -236,19 +228,17 @@ describe('every framing of a secret (by the syntax that carries it)', () => {
     expect(redact(out)).toBe(out);
   });
 
-  test.each([
-    ['a git commit id', 'commit: 4b825dc642cb6eb9a060e54bf8d69288fbee4904'],
-    ['an integrity string', '"integrity": "sha512-Zq8vR2mT5xK9pL3wN7bYZq8vR2mT5xK9pL3wN7bY"'],
-    ['a UUID', 'request_id = 3f2b9c1e-8a4d-4f6b-9c2e-1d7a5b3c9e0f'],
-    ['a version range', '"cookie": "^0.7.1"'],
-    ['a path', 'main = ./lib/helpers/classPrivateFieldGet2.js'],
-    ['a property path', 'toComputedKey: NodePath_conversion.toComputedKey,'],
-    ['a type', 'password: BinaryLike,'],
-    ['an arrow function', 'token => token.value === comment.value'],
-    ['prose after Basic', 'Basic rate-limiting middleware'],
-    ['a BEGIN marker in source code', "const h = '-----BEGIN RSA PRIVATE KEY-----';\nconst f = x;"],
-  ])('stays readable: %s', (_name, text) => {
-    expect(redact(text)).toBe(text);
+  eachUnchanged('stays readable: %s', redact, {
+    'a git commit id': 'commit: 4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+    'an integrity string': '"integrity": "sha512-Zq8vR2mT5xK9pL3wN7bYZq8vR2mT5xK9pL3wN7bY"',
+    'a UUID': 'request_id = 3f2b9c1e-8a4d-4f6b-9c2e-1d7a5b3c9e0f',
+    'a version range': '"cookie": "^0.7.1"',
+    'a path': 'main = ./lib/helpers/classPrivateFieldGet2.js',
+    'a property path': 'toComputedKey: NodePath_conversion.toComputedKey,',
+    'a type': 'password: BinaryLike,',
+    'an arrow function': 'token => token.value === comment.value',
+    'prose after Basic': 'Basic rate-limiting middleware',
+    'a BEGIN marker in source code': "const h = '-----BEGIN RSA PRIVATE KEY-----';\nconst f = x;",
   });
 });
 

@@ -1,7 +1,8 @@
+import { eachReturns } from '@holic512/testkit';
 import { aliasFromName, isValidAlias } from '../src/alias';
 
 describe('aliasFromName (the original host rule)', () => {
-  test.each([
+  eachReturns('%s -> %s', aliasFromName, [
     ['@holic512/plugin-ai', 'ai'],
     ['@holic512/plugin-llm-base', 'llm-base'],
     ['plugin-loc', 'loc'],
@@ -9,13 +10,11 @@ describe('aliasFromName (the original host rule)', () => {
     ['cowsay', 'cowsay'],
     ['@acme/plugin-plugin-x', 'plugin-x'],
     ['my-plugin-thing', 'my-plugin-thing'],
-  ])('%s -> %s', (name, alias) => {
-    expect(aliasFromName(name)).toBe(alias);
-  });
+  ]);
 });
 
 describe('isValidAlias', () => {
-  test.each([
+  eachReturns('%j -> %s', isValidAlias, [
     ['ai', true],
     ['llm-base', true],
     ['codex.switch', true],
@@ -26,7 +25,5 @@ describe('isValidAlias', () => {
     ['-x', false],
     ['a/b', false],
     ['a\\b', false],
-  ])('%j -> %s', (alias, ok) => {
-    expect(isValidAlias(alias)).toBe(ok);
-  });
+  ]);
 });

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { spawnSync } from 'child_process';
-import { createTempHome, type TempHome } from '@holic512/testkit';
+import { createTempHome, eachReturns, type TempHome } from '@holic512/testkit';
 import { cli } from './helpers';
 import { runsAlias } from '../src/commands';
 
@@ -34,7 +34,7 @@ test('its own commands run from the bundle and keep a code cache; an alias run d
   expect(fs.statSync(path.join(temp.slothtoolHome, 'cache', 'v8', file)).mtimeMs).toBe(stamp);
 });
 
-test.each([
+eachReturns('runsAlias(%j) is %p', runsAlias, [
   [['ai', '-p', 'x'], true],
   [['some-plugin'], true],
   [['list'], false],
@@ -43,9 +43,7 @@ test.each([
   [['--help'], false],
   [['-v'], false],
   [[], false],
-])('runsAlias(%j) is %p', (argv, expected) => {
-  expect(runsAlias(argv)).toBe(expected);
-});
+]);
 
 test('a bundle that cannot be loaded is said so, and lib/ runs instead', () => {
   const pkgDir = path.resolve(__dirname, '..');

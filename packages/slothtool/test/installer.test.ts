@@ -1,6 +1,6 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import type { TempHome } from '@holic512/testkit';
+import { registryEntry, type TempHome } from '@holic512/testkit';
 import { installPlugin, type InstallerDeps } from '../src/installer';
 import { npmEnv, type RunNpm } from '../src/npm';
 import type { HomePaths } from '../src/paths';
@@ -51,7 +51,7 @@ test('npm gets an argument vector with an absolute path and --install-links for 
 
 test('a registry name already installed under its alias is answered without running npm', async () => {
   writeRegistry(paths, {
-    plugins: { ai: { name: '@holic512/plugin-ai', version: '1.0.0', binPath: '/x/ai.js', installedAt: 'then' } },
+    plugins: { ai: registryEntry('@holic512/plugin-ai', '/x/ai.js') },
   });
   const npm = fakeNpm({ name: '@holic512/plugin-ai', version: '1.0.0' });
   await expect(installPlugin(paths, '@holic512/plugin-ai@latest', deps(npm.runNpm))).rejects.toMatchObject({ code: 'ALREADY_INSTALLED' });

@@ -1,5 +1,5 @@
 import * as path from 'path';
-import type { TempHome } from '@holic512/testkit';
+import { registryEntry, type TempHome } from '@holic512/testkit';
 import { linkLocalPlugins } from '../src/link';
 import type { HomePaths } from '../src/paths';
 import { readRegistry, writeRegistry } from '../src/registry';
@@ -31,12 +31,7 @@ test('registers folders in place, then is a no-op; a new version is recorded', a
 });
 
 test('an alias pointing elsewhere is a conflict unless forced', async () => {
-  const real = {
-    name: '@holic512/plugin-ai',
-    version: '1.0.3',
-    binPath: path.join(temp.slothtoolHome, 'plugins/ai/node_modules/@holic512/plugin-ai/bin/ai.js'),
-    installedAt: '2026-01-01T00:00:00.000Z',
-  };
+  const real = registryEntry('@holic512/plugin-ai', path.join(temp.slothtoolHome, 'plugins/ai/node_modules/@holic512/plugin-ai/bin/ai.js'), { version: '1.0.3' });
   writeRegistry(paths, { plugins: { ai: real } });
   const ai = await makePlugin(temp.home, 'plugin-ai', { name: '@holic512/plugin-ai' });
   const conflict = linkLocalPlugins(paths, [ai]);

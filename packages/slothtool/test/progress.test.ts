@@ -1,13 +1,12 @@
+import { eachReturns } from '@holic512/testkit';
 import { lastLine, progressText, startProgress } from '../src/progress';
 
 describe('progressText', () => {
-  test.each([
+  eachReturns('%s after %d ms, last %j', progressText, [
     ['npm is running', 0, '', 0, 80, '⠋ npm is running 0 s'],
     ['npm is running', 12_500, 'added 3 packages', 1, 80, '⠙ npm is running 12 s · added 3 packages'],
     ['npm 运行中', 61_000, 'idealTree', 10, 80, '⠋ npm 运行中 61 s · idealTree'],
-  ])('%s after %d ms, last %j', (label, ms, last, frame, cols, expected) => {
-    expect(progressText(label, ms, last, frame, cols)).toBe(expected);
-  });
+  ]);
 
   test('a long line is cut to the terminal width with an ellipsis', () => {
     const text = progressText('npm is running', 3000, 'x'.repeat(500), 0, 40);
@@ -17,15 +16,13 @@ describe('progressText', () => {
 });
 
 describe('lastLine', () => {
-  test.each([
+  eachReturns('%j → %j', lastLine, [
     ['', ''],
     ['\n\n', ''],
     ['one\ntwo\n', 'two'],
     ['progress 10%\rprogress 55%\r', 'progress 55%'],
     ['\u001b[2K\u001b[1Gnpm warn deprecated x\u0007\n', 'npm warn deprecated x'],
-  ])('%j → %j', (chunk, expected) => {
-    expect(lastLine(chunk)).toBe(expected);
-  });
+  ]);
 });
 
 test('startProgress redraws with the elapsed time and npm\'s last line, and clears the line on stop', () => {

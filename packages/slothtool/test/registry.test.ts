@@ -1,5 +1,5 @@
 import { promises as fs } from 'fs';
-import type { TempHome } from '@holic512/testkit';
+import { registryEntry, type TempHome } from '@holic512/testkit';
 import { SlothToolError } from '../src/errors';
 import type { HomePaths } from '../src/paths';
 import { readRegistry, updateRegistry, writeRegistry } from '../src/registry';
@@ -12,12 +12,7 @@ let paths: HomePaths;
 const home = useHome();
 beforeEach(() => ({ temp, paths } = home));
 
-const entry = {
-  name: '@holic512/plugin-ai',
-  version: '1.0.0',
-  binPath: '/x/node_modules/@holic512/plugin-ai/bin/ai.js',
-  installedAt: '2026-01-01T00:00:00.000Z',
-};
+const entry = registryEntry('@holic512/plugin-ai', '/x/node_modules/@holic512/plugin-ai/bin/ai.js');
 
 function expectCorrupt(fn: () => unknown, file: string): void {
   try {

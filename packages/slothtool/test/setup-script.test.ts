@@ -1,7 +1,7 @@
 import { spawnSync } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { createTempHome, packageDir, type TempHome } from '@holic512/testkit';
+import { createTempHome, packageDir, registryEntry, type TempHome } from '@holic512/testkit';
 import { cli } from './helpers';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -64,12 +64,7 @@ test('a second run changes nothing and says so', async () => {
 });
 
 test('an alias registered elsewhere is reported and kept; --force replaces it', async () => {
-  const real = {
-    name: '@holic512/plugin-ai',
-    version: '1.0.3',
-    binPath: path.join(temp.slothtoolHome, 'plugins', 'ai', 'node_modules', '@holic512', 'plugin-ai', 'bin', 'ai.js'),
-    installedAt: '2026-01-01T00:00:00.000Z',
-  };
+  const real = registryEntry('@holic512/plugin-ai', path.join(temp.slothtoolHome, 'plugins', 'ai', 'node_modules', '@holic512', 'plugin-ai', 'bin', 'ai.js'), { version: '1.0.3' });
   await temp.writeJson('registry.json', { plugins: { ai: real } });
   const r = setup();
   expect(r.status).toBe(0);

@@ -1,6 +1,7 @@
 import { promises as fs, readFileSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { registryEntry } from './registry-entry';
 
 /** A throw-away HOME with a SlothTool home inside it, for tests that run real bins. */
 export interface TempHome {
@@ -72,12 +73,7 @@ export async function createTempHome(options: TempHomeOptions = {}): Promise<Tem
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       }
-      registry.plugins[alias] = {
-        name: pkg.name,
-        version: pkg.version,
-        binPath: path.resolve(packageDir, binRel),
-        installedAt: new Date().toISOString(),
-      };
+      registry.plugins[alias] = registryEntry(pkg.name, path.resolve(packageDir, binRel), { version: pkg.version, installedAt: new Date().toISOString() });
       await temp.writeJson('registry.json', registry);
     },
     async cleanup() {

@@ -1,4 +1,5 @@
 import { classify, type Level, type Step } from '../src';
+import { verdictRows, type VerdictGroup } from './verdict-table';
 
 // Paths are judged as the program will see them: `.`/`..`/`//`, `~`, `$HOME` and the home spelled
 // out all lead to the same rule. Reads outside the workspace ask; the assistant's own configs and
@@ -10,66 +11,80 @@ const ex = (line: string | string[], cwd?: string): Step => {
   return { tool: 'exec', program, args, ...(cwd ? { cwd } : {}) };
 };
 
-const table: Array<[string | string[], Level, string, string?]> = [
+// Command lines by the verdict they must get: the level, and the rule among the reasons.
+const verdicts: VerdictGroup[] = [
   // the assistant's own keys, every spelling
-  ['cat /home/u/.slothtool/plugin-configs/llm-base.json', 'L2', 'secret.slothtool'],
-  ['cat /home/u/./.slothtool/plugin-configs/llm-base.json', 'L2', 'secret.slothtool'],
-  ['cat //home//u//.slothtool//plugin-configs//ai.json', 'L2', 'secret.slothtool'],
-  ['cat /home/u/p/../.slothtool/plugin-configs/ai.json', 'L2', 'secret.slothtool'],
-  ['cat ../.slothtool/plugin-configs/ai.json', 'L2', 'secret.slothtool'],
-  ['cat ~/.slothtool/plugin-configs/ai.json', 'L2', 'secret.slothtool'],
-  ['cat $HOME/.slothtool/plugin-configs/ai.json', 'L2', 'secret.slothtool'],
-  ['cat ${HOME}/.slothtool/plugin-configs/ai.json', 'L2', 'secret.slothtool'],
-  ['head -c 100 /home/u/.slothtool/plugin-configs/llm-base.json', 'L2', 'secret.slothtool'],
-  ['grep -r api_key /home/u/.slothtool', 'L2', 'secret.slothtool'],
-  ['grep -r api_key ../.slothtool', 'L2', 'secret.slothtool'],
-  ['rg key /home/u', 'L2', 'secret.slothtool'],
-  ['jq . /home/u/.slothtool/plugin-configs/llm-base.json', 'L2', 'secret.slothtool'],
-  ['base64 /home/u/.slothtool/plugin-configs/llm-base.json', 'L2', 'secret.slothtool'],
-  ['od -c ../.slothtool/plugin-configs/llm-base.json', 'L2', 'secret.slothtool'],
-  ['wc --files0-from=/home/u/.slothtool/plugin-configs/x', 'L2', 'secret.slothtool'],
+  ['L2', 'secret.slothtool', [
+    'cat /home/u/.slothtool/plugin-configs/llm-base.json',
+    'cat /home/u/./.slothtool/plugin-configs/llm-base.json',
+    'cat //home//u//.slothtool//plugin-configs//ai.json',
+    'cat /home/u/p/../.slothtool/plugin-configs/ai.json',
+    'cat ../.slothtool/plugin-configs/ai.json',
+    'cat ~/.slothtool/plugin-configs/ai.json',
+    'cat $HOME/.slothtool/plugin-configs/ai.json',
+    'cat ${HOME}/.slothtool/plugin-configs/ai.json',
+    'head -c 100 /home/u/.slothtool/plugin-configs/llm-base.json',
+    'grep -r api_key /home/u/.slothtool',
+    'grep -r api_key ../.slothtool',
+    'rg key /home/u',
+    'jq . /home/u/.slothtool/plugin-configs/llm-base.json',
+    'base64 /home/u/.slothtool/plugin-configs/llm-base.json',
+    'od -c ../.slothtool/plugin-configs/llm-base.json',
+    'wc --files0-from=/home/u/.slothtool/plugin-configs/x',
+  ]],
   // writes into the SlothTool home
-  ['cp evil.json /home/u/.slothtool/plugin-configs/ai.json', 'L2', 'secret.slothtool'],
-  ['cp registry.json /home/u/.slothtool/registry.json', 'L2', 'write.slothtool'],
-  ['mv x ../.slothtool/settings.json', 'L2', 'write.slothtool'],
-  ['touch /home/u/./.slothtool/settings.json', 'L2', 'write.slothtool'],
-  ['mkdir -p /home/u/.slothtool/plugins/evil', 'L2', 'write.slothtool'],
-  ['tee /home/u/.slothtool/settings.json', 'L2', 'write.slothtool'],
+  ['L2', 'secret.slothtool', ['cp evil.json /home/u/.slothtool/plugin-configs/ai.json']],
+  ['L2', 'write.slothtool', [
+    'cp registry.json /home/u/.slothtool/registry.json',
+    'mv x ../.slothtool/settings.json',
+    'touch /home/u/./.slothtool/settings.json',
+    'mkdir -p /home/u/.slothtool/plugins/evil',
+    'tee /home/u/.slothtool/settings.json',
+  ]],
   // reads outside the workspace ask
-  ['cat /etc/hostname', 'L1', 'read.outside'],
-  ['cat ../other/notes.txt', 'L1', 'read.outside'],
-  ['cat /home/u/p/../q/file', 'L1', 'read.outside'],
-  ['head -n 5 ~/notes.txt', 'L1', 'read.outside'],
-  ['grep foo /var/log/syslog', 'L1', 'read.outside'],
-  ['sort /etc/group', 'L1', 'read.outside'],
-  ['diff a.txt /etc/hosts', 'L1', 'read.outside'],
-  ['sed -n 1p /etc/hosts', 'L1', 'read.outside'],
-  [['awk', '{print $1}', '/etc/passwd'], 'L1', 'read.outside'],
-  ['wc -l ../x', 'L1', 'read.outside'],
-  // a step that runs in another folder
+  ['L1', 'read.outside', [
+    'cat /etc/hostname',
+    'cat ../other/notes.txt',
+    'cat /home/u/p/../q/file',
+    'head -n 5 ~/notes.txt',
+    'grep foo /var/log/syslog',
+    'sort /etc/group',
+    'diff a.txt /etc/hosts',
+    'sed -n 1p /etc/hosts',
+    ['awk', '{print $1}', '/etc/passwd'],
+    'wc -l ../x',
+  ]],
+  // everyday work stays L0
+  ['L0', 'read.only', [
+    'cat README.md',
+    'cat ./src/a.ts',
+    'cat src/../README.md',
+    'head -n 20 /home/u/p/src/a.ts',
+    'grep -rn TODO src',
+    'grep /etc/hosts notes.txt',
+    'sed -n /start/,/end/p notes.txt',
+    ['awk', '/^a/ {print}', 'data.txt'],
+    'wc -l src/a.ts',
+    'ls /etc',
+    'ls /home/u/.slothtool',
+    'cat /dev/null',
+    'du -sh .',
+    'tree src',
+  ]],
+];
+
+// A step that runs in another folder (its cwd) is asked about like `git -C` there; one in a folder
+// of the workspace is not.
+const inFolder: Array<[string, Level, string, string]> = [
   ['ls', 'L1', 'cwd.outside', '/home/u/other-repo'],
   ['git status', 'L1', 'cwd.outside', '../other-repo'],
   ['cat README.md', 'L1', 'cwd.outside', '/tmp'],
-  // everyday work stays L0
-  ['cat README.md', 'L0', 'read.only'],
-  ['cat ./src/a.ts', 'L0', 'read.only'],
-  ['cat src/../README.md', 'L0', 'read.only'],
-  ['head -n 20 /home/u/p/src/a.ts', 'L0', 'read.only'],
-  ['grep -rn TODO src', 'L0', 'read.only'],
-  ['grep /etc/hosts notes.txt', 'L0', 'read.only'],
-  ['sed -n /start/,/end/p notes.txt', 'L0', 'read.only'],
-  [['awk', '/^a/ {print}', 'data.txt'], 'L0', 'read.only'],
-  ['wc -l src/a.ts', 'L0', 'read.only'],
-  ['ls /etc', 'L0', 'read.only'],
-  ['ls /home/u/.slothtool', 'L0', 'read.only'],
-  ['cat /dev/null', 'L0', 'read.only'],
   ['ls', 'L0', 'read.only', 'src'],
-  ['du -sh .', 'L0', 'read.only'],
-  ['tree src', 'L0', 'read.only'],
 ];
 
-test.each(table.map((row, i) => [Array.isArray(row[0]) ? row[0].join(' ') : row[0], row[1], row[2], row[3] ?? '', i] as const))('%s → %s (%s) %s', (_label, level, rule, cwd, i) => {
-  const d = classify(ex(table[i][0], cwd || undefined), {}, ctx);
+const rows = [...verdictRows(verdicts).map(([label, level, rule, line]) => [label, level, rule, '', line] as const), ...inFolder.map(([line, level, rule, cwd]) => [line, level, rule, cwd, line] as const)];
+test.each(rows)('%s → %s (%s) %s', (_label, level, rule, cwd, line) => {
+  const d = classify(ex(line, cwd || undefined), {}, ctx);
   expect([d.level, d.rules.map((r) => r.id)]).toEqual([level, expect.arrayContaining([rule])]);
 });
 

@@ -1,6 +1,7 @@
 import { classify, redact } from '../src';
 import { runExec } from '../src/tools/exec-tool';
 import type { ExecResult } from '../src/exec';
+import { verdictRows, type VerdictGroup } from './verdict-table';
 
 // Review findings on the classifier: credentials printed by npm are secret reads; reading a
 // crontab is not a system change.
@@ -11,26 +12,25 @@ const judge = (line: string) => {
   return [d.level, d.rules.map((r) => r.id)];
 };
 
-test.each([
-  ['npm config get //registry.npmjs.org/:_authToken', 'L1', 'secret.read'],
-  ['npm config get _auth', 'L1', 'secret.read'],
-  ['npm config get //npm.example.com/:_password', 'L1', 'secret.read'],
-  ['npm c get email _authToken', 'L1', 'secret.read'],
-  ['npm get //registry.npmjs.org/:_authToken', 'L1', 'secret.read'],
-  ['npm config get', 'L1', 'secret.read'],
-  ['npm config list -l', 'L1', 'secret.read'],
-  ['npm config ls --long', 'L1', 'secret.read'],
-  ['npm config list --json', 'L1', 'secret.read'],
-  ['npm config get registry', 'L0', 'read.only'],
-  ['npm config list', 'L0', 'read.only'],
-  ['crontab -l', 'L0', 'read.only'],
-  ['crontab -u bob -l', 'L1', 'secret.read'],
-  ['crontab -e', 'L2', 'system.change'],
-  ['crontab -r', 'L2', 'system.change'],
-  ['crontab jobs.txt', 'L2', 'system.change'],
-  ['crontab -', 'L2', 'system.change'],
-  ['crontab -l -r', 'L2', 'system.change'],
-])('%s → %s', (line, level, rule) => {
+// Command lines by the verdict they must get: the level, and the rule among the reasons.
+const verdicts: VerdictGroup[] = [
+  ['L1', 'secret.read', [
+    'npm config get //registry.npmjs.org/:_authToken',
+    'npm config get _auth',
+    'npm config get //npm.example.com/:_password',
+    'npm c get email _authToken',
+    'npm get //registry.npmjs.org/:_authToken',
+    'npm config get',
+    'npm config list -l',
+    'npm config ls --long',
+    'npm config list --json',
+    'crontab -u bob -l',
+  ]],
+  ['L0', 'read.only', ['npm config get registry', 'npm config list', 'crontab -l']],
+  ['L2', 'system.change', ['crontab -e', 'crontab -r', 'crontab jobs.txt', 'crontab -', 'crontab -l -r']],
+];
+
+test.each(verdictRows(verdicts))('%s → %s', (line, level, rule) => {
   expect(judge(line)).toEqual([level, expect.arrayContaining([rule])]);
 });
 

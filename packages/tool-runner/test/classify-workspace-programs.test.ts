@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { eachReturns } from '@holic512/testkit';
 import { classify, createToolRunner, type Step } from '../src';
 import { hardenGit } from '../src/tools/git-harden';
 import { GIT_PROGRAM_KEYS, OTHER_WORKSPACE_PROGRAMS } from '../src/policy/workspace-programs';
@@ -15,6 +16,7 @@ const judge = (line: string) => {
   const d = classify({ tool: 'exec', program, args }, {}, ctx);
   return { level: d.level, ids: d.rules.map((r) => r.id) };
 };
+const levelOf = (line: string) => judge(line).level;
 
 describe('python: the working folder is first on sys.path for -m', () => {
   test.each([
@@ -33,25 +35,21 @@ describe('python: the working folder is first on sys.path for -m', () => {
 });
 
 describe('kubectl: a kubeconfig names a credential program', () => {
-  test.each([
+  eachReturns('%s → %s', levelOf, [
     ['kubectl get pods --kubeconfig=./kc.yaml', 'L1'],
     ['kubectl --kubeconfig kc.yaml get pods', 'L1'],
     ['kubectl get pods', 'L0'],
-  ])('%s → %s', (line, level) => {
-    expect(judge(line).level).toBe(level);
-  });
+  ]);
 });
 
 describe('man: a configuration file names the pager and preprocessors', () => {
-  test.each([
+  eachReturns('%s → %s', levelOf, [
     ['man -C evil.conf ls', 'L2'],
     ['man -Cevil.conf ls', 'L2'],
     ['man --config-file=evil.conf ls', 'L2'],
     ['man --config-file evil.conf ls', 'L2'],
     ['man -k printf', 'L0'],
-  ])('%s → %s', (line, level) => {
-    expect(judge(line).level).toBe(level);
-  });
+  ]);
 });
 
 describe('git: subcommands that reach keys no override switches off are asked', () => {

@@ -6,7 +6,6 @@ const ex = (line: string | string[], extra: Partial<Step> = {}): Step => {
   const argv = Array.isArray(line) ? line : line.split(' ');
   return { tool: 'exec', program: argv[0], args: argv.slice(1), ...extra } as Step;
 };
-const level = (line: string | string[], policy: Policy = {}): Level => classify(ex(line), policy, ctx).level;
 
 type Row = [string | string[], Level];
 
@@ -653,46 +652,49 @@ describe('requires and policy', () => {
     expect(classify(ex('npm install', { requires: { confirm: false } }), {}, ctx).level).toBe('L1');
   });
 
-  test('allowNetwork lowers network-only reads', () => {
-    expect(level('curl https://example.com', { allowNetwork: true })).toBe('L0');
-    expect(level('git fetch origin', { allowNetwork: true })).toBe('L0');
-    expect(level('curl -o x https://example.com', { allowNetwork: true })).toBe('L1');
-    expect(level('curl -d x=1 https://example.com', { allowNetwork: true })).toBe('L1');
-    expect(level('git push origin main', { allowNetwork: true })).toBe('L1');
-    expect(level('git push origin main', { allowNetwork: true, allowWrite: true })).toBe('L1');
-    expect(level('git clone https://x/y', { allowNetwork: true, allowWrite: true })).toBe('L1');
-    expect(level('git push --force', { allowNetwork: true, allowWrite: true })).toBe('L2');
-    expect(level('npm install', { allowNetwork: true, allowWrite: true })).toBe('L1');
-  });
+  table('allowNetwork lowers network-only reads', [
+    ['curl https://example.com', 'L0'],
+    ['git fetch origin', 'L0'],
+    ['curl -o x https://example.com', 'L1'],
+    ['curl -d x=1 https://example.com', 'L1'],
+    ['git push origin main', 'L1'],
+  ], { allowNetwork: true });
 
-  test('allowWrite lowers plain writes, not deletes or scripts', () => {
-    expect(level('touch a', { allowWrite: true })).toBe('L0');
-    expect(level('git add -A', { allowWrite: true })).toBe('L0');
-    expect(level('git commit -m x', { allowWrite: true })).toBe('L1');
-    expect(level('rm -rf x', { allowWrite: true })).toBe('L2');
-    expect(level('npm test', { allowWrite: true })).toBe('L1');
-    expect(level('sed -i s/a/b/ f', { allowWrite: true })).toBe('L2');
-  });
+  table('allowNetwork with allowWrite: pushes, clones and installs still ask, a forced push is blocked', [
+    ['git push origin main', 'L1'],
+    ['git clone https://x/y', 'L1'],
+    ['git push --force', 'L2'],
+    ['npm install', 'L1'],
+  ], { allowNetwork: true, allowWrite: true });
 
-  test('allowSudo judges the wrapped command and always asks', () => {
-    expect(level('sudo ls', { allowSudo: true })).toBe('L1');
-    expect(level('sudo rm -rf /', { allowSudo: true })).toBe('L2');
-    expect(level('sudo -s', { allowSudo: true })).toBe('L2');
-    expect(level('sudo -i', { allowSudo: true })).toBe('L2');
-    expect(level('su -c ls', { allowSudo: true })).toBe('L2');
-  });
+  table('allowWrite lowers plain writes, not deletes or scripts', [
+    ['touch a', 'L0'],
+    ['git add -A', 'L0'],
+    ['git commit -m x', 'L1'],
+    ['rm -rf x', 'L2'],
+    ['npm test', 'L1'],
+    ['sed -i s/a/b/ f', 'L2'],
+  ], { allowWrite: true });
 
-  test('allowedPrograms turns unknown into a confirmation, never lowers dangerous arguments', () => {
-    const policy = { allowedPrograms: ['terraform', 'node scripts/build.js', 'git lg', './gradlew'] };
-    expect(level('terraform plan', policy)).toBe('L1');
-    expect(level('node scripts/build.js --prod', policy)).toBe('L1');
-    expect(level('node scripts/other.js', policy)).toBe('L2');
-    expect(level('node -e x', { allowedPrograms: ['node'] })).toBe('L2');
-    expect(level('git lg', policy)).toBe('L1');
-    expect(level('./gradlew build', policy)).toBe('L1');
-    expect(level('env FOO=1 terraform plan', policy)).toBe('L1');
-    expect(level('env LD_PRELOAD=x terraform plan', policy)).toBe('L2');
-  });
+  table('allowSudo judges the wrapped command and always asks', [
+    ['sudo ls', 'L1'],
+    ['sudo rm -rf /', 'L2'],
+    ['sudo -s', 'L2'],
+    ['sudo -i', 'L2'],
+    ['su -c ls', 'L2'],
+  ], { allowSudo: true });
+
+  table('allowedPrograms turns unknown into a confirmation, never lowers dangerous arguments', [
+    ['terraform plan', 'L1'],
+    ['node scripts/build.js --prod', 'L1'],
+    ['node scripts/other.js', 'L2'],
+    ['git lg', 'L1'],
+    ['./gradlew build', 'L1'],
+    ['env FOO=1 terraform plan', 'L1'],
+    ['env LD_PRELOAD=x terraform plan', 'L2'],
+  ], { allowedPrograms: ['terraform', 'node scripts/build.js', 'git lg', './gradlew'] });
+
+  table('allowedPrograms naming an interpreter never lowers code given inline', [['node -e x', 'L2']], { allowedPrograms: ['node'] });
 
   test('an unknown program names the setting that allows it', () => {
     const d = classify(ex('terraform plan'), {}, ctx);

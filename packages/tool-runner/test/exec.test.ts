@@ -2,7 +2,7 @@ import { processAlive, until } from '@holic512/testkit';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { exec } from '../src/exec';
+import { exec, type ExecResult } from '../src/exec';
 import { BoundedCapture, cutEndUtf8 } from '../src/capture';
 
 const node = process.execPath;
@@ -12,6 +12,22 @@ const cwd = os.tmpdir();
 async function goneWithin(pid: number, ms: number): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) if (!processAlive(pid)) return true;
   return !processAlive(pid);
+}
+
+/** Runs `sh -c script`, which prints the pid of a process it leaves running; gives exec's result
+ * and that pid. */
+async function runPrintingPid(script: string, limits: { timeoutMs?: number; killGraceMs: number }): Promise<{ r: ExecResult; pid: number }> {
+  let pid = 0;
+  const r = await exec({
+    program: 'sh',
+    args: ['-c', script],
+    cwd,
+    ...limits,
+    onStdout: (s) => {
+      pid = Number(s.trim());
+    },
+  });
+  return { r, pid };
 }
 
 describe('exec', () => {
@@ -54,18 +70,8 @@ describe('exec', () => {
 
   posix('time-out kills the whole process tree, including a grandchild ignoring SIGTERM', async () => {
     const script = 'trap "" TERM; sh -c \'trap "" TERM; while :; do sleep 1; done\' & echo $!; wait';
-    let grandchild = 0;
-    const r = await exec({
-      program: 'sh',
-      args: ['-c', script],
-      cwd,
-      // Long enough for the shell to print the grandchild's pid even on a loaded machine.
-      timeoutMs: 1500,
-      killGraceMs: 200,
-      onStdout: (s) => {
-        grandchild = Number(s.trim());
-      },
-    });
+    // Long enough for the shell to print the grandchild's pid even on a loaded machine.
+    const { r, pid: grandchild } = await runPrintingPid(script, { timeoutMs: 1500, killGraceMs: 200 });
     expect(r.timedOut).toBe(true);
     expect(r.exitCode).toBeNull();
     expect(r.signal).toBe('SIGKILL');
@@ -74,16 +80,7 @@ describe('exec', () => {
   });
 
   posix('a background grandchild holding the pipes is killed after the grace period', async () => {
-    let grandchild = 0;
-    const r = await exec({
-      program: 'sh',
-      args: ['-c', 'sleep 30 & echo $!'],
-      cwd,
-      killGraceMs: 100,
-      onStdout: (s) => {
-        grandchild = Number(s.trim());
-      },
-    });
+    const { r, pid: grandchild } = await runPrintingPid('sleep 30 & echo $!', { killGraceMs: 100 });
     expect(r.exitCode).toBe(0);
     expect(r.timedOut).toBe(false);
     // The group was sent SIGKILL; it takes effect a moment later (a `sleep 30` left alone would
@@ -92,16 +89,7 @@ describe('exec', () => {
   });
 
   posix('a process that left the group does not keep exec waiting', async () => {
-    let escaped = 0;
-    const r = await exec({
-      program: 'sh',
-      args: ['-c', 'setsid sleep 30 & echo $!'],
-      cwd,
-      killGraceMs: 100,
-      onStdout: (s) => {
-        escaped = Number(s.trim());
-      },
-    });
+    const { r, pid: escaped } = await runPrintingPid('setsid sleep 30 & echo $!', { killGraceMs: 100 });
     expect(r.exitCode).toBe(0);
     expect(escaped).toBeGreaterThan(0);
     try {

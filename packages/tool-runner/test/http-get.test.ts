@@ -1,6 +1,7 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import * as zlib from 'zlib';
+import { eachReturns } from '@holic512/testkit';
 import { htmlToText, htmlTitle } from '../src/html-text';
 import { addressKind, checkedAddress } from '../src/net-guard';
 import { runHttpGet } from '../src/tools/http-get';
@@ -113,7 +114,7 @@ test('a server that never answers times out', async () => {
 });
 
 describe('address checks', () => {
-  test.each([
+  eachReturns('%s is %s', (addr: string) => addressKind(addr).kind, [
     ['127.0.0.1', 'private'],
     ['10.0.0.8', 'private'],
     ['172.16.5.4', 'private'],
@@ -131,9 +132,7 @@ describe('address checks', () => {
     ['2002:7f00:1::1', 'private'],
     ['8.8.8.8', 'public'],
     ['2606:4700::1111', 'public'],
-  ])('%s is %s', (addr, kind) => {
-    expect(addressKind(addr).kind).toBe(kind);
-  });
+  ]);
 
   test('a name with one private address among public ones is refused; the checked address is the one returned', async () => {
     const mixed = async () => [

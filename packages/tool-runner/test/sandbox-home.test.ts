@@ -1,3 +1,4 @@
+import { pathProbe } from '@holic512/testkit';
 import { bwrapArgs, DEFAULT_LIMITS, homeBinds, limitHit, sandboxSpec, seatbeltProfile, type SandboxSpec } from '../src';
 import { wrapWithBwrap } from '../src/sandbox/bwrap';
 import { deniedPath, sandboxDenial } from '../src/sandbox/denial';
@@ -53,20 +54,10 @@ describe('bwrapArgs: the private home', () => {
 });
 
 describe('sandboxSpec: what the private home hides, and L1 secret classes', () => {
-  const exists = new Map<string, 'dir' | 'file'>([
-    ['/home/u', 'dir'],
-    ['/home/u/.ssh', 'dir'],
-    ['/home/u/.bash_history', 'file'],
-    ['/home/u/.codex', 'dir'],
-    ['/home/u/.claude/.credentials.json', 'file'],
-    ['/home/u/.mozilla', 'dir'],
-    ['/home/u/.config/rclone', 'dir'],
-    ['/home/u/.local/share/keyrings', 'dir'],
-    ['/home/u/.cargo/credentials.toml', 'file'],
-    ['/home/u/proj/.env', 'file'],
-    ['/srv/st/plugin-configs', 'dir'],
-  ]);
-  const probe = (p: string) => exists.get(p);
+  const probe = pathProbe({
+    dirs: ['/home/u', '/home/u/.ssh', '/home/u/.codex', '/home/u/.mozilla', '/home/u/.config/rclone', '/home/u/.local/share/keyrings', '/srv/st/plugin-configs'],
+    files: ['/home/u/.bash_history', '/home/u/.claude/.credentials.json', '/home/u/.cargo/credentials.toml', '/home/u/proj/.env'],
+  });
   const input = { cwd: '/home/u/proj', workspace: '/home/u/proj', tmpDir: '/tmp', home: '/home/u', slothtoolHome: '/srv/st', network: false, workspaceEntries: ['.env'], homeBinds: binds };
   test('L0: only what the step can see is hidden (inside a bound place, the workspace, or outside the home); nothing is made in the empty home', () => {
     const spec = sandboxSpec({ ...input, level: 'L0' }, probe);

@@ -1,3 +1,4 @@
+import { pathProbe } from '@holic512/testkit';
 import { bwrapArgs, createSandbox, createToolRunner, sandboxDenial, sandboxSpec, seatbeltProfile, type SandboxSpec } from '../src';
 
 const base: SandboxSpec = { level: 'L0', cwd: '/home/u/proj', workspace: '/home/u/proj', tmpDir: '/tmp', network: false, hide: [], readOnly: [] };
@@ -39,19 +40,10 @@ describe('bwrapArgs', () => {
 });
 
 describe('sandboxSpec: what exists is hidden, nothing else', () => {
-  const exists = new Map<string, 'dir' | 'file'>([
-    ['/home/u/.ssh', 'dir'],
-    ['/home/u/.aws', 'dir'],
-    ['/home/u/.docker/config.json', 'file'],
-    ['/home/u/.npmrc', 'file'],
-    ['/srv/st/plugin-configs', 'dir'],
-    ['/home/u/proj/.env', 'file'],
-    ['/home/u/proj/.env.local', 'file'],
-    ['/home/u/proj/.git/hooks', 'dir'],
-    ['/home/u/proj/.git/config', 'file'],
-    ['/srv/st', 'dir'],
-  ]);
-  const probe = (p: string) => exists.get(p);
+  const probe = pathProbe({
+    dirs: ['/home/u/.ssh', '/home/u/.aws', '/srv/st/plugin-configs', '/home/u/proj/.git/hooks', '/srv/st'],
+    files: ['/home/u/.docker/config.json', '/home/u/.npmrc', '/home/u/proj/.env', '/home/u/proj/.env.local', '/home/u/proj/.git/config'],
+  });
   test.each([
     ['L0', []],
     ['L1', ['/home/u/proj/.git/hooks', '/home/u/proj/.git/config', '/srv/st']],

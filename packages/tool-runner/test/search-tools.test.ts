@@ -1,4 +1,5 @@
 import { promises as fsp } from 'fs';
+import { eachReturns } from '@holic512/testkit';
 import * as path from 'path';
 import { classify } from '../src/policy/classify';
 import { runFsGlob } from '../src/tools/fs-glob';
@@ -240,13 +241,11 @@ describe('fs.grep engines', () => {
     expect(r.note).toMatch(/JavaScript regular expression/);
   });
 
-  test.each([
+  eachReturns('literalGlob(%s) = %s', literalGlob, [
     ['.env', '/.env'],
     ['a/b[1]/*x?.pem', '/a/b\\[1\\]/\\*x\\?.pem'],
     ['{x}!.key', '/\\{x\\}\\!.key'],
-  ])('literalGlob(%s) = %s', (rel, glob) => {
-    expect(literalGlob(rel)).toBe(glob);
-  });
+  ]);
 });
 
 describe('judgement of fs.glob, fs.grep and web.search', () => {

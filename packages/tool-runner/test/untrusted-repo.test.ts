@@ -2,6 +2,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { eachReturns } from '@holic512/testkit';
 import { createToolRunner, type Step } from '../src';
 import { hardenGit, subcommandIndex } from '../src/tools/git-harden';
 
@@ -123,14 +124,12 @@ describe('hardenGit', () => {
     expect(Number(h.env.GIT_CONFIG_COUNT)).toBe(keys.length);
     expect(h.notes).toEqual(expect.arrayContaining(['filter.lfs.*', 'filter.evil.*']));
   });
-  test.each([
+  eachReturns('subcommandIndex(%j) = %d', subcommandIndex, [
     [['status'], 0],
     [['-c', 'a=b', '--git-dir', 'x', 'log'], 4],
     [['--no-pager', 'diff'], 1],
     [['--version'], -1],
-  ])('subcommandIndex(%j) = %d', (args, i) => {
-    expect(subcommandIndex(args)).toBe(i);
-  });
+  ]);
 });
 
 describe('programs other than git that run what the repository names: asked, with the reason', () => {
