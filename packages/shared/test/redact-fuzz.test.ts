@@ -100,6 +100,10 @@ const ADVERSARIAL: Array<[string, (n: number) => string]> = [
   ['an unclosed key block', (n) => `-----BEGIN RSA PRIVATE KEY-----\n${'M'.repeat(n)}`],
   ['framed key lines', (n) => 'f:1:-----BEGIN RSA PRIVATE KEY-----\nf-2-MIIEpAIBAAKCAQEA75abcdefghij\n'.repeat(n / 64)],
   ['an unclosed quoted secret', (n) => `password="${'x'.repeat(n)}`],
+  // Read back from END markers: one long line of them, and lines of key characters between many.
+  ['END markers on one long line', (n) => `${'M'.repeat(n / 2)}${'x -----END RSA PRIVATE KEY-----'.repeat(n / 60)}`],
+  ['key lines between END markers', (n) => 'MIIEpAIBAAKCAQEA75abcdefghij\n-----END PRIVATE KEY-----\n'.repeat(n / 54)],
+  ['escaped lines between END markers', (n) => '\\\\nMIIEpAIBAAKCAQEA75abcdefghij\\\\n-----END PRIVATE KEY-----'.repeat(n / 60)],
   ['random pieces', (n) => {
     const unit = fc.sample(textArb, { numRuns: 20, seed: 42 }).join('');
     return unit.repeat(Math.ceil(n / unit.length)).slice(0, n);

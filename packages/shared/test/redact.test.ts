@@ -186,6 +186,30 @@ describe('references to where a secret is kept are not secrets', () => {
   });
 });
 
+describe('a key body printed without its BEGIN line is read back from its END marker', () => {
+  const lines = [fakeToken('hl1', 64, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'), fakeToken('hl2', 64), 'Zm9v'];
+  const end = '-----END OPENSSH PRIVATE KEY-----';
+  test.each<[string, string]>([
+    ['tail -n +2', `${lines.join('\n')}\n${end}\n`],
+    ['the last line glued to the marker', `${lines.join('\n')}${end}`],
+    ['rg -n', `${lines.map((l, i) => `key:${i + 2}:${l}`).join('\n')}\nkey:5:${end}`],
+    ['CRLF', `${lines.join('\r\n')}\r\n${end}\r\n`],
+    ['inside a JSON string', JSON.stringify({ stdout: `${lines.join('\n')}\n${end}\n` }, null, 1)],
+    ['after other output', `$ tail -n +2 id_ed25519\n${lines.join('\n')}\n${end}\n`],
+  ])('%s', (_name, text) => {
+    const out = redact(text);
+    for (const l of lines.slice(0, 2)) expect(out).not.toContain(l);
+    expect(out).toContain('OPENSSH PRIVATE KEY-----');
+    expect(redact(out)).toBe(out);
+  });
+
+  eachUnchanged('leaves alone: %s', redact, {
+    'an END marker in source code': `const footer = '${end}';\nconst x = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';`,
+    'prose before an END marker': `The key ends with this line:\n${end}`,
+    'an END marker after an echo': `echo "${end}"`,
+  });
+});
+
 test('a key block whose body is already masked (a known value inside it) is left as it is: masking twice changes nothing', () => {
   // Found by the fuzz test: a learned value inside an empty PEM block made the second pass mask the block again.
   addKnownSecrets(['-----END']);

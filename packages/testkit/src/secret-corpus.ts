@@ -118,6 +118,8 @@ export const FRAMED_CORPUS: SecretSample[] = [
   keySample('encrypted PKCS#8 key', 'enc-key.txt', 'ENCRYPTED PRIVATE KEY', b64('enc8', 240)),
   keySample('encrypted RSA key (headers)', 'legacy-key.txt', 'RSA PRIVATE KEY', b64('legacy', 256), 'Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F8A1C2B9D4E5F60718293A4B5C6D7E8\n\n'),
   keySample('PGP private key block', 'secret.asc', 'PGP PRIVATE KEY BLOCK', b64('pgp', 300), 'Version: GnuPG v2\n\n'),
+  // Printed without its BEGIN line (`tail -n +2 id_rsa`); the fuzz test frames it as grep, diff, cat -n and JSON show it.
+  keySample('key body without its BEGIN line', 'tail.txt', 'OPENSSH PRIVATE KEY', b64('headless', 300), '', (b) => b.split('\n').slice(1).join('\n')),
   keySample('key block in YAML (block scalar)', 'tls.yaml', 'RSA PRIVATE KEY', b64('yaml-rsa', 200), '', (b) => `tls:\n  key: |\n${b.trimEnd().split('\n').map((l) => `    ${l}`).join('\n')}\n  port: 443\n`),
   { name: 'GCP service-account JSON', file: 'sa.json', secret: gcpKey, parts: lines64(gcpKey),
     text: `${JSON.stringify({ type: 'service_account', project_id: 'demo-1', private_key_id: fakeToken('gcp-kid', 40, HEX), private_key: `-----BEGIN PRIVATE KEY-----\n${lines64(gcpKey).join('\n')}\n-----END PRIVATE KEY-----\n`, client_email: 'svc@demo-1.iam.gserviceaccount.com' }, null, 2)}\n` },
@@ -142,6 +144,7 @@ export const FRAMED_CORPUS: SecretSample[] = [
   sample('provider keyword (Adafruit)', 'adafruit.env', fakeToken('adafruit', 32, 'abcdefghijklmnopqrstuvwxyz0123456789'), (s) => `ADAFRUIT_IO_USERNAME=me\nADAFRUIT_IO_KEY=${s}\n`),
   sample('Groq key', 'groq.txt', `gsk_${fakeToken('groq', 52)}`, (s) => `GROQ=${s}\n`),
   sample('Slack app token', 'slackapp.txt', `xapp-1-A${fakeToken('xapp1', 10, UPPER)}-${fakeToken('xapp2', 13, '0123456789')}-${fakeToken('xapp3', 64, HEX)}`, (s) => `token ${s}\n`),
+  sample('Facebook app access token', 'fb.txt', `${fakeToken('fb-app', 15, '0123456789')}|${fakeToken('fb-secret', 32, HEX)}`, (s) => `curl "https://graph.facebook.com/me?access_token=${s.replace('|', '%7C')}"\nFB_TOKEN ${s}\n`, [fakeToken('fb-secret', 32, HEX)]),
   sample('Twilio key', 'twilio.txt', `SK${fakeToken('twilio', 32, HEX)}`, (s) => `twilio ${s}\n`),
   sample('HashiCorp Vault token', 'vault.txt', `hvs.${fakeToken('vault', 95)}`, (s) => `VAULT=${s}\n`),
   sample('Doppler token', 'doppler.txt', `dp.pt.${fakeToken('doppler', 43)}`, (s) => `${s}\n`),

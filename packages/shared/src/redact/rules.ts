@@ -61,8 +61,7 @@ const t = (source: string, kind: string, prefix: string | string[], body: string
  * `generic-api-key` (the last line, entropy.ts), `hashicorp-tf-password` and
  * `freemius-secret-key` (the pair pass, under `password` / `secret_key`), `kubernetes-secret-yaml`
  * (the pair pass and the last line on `data:` values); `pkcs12-file` is a binary file, which no
- * tool result carries as text; `facebook-access-token` (`<app id>|<secret>`) is found only by
- * name or by value.
+ * tool result carries as text.
  */
 export const STRUCTURAL_SOURCES: readonly string[] = [
   'gitleaks:private-key', 'gitleaks:curl-auth-header', 'gitleaks:curl-auth-user', 'gitleaks:nuget-config-password',
@@ -167,6 +166,9 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   t('gitleaks:flutterwave-secret-key, flutterwave-public-key, flutterwave-encryption-key', 'flutterwave key', ['FLWSECK_TEST-', 'FLWPUBK_TEST-', 'FLWSECK-'], '[a-hA-H0-9]{12,32}(?:-X)?'),
   t('gitleaks:adobe-client-secret', 'adobe secret', 'p8e-', '[a-zA-Z0-9]{32}'),
   t('gitleaks:facebook-page-access-token', 'facebook token', ['EAAM', 'EAAC'], '[a-zA-Z0-9]{100}[a-zA-Z0-9]*'),
+  // An app access token is `<app id>|<app secret>` (the `|` URL-encoded in a query string): the
+  // literal is the bar, the 15–16 digit id before it (a longer run of digits is not an id).
+  t('gitleaks:facebook-access-token', 'facebook token', ['|', '%7C', '%7c'], '[0-9a-zA-Z_-]{27,40}', { lead: { cls: '0-9', min: 15, max: 16 }, keep: false }),
   t('gitleaks:sendgrid-api-token; secretlint:sendgrid', 'sendgrid key', 'SG.', `[${W}-]{16}[${W}-]*\\.[${W}-]{16}[${W}-]*`),
   t('gitleaks:sendinblue-api-token', 'sendinblue key', 'xkeysib-', '[a-f0-9]{64}-[a-zA-Z0-9]{16}'),
   t('gitleaks:mailgun-private-api-token, mailgun-pub-key', 'mailgun key', ['key-', 'pubkey-'], '[0-9a-f]{32}'),
