@@ -1,4 +1,4 @@
-import { defineMessages, tablesFromRecords } from '@holic512/shared/lib/messages';
+import { defineRecordMessages } from '@holic512/shared/lib/messages';
 import { commandFor } from '@holic512/shared/lib/usage';
 import AI from './messages/ai.json';
 /** Every user-facing string of plugin-ai, in zh and en: the texts are the JSON catalogue
@@ -9,7 +9,7 @@ export type Lang = 'zh' | 'en';
 /** A message of the core (CLI, agent loop, sandbox check). */
 export type MessageKey = keyof typeof AI;
 
-const catalogue = defineMessages(tablesFromRecords<MessageKey>(AI));
+const catalogue = defineRecordMessages<MessageKey>(AI);
 
 /** Look up a message and fill `{name}` placeholders; `{ai}` is how the user runs ai here
  * (`slothtool ai`, or `ai` when started on its own: shared/usage commandFor). */

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import { slothtoolHome } from './paths';
-import { defineMessages, tablesFromRecords } from '@holic512/shared/lib/messages';
+import { defineRecordMessages } from '@holic512/shared/lib/messages';
 import LLM_BASE from './messages/llm-base.json';
 
 export type Lang = 'zh' | 'en';
@@ -9,7 +9,7 @@ export type Lang = 'zh' | 'en';
  * per key with both languages (docs/architecture.md, Messages). */
 export type MessageKey = keyof typeof LLM_BASE;
 
-const catalogue = defineMessages(tablesFromRecords<MessageKey>(LLM_BASE));
+const catalogue = defineRecordMessages<MessageKey>(LLM_BASE);
 
 /** The message tables, for the completeness test over every catalogue. */
 export const MESSAGE_TABLES: Record<Lang, Record<MessageKey, string>> = catalogue.tables;

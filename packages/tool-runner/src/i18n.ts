@@ -2,7 +2,7 @@ import { SANDBOX_MESSAGES } from './sandbox/i18n-sandbox';
 import { OPTION_MESSAGES } from './policy/options/i18n-options';
 import { RULE_MESSAGES } from './policy/i18n-rules';
 import type { Lang } from './types';
-import { fill, type RuleMessages } from '@holic512/shared/lib/messages';
+import { fill, type RuleMessage, type RuleMessages } from '@holic512/shared/lib/messages';
 import RUNNER from './messages/runner.json';
 import TOOLS from './messages/tools.json';
 import SEARCH from './messages/search.json';
@@ -10,13 +10,16 @@ import SEARCH from './messages/search.json';
 /** The policy file, written `{config}` in the catalogues' hints and filled in here, once. */
 const CONFIG = '~/.slothtool/plugin-configs/ai.json';
 
-/** A JSON catalogue's records with `{config}` filled in. Typed as {@link RuleMessages}, so a record
- * without its Chinese text, or with a hint in one language only, does not compile. */
+/** A JSON catalogue's records with `{config}` filled in (the few that have it are copied, the
+ * others used as they are). Typed as {@link RuleMessages}, so a record without its Chinese text,
+ * or with a hint in one language only, does not compile. */
 function withConfig(records: RuleMessages): RuleMessages {
-  const put = (text: string): string => (text.includes('{config}') ? text.split('{config}').join(CONFIG) : text);
   const out: RuleMessages = {};
-  for (const [id, m] of Object.entries(records)) {
-    out[id] = m.hintEn === undefined ? { zh: put(m.zh), en: put(m.en) } : { zh: put(m.zh), en: put(m.en), hintZh: put(m.hintZh), hintEn: put(m.hintEn) };
+  for (const id in records) {
+    const m = records[id];
+    out[id] = [m.zh, m.en, m.hintZh, m.hintEn].some((text) => text?.includes('{config}'))
+      ? (Object.fromEntries(Object.entries(m).map(([k, text]) => [k, text.split('{config}').join(CONFIG)])) as RuleMessage)
+      : m;
   }
   return out;
 }

@@ -1,12 +1,12 @@
 /** User-facing strings of `ai -i` for extensions: `/mcp` and the trust question at start (zh and
  * en), from the JSON catalogue src/messages/interactive-ext.json. */
 import type { Lang } from '../i18n';
-import { defineMessages, tablesFromRecords } from '@holic512/shared/lib/messages';
+import { defineRecordMessages } from '@holic512/shared/lib/messages';
 import EXTENSIONS from '../messages/interactive-ext.json';
 
 type Key = keyof typeof EXTENSIONS;
 
-const catalogue = defineMessages(tablesFromRecords<Key>(EXTENSIONS));
+const catalogue = defineRecordMessages<Key>(EXTENSIONS);
 
 /** Look up an extension string and fill its placeholders. */
 export const xs: (lang: Lang, key: Key, vars?: Record<string, string | number>) => string = catalogue.t;

@@ -1,11 +1,11 @@
 import type { Lang } from '../i18n';
-import { defineMessages, tablesFromRecords } from '@holic512/shared/lib/messages';
+import { defineRecordMessages } from '@holic512/shared/lib/messages';
 import SETUP from '../messages/setup.json';
 
 /** Every user-facing string of the guided setup, in zh and en: the JSON catalogue src/messages/setup.json. */
 export type SetupKey = keyof typeof SETUP;
 
-const catalogue = defineMessages(tablesFromRecords<SetupKey>(SETUP));
+const catalogue = defineRecordMessages<SetupKey>(SETUP);
 
 /** Look up a setup message and fill `{name}` placeholders. */
 export const st: (lang: Lang, key: SetupKey, vars?: Record<string, string | number>) => string = catalogue.t;
