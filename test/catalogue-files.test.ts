@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { catalogueProblems, tablesFromRecords } from '../packages/shared/src/messages';
+import { MESSAGES } from '../packages/tool-runner/src/i18n';
 
 // The JSON catalogues (packages/*/src/messages/*.json, docs/architecture.md, Messages): one record
 // per key with the text in both languages side by side and, for a rule, its hint in both or in
@@ -39,4 +40,11 @@ test.each(files)('%s: every record has en and zh, a hint in both or neither, and
 test.each(files)('%s is built into lib/ as it is', (file) => {
   const built = file.replace(`${path.sep}src${path.sep}`, `${path.sep}lib${path.sep}`);
   expect(read(built)).toEqual(read(file));
+});
+
+test('tool-runner fills {config} (the policy file) into its records as the catalogue loads', () => {
+  expect(JSON.stringify(read(path.join('packages', 'tool-runner', 'src', 'messages', 'runner.json')))).toContain('{config}');
+  const left = Object.entries(MESSAGES).filter(([, m]) => [m.en, m.zh, m.hintEn, m.hintZh].some((text) => text?.includes('{config}')));
+  expect(left.map(([id]) => id)).toEqual([]);
+  expect(MESSAGES['program.unknown'].hintEn).toBe('To allow it, add "{p}" to allowedPrograms in ~/.slothtool/plugin-configs/ai.json (it will then ask before each run)');
 });

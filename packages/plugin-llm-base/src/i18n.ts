@@ -1,4 +1,3 @@
-import * as fs from 'fs';
 import { slothtoolHome } from './paths';
 import { defineRecordMessages } from '@holic512/shared/lib/messages';
 import LLM_BASE from './messages/llm-base.json';
