@@ -15,7 +15,7 @@ export { secretForms, MIN_KNOWN_LENGTH } from './redact/known';
 export { mask as maskSecretText } from './redact/patterns';
 export type { Work as RedactionWork } from './redact/work';
 export { readCheckedFile, writeFileAtomicSync } from './atomic-write';
-export { catalogueProblems, defineMessages, fill, placeholders, tablesFromRecords } from './messages';
+export { catalogueProblems, defineMessages, defineRecordMessages, fill, placeholders, tablesFromRecords } from './messages';
 export type { Catalogue, MessageTables, RuleMessage, RuleMessages, Vars } from './messages';
 export { holdFolder, pathOfFd } from './fd-paths';
 export type { HeldFolder } from './fd-paths';

@@ -135,6 +135,29 @@ export function placeholders(template: string): string[] {
   return [...names].sort();
 }
 
+/**
+ * The one shape of a JSON catalogue (`{"key": {"en": "…", "zh": "…"}}`, one record per message with
+ * both languages: docs/architecture.md, Messages), as {@link defineMessages} gives for language
+ * tables. A record without its `zh` (or `en`) is a type error where the JSON is passed in. `t` reads
+ * the record itself, so loading a catalogue does no work per message (it runs on every start);
+ * `keys()` and `tables` are built on first use (the completeness tests).
+ */
+export function defineRecordMessages<K extends string>(records: Record<K, { zh: string; en: string }>): Catalogue<K> {
+  let keys: K[] | undefined;
+  let tables: MessageTables<K> | undefined;
+  return {
+    t: (lang, key, vars) => {
+      const m: { zh?: string; en?: string } | undefined = records[key];
+      return fill(m?.[lang] ?? m?.en ?? key, vars, lang);
+    },
+    has: (key): key is K => Object.prototype.hasOwnProperty.call(records, key),
+    keys: () => (keys ??= Object.keys(records) as K[]),
+    get tables() {
+      return (tables ??= tablesFromRecords(records));
+    },
+  };
+}
+
 /** What is wrong with a set of tables: a key missing or empty in a language, or placeholders that differ. */
 export function catalogueProblems(name: string, tables: MessageTables<string>): string[] {
   const problems: string[] = [];
