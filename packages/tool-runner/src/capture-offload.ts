@@ -233,6 +233,9 @@ export function hasSpare(): boolean {
 export interface OffloadWorker {
   readonly ready: boolean;
   readonly handedOver: boolean;
+  /** Stop reading `stream` on the event loop until the worker runs or is gone (then the next
+   * 'data' event may hand it over); false when it cannot be paused. Once per stream. */
+  hold(stream: NodeJS.ReadableStream): boolean;
   /** From inside one of the stream's 'data' events; false when it cannot be done now. */
   handOver(stream: NodeJS.ReadableStream): boolean;
   stop(): void;
@@ -277,10 +280,18 @@ export function startOffloadWorker(cap: BoundedCapture, onText?: (bytes: Buffer,
     else void worker.terminate();
     // Only now, with the worker off the descriptor, may it be closed (and its number reused).
     socket?.destroy();
+    settle();
   };
   let lost = false;
+  let waiting: (() => void)[] = [];
+  const settle = (): void => {
+    const cbs = waiting;
+    waiting = [];
+    for (const cb of cbs) cb();
+  };
   const onOnline = (): void => {
     ready = true;
+    settle();
   };
   const onMessage = (m: { type: 'text'; bytes: Uint8Array; total: number } | Finished): void => {
     if (m.type === 'text') show(Buffer.from(m.bytes), m.total);
@@ -297,6 +308,13 @@ export function startOffloadWorker(cap: BoundedCapture, onText?: (bytes: Buffer,
     },
     get handedOver() {
       return socket !== undefined;
+    },
+    hold(stream) {
+      const s = socketOf(stream);
+      if (!s || ready || finished || stopped || socket) return false;
+      s.pause();
+      waiting.push(() => s.resume());
+      return true;
     },
     handOver(stream) {
       const s = socketOf(stream);
