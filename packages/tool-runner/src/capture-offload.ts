@@ -27,6 +27,8 @@ import type { BoundedCapture } from './capture';
 export const OFFLOAD_START_BYTES = 2 ** 20;
 /** Bytes read on the event loop before the rest is read by a worker (once it is running). */
 export const OFFLOAD_AFTER_BYTES = 8 * 2 ** 20;
+/** The longest a stream waits for its starting worker before the event loop reads on (ms). */
+const HOLD_MAX_MS = 1000;
 /** How often (ms) the worker sends the newest output for display while it reads. */
 const TEXT_EVERY_MS = 100;
 /** The most display text sent at a time. */
@@ -315,7 +317,14 @@ export function startOffloadWorker(cap: BoundedCapture, onText?: (bytes: Buffer,
       const s = socketOf(stream);
       if (!s || ready || finished || stopped || socket) return false;
       s.pause();
-      waiting.push(() => s.resume());
+      // A worker that neither runs nor fails for this long: the event loop reads on.
+      const resume = (): void => {
+        clearTimeout(timer);
+        if (!s.destroyed) s.resume();
+      };
+      const timer = setTimeout(resume, HOLD_MAX_MS);
+      timer.unref();
+      waiting.push(resume);
       return true;
     },
     handOver(stream) {

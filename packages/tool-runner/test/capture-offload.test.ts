@@ -209,20 +209,26 @@ describe('a worker still starting when the mark is passed', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const threads = require('worker_threads') as typeof import('worker_threads');
   const Real = threads.Worker;
-  /** Threads whose 'online' comes `delayMs` late, or that end before it (`lose`). */
+  /** Threads whose 'online' comes `delayMs` late (never: Infinity), or that end before it (`lose`). */
+  const made: import('worker_threads').Worker[] = [];
   function slowWorkers(delayMs: number, lose = false): void {
     (threads as { Worker: unknown }).Worker = class extends Real {
+      constructor(...args: ConstructorParameters<typeof Real>) {
+        super(...args);
+        made.push(this);
+      }
       emit(event: string | symbol, ...args: unknown[]): boolean {
         if (event !== 'online') return super.emit(event, ...args);
         if (lose) void this.terminate();
-        else setTimeout(() => super.emit(event, ...args), delayMs);
+        else if (Number.isFinite(delayMs)) setTimeout(() => super.emit(event, ...args), delayMs);
         return true;
       }
     };
   }
-  afterEach(() => {
+  afterEach(async () => {
     (threads as { Worker: unknown }).Worker = Real;
     offload.dropSpare();
+    await Promise.all(made.splice(0).map((w) => w.terminate()));
   });
 
   test.each([
@@ -257,6 +263,19 @@ describe('a worker still starting when the mark is passed', () => {
       BoundedCapture.prototype.push = realPush;
       BoundedCapture.prototype.absorb = realAbsorb;
     }
+  });
+
+  test('a worker that never says it runs: the event loop reads on after a while (the command is not left blocked)', async () => {
+    offload.dropSpare();
+    slowWorkers(Infinity);
+    const size = OFFLOAD_AFTER_BYTES * 2;
+    const spy = jest.spyOn(offload, 'startOffloadWorker');
+    const r = await exec({ ...producer(size, 'READ ON'), cwd: process.cwd(), maxOutputBytes: 4096 }, direct());
+    expect(spy.mock.results[0].value.handedOver).toBe(false);
+    spy.mockRestore();
+    expect(r.exitCode).toBe(0);
+    expect(r.stdoutBytes).toBe(producedBytes(size, 'READ ON'));
+    expect(r.stdoutTail.endsWith('READ ON')).toBe(true);
   });
 
   test('a worker that ends before it runs lets the event loop read on (nothing waits for it)', async () => {
