@@ -15,7 +15,9 @@
  * what is read after a stop was asked is not kept. Other descriptors (node's socketpair of a first
  * step) keep the non-blocking loop: it spins briefly on EAGAIN, then sleeps with a growing wait
  * (≤ 4 ms), so a stop is seen within 4 ms. The socket is closed only after the worker has
- * stopped reading its descriptor.
+ * stopped reading its descriptor. A stream past OFFLOAD_AFTER_BYTES whose worker still starts is
+ * paused until it runs (`hold`): each chunk the event loop reads is a new buffer that lives until
+ * a collection, and reading on through the start-up held 10–20 MB more at the peak.
  */
 import * as fs from 'fs';
 import type { Socket } from 'net';
@@ -25,6 +27,8 @@ import type { BoundedCapture } from './capture';
 export const OFFLOAD_START_BYTES = 2 ** 20;
 /** Bytes read on the event loop before the rest is read by a worker (once it is running). */
 export const OFFLOAD_AFTER_BYTES = 8 * 2 ** 20;
+/** The longest a stream waits for its starting worker before the event loop reads on (ms). */
+const HOLD_MAX_MS = 1000;
 /** How often (ms) the worker sends the newest output for display while it reads. */
 const TEXT_EVERY_MS = 100;
 /** The most display text sent at a time. */
@@ -233,6 +237,9 @@ export function hasSpare(): boolean {
 export interface OffloadWorker {
   readonly ready: boolean;
   readonly handedOver: boolean;
+  /** Stop reading `stream` on the event loop until the worker runs or is gone (then the next
+   * 'data' event may hand it over); false when it cannot be paused. Once per stream. */
+  hold(stream: NodeJS.ReadableStream): boolean;
   /** From inside one of the stream's 'data' events; false when it cannot be done now. */
   handOver(stream: NodeJS.ReadableStream): boolean;
   stop(): void;
@@ -277,10 +284,18 @@ export function startOffloadWorker(cap: BoundedCapture, onText?: (bytes: Buffer,
     else void worker.terminate();
     // Only now, with the worker off the descriptor, may it be closed (and its number reused).
     socket?.destroy();
+    settle();
   };
   let lost = false;
+  let waiting: (() => void)[] = [];
+  const settle = (): void => {
+    const cbs = waiting;
+    waiting = [];
+    for (const cb of cbs) cb();
+  };
   const onOnline = (): void => {
     ready = true;
+    settle();
   };
   const onMessage = (m: { type: 'text'; bytes: Uint8Array; total: number } | Finished): void => {
     if (m.type === 'text') show(Buffer.from(m.bytes), m.total);
@@ -297,6 +312,20 @@ export function startOffloadWorker(cap: BoundedCapture, onText?: (bytes: Buffer,
     },
     get handedOver() {
       return socket !== undefined;
+    },
+    hold(stream) {
+      const s = socketOf(stream);
+      if (!s || ready || finished || stopped || socket) return false;
+      s.pause();
+      // A worker that neither runs nor fails for this long: the event loop reads on.
+      const resume = (): void => {
+        clearTimeout(timer);
+        if (!s.destroyed) s.resume();
+      };
+      const timer = setTimeout(resume, HOLD_MAX_MS);
+      timer.unref();
+      waiting.push(resume);
+      return true;
     },
     handOver(stream) {
       const s = socketOf(stream);

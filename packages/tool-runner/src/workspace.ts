@@ -100,6 +100,15 @@ function physicalPath(raw: string, pfs: Required<PathFs>, start = '/'): { real: 
   return { real: cur, exists: true };
 }
 
+/** realpath(3) of `p`, or undefined when it fails (something missing, a dangling link, a loop). */
+function nativeReal(p: string): string | undefined {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return undefined;
+  }
+}
+
 /** What an existing path is; 'other' when stat fails after it was found (a race, a link cycle). */
 function kindOf(real: string, pfs: PathFs): ResolvedPath['kind'] {
   try {
@@ -118,6 +127,10 @@ export function resolvePath(p: string, cwd: string, dirs: HomeDirs = {}, pfs: Pa
   const raw = expandRaw(p, cwd, dirs);
   const abs = path.resolve(raw);
   if (pfs.lstatSync && pfs.readlinkSync && path.sep === '/') {
+    // An existing path: where the kernel's own walk leads (realpath(3), one call; the same
+    // walk physicalPath makes a component at a time). Missing parts and dangling links: the walk.
+    const known = pfs === nodePathFs && raw.startsWith('/') ? nativeReal(raw) : undefined;
+    if (known !== undefined) return { input: p, abs, real: known, exists: true, kind: kindOf(known, pfs) };
     const { real, exists } = physicalPath(raw, pfs as Required<PathFs>);
     if (!exists) return { input: p, abs, real, exists: false };
     return { input: p, abs, real, exists: true, kind: kindOf(real, pfs) };

@@ -205,6 +205,91 @@ describe('one worker kept between large outputs', () => {
   });
 });
 
+describe('a worker still starting when the mark is passed', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const threads = require('worker_threads') as typeof import('worker_threads');
+  const Real = threads.Worker;
+  /** Threads whose 'online' comes `delayMs` late (never: Infinity), or that end before it (`lose`). */
+  const made: import('worker_threads').Worker[] = [];
+  function slowWorkers(delayMs: number, lose = false): void {
+    (threads as { Worker: unknown }).Worker = class extends Real {
+      constructor(...args: ConstructorParameters<typeof Real>) {
+        super(...args);
+        made.push(this);
+      }
+      emit(event: string | symbol, ...args: unknown[]): boolean {
+        if (event !== 'online') return super.emit(event, ...args);
+        if (lose) void this.terminate();
+        else if (Number.isFinite(delayMs)) setTimeout(() => super.emit(event, ...args), delayMs);
+        return true;
+      }
+    };
+  }
+  afterEach(async () => {
+    (threads as { Worker: unknown }).Worker = Real;
+    offload.dropSpare();
+    await Promise.all(made.splice(0).map((w) => w.terminate()));
+  });
+
+  test.each([
+    ['direct (socketpair)', async () => direct()],
+    ['spawn helper (FIFO)', viaHelper],
+  ])('%s: the event loop stops reading until it runs (its 64 KiB buffers stay until a collection), then hands over', async (_name, deps) => {
+    offload.dropSpare();
+    const d = await deps();
+    slowWorkers(400);
+    let onLoop = 0;
+    let absorbed = false;
+    const realPush = BoundedCapture.prototype.push;
+    const realAbsorb = BoundedCapture.prototype.absorb;
+    BoundedCapture.prototype.push = function (this: BoundedCapture, chunk: Buffer) {
+      if (!absorbed) onLoop += chunk.length;
+      realPush.call(this, chunk);
+    };
+    BoundedCapture.prototype.absorb = function (this: BoundedCapture, total: number, tail: Buffer, sawNul: boolean) {
+      absorbed = true;
+      realAbsorb.call(this, total, tail, sawNul);
+    };
+    try {
+      const size = OFFLOAD_AFTER_BYTES * 3;
+      const r = await exec({ ...producer(size, 'HELD'), cwd: process.cwd(), maxOutputBytes: 4096 }, d);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdoutBytes).toBe(producedBytes(size, 'HELD'));
+      expect(r.stdoutTail.endsWith('HELD')).toBe(true);
+      // Read on the event loop: the mark and what was in flight, not the 400 ms of output after it.
+      expect(absorbed).toBe(true);
+      expect(onLoop).toBeLessThan(OFFLOAD_AFTER_BYTES + MB);
+    } finally {
+      BoundedCapture.prototype.push = realPush;
+      BoundedCapture.prototype.absorb = realAbsorb;
+    }
+  });
+
+  test('a worker that never says it runs: the event loop reads on after a while (the command is not left blocked)', async () => {
+    offload.dropSpare();
+    slowWorkers(Infinity);
+    const size = OFFLOAD_AFTER_BYTES * 2;
+    const spy = jest.spyOn(offload, 'startOffloadWorker');
+    const r = await exec({ ...producer(size, 'READ ON'), cwd: process.cwd(), maxOutputBytes: 4096 }, direct());
+    expect(spy.mock.results[0].value.handedOver).toBe(false);
+    spy.mockRestore();
+    expect(r.exitCode).toBe(0);
+    expect(r.stdoutBytes).toBe(producedBytes(size, 'READ ON'));
+    expect(r.stdoutTail.endsWith('READ ON')).toBe(true);
+  });
+
+  test('a worker that ends before it runs lets the event loop read on (nothing waits for it)', async () => {
+    offload.dropSpare();
+    slowWorkers(0, true);
+    const size = OFFLOAD_AFTER_BYTES * 2;
+    const r = await exec({ ...producer(size, 'ON THE LOOP'), cwd: process.cwd(), maxOutputBytes: 4096 }, direct());
+    expect(r.exitCode).toBe(0);
+    expect(r.stdoutBytes).toBe(producedBytes(size, 'ON THE LOOP'));
+    expect(r.stdoutTail.endsWith('ON THE LOOP')).toBe(true);
+    expect(offload.hasSpare()).toBe(false);
+  });
+});
+
 describe('BoundedCapture.absorb', () => {
   test('bytes read elsewhere join the count and the tail; only after a full head', () => {
     const cap = new BoundedCapture(64);

@@ -128,6 +128,8 @@ export interface AgentCore {
   readonly unwritable: Set<string>;
   /** Session and audit lines not written yet (agent-session queueWrite). */
   readonly pendingWrites: import('./agent-session').PendingWrite[];
+  /** A model request is on its way out: queued lines wait until it is sent (agent-session holdWrites). */
+  writesHeld?: boolean;
   id: string;
   /** True once the session file has its meta record. */
   started: boolean;

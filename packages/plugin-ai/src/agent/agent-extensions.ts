@@ -54,9 +54,10 @@ type MatchOn = { tool: string } | { subject: string };
  * Claude Code's common fields (`session_id`, `transcript_path` — the session file, flushed first —
  * `cwd`, `permission_mode`) and `CLAUDE_PROJECT_DIR` in its environment.
  */
-async function fire(core: AgentCore, event: HookEvent, payload: Record<string, unknown>, signal: AbortSignal, match?: MatchOn): Promise<HookOutcome | undefined> {
+async function fire(core: AgentCore, event: HookEvent, payload: Record<string, unknown> | (() => Record<string, unknown>), signal: AbortSignal, match?: MatchOn): Promise<HookOutcome | undefined> {
   const hooks = core.deps.hooks?.filter((h) => h.event === event);
   if (!hooks?.length) return undefined;
+  if (typeof payload === 'function') payload = payload();
   const { runHooks } = require('../extensions/hooks') as typeof import('../extensions/hooks');
   const { claudePermissionMode } = require('../extensions/claude-names') as typeof import('../extensions/claude-names');
   flushWrites(core);
@@ -122,7 +123,8 @@ const TARGET_FIELDS = ['program', 'args', 'plugin', 'file', 'path', 'url', 'proc
 export async function preToolUse(core: AgentCore, id: string, step: Step, verdict: Verdict, signal: AbortSignal): Promise<ToolResult | 'ask' | 'allow' | undefined> {
   if (verdict.level === 'L2') return undefined;
   const tool = step.tool ?? 'exec';
-  const out = await fire(core, 'PreToolUse', { tool_name: tool, tool_input: hookInput(core, step), tool_use_id: id }, signal, { tool });
+  // What hooks see is made only when there are hooks for the event (every step passes here).
+  const out = await fire(core, 'PreToolUse', () => ({ tool_name: tool, tool_input: hookInput(core, step), tool_use_id: id }), signal, { tool });
   if (out?.stop) core.hookStop = out.reason ?? '';
   if (out?.ask && !out.block) return 'ask';
   if (out?.allow) return 'allow';
@@ -147,8 +149,8 @@ export async function postToolUse(core: AgentCore, id: string, step: Step, resul
   if (result.status === 'blocked' || result.status === 'declined') return undefined;
   const tool = step.tool ?? 'exec';
   // Claude Code's Bash response names: `stdout` / `stderr` beside our tails.
-  const response = typeof result.stdoutTail === 'string' ? { ...result, stdout: result.stdoutTail, stderr: result.stderrTail ?? '' } : result;
-  const out = await fire(core, 'PostToolUse', { tool_name: tool, tool_input: hookInput(core, step), tool_response: response, tool_use_id: id }, signal, { tool });
+  const response = () => (typeof result.stdoutTail === 'string' ? { ...result, stdout: result.stdoutTail, stderr: result.stderrTail ?? '' } : result);
+  const out = await fire(core, 'PostToolUse', () => ({ tool_name: tool, tool_input: hookInput(core, step), tool_response: response(), tool_use_id: id }), signal, { tool });
   if (out?.stop) core.hookStop = out.reason ?? '';
   if (out?.block && out.reason) log(core, 'hook', out.reason);
   // `decision: "block"` after the fact: the model reads the reason with the result, as in Claude Code.

@@ -1,7 +1,7 @@
 import { withChildSignal } from './abort';
 import { toolsOf } from './agent-approvals';
 import { at, emit, zeroUsage, type AgentCore, type Pending } from './agent-core';
-import { log, record } from './agent-session';
+import { holdWrites, log, record } from './agent-session';
 import { fitToolResult, renderSummary, renderTranscript, ruleBasedSummary, type ChatMessage } from '../context/context';
 import type { UsageTotals } from './events';
 import { t } from '../i18n';
@@ -83,14 +83,26 @@ export async function call(
         };
   // Summaries are routine work: always the low tier.
   const mode = purpose === 'summary' ? 'low' : core.mode;
-  const onWait = (wait: LlmWait) => emit(core, { type: 'wait', ...wait });
+  let release = (): void => undefined;
+  const onWait = (wait: LlmWait) => {
+    if (wait.phase !== 'connect') release();
+    emit(core, { type: 'wait', ...wait });
+  };
   // An Ollama profile sizes its context from this: the request budget plus room for the answer.
   const minContext = core.options.config.context.maxRequestTokens + REPLY_ROOM_TOKENS;
   const withImages = messages.some((m) => m.images?.length);
   // An llm-base that cannot carry images (the original 1.0.x) would drop them silently: say so instead.
   if (withImages && !core.deps.llm.features.images) return { ok: false, code: 'IMAGES_UNSUPPORTED', message: t(core.options.lang, 'imagesNeedLlmBase'), notFound: false };
   const wire = withImages ? messages.map((m) => (m.images?.length ? ({ role: m.role, content: contentParts(m.content, m.images) } as unknown as ChatMessage) : m)) : messages;
-  const result = await withChildSignal(signal, (own) => core.deps.llm.chat(wire, { mode, profile: core.profile, signal: own, onText, onWait, minContext, ...shape }));
+  // Queued session and audit lines are written once the request is out (llm-base says so with
+  // its first wait after connecting) or the call ended, not while the request is built and sent.
+  release = holdWrites(core);
+  let result: LlmResult;
+  try {
+    result = await withChildSignal(signal, (own) => core.deps.llm.chat(wire, { mode, profile: core.profile, signal: own, onText, onWait, minContext, ...shape }));
+  } finally {
+    release();
+  }
   if (result.ok && result.fallback && !core.fellBack) {
     core.fellBack = true; // said once per session
     log(core, 'model_fallback', t(core.options.lang, 'modelFallback', result.fallback));

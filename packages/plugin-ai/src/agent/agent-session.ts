@@ -18,7 +18,10 @@ let exitHooked = false;
  * Session and audit lines are written off a step's critical path: queued in order, then written
  * when the event loop is next idle (while the command runs, or while the model answers), at the
  * end of a turn, before a session is read, and when the process exits. Each line still goes out
- * in one write, and a write that fails is said once for its file.
+ * in one write, and a write that fails is said once for its file. While a model request is
+ * being sent (holdWrites) the idle-time write waits until it is out: the lines of a step's
+ * result and audit were otherwise written between the step's end and its request (bench
+ * "Runner overhead per L0 step").
  */
 export function queueWrite(core: AgentCore, pending: PendingWrite): void {
   core.pendingWrites.push(pending);
@@ -28,7 +31,28 @@ export function queueWrite(core: AgentCore, pending: PendingWrite): void {
     exitHooked = true;
     process.on('exit', flushAllWrites);
   }
-  setImmediate(() => flushWrites(core));
+  if (!core.writesHeld) setImmediate(() => idleFlush(core));
+}
+
+/** The idle-time write: not while a request is being sent (its release writes instead). */
+function idleFlush(core: AgentCore): void {
+  if (!core.writesHeld) flushWrites(core);
+}
+
+/**
+ * Hold the idle-time write of queued lines while a model request goes out; the returned release
+ * (called once it is sent, or when the call ended) lets them be written at the next idle moment.
+ * Flushes at the end of a turn, before a session is read and at exit still write at once.
+ */
+export function holdWrites(core: AgentCore): () => void {
+  core.writesHeld = true;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    core.writesHeld = false;
+    if (waiting.has(core)) setImmediate(() => idleFlush(core));
+  };
 }
 
 /** Write what every agent of this process has queued (before a session file is read). */

@@ -41,8 +41,9 @@ export interface HomeViewFs {
 
 export const nodeHomeViewFs: HomeViewFs = {
   realpath: (p) => {
+    // One realpath(3) call: every step checks each bind again with it (sandbox/index.ts).
     try {
-      return fs.realpathSync(p);
+      return fs.realpathSync.native(p);
     } catch {
       return undefined;
     }
