@@ -126,10 +126,12 @@ export function decide(findings: readonly Finding[], options: DecideOptions = {}
   const askable = level === 'L1' && sessionable && !forced && !alwaysConfirm;
   // Only an L1 step whose findings are about its kind (not this exact step) can be allowed by a rule.
   const exact = askable && options.tool !== undefined && options.subject ? exactRuleFor(options.tool, options.subject) : undefined;
-  const common = { alwaysConfirm: alwaysConfirm || forced, ...(exact ? { rule: exact } : {}) };
+  let verdict: Verdict;
   if (askable && options.key !== undefined && options.allowances?.has(options.key)) {
     adjustments.push({ by: 'session', id: 'session.allowed', to: 'L0' });
-    return { level: 'L0', findings: [...lowerL1(found), finding('session.allowed', 'L0', { k: options.key })], bySession: true, adjustments, ...common };
-  }
-  return { level, findings: found, bySession: false, adjustments, ...common };
+    verdict = { level: 'L0', findings: [...lowerL1(found), finding('session.allowed', 'L0', { k: options.key })], bySession: true, adjustments, alwaysConfirm: alwaysConfirm || forced };
+  } else verdict = { level, findings: found, bySession: false, adjustments, alwaysConfirm: alwaysConfirm || forced };
+  // Assigned, not spread in: a spread that adds keys is a slow copy on every judgement.
+  if (exact) verdict.rule = exact;
+  return verdict;
 }

@@ -252,7 +252,7 @@ function readPathFindings(name: string, args: readonly string[], ctx: JudgeCtx):
   }
   const own = slothtoolHomeFindings(paths, ctx, false);
   if (own.length || !ctx.cwd) return own;
-  const inWorkspace = { ...ctx, runCwd: undefined };
+  const inWorkspace = ctx.runCwd === undefined ? ctx : { ...ctx, runCwd: undefined };
   const outside = paths.find((p) => !isHarmlessDevice(p) && isOutsideWorkspace(p, inWorkspace));
   return outside ? [finding('read.outside', 'L1', { p: name, a: outside })] : [];
 }

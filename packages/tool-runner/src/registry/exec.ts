@@ -97,7 +97,11 @@ export function assessCommand(program: string, args: readonly string[], stepCwd:
   const { judgeCommand } = modPrograms();
   const { secretFindings } = modPaths();
   const cwd = typeof stepCwd === 'string' && stepCwd ? path.resolve(ctx.cwd ?? '/', stepCwd) : ctx.cwd;
-  const jctx: JudgeCtx = { cwd: ctx.workspace ?? ctx.cwd ?? cwd, ...(cwd && cwd !== ctx.cwd ? { runCwd: cwd } : {}), home: ctx.home, slothtoolHome: ctx.slothtoolHome, policy: ctx.policy, depth: 0 };
+  const base = ctx.workspace ?? ctx.cwd ?? cwd;
+  const jctx: JudgeCtx =
+    cwd && cwd !== ctx.cwd
+      ? { cwd: base, runCwd: cwd, home: ctx.home, slothtoolHome: ctx.slothtoolHome, policy: ctx.policy, depth: 0 }
+      : { cwd: base, home: ctx.home, slothtoolHome: ctx.slothtoolHome, policy: ctx.policy, depth: 0 };
   const findings = judgeCommand(program, [...args], jctx);
   if (ctx.links) findings.push(...judgeLinkTargets(program, args, ctx.links, jctx));
   if (ctx.workspacePrograms) findings.push(...modWorkspacePrograms().workspaceProgramFindings(runsProgram(program, args), ctx.workspacePrograms));
