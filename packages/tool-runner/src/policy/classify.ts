@@ -16,12 +16,18 @@ export function sessionKey(step: Step, registry?: ToolRegistry): string {
   return reg.get(checked.step.tool ?? 'exec')!.approvalKey(checked.step);
 }
 
+/** An object with no enumerable key (the usual policy: none set): nothing to keep. */
+function isEmpty(o: object): boolean {
+  for (const _k in o) return false;
+  return true;
+}
+
 /**
  * Keep only well-formed policy settings (they come from a config file): booleans stay booleans
  * only when they are `true`, lists keep their string entries. Anything else is dropped.
  */
 export function normalizePolicy(raw: unknown): Policy {
-  if (!raw || typeof raw !== 'object') return {};
+  if (!raw || typeof raw !== 'object' || isEmpty(raw)) return {};
   const r = raw as Record<string, unknown>;
   const list = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : undefined);
   const out: Policy = {};

@@ -187,15 +187,20 @@ function slothtoolDirs(ctx: JudgeCtx): { home: string; configs: string } | undef
 /** Raw disks and partitions. */
 const BLOCK_DEVICE_RE = /^\/dev\/(sd|hd|vd|xvd|nvme|disk|rdisk|mmcblk|md|dm-|mapper\/|loop|sr)/;
 
+/** An argument and what follows each `=` or `@` in it (`--out=x` → `--out=x`, `x`); split only when it has one. */
+function valueParts(raw: string): string[] {
+  return raw.includes('=') || raw.includes('@') ? [raw, ...raw.split(/[=@]/).slice(1)] : [raw];
+}
+
 /** Rules for a writing command whose arguments name start-up files, hooks or raw disks. */
 export function writeTargetFindings(args: readonly string[], ctx?: JudgeCtx): Finding[] {
   const out: Finding[] = [];
   if (ctx) {
-    const targets = args.flatMap((a) => [a, ...a.split(/[=@]/).slice(1)]).map((a) => normalisePathArg(a, ctx)).filter((p): p is string => p !== undefined);
+    const targets = args.flatMap(valueParts).map((a) => normalisePathArg(a, ctx)).filter((p): p is string => p !== undefined);
     out.push(...slothtoolHomeFindings(targets, ctx, true));
   }
   for (const raw of args) {
-    const parts = [raw, ...raw.split(/[=@]/).slice(1)];
+    const parts = valueParts(raw);
     const candidates = new Set(ctx ? [...parts, ...parts.map((c) => resolveRun(norm(c), ctx))] : parts);
     for (const c of candidates) {
       const n = norm(c).replace(/\/+$/, '');
