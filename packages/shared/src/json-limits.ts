@@ -13,15 +13,21 @@ export interface JsonLimits {
 export function jsonLimitProblem(value: unknown, limits: JsonLimits = {}): string | undefined {
   const maxDepth = limits.maxDepth ?? 64;
   const maxNodes = limits.maxNodes ?? 200_000;
-  const stack: Array<{ v: unknown; depth: number }> = [{ v: value, depth: 0 }];
+  // Two parallel stacks (values and their depths): no object per value walked (every step of a runner is checked).
+  const stack: unknown[] = [value];
+  const depths: number[] = [0];
   let nodes = 0;
   while (stack.length) {
-    const { v, depth } = stack.pop()!;
+    const v = stack.pop();
+    const depth = depths.pop()!;
     if (++nodes > maxNodes) return `it holds more than ${maxNodes} values`;
     if (v === null || typeof v !== 'object') continue;
     if (depth >= maxDepth) return `it is nested deeper than ${maxDepth} levels`;
     const children = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
-    for (const c of children) stack.push({ v: c, depth: depth + 1 });
+    for (const c of children) {
+      stack.push(c);
+      depths.push(depth + 1);
+    }
   }
   return undefined;
 }

@@ -36,6 +36,49 @@ const nodePathFs: PathFs = {
   readlinkSync: (p) => fs.readlinkSync(p, 'utf8'),
 };
 
+/**
+ * A {@link PathFs} for one judgement: each lstat and readlink answer is kept for the rest of it
+ * (the words of a step share their folders: `src/a.ts src/b.ts` looks at `src` once). Made anew
+ * for every judgement, never kept across them: a link may change between two steps.
+ */
+export function judgementPathFs(): PathFs {
+  const lstats = new Map<string, { isSymbolicLink(): boolean } | undefined>();
+  const targets = new Map<string, string>();
+  return {
+    realpathSync: nodePathFs.realpathSync,
+    statSync: nodePathFs.statSync,
+    lstatSync(p) {
+      if (lstats.has(p)) return lstats.get(p);
+      const st = fs.lstatSync(p, { throwIfNoEntry: false });
+      lstats.set(p, st);
+      return st;
+    },
+    readlinkSync(p) {
+      let target = targets.get(p);
+      if (target === undefined) {
+        target = fs.readlinkSync(p, 'utf8');
+        targets.set(p, target);
+      }
+      return target;
+    },
+  };
+}
+
+/**
+ * The real path of an existing path, by the C library's realpath (one call: it walks links and a
+ * `..` after a link as the kernel does); undefined when the path does not exist or cannot be
+ * read, where {@link physicalPath} walks it. Linux only: elsewhere realpath may also change the
+ * spelling (macOS gives a case-insensitive volume's own case), which the walk keeps.
+ */
+function existingRealPath(raw: string): string | undefined {
+  if (process.platform !== 'linux' || !fs.existsSync(raw)) return undefined;
+  try {
+    return fs.realpathSync.native(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Places `~` may stand for. */
 export interface HomeDirs {
   home?: string;
@@ -100,15 +143,6 @@ function physicalPath(raw: string, pfs: Required<PathFs>, start = '/'): { real: 
   return { real: cur, exists: true };
 }
 
-/** realpath(3) of `p`, or undefined when it fails (something missing, a dangling link, a loop). */
-function nativeReal(p: string): string | undefined {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return undefined;
-  }
-}
-
 /** What an existing path is; 'other' when stat fails after it was found (a race, a link cycle). */
 function kindOf(real: string, pfs: PathFs): ResolvedPath['kind'] {
   try {
@@ -127,9 +161,8 @@ export function resolvePath(p: string, cwd: string, dirs: HomeDirs = {}, pfs: Pa
   const raw = expandRaw(p, cwd, dirs);
   const abs = path.resolve(raw);
   if (pfs.lstatSync && pfs.readlinkSync && path.sep === '/') {
-    // An existing path: where the kernel's own walk leads (realpath(3), one call; the same
-    // walk physicalPath makes a component at a time). Missing parts and dangling links: the walk.
-    const known = pfs === nodePathFs && raw.startsWith('/') ? nativeReal(raw) : undefined;
+    // Most paths asked about exist (a step's folder, a file read or edited): one realpath call, not an lstat per component.
+    const known = pfs === nodePathFs ? existingRealPath(raw) : undefined;
     if (known !== undefined) return { input: p, abs, real: known, exists: true, kind: kindOf(known, pfs) };
     const { real, exists } = physicalPath(raw, pfs as Required<PathFs>);
     if (!exists) return { input: p, abs, real, exists: false };

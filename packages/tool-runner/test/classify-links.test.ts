@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { createToolRunner, type Step } from '../src';
-import { resolvePath } from '../src/workspace';
+import { judgementPathFs, resolvePath, type PathFs } from '../src/workspace';
 import { tempWorld } from './tools-session';
 
 // Judge the target, not the spelling: a workspace can ship links. Every path a step names is
@@ -147,6 +147,43 @@ describe('resolvePath walks links the way the kernel does', () => {
     const loop = path.join(world.root, 'loop');
     fs.symlinkSync('loop', loop);
     expect(resolvePath(loop, world.ws).exists).toBe(false);
+  });
+  test('an existing path resolved by realpath gives what the walk gives, link by link', () => {
+    // A PathFs of its own makes resolvePath walk every component (the node default takes realpath for existing paths on Linux).
+    const walkFs: PathFs = {
+      realpathSync: (p) => fs.realpathSync.native(p),
+      statSync: (p) => fs.statSync(p),
+      lstatSync: (p) => fs.lstatSync(p, { throwIfNoEntry: false }),
+      readlinkSync: (p) => fs.readlinkSync(p, 'utf8'),
+    };
+    const words = ['.', 'x', 'build', 'build/out', 'build/out/.codex/auth.json', 'build/out/../x', 'docs/notes.txt', 'docs/key.txt', 'hooks', 'hooks/../hooks', 'a', 'a/secret.txt', 'rc', 'new.txt', 'cfg', 'node_modules/.bin/tool', 'node_modules/.bin/../pkg', 'missing/x', 'x/not-a-dir', '~/.bash_history', world.outside];
+    for (const w of words) expect([w, resolvePath(w, world.ws, { home: world.home })]).toEqual([w, resolvePath(w, world.ws, { home: world.home }, walkFs)]);
+  });
+  test('a link made between two judgements of the same step is seen by the second', async () => {
+    const p = path.join(world.ws, 'later2');
+    fs.writeFileSync(p, 'x');
+    try {
+      expect(judged(ex('cat later2')).level).toBe('L0');
+      fs.unlinkSync(p);
+      fs.symlinkSync(path.join(world.outside, 'secret.txt'), p);
+      await new Promise((r) => setImmediate(r));
+      expect(judged(ex('cat later2')).ids).toContain('fs.symlink_escape');
+    } finally {
+      fs.rmSync(p, { force: true });
+    }
+  });
+  test("a judgement's PathFs keeps its lstat answers for that judgement only", () => {
+    const seen = judgementPathFs();
+    const p = path.join(world.ws, 'later');
+    expect(seen.lstatSync!(p)).toBeUndefined();
+    fs.symlinkSync('x', p);
+    try {
+      // The same judgement keeps what it saw; the next judgement sees the new link.
+      expect(seen.lstatSync!(p)).toBeUndefined();
+      expect(judgementPathFs().lstatSync!(p)?.isSymbolicLink()).toBe(true);
+    } finally {
+      fs.unlinkSync(p);
+    }
   });
 });
 

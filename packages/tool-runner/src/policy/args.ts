@@ -32,11 +32,27 @@ export function findLong(args: readonly string[], names: readonly string[]): str
 export function expandLong(args: readonly string[], names: readonly string[]): string[] {
   return args.map((a) => {
     if (!a.startsWith('--')) return a;
-    const full = names.find((n) => isLong(a, n));
-    if (!full) return a;
     const eq = a.indexOf('=');
+    const full = longFor(eq >= 0 ? a.slice(0, eq) : a, names);
+    if (!full) return a;
     return eq >= 0 ? full + a.slice(eq) : full;
   });
+}
+
+/** What each spelling of a long option (before any `=`) expands to in a list of names: a pure string fact, kept per list. */
+const EXPANDED = new WeakMap<readonly string[], Map<string, string | null>>();
+
+/** The first of `names` that `given` (`--forc`, no `=value`) spells or abbreviates, or undefined. */
+function longFor(given: string, names: readonly string[]): string | undefined {
+  let known = EXPANDED.get(names);
+  if (!known) EXPANDED.set(names, (known = new Map()));
+  let full = known.get(given);
+  if (full === undefined) {
+    full = names.find((n) => isLong(given, n)) ?? null;
+    if (known.size >= 1024) known.clear();
+    known.set(given, full);
+  }
+  return full ?? undefined;
 }
 
 /** The first short-option cluster containing any of `letters` (before a `--`). */

@@ -36,6 +36,12 @@ function requiresFindings(req: Requires | undefined, policy: Policy): Finding[] 
   return out;
 }
 
+/** The facts as a tool sees them: no language. */
+function withoutLang(facts: AssessFacts & { lang?: unknown }): AssessFacts {
+  const { lang: _lang, ...ctx } = facts;
+  return ctx;
+}
+
 /**
  * Assess a step: pure. A step that fails its tool's schema is one L2 finding saying what was
  * expected; a valid one gets its tool's `assess` (with the facts) plus what its `requires` asks.
@@ -46,7 +52,7 @@ export function assess(step: unknown, facts: AssessFacts, registry?: ToolRegistr
   const checked = reg.validate(step);
   if (!checked.ok) return { findings: [finding('step.invalid', 'L2', { e: checked.error })], touches: NO_TOUCHES };
   const valid = checked.step;
-  const { lang: _lang, ...ctx } = facts as AssessFacts & { lang?: unknown };
+  const ctx = 'lang' in facts ? withoutLang(facts) : facts;
   const assessed = reg.get(valid.tool ?? 'exec')!.assess(valid, ctx);
   return { findings: [...assessed.findings, ...requiresFindings(valid.requires, facts.policy)], touches: assessed.touches };
 }

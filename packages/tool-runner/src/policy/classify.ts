@@ -1,7 +1,7 @@
 import * as path from 'path';
 import type { ClassifyContext, Decision, Policy, Step } from '../types';
 import type { ToolRegistry } from '../registry';
-import { assess, registryOf } from './assess';
+import { assess, registryOf, type AssessFacts } from './assess';
 import { decide, type Verdict } from './decide';
 import { render } from './render';
 
@@ -16,12 +16,18 @@ export function sessionKey(step: Step, registry?: ToolRegistry): string {
   return reg.get(checked.step.tool ?? 'exec')!.approvalKey(checked.step);
 }
 
+/** An object with no enumerable key (the usual policy: none set): nothing to keep. */
+function isEmpty(o: object): boolean {
+  for (const _k in o) return false;
+  return true;
+}
+
 /**
  * Keep only well-formed policy settings (they come from a config file): booleans stay booleans
  * only when they are `true`, lists keep their string entries. Anything else is dropped.
  */
 export function normalizePolicy(raw: unknown): Policy {
-  if (!raw || typeof raw !== 'object') return {};
+  if (!raw || typeof raw !== 'object' || isEmpty(raw)) return {};
   const r = raw as Record<string, unknown>;
   const list = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : undefined);
   const out: Policy = {};
@@ -93,7 +99,10 @@ export interface ClassifyOptions extends ClassifyContext {
  */
 export function verdictOf(step: Step, rawPolicy: Policy = {}, ctx: ClassifyOptions = {}): Verdict {
   const policy = normalizePolicy(rawPolicy);
-  return decide(assess(step, { ...ctx, policy }).findings, { policy });
+  // The facts without the language (assess has none), built by rest and assignment: a spread that adds a key is a slow copy.
+  const { lang: _lang, ...facts } = ctx as ClassifyOptions & { policy?: Policy };
+  facts.policy = policy;
+  return decide(assess(step, facts as AssessFacts).findings, { policy });
 }
 
 /**
@@ -103,6 +112,5 @@ export function verdictOf(step: Step, rawPolicy: Policy = {}, ctx: ClassifyOptio
  * `ctx.lang` (not redacted: a caller that shows it redacts, or uses verdictOf + renderVerdict).
  */
 export function classify(step: Step, rawPolicy: Policy = {}, ctx: ClassifyOptions = {}): Decision {
-  const policy = normalizePolicy(rawPolicy);
-  return render(decide(assess(step, { ...ctx, policy }).findings, { policy }), ctx.lang);
+  return render(verdictOf(step, rawPolicy, ctx), ctx.lang);
 }

@@ -1,6 +1,6 @@
 import { decideByRules, exactRuleFor, type PermissionRule, type PermissionSubject } from '../permission-rules';
 import type { Level, Policy, RunMode } from '../types';
-import { finding, maxLevel, type Finding } from './finding';
+import { finding, type Finding } from './finding';
 
 /** L1 rules a session allowance (or an allow rule, or a mode) never silences: they are about this exact step, not its kind. */
 export const NEVER_BY_SESSION = new Set([
@@ -51,10 +51,21 @@ export interface Verdict {
   adjustments: Adjustment[];
 }
 
+/** The strictest level of some findings (L0 for none), without an array of their levels. */
+function strictest(found: readonly Finding[]): Level {
+  let level: Level = 'L0';
+  for (const f of found) {
+    if (f.level === 'L2') return 'L2';
+    if (f.level === 'L1') level = 'L1';
+  }
+  return level;
+}
+
 const lowerL1 = (found: Finding[]): Finding[] => found.map((f) => (f.level === 'L1' ? { ...f, level: 'L0' as const } : f));
 
 /** Lower L1 findings whose every category the policy allows; add a finding saying so. */
 function applyPolicy(found: Finding[], policy: Policy, adjustments: Adjustment[]): Finding[] {
+  if (!policy.allowNetwork && !policy.allowWrite) return found;
   const out: Finding[] = [];
   for (const f of found) {
     const cats = f.cat ?? [];
@@ -83,7 +94,7 @@ function applyRule(found: Finding[], rule: PermissionRule | undefined, sessionab
     adjustments.push({ by: 'rule', id: 'permission.ask', to: 'L1' });
     return [...found, finding('permission.ask', 'L1', params)];
   }
-  if (!sessionable || maxLevel(found.map((f) => f.level)) !== 'L1') return found;
+  if (!sessionable || strictest(found) !== 'L1') return found;
   adjustments.push({ by: 'rule', id: 'permission.allow', to: 'L0' });
   return [...lowerL1(found), finding('permission.allow', 'L0', params)];
 }
@@ -95,7 +106,7 @@ function applyRule(found: Finding[], rule: PermissionRule | undefined, sessionab
  * each time (an interactive plugin, a write outside the workspace, an unread overwrite).
  */
 function applyMode(found: Finding[], mode: RunMode, tool: string | undefined, askEachTime: boolean, adjustments: Adjustment[]): Finding[] {
-  const level = maxLevel(found.map((f) => f.level));
+  const level = strictest(found);
   if (mode === 'plan') {
     if (level === 'L0') return found;
     adjustments.push({ by: 'mode', id: 'mode.plan', to: 'L2' });
@@ -122,14 +133,16 @@ export function decide(findings: readonly Finding[], options: DecideOptions = {}
   const forced = rule?.effect === 'ask';
   const alwaysConfirm = options.alwaysConfirm === true;
   found = applyMode(found, options.mode ?? 'default', options.tool, forced || alwaysConfirm || !sessionable, adjustments);
-  const level = maxLevel(found.map((f) => f.level));
+  const level = strictest(found);
   const askable = level === 'L1' && sessionable && !forced && !alwaysConfirm;
   // Only an L1 step whose findings are about its kind (not this exact step) can be allowed by a rule.
   const exact = askable && options.tool !== undefined && options.subject ? exactRuleFor(options.tool, options.subject) : undefined;
-  const common = { alwaysConfirm: alwaysConfirm || forced, ...(exact ? { rule: exact } : {}) };
+  let verdict: Verdict;
   if (askable && options.key !== undefined && options.allowances?.has(options.key)) {
     adjustments.push({ by: 'session', id: 'session.allowed', to: 'L0' });
-    return { level: 'L0', findings: [...lowerL1(found), finding('session.allowed', 'L0', { k: options.key })], bySession: true, adjustments, ...common };
-  }
-  return { level, findings: found, bySession: false, adjustments, ...common };
+    verdict = { level: 'L0', findings: [...lowerL1(found), finding('session.allowed', 'L0', { k: options.key })], bySession: true, adjustments, alwaysConfirm: alwaysConfirm || forced };
+  } else verdict = { level, findings: found, bySession: false, adjustments, alwaysConfirm: alwaysConfirm || forced };
+  // Assigned, not spread in: a spread that adds keys is a slow copy on every judgement.
+  if (exact) verdict.rule = exact;
+  return verdict;
 }

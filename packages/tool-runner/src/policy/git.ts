@@ -169,6 +169,7 @@ function judgeSubcommand(sub: string, rawRest: readonly string[]): Finding[] {
     rewrite: (a) => rewrite(sub, a),
   };
   const rule = Object.prototype.hasOwnProperty.call(SUBCOMMANDS, sub) ? SUBCOMMANDS[sub] : undefined;
-  return [...out, ...[rule ? rule(rest, v) : GIT_READ_SUBCOMMANDS.has(sub) ? v.read() : v.write()].flat()];
+  const said = rule ? rule(rest, v) : GIT_READ_SUBCOMMANDS.has(sub) ? v.read() : v.write();
+  return Array.isArray(said) ? [...out, ...said] : [...out, said];
 }
 

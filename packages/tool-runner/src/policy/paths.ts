@@ -20,7 +20,28 @@ const SYSTEM_PREFIXES = [
 const HARMLESS_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/zero']);
 
 function norm(p: string): string {
-  return p.replace(/\\/g, '/');
+  return p.includes('\\') ? p.replace(/\\/g, '/') : p;
+}
+
+/** Folders known to be spelled as path.posix.normalize leaves them (absolute, not `/`, no trailing slash); a string fact, kept across judgements. */
+const CLEAN_DIRS = new Map<string, boolean>();
+
+/** Whether `dir` is absolute and normalised: `dir + '/' + word` is then what path.posix.join gives for a word without `/` or a leading `.`. */
+function cleanDir(dir: string): boolean {
+  let clean = CLEAN_DIRS.get(dir);
+  if (clean === undefined) {
+    clean = dir.length > 1 && dir.startsWith('/') && !dir.endsWith('/') && path.posix.normalize(dir) === dir;
+    if (CLEAN_DIRS.size >= 64) CLEAN_DIRS.clear();
+    CLEAN_DIRS.set(dir, clean);
+  }
+  return clean;
+}
+
+/** A word that is one plain file name: not empty, no `/` or `\\`, not starting with `.`, `~` or `$`. */
+function plainName(p: string): boolean {
+  if (p === '') return false;
+  const c = p.charCodeAt(0);
+  return c !== 46 /* . */ && c !== 126 /* ~ */ && c !== 36 /* $ */ && !p.includes('/') && !p.includes('\\');
 }
 
 /** A relative path resolved against the step's own cwd, when it has one. */
@@ -49,7 +70,10 @@ export function isOutsideWorkspace(p: string, ctx: JudgeCtx): boolean {
   if (n.startsWith('~') || /^[A-Za-z]:/.test(n)) return true;
   if (n.startsWith('/')) {
     if (!ctx.cwd) return true;
-    const rel = path.posix.relative(norm(ctx.cwd), path.posix.normalize(n));
+    const cwd = norm(ctx.cwd);
+    // Already normalised and below the workspace (the common case: a word normalisePathArg resolved): inside.
+    if (n.length > cwd.length + 1 && n.startsWith(cwd) && n.charCodeAt(cwd.length) === 47 && !n.includes('/.') && !n.includes('//') && cleanDir(cwd)) return false;
+    const rel = path.posix.relative(cwd, path.posix.normalize(n));
     // `...` (go's package pattern) or a file named `..x` is inside; only `..` itself or `../` leaves.
     return rel === '..' || rel.startsWith('../') || path.posix.isAbsolute(rel);
   }
@@ -117,10 +141,12 @@ const PERSISTENCE_RE =
  * argument that is not a path (an option, a pattern without `/`).
  */
 export function normalisePathArg(raw: string, ctx: JudgeCtx): string | undefined {
-  let p = norm(raw);
-  if (ctx.home) p = p.replace(/^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/, norm(ctx.home));
-  if (p.startsWith('~')) return undefined; // another user's home: judged by the secret rules by name
   const base = norm(ctx.runCwd ?? ctx.cwd ?? '/');
+  // One plain file name below a normalised folder (most words of a command): joined without path.posix.
+  if (plainName(raw) && cleanDir(base)) return `${base}/${raw}`;
+  let p = norm(raw);
+  if (ctx.home && (p.startsWith('~') || p.startsWith('$'))) p = p.replace(/^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/, norm(ctx.home));
+  if (p.startsWith('~')) return undefined; // another user's home: judged by the secret rules by name
   if (!p.startsWith('/') && !p.includes('/') && !p.startsWith('.')) return path.posix.join(base, p);
   return path.posix.normalize(p.startsWith('/') ? p : path.posix.join(base, p)).replace(/\/+$/, '') || '/';
 }
@@ -137,28 +163,44 @@ function within(a: string, b: string): boolean {
  * `slothtool llm-base config` or by hand, never through the model).
  */
 export function slothtoolHomeFindings(paths: readonly string[], ctx: JudgeCtx, writes: boolean): Finding[] {
-  const home = ctx.slothtoolHome ?? (ctx.home ? path.posix.join(norm(ctx.home), '.slothtool') : undefined);
-  if (!home) return [];
-  const configs = path.posix.join(norm(home), 'plugin-configs');
+  if (!paths.length) return [];
+  const dirs = slothtoolDirs(ctx);
+  if (!dirs) return [];
+  const { home, configs } = dirs;
   for (const p of paths) {
     if (within(p, configs) || (within(configs, p) && p !== '/')) return [finding('secret.slothtool', 'L2', { a: p })];
-    if (writes && within(p, norm(home))) return [finding('write.slothtool', 'L2', { a: p })];
+    if (writes && within(p, home)) return [finding('write.slothtool', 'L2', { a: p })];
   }
   return [];
+}
+
+/** The SlothTool home of a judgement and its plugin-configs folder, normalised (kept for the last home asked: a string fact). */
+let lastDirs: { slothtoolHome?: string; home?: string; dirs?: { home: string; configs: string } } | undefined;
+function slothtoolDirs(ctx: JudgeCtx): { home: string; configs: string } | undefined {
+  if (lastDirs && lastDirs.slothtoolHome === ctx.slothtoolHome && lastDirs.home === ctx.home) return lastDirs.dirs;
+  const raw = ctx.slothtoolHome ?? (ctx.home ? path.posix.join(norm(ctx.home), '.slothtool') : undefined);
+  const dirs = raw ? { home: norm(raw), configs: path.posix.join(norm(raw), 'plugin-configs') } : undefined;
+  lastDirs = { slothtoolHome: ctx.slothtoolHome, home: ctx.home, dirs };
+  return dirs;
 }
 
 /** Raw disks and partitions. */
 const BLOCK_DEVICE_RE = /^\/dev\/(sd|hd|vd|xvd|nvme|disk|rdisk|mmcblk|md|dm-|mapper\/|loop|sr)/;
 
+/** An argument and what follows each `=` or `@` in it (`--out=x` → `--out=x`, `x`); split only when it has one. */
+function valueParts(raw: string): string[] {
+  return raw.includes('=') || raw.includes('@') ? [raw, ...raw.split(/[=@]/).slice(1)] : [raw];
+}
+
 /** Rules for a writing command whose arguments name start-up files, hooks or raw disks. */
 export function writeTargetFindings(args: readonly string[], ctx?: JudgeCtx): Finding[] {
   const out: Finding[] = [];
   if (ctx) {
-    const targets = args.flatMap((a) => [a, ...a.split(/[=@]/).slice(1)]).map((a) => normalisePathArg(a, ctx)).filter((p): p is string => p !== undefined);
+    const targets = args.flatMap(valueParts).map((a) => normalisePathArg(a, ctx)).filter((p): p is string => p !== undefined);
     out.push(...slothtoolHomeFindings(targets, ctx, true));
   }
   for (const raw of args) {
-    const parts = [raw, ...raw.split(/[=@]/).slice(1)];
+    const parts = valueParts(raw);
     const candidates = new Set(ctx ? [...parts, ...parts.map((c) => resolveRun(norm(c), ctx))] : parts);
     for (const c of candidates) {
       const n = norm(c).replace(/\/+$/, '');

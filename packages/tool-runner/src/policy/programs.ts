@@ -4,7 +4,7 @@ import { finding, type Finding, type JudgeCtx } from './finding';
 import { judgeGit } from './git';
 import { judgeOptions } from './options';
 import { CONTROL_RE, isHarmlessDevice, isOutsideWorkspace, normalisePathArg, secretFindings, slothtoolHomeFindings, writeTargetFindings } from './paths';
-import { INVISIBLE_RE, resolveProgram } from './resolve-program';
+import { INVISIBLE_RE, printableAscii, resolveProgram } from './resolve-program';
 import { judgeAwk, judgeSed } from './sed-awk';
 import { judgeDocker } from './programs/docker';
 import { llmBaseConfigWrite, selfConfig, slothtoolSelfConfig } from './self-config';
@@ -201,9 +201,10 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   if ('block' in resolved) return allowByPolicy(program, args, [resolved.block], ctx);
   const name = resolved.name;
   const out: Finding[] = [];
-  args.forEach((a, i) => {
-    if (INVISIBLE_RE.test(a) || CONTROL_RE.test(a)) out.push(finding('args.invisible', 'L2', { n: String(i + 1) }));
-  });
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (!printableAscii(a) && (INVISIBLE_RE.test(a) || CONTROL_RE.test(a))) out.push(finding('args.invisible', 'L2', { n: String(i + 1) }));
+  }
   const handler = TABLE.get(name) ?? (/^python[0-9.]*$/.test(name) ? judgeInterpreter : undefined);
   if (!handler) return allowByPolicy(program, args, [...out, finding('program.unknown', 'L2', { p: name }, { allowable: true })], ctx);
   if (!WRAPPERS[name] && name !== 'env' && !ESCALATION.has(name) && name !== 'busybox' && !LISTERS.has(name)) out.push(...secretFindings(args));
@@ -238,16 +239,21 @@ for (const [alias, of] of [['egrep', 'grep'], ['fgrep', 'grep'], ['zgrep', 'grep
  * only names files and stays as judged).
  */
 function readPathFindings(name: string, args: readonly string[], ctx: JudgeCtx): Finding[] {
+  // Listers only name files (ls, stat, du, find without -exec): the configs' names are no secret.
+  if (LISTERS.has(name) && name !== 'jq') return [];
   const spec = PATTERN_FIRST[name];
   let ops = spec ? operands(args, spec.valued) : args.filter((a) => !a.startsWith('-') || a === '-');
   if (spec && !args.some((a) => spec.given.includes(a) || spec.given.some((g) => g.startsWith('--') && a.startsWith(`${g}=`)))) ops = ops.slice(1);
   const values = args.filter((a) => a.startsWith('--') && a.includes('=')).map((a) => a.slice(a.indexOf('=') + 1));
-  const paths = [...ops, ...values].filter((a) => a !== '-' && a !== '').map((a) => normalisePathArg(a, ctx)).filter((p): p is string => p !== undefined);
-  // Listers only name files (ls, stat, du, find without -exec): the configs' names are no secret.
-  if (LISTERS.has(name) && name !== 'jq') return [];
+  const paths: string[] = [];
+  for (const a of [...ops, ...values]) {
+    const p = a !== '-' && a !== '' ? normalisePathArg(a, ctx) : undefined;
+    if (p !== undefined) paths.push(p);
+  }
   const own = slothtoolHomeFindings(paths, ctx, false);
   if (own.length || !ctx.cwd) return own;
-  const outside = paths.find((p) => !isHarmlessDevice(p) && isOutsideWorkspace(p, { ...ctx, runCwd: undefined }));
+  const inWorkspace = ctx.runCwd === undefined ? ctx : { ...ctx, runCwd: undefined };
+  const outside = paths.find((p) => !isHarmlessDevice(p) && isOutsideWorkspace(p, inWorkspace));
   return outside ? [finding('read.outside', 'L1', { p: name, a: outside })] : [];
 }
 

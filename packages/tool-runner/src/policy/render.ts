@@ -16,14 +16,18 @@ const SHOWN_WHEN_STRICTER = new Set(['policy.lowered', 'session.allowed', 'permi
 export function render(verdict: Pick<Verdict, 'level' | 'findings'>, lang: Lang = 'zh'): Decision {
   const { level } = verdict;
   const buckets: Record<Level, Rule[]> = { L2: [], L1: [], L0: [] };
-  const seen = new Set<string>();
+  // Duplicates (same id, level and reason): a scan of the few rules a step has, a set of keys when it has many.
+  const seen = verdict.findings.length > 16 ? new Set<string>() : undefined;
   for (const f of verdict.findings) {
     if (level !== 'L0' && f.level === 'L0' && !SHOWN_WHEN_STRICTER.has(f.id)) continue;
     const { reason, hint } = message(f.msg ?? f.id, lang, f.params, f.level !== 'L0');
-    const key = `${f.id}|${f.level}|${reason}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    buckets[f.level].push(hint ? { id: f.id, level: f.level, reason, hint } : { id: f.id, level: f.level, reason });
+    const bucket = buckets[f.level];
+    if (seen) {
+      const key = `${f.id}|${f.level}|${reason}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+    } else if (bucket.some((r) => r.id === f.id && r.reason === reason)) continue;
+    bucket.push(hint ? { id: f.id, level: f.level, reason, hint } : { id: f.id, level: f.level, reason });
   }
   const rules = buckets.L1.length || buckets.L0.length ? [...buckets.L2, ...buckets.L1, ...buckets.L0] : buckets.L2;
   return { level, rules };

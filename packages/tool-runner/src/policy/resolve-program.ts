@@ -14,9 +14,20 @@ const CONFUSABLES: Record<string, string> = {
   ᴠ: 'v', ᴡ: 'w', ᴢ: 'z', օ: 'o', ս: 'u', ց: 'g', ք: 'p', ⅼ: 'l', ℓ: 'l', '‐': '-', '‑': '-', '−': '-',
 };
 
+const INVISIBLE_ALL = new RegExp(INVISIBLE_RE.source, 'gu');
+
+/** Whether every character of `s` is printable ASCII (a space to `~`): then it holds no invisible or control character. */
+export function printableAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return false;
+  }
+  return true;
+}
+
 /** The plain-ASCII name a look-alike string imitates (best effort, for the message). */
 export function skeleton(s: string): string {
-  const stripped = s.normalize('NFKC').replace(new RegExp(INVISIBLE_RE.source, 'gu'), '');
+  const stripped = s.normalize('NFKC').replace(INVISIBLE_ALL, '');
   return [...stripped].map((ch) => CONFUSABLES[ch.toLowerCase()] ?? CONFUSABLES[ch] ?? ch).join('');
 }
 

@@ -184,7 +184,9 @@ export function judgeSed(args: readonly string[]): Finding[] {
 
 /** Strip awk string literals and regex literals so `|` and `>` inside them do not count. */
 function stripAwkLiterals(prog: string): string {
-  return prog.replace(/"(?:[^"\\\n]|\\.)*"/g, '""').replace(/(^|[(~,!&|{};\s])\/(?:[^/\\\n]|\\.)+\//g, '$1//');
+  // Each replace only when its literal's delimiter is there at all (most programs have neither).
+  const noStrings = prog.includes('"') ? prog.replace(/"(?:[^"\\\n]|\\.)*"/g, '""') : prog;
+  return noStrings.includes('/') ? noStrings.replace(/(^|[(~,!&|{};\s])\/(?:[^/\\\n]|\\.)+\//g, '$1//') : noStrings;
 }
 
 /** Judge `awk <args>`: program files, extensions, system(), pipes and output redirection. */

@@ -11,6 +11,7 @@ const modPrograms = lazy(() => require('../policy/programs') as typeof import('.
 const modPaths = lazy(() => require('../policy/paths') as typeof import('../policy/paths'));
 const modLinks = lazy(() => require('../policy/links') as typeof import('../policy/links'));
 const modPathLinks = lazy(() => require('./path-links') as typeof import('./path-links'));
+const modWorkspaceFs = lazy(() => require('../workspace') as typeof import('../workspace'));
 const modWorkspacePrograms = lazy(() => require('../policy/workspace-programs') as typeof import('../policy/workspace-programs'));
 const modWorkspaceProgramFacts = lazy(() => require('./workspace-program-facts') as typeof import('./workspace-program-facts'));
 // programs.ts first: wrappers.ts and programs.ts import each other, and programs.ts must be the one loaded first.
@@ -76,13 +77,15 @@ function runsProgram(program: string, args: readonly string[]): string {
 export function commandContext(program: string, args: readonly string[], stepCwd: string | null | undefined, env: JudgeEnv): Partial<AssessContext> {
   const { session } = env;
   const cwd = session.resolve(typeof stepCwd === 'string' && stepCwd ? stepCwd : '.');
-  const links = modPathLinks().gatherLinks(args, cwd, session.workspace);
+  // lstat and readlink answers shared by this judgement's words and trees, never kept past it.
+  const pfs = modWorkspaceFs().judgementPathFs();
+  const links = modPathLinks().gatherLinks(args, cwd, session.workspace, pfs);
   // A search that follows the links it meets (rg -L, grep -R, find -L), wrapped or not: look for links out of the workspace below it.
   const u = modWrappers().unwrapCommand(program, args);
   const [prog, progArgs] = u.index >= 0 ? [args[u.index], args.slice(u.index + 1)] : [program, args];
   const roots = modLinks().followedRoots(prog, progArgs);
   if (roots) {
-    const inTree = modPathLinks().escapingLinkInTrees(roots, cwd.real, session.workspace);
+    const inTree = modPathLinks().escapingLinkInTrees(roots, cwd.real, session.workspace, pfs);
     if (inTree) links.inTree = inTree;
   }
   const workspacePrograms = modWorkspaceProgramFacts().gatherWorkspacePrograms(prog, cwd.real, session.workspace);
@@ -97,7 +100,11 @@ export function assessCommand(program: string, args: readonly string[], stepCwd:
   const { judgeCommand } = modPrograms();
   const { secretFindings } = modPaths();
   const cwd = typeof stepCwd === 'string' && stepCwd ? path.resolve(ctx.cwd ?? '/', stepCwd) : ctx.cwd;
-  const jctx: JudgeCtx = { cwd: ctx.workspace ?? ctx.cwd ?? cwd, ...(cwd && cwd !== ctx.cwd ? { runCwd: cwd } : {}), home: ctx.home, slothtoolHome: ctx.slothtoolHome, policy: ctx.policy, depth: 0 };
+  const base = ctx.workspace ?? ctx.cwd ?? cwd;
+  const jctx: JudgeCtx =
+    cwd && cwd !== ctx.cwd
+      ? { cwd: base, runCwd: cwd, home: ctx.home, slothtoolHome: ctx.slothtoolHome, policy: ctx.policy, depth: 0 }
+      : { cwd: base, home: ctx.home, slothtoolHome: ctx.slothtoolHome, policy: ctx.policy, depth: 0 };
   const findings = judgeCommand(program, [...args], jctx);
   if (ctx.links) findings.push(...judgeLinkTargets(program, args, ctx.links, jctx));
   if (ctx.workspacePrograms) findings.push(...modWorkspacePrograms().workspaceProgramFindings(runsProgram(program, args), ctx.workspacePrograms));

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { PathLinks } from '../policy/links';
 import { lazy } from '../lazy';
-import type { ResolvedPath } from '../workspace';
+import type { PathFs, ResolvedPath } from '../workspace';
 
 const modLinks = lazy(() => require('../policy/links') as typeof import('../policy/links'));
 const modWorkspace = lazy(() => require('../workspace') as typeof import('../workspace'));
@@ -17,11 +17,12 @@ const MAX_TREE_ENTRIES = 50000;
 /**
  * The first link below `roots` (folders, resolved below the step's real folder) whose target
  * leaves the workspace, or 'unknown' past {@link MAX_TREE_ENTRIES}. A link into the workspace
- * is walked where it leads, as the search will (each real folder once).
+ * is walked where it leads, as the search will (each real folder once). `pfs`: the judgement's
+ * (workspace.ts judgementPathFs).
  */
-export function escapingLinkInTrees(roots: readonly string[], cwdReal: string, workspace: string): PathLinks['inTree'] {
+export function escapingLinkInTrees(roots: readonly string[], cwdReal: string, workspace: string, pfs: PathFs = modWorkspace().judgementPathFs()): PathLinks['inTree'] {
   const { resolveBelow, isInside } = modWorkspace();
-  const stack = roots.map((r) => resolveBelow(cwdReal, r).real);
+  const stack = roots.map((r) => resolveBelow(cwdReal, r, pfs).real);
   const visited = new Set<string>();
   let seen = 0;
   while (stack.length) {
@@ -39,7 +40,7 @@ export function escapingLinkInTrees(roots: readonly string[], cwdReal: string, w
       const full = path.join(dir, e.name);
       if (e.isDirectory()) stack.push(full);
       else if (e.isSymbolicLink()) {
-        const r = resolveBelow('/', full);
+        const r = resolveBelow('/', full, pfs);
         // A virtual environment's python -> /usr/bin/python3: installed programs, nothing private.
         if (INSTALLED.some((d) => r.real.startsWith(d))) continue;
         if (!isInside(r.real, workspace)) return { link: path.relative(workspace, full) || full, real: r.real };
@@ -57,9 +58,10 @@ const MAX_WORDS = 512;
 /**
  * Resolve every word of a step that may name a path through links, below the step's folder
  * (`cwd`: as resolved by the session, spelled and real). Only words whose real target differs
- * from their spelling are kept.
+ * from their spelling are kept. `pfs`: the judgement's (workspace.ts judgementPathFs: words that
+ * share folders look at them once).
  */
-export function gatherLinks(words: readonly string[], cwd: ResolvedPath, workspace: string): PathLinks {
+export function gatherLinks(words: readonly string[], cwd: ResolvedPath, workspace: string, pfs: PathFs = modWorkspace().judgementPathFs()): PathLinks {
   const { pathParts } = modLinks();
   const { resolveBelow } = modWorkspace();
   const links: PathLinks = { workspace, words: Object.create(null) };
@@ -76,8 +78,8 @@ export function gatherLinks(words: readonly string[], cwd: ResolvedPath, workspa
       const spelled = path.resolve(cwd.abs, part);
       // /dev/stdout, /dev/fd/1, …: the kernel's own links, judged by their names.
       if (spelled.startsWith('/dev/')) continue;
-      const r = resolveBelow(cwd.real, part);
-      if (r.real !== spelled) links.words[part] = { abs: path.resolve(cwd.abs, part), real: r.real };
+      const r = resolveBelow(cwd.real, part, pfs);
+      if (r.real !== spelled) links.words[part] = { abs: spelled, real: r.real };
     }
   }
   return links;

@@ -7,6 +7,15 @@
  * reported with the result.
  */
 
+import { lazy } from '../lazy';
+
+const modWorkspacePrograms = lazy(() => require('../policy/workspace-programs') as typeof import('../policy/workspace-programs'));
+const modGit = lazy(() => require('../policy/git') as typeof import('../policy/git'));
+const modConfigStamp = lazy(() => require('./git-config-stamp') as typeof import('./git-config-stamp'));
+const modExec = lazy(() => require('../exec') as typeof import('../exec'));
+// programs.ts first: it and wrappers.ts import each other, and programs.ts must be the one loaded first.
+const modWrappers = lazy(() => (require('../policy/programs'), require('../policy/programs/wrappers') as typeof import('../policy/programs/wrappers')));
+
 /** Global options of git that take a value in the next argument. */
 const VALUED_GLOBALS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--attr-source', '--exec-path', '--super-prefix']);
 
@@ -17,7 +26,7 @@ const TEXTCONV_ONLY = new Set(['blame', 'annotate', 'grep']);
 
 /** The command-scope overrides of the workspace-programs table (policy/workspace-programs.ts) for git, of one scope. */
 function tableOverrides(scope: 'all' | 'local' | 'unsigned'): Array<[string, string]> {
-  const { GIT_PROGRAM_KEYS } = require('../policy/workspace-programs') as typeof import('../policy/workspace-programs');
+  const { GIT_PROGRAM_KEYS } = modWorkspacePrograms();
   const out: Array<[string, string]> = [];
   for (const row of GIT_PROGRAM_KEYS) {
     for (const off of row.off) if (off.kind === 'git-config' && off.for === scope && !off.key.includes('<')) out.push([off.key, off.value]);
@@ -36,7 +45,7 @@ const LOCAL_TOO = new Set(['format-patch', 'stash', 'notes', 'branch', 'tag', 'r
  * lazy fetch (all asked first) keep the user's settings.
  */
 function needsNoTransport(name: string, args: readonly string[]): boolean {
-  const { GIT_READ_SUBCOMMANDS } = require('../policy/git') as typeof import('../policy/git');
+  const { GIT_READ_SUBCOMMANDS } = modGit();
   if (name === 'archive') return !args.some((a) => a.startsWith('--remote'));
   return GIT_READ_SUBCOMMANDS.has(name) || LOCAL_TOO.has(name);
 }
@@ -81,7 +90,7 @@ export async function filterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: 
   // Kept while every config file git reads is unchanged (git-config-stamp.ts): one read per
   // repository and configuration, not one per git step. With global options (another folder or
   // repository) it is read every time.
-  const stamp = globals.length ? undefined : (require('./git-config-stamp') as typeof import('./git-config-stamp')).gitConfigStamp(cwd, env);
+  const stamp = globals.length ? undefined : modConfigStamp().gitConfigStamp(cwd, env);
   const kept = stamp === undefined ? undefined : knownDrivers.get(stamp);
   if (kept) return [...kept];
   const drivers = await readFilterDrivers(cwd, env, wrap, globals);
@@ -98,7 +107,7 @@ const knownDrivers = new Map<string, string[]>();
 async function readFilterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap: ((program: string, args: string[]) => { program: string; args: string[] } | undefined) | undefined, globals: readonly string[]): Promise<string[]> {
   const read = [...globals, 'config', '--get-regexp', '^filter\\..*\\.(clean|smudge|process|required)$'];
   const cmd = wrap?.('git', read) ?? { program: 'git', args: read };
-  const { exec } = require('../exec') as typeof import('../exec');
+  const { exec } = modExec();
   const r = await exec({ program: cmd.program, args: cmd.args, cwd, env, timeoutMs: 5000, maxOutputBytes: 1 << 20 });
   if (r.exitCode !== 0 || !r.stdoutTail) return [];
   const names = new Set<string>();
@@ -183,10 +192,7 @@ export function wrappedGitIndex(program: string, args: readonly string[]): numbe
 
 /** {@link wrappedGitIndex}, with the folders `env -C` moves into on the way. */
 export function wrappedGit(program: string, args: readonly string[]): { index: number; chdir: string[] } {
-  // programs.ts first: it and wrappers.ts import each other, and programs.ts must be the one loaded first.
-  require('../policy/programs');
-  const { unwrapCommand } = require('../policy/programs/wrappers') as typeof import('../policy/programs/wrappers');
-  const u = unwrapCommand(program, args);
+  const u = modWrappers().unwrapCommand(program, args);
   return u.index >= 0 && isGit(args[u.index]) ? u : { index: -1, chdir: [] };
 }
 

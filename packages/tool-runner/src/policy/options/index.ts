@@ -85,7 +85,7 @@ function readAnyFindings(name: string, value: string, ctx: JudgeCtx): Finding[] 
   if (p === undefined || value === '-' || value === '') return [];
   const own = slothtoolHomeFindings([p], ctx, false);
   if (own.length || !ctx.cwd) return own;
-  return !isHarmlessDevice(p) && isOutsideWorkspace(p, { ...ctx, runCwd: undefined }) ? [finding('read.outside', 'L1', { p: name, a: p })] : [];
+  return !isHarmlessDevice(p) && isOutsideWorkspace(p, ctx.runCwd === undefined ? ctx : { ...ctx, runCwd: undefined }) ? [finding('read.outside', 'L1', { p: name, a: p })] : [];
 }
 
 /**

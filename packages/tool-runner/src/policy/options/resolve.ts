@@ -180,7 +180,7 @@ function longOption(args: readonly string[], i: number, c: Compiled, out: Resolu
     if (!c.table.open) out.unknown.push(a);
     return i;
   }
-  const r: Resolved = { spec: hit.spec, given: a, ...(hit.negated ? { negated: true } : {}) };
+  const r: Resolved = hit.negated ? { spec: hit.spec, given: a, negated: true } : { spec: hit.spec, given: a };
   if (eq >= 0) r.value = body.slice(eq + 1);
   else if (hit.spec.value === 'required' && !hit.negated) {
     // `jq --rawfile NAME FILE`: the last of several values is the one with an effect.
