@@ -32,6 +32,10 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
     process.exitCode = USAGE_EXIT_CODE;
     return;
   }
+  // zod compiles a parser (`new Function`) for each object schema on its first parse, which V8's
+  // code cache cannot keep: every start compiled parsers it used once (docs/architecture.md §6).
+  // Set before any schema is built (zod reads it then); llm-base's bundle shares this zod.
+  (require('zod') as typeof import('zod')).config({ jitless: true });
   let run: Promise<number>;
   if (parsed.kind === 'risk') {
     run = (require('./cli/risk-command') as typeof import('./cli/risk-command')).runRisk(parsed, lang);
