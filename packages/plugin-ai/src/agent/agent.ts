@@ -294,6 +294,11 @@ export class Agent {
     return this.core.runner?.processes?.() ?? [];
   }
 
+  /** Whether the step runner was built (a step ran or was judged): it may hold processes. */
+  get runnerBuilt(): boolean {
+    return this.core.runner !== undefined;
+  }
+
   /** End the session: the running turn is aborted (its model request too) and background
    * processes the model started are killed, whole process groups. Call on exit. */
   dispose(): void {

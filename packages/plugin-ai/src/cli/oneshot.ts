@@ -247,5 +247,8 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
     unhook();
     // Background processes the model started end with the run.
     agent.dispose();
+    // A turn that built no runner (no background process, no spawn helper) and started no MCP
+    // server leaves nothing running: the CLI entry may exit without waiting for the event loop.
+    if (!controller.signal.aborted && !app.mcp && !agent.runnerBuilt) lifetime.nothingLeft = true;
   }
 }
