@@ -32,10 +32,6 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
     process.exitCode = USAGE_EXIT_CODE;
     return;
   }
-  // zod compiles a parser (`new Function`) for each object schema on its first parse, which V8's
-  // code cache cannot keep: every start compiled parsers it used once (docs/architecture.md §6).
-  // Set before any schema is built (zod reads it then); llm-base's bundle shares this zod.
-  (require('zod') as typeof import('zod')).config({ jitless: true });
   let run: Promise<number>;
   let modeLifetime: Lifetime | undefined;
   if (parsed.kind === 'risk') {
@@ -45,6 +41,10 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
   } else if (parsed.kind === 'mcp') {
     run = (require('./mcp/command') as typeof import('./mcp/command')).runMcpCommand(parsed.argv, lang);
   } else {
+    // zod compiles a parser (`new Function`) for each object schema on its first parse, which
+    // V8's code cache cannot keep: every start compiled parsers it used once (docs/architecture.md
+    // §6). Set before any schema is built (zod reads it then); llm-base's bundle shares this zod.
+    (require('zod') as typeof import('zod')).config({ jitless: true });
     const lifetime = stopOnSignals();
     modeLifetime = lifetime;
     const interactive = parsed.interactive || (!parsed.oneShot && parsed.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY);
