@@ -60,12 +60,16 @@ const BUNDLES = [
     plain: true,
   },
   {
-    // zod stays outside: ai hands it its own (shared/code-cache `provide`), so a process has one
-    // zod, not one per bundle (615 KB → 360 KB); anyone else loading it gets node_modules' zod.
+    // zod and @holic512/shared stay outside: ai hands it its own (shared/code-cache `provide`,
+    // plugin-ai config/llm-base.ts), so a process has one zod, not one per bundle (615 KB →
+    // 360 KB), and one redaction gate, whose tables were built twice; anyone else loading it gets
+    // node_modules' copies.
     entry: path.join(pkg('plugin-llm-base'), 'lib/index.js'),
     out: path.join(pkg('plugin-llm-base'), 'dist/index.js'),
-    external: ['ollama', 'prompts', 'zod'],
+    external: ['ollama', 'prompts', 'zod', '@holic512/shared', '@holic512/shared/*'],
     inject: [path.join(__dirname, 'web-lite-inject.mjs')],
+    // What ai hands it must cover every module of shared it requires.
+    provided: () => Object.keys(require(path.join(pkg('plugin-ai'), 'lib/config/llm-base.js')).SHARED_FOR_LLM_BASE),
   },
   {
     // llm-base's own CLI (`slothtool llm-base …`): its bin loads this one.
@@ -136,6 +140,12 @@ async function bundleAll() {
     // The build's SHA-1 after the head: the loader names the text by it (and the file's stamp)
     // instead of hashing the whole file on every start (shared/code-cache textDigest).
     if (!b.plain) text = WRAP_HEAD + `/*sha1:${crypto.createHash('sha1').update(text).digest('hex')}*/` + text.slice(WRAP_HEAD.length);
+    if (b.provided) {
+      const wanted = [...new Set([...text.matchAll(/require\("(@holic512\/shared[^"]*)"\)/g)].map((m) => m[1]))];
+      const known = new Set(b.provided());
+      const missing = wanted.filter((id) => !known.has(id));
+      if (missing.length) throw new Error(`${path.relative(root, b.out)} requires ${missing.join(', ')}, which plugin-ai does not hand it: add them to SHARED_FOR_LLM_BASE (plugin-ai src/config/llm-base.ts)`);
+    }
     const bad = firstNonAscii(text);
     // esbuild escapes strings but not a regular expression's characters: write those as \uXXXX.
     if (bad) throw new Error(`${path.relative(root, b.out)} is not ASCII (${bad}); write that character as a \\u escape in the source`);

@@ -33,6 +33,7 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
     return;
   }
   let run: Promise<number>;
+  let modeLifetime: Lifetime | undefined;
   if (parsed.kind === 'risk') {
     run = (require('./cli/risk-command') as typeof import('./cli/risk-command')).runRisk(parsed, lang);
   } else if (parsed.kind === 'sandbox') {
@@ -40,7 +41,12 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
   } else if (parsed.kind === 'mcp') {
     run = (require('./mcp/command') as typeof import('./mcp/command')).runMcpCommand(parsed.argv, lang);
   } else {
+    // zod compiles a parser (`new Function`) for each object schema on its first parse, which
+    // V8's code cache cannot keep: every start compiled parsers it used once (docs/architecture.md
+    // §6). Set before any schema is built (zod reads it then); llm-base's bundle shares this zod.
+    (require('zod') as typeof import('zod')).config({ jitless: true });
     const lifetime = stopOnSignals();
+    modeLifetime = lifetime;
     const interactive = parsed.interactive || (!parsed.oneShot && parsed.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY);
     run = interactive
       ? // `ai` alone in a terminal opens the interactive session, as terminal assistants do.
@@ -56,12 +62,28 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
   run.then(
     (code) => {
       process.exitCode = code;
+      if (modeLifetime?.nothingLeft) exitWhenWritten(code);
     },
     (err: unknown) => {
       process.stderr.write(t(lang, 'unexpected', { detail: (err as Error)?.stack ?? String(err) }) + '\n');
       process.exitCode = 1;
     },
   );
+}
+
+/**
+ * Exit once stdout and stderr have handed over what was written, instead of when the event loop
+ * runs dry: with nothing of the run left, node would first wait for V8's background work
+ * (optimising compiles, the collector's concurrent marking) that nobody needs, 10–20 % of a
+ * one-shot reply (docs/architecture.md §6). 'exit' handlers still run (the session, audit and
+ * call-log lines queued for it, the code cache). Writes to pipes and files are synchronous on
+ * Linux; where a stream still holds some, its empty write's callback comes after them.
+ */
+function exitWhenWritten(code: number): void {
+  const pending = [process.stdout, process.stderr].filter((s) => s.writableLength > 0);
+  let left = pending.length;
+  if (left === 0) process.exit(code);
+  for (const stream of pending) stream.write('', () => --left === 0 && process.exit(code));
 }
 
 /**

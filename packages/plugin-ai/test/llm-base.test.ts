@@ -102,20 +102,24 @@ test.each([
 
 describe('llm-base from its bundle (ai run from its own: preferBundles)', () => {
   /** An llm-base package whose bundle reports the zod it was given, with a zod of its own in its node_modules. */
-  async function writeBundledLlmBase(zodRange: string): Promise<string> {
+  async function writeBundledLlmBase(zodRange: string, sharedRange = '^0.0.0-none'): Promise<string> {
     const root = path.join(fx.temp.slothtoolHome, 'plugins', 'llm-base', 'node_modules', '@holic512', 'plugin-llm-base');
     await fs.mkdir(path.join(root, 'bin'), { recursive: true });
     await fs.mkdir(path.join(root, 'dist'), { recursive: true });
     await fs.mkdir(path.join(root, 'node_modules', 'zod'), { recursive: true });
     await fs.writeFile(path.join(root, 'node_modules', 'zod', 'package.json'), JSON.stringify({ name: 'zod', version: '4.0.0', main: 'index.js' }));
     await fs.writeFile(path.join(root, 'node_modules', 'zod', 'index.js'), 'module.exports = { own: true };');
+    // Its own @holic512/shared, which says so.
+    await fs.mkdir(path.join(root, 'node_modules', '@holic512', 'shared', 'lib'), { recursive: true });
+    await fs.writeFile(path.join(root, 'node_modules', '@holic512', 'shared', 'package.json'), JSON.stringify({ name: '@holic512/shared', version: '0.0.1', main: 'lib/index.js' }));
+    await fs.writeFile(path.join(root, 'node_modules', '@holic512', 'shared', 'lib', 'home.js'), 'module.exports = { own: true };');
     await fs.writeFile(path.join(root, 'package.json'), JSON.stringify({
       name: '@holic512/plugin-llm-base', version: '9.9.9', main: 'lib/index.js', bin: { 'llm-base': 'bin/llm-base.js' },
-      slothtool: { bundle: 'dist/index.js' }, dependencies: { zod: zodRange },
+      slothtool: { bundle: 'dist/index.js' }, dependencies: { zod: zodRange, '@holic512/shared': sharedRange },
     }));
     await fs.writeFile(path.join(root, 'bin', 'llm-base.js'), '');
     await fs.writeFile(path.join(root, 'dist', 'index.js'), `(function (exports, require, module, __filename, __dirname) {
-      module.exports = { llm_chat: async () => ({ success: true }), zodSeen: require('zod') };
+      module.exports = { llm_chat: async () => ({ success: true }), zodSeen: require('zod'), homeSeen: () => require('@holic512/shared/lib/home') };
     })`);
     await fx.temp.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '9.9.9', binPath: path.join(root, 'bin', 'llm-base.js'), installedAt: 'x' } } });
     return root;
@@ -134,6 +138,23 @@ describe('llm-base from its bundle (ai run from its own: preferBundles)', () => 
       const seen = m.loadLlmBase(registry()).module.zodSeen as { own?: boolean };
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       expect(expected === 'ours' ? seen === require('zod') : seen.own === true).toBe(true);
+    });
+  });
+
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const sharedVersion = (require('@holic512/shared/package.json') as { version: string }).version;
+  test.each([
+    ['a range that admits our @holic512/shared: the bundle gets ours (one redaction gate per process)', `^${sharedVersion}`, 'ours'],
+    ['one that does not: it loads its own', '^9.0.0', 'own'],
+  ])('%s', async (_what, range, expected) => {
+    await writeBundledLlmBase('^4.0.0', range);
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const m = require('../src/config/llm-base') as typeof import('../src/config/llm-base');
+      m.preferBundles();
+      const seen = (m.loadLlmBase(registry()).module.homeSeen as () => { own?: boolean })();
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      expect(expected === 'ours' ? seen === require('@holic512/shared/lib/home') : seen.own === true).toBe(true);
     });
   });
 });

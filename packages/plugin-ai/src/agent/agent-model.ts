@@ -9,7 +9,6 @@ import type { LlmResult, LlmWait, Usage } from '../config/llm-base';
 import { buildRepairRequest, SUMMARY_SYSTEM } from '../context/prompt';
 import { parseReply, replyJsonSchema, SummarySchema, type Reply, type Summary } from '../context/protocol';
 import { MessageStreamDecoder } from '../context/stream-message';
-import { contentParts } from '../context/images';
 import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from '../context/tokens';
 
 /** Tokens of room for the model's answer beyond the request budget. */
@@ -93,7 +92,9 @@ export async function call(
   const withImages = messages.some((m) => m.images?.length);
   // An llm-base that cannot carry images (the original 1.0.x) would drop them silently: say so instead.
   if (withImages && !core.deps.llm.features.images) return { ok: false, code: 'IMAGES_UNSUPPORTED', message: t(core.options.lang, 'imagesNeedLlmBase'), notFound: false };
-  const wire = withImages ? messages.map((m) => (m.images?.length ? ({ role: m.role, content: contentParts(m.content, m.images) } as unknown as ChatMessage) : m)) : messages;
+  // images.ts is loaded only for a request that carries some.
+  const contentParts = withImages ? (require('../context/images') as typeof import('../context/images')).contentParts : undefined;
+  const wire = contentParts ? messages.map((m) => (m.images?.length ? ({ role: m.role, content: contentParts(m.content, m.images) } as unknown as ChatMessage) : m)) : messages;
   // Queued session and audit lines are written once the request is out (llm-base says so with
   // its first wait after connecting) or the call ended, not while the request is built and sent.
   release = holdWrites(core);

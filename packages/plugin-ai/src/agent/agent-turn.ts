@@ -4,7 +4,6 @@ import { beforeTurn, postToolUse, preToolUse, stopHooks, syncTools } from './age
 import { audit, getRunner, noteSandbox } from './agent-approvals';
 import { at, emit, zeroUsage, type AgentCore, type Pending } from './agent-core';
 import { ask, compactNow } from './agent-model';
-import { noteEffect } from './agent-rewind';
 import { commit, flushWrites, log, record } from './agent-session';
 import type { Outcome, TurnResult } from './events';
 import type { SendOptions } from './agent-core';
@@ -13,6 +12,10 @@ import { t } from '../i18n';
 import { builtinStepRegistry, type Reply, type Step } from '../context/protocol';
 import { describeStep } from './step-label';
 import { mapLimited } from './agent-children';
+import { lazy } from '@holic512/shared/lib/lazy';
+
+/** What a step changed, for /rewind: loaded with the first step (a turn that only talks runs none). */
+const rewindModule = lazy(() => require('./agent-rewind') as typeof import('./agent-rewind'));
 import type { NotRun, StepRunner, ToolResult } from './runner-types';
 import { renderVerdict } from './render-verdict';
 
@@ -253,7 +256,7 @@ async function runStep(core: AgentCore, runner: StepRunner, step: Step, signal: 
   if (core.hookStop !== undefined && !state.stopped) state.stopped = { why: 'after_stop', reason: `not run: a hook ended the turn after ${id}` };
   emit(core, { type: 'tool_result', result });
   audit(core, id, step, result);
-  noteEffect(core, describeStep(step), result);
+  rewindModule().noteEffect(core, describeStep(step), result);
   return result;
 }
 

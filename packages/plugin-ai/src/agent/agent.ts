@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { commit, flushAllWrites, flushWrites, resumeSession } from './agent-session';
 import { compactNow, sumUsage, type Compacted } from './agent-model';
-import { rewind, type RewindOptions, type RewindResult } from './agent-rewind';
+import type { RewindOptions, RewindResult } from './agent-rewind';
 import { getRunner } from './agent-approvals';
 import { runTurn } from './agent-turn';
 import { zeroUsage, type AgentCore, type AgentDeps, type AgentOptions, type SendOptions } from './agent-core';
@@ -251,7 +251,7 @@ export class Agent {
    * message or a turn is running.
    */
   rewind(turn: number, options: RewindOptions): RewindResult | null {
-    return rewind(this.core, turn, options);
+    return (require('./agent-rewind') as typeof import('./agent-rewind')).rewind(this.core, turn, options); // loaded for /rewind only
   }
 
   /** Files the last turn that changed files changed (what `/undo` would restore), as real paths. */
@@ -292,6 +292,11 @@ export class Agent {
   /** The background processes the model started in this session (`/ps`). */
   processes(): ProcessInfo[] {
     return this.core.runner?.processes?.() ?? [];
+  }
+
+  /** Whether the step runner was built (a step ran or was judged): it may hold processes. */
+  get runnerBuilt(): boolean {
+    return this.core.runner !== undefined;
   }
 
   /** End the session: the running turn is aborted (its model request too) and background

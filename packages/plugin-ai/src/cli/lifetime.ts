@@ -18,6 +18,9 @@ export class Lifetime {
   /** Set by the CLI entry: told once when a stop begins (it arms the exit). */
   onStopping?: (signal: StopSignal) => void;
   private stopped?: StopSignal;
+  /** Set by a mode whose run left nothing going (no process, server or connection it started):
+   * the CLI entry may then exit as soon as the output is written. */
+  nothingLeft = false;
 
   /** The signal that stopped the process, if one did. */
   get signal(): StopSignal | undefined {

@@ -1,10 +1,8 @@
-import { loadImages } from '../context/images';
 import { redact } from '@holic512/shared';
 import type { RunArgs } from './args';
 import type { AgentConfirmFn } from '../agent/agent';
 import { createAppAgent } from './app';
 import { startNotices } from './start-notices';
-import { commandTurnFor } from '../extensions/command-run';
 import { AiError } from '../errors';
 import type { AgentEvent } from '../agent/events';
 import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
@@ -12,6 +10,11 @@ import { aiCommand, t, type Lang } from '../i18n';
 import { JsonEventWriter } from './json-output';
 import { Lifetime } from './lifetime';
 import { renderProgress } from './render';
+import { lazy } from '@holic512/shared/lib/lazy';
+
+// Loaded when used: a turn without --image and without custom commands never reads them.
+const imagesModule = lazy(() => require('../context/images') as typeof import('../context/images'));
+const commandRun = lazy(() => require('../extensions/command-run') as typeof import('../extensions/command-run'));
 
 /** I/O of a one-shot run; the CLI passes the process streams. */
 export interface OneShotIo {
@@ -182,7 +185,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   const { agent } = app;
   json.limit = app.config.jsonOutputBytes;
   // Images are read and checked before any request: a missing or unsuitable one stops here.
-  const attached = loadImages(args.images ?? [], cwd, app.config.images.maxBytes, lang);
+  const attached = args.images?.length ? imagesModule().loadImages(args.images, cwd, app.config.images.maxBytes, lang) : { images: [] };
   if ('error' in attached) {
     agent.dispose();
     return stop('BAD_IMAGE', attached.error, EXIT.usage);
@@ -220,7 +223,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   process.on('SIGINT', onSigint);
   try {
     // `ai -p "/review src"` runs a custom command as `ai -i` does.
-    const custom = continueOnly ? undefined : commandTurnFor(app, prompt, cwd);
+    const custom = continueOnly || !app.commands.length ? undefined : commandRun().commandTurnFor(app, prompt, cwd);
     for (const n of custom?.notes ?? []) stderr.write(t(lang, n.key, n.vars) + '\n');
     const result = continueOnly
       ? await agent.continue({ signal: controller.signal })
@@ -244,5 +247,8 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
     unhook();
     // Background processes the model started end with the run.
     agent.dispose();
+    // A turn that built no runner (no background process, no spawn helper) and started no MCP
+    // server leaves nothing running: the CLI entry may exit without waiting for the event loop.
+    if (!controller.signal.aborted && !app.mcp && !agent.runnerBuilt) lifetime.nothingLeft = true;
   }
 }

@@ -138,7 +138,11 @@ function mainOf(root: string): { main: string; bundle?: string; provide?: Record
     const bundle = fields.slothtool?.bundle;
     if (bundles && typeof bundle === 'string' && bundle) {
       const file = path.resolve(root, bundle);
-      if (fs.existsSync(file)) return { main, bundle: file, provide: sharedZod(fields.dependencies?.zod) };
+      if (fs.existsSync(file)) {
+        // Not spread: that would call the getters (load every module now).
+        const provide = Object.assign(sharedModules(fields.dependencies?.['@holic512/shared']), sharedZod(fields.dependencies?.zod));
+        return { main, bundle: file, ...(Object.keys(provide).length ? { provide } : {}) };
+      }
     }
   } catch {
     // no usable package.json: the documented fallback, lib/index.js
@@ -154,6 +158,32 @@ function mainOf(root: string): { main: string; bundle?: string; provide?: Record
 function sharedZod(range: unknown): Record<string, unknown> | undefined {
   const version = (require('zod/package.json') as { version: string }).version;
   return typeof range === 'string' && caretAdmits(range, version) ? { zod: require('zod') as unknown } : undefined;
+}
+
+/**
+ * What llm-base's bundle requires of @holic512/shared, which it leaves outside (scripts/bundle.js
+ * checks the list against the bundle): ours, when the range llm-base depends on admits our
+ * version, so the process has one redaction gate (its tables built once, its known secrets
+ * shared, as when both load from lib/) instead of one per bundle; otherwise nothing, and the
+ * bundle loads shared from its node_modules. Each is required on first use (a getter), so a
+ * module the turn never reaches is not loaded for it. Literal requires: this bundle's copies.
+ */
+export const SHARED_FOR_LLM_BASE: Record<string, () => unknown> = {
+  '@holic512/shared': () => require('@holic512/shared'),
+  '@holic512/shared/lib/atomic-write': () => require('@holic512/shared/lib/atomic-write'),
+  '@holic512/shared/lib/home': () => require('@holic512/shared/lib/home'),
+  '@holic512/shared/lib/language': () => require('@holic512/shared/lib/language'),
+  '@holic512/shared/lib/lazy': () => require('@holic512/shared/lib/lazy'),
+  '@holic512/shared/lib/messages': () => require('@holic512/shared/lib/messages'),
+  '@holic512/shared/lib/private-files': () => require('@holic512/shared/lib/private-files'),
+};
+
+function sharedModules(range: unknown): Record<string, unknown> {
+  const version = (require('@holic512/shared/package.json') as { version: string }).version;
+  const out: Record<string, unknown> = {};
+  if (typeof range !== 'string' || !caretAdmits(range, version)) return out;
+  for (const [id, load] of Object.entries(SHARED_FOR_LLM_BASE)) Object.defineProperty(out, id, { enumerable: true, get: load });
+  return out;
 }
 
 /** Whether `^x.y.z` (or an exact `x.y.z`) admits `version` (a release, x.y.z). Other ranges: no. */

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { appendPrivate, ensurePrivateDir, ensurePrivateDirOnce } from '@holic512/shared/lib/private-files';
 import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 import { SummarySchema } from '../context/protocol';
+import { lazy } from '@holic512/shared/lib/lazy';
 
 /** One JSON line into a private file; the record passes the redaction gate as a value and once more as text. */
 export function appendPrivateLine(file: string, record: unknown): void {
@@ -17,40 +18,45 @@ export function appendPrivateLine(file: string, record: unknown): void {
  * the `meta` record; each later line is one record. Replaying the records rebuilds the
  * context exactly (see Agent.resume).
  */
-export const SessionRecordSchema = z.discriminatedUnion('t', [
-  z.object({
-    t: z.literal('meta'),
-    v: z.literal(1),
-    id: z.string(),
-    cwd: z.string(),
-    createdAt: z.string(),
-    mode: z.enum(['low', 'high']).optional(),
-    profile: z.string().nullable().optional(),
-  }),
-  z.object({
-    t: z.literal('user'),
-    at: z.string(),
-    content: z.string(),
-    /** Images sent with the message: what they were, never their bytes. */
-    images: z.array(z.object({ name: z.string(), mime: z.string(), bytes: z.number(), sha256: z.string() })).optional(),
-  }),
-  z.object({ t: z.literal('assistant'), at: z.string(), content: z.string() }),
-  z.object({ t: z.literal('event'), at: z.string(), content: z.string() }),
-  z.object({ t: z.literal('tool'), at: z.string(), content: z.string(), digest: z.string() }),
-  z.object({ t: z.literal('summary'), at: z.string(), summary: SummarySchema, folded: z.number().int().min(0), method: z.enum(['model', 'rules']) }),
-  z.object({ t: z.literal('log'), at: z.string(), code: z.string(), message: z.string() }),
-  /** `/rewind`: the conversation went back to before user message `turn` (1-based). */
-  z.object({ t: z.literal('rewind'), at: z.string(), turn: z.number().int().positive() }),
-  z.object({
-    t: z.literal('usage'),
-    at: z.string(),
-    input_tokens: z.number(),
-    output_tokens: z.number(),
-    cached_tokens: z.number().optional(),
-  }),
-]);
+function buildRecordSchema() {
+  return z.discriminatedUnion('t', [
+    z.object({
+      t: z.literal('meta'),
+      v: z.literal(1),
+      id: z.string(),
+      cwd: z.string(),
+      createdAt: z.string(),
+      mode: z.enum(['low', 'high']).optional(),
+      profile: z.string().nullable().optional(),
+    }),
+    z.object({
+      t: z.literal('user'),
+      at: z.string(),
+      content: z.string(),
+      /** Images sent with the message: what they were, never their bytes. */
+      images: z.array(z.object({ name: z.string(), mime: z.string(), bytes: z.number(), sha256: z.string() })).optional(),
+    }),
+    z.object({ t: z.literal('assistant'), at: z.string(), content: z.string() }),
+    z.object({ t: z.literal('event'), at: z.string(), content: z.string() }),
+    z.object({ t: z.literal('tool'), at: z.string(), content: z.string(), digest: z.string() }),
+    z.object({ t: z.literal('summary'), at: z.string(), summary: SummarySchema, folded: z.number().int().min(0), method: z.enum(['model', 'rules']) }),
+    z.object({ t: z.literal('log'), at: z.string(), code: z.string(), message: z.string() }),
+    /** `/rewind`: the conversation went back to before user message `turn` (1-based). */
+    z.object({ t: z.literal('rewind'), at: z.string(), turn: z.number().int().positive() }),
+    z.object({
+      t: z.literal('usage'),
+      at: z.string(),
+      input_tokens: z.number(),
+      output_tokens: z.number(),
+      cached_tokens: z.number().optional(),
+    }),
+  ]);
+}
 
-export type SessionRecord = z.infer<typeof SessionRecordSchema>;
+/** Built on the first read: a turn writes its session without parsing one. */
+const sessionRecordSchema = lazy(buildRecordSchema);
+
+export type SessionRecord = z.infer<ReturnType<typeof buildRecordSchema>>;
 export type SessionMeta = Extract<SessionRecord, { t: 'meta' }>;
 
 /** A line of `ai/sessions/*.jsonl` as listed by `/sessions`. */
@@ -93,7 +99,7 @@ export class SessionStore {
         skipped++;
         continue;
       }
-      const parsed = SessionRecordSchema.safeParse(json);
+      const parsed = sessionRecordSchema().safeParse(json);
       if (parsed.success) records.push(parsed.data);
       else skipped++;
     }
@@ -215,7 +221,7 @@ function parseLine(line: string): SessionRecord | undefined {
   } catch {
     return undefined; // a cut line at the edge of a peek window, or a corrupt one
   }
-  const parsed = SessionRecordSchema.safeParse(json);
+  const parsed = sessionRecordSchema().safeParse(json);
   return parsed.success ? parsed.data : undefined;
 }
 
