@@ -195,6 +195,24 @@ export function createDefaultRunnerDeps(now?: () => number, slothtoolHome?: stri
   };
 }
 
+/** The state fs.*, http.get and proc.* share during a runner's session. */
+function toolSession(options: ToolRunnerOptions, deps: RunnerDeps, policy: Policy, at: { workspace: string; home: string; slothtoolHome: string }): ToolSession {
+  const { workspace, home, slothtoolHome } = at;
+  return {
+    workspace,
+    home,
+    slothtoolHome: realDir(slothtoolHome),
+    resolve: (p) => resolvePath(p, options.cwd, { home, slothtoolHome }),
+    reads: new ReadTracker(),
+    journal: new FileJournal(),
+    procs: new ProcessTable(deps.proc, options.proc),
+    fs: deps.fs,
+    allowPrivateNetwork: policy.allowPrivateNetwork ?? false,
+    http: { timeoutMs: 20000, maxBytes: 2 * 1024 * 1024, maxRedirects: 5, ...options.http, resolve: deps.resolveHost },
+    ...(options.webSearch ? { webSearch: options.webSearch } : {}),
+  };
+}
+
 /**
  * A runner: judges steps with the tools' rules, the policy and the session's allowances, asks
  * the user through `confirm`, executes through the tool's definition and returns the DESIGN §4
@@ -216,19 +234,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   let counter = 0;
   const workspace = realDir(options.workspace ?? options.cwd);
   // fs.*, http.get and proc.* share this session state; it lives on the runner, nowhere else.
-  const session: ToolSession = {
-    workspace,
-    home,
-    slothtoolHome: realDir(slothtoolHome),
-    resolve: (p) => resolvePath(p, options.cwd, { home, slothtoolHome }),
-    reads: new ReadTracker(),
-    journal: new FileJournal(),
-    procs: new ProcessTable(deps.proc, options.proc),
-    fs: deps.fs,
-    allowPrivateNetwork: policy.allowPrivateNetwork ?? false,
-    http: { timeoutMs: 20000, maxBytes: 2 * 1024 * 1024, maxRedirects: 5, ...options.http, resolve: deps.resolveHost },
-    ...(options.webSearch ? { webSearch: options.webSearch } : {}),
-  };
+  const session = toolSession(options, deps, policy, { workspace, home, slothtoolHome });
   const sandbox: Sandbox =
     typeof options.sandbox === 'object'
       ? options.sandbox

@@ -172,6 +172,7 @@ export const SHARED_FOR_LLM_BASE: Record<string, () => unknown> = {
   '@holic512/shared': () => require('@holic512/shared'),
   '@holic512/shared/lib/atomic-write': () => require('@holic512/shared/lib/atomic-write'),
   '@holic512/shared/lib/home': () => require('@holic512/shared/lib/home'),
+  '@holic512/shared/lib/json-object': () => require('@holic512/shared/lib/json-object'),
   '@holic512/shared/lib/language': () => require('@holic512/shared/lib/language'),
   '@holic512/shared/lib/lazy': () => require('@holic512/shared/lib/lazy'),
   '@holic512/shared/lib/messages': () => require('@holic512/shared/lib/messages'),
