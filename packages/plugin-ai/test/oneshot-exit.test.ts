@@ -10,13 +10,16 @@ import { runAi } from './run-bin';
 
 const fx = useAiFixture();
 
-/** A NODE_OPTIONS preload that appends `beforeExit` / `exit <code>` to a file. */
+/** A NODE_OPTIONS preload that appends `beforeExit` / `exit <code>` of the `ai` process to a file
+ * (the spawn helper, a node process of its own, gets the preload too and is left out). */
 function probe(): { env: NodeJS.ProcessEnv; seen: () => string[] } {
   const log = path.join(fx.cwd, 'exit-probe.log');
   const script = path.join(fx.cwd, 'exit-probe.js');
   fs.writeFileSync(script, `const fs = require('fs');
-process.on('beforeExit', () => fs.appendFileSync(${JSON.stringify(log)}, 'beforeExit\\n'));
-process.on('exit', (code) => fs.appendFileSync(${JSON.stringify(log)}, 'exit ' + code + '\\n'));
+if (/[\\\\/]bin[\\\\/]ai\\.js$/.test(process.argv[1] || '')) {
+  process.on('beforeExit', () => fs.appendFileSync(${JSON.stringify(log)}, 'beforeExit\\n'));
+  process.on('exit', (code) => fs.appendFileSync(${JSON.stringify(log)}, 'exit ' + code + '\\n'));
+}
 `);
   return {
     env: { ...fx.temp.env, NODE_OPTIONS: `--require ${script}` },
