@@ -17,7 +17,7 @@ const big = (n: number): ToolResult => ({
   stdoutTail: '日志'.repeat(n) + 'END',
   stderrTail: 'warn '.repeat(n),
   truncated: false,
-  parsed: { kind: 'lines', items: Array.from({ length: n }, (_, i) => `item ${i}`) },
+  parsed: { kind: 'file_list', total: n, items: Array.from({ length: n }, (_, i) => `item ${i}`) },
   decision: { level: 'L0', by: 'policy', rules: [{ id: 'read.only', level: 'L0', reason: 'reads' }] },
 });
 

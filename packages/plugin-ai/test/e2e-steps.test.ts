@@ -120,7 +120,7 @@ describe('ai -c -p with no prompt continues the last turn', () => {
     // The model is told to go on (the `continue` event), with the earlier turn still there.
     expect(JSON.parse(sent.at(-1).content)).toEqual({ _event: 'continue' });
     expect(JSON.stringify(sent)).toContain('look at the notes');
-    expect(sent.some((m: { content: string }) => m.role === 'user' && m.content === 'continue')).toBe(false);
+    expect(sent.some((m: { role: string; content: string }) => m.role === 'user' && m.content === 'continue')).toBe(false);
   });
 
   test('with no session in this folder it says how to start one (usage error), nothing is sent', async () => {

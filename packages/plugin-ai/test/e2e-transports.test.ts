@@ -37,7 +37,7 @@ describe('transport tools', () => {
 
     const second = fx.server.requests[1].body.messages as Array<Record<string, any>>;
     const call = second.find((m) => m.role === 'assistant' && m.tool_calls);
-    expect(call.tool_calls.map((c: { id: string }) => c.id)).toEqual(['call_read', 'call_rm']);
+    expect(call!.tool_calls.map((c: { id: string }) => c.id)).toEqual(['call_read', 'call_rm']);
     const tools = second.filter((m) => m.role === 'tool');
     expect(tools.map((m) => m.tool_call_id)).toEqual(['call_read', 'call_rm']);
     expect(tools[0].content).toContain('alpha');
@@ -54,7 +54,7 @@ describe('transport tools', () => {
     const r = await runAi(['-p', 'read it', '--json'], { env: fx.temp.env, cwd: fx.cwd });
     expect(r.events.find((e) => e.type === 'repair')).toBeDefined();
     const repair = fx.server.requests[1].body.messages as Array<Record<string, any>>;
-    expect(repair.at(-1).content).toContain('could not be used');
+    expect(repair.at(-1)!.content).toContain('could not be used');
     expect(repair.find((m) => m.role === 'tool')).toMatchObject({ tool_call_id: 'c1' });
     expect(r.events.find((e) => e.type === 'final')).toMatchObject({ message: 'No such file.' });
   });

@@ -37,7 +37,7 @@ test('ai -p --json: the decision as ids, levels and adjustments plus reasons in 
   expect(steps[0]).not.toHaveProperty('verdict');
   const asked = r.events.find((e) => e.type === 'confirm');
   expect(asked).toMatchObject({ request: { decision: { level: 'L1', rules: [{ id: 'read.outside', level: 'L1', reason: expect.stringMatching(HAN) }], adjustments: [] } } });
-  expect(asked.request).not.toHaveProperty('verdict');
+  expect(asked!.request).not.toHaveProperty('verdict');
   // The second step was not run (the first was declined): the model is told so, with the runner's verdict worded for it.
   const results = r.events.filter((e) => e.type === 'tool_result').map((e) => e.result);
   expect(results.map((x) => x.decision.level)).toEqual(['L1', 'L2']);

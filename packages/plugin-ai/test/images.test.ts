@@ -122,7 +122,7 @@ describe('the agent sends images as content parts, only through an llm-base that
   test('with images support: the message becomes text + image_url parts; later calls of the turn still carry it', async () => {
     const llm = fakeLlm([chat('red')]);
     (llm.features as { images?: boolean }).images = true;
-    const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: () => fakeRunner() });
+    const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: fakeRunner().create });
     const r = await agent.send('what is it?', { images: [image] });
     expect(r.outcome).toBe('answered');
     expect(llm.calls[0].at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'what is it?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] });
@@ -130,7 +130,7 @@ describe('the agent sends images as content parts, only through an llm-base that
 
   test('an llm-base without image support (the original 1.0.x) gets no call: the turn says what to do', async () => {
     const llm = fakeLlm([chat('never')]);
-    const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: () => fakeRunner() });
+    const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: fakeRunner().create });
     const r = await agent.send('what is it?', { images: [image] });
     expect(r.outcome).toBe('error');
     expect(r.message).toContain('slothtool update llm-base');

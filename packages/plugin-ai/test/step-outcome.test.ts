@@ -9,7 +9,7 @@ import { stepOutcome, type StepOutcome } from '../src/agent/step-outcome';
 const decision = { level: 'L0' as const, rules: [{ id: 'exec.readonly', level: 'L0' as const, reason: 'read-only program' }], by: 'policy' as const };
 const base = { _event: 'tool_result' as const, id: 'cmd_001', tool: 'exec', program: 'touch', args: ['a'], decision };
 
-test.each<[string, Partial<ToolResult>, StepOutcome]>([
+test.each<[string, Record<string, unknown>, StepOutcome]>([
   ['exit 0', { exitCode: 0 }, 'ran'],
   ['exit 1 still ran', { exitCode: 1 }, 'ran'],
   ['a patch that did not apply', { status: 'error', error: { message: 'x' } }, 'failed'],
@@ -19,7 +19,7 @@ test.each<[string, Partial<ToolResult>, StepOutcome]>([
   ['the runner refused it (L2)', { status: 'blocked', decision: { ...decision, level: 'L2' } }, 'refused'],
   ['the sandbox stopped a write', { exitCode: 1, sandbox: { kind: 'bwrap', level: 'L0', network: false, denied: 'write', line: 'touch: Read-only file system' } }, 'sandbox_stopped'],
 ])('%s (%j) → %s, in the compact record too', (_name, fields, outcome) => {
-  const result = { ...base, ...fields } as ToolResult;
+  const result = { ...base, ...fields } as unknown as ToolResult;
   expect(stepOutcome(result)).toBe(outcome);
   expect(JSON.parse(compactToolResult(result))).toMatchObject({ id: 'cmd_001', step: 'touch a', outcome });
 });

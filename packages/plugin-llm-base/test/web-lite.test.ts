@@ -164,14 +164,17 @@ describe('LiteResponse behaves like node’s Response', () => {
   });
 
   test('the deferred globals construct node’s own and answer instanceof for both', async () => {
-    const made = new (LazyResponse as unknown as typeof Response)('hi');
+    // The deferred globals, as the SDK sees them (classes).
+    const LazyR = LazyResponse as unknown as typeof Response;
+    const LazyF = LazyFormData as unknown as typeof FormData;
+    const made = new LazyR('hi');
     expect(await made.text()).toBe('hi');
-    expect(made instanceof LazyResponse).toBe(true);
-    expect(lite(['x']) instanceof LazyResponse).toBe(true);
-    expect({} instanceof LazyResponse).toBe(false);
-    const form = new (LazyFormData as unknown as typeof FormData)();
+    expect(made instanceof LazyR).toBe(true);
+    expect(lite(['x']) instanceof LazyR).toBe(true);
+    expect({} instanceof LazyR).toBe(false);
+    const form = new LazyF();
     form.append('a', '1');
-    expect(form instanceof LazyFormData).toBe(true);
-    expect(new URLSearchParams() instanceof LazyFormData).toBe(false);
+    expect(form instanceof LazyF).toBe(true);
+    expect(new URLSearchParams() instanceof LazyF).toBe(false);
   });
 });

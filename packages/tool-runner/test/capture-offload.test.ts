@@ -217,7 +217,7 @@ describe('a worker still starting when the mark is passed', () => {
         super(...args);
         made.push(this);
       }
-      emit(event: string | symbol, ...args: unknown[]): boolean {
+      override emit(event: string | symbol, ...args: unknown[]): boolean {
         if (event !== 'online') return super.emit(event, ...args);
         if (lose) void this.terminate();
         else if (Number.isFinite(delayMs)) setTimeout(() => super.emit(event, ...args), delayMs);

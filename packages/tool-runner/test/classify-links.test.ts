@@ -48,6 +48,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(ws, 'node_modules', 'pkg', 'bin.js'), 'x');
   fs.symlinkSync('../pkg/bin.js', path.join(ws, 'node_modules', '.bin', 'tool'));
   runner = createToolRunner({
+    confirm: () => ({ action: 'decline' }),
     cwd: ws,
     workspace: ws,
     lang: 'en',
@@ -207,7 +208,7 @@ describe('everyday read-only commands judged by a runner (links gathered) stay L
     fs.mkdirSync(path.join(dir, 'node_modules', 'pkg'));
     fs.writeFileSync(path.join(dir, 'node_modules', 'pkg', 'bin.js'), 'x');
     fs.symlinkSync('../pkg/bin.js', path.join(dir, 'node_modules', '.bin', 'tool'));
-    repoRunner = createToolRunner({ cwd: path.join(dir, 'src'), workspace: dir, lang: 'en', sandbox: 'off', env: { PATH: process.env.PATH, HOME: world.home } });
+    repoRunner = createToolRunner({ confirm: () => ({ action: 'decline' }), cwd: path.join(dir, 'src'), workspace: dir, lang: 'en', sandbox: 'off', env: { PATH: process.env.PATH, HOME: world.home } });
   });
   test('at most 5% are asked (here: none)', () => {
     const asked = rows.filter((line) => {

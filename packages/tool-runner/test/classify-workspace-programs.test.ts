@@ -130,7 +130,7 @@ describe('rustup proxies run the toolchain a rust-toolchain file names by path',
   });
   afterEach(() => world.cleanup());
   const judgeIn = (dir: string, line: string, cwd?: string) => {
-    const runner = createToolRunner({ cwd: dir, workspace: dir, lang: 'en', sandbox: 'off', env: { PATH: process.env.PATH, HOME: world.home } });
+    const runner = createToolRunner({ confirm: () => ({ action: 'decline' }), cwd: dir, workspace: dir, lang: 'en', sandbox: 'off', env: { PATH: process.env.PATH, HOME: world.home } });
     const [program, ...args] = line.split(' ');
     const d = runner.judge({ tool: 'exec', program, args, ...(cwd ? { cwd } : {}) } as Step);
     return { level: d.level, ids: d.rules.map((r) => r.id) };

@@ -2,6 +2,7 @@ import { assess, type AssessFacts } from '../src/policy/assess';
 import { createToolRegistry } from '../src/registry';
 import { finding } from '../src/policy/finding';
 import type { Step } from '../src/types';
+import type { ToolResult } from '../src';
 
 // assess(step, facts) → {findings, touches}: the tool's rules and what `requires` asks, before
 // any setting, rule, mode or allowance. Each row: the step, the policy, then `level id` of each
@@ -39,10 +40,10 @@ test("a tool's assess gets the facts without a language", () => {
       assess: (_input: unknown, ctx: unknown) => (seen.push(ctx), { findings: [finding('probe.seen', 'L1')], touches: { read: [], write: [], network: [], exec: [] } }),
       approvalKey: () => 'probe.look',
       digest: () => 'look',
-      execute: async () => ({ _event: 'tool_result', id: 'x', tool: 'probe.look', decision: { level: 'L1', rules: [] } }),
+      execute: async () => ({ _event: 'tool_result', id: 'x', tool: 'probe.look', status: 'blocked', decision: { level: 'L1', by: 'policy', rules: [] } }) as ToolResult,
     },
   ]);
-  const a = assess({ tool: 'probe.look' } as Step, { ...facts({ allowWrite: true }), lang: 'en' } as AssessFacts, registry);
+  const a = assess({ tool: 'probe.look' } as unknown as Step, { ...facts({ allowWrite: true }), lang: 'en' } as AssessFacts, registry);
   expect(a.findings).toEqual([finding('probe.seen', 'L1')]);
   expect(seen).toEqual([{ cwd: '/work/proj', home: '/home/u', policy: { allowWrite: true } }]);
 });

@@ -41,7 +41,7 @@ async function until<T>(get: () => Promise<T> | T, ok: (v: T) => boolean, tries 
 const TICKER = `let i = 0; setInterval(() => console.log('tick ' + i++), 20);`;
 
 test('judged L1 with its reason; a plain proc.start is not', () => {
-  const runner = createToolRunner({ cwd: world.ws, env: { HOME: world.home, SLOTHTOOL_HOME: path.join(world.home, '.slothtool') }, sandbox: 'off', lang: 'en' });
+  const runner = createToolRunner({ confirm: () => ({ action: 'decline' }), cwd: world.ws, env: { HOME: world.home, SLOTHTOOL_HOME: path.join(world.home, '.slothtool') }, sandbox: 'off', lang: 'en' });
   const detached = runner.judge({ tool: 'proc.start', program: 'sleep', args: ['100'], detach: true } as never);
   expect(detached.level).toBe('L1');
   expect(detached.rules.map((r) => r.id)).toContain('proc.detach');

@@ -128,7 +128,7 @@ test("a command's environment is exactly the one asked for: added, changed and r
   process.env.SPAWN_HELPER_BASE_VAR = 'base';
   const { helper } = await readyHelper();
   try {
-    const env = { ...process.env, ADDED_VAR: 'new value', PATH: `/opt/none:${process.env.PATH}` };
+    const env: NodeJS.ProcessEnv = { ...process.env, ADDED_VAR: 'new value', PATH: `/opt/none:${process.env.PATH}` };
     delete env.SPAWN_HELPER_BASE_VAR;
     const r = await run(helper.spawn('sh', ['-c', 'env'], { ...PIPES, env }));
     const seen = Object.fromEntries(r.out.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));

@@ -111,7 +111,7 @@ describe('git run by a wrapper is hardened like git run directly', () => {
   test.each(lines.map((l) => [l.join(' '), l]))('%s through the runner: L0, hardened, the planted program never runs', async (_line, line) => {
     const r = repo(`wrapped-${line.join('-').replace(/\W+/g, '')}`);
     plant(r);
-    const runner = createToolRunner({ cwd: r.dir, workspace: r.dir, lang: 'en', sandbox: 'off', env: gitEnv() });
+    const runner = createToolRunner({ confirm: () => ({ action: 'decline' }), cwd: r.dir, workspace: r.dir, lang: 'en', sandbox: 'off', env: gitEnv() });
     const step: Step = { tool: 'exec', program: line[0], args: line.slice(1) };
     const d = runner.judge(step);
     expect([d.level, d.rules.map((x) => x.id)]).toEqual(['L0', expect.arrayContaining(['git.hardened'])]);
@@ -142,7 +142,7 @@ describe('a nested repository: its own filters are the ones switched off', () =>
   });
   test.each(lines.map((l) => [l.join(' '), l]))('%s through the runner never runs it', async (_line, line) => {
     const n = nested(`nested-${line.join('-').replace(/\W+/g, '')}`);
-    const runner = createToolRunner({ cwd: n.dir, workspace: n.dir, lang: 'en', sandbox: 'off', env: gitEnv() });
+    const runner = createToolRunner({ confirm: () => ({ action: 'decline' }), cwd: n.dir, workspace: n.dir, lang: 'en', sandbox: 'off', env: gitEnv() });
     const step: Step = { tool: 'exec', program: line[0], args: line.slice(1) };
     expect(runner.judge(step).level).toBe('L0');
     await runner.run(step);
@@ -190,7 +190,7 @@ describe('the lazy fetch of a partial clone runs the transport the repository na
   test.each(plants)('git log -p through the runner (L0) never runs the planted %s', async (name, plant) => {
     const r = partialClone(`lazy-${name}`);
     plant(r);
-    const runner = createToolRunner({ cwd: r.dir, workspace: r.dir, lang: 'en', sandbox: 'off', env: gitEnv() });
+    const runner = createToolRunner({ confirm: () => ({ action: 'decline' }), cwd: r.dir, workspace: r.dir, lang: 'en', sandbox: 'off', env: gitEnv() });
     const step: Step = { tool: 'exec', program: 'git', args: ['log', '-p', '-2'] };
     expect(runner.judge(step).level).toBe('L0');
     await runner.run(step);
