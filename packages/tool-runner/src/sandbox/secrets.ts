@@ -1,3 +1,5 @@
+import * as path from 'path';
+
 /**
  * The secret stores under the home folder, by class: what the approved-step (L1) sandbox hides
  * (folders behind an empty tmpfs, files behind /dev/null), and what the read-only (L0) sandbox
@@ -11,7 +13,7 @@ export const SECRET_CLASSES: ReadonlyArray<{ class: string; paths: readonly stri
   { class: 'cloud', paths: ['.aws', '.config/gcloud', '.azure', '.kube', '.oci', '.config/doctl', '.config/hcloud', '.s3cfg', '.boto', '.vault-token', '.terraform.d/credentials.tfrc.json', '.config/rclone', '.config/op'] },
   {
     class: 'registries',
-    paths: ['.npmrc', '.yarnrc.yml', '.pypirc', '.config/pip', '.cargo/credentials', '.cargo/credentials.toml', '.gem/credentials', '.m2/settings.xml', '.m2/settings-security.xml', '.gradle/gradle.properties', '.docker/config.json', '.composer/auth.json', '.config/composer/auth.json', '.nuget/NuGet/NuGet.Config'],
+    paths: ['.npmrc', '.yarnrc', '.yarnrc.yml', '.config/pnpm/rc', '.bunfig.toml', '.pypirc', '.config/pip', '.cargo/credentials', '.cargo/credentials.toml', '.gem/credentials', '.m2/settings.xml', '.m2/settings-security.xml', '.gradle/gradle.properties', '.docker/config.json', '.composer/auth.json', '.config/composer/auth.json', '.nuget/NuGet/NuGet.Config'],
   },
   { class: 'forges', paths: ['.git-credentials', '.netrc', '.config/gh', '.config/hub', '.config/glab-cli'] },
   {
@@ -24,3 +26,32 @@ export const SECRET_CLASSES: ReadonlyArray<{ class: string; paths: readonly stri
 
 /** Every secret store of the table, home-relative. */
 export const HOME_SECRET_STORES: readonly string[] = SECRET_CLASSES.flatMap((c) => c.paths);
+
+/**
+ * npm's global config, `<prefix>/etc/npmrc` (where `npm config set --global` writes a registry
+ * token), of every node installation a step can see: those the home's version managers keep (one
+ * folder per version: `*`) and the system's prefixes. Hidden like the registries class at both
+ * levels: at L0 the version managers' folders are bound back (home-view.ts) and the system is
+ * shown read-only.
+ */
+export const GLOBAL_NPMRC_IN_HOME: readonly string[] = [
+  '.nvm/versions/node/*/etc/npmrc',
+  '.volta/tools/image/node/*/etc/npmrc',
+  '.local/share/fnm/node-versions/*/installation/etc/npmrc',
+  '.fnm/node-versions/*/installation/etc/npmrc',
+  '.asdf/installs/nodejs/*/etc/npmrc',
+  '.local/share/mise/installs/node/*/etc/npmrc',
+  '.nodenv/versions/*/etc/npmrc',
+];
+export const GLOBAL_NPMRC_SYSTEM: readonly string[] = ['/etc/npmrc', '/usr/etc/npmrc', '/usr/local/etc/npmrc', '/opt/homebrew/etc/npmrc'];
+
+/** The global npmrc files there are now (the running node's prefix too), for a sandbox plan. */
+export function globalNpmrcs(home: string, readdir: (dir: string) => string[], execPath: string = process.execPath): string[] {
+  const out = new Set<string>([...GLOBAL_NPMRC_SYSTEM, path.join(path.dirname(path.dirname(execPath)), 'etc', 'npmrc')]);
+  for (const pattern of GLOBAL_NPMRC_IN_HOME) {
+    const [before, after] = pattern.split('/*/');
+    if (after === undefined) out.add(path.join(home, pattern));
+    else for (const version of readdir(path.join(home, before))) out.add(path.join(home, before, version, after));
+  }
+  return [...out];
+}

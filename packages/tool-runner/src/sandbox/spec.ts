@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { under, type HomeBind } from './home-view';
 import type { SandboxLimits } from './limits';
-import { HOME_SECRET_STORES } from './secrets';
+import { globalNpmrcs, HOME_SECRET_STORES } from './secrets';
 
 export { HOME_SECRET_STORES } from './secrets';
 
@@ -76,17 +76,26 @@ export interface SpecPlan {
   visible(p: string): boolean;
 }
 
+/** A folder's names, none when it cannot be read. */
+function listDir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 /**
  * The plan of a level (made once per runner and level: createSandbox keeps it). At L0 only what
  * the step can see needs hiding (outside the home, or inside a place bound back): nothing is made
  * in the empty home.
  */
-export function specPlan(input: Pick<SpecInput, 'level' | 'workspace' | 'home' | 'slothtoolHome' | 'homeBinds'>, probe: Probe = probeFs): SpecPlan {
+export function specPlan(input: Pick<SpecInput, 'level' | 'workspace' | 'home' | 'slothtoolHome' | 'homeBinds'>, probe: Probe = probeFs, list: (dir: string) => string[] = listDir): SpecPlan {
   const home = input.home;
   const privateHome = input.level === 'L0' && input.homeBinds && home !== '/' && probe(home) === 'dir' ? { path: home, binds: input.homeBinds } : undefined;
   const wsShown = !under(home, input.workspace);
   const visible = (p: string) => !privateHome || !under(p, home) || privateHome.binds.some((b) => under(p, b.to)) || (wsShown && under(p, input.workspace));
-  const all = [...HOME_SECRET_STORES.map((rel) => path.join(home, rel)), path.join(input.slothtoolHome, 'plugin-configs'), pipeFolder(input.slothtoolHome)];
+  const all = [...HOME_SECRET_STORES.map((rel) => path.join(home, rel)), ...globalNpmrcs(home, list), path.join(input.slothtoolHome, 'plugin-configs'), pipeFolder(input.slothtoolHome)];
   return { ...(privateHome ? { privateHome } : {}), candidates: [...new Set(all.filter(visible))], visible };
 }
 
