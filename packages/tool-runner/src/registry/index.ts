@@ -68,14 +68,15 @@ export function describeIssues(error: z.ZodError, prefix = ''): string {
     .join('; ');
 }
 
-function check(def: AnyToolDefinition): void {
+/** `builtin`: one of `tools` (its input is built on first use, and a test holds each a zod object). */
+function check(def: AnyToolDefinition, builtin = false): void {
   if (!def || typeof def !== 'object') throw new TypeError('a tool definition must be an object');
   if (typeof def.name !== 'string' || !TOOL_NAME.test(def.name)) throw new TypeError(`"${String(def.name)}" is not a usable tool name (dotted words: fs.read, mcp.github.list)`);
   for (const key of ['assess', 'approvalKey', 'digest', 'execute'] as const) {
     if (typeof def[key] !== 'function') throw new TypeError(`tool ${def.name}: ${key} must be a function`);
   }
   if (def.summary !== undefined && typeof def.summary !== 'function') throw new TypeError(`tool ${def.name}: summary must be a function when given`);
-  if (!(def.input instanceof z.ZodObject)) throw new TypeError(`tool ${def.name}: input must be a zod object schema`);
+  if (!builtin && !(def.input instanceof z.ZodObject)) throw new TypeError(`tool ${def.name}: input must be a zod object schema`);
   if (typeof def.description?.en !== 'string' || typeof def.description?.zh !== 'string') throw new TypeError(`tool ${def.name}: description needs zh and en`);
 }
 
@@ -98,7 +99,7 @@ export function createToolRegistry(extra: readonly AnyToolDefinition[] = []): To
     },
     get: (name) => byName.get(name),
     register(def) {
-      check(def);
+      check(def, tools.includes(def));
       if (byName.has(def.name)) throw new Error(`a tool named "${def.name}" is already registered`);
       list.push(def);
       byName.set(def.name, def);
