@@ -60,6 +60,16 @@ const BUNDLES = [
     plain: true,
   },
   {
+    // Running a plugin by its alias (`slothtool ai …`): the same CLI as one plain file, without
+    // the code cache (loading the cache and its loader costs more than this path compiles), so a
+    // start resolves and reads one file instead of nine (docs/architecture.md §6).
+    entry: path.join(pkg('slothtool'), 'lib/cli.js'),
+    out: path.join(pkg('slothtool'), 'dist/alias.js'),
+    plain: true,
+    // Its packages load from node_modules when a path needs them (installing, checking a file).
+    external: ['cross-spawn', 'write-file-atomic', 'zod'],
+  },
+  {
     // zod and @holic512/shared stay outside: ai hands it its own (shared/code-cache `provide`,
     // plugin-ai config/llm-base.ts), so a process has one zod, not one per bundle (615 KB →
     // 360 KB), and one redaction gate, whose tables were built twice; anyone else loading it gets

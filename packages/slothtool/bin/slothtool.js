@@ -2,15 +2,25 @@
 'use strict';
 // The host's own commands (install, list, config…, help) run from its bundle (dist/cli.js, made
 // by scripts/bundle.js) with V8's code cache under the SlothTool home (docs/architecture.md §6);
-// running a plugin (`slothtool <alias>`) loads only the few modules that needs, from lib/. A
-// bundle that cannot be loaded is said so, and lib/ runs instead.
+// running a plugin (`slothtool <alias>`) loads the same CLI as one plain file (dist/alias.js, no
+// cache: that path needs little of it). A bundle that cannot be loaded is said so, and lib/ runs instead.
 const fs = require('fs');
 const path = require('path');
 const args = process.argv.slice(2);
 const dist = path.join(__dirname, '..', 'dist');
 const bundle = path.join(dist, 'cli.js');
+const alias = path.join(dist, 'alias.js');
 let cli;
-if (!require('../lib/commands.js').runsAlias(args) && fs.existsSync(bundle)) {
+if (require('../lib/commands.js').runsAlias(args)) {
+  // The same CLI as one plain file (scripts/bundle.js); lib/ when it is not there or unusable.
+  if (fs.existsSync(alias)) {
+    try {
+      cli = require(alias);
+    } catch (err) {
+      process.stderr.write(require('../lib/cli.js').bundleUnusableMessage(alias, err) + '\n');
+    }
+  }
+} else if (fs.existsSync(bundle)) {
   try {
     const { loadBundle, codeCacheDir } = require(path.join(dist, 'load.js')); // shared/code-cache, bundled beside it
     cli = loadBundle(bundle, { cacheDir: codeCacheDir(), parent: module });
