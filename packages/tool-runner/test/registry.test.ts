@@ -180,3 +180,13 @@ describe('built-in input schemas are built on first use', () => {
     expect(n.afterValidate).toBeGreaterThan(n.afterRegistry);
   });
 });
+
+test('an input given as a getter is checked when first read: a bad one fails the step schema, not register', () => {
+  const bad = { ...weather, name: 'weather.bad' } as ToolDefinition<WeatherStep>;
+  Object.defineProperty(bad, 'input', { get: () => ({ not: 'zod' }), enumerable: true });
+  const reg = createToolRegistry([bad]);
+  expect(() => reg.stepSchema()).toThrow('tool weather.bad: input must be a zod object schema');
+  expect(() => reg.jsonSchema('weather.bad')).toThrow('tool weather.bad: input must be a zod object schema');
+  // A plain property is checked at once, as before.
+  expect(() => createToolRegistry([{ ...weather, name: 'weather.plain', input: { not: 'zod' } } as unknown as ToolDefinition<WeatherStep>])).toThrow('input must be a zod object schema');
+});
