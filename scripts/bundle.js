@@ -60,14 +60,14 @@ const BUNDLES = [
     plain: true,
   },
   {
-    // Running a plugin by its alias (`slothtool ai …`): the same CLI as one plain file, without
-    // the code cache (loading the cache and its loader costs more than this path compiles), so a
-    // start resolves and reads one file instead of nine (docs/architecture.md §6).
-    entry: path.join(pkg('slothtool'), 'lib/cli.js'),
+    // Running a plugin that runs in this process by its alias (`slothtool ai …`): the few modules
+    // of that path (slothtool src/alias-start.ts) as one plain file, without the code cache
+    // (loading the cache and its loader costs more than this path compiles), so a start reads one
+    // small file instead of nine modules (docs/architecture.md §6).
+    entry: path.join(pkg('slothtool'), 'lib/alias-start.js'),
     out: path.join(pkg('slothtool'), 'dist/alias.js'),
     plain: true,
-    // Its packages load from node_modules when a path needs them (installing, checking a file).
-    external: ['cross-spawn', 'write-file-atomic', 'zod'],
+    external: ['write-file-atomic'],
   },
   {
     // zod and @holic512/shared stay outside: ai hands it its own (shared/code-cache `provide`,

@@ -7,8 +7,8 @@ import { cli } from './helpers';
 import { runsAlias } from '../src/commands';
 
 // The host's own commands run from its bundle (dist/cli.js) with V8's code cache; running a
-// plugin by its alias loads one plain file (dist/alias.js); a bundle that cannot be loaded is
-// said so and lib/ runs.
+// plugin that runs in this process by its alias loads one small plain file (dist/alias.js, only
+// that path); a bundle that cannot be loaded is said so and lib/ runs.
 let temp: TempHome;
 beforeEach(async () => {
   temp = await createTempHome({ language: 'en' });
@@ -65,20 +65,41 @@ test('a bundle that cannot be loaded is said so, and lib/ runs instead', () => {
   }
 });
 
-test('an alias run loads dist/alias.js and none of lib/ but the bin\'s test of its words', () => {
-  const pkgDir = path.resolve(__dirname, '..');
+/** Run the bin with a preload that prints the files `require` loaded, at exit. */
+function binLoading(binDir: string, args: string[]) {
   const probe = path.join(temp.home, 'loaded.js');
   fs.writeFileSync(probe, `process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(Object.keys(require.cache)) + '\\n'));`);
-  const r = spawnSync(process.execPath, ['-r', probe, path.join(pkgDir, 'bin', 'slothtool.js'), 'no-such-plugin'], { env: temp.env, encoding: 'utf8' });
-  expect(r.status).toBe(cli(['no-such-plugin'], temp.env).status);
+  const r = spawnSync(process.execPath, ['-r', probe, path.join(binDir, 'bin', 'slothtool.js'), ...args], { env: temp.env, encoding: 'utf8' });
   const loaded = JSON.parse(/LOADED (.*)/.exec(r.stderr)![1]) as string[];
-  expect(loaded).toContain(path.join(pkgDir, 'dist', 'alias.js'));
-  expect(loaded.filter((f) => f.startsWith(path.join(pkgDir, 'lib') + path.sep))).toEqual([path.join(pkgDir, 'lib', 'commands.js')]);
-  expect(r.stderr.replace(/LOADED .*\n/, '')).toBe(cli(['no-such-plugin'], temp.env).stderr);
+  return { ...r, stderr: r.stderr.replace(/LOADED .*\n/, ''), loaded };
+}
+
+test('an in-process plugin run by its alias loads dist/alias.js and none of lib/ but the test of its words', async () => {
+  const pkgDir = path.resolve(__dirname, '..');
+  const aiDir = path.resolve(pkgDir, '..', 'plugin-ai');
+  await temp.registerPlugin('ai', aiDir);
+  const r = binLoading(pkgDir, ['ai', '--version']);
+  const direct = spawnSync(process.execPath, [path.join(aiDir, 'bin', 'ai.js'), '--version'], { env: temp.env, encoding: 'utf8' });
+  expect(r.status).toBe(0);
+  expect(r.stdout).toBe(direct.stdout);
+  expect(r.loaded).toContain(path.join(pkgDir, 'dist', 'alias.js'));
+  expect(r.loaded.filter((f) => f.startsWith(path.join(pkgDir, 'lib') + path.sep))).toEqual([path.join(pkgDir, 'lib', 'commands.js')]);
 });
 
-test('an alias bundle that cannot be loaded is said so, and lib/ runs instead', () => {
+test('an alias that is not installed goes to the whole CLI, which says so as before', () => {
   const pkgDir = path.resolve(__dirname, '..');
+  const r = binLoading(pkgDir, ['no-such-plugin']);
+  const direct = cli(['no-such-plugin'], temp.env);
+  expect(r.status).toBe(direct.status);
+  expect(r.status).not.toBe(0);
+  expect(r.stderr).toBe(direct.stderr);
+  expect(r.loaded).toContain(path.join(pkgDir, 'lib', 'cli.js'));
+});
+
+test('an alias bundle that cannot be loaded is said so, and lib/ runs instead', async () => {
+  const pkgDir = path.resolve(__dirname, '..');
+  const aiDir = path.resolve(pkgDir, '..', 'plugin-ai');
+  await temp.registerPlugin('ai', aiDir);
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'host-alias-test-'));
   try {
     fs.mkdirSync(path.join(copy, 'bin'));
@@ -86,11 +107,11 @@ test('an alias bundle that cannot be loaded is said so, and lib/ runs instead', 
     fs.copyFileSync(path.join(pkgDir, 'bin', 'slothtool.js'), path.join(copy, 'bin', 'slothtool.js'));
     fs.symlinkSync(path.join(pkgDir, 'lib'), path.join(copy, 'lib'));
     fs.writeFileSync(path.join(copy, 'dist', 'alias.js'), 'broken(');
-    const r = spawnSync(process.execPath, [path.join(copy, 'bin', 'slothtool.js'), 'no-such-plugin'], { env: temp.env, encoding: 'utf8' });
-    const direct = cli(['no-such-plugin'], temp.env);
-    expect(r.status).toBe(direct.status);
+    const r = spawnSync(process.execPath, [path.join(copy, 'bin', 'slothtool.js'), 'ai', '--version'], { env: temp.env, encoding: 'utf8' });
+    const direct = spawnSync(process.execPath, [path.join(aiDir, 'bin', 'ai.js'), '--version'], { env: temp.env, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(direct.stdout);
     expect(r.stderr).toContain(`slothtool could not load ${path.join(copy, 'dist', 'alias.js')} (`);
-    expect(r.stderr).toContain(direct.stderr.trim());
   } finally {
     fs.rmSync(copy, { recursive: true, force: true });
   }
