@@ -46,23 +46,29 @@ eachReturns('runsAlias(%j) is %p', runsAlias, [
   [[], false],
 ]);
 
-test('a bundle that cannot be loaded is said so, and lib/ runs instead', () => {
+/** A copy of this package (its bin, lib/ linked) with the given files in dist/; removed after `use`. */
+function withCopy(dist: Record<string, string>, use: (dir: string) => void): void {
   const pkgDir = path.resolve(__dirname, '..');
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'host-bundle-test-'));
   try {
-    fs.mkdirSync(path.join(copy, 'bin'));
-    fs.mkdirSync(path.join(copy, 'dist'));
+    for (const sub of ['bin', 'dist']) fs.mkdirSync(path.join(copy, sub));
     fs.copyFileSync(path.join(pkgDir, 'bin', 'slothtool.js'), path.join(copy, 'bin', 'slothtool.js'));
-    fs.copyFileSync(path.join(pkgDir, 'dist', 'load.js'), path.join(copy, 'dist', 'load.js'));
     fs.symlinkSync(path.join(pkgDir, 'lib'), path.join(copy, 'lib'));
-    fs.writeFileSync(path.join(copy, 'dist', 'cli.js'), 'broken');
+    for (const [name, text] of Object.entries(dist)) fs.writeFileSync(path.join(copy, 'dist', name), text);
+    use(copy);
+  } finally {
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+test('a bundle that cannot be loaded is said so, and lib/ runs instead', () => {
+  const load = fs.readFileSync(path.join(path.resolve(__dirname, '..'), 'dist', 'load.js'), 'utf8');
+  withCopy({ 'load.js': load, 'cli.js': 'broken' }, (copy) => {
     const r = spawnSync(process.execPath, [path.join(copy, 'bin', 'slothtool.js'), 'list'], { env: temp.env, encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(cli(['list'], temp.env).stdout);
     expect(r.stderr).toContain(`slothtool could not load ${path.join(copy, 'dist', 'cli.js')} (`);
-  } finally {
-    fs.rmSync(copy, { recursive: true, force: true });
-  }
+  });
 });
 
 /** Run the bin with a preload that prints the files `require` loaded, at exit. */
@@ -97,22 +103,13 @@ test('an alias that is not installed goes to the whole CLI, which says so as bef
 });
 
 test('an alias bundle that cannot be loaded is said so, and lib/ runs instead', async () => {
-  const pkgDir = path.resolve(__dirname, '..');
-  const aiDir = path.resolve(pkgDir, '..', 'plugin-ai');
+  const aiDir = path.resolve(__dirname, '..', '..', 'plugin-ai');
   await temp.registerPlugin('ai', aiDir);
-  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'host-alias-test-'));
-  try {
-    fs.mkdirSync(path.join(copy, 'bin'));
-    fs.mkdirSync(path.join(copy, 'dist'));
-    fs.copyFileSync(path.join(pkgDir, 'bin', 'slothtool.js'), path.join(copy, 'bin', 'slothtool.js'));
-    fs.symlinkSync(path.join(pkgDir, 'lib'), path.join(copy, 'lib'));
-    fs.writeFileSync(path.join(copy, 'dist', 'alias.js'), 'broken(');
+  withCopy({ 'alias.js': 'broken(' }, (copy) => {
     const r = spawnSync(process.execPath, [path.join(copy, 'bin', 'slothtool.js'), 'ai', '--version'], { env: temp.env, encoding: 'utf8' });
     const direct = spawnSync(process.execPath, [path.join(aiDir, 'bin', 'ai.js'), '--version'], { env: temp.env, encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(direct.stdout);
     expect(r.stderr).toContain(`slothtool could not load ${path.join(copy, 'dist', 'alias.js')} (`);
-  } finally {
-    fs.rmSync(copy, { recursive: true, force: true });
-  }
+  });
 });
