@@ -60,6 +60,16 @@ const BUNDLES = [
     plain: true,
   },
   {
+    // Running a plugin that runs in this process by its alias (`slothtool ai …`): the few modules
+    // of that path (slothtool src/alias-start.ts) as one plain file, without the code cache
+    // (loading the cache and its loader costs more than this path compiles), so a start reads one
+    // small file instead of nine modules (docs/architecture.md §6).
+    entry: path.join(pkg('slothtool'), 'lib/alias-start.js'),
+    out: path.join(pkg('slothtool'), 'dist/alias.js'),
+    plain: true,
+    external: ['write-file-atomic'],
+  },
+  {
     // zod and @holic512/shared stay outside: ai hands it its own (shared/code-cache `provide`,
     // plugin-ai config/llm-base.ts), so a process has one zod, not one per bundle (615 KB →
     // 360 KB), and one redaction gate, whose tables were built twice; anyone else loading it gets

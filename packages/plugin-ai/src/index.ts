@@ -5,7 +5,8 @@ export type { AgentConfirmAnswer, AgentConfirmFn, AgentDeps, AgentOptions, SendO
 export type { AgentEvent, AgentListener, Outcome, TurnResult, UsageTotals } from './agent/events';
 export { createAppAgent, loadToolRunner, policyOf } from './cli/app';
 export type { AppAgent, AppAgentOptions } from './cli/app';
-export { AiConfigSchema, ContextBudgetsSchema, defaultConfig, loadConfig, validateConfig } from './config/config';
+export { defaultConfig, loadConfig, validateConfig } from './config/config';
+export { AiConfigSchema, ContextBudgetsSchema } from './config/config-schema';
 export type { AiConfig, ContextBudgets } from './config/config';
 export { ConversationContext } from './context/context';
 export type { ChatMessage, ContextSizes, WindowMessage } from './context/context';

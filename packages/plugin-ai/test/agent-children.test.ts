@@ -1,6 +1,6 @@
 import { capAnswer, childMode, labelledConfirm, mapLimited, MAX_ANSWER_CHARS } from '../src/agent/agent-children';
 import { Agent } from '../src/agent/agent';
-import { AiConfigSchema } from '../src/config/config';
+import { AiConfigSchema } from '../src/config/config-schema';
 import type { ConfirmRequest } from '../src/agent/runner-types';
 import { verdict } from './helpers';
 

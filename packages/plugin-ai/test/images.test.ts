@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { imageProblemText, imageRefs, imageSize, imageTokens, isImageProblem, loadImage, sniffImage } from '../src/context/images';
 import { ConversationContext } from '../src/context/context';
-import { AiConfigSchema } from '../src/config/config';
+import { AiConfigSchema } from '../src/config/config-schema';
 import { RED_PNG } from './helpers';
 
 // The headers of the other formats, enough to be told apart and measured.

@@ -150,3 +150,43 @@ test('every built-in tool says what its question shows: a title and its own fiel
     for (const field of summary!.fields) expect([def.name, own.has(field.name)]).toEqual([def.name, true]);
   }
 });
+
+describe('built-in input schemas are built on first use', () => {
+  test('each built-in tool has a zod object input, the same object every time', () => {
+    for (const def of tools) {
+      const first = def.input;
+      expect(first).toBeInstanceOf(z.ZodObject);
+      expect(def.input).toBe(first);
+    }
+  });
+
+  test('a registry of the built-ins builds no input schema until a step is checked', () => {
+    const script = `
+      const counted = [];
+      const od = Object.defineProperty;
+      Object.defineProperty = function (o, k, d) { if (k === '_zod') counted.push(1); return od(o, k, d); };
+      require('zod');
+      const before = counted.length;
+      const tr = require(${JSON.stringify(require('path').join(__dirname, '../lib/registry/index.js'))});
+      const reg = tr.createToolRegistry();
+      const afterRegistry = counted.length;
+      reg.validate({ program: 'ls', args: ['-la'], tool: 'fs.read' });
+      process.stdout.write(JSON.stringify({ before, afterRegistry, afterValidate: counted.length }));`;
+    // lib/ (the built package): what a process loading tool-runner runs.
+    const out = require('child_process').execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    const n = JSON.parse(out) as { before: number; afterRegistry: number; afterValidate: number };
+    // Only common.ts's shared pieces (requires, argument lists): the tools' own inputs were about 170 more.
+    expect(n.afterRegistry - n.before).toBeLessThan(25);
+    expect(n.afterValidate).toBeGreaterThan(n.afterRegistry);
+  });
+});
+
+test('an input given as a getter is checked when first read: a bad one fails the step schema, not register', () => {
+  const bad = { ...weather, name: 'weather.bad' } as ToolDefinition<WeatherStep>;
+  Object.defineProperty(bad, 'input', { get: () => ({ not: 'zod' }), enumerable: true });
+  const reg = createToolRegistry([bad]);
+  expect(() => reg.stepSchema()).toThrow('tool weather.bad: input must be a zod object schema');
+  expect(() => reg.jsonSchema('weather.bad')).toThrow('tool weather.bad: input must be a zod object schema');
+  // A plain property is checked at once, as before.
+  expect(() => createToolRegistry([{ ...weather, name: 'weather.plain', input: { not: 'zod' } } as unknown as ToolDefinition<WeatherStep>])).toThrow('input must be a zod object schema');
+});

@@ -34,11 +34,14 @@ export interface ChildSpawner {
   maxParallel: number;
 }
 
-const Input = z.object({
-  task: z.string().min(1).max(20_000),
-  mode: z.enum(['plan', 'default']).optional(),
-});
-type AgentRunInput = z.infer<typeof Input>;
+/** agent.run's input, built on first use (the registry reads it when a step is checked). */
+const input = () =>
+  z.object({
+    task: z.string().min(1).max(20_000),
+    mode: z.enum(['plan', 'default']).optional(),
+  });
+let built: ReturnType<typeof input> | undefined;
+type AgentRunInput = z.infer<ReturnType<typeof input>>;
 
 /** The mode a child runs in: plan unless the parent asked for default; never freer than the parent. */
 export function childMode(requested: 'plan' | 'default' | undefined, parent: RunMode): RunMode {
@@ -64,7 +67,9 @@ export function agentRunTool(spawner: ChildSpawner): AnyToolDefinition {
       en: 'Start a helper agent for one self-contained task, with a fresh context (it sees only the task). mode "plan" (default) is read-only; "default" may ask the user to run changes. Its final answer comes back as the result. Several agent.run steps in one reply run in parallel.',
       zh: '为一个独立的任务启动一个助手代理,它有全新的上下文(只看到任务本身)。mode 为 "plan"(默认)时只读;"default" 时可以请求用户批准修改。它的最终回答作为结果返回。同一回复中的多个 agent.run 步骤并行运行。',
     },
-    input: Input,
+    get input() {
+      return (built ??= input());
+    },
     example: { task: 'Find where the config file is parsed and list its keys', mode: 'plan' },
     concurrency: spawner.maxParallel,
     permission: { arg: 'words', subject: (s: AgentRunInput) => ({ kind: 'name', name: s.mode ?? 'plan' }) },

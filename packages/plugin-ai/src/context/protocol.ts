@@ -17,17 +17,27 @@ export function builtinStepRegistry(): StepRegistry {
 /** One step, as the registry's tools define it. `tool` defaults to "exec" so the original cmd shape stays valid. */
 export const StepSchema: z.ZodType<Step> = z.lazy(() => builtinStepRegistry().stepSchema());
 
-export const ChatReplySchema = z.object({
-  type: z.literal('chat'),
-  message: z.string(),
-  data: z
-    .object({
-      format: z.enum(['plain', 'markdown']).optional(),
-      suggestions: z.array(z.string()).optional(),
-    })
-    .nullable()
-    .optional(),
-});
+/** The reply schemas, built on first use (a start that parses no reply builds none). */
+function buildSchemas() {
+  const chat = z.object({
+    type: z.literal('chat'),
+    message: z.string(),
+    data: z
+      .object({
+        format: z.enum(['plain', 'markdown']).optional(),
+        suggestions: z.array(z.string()).optional(),
+      })
+      .nullable()
+      .optional(),
+  });
+  const error = z.object({
+    type: z.literal('error'),
+    message: z.string(),
+  });
+  return { chat, error, fallback: z.object({ _fallback: z.literal(true), result: z.unknown() }) };
+}
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = () => (built ??= buildSchemas());
 
 function cmdReplySchema(steps: z.ZodType<Step>) {
   return z.object({
@@ -41,14 +51,13 @@ function cmdReplySchema(steps: z.ZodType<Step>) {
   });
 }
 
-export const CmdReplySchema = cmdReplySchema(StepSchema);
+function replyUnion(steps: z.ZodType<Step>) {
+  const { chat, error } = schemas();
+  return z.discriminatedUnion('type', [chat, cmdReplySchema(steps), error]);
+}
 
-export const ErrorReplySchema = z.object({
-  type: z.literal('error'),
-  message: z.string(),
-});
-
-export const ReplySchema = z.discriminatedUnion('type', [ChatReplySchema, CmdReplySchema, ErrorReplySchema]);
+/** Every reply of the built-in tools (its steps checked on use: StepSchema is lazy). */
+export const ReplySchema: z.ZodType<Reply> = z.lazy(() => replyUnion(StepSchema)) as unknown as z.ZodType<Reply>;
 
 /** Reply schemas of registries with more than the built-in tools (MCP, a sibling plugin's),
  * rebuilt when the registry's step schema changes (a tool joined). */
@@ -59,7 +68,7 @@ function replySchemaFor(registry?: StepRegistry): z.ZodType<Reply> {
   const steps = registry.stepSchema();
   let cached = replySchemas.get(registry);
   if (!cached || cached.steps !== steps) {
-    cached = { steps, schema: z.discriminatedUnion('type', [ChatReplySchema, cmdReplySchema(steps), ErrorReplySchema]) as z.ZodType<Reply> };
+    cached = { steps, schema: replyUnion(steps) as z.ZodType<Reply> };
     replySchemas.set(registry, cached);
   }
   return cached.schema;
@@ -72,8 +81,7 @@ export function replyJsonSchema(registry?: StepRegistry): Record<string, unknown
   const steps = (registry ?? builtinStepRegistry()).stepSchema();
   let schema = replyJsonSchemas.get(steps);
   if (!schema) {
-    const union = z.discriminatedUnion('type', [ChatReplySchema, cmdReplySchema(steps), ErrorReplySchema]);
-    schema = z.toJSONSchema(union, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    schema = z.toJSONSchema(replyUnion(steps), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
     delete schema.$schema;
     replyJsonSchemas.set(steps, schema);
   }
@@ -81,18 +89,17 @@ export function replyJsonSchema(registry?: StepRegistry): Record<string, unknown
 }
 
 export type { Step };
-export type ChatReply = z.infer<typeof ChatReplySchema>;
-export type CmdReply = z.infer<typeof CmdReplySchema>;
-export type ErrorReply = z.infer<typeof ErrorReplySchema>;
-export type Reply = z.infer<typeof ReplySchema>;
+export type ChatReply = z.infer<ReturnType<typeof buildSchemas>['chat']>;
+export type CmdReply = z.infer<ReturnType<typeof cmdReplySchema>>;
+export type ErrorReply = z.infer<ReturnType<typeof buildSchemas>['error']>;
+export type Reply = ChatReply | CmdReply | ErrorReply;
 
 /** The result of checking one model reply. `raw` is the text to quote in a repair request. */
 export type ParsedReply =
   | { success: true; reply: Reply }
   | { success: false; error: string; raw: string };
 
-/** Marker llm-base puts on `data` when the model did not produce JSON. */
-const FallbackSchema = z.object({ _fallback: z.literal(true), result: z.unknown() });
+/** Marker llm-base puts on `data` when the model did not produce JSON (schemas().fallback). */
 
 function describeIssues(error: z.ZodError): string {
   return error.issues
@@ -110,12 +117,12 @@ export function parseReply(value: unknown, registry?: StepRegistry): ParsedReply
     if (json === undefined) return { success: false, error: 'the reply is not a JSON object', raw: value };
     return parseReply(json, registry);
   }
-  const fallback = FallbackSchema.safeParse(value);
+  const fallback = schemas().fallback.safeParse(value);
   if (fallback.success) {
     const raw = typeof fallback.data.result === 'string' ? fallback.data.result : JSON.stringify(fallback.data.result);
     // Some models wrap valid JSON in prose or fences; llm-base 1.0.x gives up on those.
     const inner = safeJsonParse(extractJsonObject(raw) ?? '');
-    if (inner !== undefined && !FallbackSchema.safeParse(inner).success) {
+    if (inner !== undefined && !schemas().fallback.safeParse(inner).success) {
       const again = parseReply(inner, registry);
       if (again.success) return again;
     }
@@ -125,9 +132,17 @@ export function parseReply(value: unknown, registry?: StepRegistry): ParsedReply
   // about, never a stack overflow further on.
   const tooBig = (require('@holic512/shared/lib/json-limits') as typeof import('@holic512/shared/lib/json-limits')).jsonLimitProblem(value);
   if (tooBig) return { success: false, error: `the reply is too large or too deep: ${tooBig}; answer with a smaller reply`, raw: '(not shown)' };
-  const parsed = replySchemaFor(registry).safeParse(value);
+  // A chat or error reply is what the union gives it (the union hands a known `type` to that
+  // option alone), checked without building the registry's step schemas.
+  const parsed = replyOptionFor(value)?.safeParse(value) ?? replySchemaFor(registry).safeParse(value);
   if (parsed.success) return { success: true, reply: parsed.data };
   return { success: false, error: describeIssues(parsed.error), raw: safeStringify(value) };
+}
+
+function replyOptionFor(value: unknown): z.ZodType<Reply> | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const type = (value as { type?: unknown }).type;
+  return type === 'chat' ? schemas().chat : type === 'error' ? schemas().error : undefined;
 }
 
 function safeStringify(value: unknown): string {
@@ -173,9 +188,13 @@ export function extractJsonObject(text: string): string | undefined {
 }
 
 /** The summary call's reply: `{summary, keyFacts, openTasks}`. */
-export const SummarySchema = z.object({
-  summary: z.string(),
-  keyFacts: z.array(z.string()).default([]),
-  openTasks: z.array(z.string()).default([]),
-});
-export type Summary = z.infer<typeof SummarySchema>;
+function summarySchema() {
+  return z.object({
+    summary: z.string(),
+    keyFacts: z.array(z.string()).default([]),
+    openTasks: z.array(z.string()).default([]),
+  });
+}
+export type Summary = z.infer<ReturnType<typeof summarySchema>>;
+/** Built on first use, like the reply schemas. */
+export const SummarySchema: z.ZodType<Summary> = z.lazy(summarySchema) as unknown as z.ZodType<Summary>;

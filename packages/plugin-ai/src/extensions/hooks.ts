@@ -1,6 +1,7 @@
 import type { spawn as Spawn } from 'child_process';
 import { z } from 'zod';
 import { parseJsonObject } from '@holic512/shared/lib/json-object';
+import { lazy } from '@holic512/shared/lib/lazy';
 import { toolNames } from './claude-names';
 
 /**
@@ -17,18 +18,20 @@ import { toolNames } from './claude-names';
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
-const HookCommand = z.object({
-  type: z.literal('command'),
-  command: z.string().min(1),
-  /** Seconds; default 60. */
-  timeout: z.number().positive().max(3600).optional(),
-});
-
-const HookGroup = z.object({
-  /** Tool names it applies to (a regular expression over the whole name; "" or "*" for all). */
-  matcher: z.string().max(500).optional(),
-  hooks: z.array(z.unknown()),
-});
+/** The schemas of one hook and one group, built when an ai.json or settings file has hooks. */
+const hookSchemas = lazy(() => ({
+  command: z.object({
+    type: z.literal('command'),
+    command: z.string().min(1),
+    /** Seconds; default 60. */
+    timeout: z.number().positive().max(3600).optional(),
+  }),
+  group: z.object({
+    /** Tool names it applies to (a regular expression over the whole name; "" or "*" for all). */
+    matcher: z.string().max(500).optional(),
+    hooks: z.array(z.unknown()),
+  }),
+}));
 
 /** Claude Code's events we do not run (their entries are skipped, each named once). */
 const CLAUDE_ONLY_EVENTS = new Set(['PermissionRequest', 'PermissionDenied', 'Notification', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'SessionEnd', 'PostToolUseFailure']);
@@ -86,7 +89,7 @@ export function readHooks(raw: unknown, source: string): { hooks: HookCommandCon
       continue;
     }
     groups.forEach((g, gi) => {
-      const group = HookGroup.safeParse(g);
+      const group = hookSchemas().group.safeParse(g);
       if (!group.success) {
         problems.push({ source, error: `hooks.${event}.${gi}: ${group.error.issues.slice(0, 2).map((i) => `${i.path.join('.') || '(group)'}: ${i.message}`).join('; ')}` });
         return;
@@ -97,7 +100,7 @@ export function readHooks(raw: unknown, source: string): { hooks: HookCommandCon
         return;
       }
       group.data.hooks.forEach((h, hi) => {
-        const cmd = HookCommand.safeParse(h);
+        const cmd = hookSchemas().command.safeParse(h);
         if (cmd.success) {
           hooks.push({ event, ...(matcher ? { matcher } : {}), command: cmd.data.command, timeoutMs: Math.round((cmd.data.timeout ?? 60) * 1000), source });
           return;

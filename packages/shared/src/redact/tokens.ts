@@ -18,17 +18,24 @@ export function mask(kind: string, value: string, keep = ''): string {
 /** A found value, for the gate to learn it as a known secret. */
 export type Learn = (value: string) => void;
 
-interface Candidate {
-  rule: TokenRule;
-  literal: string;
-  re: RegExp;
-}
-
 const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const END = '(?![A-Za-z0-9])';
 
+/** One rule at one literal; its sticky expression is compiled when the prefilter first hits the
+ * literal (most texts hit few of the 196: a start builds none of them). */
+class Candidate {
+  #re: RegExp | undefined;
+  constructor(
+    readonly rule: TokenRule,
+    readonly literal: string,
+  ) {}
+  get re(): RegExp {
+    return (this.#re ??= new RegExp(`${esc(this.literal)}(?:${this.rule.body})${END}`, this.rule.i ? 'yi' : 'y'));
+  }
+}
+
 function compile(rule: TokenRule, literal: string): Candidate {
-  return { rule, literal, re: new RegExp(`${esc(literal)}(?:${rule.body})${END}`, rule.i ? 'yi' : 'y') };
+  return new Candidate(rule, literal);
 }
 
 /**

@@ -8,14 +8,15 @@ const modConfigRules = lazy(() => require('../policy/config-rules') as typeof im
 const modPaths = lazy(() => require('../policy/paths') as typeof import('../policy/paths'));
 const modJsonPatchTool = lazy(() => require('../tools/json-patch-tool') as typeof import('../tools/json-patch-tool'));
 
-const PatchOp = z
-  .object({
-    op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test', 'set', 'unset']),
-    path: z.string(),
-    value: z.unknown().optional(),
-    from: z.string().optional(),
-  })
-  .passthrough();
+const patchOp = () =>
+  z
+    .object({
+      op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test', 'set', 'unset']),
+      path: z.string(),
+      value: z.unknown().optional(),
+      from: z.string().optional(),
+    })
+    .passthrough();
 
 /** One operation as a line: `replace /a/b = true`, `move /a -> /b`, `remove /x`. */
 function opLine(op: PatchOpStep): string {
@@ -24,11 +25,14 @@ function opLine(op: PatchOpStep): string {
   return `${op.op} ${op.path}${from}${value}`;
 }
 
-const input = z.object({
-  file: nonBlank('file'),
-  patch: z.array(PatchOp).min(1),
-  requires: RequiresSchema,
-});
+/** The input schema, built on first use (a turn that only talks builds no tool schema). */
+const input = lazy(() =>
+  z.object({
+    file: nonBlank('file'),
+    patch: z.array(patchOp()).min(1),
+    requires: RequiresSchema,
+  }),
+);
 
 export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
   name: 'config.json_patch',
@@ -36,7 +40,9 @@ export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
     en: 'Change a JSON config file with RFC 6902 operations (plus set/unset): the user sees a masked diff first; a backup is kept.',
     zh: '用 RFC 6902 操作（以及 set/unset）修改 JSON 配置文件：先向用户展示脱敏后的差异，并保留备份。',
   },
-  input,
+  get input() {
+    return input();
+  },
   example: { file: 'tsconfig.json', patch: [{ op: 'replace', path: '/compilerOptions/strict', value: true }] },
   confirmsInside: true,
   permission: { arg: 'path', subject: (s) => ({ kind: 'path', path: s.file }) },

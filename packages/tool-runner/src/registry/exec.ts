@@ -122,14 +122,17 @@ export function assessCommand(program: string, args: readonly string[], stepCwd:
   return { findings, touches: touches({ exec: [program], network, write, read: cwd ? [cwd] : [] }) };
 }
 
-const input = z.object({
-  program: z.string().min(1),
-  args: argList,
-  cwd: cwdField,
-  /** Time limit of this step in ms (at most ten times the runner's default). */
-  timeoutMs: z.number().int().positive().optional(),
-  requires: RequiresSchema,
-});
+/** The input schema, built on first use (a turn that only talks builds no tool schema). */
+const input = lazy(() =>
+  z.object({
+    program: z.string().min(1),
+    args: argList,
+    cwd: cwdField,
+    /** Time limit of this step in ms (at most ten times the runner's default). */
+    timeoutMs: z.number().int().positive().optional(),
+    requires: RequiresSchema,
+  }),
+);
 
 export const execTool: ToolDefinition<ExecStep> = {
   name: 'exec',
@@ -137,7 +140,9 @@ export const execTool: ToolDefinition<ExecStep> = {
     en: 'Run one program with an argument vector (no shell: no pipes, redirects, globs or $VAR) and get its exit code and output tail.',
     zh: '以参数数组运行一个程序（不经过 shell：没有管道、重定向、通配符或 $VAR），返回退出码和输出末尾。',
   },
-  input,
+  get input() {
+    return input();
+  },
   example: { program: 'git', args: ['status'], requires: { confirm: false, elevated: false, network: false, write: false } },
   takesCwd: true,
   sandboxed: true,

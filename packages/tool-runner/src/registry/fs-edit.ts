@@ -7,14 +7,17 @@ import { lazy } from '../lazy';
 
 const modFsEdit = lazy(() => require('../tools/fs-edit') as typeof import('../tools/fs-edit'));
 
-const input = z.object({
-  path: nonBlank('path'),
-  /** Exact text to replace, unique in the file unless replace_all. */
-  old_string: z.string(),
-  new_string: z.string(),
-  replace_all: z.boolean().optional(),
-  requires: RequiresSchema,
-});
+/** The input schema, built on first use (a turn that only talks builds no tool schema). */
+const input = lazy(() =>
+  z.object({
+    path: nonBlank('path'),
+    /** Exact text to replace, unique in the file unless replace_all. */
+    old_string: z.string(),
+    new_string: z.string(),
+    replace_all: z.boolean().optional(),
+    requires: RequiresSchema,
+  }),
+);
 
 export const fsEditTool: ToolDefinition<FsEditStep> = {
   name: 'fs.edit',
@@ -22,7 +25,9 @@ export const fsEditTool: ToolDefinition<FsEditStep> = {
     en: 'Replace exact text in a file (old_string must be unique unless replace_all); the user sees the diff first.',
     zh: '在文件中精确替换文本（除非 replace_all，否则 old_string 必须唯一）；先向用户展示差异。',
   },
-  input,
+  get input() {
+    return input();
+  },
   example: { path: 'src/a.ts', old_string: '<exact text, unique in the file>', new_string: '...', replace_all: false },
   confirmsInside: true,
   permission: pathPermission,

@@ -7,13 +7,16 @@ import { lazy } from '../lazy';
 
 const modFsGlob = lazy(() => require('../tools/fs-glob') as typeof import('../tools/fs-glob'));
 
-const input = z.object({
-  /** A glob relative to `path`: `**` any folders, `*` within a name (`src/**\/*.ts`). */
-  pattern: nonBlank('pattern'),
-  /** The folder to search; default where the step runs. */
-  path: z.string().optional(),
-  requires: RequiresSchema,
-});
+/** The input schema, built on first use (a turn that only talks builds no tool schema). */
+const input = lazy(() =>
+  z.object({
+    /** A glob relative to `path`: `**` any folders, `*` within a name (`src/**\/*.ts`). */
+    pattern: nonBlank('pattern'),
+    /** The folder to search; default where the step runs. */
+    path: z.string().optional(),
+    requires: RequiresSchema,
+  }),
+);
 
 export const fsGlobTool: ToolDefinition<FsGlobStep> = {
   name: 'fs.glob',
@@ -21,7 +24,9 @@ export const fsGlobTool: ToolDefinition<FsGlobStep> = {
     en: 'Find files by name: a glob relative to path (`**/*.ts`); .gitignore respected; newest first, at most 200.',
     zh: '按文件名查找文件：相对于 path 的 glob（`**/*.ts`）；遵循 .gitignore；最新修改的在前，最多 200 个。',
   },
-  input,
+  get input() {
+    return input();
+  },
   example: { pattern: 'src/**/*.ts' },
   permission: pathPermission,
   judgeContext: (s, env) => fsJudgeContext(s.path ?? '.', env, false),

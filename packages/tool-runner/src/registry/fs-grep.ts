@@ -7,20 +7,23 @@ import { lazy } from '../lazy';
 
 const modFsGrep = lazy(() => require('../tools/fs-grep') as typeof import('../tools/fs-grep'));
 
-const input = z.object({
-  /** A regular expression (ripgrep's syntax; JavaScript's in the fallback). */
-  pattern: nonBlank('pattern'),
-  /** A folder or one file; default where the step runs. */
-  path: z.string().optional(),
-  /** Only files matching this glob (`*.ts`; with a `/` it matches the path). */
-  glob: z.string().optional(),
-  ignoreCase: z.boolean().optional(),
-  /** Lines shown before and after each match. */
-  context: z.number().int().min(0).max(10).optional(),
-  /** Matches shown at most (default 50). */
-  maxResults: z.number().int().min(1).max(500).optional(),
-  requires: RequiresSchema,
-});
+/** The input schema, built on first use (a turn that only talks builds no tool schema). */
+const input = lazy(() =>
+  z.object({
+    /** A regular expression (ripgrep's syntax; JavaScript's in the fallback). */
+    pattern: nonBlank('pattern'),
+    /** A folder or one file; default where the step runs. */
+    path: z.string().optional(),
+    /** Only files matching this glob (`*.ts`; with a `/` it matches the path). */
+    glob: z.string().optional(),
+    ignoreCase: z.boolean().optional(),
+    /** Lines shown before and after each match. */
+    context: z.number().int().min(0).max(10).optional(),
+    /** Matches shown at most (default 50). */
+    maxResults: z.number().int().min(1).max(500).optional(),
+    requires: RequiresSchema,
+  }),
+);
 
 export const fsGrepTool: ToolDefinition<FsGrepStep> = {
   name: 'fs.grep',
@@ -28,7 +31,9 @@ export const fsGrepTool: ToolDefinition<FsGrepStep> = {
     en: 'Search file contents for a regular expression (ripgrep syntax): matches as {file, line, text}; .gitignore respected, secret files skipped, at most 50 shown (optional: path, glob, ignoreCase, context lines, maxResults).',
     zh: '在文件内容中搜索正则表达式（ripgrep 语法）：结果为 {file, line, text}；遵循 .gitignore，跳过密钥文件，最多显示 50 条（可选：path、glob、ignoreCase、context 行数、maxResults）。',
   },
-  input,
+  get input() {
+    return input();
+  },
   example: { pattern: 'function\\s+main', path: 'src', glob: '*.ts' },
   permission: pathPermission,
   judgeContext: (s, env) => fsJudgeContext(s.path ?? '.', env, false),

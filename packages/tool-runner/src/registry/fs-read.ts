@@ -7,14 +7,17 @@ import { lazy } from '../lazy';
 
 const modFsRead = lazy(() => require('../tools/fs-read') as typeof import('../tools/fs-read'));
 
-const input = z.object({
-  path: nonBlank('path'),
-  /** First line to show, 1-based. */
-  offset: z.number().int().positive().optional(),
-  /** Lines to show (at most 2000). */
-  limit: z.number().int().positive().optional(),
-  requires: RequiresSchema,
-});
+/** The input schema, built on first use (a turn that only talks builds no tool schema). */
+const input = lazy(() =>
+  z.object({
+    path: nonBlank('path'),
+    /** First line to show, 1-based. */
+    offset: z.number().int().positive().optional(),
+    /** Lines to show (at most 2000). */
+    limit: z.number().int().positive().optional(),
+    requires: RequiresSchema,
+  }),
+);
 
 export const fsReadTool: ToolDefinition<FsReadStep> = {
   name: 'fs.read',
@@ -22,7 +25,9 @@ export const fsReadTool: ToolDefinition<FsReadStep> = {
     en: 'Read a text file as numbered lines (2000 from offset); a note says how to read on.',
     zh: '以带行号的形式读取文本文件（从 offset 起 2000 行）；附注说明如何继续读取。',
   },
-  input,
+  get input() {
+    return input();
+  },
   example: { path: 'src/a.ts', offset: 1, limit: 2000 },
   permission: pathPermission,
   judgeContext: (s, env) => fsJudgeContext(s.path, env, false),

@@ -7,11 +7,14 @@ import { lazy } from '../lazy';
 
 const modFsEdit = lazy(() => require('../tools/fs-edit') as typeof import('../tools/fs-edit'));
 
-const input = z.object({
-  path: nonBlank('path'),
-  content: z.string(),
-  requires: RequiresSchema,
-});
+/** The input schema, built on first use (a turn that only talks builds no tool schema). */
+const input = lazy(() =>
+  z.object({
+    path: nonBlank('path'),
+    content: z.string(),
+    requires: RequiresSchema,
+  }),
+);
 
 export const fsWriteTool: ToolDefinition<FsWriteStep> = {
   name: 'fs.write',
@@ -19,7 +22,9 @@ export const fsWriteTool: ToolDefinition<FsWriteStep> = {
     en: 'Create or overwrite a text file (read an existing file first); the user sees the diff first.',
     zh: '创建或覆盖一个文本文件（覆盖前须先读取它）；先向用户展示差异。',
   },
-  input,
+  get input() {
+    return input();
+  },
   example: { path: 'docs/new.md', content: '...' },
   confirmsInside: true,
   permission: pathPermission,

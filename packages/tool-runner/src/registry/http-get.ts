@@ -8,10 +8,13 @@ import { lazy } from '../lazy';
 const modNetRules = lazy(() => require('../policy/net-rules') as typeof import('../policy/net-rules'));
 const modHttpGet = lazy(() => require('../tools/http-get') as typeof import('../tools/http-get'));
 
-const input = z.object({
-  url: nonBlank('url'),
-  requires: RequiresSchema,
-});
+/** The input schema, built on first use (a turn that only talks builds no tool schema). */
+const input = lazy(() =>
+  z.object({
+    url: nonBlank('url'),
+    requires: RequiresSchema,
+  }),
+);
 
 function host(url: string): string {
   try {
@@ -27,7 +30,9 @@ export const httpGetTool: ToolDefinition<HttpGetStep> = {
     en: 'GET a URL and read it as text (HTML reduced to text); size, time and redirects are limited.',
     zh: '以 GET 获取一个 URL 并作为文本读取（HTML 转为纯文本）；大小、时间和重定向次数都有上限。',
   },
-  input,
+  get input() {
+    return input();
+  },
   example: { url: 'https://...' },
   permission: { arg: 'domain', subject: (s) => ({ kind: 'url', host: host(s.url) }) },
   judgeContext: (_s, env) => ({ workspace: env.session.workspace, slothtoolHome: env.session.slothtoolHome }),

@@ -54,7 +54,16 @@ export interface ToolRegistry {
 
 /** `{...input, tool: <name>}`: the step shape of one tool. */
 function stepObject(def: AnyToolDefinition) {
-  return def.input.extend({ tool: z.literal(def.name) });
+  return inputOf(def).extend({ tool: z.literal(def.name) });
+}
+
+const notZodObject = (def: AnyToolDefinition) => new TypeError(`tool ${def.name}: input must be a zod object schema`);
+
+/** A tool's input schema: one given as a getter (the built-ins', built on first use) is checked here, when first read. */
+function inputOf(def: AnyToolDefinition): AnyToolDefinition['input'] {
+  const input = def.input;
+  if (!(input instanceof z.ZodObject)) throw notZodObject(def);
+  return input;
 }
 
 /** Text of the first few problems, naming the field: `args: expected array, received string`. */
@@ -75,7 +84,9 @@ function check(def: AnyToolDefinition): void {
     if (typeof def[key] !== 'function') throw new TypeError(`tool ${def.name}: ${key} must be a function`);
   }
   if (def.summary !== undefined && typeof def.summary !== 'function') throw new TypeError(`tool ${def.name}: summary must be a function when given`);
-  if (!(def.input instanceof z.ZodObject)) throw new TypeError(`tool ${def.name}: input must be a zod object schema`);
+  // An input given as a getter is built on first use (inputOf checks it then); any other is checked now.
+  const lazyInput = typeof Object.getOwnPropertyDescriptor(def, 'input')?.get === 'function';
+  if (!lazyInput && !(def.input instanceof z.ZodObject)) throw notZodObject(def);
   if (typeof def.description?.en !== 'string' || typeof def.description?.zh !== 'string') throw new TypeError(`tool ${def.name}: description needs zh and en`);
 }
 
@@ -129,7 +140,7 @@ export function createToolRegistry(extra: readonly AnyToolDefinition[] = []): To
     },
     jsonSchema(name) {
       const def = byName.get(name);
-      return def ? (z.toJSONSchema(def.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>) : undefined;
+      return def ? (z.toJSONSchema(inputOf(def), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>) : undefined;
     },
   };
   for (const def of [...tools, ...extra]) registry.register(def);

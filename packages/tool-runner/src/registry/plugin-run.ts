@@ -8,11 +8,14 @@ const modPluginRunTool = lazy(() => require('../tools/plugin-run-tool') as typeo
 const modPathLinks = lazy(() => require('./path-links') as typeof import('./path-links'));
 const modPluginRules = lazy(() => require('../policy/plugin-rules') as typeof import('../policy/plugin-rules'));
 
-const input = z.object({
-  plugin: z.string().min(1),
-  args: argList,
-  requires: RequiresSchema,
-});
+/** The input schema, built on first use (a turn that only talks builds no tool schema). */
+const input = lazy(() =>
+  z.object({
+    plugin: z.string().min(1),
+    args: argList,
+    requires: RequiresSchema,
+  }),
+);
 
 export const pluginRunTool: ToolDefinition<PluginRunStep> = {
   name: 'plugin.run',
@@ -20,7 +23,9 @@ export const pluginRunTool: ToolDefinition<PluginRunStep> = {
     en: 'Run an installed SlothTool plugin by its alias with arguments.',
     zh: '按别名运行一个已安装的 SlothTool 插件，并传入参数。',
   },
-  input,
+  get input() {
+    return input();
+  },
   example: { plugin: '<installed plugin alias>', args: ['...'] },
   words: { get: (s) => [s.plugin, ...(s.args ?? [])], set: (s, words) => ({ ...s, plugin: words[0] ?? '', args: words.slice(1) }) },
   permission: { arg: 'name', subject: (s) => ({ kind: 'name', name: s.plugin }) },

@@ -7,6 +7,10 @@ import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
 const modProcSteps = lazy(() => require('../tools/proc-steps') as typeof import('../tools/proc-steps'));
+/** The input schemas, built on first use (a turn that only talks builds no tool schema). */
+const procStartInput = lazy(() => z.object({ program: z.string().min(1), args: argList, cwd: cwdField, detach: z.boolean().optional(), requires: RequiresSchema }));
+const procStatusInput = lazy(() => z.object({ proc_id: nonBlank('proc_id'), wait_ms: z.number().min(0).max(60000).optional(), requires: RequiresSchema }));
+const procKillInput = lazy(() => z.object({ proc_id: nonBlank('proc_id'), requires: RequiresSchema }));
 
 
 export const procStartTool: ToolDefinition<ProcStartStep> = {
@@ -15,7 +19,9 @@ export const procStartTool: ToolDefinition<ProcStartStep> = {
     en: 'Start a long-running program (tests, builds, dev servers) in the background; returns a proc_id at once.',
     zh: '在后台启动一个长时间运行的程序（测试、构建、开发服务器）；立即返回 proc_id。',
   },
-  input: z.object({ program: z.string().min(1), args: argList, cwd: cwdField, detach: z.boolean().optional(), requires: RequiresSchema }),
+  get input() {
+    return procStartInput();
+  },
   example: { program: 'npm', args: ['test'] },
   takesCwd: true,
   sandboxed: true,
@@ -54,7 +60,9 @@ export const procStatusTool: ToolDefinition<ProcStatusStep> = {
     en: "A background process's state, exit code and the output that is new since the last status; wait_ms waits for it to end.",
     zh: '后台进程的状态、退出码，以及自上次查询以来的新输出；wait_ms 可等待它结束。',
   },
-  input: z.object({ proc_id: nonBlank('proc_id'), wait_ms: z.number().min(0).max(60000).optional(), requires: RequiresSchema }),
+  get input() {
+    return procStatusInput();
+  },
   example: { proc_id: 'proc_1', wait_ms: 30000 },
   ...ofOwnProcess('proc.status'),
   digest: (s) => `status ${s.proc_id}${s.wait_ms ? ` (wait ${s.wait_ms} ms)` : ''}`,
@@ -68,7 +76,9 @@ export const procKillTool: ToolDefinition<ProcKillStep> = {
     en: 'End a background process (its whole process group) and return its last output.',
     zh: '结束一个后台进程（整个进程组）并返回它最后的输出。',
   },
-  input: z.object({ proc_id: nonBlank('proc_id'), requires: RequiresSchema }),
+  get input() {
+    return procKillInput();
+  },
   example: { proc_id: 'proc_1' },
   ...ofOwnProcess('proc.kill'),
   digest: (s) => `kill ${s.proc_id}`,

@@ -7,12 +7,15 @@ import { lazy } from '../lazy';
 
 const modWebSearch = lazy(() => require('../tools/web-search') as typeof import('../tools/web-search'));
 
-const input = z.object({
-  query: nonBlank('query').refine((q) => q.length <= 400, { message: 'query must be at most 400 characters' }),
-  /** Results at most (default 8). */
-  maxResults: z.number().int().min(1).max(20).optional(),
-  requires: RequiresSchema,
-});
+/** The input schema, built on first use (a turn that only talks builds no tool schema). */
+const input = lazy(() =>
+  z.object({
+    query: nonBlank('query').refine((q) => q.length <= 400, { message: 'query must be at most 400 characters' }),
+    /** Results at most (default 8). */
+    maxResults: z.number().int().min(1).max(20).optional(),
+    requires: RequiresSchema,
+  }),
+);
 
 export const webSearchTool: ToolDefinition<WebSearchStep> = {
   name: 'web.search',
@@ -20,7 +23,9 @@ export const webSearchTool: ToolDefinition<WebSearchStep> = {
     en: 'Search the web (the provider set in ai.json "webSearch"): results as {title, url, snippet}; read a page with http.get.',
     zh: '搜索网页（使用 ai.json 中 "webSearch" 设置的服务）：结果为 {title, url, snippet}；用 http.get 读取页面。',
   },
-  input,
+  get input() {
+    return input();
+  },
   example: { query: 'zod discriminatedUnion', maxResults: 5 },
   // The query leaves the machine: a network step (L1, or L0 with allowNetwork or an allow rule `web.search`).
   permission: { arg: 'words', subject: () => ({ kind: 'none' }) },

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+
+/** ai.json's schema (DESIGN §6): loaded when a file is checked (an ai.json exists, `ai risk`),
+ * never by a start without one; `defaultConfig` (config.ts) is its parse of `{}`. */
+
+/** Context budgets (DESIGN §6), all in estimated tokens (CJK-aware, see tokens.ts). */
+export const ContextBudgetsSchema = z
+  .object({
+    /** Hard cap for one request: every assembled model call stays under it. */
+    maxRequestTokens: z.number().int().min(2000).default(16000),
+    /** Cap of the rolling conversation summary. */
+    summaryMaxTokens: z.number().int().min(50).default(800),
+    /** Cap of the tool digest (the last few tool results, truncated). */
+    toolDigestMaxTokens: z.number().int().min(50).default(2000),
+    /** How many recent tool results the digest keeps (1–3 per DESIGN §6). */
+    toolDigestCount: z.number().int().min(0).max(10).default(3),
+    /** Cap of the recent window; passing it triggers compaction. */
+    recentWindowMaxTokens: z.number().int().min(100).default(6000),
+    /** Message count cap of the recent window; passing it triggers compaction. */
+    recentWindowMaxMessages: z.number().int().min(2).default(40),
+    /** Cap of the current input (user text + piped stdin, or this step's tool results). */
+    inputMaxTokens: z.number().int().min(100).default(3000),
+    /** Cap of project context read from AGENTS.md. */
+    projectContextMaxTokens: z.number().int().min(0).default(1000),
+  })
+  .strict();
+
+/** The OS sandbox of command steps: `auto` (use it when it works, say so when it does not), `required`, `off`. */
+export const SandboxModeSchema = z.enum(['auto', 'required', 'off']);
+
+/**
+ * `sandbox` in ai.json: a mode, or `{mode, allowRead, limits}`. `allowRead`: more of the home shown
+ * to read-only steps (paths, `~` expanded; the secret stores stay hidden). `limits`: the resource
+ * limits of read-only steps (`memoryMb`, `processes`, `cpuSeconds`; 0 = none of that kind), or
+ * `false` for none. docs/security.md §4a.
+ */
+export const SandboxSettingsSchema = z.union([
+  SandboxModeSchema,
+  z
+    .object({
+      mode: SandboxModeSchema.default('auto'),
+      allowRead: z.array(z.string().regex(/^(~$|~\/|\/)/, 'an absolute path or one starting with ~/')).optional(),
+      limits: z
+        .union([
+          z.literal(false),
+          z.object({ memoryMb: z.number().int().min(0).optional(), processes: z.number().int().min(0).optional(), cpuSeconds: z.number().int().min(0).optional() }).strict(),
+        ])
+        .optional(),
+    })
+    .strict(),
+], { error: 'expected "auto", "required", "off" or {"mode", "allowRead", "limits"}' });
+
+/** `<home>/plugin-configs/ai.json`. Every field optional; defaults below. */
+const RuleSetSchema = z
+  .object({ allow: z.array(z.string()).optional(), ask: z.array(z.string()).optional(), deny: z.array(z.string()).optional() })
+  .strict();
+
+/** web.search's provider (issue #35). The key is never written here: `env:NAME` names the variable holding it. */
+export const WebSearchSchema = z
+  .object({
+    provider: z.enum(['searxng', 'brave', 'tavily'], { message: 'provider must be "searxng", "brave" or "tavily"' }),
+    /** SearXNG: the instance (`http://127.0.0.1:8888`); Brave, Tavily: another endpoint (a proxy). */
+    url: z
+      .string()
+      .refine((u) => /^https?:\/\/[^\s]+$/i.test(u) && URL.canParse(u), { message: 'url must be an http:// or https:// address' })
+      .optional(),
+    apiKey: z
+      .string()
+      .regex(/^env:[A-Za-z_][A-Za-z0-9_]*$/, { message: 'apiKey must be "env:NAME": the key is read from the environment variable NAME, never stored in ai.json' })
+      .optional(),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.provider === 'searxng' && !v.url) ctx.addIssue({ code: 'custom', path: ['url'], message: 'searxng needs "url": the address of your SearXNG instance' });
+    if (v.provider !== 'searxng' && !v.apiKey) ctx.addIssue({ code: 'custom', path: ['apiKey'], message: `${v.provider} needs "apiKey": "env:NAME" (the variable holding your API key)` });
+  });
+
+export const AiConfigSchema = z
+  .object({
+    /** Commands the built-in policy does not know (`"terraform"`, `"git lg"`, `"./gradlew"`): they
+     * become L1 (asked, with 'allow for this session') instead of refused. Other rules still apply. */
+    allowedPrograms: z.array(z.string().min(1)).optional(),
+    /** The original SlothTool's setting: plugins whose plugin.run steps need no question (an allow rule `plugin.run(<name>)` each). */
+    trustedPlugins: z.array(z.string().regex(/^[\w@./-]+$/)).optional(),
+    allowNetwork: z.boolean().default(false),
+    allowWrite: z.boolean().default(false),
+    allowSudo: z.boolean().default(false),
+    /** http.get may reach loopback/private/link-local hosts: true for all, or a list of `host` / `host:port`. */
+    allowPrivateNetwork: z.union([z.boolean(), z.array(z.string().min(1))]).default(false),
+    defaultMode: z.enum(['low', 'high']).default('low'),
+    defaultProfile: z.string().min(1).nullable().default(null),
+    maxAutoStepsPerTurn: z.number().int().min(1).max(50).default(3),
+    /** Seconds a step's question waits before the step is declined (off when absent). */
+    confirmTimeoutSec: z.number().int().min(1).max(86400).optional(),
+    /** Bytes of each step's stdout and stderr that `ai -p --json` carries at the head and again
+     * at the tail (the rest is counted in `omittedBytes`). */
+    jsonOutputBytes: z.number().int().min(0).default(65536),
+    /** The OS sandbox of command steps: a mode (`auto`, `required`, `off`) or `{mode, allowRead, limits}` (SandboxSettingsSchema). */
+    sandbox: SandboxSettingsSchema.default('auto'),
+    context: ContextBudgetsSchema.default(() => ContextBudgetsSchema.parse({})),
+    /** Permission rules (`exec(git log *)`, `fs.edit(src/**)`, `http.get(domain:x)`, `mcp.github.*`): deny > ask > allow > the rules' level. */
+    permissions: RuleSetSchema.optional(),
+    /** Rules the user gave for one project folder (its absolute path), kept here rather than in the repository. */
+    projectPermissions: z.record(z.string(), RuleSetSchema).optional(),
+    /** MCP servers in Claude Code's shape (`{"name": {command, args, env} | {url, headers}}`);
+     * each entry is checked by mcp/config.ts, which reports a bad one by name without failing the rest. */
+    mcpServers: z.record(z.string(), z.unknown()).optional(),
+    /** Seconds a turn's first model call waits for MCP servers still starting (they never delay the prompt). */
+    mcpStartWaitSec: z.number().min(0).max(120).default(5),
+    /** Hooks in Claude Code's format (`{"PreToolUse": [{matcher, hooks: [{type: "command", command}]}]}`), checked by extensions/hooks.ts. */
+    hooks: z.record(z.string(), z.unknown()).optional(),
+    /** Images attached to a message (`--image`, `@shot.png`): the largest file accepted. */
+    images: z
+      .object({ maxBytes: z.number().int().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024) })
+      .strict()
+      .default({ maxBytes: 10 * 1024 * 1024 }),
+    /** Sub-agents (`agent.run`): how many run at once, and each one's step limit per task. */
+    agents: z
+      .object({
+        maxParallel: z.number().int().min(1).max(8).default(3),
+        maxSteps: z.number().int().min(1).max(50).default(10),
+      })
+      .strict()
+      .default({ maxParallel: 3, maxSteps: 10 }),
+    /** web.search's provider: `{"provider": "searxng" | "brave" | "tavily", "url"?, "apiKey"?: "env:NAME"}`. */
+    webSearch: WebSearchSchema.optional(),
+    /** Optional prices for `/cost` (llm-base reports tokens, not money). */
+    pricing: z
+      .object({
+        currency: z.string().min(1).default('USD'),
+        inputPerMillion: z.number().min(0),
+        /** Price of input tokens served from the provider's cache (default: the input price). */
+        cachedInputPerMillion: z.number().min(0).optional(),
+        outputPerMillion: z.number().min(0),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type AiConfig = z.infer<typeof AiConfigSchema>;
+export type SandboxSettings = z.infer<typeof SandboxSettingsSchema>;
+export type SandboxMode = z.infer<typeof SandboxModeSchema>;
+export type ContextBudgets = z.infer<typeof ContextBudgetsSchema>;
