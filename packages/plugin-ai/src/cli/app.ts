@@ -255,7 +255,10 @@ function runnerFactory(c: RunnerContext) {
         cwd: c.cwd,
         workspace,
         lang: c.lang,
-        env: c.env,
+        // A copy of the process's environment as it is when the runner is built (nothing in `ai`
+        // changes it later): every step hardens it (tool-runner hardenedEnv), and reading node's
+        // live process.env variable by variable cost about 0.1 ms a step; the copy is checked and reused.
+        env: c.env === process.env ? { ...process.env } : c.env,
         sandbox: sandboxSettings(c.config.sandbox).mode,
         sandboxOptions: sandboxSettings(c.config.sandbox).options,
         // Without a person (ai -p), or with no confirm at all, nobody can answer a retry offer.
