@@ -203,6 +203,28 @@ describe('Agent turn loop', () => {
     expect(events.filter((e) => e.type === 'message_delta').map((e) => (e as { message: string }).message)).toEqual(['Hel', 'Hello']);
   });
 
+  test('a streamed reply that asks for steps starts what steps need once, while it arrives; a chat reply never does', async () => {
+    const streamed = (parts: string[], reply: ReturnType<typeof chat>) => (_m: unknown, options: { onText?: (s: string) => void }) => {
+      for (const part of parts) options.onText?.(part);
+      return reply;
+    };
+    const seen: string[] = [];
+    const llm = fakeLlm([
+      streamed(['{"type":"chat","mes', 'sage":"a step is {\\"type\\": \\"cmd\\"} later', '"}'], chat('a step is {"type": "cmd"} later')),
+      streamed(['{"ty', 'pe" : "cmd", "message":"', 'look","data":{"commands":[{"program":"ls","args":[]}]}}'], cmd({ program: 'ls', args: [] })),
+      streamed(['{"type":"cmd","message":"again","data":{"commands":[{"program":"ls","args":[]}]}}'], cmd({ program: 'ls', args: [] })),
+      chat('done'),
+    ]);
+    const runner = fakeRunner();
+    const deps: AgentDeps = { llm, createRunner: (c) => (seen.push('runner'), runner.create(c)), now: steppingClock(), prepareSteps: () => void seen.push('prepare') };
+    const agent = new Agent({ config: config(), systemPrompt: 'SYSTEM', cwd: '/work', lang: 'en' }, deps);
+    await agent.send('chat first');
+    expect(seen).not.toContain('prepare');
+    await agent.send('now steps');
+    expect(seen.filter((s) => s === 'prepare')).toEqual(['prepare']);
+    expect(runner.runs).toHaveLength(2);
+  });
+
   test('mode and profile reach the model', async () => {
     const seen: Array<[string, string | null]> = [];
     const llm = fakeLlm([], (_m, o) => {

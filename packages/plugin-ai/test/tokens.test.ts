@@ -28,3 +28,23 @@ test('emoji and other astral characters count as one token each', () => {
   expect(estimateTokens('😀😀')).toBe(2);
   expect(estimateTokens('a😀')).toBe(2);
 });
+
+test('long texts give the same estimate as counted one character at a time, however often and in whatever order they are asked (kept answers included)', () => {
+  // A fixed-seed generator: texts of 100-3000 characters mixing ASCII, CJK and emoji.
+  let seed = 37;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  const pieces = ['a', 'bc ', '中', '文字', '😀', 'é', '\n', '{"k":1}'];
+  const texts = Array.from({ length: 60 }, () => Array.from({ length: 50 + rand(1500) }, () => pieces[rand(pieces.length)]).join(''));
+  const slow = (text: string) => Math.ceil([...text].reduce((sum, ch) => sum + (ch.length > 1 ? 1 : /[\u3000-\u9fff]/.test(ch) ? 1 : 0.25), 0));
+  for (let round = 0; round < 3; round++) {
+    for (const text of texts) expect(estimateTokens(text)).toBe(slow(text));
+    // a new string with the same characters, and a text differing in one character at the end
+    for (const text of texts.slice(0, 10)) {
+      expect(estimateTokens(`${text.slice(0, -1)}${text.slice(-1)}`)).toBe(slow(text));
+      expect(estimateTokens(`${text.slice(0, -1)}中`)).toBe(slow(`${text.slice(0, -1)}中`));
+    }
+  }
+  // more than the kept answers hold: still right
+  const big = Array.from({ length: 40 }, (_, i) => 'x'.repeat(60_000 + i) + '中'.repeat(i));
+  for (const text of [...big, ...big]) expect(estimateTokens(text)).toBe(slow(text));
+});

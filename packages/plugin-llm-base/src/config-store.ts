@@ -42,6 +42,13 @@ export function parseConfigText(text: string, file: string, lang: Lang): LlmConf
 /** The config; a missing file is an empty config (no profiles). */
 export function readConfig(ctx: StoreContext): LlmConfig {
   const file = configPath(ctx.env);
+  // Every call asks the file system (another process may have changed the file). A file whose
+  // stamp (device, inode, size, change and modification times) is the one it had when it was
+  // last read, and which had last changed longer before that read than file times can tell apart
+  // (SETTLED_MS), is the same file: its config is not read again. Otherwise it is read, and the
+  // same text is not validated again. Callers get their own copy to change.
+  const stamp = fileStamp(file);
+  if (stamp && lastRead && lastRead.file === file && lastRead.settled && lastRead.stamp === stamp.key) return structuredClone(lastRead.config);
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -49,16 +56,31 @@ export function readConfig(ctx: StoreContext): LlmConfig {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyConfig();
     throw new LlmBaseError('NO_PROFILE', t(ctx.lang, 'configUnreadable', { file, detail: (err as Error).message }), 'config_invalid');
   }
-  // Every call reads the file (another process may have changed it); the same text is not
-  // validated again. Callers get their own copy to change.
-  if (lastRead && lastRead.file === file && lastRead.text === text) return structuredClone(lastRead.config);
-  const config = parseConfigText(text, file, ctx.lang);
-  lastRead = { file, text, config: structuredClone(config) };
+  const known = lastRead && lastRead.file === file && lastRead.text === text ? lastRead.config : undefined;
+  const config = known ? structuredClone(known) : parseConfigText(text, file, ctx.lang);
+  lastRead = { file, text, config: known ?? structuredClone(config), stamp: stamp?.key, settled: stamp?.settled === true };
   return config;
 }
 
-/** The last config file read and what it validated to. */
-let lastRead: { file: string; text: string; config: LlmConfig } | undefined;
+/** The last config file read, what it validated to, and its stamp taken just before the read. */
+let lastRead: { file: string; text: string; config: LlmConfig; stamp?: string; settled: boolean } | undefined;
+
+/** A file time is only as fine as the file system keeps it (2 s on FAT, a clock tick elsewhere):
+ * a change this long before a read cannot share its time stamp with a change after it. */
+const SETTLED_MS = 2000;
+
+/** What identifies a file's version, and whether its last change was long enough ago; undefined when it cannot be told. */
+function fileStamp(file: string): { key: string; settled: boolean } | undefined {
+  try {
+    const s = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+    if (!s) return undefined;
+    const changed = Number((s.ctimeNs > s.mtimeNs ? s.ctimeNs : s.mtimeNs) / 1_000_000n);
+    const age = Date.now() - changed;
+    return { key: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, settled: age > SETTLED_MS };
+  } catch {
+    return undefined;
+  }
+}
 
 /** Write atomically with mode 0600; a failed write (a full disk) leaves the old file as it was and says so. */
 export function writeConfig(config: LlmConfig, ctx: StoreContext): void {

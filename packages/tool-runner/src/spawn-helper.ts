@@ -129,6 +129,7 @@ export class SpawnHelper {
   /** The environment the helper was given at start: commands' environments go as changes to it
    * (serialising the whole environment for every command cost about 0.4 ms a step). */
   private baseEnv: NodeJS.ProcessEnv = {};
+  private readonly frozenChanges = new WeakMap<NodeJS.ProcessEnv, ReturnType<typeof envChanges>>();
 
   /**
    * `childScript`: the helper's program (default: spawn-helper-child.js next to this file).
@@ -152,8 +153,18 @@ export class SpawnHelper {
     const remote = new RemoteChild();
     this.active.set(id, remote);
     this.child!.channel?.ref();
-    this.child!.send({ type: 'spawn', id, program: command, args, cwd: options.cwd, env: envChanges(this.baseEnv, options.env ?? process.env), detached: options.detached });
+    this.child!.send({ type: 'spawn', id, program: command, args, cwd: options.cwd, env: this.changesOf(options.env ?? process.env), detached: options.detached });
     return remote as unknown as ChildProcess;
+  }
+
+  /** The changes that turn the helper's base environment into `env`; kept for an environment
+   * that cannot change (frozen: the runner's hardened one, tools/exec-tool.ts hardenedEnv). */
+  private changesOf(env: NodeJS.ProcessEnv): ReturnType<typeof envChanges> {
+    const kept = this.frozenChanges.get(env);
+    if (kept) return kept;
+    const changes = envChanges(this.baseEnv, env);
+    if (Object.isFrozen(env)) this.frozenChanges.set(env, changes);
+    return changes;
   }
 
   /** Start the helper now if it is not up; true once it takes commands, false when it cannot. */

@@ -145,6 +145,24 @@ test("a command's environment is exactly the one asked for: added, changed and r
   }
 });
 
+test('an environment object changed between two commands: the second sees the change; a frozen one is sent once and stays right', async () => {
+  const { helper } = await readyHelper();
+  try {
+    const echo = (env: NodeJS.ProcessEnv) => run(helper.spawn('sh', ['-c', 'echo "$STEP_VAR"'], { ...PIPES, env }));
+    const live: NodeJS.ProcessEnv = { ...process.env, STEP_VAR: 'one' };
+    expect((await echo(live)).out).toBe('one\n');
+    live.STEP_VAR = 'two';
+    expect((await echo(live)).out).toBe('two\n');
+    delete live.STEP_VAR;
+    expect((await echo(live)).out).toBe('\n');
+    const frozen = Object.freeze({ ...process.env, STEP_VAR: 'kept' });
+    for (let i = 0; i < 3; i++) expect((await echo(frozen)).out).toBe('kept\n');
+    expect((await echo({ ...frozen, STEP_VAR: 'other' })).out).toBe('other\n');
+  } finally {
+    helper.close();
+  }
+});
+
 test('pipe folders left by a killed helper are removed when a helper starts; fresh ones (another session making its pipes) are not', async () => {
   fs.mkdirSync(PIPE_DIR, { recursive: true });
   const stale = path.join(PIPE_DIR, 'pipes-stale');

@@ -45,6 +45,9 @@ export interface AgentDeps {
   projectDir?: string;
   /** The environment hooks run with (settings' `env` applied); default process.env. */
   hookEnv?: NodeJS.ProcessEnv;
+  /** Called once, as soon as a streaming reply shows it asks for steps: the runner's spawn helper
+   * starts then, while the rest of the reply arrives (tool-runner prepareSpawnHelper). */
+  prepareSteps?: () => void;
 }
 
 /** Tools that join during a session: the agent registers them with its runner before each model call. */

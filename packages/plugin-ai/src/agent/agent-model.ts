@@ -60,6 +60,17 @@ export interface CallShape {
   jsonSchema?: { name: string; schema: Record<string, unknown>; strict?: boolean };
 }
 
+/** A reply's start (its first 200 characters) says `"type": "cmd"`: start what steps need, once.
+ * Returns what to keep watching, or undefined once decided. */
+function watchForSteps(core: AgentCore, head: string): string | undefined {
+  if (!STEP_REPLY.test(head)) return head.length < 200 ? head : undefined;
+  core.deps.prepareSteps?.();
+  core.deps.prepareSteps = undefined;
+  return undefined;
+}
+
+const STEP_REPLY = /"type"\s*:\s*"cmd"/;
+
 export async function call(
   core: AgentCore,
   messages: ChatMessage[],
@@ -71,11 +82,13 @@ export async function call(
   emit(core, { type: 'request', messages: messages.length, tokens: estimateMessagesTokens(messages), minimal, purpose });
   const decoder = new MessageStreamDecoder();
   let plain = '';
+  let head = core.deps.prepareSteps && !shape.tools ? '' : undefined;
   const onText =
     purpose === 'summary'
       ? undefined
       : (delta: string) => {
           emit(core, { type: 'text', delta });
+          if (head !== undefined) head = watchForSteps(core, head + delta);
           // With native tools the answer is plain text: it is the message as it comes.
           const message = shape.tools ? (plain += delta) : decoder.push(delta);
           if (message !== undefined) emit(core, { type: 'message_delta', message });

@@ -104,6 +104,8 @@ interface ToolRunnerModule {
   verdictOf(step: unknown, policy?: Policy, ctx?: { cwd?: string; home?: string }): Verdict;
   /** A verdict worded in a language, redacted. */
   renderVerdict(verdict: Verdict, lang: Lang): Decision;
+  /** Start the spawn helper ahead of the first step (tool-runner ≥ issue #37's spawn helper). */
+  prepareSpawnHelper?(options: { slothtoolHome?: string }): Promise<boolean>;
 }
 
 /** Load @holic512/tool-runner (only on paths that judge or run steps), checking that it
@@ -187,6 +189,9 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       ...(mcp && !mcp.empty ? { dynamicTools: mcp, onDispose: () => void mcp.close() } : {}),
       auditFile: paths.auditLog,
       now: options.now,
+      // The first step otherwise starts the helper and goes without it (node's fork of this
+      // process, socketpairs instead of pipes): start it while a reply asking for steps streams in.
+      ...(options.createRunner ? {} : { prepareSteps: () => void loadToolRunner().prepareSpawnHelper?.({ slothtoolHome: slothtoolHome(runEnv) }) }),
     },
   );
   const childTools = lazy(() => registryOf(extraTools));
@@ -255,7 +260,10 @@ function runnerFactory(c: RunnerContext) {
         cwd: c.cwd,
         workspace,
         lang: c.lang,
-        env: c.env,
+        // A copy of the process's environment as it is when the runner is built (nothing in `ai`
+        // changes it later): every step hardens it (tool-runner hardenedEnv), and reading node's
+        // live process.env variable by variable cost about 0.1 ms a step; the copy is checked and reused.
+        env: c.env === process.env ? { ...process.env } : c.env,
         sandbox: sandboxSettings(c.config.sandbox).mode,
         sandboxOptions: sandboxSettings(c.config.sandbox).options,
         // Without a person (ai -p), or with no confirm at all, nobody can answer a retry offer.

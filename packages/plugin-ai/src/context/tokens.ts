@@ -14,6 +14,31 @@ const ASTRAL_ALL = /[\ud800-\udbff][\udc00-\udfff]/g;
 /** Estimated tokens of a text (the same sum as charCost over its characters, counted with
  * two regex scans instead of a loop: this runs on every request assembly). */
 export function estimateTokens(text: string): number {
+  // The window's messages and the system prompt are estimated again for every request (the
+  // compaction check, the request's assembly): a long text's answer is kept.
+  if (text.length < MEMO_MIN_CHARS) return countTokens(text);
+  let n = memo.get(text);
+  if (n === undefined) {
+    n = countTokens(text);
+    if (text.length > MEMO_MAX_CHARS) return n;
+    if (memoChars + text.length > MEMO_MAX_CHARS) {
+      memo.clear();
+      memoChars = 0;
+    }
+    memo.set(text, n);
+    memoChars += text.length;
+  }
+  return n;
+}
+
+/** Estimates of long texts (a text is its own key: the same characters, the same estimate),
+ * holding at most MEMO_MAX_CHARS characters of texts (then it starts again). */
+const memo = new Map<string, number>();
+let memoChars = 0;
+const MEMO_MIN_CHARS = 128;
+const MEMO_MAX_CHARS = 1 << 21;
+
+function countTokens(text: string): number {
   const cjk = text.match(CJK_ALL)?.length ?? 0;
   const astral = text.match(ASTRAL_ALL)?.length ?? 0;
   const other = text.length - cjk - 2 * astral;
