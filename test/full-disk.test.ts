@@ -1,8 +1,7 @@
-import { spawn } from 'child_process';
 import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { useAiFixture } from '@holic512/testkit';
+import { runProcess, useAiFixture, type RunResult } from '@holic512/testkit';
 
 // A full disk, for real: bubblewrap mounts a small tmpfs (`--size`) over the folder a program
 // writes to, the test fills it, and the program runs against it. For each writer: the user is
@@ -13,26 +12,11 @@ import { useAiFixture } from '@holic512/testkit';
 const root = path.resolve(__dirname, '..');
 const AI_BIN = path.join(root, 'packages/plugin-ai/bin/ai.js');
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Run `sh -c script` with a `size`-byte tmpfs over each of `dirs` (they start empty). */
-function withFullDisk(dirs: string[], script: string, env: NodeJS.ProcessEnv, size = 65536): Promise<Run> {
+function withFullDisk(dirs: string[], script: string, env: NodeJS.ProcessEnv, size = 65536): Promise<RunResult> {
   const args = ['--dev-bind', '/', '/'];
   for (const d of dirs) args.push('--size', String(size), '--tmpfs', d);
-  args.push('sh', '-c', script);
-  return new Promise((resolve, reject) => {
-    const child = spawn('bwrap', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess('bwrap', [...args, 'sh', '-c', script], { env });
 }
 
 /** Fill the tmpfs at "$1" up to the last byte (the write fails with ENOSPC, as it should). */

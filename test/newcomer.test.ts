@@ -6,20 +6,13 @@
  * no server). Servers: the testkit's scripted ones on free ports; "no server" is a port just
  * closed; OLLAMA_HOST points the Ollama preset there.
  */
-import { closedPort, useAiFixture } from '@holic512/testkit';
-import { spawn } from 'child_process';
+import { closedPort, runProcess, useAiFixture, type RunResult } from '@holic512/testkit';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 
 const ROOT = path.join(__dirname, '..');
 const HOST = path.join(ROOT, 'packages/slothtool/bin/slothtool.js');
 const AI_BIN = path.join(ROOT, 'packages/plugin-ai/bin/ai.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** A port just closed: "no server there". */
 let closed: number;
@@ -36,17 +29,8 @@ const fx = useAiFixture(async () => {
 }, 'all');
 
 /** Run a program without blocking (the scripted model answers from this process); stdin closed. */
-function exec(program: string, args: string[], env: NodeJS.ProcessEnv = fx.env): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { cwd: fx.cwd, env: { ...env, LANG: 'C', LC_ALL: '', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const exec = (program: string, args: string[], env: NodeJS.ProcessEnv = fx.env): Promise<RunResult> =>
+  runProcess(program, args, { cwd: fx.cwd, env: { ...env, LANG: 'C', LC_ALL: '', NO_COLOR: '1' } });
 
 /** `slothtool …` as the README writes it: the checkout's host, which runs the registered plugins. */
 const slothtool = (...args: string[]) => exec(process.execPath, [HOST, ...args]);
