@@ -7,6 +7,7 @@
  * registry has no `agent.run`.
  */
 import { z } from 'zod';
+import { lazy } from '@holic512/shared/lib/lazy';
 import type { AnyToolDefinition } from '@holic512/tool-runner';
 import type { Agent } from './agent';
 import type { AgentConfirmFn } from './agent-core';
@@ -35,12 +36,12 @@ export interface ChildSpawner {
 }
 
 /** agent.run's input, built on first use (the registry reads it when a step is checked). */
-const input = () =>
+const input = lazy(() =>
   z.object({
     task: z.string().min(1).max(20_000),
     mode: z.enum(['plan', 'default']).optional(),
-  });
-let built: ReturnType<typeof input> | undefined;
+  }),
+);
 type AgentRunInput = z.infer<ReturnType<typeof input>>;
 
 /** The mode a child runs in: plan unless the parent asked for default; never freer than the parent. */
@@ -68,7 +69,7 @@ export function agentRunTool(spawner: ChildSpawner): AnyToolDefinition {
       zh: '为一个独立的任务启动一个助手代理,它有全新的上下文(只看到任务本身)。mode 为 "plan"(默认)时只读;"default" 时可以请求用户批准修改。它的最终回答作为结果返回。同一回复中的多个 agent.run 步骤并行运行。',
     },
     get input() {
-      return (built ??= input());
+      return input();
     },
     example: { task: 'Find where the config file is parsed and list its keys', mode: 'plan' },
     concurrency: spawner.maxParallel,

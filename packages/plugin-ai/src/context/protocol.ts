@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Step, StepSummary } from '@holic512/tool-runner';
+import { lazy } from '@holic512/shared/lib/lazy';
 
 /** Model → runner protocol (DESIGN §4, docs/protocol.md). Every reply is validated here. */
 
@@ -34,10 +35,11 @@ function buildSchemas() {
     type: z.literal('error'),
     message: z.string(),
   });
-  return { chat, error, fallback: z.object({ _fallback: z.literal(true), result: z.unknown() }) };
+  // The marker llm-base puts on `data` when the model did not produce JSON.
+  const fallback = z.object({ _fallback: z.literal(true), result: z.unknown() });
+  return { chat, error, fallback };
 }
-let built: ReturnType<typeof buildSchemas> | undefined;
-const schemas = () => (built ??= buildSchemas());
+const schemas = lazy(buildSchemas);
 
 function cmdReplySchema(steps: z.ZodType<Step>) {
   return z.object({
@@ -98,8 +100,6 @@ export type Reply = ChatReply | CmdReply | ErrorReply;
 export type ParsedReply =
   | { success: true; reply: Reply }
   | { success: false; error: string; raw: string };
-
-/** Marker llm-base puts on `data` when the model did not produce JSON (schemas().fallback). */
 
 function describeIssues(error: z.ZodError): string {
   return error.issues
