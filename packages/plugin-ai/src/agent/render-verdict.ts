@@ -1,5 +1,6 @@
 import type { Decision, Verdict } from './runner-types';
 import type { Lang } from '../i18n';
+import { lazy } from '@holic512/shared/lib/lazy';
 
 /**
  * A verdict worded for the edge that shows it (the step line and the question in `ai -i`, the
@@ -8,5 +9,7 @@ import type { Lang } from '../i18n';
  * Loaded on first use (only turns that judge steps reach it).
  */
 export function renderVerdict(verdict: Verdict, lang: Lang): Decision {
-  return (require('@holic512/tool-runner') as { renderVerdict(v: Verdict, l: Lang): Decision }).renderVerdict(verdict, lang);
+  return toolRunner().renderVerdict(verdict, lang);
 }
+
+const toolRunner = lazy(() => require('@holic512/tool-runner') as { renderVerdict(v: Verdict, l: Lang): Decision });

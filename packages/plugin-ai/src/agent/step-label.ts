@@ -1,12 +1,15 @@
 import type { Step, StepSummary } from '@holic512/tool-runner';
+import { lazy } from '@holic512/shared/lib/lazy';
 
 /** The part of a tool registry a label needs. */
 export interface LabelRegistry {
   get(name: string): { digest(step: never): string; summary?(step: never): StepSummary } | undefined;
 }
 
+const toolRunner = lazy(() => require('@holic512/tool-runner') as { builtinRegistry(): LabelRegistry });
+
 function builtin(): LabelRegistry {
-  return (require('@holic512/tool-runner') as { builtinRegistry(): LabelRegistry }).builtinRegistry();
+  return toolRunner().builtinRegistry();
 }
 
 function quote(word: string): string {
