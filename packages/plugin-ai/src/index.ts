@@ -20,7 +20,12 @@ export type { Lang, MessageKey } from './i18n';
 export { createLlmClient, findLlmBaseEntry, loadLlmBase } from './config/llm-base';
 export type { LlmCallOptions, LlmClient, LlmResult, LlmWait, Usage } from './config/llm-base';
 export { buildSystemPrompt, protocolText, SUMMARY_MARKER } from './context/prompt';
-export { parseReply, ReplySchema, StepSchema, SummarySchema } from './context/protocol';
+export { parseReply } from './context/protocol';
+import { replySchema, stepSchema, summarySchema } from './context/protocol';
+/** The reply, step and summary schemas (built when this module is loaded; the CLI builds them on first use). */
+export const ReplySchema = replySchema();
+export const StepSchema = stepSchema();
+export const SummarySchema = summarySchema();
 export { describeStep } from './agent/step-label';
 export type { Reply, Step, Summary } from './context/protocol';
 export { readRegistry } from './config/registry';

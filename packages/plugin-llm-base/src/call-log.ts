@@ -5,7 +5,7 @@ import { ensurePrivateDirOnce, readJsonLines } from '@holic512/shared/lib/privat
 import { LlmBaseError } from './errors';
 import { Lang, t } from './i18n';
 import { callLogPath, legacyCallLogPath } from './paths';
-import { CallLineSchema, CallLogSchema, formatIssues } from './config-schema';
+import { configSchemas, formatIssues } from './config-schema';
 import type { CallRecord } from './types';
 
 /**
@@ -26,7 +26,7 @@ function parseLegacy(text: string, file: string, lang: Lang): CallRecord[] {
   } catch (err) {
     throw new LlmBaseError('PROVIDER_ERROR', t(lang, 'logInvalid', { file, issues: (err as Error).message }), 'log_invalid');
   }
-  const parsed = CallLogSchema.safeParse(json);
+  const parsed = configSchemas().CallLogSchema.safeParse(json);
   if (!parsed.success) {
     throw new LlmBaseError('PROVIDER_ERROR', t(lang, 'logInvalid', { file, issues: formatIssues(parsed.error) }), 'log_invalid');
   }
@@ -36,7 +36,7 @@ function parseLegacy(text: string, file: string, lang: Lang): CallRecord[] {
 /** The entries of one JSON-lines file, oldest first; a line that is not an entry is skipped. */
 function readLines(file: string): CallRecord[] {
   return readJsonLines(file).flatMap((value) => {
-    const parsed = CallLineSchema.safeParse(value);
+    const parsed = configSchemas().CallLineSchema.safeParse(value);
     return parsed.success ? [parsed.data as CallRecord] : [];
   });
 }

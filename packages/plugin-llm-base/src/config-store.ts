@@ -3,7 +3,8 @@ import * as path from 'path';
 import { LlmBaseError } from './errors';
 import { Lang, t } from './i18n';
 import { configPath } from './paths';
-import { ConfigSchema, formatIssues, ProfileSchema } from './config-schema';
+import { configSchemas, formatIssues } from './config-schema';
+import { plainConfig } from './config-plain';
 import type { JsonMode, LlmConfig, ProfileConfig } from './types';
 
 /** Defaults a new profile starts from (the original llm-base's). */
@@ -32,7 +33,9 @@ export function parseConfigText(text: string, file: string, lang: Lang): LlmConf
   } catch (err) {
     throw new LlmBaseError('NO_PROFILE', t(lang, 'configInvalid', { file, issues: (err as Error).message }), 'config_invalid');
   }
-  const parsed = ConfigSchema.safeParse(json);
+  const plain = plainConfig(json);
+  if (plain) return plain;
+  const parsed = configSchemas().ConfigSchema.safeParse(json);
   if (!parsed.success) {
     throw new LlmBaseError('NO_PROFILE', t(lang, 'configInvalid', { file, issues: formatIssues(parsed.error) }), 'config_invalid');
   }
@@ -164,7 +167,7 @@ function definedFields(input: unknown): Record<string, unknown> {
 }
 
 function validateProfile(name: string, candidate: Record<string, unknown>, ctx: StoreContext): ProfileConfig {
-  const parsed = ProfileSchema.safeParse(candidate);
+  const parsed = configSchemas().ProfileSchema.safeParse(candidate);
   if (!parsed.success) {
     throw new LlmBaseError('PROVIDER_ERROR', t(ctx.lang, 'invalidProfile', { name, issues: formatIssues(parsed.error) }), 'invalid_profile');
   }

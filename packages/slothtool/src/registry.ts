@@ -1,11 +1,9 @@
-import { checkRegistry, HostRegistryEntrySchema, HostRegistrySchema, type HostRegistry, type HostRegistryEntry } from '@holic512/shared/lib/registry';
+import { checkRegistry, registrySchemas, type HostRegistry, type HostRegistryEntry } from '@holic512/shared/lib/registry';
 import { SlothToolError } from './errors';
 import { readJsonFile, writeJsonFileAtomic } from './json-file';
 import type { HomePaths } from './paths';
 
 /** One plugin in registry.json, exactly the keys the original host writes (the shared schema). */
-export const RegistryEntrySchema = HostRegistryEntrySchema;
-export const RegistrySchema = HostRegistrySchema;
 export type RegistryEntry = HostRegistryEntry;
 export type Registry = HostRegistry;
 
@@ -18,7 +16,7 @@ export function readRegistry(paths: HomePaths): Registry {
   const read = readJsonFile(paths.registry);
   if (read.kind === 'missing') return { plugins: {} };
   if (read.kind === 'invalid') throw new SlothToolError('REGISTRY_CORRUPT', { file: paths.registry, detail: read.detail });
-  const checked = checkRegistry(RegistrySchema, read.value);
+  const checked = checkRegistry(registrySchemas().HostRegistrySchema, read.value);
   if (!checked.ok) throw new SlothToolError('REGISTRY_CORRUPT', { file: paths.registry, detail: checked.detail });
   return checked.registry;
 }

@@ -7,7 +7,7 @@ import type { UsageTotals } from './events';
 import { t } from '../i18n';
 import type { LlmResult, LlmWait, Usage } from '../config/llm-base';
 import { buildRepairRequest, SUMMARY_SYSTEM } from '../context/prompt';
-import { parseReply, replyJsonSchema, SummarySchema, type Reply, type Summary } from '../context/protocol';
+import { parseReply, replyJsonSchema, summarySchema, type Reply, type Summary } from '../context/protocol';
 import { MessageStreamDecoder } from '../context/stream-message';
 import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from '../context/tokens';
 
@@ -183,7 +183,7 @@ export async function compactNow(core: AgentCore, force: boolean, signal?: Abort
   const result = await call(core, messages, signal ?? new AbortController().signal, 'summary');
   if (result.ok) {
     addUsage(core, result.usage, zeroUsage());
-    const parsed = SummarySchema.safeParse(result.data);
+    const parsed = summarySchema().safeParse(result.data);
     if (parsed.success && parsed.data.summary.trim()) summary = parsed.data;
   }
   const method: 'model' | 'rules' = summary ? 'model' : 'rules';

@@ -5,7 +5,7 @@ import { redact, redactValue } from '@holic512/shared';
 import { z } from 'zod';
 import { appendPrivate, ensurePrivateDir, ensurePrivateDirOnce } from '@holic512/shared/lib/private-files';
 import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
-import { SummarySchema } from '../context/protocol';
+import { summarySchema } from '../context/protocol';
 import { lazy } from '@holic512/shared/lib/lazy';
 
 /** One JSON line into a private file; the record passes the redaction gate as a value and once more as text. */
@@ -39,7 +39,7 @@ function buildRecordSchema() {
     z.object({ t: z.literal('assistant'), at: z.string(), content: z.string() }),
     z.object({ t: z.literal('event'), at: z.string(), content: z.string() }),
     z.object({ t: z.literal('tool'), at: z.string(), content: z.string(), digest: z.string() }),
-    z.object({ t: z.literal('summary'), at: z.string(), summary: SummarySchema, folded: z.number().int().min(0), method: z.enum(['model', 'rules']) }),
+    z.object({ t: z.literal('summary'), at: z.string(), summary: summarySchema(), folded: z.number().int().min(0), method: z.enum(['model', 'rules']) }),
     z.object({ t: z.literal('log'), at: z.string(), code: z.string(), message: z.string() }),
     /** `/rewind`: the conversation went back to before user message `turn` (1-based). */
     z.object({ t: z.literal('rewind'), at: z.string(), turn: z.number().int().positive() }),

@@ -1,24 +1,28 @@
 import { z } from 'zod';
+import { lazy } from '@holic512/shared/lib/lazy';
 import type { SummaryField, Touches } from './types';
 
-/** `requires`: advice from the model. It can raise a level, never lower it. */
-export const RequiresSchema = z
-  .object({
-    confirm: z.boolean().optional(),
-    elevated: z.boolean().optional(),
-    network: z.boolean().optional(),
-    write: z.boolean().optional(),
-  })
-  .optional();
+/** `requires`: advice from the model. It can raise a level, never lower it. Built on first use,
+ * as every schema here: a plugin's bundle loads zod then (scripts/zod-on-first-use.js). */
+export const requiresSchema = lazy(() =>
+  z
+    .object({
+      confirm: z.boolean().optional(),
+      elevated: z.boolean().optional(),
+      network: z.boolean().optional(),
+      write: z.boolean().optional(),
+    })
+    .optional(),
+);
 
 /** A string that is not empty or only blanks. */
 export const nonBlank = (what: string) => z.string().refine((s) => s.trim() !== '', { message: `${what} must not be empty` });
 
 /** A list of argument strings; absent means none. */
-export const argList = z.array(z.string()).default([]);
+export const argList = lazy(() => z.array(z.string()).default([]));
 
 /** A step's own working folder; null or absent means the reply's or the runner's. */
-export const cwdField = z.string().nullable().optional();
+export const cwdField = lazy(() => z.string().nullable().optional());
 
 export function touches(parts: Partial<Touches> = {}): Touches {
   return { read: parts.read ?? [], write: parts.write ?? [], network: parts.network ?? [], exec: parts.exec ?? [] };

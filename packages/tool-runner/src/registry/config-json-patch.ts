@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { JsonPatchStep, PatchOp as PatchOpStep } from '../types';
-import { nonBlank, RequiresSchema, touches } from './common';
+import { nonBlank, requiresSchema, touches } from './common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
@@ -30,7 +30,7 @@ const input = lazy(() =>
   z.object({
     file: nonBlank('file'),
     patch: z.array(patchOp()).min(1),
-    requires: RequiresSchema,
+    requires: requiresSchema(),
   }),
 );
 

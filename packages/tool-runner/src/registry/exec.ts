@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { finding, type Finding, type JudgeCtx } from '../policy/finding';
 import type { PathLinks } from '../policy/links';
 import type { ExecStep } from '../types';
-import { argList, commandLine, cwdField, presentFields, RequiresSchema, touches } from './common';
+import { argList, commandLine, cwdField, presentFields, requiresSchema, touches } from './common';
 import type { AssessContext, Assessment, JudgeEnv, ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
@@ -126,11 +126,11 @@ export function assessCommand(program: string, args: readonly string[], stepCwd:
 const input = lazy(() =>
   z.object({
     program: z.string().min(1),
-    args: argList,
-    cwd: cwdField,
+    args: argList(),
+    cwd: cwdField(),
     /** Time limit of this step in ms (at most ten times the runner's default). */
     timeoutMs: z.number().int().positive().optional(),
-    requires: RequiresSchema,
+    requires: requiresSchema(),
   }),
 );
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FsEditStep } from '../tool-steps';
-import { nonBlank, presentFields, RequiresSchema, showWord } from './common';
+import { nonBlank, presentFields, requiresSchema, showWord } from './common';
 import { assessFileWrite, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
@@ -15,7 +15,7 @@ const input = lazy(() =>
     old_string: z.string(),
     new_string: z.string(),
     replace_all: z.boolean().optional(),
-    requires: RequiresSchema,
+    requires: requiresSchema(),
   }),
 );
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FsGlobStep } from '../tool-steps';
-import { nonBlank, RequiresSchema, showWord, presentFields } from './common';
+import { nonBlank, requiresSchema, showWord, presentFields } from './common';
 import { assessFileRead, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
@@ -14,7 +14,7 @@ const input = lazy(() =>
     pattern: nonBlank('pattern'),
     /** The folder to search; default where the step runs. */
     path: z.string().optional(),
-    requires: RequiresSchema,
+    requires: requiresSchema(),
   }),
 );
 

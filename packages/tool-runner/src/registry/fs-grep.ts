@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FsGrepStep } from '../tool-steps';
-import { nonBlank, RequiresSchema, showWord, presentFields } from './common';
+import { nonBlank, requiresSchema, showWord, presentFields } from './common';
 import { assessFileRead, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
@@ -21,7 +21,7 @@ const input = lazy(() =>
     context: z.number().int().min(0).max(10).optional(),
     /** Matches shown at most (default 50). */
     maxResults: z.number().int().min(1).max(500).optional(),
-    requires: RequiresSchema,
+    requires: requiresSchema(),
   }),
 );
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FsReadStep } from '../tool-steps';
-import { nonBlank, presentFields, RequiresSchema, showWord } from './common';
+import { nonBlank, presentFields, requiresSchema, showWord } from './common';
 import { assessFileRead, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
@@ -15,7 +15,7 @@ const input = lazy(() =>
     offset: z.number().int().positive().optional(),
     /** Lines to show (at most 2000). */
     limit: z.number().int().positive().optional(),
-    requires: RequiresSchema,
+    requires: requiresSchema(),
   }),
 );
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FsWriteStep } from '../tool-steps';
-import { nonBlank, RequiresSchema, showWord } from './common';
+import { nonBlank, requiresSchema, showWord } from './common';
 import { assessFileWrite, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
@@ -12,7 +12,7 @@ const input = lazy(() =>
   z.object({
     path: nonBlank('path'),
     content: z.string(),
-    requires: RequiresSchema,
+    requires: requiresSchema(),
   }),
 );
 

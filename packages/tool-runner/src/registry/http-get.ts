@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { HttpGetStep } from '../tool-steps';
-import { nonBlank, RequiresSchema, touches } from './common';
+import { nonBlank, requiresSchema, touches } from './common';
 import { pathCharFindings } from './fs-common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
@@ -12,7 +12,7 @@ const modHttpGet = lazy(() => require('../tools/http-get') as typeof import('../
 const input = lazy(() =>
   z.object({
     url: nonBlank('url'),
-    requires: RequiresSchema,
+    requires: requiresSchema(),
   }),
 );
 

@@ -11,7 +11,7 @@ import { httpGetTool } from './http-get';
 import { pluginRunTool } from './plugin-run';
 import { procKillTool, procStartTool, procStatusTool } from './proc';
 import { webSearchTool } from './web-search';
-import { RequiresSchema } from './common';
+import { requiresSchema } from './common';
 import type { AnyToolDefinition } from './types';
 import { lazy } from '../lazy';
 
@@ -94,7 +94,7 @@ function check(def: AnyToolDefinition): void {
 const fastExecUsable = lazy(() => {
   const { EXEC_FIELDS, REQUIRES_FIELDS } = modFastStep();
   const shape = execTool.input.shape as Record<string, z.ZodType>;
-  const requires = RequiresSchema.unwrap().shape;
+  const requires = requiresSchema().unwrap().shape;
   return Object.keys(shape).join() === EXEC_FIELDS.join() && Object.keys(requires).join() === REQUIRES_FIELDS.join();
 });
 

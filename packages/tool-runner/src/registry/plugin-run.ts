@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PluginRunStep } from '../types';
-import { argList, commandLine, RequiresSchema, touches } from './common';
+import { argList, commandLine, requiresSchema, touches } from './common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
@@ -12,8 +12,8 @@ const modPluginRules = lazy(() => require('../policy/plugin-rules') as typeof im
 const input = lazy(() =>
   z.object({
     plugin: z.string().min(1),
-    args: argList,
-    requires: RequiresSchema,
+    args: argList(),
+    requires: requiresSchema(),
   }),
 );
 

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { finding } from '../policy/finding';
 import type { ProcKillStep, ProcStartStep, ProcStatusStep } from '../tool-steps';
-import { argList, commandLine, cwdField, nonBlank, presentFields, RequiresSchema, touches } from './common';
+import { argList, commandLine, cwdField, nonBlank, presentFields, requiresSchema, touches } from './common';
 import { assessCommand, commandContext, commandKey, programWords } from './exec';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
 const modProcSteps = lazy(() => require('../tools/proc-steps') as typeof import('../tools/proc-steps'));
 /** The input schemas, built on first use (a turn that only talks builds no tool schema). */
-const procStartInput = lazy(() => z.object({ program: z.string().min(1), args: argList, cwd: cwdField, detach: z.boolean().optional(), requires: RequiresSchema }));
-const procStatusInput = lazy(() => z.object({ proc_id: nonBlank('proc_id'), wait_ms: z.number().min(0).max(60000).optional(), requires: RequiresSchema }));
-const procKillInput = lazy(() => z.object({ proc_id: nonBlank('proc_id'), requires: RequiresSchema }));
+const procStartInput = lazy(() => z.object({ program: z.string().min(1), args: argList(), cwd: cwdField(), detach: z.boolean().optional(), requires: requiresSchema() }));
+const procStatusInput = lazy(() => z.object({ proc_id: nonBlank('proc_id'), wait_ms: z.number().min(0).max(60000).optional(), requires: requiresSchema() }));
+const procKillInput = lazy(() => z.object({ proc_id: nonBlank('proc_id'), requires: requiresSchema() }));
 
 
 export const procStartTool: ToolDefinition<ProcStartStep> = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { finding } from '../policy/finding';
 import type { WebSearchStep } from '../tool-steps';
-import { nonBlank, RequiresSchema, showWord, touches, presentFields } from './common';
+import { nonBlank, requiresSchema, showWord, touches, presentFields } from './common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
 
@@ -13,7 +13,7 @@ const input = lazy(() =>
     query: nonBlank('query').refine((q) => q.length <= 400, { message: 'query must be at most 400 characters' }),
     /** Results at most (default 8). */
     maxResults: z.number().int().min(1).max(20).optional(),
-    requires: RequiresSchema,
+    requires: requiresSchema(),
   }),
 );
 
