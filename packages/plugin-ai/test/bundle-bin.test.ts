@@ -76,6 +76,22 @@ test('a reply from the bundles never loads node’s own fetch classes (undici: 1
   expect(all).not.toMatch(/undici|http2/);
 });
 
+test('a turn that only talks never loads zod from the bundles; a turn with a step does', async () => {
+  // plugin-ai's bundle loads zod on first use (scripts/zod-on-first-use.js) and reads the usual
+  // registry.json, llm-base.json and chat reply without it. zod's core sets a global when it loads.
+  const probe = path.join(fx.cwd, 'zod-probe.js');
+  fs.writeFileSync(probe, `process.on('exit', () => process.stderr.write('zod loaded: ' + ('__zod_globalConfig' in globalThis) + '\\n'));`);
+  const env = { ...fx.temp.env, NODE_OPTIONS: `--require ${probe}` };
+  fx.server.enqueue({ json: { type: 'chat', message: 'hello', data: { format: 'plain', suggestions: ['more'] } } });
+  const talk = await runAi(['-p', 'hi'], { env, cwd: fx.cwd });
+  expect(talk).toMatchObject({ code: 0, stdout: 'hello\n' });
+  expect(talk.stderr).toContain('zod loaded: false');
+  fx.server.enqueue({ json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'ls', args: [] }] } } }, { json: { type: 'chat', message: 'seen' } });
+  const step = await runAi(['-p', 'look'], { env, cwd: fx.cwd });
+  expect(step.code).toBe(0);
+  expect(step.stderr).toContain('zod loaded: true');
+});
+
 test('run before any SlothTool home exists, it makes none (no cache either)', async () => {
   const bare = path.join(fx.temp.home, 'bare');
   fs.mkdirSync(bare);
