@@ -2,7 +2,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { SessionStore } from '../src/sessions/sessions';
+import { pointerName, SessionStore } from '../src/sessions/sessions';
 
 // --continue finds this folder's session through a pointer: it does not look at the other
 // sessions (their number does not matter); without a pointer it scans once and writes one.
@@ -38,6 +38,16 @@ test('without a pointer (sessions of an older version) it scans once and writes 
   expect(fs.readdirSync(pointers)).toHaveLength(1);
   expect(fs.statSync(pointers).mode & 0o777).toBe(0o700);
   expect(fs.readdirSync(dir).every((f) => f.endsWith('.jsonl'))).toBe(true);
+});
+
+test('a folder\'s pointer is named by the FNV-1a 64 of its path', () => {
+  // Reference values of the FNV-1a 64 test suite ("" and "a"), and a path.
+  expect(pointerName('')).toBe('cbf29ce484222325');
+  expect(pointerName('a')).toBe('af63dc4c8601ec8c');
+  const store = new SessionStore(dir);
+  store.append('s', meta('s', '/work/proj', '2026-11-01T10:00:00.000Z'));
+  store.markLast('/work/proj', 's');
+  expect(fs.readdirSync(path.join(path.dirname(dir), 'sessions-last'))).toEqual([pointerName('/work/proj')]);
 });
 
 test('a pointer to a session of another folder, or to nothing, is not trusted', () => {

@@ -1,4 +1,3 @@
-import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as os from 'os';
@@ -113,7 +112,9 @@ export function projectExtras(workspace: string, home: string = slothtoolHome(),
     const abs = path.join(workspace, rel);
     if (!listed.has(abs)) found.push({ abs, kind: 'code' });
   }
-  const hash = createHash('sha256');
+  // A folder with none of them (the usual case) needs no hash, and no crypto module loaded for it.
+  if (!found.length) return { workspace, files: [], hash: '' };
+  const hash = (require('crypto') as typeof import('crypto')).createHash('sha256');
   let total = 0;
   const files: ProjectFile[] = [];
   for (const f of found) {
@@ -132,7 +133,7 @@ export function projectExtras(workspace: string, home: string = slothtoolHome(),
     total += bytes.length;
     hash.update(bytes).update('\0');
   }
-  return { workspace, files, hash: files.length ? hash.digest('hex') : '' };
+  return { workspace, files, hash: hash.digest('hex') };
 }
 
 interface TrustFile {

@@ -1,4 +1,3 @@
-import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { redact, redactValue } from '@holic512/shared';
@@ -11,6 +10,18 @@ import { lazy } from '@holic512/shared/lib/lazy';
 /** One JSON line into a private file; the record passes the redaction gate as a value and once more as text. */
 export function appendPrivateLine(file: string, record: unknown): void {
   appendPrivate(file, redact(JSON.stringify(redactValue(record))) + '\n');
+}
+
+/**
+ * A folder's pointer file name: the 64-bit FNV-1a of its path, 16 hex digits. Not trusted:
+ * lastFor checks the session's own folder, so two folders with one name only cost a scan. (It
+ * was the SHA-256's first half, which loaded node's crypto at every turn's end; such a pointer is
+ * not read, and the first `--continue` in that folder scans once, as without a pointer.)
+ */
+export function pointerName(folder: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(folder)) h = ((h ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return h.toString(16).padStart(16, '0');
 }
 
 /**
@@ -164,7 +175,7 @@ export class SessionStore {
 
   private pointerOf(cwd: string): string {
     // Beside the sessions folder, so it holds nothing but sessions.
-    return path.join(path.dirname(this.dir), 'sessions-last', createHash('sha256').update(cwd).digest('hex').slice(0, 32));
+    return path.join(path.dirname(this.dir), 'sessions-last', pointerName(cwd));
   }
 
   /** Meta, title and last time of a session from its first and last few KB only: listing
