@@ -21,6 +21,7 @@
 import type * as http from 'http';
 import type { Socket } from 'net';
 import { LiteHeaders, LiteResponse } from './web-lite';
+import { LiteReadableStream } from './lite-stream';
 
 /** What one `fetch` reports and enforces beyond the standard. */
 export interface FetchHooks {
@@ -105,8 +106,8 @@ async function prepare(init: RequestInit): Promise<Prepared> {
   return { method: (init.method ?? 'GET').toUpperCase(), headers, body };
 }
 
-/** The web stream of a response body: paced by its reader, ended or broken like undici's. */
-function webBody(res: http.IncomingMessage, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+/** The stream of a response body (lite-stream.ts): paced by its reader, ended or broken like undici's. */
+function webBody(res: http.IncomingMessage, signal: AbortSignal | undefined): LiteReadableStream {
   let source: NodeJS.ReadableStream = res;
   const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
   if (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate' || encoding === 'br') {
@@ -117,7 +118,7 @@ function webBody(res: http.IncomingMessage, signal: AbortSignal | undefined): Re
   }
   const readable = source as NodeJS.ReadableStream & { destroy(err?: Error): void; on(ev: string, fn: (...a: unknown[]) => void): unknown };
   let settled = false;
-  return new ReadableStream<Uint8Array>({
+  return new LiteReadableStream({
     start(controller) {
       const fail = (err: unknown) => {
         if (settled) return;

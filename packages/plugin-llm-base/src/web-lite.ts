@@ -20,6 +20,7 @@
  *   `FormData` construct node's own (loaded then, as before) and answer `instanceof` for theirs
  *   and ours without loading anything.
  */
+import { LiteReadableStream } from './lite-stream';
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
@@ -172,10 +173,10 @@ export class LiteResponse {
   readonly url: string;
   readonly redirected: boolean;
   readonly type = 'basic';
-  readonly body: ReadableStream<Uint8Array> | null;
+  readonly body: LiteReadableStream | null;
   #used = false;
 
-  constructor(body: ReadableStream<Uint8Array> | null, init: LiteResponseInit) {
+  constructor(body: LiteReadableStream | null, init: LiteResponseInit) {
     this.body = body;
     this.status = init.status;
     this.statusText = init.statusText ?? '';
@@ -251,10 +252,10 @@ export class LiteResponse {
 
   clone(): LiteResponse {
     if (this.#used || this.body?.locked) throw new TypeError('Response.clone: Body has already been consumed.');
-    let body: ReadableStream<Uint8Array> | null = null;
+    let body: LiteReadableStream | null = null;
     if (this.body) {
       const [a, b] = this.body.tee();
-      (this as { body: ReadableStream<Uint8Array> | null }).body = a;
+      (this as { body: LiteReadableStream | null }).body = a;
       body = b;
     }
     return new LiteResponse(body, { status: this.status, statusText: this.statusText, headers: new LiteHeaders(this.headers), url: this.url, redirected: this.redirected });
@@ -262,7 +263,7 @@ export class LiteResponse {
 }
 
 /** A global that loads node's own class only when constructed; `instanceof` asks `test`. */
-function deferred(name: 'Response' | 'FormData', test: (value: object) => boolean): unknown {
+function deferred(name: 'Response' | 'FormData' | 'ReadableStream', test: (value: object) => boolean): unknown {
   const tag = `[object ${name}]`;
   return class {
     constructor(...args: unknown[]) {
@@ -280,3 +281,6 @@ function deferred(name: 'Response' | 'FormData', test: (value: object) => boolea
 export const Headers = LiteHeaders;
 export const Response = deferred('Response', (v) => v instanceof LiteResponse);
 export const FormData = deferred('FormData', () => false);
+/** The SDK tests request bodies with `instanceof ReadableStream` and reads `globalThis.ReadableStream`
+ * (scripts/bundle.js `define`): answered by tag, node's web streams loaded only to construct one. */
+export const ReadableStream = deferred('ReadableStream', (v) => v instanceof LiteReadableStream);
