@@ -6,7 +6,21 @@ import { npmSecretOutput } from '../policy/programs';
 import type { ExecStep } from '../types';
 import type { RunToolResult, ToolContext } from './types';
 
-/** The fields of a tool_result that describe a finished run, redacted for the model and logs. */
+/**
+ * Redact a run's whole output, in place, before it is cut into parsed items: a line of a key
+ * block alone (one `grep -rn` match) has lost the context that shows it is one.
+ */
+export function redactOutput<R extends Pick<ExecResult, 'stdoutTail' | 'stderrTail'>>(r: R): R {
+  r.stdoutTail = redact(r.stdoutTail);
+  r.stderrTail = redact(r.stderrTail);
+  return r;
+}
+
+/**
+ * The fields of a tool_result that describe a finished run, for the model and logs. `r` comes
+ * through {@link redactOutput}: its tails are not scanned again here (the runner's gate passes
+ * the whole result once more; a 64 KiB tail costs about 1.4 ms a scan).
+ */
 export function runFields(r: ExecResult, parsed: Parsed | undefined) {
   return {
     exitCode: r.exitCode,
@@ -14,8 +28,8 @@ export function runFields(r: ExecResult, parsed: Parsed | undefined) {
     ...(r.timedOut ? { timedOut: true as const } : {}),
     ...(r.aborted ? { aborted: true as const } : {}),
     durationMs: r.durationMs,
-    stdoutTail: redact(r.stdoutTail),
-    stderrTail: redact(r.stderrTail),
+    stdoutTail: r.stdoutTail,
+    stderrTail: r.stderrTail,
     truncated: r.truncated,
     ...(parsed ? { parsed: redactValue(parsed) } : {}),
     ...(r.error ? { error: { code: r.error.code, message: redact(r.error.message) } } : {}),
@@ -167,11 +181,7 @@ export async function runExec(step: ExecStep, ctx: ToolContext): Promise<RunTool
   if ((step.program === 'npm' || step.program.endsWith('/npm')) && npmSecretOutput(step.args) === 'value' && r.stdoutTail) {
     r.stdoutTail = `[redacted: ${Buffer.byteLength(r.stdoutTail)} bytes of npm configuration that may hold credentials]`;
   }
-  // Redact the whole output before it is cut into parsed items: a line of a key block alone
-  // (one `grep -rn` match) has lost the context that shows it is one.
-  r.stdoutTail = redact(r.stdoutTail);
-  r.stderrTail = redact(r.stderrTail);
-  const parsed = parseOutput(step, r);
+  const parsed = parseOutput(step, redactOutput(r));
   return {
     _event: 'tool_result',
     id: ctx.id,

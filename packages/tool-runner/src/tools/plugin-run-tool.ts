@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { parseOutput } from '../parse-output';
-import { runFields } from './exec-tool';
-import { redact, redactValue } from '../redact';
+import { redactOutput, runFields } from './exec-tool';
+import { redactValue } from '../redact';
 import type { PluginRunStep } from '../types';
 import type { Registry, RunToolResult, RunnerDeps, ToolContext } from './types';
 
@@ -96,11 +96,7 @@ export async function runPluginRun(step: PluginRunStep, ctx: ToolContext): Promi
     onStdout: ctx.onOutput ? (s, skipped) => ctx.onOutput?.(s, 'stdout', skipped) : undefined,
     onStderr: ctx.onOutput ? (s, skipped) => ctx.onOutput?.(s, 'stderr', skipped) : undefined,
   });
-  // Redact the whole output before it is cut into parsed items: a line of a key block alone
-  // (one `grep -rn` match) has lost the context that shows it is one.
-  r.stdoutTail = redact(r.stdoutTail);
-  r.stderrTail = redact(r.stderrTail);
-  const parsed = parseOutput(step, r);
+  const parsed = parseOutput(step, redactOutput(r));
   return {
     ...base,
     ...runFields(r, parsed),
