@@ -2,8 +2,15 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { FRAMED_CORPUS, SECRET_CORPUS, eachReturns, eachUnchanged, fakeToken, findLeak } from '@holic512/testkit';
 import { addEnvSecrets, addKnownSecrets, isSecretName, redact, redactArgs, redactValue, secretForms, secretPrefix } from '../src';
+import { forgetGivenTexts } from '../src/redact/gate';
 
 // The redaction gate: every format of the corpus, every transform, what stays readable.
+
+/** The gate over its own output, scanned for real (a long text it gave out is otherwise served as it is). */
+const rescan = (text: string): string => {
+  forgetGivenTexts();
+  return redact(text);
+};
 
 describe('every format of the corpus is masked, in its file as it is', () => {
   test.each(SECRET_CORPUS.map((s) => [s.name, s] as const))('%s', (_name, s) => {
@@ -11,7 +18,7 @@ describe('every format of the corpus is masked, in its file as it is', () => {
     expect(findLeak(out, s.secret)).toBeUndefined();
     expect(out).not.toContain(s.secret);
     expect(out).toMatch(/\[redacted [^\]]+, \d+ chars\]/);
-    expect(redact(out)).toBe(out);
+    expect(rescan(out)).toBe(out);
   });
 
   test.each(FRAMED_CORPUS.map((s) => [s.name, s] as const))('%s (the field\'s formats and framings)', (_name, s) => {
@@ -21,7 +28,7 @@ describe('every format of the corpus is masked, in its file as it is', () => {
       expect(out).not.toContain(piece);
     }
     expect(out).toMatch(/\[redacted [^\]]+, \d+ chars\]/);
-    expect(redact(out)).toBe(out);
+    expect(rescan(out)).toBe(out);
   });
 
   test('the corpus holds at least 40 formats', () => {
@@ -200,7 +207,7 @@ describe('a key body printed without its BEGIN line is read back from its END ma
     const out = redact(text);
     for (const l of lines.slice(0, 2)) expect(out).not.toContain(l);
     expect(out).toContain('OPENSSH PRIVATE KEY-----');
-    expect(redact(out)).toBe(out);
+    expect(rescan(out)).toBe(out);
   });
 
   eachUnchanged('leaves alone: %s', redact, {
@@ -249,7 +256,7 @@ describe('every framing of a secret (by the syntax that carries it)', () => {
   ])('%s', (_name, text) => {
     const out = redact(text);
     expect(out).not.toContain(S);
-    expect(redact(out)).toBe(out);
+    expect(rescan(out)).toBe(out);
   });
 
   eachUnchanged('stays readable: %s', redact, {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { redactCounted } from '@holic512/shared';
+import { forgetGivenTexts } from '@holic512/shared/lib/redact/gate';
 import { redact } from '../src/redact';
 
 // Redaction must stay linear in the length of its input: hostile output (long hex or base64
@@ -20,6 +21,8 @@ const adversarial: Record<string, (n: number) => string> = {
 };
 
 const work = (text: string): number => {
+  // A scan for real: a long text the gate gave out (the same text measured twice) is otherwise served as it is.
+  forgetGivenTexts();
   const { work: w } = redactCounted(text);
   return w.scanned + w.stops + w.inspected;
 };
