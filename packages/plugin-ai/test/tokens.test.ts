@@ -1,4 +1,4 @@
-import { estimateTokens, truncateHead, truncateTail } from '../src/context/tokens';
+import { CJK, estimateTokens, isCjkUnit, truncateHead, truncateTail } from '../src/context/tokens';
 
 test.each([
   ['', 0],
@@ -47,4 +47,50 @@ test('long texts give the same estimate as counted one character at a time, howe
   // more than the kept answers hold: still right
   const big = Array.from({ length: 40 }, (_, i) => 'x'.repeat(60_000 + i) + '中'.repeat(i));
   for (const text of [...big, ...big]) expect(estimateTokens(text)).toBe(slow(text));
+});
+
+test('the code-unit test of the truncations holds the same CJK ranges as the estimate, over every code unit', () => {
+  const differ: number[] = [];
+  for (let c = 0; c <= 0xffff; c++) if (isCjkUnit(c) !== CJK.test(String.fromCharCode(c))) differ.push(c);
+  expect(differ).toEqual([]);
+});
+
+describe('truncation by code units cuts where cutting character by character cut', () => {
+  // The definition the truncations keep (a text split into characters, each costed by the CJK
+  // expression), as they were written before they read code units only as far as the budget goes.
+  const cost = (ch: string): number => (ch.length > 1 ? 1 : CJK.test(ch) ? 1 : 0.25);
+  const MARK = '…[truncated]…';
+  const headByCharacters = (text: string, maxTokens: number): string => {
+    if (estimateTokens(text) <= maxTokens) return text;
+    const budget = Math.max(0, maxTokens - estimateTokens(MARK));
+    let sum = 0;
+    let out = '';
+    for (const ch of text) {
+      sum += cost(ch);
+      if (sum > budget) break;
+      out += ch;
+    }
+    return out + MARK;
+  };
+  const tailByCharacters = (text: string, maxTokens: number): string => {
+    if (estimateTokens(text) <= maxTokens) return text;
+    const budget = Math.max(0, maxTokens - estimateTokens(MARK));
+    const chars = Array.from(text);
+    let sum = 0;
+    let i = chars.length;
+    while (i > 0 && sum + cost(chars[i - 1]) <= budget) sum += cost(chars[--i]);
+    return MARK + chars.slice(i).join('');
+  };
+  // A fixed-seed generator: ASCII, CJK, Hangul, full-width forms, emoji (surrogate pairs) and lone surrogates.
+  let seed = 20261127;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  const pieces = ['a', 'bc ', '中', '文字', '한', 'ｱ', '😀', '\ud83d', '\ude00', 'é', '\n', '{"k":1}', '\u3000', '\u2e80'];
+  const texts = Array.from({ length: 300 }, () => Array.from({ length: rand(400) }, () => pieces[rand(pieces.length)]).join(''));
+
+  test.each([0, 1, 3, 4, 5, 8, 13, 40, 100])('budget %d tokens', (maxTokens) => {
+    for (const text of texts) {
+      expect(truncateHead(text, maxTokens)).toBe(headByCharacters(text, maxTokens));
+      expect(truncateTail(text, maxTokens)).toBe(tailByCharacters(text, maxTokens));
+    }
+  });
 });
