@@ -13,18 +13,8 @@ jest.mock('../src/redact', () => {
 import * as gate from '../src/redact';
 import { createToolRunner } from '../src/runner';
 
-const result = (stdout: string, stderr: string): ExecResult => ({
-  exitCode: 0,
-  signal: null,
-  timedOut: false,
-  aborted: false,
-  durationMs: 5,
-  stdoutTail: stdout,
-  stderrTail: stderr,
-  truncated: false,
-  stdoutBytes: stdout.length,
-  stderrBytes: stderr.length,
-});
+/** What the fake exec ran: exit 0 with this output. */
+const result = (stdoutTail: string, stderrTail: string): ExecResult => ({ exitCode: 0, signal: null, timedOut: false, aborted: false, durationMs: 5, stdoutTail, stderrTail, truncated: false, stdoutBytes: stdoutTail.length, stderrBytes: stderrTail.length });
 
 const scansOf = (marker: string): number => (gate.redact as jest.Mock).mock.calls.filter(([text]) => typeof text === 'string' && text.includes(marker)).length;
 
