@@ -33,7 +33,9 @@ test('a value added since is masked in a text given out before it', () => {
   expect(again.text).not.toContain(late);
 });
 
-test('short texts and texts the gate never gave out are scanned', () => {
+test('short texts, very long ones and texts the gate never gave out are scanned', () => {
+  const huge = redact('x'.repeat(300_000));
+  expect(redactCounted(huge).work.scanned).toBeGreaterThan(0);
   const short = 'password=hunter2hunter2 and more';
   redact(short);
   expect(redactCounted(redact(short)).work.scanned).toBeGreaterThan(0);

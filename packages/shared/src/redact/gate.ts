@@ -87,7 +87,7 @@ export function redact(text: string): string {
  */
 const given = new Map<string, number>();
 const GIVEN_MIN_CHARS = 4096;
-const GIVEN_MAX_CHARS = 1 << 20;
+const GIVEN_MAX_CHARS = 1 << 18;
 const GIVEN_TEXTS = 16;
 
 /** Forget the texts given out (tests of the gate's idempotence scan its output again). */
