@@ -31,6 +31,22 @@ test.each([50, 200, 400, 1000])('fitToolResult keeps valid JSON within %d tokens
   }
 });
 
+test('a result whose strings alone are over the budget is cut without being serialised whole, and one that fits is kept whole', () => {
+  const r = big(20000);
+  const stringify = jest.spyOn(JSON, 'stringify');
+  try {
+    const text = fitToolResult(r, 400);
+    expect(stringify.mock.calls.some(([value]) => value === r)).toBe(false);
+    expect(estimateTokens(text)).toBeLessThanOrEqual(400);
+    expect(JSON.parse(text).stdoutTail.endsWith('END')).toBe(true);
+    // A result that fits is kept whole, as before.
+    const small = { ...big(10), stdoutTail: 'a'.repeat(390), stderrTail: '' } as ToolResult;
+    expect(fitToolResult(small, 400)).toBe(JSON.stringify(small));
+  } finally {
+    stringify.mockRestore();
+  }
+});
+
 test.each([
   ['fs.grep', 'matches', (i: number) => ({ file: `src/f${i}.ts`, line: i + 1, text: `const value${i} = compute(${i}); // ${'x'.repeat(80)}` })],
   ['fs.glob', 'files', (i: number) => `packages/p${i}/src/some/deep/folder/file${i}.ts`],
