@@ -53,6 +53,17 @@ test('output of both streams, the exit code, and nothing spawned directly once t
   helper.close();
 });
 
+test('the helper runs without worker threads (a process with fewer threads forks faster)', async () => {
+  const { helper } = await readyHelper();
+  // The command's parent is the helper: its command line and its thread count.
+  const seen = await run(helper.spawn('sh', ['-c', 'tr "\\0" " " < /proc/$PPID/cmdline; echo; grep Threads /proc/$PPID/status'], PIPES));
+  expect(seen.out).toContain('--single-threaded --v8-pool-size=0');
+  expect(seen.out).toContain('spawn-helper-child.js');
+  // node keeps a few of its own (the signal watcher, libuv's loop helpers): far fewer than the 7+ of a default node.
+  expect(Number(/Threads:\s*(\d+)/.exec(seen.out)?.[1])).toBeLessThan(7);
+  helper.close();
+});
+
 test('a missing program is a spawn error with its code; a killed command reports its signal', async () => {
   const { helper } = await readyHelper();
   const missing = await run(helper.spawn('no-such-program-xyz', [], PIPES));
