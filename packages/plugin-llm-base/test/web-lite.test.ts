@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { FormData as LazyFormData, LiteHeaders, LiteResponse, Headers as InjectedHeaders, Response as LazyResponse } from '../src/web-lite';
+import { LiteReadableStream } from '../src/lite-stream';
 
 // LiteHeaders against node's own Headers (undici): the same operations give the same answers,
 // the same errors (by kind) and the same iteration.
@@ -110,8 +111,18 @@ function stream(chunks: string[]): ReadableStream<Uint8Array> {
   });
 }
 
+/** The same chunks as a response body of web-lite's own (lite-stream.ts), as http-fetch.ts makes them. */
+function liteStream(chunks: string[]): LiteReadableStream {
+  return new LiteReadableStream({
+    start(c) {
+      for (const s of chunks) c.enqueue(new TextEncoder().encode(s));
+      c.close();
+    },
+  });
+}
+
 function lite(chunks: string[] | null, init: { status?: number; headers?: Record<string, string> } = {}) {
-  return new LiteResponse(chunks ? stream(chunks) : null, { status: init.status ?? 200, statusText: 'OK', headers: new LiteHeaders(init.headers), url: 'http://x/' });
+  return new LiteResponse(chunks ? liteStream(chunks) : null, { status: init.status ?? 200, statusText: 'OK', headers: new LiteHeaders(init.headers), url: 'http://x/' });
 }
 
 describe('LiteResponse behaves like node’s Response', () => {

@@ -1,5 +1,6 @@
 import { fakeToken } from '@holic512/testkit';
 import type { ExecResult } from '../src/exec';
+import type { RunToolResult } from '../src/tools/types';
 
 // A step's output passes the redaction gate whole before it is parsed (exec-tool.ts
 // redactOutput), and once more with the whole result (the runner's gate). The fields of the
@@ -31,7 +32,7 @@ test.each([['cat', 'build.log'], ['rg', '-n', 'token', '.']])('the output of `%s
     deps: { exec: async () => result(stdout, stderr) },
   });
   (gate.redact as jest.Mock).mockClear();
-  const r = await runner.run({ tool: 'exec', program, args });
+  const r = (await runner.run({ tool: 'exec', program, args })) as RunToolResult;
   expect(r.exitCode).toBe(0);
   expect(scansOf('build step done')).toBe(1);
   expect(scansOf('warning: token')).toBe(1);
