@@ -12,14 +12,15 @@ import type { LlmConfig, ProfileConfig } from './types';
  * equal).
  */
 export function plainConfig(json: unknown): LlmConfig | undefined {
-  if (!isPlainObject(json) || !isPlainObject(json.profiles) || has(json.profiles, '__proto__')) return undefined;
+  if (!isPlainObject(json) || !isPlainObject(json.profiles)) return undefined;
   const out: Record<string, unknown> = {};
   if (!('default_profile' in json)) out.default_profile = '';
   else if (typeof json.default_profile === 'string') out.default_profile = json.default_profile;
   else return undefined;
   const profiles: Record<string, ProfileConfig> = {};
   for (const name of Object.keys(json.profiles)) {
-    const profile = plainProfile(json.profiles[name]);
+    // An assignment to `__proto__` would set the prototype: the schema decides that one.
+    const profile = name === '__proto__' ? undefined : plainProfile(json.profiles[name]);
     if (!profile) return undefined;
     profiles[name] = profile;
   }
@@ -125,8 +126,4 @@ function strictObject(value: unknown, fields: Array<[string, Check, boolean]>): 
     out[key] = value[key];
   }
   return out;
-}
-
-function has(value: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(value, key);
 }
