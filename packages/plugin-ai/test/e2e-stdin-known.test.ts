@@ -99,3 +99,17 @@ test("a custom command's !`cmd` output and @file reach the model masked", async 
   expect(sent).toContain('<file path=\\"notes.txt\\">');
   expect(leaks()).toEqual([]);
 });
+
+test("a value of Claude Code's settings `env` (which every step runs with) is a known value too", async () => {
+  const deployToken = fakeToken('claude-env-token', 30);
+  await fs.mkdir(path.join(fx.temp.home, '.claude'), { recursive: true });
+  await fs.writeFile(path.join(fx.temp.home, '.claude', 'settings.json'), JSON.stringify({ env: { DEPLOY_TOKEN: deployToken } }));
+  fx.server.enqueue({ json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'printenv', args: ['DEPLOY_TOKEN'] }] } } }, chat('seen'));
+  const r = await runAi(['-p', 'show it', '--approve-l1', '--json'], { env: env(), cwd: fx.cwd, input: `piped ${deployToken}\n` });
+  expect(r.code).toBe(0);
+  const result = r.events.find((e) => e.type === 'tool_result');
+  expect(result?.result.exitCode).toBe(0);
+  const sent = JSON.stringify(fx.server.requests.map((q) => q.body));
+  expect(findLeak(sent, deployToken) ?? (sent.includes(deployToken) ? 'plain' : undefined)).toBeUndefined();
+  expect(sent).toContain('[redacted known secret');
+});
