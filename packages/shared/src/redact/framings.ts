@@ -1,5 +1,5 @@
 import { judgeValue } from './entropy';
-import { isPlaceholder, isSecretName, looksLikeCode } from './names';
+import { isPlaceholder, isSecretName, looksLikeCode, sameWords, weakValue } from './names';
 import { mask, type Learn } from './tokens';
 import { count, replaceMatches } from './work';
 
@@ -18,13 +18,16 @@ type Pass = (text: string, learn: Learn) => string;
 
 /** A masked value, learned; `keep` (a placeholder or code) is left as it is. */
 function hide(kind: string, value: string, learn: Learn): string | undefined {
-  if (isPlaceholder(value) || value.includes('[redacted') || looksLikeCode(kind, value)) return undefined;
+  if (isPlaceholder(value) || value.includes('[redacted') || looksLikeCode(kind, value) || sameWords(kind, value)) return undefined;
   learn(value);
   return mask(kind, value);
 }
 
-const NETRC = /(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![\w\]-]))((?:password|passwd)[ \t]+)([^\s]{1,1024})/g;
-const NETRC_WORD = /passw(?:or)?d[ \t]+[^\s[]/;
+/** `password p`, and `account a` (an additional password, for ftp) in the one-line form. */
+const NETRC = /(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![\w\]-]))((?:password|passwd|account)[ \t]+)([^\s]{1,1024})/g;
+const NETRC_WORD = /(?:passw(?:or)?d|account)[ \t]+[^\s[]/;
+/** Before `account` on its line: a machine and a login (`account default` alone starts an msmtp account). */
+const NETRC_ACCOUNT_BEFORE = /(?:^|\s)(?:machine[ \t]+\S+|default)[ \t]+login[ \t]+\S+(?:[ \t]+passw(?:or)?d[ \t]+\S+)?[ \t]+$/;
 /** Before `password` on its line: `machine h login u` (one line of `.netrc`)… */
 const NETRC_BEFORE = /(?:^|\s)(?:machine|default|login|account)[ \t]+\S/;
 /** …or only a frame (`.netrc` over several lines: `password` starts its line). */
@@ -40,8 +43,8 @@ const netrc: Pass = (text, learn) => {
     const before = text.slice(lineStart, m.index);
     const end = m.index + m[0].length;
     const atEol = /^[ \t]*(?:\r?\n|$)/.test(text.slice(end, end + 4));
-    if (!NETRC_BEFORE.test(before) && !(FRAME_ONLY.test(before) && atEol)) return undefined;
-    const masked = hide('password', value, learn);
+    if (head.startsWith('account') ? !NETRC_ACCOUNT_BEFORE.test(before) : !NETRC_BEFORE.test(before) && !(FRAME_ONLY.test(before) && atEol)) return undefined;
+    const masked = hide(head.startsWith('account') ? 'account' : 'password', value, learn);
     return masked && head + masked;
   });
 };
@@ -178,7 +181,25 @@ const anyPair: Pass = (text, learn) =>
     return `${m[0]}${more ?? ''}${open}${mask(kind, value)}`;
   });
 
+/**
+ * `name value` config lines, the name first on its line and one word after it (slapd.conf
+ * `rootpw {SSHA}…`, ldap.conf / nslcd.conf `bindpw …`, msmtprc `password …`, PuTTY-style `pw …`).
+ * Prose starts lines with such names too (`Token expired`, `PasswordAuthentication no`), so the
+ * value must look like a password (a digit, a symbol or a change of case), and not end a statement
+ * (`auth_basic "Restricted";`) or name a file (`auth-user-pass creds.txt`).
+ */
+const SPACED = /^((?:[^\s:]{1,256}?[:-][0-9]{1,9}[:-])?[ \t]*)([A-Za-z_][\w.-]{1,63})([ \t]+)([^\s"'`#;][^\s"'`]{0,1023})[ \t]*\r?$/gm;
+
+const spacedConfig: Pass = (text, learn) =>
+  replaceMatches(text, SPACED, ([, head, name, space, value]) => {
+    if (!isSecretName(name) || value.endsWith(';') || value.includes('/') || /\.[a-z]{1,5}$/.test(value) || !weakValue(value, false)) return undefined;
+    // Not judged as code: a value alone after a name on its line is no expression (`rootpw {SSHA}…`).
+    if (isPlaceholder(value) || value.includes('[redacted')) return undefined;
+    learn(value);
+    return `${head}${name}${space}${mask(name, value)}`;
+  });
+
 /** The passes of this file, in order. */
-export const FRAMING_PASSES: readonly Pass[] = [yamlBlocks, netrc, pgpass, xml, quotedPairs, userOption];
+export const FRAMING_PASSES: readonly Pass[] = [yamlBlocks, netrc, pgpass, xml, quotedPairs, userOption, spacedConfig];
 /** The last pass: values that look random under any name. */
 export const LAST_PASS: Pass = anyPair;
