@@ -1,6 +1,6 @@
 import { isPlaceholder, isSecretName, looksLikeCode, nameWords } from './names';
 import { mask, type Learn } from './tokens';
-import { trimEnd, wordEnd } from './values';
+import { openingQuote, quotedEnd, trimEnd, wordEnd } from './values';
 import { count, replaceMatches, type Reach } from './work';
 
 /**
@@ -140,7 +140,10 @@ function maskOption(m: RegExpExecArray, learn: Learn): Reach | undefined {
   if (sep === '=' && m.index > 0 && /["']/.test(input[m.index - 1]) && input[from] === input[m.index - 1]) return undefined;
   // The next option, or `-cookie =?` (an option table): no value here.
   if (input[from] === '-' || input[from] === '=' || from >= input.length) return undefined;
-  const { end, value } = optionValue(input, from);
+  // `"--password=a b"`: the option opens a quoted word, whose closing quote ends the value.
+  const opened = sep === '=' ? openingQuote(input, m.index) : '';
+  const closing = opened ? quotedEnd(input, from, opened) : -1;
+  const { end, value } = closing > from ? { end: closing, value: input.slice(from, closing) } : optionValue(input, from);
   // `--api-key sk-[redacted openai key, …]`: a token the gate masked already; its prefix stays.
   if (input.startsWith('[redacted', end)) return undefined;
   const { q, inner } = unquoted(value);

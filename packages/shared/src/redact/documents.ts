@@ -157,7 +157,7 @@ function maskFields(text: string, d: CredentialDocument, learn: Learn): string {
     if (end === -1) return undefined;
     const value = text.slice(from, end);
     if (isPlaceholder(value) || value.includes('[redacted')) return undefined;
-    learn(value);
+    learn(value, true);
     return { text: `${m[0]}${mask(m[2], value)}`, end };
   });
 }
@@ -202,10 +202,11 @@ export function credentialDocumentOf(value: Record<string, unknown>): Credential
 }
 
 /**
- * Environment lists of Kubernetes, ECS and CI files: `- name: DB_PASSWORD` then `value: …` (YAML),
+ * Environment lists of Kubernetes, ECS and CI files: `- name: DB_PASSWORD` then `value: …` (YAML;
+ * the second line may carry a tool's frame: `grep -n`, a diff `+`, a `cat -n` number), and
  * `{"name": "API_TOKEN", "value": "…"}` (JSON). The value is the secret when the name is one.
  */
-const ENV_ITEM = /(?<![\w-])(\\?["']?)name\1[ \t]*:[ \t]*(\\?["']?)([A-Za-z_][\w.-]{0,63})\2[ \t]*(?:,[ \t]*|\r?\n[ \t]{0,64}(?:-[ \t]+)?)(\\?["']?)value\4[ \t]*:[ \t]*/g;
+const ENV_ITEM = /(?<![\w-])(\\?["']?)name\1[ \t]*:[ \t]*(\\?["']?)([A-Za-z_][\w.-]{0,63})\2[ \t]*(?:,[ \t]*|(?:\r?\n|\\n)(?:[^\s:]{1,256}?[:-][0-9]{1,9}[:-]|[0-9]{1,9}[:-]|[+-](?![+-])|[ \t]*[0-9]{1,9}\t)?[ \t]{0,64}(?:-[ \t]+)?)(\\?["']?)value\4[ \t]*:[ \t]*/g;
 
 function maskEnvLists(text: string, learn: Learn): string {
   if (!text.includes('value')) return text;
@@ -218,7 +219,7 @@ function maskEnvLists(text: string, learn: Learn): string {
     if (end <= start) return undefined;
     const value = text.slice(start, end);
     if (isPlaceholder(value) || value.includes('[redacted') || /^[$`{]/.test(value)) return undefined;
-    learn(value);
+    learn(value, true);
     return { text: `${m[0]}${q}${mask(m[3], value)}`, end };
   });
 }

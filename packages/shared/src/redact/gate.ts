@@ -26,12 +26,24 @@ function knownSecrets(): KnownSecrets {
 
 /**
  * Remember a value the patterns masked, when it looks like a secret rather than a word: at
- * least 8 characters, no white space, random-looking or letters with digits and no path.
+ * least 8 characters on one line, random-looking or letters with digits and no path (or any
+ * such value the syntax marks as a secret: `sure`).
  * Words, identifiers, versions and paths are not learned, so source code elsewhere stays readable.
  */
-const learn = (value: string): void => {
+const learn = (value: string, sure = false): void => {
   const v = value.trim();
-  if (v.length < 8 || /\s/.test(v) || looksLikeIdentifier(v) || VERSION.test(v)) return;
+  if (v.length < 8 || /[\r\n]/.test(v) || VERSION.test(v)) return;
+  if (sure) {
+    knownSecrets().add([v], true);
+    return;
+  }
+  // A value with spaces (a passphrase, `a b;c`): each of its words that looks random (not a
+  // scheme or a word of prose: `AWS4-HMAC-SHA256 Credential=…`).
+  if (/\s/.test(v)) {
+    for (const word of v.split(/[^A-Za-z0-9+/=_.~-]+/)) if (word.length >= 8 && looksRandom(word, true)) knownSecrets().add([word], true);
+    return;
+  }
+  if (looksLikeIdentifier(v)) return;
   // Random-looking, or letters with digits and no path in it (`hunter22`, `p@ssw0rd!`): a word,
   // a package name or a path (`@inquirer/password`) would mask every later use of itself.
   const secretLike = looksRandom(v, true) || (/[0-9]/.test(v) && /[A-Za-z]/.test(v) && !v.includes('/'));
@@ -203,9 +215,10 @@ function walk(value: unknown, secret: boolean, depth: number, fields?: ReadonlyS
   const inDocument = credentialDocumentOf(value)?.fields ?? fields;
   for (const [k, v] of Object.entries(value)) {
     let masked: unknown;
-    const secretKey = isSecretName(k) || (inDocument?.has(k) ?? false);
+    // A field a credential document marks is masked whatever it looks like (`client_id: "a"` is no variable).
+    const documentField = inDocument?.has(k) ?? false;
     if (k === 'args' && Array.isArray(v) && v.every((a) => typeof a === 'string') && program !== undefined) masked = redactArgs(v as string[], program);
-    else if (typeof v === 'string' && (secret || secretKey)) masked = maskUnderKey(k, v);
+    else if (typeof v === 'string' && (secret || isSecretName(k) || documentField)) masked = maskUnderKey(k, v, documentField);
     else masked = walk(v, secret || isSecretName(k), depth + 1, inDocument);
     Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
   }

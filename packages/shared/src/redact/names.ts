@@ -188,8 +188,10 @@ function judgeCode(name: string, value: string): boolean {
   if (/^[([{]/.test(value) || /^\/[\^\\[(]/.test(value)) return true;
   // A generic type (`Record<string, string>`), an index or a call (`tokens[i]`, `this["get"](`).
   if (/^[A-Za-z_$][\w$.]*[<[(]/.test(value)) return true;
-  // A type name (`password: BinaryLike`, `privateKey: KeyObject`), a type parameter (`T2`).
-  if (/^(?:[A-Z]{1,4}[a-z]{2,}){2,}[0-9]?$/.test(value) || value.length <= 2) return true;
+  // A type name (`password: BinaryLike`, `privateKey: KeyObject`) is made of words: a part of four
+  // letters or more without a vowel (`BPNvrpVCgm`) makes it a random value. A type parameter (`T2`).
+  if (/^(?:[A-Z]{1,4}[a-z]{2,}){2,}[0-9]?$/.test(value) && (value.match(/[A-Z]+[a-z]*/g) ?? []).every((w) => w.length <= 3 || /[aeiouy]/i.test(w))) return true;
+  if (value.length <= 2) return true;
   // `apiKey: apiKey` (the same name), a property path with a camelCase part or three parts.
   const last = name.replace(/^-+/, '').split('.').pop()!.toLowerCase();
   if (value.toLowerCase() === name.replace(/^-+/, '').toLowerCase() || value.toLowerCase() === last) return true;
@@ -279,6 +281,9 @@ function judgePlaceholder(value: string): boolean {
     // Templates and fill-in-the-blanks: `${password}`, `{{pass}}`, `{PASS}`, `YOUR_PASSWORD`, `REPLACE_WITH_TOKEN`.
     /^(\$\{[^{}\s]{1,60}\}|\$\([A-Za-z_]\w{0,60}\)|\{\{[^{}]{1,60}\}\}|\{[A-Za-z_][\w.-]{0,60}\})$/.test(value) ||
     /^(?:YOUR|REPLACE|INSERT|ENTER|CHANGE|PUT)_[A-Z0-9_]{1,60}$|^[A-Z0-9_]{1,60}_HERE$/.test(value) ||
+    // A CI expression (`${{ secrets.GITHUB_TOKEN }}`), a format's slot: `"password=%s"`, `"token={}"`, `{0}`.
+    /^\$\{\{[^{}]{1,120}\}\}$/.test(value) ||
+    /^(?:%[-+ #0-9.]{0,6}[sdqvxfr]|\{\d{0,2}\})$/.test(value) ||
     value.includes('[redacted')
   );
 }

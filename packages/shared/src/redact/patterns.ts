@@ -5,7 +5,7 @@ import { maskCredentialDocuments } from './documents';
 import { isPlaceholder, isSecretName, isWeakSecretName, looksLikeCode, looksLikeProse, sameWords, VERSION, weakValue } from './names';
 import { maskEncodedKeyBlocks, maskKeyBlocks } from './pem';
 import { mask, maskTokens, type Learn } from './tokens';
-import { atLineStart, lineEnd, pairsCut, trimEnd, wordEnd } from './values';
+import { atLineStart, lineEnd, openingQuote, pairsCut, quotedEnd, trimEnd, wordEnd } from './values';
 import { count, replaceMatches, type Reach } from './work';
 
 /**
@@ -118,7 +118,7 @@ const PAIR_RE = new RegExp(
 const CONN_BEFORE = /(?:^|[\s;"'])[A-Z][\w .-]{0,63}=[^;=\s"']{0,256};[ \t]*$/;
 
 /** How the value after a name reads, by what is around the name (values.ts). */
-type PairContext = 'option' | 'line' | 'word' | 'inline';
+type PairContext = 'option' | 'quoted' | 'line' | 'word' | 'inline';
 
 /** Where the name of a PAIR_RE match starts (the match starts at the separator). */
 function nameStartOf(match: RegExpExecArray, name: string, q: string): number {
@@ -130,18 +130,24 @@ function nameStartOf(match: RegExpExecArray, name: string, q: string): number {
 function contextOf(match: RegExpExecArray, name: string, q: string, sep: string): { ctx: PairContext; nameAt: number } {
   const nameAt = nameStartOf(match, name, q);
   // An option's value follows its `=` at once; `--api-key: …` is prose about it, `'-cookie =?'` a table.
-  if (name.startsWith('-')) return { ctx: sep === '=' && match.index === nameAt + name.length ? 'option' : 'inline', nameAt };
+  const glued = sep === '=' && !q && match.index === nameAt + name.length;
+  if (name.startsWith('-')) return { ctx: glued ? 'option' : 'inline', nameAt };
+  // `"PASSWORD=a b"` (a compose file's environment, an argument list): the word is quoted whole.
+  if (glued && openingQuote(match.input, nameAt)) return { ctx: 'quoted', nameAt };
   // A pair of a connection string after another (`Server=db;Password=…;Database=app`) as at the
   // start of a line; minified code (`;t.token=e;`) names in lower case.
   if (atLineStart(match.input, nameAt) || (/^[A-Z]/.test(name) && CONN_BEFORE.test(match.input.slice(Math.max(0, nameAt - 300), nameAt)))) return { ctx: 'line', nameAt };
   // `PGPASSWORD=… psql`, `user=bob password=… ip=…`: a glued `=` after white space is an assignment.
-  const glued = sep === '=' && !q && match.index === nameAt + name.length;
   return { ctx: glued && (nameAt === 0 || /\s/.test(match.input[nameAt - 1])) ? 'word' : 'inline', nameAt };
 }
 
 /** Where a bare value that starts at `from` ends in its context (values.ts); `narrowEnd` where the pattern ended it. */
-function valueEnd(text: string, ctx: PairContext, name: string, from: number, narrowEnd: number): number {
+function valueEnd(text: string, ctx: PairContext, name: string, nameStart: number, from: number, narrowEnd: number): number {
   if (ctx === 'inline') return narrowEnd;
+  if (ctx === 'quoted') {
+    const close = quotedEnd(text, from, openingQuote(text, nameStart));
+    return close > narrowEnd ? close : narrowEnd;
+  }
   if (ctx === 'option') return Math.max(narrowEnd, trimEnd(text, from, wordEnd(text, from)));
   const end = ctx === 'word' ? wordEnd(text, from) : lineEnd(text, from);
   let cut = pairsCut(text, from, end);
@@ -165,13 +171,16 @@ function maskPair(match: RegExpExecArray, learn: Learn): string | Reach {
   count(0, 1, Math.min(value.length, 1024));
   const { ctx, nameAt } = contextOf(match, name, q, sep);
   const option = ctx === 'option';
-  // Code is judged by the narrow reading; a first word of one or two characters, which reads as
-  // a variable, by the whole value on a config line (`password: my pass phrase` and
-  // `PGPASSWORD=a;b` are no code, `password = pw` is; in `let tokenStart=0;for(…` it stays code).
+  // Code is judged by the narrow reading. On a config line, in a quoted word or an env-style
+  // assignment, the whole value is judged again when the narrow reading cut it short or left a word
+  // of one or two characters, which reads as a variable (`password: my pass phrase`,
+  // `PGPASSWORD=BPNvrpVCgm;x` are no code; `password = pw` is; `let tokenStart=0;for(…` stays code).
   const valueAt = match.index + m.length - close.length - value.length;
-  const end = bare ? valueEnd(match.input, ctx, name, valueAt, valueAt + value.length) : valueAt + value.length;
+  const end = bare ? valueEnd(match.input, ctx, name, nameAt, valueAt, valueAt + value.length) : valueAt + value.length;
   const whole = match.input.slice(valueAt, end);
-  const code = bare && !option && looksLikeCode(name, value) && (whole === value || ctx !== 'line' || !/^[A-Za-z0-9]{1,2}$/.test(value) || looksLikeCode(name, whole));
+  const rejudge = ctx === 'line' || ctx === 'quoted' || (ctx === 'word' && /^[A-Z][A-Z0-9_]*$/.test(name));
+  const cut = whole !== value && !/\s/.test(match.input[valueAt + value.length] ?? ' ');
+  const code = bare && !option && looksLikeCode(name, value) && !(rejudge && whole !== value && (cut || /^[A-Za-z0-9]{1,2}$/.test(value)) && !/^[$`{%<]/.test(whole) && !looksLikeCode(name, whole));
   if (isPlaceholder(value) || code || (bare && !option && AUTH_SCHEME.test(value))) return m;
   // `'--password=' + pw`, `"token=" + t`: the quote after the separator closes the string the name stands in.
   if (!bare && !q && nameAt > 0 && match.input[nameAt - 1] === open) return m;

@@ -10,6 +10,8 @@ import { count } from './work';
  *   punctuation (`p@ss,w0rd;1`, `a&b=c`, `k3y(1)[2]`), up to white space or a quote;
  * - a **config line** (`password = …` at the start of an INI / .env / properties / YAML line)
  *   holds the rest of the line, up to an inline comment (` #`, ` ;`, ` //`);
+ * - an option or assignment that opens a quoted word (`"--password=a b"` in an argument list,
+ *   `'PASSWORD=x y'`, `- "DB_PASSWORD=…"` in a compose file) holds everything to its closing quote;
  * - anything else (source code, JSON without quotes, prose) keeps the narrow reading of the
  *   pattern, which stops at `,;)}` so that `{token: t, user}` or `f(password=pw)` stay code.
  *
@@ -25,13 +27,14 @@ const endsAtEscape = (next: string | undefined): boolean => next === undefined |
 
 const isSpace = (c: number): boolean => c <= 32 || (c > 127 && /\s/.test(String.fromCharCode(c)));
 
-/** The end of the shell word that starts at `from`: white space, a quote, a JSON escape or a mask ends it. */
+/** The end of the shell word that starts at `from`: white space, a quote or backquote, a JSON escape or a mask ends it. */
 export function wordEnd(text: string, from: number): number {
   const lim = Math.min(text.length, from + MAX_VALUE);
   let i = from;
   while (i < lim) {
     const c = text.charCodeAt(i);
-    if (isSpace(c) || c === 34 || c === 39) break;
+    // A backquote closes the inline code a value is quoted in (Markdown: `--password=…`).
+    if (isSpace(c) || c === 34 || c === 39 || c === 96) break;
     if (c === 92) {
       if (endsAtEscape(text[i + 1])) break;
       i += 2;
@@ -46,7 +49,7 @@ export function wordEnd(text: string, from: number): number {
 
 /**
  * The end of a config line's value that starts at `from`: the end of the line (a line break or
- * its JSON escape), a double quote (the end of a JSON string), a mask, or an inline comment;
+ * its JSON escape), a double quote (the end of a JSON string), a backquote, a mask, or an inline comment;
  * trailing white space is not part of it.
  */
 export function lineEnd(text: string, from: number): number {
@@ -54,7 +57,7 @@ export function lineEnd(text: string, from: number): number {
   let i = from;
   while (i < lim) {
     const c = text.charCodeAt(i);
-    if (c === 10 || c === 13 || c === 34) break;
+    if (c === 10 || c === 13 || c === 34 || c === 96) break;
     if (c === 92) {
       if (endsAtEscape(text[i + 1])) break;
       i += 2;
@@ -115,8 +118,8 @@ export function pairsCut(text: string, from: number, end: number): number {
   return e;
 }
 
-/** The frame a tool prints before a line (`f:12:`, `f-13-`, a diff `+` / `-`, a `cat -n` number), indentation, a shell keyword, a YAML list dash, a quote. */
-const LINE_HEAD = /^(?:[^\s:]{1,256}?[:-][0-9]{1,9}[:-]|[+-](?![+-])|[ \t]*[0-9]{1,9}\t)?[ \t]*(?:(?:export|set|setenv|declare(?:[ \t]+-[a-zA-Z]+)*|typeset|readonly|local)[ \t]+|-[ \t]+)?\\?["']?$/;
+/** The frame a tool prints before a line (`f:12:`, `f-13-`, `12:` of `grep -n`, a diff `+` / `-`, a `cat -n` number), indentation, a shell keyword, a YAML list dash, a quote. */
+const LINE_HEAD = /^(?:[^\s:]{1,256}?[:-][0-9]{1,9}[:-]|[0-9]{1,9}[:-]|[+-](?![+-])|[ \t]*[0-9]{1,9}\t)?[ \t]*(?:(?:export|set|setenv|declare(?:[ \t]+-[a-zA-Z]+)*|typeset|readonly|local)[ \t]+|-[ \t]+)?\\?["']?$/;
 
 /**
  * True when the name starting at `at` is the first thing on its line (a line of the text, or of
@@ -130,4 +133,36 @@ export function atLineStart(text: string, at: number): boolean {
   const start = Math.max(nl + 1, esc === -1 ? 0 : esc + 2);
   if (nl === -1 && esc === -1 && low > 0) return false;
   return LINE_HEAD.test(window.slice(start));
+}
+
+/**
+ * The closing quote of the quoted word that `open` (`"`, `'`, or `\"` inside a JSON string) began
+ * before `from`, on the same line: a `"` escaped by a backslash does not close it. -1 if none.
+ */
+export function quotedEnd(text: string, from: number, open: string): number {
+  const lim = Math.min(text.length, from + MAX_VALUE);
+  for (let i = from; i < lim; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) return -1;
+    if (open === "'") {
+      if (c === 39) return i;
+      continue;
+    }
+    if (c === 92) {
+      if (open === '\\"' && text[i + 1] === '"') return i;
+      if (open === '\\"' && (text[i + 1] === 'n' || text[i + 1] === 'r')) return -1;
+      i++;
+      continue;
+    }
+    if (c === 34) return open === '"' ? i : -1;
+  }
+  return -1;
+}
+
+/** The quote that opens a word right before `at` (`"`, `'`, or `\"`), or ''. */
+export function openingQuote(text: string, at: number): string {
+  const c = text[at - 1];
+  if (c === "'") return c;
+  if (c !== '"') return '';
+  return text[at - 2] === '\\' ? '\\"' : '"';
 }
