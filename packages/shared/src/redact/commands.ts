@@ -81,7 +81,8 @@ function maskProgramLine(m: string, program: string, rest: string, learn: Learn)
   const out: Array<[number, number, string]> = [];
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
-    if (w.text === '--') break;
+    // `--` ends the options; `;`, `|`, `&&` or a backquote ends the command.
+    if (w.text === '--' || /^(?:;|\||\|\||&&?)$/.test(w.text)) break;
     for (const o of options) {
       let hidden: string | undefined;
       if (o.attached && w.text.startsWith(o.flag) && w.text.length > o.flag.length && !w.text.startsWith('--')) {
@@ -94,6 +95,7 @@ function maskProgramLine(m: string, program: string, rest: string, learn: Learn)
       }
       if (hidden || w !== words[i]) break;
     }
+    if (/[;|`]$/.test(words[i].text)) break;
   }
   if (out.length === 0) return undefined;
   let text = '';

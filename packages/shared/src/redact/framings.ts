@@ -48,7 +48,7 @@ const netrc: Pass = (text, learn) => {
     const atEol = /^[ \t]*(?:\r?\n|$)/.test(text.slice(end, end + 4));
     if (head.startsWith('account') ? !NETRC_ACCOUNT_BEFORE.test(before) : !NETRC_BEFORE.test(before) && !(FRAME_ONLY.test(before) && atEol)) return undefined;
     // Learned even when it reads as a word only in the strict one-line form (`machine h login u password p`).
-    const strict = head.startsWith('account') || NETRC_STRICT.test(before);
+    const strict = head.startsWith('account') || NETRC_STRICT.test(before.slice(-200));
     const masked = hide(head.startsWith('account') ? 'account' : 'password', value, learn, strict);
     return masked && head + masked;
   });
@@ -197,15 +197,15 @@ const anyPair: Pass = (text, learn) =>
  * value must look like a password (a digit, a symbol or a change of case), and not end a statement
  * (`auth_basic "Restricted";`) or name a file (`auth-user-pass creds.txt`).
  */
-const SPACED = /(?:^|(?<=\\[nr]))((?:[^\s:]{1,256}?[:-][0-9]{1,9}[:-]|[0-9]{1,9}[:-]|[+-](?![+-])|[ \t]*[0-9]{1,9}\t)?[ \t]*)([A-Za-z_][\w.-]{1,63})([ \t]+)([^\s"'`#;\\][^\s"'`\\]{0,1023})[ \t]*(?=\r?$|\\[nr]|")/gm;
+const SPACED = /(^|\n|\\[nr])((?:[^\s:]{1,256}?[:-][0-9]{1,9}[:-]|[0-9]{1,9}[:-]|[+-](?![+-])|[ \t]*[0-9]{1,9}\t)?[ \t]*)([A-Za-z_][\w.-]{1,63})([ \t]+)([^\s"'`#;\\][^\s"'`\\]{0,1023})[ \t]*(?=\r?\n|\\[nr]|"|$)/g;
 
 const spacedConfig: Pass = (text, learn) =>
-  replaceMatches(text, SPACED, ([, head, name, space, value]) => {
+  replaceMatches(text, SPACED, ([, brk, head, name, space, value]) => {
     if (!isSecretName(name) || value.endsWith(';') || /^(?:\.{0,2}\/|~\/|[A-Za-z][\w+.-]*:\/\/)/.test(value) || /\.[a-z]{1,5}$/.test(value) || !weakValue(value, false)) return undefined;
     // Not judged as code: a value alone after a name on its line is no expression (`rootpw {SSHA}…`).
     if (isPlaceholder(value) || value.includes('[redacted')) return undefined;
     learn(value);
-    return `${head}${name}${space}${mask(name, value)}`;
+    return `${brk}${head}${name}${space}${mask(name, value)}`;
   });
 
 /** The passes of this file, in order. */

@@ -114,6 +114,12 @@ const PAIR_RE = new RegExp(
   'gi',
 );
 
+/** The text of the line before `at`, at most 300 characters. */
+function lineBefore(text: string, at: number): string {
+  const head = text.slice(Math.max(0, at - 300), at);
+  return head.slice(head.lastIndexOf('\n') + 1);
+}
+
 /** The pair before a connection string's next name: `Server=db;`, `User Id=app; `. */
 const CONN_BEFORE = /(?:^|[\s;"'])[A-Z][\w .-]{0,63}=[^;=\s"']{0,256};[ \t]*$/;
 
@@ -136,7 +142,7 @@ function contextOf(match: RegExpExecArray, name: string, q: string, sep: string)
   if (glued && openingQuote(match.input, nameAt)) return { ctx: 'quoted', nameAt };
   // A pair of a connection string after another (`Server=db;Password=…;Database=app`) as at the
   // start of a line; minified code (`;t.token=e;`) names in lower case.
-  if (atLineStart(match.input, nameAt) || (/^[A-Z]/.test(name) && CONN_BEFORE.test(match.input.slice(Math.max(0, nameAt - 300), nameAt)))) return { ctx: 'line', nameAt };
+  if (atLineStart(match.input, nameAt) || (/^[A-Z]/.test(name) && /;[ \t]*$/.test(match.input.slice(Math.max(0, nameAt - 8), nameAt)) && CONN_BEFORE.test(lineBefore(match.input, nameAt)))) return { ctx: 'line', nameAt };
   // `PGPASSWORD=… psql`, `user=bob password=… ip=…`: a glued `=` after white space is an assignment.
   return { ctx: glued && (nameAt === 0 || /\s/.test(match.input[nameAt - 1])) ? 'word' : 'inline', nameAt };
 }

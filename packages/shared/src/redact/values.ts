@@ -127,12 +127,16 @@ const LINE_HEAD = /^(?:[^\s:]{1,256}?[:-][0-9]{1,9}[:-]|[0-9]{1,9}[:-]|[+-](?![+
  */
 export function atLineStart(text: string, at: number): boolean {
   const low = Math.max(0, at - 300);
-  const window = text.slice(low, at);
-  const nl = Math.max(window.lastIndexOf('\n'), window.lastIndexOf('\r'));
-  const esc = Math.max(window.lastIndexOf('\\n'), window.lastIndexOf('\\r'));
-  const start = Math.max(nl + 1, esc === -1 ? 0 : esc + 2);
-  if (nl === -1 && esc === -1 && low > 0) return false;
-  return LINE_HEAD.test(window.slice(start));
+  let i = at;
+  // Back to the start of the line (a line break, or its `\n` / `\r` escape in a JSON string).
+  while (i > low) {
+    const c = text.charCodeAt(i - 1);
+    if (c === 10 || c === 13 || ((c === 110 || c === 114) && text.charCodeAt(i - 2) === 92)) break;
+    i--;
+  }
+  count(0, 0, at - i);
+  if (i === low && low > 0) return false;
+  return LINE_HEAD.test(text.slice(i, at));
 }
 
 /**
