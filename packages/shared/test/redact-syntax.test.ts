@@ -1,4 +1,4 @@
-import { eachReturns, eachUnchanged, fakeToken } from '@holic512/testkit';
+import { CLEAN_CORPUS, eachReturns, eachUnchanged, fakeToken } from '@holic512/testkit';
 import { isSecretName, redact, redactArgs, redactValue } from '../src';
 import { forgetGivenTexts } from '../src/redact/gate';
 import { isWeakSecretName, weakValue } from '../src/redact/names';
@@ -152,6 +152,12 @@ describe('short and compound password names', () => {
     'account default',
     'if x: pass',
   ]);
+});
+
+describe("real-looking files with the gate's words and no secret are left as they are (testkit CLEAN_CORPUS)", () => {
+  test.each(CLEAN_CORPUS.map((c) => [c.name, c.text] as const))('%s', (_name, text) => {
+    expect(redact(text)).toBe(text);
+  });
 });
 
 const email = `deploy@proj-${fakeToken('t-sa-proj', 6).toLowerCase()}.iam.gserviceaccount.com`;

@@ -249,6 +249,24 @@ export const FRAMED_CORPUS: SecretSample[] = [
 ];
 
 /**
+ * Real-looking files that hold no secret but use the words the gate looks for: `pwd` as a shell
+ * command, `pass` in prose and test counts, limits and policies under password names, references
+ * to where a secret is kept, code that handles tokens. The gate must leave every line as it is.
+ */
+export const CLEAN_CORPUS: ReadonlyArray<{ name: string; file: string; text: string }> = [
+  { name: 'a shell script', file: 'build.sh', text: '#!/bin/sh\nset -eu\nROOT="$(pwd)"\ncd "$ROOT/app" && pwd\nOLDPWD=/tmp/build\npass=0\nfor t in tests/*.sh; do sh "$t" && pass=$((pass+1)); done\necho "pass: $pass"\nexport DB_PASSWORD="$DB_PASSWORD_FROM_VAULT"\nmysql -u app -p"$DB_PASSWORD" app < schema.sql\ndocker run -p 8080:80 -e TOKEN="${TOKEN}" web\n' },
+  { name: 'a password policy', file: 'policy.ini', text: '[password]\npassword_min_length = 8\npassword_max_age_days = 90\npassword_history = 5\npassword_required = true\npass_rate = 0.95\nPASSWORD_HASHERS = ["argon2", "bcrypt"]\n' },
+  { name: 'a test summary', file: 'summary.yaml', text: 'suite: unit\npass: 128\nfail: 0\nskip: 3\nfirst pass: parse\nsecond pass: link\n' },
+  { name: 'prose about passwords', file: 'README.md', text: '# Login\n\nYou shall not pass: the gate checks every request. Tests pass: 5 of 5.\nSet `--password-file` to the file that holds it; see `token_endpoint` for the token URL.\nThe first pass: judge, then run. Token expired? Log in again.\nUse `--token <TOKEN>` or `--api-key env:API_KEY`.\n' },
+  { name: 'a GitHub workflow', file: 'release.yml', text: 'permissions:\n  contents: write\n  id-token: write # for npm provenance\njobs:\n  release:\n    steps:\n      - run: npm publish\n        env:\n          NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}\n          GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}\n' },
+  { name: 'sshd and nginx configs', file: 'server.conf', text: 'PasswordAuthentication no\nPermitEmptyPasswords no\nPubkeyAuthentication yes\nauth_basic "Restricted";\nauth_basic_user_file /etc/nginx/.htpasswd;\nauth-user-pass creds.txt\n' },
+  { name: 'Python code', file: 'auth.py', text: 'class Auth:\n    def check(self, token):\n        if not token:\n            pass\n        password = getpass()\n        pw = self.password\n        token = request.headers.get("Authorization")\n        return token\n' },
+  { name: 'TypeScript code', file: 'session.ts', text: 'interface Session {\n  token: string;\n  password: BinaryLike;\n}\nconst tokenStart = 0; let lastTokenPos = pos;\nenv.PWD = cwd;\nconst s = "password=" + pw;\nargs.push(`--password=${pw}`);\nXToken = "x-token",\n' },
+  { name: 'a compose file with references', file: 'compose.yaml', text: 'services:\n  db:\n    environment:\n      - "POSTGRES_PASSWORD=${POSTGRES_PASSWORD}"\n      - POSTGRES_USER=app\n  web:\n    environment:\n      DB_PASSWORD: ${DB_PASSWORD}\n      TOKEN_TTL: 3600\n' },
+  { name: 'a Kubernetes env list with references', file: 'deploy.yaml', text: 'env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db\n        key: password\n  - name: LOG_LEVEL\n    value: info\n' },
+];
+
+/**
  * The forms in which `secret` would have leaked, for a test to look for in what left the
  * process: as is, reversed, hex (both cases), base64 and base64url at each of the three byte
  * alignments (only the characters that depend on the secret alone, at least 12 of them).
