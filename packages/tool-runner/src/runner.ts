@@ -15,6 +15,7 @@ import { createDefaultFsDeps } from './tools/fs-common';
 import { createDefaultProcDeps, ProcessTable, type ProcInfo, type ProcLimits } from './tools/proc';
 import type { HttpSettings, ToolSession } from './tools/session';
 import type { WebSearchSettings } from './tools/web-search';
+import type { FileAccess } from './tools/file-access';
 import { realDir, resolvePath } from './workspace';
 import type { RuleProblem } from './permission-rules';
 import { createSandbox, type Sandbox, type SandboxLimits, type SandboxMode, type SandboxStatus } from './sandbox';
@@ -112,6 +113,12 @@ export interface ToolRunnerOptions {
    * then be parsed against it before the runner exists); `tools` is then ignored.
    */
   toolRegistry?: ToolRegistry;
+  /**
+   * Where fs.read / fs.edit / fs.write get and put a file's text when the caller has a better
+   * source than the disk (an editor's buffers, plugin-ai's ACP agent). Judging, asking, the
+   * disk's checks and the undo journal stay the same.
+   */
+  fileAccess?: FileAccess;
   /** Side effects, for tests. */
   deps?: Partial<RunnerDeps>;
 }
@@ -210,6 +217,7 @@ function toolSession(options: ToolRunnerOptions, deps: RunnerDeps, policy: Polic
     allowPrivateNetwork: policy.allowPrivateNetwork ?? false,
     http: { timeoutMs: 20000, maxBytes: 2 * 1024 * 1024, maxRedirects: 5, ...options.http, resolve: deps.resolveHost },
     ...(options.webSearch ? { webSearch: options.webSearch } : {}),
+    ...(options.fileAccess ? { fileAccess: options.fileAccess } : {}),
   };
 }
 
