@@ -119,6 +119,12 @@ export interface ToolRunnerOptions {
    * disk's checks and the undo journal stay the same.
    */
   fileAccess?: FileAccess;
+  /**
+   * `false`: the caller's stdin and stdout are not a terminal a program may take over (they carry
+   * a protocol: plugin-ai's ACP agent). An interactive plugin then runs with its output captured
+   * like any other, instead of inheriting them. Default true.
+   */
+  terminal?: boolean;
   /** Side effects, for tests. */
   deps?: Partial<RunnerDeps>;
 }
@@ -283,6 +289,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       onOutput: runOptions.onOutput,
       allowedRoots: judged.def.name === 'config.json_patch' ? roots() : [],
       session,
+      ...(options.terminal === false ? { noTerminal: true } : {}),
       ...(judged.fsTarget ? { judged: judged.fsTarget } : {}),
     }),
   };
