@@ -140,3 +140,10 @@ test('the judgement is the path on the disk: a secret behind an innocent name st
   expect(w).toMatchObject({ status: 'blocked', decision: { level: 'L2' } });
   expect(ed.writes).toEqual([]);
 });
+
+test('a caller that only reads: edits are written to the disk atomically, from its buffer', async () => {
+  const buffers: Record<string, string> = { [file('a.txt')]: 'unsaved line\n' };
+  const { runner } = make({ read: async (f) => buffers[f] }, [{ action: 'run' }]);
+  expect(await runner.run({ tool: 'fs.edit', path: 'a.txt', old_string: 'unsaved', new_string: 'edited' })).toMatchObject({ status: 'applied' });
+  expect(await fsp.readFile(file('a.txt'), 'utf8')).toBe('edited line\n');
+});

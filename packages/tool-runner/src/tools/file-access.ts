@@ -9,19 +9,20 @@ export interface FileAccess {
   /**
    * The text the caller holds for `file` (the real path that was judged), or undefined when it
    * holds none. Asked after the disk's file was read and checked, so a refusal (a rejection, or
-   * undefined) leaves the disk's text, which is what the file is.
+   * undefined) leaves the disk's text, which is what the file is. Absent: the disk's.
    */
-  read(file: string): Promise<string | undefined>;
+  read?(file: string): Promise<string | undefined>;
   /**
    * Write `text` to `file` through the caller (the editor changes its buffer and saves it). A
-   * rejection fails the step with its message; nothing is written to the disk instead.
+   * rejection fails the step with its message; nothing is written to the disk instead. Absent:
+   * written to the disk atomically, as without a FileAccess.
    */
-  write(file: string, text: string): Promise<void>;
+  write?(file: string, text: string): Promise<void>;
 }
 
 /** The caller's text of `file`, or undefined (no access, none held, or it could not say). */
 export async function heldText(access: FileAccess | undefined, file: string): Promise<string | undefined> {
-  if (!access) return undefined;
+  if (!access?.read) return undefined;
   try {
     const text = await access.read(file);
     return typeof text === 'string' ? text : undefined;

@@ -140,7 +140,7 @@ async function commit(
   try {
     if (before === null) session.fs.mkdirp(path.dirname(target.real));
     // Through the caller when it has the file (an editor saves its buffer), else atomically here.
-    if (session.fileAccess) await session.fileAccess.write(target.real, after);
+    if (session.fileAccess?.write) await session.fileAccess.write(target.real, after);
     else session.fs.writeFileAtomic(target.real, after);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'ERROR';
