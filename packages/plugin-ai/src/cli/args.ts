@@ -110,8 +110,10 @@ export function parseArgs(argv: string[]): ParsedArgs {
   if (argv[0] === 'sandbox' && argv.length === 1) return { kind: 'sandbox' };
   const out: RunArgs = { kind: 'run', interactive: false, json: false, continue: false, approveL1: false };
   const words: string[] = [];
-  let promptWithoutValue: string | undefined;
-  for (const tok of tokensOf(argv)) {
+  const bare = barePrompt(argv);
+  let promptWithoutValue: string | undefined = bare?.rawName;
+  if (bare) out.oneShot = true;
+  for (const tok of tokensOf(bare ? bare.argv : argv)) {
     if (tok.kind === 'option-terminator') continue;
     if (tok.kind === 'positional') {
       words.push(tok.value);
@@ -146,6 +148,19 @@ export function parseArgs(argv: string[]): ParsedArgs {
   const streamJson = out.inputFormat === 'stream-json';
   if (promptWithoutValue && out.prompt === undefined && !out.continue && !streamJson) return { kind: 'error', key: 'missingValue', vars: { option: promptWithoutValue } };
   return out.acp ? checkAcp(out, argv) : streamJson ? checkStreamJson(out, argv) : out;
+}
+
+/**
+ * `-p --input-format stream-json`: a `-p` (or `--prompt`) whose value would be one of our own long
+ * options is `-p` without a prompt (as `claude -p --input-format …` reads), not the prompt
+ * "--input-format". Returns argv without that `-p`, and how it was typed.
+ */
+function barePrompt(argv: string[]): { argv: string[]; rawName: string } | undefined {
+  const tok = tokensOf(argv).find((t) => t.kind === 'option' && t.name === 'prompt');
+  if (!tok || tok.kind !== 'option' || tok.inlineValue !== false || tok.value === undefined) return undefined;
+  const named = /^--([a-z][\w-]*)(=|$)/.exec(tok.value);
+  if (!named || !isOption(named[1])) return undefined;
+  return { argv: [...argv.slice(0, tok.index), ...argv.slice(tok.index + 1)], rawName: tok.rawName };
 }
 
 /** The first of `names` (as typed) that `argv` has, for a message naming it. */
