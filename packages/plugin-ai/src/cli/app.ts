@@ -174,16 +174,14 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   // Scripts inside those skill folders are asked about (L1) as project code, not refused as unknown.
   const skillDirs = skills.map((s) => s.dir);
   // MCP servers: the user's (ai.json, ~/.claude.json), and a trusted project's `.mcp.json`; they connect in the background.
-  const more = [...(options.mcpServers ? [options.mcpServers] : []), ...claudeServers.sources];
-  const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more, projectRoot, projectTrusted: trust === 'trusted', env: runEnv, serverEnv: claude.env, cwd });
+  const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more: [...(options.mcpServers ? [options.mcpServers] : []), ...claudeServers.sources], projectRoot, projectTrusted: trust === 'trusted', env: runEnv, serverEnv: claude.env, cwd });
   const userPrompt = readUserPrompt(options, cwd);
   const environment = {
     cwd,
     os: `${os.platform()} ${os.release()} (${os.arch()})`,
     plugins: Object.keys(registry.plugins).sort(),
     lang: options.lang,
-    // A system prompt file takes the place of the project's instructions (cli/system-prompt.ts).
-    projectContext: userPrompt.file ? undefined : projectContext,
+    projectContext: userPrompt.file ? undefined : projectContext, // a system prompt file takes its place
     ...(skills.length ? { skills: skillIndex(skills) } : {}),
   };
   // Sub-agents (agent.run): a child gets the same tools but agent.run, and its own prompts.
@@ -261,10 +259,13 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     ...(mcp && !mcp.empty ? { mcp } : {}),
     mcpProblems: [...(mcp?.problems ?? []), ...claudeServers.problems.map((p) => ({ name: '*', ...p }))],
     llm,
-    ...(tools ? { tools } : {}),
-    ...(otel.telemetry ? { telemetry: otel.telemetry } : {}),
-    ...(otel.problem ? { telemetryProblem: otel.problem } : {}),
+    ...edgeParts(tools, otel),
   };
+}
+
+/** What the edges read beside the agent: the registry steps are shown by, and the run's telemetry. */
+function edgeParts(tools: StepRunner['tools'] | undefined, otel: ReturnType<typeof startTelemetry>): Pick<AppAgent, 'tools' | 'telemetry' | 'telemetryProblem'> {
+  return { ...(tools ? { tools } : {}), ...(otel.telemetry ? { telemetry: otel.telemetry } : {}), ...(otel.problem ? { telemetryProblem: otel.problem } : {}) };
 }
 
 /** What building a step runner needs: the same for the agent and its children (agent.run). */

@@ -8,6 +8,7 @@ import type { AgentEvent } from '../agent/events';
 import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
 import { aiCommand, t, type Lang } from '../i18n';
 import { JsonEventWriter } from './json-output';
+import { promptFlags } from './system-prompt';
 import { Lifetime } from './lifetime';
 import { renderProgress } from './render';
 import { lazy } from '@holic512/shared/lib/lazy';
@@ -178,8 +179,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
       maxAutoSteps: args.maxSteps,
       confirm: nonInteractiveConfirm(args.approveL1, lang),
       unattended: true,
-      systemPromptFile: args.systemPromptFile,
-      appendSystemPrompt: args.appendSystemPrompt,
+      ...promptFlags(args),
     });
   } catch (err) {
     return fail(err);
@@ -251,8 +251,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
     unhook();
     // Background processes the model started end with the run.
     agent.dispose();
-    // The run's spans reach the collector before the exit code is given.
-    await app.telemetry?.shutdown();
+    await app.telemetry?.shutdown(); // the run's spans reach the collector before the exit code is given
     // A turn that built no runner (no background process, no spawn helper) and started no MCP
     // server leaves nothing running: the CLI entry may exit without waiting for the event loop.
     if (!controller.signal.aborted && !app.mcp && !agent.runnerBuilt) lifetime.nothingLeft = true;

@@ -38,106 +38,132 @@ function usageAttributes(usage: { input_tokens: number; output_tokens: number; c
   };
 }
 
-/** Follow `source` with `tracer`; returns the function that stops following (open spans end). */
-export function traceAgent(source: EventSource, tracer: Tracer): () => void {
-  let turn: Span | undefined;
-  let model: ModelCall | undefined;
-  const steps = new Map<string, Span>();
-  const under = () => (turn ? trace.setSpan(context.active(), turn) : context.active());
+/** The spans of one agent, made as its events come. */
+class AgentSpans {
+  private turn?: Span;
+  private model?: ModelCall;
+  private readonly steps = new Map<string, Span>();
 
-  const endModel = (error?: string): void => {
-    if (!model) return;
-    if (error) model.span.setStatus({ code: SpanStatusCode.ERROR, message: error });
-    model.span.end();
-    model = undefined;
-  };
-  const endOpen = (): void => {
-    endModel();
-    for (const span of steps.values()) span.end();
-    steps.clear();
-  };
+  constructor(private readonly tracer: Tracer) {}
 
-  const on = (event: AgentEvent): void => {
+  on(event: AgentEvent): void {
     switch (event.type) {
       case 'turn_start':
-        endOpen();
-        turn?.end();
-        turn = tracer.startSpan('invoke_agent ai', { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'ai', 'gen_ai.conversation.id': event.sessionId } });
-        return;
+        return this.startTurn(event.sessionId);
       case 'request':
-        endModel();
-        model = {
-          named: false,
-          span: tracer.startSpan('chat', { attributes: { 'gen_ai.operation.name': 'chat', 'slothtool.request.purpose': event.purpose, 'slothtool.request.messages': event.messages, 'slothtool.request.minimal': event.minimal } }, under()),
-        };
-        return;
+        return this.startCall(event);
       case 'wait':
-        if (model && !model.named && event.model) {
-          model.named = true;
-          model.span.updateName(`chat ${event.model}`);
-          model.span.setAttribute('gen_ai.request.model', event.model);
-        }
-        return;
+        return this.name(event.model);
       case 'usage':
-        if (!model) return;
-        model.span.setAttributes(usageAttributes(event.call));
-        if (event.model) {
-          model.span.setAttribute('gen_ai.response.model', event.model);
-          if (!model.named) model.span.updateName(`chat ${event.model}`);
-        }
-        endModel();
-        return;
+        return this.usage(event);
       case 'reply':
-        endModel();
-        return;
+        return this.endModel();
       case 'step':
-        steps.set(
-          event.id,
-          tracer.startSpan(
-            `execute_tool ${event.step.tool ?? 'exec'}`,
-            { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': event.step.tool ?? 'exec', 'gen_ai.tool.call.id': event.id, 'slothtool.step.level': event.verdict.level } },
-            under(),
-          ),
-        );
-        return;
+        return this.startStep(event);
       case 'confirm_answer':
-        steps.get(event.id)?.setAttribute('slothtool.step.answer', event.answer.action);
-        return;
-      case 'tool_result': {
-        const span = steps.get(event.result.id);
-        if (!span) return;
-        steps.delete(event.result.id);
-        const outcome = outcomeOf(event.result);
-        span.setAttributes({
-          'slothtool.step.outcome': outcome,
-          'slothtool.step.decided_level': event.result.decision.level,
-          ...(typeof event.result.durationMs === 'number' ? { 'slothtool.step.duration_ms': event.result.durationMs } : {}),
-          ...(typeof event.result.exitCode === 'number' ? { 'process.exit.code': event.result.exitCode } : {}),
-        });
-        if (event.result.status === 'error') span.setStatus({ code: SpanStatusCode.ERROR, message: String((event.result.error as { code?: unknown } | undefined)?.code ?? 'error') });
-        span.end();
-        return;
-      }
+        return void this.steps.get(event.id)?.setAttribute('slothtool.step.answer', event.answer.action);
+      case 'tool_result':
+        return this.endStep(event.result);
       case 'error':
-        endModel(event.code);
-        return;
+        return this.endModel(event.code);
       case 'final':
-        endOpen();
-        if (!turn) return;
-        turn.setAttributes({ 'slothtool.turn.outcome': event.outcome, 'slothtool.turn.steps': event.steps, 'slothtool.turn.model_calls': event.usage.calls, ...usageAttributes(event.usage) });
-        if (event.outcome === 'error' || event.outcome === 'model_error') turn.setStatus({ code: SpanStatusCode.ERROR, message: event.error?.code ?? event.outcome });
-        turn.end();
-        turn = undefined;
-        return;
+        return this.endTurn(event);
       default:
         return;
     }
-  };
-  const off = source.on(on);
+  }
+
+  /** Stop: what is open ends. */
+  end(): void {
+    this.endOpen();
+    this.turn?.end();
+    this.turn = undefined;
+  }
+
+  private under() {
+    return this.turn ? trace.setSpan(context.active(), this.turn) : context.active();
+  }
+
+  private startTurn(sessionId: string): void {
+    this.end();
+    this.turn = this.tracer.startSpan('invoke_agent ai', { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'ai', 'gen_ai.conversation.id': sessionId } });
+  }
+
+  private startCall(event: Extract<AgentEvent, { type: 'request' }>): void {
+    this.endModel();
+    const attributes = { 'gen_ai.operation.name': 'chat', 'slothtool.request.purpose': event.purpose, 'slothtool.request.messages': event.messages, 'slothtool.request.minimal': event.minimal };
+    this.model = { named: false, span: this.tracer.startSpan('chat', { attributes }, this.under()) };
+  }
+
+  /** The model a call waits for names its span (`chat qwen2.5:7b`). */
+  private name(model: string | undefined): void {
+    if (!this.model || this.model.named || !model) return;
+    this.model.named = true;
+    this.model.span.updateName(`chat ${model}`);
+    this.model.span.setAttribute('gen_ai.request.model', model);
+  }
+
+  private usage(event: Extract<AgentEvent, { type: 'usage' }>): void {
+    if (!this.model) return;
+    this.model.span.setAttributes(usageAttributes(event.call));
+    if (event.model) {
+      this.model.span.setAttribute('gen_ai.response.model', event.model);
+      if (!this.model.named) this.model.span.updateName(`chat ${event.model}`);
+    }
+    this.endModel();
+  }
+
+  private endModel(error?: string): void {
+    if (!this.model) return;
+    if (error) this.model.span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+    this.model.span.end();
+    this.model = undefined;
+  }
+
+  /** The tool and its level: never what the step was asked to do. */
+  private startStep(event: Extract<AgentEvent, { type: 'step' }>): void {
+    const tool = event.step.tool ?? 'exec';
+    const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, 'gen_ai.tool.call.id': event.id, 'slothtool.step.level': event.verdict.level };
+    this.steps.set(event.id, this.tracer.startSpan(`execute_tool ${tool}`, { attributes }, this.under()));
+  }
+
+  /** How it ended and how long it ran: never its output. */
+  private endStep(result: ToolResult): void {
+    const span = this.steps.get(result.id);
+    if (!span) return;
+    this.steps.delete(result.id);
+    span.setAttributes({
+      'slothtool.step.outcome': outcomeOf(result),
+      'slothtool.step.decided_level': result.decision.level,
+      ...(typeof result.durationMs === 'number' ? { 'slothtool.step.duration_ms': result.durationMs } : {}),
+      ...(typeof result.exitCode === 'number' ? { 'process.exit.code': result.exitCode } : {}),
+    });
+    if (result.status === 'error') span.setStatus({ code: SpanStatusCode.ERROR, message: String((result.error as { code?: unknown } | undefined)?.code ?? 'error') });
+    span.end();
+  }
+
+  private endTurn(event: Extract<AgentEvent, { type: 'final' }>): void {
+    this.endOpen();
+    if (!this.turn) return;
+    this.turn.setAttributes({ 'slothtool.turn.outcome': event.outcome, 'slothtool.turn.steps': event.steps, 'slothtool.turn.model_calls': event.usage.calls, ...usageAttributes(event.usage) });
+    if (event.outcome === 'error' || event.outcome === 'model_error') this.turn.setStatus({ code: SpanStatusCode.ERROR, message: event.error?.code ?? event.outcome });
+    this.turn.end();
+    this.turn = undefined;
+  }
+
+  private endOpen(): void {
+    this.endModel();
+    for (const span of this.steps.values()) span.end();
+    this.steps.clear();
+  }
+}
+
+/** Follow `source` with `tracer`; returns the function that stops following (open spans end). */
+export function traceAgent(source: EventSource, tracer: Tracer): () => void {
+  const spans = new AgentSpans(tracer);
+  const off = source.on((event) => spans.on(event));
   return () => {
     off();
-    endOpen();
-    turn?.end();
-    turn = undefined;
+    spans.end();
   };
 }
