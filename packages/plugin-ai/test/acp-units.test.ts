@@ -218,8 +218,11 @@ test('stdout is the protocol’s alone: other writes to it go to stderr', async 
   const seen = { out: '', err: '' };
   (out as unknown as PassThrough).on('data', (d: Buffer) => (seen.out += d.toString()));
   err.on('data', (d: Buffer) => (seen.err += d.toString()));
-  const write = guardStdout(out, err);
+  const guard = guardStdout(out, err);
   out.write('stray log line\n');
-  await write(new TextEncoder().encode('{"jsonrpc":"2.0"}\n'));
+  await guard.write(new TextEncoder().encode('{"jsonrpc":"2.0"}\n'));
   expect(seen).toEqual({ out: '{"jsonrpc":"2.0"}\n', err: 'stray log line\n' });
+  guard.restore();
+  out.write('after\n');
+  expect(seen.out).toBe('{"jsonrpc":"2.0"}\nafter\n');
 });

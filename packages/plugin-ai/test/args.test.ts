@@ -39,6 +39,7 @@ test.each<[string[], object]>([
   [['--json', '--acp'], { kind: 'error', key: 'acpWith', vars: { option: '--json' } }],
   [['--acp', '--approve-l1'], { kind: 'error', key: 'acpWith', vars: { option: '--approve-l1' } }],
   [['--acp', '-i'], { kind: 'error', key: 'acpWith', vars: { option: '-i' } }],
+  [['--acp', '--permission-mode', 'yolo'], { kind: 'error', key: 'acpYolo' }],
   // --input-format stream-json: one-shot and --json by itself, prompts from stdin only
   [['-p', '--input-format', 'stream-json'], { kind: 'run', inputFormat: 'stream-json', oneShot: true, json: true }],
   [['--input-format=stream-json', '--approve-l1'], { kind: 'run', inputFormat: 'stream-json', oneShot: true, json: true, approveL1: true }],

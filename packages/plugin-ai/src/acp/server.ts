@@ -22,13 +22,17 @@ export interface AcpIo {
 }
 
 /**
- * stdout for the protocol alone: the returned function writes to it; any other write to
- * `process.stdout` (a library's console.log) is sent to stderr instead.
+ * stdout for the protocol alone: `write` writes to it; any other write to `process.stdout` (a
+ * library's console.log) is sent to stderr instead, until `restore` (the connection closed).
  */
-export function guardStdout(out: NodeJS.WriteStream, err: NodeJS.WritableStream): (chunk: Uint8Array) => Promise<void> {
-  const write = out.write.bind(out) as (chunk: Uint8Array, cb: (error?: Error | null) => void) => boolean;
+export function guardStdout(out: NodeJS.WriteStream, err: NodeJS.WritableStream): { write(chunk: Uint8Array): Promise<void>; restore(): void } {
+  const own = out.write;
+  const write = own.bind(out) as (chunk: Uint8Array, cb: (error?: Error | null) => void) => boolean;
   out.write = ((chunk: unknown, encoding?: unknown, cb?: unknown) => (err.write as (...a: unknown[]) => boolean)(chunk, encoding, cb)) as typeof out.write;
-  return (chunk) => new Promise<void>((resolve, reject) => void write(chunk, (error) => (error ? reject(error) : resolve())));
+  return {
+    write: (chunk) => new Promise<void>((resolve, reject) => void write(chunk, (error) => (error ? reject(error) : resolve()))),
+    restore: () => void (out.write = own),
+  };
 }
 
 /** The SDK's newline-delimited JSON stream over our stdin and the guarded stdout. */
@@ -49,7 +53,7 @@ function stdioStream(acp: typeof Acp, input: NodeJS.ReadableStream, write: (chun
 export async function runAcp(args: RunArgs, lang: Lang, io?: Partial<AcpIo>): Promise<number> {
   const stderr = io?.stderr ?? process.stderr;
   const lifetime = io?.lifetime ?? new Lifetime();
-  const write = guardStdout(io?.stdout ?? process.stdout, stderr);
+  const stdout = guardStdout(io?.stdout ?? process.stdout, stderr);
   const acp = require('@agentclientprotocol/sdk') as typeof Acp;
   const agent = new AcpAgent(acp, { args, lang, env: io?.env ?? process.env, log: (line) => void stderr.write(line + '\n') });
   const m = acp.methods.agent;
@@ -62,13 +66,15 @@ export async function runAcp(args: RunArgs, lang: Lang, io?: Partial<AcpIo>): Pr
     .onRequest(m.session.prompt, ({ params }) => agent.prompt(params))
     .onNotification(m.session.cancel, ({ params }) => agent.cancel(params))
     .onRequest(m.session.setMode, ({ params }) => agent.setMode(params));
-  const connection = app.connect(stdioStream(acp, io?.stdin ?? process.stdin, write));
+  const connection = app.connect(stdioStream(acp, io?.stdin ?? process.stdin, stdout.write));
   const unhook = lifetime.onStop(() => connection.close());
   try {
     await connection.closed;
   } finally {
     unhook();
     await agent.close();
+    // The CLI's exit waits for stdout's own writes, not stderr's.
+    stdout.restore();
     // Every session, its processes and servers ended: the CLI may exit once the output is written.
     lifetime.nothingLeft = true;
   }

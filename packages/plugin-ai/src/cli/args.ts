@@ -41,7 +41,7 @@ export type ParsedArgs =
   | RunArgs
   | {
       kind: 'error';
-      key: 'unknownOption' | 'missingValue' | 'badMode' | 'badPermissionMode' | 'badMaxSteps' | 'riskUsage' | 'missingPrompt' | 'badInputFormat' | 'acpWith' | 'streamJsonWith';
+      key: 'unknownOption' | 'missingValue' | 'badMode' | 'badPermissionMode' | 'badMaxSteps' | 'riskUsage' | 'missingPrompt' | 'badInputFormat' | 'acpWith' | 'acpYolo' | 'streamJsonWith';
       vars: Record<string, string>;
     };
 
@@ -175,7 +175,10 @@ function firstTyped(argv: string[], names: readonly string[]): string | undefine
 /** `--acp` speaks the protocol on stdin and stdout: a prompt, a session to continue or another output are not for it. */
 function checkAcp(out: RunArgs, argv: string[]): ParsedArgs {
   const other = firstTyped(argv, ['prompt', 'interactive', 'json', 'continue', 'image', 'input-format', 'approve-l1', '']);
-  return other === undefined ? out : { kind: 'error', key: 'acpWith', vars: { option: other } };
+  if (other !== undefined) return { kind: 'error', key: 'acpWith', vars: { option: other } };
+  // The editor's questions are the person's; a mode that asks none is a terminal's choice.
+  if (out.runMode === 'yolo') return { kind: 'error', key: 'acpYolo', vars: {} };
+  return out;
 }
 
 /** `--input-format stream-json` reads every prompt from stdin and answers with JSON lines: one-shot and `--json` by itself. */
