@@ -10,7 +10,7 @@ import type { ToolResult, Verdict } from '../src/agent/runner-types';
 // Agent's events make (checked with the SDK's in-memory exporter).
 
 describe('telemetrySettings', () => {
-  const on = { protocol: 'http/protobuf', headers: {}, serviceName: 'slothtool-ai' };
+  const on = { protocol: 'http/protobuf' as const, headers: {}, serviceName: 'slothtool-ai' };
   eachReturns('%j + ai.json %j → %j', telemetrySettings, [
     [{}, undefined, undefined],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: '' }, undefined, undefined],
