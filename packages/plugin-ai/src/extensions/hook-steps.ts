@@ -25,7 +25,7 @@ type Fields = Record<string, unknown>;
 
 function split(step: Fields): { tool: string; input: Fields } {
   const { tool, ...input } = step;
-  return { tool: typeof tool === 'string' ? tool : 'exec', input };
+  return { tool: String(tool ?? ''), input };
 }
 
 /** The names a hook matcher is tried on: the tool's own, then its Claude Code names. */
