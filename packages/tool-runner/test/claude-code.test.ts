@@ -49,7 +49,7 @@ describe("each built-in tool's Claude Code form", () => {
   });
 
   test('a Bash command line reads back as the same words (what a guard matches is what runs)', () => {
-    for (const args of [['-la', 'src'], ['--format=%h %s', '-n', '3'], ['a "b"', 'c d', "it's", '$HOME', '`id`', 'x;y', '']]) {
+    for (const args of [['-la', 'src'], ['--format=%h %s', '-n', '3'], ['a "b"', 'c d', "it's", '$HOME', '`id`', 'x;y', ''], ['line one\nline two', 'tab\there', '~/x', '#not-a-comment', 'naïve ☃']]) {
       expect(splitCommandLine(shellLine('git', args))).toEqual({ words: ['git', ...args] });
     }
   });
