@@ -125,7 +125,7 @@ export async function preToolUse(core: AgentCore, id: string, step: Step, verdic
   if (verdict.level === 'L2') return undefined;
   const tool = step.tool ?? 'exec';
   // What hooks see is made only when there are hooks for the event (every step passes here).
-  const out = await fire(core, 'PreToolUse', (d) => ({ ...hookSteps().hookToolFields(defOf(core, tool), asFields(step), hookCtx(core))(d), tool_use_id: id, slothtool: hookSteps().ourStep(asFields(step)) }), signal, () => ({ names: hookSteps().hookNames(defOf(core, tool), tool) }));
+  const out = await fire(core, 'PreToolUse', toolPayload(core, id, step), signal, () => ({ names: hookSteps().hookNames(defOf(core, tool), tool) }));
   if (out?.stop) core.hookStop = out.reason ?? '';
   // additionalContext reaches the model with the step's result; an ask's reason is said to the user before the question.
   if (out?.context) core.hookContext.push(contextEvent('PreToolUse', out.context));
@@ -143,6 +143,20 @@ export async function preToolUse(core: AgentCore, id: string, step: Step, verdic
 
 const hookSteps = () => require('../extensions/hook-steps') as typeof import('../extensions/hook-steps');
 const asFields = (step: Step) => step as unknown as Record<string, unknown>;
+
+/**
+ * A tool event's stdin in each hook's dialect (extensions/hook-steps.ts): the tool's name and
+ * input (Claude Code's for a Claude Code file's hook), PostToolUse's `tool_response`, the id, and
+ * our own step last.
+ */
+function toolPayload(core: AgentCore, id: string, step: Step, result?: ToolResult): (d: 'claude' | 'slothtool') => Record<string, unknown> {
+  return (d) => {
+    const def = defOf(core, step.tool ?? 'exec');
+    const ctx = hookCtx(core);
+    const response = result ? { tool_response: hookSteps().hookToolResponse(def, asFields(step), result as Record<string, unknown>, ctx)(d) } : {};
+    return { ...hookSteps().hookToolFields(def, asFields(step), ctx)(d), ...response, tool_use_id: id, slothtool: hookSteps().ourStep(asFields(step)) };
+  };
+}
 
 /** The definition of a tool in the agent's registry (else the built-ins'), for its Claude Code form. */
 function registryOf(core: AgentCore): HookRegistry {
@@ -195,12 +209,7 @@ function blocked(core: AgentCore, id: string, step: Step, verdict: Verdict, reas
 export async function postToolUse(core: AgentCore, id: string, step: Step, result: ToolResult, signal: AbortSignal): Promise<Pending | undefined> {
   if (result.status === 'blocked' || result.status === 'declined') return undefined;
   const tool = step.tool ?? 'exec';
-  const fields = (d: 'claude' | 'slothtool') => {
-    const def = defOf(core, tool);
-    const ctx = hookCtx(core);
-    return { ...hookSteps().hookToolFields(def, asFields(step), ctx)(d), tool_response: hookSteps().hookToolResponse(def, asFields(step), result as Record<string, unknown>, ctx)(d), tool_use_id: id, slothtool: hookSteps().ourStep(asFields(step)) };
-  };
-  const out = await fire(core, 'PostToolUse', fields, signal, () => ({ names: hookSteps().hookNames(defOf(core, tool), tool) }));
+  const out = await fire(core, 'PostToolUse', toolPayload(core, id, step, result), signal, () => ({ names: hookSteps().hookNames(defOf(core, tool), tool) }));
   if (out?.stop) core.hookStop = out.reason ?? '';
   if (out?.block && out.reason) log(core, 'hook', out.reason);
   // `decision: "block"` after the fact: the model reads the reason with the result, as in Claude Code.

@@ -7,7 +7,6 @@
  */
 import type { ArgKind, ClaudeCodeForm } from '@holic512/tool-runner';
 import { agentRunNames } from '../agent/agent-children';
-import { mcpRuleFromClaude } from '../mcp/tools';
 import { skillLoadNames } from './skill-tool';
 
 /** What rules and Claude Code's names need of a tool: its name, how a rule writes its argument, its Claude Code form. */
@@ -46,7 +45,8 @@ export function claudePermissionMode(mode: string): string {
  */
 export function mapClaudeRule(rule: string, tools: readonly NamedTool[] = claudeNamedTools()): { rules: string[] } | { skip: string } {
   const text = rule.trim();
-  const mcp = mcpRuleFromClaude(text);
+  // mcp/tools.ts builds a schema when loaded: only a rule that may name an MCP tool loads it (a start reads rules).
+  const mcp = text.startsWith('mcp__') ? (require('../mcp/tools') as typeof import('../mcp/tools')).mcpRuleFromClaude(text) : undefined;
   if (mcp) return { rules: [mcp] };
   const m = /^([A-Za-z]+)(?:\((.*)\))?$/s.exec(text);
   if (!m) return { skip: 'not a rule of the form Tool or Tool(argument)' };
