@@ -156,8 +156,6 @@ async function bundleAll() {
       logLevel: 'silent',
       external: b.external || [],
       inject: b.inject || [],
-      // The SDK reads `globalThis.ReadableStream`: web-lite's stand-in, like the bare name (inject).
-      define: b.inject ? { 'globalThis.ReadableStream': 'ReadableStream' } : undefined,
       plugins: b.plain ? [] : b.zodOnFirstUse ? [zodOnFirstUse, zodLocales] : [zodLocales],
       banner: b.plain ? undefined : { js: WRAP_HEAD },
       footer: b.plain ? undefined : { js: WRAP_TAIL },
