@@ -46,6 +46,13 @@ test('corrupt registry names the file', async () => {
   expect(() => registry()).toThrow(path.join(fx.temp.slothtoolHome, 'registry.json'));
 });
 
+test('a registry of valid JSON the schema refuses names the file and the field', async () => {
+  await fx.temp.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '1.0.0' } } });
+  expect(codeOf(registry)).toBe('REGISTRY_CORRUPT');
+  expect(() => registry()).toThrow(path.join(fx.temp.slothtoolHome, 'registry.json'));
+  expect(() => registry()).toThrow('plugins.llm-base.binPath: ');
+});
+
 test('the 1.0.x shape (llm_chat only, no main) is called with three arguments', async () => {
   const { root } = await writeFakeLlmBase(
     fx.temp.slothtoolHome,
