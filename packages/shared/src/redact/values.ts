@@ -126,6 +126,7 @@ const LINE_HEAD = /^(?:[^\s:]{1,256}?[:-][0-9]{1,9}[:-]|[0-9]{1,9}[:-]|[+-](?![+
  * a JSON string: after a `\n` escape), after at most a frame: a config line, not code or prose.
  */
 export function atLineStart(text: string, at: number): boolean {
+  if (!mayStartLine(text, at)) return false;
   const low = Math.max(0, at - 300);
   let i = at;
   // Back to the start of the line (a line break, or its `\n` / `\r` escape in a JSON string).
@@ -169,4 +170,28 @@ export function openingQuote(text: string, at: number): string {
   if (c === "'") return c;
   if (c !== '"') return '';
   return text[at - 2] === '\\' ? '\\"' : '"';
+}
+
+/** The shell keywords and the YAML dash that may stand between a line's start and a name. */
+const KEYWORD_BEFORE = /(?:^|[\s:+-])(export|set|setenv|typeset|readonly|local|declare(?:[ \t]+-[a-zA-Z]+)*|-)$/;
+
+/**
+ * What must come right before a name that starts its line, read backwards: a quote, white space,
+ * a shell keyword or a YAML dash, then the line's start or the end of a tool's frame (`f:12:`,
+ * a `cat -n` number, a diff `+`). Anything else (`;`, `(`, a word of code) answers no at once,
+ * without reading the line back (text full of pairs on one line costs no more than one look each).
+ */
+function mayStartLine(text: string, at: number): boolean {
+  let i = at;
+  if (text[i - 1] === '"' || text[i - 1] === "'") i -= text[i - 2] === '\\' ? 2 : 1;
+  while (i > 0 && (text[i - 1] === ' ' || text[i - 1] === '\t')) i--;
+  const keyword = i < at ? KEYWORD_BEFORE.exec(text.slice(Math.max(0, i - 40), i)) : null;
+  if (keyword) {
+    i -= keyword[1].length;
+    while (i > 0 && (text[i - 1] === ' ' || text[i - 1] === '\t')) i--;
+  }
+  count(0, 0, at - i);
+  if (i === 0) return true;
+  const c = text[i - 1];
+  return c === '\n' || c === '\r' || c === ':' || c === '-' || c === '+' || (c >= '0' && c <= '9') || ((c === 'n' || c === 'r') && text[i - 2] === '\\');
 }
