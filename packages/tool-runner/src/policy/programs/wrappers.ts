@@ -54,7 +54,7 @@ function envParts(args: readonly string[]): { start: number; chdir: string[]; as
 /** `env [options] [NAME=value]... [command [args]]` */
 export function judgeEnv(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   const parts = envParts(args);
-  const out: Finding[] = [...parts.chdir.flatMap((d) => secretFindings([d])), ...parts.assigns.flatMap(judgeEnvAssignment)];
+  const out: Finding[] = [...parts.chdir.flatMap((d) => secretFindings([d], ctx)), ...parts.assigns.flatMap(judgeEnvAssignment)];
   if (parts.stop !== undefined) {
     const a = parts.stop;
     if (a === '-S' || a.startsWith('-S') || a.startsWith('--split-string') || (shortCluster(a) ?? '').includes('S')) return [...out, execArg(name, a)];
