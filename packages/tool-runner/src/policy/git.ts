@@ -1,4 +1,4 @@
-import { expandLong, findLong, operands, shortCluster } from './args';
+import { expandLong, findLong, operands } from './args';
 import { finding, type Finding, type JudgeCtx } from './finding';
 import { isOutsideWorkspace, secretFindings } from './paths';
 import { judgeGitOptions } from './options';
