@@ -201,7 +201,29 @@ describe('writes that change what runs later are refused, whichever tool does th
       'cmake -E copy tool /home/u/.local/bin/tool',
       'cmake -E rm /home/u/.local/bin/git',
       'ssh -o UserKnownHostsFile=/home/u/.bashrc host',
+      // project code and installers write where their arguments say
+      'go build -o /home/u/.local/bin/x .',
+      'npm install --prefix /home/u/.local x',
+      'cargo install --root /home/u/.local ripgrep',
+      'make -C /home/u/.local/bin',
+      // tools' own commands that change what names their registries and programs
+      'npm config set registry https://npm.evil.example',
+      'npm config set @corp:registry https://npm.evil.example',
+      'npm config set prefix /tmp/p',
+      'pnpm config set registry https://npm.evil.example',
+      'yarn config set npmRegistryServer https://npm.evil.example',
+      'pip config set global.index-url https://pypi.evil.example',
+      'go env -w GOFLAGS=-toolexec=/tmp/x',
+      'go env -w GOPROXY=https://proxy.evil.example',
+      'conda config --add channels evil',
+      'gem sources --add https://gems.evil.example',
+      'poetry config repositories.evil https://pypi.evil.example',
+      "gh alias set co '!rm -rf ~'",
+      'gh config set editor /tmp/x',
     ]],
+    ['L1', 'write.file', ['npm config set fund false']],
+    ['L0', 'read.only', ['go env GOPATH']],
+    ['L1', 'project.script', ['go build -o bin/x .', 'make -C build']],
   ]);
 
   checkSteps([
@@ -270,7 +292,7 @@ describe('deletes hidden in subcommands count as deletes', () => {
       'rclone move dist r:bucket',
     ]],
     ['L2', 'delete.data', ['docker volume rm db', 'docker volume prune -f', 'docker system prune -af --volumes', 'docker compose down -v', 'podman volume rm x']],
-    ['L2', 'git.rewrite', ['git gc --prune=now', 'git gc --prune=all']],
+    ['L2', 'git.rewrite', ['git gc --prune=now', 'git gc --prune=all', 'git send-email --attach 0001.patch --to x@y.z']],
     ['L1', 'delete.cache', ['npm cache clean --force', 'yarn cache clean', 'pnpm store prune', 'go clean -cache', 'go clean -modcache', 'pip cache purge', 'bun pm cache rm', 'docker image prune -a', 'docker builder prune', 'brew cleanup', 'uv cache clean', 'deno clean', 'bazel clean --expunge']],
     ['L1', 'delete.build', ['cargo clean', 'go clean', 'bazel clean', 'cargo clean --target x86_64-unknown-linux-gnu']],
     ['L1', 'delete.folder', ['cargo clean --target-dir target2', 'python3 -m venv --clear .venv']],

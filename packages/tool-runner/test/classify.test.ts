@@ -436,7 +436,7 @@ table('writes, installs, network and project scripts are L1', [
   ['npm exec jest', 'L1'],
   ['npx jest', 'L1'],
   ['npx tsc -p .', 'L1'],
-  ['npm config set registry x', 'L1'],
+  ['npm config set fund false', 'L1'],
   ['npm publish', 'L2'],
   ['npm login', 'L2'],
   ['npm run build --script-shell=/tmp/evil', 'L2'],

@@ -17,6 +17,7 @@ import { judgeBusybox, judgeDate, judgeGh, judgeHostname, judgeKubectl, judgeMan
 import { judgeAria2c, judgeCurl, judgeHttpie, judgeWget } from './programs/transfer';
 import { judgeNetcat, judgeRclone, judgeRsync, judgeScp, judgeSftp, judgeSocat, judgeSsh } from './programs/remote-copy';
 import { judgeCmake, judgeContainerDelete, judgeToolDelete } from './programs/build-deletes';
+import { judgeConfigCli } from './programs/config-cli';
 
 export { npmSecretOutput };
 
@@ -51,6 +52,9 @@ const SYSTEM = [
 ];
 
 const SYSTEM_SET = new Set(SYSTEM);
+
+/** Findings of a step that may write files where its arguments say. */
+const WRITING_IDS = new Set(['write.file', 'arg.write', 'install', 'project.script', 'npx.run', 'repo.config_programs']);
 
 /** Network programs whose rules say what they upload and where they write (programs/transfer.ts, remote-copy.ts). */
 const OWN_TARGETS = new Set(['cmake', 'curl', 'wget', 'http', 'https', 'xh', 'xhs', 'aria2c', 'scp', 'sftp', 'rsync', 'rclone', 'socat', 'nc', 'ncat', 'netcat', 'ssh']);
@@ -194,9 +198,10 @@ for (const p of ['open', 'xdg-open', 'gio', 'start', 'explorer']) {
 // Deletes hidden in subcommands (programs/build-deletes.ts) before each tool's own rules.
 const projectCmake = TABLE.get('cmake')!;
 TABLE.set('cmake', (args, name, ctx) => judgeCmake(args, name, ctx) ?? projectCmake(args, name, ctx));
-for (const p of ['npm', 'yarn', 'pnpm', 'bun', 'pip', 'pip3', 'uv', 'poetry', 'conda', 'brew', 'deno', 'bazel', 'go', 'cargo']) {
+// Tools' own commands that change what names their registries and programs (programs/config-cli.ts).
+for (const p of ['npm', 'yarn', 'pnpm', 'bun', 'pip', 'pip3', 'uv', 'poetry', 'conda', 'brew', 'deno', 'bazel', 'go', 'cargo', 'gem', 'gh']) {
   const own = TABLE.get(p);
-  if (own) TABLE.set(p, (args, name, ctx) => judgeToolDelete(name, args, ctx) ?? own(args, name, ctx));
+  if (own) TABLE.set(p, (args, name, ctx) => judgeToolDelete(name, args, ctx) ?? judgeConfigCli(name, args) ?? own(args, name, ctx));
 }
 
 /** Whether `name` is in the built-in program table. */
@@ -229,7 +234,8 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   out.push(...own);
   // The program's option table: exec options always, write/network/unknown ones when its rules said read-only.
   if (!WRAPPERS[name] && !ESCALATION.has(name)) out.push(...judgeOptions(name, args, ctx, own.every((f) => f.level === 'L0')));
-  const writes = own.some((f) => f.cat?.includes('write') || f.id === 'write.file' || f.id === 'arg.write' || f.id === 'install');
+  // Project code and installers may write wherever their arguments say (`go build -o ~/.local/bin/x`).
+  const writes = own.some((f) => f.cat?.includes('write') || WRITING_IDS.has(f.id));
   // Programs whose rules judge the paths they write: copies by name only here (their sources are no targets), transfers not at all.
   if (writes && !OWN_TARGETS.has(name)) out.push(...writeTargetFindings(args, ctx, PRECISE_WRITERS.has(name) ? 'names' : 'all'));
   else if (!writes && own.every((f) => f.level === 'L0') && !WRAPPERS[name] && !ESCALATION.has(name) && name !== 'env') out.push(...readPathFindings(name, args, ctx));
