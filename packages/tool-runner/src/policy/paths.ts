@@ -212,18 +212,20 @@ export function runsLaterFindings(paths: readonly string[], ctx: RunsLaterCtx, r
 /**
  * Rules for a writing command whose arguments name start-up files, hooks, tool configs, lookup
  * folders or raw disks. `names`: only what is known by name wherever it lies (for programs whose
- * own rules judge the paths they write, so that a source in a lookup folder is not taken for one).
+ * own rules judge the paths they write, so that a source in a lookup folder is not taken for one);
+ * `code`: project code and installers, whose words are not all written (a folder that merely holds
+ * SlothTool's keys is no target; one inside the SlothTool home is, by name).
  */
-export function writeTargetFindings(args: readonly string[], ctx?: JudgeCtx, scope: 'all' | 'names' = 'all'): Finding[] {
+export function writeTargetFindings(args: readonly string[], ctx?: JudgeCtx, scope: 'all' | 'names' | 'code' = 'all'): Finding[] {
   const out: Finding[] = [];
-  if (ctx) {
+  if (ctx && scope !== 'code') {
     const targets = args.flatMap(valueParts).map((a) => normalisePathArg(a, ctx)).filter((p): p is string => p !== undefined);
     out.push(...slothtoolHomeFindings(targets, ctx, true));
   }
   for (const raw of args) {
     const parts = valueParts(raw);
     const candidates = new Set(ctx ? [...parts, ...parts.map((c) => normalisePathArg(c, ctx) ?? resolveRun(norm(c), ctx))] : parts);
-    const later = runsLaterFindings([...candidates], ctx && scope === 'all' ? ctx : {}, raw);
+    const later = runsLaterFindings([...candidates], ctx && scope !== 'names' ? ctx : {}, raw);
     if (later.length) {
       out.push(...later);
       continue;

@@ -55,6 +55,8 @@ const SYSTEM_SET = new Set(SYSTEM);
 
 /** Findings of a step that may write files where its arguments say. */
 const WRITING_IDS = new Set(['write.file', 'arg.write', 'install', 'project.script', 'npx.run', 'repo.config_programs']);
+/** Of those, project code and installers: not every word of theirs is a path they write. */
+const CODE_IDS = new Set(['project.script', 'npx.run', 'repo.config_programs']);
 
 /** Network programs whose rules say what they upload and where they write (programs/transfer.ts, remote-copy.ts). */
 const OWN_TARGETS = new Set(['cmake', 'curl', 'wget', 'http', 'https', 'xh', 'xhs', 'aria2c', 'scp', 'sftp', 'rsync', 'rclone', 'socat', 'nc', 'ncat', 'netcat', 'ssh']);
@@ -237,7 +239,7 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   // Project code and installers may write wherever their arguments say (`go build -o ~/.local/bin/x`).
   const writes = own.some((f) => f.cat?.includes('write') || WRITING_IDS.has(f.id));
   // Programs whose rules judge the paths they write: copies by name only here (their sources are no targets), transfers not at all.
-  if (writes && !OWN_TARGETS.has(name)) out.push(...writeTargetFindings(args, ctx, PRECISE_WRITERS.has(name) ? 'names' : 'all'));
+  if (writes && !OWN_TARGETS.has(name)) out.push(...writeTargetFindings(args, ctx, PRECISE_WRITERS.has(name) ? 'names' : own.some((f) => CODE_IDS.has(f.id)) ? 'code' : 'all'));
   else if (!writes && own.every((f) => f.level === 'L0') && !WRAPPERS[name] && !ESCALATION.has(name) && name !== 'env') out.push(...readPathFindings(name, args, ctx));
   return allowByPolicy(program, args, out, ctx);
 }
