@@ -63,6 +63,9 @@ export function uploadFindings(program: string, uploads: readonly Upload[], ctx:
  */
 export function writePathFindings(program: string, targets: readonly WriteTarget[], ctx: JudgeCtx): Finding[] {
   const out: Finding[] = [];
+  if (!targets.length) return out;
+  // The paths below are already resolved where the step runs: judged against the workspace alone.
+  const ws = ctx.runCwd === undefined ? ctx : { ...ctx, runCwd: undefined };
   for (const t of targets) {
     if (STDIO.has(t.path)) continue;
     const p = normalisePathArg(t.path, ctx);
@@ -76,8 +79,8 @@ export function writePathFindings(program: string, targets: readonly WriteTarget
     const later = runsLaterFindings(p === undefined ? [t.path] : [t.path, p], ctx, said);
     if (later.length) out.push(...later);
     else if (p !== undefined && BLOCK_DEVICE_RE.test(p)) out.push(finding('system.change', 'L2', { p: said }));
-    else if (p !== undefined && isSystemPath(p, { ...ctx, runCwd: undefined })) out.push(finding('write.system_path', 'L2', { a: said }));
-    else if (p === undefined || (ctx.cwd !== undefined && isOutsideWorkspace(p, { ...ctx, runCwd: undefined }))) out.push(finding('write.outside', 'L1', { p: program, a: said }));
+    else if (p !== undefined && isSystemPath(p, ws)) out.push(finding('write.system_path', 'L2', { a: said }));
+    else if (p === undefined || (ctx.cwd !== undefined && isOutsideWorkspace(p, ws))) out.push(finding('write.outside', 'L1', { p: program, a: said }));
   }
   return out;
 }

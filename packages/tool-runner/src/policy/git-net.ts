@@ -8,7 +8,7 @@
  */
 import { writePathFindings } from './effects';
 import { finding, type Finding, type JudgeCtx } from './finding';
-import { compiled, optionName, resolveOptions, type Compiled } from './options/resolve';
+import { compiled, lookupLong, optionName, resolveOptions, type Compiled } from './options/resolve';
 import { GIT_NET_TABLES, GIT_STRATEGIES } from './options/tables-git-net';
 import { gitConfigFindings } from './git-config-keys';
 
@@ -28,15 +28,14 @@ function canonical(rest: readonly string[], c: Compiled): string[] {
       out.push(a);
       continue;
     }
-    const r = resolveOptions([a], c);
-    const o = r.options.length === 1 && r.ambiguous.length === 0 ? r.options[0] : undefined;
-    if (!o) {
+    const eq = a.indexOf('=');
+    const hit = lookupLong(c, a.slice(2, eq < 0 ? undefined : eq));
+    if (!hit.spec) {
       out.push(a);
       continue;
     }
-    const name = optionName(o.spec).replace(/^--(no-)?/, '');
-    const eq = a.indexOf('=');
-    out.push(`--${o.negated ? 'no-' : ''}${name}${eq >= 0 ? a.slice(eq) : ''}`);
+    const name = optionName(hit.spec).replace(/^--(no-)?/, '');
+    out.push(`--${hit.negated ? 'no-' : ''}${name}${eq >= 0 ? a.slice(eq) : ''}`);
   }
   return out;
 }

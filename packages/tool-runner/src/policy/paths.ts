@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { finding, type Finding, type JudgeCtx } from './finding';
-import { homeSecretStore, SECRET_HINT, SECRET_NAMES } from './secret-stores';
+import { homeSecretStore, SECRET_HINT, SECRET_NAMES, STORE_SEGMENT_RE } from './secret-stores';
 import { runsLaterClass, type RunsLaterCtx } from './runs-later';
 
 /** Folders whose programs are the real thing: `/usr/bin/git` is git, `./git` is not. */
@@ -85,15 +85,25 @@ export function isOutsideWorkspace(p: string, ctx: JudgeCtx): boolean {
 
 /** The home-relative part of a path below the home (`~/x`, `$HOME/x`, `/home/u/x`, a relative word resolved where the step runs), or undefined. */
 function homeRelative(c: string, ctx: SecretCtx | undefined): string | undefined {
-  const m = /^(?:~|\$HOME|\$\{HOME\})\/(.+)$/.exec(c);
-  if (m) return m[1];
+  const first = c.charCodeAt(0);
+  if (first === 126 /* ~ */ || first === 36 /* $ */) {
+    const m = /^(?:~|\$HOME|\$\{HOME\})\/(.+)$/.exec(c);
+    if (m) return m[1];
+  }
   if (!ctx?.home) return undefined;
-  const home = norm(ctx.home).replace(/\/+$/, '');
+  const home = cleanHome(ctx.home);
   let abs: string | undefined;
   if (c.startsWith('/')) abs = path.posix.normalize(c);
   else if (ctx.cwd !== undefined || ctx.runCwd !== undefined) abs = normalisePathArg(c, { ...ctx, policy: {}, depth: 0 });
   if (abs === undefined || !abs.startsWith(home + '/')) return undefined;
   return abs.slice(home.length + 1);
+}
+
+/** A home folder with `/` separators and no trailing slash (a string fact, kept for the last one asked). */
+let lastHome: { raw: string; clean: string } | undefined;
+function cleanHome(raw: string): string {
+  if (lastHome?.raw !== raw) lastHome = { raw, clean: norm(raw).replace(/\/+$/, '') };
+  return lastHome.clean;
 }
 
 /** What {@link secretFindings} knows of where a step runs: the home (for the home's stores), and the folders a relative word is read from. */
@@ -103,11 +113,17 @@ export interface SecretCtx {
   runCwd?: string;
 }
 
+/** A path with a segment some store starts with (every one starts with `.` but Library, snap, AppData): the table's regex only then. */
+function mayBeStore(p: string): boolean {
+  return (p.charCodeAt(0) === 46 || p.includes('/.') || p.includes('Library') || p.includes('snap') || p.includes('AppData')) && STORE_SEGMENT_RE.test(p);
+}
+
 /** The finding of one candidate spelling of a path: by name, or as a store of the home's table (the stricter wins). */
 function secretOf(c: string, raw: string, ctx: SecretCtx | undefined): Finding | undefined {
   const n = norm(c);
   const hit = SECRET_HINT.test(n) ? SECRET_NAMES.find((p) => p.re.test(n)) : undefined;
-  const rel = homeRelative(n, ctx);
+  // Only a path naming a store's first folder (or read from such a folder) can lie in one: the rest skip the lookup.
+  const rel = mayBeStore(n) || (ctx?.runCwd !== undefined && mayBeStore(ctx.runCwd)) ? homeRelative(n, ctx) : undefined;
   const store = rel === undefined ? undefined : homeSecretStore(rel);
   if (hit && !(store && store.level === 'L2' && hit.level === 'L1')) {
     if (hit.class) return finding('secret.store', hit.level, { a: raw, c: hit.class }, { msg: `secret.store.${hit.class}` });
@@ -202,7 +218,8 @@ function valueParts(raw: string): string[] {
  */
 export function runsLaterFindings(paths: readonly string[], ctx: RunsLaterCtx, raw?: string): Finding[] {
   for (const p of paths) {
-    const n = norm(p).replace(/(.)\/+$/, '$1');
+    const q = norm(p);
+    const n = q.length > 1 && q.endsWith('/') ? q.replace(/(.)\/+$/, '$1') : q;
     const cls = runsLaterClass(n, ctx);
     if (cls) return [finding('write.persistence', 'L2', { a: raw ?? p }, { msg: `write.persistence.${cls}` })];
   }
@@ -224,7 +241,8 @@ export function writeTargetFindings(args: readonly string[], ctx?: JudgeCtx, sco
   }
   for (const raw of args) {
     const parts = valueParts(raw);
-    const candidates = new Set(ctx ? [...parts, ...parts.map((c) => normalisePathArg(c, ctx) ?? resolveRun(norm(c), ctx))] : parts);
+    // Names match wherever they lie (the word as written and where the step runs is enough); the home's lookup folders need `~` expanded.
+    const candidates = new Set(ctx ? [...parts, ...parts.map((c) => (scope === 'names' ? undefined : normalisePathArg(c, ctx)) ?? resolveRun(norm(c), ctx))] : parts);
     const later = runsLaterFindings([...candidates], ctx && scope !== 'names' ? ctx : {}, raw);
     if (later.length) {
       out.push(...later);

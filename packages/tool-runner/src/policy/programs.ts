@@ -201,9 +201,11 @@ for (const p of ['open', 'xdg-open', 'gio', 'start', 'explorer']) {
 const projectCmake = TABLE.get('cmake')!;
 TABLE.set('cmake', (args, name, ctx) => judgeCmake(args, name, ctx) ?? projectCmake(args, name, ctx));
 // Tools' own commands that change what names their registries and programs (programs/config-cli.ts).
+// Each is looked at only when a word that starts one of those subcommands is there.
+const DELETE_OR_CONFIG = new Set(['cache', 'c', 'config', 'store', 'pm', 'clean', 'cleanup', 'env', 'sources', 'alias']);
 for (const p of ['npm', 'yarn', 'pnpm', 'bun', 'pip', 'pip3', 'uv', 'poetry', 'conda', 'brew', 'deno', 'bazel', 'go', 'cargo', 'gem', 'gh']) {
   const own = TABLE.get(p);
-  if (own) TABLE.set(p, (args, name, ctx) => judgeToolDelete(name, args, ctx) ?? judgeConfigCli(name, args) ?? own(args, name, ctx));
+  if (own) TABLE.set(p, (args, name, ctx) => (args.some((a) => DELETE_OR_CONFIG.has(a)) ? (judgeToolDelete(name, args, ctx) ?? judgeConfigCli(name, args)) : undefined) ?? own(args, name, ctx));
 }
 
 /** Whether `name` is in the built-in program table. */

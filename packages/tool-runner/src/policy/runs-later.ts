@@ -32,6 +32,9 @@ const NAMES: ReadonlyArray<{ re: RegExp; class: RunsLaterClass }> = [
   },
 ];
 
+/** Every name of {@link NAMES} has a segment starting with `.` or one of these words: a cheap test before the table. */
+const NAMED = /(^|\/)\.|site-packages|customize\.py|Library\/|Documents\/|var\/spool|var\/at\/|usr\/lib\/cron|etc\/cron|Start Menu/;
+
 /**
  * Folders below the home where programs (or modules) are looked up later: a file put there runs
  * in place of the real one. `*` is one path segment. The step's own PATH adds its folders
@@ -72,19 +75,33 @@ export interface RunsLaterCtx {
  * counts too: replacing it replaces the folder below; the home itself is judged elsewhere.
  */
 export function runsLaterClass(p: string, ctx: RunsLaterCtx = {}): RunsLaterClass | undefined {
-  for (const n of NAMES) if (n.re.test(p)) return n.class;
-  const home = ctx.home ? ctx.home.replace(/\\/g, '/').replace(/\/+$/, '') : undefined;
+  if (NAMED.test(p)) for (const n of NAMES) if (n.re.test(p)) return n.class;
+  const home = ctx.home ? cleanDir(ctx.home) : undefined;
   if (home && p.startsWith(home + '/')) {
     if (homeLookupRes(home).some((re) => re.test(p))) return 'lookup';
     const rel = p.slice(home.length + 1);
     if (LOOKUP_DIRS_IN_HOME.some((d) => d.startsWith(rel + '/'))) return 'lookup';
   }
-  for (const raw of ctx.pathDirs ?? []) {
-    const d = path.posix.normalize(raw.replace(/\\/g, '/')).replace(/\/+$/, '');
-    if (d === '' || !d.startsWith('/') || d === home) continue;
-    if (within(p, d)) return 'lookup';
-  }
+  if (ctx.pathDirs) for (const d of cleanDirs(ctx.pathDirs)) if (d !== home && within(p, d)) return 'lookup';
   return undefined;
+}
+
+/** A folder with `/` separators, normalised, without a trailing slash (a string fact, kept for the last one asked). */
+let lastDir: { raw: string; clean: string } | undefined;
+function cleanDir(raw: string): string {
+  if (lastDir?.raw !== raw) lastDir = { raw, clean: path.posix.normalize(raw.replace(/\\/g, '/')).replace(/(.)\/+$/, '$1') };
+  return lastDir.clean;
+}
+
+/** A PATH's absolute folders, cleaned once per list (a runner passes the same list to every judgement). */
+const CLEAN_DIRS = new WeakMap<readonly string[], string[]>();
+function cleanDirs(dirs: readonly string[]): string[] {
+  let clean = CLEAN_DIRS.get(dirs);
+  if (!clean) {
+    clean = dirs.map((d) => path.posix.normalize(d.replace(/\\/g, '/')).replace(/(.)\/+$/, '$1')).filter((d) => d.startsWith('/') && d !== '/');
+    CLEAN_DIRS.set(dirs, clean);
+  }
+  return clean;
 }
 
 /** The absolute folders of an environment's PATH (relative entries are dropped when steps run: exec-tool.ts). */

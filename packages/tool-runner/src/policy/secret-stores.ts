@@ -129,6 +129,12 @@ for (const c of SECRET_CLASSES) {
   }
 }
 
+/** A path that names a segment some store of the table starts with: only such a path (or one read from such a folder) can lie in one. */
+export const STORE_SEGMENT_RE = new RegExp(
+  `(^|/)(${[...BY_FIRST.keys()].map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(/|$)`,
+  'i',
+);
+
 /** The class entry a home-relative path is, or lies below (compared without case: macOS and Windows homes ignore it). */
 export function homeSecretStore(rel: string): { store: string; class: string; level: Exclude<Level, 'L0'> } | undefined {
   const r = rel.toLowerCase();

@@ -118,14 +118,15 @@ export function opts(...entries: string[]): OptionSpec[] {
   });
 }
 
-interface LongHit {
+export interface LongHit {
   spec?: OptionSpec;
   name?: string;
   negated?: boolean;
   candidates?: string[];
 }
 
-function lookupLong(c: Compiled, name: string): LongHit {
+/** The option a long name (without `--` and `=value`) is in a table: exact, a unique abbreviation, a negation, or the candidates of an ambiguous one. */
+export function lookupLong(c: Compiled, name: string): LongHit {
   if (c.table.style === 'git') return lookupGitLong(c, name);
   const exact = c.long.get(name);
   if (exact) return { spec: exact, name };
@@ -156,6 +157,11 @@ function lookupGitLong(c: Compiled, arg: string): LongHit {
       noNo = true;
     } else unset = true;
   }
+  // An exact name wins whatever else it abbreviates (the common case: looked up, not searched).
+  const exact = noNo ? undefined : c.long.get(start);
+  if (exact) return { spec: exact, name: start, negated: unset };
+  const exactNo = c.long.get(`no-${start}`);
+  if (exactNo) return { spec: exactNo, name: `no-${start}`, negated: !unset };
   const hits = new Map<OptionSpec, { name: string; negated: boolean }>();
   let ambiguous = false;
   const register = (spec: OptionSpec, name: string, negated: boolean) => {
