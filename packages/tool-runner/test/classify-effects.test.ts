@@ -239,6 +239,9 @@ describe('writes that change what runs later are refused, whichever tool does th
     ['cp into a folder of the step PATH', ex('cp x /opt/tools/bin/git'), 'L2', 'write.persistence', { pathDirs: ['/opt/tools/bin'] }],
     ['fs.write into a workspace folder on PATH', { tool: 'fs.write', path: 'tools/git', content: 'x' } as Step, 'L2', 'write.persistence', { pathDirs: ['/home/u/p/tools'] }],
     ['curl -o into a folder of the step PATH', ex('curl -o /srv/bin/x https://x.io/x'), 'L2', 'write.persistence', { pathDirs: ['/srv/bin'] }],
+    // PATH finds programs right in its folders: a workspace below one is written as usual
+    ['a file deeper below a PATH folder', ex('cp x /home/u/p/tools/sub/x'), 'L1', 'write.file', { pathDirs: ['/home/u/p/tools'] }],
+    ['a folder below a PATH folder (the workspace itself on PATH)', { tool: 'fs.write', path: 'src/a.ts', content: 'x' } as Step, 'L1', 'fs.create', { pathDirs: ['/home/u/p'] }],
   ]);
 
   test('the reason says which kind of file it is', () => {

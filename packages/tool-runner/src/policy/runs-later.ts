@@ -58,11 +58,6 @@ function homeLookupRes(home: string): RegExp[] {
   return res;
 }
 
-/** `a` is `b` or lies below it. */
-function within(a: string, b: string): boolean {
-  return a === b || a.startsWith(b + '/');
-}
-
 /** Where a write is judged: the home (for its lookup folders) and the step's PATH folders (absolute). */
 export interface RunsLaterCtx {
   home?: string;
@@ -82,7 +77,8 @@ export function runsLaterClass(p: string, ctx: RunsLaterCtx = {}): RunsLaterClas
     const rel = p.slice(home.length + 1);
     if (LOOKUP_DIRS_IN_HOME.some((d) => d.startsWith(rel + '/'))) return 'lookup';
   }
-  if (ctx.pathDirs) for (const d of cleanDirs(ctx.pathDirs)) if (d !== home && within(p, d)) return 'lookup';
+  // PATH finds programs directly in its folders: the folder itself and what lies right in it (a workspace below one is not).
+  if (ctx.pathDirs) for (const d of cleanDirs(ctx.pathDirs)) if (d !== home && (p === d || path.posix.dirname(p) === d)) return 'lookup';
   return undefined;
 }
 
