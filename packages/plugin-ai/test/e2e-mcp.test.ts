@@ -42,6 +42,18 @@ test('a stdio server from ai.json: tool names in the prompt, L1 asked, result re
   expect(r.stdout).toContain('write_note');
 });
 
+test('a secret an MCP server is configured with is a known value: shapeless, it is still masked in what comes back', async () => {
+  const plain = 'correct-horse-battery-staple-42';
+  await fx.temp.writeJson('plugin-configs/ai.json', { mcpServers: { kit: stdioEntry({ TESTKIT_MCP_SECRET: plain }) } });
+  fx.server.enqueue(cmd({ tool: 'mcp.kit.read_secret', arguments: {} }), chat('done'));
+  const r = await runAi(['-p', 'token', '--json', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
+  expect(r.code).toBe(0);
+  const second = JSON.stringify(fx.server.requests[1].body.messages);
+  expect(second).toContain('the token is');
+  expect(second).not.toContain(plain);
+  expect(r.stdout).not.toContain(plain);
+});
+
 test.each([
   ['en', 'MCP server kit · tool write_file', '(+1,420 chars)', 'the server says (unchecked): may change things · destructive · idempotent · closed world', 'allow `mcp.kit.write_file` for this session', '1–5 · y/a/n/p/d · Esc declines'],
   ['zh', 'MCP 服务器 kit · 工具 write_file', '(另 1,420 个字符)', '服务器自称(未经核实): 可能改动内容 · 有破坏性 · 幂等 · 不访问外部', '在本会话中允许 `mcp.kit.write_file`', '1–5 · y/a/n/p/d · Esc 拒绝'],
