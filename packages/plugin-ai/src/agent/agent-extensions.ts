@@ -12,6 +12,7 @@ import type { HookEvent, HookOutcome } from '../extensions/hooks';
 import type { Step } from '../context/protocol';
 import type { ToolResult, Verdict } from './runner-types';
 import { renderVerdict } from './render-verdict';
+import type { HookSays } from './step';
 
 /** How often one turn may be sent back to the model by Stop hooks. */
 export const MAX_STOP_CONTINUES = 3;
@@ -113,6 +114,15 @@ export async function stopHooks(core: AgentCore, continues: number, signal: Abor
 /** The fields that name a step's target (never its contents). */
 const TARGET_FIELDS = ['program', 'args', 'plugin', 'file', 'path', 'url', 'proc_id'] as const;
 
+/** What the PreToolUse hooks said of a step: stopped (`blocked`, the result the model reads), or
+ * going on with `says` (`allow`: its question is answered yes; `ask`: asked even where it would run
+ * by itself); `stop`: `continue: false`, the turn ends after the step. */
+export interface PreToolUseSaid {
+  blocked?: ToolResult;
+  says?: HookSays;
+  stop?: string;
+}
+
 /**
  * PreToolUse hooks, after the runner's judgement and before the question or the run: exit 2 (or a
  * JSON block / deny) stops the step and the model sees why; `ask` (permissionDecision) makes the
@@ -120,18 +130,20 @@ const TARGET_FIELDS = ['program', 'args', 'plugin', 'file', 'path', 'url', 'proc
  * question for an L1 step yes (never one a permission rule asks about: agent-approvals). An L2
  * step is refused by the runner either way. Undefined when the step goes on as judged.
  */
-export async function preToolUse(core: AgentCore, id: string, step: Step, verdict: Verdict, signal: AbortSignal): Promise<ToolResult | 'ask' | 'allow' | undefined> {
+export async function preToolUse(core: AgentCore, id: string, step: Step, verdict: Verdict, signal: AbortSignal): Promise<PreToolUseSaid | undefined> {
   if (verdict.level === 'L2') return undefined;
   const tool = step.tool ?? 'exec';
   // What hooks see is made only when there are hooks for the event (every step passes here).
   const out = await fire(core, 'PreToolUse', () => ({ tool_name: tool, tool_input: hookInput(core, step), tool_use_id: id }), signal, { tool });
-  if (out?.stop) core.hookStop = out.reason ?? '';
-  if (out?.ask && !out.block) return 'ask';
-  if (out?.allow) return 'allow';
-  if (!out?.block) return undefined;
+  if (!out) return undefined;
+  const stop = out.stop ? { stop: out.reason ?? '' } : {};
+  if (out.ask && !out.block) return { says: 'ask', ...stop };
+  if (out.allow) return { says: 'allow', ...stop };
+  if (!out.block) return out.stop ? stop : undefined;
   // What the step was, as a result that ran names it (program and args, path, url…), so its record says which step the hook stopped.
   const named = Object.fromEntries(TARGET_FIELDS.filter((k) => k in step).map((k) => [k, (step as unknown as Record<string, unknown>)[k]]));
-  return { _event: 'tool_result', id, tool, ...named, status: 'blocked', blockedBy: 'hook', hookReason: out.reason ?? '', reason: `blocked by a PreToolUse hook: ${out.reason ?? ''}`.trim(), decision: { ...renderVerdict(verdict, core.options.lang), by: 'policy' } } as ToolResult;
+  const blocked = { _event: 'tool_result', id, tool, ...named, status: 'blocked', blockedBy: 'hook', hookReason: out.reason ?? '', reason: `blocked by a PreToolUse hook: ${out.reason ?? ''}`.trim(), decision: { ...renderVerdict(verdict, core.options.lang), by: 'policy' } } as ToolResult;
+  return { blocked, ...stop };
 }
 
 /** A step as hooks see it: ours and Claude Code's field names (extensions/claude-names.ts). */
@@ -142,18 +154,17 @@ function hookInput(core: AgentCore, step: Step): Record<string, unknown> {
 
 /**
  * PostToolUse hooks see the step and its (redacted) result; what they print is said to the user,
- * the reason of a block and `additionalContext` go to the model with the result, `continue: false`
- * ends the turn.
+ * the reason of a block and `additionalContext` go to the model with the result (`context`),
+ * `continue: false` ends the turn (`stop`).
  */
-export async function postToolUse(core: AgentCore, id: string, step: Step, result: ToolResult, signal: AbortSignal): Promise<Pending | undefined> {
-  if (result.status === 'blocked' || result.status === 'declined') return undefined;
+export async function postToolUse(core: AgentCore, id: string, step: Step, result: ToolResult, signal: AbortSignal): Promise<{ context?: Pending; stop?: string }> {
+  if (result.status === 'blocked' || result.status === 'declined') return {};
   const tool = step.tool ?? 'exec';
   // Claude Code's Bash response names: `stdout` / `stderr` beside our tails.
   const response = () => (typeof result.stdoutTail === 'string' ? { ...result, stdout: result.stdoutTail, stderr: result.stderrTail ?? '' } : result);
   const out = await fire(core, 'PostToolUse', () => ({ tool_name: tool, tool_input: hookInput(core, step), tool_response: response(), tool_use_id: id }), signal, { tool });
-  if (out?.stop) core.hookStop = out.reason ?? '';
   if (out?.block && out.reason) log(core, 'hook', out.reason);
   // `decision: "block"` after the fact: the model reads the reason with the result, as in Claude Code.
   const text = [out?.block ? out.reason : undefined, out?.context].filter(Boolean).join('\n');
-  return text ? contextEvent('PostToolUse', text) : undefined;
+  return { ...(text ? { context: contextEvent('PostToolUse', text) } : {}), ...(out?.stop ? { stop: out.reason ?? '' } : {}) };
 }

@@ -37,7 +37,7 @@ export function noteEffect(core: AgentCore, label: string, result: ToolResult): 
 
 /** Go back to before user message `turn`. Null when there is no such message or a turn is running. */
 export function rewind(core: AgentCore, turn: number, options: RewindOptions): RewindResult | null {
-  if (core.running) return null;
+  if (core.turn) return null;
   const index = core.checkpoints.findIndex((c) => c.turn === turn);
   if (index < 0) return null;
   const target = core.checkpoints[index];

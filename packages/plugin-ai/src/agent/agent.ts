@@ -9,7 +9,7 @@ import { ConversationContext, type ContextSizes } from '../context/context';
 import type { AgentListener, TurnResult, UsageTotals } from './events';
 import { t } from '../i18n';
 import type { Summary } from '../context/protocol';
-import type { ProcessInfo, RunMode, UndoResult } from './runner-types';
+import type { ProcInfo, RunMode, UndoResult } from './runner-types';
 import { newSessionId, type SessionInfo } from '../sessions/sessions';
 
 export type { AgentConfirmAnswer, AgentConfirmFn, AgentDeps, AgentOptions, SendOptions } from './agent-core';
@@ -34,12 +34,10 @@ export class Agent {
       now,
       context: new ConversationContext(options.systemPrompt, options.config.context),
       listeners: new Set(),
-      answers: new Map(),
       undoMarks: [],
       checkpoints: [],
       unwritable: new Set(),
       pendingWrites: [],
-      hookContext: [],
       id: newSessionId(now(), deps.random),
       started: false,
       mode: options.mode ?? options.config.defaultMode,
@@ -48,7 +46,6 @@ export class Agent {
       maxAutoSteps: options.maxAutoSteps ?? options.config.maxAutoStepsPerTurn,
       total: zeroUsage(),
       stepCounter: 0,
-      steering: [],
     };
   }
 
@@ -66,7 +63,7 @@ export class Agent {
     return this.core.id;
   }
   get busy(): boolean {
-    return this.core.running !== undefined;
+    return this.core.turn !== undefined;
   }
   getMode(): 'low' | 'high' {
     return this.core.mode;
@@ -190,14 +187,15 @@ export class Agent {
   /** Add a note the model sees with its next call in the running turn. Returns false (and
    * does nothing) when no turn is running: use send() then. */
   steer(text: string): boolean {
-    if (!this.core.running) return false;
-    this.core.steering.push(text);
+    const turn = this.core.turn;
+    if (!turn) return false;
+    turn.steering.push(text);
     return true;
   }
 
   /** Abort the running turn (the same as aborting the signal given to send()). */
   abort(): void {
-    this.core.running?.abort();
+    this.core.turn?.controller.abort();
   }
 
   /** Start a new conversation (and a new session file); step allowances stay. */
@@ -271,7 +269,7 @@ export class Agent {
    */
   undo(): UndoResult | null {
     const runner = this.core.runner;
-    if (this.core.running || !runner?.undo) return null;
+    if (this.core.turn || !runner?.undo) return null;
     const mark = this.core.undoMarks.pop();
     if (mark === undefined) return null;
     const result = runner.undo(mark);
@@ -290,7 +288,7 @@ export class Agent {
   }
 
   /** The background processes the model started in this session (`/ps`). */
-  processes(): ProcessInfo[] {
+  processes(): ProcInfo[] {
     return this.core.runner?.processes?.() ?? [];
   }
 
@@ -303,7 +301,7 @@ export class Agent {
    * processes the model started are killed, whole process groups. Call on exit. */
   dispose(): void {
     flushWrites(this.core);
-    this.core.running?.abort();
+    this.core.turn?.controller.abort();
     this.core.runner?.dispose?.();
     this.core.deps.onDispose?.();
   }

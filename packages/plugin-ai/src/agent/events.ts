@@ -4,7 +4,7 @@ import type { LlmWait, Usage } from '../config/llm-base';
 import type { ContextSizes } from '../context/context';
 
 /** How a turn ended. */
-export type Outcome = 'answered' | 'model_error' | 'step_limit' | 'error' | 'aborted';
+export type TurnOutcome = 'answered' | 'model_error' | 'step_limit' | 'error' | 'aborted';
 
 /** Token usage summed over calls. */
 export interface UsageTotals extends Usage {
@@ -13,7 +13,7 @@ export interface UsageTotals extends Usage {
 
 /** What `send()` resolves to, also emitted as the `final` event. */
 export interface TurnResult {
-  outcome: Outcome;
+  outcome: TurnOutcome;
   /** The last validated reply (a chat for `answered`). */
   reply?: Reply;
   /** True when the reply is the model's raw text shown as chat after a failed repair. */

@@ -1,7 +1,7 @@
 /** How steps, results and command answers look on the screen. Pure: data in, lines out. */
 import type { ContextSizes } from '../context/context';
 import type { Step } from '../context/protocol';
-import type { Decision, Level, ProcessInfo, Rule, ToolResult } from '../agent/runner-types';
+import type { Decision, Level, ProcInfo, Rule, ToolResult } from '../agent/runner-types';
 import type { SessionInfo, SessionRecord } from '../sessions/sessions';
 import { t, type Lang } from '../i18n';
 import { NOT_RUN, sandboxNote } from '../cli/render';
@@ -163,7 +163,7 @@ export function formatContext(sizes: ContextSizes, theme: Theme, lang: Lang): st
 }
 
 /** `/ps`: the session's background processes, oldest first; detached ones name their log file. */
-export function formatProcesses(list: ReadonlyArray<ProcessInfo>, theme: Theme, lang: Lang): string[] {
+export function formatProcesses(list: ReadonlyArray<ProcInfo>, theme: Theme, lang: Lang): string[] {
   if (!list.length) return [ts(lang, 'psNone')];
   const lines = list.map((p) => {
     const time = formatDuration(p.runningMs);
