@@ -110,7 +110,7 @@ export interface Checkpoint {
 /** Input waiting to be sent with the next model call. */
 export type Pending =
   | { kind: 'user'; text: string; images?: import('../context/images').ImageAttachment[] }
-  | { kind: 'event'; text: string }
+  | { kind: 'event'; text: string; /** The event says which tools joined: their key. */ toolsKey?: string }
   | { kind: 'tool'; result: ToolResult };
 
 /**
@@ -178,8 +178,6 @@ export interface AgentCore {
   sandboxNoted?: boolean;
   /** llm-base said once that the high model could not be loaded and the low one answered. */
   fellBack?: boolean;
-  /** The native tool calls of the last reply (transport `tools`): its results go back paired with them. */
-  lastToolCalls?: { text: string; calls: Array<{ id: string; name: string; arguments: string }> };
 }
 
 export const zeroUsage = (): UsageTotals => ({ input_tokens: 0, output_tokens: 0, calls: 0 });

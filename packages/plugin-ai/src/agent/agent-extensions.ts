@@ -23,28 +23,30 @@ interface Registering {
 }
 
 /**
- * Bring the tools that joined since the last call into the runner and their index into the
- * system prompt (after the fixed part, so the cached prefix changes only when the tools do).
- * `settle`: first wait (bounded) for servers still starting.
+ * Bring the tools that joined since the last call into the runner. Their index goes into the
+ * system prompt while the session has sent nothing; after that the prompt stays as it was sent
+ * (a model's cache holds it) and the index comes as an event at this point of the conversation,
+ * returned to go with the next call. `settle`: first wait (bounded) for servers still starting.
  */
-export async function syncTools(core: AgentCore, signal: AbortSignal, settle: boolean): Promise<void> {
+export async function syncTools(core: AgentCore, signal: AbortSignal, settle: boolean): Promise<Pending[]> {
   const dynamic = core.deps.dynamicTools;
-  if (!dynamic) return;
+  if (!dynamic) return [];
   if (settle) await dynamic.settle(core.options.config.mcpStartWaitSec * 1000, signal);
   // A server that did not start is said once (ai -p shows it on stderr, ai -i on screen).
   for (const f of dynamic.failures?.() ?? []) log(core, 'mcp_failed', t(core.options.lang, 'mcpTestFailed', { name: f.name, detail: f.error }));
   const now = dynamic.current();
-  if (now.key === (core.toolsKey ?? '')) return;
+  if (now.key === (core.toolsKey ?? '')) return [];
   const registry = toolsOf(core) as unknown as Registering | undefined;
-  if (!registry?.register) return; // a runner without a registry cannot run them: leave them out
+  if (!registry?.register) return []; // a runner without a registry cannot run them: leave them out
   for (const def of now.tools) {
     const name = (def as { name: string }).name;
     if (!registry.get(name)) registry.register(def);
   }
   core.toolsKey = now.key;
   core.dynamicNames = new Set(now.tools.map((def) => (def as { name: string }).name));
-  const base = core.options.systemPrompt;
-  core.context.setSystemPrompt(now.prompt ? `${base}\n\n${now.prompt}` : base);
+  if (core.context.setJoinedTools(now.prompt || undefined)) return [];
+  const text = JSON.stringify({ _event: 'tools', note: 'The tools that joined this session changed; this list replaces any earlier one.', tools: now.prompt || 'none: no MCP server is connected now' });
+  return [{ kind: 'event', text, toolsKey: now.key }];
 }
 
 /** Where a hook's `match` is looked for: the tool of a step, or SessionStart's source. */

@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { at, type AgentCore } from './agent-core';
-import { commit, record } from './agent-session';
+import { commitPending, record } from './agent-session';
 import type { ToolResult, UndoResult } from './runner-types';
 
 /**
@@ -60,7 +60,7 @@ export function rewind(core: AgentCore, turn: number, options: RewindOptions): R
   // The model must know what changed under it: files put back while it keeps the conversation,
   // or effects of dropped turns that are still there.
   if (!options.conversation || result.notRestored.length) {
-    commit(core, [
+    commitPending(core, [
       {
         kind: 'event',
         text: JSON.stringify({

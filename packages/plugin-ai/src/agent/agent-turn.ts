@@ -1,12 +1,14 @@
 import { beforeTurn, stopHooks, syncTools } from './agent-extensions';
 import { at, emit, zeroUsage, type AgentCore, type Pending, type SendOptions, type Turn } from './agent-core';
-import { ask, compactNow, type Asked } from './agent-model';
-import { commit, flushWrites, record } from './agent-session';
+import { foldNow } from './agent-fold';
+import { ask, toMessages, type Asked } from './agent-model';
+import { commit, commitPending, flushWrites } from './agent-session';
 import { notRunSteps, prepareCommand, runSteps } from './agent-steps';
 import type { TurnOutcome, TurnResult } from './events';
 import type { RunMode } from './runner-types';
 import { t } from '../i18n';
 import type { Reply } from '../context/protocol';
+import { assistantMessage, type ContextMessage } from '../context/messages';
 
 /** How far a turn got: its last validated reply, its step rounds, how often Stop hooks sent it back. */
 interface Progress {
@@ -43,9 +45,9 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
 /** Before the first call: the tools that joined, a custom command's work, the prompt hooks. */
 async function startTurn(core: AgentCore, turn: Turn, first: Pending[], input: string, prepare: SendOptions['prepare']): Promise<{ pending: Pending[] } | { ending: Ending }> {
   const signal = turn.controller.signal;
-  // A mode other than default is said at the start of each turn (after the cached prefix).
-  let pending: Pending[] = core.runMode === 'default' ? first : [...first, { kind: 'event', text: JSON.stringify(modeEvent(core.runMode)) }];
-  await syncTools(core, signal, true);
+  // The run mode is said when it differs from what the model was last told (once, not each turn).
+  const told = core.context.mode === core.runMode ? [] : [{ kind: 'event' as const, text: JSON.stringify(modeEvent(core.runMode)) }];
+  let pending: Pending[] = [...first, ...told, ...(await syncTools(core, signal, true))];
   if (prepare) {
     input = await prepareCommand(core, turn, prepare);
     pending = pending.map((p) => (p.kind === 'user' ? { ...p, text: input } : p));
@@ -63,18 +65,18 @@ async function converse(core: AgentCore, turn: Turn, pending: Pending[], progres
   const signal = turn.controller.signal;
   for (;;) {
     if (signal.aborted) {
-      commit(core, [...pending, interruptedEvent('step')]);
+      commitPending(core, [...pending, interruptedEvent('step')]);
       return { outcome: 'aborted', message: t(core.options.lang, 'aborted') };
     }
     for (const note of turn.steering.splice(0)) pending.push({ kind: 'user', text: note });
-    await syncTools(core, signal, false);
-    if (core.context.needsCompaction()) await compactNow(core, false, signal);
-    const asked = await ask(core, pending, signal, turn.usage);
-    if (!asked.ok) return callFailed(core, pending, asked);
+    pending.push(...(await syncTools(core, signal, false)));
+    // The new input, made into messages once: this request and every later one carry these bytes.
+    const current = toMessages(core, pending);
+    await foldNow(core, current, false, signal);
+    const asked = await ask(core, current, signal, turn.usage);
+    if (!asked.ok) return callFailed(core, current, asked);
     progress.last = { reply: asked.reply, raw: asked.raw };
-    commit(core, pending);
-    core.context.addAssistant(asked.reply);
-    record(core, { t: 'assistant', at: at(core), content: core.context.window[core.context.window.length - 1].content });
+    commit(core, [...current, assistantMessage(asked.reply, asked.text, core.options.config.context.inputMaxTokens, asked.calls)]);
     emit(core, { type: 'reply', reply: asked.reply, raw: asked.raw, repaired: asked.repaired });
     const next = await afterReply(core, turn, asked, progress);
     if ('ending' in next) return next.ending;
@@ -102,7 +104,7 @@ async function afterReply(core: AgentCore, turn: Turn, asked: Extract<Asked, { o
     // The steps of this reply never ran: the window and the session say so, so neither the
     // model (after `continue`) nor a resumed session takes them for done.
     const steps = notRunSteps(core, reply, { why: 'step_limit', reason: 'not run: step limit' });
-    commit(core, steps.map((s) => ({ kind: 'tool' as const, result: s.result })));
+    commitPending(core, steps.map((s) => ({ kind: 'tool' as const, result: s.result })));
     emit(core, { type: 'step_limit', steps: progress.rounds });
     return { ending: { outcome: 'step_limit', message: t(lang, 'stepLimit', { n: progress.rounds }) } };
   }
@@ -112,7 +114,7 @@ async function afterReply(core: AgentCore, turn: Turn, asked: Extract<Asked, { o
   if (turn.hookStop === undefined) return { pending };
   // A hook answered `continue: false`: the results are kept, the model is not asked again.
   const message = t(lang, 'turnStoppedByHook', { reason: turn.hookStop || '-' });
-  commit(core, pending);
+  commitPending(core, pending);
   return { ending: { outcome: 'error', message, error: { code: 'HOOK_STOPPED', message } } };
 }
 
@@ -139,14 +141,14 @@ function endTurn(core: AgentCore, ending: Ending, progress: Progress, usage: Tur
   return result;
 }
 
-/** How a turn whose model call failed ends: its pending lines kept, and aborted or an error. */
-function callFailed(core: AgentCore, pending: Pending[], failure: { code: string; message: string }): Ending {
+/** How a turn whose model call failed ends: its new input kept, and aborted or an error. */
+function callFailed(core: AgentCore, current: ContextMessage[], failure: { code: string; message: string }): Ending {
   const lang = core.options.lang;
   if (failure.code === 'ABORTED') {
-    commit(core, [...pending, interruptedEvent('model_call')]);
+    commit(core, [...current, ...toMessages(core, [interruptedEvent('model_call')])]);
     return { outcome: 'aborted', message: t(lang, 'aborted') };
   }
-  commit(core, pending);
+  commit(core, current);
   const message = failure.code === 'NO_PROFILE' ? t(lang, 'llmErrorNoProfile', { message: failure.message }) : t(lang, 'llmError', { code: failure.code, message: failure.message });
   return { outcome: 'error', message, error: { code: failure.code, message: failure.message } };
 }

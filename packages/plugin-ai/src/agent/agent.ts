@@ -1,6 +1,8 @@
 import * as path from 'path';
-import { commit, flushAllWrites, flushWrites, resumeSession } from './agent-session';
-import { compactNow, sumUsage, type Compacted } from './agent-model';
+import { commitPending, flushAllWrites, flushWrites } from './agent-session';
+import { resumeSession } from './agent-replay';
+import { foldNow, type Compacted } from './agent-fold';
+import { sumUsage } from './agent-model';
 import type { RewindOptions, RewindResult } from './agent-rewind';
 import { getRunner } from './agent-approvals';
 import { runTurn } from './agent-turn';
@@ -32,7 +34,7 @@ export class Agent {
       options,
       deps,
       now,
-      context: new ConversationContext(options.systemPrompt, options.config.context),
+      context: new ConversationContext({ json: options.systemPrompt, ...(options.toolsSystemPrompt ? { tools: options.toolsSystemPrompt } : {}) }, options.config.context),
       listeners: new Set(),
       undoMarks: [],
       checkpoints: [],
@@ -208,7 +210,7 @@ export class Agent {
 
   /** Fold the history into the summary now (`/compact`). */
   async compact(options: SendOptions = {}): Promise<Compacted | null> {
-    return compactNow(this.core, true, options.signal);
+    return foldNow(this.core, [], true, options.signal);
   }
 
   listSessions(): SessionInfo[] {
@@ -283,7 +285,7 @@ export class Agent {
       restored: result.restored.map((r) => ({ path: rel(r.path), action: r.action })),
       skipped: result.skipped.map((s) => ({ path: rel(s.path), reason: s.reason })),
     });
-    commit(this.core, [{ kind: 'event', text: event }]);
+    commitPending(this.core, [{ kind: 'event', text: event }]);
     return result;
   }
 

@@ -59,7 +59,8 @@ export type AgentEvent =
       omittedBytes?: number;
     }
   | { type: 'tool_result'; result: ToolResult }
-  | { type: 'compaction'; method: 'model' | 'rules'; folded: number; before: number; after: number; sizes: ContextSizes }
+  /** A fold: `shortened` (older results shortened), or `model` / `rules` (older turns folded into a summary, by the model or by rules); `folded` messages went into it. */
+  | { type: 'compaction'; method: 'shortened' | 'model' | 'rules'; folded: number; before: number; after: number; sizes: ContextSizes }
   | { type: 'usage'; call: Usage; turn: UsageTotals; total: UsageTotals }
   | { type: 'step_limit'; steps: number }
   | { type: 'log'; code: string; message: string }

@@ -8,7 +8,7 @@ import { isPlainObject } from '@holic512/shared/lib/json-object';
 /** What plugin-ai needs of a tool registry (tool-runner's ToolRegistry): the step schema and digests. */
 export interface StepRegistry {
   stepSchema(): z.ZodType<Step>;
-  get(name: string): { digest(step: never): string; summary?(step: never): StepSummary; takesCwd?: boolean } | undefined;
+  get(name: string): { digest(step: never): string; summary?(step: never): StepSummary; takesCwd?: boolean; pinned?: boolean } | undefined;
 }
 
 /** The built-in tools of @holic512/tool-runner: the one step schema (loaded when a reply is parsed). */
