@@ -230,3 +230,15 @@ describe('a session written by the previous version', () => {
     expect(s.read(id).records.filter((r) => r.t === 'system')).toHaveLength(1);
   });
 });
+
+test("the session's requests carry its id as one prompt-cache key; a summary request, whose prefix is its own, none", async () => {
+  const keys: Array<[boolean, string | undefined]> = [];
+  const llm = fakeLlm([], (messages, options) => {
+    keys.push([isSummary(messages), options.cacheKey]);
+    return isSummary(messages) ? summaryReply : chat(`answer ${'words '.repeat(300)}`);
+  });
+  const { agent } = agentOf(llm, { maxRequestTokens: 2000 });
+  for (let n = 1; n <= 8; n++) await agent.send(`turn ${n}: go`);
+  expect(keys.filter(([summary]) => summary).length).toBeGreaterThan(0);
+  for (const [summary, key] of keys) expect(key).toBe(summary ? undefined : agent.sessionId);
+});

@@ -10,6 +10,7 @@ export type {
   ScriptedErrorReply,
   ScriptedDropReply,
   ScriptedUsage,
+  PromptCacheStyle,
   ScriptedHandler,
   RecordedRequest,
 } from './openai-server';

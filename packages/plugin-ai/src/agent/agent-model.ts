@@ -130,6 +130,8 @@ export async function call(
     if (wait.phase !== 'connect') release();
     emit(core, { type: 'wait', ...wait });
   };
+  // The session's requests share one prompt-cache key (a summary request has a prefix of its own).
+  const cacheKey = purpose === 'summary' ? {} : { cacheKey: core.id };
   // An Ollama profile sizes its context from this: the request budget plus room for the answer.
   const minContext = core.options.config.context.maxRequestTokens + REPLY_ROOM_TOKENS;
   const withImages = messages.some((m) => m.images?.length);
@@ -143,7 +145,7 @@ export async function call(
   release = holdWrites(core);
   let result: LlmResult;
   try {
-    result = await withChildSignal(signal, (own) => core.deps.llm.chat(wire, { mode, profile: core.profile, signal: own, onText, onWait, minContext, ...shape }));
+    result = await withChildSignal(signal, (own) => core.deps.llm.chat(wire, { mode, profile: core.profile, signal: own, onText, onWait, minContext, ...cacheKey, ...shape }));
   } finally {
     release();
   }
