@@ -242,3 +242,25 @@ test("the session's requests carry its id as one prompt-cache key; a summary req
   expect(keys.filter(([summary]) => summary).length).toBeGreaterThan(0);
   for (const [summary, key] of keys) expect(key).toBe(summary ? undefined : agent.sessionId);
 });
+
+test('instructions that change mid-session (memory, skills) come as one message after the cached prefix; a new session starts from them', async () => {
+  const llm = fakeLlm([], () => chat('ok'));
+  const agent = new Agent({ config: config(), systemPrompt: 'RULES\n\nMEMORY: likes tabs', cwd: '/work', lang: 'en' }, { llm, createRunner: fakeRunner().create });
+  // Before anything was sent, the new text simply is the system prompt.
+  agent.updateSystemPrompt('RULES\n\nMEMORY: likes spaces');
+  await agent.send('one');
+  expect(llm.calls[0][0].content).toBe('RULES\n\nMEMORY: likes spaces');
+  agent.updateSystemPrompt('RULES\n\nMEMORY: likes spaces\n\nSKILLS: deploy');
+  await agent.send('two');
+  const second = llm.calls[1];
+  expect(second[0].content).toBe('RULES\n\nMEMORY: likes spaces');
+  expect(extendsRequest(llm.calls[0], second)).toBe(true);
+  const note = JSON.parse(second.at(-2)!.content);
+  expect(note).toMatchObject({ _event: 'instructions', changed: 'SKILLS: deploy' });
+  expect(second.at(-1)!.content).toBe('two');
+  await agent.send('three');
+  expect(llm.calls[2].filter((m) => m.content.includes('"_event":"instructions"'))).toHaveLength(1);
+  agent.clear();
+  await agent.send('four');
+  expect(llm.calls[3][0].content).toBe('RULES\n\nMEMORY: likes spaces\n\nSKILLS: deploy');
+});

@@ -167,6 +167,8 @@ export interface AgentCore {
   stepCounter: number;
   /** The running turn, if one runs. */
   turn?: Turn;
+  /** Messages for the model from outside a turn's flow (instructions that changed): sent with the next call. */
+  readonly notes: Pending[];
   runner?: StepRunner;
   /** The key of the dynamic tools last registered (agent-extensions syncTools). */
   toolsKey?: string;

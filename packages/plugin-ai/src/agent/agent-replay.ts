@@ -5,7 +5,7 @@
  * that kept a digest of recent results (meta `v: 1`) is converted as it is read: its messages in
  * the short form that version stored, said once; its later requests then extend that form.
  */
-import { checkpoint, commit, flushAllWrites, log, modeOf } from './agent-session';
+import { checkpoint, flushAllWrites, log, modeOf } from './agent-session';
 import type { AgentCore } from './agent-core';
 import { eventMessage } from '../context/messages';
 import { t } from '../i18n';
@@ -19,6 +19,7 @@ export function resumeSession(core: AgentCore, id: string): { skipped: number } 
   const { records, skipped } = store.read(id);
   core.context.clear();
   core.checkpoints.splice(0);
+  core.notes.splice(0);
   core.toolsKey = undefined;
   for (const r of records) replay(core, r);
   core.id = id;
@@ -27,7 +28,7 @@ export function resumeSession(core: AgentCore, id: string): { skipped: number } 
   const meta = records.find((r) => r.t === 'meta');
   const stored = records.some((r) => r.t === 'system');
   if (meta?.t === 'meta' && meta.v === 1 && !stored && core.context.messages.length) log(core, 'session_converted', t(core.options.lang, 'sessionConverted'));
-  if (stored) noteChangedInstructions(core);
+  if (stored) noteChangedInstructions(core, core.context.basePrompts().json);
   return { skipped };
 }
 
@@ -91,13 +92,13 @@ function replayTool(core: AgentCore, r: Extract<SessionRecord, { t: 'tool' }>): 
 
 /**
  * The system prompt stays as the session was sent it; what changed in the instructions since
- * (AGENTS.md, skills, memory, installed plugins) is appended once, as its own message, so the
- * model reads it after the cached prefix instead of the prefix being rewritten.
+ * (AGENTS.md, skills, memory, installed plugins) goes, once, as its own message with the next
+ * call, so the model reads it after the cached prefix instead of the prefix being rewritten.
  */
-function noteChangedInstructions(core: AgentCore): void {
+export function noteChangedInstructions(core: AgentCore, fresh: string): void {
   const stored = new Set(core.context.systemPrompt('json').split('\n\n'));
-  const fresh = core.options.systemPrompt.split('\n\n').filter((part) => part.trim() && !stored.has(part));
-  if (!fresh.length) return;
-  const text = JSON.stringify({ _event: 'instructions', note: 'These parts of your instructions changed since this session started; they take precedence over the system prompt.', changed: fresh.join('\n\n') });
-  commit(core, [eventMessage(text)]);
+  const changed = fresh.split('\n\n').filter((part) => part.trim() && !stored.has(part));
+  if (!changed.length) return;
+  const text = JSON.stringify({ _event: 'instructions', note: 'These parts of your instructions changed since this session started; they take precedence over the system prompt.', changed: changed.join('\n\n') });
+  core.notes.push({ kind: 'event', text });
 }

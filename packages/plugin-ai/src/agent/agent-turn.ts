@@ -47,7 +47,9 @@ async function startTurn(core: AgentCore, turn: Turn, first: Pending[], input: s
   const signal = turn.controller.signal;
   // The run mode is said when it differs from what the model was last told (once, not each turn).
   const told = core.context.mode === core.runMode ? [] : [{ kind: 'event' as const, text: JSON.stringify(modeEvent(core.runMode)) }];
-  let pending: Pending[] = [...first, ...told, ...(await syncTools(core, signal, true))];
+  // What changed outside the conversation (instructions, tools that joined) comes before the message that follows it.
+  const changed = [...core.notes.splice(0), ...(await syncTools(core, signal, true))];
+  let pending: Pending[] = [...changed, ...first, ...told];
   if (prepare) {
     input = await prepareCommand(core, turn, prepare);
     pending = pending.map((p) => (p.kind === 'user' ? { ...p, text: input } : p));
@@ -69,6 +71,7 @@ async function converse(core: AgentCore, turn: Turn, pending: Pending[], progres
       return { outcome: 'aborted', message: t(core.options.lang, 'aborted') };
     }
     for (const note of turn.steering.splice(0)) pending.push({ kind: 'user', text: note });
+    pending.push(...core.notes.splice(0));
     pending.push(...(await syncTools(core, signal, false)));
     // The new input, made into messages once: this request and every later one carry these bytes.
     const current = toMessages(core, pending);

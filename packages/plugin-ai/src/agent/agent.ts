@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { commitPending, flushAllWrites, flushWrites } from './agent-session';
-import { resumeSession } from './agent-replay';
+import { noteChangedInstructions, resumeSession } from './agent-replay';
 import { foldNow, type Compacted } from './agent-fold';
 import { sumUsage } from './agent-model';
 import type { RewindOptions, RewindResult } from './agent-rewind';
@@ -40,6 +40,7 @@ export class Agent {
       checkpoints: [],
       unwritable: new Set(),
       pendingWrites: [],
+      notes: [],
       id: newSessionId(now(), deps.random),
       started: false,
       mode: options.mode ?? options.config.defaultMode,
@@ -200,10 +201,24 @@ export class Agent {
     this.core.turn?.controller.abort();
   }
 
+  /**
+   * The instructions changed during the session (memory, skills, AGENTS.md): a new session starts
+   * from these prompts; this one, once it has sent its first request, keeps its system prompt as
+   * sent (a model's prefix cache holds it) and gets the changed parts as one message with its next
+   * call (`{"_event":"instructions"}`).
+   */
+  updateSystemPrompt(systemPrompt: string, toolsSystemPrompt?: string): void {
+    const context = this.core.context;
+    const sealed = context.sealed;
+    context.rebase({ json: systemPrompt, ...(toolsSystemPrompt ? { tools: toolsSystemPrompt } : {}) });
+    if (sealed) noteChangedInstructions(this.core, systemPrompt);
+  }
+
   /** Start a new conversation (and a new session file); step allowances stay. */
   clear(): void {
     this.core.context.clear();
     this.core.checkpoints.splice(0);
+    this.core.notes.splice(0);
     this.core.id = newSessionId(this.core.now(), this.core.deps.random);
     this.core.started = false;
   }

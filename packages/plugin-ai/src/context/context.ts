@@ -74,11 +74,25 @@ export class ConversationContext {
   /** The section of tools that joined before the session's first request (agent-extensions syncTools). */
   private joined?: string;
 
-  constructor(
-    private readonly base: SystemPrompts | string,
-    readonly budgets: ContextBudgets,
-  ) {
-    this.prompts = typeof base === 'string' ? { json: base } : { ...base };
+  private base: SystemPrompts;
+
+  constructor(base: SystemPrompts | string, readonly budgets: ContextBudgets) {
+    this.base = typeof base === 'string' ? { json: base } : { ...base };
+    this.prompts = { ...this.base };
+  }
+
+  /** The prompts a new session starts from (the tools that joined not included). */
+  basePrompts(): SystemPrompts {
+    return { ...this.base };
+  }
+
+  /** New instructions (memory, skills changed): the prompts of the next session, and of this one while it has sent nothing. */
+  rebase(prompts: SystemPrompts): void {
+    this.base = { ...prompts };
+    if (!this.sealed) {
+      this.prompts = { ...this.base };
+      this.setJoinedTools(this.joined);
+    }
   }
 
   /** The system prompt a request of transport `wire` starts with. */
@@ -99,7 +113,7 @@ export class ConversationContext {
   setJoinedTools(section: string | undefined): boolean {
     if (this.sealed) return false;
     this.joined = section;
-    const json = typeof this.base === 'string' ? this.base : this.base.json;
+    const json = this.base.json;
     this.prompts = { ...this.prompts, json: section ? `${json}\n\n${section}` : json };
     return true;
   }
@@ -134,7 +148,7 @@ export class ConversationContext {
     this.mode = 'default';
     this.sealed = false;
     this.folds = 0;
-    this.prompts = typeof this.base === 'string' ? { json: this.base } : { ...this.base };
+    this.prompts = { ...this.base };
     this.setJoinedTools(this.joined);
   }
 
