@@ -80,7 +80,7 @@ async function summarize(core: AgentCore, folded: readonly ContextMessage[], sig
   ];
   const result = await call(core, messages, signal ?? new AbortController().signal, 'summary');
   if (result.ok) {
-    addUsage(core, result.usage, zeroUsage());
+    addUsage(core, result.usage, zeroUsage(), result.model);
     const parsed = summarySchema().safeParse(result.data);
     if (parsed.success && parsed.data.summary.trim()) return { summary: parsed.data, method: 'model' };
   }

@@ -75,10 +75,11 @@ export function sumUsage(u: UsageTotals, usage: Usage, calls: number): void {
   u.calls += calls;
 }
 
-export function addUsage(core: AgentCore, usage: Usage, turn: UsageTotals): void {
+/** `model`: the model that answered, when llm-base says (the `usage` event carries it). */
+export function addUsage(core: AgentCore, usage: Usage, turn: UsageTotals, model?: string): void {
   for (const u of [turn, core.total]) sumUsage(u, usage, 1);
   record(core, { t: 'usage', at: at(core), ...usage });
-  emit(core, { type: 'usage', call: usage, turn: { ...turn }, total: { ...core.total } });
+  emit(core, { type: 'usage', call: usage, turn: { ...turn }, total: { ...core.total }, ...(model ? { model } : {}) });
 }
 
 /** How a request is shaped beyond its messages: native tools (the answer is plain text and tool
@@ -177,7 +178,7 @@ export async function ask(core: AgentCore, current: ContextMessage[], signal: Ab
     result = await call(core, core.context.buildMinimal(current), signal, 'reply', true, shape);
   }
   if (!result.ok) return { ok: false, code: result.code, message: result.message };
-  addUsage(core, result.usage, turn);
+  addUsage(core, result.usage, turn, result.model);
   const first = parseReply(result.data, toolsOf(core));
   if (first.success) return { ok: true, reply: first.reply, raw: false, repaired: false, text: replyText(result) };
 
@@ -187,7 +188,7 @@ export async function ask(core: AgentCore, current: ContextMessage[], signal: Ab
   const second = await call(core, core.context.request(repair), signal, 'repair', false, shape);
   let raw = first.raw;
   if (second.ok) {
-    addUsage(core, second.usage, turn);
+    addUsage(core, second.usage, turn, second.model);
     const parsed = parseReply(second.data, toolsOf(core));
     if (parsed.success) return { ok: true, reply: parsed.reply, raw: false, repaired: true, text: replyText(second) };
     raw = parsed.raw;

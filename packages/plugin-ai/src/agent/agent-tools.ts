@@ -106,13 +106,13 @@ export async function askWithTools(core: AgentCore, current: ContextMessage[], s
   sealPrompts(core);
   const first = await call(core, core.context.request(current, 'tools'), signal, 'reply', false, { tools: defs });
   if (!first.ok) return { ok: false, code: first.code, message: first.message };
-  addUsage(core, first.usage, turn);
+  addUsage(core, first.usage, turn, first.model);
   const answered = answerOf(first.text ?? '', first.toolCalls ?? [], registry, hidden, false);
   if (answered.ok) return answered;
   emit(core, { type: 'repair', error: answered.error });
   const second = await call(core, core.context.request([...current, ...repairMessages(first.text ?? '', first.toolCalls ?? [], answered.error)], 'tools'), signal, 'repair', false, { tools: defs });
   if (!second.ok) return second.code === 'ABORTED' ? { ok: false, code: second.code, message: second.message } : rawChat(first.text || answered.raw);
-  addUsage(core, second.usage, turn);
+  addUsage(core, second.usage, turn, second.model);
   const again = answerOf(second.text ?? '', second.toolCalls ?? [], registry, hidden, true);
   return again.ok ? again : rawChat(second.text || again.raw);
 }

@@ -61,7 +61,8 @@ export type AgentEvent =
   | { type: 'tool_result'; result: ToolResult }
   /** A fold: `shortened` (older results shortened), or `model` / `rules` (older turns folded into a summary, by the model or by rules); `folded` messages went into it. */
   | { type: 'compaction'; method: 'shortened' | 'model' | 'rules'; folded: number; before: number; after: number; sizes: ContextSizes }
-  | { type: 'usage'; call: Usage; turn: UsageTotals; total: UsageTotals }
+  /** `model`: the model that answered, when llm-base says. */
+  | { type: 'usage'; call: Usage; turn: UsageTotals; total: UsageTotals; model?: string }
   | { type: 'step_limit'; steps: number }
   | { type: 'log'; code: string; message: string }
   | { type: 'error'; code: string; message: string }

@@ -3,10 +3,9 @@ import type { ModelService, ModelState } from './llm-base';
 
 const STATES: readonly string[] = ['not_running', 'not_pulled', 'cold', 'loading', 'ready'];
 
-/** llm-base's Ollama functions, checked as they come from another package. */
-export function modelService(mod: Record<string, unknown>): ModelService | undefined {
+/** llm-base's Ollama functions; their answers are checked as they come from another package. */
+export function modelService(mod: Record<string, unknown>): ModelService {
   const fns = ['is_ollama_profile', 'ollama_health', 'warm_up', 'pull_model'] as const;
-  if (!fns.every((f) => typeof mod[f] === 'function')) return undefined;
   type Data = { success?: boolean; data?: Record<string, unknown>; error?: { message?: unknown } };
   const call = async (f: (typeof fns)[number], ...args: unknown[]): Promise<Data> => {
     try {
@@ -42,4 +41,3 @@ export function modelService(mod: Record<string, unknown>): ModelService | undef
     },
   };
 }
-

@@ -3,6 +3,7 @@ import type { FsEditStep } from '../tool-steps';
 import { nonBlank, presentFields, requiresSchema, showWord } from './common';
 import { assessFileWrite, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
+import { absolutePath, editFromClaude, given } from './claude-code';
 import { lazy } from '../lazy';
 
 const modFsEdit = lazy(() => require('../tools/fs-edit') as typeof import('../tools/fs-edit'));
@@ -21,6 +22,7 @@ const input = lazy(() =>
 
 export const fsEditTool: ToolDefinition<FsEditStep> = {
   name: 'fs.edit',
+  kind: 'edit',
   description: {
     en: 'Replace exact text in a file (old_string must be unique unless replace_all); the user sees the diff first.',
     zh: '在文件中精确替换文本（除非 replace_all，否则 old_string 必须唯一）；先向用户展示差异。',
@@ -44,4 +46,11 @@ export const fsEditTool: ToolDefinition<FsEditStep> = {
     ],
   }),
   execute: (s, ctx) => modFsEdit().runFsEdit(s, ctx as never) as never,
+  // One replacement: a MultiEdit of one edit is the same step; the first name is what hooks read.
+  claude: {
+    names: ['Edit', 'MultiEdit'],
+    input: (s, ctx) => given({ file_path: absolutePath(s.path, ctx), old_string: s.old_string, new_string: s.new_string, replace_all: s.replace_all }),
+    fromInput: editFromClaude,
+    response: (s, _r, ctx) => ({ filePath: absolutePath(s.path, ctx), oldString: s.old_string, newString: s.new_string, replaceAll: s.replace_all === true, userModified: false }),
+  },
 };

@@ -3,6 +3,7 @@ import type { FsGlobStep } from '../tool-steps';
 import { nonBlank, requiresSchema, showWord, presentFields } from './common';
 import { assessFileRead, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
+import { absolutePath, given, stringField } from './claude-code';
 import { lazy } from '../lazy';
 
 const modFsGlob = lazy(() => require('../tools/fs-glob') as typeof import('../tools/fs-glob'));
@@ -20,6 +21,7 @@ const input = lazy(() =>
 
 export const fsGlobTool: ToolDefinition<FsGlobStep> = {
   name: 'fs.glob',
+  kind: 'search',
   description: {
     en: 'Find files by name: a glob relative to path (`**/*.ts`); .gitignore respected; newest first, at most 200.',
     zh: '按文件名查找文件：相对于 path 的 glob（`**/*.ts`）；遵循 .gitignore；最新修改的在前，最多 200 个。',
@@ -35,4 +37,16 @@ export const fsGlobTool: ToolDefinition<FsGlobStep> = {
   digest: (s) => `glob ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`,
   summary: (s) => ({ title: `glob ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`, fields: presentFields({ pattern: s.pattern, path: s.path }) }),
   execute: (s, ctx) => modFsGlob().runFsGlob(s, ctx as never),
+  claude: {
+    names: ['Glob'],
+    input: (s, ctx) => given({ pattern: s.pattern, path: s.path ? absolutePath(s.path, ctx) : undefined }),
+    fromInput: (c) => {
+      const pattern = stringField(c, 'pattern');
+      return typeof pattern === 'string' ? given({ pattern, path: c.path }) : pattern;
+    },
+    response: (_s, r, ctx) => {
+      const files = Array.isArray(r.files) ? r.files.map((f) => absolutePath(String(f), ctx)) : [];
+      return { filenames: files, numFiles: typeof r.total === 'number' ? r.total : files.length, truncated: r.truncated === true };
+    },
+  },
 };

@@ -3,6 +3,7 @@ import type { FsWriteStep } from '../tool-steps';
 import { nonBlank, requiresSchema, showWord } from './common';
 import { assessFileWrite, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
+import { absolutePath, stringField } from './claude-code';
 import { lazy } from '../lazy';
 
 const modFsEdit = lazy(() => require('../tools/fs-edit') as typeof import('../tools/fs-edit'));
@@ -18,6 +19,7 @@ const input = lazy(() =>
 
 export const fsWriteTool: ToolDefinition<FsWriteStep> = {
   name: 'fs.write',
+  kind: 'edit',
   description: {
     en: 'Create or overwrite a text file (read an existing file first); the user sees the diff first.',
     zh: '创建或覆盖一个文本文件（覆盖前须先读取它）；先向用户展示差异。',
@@ -34,4 +36,15 @@ export const fsWriteTool: ToolDefinition<FsWriteStep> = {
   digest: (s) => `write ${showWord(s.path)}`,
   summary: (s) => ({ title: `fs.write ${showWord(s.path)}`, fields: [{ name: 'path', value: s.path }, { name: 'content', value: s.content, text: true }] }),
   execute: (s, ctx) => modFsEdit().runFsWrite(s, ctx as never) as never,
+  claude: {
+    names: ['Write'],
+    input: (s, ctx) => ({ file_path: absolutePath(s.path, ctx), content: s.content }),
+    fromInput: (c) => {
+      const file = stringField(c, 'file_path');
+      if (typeof file !== 'string') return file;
+      const content = stringField(c, 'content');
+      return typeof content === 'string' ? { path: file, content } : content;
+    },
+    response: (s, r, ctx) => ({ type: r.created === true ? 'create' : 'update', filePath: absolutePath(s.path, ctx), content: s.content }),
+  },
 };

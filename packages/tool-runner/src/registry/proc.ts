@@ -4,6 +4,7 @@ import type { ProcKillStep, ProcStartStep, ProcStatusStep } from '../tool-steps'
 import { argList, commandLine, cwdField, nonBlank, presentFields, requiresSchema, touches } from './common';
 import { assessCommand, commandContext, commandKey, programWords } from './exec';
 import type { ToolDefinition } from './types';
+import { commandFromClaude, shellLine } from './claude-code';
 import { lazy } from '../lazy';
 
 const modProcSteps = lazy(() => require('../tools/proc-steps') as typeof import('../tools/proc-steps'));
@@ -15,6 +16,7 @@ const procKillInput = lazy(() => z.object({ proc_id: nonBlank('proc_id'), requir
 
 export const procStartTool: ToolDefinition<ProcStartStep> = {
   name: 'proc.start',
+  kind: 'execute',
   description: {
     en: 'Start a long-running program (tests, builds, dev servers) in the background; returns a proc_id at once.',
     zh: '在后台启动一个长时间运行的程序（测试、构建、开发服务器）；立即返回 proc_id。',
@@ -40,6 +42,13 @@ export const procStartTool: ToolDefinition<ProcStartStep> = {
   digest: (s) => `start ${commandLine(s.program, s.args ?? [])}${s.detach ? ' (detached)' : ''}`,
   summary: (s) => ({ title: `proc.start ${commandLine(s.program, s.args ?? [])}`, fields: presentFields({ cwd: s.cwd, detach: s.detach }) }),
   execute: (s, ctx) => modProcSteps().runProcStart(s, ctx as never),
+  // Claude Code runs a background command as `Bash` with run_in_background.
+  claude: {
+    names: ['Bash'],
+    input: (s) => ({ command: shellLine(s.program, s.args ?? []), run_in_background: true }),
+    fromInput: (c) => commandFromClaude(c, true),
+    response: (_s, r) => ({ stdout: '', stderr: '', interrupted: false, isImage: false, backgroundTaskId: r.proc_id }),
+  },
 };
 
 /**
@@ -56,6 +65,7 @@ function ofOwnProcess(tool: 'proc.status' | 'proc.kill'): Pick<ToolDefinition<{ 
 
 export const procStatusTool: ToolDefinition<ProcStatusStep> = {
   name: 'proc.status',
+  kind: 'read',
   description: {
     en: "A background process's state, exit code and the output that is new since the last status; wait_ms waits for it to end.",
     zh: '后台进程的状态、退出码，以及自上次查询以来的新输出；wait_ms 可等待它结束。',
@@ -68,10 +78,16 @@ export const procStatusTool: ToolDefinition<ProcStatusStep> = {
   digest: (s) => `status ${s.proc_id}${s.wait_ms ? ` (wait ${s.wait_ms} ms)` : ''}`,
   summary: (s) => ({ title: `proc.status ${s.proc_id}`, fields: presentFields({ wait_ms: s.wait_ms }) }),
   execute: (s, ctx) => modProcSteps().runProcStatus(s, ctx as never),
+  claude: {
+    names: ['BashOutput'],
+    input: (s) => ({ bash_id: s.proc_id }),
+    fromInput: (c) => (typeof c.bash_id === 'string' ? { proc_id: c.bash_id } : { error: 'bash_id must be a string' }),
+  },
 };
 
 export const procKillTool: ToolDefinition<ProcKillStep> = {
   name: 'proc.kill',
+  kind: 'execute',
   description: {
     en: 'End a background process (its whole process group) and return its last output.',
     zh: '结束一个后台进程（整个进程组）并返回它最后的输出。',
@@ -84,4 +100,9 @@ export const procKillTool: ToolDefinition<ProcKillStep> = {
   digest: (s) => `kill ${s.proc_id}`,
   summary: (s) => ({ title: `proc.kill ${s.proc_id}`, fields: [] }),
   execute: (s, ctx) => modProcSteps().runProcKill(s, ctx as never),
+  claude: {
+    names: ['KillShell', 'KillBash'],
+    input: (s) => ({ shell_id: s.proc_id }),
+    fromInput: (c) => (typeof c.shell_id === 'string' ? { proc_id: c.shell_id } : { error: 'shell_id must be a string' }),
+  },
 };
