@@ -84,6 +84,8 @@ async function runStep(core: AgentCore, turn: Turn, runner: StepRunner, step: St
   const stop = stopBefore(endedSoFar, turn.steering.length > 0);
   const pre = stop || signal.aborted ? undefined : await preToolUse(core, start.id, step, start.verdict, signal);
   if (pre?.stop !== undefined) turn.hookStop = pre.stop;
+  // A PreToolUse hook's additionalContext reaches the model with the step results.
+  if (pre?.context) turn.hookContext.push(pre.context);
   let done: EndedStep;
   if (stop || signal.aborted) done = ended(start, notRunResult(core, start, signal.aborted ? { why: 'aborted', reason: 'aborted by the user' } : stop!));
   else if (pre?.blocked) done = ended(start, pre.blocked);
