@@ -1,5 +1,5 @@
 import { applyFoldTo, foldMarks, pinnedHead, planFold, type FoldInput } from '../src/context/fold';
-import { assistantMessage, eventMessage, messagesTokens, shortened, toolMessage, userMessage, wireOf, type ContextMessage } from '../src/context/messages';
+import { assistantMessage, eventMessage, messagesTokens, shortened, toolMessage, userMessage, wireOf, withoutReasoning, type ContextMessage } from '../src/context/messages';
 import type { ToolResult } from '../src/agent/runner-types';
 import { AiConfigSchema, ContextBudgetsSchema } from '../src/config/config-schema';
 import { estimateTokens } from '../src/context/tokens';
@@ -139,4 +139,15 @@ describe('messages are made once and sent as made', () => {
     expect(m.calls).toEqual([{ id: 'call_2', name: 'fs__write', arguments: '{"_shortened":true}' }]);
     expect(wireOf(m, 'tools').content).toBe('');
   });
+});
+
+test.each([
+  ['<think>look at the files first</think>\n{"type":"chat","message":"hi"}', '{"type":"chat","message":"hi"}'],
+  ['  <thinking>a\nb</thinking>{"type":"chat","message":"hi"}', '{"type":"chat","message":"hi"}'],
+  ['the opening tag went with the server</think>\n{"type":"chat","message":"hi"}', '{"type":"chat","message":"hi"}'],
+  ['{"type":"chat","message":"write </think> in the file"}', '{"type":"chat","message":"write </think> in the file"}'],
+  ['{"type":"chat","message":"hi"}', '{"type":"chat","message":"hi"}'],
+])('a reply is kept without the reasoning it opens with: %j', (raw, kept) => {
+  expect(withoutReasoning(raw)).toBe(kept);
+  expect(assistantMessage({ type: 'chat', message: 'hi' }, raw, 3000).content).toBe(kept);
 });

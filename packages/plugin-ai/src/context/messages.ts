@@ -82,13 +82,24 @@ export function toolMessage(result: ToolResult, maxTokens: number, callId?: stri
 }
 
 /**
+ * A reply without the reasoning block it opens with (`<think>…</think>`, or the rest of one whose
+ * opening tag the server already took): chat templates leave it out of earlier turns, and it would
+ * fill the context with what the model no longer needs.
+ */
+export function withoutReasoning(raw: string): string {
+  const m = /^\s*(?:<(think|thinking|reasoning)>[\s\S]*?<\/\1>|[^{<]*?<\/(think|thinking|reasoning)>)\s*/i.exec(raw);
+  return m ? raw.slice(m[0].length) : raw;
+}
+
+/**
  * The model's reply as it was received: `raw`, the text the model wrote (the JSON object, or with
- * native tool calls the answer's text and its `calls`), through the redaction gate like every
- * byte that leaves (a secret the model repeats is not sent back). A fold may leave its compact form.
+ * native tool calls the answer's text and its `calls`) less a leading reasoning block, through the
+ * redaction gate like every byte that leaves (a secret the model repeats is not sent back). A fold
+ * may leave its compact form.
  */
 export function assistantMessage(reply: Reply, raw: string, maxTokens: number, calls?: readonly ToolCall[]): ContextMessage {
   const short = redact(compactAssistant(reply, Math.min(maxTokens, 200)));
-  const content = redact(raw);
+  const content = redact(withoutReasoning(raw));
   if (!calls?.length) return { role: 'assistant', kind: 'assistant', content, ...shorter(content, short) };
   const kept = calls.map((c) => ({ id: c.id, name: c.name, arguments: redact(c.arguments) }));
   return { role: 'assistant', kind: 'assistant', content, calls: kept, alt: redact(JSON.stringify(reply)), ...shorter(content + JSON.stringify(kept), short) };
