@@ -4,7 +4,7 @@ import type { AgentConfirmFn } from '../agent/agent';
 import { createAppAgent } from './app';
 import { startNotices } from './start-notices';
 import { AiError } from '../errors';
-import type { AgentEvent } from '../agent/events';
+import type { AgentEvent, TurnResult } from '../agent/events';
 import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
 import { aiCommand, t, type Lang } from '../i18n';
 import { JsonEventWriter } from './json-output';
@@ -141,6 +141,17 @@ export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShot
   }
 }
 
+/** The turn's answer as text: the answer on stdout (Markdown drawn on a terminal), anything else and the suggestions on stderr. */
+function printAnswer(result: TurnResult, io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; env: NodeJS.ProcessEnv }): void {
+  const { stdout, stderr, env } = io;
+  const target = result.outcome === 'answered' ? stdout : stderr;
+  const reply = result.reply;
+  const markdown = (stdout as { isTTY?: boolean }).isTTY && !result.raw && reply?.type === 'chat' && reply.data?.format === 'markdown';
+  target.write((markdown ? renderMarkdownReply(result.message, env, stdout) : result.message) + '\n');
+  // What the model offers to do next, numbered as `ai -i` shows them (stdout stays the answer).
+  if (result.suggestions?.length) stderr.write(result.suggestions.map((s, i) => `  ${i + 1}. ${s}`).join('\n') + '\n');
+}
+
 async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undefined, json: JsonEventWriter): Promise<number> {
   const stdout = io?.stdout ?? process.stdout;
   const stderr = io?.stderr ?? process.stderr;
@@ -237,15 +248,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
     const result = continueOnly
       ? await agent.continue({ signal: controller.signal })
       : await agent.send(custom?.message ?? prompt, { ...custom?.options, signal: controller.signal, ...(images.length ? { images } : {}) });
-    if (!args.json) {
-      const target = result.outcome === 'answered' ? stdout : stderr;
-      const reply = result.reply;
-      const markdown =
-        (stdout as { isTTY?: boolean }).isTTY && !result.raw && reply?.type === 'chat' && reply.data?.format === 'markdown';
-      target.write((markdown ? renderMarkdownReply(result.message, env, stdout) : result.message) + '\n');
-      // What the model offers to do next, numbered as `ai -i` shows them (stdout stays the answer).
-      if (result.suggestions?.length) stderr.write(result.suggestions.map((s, i) => `  ${i + 1}. ${s}`).join('\n') + '\n');
-    }
+    if (!args.json) printAnswer(result, { stdout, stderr, env });
     return exitCodeOf(result.outcome);
   } catch (err) {
     return fail(err);
