@@ -29,6 +29,11 @@ export interface ExecOptions {
   onStderr?: (chunk: string, skippedBytes?: number) => void;
   /** Time between SIGTERM and SIGKILL of the group; default 2000 ms. */
   killGraceMs?: number;
+  /**
+   * Bytes the program reads from fds 3, 4, … (a sandboxed command's seccomp filter,
+   * sandbox/bwrap.ts SandboxedCommand): each through a pipe of its own, closed after them.
+   */
+  fds?: readonly Buffer[];
 }
 
 /** What came of running a program. Spawn failures, time-outs and aborts are results too. */
@@ -56,12 +61,26 @@ export interface ExecResult {
   error?: { code: string; message: string };
 }
 
+/** Spawn options, and the bytes for the child's fds 3, 4, … (stdio there is `'pipe'`): the spawner writes them. */
+export type SpawnOptionsWithData = SpawnOptions & { fdData?: readonly Buffer[] };
+
+/** Hand each of `data` to the child's fd 3, 4, … (a pipe each) and close our end of it. */
+export function feedFds(child: ChildProcess, data: readonly Buffer[] | undefined): void {
+  data?.forEach((bytes, i) => {
+    const pipe = child.stdio?.[3 + i] as NodeJS.WritableStream | null | undefined;
+    if (!pipe) return;
+    // The child may end (or fail to start) before it reads them.
+    pipe.on('error', () => undefined);
+    pipe.end(bytes);
+  });
+}
+
 /** Side effects of exec, replaceable in tests. */
 export interface ExecDeps {
-  spawn: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+  spawn: (command: string, args: string[], options: SpawnOptionsWithData) => ChildProcess;
   /** Spawn as a child of this process (background processes: they live as long as it does and
    * end with it); `spawn` may go through the spawn helper. */
-  spawnDirect?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+  spawnDirect?: (command: string, args: string[], options: SpawnOptionsWithData) => ChildProcess;
   now: () => number;
   /** Send a signal to the whole process group led by `pid`. */
   killGroup: (pid: number, signal: NodeJS.Signals) => void;
@@ -95,7 +114,11 @@ export function prepareSpawnHelper(options: ExecDepsOptions = {}): Promise<boole
 export function createDefaultExecDeps(options: ExecDepsOptions = {}): ExecDeps {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const crossSpawn = require('cross-spawn') as typeof import('cross-spawn');
-  const direct = (command: string, args: string[], options: SpawnOptions) => crossSpawn(command, args, options);
+  const direct = (command: string, args: string[], options: SpawnOptionsWithData) => {
+    const child = crossSpawn(command, args, options);
+    feedFds(child, options.fdData);
+    return child;
+  };
   const useHelper = process.platform !== 'win32' && process.env.SLOTHTOOL_SPAWN_HELPER !== '0';
   if (useHelper && !helper) {
     const { SpawnHelper } = require('./spawn-helper') as typeof import('./spawn-helper');
@@ -288,7 +311,8 @@ export function exec(options: ExecOptions, deps: ExecDeps = createDefaultExecDep
       child = deps.spawn(options.program, options.args, {
         cwd: options.cwd,
         env: options.env ?? process.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['ignore', 'pipe', 'pipe', ...(options.fds ?? []).map(() => 'pipe' as const)],
+        ...(options.fds?.length ? { fdData: options.fds } : {}),
         detached: deps.platform !== 'win32',
         windowsHide: true,
         shell: false,

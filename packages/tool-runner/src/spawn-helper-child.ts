@@ -25,6 +25,8 @@ interface SpawnMessage {
   /** The command's environment as changes to the base one (spawn-helper.ts envChanges). */
   env: { set: Record<string, string>; unset: string[] };
   detached?: boolean;
+  /** Bytes (base64) for the command's fds 3, 4, …: each through a pipe, closed after them (a sandbox's seccomp filter). */
+  fds?: string[];
 }
 
 /** The parent's environment when it started this helper (its first message), not this
@@ -146,7 +148,8 @@ function start(m: SpawnMessage): void {
   let child: ChildProcess;
   try {
     const stdio = fifos ? (['ignore', fifos.out.write, fifos.err.write] as const) : (['ignore', 'pipe', 'pipe'] as const);
-    child = spawn(m.program, m.args, { cwd: m.cwd, env: commandEnv(m.env), stdio: [...stdio], detached: m.detached, shell: false, windowsHide: true });
+    const extra = (m.fds ?? []).map(() => 'pipe' as const);
+    child = spawn(m.program, m.args, { cwd: m.cwd, env: commandEnv(m.env), stdio: [...stdio, ...extra], detached: m.detached, shell: false, windowsHide: true });
   } catch (err) {
     if (fifos) closeAll([fifos.out.read, fifos.out.write, fifos.err.read, fifos.err.write]);
     const e = err as NodeJS.ErrnoException;
@@ -155,6 +158,12 @@ function start(m: SpawnMessage): void {
   }
   // The command holds the write ends now; ours would keep its readers from ever seeing the end.
   if (fifos) closeAll([fifos.out.write, fifos.err.write]);
+  (m.fds ?? []).forEach((b64, i) => {
+    const pipe = child.stdio[3 + i] as NodeJS.WritableStream | null;
+    // The command may end (or fail to start) before it reads them.
+    pipe?.on('error', () => undefined);
+    pipe?.end(Buffer.from(b64, 'base64'));
+  });
   const [stdout, stderr] = fifos ? [readSocket(fifos.out.read), readSocket(fifos.err.read)] : [child.stdout, child.stderr];
   // Nothing may be read here: the pipes go to the parent, which reads them from the start.
   for (const stream of [stdout, stderr]) {

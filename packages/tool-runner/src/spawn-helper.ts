@@ -14,7 +14,8 @@ import * as path from 'path';
 import type { ChildProcess, SpawnOptions } from 'child_process';
 import type { Socket } from 'net';
 
-type Direct = (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+type SpawnOptionsWithData = SpawnOptions & { fdData?: readonly Buffer[] };
+type Direct = (command: string, args: string[], options: SpawnOptionsWithData) => ChildProcess;
 
 /** A stream whose source arrives later: listeners and destroy() wait for it. */
 class LateStream extends EventEmitter {
@@ -149,8 +150,11 @@ export class SpawnHelper {
     private readonly pipeDir?: string,
   ) {}
 
-  spawn(command: string, args: string[], options: SpawnOptions): ChildProcess {
-    const simple = Array.isArray(options.stdio) && options.stdio[0] === 'ignore' && options.stdio[1] === 'pipe' && options.stdio[2] === 'pipe' && !options.shell;
+  spawn(command: string, args: string[], options: SpawnOptionsWithData): ChildProcess {
+    // stdout and stderr piped back; fds from 3 on only as pipes the helper feeds (fdData).
+    const stdio = options.stdio;
+    const fds = options.fdData ?? [];
+    const simple = Array.isArray(stdio) && stdio[0] === 'ignore' && stdio[1] === 'pipe' && stdio[2] === 'pipe' && stdio.length === 3 + fds.length && stdio.slice(3).every((s) => s === 'pipe') && !options.shell;
     if (!simple || this.failed) return this.direct(command, args, options);
     if (!this.ready) {
       this.boot();
@@ -160,7 +164,7 @@ export class SpawnHelper {
     const remote = new RemoteChild();
     this.active.set(id, remote);
     this.child!.channel?.ref();
-    this.child!.send({ type: 'spawn', id, program: command, args, cwd: options.cwd, env: this.changesOf(options.env ?? process.env), detached: options.detached });
+    this.child!.send({ type: 'spawn', id, program: command, args, cwd: options.cwd, env: this.changesOf(options.env ?? process.env), detached: options.detached, ...(fds.length ? { fds: fds.map((b) => b.toString('base64')) } : {}) });
     return remote as unknown as ChildProcess;
   }
 

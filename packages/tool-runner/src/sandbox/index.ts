@@ -2,13 +2,18 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { wrapWithBwrap } from './bwrap';
+import { wrapWithBwrap, type BwrapHardening, type SandboxedCommand } from './bwrap';
+import { detectBwrap, type Degradation, type InsideStatus, type Trial } from './detect';
+import { hostSeccompFilter } from './seccomp';
+import { nodeWorkspaceSecretsDeps } from './workspace-secrets';
 import { seatbeltProfile } from './seatbelt';
 import { homeBinds, linkedGitDirs, nodeHomeViewFs, type HomeBind, type HomeViewFs } from './home-view';
 import { DEFAULT_LIMITS, type SandboxLimits } from './limits';
 import { pipeFolder, probeFs, sandboxSpec, specPlan, type Probe, type SandboxSpec, type SpecPlan } from './spec';
 
-export { bwrapArgs, wrapWithBwrap } from './bwrap';
+export { bwrapArgs, wrapWithBwrap, type BwrapHardening, type SandboxedCommand } from './bwrap';
+export { parseInside, noCapabilities, type Degradation, type InsideStatus } from './detect';
+export { SECCOMP_RULES, hostSeccompFilter } from './seccomp';
 export { seatbeltProfile } from './seatbelt';
 export { sandboxDenial, type SandboxDenial } from './denial';
 export { sandboxSpec, HOME_SECRET_STORES, type SandboxSpec, type SpecInput } from './spec';
@@ -33,6 +38,15 @@ export interface SandboxStatus {
    * does not apply the process limit to root; memory and CPU are in force).
    */
   limitsOff?: 'no-prlimit' | 'seatbelt' | 'off' | 'root';
+  /** bubblewrap: what takes a step's privileges away here (user namespace, `--cap-drop ALL`, the seccomp filter). */
+  hardening?: BwrapHardening;
+  /** bubblewrap: what a step holds, read from /proc/self/status inside it when the sandbox was found. */
+  inside?: InsideStatus;
+  /**
+   * What the sandbox could not take away (capabilities, no_new_privs, the seccomp filter), with
+   * why: it runs weakened, and says so (`ai sandbox`, once per session, every L1 question).
+   */
+  degraded?: Degradation[];
 }
 
 export interface SandboxOptions {
@@ -45,10 +59,11 @@ export interface SandboxOptions {
   allowRead?: readonly string[];
   /** Limits of read-only (L0) steps (ai.json `sandbox.limits`): default DEFAULT_LIMITS; `false` = none. */
   limits?: Partial<SandboxLimits> | false;
-  /** Test seams: the platform, the PATH to find bwrap on, how a trial run is made, what exists. */
+  /** Test seams: the platform, the PATH to find bwrap on, how a trial run is made, what exists, the seccomp filter (null: none for this host). */
   platform?: NodeJS.Platform;
   env?: NodeJS.ProcessEnv;
-  trial?: (program: string, args: string[]) => { status: number | null; stderr: string; error?: string };
+  trial?: Trial;
+  seccompFilter?: Buffer | null;
   probe?: Probe;
   homeFs?: HomeViewFs;
   /** Running as root (the process limit is then not in force). */
@@ -59,7 +74,7 @@ export interface SandboxOptions {
 export interface Sandbox {
   status(): SandboxStatus;
   /** The command line of a step at this level, or undefined when it runs unsandboxed. `outlive`: may outlive the runner (no die-with-parent). */
-  wrap(level: 'L0' | 'L1', network: boolean, cwd: string, program: string, args: readonly string[], options?: { outlive?: boolean }): { program: string; args: string[] } | undefined;
+  wrap(level: 'L0' | 'L1', network: boolean, cwd: string, program: string, args: readonly string[], options?: { outlive?: boolean }): SandboxedCommand | undefined;
   /** The spec a step would get (for `ai sandbox` and tests). */
   spec(level: 'L0' | 'L1', network: boolean, cwd: string): SandboxSpec;
 }
@@ -84,10 +99,36 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   return undefined;
 }
 
-const defaultTrial = (program: string, args: string[]) => {
-  const r = spawnSync(program, args, { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'ignore', 'pipe'] });
-  return { status: r.status, stderr: r.stderr ?? '', ...(r.error ? { error: r.error.message } : {}) };
+/**
+ * One trial run; `fds` go to fds 3, 4, … from files that are unlinked at once (a synchronous
+ * spawn cannot feed a pipe).
+ */
+const defaultTrial: Trial = (program, args, fds = []) => {
+  const opened: number[] = [];
+  let dir: string | undefined;
+  try {
+    if (fds.length) dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slothtool-sandbox-'));
+    fds.forEach((data, i) => {
+      const file = path.join(dir!, String(i));
+      fs.writeFileSync(file, data, { mode: 0o600 });
+      opened.push(fs.openSync(file, 'r'));
+    });
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    const r = spawnSync(program, args, { encoding: 'utf8', timeout: 5000, maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'pipe', ...opened] });
+    return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ...(r.error ? { error: r.error.message } : {}) };
+  } catch (err) {
+    return { status: null, stderr: '', error: err instanceof Error ? err.message : String(err) };
+  } finally {
+    for (const fd of opened) fs.closeSync(fd);
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  }
 };
+
+/** What prints /proc/self/status inside the trial sandbox: cat from a system folder, else the shell. */
+function statusReader(probe: Probe): string[] {
+  const cat = ['/usr/bin/cat', '/bin/cat'].find((p) => probe(p) === 'file');
+  return cat ? [cat, '/proc/self/status'] : ['/bin/sh', '-c', 'while IFS= read -r l; do printf "%s\\n" "$l"; done < /proc/self/status'];
+}
 
 /** The prlimit of util-linux: only from a system folder, so the program that sets the limits is not one the home or workspace ships. */
 function findPrlimit(probe: Probe): string | undefined {
@@ -103,6 +144,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const homeFs = options.homeFs ?? nodeHomeViewFs;
   const home = homeFs.realpath(options.home) ?? options.home;
   let found: { status: SandboxStatus; program?: string; limits?: SandboxLimits & { prlimit: string } } | undefined;
+  const filter = options.seccompFilter === undefined ? hostSeccompFilter() : (options.seccompFilter ?? undefined);
   /** What the L0 limits are, once the sandbox is known. */
   const withLimits = (status: SandboxStatus, program: string): NonNullable<typeof found> => {
     if (options.limits === false) return { status: { ...status, limitsOff: 'off' }, program };
@@ -121,11 +163,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       const bwrap = onPath('bwrap', env);
       if (!bwrap) found = { status: { mode, kind: 'none', reason: 'bubblewrap (bwrap) is not installed' } };
       else {
-        const r = trial(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent', '--', 'true']);
-        found =
-          r.status === 0
-            ? withLimits({ mode, kind: 'bwrap' }, bwrap)
-            : { status: { mode, kind: 'none', reason: `bwrap does not work here (${(r.error ?? r.stderr.trim().split('\n')[0]) || `exit ${String(r.status)}`}); user namespaces may be off` } };
+        const base = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent'];
+        const d = detectBwrap(bwrap, base, statusReader(probe), trial, filter);
+        found = d.ok
+          ? withLimits({ mode, kind: 'bwrap', hardening: d.hardening, ...(d.inside ? { inside: d.inside } : {}), ...(d.degraded.length ? { degraded: d.degraded } : {}) }, bwrap)
+          : { status: { mode, kind: 'none', reason: `bwrap does not work here (${d.reason}); user namespaces may be off` } };
       }
     } else if (platform === 'darwin') {
       const sb = '/usr/bin/sandbox-exec';
@@ -150,6 +192,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (!plan) plans.set(level, (plan = specPlan({ level, workspace: options.workspace, home, slothtoolHome, ...(level === 'L0' ? { homeBinds: homeView() } : {}) }, probe)));
     return plan;
   };
+  // What git tracks of the workspace's env files, and the exclude files that list the hidden ones.
+  const secretsDeps = nodeWorkspaceSecretsDeps(pipeFolder(slothtoolHome), probe);
   let runMade = false;
   const spec = (level: 'L0' | 'L1', network: boolean, cwd: string): SandboxSpec => {
     // The spawn helper's pipe folder exists before the first command, so it is hidden from every
@@ -175,7 +219,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       plans.delete('L0');
     }
     const limits = level === 'L0' ? detect().limits : undefined;
-    return sandboxSpec({ level, cwd, workspace: options.workspace, tmpDir, home, slothtoolHome, network, workspaceEntries: entries, ...(limits ? { limits } : {}) }, probe, planOf(level));
+    const hardening = detect().status.hardening;
+    const s = sandboxSpec({ level, cwd, workspace: options.workspace, tmpDir, home, slothtoolHome, network, workspaceEntries: entries, ...(limits ? { limits } : {}) }, probe, planOf(level), secretsDeps);
+    return hardening ? { ...s, hardening } : s;
   };
   return {
     status: () => detect().status,
@@ -185,7 +231,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       if (!d.program) return undefined;
       const s = { ...spec(level, network, cwd), ...(options.outlive ? { outlive: true } : {}) };
       if (d.status.kind === 'seatbelt') return { program: d.program, args: ['-p', seatbeltProfile(s), program, ...args] };
-      return wrapWithBwrap(d.program, s, program, args);
+      return wrapWithBwrap(d.program, s, program, args, filter);
     },
   };
 }
