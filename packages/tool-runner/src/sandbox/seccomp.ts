@@ -33,6 +33,9 @@ const PTRACE_ATTACH = 16;
 const PTRACE_SEIZE = 0x4206;
 const TIOCSTI = 0x5412;
 const TIOCLINUX = 0x541c;
+/** Socket families: the kernel crypto API (AF_ALG) and VM sockets (AF_VSOCK), which no network namespace contains. */
+const AF_ALG = 38;
+const AF_VSOCK = 40;
 
 export const SECCOMP_RULES: readonly SeccompRule[] = [
   {
@@ -64,6 +67,12 @@ export const SECCOMP_RULES: readonly SeccompRule[] = [
   },
   { calls: ['iopl', 'ioperm', 'modify_ldt', 'vm86', 'vm86old'], errno: 'EPERM', why: 'x86 port access and legacy modes' },
   { calls: ['ioctl'], errno: 'EPERM', when: { arg: 1, oneOf: [TIOCSTI, TIOCLINUX] }, why: 'no typing into a terminal (TIOCSTI) or a virtual console (TIOCLINUX)' },
+  {
+    calls: ['socket', 'socketpair'],
+    errno: 'EPERM',
+    when: { arg: 0, oneOf: [AF_VSOCK, AF_ALG] },
+    why: 'no VM sockets (they reach the hypervisor’s services, outside every network namespace) and no kernel crypto sockets',
+  },
 ];
 
 const ERRNO: Record<SeccompRule['errno'], number> = { EPERM: 1, ENOSYS: 38 };

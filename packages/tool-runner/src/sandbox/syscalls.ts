@@ -81,8 +81,10 @@ export const SYSCALLS = {
   modify_ldt: [154, 123, u, u],
   vm86: [u, 166, u, u],
   vm86old: [u, 113, u, u],
-  // terminal input injection (by argument)
+  // by argument: terminal input injection, socket families
   ioctl: [16, 54, 29, 54],
+  socket: [41, 359, 198, 281],
+  socketpair: [53, 360, 199, 288],
 } as const satisfies Record<string, Row>;
 
 export type SyscallName = keyof typeof SYSCALLS;
