@@ -2,6 +2,7 @@ import type { ChildProcess, SpawnOptions } from 'child_process';
 import { BoundedCapture, cutEndUtf8, cutStartUtf8 } from './capture';
 import { OFFLOAD_AFTER_BYTES, OFFLOAD_START_BYTES, startOffloadWorker, type OffloadWorker } from './capture-offload';
 import { OutputDecoder } from './decode';
+import { feedFds, type SpawnOptionsWithData } from './spawn-fds';
 import { DEFAULT_MAX_OUTPUT_BYTES } from './types';
 
 /** Options of {@link exec}. */
@@ -29,10 +30,7 @@ export interface ExecOptions {
   onStderr?: (chunk: string, skippedBytes?: number) => void;
   /** Time between SIGTERM and SIGKILL of the group; default 2000 ms. */
   killGraceMs?: number;
-  /**
-   * Bytes the program reads from fds 3, 4, … (a sandboxed command's seccomp filter,
-   * sandbox/bwrap.ts SandboxedCommand): each through a pipe of its own, closed after them.
-   */
+  /** Bytes the program reads from fds 3, 4, … (a sandboxed command's seccomp filter: spawn-fds.ts). */
   fds?: readonly Buffer[];
 }
 
@@ -61,20 +59,6 @@ export interface ExecResult {
   error?: { code: string; message: string };
 }
 
-/** Spawn options, and the bytes for the child's fds 3, 4, … (stdio there is `'pipe'`): the spawner writes them. */
-export type SpawnOptionsWithData = SpawnOptions & { fdData?: readonly Buffer[] };
-
-/** Hand each of `data` to the child's fd 3, 4, … (a pipe each) and close our end of it. */
-export function feedFds(child: ChildProcess, data: readonly Buffer[] | undefined): void {
-  data?.forEach((bytes, i) => {
-    const pipe = child.stdio?.[3 + i] as NodeJS.WritableStream | null | undefined;
-    if (!pipe) return;
-    // The child may end (or fail to start) before it reads them.
-    pipe.on('error', () => undefined);
-    pipe.end(bytes);
-  });
-}
-
 /** Side effects of exec, replaceable in tests. */
 export interface ExecDeps {
   spawn: (command: string, args: string[], options: SpawnOptionsWithData) => ChildProcess;
@@ -87,7 +71,7 @@ export interface ExecDeps {
   platform: NodeJS.Platform;
 }
 
-export { DEFAULT_MAX_OUTPUT_BYTES };
+export { DEFAULT_MAX_OUTPUT_BYTES, feedFds, type SpawnOptionsWithData };
 
 /** One spawn helper per process (spawn-helper.ts): steps stop paying fork() of a large process. */
 let helper: import('./spawn-helper').SpawnHelper | undefined;

@@ -11,10 +11,10 @@
  */
 import { EventEmitter } from 'events';
 import * as path from 'path';
-import type { ChildProcess, SpawnOptions } from 'child_process';
+import type { ChildProcess } from 'child_process';
 import type { Socket } from 'net';
+import type { SpawnOptionsWithData } from './spawn-fds';
 
-type SpawnOptionsWithData = SpawnOptions & { fdData?: readonly Buffer[] };
 type Direct = (command: string, args: string[], options: SpawnOptionsWithData) => ChildProcess;
 
 /** A stream whose source arrives later: listeners and destroy() wait for it. */

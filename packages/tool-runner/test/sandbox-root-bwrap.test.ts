@@ -241,6 +241,18 @@ run('through the runner, as root or the tests’ user: an approved step that tri
     runner.dispose();
   });
 
+  test('proc.start runs its background process in the same hardened sandbox (the filter reaches it through its own spawn)', async () => {
+    const fx = fixture(asRoot ? 'root' : 'user');
+    const runner = createToolRunner({ cwd: fx.ws, workspace: fx.ws, lang: 'en', env: { ...process.env, ...fx.env }, confirm: () => ({ action: 'run' }) });
+    const started = (await runner.run({ tool: 'proc.start', program: 'cat', args: ['/proc/self/status'] })) as { proc_id?: string; sandbox?: { level: string } };
+    expect(started.proc_id).toBeDefined();
+    const done = (await runner.run({ tool: 'proc.status', proc_id: started.proc_id!, wait_ms: 10_000 } as never)) as { state?: string; output?: string; stdoutTail?: string };
+    const out = JSON.stringify(done);
+    expect(out).toMatch(/CapEff:\\t0000000000000000/);
+    expect(out).toMatch(/Seccomp:\\t2/);
+    runner.dispose();
+  });
+
   test('git status and git diff are L0 steps that run without a question, in a repository that commits .env.example and keeps an untracked .env', async () => {
     const fx = fixture(asRoot ? 'root' : 'user');
     const asked: ConfirmRequest[] = [];

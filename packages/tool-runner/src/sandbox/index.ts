@@ -1,14 +1,14 @@
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { wrapWithBwrap, type BwrapHardening, type SandboxedCommand } from './bwrap';
-import { detectBwrap, type Degradation, type InsideStatus, type Trial } from './detect';
+import type { Degradation, InsideStatus, Trial } from './detect';
+import { findSandbox, onPath, type Found } from './find';
 import { hostSeccompFilter } from './seccomp';
 import { nodeWorkspaceSecretsDeps } from './workspace-secrets';
 import { seatbeltProfile } from './seatbelt';
 import { homeBinds, linkedGitDirs, nodeHomeViewFs, type HomeBind, type HomeViewFs } from './home-view';
-import { DEFAULT_LIMITS, type SandboxLimits } from './limits';
+import type { SandboxLimits } from './limits';
 import { pipeFolder, probeFs, sandboxSpec, specPlan, type Probe, type SandboxSpec, type SpecPlan } from './spec';
 
 export { bwrapArgs, wrapWithBwrap, type BwrapHardening, type SandboxedCommand } from './bwrap';
@@ -85,96 +85,14 @@ export function findProgram(name: string, env: NodeJS.ProcessEnv): string | unde
   return onPath(name, env);
 }
 
-function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir || !path.isAbsolute(dir)) continue;
-    const p = path.join(dir, name);
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      return p;
-    } catch {
-      // not here: the next folder
-    }
-  }
-  return undefined;
-}
-
-/**
- * One trial run; `fds` go to fds 3, 4, … from files that are unlinked at once (a synchronous
- * spawn cannot feed a pipe).
- */
-const defaultTrial: Trial = (program, args, fds = []) => {
-  const opened: number[] = [];
-  let dir: string | undefined;
-  try {
-    if (fds.length) dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slothtool-sandbox-'));
-    fds.forEach((data, i) => {
-      const file = path.join(dir!, String(i));
-      fs.writeFileSync(file, data, { mode: 0o600 });
-      opened.push(fs.openSync(file, 'r'));
-    });
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    const r = spawnSync(program, args, { encoding: 'utf8', timeout: 5000, maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'pipe', ...opened] });
-    return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ...(r.error ? { error: r.error.message } : {}) };
-  } catch (err) {
-    return { status: null, stderr: '', error: err instanceof Error ? err.message : String(err) };
-  } finally {
-    for (const fd of opened) fs.closeSync(fd);
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  }
-};
-
-/** What prints /proc/self/status inside the trial sandbox: cat from a system folder, else the shell. */
-function statusReader(probe: Probe): string[] {
-  const cat = ['/usr/bin/cat', '/bin/cat'].find((p) => probe(p) === 'file');
-  return cat ? [cat, '/proc/self/status'] : ['/bin/sh', '-c', 'while IFS= read -r l; do printf "%s\\n" "$l"; done < /proc/self/status'];
-}
-
-/** The prlimit of util-linux: only from a system folder, so the program that sets the limits is not one the home or workspace ships. */
-function findPrlimit(probe: Probe): string | undefined {
-  return ['/usr/bin/prlimit', '/bin/prlimit', '/usr/local/bin/prlimit'].find((p) => probe(p) === 'file');
-}
-
 export function createSandbox(options: SandboxOptions): Sandbox {
-  const mode = options.mode ?? 'auto';
-  const platform = options.platform ?? process.platform;
-  const env = options.env ?? process.env;
   const tmpDir = options.tmpDir ?? os.tmpdir();
   const probe = options.probe ?? probeFs;
   const homeFs = options.homeFs ?? nodeHomeViewFs;
   const home = homeFs.realpath(options.home) ?? options.home;
-  let found: { status: SandboxStatus; program?: string; limits?: SandboxLimits & { prlimit: string } } | undefined;
+  let found: Found | undefined;
   const filter = options.seccompFilter === undefined ? hostSeccompFilter() : (options.seccompFilter ?? undefined);
-  /** What the L0 limits are, once the sandbox is known. */
-  const withLimits = (status: SandboxStatus, program: string): NonNullable<typeof found> => {
-    if (options.limits === false) return { status: { ...status, limitsOff: 'off' }, program };
-    if (status.kind === 'seatbelt') return { status: { ...status, limitsOff: 'seatbelt' }, program };
-    const prlimit = findPrlimit(probe);
-    if (!prlimit) return { status: { ...status, limitsOff: 'no-prlimit' }, program };
-    const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...options.limits };
-    const root = options.root ?? process.getuid?.() === 0;
-    return { status: { ...status, limits, ...(root && limits.processes > 0 ? { limitsOff: 'root' as const } : {}) }, program, limits: { ...limits, prlimit } };
-  };
-  const detect = (): NonNullable<typeof found> => {
-    if (found) return found;
-    const trial = options.trial ?? defaultTrial;
-    if (mode === 'off') found = { status: { mode, kind: 'none', reason: 'sandbox is "off" in ai.json' } };
-    else if (platform === 'linux') {
-      const bwrap = onPath('bwrap', env);
-      if (!bwrap) found = { status: { mode, kind: 'none', reason: 'bubblewrap (bwrap) is not installed' } };
-      else {
-        const base = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent'];
-        const d = detectBwrap(bwrap, base, statusReader(probe), trial, filter);
-        found = d.ok
-          ? withLimits({ mode, kind: 'bwrap', hardening: d.hardening, ...(d.inside ? { inside: d.inside } : {}), ...(d.degraded.length ? { degraded: d.degraded } : {}) }, bwrap)
-          : { status: { mode, kind: 'none', reason: `bwrap does not work here (${d.reason}); user namespaces may be off` } };
-      }
-    } else if (platform === 'darwin') {
-      const sb = '/usr/bin/sandbox-exec';
-      found = probe(sb) ? withLimits({ mode, kind: 'seatbelt' }, sb) : { status: { mode, kind: 'none', reason: 'sandbox-exec is missing' } };
-    } else found = { status: { mode, kind: 'none', reason: `no sandbox for ${platform}` } };
-    return found;
-  };
+  const detect = (): Found => (found ??= findSandbox(options, filter));
   // What the private home shows: worked out once per runner (a toolchain installed meanwhile shows
   // from the next session); each step checks that what it binds still leads where it did.
   let binds: HomeBind[] | undefined;

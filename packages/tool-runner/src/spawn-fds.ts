@@ -1,0 +1,19 @@
+import type { ChildProcess, SpawnOptions } from 'child_process';
+
+/**
+ * Bytes a spawned command reads from fds 3, 4, … (a sandboxed command's seccomp filter,
+ * sandbox/bwrap.ts SandboxedCommand): the spawner makes each a pipe (`'pipe'` in stdio) and
+ * writes them, whether it spawns directly (exec.ts) or through the spawn helper.
+ */
+export type SpawnOptionsWithData = SpawnOptions & { fdData?: readonly Buffer[] };
+
+/** Hand each of `data` to the child's fd 3, 4, … (a pipe each) and close our end of it. */
+export function feedFds(child: ChildProcess, data: readonly Buffer[] | undefined): void {
+  data?.forEach((bytes, i) => {
+    const pipe = child.stdio?.[3 + i] as NodeJS.WritableStream | null | undefined;
+    if (!pipe) return;
+    // The child may end (or fail to start) before it reads them.
+    pipe.on('error', () => undefined);
+    pipe.end(bytes);
+  });
+}
