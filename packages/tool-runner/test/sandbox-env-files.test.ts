@@ -89,10 +89,10 @@ function repo(name: string, tracked: string[], options: { version?: 2 | 3 | 4; s
 describe('indexedPaths: which paths the index lists, read without git', () => {
   const TRACKED = ['.env.test', '.env.d/config', 'pkg/api/.env', 'pkg/api/src/x.js'];
   const TARGETS = ['.env', '.env.test', '.env.d', '.env.local', 'pkg/api/.env', 'pkg/api/.env.local', 'pkg/web/.env'];
-  test.each([
-    ['index v2', { version: 2 as const }],
-    ['index v3 (an intent-to-add entry)', { version: 3 as const }],
-    ['index v4 (path prefix compression)', { version: 4 as const }],
+  test.each<[string, { version?: 2 | 3 | 4; sha256?: boolean }]>([
+    ['index v2', { version: 2 }],
+    ['index v3 (an intent-to-add entry)', { version: 3 }],
+    ['index v4 (path prefix compression)', { version: 4 }],
     ['a SHA-256 repository', { sha256: true }],
   ])('%s', (name, options) => {
     const dir = repo(name.replace(/\W+/g, '-'), TRACKED, options);
