@@ -84,6 +84,10 @@ function check(def: AnyToolDefinition): void {
     if (typeof def[key] !== 'function') throw new TypeError(`tool ${def.name}: ${key} must be a function`);
   }
   if (def.summary !== undefined && typeof def.summary !== 'function') throw new TypeError(`tool ${def.name}: summary must be a function when given`);
+  const claude = def.claude;
+  if (claude !== undefined && (!claude || !Array.isArray(claude.names) || !claude.names.every((n) => typeof n === 'string' && n !== '') || typeof claude.input !== 'function')) {
+    throw new TypeError(`tool ${def.name}: claude needs names (Claude Code's tool names, strings) and input (a function)`);
+  }
   // An input given as a getter is built on first use (inputOf checks it then); any other is checked now.
   const lazyInput = typeof Object.getOwnPropertyDescriptor(def, 'input')?.get === 'function';
   if (!lazyInput && !(def.input instanceof z.ZodObject)) throw notZodObject(def);
