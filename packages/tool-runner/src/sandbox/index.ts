@@ -35,7 +35,8 @@ export interface SandboxStatus {
   /**
    * Why limits are not (all) in force: `no-prlimit` (util-linux's prlimit is not installed),
    * `seatbelt` (macOS has no prlimit), `off` (ai.json turned them off), `root` (the kernel
-   * does not apply the process limit to root; memory and CPU are in force).
+   * never holds root of the machine to the process limit, also inside the sandbox's user
+   * namespace: limits.ts; memory and CPU are in force).
    */
   limitsOff?: 'no-prlimit' | 'seatbelt' | 'off' | 'root';
   /** bubblewrap: what takes a step's privileges away here (user namespace, `--cap-drop ALL`, the seccomp filter). */
