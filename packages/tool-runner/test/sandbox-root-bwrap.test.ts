@@ -220,6 +220,18 @@ run.each(USERS)('what a step can do to the sandbox, as %s', (user) => {
   });
 });
 
+(asRoot ? run : describe.skip)('the process limit as root: set, not in force, and said', () => {
+  test('an L0 step of root starts more processes than the limit and still works; /proc/self/limits shows the limit set; the status says why it does not bind', async () => {
+    const fx = fixture('root');
+    const box = createSandbox({ workspace: fx.ws, home: fx.home, slothtoolHome: path.join(fx.home, '.slothtool'), env: fx.env, limits: { memoryMb: 512, processes: 4, cpuSeconds: 30 } });
+    expect(box.status()).toMatchObject({ limits: { processes: 4 }, limitsOff: 'root' });
+    const r = await fx.run(box.wrap('L0', false, fx.ws, '/bin/sh', ['-c', 'grep "Max processes" /proc/self/limits; for i in 1 2 3 4 5 6 7 8; do sleep 0.2 & done; wait; echo all started'])!);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdoutTail).toMatch(/Max processes\s+4\s+4/);
+    expect(r.stdoutTail).toContain('all started');
+  });
+});
+
 run('through the runner, as root or the tests’ user: an approved step that tries to escape', () => {
   test('an approved `npm test` whose script remounts / and unmounts ~/.ssh: both fail, nothing is written outside, the secret is not in its output', async () => {
     const fx = fixture(asRoot ? 'root' : 'user');
