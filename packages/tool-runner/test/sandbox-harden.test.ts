@@ -85,9 +85,20 @@ describe('detectBwrap: the strongest hardening that works, and what it could not
     const d = detectBwrap('bwrap', [], reader, fakeBwrap([], STATUS(NONE, 1, 0)), undefined);
     expect(d).toMatchObject({ ok: true, hardening: { seccomp: false }, degraded: [{ what: 'seccomp', why: expect.stringContaining('no filter is built for') }] });
   });
-  test('a bubblewrap that cannot drop capabilities, run as root: capabilities and the filter said missing', () => {
-    const d = detectBwrap('bwrap', [], reader, fakeBwrap(['--cap-drop']), filter);
-    expect(d).toMatchObject({ ok: true, hardening: { capDrop: false, seccomp: false }, degraded: [{ what: 'capabilities' }, { what: 'seccomp' }] });
+  test('a bubblewrap that takes no --cap-drop (setuid, run by a user): the filter still, capabilities read back as gone', () => {
+    const trial = fakeBwrap(['--cap-drop'], STATUS(NONE));
+    const setuid: Trial = (p, args, fds) => (args.includes('--cap-drop') ? trial(p, args, fds) : { status: 0, stdout: STATUS(NONE, 1, args.includes('--seccomp') ? 2 : 0), stderr: '' });
+    expect(detectBwrap('bwrap', [], reader, setuid, filter)).toMatchObject({ ok: true, hardening: { userns: true, capDrop: false, seccomp: true }, degraded: [] });
+  });
+  test('the same bubblewrap run by root, where capabilities stay: capabilities said missing, the filter in force', () => {
+    const root: Trial = (_p, args) => (args.includes('--cap-drop') ? { status: 1, stderr: 'bwrap: Unknown option --cap-drop' } : { status: 0, stdout: STATUS(ROOT, 1, args.includes('--seccomp') ? 2 : 0), stderr: '' });
+    const d = detectBwrap('bwrap', [], reader, root, filter);
+    expect(d).toMatchObject({ ok: true, hardening: { capDrop: false, seccomp: true }, degraded: [{ what: 'capabilities', why: expect.stringContaining('Unknown option --cap-drop') }] });
+  });
+  test('a bubblewrap with neither: both said missing', () => {
+    const old: Trial = (_p, args) => (args.includes('--cap-drop') || args.includes('--seccomp') ? { status: 1, stderr: 'bwrap: Unknown option' } : { status: 0, stdout: STATUS(ROOT, 0, 0), stderr: '' });
+    const d = detectBwrap('bwrap', [], reader, old, filter);
+    expect(d).toMatchObject({ ok: true, hardening: { capDrop: false, seccomp: false }, degraded: [{ what: 'capabilities' }, { what: 'no_new_privs' }, { what: 'seccomp' }] });
   });
   test('no sandbox at all: the plain trial fails too, and says why (two trials, not the whole ladder)', () => {
     const trial = ((() => ({ status: 1, stderr: 'bwrap: No permissions to creating new namespace' })) as unknown) as Trial;

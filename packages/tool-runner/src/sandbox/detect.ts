@@ -31,6 +31,9 @@ const LADDER: readonly BwrapHardening[] = [
   { userns: true, disableUserns: false, capDrop: true, seccomp: true },
   // no user namespaces here (a container as root): capabilities are dropped all the same
   { userns: false, disableUserns: false, capDrop: true, seccomp: true },
+  // a setuid bubblewrap takes no --cap-drop from a user (it drops theirs itself: read back inside)
+  { userns: true, disableUserns: false, capDrop: false, seccomp: true },
+  { userns: false, disableUserns: false, capDrop: false, seccomp: true },
   // no filter (a kernel without seccomp filters, or no filter for this host)
   { userns: true, disableUserns: true, capDrop: true, seccomp: false },
   { userns: true, disableUserns: false, capDrop: true, seccomp: false },
