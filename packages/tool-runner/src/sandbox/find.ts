@@ -80,7 +80,7 @@ function withLimits(options: SandboxOptions, probe: Probe, status: SandboxStatus
  * The sandbox of this platform, tried for real (once per runner): bubblewrap with the strongest
  * hardening that works (detect.ts), Seatbelt on macOS, or none with why.
  */
-export function findSandbox(options: SandboxOptions, filter: Buffer | undefined): Found {
+export function findSandbox(options: SandboxOptions, filter: () => Buffer | undefined): Found {
   const mode = options.mode ?? 'auto';
   const platform = options.platform ?? process.platform;
   const probe = options.probe ?? probeFs;
@@ -89,7 +89,7 @@ export function findSandbox(options: SandboxOptions, filter: Buffer | undefined)
     const bwrap = onPath('bwrap', options.env ?? process.env);
     if (!bwrap) return { status: { mode, kind: 'none', reason: 'bubblewrap (bwrap) is not installed' } };
     const base = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent'];
-    const d = detectBwrap(bwrap, base, statusReader(probe), options.trial ?? defaultTrial, filter);
+    const d = detectBwrap(bwrap, base, statusReader(probe), options.trial ?? defaultTrial, filter());
     if (!d.ok) return { status: { mode, kind: 'none', reason: `bwrap does not work here (${d.reason}); user namespaces may be off` } };
     return withLimits(options, probe, { mode, kind: 'bwrap', hardening: d.hardening, ...(d.inside ? { inside: d.inside } : {}), ...(d.degraded.length ? { degraded: d.degraded } : {}) }, bwrap);
   }

@@ -92,7 +92,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const homeFs = options.homeFs ?? nodeHomeViewFs;
   const home = homeFs.realpath(options.home) ?? options.home;
   let found: Found | undefined;
-  const filter = options.seccompFilter === undefined ? hostSeccompFilter() : (options.seccompFilter ?? undefined);
+  // The seccomp filter, built when bubblewrap is first asked for (never on macOS or with the sandbox off).
+  let built: Buffer | null | undefined = options.seccompFilter;
+  const filter = (): Buffer | undefined => {
+    if (built === undefined) built = hostSeccompFilter() ?? null;
+    return built ?? undefined;
+  };
   const detect = (): Found => (found ??= findSandbox(options, filter));
   // What the private home shows: worked out once per runner (a toolchain installed meanwhile shows
   // from the next session); each step checks that what it binds still leads where it did.
@@ -150,7 +155,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       if (!d.program) return undefined;
       const s = { ...spec(level, network, cwd), ...(options.outlive ? { outlive: true } : {}) };
       if (d.status.kind === 'seatbelt') return { program: d.program, args: ['-p', seatbeltProfile(s), program, ...args] };
-      return wrapWithBwrap(d.program, s, program, args, filter);
+      return wrapWithBwrap(d.program, s, program, args, s.hardening?.seccomp ? filter() : undefined);
     },
   };
 }
