@@ -102,6 +102,15 @@ run.each(USERS)('what a step can do to the sandbox, as %s', (user) => {
     expect(status(r.stdoutTail, 'Seccomp')).toBe('2');
   });
 
+  test('L1: a file written in the workspace is owned as if written outside (the user namespace maps the user to itself)', async () => {
+    const made = path.join(fx.ws, `owned-${user}`);
+    const r = await fx.run(fx.box.wrap('L1', false, fx.ws, 'touch', [made])!);
+    expect(r.exitCode).toBe(0);
+    const uid = user === 'nobody' ? NOBODY : process.getuid!();
+    expect(fs.statSync(made)).toMatchObject({ uid, gid: user === 'nobody' ? NOBODY : process.getgid!() });
+    fs.rmSync(made);
+  });
+
   test('L1: `mount -o remount,rw /` (and of the folder above the workspace) fails, and the write after it lands nowhere', async () => {
     const marker = path.join(fx.root, 'escaped-remount');
     const r = await sh('L1', 'mount -o remount,rw /; mount -o remount,rw "$1"; mount --bind "$2" "$1"; echo pwned > "$3"; echo after', fx.root, fx.ws, marker);
