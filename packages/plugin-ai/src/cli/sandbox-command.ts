@@ -5,7 +5,7 @@ import * as path from 'path';
 import { loadToolRunner } from './app';
 import { t, type Lang, type MessageKey } from '../i18n';
 import { stringWidth, wrapWords } from '../interactive/width';
-import { hardeningChecks, type HardeningContext } from './sandbox-hardening';
+import { degradedText, hardeningChecks, type HardeningContext } from './sandbox-hardening';
 
 /**
  * `slothtool ai sandbox`: check the OS sandbox for real, in a scratch folder with a home of its
@@ -144,6 +144,7 @@ export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.Writable
       checks.push(...(await hardeningChecks({ lang, root, home, secret, degraded: status.degraded ?? [], run, parseInside: tr.parseInside, findProgram })));
     }
     say(t(lang, 'sandboxCheckHeader', { kind: status.kind }));
+    if (status.degraded?.length) say(t(lang, 'sandboxDegraded', { what: degradedText(lang, status.degraded) }));
     for (const line of renderChecks(lang, checks, out.columns ?? 100)) say(line);
     const all = checks.every((c) => c.ok);
     say(t(lang, all ? 'sandboxCheckAllOk' : 'sandboxCheckFailed'));

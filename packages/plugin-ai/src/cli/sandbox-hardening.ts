@@ -37,11 +37,17 @@ function firstLine(text: string): string {
 
 const zero = (mask: string) => /^0+$/.test(mask);
 
+const DEGRADED: Record<HardeningContext['degraded'][number]['what'], MessageKey> = { capabilities: 'sandboxDegradedCapabilities', no_new_privs: 'sandboxDegradedNoNewPrivs', seccomp: 'sandboxDegradedSeccomp' };
+
+/** What the sandbox could not take away, in words: `steps keep capabilities (…); no seccomp filter (…)`. */
+export function degradedText(lang: Lang, degraded: HardeningContext['degraded']): string {
+  return degraded.map((d) => t(lang, DEGRADED[d.what], { why: d.why })).join(lang === 'zh' ? '；' : '; ');
+}
+
 /** `weakened: steps keep capabilities (…)`, for the row of what the sandbox could not take away. */
 function weakened(lang: Lang, ctx: HardeningContext, what: ReadonlyArray<'capabilities' | 'no_new_privs' | 'seccomp'>): string {
-  const key: Record<string, MessageKey> = { capabilities: 'sandboxDegradedCapabilities', no_new_privs: 'sandboxDegradedNoNewPrivs', seccomp: 'sandboxDegradedSeccomp' };
-  const parts = ctx.degraded.filter((d) => what.includes(d.what)).map((d) => t(lang, key[d.what], { why: d.why }));
-  return parts.length ? t(lang, 'sandboxWeakened', { what: parts.join(lang === 'zh' ? '；' : '; ') }) : '';
+  const those = ctx.degraded.filter((d) => what.includes(d.what));
+  return those.length ? t(lang, 'sandboxWeakened', { what: degradedText(lang, those) }) : '';
 }
 
 const join = (lang: Lang, parts: string[]) => parts.filter(Boolean).join(lang === 'zh' ? '；' : '; ');
