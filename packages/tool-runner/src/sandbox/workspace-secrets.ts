@@ -129,7 +129,8 @@ function writeExclude(runDir: string, to: string, patterns: readonly string[]): 
       fs.utimesSync(from, now, now);
       return { from, to };
     }
-    fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
+    // Only inside an existing SlothTool home (never made up along the way).
+    if (!fs.existsSync(runDir)) fs.mkdirSync(runDir, { mode: 0o700 });
     writeFileAtomicSync(from, content, { mode: 0o644 });
     removeStale(runDir, from);
     return { from, to };
