@@ -138,6 +138,8 @@ export class SpawnHelper {
    * (serialising the whole environment for every command cost about 0.4 ms a step). */
   private baseEnv: NodeJS.ProcessEnv = {};
   private readonly frozenChanges = new WeakMap<NodeJS.ProcessEnv, ReturnType<typeof envChanges>>();
+  /** Keys of the fd bytes the helper holds (dataKey). */
+  private readonly sentData = new Set<string>();
 
   /**
    * `childScript`: the helper's program (default: spawn-helper-child.js next to this file).
@@ -164,8 +166,23 @@ export class SpawnHelper {
     const remote = new RemoteChild();
     this.active.set(id, remote);
     this.child!.channel?.ref();
-    this.child!.send({ type: 'spawn', id, program: command, args, cwd: options.cwd, env: this.changesOf(options.env ?? process.env), detached: options.detached, ...(fds.length ? { fds: fds.map((b) => b.toString('base64')) } : {}) });
+    const fdKeys = fds.map((bytes) => this.dataKey(bytes));
+    this.child!.send({ type: 'spawn', id, program: command, args, cwd: options.cwd, env: this.changesOf(options.env ?? process.env), detached: options.detached, ...(fdKeys.length ? { fdKeys } : {}) });
     return remote as unknown as ChildProcess;
+  }
+
+  /**
+   * The helper's key for bytes a command reads from fd 3, 4, … (a sandbox's seccomp filter, the
+   * same for every step): sent once, then named by key (by content, so a changed buffer is new).
+   */
+  private dataKey(bytes: Buffer): string {
+    const { createHash } = require('crypto') as typeof import('crypto');
+    const key = createHash('sha256').update(bytes).digest('hex');
+    if (!this.sentData.has(key)) {
+      this.sentData.add(key);
+      this.child!.send({ type: 'data', key, b64: bytes.toString('base64') });
+    }
+    return key;
   }
 
   /** The changes that turn the helper's base environment into `env`; kept for an environment
