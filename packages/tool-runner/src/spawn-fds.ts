@@ -2,8 +2,9 @@ import type { ChildProcess, SpawnOptions } from 'child_process';
 
 /**
  * Bytes a spawned command reads from fds 3, 4, … (a sandboxed command's seccomp filter,
- * sandbox/bwrap.ts SandboxedCommand): the spawner makes each a pipe (`'pipe'` in stdio) and
- * writes them, whether it spawns directly (exec.ts) or through the spawn helper.
+ * sandbox/bwrap.ts SandboxedCommand). A direct spawn (exec.ts, proc.start) makes each a pipe
+ * (`'pipe'` in stdio) and writes them; the spawn helper gets them once and hands each command a
+ * fresh descriptor of an unlinked file (spawn-helper-child.ts keepData).
  */
 export type SpawnOptionsWithData = SpawnOptions & { fdData?: readonly Buffer[] };
 
