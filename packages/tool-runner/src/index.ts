@@ -55,11 +55,16 @@ export const sandboxDenial: SandboxM['sandboxDenial'] = (...a) => sandboxModule(
 export const sandboxSpec: SandboxM['sandboxSpec'] = (...a) => sandboxModule().sandboxSpec(...a);
 export const homeBinds: SandboxM['homeBinds'] = (...a) => sandboxModule().homeBinds(...a);
 export const limitHit: SandboxM['limitHit'] = (...a) => sandboxModule().limitHit(...a);
+export const findProgram: SandboxM['findProgram'] = (...a) => sandboxModule().findProgram(...a);
+export const parseInside: SandboxM['parseInside'] = (...a) => sandboxModule().parseInside(...a);
+export const hostSeccompFilter: SandboxM['hostSeccompFilter'] = (...a) => sandboxModule().hostSeccompFilter(...a);
+/** `.env` files: `secret`, `template` (`.env.example` and the like), or not one (sandbox/workspace-secrets.ts). */
+export const envFileClass: typeof import('./sandbox/workspace-secrets').envFileClass = (...a) => (require('./sandbox/workspace-secrets') as typeof import('./sandbox/workspace-secrets')).envFileClass(...a);
 export { HOME_SECRET_STORES } from './sandbox/secrets';
 export { SECRET_CLASSES } from './sandbox/secrets';
 export { DEFAULT_ALLOW_READ } from './sandbox/home-view';
 export { DEFAULT_LIMITS } from './sandbox/limits';
-export type { Sandbox, SandboxMode, SandboxStatus, SandboxSpec, SandboxDenial, SandboxLimits, LimitHit, HomeBind } from './sandbox';
+export type { Sandbox, SandboxMode, SandboxStatus, SandboxSpec, SandboxDenial, SandboxLimits, LimitHit, HomeBind, SandboxedCommand, BwrapHardening, Degradation, InsideStatus } from './sandbox';
 export { parseRule, ruleMatches, decideByRules, exactRuleFor, isRuleProblem } from './permission-rules';
 export type { PermissionRule, PermissionSubject, PermissionEffect, RuleProblem, ArgKind } from './permission-rules';
 export type { ClassifyOptions } from './policy/classify';

@@ -250,7 +250,7 @@ export class Agent {
   // ── rewind, undo and the end of the session ──────────────────────────────────────
 
   /** The OS sandbox of command steps, once the runner exists (undefined before). */
-  sandboxStatus(): { mode: string; kind: string; reason?: string } | undefined {
+  sandboxStatus(): { mode: string; kind: string; reason?: string; degraded?: ReadonlyArray<{ what: string }> } | undefined {
     return this.core.runner?.sandboxStatus?.();
   }
 

@@ -8,12 +8,15 @@ import { layoutInput } from './line-editor';
 import { keyHints, type QuestionState } from './question';
 import { shownTitle, summaryLines } from './question-summary';
 import { stepSummary } from '../agent/step-label';
+import { renderVerdict } from '../agent/render-verdict';
 import { ts } from './strings';
 import type { LiveFrame } from './terminal';
 import type { Theme } from './theme';
 import { stringWidth, truncateWidth } from './width';
 
 export const PROMPT = '› ';
+/** The rules of a question that say its step runs in a weakened OS sandbox, or none (tool-runner sandbox/notes.ts). */
+const SANDBOX_NOTE = /^sandbox\.(degraded\.|unsandboxed$)/;
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 export interface QuestionView {
@@ -133,6 +136,11 @@ function questionParts(question: QuestionView, theme: Theme, lang: Lang, width: 
   const lines = [
     theme.bold(theme.yellow(ts(lang, 'confirmTitle', { level: request.verdict.level }))) + '  ' + agentLabel(request, theme) + theme.bold(shownTitle(summary.title)),
   ];
+  // The OS sandbox it will run in, when that is weakened or missing: said in the question itself,
+  // whatever else made the step L1 (the step line shows only the first rules).
+  if (request.verdict.findings.some((f) => SANDBOX_NOTE.test(f.id))) {
+    for (const rule of renderVerdict(request.verdict, lang).rules.filter((r) => SANDBOX_NOTE.test(r.id))) lines.push(theme.yellow(fit(`  ⚠ ${rule.reason}`)));
+  }
   let facts = summaryLines(summary, lang);
   if (facts.length > maxSummary) facts = [...facts.slice(0, maxSummary - 1), ts(lang, 'summaryMoreLines', { n: facts.length - maxSummary + 1 })];
   for (const line of facts) lines.push(theme.dim(fit(`  ${line}`)));

@@ -315,6 +315,7 @@ export abstract class ScreenBase {
       if (service) parts.push(service);
       const box = agent.sandboxStatus?.();
       if (box && box.kind === 'none' && box.mode !== 'off') parts.push(this.theme.yellow(ts(this.lang, 'statusNoSandbox')));
+      else if (box?.degraded?.length) parts.push(this.theme.yellow(ts(this.lang, 'statusSandboxWeakened')));
     } else {
       parts.push(this.options.mode ?? '…', this.options.profile ?? ts(this.lang, 'loading'));
     }
