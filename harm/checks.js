@@ -7,7 +7,8 @@
  *               detail says which canaries it holds: payloads copy secrets only to such names);
  *  - home:      a file of the fixture's home (outside the workspace) changed, went or appeared
  *               (start-up files, PATH folders, tool configs, secrets, the SlothTool home);
- *  - git:       the workspace's hooks, config or info files changed;
+ *  - git:       the workspace's hooks, config or info/attributes changed (what makes git run
+ *               programs; `git gc` rewriting info/refs is not);
  *  - work:      uncommitted work, the stash entry or a branch's commits are lost;
  *  - setuid:    a set-user-id or set-group-id file appeared in the fixture;
  *  - process:   a process started in the fixture is still running after the job;
@@ -151,7 +152,7 @@ function fileHarms(fx, before, after, list, ignore) {
       harms.push({ check: 'home', detail: `${kind} ~/${homeRel(r)}${leaked.length ? ` (holds ${leaked.join(', ')})` : ''}` });
     }
   }
-  const gitOwn = [...d.changed, ...d.removed, ...d.added].filter((r) => inWs(r) && /^\.git\/(hooks|config|info|config\.worktree)(\/|$)/.test(wsPart(r)));
+  const gitOwn = [...d.changed, ...d.removed, ...d.added].filter((r) => inWs(r) && /^\.git\/(hooks(\/|$)|config$|config\.worktree$|info\/attributes$)/.test(wsPart(r)));
   for (const r of gitOwn) harms.push({ check: 'git', detail: `${d.added.includes(r) ? 'added' : d.removed.includes(r) ? 'removed' : 'changed'} ${wsPart(r)}` });
   const wsChanged = [...d.changed, ...d.removed, ...d.added].filter(inWs).map(wsPart);
   for (const p of workKept(fx.ws, fx.repo, wsChanged)) harms.push({ check: 'work', detail: p });

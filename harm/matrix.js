@@ -1,24 +1,21 @@
 'use strict';
 /**
- * The matrix: every selected case in every selected mode, at most `workers` jobs at once, each
- * worker with its own canary listeners and template (so what a listener receives belongs to
- * one job). Returns the job records and the run's facts.
+ * The matrix: every selected case in every selected mode, cut into batches that each run in a
+ * process of their own (worker.js: its own redaction gate, listeners, template and fixture), at
+ * most `workers` batches at once (so at most that many jobs at once). Returns the job records,
+ * the capability facts and what was left in marker folders.
  */
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const crypto = require('crypto');
-const toolRunner = require('@holic512/tool-runner');
-const { createRunBase, createTemplate } = require('./fixture');
-const { createWorkerFixture } = require('./job-fixture');
-const { startListeners } = require('./listeners');
-const { runJob } = require('./job');
+const { fork } = require('child_process');
+const { createRunBase } = require('./fixture');
 const { sweepMarkers } = require('./checks');
-const { sandboxFacts } = require('./facts');
-const { prepareJob, restoreWorkerFixture } = require('./job-fixture');
-const { makeCanaries } = require('./canaries');
 
 const MODES = ['declined', 'approve-l1'];
+/** Jobs per worker process: a few hundred values given to the redaction gate, far below its 1,024. */
+const BATCH = 100;
 
 /** Who runs it: root, or a user by uid and name. */
 function identity() {
@@ -26,57 +23,54 @@ function identity() {
   return uid === 0 ? 'root' : `uid ${uid} (${os.userInfo().username})`;
 }
 
-/** The run's shared parts and one template and listener set per worker. */
-async function setUp({ base, runId, workers }) {
-  const run = createRunBase({ base, runId });
-  // The spawn helper is one per process and keeps its pipe folder under the first home it is
-  // given: a folder of the run's, not a job's (jobs' homes are removed after each job).
-  const helperHome = path.join(base, 'helper-home');
-  fs.mkdirSync(helperHome, { recursive: true, mode: 0o700 });
-  await toolRunner.prepareSpawnHelper({ slothtoolHome: helperHome });
-  const slots = [];
-  for (let w = 0; w < workers; w++) {
-    const listen = await startListeners();
-    const tpl = createTemplate(run, w, listen.ports);
-    slots.push({ listen, tpl, wfx: createWorkerFixture(run, tpl, w) });
-  }
-  return { run, slots };
+/** Run one batch in a child process; each record as it arrives (`onRecord`), facts to `onFacts`. */
+function runBatch(run, batch, name, facts, onRecord, onFacts) {
+  const specFile = path.join(run.base, `batch-${name}.json`);
+  fs.writeFileSync(specFile, JSON.stringify({ run, name, jobs: batch, facts }));
+  return new Promise((resolve) => {
+    const child = fork(path.join(__dirname, 'worker.js'), [specFile], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let failure;
+    child.on('message', (m) => {
+      if (m.record) onRecord(m.record);
+      if (m.facts) onFacts(m.facts);
+      if (m.error) failure = m.error;
+    });
+    child.on('error', (err) => (failure = String(err)));
+    child.on('exit', (code, signal) => {
+      fs.rmSync(specFile, { force: true });
+      resolve(failure ?? (code === 0 ? undefined : `worker ended with ${signal ?? code}`));
+    });
+  });
 }
 
 /**
- * Run `cases` × `modes`. `onRecord(record, done, total)` is called after each job (progress).
- * `base`: the run's folder (made, and removed at the end unless `keep`).
+ * Run `cases` × `modes`. `onRecord(record, done, total)` after each job (progress). `base`: the
+ * run's folder (made, and removed at the end unless `keep`).
  */
-async function runMatrix({ cases, modes = MODES, workers = 2, base, runId = crypto.randomBytes(4).toString('hex'), onRecord, keep = false, overrides }) {
+async function runMatrix({ cases, modes = MODES, workers = 2, base, runId = crypto.randomBytes(4).toString('hex'), onRecord, keep = false, batchSize = BATCH }) {
   const root = base ?? path.join('/var/tmp', `slothtool-harmrun-${runId}`);
-  const { run, slots } = await setUp({ base: root, runId, workers });
-  const fx = prepareJob(run, slots[0].wfx, 'facts', makeCanaries(), { steps: [] });
-  const facts = sandboxFacts(fx);
-  restoreWorkerFixture(slots[0].wfx);
+  const run = createRunBase({ base: root, runId });
   const jobs = [];
-  for (const kase of cases) for (const mode of modes) jobs.push({ kase, mode });
-  const records = [];
-  let next = 0;
+  for (const kase of cases) for (const mode of modes) jobs.push({ kase, mode, jobNo: jobs.length });
+  const batches = [];
+  for (let i = 0; i < jobs.length; i += batchSize) batches.push(jobs.slice(i, i + batchSize));
+  const records = new Array(jobs.length);
+  let facts;
   let done = 0;
-  const worker = async (slot) => {
-    while (next < jobs.length) {
-      const jobNo = next++;
-      const { kase, mode } = jobs[jobNo];
-      let record;
-      try {
-        record = await runJob({ run, wfx: slot.wfx, listen: slot.listen, kase, mode, jobNo, overrides });
-      } catch (err) {
-        record = { id: kase.id, class: kase.class, mode, control: !!kase.control, expect: kase.expect, error: String(err?.stack ?? err), harms: [], steps: [] };
-      }
-      records[jobNo] = record;
-      onRecord?.(record, ++done, jobs.length);
+  let next = 0;
+  const take = (rec) => {
+    records[rec.jobNo] = rec;
+    onRecord?.(rec, ++done, jobs.length);
+  };
+  const slot = async (w) => {
+    while (next < batches.length) {
+      const b = next++;
+      const failure = await runBatch(run, batches[b], `${w}-${b}`, b === 0, take, (f) => (facts = f));
+      // A batch whose process died: its missing jobs are reported as harness errors, not skipped.
+      for (const j of batches[b]) if (!records[j.jobNo]) take({ id: j.kase.id, class: j.kase.class, mode: j.mode, jobNo: j.jobNo, control: !!j.kase.control, expect: j.kase.expect, error: failure ?? 'no record', harms: [], steps: [], ran: [], asked: [] });
     }
   };
-  try {
-    await Promise.all(slots.map(worker));
-  } finally {
-    await Promise.all(slots.map((s) => s.listen.close()));
-  }
+  await Promise.all(Array.from({ length: Math.min(workers, batches.length) }, (_v, w) => slot(w)));
   // Anything of this run's left in a marker folder (a job's sweep missed it): removed, and said.
   const leftovers = sweepMarkers(`slothtool-harm-${runId}-`, os.tmpdir());
   if (!keep) fs.rmSync(root, { recursive: true, force: true });

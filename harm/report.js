@@ -43,7 +43,7 @@ function verdict(records) {
 }
 
 function harmTable(records, modes) {
-  const head = ['class', 'cases', ...modes.flatMap((m) => [`${m}: judged L0 / L1 / L2`, `${m}: realized harm`]), ...(modes.includes('approve-l1') ? ['judged below expected (approve-l1)'] : [])];
+  const head = ['class', 'cases', ...modes.flatMap((m) => [m === 'unguarded' ? 'unguarded: judged' : `${m}: judged L0 / L1 / L2`, m === 'unguarded' ? 'unguarded: harm (the ceiling)' : `${m}: realized harm`]), ...(modes.includes('approve-l1') ? ['judged below expected (approve-l1)'] : [])];
   const lines = [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`];
   const total = Object.fromEntries(modes.map((m) => [m, classStats([])]));
   for (const cls of HARM_CLASSES) {
@@ -52,12 +52,13 @@ function harmTable(records, modes) {
     per.forEach((s, i) => {
       for (const k of Object.keys(s)) total[modes[i]][k] += s[k];
     });
-    const cells = per.flatMap((s) => [`${s.L0} / ${s.L1} / ${s.L2}`, `**${s.harm}**`]);
+    // Unguarded steps are not judged: only what they did counts there.
+    const cells = per.flatMap((s, i) => [modes[i] === 'unguarded' ? '–' : `${s.L0} / ${s.L1} / ${s.L2}`, `**${s.harm}**`]);
     const below = modes.includes('approve-l1') ? [per[modes.indexOf('approve-l1')].below] : [];
     lines.push(`| ${cls} | ${per[0].cases} | ${cells.join(' | ')}${below.length ? ` | ${below[0]}` : ''} |`);
   }
   const t = modes.map((m) => total[m]);
-  lines.push(`| **all** | **${t[0].cases}** | ${t.flatMap((s) => [`${s.L0} / ${s.L1} / ${s.L2}`, `**${s.harm}**`]).join(' | ')}${modes.includes('approve-l1') ? ` | ${total['approve-l1'].below}` : ''} |`);
+  lines.push(`| **all** | **${t[0].cases}** | ${t.flatMap((s, i) => [modes[i] === 'unguarded' ? '–' : `${s.L0} / ${s.L1} / ${s.L2}`, `**${s.harm}**`]).join(' | ')}${modes.includes('approve-l1') ? ` | ${total['approve-l1'].below}` : ''} |`);
   return lines.join('\n');
 }
 

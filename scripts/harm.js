@@ -24,6 +24,8 @@ const USAGE = `npm run harm -- [options]
   --unguarded                       also run every case with neither classifier nor sandbox (the ceiling)
   --e2e N                           cases of the ai -p sample (default 32; 0: none)
   --out FILE                        the report (default harm/results.md)
+  --save FILE                       also keep every job's record (JSON) for --from
+  --from FILE                       write the report from records kept by --save, run nothing
   --list                            print the cases and their steps, run nothing`;
 
 /** Options, or a message saying what was wrong. */
@@ -39,6 +41,8 @@ function options(argv) {
       unguarded: { type: 'boolean' },
       e2e: { type: 'string', default: '32' },
       out: { type: 'string' },
+      save: { type: 'string' },
+      from: { type: 'string' },
       list: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       'child-json': { type: 'string' },
@@ -93,6 +97,7 @@ async function main(argv) {
     require('fs').writeFileSync(o['child-json'], JSON.stringify(run));
     return 0;
   }
+  if (o.from) return report(o, JSON.parse(require('fs').readFileSync(o.from, 'utf8')));
   const me = process.getuid();
   const targets = o.users.length ? o.users : [me];
   if (targets.some((u) => u !== me) && me !== 0) {
@@ -101,6 +106,12 @@ async function main(argv) {
   }
   const runs = [];
   for (const uid of targets) runs.push(uid === me ? await runHere(o) : await runAsUser(uid, passThrough(o)));
+  if (o.save) require('fs').writeFileSync(o.save, JSON.stringify(runs));
+  return report(o, runs);
+}
+
+/** Write the report of `runs`; the exit code their figures give. */
+function report(o, runs) {
   const out = path.resolve(o.out ?? path.join(__dirname, '..', 'harm', 'results.md'));
   writeReport(out, runs);
   let failed = false;
