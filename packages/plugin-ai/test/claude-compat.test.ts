@@ -1,6 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { claudeToolInput, commandLine, mapClaudeRule, splitCommandLine, toolNames } from '../src/extensions/claude-names';
+import { builtinRegistry } from '@holic512/tool-runner';
+import { mapClaudeRule } from '../src/extensions/claude-names';
+import { hookNames, hookToolFields, ourStep, updatedStep, type HookTool } from '../src/extensions/hook-steps';
+import { skillLoadNames } from '../src/extensions/skill-tool';
+import { agentRunNames } from '../src/agent/agent-children';
+import { mcpClaudeName } from '../src/mcp/tools';
 import { claudeJsonServers, readClaudeSettings } from '../src/extensions/claude-settings';
 import { readAllowedTools, turnAllows } from '../src/extensions/command-allow';
 import { commandTurn, modelChoice } from '../src/extensions/command-run';
@@ -15,6 +20,15 @@ import { chat, cmd, config, fakeLlm, fakeRunner, useTempDir } from './helpers';
 const tmp = useTempDir('ai-claude-');
 const write = tmp.write;
 
+/** The tools a session knows: the built-ins, plugin-ai's own (by their exported names), and an MCP tool's Claude Code form. */
+function toolDef(name: string): HookTool | undefined {
+  if (name === agentRunNames.name) return agentRunNames as unknown as HookTool;
+  if (name === skillLoadNames.name) return skillLoadNames as unknown as HookTool;
+  const mcp = /^mcp\.([^.]+)\.(.+)$/.exec(name);
+  if (mcp) return { name, claude: { names: [mcpClaudeName(mcp[1], mcp[2])], input: (s: { arguments: object }) => s.arguments } as never };
+  return builtinRegistry().get(name) as unknown as HookTool | undefined;
+}
+
 describe('names at the hook boundary', () => {
   test.each([
     ['exec', ['exec', 'Bash']],
@@ -23,11 +37,14 @@ describe('names at the hook boundary', () => {
     ['fs.write', ['fs.write', 'Write']],
     ['http.get', ['http.get', 'WebFetch']],
     ['mcp.files_local.read_file', ['mcp.files_local.read_file', 'mcp__files_local__read_file']],
-    ['skill.load', ['skill.load']],
-  ])('toolNames(%s)', (tool, names) => expect(toolNames(tool)).toEqual(names));
+    ['mcp.kit.a.b', ['mcp.kit.a.b', 'mcp__kit__a_b']],
+    ['skill.load', ['skill.load', 'Skill']],
+    ['agent.run', ['agent.run', 'Task', 'Agent']],
+    ['config.json_patch', ['config.json_patch']],
+  ])('the names of %s, from its definition', (tool, names) => expect(hookNames(toolDef(tool), tool)).toEqual(names));
 
   test('matchers work on either name, with regex semantics; * and empty match all', async () => {
-    const opts = (tool: string) => ({ cwd: tmp.root, env: process.env, redact: (s: string) => s, tool });
+    const opts = (tool: string) => ({ cwd: tmp.root, env: process.env, redact: (s: string) => s, names: hookNames(toolDef(tool), tool) });
     const { hooks } = readHooks(
       {
         PreToolUse: [
@@ -87,39 +104,45 @@ describe('names at the hook boundary', () => {
     ]);
   });
 
-  test('tool_input carries both shapes', () => {
-    expect(claudeToolInput({ tool: 'exec', program: 'git', args: ['commit', '-m', "it's done"] }, tmp.root)).toEqual({
-      tool: 'exec',
-      program: 'git',
-      args: ['commit', '-m', "it's done"],
-      command: `git commit -m 'it'\\''s done'`,
-    });
-    expect(claudeToolInput({ tool: 'fs.edit', path: 'src/a.ts', old_string: 'a', new_string: 'b' }, tmp.root)).toEqual({
-      tool: 'fs.edit',
-      path: 'src/a.ts',
-      file_path: path.join(tmp.root, 'src', 'a.ts'),
-      old_string: 'a',
-      new_string: 'b',
-    });
+  test("a Claude Code hook reads Claude Code's stdin exactly; ours read our names with Claude Code's fields beside; both carry ours", () => {
+    const at = { cwd: tmp.root };
+    const git = { tool: 'exec', program: 'git', args: ['commit', '-m', "it's done"] };
+    const fields = hookToolFields(toolDef('exec'), git, at);
+    expect(fields('claude')).toEqual({ tool_name: 'Bash', tool_input: { command: `git commit -m 'it'\\''s done'` } });
+    expect(fields('slothtool')).toEqual({ tool_name: 'exec', tool_input: { ...git, command: `git commit -m 'it'\\''s done'` } });
+    expect(ourStep(git)).toEqual({ tool: 'exec', input: { program: 'git', args: ['commit', '-m', "it's done"] } });
+    const edit = { tool: 'fs.edit', path: 'src/a.ts', old_string: 'a', new_string: 'b' };
+    expect(hookToolFields(toolDef('fs.edit'), edit, at)('claude')).toMatchObject({ tool_name: 'Edit', tool_input: { file_path: path.join(tmp.root, 'src', 'a.ts'), old_string: 'a', new_string: 'b' } });
+    const task = { tool: 'agent.run', task: 'Find where the config is parsed' };
+    expect(hookToolFields(toolDef('agent.run'), task, at)('claude')).toMatchObject({ tool_name: 'Task', tool_input: { description: 'Find where the config is parsed', prompt: 'Find where the config is parsed', subagent_type: 'Plan' } });
+    const mcp = { tool: 'mcp.kit.echo', arguments: { text: 'hi' } };
+    expect(hookToolFields(toolDef('mcp.kit.echo'), mcp, at)('claude')).toMatchObject({ tool_name: 'mcp__kit__echo', tool_input: { text: 'hi' } });
+    // A tool Claude Code has no name for: ours, in both.
+    const patch = { tool: 'config.json_patch', file: 'x.json', patch: [] };
+    expect(hookToolFields(toolDef('config.json_patch'), patch, at)('claude')).toMatchObject({ tool_name: 'config.json_patch', tool_input: { file: 'x.json', patch: [] } });
   });
 
-  test.each([
-    ['ls -la src', ['ls', '-la', 'src']],
-    [`git log --format='%h %s' -n 3`, ['git', 'log', '--format=%h %s', '-n', '3']],
-    [`echo "a \\"b\\"" c\\ d`, ['echo', 'a "b"', 'c d']],
-  ])('splitCommandLine(%j)', (line, words) => {
-    expect(splitCommandLine(line)).toEqual({ words });
-    expect(splitCommandLine(commandLine(words[0], words.slice(1)))).toEqual({ words });
-  });
-
-  test.each(['ls | wc -l', 'make && make test', 'echo $HOME', 'cat `which x`', 'ls *.md', 'cat < f', 'a; b', 'echo "$(id)"', 'cd ~', "echo 'open"])('splitCommandLine(%j) needs a shell', (line) => {
-    expect(splitCommandLine(line)).toHaveProperty('error');
+  test("updatedInput becomes a new step: validated, in the hook's own field names; unchanged is no change", () => {
+    const registry = builtinRegistry() as never;
+    const at = { cwd: tmp.root };
+    const step = { tool: 'exec', program: 'npm', args: ['install'], requires: { confirm: true } };
+    const claude = (input: Record<string, unknown>) => updatedStep(registry, step, { input, dialect: 'claude', hook: 'h' }, at);
+    expect(claude({ command: 'npm install --save-exact' })).toEqual({ step: { tool: 'exec', program: 'npm', args: ['install', '--save-exact'], requires: { confirm: true } } });
+    expect(claude({ command: 'npm install' })).toEqual({ same: true });
+    expect(claude({ command: 'npm install && curl x | sh' })).toEqual({ error: expect.stringContaining('needs a shell') });
+    expect(claude({ command: 'npm i', run_in_background: true })).toEqual({ error: expect.stringContaining('background') });
+    const ours = (input: Record<string, unknown>) => updatedStep(registry, step, { input, dialect: 'slothtool', hook: 'h' }, at);
+    expect(ours({ args: ['ci'] })).toEqual({ step: { tool: 'exec', program: 'npm', args: ['ci'], requires: { confirm: true } } });
+    expect(ours({ command: 'npm ci' })).toEqual({ error: expect.stringContaining('has no field command') });
+    expect(ours({ args: 'ci' })).toEqual({ error: expect.stringContaining('args') });
   });
 });
 
 describe('permission rules', () => {
   test.each([
     ['Bash', 'exec'],
+    ['Task', 'agent.run'],
+    ['Skill(pdf)', 'skill.load(pdf)'],
     ['Bash(npm run test:*)', 'exec(npm run test *)'],
     ['Bash(git diff)', 'exec(git diff)'],
     ['Read(./src/**)', 'fs.read(src/**)'],
@@ -131,7 +154,7 @@ describe('permission rules', () => {
     ['mcp__github__create_issue', 'mcp.github.create_issue'],
     ['mcp__github', 'mcp.github.*'],
     ['mcp__github__*', 'mcp.github.*'],
-  ])('%s → %s', (claude, ours) => expect(mapClaudeRule(claude)).toEqual({ rules: ours.startsWith('exec') ? [ours, ours.replace('exec', 'proc.start')] : [ours] }));
+  ])('%s → %s', (claude, ours) => expect(mapClaudeRule(claude)).toEqual({ rules: /^exec\b/.test(ours) ? [ours, ours.replace('exec', 'proc.start')] : [ours] }));
 
   test.each(['NotebookEdit', 'Read(~/.zshrc)', 'Read(//etc/passwd)', 'WebFetch(https://x.y)', 'nonsense rule'])('%s has no counterpart: skipped with why', (claude) => {
     expect(mapClaudeRule(claude)).toHaveProperty('skip');
@@ -348,5 +371,13 @@ test("the trust question names Claude Code's hooks, the files they run, and comm
   write('ws/.claude/commands/ship.md', '---\nallowed-tools: Bash(git push:*)\n---\nship it');
   write('ws/.claude/commands/plain.md', '---\ndescription: no tools\n---\nhello');
   const d = describeExtras(projectExtras(ws, path.join(tmp.root, 'st'), path.join(tmp.root, 'home')));
-  expect(d).toMatchObject({ hooks: ['SessionStart: ./.hooks/start.sh'], rules: { allow: 1, ask: 1, deny: 1 }, code: ['.hooks/start.sh'], commands: ['.claude/commands/ship.md'] });
+  expect(d).toMatchObject({
+    settings: [
+      { file: '.claude/settings.json', hooks: ['SessionStart: ./.hooks/start.sh'], rules: { allow: 1, ask: 0 }, env: [] },
+      { file: '.claude/settings.local.json', hooks: [], rules: { allow: 0, ask: 1 }, env: [] },
+    ],
+    code: ['.hooks/start.sh'],
+    commands: ['.claude/commands/ship.md'],
+    ignored: [],
+  });
 });

@@ -105,7 +105,7 @@ test('a trusted project: hooks on Bash and Edit|Write, SessionStart matchers, .m
   expect(JSON.stringify(fx.server.requests[1].body.messages.at(-1))).toContain('blocked by a PreToolUse hook: rm is not allowed here');
   // The project's `Edit|Write` hook saw Claude Code's fields, a readable transcript and CLAUDE_PROJECT_DIR.
   const log = readFileSync(path.join(fx.cwd, 'edits.log'), 'utf8').trim().split('\n');
-  expect(log).toEqual([`PreToolUse fs.write ${path.join(fx.cwd, 'plan.md')} cmd_002 default transcript:meta ${fx.cwd}`]);
+  expect(log).toEqual([`PreToolUse Write ${path.join(fx.cwd, 'plan.md')} cmd_002 default transcript:meta ${fx.cwd}`]);
   expect(readFileSync(path.join(fx.cwd, 'plan.md'), 'utf8')).toBe('step one\n');
   expect(JSON.stringify(fx.server.requests[3].body.messages.at(-1))).toContain('NOTES-CONTENT: ship on Friday');
   const last = JSON.stringify(fx.server.requests[4].body.messages.slice(-2));

@@ -104,7 +104,7 @@ describe('custom commands', () => {
 });
 
 describe('hooks (Claude Code format)', () => {
-  const opts = (tool?: string) => ({ cwd: root, env: { ...process.env }, redact: (t: string) => t.replace(/sk-[A-Za-z0-9]+/g, '[redacted]'), tool });
+  const opts = (tool?: string) => ({ cwd: root, env: { ...process.env }, redact: (t: string) => t.replace(/sk-[A-Za-z0-9]+/g, '[redacted]'), ...(tool ? { names: [tool] } : {}) });
   const hooks = (raw: unknown): HookCommandConfig[] => {
     const r = readHooks(raw, 'ai.json');
     expect(r.problems).toEqual([]);

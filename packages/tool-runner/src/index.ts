@@ -41,11 +41,12 @@ export const renderVerdict: typeof import('./render-verdict').renderVerdict = (.
 export type { Verdict, Adjustment } from './policy/decide';
 export { tools, getTool, toolJsonSchema, createToolRegistry, builtinRegistry, TOOL_NAME } from './registry';
 export type { ToolRegistry } from './registry';
+export { shellLine, shellQuote, splitCommandLine, claudeToolFields, stepFromClaude, claudeRuleArgument, knownNames, toolsNamed } from './registry/claude-code';
 import { requiresSchema } from './registry/common';
 /** The `requires` field of a tool's input (README), built when first read. */
 export declare const RequiresSchema: ReturnType<typeof requiresSchema>;
 Object.defineProperty(exports, 'RequiresSchema', { enumerable: true, get: requiresSchema });
-export type { ToolDefinition, AnyToolDefinition, Assessment, AssessContext, Touches, JudgeEnv, StepSummary, SummaryField } from './registry/types';
+export type { ToolDefinition, AnyToolDefinition, Assessment, AssessContext, Touches, JudgeEnv, StepSummary, SummaryField, ClaudeCodeForm, ClaudeInputContext } from './registry/types';
 export type { Finding, Category } from './policy/finding';
 export const createSandbox: SandboxM['createSandbox'] = (...a) => sandboxModule().createSandbox(...a);
 export const bwrapArgs: SandboxM['bwrapArgs'] = (...a) => sandboxModule().bwrapArgs(...a);

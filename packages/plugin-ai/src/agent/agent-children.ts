@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { lazy } from '@holic512/shared/lib/lazy';
-import type { AnyToolDefinition } from '@holic512/tool-runner';
+import type { AnyToolDefinition, ClaudeCodeForm } from '@holic512/tool-runner';
 import type { Agent } from './agent';
 import type { AgentConfirmFn } from './agent-core';
 import type { UsageTotals } from './events';
@@ -57,13 +57,30 @@ export function capAnswer(text: string): { answer: string; truncated?: true; cha
 }
 
 /**
+ * agent.run as permission rules and Claude Code know it, before a session builds the tool: its
+ * name, how a rule writes its argument, and its Claude Code form (`Task`, also called `Agent`; a
+ * read-only child is Claude Code's `Plan` agent, a child that may ask to change things its
+ * `general-purpose` one).
+ */
+export const agentRunNames = {
+  name: 'agent.run',
+  permission: { arg: 'words' as const },
+  claude: {
+    names: ['Task', 'Agent'],
+    input: (s: AgentRunInput) => ({ description: oneLine(s.task, 60), prompt: s.task, subagent_type: (s.mode ?? 'plan') === 'plan' ? 'Plan' : 'general-purpose' }),
+    fromInput: (c: Record<string, unknown>) => (typeof c.prompt === 'string' ? { task: c.prompt, mode: c.subagent_type === 'general-purpose' ? 'default' : 'plan' } : { error: 'prompt must be a string' }),
+    response: (_s: AgentRunInput, r: Record<string, unknown>) => ({ content: [{ type: 'text', text: String(r.answer ?? '') }], totalDurationMs: r.durationMs, totalToolUseCount: r.steps }),
+  } satisfies ClaudeCodeForm<AgentRunInput>,
+};
+
+/**
  * The `agent.run` tool definition. `concurrency` tells the agent loop how many consecutive
  * agent.run steps of one reply may run at once.
  */
 export function agentRunTool(spawner: ChildSpawner): AnyToolDefinition {
   let counter = 0;
   return {
-    name: 'agent.run',
+    name: agentRunNames.name,
     description: {
       en: 'Start a helper agent for one self-contained task, with a fresh context (it sees only the task). mode "plan" (default) is read-only; "default" may ask the user to run changes. Its final answer comes back as the result. Several agent.run steps in one reply run in parallel.',
       zh: '为一个独立的任务启动一个助手代理,它有全新的上下文(只看到任务本身)。mode 为 "plan"(默认)时只读;"default" 时可以请求用户批准修改。它的最终回答作为结果返回。同一回复中的多个 agent.run 步骤并行运行。',
@@ -103,6 +120,7 @@ export function agentRunTool(spawner: ChildSpawner): AnyToolDefinition {
         decision: ctx.decision,
       };
     },
+    claude: agentRunNames.claude,
   } as unknown as AnyToolDefinition;
 }
 

@@ -8,7 +8,8 @@ import { toolsOf } from './agent-approvals';
 import type { AgentCore, Pending } from './agent-core';
 import { flushWrites, log } from './agent-session';
 import { t } from '../i18n';
-import type { HookEvent, HookOutcome } from '../extensions/hooks';
+import type { HookEvent, HookOutcome, HookPayload } from '../extensions/hooks';
+import type { HookRegistry } from '../extensions/hook-steps';
 import type { Step } from '../context/protocol';
 import type { ToolResult, Verdict } from './runner-types';
 import { renderVerdict } from './render-verdict';
@@ -46,29 +47,29 @@ export async function syncTools(core: AgentCore, signal: AbortSignal, settle: bo
   core.context.setSystemPrompt(now.prompt ? `${base}\n\n${now.prompt}` : base);
 }
 
-/** Where a hook's `match` is looked for: the tool of a step, or SessionStart's source. */
-type MatchOn = { tool: string } | { subject: string };
+/** Where a hook's `match` is looked for: the names of a step's tool, or SessionStart's source. */
+type MatchOn = { names: readonly string[] } | { subject: string };
 
 /**
  * Run the hooks of one event (none configured: nothing, and nothing loaded). Every hook gets
  * Claude Code's common fields (`session_id`, `transcript_path` — the session file, flushed first —
  * `cwd`, `permission_mode`) and `CLAUDE_PROJECT_DIR` in its environment.
  */
-async function fire(core: AgentCore, event: HookEvent, payload: Record<string, unknown> | (() => Record<string, unknown>), signal: AbortSignal, match?: MatchOn): Promise<HookOutcome | undefined> {
+async function fire(core: AgentCore, event: HookEvent, payload: HookPayload, signal: AbortSignal, match?: MatchOn | (() => MatchOn)): Promise<HookOutcome | undefined> {
   const hooks = core.deps.hooks?.filter((h) => h.event === event);
   if (!hooks?.length) return undefined;
-  if (typeof payload === 'function') payload = payload();
   const { runHooks } = require('../extensions/hooks') as typeof import('../extensions/hooks');
   const { claudePermissionMode } = require('../extensions/claude-names') as typeof import('../extensions/claude-names');
   flushWrites(core);
   const transcript = core.deps.store?.fileOf(core.id);
   const common = { session_id: core.id, ...(transcript ? { transcript_path: transcript } : {}), permission_mode: claudePermissionMode(core.runMode) };
   const projectDir = core.deps.projectDir ?? core.options.cwd;
-  const out = await runHooks(event, { ...common, ...payload }, hooks, {
+  const body: HookPayload = typeof payload === 'function' ? (d) => ({ ...common, ...payload(d) }) : { ...common, ...payload };
+  const out = await runHooks(event, body, hooks, {
     cwd: core.options.cwd,
     env: { ...(core.deps.hookEnv ?? process.env), CLAUDE_PROJECT_DIR: projectDir },
     redact,
-    ...(match ?? {}),
+    ...(typeof match === 'function' ? match() : (match ?? {})),
     signal,
   });
   for (const n of out.notices) log(core, 'hook', n);
@@ -124,20 +125,80 @@ export async function preToolUse(core: AgentCore, id: string, step: Step, verdic
   if (verdict.level === 'L2') return undefined;
   const tool = step.tool ?? 'exec';
   // What hooks see is made only when there are hooks for the event (every step passes here).
-  const out = await fire(core, 'PreToolUse', () => ({ tool_name: tool, tool_input: hookInput(core, step), tool_use_id: id }), signal, { tool });
+  const out = await fire(core, 'PreToolUse', toolPayload(core, id, step), signal, () => ({ names: hookSteps().hookNames(defOf(core, tool), tool) }));
   if (out?.stop) core.hookStop = out.reason ?? '';
-  if (out?.ask && !out.block) return 'ask';
+  // additionalContext reaches the model with the step's result; an ask's reason is said to the user before the question.
+  if (out?.context) core.hookContext.push(contextEvent('PreToolUse', out.context));
+  const changed = out?.updated && !out.block ? changedStep(core, step, out) : undefined;
+  if (changed && 'step' in changed) return blocked(core, id, step, verdict, `${out?.reason ? `${out.reason}\n` : ''}hook "${out!.updated!.hook}" changed this step`, changed.step);
+  if (changed && 'error' in changed) return blocked(core, id, step, verdict, `hook "${out!.updated!.hook}" changed this step into one that is not valid: ${changed.error}`);
+  if (out?.ask && !out.block) {
+    if (out.reason) log(core, 'hook', out.reason);
+    return 'ask';
+  }
   if (out?.allow) return 'allow';
   if (!out?.block) return undefined;
-  // What the step was, as a result that ran names it (program and args, path, url…), so its record says which step the hook stopped.
-  const named = Object.fromEntries(TARGET_FIELDS.filter((k) => k in step).map((k) => [k, (step as unknown as Record<string, unknown>)[k]]));
-  return { _event: 'tool_result', id, tool, ...named, status: 'blocked', blockedBy: 'hook', hookReason: out.reason ?? '', reason: `blocked by a PreToolUse hook: ${out.reason ?? ''}`.trim(), decision: { ...renderVerdict(verdict, core.options.lang), by: 'policy' } } as ToolResult;
+  return blocked(core, id, step, verdict, out.reason ?? '');
 }
 
-/** A step as hooks see it: ours and Claude Code's field names (extensions/claude-names.ts). */
-function hookInput(core: AgentCore, step: Step): Record<string, unknown> {
-  const { claudeToolInput } = require('../extensions/claude-names') as typeof import('../extensions/claude-names');
-  return claudeToolInput(step as unknown as Record<string, unknown>, core.options.cwd);
+const hookSteps = () => require('../extensions/hook-steps') as typeof import('../extensions/hook-steps');
+const asFields = (step: Step) => step as unknown as Record<string, unknown>;
+
+/**
+ * A tool event's stdin in each hook's dialect (extensions/hook-steps.ts): the tool's name and
+ * input (Claude Code's for a Claude Code file's hook), PostToolUse's `tool_response`, the id, and
+ * our own step last.
+ */
+function toolPayload(core: AgentCore, id: string, step: Step, result?: ToolResult): (d: 'claude' | 'slothtool') => Record<string, unknown> {
+  return (d) => {
+    const def = defOf(core, step.tool ?? 'exec');
+    const ctx = hookCtx(core);
+    const response = result ? { tool_response: hookSteps().hookToolResponse(def, asFields(step), result as Record<string, unknown>, ctx)(d) } : {};
+    return { ...hookSteps().hookToolFields(def, asFields(step), ctx)(d), ...response, tool_use_id: id, slothtool: hookSteps().ourStep(asFields(step)) };
+  };
+}
+
+/** The definition of a tool in the agent's registry (else the built-ins'), for its Claude Code form. */
+function registryOf(core: AgentCore): HookRegistry {
+  const own = toolsOf(core) as unknown as HookRegistry | undefined;
+  return own && typeof own.validate === 'function' ? own : ((require('@holic512/tool-runner') as { builtinRegistry(): HookRegistry }).builtinRegistry());
+}
+const defOf = (core: AgentCore, tool: string) => registryOf(core).get(tool);
+
+/** Where a hook's paths are made absolute: the session's folder, and the homes `~` and `~/.slothtool` stand for. */
+function hookCtx(core: AgentCore): { cwd: string; home?: string; slothtoolHome?: string } {
+  const env = core.deps.hookEnv ?? process.env;
+  const { slothtoolHome } = require('@holic512/shared/lib/home') as typeof import('@holic512/shared/lib/home');
+  return { cwd: core.options.cwd, ...(env.HOME ? { home: env.HOME } : {}), slothtoolHome: slothtoolHome(env) };
+}
+
+/** A hook's updatedInput as a new step, or why not; undefined when it changes nothing. */
+function changedStep(core: AgentCore, step: Step, out: HookOutcome): { step: Record<string, unknown> } | { error: string } | undefined {
+  const r = hookSteps().updatedStep(registryOf(core), asFields(step), out.updated!, hookCtx(core));
+  return 'same' in r ? undefined : r;
+}
+
+/**
+ * The result of a step a hook stopped, naming the step (program and args, path, url…) so its record
+ * says which one. `proposed`: the step a hook changed it into, which runs only when the model sends
+ * it as a new step (judged, asked and hooked like any other): a hook never makes a step run unjudged.
+ */
+function blocked(core: AgentCore, id: string, step: Step, verdict: Verdict, reason: string, proposed?: Record<string, unknown>): ToolResult {
+  const tool = step.tool ?? 'exec';
+  const named = Object.fromEntries(TARGET_FIELDS.filter((k) => k in step).map((k) => [k, asFields(step)[k]]));
+  const note = proposed ? `; to run the changed step, send it as a new step: ${JSON.stringify(proposed)}` : '';
+  return {
+    _event: 'tool_result',
+    id,
+    tool,
+    ...named,
+    status: 'blocked',
+    blockedBy: 'hook',
+    hookReason: reason,
+    reason: `blocked by a PreToolUse hook: ${reason}`.trim() + note,
+    ...(proposed ? { proposedStep: proposed } : {}),
+    decision: { ...renderVerdict(verdict, core.options.lang), by: 'policy' },
+  } as ToolResult;
 }
 
 /**
@@ -148,9 +209,7 @@ function hookInput(core: AgentCore, step: Step): Record<string, unknown> {
 export async function postToolUse(core: AgentCore, id: string, step: Step, result: ToolResult, signal: AbortSignal): Promise<Pending | undefined> {
   if (result.status === 'blocked' || result.status === 'declined') return undefined;
   const tool = step.tool ?? 'exec';
-  // Claude Code's Bash response names: `stdout` / `stderr` beside our tails.
-  const response = () => (typeof result.stdoutTail === 'string' ? { ...result, stdout: result.stdoutTail, stderr: result.stderrTail ?? '' } : result);
-  const out = await fire(core, 'PostToolUse', () => ({ tool_name: tool, tool_input: hookInput(core, step), tool_response: response(), tool_use_id: id }), signal, { tool });
+  const out = await fire(core, 'PostToolUse', toolPayload(core, id, step, result), signal, () => ({ names: hookSteps().hookNames(defOf(core, tool), tool) }));
   if (out?.stop) core.hookStop = out.reason ?? '';
   if (out?.block && out.reason) log(core, 'hook', out.reason);
   // `decision: "block"` after the fact: the model reads the reason with the result, as in Claude Code.

@@ -141,8 +141,9 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const { extras, trust } = rules.project;
   const claudeServers = claudeJsonServers(userHome, projectRoot, cwd, path.join(paths.home, 'ai', 'claude-json-cache.json'));
   const runEnv = Object.keys(claude.env).length ? { ...env, ...claude.env } : env;
-  // Hooks: the user's (ai.json, ~/.claude/settings.json), and a trusted project's (.slothtool/settings.json, .claude/settings*.json).
-  const hookReads = [readHooks(config.hooks, paths.config), ...(projectRules.hooks ? [readHooks(projectRules.hooks, projectRules.file ?? '')] : []), ...claude.hooks.map((h) => readHooks(h.raw, h.source))];
+  // Hooks: the user's (ai.json, ~/.claude/settings.json), and a trusted project's (.slothtool/settings.json, .claude/settings*.json);
+  // those of Claude Code's files read Claude Code's stdin exactly.
+  const hookReads = [readHooks(config.hooks, paths.config), ...(projectRules.hooks ? [readHooks(projectRules.hooks, projectRules.file ?? '')] : []), ...claude.hooks.map((h) => readHooks(h.raw, h.source, 'claude'))];
   const hooks = hookReads.flatMap((r) => r.hooks);
   // Skills: the index goes into the prompt, a body only when the model loads one (skill.load).
   // A project's own skills only in a trusted folder (their scripts are the project's code).

@@ -5,13 +5,15 @@
  * our rules where a counterpart exists, extensions/claude-names.ts) and `env`.
  *
  * The project's two files are under project trust like ours: untrusted, only their `deny` rules
- * apply (a repository may always make things stricter). The user's file needs no trust.
+ * apply (a repository may always make things stricter). The user's file needs no trust. Claude
+ * Code's own environment (`ANTHROPIC_*`, `CLAUDE_CODE_*`: its API, keys, model) is never passed on.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 import { ensurePrivateDir } from '@holic512/shared/lib/private-files';
 import { mapClaudeRule } from './claude-names';
+import { HOOK_EVENTS, readHooks } from './hooks';
 import { sameFolder } from './same-folder';
 
 /** One settings file's rules as a rule set of our policy (`extraPermissions`). */
@@ -40,6 +42,65 @@ export interface ClaudeSettings {
  * judge run (a loader, a start-up file, a search path). The user's own settings may.
  */
 const PROJECT_ENV_REFUSED = /^(PATH|LD_\w+|DYLD_\w+|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|PERLLIB|RUBY\w*|BASH_ENV|ENV|GIT_\w+|SHELLOPTS|PS4|IFS|HOME|SLOTHTOOL_HOME|npm_config_\w+|NPM_CONFIG_\w+)$/i;
+
+/** Claude Code's own environment (its API, keys, model, behaviour): not passed to steps, hooks or servers here. */
+const CLAUDE_OWN_ENV = /^(ANTHROPIC|CLAUDE_CODE)_\w*$/;
+
+/** The settings of Claude Code's files we act on; any other is named as ignored. */
+const USED_KEYS = new Set(['hooks', 'permissions', 'env', '$schema']);
+const USED_PERMISSION_KEYS = new Set(['allow', 'ask', 'deny']);
+
+/** Why one `env` entry of a settings file is not used (`say`: a problem worth naming at start), or undefined when it is. */
+function envRefusal(key: string, value: unknown, scope: 'user' | 'project'): { why: string; say: boolean } | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return { why: 'not a string', say: false };
+  if (CLAUDE_OWN_ENV.test(key)) return { why: "Claude Code's own setting", say: false };
+  if (scope === 'project' && PROJECT_ENV_REFUSED.test(key)) return { why: 'a project may not set this variable (it changes which code programs run)', say: true };
+  return undefined;
+}
+
+/** What trusting one Claude Code settings file turns on, and what of it is ignored (by name). */
+export interface ClaudeFileUse {
+  /** `Event (matcher): command`, each hook that would run. */
+  hooks: string[];
+  /** Rules that would apply once trusted (deny rules apply anyway). */
+  rules: { allow: number; ask: number };
+  /** Environment variables it would set. */
+  env: string[];
+  /** Settings not acted on here: `statusLine`, `permissions.defaultMode`, `env.ANTHROPIC_API_KEY`, `hooks.Notification`, … */
+  ignored: string[];
+}
+
+/** What of a Claude Code settings file (its parsed `value`) is used here, for the trust question. */
+export function claudeFileUse(value: Record<string, unknown>, scope: 'user' | 'project', file: string): ClaudeFileUse {
+  const use: ClaudeFileUse = { hooks: [], rules: { allow: 0, ask: 0 }, env: [], ignored: [] };
+  for (const key of Object.keys(value)) if (!USED_KEYS.has(key)) use.ignored.push(key);
+  for (const h of readHooks(value.hooks, file, 'claude').hooks) {
+    const matcher = h.matcher ? ` (${h.matcher.source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '')})` : '';
+    use.hooks.push(`${h.event}${matcher}: ${h.command}`);
+  }
+  for (const [event, groups] of Object.entries(obj(value.hooks) ?? {})) {
+    if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+      use.ignored.push(`hooks.${event}`);
+      continue;
+    }
+    const entries = (Array.isArray(groups) ? groups : []).flatMap((g) => (Array.isArray(obj(g)?.hooks) ? (obj(g)!.hooks as unknown[]) : []));
+    for (const type of entries.map((h) => obj(h)?.type)) if (typeof type === 'string' && type !== 'command') use.ignored.push(`hooks "type": "${type}"`);
+  }
+  const p = obj(value.permissions) ?? {};
+  for (const key of Object.keys(p)) if (!USED_PERMISSION_KEYS.has(key)) use.ignored.push(`permissions.${key}`);
+  for (const effect of ['allow', 'ask', 'deny'] as const) {
+    for (const rule of strings(p[effect])) {
+      if ('skip' in mapClaudeRule(rule)) use.ignored.push(`permissions.${effect} ${rule}`);
+      else if (effect !== 'deny') use.rules[effect]++;
+    }
+  }
+  for (const [k, v] of Object.entries(obj(value.env) ?? {})) {
+    if (envRefusal(k, v, scope)) use.ignored.push(`env.${k}`);
+    else use.env.push(k);
+  }
+  use.ignored = [...new Set(use.ignored)];
+  return use;
+}
 
 /** Where the three files are for this home and project (the project's are left out when it is the home). */
 export function claudeSettingsPaths(home: string, projectRoot: string): Array<{ file: string; scope: 'user' | 'project' }> {
@@ -112,12 +173,9 @@ export function readClaudeSettings(home: string, projectRoot: string, projectTru
     const env = obj(value.env);
     if (on && env) {
       for (const [k, v] of Object.entries(env)) {
-        if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') continue;
-        if (scope === 'project' && PROJECT_ENV_REFUSED.test(k)) {
-          out.problems.push({ source: file, error: `env.${k}: a project may not set this variable (it changes which code programs run); skipped` });
-          continue;
-        }
-        out.env[k] = String(v);
+        const refused = envRefusal(k, v, scope);
+        if (!refused) out.env[k] = String(v);
+        else if (refused.say) out.problems.push({ source: file, error: `env.${k}: ${refused.why}; skipped` });
       }
     }
   }

@@ -5,21 +5,19 @@
  * (it is refused before any question) nor one a permission rule asks about.
  */
 import { parseRule, ruleMatches, isRuleProblem, type PermissionRule, type PermissionSubject } from '@holic512/tool-runner';
-import { mapClaudeRule } from './claude-names';
+import { argKindOf, claudeNamedTools, mapClaudeRule, type NamedTool } from './claude-names';
 
-/** How a tool's rule argument is written: paths for fs.*, hosts for http.get, words otherwise. */
-function argKind(tool: string): 'path' | 'domain' | 'words' {
-  if (tool.startsWith('fs.') || tool === 'config.json_patch') return 'path';
-  if (tool === 'http.get') return 'domain';
-  return 'words';
-}
-
-/** `allowed-tools` entries (Claude Code's names or ours) as our rules, and what could not be used. */
-export function readAllowedTools(entries: readonly string[], source: string): { rules: PermissionRule[]; skipped: string[] } {
+/**
+ * `allowed-tools` entries (Claude Code's names or ours) as our rules, and what could not be used.
+ * `tools`: whose names and rule arguments they are read by (each tool's own definition says).
+ */
+export function readAllowedTools(entries: readonly string[], source: string, tools: readonly NamedTool[] = claudeNamedTools()): { rules: PermissionRule[]; skipped: string[] } {
   const rules: PermissionRule[] = [];
   const skipped: string[] = [];
+  const argKind = (tool: string) => argKindOf(tool, tools);
   for (const entry of entries) {
-    const mapped = /^[A-Z]|^mcp__/.test(entry.trim()) ? mapClaudeRule(entry) : { rules: [entry.trim()] };
+    // Claude Code's tool names are capitalised (`Bash`, `Read`) or `mcp__…`; ours are dotted lower case.
+    const mapped = /^[A-Z]|^mcp__/.test(entry.trim()) ? mapClaudeRule(entry, tools) : { rules: [entry.trim()] };
     if ('skip' in mapped) {
       skipped.push(`${entry} (${mapped.skip})`);
       continue;
@@ -34,21 +32,22 @@ export function readAllowedTools(entries: readonly string[], source: string): { 
 }
 
 /** The subject of an exact rule as the runner offers it (`exec(npm test)`, `fs.edit(src/a.ts)`). */
-function subjectOf(exact: string): { tool: string; subject: PermissionSubject } | undefined {
+function subjectOf(exact: string, tools: readonly NamedTool[]): { tool: string; subject: PermissionSubject } | undefined {
   const m = /^([^(]+)(?:\((.*)\))?$/s.exec(exact.trim());
   if (!m) return undefined;
   const tool = m[1];
   const arg = m[2];
   if (arg === undefined) return { tool, subject: { kind: 'none' } };
-  const kind = argKind(tool);
+  const kind = argKindOf(tool, tools);
   if (kind === 'path') return { tool, subject: { kind: 'path', path: arg } };
   if (kind === 'domain') return { tool, subject: { kind: 'url', host: arg.replace(/^domain:/, '') } };
+  if (kind === 'name') return { tool, subject: { kind: 'name', name: arg } };
   return { tool, subject: { kind: 'command', words: arg.split(/\s+/) } };
 }
 
 /** Whether the turn's allowances cover the step whose exact rule is `exact`. */
-export function turnAllows(rules: readonly PermissionRule[], exact: string): boolean {
-  const s = subjectOf(exact);
+export function turnAllows(rules: readonly PermissionRule[], exact: string, tools: readonly NamedTool[] = claudeNamedTools()): boolean {
+  const s = subjectOf(exact, tools);
   if (!s) return false;
   return rules.some((r) => ruleMatches(r, s.tool, s.subject));
 }

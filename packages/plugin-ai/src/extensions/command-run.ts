@@ -3,13 +3,14 @@
  * its output takes its place; `@path` brings in a workspace file; `model` picks a tier or a
  * profile; `allowed-tools` become the turn's allowances. Every `!` command and `@` file is a step
  * judged by the runner like any other (L0 runs, L1 asks, L2 is refused, and the prompt says so):
- * a command line is split without a shell, and one that needs a shell is refused with why.
+ * a command line is split without a shell, and one that needs a shell is refused with why. The
+ * steps are Claude Code's `Bash` and `Read`, as the tools that declare those names take them.
  */
 import * as path from 'path';
 import type { SendOptions } from '../agent/agent-core';
 import type { ToolResult } from '../agent/runner-types';
 import type { Step } from '../context/protocol';
-import { splitCommandLine } from './claude-names';
+import { claudeNamedTools } from './claude-names';
 import { readJsonObject } from './claude-settings';
 import { expandCommand, type CustomCommand } from './commands';
 
@@ -99,6 +100,13 @@ export function commandTurn(command: CustomCommand, args: string, ctx: { workspa
   return { message, options, notes };
 }
 
+/** Claude Code's tool `name` with `input` as one of our steps (by the tools' own Claude Code names). */
+function claudeStep(name: string, input: Record<string, unknown>): { step: Step } | { error: string } {
+  const { stepFromClaude } = require('@holic512/tool-runner') as typeof import('@holic512/tool-runner');
+  const made = stepFromClaude(name, input, claudeNamedTools() as never);
+  return 'error' in made ? made : { step: made.step as unknown as Step };
+}
+
 /** Run each `!` command and read each `@` file, in order, through `run`; the filled-in prompt. */
 async function fillIn(message: string, run: (step: Step) => Promise<ToolResult>, ctx: { workspace: string; cwd: string }): Promise<string> {
   const parts: string[] = [];
@@ -110,10 +118,10 @@ async function fillIn(message: string, run: (step: Step) => Promise<ToolResult>,
       at: m.index!,
       end: m.index! + m[0].length,
       make: async () => {
-        const split = splitCommandLine(line);
-        if ('error' in split) return `[\`${line}\` was not run: it needs a shell (${split.error}); commands here run without one — write a plain command, one per !\`…\`]`;
-        const [program, ...rest] = split.words;
-        return bangText(line, await run({ tool: 'exec', program, args: rest } as Step));
+        // `!` runs what Claude Code's Bash would: whichever tool declares that name and takes the line.
+        const made = claudeStep('Bash', { command: line });
+        if ('error' in made) return `[\`${line}\` was not run: ${made.error} — write a plain command, one per !\`…\`]`;
+        return bangText(line, await run(made.step));
       },
     });
   }
@@ -127,7 +135,9 @@ async function fillIn(message: string, run: (step: Step) => Promise<ToolResult>,
       make: async () => {
         const abs = path.resolve(ctx.cwd, rel);
         if (!inside(abs, ctx.workspace)) return `@${rel} [not included: only files inside the workspace]`;
-        return atText(rel, await run({ tool: 'fs.read', path: rel } as Step));
+        const made = claudeStep('Read', { file_path: rel });
+        if ('error' in made) return `@${rel} [not included: ${made.error}]`;
+        return atText(rel, await run(made.step));
       },
     });
   }

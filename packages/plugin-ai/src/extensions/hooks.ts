@@ -2,7 +2,6 @@ import type { spawn as Spawn } from 'child_process';
 import { z } from 'zod';
 import { parseJsonObject } from '@holic512/shared/lib/json-object';
 import { lazy } from '@holic512/shared/lib/lazy';
-import { toolNames } from './claude-names';
 
 /**
  * Hooks in Claude Code's format: the user's own commands, run at points of a session with the
@@ -10,9 +9,11 @@ import { toolNames } from './claude-names';
  * the reason), anything else is a non-blocking error shown to the user. A hook can make a step
  * stricter (deny, ask), never let a step run that the runner would refuse.
  *
- * Hook commands are the user's configuration (or a trusted project's), run through the user's
- * shell like Claude Code does; model output reaches them only as JSON on stdin, never in the
- * command line.
+ * Hook commands are the user's configuration (or a trusted project's), run with bash where it
+ * exists (Claude Code's shell for hooks), else sh; model output reaches them only as JSON on
+ * stdin, never in the command line. A hook from a Claude Code settings file reads Claude Code's
+ * stdin exactly (its tool names and fields, ToolDefinition.claude); ours read our names with
+ * Claude Code's fields beside them. Both carry ours in `slothtool`.
  */
 
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
@@ -36,13 +37,17 @@ const hookSchemas = lazy(() => ({
 /** Claude Code's events we do not run (their entries are skipped, each named once). */
 const CLAUDE_ONLY_EVENTS = new Set(['PermissionRequest', 'PermissionDenied', 'Notification', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'SessionEnd', 'PostToolUseFailure']);
 
+/** Whose stdin a hook reads: Claude Code's (a hook from its settings files) or ours (ai.json, .slothtool/settings.json). */
+export type HookDialect = 'claude' | 'slothtool';
+
 export interface HookCommandConfig {
   event: HookEvent;
-  /** Over the tool's names (ours and Claude Code's, extensions/claude-names.ts), or SessionStart's `source`. */
+  /** Over the tool's names (its own and its Claude Code names), or SessionStart's `source`. */
   matcher?: RegExp;
   command: string;
   timeoutMs: number;
   source: string;
+  dialect: HookDialect;
 }
 
 export interface HookProblem {
@@ -68,7 +73,7 @@ export function compileMatcher(raw: string | undefined): RegExp | undefined | { 
  * Read a `hooks` block entry by entry: what we cannot run (an unknown event, a `"type": "prompt"`
  * or `"http"` hook, a bad matcher) is skipped and named once; the rest is used. Never throws.
  */
-export function readHooks(raw: unknown, source: string): { hooks: HookCommandConfig[]; problems: HookProblem[] } {
+export function readHooks(raw: unknown, source: string, dialect: HookDialect = 'slothtool'): { hooks: HookCommandConfig[]; problems: HookProblem[] } {
   const hooks: HookCommandConfig[] = [];
   const problems: HookProblem[] = [];
   if (raw === undefined || raw === null) return { hooks, problems };
@@ -102,7 +107,7 @@ export function readHooks(raw: unknown, source: string): { hooks: HookCommandCon
       group.data.hooks.forEach((h, hi) => {
         const cmd = hookSchemas().command.safeParse(h);
         if (cmd.success) {
-          hooks.push({ event, ...(matcher ? { matcher } : {}), command: cmd.data.command, timeoutMs: Math.round((cmd.data.timeout ?? 60) * 1000), source });
+          hooks.push({ event, ...(matcher ? { matcher } : {}), command: cmd.data.command, timeoutMs: Math.round((cmd.data.timeout ?? 60) * 1000), source, dialect });
           return;
         }
         const type = h && typeof h === 'object' ? (h as { type?: unknown }).type : undefined;
@@ -136,6 +141,11 @@ export interface HookOutcome {
   reason?: string;
   /** Text to add to the model's context (stdout of SessionStart / UserPromptSubmit, additionalContext). */
   context?: string;
+  /**
+   * PreToolUse `updatedInput`: the step's input as a hook would have it, in the hook's own field
+   * names (`dialect`). Never run as it is: it becomes a new step, validated and judged again.
+   */
+  updated?: { input: Record<string, unknown>; dialect: HookDialect; hook: string };
   /** Lines for the user: failures, time-outs, systemMessage. */
   notices: string[];
 }
@@ -145,8 +155,8 @@ export interface HookRunOptions {
   env: NodeJS.ProcessEnv;
   /** Applied to everything a hook printed before it is used (the redaction gate). */
   redact: (text: string) => string;
-  /** The tool the event is about (PreToolUse / PostToolUse), for matchers: ours and Claude Code's names match. */
-  tool?: string;
+  /** The names of the tool the event is about (PreToolUse / PostToolUse), for matchers: its own and its Claude Code names. */
+  names?: readonly string[];
   /** What a matcher of an event without a tool is matched against (SessionStart: its `source`). */
   subject?: string;
   signal?: AbortSignal;
@@ -162,9 +172,30 @@ interface Ran {
   error?: string;
 }
 
-function runOne(command: string, input: string, timeoutMs: number, options: HookRunOptions): Promise<Ran> {
+/**
+ * The shell hooks run with: bash found on the hook environment's PATH (Claude Code runs hook
+ * commands with bash, so `[[ … ]]`, arrays and `$'…'` work as they do there), else /bin/sh;
+ * cmd.exe on Windows.
+ */
+export function hookShell(env: NodeJS.ProcessEnv = process.env): { file: string; name: string } {
+  if (process.platform === 'win32') return { file: env.ComSpec || 'cmd.exe', name: 'cmd' };
+  const fs = require('fs') as typeof import('fs');
+  for (const dir of (env.PATH ?? '').split(':')) {
+    if (!dir.startsWith('/')) continue; // a relative PATH entry would depend on the hook's folder
+    const file = `${dir.replace(/\/+$/, '')}/bash`;
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      if (fs.statSync(file).isFile()) return { file, name: 'bash' };
+    } catch {
+      // not here: the next PATH entry
+    }
+  }
+  return { file: '/bin/sh', name: 'sh' };
+}
+
+function runOne(command: string, input: string, timeoutMs: number, options: HookRunOptions, shellFile: string): Promise<Ran> {
   return new Promise((resolve) => {
-    const shell = process.platform === 'win32' ? { file: process.env.ComSpec || 'cmd.exe', args: ['/d', '/s', '/c', command] } : { file: '/bin/sh', args: ['-c', command] };
+    const shell = process.platform === 'win32' ? { file: shellFile, args: ['/d', '/s', '/c', command] } : { file: shellFile, args: ['-c', command] };
     // child_process is loaded when a hook runs: app.ts reads the hooks of every session.
     const spawn = (require('child_process') as { spawn: typeof Spawn }).spawn;
     const child = spawn(shell.file, shell.args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
@@ -213,67 +244,92 @@ function jsonAnswer(stdout: string): Record<string, unknown> | undefined {
   return t.startsWith('{') ? parseJsonObject(t) : undefined;
 }
 
+/** What a hook is given on stdin, for the hooks of one dialect (a function: built for the dialects that run). */
+export type HookPayload = Record<string, unknown> | ((dialect: HookDialect) => Record<string, unknown>);
+
+/** stdin of one dialect: Claude Code's common fields first, in its order, then the event's. */
+function stdinOf(event: HookEvent, payload: HookPayload, dialect: HookDialect, cwd: string): string {
+  const body = typeof payload === 'function' ? payload(dialect) : payload;
+  return JSON.stringify({ session_id: body.session_id, transcript_path: body.transcript_path, cwd, permission_mode: body.permission_mode, hook_event_name: event, ...body });
+}
+
+/** What the hooks said so far, folded into the outcome at the end. */
+interface Tally {
+  reasons: string[];
+  context: string[];
+  allows: number;
+  updates: Array<NonNullable<HookOutcome['updated']>>;
+}
+
+/** Fold one hook's JSON answer (exit 0) into the outcome. */
+function takeAnswer(answer: Record<string, unknown>, h: HookCommandConfig, outcome: HookOutcome, tally: Tally): void {
+  const label = firstLine(h.command);
+  const specific = (answer.hookSpecificOutput && typeof answer.hookSpecificOutput === 'object' ? answer.hookSpecificOutput : {}) as Record<string, unknown>;
+  const reason = [answer.reason, specific.permissionDecisionReason, answer.stopReason].find((x): x is string => typeof x === 'string' && x.trim() !== '');
+  const quiet = answer.suppressOutput === true;
+  if (!quiet && typeof answer.systemMessage === 'string' && answer.systemMessage.trim()) outcome.notices.push(answer.systemMessage.trim());
+  if (typeof specific.additionalContext === 'string' && specific.additionalContext.trim()) tally.context.push(specific.additionalContext.trim());
+  if (answer.continue === false) outcome.stop = true;
+  const updated = specific.updatedInput ?? answer.updatedInput;
+  if (updated && typeof updated === 'object' && !Array.isArray(updated)) tally.updates.push({ input: updated as Record<string, unknown>, dialect: h.dialect, hook: label });
+  const blocks = answer.decision === 'block' || answer.decision === 'deny' || specific.permissionDecision === 'deny' || answer.continue === false;
+  if (blocks) {
+    outcome.block = true;
+    tally.reasons.push(reason ?? `blocked by hook "${label}"`);
+  } else if (specific.permissionDecision === 'ask' || answer.decision === 'ask') {
+    outcome.ask = true;
+    if (reason) tally.reasons.push(reason);
+  } else if (specific.permissionDecision === 'allow' || answer.decision === 'approve' || answer.decision === 'allow') {
+    tally.allows++;
+    // An allow's reason is for the user (Claude Code shows it, never the model).
+    if (reason && !quiet) outcome.notices.push(reason);
+  }
+}
+
+/** Fold one hook's run into the outcome, as Claude Code reads exit codes: 2 blocks with stderr, others only tell the user. */
+function takeRun(event: HookEvent, h: HookCommandConfig, r: Ran, options: HookRunOptions, outcome: HookOutcome, tally: Tally): void {
+  const stdout = options.redact(r.stdout);
+  const stderr = options.redact(r.stderr);
+  const label = firstLine(h.command);
+  if (r.error) return void outcome.notices.push(`hook "${label}" could not start: ${r.error}`);
+  if (r.timedOut) return void outcome.notices.push(`hook "${label}" timed out after ${Math.round(h.timeoutMs / 1000)} s and was stopped`);
+  if (r.code === 2) {
+    outcome.block = true;
+    tally.reasons.push(stderr.trim() || `blocked by hook "${label}"`);
+    return;
+  }
+  if (r.code !== 0) return void outcome.notices.push(`hook "${label}" failed (exit ${String(r.code)})${stderr.trim() ? `: ${firstLine(stderr)}` : ''}`);
+  const answer = jsonAnswer(stdout);
+  if (answer) return takeAnswer(answer, h, outcome, tally);
+  if ((event === 'SessionStart' || event === 'UserPromptSubmit') && stdout.trim()) tally.context.push(stdout.trim());
+}
+
 /**
- * Run every hook of `event` that matches, in parallel, with `payload` as JSON on stdin, and
- * combine what they decided (any block blocks; reasons are joined).
+ * Run every hook of `event` that matches, in parallel, with `payload` as JSON on stdin (in each
+ * hook's dialect), and combine what they decided (any block blocks; reasons are joined).
  */
-export async function runHooks(event: HookEvent, payload: Record<string, unknown>, hooks: readonly HookCommandConfig[], options: HookRunOptions): Promise<HookOutcome> {
+export async function runHooks(event: HookEvent, payload: HookPayload, hooks: readonly HookCommandConfig[], options: HookRunOptions): Promise<HookOutcome> {
   const outcome: HookOutcome = { block: false, ask: false, allow: false, stop: false, notices: [] };
   // Events without a tool or a source (UserPromptSubmit, Stop) ignore matchers, as Claude Code does.
-  const names = options.tool !== undefined ? toolNames(options.tool) : options.subject !== undefined ? [options.subject] : undefined;
+  const names = options.names ?? (options.subject !== undefined ? [options.subject] : undefined);
   const matching = hooks.filter((h) => h.event === event && (!h.matcher || !names || names.some((n) => h.matcher!.test(n))));
   if (!matching.length) return outcome;
-  const input = JSON.stringify({ hook_event_name: event, cwd: options.cwd, ...payload });
-  const ran = await Promise.all(matching.map((h) => runOne(h.command, input, h.timeoutMs, options).then((r) => ({ h, r }))));
-  const reasons: string[] = [];
-  const context: string[] = [];
-  let allows = 0;
-  for (const { h, r } of ran) {
-    const stdout = options.redact(r.stdout);
-    const stderr = options.redact(r.stderr);
-    const label = firstLine(h.command);
-    if (r.error) {
-      outcome.notices.push(`hook "${label}" could not start: ${r.error}`);
-      continue;
-    }
-    if (r.timedOut) {
-      outcome.notices.push(`hook "${label}" timed out after ${Math.round(h.timeoutMs / 1000)} s and was stopped`);
-      continue;
-    }
-    if (r.code === 2) {
-      outcome.block = true;
-      reasons.push(stderr.trim() || `blocked by hook "${label}"`);
-      continue;
-    }
-    if (r.code !== 0) {
-      outcome.notices.push(`hook "${label}" failed (exit ${String(r.code)})${stderr.trim() ? `: ${firstLine(stderr)}` : ''}`);
-      continue;
-    }
-    const answer = jsonAnswer(stdout);
-    if (!answer) {
-      if ((event === 'SessionStart' || event === 'UserPromptSubmit') && stdout.trim()) context.push(stdout.trim());
-      continue;
-    }
-    const specific = (answer.hookSpecificOutput && typeof answer.hookSpecificOutput === 'object' ? answer.hookSpecificOutput : {}) as Record<string, unknown>;
-    const reason = [answer.reason, specific.permissionDecisionReason, answer.stopReason].find((x): x is string => typeof x === 'string' && x.trim() !== '');
-    const quiet = answer.suppressOutput === true;
-    if (!quiet && typeof answer.systemMessage === 'string' && answer.systemMessage.trim()) outcome.notices.push(answer.systemMessage.trim());
-    if (typeof specific.additionalContext === 'string' && specific.additionalContext.trim()) context.push(specific.additionalContext.trim());
-    if (answer.continue === false) outcome.stop = true;
-    const blocks = answer.decision === 'block' || answer.decision === 'deny' || specific.permissionDecision === 'deny' || answer.continue === false;
-    if (blocks) {
-      outcome.block = true;
-      reasons.push(reason ?? `blocked by hook "${label}"`);
-    } else if (specific.permissionDecision === 'ask' || answer.decision === 'ask') {
-      outcome.ask = true;
-      if (reason) reasons.push(reason);
-    } else if (specific.permissionDecision === 'allow' || answer.decision === 'approve' || answer.decision === 'allow') {
-      allows++;
-    }
+  const inputs = new Map<HookDialect, string>();
+  const input = (d: HookDialect) => inputs.get(d) ?? inputs.set(d, stdinOf(event, payload, d, options.cwd)).get(d)!;
+  const shell = hookShell(options.env).file;
+  const ran = await Promise.all(matching.map((h) => runOne(h.command, input(h.dialect), h.timeoutMs, options, shell).then((r) => ({ h, r }))));
+  const tally: Tally = { reasons: [], context: [], allows: 0, updates: [] };
+  for (const { h, r } of ran) takeRun(event, h, r, options, outcome, tally);
+  const distinct = new Set(tally.updates.map((u) => `${u.dialect}:${JSON.stringify(u.input)}`));
+  if (distinct.size > 1) {
+    outcome.block = true;
+    tally.reasons.push(`hooks changed this step's input in different ways (${tally.updates.map((u) => `"${u.hook}"`).join(', ')})`);
+  } else if (tally.updates.length) {
+    outcome.updated = tally.updates[0];
   }
   // "allow" counts only when no hook objected or asked (any objection wins, as in Claude Code).
-  outcome.allow = allows > 0 && !outcome.block && !outcome.ask;
-  if (reasons.length) outcome.reason = reasons.join('\n');
-  if (context.length) outcome.context = context.join('\n');
+  outcome.allow = tally.allows > 0 && !outcome.block && !outcome.ask;
+  if (tally.reasons.length) outcome.reason = tally.reasons.join('\n');
+  if (tally.context.length) outcome.context = tally.context.join('\n');
   return outcome;
 }

@@ -9,7 +9,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
-import type { AnyToolDefinition } from '@holic512/tool-runner';
+import type { AnyToolDefinition, ClaudeCodeForm } from '@holic512/tool-runner';
 import { loadSkillBody, type Skill } from './skills';
 
 /** At most this much of a body goes to the model at once; the result says where to read on. */
@@ -55,10 +55,22 @@ function skillFile(skill: Skill, rel: string | undefined): { file: string } | { 
   }
 }
 
+/** skill.load as permission rules and Claude Code know it before a session builds the tool (Claude Code's `Skill`). */
+export const skillLoadNames = {
+  name: 'skill.load',
+  permission: { arg: 'name' as const },
+  claude: {
+    names: ['Skill'],
+    input: (s: LoadStep) => ({ skill: s.name }),
+    fromInput: (c: Record<string, unknown>) => (typeof c.skill === 'string' ? { name: c.skill } : { error: 'skill must be a string' }),
+    response: (s: LoadStep) => ({ success: true, commandName: s.name }),
+  } satisfies ClaudeCodeForm<LoadStep>,
+};
+
 export function skillLoadTool(skills: readonly Skill[]): AnyToolDefinition {
   const byName = new Map(skills.map((s) => [s.name, s]));
   return {
-    name: 'skill.load',
+    name: skillLoadNames.name,
     description: {
       en: 'Load one skill of the index (its instructions and the folder its files are in); "file" reads another file of that folder, "offset" (a line) reads on.',
       zh: '加载技能索引中的一个技能(其说明及其文件所在的目录);"file" 读取该目录中的其他文件,"offset"(行号)继续读取。',
@@ -115,5 +127,6 @@ export function skillLoadTool(skills: readonly Skill[]): AnyToolDefinition {
           : {}),
       };
     },
+    claude: skillLoadNames.claude,
   } as unknown as AnyToolDefinition;
 }

@@ -1,25 +1,42 @@
 /**
  * What trusting a folder would turn on, named exactly for the trust question: each MCP server of
- * `.mcp.json` with its command or URL, each hook of `.slothtool/settings.json` with its command,
- * how many permission rules it holds, and the project's skills.
+ * `.mcp.json` with its command or URL; per settings file, by its own name (`.slothtool/settings.json`,
+ * `.claude/settings.json`, `.claude/settings.local.json`), each hook with its command, the allow and
+ * ask rules and the environment variables it would set; the project's skills; and, once, by name,
+ * what of Claude Code's files is not used here (statusLine, outputStyle, sandbox, `ANTHROPIC_*`
+ * env, events not run …). Deny rules are not listed: they apply whether the folder is trusted or not.
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { claudeFileUse } from './claude-settings';
+import { readHooks } from './hooks';
 import type { ProjectExtras } from './trust';
+
+/** What one settings file of the project would turn on. */
+export interface SettingsDescription {
+  /** The file, relative to the folder (`.claude/settings.json`). */
+  file: string;
+  /** `Event (matcher): command`, one per hook command that would run. */
+  hooks: string[];
+  /** Counts of the allow and ask rules that would apply. */
+  rules: { allow: number; ask: number };
+  /** Environment variables it would set (Claude Code's files). */
+  env: string[];
+}
 
 export interface ExtrasDescription {
   /** `name: command args` or `name: url`, one per server. */
   servers: string[];
-  /** `Event: command`, one per hook command. */
-  hooks: string[];
-  /** Counts of the project's own permission rules. */
-  rules: { allow: number; ask: number; deny: number };
+  /** Per settings file, what it would turn on (files that would turn on nothing are left out). */
+  settings: SettingsDescription[];
   /** Skill folders (relative), one per skill. */
   skills: string[];
   /** Project files those hooks and servers run (their contents are part of the trust). */
   code: string[];
   /** Project commands whose `allowed-tools` answer questions for their turn. */
   commands: string[];
+  /** What the project's Claude Code files hold that is not used here, each name once. */
+  ignored: string[];
   /** Files that could not be read as JSON, with why. */
   unreadable: string[];
 }
@@ -31,44 +48,57 @@ function short(text: string): string {
   return one.length > MAX_ITEM ? `${one.slice(0, MAX_ITEM - 1)}…` : one;
 }
 
-function readJson(file: string, unreadable: string[]): Record<string, unknown> | undefined {
+function readJson(file: string, rel: string, unreadable: string[]): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+    unreadable.push(`${rel}: expected a JSON object`);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') unreadable.push(`${path.basename(file)}: ${short((err as Error).message)}`);
-    return undefined;
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') unreadable.push(`${rel}: ${short((err as Error).message)}`);
   }
+  return undefined;
 }
 
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 const count = (v: unknown): number => (Array.isArray(v) ? v.length : 0);
 
+/** Our own `.slothtool/settings.json`: its hooks and its allow / ask rules. */
+function ownSettings(rel: string, value: Record<string, unknown>): SettingsDescription {
+  const hooks = readHooks(value.hooks, rel).hooks.map((h) => `${h.event}${h.matcher ? ` (${h.matcher.source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '')})` : ''}: ${h.command}`);
+  const p = obj(value.permissions);
+  return { file: rel, hooks, rules: { allow: count(p.allow), ask: count(p.ask) }, env: [] };
+}
+
 export function describeExtras(extras: ProjectExtras): ExtrasDescription {
-  const out: ExtrasDescription = { servers: [], hooks: [], rules: { allow: 0, ask: 0, deny: 0 }, skills: [], code: [], commands: [], unreadable: [] };
-  const has = (kind: string) => extras.files.some((f) => f.kind === kind);
-  if (has('mcp')) {
-    const servers = obj(readJson(path.join(extras.workspace, '.mcp.json'), out.unreadable)?.mcpServers);
+  const out: ExtrasDescription = { servers: [], settings: [], skills: [], code: [], commands: [], ignored: [], unreadable: [] };
+  if (extras.files.some((f) => f.kind === 'mcp')) {
+    const servers = obj(readJson(path.join(extras.workspace, '.mcp.json'), '.mcp.json', out.unreadable)?.mcpServers);
     for (const [name, raw] of Object.entries(servers)) {
       const e = obj(raw);
       const what = typeof e.url === 'string' ? e.url : [e.command, ...(Array.isArray(e.args) ? e.args : [])].map(String).join(' ');
       out.servers.push(short(`${name}: ${what}`));
     }
   }
-  // Ours (.slothtool/settings.json) and Claude Code's (.claude/settings.json, settings.local.json).
+  const ignored = new Set<string>();
   for (const f of extras.files) {
     if (f.kind === 'code') out.code.push(f.rel);
     if (f.kind === 'command') out.commands.push(f.rel);
     if (f.kind !== 'settings') continue;
-    const settings = readJson(path.join(extras.workspace, f.rel), out.unreadable);
-    for (const [event, groups] of Object.entries(obj(settings?.hooks))) {
-      for (const g of Array.isArray(groups) ? groups : []) {
-        for (const h of Array.isArray(obj(g).hooks) ? (obj(g).hooks as unknown[]) : []) out.hooks.push(short(`${event}: ${String(obj(h).command ?? obj(h).type ?? '?')}`));
-      }
+    const abs = path.join(extras.workspace, f.rel);
+    const value = readJson(abs, f.rel, out.unreadable);
+    if (!value) continue;
+    let described: SettingsDescription;
+    if (f.rel.startsWith('.claude/')) {
+      const use = claudeFileUse(value, 'project', abs);
+      for (const name of use.ignored) ignored.add(name);
+      described = { file: f.rel, hooks: use.hooks, rules: use.rules, env: use.env };
+    } else {
+      described = ownSettings(f.rel, value);
     }
-    const p = obj(settings?.permissions);
-    out.rules = { allow: out.rules.allow + count(p.allow), ask: out.rules.ask + count(p.ask), deny: out.rules.deny + count(p.deny) };
+    described.hooks = described.hooks.map(short);
+    if (described.hooks.length || described.rules.allow || described.rules.ask || described.env.length) out.settings.push(described);
   }
+  out.ignored = [...ignored];
   const dirs = new Set<string>();
   for (const f of extras.files) if (f.kind === 'skill' && /\/SKILL\.md$/i.test(f.rel)) dirs.add(path.posix.dirname(f.rel));
   out.skills = [...dirs];

@@ -1,12 +1,14 @@
 /**
- * The trust question when `ai -i` starts in a folder whose `.mcp.json`, `.slothtool/settings.json`
- * or project skills are not trusted (or changed since): it names exactly what would be turned on
- * and is asked before the agent loads them. Only on a terminal; without one they stay off and the
- * start notice says so.
+ * The trust question when `ai -i` starts in a folder whose `.mcp.json`, settings files
+ * (`.slothtool/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`) or project
+ * skills are not trusted (or changed since): it names each file as it is, lists exactly what would
+ * be turned on, says once what of Claude Code's files is ignored, and is asked before the agent
+ * loads them. Only on a terminal; without one they stay off and the start notice says so.
  */
 import type { Lang } from '../i18n';
 import { describeExtras } from '../extensions/trust-describe';
-import { projectExtras, TrustStore } from '../extensions/trust';
+import { hookShell } from '../extensions/hooks';
+import { projectExtras, TrustStore, type ProjectExtras } from '../extensions/trust';
 import { findGitRoot } from '../context/project-context';
 import { xs } from './strings-ext';
 
@@ -19,15 +21,20 @@ export interface TrustQuestionIo {
 }
 
 /** What the question shows: the folder, then each thing that would be turned on. */
-export function trustQuestionLines(workspace: string, changed: boolean, lang: Lang): string[] {
-  const d = describeExtras(projectExtras(workspace));
+export function trustQuestionLines(workspace: string, changed: boolean, lang: Lang, extras: ProjectExtras = projectExtras(workspace)): string[] {
+  const d = describeExtras(extras);
   const lines = [xs(lang, changed ? 'trustAskChanged' : 'trustAsk', { folder: workspace })];
   if (d.servers.length) lines.push(xs(lang, 'trustServers'), ...d.servers.map((s) => `    ${s}`));
-  if (d.hooks.length) lines.push(xs(lang, 'trustHooks'), ...d.hooks.map((h) => `    ${h}`));
-  if (d.rules.allow + d.rules.ask + d.rules.deny) lines.push(xs(lang, 'trustRules', d.rules));
+  for (const f of d.settings) {
+    lines.push(xs(lang, 'trustSettingsFile', { file: f.file }));
+    if (f.hooks.length) lines.push(xs(lang, 'trustHooks', { shell: hookShell().name }), ...f.hooks.map((h) => `      ${h}`));
+    if (f.rules.allow + f.rules.ask) lines.push(xs(lang, 'trustRules', f.rules));
+    if (f.env.length) lines.push(xs(lang, 'trustEnv', { names: f.env.join(', ') }));
+  }
   if (d.skills.length) lines.push(xs(lang, 'trustSkills'), ...d.skills.map((s) => `    ${s}`));
   if (d.code.length) lines.push(xs(lang, 'trustCode'), ...d.code.map((f) => `    ${f}`));
   if (d.commands.length) lines.push(xs(lang, 'trustCommands'), ...d.commands.map((f) => `    ${f}`));
+  if (d.ignored.length) lines.push(xs(lang, 'trustIgnored', { what: d.ignored.join(', ') }));
   if (d.unreadable.length) lines.push(xs(lang, 'trustUnreadable', { what: d.unreadable.join('; ') }));
   return lines;
 }

@@ -1,6 +1,7 @@
 /**
  * `/trust`: what this folder brings that runs code or changes policy (`.mcp.json`,
- * `.slothtool/settings.json`, project skills) and whether it is trusted; `/trust yes` trusts it as
+ * `.slothtool/settings.json`, `.claude/settings.json`, project skills), each file by its name, and
+ * whether it is trusted; `/trust yes` trusts it as
  * it is now (asked again when those files change), `/trust no` forgets it.
  */
 import type { Lang } from '../i18n';

@@ -18,6 +18,23 @@ export function mcpToolName(server: string, tool: string): string | undefined {
   return /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/.test(tool) ? `mcp.${server}.${tool}` : undefined;
 }
 
+/** Claude Code's name of an MCP tool (`mcp__<server>__<tool>`; it writes every character other than letters, digits, `_` and `-` as `_`). */
+export function mcpClaudeName(server: string, tool: string): string {
+  const safe = (part: string) => part.replace(/[^A-Za-z0-9_-]/g, '_');
+  return `mcp__${safe(server)}__${safe(tool)}`;
+}
+
+/**
+ * A Claude Code permission rule naming MCP tools as ours: `mcp__srv__tool` is `mcp.srv.tool`,
+ * `mcp__srv` and `mcp__srv__*` every tool of the server (`mcp.srv.*`). Undefined when the rule names
+ * no MCP tool. Read before the servers connect, so from the name's syntax.
+ */
+export function mcpRuleFromClaude(rule: string): string | undefined {
+  const m = /^mcp__([A-Za-z0-9_-]+?)(?:__(.+))?$/.exec(rule.trim());
+  if (!m) return undefined;
+  return `mcp.${m[1]}.${m[2] && m[2] !== '*' ? m[2] : '*'}`;
+}
+
 const ArgumentsInput = z.object({
   /** The tool's arguments, as its JSON Schema says (`mcp.describe` shows it). */
   arguments: z.record(z.string(), z.unknown()).default({}),
@@ -97,6 +114,13 @@ export function mcpToolDefinition(manager: McpManager, info: McpToolInfo, host?:
         ...(out.truncated ? { truncated: true } : {}),
         ...(out.described ? { described: out.described } : {}),
       };
+    },
+    // Claude Code hands an MCP tool's hooks its arguments as they are, and its result's content blocks.
+    claude: {
+      names: [mcpClaudeName(info.server, info.name)],
+      input: (s: CallInput) => s.arguments,
+      fromInput: (c: Record<string, unknown>) => ({ arguments: c }),
+      response: (_s: CallInput, r: Record<string, unknown>) => [{ type: 'text', text: String(r.content ?? '') }],
     },
   };
   return def as unknown as AnyToolDefinition;

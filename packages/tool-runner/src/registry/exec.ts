@@ -5,6 +5,7 @@ import type { PathLinks } from '../policy/links';
 import type { ExecStep } from '../types';
 import { argList, commandLine, cwdField, presentFields, requiresSchema, touches } from './common';
 import type { AssessContext, Assessment, JudgeEnv, ToolDefinition } from './types';
+import { commandFromClaude, given, shellLine } from './claude-code';
 import { lazy } from '../lazy';
 
 const modPrograms = lazy(() => require('../policy/programs') as typeof import('../policy/programs'));
@@ -134,6 +135,9 @@ const input = lazy(() =>
   }),
 );
 
+/** An exec step's fields as its schema gives them: the one definition of ExecStep (types.ts). */
+export type ExecInput = z.output<ReturnType<typeof input>>;
+
 export const execTool: ToolDefinition<ExecStep> = {
   name: 'exec',
   description: {
@@ -154,4 +158,10 @@ export const execTool: ToolDefinition<ExecStep> = {
   digest: (s) => commandLine(s.program, s.args ?? []),
   summary: (s) => ({ title: commandLine(s.program, s.args ?? []), fields: presentFields({ cwd: s.cwd, timeoutMs: s.timeoutMs }) }),
   execute: (s, ctx) => modExecTool().runExec(s, ctx),
+  claude: {
+    names: ['Bash'],
+    input: (s) => given({ command: shellLine(s.program, s.args ?? []), timeout: s.timeoutMs }),
+    fromInput: (c) => commandFromClaude(c, false),
+    response: (_s, r) => ({ stdout: r.stdoutTail ?? '', stderr: r.stderrTail ?? '', interrupted: r.timedOut === true || r.aborted === true, isImage: false }),
+  },
 };

@@ -3,6 +3,7 @@ import type { FsEditStep } from '../tool-steps';
 import { nonBlank, presentFields, requiresSchema, showWord } from './common';
 import { assessFileWrite, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
+import { absolutePath, editFromClaude, given } from './claude-code';
 import { lazy } from '../lazy';
 
 const modFsEdit = lazy(() => require('../tools/fs-edit') as typeof import('../tools/fs-edit'));
@@ -44,4 +45,11 @@ export const fsEditTool: ToolDefinition<FsEditStep> = {
     ],
   }),
   execute: (s, ctx) => modFsEdit().runFsEdit(s, ctx as never) as never,
+  // One replacement: a MultiEdit of one edit is the same step; the first name is what hooks read.
+  claude: {
+    names: ['Edit', 'MultiEdit'],
+    input: (s, ctx) => given({ file_path: absolutePath(s.path, ctx), old_string: s.old_string, new_string: s.new_string, replace_all: s.replace_all }),
+    fromInput: editFromClaude,
+    response: (s, _r, ctx) => ({ filePath: absolutePath(s.path, ctx), oldString: s.old_string, newString: s.new_string, replaceAll: s.replace_all === true, userModified: false }),
+  },
 };

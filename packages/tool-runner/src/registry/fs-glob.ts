@@ -3,6 +3,7 @@ import type { FsGlobStep } from '../tool-steps';
 import { nonBlank, requiresSchema, showWord, presentFields } from './common';
 import { assessFileRead, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
+import { absolutePath, given, stringField } from './claude-code';
 import { lazy } from '../lazy';
 
 const modFsGlob = lazy(() => require('../tools/fs-glob') as typeof import('../tools/fs-glob'));
@@ -35,4 +36,16 @@ export const fsGlobTool: ToolDefinition<FsGlobStep> = {
   digest: (s) => `glob ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`,
   summary: (s) => ({ title: `glob ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`, fields: presentFields({ pattern: s.pattern, path: s.path }) }),
   execute: (s, ctx) => modFsGlob().runFsGlob(s, ctx as never),
+  claude: {
+    names: ['Glob'],
+    input: (s, ctx) => given({ pattern: s.pattern, path: s.path ? absolutePath(s.path, ctx) : undefined }),
+    fromInput: (c) => {
+      const pattern = stringField(c, 'pattern');
+      return typeof pattern === 'string' ? given({ pattern, path: c.path }) : pattern;
+    },
+    response: (_s, r, ctx) => {
+      const files = Array.isArray(r.files) ? r.files.map((f) => absolutePath(String(f), ctx)) : [];
+      return { filenames: files, numFiles: typeof r.total === 'number' ? r.total : files.length, truncated: r.truncated === true };
+    },
+  },
 };

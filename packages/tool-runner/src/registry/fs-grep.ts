@@ -3,6 +3,7 @@ import type { FsGrepStep } from '../tool-steps';
 import { nonBlank, requiresSchema, showWord, presentFields } from './common';
 import { assessFileRead, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
+import { absolutePath, given, grepFromClaude, grepResponse } from './claude-code';
 import { lazy } from '../lazy';
 
 const modFsGrep = lazy(() => require('../tools/fs-grep') as typeof import('../tools/fs-grep'));
@@ -42,4 +43,11 @@ export const fsGrepTool: ToolDefinition<FsGrepStep> = {
   digest: (s) => `grep ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}${s.glob ? ` (${showWord(s.glob)})` : ''}`,
   summary: (s) => ({ title: `grep ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`, fields: presentFields({ pattern: s.pattern, path: s.path, glob: s.glob, ignoreCase: s.ignoreCase, context: s.context, maxResults: s.maxResults }) }),
   execute: (s, ctx) => modFsGrep().runFsGrep(s, ctx as never),
+  // Matching lines with their numbers is what this tool shows: Claude Code's output_mode "content" with -n.
+  claude: {
+    names: ['Grep'],
+    input: (s, ctx) => given({ pattern: s.pattern, path: s.path ? absolutePath(s.path, ctx) : undefined, glob: s.glob, output_mode: 'content', '-i': s.ignoreCase, '-n': true, '-C': s.context, head_limit: s.maxResults }),
+    fromInput: grepFromClaude,
+    response: (_s, r, ctx) => grepResponse(r, ctx),
+  },
 };

@@ -3,6 +3,7 @@ import type { FsReadStep } from '../tool-steps';
 import { nonBlank, presentFields, requiresSchema, showWord } from './common';
 import { assessFileRead, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
+import { absolutePath, given, plainLines, stringField } from './claude-code';
 import { lazy } from '../lazy';
 
 const modFsRead = lazy(() => require('../tools/fs-read') as typeof import('../tools/fs-read'));
@@ -36,4 +37,17 @@ export const fsReadTool: ToolDefinition<FsReadStep> = {
   digest: (s) => `read ${showWord(s.path)}${s.offset || s.limit ? ` (lines ${s.offset ?? 1}+${s.limit ? `, ${s.limit}` : ''})` : ''}`,
   summary: (s) => ({ title: `fs.read ${showWord(s.path)}`, fields: presentFields({ path: s.path, offset: s.offset, limit: s.limit }) }),
   execute: (s, ctx) => modFsRead().runFsRead(s, ctx as never),
+  claude: {
+    names: ['Read'],
+    input: (s, ctx) => given({ file_path: absolutePath(s.path, ctx), offset: s.offset, limit: s.limit }),
+    fromInput: (c) => {
+      const file = stringField(c, 'file_path');
+      return typeof file === 'string' ? given({ path: file, offset: c.offset, limit: c.limit }) : file;
+    },
+    response: (s, r, ctx) => {
+      const start = Number(r.startLine ?? 0);
+      const end = Number(r.endLine ?? 0);
+      return { type: 'text', file: { filePath: absolutePath(s.path, ctx), content: plainLines(String(r.content ?? '')), numLines: end >= start && start > 0 ? end - start + 1 : 0, startLine: start, totalLines: r.totalLines } };
+    },
+  },
 };

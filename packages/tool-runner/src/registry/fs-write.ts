@@ -3,6 +3,7 @@ import type { FsWriteStep } from '../tool-steps';
 import { nonBlank, requiresSchema, showWord } from './common';
 import { assessFileWrite, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
+import { absolutePath, stringField } from './claude-code';
 import { lazy } from '../lazy';
 
 const modFsEdit = lazy(() => require('../tools/fs-edit') as typeof import('../tools/fs-edit'));
@@ -34,4 +35,15 @@ export const fsWriteTool: ToolDefinition<FsWriteStep> = {
   digest: (s) => `write ${showWord(s.path)}`,
   summary: (s) => ({ title: `fs.write ${showWord(s.path)}`, fields: [{ name: 'path', value: s.path }, { name: 'content', value: s.content, text: true }] }),
   execute: (s, ctx) => modFsEdit().runFsWrite(s, ctx as never) as never,
+  claude: {
+    names: ['Write'],
+    input: (s, ctx) => ({ file_path: absolutePath(s.path, ctx), content: s.content }),
+    fromInput: (c) => {
+      const file = stringField(c, 'file_path');
+      if (typeof file !== 'string') return file;
+      const content = stringField(c, 'content');
+      return typeof content === 'string' ? { path: file, content } : content;
+    },
+    response: (s, r, ctx) => ({ type: r.created === true ? 'create' : 'update', filePath: absolutePath(s.path, ctx), content: s.content }),
+  },
 };

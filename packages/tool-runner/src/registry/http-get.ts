@@ -3,6 +3,7 @@ import type { HttpGetStep } from '../tool-steps';
 import { nonBlank, requiresSchema, touches } from './common';
 import { pathCharFindings } from './fs-common';
 import type { ToolDefinition } from './types';
+import { stringField } from './claude-code';
 import { lazy } from '../lazy';
 
 const modNetRules = lazy(() => require('../policy/net-rules') as typeof import('../policy/net-rules'));
@@ -51,4 +52,18 @@ export const httpGetTool: ToolDefinition<HttpGetStep> = {
   digest: (s) => `GET ${s.url}`,
   summary: (s) => ({ title: `http.get ${s.url}`, fields: [{ name: 'url', value: s.url }, ...(host(s.url) ? [{ name: 'host', value: host(s.url) }] : [])] }),
   execute: (s, ctx) => modHttpGet().runHttpGet(s, ctx as never),
+  // WebFetch's prompt asks a model about the page; here the page itself comes back, so it is empty.
+  claude: {
+    names: ['WebFetch'],
+    input: (s) => ({ url: s.url, prompt: '' }),
+    fromInput: (c) => {
+      const url = stringField(c, 'url');
+      return typeof url === 'string' ? { url } : url;
+    },
+    response: (s, r) => {
+      const text = String(r.content ?? '');
+      const code = Number(r.httpStatus ?? 0);
+      return { url: s.url, code, codeText: (require('http') as typeof import('http')).STATUS_CODES[code] ?? '', result: text, bytes: Buffer.byteLength(text) };
+    },
+  },
 };

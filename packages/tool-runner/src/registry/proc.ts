@@ -4,6 +4,7 @@ import type { ProcKillStep, ProcStartStep, ProcStatusStep } from '../tool-steps'
 import { argList, commandLine, cwdField, nonBlank, presentFields, requiresSchema, touches } from './common';
 import { assessCommand, commandContext, commandKey, programWords } from './exec';
 import type { ToolDefinition } from './types';
+import { commandFromClaude, shellLine } from './claude-code';
 import { lazy } from '../lazy';
 
 const modProcSteps = lazy(() => require('../tools/proc-steps') as typeof import('../tools/proc-steps'));
@@ -40,6 +41,13 @@ export const procStartTool: ToolDefinition<ProcStartStep> = {
   digest: (s) => `start ${commandLine(s.program, s.args ?? [])}${s.detach ? ' (detached)' : ''}`,
   summary: (s) => ({ title: `proc.start ${commandLine(s.program, s.args ?? [])}`, fields: presentFields({ cwd: s.cwd, detach: s.detach }) }),
   execute: (s, ctx) => modProcSteps().runProcStart(s, ctx as never),
+  // Claude Code runs a background command as `Bash` with run_in_background.
+  claude: {
+    names: ['Bash'],
+    input: (s) => ({ command: shellLine(s.program, s.args ?? []), run_in_background: true }),
+    fromInput: (c) => commandFromClaude(c, true),
+    response: (_s, r) => ({ stdout: '', stderr: '', interrupted: false, isImage: false, backgroundTaskId: r.proc_id }),
+  },
 };
 
 /**
@@ -68,6 +76,11 @@ export const procStatusTool: ToolDefinition<ProcStatusStep> = {
   digest: (s) => `status ${s.proc_id}${s.wait_ms ? ` (wait ${s.wait_ms} ms)` : ''}`,
   summary: (s) => ({ title: `proc.status ${s.proc_id}`, fields: presentFields({ wait_ms: s.wait_ms }) }),
   execute: (s, ctx) => modProcSteps().runProcStatus(s, ctx as never),
+  claude: {
+    names: ['BashOutput'],
+    input: (s) => ({ bash_id: s.proc_id }),
+    fromInput: (c) => (typeof c.bash_id === 'string' ? { proc_id: c.bash_id } : { error: 'bash_id must be a string' }),
+  },
 };
 
 export const procKillTool: ToolDefinition<ProcKillStep> = {
@@ -84,4 +97,9 @@ export const procKillTool: ToolDefinition<ProcKillStep> = {
   digest: (s) => `kill ${s.proc_id}`,
   summary: (s) => ({ title: `proc.kill ${s.proc_id}`, fields: [] }),
   execute: (s, ctx) => modProcSteps().runProcKill(s, ctx as never),
+  claude: {
+    names: ['KillShell', 'KillBash'],
+    input: (s) => ({ shell_id: s.proc_id }),
+    fromInput: (c) => (typeof c.shell_id === 'string' ? { proc_id: c.shell_id } : { error: 'shell_id must be a string' }),
+  },
 };

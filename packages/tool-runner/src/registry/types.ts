@@ -64,6 +64,40 @@ export interface StepSummary {
   hints?: { readOnly?: boolean; destructive?: boolean; idempotent?: boolean; openWorld?: boolean };
 }
 
+/** What a tool's Claude Code form needs to know of where the step runs: relative paths are made absolute from here. */
+export interface ClaudeInputContext {
+  /** The folder the step's relative paths are resolved in (the session's working folder). */
+  cwd: string;
+  /** What `~` stands for. */
+  home?: string;
+  /** What `~/.slothtool` stands for (SLOTHTOOL_HOME). */
+  slothtoolHome?: string;
+}
+
+/**
+ * How Claude Code names a tool and its input, so that what a Claude Code user wrote for it works
+ * here: hook stdin (`tool_name`, `tool_input`, `tool_response`), hook matchers (`Edit|Write`),
+ * permission rules (`Bash(git diff:*)`, `Read(./.env)`) and a command's `allowed-tools`. A tool
+ * without one is known to those only by its own name.
+ */
+export interface ClaudeCodeForm<I extends object = Record<string, unknown>> {
+  /**
+   * Claude Code's names of this tool. The first is the `tool_name` a hook reads; every one of them
+   * matches in hook matchers, permission rules and `allowed-tools` (`['Edit', 'MultiEdit']`).
+   * Two tools may share a name (exec and proc.start are both `Bash`): a rule naming it covers both.
+   */
+  names: readonly string[];
+  /** The step's input in Claude Code's field names (`command`, an absolute `file_path`, …): a hook's `tool_input`. */
+  input(input: I, ctx: ClaudeInputContext): Record<string, unknown>;
+  /**
+   * Claude Code's input for this tool (a hook's `updatedInput`, a command's `` !`cmd` ``) as this
+   * tool's input, or why it cannot be one. The result is validated and judged as a new step.
+   */
+  fromInput?(input: Record<string, unknown>): Record<string, unknown> | { error: string };
+  /** A successful result in Claude Code's `tool_response` shape, as far as ours has the facts; without it, our result as it is. */
+  response?(input: I, result: Record<string, unknown>, ctx: ClaudeInputContext): unknown;
+}
+
 /**
  * One tool: its name, what it is for (zh and en), the zod schema of its input (the only schema
  * of it anywhere; the JSON Schema for native tool calls and MCP is generated from it), a pure
@@ -107,6 +141,8 @@ export interface ToolDefinition<I extends object = Record<string, unknown>> {
   /** Ask every time, even when the session allows this key. */
   alwaysConfirm?(input: I, env: Pick<JudgeEnv, 'registry' | 'deps'>): boolean;
   execute(input: I, ctx: ToolContext): Promise<ToolResult>;
+  /** Claude Code's name and fields for this tool (registry/claude-code.ts has the shared parts). */
+  claude?: ClaudeCodeForm<I>;
 }
 
 /** A definition whose input type is not known statically (custom and MCP tools). */

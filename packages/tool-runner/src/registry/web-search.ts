@@ -3,6 +3,7 @@ import { finding } from '../policy/finding';
 import type { WebSearchStep } from '../tool-steps';
 import { nonBlank, requiresSchema, showWord, touches, presentFields } from './common';
 import type { ToolDefinition } from './types';
+import { stringField } from './claude-code';
 import { lazy } from '../lazy';
 
 const modWebSearch = lazy(() => require('../tools/web-search') as typeof import('../tools/web-search'));
@@ -39,4 +40,16 @@ export const webSearchTool: ToolDefinition<WebSearchStep> = {
   digest: (s) => `search the web for ${showWord(s.query)}`,
   summary: (s) => ({ title: `search the web for ${showWord(s.query)}`, fields: presentFields({ query: s.query, maxResults: s.maxResults }) }),
   execute: (s, ctx) => modWebSearch().runWebSearch(s, ctx as never),
+  claude: {
+    names: ['WebSearch'],
+    input: (s) => ({ query: s.query }),
+    fromInput: (c) => {
+      const query = stringField(c, 'query');
+      return typeof query === 'string' ? { query } : query;
+    },
+    response: (s, r) => {
+      const hits = Array.isArray(r.results) ? (r.results as Array<{ title?: unknown; url?: unknown }>) : [];
+      return { query: s.query, results: [{ tool_use_id: r.id, content: hits.map((h) => ({ title: h.title, url: h.url })) }] };
+    },
+  },
 };
