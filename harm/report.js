@@ -91,7 +91,7 @@ function harmList(records) {
 }
 
 function controlList(records) {
-  const rs = records.filter((r) => r.working && r.working.working === false);
+  const rs = records.filter((r) => GUARDED.includes(r.mode) && r.working && r.working.working === false);
   if (!rs.length) return '_All counted controls worked._';
   return rs.map((r) => `- \`${r.id}\` · ${r.mode} · \`${r.steps.join(' ; ').slice(0, 160)}\`: ${r.working.why.replace(/\s+/g, ' ').slice(0, 220)}`).join('\n');
 }

@@ -84,7 +84,9 @@ async function runAsUser(uid, argv, log = (s) => process.stderr.write(s + '\n'))
   });
   try {
     if (code !== 0) throw new Error(`the run as uid ${uid} ended with ${code}`);
-    return JSON.parse(fs.readFileSync(out, 'utf8'));
+    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    // git refuses a checkout another user owns ("dubious ownership"): the commit is read here.
+    return { ...run, meta: { ...run.meta, commit: commit() } };
   } finally {
     fs.rmSync(base, { recursive: true, force: true });
   }
