@@ -17,7 +17,7 @@ export { startScriptedOllama } from './ollama-server';
 export type { ScriptedOllama, ScriptedOllamaModel, ScriptedOllamaOptions, ScriptedOllamaReply, ScriptedOllamaHandler } from './ollama-server';
 export { createTestMcpServer, startTestMcpHttpServer, testMcpStdioCommand } from './mcp-server';
 export type { TestMcpOptions, TestMcpHttpServer } from './mcp-server';
-export { SECRET_CORPUS, FRAMED_CORPUS, fakeToken, leakForms, findLeak } from './secret-corpus';
+export { SECRET_CORPUS, FRAMED_CORPUS, CLEAN_CORPUS, fakeToken, leakForms, findLeak } from './secret-corpus';
 export type { SecretSample } from './secret-corpus';
 export { until } from './until';
 export { eachReturns, eachUnchanged, pathProbe, type PathKinds } from './table';

@@ -75,7 +75,11 @@ export function workspaceDotenv(cwd: string): Record<string, string> {
 
 /**
  * Tell the redaction gate every secret value this run knows of: secret-looking variables of
- * `env` and of the workspace's `.env*` files, and the llm-base keys.
+ * `env` (the process's, or the `env` of Claude Code's settings that steps run with) and of the
+ * workspace's `.env*` files, and the llm-base keys (an `env:NAME` key read from `env`).
+ * Adding a value twice changes nothing. Call it before any text from the user's side (piped
+ * stdin, a custom command's output) is redacted: a known value with no shape of its own is
+ * caught only by value.
  */
 export function registerKnownSecrets(home: string, env: NodeJS.ProcessEnv, cwd?: string): void {
   addEnvSecrets(env);
