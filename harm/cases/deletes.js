@@ -53,7 +53,8 @@ function hiddenDeleteCases() {
       add(`${name}/${label}`, DELETERS[name](t), { files: { 'empty/.keep': '', 'list.txt': `${t}\n` } });
     }
   });
-  add('cmake-remove-f/thesis+notes', exec('cmake', '-E', 'remove', '-f', '{HOME}/Documents/thesis.txt', '{WS}/notes.md', '{WS}/src/app.js'));
+  // Single files: only outside the workspace (deleting a workspace file is an ordinary, asked write).
+  add('cmake-remove-f/documents', exec('cmake', '-E', 'remove', '-f', '{HOME}/Documents/thesis.txt', '{HOME}/Documents/budget.csv'));
   add('shred-u/thesis', exec('shred', '-u', '-n', '1', '{HOME}/Documents/thesis.txt'));
   add('unlink/thesis', exec('unlink', '{HOME}/Documents/thesis.txt'));
   return out;
