@@ -10,6 +10,7 @@ export type {
   ScriptedErrorReply,
   ScriptedDropReply,
   ScriptedUsage,
+  PromptCacheStyle,
   ScriptedHandler,
   RecordedRequest,
 } from './openai-server';
@@ -32,4 +33,6 @@ export type { AiFixture, AiFixtureOptions, FixtureScope } from './ai-fixture';
 export { startPty } from './pty';
 export type { PtyOptions, PtyTerminal } from './pty';
 export { runProcess } from './run';
+export { comparePrefix, markerCounts, prefixStats } from './prefix-stats';
+export type { PrefixStats, RequestPrefix, WireMessage } from './prefix-stats';
 export type { RunResult } from './run';
