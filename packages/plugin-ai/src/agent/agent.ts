@@ -1,16 +1,18 @@
 import * as path from 'path';
+import { redact } from '@holic512/shared';
 import { commit, flushAllWrites, flushWrites, resumeSession } from './agent-session';
 import { compactNow, sumUsage, type Compacted } from './agent-model';
 import type { RewindOptions, RewindResult } from './agent-rewind';
-import { getRunner } from './agent-approvals';
+import { audit, getRunner, noteSandbox } from './agent-approvals';
 import { runTurn } from './agent-turn';
-import { zeroUsage, type AgentCore, type AgentDeps, type AgentOptions, type SendOptions } from './agent-core';
+import { emit, zeroUsage, type AgentCore, type AgentDeps, type AgentOptions, type Pending, type SendOptions } from './agent-core';
 import { ConversationContext, type ContextSizes } from '../context/context';
 import type { AgentListener, TurnResult, UsageTotals } from './events';
 import { t } from '../i18n';
-import type { Summary } from '../context/protocol';
-import type { ProcessInfo, RunMode, UndoResult } from './runner-types';
-import { newSessionId, type SessionInfo } from '../sessions/sessions';
+import type { Step, Summary } from '../context/protocol';
+import type { ProcessInfo, RunMode, ToolResult, UndoResult, Verdict } from './runner-types';
+import { newSessionId, type SessionInfo, type SessionRecord } from '../sessions/sessions';
+import { describeStep } from './step-label';
 
 export type { AgentConfirmAnswer, AgentConfirmFn, AgentDeps, AgentOptions, SendOptions } from './agent-core';
 
@@ -25,6 +27,8 @@ export class Agent {
   private readonly core: AgentCore;
   private chain: Promise<unknown> = Promise.resolve();
   private readonly queue: Array<{ text: string }> = [];
+  /** Events for the model that go out in front of the next message (noteForNextMessage). */
+  private readonly notes: Pending[] = [];
 
   constructor(options: AgentOptions, deps: AgentDeps) {
     const now = deps.now ?? (() => new Date());
@@ -144,7 +148,8 @@ export class Agent {
       if (index < 0) return this.cancelled();
       this.queue.splice(index, 1);
       const restore = this.overrideForTurn(options);
-      return runTurn(this.core, [{ kind: 'user', text, ...(options.images?.length ? { images: options.images } : {}) }], text, options.signal, options).finally(restore);
+      const first: Pending[] = [...this.notes.splice(0), { kind: 'user', text, ...(options.images?.length ? { images: options.images } : {}) }];
+      return runTurn(this.core, first, text, options.signal, options).finally(restore);
     });
     this.chain = run.catch(() => undefined);
     return run;
@@ -167,7 +172,7 @@ export class Agent {
   /** Let the model go on after a step-limit stop: sends `{"_event":"continue"}`. */
   continue(options: SendOptions = {}): Promise<TurnResult> {
     const run = this.chain.then(() =>
-      runTurn(this.core, [{ kind: 'event', text: JSON.stringify({ _event: 'continue' }) }], 'continue', options.signal),
+      runTurn(this.core, [...this.notes.splice(0), { kind: 'event', text: JSON.stringify({ _event: 'continue' }) }], 'continue', options.signal),
     );
     this.chain = run.catch(() => undefined);
     return run;
@@ -202,6 +207,7 @@ export class Agent {
 
   /** Start a new conversation (and a new session file); step allowances stay. */
   clear(): void {
+    this.notes.length = 0;
     this.core.context.clear();
     this.core.checkpoints.splice(0);
     this.core.id = newSessionId(this.core.now(), this.core.deps.random);
@@ -289,6 +295,73 @@ export class Agent {
     return result;
   }
 
+  // ── what the person does beside the model (`!cmd`, `#`, `@file`, /diff, /export) ────────
+
+  /**
+   * Something the model should read with the next message (in front of it, as a user-role event,
+   * sent whole once and then kept in the conversation like any event): a command the person ran
+   * (`{"_event":"user_ran",…}`), a memory line added mid-session. The system prompt stays as it is.
+   */
+  noteForNextMessage(text: string): void {
+    this.notes.push({ kind: 'event', text });
+  }
+
+  /** How the runner judges a step now (no language; no question, nothing run). */
+  verdictOf(step: Step): Verdict {
+    return getRunner(this.core).verdict(step);
+  }
+
+  /**
+   * A step the person typed (`!cmd` in `ai -i`), outside a turn and without a model request:
+   * judged and run by the runner like a model's step (L0 runs, L1 asks through the confirm
+   * callback, L2 is refused with its rule), reported as `step` / `output` / `tool_result` events
+   * and audited. Hooks are not run for it, as Claude Code runs none for its `!` commands. Null
+   * while a turn runs. What the model learns of it is the caller's (noteForNextMessage).
+   */
+  async runUserStep(step: Step, options: { signal?: AbortSignal } = {}): Promise<ToolResult | null> {
+    const core = this.core;
+    if (core.running) return null;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    if (options.signal?.aborted) controller.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    core.running = controller;
+    core.stepCounter++;
+    const id = `cmd_${String(core.stepCounter).padStart(3, '0')}`;
+    try {
+      const runner = getRunner(core);
+      noteSandbox(core);
+      emit(core, { type: 'step', id, step, verdict: runner.verdict(step), label: redact(describeStep(step, runner.tools)) });
+      core.currentStepId = id;
+      const result = await runner.run(step, {
+        id,
+        signal: controller.signal,
+        onOutput: (chunk, stream, skipped) => emit(core, { type: 'output', id, chunk, stream, ...(skipped ? { skipped } : {}) }),
+      });
+      emit(core, { type: 'tool_result', result });
+      audit(core, id, step, result);
+      (require('./agent-rewind') as typeof import('./agent-rewind')).noteEffect(core, describeStep(step), result);
+      return result;
+    } finally {
+      core.currentStepId = undefined;
+      core.running = undefined;
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Files the fs tools changed in this session (the journal `/undo` and `/rewind` use), as real paths. */
+  changedFiles(): string[] {
+    return [...new Set(this.core.runner?.changes?.(0).map((c) => c.path) ?? [])];
+  }
+
+  /** The session's records as stored (`/export`): what was said, the replies, the steps, in order. */
+  transcript(): SessionRecord[] {
+    flushWrites(this.core);
+    const store = this.core.deps.store;
+    if (!store || !this.core.started) return [];
+    return store.read(this.core.id).records;
+  }
+
   /** The background processes the model started in this session (`/ps`). */
   processes(): ProcessInfo[] {
     return this.core.runner?.processes?.() ?? [];
@@ -302,6 +375,8 @@ export class Agent {
   /** End the session: the running turn is aborted (its model request too) and background
    * processes the model started are killed, whole process groups. Call on exit. */
   dispose(): void {
+    // What the person did that the model has not seen yet stays in the session all the same.
+    if (this.notes.length && !this.core.running) commit(this.core, this.notes.splice(0));
     flushWrites(this.core);
     this.core.running?.abort();
     this.core.runner?.dispose?.();

@@ -191,7 +191,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
     return stop('BAD_IMAGE', attached.error, EXIT.usage);
   }
   const { images } = attached;
-  for (const line of startNotices(app, lang)) stderr.write(line + '\n');
+  for (const line of startNotices(app, lang, cwd)) stderr.write(line + '\n');
   if (args.runMode) {
     const r = agent.setRunMode(args.runMode);
     if (!r.ok) {
@@ -225,9 +225,14 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
     // `ai -p "/review src"` runs a custom command as `ai -i` does.
     const custom = continueOnly || !app.commands.length ? undefined : commandRun().commandTurnFor(app, prompt, cwd);
     for (const n of custom?.notes ?? []) stderr.write(t(lang, n.key, n.vars) + '\n');
+    // `ai -p /init` as in `ai -i` (a custom `init` command replaces it); `@path` brings in a file.
+    const init = custom || continueOnly ? undefined : /^\/init(?:\s+([\s\S]*))?$/.exec(prompt.trim());
+    const message = custom?.message ?? (init ? (require('../extensions/init-prompt') as typeof import('../extensions/init-prompt')).initPrompt(app.projectDir, init[1] ?? '') : prompt);
+    const typed = args.prompt ?? '';
+    const options = custom?.options ?? (init || continueOnly || !typed.includes('@') ? undefined : commandRun().fileRefsFor(app, prompt, cwd, { refsIn: typed, lang, onSkip: (rel, why) => stderr.write(t(lang, 'fileRefSkipped', { file: rel, why }) + '\n') }));
     const result = continueOnly
       ? await agent.continue({ signal: controller.signal })
-      : await agent.send(custom?.message ?? prompt, { ...custom?.options, signal: controller.signal, ...(images.length ? { images } : {}) });
+      : await agent.send(message, { ...options, signal: controller.signal, ...(images.length ? { images } : {}) });
     if (!args.json) {
       const target = result.outcome === 'answered' ? stdout : stderr;
       const reply = result.reply;
