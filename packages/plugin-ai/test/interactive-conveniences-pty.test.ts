@@ -71,8 +71,8 @@ describe('!cmd and shell mode', () => {
     await s.submit('!', 'shell mode: Enter runs the line');
     await s.submit('cat b.txt', '[L0] cat b.txt', 'bee');
     await s.waitIdle();
-    await s.submit('!');
-    await s.waitIdle();
+    // `!` again leaves: the status line starts with the model again
+    await s.submit('!', /\n {2}low · local/);
     const mark = s.text().length;
     fx.server.enqueue(chat('a message again'));
     await s.turn('cat b.txt', 'a message again');

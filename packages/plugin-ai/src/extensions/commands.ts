@@ -157,6 +157,8 @@ export function skillMessage(command: Pick<CustomCommand, 'name' | 'file'>, inpu
   const { loadSkillBody } = require('./skills') as typeof import('./skills');
   const dir = path.dirname(command.file);
   const loaded = loadSkillBody({ name: command.name, description: '', dir, file: command.file, scope: 'user' });
+  // A skill whose SKILL.md is gone or empty since the session started: the model loads what there is.
+  if (!loaded.body) return `Use the skill "${command.name}": load it first with {"tool":"skill.load","name":"${command.name}"}, then follow it.${input ? `\n\n${input}` : ''}`;
   let body = loaded.body;
   let note = '';
   if (body.length > SKILL_BODY_MAX_CHARS) {

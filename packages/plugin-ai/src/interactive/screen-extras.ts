@@ -211,7 +211,7 @@ export abstract class ScreenExtras extends ScreenTurns {
     const settings = notifySettings(this.app?.config);
     this.surface.notify?.(notificationSequence(settings.style, message));
     const app = this.app;
-    if (!app?.hooks.some((h) => h.event === 'Notification')) return;
+    if (!app?.hooks?.some((h) => h.event === 'Notification')) return;
     const { fireNotification } = require('../extensions/notify-hook') as typeof import('../extensions/notify-hook');
     void fireNotification(
       {
