@@ -87,6 +87,14 @@ describe('Ctrl+R reverse search', () => {
   test('an empty history: failed at once, Enter gives back the draft', () => {
     expect(reduceSearch(startSearch([], 'draft'), { kind: 'enter' }, []).done).toBe('draft');
   });
+  test('a prompt sent several times is found once', () => {
+    const twice = ['npm test', 'git status', 'npm test', 'npm test'];
+    let state = startSearch(twice, '');
+    for (const c of 'npm') state = reduceSearch(state, { kind: 'text', text: c }, twice).state;
+    expect(state.at).toBe(3);
+    state = reduceSearch(state, { kind: 'search' }, twice).state;
+    expect(state).toMatchObject({ failed: true, at: 3 });
+  });
   test('Backspace widens the search again', () => {
     expect(run([...type('npmx'), { kind: 'backspace' }, { kind: 'enter' }]).done).toBe('npm test');
   });

@@ -64,6 +64,27 @@ describe('!cmd and shell mode', () => {
     expect(await s.quit()).toBe(0);
   });
 
+  test('!cmd typed during a turn waits for it (shown as queued), then runs as a command', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let n = 0;
+    fx.server.setHandler(async () => {
+      if (n++ === 0) await held;
+      return chat('slow answer') as never;
+    });
+    const s = await fx.ready();
+    await s.waitIdle();
+    s.send('take your time');
+    await s.waitFor('esc/ctrl+c to stop');
+    s.send('!echo after-the-turn');
+    await s.waitFor('queued: !echo after-the-turn');
+    release();
+    await s.waitForAll(['slow answer', '[L0] echo after-the-turn', 'exit 0']);
+    await s.waitIdle();
+    expect(fx.server.requests).toHaveLength(1);
+    expect(await s.quit()).toBe(0);
+  });
+
   test('a lone ! toggles shell mode: the prompt and status show it, every line runs, ! (or Esc) leaves', async () => {
     await fs.writeFile(path.join(fx.cwd, 'b.txt'), 'bee\n');
     const s = await fx.ready();

@@ -49,9 +49,13 @@ export function reduceSearch(state: SearchState, key: SearchKey, history: readon
       return { state: matched(state.query + key.text.replace(/\n/g, ' '), state.at < 0 ? history.length - 1 : state.at) };
     case 'backspace':
       return { state: matched(state.query.slice(0, -1), history.length - 1) };
-    case 'search':
-      // The next older match; at the oldest it stays (and says it failed).
-      return { state: state.at > 0 && find(history, state.query, state.at - 1) >= 0 ? matched(state.query, state.at - 1) : { ...state, failed: true } };
+    case 'search': {
+      // The next older match that reads differently (a prompt sent twice is found once); at the oldest it stays, failed.
+      const shown = searchMatch(state, history);
+      let at = state.at - 1;
+      while (at >= 0 && ((at = find(history, state.query, at)) >= 0) && history[at] === shown) at--;
+      return { state: at >= 0 ? { ...state, at, failed: false } : { ...state, failed: true } };
+    }
     case 'enter':
       return { state, done: searchMatch(state, history) ?? state.original };
     case 'escape':

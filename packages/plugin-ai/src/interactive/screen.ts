@@ -435,6 +435,11 @@ export class Screen extends ScreenExtras {
     }
   }
 
+  /** A queued line whose turn has come: what it is decides (a message, `!cmd`, `# text`, a queued /init). */
+  protected override startQueued(text: string): void {
+    this.submit(text, false);
+  }
+
   /** What `/resume` (and `-c`) says: the id, and the last exchanges so the user sees where
    * the conversation was. */
   resumedText(id: string, skipped: number): string {
