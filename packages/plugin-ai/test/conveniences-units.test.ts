@@ -190,7 +190,7 @@ describe('/export', () => {
   ] as SessionRecord[];
 
   test('every message and answer, steps as one line each, what the person ran, rewinds applied, redacted', () => {
-    const md = transcriptMarkdown(records, { id: 's1', cwd: '/w', at });
+    const md = transcriptMarkdown(records, { id: 's1', cwd: '/w', at, lang: 'en' });
     expect(md).not.toContain('first question');
     expect(md).not.toContain('dropped by rewind');
     expect(md).toContain('**You ran** `ls` → exit 0');
@@ -200,6 +200,9 @@ describe('/export', () => {
     expect(md).toContain('## ai\n\nIt holds **one** line.');
     expect(md).toContain('**Memory** (AGENTS.md): use pnpm');
     expect(md).toContain('## ai\n\na plain-text answer (native tools)');
+    const zh = transcriptMarkdown(records, { id: 's1', cwd: '/w', at, lang: 'zh' });
+    expect(zh).toContain('## 你\n\nwhat is in a.txt?');
+    expect(zh).toContain('**你运行了** `ls` → exit 0');
   });
 
   test('the default name takes the first free -N; a given name that exists needs --force; a folder is refused', () => {

@@ -9,7 +9,9 @@ import * as os from 'os';
 import * as path from 'path';
 import { redact } from '@holic512/shared';
 import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
+import type { Lang } from '../i18n';
 import type { SessionRecord } from '../sessions/sessions';
+import { ms } from './strings-more';
 
 /** A record's content as JSON, or undefined. */
 function json(text: string): Record<string, unknown> | undefined {
@@ -58,21 +60,23 @@ function applyRewinds(records: readonly SessionRecord[]): SessionRecord[] {
 }
 
 /** An event the conversation shows: what the person ran, memory they added; others are the runner's own. */
-function eventLines(content: string): string[] {
+function eventLines(content: string, lang: Lang): string[] {
   const e = json(content);
   if (e?._event === 'user_ran') {
-    const out = [`**You ran** \`${String(e.command ?? '').replace(/`/g, "'")}\` → ${e.status ? String(e.status) : `exit ${String(e.exitCode ?? '?')}`}`];
+    const end = e.status ? String(e.status) : `exit ${String(e.exitCode ?? '?')}`;
+    const out = [ms(lang, 'mdYouRan', { command: String(e.command ?? '').replace(/`/g, "'"), end })];
     const text = [str(e.stdout), str(e.stderr)].filter(Boolean).join('\n').trim();
     if (text) out.push('', '```', text, '```');
     return [...out, ''];
   }
-  if (e?._event === 'memory_added') return [`**Memory** (${String(e.file ?? '')}): ${String(e.text ?? '')}`, ''];
+  if (e?._event === 'memory_added') return [ms(lang, 'mdMemory', { file: String(e.file ?? ''), text: String(e.text ?? '') }), ''];
   return [];
 }
 
-/** The conversation as Markdown. Pure (apart from redaction). */
-export function transcriptMarkdown(records: readonly SessionRecord[], meta: { id: string; cwd: string; at: string }): string {
-  const lines = [`# ai session ${meta.id}`, '', `- folder: \`${meta.cwd}\``, `- exported: ${meta.at}`, ''];
+/** The conversation as Markdown, its headings in `lang`. Pure (apart from redaction). */
+export function transcriptMarkdown(records: readonly SessionRecord[], meta: { id: string; cwd: string; at: string; lang: Lang }): string {
+  const { lang } = meta;
+  const lines = [`# ${ms(lang, 'mdTitle', { id: meta.id })}`, '', `- ${ms(lang, 'mdFolder', { cwd: meta.cwd })}`, `- ${ms(lang, 'mdExported', { at: meta.at })}`, ''];
   let steps: string[] = [];
   const flushSteps = () => {
     if (steps.length) lines.push(...steps, '');
@@ -81,8 +85,8 @@ export function transcriptMarkdown(records: readonly SessionRecord[], meta: { id
   for (const r of applyRewinds(records)) {
     if (r.t === 'user') {
       flushSteps();
-      lines.push('## You', '', r.content.trim(), '');
-      if (r.images?.length) lines.push(...r.images.map((i) => `- image: ${i.name}`), '');
+      lines.push(`## ${ms(lang, 'mdYou')}`, '', r.content.trim(), '');
+      if (r.images?.length) lines.push(...r.images.map((i) => `- ${ms(lang, 'mdImage', { name: i.name })}`), '');
     } else if (r.t === 'assistant') {
       const reply = replyOf(r.content);
       if (reply.asked.length) {
@@ -90,16 +94,16 @@ export function transcriptMarkdown(records: readonly SessionRecord[], meta: { id
         continue;
       }
       flushSteps();
-      lines.push('## ai', '', reply.text.trim(), '');
+      lines.push(`## ${ms(lang, 'mdAi')}`, '', reply.text.trim(), '');
     } else if (r.t === 'tool') {
       const result = json(r.content);
       if (result) steps.push(stepOf(result));
     } else if (r.t === 'event') {
       flushSteps();
-      lines.push(...eventLines(r.content));
+      lines.push(...eventLines(r.content, lang));
     } else if (r.t === 'summary') {
       flushSteps();
-      lines.push('## Summary of earlier turns', '', r.summary.summary, '');
+      lines.push(`## ${ms(lang, 'mdSummary')}`, '', r.summary.summary, '');
     }
   }
   flushSteps();

@@ -57,7 +57,7 @@ export function exportText(app: Pick<AppAgent, 'agent'>, arg: string, cwd: strin
   const target = exportTarget(arg, cwd, app.agent.sessionId);
   if ('error' in target) return theme.yellow(ms(lang, target.error === 'exists' ? 'exportExists' : 'exportFolder', { file: target.file }));
   try {
-    writeExport(target.file, transcriptMarkdown(records, { id: app.agent.sessionId, cwd, at: at.toISOString() }));
+    writeExport(target.file, transcriptMarkdown(records, { id: app.agent.sessionId, cwd, at: at.toISOString(), lang }));
   } catch (err) {
     return theme.red(ms(lang, 'exportFailed', { file: target.file, why: (err as Error).message.split('\n')[0] }));
   }
