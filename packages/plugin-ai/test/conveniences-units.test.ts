@@ -315,6 +315,8 @@ describe('/<skill>, @path, /init', () => {
     expect(initPrompt(folder.root)).not.toContain('CLAUDE.md exists');
     folder.write('CLAUDE.md', '- x');
     expect(initPrompt(folder.root, 'mention the Makefile')).toMatch(/CLAUDE\.md exists: read it and merge its points[\s\S]*The user adds: mention the Makefile/);
+    // Started in a subfolder, the file still goes to the root.
+    expect(initPrompt(folder.root, '', path.join(folder.root, 'pkg', 'a'))).toContain('one fs.write step (path "../../AGENTS.md")');
   });
 });
 

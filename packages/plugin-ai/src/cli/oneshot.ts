@@ -227,7 +227,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
     for (const n of custom?.notes ?? []) stderr.write(t(lang, n.key, n.vars) + '\n');
     // `ai -p /init` as in `ai -i` (a custom `init` command replaces it); `@path` brings in a file.
     const init = custom || continueOnly ? undefined : /^\/init(?:\s+([\s\S]*))?$/.exec(prompt.trim());
-    const message = custom?.message ?? (init ? (require('../extensions/init-prompt') as typeof import('../extensions/init-prompt')).initPrompt(app.projectDir, init[1] ?? '') : prompt);
+    const message = custom?.message ?? (init ? (require('../extensions/init-prompt') as typeof import('../extensions/init-prompt')).initPrompt(app.projectDir, init[1] ?? '', cwd) : prompt);
     const typed = args.prompt ?? '';
     const options = custom?.options ?? (init || continueOnly || !typed.includes('@') ? undefined : commandRun().fileRefsFor(app, prompt, cwd, { refsIn: typed, lang, onSkip: (rel, why) => stderr.write(t(lang, 'fileRefSkipped', { file: rel, why }) + '\n') }));
     const result = continueOnly

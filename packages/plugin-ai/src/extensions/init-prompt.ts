@@ -7,8 +7,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-/** The message `/init` sends for the repository at `root`; `extra`: what the person typed after `/init`. */
-export function initPrompt(root: string, extra = ''): string {
+/** The message `/init` sends for the repository at `root` (started in `cwd`); `extra`: what the person typed after `/init`. */
+export function initPrompt(root: string, extra = '', cwd = root): string {
+  const target = (path.relative(cwd, path.join(root, 'AGENTS.md')) || 'AGENTS.md').split(path.sep).join('/');
   const has = (name: string) => fs.statSync(path.join(root, name), { throwIfNoEntry: false })?.isFile() === true;
   const lines = [
     `Survey this repository (${root}) and write a concise AGENTS.md at its root: the instructions a coding assistant needs to work here.`,
@@ -19,7 +20,7 @@ export function initPrompt(root: string, extra = ''): string {
   ];
   if (has('AGENTS.md')) lines.push('AGENTS.md exists: read it first and improve it — keep what is still right, fix what is wrong, add what is missing.');
   if (has('CLAUDE.md')) lines.push('CLAUDE.md exists: read it and merge its points into AGENTS.md (both files are read as memory; leave CLAUDE.md as it is).');
-  lines.push('Then write the whole file with one fs.write step (path "AGENTS.md"): the user sees the diff and decides. Answer with a short summary of what you wrote.');
+  lines.push(`Then write the whole file with one fs.write step (path ${JSON.stringify(target)}): the user sees the diff and decides. Answer with a short summary of what you wrote.`);
   if (extra.trim()) lines.push('', `The user adds: ${extra.trim()}`);
   return lines.join('\n');
 }

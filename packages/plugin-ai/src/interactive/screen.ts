@@ -415,7 +415,7 @@ export class Screen extends ScreenExtras {
       }
       case 'init':
         if (this.task) return void this.queue.push(`/init ${arg}`.trim());
-        return this.startTurn(initPrompt(this.projectRoot, arg));
+        return this.startTurn(initPrompt(this.projectRoot, arg, this.options.cwd));
       case 'diff':
         return this.print(await diffText(this.app!, this.options.cwd, this.env, this.theme, this.lang));
       case 'export':
