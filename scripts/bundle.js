@@ -28,7 +28,6 @@ const BUNDLES = [
     entry: path.join(pkg('plugin-ai'), 'lib/cli.js'),
     out: path.join(pkg('plugin-ai'), 'dist/cli.js'),
     external: ['@modelcontextprotocol/sdk', 'marked', 'marked-terminal', 'prompts', 'yaml', 'diff', 'entities', 'ignore', 'picomatch'],
-    zodOnFirstUse: true,
   },
   {
     // The spawn helper's child is its own process: a script beside the bundle (tool-runner finds
@@ -116,20 +115,6 @@ const zodLocales = {
   },
 };
 
-/** plugin-ai's `require('zod')`: scripts/zod-on-first-use.js, which loads zod on first use. */
-const ZOD_ON_FIRST_USE = path.join(__dirname, 'zod-on-first-use.js');
-const zodOnFirstUse = {
-  name: 'zod-on-first-use',
-  setup(build) {
-    build.onResolve({ filter: /^zod$/ }, (args) => {
-      if (args.pluginData === 'real') return undefined;
-      // The shim's own `require('zod')` is zod, resolved as plugin-ai resolves it.
-      if (args.importer === ZOD_ON_FIRST_USE) return build.resolve('zod', { kind: args.kind, resolveDir: pkg('plugin-ai'), pluginData: 'real' });
-      return { path: ZOD_ON_FIRST_USE };
-    });
-  },
-};
-
 /** The first character outside ASCII in `text`, with its line, or undefined. */
 function firstNonAscii(text) {
   const i = text.search(/[^\x00-\x7f]/);
@@ -156,9 +141,7 @@ async function bundleAll() {
       logLevel: 'silent',
       external: b.external || [],
       inject: b.inject || [],
-      // The SDK reads `globalThis.ReadableStream`: web-lite's stand-in, like the bare name (inject).
-      define: b.inject ? { 'globalThis.ReadableStream': 'ReadableStream' } : undefined,
-      plugins: b.plain ? [] : b.zodOnFirstUse ? [zodOnFirstUse, zodLocales] : [zodLocales],
+      plugins: b.plain ? [] : [zodLocales],
       banner: b.plain ? undefined : { js: WRAP_HEAD },
       footer: b.plain ? undefined : { js: WRAP_TAIL },
       write: false,

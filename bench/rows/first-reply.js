@@ -39,9 +39,8 @@ exports.run = async function run(ctx) {
     const cwd = ctx.temp.home;
     const reply = () => runNode([slothtool, 'ai', '-p', 'hi'], { env: ctx.env, cwd });
     // The floor (a diagnostic): node loading the official openai SDK and zod from node_modules,
-    // nothing else. A reply needs the SDK; zod only when a file or reply is not of the usual
-    // shape (scripts/zod-on-first-use.js). (Node's own fetch classes are not in it: llm-base's
-    // bundle uses web-lite's instead.)
+    // nothing else. A reply needs both: the SDK, and zod to check registry.json, llm-base.json and
+    // the reply. (Node's own fetch classes are not in it: llm-base's bundle uses web-lite's instead.)
     const floorCode = `require(${JSON.stringify(require.resolve('openai', { paths: [path.join(ctx.root, 'packages/plugin-llm-base')] }))}); require(${JSON.stringify(require.resolve('zod', { paths: [path.join(ctx.root, 'packages/plugin-ai')] }))});`;
     const floor = () => runNode(['-e', floorCode], { env: ctx.env });
     reply(); // warm the file cache
@@ -70,9 +69,9 @@ exports.run = async function run(ctx) {
     return [
       { name: 'node -e 0 (baseline, same run)', value: fmt(n, 'ms') },
       { name: 'the floor (diagnostic): node loading only the openai SDK and zod (same run)', value: `${fmt(fl, 'ms')} · ${(fl.median / n.median).toFixed(2)}× node · peak ${fmt(flm, 'MB')}` },
-      // Issue #37's goal: a turn that only talks loads neither zod nor node's crypto or web streams
-      // (docs/architecture.md §6).
-      { metric: ratio, better: 'lower', name: 'slothtool ai -p "hi" → reply', value: `${fmt(t, 'ms')} · ${ratio.toFixed(2)}× node`, target: '≤ 2.0× node', ok: ratio <= 2.0 },
+      // Issue #48: every file and reply checked by its one schema, with node's own crypto and web
+      // streams, within 2.3× a bare node start (docs/architecture.md §6).
+      { metric: ratio, better: 'lower', name: 'slothtool ai -p "hi" → reply', value: `${fmt(t, 'ms')} · ${ratio.toFixed(2)}× node`, target: '≤ 2.3× node', ok: ratio <= 2.3 },
       { metric: m.median, better: 'lower', name: 'peak RSS of that process', value: fmt(m, 'MB'), target: '≤ 70 MB', ok: m.max <= 70 },
     ];
   } finally {

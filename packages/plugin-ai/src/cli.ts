@@ -44,8 +44,7 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
     // zod compiles a parser (`new Function`) for each object schema on its first parse, which
     // V8's code cache cannot keep: every start compiled parsers it used once (docs/architecture.md
     // §6). Set before any schema is built (zod reads it then); llm-base's bundle shares this zod.
-    // The bundle's zod is loaded on first use and set so then (scripts/zod-on-first-use.js).
-    if (!options.bundled) (require('zod') as typeof import('zod')).config({ jitless: true });
+    (require('zod') as typeof import('zod')).config({ jitless: true });
     const lifetime = stopOnSignals();
     modeLifetime = lifetime;
     const interactive = parsed.interactive || (!parsed.oneShot && parsed.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY);

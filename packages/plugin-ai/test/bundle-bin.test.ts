@@ -76,20 +76,31 @@ test('a reply from the bundles never loads node’s own fetch classes (undici: 1
   expect(all).not.toMatch(/undici|http2/);
 });
 
-test('a turn that only talks never loads zod from the bundles; a turn with a step does', async () => {
-  // plugin-ai's bundle loads zod on first use (scripts/zod-on-first-use.js) and reads the usual
-  // registry.json, llm-base.json and chat reply without it. zod's core sets a global when it loads.
-  const probe = path.join(fx.cwd, 'zod-probe.js');
-  fs.writeFileSync(probe, `process.on('exit', () => process.stderr.write('zod loaded: ' + ('__zod_globalConfig' in globalThis) + '\\n'));`);
+test('a turn that only talks loads the two bundles and zod, and no runner; a turn with a step starts one', async () => {
+  // zod loads on every turn: registry.json, llm-base.json and the reply are checked by their
+  // schemas (zod's core sets a global when it loads). A turn that only talks requires nothing
+  // from node_modules beside the bundles (no MCP SDK, markdown, prompts, yaml, diff) and starts no
+  // process (no child_process: the runner, the sandbox and the spawn helper load with a step).
+  const probe = path.join(fx.cwd, 'load-probe.js');
+  fs.writeFileSync(
+    probe,
+    `process.on('exit', () => process.stderr.write('loaded: ' + JSON.stringify({ zod: '__zod_globalConfig' in globalThis, childProcess: process.moduleLoadList.includes('NativeModule child_process'), files: Object.keys(require.cache).filter((f) => f !== __filename) }) + '\\n'));`,
+  );
+  const loaded = (stderr: string) => JSON.parse(/^loaded: (.*)$/m.exec(stderr)![1]) as { zod: boolean; childProcess: boolean; files: string[] };
   const env = { ...fx.temp.env, NODE_OPTIONS: `--require ${probe}` };
   fx.server.enqueue({ json: { type: 'chat', message: 'hello', data: { format: 'plain', suggestions: ['more'] } } });
   const talk = await runAi(['-p', 'hi'], { env, cwd: fx.cwd });
   expect(talk).toMatchObject({ code: 0, stdout: 'hello\n' });
-  expect(talk.stderr).toContain('zod loaded: false');
+  const llmBase = packageDir('plugin-llm-base');
+  expect(loaded(talk.stderr)).toEqual({
+    zod: true,
+    childProcess: false,
+    files: [path.join(packageDir('plugin-ai'), 'bin', 'ai.js'), path.join(packageDir('plugin-ai'), 'dist', 'load.js'), BUNDLE, path.join(llmBase, 'dist', 'index.js')],
+  });
   fx.server.enqueue({ json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'ls', args: [] }] } } }, { json: { type: 'chat', message: 'seen' } });
   const step = await runAi(['-p', 'look'], { env, cwd: fx.cwd });
   expect(step.code).toBe(0);
-  expect(step.stderr).toContain('zod loaded: true');
+  expect(loaded(step.stderr)).toMatchObject({ zod: true, childProcess: true });
 });
 
 test('run before any SlothTool home exists, it makes none (no cache either)', async () => {

@@ -13,13 +13,6 @@ test('llm-base 1.0.x (no FEATURES): three arguments, no wait reports, still answ
   expect(waits).toEqual([]);
 });
 
-test('an llm-base with options but without wait_events is not given onWait', async () => {
-  let options: Record<string, unknown> = {};
-  const client = createLlmClient({ FEATURES: { chat_options: true, streaming: true }, llm_chat: async (_m: unknown, _mode: unknown, _p: unknown, o: Record<string, unknown>) => ((options = o), okResult) });
-  await client.chat([], { mode: 'low', profile: null, onWait: () => undefined });
-  expect(options).not.toHaveProperty('onWait');
-});
-
 test('wait reports pass through only when well-formed', async () => {
   const client = createLlmClient({
     FEATURES: { chat_options: true, streaming: true, wait_events: true },

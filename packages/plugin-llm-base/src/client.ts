@@ -1,3 +1,4 @@
+import { randomUUID } from 'crypto';
 import type OpenAIType from 'openai';
 import { addCall } from './call-log';
 import { getProfile, rememberJsonMode, resolveApiKey, StoreContext } from './config-store';
@@ -15,20 +16,6 @@ import { hasImages, requestMessage, ToolCallAssembler, toolCallsOf, type ToolCal
 import { createHttpFetch, FETCH_HOOKS, type FetchHooks } from './http-fetch';
 
 export { normalizeUsage, type Usage };
-
-/**
- * A call's id in the call log: a version-4 UUID from Math.random (an id, not a secret; V8 seeds
- * each process's generator from the OS). node's crypto module, which randomUUID needs, would cost
- * every start 1.3–1.6 ms to load.
- */
-export function newCallId(): string {
-  const bytes = new Uint8Array(16);
-  for (let i = 0; i < 16; i++) bytes[i] = Math.floor(Math.random() * 256);
-  bytes[6] = (bytes[6] & 0x0f) | 0x40;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const h = Buffer.from(bytes).toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
 
 type Sdk = typeof import('openai');
 
@@ -264,7 +251,7 @@ export async function chat(
   options: ChatOptions,
   deps: CallDeps,
 ): Promise<ChatSuccess | CallFailure> {
-  const callId = newCallId();
+  const callId = randomUUID();
   const start = deps.now();
   const ctx: StoreContext = { env: deps.env, lang: deps.lang };
   const mapCtx: MapContext = { lang: deps.lang, signal: options.signal };
@@ -372,7 +359,7 @@ function waitTimeoutError(watch: RequestWatch, ctx: MapContext): ApiError {
 
 /** llm_raw: the payload goes to /chat/completions unchanged. Never throws. */
 export async function raw(payload: unknown, profileName: string | null, deps: CallDeps): Promise<RawSuccess | CallFailure> {
-  const callId = newCallId();
+  const callId = randomUUID();
   const start = deps.now();
   const ctx: StoreContext = { env: deps.env, lang: deps.lang };
   const mapCtx: MapContext = { lang: deps.lang };

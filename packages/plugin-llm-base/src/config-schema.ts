@@ -5,7 +5,7 @@ import { lazy } from '@holic512/shared/lib/lazy';
 export const JSON_MODES = ['prompt', 'response_format'] as const;
 
 /** An http(s) URL, as a profile's base_url must be. */
-export function isHttpUrl(value: string): boolean {
+function isHttpUrl(value: string): boolean {
   try {
     const u = new URL(value);
     return u.protocol === 'http:' || u.protocol === 'https:';
@@ -68,8 +68,7 @@ function buildSchemas() {
   return { ProfileSchema, ConfigSchema, CallLogSchema, CallLineSchema };
 }
 
-/** The schemas of llm-base's files, built on first use (a plugin's bundle loads zod then:
- * scripts/zod-on-first-use.js). */
+/** The schemas of llm-base's files, built on first use. */
 export const configSchemas = lazy(buildSchemas);
 
 /** `path.to.field: message; …` for a failed safeParse. */

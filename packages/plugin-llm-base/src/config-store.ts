@@ -4,7 +4,6 @@ import { LlmBaseError } from './errors';
 import { Lang, t } from './i18n';
 import { configPath } from './paths';
 import { configSchemas, formatIssues } from './config-schema';
-import { plainConfig } from './config-plain';
 import type { JsonMode, LlmConfig, ProfileConfig } from './types';
 
 /** Defaults a new profile starts from (the original llm-base's). */
@@ -33,8 +32,6 @@ export function parseConfigText(text: string, file: string, lang: Lang): LlmConf
   } catch (err) {
     throw new LlmBaseError('NO_PROFILE', t(lang, 'configInvalid', { file, issues: (err as Error).message }), 'config_invalid');
   }
-  const plain = plainConfig(json);
-  if (plain) return plain;
   const parsed = configSchemas().ConfigSchema.safeParse(json);
   if (!parsed.success) {
     throw new LlmBaseError('NO_PROFILE', t(lang, 'configInvalid', { file, issues: formatIssues(parsed.error) }), 'config_invalid');

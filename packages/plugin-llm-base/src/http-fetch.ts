@@ -21,7 +21,6 @@
 import type * as http from 'http';
 import type { Socket } from 'net';
 import { LiteHeaders, LiteResponse } from './web-lite';
-import { LiteReadableStream } from './lite-stream';
 
 /** What one `fetch` reports and enforces beyond the standard. */
 export interface FetchHooks {
@@ -106,8 +105,8 @@ async function prepare(init: RequestInit): Promise<Prepared> {
   return { method: (init.method ?? 'GET').toUpperCase(), headers, body };
 }
 
-/** The stream of a response body (lite-stream.ts): paced by its reader, ended or broken like undici's. */
-function webBody(res: http.IncomingMessage, signal: AbortSignal | undefined): LiteReadableStream {
+/** The web stream of a response body: paced by its reader, ended or broken like undici's. */
+function webBody(res: http.IncomingMessage, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
   let source: NodeJS.ReadableStream = res;
   const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
   if (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate' || encoding === 'br') {
@@ -118,7 +117,7 @@ function webBody(res: http.IncomingMessage, signal: AbortSignal | undefined): Li
   }
   const readable = source as NodeJS.ReadableStream & { destroy(err?: Error): void; on(ev: string, fn: (...a: unknown[]) => void): unknown };
   let settled = false;
-  return new LiteReadableStream({
+  return new ReadableStream<Uint8Array>({
     start(controller) {
       const fail = (err: unknown) => {
         if (settled) return;
@@ -256,7 +255,7 @@ export function createHttpFetch(defaultHooks: FetchHooks = {}): typeof fetch {
       }
       const nullBody = NULL_BODY.has(status) || req.method === 'HEAD';
       if (nullBody) res.resume();
-      return new LiteResponse(nullBody ? null : webBody(res, signal), { status, statusText: res.statusMessage ?? '', headers, url: url.href, redirected: hop > 0 }) as unknown as Response;
+      return new LiteResponse(nullBody ? null : webBody(res, signal), { status, statusText: res.statusMessage ?? '', headers, url: url.href }) as unknown as Response;
     }
   }) as typeof fetch;
 }

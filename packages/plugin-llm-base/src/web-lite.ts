@@ -12,16 +12,13 @@
  *   trimmed and checked, `append` combining with ", ", `set-cookie` kept apart, iteration sorted),
  *   with undici's error messages. test/web-lite.test.ts compares it with node's own on random
  *   operation sequences.
- * - {@link LiteResponse}: what a fetch answer offers (status, headers, a streaming `body`, `url`,
- *   `redirected`, `text()` / `json()` / `arrayBuffer()` / `bytes()` / `blob()` / `clone()`);
- *   `formData()` hands the bytes to node's own `Response`.
+ * - {@link LiteResponse}: the part of a fetch answer the SDKs read (status, headers, `url`, node's
+ *   web stream as the `body`, `text()` and `json()`).
  * - {@link Headers}, {@link Response}, {@link FormData}: what the llm-base bundle puts in place
  *   of those globals (scripts/bundle.js `inject`): `Headers` is LiteHeaders; `Response` and
  *   `FormData` construct node's own (loaded then, as before) and answer `instanceof` for theirs
  *   and ours without loading anything.
  */
-import { LiteReadableStream } from './lite-stream';
-
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 const NOT_BYTE = /[^\u0000-\u00ff]/;
@@ -162,28 +159,29 @@ export interface LiteResponseInit {
   statusText?: string;
   headers: LiteHeaders;
   url?: string;
-  redirected?: boolean;
 }
 
-/** A fetch answer: its status, headers and streaming body, read once. */
+/**
+ * A fetch answer, as far as the SDKs read one (openai 6.49's client, streaming and error paths;
+ * ollama 0.6's): `status`, `ok`, `statusText`, `headers`, `url`, a streaming `body` (node's own
+ * web stream) and `text()` / `json()`, the body read once. test/web-lite.test.ts runs requests
+ * through both SDKs and fails when they read a member of node's `Response` this lacks.
+ */
 export class LiteResponse {
   readonly status: number;
   readonly statusText: string;
   readonly headers: LiteHeaders;
   readonly url: string;
-  readonly redirected: boolean;
-  readonly type = 'basic';
-  readonly body: LiteReadableStream | null;
+  readonly body: ReadableStream<Uint8Array> | null;
   #used = false;
 
-  constructor(body: LiteReadableStream | null, init: LiteResponseInit) {
+  constructor(body: ReadableStream<Uint8Array> | null, init: LiteResponseInit) {
     this.body = body;
     this.status = init.status;
     this.statusText = init.statusText ?? '';
     this.headers = init.headers;
     frozen.add(init.headers);
     this.url = init.url ?? '';
-    this.redirected = init.redirected ?? false;
   }
 
   /** Instances of this class and node's own `Response` (by their tag: nothing is loaded). */
@@ -199,71 +197,26 @@ export class LiteResponse {
     return this.status >= 200 && this.status <= 299;
   }
 
-  get bodyUsed(): boolean {
-    return this.#used;
-  }
-
-  async bytes(): Promise<Uint8Array> {
+  async #bytes(): Promise<Uint8Array> {
     if (this.#used || this.body?.locked) throw new TypeError('Body is unusable: Body has already been read');
     this.#used = true;
     if (!this.body) return new Uint8Array(0);
     const chunks: Uint8Array[] = [];
-    let size = 0;
-    const reader = this.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-    if (chunks.length === 1) return chunks[0];
-    const out = new Uint8Array(size);
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.byteLength;
-    }
-    return out;
-  }
-
-  async arrayBuffer(): Promise<ArrayBuffer> {
-    const b = await this.bytes();
-    return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? (b.buffer as ArrayBuffer) : (b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
+    for await (const chunk of this.body) chunks.push(chunk);
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
   }
 
   async text(): Promise<string> {
-    return new TextDecoder().decode(await this.bytes());
+    return new TextDecoder().decode(await this.#bytes());
   }
 
   async json(): Promise<unknown> {
     return JSON.parse(await this.text());
   }
-
-  async blob(): Promise<Blob> {
-    const type = this.headers.get('content-type') ?? '';
-    return new Blob([await this.bytes()], { type });
-  }
-
-  /** Multipart or URL-encoded forms: node's own `Response` parses them. */
-  async formData(): Promise<unknown> {
-    const bytes = await this.bytes();
-    return new globalThis.Response(bytes, { headers: [...this.headers] }).formData();
-  }
-
-  clone(): LiteResponse {
-    if (this.#used || this.body?.locked) throw new TypeError('Response.clone: Body has already been consumed.');
-    let body: LiteReadableStream | null = null;
-    if (this.body) {
-      const [a, b] = this.body.tee();
-      (this as { body: LiteReadableStream | null }).body = a;
-      body = b;
-    }
-    return new LiteResponse(body, { status: this.status, statusText: this.statusText, headers: new LiteHeaders(this.headers), url: this.url, redirected: this.redirected });
-  }
 }
 
 /** A global that loads node's own class only when constructed; `instanceof` asks `test`. */
-function deferred(name: 'Response' | 'FormData' | 'ReadableStream', test: (value: object) => boolean): unknown {
+function deferred(name: 'Response' | 'FormData', test: (value: object) => boolean): unknown {
   const tag = `[object ${name}]`;
   return class {
     constructor(...args: unknown[]) {
@@ -281,6 +234,3 @@ function deferred(name: 'Response' | 'FormData' | 'ReadableStream', test: (value
 export const Headers = LiteHeaders;
 export const Response = deferred('Response', (v) => v instanceof LiteResponse);
 export const FormData = deferred('FormData', () => false);
-/** The SDK tests request bodies with `instanceof ReadableStream` and reads `globalThis.ReadableStream`
- * (scripts/bundle.js `define`): answered by tag, node's web streams loaded only to construct one. */
-export const ReadableStream = deferred('ReadableStream', (v) => v instanceof LiteReadableStream);

@@ -101,3 +101,21 @@ test('a removed file is an empty config at once; a broken one is an error at onc
   fs.writeFileSync(file, '{ not json');
   expect(() => readConfig(ctx())).toThrow(/llm-base\.json/);
 });
+
+// A file of valid JSON the schema refuses: the error names the file and every field that is wrong.
+test.each([
+  ['a timeout that is not a positive whole number', { p: { base_url: 'http://127.0.0.1:9/v1', low_model: 'm', high_model: 'm', timeout: -5 } }, ['profiles.p.timeout']],
+  ['a base_url that is not http(s), a model that is empty', { p: { base_url: 'ftp://x', low_model: '', high_model: 'm' } }, ['profiles.p.base_url: expected an http(s) URL', 'profiles.p.low_model: expected a model id']],
+  ['pricing of another shape', { p: { base_url: 'http://x/v1', low_model: 'm', high_model: 'm', pricing: { currency: 'USD', low: { input: -1, output: 1 } } } }, ['profiles.p.pricing.low.input']],
+  ['a profile that is not an object', { p: 'sk-123' }, ['profiles.p:']],
+])('%s: the error names the file and the field', (_what, profiles, fields) => {
+  fs.writeFileSync(file, JSON.stringify({ default_profile: 'p', profiles }));
+  let message = '';
+  try {
+    readConfig(ctx());
+  } catch (err) {
+    message = (err as Error).message;
+  }
+  expect(message).toContain(file);
+  for (const field of fields) expect(message).toContain(field);
+});

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { FormData as LazyFormData, LiteHeaders, LiteResponse, Headers as InjectedHeaders, Response as LazyResponse } from '../src/web-lite';
-import { LiteReadableStream } from '../src/lite-stream';
 
 // LiteHeaders against node's own Headers (undici): the same operations give the same answers,
 // the same errors (by kind) and the same iteration.
@@ -102,6 +101,7 @@ describe('LiteHeaders behaves like node’s Headers', () => {
   });
 });
 
+/** A body as http-fetch.ts gives one: node's own web stream of byte chunks. */
 function stream(chunks: string[]): ReadableStream<Uint8Array> {
   return new ReadableStream({
     start(c) {
@@ -111,46 +111,25 @@ function stream(chunks: string[]): ReadableStream<Uint8Array> {
   });
 }
 
-/** The same chunks as a response body of web-lite's own (lite-stream.ts), as http-fetch.ts makes them. */
-function liteStream(chunks: string[]): LiteReadableStream {
-  return new LiteReadableStream({
-    start(c) {
-      for (const s of chunks) c.enqueue(new TextEncoder().encode(s));
-      c.close();
-    },
-  });
-}
-
 function lite(chunks: string[] | null, init: { status?: number; headers?: Record<string, string> } = {}) {
-  return new LiteResponse(chunks ? liteStream(chunks) : null, { status: init.status ?? 200, statusText: 'OK', headers: new LiteHeaders(init.headers), url: 'http://x/' });
+  return new LiteResponse(chunks ? stream(chunks) : null, { status: init.status ?? 200, statusText: 'OK', headers: new LiteHeaders(init.headers), url: 'http://x/' });
 }
 
-describe('LiteResponse behaves like node’s Response', () => {
-  test('text, json, bytes, arrayBuffer and blob give the same', async () => {
+describe('LiteResponse: what the SDKs read of an answer', () => {
+  test('text and json give what node’s Response gives', async () => {
     const bodies = [['{"a":1}'], ['{"a"', ':[1,', '2]}'], ['\ufeffhé'], [], ['x'.repeat(70000), 'y']];
     for (const chunks of bodies) {
-      const real = () => new Response(stream(chunks));
-      expect(await lite(chunks).text()).toBe(await real().text());
-      expect(Buffer.from(await lite(chunks).arrayBuffer())).toEqual(Buffer.from(await real().arrayBuffer()));
-      expect(Buffer.from(await lite(chunks).bytes())).toEqual(Buffer.from(new Uint8Array(await real().arrayBuffer())));
-      const blob = await lite(chunks, { headers: { 'content-type': 'text/plain' } }).blob();
-      expect(blob.type).toBe('text/plain');
-      expect(await blob.text()).toBe(await real().text());
+      expect(await lite(chunks).text()).toBe(await new Response(stream(chunks)).text());
     }
     expect(await lite(['{"a":[1,2]}']).json()).toEqual({ a: [1, 2] });
     await expect(lite(['{nope']).json()).rejects.toThrow(SyntaxError);
     expect(await lite(null).text()).toBe('');
   });
 
-  test('a body is read once; clone() before gives two readers', async () => {
+  test('a body is read once; a body a reader holds cannot be read', async () => {
     const r = lite(['abc']);
-    expect(r.bodyUsed).toBe(false);
-    const c = r.clone();
     expect(await r.text()).toBe('abc');
-    expect(r.bodyUsed).toBe(true);
     await expect(r.text()).rejects.toThrow(TypeError);
-    expect(() => r.clone()).toThrow(TypeError);
-    expect(await c.text()).toBe('abc');
     const locked = lite(['x']);
     locked.body!.getReader();
     await expect(locked.text()).rejects.toThrow(TypeError);
@@ -163,15 +142,8 @@ describe('LiteResponse behaves like node’s Response', () => {
     const r = lite(['x'], { headers: { 'Content-Type': 'application/json' } });
     expect(r.headers.get('content-type')).toBe('application/json');
     expect(() => r.headers.set('x', '1')).toThrow(TypeError);
-    expect(r.url).toBe('http://x/');
-    expect(r.redirected).toBe(false);
+    expect([r.url, r.statusText]).toEqual(['http://x/', 'OK']);
     expect(Object.prototype.toString.call(r)).toBe('[object Response]');
-  });
-
-  test('formData() goes through node’s own Response', async () => {
-    const r = lite(['a=1&b=two'], { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    const form = (await r.formData()) as FormData;
-    expect(form.get('b')).toBe('two');
   });
 
   test('the deferred globals construct node’s own and answer instanceof for both', async () => {

@@ -42,9 +42,8 @@ export interface LoadBundleOptions {
  * another node, other V8 flags, a damaged file), the run's code is written when the process
  * exits — after it ran, so the cache holds every function the run compiled, not only the
  * top level. A run of a second or more rewrites a usable cache when it compiled 10 % more.
- * One cache per bundle file and node version; it records which text it was made for (the
- * build's SHA-1 and the file's stamp), so a changed bundle never runs an old cache's code, and
- * a checksum of its own data (see seal). Caches of
+ * One cache per bundle file and node version; it records the SHA-1 of the text it was made
+ * for, so a changed bundle never runs an old cache's code, and its own (see seal). Caches of
  * the same bundle for another node are removed when a new one is written.
  *
  * The cache is only a speed-up: a cache that cannot be read or written is left alone, silently,
@@ -65,12 +64,12 @@ export function loadBundle(file: string, options: LoadBundleOptions = {}): unkno
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   if (!source.startsWith(BUNDLE_HEAD)) throw notABundle(file);
   const cacheFile = options.cacheDir ? cacheFileFor(file, options.cacheDir) : undefined;
-  const identity = cacheFile ? textIdentity(file, source, bytes) : undefined;
+  const sourceDigest = cacheFile ? textDigest(file, source, bytes) : undefined;
   let cachedData: Buffer | undefined;
   let damaged = false;
-  if (cacheFile && identity) {
+  if (cacheFile && sourceDigest) {
     try {
-      cachedData = unseal(fs.readFileSync(cacheFile), identity);
+      cachedData = unseal(fs.readFileSync(cacheFile), sourceDigest);
       damaged = cachedData === undefined;
     } catch {
       // no cache yet (or unreadable): compiled from the text, and written at exit
@@ -96,7 +95,7 @@ export function loadBundle(file: string, options: LoadBundleOptions = {}): unkno
   mod.loaded = true;
   const rejected = damaged || (cachedData !== undefined && script.cachedDataRejected === true);
   options.onCache?.(rejected ? 'rejected' : cachedData ? 'used' : 'none');
-  if (cacheFile && identity) {
+  if (cacheFile && sourceDigest) {
     const loadedAt = Date.now();
     const refreshAfterMs = options.refreshAfterMs ?? REFRESH_AFTER_MS;
     const usedBytes = !cachedData || rejected ? 0 : cachedData.length;
@@ -106,10 +105,10 @@ export function loadBundle(file: string, options: LoadBundleOptions = {}): unkno
       // than the cache holds (V8's new data is a superset: what came from the cache and what
       // this run compiled), so a first short run (`ai mcp list`) does not leave a thin cache.
       try {
-        if (usedBytes === 0) saveCache(script.createCachedData(), cacheFile, identity, cachePrefix(file));
+        if (usedBytes === 0) saveCache(script.createCachedData(), cacheFile, sourceDigest, cachePrefix(file));
         else if (Date.now() - loadedAt >= refreshAfterMs) {
           const data = script.createCachedData();
-          if (data.length > usedBytes * REFRESH_GROWTH) saveCache(data, cacheFile, identity, cachePrefix(file));
+          if (data.length > usedBytes * REFRESH_GROWTH) saveCache(data, cacheFile, sourceDigest, cachePrefix(file));
         }
       } catch {
         // V8 could not serialise: the next start compiles, as without a cache
@@ -150,66 +149,57 @@ function fnv1a(text: string): string {
 }
 
 /**
- * A cache file: `SLCC`, a format byte, three zero bytes, the length of the text's identity (32
- * bits, little-endian), that identity (see textIdentity), the CRC-32 of V8's data, then V8's
- * data. V8 checks that its data fits this node and a text of this length, but neither that the
- * text is the same (a bundle changed in place with the same size would run the old code) nor
- * that the bytes are intact (damaged data can crash node): both are checked here first. zlib's
- * CRC-32 finds the damage a disk or a torn write does, without node's crypto module (a start
- * that talks loads nothing else of it: docs/architecture.md §6).
+ * A cache file: `SLCC`, a format byte, three zero bytes, the SHA-1 of the bundle's text it was
+ * made from, the SHA-1 of V8's data, then V8's data. V8 checks that its data fits this node and
+ * a text of this length, but neither that the text is the same (a bundle changed in place with
+ * the same size would run the old code) nor that the bytes are intact (damaged data can crash
+ * node): both are checked here first.
  */
-const MAGIC = Buffer.from('SLCC\x03\x00\x00\x00', 'latin1');
+const MAGIC = Buffer.from('SLCC\x02\x00\x00\x00', 'latin1');
+const HEADER = MAGIC.length + 40;
 
-function seal(data: Buffer, identity: Buffer): Buffer {
-  const head = Buffer.alloc(MAGIC.length + 4 + identity.length + 4);
-  MAGIC.copy(head);
-  head.writeUInt32LE(identity.length, MAGIC.length);
-  identity.copy(head, MAGIC.length + 4);
-  head.writeUInt32LE(crc32(data), MAGIC.length + 4 + identity.length);
-  return Buffer.concat([head, data]);
+function seal(data: Buffer, sourceDigest: Buffer): Buffer {
+  return Buffer.concat([MAGIC, sourceDigest, digest(data), data]);
 }
 
 /** V8's data from a cache file made for this text, or undefined when it is not that or not intact. */
-function unseal(bytes: Buffer, identity: Buffer): Buffer | undefined {
-  const at = MAGIC.length + 4;
-  if (bytes.length <= at || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
-  if (bytes.readUInt32LE(MAGIC.length) !== identity.length) return undefined;
-  const end = at + identity.length;
-  if (bytes.length <= end + 4 || !bytes.subarray(at, end).equals(identity)) return undefined;
-  const data = bytes.subarray(end + 4);
-  return crc32(data) === bytes.readUInt32LE(end) ? data : undefined;
+function unseal(bytes: Buffer, sourceDigest: Buffer): Buffer | undefined {
+  if (bytes.length <= HEADER || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  if (!bytes.subarray(MAGIC.length, MAGIC.length + 20).equals(sourceDigest)) return undefined;
+  const data = bytes.subarray(HEADER);
+  return digest(data).equals(bytes.subarray(MAGIC.length + 20, HEADER)) ? data : undefined;
 }
 
 /**
  * What identifies a bundle's text for its cache. scripts/bundle.js writes the SHA-1 of the text
- * it built right after the head (`/*sha1:…*\/`): with the file's size, change time and inode,
- * that names the text without reading a megabyte through a hash on every start (a bundle edited
- * by hand changes its time; one rewritten with the same size, time and head is not told apart).
- * A bundle without one is named by the SHA-1 of its whole text.
+ * it built right after the head (`/*sha1:…*\/`): with the file's size, change time and inode, that
+ * names the text without hashing a megabyte on every start (a bundle edited by hand changes its
+ * time; one rewritten with the same size, time and head is not told apart). A bundle without
+ * one is hashed whole.
  */
-function textIdentity(file: string, source: string, bytes: Buffer): Buffer {
+function textDigest(file: string, source: string, bytes: Buffer): Buffer {
   const m = BUILD_ID.exec(source.slice(BUNDLE_HEAD.length, BUNDLE_HEAD.length + 60));
-  if (!m) return Buffer.from(`text:${(require('crypto') as typeof import('crypto')).createHash('sha1').update(bytes).digest('hex')}`);
+  if (!m) return digest(bytes);
   const st = fs.statSync(file);
-  return Buffer.from(`build:${m[1]}:${st.size}:${st.mtimeMs}:${st.ino}`);
+  return digest(Buffer.from(`${m[1]}:${st.size}:${st.mtimeMs}:${st.ino}`));
 }
 
 /** The build's SHA-1 right after the head, as scripts/bundle.js writes it. */
 const BUILD_ID = /^\/\*sha1:([0-9a-f]{40})\*\//;
 
-function crc32(data: Buffer): number {
-  return (require('zlib') as typeof import('zlib')).crc32(data);
+function digest(data: Buffer): Buffer {
+  return (require('crypto') as typeof import('crypto')).createHash('sha1').update(data).digest();
 }
 
-function saveCache(v8Data: Buffer, cacheFile: string, identity: Buffer, prefix: string): void {
+function saveCache(v8Data: Buffer, cacheFile: string, sourceDigest: Buffer, prefix: string): void {
   try {
-    const data = seal(v8Data, identity);
+    const data = seal(v8Data, sourceDigest);
     const dir = path.dirname(cacheFile);
     // Required here, not at the top: only a run that writes a cache needs them.
     const { ensurePrivateDir } = require('./private-files') as typeof import('./private-files');
     const { writeFileAtomicSync } = require('./atomic-write') as typeof import('./atomic-write');
     ensurePrivateDir(dir);
-    writeFileAtomicSync(cacheFile, data, { mode: 0o600, fsync: false }); // a torn cache fails its CRC-32
+    writeFileAtomicSync(cacheFile, data, { mode: 0o600, fsync: false }); // a torn cache fails its SHA-1
     const own = path.basename(cacheFile);
     for (const name of fs.readdirSync(dir)) {
       if (name !== own && name.startsWith(prefix) && name.endsWith('.v8')) fs.rmSync(path.join(dir, name), { force: true });

@@ -11,20 +11,3 @@ export function parseJsonObject(text: string): Record<string, unknown> | undefin
     return undefined;
   }
 }
-
-/** A plain object as JSON.parse makes them (its prototype is Object.prototype). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
-}
-
-/**
- * Copy the keys of `from` that are not `known` to `to`, in their order (what zod's loose objects
- * keep); false at a `__proto__` key, which an assignment would take as the prototype.
- */
-export function copyOtherKeys(from: Record<string, unknown>, to: Record<string, unknown>, known: ReadonlySet<string>): boolean {
-  for (const key of Object.keys(from)) {
-    if (key === '__proto__') return false;
-    if (!known.has(key)) to[key] = from[key];
-  }
-  return true;
-}

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { lazy } from './lazy';
-import { copyOtherKeys, isPlainObject } from './json-object';
 
 /**
  * `<SlothTool home>/registry.json`, the one file every host and plugin reads: `{"plugins":
@@ -28,7 +27,7 @@ function buildSchemas() {
   return { RegistryEntrySchema, RegistrySchema, HostRegistryEntrySchema, HostRegistrySchema };
 }
 
-/** The registry's schemas, built on first use (a plugin's bundle loads zod then: scripts/zod-on-first-use.js). */
+/** The registry's schemas, built on first use. */
 export const registrySchemas = lazy(buildSchemas);
 
 type Schemas = ReturnType<typeof buildSchemas>;
@@ -48,41 +47,5 @@ export function checkRegistry<S extends Schemas['RegistrySchema'] | Schemas['Hos
 
 /** A plugin's read of registry.json: the registry, or one line saying where it is wrong. */
 export function checkPluginRegistry(json: unknown): { ok: true; registry: Registry } | { ok: false; detail: string } {
-  const plain = plainRegistry(json);
-  return plain ? { ok: true, registry: plain } : checkRegistry(registrySchemas().RegistrySchema, json);
-}
-
-const ENTRY_KEYS = ['name', 'version', 'binPath', 'installedAt', 'updatedAt'] as const;
-const OPTIONAL_KEYS = new Set<string>(['version', 'installedAt', 'updatedAt']);
-
-const KNOWN_ENTRY = new Set<string>(ENTRY_KEYS);
-const KNOWN_ROOT = new Set(['plugins']);
-
-/**
- * What the plugin schema gives a registry of the usual shape (the schema's keys in its order,
- * then the others), read without zod so a turn that only talks never loads it; undefined for
- * anything else, which the schema then checks and words. Never accepts what the schema refuses
- * (test/registry-fast.test.ts holds the two equal).
- */
-export function plainRegistry(json: unknown): Registry | undefined {
-  if (!isPlainObject(json) || !isPlainObject(json.plugins)) return undefined;
-  const plugins: Record<string, RegistryEntry> = {};
-  for (const alias of Object.keys(json.plugins)) {
-    const entry = json.plugins[alias];
-    if (alias === '__proto__' || !isPlainObject(entry)) return undefined;
-    const out: Record<string, unknown> = {};
-    for (const key of ENTRY_KEYS) {
-      if (!(key in entry)) {
-        if (OPTIONAL_KEYS.has(key)) continue;
-        return undefined;
-      }
-      const value = entry[key];
-      if (typeof value !== 'string' || (!OPTIONAL_KEYS.has(key) && value === '')) return undefined;
-      out[key] = value;
-    }
-    if (!copyOtherKeys(entry, out, KNOWN_ENTRY)) return undefined;
-    plugins[alias] = out as RegistryEntry;
-  }
-  const registry: Record<string, unknown> = { plugins };
-  return copyOtherKeys(json, registry, KNOWN_ROOT) ? (registry as Registry) : undefined;
+  return checkRegistry(registrySchemas().RegistrySchema, json);
 }

@@ -117,7 +117,7 @@ test('two bundles keep two caches', () => {
 });
 
 // V8 checks that its data fits this node and this text, not that its bytes are intact: given
-// damaged data, node crashes (SIGSEGV). Every cache carries the CRC-32 of its data, checked first.
+// damaged data, node crashes (SIGSEGV). Every cache carries its own SHA-1, checked first.
 test.each([
   ['bytes overwritten past the header', (b: Buffer) => Buffer.concat([b.subarray(0, 64), Buffer.alloc(b.length - 64, 0x5a)])],
   ['one bit flipped in V8 data', (b: Buffer) => { const c = Buffer.from(b); c[c.length >> 1] ^= 1; return c; }],

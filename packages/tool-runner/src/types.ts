@@ -1,4 +1,5 @@
 import type { ToolStep } from './tool-steps';
+import type { ExecInput } from './registry/exec';
 
 /** Risk level: L0 runs without asking, L1 asks the user, L2 is refused. */
 export type Level = 'L0' | 'L1' | 'L2';
@@ -22,14 +23,8 @@ export interface PatchOp {
   from?: string;
 }
 
-export interface ExecStep {
-  tool: 'exec';
-  program: string;
-  args: string[];
-  cwd?: string | null;
-  requires?: Requires;
-  timeoutMs?: number;
-}
+/** Run one program with an argument vector: `program`, `args`, `cwd?`, `timeoutMs?`, `requires?` (its schema in registry/exec.ts). */
+export type ExecStep = ExecInput & { tool: 'exec' };
 
 export interface PluginRunStep {
   tool: 'plugin.run';

@@ -3,25 +3,12 @@ import * as path from 'path';
 import { addEnvSecrets, addKnownSecrets } from '@holic512/shared';
 import { z } from 'zod';
 import { lazy } from '@holic512/shared/lib/lazy';
-import { isPlainObject } from '@holic512/shared/lib/json-object';
 
 const llmBaseKeys = lazy(() =>
   z.object({
     profiles: z.record(z.string(), z.object({ api_key: z.unknown().optional() }).passthrough()),
   }).passthrough(),
 );
-
-/** The profiles' `api_key` values of llm-base.json as parsed JSON (undefined: not its shape). */
-export function profileKeys(raw: unknown): unknown[] | undefined {
-  // The usual shape is read without zod (a turn that only talks never loads it); anything else
-  // is checked by the schema. test/known-secrets.test.ts holds the two equal.
-  if (isPlainObject(raw) && isPlainObject(raw.profiles) && !Object.prototype.hasOwnProperty.call(raw.profiles, '__proto__')) {
-    const profiles = Object.values(raw.profiles);
-    if (profiles.every(isPlainObject)) return profiles.map((p) => p.api_key);
-  }
-  const parsed = llmBaseKeys().safeParse(raw);
-  return parsed.success ? Object.values(parsed.data.profiles).map((p) => p.api_key) : undefined;
-}
 
 /**
  * The API keys of the llm-base profiles (`<home>/plugin-configs/llm-base.json`): literal keys
@@ -35,8 +22,10 @@ export function llmBaseApiKeys(home: string, env: NodeJS.ProcessEnv): string[] {
   } catch {
     return [];
   }
+  const parsed = llmBaseKeys().safeParse(raw);
+  if (!parsed.success) return [];
   const keys: string[] = [];
-  for (const k of profileKeys(raw) ?? []) {
+  for (const { api_key: k } of Object.values(parsed.data.profiles)) {
     if (typeof k !== 'string') continue;
     const ref = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(k.trim());
     const value = ref ? env[ref[1]] : k;

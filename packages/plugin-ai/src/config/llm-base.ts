@@ -157,7 +157,7 @@ function mainOf(root: string): { main: string; bundle?: string; provide?: Record
  */
 function sharedZod(range: unknown): Record<string, unknown> | undefined {
   const version = (require('zod/package.json') as { version: string }).version;
-  return typeof range === 'string' && caretAdmits(range, version) ? { zod: require('zod') as unknown } : undefined;
+  return admits(range, version) ? { zod: require('zod') as unknown } : undefined;
 }
 
 /**
@@ -182,23 +182,14 @@ export const SHARED_FOR_LLM_BASE: Record<string, () => unknown> = {
 function sharedModules(range: unknown): Record<string, unknown> {
   const version = (require('@holic512/shared/package.json') as { version: string }).version;
   const out: Record<string, unknown> = {};
-  if (typeof range !== 'string' || !caretAdmits(range, version)) return out;
+  if (!admits(range, version)) return out;
   for (const [id, load] of Object.entries(SHARED_FOR_LLM_BASE)) Object.defineProperty(out, id, { enumerable: true, get: load });
   return out;
 }
 
-/** Whether `^x.y.z` (or an exact `x.y.z`) admits `version` (a release, x.y.z). Other ranges: no. */
-export function caretAdmits(range: string, version: string): boolean {
-  const r = /^(\^?)(\d+)\.(\d+)\.(\d+)$/.exec(range.trim());
-  const v = /^(\d+)\.(\d+)\.(\d+)$/.exec(version);
-  if (!r || !v) return false;
-  const [want, have] = [r.slice(2).map(Number), v.slice(1).map(Number)];
-  if (!r[1]) return want.every((n, i) => n === have[i]);
-  const atLeast = have[0] > want[0] || (have[0] === want[0] && (have[1] > want[1] || (have[1] === want[1] && have[2] >= want[2])));
-  if (!atLeast) return false;
-  if (want[0] > 0) return have[0] === want[0];
-  if (want[1] > 0) return have[0] === 0 && have[1] === want[1];
-  return have[0] === 0 && have[1] === 0 && have[2] === want[2];
+/** Whether a dependency range of llm-base's package.json admits `version`, as npm reads it. */
+function admits(range: unknown, version: string): boolean {
+  return typeof range === 'string' && (require('semver/functions/satisfies') as typeof import('semver/functions/satisfies'))(version, range);
 }
 
 /**
@@ -233,28 +224,30 @@ export function loadLlmBase(registry: Registry): { client: LlmClient; root: stri
   return { client: createLlmClient(mod, from), root, module: mod as Record<string, unknown> };
 }
 
-/** Wrap a loaded llm-base module, detecting what it offers (1.0.x: only
- * `llm_chat(messages, mode, profile)`; ours: `FEATURES.chat_options` with streaming). */
+/**
+ * Wrap a loaded llm-base module. Two llm-bases exist (docs/contracts.md): the original 1.0.x,
+ * whose `llm_chat(messages, mode, profile)` takes no options and which has no FEATURES, and this
+ * repository's, whose `FEATURES.chat_options` comes with everything `features` names, `transport_for`
+ * and the Ollama functions (`service`).
+ */
 export function createLlmClient(mod: unknown, where = 'llm-base'): LlmClient {
   const llmChat = mod && typeof mod === 'object' ? (mod as { llm_chat?: unknown }).llm_chat : undefined;
   if (typeof llmChat !== 'function') {
     throw aiError('LLM_BASE_BROKEN', 'llmBaseBroken', { path: where, detail: 'llm_chat is not a function' });
   }
   const raw = (mod as { FEATURES?: unknown }).FEATURES;
-  const feat = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
-  const options = feat.chat_options === true;
-  const features = { options, streaming: options && feat.streaming === true, waitEvents: options && feat.wait_events === true, tools: options && feat.tools === true, images: options && feat.images === true };
-  const transportFor = features.tools && typeof (mod as { transport_for?: unknown }).transport_for === 'function' ? ((mod as { transport_for: (p: string | null) => unknown }).transport_for) : undefined;
+  const options = raw !== null && typeof raw === 'object' && (raw as { chat_options?: unknown }).chat_options === true;
+  const features = { options, streaming: options, waitEvents: options, tools: options, images: options };
+  const m = mod as Record<string, unknown>;
   const fn = llmChat as LlmChatFn;
-  const service = feat.ollama === true ? modelService(mod as Record<string, unknown>) : undefined;
   return {
     features,
-    ...(service ? { service } : {}),
-    ...(transportFor
+    ...(options
       ? {
+          service: modelService(m),
           transport(profile: string | null): TransportKind {
             try {
-              const t = transportFor(profile);
+              const t = (m.transport_for as (p: string | null) => unknown)(profile);
               return t === 'tools' || t === 'json_schema' ? t : 'json';
             } catch {
               return 'json';
@@ -268,11 +261,11 @@ export function createLlmClient(mod: unknown, where = 'llm-base'): LlmClient {
         const call = options
           ? fn(messages, opts.mode, opts.profile, {
               signal: opts.signal,
-              ...(features.streaming && opts.onText ? { onText: opts.onText } : {}),
-              ...(features.waitEvents && opts.onWait ? { onWait: checkedWait(opts.onWait) } : {}),
+              ...(opts.onText ? { onText: opts.onText } : {}),
+              ...(opts.onWait ? { onWait: checkedWait(opts.onWait) } : {}),
               ...(opts.minContext ? { min_context: opts.minContext } : {}),
-              ...(features.tools && opts.tools ? { tools: opts.tools } : {}),
-              ...(features.tools && opts.jsonSchema ? { json_schema: opts.jsonSchema } : {}),
+              ...(opts.tools ? { tools: opts.tools } : {}),
+              ...(opts.jsonSchema ? { json_schema: opts.jsonSchema } : {}),
             })
           : fn(messages, opts.mode, opts.profile);
         const value = await raceAbort(Promise.resolve(call), opts.signal);
@@ -290,10 +283,9 @@ export function createLlmClient(mod: unknown, where = 'llm-base'): LlmClient {
 
 const STATES: readonly string[] = ['not_running', 'not_pulled', 'cold', 'loading', 'ready'];
 
-/** llm-base's Ollama functions, checked as they come from another package. */
-function modelService(mod: Record<string, unknown>): ModelService | undefined {
+/** llm-base's Ollama functions; their answers are checked as they come from another package. */
+function modelService(mod: Record<string, unknown>): ModelService {
   const fns = ['is_ollama_profile', 'ollama_health', 'warm_up', 'pull_model'] as const;
-  if (!fns.every((f) => typeof mod[f] === 'function')) return undefined;
   type Data = { success?: boolean; data?: Record<string, unknown>; error?: { message?: unknown } };
   const call = async (f: (typeof fns)[number], ...args: unknown[]): Promise<Data> => {
     try {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Step, StepSummary } from '@holic512/tool-runner';
 import { lazy } from '@holic512/shared/lib/lazy';
-import { isPlainObject } from '@holic512/shared/lib/json-object';
 
 /** Model → runner protocol (DESIGN §4, docs/protocol.md). Every reply is validated here. */
 
@@ -118,9 +117,8 @@ export function parseReply(value: unknown, registry?: StepRegistry): ParsedReply
     if (json === undefined) return { success: false, error: 'the reply is not a JSON object', raw: value };
     return parseReply(json, registry);
   }
-  // The fallback marker is `_fallback: true`: anything else is not one (no schema needed to say so).
-  const fallback = isPlainObject(value) && value._fallback === true ? schemas().fallback.safeParse(value) : undefined;
-  if (fallback?.success) {
+  const fallback = schemas().fallback.safeParse(value);
+  if (fallback.success) {
     const raw = typeof fallback.data.result === 'string' ? fallback.data.result : JSON.stringify(fallback.data.result);
     // Some models wrap valid JSON in prose or fences; llm-base 1.0.x gives up on those.
     const inner = safeJsonParse(extractJsonObject(raw) ?? '');
@@ -134,48 +132,11 @@ export function parseReply(value: unknown, registry?: StepRegistry): ParsedReply
   // about, never a stack overflow further on.
   const tooBig = (require('@holic512/shared/lib/json-limits') as typeof import('@holic512/shared/lib/json-limits')).jsonLimitProblem(value);
   if (tooBig) return { success: false, error: `the reply is too large or too deep: ${tooBig}; answer with a smaller reply`, raw: '(not shown)' };
-  // A chat or error reply of the usual shape is read without zod (a turn that only talks then
-  // never loads it: scripts/zod-on-first-use.js); test/protocol-chat-fast.test.ts holds it equal.
-  const plain = plainAnswer(value);
-  if (plain) return { success: true, reply: plain };
-  // Any other chat or error reply is what the union gives it (the union hands a known `type` to
-  // that option alone), checked without building the registry's step schemas.
+  // A chat or error reply is what the union gives it (the union hands a known `type` to that
+  // option alone), checked without building the registry's step schemas.
   const parsed = replyOptionFor(value)?.safeParse(value) ?? replySchemaFor(registry).safeParse(value);
   if (parsed.success) return { success: true, reply: parsed.data };
   return { success: false, error: describeIssues(parsed.error), raw: safeStringify(value) };
-}
-
-/** A string array as zod gives it back (a copy), or undefined when it is not one. */
-function stringArray(value: unknown): string[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return undefined;
-  return value.slice();
-}
-
-/**
- * What the chat or error schema gives a reply of the usual shape (its known keys in the
- * schema's order, other keys dropped), or undefined for anything else: that goes to the schema,
- * which says what is wrong. Never accepts what the schema refuses.
- */
-export function plainAnswer(value: unknown): Reply | undefined {
-  if (!isPlainObject(value) || typeof value.message !== 'string') return undefined;
-  if (value.type === 'error') return { type: 'error', message: value.message };
-  if (value.type !== 'chat') return undefined;
-  if (!('data' in value)) return { type: 'chat', message: value.message };
-  const data = value.data;
-  if (data === null) return { type: 'chat', message: value.message, data: null };
-  if (!isPlainObject(data)) return undefined;
-  const out: { format?: 'plain' | 'markdown'; suggestions?: string[] } = {};
-  if ('format' in data) {
-    if (data.format !== 'plain' && data.format !== 'markdown') return undefined;
-    out.format = data.format;
-  }
-  if ('suggestions' in data) {
-    const suggestions = stringArray(data.suggestions);
-    if (!suggestions) return undefined;
-    out.suggestions = suggestions;
-  }
-  return { type: 'chat', message: value.message, data: out };
 }
 
 function replyOptionFor(value: unknown): z.ZodType<Reply> | undefined {

@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { redact, redactValue } from '@holic512/shared';
@@ -13,15 +14,12 @@ export function appendPrivateLine(file: string, record: unknown): void {
 }
 
 /**
- * A folder's pointer file name: the 64-bit FNV-1a of its path, 16 hex digits. Not trusted:
- * lastFor checks the session's own folder, so two folders with one name only cost a scan. (It
- * was the SHA-256's first half, which loaded node's crypto at every turn's end; such a pointer is
- * not read, and the first `--continue` in that folder scans once, as without a pointer.)
+ * A folder's pointer file name: the first half of the SHA-256 of its path, 32 hex digits. (For a
+ * while it was a 64-bit FNV-1a; such a pointer is not read: the first `--continue` in that folder
+ * looks at every session once, as without a pointer, and writes this one.)
  */
 export function pointerName(folder: string): string {
-  let h = 0xcbf29ce484222325n;
-  for (const byte of Buffer.from(folder)) h = ((h ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
-  return h.toString(16).padStart(16, '0');
+  return createHash('sha256').update(folder).digest('hex').slice(0, 32);
 }
 
 /**

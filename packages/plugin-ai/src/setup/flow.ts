@@ -252,13 +252,13 @@ function printReport(ui: SetupUi, lang: Lang, report: DoctorReport): void {
 }
 
 /**
- * Check the profile. With doctor(name, {profile}) nothing is written before the verdict. An
- * older llm-base can only check a saved profile: it is saved first ('saved' / 'failed-saved')
- * and taken back by the caller when the person does not keep it.
+ * Check the profile. With doctor(name, {profile}) nothing is written before the verdict. llm-base
+ * 1.0.x has no doctor and can only call a saved profile: it is saved first ('saved' /
+ * 'failed-saved') and taken back by the caller when the person does not keep it.
  */
 async function verify(llm: SetupLlmBase, ui: SetupUi, lang: Lang, name: string, profile: SetupProfile): Promise<Verdict> {
   ui.print(st(lang, 'checking', { name }));
-  if (llm.doctor && llm.doctorUnsaved) {
+  if (llm.doctor) {
     const report = await llm.doctor(name, { profile });
     printReport(ui, lang, report);
     return { kind: report.ok ? 'ok' : 'failed' };
@@ -267,11 +267,6 @@ async function verify(llm: SetupLlmBase, ui: SetupUi, lang: Lang, name: string, 
   if (saved !== true) {
     ui.print(st(lang, 'saveFailed', { message: saved }));
     return { kind: 'failed' };
-  }
-  if (llm.doctor) {
-    const report = await llm.doctor(name);
-    printReport(ui, lang, report);
-    return { kind: report.ok ? 'saved' : 'failed-saved' };
   }
   ui.print(st(lang, 'noDoctor'));
   const res = (await llm.llm_chat([{ role: 'user', content: 'Reply with exactly this JSON object: {"ok": true}' }], 'low', name)) as {

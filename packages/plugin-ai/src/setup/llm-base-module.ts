@@ -45,12 +45,10 @@ export interface SetupLlmBase {
   set_default_profile(name: string): DataResult;
   delete_profile(name: string): DataResult;
   llm_chat(messages: Array<{ role: string; content: string }>, mode: 'low' | 'high', profile: string | null): Promise<unknown>;
-  /** Present when llm-base has doctor. */
+  /** doctor, which checks an unsaved profile (`options.profile`); absent in llm-base 1.0.x. */
   doctor?: (name: string | null, options?: { profile: SetupProfile }) => Promise<DoctorReport>;
-  /** doctor can check an unsaved profile (FEATURES.doctor_profile). */
-  doctorUnsaved: boolean;
   list_presets?: () => PresetInfo[];
-  /** Present when llm-base can probe a profile's transports (FEATURES.tools). */
+  /** Probe a profile's transports; absent in llm-base 1.0.x. */
   probe_profile?: (name: string) => Promise<DataResult>;
 }
 
@@ -67,9 +65,10 @@ export function loadSetupLlmBase(registry: Registry): SetupLlmBase {
     if (!f) return () => ({ success: false, error: { code: 'PROVIDER_ERROR', message: `llm-base has no ${name}()` } });
     return f;
   };
-  const features = mod.FEATURES && typeof mod.FEATURES === 'object' ? (mod.FEATURES as Record<string, unknown>) : {};
+  // Two llm-bases exist (docs/contracts.md): 1.0.x has none of these three, this repository's has them all.
   const doctor = fn('doctor');
   const listPresets = fn('list_presets');
+  const probe = fn('probe_profile');
   return {
     root,
     list_profiles: () => need('list_profiles')() as DataResult,
@@ -78,8 +77,7 @@ export function loadSetupLlmBase(registry: Registry): SetupLlmBase {
     delete_profile: (name) => need('delete_profile')(name) as DataResult,
     llm_chat: async (messages, mode, profile) => need('llm_chat')(messages, mode, profile),
     doctor: doctor ? (name, options) => doctor(name, options) as Promise<DoctorReport> : undefined,
-    doctorUnsaved: Boolean(doctor) && features.doctor_profile === true,
     list_presets: listPresets ? () => listPresets() as PresetInfo[] : undefined,
-    probe_profile: features.tools === true && fn('probe_profile') ? async (name) => (await fn('probe_profile')!(name)) as DataResult : undefined,
+    probe_profile: probe ? async (name) => (await probe(name)) as DataResult : undefined,
   };
 }

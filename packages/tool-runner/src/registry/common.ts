@@ -3,7 +3,7 @@ import { lazy } from '@holic512/shared/lib/lazy';
 import type { SummaryField, Touches } from './types';
 
 /** `requires`: advice from the model. It can raise a level, never lower it. Built on first use,
- * as every schema here: a plugin's bundle loads zod then (scripts/zod-on-first-use.js). */
+ * as every schema here. */
 export const requiresSchema = lazy(() =>
   z
     .object({

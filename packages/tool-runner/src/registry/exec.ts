@@ -135,6 +135,9 @@ const input = lazy(() =>
   }),
 );
 
+/** An exec step's fields as its schema gives them: the one definition of ExecStep (types.ts). */
+export type ExecInput = z.output<ReturnType<typeof input>>;
+
 export const execTool: ToolDefinition<ExecStep> = {
   name: 'exec',
   description: {

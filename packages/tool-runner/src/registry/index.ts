@@ -11,11 +11,9 @@ import { httpGetTool } from './http-get';
 import { pluginRunTool } from './plugin-run';
 import { procKillTool, procStartTool, procStatusTool } from './proc';
 import { webSearchTool } from './web-search';
-import { requiresSchema } from './common';
 import type { AnyToolDefinition } from './types';
 import { lazy } from '../lazy';
 
-const modFastStep = lazy(() => require('./exec-fast-step') as typeof import('./exec-fast-step'));
 const modJsonLimits = lazy(() => require('@holic512/shared/lib/json-limits') as typeof import('@holic512/shared/lib/json-limits'));
 
 /** Every built-in tool, in the order the prompt lists them. */
@@ -94,14 +92,6 @@ function check(def: AnyToolDefinition): void {
   if (typeof def.description?.en !== 'string' || typeof def.description?.zh !== 'string') throw new TypeError(`tool ${def.name}: description needs zh and en`);
 }
 
-/** Whether the exec schema has exactly the fields exec-fast-step.ts builds (else every exec step goes through the schema). */
-const fastExecUsable = lazy(() => {
-  const { EXEC_FIELDS, REQUIRES_FIELDS } = modFastStep();
-  const shape = execTool.input.shape as Record<string, z.ZodType>;
-  const requires = requiresSchema().unwrap().shape;
-  return Object.keys(shape).join() === EXEC_FIELDS.join() && Object.keys(requires).join() === REQUIRES_FIELDS.join();
-});
-
 /** A registry of the built-in tools plus `extra` ones. Each runner owns its registry. */
 export function createToolRegistry(extra: readonly AnyToolDefinition[] = []): ToolRegistry {
   const list: AnyToolDefinition[] = [];
@@ -135,10 +125,6 @@ export function createToolRegistry(extra: readonly AnyToolDefinition[] = []): To
       if (tooBig) return { ok: false, error: `the step is too large or too deep: ${tooBig}` };
       const name = (step as { tool?: unknown }).tool ?? 'exec';
       if (typeof name !== 'string' || !byName.has(name)) return { ok: false, error: `unknown tool "${String(name)}" (known: ${list.map((t) => t.name).join(', ')})` };
-      if (name === 'exec' && byName.get(name) === execTool && fastExecUsable()) {
-        const fast = modFastStep().fastExecStep(step);
-        if (fast) return { ok: true, step: fast };
-      }
       const parsed = registry.stepSchema().safeParse(step);
       return parsed.success ? { ok: true, step: parsed.data } : { ok: false, error: describeIssues(parsed.error, name) };
     },
