@@ -190,3 +190,22 @@ test('an input given as a getter is checked when first read: a bad one fails the
   // A plain property is checked at once, as before.
   expect(() => createToolRegistry([{ ...weather, name: 'weather.plain', input: { not: 'zod' } } as unknown as ToolDefinition<WeatherStep>])).toThrow('input must be a zod object schema');
 });
+
+test('every built-in tool says what kind of thing it does (how an editor shows its steps)', () => {
+  const kinds = Object.fromEntries(tools.map((t) => [t.name, t.kind]));
+  expect(kinds).toEqual({
+    exec: 'execute',
+    'plugin.run': 'execute',
+    'config.json_patch': 'edit',
+    'fs.read': 'read',
+    'fs.edit': 'edit',
+    'fs.write': 'edit',
+    'fs.glob': 'search',
+    'fs.grep': 'search',
+    'http.get': 'fetch',
+    'web.search': 'fetch',
+    'proc.start': 'execute',
+    'proc.status': 'read',
+    'proc.kill': 'execute',
+  });
+});

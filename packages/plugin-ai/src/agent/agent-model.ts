@@ -47,10 +47,11 @@ export function sumUsage(u: UsageTotals, usage: Usage, calls: number): void {
   u.calls += calls;
 }
 
-export function addUsage(core: AgentCore, usage: Usage, turn: UsageTotals): void {
+/** `model`: the model that answered, when llm-base says (the `usage` event carries it). */
+export function addUsage(core: AgentCore, usage: Usage, turn: UsageTotals, model?: string): void {
   for (const u of [turn, core.total]) sumUsage(u, usage, 1);
   record(core, { t: 'usage', at: at(core), ...usage });
-  emit(core, { type: 'usage', call: usage, turn: { ...turn }, total: { ...core.total } });
+  emit(core, { type: 'usage', call: usage, turn: { ...turn }, total: { ...core.total }, ...(model ? { model } : {}) });
 }
 
 /** How a request is shaped beyond its messages: native tools (the answer is plain text and tool
@@ -140,7 +141,7 @@ export async function ask(core: AgentCore, pending: Pending[], signal: AbortSign
     result = await call(core, messages, signal, 'reply', true, shape);
   }
   if (!result.ok) return { ok: false, code: result.code, message: result.message };
-  addUsage(core, result.usage, turn);
+  addUsage(core, result.usage, turn, result.model);
   const first = parseReply(result.data, toolsOf(core));
   if (first.success) return { ok: true, reply: first.reply, raw: false, repaired: false };
 
@@ -155,7 +156,7 @@ export async function ask(core: AgentCore, pending: Pending[], signal: AbortSign
   const second = await call(core, repairMessages, signal, 'repair', false, shape);
   let raw = first.raw;
   if (second.ok) {
-    addUsage(core, second.usage, turn);
+    addUsage(core, second.usage, turn, second.model);
     const parsed = parseReply(second.data, toolsOf(core));
     if (parsed.success) return { ok: true, reply: parsed.reply, raw: false, repaired: true };
     raw = parsed.raw;
@@ -182,7 +183,7 @@ export async function compactNow(core: AgentCore, force: boolean, signal?: Abort
   let summary: Summary | undefined;
   const result = await call(core, messages, signal ?? new AbortController().signal, 'summary');
   if (result.ok) {
-    addUsage(core, result.usage, zeroUsage());
+    addUsage(core, result.usage, zeroUsage(), result.model);
     const parsed = summarySchema().safeParse(result.data);
     if (parsed.success && parsed.data.summary.trim()) summary = parsed.data;
   }

@@ -129,7 +129,7 @@ export async function askWithTools(core: AgentCore, pending: Pending[], signal: 
   const first = await call(core, messages, signal, 'reply', false, { tools: defs });
   core.lastToolCalls = undefined;
   if (!first.ok) return { ok: false, code: first.code, message: first.message };
-  addUsage(core, first.usage, turn);
+  addUsage(core, first.usage, turn, first.model);
   const calls = first.toolCalls ?? [];
   const text = first.text ?? '';
   if (!calls.length) return { ok: true, reply: { type: 'chat', message: text, data: { format: 'markdown' } }, raw: false, repaired: false };
@@ -148,7 +148,7 @@ export async function askWithTools(core: AgentCore, pending: Pending[], signal: 
   ];
   const second = await call(core, repair, signal, 'repair', false, { tools: defs });
   if (!second.ok) return second.code === 'ABORTED' ? { ok: false, code: second.code, message: second.message } : { ok: true, reply: { type: 'chat', message: text || parsed.raw }, raw: true, repaired: false };
-  addUsage(core, second.usage, turn);
+  addUsage(core, second.usage, turn, second.model);
   const again = second.toolCalls ?? [];
   if (!again.length) return { ok: true, reply: { type: 'chat', message: second.text ?? '', data: { format: 'markdown' } }, raw: false, repaired: true };
   const reparsed = replyOfCalls(second.text ?? '', again, registry, hidden);

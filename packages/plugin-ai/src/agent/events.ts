@@ -60,7 +60,8 @@ export type AgentEvent =
     }
   | { type: 'tool_result'; result: ToolResult }
   | { type: 'compaction'; method: 'model' | 'rules'; folded: number; before: number; after: number; sizes: ContextSizes }
-  | { type: 'usage'; call: Usage; turn: UsageTotals; total: UsageTotals }
+  /** `model`: the model that answered, when llm-base says. */
+  | { type: 'usage'; call: Usage; turn: UsageTotals; total: UsageTotals; model?: string }
   | { type: 'step_limit'; steps: number }
   | { type: 'log'; code: string; message: string }
   | { type: 'error'; code: string; message: string }

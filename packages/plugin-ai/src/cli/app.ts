@@ -27,6 +27,10 @@ import { VERSION } from '../version';
 import { agentRunTool, labelledConfirm, runChildAgent, type ChildSpawner } from '../agent/agent-children';
 import { lazy } from '@holic512/shared/lib/lazy';
 import * as path from 'path';
+import { readUserPrompt, withUserPrompt } from './system-prompt';
+import { startTelemetry, type AppTelemetry } from '../telemetry';
+import type { TelemetryProblem } from '../telemetry/settings';
+import type { FileAccess } from '@holic512/tool-runner';
 
 /** Options of createAppAgent: the real wiring of config, registry, llm-base and tool-runner. */
 export interface AppAgentOptions {
@@ -41,6 +45,17 @@ export interface AppAgentOptions {
   confirm?: AgentConfirmFn;
   /** No person answers `confirm` (`ai -p`): a step the sandbox stopped is never offered again. */
   unattended?: boolean;
+  /** `--system-prompt-file`: its text in place of the project's instructions (cli/system-prompt.ts). */
+  systemPromptFile?: string;
+  /** `--append-system-prompt`: text after the system prompt. */
+  appendSystemPrompt?: string;
+  /** MCP servers the caller brings (an editor's, over ACP), in Claude Code's `mcpServers` shape:
+   * started as the user's own, after ai.json's (a name ai.json has keeps ai.json's). */
+  mcpServers?: { raw: unknown; source: string };
+  /** fs.read / fs.edit / fs.write through the caller (an editor's buffers over ACP). */
+  fileAccess?: FileAccess;
+  /** stdin and stdout carry a protocol (ACP): no step may take them over as a terminal. */
+  noTerminal?: boolean;
   /** For tests: replace the model or the runner. */
   llm?: LlmClient;
   createRunner?: AgentDeps['createRunner'];
@@ -81,6 +96,12 @@ export interface AppAgent {
   mcpProblems: McpConfigProblem[];
   /** The model client (its `service` manages a local Ollama: health, warm-up, pull). */
   llm: LlmClient;
+  /** The tools replies are parsed against and steps judged with (MCP tools join it): an edge shows steps by them. */
+  tools?: StepRunner['tools'];
+  /** OpenTelemetry of the run, when it is on (telemetry/index.ts); the mode awaits its shutdown() at the end. */
+  telemetry?: AppTelemetry;
+  /** Telemetry asked for but not possible (said at start). */
+  telemetryProblem?: TelemetryProblem;
 }
 
 export { policyOf } from '../config/session-policy';
@@ -100,6 +121,8 @@ interface ToolRunnerModule {
     unattended?: boolean;
     tools?: readonly unknown[];
     toolRegistry?: StepRunner['tools'];
+    fileAccess?: FileAccess;
+    terminal?: boolean;
   }): StepRunner;
   /** The registry on its own (tool-runner ≥ the registry): replies are parsed before a runner exists. */
   createToolRegistry?(extra: readonly unknown[]): StepRunner['tools'];
@@ -157,13 +180,14 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   // Scripts inside those skill folders are asked about (L1) as project code, not refused as unknown.
   const skillDirs = skills.map((s) => s.dir);
   // MCP servers: the user's (ai.json, ~/.claude.json), and a trusted project's `.mcp.json`; they connect in the background.
-  const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more: claudeServers.sources, projectRoot, projectTrusted: trust === 'trusted', env: runEnv, serverEnv: claude.env, cwd });
+  const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more: [...(options.mcpServers ? [options.mcpServers] : []), ...claudeServers.sources], projectRoot, projectTrusted: trust === 'trusted', env: runEnv, serverEnv: claude.env, cwd });
+  const userPrompt = readUserPrompt(options, cwd);
   const environment = {
     cwd,
     os: `${os.platform()} ${os.release()} (${os.arch()})`,
     plugins: Object.keys(registry.plugins).sort(),
     lang: options.lang,
-    projectContext,
+    projectContext: userPrompt.file ? undefined : projectContext, // a system prompt file takes its place
     ...(skills.length ? { skills: skillIndex(skills) } : {}),
   };
   // Sub-agents (agent.run): a child gets the same tools but agent.run, and its own prompts.
@@ -171,7 +195,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const parentExtra = [...extraTools, agentRunTool(spawner)];
   const prompts = (extra: readonly unknown[], note?: string) => {
     const promptTools = [...builtinTools(), ...(extra as unknown as ReturnType<typeof builtinTools>)];
-    const withNote = (p: string) => (note ? `${p}\n\n${note}` : p);
+    const withNote = (p: string) => withUserPrompt(note ? `${p}\n\n${note}` : p, userPrompt);
     // With native tool calls (llm-base transport `tools`) the tools travel as definitions instead.
     return { systemPrompt: withNote(buildSystemPrompt(environment, promptTools)), toolsSystemPrompt: withNote(buildSystemPrompt(environment, promptTools, 'tools')) };
   };
@@ -180,7 +204,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const registryOf = (extra: readonly unknown[]) => (options.createRunner ? undefined : loadToolRunner().createToolRegistry?.(extra));
   const tools = registryOf(parentExtra);
   const policy = { ...rules.policy, ...(skillDirs.length ? { trustedCodeRoots: skillDirs } : {}) };
-  const runnerFor = runnerFactory({ config, policy, unattended: options.unattended === true || !options.confirm, registry, cwd, lang: options.lang, env: runEnv });
+  const runnerFor = runnerFactory({ config, policy, unattended: options.unattended === true || !options.confirm, registry, cwd, lang: options.lang, env: runEnv, fileAccess: options.fileAccess, noTerminal: options.noTerminal });
   const createRunner = options.createRunner ?? runnerFor(tools, parentExtra);
   const agentOptions = { config, cwd, lang: options.lang, mode: options.mode, profile: options.profile, maxAutoSteps: options.maxAutoSteps };
   const agent = new Agent(
@@ -200,6 +224,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       ...(options.createRunner ? {} : { prepareSteps: () => void loadToolRunner().prepareSpawnHelper?.({ slothtoolHome: slothtoolHome(runEnv) }) }),
     },
   );
+  const otel = startTelemetry(env, config.telemetry, VERSION);
+  otel.telemetry?.follow(agent);
   const childTools = lazy(() => registryOf(extraTools));
   const childPrompts = lazy(() => prompts(extraTools, CHILD_NOTE));
   const childConfirm = labelledConfirm(options.confirm);
@@ -218,7 +244,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
         now: options.now,
       },
     );
-    return runChildAgent(agent, child, task, mode, signal, onProgress);
+    const unfollow = otel.telemetry?.follow(child);
+    return runChildAgent(agent, child, task, mode, signal, onProgress).finally(() => unfollow?.());
   };
   // A custom command may take the name of a built-in that is only a prompt (`/init`).
   const reserved = new Set<string>(COMMANDS.filter((c) => !OVERRIDABLE.includes(c)));
@@ -243,6 +270,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     ...(mcp && !mcp.empty ? { mcp } : {}),
     mcpProblems: [...(mcp?.problems ?? []), ...claudeServers.problems.map((p) => ({ name: '*', ...p }))],
     llm,
+    ...edgeParts(tools, otel),
   };
 }
 
@@ -260,6 +288,11 @@ function readMemory(config: AiConfig, home: string, userHome: string, cwd: strin
   return readProjectContext(cwd, config.context.projectContextMaxTokens, { slothtoolHome: home, userHome, mayImport });
 }
 
+/** What the edges read beside the agent: the registry steps are shown by, and the run's telemetry. */
+function edgeParts(tools: StepRunner['tools'] | undefined, otel: ReturnType<typeof startTelemetry>): Pick<AppAgent, 'tools' | 'telemetry' | 'telemetryProblem'> {
+  return { ...(tools ? { tools } : {}), ...(otel.telemetry ? { telemetry: otel.telemetry } : {}), ...(otel.problem ? { telemetryProblem: otel.problem } : {}) };
+}
+
 /** What building a step runner needs: the same for the agent and its children (agent.run). */
 interface RunnerContext {
   config: AiConfig;
@@ -269,6 +302,8 @@ interface RunnerContext {
   cwd: string;
   lang: Lang;
   env: NodeJS.ProcessEnv;
+  fileAccess?: FileAccess;
+  noTerminal?: boolean;
 }
 
 /** `createRunner` for a registry (or, without one, the extra tools to build it from). */
@@ -294,6 +329,8 @@ function runnerFactory(c: RunnerContext) {
         // Without a person (ai -p), or with no confirm at all, nobody can answer a retry offer.
         unattended: c.unattended,
         ...(c.config.webSearch ? { webSearch: c.config.webSearch } : {}),
+        ...(c.fileAccess ? { fileAccess: c.fileAccess } : {}),
+        ...(c.noTerminal ? { terminal: false } : {}),
         ...(toolRegistry ? { toolRegistry } : { tools: extra }),
       });
     };

@@ -8,6 +8,7 @@ import type { AgentEvent } from '../agent/events';
 import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
 import { aiCommand, t, type Lang } from '../i18n';
 import { JsonEventWriter } from './json-output';
+import { promptFlags } from './system-prompt';
 import { Lifetime } from './lifetime';
 import { renderProgress } from './render';
 import { lazy } from '@holic512/shared/lib/lazy';
@@ -110,7 +111,7 @@ export function nonInteractiveConfirm(approveL1: boolean, lang: Lang): AgentConf
  * a bad config) or no profile and nobody to run the guided setup with (exit 4). Only the check
  * and the hint: the setup itself (prompts, probes, presets) is not loaded here.
  */
-function preflight(app: ReturnType<typeof createAppAgent>, args: RunArgs, env: NodeJS.ProcessEnv, lang: Lang, say: (message: string, code: string) => void): number | undefined {
+export function preflight(app: ReturnType<typeof createAppAgent>, args: RunArgs, env: NodeJS.ProcessEnv, lang: Lang, say: (message: string, code: string) => void): number | undefined {
   const { needsSetup } = require('../setup/needs') as typeof import('../setup/needs');
   const needs = needsSetup({ env, registry: app.registry, profile: args.profile ?? null });
   if (needs.configProblem) {
@@ -126,6 +127,8 @@ function preflight(app: ReturnType<typeof createAppAgent>, args: RunArgs, env: N
 
 /** `ai -p "<prompt>"`: one turn, events as text or JSON lines, a meaningful exit code. */
 export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShotIo>): Promise<number> {
+  // One session fed line by line from stdin (cli/stream-json.ts).
+  if (args.inputFormat === 'stream-json') return (require('./stream-json') as typeof import('./stream-json')).runStreamJson(args, lang, io);
   const stdout = io?.stdout ?? process.stdout;
   const json = new JsonEventWriter(stdout, undefined, lang);
   try {
@@ -176,6 +179,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
       maxAutoSteps: args.maxSteps,
       confirm: nonInteractiveConfirm(args.approveL1, lang),
       unattended: true,
+      ...promptFlags(args),
     });
   } catch (err) {
     return fail(err);
@@ -252,6 +256,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
     unhook();
     // Background processes the model started end with the run.
     agent.dispose();
+    await app.telemetry?.shutdown(); // the run's spans reach the collector before the exit code is given
     // A turn that built no runner (no background process, no spawn helper) and started no MCP
     // server leaves nothing running: the CLI entry may exit without waiting for the event loop.
     if (!controller.signal.aborted && !app.mcp && !agent.runnerBuilt) lifetime.nothingLeft = true;

@@ -40,8 +40,13 @@ export function memoryNotices(app: Partial<Pick<AppAgent, 'memory' | 'memoryProb
   return lines;
 }
 
-export function startNotices(app: Partial<Pick<AppAgent, 'hookProblems' | 'claudeProblems' | 'projectRules' | 'project' | 'mcpProblems' | 'memory' | 'memoryProblems' | 'config'>>, lang: Lang, cwd?: string): string[] {
+export function startNotices(
+  app: Partial<Pick<AppAgent, 'hookProblems' | 'claudeProblems' | 'projectRules' | 'project' | 'mcpProblems' | 'telemetryProblem' | 'memory' | 'memoryProblems' | 'config'>>,
+  lang: Lang,
+  cwd?: string,
+): string[] {
   const lines: string[] = [...memoryNotices(app, lang, cwd)];
+  if (app.telemetryProblem) lines.push(t(lang, app.telemetryProblem.key, app.telemetryProblem.vars));
   for (const p of app.hookProblems ?? []) lines.push(t(lang, 'hookIgnored', { file: p.source, error: p.error }));
   for (const p of app.claudeProblems ?? []) lines.push(t(lang, 'claudeSettingIgnored', { file: p.source, error: p.error }));
   for (const p of app.mcpProblems ?? []) lines.push(t(lang, 'mcpStartProblem', { name: p.name, source: p.source, error: p.error }));

@@ -100,6 +100,25 @@ export const WebSearchSchema = z
     if (v.provider !== 'searxng' && !v.apiKey) ctx.addIssue({ code: 'custom', path: ['apiKey'], message: `${v.provider} needs "apiKey": "env:NAME" (the variable holding your API key)` });
   });
 
+/**
+ * OpenTelemetry traces of turns, model calls and steps (docs/telemetry.md): `false` keeps them off
+ * even when OTEL_EXPORTER_OTLP_ENDPOINT is set; an object turns them on without it. The standard
+ * OTEL_* variables win over these fields.
+ */
+export const TelemetrySchema = z.union([
+  z.literal(false),
+  z
+    .object({
+      /** The collector's OTLP/HTTP base (`http://127.0.0.1:4318`); `/v1/traces` is added, as for OTEL_EXPORTER_OTLP_ENDPOINT. */
+      endpoint: z.string().refine((u) => /^https?:\/\/[^\s]+$/i.test(u) && URL.canParse(u), { message: 'endpoint must be an http:// or https:// address' }),
+      protocol: z.enum(['http/protobuf', 'http/json'], { message: 'protocol must be "http/protobuf" or "http/json"' }).optional(),
+      /** Headers sent with each export; a value `env:NAME` is read from that variable (keep tokens out of ai.json). */
+      headers: z.record(z.string().min(1), z.string()).optional(),
+      serviceName: z.string().min(1).optional(),
+    })
+    .strict(),
+], { error: 'expected false or {"endpoint", "protocol"?, "headers"?, "serviceName"?}' });
+
 export const AiConfigSchema = z
   .object({
     /** Commands the built-in policy does not know (`"terraform"`, `"git lg"`, `"./gradlew"`): they
@@ -151,6 +170,8 @@ export const AiConfigSchema = z
     webSearch: WebSearchSchema.optional(),
     /** `ai -i` notifications (a question opens, a long turn ends): NotifySettingsSchema. */
     notify: NotifySettingsSchema.default('bell'),
+    /** OpenTelemetry traces (TelemetrySchema); off unless this or OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+    telemetry: TelemetrySchema.optional(),
     /** Optional prices for `/cost` (llm-base reports tokens, not money). */
     pricing: z
       .object({
@@ -167,6 +188,7 @@ export const AiConfigSchema = z
 
 export type AiConfig = z.infer<typeof AiConfigSchema>;
 export type SandboxSettings = z.infer<typeof SandboxSettingsSchema>;
+export type TelemetryConfig = z.infer<typeof TelemetrySchema>;
 export type SandboxMode = z.infer<typeof SandboxModeSchema>;
 export type NotifySettingsConfig = z.infer<typeof NotifySettingsSchema>;
 export type ContextBudgets = z.infer<typeof ContextBudgetsSchema>;

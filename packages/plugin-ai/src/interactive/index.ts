@@ -82,7 +82,10 @@ export async function runInteractive(args: RunArgs, lang: Lang, options: Interac
   app = await loadAgent(args, lang, env, cwd, screen, terminal, input, output);
   if (typeof app === 'number') return finish(app);
   screen.attach(app, { continueLast: args.continue, prompt: args.prompt });
-  return finish(await screen.done);
+  const code = await screen.done;
+  // The session's spans reach the collector before `ai` leaves.
+  await app.telemetry?.shutdown();
+  return finish(code);
 }
 
 async function loadAgent(
@@ -138,7 +141,17 @@ async function loadAgent(
       });
     }
     const { createAppAgent } = require('../cli/app') as typeof import('../cli/app');
-    const app = createAppAgent({ lang, env, cwd, mode: args.mode, profile: args.profile, maxAutoSteps: args.maxSteps, confirm: screen.confirm });
+    const app = createAppAgent({
+      lang,
+      env,
+      cwd,
+      mode: args.mode,
+      profile: args.profile,
+      maxAutoSteps: args.maxSteps,
+      confirm: screen.confirm,
+      systemPromptFile: args.systemPromptFile,
+      appendSystemPrompt: args.appendSystemPrompt,
+    });
     if (args.runMode) {
       const r = app.agent.setRunMode(args.runMode);
       if (!r.ok) output.write(ts(lang, 'runModeSkipped', { mode: args.runMode, reason: r.reason }) + '\n');

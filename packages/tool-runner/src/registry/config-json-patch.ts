@@ -36,6 +36,7 @@ const input = lazy(() =>
 
 export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
   name: 'config.json_patch',
+  kind: 'edit',
   description: {
     en: 'Change a JSON config file with RFC 6902 operations (plus set/unset): the user sees a masked diff first; a backup is kept.',
     zh: '用 RFC 6902 操作（以及 set/unset）修改 JSON 配置文件：先向用户展示脱敏后的差异，并保留备份。',

@@ -140,6 +140,7 @@ export type ExecInput = z.output<ReturnType<typeof input>>;
 
 export const execTool: ToolDefinition<ExecStep> = {
   name: 'exec',
+  kind: 'execute',
   description: {
     en: 'Run one program with an argument vector (no shell: no pipes, redirects, globs or $VAR) and get its exit code and output tail.',
     zh: '以参数数组运行一个程序（不经过 shell：没有管道、重定向、通配符或 $VAR），返回退出码和输出末尾。',

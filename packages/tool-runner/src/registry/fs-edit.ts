@@ -22,6 +22,7 @@ const input = lazy(() =>
 
 export const fsEditTool: ToolDefinition<FsEditStep> = {
   name: 'fs.edit',
+  kind: 'edit',
   description: {
     en: 'Replace exact text in a file (old_string must be unique unless replace_all); the user sees the diff first.',
     zh: '在文件中精确替换文本（除非 replace_all，否则 old_string 必须唯一）；先向用户展示差异。',

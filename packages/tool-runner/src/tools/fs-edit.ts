@@ -5,6 +5,7 @@ import type { FsEditStep, FsWriteStep } from '../tool-steps';
 import { isInside, type ResolvedPath } from '../workspace';
 import { decodeText, diffCounts, FS_MAX_FILE_BYTES, isBinary, newFilePreview, redactDiff, snippetAround, unifiedDiff } from './fs-common';
 import { toolError, type SessionToolContext, type ToolErrorResult } from './session';
+import { heldText } from './file-access';
 import type { ResultDecision } from './types';
 
 /** fs.edit / fs.write result. */
@@ -97,6 +98,13 @@ function openTarget(step: { path: string }, tool: 'fs.edit' | 'fs.write', ctx: S
   return { target, before: binary ? buf.toString('latin1') : decodeText(buf), ...(binary ? { binary } : {}) };
 }
 
+/** The text the caller holds of a text file that was opened (an editor's unsaved buffer) in place of the disk's. */
+async function withHeldText(opened: Target | ToolErrorResult, ctx: SessionToolContext): Promise<Target | ToolErrorResult> {
+  if ('_event' in opened || opened.before === null || opened.binary) return opened;
+  const held = await heldText(ctx.session.fileAccess, opened.target.real);
+  return held === undefined ? opened : { ...opened, before: held };
+}
+
 /** Ask (with the diff as preview) where needed, check nothing changed meanwhile, write atomically, record for /undo. */
 async function commit(
   tool: 'fs.edit' | 'fs.write',
@@ -126,11 +134,14 @@ async function commit(
     } catch (e) {
       return toolError(ctx, tool, (e as NodeJS.ErrnoException).code ?? 'ERROR', (e as Error).message, { path: f });
     }
+    if (!binary) now = (await heldText(session.fileAccess, again.real)) ?? now;
   }
   if (now !== before) return toolError(ctx, tool, 'CHANGED', toolMessage('fs.err.changed', lang, { f }), { path: f });
   try {
     if (before === null) session.fs.mkdirp(path.dirname(target.real));
-    session.fs.writeFileAtomic(target.real, after);
+    // Through the caller when it has the file (an editor saves its buffer), else atomically here.
+    if (session.fileAccess?.write) await session.fileAccess.write(target.real, after);
+    else session.fs.writeFileAtomic(target.real, after);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'ERROR';
     // A folder on the way swapped for a link after the judgement: nothing was written.
@@ -167,7 +178,7 @@ export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Prom
     toolError(ctx, 'fs.edit', code, toolMessage(id, lang, { f, ...params }), { path: f });
   if (step.old_string === '') return err('EMPTY_OLD_STRING', 'fs.err.empty_old');
   if (step.old_string === step.new_string) return err('NO_CHANGE', 'fs.err.same');
-  const opened = openTarget(step, 'fs.edit', ctx);
+  const opened = await withHeldText(openTarget(step, 'fs.edit', ctx), ctx);
   if ('_event' in opened) return opened;
   const text = opened.before ?? '';
   let oldS = step.old_string;
@@ -193,7 +204,7 @@ export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Prom
 
 /** fs.write: create or overwrite, with the diff (or the new file's head) shown first. */
 export async function runFsWrite(step: FsWriteStep, ctx: SessionToolContext): Promise<Outcome> {
-  const opened = openTarget(step, 'fs.write', ctx);
+  const opened = await withHeldText(openTarget(step, 'fs.write', ctx), ctx);
   if ('_event' in opened) return opened;
   if (opened.before === step.content) {
     return { _event: 'tool_result', id: ctx.id, tool: 'fs.write', path: step.path, status: 'unchanged', added: 0, removed: 0, snippet: '', undoable: false, summary: step.path, decision: ctx.decision };
