@@ -42,8 +42,8 @@ test('a memory file cut to fit the budget says so on stderr; an import that is n
   const r = await runAi(['-p', 'hi'], { env: fx.env, cwd: fx.cwd });
   expect(r.code).toBe(0);
   expect(r.stderr).toMatch(/Memory: AGENTS\.md was cut to \d+ of \d+ tokens to fit the memory budget \(300 tokens in all\); raise context\.projectContextMaxTokens/);
-  expect(r.stderr).toMatch(/Memory: AGENTS\.md imports id_rsa, which was not read: .*private key/);
-  expect(r.stderr).toMatch(/Memory: AGENTS\.md imports ~\/outside\.md, which was not read: it is outside the workspace/);
+  expect(r.stderr).toMatch(/Memory: the import of id_rsa in AGENTS\.md was not read: .*private key/);
+  expect(r.stderr).toMatch(/Memory: the import of ~\/outside\.md in AGENTS\.md was not read: it is outside the workspace/);
   expect(system()).toContain('SHORT-CLAUDE-POINT');
   expect(system()).not.toContain('PRIVATE-KEY-BODY');
   expect(system()).not.toContain('OUTSIDE-BODY');
