@@ -3,6 +3,7 @@ import { slothtoolHome as sharedSlothtoolHome, userHome } from '@holic512/shared
 import { createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES, exec, execInherit } from './exec';
 import { redact, redactValue } from './redact';
 import { normalizePolicy } from './policy/classify';
+import { pathDirsOf } from './policy/runs-later';
 import { createToolRegistry, type ToolRegistry } from './registry';
 import type { AnyToolDefinition } from './registry/types';
 import { invalidVerdict, judgementMemo, judgeValid, permissionRules, type JudgeSetup, type Judgement } from './runner-judge';
@@ -258,7 +259,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     registry: tools,
     policy,
     lang,
-    base: { cwd: options.cwd, home, slothtoolHome },
+    base: { cwd: options.cwd, home, slothtoolHome, pathDirs: pathDirsOf(env) },
     env: { registry, deps, session, allowedRoots: roots },
     allowances,
     rules: parsedRules.rules,

@@ -50,7 +50,8 @@ export function replayUpdates(records: readonly SessionRecord[]): SessionUpdate[
       const message = str(parsed(r.content)?.message) ?? (parsed(r.content) ? undefined : r.content);
       if (message) out.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: message } });
     } else if (r.t === 'tool') {
-      out.push(toolCall(r.content, index));
+      // The one-line form a fold would leave (step, outcome, output's end); a short result is its own.
+      out.push(toolCall(r.short ?? r.content, index));
     } else if (r.t === 'rewind') {
       const at = starts[r.turn - 1];
       if (at === undefined) return;

@@ -1,18 +1,19 @@
 import * as path from 'path';
-import { redact } from '@holic512/shared';
-import { commit, flushAllWrites, flushWrites, resumeSession } from './agent-session';
-import { compactNow, sumUsage, type Compacted } from './agent-model';
+import { commitPending, flushAllWrites, flushWrites } from './agent-session';
+import { noteChangedInstructions, resumeSession } from './agent-replay';
+import { foldNow, type Compacted } from './agent-fold';
+import { sumUsage } from './agent-model';
 import type { RewindOptions, RewindResult } from './agent-rewind';
-import { audit, getRunner, noteSandbox } from './agent-approvals';
+import { getRunner } from './agent-approvals';
+import { runSteps } from './agent-steps';
 import { runTurn } from './agent-turn';
-import { emit, zeroUsage, type AgentCore, type AgentDeps, type AgentOptions, type Pending, type SendOptions } from './agent-core';
+import { zeroUsage, type AgentCore, type AgentDeps, type AgentOptions, type SendOptions, type Turn } from './agent-core';
 import { ConversationContext, type ContextSizes } from '../context/context';
 import type { AgentListener, TurnResult, UsageTotals } from './events';
 import { t } from '../i18n';
-import type { Step, Summary } from '../context/protocol';
-import type { ProcessInfo, RunMode, ToolResult, UndoResult, Verdict } from './runner-types';
+import type { Reply, Step, Summary } from '../context/protocol';
+import type { ProcInfo, RunMode, ToolResult, UndoResult, Verdict } from './runner-types';
 import { newSessionId, type SessionInfo, type SessionRecord } from '../sessions/sessions';
-import { describeStep } from './step-label';
 
 export type { AgentConfirmAnswer, AgentConfirmFn, AgentDeps, AgentOptions, SendOptions } from './agent-core';
 
@@ -27,8 +28,6 @@ export class Agent {
   private readonly core: AgentCore;
   private chain: Promise<unknown> = Promise.resolve();
   private readonly queue: Array<{ text: string }> = [];
-  /** Events for the model that go out in front of the next message (noteForNextMessage). */
-  private readonly notes: Pending[] = [];
 
   constructor(options: AgentOptions, deps: AgentDeps) {
     const now = deps.now ?? (() => new Date());
@@ -36,14 +35,13 @@ export class Agent {
       options,
       deps,
       now,
-      context: new ConversationContext(options.systemPrompt, options.config.context),
+      context: new ConversationContext({ json: options.systemPrompt, ...(options.toolsSystemPrompt ? { tools: options.toolsSystemPrompt } : {}) }, options.config.context),
       listeners: new Set(),
-      answers: new Map(),
       undoMarks: [],
       checkpoints: [],
       unwritable: new Set(),
       pendingWrites: [],
-      hookContext: [],
+      notes: [],
       id: newSessionId(now(), deps.random),
       started: false,
       mode: options.mode ?? options.config.defaultMode,
@@ -52,7 +50,6 @@ export class Agent {
       maxAutoSteps: options.maxAutoSteps ?? options.config.maxAutoStepsPerTurn,
       total: zeroUsage(),
       stepCounter: 0,
-      steering: [],
     };
   }
 
@@ -70,7 +67,7 @@ export class Agent {
     return this.core.id;
   }
   get busy(): boolean {
-    return this.core.running !== undefined;
+    return this.core.turn !== undefined;
   }
   getMode(): 'low' | 'high' {
     return this.core.mode;
@@ -148,8 +145,7 @@ export class Agent {
       if (index < 0) return this.cancelled();
       this.queue.splice(index, 1);
       const restore = this.overrideForTurn(options);
-      const first: Pending[] = [...this.notes.splice(0), { kind: 'user', text, ...(options.images?.length ? { images: options.images } : {}) }];
-      return runTurn(this.core, first, text, options.signal, options).finally(restore);
+      return runTurn(this.core, [{ kind: 'user', text, ...(options.images?.length ? { images: options.images } : {}) }], text, options.signal, options).finally(restore);
     });
     this.chain = run.catch(() => undefined);
     return run;
@@ -172,7 +168,7 @@ export class Agent {
   /** Let the model go on after a step-limit stop: sends `{"_event":"continue"}`. */
   continue(options: SendOptions = {}): Promise<TurnResult> {
     const run = this.chain.then(() =>
-      runTurn(this.core, [...this.notes.splice(0), { kind: 'event', text: JSON.stringify({ _event: 'continue' }) }], 'continue', options.signal),
+      runTurn(this.core, [{ kind: 'event', text: JSON.stringify({ _event: 'continue' }) }], 'continue', options.signal),
     );
     this.chain = run.catch(() => undefined);
     return run;
@@ -195,28 +191,42 @@ export class Agent {
   /** Add a note the model sees with its next call in the running turn. Returns false (and
    * does nothing) when no turn is running: use send() then. */
   steer(text: string): boolean {
-    if (!this.core.running) return false;
-    this.core.steering.push(text);
+    const turn = this.core.turn;
+    if (!turn) return false;
+    turn.steering.push(text);
     return true;
   }
 
   /** Abort the running turn (the same as aborting the signal given to send()). */
   abort(): void {
-    this.core.running?.abort();
+    this.core.turn?.controller.abort();
+  }
+
+  /**
+   * The instructions changed during the session (memory, skills, AGENTS.md): a new session starts
+   * from these prompts; this one, once it has sent its first request, keeps its system prompt as
+   * sent (a model's prefix cache holds it) and gets the changed parts as one message with its next
+   * call (`{"_event":"instructions"}`).
+   */
+  updateSystemPrompt(systemPrompt: string, toolsSystemPrompt?: string): void {
+    const context = this.core.context;
+    const sealed = context.sealed;
+    context.rebase({ json: systemPrompt, ...(toolsSystemPrompt ? { tools: toolsSystemPrompt } : {}) });
+    if (sealed) noteChangedInstructions(this.core, systemPrompt);
   }
 
   /** Start a new conversation (and a new session file); step allowances stay. */
   clear(): void {
-    this.notes.length = 0;
     this.core.context.clear();
     this.core.checkpoints.splice(0);
+    this.core.notes.splice(0);
     this.core.id = newSessionId(this.core.now(), this.core.deps.random);
     this.core.started = false;
   }
 
   /** Fold the history into the summary now (`/compact`). */
   async compact(options: SendOptions = {}): Promise<Compacted | null> {
-    return compactNow(this.core, true, options.signal);
+    return foldNow(this.core, [], true, options.signal);
   }
 
   listSessions(): SessionInfo[] {
@@ -277,7 +287,7 @@ export class Agent {
    */
   undo(): UndoResult | null {
     const runner = this.core.runner;
-    if (this.core.running || !runner?.undo) return null;
+    if (this.core.turn || !runner?.undo) return null;
     const mark = this.core.undoMarks.pop();
     if (mark === undefined) return null;
     const result = runner.undo(mark);
@@ -291,7 +301,7 @@ export class Agent {
       restored: result.restored.map((r) => ({ path: rel(r.path), action: r.action })),
       skipped: result.skipped.map((s) => ({ path: rel(s.path), reason: s.reason })),
     });
-    commit(this.core, [{ kind: 'event', text: event }]);
+    commitPending(this.core, [{ kind: 'event', text: event }]);
     return result;
   }
 
@@ -299,11 +309,11 @@ export class Agent {
 
   /**
    * Something the model should read with the next message (in front of it, as a user-role event,
-   * sent whole once and then kept in the conversation like any event): a command the person ran
-   * (`{"_event":"user_ran",…}`), a memory line added mid-session. The system prompt stays as it is.
+   * then kept in the conversation like any event): a command the person ran
+   * (`{"_event":"user_ran",…}`), a memory line added mid-session. The system prompt stays as sent.
    */
   noteForNextMessage(text: string): void {
-    this.notes.push({ kind: 'event', text });
+    this.core.notes.push({ kind: 'event', text });
   }
 
   /** How the runner judges a step now (no language; no question, nothing run). */
@@ -312,39 +322,27 @@ export class Agent {
   }
 
   /**
-   * A step the person typed (`!cmd` in `ai -i`), outside a turn and without a model request:
-   * judged and run by the runner like a model's step (L0 runs, L1 asks through the confirm
-   * callback, L2 is refused with its rule), reported as `step` / `output` / `tool_result` events
-   * and audited. Hooks are not run for it, as Claude Code runs none for its `!` commands. Null
-   * while a turn runs. What the model learns of it is the caller's (noteForNextMessage).
+   * A step the person typed (`!cmd` in `ai -i`), outside a turn and without a model request: the
+   * steps' own path (agent-steps runSteps: judged, hooks, asked through the confirm callback where
+   * L1, refused with its rule where L2, reported as `step` / `output` / `tool_result` events and
+   * audited), as a custom command's `` !`cmd` `` is. Null while a turn runs. What the model learns of
+   * it is the caller's (noteForNextMessage); what hooks add for the model goes with the next message.
    */
   async runUserStep(step: Step, options: { signal?: AbortSignal } = {}): Promise<ToolResult | null> {
     const core = this.core;
-    if (core.running) return null;
+    if (core.turn) return null;
     const controller = new AbortController();
     const onAbort = () => controller.abort();
     if (options.signal?.aborted) controller.abort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    core.running = controller;
-    core.stepCounter++;
-    const id = `cmd_${String(core.stepCounter).padStart(3, '0')}`;
+    const turn: Turn = { controller, usage: zeroUsage(), steering: [], live: new Map(), hookContext: [] };
+    core.turn = turn;
     try {
-      const runner = getRunner(core);
-      noteSandbox(core);
-      emit(core, { type: 'step', id, step, verdict: runner.verdict(step), label: redact(describeStep(step, runner.tools)) });
-      core.currentStepId = id;
-      const result = await runner.run(step, {
-        id,
-        signal: controller.signal,
-        onOutput: (chunk, stream, skipped) => emit(core, { type: 'output', id, chunk, stream, ...(skipped ? { skipped } : {}) }),
-      });
-      emit(core, { type: 'tool_result', result });
-      audit(core, id, step, result);
-      (require('./agent-rewind') as typeof import('./agent-rewind')).noteEffect(core, describeStep(step), result);
-      return result;
+      const [done] = await runSteps(core, turn, { type: 'cmd', message: '', data: { cwd: null, commands: [step] } } as Extract<Reply, { type: 'cmd' }>);
+      core.notes.push(...turn.hookContext.splice(0));
+      return done.result;
     } finally {
-      core.currentStepId = undefined;
-      core.running = undefined;
+      core.turn = undefined;
       options.signal?.removeEventListener('abort', onAbort);
     }
   }
@@ -363,7 +361,7 @@ export class Agent {
   }
 
   /** The background processes the model started in this session (`/ps`). */
-  processes(): ProcessInfo[] {
+  processes(): ProcInfo[] {
     return this.core.runner?.processes?.() ?? [];
   }
 
@@ -375,10 +373,10 @@ export class Agent {
   /** End the session: the running turn is aborted (its model request too) and background
    * processes the model started are killed, whole process groups. Call on exit. */
   dispose(): void {
-    // What the person did that the model has not seen yet stays in the session all the same.
-    if (this.notes.length && !this.core.running) commit(this.core, this.notes.splice(0));
+    // What the person did that the model has not seen yet (`!cmd`, `#`) stays in the session all the same.
+    if (this.core.notes.length && !this.core.turn) commitPending(this.core, this.core.notes.splice(0));
     flushWrites(this.core);
-    this.core.running?.abort();
+    this.core.turn?.controller.abort();
     this.core.runner?.dispose?.();
     this.core.deps.onDispose?.();
   }

@@ -4,7 +4,7 @@ import type { LlmWait, Usage } from '../config/llm-base';
 import type { ContextSizes } from '../context/context';
 
 /** How a turn ended. */
-export type Outcome = 'answered' | 'model_error' | 'step_limit' | 'error' | 'aborted';
+export type TurnOutcome = 'answered' | 'model_error' | 'step_limit' | 'error' | 'aborted';
 
 /** Token usage summed over calls. */
 export interface UsageTotals extends Usage {
@@ -13,7 +13,7 @@ export interface UsageTotals extends Usage {
 
 /** What `send()` resolves to, also emitted as the `final` event. */
 export interface TurnResult {
-  outcome: Outcome;
+  outcome: TurnOutcome;
   /** The last validated reply (a chat for `answered`). */
   reply?: Reply;
   /** True when the reply is the model's raw text shown as chat after a failed repair. */
@@ -59,7 +59,8 @@ export type AgentEvent =
       omittedBytes?: number;
     }
   | { type: 'tool_result'; result: ToolResult }
-  | { type: 'compaction'; method: 'model' | 'rules'; folded: number; before: number; after: number; sizes: ContextSizes }
+  /** A fold: `shortened` (older results shortened), or `model` / `rules` (older turns folded into a summary, by the model or by rules); `folded` messages went into it. */
+  | { type: 'compaction'; method: 'shortened' | 'model' | 'rules'; folded: number; before: number; after: number; sizes: ContextSizes }
   /** `model`: the model that answered, when llm-base says. */
   | { type: 'usage'; call: Usage; turn: UsageTotals; total: UsageTotals; model?: string }
   | { type: 'step_limit'; steps: number }

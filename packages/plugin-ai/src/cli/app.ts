@@ -169,6 +169,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const { extras, trust } = rules.project;
   const claudeServers = claudeJsonServers(userHome, projectRoot, cwd, path.join(paths.home, 'ai', 'claude-json-cache.json'));
   const runEnv = Object.keys(claude.env).length ? { ...env, ...claude.env } : env;
+  // Claude Code's `env` reaches every step, hook and server: its secret values are known values too.
+  if (runEnv !== env) registerKnownSecrets(slothtoolHome(env), claude.env);
   // Hooks: the user's (ai.json, ~/.claude/settings.json), and a trusted project's (.slothtool/settings.json, .claude/settings*.json);
   // those of Claude Code's files read Claude Code's stdin exactly.
   const hookReads = [readHooks(config.hooks, paths.config), ...(projectRules.hooks ? [readHooks(projectRules.hooks, projectRules.file ?? '')] : []), ...claude.hooks.map((h) => readHooks(h.raw, h.source, 'claude'))];

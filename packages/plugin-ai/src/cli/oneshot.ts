@@ -91,7 +91,9 @@ function renderMarkdownReply(text: string, env: NodeJS.ProcessEnv, stdout: NodeJ
 }
 
 /** Combine the prompt with piped input. The piped text goes to the model, so it passes the
- * redaction gate first (`cat .env | ai -p "check this"` sends no key). */
+ * redaction gate first (`cat .env | ai -p "check this"` sends no key). Call it once the gate
+ * knows the run's secret values (after createAppAgent), or a known value with no shape of its
+ * own (a profile's key for a local server) goes through as it is. */
 export function withStdin(prompt: string | undefined, stdin: string): string {
   const extra = stdin.trim() ? `<stdin>\n${redact(stdin.replace(/\s+$/, ''))}\n</stdin>` : '';
   if (!prompt) return extra;
@@ -181,10 +183,10 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   // With a prompt, stdin is only extra context: don't let a pipe nobody writes to hang the run.
   const piped = await readPipedStdin(io?.stdin ?? process.stdin, args.prompt ? { firstChunkWaitMs: STDIN_FIRST_CHUNK_WAIT_MS } : {});
   if (piped.gaveUp) stderr.write(t(lang, 'stdinSilent', { seconds: STDIN_FIRST_CHUNK_WAIT_MS / 1000 }) + '\n');
-  const prompt = withStdin(args.prompt, piped.text);
   // `ai -c -p` with nothing to say goes on with the last turn of this folder's last session.
-  const continueOnly = args.continue && !prompt.trim();
-  if (!prompt.trim() && !continueOnly) {
+  const saysSomething = Boolean(args.prompt?.trim() || piped.text.trim());
+  const continueOnly = args.continue && !saysSomething;
+  if (!saysSomething && !continueOnly) {
     const { usageMessage } = require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage');
     stderr.write(usageMessage(lang, { detail: t(lang, 'missingPrompt'), help: `${aiCommand()} --help` }) + '\n');
     return EXIT.usage;
@@ -206,6 +208,9 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   } catch (err) {
     return fail(err);
   }
+  // Only now, with the gate told every value the run knows (createAppAgent: the profiles' keys,
+  // secret-looking variables, the workspace's .env files), does piped text join the prompt.
+  const prompt = withStdin(args.prompt, piped.text);
   const blocked = preflight(app, args, env, lang, (message, code) => void stop(code, message, 0));
   if (blocked !== undefined) return blocked;
   const { agent } = app;

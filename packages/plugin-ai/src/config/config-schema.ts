@@ -3,22 +3,20 @@ import { z } from 'zod';
 /** ai.json's schema (DESIGN §6): loaded when a file is checked (an ai.json exists, `ai risk`),
  * never by a start without one; `defaultConfig` (config.ts) is its parse of `{}`. */
 
-/** Context budgets (DESIGN §6), all in estimated tokens (CJK-aware, see tokens.ts). */
+/** Context budgets (DESIGN §6, docs/context.md), all in estimated tokens (CJK-aware, see tokens.ts). */
 export const ContextBudgetsSchema = z
   .object({
     /** Hard cap for one request: every assembled model call stays under it. */
     maxRequestTokens: z.number().int().min(2000).default(16000),
-    /** Cap of the rolling conversation summary. */
+    /** Cap of the conversation summary a fold writes. */
     summaryMaxTokens: z.number().int().min(50).default(800),
-    /** Cap of the tool digest (the last few tool results, truncated). */
-    toolDigestMaxTokens: z.number().int().min(50).default(2000),
-    /** How many recent tool results the digest keeps (1–3 per DESIGN §6). */
-    toolDigestCount: z.number().int().min(0).max(10).default(3),
-    /** Cap of the recent window; passing it triggers compaction. */
-    recentWindowMaxTokens: z.number().int().min(100).default(6000),
-    /** Message count cap of the recent window; passing it triggers compaction. */
-    recentWindowMaxMessages: z.number().int().min(2).default(40),
-    /** Cap of the current input (user text + piped stdin, or this step's tool results). */
+    /** A request past this share of the budget folds first: older results are shortened. */
+    foldAtPercent: z.number().int().min(30).max(95).default(80),
+    /** Still past this share after shortening: older turns are folded into the summary too. */
+    summarizeAbovePercent: z.number().int().min(20).max(90).default(60),
+    /** Where a fold with a summary brings the request (the headroom before the next fold). */
+    foldToPercent: z.number().int().min(10).max(80).default(40),
+    /** The budget of one user message, and of one round's tool results together (each result's share is fitted once, when it is added). */
     inputMaxTokens: z.number().int().min(100).default(3000),
     /**
      * Cap of memory in the system prompt: the user's and the project's AGENTS.md / CLAUDE.md and
@@ -26,8 +24,16 @@ export const ContextBudgetsSchema = z
      * the default request budget; a file past its share is cut and that is said. 0 turns memory off.
      */
     projectContextMaxTokens: z.number().int().min(0).default(4000),
+    /** No longer used (the context folds at marks of `maxRequestTokens`); still accepted so an older ai.json loads. */
+    toolDigestMaxTokens: z.number().int().min(50).optional(),
+    toolDigestCount: z.number().int().min(0).max(10).optional(),
+    recentWindowMaxTokens: z.number().int().min(100).optional(),
+    recentWindowMaxMessages: z.number().int().min(2).optional(),
   })
-  .strict();
+  .strict()
+  .refine((c) => c.foldToPercent < c.summarizeAbovePercent && c.summarizeAbovePercent < c.foldAtPercent, {
+    message: 'foldToPercent < summarizeAbovePercent < foldAtPercent is needed (a fold must leave headroom before the next one)',
+  });
 
 /** The OS sandbox of command steps: `auto` (use it when it works, say so when it does not), `required`, `off`. */
 export const SandboxModeSchema = z.enum(['auto', 'required', 'off']);

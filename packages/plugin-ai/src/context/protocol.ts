@@ -1,14 +1,11 @@
 import { z } from 'zod';
-import type { Step, StepSummary } from '@holic512/tool-runner';
+import type { Step, ToolRegistry } from '@holic512/tool-runner';
 import { lazy } from '@holic512/shared/lib/lazy';
 
 /** Model → runner protocol (DESIGN §4, docs/protocol.md). Every reply is validated here. */
 
-/** What plugin-ai needs of a tool registry (tool-runner's ToolRegistry): the step schema and digests. */
-export interface StepRegistry {
-  stepSchema(): z.ZodType<Step>;
-  get(name: string): { digest(step: never): string; summary?(step: never): StepSummary; takesCwd?: boolean } | undefined;
-}
+/** What plugin-ai needs of a tool registry: tool-runner's ToolRegistry, its step schema and tools. */
+export type StepRegistry = Pick<ToolRegistry, 'stepSchema' | 'get'>;
 
 /** The built-in tools of @holic512/tool-runner: the one step schema (loaded when a reply is parsed). */
 export function builtinStepRegistry(): StepRegistry {

@@ -181,7 +181,10 @@ function plainSurface(output: NodeJS.WriteStream): Surface {
 }
 
 /** stdin is not a terminal: read whole lines, one at a time, each when the screen can take
- * it (after the running turn, or as the answer to an open question). */
+ * it (after the running turn, or as the answer to an open question). Piped text is not what a
+ * person typed (`cat notes.txt | ai -i`): each line passes the redaction gate, as `ai -p`'s
+ * piped input does. A line is taken only once the agent is attached, so the gate already
+ * knows the run's secret values (the profiles' keys, secret-looking variables, .env files). */
 function pumpLines(input: NodeJS.ReadStream, screen: Screen): void {
   const rl = readline.createInterface({ input, terminal: false });
   const lines: string[] = [];
@@ -190,7 +193,7 @@ function pumpLines(input: NodeJS.ReadStream, screen: Screen): void {
   const pump = () => {
     if (pumping) return; // onLine re-renders, which calls back here
     pumping = true;
-    while (lines.length && screen.acceptsInput) screen.onLine(lines.shift()!);
+    while (lines.length && screen.acceptsInput) screen.onLine(redactLine(lines.shift()!));
     pumping = false;
     if (ended && !lines.length) screen.endOfInput();
   };
@@ -203,4 +206,9 @@ function pumpLines(input: NodeJS.ReadStream, screen: Screen): void {
     ended = true;
     pump();
   });
+}
+
+/** The redaction gate, loaded with the first piped line (a terminal session never needs it here). */
+function redactLine(line: string): string {
+  return (require('@holic512/shared/lib/redact/gate') as typeof import('@holic512/shared/lib/redact/gate')).redact(line);
 }

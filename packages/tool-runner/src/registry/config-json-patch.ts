@@ -55,7 +55,7 @@ export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
     const real = ctx.fsTarget && ctx.fsTarget.real !== ctx.fsTarget.abs ? ctx.fsTarget.real : undefined;
     if (real) findings.push(...patchFindings({ ...s, file: real }, ctx).filter((f) => f.level !== 'L1' || f.id !== 'config.patch'));
     // Files other programs run or load later (inside .git/, shell start-up files, …), spelled or reached through a link.
-    if (!findings.some((f) => f.level === 'L2')) findings.push(...modPaths().writeTargetFindings(real ? [s.file, real] : [s.file]).slice(0, 1));
+    if (!findings.some((f) => f.level === 'L2')) findings.push(...modPaths().runsLaterFindings([s.file, modConfigRules().patchTarget(s.file, ctx), ...(real ? [real] : [])], ctx, s.file));
     return { findings, touches: touches({ write: [real ?? s.file] }) };
   },
   approvalKey: (s) => `config.json_patch ${s.file}`,

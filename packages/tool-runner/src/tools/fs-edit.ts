@@ -39,7 +39,8 @@ export interface FsDeclined {
   decision: ResultDecision;
 }
 
-type Outcome = FsChangeResult | ToolErrorResult | FsDeclined;
+/** What an fs.edit or fs.write step gives: the change, an error, or the user's no. */
+type FsStepResult = FsChangeResult | ToolErrorResult | FsDeclined;
 
 /** Non-overlapping occurrences of `needle` in `hay`. */
 export function countOccurrences(hay: string, needle: string): number {
@@ -113,7 +114,7 @@ async function commit(
   after: string,
   ctx: SessionToolContext,
   { fallback, ...extra }: { replacements?: number; fallback?: string },
-): Promise<Outcome> {
+): Promise<FsStepResult> {
   const { session, lang } = ctx;
   const diff = before === null || binary ? newFilePreview(f, after) : unifiedDiff(f, before, after, fallback);
   if (ctx.ask) {
@@ -171,7 +172,7 @@ async function commit(
 }
 
 /** fs.edit: exact string replacement, with the diff shown before the question. */
-export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Promise<Outcome> {
+export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Promise<FsStepResult> {
   const { lang } = ctx;
   const f = step.path;
   const err = (code: string, id: string, params: Record<string, string | number> = {}): ToolErrorResult =>
@@ -203,7 +204,7 @@ export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Prom
 }
 
 /** fs.write: create or overwrite, with the diff (or the new file's head) shown first. */
-export async function runFsWrite(step: FsWriteStep, ctx: SessionToolContext): Promise<Outcome> {
+export async function runFsWrite(step: FsWriteStep, ctx: SessionToolContext): Promise<FsStepResult> {
   const opened = await withHeldText(openTarget(step, 'fs.write', ctx), ctx);
   if ('_event' in opened) return opened;
   if (opened.before === step.content) {
