@@ -249,9 +249,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     const unfollow = otel.telemetry?.follow(child);
     return runChildAgent(agent, child, task, mode, signal, onProgress).finally(() => unfollow?.());
   };
-  // A custom command may take the name of a built-in that is only a prompt (`/init`).
-  const reserved = new Set<string>(COMMANDS.filter((c) => !OVERRIDABLE.includes(c)));
-  const { commands } = discoverCommands(commandRoots(slothtoolHome(env), projectRoot, userHome, isOwnHome(projectRoot, paths.home)), reserved, skills);
+  const commands = customCommands(slothtoolHome(env), projectRoot, userHome, paths.home, skills);
   return {
     agent,
     config,
@@ -274,6 +272,12 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     llm,
     ...edgeParts(tools, otel),
   };
+}
+
+/** The custom slash commands (skills among them); one may take the name of a built-in that is only a prompt (`/init`). */
+function customCommands(home: string, projectRoot: string, userHome: string, aiHome: string, skills: Skill[]): CustomCommand[] {
+  const reserved = new Set<string>(COMMANDS.filter((c) => !OVERRIDABLE.includes(c)));
+  return discoverCommands(commandRoots(home, projectRoot, userHome, isOwnHome(projectRoot, aiHome)), reserved, skills).commands;
 }
 
 /**
