@@ -97,3 +97,12 @@ test('changedFiles lists what the runner\'s journal holds; no runner, none', () 
   expect(agent.changedFiles()).toEqual([]);
   expect(agent.transcript()).toEqual([]);
 });
+
+test('a PreToolUse hook guards a step the person typed as it guards the model\'s (stricter than Claude Code, which runs none for `!`)', async () => {
+  const runner = fakeRunner();
+  const hooks = [{ event: 'PreToolUse' as const, command: 'echo "not on this machine" >&2; exit 2', timeoutMs: 10_000, source: 'test', dialect: 'slothtool' as const }];
+  const agent = new Agent({ config: config(), systemPrompt: 'SYSTEM', cwd: folder.root, lang: 'en' }, { llm: fakeLlm([]), createRunner: runner.create, hooks, now: steppingClock() });
+  const result = await agent.runUserStep({ tool: 'exec', program: 'ls', args: [] } as never);
+  expect(result).toMatchObject({ status: 'blocked', blockedBy: 'hook', hookReason: 'not on this machine' });
+  expect(runner.runs).toHaveLength(0);
+});
