@@ -96,6 +96,10 @@ export const htmlToText: typeof import('./html-text').htmlToText = (...a) => htm
 export const htmlTitle: typeof import('./html-text').htmlTitle = (...a) => htmlModule().htmlTitle(...a);
 export const addressKind: typeof import('./net-guard').addressKind = (...a) => netModule().addressKind(...a);
 export type { Resolver, LookupAddress } from './net-guard';
+export const completeWorkspacePath: typeof import('./tools/path-complete').completeWorkspacePath = (...a) => (require('./tools/path-complete') as typeof import('./tools/path-complete')).completeWorkspacePath(...a);
+export type { PathCompletionOptions } from './tools/path-complete';
+export const gitRead: typeof import('./tools/git-read').gitRead = (...a) => (require('./tools/git-read') as typeof import('./tools/git-read')).gitRead(...a);
+export type { GitReadOptions } from './tools/git-read';
 export type { FsReadResult } from './tools/fs-read';
 export type { FsChangeResult } from './tools/fs-edit';
 export type { FileAccess } from './tools/file-access';

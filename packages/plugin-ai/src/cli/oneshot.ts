@@ -127,6 +127,28 @@ export function preflight(app: ReturnType<typeof createAppAgent>, args: RunArgs,
   return undefined;
 }
 
+/**
+ * What a one-shot turn sends: `ai -p "/review src"` runs a custom command as `ai -i` does, `ai -p
+ * /init` the built-in one (a custom `init` replaces it), and `@path` in the typed prompt (never in
+ * what was piped in) brings in a file. Notes and files left out are said on stderr.
+ */
+function turnInput(
+  app: ReturnType<typeof createAppAgent>,
+  prompt: string,
+  typed: string,
+  cwd: string,
+  lang: Lang,
+  stderr: NodeJS.WritableStream,
+): { message: string; options?: Pick<import('../agent/agent').SendOptions, 'prepare' | 'allow' | 'profile' | 'mode'> } {
+  const custom = app.commands.length ? commandRun().commandTurnFor(app, prompt, cwd) : undefined;
+  for (const n of custom?.notes ?? []) stderr.write(t(lang, n.key, n.vars) + '\n');
+  if (custom) return custom;
+  const init = /^\/init(?:\s+([\s\S]*))?$/.exec(prompt.trim());
+  if (init) return { message: (require('../extensions/init-prompt') as typeof import('../extensions/init-prompt')).initPrompt(app.projectDir, init[1] ?? '', cwd) };
+  const onSkip = (rel: string, why: string) => stderr.write(t(lang, 'fileRefSkipped', { file: rel, why }) + '\n');
+  return { message: prompt, options: typed.includes('@') ? commandRun().fileRefsFor(app, prompt, cwd, { refsIn: typed, lang, onSkip }) : undefined };
+}
+
 /** `ai -p "<prompt>"`: one turn, events as text or JSON lines, a meaningful exit code. */
 export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShotIo>): Promise<number> {
   // One session fed line by line from stdin (cli/stream-json.ts).
@@ -211,7 +233,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
     return stop('BAD_IMAGE', attached.error, EXIT.usage);
   }
   const { images } = attached;
-  for (const line of startNotices(app, lang)) stderr.write(line + '\n');
+  for (const line of startNotices(app, lang, cwd)) stderr.write(line + '\n');
   if (args.runMode) {
     const r = agent.setRunMode(args.runMode);
     if (!r.ok) {
@@ -242,12 +264,10 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   const onSigint = () => (controller.signal.aborted ? lifetime.stop('SIGINT') : controller.abort());
   process.on('SIGINT', onSigint);
   try {
-    // `ai -p "/review src"` runs a custom command as `ai -i` does.
-    const custom = continueOnly || !app.commands.length ? undefined : commandRun().commandTurnFor(app, prompt, cwd);
-    for (const n of custom?.notes ?? []) stderr.write(t(lang, n.key, n.vars) + '\n');
+    const { message, options } = continueOnly ? { message: prompt, options: undefined } : turnInput(app, prompt, args.prompt ?? '', cwd, lang, stderr);
     const result = continueOnly
       ? await agent.continue({ signal: controller.signal })
-      : await agent.send(custom?.message ?? prompt, { ...custom?.options, signal: controller.signal, ...(images.length ? { images } : {}) });
+      : await agent.send(message, { ...options, signal: controller.signal, ...(images.length ? { images } : {}) });
     if (!args.json) printAnswer(result, { stdout, stderr, env });
     return exitCodeOf(result.outcome);
   } catch (err) {

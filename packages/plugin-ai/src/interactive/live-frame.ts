@@ -50,6 +50,12 @@ export interface LiveView {
   notice?: string;
   question?: QuestionView;
   editor: { text: string; cursor: number };
+  /** The prompt's mark when it is not `› ` (`! ` in shell mode), already coloured, and its width. */
+  promptMark?: { text: string; width: number };
+  /** Ctrl+R: the reverse search shown instead of the input (its label ends where the cursor goes). */
+  search?: { label: string; match: string; cursorCol: number };
+  /** A choice the screen asks (where `# text` goes), shown instead of the input. */
+  pick?: { title: string; choices: string[]; index: number; keys: string };
   /** Lines under the prompt: completions of what is typed. */
   hints: string[];
   status: string;
@@ -96,9 +102,21 @@ export function buildFrame(view: LiveView, theme: Theme, lang: Lang): LiveFrame 
     return { lines, cursor: { line: start + question.editLine, col } };
   }
 
+  if (view.pick) {
+    lines.push(theme.bold(theme.yellow(view.pick.title)));
+    view.pick.choices.forEach((c, i) => lines.push(i === view.pick!.index ? theme.cyan(`❯ ${i + 1}. ${c}`) : `  ${i + 1}. ${c}`));
+    lines.push(theme.dim(view.pick.keys));
+    return { lines };
+  }
   lines.push(theme.dim('─'.repeat(Math.max(10, width))));
-  const promptWidth = stringWidth(PROMPT);
-  const layout = layoutInput(view.editor, width, theme.cyan(PROMPT), ' '.repeat(promptWidth), promptWidth);
+  if (view.search) {
+    const row = lines.length;
+    lines.push(truncateWidth(theme.dim(view.search.label) + view.search.match.replace(/\n/g, ' ⏎ '), width - 1));
+    lines.push(theme.dim(view.status));
+    return { lines, cursor: { line: row, col: Math.min(width - 1, view.search.cursorCol) } };
+  }
+  const promptWidth = view.promptMark?.width ?? stringWidth(PROMPT);
+  const layout = layoutInput(view.editor, width, view.promptMark?.text ?? theme.cyan(PROMPT), ' '.repeat(promptWidth), promptWidth);
   const maxInput = Math.max(3, view.rows - lines.length - 3);
   let rows = layout.rows;
   let cursorRow = layout.cursorRow;
