@@ -127,11 +127,12 @@ export function hardenGit(args: readonly string[], drivers: readonly string[]): 
   const notes: string[] = [];
   const sub = subcommandIndex(out);
   const name = sub >= 0 ? out[sub] : undefined;
-  // Last before `--` (or at the end): a later `--ext-diff` or `--textconv` of the model's would
-  // otherwise turn them back on.
-  const dashdash = out.indexOf('--', sub + 1);
-  const insertAt = dashdash >= 0 ? dashdash : out.length;
+  // Right after the subcommand: git refuses an option after a path (`git diff f.txt --no-ext-diff`:
+  // "must come before non-option arguments"). A `--ext-diff` or `--textconv` of the step's own,
+  // later on the line, turns them back on; the policy judges those as running the repository's
+  // programs (options/tables-git.ts), so they run only as asked.
   const stashShow = name === 'stash' && out[sub + 1] === 'show';
+  const insertAt = stashShow ? sub + 2 : sub + 1;
   if (name && (DIFF_FAMILY.has(name) || stashShow)) {
     out.splice(insertAt, 0, '--no-ext-diff', '--no-textconv');
     notes.push('--no-ext-diff', '--no-textconv');
