@@ -7,6 +7,7 @@
  * reported with the result.
  */
 
+import { subcommandIndex, VALUED_GLOBALS } from '../policy/git-subcommand-index';
 import { lazy } from '../lazy';
 
 const modWorkspacePrograms = lazy(() => require('../policy/workspace-programs') as typeof import('../policy/workspace-programs'));
@@ -15,9 +16,6 @@ const modConfigStamp = lazy(() => require('./git-config-stamp') as typeof import
 const modExec = lazy(() => require('../exec') as typeof import('../exec'));
 // programs.ts first: it and wrappers.ts import each other, and programs.ts must be the one loaded first.
 const modWrappers = lazy(() => (require('../policy/programs'), require('../policy/programs/wrappers') as typeof import('../policy/programs/wrappers')));
-
-/** Global options of git that take a value in the next argument. */
-const VALUED_GLOBALS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--attr-source', '--exec-path', '--super-prefix']);
 
 /** Subcommands that take diff options: an external diff and textconv are switched off with flags. */
 const DIFF_FAMILY = new Set(['diff', 'log', 'show', 'whatchanged', 'diff-tree', 'diff-files', 'diff-index', 'range-diff', 'format-patch', 'reflog']);
@@ -69,15 +67,6 @@ export interface GitHardening {
   notes: string[];
 }
 
-/** Where the subcommand is in git's argument vector (after the global options), or -1. */
-export function subcommandIndex(args: readonly string[]): number {
-  let i = 0;
-  while (i < args.length && args[i].startsWith('-')) {
-    if (args[i] === '--') return -1;
-    i += VALUED_GLOBALS.has(args[i]) ? 2 : 1;
-  }
-  return i < args.length ? i : -1;
-}
 
 /**
  * Names of the filter drivers any config scope of the repository git will use defines (reading
@@ -201,3 +190,4 @@ export function wrappedGit(program: string, args: readonly string[]): { index: n
 export function isGit(program: string): boolean {
   return program === 'git' || program.endsWith('/git');
 }
+
