@@ -11,14 +11,27 @@ export interface FsReadStep {
   requires?: Requires;
 }
 
-/** Exact string replacement in a text file. */
-export interface FsEditStep {
-  tool: 'fs.edit';
-  path: string;
+/** One exact replacement of an fs.edit step. */
+export interface FsEditOne {
   old_string: string;
   new_string: string;
   /** Replace every occurrence; without it `old_string` must occur exactly once. */
   replace_all?: boolean;
+}
+
+/**
+ * Exact string replacement in a text file: one (`old_string` / `new_string`) or several in order
+ * (`edits`, each applied to the text the previous one left), all or nothing, one diff and one question.
+ */
+export interface FsEditStep {
+  tool: 'fs.edit';
+  path: string;
+  old_string?: string;
+  new_string?: string;
+  /** Replace every occurrence; without it `old_string` must occur exactly once. */
+  replace_all?: boolean;
+  /** Several replacements in one file, in order (instead of old_string / new_string). */
+  edits?: FsEditOne[];
   requires?: Requires;
 }
 

@@ -75,7 +75,7 @@ describe("each built-in tool's Claude Code form", () => {
   test.each([
     ['Bash', { command: 'ls | wc -l' }, 'it needs a shell ("|")'],
     ['Bash', { command: 42 }, 'command must be a string'],
-    ['MultiEdit', { file_path: 'a', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: 'd' }] }, 'only with one edit'],
+    ['MultiEdit', { file_path: 'a', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: 4 }] }, 'edits[1].new_string must be a string'],
     ['NotebookEdit', { notebook_path: 'x.ipynb' }, 'no counterpart here'],
   ])('Claude Code %s %j is refused: %s', (name, input, why) => {
     expect(stepFromClaude(name, input, defs)).toEqual({ error: expect.stringContaining(why) });

@@ -16,7 +16,7 @@ export interface Environment {
 export const SUMMARY_MARKER = '[ai:summary-request]';
 
 /** The rules of the built-in tools, the same in both transports. */
-const TOOL_RULES = `- Read and change files with fs.read / fs.edit / fs.write, not cat/sed/tee. Copy old_string exactly from fs.read output (without the line-number prefix); add surrounding lines when it is not unique. The user sees a diff before each change and can /undo a turn's changes.
+const TOOL_RULES = `- Read and change files with fs.read / fs.edit / fs.write, not cat/sed/tee. Copy old_string exactly from fs.read output (without the line-number prefix); add surrounding lines when it is not unique. Several changes to one file go in one fs.edit with "edits": [{old_string, new_string}, …] (applied in order, all or nothing). The user sees a diff before each change and can /undo a turn's changes.
 - Find files with fs.glob and search their contents with fs.grep, not find/grep/rg: results come structured, capped, with secret files skipped.
 - Run long builds, tests and servers with proc.start, then proc.status (with wait_ms) until "exited"; proc.kill what you no longer need.`;
 
