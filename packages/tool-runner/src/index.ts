@@ -40,6 +40,7 @@ export const verdictOf: ClassifyM['verdictOf'] = (...a) => classifyModule().verd
 export const renderVerdict: typeof import('./render-verdict').renderVerdict = (...a) => renderModule().renderVerdict(...a);
 export type { Verdict, Adjustment } from './policy/decide';
 export { tools, getTool, toolJsonSchema, createToolRegistry, builtinRegistry, TOOL_NAME } from './registry';
+export type { ToolRegistryOptions } from './registry';
 export type { ToolRegistry } from './registry';
 export { shellLine, shellQuote, splitCommandLine, claudeToolFields, stepFromClaude, claudeRuleArgument, knownNames, toolsNamed } from './registry/claude-code';
 import { requiresSchema } from './registry/common';

@@ -15,6 +15,7 @@ import { SessionStore } from '../sessions/sessions';
 import { registerKnownSecrets } from '../config/known-secrets';
 import { discoverSkills, skillIndex, skillRoots, type Skill } from '../extensions/skills';
 import { skillLoadTool } from '../extensions/skill-tool';
+import { profileNames } from '../extensions/command-run';
 import { readHooks, type HookCommandConfig, type HookProblem } from '../extensions/hooks';
 import { commandRoots, discoverCommands, type CustomCommand } from '../extensions/commands';
 import { claudeJsonServers } from '../extensions/claude-settings';
@@ -24,8 +25,10 @@ import { isOwnHome, type ProjectExtras, type TrustState } from '../extensions/tr
 import type { McpSession } from '../mcp/session';
 import type { McpConfigProblem } from '../mcp/config';
 import { VERSION } from '../version';
-import { agentRunTool, labelledConfirm, runChildAgent, type ChildSpawner } from '../agent/agent-children';
-import { lazy } from '@holic512/shared/lib/lazy';
+import { agentRunTool, type ChildSpawner } from '../agent/agent-children';
+import { agentIndex, agentRoots, discoverAgents, unknownAgentTools, type AgentFile, type AgentProblem, type NamedDefinition } from '../extensions/agents';
+import { claudeNamedTools } from '../extensions/claude-names';
+import { childSpawner, type Only } from './app-children';
 import * as path from 'path';
 
 /** Options of createAppAgent: the real wiring of config, registry, llm-base and tool-runner. */
@@ -60,6 +63,10 @@ export interface AppAgent {
   otherRules: SessionRules['otherRules'];
   /** The skills found (`/skills`); their index is in the system prompt. */
   skills: Skill[];
+  /** The named agents (`/agents`): the user's, and a trusted project's; their index is in the system prompt. */
+  agents: AgentFile[];
+  /** Agent files that could not be used, each naming its file (said at start). */
+  agentProblems: AgentProblem[];
   /** The session's hooks, each with the file it came from (`/hooks`). */
   hooks: HookCommandConfig[];
   /** Hook entries that could not be used, with why (said at start). */
@@ -97,7 +104,7 @@ interface ToolRunnerModule {
     toolRegistry?: StepRunner['tools'];
   }): StepRunner;
   /** The registry on its own (tool-runner ≥ the registry): replies are parsed before a runner exists. */
-  createToolRegistry?(extra: readonly unknown[]): StepRunner['tools'];
+  createToolRegistry?(extra: readonly unknown[], options?: { only?: (def: NamedDefinition) => boolean; withheldNote?: string }): StepRunner['tools'];
   /** The git root holding `cwd`, or `cwd` (tool-runner ≥ issue #10). */
   findWorkspace?(cwd: string): string;
   /** A step judged without language (tool-runner ≥ the rendering at each edge, issue #38). */
@@ -153,6 +160,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const skillDirs = skills.map((s) => s.dir);
   // MCP servers: the user's (ai.json, ~/.claude.json), and a trusted project's `.mcp.json`; they connect in the background.
   const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more: claudeServers.sources, projectRoot, projectTrusted: trust === 'trusted', env: runEnv, serverEnv: claude.env, cwd });
+  // Named agents (agent files): the user's, and a trusted project's; only their index is in the prompt.
+  const agentFiles = discoverAgents(agentRoots(slothtoolHome(env), projectRoot, userHome, isOwnHome(projectRoot, paths.home)).filter((r) => r.scope === 'user' || trust === 'trusted'));
   const environment = {
     cwd,
     os: `${os.platform()} ${os.release()} (${os.arch()})`,
@@ -161,18 +170,21 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     projectContext,
     ...(skills.length ? { skills: skillIndex(skills) } : {}),
   };
-  // Sub-agents (agent.run): a child gets the same tools but agent.run, and its own prompts.
-  const spawner: ChildSpawner = { maxParallel: config.agents.maxParallel, run: (...a) => runChild(...a) };
+  // Sub-agents (agent.run): a child gets the same tools but agent.run (a named agent, those it lists), and its own prompts.
+  let children: ChildSpawner | undefined;
+  const spawner: ChildSpawner = { maxParallel: config.agents.maxParallel, agents: agentFiles.agents.map((a) => a.name), run: (...a) => children!.run(...a) };
   const parentExtra = [...extraTools, agentRunTool(spawner)];
-  const prompts = (extra: readonly unknown[], note?: string) => {
-    const promptTools = [...builtinTools(), ...(extra as unknown as ReturnType<typeof builtinTools>)];
+  const prompts = (extra: readonly unknown[], note?: string, only?: (def: NamedDefinition) => boolean) => {
+    const promptTools = [...builtinTools(), ...(extra as unknown as ReturnType<typeof builtinTools>)].filter((def) => !only || only(def));
+    // The parent's prompt lists the agents; a child's does not (it cannot start one), nor skills it may not load.
+    const env = only ? { ...environment, ...(promptTools.some((d) => d.name === 'skill.load') ? {} : { skills: undefined }) } : { ...environment, ...(note ? {} : { agents: agentIndex(agentFiles.agents) }) };
     const withNote = (p: string) => (note ? `${p}\n\n${note}` : p);
     // With native tool calls (llm-base transport `tools`) the tools travel as definitions instead.
-    return { systemPrompt: withNote(buildSystemPrompt(environment, promptTools)), toolsSystemPrompt: withNote(buildSystemPrompt(environment, promptTools, 'tools')) };
+    return { systemPrompt: withNote(buildSystemPrompt(env, promptTools)), toolsSystemPrompt: withNote(buildSystemPrompt(env, promptTools, 'tools')) };
   };
   // The tools replies are parsed against exist before the runner, which a turn that only talks
   // never builds (nor loads: tool-runner's runner, exec and sandbox load on first use).
-  const registryOf = (extra: readonly unknown[]) => (options.createRunner ? undefined : loadToolRunner().createToolRegistry?.(extra));
+  const registryOf = (extra: readonly unknown[], limit?: Only) => (options.createRunner ? undefined : loadToolRunner().createToolRegistry?.(extra, limit ? { only: limit.only, withheldNote: limit.note } : undefined));
   const tools = registryOf(parentExtra);
   const policy = { ...rules.policy, ...(skillDirs.length ? { trustedCodeRoots: skillDirs } : {}) };
   const runnerFor = runnerFactory({ config, policy, unattended: options.unattended === true || !options.confirm, registry, cwd, lang: options.lang, env: runEnv });
@@ -195,26 +207,26 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       ...(options.createRunner ? {} : { prepareSteps: () => void loadToolRunner().prepareSpawnHelper?.({ slothtoolHome: slothtoolHome(runEnv) }) }),
     },
   );
-  const childTools = lazy(() => registryOf(extraTools));
-  const childPrompts = lazy(() => prompts(extraTools, CHILD_NOTE));
-  const childConfirm = labelledConfirm(options.confirm);
-  const runChild: ChildSpawner['run'] = (task, mode, label, signal, onProgress) => {
-    const ownTools = childTools();
-    const child = new Agent(
-      { ...agentOptions, ...childPrompts(), mode: agent.getMode(), profile: agent.getProfile(), maxAutoSteps: config.agents.maxSteps },
-      {
-        llm,
-        createRunner: options.createRunner ?? runnerFor(ownTools, extraTools),
-        ...(ownTools ? { tools: ownTools } : {}),
-        confirm: childConfirm(label),
-        ...(hooks.length ? { hooks, projectDir: projectRoot, hookEnv: runEnv } : {}),
-        ...(mcp && !mcp.empty ? { dynamicTools: mcp } : {}),
-        auditFile: paths.auditLog,
-        now: options.now,
-      },
-    );
-    return runChildAgent(agent, child, task, mode, signal, onProgress);
-  };
+  children = childSpawner({
+    parent: agent,
+    config,
+    agentOptions: { config, cwd, lang: options.lang },
+    llm,
+    extraTools,
+    registryOf,
+    runnerFor,
+    prompts,
+    ...(options.createRunner ? { createRunner: options.createRunner } : {}),
+    ...(options.confirm ? { confirm: options.confirm } : {}),
+    hooks,
+    projectRoot,
+    hookEnv: runEnv,
+    ...(mcp && !mcp.empty ? { mcp } : {}),
+    auditFile: paths.auditLog,
+    now: options.now,
+    agents: agentFiles.agents,
+    profiles: () => profileNames(paths.home),
+  });
   const { commands } = discoverCommands(commandRoots(slothtoolHome(env), projectRoot, userHome, isOwnHome(projectRoot, paths.home)), new Set(COMMANDS), skills);
   return {
     agent,
@@ -225,6 +237,9 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     projectRules,
     otherRules: rules.otherRules,
     skills,
+    agents: agentFiles.agents,
+    // A tool an agent lists that no tool here answers to is said once (the agent goes on without it).
+    agentProblems: [...agentFiles.problems, ...(agentFiles.agents.some((a) => a.tools) ? unknownAgentTools(agentFiles.agents, claudeNamedTools()) : [])],
     hooks,
     hookProblems: hookReads.flatMap((r) => r.problems),
     claudeProblems: claude.problems,
@@ -274,10 +289,6 @@ function runnerFactory(c: RunnerContext) {
       });
     };
 }
-
-/** What a child agent is told beside the usual system prompt (agent.run). */
-const CHILD_NOTE =
-  'You are a helper agent started by another agent for one task. You see only that task, not its conversation. Work on it with the tools (you cannot start helper agents), then answer with a concise, self-contained report of what you found or did: the other agent reads only your final answer.';
 
 /** The session's MCP servers, started in the background; undefined when nothing is configured
  * (then the SDK is never loaded). */

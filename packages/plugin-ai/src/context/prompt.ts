@@ -10,6 +10,8 @@ export interface Environment {
   projectContext?: { file: string; text: string };
   /** The skills' index (extensions/skills.ts `skillIndex`), when there are skills. */
   skills?: string;
+  /** The named agents' index (extensions/agents.ts `agentIndex`), when there are agents (never a child's). */
+  agents?: string;
 }
 
 /** Marker the summary request carries so logs and test servers can tell it apart. */
@@ -97,6 +99,7 @@ export function buildSystemPrompt(env: Environment, tools: readonly PromptTool[]
     }\n- answer the user in ${language} unless they write in another language`,
   ];
   if (env.skills) parts.push(env.skills);
+  if (env.agents) parts.push(env.agents);
   if (env.projectContext) {
     parts.push(`Project instructions (${env.projectContext.file}):\n${env.projectContext.text}`);
   }

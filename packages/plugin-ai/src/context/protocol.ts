@@ -7,6 +7,8 @@ import { lazy } from '@holic512/shared/lib/lazy';
 /** What plugin-ai needs of a tool registry (tool-runner's ToolRegistry): the step schema and digests. */
 export interface StepRegistry {
   stepSchema(): z.ZodType<Step>;
+  /** The registry's own check of one step (tool-runner's): says why a tool is unknown or not available here. */
+  validate?(step: unknown): { ok: true } | { ok: false; error: string };
   get(name: string): { digest(step: never): string; summary?(step: never): StepSummary; takesCwd?: boolean } | undefined;
 }
 
@@ -136,7 +138,18 @@ export function parseReply(value: unknown, registry?: StepRegistry): ParsedReply
   // option alone), checked without building the registry's step schemas.
   const parsed = replyOptionFor(value)?.safeParse(value) ?? replySchemaFor(registry).safeParse(value);
   if (parsed.success) return { success: true, reply: parsed.data };
-  return { success: false, error: describeIssues(parsed.error), raw: safeStringify(value) };
+  return { success: false, error: unknownToolError(value, registry) ?? describeIssues(parsed.error), raw: safeStringify(value) };
+}
+
+/** A step naming a tool the registry does not have (or withholds: a sub-agent's), as the registry says it. */
+function unknownToolError(value: unknown, registry?: StepRegistry): string | undefined {
+  const commands = (value as { data?: { commands?: unknown } } | null)?.data?.commands;
+  if (!registry?.validate || !Array.isArray(commands)) return undefined;
+  for (const [i, step] of commands.entries()) {
+    const checked = registry.validate(step);
+    if (!checked.ok && /^(unknown tool|tool ".*" is not available here)/.test(checked.error)) return `data.commands.${i}: ${checked.error}`;
+  }
+  return undefined;
 }
 
 function replyOptionFor(value: unknown): z.ZodType<Reply> | undefined {

@@ -35,6 +35,8 @@ export interface ExtrasDescription {
   code: string[];
   /** Project commands whose `allowed-tools` answer questions for their turn. */
   commands: string[];
+  /** Project agent files (relative). */
+  agents: string[];
   /** What the project's Claude Code files hold that is not used here, each name once. */
   ignored: string[];
   /** Files that could not be read as JSON, with why. */
@@ -70,7 +72,7 @@ function ownSettings(rel: string, value: Record<string, unknown>): SettingsDescr
 }
 
 export function describeExtras(extras: ProjectExtras): ExtrasDescription {
-  const out: ExtrasDescription = { servers: [], settings: [], skills: [], code: [], commands: [], ignored: [], unreadable: [] };
+  const out: ExtrasDescription = { servers: [], settings: [], skills: [], code: [], commands: [], agents: [], ignored: [], unreadable: [] };
   if (extras.files.some((f) => f.kind === 'mcp')) {
     const servers = obj(readJson(path.join(extras.workspace, '.mcp.json'), '.mcp.json', out.unreadable)?.mcpServers);
     for (const [name, raw] of Object.entries(servers)) {
@@ -83,6 +85,7 @@ export function describeExtras(extras: ProjectExtras): ExtrasDescription {
   for (const f of extras.files) {
     if (f.kind === 'code') out.code.push(f.rel);
     if (f.kind === 'command') out.commands.push(f.rel);
+    if (f.kind === 'agent') out.agents.push(f.rel);
     if (f.kind !== 'settings') continue;
     const abs = path.join(extras.workspace, f.rel);
     const value = readJson(abs, f.rel, out.unreadable);

@@ -22,6 +22,7 @@ export const COMMANDS = [
   'trust',
   'skills',
   'hooks',
+  'agents',
   'mcp',
   'pull',
   'exit',

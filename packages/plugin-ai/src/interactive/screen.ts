@@ -29,6 +29,7 @@ import { REPLY_ROOM_TOKENS } from '../agent/agent-model';
 import { startNotices } from '../cli/start-notices';
 import { addAllowRule } from '../sessions/permissions-store';
 import { hooksText, permissionsText, skillsText, trustCommand } from './trust-view';
+import { agentsText } from './agents-view';
 import { findGitRoot } from '../context/project-context';
 
 export type { ScreenOptions, Surface } from './screen-base';
@@ -396,6 +397,8 @@ export class Screen extends ScreenTurns {
         return this.print(skillsText(this.app!.skills ?? [], this.lang));
       case 'hooks':
         return this.print(hooksText(this.app!.hooks ?? [], this.lang));
+      case 'agents':
+        return this.print(agentsText(this.app!.agents ?? [], this.app!.agentProblems ?? [], this.theme, this.lang));
       case 'mcp':
         return this.print(await mcpCommand(arg, this.app!.mcp, this.theme, this.lang, (text) => this.print(text)));
       case 'pull':
