@@ -41,6 +41,7 @@ export const renderVerdict: typeof import('./render-verdict').renderVerdict = (.
 export type { Verdict, Adjustment } from './policy/decide';
 export { tools, getTool, toolJsonSchema, createToolRegistry, builtinRegistry, TOOL_NAME } from './registry';
 export type { ToolRegistryOptions } from './registry';
+export { planItemsSchema, planText, MAX_PLAN_ITEMS, MAX_PLAN_STEP_CHARS } from './registry/plan-update';
 export type { ToolRegistry } from './registry';
 export { shellLine, shellQuote, splitCommandLine, claudeToolFields, stepFromClaude, claudeRuleArgument, knownNames, toolsNamed } from './registry/claude-code';
 import { requiresSchema } from './registry/common';
@@ -112,6 +113,9 @@ export type {
   FsReadStep,
   FsEditStep,
   FsWriteStep,
+  FsEditOne,
+  PlanItem,
+  PlanUpdateStep,
   HttpGetStep,
   ProcStartStep,
   ProcStatusStep,

@@ -111,8 +111,22 @@ export interface WebSearchStep {
   requires?: Requires;
 }
 
+/** One step of a plan and where it stands. */
+export interface PlanItem {
+  step: string;
+  status: 'pending' | 'in_progress' | 'done';
+}
+
+/** The model's plan of a multi-step task (issue #46): shown to the user, kept in the context. */
+export interface PlanUpdateStep {
+  tool: 'plan.update';
+  /** The whole plan, in order (it replaces the previous one; an empty list clears it). */
+  items: PlanItem[];
+  requires?: Requires;
+}
+
 export type FsStep = FsReadStep | FsEditStep | FsWriteStep;
 export type SearchStep = FsGlobStep | FsGrepStep | WebSearchStep;
 export type ProcStep = ProcStartStep | ProcStatusStep | ProcKillStep;
 /** The steps issue #10 adds. */
-export type ToolStep = FsStep | HttpGetStep | ProcStep | SearchStep;
+export type ToolStep = FsStep | HttpGetStep | ProcStep | SearchStep | PlanUpdateStep;

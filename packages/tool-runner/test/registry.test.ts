@@ -29,7 +29,7 @@ const weather: ToolDefinition<WeatherStep> = {
 };
 
 test('the built-in tools, each with zh and en descriptions and a JSON Schema generated from zod', () => {
-  expect(tools.map((t) => t.name)).toEqual(['exec', 'plugin.run', 'config.json_patch', 'fs.read', 'fs.edit', 'fs.write', 'fs.glob', 'fs.grep', 'http.get', 'web.search', 'proc.start', 'proc.status', 'proc.kill']);
+  expect(tools.map((t) => t.name)).toEqual(['exec', 'plugin.run', 'config.json_patch', 'fs.read', 'fs.edit', 'fs.write', 'fs.glob', 'fs.grep', 'http.get', 'web.search', 'proc.start', 'proc.status', 'proc.kill', 'plan.update']);
   expect(getTool('fs.edit')?.confirmsInside).toBe(true);
   expect(toolJsonSchema('exec')).toMatchObject({ type: 'object', properties: { program: { type: 'string', minLength: 1 }, args: { type: 'array' } }, required: ['program'] });
   expect(toolJsonSchema('proc.status')).toMatchObject({ properties: { wait_ms: { maximum: 60000 } } });

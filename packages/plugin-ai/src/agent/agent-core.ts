@@ -167,6 +167,8 @@ export interface AgentCore {
   sandboxNoted?: boolean;
   /** llm-base said once that the high model could not be loaded and the low one answered. */
   fellBack?: boolean;
+  /** The model's latest plan (a result that carried one: plan.update), for the screen and a resumed session. */
+  plan?: import('@holic512/tool-runner').PlanItem[];
   /** The native tool calls of the last reply (transport `tools`): its results go back paired with them. */
   lastToolCalls?: { text: string; calls: Array<{ id: string; name: string; arguments: string }> };
 }

@@ -11,6 +11,7 @@ import type { RunMode } from './runner-types';
 import { t } from '../i18n';
 import { builtinStepRegistry, type Reply, type Step } from '../context/protocol';
 import { describeStep } from './step-label';
+import { notePlan } from './plan-state';
 import { mapLimited } from './agent-children';
 import { lazy } from '@holic512/shared/lib/lazy';
 
@@ -255,6 +256,7 @@ async function runStep(core: AgentCore, runner: StepRunner, step: Step, signal: 
   if (context) core.hookContext.push(context);
   if (core.hookStop !== undefined && !state.stopped) state.stopped = { why: 'after_stop', reason: `not run: a hook ended the turn after ${id}` };
   emit(core, { type: 'tool_result', result });
+  notePlan(core, result);
   audit(core, id, step, result);
   rewindModule().noteEffect(core, describeStep(step), result);
   return result;

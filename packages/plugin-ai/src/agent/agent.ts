@@ -11,6 +11,8 @@ import { t } from '../i18n';
 import type { Summary } from '../context/protocol';
 import type { ProcessInfo, RunMode, UndoResult } from './runner-types';
 import { newSessionId, type SessionInfo } from '../sessions/sessions';
+import { restorePlan } from './plan-state';
+import type { PlanItem } from '@holic512/tool-runner';
 
 export type { AgentConfirmAnswer, AgentConfirmFn, AgentDeps, AgentOptions, SendOptions } from './agent-core';
 
@@ -203,6 +205,7 @@ export class Agent {
   /** Start a new conversation (and a new session file); step allowances stay. */
   clear(): void {
     this.core.context.clear();
+    this.core.plan = undefined;
     this.core.checkpoints.splice(0);
     this.core.id = newSessionId(this.core.now(), this.core.deps.random);
     this.core.started = false;
@@ -220,7 +223,14 @@ export class Agent {
 
   /** Load a stored session and continue it (appending to the same file). */
   resume(id: string): { skipped: number } {
-    return resumeSession(this.core, id);
+    const resumed = resumeSession(this.core, id);
+    restorePlan(this.core);
+    return resumed;
+  }
+
+  /** The model's latest plan (plan.update) in this session, undefined when it made none. */
+  plan(): PlanItem[] | undefined {
+    return this.core.plan && [...this.core.plan];
   }
 
   /** Resume the last session started in this agent's cwd; false when there is none. */

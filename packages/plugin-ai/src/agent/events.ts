@@ -2,6 +2,7 @@ import type { ConfirmAnswer, ConfirmRequest, ToolResult, Verdict } from './runne
 import type { Reply, Step } from '../context/protocol';
 import type { LlmWait, Usage } from '../config/llm-base';
 import type { ContextSizes } from '../context/context';
+import type { PlanItem } from '@holic512/tool-runner';
 
 /** How a turn ended. */
 export type Outcome = 'answered' | 'model_error' | 'step_limit' | 'error' | 'aborted';
@@ -59,6 +60,8 @@ export type AgentEvent =
       omittedBytes?: number;
     }
   | { type: 'tool_result'; result: ToolResult }
+  /** The model's plan changed (a step result carried one: plan.update): the whole plan, in order. */
+  | { type: 'plan'; items: PlanItem[] }
   | { type: 'compaction'; method: 'model' | 'rules'; folded: number; before: number; after: number; sizes: ContextSizes }
   | { type: 'usage'; call: Usage; turn: UsageTotals; total: UsageTotals }
   | { type: 'step_limit'; steps: number }

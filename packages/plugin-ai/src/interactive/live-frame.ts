@@ -45,6 +45,8 @@ export interface LiveView {
   };
   queue: string[];
   notice?: string;
+  /** The model's latest plan, as lines (plan-line.ts): above the prompt, not over a question. */
+  plan?: string[];
   question?: QuestionView;
   editor: { text: string; cursor: number };
   /** Lines under the prompt: completions of what is typed. */
@@ -93,6 +95,7 @@ export function buildFrame(view: LiveView, theme: Theme, lang: Lang): LiveFrame 
     return { lines, cursor: { line: start + question.editLine, col } };
   }
 
+  if (view.plan) lines.push(...view.plan);
   lines.push(theme.dim('─'.repeat(Math.max(10, width))));
   const promptWidth = stringWidth(PROMPT);
   const layout = layoutInput(view.editor, width, theme.cyan(PROMPT), ' '.repeat(promptWidth), promptWidth);

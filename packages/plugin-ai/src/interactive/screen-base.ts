@@ -18,6 +18,7 @@ import { createEditor, type EditorState } from './line-editor';
 import type { MarkdownRenderer } from './markdown';
 import type { QuestionState } from './question';
 import { buildFrame, SPINNER, type QuestionView } from './live-frame';
+import { planLines } from './plan-line';
 import { ts } from './strings';
 import type { LiveFrame } from './terminal';
 import type { Theme } from './theme';
@@ -257,6 +258,7 @@ export abstract class ScreenBase {
         },
         queue: this.queue,
         notice: this.notice,
+        plan: planLines(this.app?.agent.plan(), this.surface, this.theme, this.lang),
         question: this.questionView(),
         editor: this.editor,
         hints: this.hintLines(),

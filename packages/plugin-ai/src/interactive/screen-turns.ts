@@ -9,6 +9,7 @@ import type { AgentEvent, TurnResult } from '../agent/events';
 import { t } from '../i18n';
 import type { Reply } from '../context/protocol';
 import type { ToolResult } from '../agent/runner-types';
+import { planLines } from './plan-line';
 import { renderVerdict } from '../agent/render-verdict';
 import { describeStep, formatResult, formatStep } from './format';
 import { setText } from './line-editor';
@@ -255,6 +256,10 @@ export abstract class ScreenTurns extends ScreenBase {
         break;
       case 'log':
         this.print(this.theme.dim(event.message));
+        break;
+      case 'plan':
+        // The live screen draws the latest plan above the prompt; a plain one prints each update.
+        if (!this.surface.live) this.print(planLines(event.items, { columns: this.surface.columns, rows: 24 }, this.theme, this.lang).join('\n'));
         break;
       default:
         break;

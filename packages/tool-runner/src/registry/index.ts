@@ -11,6 +11,7 @@ import { httpGetTool } from './http-get';
 import { pluginRunTool } from './plugin-run';
 import { procKillTool, procStartTool, procStatusTool } from './proc';
 import { webSearchTool } from './web-search';
+import { planUpdateTool } from './plan-update';
 import type { AnyToolDefinition } from './types';
 import { lazy } from '../lazy';
 
@@ -31,6 +32,7 @@ export const tools: readonly AnyToolDefinition[] = Object.freeze([
   procStartTool,
   procStatusTool,
   procKillTool,
+  planUpdateTool,
 ] as AnyToolDefinition[]);
 
 /** A tool name: dotted words (`exec`, `fs.read`, `mcp.github.create_issue`). */

@@ -124,6 +124,11 @@ export interface ToolDefinition<I extends object = Record<string, unknown>> {
   serves?: boolean;
   /** The definition asks the user itself through `ctx.ask` (to show a preview first). */
   confirmsInside?: boolean;
+  /**
+   * Its latest result is state the model must keep (a plan): an agent folding its context states
+   * that result again after the summary, so it survives every fold and a resumed session.
+   */
+  pinned?: boolean;
   /** How permission rules read this tool's argument, and the subject of one step. */
   permission: { arg: ArgKind; subject(input: I, ctx: AssessContext): PermissionSubject };
   /** Live facts the runner gathers before judging (merged into the AssessContext). */
