@@ -258,7 +258,8 @@ export abstract class ScreenBase {
         },
         queue: this.queue,
         notice: this.notice,
-        plan: planLines(this.app?.agent.plan(), this.surface, this.theme, this.lang),
+        // (A stand-in agent of a test may have no plan.)
+        plan: planLines(this.app?.agent.plan?.(), this.surface, this.theme, this.lang),
         question: this.questionView(),
         editor: this.editor,
         hints: this.hintLines(),
