@@ -20,7 +20,7 @@ import { readHooks, type HookCommandConfig, type HookProblem } from '../extensio
 import { commandRoots, discoverCommands, type CustomCommand } from '../extensions/commands';
 import { claudeJsonServers } from '../extensions/claude-settings';
 import { sessionRules, type SessionRules } from '../config/session-policy';
-import { COMMANDS } from '../interactive/commands';
+import { COMMANDS, REPLACEABLE } from '../interactive/commands';
 import { isOwnHome, type ProjectExtras, type TrustState } from '../extensions/trust';
 import type { McpSession } from '../mcp/session';
 import type { McpConfigProblem } from '../mcp/config';
@@ -227,7 +227,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     agents: agentFiles.agents,
     profiles: () => profileNames(paths.home),
   });
-  const { commands } = discoverCommands(commandRoots(slothtoolHome(env), projectRoot, userHome, isOwnHome(projectRoot, paths.home)), new Set(COMMANDS), skills);
+  const { commands } = discoverCommands(commandRoots(slothtoolHome(env), projectRoot, userHome, isOwnHome(projectRoot, paths.home)), new Set(COMMANDS.filter((c) => !REPLACEABLE.has(c))), skills);
   return {
     agent,
     config,

@@ -223,8 +223,10 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   process.on('SIGINT', onSigint);
   try {
     // `ai -p "/review src"` runs a custom command as `ai -i` does.
-    const custom = continueOnly || !app.commands.length ? undefined : commandRun().commandTurnFor(app, prompt, cwd);
+    // (`/review` is built in: it needs no command file.)
+    const custom = continueOnly || (!app.commands.length && !/^\s*\/review(\s|$)/i.test(prompt)) ? undefined : commandRun().commandTurnFor(app, prompt, cwd);
     for (const n of custom?.notes ?? []) stderr.write(t(lang, n.key, n.vars) + '\n');
+    if (custom?.refused) return stop('COMMAND_REFUSED', t(lang, custom.refused.key, custom.refused.vars), EXIT.usage);
     const result = continueOnly
       ? await agent.continue({ signal: controller.signal })
       : await agent.send(custom?.message ?? prompt, { ...custom?.options, signal: controller.signal, ...(images.length ? { images } : {}) });

@@ -20,6 +20,8 @@ export interface CommandTurn {
   options: Pick<SendOptions, 'prepare' | 'allow' | 'profile' | 'mode'>;
   /** Keys of the i18n table with their values (`model` not mapped …), said before the turn. */
   notes: Array<{ key: 'commandModelUnmapped' | 'commandAllowUntrusted'; vars: Record<string, string> }>;
+  /** Nothing is sent: why (`/review` outside a git repository), said instead. */
+  refused?: { key: 'reviewNotGit'; vars: Record<string, string> };
 }
 
 const BANG = /!`([^`\n]+)`/g;
@@ -101,7 +103,7 @@ export function commandTurn(command: CustomCommand, args: string, ctx: { workspa
 }
 
 /** Claude Code's tool `name` with `input` as one of our steps (by the tools' own Claude Code names). */
-function claudeStep(name: string, input: Record<string, unknown>): { step: Step } | { error: string } {
+export function claudeStep(name: string, input: Record<string, unknown>): { step: Step } | { error: string } {
   const { stepFromClaude } = require('@holic512/tool-runner') as typeof import('@holic512/tool-runner');
   const made = stepFromClaude(name, input, claudeNamedTools() as never);
   return 'error' in made ? made : { step: made.step as unknown as Step };
@@ -157,6 +159,13 @@ export function commandTurnFor(
   cwd: string,
 ): CommandTurn | undefined {
   const found = findCommand(text, app.commands);
+  // `/review` is built in unless a command of that name replaces it (extensions/review.ts).
+  const review = found ? undefined : /^\/review(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  if (review) {
+    const { reviewTurn } = require('./review') as typeof import('./review');
+    const { findGitRoot } = require('../context/project-context') as typeof import('../context/project-context');
+    return reviewTurn(review[1] ?? '', claudeStep, findGitRoot(cwd), cwd);
+  }
   if (!found) return undefined;
   return commandTurn(found.command, found.args, { workspace: app.project?.extras.workspace ?? cwd, cwd, profiles: profileNames(app.paths.home), projectTrusted: app.project?.trust === 'trusted' });
 }

@@ -23,12 +23,16 @@ export const COMMANDS = [
   'skills',
   'hooks',
   'agents',
+  'review',
   'mcp',
   'pull',
   'exit',
 ] as const;
 
 export type CommandName = (typeof COMMANDS)[number];
+
+/** Built-in commands a user's or a project's command file of the same name replaces (`review.md`). */
+export const REPLACEABLE: ReadonlySet<string> = new Set<CommandName>(['review']);
 
 /** What a typed line means. */
 export type Parsed =

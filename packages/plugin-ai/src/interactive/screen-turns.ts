@@ -60,6 +60,7 @@ export abstract class ScreenTurns extends ScreenBase {
     const { agent } = this.app!;
     const custom = text === 'continue' ? undefined : commandTurnFor(this.app!, text, this.options.cwd);
     for (const n of custom?.notes ?? []) this.print(this.theme.yellow(t(this.lang, n.key, n.vars)));
+    if (custom?.refused) return this.print(this.theme.yellow(t(this.lang, custom.refused.key, custom.refused.vars)));
     const message = custom?.message ?? text;
     const overrides = custom?.options ?? {};
     const controller = new AbortController();

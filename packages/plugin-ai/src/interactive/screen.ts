@@ -399,6 +399,10 @@ export class Screen extends ScreenTurns {
         return this.print(hooksText(this.app!.hooks ?? [], this.lang));
       case 'agents':
         return this.print(agentsText(this.app!.agents ?? [], this.app!.agentProblems ?? [], this.theme, this.lang));
+      case 'review':
+        // A turn like a command's (a `review` command file would have been found before this).
+        if (this.task) return void this.queue.push(`/review ${arg}`.trim());
+        return this.startTurn(`/review ${arg}`.trim());
       case 'mcp':
         return this.print(await mcpCommand(arg, this.app!.mcp, this.theme, this.lang, (text) => this.print(text)));
       case 'pull':
