@@ -6,6 +6,7 @@ import { t } from '../i18n';
 import { appendAudit, type AuditEntry } from '../sessions/sessions';
 import { stepSummary } from './step-label';
 import { stepOutcome } from './step-outcome';
+import { checkApproved } from './checks-run';
 
 const declineAll: AgentConfirmFn = async () => ({ action: 'decline', reason: 'no confirm callback' });
 
@@ -37,6 +38,8 @@ export async function confirmBridge(core: AgentCore, asked: ConfirmRequest): Pro
 function preApproved(core: AgentCore, request: ConfirmRequest): AgentConfirmAnswer | undefined {
   if (request.verdict.findings.some((f) => f.id === 'permission.ask')) return undefined;
   if (core.hookAllowed !== undefined && core.hookAllowed === core.currentStepId) return { action: 'run', approvedBy: 'hook' };
+  // A check after edits the user let run earlier this session: asked once (agent/checks-run.ts).
+  if (checkApproved(core)) return { action: 'run', approvedBy: 'user' };
   if (core.turnAllow?.length && request.rule) {
     const { turnAllows } = require('../extensions/command-allow') as typeof import('../extensions/command-allow');
     if (turnAllows(core.turnAllow, request.rule)) return { action: 'run', approvedBy: 'command' };

@@ -12,6 +12,7 @@ import { t } from '../i18n';
 import { builtinStepRegistry, type Reply, type Step } from '../context/protocol';
 import { describeStep } from './step-label';
 import { notePlan } from './plan-state';
+import { afterReplySteps } from './checks-run';
 import { mapLimited } from './agent-children';
 import { lazy } from '@holic512/shared/lib/lazy';
 
@@ -100,7 +101,9 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
         return finish('step_limit', t(lang, 'stepLimit', { n: rounds }));
       }
       rounds++;
-      const results = await runSteps(core, reply, signal);
+      const mark = core.deps.checks?.list.length ? getRunner(core).mark?.() : undefined;
+      // Checks after edits run once the reply's steps ran; their digests join the edits' results.
+      const results = await afterReplySteps(core, await runSteps(core, reply, signal), mark, (step) => runOne(core, step, signal), signal);
       pending = [...results.map((result) => ({ kind: 'tool' as const, result })), ...core.hookContext.splice(0)];
       if (core.hookStop !== undefined) {
         // A hook answered `continue: false`: the results are kept, the model is not asked again.
@@ -262,12 +265,15 @@ async function runStep(core: AgentCore, runner: StepRunner, step: Step, signal: 
   return result;
 }
 
+/** One step outside a reply (a command's `!`cmd``, a check after edits), judged and run like any other. */
+async function runOne(core: AgentCore, step: Step, signal: AbortSignal): Promise<ToolResult> {
+  const [result] = await runSteps(core, { type: 'cmd', message: '', data: { cwd: null, commands: [step] } } as Extract<Reply, { type: 'cmd' }>, signal);
+  return result;
+}
+
 /** A custom command's `!`cmd`` and `@file` run (judged like any step) before its prompt is sent: the prompt. */
 function prepareCommand(core: AgentCore, prepare: NonNullable<SendOptions['prepare']>, signal: AbortSignal): Promise<string> {
-  return prepare(async (step) => {
-    const [result] = await runSteps(core, { type: 'cmd', message: '', data: { cwd: null, commands: [step] } } as Extract<Reply, { type: 'cmd' }>, signal);
-    return result;
-  });
+  return prepare((step) => runOne(core, step, signal));
 }
 
 /** A custom command's allowances (our rule syntax or Claude Code's) for its turn. */

@@ -228,6 +228,11 @@ export class Agent {
     return resumed;
   }
 
+  /** What the user answered this session about each check after edits (`/checks`). */
+  checkAnswers(): ReadonlyMap<string, 'yes' | 'no'> | undefined {
+    return this.core.deps.checks?.answers;
+  }
+
   /** The model's latest plan (plan.update) in this session, undefined when it made none. */
   plan(): PlanItem[] | undefined {
     return this.core.plan && [...this.core.plan];

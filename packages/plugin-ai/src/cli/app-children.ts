@@ -8,11 +8,9 @@ import { Agent, type AgentConfirmFn, type AgentDeps } from '../agent/agent';
 import { labelledConfirm, runChildAgent, type ChildRequest, type ChildSpawner } from '../agent/agent-children';
 import type { DynamicTools } from '../agent/agent-core';
 import type { AiConfig } from '../config/config';
-import type { LlmClient } from '../config/llm-base';
 import type { StepRunner } from '../agent/runner-types';
 import { agentMayUse, type AgentFile, type NamedDefinition } from '../extensions/agents';
 import { modelChoice } from '../extensions/command-run';
-import type { HookCommandConfig } from '../extensions/hooks';
 
 /** What a child is told beside the usual system prompt (agent.run). */
 export const CHILD_NOTE =
@@ -23,7 +21,8 @@ export interface ChildContext {
   parent: Agent;
   config: AiConfig;
   agentOptions: { config: AiConfig; cwd: string; lang: 'zh' | 'en' };
-  llm: LlmClient;
+  /** What each child's Agent shares with its parent's: the model, the hooks, the audit log, the clock, the checks after edits. */
+  shared: Pick<AgentDeps, 'llm' | 'hooks' | 'projectDir' | 'hookEnv' | 'auditFile' | 'now' | 'checks'>;
   /** The parent's extra tools but agent.run (skill.load when there are skills). */
   extraTools: readonly unknown[];
   /** A registry of the built-ins and `extra`, limited by `only` (undefined when a test gives the runner). */
@@ -34,12 +33,7 @@ export interface ChildContext {
   prompts(extra: readonly unknown[], note: string, only?: (def: NamedDefinition) => boolean): { systemPrompt: string; toolsSystemPrompt: string };
   createRunner?: AgentDeps['createRunner'];
   confirm?: AgentConfirmFn;
-  hooks: readonly HookCommandConfig[];
-  projectRoot: string;
-  hookEnv: NodeJS.ProcessEnv;
   mcp?: DynamicTools;
-  auditFile: string;
-  now?: () => Date;
   /** The named agents (agent files of the user and of a trusted project). */
   agents: readonly AgentFile[];
   /** The llm-base profiles an agent's `model` may name. */
@@ -111,14 +105,12 @@ export function childSpawner(ctx: ChildContext): ChildSpawner {
     const child = new Agent(
       { ...ctx.agentOptions, ...prompts, ...childModel(ctx, named), maxAutoSteps: ctx.config.agents.maxSteps },
       {
-        llm: ctx.llm,
+        // A child's edits are checked too, with the session's answers (the shared `checks`).
+        ...ctx.shared,
         createRunner: ctx.createRunner ?? ctx.runnerFor(tools, ctx.extraTools),
         ...(tools ? { tools } : {}),
         confirm: confirmFor(label),
-        ...(ctx.hooks.length ? { hooks: ctx.hooks, projectDir: ctx.projectRoot, hookEnv: ctx.hookEnv } : {}),
         ...(dynamic ? { dynamicTools: dynamic } : {}),
-        auditFile: ctx.auditFile,
-        now: ctx.now,
       },
     );
     return runChildAgent(ctx.parent, child, request.task, request.mode, signal, onProgress);

@@ -8,7 +8,6 @@ import type { Lang } from '../i18n';
 import { loadLlmBase, type LlmClient } from '../config/llm-base';
 import { readProjectContext, type LoadedInstructions } from '../context/project-context';
 import type { ProjectRules } from '../config/project-rules';
-import { buildSystemPrompt, builtinTools } from '../context/prompt';
 import { readRegistry, type Registry } from '../config/registry';
 import type { ConfirmFn, Decision, Policy, StepRunner, Verdict } from '../agent/runner-types';
 import { SessionStore } from '../sessions/sessions';
@@ -26,9 +25,10 @@ import type { McpSession } from '../mcp/session';
 import type { McpConfigProblem } from '../mcp/config';
 import { VERSION } from '../version';
 import { agentRunTool, type ChildSpawner } from '../agent/agent-children';
-import { agentIndex, agentRoots, discoverAgents, unknownAgentTools, type AgentFile, type AgentProblem, type NamedDefinition } from '../extensions/agents';
-import { claudeNamedTools } from '../extensions/claude-names';
+import type { AgentFile, AgentProblem } from '../extensions/agents';
 import { childSpawner, type Only } from './app-children';
+import { promptsFor, readAgentsAndChecks } from './app-extensions';
+import type { Check, CheckProblem } from '../extensions/checks';
 import * as path from 'path';
 
 /** Options of createAppAgent: the real wiring of config, registry, llm-base and tool-runner. */
@@ -67,6 +67,10 @@ export interface AppAgent {
   agents: AgentFile[];
   /** Agent files that could not be used, each naming its file (said at start). */
   agentProblems: AgentProblem[];
+  /** Checks after edits (`/checks`): ai.json's, then a trusted project's. */
+  checks: Check[];
+  /** `checks` entries that could not be used, with why (said at start). */
+  checkProblems: CheckProblem[];
   /** The session's hooks, each with the file it came from (`/hooks`). */
   hooks: HookCommandConfig[];
   /** Hook entries that could not be used, with why (said at start). */
@@ -104,7 +108,7 @@ interface ToolRunnerModule {
     toolRegistry?: StepRunner['tools'];
   }): StepRunner;
   /** The registry on its own (tool-runner ≥ the registry): replies are parsed before a runner exists. */
-  createToolRegistry?(extra: readonly unknown[], options?: { only?: (def: NamedDefinition) => boolean; withheldNote?: string }): StepRunner['tools'];
+  createToolRegistry?(extra: readonly unknown[], options?: { only?: (def: { name: string }) => boolean; withheldNote?: string }): StepRunner['tools'];
   /** The git root holding `cwd`, or `cwd` (tool-runner ≥ issue #10). */
   findWorkspace?(cwd: string): string;
   /** A step judged without language (tool-runner ≥ the rendering at each edge, issue #38). */
@@ -160,8 +164,17 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const skillDirs = skills.map((s) => s.dir);
   // MCP servers: the user's (ai.json, ~/.claude.json), and a trusted project's `.mcp.json`; they connect in the background.
   const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more: claudeServers.sources, projectRoot, projectTrusted: trust === 'trusted', env: runEnv, serverEnv: claude.env, cwd });
-  // Named agents (agent files): the user's, and a trusted project's; only their index is in the prompt.
-  const agentFiles = discoverAgents(agentRoots(slothtoolHome(env), projectRoot, userHome, isOwnHome(projectRoot, paths.home)).filter((r) => r.scope === 'user' || trust === 'trusted'));
+  // Named agents (agent files; only their index is in the prompt) and checks after edits: the user's, and a trusted project's.
+  const { agents, agentProblems, checks, checkProblems, sessionChecks } = readAgentsAndChecks({
+    slothtoolHome: slothtoolHome(env),
+    userHome,
+    projectRoot,
+    ownHome: isOwnHome(projectRoot, paths.home),
+    trusted: trust === 'trusted',
+    config,
+    configFile: paths.config,
+    projectRules,
+  });
   const environment = {
     cwd,
     os: `${os.platform()} ${os.release()} (${os.arch()})`,
@@ -172,16 +185,9 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   };
   // Sub-agents (agent.run): a child gets the same tools but agent.run (a named agent, those it lists), and its own prompts.
   let children: ChildSpawner | undefined;
-  const spawner: ChildSpawner = { maxParallel: config.agents.maxParallel, agents: agentFiles.agents.map((a) => a.name), run: (...a) => children!.run(...a) };
+  const spawner: ChildSpawner = { maxParallel: config.agents.maxParallel, agents: agents.map((a) => a.name), run: (...a) => children!.run(...a) };
   const parentExtra = [...extraTools, agentRunTool(spawner)];
-  const prompts = (extra: readonly unknown[], note?: string, only?: (def: NamedDefinition) => boolean) => {
-    const promptTools = [...builtinTools(), ...(extra as unknown as ReturnType<typeof builtinTools>)].filter((def) => !only || only(def));
-    // The parent's prompt lists the agents; a child's does not (it cannot start one), nor skills it may not load.
-    const env = only ? { ...environment, ...(promptTools.some((d) => d.name === 'skill.load') ? {} : { skills: undefined }) } : { ...environment, ...(note ? {} : { agents: agentIndex(agentFiles.agents) }) };
-    const withNote = (p: string) => (note ? `${p}\n\n${note}` : p);
-    // With native tool calls (llm-base transport `tools`) the tools travel as definitions instead.
-    return { systemPrompt: withNote(buildSystemPrompt(env, promptTools)), toolsSystemPrompt: withNote(buildSystemPrompt(env, promptTools, 'tools')) };
-  };
+  const prompts = promptsFor(environment, agents);
   // The tools replies are parsed against exist before the runner, which a turn that only talks
   // never builds (nor loads: tool-runner's runner, exec and sandbox load on first use).
   const registryOf = (extra: readonly unknown[], limit?: Only) => (options.createRunner ? undefined : loadToolRunner().createToolRegistry?.(extra, limit ? { only: limit.only, withheldNote: limit.note } : undefined));
@@ -190,18 +196,17 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const runnerFor = runnerFactory({ config, policy, unattended: options.unattended === true || !options.confirm, registry, cwd, lang: options.lang, env: runEnv });
   const createRunner = options.createRunner ?? runnerFor(tools, parentExtra);
   const agentOptions = { config, cwd, lang: options.lang, mode: options.mode, profile: options.profile, maxAutoSteps: options.maxAutoSteps };
+  // What the agent's children share with it: the model, the hooks, the audit log, the clock, the checks.
+  const shared = { llm, ...(hooks.length ? { hooks, projectDir: projectRoot, hookEnv: runEnv } : {}), auditFile: paths.auditLog, now: options.now, ...sessionChecks };
   const agent = new Agent(
     { ...agentOptions, ...prompts(parentExtra) },
     {
-      llm,
+      ...shared,
       createRunner,
       ...(tools ? { tools } : {}),
       confirm: options.confirm,
       store: new SessionStore(paths.sessionsDir),
-      ...(hooks.length ? { hooks, projectDir: projectRoot, hookEnv: runEnv } : {}),
       ...(mcp && !mcp.empty ? { dynamicTools: mcp, onDispose: () => void mcp.close() } : {}),
-      auditFile: paths.auditLog,
-      now: options.now,
       // The first step otherwise starts the helper and goes without it (node's fork of this
       // process, socketpairs instead of pipes): start it while a reply asking for steps streams in.
       ...(options.createRunner ? {} : { prepareSteps: () => void loadToolRunner().prepareSpawnHelper?.({ slothtoolHome: slothtoolHome(runEnv) }) }),
@@ -211,20 +216,15 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     parent: agent,
     config,
     agentOptions: { config, cwd, lang: options.lang },
-    llm,
+    shared,
     extraTools,
     registryOf,
     runnerFor,
     prompts,
     ...(options.createRunner ? { createRunner: options.createRunner } : {}),
     ...(options.confirm ? { confirm: options.confirm } : {}),
-    hooks,
-    projectRoot,
-    hookEnv: runEnv,
     ...(mcp && !mcp.empty ? { mcp } : {}),
-    auditFile: paths.auditLog,
-    now: options.now,
-    agents: agentFiles.agents,
+    agents,
     profiles: () => profileNames(paths.home),
   });
   const { commands } = discoverCommands(commandRoots(slothtoolHome(env), projectRoot, userHome, isOwnHome(projectRoot, paths.home)), new Set(COMMANDS.filter((c) => !REPLACEABLE.has(c))), skills);
@@ -237,9 +237,10 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     projectRules,
     otherRules: rules.otherRules,
     skills,
-    agents: agentFiles.agents,
-    // A tool an agent lists that no tool here answers to is said once (the agent goes on without it).
-    agentProblems: [...agentFiles.problems, ...(agentFiles.agents.some((a) => a.tools) ? unknownAgentTools(agentFiles.agents, claudeNamedTools()) : [])],
+    agents,
+    agentProblems,
+    checks,
+    checkProblems,
     hooks,
     hookProblems: hookReads.flatMap((r) => r.problems),
     claudeProblems: claude.problems,

@@ -22,6 +22,8 @@ export interface SettingsDescription {
   rules: { allow: number; ask: number };
   /** Environment variables it would set (Claude Code's files). */
   env: string[];
+  /** Checks after edits it would run: `glob → command` (ours). */
+  checks?: string[];
 }
 
 export interface ExtrasDescription {
@@ -68,7 +70,11 @@ const count = (v: unknown): number => (Array.isArray(v) ? v.length : 0);
 function ownSettings(rel: string, value: Record<string, unknown>): SettingsDescription {
   const hooks = readHooks(value.hooks, rel).hooks.map((h) => `${h.event}${h.matcher ? ` (${h.matcher.source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '')})` : ''}: ${h.command}`);
   const p = obj(value.permissions);
-  return { file: rel, hooks, rules: { allow: count(p.allow), ask: count(p.ask) }, env: [] };
+  const checks = (Array.isArray(value.checks) ? value.checks : []).map((c) => {
+    const run = obj(c).run;
+    return `${String(obj(c).match ?? '?')} → ${Array.isArray(run) ? run.map(String).join(' ') : '?'}`;
+  });
+  return { file: rel, hooks, rules: { allow: count(p.allow), ask: count(p.ask) }, env: [], ...(checks.length ? { checks } : {}) };
 }
 
 export function describeExtras(extras: ProjectExtras): ExtrasDescription {
@@ -99,7 +105,8 @@ export function describeExtras(extras: ProjectExtras): ExtrasDescription {
       described = ownSettings(f.rel, value);
     }
     described.hooks = described.hooks.map(short);
-    if (described.hooks.length || described.rules.allow || described.rules.ask || described.env.length) out.settings.push(described);
+    described.checks = described.checks?.map(short);
+    if (described.hooks.length || described.rules.allow || described.rules.ask || described.env.length || described.checks?.length) out.settings.push(described);
   }
   out.ignored = [...ignored];
   const dirs = new Set<string>();

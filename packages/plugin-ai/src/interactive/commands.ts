@@ -23,6 +23,7 @@ export const COMMANDS = [
   'skills',
   'hooks',
   'agents',
+  'checks',
   'review',
   'mcp',
   'pull',

@@ -10,6 +10,9 @@ import { t } from '../i18n';
 import type { Reply } from '../context/protocol';
 import type { ToolResult } from '../agent/runner-types';
 import { planLines } from './plan-line';
+import { hooksText, skillsText } from './trust-view';
+import { agentsText } from './agents-view';
+import { checksText } from './checks-view';
 import { renderVerdict } from '../agent/render-verdict';
 import { describeStep, formatResult, formatStep } from './format';
 import { setText } from './line-editor';
@@ -307,5 +310,29 @@ export abstract class ScreenTurns extends ScreenBase {
     const edited = (result.tool === 'fs.edit' || result.tool === 'fs.write') && result.status === 'applied' && this.output.trim();
     if (edited) this.print(colorDiff(this.output.trimEnd(), this.theme).join('\n'));
     this.print(formatResult(result, edited ? '' : this.output, this.theme, this.lang, configFile, edited ? 0 : this.outputNewlines).join('\n'));
+  }
+
+  /**
+   * The commands of extensions: `/skills`, `/hooks`, `/agents` and `/checks` print what the session
+   * has; `/review` starts its turn (as a command would: a `review` command file was found before).
+   * True when `name` was one of them.
+   */
+  protected extensionCommand(name: string, arg: string): boolean {
+    const app = this.app!;
+    if (name === 'review') {
+      const text = `/review ${arg}`.trim();
+      if (this.task) this.queue.push(text);
+      else this.startTurn(text);
+      return true;
+    }
+    const views: Record<string, () => string> = {
+      skills: () => skillsText(app.skills ?? [], this.lang),
+      hooks: () => hooksText(app.hooks ?? [], this.lang),
+      agents: () => agentsText(app.agents ?? [], app.agentProblems ?? [], this.theme, this.lang),
+      checks: () => checksText(app.checks ?? [], app.checkProblems ?? [], app.agent.checkAnswers?.(), app.paths.config, this.theme, this.lang),
+    };
+    const view = Object.hasOwn(views, name) ? views[name] : undefined;
+    if (view) this.print(view());
+    return view !== undefined;
   }
 }

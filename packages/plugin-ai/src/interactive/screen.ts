@@ -28,8 +28,7 @@ import { xs } from './strings-ext';
 import { REPLY_ROOM_TOKENS } from '../agent/agent-model';
 import { startNotices } from '../cli/start-notices';
 import { addAllowRule } from '../sessions/permissions-store';
-import { hooksText, permissionsText, skillsText, trustCommand } from './trust-view';
-import { agentsText } from './agents-view';
+import { permissionsText, trustCommand } from './trust-view';
 import { findGitRoot } from '../context/project-context';
 
 export type { ScreenOptions, Surface } from './screen-base';
@@ -327,6 +326,7 @@ export class Screen extends ScreenTurns {
       this.print(this.theme.yellow(ts(this.lang, 'busyCommand', { command: `/${name}` })));
       return true;
     };
+    if (this.extensionCommand(name, arg)) return;
     switch (name) {
       case 'help':
         return this.print(this.helpText());
@@ -393,16 +393,6 @@ export class Screen extends ScreenTurns {
         return this.print(this.modelCommand(arg));
       case 'permissions':
         return this.print(permissionsText(arg, this.app!.paths.config, findGitRoot(this.options.cwd) ?? this.options.cwd, this.theme, this.lang, this.app!.otherRules));
-      case 'skills':
-        return this.print(skillsText(this.app!.skills ?? [], this.lang));
-      case 'hooks':
-        return this.print(hooksText(this.app!.hooks ?? [], this.lang));
-      case 'agents':
-        return this.print(agentsText(this.app!.agents ?? [], this.app!.agentProblems ?? [], this.theme, this.lang));
-      case 'review':
-        // A turn like a command's (a `review` command file would have been found before this).
-        if (this.task) return void this.queue.push(`/review ${arg}`.trim());
-        return this.startTurn(`/review ${arg}`.trim());
       case 'mcp':
         return this.print(await mcpCommand(arg, this.app!.mcp, this.theme, this.lang, (text) => this.print(text)));
       case 'pull':

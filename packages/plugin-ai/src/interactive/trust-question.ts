@@ -30,6 +30,7 @@ export function trustQuestionLines(workspace: string, changed: boolean, lang: La
     if (f.hooks.length) lines.push(xs(lang, 'trustHooks', { shell: hookShell().name }), ...f.hooks.map((h) => `      ${h}`));
     if (f.rules.allow + f.rules.ask) lines.push(xs(lang, 'trustRules', f.rules));
     if (f.env.length) lines.push(xs(lang, 'trustEnv', { names: f.env.join(', ') }));
+    if (f.checks?.length) lines.push(xs(lang, 'trustChecks'), ...f.checks.map((c) => `      ${c}`));
   }
   if (d.skills.length) lines.push(xs(lang, 'trustSkills'), ...d.skills.map((s) => `    ${s}`));
   if (d.code.length) lines.push(xs(lang, 'trustCode'), ...d.code.map((f) => `    ${f}`));
