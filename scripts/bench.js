@@ -10,7 +10,7 @@ const os = require('os');
 const path = require('path');
 const { ensureReady, root } = require('./ensure');
 
-const ORDER = ['startup', 'first-reply', 'first-prompt', 'runner-overhead', 'sandbox-mounts', 'streamed-reply', 'runner-capture', 'exec-capture', 'context', 'continue', 'classify', 'redact', 'grep', 'json-1gb', 'peers'];
+const ORDER = ['startup', 'first-reply', 'first-prompt', 'runner-overhead', 'sandbox-mounts', 'streamed-reply', 'runner-capture', 'exec-capture', 'context', 'prefix', 'continue', 'classify', 'redact', 'grep', 'json-1gb', 'peers'];
 
 function parseArgs(argv) {
   const opts = { runs: 9, only: [], check: false, ci: false, record: false };

@@ -27,7 +27,9 @@ const BUNDLES = [
   {
     entry: path.join(pkg('plugin-ai'), 'lib/cli.js'),
     out: path.join(pkg('plugin-ai'), 'dist/cli.js'),
-    external: ['@modelcontextprotocol/sdk', 'marked', 'marked-terminal', 'prompts', 'yaml', 'diff', 'entities', 'ignore', 'picomatch'],
+    // The ACP SDK (`ai --acp`) and OpenTelemetry (only when OTEL_EXPORTER_OTLP_ENDPOINT is set)
+    // load from node_modules on the paths that use them, never with a talking turn.
+    external: ['@modelcontextprotocol/sdk', 'marked', 'marked-terminal', 'prompts', 'yaml', 'diff', 'entities', 'ignore', 'picomatch', '@agentclientprotocol/sdk', '@opentelemetry/*'],
   },
   {
     // The spawn helper's child is its own process: a script beside the bundle (tool-runner finds

@@ -10,6 +10,11 @@
 //   node scripts/secret-corpus.js --from DIR            …or a secretlint checkout's packages/@secretlint
 //   node scripts/secret-corpus.js --from DIR --write    refresh the copy from a checkout
 //   --misses                                            list what was not found / changed
+//
+// It then measures testkit's own corpora the same way, each input on a fresh gate: every
+// format of SECRET_CORPUS and FRAMED_CORPUS (the pieces of each secret, in the framings tools
+// print files in: plain, `grep -Hn`, grep context lines, a diff, `cat -n`, a JSON string), and
+// the lines of CLEAN_CORPUS (files with the gate's words and no secret) the gate changes.
 const fs = require('fs');
 const path = require('path');
 const { ensureReady, root } = require('./ensure');
@@ -91,6 +96,53 @@ function main(argv) {
     `  every report:      ${found}/${total} (${pct(found, total)})\n` +
     `  clean inputs (ok.*) the gate changed: ${okChanged}/${okTotal}\n`);
   if (argv.includes('--misses')) process.stdout.write(`${misses.join('\n')}\n`);
+  measureOwn(freshRedact, argv.includes('--misses'));
+}
+
+/** A file's text as a tool prints it (as the fuzz test and the runner tests frame it). */
+const FRAMES = {
+  plain: (t) => t,
+  'grep -Hn': (t) => t.split('\n').map((l, i) => `dir/file.txt:${i + 1}:${l}`).join('\n'),
+  'grep -A': (t) => t.split('\n').map((l, i) => `dir/file.txt${i ? '-' : ':'}${i + 1}${i ? '-' : ':'}${l}`).join('\n'),
+  'diff +': (t) => t.split('\n').map((l) => `+${l}`).join('\n'),
+  'cat -n': (t) => t.split('\n').map((l, i) => `${String(i + 1).padStart(6)}\t${l}`).join('\n'),
+  'JSON string': (t) => JSON.stringify({ stdoutTail: t }),
+};
+
+function measureOwn(freshRedact, listMisses) {
+  const { SECRET_CORPUS, FRAMED_CORPUS, CLEAN_CORPUS, findLeak } = require(path.join(root, 'packages/testkit'));
+  const samples = [...SECRET_CORPUS, ...FRAMED_CORPUS];
+  let hidden = 0;
+  let total = 0;
+  const misses = [];
+  for (const s of samples) {
+    for (const [frame, fn] of Object.entries(FRAMES)) {
+      const out = freshRedact()(fn(s.text));
+      for (const piece of s.parts || [s.secret]) {
+        total++;
+        if (findLeak(out, piece) || out.includes(piece)) misses.push(`leaked  ${s.name} (${frame})`);
+        else hidden++;
+      }
+    }
+  }
+  let changed = 0;
+  let lines = 0;
+  for (const c of CLEAN_CORPUS) {
+    const before = c.text.split('\n');
+    const after = freshRedact()(c.text).split('\n');
+    before.forEach((l, i) => {
+      lines++;
+      if (l !== after[i]) {
+        changed++;
+        misses.push(`changed ${c.name}: ${l}`);
+      }
+    });
+  }
+  const pct = (a, b) => `${((100 * a) / b).toFixed(1)}%`;
+  process.stdout.write(`testkit corpora (${samples.length} formats × ${Object.keys(FRAMES).length} framings):\n` +
+    `  secret pieces hidden: ${hidden}/${total} (${pct(hidden, total)})\n` +
+    `  clean lines (CLEAN_CORPUS) the gate changed: ${changed}/${lines}\n`);
+  if (listMisses && misses.length) process.stdout.write(`${misses.join('\n')}\n`);
 }
 
 main(process.argv.slice(2));

@@ -26,7 +26,8 @@ const ALLOWED = new Set(
     'model models env VAR id ms tgz Ctrl Enter Esc Tab Shift Home SLOTHTOOL_HOME HOME PATH LANG sessions audit jsonl rm rf ' +
     'build Seatbelt preset timeout retries base low-model high-model json-mode max-retries api-key base-url allowedPrograms ' +
     'scope the cmd tool response_format false true null plan yolo auto-edit ' +
-    'badport api_key reachable auth serve lms server' // a profile's name, doctor's check ids, the servers' start commands
+    'badport api_key reachable auth serve lms server ' + // a profile's name, doctor's check ids, the servers' start commands
+    'text acp docs OpenTelemetry printf' // --input-format's value, docs/acp.md, the tracing standard, a shell command in an example
   ).split(/\s+/),
 );
 

@@ -48,7 +48,10 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
     const lifetime = stopOnSignals();
     modeLifetime = lifetime;
     const interactive = parsed.interactive || (!parsed.oneShot && parsed.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY);
-    run = interactive
+    run = parsed.acp
+      ? // An editor drives the assistant over stdin and stdout (the Agent Client Protocol).
+        (require('./acp/server') as typeof import('./acp/server')).runAcp(parsed, lang, { lifetime })
+      : interactive
       ? // `ai` alone in a terminal opens the interactive session, as terminal assistants do.
         (require('./interactive') as typeof import('./interactive')).runInteractive(parsed, lang, { lifetime })
       : (require('./cli/oneshot') as typeof import('./cli/oneshot')).runOneShot(parsed, lang, { lifetime });

@@ -75,7 +75,7 @@ describe('the step limit', () => {
       expect(result.outcome).toBe('step_limit');
       expect(runner.runs).toHaveLength(2);
       const { records } = store.read(agent.sessionId);
-      const tools = records.filter((r) => r.t === 'tool').map((r) => JSON.parse((r as { digest: string }).digest));
+      const tools = records.filter((r) => r.t === 'tool').map((r) => JSON.parse((r as { content: string }).content));
       expect(tools).toHaveLength(4);
       expect(tools.slice(0, 2).map((x) => x.status)).toEqual([undefined, undefined]);
       expect(tools.slice(2)).toEqual([

@@ -1,5 +1,5 @@
 import { Agent } from '../src/agent/agent';
-import { fitToolResult } from '../src/context/context';
+import { fitToolResult } from '../src/context/fit';
 import { parseReply } from '../src/context/protocol';
 import type { ConfirmFn, StepRunner, ToolResult, UndoResult } from '../src/agent/runner-types';
 import { chat, cmd, config, fakeLlm, verdict } from './helpers';

@@ -244,18 +244,20 @@ describe('Agent turn loop', () => {
 });
 
 describe('compaction and sessions', () => {
-  test('window overflow folds old turns through one summary call', async () => {
+  test('a conversation past the summary mark folds old turns through one summary call', async () => {
     const cfg = config();
-    cfg.context = { ...cfg.context, recentWindowMaxMessages: 6 };
+    cfg.context = { ...cfg.context, maxRequestTokens: 2000 };
     const llm = fakeLlm([], (messages) =>
       messages[0].content.includes(SUMMARY_MARKER)
         ? ok({ summary: 'we talked', keyFacts: ['fact'], openTasks: [] })
-        : chat('answer'),
+        : chat('answer '.repeat(200)),
     );
     const { agent, events } = setup(llm, { config: cfg });
-    for (let i = 0; i < 6; i++) await agent.send(`q${i}`);
-    const compaction = events.find((e) => e.type === 'compaction');
-    expect(compaction).toMatchObject({ method: 'model' });
+    for (let i = 0; i < 10; i++) await agent.send(`q${i}`);
+    // The first fold only shortens the older replies; past the summary mark a later one folds turns.
+    const folds = events.filter((e) => e.type === 'compaction');
+    expect(folds[0]).toMatchObject({ method: 'shortened', folded: 0 });
+    expect(folds.find((e) => e.type === 'compaction' && e.method !== 'shortened')).toMatchObject({ method: 'model' });
     expect(agent.summary()).toMatchObject({ summary: 'we talked', keyFacts: ['fact'] });
     const lastCall = llm.calls[llm.calls.length - 1];
     expect(lastCall[1].content).toMatch(/Conversation summary so far:\nwe talked/);
@@ -263,13 +265,13 @@ describe('compaction and sessions', () => {
 
   test('a failing summary call falls back to rules', async () => {
     const cfg = config();
-    cfg.context = { ...cfg.context, recentWindowMaxMessages: 4 };
+    cfg.context = { ...cfg.context, maxRequestTokens: 2000 };
     const llm = fakeLlm([], (messages) =>
-      messages[0].content.includes(SUMMARY_MARKER) ? { ok: false, code: 'RATE_LIMIT', message: '429', notFound: false } : chat('answer'),
+      messages[0].content.includes(SUMMARY_MARKER) ? { ok: false, code: 'RATE_LIMIT', message: '429', notFound: false } : chat('answer '.repeat(200)),
     );
     const { agent, events } = setup(llm, { config: cfg });
-    for (let i = 0; i < 4; i++) await agent.send(`question ${i}`);
-    expect(events.find((e) => e.type === 'compaction')).toMatchObject({ method: 'rules' });
+    for (let i = 0; i < 10; i++) await agent.send(`question ${i}`);
+    expect(events.find((e) => e.type === 'compaction' && e.method !== 'shortened')).toMatchObject({ method: 'rules' });
     expect(agent.summary()!.summary).toMatch(/user: question 0/);
   });
 
@@ -293,7 +295,7 @@ describe('compaction and sessions', () => {
     await agent.send('what is here');
     const id = agent.sessionId;
     const lines = fs.readFileSync(store.fileOf(id), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.t)).toEqual(['meta', 'usage', 'user', 'assistant', 'usage', 'tool', 'assistant']);
+    expect(lines.map((l) => l.t)).toEqual(['meta', 'system', 'usage', 'user', 'assistant', 'usage', 'tool', 'assistant']);
     expect(lines[0]).toMatchObject({ cwd: '/work', id });
 
     const { agent: again } = setup(llm, { store });

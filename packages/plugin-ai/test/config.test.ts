@@ -12,7 +12,7 @@ test('defaults', () => {
     defaultMode: 'low',
     defaultProfile: null,
     maxAutoStepsPerTurn: 3,
-    context: { maxRequestTokens: 16000, toolDigestCount: 3 },
+    context: { maxRequestTokens: 16000, foldAtPercent: 80, summarizeAbovePercent: 60, foldToPercent: 40 },
   });
 });
 

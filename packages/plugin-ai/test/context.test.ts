@@ -1,7 +1,10 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { capSummary, compactToolResult, ConversationContext, fitToolResult, renderSummary, ruleBasedSummary, type WindowMessage } from '../src/context/context';
+import { ConversationContext, type WindowMessage } from '../src/context/context';
+import { compactToolResult, fitToolResult } from '../src/context/fit';
+import { eventMessage, toolMessage, userMessage } from '../src/context/messages';
+import { capSummary, renderSummary, ruleBasedSummary } from '../src/context/summary';
 import type { ToolResult } from '../src/agent/runner-types';
 import { SessionStore, newSessionId } from '../src/sessions/sessions';
 import { estimateMessagesTokens, estimateTokens } from '../src/context/tokens';
@@ -79,30 +82,14 @@ test('a small result is passed through unchanged', () => {
   expect(JSON.parse(fitToolResult(r, 1000))).toEqual(r);
 });
 
-test('build never exceeds maxRequestTokens, whatever is stored', () => {
+test('a request past the whole budget (an oversized system prompt or input) is cut: the input first, then the system prompt', () => {
   const budgets = { ...config().context, maxRequestTokens: 3000 };
-  const ctx = new ConversationContext('SYSTEM '.repeat(200), budgets);
-  ctx.summary = { summary: '摘要'.repeat(5000), keyFacts: Array(50).fill('fact '.repeat(50)), openTasks: [] };
-  for (let i = 0; i < 100; i++) {
-    ctx.addUser('问题'.repeat(3000));
-    ctx.addToolResult(big(3000));
-  }
-  const messages = ctx.build([{ role: 'user', content: 'x'.repeat(100000) }]);
+  const ctx = new ConversationContext('SYSTEM '.repeat(4000), budgets);
+  for (let i = 0; i < 3; i++) ctx.append([userMessage('问题'.repeat(100), 3000, 2000), toolMessage(big(300), 300)]);
+  const messages = ctx.request([eventMessage('x'.repeat(100000))]);
   expect(estimateMessagesTokens(messages)).toBeLessThanOrEqual(3000);
   expect(messages[0].content.startsWith('SYSTEM')).toBe(true);
   expect(messages.at(-1)!.role).toBe('user');
-});
-
-test('foldCandidates leaves about half the cap and keeps the last two messages', () => {
-  const budgets = { ...config().context, recentWindowMaxMessages: 10 };
-  const ctx = new ConversationContext('S', budgets);
-  for (let i = 0; i < 12; i++) ctx.addUser(`m${i}`);
-  expect(ctx.needsCompaction()).toBe(true);
-  const folded = ctx.foldCandidates();
-  expect(folded.map((m) => m.content)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6']);
-  ctx.applySummary({ summary: 's', keyFacts: [], openTasks: [] }, folded.length);
-  expect(ctx.window.map((m) => m.content)).toEqual(['m7', 'm8', 'm9', 'm10', 'm11']);
-  expect(ctx.foldCandidates(true)).toHaveLength(3);
 });
 
 test('rule-based summary keeps the previous one, lists folded turns, stays capped', () => {
@@ -169,15 +156,3 @@ test('SessionStore.list reads only the head and tail of long sessions', () => {
   fs.rmSync(dir, { recursive: true });
 });
 
-test('a large current input may use the room the empty history leaves, never more', () => {
-  const budgets = config().context;
-  const ctx = new ConversationContext('SYSTEM', budgets);
-  const diff = 'diff line\n'.repeat(20000);
-  const fresh = ctx.build([{ role: 'user', content: diff }]);
-  const used = estimateMessagesTokens(fresh);
-  expect(used).toBeLessThanOrEqual(budgets.maxRequestTokens);
-  expect(estimateTokens(fresh[1].content)).toBeGreaterThan(budgets.inputMaxTokens * 2);
-  for (let i = 0; i < 30; i++) ctx.addUser('q'.repeat(2000));
-  const later = ctx.build([{ role: 'user', content: diff }]);
-  expect(estimateMessagesTokens(later)).toBeLessThanOrEqual(budgets.maxRequestTokens);
-});

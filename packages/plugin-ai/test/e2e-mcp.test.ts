@@ -42,6 +42,18 @@ test('a stdio server from ai.json: tool names in the prompt, L1 asked, result re
   expect(r.stdout).toContain('write_note');
 });
 
+test('a secret an MCP server is configured with is a known value: shapeless, it is still masked in what comes back', async () => {
+  const plain = 'correct-horse-battery-staple-42';
+  await fx.temp.writeJson('plugin-configs/ai.json', { mcpServers: { kit: stdioEntry({ TESTKIT_MCP_SECRET: plain }) } });
+  fx.server.enqueue(cmd({ tool: 'mcp.kit.read_secret', arguments: {} }), chat('done'));
+  const r = await runAi(['-p', 'token', '--json', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
+  expect(r.code).toBe(0);
+  const second = JSON.stringify(fx.server.requests[1].body.messages);
+  expect(second).toContain('the token is');
+  expect(second).not.toContain(plain);
+  expect(r.stdout).not.toContain(plain);
+});
+
 test.each([
   ['en', 'MCP server kit · tool write_file', '(+1,420 chars)', 'the server says (unchecked): may change things · destructive · idempotent · closed world', 'allow `mcp.kit.write_file` for this session', '1–5 · y/a/n/p/d · Esc declines'],
   ['zh', 'MCP 服务器 kit · 工具 write_file', '(另 1,420 个字符)', '服务器自称(未经核实): 可能改动内容 · 有破坏性 · 幂等 · 不访问外部', '在本会话中允许 `mcp.kit.write_file`', '1–5 · y/a/n/p/d · Esc 拒绝'],
@@ -156,22 +168,24 @@ describe('a project .mcp.json', () => {
   });
 });
 
-test('a slow server does not hold the turn longer than mcpStartWaitSec; its tools join the next turn of -i', async () => {
+test('a slow server does not hold the turn longer than mcpStartWaitSec; its tools join the next turn of -i, as a message after the cached prefix', async () => {
   const ready = path.join(fx.temp.home, 'mcp-ready');
   await fx.temp.writeJson('plugin-configs/ai.json', { mcpStartWaitSec: 1, mcpServers: { slow: stdioEntry({ TESTKIT_MCP_STARTUP_MS: '3000', TESTKIT_MCP_READY_FILE: ready }) } });
-  const seen: string[] = [];
-  fx.server.setHandler(async (req) => {
-    seen.push(systemOf(req as never));
+  let answered = 0;
+  fx.server.setHandler(async () => {
     // The first answer waits until the slow server is up (the turn itself went on without it).
-    if (seen.length === 1) await until(async () => Boolean(await fs.readFile(ready, 'utf8').catch(() => '')));
-    return chat(`answer ${seen.length}`);
+    if (++answered === 1) await until(async () => Boolean(await fs.readFile(ready, 'utf8').catch(() => '')));
+    return chat(`answer ${answered}`);
   });
   const r = await runAi(['-i'], { env: fx.temp.env, cwd: fx.cwd, input: 'first\nsecond\n' });
   expect(r.code).toBe(0);
-  expect(seen[0]).not.toContain('MCP tools');
-  expect(seen[1]).toMatch(/- slow: .*echo/);
+  const [first, second] = fx.server.requests;
+  expect(systemOf(first)).not.toContain('MCP tools');
+  // The session had sent its system prompt: it stays, and the tools that joined come as an event.
+  expect(systemOf(second)).toBe(systemOf(first));
+  const joined = second.body.messages.find((m: { content: string }) => m.content.startsWith('{"_event":"tools"'));
+  expect(JSON.parse(joined.content).tools).toMatch(/- slow: .*echo/);
 });
-
 
 test('/mcp disable takes a server out of the session: not in the prompt, a call refused (L2) with how to turn it back on', async () => {
   await fx.temp.writeJson('plugin-configs/ai.json', { mcpServers: { kit: stdioEntry() } });
@@ -179,7 +193,10 @@ test('/mcp disable takes a server out of the session: not in the prompt, a call 
   const r = await runAi(['-i'], { env: fx.temp.env, cwd: fx.cwd, input: 'hello\n/mcp disable kit\nuse echo\n/mcp\n' });
   expect(r.code).toBe(0);
   expect(systemOf(fx.server.requests[0])).toMatch(/- kit: /);
-  expect(systemOf(fx.server.requests[1])).not.toMatch(/- kit: /);
+  // The system prompt stays as sent; what is on now comes as an event, without kit.
+  expect(systemOf(fx.server.requests[1])).toBe(systemOf(fx.server.requests[0]));
+  const now = fx.server.requests[1].body.messages.find((m: { content: string }) => m.content.startsWith('{"_event":"tools"'));
+  expect(JSON.parse(now.content).tools).not.toMatch(/- kit: /);
   expect(r.stdout).toContain('off for this session');
   expect(JSON.stringify(fx.server.requests[2].body.messages)).toContain('mcp.off');
   expect(r.stdout).toMatch(/\[L2\] mcp\.kit\.echo/);

@@ -65,3 +65,32 @@ test("Claude Code's hooks and rules see plan.update as TodoWrite", async () => {
   expect(denied.events.find((e) => e.type === 'tool_result')!.result).toMatchObject({ tool: 'plan.update', status: 'blocked' });
   expect(denied.events.some((e) => e.type === 'plan')).toBe(false);
 });
+
+test('after a fold with a summary the model still reads the plan, and again after -c', async () => {
+  // A small budget and large results: a few rounds fold the older turns into a summary.
+  await fx.temp.writeJson('plugin-configs/ai.json', { maxAutoStepsPerTurn: 12, context: { maxRequestTokens: 6000, inputMaxTokens: 1500, summarizeAbovePercent: 30, foldToPercent: 20 } });
+  await fs.writeFile(path.join(fx.cwd, 'big.txt'), Array.from({ length: 400 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`).join('\n'));
+  let reads = 0;
+  let planned = false;
+  fx.server.setHandler((r) => {
+    const text = sent(r);
+    if (text.includes('[ai:summary-request]')) return { json: { summary: 'The user asked to move the server to 8080; big.txt was read several times.', keyFacts: [], openTasks: [] } };
+    if (!planned) return (planned = true), cmd({ tool: 'plan.update', items: PLAN });
+    if (reads < 6) return cmd({ tool: 'fs.read', path: 'big.txt', offset: 1 + 50 * reads++ });
+    return chat('read it all');
+  });
+  const r = await runAi(['-p', 'move the server to 8080', '--json'], { env: fx.env, cwd: fx.cwd });
+  expect(r.code).toBe(0);
+  const folds = r.events.filter((e) => e.type === 'compaction' && e.method !== 'shortened');
+  expect(folds.length).toBeGreaterThan(0);
+  const afterFold = fx.server.requests.filter((q) => !sent(q).includes('[ai:summary-request]')).at(-1)!;
+  expect(sent(afterFold)).toContain('Conversation summary'); // the fold happened before this request
+  const pinned = (afterFold.body.messages as Array<{ content: string }>).find((m) => m.content.startsWith('{"_event":"pinned","tool":"plan.update"'));
+  expect(JSON.parse(pinned!.content).result.plan).toEqual(PLAN);
+  for (const item of PLAN) expect(sent(afterFold)).toContain(item.step);
+
+  fx.server.setHandler(() => chat('going on'));
+  const n = fx.server.requests.length;
+  expect((await runAi(['-c', '-p', 'go on', '--json'], { env: fx.env, cwd: fx.cwd })).code).toBe(0);
+  for (const item of PLAN) expect(sent(fx.server.requests[n])).toContain(item.step);
+});

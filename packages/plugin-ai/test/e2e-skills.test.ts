@@ -73,7 +73,7 @@ describe('hooks', () => {
       { json: { type: 'chat', message: 'blocked' } },
       { json: { type: 'chat', message: 'ok' } },
     );
-    // Two messages: the second request carries the first turn as the window keeps it.
+    // Two messages: the second request carries the first turn as the session keeps it.
     const r = await runAi(['-i'], { env: fx.temp.env, cwd: fx.cwd, input: 'make a file\nwhat happened?\n' });
     expect(r.code).toBe(0);
     await expect(fs.stat(path.join(fx.cwd, 'made.txt'))).rejects.toThrow();
@@ -81,10 +81,15 @@ describe('hooks', () => {
     const sessions = path.join(fx.temp.slothtoolHome, 'ai', 'sessions');
     const [file] = (await fs.readdir(sessions)).filter((f) => f.endsWith('.jsonl'));
     const records = (await fs.readFile(path.join(sessions, file), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    // The reply as the model sent it; each result as the model read it, and the one-line form a fold would leave.
     const assistant = records.find((x) => x.t === 'assistant');
-    expect(JSON.parse(assistant.content)).toEqual({ type: 'cmd', message: 'look, then make a file', asked: ['cat a.txt', 'touch made.txt'] });
-    const tools = records.filter((x) => x.t === 'tool').map((x) => JSON.parse(x.content));
-    expect(tools).toEqual([
+    expect(JSON.parse(assistant.content)).toMatchObject({ type: 'cmd', message: 'look, then make a file' });
+    const tools = records.filter((x) => x.t === 'tool');
+    expect(tools.map((x) => JSON.parse(x.content))).toEqual([
+      expect.objectContaining({ id: 'cmd_001', program: 'cat', exitCode: 0 }),
+      expect.objectContaining({ id: 'cmd_002', program: 'touch', status: 'blocked', blockedBy: 'hook' }),
+    ]);
+    expect(tools.map((x) => JSON.parse(x.short))).toEqual([
       expect.objectContaining({ id: 'cmd_001', step: 'cat a.txt', outcome: 'ran', exitCode: 0 }),
       expect.objectContaining({ id: 'cmd_002', step: 'touch made.txt', status: 'blocked', outcome: 'blocked_by_hook' }),
     ]);

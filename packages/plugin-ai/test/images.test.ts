@@ -3,6 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { imageProblemText, imageRefs, imageSize, imageTokens, isImageProblem, loadImage, sniffImage } from '../src/context/images';
 import { ConversationContext } from '../src/context/context';
+import { eventMessage, userMessage } from '../src/context/messages';
 import { AiConfigSchema } from '../src/config/config-schema';
 import { RED_PNG } from './helpers';
 
@@ -98,20 +99,20 @@ describe('loadImage', () => {
   });
 });
 
-test('images count in the context and fold out of the window with their message', () => {
+test('images count in the context and fold out of the conversation with their message', () => {
   const budgets = AiConfigSchema.parse({}).context;
   const ctx = new ConversationContext('system', budgets);
   const fake = { name: 'a.png', mime: 'image/png' as const, data: 'AAAA', bytes: 3, width: 1024, height: 1024, tokens: 765, sha256: 'x' };
   const before = ctx.sizes().window;
-  ctx.addUser('look', [fake]);
+  ctx.append([userMessage('look', 3000, 2000, [fake])]);
   expect(ctx.sizes().window - before).toBeGreaterThanOrEqual(765);
-  // The request carries the image with its message while it is in the window.
-  expect(ctx.build([{ role: 'user', content: 'next' }]).find((m) => m.images)?.images).toEqual([fake]);
-  // Folded away: gone from every later request.
-  for (let i = 0; i < 60; i++) ctx.addUser(`message ${i}`);
-  const folded = ctx.foldCandidates();
-  ctx.applySummary({ summary: 's', keyFacts: [], openTasks: [] }, folded.length);
-  expect(ctx.build([{ role: 'user', content: 'next' }]).some((m) => m.images)).toBe(false);
+  // The request carries the image with its message while it is in the conversation.
+  expect(ctx.request([eventMessage('next')]).find((m) => m.images)?.images).toEqual([fake]);
+  // Folded into a summary: gone from every later request.
+  for (let i = 0; i < 60; i++) ctx.append([userMessage(`message ${i}`, 3000, 2000)]);
+  const { message, summary } = ctx.summaryMessage({ summary: 's', keyFacts: [], openTasks: [] });
+  ctx.applyFold({ shortened: [], folded: 30, head: [message], summary });
+  expect(ctx.request([eventMessage('next')]).some((m) => m.images)).toBe(false);
 });
 
 describe('the agent sends images as content parts, only through an llm-base that can', () => {

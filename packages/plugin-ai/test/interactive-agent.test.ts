@@ -84,7 +84,7 @@ test('Ctrl+C during a step: its result is kept and the model is told the step wa
   const messages = llm.calls[1];
   expect(messages.map((m) => m.content)).toContain(JSON.stringify({ _event: 'interrupted', by: 'user', during: 'step' }));
   expect(toolResults(messages)).toEqual([
-    expect.objectContaining({ id: 'cmd_001', step: 'slow', out: 'partial output\n' }),
+    expect.objectContaining({ id: 'cmd_001', program: 'slow', stdoutTail: 'partial output\n' }),
     expect.objectContaining({ id: 'cmd_002', status: 'declined' }),
   ]);
 });

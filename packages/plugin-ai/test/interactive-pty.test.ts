@@ -155,13 +155,13 @@ test('/help, an unknown command, /context, /cost, /mode, /clear', async () => {
   await s.turn('hello', 'first answer');
   // each command, and what it shows
   const commands: Array<[string, ...Array<string | RegExp>]> = [
-    ['/context', /Context \(tokens, estimated\) — budget \d+/, /window .*2 messages/],
+    ['/context', /Context \(tokens, estimated\) — budget \d+/, /conversation .*2 messages/, /Next fold in about \d+ tokens/],
     ['/cost', /This session: \d+ input \+ \d+ output tokens over 1 model call\./],
     ['/mode high', 'Mode is now high.', 'high · local'],
     ['/profile nope', 'llm-base has no profile nope (profiles: local)'],
     ['/profile', 'Profile: local.'],
     ['/clear', 'Cleared: new conversation'],
-    ['/context', /window .*0 messages/],
+    ['/context', /conversation .*0 messages/],
   ];
   for (const [command, ...shows] of commands) await s.submit(command, ...shows);
   expect(await s.quit()).toBe(0);
@@ -183,7 +183,7 @@ test('Ctrl+C during a long command stops its process group, keeps its output, an
   const next = contents(1);
   expect(next).toContainEqual(JSON.stringify({ _event: 'interrupted', by: 'user', during: 'step' }));
   const result = next.map(parse).find((m: any) => m?._event === 'tool_result');
-  expect(result).toMatchObject({ exitCode: null, out: 'line one\nline two\n' });
+  expect(result).toMatchObject({ exitCode: null, stdoutTail: 'line one\nline two\n' });
   expect(await s.quit()).toBe(0);
 });
 

@@ -76,7 +76,7 @@ test('Ctrl+C at a question declines it at once, guarded or not', async () => {
 function fakeApp(extra: Record<string, unknown> = {}) {
   const agent = {
     on: () => () => undefined,
-    contextSizes: () => ({ system: 1, summary: 0, digest: 0, window: 0, windowMessages: 0, total: 1, budget: 100 }),
+    contextSizes: () => ({ system: 1, summary: 0, digest: 0, window: 0, windowMessages: 0, total: 1, budget: 100, marks: { budget: 95, fold: 76, summarize: 57, target: 38 }, nextFold: 75, folds: 0 }),
     usage: () => ({ input_tokens: 0, output_tokens: 0, calls: 0 }),
     getMode: () => 'low',
     getRunMode: () => 'default',

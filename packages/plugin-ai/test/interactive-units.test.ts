@@ -332,11 +332,14 @@ describe('formatting', () => {
     expect(describeStep({ tool: 'mcp.kit.echo', path: 'x y' } as never)).toBe("mcp.kit.echo 'x y'");
   });
 
-  test('/context shows each part against the budget', () => {
-    const lines = formatContext({ system: 500, summary: 100, digest: 0, window: 400, windowMessages: 3, total: 1000, budget: 4000 }, plain, 'en');
+  test('/context shows each part against the budget, the fold marks and how far the next fold is', () => {
+    const marks = { budget: 3800, fold: 3040, summarize: 2280, target: 1520 };
+    const lines = formatContext({ system: 500, summary: 100, digest: 0, window: 400, windowMessages: 3, total: 1000, budget: 4000, marks, nextFold: 2040, folds: 2 }, plain, 'en');
     expect(lines[0]).toBe('Context (tokens, estimated) — budget 4000');
-    expect(lines.find((l) => l.includes('window'))).toMatch(/window .* 400 {3}10%  3 messages$/);
-    expect(lines.at(-1)).toMatch(/total .*1000 {3}25%$/);
+    expect(lines.find((l) => l.includes('conversation'))).toMatch(/conversation .* 400 {3}10%  3 messages$/);
+    expect(lines.find((l) => l.includes('total'))).toMatch(/total .*1000 {3}25%$/);
+    expect(lines.at(-2)).toBe('  Folds past 3040 tokens: older results are shortened; if still past 2280, older turns go into a summary, down to 1520.');
+    expect(lines.at(-1)).toBe('  Next fold in about 2040 tokens; 2 folds so far.');
   });
 
   test('markdown detection', () => {

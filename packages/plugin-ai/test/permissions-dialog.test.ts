@@ -24,7 +24,7 @@ function screenWith() {
   const printed: string[] = [];
   const surface: Surface = { columns: 100, rows: 30, live: true, print: (t) => void printed.push(t), render: () => undefined, clearScreen: () => undefined };
   const screen = new Screen({ lang: 'en', theme: createTheme(false), surface, cwd: dir, now: () => 1_000_000 });
-  const agent = { on: () => () => undefined, contextSizes: () => ({ system: 1, summary: 0, digest: 0, window: 0, windowMessages: 0, total: 1, budget: 100 }), usage: () => ({ input_tokens: 0, output_tokens: 0, calls: 0 }), getMode: () => 'low', getRunMode: () => 'default', getProfile: () => null, sessionId: 's', dispose: () => undefined };
+  const agent = { on: () => () => undefined, contextSizes: () => ({ system: 1, summary: 0, digest: 0, window: 0, windowMessages: 0, total: 1, budget: 100, marks: { budget: 95, fold: 76, summarize: 57, target: 38 }, nextFold: 75, folds: 0 }), usage: () => ({ input_tokens: 0, output_tokens: 0, calls: 0 }), getMode: () => 'low', getRunMode: () => 'default', getProfile: () => null, sessionId: 's', dispose: () => undefined };
   screen.attach({ agent, config: { context: { projectContextMaxTokens: 1000 } }, registry: { plugins: {} }, paths: { home: dir, sessionsDir: dir, config: file }, memory: [] } as never);
   return { screen, printed };
 }

@@ -54,7 +54,7 @@ test('the lines before a step are written while it runs, not before it starts', 
   id = agent.sessionId;
   await agent.send('look');
   expect(beforeRun).toEqual([]);
-  expect(duringRun).toEqual(['meta', 'usage', 'user', 'assistant']);
+  expect(duringRun).toEqual(['meta', 'system', 'usage', 'user', 'assistant']);
 });
 
 test('a file that cannot be written is said once; the conversation goes on', async () => {
@@ -94,5 +94,5 @@ test('lines queued when the process exits are written by the exit itself', async
     execFile(process.execPath, ['-e', code], { encoding: 'utf8' }, (err, out, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(out))),
   );
   expect(id).not.toBe('');
-  expect(lines(path.join(sessions, `${id}.jsonl`)).map((r) => r.t)).toEqual(['meta', 'usage', 'user', 'assistant']);
+  expect(lines(path.join(sessions, `${id}.jsonl`)).map((r) => r.t)).toEqual(['meta', 'system', 'usage', 'user', 'assistant']);
 });

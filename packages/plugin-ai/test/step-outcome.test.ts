@@ -1,4 +1,4 @@
-import { compactToolResult } from '../src/context/context';
+import { compactToolResult } from '../src/context/fit';
 import { formatResult } from '../src/interactive/format';
 import { createTheme } from '../src/interactive/theme';
 import { renderProgress } from '../src/cli/render';

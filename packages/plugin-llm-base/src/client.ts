@@ -11,7 +11,8 @@ import { serverOf, waitLimits } from './wait-limits';
 import { causeCode, mapError, seconds, type MapContext } from './map-error';
 
 export { causeCode, mapError };
-import { normalizeUsage, priced, type Usage } from './usage';
+import { normalizeUsage, priced, type Usage } from './token-usage';
+import { promptCacheKey } from './prompt-cache';
 import { hasImages, requestMessage, ToolCallAssembler, toolCallsOf, type ToolCall } from './transport';
 import { createHttpFetch, FETCH_HOOKS, type FetchHooks } from './http-fetch';
 
@@ -52,6 +53,9 @@ export interface ChatOptions {
   tools?: unknown[];
   /** A JSON Schema the answer must follow (FEATURES.tools): `response_format: {type: "json_schema"}`. */
   json_schema?: { name: string; schema: Record<string, unknown>; strict?: boolean };
+  /** One key per conversation for the provider's prompt cache: sent as `prompt_cache_key` only
+   * to a provider known to take it (prompt-cache.ts), never to another server. */
+  cache_key?: string;
 }
 
 
@@ -279,6 +283,7 @@ export async function chat(
       model,
       messages: [...(tools ? [] : [{ role: 'system', content: JSON_MODE_SYSTEM_PROMPT }]), ...normalizeMessages(messages)],
       ...(tools ? { tools } : {}),
+      ...promptCacheKey(profile.base_url, options.cache_key),
     };
     if (options.temperature !== undefined) body.temperature = options.temperature;
     if (options.max_tokens !== undefined) body.max_tokens = options.max_tokens;

@@ -59,7 +59,8 @@ export interface CallRecord {
   model: string | null;
   duration_ms: number;
   success: boolean;
-  usage: { input_tokens: number; output_tokens: number } | null;
+  /** Tokens of the call, the prompt's cached part among them (`cached_tokens`), and its cost when the profile has prices. */
+  usage: { input_tokens: number; output_tokens: number; cached_tokens?: number; cost?: number; currency?: string } | null;
   /** Added fields (absent in 1.0.x logs). */
   kind?: 'chat' | 'raw';
   error_code?: string;

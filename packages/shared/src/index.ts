@@ -11,7 +11,7 @@ export { asObject, parseJsonObject } from './json-object';
 export type { JsonLimits } from './json-limits';
 export { redact, redactCounted, redactValue, redactArgs, addKnownSecrets, addEnvSecrets, knownSecretCount, secretPrefix, learnSecretsOf, maskSecret } from './redact/gate';
 export { isSecretName, looksLikeCode } from './redact/names';
-export { secretForms, MIN_KNOWN_LENGTH } from './redact/known';
+export { envSecretValues, secretForms, MIN_KNOWN_LENGTH } from './redact/known';
 export { mask as maskSecretText } from './redact/patterns';
 export type { Work as RedactionWork } from './redact/work';
 export { readCheckedFile, writeFileAtomicSync } from './atomic-write';

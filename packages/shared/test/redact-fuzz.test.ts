@@ -18,7 +18,12 @@ const PIECES = ['password', 'token', 'api_key', 'Authorization', 'Bearer ', 'sk-
   '://', 'u:p@', '=', ':', '"', "'", '\\"', '\\n', ' ', '\n', '-----BEGIN PRIVATE KEY-----', '-----END PRIVATE KEY-----',
   '-----BEGIN RSA PRIVATE KEY-----\n', 'f:12:', 'f-13-', '+', 'a1b2c3d4e5f6', 'QUJDRA==', 'MIIEpAIBAAKCAQEA75abcdefghij', '${', '.', '-', '_',
   'machine h login u password ', '<password>', '</password>', "define('DB_PASSWORD', '", '-u a:', 'Cookie: sid=', 'password: |\n  ',
-  'h:5432:db:u:', 'Xk29dLq0PzR7mNv4Bt8Wc1Ys', '12345678:AA', 'Q~', '[redacted', ']', 'fuzz-known-value-123'];
+  'h:5432:db:u:', 'Xk29dLq0PzR7mNv4Bt8Wc1Ys', '12345678:AA', 'Q~', '[redacted', ']', 'fuzz-known-value-123',
+  // The syntax around a value (option words, quoted words, config lines), short names, credential documents.
+  '--password=', '--token ', '"--api-key=', "'", ',', ';', '&', '(', ')', '{', '}', 'pw=', 'db_pw = ', 'pass: ', 'PGPASSWORD=',
+  ';Password=', 'Server=db;', "mysql -p'", 'docker login -p ', 'rootpw ', 'bindpw ', 'account ', '"type": "service_account"',
+  '"private_key_id": "', '"appId": "', '"password": "', '"tenant": "', '"auths": {', '"SecretAccessKey": "', '- name: DB_PASSWORD\n  value: ',
+  '{"name": "API_TOKEN", "value": "', '://u:p@ss@', ' # ', '\t', '   3\t'];
 
 const textArb = fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 12 })), { maxLength: 60 }).map((parts) => parts.join(''));
 
@@ -96,6 +101,15 @@ const REPEATED: Array<[string, string]> = [
   ['-u options', '-u a:'],
   ['yaml block heads', 'password: |\n'],
   ['dash runs', '--'],
+  ['option words with punctuation', '--password=a,b;c(d)[e] '],
+  ['options opening quoted words', '"--token=a b '],
+  ['config lines of short names', 'pw = a b c ; x\n'],
+  ['connection string pairs', 'Server=db;Password=a,b;'],
+  ['credential document markers', '{"type": "service_account", "private_key_id": "'],
+  ['unclosed braces and markers', '{"auths": {"appId": "x", '],
+  ['env list items', '- name: DB_PASSWORD\n  value: '],
+  ['spaced config lines', 'rootpw a1!\n'],
+  ['quoted program options', "mysql -p'a b "],
 ];
 
 /** Adversarial texts for each pass: long runs of near-matches, many separators, unterminated blocks. */

@@ -10,6 +10,7 @@ export type {
   ScriptedErrorReply,
   ScriptedDropReply,
   ScriptedUsage,
+  PromptCacheStyle,
   ScriptedHandler,
   RecordedRequest,
 } from './openai-server';
@@ -17,7 +18,7 @@ export { startScriptedOllama } from './ollama-server';
 export type { ScriptedOllama, ScriptedOllamaModel, ScriptedOllamaOptions, ScriptedOllamaReply, ScriptedOllamaHandler } from './ollama-server';
 export { createTestMcpServer, startTestMcpHttpServer, testMcpStdioCommand } from './mcp-server';
 export type { TestMcpOptions, TestMcpHttpServer } from './mcp-server';
-export { SECRET_CORPUS, FRAMED_CORPUS, fakeToken, leakForms, findLeak } from './secret-corpus';
+export { SECRET_CORPUS, FRAMED_CORPUS, CLEAN_CORPUS, fakeToken, leakForms, findLeak } from './secret-corpus';
 export type { SecretSample } from './secret-corpus';
 export { until } from './until';
 export { eachReturns, eachUnchanged, pathProbe, type PathKinds } from './table';
@@ -32,4 +33,6 @@ export type { AiFixture, AiFixtureOptions, FixtureScope } from './ai-fixture';
 export { startPty } from './pty';
 export type { PtyOptions, PtyTerminal } from './pty';
 export { runProcess } from './run';
+export { comparePrefix, markerCounts, prefixStats } from './prefix-stats';
+export type { PrefixStats, RequestPrefix, WireMessage } from './prefix-stats';
 export type { RunResult } from './run';

@@ -1,6 +1,7 @@
 import type * as http from 'http';
 import { startRecordingHttp, type RecordedRequest, type RecordingHttp } from './recording-http';
 import { TEST_TLS } from './tls';
+import { comparePrefix, type WireMessage } from './prefix-stats';
 
 export type { RecordedRequest } from './recording-http';
 
@@ -12,7 +13,13 @@ export interface ScriptedUsage {
   prompt_tokens_details?: { cached_tokens: number };
   /** Cached input as DeepSeek reports it. */
   prompt_cache_hit_tokens?: number;
+  prompt_cache_miss_tokens?: number;
+  /** Cached input as an Anthropic-compatible server reports it. */
+  cache_read_input_tokens?: number;
 }
+
+/** How a scripted server reports the part of each prompt its (simulated) prefix cache held. */
+export type PromptCacheStyle = 'openai' | 'deepseek' | 'anthropic';
 
 /** Fields every reply may carry. */
 export interface ScriptedReplyTiming {
@@ -83,6 +90,12 @@ export interface ScriptedServerOptions {
   /** Serve HTTPS with testkit's self-signed certificate for 127.0.0.1 and localhost
    * ({@link TEST_TLS}); clients trust it only when told to (NODE_EXTRA_CA_CERTS=TEST_TLS.certFile). */
   tls?: boolean;
+  /**
+   * Report cached input like a provider with a prefix cache: a reply without scripted `usage` gets
+   * `cached_tokens` (in this style's field) for the prompt's longest common prefix with the
+   * previous request, message by message, at 4 characters a token. Without it no cache is reported.
+   */
+  promptCache?: PromptCacheStyle;
 }
 
 export interface ScriptedServer {
@@ -140,6 +153,20 @@ interface ChatState {
   chunkSize: number;
   next(req: RecordedRequest): Promise<ScriptedReply | undefined>;
   seq: number;
+  promptCache?: PromptCacheStyle;
+  /** The messages of the previous chat request (the simulated cache holds their prefix). */
+  previous?: WireMessage[];
+}
+
+/** The usage a reply reports when its script gives none: estimated, with the cached part in `style`'s field. */
+function defaultUsage(state: ChatState, previous: WireMessage[] | undefined, messages: WireMessage[], content: string): ScriptedUsage {
+  const prompt = estimateTokens(JSON.stringify(messages));
+  const completion = estimateTokens(content);
+  if (!state.promptCache) return { prompt_tokens: prompt, completion_tokens: completion };
+  const cached = previous ? Math.min(prompt, Math.floor(comparePrefix(previous, messages).shared / 4)) : 0;
+  if (state.promptCache === 'openai') return { prompt_tokens: prompt, completion_tokens: completion, prompt_tokens_details: { cached_tokens: cached } };
+  if (state.promptCache === 'deepseek') return { prompt_tokens: prompt, completion_tokens: completion, prompt_cache_hit_tokens: cached, prompt_cache_miss_tokens: prompt - cached };
+  return { prompt_tokens: prompt, completion_tokens: completion, cache_read_input_tokens: cached };
 }
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}): void {
@@ -217,10 +244,10 @@ async function answerChat(state: ChatState, req: RecordedRequest, res: http.Serv
   const content = 'json' in reply ? JSON.stringify(reply.json) : reply.content;
   const body = req.body && typeof req.body === 'object' ? req.body : {};
   const toolCalls = wireCalls(reply.toolCalls, state.seq + 1);
-  const usage =
-    reply.usage === null
-      ? undefined
-      : (reply.usage ?? { prompt_tokens: estimateTokens(JSON.stringify(body.messages ?? '')), completion_tokens: estimateTokens(content) });
+  const messages = Array.isArray(body.messages) ? (body.messages as WireMessage[]) : [];
+  const previous = state.previous;
+  state.previous = messages;
+  const usage = reply.usage === null ? undefined : (reply.usage ?? defaultUsage(state, previous, messages, content));
   const c: Completion = {
     id: `chatcmpl-scripted-${++state.seq}`,
     created: Math.floor(Date.now() / 1000),
@@ -279,6 +306,7 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     chunkSize: Math.max(1, options.chunkSize ?? 4),
     next: async (req) => (handler ? handler(req) : queue.shift()),
     seq: 0,
+    ...(options.promptCache ? { promptCache: options.promptCache } : {}),
   };
   const route = async (req: RecordedRequest, res: http.ServerResponse): Promise<void> => {
     const pathname = req.path.split('?')[0].replace(/\/+$/, '');

@@ -17,6 +17,12 @@ export interface SecretSample {
    * lines of a key block): a leak of any one line is a leak.
    */
   parts?: string[];
+  /**
+   * False for a secret made of plain words (`pass = letmein`): masked where it stands, but not
+   * learned as a known value (a word would then be masked wherever it is used), so an encoded
+   * copy of it (`base64` of the file) is not caught (docs/security.md §7, limits).
+   */
+  encoded?: false;
 }
 
 /** A deterministic alphanumeric string of `n` characters (seeded, so every run uses the same values). */
@@ -107,6 +113,85 @@ const b64 = (seed: string, n: number): string => fakeToken(seed, n, B64);
 const gcpKey = b64('gcp-sa', 320);
 const kubeKey = Buffer.from(`-----BEGIN EC PRIVATE KEY-----\n${b64('kube-ec', 120)}\n-----END EC PRIVATE KEY-----\n`).toString('base64');
 
+/** A value made of pieces joined by punctuation: each piece must stay hidden (a leak of one is a leak). */
+function joined(name: string, file: string, seed: string, make: (a: string, b: string) => string, text: (s: string) => string): SecretSample {
+  const a = fakeToken(`${seed}-a`, 16);
+  const b = fakeToken(`${seed}-b`, 16);
+  const secret = make(a, b);
+  return { name, file, secret, text: text(secret), parts: [a, b] };
+}
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+const DIGITS = '0123456789';
+const uuid = (seed: string): string => fakeToken(seed, 32, HEX).replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
+
+/** Values as the syntax around them carries them: option words and quoted words with any punctuation (issue #43). */
+const SYNTAX_SAMPLES: SecretSample[] = [
+  joined('--password= holding punctuation', 'deploy3.sh', 'opt-punct', (a, b) => `${a},;${b}&x=1!`, (s) => `tool login --user ci --password=${s} --yes\n`),
+  joined('--passwd quoted, with spaces', 'deploy4.sh', 'opt-quoted', (a, b) => `${a} ${b};x`, (s) => `tool --passwd '${s}' --verbose\n`),
+  joined('--api-key= holding brackets', 'client.sh', 'opt-brackets', (a, b) => `${a}(1)[${b}]{x}`, (s) => `client --api-key=${s} --region eu\n`),
+  joined('an option quoted whole in an argument list', 'argv.json', 'opt-argv', (a, b) => `${a} ${b}`, (s) => `{"program":"deploy","args":["--token=${s}","--yes"]}\n`),
+  joined('mysql -p with a quoted password', 'restore.sh', 'mysql-quoted', (a, b) => `${a} ${b}`, (s) => `mysql -u root -p'${s}' app < dump.sql\n`),
+  joined('docker login -p', 'login.sh', 'docker-login', (a, b) => `${a}!,${b}`, (s) => `docker login -u bob -p ${s} registry.example.com\n`),
+  joined('PGPASSWORD= assignment before a command', 'psql.sh', 'pgpassword', (a, b) => `${a};${b}`, (s) => `PGPASSWORD=${s} psql -h db -U app\n`),
+  joined('password= in a log line (logfmt)', 'app.log', 'logfmt', (a, b) => `${a}&${b}=`, (s) => `ts=2026-11-29T02:00:00Z level=warn msg="login failed" user=bob password=${s} ip=10.0.0.7\n`),
+  joined('connection string with punctuation', 'appsettings2.txt', 'conn-punct', (a, b) => `${a},${b}`, (s) => `Server=db;User Id=app;Password=${s};Database=app;\n`),
+  joined('URL password holding @ and ;', 'remote.txt', 'url-at', (a, b) => `${a}@;${b}`, (s) => `remote: mysql://app:${s}@db.internal:3306/app\n`),
+  joined('PASSWORD= quoted in a compose environment list', 'compose.yaml', 'compose-env', (a, b) => `${a} ${b}`, (s) => `services:\n  db:\n    environment:\n      - "POSTGRES_PASSWORD=${s}"\n`),
+];
+
+/** Short and compound password names in config files (issue #43). */
+const SHORT_NAME_SAMPLES: SecretSample[] = [
+  joined('ODBC / INI pwd with a semicolon', 'odbc.ini', 'ini-pwd', (a, b) => `${a};${b}`, (s) => `[client]\nuser = app\npwd = ${s}\n`),
+  sample('properties db.pw', 'db.properties', fakeToken('props-pw', 16), (s) => `db.url=jdbc:mysql://db/app\ndb.pw=${s}\n`),
+  sample('.env SMTP_PW', 'mail.env', fakeToken('env-smtp-pw', 16), (s) => `SMTP_HOST=mail.example.com\nSMTP_PW=${s}\n`),
+  sample('YAML admin_pass', 'admin.yaml', fakeToken('yaml-admin-pass', 16), (s) => `admin:\n  user: root\n  admin_pass: ${s}\n`),
+  sample('TOML mysql_pwd', 'db.toml', fakeToken('toml-mysql-pwd', 16), (s) => `[db]\nmysql_pwd = "${s}"\n`),
+  sample('properties smtp.pw', 'mail.properties', fakeToken('props-smtp-pw', 16), (s) => `mail.smtp.host = mail\nmail.smtp.pw = ${s}\n`),
+  { ...sample('INI pass, a plain word', 'ftp.ini', fakeToken('ini-pass-word', 12, LOWER), (s) => `[ftp]\nhost = files\npass = ${s}\n`), encoded: false },
+  sample('slapd.conf rootpw', 'slapd.conf', fakeToken('slapd-rootpw', 28, B64), (s) => `rootdn "cn=admin,dc=example,dc=com"\nrootpw {SSHA}${s}\n`),
+  sample('ldap.conf bindpw', 'ldap.conf', `${fakeToken('ldap-bindpw', 14)}7`, (s) => `binddn cn=reader,dc=example,dc=com\nbindpw ${s}\n`),
+  { name: 'properties password with spaces', file: 'app2.properties', encoded: false, secret: `${fakeToken('props-space-a', 9, LOWER)} ${fakeToken('props-space-b', 9, LOWER)}`, parts: [fakeToken('props-space-a', 9, LOWER), fakeToken('props-space-b', 9, LOWER)],
+    text: `db.user=app\ndb.password=${fakeToken('props-space-a', 9, LOWER)} ${fakeToken('props-space-b', 9, LOWER)}\n` },
+];
+
+const saKeyId = fakeToken('sa-key-id', 40, HEX);
+const saClientId = fakeToken('sa-client-id', 21, DIGITS);
+const saProject = `proj-${fakeToken('sa-project', 8, LOWER)}`;
+const saEmail = `deploy-${fakeToken('sa-email', 8, LOWER)}@${saProject}.iam.gserviceaccount.com`;
+const auClientId = `${fakeToken('au-client', 12, DIGITS)}-${fakeToken('au-client2', 32, LOWER)}.apps.googleusercontent.com`;
+const auSecret = fakeToken('au-secret', 24);
+const auRefresh = `1//0${fakeToken('au-refresh', 60)}`;
+const awsSecret = fakeToken('aws-sts-secret', 40, B64);
+const awsSession = fakeToken('aws-sts-session', 120, B64);
+const azApp = uuid('az-app');
+const azTenant = uuid('az-tenant');
+const azPassword = `${fakeToken('az-pw-a', 3)}8Q~${fakeToken('az-pw-b', 34)}`;
+const dockerUser = `u${fakeToken('docker-user', 9, LOWER)}`;
+const dockerPass = fakeToken('docker-pass', 18);
+const dockerIdentity = fakeToken('docker-identity', 40);
+
+/** Credential documents whose shape makes every field sensitive (issue #43). */
+const DOCUMENT_SAMPLES: SecretSample[] = [
+  { name: 'GCP service-account key: every identifying field', file: 'sa2.json', secret: saKeyId, parts: [saKeyId, saClientId, saProject, saEmail],
+    text: `${JSON.stringify({ type: 'service_account', project_id: saProject, private_key_id: saKeyId, private_key: pem('', b64('sa2-key', 128)), client_email: saEmail, client_id: saClientId, auth_uri: 'https://accounts.google.com/o/oauth2/auth', token_uri: 'https://oauth2.googleapis.com/token', client_x509_cert_url: `https://www.googleapis.com/robot/v1/metadata/x509/${encodeURIComponent(saEmail)}`, universe_domain: 'googleapis.com' }, null, 2)}\n` },
+  { name: 'GCP authorized_user (application default credentials)', file: 'adc.json', secret: auSecret, parts: [auClientId, auSecret, auRefresh],
+    text: `${JSON.stringify({ account: '', client_id: auClientId, client_secret: auSecret, quota_project_id: saProject, refresh_token: auRefresh, type: 'authorized_user', universe_domain: 'googleapis.com' }, null, 2)}\n` },
+  { name: 'aws sts assume-role output', file: 'sts.json', secret: awsSecret, parts: [awsSecret, awsSession],
+    text: `${JSON.stringify({ Credentials: { AccessKeyId: `ASIA${fakeToken('aws-sts-id', 16, UPPER)}`, SecretAccessKey: awsSecret, SessionToken: awsSession, Expiration: '2026-11-30T12:00:00+00:00' }, AssumedRoleUser: { AssumedRoleId: `AROA${fakeToken('aws-role', 17, UPPER)}:deploy`, Arn: 'arn:aws:sts::123456789012:assumed-role/deploy/deploy' } }, null, 4)}\n` },
+  { name: 'AWS credential_process output', file: 'process.json', secret: fakeToken('aws-cp-secret', 40, B64), parts: [fakeToken('aws-cp-secret', 40, B64), fakeToken('aws-cp-session', 80, B64)],
+    text: `${JSON.stringify({ Version: 1, AccessKeyId: `ASIA${fakeToken('aws-cp-id', 16, UPPER)}`, SecretAccessKey: fakeToken('aws-cp-secret', 40, B64), SessionToken: fakeToken('aws-cp-session', 80, B64), Expiration: '2026-11-30T12:00:00Z' })}\n` },
+  { name: 'Azure service principal (az ad sp create-for-rbac)', file: 'sp.json', secret: azPassword, parts: [azApp, azPassword, azTenant],
+    text: `${JSON.stringify({ appId: azApp, displayName: 'ci-deployer', password: azPassword, tenant: azTenant }, null, 2)}\n` },
+  { name: 'Azure SDK auth file (--sdk-auth)', file: 'sdk-auth.json', secret: fakeToken('az-sdk-secret', 34), parts: [uuid('az-sdk-client'), fakeToken('az-sdk-secret', 34), uuid('az-sdk-sub'), uuid('az-sdk-tenant')],
+    text: `${JSON.stringify({ clientId: uuid('az-sdk-client'), clientSecret: fakeToken('az-sdk-secret', 34), subscriptionId: uuid('az-sdk-sub'), tenantId: uuid('az-sdk-tenant'), activeDirectoryEndpointUrl: 'https://login.microsoftonline.com', resourceManagerEndpointUrl: 'https://management.azure.com/' }, null, 2)}\n` },
+  { name: 'Docker config.json: every field of a registry entry', file: 'docker2.json', secret: dockerPass, parts: [dockerUser, dockerPass, dockerIdentity],
+    text: `${JSON.stringify({ auths: { 'ghcr.io': { username: dockerUser, password: dockerPass }, 'registry.example.com': { identitytoken: dockerIdentity } }, credsStore: 'desktop' }, null, 2)}\n` },
+  sample('kubeconfig OIDC id-token (no JWT shape)', 'kubeconfig3', fakeToken('kube-id-token', 40), (s) => `users:\n- name: oidc\n  user:\n    auth-provider:\n      name: oidc\n      config:\n        client-id: kubernetes\n        id-token: ${s}\n`),
+  sample('Kubernetes env list', 'deployment.yaml', fakeToken('k8s-env', 20), (s) => `containers:\n  - name: app\n    env:\n      - name: DB_PASSWORD\n        value: ${s}\n      - name: LOG_LEVEL\n        value: info\n`),
+  sample('ECS task definition environment', 'task.json', fakeToken('ecs-env', 24), (s) => `{"containerDefinitions": [{"name": "web", "environment": [{"name": "API_TOKEN", "value": "${s}"}, {"name": "PORT", "value": "80"}]}]}\n`),
+  joined('.netrc account (an ftp password)', 'netrc3.txt', 'netrc-account', (a, b) => `${a}${b}`, (s) => `machine ftp.example.com login bob password ${s.slice(0, 16)} account ${s.slice(16)}\n`),
+];
+
 /**
  * Formats in the framings a model meets them in, and the field's rule sets' own formats
  * (gitleaks, secretlint, detect-secrets): key blocks of every kind, config syntaxes whose
@@ -158,6 +243,27 @@ export const FRAMED_CORPUS: SecretSample[] = [
   sample('PyPI upload token', 'pypirc.txt', `pypi-AgEIcHlwaS5vcmc${fakeToken('pypi', 60)}`, (s) => `[pypi]\nusername = __token__\npassword = ${s}\n`),
   sample('npm token in .npmrc', 'npmrc.txt', `npm_${fakeToken('npmrc2', 36)}`, (s) => `//registry.npmjs.org/:_authToken=${s}\n`),
   sample('GitHub token as a URL user', 'gitconfig.txt', fakeToken('gh-url', 40, HEX), (s) => `[remote "origin"]\n  url = https://${s}:x-oauth-basic@github.com/org/repo.git\n`),
+  ...SYNTAX_SAMPLES,
+  ...SHORT_NAME_SAMPLES,
+  ...DOCUMENT_SAMPLES,
+];
+
+/**
+ * Real-looking files that hold no secret but use the words the gate looks for: `pwd` as a shell
+ * command, `pass` in prose and test counts, limits and policies under password names, references
+ * to where a secret is kept, code that handles tokens. The gate must leave every line as it is.
+ */
+export const CLEAN_CORPUS: ReadonlyArray<{ name: string; file: string; text: string }> = [
+  { name: 'a shell script', file: 'build.sh', text: '#!/bin/sh\nset -eu\nROOT="$(pwd)"\ncd "$ROOT/app" && pwd\nOLDPWD=/tmp/build\npass=0\nfor t in tests/*.sh; do sh "$t" && pass=$((pass+1)); done\necho "pass: $pass"\nexport DB_PASSWORD="$DB_PASSWORD_FROM_VAULT"\nmysql -u app -p"$DB_PASSWORD" app < schema.sql\ndocker run -p 8080:80 -e TOKEN="${TOKEN}" web\n' },
+  { name: 'a password policy', file: 'policy.ini', text: '[password]\npassword_min_length = 8\npassword_max_age_days = 90\npassword_history = 5\npassword_required = true\npass_rate = 0.95\nPASSWORD_HASHERS = ["argon2", "bcrypt"]\n' },
+  { name: 'a test summary', file: 'summary.yaml', text: 'suite: unit\npass: 128\nfail: 0\nskip: 3\nfirst pass: parse\nsecond pass: link\n' },
+  { name: 'prose about passwords', file: 'README.md', text: '# Login\n\nYou shall not pass: the gate checks every request. Tests pass: 5 of 5.\nSet `--password-file` to the file that holds it; see `token_endpoint` for the token URL.\nThe first pass: judge, then run. Token expired? Log in again.\nUse `--token <TOKEN>` or `--api-key env:API_KEY`.\n' },
+  { name: 'a GitHub workflow', file: 'release.yml', text: 'permissions:\n  contents: write\n  id-token: write # for npm provenance\njobs:\n  release:\n    steps:\n      - run: npm publish\n        env:\n          NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}\n          GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}\n' },
+  { name: 'sshd and nginx configs', file: 'server.conf', text: 'PasswordAuthentication no\nPermitEmptyPasswords no\nPubkeyAuthentication yes\nauth_basic "Restricted";\nauth_basic_user_file /etc/nginx/.htpasswd;\nauth-user-pass creds.txt\n' },
+  { name: 'Python code', file: 'auth.py', text: 'class Auth:\n    def check(self, token):\n        if not token:\n            pass\n        password = getpass()\n        pw = self.password\n        token = request.headers.get("Authorization")\n        return token\n' },
+  { name: 'TypeScript code', file: 'session.ts', text: 'interface Session {\n  token: string;\n  password: BinaryLike;\n}\nconst tokenStart = 0; let lastTokenPos = pos;\nenv.PWD = cwd;\nconst s = "password=" + pw;\nargs.push(`--password=${pw}`);\nXToken = "x-token",\n' },
+  { name: 'a compose file with references', file: 'compose.yaml', text: 'services:\n  db:\n    environment:\n      - "POSTGRES_PASSWORD=${POSTGRES_PASSWORD}"\n      - POSTGRES_USER=app\n  web:\n    environment:\n      DB_PASSWORD: ${DB_PASSWORD}\n      TOKEN_TTL: 3600\n' },
+  { name: 'a Kubernetes env list with references', file: 'deploy.yaml', text: 'env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db\n        key: password\n  - name: LOG_LEVEL\n    value: info\n' },
 ];
 
 /**

@@ -209,3 +209,40 @@ test('close is idempotent and refuses later connections', async () => {
   const c = new OpenAI({ baseURL: url, apiKey: 'k', maxRetries: 0 });
   await expect(c.models.list()).rejects.toBeInstanceOf(OpenAI.APIConnectionError);
 });
+
+describe('a simulated prefix cache (promptCache)', () => {
+  const conversation: OpenAI.Chat.ChatCompletionMessageParam[] = [
+    { role: 'system', content: 'S'.repeat(400) },
+    { role: 'user', content: 'first question' },
+  ];
+  test.each([
+    ['openai', (u: Record<string, any>) => u.prompt_tokens_details?.cached_tokens],
+    ['deepseek', (u: Record<string, any>) => u.prompt_cache_hit_tokens],
+    ['anthropic', (u: Record<string, any>) => u.cache_read_input_tokens],
+  ] as const)('%s: the first request has nothing cached; one that extends it has its prefix cached', async (style, cachedOf) => {
+    const cached = await startScriptedServer({ promptCache: style });
+    try {
+      const c = new OpenAI({ baseURL: cached.baseURL, apiKey: 'sk-test', maxRetries: 0 });
+      cached.enqueue({ content: 'one' }, { content: 'two' }, { content: 'three' });
+      const first = await c.chat.completions.create({ model: 'm', messages: conversation });
+      expect(cachedOf(first.usage as never)).toBe(0);
+      const longer = [...conversation, { role: 'assistant' as const, content: 'one' }, { role: 'user' as const, content: 'second' }];
+      const second = await c.chat.completions.create({ model: 'm', messages: longer });
+      const prefixChars = JSON.stringify(conversation[0]).length + JSON.stringify(conversation[1]).length;
+      expect(cachedOf(second.usage as never)).toBe(Math.floor(prefixChars / 4));
+      expect(cachedOf(second.usage as never)).toBeLessThan(second.usage!.prompt_tokens);
+      // A request that changes its start shares only what is the same up to the change (the first message's leading characters).
+      const third = await c.chat.completions.create({ model: 'm', messages: [{ role: 'system', content: 'other' }, ...longer.slice(1)] });
+      expect(cachedOf(third.usage as never)).toBe(Math.floor(JSON.stringify({ role: 'system', content: '' }).length / 4));
+    } finally {
+      await cached.close();
+    }
+  });
+
+  test('without it, no cached input is reported', async () => {
+    server.enqueue({ content: 'a' }, { content: 'b' });
+    await client.chat.completions.create({ model: 'm', messages: msgs });
+    const r = await client.chat.completions.create({ model: 'm', messages: [...msgs, { role: 'assistant', content: 'a' }] });
+    expect(r.usage).not.toHaveProperty('prompt_tokens_details');
+  });
+});

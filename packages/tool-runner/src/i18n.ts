@@ -6,6 +6,7 @@ import { fill, type RuleMessage, type RuleMessages } from '@holic512/shared/lib/
 import RUNNER from './messages/runner.json';
 import TOOLS from './messages/tools.json';
 import SEARCH from './messages/search.json';
+import EFFECTS from './messages/effects.json';
 
 /** The policy file, written `{config}` in the catalogues' hints and filled in here, once. */
 const CONFIG = '~/.slothtool/plugin-configs/ai.json';
@@ -35,6 +36,7 @@ export const MESSAGES: RuleMessages = Object.assign(
   withConfig(RUNNER),
   withConfig(TOOLS),
   withConfig(SEARCH),
+  withConfig(EFFECTS),
   SANDBOX_MESSAGES,
   OPTION_MESSAGES,
   RULE_MESSAGES,

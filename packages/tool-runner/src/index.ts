@@ -48,7 +48,7 @@ import { requiresSchema } from './registry/common';
 /** The `requires` field of a tool's input (README), built when first read. */
 export declare const RequiresSchema: ReturnType<typeof requiresSchema>;
 Object.defineProperty(exports, 'RequiresSchema', { enumerable: true, get: requiresSchema });
-export type { ToolDefinition, AnyToolDefinition, Assessment, AssessContext, Touches, JudgeEnv, StepSummary, SummaryField, ClaudeCodeForm, ClaudeInputContext } from './registry/types';
+export type { ToolDefinition, AnyToolDefinition, Assessment, AssessContext, Touches, JudgeEnv, StepSummary, SummaryField, ClaudeCodeForm, ClaudeInputContext, ToolKind } from './registry/types';
 export type { Finding, Category } from './policy/finding';
 export const createSandbox: SandboxM['createSandbox'] = (...a) => sandboxModule().createSandbox(...a);
 export const bwrapArgs: SandboxM['bwrapArgs'] = (...a) => sandboxModule().bwrapArgs(...a);
@@ -95,6 +95,7 @@ export const addressKind: typeof import('./net-guard').addressKind = (...a) => n
 export type { Resolver, LookupAddress } from './net-guard';
 export type { FsReadResult } from './tools/fs-read';
 export type { FsChangeResult } from './tools/fs-edit';
+export type { FileAccess } from './tools/file-access';
 export type { HttpGetResult } from './tools/http-get';
 export type { FsGlobResult } from './tools/fs-glob';
 export type { FsGrepResult, GrepMatch } from './tools/fs-grep';

@@ -5,7 +5,7 @@ import { renderVerdict } from './render-verdict';
 import { finding } from './policy/finding';
 import type { ResultDecision, StepSandbox, StoppedToolResult, ToolContext, ToolResult } from './tools/types';
 import type { SandboxReport } from './sandbox/report';
-import type { Step } from './types';
+import type { Decision, Lang, Step } from './types';
 import type { Verdict } from './policy/decide';
 import { redactValue } from './redact';
 
@@ -52,22 +52,66 @@ export async function normaliseAnswer(confirm: (r: ConfirmRequest) => ConfirmAns
   return { action: 'decline', ...(typeof a.reason === 'string' ? { reason: a.reason } : {}) };
 }
 
-type Outcome = { done: ToolResult } | { edited: Step; tool: string; decision: ResultDecision };
+/** What one pass over a step gives: its result, or the step the user edited (asked again). */
+type Pass = { done: ToolResult } | { edited: Step; tool: string; decision: ResultDecision };
+
+/** Whether an answer lets the step run. */
+function approves(answer: ConfirmAnswer): boolean {
+  return answer.action === 'run' || answer.action === 'allow-session' || answer.action === 'allow-rule';
+}
+
+/** A valid step and its judgement (judged now, or the one `verdict()` just made of it), or its refusal. */
+function judgedStep(id: string, step: Step, setup: RunSetup): { step: Step; judged: Judgement } | { done: ToolResult } {
+  const recent = setup.recent?.(step);
+  if (recent) return recent;
+  const checked = setup.judge.registry.validate(step);
+  if (checked.ok) return { step: checked.step, judged: judgeValid(checked.step, setup.judge) };
+  const decision = renderVerdict(invalidVerdict(step, setup.judge), setup.judge.lang);
+  return { done: stopped(id, String((step as { tool?: unknown })?.tool ?? 'exec'), 'blocked', { ...decision, by: 'policy' }, decision.rules[0]?.reason) };
+}
+
+/** One question about a judged step (with the tool's preview when it asks inside its run): the
+ * answer, after remembering what it allows from now on. */
+async function askAbout(id: string, s: Step, judged: Judgement, decision: Decision, setup: RunSetup, signal: AbortSignal | undefined, preview?: string): Promise<ConfirmAnswer> {
+  const { def, verdict } = judged;
+  // The question shows what will happen: the tool's own summary of this step (its arguments; for MCP the server and its hints).
+  const summary = def.summary?.(s);
+  const answer = await setup.ask({ id, step: s, verdict, decision, ...(preview !== undefined ? { preview } : {}), sessionKey: judged.key, ...(judged.rule ? { rule: judged.rule } : {}), ...(summary ? { summary } : {}) }, signal);
+  if (answer.action === 'allow-session' && verdict.level === 'L1') setup.allow(judged.key);
+  if (answer.action === 'allow-rule' && judged.rule) setup.addRule(judged.rule);
+  return answer;
+}
+
+/** A no the user gave (declined, or an edited step to judge again); undefined for a yes. */
+function refusal(id: string, tool: string, answer: ConfirmAnswer, decision: ResultDecision, lang: Lang): Pass | undefined {
+  if (answer.action === 'edit') return { edited: answer.step, tool, decision };
+  if (answer.action === 'decline') return { done: stopped(id, tool, 'declined', decision, answer.reason || message('declined.user', lang).reason) };
+  return undefined;
+}
+
+/**
+ * Run a tool that asks inside its run (to show a preview first): its question is asked through
+ * `ask`, and the answer comes back beside the result (the last one, if the tool asked twice).
+ */
+async function executeAsking(def: Judgement['def'], s: Step, ctx: ToolContext, ask: (preview?: string) => Promise<ConfirmAnswer>): Promise<{ result: ToolResult; answer?: ConfirmAnswer }> {
+  const asked: Array<Promise<ConfirmAnswer>> = [];
+  const result = await def.execute(s, {
+    ...ctx,
+    ask: (preview) => {
+      const answer = ask(preview);
+      asked.push(answer);
+      return answer.then(approves);
+    },
+  });
+  return { result, ...(asked.length ? { answer: await asked[asked.length - 1] } : {}) };
+}
 
 /** One pass: judge, refuse L2, ask for L1 (before running, or inside the tool with its preview), execute. */
-async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSetup): Promise<Outcome> {
-  const { registry, lang } = setup.judge;
-  let recent = setup.recent?.(step);
-  if (!recent) {
-    const checked = registry.validate(step);
-    if (!checked.ok) {
-      const decision = renderVerdict(invalidVerdict(step, setup.judge), lang);
-      return { done: stopped(id, String((step as { tool?: unknown })?.tool ?? 'exec'), 'blocked', { ...decision, by: 'policy' }, decision.rules[0]?.reason) };
-    }
-    recent = { step: checked.step, judged: judgeValid(checked.step, setup.judge) };
-  }
-  const s = recent.step;
-  const judged = recent.judged;
+async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSetup): Promise<Pass> {
+  const lang = setup.judge.lang;
+  const valid = judgedStep(id, step, setup);
+  if ('done' in valid) return valid;
+  const { step: s, judged } = valid;
   // The runner acts on the verdict. The judgement rendered nothing: here, at the runner's own
   // edges (the tool_result the model reads, the question it asks), it is worded once, in the
   // runner's language; the question also carries the verdict, for a caller showing it in another.
@@ -79,35 +123,23 @@ async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSe
   }
   if (options.signal?.aborted) return { done: stopped(id, def.name, 'declined', { ...decision, by: 'policy' }, 'aborted') };
   const mustAsk = verdict.level === 'L1' || judged.alwaysConfirm;
-  let answer: ConfirmAnswer | undefined;
-  const askUser = async (preview?: string): Promise<boolean> => {
-    // The question shows what will happen: the tool's own summary of this step (its arguments; for MCP the server and its hints).
-    const summary = def.summary?.(s);
-    answer = await setup.ask({ id, step: s, verdict, decision, ...(preview !== undefined ? { preview } : {}), sessionKey: judged.key, ...(judged.rule ? { rule: judged.rule } : {}), ...(summary ? { summary } : {}) }, options.signal);
-    if (answer.action === 'allow-session' && verdict.level === 'L1') setup.allow(judged.key);
-    if (answer.action === 'allow-rule' && judged.rule) setup.addRule(judged.rule);
-    return answer.action === 'run' || answer.action === 'allow-session' || answer.action === 'allow-rule';
-  };
   const userDecision: ResultDecision = { ...decision, by: 'user' };
-  const declined = (a: ConfirmAnswer | undefined): Outcome | undefined => {
-    if (a?.action === 'edit') return { edited: a.step, tool: def.name, decision: userDecision };
-    if (a?.action === 'decline') return { done: stopped(id, def.name, 'declined', userDecision, a.reason || message('declined.user', lang).reason) };
-    return undefined;
-  };
-  if (mustAsk && !def.confirmsInside && !(await askUser())) return declined(answer) ?? { done: stopped(id, def.name, 'declined', userDecision) };
-  const inside = mustAsk && def.confirmsInside;
+  const inside = mustAsk && def.confirmsInside === true;
+  if (mustAsk && !inside) {
+    const answer = await askAbout(id, s, judged, decision, setup, options.signal);
+    if (!approves(answer)) return refusal(id, def.name, answer, userDecision, lang) ?? { done: stopped(id, def.name, 'declined', userDecision) };
+  }
   const sandbox = def.sandboxed ? setup.sandbox(judged, mustAsk || judged.bySession ? 'L1' : 'L0') : undefined;
   if (sandbox && 'refused' in sandbox) return { done: stopped(id, def.name, 'blocked', { level: 'L2', by: 'policy', rules: [{ id: 'sandbox.required', level: 'L2', ...message('sandbox.required', lang, { why: sandbox.refused }) }] }, sandbox.refused) };
   const ctx: ToolContext = {
     ...setup.context(id, options, judged),
     decision: inside ? { ...decision, by: 'policy' } : mustAsk || judged.bySession ? userDecision : { ...decision, by: 'policy' },
-    ...(inside ? { ask: askUser } : {}),
     ...(sandbox ? { sandbox } : {}),
   };
-  const result = await def.execute(s, ctx);
+  const { result, answer } = inside ? await executeAsking(def, s, ctx, (preview) => askAbout(id, s, judged, decision, setup, options.signal, preview)) : { result: await def.execute(s, ctx), answer: undefined };
   if (sandbox) return { done: await retryAfterDenial(id, s, result, ctx, setup, judged) };
-  if (!inside || !answer) return { done: result };
-  return declined(answer) ?? { done: { ...result, decision: userDecision } };
+  if (!answer) return { done: result };
+  return refusal(id, def.name, answer, userDecision, lang) ?? { done: { ...result, decision: userDecision } };
 }
 
 /**
@@ -142,9 +174,9 @@ async function retryAfterDenial(id: string, step: Step, result: ToolResult, ctx:
 export async function runStep(id: string, step: Step, options: RunOptions, setup: RunSetup): Promise<ToolResult> {
   let current = step;
   for (let edits = 0; ; edits++) {
-    const outcome = await runOnce(id, current, options, setup);
-    if ('done' in outcome) return outcome.done;
-    if (edits + 1 >= MAX_EDITS) return stopped(id, outcome.tool, 'declined', outcome.decision, 'too many edits');
-    current = outcome.edited;
+    const pass = await runOnce(id, current, options, setup);
+    if ('done' in pass) return pass.done;
+    if (edits + 1 >= MAX_EDITS) return stopped(id, pass.tool, 'declined', pass.decision, 'too many edits');
+    current = pass.edited;
   }
 }

@@ -3,6 +3,7 @@ import { slothtoolHome as sharedSlothtoolHome, userHome } from '@holic512/shared
 import { createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES, exec, execInherit } from './exec';
 import { redact, redactValue } from './redact';
 import { normalizePolicy } from './policy/classify';
+import { pathDirsOf } from './policy/runs-later';
 import { createToolRegistry, type ToolRegistry } from './registry';
 import type { AnyToolDefinition } from './registry/types';
 import { invalidVerdict, judgementMemo, judgeValid, permissionRules, type JudgeSetup, type Judgement } from './runner-judge';
@@ -15,6 +16,7 @@ import { createDefaultFsDeps } from './tools/fs-common';
 import { createDefaultProcDeps, ProcessTable, type ProcInfo, type ProcLimits } from './tools/proc';
 import type { HttpSettings, ToolSession } from './tools/session';
 import type { WebSearchSettings } from './tools/web-search';
+import type { FileAccess } from './tools/file-access';
 import { realDir, resolvePath } from './workspace';
 import type { RuleProblem } from './permission-rules';
 import { createSandbox, type Sandbox, type SandboxLimits, type SandboxMode, type SandboxStatus } from './sandbox';
@@ -112,6 +114,18 @@ export interface ToolRunnerOptions {
    * then be parsed against it before the runner exists); `tools` is then ignored.
    */
   toolRegistry?: ToolRegistry;
+  /**
+   * Where fs.read / fs.edit / fs.write get and put a file's text when the caller has a better
+   * source than the disk (an editor's buffers, plugin-ai's ACP agent). Judging, asking, the
+   * disk's checks and the undo journal stay the same.
+   */
+  fileAccess?: FileAccess;
+  /**
+   * `false`: the caller's stdin and stdout are not a terminal a program may take over (they carry
+   * a protocol: plugin-ai's ACP agent). An interactive plugin then runs with its output captured
+   * like any other, instead of inheriting them. Default true.
+   */
+  terminal?: boolean;
   /** Side effects, for tests. */
   deps?: Partial<RunnerDeps>;
 }
@@ -210,6 +224,7 @@ function toolSession(options: ToolRunnerOptions, deps: RunnerDeps, policy: Polic
     allowPrivateNetwork: policy.allowPrivateNetwork ?? false,
     http: { timeoutMs: 20000, maxBytes: 2 * 1024 * 1024, maxRedirects: 5, ...options.http, resolve: deps.resolveHost },
     ...(options.webSearch ? { webSearch: options.webSearch } : {}),
+    ...(options.fileAccess ? { fileAccess: options.fileAccess } : {}),
   };
 }
 
@@ -244,7 +259,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     registry: tools,
     policy,
     lang,
-    base: { cwd: options.cwd, home, slothtoolHome },
+    base: { cwd: options.cwd, home, slothtoolHome, pathDirs: pathDirsOf(env) },
     env: { registry, deps, session, allowedRoots: roots },
     allowances,
     rules: parsedRules.rules,
@@ -275,6 +290,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       onOutput: runOptions.onOutput,
       allowedRoots: judged.def.name === 'config.json_patch' ? roots() : [],
       session,
+      ...(options.terminal === false ? { noTerminal: true } : {}),
       ...(judged.fsTarget ? { judged: judged.fsTarget } : {}),
     }),
   };

@@ -95,7 +95,8 @@ describe('long options by unique prefix and with =', () => {
     ['blkid --garbage-collect', 'L1', 'opt.write'],
     ['jq --rawfile k /home/u/.ssh/id_rsa -n $k', 'L2', 'secret.private_key'],
     ['jq --slurpfile k /home/u/.aws/credentials -n .', 'L2', 'secret.private_key'],
-    ['go env -w GOFLAGS=-toolexec=sh', 'L1', 'opt.write'],
+    // go's env file names what every go command runs (GOFLAGS=-toolexec) and fetches (GOPROXY): a tool config (runs-later.ts).
+    ['go env -w GOFLAGS=-toolexec=sh', 'L2', 'write.persistence'],
     ['go list -toolexec=sh ./...', 'L2', 'opt.exec'],
     ['go list -exec=sh ./...', 'L2', 'opt.exec'],
     ['npm ls --script-shell=sh', 'L2', 'arg.exec'],

@@ -221,10 +221,11 @@ describe('everyday read-only commands judged by a runner (links gathered) stay L
 
 describe('env -C runs its command in another folder: judged there', () => {
   test.each([
-    ['env -C build/out cat .codex/auth.json', 'L1'],
+    // build/out leads to the home: .codex is a store of the secret table (another assistant's credentials).
+    ['env -C build/out cat .codex/auth.json', 'L2'],
     ['env -C /etc cat hostname', 'L1'],
     ['env --chdir=build/out ls', 'L1'],
-    ['env -Cbuild/out cat .codex/auth.json', 'L1'],
+    ['env -Cbuild/out cat .codex/auth.json', 'L2'],
     ['env -C src ls', 'L0'],
   ])('%s → %s', (line, level) => {
     fs.mkdirSync(path.join(world.ws, 'src'), { recursive: true });

@@ -61,7 +61,8 @@ describe.each(ALL.map((s, i) => [s.name, s, i] as const))('%s', (_name, s, i) =>
     try {
       const leaks: string[] = [];
       let masked = 0;
-      for (const [label, step] of reads(file, dir)) {
+      // A secret of plain words is not learned, so the base64 of its file is not read for it (SecretSample.encoded).
+      for (const [label, step] of reads(file, dir).filter(([label]) => s.encoded !== false || label !== 'base64')) {
         const result: ToolResult = await r.run(step);
         const text = JSON.stringify(result);
         if (text.includes('[redacted')) masked++;
@@ -72,7 +73,7 @@ describe.each(ALL.map((s, i) => [s.name, s, i] as const))('%s', (_name, s, i) =>
       }
       expect(leaks).toEqual([]);
       // The reads ran and brought the text back, masked (base64 of some files is refused or plain).
-      expect(masked).toBeGreaterThanOrEqual(6);
+      expect(masked).toBeGreaterThanOrEqual(s.encoded === false ? 5 : 6);
     } finally {
       r.dispose?.();
     }

@@ -209,3 +209,23 @@ test('a registry limited by `only` (a sub-agent) has those tools alone: the othe
   runner.dispose();
   expect(createToolRegistry().tools.length).toBe(tools.length);
 });
+
+test('every built-in tool says what kind of thing it does (how an editor shows its steps)', () => {
+  const kinds = Object.fromEntries(tools.map((t) => [t.name, t.kind]));
+  expect(kinds).toEqual({
+    exec: 'execute',
+    'plugin.run': 'execute',
+    'config.json_patch': 'edit',
+    'fs.read': 'read',
+    'fs.edit': 'edit',
+    'fs.write': 'edit',
+    'fs.glob': 'search',
+    'fs.grep': 'search',
+    'http.get': 'fetch',
+    'web.search': 'fetch',
+    'proc.start': 'execute',
+    'proc.status': 'read',
+    'proc.kill': 'execute',
+    'plan.update': 'think',
+  });
+});

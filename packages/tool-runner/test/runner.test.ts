@@ -253,7 +253,7 @@ describe('createToolRunner: plugin.run', () => {
   });
   afterAll(() => temp.cleanup());
 
-  const make = async (answers: ConfirmAnswer[] = []) => {
+  const make = async (answers: ConfirmAnswer[] = [], extra: { terminal?: boolean } = {}) => {
     const registry = await temp.readJson<{ plugins: Record<string, { name: string; binPath: string }> }>('registry.json');
     const asked: ConfirmRequest[] = [];
     const inherited: string[][] = [];
@@ -272,6 +272,7 @@ describe('createToolRunner: plugin.run', () => {
           return { exitCode: 0, signal: null, durationMs: 1 };
         },
       },
+      ...extra,
     });
     return { runner, asked, inherited };
   };
@@ -305,6 +306,17 @@ describe('createToolRunner: plugin.run', () => {
     await runner.run({ tool: 'plugin.run', plugin: 'wiz', args: ['-i'] });
     expect(asked).toHaveLength(2);
     expect(inherited[0]).toEqual([path.join(interactiveDir, 'bin/wiz.js'), '-i']);
+  });
+
+  test('without a terminal to hand over (terminal: false), an interactive plugin still asks and runs captured', async () => {
+    await fs.writeFile(path.join(interactiveDir, 'bin/wiz.js'), 'console.log("wizard says hi"); process.exit(0)\n');
+    const { runner, asked, inherited } = await make([{ action: 'run' }], { terminal: false });
+    const r = await runner.run({ tool: 'plugin.run', plugin: 'wiz', args: ['-i'] });
+    expect(asked).toHaveLength(1);
+    expect(inherited).toEqual([]);
+    expect(r).toMatchObject({ exitCode: 0, stdoutTail: 'wizard says hi\n' });
+    expect(r).not.toHaveProperty('interactive');
+    await fs.writeFile(path.join(interactiveDir, 'bin/wiz.js'), 'process.exit(0)\n');
   });
 });
 

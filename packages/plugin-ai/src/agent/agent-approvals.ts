@@ -1,6 +1,7 @@
 import { at, emit, writeFailure, type AgentConfirmAnswer, type AgentConfirmFn, type AgentCore } from './agent-core';
 import type { Step } from '../context/protocol';
-import type { ConfirmAnswer, ConfirmRequest, StepRunner, ToolResult } from './runner-types';
+import type { ConfirmAnswer, ConfirmRequest, StepRunner } from './runner-types';
+import { answered, awaiting, type EndedStep, type HookSays } from './step';
 import { log, queueWrite } from './agent-session';
 import { t } from '../i18n';
 import { appendAudit, type AuditEntry } from '../sessions/sessions';
@@ -10,21 +11,27 @@ import { checkApproved } from './checks-run';
 
 const declineAll: AgentConfirmFn = async () => ({ action: 'decline', reason: 'no confirm callback' });
 
-/** The confirm callback the step runner gets: asks deps.confirm (declines without one),
- * reports both sides as events and keeps the answer for the step's audit line. The question
- * carries the step's summary from the agent's own registry (where MCP tools are), so it shows
- * what will happen, not only a tool's name. */
+/** The confirm callback the step runner gets: asks deps.confirm (declines without one) and
+ * reports both sides as events. The step asked about (the running turn's, by the request's id)
+ * moves to awaiting_approval and, with the answer, on (step.ts): its object carries the answer to
+ * its audit line. The question carries the step's summary from the agent's own registry (where
+ * MCP tools are), so it shows what will happen, not only a tool's name. */
 export async function confirmBridge(core: AgentCore, asked: ConfirmRequest): Promise<ConfirmAnswer> {
+  const turn = core.turn;
+  const live = turn?.live.get(asked.id);
+  const waiting = live ? awaiting(live, asked) : undefined;
   // Answered ahead of time: no question is shown; the audit line says who answered.
-  const early = preApproved(core, asked);
+  const early = preApproved(core, live?.hook, asked);
   if (early) {
-    core.answers.set(core.currentStepId ?? asked.id, early);
+    if (waiting) turn!.live.set(asked.id, answered(waiting, early));
     return early;
   }
+  if (waiting) turn!.live.set(asked.id, waiting);
   const request: ConfirmRequest = asked.summary ? asked : { ...asked, summary: stepSummary(asked.step, toolsOf(core)) };
   emit(core, { type: 'confirm', request });
   const answer = await askWithTimeout(core, request);
-  core.answers.set(core.currentStepId ?? request.id, answer);
+  const now = turn?.live.get(asked.id);
+  if (now?.status === 'awaiting_approval') turn!.live.set(asked.id, answered(now, answer));
   emit(core, { type: 'confirm_answer', id: request.id, answer });
   return answer;
 }
@@ -35,14 +42,15 @@ export async function confirmBridge(core: AgentCore, asked: ConfirmRequest): Pro
  * Never when a permission rule asks about the step (that question is the user's to answer); L2
  * steps never reach a question at all.
  */
-function preApproved(core: AgentCore, request: ConfirmRequest): AgentConfirmAnswer | undefined {
+function preApproved(core: AgentCore, hook: HookSays | undefined, request: ConfirmRequest): AgentConfirmAnswer | undefined {
   if (request.verdict.findings.some((f) => f.id === 'permission.ask')) return undefined;
-  if (core.hookAllowed !== undefined && core.hookAllowed === core.currentStepId) return { action: 'run', approvedBy: 'hook' };
+  if (hook === 'allow') return { action: 'run', approvedBy: 'hook' };
   // A check after edits the user let run earlier this session: asked once (agent/checks-run.ts).
   if (checkApproved(core)) return { action: 'run', approvedBy: 'user' };
-  if (core.turnAllow?.length && request.rule) {
+  const allow = core.turn?.allow;
+  if (allow?.length && request.rule) {
     const { turnAllows } = require('../extensions/command-allow') as typeof import('../extensions/command-allow');
-    if (turnAllows(core.turnAllow, request.rule)) return { action: 'run', approvedBy: 'command' };
+    if (turnAllows(allow, request.rule)) return { action: 'run', approvedBy: 'command' };
   }
   return undefined;
 }
@@ -70,15 +78,14 @@ async function askWithTimeout(core: AgentCore, request: ConfirmRequest): Promise
   }
 }
 
-/** One audit line for a judged step: who approved it and how it ended. */
-export function audit(core: AgentCore, id: string, step: Step, result: ToolResult): void {
+/** One audit line for a judged step: who approved it (its own answer) and how it ended. */
+export function audit(core: AgentCore, s: EndedStep): void {
   const file = core.deps.auditFile;
   if (!file) return;
-  const answer = core.answers.get(id);
-  core.answers.delete(id);
+  const { id, step, result, approval } = s;
   let approvedBy: AuditEntry['approvedBy'] = 'none';
   if (result.status !== 'blocked' && result.status !== 'declined') {
-    if (answer && answer.action !== 'decline') approvedBy = answer.approvedBy ?? 'user';
+    if (approval && approval.answer !== 'decline') approvedBy = approval.by;
     else approvedBy = result.decision.by === 'user' ? 'user' : 'policy';
   }
   // What happened, as the window and the session say it (step-outcome.ts), with the exit code of a step that ran.
@@ -95,7 +102,7 @@ export function audit(core: AgentCore, id: string, step: Step, result: ToolResul
     rules: result.decision.rules.map((r) => r.id),
     reasons: result.decision.rules.map((r) => r.reason),
     approvedBy,
-    answer: answer?.action,
+    answer: approval?.answer,
     outcome,
   };
   // Queued with the session's lines (agent-session queueWrite). A full disk must not stop the

@@ -102,6 +102,7 @@ export function agentRunTool(spawner: ChildSpawner): AnyToolDefinition {
   let counter = 0;
   return {
     name: agentRunNames.name,
+    kind: 'think',
     description: {
       en: 'Start a helper agent for one self-contained task, with a fresh context (it sees only the task); "agent" names one of the index of agents (it follows that agent\'s instructions, with its tools). mode "plan" (default) is read-only; "default" may ask the user to run changes. Its final answer comes back as the result. Several agent.run steps in one reply run in parallel.',
       zh: '为一个独立的任务启动一个助手代理,它有全新的上下文(只看到任务本身);"agent" 可指定代理索引中的一个代理(按该代理的说明、用它的工具工作)。mode 为 "plan"(默认)时只读;"default" 时可以请求用户批准修改。它的最终回答作为结果返回。同一回复中的多个 agent.run 步骤并行运行。',

@@ -10,7 +10,7 @@ import type { SessionStore } from '../sessions/sessions';
 import type { Step } from '../context/protocol';
 
 /** A confirm answer may say who gave it, for the audit log (a flag, not a person). */
-export type AgentConfirmAnswer = ConfirmAnswer & { approvedBy?: 'user' | 'flag' | 'hook' | 'command' };
+export type AgentConfirmAnswer = ConfirmAnswer & { approvedBy?: import('./step').ApprovedBy };
 /** Asks the user about a step; `signal` aborts when the question is withdrawn (its time-out ran out). */
 export type AgentConfirmFn = (request: ConfirmRequest, options?: { signal?: AbortSignal }) => Promise<AgentConfirmAnswer>;
 
@@ -112,19 +112,40 @@ export interface Checkpoint {
 /** Input waiting to be sent with the next model call. */
 export type Pending =
   | { kind: 'user'; text: string; images?: import('../context/images').ImageAttachment[] }
-  | { kind: 'event'; text: string }
+  | { kind: 'event'; text: string; /** The event says which tools joined: their key. */ toolsKey?: string }
   | { kind: 'tool'; result: ToolResult };
 
-/** The state one Agent's modules (turn loop, approvals, model calls, session file) share.
- * Internal: the Agent class is the only owner and the public face. */
+/**
+ * The running turn: what its model calls and its steps share, made by runTurn and dropped when it
+ * ends. A step's own state (its id, verdict, question, answer and result) is the step object
+ * (step.ts); the turn only keeps the ones still in the runner, so a question reaches its step.
+ */
+export interface Turn {
+  readonly controller: AbortController;
+  /** Usage of this turn's calls. */
+  readonly usage: UsageTotals;
+  /** Notes the user sent while it runs (agent.steer): the model reads them with its next call. */
+  readonly steering: string[];
+  /** Its steps handed to the runner and not ended yet, by id (agent-steps handToRunner). */
+  readonly live: Map<string, import('./step').LiveStep>;
+  /** What PostToolUse hooks added for the model (`additionalContext`), sent with the step results. */
+  readonly hookContext: Pending[];
+  /** A hook answered `continue: false` (with this stopReason): the turn ends after the step. */
+  hookStop?: string;
+  /** This turn's own allowances (a custom command's `allowed-tools`), as parsed rules. */
+  readonly allow?: readonly import('@holic512/tool-runner').PermissionRule[];
+  /** File-journal position at its first step (kept for `/undo` when the turn changed files). */
+  mark?: number;
+}
+
+/** The state of one Agent's session that its modules (turn loop, approvals, model calls, session
+ * file) share. Internal: the Agent class is the only owner and the public face. */
 export interface AgentCore {
   readonly options: AgentOptions;
   readonly deps: AgentDeps;
   readonly context: ConversationContext;
   readonly now: () => Date;
   readonly listeners: Set<AgentListener>;
-  /** Who answered which step's confirm question, until the audit line is written. */
-  readonly answers: Map<string, AgentConfirmAnswer>;
   /** Positions of earlier turns that changed files, newest last (`/undo` pops one). */
   readonly undoMarks: number[];
   /** One per user message of the conversation, oldest first (`/rewind`). */
@@ -144,27 +165,19 @@ export interface AgentCore {
   profile: string | null;
   maxAutoSteps: number;
   total: UsageTotals;
+  /** Steps of the session so far (their ids count on). */
   stepCounter: number;
-  steering: string[];
-  running?: AbortController;
+  /** The running turn, if one runs. */
+  turn?: Turn;
+  /** Messages for the model from outside a turn's flow (instructions that changed): sent with the next call. */
+  readonly notes: Pending[];
   runner?: StepRunner;
-  currentStepId?: string;
-  /** File-journal position at the first step of the running turn. */
-  turnMark?: number;
   /** The key of the dynamic tools last registered (agent-extensions syncTools). */
   toolsKey?: string;
   /** Their names: the ones offered now (an MCP server turned off keeps its registered tools). */
   dynamicNames?: ReadonlySet<string>;
   /** The session whose SessionStart hooks ran. */
   hookSession?: string;
-  /** What PostToolUse hooks added for the model (`additionalContext`), sent with the step results. */
-  readonly hookContext: Pending[];
-  /** A hook answered `continue: false` (with this stopReason): the turn ends after the step. */
-  hookStop?: string;
-  /** The step a PreToolUse hook allowed: its question is answered yes (agent-approvals). */
-  hookAllowed?: string;
-  /** The running turn's own allowances (a custom command's `allowed-tools`), as parsed rules. */
-  turnAllow?: readonly import('@holic512/tool-runner').PermissionRule[];
   /** A missing OS sandbox was said (agent-approvals noteSandbox). */
   sandboxNoted?: boolean;
   /** llm-base said once that the high model could not be loaded and the low one answered. */
@@ -173,8 +186,6 @@ export interface AgentCore {
   runningCheck?: string;
   /** The model's latest plan (a result that carried one: plan.update), for the screen and a resumed session. */
   plan?: import('@holic512/tool-runner').PlanItem[];
-  /** The native tool calls of the last reply (transport `tools`): its results go back paired with them. */
-  lastToolCalls?: { text: string; calls: Array<{ id: string; name: string; arguments: string }> };
 }
 
 export const zeroUsage = (): UsageTotals => ({ input_tokens: 0, output_tokens: 0, calls: 0 });

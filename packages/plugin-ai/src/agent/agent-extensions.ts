@@ -13,6 +13,7 @@ import type { HookRegistry } from '../extensions/hook-steps';
 import type { Step } from '../context/protocol';
 import type { ToolResult, Verdict } from './runner-types';
 import { renderVerdict } from './render-verdict';
+import type { HookSays } from './step';
 
 /** How often one turn may be sent back to the model by Stop hooks. */
 export const MAX_STOP_CONTINUES = 3;
@@ -23,28 +24,30 @@ interface Registering {
 }
 
 /**
- * Bring the tools that joined since the last call into the runner and their index into the
- * system prompt (after the fixed part, so the cached prefix changes only when the tools do).
- * `settle`: first wait (bounded) for servers still starting.
+ * Bring the tools that joined since the last call into the runner. Their index goes into the
+ * system prompt while the session has sent nothing; after that the prompt stays as it was sent
+ * (a model's cache holds it) and the index comes as an event at this point of the conversation,
+ * returned to go with the next call. `settle`: first wait (bounded) for servers still starting.
  */
-export async function syncTools(core: AgentCore, signal: AbortSignal, settle: boolean): Promise<void> {
+export async function syncTools(core: AgentCore, signal: AbortSignal, settle: boolean): Promise<Pending[]> {
   const dynamic = core.deps.dynamicTools;
-  if (!dynamic) return;
+  if (!dynamic) return [];
   if (settle) await dynamic.settle(core.options.config.mcpStartWaitSec * 1000, signal);
   // A server that did not start is said once (ai -p shows it on stderr, ai -i on screen).
   for (const f of dynamic.failures?.() ?? []) log(core, 'mcp_failed', t(core.options.lang, 'mcpTestFailed', { name: f.name, detail: f.error }));
   const now = dynamic.current();
-  if (now.key === (core.toolsKey ?? '')) return;
+  if (now.key === (core.toolsKey ?? '')) return [];
   const registry = toolsOf(core) as unknown as Registering | undefined;
-  if (!registry?.register) return; // a runner without a registry cannot run them: leave them out
+  if (!registry?.register) return []; // a runner without a registry cannot run them: leave them out
   for (const def of now.tools) {
     const name = (def as { name: string }).name;
     if (!registry.get(name)) registry.register(def);
   }
   core.toolsKey = now.key;
   core.dynamicNames = new Set(now.tools.map((def) => (def as { name: string }).name));
-  const base = core.options.systemPrompt;
-  core.context.setSystemPrompt(now.prompt ? `${base}\n\n${now.prompt}` : base);
+  if (core.context.setJoinedTools(now.prompt || undefined)) return [];
+  const text = JSON.stringify({ _event: 'tools', note: 'The tools that joined this session changed; this list replaces any earlier one.', tools: now.prompt || 'none: no MCP server is connected now' });
+  return [{ kind: 'event', text, toolsKey: now.key }];
 }
 
 /** Where a hook's `match` is looked for: the names of a step's tool, or SessionStart's source. */
@@ -114,6 +117,17 @@ export async function stopHooks(core: AgentCore, continues: number, signal: Abor
 /** The fields that name a step's target (never its contents). */
 const TARGET_FIELDS = ['program', 'args', 'plugin', 'file', 'path', 'url', 'proc_id'] as const;
 
+/** What the PreToolUse hooks said of a step: stopped (`blocked`, the result the model reads), or
+ * going on with `says` (`allow`: its question is answered yes; `ask`: asked even where it would run
+ * by itself); `stop`: `continue: false`, the turn ends after the step. */
+export interface PreToolUseSaid {
+  blocked?: ToolResult;
+  says?: HookSays;
+  stop?: string;
+  /** What the hook added for the model (`additionalContext`), sent with the step results. */
+  context?: Pending;
+}
+
 /**
  * PreToolUse hooks, after the runner's judgement and before the question or the run: exit 2 (or a
  * JSON block / deny) stops the step and the model sees why; `ask` (permissionDecision) makes the
@@ -121,24 +135,24 @@ const TARGET_FIELDS = ['program', 'args', 'plugin', 'file', 'path', 'url', 'proc
  * question for an L1 step yes (never one a permission rule asks about: agent-approvals). An L2
  * step is refused by the runner either way. Undefined when the step goes on as judged.
  */
-export async function preToolUse(core: AgentCore, id: string, step: Step, verdict: Verdict, signal: AbortSignal): Promise<ToolResult | 'ask' | 'allow' | undefined> {
+export async function preToolUse(core: AgentCore, id: string, step: Step, verdict: Verdict, signal: AbortSignal): Promise<PreToolUseSaid | undefined> {
   if (verdict.level === 'L2') return undefined;
   const tool = step.tool ?? 'exec';
   // What hooks see is made only when there are hooks for the event (every step passes here).
   const out = await fire(core, 'PreToolUse', toolPayload(core, id, step), signal, () => ({ names: hookSteps().hookNames(defOf(core, tool), tool) }));
-  if (out?.stop) core.hookStop = out.reason ?? '';
+  if (!out) return undefined;
   // additionalContext reaches the model with the step's result; an ask's reason is said to the user before the question.
-  if (out?.context) core.hookContext.push(contextEvent('PreToolUse', out.context));
-  const changed = out?.updated && !out.block ? changedStep(core, step, out) : undefined;
-  if (changed && 'step' in changed) return blocked(core, id, step, verdict, `${out?.reason ? `${out.reason}\n` : ''}hook "${out!.updated!.hook}" changed this step`, changed.step);
-  if (changed && 'error' in changed) return blocked(core, id, step, verdict, `hook "${out!.updated!.hook}" changed this step into one that is not valid: ${changed.error}`);
-  if (out?.ask && !out.block) {
+  const said: PreToolUseSaid = { ...(out.stop ? { stop: out.reason ?? '' } : {}), ...(out.context ? { context: contextEvent('PreToolUse', out.context) } : {}) };
+  const changed = out.updated && !out.block ? changedStep(core, step, out) : undefined;
+  if (changed && 'step' in changed) return { ...said, blocked: blocked(core, id, step, verdict, `${out.reason ? `${out.reason}\n` : ''}hook "${out.updated!.hook}" changed this step`, changed.step) };
+  if (changed && 'error' in changed) return { ...said, blocked: blocked(core, id, step, verdict, `hook "${out.updated!.hook}" changed this step into one that is not valid: ${changed.error}`) };
+  if (out.ask && !out.block) {
     if (out.reason) log(core, 'hook', out.reason);
-    return 'ask';
+    return { ...said, says: 'ask' };
   }
-  if (out?.allow) return 'allow';
-  if (!out?.block) return undefined;
-  return blocked(core, id, step, verdict, out.reason ?? '');
+  if (out.allow) return { ...said, says: 'allow' };
+  if (!out.block) return said;
+  return { ...said, blocked: blocked(core, id, step, verdict, out.reason ?? '') };
 }
 
 const hookSteps = () => require('../extensions/hook-steps') as typeof import('../extensions/hook-steps');
@@ -203,16 +217,15 @@ function blocked(core: AgentCore, id: string, step: Step, verdict: Verdict, reas
 
 /**
  * PostToolUse hooks see the step and its (redacted) result; what they print is said to the user,
- * the reason of a block and `additionalContext` go to the model with the result, `continue: false`
- * ends the turn.
+ * the reason of a block and `additionalContext` go to the model with the result (`context`),
+ * `continue: false` ends the turn (`stop`).
  */
-export async function postToolUse(core: AgentCore, id: string, step: Step, result: ToolResult, signal: AbortSignal): Promise<Pending | undefined> {
-  if (result.status === 'blocked' || result.status === 'declined') return undefined;
+export async function postToolUse(core: AgentCore, id: string, step: Step, result: ToolResult, signal: AbortSignal): Promise<{ context?: Pending; stop?: string }> {
+  if (result.status === 'blocked' || result.status === 'declined') return {};
   const tool = step.tool ?? 'exec';
   const out = await fire(core, 'PostToolUse', toolPayload(core, id, step, result), signal, () => ({ names: hookSteps().hookNames(defOf(core, tool), tool) }));
-  if (out?.stop) core.hookStop = out.reason ?? '';
   if (out?.block && out.reason) log(core, 'hook', out.reason);
   // `decision: "block"` after the fact: the model reads the reason with the result, as in Claude Code.
   const text = [out?.block ? out.reason : undefined, out?.context].filter(Boolean).join('\n');
-  return text ? contextEvent('PostToolUse', text) : undefined;
+  return { ...(text ? { context: contextEvent('PostToolUse', text) } : {}), ...(out?.stop ? { stop: out.reason ?? '' } : {}) };
 }

@@ -1,38 +1,66 @@
 import { withChildSignal } from './abort';
 import { toolsOf } from './agent-approvals';
-import { at, emit, zeroUsage, type AgentCore, type Pending } from './agent-core';
+import { at, emit, type AgentCore, type Pending } from './agent-core';
 import { holdWrites, log, record } from './agent-session';
-import { fitToolResult, renderSummary, renderTranscript, ruleBasedSummary, type ChatMessage } from '../context/context';
+import { foldMarks } from '../context/fold';
+import { eventMessage, toolMessage, userMessage, type ChatMessage, type ContextMessage, type ToolCall } from '../context/messages';
 import type { UsageTotals } from './events';
 import { t } from '../i18n';
 import type { LlmResult, LlmWait, Usage } from '../config/llm-base';
-import { buildRepairRequest, SUMMARY_SYSTEM } from '../context/prompt';
-import { parseReply, replyJsonSchema, summarySchema, type Reply, type Summary } from '../context/protocol';
+import { buildRepairRequest } from '../context/prompt';
+import { parseReply, replyJsonSchema, type Reply } from '../context/protocol';
 import { MessageStreamDecoder } from '../context/stream-message';
-import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from '../context/tokens';
+import { estimateMessagesTokens, truncateHead } from '../context/tokens';
 
 /** Tokens of room for the model's answer beyond the request budget. */
 export const REPLY_ROOM_TOKENS = 4096;
 
 /** A validated reply, or why there is none. */
 export type Asked =
-  | { ok: true; reply: Reply; raw: boolean; repaired: boolean }
+  | {
+      ok: true;
+      reply: Reply;
+      /** The reply is the model's unvalidated text shown as chat (the repair failed). */
+      raw: boolean;
+      repaired: boolean;
+      /** What the model wrote, as received: the conversation keeps these bytes. */
+      text: string;
+      /** Its native tool calls (transport `tools`). */
+      calls?: ToolCall[];
+    }
   | { ok: false; code: string; message: string };
 
-/** What `/compact` (and automatic compaction) did. */
-export interface Compacted {
-  method: 'model' | 'rules';
-  before: number;
-  after: number;
+/**
+ * The messages of a round's new input, made once: they are the bytes this request and every later
+ * one carry. A user message gets its budget, or the room the conversation leaves below the summary
+ * mark when that is more (a piped diff on a fresh session); the round's tool results share theirs,
+ * and answer the native tool calls of the reply that asked for them, in order.
+ */
+export function toMessages(core: AgentCore, pending: Pending[]): ContextMessage[] {
+  const budgets = core.options.config.context;
+  const results = pending.filter((p) => p.kind === 'tool').length;
+  const per = Math.max(50, Math.floor(budgets.inputMaxTokens / Math.max(1, results)) - 4);
+  const room = foldMarks(budgets).summarize - core.context.requestTokens([]);
+  const userMax = Math.max(budgets.inputMaxTokens, room);
+  const calls = openCalls(core.context.messages, results);
+  let n = 0;
+  return pending.map((p) => {
+    if (p.kind === 'user') return userMessage(p.text, userMax, Math.floor((budgets.inputMaxTokens * 2) / 3), p.images);
+    if (p.kind === 'event') return eventMessage(p.text, p.toolsKey);
+    return toolMessage(p.result, per, calls?.[n++]);
+  });
 }
 
-export function toMessages(core: AgentCore, pending: Pending[]): ChatMessage[] {
-  const per = Math.max(50, Math.floor(core.options.config.context.inputMaxTokens / Math.max(1, pending.length)) - 4);
-  return pending.map((p) => ({
-    role: 'user' as const,
-    content: p.kind === 'tool' ? fitToolResult(p.result, per) : p.text,
-    ...(p.kind === 'user' && p.images?.length ? { images: p.images } : {}),
-  }));
+/** The ids of the native calls `count` results answer: those of the last message, when it made exactly that many. */
+function openCalls(messages: readonly ContextMessage[], count: number): string[] | undefined {
+  const last = messages[messages.length - 1];
+  return count && last?.role === 'assistant' && last.calls?.length === count ? last.calls.map((c) => c.id) : undefined;
+}
+
+/** Before a session's first request: its system prompts are fixed from now on, and recorded. */
+export function sealPrompts(core: AgentCore): void {
+  if (!core.context.seal()) return;
+  record(core, { t: 'system', at: at(core), ...core.context.allPrompts(), ...(core.toolsKey !== undefined ? { toolsKey: core.toolsKey } : {}) });
 }
 
 /** Add `usage` (of `calls` model calls) to the totals `u`; money only in one currency. */
@@ -47,10 +75,11 @@ export function sumUsage(u: UsageTotals, usage: Usage, calls: number): void {
   u.calls += calls;
 }
 
-export function addUsage(core: AgentCore, usage: Usage, turn: UsageTotals): void {
+/** `model`: the model that answered, when llm-base says (the `usage` event carries it). */
+export function addUsage(core: AgentCore, usage: Usage, turn: UsageTotals, model?: string): void {
   for (const u of [turn, core.total]) sumUsage(u, usage, 1);
   record(core, { t: 'usage', at: at(core), ...usage });
-  emit(core, { type: 'usage', call: usage, turn: { ...turn }, total: { ...core.total } });
+  emit(core, { type: 'usage', call: usage, turn: { ...turn }, total: { ...core.total }, ...(model ? { model } : {}) });
 }
 
 /** How a request is shaped beyond its messages: native tools (the answer is plain text and tool
@@ -81,16 +110,18 @@ export async function call(
 ): Promise<LlmResult> {
   emit(core, { type: 'request', messages: messages.length, tokens: estimateMessagesTokens(messages), minimal, purpose });
   const decoder = new MessageStreamDecoder();
-  let plain = '';
+  // The answer's text as it streams: what the model wrote, kept as the conversation's bytes.
+  let streamed = '';
   let head = core.deps.prepareSteps && !shape.tools ? '' : undefined;
   const onText =
     purpose === 'summary'
       ? undefined
       : (delta: string) => {
           emit(core, { type: 'text', delta });
+          streamed += delta;
           if (head !== undefined) head = watchForSteps(core, head + delta);
           // With native tools the answer is plain text: it is the message as it comes.
-          const message = shape.tools ? (plain += delta) : decoder.push(delta);
+          const message = shape.tools ? streamed : decoder.push(delta);
           if (message !== undefined) emit(core, { type: 'message_delta', message });
         };
   // Summaries are routine work: always the low tier.
@@ -100,6 +131,8 @@ export async function call(
     if (wait.phase !== 'connect') release();
     emit(core, { type: 'wait', ...wait });
   };
+  // The session's requests share one prompt-cache key (a summary request has a prefix of its own).
+  const cacheKey = purpose === 'summary' ? {} : { cacheKey: core.id };
   // An Ollama profile sizes its context from this: the request budget plus room for the answer.
   const minContext = core.options.config.context.maxRequestTokens + REPLY_ROOM_TOKENS;
   const withImages = messages.some((m) => m.images?.length);
@@ -113,7 +146,7 @@ export async function call(
   release = holdWrites(core);
   let result: LlmResult;
   try {
-    result = await withChildSignal(signal, (own) => core.deps.llm.chat(wire, { mode, profile: core.profile, signal: own, onText, onWait, minContext, ...shape }));
+    result = await withChildSignal(signal, (own) => core.deps.llm.chat(wire, { mode, profile: core.profile, signal: own, onText, onWait, minContext, ...cacheKey, ...shape }));
   } finally {
     release();
   }
@@ -121,76 +154,46 @@ export async function call(
     core.fellBack = true; // said once per session
     log(core, 'model_fallback', t(core.options.lang, 'modelFallback', result.fallback));
   }
-  return result;
+  return result.ok && result.text === undefined && streamed ? { ...result, text: streamed } : result;
+}
+
+/** What the model wrote: the streamed text, else (an llm-base that does not stream) its answer as JSON. */
+function replyText(result: Extract<LlmResult, { ok: true }>): string {
+  if (result.text !== undefined) return result.text;
+  const data = result.data as { _fallback?: unknown; result?: unknown } | null;
+  return data && data._fallback === true && typeof data.result === 'string' ? data.result : JSON.stringify(result.data);
 }
 
 /** One validated reply: 404 → one retry with a minimal context; invalid → one repair
  * request quoting the error; still invalid → the raw text as chat, marked raw. */
-export async function ask(core: AgentCore, pending: Pending[], signal: AbortSignal, turn: UsageTotals): Promise<Asked> {
+export async function ask(core: AgentCore, current: ContextMessage[], signal: AbortSignal, turn: UsageTotals): Promise<Asked> {
   const transport = core.deps.llm.transport?.(core.profile) ?? 'json';
-  if (transport === 'tools' && toolsOf(core)) return (require('./agent-tools') as typeof import('./agent-tools')).askWithTools(core, pending, signal, turn);
-  const current = toMessages(core, pending);
+  if (transport === 'tools' && toolsOf(core)) return (require('./agent-tools') as typeof import('./agent-tools')).askWithTools(core, current, signal, turn);
   // json_schema: the reply's JSON Schema (from the registry's tools) constrains the answer.
   const shape: CallShape = transport === 'json_schema' ? { jsonSchema: { name: 'reply', schema: replyJsonSchema(toolsOf(core)) } } : {};
-  let messages = core.context.build(current);
-  let result = await call(core, messages, signal, 'reply', false, shape);
+  sealPrompts(core);
+  let result = await call(core, core.context.request(current), signal, 'reply', false, shape);
   if (!result.ok && result.notFound && !signal.aborted) {
     log(core, 'fallback_404', t(core.options.lang, 'fallback404'));
-    messages = core.context.buildMinimal(current);
-    result = await call(core, messages, signal, 'reply', true, shape);
+    result = await call(core, core.context.buildMinimal(current), signal, 'reply', true, shape);
   }
   if (!result.ok) return { ok: false, code: result.code, message: result.message };
-  addUsage(core, result.usage, turn);
+  addUsage(core, result.usage, turn, result.model);
   const first = parseReply(result.data, toolsOf(core));
-  if (first.success) return { ok: true, reply: first.reply, raw: false, repaired: false };
+  if (first.success) return { ok: true, reply: first.reply, raw: false, repaired: false, text: replyText(result) };
 
   emit(core, { type: 'repair', error: first.error });
-  const quoted = truncateHead(first.raw, 300);
-  const repairInput: ChatMessage[] = [
-    ...current,
-    { role: 'assistant', content: quoted },
-    { role: 'user', content: buildRepairRequest(first.error) },
-  ];
-  const repairMessages = core.context.build(repairInput);
-  const second = await call(core, repairMessages, signal, 'repair', false, shape);
+  // The invalid reply quoted back and the request to answer again: this call only, never kept.
+  const repair: ContextMessage[] = [...current, { role: 'assistant', kind: 'assistant', content: truncateHead(first.raw, 300) }, { role: 'user', kind: 'event', content: buildRepairRequest(first.error) }];
+  const second = await call(core, core.context.request(repair), signal, 'repair', false, shape);
   let raw = first.raw;
   if (second.ok) {
-    addUsage(core, second.usage, turn);
+    addUsage(core, second.usage, turn, second.model);
     const parsed = parseReply(second.data, toolsOf(core));
-    if (parsed.success) return { ok: true, reply: parsed.reply, raw: false, repaired: true };
+    if (parsed.success) return { ok: true, reply: parsed.reply, raw: false, repaired: true, text: replyText(second) };
     raw = parsed.raw;
   } else if (second.code === 'ABORTED') {
     return { ok: false, code: second.code, message: second.message };
   }
-  return { ok: true, reply: { type: 'chat', message: raw }, raw: true, repaired: false };
-}
-
-/** Fold old turns into the summary: one model call, rule-based when it fails. */
-export async function compactNow(core: AgentCore, force: boolean, signal?: AbortSignal): Promise<Compacted | null> {
-  const folded = core.context.foldCandidates(force);
-  if (!folded.length) return null;
-  const budgets = core.options.config.context;
-  const before = core.context.sizes().total;
-  const previous = core.context.summary;
-  const room = Math.max(300, Math.floor(budgets.maxRequestTokens * 0.95) - estimateTokens(SUMMARY_SYSTEM) - 100);
-  const prevText = previous ? truncateHead(renderSummary(previous), budgets.summaryMaxTokens) + '\n\n' : '';
-  const body = truncateTail(`${prevText}Conversation to fold in:\n${renderTranscript(folded)}`, room);
-  const messages: ChatMessage[] = [
-    { role: 'system', content: SUMMARY_SYSTEM },
-    { role: 'user', content: body },
-  ];
-  let summary: Summary | undefined;
-  const result = await call(core, messages, signal ?? new AbortController().signal, 'summary');
-  if (result.ok) {
-    addUsage(core, result.usage, zeroUsage());
-    const parsed = summarySchema().safeParse(result.data);
-    if (parsed.success && parsed.data.summary.trim()) summary = parsed.data;
-  }
-  const method: 'model' | 'rules' = summary ? 'model' : 'rules';
-  if (!summary) summary = ruleBasedSummary(previous, folded, budgets.summaryMaxTokens);
-  core.context.applySummary(summary, folded.length);
-  record(core, { t: 'summary', at: at(core), summary: core.context.summary!, folded: folded.length, method });
-  const sizes = core.context.sizes();
-  emit(core, { type: 'compaction', method, folded: folded.length, before, after: sizes.total, sizes });
-  return { method, before, after: sizes.total };
+  return { ok: true, reply: { type: 'chat', message: raw }, raw: true, repaired: false, text: raw };
 }

@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { at, type AgentCore } from './agent-core';
-import { commit, record } from './agent-session';
+import { commitPending, record } from './agent-session';
 import type { ToolResult, UndoResult } from './runner-types';
 
 /**
@@ -37,7 +37,7 @@ export function noteEffect(core: AgentCore, label: string, result: ToolResult): 
 
 /** Go back to before user message `turn`. Null when there is no such message or a turn is running. */
 export function rewind(core: AgentCore, turn: number, options: RewindOptions): RewindResult | null {
-  if (core.running) return null;
+  if (core.turn) return null;
   const index = core.checkpoints.findIndex((c) => c.turn === turn);
   if (index < 0) return null;
   const target = core.checkpoints[index];
@@ -60,7 +60,7 @@ export function rewind(core: AgentCore, turn: number, options: RewindOptions): R
   // The model must know what changed under it: files put back while it keeps the conversation,
   // or effects of dropped turns that are still there.
   if (!options.conversation || result.notRestored.length) {
-    commit(core, [
+    commitPending(core, [
       {
         kind: 'event',
         text: JSON.stringify({

@@ -1,6 +1,8 @@
 import { at, emit, writeFailure, type AgentCore, type Pending } from './agent-core';
 import { t } from '../i18n';
 import type { SessionRecord } from '../sessions/sessions';
+import type { ContextMessage } from '../context/messages';
+import { toMessages } from './agent-model';
 
 /** A session or audit line waiting to be written, to the file it was meant for when queued. */
 export interface PendingWrite {
@@ -90,7 +92,7 @@ export function record(core: AgentCore, entry: SessionRecord): void {
     emit(core, { type: 'log', code: 'session_not_saved', message: t(core.options.lang, 'sessionNotSaved', { reason: writeFailure(err), file }) });
   if (!core.started) {
     core.started = true;
-    const meta: SessionRecord = { t: 'meta', v: 1, id, cwd: core.options.cwd, createdAt: at(core), mode: core.mode, profile: core.profile };
+    const meta: SessionRecord = { t: 'meta', v: 2, id, cwd: core.options.cwd, createdAt: at(core), mode: core.mode, profile: core.profile };
     const cwd = core.options.cwd;
     queueWrite(core, {
       file,
@@ -115,77 +117,56 @@ function title(text: string): string {
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
-/** Before a user message goes into the window: a checkpoint `/rewind` can return to (live and on replay alike). */
-function checkpoint(core: AgentCore, text: string, when: string): void {
+/** Before a user message goes into the conversation: a checkpoint `/rewind` can return to (live and on replay alike). */
+export function checkpoint(core: AgentCore, text: string, when: string): void {
   const journalMark = core.runner?.mark?.() ?? 0;
   core.checkpoints.push({ turn: core.checkpoints.length + 1, at: when, title: title(text), context: core.context.snapshot(), journalMark, effects: [] });
 }
 
-/** Move the current input into the window (and the session file). */
-export function commit(core: AgentCore, pending: Pending[]): void {
-  const context = core.context;
-  for (const p of pending) {
-    if (p.kind === 'user') {
-      checkpoint(core, p.text, at(core));
-      context.addUser(p.text, p.images);
+/** The session record of a message as it was sent. */
+function recordOf(core: AgentCore, m: ContextMessage): SessionRecord | undefined {
+  const when = at(core);
+  const short = m.short !== undefined ? { short: m.short } : {};
+  switch (m.kind) {
+    case 'user': {
       // The session keeps what was attached, never the bytes: a resumed session has the text only.
-      const images = p.images?.map((i) => ({ name: i.name, mime: i.mime, bytes: i.bytes, sha256: i.sha256 }));
-      record(core, { t: 'user', at: at(core), content: context.window[context.window.length - 1].content, ...(images?.length ? { images } : {}) });
-    } else if (p.kind === 'event') {
-      context.addEvent(p.text);
-      record(core, { t: 'event', at: at(core), content: p.text });
-    } else {
-      const stored = context.addToolResult(p.result);
-      record(core, { t: 'tool', at: at(core), content: stored.content, digest: stored.digest });
+      const images = m.images?.map((i) => ({ name: i.name, mime: i.mime, bytes: i.bytes, sha256: i.sha256 }));
+      return { t: 'user', at: when, content: m.content, ...(images?.length ? { images } : {}), ...short };
     }
-  }
-}
-
-/** Load a stored session into the window and continue it (appending to the same file). */
-export function resumeSession(core: AgentCore, id: string): { skipped: number } {
-  const store = core.deps.store;
-  if (!store) throw new Error('no session store');
-  flushAllWrites();
-  const { records, skipped } = store.read(id);
-  core.context.clear();
-  core.checkpoints.splice(0);
-  for (const r of records) replay(core, r);
-  core.id = id;
-  core.started = records.some((r) => r.t === 'meta');
-  store.markLast(core.options.cwd, id);
-  return { skipped };
-}
-
-function replay(core: AgentCore, r: SessionRecord): void {
-  switch (r.t) {
-    case 'meta':
-      if (r.mode && core.options.mode === undefined) core.mode = r.mode;
-      if (r.profile !== undefined && core.options.profile === undefined) core.profile = r.profile;
-      return;
-    case 'user':
-      checkpoint(core, r.content, r.at);
-      return core.context.restoreMessage({ role: 'user', kind: 'user', content: r.content });
-    case 'event':
-      return core.context.restoreMessage({ role: 'user', kind: 'event', content: r.content });
     case 'assistant':
-      return core.context.restoreMessage({ role: 'assistant', kind: 'assistant', content: r.content });
-    case 'tool': {
-      // Step ids continue where the session left off, so they stay unique in its files.
-      const m = /"id":"cmd_(\d+)"/.exec(r.content);
-      if (m) core.stepCounter = Math.max(core.stepCounter, Number(m[1]));
-      core.context.restoreMessage({ role: 'user', kind: 'tool', content: r.content });
-      return core.context.restoreDigest(r.digest);
-    }
-    case 'summary':
-      return core.context.applySummary(r.summary, r.folded);
-    case 'rewind': {
-      const index = core.checkpoints.findIndex((c) => c.turn === r.turn);
-      if (index < 0) return;
-      core.context.restore(core.checkpoints[index].context);
-      core.checkpoints.splice(index);
-      return;
-    }
+      return { t: 'assistant', at: when, content: m.content, ...(m.calls?.length ? { calls: m.calls } : {}), ...(m.alt !== undefined ? { alt: m.alt } : {}), ...short };
+    case 'tool':
+      return { t: 'tool', at: when, content: m.content, ...short, ...(m.tool ? { tool: m.tool } : {}), ...(m.callId ? { call_id: m.callId } : {}) };
+    case 'event':
+      return { t: 'event', at: when, content: m.content, ...(m.toolsKey !== undefined ? { toolsKey: m.toolsKey } : {}) };
     default:
-      return;
+      return undefined; // a fold's head is recorded with its fold
   }
+}
+
+/** Append messages to the conversation (and the session file), as they were sent. */
+export function commit(core: AgentCore, messages: readonly ContextMessage[]): void {
+  for (const m of messages) {
+    if (m.kind === 'user') checkpoint(core, m.content, at(core));
+    if (m.kind === 'event') core.context.mode = modeOf(m.content) ?? core.context.mode;
+    core.context.append([m]);
+    const r = recordOf(core, m);
+    if (r) record(core, r);
+  }
+}
+
+/** The run mode an event told the model, if it is a mode event (`{"_event":"mode"}`). */
+export function modeOf(content: string): string | undefined {
+  if (!content.startsWith('{"_event":"mode"')) return undefined;
+  try {
+    const mode = (JSON.parse(content) as { mode?: unknown }).mode;
+    return typeof mode === 'string' ? mode : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Append input that was not made into messages yet (an event outside a turn, a turn's last results). */
+export function commitPending(core: AgentCore, pending: Pending[]): void {
+  commit(core, toMessages(core, pending));
 }

@@ -5,14 +5,14 @@
  * Their results go back as `role: "tool"` messages paired with the calls' ids; plain text
  * without calls is the answer. Malformed calls get one repair round, as a malformed JSON reply.
  *
- * The conversation window stays as it is (compact text of earlier turns, DESIGN §6): only the
- * exchange in flight — the last answer's calls and their results — travels in the tool shape.
+ * The conversation keeps each answer with its calls and each result as the tool message of its
+ * call, as sent (context/messages.ts), so the next request extends this one.
  */
 import { toolsOf } from './agent-approvals';
-import type { AgentCore, Pending } from './agent-core';
-import { addUsage, call, toMessages, type Asked } from './agent-model';
+import type { AgentCore } from './agent-core';
+import { addUsage, call, sealPrompts, type Asked } from './agent-model';
 import { emit } from './agent-core';
-import type { ChatMessage } from '../context/context';
+import type { ContextMessage, ToolCall } from '../context/messages';
 import type { UsageTotals } from './events';
 import type { LlmToolCall } from '../config/llm-base';
 import { buildToolRepairRequest } from '../context/prompt';
@@ -88,73 +88,45 @@ export function replyOfCalls(text: string, calls: readonly LlmToolCall[], regist
   return parseReply({ type: 'cmd', message: text, data: { cwd: null, commands } }, registry);
 }
 
-/** The assistant message that made the calls, as the API wants it back. */
-function callMessage(text: string, calls: readonly LlmToolCall[]): ChatMessage {
-  const message = { role: 'assistant', content: text, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) };
-  return message as unknown as ChatMessage;
-}
-
-/**
- * The request of this round: the tools system prompt, the window, and the exchange in flight —
- * the last answer's calls followed by one tool message per result, paired by position with
- * the calls' ids. Results that cannot be paired (the calls were folded away) stay user messages.
- */
-function requestMessages(core: AgentCore, pending: Pending[], current: ChatMessage[]): ChatMessage[] {
-  const built = core.context.build(current);
-  if (core.options.toolsSystemPrompt) built[0] = { role: 'system', content: core.options.toolsSystemPrompt };
-  const last = core.lastToolCalls;
-  const results = pending.map((p, i) => (p.kind === 'tool' ? i : -1)).filter((i) => i >= 0);
-  if (!last || results.length !== last.calls.length) return built;
-  const start = built.length - current.length;
-  const before = built[start - 1];
-  if (!before || before.role !== 'assistant') return built;
-  const out = built.slice(0, start - 1);
-  out.push(callMessage(last.text, last.calls));
-  const inputs = built.slice(start);
-  results.forEach((at, n) => out.push({ role: 'tool', tool_call_id: last.calls[n].id, content: inputs[at].content } as unknown as ChatMessage));
-  inputs.forEach((m, i) => {
-    if (!results.includes(i)) out.push(m);
-  });
-  return out;
+/** The calls of an answer that did not validate, answered by why, then the request to call again: for the repair call only, never kept. */
+function repairMessages(text: string, calls: readonly LlmToolCall[], error: string): ContextMessage[] {
+  return [
+    { role: 'assistant', kind: 'assistant', content: text, calls: calls.map((c) => ({ ...c })) },
+    ...calls.map((c): ContextMessage => ({ role: 'tool', kind: 'tool', callId: c.id, content: JSON.stringify({ error: 'not run: the call did not validate' }) })),
+    { role: 'user', kind: 'event', content: buildToolRepairRequest(error) },
+  ];
 }
 
 /** One answer through native tool calls: text → chat; calls → a cmd reply; invalid calls → one
  * repair round; still invalid → the text (or the calls) as a raw chat. */
-export async function askWithTools(core: AgentCore, pending: Pending[], signal: AbortSignal, turn: UsageTotals): Promise<Asked> {
+export async function askWithTools(core: AgentCore, current: ContextMessage[], signal: AbortSignal, turn: UsageTotals): Promise<Asked> {
   const registry = toolsOf(core) as unknown as ToolSource;
   const hidden = hiddenTools(core, registry);
   const { defs } = toolDefinitions(registry, hidden);
-  const current = toMessages(core, pending);
-  const messages = requestMessages(core, pending, current);
-  const first = await call(core, messages, signal, 'reply', false, { tools: defs });
-  core.lastToolCalls = undefined;
+  sealPrompts(core);
+  const first = await call(core, core.context.request(current, 'tools'), signal, 'reply', false, { tools: defs });
   if (!first.ok) return { ok: false, code: first.code, message: first.message };
-  addUsage(core, first.usage, turn);
-  const calls = first.toolCalls ?? [];
-  const text = first.text ?? '';
-  if (!calls.length) return { ok: true, reply: { type: 'chat', message: text, data: { format: 'markdown' } }, raw: false, repaired: false };
+  addUsage(core, first.usage, turn, first.model);
+  const answered = answerOf(first.text ?? '', first.toolCalls ?? [], registry, hidden, false);
+  if (answered.ok) return answered;
+  emit(core, { type: 'repair', error: answered.error });
+  const second = await call(core, core.context.request([...current, ...repairMessages(first.text ?? '', first.toolCalls ?? [], answered.error)], 'tools'), signal, 'repair', false, { tools: defs });
+  if (!second.ok) return second.code === 'ABORTED' ? { ok: false, code: second.code, message: second.message } : rawChat(first.text || answered.raw);
+  addUsage(core, second.usage, turn, second.model);
+  const again = answerOf(second.text ?? '', second.toolCalls ?? [], registry, hidden, true);
+  return again.ok ? again : rawChat(second.text || again.raw);
+}
+
+/** An answer's text and calls as a validated reply, or why they are not one. */
+function answerOf(text: string, calls: readonly LlmToolCall[], registry: ToolSource, hidden: ReadonlySet<string>, repaired: boolean): Extract<Asked, { ok: true }> | { ok: false; error: string; raw: string } {
+  if (!calls.length) return { ok: true, reply: { type: 'chat', message: text, data: { format: 'markdown' } }, raw: false, repaired, text };
   const parsed = replyOfCalls(text, calls, registry, hidden);
-  if (parsed.success) {
-    core.lastToolCalls = { text, calls };
-    return { ok: true, reply: parsed.reply, raw: false, repaired: false };
-  }
-  emit(core, { type: 'repair', error: parsed.error });
-  // The calls go back answered by why they could not be used, then the request to call again.
-  const repair: ChatMessage[] = [
-    ...messages,
-    callMessage(text, calls),
-    ...calls.map((c) => ({ role: 'tool', tool_call_id: c.id, content: JSON.stringify({ error: 'not run: the call did not validate' }) }) as unknown as ChatMessage),
-    { role: 'user', content: buildToolRepairRequest(parsed.error) },
-  ];
-  const second = await call(core, repair, signal, 'repair', false, { tools: defs });
-  if (!second.ok) return second.code === 'ABORTED' ? { ok: false, code: second.code, message: second.message } : { ok: true, reply: { type: 'chat', message: text || parsed.raw }, raw: true, repaired: false };
-  addUsage(core, second.usage, turn);
-  const again = second.toolCalls ?? [];
-  if (!again.length) return { ok: true, reply: { type: 'chat', message: second.text ?? '', data: { format: 'markdown' } }, raw: false, repaired: true };
-  const reparsed = replyOfCalls(second.text ?? '', again, registry, hidden);
-  if (reparsed.success) {
-    core.lastToolCalls = { text: second.text ?? '', calls: again };
-    return { ok: true, reply: reparsed.reply, raw: false, repaired: true };
-  }
-  return { ok: true, reply: { type: 'chat', message: second.text || reparsed.raw }, raw: true, repaired: false };
+  if (!parsed.success) return { ok: false, error: parsed.error, raw: parsed.raw };
+  const kept: ToolCall[] = calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
+  return { ok: true, reply: parsed.reply, raw: false, repaired, text, calls: kept };
+}
+
+/** Text shown as chat after a failed repair, marked raw. */
+function rawChat(text: string): Asked {
+  return { ok: true, reply: { type: 'chat', message: text }, raw: true, repaired: false, text };
 }

@@ -1,6 +1,8 @@
 import * as path from 'path';
-import { commit, flushAllWrites, flushWrites, resumeSession } from './agent-session';
-import { compactNow, sumUsage, type Compacted } from './agent-model';
+import { commitPending, flushAllWrites, flushWrites } from './agent-session';
+import { noteChangedInstructions, resumeSession } from './agent-replay';
+import { foldNow, type Compacted } from './agent-fold';
+import { sumUsage } from './agent-model';
 import type { RewindOptions, RewindResult } from './agent-rewind';
 import { getRunner } from './agent-approvals';
 import { runTurn } from './agent-turn';
@@ -9,7 +11,7 @@ import { ConversationContext, type ContextSizes } from '../context/context';
 import type { AgentListener, TurnResult, UsageTotals } from './events';
 import { t } from '../i18n';
 import type { Summary } from '../context/protocol';
-import type { ProcessInfo, RunMode, UndoResult } from './runner-types';
+import type { ProcInfo, RunMode, UndoResult } from './runner-types';
 import { newSessionId, type SessionInfo } from '../sessions/sessions';
 import { restorePlan } from './plan-state';
 import type { PlanItem } from '@holic512/tool-runner';
@@ -34,14 +36,13 @@ export class Agent {
       options,
       deps,
       now,
-      context: new ConversationContext(options.systemPrompt, options.config.context),
+      context: new ConversationContext({ json: options.systemPrompt, ...(options.toolsSystemPrompt ? { tools: options.toolsSystemPrompt } : {}) }, options.config.context),
       listeners: new Set(),
-      answers: new Map(),
       undoMarks: [],
       checkpoints: [],
       unwritable: new Set(),
       pendingWrites: [],
-      hookContext: [],
+      notes: [],
       id: newSessionId(now(), deps.random),
       started: false,
       mode: options.mode ?? options.config.defaultMode,
@@ -50,7 +51,6 @@ export class Agent {
       maxAutoSteps: options.maxAutoSteps ?? options.config.maxAutoStepsPerTurn,
       total: zeroUsage(),
       stepCounter: 0,
-      steering: [],
     };
   }
 
@@ -68,7 +68,7 @@ export class Agent {
     return this.core.id;
   }
   get busy(): boolean {
-    return this.core.running !== undefined;
+    return this.core.turn !== undefined;
   }
   getMode(): 'low' | 'high' {
     return this.core.mode;
@@ -192,14 +192,28 @@ export class Agent {
   /** Add a note the model sees with its next call in the running turn. Returns false (and
    * does nothing) when no turn is running: use send() then. */
   steer(text: string): boolean {
-    if (!this.core.running) return false;
-    this.core.steering.push(text);
+    const turn = this.core.turn;
+    if (!turn) return false;
+    turn.steering.push(text);
     return true;
   }
 
   /** Abort the running turn (the same as aborting the signal given to send()). */
   abort(): void {
-    this.core.running?.abort();
+    this.core.turn?.controller.abort();
+  }
+
+  /**
+   * The instructions changed during the session (memory, skills, AGENTS.md): a new session starts
+   * from these prompts; this one, once it has sent its first request, keeps its system prompt as
+   * sent (a model's prefix cache holds it) and gets the changed parts as one message with its next
+   * call (`{"_event":"instructions"}`).
+   */
+  updateSystemPrompt(systemPrompt: string, toolsSystemPrompt?: string): void {
+    const context = this.core.context;
+    const sealed = context.sealed;
+    context.rebase({ json: systemPrompt, ...(toolsSystemPrompt ? { tools: toolsSystemPrompt } : {}) });
+    if (sealed) noteChangedInstructions(this.core, systemPrompt);
   }
 
   /** Start a new conversation (and a new session file); step allowances stay. */
@@ -207,13 +221,14 @@ export class Agent {
     this.core.context.clear();
     this.core.plan = undefined;
     this.core.checkpoints.splice(0);
+    this.core.notes.splice(0);
     this.core.id = newSessionId(this.core.now(), this.core.deps.random);
     this.core.started = false;
   }
 
   /** Fold the history into the summary now (`/compact`). */
   async compact(options: SendOptions = {}): Promise<Compacted | null> {
-    return compactNow(this.core, true, options.signal);
+    return foldNow(this.core, [], true, options.signal);
   }
 
   listSessions(): SessionInfo[] {
@@ -286,7 +301,7 @@ export class Agent {
    */
   undo(): UndoResult | null {
     const runner = this.core.runner;
-    if (this.core.running || !runner?.undo) return null;
+    if (this.core.turn || !runner?.undo) return null;
     const mark = this.core.undoMarks.pop();
     if (mark === undefined) return null;
     const result = runner.undo(mark);
@@ -300,12 +315,12 @@ export class Agent {
       restored: result.restored.map((r) => ({ path: rel(r.path), action: r.action })),
       skipped: result.skipped.map((s) => ({ path: rel(s.path), reason: s.reason })),
     });
-    commit(this.core, [{ kind: 'event', text: event }]);
+    commitPending(this.core, [{ kind: 'event', text: event }]);
     return result;
   }
 
   /** The background processes the model started in this session (`/ps`). */
-  processes(): ProcessInfo[] {
+  processes(): ProcInfo[] {
     return this.core.runner?.processes?.() ?? [];
   }
 
@@ -318,7 +333,7 @@ export class Agent {
    * processes the model started are killed, whole process groups. Call on exit. */
   dispose(): void {
     flushWrites(this.core);
-    this.core.running?.abort();
+    this.core.turn?.controller.abort();
     this.core.runner?.dispose?.();
     this.core.deps.onDispose?.();
   }

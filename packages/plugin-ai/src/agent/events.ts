@@ -5,7 +5,7 @@ import type { ContextSizes } from '../context/context';
 import type { PlanItem } from '@holic512/tool-runner';
 
 /** How a turn ended. */
-export type Outcome = 'answered' | 'model_error' | 'step_limit' | 'error' | 'aborted';
+export type TurnOutcome = 'answered' | 'model_error' | 'step_limit' | 'error' | 'aborted';
 
 /** Token usage summed over calls. */
 export interface UsageTotals extends Usage {
@@ -14,7 +14,7 @@ export interface UsageTotals extends Usage {
 
 /** What `send()` resolves to, also emitted as the `final` event. */
 export interface TurnResult {
-  outcome: Outcome;
+  outcome: TurnOutcome;
   /** The last validated reply (a chat for `answered`). */
   reply?: Reply;
   /** True when the reply is the model's raw text shown as chat after a failed repair. */
@@ -62,8 +62,10 @@ export type AgentEvent =
   | { type: 'tool_result'; result: ToolResult }
   /** The model's plan changed (a step result carried one: plan.update): the whole plan, in order. */
   | { type: 'plan'; items: PlanItem[] }
-  | { type: 'compaction'; method: 'model' | 'rules'; folded: number; before: number; after: number; sizes: ContextSizes }
-  | { type: 'usage'; call: Usage; turn: UsageTotals; total: UsageTotals }
+  /** A fold: `shortened` (older results shortened), or `model` / `rules` (older turns folded into a summary, by the model or by rules); `folded` messages went into it. */
+  | { type: 'compaction'; method: 'shortened' | 'model' | 'rules'; folded: number; before: number; after: number; sizes: ContextSizes }
+  /** `model`: the model that answered, when llm-base says. */
+  | { type: 'usage'; call: Usage; turn: UsageTotals; total: UsageTotals; model?: string }
   | { type: 'step_limit'; steps: number }
   | { type: 'log'; code: string; message: string }
   | { type: 'error'; code: string; message: string }

@@ -1,4 +1,4 @@
-import type { Decision, ProcInfo, ResultDecision, ToolResult as RunnerToolResult, ToolRunner } from '@holic512/tool-runner';
+import type { Decision, ResultDecision, ToolResult as RunnerToolResult, ToolRunner } from '@holic512/tool-runner';
 import type { StepRegistry } from '../context/protocol';
 
 /** The slice of @holic512/tool-runner's API plugin-ai uses (docs/contracts.md), imported from
@@ -6,16 +6,14 @@ import type { StepRegistry } from '../context/protocol';
  * steps; RUN_MODES comes from its types module, which loads nothing). The runner plugin-ai drives
  * is {@link StepRunner}: tool-runner's ToolRunner with the newer members optional, so the core
  * can be driven by a fake runner in tests. */
-export type { Decision, Level, Rule, ConfirmAnswer, ConfirmRequest, RunOptions, Policy, RunMode, UndoResult, Verdict } from '@holic512/tool-runner';
+export type { Decision, Level, Rule, ConfirmAnswer, ConfirmRequest, RunOptions, Policy, ProcInfo, RunMode, UndoResult, Verdict } from '@holic512/tool-runner';
 export { RUN_MODES } from '@holic512/tool-runner/lib/types';
 
-export type ConfirmFn = (request: import('@holic512/tool-runner').ConfirmRequest) => Promise<import('@holic512/tool-runner').ConfirmAnswer>;
+/** What asks the user about a step: the runner's own `confirm` option. */
+export type ConfirmFn = import('@holic512/tool-runner').ToolRunnerOptions['confirm'];
 
 /** Why the agent did not run a step (the `reason` beside it is English text for the model). */
 export type NotRun = 'steering' | 'after_stop' | 'aborted' | 'step_limit';
-
-/** One background process of the session, as `/ps` shows it. */
-export type ProcessInfo = ProcInfo;
 
 /**
  * A tool_result as plugin-ai reads it: any of tool-runner's results (DESIGN §4), read field by

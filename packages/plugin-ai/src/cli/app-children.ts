@@ -38,6 +38,8 @@ export interface ChildContext {
   agents: readonly AgentFile[];
   /** The llm-base profiles an agent's `model` may name. */
   profiles(): readonly string[];
+  /** Traces follow each child (telemetry): the returned function stops following it. */
+  follow?(child: Agent): (() => void) | undefined;
 }
 
 /** Which tools a registry keeps, with why the others are left out. */
@@ -113,7 +115,8 @@ export function childSpawner(ctx: ChildContext): ChildSpawner {
         ...(dynamic ? { dynamicTools: dynamic } : {}),
       },
     );
-    return runChildAgent(ctx.parent, child, request.task, request.mode, signal, onProgress);
+    const unfollow = ctx.follow?.(child);
+    return runChildAgent(ctx.parent, child, request.task, request.mode, signal, onProgress).finally(() => unfollow?.());
   };
   return { maxParallel: ctx.config.agents.maxParallel, agents: ctx.agents.map((a) => a.name), run };
 }

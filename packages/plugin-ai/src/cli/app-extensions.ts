@@ -10,6 +10,7 @@ import { buildSystemPrompt, builtinTools, type Environment } from '../context/pr
 import { agentIndex, agentRoots, discoverAgents, unknownAgentTools, type AgentFile, type AgentProblem, type NamedDefinition } from '../extensions/agents';
 import { readChecks, type Check, type CheckProblem } from '../extensions/checks';
 import { claudeNamedTools } from '../extensions/claude-names';
+import { withUserPrompt, type UserPrompt } from './system-prompt';
 
 export interface AgentsAndChecks {
   agents: AgentFile[];
@@ -35,13 +36,13 @@ export function readAgentsAndChecks(a: { slothtoolHome: string; userHome: string
 /**
  * The system prompts for a set of tools (the built-ins and `extra`), with a note after them: the
  * parent's lists the agents; a child's (a note, or a filter of what it may use) does not, nor the
- * skills when it may not load them.
+ * skills when it may not load them. The user's system prompt file and appended text go in each.
  */
-export function promptsFor(environment: Environment, agents: readonly AgentFile[]) {
+export function promptsFor(environment: Environment, agents: readonly AgentFile[], user: UserPrompt = {}) {
   return (extra: readonly unknown[], note?: string, only?: (def: NamedDefinition) => boolean): { systemPrompt: string; toolsSystemPrompt: string } => {
     const tools = [...builtinTools(), ...(extra as unknown as ReturnType<typeof builtinTools>)].filter((def) => !only || only(def));
     const env: Environment = only ? { ...environment, ...(tools.some((d) => d.name === 'skill.load') ? {} : { skills: undefined }) } : { ...environment, ...(note ? {} : { agents: agentIndex(agents) }) };
-    const withNote = (p: string) => (note ? `${p}\n\n${note}` : p);
+    const withNote = (p: string) => withUserPrompt(note ? `${p}\n\n${note}` : p, user);
     // With native tool calls (llm-base transport `tools`) the tools travel as definitions instead.
     return { systemPrompt: withNote(buildSystemPrompt(env, tools)), toolsSystemPrompt: withNote(buildSystemPrompt(env, tools, 'tools')) };
   };

@@ -30,6 +30,10 @@ import { childSpawner, type Only } from './app-children';
 import { promptsFor, readAgentsAndChecks } from './app-extensions';
 import type { Check, CheckProblem } from '../extensions/checks';
 import * as path from 'path';
+import { readUserPrompt, withUserPrompt } from './system-prompt';
+import { startTelemetry, type AppTelemetry } from '../telemetry';
+import type { TelemetryProblem } from '../telemetry/settings';
+import type { FileAccess } from '@holic512/tool-runner';
 
 /** Options of createAppAgent: the real wiring of config, registry, llm-base and tool-runner. */
 export interface AppAgentOptions {
@@ -44,6 +48,17 @@ export interface AppAgentOptions {
   confirm?: AgentConfirmFn;
   /** No person answers `confirm` (`ai -p`): a step the sandbox stopped is never offered again. */
   unattended?: boolean;
+  /** `--system-prompt-file`: its text in place of the project's instructions (cli/system-prompt.ts). */
+  systemPromptFile?: string;
+  /** `--append-system-prompt`: text after the system prompt. */
+  appendSystemPrompt?: string;
+  /** MCP servers the caller brings (an editor's, over ACP), in Claude Code's `mcpServers` shape:
+   * started as the user's own, after ai.json's (a name ai.json has keeps ai.json's). */
+  mcpServers?: { raw: unknown; source: string };
+  /** fs.read / fs.edit / fs.write through the caller (an editor's buffers over ACP). */
+  fileAccess?: FileAccess;
+  /** stdin and stdout carry a protocol (ACP): no step may take them over as a terminal. */
+  noTerminal?: boolean;
   /** For tests: replace the model or the runner. */
   llm?: LlmClient;
   createRunner?: AgentDeps['createRunner'];
@@ -87,6 +102,12 @@ export interface AppAgent {
   mcpProblems: McpConfigProblem[];
   /** The model client (its `service` manages a local Ollama: health, warm-up, pull). */
   llm: LlmClient;
+  /** The tools replies are parsed against and steps judged with (MCP tools join it): an edge shows steps by them. */
+  tools?: StepRunner['tools'];
+  /** OpenTelemetry of the run, when it is on (telemetry/index.ts); the mode awaits its shutdown() at the end. */
+  telemetry?: AppTelemetry;
+  /** Telemetry asked for but not possible (said at start). */
+  telemetryProblem?: TelemetryProblem;
 }
 
 export { policyOf } from '../config/session-policy';
@@ -106,6 +127,8 @@ interface ToolRunnerModule {
     unattended?: boolean;
     tools?: readonly unknown[];
     toolRegistry?: StepRunner['tools'];
+    fileAccess?: FileAccess;
+    terminal?: boolean;
   }): StepRunner;
   /** The registry on its own (tool-runner ≥ the registry): replies are parsed before a runner exists. */
   createToolRegistry?(extra: readonly unknown[], options?: { only?: (def: { name: string }) => boolean; withheldNote?: string }): StepRunner['tools'];
@@ -152,6 +175,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const { extras, trust } = rules.project;
   const claudeServers = claudeJsonServers(userHome, projectRoot, cwd, path.join(paths.home, 'ai', 'claude-json-cache.json'));
   const runEnv = Object.keys(claude.env).length ? { ...env, ...claude.env } : env;
+  // Claude Code's `env` reaches every step, hook and server: its secret values are known values too.
+  if (runEnv !== env) registerKnownSecrets(slothtoolHome(env), claude.env);
   // Hooks: the user's (ai.json, ~/.claude/settings.json), and a trusted project's (.slothtool/settings.json, .claude/settings*.json);
   // those of Claude Code's files read Claude Code's stdin exactly.
   const hookReads = [readHooks(config.hooks, paths.config), ...(projectRules.hooks ? [readHooks(projectRules.hooks, projectRules.file ?? '')] : []), ...claude.hooks.map((h) => readHooks(h.raw, h.source, 'claude'))];
@@ -163,7 +188,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   // Scripts inside those skill folders are asked about (L1) as project code, not refused as unknown.
   const skillDirs = skills.map((s) => s.dir);
   // MCP servers: the user's (ai.json, ~/.claude.json), and a trusted project's `.mcp.json`; they connect in the background.
-  const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more: claudeServers.sources, projectRoot, projectTrusted: trust === 'trusted', env: runEnv, serverEnv: claude.env, cwd });
+  const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more: [...(options.mcpServers ? [options.mcpServers] : []), ...claudeServers.sources], projectRoot, projectTrusted: trust === 'trusted', env: runEnv, serverEnv: claude.env, cwd });
   // Named agents (agent files; only their index is in the prompt) and checks after edits: the user's, and a trusted project's.
   const { agents, agentProblems, checks, checkProblems, sessionChecks } = readAgentsAndChecks({
     slothtoolHome: slothtoolHome(env),
@@ -175,25 +200,26 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     configFile: paths.config,
     projectRules,
   });
+  const userPrompt = readUserPrompt(options, cwd);
   const environment = {
     cwd,
     os: `${os.platform()} ${os.release()} (${os.arch()})`,
     plugins: Object.keys(registry.plugins).sort(),
     lang: options.lang,
-    projectContext,
+    projectContext: userPrompt.file ? undefined : projectContext, // a system prompt file takes its place
     ...(skills.length ? { skills: skillIndex(skills) } : {}),
   };
   // Sub-agents (agent.run): a child gets the same tools but agent.run (a named agent, those it lists), and its own prompts.
   let children: ChildSpawner | undefined;
   const spawner: ChildSpawner = { maxParallel: config.agents.maxParallel, agents: agents.map((a) => a.name), run: (...a) => children!.run(...a) };
   const parentExtra = [...extraTools, agentRunTool(spawner)];
-  const prompts = promptsFor(environment, agents);
+  const prompts = promptsFor(environment, agents, userPrompt);
   // The tools replies are parsed against exist before the runner, which a turn that only talks
   // never builds (nor loads: tool-runner's runner, exec and sandbox load on first use).
   const registryOf = (extra: readonly unknown[], limit?: Only) => (options.createRunner ? undefined : loadToolRunner().createToolRegistry?.(extra, limit ? { only: limit.only, withheldNote: limit.note } : undefined));
   const tools = registryOf(parentExtra);
   const policy = { ...rules.policy, ...(skillDirs.length ? { trustedCodeRoots: skillDirs } : {}) };
-  const runnerFor = runnerFactory({ config, policy, unattended: options.unattended === true || !options.confirm, registry, cwd, lang: options.lang, env: runEnv });
+  const runnerFor = runnerFactory({ config, policy, unattended: options.unattended === true || !options.confirm, registry, cwd, lang: options.lang, env: runEnv, fileAccess: options.fileAccess, noTerminal: options.noTerminal });
   const createRunner = options.createRunner ?? runnerFor(tools, parentExtra);
   const agentOptions = { config, cwd, lang: options.lang, mode: options.mode, profile: options.profile, maxAutoSteps: options.maxAutoSteps };
   // What the agent's children share with it: the model, the hooks, the audit log, the clock, the checks.
@@ -212,6 +238,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       ...(options.createRunner ? {} : { prepareSteps: () => void loadToolRunner().prepareSpawnHelper?.({ slothtoolHome: slothtoolHome(runEnv) }) }),
     },
   );
+  const otel = startTelemetry(env, config.telemetry, VERSION);
+  otel.telemetry?.follow(agent);
   children = childSpawner({
     parent: agent,
     config,
@@ -226,6 +254,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     ...(mcp && !mcp.empty ? { mcp } : {}),
     agents,
     profiles: () => profileNames(paths.home),
+    ...(otel.telemetry ? { follow: (child: Agent) => otel.telemetry!.follow(child) } : {}),
   });
   const { commands } = discoverCommands(commandRoots(slothtoolHome(env), projectRoot, userHome, isOwnHome(projectRoot, paths.home)), new Set(COMMANDS.filter((c) => !REPLACEABLE.has(c))), skills);
   return {
@@ -249,7 +278,13 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     ...(mcp && !mcp.empty ? { mcp } : {}),
     mcpProblems: [...(mcp?.problems ?? []), ...claudeServers.problems.map((p) => ({ name: '*', ...p }))],
     llm,
+    ...edgeParts(tools, otel),
   };
+}
+
+/** What the edges read beside the agent: the registry steps are shown by, and the run's telemetry. */
+function edgeParts(tools: StepRunner['tools'] | undefined, otel: ReturnType<typeof startTelemetry>): Pick<AppAgent, 'tools' | 'telemetry' | 'telemetryProblem'> {
+  return { ...(tools ? { tools } : {}), ...(otel.telemetry ? { telemetry: otel.telemetry } : {}), ...(otel.problem ? { telemetryProblem: otel.problem } : {}) };
 }
 
 /** What building a step runner needs: the same for the agent and its children (agent.run). */
@@ -261,6 +296,8 @@ interface RunnerContext {
   cwd: string;
   lang: Lang;
   env: NodeJS.ProcessEnv;
+  fileAccess?: FileAccess;
+  noTerminal?: boolean;
 }
 
 /** `createRunner` for a registry (or, without one, the extra tools to build it from). */
@@ -286,6 +323,8 @@ function runnerFactory(c: RunnerContext) {
         // Without a person (ai -p), or with no confirm at all, nobody can answer a retry offer.
         unattended: c.unattended,
         ...(c.config.webSearch ? { webSearch: c.config.webSearch } : {}),
+        ...(c.fileAccess ? { fileAccess: c.fileAccess } : {}),
+        ...(c.noTerminal ? { terminal: false } : {}),
         ...(toolRegistry ? { toolRegistry } : { tools: extra }),
       });
     };

@@ -22,6 +22,14 @@ export interface RunArgs {
   maxSteps?: number;
   /** `--image <file>` (repeatable): images sent with the prompt (checked before any request). */
   images?: string[];
+  /** `--acp`: an Agent Client Protocol agent on stdin/stdout, for an editor (acp/server.ts). */
+  acp?: boolean;
+  /** `--input-format stream-json`: one turn per JSON line on stdin, answered as `--json` events (implies `-p` and `--json`). */
+  inputFormat?: 'text' | 'stream-json';
+  /** `--append-system-prompt <text>`: added after the system prompt. */
+  appendSystemPrompt?: string;
+  /** `--system-prompt-file <file>`: its text in place of the project's instructions (the protocol and rules stay). */
+  systemPromptFile?: string;
 }
 
 export type ParsedArgs =
@@ -31,7 +39,11 @@ export type ParsedArgs =
   | { kind: 'mcp'; argv: string[] }
   | { kind: 'sandbox' }
   | RunArgs
-  | { kind: 'error'; key: 'unknownOption' | 'missingValue' | 'badMode' | 'badPermissionMode' | 'badMaxSteps' | 'riskUsage' | 'missingPrompt'; vars: Record<string, string> };
+  | {
+      kind: 'error';
+      key: 'unknownOption' | 'missingValue' | 'badMode' | 'badPermissionMode' | 'badMaxSteps' | 'riskUsage' | 'missingPrompt' | 'badInputFormat' | 'acpWith' | 'acpYolo' | 'streamJsonWith';
+      vars: Record<string, string>;
+    };
 
 /** Every option of `ai` (the help text lists them from here; a test checks both languages name each). */
 export const OPTIONS = {
@@ -47,6 +59,10 @@ export const OPTIONS = {
   profile: { type: 'string' },
   'max-steps': { type: 'string' },
   image: { type: 'string' },
+  acp: { type: 'boolean' },
+  'input-format': { type: 'string' },
+  'append-system-prompt': { type: 'string' },
+  'system-prompt-file': { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -60,7 +76,7 @@ export function tokensOf(argv: string[]): Token[] {
   return parseTokens({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true }).tokens ?? [];
 }
 
-type StringOption = 'prompt' | 'mode' | 'permission-mode' | 'profile' | 'max-steps' | 'image';
+type StringOption = 'prompt' | 'mode' | 'permission-mode' | 'profile' | 'max-steps' | 'image' | 'input-format' | 'append-system-prompt' | 'system-prompt-file';
 const isRunMode = (v: string): v is NonNullable<RunArgs['runMode']> => v === 'plan' || v === 'default' || v === 'auto-edit' || v === 'yolo';
 
 /** A string option's value into `out`, or the error it makes. */
@@ -77,7 +93,12 @@ function setValue(out: RunArgs, name: StringOption, value: string): ErrorResult 
     const n = Number(value);
     if (!Number.isInteger(n) || n < 1) return { kind: 'error', key: 'badMaxSteps', vars: { value } };
     out.maxSteps = n;
-  } else if (name === 'profile') out.profile = value;
+  } else if (name === 'input-format') {
+    if (value === 'text' || value === 'stream-json') out.inputFormat = value;
+    else return { kind: 'error', key: 'badInputFormat', vars: { value } };
+  } else if (name === 'append-system-prompt') out.appendSystemPrompt = value;
+  else if (name === 'system-prompt-file') out.systemPromptFile = value;
+  else if (name === 'profile') out.profile = value;
   else out.prompt = value;
   return undefined;
 }
@@ -89,8 +110,10 @@ export function parseArgs(argv: string[]): ParsedArgs {
   if (argv[0] === 'sandbox' && argv.length === 1) return { kind: 'sandbox' };
   const out: RunArgs = { kind: 'run', interactive: false, json: false, continue: false, approveL1: false };
   const words: string[] = [];
-  let promptWithoutValue: string | undefined;
-  for (const tok of tokensOf(argv)) {
+  const bare = barePrompt(argv);
+  let promptWithoutValue: string | undefined = bare?.rawName;
+  if (bare) out.oneShot = true;
+  for (const tok of tokensOf(bare ? bare.argv : argv)) {
     if (tok.kind === 'option-terminator') continue;
     if (tok.kind === 'positional') {
       words.push(tok.value);
@@ -103,6 +126,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
     if (OPTIONS[name].type === 'boolean') {
       if (name === 'interactive') out.interactive = true;
       else if (name === 'json') out.json = true;
+      else if (name === 'acp') out.acp = true;
       else if (name === 'continue') out.continue = true;
       else out.approveL1 = true;
       continue;
@@ -121,8 +145,47 @@ export function parseArgs(argv: string[]): ParsedArgs {
     if (problem) return problem;
   }
   if (words.length) out.prompt = out.prompt !== undefined ? `${out.prompt} ${words.join(' ')}` : words.join(' ');
-  if (promptWithoutValue && out.prompt === undefined && !out.continue) return { kind: 'error', key: 'missingValue', vars: { option: promptWithoutValue } };
+  const streamJson = out.inputFormat === 'stream-json';
+  if (promptWithoutValue && out.prompt === undefined && !out.continue && !streamJson) return { kind: 'error', key: 'missingValue', vars: { option: promptWithoutValue } };
+  return out.acp ? checkAcp(out, argv) : streamJson ? checkStreamJson(out, argv) : out;
+}
+
+/**
+ * `-p --input-format stream-json`: a `-p` (or `--prompt`) whose value would be one of our own long
+ * options is `-p` without a prompt (as `claude -p --input-format …` reads), not the prompt
+ * "--input-format". Returns argv without that `-p`, and how it was typed.
+ */
+function barePrompt(argv: string[]): { argv: string[]; rawName: string } | undefined {
+  const tok = tokensOf(argv).find((t) => t.kind === 'option' && t.name === 'prompt');
+  if (!tok || tok.kind !== 'option' || tok.inlineValue !== false || tok.value === undefined) return undefined;
+  const named = /^--([a-z][\w-]*)(=|$)/.exec(tok.value);
+  if (!named || !isOption(named[1])) return undefined;
+  return { argv: [...argv.slice(0, tok.index), ...argv.slice(tok.index + 1)], rawName: tok.rawName };
+}
+
+/** The first of `names` (as typed) that `argv` has, for a message naming it. */
+function firstTyped(argv: string[], names: readonly string[]): string | undefined {
+  for (const tok of tokensOf(argv)) {
+    if (tok.kind === 'option' && names.includes(tok.name)) return tok.rawName;
+    if (tok.kind === 'positional' && names.includes('')) return tok.value;
+  }
+  return undefined;
+}
+
+/** `--acp` speaks the protocol on stdin and stdout: a prompt, a session to continue or another output are not for it. */
+function checkAcp(out: RunArgs, argv: string[]): ParsedArgs {
+  const other = firstTyped(argv, ['prompt', 'interactive', 'json', 'continue', 'image', 'input-format', 'approve-l1', '']);
+  if (other !== undefined) return { kind: 'error', key: 'acpWith', vars: { option: other } };
+  // The editor's questions are the person's; a mode that asks none is a terminal's choice.
+  if (out.runMode === 'yolo') return { kind: 'error', key: 'acpYolo', vars: {} };
   return out;
+}
+
+/** `--input-format stream-json` reads every prompt from stdin and answers with JSON lines: one-shot and `--json` by itself. */
+function checkStreamJson(out: RunArgs, argv: string[]): ParsedArgs {
+  const other = out.interactive ? firstTyped(argv, ['interactive']) : out.prompt !== undefined ? firstTyped(argv, ['prompt', '']) : undefined;
+  if (other !== undefined) return { kind: 'error', key: 'streamJsonWith', vars: { option: other } };
+  return { ...out, oneShot: true, json: true };
 }
 
 /** The options as typed (`--mode`, `-p`), for "did you mean" (shared/usage closest). */

@@ -1,5 +1,5 @@
 import type { AiError } from '../errors';
-import type { Outcome } from '../agent/events';
+import type { TurnOutcome } from '../agent/events';
 
 /** Exit codes of `ai` (documented in --help and the README). */
 export const EXIT = {
@@ -12,7 +12,7 @@ export const EXIT = {
   aborted: 130,
 } as const;
 
-export function exitCodeOf(outcome: Outcome): number {
+export function exitCodeOf(outcome: TurnOutcome): number {
   switch (outcome) {
     case 'answered':
       return EXIT.ok;

@@ -8,6 +8,7 @@ import type { AgentEvent } from '../agent/events';
 import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
 import { aiCommand, t, type Lang } from '../i18n';
 import { JsonEventWriter } from './json-output';
+import { promptFlags } from './system-prompt';
 import { Lifetime } from './lifetime';
 import { renderProgress } from './render';
 import { lazy } from '@holic512/shared/lib/lazy';
@@ -90,7 +91,9 @@ function renderMarkdownReply(text: string, env: NodeJS.ProcessEnv, stdout: NodeJ
 }
 
 /** Combine the prompt with piped input. The piped text goes to the model, so it passes the
- * redaction gate first (`cat .env | ai -p "check this"` sends no key). */
+ * redaction gate first (`cat .env | ai -p "check this"` sends no key). Call it once the gate
+ * knows the run's secret values (after createAppAgent), or a known value with no shape of its
+ * own (a profile's key for a local server) goes through as it is. */
 export function withStdin(prompt: string | undefined, stdin: string): string {
   const extra = stdin.trim() ? `<stdin>\n${redact(stdin.replace(/\s+$/, ''))}\n</stdin>` : '';
   if (!prompt) return extra;
@@ -110,7 +113,7 @@ export function nonInteractiveConfirm(approveL1: boolean, lang: Lang): AgentConf
  * a bad config) or no profile and nobody to run the guided setup with (exit 4). Only the check
  * and the hint: the setup itself (prompts, probes, presets) is not loaded here.
  */
-function preflight(app: ReturnType<typeof createAppAgent>, args: RunArgs, env: NodeJS.ProcessEnv, lang: Lang, say: (message: string, code: string) => void): number | undefined {
+export function preflight(app: ReturnType<typeof createAppAgent>, args: RunArgs, env: NodeJS.ProcessEnv, lang: Lang, say: (message: string, code: string) => void): number | undefined {
   const { needsSetup } = require('../setup/needs') as typeof import('../setup/needs');
   const needs = needsSetup({ env, registry: app.registry, profile: args.profile ?? null });
   if (needs.configProblem) {
@@ -126,6 +129,8 @@ function preflight(app: ReturnType<typeof createAppAgent>, args: RunArgs, env: N
 
 /** `ai -p "<prompt>"`: one turn, events as text or JSON lines, a meaningful exit code. */
 export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShotIo>): Promise<number> {
+  // One session fed line by line from stdin (cli/stream-json.ts).
+  if (args.inputFormat === 'stream-json') return (require('./stream-json') as typeof import('./stream-json')).runStreamJson(args, lang, io);
   const stdout = io?.stdout ?? process.stdout;
   const json = new JsonEventWriter(stdout, undefined, lang);
   try {
@@ -156,10 +161,10 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   // With a prompt, stdin is only extra context: don't let a pipe nobody writes to hang the run.
   const piped = await readPipedStdin(io?.stdin ?? process.stdin, args.prompt ? { firstChunkWaitMs: STDIN_FIRST_CHUNK_WAIT_MS } : {});
   if (piped.gaveUp) stderr.write(t(lang, 'stdinSilent', { seconds: STDIN_FIRST_CHUNK_WAIT_MS / 1000 }) + '\n');
-  const prompt = withStdin(args.prompt, piped.text);
   // `ai -c -p` with nothing to say goes on with the last turn of this folder's last session.
-  const continueOnly = args.continue && !prompt.trim();
-  if (!prompt.trim() && !continueOnly) {
+  const saysSomething = Boolean(args.prompt?.trim() || piped.text.trim());
+  const continueOnly = args.continue && !saysSomething;
+  if (!saysSomething && !continueOnly) {
     const { usageMessage } = require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage');
     stderr.write(usageMessage(lang, { detail: t(lang, 'missingPrompt'), help: `${aiCommand()} --help` }) + '\n');
     return EXIT.usage;
@@ -176,10 +181,14 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
       maxAutoSteps: args.maxSteps,
       confirm: nonInteractiveConfirm(args.approveL1, lang),
       unattended: true,
+      ...promptFlags(args),
     });
   } catch (err) {
     return fail(err);
   }
+  // Only now, with the gate told every value the run knows (createAppAgent: the profiles' keys,
+  // secret-looking variables, the workspace's .env files), does piped text join the prompt.
+  const prompt = withStdin(args.prompt, piped.text);
   const blocked = preflight(app, args, env, lang, (message, code) => void stop(code, message, 0));
   if (blocked !== undefined) return blocked;
   const { agent } = app;
@@ -249,6 +258,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
     unhook();
     // Background processes the model started end with the run.
     agent.dispose();
+    await app.telemetry?.shutdown(); // the run's spans reach the collector before the exit code is given
     // A turn that built no runner (no background process, no spawn helper) and started no MCP
     // server leaves nothing running: the CLI entry may exit without waiting for the event loop.
     if (!controller.signal.aborted && !app.mcp && !agent.runnerBuilt) lifetime.nothingLeft = true;

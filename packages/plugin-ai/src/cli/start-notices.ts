@@ -14,8 +14,9 @@ export function projectFilesText(files: readonly ProjectFile[]): string {
   return [...named, ...skillDirs].join(', ');
 }
 
-export function startNotices(app: Partial<Pick<AppAgent, 'hookProblems' | 'claudeProblems' | 'projectRules' | 'project' | 'mcpProblems' | 'agentProblems' | 'checkProblems'>>, lang: Lang): string[] {
+export function startNotices(app: Partial<Pick<AppAgent, 'hookProblems' | 'claudeProblems' | 'projectRules' | 'project' | 'mcpProblems' | 'telemetryProblem' | 'agentProblems' | 'checkProblems'>>, lang: Lang): string[] {
   const lines: string[] = [];
+  if (app.telemetryProblem) lines.push(t(lang, app.telemetryProblem.key, app.telemetryProblem.vars));
   for (const p of app.checkProblems ?? []) lines.push(t(lang, 'checksIgnored', { file: p.source, error: p.error }));
   for (const p of app.agentProblems ?? []) lines.push(t(lang, p.key === 'agentUnknownTool' ? 'agentToolLeftOut' : 'agentFileIgnored', { file: p.file, error: t(lang, p.key, p.vars) }));
   for (const p of app.hookProblems ?? []) lines.push(t(lang, 'hookIgnored', { file: p.source, error: p.error }));

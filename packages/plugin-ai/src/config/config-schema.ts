@@ -3,27 +3,33 @@ import { z } from 'zod';
 /** ai.json's schema (DESIGN §6): loaded when a file is checked (an ai.json exists, `ai risk`),
  * never by a start without one; `defaultConfig` (config.ts) is its parse of `{}`. */
 
-/** Context budgets (DESIGN §6), all in estimated tokens (CJK-aware, see tokens.ts). */
+/** Context budgets (DESIGN §6, docs/context.md), all in estimated tokens (CJK-aware, see tokens.ts). */
 export const ContextBudgetsSchema = z
   .object({
     /** Hard cap for one request: every assembled model call stays under it. */
     maxRequestTokens: z.number().int().min(2000).default(16000),
-    /** Cap of the rolling conversation summary. */
+    /** Cap of the conversation summary a fold writes. */
     summaryMaxTokens: z.number().int().min(50).default(800),
-    /** Cap of the tool digest (the last few tool results, truncated). */
-    toolDigestMaxTokens: z.number().int().min(50).default(2000),
-    /** How many recent tool results the digest keeps (1–3 per DESIGN §6). */
-    toolDigestCount: z.number().int().min(0).max(10).default(3),
-    /** Cap of the recent window; passing it triggers compaction. */
-    recentWindowMaxTokens: z.number().int().min(100).default(6000),
-    /** Message count cap of the recent window; passing it triggers compaction. */
-    recentWindowMaxMessages: z.number().int().min(2).default(40),
-    /** Cap of the current input (user text + piped stdin, or this step's tool results). */
+    /** A request past this share of the budget folds first: older results are shortened. */
+    foldAtPercent: z.number().int().min(30).max(95).default(80),
+    /** Still past this share after shortening: older turns are folded into the summary too. */
+    summarizeAbovePercent: z.number().int().min(20).max(90).default(60),
+    /** Where a fold with a summary brings the request (the headroom before the next fold). */
+    foldToPercent: z.number().int().min(10).max(80).default(40),
+    /** The budget of one user message, and of one round's tool results together (each result's share is fitted once, when it is added). */
     inputMaxTokens: z.number().int().min(100).default(3000),
     /** Cap of project context read from AGENTS.md. */
     projectContextMaxTokens: z.number().int().min(0).default(1000),
+    /** No longer used (the context folds at marks of `maxRequestTokens`); still accepted so an older ai.json loads. */
+    toolDigestMaxTokens: z.number().int().min(50).optional(),
+    toolDigestCount: z.number().int().min(0).max(10).optional(),
+    recentWindowMaxTokens: z.number().int().min(100).optional(),
+    recentWindowMaxMessages: z.number().int().min(2).optional(),
   })
-  .strict();
+  .strict()
+  .refine((c) => c.foldToPercent < c.summarizeAbovePercent && c.summarizeAbovePercent < c.foldAtPercent, {
+    message: 'foldToPercent < summarizeAbovePercent < foldAtPercent is needed (a fold must leave headroom before the next one)',
+  });
 
 /** The OS sandbox of command steps: `auto` (use it when it works, say so when it does not), `required`, `off`. */
 export const SandboxModeSchema = z.enum(['auto', 'required', 'off']);
@@ -96,6 +102,25 @@ export const CheckSchema = z
 export const MAX_CHECKS = 20;
 export const ChecksSchema = z.array(CheckSchema).max(MAX_CHECKS, { message: `at most ${MAX_CHECKS} checks` });
 
+/**
+ * OpenTelemetry traces of turns, model calls and steps (docs/telemetry.md): `false` keeps them off
+ * even when OTEL_EXPORTER_OTLP_ENDPOINT is set; an object turns them on without it. The standard
+ * OTEL_* variables win over these fields.
+ */
+export const TelemetrySchema = z.union([
+  z.literal(false),
+  z
+    .object({
+      /** The collector's OTLP/HTTP base (`http://127.0.0.1:4318`); `/v1/traces` is added, as for OTEL_EXPORTER_OTLP_ENDPOINT. */
+      endpoint: z.string().refine((u) => /^https?:\/\/[^\s]+$/i.test(u) && URL.canParse(u), { message: 'endpoint must be an http:// or https:// address' }),
+      protocol: z.enum(['http/protobuf', 'http/json'], { message: 'protocol must be "http/protobuf" or "http/json"' }).optional(),
+      /** Headers sent with each export; a value `env:NAME` is read from that variable (keep tokens out of ai.json). */
+      headers: z.record(z.string().min(1), z.string()).optional(),
+      serviceName: z.string().min(1).optional(),
+    })
+    .strict(),
+], { error: 'expected false or {"endpoint", "protocol"?, "headers"?, "serviceName"?}' });
+
 export const AiConfigSchema = z
   .object({
     /** Commands the built-in policy does not know (`"terraform"`, `"git lg"`, `"./gradlew"`): they
@@ -147,6 +172,8 @@ export const AiConfigSchema = z
     checks: ChecksSchema.optional(),
     /** web.search's provider: `{"provider": "searxng" | "brave" | "tavily", "url"?, "apiKey"?: "env:NAME"}`. */
     webSearch: WebSearchSchema.optional(),
+    /** OpenTelemetry traces (TelemetrySchema); off unless this or OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+    telemetry: TelemetrySchema.optional(),
     /** Optional prices for `/cost` (llm-base reports tokens, not money). */
     pricing: z
       .object({
@@ -163,5 +190,6 @@ export const AiConfigSchema = z
 
 export type AiConfig = z.infer<typeof AiConfigSchema>;
 export type SandboxSettings = z.infer<typeof SandboxSettingsSchema>;
+export type TelemetryConfig = z.infer<typeof TelemetrySchema>;
 export type SandboxMode = z.infer<typeof SandboxModeSchema>;
 export type ContextBudgets = z.infer<typeof ContextBudgetsSchema>;

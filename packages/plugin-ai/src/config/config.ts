@@ -46,10 +46,9 @@ export function defaultConfig(): AiConfig {
     context: {
       maxRequestTokens: 16000,
       summaryMaxTokens: 800,
-      toolDigestMaxTokens: 2000,
-      toolDigestCount: 3,
-      recentWindowMaxTokens: 6000,
-      recentWindowMaxMessages: 40,
+      foldAtPercent: 80,
+      summarizeAbovePercent: 60,
+      foldToPercent: 40,
       inputMaxTokens: 3000,
       projectContextMaxTokens: 1000,
     },

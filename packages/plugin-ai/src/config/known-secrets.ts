@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { addEnvSecrets, addKnownSecrets } from '@holic512/shared';
+import { addEnvSecrets, addKnownSecrets, envSecretValues, isSecretName, MIN_KNOWN_LENGTH } from '@holic512/shared';
 import { z } from 'zod';
 import { lazy } from '@holic512/shared/lib/lazy';
 
@@ -75,10 +75,32 @@ export function workspaceDotenv(cwd: string): Record<string, string> {
 
 /**
  * Tell the redaction gate every secret value this run knows of: secret-looking variables of
- * `env` and of the workspace's `.env*` files, and the llm-base keys.
+ * `env` (the process's, or the `env` of Claude Code's settings that steps run with) and of the
+ * workspace's `.env*` files, and the llm-base keys (an `env:NAME` key read from `env`).
+ * Adding a value twice changes nothing. Call it before any text from the user's side (piped
+ * stdin, a custom command's output) is redacted: a known value with no shape of its own is
+ * caught only by value.
  */
 export function registerKnownSecrets(home: string, env: NodeJS.ProcessEnv, cwd?: string): void {
   addEnvSecrets(env);
   if (cwd) addEnvSecrets(workspaceDotenv(cwd));
   addKnownSecrets(llmBaseApiKeys(home, env));
+}
+
+/** An HTTP header whose value is a credential whatever its name says (the name test catches `X-Api-Key`). */
+const CREDENTIAL_HEADER = /^(proxy-)?authorization$|^cookie$/i;
+
+/**
+ * The secret values an MCP server is configured with: its `env` under secret-looking names, and
+ * its credential headers (`Authorization: Bearer …`, `X-Api-Key: …`) without their scheme word.
+ * A server's own output or error may echo them, and they are never in the process environment.
+ */
+export function mcpServerSecrets(server: { env?: Record<string, string>; headers?: Record<string, string> }): string[] {
+  const out = envSecretValues(server.env ?? {});
+  for (const [name, value] of Object.entries(server.headers ?? {})) {
+    if (!CREDENTIAL_HEADER.test(name) && !isSecretName(name)) continue;
+    const credential = value.trim().replace(/^(Bearer|Basic|Token|Bot|Digest)\s+/i, '');
+    if (credential.length >= MIN_KNOWN_LENGTH) out.push(credential);
+  }
+  return out;
 }

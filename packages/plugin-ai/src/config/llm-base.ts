@@ -4,6 +4,7 @@ import { aiError } from '../errors';
 import type { ChatMessage } from '../context/context';
 import type { Registry, RegistryEntry } from './registry';
 import type { TokenUsage as Usage } from '@holic512/shared/lib/llm-base-contract';
+import { modelService } from './model-service';
 
 export const LLM_BASE_NAME = '@holic512/plugin-llm-base';
 export const LLM_BASE_ALIAS = 'llm-base';
@@ -60,6 +61,8 @@ export interface LlmCallOptions {
   tools?: unknown[];
   /** A JSON Schema the answer must follow (FEATURES.tools). */
   jsonSchema?: { name: string; schema: Record<string, unknown>; strict?: boolean };
+  /** One key per conversation for the provider's prompt cache (llm-base sends it only where a provider takes it). */
+  cacheKey?: string;
 }
 
 /** A local model server's own state (llm-base FEATURES.ollama): is it running, the model pulled, loaded. */
@@ -266,6 +269,7 @@ export function createLlmClient(mod: unknown, where = 'llm-base'): LlmClient {
               ...(opts.minContext ? { min_context: opts.minContext } : {}),
               ...(opts.tools ? { tools: opts.tools } : {}),
               ...(opts.jsonSchema ? { json_schema: opts.jsonSchema } : {}),
+              ...(opts.cacheKey ? { cache_key: opts.cacheKey } : {}),
             })
           : fn(messages, opts.mode, opts.profile);
         const value = await raceAbort(Promise.resolve(call), opts.signal);
@@ -277,47 +281,6 @@ export function createLlmClient(mod: unknown, where = 'llm-base'): LlmClient {
         if (opts.signal?.aborted) return aborted();
         return { ok: false, code: 'PROVIDER_ERROR', message: (err as Error)?.message ?? String(err), notFound: false };
       }
-    },
-  };
-}
-
-const STATES: readonly string[] = ['not_running', 'not_pulled', 'cold', 'loading', 'ready'];
-
-/** llm-base's Ollama functions; their answers are checked as they come from another package. */
-function modelService(mod: Record<string, unknown>): ModelService {
-  const fns = ['is_ollama_profile', 'ollama_health', 'warm_up', 'pull_model'] as const;
-  type Data = { success?: boolean; data?: Record<string, unknown>; error?: { message?: unknown } };
-  const call = async (f: (typeof fns)[number], ...args: unknown[]): Promise<Data> => {
-    try {
-      return ((await (mod[f] as (...a: unknown[]) => unknown)(...args)) ?? {}) as Data;
-    } catch (err) {
-      return { success: false, error: { message: (err as Error)?.message ?? String(err) } };
-    }
-  };
-  return {
-    isLocalService: (profile) => {
-      try {
-        return (mod.is_ollama_profile as (p: string | null) => unknown)(profile) === true;
-      } catch {
-        return false;
-      }
-    },
-    async health(profile, mode) {
-      const r = await call('ollama_health', profile, mode);
-      const d = r.data ?? {};
-      return r.success && STATES.includes(String(d.state)) ? { state: d.state as ModelState, model: String(d.model ?? ''), message: String(d.message ?? '') } : undefined;
-    },
-    async warmUp(profile, mode, minContext) {
-      return (await call('warm_up', profile, mode, { min_context: minContext })).success === true;
-    },
-    async pull(model, profile, onProgress, signal) {
-      const progress = (p: unknown) => {
-        const x = (p && typeof p === 'object' ? p : {}) as { status?: unknown; completed?: unknown; total?: unknown };
-        const pct = typeof x.total === 'number' && x.total > 0 && typeof x.completed === 'number' ? ` ${Math.floor((x.completed / x.total) * 100)}%` : '';
-        onProgress(`${String(x.status ?? '')}${pct}`);
-      };
-      const r = await call('pull_model', model, profile, { onProgress: progress, signal });
-      return r.success ? undefined : String(r.error?.message ?? 'failed');
     },
   };
 }

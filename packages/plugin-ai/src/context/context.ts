@@ -1,434 +1,215 @@
-import { parseJsonObject } from '@holic512/shared/lib/json-object';
+/**
+ * The conversation a model reads, laid out so its prefix cache can keep it (DESIGN §6,
+ * docs/context.md): a system prompt fixed for the session, then the messages, append-only, each
+ * stored once as it was sent. A request is the system prompt, the messages and the new input; the
+ * next request extends it. Only a fold (fold.ts) changes what was sent, once, at its marks.
+ */
 import type { ContextBudgets } from '../config/config';
-import type { ImageAttachment } from './images';
-import type { Reply, Summary } from './protocol';
-import { describeStep } from '../agent/step-label';
-import type { ToolResult } from '../agent/runner-types';
-import { stepOutcome } from '../agent/step-outcome';
-import { estimateMessagesTokens, estimateTokens, truncateHead, truncateTail } from './tokens';
+import type { Summary } from './protocol';
+import { foldMarks, applyFoldTo, type FoldMarks } from './fold';
+import { messagesTokens, wireOf, type ChatMessage, type ContextMessage, type Wire } from './messages';
+import { capSummary, renderSummary } from './summary';
+import { estimateTokens, truncateHead } from './tokens';
 
-/** One chat message as llm-base takes it. `images` go with a user message as content parts
- * (agent-model `call`); they count in the budget and fold out of the window with their message. */
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-  images?: ImageAttachment[];
-}
+export type { ChatMessage } from './messages';
 
-/** A stored message of the recent window. `kind` tells how it was compacted. */
-export interface WindowMessage extends ChatMessage {
-  role: 'user' | 'assistant';
-  kind: 'user' | 'assistant' | 'tool' | 'event';
-}
+/** A message of the conversation (its former name). */
+export type WindowMessage = ContextMessage;
 
 /** Sizes in estimated tokens, for `/context` and tests. */
 export interface ContextSizes {
   system: number;
+  /** The summary and the results stated again after it (since the last fold with a summary). */
   summary: number;
+  /** @deprecated always 0: the conversation has no digest of recent results. */
   digest: number;
+  /** The conversation's messages after the summary. */
   window: number;
   windowMessages: number;
   total: number;
   budget: number;
+  /** The marks a fold is held against (fold.ts), in tokens of a whole request. */
+  marks: FoldMarks;
+  /** Tokens the conversation may grow before the next fold. */
+  nextFold: number;
+  /** Folds so far in this session. */
+  folds: number;
 }
 
-/**
- * Assistant turns are stored compactly: type + message + the steps it asked for (DESIGN §6),
- * stored when the reply comes, before they run: what happened to each (`ran`, `declined`,
- * `blocked_by_hook`, `refused`, …: step-outcome.ts) is its tool result's `outcome`, the same in
- * the window the model reads and in the session file. Sessions written before said `ran`.
- */
-export function compactAssistant(reply: Reply, maxTokens: number): string {
-  const message = truncateHead(reply.message, maxTokens);
-  if (reply.type === 'cmd') {
-    return JSON.stringify({ type: 'cmd', message, asked: reply.data.commands.map((step) => describeStep(step)) });
-  }
-  return JSON.stringify({ type: reply.type, message });
-}
-
-function stepLabel(result: ToolResult): string {
-  if (result.program) return [result.program, ...(result.args ?? [])].join(' ');
-  if (typeof result.plugin === 'string') return `plugin ${result.plugin}`;
-  if (result.file) return `json_patch ${result.file}`;
-  // fs.glob / fs.grep: what was looked for, then where.
-  if (typeof result.pattern === 'string') return `${result.tool} ${result.pattern}${typeof result.path === 'string' ? ` in ${result.path}` : ''}`;
-  if (typeof result.path === 'string') return `${result.tool} ${result.path}`;
-  if (typeof result.url === 'string') return `${result.tool} ${result.url}`;
-  if (typeof result.query === 'string') return `${result.tool} ${result.query}`;
-  if (typeof result.proc_id === 'string') return `${result.tool} ${result.proc_id}`;
-  return result.tool;
-}
-
-/** The short form of a tool result kept in the recent window. */
-export function compactToolResult(result: ToolResult, maxTokens = 80): string {
-  const out: Record<string, unknown> = { _event: 'tool_result', id: result.id, step: truncateHead(stepLabel(result), 40) };
-  if (result.status) out.status = result.status;
-  out.outcome = stepOutcome(result);
-  if (result.exitCode !== undefined) out.exitCode = result.exitCode;
-  out.level = result.decision?.level;
-  const tail = result.stdoutTail || result.stderrTail || result.summary || '';
-  if (tail) out.out = truncateTail(String(tail), maxTokens);
-  return JSON.stringify(out);
-}
-
-/**
- * fs.read content cut to whole numbered lines within `maxTokens`, with `endLine`, `nextOffset`
- * and the note saying where to read on, so the model never skips the lines that did not fit.
- */
-function fitFileLines(result: ToolResult, maxTokens: number): Record<string, unknown> {
-  const lines = String(result.content).split('\n');
-  const kept: string[] = [];
-  let cost = 0;
-  for (const line of lines) {
-    const c = estimateTokens(line) + 1;
-    if (kept.length && cost + c > maxTokens) break;
-    kept.push(cost + c > maxTokens ? truncateHead(line, maxTokens) : line);
-    cost += c;
-  }
-  if (kept.length === lines.length) return {};
-  const last = /^\s*(\d+)\t/.exec(kept[kept.length - 1] ?? '');
-  const endLine = last ? Number(last[1]) : Number(result.endLine ?? 0);
-  return {
-    content: kept.join('\n'),
-    endLine,
-    nextOffset: endLine + 1,
-    truncated: true,
-    note: `showing lines ${String(result.startLine)}–${endLine} of ${String(result.totalLines)} (context budget); read on with "offset": ${endLine + 1}, or a smaller "limit"`,
-  };
-}
-
-/** The leading items of a list whose JSON fits `maxTokens` (at least one, itself cut when it is alone too large). */
-function fitList(list: unknown[], maxTokens: number): unknown[] {
-  const kept: unknown[] = [];
-  let cost = 0;
-  for (const item of list) {
-    const c = estimateTokens(JSON.stringify(item)) + 1;
-    if (cost + c > maxTokens) {
-      if (!kept.length) kept.push(typeof item === 'string' ? truncateHead(item, maxTokens) : truncateHead(JSON.stringify(item), maxTokens));
-      break;
-    }
-    kept.push(item);
-    cost += c;
-  }
-  return kept;
-}
-
-/** A tool result as JSON within `maxTokens`: tails and parsed structure are shortened first,
- * so the result stays valid JSON whenever possible. */
-export function fitToolResult(result: ToolResult, maxTokens: number): string {
-  // Every character costs at least a quarter token, in its JSON too: a result whose strings alone
-  // are over the budget is cut without being serialised and estimated whole first (64 KiB tails:
-  // 0.15–0.25 ms a call, and a step's result is fitted for the window and for the request).
-  if (stringChars(result) / 4 <= maxTokens) {
-    const full = JSON.stringify(result);
-    if (estimateTokens(full) <= maxTokens) return full;
-  }
-  for (let share = Math.floor(maxTokens / 3); share >= 8; share = Math.floor(share / 2)) {
-    const copy: Record<string, unknown> = { ...result };
-    for (const key of ['stdoutTail', 'stderrTail', 'lastOutput'] as const) {
-      if (typeof copy[key] === 'string') copy[key] = truncateTail(copy[key] as string, share);
-    }
-    // Page text and snippets: the beginning matters.
-    // Numbered file lines (a result with totalLines) are cut on whole lines instead.
-    const fileLines = typeof result.totalLines === 'number';
-    for (const key of ['snippet', ...(fileLines ? [] : ['content'])]) {
-      if (typeof copy[key] === 'string') copy[key] = truncateHead(copy[key] as string, share);
-    }
-    if (fileLines && typeof copy.content === 'string') Object.assign(copy, fitFileLines(result, share));
-    // Lists of results (fs.grep matches, fs.glob files, web.search results): whole items from the start.
-    for (const key of ['matches', 'files', 'results']) {
-      const list = copy[key];
-      if (!Array.isArray(list)) continue;
-      const kept = fitList(list, share);
-      if (kept.length < list.length) {
-        copy[key] = kept;
-        copy.note = `${kept.length} of ${list.length} ${key} shown (context budget)${typeof copy.note === 'string' ? `; ${copy.note}` : ''}`;
-      }
-    }
-    if (copy.parsed !== undefined) {
-      const parsed = JSON.stringify(copy.parsed);
-      if (estimateTokens(parsed) > share) copy.parsed = truncateHead(parsed, share);
-    }
-    if (copy.changes !== undefined) {
-      const changes = JSON.stringify(copy.changes);
-      if (estimateTokens(changes) > share) copy.changes = truncateHead(changes, share);
-    }
-    if (copy.decision && estimateTokens(JSON.stringify(copy.decision)) > share) {
-      const d = result.decision;
-      copy.decision = { level: d.level, by: d.by, rules: d.rules.map((r) => r.id) };
-    }
-    copy.truncated = true;
-    const text = JSON.stringify(copy);
-    if (estimateTokens(text) <= maxTokens) return text;
-  }
-  return truncateHead(compactToolResult(result), maxTokens);
-}
-
-/** The characters of a result's own string fields (a lower bound of its JSON's length). */
-function stringChars(result: ToolResult): number {
-  let n = 0;
-  for (const v of Object.values(result)) if (typeof v === 'string') n += v.length;
-  return n;
-}
-
-/** Summary as the system message the model sees. */
-export function renderSummary(summary: Summary): string {
-  const parts = [`Conversation summary so far:\n${summary.summary}`];
-  if (summary.keyFacts.length) parts.push(`Key facts:\n- ${summary.keyFacts.join('\n- ')}`);
-  if (summary.openTasks.length) parts.push(`Open tasks:\n- ${summary.openTasks.join('\n- ')}`);
-  return parts.join('\n');
-}
-
-/** Messages as plain text, for the summary request and the rule-based fallback. */
-export function renderTranscript(messages: WindowMessage[]): string {
-  return messages.map((m) => `${m.kind}: ${m.content}`).join('\n');
-}
-
-/** Rule-based compaction, used when the summary call fails: keep the previous summary and
- * append one short line per folded message, then cap (the newest lines survive). */
-export function ruleBasedSummary(previous: Summary | null, folded: WindowMessage[], maxTokens: number): Summary {
-  const lines: string[] = [];
-  for (const m of folded) {
-    let line: string;
-    if (m.kind === 'assistant') {
-      const parsed = parseJsonObject(m.content);
-      // `ran` is the form of sessions written before a step's outcome was its result's.
-      const key = Array.isArray(parsed?.asked) ? 'asked' : 'ran';
-      const ran = Array.isArray(parsed?.[key]) ? ` (${key}: ${(parsed[key] as unknown[]).join('; ')})` : '';
-      line = `assistant ${String(parsed?.type ?? '')}: ${String(parsed?.message ?? m.content)}${ran}`;
-    } else if (m.kind === 'tool') {
-      const parsed = parseJsonObject(m.content);
-      line = `result ${String(parsed?.step ?? '')}: ${parsed?.outcome ?? parsed?.status ?? `exit ${String(parsed?.exitCode ?? '?')}`}`;
-    } else {
-      line = `${m.kind}: ${m.content}`;
-    }
-    lines.push(truncateHead(line.replace(/\s+/g, ' '), 40));
-  }
-  const text = [previous?.summary ?? '', ...lines].filter(Boolean).join('\n');
-  return {
-    summary: truncateTail(text, Math.floor(maxTokens * 0.6)),
-    keyFacts: (previous?.keyFacts ?? []).slice(-8),
-    openTasks: (previous?.openTasks ?? []).slice(-5),
-  };
-}
-
-/** Cap a summary so that its rendered form fits `maxTokens`. */
-export function capSummary(summary: Summary, maxTokens: number): Summary {
-  let s: Summary = {
-    summary: summary.summary,
-    keyFacts: summary.keyFacts.slice(0, 12).map((f) => truncateHead(f, 60)),
-    openTasks: summary.openTasks.slice(0, 8).map((f) => truncateHead(f, 60)),
-  };
-  const fixed = estimateTokens(renderSummary({ ...s, summary: '' }));
-  s = { ...s, summary: truncateTail(s.summary, Math.max(20, maxTokens - fixed)) };
-  while (estimateTokens(renderSummary(s)) > maxTokens && (s.keyFacts.length || s.openTasks.length)) {
-    s = s.keyFacts.length >= s.openTasks.length ? { ...s, keyFacts: s.keyFacts.slice(1) } : { ...s, openTasks: s.openTasks.slice(1) };
-  }
-  return s;
-}
-
-/**
- * The conversation state that is sent to the model, kept the same size however long the
- * session runs (DESIGN §6): system prompt; summary (capped); tool digest (last N results,
- * truncated); recent window (capped); the current input.
- */
-/** The conversation state `/rewind` goes back to (messages are immutable; the arrays are copies). */
+/** The conversation state `/rewind` goes back to (messages are never changed; the array is a copy). */
 export interface ContextSnapshot {
+  messages: ContextMessage[];
   summary: Summary | null;
-  window: WindowMessage[];
-  digest: string[];
+  mode: string;
+}
+
+/** What one fold did, as the session file records it and replay applies it. */
+export interface AppliedFold {
+  /** Messages (by index before the fold) given their short form. */
+  shortened: number[];
+  /** Messages from the start replaced by `head`. */
+  folded: number;
+  /** The summary and the pinned results, as sent. */
+  head: ContextMessage[];
+  summary?: Summary;
+}
+
+/** The system prompts of a session: for the JSON protocol, and for native tool calls. */
+export interface SystemPrompts {
+  json: string;
+  tools?: string;
 }
 
 export class ConversationContext {
+  /** The messages after the system prompt, oldest first. */
+  messages: ContextMessage[] = [];
+  /** The latest summary a fold wrote (what `/compact` shows; the next fold starts from it). */
   summary: Summary | null = null;
-  window: WindowMessage[] = [];
-  digest: string[] = [];
+  /** The run mode the model was last told (`{"_event":"mode"}`); told again only when it changes. */
+  mode = 'default';
+  /** The first request went out: the system prompt stays as it was for the rest of the session. */
+  sealed = false;
+  folds = 0;
+  private prompts: SystemPrompts;
+  /** The section of tools that joined before the session's first request (agent-extensions syncTools). */
+  private joined?: string;
 
-  constructor(
-    private systemPrompt: string,
-    readonly budgets: ContextBudgets,
-  ) {}
+  private base: SystemPrompts;
 
-  setSystemPrompt(text: string): void {
-    this.systemPrompt = text;
+  constructor(base: SystemPrompts | string, readonly budgets: ContextBudgets) {
+    this.base = typeof base === 'string' ? { json: base } : { ...base };
+    this.prompts = { ...this.base };
   }
 
+  /** The prompts a new session starts from (the tools that joined not included). */
+  basePrompts(): SystemPrompts {
+    return { ...this.base };
+  }
+
+  /** New instructions (memory, skills changed): the prompts of the next session, and of this one while it has sent nothing. */
+  rebase(prompts: SystemPrompts): void {
+    this.base = { ...prompts };
+    if (!this.sealed) {
+      this.prompts = { ...this.base };
+      this.setJoinedTools(this.joined);
+    }
+  }
+
+  /** The system prompt a request of transport `wire` starts with. */
+  systemPrompt(wire: Wire = 'json'): string {
+    return (wire === 'tools' ? this.prompts.tools : undefined) ?? this.prompts.json;
+  }
+
+  /** The former reader of the JSON-protocol system prompt. */
   getSystemPrompt(): string {
-    return this.systemPrompt;
+    return this.prompts.json;
+  }
+
+  allPrompts(): SystemPrompts {
+    return { ...this.prompts };
+  }
+
+  /** A section of tools that joined (MCP): part of the system prompt while nothing was sent; false once sealed (append it as a message instead). */
+  setJoinedTools(section: string | undefined): boolean {
+    if (this.sealed) return false;
+    this.joined = section;
+    const json = this.base.json;
+    this.prompts = { ...this.prompts, json: section ? `${json}\n\n${section}` : json };
+    return true;
+  }
+
+  /** The prompts a stored session was sent with (replay): they stay for the session. */
+  restorePrompts(prompts: SystemPrompts): void {
+    this.prompts = { ...prompts };
+    this.sealed = true;
+  }
+
+  /** The first request goes out; true the first time (the prompts are then recorded). */
+  seal(): boolean {
+    if (this.sealed) return false;
+    this.sealed = true;
+    return true;
   }
 
   snapshot(): ContextSnapshot {
-    return { summary: this.summary, window: [...this.window], digest: [...this.digest] };
+    return { messages: [...this.messages], summary: this.summary, mode: this.mode };
   }
 
   restore(snapshot: ContextSnapshot): void {
+    this.messages = [...snapshot.messages];
     this.summary = snapshot.summary;
-    this.window = [...snapshot.window];
-    this.digest = [...snapshot.digest];
+    this.mode = snapshot.mode;
   }
 
-  /** Forget everything but the system prompt (`/clear`). */
+  /** Forget the conversation (`/clear`): a new session, whose system prompt is made anew. */
   clear(): void {
+    this.messages = [];
     this.summary = null;
-    this.window = [];
-    this.digest = [];
+    this.mode = 'default';
+    this.sealed = false;
+    this.folds = 0;
+    this.prompts = { ...this.base };
+    this.setJoinedTools(this.joined);
   }
 
-  /** The user's text as stored in the window: at most a third of the window, so one pasted
-   * file does not force a fold on every turn (it was sent in full as the current input). */
-  addUser(text: string, images?: ImageAttachment[]): void {
-    const cap = Math.min(this.budgets.inputMaxTokens, Math.floor(this.budgets.recentWindowMaxTokens / 3));
-    this.window.push({ role: 'user', kind: 'user', content: truncateHead(text, cap), ...(images?.length ? { images } : {}) });
+  append(messages: readonly ContextMessage[]): void {
+    this.messages.push(...messages);
   }
 
-  /** A runner event such as `{"_event":"continue"}`. */
-  addEvent(text: string): void {
-    this.window.push({ role: 'user', kind: 'event', content: truncateHead(text, 100) });
+  /** Apply a fold: its short forms, its summary and pinned results in place of the folded messages. */
+  applyFold(fold: AppliedFold): void {
+    this.messages = applyFoldTo(this.messages, fold, fold.head);
+    if (fold.summary) this.summary = fold.summary;
+    this.folds++;
   }
 
-  addAssistant(reply: Reply): void {
-    this.window.push({
-      role: 'assistant',
-      kind: 'assistant',
-      content: compactAssistant(reply, Math.floor(this.budgets.recentWindowMaxTokens / 6)),
-    });
+  /** The summary message a fold puts first: capped, rendered once. */
+  summaryMessage(summary: Summary): { message: ContextMessage; summary: Summary } {
+    const capped = capSummary(summary, this.budgets.summaryMaxTokens);
+    return { message: { role: 'system', kind: 'summary', content: truncateHead(renderSummary(capped), this.budgets.summaryMaxTokens) }, summary: capped };
   }
 
-  /** A tool result: compact in the window, fuller in the digest. Returns both forms. */
-  addToolResult(result: ToolResult): { content: string; digest: string } {
-    const content = compactToolResult(result);
-    this.window.push({ role: 'user', kind: 'tool', content });
-    const count = this.budgets.toolDigestCount;
-    const per = Math.floor(this.budgets.toolDigestMaxTokens / Math.max(1, count)) - 4;
-    const digest = fitToolResult(result, Math.max(20, per));
-    if (count > 0) {
-      this.digest.push(digest);
-      if (this.digest.length > count) this.digest.splice(0, this.digest.length - count);
-    }
-    return { content, digest };
-  }
-
-  /** A stored message, as replayed from a session file. */
-  restoreMessage(message: WindowMessage): void {
-    this.window.push(message);
-  }
-
-  restoreDigest(entry: string): void {
-    const count = this.budgets.toolDigestCount;
-    if (count === 0) return;
-    this.digest.push(truncateHead(entry, Math.floor(this.budgets.toolDigestMaxTokens / count) - 4));
-    if (this.digest.length > count) this.digest.splice(0, this.digest.length - count);
-  }
-
-  windowTokens(): number {
-    return estimateMessagesTokens(this.window);
-  }
-
-  /** True when the recent window passed its cap and older turns should be folded. */
-  needsCompaction(): boolean {
-    return (
-      this.window.length > this.budgets.recentWindowMaxMessages ||
-      this.windowTokens() > this.budgets.recentWindowMaxTokens
-    );
-  }
-
-  /** The oldest messages to fold so the window drops to about half its caps (`force` folds
-   * all but the last two messages, for `/compact`). Does not change the window. */
-  foldCandidates(force = false): WindowMessage[] {
-    const keep = 2;
-    if (this.window.length <= keep) return [];
-    if (force) return this.window.slice(0, this.window.length - keep);
-    const targetTokens = this.budgets.recentWindowMaxTokens / 2;
-    const targetCount = Math.floor(this.budgets.recentWindowMaxMessages / 2);
-    let tokens = this.windowTokens();
-    let count = this.window.length;
-    let n = 0;
-    while (count - n > keep && (tokens > targetTokens || count - n > targetCount)) {
-      tokens -= estimateMessagesTokens([this.window[n]]);
-      n++;
-    }
-    return this.window.slice(0, n);
-  }
-
-  /** Replace the folded oldest messages by the new summary. */
-  applySummary(summary: Summary, foldedCount: number): void {
-    this.summary = capSummary(summary, this.budgets.summaryMaxTokens);
-    this.window.splice(0, foldedCount);
-  }
-
-  private fixedMessages(): ChatMessage[] {
-    const out: ChatMessage[] = [{ role: 'system', content: this.systemPrompt }];
-    if (this.summary) {
-      out.push({ role: 'system', content: truncateHead(renderSummary(this.summary), this.budgets.summaryMaxTokens) });
-    }
-    if (this.digest.length) {
-      out.push({
-        role: 'system',
-        content: truncateHead(`Recent tool results (newest last):\n${this.digest.join('\n')}`, this.budgets.toolDigestMaxTokens),
-      });
-    }
-    return out;
+  /** Estimated tokens of the request that would carry `current` next. */
+  requestTokens(current: readonly ContextMessage[], wire: Wire = 'json'): number {
+    return estimateTokens(this.systemPrompt(wire)) + 4 + tokensOf(this.messages) + tokensOf(current);
   }
 
   /**
-   * Assemble one request. Guarantees the estimate stays within `maxRequestTokens`: the
-   * oldest window messages are left out first, then the current input is shortened.
+   * One request: the system prompt, the conversation as sent, the new input, in the shape of
+   * transport `wire`. Only a request past the whole budget even after a fold (a system prompt
+   * or an input larger than the budget) is cut here: its input first, then the system prompt.
    */
-  build(current: ChatMessage[]): ChatMessage[] {
-    // 5% is kept back for what is added on the way (llm-base's own system message, JSON
-    // escaping, role fields), so the request on the wire stays under the budget too.
-    const max = Math.floor(this.budgets.maxRequestTokens * 0.95);
-    const fixed = this.fixedMessages();
-    const fixedTokens = estimateMessagesTokens(fixed);
-    const costs = this.window.map((m) => estimateMessagesTokens([m]));
-    let windowTokens = costs.reduce((a, b) => a + b, 0);
-    // The current input gets its cap, or more when the request has room to spare (a piped
-    // diff on a fresh session may use what the empty window and summary leave free).
-    const spare = max - fixedTokens - windowTokens - 8 * current.length;
-    const perInput = Math.max(20, Math.floor(Math.max(this.budgets.inputMaxTokens, spare) / Math.max(1, current.length)));
-    let input = current.map((m) => ({ ...m, content: truncateHead(m.content, perInput) }));
-    let start = 0;
-    const inputTokens = estimateMessagesTokens(input);
-    while (fixedTokens + windowTokens + inputTokens > max && start < costs.length) windowTokens -= costs[start++];
-    const window: ChatMessage[] = this.window.slice(start).map(({ role, content, images }) => ({ role, content, ...(images ? { images } : {}) }));
-    const total = () => estimateMessagesTokens(fixed) + windowTokens + estimateMessagesTokens(input);
-    if (total() > max) {
-      const room = Math.max(20, max - estimateMessagesTokens(fixed) - 8 * input.length);
-      const each = Math.max(10, Math.floor(room / Math.max(1, input.length)) - 4);
-      input = input.map((m) => ({ ...m, content: truncateHead(m.content, each) }));
+  request(current: readonly ContextMessage[], wire: Wire = 'json'): ChatMessage[] {
+    const messages = [...this.messages, ...current];
+    const system = this.systemPrompt(wire);
+    const out: ChatMessage[] = [{ role: 'system', content: system }, ...messages.map((m) => wireOf(m, wire))];
+    const budget = foldMarks(this.budgets).budget;
+    let over = estimateTokens(system) + 4 + tokensOf(messages) - budget;
+    if (over <= 0) return out;
+    for (let i = out.length - 1; i > out.length - 1 - current.length && over > 0; i--) {
+      const cut = truncateHead(out[i].content, Math.max(10, estimateTokens(out[i].content) - over));
+      over -= estimateTokens(out[i].content) - estimateTokens(cut);
+      out[i] = { ...out[i], content: cut };
     }
-    if (total() > max) {
-      // Only an oversized system prompt gets here (a huge AGENTS.md cap): shorten it last.
-      const rest = total() - estimateTokens(fixed[0].content);
-      fixed.splice(1);
-      fixed[0] = { role: 'system', content: truncateHead(this.systemPrompt, Math.max(50, max - rest)) };
-    }
-    return [...fixed, ...window, ...input];
+    if (over > 0) out[0] = { role: 'system', content: truncateHead(system, Math.max(50, estimateTokens(system) - over)) };
+    return out;
   }
 
-  /** The minimal request used after a 404: system prompt + the current input. */
-  buildMinimal(current: ChatMessage[]): ChatMessage[] {
-    const perInput = Math.max(20, Math.floor(this.budgets.inputMaxTokens / Math.max(1, current.length)));
-    return [
-      { role: 'system', content: this.systemPrompt },
-      ...current.map((m) => ({ ...m, content: truncateHead(m.content, perInput) })),
-    ];
+  /** The minimal request used after a 404: system prompt + the new input. */
+  buildMinimal(current: readonly ContextMessage[], wire: Wire = 'json'): ChatMessage[] {
+    const per = Math.max(20, Math.floor(this.budgets.inputMaxTokens / Math.max(1, current.length)));
+    return [{ role: 'system', content: this.systemPrompt(wire) }, ...current.map((m) => ({ ...wireOf(m, 'json'), content: truncateHead(m.content, per) }))];
   }
 
   sizes(): ContextSizes {
-    const fixed = this.fixedMessages();
-    const system = estimateMessagesTokens([fixed[0]]);
-    const summary = this.summary ? estimateMessagesTokens([{ content: renderSummary(this.summary) }]) : 0;
-    const digest = this.digest.length ? estimateMessagesTokens([fixed[fixed.length - 1]]) : 0;
-    const window = this.windowTokens();
-    return {
-      system,
-      summary,
-      digest,
-      window,
-      windowMessages: this.window.length,
-      total: system + summary + digest + window,
-      budget: this.budgets.maxRequestTokens,
-    };
+    const marks = foldMarks(this.budgets);
+    const system = estimateTokens(this.systemPrompt()) + 4;
+    const head = this.messages.filter((m) => m.kind === 'summary' || m.kind === 'pinned');
+    const summary = tokensOf(head);
+    const window = tokensOf(this.messages) - summary;
+    const total = system + summary + window;
+    return { system, summary, digest: 0, window, windowMessages: this.messages.length - head.length, total, budget: this.budgets.maxRequestTokens, marks, nextFold: Math.max(0, marks.fold - total), folds: this.folds };
   }
 }
+
+const tokensOf = messagesTokens;

@@ -1,16 +1,11 @@
 import { z } from 'zod';
-import type { Step, StepSummary } from '@holic512/tool-runner';
+import type { Step, ToolRegistry } from '@holic512/tool-runner';
 import { lazy } from '@holic512/shared/lib/lazy';
 
 /** Model → runner protocol (DESIGN §4, docs/protocol.md). Every reply is validated here. */
 
-/** What plugin-ai needs of a tool registry (tool-runner's ToolRegistry): the step schema and digests. */
-export interface StepRegistry {
-  stepSchema(): z.ZodType<Step>;
-  /** The registry's own check of one step (tool-runner's): says why a tool is unknown or not available here. */
-  validate?(step: unknown): { ok: true } | { ok: false; error: string };
-  get(name: string): { digest(step: never): string; summary?(step: never): StepSummary; takesCwd?: boolean } | undefined;
-}
+/** What plugin-ai needs of a tool registry: tool-runner's ToolRegistry, its step schema and tools (and its own check of one step, which says why a tool is unknown or not available here). */
+export type StepRegistry = Pick<ToolRegistry, 'stepSchema' | 'get'> & Partial<Pick<ToolRegistry, 'validate'>>;
 
 /** The built-in tools of @holic512/tool-runner: the one step schema (loaded when a reply is parsed). */
 export function builtinStepRegistry(): StepRegistry {

@@ -71,6 +71,7 @@ export function skillLoadTool(skills: readonly Skill[]): AnyToolDefinition {
   const byName = new Map(skills.map((s) => [s.name, s]));
   return {
     name: skillLoadNames.name,
+    kind: 'read',
     description: {
       en: 'Load one skill of the index (its instructions and the folder its files are in); "file" reads another file of that folder, "offset" (a line) reads on.',
       zh: '加载技能索引中的一个技能(其说明及其文件所在的目录);"file" 读取该目录中的其他文件,"offset"(行号)继续读取。',

@@ -1,7 +1,7 @@
 /** How steps, results and command answers look on the screen. Pure: data in, lines out. */
 import type { ContextSizes } from '../context/context';
 import type { Step } from '../context/protocol';
-import type { Decision, Level, ProcessInfo, Rule, ToolResult } from '../agent/runner-types';
+import type { Decision, Level, ProcInfo, Rule, ToolResult } from '../agent/runner-types';
 import type { SessionInfo, SessionRecord } from '../sessions/sessions';
 import { t, type Lang } from '../i18n';
 import { NOT_RUN, sandboxNote } from '../cli/render';
@@ -142,12 +142,11 @@ export function formatTokens(n: number): string {
   return n < 1000 ? String(n) : `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
 }
 
-/** `/context`: each part against the request budget, with a bar. */
+/** `/context`: each part against the request budget, with a bar; then the fold marks and how far the next fold is. */
 export function formatContext(sizes: ContextSizes, theme: Theme, lang: Lang): string[] {
   const rows: Array<[string, number, string?]> = [
     [ts(lang, 'contextSystem'), sizes.system],
     [ts(lang, 'contextSummary'), sizes.summary],
-    [ts(lang, 'contextDigest'), sizes.digest],
     [ts(lang, 'contextWindow'), sizes.window, ts(lang, 'contextMessages', { n: sizes.windowMessages })],
     [ts(lang, 'contextTotal'), sizes.total],
   ];
@@ -159,11 +158,13 @@ export function formatContext(sizes: ContextSizes, theme: Theme, lang: Lang): st
     const bar = theme.cyan('█'.repeat(filled)) + theme.dim('░'.repeat(20 - filled));
     lines.push(`  ${name.padEnd(nameWidth)}  ${bar} ${String(value).padStart(6)}  ${String(pct).padStart(3)}%${extra ? theme.dim(`  ${extra}`) : ''}`);
   }
+  lines.push(theme.dim(`  ${ts(lang, 'contextMarks', { fold: sizes.marks.fold, summarize: sizes.marks.summarize, target: sizes.marks.target })}`));
+  lines.push(theme.dim(`  ${ts(lang, 'contextNextFold', { left: sizes.nextFold, folds: sizes.folds })}`));
   return lines;
 }
 
 /** `/ps`: the session's background processes, oldest first; detached ones name their log file. */
-export function formatProcesses(list: ReadonlyArray<ProcessInfo>, theme: Theme, lang: Lang): string[] {
+export function formatProcesses(list: ReadonlyArray<ProcInfo>, theme: Theme, lang: Lang): string[] {
   if (!list.length) return [ts(lang, 'psNone')];
   const lines = list.map((p) => {
     const time = formatDuration(p.runningMs);

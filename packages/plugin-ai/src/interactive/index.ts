@@ -82,7 +82,10 @@ export async function runInteractive(args: RunArgs, lang: Lang, options: Interac
   app = await loadAgent(args, lang, env, cwd, screen, terminal, input, output);
   if (typeof app === 'number') return finish(app);
   screen.attach(app, { continueLast: args.continue, prompt: args.prompt });
-  return finish(await screen.done);
+  const code = await screen.done;
+  // The session's spans reach the collector before `ai` leaves.
+  await app.telemetry?.shutdown();
+  return finish(code);
 }
 
 async function loadAgent(
@@ -138,7 +141,17 @@ async function loadAgent(
       });
     }
     const { createAppAgent } = require('../cli/app') as typeof import('../cli/app');
-    const app = createAppAgent({ lang, env, cwd, mode: args.mode, profile: args.profile, maxAutoSteps: args.maxSteps, confirm: screen.confirm });
+    const app = createAppAgent({
+      lang,
+      env,
+      cwd,
+      mode: args.mode,
+      profile: args.profile,
+      maxAutoSteps: args.maxSteps,
+      confirm: screen.confirm,
+      systemPromptFile: args.systemPromptFile,
+      appendSystemPrompt: args.appendSystemPrompt,
+    });
     if (args.runMode) {
       const r = app.agent.setRunMode(args.runMode);
       if (!r.ok) output.write(ts(lang, 'runModeSkipped', { mode: args.runMode, reason: r.reason }) + '\n');
@@ -168,7 +181,10 @@ function plainSurface(output: NodeJS.WriteStream): Surface {
 }
 
 /** stdin is not a terminal: read whole lines, one at a time, each when the screen can take
- * it (after the running turn, or as the answer to an open question). */
+ * it (after the running turn, or as the answer to an open question). Piped text is not what a
+ * person typed (`cat notes.txt | ai -i`): each line passes the redaction gate, as `ai -p`'s
+ * piped input does. A line is taken only once the agent is attached, so the gate already
+ * knows the run's secret values (the profiles' keys, secret-looking variables, .env files). */
 function pumpLines(input: NodeJS.ReadStream, screen: Screen): void {
   const rl = readline.createInterface({ input, terminal: false });
   const lines: string[] = [];
@@ -177,7 +193,7 @@ function pumpLines(input: NodeJS.ReadStream, screen: Screen): void {
   const pump = () => {
     if (pumping) return; // onLine re-renders, which calls back here
     pumping = true;
-    while (lines.length && screen.acceptsInput) screen.onLine(lines.shift()!);
+    while (lines.length && screen.acceptsInput) screen.onLine(redactLine(lines.shift()!));
     pumping = false;
     if (ended && !lines.length) screen.endOfInput();
   };
@@ -190,4 +206,9 @@ function pumpLines(input: NodeJS.ReadStream, screen: Screen): void {
     ended = true;
     pump();
   });
+}
+
+/** The redaction gate, loaded with the first piped line (a terminal session never needs it here). */
+function redactLine(line: string): string {
+  return (require('@holic512/shared/lib/redact/gate') as typeof import('@holic512/shared/lib/redact/gate')).redact(line);
 }

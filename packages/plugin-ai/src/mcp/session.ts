@@ -8,6 +8,8 @@ import * as path from 'path';
 import type { AnyToolDefinition } from '@holic512/tool-runner';
 import { readMcpServers, type McpConfigProblem, type McpServerConfig } from './config';
 import { McpManager, type McpServerState } from './manager';
+import { addKnownSecrets } from '@holic512/shared';
+import { mcpServerSecrets } from '../config/known-secrets';
 import { mcpDescribeTool, mcpPromptSection, mcpToolDefinition } from './tools';
 
 /** What the agent needs of tools that join during a session (agent-core `DynamicTools`). */
@@ -88,7 +90,11 @@ export class McpSession implements McpSessionView {
     this.problems = problems;
     const base = { ...setup.serverEnv, CLAUDE_PROJECT_DIR: setup.projectRoot };
     const servers = [...user.servers, ...project].map((s) => (s.transport === 'stdio' ? { ...s, env: { ...base, ...s.env } } : s));
-    for (const s of servers) if (s.transport === 'http') this.hosts.set(s.name, safeHost(s.url));
+    for (const s of servers) {
+      if (s.transport === 'http') this.hosts.set(s.name, safeHost(s.url));
+      // What a server is configured with may come back in its output or errors: known values of the gate.
+      addKnownSecrets(mcpServerSecrets(s));
+    }
     this.manager = new McpManager(servers, { cwd: setup.cwd, clientInfo: { name: 'slothtool-ai', version: setup.clientVersion } });
     this.describe = mcpDescribeTool(this.manager);
   }

@@ -75,6 +75,8 @@ export function mcpToolDefinition(manager: McpManager, info: McpToolInfo, host?:
   const summary = (info.description.split('\n')[0] || info.name).slice(0, 200);
   const def = {
     name,
+    // How an editor shows the step (ACP): a read when the server says so, else unknown.
+    kind: info.annotations.readOnlyHint === true ? ('read' as const) : ('other' as const),
     description: { en: summary, zh: summary },
     input: ArgumentsInput,
     example: { arguments: {} },
@@ -141,6 +143,7 @@ export function mcpDescribeTool(manager: McpManager): AnyToolDefinition {
   };
   const def = {
     name: 'mcp.describe',
+    kind: 'read' as const,
     description: {
       en: 'Show an MCP tool\'s description and argument schema ("mcp.<server>.<tool>"), or a server\'s tools ("<server>").',
       zh: '显示 MCP 工具的说明与参数结构("mcp.<服务器>.<工具>"),或某个服务器的全部工具("<服务器>")。',

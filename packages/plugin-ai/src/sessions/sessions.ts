@@ -24,30 +24,67 @@ export function pointerName(folder: string): string {
 
 /**
  * Sessions are append-only JSONL files `<home>/ai/sessions/<id>.jsonl`. The first line is
- * the `meta` record; each later line is one record. Replaying the records rebuilds the
- * context exactly (see Agent.resume).
+ * the `meta` record; each later line is one record: the system prompts once, then each message as
+ * it was sent, and each fold as what it did. Replaying the records rebuilds the exact messages
+ * of the last request (see Agent.resume, docs/context.md).
  */
 function buildRecordSchema() {
+  const short = z.string().optional();
   return z.discriminatedUnion('t', [
     z.object({
       t: z.literal('meta'),
-      v: z.literal(1),
+      /** 1: sessions of the versions with a digest of recent results (converted when resumed); 2: messages as sent. */
+      v: z.union([z.literal(1), z.literal(2)]),
       id: z.string(),
       cwd: z.string(),
       createdAt: z.string(),
       mode: z.enum(['low', 'high']).optional(),
       profile: z.string().nullable().optional(),
     }),
+    /** The system prompts the session's first request went out with (they stay for the session). */
+    z.object({ t: z.literal('system'), at: z.string(), json: z.string(), tools: z.string().optional(), toolsKey: z.string().optional() }),
     z.object({
       t: z.literal('user'),
       at: z.string(),
       content: z.string(),
       /** Images sent with the message: what they were, never their bytes. */
       images: z.array(z.object({ name: z.string(), mime: z.string(), bytes: z.number(), sha256: z.string() })).optional(),
+      short,
     }),
-    z.object({ t: z.literal('assistant'), at: z.string(), content: z.string() }),
-    z.object({ t: z.literal('event'), at: z.string(), content: z.string() }),
-    z.object({ t: z.literal('tool'), at: z.string(), content: z.string(), digest: z.string() }),
+    z.object({
+      t: z.literal('assistant'),
+      at: z.string(),
+      content: z.string(),
+      /** Native tool calls of the reply, as the model made them. */
+      calls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
+      /** The same reply in the JSON protocol. */
+      alt: z.string().optional(),
+      short,
+    }),
+    /** `toolsKey`: an event that said which tools joined (agent-extensions syncTools). */
+    z.object({ t: z.literal('event'), at: z.string(), content: z.string(), toolsKey: z.string().optional() }),
+    z.object({
+      t: z.literal('tool'),
+      at: z.string(),
+      content: z.string(),
+      /** Version 1: the result as the digest of recent results held it. */
+      digest: z.string().optional(),
+      short,
+      tool: z.string().optional(),
+      /** The native tool call it answers. */
+      call_id: z.string().optional(),
+    }),
+    /** A fold: these messages shortened, the first `folded` replaced by `head` (the summary, pinned results), as sent. */
+    z.object({
+      t: z.literal('fold'),
+      at: z.string(),
+      method: z.enum(['shortened', 'model', 'rules']),
+      shortened: z.array(z.number().int().min(0)),
+      folded: z.number().int().min(0),
+      head: z.array(z.object({ role: z.enum(['system', 'user']), kind: z.enum(['summary', 'pinned']), content: z.string(), tool: z.string().optional() })),
+      summary: summarySchema().optional(),
+    }),
+    /** Version 1: the oldest `folded` messages were replaced by this summary. */
     z.object({ t: z.literal('summary'), at: z.string(), summary: summarySchema(), folded: z.number().int().min(0), method: z.enum(['model', 'rules']) }),
     z.object({ t: z.literal('log'), at: z.string(), code: z.string(), message: z.string() }),
     /** `/rewind`: the conversation went back to before user message `turn` (1-based). */

@@ -1,5 +1,6 @@
 import { judgeValue } from './entropy';
-import { isPlaceholder, isSecretName, looksLikeCode } from './names';
+import { isPlaceholder, isSecretName, looksLikeCode, sameWords, weakValue } from './names';
+import { segmentAt } from './pem';
 import { mask, type Learn } from './tokens';
 import { count, replaceMatches } from './work';
 
@@ -16,17 +17,22 @@ import { count, replaceMatches } from './work';
 
 type Pass = (text: string, learn: Learn) => string;
 
-/** A masked value, learned; `keep` (a placeholder or code) is left as it is. */
-function hide(kind: string, value: string, learn: Learn): string | undefined {
-  if (isPlaceholder(value) || value.includes('[redacted') || looksLikeCode(kind, value)) return undefined;
-  learn(value);
+/** A masked value, learned (`sure`: the syntax says it is a password); a placeholder or code is left as it is. */
+function hide(kind: string, value: string, learn: Learn, sure = false): string | undefined {
+  if (isPlaceholder(value) || value.includes('[redacted') || looksLikeCode(kind, value) || sameWords(kind, value)) return undefined;
+  learn(value, sure);
   return mask(kind, value);
 }
 
-const NETRC = /(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![\w\]-]))((?:password|passwd)[ \t]+)([^\s]{1,1024})/g;
-const NETRC_WORD = /passw(?:or)?d[ \t]+[^\s[]/;
+/** `password p`, and `account a` (an additional password, for ftp) in the one-line form. */
+const NETRC = /(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![\w\]-]))((?:password|passwd|account)[ \t]+)([^\s]{1,1024})/g;
+const NETRC_WORD = /(?:passw(?:or)?d|account)[ \t]+[^\s[]/;
+/** Before `account` on its line: a machine and a login (`account default` alone starts an msmtp account). */
+const NETRC_ACCOUNT_BEFORE = /(?:^|[\s:+"'-])(?:machine[ \t]+\S+|default)[ \t]+login[ \t]+\S+(?:[ \t]+passw(?:or)?d[ \t]+\S+)?[ \t]+$/;
 /** Before `password` on its line: `machine h login u` (one line of `.netrc`)… */
 const NETRC_BEFORE = /(?:^|\s)(?:machine|default|login|account)[ \t]+\S/;
+/** Before `password`: exactly `machine h login u` (or `default login u`). */
+const NETRC_STRICT = /(?:^|[\s:+"'-])(?:machine[ \t]+\S+|default)[ \t]+login[ \t]+\S+[ \t]+$/;
 /** …or only a frame (`.netrc` over several lines: `password` starts its line). */
 const FRAME_ONLY = /^(?:\s*|[^\s]*[:-][0-9]{1,9}[:-]\s*|[+-]\s*|\s*[0-9]{1,9}\t\s*)$/;
 
@@ -40,8 +46,10 @@ const netrc: Pass = (text, learn) => {
     const before = text.slice(lineStart, m.index);
     const end = m.index + m[0].length;
     const atEol = /^[ \t]*(?:\r?\n|$)/.test(text.slice(end, end + 4));
-    if (!NETRC_BEFORE.test(before) && !(FRAME_ONLY.test(before) && atEol)) return undefined;
-    const masked = hide('password', value, learn);
+    if (head.startsWith('account') ? !NETRC_ACCOUNT_BEFORE.test(before) : !NETRC_BEFORE.test(before) && !(FRAME_ONLY.test(before) && atEol)) return undefined;
+    // Learned even when it reads as a word only in the strict one-line form (`machine h login u password p`).
+    const strict = head.startsWith('account') || NETRC_STRICT.test(before.slice(-200));
+    const masked = hide(head.startsWith('account') ? 'account' : 'password', value, learn, strict);
     return masked && head + masked;
   });
 };
@@ -54,7 +62,7 @@ const PGPASS_PORT = /:(?:[0-9]{1,5}|\*):[^\s:]/;
 const pgpass: Pass = (text, learn) => {
   if (!PGPASS_PORT.test(text)) return text;
   return replaceMatches(text, PGPASS, ([m, dbUser, value]) => {
-    const masked = hide('password', value, learn);
+    const masked = hide('password', value, learn, true);
     return masked && m.slice(0, m.length - dbUser.length - value.length) + dbUser + masked;
   });
 };
@@ -112,7 +120,7 @@ const userOption: Pass = (text, learn) => {
 };
 
 /** `password: |` (or `>`) followed by more indented lines: the lines are the value. */
-const YAML_BLOCK = /:(?<=(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![\w.\]-]))([A-Za-z_][\w.-]{0,63})[ \t]*:)[ \t]*[|>][-+]?[0-9]?[ \t]*\r?\n/g;
+const YAML_BLOCK = /:(?<=(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![\w.\]-]))([A-Za-z_][\w.-]{0,63})[ \t]*:)[ \t]*[|>][-+]?[0-9]?[ \t]*(?:\r?\n|(\\+)n)/g;
 
 /** The frame a tool printed before a line: `file:12:`, `file-13-`, a diff `+` / `-`, a `cat -n` number. */
 function frameLength(line: string): number {
@@ -130,14 +138,17 @@ const yamlBlocks: Pass = (text, learn) => {
     if (!isSecretName(m[1])) continue;
     // The indentation of the name's line (the match starts at the colon after the name), after
     // the line's frame (a grep prefix, a diff `+`, a `cat -n` number), as for each line below.
+    // In a JSON string (`password: |\n    …`) the lines are its `\n` escapes, and it ends at a bare quote.
+    const escaped = m[2] !== undefined;
     const window = text.slice(Math.max(0, m.index - 400), m.index);
-    const keyLine = window.slice(window.lastIndexOf('\n') + 1);
+    const keyLine = window.slice(Math.max(window.lastIndexOf('\n') + 1, escaped ? window.lastIndexOf('\\n') + 2 : 0));
     const indent = /^[ \t]*/.exec(keyLine.slice(frameLength(keyLine)))![0].length;
     let end = m.index + m[0].length;
     const body: Array<[number, number]> = [];
     for (let n = 0; n < 10000 && end < text.length; n++) {
-      const nl = text.indexOf('\n', end);
-      const lineEnd = nl === -1 ? text.length : nl;
+      const seg = segmentAt(text, end);
+      const quote = escaped ? /(?<!\\)"/.exec(text.slice(seg.start, seg.end)) : null;
+      const lineEnd = quote ? seg.start + quote.index : seg.end;
       const line = text.slice(end, lineEnd);
       count(0, 0, line.length);
       const frame = frameLength(line);
@@ -145,7 +156,8 @@ const yamlBlocks: Pass = (text, learn) => {
       const ind = /^[ \t]*/.exec(content)![0].length;
       if (content.trim() !== '' && ind <= indent) break;
       if (content.trim() !== '') body.push([end + frame + ind, lineEnd]);
-      end = nl === -1 ? text.length : nl + 1;
+      if (quote) break;
+      end = seg.next;
     }
     if (body.length === 0 || text.slice(body[0][0], body[0][1]).includes('[redacted')) continue;
     const total = body.reduce((s, [a, b]) => s + b - a, 0);
@@ -178,7 +190,25 @@ const anyPair: Pass = (text, learn) =>
     return `${m[0]}${more ?? ''}${open}${mask(kind, value)}`;
   });
 
+/**
+ * `name value` config lines, the name first on its line and one word after it (slapd.conf
+ * `rootpw {SSHA}…`, ldap.conf / nslcd.conf `bindpw …`, msmtprc `password …`, PuTTY-style `pw …`).
+ * Prose starts lines with such names too (`Token expired`, `PasswordAuthentication no`), so the
+ * value must look like a password (a digit, a symbol or a change of case), and not end a statement
+ * (`auth_basic "Restricted";`) or name a file (`auth-user-pass creds.txt`).
+ */
+const SPACED = /(^|\n|\\[nr])((?:[^\s:]{1,256}?[:-][0-9]{1,9}[:-]|[0-9]{1,9}[:-]|[+-](?![+-])|[ \t]*[0-9]{1,9}\t)?[ \t]*)([A-Za-z_][\w.-]{1,63})([ \t]+)([^\s"'`#;\\][^\s"'`\\]{0,1023})[ \t]*(?=\r?\n|\\[nr]|"|$)/g;
+
+const spacedConfig: Pass = (text, learn) =>
+  replaceMatches(text, SPACED, ([, brk, head, name, space, value]) => {
+    if (!isSecretName(name) || value.endsWith(';') || /^(?:\.{0,2}\/|~\/|[A-Za-z][\w+.-]*:\/\/)/.test(value) || /\.[a-z]{1,5}$/.test(value) || !weakValue(value, false)) return undefined;
+    // Not judged as code: a value alone after a name on its line is no expression (`rootpw {SSHA}…`).
+    if (isPlaceholder(value) || value.includes('[redacted')) return undefined;
+    learn(value);
+    return `${brk}${head}${name}${space}${mask(name, value)}`;
+  });
+
 /** The passes of this file, in order. */
-export const FRAMING_PASSES: readonly Pass[] = [yamlBlocks, netrc, pgpass, xml, quotedPairs, userOption];
+export const FRAMING_PASSES: readonly Pass[] = [yamlBlocks, netrc, pgpass, xml, quotedPairs, userOption, spacedConfig];
 /** The last pass: values that look random under any name. */
 export const LAST_PASS: Pass = anyPair;

@@ -1,3 +1,4 @@
+import { credentialDocumentOf } from './documents';
 import { envSecretValues, KnownSecrets } from './known';
 import { looksRandom } from './entropy';
 import { isPlaceholder, isSecretName, looksLikeCode, looksLikeIdentifier, VERSION } from './names';
@@ -25,12 +26,24 @@ function knownSecrets(): KnownSecrets {
 
 /**
  * Remember a value the patterns masked, when it looks like a secret rather than a word: at
- * least 8 characters, no white space, random-looking or letters with digits and no path.
+ * least 8 characters on one line, random-looking or letters with digits and no path (or any
+ * such value the syntax marks as a secret: `sure`).
  * Words, identifiers, versions and paths are not learned, so source code elsewhere stays readable.
  */
-const learn = (value: string): void => {
+const learn = (value: string, sure = false): void => {
   const v = value.trim();
-  if (v.length < 8 || /\s/.test(v) || looksLikeIdentifier(v) || VERSION.test(v)) return;
+  if (v.length < 8 || /[\r\n]/.test(v) || VERSION.test(v)) return;
+  if (sure) {
+    knownSecrets().add([v], true);
+    return;
+  }
+  // A value with spaces (a passphrase, `a b;c`): each of its words that looks random (not a
+  // scheme or a word of prose: `AWS4-HMAC-SHA256 Credential=…`).
+  if (/\s/.test(v)) {
+    for (const word of v.split(/[^A-Za-z0-9+/=_.~-]+/)) if (word.length >= 8 && looksRandom(word, true)) knownSecrets().add([word], true);
+    return;
+  }
+  if (looksLikeIdentifier(v)) return;
   // Random-looking, or letters with digits and no path in it (`hunter22`, `p@ssw0rd!`): a word,
   // a package name or a path (`@inquirer/password`) would mask every later use of itself.
   const secretLike = looksRandom(v, true) || (/[0-9]/.test(v) && /[A-Za-z]/.test(v) && !v.includes('/'));
@@ -137,27 +150,35 @@ export function redactCounted(text: string): { text: string; work: Work } {
   return { text: value, work };
 }
 
-/** A value under a secret-looking key, masked unless it is a placeholder or code. */
-function maskUnderKey(key: string, value: string): string {
-  if (isPlaceholder(value) || value.startsWith('env:') || looksLikeCode(key, value)) return redact(value);
+/** A value under a secret-looking key, masked unless it is a placeholder or code (`word`: one word of a command line, never code). */
+function maskUnderKey(key: string, value: string, word = false): string {
+  if (isPlaceholder(value) || value.startsWith('env:') || (word ? /^[$`]/.test(value) : looksLikeCode(key, value))) return redact(value);
   learn(value);
   return mask(key.replace(/^-+/, '') || 'secret', value);
 }
 
-/** An argument vector: `--password X`, `--token=X`, `mysql -pX`, `redis-cli -a X` are masked, and every word redacted. */
+/**
+ * An argument vector: each word is one shell word already, so an option's value is all of it
+ * (`--password=a b;c`, `PASSWORD=p@ss,w0rd`, `--token X`, `mysql -pX`, `redis-cli -a X`, and
+ * `-p` after `docker login`) and is masked whole; every other word is redacted as text.
+ */
 export function redactArgs(args: readonly string[], program?: string): string[] {
   const out = args.map((a) => (typeof a === 'string' ? a : String(a)));
   const base = program ? (program.split(/[\\/]/).pop() ?? program).replace(/\.exe$/i, '') : '';
-  const opts = PASSWORD_OPTIONS[base];
+  const opts = (PASSWORD_OPTIONS[base] ?? []).filter((o) => !o.sub || out[0] === o.sub);
   for (let i = 0; i < out.length; i++) {
     const a = out[i];
-    if (opts && a.startsWith(opts.flag) && a.length > opts.flag.length && opts.attached && !a.startsWith('--')) {
-      out[i] = opts.flag + maskUnderKey('password', a.slice(opts.flag.length));
-    } else if (opts && a === opts.flag && opts.separate && i + 1 < out.length) {
+    const short = opts.find((o) => (o.attached && a.startsWith(o.flag) && a.length > o.flag.length && !a.startsWith('--')) || (o.separate && a === o.flag));
+    const assigned = /^(-{0,2}[A-Za-z_][\w.-]{0,63})=([^]*)$/.exec(a);
+    if (short && a !== short.flag) {
+      out[i] = short.flag + maskUnderKey('password', a.slice(short.flag.length));
+    } else if (short && i + 1 < out.length) {
       out[i + 1] = maskUnderKey('password', out[i + 1]);
       i++;
+    } else if (assigned && isSecretName(assigned[1]) && assigned[2] !== '') {
+      out[i] = `${assigned[1]}=${maskUnderKey(assigned[1], assigned[2], true)}`;
     } else if (/^--?[A-Za-z][A-Za-z0-9-]{0,40}$/.test(a) && isSecretName(a) && i + 1 < out.length && !out[i + 1].startsWith('-')) {
-      out[i + 1] = maskUnderKey(a, out[i + 1]);
+      out[i + 1] = maskUnderKey(a, out[i + 1], true);
       i++;
     } else out[i] = redact(a);
   }
@@ -180,21 +201,25 @@ export function redactValue<T>(value: T): T {
   return walk(value, false, 0) as T;
 }
 
-function walk(value: unknown, secret: boolean, depth: number): unknown {
+/** `fields`: the keys a credential document around this value marks as sensitive (documents.ts). */
+function walk(value: unknown, secret: boolean, depth: number, fields?: ReadonlySet<string>): unknown {
   if (typeof value === 'string') return secret ? maskUnderKey('secret', value) : redact(value);
   if (depth > 64) return value;
   if (Array.isArray(value)) {
     if (!secret && value.length > 0 && value.every((v) => typeof v === 'string')) return redactArgs(value as string[]);
-    return value.map((v) => walk(v, secret, depth + 1));
+    return value.map((v) => walk(v, secret, depth + 1, fields));
   }
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   const program = typeof value.program === 'string' ? value.program : undefined;
+  const inDocument = credentialDocumentOf(value)?.fields ?? fields;
   for (const [k, v] of Object.entries(value)) {
     let masked: unknown;
+    // A field a credential document marks is masked whatever it looks like (`client_id: "a"` is no variable).
+    const documentField = inDocument?.has(k) ?? false;
     if (k === 'args' && Array.isArray(v) && v.every((a) => typeof a === 'string') && program !== undefined) masked = redactArgs(v as string[], program);
-    else if (typeof v === 'string' && (secret || isSecretName(k))) masked = maskUnderKey(k, v);
-    else masked = walk(v, secret || isSecretName(k), depth + 1);
+    else if (typeof v === 'string' && (secret || isSecretName(k) || documentField)) masked = maskUnderKey(k, v, documentField);
+    else masked = walk(v, secret || isSecretName(k), depth + 1, inDocument);
     Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
   }
   return out;

@@ -6,10 +6,12 @@
 
 /** Words that make a name secret on their own: `password`, `db_pass`, `x-auth-token`, `client_secret`. */
 const SECRET_WORDS = new Set([
-  'password', 'passwords', 'passwd', 'passphrase', 'pwd', 'pass', 'secret', 'secrets', 'token', 'tokens',
+  'password', 'passwords', 'passwd', 'passphrase', 'pwd', 'pw', 'pass', 'secret', 'secrets', 'token', 'tokens',
   'apikey', 'apikeys', 'credential', 'credentials', 'creds', 'cookie', 'cookies', 'authorization', 'auth',
   'bearer', 'privatekey', 'accesskey', 'secretkey', 'authkey', 'accountkey', 'masterkey',
   'signingkey', 'encryptionkey', 'dsn', 'authtoken',
+  // openssl's `-passin pass:…` / `-passout pass:…`.
+  'passin', 'passout',
 ]);
 
 /** Two words that together make a secret name: `api_key`, `access-key`, `SECRET_KEY`, `private.key`. */
@@ -18,13 +20,57 @@ const SECRET_PAIRS = new Set([
   'signing key', 'encryption key', 'client secret', 'connection string', 'database url', 'conn string', 'shared key',
 ]);
 
-/** A name with one of these words counts or limits tokens (`max_tokens`, `TOKEN_LIMIT`): not a secret. */
-const COUNTER_WORDS = new Set([
+/**
+ * Words that say a name counts or sizes something (`max_tokens`, `TOKEN_LIMIT`, `prompt_tokens`,
+ * `password_min_length`): wherever they stand in the name, it is not a secret.
+ */
+const QUANTIFIER_WORDS = new Set([
   'max', 'min', 'count', 'limit', 'limits', 'input', 'output', 'prompt', 'completion', 'total', 'num', 'used',
-  'estimate', 'budget', 'usage', 'per', 'len', 'length', 'size', 'type', 'types', 'kind', 'file', 'path', 'dir',
-  'url', 'endpoint', 'name', 'id', 'expires', 'expiry', 'ttl', 'timeout', 'policy', 'store', 'sock', 'socket',
-  'command', 'cmd', 'env', 'var', 'field', 'header', 'prefix', 'required', 'enabled', 'mode', 'method',
+  'estimate', 'budget', 'usage', 'per', 'len', 'length', 'size', 'cached', 'cache', 'reasoning', 'audio', 'prediction',
+  'thinking', 'rate', 'ratio', 'threshold', 'score', 'strength', 'complexity', 'attempts', 'retries', 'rounds', 'iterations',
 ]);
+
+/**
+ * Words that describe a secret rather than hold it (`token_file`, `SSH_AUTH_SOCK`, `password_policy`,
+ * `api_key_id`): they count after the secret word, the head of the name. Before it they are a
+ * modifier (`id_token` is an OpenID Connect token).
+ */
+const DESCRIPTOR_WORDS = new Set([
+  'type', 'types', 'kind', 'file', 'path', 'dir', 'url', 'uri', 'endpoint', 'name', 'id', 'ids', 'expires', 'expiry', 'expiration',
+  'ttl', 'timeout', 'policy', 'store', 'sock', 'socket', 'command', 'cmd', 'env', 'var', 'field', 'header', 'prefix',
+  'required', 'enabled', 'mode', 'method', 'history', 'age', 'days', 'algorithm', 'algo', 'hasher', 'hashers', 'validator',
+  'validators', 'validation', 'rule', 'rules', 'regex', 'pattern', 'hint', 'label', 'placeholder', 'format', 'charset', 'chars',
+  'map', 'maps',
+]);
+
+/**
+ * A glued compound ends in a secret stem: `dbpass`, `rootpw`, `bindpw`, `storepass`, `mysqlpwd`,
+ * `adminpassword`, `clientsecret`, `csrftoken`. The short stems `pass` and `pw` end ordinary
+ * words too (`bypass`, `compass`, `renderpass`), so before them only these prefixes count.
+ */
+const STEMS = ['passphrase', 'password', 'passwd', 'secret', 'token', 'pwd', 'pass', 'pw'];
+const SHORT_STEMS = new Set(['pass', 'pw']);
+const SHORT_STEM_PREFIXES = new Set([
+  'db', 'database', 'root', 'admin', 'adm', 'sys', 'sysadmin', 'system', 'user', 'usr', 'my', 'new', 'old', 'cur', 'current',
+  'default', 'master', 'super', 'su', 'sudo', 'store', 'key', 'keystore', 'truststore', 'trust', 'cert', 'bind', 'ldap', 'smtp',
+  'mail', 'email', 'imap', 'pop', 'ftp', 'sftp', 'ssh', 'vnc', 'rdp', 'wifi', 'wpa', 'proxy', 'sql', 'mysql', 'mssql',
+  'postgres', 'mongo', 'redis', 'rabbit', 'amqp', 'sasl', 'api', 'app', 'web', 'rpc', 'client', 'server', 'svc', 'service',
+  'login', 'auth', 'enc', 'plain', 'clear', 'cleartext', 'jks', 'pkcs', 'pfx', 'zip', 'vault', 'kafka', 'elastic', 'jdbc',
+  'oracle', 'domain', 'wp', 'site', 'bot', 'dev', 'prod', 'test', 'stage', 'staging', 'guest', 'smb', 'samba', 'share', 'private',
+]);
+
+/** A word that holds a secret: one of the words, or a glued compound ending in a secret stem. */
+function secretWord(w: string): boolean {
+  if (SECRET_WORDS.has(w)) return true;
+  for (const stem of STEMS) {
+    if (w.length <= stem.length || !w.endsWith(stem)) continue;
+    const prefix = w.slice(0, w.length - stem.length);
+    // A long prefix is a phrase of its own (`onresumptiontoken`), not a qualifier of the secret.
+    if (QUANTIFIER_WORDS.has(prefix) || prefix.length > 8) return false;
+    return SHORT_STEMS.has(stem) ? SHORT_STEM_PREFIXES.has(prefix) : true;
+  }
+  return false;
+}
 
 /** The words of an identifier: `X-Api-Key` → [x, api, key]; `clientSecret` → [client, secret]. */
 export function nameWords(name: string): string[] {
@@ -38,9 +84,10 @@ export function nameWords(name: string): string[] {
 }
 
 /**
- * True for a name whose value is a secret: `password`, `DB_PASS`, `api_key`, `apiKey`,
- * `X-Api-Key`, `client_secret`, `--token`, `aws_secret_access_key`. Counters and
- * descriptions of a secret (`max_tokens`, `TOKEN_LIMIT`, `token_file`, `SSH_AUTH_SOCK`) are not.
+ * True for a name whose value is a secret: `password`, `DB_PASS`, `db_pw`, `smtp.pw`, `rootpw`,
+ * `api_key`, `apiKey`, `X-Api-Key`, `client_secret`, `--token`, `aws_secret_access_key`,
+ * `id_token`. Counters and descriptions of a secret (`max_tokens`, `TOKEN_LIMIT`, `token_file`,
+ * `SSH_AUTH_SOCK`, `password_min_length`, `api_key_id`) are not.
  */
 export function isSecretName(name: string): boolean {
   let known = NAME_MEMO.get(name);
@@ -60,11 +107,44 @@ const NAME_MEMO = new Map<string, boolean>();
 
 function judgeName(name: string): boolean {
   const words = nameWords(name);
-  if (words.length === 0) return false;
-  if (words.some((w) => COUNTER_WORDS.has(w))) return false;
-  if (words.some((w) => SECRET_WORDS.has(w))) return true;
-  for (let i = 0; i + 1 < words.length; i++) if (SECRET_PAIRS.has(`${words[i]} ${words[i + 1]}`)) return true;
-  return SECRET_WORDS.has(words.join(''));
+  if (words.length === 0 || words.some((w) => QUANTIFIER_WORDS.has(w))) return false;
+  // The last word (or pair) that holds a secret: a describing word after it makes the name a description.
+  let head = -1;
+  for (let i = 0; i < words.length; i++) {
+    if (secretWord(words[i]) || (i > 0 && SECRET_PAIRS.has(`${words[i - 1]} ${words[i]}`))) head = i;
+  }
+  if (head === -1) return secretWord(words.join(''));
+  return !words.slice(head + 1).some((w) => DESCRIPTOR_WORDS.has(w));
+}
+
+/**
+ * A name whose only sign of a secret is a short word that is also an ordinary word or a shell
+ * command (`pass`, `pw`, `pwd`, `PASS`): a value under it counts only when it looks like a
+ * password (see {@link weakValue}). `db_pass`, `smtp.pw`, `rootpw` name their secret plainly.
+ */
+export function isWeakSecretName(name: string): boolean {
+  const words = nameWords(name).filter((w) => !NAMESPACE_WORDS.has(w));
+  return words.length === 1 && WEAK_WORDS.has(words[0]);
+}
+
+const WEAK_WORDS = new Set(['pass', 'pw', 'pwd', 'oldpwd']);
+/** Words before a variable's name that say where it lives (`env.PWD`, `process.env.PASS`), not what it is. */
+const NAMESPACE_WORDS = new Set(['env', 'environ', 'process', 'os', 'sys', 'self', 'this', 'config', 'cfg', 'settings', 'options', 'opts', 'args']);
+
+/**
+ * What a value under a weak name (`pass`, `pw`, `pwd`) must not be to count as a password: a
+ * path (`PWD=/home/me`), a small number (`pass: 12` in a test summary), a word of prose (`you
+ * shall not pass: the gate`). `lineStart`: the name begins a config line (INI, .env, YAML), where
+ * a plain word is a password (`pass = letmein`); elsewhere a value needs a digit, a symbol or a
+ * change of case.
+ */
+export function weakValue(value: string, lineStart: boolean): boolean {
+  if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(value)) return false;
+  // A number is a count or a constant (`pw=194559` in code); a PIN of six digits or more counts on a config line.
+  if (/^\d+$/.test(value)) return lineStart && value.length >= 6;
+  if (lineStart) return true;
+  const v = value.replace(/[.,;:!?)\]]+$/, '');
+  return v.length >= 4 && (/[0-9!-\/:-@[-`{-~]/.test(v) || /[a-z][A-Z]/.test(v));
 }
 
 /** Type names and keywords that follow `token:` / `password =` in source code, not secrets. */
@@ -72,7 +152,7 @@ const CODE_WORDS = new Set([
   'string', 'number', 'boolean', 'bigint', 'any', 'unknown', 'never', 'void', 'object', 'symbol', 'await', 'new', 'this',
   'typeof', 'function', 'async', 'return', 'str', 'int', 'bool', 'bytes', 'optional', 'self', 'nil', 'none', 'required',
   'secretstr', 'string[]', 'string|undefined', 'string|null', 'option<string>', '&str', 'string?', 'string!', 'null',
-  'true', 'false', 'undefined', 'yes', 'no', 'on', 'off', '~', 'readonly', 'keyof', 'infer', 'as', 'in', 'is', 'const', 'let',
+  'true', 'false', 'undefined', 'yes', 'no', 'on', 'off', '~', 'read', 'write', 'readonly', 'keyof', 'infer', 'as', 'in', 'is', 'const', 'let',
   'var', 'unique', 'record', 'array', 'promise', 'map', 'set', 'buffer', 'uint8array', 'date', 'regexp', 'error',
 ]);
 
@@ -108,8 +188,10 @@ function judgeCode(name: string, value: string): boolean {
   if (/^[([{]/.test(value) || /^\/[\^\\[(]/.test(value)) return true;
   // A generic type (`Record<string, string>`), an index or a call (`tokens[i]`, `this["get"](`).
   if (/^[A-Za-z_$][\w$.]*[<[(]/.test(value)) return true;
-  // A type name (`password: BinaryLike`, `privateKey: KeyObject`), a type parameter (`T2`).
-  if (/^(?:[A-Z]{1,4}[a-z]{2,}){2,}[0-9]?$/.test(value) || value.length <= 2) return true;
+  // A type name (`password: BinaryLike`, `privateKey: KeyObject`) is made of words: a part of four
+  // letters or more without a vowel (`BPNvrpVCgm`) makes it a random value. A type parameter (`T2`).
+  if (/^(?:[A-Z]{1,4}[a-z]{2,}){2,}[0-9]?$/.test(value) && (value.match(/[A-Z]+[a-z]*/g) ?? []).every((w) => w.length <= 3 || /[aeiouy]/i.test(w))) return true;
+  if (value.length <= 2) return true;
   // `apiKey: apiKey` (the same name), a property path with a camelCase part or three parts.
   const last = name.replace(/^-+/, '').split('.').pop()!.toLowerCase();
   if (value.toLowerCase() === name.replace(/^-+/, '').toLowerCase() || value.toLowerCase() === last) return true;
@@ -142,6 +224,11 @@ export function looksLikeIdentifier(value: string): boolean {
   // digits after a lower-case letter are not a word.
   if (/[a-z][0-9]{4,}/.test(value)) return false;
   return scraps <= (value.length < 20 ? 0 : 1) && humps.length <= value.length / 3;
+}
+
+/** `x-token` and `XToken`, `api_key` and `--api-key`: the same name spelled another way (an enum, an example). */
+export function sameWords(a: string, b: string): boolean {
+  return a.replace(/[-_.\s]/g, '').toLowerCase() === b.replace(/[-_.\s]/g, '').toLowerCase();
 }
 
 /** Changes between lower case, upper case and digits: many in a random string, few in a word or a version. */
@@ -194,6 +281,9 @@ function judgePlaceholder(value: string): boolean {
     // Templates and fill-in-the-blanks: `${password}`, `{{pass}}`, `{PASS}`, `YOUR_PASSWORD`, `REPLACE_WITH_TOKEN`.
     /^(\$\{[^{}\s]{1,60}\}|\$\([A-Za-z_]\w{0,60}\)|\{\{[^{}]{1,60}\}\}|\{[A-Za-z_][\w.-]{0,60}\})$/.test(value) ||
     /^(?:YOUR|REPLACE|INSERT|ENTER|CHANGE|PUT)_[A-Z0-9_]{1,60}$|^[A-Z0-9_]{1,60}_HERE$/.test(value) ||
+    // A CI expression (`${{ secrets.GITHUB_TOKEN }}`), a format's slot: `"password=%s"`, `"token={}"`, `{0}`.
+    /^\$\{\{[^{}]{1,120}\}\}$/.test(value) ||
+    /^(?:%[-+ #0-9.]{0,6}[sdqvxfr]|\{\d{0,2}\})$/.test(value) ||
     value.includes('[redacted')
   );
 }

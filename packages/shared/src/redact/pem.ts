@@ -33,7 +33,7 @@ const MAX_LINES = 2000;
 /** The start of a JSON string value, then a frame (`"stdout": "key.pem:2:`). */
 const JSON_OPEN_RE = /":\s*"\S{0,300}$/;
 
-interface Segment {
+export interface Segment {
   start: number;
   end: number;
   /** Where the next segment starts (past the line break or `\n` escape). */
@@ -41,7 +41,7 @@ interface Segment {
 }
 
 /** The line that starts at `at`: up to a new line or a `\n` / `\r` escape (any number of backslashes). */
-function segmentAt(text: string, at: number): Segment {
+export function segmentAt(text: string, at: number): Segment {
   let i = at;
   while (i < text.length) {
     const c = text.charCodeAt(i);

@@ -15,8 +15,12 @@ export function mask(kind: string, value: string, keep = ''): string {
   return `${keep}[redacted ${kind}, ${value.length} chars]`;
 }
 
-/** A found value, for the gate to learn it as a known secret. */
-export type Learn = (value: string) => void;
+/**
+ * A found value, for the gate to learn it as a known secret. `sure`: the syntax says it is one
+ * (an option's value, a credential document's field), so it is learned even when it reads as a
+ * word or a number (`--password=letmein`, a `client_id`); otherwise only secret-looking values are.
+ */
+export type Learn = (value: string, sure?: boolean) => void;
 
 const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const END = '(?![A-Za-z0-9])';

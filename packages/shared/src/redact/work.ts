@@ -35,12 +35,19 @@ export function counted<T>(fn: () => T): { value: T; work: Work } {
   }
 }
 
+/** A replacement that also takes the text after the match, up to `end` (a value read on past what the expression matched). */
+export interface Reach {
+  text: string;
+  end: number;
+}
+
 /**
  * `text.replace(re, fn)` that builds a new string only where `fn` changes something (`fn`
  * returns undefined to leave a match as it is): most places a pass stops at are left alone,
- * and copying the whole text for each of them costs more than the scan.
+ * and copying the whole text for each of them costs more than the scan. `fn` may replace more
+ * than the match (a {@link Reach}); the scan goes on after it, so nothing is read twice.
  */
-export function replaceMatches(text: string, re: RegExp, fn: (m: RegExpExecArray) => string | undefined): string {
+export function replaceMatches(text: string, re: RegExp, fn: (m: RegExpExecArray) => string | Reach | undefined): string {
   count(text.length);
   let parts: string[] | undefined;
   let at = 0;
@@ -53,8 +60,10 @@ export function replaceMatches(text: string, re: RegExp, fn: (m: RegExpExecArray
     count(0, 1, Math.min(m[0].length, 1100));
     const r = fn(m);
     if (r === undefined || r === m[0]) continue;
-    (parts ??= []).push(text.slice(at, m.index), r);
-    at = m.index + m[0].length;
+    const end = typeof r === 'string' ? m.index + m[0].length : Math.max(r.end, m.index + m[0].length);
+    (parts ??= []).push(text.slice(at, m.index), typeof r === 'string' ? r : r.text);
+    at = end;
+    re.lastIndex = end;
   }
   if (!parts) return text;
   parts.push(text.slice(at));

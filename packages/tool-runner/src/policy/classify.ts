@@ -87,6 +87,8 @@ export interface ClassifyOptions extends ClassifyContext {
   fsTarget?: import('../workspace').ResolvedPath;
   /** fs.write: whether the session read the existing file in its current state. */
   readState?: 'read' | 'stale' | 'unread';
+  /** The absolute folders of the PATH steps run with: a write there changes what runs later. */
+  pathDirs?: readonly string[];
   /** web.search: whether a provider is configured (false: nothing would leave the machine). */
   webSearchConfigured?: boolean;
 }

@@ -30,6 +30,11 @@ function insideRoot(abs: string, root: string, ctx: PatchJudgeCtx): boolean {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
+/** The file a patch writes, absolute (`~` and `~/.slothtool` expanded, relative to the workspace). */
+export function patchTarget(file: string, ctx: PatchJudgeCtx): string {
+  return path.resolve(ctx.cwd ?? '/', expandHome(file, ctx.home, ctx.slothtoolHome));
+}
+
 /** config.json_patch: outside the allowed roots is refused; inside, the user sees the masked diff first. */
 export function patchFindings(step: JsonPatchStep, ctx: PatchJudgeCtx): Finding[] {
   const file = expandHome(step.file, ctx.home, ctx.slothtoolHome);

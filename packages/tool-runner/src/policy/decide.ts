@@ -6,6 +6,8 @@ import { finding, type Finding } from './finding';
 export const NEVER_BY_SESSION = new Set([
   'secret.read', 'git.other_repo', 'wrapper.env_print', 'plugin.interactive',
   'fs.outside_write', 'fs.symlink_escape', 'fs.unread_overwrite', 'fs.stale_overwrite',
+  // What a command sends and where it writes outside the workspace: about this exact step (effects.ts).
+  'upload.file', 'upload.env', 'write.outside',
 ]);
 
 /** What decides a step beyond its findings. Every field is optional: {@link classify} passes only the policy. */

@@ -24,6 +24,8 @@ export interface JudgeCtx {
   home?: string;
   /** Where the SlothTool home is (SLOTHTOOL_HOME or ~/.slothtool). */
   slothtoolHome?: string;
+  /** The absolute folders of the step's PATH: a write there changes what runs later (runs-later.ts). */
+  pathDirs?: readonly string[];
   policy: Policy;
   depth: number;
 }

@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { isInside, type ResolvedPath } from '../workspace';
 import { finding, type Finding } from './finding';
-import { isSystemPath, secretFindings, writeTargetFindings } from './paths';
+import { BLOCK_DEVICE_RE, isSystemPath, runsLaterFindings, secretFindings } from './paths';
 
 /** What judging an fs step needs: the resolved target and where the workspace is. */
 export interface FsJudgeCtx {
@@ -14,6 +14,8 @@ export interface FsJudgeCtx {
   target: ResolvedPath;
   /** fs.write: whether the session read the existing file in its current state. */
   readState?: 'read' | 'stale' | 'unread';
+  /** The absolute folders of the steps' PATH (a write there changes what runs later). */
+  pathDirs?: readonly string[];
 }
 
 /**
@@ -36,9 +38,10 @@ function location(ctx: FsJudgeCtx): 'inside' | 'outside' | 'escape' {
 function secretRules(ctx: FsJudgeCtx, where: 'inside' | 'outside' | 'escape'): Finding[] {
   const { abs, real, input } = ctx.target;
   // Lower-cased too: on case-insensitive file systems `~/.SSH/ID_RSA` is the key.
-  const found = secretFindings([...new Set([abs, real, abs.toLowerCase(), real.toLowerCase()])]);
+  const found = secretFindings([...new Set([abs, real, abs.toLowerCase(), real.toLowerCase()])], { home: ctx.home });
   if (!found.length) return [];
-  const strict = found.find((f) => f.level === 'L2');
+  // A finding by name (secret.private_key, …) says more than the store it lies in; either refuses.
+  const strict = found.find((f) => f.level === 'L2' && f.id !== 'secret.store') ?? found.find((f) => f.level === 'L2');
   if (strict) return [{ ...strict, params: { a: input } }];
   if (where !== 'inside') return [finding('fs.secret_outside', 'L2', { f: input })];
   return [{ ...found[0], params: { a: input } }];
@@ -63,8 +66,9 @@ export function fsReadFindings(ctx: FsJudgeCtx): Finding[] {
 }
 
 /**
- * fs.edit / fs.write: L1 (the diff is shown first). L2 for secret stores, files others run
- * later (shell start-up, git hooks and config), system locations and SlothTool's own files.
+ * fs.edit / fs.write: L1 (the diff is shown first). L2 for secret stores, files whose contents
+ * decide what runs later (runs-later.ts: start-up files, git, tool configs, lookup folders such
+ * as PATH's), system locations and SlothTool's own files.
  * Outside the workspace or through a symlink that leaves it: asked every time.
  */
 export function fsWriteFindings(ctx: FsJudgeCtx, tool: 'fs.edit' | 'fs.write'): Finding[] {
@@ -73,7 +77,12 @@ export function fsWriteFindings(ctx: FsJudgeCtx, tool: 'fs.edit' | 'fs.write'): 
   const out: Finding[] = [...secretRules(ctx, where)];
   // Lower-cased too: on case-insensitive file systems `.GIT/hooks/x` is `.git/hooks/x`.
   const candidates = [...new Set([abs, real, abs.toLowerCase(), real.toLowerCase()])];
-  for (const f of writeTargetFindings(candidates).slice(0, 1)) out.push({ ...f, params: { ...f.params, a: input, p: input } });
+  out.push(...runsLaterFindings(candidates, { home: ctx.home, pathDirs: ctx.pathDirs }, input));
+  for (const c of candidates) {
+    if (!BLOCK_DEVICE_RE.test(c)) continue;
+    out.push(finding('system.change', 'L2', { p: input }));
+    break;
+  }
   const jctx = { home: ctx.home, policy: {}, depth: 0 };
   if (isSystemPath(real, jctx) || isSystemPath(abs, jctx)) out.push(finding('write.system_path', 'L2', { a: input }));
   if (ctx.slothtoolHome && (isInside(real, ctx.slothtoolHome) || isInside(abs, ctx.slothtoolHome))) {

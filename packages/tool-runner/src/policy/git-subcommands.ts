@@ -192,6 +192,11 @@ export const SUBCOMMANDS: Record<string, Rule> = {
   },
   'interpret-trailers': (rest, v) => rest.includes('--in-place') ? v.write() : v.read(),
   fsck: (rest, v) => rest.includes('--lost-found') ? v.write() : v.read(),
+  // `--prune=now` drops every unreachable object at once (a dropped stash, a reset commit): `git prune`.
+  gc: (rest, v) => {
+    const prune = rest.find((a) => /^--prune=(now|all)$/.test(a));
+    return prune ? v.rewrite(prune) : v.write();
+  },
 };
 
 /** Keys that name programs git will run, hooks, or where git reads more config. */

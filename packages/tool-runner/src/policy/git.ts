@@ -1,12 +1,10 @@
-import { expandLong, findLong, operands, shortCluster } from './args';
+import { expandLong, findLong, operands } from './args';
 import { finding, type Finding, type JudgeCtx } from './finding';
 import { isOutsideWorkspace, secretFindings } from './paths';
 import { judgeGitOptions } from './options';
 import { SUBCOMMANDS, type GitVerdicts } from './git-subcommands';
-
-/** `git -c` keys that only change how output looks. Every other key is judged L2. */
-const SAFE_CONFIG_KEY =
-  /^(color\.[a-z.]+|advice\.[a-z]+|log\.(date|decorate|abbrevcommit|showroot|follow)|column\.ui|diff\.(renames|noprefix|mnemonicprefix|relative|context|interhunkcontext|algorithm|indentheuristic|statgraphwidth|colormoved)|format\.pretty|grep\.(linenumber|patterntype|extendedregexp|fullname|column)|status\.(short|branch|showuntrackedfiles)|i18n\.logoutputencoding|blame\.date|user\.(name|email)|init\.defaultbranch)$/i;
+import { SAFE_CONFIG_KEY } from './git-config-keys';
+import { judgeGitNet } from './git-net';
 
 /** Subcommands that only read (their options are judged by their tables). */
 export const GIT_READ_SUBCOMMANDS: ReadonlySet<string> = new Set([
@@ -79,7 +77,7 @@ export function judgeGit(args: readonly string[], ctx?: JudgeCtx): Finding[] {
       // read-only view options
     } else if (a === '-C') {
       const dir = args[++i] ?? '';
-      out.push(...secretFindings([dir]));
+      out.push(...secretFindings([dir], ctx));
       if (ctx && isOutsideWorkspace(dir, ctx)) out.push(finding('git.other_repo', 'L1', { a: `-C ${dir}` }));
     } else if (a === '--attr-source' || a === '--list-cmds') {
       i++;
@@ -102,7 +100,7 @@ export function judgeGit(args: readonly string[], ctx?: JudgeCtx): Finding[] {
   // `git <sub> --help` runs `git help <sub>`: the viewer the repository config may name.
   const dd = rest.indexOf('--');
   if ((dd < 0 ? rest : rest.slice(0, dd)).includes('--help') && sub !== 'help') return [...out, finding('git.help_viewer', 'L1', { a: `git ${sub} --help` })];
-  const found = [...out, ...judgeSubcommand(sub, rest)];
+  const found = [...out, ...judgeSubcommand(sub, rest, ctx)];
   // A read sub-command's own options, from its table (git's prefix and `--no-` rules).
   return [...found, ...judgeGitOptions(sub, rest, ctx, found.every((f) => f.level === 'L0'))];
 }
@@ -123,9 +121,12 @@ const CHECKED_LONG = [
   '--get-regexp', '--get-urlmatch', '--abort', '--quit', '--continue', '--skip', '--show-current-patch',
 ];
 
-function judgeSubcommand(sub: string, rawRest: readonly string[]): Finding[] {
+function judgeSubcommand(sub: string, rawRest: readonly string[], ctx: JudgeCtx | undefined): Finding[] {
   const out: Finding[] = [];
-  const rest = expandLong(rawRest, CHECKED_LONG);
+  // Network sub-commands: their own tables, read as parse-options reads them (git-net.ts); the rest: the long options below by prefix.
+  const net = judgeGitNet(sub, rawRest, ctx);
+  if (net) out.push(...net.findings);
+  const rest = net ? net.rest : expandLong(rawRest, CHECKED_LONG);
   if (BLOCK.has(sub)) {
     if (sub.startsWith('credential')) return [finding('git.credentials', 'L2', { s: sub })];
     return [rewrite(sub, '')];
@@ -139,15 +140,9 @@ function judgeSubcommand(sub: string, rawRest: readonly string[]): Finding[] {
   if (outOpt) out.push(finding('git.exec_option', 'L2', { a: outOpt }));
   const ext = findLong(rest, ['--ext-diff']);
   if (ext) out.push(finding('git.exec_option', 'L2', { a: ext }));
-  const packOpt = findLong(rest, ['--upload-pack', '--receive-pack', '--exec', '--template', '--config', '--separate-git-dir']);
-  if (packOpt) out.push(finding('git.exec_option', 'L2', { a: packOpt }));
-  if (['fetch', 'pull', 'clone', 'ls-remote'].includes(sub)) {
-    const u = rest.find((a) => a === '-u' || (a.startsWith('-u') && !a.startsWith('--')));
-    if (u) out.push(finding('git.exec_option', 'L2', { a: u }));
-  }
-  if (sub === 'clone') {
-    const c = rest.find((a) => a === '-c' || (shortCluster(a)?.startsWith('c') ?? false));
-    if (c) out.push(finding('git.config', 'L2', { a: c }));
+  if (!net) {
+    const packOpt = findLong(rest, ['--upload-pack', '--receive-pack', '--exec', '--template', '--config', '--separate-git-dir']);
+    if (packOpt) out.push(finding('git.exec_option', 'L2', { a: packOpt }));
   }
   if (sub === 'grep') {
     const o = findLong(rest, ['--open-files-in-pager']) ?? rest.find((a) => a === '-O' || a.startsWith('-O'));

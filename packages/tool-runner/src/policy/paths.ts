@@ -1,5 +1,7 @@
 import * as path from 'path';
 import { finding, type Finding, type JudgeCtx } from './finding';
+import { homeSecretStore, SECRET_HINT, SECRET_NAMES, STORE_SEGMENT_RE } from './secret-stores';
+import { runsLaterClass, type RunsLaterCtx } from './runs-later';
 
 /** Folders whose programs are the real thing: `/usr/bin/git` is git, `./git` is not. */
 export const SYSTEM_BIN_DIRS = new Set([
@@ -81,59 +83,77 @@ export function isOutsideWorkspace(p: string, ctx: JudgeCtx): boolean {
   return rel === '..' || rel.startsWith('../');
 }
 
-interface SecretPattern {
-  re: RegExp;
-  level: 'L1' | 'L2';
-  /** Finding id; default secret.private_key (L2) or secret.read (L1). */
-  id?: string;
+/** The home-relative part of a path below the home (`~/x`, `$HOME/x`, `/home/u/x`, a relative word resolved where the step runs), or undefined. */
+function homeRelative(c: string, ctx: SecretCtx | undefined): string | undefined {
+  const first = c.charCodeAt(0);
+  if (first === 126 /* ~ */ || first === 36 /* $ */) {
+    const m = /^(?:~|\$HOME|\$\{HOME\})\/(.+)$/.exec(c);
+    if (m) return m[1];
+  }
+  if (!ctx?.home) return undefined;
+  const home = cleanHome(ctx.home);
+  let abs: string | undefined;
+  if (c.startsWith('/')) abs = path.posix.normalize(c);
+  else if (ctx.cwd !== undefined || ctx.runCwd !== undefined) abs = normalisePathArg(c, { ...ctx, policy: {}, depth: 0 });
+  if (abs === undefined || !abs.startsWith(home + '/')) return undefined;
+  return abs.slice(home.length + 1);
 }
 
-const SECRET_PATTERNS: SecretPattern[] = [
-  { re: /(^|\/)\.ssh(\/?$|\/(?!known_hosts$|config$|authorized_keys$|[^/]*\.pub$)[^/]+$)/, level: 'L2' },
-  { re: /(^|\/)(id_rsa|id_dsa|id_ecdsa|id_ed25519|id_ecdsa_sk|id_ed25519_sk|identity)$/, level: 'L2' },
-  { re: /\.(pem|key|p12|pfx|ppk|jks|keystore|kdbx)$/i, level: 'L2' },
-  { re: /(^|\/)etc\/(shadow|gshadow|sudoers|master\.passwd)(-|$|\/)/, level: 'L2' },
-  { re: /(^|\/)etc\/ssh\/ssh_host_[^/]*_key$/, level: 'L2' },
-  { re: /(^|\/)\.gnupg(\/|$)/, level: 'L2' },
-  { re: /(^|\/)\.aws(\/credentials)?\/?$/, level: 'L2' },
-  { re: /(^|\/)(\.netrc|_netrc|\.git-credentials|\.vault-token|\.pgpass|\.my\.cnf)$/, level: 'L2' },
-  { re: /(^|\/)\.env(\.(?!example$|sample$|template$|dist$|defaults$)[^/]+)?$/, level: 'L1' },
-  // Per-user credential files: refused like keys. A project's own .npmrc / .yarnrc.yml (often only
-  // a registry address) asks; the sandbox hides the home one at L0 either way.
-  { re: /(^|\/)(\.pypirc|\.gem\/credentials|\.docker\/config\.json|\.kube\/config)$/, level: 'L2', id: 'secret.read' },
-  { re: /(^|\/)\.config\/(gh\/hosts\.yml|gcloud(\/|$)|hub$)/, level: 'L2', id: 'secret.read' },
-  { re: /(^|\/)(\.npmrc|\.yarnrc\.yml|\.aws\/config)$/, level: 'L1' },
-  { re: /(^|\/)\.slothtool\/plugin-configs(\/|$)/, level: 'L2', id: 'secret.slothtool' },
-  { re: /(^|\/)\.[a-z]*_history$/, level: 'L1' },
-  { re: /(^|\/)proc\/[^/]+\/environ$/, level: 'L1' },
-  { re: /(^|\/)(credentials|secrets?)\.(json|ya?ml|toml)$/i, level: 'L1' },
-];
+/** A home folder with `/` separators and no trailing slash (a string fact, kept for the last one asked). */
+let lastHome: { raw: string; clean: string } | undefined;
+function cleanHome(raw: string): string {
+  if (lastHome?.raw !== raw) lastHome = { raw, clean: norm(raw).replace(/\/+$/, '') };
+  return lastHome.clean;
+}
 
-const SECRET_HINT = /ssh|id_|identity|\.(pem|key|p12|pfx|ppk|jks|keystore|kdbx)|shadow|sudoers|passwd|gnupg|aws|netrc|credential|vault|pgpass|my\.cnf|env|npmrc|pypirc|yarnrc|docker|kube|config|slothtool|history|secret/i;
+/** What {@link secretFindings} knows of where a step runs: the home (for the home's stores), and the folders a relative word is read from. */
+export interface SecretCtx {
+  home?: string;
+  cwd?: string;
+  runCwd?: string;
+}
 
-/** Rules for arguments that name secret stores (private keys, credentials, .env files). */
-export function secretFindings(args: readonly string[]): Finding[] {
+/** A path with a segment some store starts with (every one starts with `.` but Library, snap, AppData): the table's regex only then. */
+function mayBeStore(p: string): boolean {
+  return (p.charCodeAt(0) === 46 || p.includes('/.') || p.includes('Library') || p.includes('snap') || p.includes('AppData')) && STORE_SEGMENT_RE.test(p);
+}
+
+/** The finding of one candidate spelling of a path: by name, or as a store of the home's table (the stricter wins). */
+function secretOf(c: string, raw: string, ctx: SecretCtx | undefined): Finding | undefined {
+  const n = norm(c);
+  const hit = SECRET_HINT.test(n) ? SECRET_NAMES.find((p) => p.re.test(n)) : undefined;
+  // Only a path naming a store's first folder (or read from such a folder) can lie in one: the rest skip the lookup.
+  const rel = mayBeStore(n) || (ctx?.runCwd !== undefined && mayBeStore(ctx.runCwd)) ? homeRelative(n, ctx) : undefined;
+  const store = rel === undefined ? undefined : homeSecretStore(rel);
+  if (hit && !(store && store.level === 'L2' && hit.level === 'L1')) {
+    if (hit.class) return finding('secret.store', hit.level, { a: raw, c: hit.class }, { msg: `secret.store.${hit.class}` });
+    return finding(hit.id ?? (hit.level === 'L2' ? 'secret.private_key' : 'secret.read'), hit.level, { a: raw });
+  }
+  if (!store) return undefined;
+  return store.level === 'L2' ? finding('secret.store', 'L2', { a: raw, c: store.class }, { msg: `secret.store.${store.class}` }) : finding('secret.read', 'L1', { a: raw });
+}
+
+/**
+ * Rules for arguments that name secret stores (private keys, credentials, .env files, keyrings,
+ * password stores, browser profiles): by name wherever they lie, and (with `ctx.home`) every
+ * store of the home's table (secret-stores.ts), however the path is spelled.
+ */
+export function secretFindings(args: readonly string[], ctx?: SecretCtx): Finding[] {
   const out: Finding[] = [];
   for (const raw of args) {
     // Check the whole argument and what follows `=`, `@` or `:` (`--file=x`, `-d @x`, `HEAD:.env`).
-    // Cheap pre-filter: every pattern needs one of these substrings.
-    if (!SECRET_HINT.test(raw)) continue;
-    const candidates = /[=@:]/.test(raw) ? new Set([raw, ...raw.split(/[=@:]/).slice(1)]) : [raw];
+    const candidates = /[=@:<]/.test(raw) ? new Set([raw, ...raw.split(/[=@:<]/).slice(1)]) : [raw];
     for (const c of candidates) {
-      const n = norm(c);
-      const hit = SECRET_PATTERNS.find((p) => p.re.test(n));
-      if (hit) {
-        out.push(finding(hit.id ?? (hit.level === 'L2' ? 'secret.private_key' : 'secret.read'), hit.level, { a: raw }));
+      if (c === '') continue;
+      const f = secretOf(c, raw, ctx);
+      if (f) {
+        out.push(f);
         break;
       }
     }
   }
   return out;
 }
-
-/** Files other programs run or load as configuration later: changing them can run code. */
-const PERSISTENCE_RE =
-  /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.cshrc|\.tcshrc|\.kshrc|\.inputrc|\.xprofile|\.xinitrc|\.gitconfig|\.npmrc|\.yarnrc(\.yml)?|\.pypirc|\.curlrc|\.wgetrc|\.vimrc|\.exrc|\.ssh\/(authorized_keys2?|config|rc|environment)|\.git(\/|$)|\.config\/(fish|autostart|systemd|git|nvim)(\/|$)|Library\/LaunchAgents|Library\/LaunchDaemons|\.gnupg|\.slothtool(\/|$)|\.husky(\/|$))/;
 
 /**
  * A path argument as the program will see it: `~`, `$HOME` and `${HOME}` expanded, relative
@@ -185,30 +205,51 @@ function slothtoolDirs(ctx: JudgeCtx): { home: string; configs: string } | undef
 }
 
 /** Raw disks and partitions. */
-const BLOCK_DEVICE_RE = /^\/dev\/(sd|hd|vd|xvd|nvme|disk|rdisk|mmcblk|md|dm-|mapper\/|loop|sr)/;
+export const BLOCK_DEVICE_RE = /^\/dev\/(sd|hd|vd|xvd|nvme|disk|rdisk|mmcblk|md|dm-|mapper\/|loop|sr)/;
 
 /** An argument and what follows each `=` or `@` in it (`--out=x` → `--out=x`, `x`); split only when it has one. */
 function valueParts(raw: string): string[] {
   return raw.includes('=') || raw.includes('@') ? [raw, ...raw.split(/[=@]/).slice(1)] : [raw];
 }
 
-/** Rules for a writing command whose arguments name start-up files, hooks or raw disks. */
-export function writeTargetFindings(args: readonly string[], ctx?: JudgeCtx): Finding[] {
+/**
+ * Paths (absolute or as written) whose contents decide what runs later (runs-later.ts): one L2
+ * finding, saying which kind, for the first that is one. `ctx` gives the home and the step's PATH.
+ */
+export function runsLaterFindings(paths: readonly string[], ctx: RunsLaterCtx, raw?: string): Finding[] {
+  for (const p of paths) {
+    const q = norm(p);
+    const n = q.length > 1 && q.endsWith('/') ? q.replace(/(.)\/+$/, '$1') : q;
+    const cls = runsLaterClass(n, ctx);
+    if (cls) return [finding('write.persistence', 'L2', { a: raw ?? p }, { msg: `write.persistence.${cls}` })];
+  }
+  return [];
+}
+
+/**
+ * Rules for a writing command whose arguments name start-up files, hooks, tool configs, lookup
+ * folders or raw disks. `names`: only what is known by name wherever it lies (for programs whose
+ * own rules judge the paths they write, so that a source in a lookup folder is not taken for one);
+ * `code`: project code and installers, whose words are not all written (a folder that merely holds
+ * SlothTool's keys is no target; one inside the SlothTool home is, by name).
+ */
+export function writeTargetFindings(args: readonly string[], ctx?: JudgeCtx, scope: 'all' | 'names' | 'code' = 'all'): Finding[] {
   const out: Finding[] = [];
-  if (ctx) {
+  if (ctx && scope !== 'code') {
     const targets = args.flatMap(valueParts).map((a) => normalisePathArg(a, ctx)).filter((p): p is string => p !== undefined);
     out.push(...slothtoolHomeFindings(targets, ctx, true));
   }
   for (const raw of args) {
     const parts = valueParts(raw);
-    const candidates = new Set(ctx ? [...parts, ...parts.map((c) => resolveRun(norm(c), ctx))] : parts);
+    // Names match wherever they lie (the word as written and where the step runs is enough); the home's lookup folders need `~` expanded.
+    const candidates = new Set(ctx ? [...parts, ...parts.map((c) => (scope === 'names' ? undefined : normalisePathArg(c, ctx)) ?? resolveRun(norm(c), ctx))] : parts);
+    const later = runsLaterFindings([...candidates], ctx && scope !== 'names' ? ctx : {}, raw);
+    if (later.length) {
+      out.push(...later);
+      continue;
+    }
     for (const c of candidates) {
-      const n = norm(c).replace(/\/+$/, '');
-      if (PERSISTENCE_RE.test(n)) {
-        out.push(finding('write.persistence', 'L2', { a: raw }));
-        break;
-      }
-      if (BLOCK_DEVICE_RE.test(n)) {
+      if (BLOCK_DEVICE_RE.test(norm(c).replace(/\/+$/, ''))) {
         out.push(finding('system.change', 'L2', { p: raw }));
         break;
       }

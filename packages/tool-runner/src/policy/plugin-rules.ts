@@ -19,7 +19,7 @@ export function pluginFindings(step: PluginRunStep, policy: Policy, ctx: Classif
   step.args.forEach((a, i) => {
     if (INVISIBLE_RE.test(a)) out.push(finding('args.invisible', 'L2', { n: String(i + 1) }));
   });
-  out.push(...secretFindings(step.args));
+  out.push(...secretFindings(step.args, { home: ctx.home, cwd: ctx.cwd }));
   // llm-base's config subcommands write the profiles (base URL, API key): SlothTool's own configuration.
   const isLlmBase = info ? (info as { name?: string }).name === LLM_BASE_PACKAGE || (!(info as { name?: string }).name && alias === 'llm-base') : alias === 'llm-base';
   const write = isLlmBase ? llmBaseConfigWrite(step.args) : undefined;
@@ -35,5 +35,5 @@ export function linkedPluginFindings(args: readonly string[], links: PathLinks, 
   const real = linkedArgs(args, links);
   if (!real) return uncheckedFindings(links);
   const paths = real.map((a) => normalisePathArg(a, ctx)).filter((p): p is string => p !== undefined);
-  return [...linkEscapeFindings(links), ...uncheckedFindings(links), ...secretFindings(real), ...slothtoolHomeFindings(paths, ctx, false)];
+  return [...linkEscapeFindings(links), ...uncheckedFindings(links), ...secretFindings(real, ctx), ...slothtoolHomeFindings(paths, ctx, false)];
 }

@@ -11,9 +11,13 @@ import { llmBaseConfigWrite, selfConfig, slothtoolSelfConfig } from './self-conf
 import { execArg, MAX_WRAP_DEPTH, readOnly, writeArg, writeFile, type Handler } from './programs/common';
 import { INTERPRETERS, judgeInterpreter } from './programs/interpreters';
 import { ESCALATION, judgeEnv, judgeEscalation, judgeWrapper, WRAPPERS } from './programs/wrappers';
-import { judgeArchiver, judgeDd, judgeFd, judgeFind, judgeKill, judgePerm, judgePositionalOut, judgeRg, judgeRm, judgeSort, judgeTar, judgeTree, judgeWriter } from './programs/files';
+import { judgeArchiver, judgeDd, judgeFd, judgeFind, judgeKill, judgePerm, judgePositionalOut, judgeRg, judgeRm, judgeSort, judgeTar, judgeTree, judgeWriter, PRECISE_WRITERS } from './programs/files';
 import { INSTALLERS, PROJECT_CODE_ALWAYS, judgeInstaller, judgeNpm, judgeNpx, judgeProjectTool, judgeTsc, npmSecretOutput, PROJECT_TOOLS } from './programs/package-managers';
-import { judgeBusybox, judgeCurl, judgeDate, judgeGh, judgeHostname, judgeKubectl, judgeMan, judgeNetworkTool, judgeRsync, judgeSimpleMode, judgeSystemctl } from './programs/network-system';
+import { judgeBusybox, judgeDate, judgeGh, judgeHostname, judgeKubectl, judgeMan, judgeNetworkTool, judgeSimpleMode, judgeSystemctl } from './programs/network-system';
+import { judgeAria2c, judgeCurl, judgeHttpie, judgeWget } from './programs/transfer';
+import { judgeNetcat, judgeRclone, judgeRsync, judgeScp, judgeSftp, judgeSocat, judgeSsh } from './programs/remote-copy';
+import { judgeCmake, judgeContainerDelete, judgeToolDelete } from './programs/build-deletes';
+import { judgeConfigCli } from './programs/config-cli';
 
 export { npmSecretOutput };
 
@@ -49,15 +53,23 @@ const SYSTEM = [
 
 const SYSTEM_SET = new Set(SYSTEM);
 
+/** Findings of a step that may write files where its arguments say. */
+const WRITING_IDS = new Set(['write.file', 'arg.write', 'install', 'project.script', 'npx.run', 'repo.config_programs']);
+/** Of those, project code and installers: not every word of theirs is a path they write. */
+const CODE_IDS = new Set(['project.script', 'npx.run', 'repo.config_programs']);
+
+/** Network programs whose rules say what they upload and where they write (programs/transfer.ts, remote-copy.ts). */
+const OWN_TARGETS = new Set(['cmake', 'curl', 'wget', 'http', 'https', 'xh', 'xhs', 'aria2c', 'scp', 'sftp', 'rsync', 'rclone', 'socat', 'nc', 'ncat', 'netcat', 'ssh']);
+
 const TABLE = new Map<string, Handler>();
 for (const p of PLAIN_READERS) TABLE.set(p, (_a, name) => [readOnly(name)]);
 TABLE.set('ps', (args, name) => (args.some((a) => /^[a-zA-Z]*e[a-zA-Z]*$/.test(a) && !a.startsWith('-')) || args.includes('-E') ? [finding('wrapper.env_print', 'L1')] : [readOnly(name)]));
-TABLE.set('jq', (args, name) => {
+TABLE.set('jq', (args, name, ctx) => {
   // The first operand is the filter, not a path; the rest are files (secret stores raise).
   const filter = operands(args, ['--arg', '--argjson', '--slurpfile', '--rawfile', '--indent', '-f', '--from-file', '-L'])[0];
   const files = args.filter((a) => a !== filter);
   const env = args.some((a) => /\$ENV\b|(^|[^.\w$])env\b/.test(a)) ? [finding('wrapper.env_print', 'L1')] : [];
-  return [...secretFindings(files), ...env, readOnly(name)];
+  return [...secretFindings(files, ctx), ...env, readOnly(name)];
 });
 for (const p of INTERPRETERS) TABLE.set(p, judgeInterpreter);
 for (const p of ESCALATION) TABLE.set(p, judgeEscalation);
@@ -143,9 +155,13 @@ TABLE.set('tar', judgeTar);
 TABLE.set('bsdtar', judgeTar);
 TABLE.set('gtar', judgeTar);
 TABLE.set('unzip', judgeArchiver(['-l', '-v', '-t', '-Z', '-z']));
-TABLE.set('zip', judgeSimpleMode(['--show-files', '-sf'], ['-TT', '--unzip-command']));
+TABLE.set('zip', (args, name, ctx) => {
+  // `-m` / `--move` deletes the files it packs (a cluster such as `-rm` too).
+  const move = findLong(args, ['--move']) ?? args.find((a) => /^-[a-zA-Z]*m/.test(a) && !a.startsWith('--'));
+  return move ? [finding('delete.recursive', 'L2', { p: name, a: move })] : judgeSimpleMode(['--show-files', '-sf'], ['-TT', '--unzip-command'])(args, name, ctx);
+});
 for (const p of ['gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd', 'lz4', 'brotli']) TABLE.set(p, judgeArchiver(['-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test']));
-TABLE.set('7z', (args, name) => (args[0] === 'l' || args[0] === 't' ? [readOnly(name)] : [writeFile(name)]));
+TABLE.set('7z', (args, name) => (args.some((a) => /^-sdel$/i.test(a)) ? [finding('delete.recursive', 'L2', { p: name, a: '-sdel' })] : args[0] === 'l' || args[0] === 't' ? [readOnly(name)] : [writeFile(name)]));
 TABLE.set('npm', judgeNpm);
 TABLE.set('npx', judgeNpx);
 TABLE.set('pnpx', judgeNpx);
@@ -153,27 +169,23 @@ TABLE.set('bunx', judgeNpx);
 for (const p of ['rimraf', 'del', 'del-cli', 'trash', 'rmrf', 'premove']) TABLE.set(p, (args, name) => [finding('delete.recursive', 'L2', { p: name, a: args.join(' ') })]);
 TABLE.set('tsc', judgeTsc);
 TABLE.set('curl', judgeCurl);
-TABLE.set('wget', (_a, name) => [finding('network', 'L1', { p: name }, { cat: ['network', 'write'] })]);
-for (const p of ['ping', 'ping6', 'dig', 'nslookup', 'host', 'traceroute', 'tracepath', 'whois', 'mtr', 'http', 'https', 'xh', 'aria2c']) TABLE.set(p, judgeNetworkTool([]));
-for (const p of ['nc', 'ncat', 'netcat']) TABLE.set(p, judgeNetworkTool(['-e', '-c', '--exec', '--sh-exec', '--lua-exec']));
-TABLE.set('socat', (args, name) => {
-  const bad = args.find((a) => /(^|[!,])\s*(EXEC|SYSTEM|SHELL)[:,]/i.test(a));
-  return bad ? [execArg(name, bad)] : [finding('network', 'L1', { p: name }, { cat: ['network', 'write'] })];
-});
-TABLE.set('ssh', (args, name, ctx) => {
-  const found = judgeNetworkTool(['-o', '-F', '-J', '-W', '-L', '-R', '-D', '-w'])(args, name, ctx);
-  const ops = operands(args, ['-i', '-l', '-p', '-c', '-m', '-b', '-E', '-e', '-I', '-O', '-Q', '-S', '-B']);
-  return ops.length > 1 ? [...found, execArg(name, ops.slice(1).join(' '))] : found;
-});
-for (const p of ['scp', 'sftp']) TABLE.set(p, judgeNetworkTool(['-o', '-F', '-S', '-J']));
+TABLE.set('wget', judgeWget);
+for (const p of ['ping', 'ping6', 'dig', 'nslookup', 'host', 'traceroute', 'tracepath', 'whois', 'mtr']) TABLE.set(p, judgeNetworkTool([]));
+for (const p of ['http', 'https', 'xh', 'xhs']) TABLE.set(p, judgeHttpie);
+TABLE.set('aria2c', judgeAria2c);
+for (const p of ['nc', 'ncat', 'netcat']) TABLE.set(p, judgeNetcat);
+TABLE.set('socat', judgeSocat);
+TABLE.set('ssh', judgeSsh);
+TABLE.set('scp', judgeScp);
+TABLE.set('sftp', judgeSftp);
 TABLE.set('rsync', judgeRsync);
+TABLE.set('rclone', judgeRclone);
 TABLE.set('date', judgeDate);
 TABLE.set('hostname', judgeHostname);
 TABLE.set('man', judgeMan);
 TABLE.set('info', judgeMan);
 TABLE.set('systemctl', judgeSystemctl);
-TABLE.set('docker', judgeDocker);
-TABLE.set('podman', judgeDocker);
+for (const p of ['docker', 'podman']) TABLE.set(p, (args, name, ctx) => judgeContainerDelete(name, args) ?? judgeDocker(args, name, ctx));
 TABLE.set('kubectl', judgeKubectl);
 TABLE.set('gh', judgeGh);
 TABLE.set('busybox', judgeBusybox);
@@ -183,6 +195,17 @@ for (const p of ['open', 'xdg-open', 'gio', 'start', 'explorer']) {
     const runs = args.find((a) => ['-a', '-b', '-e', '-t', '--args', '-n'].includes(a) || /\.(app|command|tool|sh|bash|zsh|desktop|exe|bat|cmd|com|ps1|jar|py|rb|pl|scpt|applescript|terminal|workflow|pkg|dmg|msi|appimage|run)\/?$/i.test(a));
     return runs ? [execArg(name, runs)] : [finding('arg.exec', 'L1', { p: name, a: 'open' })];
   });
+}
+
+// Deletes hidden in subcommands (programs/build-deletes.ts) before each tool's own rules.
+const projectCmake = TABLE.get('cmake')!;
+TABLE.set('cmake', (args, name, ctx) => judgeCmake(args, name, ctx) ?? projectCmake(args, name, ctx));
+// Tools' own commands that change what names their registries and programs (programs/config-cli.ts).
+// Each is looked at only when a word that starts one of those subcommands is there.
+const DELETE_OR_CONFIG = new Set(['cache', 'c', 'config', 'store', 'pm', 'clean', 'cleanup', 'env', 'sources', 'alias']);
+for (const p of ['npm', 'yarn', 'pnpm', 'bun', 'pip', 'pip3', 'uv', 'poetry', 'conda', 'brew', 'deno', 'bazel', 'go', 'cargo', 'gem', 'gh']) {
+  const own = TABLE.get(p);
+  if (own) TABLE.set(p, (args, name, ctx) => (args.some((a) => DELETE_OR_CONFIG.has(a)) ? (judgeToolDelete(name, args, ctx) ?? judgeConfigCli(name, args)) : undefined) ?? own(args, name, ctx));
 }
 
 /** Whether `name` is in the built-in program table. */
@@ -207,7 +230,7 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   }
   const handler = TABLE.get(name) ?? (/^python[0-9.]*$/.test(name) ? judgeInterpreter : undefined);
   if (!handler) return allowByPolicy(program, args, [...out, finding('program.unknown', 'L2', { p: name }, { allowable: true })], ctx);
-  if (!WRAPPERS[name] && name !== 'env' && !ESCALATION.has(name) && name !== 'busybox' && !LISTERS.has(name)) out.push(...secretFindings(args));
+  if (!WRAPPERS[name] && name !== 'env' && !ESCALATION.has(name) && name !== 'busybox' && !LISTERS.has(name)) out.push(...secretFindings(args, ctx));
   if (isInfoOnly(args) && !ESCALATION.has(name) && !SYSTEM_SET.has(name) && !WRAPPERS[name] && !PROJECT_CODE_ALWAYS.has(name) && name !== 'kill' && name !== 'date' && name !== 'hostname') {
     return [...out, finding('interp.info', 'L0', { p: name })];
   }
@@ -215,8 +238,11 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   out.push(...own);
   // The program's option table: exec options always, write/network/unknown ones when its rules said read-only.
   if (!WRAPPERS[name] && !ESCALATION.has(name)) out.push(...judgeOptions(name, args, ctx, own.every((f) => f.level === 'L0')));
-  if (own.some((f) => f.cat?.includes('write') || f.id === 'write.file' || f.id === 'arg.write' || f.id === 'install')) out.push(...writeTargetFindings(args, ctx));
-  else if (own.every((f) => f.level === 'L0') && !WRAPPERS[name] && !ESCALATION.has(name) && name !== 'env') out.push(...readPathFindings(name, args, ctx));
+  // Project code and installers may write wherever their arguments say (`go build -o ~/.local/bin/x`).
+  const writes = own.some((f) => f.cat?.includes('write') || WRITING_IDS.has(f.id));
+  // Programs whose rules judge the paths they write: copies by name only here (their sources are no targets), transfers not at all.
+  if (writes && !OWN_TARGETS.has(name)) out.push(...writeTargetFindings(args, ctx, PRECISE_WRITERS.has(name) ? 'names' : own.some((f) => CODE_IDS.has(f.id)) ? 'code' : 'all'));
+  else if (!writes && own.every((f) => f.level === 'L0') && !WRAPPERS[name] && !ESCALATION.has(name) && name !== 'env') out.push(...readPathFindings(name, args, ctx));
   return allowByPolicy(program, args, out, ctx);
 }
 

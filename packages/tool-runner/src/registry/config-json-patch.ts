@@ -36,6 +36,7 @@ const input = lazy(() =>
 
 export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
   name: 'config.json_patch',
+  kind: 'edit',
   description: {
     en: 'Change a JSON config file with RFC 6902 operations (plus set/unset): the user sees a masked diff first; a backup is kept.',
     zh: '用 RFC 6902 操作（以及 set/unset）修改 JSON 配置文件：先向用户展示脱敏后的差异，并保留备份。',
@@ -54,7 +55,7 @@ export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
     const real = ctx.fsTarget && ctx.fsTarget.real !== ctx.fsTarget.abs ? ctx.fsTarget.real : undefined;
     if (real) findings.push(...patchFindings({ ...s, file: real }, ctx).filter((f) => f.level !== 'L1' || f.id !== 'config.patch'));
     // Files other programs run or load later (inside .git/, shell start-up files, …), spelled or reached through a link.
-    if (!findings.some((f) => f.level === 'L2')) findings.push(...modPaths().writeTargetFindings(real ? [s.file, real] : [s.file]).slice(0, 1));
+    if (!findings.some((f) => f.level === 'L2')) findings.push(...modPaths().runsLaterFindings([s.file, modConfigRules().patchTarget(s.file, ctx), ...(real ? [real] : [])], ctx, s.file));
     return { findings, touches: touches({ write: [real ?? s.file] }) };
   },
   approvalKey: (s) => `config.json_patch ${s.file}`,

@@ -104,12 +104,12 @@ export function assessCommand(program: string, args: readonly string[], stepCwd:
   const base = ctx.workspace ?? ctx.cwd ?? cwd;
   const jctx: JudgeCtx =
     cwd && cwd !== ctx.cwd
-      ? { cwd: base, runCwd: cwd, home: ctx.home, slothtoolHome: ctx.slothtoolHome, policy: ctx.policy, depth: 0 }
-      : { cwd: base, home: ctx.home, slothtoolHome: ctx.slothtoolHome, policy: ctx.policy, depth: 0 };
+      ? { cwd: base, runCwd: cwd, home: ctx.home, slothtoolHome: ctx.slothtoolHome, pathDirs: ctx.pathDirs, policy: ctx.policy, depth: 0 }
+      : { cwd: base, home: ctx.home, slothtoolHome: ctx.slothtoolHome, pathDirs: ctx.pathDirs, policy: ctx.policy, depth: 0 };
   const findings = judgeCommand(program, [...args], jctx);
   if (ctx.links) findings.push(...judgeLinkTargets(program, args, ctx.links, jctx));
   if (ctx.workspacePrograms) findings.push(...modWorkspacePrograms().workspaceProgramFindings(runsProgram(program, args), ctx.workspacePrograms));
-  if (cwd && cwd !== ctx.cwd) findings.push(...secretFindings([cwd]));
+  if (cwd && cwd !== ctx.cwd) findings.push(...secretFindings([cwd], { home: ctx.home }));
   // A step that runs in another folder is judged like `git -C` there: asked.
   const workspace = ctx.workspace ?? ctx.cwd;
   if (cwd && workspace && cwd !== ctx.cwd) {
@@ -140,6 +140,7 @@ export type ExecInput = z.output<ReturnType<typeof input>>;
 
 export const execTool: ToolDefinition<ExecStep> = {
   name: 'exec',
+  kind: 'execute',
   description: {
     en: 'Run one program with an argument vector (no shell: no pipes, redirects, globs or $VAR) and get its exit code and output tail.',
     zh: '以参数数组运行一个程序（不经过 shell：没有管道、重定向、通配符或 $VAR），返回退出码和输出末尾。',

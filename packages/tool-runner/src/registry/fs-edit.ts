@@ -63,6 +63,7 @@ function editFields(s: FsEditStep): SummaryField[] {
 
 export const fsEditTool: ToolDefinition<FsEditStep> = {
   name: 'fs.edit',
+  kind: 'edit',
   description: {
     en: 'Replace exact text in a file (old_string must be unique unless replace_all); several places of one file at once with edits: [{old_string, new_string, replace_all?}, …], applied in order, all or nothing. The user sees the diff first.',
     zh: '在文件中精确替换文本（除非 replace_all，否则 old_string 必须唯一）；用 edits: [{old_string, new_string, replace_all?}, …] 可一次修改同一文件的多处，按顺序应用，要么全部成功要么不改。先向用户展示差异。',

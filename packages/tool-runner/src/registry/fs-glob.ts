@@ -21,6 +21,7 @@ const input = lazy(() =>
 
 export const fsGlobTool: ToolDefinition<FsGlobStep> = {
   name: 'fs.glob',
+  kind: 'search',
   description: {
     en: 'Find files by name: a glob relative to path (`**/*.ts`); .gitignore respected; newest first, at most 200.',
     zh: '按文件名查找文件：相对于 path 的 glob（`**/*.ts`）；遵循 .gitignore；最新修改的在前，最多 200 个。',

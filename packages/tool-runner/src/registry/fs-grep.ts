@@ -28,6 +28,7 @@ const input = lazy(() =>
 
 export const fsGrepTool: ToolDefinition<FsGrepStep> = {
   name: 'fs.grep',
+  kind: 'search',
   description: {
     en: 'Search file contents for a regular expression (ripgrep syntax): matches as {file, line, text}; .gitignore respected, secret files skipped, at most 50 shown (optional: path, glob, ignoreCase, context lines, maxResults).',
     zh: '在文件内容中搜索正则表达式（ripgrep 语法）：结果为 {file, line, text}；遵循 .gitignore，跳过密钥文件，最多显示 50 条（可选：path、glob、ignoreCase、context 行数、maxResults）。',

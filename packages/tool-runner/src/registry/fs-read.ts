@@ -22,6 +22,7 @@ const input = lazy(() =>
 
 export const fsReadTool: ToolDefinition<FsReadStep> = {
   name: 'fs.read',
+  kind: 'read',
   description: {
     en: 'Read a text file as numbered lines (2000 from offset); a note says how to read on.',
     zh: '以带行号的形式读取文本文件（从 offset 起 2000 行）；附注说明如何继续读取。',

@@ -19,6 +19,7 @@ const input = lazy(() =>
 
 export const fsWriteTool: ToolDefinition<FsWriteStep> = {
   name: 'fs.write',
+  kind: 'edit',
   description: {
     en: 'Create or overwrite a text file (read an existing file first); the user sees the diff first.',
     zh: '创建或覆盖一个文本文件（覆盖前须先读取它）；先向用户展示差异。',

@@ -27,6 +27,7 @@ function host(url: string): string {
 
 export const httpGetTool: ToolDefinition<HttpGetStep> = {
   name: 'http.get',
+  kind: 'fetch',
   description: {
     en: 'GET a URL and read it as text (HTML reduced to text); size, time and redirects are limited.',
     zh: '以 GET 获取一个 URL 并作为文本读取（HTML 转为纯文本）；大小、时间和重定向次数都有上限。',

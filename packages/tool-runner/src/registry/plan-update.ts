@@ -59,6 +59,7 @@ export const planUpdateTool: ToolDefinition<PlanUpdateStep> = {
     return input();
   },
   example: { items: [{ step: 'Find where the port is read', status: 'done' }, { step: 'Change it and run the tests', status: 'in_progress' }] },
+  kind: 'think',
   pinned: true,
   permission: { arg: 'words', subject: () => ({ kind: 'none' }) },
   assess: (s) => ({ findings: [finding('plan.update', 'L0', { n: String(s.items.length) })], touches: touches() }),

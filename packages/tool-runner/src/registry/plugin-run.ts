@@ -19,6 +19,7 @@ const input = lazy(() =>
 
 export const pluginRunTool: ToolDefinition<PluginRunStep> = {
   name: 'plugin.run',
+  kind: 'execute',
   description: {
     en: 'Run an installed SlothTool plugin by its alias with arguments.',
     zh: '按别名运行一个已安装的 SlothTool 插件，并传入参数。',

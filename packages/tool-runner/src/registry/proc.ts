@@ -16,6 +16,7 @@ const procKillInput = lazy(() => z.object({ proc_id: nonBlank('proc_id'), requir
 
 export const procStartTool: ToolDefinition<ProcStartStep> = {
   name: 'proc.start',
+  kind: 'execute',
   description: {
     en: 'Start a long-running program (tests, builds, dev servers) in the background; returns a proc_id at once.',
     zh: '在后台启动一个长时间运行的程序（测试、构建、开发服务器）；立即返回 proc_id。',
@@ -64,6 +65,7 @@ function ofOwnProcess(tool: 'proc.status' | 'proc.kill'): Pick<ToolDefinition<{ 
 
 export const procStatusTool: ToolDefinition<ProcStatusStep> = {
   name: 'proc.status',
+  kind: 'read',
   description: {
     en: "A background process's state, exit code and the output that is new since the last status; wait_ms waits for it to end.",
     zh: '后台进程的状态、退出码，以及自上次查询以来的新输出；wait_ms 可等待它结束。',
@@ -85,6 +87,7 @@ export const procStatusTool: ToolDefinition<ProcStatusStep> = {
 
 export const procKillTool: ToolDefinition<ProcKillStep> = {
   name: 'proc.kill',
+  kind: 'execute',
   description: {
     en: 'End a background process (its whole process group) and return its last output.',
     zh: '结束一个后台进程（整个进程组）并返回它最后的输出。',

@@ -64,6 +64,9 @@ export interface StepSummary {
   hints?: { readOnly?: boolean; destructive?: boolean; idempotent?: boolean; openWorld?: boolean };
 }
 
+/** What a tool does, as editors group steps (the Agent Client Protocol's tool kinds). */
+export type ToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'other';
+
 /** What a tool's Claude Code form needs to know of where the step runs: relative paths are made absolute from here. */
 export interface ClaudeInputContext {
   /** The folder the step's relative paths are resolved in (the session's working folder). */
@@ -113,6 +116,11 @@ export interface ToolDefinition<I extends object = Record<string, unknown>> {
   input: z.ZodObject<z.ZodRawShape>;
   /** A compact example of the input for the prompt. */
   example: Record<string, unknown>;
+  /**
+   * What the tool does, for a client that shows steps by kind (an editor over ACP: its icon and
+   * grouping); never part of a judgement. Absent: `other`.
+   */
+  kind?: ToolKind;
   /** The step runs in the cmd reply's `cwd` when it names none. */
   takesCwd?: boolean;
   /** The words a person may edit in the question dialog (a program and its arguments), and how to put them back. */

@@ -20,6 +20,7 @@ const input = lazy(() =>
 
 export const webSearchTool: ToolDefinition<WebSearchStep> = {
   name: 'web.search',
+  kind: 'fetch',
   description: {
     en: 'Search the web (the provider set in ai.json "webSearch"): results as {title, url, snippet}; read a page with http.get.',
     zh: '搜索网页（使用 ai.json 中 "webSearch" 设置的服务）：结果为 {title, url, snippet}；用 http.get 读取页面。',

@@ -5,6 +5,7 @@ import type { FsEditOne, FsEditStep, FsWriteStep } from '../tool-steps';
 import { isInside, type ResolvedPath } from '../workspace';
 import { decodeText, diffCounts, FS_MAX_FILE_BYTES, isBinary, newFilePreview, redactDiff, snippetAround, unifiedDiff } from './fs-common';
 import { toolError, type SessionToolContext, type ToolErrorResult } from './session';
+import { heldText } from './file-access';
 import type { ResultDecision } from './types';
 
 /** fs.edit / fs.write result. */
@@ -40,7 +41,8 @@ export interface FsDeclined {
   decision: ResultDecision;
 }
 
-type Outcome = FsChangeResult | ToolErrorResult | FsDeclined;
+/** What an fs.edit or fs.write step gives: the change, an error, or the user's no. */
+type FsStepResult = FsChangeResult | ToolErrorResult | FsDeclined;
 
 /** Non-overlapping occurrences of `needle` in `hay`. */
 export function countOccurrences(hay: string, needle: string): number {
@@ -99,6 +101,13 @@ function openTarget(step: { path: string }, tool: 'fs.edit' | 'fs.write', ctx: S
   return { target, before: binary ? buf.toString('latin1') : decodeText(buf), ...(binary ? { binary } : {}) };
 }
 
+/** The text the caller holds of a text file that was opened (an editor's unsaved buffer) in place of the disk's. */
+async function withHeldText(opened: Target | ToolErrorResult, ctx: SessionToolContext): Promise<Target | ToolErrorResult> {
+  if ('_event' in opened || opened.before === null || opened.binary) return opened;
+  const held = await heldText(ctx.session.fileAccess, opened.target.real);
+  return held === undefined ? opened : { ...opened, before: held };
+}
+
 /** Ask (with the diff as preview) where needed, check nothing changed meanwhile, write atomically, record for /undo. */
 async function commit(
   tool: 'fs.edit' | 'fs.write',
@@ -107,7 +116,7 @@ async function commit(
   after: string,
   ctx: SessionToolContext,
   { fallback, ...extra }: { replacements?: number; edits?: number; fallback?: string },
-): Promise<Outcome> {
+): Promise<FsStepResult> {
   const { session, lang } = ctx;
   const diff = before === null || binary ? newFilePreview(f, after) : unifiedDiff(f, before, after, fallback);
   if (ctx.ask) {
@@ -128,11 +137,14 @@ async function commit(
     } catch (e) {
       return toolError(ctx, tool, (e as NodeJS.ErrnoException).code ?? 'ERROR', (e as Error).message, { path: f });
     }
+    if (!binary) now = (await heldText(session.fileAccess, again.real)) ?? now;
   }
   if (now !== before) return toolError(ctx, tool, 'CHANGED', toolMessage('fs.err.changed', lang, { f }), { path: f });
   try {
     if (before === null) session.fs.mkdirp(path.dirname(target.real));
-    session.fs.writeFileAtomic(target.real, after);
+    // Through the caller when it has the file (an editor saves its buffer), else atomically here.
+    if (session.fileAccess?.write) await session.fileAccess.write(target.real, after);
+    else session.fs.writeFileAtomic(target.real, after);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'ERROR';
     // A folder on the way swapped for a link after the judgement: nothing was written.
@@ -209,7 +221,7 @@ function quote(text: string): string {
  * previous one left — all or nothing, with one diff shown before one question. A replacement that
  * cannot be made names itself (`edits[i]` and the start of its old_string) and nothing is written.
  */
-export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Promise<Outcome> {
+export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Promise<FsStepResult> {
   const { lang } = ctx;
   const f = step.path;
   const edits = step.edits ?? [{ old_string: step.old_string ?? '', new_string: step.new_string ?? '', replace_all: step.replace_all }];
@@ -224,7 +236,7 @@ export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Prom
     const p = pointless(e);
     if (p) return fail(p, i);
   }
-  const opened = openTarget(step, 'fs.edit', ctx);
+  const opened = await withHeldText(openTarget(step, 'fs.edit', ctx), ctx);
   if ('_event' in opened) return opened;
   let after = opened.before ?? '';
   let replacements = 0;
@@ -241,8 +253,8 @@ export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Prom
 }
 
 /** fs.write: create or overwrite, with the diff (or the new file's head) shown first. */
-export async function runFsWrite(step: FsWriteStep, ctx: SessionToolContext): Promise<Outcome> {
-  const opened = openTarget(step, 'fs.write', ctx);
+export async function runFsWrite(step: FsWriteStep, ctx: SessionToolContext): Promise<FsStepResult> {
+  const opened = await withHeldText(openTarget(step, 'fs.write', ctx), ctx);
   if ('_event' in opened) return opened;
   if (opened.before === step.content) {
     return { _event: 'tool_result', id: ctx.id, tool: 'fs.write', path: step.path, status: 'unchanged', added: 0, removed: 0, snippet: '', undoable: false, summary: step.path, decision: ctx.decision };

@@ -2,6 +2,7 @@ import { toolMessage } from '../i18n';
 import type { FsReadStep } from '../tool-steps';
 import { decodeText, FS_DEFAULT_LIMIT, FS_MAX_CONTENT_CHARS, FS_MAX_FILE_BYTES, FS_MAX_LINE_CHARS, isBinary, numbered, redactLines } from './fs-common';
 import { toolError, type SessionToolContext, type ToolErrorResult } from './session';
+import { heldText } from './file-access';
 import type { ResultDecision } from './types';
 
 /** fs.read result: numbered, redacted lines and where to read on. */
@@ -52,8 +53,10 @@ export async function runFsRead(step: FsReadStep, ctx: SessionToolContext): Prom
   }
   if (isBinary(buf)) return fail('BINARY', 'fs.err.binary', { n: buf.length });
   session.reads.mark(target.real, st);
+  // What the caller holds of the file (an editor's unsaved buffer) is what the model reads.
+  const held = await heldText(session.fileAccess, target.real);
 
-  const lines = redactLines(decodeText(buf));
+  const lines = redactLines(held ?? decodeText(buf));
   const total = lines.length;
   const offset = Math.max(1, Math.floor(step.offset ?? 1));
   const limit = Math.max(1, Math.min(FS_DEFAULT_LIMIT, Math.floor(step.limit ?? FS_DEFAULT_LIMIT)));

@@ -71,7 +71,8 @@ export async function runPluginRun(step: PluginRunStep, ctx: ToolContext): Promi
     return { ...base, exitCode: 127, durationMs: 0, stdoutTail: '', stderrTail: '', truncated: false, error: { code: 'PLUGIN_NOT_FOUND', message: `no plugin "${step.plugin}" in registry.json` } };
   }
   const argv = [info.binPath, ...step.args];
-  if (info.interactive) {
+  // Without a terminal to hand over (stdio carries a protocol) it runs captured like any plugin.
+  if (info.interactive && !ctx.noTerminal) {
     const r = await ctx.deps.execInherit({ program: ctx.deps.execPath, args: argv, cwd: ctx.cwd, env: ctx.env, signal: ctx.signal });
     return {
       ...base,

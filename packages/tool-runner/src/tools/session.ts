@@ -2,6 +2,7 @@ import type { FileJournal, ReadTracker } from '../file-journal';
 import type { Resolver } from '../net-guard';
 import type { ResolvedPath } from '../workspace';
 import type { FsDeps } from './fs-common';
+import type { FileAccess } from './file-access';
 import type { ProcessTable } from './proc';
 import type { ResultDecision, ToolContext } from './types';
 import type { WebSearchSettings } from './web-search';
@@ -22,6 +23,8 @@ export interface ToolSession {
   journal: FileJournal;
   procs: ProcessTable;
   fs: FsDeps;
+  /** fs.read / fs.edit / fs.write: the caller's source of a file's text (an editor's buffers), when it has one. */
+  fileAccess?: FileAccess;
   /** http.get: loopback/private/link-local hosts may be reached. */
   allowPrivateNetwork: boolean | string[];
   /** http.get settings. */

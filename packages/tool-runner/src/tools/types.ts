@@ -148,6 +148,8 @@ export interface ToolContext {
   session?: ToolSession;
   /** fs.edit / fs.write: the target as it was resolved when the step was judged. */
   judged?: ResolvedPath;
+  /** No terminal to hand over (the caller's stdio carries a protocol): interactive plugins run captured. */
+  noTerminal?: boolean;
   /** exec / proc.start: how to run the program inside the OS sandbox of this step's level; absent = unsandboxed. */
   sandbox?: StepSandbox;
 }

@@ -3,6 +3,7 @@
  * read-only is looked up here: an option that writes asks (L1), one that runs another program is
  * refused (L2), one that reaches the network asks, and one the table does not know asks too.
  */
+import { writePathFindings } from '../effects';
 import { finding, type Finding, type JudgeCtx } from '../finding';
 import { isHarmlessDevice, isOutsideWorkspace, normalisePathArg, secretFindings, slothtoolHomeFindings } from '../paths';
 import { compiled, optionName, resolveOptions, type ProgramOptions, type Resolution } from './resolve';
@@ -79,7 +80,7 @@ export function resolveFor(name: string, args: readonly string[]): Resolution | 
 
 /** The paths a read-any option reads (`grep -f F`, `wc --files0-from=F`), judged like the operands. */
 function readAnyFindings(name: string, value: string, ctx: JudgeCtx): Finding[] {
-  const secret = secretFindings([value]);
+  const secret = secretFindings([value], ctx);
   if (secret.length) return secret;
   const p = normalisePathArg(value, ctx);
   if (p === undefined || value === '-' || value === '') return [];
@@ -97,6 +98,8 @@ export function optionFindings(name: string, r: Resolution, ctx: JudgeCtx, readO
   for (const o of r.options) {
     if (o.negated || !o.spec.effect) continue;
     const params = { p: name, a: o.given, o: optionName(o.spec), v: o.value ?? '' };
+    // The file a write option names is a write target wherever the program's rules stand (effects.ts).
+    if (o.spec.effect === 'write' && o.spec.value === 'required' && o.value !== undefined) out.push(...writePathFindings(name, [{ path: o.value, via: o.given }], ctx));
     if (o.spec.effect === 'exec') out.push(finding('opt.exec', 'L2', params));
     else if (o.spec.effect === 'system') out.push(finding('opt.system', 'L2', params));
     else if (!readOnly) continue;

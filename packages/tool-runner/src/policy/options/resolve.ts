@@ -14,6 +14,8 @@ export interface OptionSpec {
   /** How many separate values a required value takes (`jq --arg NAME VALUE`: 2); default 1. */
   arity?: number;
   effect?: Effect;
+  /** What the program's own rules make of its value (`:upload`, `:out`): written `:role` in {@link opts}. */
+  role?: string;
 }
 
 export interface ProgramOptions {
@@ -37,6 +39,19 @@ export interface ProgramOptions {
   open?: boolean;
   /** Arguments are not options at all (`echo -n`, `test -f x`, `expr`): nothing to resolve. */
   noOptions?: boolean;
+  /**
+   * git's parse-options (parse-options.c parse_long_opt) rather than getopt_long: `--no-x` negates
+   * `--x`, an option named `--no-x` is also `--x` (its positive), abbreviations of both count
+   * (`--no-up` is `--no-upload-pack`), `--n`/`--no`/`--no-` abbreviate every negation, and
+   * `--end-of-options` ends the options like `--`.
+   */
+  style?: 'git';
+  /**
+   * Versions of the program differ in their option sets (git, curl before 8.6 took abbreviations
+   * that 8.6 no longer does): an abbreviation that may be an option with an effect or a role is
+   * read as that option even where this table finds it ambiguous.
+   */
+  riskyPrefixes?: boolean;
   opts: OptionSpec[];
 }
 
@@ -82,7 +97,7 @@ export function compile(table: ProgramOptions): Compiled {
 
 /**
  * Parse a compact option list: `'-o --output =write'` style entries, one per option:
- * names, then `=` (required value) or `=?` (optional value), then an effect.
+ * names, then `=` (required value) or `=?` (optional value), then an effect and a `:role`.
  */
 export function opts(...entries: string[]): OptionSpec[] {
   return entries.map((e) => {
@@ -96,20 +111,23 @@ export function opts(...entries: string[]): OptionSpec[] {
       }
       else if (p === '=?') spec.value = 'optional';
       else if (p === 'write' || p === 'exec' || p === 'network' || p === 'read-any' || p === 'system') spec.effect = p;
+      else if (p.startsWith(':')) spec.role = p.slice(1);
       else spec.names.push(p);
     }
     return spec;
   });
 }
 
-interface LongHit {
+export interface LongHit {
   spec?: OptionSpec;
   name?: string;
   negated?: boolean;
   candidates?: string[];
 }
 
-function lookupLong(c: Compiled, name: string): LongHit {
+/** The option a long name (without `--` and `=value`) is in a table: exact, a unique abbreviation, a negation, or the candidates of an ambiguous one. */
+export function lookupLong(c: Compiled, name: string): LongHit {
+  if (c.table.style === 'git') return lookupGitLong(c, name);
   const exact = c.long.get(name);
   if (exact) return { spec: exact, name };
   const neg = c.table.negatable === true ? 'no-' : c.table.negatable || '';
@@ -127,6 +145,50 @@ function lookupLong(c: Compiled, name: string): LongHit {
   return { candidates: matches };
 }
 
+/** git's reading of a long option (parse-options.c parse_long_opt): exact names first, then a unique abbreviation, negations of both. */
+function lookupGitLong(c: Compiled, arg: string): LongHit {
+  let start = arg;
+  let unset = false;
+  let noNo = false;
+  if (start.startsWith('no-')) {
+    start = start.slice(3);
+    if (start.startsWith('no-')) {
+      start = start.slice(3);
+      noNo = true;
+    } else unset = true;
+  }
+  // An exact name wins whatever else it abbreviates (the common case: looked up, not searched).
+  const exact = noNo ? undefined : c.long.get(start);
+  if (exact) return { spec: exact, name: start, negated: unset };
+  const exactNo = c.long.get(`no-${start}`);
+  if (exactNo) return { spec: exactNo, name: `no-${start}`, negated: !unset };
+  const hits = new Map<OptionSpec, { name: string; negated: boolean }>();
+  let ambiguous = false;
+  const register = (spec: OptionSpec, name: string, negated: boolean) => {
+    const had = hits.get(spec);
+    if (hits.size > (had ? 1 : 0) || (had && had.negated !== negated)) ambiguous = true;
+    hits.set(spec, { name: negated ? `no-${name.replace(/^no-/, '')}` : name.replace(/^no-/, ''), negated });
+  };
+  for (const [longName, spec] of c.long) {
+    let name = longName;
+    let optUnset = false;
+    if (name.startsWith('no-')) {
+      name = name.slice(3);
+      optUnset = true;
+    } else if (noNo) continue;
+    if (start === name) return { spec, name: longName, negated: unset !== optUnset };
+    if (name.startsWith(start)) register(spec, longName, unset !== optUnset);
+    // "negated and abbreviated very much": `--n`, `--no`, `--no-` abbreviate every negation.
+    if ('no-'.startsWith(arg)) register(spec, longName, !optUnset);
+  }
+  if (hits.size === 0) return {};
+  if (!ambiguous && hits.size === 1) {
+    const [[spec, hit]] = [...hits];
+    return { spec, name: hit.name, negated: hit.negated };
+  }
+  return { candidates: [...hits.values()].map((h) => h.name) };
+}
+
 /** Resolve `args` against a program's table. */
 export function resolveOptions(args: readonly string[], c: Compiled): Resolution {
   const out: Resolution = { options: [], operands: [], unknown: [], ambiguous: [] };
@@ -137,7 +199,7 @@ export function resolveOptions(args: readonly string[], c: Compiled): Resolution
   }
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === '--') {
+    if (a === '--' || (a === '--end-of-options' && t.style === 'git')) {
       out.operands.push(...args.slice(i + 1));
       break;
     }
@@ -172,7 +234,7 @@ function longOption(args: readonly string[], i: number, c: Compiled, out: Resolu
   const hit = lookupLong(c, name);
   if (hit.candidates) {
     out.ambiguous.push({ given: a, candidates: hit.candidates.map((n) => '--' + n) });
-    return i;
+    return c.table.riskyPrefixes ? riskyCandidates(args, i, c, hit.candidates, eq >= 0 ? body.slice(eq + 1) : undefined, out) : i;
   }
   if (!hit.spec) {
     // `find -name`-style tables: a single-dash word may still be a short cluster.
@@ -189,6 +251,17 @@ function longOption(args: readonly string[], i: number, c: Compiled, out: Resolu
   }
   out.options.push(r);
   return i;
+}
+
+/** An abbreviation this table finds ambiguous, read as each option with an effect or a role it may be (riskyPrefixes). */
+function riskyCandidates(args: readonly string[], i: number, c: Compiled, names: readonly string[], attached: string | undefined, out: Resolution): number {
+  const specs = [...new Set(names.map((n) => c.long.get(n.replace(/^no-/, '')) ?? c.long.get(n)))].filter((s): s is OptionSpec => s !== undefined && (s.effect !== undefined || s.role !== undefined));
+  const negated = names.every((n) => n.startsWith('no-'));
+  if (!specs.length || negated) return i;
+  const takesValue = attached === undefined && specs.some((s) => s.value === 'required');
+  const value = attached ?? (takesValue ? args[i + 1] : undefined);
+  for (const spec of specs) out.options.push(value === undefined ? { spec, given: args[i] } : { spec, given: args[i], value });
+  return takesValue ? i + 1 : i;
 }
 
 function shortCluster(args: readonly string[], i: number, c: Compiled, out: Resolution): number {

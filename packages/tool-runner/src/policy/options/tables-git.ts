@@ -4,7 +4,7 @@
  */
 import { opts, type ProgramOptions } from './resolve';
 
-const G = (...groups: string[][]): ProgramOptions => ({ negatable: true, numeric: true, opts: opts('-h', '--help', ...groups.flat()) });
+const G = (...groups: string[][]): ProgramOptions => ({ style: 'git', negatable: true, numeric: true, opts: opts('-h', '--help', ...groups.flat()) });
 
 const DIFF = [
   '-p -u --patch', '-s --no-patch', '-U --unified =', '--output = write', '--output-indicator-new =', '--output-indicator-old =',

@@ -1,5 +1,6 @@
 /** File tools whose options can write, delete or run programs: find, fd, rg, sort, rm, cp, tar, ... */
 import { findLong, findShort, operands, shortCluster } from '../args';
+import { writePathFindings } from '../effects';
 import { finding, type Finding, type JudgeCtx } from '../finding';
 import { isOutsideWorkspace, isSystemPath } from '../paths';
 import { execArg, readOnly, writeArg, writeBlock, writeFile, type Handler } from './common';
@@ -45,14 +46,24 @@ export function judgeTree(args: readonly string[], name: string): Finding[] {
   return o ? [writeArg(name, o)] : [readOnly(name)];
 }
 
+/** A write of exactly these paths (effects.ts): what refuses it alone, else the write asked with what is said of where it lands. */
+function writesTo(name: string, targets: readonly string[], ctx: JudgeCtx): Finding[] {
+  const where = writePathFindings(name, targets.map((t) => ({ path: t, via: t })), ctx);
+  const refused = where.filter((f) => f.level === 'L2');
+  return refused.length ? refused : [writeFile(name), ...where];
+}
+
 export function judgeRm(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   const rec = findShort(args, 'rR') ?? findLong(args, ['--recursive', '--no-preserve-root']);
   const sys = operands(args).find((p) => isSystemPath(p, ctx));
   const out: Finding[] = [];
   if (rec) out.push(finding('delete.recursive', 'L2', { p: name, a: rec }));
   if (sys) out.push(finding('write.system_path', 'L2', { a: sys }));
-  return out.length ? out : [writeFile(name)];
+  return out.length ? out : writesTo(name, operands(args), ctx);
 }
+
+/** Programs whose rules know the paths they write (their other words are sources): judged by those paths, not by every word. */
+export const PRECISE_WRITERS = new Set(['cp', 'ln', 'install', 'mv', 'tee', 'touch', 'mkdir', 'rmdir', 'unlink', 'truncate', 'mktemp', 'split', 'csplit', 'patch', 'dos2unix', 'unix2dos', 'mkfifo', 'link', 'rm']);
 
 export function judgeWriter(destOnly: boolean): Handler {
   return (args, name, ctx) => {
@@ -61,7 +72,7 @@ export function judgeWriter(destOnly: boolean): Handler {
     const t = findLong(args, ['--target-directory']) ?? (args.includes('-t') ? args[args.indexOf('-t') + 1] : undefined);
     if (t) targets.push(t.replace(/^--target-directory=/, ''));
     const sys = targets.find((p) => isSystemPath(p, ctx));
-    return sys ? [finding('write.system_path', 'L2', { a: sys })] : [writeFile(name)];
+    return sys ? [finding('write.system_path', 'L2', { a: sys })] : writesTo(name, targets, ctx);
   };
 }
 
@@ -91,12 +102,26 @@ export function judgeKill(args: readonly string[], name: string): Finding[] {
   return [finding('kill.pid', 'L1', { p: name })];
 }
 
-export function judgeTar(args: readonly string[], name: string): Finding[] {
+/** Where tar extracts: `-C dir` / `--directory=dir` (the old style's letters included), else the step's folder. */
+function tarDirectory(args: readonly string[]): string | undefined {
+  let dir: string | undefined;
+  args.forEach((a, i) => {
+    if (a === '-C' || a === '--directory') dir = args[i + 1];
+    else if (a.startsWith('--directory=')) dir = a.slice('--directory='.length);
+    else if (/^-[A-Za-z]*C$/.test(a)) dir = args[i + 1];
+  });
+  return dir;
+}
+
+export function judgeTar(args: readonly string[], name: string, ctx?: JudgeCtx): Finding[] {
   const out: Finding[] = [];
   const bad = findLong(args, ['--checkpoint-action', '--to-command', '--use-compress-program', '--rsh-command', '--info-script', '--new-volume-script', '--index-file']);
   if (bad) out.push(execArg(name, bad));
   const absolute = findLong(args, ['--absolute-names']) ?? args.find((a) => /^-[a-zA-Z]*P/.test(a) && !a.startsWith('--'));
   if (absolute) out.push(finding('write.system_path', 'L2', { a: absolute }));
+  // It deletes what it packs: `rm -r` of every operand.
+  const removes = findLong(args, ['--remove-files']);
+  if (removes) out.push(finding('delete.recursive', 'L2', { p: name, a: removes }));
   const ioIdx = args.findIndex((a) => a === '-I' || a === '-F');
   if (ioIdx >= 0) out.push(execArg(name, args[ioIdx]));
   let mode = '';
@@ -109,13 +134,20 @@ export function judgeTar(args: readonly string[], name: string): Finding[] {
     if (['--extract', '--get', '--create', '--append', '--update', '--delete', '--concatenate'].includes(a)) mode += 'x';
   }
   if (out.length) return out;
+  if (/x/.test(mode) && ctx) {
+    const dir = tarDirectory(args);
+    if (dir !== undefined) return writesTo(name, [dir], ctx);
+  }
   if (/[xcruA]/.test(mode) || args.includes('--delete')) return [writeFile(name)];
   return [readOnly(name)];
 }
 
 export function judgeArchiver(listFlags: string[]): Handler {
-  return (args, name) => {
+  return (args, name, ctx) => {
     const listing = args.some((a) => listFlags.includes(a) || (listFlags.some((f) => f.length === 2) && (shortCluster(a) ?? '').split('').some((l) => listFlags.includes('-' + l))));
-    return listing ? [readOnly(name)] : [writeFile(name)];
+    if (listing) return [readOnly(name)];
+    // unzip -d <dir>: where it extracts.
+    const d = name === 'unzip' ? args.indexOf('-d') : -1;
+    return d >= 0 && args[d + 1] !== undefined ? writesTo(name, [args[d + 1]], ctx) : [writeFile(name)];
   };
 }

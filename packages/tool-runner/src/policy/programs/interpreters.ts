@@ -1,6 +1,7 @@
 /** Interpreters and shells: inline code and script files. */
 import { isInfoOnly, shortCluster } from '../args';
-import { finding, type Finding } from '../finding';
+import { finding, type Finding, type JudgeCtx } from '../finding';
+import { folderDelete } from './build-deletes';
 import { readOnly } from './common';
 import { isLlmBaseScript, isSlothtoolScript, llmBaseConfigWrite, selfConfig, slothtoolSelfConfig } from '../self-config';
 
@@ -36,7 +37,7 @@ export function interpreterKind(name: string): keyof typeof INLINE {
 
 export const PYTHON_MODULES: Record<string, Finding['level']> = { 'json.tool': 'L1', pytest: 'L1', unittest: 'L1', mypy: 'L1', ruff: 'L1', black: 'L1', 'http.server': 'L1', venv: 'L1', pip: 'L1' };
 
-export function judgeInterpreter(args: readonly string[], name: string): Finding[] {
+export function judgeInterpreter(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   if (isInfoOnly(args, name === 'node' || name === 'nodejs' ? ['-v'] : ['-v', '-version'])) return [finding('interp.info', 'L0', { p: name })];
   if (args.length === 0) return [finding('interactive', 'L2', { p: name })];
   const kind = interpreterKind(name);
@@ -68,6 +69,10 @@ export function judgeInterpreter(args: readonly string[], name: string): Finding
           return [finding('workspace.python_path', 'L1', { p: `${name} -m pip ${sub}`, m: 'pip' })];
         }
         return [finding('install', 'L1', { p: `${name} -m pip`, s: sub ?? '' })];
+      }
+      if ((mod === 'venv' || mod === 'virtualenv') && args.includes('--clear')) {
+        const dirs = args.slice(args.indexOf(mod) + 1).filter((x) => !x.startsWith('-'));
+        return dirs.length ? dirs.flatMap((d) => folderDelete(`${name} -m ${mod} --clear`, d, '--clear', ctx)) : [finding('arg.unparsed', 'L2', { p: `${name} -m ${mod}`, a: '--clear' })];
       }
       const level = PYTHON_MODULES[mod];
       if (level === 'L0') return [readOnly(`${name} -m ${mod}`)];

@@ -4,27 +4,12 @@ import { finding, type Finding, type JudgeCtx } from '../finding';
 import { judgeCommand } from '../programs';
 import { execArg, readOnly, writeFile, type Handler } from './common';
 
-export function judgeCurl(args: readonly string[], name: string): Finding[] {
-  const writes = args.find((a) => ['-K', '--config', '-o', '--output', '-O', '--remote-name', '--remote-name-all', '-D', '--dump-header', '-c', '--cookie-jar', '--output-dir', '-J', '--trace', '--trace-ascii', '--libcurl', '--etag-save', '--hsts', '--alt-svc', '--stderr'].includes(a) || /^-[a-zA-Z]*[oOcDJK]/.test(a));
-  const uploads = args.find((a) => ['-T', '--upload-file', '-d', '--data', '--data-binary', '--data-raw', '--data-urlencode', '--json', '-F', '--form', '-X', '--request', '--form-string'].includes(a) || a.startsWith('--data') || /^-[a-zA-Z]*[TdFX]/.test(a));
-  const cat: Array<'network' | 'write'> = writes || uploads ? ['network', 'write'] : ['network'];
-  return [finding('network', 'L1', { p: name }, { cat })];
-}
-
 export function judgeNetworkTool(execFlags: string[] = []): Handler {
   return (args, name) => {
     const bad = args.find((a) => execFlags.some((f) => a === f || a.startsWith(f + '=')) || (execFlags.includes('-e') && /^-[a-zA-Z]*e/.test(a)));
     if (bad) return [execArg(name, bad)];
     return [finding('network', 'L1', { p: name }, { cat: ['network'] })];
   };
-}
-
-export function judgeRsync(args: readonly string[], name: string): Finding[] {
-  const bad = findLong(args, ['--rsh', '--rsync-path', '--info-script']) ?? args.find((a) => /^-[a-zA-Z]*e/.test(a) && !a.startsWith('--'));
-  if (bad) return [execArg(name, bad)];
-  const del = findLong(args, ['--delete', '--delete-before', '--delete-during', '--delete-after', '--delete-excluded', '--remove-source-files']);
-  if (del) return [finding('delete.recursive', 'L2', { p: name, a: del })];
-  return [finding('network', 'L1', { p: name }, { cat: ['network', 'write'] })];
 }
 
 export function judgeDate(args: readonly string[], name: string): Finding[] {

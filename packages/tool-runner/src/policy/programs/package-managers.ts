@@ -95,7 +95,7 @@ export function judgeNpx(args: readonly string[], name: string, ctx: JudgeCtx): 
   // `npx @holic512/slothtool@1 install x` is slothtool itself.
   if (/^(@holic512\/)?slothtool(@[^/]*)?$/.test(cmd)) return [run, ...judgeCommand('slothtool', args.slice(i + 1), ctx)];
   if (isKnownProgram(cmd) || cmd.includes('/')) return [run, ...judgeCommand(cmd, args.slice(i + 1), ctx)];
-  return [run, ...secretFindings(args.slice(i + 1))];
+  return [run, ...secretFindings(args.slice(i + 1), ctx)];
 }
 
 export function judgeTsc(args: readonly string[], name: string): Finding[] {

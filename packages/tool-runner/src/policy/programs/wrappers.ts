@@ -11,7 +11,7 @@ import { execArg, readOnly, writeArg } from './common';
  * another configuration are refused, and any other asks.
  */
 export const SAFE_ENV = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|COLUMNS|LINES|TERM|CI|DEBUG|NODE_ENV|NODE_NO_WARNINGS|GIT_TERMINAL_PROMPT|GIT_OPTIONAL_LOCKS|GIT_AUTHOR_NAME|GIT_AUTHOR_EMAIL|GIT_COMMITTER_NAME|GIT_COMMITTER_EMAIL|GIT_AUTHOR_DATE|GIT_COMMITTER_DATE|PYTHONUNBUFFERED|PYTHONDONTWRITEBYTECODE|PYTHONIOENCODING|RUST_BACKTRACE|RUST_LOG|VERBOSE|TMPDIR)$/;
-export const DANGEROUS_ENV = /^(LD_|DYLD_|GIT_|NODE_|NPM_|npm_|YARN_|PNPM_|PYTHON|PERL|RUBY|GEM_|BUNDLE_|JAVA|_JAVA|JDK_|CARGO|RUSTC|RUSTFLAGS|GOFLAGS|GOPROXY|CC$|CXX$|MAKEFLAGS|BASH_|ENV$|SHELL|PS[0-4]$|PROMPT|IFS$|PATH$|HOME$|XDG_|PAGER$|MANPAGER|GIT_PAGER|EDITOR$|VISUAL$|BROWSER$|LESS|RIPGREP_CONFIG_PATH$|SSH_|GNUPGHOME|CURL_HOME|WGETRC|ZDOTDIR|TERMINFO|.*_OPTIONS$|.*_OPTS$|GCONV_PATH$|LOCPATH$|NLSPATH$|MANROFFOPT$|MANOPT$|MANPATH$|GROFF_|AWKPATH$|AWKLIBPATH$|OPENSSL_|PIP_|UV_|POETRY_|CONDA_|DOCKER_|KUBECONFIG$|EXINIT$|VIMINIT$|MYVIMRC$|INPUTRC$|HISTFILE$|XZ_|GZIP$|BZIP2?$|ZSTD_|TAR_|SUDO_|.*_PROXY$|DBUS_|JQ_|RIPGREP_|FZF_|GREP_|SYSTEMD_)/i;
+export const DANGEROUS_ENV = /^(LD_|DYLD_|GIT_|NODE_|NPM_|npm_|YARN_|PNPM_|PYTHON|PERL|RUBY|GEM_|BUNDLE_|JAVA|_JAVA|JDK_|CARGO|RUSTC|RUSTFLAGS|GOFLAGS|GOPROXY|CC$|CXX$|MAKEFLAGS|BASH_|ENV$|SHELL|PS[0-4]$|PROMPT|IFS$|PATH$|HOME$|XDG_|PAGER$|MANPAGER|GIT_PAGER|EDITOR$|VISUAL$|BROWSER$|LESS|RIPGREP_CONFIG_PATH$|SSH_|GNUPGHOME|CURL_HOME|WGETRC|ZDOTDIR|TERMINFO|.*_OPTIONS$|.*_OPTS$|GCONV_PATH$|LOCPATH$|NLSPATH$|MANROFFOPT$|MANOPT$|MANPATH$|GROFF_|AWKPATH$|AWKLIBPATH$|OPENSSL_|PIP_|UV_|POETRY_|CONDA_|DOCKER_|KUBECONFIG$|EXINIT$|VIMINIT$|MYVIMRC$|INPUTRC$|HISTFILE$|XZ_|GZIP$|BZIP2?$|ZSTD_|TAR_|SUDO_|.*_PROXY$|DBUS_|JQ_|RIPGREP_|FZF_|GREP_|SYSTEMD_|RSYNC_|RCLONE_|CVS_RSH$|SVN_SSH$|HTTPIE_|XH_)/i;
 
 export function judgeEnvAssignment(assign: string): Finding[] {
   const name = assign.slice(0, assign.indexOf('='));
@@ -54,7 +54,7 @@ function envParts(args: readonly string[]): { start: number; chdir: string[]; as
 /** `env [options] [NAME=value]... [command [args]]` */
 export function judgeEnv(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   const parts = envParts(args);
-  const out: Finding[] = [...parts.chdir.flatMap((d) => secretFindings([d])), ...parts.assigns.flatMap(judgeEnvAssignment)];
+  const out: Finding[] = [...parts.chdir.flatMap((d) => secretFindings([d], ctx)), ...parts.assigns.flatMap(judgeEnvAssignment)];
   if (parts.stop !== undefined) {
     const a = parts.stop;
     if (a === '-S' || a.startsWith('-S') || a.startsWith('--split-string') || (shortCluster(a) ?? '').includes('S')) return [...out, execArg(name, a)];
