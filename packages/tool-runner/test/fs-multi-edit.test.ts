@@ -61,7 +61,7 @@ test.each<[string, Step, string, RegExp]>([
   const { runner, asked } = make([{ action: 'run' }]);
   const r = await runner.run(step);
   expect(r).toMatchObject({ status: 'error', error: { code, message: expect.stringMatching(message) } });
-  expect(r.error!.message).toMatch(/Nothing was changed/);
+  expect((r as { error?: { message: string } }).error!.message).toMatch(/Nothing was changed/);
   expect(asked).toHaveLength(0);
   expect(await content()).toBe(FILE);
 });
@@ -70,7 +70,7 @@ test('a long old_string is quoted by its start only, on one line', async () => {
   const { runner } = make();
   const long = `${'x'.repeat(30)}\n${'y'.repeat(30)}`;
   const r = await runner.run(multi([long, 'z']));
-  expect(r.error!.message).toContain(`(old_string "${'x'.repeat(30)} ${'y'.repeat(8)}…")`);
+  expect((r as { error?: { message: string } }).error!.message).toContain(`(old_string "${'x'.repeat(30)} ${'y'.repeat(8)}…")`);
   expect((r as { edit?: number }).edit).toBe(0);
 });
 

@@ -1,9 +1,10 @@
+import type { PlanItem } from '../src';
 import { claudeToolFields, createToolRunner, getTool, MAX_PLAN_ITEMS, MAX_PLAN_STEP_CHARS, planText, stepFromClaude, tools, validateStep, verdictOf } from '../src';
 
 // plan.update (issue #46): the model's visible plan. L0, no side effect, the whole plan in its
 // result; capped; Claude Code's TodoWrite both ways, so hooks and rules see TodoWrite.
 
-const items = [
+const items: PlanItem[] = [
   { step: 'Read the config loader', status: 'done' },
   { step: 'Change the default port', status: 'in_progress' },
   { step: 'Run the tests', status: 'pending' },
