@@ -54,6 +54,10 @@ test('two matching edits in one reply run the check once, on the last one; its e
   expect(sent[2].checks).toBeUndefined();
   expect(sent[1].checks).toEqual([{ run: 'node check.js', status: 'failed', exitCode: 1, errors: [expect.stringMatching(/^a\.js:1:1: error: BUG here \(token /)] }]);
   expect(JSON.stringify(fx.server.requests[1].body)).not.toContain(`ghp_${'a1B2'.repeat(9)}`);
+  // --json says which edit's result the digest joined.
+  const wroteB = r.events.filter((e) => e.type === 'step')[1].id;
+  expect(r.events.filter((e) => e.type === 'checks')).toEqual([{ type: 'checks', id: wroteB, checks: sent[1].checks }]);
+  expect(r.stdout).not.toContain(`ghp_${'a1B2'.repeat(9)}`);
   // The second reply changed no .js file: no check ran.
   expect(resultsSent(fx.server.requests[2]).at(-1)!.checks).toBeUndefined();
 });

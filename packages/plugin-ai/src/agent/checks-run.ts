@@ -6,7 +6,7 @@
  * of the session, a no leaves it off), and its digest joins the result of its last matching edit.
  * The loop calls {@link afterReplySteps} at one point, after the reply's steps ran.
  */
-import type { AgentCore } from './agent-core';
+import { emit, type AgentCore } from './agent-core';
 import type { AgentEvent } from './events';
 import type { Step } from '../context/protocol';
 import type { ToolResult } from './runner-types';
@@ -55,6 +55,7 @@ export async function afterReplySteps(core: AgentCore, results: ToolResult[], ma
     const digest = await runCheck(core, check, checks.workspace, answers, run);
     digests.set(stepId, [...(digests.get(stepId) ?? []), digest]);
   }
+  for (const [id, checks] of digests) emit(core, { type: 'checks', id, checks });
   return results.map((r) => (digests.has(r.id) ? { ...r, checks: [...((r.checks as CheckDigest[] | undefined) ?? []), ...digests.get(r.id)!] } : r));
 }
 

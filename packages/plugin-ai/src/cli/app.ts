@@ -190,16 +190,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   // MCP servers: the user's (ai.json, ~/.claude.json), and a trusted project's `.mcp.json`; they connect in the background.
   const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more: [...(options.mcpServers ? [options.mcpServers] : []), ...claudeServers.sources], projectRoot, projectTrusted: trust === 'trusted', env: runEnv, serverEnv: claude.env, cwd });
   // Named agents (agent files; only their index is in the prompt) and checks after edits: the user's, and a trusted project's.
-  const { agents, agentProblems, checks, checkProblems, sessionChecks } = readAgentsAndChecks({
-    slothtoolHome: slothtoolHome(env),
-    userHome,
-    projectRoot,
-    ownHome: isOwnHome(projectRoot, paths.home),
-    trusted: trust === 'trusted',
-    config,
-    configFile: paths.config,
-    projectRules,
-  });
+  const ownHome = isOwnHome(projectRoot, paths.home);
+  const { agents, agentProblems, checks, checkProblems, sessionChecks } = readAgentsAndChecks({ slothtoolHome: slothtoolHome(env), userHome, projectRoot, ownHome, trusted: trust === 'trusted', config, configFile: paths.config, projectRules });
   const userPrompt = readUserPrompt(options, cwd);
   const environment = {
     cwd,
@@ -256,7 +248,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     profiles: () => profileNames(paths.home),
     ...(otel.telemetry ? { follow: (child: Agent) => otel.telemetry!.follow(child) } : {}),
   });
-  const { commands } = discoverCommands(commandRoots(slothtoolHome(env), projectRoot, userHome, isOwnHome(projectRoot, paths.home)), new Set(COMMANDS.filter((c) => !REPLACEABLE.has(c))), skills);
+  const { commands } = discoverCommands(commandRoots(slothtoolHome(env), projectRoot, userHome, ownHome), new Set(COMMANDS.filter((c) => !REPLACEABLE.has(c))), skills);
   return {
     agent,
     config,

@@ -4,7 +4,7 @@ import type { AgentConfirmFn } from '../agent/agent';
 import { createAppAgent } from './app';
 import { startNotices } from './start-notices';
 import { AiError } from '../errors';
-import type { AgentEvent } from '../agent/events';
+import type { AgentEvent, TurnResult } from '../agent/events';
 import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
 import { aiCommand, t, type Lang } from '../i18n';
 import { JsonEventWriter } from './json-output';
@@ -88,6 +88,26 @@ function renderMarkdownReply(text: string, env: NodeJS.ProcessEnv, stdout: NodeJ
   } catch {
     return text;
   }
+}
+
+/** The turn a typed `/name` makes (a command file, or the built-in `/review`), its notes said on stderr; `ai -p "/review src"` runs one as `ai -i` does. */
+function commandTurnOf(app: ReturnType<typeof createAppAgent>, prompt: string, cwd: string, lang: Lang, stderr: NodeJS.WritableStream) {
+  // `/review` is built in: it needs no command file.
+  if (!app.commands.length && !/^\s*\/review(\s|$)/i.test(prompt)) return undefined;
+  const custom = commandRun().commandTurnFor(app, prompt, cwd);
+  for (const n of custom?.notes ?? []) stderr.write(t(lang, n.key, n.vars) + '\n');
+  return custom;
+}
+
+/** The answer on stdout (Markdown rendered on a terminal), or why the turn stopped on stderr; then what the model offers to do next. */
+function printAnswer(result: TurnResult, io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; env: NodeJS.ProcessEnv }): void {
+  const { stdout, stderr } = io;
+  const target = result.outcome === 'answered' ? stdout : stderr;
+  const reply = result.reply;
+  const markdown = (stdout as { isTTY?: boolean }).isTTY && !result.raw && reply?.type === 'chat' && reply.data?.format === 'markdown';
+  target.write((markdown ? renderMarkdownReply(result.message, io.env, stdout) : result.message) + '\n');
+  // Numbered as `ai -i` shows them (stdout stays the answer).
+  if (result.suggestions?.length) stderr.write(result.suggestions.map((s, i) => `  ${i + 1}. ${s}`).join('\n') + '\n');
 }
 
 /** Combine the prompt with piped input. The piped text goes to the model, so it passes the
@@ -231,23 +251,12 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   const onSigint = () => (controller.signal.aborted ? lifetime.stop('SIGINT') : controller.abort());
   process.on('SIGINT', onSigint);
   try {
-    // `ai -p "/review src"` runs a custom command as `ai -i` does.
-    // (`/review` is built in: it needs no command file.)
-    const custom = continueOnly || (!app.commands.length && !/^\s*\/review(\s|$)/i.test(prompt)) ? undefined : commandRun().commandTurnFor(app, prompt, cwd);
-    for (const n of custom?.notes ?? []) stderr.write(t(lang, n.key, n.vars) + '\n');
+    const custom = continueOnly ? undefined : commandTurnOf(app, prompt, cwd, lang, stderr);
     if (custom?.refused) return stop('COMMAND_REFUSED', t(lang, custom.refused.key, custom.refused.vars), EXIT.usage);
     const result = continueOnly
       ? await agent.continue({ signal: controller.signal })
       : await agent.send(custom?.message ?? prompt, { ...custom?.options, signal: controller.signal, ...(images.length ? { images } : {}) });
-    if (!args.json) {
-      const target = result.outcome === 'answered' ? stdout : stderr;
-      const reply = result.reply;
-      const markdown =
-        (stdout as { isTTY?: boolean }).isTTY && !result.raw && reply?.type === 'chat' && reply.data?.format === 'markdown';
-      target.write((markdown ? renderMarkdownReply(result.message, env, stdout) : result.message) + '\n');
-      // What the model offers to do next, numbered as `ai -i` shows them (stdout stays the answer).
-      if (result.suggestions?.length) stderr.write(result.suggestions.map((s, i) => `  ${i + 1}. ${s}`).join('\n') + '\n');
-    }
+    if (!args.json) printAnswer(result, { stdout, stderr, env });
     return exitCodeOf(result.outcome);
   } catch (err) {
     return fail(err);
