@@ -120,3 +120,26 @@ test('the index carries names and descriptions, never a body; /agents shows fold
   expect(text).toContain('/x/bad.md: front matter "description" is missing');
   expect(agentsText([], [], theme, 'zh')).toContain('没有代理');
 });
+
+test("the trust question names a project's agent files and its checks; their programs and the agent files are in the hash", async () => {
+  const { projectExtras } = require('../src/extensions/trust') as typeof import('../src/extensions/trust');
+  const { trustQuestionLines } = require('../src/interactive/trust-question') as typeof import('../src/interactive/trust-question');
+  const ws = path.join(dir, 'ws');
+  const write = async (rel: string, text: string) => {
+    await fs.mkdir(path.dirname(path.join(ws, rel)), { recursive: true });
+    await fs.writeFile(path.join(ws, rel), text);
+  };
+  await write('.claude/agents/reviewer.md', '---\nname: reviewer\ndescription: r\n---\nbody\n');
+  await write('.slothtool/settings.json', JSON.stringify({ checks: [{ match: '*.js', run: ['node', 'scripts/check.js'] }] }));
+  await write('scripts/check.js', 'process.exit(0);\n');
+  const extras = projectExtras(ws, path.join(dir, 'st'), path.join(dir, 'home'));
+  expect(extras.files.map((f) => [f.rel, f.kind])).toEqual(expect.arrayContaining([['.claude/agents/reviewer.md', 'agent'], ['.slothtool/settings.json', 'settings'], ['scripts/check.js', 'code']]));
+  const lines = trustQuestionLines(ws, false, 'en', extras).join('\n');
+  expect(lines).toContain('checks run after edits of matching files:\n      *.js → node scripts/check.js');
+  expect(lines).toContain('agents (their instructions and the tools they may use):\n    .claude/agents/reviewer.md');
+  expect(trustQuestionLines(ws, false, 'zh', extras).join('\n')).toContain('代理(其说明及其可用的工具)');
+  // Changing the check's program changes the hash: the folder is asked about again.
+  const before = extras.hash;
+  await write('scripts/check.js', 'process.exit(1);\n');
+  expect(projectExtras(ws, path.join(dir, 'st'), path.join(dir, 'home')).hash).not.toBe(before);
+});
