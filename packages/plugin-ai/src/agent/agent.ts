@@ -13,7 +13,7 @@ import { t } from '../i18n';
 import type { Summary } from '../context/protocol';
 import type { ProcInfo, RunMode, UndoResult } from './runner-types';
 import { newSessionId, type SessionInfo } from '../sessions/sessions';
-import { restorePlan } from './plan-state';
+import { latestPlan, restorePlan } from './plan-state';
 import type { PlanItem } from '@holic512/tool-runner';
 
 export type { AgentConfirmAnswer, AgentConfirmFn, AgentDeps, AgentOptions, SendOptions } from './agent-core';
@@ -281,7 +281,10 @@ export class Agent {
    * message or a turn is running.
    */
   rewind(turn: number, options: RewindOptions): RewindResult | null {
-    return (require('./agent-rewind') as typeof import('./agent-rewind')).rewind(this.core, turn, options); // loaded for /rewind only
+    const done = (require('./agent-rewind') as typeof import('./agent-rewind')).rewind(this.core, turn, options); // loaded for /rewind only
+    // The plan is the latest one the conversation still holds.
+    if (done && options.conversation) this.core.plan = latestPlan(this.core.context.messages.map((m) => m.content));
+    return done;
   }
 
   /** Files the last turn that changed files changed (what `/undo` would restore), as real paths. */
