@@ -213,7 +213,7 @@ describe('slash commands', () => {
   });
 
   test('completions', () => {
-    expect(completions('/c')).toEqual(['clear', 'compact', 'context', 'cost']);
+    expect(completions('/c')).toEqual(['clear', 'compact', 'context', 'cost', 'checks']);
     expect(completions('/st')).toEqual(['steer']);
     expect(completions('/steer x')).toEqual([]);
     expect(completions('hello')).toEqual([]);
