@@ -111,13 +111,20 @@ async function runEval(options = {}) {
     await temp.writeJson('plugin-configs/llm-base.json', { default_profile: profileId, profiles: { [profileId]: profile } });
     // The tasks run the project's own code with node (asked, and approved by --approve-l1) and
     // check a local dev server with http.get.
-    await temp.writeJson('plugin-configs/ai.json', { maxAutoStepsPerTurn: MAX_STEPS, allowPrivateNetwork: true, allowedPrograms: ['node'] });
+    const aiConfig = { maxAutoStepsPerTurn: MAX_STEPS, allowPrivateNetwork: true, allowedPrograms: ['node'] };
     const env = { ...env0, ...temp.env };
     const work = path.join(temp.home, 'work');
     const rows = [];
     for (const task of chosen) {
       for (let n = 1; n <= (options.runs || 1); n++) {
         const { dir, ctx } = await prepare(task, work, n);
+        // A task's own settings (its checks) and files of the SlothTool home (an agent file), for its run only.
+        await temp.writeJson('plugin-configs/ai.json', { ...aiConfig, ...(task.aiConfig || {}) });
+        const homeFiles = Object.entries(task.home || {}).map(([rel, body]) => [path.join(temp.slothtoolHome, rel), body]);
+        for (const [file, body] of homeFiles) {
+          fs.mkdirSync(path.dirname(file), { recursive: true });
+          fs.writeFileSync(file, body);
+        }
         if (server) {
           const script = options.scripted === 'good' ? task.good(ctx) : task.bad ? task.bad(ctx) : [{ json: { type: 'chat', message: 'Done.' } }];
           // A list is answered in order; a function answers each request (several agents at once).
@@ -125,11 +132,14 @@ async function runEval(options = {}) {
           server.setHandler(typeof script === 'function' ? script : () => replies.shift() || { json: { type: 'chat', message: '(the script ran out)' } });
         }
         const result = await runAi(task.prompt, dir, env, options.scripted ? 60000 : 600000, task.images || []);
+        for (const [file] of homeFiles) fs.rmSync(file, { force: true });
         const final = result.events.find((e) => e.type === 'final');
         const run = {
           final,
           steps: result.events.filter((e) => e.type === 'step'),
           results: result.events.filter((e) => e.type === 'tool_result').map((e) => e.result),
+          plans: result.events.filter((e) => e.type === 'plan'),
+          checks: result.events.filter((e) => e.type === 'checks').flatMap((e) => e.checks),
         };
         let verdict;
         try {
