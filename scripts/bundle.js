@@ -85,7 +85,7 @@ const BUNDLES = [
   },
   {
     // zod and @holic512/shared stay outside: ai hands it its own (shared/code-cache `provide`,
-    // plugin-ai config/llm-base.ts), so a process has one zod, not one per bundle (615 KB →
+    // plugin-ai config/lazy-llm-base.ts), so a process has one zod, not one per bundle (615 KB →
     // 360 KB), and one redaction gate, whose tables were built twice; anyone else loading it gets
     // node_modules' copies.
     entry: path.join(pkg('plugin-llm-base'), 'lib/index.js'),
@@ -93,7 +93,7 @@ const BUNDLES = [
     external: ['ollama', 'prompts', 'zod', '@holic512/shared', '@holic512/shared/*'],
     inject: [path.join(__dirname, 'web-lite-inject.mjs')],
     // What ai hands it must cover every module of shared it requires.
-    provided: () => Object.keys(require(path.join(pkg('plugin-ai'), 'lib/config/llm-base.js')).SHARED_FOR_LLM_BASE),
+    provided: () => Object.keys(require(path.join(pkg('plugin-ai'), 'lib/config/lazy-llm-base.js')).SHARED_FOR_LLM_BASE),
   },
   {
     // llm-base's own CLI (`slothtool llm-base …`): its bin loads this one.
@@ -174,7 +174,7 @@ async function bundleAll() {
       const missing = wanted.filter((id) => !known.has(id));
       if (missing.length)
         throw new Error(
-          `${path.relative(root, b.out)} requires ${missing.join(', ')}, which plugin-ai does not hand it: add them to SHARED_FOR_LLM_BASE (plugin-ai src/config/llm-base.ts)`,
+          `${path.relative(root, b.out)} requires ${missing.join(', ')}, which plugin-ai does not hand it: add them to SHARED_FOR_LLM_BASE (plugin-ai src/config/lazy-llm-base.ts)`,
         );
     }
     const bad = firstNonAscii(text);

@@ -2,6 +2,19 @@ import { OPTION_NAMES, parseArgs } from './cli/args';
 import { readLanguage, slothtoolHome } from './home';
 import { aiCommand, t } from './i18n';
 import { Lifetime, SIGNAL_EXIT, STOP_GRACE_MS, type StopSignal } from './cli/lifetime';
+import { onClosedPipe } from '@holic512/shared/lib/epipe';
+import { usageMessage, closest, USAGE_EXIT_CODE } from '@holic512/shared/lib/usage';
+import {
+  acpMode,
+  interactiveMode,
+  llmBaseLoader,
+  mcpCommand,
+  oneShotMode,
+  packageJson,
+  riskCommand,
+  sandboxCommand,
+  zodModule,
+} from './lazy-modules';
 
 /**
  * CLI entry: the only place that prints and sets the exit code. Kept tiny: `--version` and
@@ -10,13 +23,12 @@ import { Lifetime, SIGNAL_EXIT, STOP_GRACE_MS, type StopSignal } from './cli/lif
  */
 export function main(argv: string[], options: { bundled?: boolean } = {}): void {
   // Run from the bundle (bin/ai.js): llm-base loads from its own bundle too, when it has one.
-  if (options.bundled) (require('./config/llm-base') as typeof import('./config/llm-base')).preferBundles();
+  if (options.bundled) llmBaseLoader().preferBundles();
   // A reader that goes away (`| head -1`) ends the CLI quietly with status 0.
-  for (const stream of [process.stdout, process.stderr])
-    (require('@holic512/shared/lib/epipe') as typeof import('@holic512/shared/lib/epipe')).onClosedPipe(stream, () => process.exit(0));
+  for (const stream of [process.stdout, process.stderr]) onClosedPipe(stream, () => process.exit(0));
   const parsed = parseArgs(argv);
   if (parsed.kind === 'version') {
-    process.stdout.write((require('../package.json') as { version: string }).version + '\n');
+    process.stdout.write(packageJson().version + '\n');
     return;
   }
   const lang = readLanguage(slothtoolHome());
@@ -27,7 +39,6 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
   if (parsed.kind === 'error') {
     // A bad command line reads the same in every SlothTool CLI (shared/usage): exit 2.
     const detail = t(lang, parsed.key, parsed.vars);
-    const { usageMessage, closest, USAGE_EXIT_CODE } = require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage');
     const suggestion = parsed.key === 'unknownOption' ? closest(parsed.vars.option, OPTION_NAMES) : undefined;
     process.stderr.write(
       (parsed.key === 'riskUsage' ? detail : usageMessage(lang, { detail, suggestion, help: `${aiCommand()} --help` })) + '\n',
@@ -38,27 +49,27 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
   let run: Promise<number>;
   let modeLifetime: Lifetime | undefined;
   if (parsed.kind === 'risk') {
-    run = (require('./cli/risk-command') as typeof import('./cli/risk-command')).runRisk(parsed, lang);
+    run = riskCommand().runRisk(parsed, lang);
   } else if (parsed.kind === 'sandbox') {
-    run = (require('./cli/sandbox-command') as typeof import('./cli/sandbox-command')).runSandboxCheck(lang);
+    run = sandboxCommand().runSandboxCheck(lang);
   } else if (parsed.kind === 'mcp') {
-    run = (require('./mcp/command') as typeof import('./mcp/command')).runMcpCommand(parsed.argv, lang);
+    run = mcpCommand().runMcpCommand(parsed.argv, lang);
   } else {
     // zod compiles a parser (`new Function`) for each object schema on its first parse, which
     // V8's code cache cannot keep: every start compiled parsers it used once (docs/architecture.md
     // §6). Set before any schema is built (zod reads it then); llm-base's bundle shares this zod.
-    (require('zod') as typeof import('zod')).config({ jitless: true });
+    zodModule().config({ jitless: true });
     const lifetime = stopOnSignals();
     modeLifetime = lifetime;
     const interactive =
       parsed.interactive || (!parsed.oneShot && parsed.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY);
     run = parsed.acp
       ? // An editor drives the assistant over stdin and stdout (the Agent Client Protocol).
-        (require('./acp/server') as typeof import('./acp/server')).runAcp(parsed, lang, { lifetime })
+        acpMode().runAcp(parsed, lang, { lifetime })
       : interactive
         ? // `ai` alone in a terminal opens the interactive session, as terminal assistants do.
-          (require('./interactive') as typeof import('./interactive')).runInteractive(parsed, lang, { lifetime })
-        : (require('./cli/oneshot') as typeof import('./cli/oneshot')).runOneShot(parsed, lang, { lifetime });
+          interactiveMode().runInteractive(parsed, lang, { lifetime })
+        : oneShotMode().runOneShot(parsed, lang, { lifetime });
     run = run.then((code) => {
       // Told to stop: the session is written and the processes are gone; leave now, even if
       // some handle (a half-closed socket, a terminal) would keep the event loop alive.

@@ -1,4 +1,5 @@
 import * as path from 'path';
+import { readLanguage as readSettingsLanguage } from '@holic512/shared/lib/language';
 import type { Lang } from './i18n';
 
 /** The SlothTool home and the UI language come from @holic512/shared (one lookup for every plugin). */
@@ -30,5 +31,5 @@ export function aiPaths(home: string): AiPaths {
 
 /** The UI language: settings.json's `language`, else the locale (LC_ALL, LC_MESSAGES, LANG). */
 export function readLanguage(home: string, env: NodeJS.ProcessEnv = process.env): Lang {
-  return (require('@holic512/shared/lib/language') as typeof import('@holic512/shared/lib/language')).readLanguage(home, env);
+  return readSettingsLanguage(home, env);
 }

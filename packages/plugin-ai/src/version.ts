@@ -1,2 +1,4 @@
 /** Package version, read from package.json at run time so it never drifts. */
-export const VERSION: string = (require('../package.json') as { version: string }).version;
+import { packageJson } from './lazy-modules';
+
+export const VERSION: string = packageJson().version;

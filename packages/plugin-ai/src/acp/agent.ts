@@ -11,6 +11,8 @@ import { AiError } from '../errors';
 import { aiPaths, slothtoolHome } from '../home';
 import { t, type Lang } from '../i18n';
 import { VERSION } from '../version';
+import { needsSetup as check } from '../setup/needs';
+import { sessionsModule, setupHint } from '../lazy-modules';
 import { ACP_MODES, AcpSession, type SessionSetup } from './session';
 import { clientServers } from './mcp-servers';
 import { replayUpdates } from './history';
@@ -23,8 +25,6 @@ export interface AgentContextSetup {
   env: NodeJS.ProcessEnv;
   log(line: string): void;
 }
-
-const sessionsModule = () => require('../sessions/sessions') as typeof import('../sessions/sessions');
 
 export class AcpAgent {
   private readonly sessions = new Map<string, AcpSession>();
@@ -179,10 +179,8 @@ export class AcpAgent {
 
 /** No model to talk to yet (no llm-base profile, a broken llm-base config): what to do, worded. */
 function needsSetup(session: AcpSession, args: RunArgs, env: NodeJS.ProcessEnv, lang: Lang): string | undefined {
-  const { needsSetup: check } = require('../setup/needs') as typeof import('../setup/needs');
   const needs = check({ env, registry: session.app.registry, profile: args.profile ?? null });
   if (needs.configProblem) return needs.configProblem;
-  if (needs.reason === 'no-profile')
-    return (require('../setup/hint') as typeof import('../setup/hint')).setupHint(lang, needs) ?? t(lang, 'acpNoProfile');
+  if (needs.reason === 'no-profile') return setupHint().setupHint(lang, needs) ?? t(lang, 'acpNoProfile');
   return undefined;
 }

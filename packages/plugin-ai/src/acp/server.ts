@@ -11,6 +11,8 @@ import type { RunArgs } from '../cli/args';
 import type { Lang } from '../i18n';
 import { Lifetime } from '../cli/lifetime';
 import { AcpAgent } from './agent';
+import { ReadableStream, WritableStream } from 'node:stream/web';
+import { acpSdk } from '../lazy-modules';
 
 /** I/O of the agent; the CLI passes the process's. */
 export interface AcpIo {
@@ -41,8 +43,7 @@ export function guardStdout(
 
 /** The SDK's newline-delimited JSON stream over our stdin and the guarded stdout. */
 function stdioStream(acp: typeof Acp, input: NodeJS.ReadableStream, write: (chunk: Uint8Array) => Promise<void>): Acp.Stream {
-  const web = require('node:stream/web') as typeof import('node:stream/web');
-  const readable = new web.ReadableStream<Uint8Array>({
+  const readable = new ReadableStream<Uint8Array>({
     start(controller) {
       input.on('data', (d: Buffer | string) =>
         controller.enqueue(typeof d === 'string' ? new TextEncoder().encode(d) : new Uint8Array(d.buffer, d.byteOffset, d.length)),
@@ -51,7 +52,7 @@ function stdioStream(acp: typeof Acp, input: NodeJS.ReadableStream, write: (chun
       input.once('error', (e) => controller.error(e));
     },
   });
-  const writable = new web.WritableStream<Uint8Array>({ write: (chunk) => write(chunk) });
+  const writable = new WritableStream<Uint8Array>({ write: (chunk) => write(chunk) });
   return acp.ndJsonStream(writable as unknown as WritableStream<Uint8Array>, readable as unknown as ReadableStream<Uint8Array>);
 }
 
@@ -60,7 +61,7 @@ export async function runAcp(args: RunArgs, lang: Lang, io?: Partial<AcpIo>): Pr
   const stderr = io?.stderr ?? process.stderr;
   const lifetime = io?.lifetime ?? new Lifetime();
   const stdout = guardStdout(io?.stdout ?? process.stdout, stderr);
-  const acp = require('@agentclientprotocol/sdk') as typeof Acp;
+  const acp = acpSdk();
   const agent = new AcpAgent(acp, { args, lang, env: io?.env ?? process.env, log: (line) => void stderr.write(line + '\n') });
   const m = acp.methods.agent;
   const app = acp

@@ -12,6 +12,7 @@ import type { AgentEvent } from '../agent/events';
 import type { ConfirmRequest, RunMode } from '../agent/runner-types';
 import type { RunArgs } from '../cli/args';
 import { createAppAgent, type AppAgent } from '../cli/app';
+import { commandTurnFor } from '../extensions/command-run';
 import { startNotices } from '../cli/start-notices';
 import type { FileAccess } from '@holic512/tool-runner';
 import { t, type Lang } from '../i18n';
@@ -122,13 +123,7 @@ export class AcpSession {
     const turn = new AbortController();
     this.turn = turn;
     try {
-      const custom = this.app.commands.length
-        ? (require('../extensions/command-run') as typeof import('../extensions/command-run')).commandTurnFor(
-            this.app,
-            input.text,
-            this.cwd,
-          )
-        : undefined;
+      const custom = this.app.commands.length ? commandTurnFor(this.app, input.text, this.cwd) : undefined;
       for (const note of custom?.notes ?? []) this.setup.log(t(this.setup.lang, note.key, note.vars));
       const result = await this.app.agent.send(custom?.message ?? input.text, {
         ...custom?.options,

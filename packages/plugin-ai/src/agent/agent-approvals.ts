@@ -8,6 +8,8 @@ import { appendAudit, type AuditEntry } from '../sessions/sessions';
 import { stepSummary } from './step-label';
 import { stepOutcome } from './step-outcome';
 import { checkApproved } from './checks-run';
+import { turnAllows } from '../extensions/command-allow';
+import { createHash } from 'crypto';
 
 const declineAll: AgentConfirmFn = async () => ({ action: 'decline', reason: 'no confirm callback' });
 
@@ -49,7 +51,6 @@ function preApproved(core: AgentCore, hook: HookSays | undefined, request: Confi
   if (checkApproved(core)) return { action: 'run', approvedBy: 'user' };
   const allow = core.turn?.allow;
   if (allow?.length && request.rule) {
-    const { turnAllows } = require('../extensions/command-allow') as typeof import('../extensions/command-allow');
     if (turnAllows(allow, request.rule)) return { action: 'run', approvedBy: 'command' };
   }
   return undefined;
@@ -125,7 +126,6 @@ const CONTENT_FIELDS = ['content', 'old_string', 'new_string'];
 
 /** Content fields of an object as `{chars, sha256}`; the other fields as they are. */
 function hashContents(fields: Record<string, unknown>): Record<string, unknown> {
-  const { createHash } = require('crypto') as typeof import('crypto');
   const out: Record<string, unknown> = { ...fields };
   for (const key of CONTENT_FIELDS) {
     const v = out[key];

@@ -8,8 +8,11 @@ import { toolsOf } from './agent-approvals';
 import type { AgentCore, Pending } from './agent-core';
 import { flushWrites, log } from './agent-session';
 import { t } from '../i18n';
-import type { HookEvent, HookOutcome, HookPayload } from '../extensions/hooks';
-import type { HookRegistry } from '../extensions/hook-steps';
+import { runHooks, type HookEvent, type HookOutcome, type HookPayload } from '../extensions/hooks';
+import { claudePermissionMode } from '../extensions/claude-names';
+import { hookNames, hookToolFields, hookToolResponse, ourStep, updatedStep, type HookRegistry } from '../extensions/hook-steps';
+import { slothtoolHome } from '@holic512/shared/lib/home';
+import { toolRunner } from '../lazy-modules';
 import type { Step } from '../context/protocol';
 import type { ToolResult, Verdict } from './runner-types';
 import { renderVerdict } from './render-verdict';
@@ -72,8 +75,6 @@ async function fire(
 ): Promise<HookOutcome | undefined> {
   const hooks = core.deps.hooks?.filter((h) => h.event === event);
   if (!hooks?.length) return undefined;
-  const { runHooks } = require('../extensions/hooks') as typeof import('../extensions/hooks');
-  const { claudePermissionMode } = require('../extensions/claude-names') as typeof import('../extensions/claude-names');
   flushWrites(core);
   const transcript = core.deps.store?.fileOf(core.id);
   const common = {
@@ -167,7 +168,7 @@ export async function preToolUse(
   const tool = step.tool ?? 'exec';
   // What hooks see is made only when there are hooks for the event (every step passes here).
   const out = await fire(core, 'PreToolUse', toolPayload(core, id, step), signal, () => ({
-    names: hookSteps().hookNames(defOf(core, tool), tool),
+    names: hookNames(defOf(core, tool), tool),
   }));
   if (!out) return undefined;
   // additionalContext reaches the model with the step's result; an ask's reason is said to the user before the question.
@@ -208,7 +209,6 @@ export async function preToolUse(
   return { ...said, blocked: blocked(core, id, step, verdict, out.reason ?? '') };
 }
 
-const hookSteps = () => require('../extensions/hook-steps') as typeof import('../extensions/hook-steps');
 const asFields = (step: Step) => step as unknown as Record<string, unknown>;
 
 /**
@@ -220,14 +220,12 @@ function toolPayload(core: AgentCore, id: string, step: Step, result?: ToolResul
   return (d) => {
     const def = defOf(core, step.tool ?? 'exec');
     const ctx = hookCtx(core);
-    const response = result
-      ? { tool_response: hookSteps().hookToolResponse(def, asFields(step), result as Record<string, unknown>, ctx)(d) }
-      : {};
+    const response = result ? { tool_response: hookToolResponse(def, asFields(step), result as Record<string, unknown>, ctx)(d) } : {};
     return {
-      ...hookSteps().hookToolFields(def, asFields(step), ctx)(d),
+      ...hookToolFields(def, asFields(step), ctx)(d),
       ...response,
       tool_use_id: id,
-      slothtool: hookSteps().ourStep(asFields(step)),
+      slothtool: ourStep(asFields(step)),
     };
   };
 }
@@ -235,22 +233,19 @@ function toolPayload(core: AgentCore, id: string, step: Step, result?: ToolResul
 /** The definition of a tool in the agent's registry (else the built-ins'), for its Claude Code form. */
 function registryOf(core: AgentCore): HookRegistry {
   const own = toolsOf(core) as unknown as HookRegistry | undefined;
-  return own && typeof own.validate === 'function'
-    ? own
-    : (require('@holic512/tool-runner') as { builtinRegistry(): HookRegistry }).builtinRegistry();
+  return own && typeof own.validate === 'function' ? own : (toolRunner().builtinRegistry() as unknown as HookRegistry);
 }
 const defOf = (core: AgentCore, tool: string) => registryOf(core).get(tool);
 
 /** Where a hook's paths are made absolute: the session's folder, and the homes `~` and `~/.slothtool` stand for. */
 function hookCtx(core: AgentCore): { cwd: string; home?: string; slothtoolHome?: string } {
   const env = core.deps.hookEnv ?? process.env;
-  const { slothtoolHome } = require('@holic512/shared/lib/home') as typeof import('@holic512/shared/lib/home');
   return { cwd: core.options.cwd, ...(env.HOME ? { home: env.HOME } : {}), slothtoolHome: slothtoolHome(env) };
 }
 
 /** A hook's updatedInput as a new step, or why not; undefined when it changes nothing. */
 function changedStep(core: AgentCore, step: Step, out: HookOutcome): { step: Record<string, unknown> } | { error: string } | undefined {
-  const r = hookSteps().updatedStep(registryOf(core), asFields(step), out.updated!, hookCtx(core));
+  const r = updatedStep(registryOf(core), asFields(step), out.updated!, hookCtx(core));
   return 'same' in r ? undefined : r;
 }
 
@@ -299,7 +294,7 @@ export async function postToolUse(
   if (result.status === 'blocked' || result.status === 'declined') return {};
   const tool = step.tool ?? 'exec';
   const out = await fire(core, 'PostToolUse', toolPayload(core, id, step, result), signal, () => ({
-    names: hookSteps().hookNames(defOf(core, tool), tool),
+    names: hookNames(defOf(core, tool), tool),
   }));
   if (out?.block && out.reason) log(core, 'hook', out.reason);
   // `decision: "block"` after the fact: the model reads the reason with the result, as in Claude Code.

@@ -11,6 +11,8 @@ import { buildRepairRequest } from '../context/prompt';
 import { parseReply, replyJsonSchema, type Reply } from '../context/protocol';
 import { MessageStreamDecoder } from '../context/stream-message';
 import { estimateMessagesTokens, truncateHead } from '../context/tokens';
+import { askWithTools } from './agent-tools';
+import { imagesModule } from '../lazy-modules';
 
 /** Tokens of room for the model's answer beyond the request budget. */
 export const REPLY_ROOM_TOKENS = 4096;
@@ -145,7 +147,7 @@ export async function call(
   if (withImages && !core.deps.llm.features.images)
     return { ok: false, code: 'IMAGES_UNSUPPORTED', message: t(core.options.lang, 'imagesNeedLlmBase'), notFound: false };
   // images.ts is loaded only for a request that carries some.
-  const contentParts = withImages ? (require('../context/images') as typeof import('../context/images')).contentParts : undefined;
+  const contentParts = withImages ? imagesModule().contentParts : undefined;
   const wire = contentParts
     ? messages.map((m) => (m.images?.length ? ({ role: m.role, content: contentParts(m.content, m.images) } as unknown as ChatMessage) : m))
     : messages;
@@ -178,8 +180,7 @@ function replyText(result: Extract<LlmResult, { ok: true }>): string {
  * request quoting the error; still invalid → the raw text as chat, marked raw. */
 export async function ask(core: AgentCore, current: ContextMessage[], signal: AbortSignal, turn: UsageTotals): Promise<Asked> {
   const transport = core.deps.llm.transport?.(core.profile) ?? 'json';
-  if (transport === 'tools' && toolsOf(core))
-    return (require('./agent-tools') as typeof import('./agent-tools')).askWithTools(core, current, signal, turn);
+  if (transport === 'tools' && toolsOf(core)) return askWithTools(core, current, signal, turn);
   // json_schema: the reply's JSON Schema (from the registry's tools) constrains the answer.
   const shape: CallShape = transport === 'json_schema' ? { jsonSchema: { name: 'reply', schema: replyJsonSchema(toolsOf(core)) } } : {};
   sealPrompts(core);

@@ -5,7 +5,6 @@
  * so a question reaches the step it is about; everything else about a step is its own object.
  */
 import { redact } from '@holic512/shared';
-import { lazy } from '@holic512/shared/lib/lazy';
 import { withChildSignal } from './abort';
 import { postToolUse, preToolUse } from './agent-extensions';
 import { audit, getRunner, noteSandbox } from './agent-approvals';
@@ -17,9 +16,7 @@ import { notePlan } from './plan-state';
 import { afterHooks, ended, handedOver, hooked, stopBefore, validating, type EndedStep, type LiveStep, type Stop } from './step';
 import type { StepRunner, ToolResult } from './runner-types';
 import { builtinStepRegistry, type Reply, type Step } from '../context/protocol';
-
-/** What a step changed, for /rewind: loaded with the first step (a turn that only talks runs none). */
-const rewindModule = lazy(() => require('./agent-rewind') as typeof import('./agent-rewind'));
+import { noteEffect } from './agent-rewind';
 
 type CmdReply = Extract<Reply, { type: 'cmd' }>;
 
@@ -100,7 +97,7 @@ async function runStep(core: AgentCore, turn: Turn, runner: StepRunner, step: St
   emit(core, { type: 'tool_result', result: done.result });
   notePlan(core, done.result);
   audit(core, done);
-  rewindModule().noteEffect(core, describeStep(step), done.result);
+  noteEffect(core, describeStep(step), done.result);
   return done;
 }
 

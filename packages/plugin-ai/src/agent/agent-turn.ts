@@ -6,6 +6,7 @@ import { commit, commitPending, flushWrites } from './agent-session';
 import { notRunSteps, prepareCommand, runOne, runSteps } from './agent-steps';
 import { afterReplySteps } from './checks-run';
 import { getRunner } from './agent-approvals';
+import { readAllowedTools } from '../extensions/command-allow';
 import type { TurnOutcome, TurnResult } from './events';
 import type { RunMode } from './runner-types';
 import { t } from '../i18n';
@@ -203,7 +204,6 @@ function callFailed(core: AgentCore, current: ContextMessage[], failure: { code:
 
 /** A custom command's allowances (our rule syntax or Claude Code's) for its turn. */
 function commandAllowances(allow: readonly string[]): Turn['allow'] {
-  const { readAllowedTools } = require('../extensions/command-allow') as typeof import('../extensions/command-allow');
   return readAllowedTools(allow, 'allowed-tools').rules;
 }
 

@@ -15,6 +15,7 @@ import type { Reply, Step, Summary } from '../context/protocol';
 import type { ProcInfo, RunMode, ToolResult, UndoResult, Verdict } from './runner-types';
 import { newSessionId, type SessionInfo, type SessionRecord } from '../sessions/sessions';
 import { latestPlan, restorePlan } from './plan-state';
+import { rewind } from './agent-rewind';
 import type { PlanItem } from '@holic512/tool-runner';
 
 export type { AgentConfirmAnswer, AgentConfirmFn, AgentDeps, AgentOptions, SendOptions } from './agent-core';
@@ -293,7 +294,7 @@ export class Agent {
    * message or a turn is running.
    */
   rewind(turn: number, options: RewindOptions): RewindResult | null {
-    const done = (require('./agent-rewind') as typeof import('./agent-rewind')).rewind(this.core, turn, options); // loaded for /rewind only
+    const done = rewind(this.core, turn, options);
     // The plan is the latest one the conversation still holds.
     if (done && options.conversation) this.core.plan = latestPlan(this.core.context.messages.map((m) => m.content));
     return done;

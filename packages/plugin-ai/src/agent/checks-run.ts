@@ -7,6 +7,7 @@
  * The loop calls {@link afterReplySteps} at one point, after the reply's steps ran.
  */
 import { emit, type AgentCore } from './agent-core';
+import { claudeStep } from '../extensions/command-run';
 import type { AgentEvent } from './events';
 import type { Step } from '../context/protocol';
 import type { ToolResult } from './runner-types';
@@ -27,7 +28,6 @@ const HEAD_BYTES = 32 * 1024;
 
 /** A check as a step: Claude Code's `Bash` of its command line, taken by the tool that declares that name, run in the workspace. */
 function checkStep(check: Check, workspace: string): Step | undefined {
-  const { claudeStep } = require('../extensions/command-run') as typeof import('../extensions/command-run');
   const made = claudeStep('Bash', { command: checkLine(check) });
   return 'error' in made ? undefined : ({ ...made.step, cwd: workspace } as Step);
 }

@@ -8,15 +8,13 @@
 import type { PlanItem } from '@holic512/tool-runner';
 import { emit, type AgentCore } from './agent-core';
 import type { ToolResult } from './runner-types';
-
-type PlanSchema = { safeParse(v: unknown): { success: true; data: PlanItem[] } | { success: false } };
-const schema = (): PlanSchema => (require('@holic512/tool-runner') as { planItemsSchema(): PlanSchema }).planItemsSchema();
+import { toolRunner } from '../lazy-modules';
 
 /** The plan a result carries, checked; undefined when it carries none (or a malformed one). */
 export function planOfResult(result: Pick<ToolResult, 'status'> & Record<string, unknown>): PlanItem[] | undefined {
   if (!Array.isArray(result.plan) || result.status === 'error' || result.status === 'blocked' || result.status === 'declined')
     return undefined;
-  const parsed = schema().safeParse(result.plan);
+  const parsed = toolRunner().planItemsSchema().safeParse(result.plan);
   return parsed.success ? parsed.data : undefined;
 }
 

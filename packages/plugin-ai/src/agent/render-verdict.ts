@@ -1,6 +1,6 @@
 import type { Decision, Verdict } from './runner-types';
 import type { Lang } from '../i18n';
-import { lazy } from '@holic512/shared/lib/lazy';
+import { toolRunner } from '../lazy-modules';
 
 /**
  * A verdict worded for the edge that shows it (the step line and the question in `ai -i`, the
@@ -11,5 +11,3 @@ import { lazy } from '@holic512/shared/lib/lazy';
 export function renderVerdict(verdict: Verdict, lang: Lang): Decision {
   return toolRunner().renderVerdict(verdict, lang);
 }
-
-const toolRunner = lazy(() => require('@holic512/tool-runner') as { renderVerdict(v: Verdict, l: Lang): Decision });

@@ -1,12 +1,10 @@
 import type { Step, StepSummary } from '@holic512/tool-runner';
-import { lazy } from '@holic512/shared/lib/lazy';
+import { toolRunner } from '../lazy-modules';
 
 /** The part of a tool registry a label needs. */
 export interface LabelRegistry {
   get(name: string): { digest(step: never): string; summary?(step: never): StepSummary } | undefined;
 }
-
-const toolRunner = lazy(() => require('@holic512/tool-runner') as { builtinRegistry(): LabelRegistry });
 
 function builtin(): LabelRegistry {
   return toolRunner().builtinRegistry();

@@ -32,6 +32,7 @@ import type { Check, CheckProblem } from '../extensions/checks';
 import * as path from 'path';
 import { readUserPrompt, withUserPrompt } from './system-prompt';
 import { startTelemetry, type AppTelemetry } from '../telemetry';
+import { mcpSession, toolRunner } from '../lazy-modules';
 import type { TelemetryProblem } from '../telemetry/settings';
 import type { FileAccess } from '@holic512/tool-runner';
 
@@ -155,7 +156,7 @@ interface ToolRunnerModule {
 export function loadToolRunner(need: 'verdictOf' | 'createToolRunner' = 'createToolRunner'): ToolRunnerModule {
   let mod: Partial<ToolRunnerModule>;
   try {
-    mod = require('@holic512/tool-runner') as Partial<ToolRunnerModule>;
+    mod = toolRunner() as unknown as Partial<ToolRunnerModule>;
   } catch (err) {
     throw aiError('TOOL_RUNNER_MISSING', 'toolRunnerMissing', { detail: (err as Error).message.split('\n')[0] });
   }
@@ -427,8 +428,7 @@ function startMcp(setup: Omit<import('../mcp/session').McpSetup, 'clientVersion'
   const hasUser = some(setup.user) || (setup.more ?? []).some((m) => some(m.raw));
   const hasProject = setup.projectTrusted && fs.existsSync(path.join(setup.projectRoot, '.mcp.json'));
   if (!hasUser && !hasProject) return undefined;
-  const { McpSession } = require('../mcp/session') as typeof import('../mcp/session');
-  const session = new McpSession({ ...setup, clientVersion: VERSION });
+  const session = new (mcpSession().McpSession)({ ...setup, clientVersion: VERSION });
   session.start();
   return session;
 }

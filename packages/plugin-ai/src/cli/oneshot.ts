@@ -11,11 +11,11 @@ import { JsonEventWriter } from './json-output';
 import { promptFlags } from './system-prompt';
 import { Lifetime } from './lifetime';
 import { renderProgress } from './render';
-import { lazy } from '@holic512/shared/lib/lazy';
-
-// Loaded when used: a turn without --image and without custom commands never reads them.
-const imagesModule = lazy(() => require('../context/images') as typeof import('../context/images'));
-const commandRun = lazy(() => require('../extensions/command-run') as typeof import('../extensions/command-run'));
+import { commandTurnFor, fileRefsFor } from '../extensions/command-run';
+import { needsSetup } from '../setup/needs';
+import { initPrompt } from '../extensions/init-prompt';
+import { usageMessage } from '@holic512/shared/lib/usage';
+import { imagesModule, markdownView, setupHint, streamJsonMode } from '../lazy-modules';
 
 /** I/O of a one-shot run; the CLI passes the process streams. */
 export interface OneShotIo {
@@ -81,8 +81,7 @@ export function readPipedStdin(stdin: OneShotIo['stdin'], options: { firstChunkW
  * answer matters more than its styling: when rendering fails the text goes out as it is. */
 function renderMarkdownReply(text: string, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream): string {
   try {
-    const { createMarkdownRenderer } = require('../interactive/markdown') as typeof import('../interactive/markdown');
-    const { colorEnabled } = require('../interactive/theme') as typeof import('../interactive/theme');
+    const { createMarkdownRenderer, colorEnabled } = markdownView();
     const width = (stdout as { columns?: number }).columns ?? 80;
     return createMarkdownRenderer({ color: colorEnabled(env, true), width })(text);
   } catch {
@@ -120,14 +119,13 @@ export function preflight(
   lang: Lang,
   say: (message: string, code: string) => void,
 ): number | undefined {
-  const { needsSetup } = require('../setup/needs') as typeof import('../setup/needs');
   const needs = needsSetup({ env, registry: app.registry, profile: args.profile ?? null });
   if (needs.configProblem) {
     say(needs.configProblem, 'CONFIG_INVALID');
     return EXIT.usage;
   }
   if (needs.reason === 'no-profile') {
-    say((require('../setup/hint') as typeof import('../setup/hint')).setupHint(lang, needs) ?? '', 'NO_PROFILE');
+    say(setupHint().setupHint(lang, needs) ?? '', 'NO_PROFILE');
     return EXIT.llmBase;
   }
   return undefined;
@@ -151,29 +149,25 @@ function turnInput(
   refused?: { key: 'reviewNotGit'; vars: Record<string, string> };
 } {
   // `/review` is built in: it needs no command file.
-  const custom = app.commands.length || /^\s*\/review(\s|$)/i.test(prompt) ? commandRun().commandTurnFor(app, prompt, cwd) : undefined;
+  const custom = app.commands.length || /^\s*\/review(\s|$)/i.test(prompt) ? commandTurnFor(app, prompt, cwd) : undefined;
   for (const n of custom?.notes ?? []) stderr.write(t(lang, n.key, n.vars) + '\n');
   if (custom) return custom;
   const init = /^\/init(?:\s+([\s\S]*))?$/.exec(prompt.trim());
   if (init)
     return {
-      message: (require('../extensions/init-prompt') as typeof import('../extensions/init-prompt')).initPrompt(
-        app.projectDir,
-        init[1] ?? '',
-        cwd,
-      ),
+      message: initPrompt(app.projectDir, init[1] ?? '', cwd),
     };
   const onSkip = (rel: string, why: string) => stderr.write(t(lang, 'fileRefSkipped', { file: rel, why }) + '\n');
   return {
     message: prompt,
-    options: typed.includes('@') ? commandRun().fileRefsFor(app, prompt, cwd, { refsIn: typed, lang, onSkip }) : undefined,
+    options: typed.includes('@') ? fileRefsFor(app, prompt, cwd, { refsIn: typed, lang, onSkip }) : undefined,
   };
 }
 
 /** `ai -p "<prompt>"`: one turn, events as text or JSON lines, a meaningful exit code. */
 export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShotIo>): Promise<number> {
   // One session fed line by line from stdin (cli/stream-json.ts).
-  if (args.inputFormat === 'stream-json') return (require('./stream-json') as typeof import('./stream-json')).runStreamJson(args, lang, io);
+  if (args.inputFormat === 'stream-json') return streamJsonMode().runStreamJson(args, lang, io);
   const stdout = io?.stdout ?? process.stdout;
   const json = new JsonEventWriter(stdout, undefined, lang);
   try {
@@ -222,7 +216,6 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   const saysSomething = Boolean(args.prompt?.trim() || piped.text.trim());
   const continueOnly = args.continue && !saysSomething;
   if (!saysSomething && !continueOnly) {
-    const { usageMessage } = require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage');
     stderr.write(usageMessage(lang, { detail: t(lang, 'missingPrompt'), help: `${aiCommand()} --help` }) + '\n');
     return EXIT.usage;
   }

@@ -16,6 +16,7 @@ import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
 import { t, type Lang } from '../i18n';
 import { JsonEventWriter } from './json-output';
 import { Lifetime } from './lifetime';
+import { commandTurnFor } from '../extensions/command-run';
 import type { TurnResult } from '../agent/events';
 
 /** The longest line read as one message (as `ai -p` reads at most this much of stdin). */
@@ -142,9 +143,7 @@ async function readTurns(
         continue;
       }
       turn = new AbortController();
-      const custom = app.commands.length
-        ? (require('../extensions/command-run') as typeof import('../extensions/command-run')).commandTurnFor(app, read.text, cwd)
-        : undefined;
+      const custom = app.commands.length ? commandTurnFor(app, read.text, cwd) : undefined;
       for (const note of custom?.notes ?? []) (io?.stderr ?? process.stderr).write(t(lang, note.key, note.vars) + '\n');
       last = await agent.send(custom?.message ?? read.text, { ...custom?.options, signal: turn.signal });
       turn = undefined;

@@ -1,11 +1,9 @@
 import { aiError } from '../errors';
 import { readJsonFile } from './read-json';
-import { lazy } from '@holic512/shared/lib/lazy';
+import { configSchemas } from '../lazy-modules';
 import type { AiConfig, ContextBudgets, SandboxSettings, SandboxMode } from './config-schema';
 
 export type { AiConfig, ContextBudgets };
-/** ai.json's schemas, built on first use (config-schema.ts): a start without an ai.json builds none. */
-const configSchemas = lazy(() => require('./config-schema') as typeof import('./config-schema'));
 
 /** What the runner takes of `sandbox`: the mode, and the options of createToolRunner's `sandboxOptions`. */
 export function sandboxSettings(setting: SandboxSettings): {

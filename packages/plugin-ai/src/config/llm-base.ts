@@ -5,6 +5,7 @@ import type { ChatMessage } from '../context/context';
 import type { Registry, RegistryEntry } from './registry';
 import type { TokenUsage as Usage } from '@holic512/shared/lib/llm-base-contract';
 import { modelService } from './model-service';
+import { loadLlmBaseBundle, requireLlmBaseMain, sharedModules, sharedZod } from './lazy-llm-base';
 
 export const LLM_BASE_NAME = '@holic512/plugin-llm-base';
 export const LLM_BASE_ALIAS = 'llm-base';
@@ -158,50 +159,6 @@ function mainOf(root: string): { main: string; bundle?: string; provide?: Record
 }
 
 /**
- * Our zod for llm-base's bundle, which leaves zod outside (scripts/bundle.js): when the zod range
- * llm-base depends on admits this zod's version, so the process has one zod; otherwise nothing,
- * and the bundle loads its own from its node_modules.
- */
-function sharedZod(range: unknown): Record<string, unknown> | undefined {
-  const version = (require('zod/package.json') as { version: string }).version;
-  return admits(range, version) ? { zod: require('zod') as unknown } : undefined;
-}
-
-/**
- * What llm-base's bundle requires of @holic512/shared, which it leaves outside (scripts/bundle.js
- * checks the list against the bundle): ours, when the range llm-base depends on admits our
- * version, so the process has one redaction gate (its tables built once, its known secrets
- * shared, as when both load from lib/) instead of one per bundle; otherwise nothing, and the
- * bundle loads shared from its node_modules. Each is required on first use (a getter), so a
- * module the turn never reaches is not loaded for it. Literal requires: this bundle's copies.
- */
-export const SHARED_FOR_LLM_BASE: Record<string, () => unknown> = {
-  '@holic512/shared': () => require('@holic512/shared'),
-  '@holic512/shared/lib/atomic-write': () => require('@holic512/shared/lib/atomic-write'),
-  '@holic512/shared/lib/home': () => require('@holic512/shared/lib/home'),
-  '@holic512/shared/lib/json-object': () => require('@holic512/shared/lib/json-object'),
-  '@holic512/shared/lib/language': () => require('@holic512/shared/lib/language'),
-  '@holic512/shared/lib/lazy': () => require('@holic512/shared/lib/lazy'),
-  '@holic512/shared/lib/messages': () => require('@holic512/shared/lib/messages'),
-  '@holic512/shared/lib/private-files': () => require('@holic512/shared/lib/private-files'),
-};
-
-function sharedModules(range: unknown): Record<string, unknown> {
-  const version = (require('@holic512/shared/package.json') as { version: string }).version;
-  const out: Record<string, unknown> = {};
-  if (!admits(range, version)) return out;
-  for (const [id, load] of Object.entries(SHARED_FOR_LLM_BASE)) Object.defineProperty(out, id, { enumerable: true, get: load });
-  return out;
-}
-
-/** Whether a dependency range of llm-base's package.json admits `version`, as npm reads it. */
-function admits(range: unknown, version: string): boolean {
-  return (
-    typeof range === 'string' && (require('semver/functions/satisfies') as typeof import('semver/functions/satisfies'))(version, range)
-  );
-}
-
-/**
  * Load llm-base through the registry (DESIGN §3). Throws an AiError with the command that
  * fixes it when it is not installed, its binPath is stale, or the module is broken.
  */
@@ -216,8 +173,7 @@ export function loadLlmBase(registry: Registry): { client: LlmClient; root: stri
   let from = main;
   if (bundle) {
     try {
-      const { loadBundle, codeCacheDir } = require('@holic512/shared/lib/code-cache') as typeof import('@holic512/shared/lib/code-cache');
-      mod = loadBundle(bundle, { cacheDir: codeCacheDir(), parent: module, provide });
+      mod = loadLlmBaseBundle(bundle, provide);
       from = bundle;
     } catch {
       // a bundle that cannot be loaded: its package's main, the same module (only slower to start)
@@ -225,7 +181,7 @@ export function loadLlmBase(registry: Registry): { client: LlmClient; root: stri
   }
   if (mod === undefined) {
     try {
-      mod = require(main);
+      mod = requireLlmBaseMain(main);
     } catch (err) {
       throw aiError('LLM_BASE_BROKEN', 'llmBaseBroken', { path: main, detail: (err as Error).message.split('\n')[0] });
     }

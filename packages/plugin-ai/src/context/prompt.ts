@@ -1,4 +1,5 @@
 import type { Lang } from '../i18n';
+import { toolRunner } from '../lazy-modules';
 
 /** What the system prompt says about where the assistant runs. */
 export interface Environment {
@@ -83,7 +84,7 @@ export function protocolText(tools: readonly PromptTool[]): string {
 
 /** The built-in tools of @holic512/tool-runner (loaded on the paths that build a prompt). */
 export function builtinTools(): readonly PromptTool[] {
-  return (require('@holic512/tool-runner') as { tools: readonly PromptTool[] }).tools;
+  return toolRunner().tools;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Step, ToolRegistry } from '@holic512/tool-runner';
 import { lazy } from '@holic512/shared/lib/lazy';
+import { jsonLimitProblem } from '@holic512/shared/lib/json-limits';
+import { toolRunner } from '../lazy-modules';
 
 /** Model → runner protocol (DESIGN §4, docs/protocol.md). Every reply is validated here. */
 
@@ -9,7 +11,7 @@ export type StepRegistry = Pick<ToolRegistry, 'stepSchema' | 'get'> & Partial<Pi
 
 /** The built-in tools of @holic512/tool-runner: the one step schema (loaded when a reply is parsed). */
 export function builtinStepRegistry(): StepRegistry {
-  return (require('@holic512/tool-runner') as { builtinRegistry(): StepRegistry }).builtinRegistry();
+  return toolRunner().builtinRegistry();
 }
 
 /** One step, as the registry's tools define it. `tool` defaults to "exec" so the original cmd shape stays valid. */
@@ -125,7 +127,7 @@ export function parseReply(value: unknown, registry?: StepRegistry): ParsedReply
   }
   // Hostile structure (a patch value nested 100 000 deep) is a protocol error the model is told
   // about, never a stack overflow further on.
-  const tooBig = (require('@holic512/shared/lib/json-limits') as typeof import('@holic512/shared/lib/json-limits')).jsonLimitProblem(value);
+  const tooBig = jsonLimitProblem(value);
   if (tooBig)
     return { success: false, error: `the reply is too large or too deep: ${tooBig}; answer with a smaller reply`, raw: '(not shown)' };
   // A chat or error reply is what the union gives it (the union hands a known `type` to that

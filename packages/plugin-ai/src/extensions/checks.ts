@@ -8,6 +8,7 @@
 import * as path from 'path';
 import { redact } from '@holic512/shared';
 import type { ToolResult } from '../agent/runner-types';
+import { configSchemas, picomatchModule } from '../lazy-modules';
 
 /** One check, with the file it comes from. */
 export interface Check {
@@ -26,8 +27,7 @@ export interface CheckProblem {
 /** `checks` of a settings file, checked with ai.json's schema (the one schema of a check): those that can be used, and why not the others. */
 export function readChecks(value: unknown, source: string): { checks: Check[]; problems: CheckProblem[] } {
   if (value === undefined) return { checks: [], problems: [] };
-  const { ChecksSchema } = require('../config/config-schema') as typeof import('../config/config-schema');
-  const parsed = ChecksSchema.safeParse(value);
+  const parsed = configSchemas().ChecksSchema.safeParse(value);
   if (parsed.success) return { checks: parsed.data.map((c) => ({ ...c, source })), problems: [] };
   const error = parsed.error.issues
     .slice(0, 3)
@@ -43,8 +43,7 @@ const matchers = new Map<string, Matcher>();
 export function checkMatches(match: string, rel: string): boolean {
   let m = matchers.get(match);
   if (!m) {
-    const picomatch = require('picomatch') as (glob: string, options?: { dot?: boolean; basename?: boolean }) => Matcher;
-    m = picomatch(match, { dot: true, basename: !match.includes('/') });
+    m = picomatchModule()(match, { dot: true, basename: !match.includes('/') });
     matchers.set(match, m);
   }
   return m(rel);

@@ -8,6 +8,7 @@
 import type { ArgKind, ClaudeCodeForm } from '@holic512/tool-runner';
 import { agentRunNames } from '../agent/agent-children';
 import { skillLoadNames } from './skill-tool';
+import { mcpTools, toolRunner } from '../lazy-modules';
 
 /** What rules and Claude Code's names need of a tool: its name, how a rule writes its argument, its Claude Code form. */
 export interface NamedTool {
@@ -23,8 +24,7 @@ export interface NamedTool {
  * own joins this list with its definition's names.
  */
 export function claudeNamedTools(): readonly NamedTool[] {
-  const { tools } = require('@holic512/tool-runner') as { tools: readonly NamedTool[] };
-  return [...tools, agentRunNames as unknown as NamedTool, skillLoadNames as unknown as NamedTool];
+  return [...(toolRunner().tools as readonly NamedTool[]), agentRunNames as unknown as NamedTool, skillLoadNames as unknown as NamedTool];
 }
 
 /** How the rules of the tool named `tool` write its argument (paths, hosts, words, names). */
@@ -48,11 +48,11 @@ export function claudePermissionMode(mode: string): string {
 export function mapClaudeRule(rule: string, tools: readonly NamedTool[] = claudeNamedTools()): { rules: string[] } | { skip: string } {
   const text = rule.trim();
   // mcp/tools.ts builds a schema when loaded: only a rule that may name an MCP tool loads it (a start reads rules).
-  const mcp = text.startsWith('mcp__') ? (require('../mcp/tools') as typeof import('../mcp/tools')).mcpRuleFromClaude(text) : undefined;
+  const mcp = text.startsWith('mcp__') ? mcpTools().mcpRuleFromClaude(text) : undefined;
   if (mcp) return { rules: [mcp] };
   const m = /^([A-Za-z]+)(?:\((.*)\))?$/s.exec(text);
   if (!m) return { skip: 'not a rule of the form Tool or Tool(argument)' };
-  const { toolsNamed, claudeRuleArgument } = require('@holic512/tool-runner') as typeof import('@holic512/tool-runner');
+  const { toolsNamed, claudeRuleArgument } = toolRunner();
   const named = toolsNamed(m[1], tools as never) as unknown as NamedTool[];
   if (!named.length) return { skip: `Claude Code's tool "${m[1]}" has no counterpart here` };
   const arg = m[2]?.trim();

@@ -15,6 +15,10 @@ import type { Step } from '../context/protocol';
 import { claudeNamedTools } from './claude-names';
 import { readJsonObject } from './claude-settings';
 import { expandCommand, type CustomCommand } from './commands';
+import { reviewTurn } from './review';
+import { findGitRoot } from '../context/project-context';
+import { renderVerdict } from '../agent/render-verdict';
+import { toolRunner } from '../lazy-modules';
 
 /** What sending a custom command needs: the message, the turn's options, and notes for the user. */
 export interface CommandTurn {
@@ -115,8 +119,7 @@ export function commandTurn(
 
 /** Claude Code's tool `name` with `input` as one of our steps (by the tools' own Claude Code names). */
 export function claudeStep(name: string, input: Record<string, unknown>): { step: Step } | { error: string } {
-  const { stepFromClaude } = require('@holic512/tool-runner') as typeof import('@holic512/tool-runner');
-  const made = stepFromClaude(name, input, claudeNamedTools() as never);
+  const made = toolRunner().stepFromClaude(name, input, claudeNamedTools() as never);
   return 'error' in made ? made : { step: made.step as unknown as Step };
 }
 
@@ -176,8 +179,6 @@ export function commandTurnFor(
   // `/review` is built in unless a command of that name replaces it (extensions/review.ts).
   const review = found ? undefined : /^\/review(?:\s+([\s\S]*))?$/i.exec(text.trim());
   if (review) {
-    const { reviewTurn } = require('./review') as typeof import('./review');
-    const { findGitRoot } = require('../context/project-context') as typeof import('../context/project-context');
     return reviewTurn(review[1] ?? '', claudeStep, findGitRoot(cwd), cwd);
   }
   if (!found) return undefined;
@@ -262,7 +263,6 @@ export function fileRefsFor(
   const judge: RefJudge = (step) => {
     const verdict = app.agent.verdictOf(step) as Verdict;
     if (verdict.level === 'L0') return { level: 'L0' };
-    const { renderVerdict } = require('../agent/render-verdict') as typeof import('../agent/render-verdict');
     const why = (lang: Lang) => renderVerdict(verdict, lang).rules.find((r) => r.level === verdict.level)?.reason;
     return { level: verdict.level, reason: why('en'), shown: why(options.lang ?? 'en') };
   };

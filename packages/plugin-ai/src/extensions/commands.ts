@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { isHomeClaude } from './claude-settings';
 import { parseFrontMatter } from './front-matter';
+import { loadSkillBody } from './skills';
 
 /**
  * Custom slash commands: Markdown files in `~/.slothtool/commands/`, Claude Code's
@@ -176,7 +177,6 @@ export const SKILL_BODY_MAX_CHARS = 24_000;
  * past SKILL_BODY_MAX_CHARS is cut at a line, with where skill.load reads on.
  */
 export function skillMessage(command: Pick<CustomCommand, 'name' | 'file'>, input: string): string {
-  const { loadSkillBody } = require('./skills') as typeof import('./skills');
   const dir = path.dirname(command.file);
   const loaded = loadSkillBody({ name: command.name, description: '', dir, file: command.file, scope: 'user' });
   // A skill whose SKILL.md is gone or empty since the session started: the model loads what there is.

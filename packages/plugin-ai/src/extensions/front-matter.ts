@@ -1,3 +1,4 @@
+import { yamlModule } from '../lazy-modules';
 /** Markdown with YAML front matter (`---` … `---` at the top), as SKILL.md and command files use. */
 
 export interface FrontMatterDoc {
@@ -23,8 +24,7 @@ export function parseFrontMatter(text: string): FrontMatterDoc {
   const yamlText = rest.slice(1, Math.max(1, close.index));
   const body = rest.slice(close.index + close[0].length);
   try {
-    const YAML = require('yaml') as typeof import('yaml');
-    const data: unknown = YAML.parse(yamlText, { maxAliasCount: 50, customTags: [], prettyErrors: false });
+    const data: unknown = yamlModule().parse(yamlText, { maxAliasCount: 50, customTags: [], prettyErrors: false });
     if (data === null || data === undefined) return { data: {}, body };
     if (typeof data !== 'object' || Array.isArray(data))
       return { data: {}, body, error: 'the front matter is not a mapping of keys to values' };

@@ -1,7 +1,8 @@
-import type { spawn as Spawn } from 'child_process';
+import * as fs from 'fs';
 import { z } from 'zod';
 import { parseJsonObject } from '@holic512/shared/lib/json-object';
 import { lazy } from '@holic512/shared/lib/lazy';
+import { childProcess } from '../lazy-modules';
 
 /**
  * Hooks in Claude Code's format: the user's own commands, run at points of a session with the
@@ -221,7 +222,6 @@ interface Ran {
  */
 export function hookShell(env: NodeJS.ProcessEnv = process.env): { file: string; name: string } {
   if (process.platform === 'win32') return { file: env.ComSpec || 'cmd.exe', name: 'cmd' };
-  const fs = require('fs') as typeof import('fs');
   for (const dir of (env.PATH ?? '').split(':')) {
     if (!dir.startsWith('/')) continue; // a relative PATH entry would depend on the hook's folder
     const file = `${dir.replace(/\/+$/, '')}/bash`;
@@ -240,8 +240,7 @@ function runOne(command: string, input: string, timeoutMs: number, options: Hook
     const shell =
       process.platform === 'win32' ? { file: shellFile, args: ['/d', '/s', '/c', command] } : { file: shellFile, args: ['-c', command] };
     // child_process is loaded when a hook runs: app.ts reads the hooks of every session.
-    const spawn = (require('child_process') as { spawn: typeof Spawn }).spawn;
-    const child = spawn(shell.file, shell.args, {
+    const child = childProcess().spawn(shell.file, shell.args, {
       cwd: options.cwd,
       env: options.env,
       stdio: ['pipe', 'pipe', 'pipe'],

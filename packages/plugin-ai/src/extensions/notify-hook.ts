@@ -7,6 +7,7 @@
 import { redact } from '@holic512/shared';
 import type { HookCommandConfig } from './hooks';
 import { claudePermissionMode } from './claude-names';
+import { runHooks } from './hooks';
 
 export type NotificationType = 'permission_prompt' | 'idle_prompt';
 
@@ -25,7 +26,6 @@ export interface NotificationContext {
 export async function fireNotification(ctx: NotificationContext, message: string, type: NotificationType): Promise<string[]> {
   const hooks = ctx.hooks.filter((h) => h.event === 'Notification');
   if (!hooks.length) return [];
-  const { runHooks } = require('./hooks') as typeof import('./hooks');
   const payload = {
     session_id: ctx.sessionId,
     ...(ctx.transcriptPath ? { transcript_path: ctx.transcriptPath } : {}),

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as os from 'os';
+import { createHash } from 'crypto';
 import { slothtoolHome } from '@holic512/shared/lib/home';
 import { isHomeClaude } from './claude-settings';
 import { sameFolder } from './same-folder';
@@ -126,9 +127,9 @@ export function projectExtras(
     const abs = path.join(workspace, rel);
     if (!listed.has(abs)) found.push({ abs, kind: 'code' });
   }
-  // A folder with none of them (the usual case) needs no hash, and no crypto module loaded for it.
+  // A folder with none of them (the usual case) needs no hash.
   if (!found.length) return { workspace, files: [], hash: '' };
-  const hash = (require('crypto') as typeof import('crypto')).createHash('sha256');
+  const hash = createHash('sha256');
   let total = 0;
   const files: ProjectFile[] = [];
   for (const f of found) {

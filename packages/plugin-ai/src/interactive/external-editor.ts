@@ -9,6 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { spawn as Spawn } from 'child_process';
 import { splitWords } from './question';
+import { childProcess } from '../lazy-modules';
 
 export type EditorOutcome =
   | { ok: true; text: string }
@@ -42,7 +43,7 @@ export async function editExternally(text: string, env: NodeJS.ProcessEnv, deps:
   const file = path.join(dir, 'prompt.md');
   try {
     fs.writeFileSync(file, text, { mode: 0o600 });
-    const spawn = deps.spawn ?? (require('child_process') as { spawn: typeof Spawn }).spawn;
+    const spawn = deps.spawn ?? childProcess().spawn;
     deps.suspend();
     let ran: { code: number | null; error?: string };
     try {

@@ -2,7 +2,7 @@ import * as path from 'path';
 import * as readline from 'readline';
 import type { RunArgs } from '../cli/args';
 import type { AppAgent } from '../cli/app';
-import { slothtoolHome } from '../home';
+import { aiPaths, slothtoolHome } from '../home';
 import { t, type Lang } from '../i18n';
 import { PromptHistory } from './history';
 import { Screen, type Surface } from './screen';
@@ -10,6 +10,9 @@ import { Lifetime } from '../cli/lifetime';
 import { ts } from './strings';
 import { Terminal, type LiveFrame } from './terminal';
 import { colorEnabled, createTheme } from './theme';
+import { AiError } from '../errors';
+import { exitCodeOfError } from '../cli/exit-codes';
+import { appModule, redactionGate, setupModule, trustQuestion } from '../lazy-modules';
 
 /** Options of runInteractive beyond the CLI arguments (tests and embedding). */
 export interface InteractiveOptions {
@@ -98,10 +101,8 @@ async function loadAgent(
   input: NodeJS.ReadStream,
   output: NodeJS.WriteStream,
 ): Promise<AppAgent | number> {
-  const { AiError } = require('../errors') as typeof import('../errors');
-  const { exitCodeOfError } = require('../cli/exit-codes') as typeof import('../cli/exit-codes');
   try {
-    const setup = require('../setup') as typeof import('../setup');
+    const setup = setupModule();
     const needs = setup.needsSetup({ env, profile: args.profile ?? null });
     // A broken llm-base config is said when the session opens, not after the first message.
     if (needs.configProblem) screen.print(needs.configProblem);
@@ -125,8 +126,7 @@ async function loadAgent(
     }
     if (terminal) {
       // Before the agent loads what the project brings: ask whether to trust it (named exactly).
-      const { askProjectTrust } = require('./trust-question') as typeof import('./trust-question');
-      const { aiPaths } = require('../home') as typeof import('../home');
+      const { askProjectTrust } = trustQuestion();
       await askProjectTrust(cwd, aiPaths(slothtoolHome(env)).trust, lang, {
         input,
         output,
@@ -140,7 +140,7 @@ async function loadAgent(
         },
       });
     }
-    const { createAppAgent } = require('../cli/app') as typeof import('../cli/app');
+    const { createAppAgent } = appModule();
     const app = createAppAgent({
       lang,
       env,
@@ -210,5 +210,5 @@ function pumpLines(input: NodeJS.ReadStream, screen: Screen): void {
 
 /** The redaction gate, loaded with the first piped line (a terminal session never needs it here). */
 function redactLine(line: string): string {
-  return (require('@holic512/shared/lib/redact/gate') as typeof import('@holic512/shared/lib/redact/gate')).redact(line);
+  return redactionGate().redact(line);
 }

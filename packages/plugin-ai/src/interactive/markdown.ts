@@ -1,4 +1,5 @@
 import { stripColor } from './theme';
+import { markedModule, markedTerminalModule, picocolorsModule } from '../lazy-modules';
 
 /** Render a markdown reply for the terminal. marked and marked-terminal load on the first
  * markdown reply, never at start-up. Without colour the SGR sequences are removed. */
@@ -8,13 +9,11 @@ export function createMarkdownRenderer(options: { color: boolean; width: number 
   let render: ((text: string) => string) | undefined;
   return (text) => {
     if (!render) {
-      const { Marked } = require('marked') as typeof import('marked');
-      const { markedTerminal } = require('marked-terminal') as {
-        markedTerminal: (opts: Record<string, unknown>, highlight?: Record<string, unknown>) => import('marked').MarkedExtension;
-      };
+      const { Marked } = markedModule();
+      const { markedTerminal } = markedTerminalModule();
       // Styles from picocolors with our own colour decision (NO_COLOR, TTY, FORCE_COLOR): left to
       // itself marked-terminal asks chalk, which turns colour off under CI=true even on a TTY.
-      const c = (require('picocolors') as typeof import('picocolors')).createColors(options.color);
+      const c = picocolorsModule().createColors(options.color);
       const styles = {
         code: c.yellow,
         blockquote: (s: string) => c.gray(c.italic(s)),

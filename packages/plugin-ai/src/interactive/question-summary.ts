@@ -7,6 +7,7 @@
 import type { StepSummary, SummaryField } from '@holic512/tool-runner';
 import type { Lang } from '../i18n';
 import { ts } from './strings';
+import { redactionGate } from '../lazy-modules';
 
 /** Characters of one value shown on its line before it is cut. */
 export const VALUE_CHARS = 80;
@@ -16,9 +17,7 @@ export const TEXT_LINES = 4;
 export const MAX_FIELDS = 12;
 
 /** The redaction gate, loaded when a question is first shown (not before the prompt is drawn). */
-function gate(): typeof import('@holic512/shared/lib/redact/gate') {
-  return require('@holic512/shared/lib/redact/gate') as typeof import('@holic512/shared/lib/redact/gate');
-}
+const gate = redactionGate;
 
 /** A question's title as shown: through the redaction gate, control characters as escapes. */
 export function shownTitle(title: string): string {

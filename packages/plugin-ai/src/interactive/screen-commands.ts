@@ -10,6 +10,7 @@ import { collectDiff, newFileLines } from './diff-view';
 import { exportTarget, transcriptMarkdown, writeExport } from './export';
 import { colorDiff } from './screen-text';
 import { ms } from './strings-more';
+import { toolRunner } from '../lazy-modules';
 import type { Theme } from './theme';
 
 /** Diff lines printed at most; the rest is counted (`git diff` shows all). */
@@ -23,7 +24,7 @@ export async function diffText(
   theme: Theme,
   lang: Lang,
 ): Promise<string> {
-  const { gitRead } = require('@holic512/tool-runner') as typeof import('@holic512/tool-runner');
+  const { gitRead } = toolRunner();
   const session = app.agent.changedFiles();
   const found = await collectDiff(cwd, session, (args) => gitRead(args, { cwd, env }));
   if ('error' in found)

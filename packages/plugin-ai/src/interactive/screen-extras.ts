@@ -19,6 +19,9 @@ import { ms } from './strings-more';
 import { shellStep, userRanEvent } from './user-shell';
 import { stringWidth } from './width';
 import { findGitRoot } from '../context/project-context';
+import { editExternally } from './external-editor';
+import { fireNotification } from '../extensions/notify-hook';
+import { toolRunner } from '../lazy-modules';
 import type { NotificationType } from '../extensions/notify-hook';
 
 /** Lines of output a command the person ran shows on screen (a step the model ran shows 5). */
@@ -99,7 +102,7 @@ export abstract class ScreenExtras extends ScreenTurns {
     const m = /(^|\s)@([^\s@]*)$/.exec(before);
     if (!m) return false;
     const partial = m[2];
-    const tr = require('@holic512/tool-runner') as typeof import('@holic512/tool-runner');
+    const tr = toolRunner();
     const found = tr.completeWorkspacePath({ workspace: tr.findWorkspace(this.options.cwd), cwd: this.options.cwd, partial });
     if (!found.length) {
       this.notice = ms(this.lang, 'atNone', { partial: `@${partial}` });
@@ -206,7 +209,6 @@ export abstract class ScreenExtras extends ScreenTurns {
     if (this.task) return this.print(this.theme.yellow(ms(this.lang, 'editBusy')));
     if (!this.surface.live || !this.surface.suspend || !this.surface.resume)
       return this.print(this.theme.yellow(ms(this.lang, 'editNoTerminal')));
-    const { editExternally } = require('./external-editor') as typeof import('./external-editor');
     const out = await editExternally(text, this.env, {
       suspend: () => this.surface.suspend!(),
       resume: () => {
@@ -238,7 +240,6 @@ export abstract class ScreenExtras extends ScreenTurns {
     this.surface.notify?.(notificationSequence(settings.style, message));
     const app = this.app;
     if (!app?.hooks?.some((h) => h.event === 'Notification')) return;
-    const { fireNotification } = require('../extensions/notify-hook') as typeof import('../extensions/notify-hook');
     void fireNotification(
       {
         hooks: app.hooks,

@@ -2,6 +2,7 @@
 import * as fs from 'fs';
 import type { Step } from '../context/protocol';
 import type { Theme } from './theme';
+import { toolRunner } from '../lazy-modules';
 
 /** The profile names and the default in llm-base's config, for the status line and a
  * check of `/profile <name>` (llm-base itself validates the file on every call). */
@@ -36,11 +37,10 @@ export function countNewlines(text: string): number {
   return n;
 }
 
-type WordsDef = { words?: { get(step: never): string[]; set(step: never, words: string[]): Step } };
-
-function wordsDef(step: Step): WordsDef['words'] {
-  const reg = (require('@holic512/tool-runner') as { builtinRegistry(): { get(name: string): WordsDef | undefined } }).builtinRegistry();
-  return reg.get((step as { tool?: string }).tool ?? 'exec')?.words;
+function wordsDef(step: Step) {
+  return toolRunner()
+    .builtinRegistry()
+    .get((step as { tool?: string }).tool ?? 'exec')?.words;
 }
 
 /** The words of a step the user may edit (a program and its arguments), as its tool defines them; none for other tools. */

@@ -43,6 +43,7 @@ import { startNotices } from '../cli/start-notices';
 import { addAllowRule } from '../sessions/permissions-store';
 import { permissionsText, trustCommand } from './trust-view';
 import { findGitRoot } from '../context/project-context';
+import { sessionsModule } from '../lazy-modules';
 
 export type { ScreenOptions, Surface } from './screen-base';
 
@@ -497,8 +498,7 @@ export class Screen extends ScreenExtras {
   /** What `/resume` (and `-c`) says: the id, and the last exchanges so the user sees where
    * the conversation was. */
   resumedText(id: string, skipped: number): string {
-    const { SessionStore } = require('../sessions/sessions') as typeof import('../sessions/sessions'); // zod: loaded by now
-    const { records } = new SessionStore(this.app!.paths.sessionsDir).read(id);
+    const { records } = new (sessionsModule().SessionStore)(this.app!.paths.sessionsDir).read(id);
     return formatResumed(id, records, skipped, this.theme, this.lang, this.surface.columns).join('\n');
   }
 }

@@ -11,6 +11,7 @@ import { hookShell } from '../extensions/hooks';
 import { projectExtras, TrustStore, type ProjectExtras } from '../extensions/trust';
 import { findGitRoot } from '../context/project-context';
 import { xs } from './strings-ext';
+import { createPromptsUi } from '../setup/ui';
 
 export interface TrustQuestionIo {
   input: NodeJS.ReadStream;
@@ -57,7 +58,6 @@ export async function askProjectTrust(cwd: string, trustFile: string, lang: Lang
   let yes: boolean | undefined;
   try {
     io.output.write('\n' + trustQuestionLines(workspace, state === 'changed', lang).join('\n') + '\n');
-    const { createPromptsUi } = require('../setup/ui') as typeof import('../setup/ui');
     yes = await createPromptsUi({ input: io.input, output: io.output, lang }).confirm(xs(lang, 'trustQuestion'), false);
   } finally {
     io.resume();

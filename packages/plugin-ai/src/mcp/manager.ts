@@ -1,5 +1,6 @@
 import type { McpServerConfig } from './config';
 import { describeToolResult, type McpCallText } from './content';
+import { mcpClientSdk, mcpHttpSdk, mcpSseSdk, mcpStdioSdk } from '../lazy-modules';
 
 /** A tool an MCP server offers, as listed by `tools/list`. */
 export interface McpToolInfo {
@@ -188,7 +189,7 @@ export class McpManager {
   }
 
   private async open(live: Live): Promise<McpToolInfo[]> {
-    const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
+    const { Client } = mcpClientSdk();
     const config = live.config;
     const client = new Client(this.options.clientInfo ?? { name: 'slothtool-ai', version: '0' }, { capabilities: {} });
     live.client = client;
@@ -218,16 +219,13 @@ export class McpManager {
     if (config.transport === 'http') {
       const init = { requestInit: { headers: config.headers } };
       if (config.type === 'sse') {
-        const { SSEClientTransport } =
-          require('@modelcontextprotocol/sdk/client/sse.js') as typeof import('@modelcontextprotocol/sdk/client/sse.js');
+        const { SSEClientTransport } = mcpSseSdk();
         return new SSEClientTransport(new URL(config.url), init);
       }
-      const { StreamableHTTPClientTransport } =
-        require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      const { StreamableHTTPClientTransport } = mcpHttpSdk();
       return new StreamableHTTPClientTransport(new URL(config.url), init);
     }
-    const { StdioClientTransport, getDefaultEnvironment } =
-      require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { StdioClientTransport, getDefaultEnvironment } = mcpStdioSdk();
     const transport = new StdioClientTransport({
       command: config.command,
       args: config.args,

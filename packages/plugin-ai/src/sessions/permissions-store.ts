@@ -6,6 +6,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { ensurePrivateDir } from '@holic512/shared/lib/private-files';
+import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 
 export type RuleEffect = 'allow' | 'ask' | 'deny';
 
@@ -25,8 +27,6 @@ export function readObject(file: string): Record<string, unknown> {
 
 /** Write ai.json whole: atomically, 0600 in a 0700 folder, every key kept as given. */
 export function write(file: string, value: Record<string, unknown>): void {
-  const { ensurePrivateDir } = require('@holic512/shared/lib/private-files') as typeof import('@holic512/shared/lib/private-files');
-  const { writeFileAtomicSync } = require('@holic512/shared/lib/atomic-write') as typeof import('@holic512/shared/lib/atomic-write');
   ensurePrivateDir(path.dirname(file));
   writeFileAtomicSync(file, JSON.stringify(value, null, 2) + '\n', { mode: 0o600 });
   // A config of ours is private, also when it was created wider by hand.

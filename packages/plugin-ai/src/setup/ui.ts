@@ -1,5 +1,6 @@
 import type { Lang } from '../i18n';
 import { st } from './i18n';
+import { promptsModule } from '../lazy-modules';
 
 /** A choice of a select question. */
 export interface Choice<T extends string> {
@@ -29,7 +30,7 @@ export interface PromptsUiOptions {
 
 /** The setup's questions with `prompts` on the given streams. */
 export function createPromptsUi(options: PromptsUiOptions): SetupUi {
-  const prompts = require('prompts') as typeof import('prompts');
+  const prompts = promptsModule();
   const { input, output } = options;
   const hint = st(options.lang, 'choiceHint');
   const ask = async <T>(question: Record<string, unknown>): Promise<T | undefined> => {

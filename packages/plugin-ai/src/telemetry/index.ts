@@ -7,6 +7,7 @@
 import type { TelemetryConfig } from '../config/config-schema';
 import { isTelemetryProblem, telemetrySettings, type TelemetryProblem } from './settings';
 import type { EventSource } from './agent-spans';
+import { telemetryAgentSpans, telemetryTracer } from '../lazy-modules';
 
 /** The telemetry of one run: agents followed, and the export finished before the process ends. */
 export interface AppTelemetry {
@@ -25,8 +26,8 @@ export function startTelemetry(
   const settings = telemetrySettings(env, config);
   if (settings === undefined) return {};
   if (isTelemetryProblem(settings)) return { problem: settings };
-  const { startTracing } = require('./tracer') as typeof import('./tracer');
-  const { traceAgent } = require('./agent-spans') as typeof import('./agent-spans');
+  const { startTracing } = telemetryTracer();
+  const { traceAgent } = telemetryAgentSpans();
   const tracing = startTracing(settings, version);
   const followed = new Set<() => void>();
   return {

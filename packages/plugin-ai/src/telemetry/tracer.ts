@@ -8,6 +8,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import type { TelemetrySettings } from './settings';
+import { otlpExporter } from '../lazy-modules';
 
 /** The tracer and the end of its run. */
 export interface Tracing {
@@ -19,18 +20,9 @@ export interface Tracing {
 /** The longest the end of a run waits for the collector (an unreachable one must not hold `ai`). */
 export const FLUSH_LIMIT_MS = 5000;
 
-interface ExporterModule {
-  OTLPTraceExporter: new (config: { url?: string; headers?: Record<string, string> }) => SpanExporter;
-}
-
 /** The exporter of the protocol; it reads OTEL_EXPORTER_OTLP_* (endpoint, headers, timeout, compression) itself. */
 function exporterFor(settings: TelemetrySettings): SpanExporter {
-  const mod = (
-    settings.protocol === 'http/json'
-      ? require('@opentelemetry/exporter-trace-otlp-http')
-      : require('@opentelemetry/exporter-trace-otlp-proto')
-  ) as ExporterModule;
-  return new mod.OTLPTraceExporter({
+  return new (otlpExporter(settings.protocol).OTLPTraceExporter)({
     ...(settings.url ? { url: settings.url } : {}),
     ...(Object.keys(settings.headers).length ? { headers: settings.headers } : {}),
   });
