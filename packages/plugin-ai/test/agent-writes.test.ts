@@ -48,7 +48,6 @@ function agentWith(llm: LlmClient) {
 
 test("a step's lines wait while its request is sent, and are written once it is out", async () => {
   const seen: { sending: string[]; out: string[] } = { sending: [], out: [] };
-  let files: ReturnType<typeof agentWith>;
   const llm = sendingLlm(async (options) => {
     // Building and sending take several turns of the event loop.
     await idle();
@@ -60,7 +59,7 @@ test("a step's lines wait while its request is sent, and are written once it is 
     await idle();
     seen.out = [files.session(), files.audit()];
   });
-  files = agentWith(llm);
+  const files = agentWith(llm);
   const result = await files.agent.send('list');
   expect(result.outcome).toBe('answered');
   // While it was sent: not the step's audit line, nor (the fake step takes no idle moment) the
@@ -76,12 +75,11 @@ test("a step's lines wait while its request is sent, and are written once it is 
 
 test('without wait events the lines are written when the call ends (nothing is lost or held for good)', async () => {
   let sending = '';
-  let files: ReturnType<typeof agentWith>;
   const llm = sendingLlm(async () => {
     await idle();
     sending = files.audit();
   });
-  files = agentWith(llm);
+  const files = agentWith(llm);
   await files.agent.send('list');
   expect(sending).toBe('');
   expect(files.audit()).toContain('"cmd_001"');

@@ -190,16 +190,14 @@ describe('Agent turn loop', () => {
   });
 
   test('steer adds a note to the next call of the running turn', async () => {
-    let agentRef: Agent | undefined;
     const llm = fakeLlm([
       () => {
-        agentRef!.steer('use the src folder');
+        agent.steer('use the src folder');
         return cmd({ program: 'ls', args: [] });
       },
       chat('done'),
     ]);
     const { agent } = setup(llm);
-    agentRef = agent;
     expect(agent.steer('idle')).toBe(false);
     await agent.send('list');
     expect(llm.calls[1].map((m) => m.content)).toContain('use the src folder');

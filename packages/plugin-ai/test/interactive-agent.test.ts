@@ -14,13 +14,12 @@ function makeAgent(llm: ReturnType<typeof fakeLlm>, runner: ReturnType<typeof fa
 }
 
 test('steer during a step: the rest of the plan is skipped (told to the model) and the note goes with the next call', async () => {
-  let agent!: Agent;
   const runner = fakeRunner({}, (step) => {
     if (step.tool === 'exec' && step.program === 'first') agent.steer('look at the README instead');
     return 'ok\n';
   });
   const llm = fakeLlm([cmd(exec('first'), exec('second'), exec('third')), chat('replanned')]);
-  agent = makeAgent(llm, runner);
+  const agent = makeAgent(llm, runner);
   const result = await agent.send('do three things');
   expect(result).toMatchObject({ outcome: 'answered', message: 'replanned' });
   expect(runner.runs.map((s) => (s.tool === 'exec' ? s.program : s.tool))).toEqual(['first']);
@@ -38,7 +37,6 @@ test('steer during a step: the rest of the plan is skipped (told to the model) a
 });
 
 test('steer while the model writes a chat reply: the note is not lost, the model answers it', async () => {
-  let agent!: Agent;
   const llm = fakeLlm([
     () => {
       agent.steer('and in French please');
@@ -46,7 +44,7 @@ test('steer while the model writes a chat reply: the note is not lost, the model
     },
     chat('bonjour'),
   ]);
-  agent = makeAgent(llm, fakeRunner());
+  const agent = makeAgent(llm, fakeRunner());
   const result = await agent.send('say hello');
   expect(result).toMatchObject({ outcome: 'answered', message: 'bonjour' });
   expect(llm.calls).toHaveLength(2);

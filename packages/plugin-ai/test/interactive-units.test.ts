@@ -398,7 +398,7 @@ describe('formatting', () => {
       'en',
     );
     expect(lines[0]).toBe('Context (tokens, estimated) — budget 4000');
-    expect(lines.find((l) => l.includes('conversation'))).toMatch(/conversation .* 400 {3}10%  3 messages$/);
+    expect(lines.find((l) => l.includes('conversation'))).toMatch(/conversation .* 400 {3}10% {2}3 messages$/);
     expect(lines.find((l) => l.includes('total'))).toMatch(/total .*1000 {3}25%$/);
     expect(lines.at(-2)).toBe(
       '  Folds past 3040 tokens: older results are shortened; if still past 2280, older turns go into a summary, down to 1520.',

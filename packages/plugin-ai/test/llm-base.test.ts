@@ -177,16 +177,13 @@ describe('llm-base from its bundle (ai run from its own: preferBundles)', () => 
   ])('%s', async (_what, range, expected) => {
     await writeBundledLlmBase(range);
     jest.isolateModules(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const m = require('../src/config/llm-base') as typeof import('../src/config/llm-base');
       m.preferBundles();
       const seen = m.loadLlmBase(registry()).module.zodSeen as { own?: boolean };
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       expect(expected === 'ours' ? seen === require('zod') : seen.own === true).toBe(true);
     });
   });
 
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const sharedVersion = (require('@holic512/shared/package.json') as { version: string }).version;
   test.each([
     ['a range that admits our @holic512/shared: the bundle gets ours (one redaction gate per process)', `^${sharedVersion}`, 'ours'],
@@ -194,11 +191,9 @@ describe('llm-base from its bundle (ai run from its own: preferBundles)', () => 
   ])('%s', async (_what, range, expected) => {
     await writeBundledLlmBase('^4.0.0', range);
     jest.isolateModules(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const m = require('../src/config/llm-base') as typeof import('../src/config/llm-base');
       m.preferBundles();
       const seen = (m.loadLlmBase(registry()).module.homeSeen as () => { own?: boolean })();
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       expect(expected === 'ours' ? seen === require('@holic512/shared/lib/home') : seen.own === true).toBe(true);
     });
   });
@@ -228,7 +223,6 @@ test('an llm-base bundle that cannot be loaded falls back to its main', async ()
     },
   });
   jest.isolateModules(() => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const m = require('../src/config/llm-base') as typeof import('../src/config/llm-base');
     m.preferBundles();
     expect(m.loadLlmBase(registry()).module.from).toBe('lib');

@@ -1,5 +1,5 @@
 import { beforeTurn, stopHooks, syncTools } from './agent-extensions';
-import { at, emit, zeroUsage, type AgentCore, type Pending, type SendOptions, type Turn } from './agent-core';
+import { emit, zeroUsage, type AgentCore, type Pending, type SendOptions, type Turn } from './agent-core';
 import { foldNow } from './agent-fold';
 import { ask, toMessages, type Asked } from './agent-model';
 import { commit, commitPending, flushWrites } from './agent-session';

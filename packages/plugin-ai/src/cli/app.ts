@@ -30,7 +30,7 @@ import { childSpawner, type Only } from './app-children';
 import { promptsFor, readAgentsAndChecks } from './app-extensions';
 import type { Check, CheckProblem } from '../extensions/checks';
 import * as path from 'path';
-import { readUserPrompt, withUserPrompt } from './system-prompt';
+import { readUserPrompt } from './system-prompt';
 import { startTelemetry, type AppTelemetry } from '../telemetry';
 import { mcpSession, toolRunner } from '../lazy-modules';
 import type { TelemetryProblem } from '../telemetry/settings';

@@ -5,9 +5,9 @@ const STATES: readonly string[] = ['not_running', 'not_pulled', 'cold', 'loading
 
 /** llm-base's Ollama functions; their answers are checked as they come from another package. */
 export function modelService(mod: Record<string, unknown>): ModelService {
-  const fns = ['is_ollama_profile', 'ollama_health', 'warm_up', 'pull_model'] as const;
+  type Fn = 'is_ollama_profile' | 'ollama_health' | 'warm_up' | 'pull_model';
   type Data = { success?: boolean; data?: Record<string, unknown>; error?: { message?: unknown } };
-  const call = async (f: (typeof fns)[number], ...args: unknown[]): Promise<Data> => {
+  const call = async (f: Fn, ...args: unknown[]): Promise<Data> => {
     try {
       return ((await (mod[f] as (...a: unknown[]) => unknown)(...args)) ?? {}) as Data;
     } catch (err) {

@@ -42,19 +42,16 @@ export class MessageStreamDecoder {
       const stop = quote < 0 ? slash : slash < 0 ? quote : Math.min(quote, slash);
       if (stop < 0) {
         piece += text.slice(i);
-        i = text.length;
         break;
       }
       piece += text.slice(i, stop);
       if (stop === quote) {
         this.done = true;
-        i = stop + 1;
         break;
       }
       // an escape: wait for the rest of it when the chunk ended inside it
       if (stop + 1 >= text.length || (text[stop + 1] === 'u' && stop + 6 > text.length)) {
         this.pending = text.slice(stop);
-        i = text.length;
         break;
       }
       const esc = text[stop + 1];

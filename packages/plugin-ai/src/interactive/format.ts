@@ -39,6 +39,7 @@ export function outputLines(text: string): string[] {
   const clean = stripAnsi(text)
     .replace(/\r\n/g, '\n')
     .replace(/[^\n]*\r/g, '')
+    // eslint-disable-next-line no-control-regex -- removing control characters is the point
     .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
   if (!clean) return [];
   const lines = clean.split('\n');

@@ -110,6 +110,7 @@ export function mapKey(str: string | undefined, key: RawKey | undefined): InputK
     if (name === 'f') return { kind: 'word-right' };
     return undefined;
   }
+  // eslint-disable-next-line no-control-regex -- a key that starts with a control character is not text
   if (str && !/^[\x00-\x1f\x7f]/.test(str)) return { kind: 'text', text: str };
   return undefined;
 }

@@ -131,10 +131,13 @@ function browse(state: EditorState, index: number): EditorState {
 
 /** Normalise pasted or typed text: CRLF/CR become LF, tabs two spaces, other controls dropped. */
 export function cleanText(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/\t/g, '  ')
-    .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
+  return (
+    text
+      .replace(/\r\n?/g, '\n')
+      .replace(/\t/g, '  ')
+      // eslint-disable-next-line no-control-regex -- pasted control characters must not reach the terminal
+      .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '')
+  );
 }
 
 /** Apply one key. Pure. */

@@ -28,6 +28,7 @@ export function notifySettings(config: Pick<AiConfig, 'notify'> | undefined): No
 export function notificationSequence(style: NotifyStyle, message: string): string {
   if (style === 'off') return '';
   if (style === 'bell') return '\x07';
+  // eslint-disable-next-line no-control-regex -- a control character in the message would end the terminal's sequence
   const clean = message.replace(/[\x00-\x1f\x7f-\x9f]/g, ' ').slice(0, 200);
   return `\x1b]9;${clean}\x07`;
 }

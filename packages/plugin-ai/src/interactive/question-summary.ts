@@ -31,6 +31,7 @@ function count(n: number): string {
 
 /** Control characters (a terminal escape in a file or an argument name) shown as escapes, never sent to the terminal. */
 export function visible(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this shows as escapes
   return text.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 

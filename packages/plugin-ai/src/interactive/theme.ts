@@ -42,5 +42,6 @@ export function createTheme(enabled: boolean): Theme {
 
 /** Remove SGR (colour) sequences only. */
 export function stripColor(text: string): string {
+  // eslint-disable-next-line no-control-regex -- an SGR sequence starts with ESC
   return text.replace(/\x1b\[[0-9;]*m/g, '');
 }

@@ -1,6 +1,7 @@
 /** Terminal column arithmetic: ANSI-aware, with East Asian wide characters counted as two
  * columns. Pure. */
 
+// eslint-disable-next-line no-control-regex -- CSI and OSC sequences start with ESC and end with BEL or ESC \
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
 
 /** Remove ANSI escape sequences (SGR colours, cursor moves, OSC links). */

@@ -1,5 +1,3 @@
-import * as fs from 'fs';
-import * as path from 'path';
 import { aiPaths, slothtoolHome } from '../home';
 import { t, type Lang } from '../i18n';
 import { readMcpServers, SERVER_NAME } from './config';

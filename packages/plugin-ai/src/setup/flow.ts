@@ -6,7 +6,7 @@ import { t, type Lang } from '../i18n';
 import { readRegistry, type Registry } from '../config/registry';
 import { installCommandText, llmBaseSpec, resolveHostCommand, runInstall, type HostCommand, type SpawnFn } from './host';
 import { st } from './i18n';
-import { loadSetupLlmBase, type DoctorReport, type PresetInfo, type SetupLlmBase, type SetupProfile } from './llm-base-module';
+import { loadSetupLlmBase, type DoctorReport, type SetupLlmBase, type SetupProfile } from './llm-base-module';
 import { probeTransports } from './transport-probe';
 import { hostedPresets } from './presets';
 import {
