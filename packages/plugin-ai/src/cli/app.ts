@@ -1,15 +1,14 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import { Agent, type AgentConfirmFn, type AgentDeps } from '../agent/agent';
-import { loadConfig, sandboxSettings, type AiConfig } from '../config/config';
-import { aiError } from '../errors';
+import { loadConfig, type AiConfig } from '../config/config';
 import { aiPaths, slothtoolHome, type AiPaths } from '../home';
 import type { Lang } from '../i18n';
 import { loadLlmBase, type LlmClient } from '../config/llm-base';
 import { readProjectContext, type LoadedInstructions, type MemoryProblem, type ProjectContext } from '../context/project-context';
 import type { ProjectRules } from '../config/project-rules';
 import { readRegistry, type Registry } from '../config/registry';
-import type { ConfirmFn, Decision, Policy, StepRunner, Verdict } from '../agent/runner-types';
+import type { Policy, StepRunner } from '../agent/runner-types';
 import { SessionStore } from '../sessions/sessions';
 import { registerKnownSecrets } from '../config/known-secrets';
 import { discoverSkills, skillIndex, skillRoots, type Skill } from '../extensions/skills';
@@ -30,9 +29,12 @@ import { childSpawner, type Only } from './app-children';
 import { promptsFor, readAgentsAndChecks } from './app-extensions';
 import type { Check, CheckProblem } from '../extensions/checks';
 import * as path from 'path';
-import { readUserPrompt } from './system-prompt';
+import { readUserPrompt, type UserPrompt } from './system-prompt';
+import { loadToolRunner, runnerFactory } from './app-runner';
+
+export { loadToolRunner } from './app-runner';
 import { startTelemetry, type AppTelemetry } from '../telemetry';
-import { mcpSession, toolRunner } from '../lazy-modules';
+import { mcpSession } from '../lazy-modules';
 import type { TelemetryProblem } from '../telemetry/settings';
 import type { FileAccess } from '@holic512/tool-runner';
 
@@ -118,55 +120,6 @@ export interface AppAgent {
 
 export { policyOf } from '../config/session-policy';
 
-interface ToolRunnerModule {
-  createToolRunner(options: {
-    policy?: Policy;
-    confirm: ConfirmFn;
-    registry: unknown;
-    cwd: string;
-    workspace?: string;
-    lang?: Lang;
-    env?: NodeJS.ProcessEnv;
-    sandbox?: 'auto' | 'required' | 'off';
-    webSearch?: AiConfig['webSearch'];
-    sandboxOptions?: ReturnType<typeof sandboxSettings>['options'];
-    unattended?: boolean;
-    tools?: readonly unknown[];
-    toolRegistry?: StepRunner['tools'];
-    fileAccess?: FileAccess;
-    terminal?: boolean;
-  }): StepRunner;
-  /** The registry on its own (tool-runner ≥ the registry): replies are parsed before a runner exists. */
-  createToolRegistry?(
-    extra: readonly unknown[],
-    options?: { only?: (def: { name: string }) => boolean; withheldNote?: string },
-  ): StepRunner['tools'];
-  /** The git root holding `cwd`, or `cwd` (tool-runner ≥ issue #10). */
-  findWorkspace?(cwd: string): string;
-  /** A step judged without language (tool-runner ≥ the rendering at each edge, issue #38). */
-  verdictOf(step: unknown, policy?: Policy, ctx?: { cwd?: string; home?: string; slothtoolHome?: string }): Verdict;
-  /** A verdict worded in a language, redacted. */
-  renderVerdict(verdict: Verdict, lang: Lang): Decision;
-  /** Start the spawn helper ahead of the first step (tool-runner ≥ issue #37's spawn helper). */
-  prepareSpawnHelper?(options: { slothtoolHome?: string }): Promise<boolean>;
-}
-
-/** Load @holic512/tool-runner (only on paths that judge or run steps), checking that it
- * exports what the caller needs. */
-export function loadToolRunner(need: 'verdictOf' | 'createToolRunner' = 'createToolRunner'): ToolRunnerModule {
-  let mod: Partial<ToolRunnerModule>;
-  try {
-    mod = toolRunner() as unknown as Partial<ToolRunnerModule>;
-  } catch (err) {
-    throw aiError('TOOL_RUNNER_MISSING', 'toolRunnerMissing', { detail: (err as Error).message.split('\n')[0] });
-  }
-  // renderVerdict too: the edges word the runner's verdicts with it (an older tool-runner has neither it nor runner.verdict).
-  for (const name of [need, 'renderVerdict'] as const) {
-    if (typeof mod[name] !== 'function') throw aiError('TOOL_RUNNER_MISSING', 'toolRunnerMissing', { detail: `${name} is not exported` });
-  }
-  return mod as ToolRunnerModule;
-}
-
 /** Build an Agent with the real dependencies. Throws AiError (config, registry, llm-base). */
 export function createAppAgent(options: AppAgentOptions): AppAgent {
   const env = options.env ?? process.env;
@@ -176,12 +129,60 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const config = loadConfig(paths.config);
   const registry = readRegistry(paths.registry);
   const llm = options.llm ?? loadLlmBase(registry).client;
-  // A project's permission rules: deny always, allow / ask once the folder is trusted (/trust).
+  const brought = readSessionExtensions(options, { env, cwd, paths, config });
+  const { agent, tools, otel } = wireAgent(options, { env, cwd, paths, config, registry, llm }, brought);
+  const { rules, projectContext, hookReads, claudeServers, mcp } = brought;
+  const { projectRoot, userHome, claude } = rules;
+  return {
+    agent,
+    config,
+    paths,
+    registry,
+    memory: projectContext?.files ?? [],
+    memoryProblems: projectContext?.problems ?? [],
+    hookEnv: brought.runEnv,
+    projectDir: projectRoot,
+    projectRules: rules.projectRules,
+    otherRules: rules.otherRules,
+    skills: brought.skills,
+    agents: brought.agents,
+    agentProblems: brought.agentProblems,
+    checks: brought.checks,
+    checkProblems: brought.checkProblems,
+    hooks: brought.hooks,
+    hookProblems: hookReads.flatMap((r) => r.problems),
+    claudeProblems: claude.problems,
+    commands: customCommands(slothtoolHome(env), projectRoot, userHome, paths.home, brought.skills),
+    project: rules.project,
+    ...(mcp && !mcp.empty ? { mcp } : {}),
+    mcpProblems: [...(mcp?.problems ?? []), ...claudeServers.problems.map((p) => ({ name: '*', ...p }))],
+    llm,
+    ...edgeParts(tools, otel),
+  };
+}
+
+/** Where a session starts: its environment, folders, ai.json. */
+interface SessionBase {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  paths: AiPaths;
+  config: AiConfig;
+}
+
+/** What the session brings beside the agent: rules, memory, hooks, skills, MCP servers, named agents and checks. */
+type SessionExtensions = ReturnType<typeof readSessionExtensions>;
+
+/**
+ * The user's files always, a trusted project's too, Claude Code's where it keeps them: permission
+ * rules (deny always, allow / ask once the folder is trusted), memory, hooks, skills, MCP servers
+ * (connecting in the background), named agents and checks after edits.
+ */
+function readSessionExtensions(options: AppAgentOptions, { env, cwd, paths, config }: SessionBase) {
   // Claude Code's files where it keeps them (user < project < local), the project's under trust.
   const rules = sessionRules(config, paths, cwd, env);
   const { projectRoot, userHome, projectRules, claude } = rules;
+  const trusted = rules.project.trust === 'trusted';
   const projectContext = readMemory(config, paths.home, userHome, cwd, rules.policy);
-  const { extras, trust } = rules.project;
   const claudeServers = claudeJsonServers(userHome, projectRoot, cwd, path.join(paths.home, 'ai', 'claude-json-cache.json'));
   const runEnv = Object.keys(claude.env).length ? { ...env, ...claude.env } : env;
   // Claude Code's `env` reaches every step, hook and server: its secret values are known values too.
@@ -193,56 +194,69 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     ...(projectRules.hooks ? [readHooks(projectRules.hooks, projectRules.file ?? '')] : []),
     ...claude.hooks.map((h) => readHooks(h.raw, h.source, 'claude')),
   ];
-  const hooks = hookReads.flatMap((r) => r.hooks);
   // Skills: the index goes into the prompt, a body only when the model loads one (skill.load).
   // A project's own skills only in a trusted folder (their scripts are the project's code).
-  const { skills } = discoverSkills(
-    skillRoots(slothtoolHome(env), projectRoot, userHome).filter((r) => r.scope === 'user' || trust === 'trusted'),
-  );
-  const extraTools = skills.length ? [skillLoadTool(skills)] : [];
-  // Scripts inside those skill folders are asked about (L1) as project code, not refused as unknown.
-  const skillDirs = skills.map((s) => s.dir);
+  const { skills } = discoverSkills(skillRoots(slothtoolHome(env), projectRoot, userHome).filter((r) => r.scope === 'user' || trusted));
   // MCP servers: the user's (ai.json, ~/.claude.json), and a trusted project's `.mcp.json`; they connect in the background.
   const mcp = startMcp({
     user: config.mcpServers,
     userFile: paths.config,
     more: [...(options.mcpServers ? [options.mcpServers] : []), ...claudeServers.sources],
     projectRoot,
-    projectTrusted: trust === 'trusted',
+    projectTrusted: trusted,
     env: runEnv,
     serverEnv: claude.env,
     cwd,
   });
   // Named agents (agent files; only their index is in the prompt) and checks after edits: the user's, and a trusted project's.
-  const ownHome = isOwnHome(projectRoot, paths.home);
-  const { agents, agentProblems, checks, checkProblems, sessionChecks } = readAgentsAndChecks({
+  const agentsAndChecks = readAgentsAndChecks({
     slothtoolHome: slothtoolHome(env),
     userHome,
     projectRoot,
-    ownHome,
-    trusted: trust === 'trusted',
+    ownHome: isOwnHome(projectRoot, paths.home),
+    trusted,
     config,
     configFile: paths.config,
     projectRules,
   });
-  const userPrompt = readUserPrompt(options, cwd);
-  const environment = {
+  const hooks = hookReads.flatMap((r) => r.hooks);
+  return { rules, projectContext, claudeServers, runEnv, hookReads, hooks, skills, mcp, ...agentsAndChecks };
+}
+
+/** The system prompts' environment block: where, on what, with which plugins and memory. */
+function promptEnvironment(options: AppAgentOptions, cwd: string, registry: Registry, brought: SessionExtensions, userPrompt: UserPrompt) {
+  return {
     cwd,
     os: `${os.platform()} ${os.release()} (${os.arch()})`,
     plugins: Object.keys(registry.plugins).sort(),
     lang: options.lang,
-    projectContext: userPrompt.file ? undefined : projectContext, // a system prompt file takes its place
-    ...(skills.length ? { skills: skillIndex(skills) } : {}),
+    projectContext: userPrompt.file ? undefined : brought.projectContext, // a system prompt file takes its place
+    ...(brought.skills.length ? { skills: skillIndex(brought.skills) } : {}),
   };
-  // Sub-agents (agent.run): a child gets the same tools but agent.run (a named agent, those it lists), and its own prompts.
-  let children: ChildSpawner | undefined;
+}
+
+/**
+ * The agent with its tools, runner, store, MCP tools and telemetry, and its children (agent.run):
+ * a child gets the same tools but agent.run (a named agent, those it lists), and its own prompts.
+ */
+function wireAgent(
+  options: AppAgentOptions,
+  base: SessionBase & { registry: Registry; llm: LlmClient },
+  brought: SessionExtensions,
+): { agent: Agent; tools: StepRunner['tools'] | undefined; otel: ReturnType<typeof startTelemetry> } {
+  const { env, cwd, paths, config, registry, llm } = base;
+  const { rules, runEnv, hooks, skills, mcp, agents } = brought;
+  const extraTools = skills.length ? [skillLoadTool(skills)] : [];
+  // The spawner exists before the children's wiring, which needs the agent it belongs to.
+  const spawned: { children?: ChildSpawner } = {};
   const spawner: ChildSpawner = {
     maxParallel: config.agents.maxParallel,
     agents: agents.map((a) => a.name),
-    run: (...a) => children!.run(...a),
+    run: (...a) => spawned.children!.run(...a),
   };
   const parentExtra = [...extraTools, agentRunTool(spawner)];
-  const prompts = promptsFor(environment, agents, userPrompt);
+  const userPrompt = readUserPrompt(options, cwd);
+  const prompts = promptsFor(promptEnvironment(options, cwd, registry, brought, userPrompt), agents, userPrompt);
   // The tools replies are parsed against exist before the runner, which a turn that only talks
   // never builds (nor loads: tool-runner's runner, exec and sandbox load on first use).
   const registryOf = (extra: readonly unknown[], limit?: Only) =>
@@ -250,19 +264,15 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       ? undefined
       : loadToolRunner().createToolRegistry?.(extra, limit ? { only: limit.only, withheldNote: limit.note } : undefined);
   const tools = registryOf(parentExtra);
-  const policy = { ...rules.policy, ...(skillDirs.length ? { trustedCodeRoots: skillDirs } : {}) };
-  const runnerFor = runnerFactory({
-    config,
-    policy,
-    unattended: options.unattended === true || !options.confirm,
-    registry,
-    cwd,
-    lang: options.lang,
-    env: runEnv,
-    fileAccess: options.fileAccess,
-    noTerminal: options.noTerminal,
-  });
-  const createRunner = options.createRunner ?? runnerFor(tools, parentExtra);
+  const runnerFor = sessionRunners(options, base, brought);
+  // What the agent's children share with it: the model, the hooks, the audit log, the clock, the checks.
+  const shared = {
+    llm,
+    ...(hooks.length ? { hooks, projectDir: rules.projectRoot, hookEnv: runEnv } : {}),
+    auditFile: paths.auditLog,
+    now: options.now,
+    ...brought.sessionChecks,
+  };
   const agentOptions = {
     config,
     cwd,
@@ -271,19 +281,11 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     profile: options.profile,
     maxAutoSteps: options.maxAutoSteps,
   };
-  // What the agent's children share with it: the model, the hooks, the audit log, the clock, the checks.
-  const shared = {
-    llm,
-    ...(hooks.length ? { hooks, projectDir: projectRoot, hookEnv: runEnv } : {}),
-    auditFile: paths.auditLog,
-    now: options.now,
-    ...sessionChecks,
-  };
   const agent = new Agent(
     { ...agentOptions, ...prompts(parentExtra) },
     {
       ...shared,
-      createRunner,
+      createRunner: options.createRunner ?? runnerFor(tools, parentExtra),
       ...(tools ? { tools } : {}),
       confirm: options.confirm,
       store: new SessionStore(paths.sessionsDir),
@@ -297,7 +299,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   );
   const otel = startTelemetry(env, config.telemetry, VERSION);
   otel.telemetry?.follow(agent);
-  children = childSpawner({
+  spawned.children = childSpawner({
     parent: agent,
     config,
     agentOptions: { config, cwd, lang: options.lang },
@@ -313,33 +315,25 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     profiles: () => profileNames(paths.home),
     ...(otel.telemetry ? { follow: (child: Agent) => otel.telemetry!.follow(child) } : {}),
   });
-  const commands = customCommands(slothtoolHome(env), projectRoot, userHome, paths.home, skills);
-  return {
-    agent,
+  return { agent, tools, otel };
+}
+
+/** `createRunner` for the agent and its children: the session's policy (skill folders as project code), sandbox and file access. */
+function sessionRunners(options: AppAgentOptions, base: SessionBase & { registry: Registry }, brought: SessionExtensions) {
+  const { config, registry, cwd } = base;
+  // Scripts inside skill folders are asked about (L1) as project code, not refused as unknown.
+  const skillDirs = brought.skills.map((s) => s.dir);
+  return runnerFactory({
     config,
-    paths,
+    policy: { ...brought.rules.policy, ...(skillDirs.length ? { trustedCodeRoots: skillDirs } : {}) },
+    unattended: options.unattended === true || !options.confirm,
     registry,
-    memory: projectContext?.files ?? [],
-    memoryProblems: projectContext?.problems ?? [],
-    hookEnv: runEnv,
-    projectDir: projectRoot,
-    projectRules,
-    otherRules: rules.otherRules,
-    skills,
-    agents,
-    agentProblems,
-    checks,
-    checkProblems,
-    hooks,
-    hookProblems: hookReads.flatMap((r) => r.problems),
-    claudeProblems: claude.problems,
-    commands,
-    project: { extras, trust },
-    ...(mcp && !mcp.empty ? { mcp } : {}),
-    mcpProblems: [...(mcp?.problems ?? []), ...claudeServers.problems.map((p) => ({ name: '*', ...p }))],
-    llm,
-    ...edgeParts(tools, otel),
-  };
+    cwd,
+    lang: options.lang,
+    env: brought.runEnv,
+    fileAccess: options.fileAccess,
+    noTerminal: options.noTerminal,
+  });
 }
 
 /** The custom slash commands (skills among them); one may take the name of a built-in that is only a prompt (`/init`). */
@@ -376,49 +370,6 @@ function edgeParts(
     ...(otel.telemetry ? { telemetry: otel.telemetry } : {}),
     ...(otel.problem ? { telemetryProblem: otel.problem } : {}),
   };
-}
-
-/** What building a step runner needs: the same for the agent and its children (agent.run). */
-interface RunnerContext {
-  config: AiConfig;
-  policy: Policy;
-  unattended: boolean;
-  registry: Registry;
-  cwd: string;
-  lang: Lang;
-  env: NodeJS.ProcessEnv;
-  fileAccess?: FileAccess;
-  noTerminal?: boolean;
-}
-
-/** `createRunner` for a registry (or, without one, the extra tools to build it from). */
-function runnerFactory(c: RunnerContext) {
-  return (toolRegistry: StepRunner['tools'] | undefined, extra: readonly unknown[]) =>
-    (confirm: ConfirmFn): StepRunner => {
-      const tr = loadToolRunner();
-      // fs.* steps judge paths against the workspace: the git root of the cwd, or the cwd.
-      const workspace = tr.findWorkspace?.(c.cwd) ?? c.cwd;
-      return tr.createToolRunner({
-        policy: c.policy,
-        confirm,
-        registry: c.registry,
-        cwd: c.cwd,
-        workspace,
-        lang: c.lang,
-        // A copy of the process's environment as it is when the runner is built (nothing in `ai`
-        // changes it later): every step hardens it (tool-runner hardenedEnv), and reading node's
-        // live process.env variable by variable cost about 0.1 ms a step; the copy is checked and reused.
-        env: c.env === process.env ? { ...process.env } : c.env,
-        sandbox: sandboxSettings(c.config.sandbox).mode,
-        sandboxOptions: sandboxSettings(c.config.sandbox).options,
-        // Without a person (ai -p), or with no confirm at all, nobody can answer a retry offer.
-        unattended: c.unattended,
-        ...(c.config.webSearch ? { webSearch: c.config.webSearch } : {}),
-        ...(c.fileAccess ? { fileAccess: c.fileAccess } : {}),
-        ...(c.noTerminal ? { terminal: false } : {}),
-        ...(toolRegistry ? { toolRegistry } : { tools: extra }),
-      });
-    };
 }
 
 /** The session's MCP servers, started in the background; undefined when nothing is configured

@@ -46,10 +46,10 @@ export async function runInteractive(args: RunArgs, lang: Lang, options: Interac
   const restore = () => terminal?.stop();
   const lifetime = options.lifetime ?? new Lifetime();
   // Leaving aborts the turn, kills the background processes and ends the session (Screen.exit).
-  let app: AppAgent | number | undefined;
+  const loaded: { app?: AppAgent } = {};
   const unhook = lifetime.onStop(() => {
     // At once, before anything is drawn: the terminal may be gone (SIGHUP).
-    if (app && typeof app !== 'number') app.agent.dispose();
+    loaded.app?.agent.dispose();
     void screen.exit();
   });
   if (!options.lifetime) process.once('SIGTERM', onTermSignal);
@@ -82,8 +82,9 @@ export async function runInteractive(args: RunArgs, lang: Lang, options: Interac
 
   // After the prompt is on screen: the first-run setup when needed, then the agent.
   await new Promise<void>((resolve) => setImmediate(resolve));
-  app = await loadAgent(args, lang, env, cwd, screen, terminal, input, output);
+  const app = await loadAgent(args, lang, env, cwd, screen, terminal, input, output);
   if (typeof app === 'number') return finish(app);
+  loaded.app = app;
   screen.attach(app, { continueLast: args.continue, prompt: args.prompt });
   const code = await screen.done;
   // The session's spans reach the collector before `ai` leaves.
