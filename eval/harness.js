@@ -41,7 +41,8 @@ function userProfile(name, env) {
   }
   const id = name || config.default_profile;
   const profile = config.profiles && Object.prototype.hasOwnProperty.call(config.profiles, id) ? config.profiles[id] : undefined;
-  if (!profile) throw new Error(`no llm-base profile "${id}" in ${file} (have: ${Object.keys(config.profiles || {}).join(', ') || 'none'})`);
+  if (!profile)
+    throw new Error(`no llm-base profile "${id}" in ${file} (have: ${Object.keys(config.profiles || {}).join(', ') || 'none'})`);
   return { id, profile };
 }
 
@@ -49,7 +50,16 @@ function userProfile(name, env) {
 function runAi(prompt, cwd, env, timeoutMs, images = []) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
-    const args = [AI_BIN, '-p', prompt, '--json', '--approve-l1', '--max-steps', String(MAX_STEPS), ...images.flatMap((file) => ['--image', file])];
+    const args = [
+      AI_BIN,
+      '-p',
+      prompt,
+      '--json',
+      '--approve-l1',
+      '--max-steps',
+      String(MAX_STEPS),
+      ...images.flatMap((file) => ['--image', file]),
+    ];
     const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
@@ -103,7 +113,14 @@ async function runEval(options = {}) {
     if (options.scripted) {
       server = await testkit.startScriptedServer();
       profileId = `scripted-${options.scripted}`;
-      profile = { base_url: server.baseURL, api_key: 'sk-eval-scripted', low_model: 'scripted', high_model: 'scripted', timeout: 30000, max_retries: 0 };
+      profile = {
+        base_url: server.baseURL,
+        api_key: 'sk-eval-scripted',
+        low_model: 'scripted',
+        high_model: 'scripted',
+        timeout: 30000,
+        max_retries: 0,
+      };
     } else {
       ({ id: profileId, profile } = userProfile(options.profile, env0));
     }
@@ -126,10 +143,13 @@ async function runEval(options = {}) {
           fs.writeFileSync(file, body);
         }
         if (server) {
-          const script = options.scripted === 'good' ? task.good(ctx) : task.bad ? task.bad(ctx) : [{ json: { type: 'chat', message: 'Done.' } }];
+          const script =
+            options.scripted === 'good' ? task.good(ctx) : task.bad ? task.bad(ctx) : [{ json: { type: 'chat', message: 'Done.' } }];
           // A list is answered in order; a function answers each request (several agents at once).
           const replies = typeof script === 'function' ? [] : [...script];
-          server.setHandler(typeof script === 'function' ? script : () => replies.shift() || { json: { type: 'chat', message: '(the script ran out)' } });
+          server.setHandler(
+            typeof script === 'function' ? script : () => replies.shift() || { json: { type: 'chat', message: '(the script ran out)' } },
+          );
         }
         const result = await runAi(task.prompt, dir, env, options.scripted ? 60000 : 600000, task.images || []);
         for (const [file] of homeFiles) fs.rmSync(file, { force: true });
@@ -143,7 +163,9 @@ async function runEval(options = {}) {
         };
         let verdict;
         try {
-          verdict = final ? task.check(dir, run) : { ok: false, why: `no answer (exit ${result.code}): ${result.stderr.trim().split('\n').pop() || ''}` };
+          verdict = final
+            ? task.check(dir, run)
+            : { ok: false, why: `no answer (exit ${result.code}): ${result.stderr.trim().split('\n').pop() || ''}` };
         } catch (err) {
           verdict = { ok: false, why: `checker: ${err.message}` };
         }
@@ -173,7 +195,11 @@ async function runEval(options = {}) {
 
 function money(row) {
   if (row.cost === undefined) return '–';
-  return row.currency === 'CNY' ? `¥${row.cost.toFixed(4)}` : row.currency === 'USD' ? `$${row.cost.toFixed(4)}` : `${row.cost.toFixed(4)} ${row.currency}`;
+  return row.currency === 'CNY'
+    ? `¥${row.cost.toFixed(4)}`
+    : row.currency === 'USD'
+      ? `$${row.cost.toFixed(4)}`
+      : `${row.cost.toFixed(4)} ${row.currency}`;
 }
 
 /** One markdown section for a result: a row per task run and the totals. */
@@ -187,7 +213,10 @@ function section(result) {
     '',
     '| task | run | result | steps | tokens in / out | cached | time | cost | why not |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...result.rows.map((r) => `| ${r.task} | ${r.run} | ${r.ok ? 'pass' : 'FAIL'} | ${r.steps} | ${r.input} / ${r.output} | ${r.cached} | ${(r.ms / 1000).toFixed(1)} s | ${money(r)} | ${r.why.replace(/\|/g, '\\|')} |`),
+    ...result.rows.map(
+      (r) =>
+        `| ${r.task} | ${r.run} | ${r.ok ? 'pass' : 'FAIL'} | ${r.steps} | ${r.input} / ${r.output} | ${r.cached} | ${(r.ms / 1000).toFixed(1)} s | ${money(r)} | ${r.why.replace(/\|/g, '\\|')} |`,
+    ),
     '',
   ];
   return lines.join('\n');

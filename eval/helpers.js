@@ -29,7 +29,10 @@ const json = (dir, rel) => JSON.parse(text(dir, rel));
 /** Whether `node <file>` runs to exit 0 in the repo (and what it printed). */
 function runs(dir, file) {
   try {
-    return { ok: true, out: execFileSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10000 }) };
+    return {
+      ok: true,
+      out: execFileSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10000 }),
+    };
   } catch (err) {
     return { ok: false, out: String(err.stdout || '') + String(err.stderr || '') };
   }

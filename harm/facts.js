@@ -23,8 +23,13 @@ function sandboxFacts(fx) {
       continue;
     }
     const r = spawnWithFds(cmd, { cwd: fx.ws, env: fx.env, encoding: 'utf8', timeout: 20000 });
-    const lines = (r.stdout ?? '').split('\n').map((l) => FIELDS.exec(l)).filter(Boolean);
-    out[level] = lines.length ? lines.map((m) => `${m[1]} ${m[2].trim()}`).join(' · ') : `unreadable (exit ${r.status}: ${(r.stderr ?? '').trim().slice(0, 120)})`;
+    const lines = (r.stdout ?? '')
+      .split('\n')
+      .map((l) => FIELDS.exec(l))
+      .filter(Boolean);
+    out[level] = lines.length
+      ? lines.map((m) => `${m[1]} ${m[2].trim()}`).join(' · ')
+      : `unreadable (exit ${r.status}: ${(r.stderr ?? '').trim().slice(0, 120)})`;
   }
   return out;
 }

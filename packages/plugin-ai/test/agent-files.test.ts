@@ -1,7 +1,15 @@
 import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { agentIndex, agentMayUse, agentRoots, discoverAgents, readAgentFile, unknownAgentTools, type AgentFile } from '../src/extensions/agents';
+import {
+  agentIndex,
+  agentMayUse,
+  agentRoots,
+  discoverAgents,
+  readAgentFile,
+  unknownAgentTools,
+  type AgentFile,
+} from '../src/extensions/agents';
 import { agentTools } from '../src/cli/app-children';
 import { agentsText } from '../src/interactive/agents-view';
 import { createTheme } from '../src/interactive/theme';
@@ -30,7 +38,14 @@ test.each<[string, string, object]>([
   ['a model', 'model: sonnet\n', { model: 'sonnet' }],
 ])('front matter: %s', async (_name, more, expected) => {
   const r = await read(`---\nname: code-reviewer\ndescription: Reviews\n  code\n${more}color: red\n---\n\nYou review code.\n`);
-  expect(r).toMatchObject({ name: 'code-reviewer', description: 'Reviews code', prompt: 'You review code.', scope: 'user', origin: '~/.slothtool/agents', ...expected });
+  expect(r).toMatchObject({
+    name: 'code-reviewer',
+    description: 'Reviews code',
+    prompt: 'You review code.',
+    scope: 'user',
+    origin: '~/.slothtool/agents',
+    ...expected,
+  });
   if (!more.startsWith('tools')) expect('tools' in r).toBe(false);
 });
 
@@ -77,7 +92,15 @@ test('the roots: Claude Code then ours, the user then the project; in the home f
   expect(agentRoots('/h/.slothtool', '/h', '/h', true).map((r) => r.scope)).toEqual(['user', 'user']);
 });
 
-const agent = (tools?: string[]): AgentFile => ({ name: 'r', description: 'd', prompt: 'p', file: '/f/r.md', scope: 'user', origin: 'o', ...(tools ? { tools } : {}) });
+const agent = (tools?: string[]): AgentFile => ({
+  name: 'r',
+  description: 'd',
+  prompt: 'p',
+  file: '/f/r.md',
+  scope: 'user',
+  origin: 'o',
+  ...(tools ? { tools } : {}),
+});
 const def = (name: string, claude: string[] = []) => ({ name, claude: { names: claude } });
 
 test.each<[string, string[] | undefined, string, string[], boolean]>([
@@ -104,7 +127,9 @@ test('a named child never has agent.run, even listed or with every tool; mcp.des
 
 test('unknown tool names are reported per file; MCP names wait for their servers', () => {
   const defs = [def('fs.read', ['Read']), def('exec', ['Bash'])];
-  expect(unknownAgentTools([agent(['Read', 'NotebookEdit', 'mcp__x__y', 'Bash'])], defs)).toEqual([{ file: '/f/r.md', key: 'agentUnknownTool', vars: { tool: 'NotebookEdit' } }]);
+  expect(unknownAgentTools([agent(['Read', 'NotebookEdit', 'mcp__x__y', 'Bash'])], defs)).toEqual([
+    { file: '/f/r.md', key: 'agentUnknownTool', vars: { tool: 'NotebookEdit' } },
+  ]);
 });
 
 test('the index carries names and descriptions, never a body; /agents shows folders, tools, models and problems', () => {
@@ -133,7 +158,13 @@ test("the trust question names a project's agent files and its checks; their pro
   await write('.slothtool/settings.json', JSON.stringify({ checks: [{ match: '*.js', run: ['node', 'scripts/check.js'] }] }));
   await write('scripts/check.js', 'process.exit(0);\n');
   const extras = projectExtras(ws, path.join(dir, 'st'), path.join(dir, 'home'));
-  expect(extras.files.map((f) => [f.rel, f.kind])).toEqual(expect.arrayContaining([['.claude/agents/reviewer.md', 'agent'], ['.slothtool/settings.json', 'settings'], ['scripts/check.js', 'code']]));
+  expect(extras.files.map((f) => [f.rel, f.kind])).toEqual(
+    expect.arrayContaining([
+      ['.claude/agents/reviewer.md', 'agent'],
+      ['.slothtool/settings.json', 'settings'],
+      ['scripts/check.js', 'code'],
+    ]),
+  );
   const lines = trustQuestionLines(ws, false, 'en', extras).join('\n');
   expect(lines).toContain('checks run after edits of matching files:\n      *.js → node scripts/check.js');
   expect(lines).toContain('agents (their instructions and the tools they may use):\n    .claude/agents/reviewer.md');

@@ -52,7 +52,9 @@ test('two matching edits in one reply run the check once, on the last one; its e
   expect(sent.map((x) => x.tool)).toEqual(['fs.write', 'fs.write', 'fs.write']);
   expect(sent[0].checks).toBeUndefined();
   expect(sent[2].checks).toBeUndefined();
-  expect(sent[1].checks).toEqual([{ run: 'node check.js', status: 'failed', exitCode: 1, errors: [expect.stringMatching(/^a\.js:1:1: error: BUG here \(token /)] }]);
+  expect(sent[1].checks).toEqual([
+    { run: 'node check.js', status: 'failed', exitCode: 1, errors: [expect.stringMatching(/^a\.js:1:1: error: BUG here \(token /)] },
+  ]);
   expect(JSON.stringify(fx.server.requests[1].body)).not.toContain(`ghp_${'a1B2'.repeat(9)}`);
   // --json says which edit's result the digest joined.
   const wroteB = r.events.filter((e) => e.type === 'step')[1].id;
@@ -69,7 +71,9 @@ test('a read-only check (git diff --check) runs at L0 without a question', async
   const check = r.events.filter((e) => e.type === 'step')[1];
   expect(check).toMatchObject({ label: 'git diff --check', decision: { level: 'L0' } });
   expect(r.events.filter((e) => e.type === 'confirm').map((e) => e.request.step.tool)).toEqual(['fs.write']);
-  expect(resultsSent(fx.server.requests[1])[0].checks).toEqual([{ run: 'git diff --check', status: 'failed', exitCode: 2, errors: ['a.js:1: trailing whitespace.'] }]);
+  expect(resultsSent(fx.server.requests[1])[0].checks).toEqual([
+    { run: 'git diff --check', status: 'failed', exitCode: 2, errors: ['a.js:1: trailing whitespace.'] },
+  ]);
 });
 
 test('an L1 check is asked once per session: declined, it stays off, and the model is told', async () => {
@@ -82,13 +86,18 @@ test('an L1 check is asked once per session: declined, it stays off, and the mod
   const questions = r.events.filter((e) => e.type === 'confirm').map((e) => e.request.sessionKey);
   expect(questions).toEqual(['exec node check.js']);
   expect(resultsSent(fx.server.requests[1])[0].checks).toEqual([{ run: 'node check.js', status: 'not_run', note: expect.any(String) }]);
-  expect(resultsSent(fx.server.requests[2]).at(-1)!.checks).toEqual([{ run: 'node check.js', status: 'not_run', note: 'declined earlier this session; not asked again' }]);
+  expect(resultsSent(fx.server.requests[2]).at(-1)!.checks).toEqual([
+    { run: 'node check.js', status: 'not_run', note: 'declined earlier this session; not asked again' },
+  ]);
 });
 
 test("a project's checks run only once the folder is trusted", async () => {
   await fx.temp.writeJson('plugin-configs/ai.json', { allowedPrograms: ['node'] });
   await fs.mkdir(path.join(fx.cwd, '.slothtool'), { recursive: true });
-  await fs.writeFile(path.join(fx.cwd, '.slothtool', 'settings.json'), JSON.stringify({ checks: [{ match: '*.js', run: ['node', 'check.js'] }] }));
+  await fs.writeFile(
+    path.join(fx.cwd, '.slothtool', 'settings.json'),
+    JSON.stringify({ checks: [{ match: '*.js', run: ['node', 'check.js'] }] }),
+  );
   fx.server.enqueue(cmd(write('a.js', 'module.exports = BUG;\n')), chat('done'));
   const untrusted = await runAi(['-p', 'edit', '--json', '--approve-l1'], { env: fx.env, cwd: fx.cwd });
   expect(untrusted.events.filter((e) => e.type === 'step')).toHaveLength(1);
@@ -99,7 +108,9 @@ test("a project's checks run only once the folder is trusted", async () => {
   const trusted = await runAi(['-p', 'edit', '--json', '--approve-l1'], { env: fx.env, cwd: fx.cwd });
   expect(trusted.events.filter((e) => e.type === 'step').map((e) => e.label)).toEqual(['write a.js', 'node check.js']);
   // Its program is project code: changing check.js asks for trust again.
-  expect(projectExtras(fx.cwd, fx.temp.slothtoolHome, fx.temp.home).files.map((f) => f.rel)).toEqual(expect.arrayContaining(['.slothtool/settings.json', 'check.js']));
+  expect(projectExtras(fx.cwd, fx.temp.slothtoolHome, fx.temp.home).files.map((f) => f.rel)).toEqual(
+    expect.arrayContaining(['.slothtool/settings.json', 'check.js']),
+  );
 });
 
 test('an L1 check allowed once runs unasked for the rest of the session', async () => {
@@ -109,7 +120,12 @@ test('an L1 check allowed once runs unasked for the rest of the session', async 
   const r = await runAi(['-p', 'edit', '--json', '--mode', 'auto-edit', '--approve-l1'], { env: fx.env, cwd: fx.cwd });
   expect(r.code).toBe(0);
   expect(r.events.filter((e) => e.type === 'confirm').map((e) => e.request.sessionKey)).toEqual(['exec node check.js']);
-  expect(r.events.filter((e) => e.type === 'step').map((e) => e.label)).toEqual(['edit a.js', 'node check.js', 'edit a.js', 'node check.js']);
+  expect(r.events.filter((e) => e.type === 'step').map((e) => e.label)).toEqual([
+    'edit a.js',
+    'node check.js',
+    'edit a.js',
+    'node check.js',
+  ]);
   expect(resultsSent(fx.server.requests[1])[0].checks[0]).toMatchObject({ status: 'failed', exitCode: 1 });
   expect(resultsSent(fx.server.requests[2]).at(-1)!.checks).toEqual([{ run: 'node check.js', status: 'passed', exitCode: 0 }]);
 });

@@ -27,7 +27,10 @@ test('the plan goes out as a plan event and the next request holds it; the promp
   // After the step's result, before the answer.
   const order = r.events.map((e) => e.type);
   expect(order.indexOf('plan')).toBeGreaterThan(order.indexOf('tool_result'));
-  expect(r.events.find((e) => e.type === 'step')).toMatchObject({ label: 'plan 1/4 done: Change the default port to 8080', decision: { level: 'L0' } });
+  expect(r.events.find((e) => e.type === 'step')).toMatchObject({
+    label: 'plan 1/4 done: Change the default port to 8080',
+    decision: { level: 'L0' },
+  });
   expect(sent(fx.server.requests[0])).toContain('plan.update');
   expect(sent(fx.server.requests[0])).toContain('For a task of three or more steps, keep a plan with plan.update');
   const next = fx.server.requests[1].body.messages.at(-1).content as string;
@@ -49,13 +52,19 @@ test("Claude Code's hooks and rules see plan.update as TodoWrite", async () => {
   await fs.mkdir(path.join(fx.temp.home, '.claude'), { recursive: true });
   await fs.writeFile(
     path.join(fx.temp.home, '.claude', 'settings.json'),
-    JSON.stringify({ hooks: { PostToolUse: [{ matcher: 'TodoWrite', hooks: [{ type: 'command', command: `cat > ${JSON.stringify(seen)}` }] }] } }),
+    JSON.stringify({
+      hooks: { PostToolUse: [{ matcher: 'TodoWrite', hooks: [{ type: 'command', command: `cat > ${JSON.stringify(seen)}` }] }] },
+    }),
   );
   fx.server.enqueue(cmd({ tool: 'plan.update', items: PLAN }), chat('planned'));
   expect((await runAi(['-p', 'plan it', '--json'], { env: fx.env, cwd: fx.cwd })).code).toBe(0);
   const stdin = JSON.parse(await fs.readFile(seen, 'utf8'));
   expect(stdin).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'TodoWrite' });
-  expect(stdin.tool_input.todos[0]).toEqual({ content: 'Find where the port is read', status: 'completed', activeForm: 'Find where the port is read' });
+  expect(stdin.tool_input.todos[0]).toEqual({
+    content: 'Find where the port is read',
+    status: 'completed',
+    activeForm: 'Find where the port is read',
+  });
   expect(stdin.tool_response.newTodos).toHaveLength(4);
 
   // A Claude Code rule denying TodoWrite refuses the plan (and no plan event goes out).
@@ -68,14 +77,23 @@ test("Claude Code's hooks and rules see plan.update as TodoWrite", async () => {
 
 test('after a fold with a summary the model still reads the plan, and again after -c', async () => {
   // A small budget and large results: a few rounds fold the older turns into a summary.
-  await fx.temp.writeJson('plugin-configs/ai.json', { maxAutoStepsPerTurn: 12, context: { maxRequestTokens: 6000, inputMaxTokens: 1500, summarizeAbovePercent: 30, foldToPercent: 20 } });
-  await fs.writeFile(path.join(fx.cwd, 'big.txt'), Array.from({ length: 400 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`).join('\n'));
+  await fx.temp.writeJson('plugin-configs/ai.json', {
+    maxAutoStepsPerTurn: 12,
+    context: { maxRequestTokens: 6000, inputMaxTokens: 1500, summarizeAbovePercent: 30, foldToPercent: 20 },
+  });
+  await fs.writeFile(
+    path.join(fx.cwd, 'big.txt'),
+    Array.from({ length: 400 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`).join('\n'),
+  );
   let reads = 0;
   let planned = false;
   fx.server.setHandler((r) => {
     const text = sent(r);
-    if (text.includes('[ai:summary-request]')) return { json: { summary: 'The user asked to move the server to 8080; big.txt was read several times.', keyFacts: [], openTasks: [] } };
-    if (!planned) return (planned = true), cmd({ tool: 'plan.update', items: PLAN });
+    if (text.includes('[ai:summary-request]'))
+      return {
+        json: { summary: 'The user asked to move the server to 8080; big.txt was read several times.', keyFacts: [], openTasks: [] },
+      };
+    if (!planned) return ((planned = true), cmd({ tool: 'plan.update', items: PLAN }));
     if (reads < 6) return cmd({ tool: 'fs.read', path: 'big.txt', offset: 1 + 50 * reads++ });
     return chat('read it all');
   });
@@ -85,7 +103,9 @@ test('after a fold with a summary the model still reads the plan, and again afte
   expect(folds.length).toBeGreaterThan(0);
   const afterFold = fx.server.requests.filter((q) => !sent(q).includes('[ai:summary-request]')).at(-1)!;
   expect(sent(afterFold)).toContain('Conversation summary'); // the fold happened before this request
-  const pinned = (afterFold.body.messages as Array<{ content: string }>).find((m) => m.content.startsWith('{"_event":"pinned","tool":"plan.update"'));
+  const pinned = (afterFold.body.messages as Array<{ content: string }>).find((m) =>
+    m.content.startsWith('{"_event":"pinned","tool":"plan.update"'),
+  );
   expect(JSON.parse(pinned!.content).result.plan).toEqual(PLAN);
   for (const item of PLAN) expect(sent(afterFold)).toContain(item.step);
 

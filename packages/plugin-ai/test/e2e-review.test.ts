@@ -12,9 +12,13 @@ const fx = useAiFixture({ git: true });
 
 type Msg = { role: string; content: string };
 const messages = (r: RecordedRequest): Msg[] => r.body.messages as Msg[];
-const isChild = (r: RecordedRequest): boolean => messages(r).some((m) => m.role === 'system' && m.content.includes('You are a helper agent'));
+const isChild = (r: RecordedRequest): boolean =>
+  messages(r).some((m) => m.role === 'system' && m.content.includes('You are a helper agent'));
 const firstUser = (r: RecordedRequest): string => messages(r).find((m) => m.role === 'user')?.content ?? '';
-const lastUser = (r: RecordedRequest): string => messages(r).filter((m) => m.role === 'user').at(-1)?.content ?? '';
+const lastUser = (r: RecordedRequest): string =>
+  messages(r)
+    .filter((m) => m.role === 'user')
+    .at(-1)?.content ?? '';
 const chat = (message: string): ScriptedReply => ({ json: { type: 'chat', message } });
 const git = (...args: string[]) => execFileSync('git', args, { cwd: fx.cwd, encoding: 'utf8' });
 
@@ -29,13 +33,21 @@ async function committed(files: Record<string, string>): Promise<void> {
 
 test('the diff and the untracked files go to a plan-mode reviewer; its findings reach the parent by file and line', async () => {
   await committed({ 'src/calc.js': 'exports.div = (a, b) => a / b;\n', 'src/name.js': 'exports.n = 1;\n' });
-  await fs.writeFile(path.join(fx.cwd, 'src/calc.js'), 'exports.div = (a, b) => a / b;\nexports.avg = (xs) => xs.reduce((s, x) => s + x) / xs.length;\n');
+  await fs.writeFile(
+    path.join(fx.cwd, 'src/calc.js'),
+    'exports.div = (a, b) => a / b;\nexports.avg = (xs) => xs.reduce((s, x) => s + x) / xs.length;\n',
+  );
   await fs.writeFile(path.join(fx.cwd, 'notes.txt'), 'new file\n');
   fx.server.setHandler((r) => {
     if (!isChild(r)) return chat('Two findings: see above.');
     // The reviewer tries to fix things itself: plan mode refuses; then it answers.
-    if (!lastUser(r).includes('tool_result')) return { json: { type: 'cmd', message: 'fix', data: { cwd: null, commands: [{ tool: 'fs.write', path: 'src/calc.js', content: 'x' }] } } };
-    return chat('- src/name.js:1: [low] the name n says nothing\n- src/calc.js:2: [high] avg of an empty list divides by zero\nAlso: no tests cover avg.');
+    if (!lastUser(r).includes('tool_result'))
+      return {
+        json: { type: 'cmd', message: 'fix', data: { cwd: null, commands: [{ tool: 'fs.write', path: 'src/calc.js', content: 'x' }] } },
+      };
+    return chat(
+      '- src/name.js:1: [low] the name n says nothing\n- src/calc.js:2: [high] avg of an empty list divides by zero\nAlso: no tests cover avg.',
+    );
   });
   const r = await runAi(['-p', '/review numbers', '--json', '--approve-l1'], { env: fx.env, cwd: fx.cwd });
   expect(r.code).toBe(0);
@@ -54,7 +66,9 @@ test('the diff and the untracked files go to a plan-mode reviewer; its findings 
   expect(await fs.readFile(path.join(fx.cwd, 'src/calc.js'), 'utf8')).toContain('exports.avg');
   const parent = fx.server.requests.find((x) => !isChild(x))!;
   const message = lastUser(parent);
-  expect(message).toContain('Its findings, by file and line:\n- src/calc.js:2 [high] avg of an empty list divides by zero\n- src/name.js:1 [low] the name n says nothing');
+  expect(message).toContain(
+    'Its findings, by file and line:\n- src/calc.js:2 [high] avg of an empty list divides by zero\n- src/name.js:1 [low] the name n says nothing',
+  );
   expect(message).toContain('It also said:\n  Also: no tests cover avg.');
   expect(r.events.find((e) => e.type === 'final')).toMatchObject({ outcome: 'answered', message: 'Two findings: see above.' });
 });
@@ -76,10 +90,13 @@ test('with nothing changed no reviewer starts; outside a git repository /review 
   expect(fx.server.requests.length).toBe(n);
 });
 
-test("a review command file replaces the built-in one", async () => {
+test('a review command file replaces the built-in one', async () => {
   await committed({ 'a.txt': 'a\n' });
   await fs.mkdir(path.join(fx.temp.slothtoolHome, 'commands'), { recursive: true });
-  await fs.writeFile(path.join(fx.temp.slothtoolHome, 'commands', 'review.md'), '---\ndescription: my review\n---\nMY-OWN-REVIEW of $ARGUMENTS\n');
+  await fs.writeFile(
+    path.join(fx.temp.slothtoolHome, 'commands', 'review.md'),
+    '---\ndescription: my review\n---\nMY-OWN-REVIEW of $ARGUMENTS\n',
+  );
   fx.server.enqueue(chat('mine'));
   const r = await runAi(['-p', '/review src', '--json'], { env: fx.env, cwd: fx.cwd });
   expect(r.code).toBe(0);

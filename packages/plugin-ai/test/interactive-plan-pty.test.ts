@@ -15,7 +15,11 @@ const PLAN = [
 /** The rows of the screen from the last plan head to the prompt's rule. */
 function planBlock(raw: string): string[] {
   const rows = renderScreen(raw, 100);
-  const head = rows.map((r, i) => (/^Plan \d+\/\d+/.test(r) ? i : -1)).filter((i) => i >= 0).pop() ?? -1;
+  const head =
+    rows
+      .map((r, i) => (/^Plan \d+\/\d+/.test(r) ? i : -1))
+      .filter((i) => i >= 0)
+      .pop() ?? -1;
   const rule = rows.findIndex((r, i) => i > head && r.startsWith('───'));
   return head < 0 ? [] : rows.slice(head, rule);
 }
@@ -25,7 +29,13 @@ test('the plan shows above the prompt, follows its updates, and is there again a
   const s = await fx.ready();
   await s.submit('move the server to 8080', 'Planned the work.');
   await s.waitIdle();
-  expect(planBlock(s.raw())).toEqual(['Plan 1/4', '  ✓ Read the config loader', '  ▸ Change the default port', '  ○ Update the README', '  ○ Run the tests']);
+  expect(planBlock(s.raw())).toEqual([
+    'Plan 1/4',
+    '  ✓ Read the config loader',
+    '  ▸ Change the default port',
+    '  ○ Update the README',
+    '  ○ Run the tests',
+  ]);
   const next = PLAN.map((p, i) => ({ ...p, status: i < 2 ? 'done' : i === 2 ? 'in_progress' : 'pending' }));
   fx.server.enqueue(cmd('next', { tool: 'plan.update', items: next }), chat('Port changed.'));
   await s.submit('go on', 'Port changed.');

@@ -10,7 +10,10 @@ import { stringWidth } from '../src/interactive/width';
 
 const theme = createTheme(false);
 const plan = (n: number, current: number): PlanItem[] =>
-  Array.from({ length: n }, (_, i) => ({ step: `step ${i + 1}`, status: i < current ? 'done' : i === current ? 'in_progress' : 'pending' }));
+  Array.from({ length: n }, (_, i) => ({
+    step: `step ${i + 1}`,
+    status: i < current ? 'done' : i === current ? 'in_progress' : 'pending',
+  }));
 
 test('each step on its line with its mark, under a head with the count', () => {
   expect(planLines(plan(3, 1), { columns: 80, rows: 24 }, theme, 'en')).toEqual(['Plan 1/3', '  ✓ step 1', '  ▸ step 2', '  ○ step 3']);
@@ -39,7 +42,16 @@ test('every line fits the width, CJK included', () => {
 });
 
 test('the frame puts the plan right above the rule over the prompt', () => {
-  const view = { columns: 60, rows: 24, preview: '', queue: [], editor: { text: '', cursor: 0 }, hints: [], status: 'status', plan: ['Plan 0/2', '  ▸ a', '  ○ b'] };
+  const view = {
+    columns: 60,
+    rows: 24,
+    preview: '',
+    queue: [],
+    editor: { text: '', cursor: 0 },
+    hints: [],
+    status: 'status',
+    plan: ['Plan 0/2', '  ▸ a', '  ○ b'],
+  };
   const lines = buildFrame(view, theme, 'en').lines;
   expect(lines.indexOf('Plan 0/2')).toBeLessThan(lines.findIndex((l) => l.startsWith('─')));
   expect(lines.findIndex((l) => l.startsWith('─'))).toBe(lines.indexOf('  ○ b') + 1);

@@ -39,7 +39,10 @@ function unwrap<T>(r: api.DataResult<T>): T {
 
 /** A bad command line: printed as a usage message (stderr, exit 2), never as a JSON envelope. */
 class UsageFailure extends Error {
-  constructor(message: string, readonly suggestion?: string) {
+  constructor(
+    message: string,
+    readonly suggestion?: string,
+  ) {
     super(message);
   }
 }
@@ -163,7 +166,14 @@ async function configCommand(args: ParsedArgs, io: CliIo, lang: Lang): Promise<n
       let profileName = name;
       if (typeof args.flags.preset === 'string') {
         const preset = findPreset(args.flags.preset);
-        if (!preset) throw usageError(t(lang, 'unknownPreset', { name: args.flags.preset, names: PRESETS.map((p) => p.name).join(', ') }), usage().closest(args.flags.preset, PRESETS.map((p) => p.name)));
+        if (!preset)
+          throw usageError(
+            t(lang, 'unknownPreset', { name: args.flags.preset, names: PRESETS.map((p) => p.name).join(', ') }),
+            usage().closest(
+              args.flags.preset,
+              PRESETS.map((p) => p.name),
+            ),
+          );
         base = presetProfile(preset);
         profileName ??= preset.name;
       } else if (Object.keys(fields).length === 0) {
@@ -257,7 +267,9 @@ function printDoctor(report: DoctorReport, io: CliIo, lang: Lang): void {
   const tr = report.transport;
   if (tr) {
     const c = tr.capabilities;
-    const how = c ? t(lang, 'transportProbed', { at: c.probed_at.slice(0, 10), tools: c.tools ? '✓' : '✗', schema: c.json_schema ? '✓' : '✗' }) : t(lang, 'transportNotProbed', { name: report.profile ?? '' });
+    const how = c
+      ? t(lang, 'transportProbed', { at: c.probed_at.slice(0, 10), tools: c.tools ? '✓' : '✗', schema: c.json_schema ? '✓' : '✗' })
+      : t(lang, 'transportNotProbed', { name: report.profile ?? '' });
     io.stdout(`  · ${t(lang, 'chkTransport', { transport: tr.setting === 'auto' ? `auto → ${tr.effective}` : tr.effective, how })}\n`);
   }
   io.stdout((report.ok ? t(lang, 'doctorOk') : t(lang, 'doctorFailed')) + '\n');
@@ -265,7 +277,8 @@ function printDoctor(report: DoctorReport, io: CliIo, lang: Lang): void {
 
 function printProbe(report: import('./probe').ProbeReport, io: CliIo, lang: Lang): void {
   io.stdout(t(lang, 'probeHeader', { name: report.profile, model: report.model }) + '\n');
-  for (const id of ['tools', 'json_schema', 'json_object', 'vision'] as const) io.stdout(`  ${report[id].ok ? '✓' : '✗'} ${id.padEnd(11)} ${report[id].detail}\n`);
+  for (const id of ['tools', 'json_schema', 'json_object', 'vision'] as const)
+    io.stdout(`  ${report[id].ok ? '✓' : '✗'} ${id.padEnd(11)} ${report[id].detail}\n`);
   const { effectiveTransport } = require('./transport') as typeof import('./transport');
   io.stdout(t(lang, 'probeAuto', { transport: effectiveTransport({ transport: 'auto', capabilities: report.capabilities }) }) + '\n');
 }
@@ -416,7 +429,8 @@ async function pullCommand(args: ParsedArgs, io: CliIo, lang: Lang): Promise<num
 /** CLI entry: the only place that prints and sets the exit code. Resolves to the exit code. */
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   // A reader that goes away (`| head -1`) ends the CLI quietly with status 0.
-  for (const stream of [process.stdout, process.stderr]) (require('@holic512/shared/lib/epipe') as typeof import('@holic512/shared/lib/epipe')).onClosedPipe(stream, () => process.exit(0));
+  for (const stream of [process.stdout, process.stderr])
+    (require('@holic512/shared/lib/epipe') as typeof import('@holic512/shared/lib/epipe')).onClosedPipe(stream, () => process.exit(0));
   const lang = readLanguage(process.env);
   let code: number;
   try {
@@ -426,8 +440,10 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       // A bad command line reads the same in every SlothTool CLI: what was wrong, the closest
       // option or command, where the options are; exit 2.
       const { usageMessage, closest, USAGE_EXIT_CODE } = usage();
-      const suggestion = err instanceof UsageFailure ? err.suggestion : err.key === 'argUnknownOption' ? closest(err.vars.option, OPTION_NAMES) : undefined;
-      const detail = err instanceof UsageFailure ? err.message : err.key ? argsProblem(err, lang) : t(lang, 'badArgs', { issues: err.message });
+      const suggestion =
+        err instanceof UsageFailure ? err.suggestion : err.key === 'argUnknownOption' ? closest(err.vars.option, OPTION_NAMES) : undefined;
+      const detail =
+        err instanceof UsageFailure ? err.message : err.key ? argsProblem(err, lang) : t(lang, 'badArgs', { issues: err.message });
       io.stderr(usageMessage(lang, { detail, suggestion, help: 'slothtool llm-base --help' }) + '\n');
       code = USAGE_EXIT_CODE;
     } else {

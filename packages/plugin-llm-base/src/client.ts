@@ -58,7 +58,6 @@ export interface ChatOptions {
   cache_key?: string;
 }
 
-
 export interface ChatSuccess {
   success: true;
   model: string;
@@ -88,14 +87,14 @@ export interface RawSuccess {
   call_id: string;
 }
 
-
-
 /** Keep well-formed messages; content null/undefined becomes '' (as 1.0.x did); an assistant's
  * `tool_calls` and a tool message's `tool_call_id` stay. */
 function normalizeMessages(messages: unknown): Array<Record<string, unknown> & { role: string; content: unknown }> {
   if (!Array.isArray(messages)) return [];
   return messages
-    .filter((m): m is { role: string; content?: unknown } => !!m && typeof m === 'object' && typeof (m as { role?: unknown }).role === 'string')
+    .filter(
+      (m): m is { role: string; content?: unknown } => !!m && typeof m === 'object' && typeof (m as { role?: unknown }).role === 'string',
+    )
     .map((m) => requestMessage(m) as Record<string, unknown> & { role: string; content: unknown });
 }
 
@@ -103,7 +102,13 @@ export function contentToText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
-      .map((p) => (typeof p === 'string' ? p : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : ''))
+      .map((p) =>
+        typeof p === 'string'
+          ? p
+          : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string'
+            ? (p as { text: string }).text
+            : '',
+      )
       .join('')
       .trim();
   }
@@ -131,7 +136,10 @@ function watchHooks(watch: RequestWatch, connectMs: number): FetchHooks {
 
 /** The request options that give one request its watch (signal, connect limit, connected). */
 function watched(watch: RequestWatch, connectMs: number): OpenAIType.RequestOptions {
-  return { signal: watch.signal, fetchOptions: { [FETCH_HOOKS]: watchHooks(watch, connectMs) } as OpenAIType.RequestOptions['fetchOptions'] };
+  return {
+    signal: watch.signal,
+    fetchOptions: { [FETCH_HOOKS]: watchHooks(watch, connectMs) } as OpenAIType.RequestOptions['fetchOptions'],
+  };
 }
 
 let ollamaNative: typeof import('./ollama-native') | undefined;
@@ -218,7 +226,13 @@ interface Completed {
   formatRejected?: boolean;
 }
 
-async function complete(client: OpenAIType, body: Record<string, unknown>, options: ChatOptions, watch: RequestWatch, connectMs: number): Promise<Completed> {
+async function complete(
+  client: OpenAIType,
+  body: Record<string, unknown>,
+  options: ChatOptions,
+  watch: RequestWatch,
+  connectMs: number,
+): Promise<Completed> {
   if (options.onText) {
     const stream = await client.chat.completions.create(
       { ...(body as object), stream: true, stream_options: { include_usage: true } } as OpenAIType.Chat.ChatCompletionCreateParamsStreaming,
@@ -242,7 +256,10 @@ async function complete(client: OpenAIType, body: Record<string, unknown>, optio
     if (watch.signal.aborted) throw new LlmBaseError('NETWORK_ERROR', 'aborted', 'aborted');
     return { text, usage, toolCalls: calls.result() };
   }
-  const res = await client.chat.completions.create(body as unknown as OpenAIType.Chat.ChatCompletionCreateParamsNonStreaming, watched(watch, connectMs));
+  const res = await client.chat.completions.create(
+    body as unknown as OpenAIType.Chat.ChatCompletionCreateParamsNonStreaming,
+    watched(watch, connectMs),
+  );
   const message = res.choices?.[0]?.message;
   return { text: contentToText(message?.content), usage: res.usage, toolCalls: toolCallsOf(message) };
 }
@@ -272,7 +289,11 @@ export async function chat(
     // A model the probe found blind gets a clear message instead of a failed (and paid) call.
     const caps = profile.capabilities as { vision?: boolean; probed_at?: string } | undefined;
     if (caps?.vision === false && Array.isArray(messages) && messages.some((m) => hasImages(m as { content?: unknown }))) {
-      throw new LlmBaseError('PROVIDER_ERROR', t(deps.lang, 'noVision', { profile: profile_id, model, date: String(caps.probed_at ?? '').slice(0, 10) }), 'no_vision');
+      throw new LlmBaseError(
+        'PROVIDER_ERROR',
+        t(deps.lang, 'noVision', { profile: profile_id, model, date: String(caps.probed_at ?? '').slice(0, 10) }),
+        'no_vision',
+      );
     }
     sdk = loadSdk();
     const limits = waitLimits(profile);
@@ -287,7 +308,8 @@ export async function chat(
     };
     if (options.temperature !== undefined) body.temperature = options.temperature;
     if (options.max_tokens !== undefined) body.max_tokens = options.max_tokens;
-    const schema = !tools && options.json_schema ? { type: 'json_schema', json_schema: { strict: false, ...options.json_schema } } : undefined;
+    const schema =
+      !tools && options.json_schema ? { type: 'json_schema', json_schema: { strict: false, ...options.json_schema } } : undefined;
 
     let done: Completed & { model?: string; fallback?: import('./ollama-native').Fallback };
     // Required here, not at the top: ollama-native imports this module.
@@ -295,7 +317,16 @@ export async function chat(
     if (native.isOllamaProfile(profile)) {
       // Ollama: the native API, which takes num_ctx and keep_alive (ollama-native.ts).
       const transport = watchedTransport(watch, limits.connect);
-      done = await native.completeNative({ profile, mode, messages: body.messages as Array<{ role: string; content: unknown }>, options, watch, transport, lang: deps.lang, apiKey });
+      done = await native.completeNative({
+        profile,
+        mode,
+        messages: body.messages as Array<{ role: string; content: unknown }>,
+        options,
+        watch,
+        transport,
+        lang: deps.lang,
+        apiKey,
+      });
     } else if (schema || (!tools && profile.json_mode === 'response_format')) {
       const client = sharedClient(sdk, profile, apiKey);
       try {
@@ -348,7 +379,6 @@ export async function chat(
   }
 }
 
-
 /** The message of a request the watch gave up: what was late, by how long, and what to do. */
 function waitTimeoutError(watch: RequestWatch, ctx: MapContext): ApiError {
   const timedOut = watch.timedOut!;
@@ -374,7 +404,8 @@ export async function raw(payload: unknown, profileName: string | null, deps: Ca
     mapCtx.profileId = profile_id;
     mapCtx.profile = profile;
     const body = payload ?? {};
-    if (typeof body !== 'object' || Array.isArray(body)) throw new LlmBaseError('PROVIDER_ERROR', t(deps.lang, 'invalidPayload'), 'invalid_payload');
+    if (typeof body !== 'object' || Array.isArray(body))
+      throw new LlmBaseError('PROVIDER_ERROR', t(deps.lang, 'invalidPayload'), 'invalid_payload');
     const apiKey = resolveApiKey(profile_id, profile, ctx);
     mapCtx.apiKey = apiKey;
     sdk = loadSdk();
@@ -384,7 +415,9 @@ export async function raw(payload: unknown, profileName: string | null, deps: Ca
     let usage: unknown;
     if (request.stream === true) {
       // A streamed answer comes back as the list of its chunks.
-      const stream = await client.post<unknown>('/chat/completions', { body: request, stream: true }) as unknown as AsyncIterable<Record<string, unknown>>;
+      const stream = (await client.post<unknown>('/chat/completions', { body: request, stream: true })) as unknown as AsyncIterable<
+        Record<string, unknown>
+      >;
       const chunks: Array<Record<string, unknown>> = [];
       for await (const chunk of stream) {
         chunks.push(chunk);
@@ -396,8 +429,7 @@ export async function raw(payload: unknown, profileName: string | null, deps: Ca
       usage = (data as { usage?: unknown } | null)?.usage;
     }
     const d = (data && typeof data === 'object' ? data : {}) as { model?: unknown };
-    const model =
-      (typeof d.model === 'string' && d.model) || (typeof request.model === 'string' && request.model) || profile.low_model;
+    const model = (typeof d.model === 'string' && d.model) || (typeof request.model === 'string' && request.model) || profile.low_model;
     const result: RawSuccess = { success: true, model, data, usage: normalizeUsage(usage), call_id: callId };
     log(
       {

@@ -52,7 +52,12 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
     for (const id of ids) checks.push({ id, ok: false, skipped: true, message: t(lang, 'doctorSkipped') });
   };
   let transport: DoctorReport['transport'];
-  const report = (profile: string | null): DoctorReport => ({ ok: checks.every((c) => c.ok), profile, checks, ...(transport ? { transport } : {}) });
+  const report = (profile: string | null): DoctorReport => ({
+    ok: checks.every((c) => c.ok),
+    profile,
+    checks,
+    ...(transport ? { transport } : {}),
+  });
 
   let profileId: string;
   let profile: ProfileConfig;
@@ -78,7 +83,11 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
   }
   checks.push({ id: 'profile', ok: true, message: t(lang, options.profile ? 'chkProfileUnsavedOk' : 'chkProfileOk') });
   const { effectiveTransport } = require('./transport') as typeof import('./transport');
-  transport = { effective: effectiveTransport(profile), setting: profile.transport ?? 'auto', ...(profile.capabilities ? { capabilities: profile.capabilities } : {}) };
+  transport = {
+    effective: effectiveTransport(profile),
+    setting: profile.transport ?? 'auto',
+    ...(profile.capabilities ? { capabilities: profile.capabilities } : {}),
+  };
 
   let apiKey: string;
   try {
@@ -112,13 +121,14 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
     }
   } catch (err) {
     if (err instanceof sdk.APIConnectionError) {
-      const detail = clean(
-        err instanceof sdk.APIConnectionTimeoutError ? 'timeout' : (causeCode(err) ?? err.message),
-      );
+      const detail = clean(err instanceof sdk.APIConnectionTimeoutError ? 'timeout' : (causeCode(err) ?? err.message));
       // Refused on this machine: the server is down, or the address (often the port) is wrong.
       const fix =
         startHintOf(profile) || isLocal(profile)
-          ? t(lang, 'fixStartLocal', { hint: startHintOf(profile) ?? 'ollama serve / lms server start / vllm serve / llama-server', name: profileId })
+          ? t(lang, 'fixStartLocal', {
+              hint: startHintOf(profile) ?? 'ollama serve / lms server start / vllm serve / llama-server',
+              name: profileId,
+            })
           : t(lang, 'fixCheckUrl', { name: profileId });
       checks.push({ id: 'reachable', ok: false, message: t(lang, 'chkReachableFail', { url: profile.base_url, detail }), fix });
       skip(['auth', 'models', 'json']);
@@ -154,12 +164,22 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
       if (!options.profile && options.probe !== false) transport = (await probedTransport(profileId, profile, deps)) ?? transport;
     }
   } else if (res.error.code === 'AUTH_ERROR' && !authKnown) {
-    checks.splice(checks.length - 1, 0, { id: 'auth', ok: false, message: res.error.message, fix: t(lang, 'fixAuth', { name: profileId }) });
+    checks.splice(checks.length - 1, 0, {
+      id: 'auth',
+      ok: false,
+      message: res.error.message,
+      fix: t(lang, 'fixAuth', { name: profileId }),
+    });
     skip(['json']);
   } else {
     if (!authKnown) checks.splice(checks.length - 1, 0, { id: 'auth', ok: true, message: t(lang, 'chkAuthOk') });
     const fix = res.error.code === 'PROVIDER_ERROR' ? t(lang, 'fixChooseModel', { name: profileId }) : undefined;
-    checks.push({ id: 'json', ok: false, message: t(lang, 'chkJsonFail', { code: res.error.code, detail: res.error.message }), ...(fix ? { fix } : {}) });
+    checks.push({
+      id: 'json',
+      ok: false,
+      message: t(lang, 'chkJsonFail', { code: res.error.code, detail: res.error.message }),
+      ...(fix ? { fix } : {}),
+    });
   }
   return report(profileId);
 }
@@ -170,7 +190,11 @@ async function probedTransport(profileId: string, profile: ProfileConfig, deps: 
   const { effectiveTransport } = require('./transport') as typeof import('./transport');
   const found = await probe(profileId, deps).catch(() => undefined);
   if (!found) return undefined;
-  return { effective: effectiveTransport({ transport: profile.transport, capabilities: found.capabilities }), setting: profile.transport ?? 'auto', capabilities: found.capabilities };
+  return {
+    effective: effectiveTransport({ transport: profile.transport, capabilities: found.capabilities }),
+    setting: profile.transport ?? 'auto',
+    capabilities: found.capabilities,
+  };
 }
 
 /**
@@ -181,10 +205,18 @@ async function probedTransport(profileId: string, profile: ProfileConfig, deps: 
 async function highModelChecks(
   checks: Check[],
   skip: (ids: CheckId[]) => void,
-  o: { client: ReturnType<typeof createClient>; profile: ProfileConfig; profileId: string; preset: Preset | undefined; sdk: ReturnType<typeof loadSdk>; lang: Lang },
+  o: {
+    client: ReturnType<typeof createClient>;
+    profile: ProfileConfig;
+    profileId: string;
+    preset: Preset | undefined;
+    sdk: ReturnType<typeof loadSdk>;
+    lang: Lang;
+  },
 ): Promise<boolean> {
   const { profile, profileId, lang } = o;
-  const high = profile.high_model !== profile.low_model && !isOllama(profile) ? await probeModel(o.client, profile.high_model, o.sdk) : undefined;
+  const high =
+    profile.high_model !== profile.low_model && !isOllama(profile) ? await probeModel(o.client, profile.high_model, o.sdk) : undefined;
   if (high === 'rejected_key') {
     checks.push({ id: 'auth', ok: false, message: t(lang, 'chkAuthFail', { status: 401 }), fix: t(lang, 'fixAuth', { name: profileId }) });
     skip(['models', 'json']);
@@ -192,11 +224,20 @@ async function highModelChecks(
   }
   if (high === 'missing') {
     checks.push({ id: 'auth', ok: true, message: t(lang, 'chkAuthOk') });
-    checks.push({ id: 'models', ok: false, message: t(lang, 'chkModelsMissing', { missing: profile.high_model, available: '-' }), fix: missingModelFix(o.preset, [profile.high_model], profileId, lang) });
+    checks.push({
+      id: 'models',
+      ok: false,
+      message: t(lang, 'chkModelsMissing', { missing: profile.high_model, available: '-' }),
+      fix: missingModelFix(o.preset, [profile.high_model], profileId, lang),
+    });
     skip(['json']);
     return true;
   }
-  checks.push({ id: 'models', ok: true, message: t(lang, high === 'accepted' ? 'chkModelsNoEndpointHigh' : 'chkModelsNoEndpoint', { model: profile.high_model }) });
+  checks.push({
+    id: 'models',
+    ok: true,
+    message: t(lang, high === 'accepted' ? 'chkModelsNoEndpointHigh' : 'chkModelsNoEndpoint', { model: profile.high_model }),
+  });
   return false;
 }
 
@@ -204,7 +245,11 @@ async function highModelChecks(
  * A one-token request to `model`: accepted, missing (the server says no such model), a rejected
  * key, or unknown (another answer; the round trip will tell).
  */
-async function probeModel(client: ReturnType<typeof createClient>, model: string, sdk: ReturnType<typeof loadSdk>): Promise<'accepted' | 'missing' | 'rejected_key' | 'unknown'> {
+async function probeModel(
+  client: ReturnType<typeof createClient>,
+  model: string,
+  sdk: ReturnType<typeof loadSdk>,
+): Promise<'accepted' | 'missing' | 'rejected_key' | 'unknown'> {
   try {
     await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 });
     return 'accepted';
@@ -217,14 +262,22 @@ async function probeModel(client: ReturnType<typeof createClient>, model: string
 }
 
 /** Ollama's own view of the profile's models: server running, pulled, loaded (ollama-native.ts). */
-async function ollamaCheck(profile: ProfileConfig, profileId: string, preset: Preset | undefined, lang: Lang, apiKey: string): Promise<Check> {
+async function ollamaCheck(
+  profile: ProfileConfig,
+  profileId: string,
+  preset: Preset | undefined,
+  lang: Lang,
+  apiKey: string,
+): Promise<Check> {
   const { ollamaHealth } = require('./ollama-native') as typeof import('./ollama-native');
   const models = [...new Set([profile.low_model, profile.high_model])];
   const health = await Promise.all(models.map((m) => ollamaHealth(profile, m, apiKey)));
   const message = health.map((h) => t(lang, `ollamaState_${h.state}`, { model: h.model })).join('; ');
-  if (health.some((h) => h.state === 'not_running')) return { id: 'ollama', ok: false, message, fix: t(lang, 'fixStartLocal', { hint: 'ollama serve', name: profileId }) };
+  if (health.some((h) => h.state === 'not_running'))
+    return { id: 'ollama', ok: false, message, fix: t(lang, 'fixStartLocal', { hint: 'ollama serve', name: profileId }) };
   const missing = health.filter((h) => h.state === 'not_pulled').map((h) => h.model);
-  if (missing.length) return { id: 'ollama', ok: false, message, fix: missingModelFix(preset ?? findPreset('ollama'), missing, profileId, lang) };
+  if (missing.length)
+    return { id: 'ollama', ok: false, message, fix: missingModelFix(preset ?? findPreset('ollama'), missing, profileId, lang) };
   return { id: 'ollama', ok: true, message };
 }
 
@@ -233,23 +286,38 @@ async function ollamaCheck(profile: ProfileConfig, profileId: string, preset: Pr
  * serves one model under any name, LM Studio loads on demand): a one-token probe tells missing
  * from unlisted.
  */
-async function checkModels(client: ReturnType<typeof createClient>, profile: ProfileConfig, profileId: string, ids: string[], lang: Lang): Promise<Check> {
+async function checkModels(
+  client: ReturnType<typeof createClient>,
+  profile: ProfileConfig,
+  profileId: string,
+  ids: string[],
+  lang: Lang,
+): Promise<Check> {
   const wanted = [...new Set([profile.low_model, profile.high_model])];
   const unlisted = wanted.filter((m) => !ids.includes(m));
   const missing: string[] = [];
   for (const m of unlisted) {
-    const accepted = await client.chat.completions
-      .create({ model: m, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 })
-      .then(() => true, () => false);
+    const accepted = await client.chat.completions.create({ model: m, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 }).then(
+      () => true,
+      () => false,
+    );
     if (!accepted) missing.push(m);
   }
   if (missing.length === 0) {
-    const message = unlisted.length === 0 ? t(lang, 'chkModelsOk', { models: wanted.join(', '), count: wanted.length }) : t(lang, 'chkModelsAccepted', { models: unlisted.join(', '), count: unlisted.length });
+    const message =
+      unlisted.length === 0
+        ? t(lang, 'chkModelsOk', { models: wanted.join(', '), count: wanted.length })
+        : t(lang, 'chkModelsAccepted', { models: unlisted.join(', '), count: unlisted.length });
     return { id: 'models', ok: true, message };
   }
   const preset = localPreset(profile);
   const fix = missingModelFix(preset, missing, profileId, lang);
-  return { id: 'models', ok: false, message: t(lang, 'chkModelsMissing', { missing: missing.join(', '), available: ids.slice(0, 8).join(', ') || '-' }), fix };
+  return {
+    id: 'models',
+    ok: false,
+    message: t(lang, 'chkModelsMissing', { missing: missing.join(', '), available: ids.slice(0, 8).join(', ') || '-' }),
+    fix,
+  };
 }
 
 /** What to do about models a server does not have: Ollama's are downloaded by llm-base itself (its API, also on another machine). */

@@ -15,7 +15,10 @@ export const MESSAGE_TABLES: Record<Lang, Record<MessageKey, string>> = catalogu
 
 /** The user's language from `<home>/settings.json` (`language`), default zh. */
 export function readLanguage(env: NodeJS.ProcessEnv = process.env): Lang {
-  return (sharedLanguage ??= require('@holic512/shared/lib/language') as typeof import('@holic512/shared/lib/language')).readLanguage(slothtoolHome(env), env);
+  return (sharedLanguage ??= require('@holic512/shared/lib/language') as typeof import('@holic512/shared/lib/language')).readLanguage(
+    slothtoolHome(env),
+    env,
+  );
 }
 let sharedLanguage: typeof import('@holic512/shared/lib/language') | undefined;
 

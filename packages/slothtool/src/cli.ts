@@ -73,7 +73,11 @@ class Io {
  * Split a command's argv into positionals and flags with `node:util` parseArgs (`-y` and `--yes`
  * are one flag; `--` ends the options), rejecting options the command does not know.
  */
-function parseArgs(io: Io, args: string[], known: Record<string, { type: 'boolean'; short?: string }>): { positionals: string[]; flags: Set<string> } {
+function parseArgs(
+  io: Io,
+  args: string[],
+  known: Record<string, { type: 'boolean'; short?: string }>,
+): { positionals: string[]; flags: Set<string> } {
   const { parseArgs: parseTokens } = require('node:util') as typeof import('node:util');
   const positionals: string[] = [];
   const flags = new Set<string>();
@@ -82,7 +86,11 @@ function parseArgs(io: Io, args: string[], known: Record<string, { type: 'boolea
     if (tok.kind === 'positional') positionals.push(tok.value);
     if (tok.kind !== 'option') continue;
     if (!Object.prototype.hasOwnProperty.call(known, tok.name) || tok.inlineValue) {
-      io.usage('unknownOption', { arg: tok.inlineValue ? `${tok.rawName}=${tok.value}` : tok.rawName }, tok.inlineValue ? [] : Object.keys(known).map((name) => `--${name}`));
+      io.usage(
+        'unknownOption',
+        { arg: tok.inlineValue ? `${tok.rawName}=${tok.value}` : tok.rawName },
+        tok.inlineValue ? [] : Object.keys(known).map((name) => `--${name}`),
+      );
     }
     flags.add(tok.name);
   }
@@ -166,8 +174,12 @@ async function install(io: Io, args: string[]): Promise<void> {
   const { installPlugin, createDefaultInstallerDeps } = require('./installer') as typeof import('./installer');
   io.err(io.t('installing', { spec }));
   const progress = flags.has('verbose') ? undefined : npmProgress(io);
-  const onNpmOutput = flags.has('verbose') ? (chunk: string) => void process.stderr.write(chunk) : progress && ((chunk: string) => progress.output(chunk));
-  const result = await abortable((signal) => installPlugin(io.paths, spec, createDefaultInstallerDeps(), { onNpmOutput, signal })).finally(() => progress?.stop());
+  const onNpmOutput = flags.has('verbose')
+    ? (chunk: string) => void process.stderr.write(chunk)
+    : progress && ((chunk: string) => progress.output(chunk));
+  const result = await abortable((signal) => installPlugin(io.paths, spec, createDefaultInstallerDeps(), { onNpmOutput, signal })).finally(
+    () => progress?.stop(),
+  );
   io.out(io.t('installed', { alias: result.alias, name: result.entry.name, version: result.entry.version }));
   if (result.interactiveFlag) io.out(io.t('installedInteractive', { alias: result.alias, flag: result.interactiveFlag }));
 }
@@ -180,8 +192,12 @@ async function update(io: Io, args: string[]): Promise<void> {
   if (entry) io.err(io.t('updating', { alias, name: entry.name, version: entry.version }));
   const { updatePlugin, createDefaultInstallerDeps } = require('./installer') as typeof import('./installer');
   const progress = flags.has('verbose') ? undefined : npmProgress(io);
-  const onNpmOutput = flags.has('verbose') ? (chunk: string) => void process.stderr.write(chunk) : progress && ((chunk: string) => progress.output(chunk));
-  const r = await abortable((signal) => updatePlugin(io.paths, alias, createDefaultInstallerDeps(), { onNpmOutput, signal })).finally(() => progress?.stop());
+  const onNpmOutput = flags.has('verbose')
+    ? (chunk: string) => void process.stderr.write(chunk)
+    : progress && ((chunk: string) => progress.output(chunk));
+  const r = await abortable((signal) => updatePlugin(io.paths, alias, createDefaultInstallerDeps(), { onNpmOutput, signal })).finally(() =>
+    progress?.stop(),
+  );
   io.out(
     r.fromVersion === r.toVersion
       ? io.t('updatedSame', { alias, version: r.toVersion })
@@ -227,7 +243,8 @@ async function askYesNo(question: string): Promise<boolean> {
 /** Terminal columns of a string: CJK and other wide characters take two. */
 function displayWidth(text: string): number {
   let width = 0;
-  for (const ch of text) width += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1;
+  for (const ch of text)
+    width += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1;
   return width;
 }
 
@@ -256,7 +273,12 @@ function list(io: Io, args: string[]): void {
   ];
   const widths = table[0].map((_, col) => Math.max(...table.map((row) => displayWidth(row[col]))));
   for (const row of table) {
-    io.out(row.map((cell, col) => (col === row.length - 1 ? cell : cell + ' '.repeat(widths[col] - displayWidth(cell)))).join('  ').trimEnd());
+    io.out(
+      row
+        .map((cell, col) => (col === row.length - 1 ? cell : cell + ' '.repeat(widths[col] - displayWidth(cell))))
+        .join('  ')
+        .trimEnd(),
+    );
   }
 }
 
@@ -284,7 +306,10 @@ function nearCommand(io: Io, name: string): string | undefined {
   } catch {
     // a corrupt registry is reported where it is used; here it only means no plugin names to offer
   }
-  return (require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage')).closest(name, [...BUILTIN_COMMANDS, ...aliases]);
+  return (require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage')).closest(name, [
+    ...BUILTIN_COMMANDS,
+    ...aliases,
+  ]);
 }
 
 /** Print a library error in the user's language; unknown errors are reported as unexpected. */
@@ -306,7 +331,10 @@ function report(io: Io, err: unknown): number {
   if (err.code === 'NOT_INSTALLED') {
     // `slothtool instal x`, `slothtool llm-bse`: the command or plugin probably meant.
     const near = nearCommand(io, params.alias);
-    if (near) io.err((require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage')).didYouMean(io.lang(), `slothtool ${near}`));
+    if (near)
+      io.err(
+        (require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage')).didYouMean(io.lang(), `slothtool ${near}`),
+      );
   }
   return err.code === 'INTERRUPTED' ? 130 : 1;
 }
@@ -350,7 +378,8 @@ export function bundleUnusableMessage(file: string, err: unknown): string {
 /** Run the CLI with `argv` (without node and script). Sets `process.exitCode`; never calls exit. */
 export async function main(argv: string[]): Promise<void> {
   // A reader that goes away (`| head -1`) ends the CLI quietly with status 0.
-  for (const stream of [process.stdout, process.stderr]) (require('@holic512/shared/lib/epipe') as typeof import('@holic512/shared/lib/epipe')).onClosedPipe(stream, () => process.exit(0));
+  for (const stream of [process.stdout, process.stderr])
+    (require('@holic512/shared/lib/epipe') as typeof import('@holic512/shared/lib/epipe')).onClosedPipe(stream, () => process.exit(0));
   const { resolveHome } = require('./paths') as typeof import('./paths');
   const io = new Io(resolveHome(process.env));
   try {

@@ -7,7 +7,8 @@
 import { createTestMcpServer } from './mcp-server';
 
 async function main(): Promise<void> {
-  const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js') as typeof import('@modelcontextprotocol/sdk/server/stdio.js');
+  const { StdioServerTransport } =
+    require('@modelcontextprotocol/sdk/server/stdio.js') as typeof import('@modelcontextprotocol/sdk/server/stdio.js');
   const delay = Number(process.env.TESTKIT_MCP_STARTUP_MS ?? 0);
   if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
   const server = createTestMcpServer({

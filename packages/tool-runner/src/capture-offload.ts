@@ -110,7 +110,8 @@ function workerMain(): void {
       if (end >= ring.length) ringFull = true;
       ringEnd = end % ring.length;
     };
-    const tail = (): Buffer => (ringFull ? Buffer.concat([ring.subarray(ringEnd), ring.subarray(0, ringEnd)]) : Buffer.from(ring.subarray(0, ringEnd)));
+    const tail = (): Buffer =>
+      ringFull ? Buffer.concat([ring.subarray(ringEnd), ring.subarray(0, ringEnd)]) : Buffer.from(ring.subarray(0, ringEnd));
     for (;;) {
       if (Atomics.load(ctrl, 0) !== 0) break;
       let n: number;
@@ -195,7 +196,10 @@ function takeWorker(): { worker: Worker; warm: boolean } | undefined {
   }
   try {
     const { Worker } = require('worker_threads') as typeof import('worker_threads');
-    const worker = new Worker(`(${workerMain.toString()})()`, { eval: true, workerData: { textEveryMs: TEXT_EVERY_MS, textBytes: TEXT_BYTES } });
+    const worker = new Worker(`(${workerMain.toString()})()`, {
+      eval: true,
+      workerData: { textEveryMs: TEXT_EVERY_MS, textBytes: TEXT_BYTES },
+    });
     return { worker, warm: false };
   } catch {
     return undefined;
@@ -331,7 +335,19 @@ export function startOffloadWorker(cap: BoundedCapture, onText?: (bytes: Buffer,
       const s = socketOf(stream);
       const handle = (s as unknown as { _handle?: PipeHandle } | undefined)?._handle;
       const fd = handle?.fd;
-      if (!ready || finished || stopped || socket || !cap.headFull || !s || !handle?.readStop || typeof fd !== 'number' || fd < 0 || s.readableLength > 0) return false;
+      if (
+        !ready ||
+        finished ||
+        stopped ||
+        socket ||
+        !cap.headFull ||
+        !s ||
+        !handle?.readStop ||
+        typeof fd !== 'number' ||
+        fd < 0 ||
+        s.readableLength > 0
+      )
+        return false;
       // No more reads on the event loop: the descriptor is the worker's from here until it
       // stops. The stream machinery would start its handle reading again on its own (a
       // read-ahead below its high-water mark), so its read becomes a no-op.

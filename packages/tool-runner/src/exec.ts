@@ -168,7 +168,11 @@ interface OutputReader {
  * the reading moves to it (capture-offload.ts); the display then gets the newest output every
  * 100 ms and, at the end, its last bytes.
  */
-function wireOutput(stream: NodeJS.ReadableStream | null, cap: BoundedCapture, cb?: (s: string, skippedBytes?: number) => void): OutputReader {
+function wireOutput(
+  stream: NodeJS.ReadableStream | null,
+  cap: BoundedCapture,
+  cb?: (s: string, skippedBytes?: number) => void,
+): OutputReader {
   if (!stream) return { destroy: () => undefined };
   const decoder = cb ? new OutputDecoder() : undefined;
   const show = (chunk: Buffer): void => {
@@ -373,10 +377,19 @@ export function execInherit(
     let child: ChildProcess;
     const done = (r: Omit<InheritResult, 'durationMs'>): void => resolve({ ...r, durationMs: Math.max(0, deps.now() - started) });
     try {
-      child = deps.spawn(options.program, options.args, { cwd: options.cwd, env: options.env ?? process.env, stdio: 'inherit', shell: false });
+      child = deps.spawn(options.program, options.args, {
+        cwd: options.cwd,
+        env: options.env ?? process.env,
+        stdio: 'inherit',
+        shell: false,
+      });
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
-      done({ exitCode: SPAWN_EXIT_CODES[err.code ?? ''] ?? 126, signal: null, error: { code: err.code ?? 'SPAWN_FAILED', message: err.message } });
+      done({
+        exitCode: SPAWN_EXIT_CODES[err.code ?? ''] ?? 126,
+        signal: null,
+        error: { code: err.code ?? 'SPAWN_FAILED', message: err.message },
+      });
       return;
     }
     const onAbort = (): void => {

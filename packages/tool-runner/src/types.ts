@@ -43,7 +43,22 @@ export interface JsonPatchStep {
 /** A step the model asks for (DESIGN §4), including issue #10's fs.*, http.get and proc.*. */
 export type Step = ExecStep | PluginRunStep | JsonPatchStep | ToolStep;
 
-export type { FsReadStep, FsEditStep, FsEditOne, FsWriteStep, FsGlobStep, FsGrepStep, WebSearchStep, HttpGetStep, ProcStartStep, ProcStatusStep, ProcKillStep, PlanItem, PlanUpdateStep, ToolStep } from './tool-steps';
+export type {
+  FsReadStep,
+  FsEditStep,
+  FsEditOne,
+  FsWriteStep,
+  FsGlobStep,
+  FsGrepStep,
+  WebSearchStep,
+  HttpGetStep,
+  ProcStartStep,
+  ProcStatusStep,
+  ProcKillStep,
+  PlanItem,
+  PlanUpdateStep,
+  ToolStep,
+} from './tool-steps';
 
 /** One fired rule: why a step got its level. */
 export interface Rule {

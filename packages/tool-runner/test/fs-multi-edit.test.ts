@@ -1,6 +1,16 @@
 import { promises as fsp } from 'fs';
 import * as path from 'path';
-import { claudeToolFields, createToolRunner, getTool, stepFromClaude, tools, validateStep, type ConfirmAnswer, type ConfirmRequest, type Step } from '../src';
+import {
+  claudeToolFields,
+  createToolRunner,
+  getTool,
+  stepFromClaude,
+  tools,
+  validateStep,
+  type ConfirmAnswer,
+  type ConfirmRequest,
+  type Step,
+} from '../src';
 import { tempWorld } from './tools-session';
 
 // fs.edit with `edits`: several replacements in one file, in order, all or nothing, one diff and
@@ -30,7 +40,11 @@ function make(answers: ConfirmAnswer[] = []) {
 }
 
 const multi = (...edits: Array<[string, string, boolean?]>): Step =>
-  ({ tool: 'fs.edit', path: 'm.js', edits: edits.map(([o, n, all]) => ({ old_string: o, new_string: n, ...(all === undefined ? {} : { replace_all: all }) })) }) as Step;
+  ({
+    tool: 'fs.edit',
+    path: 'm.js',
+    edits: edits.map(([o, n, all]) => ({ old_string: o, new_string: n, ...(all === undefined ? {} : { replace_all: all }) })),
+  }) as Step;
 const content = () => fsp.readFile(path.join(world.ws, 'm.js'), 'utf8');
 
 test('two places of one file change with one question showing one diff of both', async () => {
@@ -52,9 +66,24 @@ test('each replacement works on the text the previous one left, and replace_all 
 });
 
 test.each<[string, Step, string, RegExp]>([
-  ['a missing old_string', multi(['const a = 1;', 'const a = 10;'], ['return a - b', 'return 0']), 'NOT_FOUND_IN_FILE', /^edits\[1\] of 2 \(old_string "return a - b"\): old_string was not found in `m\.js`/],
-  ['an ambiguous one', multi(['= 2;', '= 3;'], ['const a', 'let a']), 'AMBIGUOUS', /^edits\[0\] of 2 \(old_string "= 2;"\): old_string occurs 2 times/],
-  ['one made missing by an earlier one', multi(['const a = 1;', 'const z = 1;'], ['const a = 1;', 'x']), 'NOT_FOUND_IN_FILE', /^edits\[1\] of 2/],
+  [
+    'a missing old_string',
+    multi(['const a = 1;', 'const a = 10;'], ['return a - b', 'return 0']),
+    'NOT_FOUND_IN_FILE',
+    /^edits\[1\] of 2 \(old_string "return a - b"\): old_string was not found in `m\.js`/,
+  ],
+  [
+    'an ambiguous one',
+    multi(['= 2;', '= 3;'], ['const a', 'let a']),
+    'AMBIGUOUS',
+    /^edits\[0\] of 2 \(old_string "= 2;"\): old_string occurs 2 times/,
+  ],
+  [
+    'one made missing by an earlier one',
+    multi(['const a = 1;', 'const z = 1;'], ['const a = 1;', 'x']),
+    'NOT_FOUND_IN_FILE',
+    /^edits\[1\] of 2/,
+  ],
   ['an empty one', multi(['const a', 'let a'], ['', 'x']), 'EMPTY_OLD_STRING', /^edits\[1\] of 2 \(old_string ""\): old_string is empty/],
   ['one that changes nothing', multi(['const a', 'const a']), 'NO_CHANGE', /^edits\[0\] of 1/],
 ])('%s names which edit failed, asks nothing and writes nothing', async (_name, step, code, message) => {
@@ -76,7 +105,9 @@ test('a long old_string is quoted by its start only, on one line', async () => {
 
 test('declined: nothing is written; undo restores a multi-edit whole', async () => {
   const declined = make([{ action: 'decline', reason: 'no' }]);
-  expect(await declined.runner.run(multi(['const a = 1;', 'const a = 10;'], ['const b = 2;', 'const b = 20;']))).toMatchObject({ status: 'declined' });
+  expect(await declined.runner.run(multi(['const a = 1;', 'const a = 10;'], ['const b = 2;', 'const b = 20;']))).toMatchObject({
+    status: 'declined',
+  });
   expect(await content()).toBe(FILE);
   const { runner } = make([{ action: 'run' }]);
   const mark = runner.mark();
@@ -87,7 +118,11 @@ test('declined: nothing is written; undo restores a multi-edit whole', async () 
 });
 
 test.each<[string, Record<string, unknown>, RegExp]>([
-  ['both forms', { path: 'm.js', old_string: 'a', new_string: 'b', edits: [{ old_string: 'c', new_string: 'd' }] }, /either old_string \/ new_string .* or edits/],
+  [
+    'both forms',
+    { path: 'm.js', old_string: 'a', new_string: 'b', edits: [{ old_string: 'c', new_string: 'd' }] },
+    /either old_string \/ new_string .* or edits/,
+  ],
   ['neither', { path: 'm.js' }, /old_string and new_string are required/],
   ['an empty list', { path: 'm.js', edits: [] }, /edits/],
   ['too many', { path: 'm.js', edits: Array.from({ length: 101 }, (_, i) => ({ old_string: `a${i}`, new_string: 'b' })) }, /edits/],
@@ -104,28 +139,68 @@ test('the one edit form is unchanged, and is still valid', () => {
 describe("Claude Code's MultiEdit", () => {
   const ctx = { cwd: '/w' };
   test('MultiEdit of several edits is one fs.edit with edits; of one, the plain form', () => {
-    const edits = [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: 'd', replace_all: true }];
-    expect(stepFromClaude('MultiEdit', { file_path: '/w/m.js', edits }, tools)).toEqual({ step: { tool: 'fs.edit', path: '/w/m.js', edits } });
-    expect(stepFromClaude('MultiEdit', { file_path: 'm.js', edits: [{ old_string: 'a', new_string: 'b', replace_all: 'yes' }] }, tools)).toEqual({ step: { tool: 'fs.edit', path: 'm.js', old_string: 'a', new_string: 'b', replace_all: 'yes' } });
-    expect(stepFromClaude('MultiEdit', { file_path: 'm.js', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c' }] }, tools)).toEqual({ error: 'edits[1].new_string must be a string' });
-    expect(stepFromClaude('MultiEdit', { file_path: 'm.js', edits: [] }, tools)).toEqual({ error: expect.stringContaining('edits must be a list') });
+    const edits = [
+      { old_string: 'a', new_string: 'b' },
+      { old_string: 'c', new_string: 'd', replace_all: true },
+    ];
+    expect(stepFromClaude('MultiEdit', { file_path: '/w/m.js', edits }, tools)).toEqual({
+      step: { tool: 'fs.edit', path: '/w/m.js', edits },
+    });
+    expect(
+      stepFromClaude('MultiEdit', { file_path: 'm.js', edits: [{ old_string: 'a', new_string: 'b', replace_all: 'yes' }] }, tools),
+    ).toEqual({ step: { tool: 'fs.edit', path: 'm.js', old_string: 'a', new_string: 'b', replace_all: 'yes' } });
+    expect(
+      stepFromClaude('MultiEdit', { file_path: 'm.js', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c' }] }, tools),
+    ).toEqual({ error: 'edits[1].new_string must be a string' });
+    expect(stepFromClaude('MultiEdit', { file_path: 'm.js', edits: [] }, tools)).toEqual({
+      error: expect.stringContaining('edits must be a list'),
+    });
   });
 
   test("a hook reads a multi-edit as MultiEdit with Claude Code's fields, one edit as Edit", () => {
     const def = getTool('fs.edit');
-    const step = { tool: 'fs.edit', path: 'm.js', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: 'd', replace_all: true }] };
+    const step = {
+      tool: 'fs.edit',
+      path: 'm.js',
+      edits: [
+        { old_string: 'a', new_string: 'b' },
+        { old_string: 'c', new_string: 'd', replace_all: true },
+      ],
+    };
     expect(claudeToolFields(def, step, ctx)).toEqual({
       tool_name: 'MultiEdit',
-      tool_input: { file_path: '/w/m.js', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: 'd', replace_all: true }] },
+      tool_input: {
+        file_path: '/w/m.js',
+        edits: [
+          { old_string: 'a', new_string: 'b' },
+          { old_string: 'c', new_string: 'd', replace_all: true },
+        ],
+      },
     });
     expect(claudeToolFields(def, { tool: 'fs.edit', path: 'm.js', old_string: 'a', new_string: 'b' }, ctx).tool_name).toBe('Edit');
-    expect(def!.claude!.response!(step as never, {}, ctx)).toMatchObject({ filePath: '/w/m.js', edits: [{ replace_all: false }, { replace_all: true }] });
+    expect(def!.claude!.response!(step as never, {}, ctx)).toMatchObject({
+      filePath: '/w/m.js',
+      edits: [{ replace_all: false }, { replace_all: true }],
+    });
   });
 
   test('the question lists each edit by its place in the list', () => {
     const def = getTool('fs.edit')!;
-    const s = { tool: 'fs.edit', path: 'm.js', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: 'd', replace_all: true }] };
-    expect(def.summary!(s as never).fields.map((f) => f.name)).toEqual(['path', 'edits[0].old_string', 'edits[0].new_string', 'edits[1].old_string (all)', 'edits[1].new_string']);
+    const s = {
+      tool: 'fs.edit',
+      path: 'm.js',
+      edits: [
+        { old_string: 'a', new_string: 'b' },
+        { old_string: 'c', new_string: 'd', replace_all: true },
+      ],
+    };
+    expect(def.summary!(s as never).fields.map((f) => f.name)).toEqual([
+      'path',
+      'edits[0].old_string',
+      'edits[0].new_string',
+      'edits[1].old_string (all)',
+      'edits[1].new_string',
+    ]);
     expect(def.digest(s as never)).toBe('edit m.js (2 edits)');
   });
 });

@@ -1,5 +1,16 @@
 import type { PlanItem } from '../src';
-import { claudeToolFields, createToolRunner, getTool, MAX_PLAN_ITEMS, MAX_PLAN_STEP_CHARS, planText, stepFromClaude, tools, validateStep, verdictOf } from '../src';
+import {
+  claudeToolFields,
+  createToolRunner,
+  getTool,
+  MAX_PLAN_ITEMS,
+  MAX_PLAN_STEP_CHARS,
+  planText,
+  stepFromClaude,
+  tools,
+  validateStep,
+  verdictOf,
+} from '../src';
 
 // plan.update (issue #46): the model's visible plan. L0, no side effect, the whole plan in its
 // result; capped; Claude Code's TodoWrite both ways, so hooks and rules see TodoWrite.
@@ -45,9 +56,22 @@ test("Claude Code's TodoWrite: a hook reads its todos; its input becomes our pla
       ],
     },
   });
-  const todos = [{ content: 'a', status: 'completed', activeForm: 'Doing a' }, { content: 'b', status: 'pending', activeForm: 'Doing b' }];
-  expect(stepFromClaude('TodoWrite', { todos }, tools)).toEqual({ step: { tool: 'plan.update', items: [{ step: 'a', status: 'done' }, { step: 'b', status: 'pending' }] } });
-  expect(stepFromClaude('TodoWrite', { todos: [{ content: 'a', status: 'finished' }] }, tools)).toEqual({ error: 'todos[0].status must be pending, in_progress or completed' });
+  const todos = [
+    { content: 'a', status: 'completed', activeForm: 'Doing a' },
+    { content: 'b', status: 'pending', activeForm: 'Doing b' },
+  ];
+  expect(stepFromClaude('TodoWrite', { todos }, tools)).toEqual({
+    step: {
+      tool: 'plan.update',
+      items: [
+        { step: 'a', status: 'done' },
+        { step: 'b', status: 'pending' },
+      ],
+    },
+  });
+  expect(stepFromClaude('TodoWrite', { todos: [{ content: 'a', status: 'finished' }] }, tools)).toEqual({
+    error: 'todos[0].status must be pending, in_progress or completed',
+  });
   expect(stepFromClaude('TodoWrite', { todos: 'a' }, tools)).toEqual({ error: expect.stringContaining('todos must be a list') });
 });
 

@@ -91,7 +91,8 @@ export function audit(core: AgentCore, s: EndedStep): void {
   // What happened, as the window and the session say it (step-outcome.ts), with the exit code of a step that ran.
   const happened = stepOutcome(result);
   const exit = result.exitCode !== undefined ? `exit ${String(result.exitCode)}` : 'ran';
-  const outcome = happened === 'blocked_by_hook' ? happened : happened === 'sandbox_stopped' ? `${exit} (${happened})` : (result.status ?? exit);
+  const outcome =
+    happened === 'blocked_by_hook' ? happened : happened === 'sandbox_stopped' ? `${exit} (${happened})` : (result.status ?? exit);
   if (core.unwritable.has(file)) return;
   const entry: AuditEntry = {
     at: at(core),
@@ -110,7 +111,12 @@ export function audit(core: AgentCore, s: EndedStep): void {
   queueWrite(core, {
     file,
     write: () => appendAudit(file, entry),
-    failed: (err) => emit(core, { type: 'log', code: 'audit_not_saved', message: t(core.options.lang, 'auditNotSaved', { reason: writeFailure(err), file }) }),
+    failed: (err) =>
+      emit(core, {
+        type: 'log',
+        code: 'audit_not_saved',
+        message: t(core.options.lang, 'auditNotSaved', { reason: writeFailure(err), file }),
+      }),
   });
 }
 
@@ -131,7 +137,8 @@ function hashContents(fields: Record<string, unknown>): Record<string, unknown> 
 /** What ran, for the audit log: contents as `{chars, sha256}`, a multi-edit's each (appendAudit passes the rest through the redaction gate). */
 function auditStep(step: Step): Step {
   const out = hashContents(step as unknown as Record<string, unknown>);
-  if (Array.isArray(out.edits)) out.edits = out.edits.map((e: unknown) => (e && typeof e === 'object' ? hashContents(e as Record<string, unknown>) : e));
+  if (Array.isArray(out.edits))
+    out.edits = out.edits.map((e: unknown) => (e && typeof e === 'object' ? hashContents(e as Record<string, unknown>) : e));
   return out as unknown as Step;
 }
 
@@ -140,7 +147,8 @@ export function getRunner(core: AgentCore): StepRunner {
   if (!core.runner) {
     core.runner = core.deps.createRunner((request) => confirmBridge(core, request));
     if (core.runMode !== 'default') core.runner.setMode?.(core.runMode);
-    for (const p of core.runner.ruleProblems ?? []) log(core, 'permission_rule_ignored', t(core.options.lang, 'permissionRuleIgnored', { rule: p.text, file: p.source, error: p.error }));
+    for (const p of core.runner.ruleProblems ?? [])
+      log(core, 'permission_rule_ignored', t(core.options.lang, 'permissionRuleIgnored', { rule: p.text, file: p.source, error: p.error }));
   }
   return core.runner;
 }
@@ -157,9 +165,14 @@ export function noteSandbox(core: AgentCore): void {
   core.sandboxNoted = true;
   const status = getRunner(core).sandboxStatus?.();
   const lang = core.options.lang;
-  if (status && status.kind === 'none' && status.mode !== 'off') log(core, 'sandbox_unavailable', t(lang, 'sandboxUnavailable', { reason: status.reason ?? '?' }));
+  if (status && status.kind === 'none' && status.mode !== 'off')
+    log(core, 'sandbox_unavailable', t(lang, 'sandboxUnavailable', { reason: status.reason ?? '?' }));
   else if (status?.degraded?.length) {
-    const key = { capabilities: 'sandboxDegradedCapabilities', no_new_privs: 'sandboxDegradedNoNewPrivs', seccomp: 'sandboxDegradedSeccomp' } as const;
+    const key = {
+      capabilities: 'sandboxDegradedCapabilities',
+      no_new_privs: 'sandboxDegradedNoNewPrivs',
+      seccomp: 'sandboxDegradedSeccomp',
+    } as const;
     const what = status.degraded.map((d) => t(lang, key[d.what], { why: d.why })).join(lang === 'zh' ? '；' : '; ');
     log(core, 'sandbox_degraded', t(lang, 'sandboxDegraded', { what }));
   }

@@ -82,7 +82,11 @@ export const agentRunNames = {
   permission: { arg: 'words' as const },
   claude: {
     names: ['Task', 'Agent'],
-    input: (s: AgentRunInput) => ({ description: oneLine(s.task, 60), prompt: s.task, subagent_type: s.agent ?? ((s.mode ?? 'plan') === 'plan' ? 'Plan' : 'general-purpose') }),
+    input: (s: AgentRunInput) => ({
+      description: oneLine(s.task, 60),
+      prompt: s.task,
+      subagent_type: s.agent ?? ((s.mode ?? 'plan') === 'plan' ? 'Plan' : 'general-purpose'),
+    }),
     fromInput: (c: Record<string, unknown>) => {
       if (typeof c.prompt !== 'string') return { error: 'prompt must be a string' };
       const type = typeof c.subagent_type === 'string' ? c.subagent_type : 'Plan';
@@ -90,7 +94,11 @@ export const agentRunNames = {
       // Any other type is a named agent (an agent file of that name).
       return { task: c.prompt, agent: type };
     },
-    response: (_s: AgentRunInput, r: Record<string, unknown>) => ({ content: [{ type: 'text', text: String(r.answer ?? '') }], totalDurationMs: r.durationMs, totalToolUseCount: r.steps }),
+    response: (_s: AgentRunInput, r: Record<string, unknown>) => ({
+      content: [{ type: 'text', text: String(r.answer ?? '') }],
+      totalDurationMs: r.durationMs,
+      totalToolUseCount: r.steps,
+    }),
   } satisfies ClaudeCodeForm<AgentRunInput>,
 };
 
@@ -122,16 +130,31 @@ export function agentRunTool(spawner: ChildSpawner): AnyToolDefinition {
     }),
     approvalKey: (s: AgentRunInput) => `agent.run ${s.agent ? `${s.agent} ` : ''}${s.mode ?? 'plan'}`,
     digest: (s: AgentRunInput) => `agent${s.agent ? ` ${s.agent}` : ''} (${s.mode ?? 'plan'}): ${oneLine(s.task, 80)}`,
-    execute: async (s: AgentRunInput, ctx: { id: string; decision: unknown; signal?: AbortSignal; onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void }) => {
+    execute: async (
+      s: AgentRunInput,
+      ctx: { id: string; decision: unknown; signal?: AbortSignal; onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void },
+    ) => {
       // A name not in the index (an untrusted project's agent among them) starts nothing.
       if (s.agent && !spawner.agents?.includes(s.agent)) {
         const known = spawner.agents?.length ? spawner.agents.join(', ') : '(none)';
-        return { _event: 'tool_result', id: ctx.id, tool: 'agent.run', status: 'error', error: { code: 'UNKNOWN_AGENT', message: `no agent named "${s.agent}" here; the agents of the index: ${known}` }, decision: ctx.decision };
+        return {
+          _event: 'tool_result',
+          id: ctx.id,
+          tool: 'agent.run',
+          status: 'error',
+          error: { code: 'UNKNOWN_AGENT', message: `no agent named "${s.agent}" here; the agents of the index: ${known}` },
+          decision: ctx.decision,
+        };
       }
       const label = `${s.agent ?? 'agent'} ${++counter}`;
       const started = Date.now();
       const progress = (line: string) => ctx.onOutput?.(`[${label}] ${line}\n`, 'stdout');
-      const child = await spawner.run({ task: s.task, mode: s.mode ?? 'plan', ...(s.agent ? { agent: s.agent } : {}) }, label, ctx.signal, progress);
+      const child = await spawner.run(
+        { task: s.task, mode: s.mode ?? 'plan', ...(s.agent ? { agent: s.agent } : {}) },
+        label,
+        ctx.signal,
+        progress,
+      );
       return {
         _event: 'tool_result',
         id: ctx.id,
@@ -194,7 +217,14 @@ export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (
  * Run a child to its answer: in its mode (never freer than the parent's), its progress reported
  * line by line, its usage counted into the parent's whatever the outcome, disposed at the end.
  */
-export async function runChildAgent(parent: Agent, child: Agent, task: string, mode: 'plan' | 'default', signal: AbortSignal | undefined, onProgress: (line: string) => void): Promise<ChildOutcome> {
+export async function runChildAgent(
+  parent: Agent,
+  child: Agent,
+  task: string,
+  mode: 'plan' | 'default',
+  signal: AbortSignal | undefined,
+  onProgress: (line: string) => void,
+): Promise<ChildOutcome> {
   const off = child.on((event) => {
     const line = progressLine(event as Parameters<typeof progressLine>[0]);
     if (line) onProgress(line);
@@ -203,7 +233,13 @@ export async function runChildAgent(parent: Agent, child: Agent, task: string, m
     // yolo needs the OS sandbox: a child that cannot have its parent's mode plans.
     if (!child.setRunMode(childMode(mode, parent.getRunMode())).ok) child.setRunMode('plan');
     const result = await child.send(task, { signal });
-    return { outcome: result.outcome, answer: result.message, steps: result.steps, usage: child.usage(), ...(result.error ? { error: result.error } : {}) };
+    return {
+      outcome: result.outcome,
+      answer: result.message,
+      steps: result.steps,
+      usage: child.usage(),
+      ...(result.error ? { error: result.error } : {}),
+    };
   } finally {
     off();
     parent.countUsage(child.usage());

@@ -42,7 +42,13 @@ export function checkApproved(core: AgentCore): boolean {
  * with each check's digest in the `checks` of its last matching edit's result. `mark`: the
  * runner's journal position before the reply's steps; `run`: how the loop runs one step.
  */
-export async function afterReplySteps(core: AgentCore, results: ToolResult[], mark: number | undefined, run: (step: Step) => Promise<ToolResult>, signal: AbortSignal): Promise<ToolResult[]> {
+export async function afterReplySteps(
+  core: AgentCore,
+  results: ToolResult[],
+  mark: number | undefined,
+  run: (step: Step) => Promise<ToolResult>,
+  signal: AbortSignal,
+): Promise<ToolResult[]> {
   const checks = core.deps.checks;
   if (!checks?.list.length || mark === undefined || signal.aborted) return results;
   const changes = core.runner?.changes?.(mark) ?? [];
@@ -56,15 +62,24 @@ export async function afterReplySteps(core: AgentCore, results: ToolResult[], ma
     digests.set(stepId, [...(digests.get(stepId) ?? []), digest]);
   }
   for (const [id, checks] of digests) emit(core, { type: 'checks', id, checks });
-  return results.map((r) => (digests.has(r.id) ? { ...r, checks: [...((r.checks as CheckDigest[] | undefined) ?? []), ...digests.get(r.id)!] } : r));
+  return results.map((r) =>
+    digests.has(r.id) ? { ...r, checks: [...((r.checks as CheckDigest[] | undefined) ?? []), ...digests.get(r.id)!] } : r,
+  );
 }
 
 /** One check: skipped when the user said no earlier, else run as a step with the head of its output kept. */
-async function runCheck(core: AgentCore, check: Check, workspace: string, answers: CheckAnswers, run: (step: Step) => Promise<ToolResult>): Promise<CheckDigest> {
+async function runCheck(
+  core: AgentCore,
+  check: Check,
+  workspace: string,
+  answers: CheckAnswers,
+  run: (step: Step) => Promise<ToolResult>,
+): Promise<CheckDigest> {
   const key = checkLine(check);
   if (answers.get(key) === 'no') return { run: key, status: 'not_run', note: 'declined earlier this session; not asked again' };
   const step = checkStep(check, workspace);
-  if (!step) return { run: key, status: 'error', note: 'its command cannot run without a shell: give the program and its arguments as a list' };
+  if (!step)
+    return { run: key, status: 'error', note: 'its command cannot run without a shell: give the program and its arguments as a list' };
   let head = '';
   let ownId: string | undefined;
   const listen = (event: AgentEvent) => {

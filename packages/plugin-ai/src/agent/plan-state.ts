@@ -14,7 +14,8 @@ const schema = (): PlanSchema => (require('@holic512/tool-runner') as { planItem
 
 /** The plan a result carries, checked; undefined when it carries none (or a malformed one). */
 export function planOfResult(result: Pick<ToolResult, 'status'> & Record<string, unknown>): PlanItem[] | undefined {
-  if (!Array.isArray(result.plan) || result.status === 'error' || result.status === 'blocked' || result.status === 'declined') return undefined;
+  if (!Array.isArray(result.plan) || result.status === 'error' || result.status === 'blocked' || result.status === 'declined')
+    return undefined;
   const parsed = schema().safeParse(result.plan);
   return parsed.success ? parsed.data : undefined;
 }

@@ -30,7 +30,11 @@ export interface ChildContext {
   /** `createRunner` for a registry (or the extra tools to build one from). */
   runnerFor(tools: StepRunner['tools'] | undefined, extra: readonly unknown[]): AgentDeps['createRunner'];
   /** The system prompts for these tools (a filter leaves out what the child may not use), with a note after them. */
-  prompts(extra: readonly unknown[], note: string, only?: (def: NamedDefinition) => boolean): { systemPrompt: string; toolsSystemPrompt: string };
+  prompts(
+    extra: readonly unknown[],
+    note: string,
+    only?: (def: NamedDefinition) => boolean,
+  ): { systemPrompt: string; toolsSystemPrompt: string };
   createRunner?: AgentDeps['createRunner'];
   confirm?: AgentConfirmFn;
   mcp?: DynamicTools;
@@ -96,7 +100,11 @@ export function childSpawner(ctx: ChildContext): ChildSpawner {
       const limit = agentTools(named);
       tools = ctx.registryOf(ctx.extraTools, limit);
       // Its body is its instructions: in its own requests only, never in the parent's or another child's.
-      prompts = ctx.prompts(ctx.extraTools, `${CHILD_NOTE}\n\nYou are the agent "${named.name}". Your instructions:\n${named.prompt}`, limit.only);
+      prompts = ctx.prompts(
+        ctx.extraTools,
+        `${CHILD_NOTE}\n\nYou are the agent "${named.name}". Your instructions:\n${named.prompt}`,
+        limit.only,
+      );
       if (dynamic) dynamic = limitedTools(dynamic, limit);
     } else {
       if (plain.tools === undefined) plain.tools = ctx.registryOf(ctx.extraTools) ?? null;

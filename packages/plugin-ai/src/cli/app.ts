@@ -136,7 +136,10 @@ interface ToolRunnerModule {
     terminal?: boolean;
   }): StepRunner;
   /** The registry on its own (tool-runner ≥ the registry): replies are parsed before a runner exists. */
-  createToolRegistry?(extra: readonly unknown[], options?: { only?: (def: { name: string }) => boolean; withheldNote?: string }): StepRunner['tools'];
+  createToolRegistry?(
+    extra: readonly unknown[],
+    options?: { only?: (def: { name: string }) => boolean; withheldNote?: string },
+  ): StepRunner['tools'];
   /** The git root holding `cwd`, or `cwd` (tool-runner ≥ issue #10). */
   findWorkspace?(cwd: string): string;
   /** A step judged without language (tool-runner ≥ the rendering at each edge, issue #38). */
@@ -184,19 +187,43 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   if (runEnv !== env) registerKnownSecrets(slothtoolHome(env), claude.env);
   // Hooks: the user's (ai.json, ~/.claude/settings.json), and a trusted project's (.slothtool/settings.json, .claude/settings*.json);
   // those of Claude Code's files read Claude Code's stdin exactly.
-  const hookReads = [readHooks(config.hooks, paths.config), ...(projectRules.hooks ? [readHooks(projectRules.hooks, projectRules.file ?? '')] : []), ...claude.hooks.map((h) => readHooks(h.raw, h.source, 'claude'))];
+  const hookReads = [
+    readHooks(config.hooks, paths.config),
+    ...(projectRules.hooks ? [readHooks(projectRules.hooks, projectRules.file ?? '')] : []),
+    ...claude.hooks.map((h) => readHooks(h.raw, h.source, 'claude')),
+  ];
   const hooks = hookReads.flatMap((r) => r.hooks);
   // Skills: the index goes into the prompt, a body only when the model loads one (skill.load).
   // A project's own skills only in a trusted folder (their scripts are the project's code).
-  const { skills } = discoverSkills(skillRoots(slothtoolHome(env), projectRoot, userHome).filter((r) => r.scope === 'user' || trust === 'trusted'));
+  const { skills } = discoverSkills(
+    skillRoots(slothtoolHome(env), projectRoot, userHome).filter((r) => r.scope === 'user' || trust === 'trusted'),
+  );
   const extraTools = skills.length ? [skillLoadTool(skills)] : [];
   // Scripts inside those skill folders are asked about (L1) as project code, not refused as unknown.
   const skillDirs = skills.map((s) => s.dir);
   // MCP servers: the user's (ai.json, ~/.claude.json), and a trusted project's `.mcp.json`; they connect in the background.
-  const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more: [...(options.mcpServers ? [options.mcpServers] : []), ...claudeServers.sources], projectRoot, projectTrusted: trust === 'trusted', env: runEnv, serverEnv: claude.env, cwd });
+  const mcp = startMcp({
+    user: config.mcpServers,
+    userFile: paths.config,
+    more: [...(options.mcpServers ? [options.mcpServers] : []), ...claudeServers.sources],
+    projectRoot,
+    projectTrusted: trust === 'trusted',
+    env: runEnv,
+    serverEnv: claude.env,
+    cwd,
+  });
   // Named agents (agent files; only their index is in the prompt) and checks after edits: the user's, and a trusted project's.
   const ownHome = isOwnHome(projectRoot, paths.home);
-  const { agents, agentProblems, checks, checkProblems, sessionChecks } = readAgentsAndChecks({ slothtoolHome: slothtoolHome(env), userHome, projectRoot, ownHome, trusted: trust === 'trusted', config, configFile: paths.config, projectRules });
+  const { agents, agentProblems, checks, checkProblems, sessionChecks } = readAgentsAndChecks({
+    slothtoolHome: slothtoolHome(env),
+    userHome,
+    projectRoot,
+    ownHome,
+    trusted: trust === 'trusted',
+    config,
+    configFile: paths.config,
+    projectRules,
+  });
   const userPrompt = readUserPrompt(options, cwd);
   const environment = {
     cwd,
@@ -208,19 +235,49 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   };
   // Sub-agents (agent.run): a child gets the same tools but agent.run (a named agent, those it lists), and its own prompts.
   let children: ChildSpawner | undefined;
-  const spawner: ChildSpawner = { maxParallel: config.agents.maxParallel, agents: agents.map((a) => a.name), run: (...a) => children!.run(...a) };
+  const spawner: ChildSpawner = {
+    maxParallel: config.agents.maxParallel,
+    agents: agents.map((a) => a.name),
+    run: (...a) => children!.run(...a),
+  };
   const parentExtra = [...extraTools, agentRunTool(spawner)];
   const prompts = promptsFor(environment, agents, userPrompt);
   // The tools replies are parsed against exist before the runner, which a turn that only talks
   // never builds (nor loads: tool-runner's runner, exec and sandbox load on first use).
-  const registryOf = (extra: readonly unknown[], limit?: Only) => (options.createRunner ? undefined : loadToolRunner().createToolRegistry?.(extra, limit ? { only: limit.only, withheldNote: limit.note } : undefined));
+  const registryOf = (extra: readonly unknown[], limit?: Only) =>
+    options.createRunner
+      ? undefined
+      : loadToolRunner().createToolRegistry?.(extra, limit ? { only: limit.only, withheldNote: limit.note } : undefined);
   const tools = registryOf(parentExtra);
   const policy = { ...rules.policy, ...(skillDirs.length ? { trustedCodeRoots: skillDirs } : {}) };
-  const runnerFor = runnerFactory({ config, policy, unattended: options.unattended === true || !options.confirm, registry, cwd, lang: options.lang, env: runEnv, fileAccess: options.fileAccess, noTerminal: options.noTerminal });
+  const runnerFor = runnerFactory({
+    config,
+    policy,
+    unattended: options.unattended === true || !options.confirm,
+    registry,
+    cwd,
+    lang: options.lang,
+    env: runEnv,
+    fileAccess: options.fileAccess,
+    noTerminal: options.noTerminal,
+  });
   const createRunner = options.createRunner ?? runnerFor(tools, parentExtra);
-  const agentOptions = { config, cwd, lang: options.lang, mode: options.mode, profile: options.profile, maxAutoSteps: options.maxAutoSteps };
+  const agentOptions = {
+    config,
+    cwd,
+    lang: options.lang,
+    mode: options.mode,
+    profile: options.profile,
+    maxAutoSteps: options.maxAutoSteps,
+  };
   // What the agent's children share with it: the model, the hooks, the audit log, the clock, the checks.
-  const shared = { llm, ...(hooks.length ? { hooks, projectDir: projectRoot, hookEnv: runEnv } : {}), auditFile: paths.auditLog, now: options.now, ...sessionChecks };
+  const shared = {
+    llm,
+    ...(hooks.length ? { hooks, projectDir: projectRoot, hookEnv: runEnv } : {}),
+    auditFile: paths.auditLog,
+    now: options.now,
+    ...sessionChecks,
+  };
   const agent = new Agent(
     { ...agentOptions, ...prompts(parentExtra) },
     {
@@ -232,7 +289,9 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       ...(mcp && !mcp.empty ? { dynamicTools: mcp, onDispose: () => void mcp.close() } : {}),
       // The first step otherwise starts the helper and goes without it (node's fork of this
       // process, socketpairs instead of pipes): start it while a reply asking for steps streams in.
-      ...(options.createRunner ? {} : { prepareSteps: () => void loadToolRunner().prepareSpawnHelper?.({ slothtoolHome: slothtoolHome(runEnv) }) }),
+      ...(options.createRunner
+        ? {}
+        : { prepareSteps: () => void loadToolRunner().prepareSpawnHelper?.({ slothtoolHome: slothtoolHome(runEnv) }) }),
     },
   );
   const otel = startTelemetry(env, config.telemetry, VERSION);
@@ -296,15 +355,26 @@ function customCommands(home: string, projectRoot: string, userHome: string, aiH
 function readMemory(config: AiConfig, home: string, userHome: string, cwd: string, policy: Policy): ProjectContext | undefined {
   const mayImport = (file: string): true | string => {
     const tr = loadToolRunner('verdictOf');
-    const verdict = tr.verdictOf({ tool: 'fs.read', path: file }, policy, { cwd: tr.findWorkspace?.(cwd) ?? cwd, home: userHome, slothtoolHome: home });
+    const verdict = tr.verdictOf({ tool: 'fs.read', path: file }, policy, {
+      cwd: tr.findWorkspace?.(cwd) ?? cwd,
+      home: userHome,
+      slothtoolHome: home,
+    });
     return verdict.level === 'L0' ? true : (tr.renderVerdict(verdict, 'en').rules[0]?.reason ?? verdict.level);
   };
   return readProjectContext(cwd, config.context.projectContextMaxTokens, { slothtoolHome: home, userHome, mayImport });
 }
 
 /** What the edges read beside the agent: the registry steps are shown by, and the run's telemetry. */
-function edgeParts(tools: StepRunner['tools'] | undefined, otel: ReturnType<typeof startTelemetry>): Pick<AppAgent, 'tools' | 'telemetry' | 'telemetryProblem'> {
-  return { ...(tools ? { tools } : {}), ...(otel.telemetry ? { telemetry: otel.telemetry } : {}), ...(otel.problem ? { telemetryProblem: otel.problem } : {}) };
+function edgeParts(
+  tools: StepRunner['tools'] | undefined,
+  otel: ReturnType<typeof startTelemetry>,
+): Pick<AppAgent, 'tools' | 'telemetry' | 'telemetryProblem'> {
+  return {
+    ...(tools ? { tools } : {}),
+    ...(otel.telemetry ? { telemetry: otel.telemetry } : {}),
+    ...(otel.problem ? { telemetryProblem: otel.problem } : {}),
+  };
 }
 
 /** What building a step runner needs: the same for the agent and its children (agent.run). */

@@ -31,7 +31,8 @@ export function memoryNotices(app: Partial<Pick<AppAgent, 'memory' | 'memoryProb
   const lines: string[] = [];
   const cap = app.config?.context.projectContextMaxTokens ?? 0;
   for (const m of app.memory ?? []) {
-    if (m.truncated) lines.push(t(lang, 'memoryCutNotice', { file: shown(m.file, cwd), kept: m.tokens, full: m.fullTokens ?? m.tokens, cap }));
+    if (m.truncated)
+      lines.push(t(lang, 'memoryCutNotice', { file: shown(m.file, cwd), kept: m.tokens, full: m.fullTokens ?? m.tokens, cap }));
   }
   for (const p of app.memoryProblems ?? []) {
     const why = p.reason === 'refused' ? (p.detail ?? '') : t(lang, `memoryImport_${p.reason}`, { depth: MAX_IMPORT_DEPTH });
@@ -41,21 +42,44 @@ export function memoryNotices(app: Partial<Pick<AppAgent, 'memory' | 'memoryProb
 }
 
 export function startNotices(
-  app: Partial<Pick<AppAgent, 'hookProblems' | 'claudeProblems' | 'projectRules' | 'project' | 'mcpProblems' | 'telemetryProblem' | 'memory' | 'memoryProblems' | 'config' | 'agentProblems' | 'checkProblems'>>,
+  app: Partial<
+    Pick<
+      AppAgent,
+      | 'hookProblems'
+      | 'claudeProblems'
+      | 'projectRules'
+      | 'project'
+      | 'mcpProblems'
+      | 'telemetryProblem'
+      | 'memory'
+      | 'memoryProblems'
+      | 'config'
+      | 'agentProblems'
+      | 'checkProblems'
+    >
+  >,
   lang: Lang,
   cwd?: string,
 ): string[] {
   const lines: string[] = [...memoryNotices(app, lang, cwd)];
   if (app.telemetryProblem) lines.push(t(lang, app.telemetryProblem.key, app.telemetryProblem.vars));
   for (const p of app.checkProblems ?? []) lines.push(t(lang, 'checksIgnored', { file: p.source, error: p.error }));
-  for (const p of app.agentProblems ?? []) lines.push(t(lang, p.key === 'agentUnknownTool' ? 'agentToolLeftOut' : 'agentFileIgnored', { file: p.file, error: t(lang, p.key, p.vars) }));
+  for (const p of app.agentProblems ?? [])
+    lines.push(
+      t(lang, p.key === 'agentUnknownTool' ? 'agentToolLeftOut' : 'agentFileIgnored', { file: p.file, error: t(lang, p.key, p.vars) }),
+    );
   for (const p of app.hookProblems ?? []) lines.push(t(lang, 'hookIgnored', { file: p.source, error: p.error }));
   for (const p of app.claudeProblems ?? []) lines.push(t(lang, 'claudeSettingIgnored', { file: p.source, error: p.error }));
   for (const p of app.mcpProblems ?? []) lines.push(t(lang, 'mcpStartProblem', { name: p.name, source: p.source, error: p.error }));
   if (app.projectRules?.problem) lines.push(t(lang, 'projectRulesBroken', { problem: app.projectRules.problem }));
   const { extras, trust } = app.project ?? {};
   if (extras && (trust === 'untrusted' || trust === 'changed')) {
-    lines.push(t(lang, trust === 'changed' ? 'projectExtrasChanged' : 'projectExtrasOff', { folder: extras.workspace, what: projectFilesText(extras.files) }));
+    lines.push(
+      t(lang, trust === 'changed' ? 'projectExtrasChanged' : 'projectExtrasOff', {
+        folder: extras.workspace,
+        what: projectFilesText(extras.files),
+      }),
+    );
   }
   return lines;
 }

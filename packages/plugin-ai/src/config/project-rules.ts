@@ -47,7 +47,8 @@ export function readProjectRules(workspace: string, trustFile: string, known?: T
   const hooks = trusted && value && typeof value === 'object' ? (value as { hooks?: unknown }).hooks : undefined;
   const checks = trusted && value && typeof value === 'object' ? (value as { checks?: unknown }).checks : undefined;
   const own = { ...(hooks ? { hooks } : {}), ...(checks !== undefined ? { checks } : {}) };
-  const p = (value && typeof value === 'object' ? (value as { permissions?: unknown }).permissions : undefined) as Record<string, unknown> | undefined;
+  const p = (value && typeof value === 'object' ? (value as { permissions?: unknown }).permissions : undefined) as
+    Record<string, unknown> | undefined;
   if (!p || typeof p !== 'object') return { trust, file, ...own };
   const deny = strings(p.deny);
   return { trust, file, ...own, set: { deny, ...(trusted ? { allow: strings(p.allow), ask: strings(p.ask) } : {}), source: file } };

@@ -56,8 +56,12 @@ export function agentRoots(slothtoolHome: string, projectRoot: string, userHome:
   return [
     { dir: path.join(userHome, '.claude', 'agents'), scope: 'user', origin: '~/.claude/agents' },
     { dir: path.join(slothtoolHome, 'agents'), scope: 'user', origin: '~/.slothtool/agents' },
-    ...(isHomeClaude(userHome, projectRoot) ? [] : [{ dir: path.join(projectRoot, '.claude', 'agents'), scope: 'project' as const, origin: '.claude/agents' }]),
-    ...(ownSlothtool ? [] : [{ dir: path.join(projectRoot, '.slothtool', 'agents'), scope: 'project' as const, origin: '.slothtool/agents' }]),
+    ...(isHomeClaude(userHome, projectRoot)
+      ? []
+      : [{ dir: path.join(projectRoot, '.claude', 'agents'), scope: 'project' as const, origin: '.claude/agents' }]),
+    ...(ownSlothtool
+      ? []
+      : [{ dir: path.join(projectRoot, '.slothtool', 'agents'), scope: 'project' as const, origin: '.slothtool/agents' }]),
   ];
 }
 
@@ -72,7 +76,12 @@ const MAX_TOOLS = 64;
 /** `tools` as written: a comma-separated list, or a YAML list of strings. */
 function toolList(value: unknown): { tools?: string[] } | AgentFault {
   if (value === undefined || value === null) return {};
-  const words = typeof value === 'string' ? value.split(/[,\n]+/) : Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
+  const words =
+    typeof value === 'string'
+      ? value.split(/[,\n]+/)
+      : Array.isArray(value) && value.every((v) => typeof v === 'string')
+        ? (value as string[])
+        : undefined;
   if (!words) return { key: 'agentBadTools' };
   const tools = [...new Set(words.map((w) => w.trim()).filter(Boolean))];
   if (tools.length > MAX_TOOLS) return { key: 'agentTooManyTools', vars: { n: MAX_TOOLS } };
@@ -166,6 +175,8 @@ export function agentMayUse(agent: Pick<AgentFile, 'tools'>, def: NamedDefinitio
 export function unknownAgentTools(agents: readonly AgentFile[], defs: readonly NamedDefinition[]): AgentProblem[] {
   // MCP tools join later: a name in their form is not checked here.
   return agents.flatMap((a) =>
-    (a.tools ?? []).filter((t) => !/^mcp(__|\.)/.test(t) && !defs.some((d) => agentMayUse({ tools: [t] }, d))).map((tool) => ({ file: a.file, key: 'agentUnknownTool' as const, vars: { tool } })),
+    (a.tools ?? [])
+      .filter((t) => !/^mcp(__|\.)/.test(t) && !defs.some((d) => agentMayUse({ tools: [t] }, d)))
+      .map((tool) => ({ file: a.file, key: 'agentUnknownTool' as const, vars: { tool } })),
   );
 }

@@ -62,14 +62,23 @@ export interface Change {
 }
 
 /** What a reply's changes call for: each check once, with the files it matched and the step whose result gets its digest (the last matching one). */
-export function checksFor(changes: readonly Change[], checks: readonly Check[], workspace: string): Array<{ check: Check; stepId: string; files: string[] }> {
+export function checksFor(
+  changes: readonly Change[],
+  checks: readonly Check[],
+  workspace: string,
+): Array<{ check: Check; stepId: string; files: string[] }> {
   const out: Array<{ check: Check; stepId: string; files: string[] }> = [];
   for (const check of checks) {
     const hits = changes.filter((c) => {
       const rel = path.relative(workspace, c.path);
       return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) && checkMatches(check.match, rel.split(path.sep).join('/'));
     });
-    if (hits.length) out.push({ check, stepId: hits[hits.length - 1].stepId, files: [...new Set(hits.map((h) => path.relative(workspace, h.path).split(path.sep).join('/')))] });
+    if (hits.length)
+      out.push({
+        check,
+        stepId: hits[hits.length - 1].stepId,
+        files: [...new Set(hits.map((h) => path.relative(workspace, h.path).split(path.sep).join('/')))],
+      });
   }
   return out;
 }
@@ -98,7 +107,10 @@ const PROBLEM = /^\s*\S+?(?::\d+(?::\d+)?|\(\d+,\d+\))|\berror\b|\bwarning\b|^\s
 
 /** The first problem lines of what a check printed (or, when none look like one, its first lines), cut to the caps. */
 export function firstErrors(text: string): { errors: string[]; more: number } {
-  const lines = text.split('\n').map((l) => l.replace(/\s+$/, '')).filter((l) => l.trim() !== '');
+  const lines = text
+    .split('\n')
+    .map((l) => l.replace(/\s+$/, ''))
+    .filter((l) => l.trim() !== '');
   const problems = lines.filter((l) => PROBLEM.test(l));
   const pick = problems.length ? problems : lines;
   const errors: string[] = [];
@@ -115,13 +127,26 @@ export function firstErrors(text: string): { errors: string[]; more: number } {
 /** The digest of one check run: its result (redacted by the runner), and the head of its output when it was captured (redacted here). */
 export function checkDigest(check: Pick<Check, 'run'>, result: ToolResult, head?: string): CheckDigest {
   const run = checkLine(check);
-  if (result.status === 'blocked' || result.status === 'declined') return { run, status: 'not_run', note: String(result.reason ?? result.decision.rules[0]?.reason ?? result.status) };
-  if (result.status === 'error') return { run, status: 'error', note: String((result.error as { message?: string } | undefined)?.message ?? 'it could not run') };
+  if (result.status === 'blocked' || result.status === 'declined')
+    return { run, status: 'not_run', note: String(result.reason ?? result.decision.rules[0]?.reason ?? result.status) };
+  if (result.status === 'error')
+    return { run, status: 'error', note: String((result.error as { message?: string } | undefined)?.message ?? 'it could not run') };
   const exitCode = typeof result.exitCode === 'number' ? result.exitCode : null;
   if (exitCode === 0) return { run, status: 'passed', exitCode };
   // The head of the output holds the first errors; the runner keeps only the tail when it is long.
   const text = head !== undefined ? redact(head) : `${String(result.stderrTail ?? '')}\n${String(result.stdoutTail ?? '')}`;
   const { errors, more } = firstErrors(text);
-  const why = result.timedOut ? 'it ran out of time' : result.sandbox?.denied ? `the sandbox stopped it (${String(result.sandbox.line ?? result.sandbox.denied)})` : undefined;
-  return { run, status: exitCode === null ? 'error' : 'failed', exitCode, ...(errors.length ? { errors } : {}), ...(more > 0 ? { more } : {}), ...(why ? { note: why } : {}) };
+  const why = result.timedOut
+    ? 'it ran out of time'
+    : result.sandbox?.denied
+      ? `the sandbox stopped it (${String(result.sandbox.line ?? result.sandbox.denied)})`
+      : undefined;
+  return {
+    run,
+    status: exitCode === null ? 'error' : 'failed',
+    exitCode,
+    ...(errors.length ? { errors } : {}),
+    ...(more > 0 ? { more } : {}),
+    ...(why ? { note: why } : {}),
+  };
 }

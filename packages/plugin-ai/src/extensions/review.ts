@@ -27,10 +27,19 @@ export function parseFindings(answer: string): { findings: Finding[]; other: str
   const findings: Finding[] = [];
   const other: string[] = [];
   for (const raw of answer.split('\n')) {
-    const line = raw.trim().replace(/^[-*\u2022]\s+|^\d+\.\s+/, '').replace(/`/g, '');
+    const line = raw
+      .trim()
+      .replace(/^[-*\u2022]\s+|^\d+\.\s+/, '')
+      .replace(/`/g, '');
     if (!line || /^no findings\.?$/i.test(line)) continue;
     const m = /^([^\s:][^:\n]*?):(\d+)(?:[-\u2013]\d+)?:?\s*(?:\[(\w+)\]|\((\w+)\))?\s*[:\u2014-]?\s*(.+)$/.exec(line);
-    if (m) findings.push({ file: m[1], line: Number(m[2]), ...(m[3] || m[4] ? { severity: (m[3] ?? m[4]).toLowerCase() } : {}), text: m[5].trim() });
+    if (m)
+      findings.push({
+        file: m[1],
+        line: Number(m[2]),
+        ...(m[3] || m[4] ? { severity: (m[3] ?? m[4]).toLowerCase() } : {}),
+        text: m[5].trim(),
+      });
     else other.push(line);
   }
   findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
@@ -62,10 +71,16 @@ export function reviewTask(parts: { focus: string; stat: string; diff: string; d
     '',
     'Changed files (git diff HEAD --stat):',
     parts.stat.trim().slice(0, MAX_STAT_CHARS) || '(none)',
-    ...(parts.untracked.length ? ['', 'Untracked files (read them with fs.read):', ...parts.untracked.slice(0, MAX_UNTRACKED).map((f) => `- ${f}`)] : []),
+    ...(parts.untracked.length
+      ? ['', 'Untracked files (read them with fs.read):', ...parts.untracked.slice(0, MAX_UNTRACKED).map((f) => `- ${f}`)]
+      : []),
     ...(parts.untracked.length > MAX_UNTRACKED ? [`- … and ${parts.untracked.length - MAX_UNTRACKED} more`] : []),
     '',
-    ...(diff !== undefined ? ['The diff:', '```diff', diff.trimEnd(), '```'] : ['The diff is too long to quote: read each changed file\'s with {"tool":"exec","program":"git","args":["diff","HEAD","--","<file>"]}.']),
+    ...(diff !== undefined
+      ? ['The diff:', '```diff', diff.trimEnd(), '```']
+      : [
+          'The diff is too long to quote: read each changed file\'s with {"tool":"exec","program":"git","args":["diff","HEAD","--","<file>"]}.',
+        ]),
   ].join('\n');
 }
 
@@ -74,7 +89,12 @@ function parentMessage(focus: string, agentResult: ToolResult): string {
   const head = `/review${focus ? ` ${focus}` : ''}: a read-only reviewer agent reviewed the workspace's uncommitted changes (git diff HEAD and the untracked files).`;
   const answer = typeof agentResult.answer === 'string' ? agentResult.answer : '';
   if (agentResult.outcome !== 'answered' || !answer) {
-    const why = (agentResult.error as { message?: string } | undefined)?.message ?? agentResult.reason ?? agentResult.outcome ?? agentResult.status ?? 'no answer';
+    const why =
+      (agentResult.error as { message?: string } | undefined)?.message ??
+      agentResult.reason ??
+      agentResult.outcome ??
+      agentResult.status ??
+      'no answer';
     return `${head}\nThe review did not finish (${String(why)}). Tell the user, in one or two sentences, and offer to try again.`;
   }
   const { findings, other } = parseFindings(answer);

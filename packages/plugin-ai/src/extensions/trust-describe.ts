@@ -63,12 +63,15 @@ function readJson(file: string, rel: string, unreadable: string[]): Record<strin
   return undefined;
 }
 
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const count = (v: unknown): number => (Array.isArray(v) ? v.length : 0);
 
 /** Our own `.slothtool/settings.json`: its hooks and its allow / ask rules. */
 function ownSettings(rel: string, value: Record<string, unknown>): SettingsDescription {
-  const hooks = readHooks(value.hooks, rel).hooks.map((h) => `${h.event}${h.matcher ? ` (${h.matcher.source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '')})` : ''}: ${h.command}`);
+  const hooks = readHooks(value.hooks, rel).hooks.map(
+    (h) => `${h.event}${h.matcher ? ` (${h.matcher.source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '')})` : ''}: ${h.command}`,
+  );
   const p = obj(value.permissions);
   const checks = (Array.isArray(value.checks) ? value.checks : []).map((c) => {
     const run = obj(c).run;
@@ -106,7 +109,8 @@ export function describeExtras(extras: ProjectExtras): ExtrasDescription {
     }
     described.hooks = described.hooks.map(short);
     described.checks = described.checks?.map(short);
-    if (described.hooks.length || described.rules.allow || described.rules.ask || described.env.length || described.checks?.length) out.settings.push(described);
+    if (described.hooks.length || described.rules.allow || described.rules.ask || described.env.length || described.checks?.length)
+      out.settings.push(described);
   }
   out.ignored = [...ignored];
   const dirs = new Set<string>();

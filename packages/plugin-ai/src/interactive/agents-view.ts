@@ -15,6 +15,7 @@ export function agentsText(agents: readonly AgentFile[], problems: readonly Agen
     const tools = a.tools ? ps(lang, 'agentTools', { tools: a.tools.join(', ') }) : ps(lang, 'agentAllTools');
     lines.push(theme.dim(`      ${[tools, ...(a.model ? [ps(lang, 'agentModel', { model: a.model })] : [])].join(' · ')}`));
   }
-  if (problems.length) lines.push(ps(lang, 'agentsProblems'), ...problems.map((p) => theme.yellow(`  ${p.file}: ${t(lang, p.key, p.vars)}`)));
+  if (problems.length)
+    lines.push(ps(lang, 'agentsProblems'), ...problems.map((p) => theme.yellow(`  ${p.file}: ${t(lang, p.key, p.vars)}`)));
   return lines.join('\n');
 }

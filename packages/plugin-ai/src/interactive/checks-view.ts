@@ -8,7 +8,14 @@ import type { Lang } from '../i18n';
 import type { Theme } from './theme';
 import { ps } from './strings-plan';
 
-export function checksText(checks: readonly Check[], problems: readonly CheckProblem[], answers: ReadonlyMap<string, 'yes' | 'no'> | undefined, file: string, theme: Theme, lang: Lang): string {
+export function checksText(
+  checks: readonly Check[],
+  problems: readonly CheckProblem[],
+  answers: ReadonlyMap<string, 'yes' | 'no'> | undefined,
+  file: string,
+  theme: Theme,
+  lang: Lang,
+): string {
   const lines = checks.length ? [ps(lang, 'checksHead')] : [ps(lang, 'checksNone', { file })];
   for (const c of checks) {
     const answer = answers?.get(checkLine(c));

@@ -26,7 +26,12 @@ function shownSteps(items: readonly PlanItem[], room: number): { from: number; t
   return { from, to: from + fit };
 }
 
-export function planLines(items: readonly PlanItem[] | undefined, view: { columns: number; rows: number }, theme: Theme, lang: Lang): string[] {
+export function planLines(
+  items: readonly PlanItem[] | undefined,
+  view: { columns: number; rows: number },
+  theme: Theme,
+  lang: Lang,
+): string[] {
   if (!items?.length) return [];
   const width = Math.max(10, view.columns - 1);
   const done = items.filter((i) => i.status === 'done').length;

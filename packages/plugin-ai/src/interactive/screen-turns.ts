@@ -38,7 +38,10 @@ export abstract class ScreenTurns extends ScreenBase {
 
   protected echoLine(text: string): string {
     const lines = text.split('\n');
-    return (this.surface.live ? '\n' : '') + lines.map((l, i) => (i === 0 ? this.theme.bold(this.theme.cyan(PROMPT)) + this.theme.bold(l) : '  ' + this.theme.bold(l))).join('\n');
+    return (
+      (this.surface.live ? '\n' : '') +
+      lines.map((l, i) => (i === 0 ? this.theme.bold(this.theme.cyan(PROMPT)) + this.theme.bold(l) : '  ' + this.theme.bold(l))).join('\n')
+    );
   }
 
   // ── turns ─────────────────────────────────────────────────────────────────────────
@@ -68,7 +71,15 @@ export abstract class ScreenTurns extends ScreenBase {
     if (custom?.refused) return this.print(this.theme.yellow(t(this.lang, custom.refused.key, custom.refused.vars)));
     const message = custom?.message ?? text;
     // `@path` of a text file in a typed message: read by an fs.read step when the turn starts.
-    const overrides = custom?.options ?? (text === 'continue' ? undefined : fileRefsFor(this.app!, text, this.options.cwd, { lang: this.lang, onSkip: (rel, why) => this.print(this.theme.yellow(t(this.lang, 'fileRefSkipped', { file: rel, why }))) })) ?? {};
+    const overrides =
+      custom?.options ??
+      (text === 'continue'
+        ? undefined
+        : fileRefsFor(this.app!, text, this.options.cwd, {
+            lang: this.lang,
+            onSkip: (rel, why) => this.print(this.theme.yellow(t(this.lang, 'fileRefSkipped', { file: rel, why }))),
+          })) ??
+      {};
     const controller = new AbortController();
     this.phase = { kind: 'thinking' };
     this.waitingFor = undefined;
@@ -78,7 +89,11 @@ export abstract class ScreenTurns extends ScreenBase {
     this.resetOutput();
     // Images attached since the last message go with this one.
     const images = text === 'continue' ? [] : this.pendingImages.splice(0);
-    const promise = (text === 'continue' ? agent.continue({ signal: controller.signal }) : agent.send(message, { ...overrides, ...(images.length ? { images } : {}), signal: controller.signal })).then(
+    const promise = (
+      text === 'continue'
+        ? agent.continue({ signal: controller.signal })
+        : agent.send(message, { ...overrides, ...(images.length ? { images } : {}), signal: controller.signal })
+    ).then(
       (result) => ((this.lastTurnUsage = result.usage), this.turnDone(result)),
       (err: unknown) => this.turnFailed(err),
     );
@@ -115,8 +130,10 @@ export abstract class ScreenTurns extends ScreenBase {
           }),
         ];
         if (summary?.summary) lines.push(this.theme.dim(`  ${truncateWidth(summary.summary.split('\n')[0], this.surface.columns - 4)}`));
-        for (const fact of summary?.keyFacts.slice(0, 5) ?? []) lines.push(this.theme.dim(`  · ${truncateWidth(fact, this.surface.columns - 6)}`));
-        for (const task of summary?.openTasks.slice(0, 5) ?? []) lines.push(this.theme.dim(`  ○ ${truncateWidth(task, this.surface.columns - 6)}`));
+        for (const fact of summary?.keyFacts.slice(0, 5) ?? [])
+          lines.push(this.theme.dim(`  · ${truncateWidth(fact, this.surface.columns - 6)}`));
+        for (const task of summary?.openTasks.slice(0, 5) ?? [])
+          lines.push(this.theme.dim(`  ○ ${truncateWidth(task, this.surface.columns - 6)}`));
         this.print(lines.join('\n'));
       }
     } finally {
@@ -203,7 +220,8 @@ export abstract class ScreenTurns extends ScreenBase {
   protected showEvent(event: AgentEvent): void {
     switch (event.type) {
       case 'wait':
-        this.waitingFor = event.phase === 'streaming' ? undefined : { phase: event.phase, model: event.model, server: event.server, since: this.now() };
+        this.waitingFor =
+          event.phase === 'streaming' ? undefined : { phase: event.phase, model: event.model, server: event.server, since: this.now() };
         break;
       case 'request':
         this.waitingFor = undefined;
@@ -260,7 +278,8 @@ export abstract class ScreenTurns extends ScreenBase {
         break;
       case 'compaction':
         // `/compact` reports its own result, in more detail: print it once.
-        if (!this.compactCommand) this.print(this.theme.dim(t(this.lang, 'compacted', { method: event.method, before: event.before, after: event.after })));
+        if (!this.compactCommand)
+          this.print(this.theme.dim(t(this.lang, 'compacted', { method: event.method, before: event.before, after: event.after })));
         if (this.phase.kind === 'compacting') this.phase = { kind: 'thinking' };
         break;
       case 'repair':
@@ -271,7 +290,8 @@ export abstract class ScreenTurns extends ScreenBase {
         break;
       case 'plan':
         // The live screen draws the latest plan above the prompt; a plain one prints each update.
-        if (!this.surface.live) this.print(planLines(event.items, { columns: this.surface.columns, rows: 24 }, this.theme, this.lang).join('\n'));
+        if (!this.surface.live)
+          this.print(planLines(event.items, { columns: this.surface.columns, rows: 24 }, this.theme, this.lang).join('\n'));
         break;
       default:
         break;
@@ -291,7 +311,11 @@ export abstract class ScreenTurns extends ScreenBase {
       const suggestions = (plan ? [ts(this.lang, 'runPlan'), ...offered] : offered).slice(0, 9);
       this.suggestions = suggestions;
       this.suggestionIndex = -1;
-      if (suggestions.length) lines.push(this.theme.dim(suggestions.map((s, i) => `${i + 1} › ${s}`).join('   ')), this.theme.dim(ts(this.lang, 'suggestionsHint')));
+      if (suggestions.length)
+        lines.push(
+          this.theme.dim(suggestions.map((s, i) => `${i + 1} › ${s}`).join('   ')),
+          this.theme.dim(ts(this.lang, 'suggestionsHint')),
+        );
       this.print(lines.join('\n'));
     } else if (reply.type === 'cmd') {
       if (reply.message) this.print(this.theme.italic(reply.message));
@@ -317,7 +341,17 @@ export abstract class ScreenTurns extends ScreenBase {
     // An edit that ran without a question streamed its diff: it stays on screen, coloured.
     const edited = (result.tool === 'fs.edit' || result.tool === 'fs.write') && result.status === 'applied' && this.output.trim();
     if (edited) this.print(colorDiff(this.output.trimEnd(), this.theme).join('\n'));
-    this.print(formatResult(result, edited ? '' : this.output, this.theme, this.lang, configFile, edited ? 0 : this.outputNewlines, this.resultLines).join('\n'));
+    this.print(
+      formatResult(
+        result,
+        edited ? '' : this.output,
+        this.theme,
+        this.lang,
+        configFile,
+        edited ? 0 : this.outputNewlines,
+        this.resultLines,
+      ).join('\n'),
+    );
   }
 
   /**
@@ -337,7 +371,8 @@ export abstract class ScreenTurns extends ScreenBase {
       skills: () => skillsText(app.skills ?? [], this.lang),
       hooks: () => hooksText(app.hooks ?? [], this.lang),
       agents: () => agentsText(app.agents ?? [], app.agentProblems ?? [], this.theme, this.lang),
-      checks: () => checksText(app.checks ?? [], app.checkProblems ?? [], app.agent.checkAnswers?.(), app.paths.config, this.theme, this.lang),
+      checks: () =>
+        checksText(app.checks ?? [], app.checkProblems ?? [], app.agent.checkAnswers?.(), app.paths.config, this.theme, this.lang),
     };
     const view = Object.hasOwn(views, name) ? views[name] : undefined;
     if (view) this.print(view());

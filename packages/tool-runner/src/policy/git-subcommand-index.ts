@@ -1,5 +1,15 @@
 /** Global options of git that take a value in the next argument. */
-export const VALUED_GLOBALS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--attr-source', '--exec-path', '--super-prefix']);
+export const VALUED_GLOBALS = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--config-env',
+  '--attr-source',
+  '--exec-path',
+  '--super-prefix',
+]);
 
 /** Where the subcommand is in git's argument vector (after the global options), or -1. */
 export function subcommandIndex(args: readonly string[]): number {

@@ -30,9 +30,13 @@ const input = lazy(() =>
     })
     .superRefine((s, ctx) => {
       const one = s.old_string !== undefined || s.new_string !== undefined || s.replace_all !== undefined;
-      if (s.edits !== undefined && one) ctx.addIssue({ code: 'custom', message: 'give either old_string / new_string (one edit) or edits (several), not both' });
+      if (s.edits !== undefined && one)
+        ctx.addIssue({ code: 'custom', message: 'give either old_string / new_string (one edit) or edits (several), not both' });
       else if (s.edits === undefined && (s.old_string === undefined || s.new_string === undefined)) {
-        ctx.addIssue({ code: 'custom', message: 'old_string and new_string are required (or edits: [{old_string, new_string}, …] for several)' });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'old_string and new_string are required (or edits: [{old_string, new_string}, …] for several)',
+        });
       }
     }),
 );
@@ -40,7 +44,13 @@ const input = lazy(() =>
 /** The replacements of a step, in order: its `edits`, or its one old_string / new_string. */
 export function editsOf(s: FsEditStep): FsEditOne[] {
   if (s.edits) return s.edits;
-  return [{ old_string: s.old_string ?? '', new_string: s.new_string ?? '', ...(s.replace_all !== undefined ? { replace_all: s.replace_all } : {}) }];
+  return [
+    {
+      old_string: s.old_string ?? '',
+      new_string: s.new_string ?? '',
+      ...(s.replace_all !== undefined ? { replace_all: s.replace_all } : {}),
+    },
+  ];
 }
 
 /** The question's fields: each replacement's old and new text (a multi-edit names them edits[0], edits[1], …). */
@@ -77,7 +87,8 @@ export const fsEditTool: ToolDefinition<FsEditStep> = {
   judgeContext: (s, env) => fsJudgeContext(s.path, env, false),
   assess: (s, ctx) => assessFileWrite(s.path, ctx, 'fs.edit'),
   approvalKey: (s) => `fs.edit ${s.path}`,
-  digest: (s) => (s.edits ? `edit ${showWord(s.path)} (${s.edits.length} edits)` : `edit ${showWord(s.path)}${s.replace_all ? ' (all)' : ''}`),
+  digest: (s) =>
+    s.edits ? `edit ${showWord(s.path)} (${s.edits.length} edits)` : `edit ${showWord(s.path)}${s.replace_all ? ' (all)' : ''}`,
   summary: (s) => ({ title: `fs.edit ${showWord(s.path)}`, fields: editFields(s) }),
   execute: (s, ctx) => modFsEdit().runFsEdit(s, ctx as never) as never,
   // One replacement is Claude Code's Edit; several its MultiEdit (what a hook reads as tool_name).
@@ -86,12 +97,25 @@ export const fsEditTool: ToolDefinition<FsEditStep> = {
     nameFor: (s) => (s.edits ? 'MultiEdit' : 'Edit'),
     input: (s, ctx) =>
       s.edits
-        ? { file_path: absolutePath(s.path, ctx), edits: s.edits.map((e) => given({ old_string: e.old_string, new_string: e.new_string, replace_all: e.replace_all })) }
+        ? {
+            file_path: absolutePath(s.path, ctx),
+            edits: s.edits.map((e) => given({ old_string: e.old_string, new_string: e.new_string, replace_all: e.replace_all })),
+          }
         : given({ file_path: absolutePath(s.path, ctx), old_string: s.old_string, new_string: s.new_string, replace_all: s.replace_all }),
     fromInput: editFromClaude,
     response: (s, _r, ctx) =>
       s.edits
-        ? { filePath: absolutePath(s.path, ctx), edits: s.edits.map((e) => ({ old_string: e.old_string, new_string: e.new_string, replace_all: e.replace_all === true })), userModified: false }
-        : { filePath: absolutePath(s.path, ctx), oldString: s.old_string, newString: s.new_string, replaceAll: s.replace_all === true, userModified: false },
+        ? {
+            filePath: absolutePath(s.path, ctx),
+            edits: s.edits.map((e) => ({ old_string: e.old_string, new_string: e.new_string, replace_all: e.replace_all === true })),
+            userModified: false,
+          }
+        : {
+            filePath: absolutePath(s.path, ctx),
+            oldString: s.old_string,
+            newString: s.new_string,
+            replaceAll: s.replace_all === true,
+            userModified: false,
+          },
   },
 };

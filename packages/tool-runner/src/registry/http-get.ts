@@ -41,7 +41,10 @@ export const httpGetTool: ToolDefinition<HttpGetStep> = {
   assess(s, ctx) {
     const { httpGetFindings } = modNetRules();
     const h = host(s.url);
-    return { findings: [...pathCharFindings(s.url), ...httpGetFindings(s.url, ctx.policy.allowPrivateNetwork)], touches: touches({ network: h ? [h] : [] }) };
+    return {
+      findings: [...pathCharFindings(s.url), ...httpGetFindings(s.url, ctx.policy.allowPrivateNetwork)],
+      touches: touches({ network: h ? [h] : [] }),
+    };
   },
   approvalKey(s) {
     try {
@@ -51,7 +54,10 @@ export const httpGetTool: ToolDefinition<HttpGetStep> = {
     }
   },
   digest: (s) => `GET ${s.url}`,
-  summary: (s) => ({ title: `http.get ${s.url}`, fields: [{ name: 'url', value: s.url }, ...(host(s.url) ? [{ name: 'host', value: host(s.url) }] : [])] }),
+  summary: (s) => ({
+    title: `http.get ${s.url}`,
+    fields: [{ name: 'url', value: s.url }, ...(host(s.url) ? [{ name: 'host', value: host(s.url) }] : [])],
+  }),
   execute: (s, ctx) => modHttpGet().runHttpGet(s, ctx as never),
   // WebFetch's prompt asks a model about the page; here the page itself comes back, so it is empty.
   claude: {
@@ -64,7 +70,13 @@ export const httpGetTool: ToolDefinition<HttpGetStep> = {
     response: (s, r) => {
       const text = String(r.content ?? '');
       const code = Number(r.httpStatus ?? 0);
-      return { url: s.url, code, codeText: (require('http') as typeof import('http')).STATUS_CODES[code] ?? '', result: text, bytes: Buffer.byteLength(text) };
+      return {
+        url: s.url,
+        code,
+        codeText: (require('http') as typeof import('http')).STATUS_CODES[code] ?? '',
+        result: text,
+        bytes: Buffer.byteLength(text),
+      };
     },
   },
 };

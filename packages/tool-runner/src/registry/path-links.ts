@@ -9,7 +9,21 @@ const modLinks = lazy(() => require('../policy/links') as typeof import('../poli
 const modWorkspace = lazy(() => require('../workspace') as typeof import('../workspace'));
 
 /** Where installed programs and libraries live: links there (a venv's python) are not a way out to anything private. */
-const INSTALLED = ['/usr/bin/', '/usr/lib/', '/usr/lib64/', '/usr/local/bin/', '/usr/local/lib/', '/usr/share/', '/bin/', '/sbin/', '/lib/', '/lib64/', '/opt/homebrew/', '/nix/store/', '/System/Library/'];
+const INSTALLED = [
+  '/usr/bin/',
+  '/usr/lib/',
+  '/usr/lib64/',
+  '/usr/local/bin/',
+  '/usr/local/lib/',
+  '/usr/share/',
+  '/bin/',
+  '/sbin/',
+  '/lib/',
+  '/lib64/',
+  '/opt/homebrew/',
+  '/nix/store/',
+  '/System/Library/',
+];
 
 /** Entries a followed search's trees are looked through at most; larger trees are asked about. */
 const MAX_TREE_ENTRIES = 50000;
@@ -20,7 +34,12 @@ const MAX_TREE_ENTRIES = 50000;
  * is walked where it leads, as the search will (each real folder once). `pfs`: the judgement's
  * (workspace.ts judgementPathFs).
  */
-export function escapingLinkInTrees(roots: readonly string[], cwdReal: string, workspace: string, pfs: PathFs = modWorkspace().judgementPathFs()): PathLinks['inTree'] {
+export function escapingLinkInTrees(
+  roots: readonly string[],
+  cwdReal: string,
+  workspace: string,
+  pfs: PathFs = modWorkspace().judgementPathFs(),
+): PathLinks['inTree'] {
   const { resolveBelow, isInside } = modWorkspace();
   const stack = roots.map((r) => resolveBelow(cwdReal, r, pfs).real);
   const visited = new Set<string>();
@@ -61,7 +80,12 @@ const MAX_WORDS = 512;
  * from their spelling are kept. `pfs`: the judgement's (workspace.ts judgementPathFs: words that
  * share folders look at them once).
  */
-export function gatherLinks(words: readonly string[], cwd: ResolvedPath, workspace: string, pfs: PathFs = modWorkspace().judgementPathFs()): PathLinks {
+export function gatherLinks(
+  words: readonly string[],
+  cwd: ResolvedPath,
+  workspace: string,
+  pfs: PathFs = modWorkspace().judgementPathFs(),
+): PathLinks {
   const { pathParts } = modLinks();
   const { resolveBelow } = modWorkspace();
   const links: PathLinks = { workspace, words: Object.create(null) };

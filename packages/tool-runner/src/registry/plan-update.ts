@@ -58,7 +58,12 @@ export const planUpdateTool: ToolDefinition<PlanUpdateStep> = {
   get input() {
     return input();
   },
-  example: { items: [{ step: 'Find where the port is read', status: 'done' }, { step: 'Change it and run the tests', status: 'in_progress' }] },
+  example: {
+    items: [
+      { step: 'Find where the port is read', status: 'done' },
+      { step: 'Change it and run the tests', status: 'in_progress' },
+    ],
+  },
   kind: 'think',
   pinned: true,
   permission: { arg: 'words', subject: () => ({ kind: 'none' }) },
@@ -76,7 +81,9 @@ export const planUpdateTool: ToolDefinition<PlanUpdateStep> = {
   }),
   claude: {
     names: ['TodoWrite'],
-    input: (s) => ({ todos: s.items.map((i) => ({ content: i.step, status: i.status === 'done' ? 'completed' : i.status, activeForm: i.step })) }),
+    input: (s) => ({
+      todos: s.items.map((i) => ({ content: i.step, status: i.status === 'done' ? 'completed' : i.status, activeForm: i.step })),
+    }),
     fromInput: (c) => {
       if (!Array.isArray(c.todos)) return { error: 'todos must be a list of {content, status, activeForm}' };
       const items: PlanItem[] = [];
@@ -89,6 +96,8 @@ export const planUpdateTool: ToolDefinition<PlanUpdateStep> = {
       }
       return { items };
     },
-    response: (s) => ({ newTodos: s.items.map((i) => ({ content: i.step, status: i.status === 'done' ? 'completed' : i.status, activeForm: i.step })) }),
+    response: (s) => ({
+      newTodos: s.items.map((i) => ({ content: i.step, status: i.status === 'done' ? 'completed' : i.status, activeForm: i.step })),
+    }),
   },
 };

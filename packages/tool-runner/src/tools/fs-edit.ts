@@ -128,7 +128,8 @@ async function commit(
   }
   // What the user saw must be what gets replaced: refuse when the file changed while asking.
   const again = session.resolve(f);
-  if (again.real !== target.real) return toolError(ctx, tool, 'MOVED', toolMessage('fs.err.moved', lang, { f, r: again.real }), { path: f });
+  if (again.real !== target.real)
+    return toolError(ctx, tool, 'MOVED', toolMessage('fs.err.moved', lang, { f, r: again.real }), { path: f });
   let now: string | null = null;
   if (again.exists) {
     try {
@@ -206,7 +207,8 @@ export function applyEdit(text: string, edit: FsEditOne): { text: string; count:
     }
   }
   if (count === 0) return { code: 'NOT_FOUND_IN_FILE', id: oldS.includes('[redacted') ? 'fs.err.redacted_old' : 'fs.err.old_not_found' };
-  if (count > 1 && edit.replace_all !== true) return { code: 'AMBIGUOUS', id: 'fs.err.ambiguous', params: { n: count }, occurrences: count };
+  if (count > 1 && edit.replace_all !== true)
+    return { code: 'AMBIGUOUS', id: 'fs.err.ambiguous', params: { n: count }, occurrences: count };
   return { text: replaceExact(text, oldS, newS, edit.replace_all === true), count: edit.replace_all === true ? count : 1, oldS, newS };
 }
 
@@ -229,7 +231,11 @@ export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Prom
   const fail = (p: EditProblem, i: number): ToolErrorResult => {
     const why = toolMessage(p.id, lang, { f, ...p.params });
     const message = multi ? toolMessage('fs.err.in_edit', lang, { i, n: edits.length, q: quote(edits[i].old_string), why }) : why;
-    return toolError(ctx, 'fs.edit', p.code, message, { path: f, ...(multi ? { edit: i } : {}), ...(p.occurrences ? { occurrences: p.occurrences } : {}) });
+    return toolError(ctx, 'fs.edit', p.code, message, {
+      path: f,
+      ...(multi ? { edit: i } : {}),
+      ...(p.occurrences ? { occurrences: p.occurrences } : {}),
+    });
   };
   // What can be told without the file first: an empty or unchanged replacement.
   for (const [i, e] of edits.entries()) {
@@ -247,7 +253,10 @@ export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Prom
     after = applied.text;
     replacements += applied.count;
     // Shown instead of hunks when a diff of a huge file would take too long.
-    shown.push([...applied.oldS.split(/\r?\n/).map((l) => `-${l}`), ...applied.newS.split(/\r?\n/).map((l) => `+${l}`)].join('\n') + (applied.count > 1 ? `\n(× ${applied.count})` : ''));
+    shown.push(
+      [...applied.oldS.split(/\r?\n/).map((l) => `-${l}`), ...applied.newS.split(/\r?\n/).map((l) => `+${l}`)].join('\n') +
+        (applied.count > 1 ? `\n(× ${applied.count})` : ''),
+    );
   }
   return commit('fs.edit', f, opened, after, ctx, { replacements, ...(multi ? { edits: edits.length } : {}), fallback: shown.join('\n') });
 }
@@ -257,7 +266,19 @@ export async function runFsWrite(step: FsWriteStep, ctx: SessionToolContext): Pr
   const opened = await withHeldText(openTarget(step, 'fs.write', ctx), ctx);
   if ('_event' in opened) return opened;
   if (opened.before === step.content) {
-    return { _event: 'tool_result', id: ctx.id, tool: 'fs.write', path: step.path, status: 'unchanged', added: 0, removed: 0, snippet: '', undoable: false, summary: step.path, decision: ctx.decision };
+    return {
+      _event: 'tool_result',
+      id: ctx.id,
+      tool: 'fs.write',
+      path: step.path,
+      status: 'unchanged',
+      added: 0,
+      removed: 0,
+      snippet: '',
+      undoable: false,
+      summary: step.path,
+      decision: ctx.decision,
+    };
   }
   return commit('fs.write', step.path, opened, step.content, ctx, {});
 }

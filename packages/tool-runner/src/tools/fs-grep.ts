@@ -127,10 +127,18 @@ export async function runFsGrep(step: FsGrepStep, ctx: SessionToolContext): Prom
     }
   }
   if (outcome.globError) {
-    return toolError(ctx, 'fs.grep', 'INVALID_GLOB', toolMessage('grep.err.glob', lang, { g: step.glob ?? '', e: outcome.globError }), { pattern: step.pattern });
+    return toolError(ctx, 'fs.grep', 'INVALID_GLOB', toolMessage('grep.err.glob', lang, { g: step.glob ?? '', e: outcome.globError }), {
+      pattern: step.pattern,
+    });
   }
   if (outcome.patternError) {
-    return toolError(ctx, 'fs.grep', 'INVALID_PATTERN', toolMessage('grep.err.pattern', lang, { p: step.pattern, e: outcome.patternError }), { pattern: step.pattern });
+    return toolError(
+      ctx,
+      'fs.grep',
+      'INVALID_PATTERN',
+      toolMessage('grep.err.pattern', lang, { p: step.pattern, e: outcome.patternError }),
+      { pattern: step.pattern },
+    );
   }
   const matches = buildMatches(hits, q, step.path, Math.max(0, Math.min(10, step.context ?? 0)));
   const stop = outcome.stopped;

@@ -15,10 +15,23 @@ const modGit = lazy(() => require('../policy/git') as typeof import('../policy/g
 const modConfigStamp = lazy(() => require('./git-config-stamp') as typeof import('./git-config-stamp'));
 const modExec = lazy(() => require('../exec') as typeof import('../exec'));
 // programs.ts first: it and wrappers.ts import each other, and programs.ts must be the one loaded first.
-const modWrappers = lazy(() => (require('../policy/programs'), require('../policy/programs/wrappers') as typeof import('../policy/programs/wrappers')));
+const modWrappers = lazy(
+  () => (require('../policy/programs'), require('../policy/programs/wrappers') as typeof import('../policy/programs/wrappers')),
+);
 
 /** Subcommands that take diff options: an external diff and textconv are switched off with flags. */
-const DIFF_FAMILY = new Set(['diff', 'log', 'show', 'whatchanged', 'diff-tree', 'diff-files', 'diff-index', 'range-diff', 'format-patch', 'reflog']);
+const DIFF_FAMILY = new Set([
+  'diff',
+  'log',
+  'show',
+  'whatchanged',
+  'diff-tree',
+  'diff-files',
+  'diff-index',
+  'range-diff',
+  'format-patch',
+  'reflog',
+]);
 /** Subcommands that take --no-textconv only. */
 const TEXTCONV_ONLY = new Set(['blame', 'annotate', 'grep']);
 
@@ -33,7 +46,19 @@ function tableOverrides(scope: 'all' | 'local' | 'unsigned'): Array<[string, str
 }
 
 /** Subcommands that are not reads but have read-only forms judged L0 (a listing, a `--stdout`, a `show`). */
-const LOCAL_TOO = new Set(['format-patch', 'stash', 'notes', 'branch', 'tag', 'reflog', 'worktree', 'symbolic-ref', 'config', 'apply', 'interpret-trailers']);
+const LOCAL_TOO = new Set([
+  'format-patch',
+  'stash',
+  'notes',
+  'branch',
+  'tag',
+  'reflog',
+  'worktree',
+  'symbolic-ref',
+  'config',
+  'apply',
+  'interpret-trailers',
+]);
 
 /**
  * Subcommands that need no transport: the reads (git.ts), the ones with L0 forms, `archive`
@@ -67,7 +92,6 @@ export interface GitHardening {
   notes: string[];
 }
 
-
 /**
  * Names of the filter drivers any config scope of the repository git will use defines (reading
  * config runs nothing). `globals` are the step's own global options (`-C inner`, `--git-dir=…`):
@@ -75,7 +99,12 @@ export interface GitHardening {
  * puts the git that reads them in the step's sandbox, like the step. Asynchronous (through
  * exec): the event loop is not held while git runs.
  */
-export async function filterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: (program: string, args: string[]) => { program: string; args: string[]; fds?: Buffer[] } | undefined, globals: readonly string[] = []): Promise<string[]> {
+export async function filterDrivers(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  wrap?: (program: string, args: string[]) => { program: string; args: string[]; fds?: Buffer[] } | undefined,
+  globals: readonly string[] = [],
+): Promise<string[]> {
   // Kept while every config file git reads is unchanged (git-config-stamp.ts): one read per
   // repository and configuration, not one per git step. With global options (another folder or
   // repository) it is read every time.
@@ -93,11 +122,24 @@ export async function filterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: 
 /** Filter drivers read, by the stamp of the configuration they were read from. */
 const knownDrivers = new Map<string, string[]>();
 
-async function readFilterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap: ((program: string, args: string[]) => { program: string; args: string[]; fds?: Buffer[] } | undefined) | undefined, globals: readonly string[]): Promise<string[]> {
+async function readFilterDrivers(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  wrap: ((program: string, args: string[]) => { program: string; args: string[]; fds?: Buffer[] } | undefined) | undefined,
+  globals: readonly string[],
+): Promise<string[]> {
   const read = [...globals, 'config', '--get-regexp', '^filter\\..*\\.(clean|smudge|process|required)$'];
   const cmd: { program: string; args: string[]; fds?: Buffer[] } = wrap?.('git', read) ?? { program: 'git', args: read };
   const { exec } = modExec();
-  const r = await exec({ program: cmd.program, args: cmd.args, ...(cmd.fds ? { fds: cmd.fds } : {}), cwd, env, timeoutMs: 5000, maxOutputBytes: 1 << 20 });
+  const r = await exec({
+    program: cmd.program,
+    args: cmd.args,
+    ...(cmd.fds ? { fds: cmd.fds } : {}),
+    cwd,
+    env,
+    timeoutMs: 5000,
+    maxOutputBytes: 1 << 20,
+  });
   if (r.exitCode !== 0 || !r.stdoutTail) return [];
   const names = new Set<string>();
   for (const line of r.stdoutTail.split('\n')) {
@@ -190,4 +232,3 @@ export function wrappedGit(program: string, args: readonly string[]): { index: n
 export function isGit(program: string): boolean {
   return program === 'git' || program.endsWith('/git');
 }
-

@@ -40,7 +40,9 @@ function isTextType(type: string): boolean {
   return (
     type === '' ||
     type.startsWith('text/') ||
-    /^application\/([\w.+-]*\+)?(json|xml|javascript|ecmascript|x-www-form-urlencoded|yaml|x-yaml|toml|x-sh|graphql|ld\+json)$/.test(type) ||
+    /^application\/([\w.+-]*\+)?(json|xml|javascript|ecmascript|x-www-form-urlencoded|yaml|x-yaml|toml|x-sh|graphql|ld\+json)$/.test(
+      type,
+    ) ||
     /\+(json|xml)$/.test(type)
   );
 }
@@ -73,7 +75,13 @@ export interface RequestInit {
  * (the `lookup` hands it to the socket, so DNS cannot answer differently between the check and
  * the connection). The body is read (decompressed) up to `maxBytes`; non-text bodies are not read.
  */
-export function requestOnce(url: URL, addr: LookupAddress, maxBytes: number, signal: AbortSignal, init: RequestInit = {}): Promise<Fetched> {
+export function requestOnce(
+  url: URL,
+  addr: LookupAddress,
+  maxBytes: number,
+  signal: AbortSignal,
+  init: RequestInit = {},
+): Promise<Fetched> {
   return new Promise<Fetched>((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
     const lookup = (_host: string, opts: { all?: boolean } | number | undefined, cb: (...a: unknown[]) => void): void => {
@@ -100,7 +108,10 @@ export function requestOnce(url: URL, addr: LookupAddress, maxBytes: number, sig
       },
       (res) => {
         const status = res.statusCode ?? 0;
-        const type = String(res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+        const type = String(res.headers['content-type'] ?? '')
+          .split(';')[0]
+          .trim()
+          .toLowerCase();
         if ((status >= 300 && status < 400 && res.headers.location) || !isTextType(type)) {
           res.resume();
           res.destroy();
@@ -160,7 +171,10 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
   const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
   const redirects: string[] = [];
   const fail = (code: string, message: string, hint?: string): ToolErrorResult => {
-    const r = toolError(ctx, 'http.get', code, redact(message), { url: redact(step.url), ...(redirects.length ? { redirects: redirects.map(redact) } : {}) });
+    const r = toolError(ctx, 'http.get', code, redact(message), {
+      url: redact(step.url),
+      ...(redirects.length ? { redirects: redirects.map(redact) } : {}),
+    });
     if (hint) r.error.hint = hint;
     return r;
   };
@@ -173,7 +187,8 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
     }
     const seen = new Set<string>();
     for (;;) {
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('SCHEME', toolMessage('http.err.scheme', lang, { u: url.href }));
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        return fail('SCHEME', toolMessage('http.err.scheme', lang, { u: url.href }));
       if (seen.has(url.href)) return fail('REDIRECT_LOOP', toolMessage('http.err.loop', lang, { u: url.href }));
       seen.add(url.href);
       const addr = await checkedAddress(url.hostname, privateAllowed(session.allowPrivateNetwork, url), settings.resolve);
@@ -181,7 +196,8 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
       const status = got.res.statusCode ?? 0;
       const location = got.res.headers.location;
       if (status >= 300 && status < 400 && location) {
-        if (redirects.length >= settings.maxRedirects) return fail('TOO_MANY_REDIRECTS', toolMessage('http.err.redirects', lang, { n: settings.maxRedirects }));
+        if (redirects.length >= settings.maxRedirects)
+          return fail('TOO_MANY_REDIRECTS', toolMessage('http.err.redirects', lang, { n: settings.maxRedirects }));
         let next: URL;
         try {
           next = new URL(location, url);
@@ -231,7 +247,11 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
     }
   } catch (err) {
     if (err instanceof BlockedAddressError) {
-      return fail(err.code, toolMessage('http.err.private', lang, { h: err.host, a: err.address, r: err.range }), toolHint('http.err.private', lang));
+      return fail(
+        err.code,
+        toolMessage('http.err.private', lang, { h: err.host, a: err.address, r: err.range }),
+        toolHint('http.err.private', lang),
+      );
     }
     if (controller.signal.aborted) {
       if (ctx.signal?.aborted) return fail('ABORTED', 'aborted');
