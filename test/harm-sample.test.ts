@@ -10,7 +10,6 @@ import * as path from 'path';
 // caught by the check made for them: the checks can fail. No assertion depends on how the
 // current policy judges a case, and none on time.
 
-/* eslint-disable @typescript-eslint/no-require-imports */
 const { allCases, HARM_CLASSES, CONTROL_CLASSES } = require('../harm/cases');
 const { safetyProblems } = require('../harm/safety');
 const { selectCases } = require('../harm/select');

@@ -443,7 +443,9 @@ describe.each([
         .ollama;
       expect(profile.base_url).toBe(`http://127.0.0.1:${ollama.port}/v1`);
       expect(
-        ollama.requests.some((q) => q.path === '/api/chat' && (q.body as { options?: { num_ctx?: number } }).options?.num_ctx! >= 16000),
+        ollama.requests.some(
+          (q) => q.path === '/api/chat' && ((q.body as { options?: { num_ctx?: number } }).options?.num_ctx ?? 0) >= 16000,
+        ),
       ).toBe(true);
       // The same last line with Ollama stopped (issue #36): refused, and what to do about it.
       await ollama.close();
