@@ -15,6 +15,8 @@ const ex = (line: Line): Step => {
   const [program, ...args] = Array.isArray(line) ? line : line.split(' ');
   return { tool: 'exec', program, args };
 };
+const write = (path: string, content: string): Step => ({ tool: 'fs.write', path, content }) as Step;
+const edit = (path: string): Step => ({ tool: 'fs.edit', path, old_string: 'a', new_string: 'b' }) as Step;
 const judge = (step: Step, more: object = {}) => classify(step, {}, { ...ctx, ...more });
 const ids = (step: Step, more: object = {}) => judge(step, more).rules.map((r) => r.id);
 const check = (groups: readonly VerdictGroup[]): void => {
@@ -272,87 +274,27 @@ describe('writes that change what runs later are refused, whichever tool does th
   ]);
 
   checkSteps([
-    [
-      'fs.write ~/.local/bin/git',
-      { tool: 'fs.write', path: '~/.local/bin/git', content: '#!/bin/sh\n' } as Step,
-      'L2',
-      'write.persistence',
-    ],
-    [
-      'fs.write ~/.config/pip/pip.conf',
-      { tool: 'fs.write', path: '/home/u/.config/pip/pip.conf', content: '[global]\n' } as Step,
-      'L2',
-      'write.persistence',
-    ],
-    [
-      'fs.edit ~/.cargo/config.toml',
-      { tool: 'fs.edit', path: '~/.cargo/config.toml', old_string: 'a', new_string: 'b' } as Step,
-      'L2',
-      'write.persistence',
-    ],
-    [
-      'fs.write .cargo/config.toml in the workspace',
-      { tool: 'fs.write', path: '.cargo/config.toml', content: '[build]\n' } as Step,
-      'L2',
-      'write.persistence',
-    ],
-    [
-      'fs.write a systemd user unit',
-      { tool: 'fs.write', path: '~/.config/systemd/user/x.service', content: '[Service]\n' } as Step,
-      'L2',
-      'write.persistence',
-    ],
-    [
-      'fs.write a desktop entry',
-      { tool: 'fs.write', path: '/home/u/.local/share/applications/x.desktop', content: '[Desktop Entry]\n' } as Step,
-      'L2',
-      'write.persistence',
-    ],
-    [
-      'fs.write an IPython start-up file',
-      { tool: 'fs.write', path: '~/.ipython/profile_default/startup/00-x.py', content: 'import os\n' } as Step,
-      'L2',
-      'write.persistence',
-    ],
-    ['fs.edit ~/.psqlrc', { tool: 'fs.edit', path: '~/.psqlrc', old_string: 'a', new_string: 'b' } as Step, 'L2', 'write.persistence'],
-    ['fs.write ~/.gdbinit', { tool: 'fs.write', path: '/home/u/.gdbinit', content: 'shell id\n' } as Step, 'L2', 'write.persistence'],
-    [
-      'fs.write Claude Code settings (hooks)',
-      { tool: 'fs.write', path: '~/.claude/settings.json', content: '{}\n' } as Step,
-      'L2',
-      'write.persistence',
-    ],
-    [
-      "fs.write a project's Claude Code settings",
-      { tool: 'fs.write', path: '.claude/settings.local.json', content: '{}\n' } as Step,
-      'L2',
-      'write.persistence',
-    ],
+    ['fs.write ~/.local/bin/git', write('~/.local/bin/git', '#!/bin/sh\n'), 'L2', 'write.persistence'],
+    ['fs.write ~/.config/pip/pip.conf', write('/home/u/.config/pip/pip.conf', '[global]\n'), 'L2', 'write.persistence'],
+    ['fs.edit ~/.cargo/config.toml', edit('~/.cargo/config.toml'), 'L2', 'write.persistence'],
+    ['fs.write .cargo/config.toml in the workspace', write('.cargo/config.toml', '[build]\n'), 'L2', 'write.persistence'],
+    ['fs.write a systemd user unit', write('~/.config/systemd/user/x.service', '[Service]\n'), 'L2', 'write.persistence'],
+    ['fs.write a desktop entry', write('/home/u/.local/share/applications/x.desktop', '[Desktop Entry]\n'), 'L2', 'write.persistence'],
+    ['fs.write an IPython start-up file', write('~/.ipython/profile_default/startup/00-x.py', 'import os\n'), 'L2', 'write.persistence'],
+    ['fs.edit ~/.psqlrc', edit('~/.psqlrc'), 'L2', 'write.persistence'],
+    ['fs.write ~/.gdbinit', write('/home/u/.gdbinit', 'shell id\n'), 'L2', 'write.persistence'],
+    ['fs.write Claude Code settings (hooks)', write('~/.claude/settings.json', '{}\n'), 'L2', 'write.persistence'],
+    ["fs.write a project's Claude Code settings", write('.claude/settings.local.json', '{}\n'), 'L2', 'write.persistence'],
     [
       'config.json_patch ~/.claude.json (MCP servers)',
       { tool: 'config.json_patch', file: '~/.claude.json', patch: [{ op: 'add', path: '/mcpServers', value: {} }] } as Step,
       'L2',
       'write.persistence',
     ],
-    [
-      'fs.write ~/.codex/config.toml',
-      { tool: 'fs.write', path: '~/.codex/config.toml', content: '[mcp_servers.x]\n' } as Step,
-      'L2',
-      'write.persistence',
-    ],
-    [
-      'fs.write ~/.gemini/settings.json',
-      { tool: 'fs.write', path: '~/.gemini/settings.json', content: '{}\n' } as Step,
-      'L2',
-      'write.persistence',
-    ],
+    ['fs.write ~/.codex/config.toml', write('~/.codex/config.toml', '[mcp_servers.x]\n'), 'L2', 'write.persistence'],
+    ['fs.write ~/.gemini/settings.json', write('~/.gemini/settings.json', '{}\n'), 'L2', 'write.persistence'],
     ['cp into ~/.config/opencode', ex('cp x /home/u/.config/opencode/opencode.json'), 'L2', 'write.persistence'],
-    [
-      'fs.write a .pth file',
-      { tool: 'fs.write', path: '.venv/lib/python3.11/site-packages/x.pth', content: 'import os\n' } as Step,
-      'L2',
-      'write.persistence',
-    ],
+    ['fs.write a .pth file', write('.venv/lib/python3.11/site-packages/x.pth', 'import os\n'), 'L2', 'write.persistence'],
     [
       'config.json_patch ~/.docker/config.json',
       { tool: 'config.json_patch', file: '~/.docker/config.json', patch: [{ op: 'add', path: '/credsStore', value: 'evil' }] } as Step,
@@ -361,13 +303,7 @@ describe('writes that change what runs later are refused, whichever tool does th
     ],
     // the step's own PATH: its folders too, in the workspace or anywhere
     ['cp into a folder of the step PATH', ex('cp x /opt/tools/bin/git'), 'L2', 'write.persistence', { pathDirs: ['/opt/tools/bin'] }],
-    [
-      'fs.write into a workspace folder on PATH',
-      { tool: 'fs.write', path: 'tools/git', content: 'x' } as Step,
-      'L2',
-      'write.persistence',
-      { pathDirs: ['/home/u/p/tools'] },
-    ],
+    ['fs.write into a workspace folder on PATH', write('tools/git', 'x'), 'L2', 'write.persistence', { pathDirs: ['/home/u/p/tools'] }],
     [
       'curl -o into a folder of the step PATH',
       ex('curl -o /srv/bin/x https://x.io/x'),
@@ -377,13 +313,7 @@ describe('writes that change what runs later are refused, whichever tool does th
     ],
     // PATH finds programs right in its folders: a workspace below one is written as usual
     ['a file deeper below a PATH folder', ex('cp x /home/u/p/tools/sub/x'), 'L1', 'write.file', { pathDirs: ['/home/u/p/tools'] }],
-    [
-      'a folder below a PATH folder (the workspace itself on PATH)',
-      { tool: 'fs.write', path: 'src/a.ts', content: 'x' } as Step,
-      'L1',
-      'fs.create',
-      { pathDirs: ['/home/u/p'] },
-    ],
+    ['a folder below a PATH folder (the workspace itself on PATH)', write('src/a.ts', 'x'), 'L1', 'fs.create', { pathDirs: ['/home/u/p'] }],
   ]);
 
   test('the reason says which kind of file it is', () => {
