@@ -2,6 +2,7 @@ import { classify, redact } from '../src';
 import { runExec } from '../src/tools/exec-tool';
 import type { ExecResult } from '../src/exec';
 import { verdictRows, type VerdictGroup } from './verdict-table';
+import { okResult } from './helpers/exec-result';
 
 // Review findings on the classifier: credentials printed by npm are secret reads; reading a
 // crontab is not a system change.
@@ -46,18 +47,7 @@ test('redact masks npm tokens, alone and in npmrc lines', () => {
 });
 
 test('the bare value printed by npm config get <credential> never reaches the model', async () => {
-  const r: ExecResult = {
-    exitCode: 0,
-    signal: null,
-    timedOut: false,
-    aborted: false,
-    durationMs: 1,
-    stdoutTail: '00000000-1111-2222-3333-444444444444\n',
-    stderrTail: '',
-    truncated: false,
-    stdoutBytes: 37,
-    stderrBytes: 0,
-  };
+  const r: ExecResult = okResult('00000000-1111-2222-3333-444444444444\n');
   const ctx = {
     id: 'cmd_001',
     cwd: '/w',

@@ -1,7 +1,8 @@
 import { promises as fsp } from 'fs';
 import * as path from 'path';
-import { createToolRunner, type ConfirmAnswer, type ConfirmRequest, type FileAccess, type ToolRunnerOptions } from '../src';
+import type { ConfirmAnswer, FileAccess, ToolRunnerOptions } from '../src';
 import { tempWorld } from './tools-session';
+import { plantSshKey, worldRunner } from './helpers/world-runner';
 
 // The runner's file-access seam (`createToolRunner({fileAccess})`, what an editor driving the
 // assistant over ACP passes): fs.read reads the caller's text (an unsaved buffer), fs.edit and
@@ -12,11 +13,7 @@ let world: Awaited<ReturnType<typeof tempWorld>>;
 beforeEach(async () => {
   world = await tempWorld();
   await fsp.writeFile(path.join(world.ws, 'a.txt'), 'on disk\n');
-  await fsp.mkdir(path.join(world.home, '.ssh'));
-  await fsp.writeFile(
-    path.join(world.home, '.ssh', 'id_ed25519'),
-    '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
-  );
+  await plantSshKey(world.home);
   await fsp.symlink(path.join(world.home, '.ssh', 'id_ed25519'), path.join(world.ws, 'innocent.txt'));
 });
 afterEach(async () => {
@@ -42,22 +39,8 @@ function editor(buffers: Record<string, string> = {}, options: { refuseWrites?: 
   return { access, writes, reads, buffers };
 }
 
-function make(fileAccess: FileAccess, answers: ConfirmAnswer[] = [], opts: Partial<ToolRunnerOptions> = {}) {
-  const asked: ConfirmRequest[] = [];
-  const runner = createToolRunner({
-    cwd: world.ws,
-    workspace: world.ws,
-    lang: 'en',
-    env: { ...process.env, HOME: world.home, SLOTHTOOL_HOME: path.join(world.home, '.slothtool') },
-    confirm: async (req) => {
-      asked.push(req);
-      return answers.shift() ?? { action: 'decline' };
-    },
-    fileAccess,
-    ...opts,
-  });
-  return { runner, asked };
-}
+const make = (fileAccess: FileAccess, answers: ConfirmAnswer[] = [], opts: Partial<ToolRunnerOptions> = {}) =>
+  worldRunner(world, answers, { fileAccess, ...opts });
 
 const file = (rel: string) => path.join(world.ws, rel);
 

@@ -1,17 +1,8 @@
 import { promises as fsp } from 'fs';
 import * as path from 'path';
-import {
-  claudeToolFields,
-  createToolRunner,
-  getTool,
-  stepFromClaude,
-  tools,
-  validateStep,
-  type ConfirmAnswer,
-  type ConfirmRequest,
-  type Step,
-} from '../src';
+import { claudeToolFields, getTool, stepFromClaude, tools, validateStep, type ConfirmAnswer, type Step } from '../src';
 import { tempWorld } from './tools-session';
+import { worldRunner } from './helpers/world-runner';
 
 // fs.edit with `edits`: several replacements in one file, in order, all or nothing, one diff and
 // one question; a replacement that cannot be made names itself and nothing is written (issue #46).
@@ -24,20 +15,7 @@ beforeEach(async () => {
 });
 afterEach(() => world.cleanup());
 
-function make(answers: ConfirmAnswer[] = []) {
-  const asked: ConfirmRequest[] = [];
-  const runner = createToolRunner({
-    cwd: world.ws,
-    workspace: world.ws,
-    lang: 'en',
-    env: { ...process.env, HOME: world.home, SLOTHTOOL_HOME: path.join(world.home, '.slothtool') },
-    confirm: async (req) => {
-      asked.push(req);
-      return answers.shift() ?? { action: 'decline' };
-    },
-  });
-  return { runner, asked };
-}
+const make = (answers: ConfirmAnswer[] = []) => worldRunner(world, answers);
 
 const multi = (...edits: Array<[string, string, boolean?]>): Step =>
   ({

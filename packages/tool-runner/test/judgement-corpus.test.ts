@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { classify, createToolRunner, type Decision, type Lang, type Policy, type RunMode, type Sandbox, type Step } from '../src';
 import { tempWorld } from './tools-session';
+import { okExec } from './helpers/exec-result';
 
 // The judgement corpus: every step below judged by classify() under three policies and by a
 // runner in every mode, with and without permission rules and session allowances, in zh and en.
@@ -81,18 +82,6 @@ const sandbox = {
   status: () => ({ mode: 'auto', kind: 'bwrap' }),
   wrap: (_l: unknown, _n: unknown, _c: unknown, program: string, args: string[]) => ({ program, args }),
 } as unknown as Sandbox;
-const okExec = async () => ({
-  exitCode: 0,
-  signal: null,
-  timedOut: false,
-  aborted: false,
-  durationMs: 1,
-  stdoutTail: '',
-  stderrTail: '',
-  truncated: false,
-  stdoutBytes: 0,
-  stderrBytes: 0,
-});
 
 type Row = { level: string; rules: string[] };
 const compact = (d: Decision): Row => ({

@@ -9,6 +9,7 @@ import {
   type PermissionRule,
   type PermissionSubject,
 } from '../src/permission-rules';
+import { okExec } from './helpers/exec-result';
 
 const kinds: Record<string, ArgKind> = {
   'fs.read': 'path',
@@ -151,18 +152,7 @@ describe("permission rules in the runner: deny > ask > allow > the rules' level"
         return { action: (answers.shift() as 'run') ?? 'decline' };
       },
       deps: {
-        exec: async () => ({
-          exitCode: 0,
-          signal: null,
-          timedOut: false,
-          aborted: false,
-          durationMs: 1,
-          stdoutTail: '',
-          stderrTail: '',
-          truncated: false,
-          stdoutBytes: 0,
-          stderrBytes: 0,
-        }),
+        exec: okExec,
       },
     });
     return { runner, asked };
@@ -215,18 +205,6 @@ describe("permission rules in the runner: deny > ask > allow > the rules' level"
 
 describe('"yes, and don\'t ask again": an allow rule from the answer', () => {
   const { createToolRunner } = require('../src') as typeof import('../src');
-  const okExec = async () => ({
-    exitCode: 0,
-    signal: null,
-    timedOut: false,
-    aborted: false,
-    durationMs: 1,
-    stdoutTail: '',
-    stderrTail: '',
-    truncated: false,
-    stdoutBytes: 0,
-    stderrBytes: 0,
-  });
   test('the question names the exact rule; answering allow-rule runs it and stops the question for what the rule names', async () => {
     const seen: Array<string | undefined> = [];
     const runner = createToolRunner({

@@ -1,7 +1,8 @@
 import { promises as fsp } from 'fs';
 import * as path from 'path';
-import { classify, createToolRunner, type ConfirmAnswer, type ConfirmRequest, type Step, type ToolRunnerOptions } from '../src';
+import { classify, type ConfirmAnswer, type Step, type ToolRunnerOptions } from '../src';
 import { tempWorld } from './tools-session';
+import { plantSshKey, worldRunner } from './helpers/world-runner';
 
 // The runner with the issue-#10 tools over real temp folders: levels by where a path really
 // points, confirmation with the diff, session allowances, the undo journal, dispose.
@@ -11,11 +12,7 @@ beforeEach(async () => {
   world = await tempWorld();
   await fsp.writeFile(path.join(world.ws, 'a.txt'), 'alpha\nbeta\n');
   await fsp.writeFile(path.join(world.outside, 'o.txt'), 'outside\n');
-  await fsp.mkdir(path.join(world.home, '.ssh'));
-  await fsp.writeFile(
-    path.join(world.home, '.ssh', 'id_ed25519'),
-    '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
-  );
+  await plantSshKey(world.home);
   await fsp.writeFile(path.join(world.outside, '.env'), 'TOKEN=1\n');
   await fsp.writeFile(path.join(world.ws, '.env'), 'TOKEN=2\n');
   await fsp.symlink(path.join(world.outside, 'o.txt'), path.join(world.ws, 'escape.txt'));
@@ -27,21 +24,7 @@ afterEach(async () => {
   await world.cleanup();
 });
 
-function make(answers: ConfirmAnswer[] = [], opts: Partial<ToolRunnerOptions> = {}) {
-  const asked: ConfirmRequest[] = [];
-  const runner = createToolRunner({
-    cwd: world.ws,
-    workspace: world.ws,
-    lang: 'en',
-    env: { ...process.env, HOME: world.home, SLOTHTOOL_HOME: path.join(world.home, '.slothtool') },
-    confirm: async (req) => {
-      asked.push(req);
-      return answers.shift() ?? { action: 'decline' };
-    },
-    ...opts,
-  });
-  return { runner, asked };
-}
+const make = (answers: ConfirmAnswer[] = [], opts: Partial<ToolRunnerOptions> = {}) => worldRunner(world, answers, opts);
 
 const ids = (d: { rules: { id: string }[] }) => d.rules.map((r) => r.id);
 

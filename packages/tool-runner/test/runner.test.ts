@@ -5,20 +5,9 @@ import { createTempHome, type TempHome } from '@holic512/testkit';
 import type { ExecOptions, ExecResult } from '../src/exec';
 import { createToolRunner, type ConfirmAnswer, type ConfirmRequest, type ToolRunnerOptions } from '../src/runner';
 import type { Step } from '../src/types';
+import { okResult as execResult } from './helpers/exec-result';
 
-const okResult = (stdout = '', extra: Partial<ExecResult> = {}): ExecResult => ({
-  exitCode: 0,
-  signal: null,
-  timedOut: false,
-  aborted: false,
-  durationMs: 5,
-  stdoutTail: stdout,
-  stderrTail: '',
-  truncated: false,
-  stdoutBytes: stdout.length,
-  stderrBytes: 0,
-  ...extra,
-});
+const okResult = (stdout = '', extra: Partial<ExecResult> = {}): ExecResult => execResult(stdout, { durationMs: 5, ...extra });
 
 function fakeRunner(answers: Array<ConfirmAnswer | Error> = [], opts: Partial<ToolRunnerOptions> = {}, stdout = 'out\n') {
   const calls: ExecOptions[] = [];

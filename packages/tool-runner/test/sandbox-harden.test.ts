@@ -1,21 +1,14 @@
-import { bwrapArgs, createSandbox, createToolRunner, renderVerdict, type Sandbox, type SandboxSpec, type SandboxStatus } from '../src';
+import { bwrapArgs, createSandbox, createToolRunner, renderVerdict, type Sandbox, type SandboxStatus } from '../src';
 import { detectBwrap, parseInside, type Trial } from '../src/sandbox/detect';
 import { wrapWithBwrap } from '../src/sandbox/bwrap';
 import { sandboxFindings } from '../src/sandbox/notes';
+import { L0_SPEC as base } from './helpers/sandbox-spec';
+import { okExec } from './helpers/exec-result';
 
 // How the sandbox takes a step's privileges away, and says so when it cannot (issue #43): the
 // hardening options bubblewrap gets, the ladder that finds the strongest that works here, what
 // /proc/self/status inside says, and the note every L1 question then carries.
 
-const base: SandboxSpec = {
-  level: 'L0',
-  cwd: '/home/u/proj',
-  workspace: '/home/u/proj',
-  tmpDir: '/tmp',
-  network: false,
-  hide: [],
-  readOnly: [],
-};
 const FULL = { userns: true, disableUserns: true, capDrop: true, seccomp: true };
 
 const STATUS = (caps: string, nnp = 1, seccomp = 2) =>
@@ -248,18 +241,7 @@ describe('the question of an L1 step says when its sandbox is weakened or missin
         { action: 'decline' }
       ),
       deps: {
-        exec: async () => ({
-          exitCode: 0,
-          signal: null,
-          timedOut: false,
-          aborted: false,
-          durationMs: 1,
-          stdoutTail: '',
-          stderrTail: '',
-          truncated: false,
-          stdoutBytes: 0,
-          stderrBytes: 0,
-        }),
+        exec: okExec,
       },
     });
     await runner.run({ tool: 'exec', program: 'npm', args: ['test'] });

@@ -1,23 +1,15 @@
 import { pathProbe } from '@holic512/testkit';
-import { bwrapArgs, DEFAULT_LIMITS, homeBinds, limitHit, sandboxSpec, seatbeltProfile, type SandboxSpec } from '../src';
+import { bwrapArgs, DEFAULT_LIMITS, homeBinds, limitHit, sandboxSpec, seatbeltProfile } from '../src';
 import { wrapWithBwrap } from '../src/sandbox/bwrap';
 import { deniedPath, sandboxDenial } from '../src/sandbox/denial';
 import { linkedGitDirs } from '../src/sandbox/home-view';
 import { prlimitArgv } from '../src/sandbox/limits';
 import { retryRefusal } from '../src/sandbox/retry';
+import { L0_SPEC as base } from './helpers/sandbox-spec';
 
 // Pure tables of the private home (issue #32): what the L0 sandbox shows of the home, the limits
 // it sets, and when a denied step is offered again. The real bubblewrap runs in sandbox-bwrap*.test.ts.
 
-const base: SandboxSpec = {
-  level: 'L0',
-  cwd: '/home/u/proj',
-  workspace: '/home/u/proj',
-  tmpDir: '/tmp',
-  network: false,
-  hide: [],
-  readOnly: [],
-};
 const binds = [
   { from: '/home/u/.gitconfig', to: '/home/u/.gitconfig' },
   { from: '/home/u/.cargo', to: '/home/u/.cargo' },

@@ -1,15 +1,6 @@
 import { pathProbe } from '@holic512/testkit';
 import { bwrapArgs, createSandbox, createToolRunner, sandboxDenial, sandboxSpec, seatbeltProfile, type SandboxSpec } from '../src';
-
-const base: SandboxSpec = {
-  level: 'L0',
-  cwd: '/home/u/proj',
-  workspace: '/home/u/proj',
-  tmpDir: '/tmp',
-  network: false,
-  hide: [],
-  readOnly: [],
-};
+import { L0_SPEC as base } from './helpers/sandbox-spec';
 
 describe('bwrapArgs', () => {
   test('L0: everything read-only, a private /tmp, no network, new namespaces, dies with its parent', () => {
