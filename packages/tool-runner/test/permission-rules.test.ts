@@ -205,7 +205,8 @@ describe("permission rules in the runner: deny > ask > allow > the rules' level"
 
 describe('"yes, and don\'t ask again": an allow rule from the answer', () => {
   const { createToolRunner } = require('../src') as typeof import('../src');
-  test('the question names the exact rule; answering allow-rule runs it and stops the question for what the rule names', async () => {
+  /** A runner that answers every question with allow-rule, keeping the rule each question offered. */
+  const allowRuleRunner = () => {
     const seen: Array<string | undefined> = [];
     const runner = createToolRunner({
       cwd: '/work/proj',
@@ -214,6 +215,10 @@ describe('"yes, and don\'t ask again": an allow rule from the answer', () => {
       confirm: (r) => (seen.push(r.rule), { action: 'allow-rule' }),
       deps: { exec: okExec },
     });
+    return { runner, seen };
+  };
+  test('the question names the exact rule; answering allow-rule runs it and stops the question for what the rule names', async () => {
+    const { runner, seen } = allowRuleRunner();
     const step = { tool: 'exec' as const, program: 'npm', args: ['run', 'test'] };
     expect(await runner.run(step)).toMatchObject({ exitCode: 0 });
     expect(seen).toEqual(['exec(npm run test)']);
@@ -222,14 +227,7 @@ describe('"yes, and don\'t ask again": an allow rule from the answer', () => {
     expect(runner.judge({ tool: 'exec', program: 'npm', args: ['run', 'build'] }).level).toBe('L1');
   });
   test('no rule is offered for a step whose finding is about that exact step, and allow-rule without one is a decline', async () => {
-    const seen: Array<string | undefined> = [];
-    const runner = createToolRunner({
-      cwd: '/work/proj',
-      lang: 'en',
-      sandbox: 'off',
-      confirm: (r) => (seen.push(r.rule), { action: 'allow-rule' }),
-      deps: { exec: okExec },
-    });
+    const { runner, seen } = allowRuleRunner();
     const r = await runner.run({ tool: 'exec', program: 'cat', args: ['/home/u/.npmrc'] });
     expect(seen).toEqual([undefined]);
     expect(r).toMatchObject({ status: 'declined' });

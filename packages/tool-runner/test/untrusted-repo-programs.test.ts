@@ -16,6 +16,9 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const gitEnv = () => ({ ...process.env, HOME: path.join(root, 'home'), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' });
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: gitEnv() });
+/** The runner in a hostile repository, git's own configuration kept out; every question gets `answer`. */
+const runnerIn = (dir: string, sandbox: 'off' | 'auto' = 'off', answer: 'run' | 'decline' = 'decline') =>
+  createToolRunner({ cwd: dir, workspace: dir, lang: 'en', sandbox, env: gitEnv(), confirm: () => ({ action: answer }) });
 
 /** A repository with one commit whose object carries a (fake) OpenPGP signature, and a planted program. */
 function repo(name: string): { dir: string; marker: string; planted: string } {
@@ -105,14 +108,7 @@ describe.each([
     test.each(commands.map((c) => [c.join(' '), c]))('git %s: run at L0 without the planted program, or asked', async (_line, args) => {
       const r = repo(`${sandbox}-${name.replace(/\W+/g, '-')}-${args.join('-').replace(/\W+/g, '')}`);
       plant(r);
-      const runner = createToolRunner({
-        cwd: r.dir,
-        workspace: r.dir,
-        lang: 'en',
-        sandbox,
-        env: gitEnv(),
-        confirm: () => ({ action: 'run' }),
-      });
+      const runner = runnerIn(r.dir, sandbox, 'run');
       const step: Step = { tool: 'exec', program: 'git', args };
       const decision = runner.judge(step);
       if (decision.level !== 'L0') {
@@ -171,14 +167,7 @@ describe('git run by a wrapper is hardened like git run directly', () => {
     async (_line, line) => {
       const r = repo(`wrapped-${line.join('-').replace(/\W+/g, '')}`);
       plant(r);
-      const runner = createToolRunner({
-        confirm: () => ({ action: 'decline' }),
-        cwd: r.dir,
-        workspace: r.dir,
-        lang: 'en',
-        sandbox: 'off',
-        env: gitEnv(),
-      });
+      const runner = runnerIn(r.dir);
       const step: Step = { tool: 'exec', program: line[0], args: line.slice(1) };
       const d = runner.judge(step);
       expect([d.level, d.rules.map((x) => x.id)]).toEqual(['L0', expect.arrayContaining(['git.hardened'])]);
@@ -214,14 +203,7 @@ describe('a nested repository: its own filters are the ones switched off', () =>
   });
   test.each(lines.map((l) => [l.join(' '), l]))('%s through the runner never runs it', async (_line, line) => {
     const n = nested(`nested-${line.join('-').replace(/\W+/g, '')}`);
-    const runner = createToolRunner({
-      confirm: () => ({ action: 'decline' }),
-      cwd: n.dir,
-      workspace: n.dir,
-      lang: 'en',
-      sandbox: 'off',
-      env: gitEnv(),
-    });
+    const runner = runnerIn(n.dir);
     const step: Step = { tool: 'exec', program: line[0], args: line.slice(1) };
     expect(runner.judge(step).level).toBe('L0');
     await runner.run(step);
@@ -272,14 +254,7 @@ describe('the lazy fetch of a partial clone runs the transport the repository na
   test.each(plants)('git log -p through the runner (L0) never runs the planted %s', async (name, plant) => {
     const r = partialClone(`lazy-${name}`);
     plant(r);
-    const runner = createToolRunner({
-      confirm: () => ({ action: 'decline' }),
-      cwd: r.dir,
-      workspace: r.dir,
-      lang: 'en',
-      sandbox: 'off',
-      env: gitEnv(),
-    });
+    const runner = runnerIn(r.dir);
     const step: Step = { tool: 'exec', program: 'git', args: ['log', '-p', '-2'] };
     expect(runner.judge(step).level).toBe('L0');
     await runner.run(step);
