@@ -3,8 +3,9 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
-import { createSandbox, createToolRunner, exec, type ConfirmRequest } from '../src';
+import { createToolRunner, type ConfirmRequest } from '../src';
 import { describeWithBwrap } from './bwrap-available';
+import { realBox, runInBox } from './helpers/real-box';
 
 // The real bubblewrap (skipped, with a line saying so, where it does not work; CI requires it).
 const run = describeWithBwrap();
@@ -29,11 +30,9 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const env = () => ({ ...process.env, HOME: home });
-const box = () => createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env() });
-async function inBox(level: 'L0' | 'L1', network: boolean, program: string, args: string[]) {
-  const w = box().wrap(level, network, ws, program, args)!;
-  return exec({ ...w, cwd: ws, env: env(), timeoutMs: 20_000 });
-}
+const box = () => realBox({ ws, home });
+const inBox = (level: 'L0' | 'L1', network: boolean, program: string, args: string[]) =>
+  runInBox(box(), { ws, home }, { level, program, args, network, timeoutMs: 20_000 });
 
 run('bubblewrap sandbox, for real', () => {
   test('L0: the workspace is readable', async () => {

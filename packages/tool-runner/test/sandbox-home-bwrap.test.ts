@@ -2,8 +2,9 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { createSandbox, createToolRunner, exec } from '../src';
+import { createToolRunner } from '../src';
 import { describeWithBwrap } from './bwrap-available';
+import { realBox, runInBox } from './helpers/real-box';
 
 // The private home of the read-only (L0) sandbox, for real (issue #32): a temp HOME with planted
 // secrets of every kind, a workspace inside it that links back into it, and the everyday
@@ -62,21 +63,8 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 const env = () => ({ ...process.env, HOME: home });
 const runner = (more: Partial<Parameters<typeof createToolRunner>[0]> = {}) =>
   createToolRunner({ cwd: ws, workspace: ws, lang: 'en', env: env(), confirm: () => ({ action: 'decline' }), ...more });
-async function inBox(
-  level: 'L0' | 'L1',
-  program: string,
-  args: string[],
-  options: Parameters<typeof createSandbox>[0] extends infer O ? Partial<O> : never = {},
-) {
-  const w = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env(), ...options }).wrap(
-    level,
-    false,
-    ws,
-    program,
-    args,
-  )!;
-  return exec({ ...w, cwd: ws, env: env(), timeoutMs: 30_000 });
-}
+const inBox = (level: 'L0' | 'L1', program: string, args: string[], options: Parameters<typeof realBox>[1] = {}) =>
+  runInBox(realBox({ ws, home }, options), { ws, home }, { level, program, args });
 
 run('the private home of read-only steps, for real', () => {
   test('through the runner, L0 steps that reach into the home (through the workspace links too) read none of the planted secrets', async () => {
@@ -162,11 +150,8 @@ run('the private home of read-only steps, for real', () => {
   });
 
   test('a link planted in the home after the runner started is judged again: it is not followed into an unlisted place', async () => {
-    const box = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env() });
-    const cat = async () => {
-      const w = box.wrap('L0', false, ws, 'cat', [path.join(home, '.gitconfig')])!;
-      return exec({ ...w, cwd: ws, env: env(), timeoutMs: 30_000 });
-    };
+    const box = realBox({ ws, home });
+    const cat = () => runInBox(box, { ws, home }, { level: 'L0', program: 'cat', args: [path.join(home, '.gitconfig')] });
     expect((await cat()).stdoutTail).toContain('Sandbox Tester');
     const real = path.join(home, '.gitconfig');
     fs.renameSync(real, `${real}.kept`);

@@ -6,6 +6,7 @@ import { createSandbox, createToolRunner, exec, type ConfirmRequest } from '../s
 import { findProgram } from '../src/sandbox';
 import { sandboxReport } from '../src/sandbox/report';
 import { describeWithBwrap } from './bwrap-available';
+import { realBox } from './helpers/real-box';
 
 // Resource limits of read-only steps and the retry offer after a denial, with the real bubblewrap
 // (issue #32). Every payload is bounded: small limits, so nothing here can eat the machine.
@@ -35,14 +36,10 @@ const small = { memoryMb: 128, processes: 16, cpuSeconds: 1 };
 
 run('limits of read-only steps, for real', () => {
   test('the sandbox says which limits are in force', () => {
-    const status = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env(), limits: small }).status();
+    const status = realBox({ ws, home }, { limits: small }).status();
     expect(status.limits).toEqual(small);
-    expect(
-      createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env(), limits: false }).status(),
-    ).toMatchObject({ limitsOff: 'off' });
-    expect(
-      createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env(), root: true }).status().limitsOff,
-    ).toBe('root');
+    expect(realBox({ ws, home }, { limits: false }).status()).toMatchObject({ limitsOff: 'off' });
+    expect(realBox({ ws, home }, { root: true }).status().limitsOff).toBe('root');
   });
 
   test('a runaway allocation (jq -n "[range(1e10)]", an L0 step) is stopped by the memory limit and reported as such', async () => {
@@ -64,7 +61,7 @@ run('limits of read-only steps, for real', () => {
       expect(asked).toEqual([]);
     }
     // the same with node, run in the L0 sandbox directly (node -e is no L0 step)
-    const box = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env(), limits: small });
+    const box = realBox({ ws, home }, { limits: small });
     const w = box.wrap('L0', false, ws, process.execPath, ['-e', 'const a = []; for (;;) a.push(new Array(1e6).fill(1))'])!;
     const r = await exec({ ...w, cwd: ws, env: env(), timeoutMs: 60_000 });
     const report = sandboxReport({ kind: 'bwrap', level: 'L0', network: false, limits: box.status().limits }, r, ws, 'zh', (s) => s);
@@ -72,7 +69,7 @@ run('limits of read-only steps, for real', () => {
   });
 
   test('a CPU-bound loop is stopped by the CPU-time limit (SIGXCPU) and reported as such', async () => {
-    const box = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env(), limits: small });
+    const box = realBox({ ws, home }, { limits: small });
     const w = box.wrap('L0', false, ws, process.execPath, ['-e', 'for (;;) {}'])!;
     const r = await exec({ ...w, cwd: ws, env: env(), timeoutMs: 60_000 });
     expect(r.timedOut).toBe(false);

@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { createSandbox, exec } from '../src';
 import { globalNpmrcs } from '../src/sandbox/secrets';
 import { describeWithBwrap } from './bwrap-available';
+import { realBox, runInBox } from './helpers/real-box';
 
 // Registry tokens kept where the registries class of secrets.ts did not reach before: npm's global
 // config inside a node version manager (bound back at L0 with the manager's folder), yarn v1's,
@@ -54,17 +54,8 @@ test('the plan lists the global npmrc of each installed version, the system pref
 });
 
 run('registry tokens of node installations and other package managers, for real', () => {
-  const env = () => ({ ...process.env, HOME: home });
-  const inBox = async (level: 'L0' | 'L1', program: string, args: string[]) => {
-    const w = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env() }).wrap(
-      level,
-      false,
-      ws,
-      program,
-      args,
-    )!;
-    return exec({ ...w, cwd: ws, env: env(), timeoutMs: 30_000 });
-  };
+  const inBox = (level: 'L0' | 'L1', program: string, args: string[]) =>
+    runInBox(realBox({ ws, home }), { ws, home }, { level, program, args });
 
   test.each(['L0', 'L1'] as const)('%s: each file reads as empty; the installation around it stays readable', async (level) => {
     const read = await inBox(
