@@ -5,7 +5,7 @@ import { deniedPath, sandboxDenial } from '../src/sandbox/denial';
 import { linkedGitDirs } from '../src/sandbox/home-view';
 import { prlimitArgv } from '../src/sandbox/limits';
 import { retryRefusal } from '../src/sandbox/retry';
-import { L0_SPEC as base } from './helpers/sandbox-spec';
+import { L0_SPEC as base, SPEC_INPUT } from './helpers/sandbox-spec';
 
 // Pure tables of the private home (issue #32): what the L0 sandbox shows of the home, the limits
 // it sets, and when a denied step is offered again. The real bubblewrap runs in sandbox-bwrap*.test.ts.
@@ -91,12 +91,7 @@ describe('sandboxSpec: what the private home hides, and L1 secret classes', () =
     files: ['/home/u/.bash_history', '/home/u/.claude/.credentials.json', '/home/u/.cargo/credentials.toml', '/home/u/proj/.env'],
   });
   const input = {
-    cwd: '/home/u/proj',
-    workspace: '/home/u/proj',
-    tmpDir: '/tmp',
-    home: '/home/u',
-    slothtoolHome: '/srv/st',
-    network: false,
+    ...SPEC_INPUT,
     workspaceEntries: ['.env'],
     homeBinds: binds,
   };
@@ -155,17 +150,11 @@ describe('homeBinds: the allow-list, globs and links', () => {
   afterEach(() => {
     for (const k of Object.keys(links)) delete links[k];
   });
+  /** What of the default list exists in this home, in its order: bound as itself. */
+  const DEFAULT_BOUND = ['/h/.gitconfig', '/h/.cargo', '/h/.rustup', '/h/.npm/_cacache', '/h/.local/lib/python3.11', '/h/.m2/repository'];
   test('what exists of the default list, with `python*` expanded; extra entries from ai.json; nothing outside the home', () => {
     const b = homeBinds('/h', ['~/tools', '/etc/other', '~/nope'], vfs);
-    expect(b.map((x) => x.to)).toEqual([
-      '/h/.gitconfig',
-      '/h/.cargo',
-      '/h/.rustup',
-      '/h/.npm/_cacache',
-      '/h/.local/lib/python3.11',
-      '/h/.m2/repository',
-      '/h/tools',
-    ]);
+    expect(b.map((x) => x.to)).toEqual([...DEFAULT_BOUND, '/h/tools']);
     expect(b.every((x) => x.from === x.to)).toBe(true);
   });
   test.each([
@@ -188,14 +177,7 @@ describe('homeBinds: the allow-list, globs and links', () => {
     expect(homeBinds('/h', [], vfs).map((x) => x.to)).not.toContain('/h/.local/lib/python3.11');
   });
   test('an allowRead entry inside a secret store or the SlothTool home is never bound', () => {
-    expect(homeBinds('/h', ['~/.ssh/config', '~/.m2/repository'], vfs).map((x) => x.to)).toEqual([
-      '/h/.gitconfig',
-      '/h/.cargo',
-      '/h/.rustup',
-      '/h/.npm/_cacache',
-      '/h/.local/lib/python3.11',
-      '/h/.m2/repository',
-    ]);
+    expect(homeBinds('/h', ['~/.ssh/config', '~/.m2/repository'], vfs).map((x) => x.to)).toEqual(DEFAULT_BOUND);
     expect(homeBinds('/h', ['~/tools'], vfs, ['/h/tools']).map((x) => x.to)).not.toContain('/h/tools');
   });
 });

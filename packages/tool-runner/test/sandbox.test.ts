@@ -1,6 +1,6 @@
 import { pathProbe } from '@holic512/testkit';
 import { bwrapArgs, createSandbox, createToolRunner, sandboxDenial, sandboxSpec, seatbeltProfile, type SandboxSpec } from '../src';
-import { L0_SPEC as base } from './helpers/sandbox-spec';
+import { L0_SPEC as base, SPEC_INPUT } from './helpers/sandbox-spec';
 
 describe('bwrapArgs', () => {
   test('L0: everything read-only, a private /tmp, no network, new namespaces, dies with its parent', () => {
@@ -78,13 +78,8 @@ describe('sandboxSpec: what exists is hidden, nothing else', () => {
   ] as const)('%s', (level, readOnly) => {
     const spec = sandboxSpec(
       {
+        ...SPEC_INPUT,
         level,
-        cwd: '/home/u/proj',
-        workspace: '/home/u/proj',
-        tmpDir: '/tmp',
-        home: '/home/u',
-        slothtoolHome: '/srv/st',
-        network: false,
         workspaceEntries: ['.env', '.env.local', '.envrc-not', 'src', '.environment'],
       },
       probe,
