@@ -102,6 +102,19 @@ function fixture(user: 'root' | 'nobody' | 'user'): Fixture {
   return { root, home, ws, secret, env, box, run: runAs, git: outside };
 }
 
+/** The runner in a fixture's workspace with its environment; every question is kept and answered with `action`. */
+function fixtureRunner(fx: Fixture, action: 'run' | 'decline') {
+  const asked: ConfirmRequest[] = [];
+  const runner = createToolRunner({
+    cwd: fx.ws,
+    workspace: fx.ws,
+    lang: 'en',
+    env: { ...process.env, ...fx.env },
+    confirm: (r) => (asked.push(r), { action }),
+  });
+  return { runner, asked };
+}
+
 const status = (text: string, field: string) => new RegExp(`^${field}:\\s*(\\S+)`, 'm').exec(text)?.[1];
 
 run.each(USERS)('what a step can do to the sandbox, as %s', (user) => {
@@ -309,14 +322,7 @@ run('through the runner, as root or the tests’ user: an approved step that tri
     fs.writeFileSync(path.join(fx.ws, 'package.json'), JSON.stringify(pkg));
     const npm = findProgram('npm', process.env);
     if (!npm) return console.warn('no npm here: the npm test probe not tried');
-    const asked: ConfirmRequest[] = [];
-    const runner = createToolRunner({
-      cwd: fx.ws,
-      workspace: fx.ws,
-      lang: 'en',
-      env: { ...process.env, ...fx.env },
-      confirm: (r) => (asked.push(r), { action: 'run' }),
-    });
+    const { runner, asked } = fixtureRunner(fx, 'run');
     const r = (await runner.run({ tool: 'exec', program: 'npm', args: ['test'] })) as {
       exitCode?: number;
       stdoutTail?: string;
@@ -335,13 +341,7 @@ run('through the runner, as root or the tests’ user: an approved step that tri
 
   test('proc.start runs its background process in the same hardened sandbox (the filter reaches it through its own spawn)', async () => {
     const fx = fixture(asRoot ? 'root' : 'user');
-    const runner = createToolRunner({
-      cwd: fx.ws,
-      workspace: fx.ws,
-      lang: 'en',
-      env: { ...process.env, ...fx.env },
-      confirm: () => ({ action: 'run' }),
-    });
+    const { runner } = fixtureRunner(fx, 'run');
     const started = (await runner.run({ tool: 'proc.start', program: 'cat', args: ['/proc/self/status'] })) as {
       proc_id?: string;
       sandbox?: { level: string };
@@ -360,14 +360,7 @@ run('through the runner, as root or the tests’ user: an approved step that tri
 
   test('git status and git diff are L0 steps that run without a question, in a repository that commits .env.example and keeps an untracked .env', async () => {
     const fx = fixture(asRoot ? 'root' : 'user');
-    const asked: ConfirmRequest[] = [];
-    const runner = createToolRunner({
-      cwd: fx.ws,
-      workspace: fx.ws,
-      lang: 'en',
-      env: { ...process.env, ...fx.env },
-      confirm: (r) => (asked.push(r), { action: 'decline' }),
-    });
+    const { runner, asked } = fixtureRunner(fx, 'decline');
     const status = (await runner.run({ tool: 'exec', program: 'git', args: ['status', '--short'] })) as {
       exitCode?: number;
       stdoutTail?: string;
