@@ -1,13 +1,21 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { createToolRunner, type Step } from '../src';
-import { judgementPathFs, resolvePath, type PathFs } from '../src/workspace';
+import { judgementPathFs, resolvePath } from '../src/workspace';
+import { walkingFs } from './helpers/walking-fs';
 import { tempWorld } from './tools-session';
 
 // Judge the target, not the spelling: a workspace can ship links. Every path a step names is
 // resolved through them (real symlinks in a temp workspace, a temp HOME) before it is judged.
 
 let world: Awaited<ReturnType<typeof tempWorld>>;
+/** A link that stays inside: node_modules/.bin/tool -> ../pkg/bin.js. */
+const plantBinLink = (dir: string): void => {
+  fs.mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'node_modules', 'pkg'));
+  fs.writeFileSync(path.join(dir, 'node_modules', 'pkg', 'bin.js'), 'x');
+  fs.symlinkSync('../pkg/bin.js', path.join(dir, 'node_modules', '.bin', 'tool'));
+};
 let runner: ReturnType<typeof createToolRunner>;
 
 beforeAll(async () => {
@@ -42,11 +50,7 @@ beforeAll(async () => {
   // cfg -> the SlothTool home
   fs.mkdirSync(path.join(home, '.slothtool', 'plugin-configs'), { recursive: true });
   fs.symlinkSync(path.join(home, '.slothtool', 'plugin-configs'), path.join(ws, 'cfg'));
-  // links that stay inside: node_modules/.bin/tool -> ../pkg/bin.js
-  fs.mkdirSync(path.join(ws, 'node_modules', '.bin'), { recursive: true });
-  fs.mkdirSync(path.join(ws, 'node_modules', 'pkg'));
-  fs.writeFileSync(path.join(ws, 'node_modules', 'pkg', 'bin.js'), 'x');
-  fs.symlinkSync('../pkg/bin.js', path.join(ws, 'node_modules', '.bin', 'tool'));
+  plantBinLink(ws);
   runner = createToolRunner({
     confirm: () => ({ action: 'decline' }),
     cwd: ws,
@@ -160,13 +164,6 @@ describe('resolvePath walks links the way the kernel does', () => {
     expect(resolvePath(loop, world.ws).exists).toBe(false);
   });
   test('an existing path resolved by realpath gives what the walk gives, link by link', () => {
-    // A PathFs of its own makes resolvePath walk every component (the node default takes realpath for existing paths on Linux).
-    const walkFs: PathFs = {
-      realpathSync: (p) => fs.realpathSync.native(p),
-      statSync: (p) => fs.statSync(p),
-      lstatSync: (p) => fs.lstatSync(p, { throwIfNoEntry: false }),
-      readlinkSync: (p) => fs.readlinkSync(p, 'utf8'),
-    };
     const words = [
       '.',
       'x',
@@ -191,7 +188,7 @@ describe('resolvePath walks links the way the kernel does', () => {
       world.outside,
     ];
     for (const w of words)
-      expect([w, resolvePath(w, world.ws, { home: world.home })]).toEqual([w, resolvePath(w, world.ws, { home: world.home }, walkFs)]);
+      expect([w, resolvePath(w, world.ws, { home: world.home })]).toEqual([w, resolvePath(w, world.ws, { home: world.home }, walkingFs)]);
   });
   test('a link made between two judgements of the same step is seen by the second', async () => {
     const p = path.join(world.ws, 'later2');
@@ -268,10 +265,7 @@ describe('everyday read-only commands judged by a runner (links gathered) stay L
     fs.writeFileSync(path.join(dir, 'README.md'), '# x\n');
     fs.writeFileSync(path.join(dir, 'package.json'), '{"name":"x"}');
     fs.writeFileSync(path.join(dir, 'src', 'a.ts'), 'export {};\n');
-    fs.mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
-    fs.mkdirSync(path.join(dir, 'node_modules', 'pkg'));
-    fs.writeFileSync(path.join(dir, 'node_modules', 'pkg', 'bin.js'), 'x');
-    fs.symlinkSync('../pkg/bin.js', path.join(dir, 'node_modules', '.bin', 'tool'));
+    plantBinLink(dir);
     repoRunner = createToolRunner({
       confirm: () => ({ action: 'decline' }),
       cwd: path.join(dir, 'src'),

@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { resolvePath, type PathFs } from '../src/workspace';
+import { resolvePath } from '../src/workspace';
+import { walkingFs as walking } from './helpers/walking-fs';
 
 // resolvePath answers an existing path with one realpath(3) call (the kernel's own walk) and
 // walks component by component only when something is missing: both must say the same, for
@@ -25,14 +26,6 @@ beforeAll(() => {
   fs.symlinkSync('loop1', p('ws', 'loop2'));
   fs.symlinkSync(p('ws', 'src', 'a.txt'), p('ws', 'file-link'));
 });
-
-/** The same calls as the module's own, in another object: resolvePath then always walks. */
-const walking: PathFs = {
-  realpathSync: (p) => fs.realpathSync.native(p),
-  statSync: (p) => fs.statSync(p),
-  lstatSync: (p) => fs.lstatSync(p, { throwIfNoEntry: false }),
-  readlinkSync: (p) => fs.readlinkSync(p, 'utf8'),
-};
 
 const cases = [
   'src/a.txt',
