@@ -17,7 +17,7 @@ import { INVISIBLE_RE, printableAscii, resolveProgram } from './resolve-program'
 import { judgeAwk, judgeSed } from './sed-awk';
 import { judgeDocker } from './programs/docker';
 import { llmBaseConfigWrite, selfConfig, slothtoolSelfConfig } from './self-config';
-import { execArg, MAX_WRAP_DEPTH, readOnly, writeArg, writeFile, type Handler } from './programs/common';
+import { CHECKSUMS, execArg, MAX_WRAP_DEPTH, readOnly, writeArg, writeFile, type Handler } from './programs/common';
 import { INTERPRETERS, judgeInterpreter } from './programs/interpreters';
 import { ESCALATION, judgeEnv, judgeEscalation, judgeWrapper, WRAPPERS } from './programs/wrappers';
 import {
@@ -34,6 +34,7 @@ import {
   judgeTar,
   judgeTree,
   judgeWriter,
+  OPERAND_WRITERS,
   PRECISE_WRITERS,
 } from './programs/files';
 import {
@@ -115,12 +116,7 @@ const PLAIN_READERS = [
   'paste',
   'join',
   'rev',
-  'md5sum',
-  'sha1sum',
-  'sha224sum',
-  'sha256sum',
-  'sha384sum',
-  'sha512sum',
+  ...CHECKSUMS,
   'b2sum',
   'cksum',
   'sum',
@@ -514,23 +510,7 @@ TABLE.set('tree', judgeTree);
 TABLE.set('tee', (args, name, ctx) => judgeWriter(false)(args, name, ctx));
 for (const p of ['cp', 'ln', 'install']) TABLE.set(p, judgeWriter(true));
 TABLE.set('mv', judgeWriter(false));
-for (const p of [
-  'touch',
-  'mkdir',
-  'rmdir',
-  'unlink',
-  'truncate',
-  'mktemp',
-  'split',
-  'csplit',
-  'patch',
-  'dos2unix',
-  'unix2dos',
-  'mkfifo',
-  'mknod-none',
-  'link',
-])
-  TABLE.set(p, judgeWriter(false));
+for (const p of OPERAND_WRITERS) TABLE.set(p, judgeWriter(false));
 TABLE.set('rm', judgeRm);
 for (const p of ['chmod', 'chown', 'chgrp']) TABLE.set(p, judgePerm);
 TABLE.set('dd', judgeDd);

@@ -15,7 +15,7 @@ import { finding, type Finding, type JudgeCtx } from '../finding';
 import { isOutsideWorkspace, normalisePathArg } from '../paths';
 import { judgeCommand } from '../programs';
 import { judgeEnvAssignment } from './wrappers';
-import { readOnly, writeFile } from './common';
+import { CHECKSUMS, readOnly, writeFile } from './common';
 
 /** A cache the tool fetches or builds again: asked, naming it. */
 export const cacheDelete = (command: string): Finding => finding('delete.cache', 'L1', { p: command }, { cat: ['write'] });
@@ -35,23 +35,7 @@ export function folderDelete(program: string, dir: string, via: string, ctx: Jud
 }
 
 /** cmake -E commands that only read or print. */
-const CMAKE_READ = new Set([
-  'echo',
-  'echo_append',
-  'cat',
-  'md5sum',
-  'sha1sum',
-  'sha224sum',
-  'sha256sum',
-  'sha384sum',
-  'sha512sum',
-  'compare_files',
-  'capabilities',
-  'sleep',
-  'true',
-  'false',
-  'help',
-]);
+const CMAKE_READ = new Set(['echo', 'echo_append', 'cat', ...CHECKSUMS, 'compare_files', 'capabilities', 'sleep', 'true', 'false', 'help']);
 /** cmake -E commands that write their last operand (a file or folder). */
 const CMAKE_COPY = new Set([
   'copy',

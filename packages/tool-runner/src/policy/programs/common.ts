@@ -10,3 +10,6 @@ export const writeFile = (name: string): Finding => finding('write.file', 'L1', 
 export const execArg = (name: string, a: string): Finding => finding('arg.exec', 'L2', { p: name, a });
 export const writeArg = (name: string, a: string): Finding => finding('arg.write', 'L1', { p: name, a }, { cat: ['write'] });
 export const writeBlock = (name: string, a: string): Finding => finding('arg.write_block', 'L2', { p: name, a });
+
+/** The checksum programs of coreutils, which cmake -E also offers under the same names: they only read. */
+export const CHECKSUMS = ['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum'] as const;

@@ -68,13 +68,8 @@ export function judgeRm(args: readonly string[], name: string, ctx: JudgeCtx): F
   return out.length ? out : writesTo(name, operands(args), ctx);
 }
 
-/** Programs whose rules know the paths they write (their other words are sources): judged by those paths, not by every word. */
-export const PRECISE_WRITERS = new Set([
-  'cp',
-  'ln',
-  'install',
-  'mv',
-  'tee',
+/** Programs that write (or remove) every operand they are given: judged by judgeWriter(false). */
+export const OPERAND_WRITERS = [
   'touch',
   'mkdir',
   'rmdir',
@@ -88,8 +83,10 @@ export const PRECISE_WRITERS = new Set([
   'unix2dos',
   'mkfifo',
   'link',
-  'rm',
-]);
+] as const;
+
+/** Programs whose rules know the paths they write (their other words are sources): judged by those paths, not by every word. */
+export const PRECISE_WRITERS = new Set<string>(['cp', 'ln', 'install', 'mv', 'tee', ...OPERAND_WRITERS, 'rm']);
 
 export function judgeWriter(destOnly: boolean): Handler {
   return (args, name, ctx) => {
