@@ -29,13 +29,12 @@ export interface SeccompRule {
 const CLONE_NEW_NAMESPACES = 0x7e020000;
 /** unshare(2) also takes CLONE_NEWTIME (0x80, which clone(2) reads as part of the exit signal). */
 const UNSHARE_NEW_NAMESPACES = CLONE_NEW_NAMESPACES | 0x80;
-const PTRACE_ATTACH = 16;
-const PTRACE_SEIZE = 0x4206;
-const TIOCSTI = 0x5412;
-const TIOCLINUX = 0x541c;
+/** ptrace(2) requests that attach to a running process. */
+const PTRACE = { ATTACH: 16, SEIZE: 0x4206 } as const;
+/** Terminal ioctls that type into a terminal or a virtual console. */
+const TTY = { TIOCSTI: 0x5412, TIOCLINUX: 0x541c } as const;
 /** Socket families: the kernel crypto API (AF_ALG) and VM sockets (AF_VSOCK), which no network namespace contains. */
-const AF_ALG = 38;
-const AF_VSOCK = 40;
+const AF = { ALG: 38, VSOCK: 40 } as const;
 
 export const SECCOMP_RULES: readonly SeccompRule[] = [
   {
@@ -78,7 +77,7 @@ export const SECCOMP_RULES: readonly SeccompRule[] = [
   {
     calls: ['ptrace'],
     errno: 'EPERM',
-    when: { arg: 0, oneOf: [PTRACE_ATTACH, PTRACE_SEIZE] },
+    when: { arg: 0, oneOf: [PTRACE.ATTACH, PTRACE.SEIZE] },
     why: 'no attaching to a running process (a debugger still runs the program it starts)',
   },
   {
@@ -132,32 +131,25 @@ export const SECCOMP_RULES: readonly SeccompRule[] = [
   {
     calls: ['ioctl'],
     errno: 'EPERM',
-    when: { arg: 1, oneOf: [TIOCSTI, TIOCLINUX] },
+    when: { arg: 1, oneOf: [TTY.TIOCSTI, TTY.TIOCLINUX] },
     why: 'no typing into a terminal (TIOCSTI) or a virtual console (TIOCLINUX)',
   },
   {
     calls: ['socket', 'socketpair'],
     errno: 'EPERM',
-    when: { arg: 0, oneOf: [AF_VSOCK, AF_ALG] },
+    when: { arg: 0, oneOf: [AF.VSOCK, AF.ALG] },
     why: 'no VM sockets (they reach the hypervisor’s services, outside every network namespace) and no kernel crypto sockets',
   },
 ];
 
 const ERRNO: Record<SeccompRule['errno'], number> = { EPERM: 1, ENOSYS: 38 };
 
-// Classic BPF (linux/filter.h, linux/seccomp.h).
-const LD_W_ABS = 0x20;
-const JEQ_K = 0x15;
-const JGE_K = 0x35;
-const JSET_K = 0x45;
-const JA = 0x05;
-const RET_K = 0x06;
-const RET_KILL_PROCESS = 0x80000000;
-const RET_ALLOW = 0x7fff0000;
-const RET_ERRNO = 0x00050000;
+/** Classic BPF instruction codes (linux/filter.h: BPF_LD|BPF_W|BPF_ABS, BPF_JMP|BPF_JEQ|BPF_K, …). */
+const BPF = { LD_W_ABS: 0x20, JEQ_K: 0x15, JGE_K: 0x35, JSET_K: 0x45, JA: 0x05, RET_K: 0x06 } as const;
+/** What a seccomp filter returns (linux/seccomp.h SECCOMP_RET_*). */
+const RET = { KILL_PROCESS: 0x80000000, ALLOW: 0x7fff0000, ERRNO: 0x00050000 } as const;
 /** seccomp_data: nr at 0, arch at 4, args[i] at 16 + 8i (the low half first on a little-endian host). */
-const NR = 0;
-const ARCH = 4;
+const DATA = { NR: 0, ARCH: 4 } as const;
 const argLow = (i: number) => 16 + 8 * i;
 
 interface Insn {
@@ -172,8 +164,8 @@ const jump = (code: number, k: number, jt: number, jf: number): Insn => {
   if (jt > 255 || jf > 255) throw new Error(`seccomp: a jump of ${Math.max(jt, jf)} does not fit`);
   return { code, jt, jf, k };
 };
-const ret = (k: number) => stmt(RET_K, k >>> 0);
-const refuse = (errno: SeccompRule['errno']) => ret(RET_ERRNO | ERRNO[errno]);
+const ret = (k: number) => stmt(BPF.RET_K, k >>> 0);
+const refuse = (errno: SeccompRule['errno']) => ret(RET.ERRNO | ERRNO[errno]);
 
 /** What one call's number leads to: refused, or refused when an argument says so. */
 interface Entry {
@@ -187,10 +179,10 @@ function entryBody(rules: readonly SeccompRule[]): Insn[] {
   for (const rule of rules) {
     if (!rule.when) return [...body, refuse(rule.errno)];
     const w = rule.when;
-    const tests = 'anyBit' in w ? [jump(JSET_K, w.anyBit, 0, 1)] : w.oneOf.map((v) => jump(JEQ_K, v, 0, 1));
-    for (const t of tests) body.push(stmt(LD_W_ABS, argLow(w.arg)), t, refuse(rule.errno));
+    const tests = 'anyBit' in w ? [jump(BPF.JSET_K, w.anyBit, 0, 1)] : w.oneOf.map((v) => jump(BPF.JEQ_K, v, 0, 1));
+    for (const t of tests) body.push(stmt(BPF.LD_W_ABS, argLow(w.arg)), t, refuse(rule.errno));
   }
-  return [...body, ret(RET_ALLOW)];
+  return [...body, ret(RET.ALLOW)];
 }
 
 /** The call numbers of one ABI, sorted, with what each leads to. */
@@ -212,20 +204,20 @@ function entries(abi: Abi, rules: readonly SeccompRule[]): Entry[] {
 function tree(list: Entry[]): Insn[] {
   if (list.length <= 3) {
     const out: Insn[] = [];
-    for (const e of list) out.push(jump(JEQ_K, e.nr, 0, e.body.length), ...e.body);
-    return [...out, ret(RET_ALLOW)];
+    for (const e of list) out.push(jump(BPF.JEQ_K, e.nr, 0, e.body.length), ...e.body);
+    return [...out, ret(RET.ALLOW)];
   }
   const mid = list.length >> 1;
   const high = tree(list.slice(mid));
   const low = tree(list.slice(0, mid));
-  return [jump(JGE_K, list[mid].nr, 0, high.length), ...high, ...low];
+  return [jump(BPF.JGE_K, list[mid].nr, 0, high.length), ...high, ...low];
 }
 
 function abiBlock(abi: Abi, rules: readonly SeccompRule[]): Insn[] {
-  const block = [stmt(LD_W_ABS, NR)];
+  const block = [stmt(BPF.LD_W_ABS, DATA.NR)];
   // x32 shares the x86-64 audit arch and numbers its calls with this bit: refused whole, as a
   // kernel built without x32 (most are) refuses it.
-  if (abi === 'x86_64') block.push(jump(JSET_K, X32_SYSCALL_BIT, 0, 1), refuse('ENOSYS'));
+  if (abi === 'x86_64') block.push(jump(BPF.JSET_K, X32_SYSCALL_BIT, 0, 1), refuse('ENOSYS'));
   return [...block, ...tree(entries(abi, rules))];
 }
 
@@ -242,16 +234,16 @@ export function hostAbis(arch: string = process.arch): Abi[] | undefined {
  */
 export function seccompProgram(abis: readonly Abi[], rules: readonly SeccompRule[] = SECCOMP_RULES): Insn[] {
   const blocks = abis.map((abi) => abiBlock(abi, rules));
-  const head: Insn[] = [stmt(LD_W_ABS, ARCH)];
+  const head: Insn[] = [stmt(BPF.LD_W_ABS, DATA.ARCH)];
   const headLength = 1 + abis.length * 2 + 1;
   let start = headLength;
   abis.forEach((abi, i) => {
-    head.push(jump(JEQ_K, AUDIT_ARCH[abi], 0, 1));
+    head.push(jump(BPF.JEQ_K, AUDIT_ARCH[abi], 0, 1));
     // A long jump to the ABI's block (past the kill and the blocks before it).
-    head.push(stmt(JA, start - head.length - 1));
+    head.push(stmt(BPF.JA, start - head.length - 1));
     start += blocks[i].length;
   });
-  head.push(ret(RET_KILL_PROCESS));
+  head.push(ret(RET.KILL_PROCESS));
   const program = [...head, ...blocks.flat()];
   if (program.length > 4096) throw new Error(`seccomp: ${program.length} instructions (at most 4096)`);
   return program;
