@@ -116,6 +116,9 @@ const DIFF = [
   '--use-mailmap',
 ];
 
+/** The refs a revision walk or rev-parse starts from (git's rev-list-options and rev-parse: "ref selection"). */
+const REF_SELECTION = ['--all', '--branches =?', '--tags =?', '--remotes =?', '--glob =', '--exclude =', '--exclude-hidden ='];
+
 const REVS = [
   '-n --max-count =',
   '--skip =',
@@ -140,13 +143,7 @@ const REVS = [
   '--first-parent',
   '--exclude-first-parent-only',
   '--not',
-  '--all',
-  '--branches =?',
-  '--tags =?',
-  '--remotes =?',
-  '--glob =',
-  '--exclude =',
-  '--exclude-hidden =',
+  ...REF_SELECTION,
   '--reflog',
   '--alternate-refs',
   '--single-worktree',
@@ -505,13 +502,7 @@ export const GIT_TABLES: Record<string, ProgramOptions> = {
       '--shared-index-path',
       '--symbolic',
       '--symbolic-full-name',
-      '--all',
-      '--branches =?',
-      '--tags =?',
-      '--remotes =?',
-      '--glob =',
-      '--exclude =',
-      '--exclude-hidden =',
+      ...REF_SELECTION,
       '--disambiguate =',
       '--since --after =',
       '--until --before =',
