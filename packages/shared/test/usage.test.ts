@@ -1,23 +1,5 @@
+import { LLM_BASE_FLAGS } from '../src/llm-base-options';
 import { closest, commandFor, editDistance, usageMessage, USAGE_EXIT_CODE } from '../src/usage';
-
-const LLM_BASE_OPTIONS = [
-  '--interactive',
-  '--help',
-  '--version',
-  '--yes',
-  '--json',
-  '--mode',
-  '--profile',
-  '--preset',
-  '--base-url',
-  '--api-key',
-  '--low-model',
-  '--high-model',
-  '--timeout',
-  '--json-mode',
-  '--max-retries',
-  '--transport',
-];
 
 test.each([
   ['--base-ur', '--base-url'],
@@ -32,7 +14,7 @@ test.each([
   ['--', undefined],
   ['--model', '--mode'],
 ])('closest(%s) → %s', (typed, expected) => {
-  expect(closest(typed, LLM_BASE_OPTIONS)).toBe(expected);
+  expect(closest(typed, LLM_BASE_FLAGS)).toBe(expected);
 });
 
 test('editDistance counts a swap of neighbours as one edit', () => {

@@ -4,26 +4,12 @@
  * user's to change, never a step's. One yes to `llm-base config update p --base-url …` would
  * send the key elsewhere, outside every sandbox.
  */
+import { LLM_BASE_VALUED_FLAGS } from '@holic512/shared/lib/llm-base-options';
 import { operands } from './args';
 import { finding, type Finding } from './finding';
 
 /** The package whose `config` subcommands write `~/.slothtool/plugin-configs/llm-base.json`. */
 export const LLM_BASE_PACKAGE = '@holic512/plugin-llm-base';
-
-/** llm-base options that take a value (packages/plugin-llm-base/src/cli-args.ts OPTIONS). */
-const LLM_BASE_VALUED = [
-  '--mode',
-  '--profile',
-  '--preset',
-  '--base-url',
-  '--api-key',
-  '--low-model',
-  '--high-model',
-  '--timeout',
-  '--json-mode',
-  '--max-retries',
-  '--transport',
-];
 
 /** `config` subcommands of llm-base that only print (the rest create, change or delete profiles). */
 const LLM_BASE_CONFIG_READS = new Set(['list', 'show', 'export', 'presets']);
@@ -36,9 +22,9 @@ const LLM_BASE_CONFIG_READS = new Set(['list', 'show', 'export', 'presets']);
 export function llmBaseConfigWrite(args: readonly string[]): string | undefined {
   const end = args.indexOf('--');
   // Options before `--`, without the values of the options that take one (`--base-url -h` sets a URL).
-  const opts = (end < 0 ? args : args.slice(0, end)).filter((a, i, all) => !(i > 0 && LLM_BASE_VALUED.includes(all[i - 1])));
+  const opts = (end < 0 ? args : args.slice(0, end)).filter((a, i, all) => !(i > 0 && LLM_BASE_VALUED_FLAGS.includes(all[i - 1])));
   if (opts.some((a) => a === '--help' || a === '-h' || a === '--version' || a === '-v' || /^-[a-z]*[hv]/.test(a))) return undefined;
-  const ops = operands(args, LLM_BASE_VALUED);
+  const ops = operands(args, LLM_BASE_VALUED_FLAGS);
   if (opts.some((a) => a === '--interactive' || /^-[a-z]*i/.test(a))) return `${ops[0] ?? ''} --interactive`.trim();
   if (ops[0] !== 'config' || ops[1] === undefined) return undefined;
   return LLM_BASE_CONFIG_READS.has(ops[1]) ? undefined : `config ${ops[1]}`;
