@@ -447,18 +447,20 @@ describe('call log', () => {
 
 describe('module extras', () => {
   test('FEATURES and list_presets', () => {
-    expect(api.FEATURES).toEqual({
-      chat_options: true,
-      streaming: true,
-      abort: true,
-      response_format: true,
-      doctor_profile: true,
-      wait_events: true,
-      pull: true,
-      ollama: true,
-      tools: true,
-      images: true,
-    });
+    // every feature plugin-ai may check for, each offered
+    const offered = [
+      'chat_options',
+      'streaming',
+      'abort',
+      'response_format',
+      'doctor_profile',
+      'wait_events',
+      'pull',
+      'ollama',
+      'tools',
+      'images',
+    ];
+    expect(api.FEATURES).toEqual(Object.fromEntries(offered.map((feature) => [feature, true])));
     const presets = api.list_presets();
     expect(presets.map((p) => p.name)).toEqual(['openai', 'deepseek', 'qwen', 'glm', 'kimi', 'ollama', 'lmstudio', 'vllm', 'llamacpp']);
     expect(presets.filter((p) => p.json_mode).map((p) => p.name)).toEqual([

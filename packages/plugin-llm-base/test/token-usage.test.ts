@@ -30,6 +30,7 @@ test.each<[string, unknown, object]>([
     { input_tokens: 500, output_tokens: 1, cached_tokens: 300 },
   ],
   ['Ollama (prompt and answer counts only)', { prompt_tokens: 321, completion_tokens: 9 }, { input_tokens: 321, output_tokens: 9 }],
+  ['none reported', { prompt_tokens: 10, completion_tokens: 2 }, { input_tokens: 10, output_tokens: 2 }],
   [
     'nonsense',
     { prompt_tokens: -4, completion_tokens: 'x', prompt_tokens_details: { cached_tokens: Number.NaN } },
