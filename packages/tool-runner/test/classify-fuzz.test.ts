@@ -1,15 +1,9 @@
 import { classify } from '../src/policy/classify';
 import type { Step } from '../src/types';
+import { rng } from './helpers/rng';
 
 // Deterministic pseudo-random argument vectors: classify must never throw, always returns a
 // level with at least one rule, and wrapping a command never lowers its level.
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 const PROGRAMS = [
   'git',

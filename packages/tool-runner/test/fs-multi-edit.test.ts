@@ -135,16 +135,18 @@ describe("Claude Code's MultiEdit", () => {
     });
   });
 
+  /** Two edits of m.js, the second of every occurrence. */
+  const TWO_EDITS = {
+    tool: 'fs.edit',
+    path: 'm.js',
+    edits: [
+      { old_string: 'a', new_string: 'b' },
+      { old_string: 'c', new_string: 'd', replace_all: true },
+    ],
+  };
   test("a hook reads a multi-edit as MultiEdit with Claude Code's fields, one edit as Edit", () => {
     const def = getTool('fs.edit');
-    const step = {
-      tool: 'fs.edit',
-      path: 'm.js',
-      edits: [
-        { old_string: 'a', new_string: 'b' },
-        { old_string: 'c', new_string: 'd', replace_all: true },
-      ],
-    };
+    const step = TWO_EDITS;
     expect(claudeToolFields(def, step, ctx)).toEqual({
       tool_name: 'MultiEdit',
       tool_input: {
@@ -164,14 +166,7 @@ describe("Claude Code's MultiEdit", () => {
 
   test('the question lists each edit by its place in the list', () => {
     const def = getTool('fs.edit')!;
-    const s = {
-      tool: 'fs.edit',
-      path: 'm.js',
-      edits: [
-        { old_string: 'a', new_string: 'b' },
-        { old_string: 'c', new_string: 'd', replace_all: true },
-      ],
-    };
+    const s = TWO_EDITS;
     expect(def.summary!(s as never).fields.map((f) => f.name)).toEqual([
       'path',
       'edits[0].old_string',

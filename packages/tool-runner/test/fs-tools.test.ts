@@ -145,17 +145,13 @@ describe('fs.edit', () => {
     const read = (await runFsRead({ tool: 'fs.read', path: 'auth.ts' }, testCtx(s))) as Record<string, any>;
     const line2 = read.content.split('\n')[1].split('\t')[1];
     expect(line2).toBe('  token: string;');
-    const ok = (await runFsEdit(
-      { tool: 'fs.edit', path: 'auth.ts', old_string: line2, new_string: '  token: string | null;' },
-      testCtx(s),
-    )) as Record<string, any>;
+    const edit = async (old_string: string, new_string: string) =>
+      (await runFsEdit({ tool: 'fs.edit', path: 'auth.ts', old_string, new_string }, testCtx(s))) as Record<string, any>;
+    const ok = await edit(line2, '  token: string | null;');
     expect(ok.status).toBe('applied');
     const line4 = read.content.split('\n')[3].split('\t')[1];
     expect(line4).toContain('[redacted openai key, 27 chars]');
-    const masked = (await runFsEdit(
-      { tool: 'fs.edit', path: 'auth.ts', old_string: line4, new_string: 'const key = process.env.KEY;' },
-      testCtx(s),
-    )) as Record<string, any>;
+    const masked = await edit(line4, 'const key = process.env.KEY;');
     expect(masked.error).toMatchObject({ code: 'NOT_FOUND_IN_FILE' });
     expect(masked.error.message).toMatch(/\[redacted/);
   });

@@ -1,15 +1,9 @@
 import { classify } from '../src/policy/classify';
 import type { Step } from '../src/types';
+import { rng } from './helpers/rng';
 
 // Deterministic pseudo-random fs/http/proc steps: classify never throws, always explains
 // itself; writes are never judged lower than reads of the same path; requires never lowers.
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 const PATHS = [
   'a.ts',
