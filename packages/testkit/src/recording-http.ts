@@ -5,6 +5,7 @@
  */
 import * as http from 'http';
 import type { AddressInfo, Socket } from 'net';
+import { https } from './lazy-modules';
 
 /** One request as the server received it. */
 export interface RecordedRequest {
@@ -80,7 +81,7 @@ export async function startRecordingHttp(options: RecordingHttpOptions): Promise
         });
     });
   };
-  const httpServer = options.tls ? (require('https') as typeof import('https')).createServer(options.tls, onRequest) : http.createServer(onRequest);
+  const httpServer = options.tls ? https().createServer(options.tls, onRequest) : http.createServer(onRequest);
   let connections = 0;
   httpServer.on('connection', (s: Socket) => {
     connections++;
