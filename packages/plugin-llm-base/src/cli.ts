@@ -1,9 +1,15 @@
+import { onClosedPipe } from '@holic512/shared/lib/epipe';
+import { closest, usageMessage, USAGE_EXIT_CODE } from '@holic512/shared/lib/usage';
 import * as api from './index';
 import { ArgsError, chatFlags, OPTIONS, parseArgs, parseRawPayload, profileFlags, ParsedArgs } from './cli-args';
 import { Lang, readLanguage, t } from './i18n';
 import { isEnvReference, maskConfig, maskProfile } from './masking';
 import { findPreset, presetBaseUrl, presetProfile, PRESETS } from './presets';
 import { PROFILE_DEFAULTS } from './config-store';
+import { prompts } from './lazy-modules';
+import { formatPullProgress } from './ollama';
+import type { ProbeReport } from './probe';
+import { effectiveTransport } from './transport';
 import type { ApiError } from './errors';
 import type { DoctorReport } from './doctor';
 
@@ -49,7 +55,6 @@ const usageError = (message: string, suggestion?: string): UsageFailure => new U
 const COMMANDS = ['config', 'chat', 'raw', 'doctor', 'pull', 'probe'];
 const CONFIG_COMMANDS = ['create', 'update', 'delete', 'set-default', 'list', 'show', 'export', 'presets'];
 const OPTION_NAMES = Object.keys(OPTIONS).map((name) => `--${name}`);
-const usage = () => require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage');
 
 function help(lang: Lang): string {
   const lines = [
@@ -105,18 +110,14 @@ function help(lang: Lang): string {
   return lines.join('\n') + '\n';
 }
 
-async function loadPrompts(): Promise<typeof import('prompts')> {
-  return require('prompts') as typeof import('prompts');
-}
-
 /** Ask for the profile fields, starting from `initial`. Cancel (Ctrl-C) returns null. */
 async function askProfile(lang: Lang, initial: Record<string, unknown>): Promise<Record<string, unknown> | null> {
-  const prompts = await loadPrompts();
+  const ask = prompts();
   // A stored key is never put on the screen: it is asked for hidden, and Enter keeps it.
   const currentKey = typeof initial.api_key === 'string' ? initial.api_key : '';
   const hideKey = currentKey !== '' && !isEnvReference(currentKey);
   let cancelled = false;
-  const answers = await prompts(
+  const answers = await ask(
     [
       { type: 'text', name: 'base_url', message: t(lang, 'enterBaseUrl'), initial: String(initial.base_url ?? '') },
       hideKey
@@ -134,8 +135,8 @@ async function askProfile(lang: Lang, initial: Record<string, unknown>): Promise
 }
 
 async function askPreset(lang: Lang): Promise<Record<string, unknown> | null> {
-  const prompts = await loadPrompts();
-  const { preset } = await prompts({
+  const ask = prompts();
+  const { preset } = await ask({
     type: 'select',
     name: 'preset',
     message: t(lang, 'choosePreset'),
@@ -163,7 +164,7 @@ async function configCommand(args: ParsedArgs, io: CliIo, lang: Lang): Promise<n
       let profileName = name;
       if (typeof args.flags.preset === 'string') {
         const preset = findPreset(args.flags.preset);
-        if (!preset) throw usageError(t(lang, 'unknownPreset', { name: args.flags.preset, names: PRESETS.map((p) => p.name).join(', ') }), usage().closest(args.flags.preset, PRESETS.map((p) => p.name)));
+        if (!preset) throw usageError(t(lang, 'unknownPreset', { name: args.flags.preset, names: PRESETS.map((p) => p.name).join(', ') }), closest(args.flags.preset, PRESETS.map((p) => p.name)));
         base = presetProfile(preset);
         profileName ??= preset.name;
       } else if (Object.keys(fields).length === 0) {
@@ -176,8 +177,8 @@ async function configCommand(args: ParsedArgs, io: CliIo, lang: Lang): Promise<n
       }
       if (!profileName) {
         if (!io.interactive) throw usageError(t(lang, 'missingArg', { arg: 'name' }));
-        const prompts = await loadPrompts();
-        profileName = (await prompts({ type: 'text', name: 'n', message: t(lang, 'enterProfileName') })).n;
+        const ask = prompts();
+        profileName = (await ask({ type: 'text', name: 'n', message: t(lang, 'enterProfileName') })).n;
         if (!profileName) return 1;
       }
       const config = unwrap(api.create_profile(profileName, { ...base, ...fields }));
@@ -239,7 +240,7 @@ async function configCommand(args: ParsedArgs, io: CliIo, lang: Lang): Promise<n
       return 0;
     }
     default: {
-      const near = usage().closest(sub, CONFIG_COMMANDS);
+      const near = closest(sub, CONFIG_COMMANDS);
       throw usageError(t(lang, 'unknownCommand', { cmd: `config ${sub}` }), near && `config ${near}`);
     }
   }
@@ -263,16 +264,15 @@ function printDoctor(report: DoctorReport, io: CliIo, lang: Lang): void {
   io.stdout((report.ok ? t(lang, 'doctorOk') : t(lang, 'doctorFailed')) + '\n');
 }
 
-function printProbe(report: import('./probe').ProbeReport, io: CliIo, lang: Lang): void {
+function printProbe(report: ProbeReport, io: CliIo, lang: Lang): void {
   io.stdout(t(lang, 'probeHeader', { name: report.profile, model: report.model }) + '\n');
   for (const id of ['tools', 'json_schema', 'json_object', 'vision'] as const) io.stdout(`  ${report[id].ok ? '✓' : '✗'} ${id.padEnd(11)} ${report[id].detail}\n`);
-  const { effectiveTransport } = require('./transport') as typeof import('./transport');
   io.stdout(t(lang, 'probeAuto', { transport: effectiveTransport({ transport: 'auto', capabilities: report.capabilities }) }) + '\n');
 }
 
 async function interactive(io: CliIo, lang: Lang): Promise<number> {
   if (!io.interactive) throw usageError(t(lang, 'notInteractive'));
-  const prompts = await loadPrompts();
+  const ask = prompts();
   const pickProfile = async (): Promise<string | undefined> => {
     const list = unwrap(api.list_profiles());
     const names = Object.keys(list.profiles);
@@ -280,7 +280,7 @@ async function interactive(io: CliIo, lang: Lang): Promise<number> {
       io.stdout(t(lang, 'noDefaultProfile') + '\n');
       return undefined;
     }
-    const { name } = await prompts({
+    const { name } = await ask({
       type: 'select',
       name: 'name',
       message: t(lang, 'chooseProfile'),
@@ -289,7 +289,7 @@ async function interactive(io: CliIo, lang: Lang): Promise<number> {
     return name;
   };
   for (;;) {
-    const { action } = await prompts({
+    const { action } = await ask({
       type: 'select',
       name: 'action',
       message: t(lang, 'menuTitle'),
@@ -315,7 +315,7 @@ async function interactive(io: CliIo, lang: Lang): Promise<number> {
         const name = await pickProfile();
         if (!name) continue;
         if (action === 'delete') {
-          const { yes } = await prompts({ type: 'confirm', name: 'yes', message: t(lang, 'confirmDelete', { name }), initial: false });
+          const { yes } = await ask({ type: 'confirm', name: 'yes', message: t(lang, 'confirmDelete', { name }), initial: false });
           if (!yes) continue;
         }
         if (action === 'doctor') printDoctor(await api.doctor(name), io, lang);
@@ -373,7 +373,7 @@ async function run(argv: string[], io: CliIo, lang: Lang): Promise<number> {
       return report.ok ? 0 : 1;
     }
     default:
-      throw usageError(t(lang, 'unknownCommand', { cmd }), usage().closest(cmd, COMMANDS));
+      throw usageError(t(lang, 'unknownCommand', { cmd }), closest(cmd, COMMANDS));
   }
 }
 
@@ -391,7 +391,6 @@ async function pullCommand(args: ParsedArgs, io: CliIo, lang: Lang): Promise<num
     if (!p) throw usageError(t(lang, 'pullNoModel'));
     models = [...new Set([p.low_model, p.high_model])];
   }
-  const { formatPullProgress } = require('./ollama') as typeof import('./ollama');
   let shown = '';
   for (const model of models) {
     const result = await api.pull_model(model, profile, {
@@ -416,7 +415,7 @@ async function pullCommand(args: ParsedArgs, io: CliIo, lang: Lang): Promise<num
 /** CLI entry: the only place that prints and sets the exit code. Resolves to the exit code. */
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   // A reader that goes away (`| head -1`) ends the CLI quietly with status 0.
-  for (const stream of [process.stdout, process.stderr]) (require('@holic512/shared/lib/epipe') as typeof import('@holic512/shared/lib/epipe')).onClosedPipe(stream, () => process.exit(0));
+  for (const stream of [process.stdout, process.stderr]) onClosedPipe(stream, () => process.exit(0));
   const lang = readLanguage(process.env);
   let code: number;
   try {
@@ -425,7 +424,6 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     if (err instanceof UsageFailure || err instanceof ArgsError) {
       // A bad command line reads the same in every SlothTool CLI: what was wrong, the closest
       // option or command, where the options are; exit 2.
-      const { usageMessage, closest, USAGE_EXIT_CODE } = usage();
       const suggestion = err instanceof UsageFailure ? err.suggestion : err.key === 'argUnknownOption' ? closest(err.vars.option, OPTION_NAMES) : undefined;
       const detail = err instanceof UsageFailure ? err.message : err.key ? argsProblem(err, lang) : t(lang, 'badArgs', { issues: err.message });
       io.stderr(usageMessage(lang, { detail, suggestion, help: 'slothtool llm-base --help' }) + '\n');

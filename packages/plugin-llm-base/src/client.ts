@@ -1,4 +1,5 @@
 import { randomUUID } from 'crypto';
+import * as openai from 'openai';
 import type OpenAIType from 'openai';
 import { addCall } from './call-log';
 import { getProfile, rememberJsonMode, resolveApiKey, StoreContext } from './config-store';
@@ -13,17 +14,13 @@ import { causeCode, mapError, seconds, type MapContext } from './map-error';
 export { causeCode, mapError };
 import { normalizeUsage, priced, type Usage } from './token-usage';
 import { promptCacheKey } from './prompt-cache';
-import { hasImages, requestMessage, ToolCallAssembler, toolCallsOf, type ToolCall } from './transport';
+import { contentToText, hasImages, requestMessage, ToolCallAssembler, toolCallsOf, type ToolCall } from './transport';
 import { createHttpFetch, FETCH_HOOKS, type FetchHooks } from './http-fetch';
+import { completeNative, isOllamaProfile, type Fallback } from './ollama-native';
 
 export { normalizeUsage, type Usage };
 
-type Sdk = typeof import('openai');
-
-/** Loaded on the first call, so requiring lib/index.js stays cheap. */
-export function loadSdk(): Sdk {
-  return require('openai') as Sdk;
-}
+type Sdk = typeof openai;
 
 /** The strict-JSON system prompt prepended to every llm_chat (the original's wording). */
 export const JSON_MODE_SYSTEM_PROMPT = [
@@ -99,18 +96,6 @@ function normalizeMessages(messages: unknown): Array<Record<string, unknown> & {
     .map((m) => requestMessage(m) as Record<string, unknown> & { role: string; content: unknown });
 }
 
-export function contentToText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((p) => (typeof p === 'string' ? p : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : ''))
-      .join('')
-      .trim();
-  }
-  if (content && typeof content === 'object') return JSON.stringify(content);
-  return '';
-}
-
 /** How requests go out: node:http's fetch (http-fetch.ts) with this request's connect limit and hook. */
 export interface Transport {
   fetch: typeof fetch;
@@ -133,8 +118,6 @@ function watchHooks(watch: RequestWatch, connectMs: number): FetchHooks {
 function watched(watch: RequestWatch, connectMs: number): OpenAIType.RequestOptions {
   return { signal: watch.signal, fetchOptions: { [FETCH_HOOKS]: watchHooks(watch, connectMs) } as OpenAIType.RequestOptions['fetchOptions'] };
 }
-
-let ollamaNative: typeof import('./ollama-native') | undefined;
 
 /**
  * Clients kept for the process, one per server, key, time-out and retries: building one costs
@@ -274,7 +257,7 @@ export async function chat(
     if (caps?.vision === false && Array.isArray(messages) && messages.some((m) => hasImages(m as { content?: unknown }))) {
       throw new LlmBaseError('PROVIDER_ERROR', t(deps.lang, 'noVision', { profile: profile_id, model, date: String(caps.probed_at ?? '').slice(0, 10) }), 'no_vision');
     }
-    sdk = loadSdk();
+    sdk = openai;
     const limits = waitLimits(profile);
     watch = new RequestWatch(limits, { model, server: serverOf(profile.base_url) }, options.onWait, options.signal);
     // Tool calls carry their own structure: no strict-JSON prompt then (transport.ts).
@@ -289,13 +272,11 @@ export async function chat(
     if (options.max_tokens !== undefined) body.max_tokens = options.max_tokens;
     const schema = !tools && options.json_schema ? { type: 'json_schema', json_schema: { strict: false, ...options.json_schema } } : undefined;
 
-    let done: Completed & { model?: string; fallback?: import('./ollama-native').Fallback };
-    // Required here, not at the top: ollama-native imports this module.
-    const native = (ollamaNative ??= require('./ollama-native') as typeof import('./ollama-native'));
-    if (native.isOllamaProfile(profile)) {
+    let done: Completed & { model?: string; fallback?: Fallback };
+    if (isOllamaProfile(profile)) {
       // Ollama: the native API, which takes num_ctx and keep_alive (ollama-native.ts).
       const transport = watchedTransport(watch, limits.connect);
-      done = await native.completeNative({ profile, mode, messages: body.messages as Array<{ role: string; content: unknown }>, options, watch, transport, lang: deps.lang, apiKey });
+      done = await completeNative({ profile, mode, messages: body.messages as Array<{ role: string; content: unknown }>, options, watch, transport, lang: deps.lang, apiKey });
     } else if (schema || (!tools && profile.json_mode === 'response_format')) {
       const client = sharedClient(sdk, profile, apiKey);
       try {
@@ -377,7 +358,7 @@ export async function raw(payload: unknown, profileName: string | null, deps: Ca
     if (typeof body !== 'object' || Array.isArray(body)) throw new LlmBaseError('PROVIDER_ERROR', t(deps.lang, 'invalidPayload'), 'invalid_payload');
     const apiKey = resolveApiKey(profile_id, profile, ctx);
     mapCtx.apiKey = apiKey;
-    sdk = loadSdk();
+    sdk = openai;
     const client = createClient(sdk, profile, apiKey);
     const request = body as Record<string, unknown>;
     let data: unknown;

@@ -1,10 +1,14 @@
-import { causeCode, chat, createClient, loadSdk, CallDeps } from './client';
+import * as openai from 'openai';
+import { causeCode, chat, createClient, CallDeps } from './client';
 import { buildProfile, getProfile, resolveApiKey, StoreContext } from './config-store';
 import { LlmBaseError } from './errors';
 import { t, type Lang } from './i18n';
+import { isOllamaProfile, ollamaHealth } from './ollama-native';
 import { configPath } from './paths';
 import { findPreset, localPreset, Preset, startHintOf } from './presets';
 import { redactSecrets } from './masking';
+import { probe } from './probe';
+import { effectiveTransport } from './transport';
 import type { ProfileConfig } from './types';
 import type { DoctorCheck, DoctorReport as BaseDoctorReport } from '@holic512/shared/lib/llm-base-contract';
 
@@ -24,10 +28,6 @@ function isLocal(profile: ProfileConfig): boolean {
   } catch {
     return false;
   }
-}
-
-function isOllama(profile: ProfileConfig): boolean {
-  return (require('./ollama-native') as typeof import('./ollama-native')).isOllamaProfile(profile);
 }
 
 /** Options of doctor. */
@@ -77,7 +77,6 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
     return report(profileName ?? null);
   }
   checks.push({ id: 'profile', ok: true, message: t(lang, options.profile ? 'chkProfileUnsavedOk' : 'chkProfileOk') });
-  const { effectiveTransport } = require('./transport') as typeof import('./transport');
   transport = { effective: effectiveTransport(profile), setting: profile.transport ?? 'auto', ...(profile.capabilities ? { capabilities: profile.capabilities } : {}) };
 
   let apiKey: string;
@@ -91,9 +90,8 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
     return report(profileId);
   }
 
-  const sdk = loadSdk();
   // A diagnosis should answer quickly: no retries, a short timeout.
-  const client = createClient(sdk, { ...profile, max_retries: 0, timeout: Math.min(profile.timeout, 15000) }, apiKey);
+  const client = createClient(openai, { ...profile, max_retries: 0, timeout: Math.min(profile.timeout, 15000) }, apiKey);
   const preset = localPreset(profile);
   const clean = (m: string) => redactSecrets(m, [apiKey]);
 
@@ -111,9 +109,9 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
       return report(profileId);
     }
   } catch (err) {
-    if (err instanceof sdk.APIConnectionError) {
+    if (err instanceof openai.APIConnectionError) {
       const detail = clean(
-        err instanceof sdk.APIConnectionTimeoutError ? 'timeout' : (causeCode(err) ?? err.message),
+        err instanceof openai.APIConnectionTimeoutError ? 'timeout' : (causeCode(err) ?? err.message),
       );
       // Refused on this machine: the server is down, or the address (often the port) is wrong.
       const fix =
@@ -125,17 +123,17 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
       return report(profileId);
     }
     checks.push({ id: 'reachable', ok: true, message: t(lang, 'chkReachableOk') });
-    const status = err instanceof sdk.APIError ? err.status : undefined;
+    const status = err instanceof openai.APIError ? err.status : undefined;
     if (status === 401 || status === 403) {
       checks.push({ id: 'auth', ok: false, message: t(lang, 'chkAuthFail', { status }), fix: t(lang, 'fixAuth', { name: profileId }) });
       skip(['models', 'json']);
       return report(profileId);
     }
     // No /models here (404) or another answer: the round trip judges the key and the low model.
-    if (await highModelChecks(checks, skip, { client, profile, profileId, preset, sdk, lang })) return report(profileId);
+    if (await highModelChecks(checks, skip, { client, profile, profileId, preset, lang })) return report(profileId);
   }
 
-  if (isOllama(profile)) {
+  if (isOllamaProfile(profile)) {
     const ollama = await ollamaCheck(profile, profileId, preset, lang, apiKey);
     checks.push(ollama);
     if (!ollama.ok) {
@@ -166,8 +164,6 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
 
 /** Run `probe` on a saved profile and say which transport its calls now use; undefined when it could not run. */
 async function probedTransport(profileId: string, profile: ProfileConfig, deps: CallDeps): Promise<DoctorReport['transport']> {
-  const { probe } = require('./probe') as typeof import('./probe');
-  const { effectiveTransport } = require('./transport') as typeof import('./transport');
   const found = await probe(profileId, deps).catch(() => undefined);
   if (!found) return undefined;
   return { effective: effectiveTransport({ transport: profile.transport, capabilities: found.capabilities }), setting: profile.transport ?? 'auto', capabilities: found.capabilities };
@@ -181,10 +177,10 @@ async function probedTransport(profileId: string, profile: ProfileConfig, deps: 
 async function highModelChecks(
   checks: Check[],
   skip: (ids: CheckId[]) => void,
-  o: { client: ReturnType<typeof createClient>; profile: ProfileConfig; profileId: string; preset: Preset | undefined; sdk: ReturnType<typeof loadSdk>; lang: Lang },
+  o: { client: ReturnType<typeof createClient>; profile: ProfileConfig; profileId: string; preset: Preset | undefined; lang: Lang },
 ): Promise<boolean> {
   const { profile, profileId, lang } = o;
-  const high = profile.high_model !== profile.low_model && !isOllama(profile) ? await probeModel(o.client, profile.high_model, o.sdk) : undefined;
+  const high = profile.high_model !== profile.low_model && !isOllamaProfile(profile) ? await probeModel(o.client, profile.high_model) : undefined;
   if (high === 'rejected_key') {
     checks.push({ id: 'auth', ok: false, message: t(lang, 'chkAuthFail', { status: 401 }), fix: t(lang, 'fixAuth', { name: profileId }) });
     skip(['models', 'json']);
@@ -204,12 +200,12 @@ async function highModelChecks(
  * A one-token request to `model`: accepted, missing (the server says no such model), a rejected
  * key, or unknown (another answer; the round trip will tell).
  */
-async function probeModel(client: ReturnType<typeof createClient>, model: string, sdk: ReturnType<typeof loadSdk>): Promise<'accepted' | 'missing' | 'rejected_key' | 'unknown'> {
+async function probeModel(client: ReturnType<typeof createClient>, model: string): Promise<'accepted' | 'missing' | 'rejected_key' | 'unknown'> {
   try {
     await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 });
     return 'accepted';
   } catch (err) {
-    const status = err instanceof sdk.APIError ? err.status : undefined;
+    const status = err instanceof openai.APIError ? err.status : undefined;
     if (status === 401 || status === 403) return 'rejected_key';
     if (status === 404 || ((status === 400 || status === 422) && /model/i.test((err as Error).message))) return 'missing';
     return 'unknown';
@@ -218,7 +214,6 @@ async function probeModel(client: ReturnType<typeof createClient>, model: string
 
 /** Ollama's own view of the profile's models: server running, pulled, loaded (ollama-native.ts). */
 async function ollamaCheck(profile: ProfileConfig, profileId: string, preset: Preset | undefined, lang: Lang, apiKey: string): Promise<Check> {
-  const { ollamaHealth } = require('./ollama-native') as typeof import('./ollama-native');
   const models = [...new Set([profile.low_model, profile.high_model])];
   const health = await Promise.all(models.map((m) => ollamaHealth(profile, m, apiKey)));
   const message = health.map((h) => t(lang, `ollamaState_${h.state}`, { model: h.model })).join('; ');

@@ -18,8 +18,9 @@
  * the process running). A request that fails on a reused connection before any answer
  * (the server closed it meanwhile) is sent once more on a new one.
  */
-import type * as http from 'http';
+import * as http from 'http';
 import type { Socket } from 'net';
+import { https, zlib } from './lazy-modules';
 import { LiteHeaders, LiteResponse } from './web-lite';
 
 /** What one `fetch` reports and enforces beyond the standard. */
@@ -48,7 +49,7 @@ function protocolFor(protocol: string): { request: typeof http.request; agent: h
   const known = protocols.get(protocol);
   if (known) return known;
   const secure = protocol === 'https:';
-  const mod = (secure ? require('https') : require('http')) as typeof http;
+  const mod = secure ? https() : http;
   const agent = new mod.Agent({ keepAlive: true });
   const create = (agent as unknown as { createConnection: (o: unknown, cb: unknown) => Socket }).createConnection.bind(agent);
   (agent as unknown as { createConnection: unknown }).createConnection = (options: unknown, cb: unknown) => {
@@ -110,8 +111,7 @@ function webBody(res: http.IncomingMessage, signal: AbortSignal | undefined): Re
   let source: NodeJS.ReadableStream = res;
   const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
   if (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate' || encoding === 'br') {
-    const zlib = require('zlib') as typeof import('zlib');
-    const decoder = encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
+    const decoder = encoding === 'br' ? zlib().createBrotliDecompress() : encoding === 'deflate' ? zlib().createInflate() : zlib().createGunzip();
     res.on('error', (err) => decoder.destroy(err));
     source = res.pipe(decoder);
   }

@@ -1,16 +1,16 @@
 /**
  * The llm-base module API other plugins require (DESIGN §3, docs/contracts.md).
- * Results are values, never thrown. Heavy modules (openai, zod, lock/atomic-write) load on
- * first use so that requiring this file stays cheap.
+ * Results are values, never thrown. What a function needs loads with its first call
+ * (lazy-modules.ts), so requiring this file stays cheap.
  */
 import type * as ClientModule from './client';
-import type * as StoreModule from './config-store';
-import type * as LogModule from './call-log';
 import type * as DoctorModule from './doctor';
+import type { ProbeReport } from './probe';
 import type { ApiError } from './errors';
 import type { CallRecord, JsonMode, LlmConfig, ProfileConfig, ProfilePricing } from './types';
-import { lazy } from '@holic512/shared/lib/lazy';
 import { readLanguage, t, Lang } from './i18n';
+import { callLogModule, clientModule, doctorModule, ollamaNativeModule, probeModule, storeModule, transportModule } from './lazy-modules';
+import { pullModel, type PullProgress } from './ollama';
 import { PRESETS } from './presets';
 import { redactSecrets } from './masking';
 
@@ -25,10 +25,6 @@ export const VERSION: string = require('../package.json').version;
 
 /** What this llm-base offers beyond 1.0.x; plugin-ai checks it before using llm_chat's options. */
 export const FEATURES = Object.freeze({ chat_options: true, streaming: true, abort: true, response_format: true, doctor_profile: true, wait_events: true, pull: true, ollama: true, tools: true, images: true });
-
-const client = lazy((): typeof ClientModule => require('./client'));
-const store = lazy((): typeof StoreModule => require('./config-store'));
-const callLog = lazy((): typeof LogModule => require('./call-log'));
 
 function context(): { env: NodeJS.ProcessEnv; lang: Lang } {
   return { env: process.env, lang: readLanguage(process.env) };
@@ -68,25 +64,25 @@ function wrap<T>(fn: () => T): DataResult<T> {
 
 /** Create (or replace) a profile; missing fields take defaults. `data` is the whole config written. */
 export function create_profile(name: string, profileConfig: Partial<ProfileConfig>): DataResult<LlmConfig> {
-  return wrap(() => store().createProfile(name, profileConfig, context()));
+  return wrap(() => storeModule().createProfile(name, profileConfig, context()));
 }
 
 /** Merge `patch` into a profile. `data` is the whole config written. */
 export function update_profile(profile_id: string, patch: Partial<ProfileConfig>): DataResult<LlmConfig> {
-  return wrap(() => store().updateProfile(profile_id, patch || {}, context()));
+  return wrap(() => storeModule().updateProfile(profile_id, patch || {}, context()));
 }
 
 export function delete_profile(profile_id: string): DataResult<LlmConfig> {
-  return wrap(() => store().deleteProfile(profile_id, context()));
+  return wrap(() => storeModule().deleteProfile(profile_id, context()));
 }
 
 /** `data`: `{default_profile, profiles}` (keys as stored: literal or `env:NAME`). */
 export function list_profiles(): DataResult<{ default_profile: string; profiles: Record<string, ProfileConfig> }> {
-  return wrap(() => store().listProfiles(context()));
+  return wrap(() => storeModule().listProfiles(context()));
 }
 
 export function set_default_profile(profile_id: string): DataResult<LlmConfig> {
-  return wrap(() => store().setDefaultProfile(profile_id, context()));
+  return wrap(() => storeModule().setDefaultProfile(profile_id, context()));
 }
 
 /**
@@ -104,7 +100,7 @@ export async function llm_chat(
     return { success: false, error: { code: 'PROVIDER_ERROR', message: t(d.lang, 'invalidMode', { mode: String(mode) }) }, call_id: null };
   }
   try {
-    return await client().chat(messages, mode, profile, options ?? {}, d);
+    return await clientModule().chat(messages, mode, profile, options ?? {}, d);
   } catch (err) {
     return { success: false, error: toError(err), call_id: null };
   }
@@ -113,7 +109,7 @@ export async function llm_chat(
 /** Send `payload` to /chat/completions unchanged; `data` is the provider's response. */
 export async function llm_raw(payload: Record<string, unknown>, profile: string | null = null): Promise<ClientModule.RawSuccess | ClientModule.CallFailure> {
   try {
-    return await client().raw(payload, profile, deps());
+    return await clientModule().raw(payload, profile, deps());
   } catch (err) {
     return { success: false, error: toError(err), call_id: null };
   }
@@ -123,7 +119,7 @@ export async function llm_raw(payload: Record<string, unknown>, profile: string 
 export function list_calls(): DataResult<CallRecord[]> {
   return wrap(() => {
     const { env, lang } = context();
-    return callLog().listCalls(env, lang);
+    return callLogModule().listCalls(env, lang);
   });
 }
 
@@ -131,7 +127,7 @@ export function list_calls(): DataResult<CallRecord[]> {
 export function get_call(call_id: string): DataResult<CallRecord | null> {
   return wrap(() => {
     const { env, lang } = context();
-    return callLog().getCall(call_id, env, lang);
+    return callLogModule().getCall(call_id, env, lang);
   });
 }
 
@@ -143,7 +139,7 @@ export function get_call(call_id: string): DataResult<CallRecord | null> {
 export async function doctor(profileName?: string | null, options?: DoctorModule.DoctorOptions): Promise<DoctorModule.DoctorReport> {
   const d = deps();
   try {
-    return await (require('./doctor') as typeof DoctorModule).doctor(profileName ?? null, d, options ?? {});
+    return await doctorModule().doctor(profileName ?? null, d, options ?? {});
   } catch (err) {
     const e = toError(err);
     return { ok: false, profile: profileName ?? null, checks: [{ id: 'profile', ok: false, message: e.message }] };
@@ -171,13 +167,13 @@ export function list_presets(): Array<{ name: string; base_url: string; low_mode
 function profileOf(profile: string | null, ctx: ReturnType<typeof context>): DataSuccess<ProfileConfig & { resolvedKey: string }> | { success: false; error: ApiError } {
   let found: { profile_id: string; profile: ProfileConfig };
   try {
-    found = store().getProfile(profile, ctx);
+    found = storeModule().getProfile(profile, ctx);
   } catch (err) {
     return { success: false, error: toError(err) };
   }
   let resolvedKey = '';
   try {
-    resolvedKey = store().resolveApiKey(found.profile_id, found.profile, ctx);
+    resolvedKey = storeModule().resolveApiKey(found.profile_id, found.profile, ctx);
   } catch {
     resolvedKey = ''; // a local Ollama needs none; a server that does says so itself
   }
@@ -191,13 +187,12 @@ function profileOf(profile: string | null, ctx: ReturnType<typeof context>): Dat
 export async function pull_model(
   model: string,
   profile: string | null = null,
-  options: { onProgress?: (p: import('./ollama').PullProgress) => void; signal?: AbortSignal } = {},
+  options: { onProgress?: (p: PullProgress) => void; signal?: AbortSignal } = {},
 ): Promise<DataResult<{ model: string }>> {
   const ctx = context();
   const found = profileOf(profile, ctx);
   if (!found.success) return found;
   const config = found.data;
-  const { pullModel } = require('./ollama') as typeof import('./ollama');
   const r = await pullModel(config, model, ctx.lang, { ...options, apiKey: config.resolvedKey });
   return r.success ? { success: true, data: { model: r.model } } : { success: false, error: { code: r.error.code, message: redactSecrets(r.error.message) } };
 }
@@ -206,8 +201,7 @@ export async function pull_model(
  * sends num_ctx and keep_alive natively and falls back from high to low (FEATURES.ollama). */
 export function is_ollama_profile(profile: string | null = null): boolean {
   try {
-    const { isOllamaProfile } = require('./ollama-native') as typeof import('./ollama-native');
-    return isOllamaProfile(store().getProfile(profile, context()).profile);
+    return ollamaNativeModule().isOllamaProfile(storeModule().getProfile(profile, context()).profile);
   } catch {
     return false;
   }
@@ -222,7 +216,7 @@ export async function ollama_health(profile: string | null = null, mode: 'low' |
   const found = profileOf(profile, ctx);
   if (!found.success) return found;
   const config = found.data;
-  const { ollamaHealth } = require('./ollama-native') as typeof import('./ollama-native');
+  const { ollamaHealth } = ollamaNativeModule();
   const h = await ollamaHealth(config, mode === 'high' ? config.high_model : config.low_model, config.resolvedKey);
   return { success: true, data: { state: h.state, model: h.model, message: t(ctx.lang, `ollamaState_${h.state}`, { model: h.model }) } };
 }
@@ -237,7 +231,7 @@ export async function warm_up(profile: string | null = null, mode: 'low' | 'high
   const found = profileOf(profile, ctx);
   if (!found.success) return found;
   const config = found.data;
-  const { warmUp } = require('./ollama-native') as typeof import('./ollama-native');
+  const { warmUp } = ollamaNativeModule();
   const r = await warmUp(config, mode === 'high' ? config.high_model : config.low_model, options.min_context, config.resolvedKey);
   return r.success ? { success: true, data: { model: r.model } } : { success: false, error: { code: 'PROVIDER_ERROR', message: redactSecrets(r.error ?? '') } };
 }
@@ -248,8 +242,7 @@ export async function warm_up(profile: string | null = null, mode: 'low' | 'high
  */
 export function transport_for(profile: string | null = null): 'tools' | 'json_schema' | 'json' {
   try {
-    const { effectiveTransport } = require('./transport') as typeof import('./transport');
-    return effectiveTransport(store().getProfile(profile, context()).profile);
+    return transportModule().effectiveTransport(storeModule().getProfile(profile, context()).profile);
   } catch {
     return 'json';
   }
@@ -260,12 +253,11 @@ export function transport_for(profile: string | null = null): 'tools' | 'json_sc
  * call, schema-following JSON, a JSON object) and record it in the profile with the date
  * (FEATURES.tools). `options.profile` probes that unsaved profile and writes nothing.
  */
-export async function probe_profile(profileName: string | null = null, options: { profile?: Partial<ProfileConfig> } = {}): Promise<DataResult<import('./probe').ProbeReport>> {
+export async function probe_profile(profileName: string | null = null, options: { profile?: Partial<ProfileConfig> } = {}): Promise<DataResult<ProbeReport>> {
   const d = deps();
   try {
-    const unsaved = options.profile ? store().buildProfile(profileName ?? 'probe', options.profile, d) : undefined;
-    const { probe } = require('./probe') as typeof import('./probe');
-    return { success: true, data: await probe(profileName, { ...d, ...(unsaved ? { unsaved } : {}) }) };
+    const unsaved = options.profile ? storeModule().buildProfile(profileName ?? 'probe', options.profile, d) : undefined;
+    return { success: true, data: await probeModule().probe(profileName, { ...d, ...(unsaved ? { unsaved } : {}) }) };
   } catch (err) {
     return { success: false, error: toError(err) };
   }
