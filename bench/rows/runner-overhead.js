@@ -8,7 +8,8 @@
 // server between steps (so steps and floor alternate): a plain `bwrap --ro-bind / / --dev /dev
 // --proc /proc --unshare-net --die-with-parent true` spawn (plain `true` without bubblewrap) plus
 // one request to a second scripted server (a round trip with a small body). Overhead = the median
-// interval − the median floor: our sandbox's extra mounts, probes and limits count as overhead.
+// interval − the median floor: our sandbox's extra mounts, probes, limits, user namespace and
+// seccomp filter count as overhead.
 // `true` in ai's own sandbox (its mounts, private home and limits) is reported beside it. The first steps of each process
 // (start-up, the helper not up yet) and steps that held a fold of the context (the context row
 // measures those) are left out.
@@ -45,9 +46,11 @@ function stampingServer(root, summaryMarker, wrapped, floor, repo) {
       res.end = function (...a) { const r = end.apply(this, a); ended = process.hrtime.bigint(); return r; };
       handler(req, res);
     });
-    const timed = (program, args) => new Promise((resolve) => {
+    // fds: what the command reads from fds 3, 4, … (base64; the sandbox's seccomp filter), each through a pipe.
+    const timed = (program, args, fds = []) => new Promise((resolve) => {
       const t0 = process.hrtime.bigint();
-      const c = spawn(program, args, { cwd: ${JSON.stringify(repo)}, stdio: ['ignore', 'pipe', 'pipe'] });
+      const c = spawn(program, args, { cwd: ${JSON.stringify(repo)}, stdio: ['ignore', 'pipe', 'pipe', ...fds.map(() => 'pipe')] });
+      fds.forEach((b64, i) => c.stdio[3 + i].end(Buffer.from(b64, 'base64')));
       c.stdout.resume();
       c.stderr.resume();
       c.on('close', () => resolve(Number(process.hrtime.bigint() - t0) / 1e6));
@@ -89,7 +92,7 @@ function stampingServer(root, summaryMarker, wrapped, floor, repo) {
           folded = false;
           if (step > ${WARM}) {
             floors.push(await floor());
-            boxed.push(await timed(${JSON.stringify(wrapped.program)}, ${JSON.stringify(wrapped.args)}));
+            boxed.push(await timed(${JSON.stringify(wrapped.program)}, ${JSON.stringify(wrapped.args)}, ${JSON.stringify((wrapped.fds ?? []).map((b) => b.toString('base64')))}));
           }
         }
         if (step++ < ${STEPS}) {

@@ -16,10 +16,25 @@ const { stats, fmt } = require('../lib');
 
 exports.title = 'Sandbox mounts per step';
 
-function timed(program, args, cwd) {
+/** Files holding the bytes a command reads from fd 3 (the seccomp filter), opened fresh for each spawn. */
+const fdFiles = new Map();
+function fdFile(data) {
+  const key = data.toString('base64');
+  if (!fdFiles.has(key)) {
+    const file = path.join(fs.mkdtempSync(path.join(require('os').tmpdir(), 'bench-fd-')), 'data');
+    fs.writeFileSync(file, data);
+    fdFiles.set(key, file);
+  }
+  return fdFiles.get(key);
+}
+
+/** Spawn and reap one command line; `fds` (tool-runner's SandboxedCommand) read from fds 3, 4, … */
+function timed(program, args, cwd, fds = []) {
+  const opened = fds.map((d) => fs.openSync(fdFile(d), 'r'));
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(program, args, { cwd, stdio: 'ignore' });
+  const r = spawnSync(program, args, { cwd, stdio: ['ignore', 'ignore', 'ignore', ...opened] });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  for (const fd of opened) fs.closeSync(fd);
   if (r.status !== 0) throw new Error(`${program} ${args.slice(-3).join(' ')} exited with ${r.status ?? r.signal}`);
   return ms;
 }
@@ -72,11 +87,13 @@ exports.run = async function run(ctx) {
   for (let i = 0; i < n; i++) {
     // Interleaved, so machine noise hits all alike.
     floor.push(timed(bwrap, floorArgs, ws));
-    withL0.push(timed(l0.program, l0.args, ws));
-    withL0plain.push(timed(l0plain.program, l0plain.args, ws));
-    withL1.push(timed(l1.program, l1.args, ws));
-    withL0full.push(timed(l0full.program, l0full.args, full));
+    withL0.push(timed(l0.program, l0.args, ws, l0.fds));
+    withL0plain.push(timed(l0plain.program, l0plain.args, ws, l0plain.fds));
+    withL1.push(timed(l1.program, l1.args, ws, l1.fds));
+    withL0full.push(timed(l0full.program, l0full.args, full, l0full.fds));
   }
+  for (const file of fdFiles.values()) fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  fdFiles.clear();
   // The in-process part of every step: the spec (probing what exists) and the argv.
   const builds = [];
   for (const level of ['L0', 'L1']) {

@@ -266,7 +266,12 @@ describe('commands', () => {
       ['pdf', '', 'skill'],
       ['review', 'project ours', '.slothtool/commands'],
     ]);
+    // The skill's body goes with the message (#45); a skill whose file is gone is loaded by the model instead.
     expect(commandTurn(commands[1], 'split a.pdf', { workspace: ws, cwd: ws, profiles: [] }).message).toContain('{"tool":"skill.load","name":"pdf"}');
+    write('home/.claude/skills/pdf/SKILL.md', '---\nname: pdf\ndescription: PDF work\n---\nSplit with qpdf.\n');
+    const message = commandTurn(commands[1], 'split a.pdf', { workspace: ws, cwd: ws, profiles: [] }).message;
+    expect(message).toContain('<skill name="pdf">\nSplit with qpdf.\n</skill>');
+    expect(message).toContain('Input: split a.pdf');
   });
 
   test.each([

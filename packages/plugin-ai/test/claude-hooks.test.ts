@@ -97,7 +97,8 @@ describe('Claude Code settings', () => {
         permissions: { allow: ['Bash(npm test:*)', 'NotebookEdit'], deny: ['Read(./.env)'], defaultMode: 'acceptEdits' },
         hooks: {
           PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh' }, { type: 'prompt', prompt: 'safe?' }] }],
-          Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }],
+          PreCompact: [{ hooks: [{ type: 'command', command: 'true' }] }],
+          Notification: [{ matcher: 'permission_prompt', hooks: [{ type: 'command', command: 'notify-send hi' }] }],
         },
       }),
     );
@@ -109,14 +110,15 @@ describe('Claude Code settings', () => {
       '  .claude/settings.json:',
       `    hooks, run by ${hookShell().name}:`,
       '      PreToolUse (Bash): "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh',
+      '      Notification (permission_prompt): notify-send hi',
       '    permission rules: 1 allow, 0 ask (its deny rules apply already)',
       '    environment variables it sets: TEAM',
       '  .claude/settings.local.json:',
       '    permission rules: 0 allow, 1 ask (its deny rules apply already)',
-      '  not used here (ignored): statusLine, outputStyle, sandbox, model, hooks "type": "prompt", hooks.Notification, permissions.defaultMode, permissions.allow NotebookEdit, env.ANTHROPIC_API_KEY, env.PATH',
+      '  not used here (ignored): statusLine, outputStyle, sandbox, model, hooks "type": "prompt", hooks.PreCompact, permissions.defaultMode, permissions.allow NotebookEdit, env.ANTHROPIC_API_KEY, env.PATH',
     ]);
     const zh = trustQuestionLines(ws, false, 'zh', extras);
-    expect(zh).toContain('  此处不使用(忽略): statusLine, outputStyle, sandbox, model, hooks "type": "prompt", hooks.Notification, permissions.defaultMode, permissions.allow NotebookEdit, env.ANTHROPIC_API_KEY, env.PATH');
+    expect(zh).toContain('  此处不使用(忽略): statusLine, outputStyle, sandbox, model, hooks "type": "prompt", hooks.PreCompact, permissions.defaultMode, permissions.allow NotebookEdit, env.ANTHROPIC_API_KEY, env.PATH');
     expect(zh).toContain(`    钩子(由 ${hookShell().name} 运行):`);
   });
 });

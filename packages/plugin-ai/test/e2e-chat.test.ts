@@ -58,10 +58,12 @@ test('piped stdin is added as context', async () => {
 test('AGENTS.md in the cwd reaches the system prompt, capped', async () => {
   await fs.writeFile(path.join(fx.cwd, 'AGENTS.md'), 'Always answer in haiku.\n' + 'x'.repeat(100000));
   fx.server.enqueue({ json: { type: 'chat', message: 'ok' } });
-  await ai(['-p', 'hi']);
+  const r = await ai(['-p', 'hi']);
   const system: string = ours(0)[0].content;
   expect(system).toContain('Always answer in haiku.');
-  expect(system.length).toBeLessThan(12000);
+  // Memory's budget (context.projectContextMaxTokens, 4000 estimated tokens: about 4 characters each).
+  expect(system.slice(system.indexOf('Always answer in haiku.')).length).toBeLessThanOrEqual(4000 * 4);
+  expect(r.stderr).toMatch(/Memory: AGENTS\.md was cut to \d+ of \d+ tokens/);
 });
 
 test('repair of an invalid reply: one repair request, then the valid answer', async () => {

@@ -65,7 +65,7 @@ async function claudeSetup(bashHook: string = NODE_NO_RM): Promise<void> {
         ],
         UserPromptSubmit: [{ hooks: [{ type: 'prompt', prompt: 'Is this prompt fine?' }, { type: 'command', command: 'true' }] }],
         PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'node "$CLAUDE_PROJECT_DIR"/.claude/hooks/log-edit.js' }] }],
-        Notification: [{ hooks: [{ type: 'command', command: 'true' }] }],
+        PreCompact: [{ hooks: [{ type: 'command', command: 'true' }] }],
       },
     }),
   );
@@ -113,7 +113,7 @@ test('a trusted project: hooks on Bash and Edit|Write, SessionStart matchers, .m
   expect(last).toContain('from the local scope');
   // What is not run here is named once each; the rest of the block works.
   expect(r.stderr.match(/"type": "prompt"/g)).toHaveLength(1);
-  expect(r.stderr).toContain('hooks.Notification: is not run here');
+  expect(r.stderr).toContain('hooks.PreCompact: is not run here');
 });
 
 (HAS_JQ ? test : test.skip)(`a jq hook from Claude Code's documentation blocks rm (${HAS_JQ ? 'jq found' : 'SKIPPED: jq is not installed'})`, async () => {

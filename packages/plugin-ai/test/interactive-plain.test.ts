@@ -40,3 +40,15 @@ test('piped: when the input ends at a question, the step is declined and ai leav
   const last = JSON.parse(fx.server.requests[1].body.messages.at(-1).content);
   expect(last).toMatchObject({ status: 'declined', reason: 'no answer: the input ended' });
 });
+
+test('piped: # asks where in plain lines and the next line answers; !cmd runs and its output is printed', async () => {
+  fx.server.enqueue(chat('noted'));
+  const r = await runAi(['-i'], { env: fx.env, cwd: fx.cwd, input: '# piped memory line\n2\n!echo from-a-pipe\nthanks\n' });
+  expect(r.code).toBe(0);
+  expect(r.stdout).not.toMatch(/\x1b/);
+  expect(r.stdout).toContain('Add to memory: "piped memory line" — where?\n  1. this project: AGENTS.md');
+  expect(await fs.readFile(path.join(fx.temp.slothtoolHome, 'AGENTS.md'), 'utf8')).toBe('- piped memory line\n');
+  expect(r.stdout).toContain('from-a-pipe');
+  const sent = fx.server.requests[0].body.messages.map((m: { content: string }) => m.content);
+  expect(sent.slice(-3).map((c: string) => (c.startsWith('{') ? JSON.parse(c)._event : c))).toEqual(['memory_added', 'user_ran', 'thanks']);
+});

@@ -95,19 +95,28 @@ function fakeApp(extra: Record<string, unknown> = {}) {
   } as never;
 }
 
-test('/memory lists the project instruction files in use, nearest first, with their size and the cap', () => {
+test('/memory lists the memory files in use (imports under what imported them), with their size and the cap', () => {
   const { screen, printed } = setup();
-  screen.attach(fakeApp({ memory: [{ file: '/w/AGENTS.md', tokens: 120, truncated: false }, { file: '/CLAUDE.md', tokens: 880, truncated: true }] }));
+  screen.attach(
+    fakeApp({
+      memory: [
+        { file: '/w/AGENTS.md', tokens: 120, truncated: false },
+        { file: '/w/docs/style.md', tokens: 40, truncated: false, importedBy: '/w/AGENTS.md' },
+        { file: '/CLAUDE.md', tokens: 880, truncated: true },
+      ],
+    }),
+  );
   screen.onKeys([{ kind: 'text', text: '/memory' }, { kind: 'enter' }]);
   expect(printed.at(-1)!.split('\n')).toEqual([
-    'Project instructions in use, nearest first (.slothtool/AGENTS.md, AGENTS.md, CLAUDE.md from this folder up to the git root; at most 1000 tokens in all):',
+    "Memory in use, the user's then the project's (~/.slothtool/AGENTS.md, ~/.claude/CLAUDE.md; .slothtool/AGENTS.md, AGENTS.md, CLAUDE.md from this folder up to the git root, nearest first; @path imports; at most 1000 tokens in all):",
     '  AGENTS.md  120 tokens',
+    '    ↳ docs/style.md  40 tokens',
     '  ../CLAUDE.md  880 tokens (cut to fit)',
   ]);
   const none = setup();
   none.screen.attach(fakeApp());
   none.screen.onKeys([{ kind: 'text', text: '/memory' }, { kind: 'enter' }]);
-  expect(none.printed.at(-1)).toMatch(/^No project instructions: .*up to 1000 tokens/);
+  expect(none.printed.at(-1)).toMatch(/^No memory files: .*up to 1000 tokens.*# <text>/);
 });
 
 test('/undo lists what was restored (relative to the working folder) and what was not', () => {

@@ -182,3 +182,28 @@ describe('the keys line names exactly the choices offered', () => {
     for (const letter of 'yandpe'.split('').filter((l) => !named.includes(l))) expect([letter, picked(letter)]).toEqual([letter, undefined]);
   });
 });
+
+describe('a step that will run in a weakened or missing OS sandbox says so in its question, in the screen’s language', () => {
+  const npmTest: Step = { tool: 'exec', program: 'npm', args: ['test'] };
+  test.each<[string, ConfirmRequest['verdict'], string, string]>([
+    [
+      'no seccomp filter',
+      { ...verdict('L1', ['project.script']), findings: [{ id: 'project.script', level: 'L1', params: { p: 'npm' } }, { id: 'sandbox.degraded.seccomp', level: 'L1', params: { why: 'no filter is built for riscv64 (only x86-64 and aarch64)' } }] },
+      '  ⚠ it runs in a weakened sandbox: no seccomp filter (no filter is built for riscv64 (only x86-64 and aarch64)); it may mount, make namespaces or attach to processes where the kernel lets it',
+      '被削弱的沙箱中运行：没有 seccomp 过滤器',
+    ],
+    [
+      'capabilities kept',
+      { ...verdict('L1'), findings: [{ id: 'sandbox.degraded.capabilities', level: 'L1', params: { why: 'bubblewrap refused --cap-drop' } }] },
+      '  ⚠ it runs in a weakened sandbox: the step keeps capabilities (bubblewrap refused --cap-drop); run as root it could undo the sandbox’s mounts',
+      '步骤仍保有能力',
+    ],
+    ['no sandbox at all', { ...verdict('L1'), findings: [{ id: 'sandbox.unsandboxed', level: 'L1', params: { why: 'bubblewrap (bwrap) is not installed' } }] }, '  ⚠ it runs without the OS sandbox (bubblewrap (bwrap) is not installed): what it can do is bounded only by your answer', '操作系统沙箱之外运行'],
+  ])('%s', (_what, v, en, zh) => {
+    expect(lines(npmTest, 'en', { verdict: v })).toContain(en);
+    expect(lines(npmTest, 'zh', { verdict: v }).join('\n')).toContain(zh);
+  });
+  test('a whole sandbox: no such line', () => {
+    expect(lines(npmTest, 'en').join('\n')).not.toContain('⚠');
+  });
+});

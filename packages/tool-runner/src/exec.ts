@@ -2,6 +2,7 @@ import type { ChildProcess, SpawnOptions } from 'child_process';
 import { BoundedCapture, cutEndUtf8, cutStartUtf8 } from './capture';
 import { OFFLOAD_AFTER_BYTES, OFFLOAD_START_BYTES, startOffloadWorker, type OffloadWorker } from './capture-offload';
 import { OutputDecoder } from './decode';
+import { feedFds, type SpawnOptionsWithData } from './spawn-fds';
 import { DEFAULT_MAX_OUTPUT_BYTES } from './types';
 
 /** Options of {@link exec}. */
@@ -29,6 +30,8 @@ export interface ExecOptions {
   onStderr?: (chunk: string, skippedBytes?: number) => void;
   /** Time between SIGTERM and SIGKILL of the group; default 2000 ms. */
   killGraceMs?: number;
+  /** Bytes the program reads from fds 3, 4, … (a sandboxed command's seccomp filter: spawn-fds.ts). */
+  fds?: readonly Buffer[];
 }
 
 /** What came of running a program. Spawn failures, time-outs and aborts are results too. */
@@ -58,17 +61,17 @@ export interface ExecResult {
 
 /** Side effects of exec, replaceable in tests. */
 export interface ExecDeps {
-  spawn: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+  spawn: (command: string, args: string[], options: SpawnOptionsWithData) => ChildProcess;
   /** Spawn as a child of this process (background processes: they live as long as it does and
    * end with it); `spawn` may go through the spawn helper. */
-  spawnDirect?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+  spawnDirect?: (command: string, args: string[], options: SpawnOptionsWithData) => ChildProcess;
   now: () => number;
   /** Send a signal to the whole process group led by `pid`. */
   killGroup: (pid: number, signal: NodeJS.Signals) => void;
   platform: NodeJS.Platform;
 }
 
-export { DEFAULT_MAX_OUTPUT_BYTES };
+export { DEFAULT_MAX_OUTPUT_BYTES, feedFds, type SpawnOptionsWithData };
 
 /** One spawn helper per process (spawn-helper.ts): steps stop paying fork() of a large process. */
 let helper: import('./spawn-helper').SpawnHelper | undefined;
@@ -95,7 +98,11 @@ export function prepareSpawnHelper(options: ExecDepsOptions = {}): Promise<boole
 export function createDefaultExecDeps(options: ExecDepsOptions = {}): ExecDeps {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const crossSpawn = require('cross-spawn') as typeof import('cross-spawn');
-  const direct = (command: string, args: string[], options: SpawnOptions) => crossSpawn(command, args, options);
+  const direct = (command: string, args: string[], options: SpawnOptionsWithData) => {
+    const child = crossSpawn(command, args, options);
+    feedFds(child, options.fdData);
+    return child;
+  };
   const useHelper = process.platform !== 'win32' && process.env.SLOTHTOOL_SPAWN_HELPER !== '0';
   if (useHelper && !helper) {
     const { SpawnHelper } = require('./spawn-helper') as typeof import('./spawn-helper');
@@ -288,7 +295,8 @@ export function exec(options: ExecOptions, deps: ExecDeps = createDefaultExecDep
       child = deps.spawn(options.program, options.args, {
         cwd: options.cwd,
         env: options.env ?? process.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['ignore', 'pipe', 'pipe', ...(options.fds ?? []).map(() => 'pipe' as const)],
+        ...(options.fds?.length ? { fdData: options.fds } : {}),
         detached: deps.platform !== 'win32',
         windowsHide: true,
         shell: false,

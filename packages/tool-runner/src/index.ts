@@ -55,11 +55,16 @@ export const sandboxDenial: SandboxM['sandboxDenial'] = (...a) => sandboxModule(
 export const sandboxSpec: SandboxM['sandboxSpec'] = (...a) => sandboxModule().sandboxSpec(...a);
 export const homeBinds: SandboxM['homeBinds'] = (...a) => sandboxModule().homeBinds(...a);
 export const limitHit: SandboxM['limitHit'] = (...a) => sandboxModule().limitHit(...a);
+export const findProgram: SandboxM['findProgram'] = (...a) => sandboxModule().findProgram(...a);
+export const parseInside: SandboxM['parseInside'] = (...a) => sandboxModule().parseInside(...a);
+export const hostSeccompFilter: SandboxM['hostSeccompFilter'] = (...a) => sandboxModule().hostSeccompFilter(...a);
+/** `.env` files: `secret`, `template` (`.env.example` and the like), or not one (sandbox/workspace-secrets.ts). */
+export const envFileClass: typeof import('./sandbox/workspace-secrets').envFileClass = (...a) => (require('./sandbox/workspace-secrets') as typeof import('./sandbox/workspace-secrets')).envFileClass(...a);
 export { HOME_SECRET_STORES } from './sandbox/secrets';
 export { SECRET_CLASSES } from './sandbox/secrets';
 export { DEFAULT_ALLOW_READ } from './sandbox/home-view';
 export { DEFAULT_LIMITS } from './sandbox/limits';
-export type { Sandbox, SandboxMode, SandboxStatus, SandboxSpec, SandboxDenial, SandboxLimits, LimitHit, HomeBind } from './sandbox';
+export type { Sandbox, SandboxMode, SandboxStatus, SandboxSpec, SandboxDenial, SandboxLimits, LimitHit, HomeBind, SandboxedCommand, BwrapHardening, Degradation, InsideStatus } from './sandbox';
 export { parseRule, ruleMatches, decideByRules, exactRuleFor, isRuleProblem } from './permission-rules';
 export type { PermissionRule, PermissionSubject, PermissionEffect, RuleProblem, ArgKind } from './permission-rules';
 export type { ClassifyOptions } from './policy/classify';
@@ -91,6 +96,10 @@ export const htmlToText: typeof import('./html-text').htmlToText = (...a) => htm
 export const htmlTitle: typeof import('./html-text').htmlTitle = (...a) => htmlModule().htmlTitle(...a);
 export const addressKind: typeof import('./net-guard').addressKind = (...a) => netModule().addressKind(...a);
 export type { Resolver, LookupAddress } from './net-guard';
+export const completeWorkspacePath: typeof import('./tools/path-complete').completeWorkspacePath = (...a) => (require('./tools/path-complete') as typeof import('./tools/path-complete')).completeWorkspacePath(...a);
+export type { PathCompletionOptions } from './tools/path-complete';
+export const gitRead: typeof import('./tools/git-read').gitRead = (...a) => (require('./tools/git-read') as typeof import('./tools/git-read')).gitRead(...a);
+export type { GitReadOptions } from './tools/git-read';
 export type { FsReadResult } from './tools/fs-read';
 export type { FsChangeResult } from './tools/fs-edit';
 export type { FileAccess } from './tools/file-access';

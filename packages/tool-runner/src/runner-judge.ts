@@ -2,6 +2,7 @@ import { redactValue } from './redact';
 import type { ClassifyOptions } from './policy/classify';
 import { assess } from './policy/assess';
 import { decide, type Verdict } from './policy/decide';
+import type { Finding } from './policy/finding';
 import type { ToolRegistry } from './registry';
 import type { AnyToolDefinition, JudgeEnv, Touches } from './registry/types';
 import type { ResolvedPath } from './workspace';
@@ -41,6 +42,8 @@ export interface JudgeSetup {
   rules: PermissionRule[];
   /** How much runs without a question (plan: only L0; auto-edit: workspace edits; yolo: every L1). */
   mode: RunMode;
+  /** What the question of a sandboxed L1 step says of a weakened or missing OS sandbox (sandbox/notes.ts). */
+  sandboxFindings?: () => readonly Finding[];
 }
 
 /** Parse the policy's permission rules for a registry; malformed ones are returned apart (never silently dropped). */
@@ -93,8 +96,10 @@ export function judgeValid(step: Step, setup: JudgeSetup): Judgement {
     subject: def.permission.subject(step, facts),
     alwaysConfirm: def.alwaysConfirm?.(step, setup.env) ?? false,
   });
+  // An L1 step that runs in the OS sandbox: its question says when that sandbox is weakened or missing.
+  const notes = def.sandboxed && verdict.level === 'L1' ? (setup.sandboxFindings?.() ?? []) : [];
   return {
-    verdict: redactedParams(verdict),
+    verdict: redactedParams(notes.length ? { ...verdict, findings: [...verdict.findings, ...notes] } : verdict),
     bySession: verdict.bySession,
     alwaysConfirm: verdict.alwaysConfirm,
     def,

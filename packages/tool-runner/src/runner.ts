@@ -264,6 +264,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     allowances,
     rules: parsedRules.rules,
     mode: 'default',
+    sandboxFindings: () => (require('./sandbox/notes') as typeof import('./sandbox/notes')).sandboxFindings(sandbox.status()),
   };
   const memo = judgementMemo();
   const setup: RunSetup = {

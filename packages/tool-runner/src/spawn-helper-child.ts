@@ -9,7 +9,9 @@
  * loop (capture-offload.ts; bench: 1 GiB through exec). Pairs are made in batches of 16 (one
  * `mkfifo` in a fresh 0700 folder under `<SlothTool home>/run`, which the OS sandbox hides, every
  * end opened at once, then the names removed, so only these descriptors reach them); without
- * them a command gets node's socketpairs as before.
+ * them a command gets node's socketpairs as before. Bytes a command reads from fd 3, 4, … (a
+ * sandbox's seccomp filter) come once per content (`data`) and are kept the same way: written,
+ * opened, the name removed; each command gets a fresh descriptor of that file (keepData).
  */
 import { execFileSync, spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
@@ -25,6 +27,61 @@ interface SpawnMessage {
   /** The command's environment as changes to the base one (spawn-helper.ts envChanges). */
   env: { set: Record<string, string>; unset: string[] };
   detached?: boolean;
+  /** The bytes for the command's fds 3, 4, … (a sandbox's seccomp filter), by the key of a `data` message. */
+  fdKeys?: string[];
+}
+
+/**
+ * Bytes a command reads from fd 3, 4, …, sent once (`data`) and named by key in each spawn. Kept
+ * as an unlinked file where /proc can reopen it: each command gets a fresh descriptor of its own
+ * (its own offset), with no pipe or stream to feed; else the bytes, fed through a pipe.
+ */
+const fdData = new Map<string, { fd?: number; bytes: Buffer }>();
+
+function keepData(key: string, bytes: Buffer): void {
+  let fd: number | undefined;
+  let dir: string | undefined;
+  try {
+    // A folder of its own, named like the pipe batches so a killed helper's is removed as theirs are.
+    dir = fs.mkdtempSync(path.join(pipeDir && fs.existsSync(pipeDir) ? pipeDir : (require('os') as typeof import('os')).tmpdir(), 'pipes-data-'));
+    const file = path.join(dir, 'data');
+    fs.writeFileSync(file, bytes, { mode: 0o600 });
+    fd = fs.openSync(file, 'r');
+    // Reopened by each command below: it must work here, or the bytes go through pipes.
+    fs.closeSync(fs.openSync(`/proc/self/fd/${fd}`, 'r'));
+  } catch {
+    if (fd !== undefined) closeAll([fd]);
+    fd = undefined;
+  } finally {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  }
+  fdData.set(key, { ...(fd !== undefined ? { fd } : {}), bytes });
+}
+
+/** The stdio entries of fds 3, 4, …, what to do once spawned (close the fresh descriptors, feed the pipes), and how to let go of them when the spawn failed. */
+function dataStdio(keys: readonly string[]): { stdio: Array<number | 'pipe'>; after(child: ChildProcess): void; release(): void } {
+  const entries = keys.map((k) => fdData.get(k) ?? { bytes: Buffer.alloc(0) });
+  const opened: number[] = [];
+  const stdio = entries.map((e) => {
+    if (e.fd === undefined) return 'pipe' as const;
+    const fd = fs.openSync(`/proc/self/fd/${e.fd}`, 'r');
+    opened.push(fd);
+    return fd;
+  });
+  return {
+    stdio,
+    release: () => closeAll(opened),
+    after(child) {
+      closeAll(opened);
+      entries.forEach((e, i) => {
+        if (e.fd !== undefined) return;
+        const pipe = child.stdio[3 + i] as NodeJS.WritableStream | null;
+        // The command may end (or fail to start) before it reads them.
+        pipe?.on('error', () => undefined);
+        pipe?.end(e.bytes);
+      });
+    },
+  };
 }
 
 /** The parent's environment when it started this helper (its first message), not this
@@ -144,17 +201,21 @@ function start(m: SpawnMessage): void {
   if (!spares.length) makeSpares();
   const fifos = spares.shift();
   let child: ChildProcess;
+  let data: ReturnType<typeof dataStdio> | undefined;
   try {
     const stdio = fifos ? (['ignore', fifos.out.write, fifos.err.write] as const) : (['ignore', 'pipe', 'pipe'] as const);
-    child = spawn(m.program, m.args, { cwd: m.cwd, env: commandEnv(m.env), stdio: [...stdio], detached: m.detached, shell: false, windowsHide: true });
+    data = dataStdio(m.fdKeys ?? []);
+    child = spawn(m.program, m.args, { cwd: m.cwd, env: commandEnv(m.env), stdio: [...stdio, ...data.stdio], detached: m.detached, shell: false, windowsHide: true });
   } catch (err) {
     if (fifos) closeAll([fifos.out.read, fifos.out.write, fifos.err.read, fifos.err.write]);
+    data?.release();
     const e = err as NodeJS.ErrnoException;
     send({ type: 'error', id: m.id, code: e.code ?? 'SPAWN_FAILED', message: e.message, errno: e.errno, syscall: e.syscall, path: e.path });
     return;
   }
   // The command holds the write ends now; ours would keep its readers from ever seeing the end.
   if (fifos) closeAll([fifos.out.write, fifos.err.write]);
+  data!.after(child);
   const [stdout, stderr] = fifos ? [readSocket(fifos.out.read), readSocket(fifos.err.read)] : [child.stdout, child.stderr];
   // Nothing may be read here: the pipes go to the parent, which reads them from the start.
   for (const stream of [stdout, stderr]) {
@@ -174,13 +235,14 @@ function start(m: SpawnMessage): void {
   child.on('exit', (code, signal) => send({ type: 'exit', id: m.id, code, signal }));
 }
 
-process.on('message', (m: SpawnMessage | { type: 'base'; env: NodeJS.ProcessEnv; pipeDir?: string }) => {
+process.on('message', (m: SpawnMessage | { type: 'base'; env: NodeJS.ProcessEnv; pipeDir?: string } | { type: 'data'; key: string; b64: string }) => {
   if (m && m.type === 'base') {
     baseEnv = m.env;
     pipeDir = m.pipeDir;
     // The first pipes are made for the first command: a helper whose parent is already gone
     // (it started on the parent's last spawn) never touches the SlothTool home.
     send({ type: 'ready' });
-  } else if (m && m.type === 'spawn') start(m);
+  } else if (m && m.type === 'data') keepData(m.key, Buffer.from(m.b64, 'base64'));
+  else if (m && m.type === 'spawn') start(m);
 });
 process.on('disconnect', () => process.exit(0));

@@ -11,10 +11,11 @@
  */
 import { EventEmitter } from 'events';
 import * as path from 'path';
-import type { ChildProcess, SpawnOptions } from 'child_process';
+import type { ChildProcess } from 'child_process';
 import type { Socket } from 'net';
+import type { SpawnOptionsWithData } from './spawn-fds';
 
-type Direct = (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+type Direct = (command: string, args: string[], options: SpawnOptionsWithData) => ChildProcess;
 
 /** A stream whose source arrives later: listeners and destroy() wait for it. */
 class LateStream extends EventEmitter {
@@ -137,6 +138,8 @@ export class SpawnHelper {
    * (serialising the whole environment for every command cost about 0.4 ms a step). */
   private baseEnv: NodeJS.ProcessEnv = {};
   private readonly frozenChanges = new WeakMap<NodeJS.ProcessEnv, ReturnType<typeof envChanges>>();
+  /** Keys of the fd bytes the helper holds (dataKey). */
+  private readonly sentData = new Set<string>();
 
   /**
    * `childScript`: the helper's program (default: spawn-helper-child.js next to this file).
@@ -149,8 +152,11 @@ export class SpawnHelper {
     private readonly pipeDir?: string,
   ) {}
 
-  spawn(command: string, args: string[], options: SpawnOptions): ChildProcess {
-    const simple = Array.isArray(options.stdio) && options.stdio[0] === 'ignore' && options.stdio[1] === 'pipe' && options.stdio[2] === 'pipe' && !options.shell;
+  spawn(command: string, args: string[], options: SpawnOptionsWithData): ChildProcess {
+    // stdout and stderr piped back; fds from 3 on only as pipes the helper feeds (fdData).
+    const stdio = options.stdio;
+    const fds = options.fdData ?? [];
+    const simple = Array.isArray(stdio) && stdio[0] === 'ignore' && stdio[1] === 'pipe' && stdio[2] === 'pipe' && stdio.length === 3 + fds.length && stdio.slice(3).every((s) => s === 'pipe') && !options.shell;
     if (!simple || this.failed) return this.direct(command, args, options);
     if (!this.ready) {
       this.boot();
@@ -160,8 +166,23 @@ export class SpawnHelper {
     const remote = new RemoteChild();
     this.active.set(id, remote);
     this.child!.channel?.ref();
-    this.child!.send({ type: 'spawn', id, program: command, args, cwd: options.cwd, env: this.changesOf(options.env ?? process.env), detached: options.detached });
+    const fdKeys = fds.map((bytes) => this.dataKey(bytes));
+    this.child!.send({ type: 'spawn', id, program: command, args, cwd: options.cwd, env: this.changesOf(options.env ?? process.env), detached: options.detached, ...(fdKeys.length ? { fdKeys } : {}) });
     return remote as unknown as ChildProcess;
+  }
+
+  /**
+   * The helper's key for bytes a command reads from fd 3, 4, … (a sandbox's seccomp filter, the
+   * same for every step): sent once, then named by key (by content, so a changed buffer is new).
+   */
+  private dataKey(bytes: Buffer): string {
+    const { createHash } = require('crypto') as typeof import('crypto');
+    const key = createHash('sha256').update(bytes).digest('hex');
+    if (!this.sentData.has(key)) {
+      this.sentData.add(key);
+      this.child!.send({ type: 'data', key, b64: bytes.toString('base64') });
+    }
+    return key;
   }
 
   /** The changes that turn the helper's base environment into `env`; kept for an environment

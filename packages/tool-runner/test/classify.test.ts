@@ -306,6 +306,12 @@ table('interpreters with inline code or scripts', [
   ['node -r evil index.js', 'L2'],
   ['node --import=evil index.js', 'L2'],
   ['node script.js', 'L2'],
+  // --check parses and exits; an option that loads code still decides first.
+  ['node --check script.js', 'L0'],
+  ['node -c script.js', 'L0'],
+  ['node -r evil --check script.js', 'L2'],
+  ['node --check --import=evil script.js', 'L2'],
+  ['node script.js --check', 'L2'],
   ['python -c import os', 'L2'],
   ['python3 -c print(1)', 'L2'],
   ['python3 -Sc print(1)', 'L2'],

@@ -32,7 +32,7 @@ const env = () => ({ ...process.env, HOME: home });
 const box = () => createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env() });
 async function inBox(level: 'L0' | 'L1', network: boolean, program: string, args: string[]) {
   const w = box().wrap(level, network, ws, program, args)!;
-  return exec({ program: w.program, args: w.args, cwd: ws, env: env(), timeoutMs: 20_000 });
+  return exec({ ...w, cwd: ws, env: env(), timeoutMs: 20_000 });
 }
 
 run('bubblewrap sandbox, for real', () => {

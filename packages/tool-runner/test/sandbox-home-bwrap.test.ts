@@ -59,7 +59,7 @@ const runner = (more: Partial<Parameters<typeof createToolRunner>[0]> = {}) => c
 const out = (r: ToolResult) => `${(r as { stdoutTail?: string }).stdoutTail ?? ''}${(r as { stderrTail?: string }).stderrTail ?? ''}`;
 async function inBox(level: 'L0' | 'L1', program: string, args: string[], options: Parameters<typeof createSandbox>[0] extends infer O ? Partial<O> : never = {}) {
   const w = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env(), ...options }).wrap(level, false, ws, program, args)!;
-  return exec({ program: w.program, args: w.args, cwd: ws, env: env(), timeoutMs: 30_000 });
+  return exec({ ...w, cwd: ws, env: env(), timeoutMs: 30_000 });
 }
 
 run('the private home of read-only steps, for real', () => {
@@ -141,7 +141,7 @@ run('the private home of read-only steps, for real', () => {
     const box = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env() });
     const cat = async () => {
       const w = box.wrap('L0', false, ws, 'cat', [path.join(home, '.gitconfig')])!;
-      return exec({ program: w.program, args: w.args, cwd: ws, env: env(), timeoutMs: 30_000 });
+      return exec({ ...w, cwd: ws, env: env(), timeoutMs: 30_000 });
     };
     expect((await cat()).stdoutTail).toContain('Sandbox Tester');
     const real = path.join(home, '.gitconfig');

@@ -52,7 +52,7 @@ run('limits of read-only steps, for real', () => {
     // the same with node, run in the L0 sandbox directly (node -e is no L0 step)
     const box = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env(), limits: small });
     const w = box.wrap('L0', false, ws, process.execPath, ['-e', 'const a = []; for (;;) a.push(new Array(1e6).fill(1))'])!;
-    const r = await exec({ program: w.program, args: w.args, cwd: ws, env: env(), timeoutMs: 60_000 });
+    const r = await exec({ ...w, cwd: ws, env: env(), timeoutMs: 60_000 });
     const report = sandboxReport({ kind: 'bwrap', level: 'L0', network: false, limits: box.status().limits }, r, ws, 'zh', (s) => s);
     expect(report).toMatchObject({ limit: expect.stringMatching(/^memory\??$/), note: expect.stringContaining('128 MB') });
   });
@@ -60,7 +60,7 @@ run('limits of read-only steps, for real', () => {
   test('a CPU-bound loop is stopped by the CPU-time limit (SIGXCPU) and reported as such', async () => {
     const box = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env(), limits: small });
     const w = box.wrap('L0', false, ws, process.execPath, ['-e', 'for (;;) {}'])!;
-    const r = await exec({ program: w.program, args: w.args, cwd: ws, env: env(), timeoutMs: 60_000 });
+    const r = await exec({ ...w, cwd: ws, env: env(), timeoutMs: 60_000 });
     expect(r.timedOut).toBe(false);
     expect(sandboxReport({ kind: 'bwrap', level: 'L0', network: false, limits: box.status().limits }, r, ws, 'en', (s) => s)).toMatchObject({ limit: 'cpu', note: expect.stringContaining('CPU-time limit') });
   });
@@ -72,7 +72,7 @@ run('limits of read-only steps, for real', () => {
     const asRoot = process.getuid?.() === 0;
     const setpriv = findProgram('setpriv', env());
     if (asRoot && !setpriv) return;
-    const cmd = asRoot ? { program: setpriv!, args: ['--reuid', '65534', '--regid', '65534', '--clear-groups', w.program, ...w.args] } : w;
+    const cmd = asRoot ? { ...w, program: setpriv!, args: ['--reuid', '65534', '--regid', '65534', '--clear-groups', w.program, ...w.args] } : w;
     const r = await exec({ ...cmd, cwd: '/', env: { PATH: process.env.PATH }, timeoutMs: 30_000 });
     expect(sandboxReport({ kind: 'bwrap', level: 'L0', network: false, limits: box.status().limits }, r, '/', 'en', (s) => s)).toMatchObject({ limit: 'processes', note: expect.stringContaining('may have 4') });
   });

@@ -52,7 +52,7 @@ run('registry tokens of node installations and other package managers, for real'
   const env = () => ({ ...process.env, HOME: home });
   const inBox = async (level: 'L0' | 'L1', program: string, args: string[]) => {
     const w = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env() }).wrap(level, false, ws, program, args)!;
-    return exec({ program: w.program, args: w.args, cwd: ws, env: env(), timeoutMs: 30_000 });
+    return exec({ ...w, cwd: ws, env: env(), timeoutMs: 30_000 });
   };
 
   test.each(['L0', 'L1'] as const)('%s: each file reads as empty; the installation around it stays readable', async (level) => {

@@ -193,3 +193,30 @@ test('pipe folders left by a killed helper are removed when a helper starts; fre
   helper.close();
   fs.rmSync(fresh, { recursive: true, force: true });
 });
+
+describe('bytes for fds 3, 4, … (a sandboxed command’s seccomp filter) reach the command through pipes', () => {
+  const data = [Buffer.from('filter bytes \u0000\u00ff end'), Buffer.alloc(70_000, 7)];
+  const READ = ['-c', 'cat <&3 | od -An -tx1 | tr -d " \\n" | head -c 80; echo; wc -c <&4'];
+  const WITH_FDS = { stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] as const, fdData: data };
+  const expected = `${data[0].toString('hex')}\n${data[1].length}\n`;
+
+  test('through the helper, nothing spawned directly', async () => {
+    const { helper, direct } = await readyHelper();
+    const r = await run(helper.spawn('sh', READ, { ...WITH_FDS, stdio: [...WITH_FDS.stdio] }));
+    expect(r.out.replace(/ +/g, '')).toBe(expected);
+    expect(direct).not.toHaveBeenCalled();
+    helper.close();
+  });
+
+  test('directly (the helper not up yet, or off): exec feeds them itself', async () => {
+    const { exec } = require('../src/exec') as typeof import('../src/exec');
+    const r = await exec({ program: 'sh', args: READ, cwd: os.tmpdir(), fds: data });
+    expect(r.stdoutTail.replace(/ +/g, '')).toBe(expected);
+  });
+
+  test('a command that ends before it reads them: no error, the result as usual', async () => {
+    const { exec } = require('../src/exec') as typeof import('../src/exec');
+    const r = await exec({ program: 'sh', args: ['-c', 'exit 3'], cwd: os.tmpdir(), fds: [Buffer.alloc(1 << 20, 1)] });
+    expect(r.exitCode).toBe(3);
+  });
+});

@@ -97,10 +97,10 @@ test.each([
   expect(fs.existsSync(r.marker)).toBe(true);
 });
 
-test('an ordinary repository gives the same output for git diff, log -p, show and status', async () => {
+test('an ordinary repository gives the same output for git diff, log -p, show, status and grep, with paths too', async () => {
   const r = repo('ordinary');
   const runner = createToolRunner({ cwd: r.dir, workspace: r.dir, lang: 'en', confirm: () => ({ action: 'run' }) });
-  for (const args of [['diff'], ['log', '-p'], ['show', '--stat'], ['status', '--porcelain'], ['log', '--oneline']]) {
+  for (const args of [['diff'], ['log', '-p'], ['show', '--stat'], ['status', '--porcelain'], ['log', '--oneline'], ['diff', 'f.txt'], ['diff', 'HEAD', 'f.txt'], ['grep', '-n', 'one'], ['log', '--oneline', 'f.txt']]) {
     const result = (await runner.run({ tool: 'exec', program: 'git', args })) as { stdoutTail: string; exitCode: number };
     expect({ args, out: result.stdoutTail, code: result.exitCode }).toEqual({ args, out: git(r.dir, ...args), code: 0 });
   }
@@ -109,10 +109,12 @@ test('an ordinary repository gives the same output for git diff, log -p, show an
 describe('hardenGit', () => {
   test.each([
     [['diff'], ['diff', '--no-ext-diff', '--no-textconv']],
-    [['-C', 'x', 'log', '-p', '--', 'a'], ['-C', 'x', 'log', '-p', '--no-ext-diff', '--no-textconv', '--', 'a']],
-    [['diff', '--ext-diff', '--textconv'], ['diff', '--ext-diff', '--textconv', '--no-ext-diff', '--no-textconv']],
-    [['stash', 'show', '-p'], ['stash', 'show', '-p', '--no-ext-diff', '--no-textconv']],
-    [['blame', 'f'], ['blame', 'f', '--no-textconv']],
+    [['-C', 'x', 'log', '-p', '--', 'a'], ['-C', 'x', 'log', '--no-ext-diff', '--no-textconv', '-p', '--', 'a']],
+    // Before any operand: git refuses an option after a path (`git diff f.txt --no-ext-diff`).
+    [['diff', 'HEAD', 'f.txt'], ['diff', '--no-ext-diff', '--no-textconv', 'HEAD', 'f.txt']],
+    [['grep', 'needle', 'src'], ['grep', '--no-textconv', 'needle', 'src']],
+    [['stash', 'show', '-p'], ['stash', 'show', '--no-ext-diff', '--no-textconv', '-p']],
+    [['blame', 'f'], ['blame', '--no-textconv', 'f']],
     [['status'], ['status']],
   ])('%j → %j', (args, expected) => {
     expect(hardenGit(args, []).args).toEqual(expected);

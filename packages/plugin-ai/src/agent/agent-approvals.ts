@@ -140,11 +140,17 @@ export function toolsOf(core: AgentCore): StepRunner['tools'] {
   return core.deps.tools ?? getRunner(core).tools;
 }
 
-/** A missing OS sandbox is said once, before the first step runs (never silently); a turn
- * that only talks never probes for it. */
+/** A missing or weakened OS sandbox is said once, before the first step runs (never silently);
+ * a turn that only talks never probes for it. */
 export function noteSandbox(core: AgentCore): void {
   if (core.sandboxNoted) return;
   core.sandboxNoted = true;
   const status = getRunner(core).sandboxStatus?.();
-  if (status && status.kind === 'none' && status.mode !== 'off') log(core, 'sandbox_unavailable', t(core.options.lang, 'sandboxUnavailable', { reason: status.reason ?? '?' }));
+  const lang = core.options.lang;
+  if (status && status.kind === 'none' && status.mode !== 'off') log(core, 'sandbox_unavailable', t(lang, 'sandboxUnavailable', { reason: status.reason ?? '?' }));
+  else if (status?.degraded?.length) {
+    const key = { capabilities: 'sandboxDegradedCapabilities', no_new_privs: 'sandboxDegradedNoNewPrivs', seccomp: 'sandboxDegradedSeccomp' } as const;
+    const what = status.degraded.map((d) => t(lang, key[d.what], { why: d.why })).join(lang === 'zh' ? '；' : '; ');
+    log(core, 'sandbox_degraded', t(lang, 'sandboxDegraded', { what }));
+  }
 }

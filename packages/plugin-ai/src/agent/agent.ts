@@ -5,14 +5,15 @@ import { foldNow, type Compacted } from './agent-fold';
 import { sumUsage } from './agent-model';
 import type { RewindOptions, RewindResult } from './agent-rewind';
 import { getRunner } from './agent-approvals';
+import { runSteps } from './agent-steps';
 import { runTurn } from './agent-turn';
-import { zeroUsage, type AgentCore, type AgentDeps, type AgentOptions, type SendOptions } from './agent-core';
+import { zeroUsage, type AgentCore, type AgentDeps, type AgentOptions, type SendOptions, type Turn } from './agent-core';
 import { ConversationContext, type ContextSizes } from '../context/context';
 import type { AgentListener, TurnResult, UsageTotals } from './events';
 import { t } from '../i18n';
-import type { Summary } from '../context/protocol';
-import type { ProcInfo, RunMode, UndoResult } from './runner-types';
-import { newSessionId, type SessionInfo } from '../sessions/sessions';
+import type { Reply, Step, Summary } from '../context/protocol';
+import type { ProcInfo, RunMode, ToolResult, UndoResult, Verdict } from './runner-types';
+import { newSessionId, type SessionInfo, type SessionRecord } from '../sessions/sessions';
 
 export type { AgentConfirmAnswer, AgentConfirmFn, AgentDeps, AgentOptions, SendOptions } from './agent-core';
 
@@ -250,7 +251,7 @@ export class Agent {
   // ── rewind, undo and the end of the session ──────────────────────────────────────
 
   /** The OS sandbox of command steps, once the runner exists (undefined before). */
-  sandboxStatus(): { mode: string; kind: string; reason?: string } | undefined {
+  sandboxStatus(): { mode: string; kind: string; reason?: string; degraded?: ReadonlyArray<{ what: string }> } | undefined {
     return this.core.runner?.sandboxStatus?.();
   }
 
@@ -304,6 +305,61 @@ export class Agent {
     return result;
   }
 
+  // ── what the person does beside the model (`!cmd`, `#`, `@file`, /diff, /export) ────────
+
+  /**
+   * Something the model should read with the next message (in front of it, as a user-role event,
+   * then kept in the conversation like any event): a command the person ran
+   * (`{"_event":"user_ran",…}`), a memory line added mid-session. The system prompt stays as sent.
+   */
+  noteForNextMessage(text: string): void {
+    this.core.notes.push({ kind: 'event', text });
+  }
+
+  /** How the runner judges a step now (no language; no question, nothing run). */
+  verdictOf(step: Step): Verdict {
+    return getRunner(this.core).verdict(step);
+  }
+
+  /**
+   * A step the person typed (`!cmd` in `ai -i`), outside a turn and without a model request: the
+   * steps' own path (agent-steps runSteps: judged, hooks, asked through the confirm callback where
+   * L1, refused with its rule where L2, reported as `step` / `output` / `tool_result` events and
+   * audited), as a custom command's `` !`cmd` `` is. Null while a turn runs. What the model learns of
+   * it is the caller's (noteForNextMessage); what hooks add for the model goes with the next message.
+   */
+  async runUserStep(step: Step, options: { signal?: AbortSignal } = {}): Promise<ToolResult | null> {
+    const core = this.core;
+    if (core.turn) return null;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    if (options.signal?.aborted) controller.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const turn: Turn = { controller, usage: zeroUsage(), steering: [], live: new Map(), hookContext: [] };
+    core.turn = turn;
+    try {
+      const [done] = await runSteps(core, turn, { type: 'cmd', message: '', data: { cwd: null, commands: [step] } } as Extract<Reply, { type: 'cmd' }>);
+      core.notes.push(...turn.hookContext.splice(0));
+      return done.result;
+    } finally {
+      core.turn = undefined;
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Files the fs tools changed in this session (the journal `/undo` and `/rewind` use), as real paths. */
+  changedFiles(): string[] {
+    return [...new Set(this.core.runner?.changes?.(0).map((c) => c.path) ?? [])];
+  }
+
+  /** The session's records as stored (`/export`): what was said, the replies, the steps, in order. */
+  transcript(): SessionRecord[] {
+    flushWrites(this.core);
+    const store = this.core.deps.store;
+    if (!store || !this.core.started) return [];
+    return store.read(this.core.id).records;
+  }
+
   /** The background processes the model started in this session (`/ps`). */
   processes(): ProcInfo[] {
     return this.core.runner?.processes?.() ?? [];
@@ -317,6 +373,8 @@ export class Agent {
   /** End the session: the running turn is aborted (its model request too) and background
    * processes the model started are killed, whole process groups. Call on exit. */
   dispose(): void {
+    // What the person did that the model has not seen yet (`!cmd`, `#`) stays in the session all the same.
+    if (this.core.notes.length && !this.core.turn) commitPending(this.core, this.core.notes.splice(0));
     flushWrites(this.core);
     this.core.turn?.controller.abort();
     this.core.runner?.dispose?.();

@@ -6,7 +6,7 @@ import { aiError } from '../errors';
 import { aiPaths, slothtoolHome, type AiPaths } from '../home';
 import type { Lang } from '../i18n';
 import { loadLlmBase, type LlmClient } from '../config/llm-base';
-import { readProjectContext, type LoadedInstructions } from '../context/project-context';
+import { readProjectContext, type LoadedInstructions, type MemoryProblem, type ProjectContext } from '../context/project-context';
 import type { ProjectRules } from '../config/project-rules';
 import { buildSystemPrompt, builtinTools } from '../context/prompt';
 import { readRegistry, type Registry } from '../config/registry';
@@ -19,7 +19,7 @@ import { readHooks, type HookCommandConfig, type HookProblem } from '../extensio
 import { commandRoots, discoverCommands, type CustomCommand } from '../extensions/commands';
 import { claudeJsonServers } from '../extensions/claude-settings';
 import { sessionRules, type SessionRules } from '../config/session-policy';
-import { COMMANDS } from '../interactive/commands';
+import { COMMANDS, OVERRIDABLE } from '../interactive/commands';
 import { isOwnHome, type ProjectExtras, type TrustState } from '../extensions/trust';
 import type { McpSession } from '../mcp/session';
 import type { McpConfigProblem } from '../mcp/config';
@@ -67,8 +67,13 @@ export interface AppAgent {
   config: AiConfig;
   paths: AiPaths;
   registry: Registry;
-  /** The project instruction files in the system prompt (`/memory` lists them). */
+  /** The memory files in the system prompt, the user's then the project's (`/memory` lists them). */
   memory: LoadedInstructions[];
+  /** `@path` imports of memory files that were not read, with why (said at start). */
+  memoryProblems: MemoryProblem[];
+  /** The environment hooks run with (Claude Code's settings' `env` applied), and their `CLAUDE_PROJECT_DIR`. */
+  hookEnv: NodeJS.ProcessEnv;
+  projectDir: string;
   /** The project's own permission rules and whether its folder is trusted. */
   projectRules: ProjectRules;
   /** The rule sets of files other than ai.json (the project's, Claude Code's), each with its file (`/permissions`). */
@@ -124,7 +129,7 @@ interface ToolRunnerModule {
   /** The git root holding `cwd`, or `cwd` (tool-runner ≥ issue #10). */
   findWorkspace?(cwd: string): string;
   /** A step judged without language (tool-runner ≥ the rendering at each edge, issue #38). */
-  verdictOf(step: unknown, policy?: Policy, ctx?: { cwd?: string; home?: string }): Verdict;
+  verdictOf(step: unknown, policy?: Policy, ctx?: { cwd?: string; home?: string; slothtoolHome?: string }): Verdict;
   /** A verdict worded in a language, redacted. */
   renderVerdict(verdict: Verdict, lang: Lang): Decision;
   /** Start the spawn helper ahead of the first step (tool-runner ≥ issue #37's spawn helper). */
@@ -156,11 +161,11 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const config = loadConfig(paths.config);
   const registry = readRegistry(paths.registry);
   const llm = options.llm ?? loadLlmBase(registry).client;
-  const projectContext = readProjectContext(cwd, config.context.projectContextMaxTokens);
   // A project's permission rules: deny always, allow / ask once the folder is trusted (/trust).
   // Claude Code's files where it keeps them (user < project < local), the project's under trust.
   const rules = sessionRules(config, paths, cwd, env);
   const { projectRoot, userHome, projectRules, claude } = rules;
+  const projectContext = readMemory(config, paths.home, userHome, cwd, rules.policy);
   const { extras, trust } = rules.project;
   const claudeServers = claudeJsonServers(userHome, projectRoot, cwd, path.join(paths.home, 'ai', 'claude-json-cache.json'));
   const runEnv = Object.keys(claude.env).length ? { ...env, ...claude.env } : env;
@@ -244,13 +249,16 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     const unfollow = otel.telemetry?.follow(child);
     return runChildAgent(agent, child, task, mode, signal, onProgress).finally(() => unfollow?.());
   };
-  const { commands } = discoverCommands(commandRoots(slothtoolHome(env), projectRoot, userHome, isOwnHome(projectRoot, paths.home)), new Set(COMMANDS), skills);
+  const commands = customCommands(slothtoolHome(env), projectRoot, userHome, paths.home, skills);
   return {
     agent,
     config,
     paths,
     registry,
     memory: projectContext?.files ?? [],
+    memoryProblems: projectContext?.problems ?? [],
+    hookEnv: runEnv,
+    projectDir: projectRoot,
     projectRules,
     otherRules: rules.otherRules,
     skills,
@@ -264,6 +272,26 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     llm,
     ...edgeParts(tools, otel),
   };
+}
+
+/** The custom slash commands (skills among them); one may take the name of a built-in that is only a prompt (`/init`). */
+function customCommands(home: string, projectRoot: string, userHome: string, aiHome: string, skills: Skill[]): CustomCommand[] {
+  const reserved = new Set<string>(COMMANDS.filter((c) => !OVERRIDABLE.includes(c)));
+  return discoverCommands(commandRoots(home, projectRoot, userHome, isOwnHome(projectRoot, aiHome)), reserved, skills).commands;
+}
+
+/**
+ * Memory for the system prompt: the user's files and the project's, with `@path` imports read as
+ * fs.read would read them for the model (only what it would read without a question: inside the
+ * workspace, no secret file, no deny rule).
+ */
+function readMemory(config: AiConfig, home: string, userHome: string, cwd: string, policy: Policy): ProjectContext | undefined {
+  const mayImport = (file: string): true | string => {
+    const tr = loadToolRunner('verdictOf');
+    const verdict = tr.verdictOf({ tool: 'fs.read', path: file }, policy, { cwd: tr.findWorkspace?.(cwd) ?? cwd, home: userHome, slothtoolHome: home });
+    return verdict.level === 'L0' ? true : (tr.renderVerdict(verdict, 'en').rules[0]?.reason ?? verdict.level);
+  };
+  return readProjectContext(cwd, config.context.projectContextMaxTokens, { slothtoolHome: home, userHome, mayImport });
 }
 
 /** What the edges read beside the agent: the registry steps are shown by, and the run's telemetry. */

@@ -4,7 +4,7 @@ import type { AgentConfirmFn } from '../agent/agent';
 import { createAppAgent } from './app';
 import { startNotices } from './start-notices';
 import { AiError } from '../errors';
-import type { AgentEvent } from '../agent/events';
+import type { AgentEvent, TurnResult } from '../agent/events';
 import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
 import { aiCommand, t, type Lang } from '../i18n';
 import { JsonEventWriter } from './json-output';
@@ -127,6 +127,28 @@ export function preflight(app: ReturnType<typeof createAppAgent>, args: RunArgs,
   return undefined;
 }
 
+/**
+ * What a one-shot turn sends: `ai -p "/review src"` runs a custom command as `ai -i` does, `ai -p
+ * /init` the built-in one (a custom `init` replaces it), and `@path` in the typed prompt (never in
+ * what was piped in) brings in a file. Notes and files left out are said on stderr.
+ */
+function turnInput(
+  app: ReturnType<typeof createAppAgent>,
+  prompt: string,
+  typed: string,
+  cwd: string,
+  lang: Lang,
+  stderr: NodeJS.WritableStream,
+): { message: string; options?: Pick<import('../agent/agent').SendOptions, 'prepare' | 'allow' | 'profile' | 'mode'> } {
+  const custom = app.commands.length ? commandRun().commandTurnFor(app, prompt, cwd) : undefined;
+  for (const n of custom?.notes ?? []) stderr.write(t(lang, n.key, n.vars) + '\n');
+  if (custom) return custom;
+  const init = /^\/init(?:\s+([\s\S]*))?$/.exec(prompt.trim());
+  if (init) return { message: (require('../extensions/init-prompt') as typeof import('../extensions/init-prompt')).initPrompt(app.projectDir, init[1] ?? '', cwd) };
+  const onSkip = (rel: string, why: string) => stderr.write(t(lang, 'fileRefSkipped', { file: rel, why }) + '\n');
+  return { message: prompt, options: typed.includes('@') ? commandRun().fileRefsFor(app, prompt, cwd, { refsIn: typed, lang, onSkip }) : undefined };
+}
+
 /** `ai -p "<prompt>"`: one turn, events as text or JSON lines, a meaningful exit code. */
 export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShotIo>): Promise<number> {
   // One session fed line by line from stdin (cli/stream-json.ts).
@@ -139,6 +161,17 @@ export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShot
     // Every JSON line reaches stdout before the exit code is set.
     await json.flush();
   }
+}
+
+/** The turn's answer as text: the answer on stdout (Markdown drawn on a terminal), anything else and the suggestions on stderr. */
+function printAnswer(result: TurnResult, io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; env: NodeJS.ProcessEnv }): void {
+  const { stdout, stderr, env } = io;
+  const target = result.outcome === 'answered' ? stdout : stderr;
+  const reply = result.reply;
+  const markdown = (stdout as { isTTY?: boolean }).isTTY && !result.raw && reply?.type === 'chat' && reply.data?.format === 'markdown';
+  target.write((markdown ? renderMarkdownReply(result.message, env, stdout) : result.message) + '\n');
+  // What the model offers to do next, numbered as `ai -i` shows them (stdout stays the answer).
+  if (result.suggestions?.length) stderr.write(result.suggestions.map((s, i) => `  ${i + 1}. ${s}`).join('\n') + '\n');
 }
 
 async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undefined, json: JsonEventWriter): Promise<number> {
@@ -200,7 +233,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
     return stop('BAD_IMAGE', attached.error, EXIT.usage);
   }
   const { images } = attached;
-  for (const line of startNotices(app, lang)) stderr.write(line + '\n');
+  for (const line of startNotices(app, lang, cwd)) stderr.write(line + '\n');
   if (args.runMode) {
     const r = agent.setRunMode(args.runMode);
     if (!r.ok) {
@@ -231,21 +264,11 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   const onSigint = () => (controller.signal.aborted ? lifetime.stop('SIGINT') : controller.abort());
   process.on('SIGINT', onSigint);
   try {
-    // `ai -p "/review src"` runs a custom command as `ai -i` does.
-    const custom = continueOnly || !app.commands.length ? undefined : commandRun().commandTurnFor(app, prompt, cwd);
-    for (const n of custom?.notes ?? []) stderr.write(t(lang, n.key, n.vars) + '\n');
+    const { message, options } = continueOnly ? { message: prompt, options: undefined } : turnInput(app, prompt, args.prompt ?? '', cwd, lang, stderr);
     const result = continueOnly
       ? await agent.continue({ signal: controller.signal })
-      : await agent.send(custom?.message ?? prompt, { ...custom?.options, signal: controller.signal, ...(images.length ? { images } : {}) });
-    if (!args.json) {
-      const target = result.outcome === 'answered' ? stdout : stderr;
-      const reply = result.reply;
-      const markdown =
-        (stdout as { isTTY?: boolean }).isTTY && !result.raw && reply?.type === 'chat' && reply.data?.format === 'markdown';
-      target.write((markdown ? renderMarkdownReply(result.message, env, stdout) : result.message) + '\n');
-      // What the model offers to do next, numbered as `ai -i` shows them (stdout stays the answer).
-      if (result.suggestions?.length) stderr.write(result.suggestions.map((s, i) => `  ${i + 1}. ${s}`).join('\n') + '\n');
-    }
+      : await agent.send(message, { ...options, signal: controller.signal, ...(images.length ? { images } : {}) });
+    if (!args.json) printAnswer(result, { stdout, stderr, env });
     return exitCodeOf(result.outcome);
   } catch (err) {
     return fail(err);

@@ -5,13 +5,16 @@ import * as path from 'path';
 import { loadToolRunner } from './app';
 import { t, type Lang, type MessageKey } from '../i18n';
 import { stringWidth, wrapWords } from '../interactive/width';
+import { degradedText, hardeningChecks, type HardeningContext } from './sandbox-hardening';
 
 /**
  * `slothtool ai sandbox`: check the OS sandbox for real, in a scratch folder with a home of its
  * own: a write outside the workspace is refused, L0 has no network, a planted secret is hidden,
  * the home is private at L0 (a planted history and an unknown dotfile unreadable, `.gitconfig`
  * readable), the workspace is readable, `.git/hooks` stays read-only at L1, the resource limits
- * are in force at L0. Exit 0 only when every check holds.
+ * are in force at L0; with bubblewrap also what a step can do to the sandbox itself (no
+ * capabilities, no_new_privs, the seccomp filter, a remount and an unmount that fail:
+ * sandbox-hardening.ts). Exit 0 only when every check holds.
  */
 export interface Check {
   key: MessageKey;
@@ -27,10 +30,12 @@ interface SandboxLimits {
 
 interface SandboxModule {
   createSandbox(options: { workspace: string; home: string; slothtoolHome: string; tmpDir: string; mode?: 'auto' }): {
-    status(): { kind: string; reason?: string; limits?: SandboxLimits; limitsOff?: 'no-prlimit' | 'seatbelt' | 'off' | 'root' };
-    wrap(level: 'L0' | 'L1', network: boolean, cwd: string, program: string, args: string[]): { program: string; args: string[] } | undefined;
+    status(): { kind: string; reason?: string; limits?: SandboxLimits; limitsOff?: 'no-prlimit' | 'seatbelt' | 'off' | 'root'; degraded?: HardeningContext['degraded'] };
+    wrap(level: 'L0' | 'L1', network: boolean, cwd: string, program: string, args: string[]): { program: string; args: string[]; fds?: Buffer[] } | undefined;
   };
-  exec(options: { program: string; args: string[]; cwd: string; timeoutMs?: number; env?: NodeJS.ProcessEnv }): Promise<{ exitCode: number | null; stdoutTail: string; stderrTail: string }>;
+  exec(options: { program: string; args: string[]; fds?: Buffer[]; cwd: string; timeoutMs?: number; env?: NodeJS.ProcessEnv }): Promise<{ exitCode: number | null; stdoutTail: string; stderrTail: string }>;
+  parseInside: HardeningContext['parseInside'];
+  findProgram(name: string, env: NodeJS.ProcessEnv): string | undefined;
 }
 
 function firstLine(text: string): string {
@@ -112,7 +117,7 @@ export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.Writable
     const port = (server.address() as net.AddressInfo).port;
     const run = async (level: 'L0' | 'L1', program: string, args: string[]) => {
       const w = box.wrap(level, false, ws, program, args)!;
-      return tr.exec({ program: w.program, args: w.args, cwd: ws, timeoutMs: 15_000, env: { ...process.env, HOME: home } });
+      return tr.exec({ ...w, cwd: ws, timeoutMs: 15_000, env: { ...process.env, HOME: home } });
     };
     const checks: Check[] = [];
     const outside = path.join(root, 'written-outside');
@@ -134,7 +139,12 @@ export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.Writable
     checks.push({ key: 'sandboxCheckHooks', ok: hookRun.exitCode !== 0 && !fs.existsSync(hook), detail: firstLine(hookRun.stderrTail) });
     const procLimits = status.limits ? (await run('L0', 'cat', ['/proc/self/limits'])).stdoutTail : '';
     checks.push(limitsCheck(lang, status, procLimits));
+    if (status.kind === 'bwrap') {
+      const findProgram = (name: string) => tr.findProgram(name, process.env);
+      checks.push(...(await hardeningChecks({ lang, root, home, secret, degraded: status.degraded ?? [], run, parseInside: tr.parseInside, findProgram })));
+    }
     say(t(lang, 'sandboxCheckHeader', { kind: status.kind }));
+    if (status.degraded?.length) say(t(lang, 'sandboxDegraded', { what: degradedText(lang, status.degraded) }));
     for (const line of renderChecks(lang, checks, out.columns ?? 100)) say(line);
     const all = checks.every((c) => c.ok);
     say(t(lang, all ? 'sandboxCheckAllOk' : 'sandboxCheckFailed'));

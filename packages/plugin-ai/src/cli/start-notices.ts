@@ -1,8 +1,12 @@
 /**
- * What `ai` says once when a session starts (on stderr for `-p`, on screen for `-i`): extension
- * entries that could not be used, and what an untrusted project folder brings that stays off.
+ * What `ai` says once when a session starts (on stderr for `-p`, on screen for `-i`): memory that
+ * was cut or not read, extension entries that could not be used, and what an untrusted project
+ * folder brings that stays off.
  */
+import * as os from 'os';
+import * as path from 'path';
 import type { AppAgent } from './app';
+import { MAX_IMPORT_DEPTH } from '../context/project-context';
 import type { ProjectFile } from '../extensions/trust';
 import { t, type Lang } from '../i18n';
 
@@ -14,8 +18,34 @@ export function projectFilesText(files: readonly ProjectFile[]): string {
   return [...named, ...skillDirs].join(', ');
 }
 
-export function startNotices(app: Partial<Pick<AppAgent, 'hookProblems' | 'claudeProblems' | 'projectRules' | 'project' | 'mcpProblems' | 'telemetryProblem'>>, lang: Lang): string[] {
+/** A path as the user reads it: relative to `cwd` inside it, `~/…` in the home, else as it is. */
+function shown(file: string, cwd: string | undefined): string {
+  const rel = cwd ? path.relative(cwd, file) : '';
+  if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel;
+  const home = os.homedir();
+  return file.startsWith(home + path.sep) ? `~${file.slice(home.length)}` : file;
+}
+
+/** Memory files cut to fit the budget, and imports that were not read: never silently. */
+export function memoryNotices(app: Partial<Pick<AppAgent, 'memory' | 'memoryProblems' | 'config'>>, lang: Lang, cwd?: string): string[] {
   const lines: string[] = [];
+  const cap = app.config?.context.projectContextMaxTokens ?? 0;
+  for (const m of app.memory ?? []) {
+    if (m.truncated) lines.push(t(lang, 'memoryCutNotice', { file: shown(m.file, cwd), kept: m.tokens, full: m.fullTokens ?? m.tokens, cap }));
+  }
+  for (const p of app.memoryProblems ?? []) {
+    const why = p.reason === 'refused' ? (p.detail ?? '') : t(lang, `memoryImport_${p.reason}`, { depth: MAX_IMPORT_DEPTH });
+    lines.push(t(lang, 'memoryImportSkipped', { from: shown(p.from, cwd), file: shown(p.file, cwd), why }));
+  }
+  return lines;
+}
+
+export function startNotices(
+  app: Partial<Pick<AppAgent, 'hookProblems' | 'claudeProblems' | 'projectRules' | 'project' | 'mcpProblems' | 'telemetryProblem' | 'memory' | 'memoryProblems' | 'config'>>,
+  lang: Lang,
+  cwd?: string,
+): string[] {
+  const lines: string[] = [...memoryNotices(app, lang, cwd)];
   if (app.telemetryProblem) lines.push(t(lang, app.telemetryProblem.key, app.telemetryProblem.vars));
   for (const p of app.hookProblems ?? []) lines.push(t(lang, 'hookIgnored', { file: p.source, error: p.error }));
   for (const p of app.claudeProblems ?? []) lines.push(t(lang, 'claudeSettingIgnored', { file: p.source, error: p.error }));

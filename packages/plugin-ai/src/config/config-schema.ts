@@ -18,8 +18,12 @@ export const ContextBudgetsSchema = z
     foldToPercent: z.number().int().min(10).max(80).default(40),
     /** The budget of one user message, and of one round's tool results together (each result's share is fitted once, when it is added). */
     inputMaxTokens: z.number().int().min(100).default(3000),
-    /** Cap of project context read from AGENTS.md. */
-    projectContextMaxTokens: z.number().int().min(0).default(1000),
+    /**
+     * Cap of memory in the system prompt: the user's and the project's AGENTS.md / CLAUDE.md and
+     * what they import. 4000 holds four 4 KB files (a common CLAUDE.md size) and is a quarter of
+     * the default request budget; a file past its share is cut and that is said. 0 turns memory off.
+     */
+    projectContextMaxTokens: z.number().int().min(0).default(4000),
     /** No longer used (the context folds at marks of `maxRequestTokens`); still accepted so an older ai.json loads. */
     toolDigestMaxTokens: z.number().int().min(50).optional(),
     toolDigestCount: z.number().int().min(0).max(10).optional(),
@@ -55,6 +59,27 @@ export const SandboxSettingsSchema = z.union([
     })
     .strict(),
 ], { error: 'expected "auto", "required", "off" or {"mode", "allowRead", "limits"}' });
+
+/** How `ai -i` tells the terminal that it asks something or that a long turn ended. */
+export const NotifyStyleSchema = z.enum(['bell', 'osc9', 'off']);
+
+/**
+ * `notify` in ai.json: `"bell"` (BEL, the default), `"osc9"` (a desktop notification where the
+ * terminal supports OSC 9), `"off"`; or `{"style", "afterSeconds"}`: a turn that ran at least
+ * `afterSeconds` (default 30) notifies when it ends (a question always does).
+ */
+export const NotifySettingsSchema = z.union(
+  [
+    NotifyStyleSchema,
+    z
+      .object({
+        style: NotifyStyleSchema.optional(),
+        afterSeconds: z.number({ error: 'afterSeconds must be a number of seconds (0 or more)' }).min(0).max(86400).optional(),
+      })
+      .strict(),
+  ],
+  { error: 'expected "bell", "osc9", "off" or {"style": "bell" | "osc9" | "off", "afterSeconds": <seconds>}' },
+);
 
 /** `<home>/plugin-configs/ai.json`. Every field optional; defaults below. */
 const RuleSetSchema = z
@@ -149,6 +174,8 @@ export const AiConfigSchema = z
       .default({ maxParallel: 3, maxSteps: 10 }),
     /** web.search's provider: `{"provider": "searxng" | "brave" | "tavily", "url"?, "apiKey"?: "env:NAME"}`. */
     webSearch: WebSearchSchema.optional(),
+    /** `ai -i` notifications (a question opens, a long turn ends): NotifySettingsSchema. */
+    notify: NotifySettingsSchema.default('bell'),
     /** OpenTelemetry traces (TelemetrySchema); off unless this or OTEL_EXPORTER_OTLP_ENDPOINT is set. */
     telemetry: TelemetrySchema.optional(),
     /** Optional prices for `/cost` (llm-base reports tokens, not money). */
@@ -169,4 +196,5 @@ export type AiConfig = z.infer<typeof AiConfigSchema>;
 export type SandboxSettings = z.infer<typeof SandboxSettingsSchema>;
 export type TelemetryConfig = z.infer<typeof TelemetrySchema>;
 export type SandboxMode = z.infer<typeof SandboxModeSchema>;
+export type NotifySettingsConfig = z.infer<typeof NotifySettingsSchema>;
 export type ContextBudgets = z.infer<typeof ContextBudgetsSchema>;

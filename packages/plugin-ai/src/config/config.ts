@@ -50,11 +50,12 @@ export function defaultConfig(): AiConfig {
       summarizeAbovePercent: 60,
       foldToPercent: 40,
       inputMaxTokens: 3000,
-      projectContextMaxTokens: 1000,
+      projectContextMaxTokens: 4000,
     },
     mcpStartWaitSec: 5,
     images: { maxBytes: 10 * 1024 * 1024 },
     agents: { maxParallel: 3, maxSteps: 10 },
+    notify: 'bell',
   };
 }
 

@@ -6,7 +6,7 @@ export interface Environment {
   os: string;
   plugins: string[];
   lang: Lang;
-  /** AGENTS.md content, already capped. */
+  /** Memory (AGENTS.md / CLAUDE.md, the user's and the project's), already capped. */
   projectContext?: { file: string; text: string };
   /** The skills' index (extensions/skills.ts `skillIndex`), when there are skills. */
   skills?: string;
@@ -98,7 +98,7 @@ export function buildSystemPrompt(env: Environment, tools: readonly PromptTool[]
   ];
   if (env.skills) parts.push(env.skills);
   if (env.projectContext) {
-    parts.push(`Project instructions (${env.projectContext.file}):\n${env.projectContext.text}`);
+    parts.push(`Instructions from memory files, the user's then the project's (${env.projectContext.file}):\n${env.projectContext.text}`);
   }
   return parts.join('\n\n');
 }

@@ -66,7 +66,7 @@ export interface ClaudeFileUse {
   rules: { allow: number; ask: number };
   /** Environment variables it would set. */
   env: string[];
-  /** Settings not acted on here: `statusLine`, `permissions.defaultMode`, `env.ANTHROPIC_API_KEY`, `hooks.Notification`, … */
+  /** Settings not acted on here: `statusLine`, `permissions.defaultMode`, `env.ANTHROPIC_API_KEY`, `hooks.PreCompact`, … */
   ignored: string[];
 }
 

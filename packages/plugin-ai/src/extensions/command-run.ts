@@ -6,9 +6,11 @@
  * a command line is split without a shell, and one that needs a shell is refused with why. The
  * steps are Claude Code's `Bash` and `Read`, as the tools that declare those names take them.
  */
+import * as fs from 'fs';
 import * as path from 'path';
 import type { SendOptions } from '../agent/agent-core';
-import type { ToolResult } from '../agent/runner-types';
+import type { ToolResult, Verdict } from '../agent/runner-types';
+import type { Lang } from '../i18n';
 import type { Step } from '../context/protocol';
 import { claudeNamedTools } from './claude-names';
 import { readJsonObject } from './claude-settings';
@@ -101,10 +103,19 @@ export function commandTurn(command: CustomCommand, args: string, ctx: { workspa
 }
 
 /** Claude Code's tool `name` with `input` as one of our steps (by the tools' own Claude Code names). */
-function claudeStep(name: string, input: Record<string, unknown>): { step: Step } | { error: string } {
+export function claudeStep(name: string, input: Record<string, unknown>): { step: Step } | { error: string } {
   const { stepFromClaude } = require('@holic512/tool-runner') as typeof import('@holic512/tool-runner');
   const made = stepFromClaude(name, input, claudeNamedTools() as never);
   return 'error' in made ? made : { step: made.step as unknown as Step };
+}
+
+/** What an `@path` brings in: read by whichever tool takes Claude Code's `Read`, judged by `run`. */
+async function readRef(rel: string, run: (step: Step) => Promise<ToolResult>, ctx: { workspace: string; cwd: string }): Promise<string> {
+  const abs = path.resolve(ctx.cwd, rel);
+  if (!inside(abs, ctx.workspace)) return `@${rel} [not included: only files inside the workspace]`;
+  const made = claudeStep('Read', { file_path: rel });
+  if ('error' in made) return `@${rel} [not included: ${made.error}]`;
+  return atText(rel, await run(made.step));
 }
 
 /** Run each `!` command and read each `@` file, in order, through `run`; the filled-in prompt. */
@@ -132,13 +143,7 @@ async function fillIn(message: string, run: (step: Step) => Promise<ToolResult>,
     found.push({
       at: start,
       end: start + 1 + rel.length,
-      make: async () => {
-        const abs = path.resolve(ctx.cwd, rel);
-        if (!inside(abs, ctx.workspace)) return `@${rel} [not included: only files inside the workspace]`;
-        const made = claudeStep('Read', { file_path: rel });
-        if ('error' in made) return `@${rel} [not included: ${made.error}]`;
-        return atText(rel, await run(made.step));
-      },
+      make: () => readRef(rel, run, ctx),
     });
   }
   found.sort((a, b) => a.at - b.at);
@@ -159,4 +164,77 @@ export function commandTurnFor(
   const found = findCommand(text, app.commands);
   if (!found) return undefined;
   return commandTurn(found.command, found.args, { workspace: app.project?.extras.workspace ?? cwd, cwd, profiles: profileNames(app.paths.home), projectTrusted: app.project?.trust === 'trusted' });
+}
+
+/** The text files a typed message names with `@path` (images are attached elsewhere): those that exist, once each. */
+export function fileRefs(text: string, cwd: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(AT)) {
+    const rel = m[2].replace(/[.,;:!?)\]]+$/, '');
+    if (!rel || out.includes(rel) || /\.(?:png|jpe?g|gif|webp)$/i.test(rel)) continue;
+    const st = fs.statSync(path.resolve(cwd, rel), { throwIfNoEntry: false });
+    if (st?.isFile()) out.push(rel);
+  }
+  return out;
+}
+
+/** The runner's judgement of a read, as `@path` needs it: its level, and why it needs a question (English, for the model; `shown` in the screen's language). */
+export type RefJudge = (step: Step) => { level: string; reason?: string; shown?: string };
+
+/**
+ * A typed message that names files with `@path` (`ai -i`, `ai -p`): the message as typed, each file
+ * after it, read by an fs.read step through the runner (the workspace only, redacted, capped with
+ * a note to read on). Only a read that needs no question is made: a secret file, one outside the
+ * workspace or one a rule asks about is left out, the message says why, and so does `onSkip`.
+ * Undefined when the message names no file (an `@name` that is no file stays text).
+ */
+export function fileRefsTurn(
+  text: string,
+  ctx: { workspace: string; cwd: string; judge: RefJudge; refsIn?: string; onSkip?: (rel: string, why: string) => void },
+): Pick<SendOptions, 'prepare'> | undefined {
+  const refs = fileRefs(ctx.refsIn ?? text, ctx.cwd);
+  if (!refs.length) return undefined;
+  return {
+    prepare: async (run) => {
+      const parts = [text];
+      for (const rel of refs) {
+        parts.push(
+          await readRef(
+            rel,
+            async (step) => {
+              const verdict = ctx.judge(step);
+              if (verdict.level === 'L0') return run(step);
+              ctx.onSkip?.(rel, verdict.shown ?? verdict.reason ?? verdict.level);
+              return { _event: 'tool_result', id: '', tool: step.tool, status: 'declined', reason: `${verdict.reason ?? verdict.level}; ask for it to be read if it is needed`, decision: { level: verdict.level as 'L1', rules: [] } };
+            },
+            ctx,
+          ),
+        );
+      }
+      return parts.join('\n\n');
+    },
+  };
+}
+
+/** `@path` refs of a typed message (`ai -i`, `ai -p`) with the session's workspace and the runner's judgement. */
+export function fileRefsFor(
+  app: { agent: { verdictOf(step: Step): { level: string } }; project?: { extras: { workspace: string } } },
+  text: string,
+  cwd: string,
+  options: {
+    /** Where the refs are looked for (`ai -p`: the prompt typed, not what was piped in). */
+    refsIn?: string;
+    /** Told about each file left out, with why in `lang`. */
+    onSkip?: (rel: string, why: string) => void;
+    lang?: Lang;
+  } = {},
+): Pick<SendOptions, 'prepare'> | undefined {
+  const judge: RefJudge = (step) => {
+    const verdict = app.agent.verdictOf(step) as Verdict;
+    if (verdict.level === 'L0') return { level: 'L0' };
+    const { renderVerdict } = require('../agent/render-verdict') as typeof import('../agent/render-verdict');
+    const why = (lang: Lang) => renderVerdict(verdict, lang).rules.find((r) => r.level === verdict.level)?.reason;
+    return { level: verdict.level, reason: why('en'), shown: why(options.lang ?? 'en') };
+  };
+  return fileRefsTurn(text, { workspace: app.project?.extras.workspace ?? cwd, cwd, judge, refsIn: options.refsIn ?? text, onSkip: options.onSkip });
 }

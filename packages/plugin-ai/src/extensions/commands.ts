@@ -11,8 +11,9 @@ import { parseFrontMatter } from './front-matter';
  * `@file` are filled in before it is sent (extensions/command-run.ts). Front matter (optional):
  * `description`, `argument-hint`, `profile` (an llm-base profile for that turn), `mode` (`low` |
  * `high`), Claude Code's `model` and `allowed-tools`. A project command with the same name as a
- * user one wins (it is more specific); built-in commands always win. Skills are commands too
- * (`/pdf …`), unless a command has that name.
+ * user one wins (it is more specific); built-in commands win, but for the ones that are only a
+ * prompt (`/init`, interactive/commands.ts OVERRIDABLE). Skills are commands too (`/pdf …`: the
+ * skill's body goes with the message), unless a command has that name.
  */
 export interface CustomCommand {
   name: string;
@@ -144,11 +145,37 @@ export function splitArguments(text: string): string[] {
   return out;
 }
 
+/** Characters of a skill's body a `/skill` message carries at most (as skill.load gives at once). */
+export const SKILL_BODY_MAX_CHARS = 24_000;
+
+/**
+ * `/<skill> input`: the skill's body in the message itself (no round trip through skill.load, which
+ * a weak model may never make), with the folder its files are in and the input after it. A body
+ * past SKILL_BODY_MAX_CHARS is cut at a line, with where skill.load reads on.
+ */
+export function skillMessage(command: Pick<CustomCommand, 'name' | 'file'>, input: string): string {
+  const { loadSkillBody } = require('./skills') as typeof import('./skills');
+  const dir = path.dirname(command.file);
+  const loaded = loadSkillBody({ name: command.name, description: '', dir, file: command.file, scope: 'user' });
+  // A skill whose SKILL.md is gone or empty since the session started: the model loads what there is.
+  if (!loaded.body) return `Use the skill "${command.name}": load it first with {"tool":"skill.load","name":"${command.name}"}, then follow it.${input ? `\n\n${input}` : ''}`;
+  let body = loaded.body;
+  let note = '';
+  if (body.length > SKILL_BODY_MAX_CHARS) {
+    const lines = body.slice(0, SKILL_BODY_MAX_CHARS).split('\n').slice(0, -1);
+    body = lines.join('\n');
+    const next = loaded.firstLine + lines.length;
+    note = `\n[the skill goes on: read it with {"tool":"skill.load","name":"${command.name}","offset":${next}}]`;
+  }
+  const head = `Use the skill "${command.name}" (its files are in ${dir}; run its scripts with exec, read its other files with skill.load "file"):`;
+  return `${head}\n\n<skill name="${command.name}">\n${body}${note}\n</skill>${input ? `\n\nInput: ${input}` : ''}`;
+}
+
 /** The prompt a command sends: `$ARGUMENTS` and `$1`…`$9` filled in; without them the arguments are appended. */
 export function expandCommand(command: CustomCommand, args: string): string {
   const words = splitArguments(args);
   const trimmed = args.trim();
-  if (command.skill) return `Use the skill "${command.name}": load it first with {"tool":"skill.load","name":"${command.name}"}, then follow it.${trimmed ? `\n\n${trimmed}` : ''}`;
+  if (command.skill) return skillMessage(command, trimmed);
   let used = false;
   const text = command.template.replace(/\$ARGUMENTS|\$([1-9])/g, (m, n?: string) => {
     used = true;

@@ -16,7 +16,7 @@ import { lazy } from '@holic512/shared/lib/lazy';
  * Claude Code's fields beside them. Both carry ours in `slothtool`.
  */
 
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'Notification'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** The schemas of one hook and one group, built when an ai.json or settings file has hooks. */
@@ -35,7 +35,7 @@ const hookSchemas = lazy(() => ({
 }));
 
 /** Claude Code's events we do not run (their entries are skipped, each named once). */
-const CLAUDE_ONLY_EVENTS = new Set(['PermissionRequest', 'PermissionDenied', 'Notification', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'SessionEnd', 'PostToolUseFailure']);
+const CLAUDE_ONLY_EVENTS = new Set(['PermissionRequest', 'PermissionDenied', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'SessionEnd', 'PostToolUseFailure']);
 
 /** Whose stdin a hook reads: Claude Code's (a hook from its settings files) or ours (ai.json, .slothtool/settings.json). */
 export type HookDialect = 'claude' | 'slothtool';
@@ -157,7 +157,7 @@ export interface HookRunOptions {
   redact: (text: string) => string;
   /** The names of the tool the event is about (PreToolUse / PostToolUse), for matchers: its own and its Claude Code names. */
   names?: readonly string[];
-  /** What a matcher of an event without a tool is matched against (SessionStart: its `source`). */
+  /** What a matcher of an event without a tool is matched against (SessionStart: its `source`; Notification: its `notification_type`). */
   subject?: string;
   signal?: AbortSignal;
 }

@@ -24,24 +24,41 @@ export const COMMANDS = [
   'hooks',
   'mcp',
   'pull',
+  'init',
+  'diff',
+  'export',
+  'edit',
   'exit',
 ] as const;
 
 export type CommandName = (typeof COMMANDS)[number];
 
+/** Built-in commands a custom command of the same name replaces (a team's own `/init`). */
+export const OVERRIDABLE: readonly CommandName[] = ['init'];
+
 /** What a typed line means. */
 export type Parsed =
   | { kind: 'empty' }
   | { kind: 'message'; text: string }
+  /** `!cmd`: a command the person runs (`line` empty for a lone `!`, which toggles shell mode). */
+  | { kind: 'shell'; line: string }
+  /** `# text` alone on one line: a line for a memory file. */
+  | { kind: 'remember'; text: string }
   | { kind: 'command'; name: CommandName; arg: string }
   | { kind: 'unknown'; name: string; suggestion?: CommandName };
 
 const ALIASES: Record<string, CommandName> = { quit: 'exit', '?': 'help', q: 'exit' };
 
-/** Parse a submitted input. A line starting with `//` is a message starting with `/`. */
+/**
+ * Parse a submitted input. A line starting with `//` is a message starting with `/`; one line
+ * starting with `!` is a command to run, `# text` a line for memory (several lines are a message:
+ * a pasted Markdown heading or shell snippet goes to the model).
+ */
 export function parseInput(input: string): Parsed {
   const text = input.trim();
   if (!text) return { kind: 'empty' };
+  if (!text.includes('\n') && text.startsWith('!')) return { kind: 'shell', line: text.slice(1).trim() };
+  if (!text.includes('\n') && /^#\s+\S/.test(text)) return { kind: 'remember', text: text.replace(/^#\s+/, '') };
   if (!text.startsWith('/') || text.startsWith('//')) {
     return { kind: 'message', text: text.startsWith('//') ? text.slice(1) : input.replace(/^\s+|\s+$/g, '') };
   }

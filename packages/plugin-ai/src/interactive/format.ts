@@ -58,6 +58,8 @@ export function formatResult(
   configFile: string,
   /** Lines printed in all, when `output` was cut to its tail while streaming. */
   totalLines?: number,
+  /** Lines of output shown at most (a command the person ran shows far more than a step's tail). */
+  tailLines = TAIL_LINES,
 ): string[] {
   const lines: string[] = [];
   if (result.blockedBy === 'hook') {
@@ -101,7 +103,7 @@ export function formatResult(
     return lines;
   }
   const all = outputLines(text);
-  const { shown } = tail(all, TAIL_LINES);
+  const { shown } = tail(all, tailLines);
   const hidden = Math.max(all.length, totalLines ?? 0) - shown.length;
   if (hidden) lines.push(theme.dim(`  │ ${ts(lang, 'moreLines', { n: hidden })}`));
   for (const line of shown) lines.push(theme.dim(`  │ ${line}`));

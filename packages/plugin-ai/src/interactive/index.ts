@@ -39,7 +39,7 @@ export async function runInteractive(args: RunArgs, lang: Lang, options: Interac
 
   const terminal = live ? new Terminal(input, output, theme.enabled) : undefined;
   const surface: Surface = terminal ?? plainSurface(output);
-  const screen = new Screen({ lang, theme, surface, history, cwd, mode: args.mode, profile: args.profile });
+  const screen = new Screen({ lang, theme, surface, history, cwd, env, mode: args.mode, profile: args.profile });
   const restore = () => terminal?.stop();
   const lifetime = options.lifetime ?? new Lifetime();
   // Leaving aborts the turn, kills the background processes and ends the session (Screen.exit).

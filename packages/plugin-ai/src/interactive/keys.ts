@@ -19,7 +19,11 @@ export type InputKey =
   | { kind: 'tab' }
   | { kind: 'shift-tab' }
   | { kind: 'paste-start' }
-  | { kind: 'paste-end' };
+  | { kind: 'paste-end' }
+  /** Ctrl+R: search earlier prompts. */
+  | { kind: 'search' }
+  /** Ctrl+G: edit the prompt in $VISUAL / $EDITOR (cancels a search). */
+  | { kind: 'external-edit' };
 
 /** One keypress → one key (undefined for keys with no meaning here). */
 export function mapKey(str: string | undefined, key: RawKey | undefined): InputKey | undefined {
@@ -59,6 +63,10 @@ export function mapKey(str: string | undefined, key: RawKey | undefined): InputK
         return { kind: 'kill-word' };
       case 'l':
         return { kind: 'redraw' };
+      case 'r':
+        return { kind: 'search' };
+      case 'g':
+        return { kind: 'external-edit' };
       case 'j':
         return { kind: 'newline' };
       case 'left':

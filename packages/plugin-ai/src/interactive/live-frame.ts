@@ -8,12 +8,15 @@ import { layoutInput } from './line-editor';
 import { keyHints, type QuestionState } from './question';
 import { shownTitle, summaryLines } from './question-summary';
 import { stepSummary } from '../agent/step-label';
+import { renderVerdict } from '../agent/render-verdict';
 import { ts } from './strings';
 import type { LiveFrame } from './terminal';
 import type { Theme } from './theme';
 import { stringWidth, truncateWidth } from './width';
 
 export const PROMPT = '› ';
+/** The rules of a question that say its step runs in a weakened OS sandbox, or none (tool-runner sandbox/notes.ts). */
+const SANDBOX_NOTE = /^sandbox\.(degraded\.|unsandboxed$)/;
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 export interface QuestionView {
@@ -47,6 +50,12 @@ export interface LiveView {
   notice?: string;
   question?: QuestionView;
   editor: { text: string; cursor: number };
+  /** The prompt's mark when it is not `› ` (`! ` in shell mode), already coloured, and its width. */
+  promptMark?: { text: string; width: number };
+  /** Ctrl+R: the reverse search shown instead of the input (its label ends where the cursor goes). */
+  search?: { label: string; match: string; cursorCol: number };
+  /** A choice the screen asks (where `# text` goes), shown instead of the input. */
+  pick?: { title: string; choices: string[]; index: number; keys: string };
   /** Lines under the prompt: completions of what is typed. */
   hints: string[];
   status: string;
@@ -93,9 +102,21 @@ export function buildFrame(view: LiveView, theme: Theme, lang: Lang): LiveFrame 
     return { lines, cursor: { line: start + question.editLine, col } };
   }
 
+  if (view.pick) {
+    lines.push(theme.bold(theme.yellow(view.pick.title)));
+    view.pick.choices.forEach((c, i) => lines.push(i === view.pick!.index ? theme.cyan(`❯ ${i + 1}. ${c}`) : `  ${i + 1}. ${c}`));
+    lines.push(theme.dim(view.pick.keys));
+    return { lines };
+  }
   lines.push(theme.dim('─'.repeat(Math.max(10, width))));
-  const promptWidth = stringWidth(PROMPT);
-  const layout = layoutInput(view.editor, width, theme.cyan(PROMPT), ' '.repeat(promptWidth), promptWidth);
+  if (view.search) {
+    const row = lines.length;
+    lines.push(truncateWidth(theme.dim(view.search.label) + view.search.match.replace(/\n/g, ' ⏎ '), width - 1));
+    lines.push(theme.dim(view.status));
+    return { lines, cursor: { line: row, col: Math.min(width - 1, view.search.cursorCol) } };
+  }
+  const promptWidth = view.promptMark?.width ?? stringWidth(PROMPT);
+  const layout = layoutInput(view.editor, width, view.promptMark?.text ?? theme.cyan(PROMPT), ' '.repeat(promptWidth), promptWidth);
   const maxInput = Math.max(3, view.rows - lines.length - 3);
   let rows = layout.rows;
   let cursorRow = layout.cursorRow;
@@ -133,6 +154,11 @@ function questionParts(question: QuestionView, theme: Theme, lang: Lang, width: 
   const lines = [
     theme.bold(theme.yellow(ts(lang, 'confirmTitle', { level: request.verdict.level }))) + '  ' + agentLabel(request, theme) + theme.bold(shownTitle(summary.title)),
   ];
+  // The OS sandbox it will run in, when that is weakened or missing: said in the question itself,
+  // whatever else made the step L1 (the step line shows only the first rules).
+  if (request.verdict.findings.some((f) => SANDBOX_NOTE.test(f.id))) {
+    for (const rule of renderVerdict(request.verdict, lang).rules.filter((r) => SANDBOX_NOTE.test(r.id))) lines.push(theme.yellow(fit(`  ⚠ ${rule.reason}`)));
+  }
   let facts = summaryLines(summary, lang);
   if (facts.length > maxSummary) facts = [...facts.slice(0, maxSummary - 1), ts(lang, 'summaryMoreLines', { n: facts.length - maxSummary + 1 })];
   for (const line of facts) lines.push(theme.dim(fit(`  ${line}`)));

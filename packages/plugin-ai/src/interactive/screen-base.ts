@@ -17,7 +17,7 @@ import type { PromptHistory } from './history';
 import { createEditor, type EditorState } from './line-editor';
 import type { MarkdownRenderer } from './markdown';
 import type { QuestionState } from './question';
-import { buildFrame, SPINNER, type QuestionView } from './live-frame';
+import { buildFrame, SPINNER, type LiveView, type QuestionView } from './live-frame';
 import { ts } from './strings';
 import type { LiveFrame } from './terminal';
 import type { Theme } from './theme';
@@ -36,6 +36,8 @@ export interface Surface {
   /** Hand the terminal to a program that uses it itself, and take it back (live surfaces). */
   suspend?(): void;
   resume?(): void;
+  /** Write a notification sequence (BEL, OSC 9) to the terminal (live surfaces). */
+  notify?(sequence: string): void;
 }
 
 export interface ScreenOptions {
@@ -44,6 +46,8 @@ export interface ScreenOptions {
   surface: Surface;
   history?: PromptHistory;
   cwd: string;
+  /** The environment (`$VISUAL` / `$EDITOR` for Ctrl+G, git for /diff); default process.env. */
+  env?: NodeJS.ProcessEnv;
   /** Mode/profile from the command line, shown until the agent has loaded. */
   mode?: string;
   profile?: string;
@@ -261,10 +265,16 @@ export abstract class ScreenBase {
         editor: this.editor,
         hints: this.hintLines(),
         status: this.statusLine(),
+        ...this.frameExtras(),
       },
       this.theme,
       this.lang,
     );
+  }
+
+  /** What a subclass adds to the live region (shell mode's prompt, a search, a choice). */
+  protected frameExtras(): Partial<LiveView> {
+    return {};
   }
 
   protected questionView(): QuestionView | undefined {
@@ -315,6 +325,7 @@ export abstract class ScreenBase {
       if (service) parts.push(service);
       const box = agent.sandboxStatus?.();
       if (box && box.kind === 'none' && box.mode !== 'off') parts.push(this.theme.yellow(ts(this.lang, 'statusNoSandbox')));
+      else if (box?.degraded?.length) parts.push(this.theme.yellow(ts(this.lang, 'statusSandboxWeakened')));
     } else {
       parts.push(this.options.mode ?? '…', this.options.profile ?? ts(this.lang, 'loading'));
     }

@@ -10,10 +10,10 @@ import { t } from '../i18n';
 import type { Reply } from '../context/protocol';
 import type { ToolResult } from '../agent/runner-types';
 import { renderVerdict } from '../agent/render-verdict';
-import { describeStep, formatResult, formatStep } from './format';
+import { describeStep, formatResult, formatStep, TAIL_LINES } from './format';
 import { setText } from './line-editor';
 import type { CustomCommand } from '../extensions/commands';
-import { commandTurnFor, findCommand } from '../extensions/command-run';
+import { commandTurnFor, fileRefsFor, findCommand } from '../extensions/command-run';
 import { createMarkdownRenderer, looksLikeMarkdown } from './markdown';
 import { PROMPT } from './live-frame';
 import { ts } from './strings';
@@ -27,6 +27,8 @@ export abstract class ScreenTurns extends ScreenBase {
   private compactCommand = false;
   /** Images attached (`@shot.png`) for the next message. */
   protected pendingImages: import('../context/images').ImageAttachment[] = [];
+  /** Lines of output a finished step shows (more for a command the person ran: shell-view sets it). */
+  protected resultLines = TAIL_LINES;
   /** The id of the interactive plugin step about to run or running on the terminal itself. */
   private handedOver?: { id: string; suspended: boolean };
 
@@ -60,7 +62,8 @@ export abstract class ScreenTurns extends ScreenBase {
     const custom = text === 'continue' ? undefined : commandTurnFor(this.app!, text, this.options.cwd);
     for (const n of custom?.notes ?? []) this.print(this.theme.yellow(t(this.lang, n.key, n.vars)));
     const message = custom?.message ?? text;
-    const overrides = custom?.options ?? {};
+    // `@path` of a text file in a typed message: read by an fs.read step when the turn starts.
+    const overrides = custom?.options ?? (text === 'continue' ? undefined : fileRefsFor(this.app!, text, this.options.cwd, { lang: this.lang, onSkip: (rel, why) => this.print(this.theme.yellow(t(this.lang, 'fileRefSkipped', { file: rel, why }))) })) ?? {};
     const controller = new AbortController();
     this.phase = { kind: 'thinking' };
     this.waitingFor = undefined;
@@ -160,10 +163,15 @@ export abstract class ScreenTurns extends ScreenBase {
       } else {
         const next = this.queue.shift()!;
         this.print(this.echoLine(next));
-        this.startTurn(next);
+        this.startQueued(next);
       }
     }
     this.render();
+  }
+
+  /** A queued input whose turn has come (a message; `ai -i` also queues `!cmd` and `# text`). */
+  protected startQueued(text: string): void {
+    this.startTurn(text);
   }
 
   protected resetOutput(): void {
@@ -300,6 +308,6 @@ export abstract class ScreenTurns extends ScreenBase {
     // An edit that ran without a question streamed its diff: it stays on screen, coloured.
     const edited = (result.tool === 'fs.edit' || result.tool === 'fs.write') && result.status === 'applied' && this.output.trim();
     if (edited) this.print(colorDiff(this.output.trimEnd(), this.theme).join('\n'));
-    this.print(formatResult(result, edited ? '' : this.output, this.theme, this.lang, configFile, edited ? 0 : this.outputNewlines).join('\n'));
+    this.print(formatResult(result, edited ? '' : this.output, this.theme, this.lang, configFile, edited ? 0 : this.outputNewlines, this.resultLines).join('\n'));
   }
 }

@@ -12,6 +12,7 @@ import type { AppAgent } from '../cli/app';
 import { t } from '../i18n';
 import { RUN_MODES, type ConfirmRequest, type RunMode } from '../agent/runner-types';
 import { commonPrefix, COMMANDS, parseInput, type CommandName } from './commands';
+import { helpText, memoryText } from './screen-help';
 import { describeStep, formatContext, formatProcesses, formatResumed, formatSessions } from './format';
 import type { InputKey } from './keys';
 import { reduce, setText } from './line-editor';
@@ -19,7 +20,10 @@ import { createQuestion, joinWords, reduceQuestion } from './question';
 import { questionLines } from './live-frame';
 import { ts } from './strings';
 import { QUESTION_GUARD_MS, TYPING_RECENTLY_MS } from './screen-base';
-import { ScreenTurns } from './screen-turns';
+import { ScreenExtras } from './screen-extras';
+import { diffText, exportText } from './screen-commands';
+import { ms } from './strings-more';
+import { initPrompt } from '../extensions/init-prompt';
 import { colorDiff, readLlmProfiles, withWords, wordsOf } from './screen-text';
 import { formatCheckpoints, formatCost, formatModels, formatRewind, formatUndo, modelOf, parseModelArg, parseRewindArg } from './session-views';
 import { mcpCommand } from './mcp-view';
@@ -34,7 +38,7 @@ import { findGitRoot } from '../context/project-context';
 export type { ScreenOptions, Surface } from './screen-base';
 
 /** The `ai -i` screen: routes keys to the editor or the open question, runs commands. */
-export class Screen extends ScreenTurns {
+export class Screen extends ScreenExtras {
   /** The agent is ready: subscribe and run what was typed meanwhile. */
   attach(app: AppAgent, initial?: { continueLast?: boolean; prompt?: string }): void {
     this.app = app;
@@ -43,7 +47,7 @@ export class Screen extends ScreenTurns {
     this.llmProfiles = readLlmProfiles(path.join(app.paths.home, 'plugin-configs', 'llm-base.json'));
     this.llmDefault = this.llmProfiles?.defaultName;
     app.agent.on((event) => this.onEvent(event));
-    for (const line of startNotices(app, this.lang)) this.print(this.theme.yellow(line));
+    for (const line of startNotices(app, this.lang, this.options.cwd)) this.print(this.theme.yellow(line));
     if (app.llm?.service) {
       // A local Ollama: its state in the status line, the model warmed up while the user types.
       this.modelService = new ModelServiceView(app.llm, this.lang, { print: (text) => this.print(this.theme.yellow(text)), render: () => this.render() });
@@ -88,6 +92,7 @@ export class Screen extends ScreenTurns {
       );
       if (guarded) this.scheduleGuardRender();
       if (!this.surface.live) this.print(questionLines(this.questionView()!, this.theme, this.lang).join('\n'));
+      this.notifyPerson('permission_prompt', ms(this.lang, 'notifyQuestion', { step: request.summary?.title ?? describeStep(request.step) }));
       this.render();
     });
   };
@@ -108,6 +113,8 @@ export class Screen extends ScreenTurns {
   private onKey(key: InputKey): void {
     this.lastKeyAt = this.now();
     if (key.kind !== 'interrupt' && this.exitArmed) this.disarmExit();
+    if (this.extrasKey(key)) return;
+    if (key.kind === 'search' || key.kind === 'external-edit') return;
     if (key.kind === 'interrupt') return this.interrupt();
     if (key.kind === 'redraw') return this.surface.clearScreen();
     if (key.kind === 'paste-start' || key.kind === 'paste-end') return;
@@ -142,14 +149,16 @@ export class Screen extends ScreenTurns {
     if (!action) return;
     if (action.type === 'eof') return void this.exit();
     this.notice = undefined;
-    this.options.history?.append(action.text);
-    this.submit(action.text, true);
+    // In shell mode every line is a command; a lone `!` leaves it.
+    const text = this.shellMode && action.text.trim() ? `!${action.text.trim() === '!' ? '' : action.text}` : action.text;
+    this.options.history?.append(text);
+    this.submit(text, true);
   }
 
   private questionKey(key: InputKey): void {
     const q = this.question!;
     if (key.kind === 'tab' || key.kind === 'shift-tab' || key.kind === 'eof' || key.kind === 'redraw') return;
-    if (key.kind === 'paste-start' || key.kind === 'paste-end' || key.kind === 'interrupt') return;
+    if (key.kind === 'paste-start' || key.kind === 'paste-end' || key.kind === 'interrupt' || key.kind === 'search' || key.kind === 'external-edit') return;
     const { state, outcome } = reduceQuestion(q.state, key, q.words);
     q.state = state;
     if (!outcome) return;
@@ -242,16 +251,6 @@ export class Screen extends ScreenTurns {
     }
   }
 
-  /** `/memory`: the project instruction files in the system prompt, nearest first, and the cap. */
-  private memoryText(): string {
-    const { memory, config } = this.app!;
-    const cap = config.context.projectContextMaxTokens;
-    const rel = (file: string): string => (path.relative(this.options.cwd, file) || file).split(path.sep).join('/');
-    if (!memory.length) return ts(this.lang, 'memoryNone', { cap });
-    const lines = memory.map((m) => `  ${rel(m.file)}  ${ts(this.lang, 'statusTokens', { n: m.tokens })}${m.truncated ? ` ${ts(this.lang, 'memoryCut')}` : ''}`);
-    return [ts(this.lang, 'memoryHead', { cap }), ...lines].join('\n');
-  }
-
   /**
    * The last answer's suggestions on an empty prompt: a digit 1–9 puts that one in the prompt,
    * Tab goes through them (Enter sends, editing first is fine). Anything else ends the offer.
@@ -277,7 +276,8 @@ export class Screen extends ScreenTurns {
     const parsed = parseInput(text);
     if (parsed.kind === 'empty') return;
     // A message typed during a turn is shown as queued, and echoed when its turn starts.
-    const queued = parsed.kind === 'message' && this.task !== undefined;
+    const waits = parsed.kind === 'message' || parsed.kind === 'remember' || (parsed.kind === 'shell' && parsed.line !== '');
+    const queued = waits && this.task !== undefined;
     if (echo && !queued) this.print(this.echoLine(text));
     if (!this.app) {
       this.waitingForAgent.push(text);
@@ -293,6 +293,7 @@ export class Screen extends ScreenTurns {
       if (this.task) return void this.queue.push(text.trim());
       return this.startTurn(text.trim());
     }
+    if (this.submitExtra(text)) return this.render();
     if (parsed.kind === 'unknown') {
       // A dropped file's absolute path looks like a command: an image that exists is attached instead.
       if (imageRefs(text).alone && this.attachImages(text) !== text) return this.render();
@@ -311,6 +312,7 @@ export class Screen extends ScreenTurns {
       this.startTurn(attached);
       return;
     }
+    if (parsed.kind !== 'command') return;
     void this.command(parsed.name, parsed.arg)
       .catch((err: unknown) => this.print(this.theme.red(String((err as Error)?.message ?? err))))
       .then(() => {
@@ -328,7 +330,7 @@ export class Screen extends ScreenTurns {
     };
     switch (name) {
       case 'help':
-        return this.print(this.helpText());
+        return this.print(helpText(this.app?.commands ?? [], this.theme, this.lang));
       case 'exit':
         return this.exit();
       case 'clear':
@@ -387,7 +389,7 @@ export class Screen extends ScreenTurns {
       case 'ps':
         return this.print(formatProcesses(agent.processes(), this.theme, this.lang).join('\n'));
       case 'memory':
-        return this.print(this.memoryText());
+        return this.print(memoryText(this.app!.memory, this.app!.config.context.projectContextMaxTokens, this.options.cwd, this.theme, this.lang));
       case 'model':
         return this.print(this.modelCommand(arg));
       case 'permissions':
@@ -411,6 +413,15 @@ export class Screen extends ScreenTurns {
         this.refreshContextFill();
         return this.print(formatRewind(done, this.options.cwd, this.theme, this.lang).join('\n'));
       }
+      case 'init':
+        if (this.task) return void this.queue.push(`/init ${arg}`.trim());
+        return this.startTurn(initPrompt(this.projectRoot, arg, this.options.cwd));
+      case 'diff':
+        return this.print(await diffText(this.app!, this.options.cwd, this.env, this.theme, this.lang));
+      case 'export':
+        return this.print(exportText(this.app!, arg, this.options.cwd, new Date(this.now()), this.theme, this.lang));
+      case 'edit':
+        return this.editPrompt(arg || this.editor.text);
       case 'undo':
         if (busyOnly()) return;
         return this.print(formatUndo(agent.undo(), this.options.cwd, this.theme, this.lang));
@@ -424,27 +435,16 @@ export class Screen extends ScreenTurns {
     }
   }
 
+  /** A queued line whose turn has come: what it is decides (a message, `!cmd`, `# text`, a queued /init). */
+  protected override startQueued(text: string): void {
+    this.submit(text, false);
+  }
+
   /** What `/resume` (and `-c`) says: the id, and the last exchanges so the user sees where
    * the conversation was. */
   resumedText(id: string, skipped: number): string {
     const { SessionStore } = require('../sessions/sessions') as typeof import('../sessions/sessions'); // zod: loaded by now
     const { records } = new SessionStore(this.app!.paths.sessionsDir).read(id);
     return formatResumed(id, records, skipped, this.theme, this.lang, this.surface.columns).join('\n');
-  }
-
-  private helpText(): string {
-    const width = Math.max(...COMMANDS.map((c) => c.length)) + 10;
-    const usage: Partial<Record<CommandName, string>> = {
-      mode: '/mode low|high',
-      profile: '/profile <name>',
-      resume: '/resume <id>',
-      steer: '/steer <msg>',
-      next: '/next <msg>',
-    };
-    const lines = [this.theme.bold(ts(this.lang, 'helpTitle'))];
-    for (const c of COMMANDS) lines.push(`  ${this.theme.cyan((usage[c] ?? `/${c}`).padEnd(width))} ${ts(this.lang, `help_${c}`)}`);
-    for (const c of this.app?.commands ?? []) lines.push(`  ${this.theme.cyan(`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`.padEnd(width))} ${c.description} ${this.theme.dim(`(${c.origin})`)}`);
-    lines.push(this.theme.dim(ts(this.lang, 'helpKeys')));
-    return lines.join('\n');
   }
 }

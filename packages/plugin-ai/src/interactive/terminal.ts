@@ -111,6 +111,11 @@ export class Terminal {
     this.input.resume();
   }
 
+  /** Write a notification (BEL, OSC 9): only to a terminal that is ours at the moment. */
+  notify(sequence: string): void {
+    if (sequence && this.started && !this.suspended) this.output.write(sequence);
+  }
+
   /** Print text above the live region (a newline is added when missing). */
   print(text: string): void {
     const body = text.endsWith('\n') ? text : text + '\n';

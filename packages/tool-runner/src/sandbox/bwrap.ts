@@ -1,3 +1,4 @@
+import { hardeningArgs } from './detect';
 import { under } from './home-view';
 import { prlimitArgv } from './limits';
 import type { SandboxSpec } from './spec';
@@ -32,6 +33,7 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   // Read-only again first, hidden last: a read-only bind of the SlothTool home must not bring
   // its plugin-configs back into view.
   for (const p of spec.readOnly) args.push('--ro-bind', p, p);
+  for (const f of spec.shown ?? []) args.push('--ro-bind', f.from, f.to);
   for (const h of spec.hide) {
     if (h.kind === 'dir') args.push('--tmpfs', h.path, '--remount-ro', h.path);
     else args.push('--ro-bind', '/dev/null', h.path);
@@ -42,12 +44,39 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   // even one killed while bwrap is still setting up.
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts');
   if (!spec.outlive) args.push('--die-with-parent');
+  // No capabilities, no_new_privs and the seccomp filter, whoever starts it (detect.ts).
+  if (spec.hardening) args.push(...hardeningArgs(spec.hardening));
   args.push('--chdir', spec.cwd);
   return args;
 }
 
+/** bubblewrap options that take a step's privileges away (detect.ts finds which work here). */
+export interface BwrapHardening {
+  /** `--unshare-user`: a user namespace of its own (the user mapped to itself, so files keep their owner). */
+  userns: boolean;
+  /** `--disable-userns` (bubblewrap 0.8): no further user namespace inside. */
+  disableUserns: boolean;
+  /** `--cap-drop ALL`: no capability in any set (what makes root inside harmless). */
+  capDrop: boolean;
+  /** `--seccomp 3`: the filter of seccomp.ts, read from fd 3. */
+  seccomp: boolean;
+}
+
+/**
+ * A command line to spawn. `fds`: bytes the command reads from fds 3, 4, … (bubblewrap's seccomp
+ * filter): the spawner hands each over through a pipe of its own (exec.ts, spawn-helper.ts).
+ */
+export interface SandboxedCommand {
+  program: string;
+  args: string[];
+  fds?: Buffer[];
+}
+
 /** The command line that runs `program args` inside the sandbox (under prlimit when the spec has limits). */
-export function wrapWithBwrap(bwrap: string, spec: SandboxSpec, program: string, args: readonly string[]): { program: string; args: string[] } {
+export function wrapWithBwrap(bwrap: string, spec: SandboxSpec, program: string, args: readonly string[], filter?: Buffer): SandboxedCommand {
   const limit = spec.limits ? prlimitArgv(spec.limits.prlimit, spec.limits) : [];
-  return { program: bwrap, args: [...bwrapArgs(spec), '--', ...limit, program, ...args] };
+  const command = { program: bwrap, args: [...bwrapArgs(spec), '--', ...limit, program, ...args] };
+  if (!spec.hardening?.seccomp) return command;
+  if (!filter) throw new Error('the sandbox spec asks for a seccomp filter but none was given');
+  return { ...command, fds: [filter] };
 }

@@ -42,6 +42,30 @@ export const SANDBOX_MESSAGES: Record<string, { zh: string; en: string; hintZh?:
     zh: '它无法再启动进程：只读步骤最多 {n} 个进程',
     en: 'it could not start more processes: read-only steps may have {n}',
   },
+  'sandbox.degraded.capabilities': {
+    zh: '它将在一个被削弱的沙箱中运行：步骤仍保有能力（capabilities）（{why}）；以 root 身份运行时，它可以撤销沙箱的挂载',
+    en: 'it runs in a weakened sandbox: the step keeps capabilities ({why}); run as root it could undo the sandbox’s mounts',
+    hintZh: '检查：slothtool ai sandbox（需要 bubblewrap 0.3 或更新版本）',
+    hintEn: 'Check with: slothtool ai sandbox (bubblewrap 0.3 or later is needed)',
+  },
+  'sandbox.degraded.no_new_privs': {
+    zh: '它将在一个被削弱的沙箱中运行：没有设置 no_new_privs（{why}），setuid 程序仍可提升权限',
+    en: 'it runs in a weakened sandbox: no_new_privs is not set ({why}); setuid programs can still raise privileges',
+    hintZh: '检查：slothtool ai sandbox',
+    hintEn: 'Check with: slothtool ai sandbox',
+  },
+  'sandbox.degraded.seccomp': {
+    zh: '它将在一个被削弱的沙箱中运行：没有 seccomp 过滤器（{why}），内核允许时它可以挂载、创建命名空间或附加到其他进程',
+    en: 'it runs in a weakened sandbox: no seccomp filter ({why}); it may mount, make namespaces or attach to processes where the kernel lets it',
+    hintZh: '检查：slothtool ai sandbox',
+    hintEn: 'Check with: slothtool ai sandbox',
+  },
+  'sandbox.unsandboxed': {
+    zh: '它将在操作系统沙箱之外运行（{why}）：它能做什么，只取决于你的回答',
+    en: 'it runs without the OS sandbox ({why}): what it can do is bounded only by your answer',
+    hintZh: '安装 bubblewrap（Debian/Ubuntu：apt-get install bubblewrap）；检查：slothtool ai sandbox',
+    hintEn: 'Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap); check with: slothtool ai sandbox',
+  },
   'sandbox.limit.cpu': {
     zh: '它超出了只读步骤的 CPU 时间上限（每个进程 {n} 秒）而被停止',
     en: 'it was stopped by the CPU-time limit of read-only steps ({n} s a process)',

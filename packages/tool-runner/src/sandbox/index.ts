@@ -1,14 +1,19 @@
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { wrapWithBwrap } from './bwrap';
+import { wrapWithBwrap, type BwrapHardening, type SandboxedCommand } from './bwrap';
+import type { Degradation, InsideStatus, Trial } from './detect';
+import { findSandbox, onPath, type Found } from './find';
+import { hostSeccompFilter } from './seccomp';
+import { nodeWorkspaceSecretsDeps } from './workspace-secrets';
 import { seatbeltProfile } from './seatbelt';
 import { homeBinds, linkedGitDirs, nodeHomeViewFs, type HomeBind, type HomeViewFs } from './home-view';
-import { DEFAULT_LIMITS, type SandboxLimits } from './limits';
+import type { SandboxLimits } from './limits';
 import { pipeFolder, probeFs, sandboxSpec, specPlan, type Probe, type SandboxSpec, type SpecPlan } from './spec';
 
-export { bwrapArgs, wrapWithBwrap } from './bwrap';
+export { bwrapArgs, wrapWithBwrap, type BwrapHardening, type SandboxedCommand } from './bwrap';
+export { parseInside, noCapabilities, type Degradation, type InsideStatus } from './detect';
+export { SECCOMP_RULES, hostSeccompFilter } from './seccomp';
 export { seatbeltProfile } from './seatbelt';
 export { sandboxDenial, type SandboxDenial } from './denial';
 export { sandboxSpec, HOME_SECRET_STORES, type SandboxSpec, type SpecInput } from './spec';
@@ -30,9 +35,19 @@ export interface SandboxStatus {
   /**
    * Why limits are not (all) in force: `no-prlimit` (util-linux's prlimit is not installed),
    * `seatbelt` (macOS has no prlimit), `off` (ai.json turned them off), `root` (the kernel
-   * does not apply the process limit to root; memory and CPU are in force).
+   * never holds root of the machine to the process limit, also inside the sandbox's user
+   * namespace: limits.ts; memory and CPU are in force).
    */
   limitsOff?: 'no-prlimit' | 'seatbelt' | 'off' | 'root';
+  /** bubblewrap: what takes a step's privileges away here (user namespace, `--cap-drop ALL`, the seccomp filter). */
+  hardening?: BwrapHardening;
+  /** bubblewrap: what a step holds, read from /proc/self/status inside it when the sandbox was found. */
+  inside?: InsideStatus;
+  /**
+   * What the sandbox could not take away (capabilities, no_new_privs, the seccomp filter), with
+   * why: it runs weakened, and says so (`ai sandbox`, once per session, every L1 question).
+   */
+  degraded?: Degradation[];
 }
 
 export interface SandboxOptions {
@@ -45,10 +60,11 @@ export interface SandboxOptions {
   allowRead?: readonly string[];
   /** Limits of read-only (L0) steps (ai.json `sandbox.limits`): default DEFAULT_LIMITS; `false` = none. */
   limits?: Partial<SandboxLimits> | false;
-  /** Test seams: the platform, the PATH to find bwrap on, how a trial run is made, what exists. */
+  /** Test seams: the platform, the PATH to find bwrap on, how a trial run is made, what exists, the seccomp filter (null: none for this host). */
   platform?: NodeJS.Platform;
   env?: NodeJS.ProcessEnv;
-  trial?: (program: string, args: string[]) => { status: number | null; stderr: string; error?: string };
+  trial?: Trial;
+  seccompFilter?: Buffer | null;
   probe?: Probe;
   homeFs?: HomeViewFs;
   /** Running as root (the process limit is then not in force). */
@@ -59,7 +75,7 @@ export interface SandboxOptions {
 export interface Sandbox {
   status(): SandboxStatus;
   /** The command line of a step at this level, or undefined when it runs unsandboxed. `outlive`: may outlive the runner (no die-with-parent). */
-  wrap(level: 'L0' | 'L1', network: boolean, cwd: string, program: string, args: readonly string[], options?: { outlive?: boolean }): { program: string; args: string[] } | undefined;
+  wrap(level: 'L0' | 'L1', network: boolean, cwd: string, program: string, args: readonly string[], options?: { outlive?: boolean }): SandboxedCommand | undefined;
   /** The spec a step would get (for `ai sandbox` and tests). */
   spec(level: 'L0' | 'L1', network: boolean, cwd: string): SandboxSpec;
 }
@@ -70,69 +86,19 @@ export function findProgram(name: string, env: NodeJS.ProcessEnv): string | unde
   return onPath(name, env);
 }
 
-function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir || !path.isAbsolute(dir)) continue;
-    const p = path.join(dir, name);
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      return p;
-    } catch {
-      // not here: the next folder
-    }
-  }
-  return undefined;
-}
-
-const defaultTrial = (program: string, args: string[]) => {
-  const r = spawnSync(program, args, { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'ignore', 'pipe'] });
-  return { status: r.status, stderr: r.stderr ?? '', ...(r.error ? { error: r.error.message } : {}) };
-};
-
-/** The prlimit of util-linux: only from a system folder, so the program that sets the limits is not one the home or workspace ships. */
-function findPrlimit(probe: Probe): string | undefined {
-  return ['/usr/bin/prlimit', '/bin/prlimit', '/usr/local/bin/prlimit'].find((p) => probe(p) === 'file');
-}
-
 export function createSandbox(options: SandboxOptions): Sandbox {
-  const mode = options.mode ?? 'auto';
-  const platform = options.platform ?? process.platform;
-  const env = options.env ?? process.env;
   const tmpDir = options.tmpDir ?? os.tmpdir();
   const probe = options.probe ?? probeFs;
   const homeFs = options.homeFs ?? nodeHomeViewFs;
   const home = homeFs.realpath(options.home) ?? options.home;
-  let found: { status: SandboxStatus; program?: string; limits?: SandboxLimits & { prlimit: string } } | undefined;
-  /** What the L0 limits are, once the sandbox is known. */
-  const withLimits = (status: SandboxStatus, program: string): NonNullable<typeof found> => {
-    if (options.limits === false) return { status: { ...status, limitsOff: 'off' }, program };
-    if (status.kind === 'seatbelt') return { status: { ...status, limitsOff: 'seatbelt' }, program };
-    const prlimit = findPrlimit(probe);
-    if (!prlimit) return { status: { ...status, limitsOff: 'no-prlimit' }, program };
-    const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...options.limits };
-    const root = options.root ?? process.getuid?.() === 0;
-    return { status: { ...status, limits, ...(root && limits.processes > 0 ? { limitsOff: 'root' as const } : {}) }, program, limits: { ...limits, prlimit } };
+  let found: Found | undefined;
+  // The seccomp filter, built when bubblewrap is first asked for (never on macOS or with the sandbox off).
+  let built: Buffer | null | undefined = options.seccompFilter;
+  const filter = (): Buffer | undefined => {
+    if (built === undefined) built = hostSeccompFilter() ?? null;
+    return built ?? undefined;
   };
-  const detect = (): NonNullable<typeof found> => {
-    if (found) return found;
-    const trial = options.trial ?? defaultTrial;
-    if (mode === 'off') found = { status: { mode, kind: 'none', reason: 'sandbox is "off" in ai.json' } };
-    else if (platform === 'linux') {
-      const bwrap = onPath('bwrap', env);
-      if (!bwrap) found = { status: { mode, kind: 'none', reason: 'bubblewrap (bwrap) is not installed' } };
-      else {
-        const r = trial(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent', '--', 'true']);
-        found =
-          r.status === 0
-            ? withLimits({ mode, kind: 'bwrap' }, bwrap)
-            : { status: { mode, kind: 'none', reason: `bwrap does not work here (${(r.error ?? r.stderr.trim().split('\n')[0]) || `exit ${String(r.status)}`}); user namespaces may be off` } };
-      }
-    } else if (platform === 'darwin') {
-      const sb = '/usr/bin/sandbox-exec';
-      found = probe(sb) ? withLimits({ mode, kind: 'seatbelt' }, sb) : { status: { mode, kind: 'none', reason: 'sandbox-exec is missing' } };
-    } else found = { status: { mode, kind: 'none', reason: `no sandbox for ${platform}` } };
-    return found;
-  };
+  const detect = (): Found => (found ??= findSandbox(options, filter));
   // What the private home shows: worked out once per runner (a toolchain installed meanwhile shows
   // from the next session); each step checks that what it binds still leads where it did.
   let binds: HomeBind[] | undefined;
@@ -150,6 +116,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (!plan) plans.set(level, (plan = specPlan({ level, workspace: options.workspace, home, slothtoolHome, ...(level === 'L0' ? { homeBinds: homeView() } : {}) }, probe)));
     return plan;
   };
+  // What git tracks of the workspace's env files, and the exclude files that list the hidden ones.
+  const secretsDeps = nodeWorkspaceSecretsDeps(pipeFolder(slothtoolHome), probe);
   let runMade = false;
   const spec = (level: 'L0' | 'L1', network: boolean, cwd: string): SandboxSpec => {
     // The spawn helper's pipe folder exists before the first command, so it is hidden from every
@@ -175,7 +143,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       plans.delete('L0');
     }
     const limits = level === 'L0' ? detect().limits : undefined;
-    return sandboxSpec({ level, cwd, workspace: options.workspace, tmpDir, home, slothtoolHome, network, workspaceEntries: entries, ...(limits ? { limits } : {}) }, probe, planOf(level));
+    const hardening = detect().status.hardening;
+    const s = sandboxSpec({ level, cwd, workspace: options.workspace, tmpDir, home, slothtoolHome, network, workspaceEntries: entries, ...(limits ? { limits } : {}) }, probe, planOf(level), secretsDeps);
+    return hardening ? { ...s, hardening } : s;
   };
   return {
     status: () => detect().status,
@@ -185,7 +155,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       if (!d.program) return undefined;
       const s = { ...spec(level, network, cwd), ...(options.outlive ? { outlive: true } : {}) };
       if (d.status.kind === 'seatbelt') return { program: d.program, args: ['-p', seatbeltProfile(s), program, ...args] };
-      return wrapWithBwrap(d.program, s, program, args);
+      return wrapWithBwrap(d.program, s, program, args, s.hardening?.seccomp ? filter() : undefined);
     },
   };
 }

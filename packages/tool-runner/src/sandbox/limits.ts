@@ -7,8 +7,10 @@
  * sandbox, just before the program: it runs after bubblewrap made its user namespace, so the
  * process count is this step's own processes (an unprivileged user, Linux 5.14 or later, where the
  * count is per user namespace), not all of the user's.
- * The kernel never applies RLIMIT_NPROC to root: as root the process limit is not in force, and
- * the sandbox status says so.
+ * The kernel skips the RLIMIT_NPROC check for a process whose real user is root of the machine
+ * (copy_process: `real_cred->user == INIT_USER`), whatever its capabilities and user namespace;
+ * steps of root run as root of the machine (so what they write stays root's), so as root the
+ * process limit is set but not in force, and the sandbox status says so (`limitsOff: 'root'`).
  */
 export interface SandboxLimits {
   /** Heap and private memory of each process, MB; 0 = no limit. */

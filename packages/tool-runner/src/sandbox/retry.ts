@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { under } from './home-view';
 import { HOME_SECRET_STORES } from './secrets';
+import { envFileClass } from './workspace-secrets';
 
 /** Why a step the sandbox stopped is not offered again with more rights. */
 export type NoRetry = 'no_path' | 'outside' | 'protected' | 'no_person' | 'network';
@@ -34,7 +35,7 @@ export function retryRefusal(denied: { kind: 'write' | 'network'; path?: string 
   const protectedPlace =
     level === 'L1' ||
     (rel[0] === '.git' && (rel[1] === 'hooks' || rel[1] === 'config')) ||
-    /^\.env(\..*)?$/.test(rel[0]) ||
+    envFileClass(rel[0]) === 'secret' ||
     under(target, places.slothtoolHome) ||
     HOME_SECRET_STORES.some((s) => under(target, path.join(places.home, s)));
   return protectedPlace ? 'protected' : undefined;

@@ -1,8 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import type { BwrapHardening } from './bwrap';
 import { under, type HomeBind } from './home-view';
 import type { SandboxLimits } from './limits';
 import { globalNpmrcs, HOME_SECRET_STORES } from './secrets';
+import { workspaceSecrets, type WorkspaceSecretsDeps } from './workspace-secrets';
 
 export { HOME_SECRET_STORES } from './secrets';
 
@@ -29,10 +31,14 @@ export interface SandboxSpec {
   hide: Array<{ path: string; kind: 'dir' | 'file' }>;
   /** Existing paths inside writable places that stay read-only (L1). */
   readOnly: string[];
+  /** Files shown, read-only, in place of others (`to` exists): the repository's exclude file listing the hidden env files. */
+  shown?: Array<{ from: string; to: string }>;
   /** The command may outlive the runner (a detached proc.start): bubblewrap without --die-with-parent. */
   outlive?: boolean;
   /** L0: resource limits, set by `prlimit` (this path) just before the program. */
   limits?: SandboxLimits & { prlimit: string };
+  /** What takes the step's privileges away (bwrap.ts; both levels alike). */
+  hardening?: BwrapHardening;
 }
 
 /**
@@ -59,7 +65,7 @@ export interface SpecInput {
   home: string;
   slothtoolHome: string;
   network: boolean;
-  /** Names in the workspace root (for its `.env*` files). */
+  /** Names in the workspace root (for its `.env*` files, workspace-secrets.ts). */
   workspaceEntries?: string[];
   /** L0: what the private home shows (home-view.ts homeBinds, made once per runner); absent = the home is shown as it is. */
   homeBinds?: HomeBind[];
@@ -99,22 +105,23 @@ export function specPlan(input: Pick<SpecInput, 'level' | 'workspace' | 'home' |
   return { ...(privateHome ? { privateHome } : {}), candidates: [...new Set(all.filter(visible))], visible };
 }
 
+/** Without a repository to ask (tests of the plan alone): every secret env file is untracked. */
+const noRepo = (probe: Probe): WorkspaceSecretsDeps => ({ kind: probe, repo: () => undefined, tracked: () => undefined, exclude: () => undefined });
+
 /**
  * The spec of one step: which secret stores exist to hide, which paths stay read-only, what the
- * private home shows. Reads the file system only through `probe`: one stat per candidate of the
- * plan, the `.env` files of the workspace, and at L1 the paths kept read-only.
+ * private home shows. Reads the file system only through `probe` (one stat per candidate of the
+ * plan, and at L1 the paths kept read-only) and `secrets` (the env files of the workspace and
+ * what git tracks of them, workspace-secrets.ts).
  */
-export function sandboxSpec(input: SpecInput, probe: Probe = probeFs, plan: SpecPlan = specPlan(input, probe)): SandboxSpec {
+export function sandboxSpec(input: SpecInput, probe: Probe = probeFs, plan: SpecPlan = specPlan(input, probe), secrets: WorkspaceSecretsDeps = noRepo(probe)): SandboxSpec {
   const hide: SandboxSpec['hide'] = [];
-  const add = (p: string) => {
+  for (const p of plan.candidates) {
     const kind = probe(p);
     if (kind) hide.push({ path: p, kind });
-  };
-  for (const p of plan.candidates) add(p);
-  for (const name of input.workspaceEntries ?? []) {
-    const p = path.join(input.workspace, name);
-    if (/^\.env(\..*)?$/.test(name) && plan.visible(p)) add(p);
   }
+  const ws = workspaceSecrets(input.workspace, input.workspaceEntries ?? [], plan.visible, secrets);
+  hide.push(...ws.hide);
   const readOnly: string[] = [];
   if (input.level === 'L1') {
     for (const p of [path.join(input.workspace, '.git', 'hooks'), path.join(input.workspace, '.git', 'config'), input.slothtoolHome]) if (probe(p)) readOnly.push(p);
@@ -128,6 +135,7 @@ export function sandboxSpec(input: SpecInput, probe: Probe = probeFs, plan: Spec
     ...(plan.privateHome ? { privateHome: plan.privateHome } : {}),
     hide,
     readOnly,
+    ...(ws.exclude ? { shown: [ws.exclude] } : {}),
     ...(input.level === 'L0' && input.limits ? { limits: input.limits } : {}),
   };
 }

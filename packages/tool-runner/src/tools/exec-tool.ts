@@ -169,6 +169,7 @@ export async function runExec(step: ExecStep, ctx: ToolContext): Promise<RunTool
   const r = await ctx.deps.exec({
     program: wrapped?.program ?? step.program,
     args: wrapped?.args ?? args,
+    ...(wrapped?.fds ? { fds: wrapped.fds } : {}),
     cwd,
     env,
     timeoutMs,

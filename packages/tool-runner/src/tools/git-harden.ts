@@ -86,7 +86,7 @@ export function subcommandIndex(args: readonly string[]): number {
  * puts the git that reads them in the step's sandbox, like the step. Asynchronous (through
  * exec): the event loop is not held while git runs.
  */
-export async function filterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: (program: string, args: string[]) => { program: string; args: string[] } | undefined, globals: readonly string[] = []): Promise<string[]> {
+export async function filterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: (program: string, args: string[]) => { program: string; args: string[]; fds?: Buffer[] } | undefined, globals: readonly string[] = []): Promise<string[]> {
   // Kept while every config file git reads is unchanged (git-config-stamp.ts): one read per
   // repository and configuration, not one per git step. With global options (another folder or
   // repository) it is read every time.
@@ -104,11 +104,11 @@ export async function filterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: 
 /** Filter drivers read, by the stamp of the configuration they were read from. */
 const knownDrivers = new Map<string, string[]>();
 
-async function readFilterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap: ((program: string, args: string[]) => { program: string; args: string[] } | undefined) | undefined, globals: readonly string[]): Promise<string[]> {
+async function readFilterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap: ((program: string, args: string[]) => { program: string; args: string[]; fds?: Buffer[] } | undefined) | undefined, globals: readonly string[]): Promise<string[]> {
   const read = [...globals, 'config', '--get-regexp', '^filter\\..*\\.(clean|smudge|process|required)$'];
-  const cmd = wrap?.('git', read) ?? { program: 'git', args: read };
+  const cmd: { program: string; args: string[]; fds?: Buffer[] } = wrap?.('git', read) ?? { program: 'git', args: read };
   const { exec } = modExec();
-  const r = await exec({ program: cmd.program, args: cmd.args, cwd, env, timeoutMs: 5000, maxOutputBytes: 1 << 20 });
+  const r = await exec({ program: cmd.program, args: cmd.args, ...(cmd.fds ? { fds: cmd.fds } : {}), cwd, env, timeoutMs: 5000, maxOutputBytes: 1 << 20 });
   if (r.exitCode !== 0 || !r.stdoutTail) return [];
   const names = new Set<string>();
   for (const line of r.stdoutTail.split('\n')) {
@@ -127,11 +127,12 @@ export function hardenGit(args: readonly string[], drivers: readonly string[]): 
   const notes: string[] = [];
   const sub = subcommandIndex(out);
   const name = sub >= 0 ? out[sub] : undefined;
-  // Last before `--` (or at the end): a later `--ext-diff` or `--textconv` of the model's would
-  // otherwise turn them back on.
-  const dashdash = out.indexOf('--', sub + 1);
-  const insertAt = dashdash >= 0 ? dashdash : out.length;
+  // Right after the subcommand: git refuses an option after a path (`git diff f.txt --no-ext-diff`:
+  // "must come before non-option arguments"). A `--ext-diff` or `--textconv` of the step's own,
+  // later on the line, turns them back on; the policy judges those as running the repository's
+  // programs (options/tables-git.ts), so they run only as asked.
   const stashShow = name === 'stash' && out[sub + 1] === 'show';
+  const insertAt = stashShow ? sub + 2 : sub + 1;
   if (name && (DIFF_FAMILY.has(name) || stashShow)) {
     out.splice(insertAt, 0, '--no-ext-diff', '--no-textconv');
     notes.push('--no-ext-diff', '--no-textconv');

@@ -149,7 +149,7 @@ export interface StepSandbox {
   /** The resource limits the step runs under (L0), if any. */
   limits?: import('../sandbox/limits').SandboxLimits;
   /** `outlive`: the process may outlive the runner (a detached proc.start): no die-with-parent. */
-  wrap(program: string, args: readonly string[], cwd: string, options?: { outlive?: boolean }): { program: string; args: string[] } | undefined;
+  wrap(program: string, args: readonly string[], cwd: string, options?: { outlive?: boolean }): import('../sandbox/bwrap').SandboxedCommand | undefined;
 }
 
 export type { Step };

@@ -17,7 +17,7 @@ const DIFF = [
   '-l =', '--diff-filter =', '-S =', '-G =', '--find-object =', '--pickaxe-all', '--pickaxe-regex', '-O = read-any', '--skip-to =', '--rotate-to =',
   '-R', '--relative =?', '-a --text', '--ignore-cr-at-eol', '--ignore-space-at-eol', '-b --ignore-space-change', '-w --ignore-all-space',
   '--ignore-blank-lines', '-I --ignore-matching-lines =', '--inter-hunk-context =', '-W --function-context', '--exit-code', '--quiet',
-  '--ext-diff exec', '--textconv', '--ignore-submodules =?', '--src-prefix =', '--dst-prefix =', '--prefix', '--default-prefix',
+  '--ext-diff exec', '--textconv exec', '--ignore-submodules =?', '--src-prefix =', '--dst-prefix =', '--prefix', '--default-prefix',
   '--line-prefix =', '--ita-invisible-in-index', '--ita-visible-in-index', '--base', '--ours', '--theirs', '-0', '-m', '-c', '--cc', '--dd',
   '--remerge-diff', '--diff-merges =', '--combined-all-paths', '--merge-base', '--no-index', '--cached', '--staged', '--follow', '--mailmap', '--use-mailmap',
 ];
@@ -48,11 +48,11 @@ export const GIT_TABLES: Record<string, ProgramOptions> = {
   blame: G([
     '-b', '--root', '--show-stats', '--score-debug', '-f --show-name', '-n --show-number', '-p --porcelain', '--line-porcelain', '-c', '-t', '-l', '-s', '-e --show-email',
     '-w', '--ignore-rev =', '--ignore-revs-file = read-any', '--color-lines', '--color-by-age', '--progress', '-L =', '-S = read-any', '--reverse =', '--first-parent',
-    '--incremental', '--encoding =', '--contents = read-any', '--date =', '-M =?', '-C =?', '--abbrev =?', '--minimal', '--since =', '--textconv',
+    '--incremental', '--encoding =', '--contents = read-any', '--date =', '-M =?', '-C =?', '--abbrev =?', '--minimal', '--since =', '--textconv exec',
   ]),
   annotate: G(['-b', '--root', '--show-stats', '-f', '-n', '-p', '-l', '-t', '-s', '-e', '-w', '-L =', '--contents = read-any', '--date =', '-M =?', '-C =?', '--encoding =']),
   grep: G([
-    '--cached', '--untracked', '--index', '--exclude-standard', '--recurse-submodules', '-a --text', '--textconv', '-i --ignore-case', '-I', '--max-depth =',
+    '--cached', '--untracked', '--index', '--exclude-standard', '--recurse-submodules', '-a --text', '--textconv exec', '-i --ignore-case', '-I', '--max-depth =',
     '-r --recursive', '-w --word-regexp', '-v --invert-match', '-h', '-H', '--full-name', '-E --extended-regexp', '-G --basic-regexp', '-P --perl-regexp',
     '-F --fixed-strings', '-n --line-number', '--column', '-l --files-with-matches --name-only', '-L --files-without-match', '-O --open-files-in-pager =? exec',
     '-z --null', '-o --only-matching', '-c --count', '--color =?', '--break', '--heading', '-p --show-function', '-C --context =', '-A --after-context =',

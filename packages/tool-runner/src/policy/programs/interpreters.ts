@@ -55,6 +55,8 @@ export function judgeInterpreter(args: readonly string[], name: string, ctx: Jud
         const write = llmBaseConfigWrite(args.slice(args.indexOf(script) + 1));
         if (write) return [selfConfig(`llm-base ${write}`)];
       }
+      // `node --check file` only parses the file (the options before it were read above: none loads code).
+      if ((name === 'node' || name === 'nodejs') && args.slice(0, i).some((o) => o === '--check' || o === '-c')) return [readOnly(`${name} --check`)];
       return [finding('interp.script', 'L2', { p: name, a: script }, { allowable: true })];
     }
     if (kind === 'python' && (a === '-m' || (shortCluster(a)?.endsWith('m') ?? false))) {
