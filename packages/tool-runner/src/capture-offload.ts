@@ -21,7 +21,9 @@
  */
 import * as fs from 'fs';
 import type { Socket } from 'net';
+import type { Worker } from 'worker_threads';
 import type { BoundedCapture } from './capture';
+import { workerThreads } from './lazy-modules';
 
 /** Bytes read on the event loop before a worker is started for the rest. */
 export const OFFLOAD_START_BYTES = 2 ** 20;
@@ -173,8 +175,6 @@ function socketOf(stream: NodeJS.ReadableStream): Socket | undefined {
   return s.socket;
 }
 
-type Worker = import('worker_threads').Worker;
-
 /**
  * One idle worker is kept after a stream, for the next large output of the session: a new
  * worker takes 15–30 ms to start, during which the event loop reads at well under the pipe's
@@ -194,8 +194,7 @@ function takeWorker(): { worker: Worker; warm: boolean } | undefined {
     return { worker, warm: true };
   }
   try {
-    const { Worker } = require('worker_threads') as typeof import('worker_threads');
-    const worker = new Worker(`(${workerMain.toString()})()`, { eval: true, workerData: { textEveryMs: TEXT_EVERY_MS, textBytes: TEXT_BYTES } });
+    const worker = new (workerThreads().Worker)(`(${workerMain.toString()})()`, { eval: true, workerData: { textEveryMs: TEXT_EVERY_MS, textBytes: TEXT_BYTES } });
     return { worker, warm: false };
   } catch {
     return undefined;

@@ -1,8 +1,11 @@
-import type { ChildProcess, SpawnOptions } from 'child_process';
+import { spawn as spawnChild, type ChildProcess, type SpawnOptions } from 'child_process';
+import crossSpawn from 'cross-spawn';
 import { BoundedCapture, cutEndUtf8, cutStartUtf8 } from './capture';
 import { OFFLOAD_AFTER_BYTES, OFFLOAD_START_BYTES, startOffloadWorker, type OffloadWorker } from './capture-offload';
 import { OutputDecoder } from './decode';
+import { pipeFolder } from './sandbox/spec';
 import { feedFds, type SpawnOptionsWithData } from './spawn-fds';
+import { SpawnHelper } from './spawn-helper';
 import { DEFAULT_MAX_OUTPUT_BYTES } from './types';
 
 /** Options of {@link exec}. */
@@ -74,7 +77,7 @@ export interface ExecDeps {
 export { DEFAULT_MAX_OUTPUT_BYTES, feedFds, type SpawnOptionsWithData };
 
 /** One spawn helper per process (spawn-helper.ts): steps stop paying fork() of a large process. */
-let helper: import('./spawn-helper').SpawnHelper | undefined;
+let helper: SpawnHelper | undefined;
 
 /** Options of the default exec deps. */
 export interface ExecDepsOptions {
@@ -96,8 +99,6 @@ export function prepareSpawnHelper(options: ExecDepsOptions = {}): Promise<boole
 }
 
 export function createDefaultExecDeps(options: ExecDepsOptions = {}): ExecDeps {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const crossSpawn = require('cross-spawn') as typeof import('cross-spawn');
   const direct = (command: string, args: string[], options: SpawnOptionsWithData) => {
     const child = crossSpawn(command, args, options);
     feedFds(child, options.fdData);
@@ -105,8 +106,6 @@ export function createDefaultExecDeps(options: ExecDepsOptions = {}): ExecDeps {
   };
   const useHelper = process.platform !== 'win32' && process.env.SLOTHTOOL_SPAWN_HELPER !== '0';
   if (useHelper && !helper) {
-    const { SpawnHelper } = require('./spawn-helper') as typeof import('./spawn-helper');
-    const { pipeFolder } = require('./sandbox/spec') as typeof import('./sandbox/spec');
     helper = new SpawnHelper(direct, undefined, options.slothtoolHome ? pipeFolder(options.slothtoolHome) : undefined);
   }
   return {
@@ -115,8 +114,7 @@ export function createDefaultExecDeps(options: ExecDepsOptions = {}): ExecDeps {
     now: () => Date.now(),
     killGroup: (pid, signal) => {
       if (process.platform === 'win32') {
-        const cp = require('child_process') as typeof import('child_process');
-        cp.spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore' }).on('error', () => undefined);
+        spawnChild('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore' }).on('error', () => undefined);
         return;
       }
       try {

@@ -8,6 +8,7 @@ import type { SandboxReport } from './sandbox/report';
 import type { Decision, Lang, Step } from './types';
 import type { Verdict } from './policy/decide';
 import { redactValue } from './redact';
+import { sandboxRetryModule } from './lazy-modules';
 
 /** How many times the user may edit a step before it counts as declined. */
 const MAX_EDITS = 5;
@@ -155,7 +156,7 @@ async function retryAfterDenial(id: string, step: Step, result: ToolResult, ctx:
   const { lang } = setup.judge;
   const session = setup.judge.env.session;
   const person = !setup.unattended && setup.judge.mode !== 'yolo';
-  const { retryRefusal } = require('./sandbox/retry') as typeof import('./sandbox/retry');
+  const { retryRefusal } = sandboxRetryModule();
   const refusal = retryRefusal({ kind: box.denied, ...(box.path ? { path: box.path } : {}) }, ctx.sandbox.level, { workspace: session.workspace, home: session.home, slothtoolHome: session.slothtoolHome, real: (p) => session.resolve(p).real }, person);
   const params = { path: box.path ?? '', line: box.line ?? '' };
   if (refusal) return { ...result, sandbox: { ...box, note: message(`sandbox.no_retry.${refusal}`, lang, params).reason } } as ToolResult;

@@ -20,6 +20,8 @@ import type { FileAccess } from './tools/file-access';
 import { realDir, resolvePath } from './workspace';
 import type { RuleProblem } from './permission-rules';
 import { createSandbox, type Sandbox, type SandboxLimits, type SandboxMode, type SandboxStatus } from './sandbox';
+import { sandboxFindings } from './sandbox/notes';
+import { jsonPatch } from './lazy-modules';
 import type { Decision, Lang, Policy, RunMode, Step } from './types';
 import type { Verdict } from './policy/decide';
 import { renderVerdict } from './render-verdict';
@@ -200,7 +202,7 @@ export function createDefaultRunnerDeps(now?: () => number, slothtoolHome?: stri
     exec: (o) => exec(o, execDeps),
     execInherit: (o) => execInherit(o, execDeps),
     readFileSync: (file) => fs.readFileSync(file, 'utf8'),
-    patchFile: (file, ops, options) => require('@holic512/json-patch').patchFile(file, ops, options),
+    patchFile: (file, ops, options) => jsonPatch().patchFile(file, ops, options),
     now: now ?? (() => Date.now()),
     execPath: process.execPath,
     fs: createDefaultFsDeps(),
@@ -264,7 +266,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     allowances,
     rules: parsedRules.rules,
     mode: 'default',
-    sandboxFindings: () => (require('./sandbox/notes') as typeof import('./sandbox/notes')).sandboxFindings(sandbox.status()),
+    sandboxFindings: () => sandboxFindings(sandbox.status()),
   };
   const memo = judgementMemo();
   const setup: RunSetup = {

@@ -6,6 +6,7 @@
  */
 import type { ArgKind } from '../permission-rules';
 import type { AnyToolDefinition, ClaudeInputContext } from './types';
+import { workspaceModule } from '../lazy-modules';
 
 /** One argument as a POSIX shell reads it back: bare when safe, else in single quotes. */
 export function shellQuote(word: string): string {
@@ -87,7 +88,7 @@ export function commandFromClaude(input: Record<string, unknown>, background: bo
 
 /** A step's path as Claude Code gives it: absolute (`~` and `~/.slothtool` put in), as spelled, links not followed. */
 export function absolutePath(p: string, ctx: ClaudeInputContext): string {
-  const { expandPath } = require('../workspace') as typeof import('../workspace');
+  const { expandPath } = workspaceModule();
   return expandPath(p, ctx.cwd, { ...(ctx.home ? { home: ctx.home } : {}), ...(ctx.slothtoolHome ? { slothtoolHome: ctx.slothtoolHome } : {}) });
 }
 

@@ -1,12 +1,8 @@
 /** Live facts for judging the target, not the spelling (policy/links.ts): what a step's words really name. */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { PathLinks } from '../policy/links';
-import { lazy } from '../lazy';
-import type { PathFs, ResolvedPath } from '../workspace';
-
-const modLinks = lazy(() => require('../policy/links') as typeof import('../policy/links'));
-const modWorkspace = lazy(() => require('../workspace') as typeof import('../workspace'));
+import { pathParts, type PathLinks } from '../policy/links';
+import { isInside, judgementPathFs, resolveBelow, type PathFs, type ResolvedPath } from '../workspace';
 
 /** Where installed programs and libraries live: links there (a venv's python) are not a way out to anything private. */
 const INSTALLED = ['/usr/bin/', '/usr/lib/', '/usr/lib64/', '/usr/local/bin/', '/usr/local/lib/', '/usr/share/', '/bin/', '/sbin/', '/lib/', '/lib64/', '/opt/homebrew/', '/nix/store/', '/System/Library/'];
@@ -20,8 +16,7 @@ const MAX_TREE_ENTRIES = 50000;
  * is walked where it leads, as the search will (each real folder once). `pfs`: the judgement's
  * (workspace.ts judgementPathFs).
  */
-export function escapingLinkInTrees(roots: readonly string[], cwdReal: string, workspace: string, pfs: PathFs = modWorkspace().judgementPathFs()): PathLinks['inTree'] {
-  const { resolveBelow, isInside } = modWorkspace();
+export function escapingLinkInTrees(roots: readonly string[], cwdReal: string, workspace: string, pfs: PathFs = judgementPathFs()): PathLinks['inTree'] {
   const stack = roots.map((r) => resolveBelow(cwdReal, r, pfs).real);
   const visited = new Set<string>();
   let seen = 0;
@@ -61,9 +56,7 @@ const MAX_WORDS = 512;
  * from their spelling are kept. `pfs`: the judgement's (workspace.ts judgementPathFs: words that
  * share folders look at them once).
  */
-export function gatherLinks(words: readonly string[], cwd: ResolvedPath, workspace: string, pfs: PathFs = modWorkspace().judgementPathFs()): PathLinks {
-  const { pathParts } = modLinks();
-  const { resolveBelow } = modWorkspace();
+export function gatherLinks(words: readonly string[], cwd: ResolvedPath, workspace: string, pfs: PathFs = judgementPathFs()): PathLinks {
   const links: PathLinks = { workspace, words: Object.create(null) };
   if (cwd.real !== cwd.abs) links.cwd = { abs: cwd.abs, real: cwd.real };
   let seen = 0;

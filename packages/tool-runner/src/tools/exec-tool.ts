@@ -3,7 +3,10 @@ import type { ExecResult } from '../exec';
 import { parseOutput, type Parsed } from '../parse-output';
 import { redact, redactValue } from '../redact';
 import { npmSecretOutput } from '../policy/programs';
+import { findProgram } from '../sandbox';
+import { sandboxReport } from '../sandbox/report';
 import type { ExecStep } from '../types';
+import * as git from './git-harden';
 import type { RunToolResult, ToolContext } from './types';
 
 /**
@@ -41,7 +44,6 @@ export function runFields(r: ExecResult, parsed: Parsed | undefined) {
  * directly, where it fails at once with ENOENT (nothing runs), instead of a bubblewrap error.
  */
 export function sandboxable(program: string, cwd: string, env: NodeJS.ProcessEnv): boolean {
-  const { findProgram } = require('../sandbox') as typeof import('../sandbox');
   const name = program.includes('/') ? path.resolve(cwd, program) : program;
   // Only a found program is remembered: one installed later is looked up again (and sandboxed).
   const key = `${name}\0${env.PATH ?? ''}`;
@@ -59,7 +61,6 @@ const foundPrograms = new Set<string>();
 
 /** How a sandboxed run is reported: the sandbox, and what it stopped or which limit the run hit when it failed (sandbox/report.ts). */
 export function sandboxField(sandbox: NonNullable<ToolContext['sandbox']>, r: Pick<ExecResult, 'exitCode' | 'signal' | 'stdoutTail' | 'stderrTail'>, cwd: string, lang: ToolContext['lang']): NonNullable<RunToolResult['sandbox']> {
-  const { sandboxReport } = require('../sandbox/report') as typeof import('../sandbox/report');
   return sandboxReport(sandbox, r, cwd, lang, redact);
 }
 
@@ -137,7 +138,6 @@ export async function hardenedCommand(
   sandbox?: ToolContext['sandbox'],
 ): Promise<{ args: string[]; env: NodeJS.ProcessEnv; hardened: string[] }> {
   const env = hardenedEnv(base);
-  const git = require('./git-harden') as typeof import('./git-harden');
   // go.mod's `toolchain` line would make go download and run another toolchain: stay local.
   if (program === 'go' || program.endsWith('/go')) return { args: [...args], env: { ...env, GOTOOLCHAIN: 'local' }, hardened: ['GOTOOLCHAIN=local'] };
   const wrapped = git.isGit(program) ? { index: -1, chdir: [] } : git.wrappedGit(program, args);

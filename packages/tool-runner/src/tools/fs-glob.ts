@@ -6,13 +6,7 @@ import { walkFiles, type WalkStop } from './fs-walk';
 import { withTimeLimit } from './time-limit';
 import { toolError, type SessionToolContext, type ToolErrorResult } from './session';
 import type { ResultDecision } from './types';
-import { lazy } from '../lazy';
-
-type Picomatch = ((glob: string, options?: { dot?: boolean; nocase?: boolean; basename?: boolean; noextglob?: boolean }) => (p: string) => boolean) & {
-  scan(glob: string): { base: string; isGlob: boolean };
-};
-/** `picomatch`, loaded on the first glob. */
-export const modPicomatch = lazy(() => require('picomatch') as Picomatch);
+import { picomatch } from '../lazy-modules';
 
 /** fs.glob result: matching files, newest first. */
 export interface FsGlobResult {
@@ -88,7 +82,7 @@ export async function runFsGlob(step: FsGlobStep, ctx: SessionToolContext): Prom
   // Under a hard time limit: the pattern and the repository's ignore lines become regular expressions.
   const limitMs = Math.min(WALK_TIME_MS, ctx.timeoutMs);
   const timed = withTimeLimit(limitMs, () => {
-    const pm = modPicomatch();
+    const pm = picomatch();
     const match = pm(pattern, { dot: true, noextglob: true });
     const base = pm.scan(pattern).base;
     return walkFiles(

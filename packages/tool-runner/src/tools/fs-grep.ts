@@ -7,10 +7,7 @@ import { searchRoot, shownPath, stopNote } from './fs-glob';
 import { GREP_MAX_FILE_BYTES, HitCollector, type GrepOutcome, type GrepQuery } from './grep-hits';
 import { toolError, type SessionToolContext, type ToolErrorResult } from './session';
 import type { ResultDecision } from './types';
-import { lazy } from '../lazy';
-
-const modRg = lazy(() => require('./grep-rg') as typeof import('./grep-rg'));
-const modNode = lazy(() => require('./grep-node') as typeof import('./grep-node'));
+import { grepNodeModule, grepRgModule } from '../lazy-modules';
 
 /** One matching line, redacted, with its context lines when asked. */
 export interface GrepMatch {
@@ -111,15 +108,15 @@ export async function runFsGrep(step: FsGrepStep, ctx: SessionToolContext): Prom
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   };
   const forced = ctx.env.SLOTHTOOL_GREP;
-  const rg = forced === 'node' ? undefined : modRg().findRipgrep(ctx.env, session.workspace);
+  const rg = forced === 'node' ? undefined : grepRgModule().findRipgrep(ctx.env, session.workspace);
   let hits = new HitCollector(max);
-  let outcome: GrepOutcome = rg ? await modRg().grepWithRg(rg, q, hits) : modNode().grepWithNode(q, hits);
-  if (outcome.tooManySkipped) outcome = modNode().grepWithNode(q, hits);
+  let outcome: GrepOutcome = rg ? await grepRgModule().grepWithRg(rg, q, hits) : grepNodeModule().grepWithNode(q, hits);
+  if (outcome.tooManySkipped) outcome = grepNodeModule().grepWithNode(q, hits);
   const notes: string[] = [];
   if (outcome.patternError && outcome.engine === 'rg') {
     // Rust's syntax refused it (look-around, back-references): JavaScript's may take it.
     const again = new HitCollector(max);
-    const viaNode = modNode().grepWithNode(q, again);
+    const viaNode = grepNodeModule().grepWithNode(q, again);
     if (!viaNode.patternError) {
       notes.push(toolMessage('grep.note.js_fallback', lang));
       hits = again;

@@ -6,15 +6,11 @@
  * with those switched off on its own command line and environment; what was switched off is
  * reported with the result.
  */
-
-import { lazy } from '../lazy';
-
-const modWorkspacePrograms = lazy(() => require('../policy/workspace-programs') as typeof import('../policy/workspace-programs'));
-const modGit = lazy(() => require('../policy/git') as typeof import('../policy/git'));
-const modConfigStamp = lazy(() => require('./git-config-stamp') as typeof import('./git-config-stamp'));
-const modExec = lazy(() => require('../exec') as typeof import('../exec'));
-// programs.ts first: it and wrappers.ts import each other, and programs.ts must be the one loaded first.
-const modWrappers = lazy(() => (require('../policy/programs'), require('../policy/programs/wrappers') as typeof import('../policy/programs/wrappers')));
+import { GIT_READ_SUBCOMMANDS } from '../policy/git';
+import { unwrapCommand } from '../policy/programs/unwrap';
+import { GIT_PROGRAM_KEYS } from '../policy/workspace-programs';
+import { execModule } from '../lazy-modules';
+import { gitConfigStamp } from './git-config-stamp';
 
 /** Global options of git that take a value in the next argument. */
 const VALUED_GLOBALS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--attr-source', '--exec-path', '--super-prefix']);
@@ -26,7 +22,6 @@ const TEXTCONV_ONLY = new Set(['blame', 'annotate', 'grep']);
 
 /** The command-scope overrides of the workspace-programs table (policy/workspace-programs.ts) for git, of one scope. */
 function tableOverrides(scope: 'all' | 'local' | 'unsigned'): Array<[string, string]> {
-  const { GIT_PROGRAM_KEYS } = modWorkspacePrograms();
   const out: Array<[string, string]> = [];
   for (const row of GIT_PROGRAM_KEYS) {
     for (const off of row.off) if (off.kind === 'git-config' && off.for === scope && !off.key.includes('<')) out.push([off.key, off.value]);
@@ -45,7 +40,6 @@ const LOCAL_TOO = new Set(['format-patch', 'stash', 'notes', 'branch', 'tag', 'r
  * lazy fetch (all asked first) keep the user's settings.
  */
 function needsNoTransport(name: string, args: readonly string[]): boolean {
-  const { GIT_READ_SUBCOMMANDS } = modGit();
   if (name === 'archive') return !args.some((a) => a.startsWith('--remote'));
   return GIT_READ_SUBCOMMANDS.has(name) || LOCAL_TOO.has(name);
 }
@@ -90,7 +84,7 @@ export async function filterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: 
   // Kept while every config file git reads is unchanged (git-config-stamp.ts): one read per
   // repository and configuration, not one per git step. With global options (another folder or
   // repository) it is read every time.
-  const stamp = globals.length ? undefined : modConfigStamp().gitConfigStamp(cwd, env);
+  const stamp = globals.length ? undefined : gitConfigStamp(cwd, env);
   const kept = stamp === undefined ? undefined : knownDrivers.get(stamp);
   if (kept) return [...kept];
   const drivers = await readFilterDrivers(cwd, env, wrap, globals);
@@ -107,7 +101,7 @@ const knownDrivers = new Map<string, string[]>();
 async function readFilterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap: ((program: string, args: string[]) => { program: string; args: string[]; fds?: Buffer[] } | undefined) | undefined, globals: readonly string[]): Promise<string[]> {
   const read = [...globals, 'config', '--get-regexp', '^filter\\..*\\.(clean|smudge|process|required)$'];
   const cmd: { program: string; args: string[]; fds?: Buffer[] } = wrap?.('git', read) ?? { program: 'git', args: read };
-  const { exec } = modExec();
+  const { exec } = execModule();
   const r = await exec({ program: cmd.program, args: cmd.args, ...(cmd.fds ? { fds: cmd.fds } : {}), cwd, env, timeoutMs: 5000, maxOutputBytes: 1 << 20 });
   if (r.exitCode !== 0 || !r.stdoutTail) return [];
   const names = new Set<string>();
@@ -193,7 +187,7 @@ export function wrappedGitIndex(program: string, args: readonly string[]): numbe
 
 /** {@link wrappedGitIndex}, with the folders `env -C` moves into on the way. */
 export function wrappedGit(program: string, args: readonly string[]): { index: number; chdir: string[] } {
-  const u = modWrappers().unwrapCommand(program, args);
+  const u = unwrapCommand(program, args);
   return u.index >= 0 && isGit(args[u.index]) ? u : { index: -1, chdir: [] };
 }
 

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { ensurePrivateDir } from '@holic512/shared/lib/private-files';
 import { OutputDecoder } from '../decode';
 import { BoundedCapture } from '../capture';
 import type { ExecDeps } from '../exec';
@@ -361,7 +362,6 @@ export class ProcessTable {
 
 /** Create a detached process's log file: private, never through a link, in a private folder. */
 function openLog(file: string): number {
-  const { ensurePrivateDir } = require('@holic512/shared/lib/private-files') as typeof import('@holic512/shared/lib/private-files');
   ensurePrivateDir(path.dirname(file));
   return fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
 }

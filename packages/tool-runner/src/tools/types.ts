@@ -1,3 +1,4 @@
+import type { PatchFileOptions, PatchFileResult } from '@holic512/json-patch';
 import type { ExecOptions, ExecResult, InheritResult } from '../exec';
 import type { Parsed } from '../parse-output';
 import type { FsDeps } from './fs-common';
@@ -100,7 +101,7 @@ export interface RunnerDeps {
   exec: (options: ExecOptions) => Promise<ExecResult>;
   execInherit: (options: { program: string; args: string[]; cwd: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal }) => Promise<InheritResult>;
   readFileSync: (file: string) => string;
-  patchFile: (file: string, ops: PatchOp[], options: Record<string, unknown>) => Promise<{ status: string; changes: unknown[]; summary: string; backupPath: string | null; file: string }>;
+  patchFile: (file: string, ops: PatchOp[], options: PatchFileOptions) => Promise<PatchFileResult>;
   now: () => number;
   execPath: string;
   /** fs.* file operations. */
