@@ -53,6 +53,55 @@ async function askPreset(lang: Lang): Promise<Record<string, unknown> | null> {
   return found ? presetProfile(found) : { ...PROFILE_DEFAULTS };
 }
 
+/** `config create [name]`: from a preset, from the options given, or (on a terminal) from the answers to questions. */
+async function createCommand(args: ParsedArgs, name: string | undefined, io: CliIo, lang: Lang): Promise<number> {
+  const fields = profileFlags(args.flags);
+  let base: Record<string, unknown> = {};
+  let profileName = name;
+  if (typeof args.flags.preset === 'string') {
+    const preset = findPreset(args.flags.preset);
+    if (!preset) throw usageError(t(lang, 'unknownPreset', { name: args.flags.preset, names: PRESETS.map((p) => p.name).join(', ') }), closest(args.flags.preset, PRESETS.map((p) => p.name)));
+    base = presetProfile(preset);
+    profileName ??= preset.name;
+  } else if (Object.keys(fields).length === 0) {
+    if (!io.interactive) throw usageError(t(lang, 'notInteractive'));
+    const chosen = await askPreset(lang);
+    if (!chosen) return 1;
+    const asked = await askProfile(lang, chosen);
+    if (!asked) return 1;
+    base = asked;
+  }
+  if (!profileName) {
+    if (!io.interactive) throw usageError(t(lang, 'missingArg', { arg: 'name' }));
+    const ask = prompts();
+    profileName = (await ask({ type: 'text', name: 'n', message: t(lang, 'enterProfileName') })).n;
+    if (!profileName) return 1;
+  }
+  const config = unwrap(api.create_profile(profileName, { ...base, ...fields }));
+  io.stdout(json(maskConfig(config)));
+  io.stdout(t(lang, 'configCreated', { name: profileName }) + '\n');
+  return 0;
+}
+
+/** `config update <name>`: the options given, or (on a terminal) the answers to questions starting from the saved profile. */
+async function updateCommand(args: ParsedArgs, name: string | undefined, io: CliIo, lang: Lang): Promise<number> {
+  if (!name) throw usageError(t(lang, 'missingArg', { arg: 'name' }));
+  let fields = profileFlags(args.flags);
+  if (Object.keys(fields).length === 0) {
+    if (!io.interactive) throw usageError(t(lang, 'notInteractive'));
+    const list = unwrap(api.list_profiles());
+    const current = Object.prototype.hasOwnProperty.call(list.profiles, name) ? list.profiles[name] : undefined;
+    if (!current) throw new CliFailure({ code: 'NO_PROFILE', message: t(lang, 'noProfile', { name }) });
+    const asked = await askProfile(lang, current);
+    if (!asked) return 1;
+    fields = asked;
+  }
+  const config = unwrap(api.update_profile(name, fields));
+  io.stdout(json(maskConfig(config)));
+  io.stdout(t(lang, 'configUpdated', { name }) + '\n');
+  return 0;
+}
+
 export async function configCommand(args: ParsedArgs, io: CliIo, lang: Lang): Promise<number> {
   const [sub, name] = args.positionals.slice(1);
   if (args.flags.interactive) return interactive(io, lang);
@@ -61,51 +110,10 @@ export async function configCommand(args: ParsedArgs, io: CliIo, lang: Lang): Pr
     return 0;
   }
   switch (sub) {
-    case 'create': {
-      const fields = profileFlags(args.flags);
-      let base: Record<string, unknown> = {};
-      let profileName = name;
-      if (typeof args.flags.preset === 'string') {
-        const preset = findPreset(args.flags.preset);
-        if (!preset) throw usageError(t(lang, 'unknownPreset', { name: args.flags.preset, names: PRESETS.map((p) => p.name).join(', ') }), closest(args.flags.preset, PRESETS.map((p) => p.name)));
-        base = presetProfile(preset);
-        profileName ??= preset.name;
-      } else if (Object.keys(fields).length === 0) {
-        if (!io.interactive) throw usageError(t(lang, 'notInteractive'));
-        const chosen = await askPreset(lang);
-        if (!chosen) return 1;
-        const asked = await askProfile(lang, chosen);
-        if (!asked) return 1;
-        base = asked;
-      }
-      if (!profileName) {
-        if (!io.interactive) throw usageError(t(lang, 'missingArg', { arg: 'name' }));
-        const ask = prompts();
-        profileName = (await ask({ type: 'text', name: 'n', message: t(lang, 'enterProfileName') })).n;
-        if (!profileName) return 1;
-      }
-      const config = unwrap(api.create_profile(profileName, { ...base, ...fields }));
-      io.stdout(json(maskConfig(config)));
-      io.stdout(t(lang, 'configCreated', { name: profileName }) + '\n');
-      return 0;
-    }
-    case 'update': {
-      if (!name) throw usageError(t(lang, 'missingArg', { arg: 'name' }));
-      let fields = profileFlags(args.flags);
-      if (Object.keys(fields).length === 0) {
-        if (!io.interactive) throw usageError(t(lang, 'notInteractive'));
-        const list = unwrap(api.list_profiles());
-        const current = Object.prototype.hasOwnProperty.call(list.profiles, name) ? list.profiles[name] : undefined;
-        if (!current) throw new CliFailure({ code: 'NO_PROFILE', message: t(lang, 'noProfile', { name }) });
-        const asked = await askProfile(lang, current);
-        if (!asked) return 1;
-        fields = asked;
-      }
-      const config = unwrap(api.update_profile(name, fields));
-      io.stdout(json(maskConfig(config)));
-      io.stdout(t(lang, 'configUpdated', { name }) + '\n');
-      return 0;
-    }
+    case 'create':
+      return createCommand(args, name, io, lang);
+    case 'update':
+      return updateCommand(args, name, io, lang);
     case 'delete': {
       if (!name) throw usageError(t(lang, 'missingArg', { arg: 'name' }));
       io.stdout(json(maskConfig(unwrap(api.delete_profile(name)))));
