@@ -230,12 +230,24 @@ function toolSession(options: ToolRunnerOptions, deps: RunnerDeps, policy: Polic
   };
 }
 
-/**
- * A runner: judges steps with the tools' rules, the policy and the session's allowances, asks
- * the user through `confirm`, executes through the tool's definition and returns the DESIGN §4
- * `tool_result`. Session allowances live on the runner object, nowhere else.
- */
-export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
+/** What a runner is made of: its settings read once, its session state, its sandbox and its judgement. */
+interface RunnerParts {
+  env: NodeJS.ProcessEnv;
+  deps: RunnerDeps;
+  lang: Lang;
+  registry: Registry;
+  tools: ToolRegistry;
+  session: ToolSession;
+  sandbox: Sandbox;
+  judge: JudgeSetup;
+  /** The session's allowances ('allow-session' answers). */
+  allowances: Set<string>;
+  /** Where config.json_patch may write. */
+  roots: () => string[];
+  ruleProblems: RuleProblem[];
+}
+
+function runnerParts(options: ToolRunnerOptions): RunnerParts {
   const env = options.env ?? process.env;
   const deps: RunnerDeps = { ...createDefaultRunnerDeps(options.now, sharedSlothtoolHome(env)), ...options.deps };
   const lang: Lang = options.lang ?? 'zh';
@@ -248,7 +260,6 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   // never patched by a model-requested step, whatever the roots say.
   const roots = (): string[] => options.allowedRoots ?? [workspace];
   const allowances = new Set<string>();
-  let counter = 0;
   const workspace = realDir(options.workspace ?? options.cwd);
   // fs.*, http.get and proc.* share this session state; it lives on the runner, nowhere else.
   const session = toolSession(options, deps, policy, { workspace, home, slothtoolHome });
@@ -268,8 +279,13 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     mode: 'default',
     sandboxFindings: () => sandboxFindings(sandbox.status()),
   };
-  const memo = judgementMemo();
-  const setup: RunSetup = {
+  return { env, deps, lang, registry, tools, session, sandbox, judge, allowances, roots, ruleProblems: parsedRules.problems };
+}
+
+/** How runStep runs this runner's steps: the question, the allowances and rules an answer adds, the sandbox, a tool's context. */
+function runSetup(options: ToolRunnerOptions, parts: RunnerParts, recent: RunSetup['recent']): RunSetup {
+  const { env, deps, lang, registry, tools, session, sandbox, judge, allowances, roots } = parts;
+  return {
     judge,
     ask: (request, signal) => normaliseAnswer(options.confirm, request, signal),
     allow: (key) => void allowances.add(key),
@@ -279,7 +295,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     },
     sandbox: (judged, asked) => stepSandbox(sandbox, judged, asked),
     unattended: options.unattended === true,
-    recent: memo.take,
+    recent,
     context: (id, runOptions, judged) => ({
       id,
       cwd: options.cwd,
@@ -297,6 +313,19 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       ...(judged.fsTarget ? { judged: judged.fsTarget } : {}),
     }),
   };
+}
+
+/**
+ * A runner: judges steps with the tools' rules, the policy and the session's allowances, asks
+ * the user through `confirm`, executes through the tool's definition and returns the DESIGN §4
+ * `tool_result`. Session allowances live on the runner object, nowhere else.
+ */
+export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
+  const parts = runnerParts(options);
+  const { lang, tools, session, sandbox, judge, allowances } = parts;
+  const memo = judgementMemo();
+  const setup = runSetup(options, parts, memo.take);
+  let counter = 0;
 
   const verdict = (step: Step): Verdict => {
     const checked = tools.validate(step);
@@ -329,7 +358,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       memo.drop();
       return { ok: true };
     },
-    ruleProblems: parsedRules.problems,
+    ruleProblems: parts.ruleProblems,
     mark: () => session.journal.mark(),
     changes: (mark = 0) => session.journal.since(mark).map(({ seq, stepId, tool, path: file }) => ({ seq, stepId, tool, path: file })),
     undo: (mark) => session.journal.undo(mark),
