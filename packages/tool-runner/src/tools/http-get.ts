@@ -98,52 +98,58 @@ export function requestOnce(url: URL, addr: LookupAddress, maxBytes: number, sig
         agent: false,
         signal,
       },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        const type = String(res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-        if ((status >= 300 && status < 400 && res.headers.location) || !isTextType(type)) {
-          res.resume();
-          res.destroy();
-          resolve({ res, truncated: false });
-          return;
-        }
-        const enc = String(res.headers['content-encoding'] ?? '').toLowerCase();
-        let stream: NodeJS.ReadableStream = res;
-        if (enc === 'gzip' || enc === 'x-gzip') stream = res.pipe(zlib.createGunzip());
-        else if (enc === 'deflate') stream = res.pipe(zlib.createInflate());
-        else if (enc === 'br') stream = res.pipe(zlib.createBrotliDecompress());
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let done = false;
-        const finish = (truncated: boolean): void => {
-          if (done) return;
-          done = true;
-          resolve({ res, body: Buffer.concat(chunks), truncated });
-        };
-        stream.on('data', (chunk: Buffer) => {
-          if (done) return;
-          const room = maxBytes - size;
-          if (chunk.length >= room) {
-            // The cap: keep what fits, stop reading, drop the connection.
-            chunks.push(chunk.subarray(0, room));
-            size += room;
-            finish(true);
-            res.destroy();
-            return;
-          }
-          chunks.push(chunk);
-          size += chunk.length;
-        });
-        stream.on('end', () => finish(false));
-        stream.on('error', (e: Error) => (done ? undefined : ((done = true), reject(e))));
-        res.on('error', (e: Error) => (done ? undefined : ((done = true), reject(e))));
-        // A connection dropped before the end: what arrived is returned, marked truncated.
-        res.on('close', () => (res.complete ? undefined : finish(true)));
-      },
+      (res) => readResponse(res, maxBytes, resolve, reject),
     );
     req.on('error', reject);
     req.end(init.body);
   });
+}
+
+/**
+ * Read one response for requestOnce: a redirect or a body that is not text is not read; a text
+ * body is decompressed and kept up to `maxBytes` (then the connection is dropped, marked truncated).
+ */
+function readResponse(res: IncomingMessage, maxBytes: number, resolve: (f: Fetched) => void, reject: (e: Error) => void): void {
+  const status = res.statusCode ?? 0;
+  const type = String(res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if ((status >= 300 && status < 400 && res.headers.location) || !isTextType(type)) {
+    res.resume();
+    res.destroy();
+    resolve({ res, truncated: false });
+    return;
+  }
+  const enc = String(res.headers['content-encoding'] ?? '').toLowerCase();
+  let stream: NodeJS.ReadableStream = res;
+  if (enc === 'gzip' || enc === 'x-gzip') stream = res.pipe(zlib.createGunzip());
+  else if (enc === 'deflate') stream = res.pipe(zlib.createInflate());
+  else if (enc === 'br') stream = res.pipe(zlib.createBrotliDecompress());
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  const finish = (truncated: boolean): void => {
+    if (done) return;
+    done = true;
+    resolve({ res, body: Buffer.concat(chunks), truncated });
+  };
+  stream.on('data', (chunk: Buffer) => {
+    if (done) return;
+    const room = maxBytes - size;
+    if (chunk.length >= room) {
+      // The cap: keep what fits, stop reading, drop the connection.
+      chunks.push(chunk.subarray(0, room));
+      size += room;
+      finish(true);
+      res.destroy();
+      return;
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  });
+  stream.on('end', () => finish(false));
+  stream.on('error', (e: Error) => (done ? undefined : ((done = true), reject(e))));
+  res.on('error', (e: Error) => (done ? undefined : ((done = true), reject(e))));
+  // A connection dropped before the end: what arrived is returned, marked truncated.
+  res.on('close', () => (res.complete ? undefined : finish(true)));
 }
 
 /**
@@ -198,36 +204,8 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
         continue;
       }
       const contentType = String(got.res.headers['content-type'] ?? '');
-      const type = contentType.split(';')[0].trim().toLowerCase();
-      if (!got.body) return fail('NOT_TEXT', toolMessage('http.err.binary', lang, { t: type || '?' }));
-      const raw = decodeBody(got.body, contentType);
-      const html = type === 'text/html' || type === 'application/xhtml+xml' || (type === '' && /^\s*<(!doctype html|html)/i.test(raw));
-      let text = html ? htmlToText(raw, url.href) : raw;
-      const notes: string[] = [];
-      let truncated = got.truncated;
-      if (got.truncated) notes.push(toolMessage('http.note.truncated', lang, { max: settings.maxBytes }));
-      if (text.length > MAX_TEXT_CHARS) {
-        text = text.slice(0, MAX_TEXT_CHARS);
-        truncated = true;
-      }
-      const title = html ? htmlTitle(raw) : undefined;
-      return {
-        _event: 'tool_result',
-        id: ctx.id,
-        tool: 'http.get',
-        url: redact(step.url),
-        finalUrl: redact(url.href),
-        httpStatus: status,
-        contentType: type,
-        ...(title ? { title: redact(title) } : {}),
-        content: redact(text),
-        bytes: got.body.length,
-        truncated,
-        redirects: redirects.map(redact),
-        ...(notes.length ? { note: notes.join('; ') } : {}),
-        summary: `HTTP ${status} · ${type || '?'} · ${got.body.length} B${truncated ? ' (truncated)' : ''}`,
-        decision: ctx.decision,
-      };
+      if (!got.body) return fail('NOT_TEXT', toolMessage('http.err.binary', lang, { t: contentType.split(';')[0].trim().toLowerCase() || '?' }));
+      return pageResult(step, ctx, { url, status, contentType, body: got.body, truncated: got.truncated, redirects });
     }
   } catch (err) {
     if (err instanceof BlockedAddressError) {
@@ -243,4 +221,43 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
     clearTimeout(timer);
     ctx.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** The result of a page that came back as text: HTML reduced to text, capped at MAX_TEXT_CHARS, redacted. */
+function pageResult(
+  step: HttpGetStep,
+  ctx: SessionToolContext,
+  got: { url: URL; status: number; contentType: string; body: Buffer; truncated: boolean; redirects: string[] },
+): HttpGetResult {
+  const { lang } = ctx;
+  const { url, status, contentType, redirects } = got;
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  const raw = decodeBody(got.body, contentType);
+  const html = type === 'text/html' || type === 'application/xhtml+xml' || (type === '' && /^\s*<(!doctype html|html)/i.test(raw));
+  let text = html ? htmlToText(raw, url.href) : raw;
+  const notes: string[] = [];
+  let truncated = got.truncated;
+  if (got.truncated) notes.push(toolMessage('http.note.truncated', lang, { max: ctx.session.http.maxBytes }));
+  if (text.length > MAX_TEXT_CHARS) {
+    text = text.slice(0, MAX_TEXT_CHARS);
+    truncated = true;
+  }
+  const title = html ? htmlTitle(raw) : undefined;
+  return {
+    _event: 'tool_result',
+    id: ctx.id,
+    tool: 'http.get',
+    url: redact(step.url),
+    finalUrl: redact(url.href),
+    httpStatus: status,
+    contentType: type,
+    ...(title ? { title: redact(title) } : {}),
+    content: redact(text),
+    bytes: got.body.length,
+    truncated,
+    redirects: redirects.map(redact),
+    ...(notes.length ? { note: notes.join('; ') } : {}),
+    summary: `HTTP ${status} · ${type || '?'} · ${got.body.length} B${truncated ? ' (truncated)' : ''}`,
+    decision: ctx.decision,
+  };
 }
