@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { toolMessage } from '../i18n';
+import { message } from '../i18n';
 import { isBroadWorkspace } from '../policy/fs-rules';
 import type { FsEditStep, FsWriteStep } from '../tool-steps';
 import { isInside, type ResolvedPath } from '../workspace';
@@ -78,7 +78,7 @@ function openTarget(step: { path: string }, tool: 'fs.edit' | 'fs.write', ctx: S
   const f = step.path;
   const target = session.resolve(step.path);
   const err = (code: string, id: string, params: Record<string, string | number> = {}): ToolErrorResult =>
-    toolError(ctx, tool, code, toolMessage(id, lang, { f, ...params }), { path: f });
+    toolError(ctx, tool, code, message(id, lang, { f, ...params }).reason, { path: f });
   if (ctx.judged && ctx.judged.real !== target.real) return err('MOVED', 'fs.err.moved', { r: target.real });
   if (!target.exists) {
     if (tool === 'fs.edit') return err('NOT_FOUND', 'fs.err.not_found');
@@ -126,7 +126,7 @@ async function commit(
   }
   // What the user saw must be what gets replaced: refuse when the file changed while asking.
   const again = session.resolve(f);
-  if (again.real !== target.real) return toolError(ctx, tool, 'MOVED', toolMessage('fs.err.moved', lang, { f, r: again.real }), { path: f });
+  if (again.real !== target.real) return toolError(ctx, tool, 'MOVED', message('fs.err.moved', lang, { f, r: again.real }).reason, { path: f });
   let now: string | null = null;
   if (again.exists) {
     try {
@@ -137,7 +137,7 @@ async function commit(
     }
     if (!binary) now = (await heldText(session.fileAccess, again.real)) ?? now;
   }
-  if (now !== before) return toolError(ctx, tool, 'CHANGED', toolMessage('fs.err.changed', lang, { f }), { path: f });
+  if (now !== before) return toolError(ctx, tool, 'CHANGED', message('fs.err.changed', lang, { f }).reason, { path: f });
   try {
     if (before === null) session.fs.mkdirp(path.dirname(target.real));
     // Through the caller when it has the file (an editor saves its buffer), else atomically here.
@@ -146,7 +146,7 @@ async function commit(
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'ERROR';
     // A folder on the way swapped for a link after the judgement: nothing was written.
-    if (code === 'MOVED') return toolError(ctx, tool, 'MOVED', toolMessage('fs.err.moved', lang, { f, r: target.real }), { path: f });
+    if (code === 'MOVED') return toolError(ctx, tool, 'MOVED', message('fs.err.moved', lang, { f, r: target.real }).reason, { path: f });
     return toolError(ctx, tool, code, (e as Error).message, { path: f });
   }
   const undoable = !binary && !isBroadWorkspace(session.workspace, session.home) && isInside(target.real, session.workspace);
@@ -176,7 +176,7 @@ export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Prom
   const { lang } = ctx;
   const f = step.path;
   const err = (code: string, id: string, params: Record<string, string | number> = {}): ToolErrorResult =>
-    toolError(ctx, 'fs.edit', code, toolMessage(id, lang, { f, ...params }), { path: f });
+    toolError(ctx, 'fs.edit', code, message(id, lang, { f, ...params }).reason, { path: f });
   if (step.old_string === '') return err('EMPTY_OLD_STRING', 'fs.err.empty_old');
   if (step.old_string === step.new_string) return err('NO_CHANGE', 'fs.err.same');
   const opened = await withHeldText(openTarget(step, 'fs.edit', ctx), ctx);

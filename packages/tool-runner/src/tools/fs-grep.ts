@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { toolMessage } from '../i18n';
+import { message } from '../i18n';
 import type { FsGrepStep } from '../tool-steps';
 import { decodeText, isBinary, readJudgedFile, redactLines } from './fs-common';
 import { searchRoot, shownPath, stopNote } from './fs-glob';
@@ -118,24 +118,24 @@ export async function runFsGrep(step: FsGrepStep, ctx: SessionToolContext): Prom
     const again = new HitCollector(max);
     const viaNode = grepNodeModule().grepWithNode(q, again);
     if (!viaNode.patternError) {
-      notes.push(toolMessage('grep.note.js_fallback', lang));
+      notes.push(message('grep.note.js_fallback', lang).reason);
       hits = again;
       outcome = viaNode;
     }
   }
   if (outcome.globError) {
-    return toolError(ctx, 'fs.grep', 'INVALID_GLOB', toolMessage('grep.err.glob', lang, { g: step.glob ?? '', e: outcome.globError }), { pattern: step.pattern });
+    return toolError(ctx, 'fs.grep', 'INVALID_GLOB', message('grep.err.glob', lang, { g: step.glob ?? '', e: outcome.globError }).reason, { pattern: step.pattern });
   }
   if (outcome.patternError) {
-    return toolError(ctx, 'fs.grep', 'INVALID_PATTERN', toolMessage('grep.err.pattern', lang, { p: step.pattern, e: outcome.patternError }), { pattern: step.pattern });
+    return toolError(ctx, 'fs.grep', 'INVALID_PATTERN', message('grep.err.pattern', lang, { p: step.pattern, e: outcome.patternError }).reason, { pattern: step.pattern });
   }
   const matches = buildMatches(hits, q, step.path, Math.max(0, Math.min(10, step.context ?? 0)));
   const stop = outcome.stopped;
-  if (stop === 'count') notes.push(toolMessage('grep.note.count', lang, { n: hits.total }));
-  else if (stop === 'time') notes.push(toolMessage('grep.note.time', lang, { s: Math.round(limitMs / 100) / 10 }));
+  if (stop === 'count') notes.push(message('grep.note.count', lang, { n: hits.total }).reason);
+  else if (stop === 'time') notes.push(message('grep.note.time', lang, { s: Math.round(limitMs / 100) / 10 }).reason);
   else notes.push(stopNote(stop, lang) ?? '');
-  if (hits.total > matches.length) notes.push(toolMessage('grep.note.more', lang, { n: hits.total, shown: matches.length }));
-  if (outcome.skipped.length) notes.push(toolMessage('grep.note.skipped', lang, { n: outcome.skipped.length }));
+  if (hits.total > matches.length) notes.push(message('grep.note.more', lang, { n: hits.total, shown: matches.length }).reason);
+  if (outcome.skipped.length) notes.push(message('grep.note.skipped', lang, { n: outcome.skipped.length }).reason);
   const skipped = outcome.skipped.slice(0, SKIPPED_SHOWN).map((rel) => (root.kind === 'dir' ? shownPath(step.path, rel) : stepPath));
   const files = new Set(matches.map((m) => m.file)).size;
   return {
@@ -150,7 +150,7 @@ export async function runFsGrep(step: FsGrepStep, ctx: SessionToolContext): Prom
     truncated: hits.total > matches.length || !!stop,
     skipped,
     ...(notes.filter(Boolean).length ? { note: notes.filter(Boolean).join('; ') } : {}),
-    summary: toolMessage('grep.summary', lang, { n: hits.total, files, e: outcome.engine }),
+    summary: message('grep.summary', lang, { n: hits.total, files, e: outcome.engine }).reason,
     decision: ctx.decision,
   };
 }

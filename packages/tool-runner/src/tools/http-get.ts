@@ -3,7 +3,7 @@ import * as http from 'http';
 import * as https from 'https';
 import * as zlib from 'zlib';
 import { htmlTitle, htmlToText } from '../html-text';
-import { toolHint, toolMessage } from '../i18n';
+import { message } from '../i18n';
 import { BlockedAddressError, checkedAddress, privateAllowed, type LookupAddress } from '../net-guard';
 import { redact } from '../redact';
 import type { HttpGetStep } from '../tool-steps';
@@ -175,24 +175,24 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
     try {
       url = new URL(step.url);
     } catch {
-      return fail('INVALID_URL', toolMessage('http.invalid', lang, { u: step.url }));
+      return fail('INVALID_URL', message('http.invalid', lang, { u: step.url }).reason);
     }
     const seen = new Set<string>();
     for (;;) {
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('SCHEME', toolMessage('http.err.scheme', lang, { u: url.href }));
-      if (seen.has(url.href)) return fail('REDIRECT_LOOP', toolMessage('http.err.loop', lang, { u: url.href }));
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('SCHEME', message('http.err.scheme', lang, { u: url.href }).reason);
+      if (seen.has(url.href)) return fail('REDIRECT_LOOP', message('http.err.loop', lang, { u: url.href }).reason);
       seen.add(url.href);
       const addr = await checkedAddress(url.hostname, privateAllowed(session.allowPrivateNetwork, url), settings.resolve);
       const got = await requestOnce(url, addr, settings.maxBytes, controller.signal);
       const status = got.res.statusCode ?? 0;
       const location = got.res.headers.location;
       if (status >= 300 && status < 400 && location) {
-        if (redirects.length >= settings.maxRedirects) return fail('TOO_MANY_REDIRECTS', toolMessage('http.err.redirects', lang, { n: settings.maxRedirects }));
+        if (redirects.length >= settings.maxRedirects) return fail('TOO_MANY_REDIRECTS', message('http.err.redirects', lang, { n: settings.maxRedirects }).reason);
         let next: URL;
         try {
           next = new URL(location, url);
         } catch {
-          return fail('INVALID_URL', toolMessage('http.invalid', lang, { u: location }));
+          return fail('INVALID_URL', message('http.invalid', lang, { u: location }).reason);
         }
         // Credentials never follow a redirect to another origin.
         if (next.origin !== url.origin) {
@@ -204,16 +204,16 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
         continue;
       }
       const contentType = String(got.res.headers['content-type'] ?? '');
-      if (!got.body) return fail('NOT_TEXT', toolMessage('http.err.binary', lang, { t: contentType.split(';')[0].trim().toLowerCase() || '?' }));
+      if (!got.body) return fail('NOT_TEXT', message('http.err.binary', lang, { t: contentType.split(';')[0].trim().toLowerCase() || '?' }).reason);
       return pageResult(step, ctx, { url, status, contentType, body: got.body, truncated: got.truncated, redirects });
     }
   } catch (err) {
     if (err instanceof BlockedAddressError) {
-      return fail(err.code, toolMessage('http.err.private', lang, { h: err.host, a: err.address, r: err.range }), toolHint('http.err.private', lang));
+      return fail(err.code, message('http.err.private', lang, { h: err.host, a: err.address, r: err.range }).reason, message('http.err.private', lang).hint);
     }
     if (controller.signal.aborted) {
       if (ctx.signal?.aborted) return fail('ABORTED', 'aborted');
-      return fail('TIMEOUT', toolMessage('http.err.timeout', lang, { ms: settings.timeoutMs }));
+      return fail('TIMEOUT', message('http.err.timeout', lang, { ms: settings.timeoutMs }).reason);
     }
     const e = err as NodeJS.ErrnoException;
     return fail(e.code ?? 'NETWORK_ERROR', e.message ?? String(err));
@@ -237,7 +237,7 @@ function pageResult(
   let text = html ? htmlToText(raw, url.href) : raw;
   const notes: string[] = [];
   let truncated = got.truncated;
-  if (got.truncated) notes.push(toolMessage('http.note.truncated', lang, { max: ctx.session.http.maxBytes }));
+  if (got.truncated) notes.push(message('http.note.truncated', lang, { max: ctx.session.http.maxBytes }).reason);
   if (text.length > MAX_TEXT_CHARS) {
     text = text.slice(0, MAX_TEXT_CHARS);
     truncated = true;
