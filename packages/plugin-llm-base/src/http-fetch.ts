@@ -1,11 +1,10 @@
 /**
  * `fetch` over node:http and node:https, for the openai and ollama SDKs (both take a `fetch`).
  *
- * Why not undici, which both use by default and which this package used before: measured on
- * `slothtool ai -p "hi"` against a local server, loading undici cost 59–79 ms and 20 MB of the
- * process, and its HTTP parser is WebAssembly whose background compilation node waits for before
- * it exits (70–100 ms on every run). node:http's parser is native and already in node
- * (docs/architecture.md §6 has the figures).
+ * Why not undici, which both use by default and which this package used before: loading it is a
+ * large part of a short run such as `slothtool ai -p "hi"` (time and memory), and its HTTP parser
+ * is WebAssembly whose background compilation node waits for before it exits, on every run.
+ * node:http's parser is native and already in node (the figures: bench/results.md).
  *
  * What the SDKs rely on, and what this gives: a `Response` (web-lite.ts: status, headers, a
  * streaming web `body`, `url`; node's own would load undici after all), the caller's `signal`,

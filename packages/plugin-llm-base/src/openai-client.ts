@@ -38,8 +38,8 @@ function watched(watch: RequestWatch, connectMs: number): OpenAIType.RequestOpti
 }
 
 /**
- * Clients kept for the process, one per server, key, time-out and retries: building one costs
- * about 0.2 ms, and one client keeps its connections (each request brings its own watch).
+ * Clients kept for the process, one per server, key, time-out and retries, so that the calls of a
+ * session reuse one client and its open connections (each request brings its own watch).
  */
 const clients = new Map<string, OpenAIType>();
 

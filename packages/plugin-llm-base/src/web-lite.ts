@@ -3,8 +3,8 @@
  *
  * Node defines `Headers`, `Request`, `Response` and `FormData` as lazy globals: the first touch of
  * any of them loads its whole fetch implementation (undici, with http2 and the web streams it
- * needs). Measured on this machine: 18–24 ms and 6.5 MB, about a tenth of a first reply of
- * `slothtool ai -p` (docs/architecture.md §6). The openai SDK touches `Headers` on every request
+ * needs), a noticeable part of a first reply of `slothtool ai -p` (the figures: bench/results.md).
+ * The openai SDK touches `Headers` on every request
  * and our fetch (http-fetch.ts) made a `Response` for every answer; neither needs more than the
  * part of the standard written here.
  *

@@ -22,7 +22,7 @@ export function redactOutput<R extends Pick<ExecResult, 'stdoutTail' | 'stderrTa
 /**
  * The fields of a tool_result that describe a finished run, for the model and logs. `r` comes
  * through {@link redactOutput}: its tails are not scanned again here (the runner's gate passes
- * the whole result once more; a 64 KiB tail costs about 1.4 ms a scan).
+ * the whole result once more, so a scan here would only repeat one of the other two).
  */
 export function runFields(r: ExecResult, parsed: Parsed | undefined) {
   return {
@@ -80,8 +80,8 @@ export function hardenedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   // A runner passes the same environment every step: the last answer is reused while every
   // variable of it is unchanged (compared one by one, so a change made meanwhile counts), and it
   // is frozen, so nobody can change the shared answer. node's live process.env is read variable
-  // by variable through the C environment (about 0.1 ms for 100 variables): checking it would
-  // cost what building does, so it is built each time.
+  // by variable through the C environment: checking it would cost what building does, so it is
+  // built each time.
   if (env === process.env) return buildHardenedEnv(env);
   if (lastHardened && lastHardened.base === env && sameEnv(env, lastHardened.seen)) return lastHardened.out;
   const out = Object.freeze(buildHardenedEnv(env));
