@@ -27,7 +27,10 @@ export async function resolveRealPath(file: string, options: ResolveOptions = {}
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw ioError(absolute, 'resolve', err);
-      const isLink = await fs.lstat(current).then((s) => s.isSymbolicLink(), () => false);
+      const isLink = await fs.lstat(current).then(
+        (s) => s.isSymbolicLink(),
+        () => false,
+      );
       if (isLink) {
         throw new JsonPatchError(
           'PATH_NOT_ALLOWED',
@@ -55,7 +58,10 @@ async function rootMatcher(root: string, options: ResolveOptions): Promise<(real
     const real = await resolveRealPath(absolute, options).catch(() => absolute);
     // A folder admits every file beneath it (compared as real paths, segment by segment: /a/b
     // does not admit /a/bc); a file admits itself.
-    const isDir = await fs.stat(real).then((st) => st.isDirectory(), () => false);
+    const isDir = await fs.stat(real).then(
+      (st) => st.isDirectory(),
+      () => false,
+    );
     if (!isDir) return (target) => target === real;
     const prefix = real.endsWith(path.sep) ? real : real + path.sep;
     return (target) => target === real || target.startsWith(prefix);
@@ -89,11 +95,7 @@ function escapeRegExp(text: string): string {
  * Both sides are compared as real paths, so `..` and symlinks cannot escape.
  * Returns the real path, or throws PATH_NOT_ALLOWED.
  */
-export async function resolveAllowedFile(
-  file: string,
-  allowedRoots: readonly string[],
-  options: ResolveOptions = {},
-): Promise<string> {
+export async function resolveAllowedFile(file: string, allowedRoots: readonly string[], options: ResolveOptions = {}): Promise<string> {
   if (typeof file !== 'string' || file.trim() === '') {
     throw new JsonPatchError('PATH_NOT_ALLOWED', `Expected a file path, found ${JSON.stringify(file)}. Name the JSON file to change.`);
   }

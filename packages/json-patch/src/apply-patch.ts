@@ -5,8 +5,13 @@ import { parseOps, type PatchOp } from './ops';
 import { formatPointer, parsePointer } from './pointer';
 
 type Container = Record<string, unknown> | unknown[];
-interface Box { root: unknown }
-interface Ctx { index: number; op: PatchOp }
+interface Box {
+  root: unknown;
+}
+interface Ctx {
+  index: number;
+  op: PatchOp;
+}
 
 /**
  * Apply a patch and return the new document. `doc` is never changed, and the patch is
@@ -44,9 +49,12 @@ function applyOp(box: Box, ctx: Ctx): void {
       const value = get(box.root, from, ctx, op.from);
       if (op.from === op.path) return;
       if (from.length < tokens.length && from.every((t, i) => t === tokens[i])) {
-        throw fail('MOVE_INTO_ITSELF', ctx,
+        throw fail(
+          'MOVE_INTO_ITSELF',
+          ctx,
           `Expected "path" of a move to lie outside "from", found ${JSON.stringify(op.path)} inside ${JSON.stringify(op.from)}. ` +
-          'A value cannot be moved into itself; copy it instead.');
+            'A value cannot be moved into itself; copy it instead.',
+        );
       }
       remove(box, from, ctx, op.from);
       return put(box, tokens, value, ctx, 'add');
@@ -59,10 +67,13 @@ function applyOp(box: Box, ctx: Ctx): void {
       const actual = get(box.root, tokens, ctx);
       if (!jsonEqual(actual, op.value)) {
         const secret = isSecretPath(tokens);
-        throw fail('TEST_FAILED', ctx,
+        throw fail(
+          'TEST_FAILED',
+          ctx,
           `Expected ${op.path || '(the document)'} to equal ${preview(op.value, secret)}, found ${preview(actual, secret)}` +
-          `${secret ? ' (values hidden: secret)' : ''}. ` +
-          'The document is not in the state the patch assumes; read it again and rebuild the patch.');
+            `${secret ? ' (values hidden: secret)' : ''}. ` +
+            'The document is not in the state the patch assumes; read it again and rebuild the patch.',
+        );
       }
       return;
     }
@@ -97,9 +108,13 @@ function put(box: Box, tokens: string[], value: unknown, ctx: Ctx, how: 'add' | 
 
 function remove(box: Box, tokens: string[], ctx: Ctx, at = ctx.op.path): void {
   if (tokens.length === 0) {
-    throw fail('INVALID_OP', ctx,
+    throw fail(
+      'INVALID_OP',
+      ctx,
       `Expected "${ctx.op.op}" to name a member of the document, found "" (the whole document). ` +
-      'Use "replace" with path "" to change the whole document.', at);
+        'Use "replace" with path "" to change the whole document.',
+      at,
+    );
   }
   const { parent, key } = member(box, tokens, ctx, at);
   if (Array.isArray(parent)) {
@@ -139,9 +154,12 @@ function set(box: Box, tokens: string[], value: unknown, ctx: Ctx): void {
 
 function unset(box: Box, tokens: string[], ctx: Ctx): void {
   if (tokens.length === 0) {
-    throw fail('INVALID_OP', ctx,
+    throw fail(
+      'INVALID_OP',
+      ctx,
       'Expected "unset" to name a member of the document, found "" (the whole document). ' +
-      'Use "set" with path "" and value {} to empty the whole document.');
+        'Use "set" with path "" and value {} to empty the whole document.',
+    );
   }
   let node: unknown = box.root;
   for (const key of tokens.slice(0, -1)) {
@@ -187,9 +205,13 @@ function get(root: unknown, tokens: string[], ctx: Ctx, at = ctx.op.path): unkno
 function container(node: unknown, stepTokens: string[], ctx: Ctx, at = ctx.op.path): Container {
   if (typeof node === 'object' && node !== null) return node as Container;
   const parentPath = formatPointer(stepTokens.slice(0, -1)) || '(the document)';
-  throw fail('NOT_A_CONTAINER', ctx,
+  throw fail(
+    'NOT_A_CONTAINER',
+    ctx,
     `Expected ${parentPath} to be an object or array so that "${ctx.op.op}" can reach ${JSON.stringify(at)}, ` +
-    `found ${preview(node, isSecretPath(stepTokens))}. Change the path, or replace ${parentPath} first.`, at);
+      `found ${preview(node, isSecretPath(stepTokens))}. Change the path, or replace ${parentPath} first.`,
+    at,
+  );
 }
 
 function isCanonicalIndex(key: string): boolean {
@@ -203,28 +225,41 @@ function isCanonicalIndex(key: string): boolean {
 function arrayIndex(key: string, length: number, allowEnd: boolean, ctx: Ctx, stepTokens: string[], at = ctx.op.path): number {
   const arrayPath = formatPointer(stepTokens.slice(0, -1)) || '(the document)';
   if (!isCanonicalIndex(key)) {
-    throw fail('INVALID_INDEX', ctx,
+    throw fail(
+      'INVALID_INDEX',
+      ctx,
       `Expected an array index under ${arrayPath} (0, 1, 2... without leading zeros${allowEnd ? ', or "-" for the end' : ''}), ` +
-      `found ${JSON.stringify(key)}. Use a plain number.`, at);
+        `found ${JSON.stringify(key)}. Use a plain number.`,
+      at,
+    );
   }
   const i = Number(key);
   const max = allowEnd ? length : length - 1;
   if (i > max) {
     const found = length === 0 ? `index ${i} in an empty array` : `${i} (the array has ${length} item${length === 1 ? '' : 's'})`;
-    throw fail('INVALID_INDEX', ctx,
+    throw fail(
+      'INVALID_INDEX',
+      ctx,
       `Expected ${max < 0 ? 'an existing element' : `an index from 0 to ${max}`} under ${arrayPath}, found ${found}. ` +
-      (allowEnd ? 'Use an index inside the array or "-" to append.' : 'Use an index inside the array.'), at);
+        (allowEnd ? 'Use an index inside the array or "-" to append.' : 'Use an index inside the array.'),
+      at,
+    );
   }
   return i;
 }
 
 function notFound(ctx: Ctx, tokens: string[], depth: number, at: string): JsonPatchError {
   const missing = formatPointer(tokens.slice(0, depth + 1));
-  const hint = (ctx.op.op === 'add' || ctx.op.op === 'copy' || ctx.op.op === 'move') && missing !== ctx.op.path && at === ctx.op.path
-    ? ` "${ctx.op.op}" does not create parents; add them first or use "set", which does.`
-    : ' Check the path against the current document.';
-  return fail('PATH_NOT_FOUND', ctx,
-    `Expected ${missing} to exist for "${ctx.op.op}" at ${JSON.stringify(at)}, found nothing there.${hint}`, at);
+  const hint =
+    (ctx.op.op === 'add' || ctx.op.op === 'copy' || ctx.op.op === 'move') && missing !== ctx.op.path && at === ctx.op.path
+      ? ` "${ctx.op.op}" does not create parents; add them first or use "set", which does.`
+      : ' Check the path against the current document.';
+  return fail(
+    'PATH_NOT_FOUND',
+    ctx,
+    `Expected ${missing} to exist for "${ctx.op.op}" at ${JSON.stringify(at)}, found nothing there.${hint}`,
+    at,
+  );
 }
 
 function pointer(p: string, ctx: Ctx, at = ctx.op.path): string[] {

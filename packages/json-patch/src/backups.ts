@@ -23,7 +23,9 @@ export interface BackupOptions extends ResolveOptions {
 export const DEFAULT_KEEP_BACKUPS = 10;
 
 export function backupDirOf(options: BackupOptions): string {
-  return options.backupDir ? path.resolve(options.cwd ?? process.cwd(), options.backupDir) : path.join(slothtoolHome(options.env), 'backups');
+  return options.backupDir
+    ? path.resolve(options.cwd ?? process.cwd(), options.backupDir)
+    : path.join(slothtoolHome(options.env), 'backups');
 }
 
 /** Backups of different files share a folder: the name carries a hash of the file's real path. */
@@ -70,7 +72,14 @@ export async function listBackups(file: string, options: BackupOptions = {}): Pr
 }
 
 /** Copy the current bytes of `realFile` into the backup folder; keep only `keep` backups. */
-export async function createBackup(realFile: string, content: Buffer, mode: number, now: Date, keep: number, options: BackupOptions): Promise<string> {
+export async function createBackup(
+  realFile: string,
+  content: Buffer,
+  mode: number,
+  now: Date,
+  keep: number,
+  options: BackupOptions,
+): Promise<string> {
   const dir = backupDirOf(options);
   try {
     await fs.mkdir(dir, { recursive: true, mode: 0o700 });

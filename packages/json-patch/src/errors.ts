@@ -103,6 +103,8 @@ export function describeError(err: unknown, lang: 'zh' | 'en' = 'en'): string {
   if (err.index !== undefined) where.push(text('operation', lang, { n: err.index + 1 }));
   if (err.path !== undefined) where.push(err.path === '' ? text('wholeDocument', lang) : err.path);
   if (err.file !== undefined) where.push(err.file);
-  const head = where.length ? text('notAppliedAt', lang, { what, where: where.join(text('listSeparator', lang)) }) : text('notApplied', lang, { what });
+  const head = where.length
+    ? text('notAppliedAt', lang, { what, where: where.join(text('listSeparator', lang)) })
+    : text('notApplied', lang, { what });
   return `${head}\n${err.message}`;
 }

@@ -47,8 +47,7 @@ export async function withFileLock<T>(file: string, fn: (lock: HeldLock) => Prom
       if (compromised) {
         throw new JsonPatchError(
           'LOCKED',
-          `Expected to still hold the lock on ${file}, found it lost (${compromised.message}). ` +
-            'Nothing was written; try again.',
+          `Expected to still hold the lock on ${file}, found it lost (${compromised.message}). ` + 'Nothing was written; try again.',
           { file, cause: compromised },
         );
       }

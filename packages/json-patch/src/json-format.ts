@@ -20,8 +20,7 @@ export const DEFAULT_JSON_FORMAT: JsonFormat = { indent: '  ', newline: '\n', fi
 export function detectJsonFormat(text: string, value?: unknown): JsonFormat {
   const bom = text.charCodeAt(0) === 0xfeff;
   const indented = /^([ \t]+)\S/m.exec(text);
-  const emptyOrScalar =
-    typeof value !== 'object' || value === null || Object.keys(value as object).length === 0;
+  const emptyOrScalar = typeof value !== 'object' || value === null || Object.keys(value as object).length === 0;
   return {
     indent: indented ? indented[1] : emptyOrScalar ? DEFAULT_JSON_FORMAT.indent : '',
     newline: text.includes('\r\n') ? '\r\n' : '\n',

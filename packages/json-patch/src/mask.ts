@@ -28,7 +28,12 @@ export function maskValue(value: unknown, secret = false, key = 'secret'): unkno
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       const s = secret || isSecretKey(k);
-      Object.defineProperty(out, k, { value: maskValue(v, s, s && !secret ? k : key), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, k, {
+        value: maskValue(v, s, s && !secret ? k : key),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

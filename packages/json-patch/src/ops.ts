@@ -2,21 +2,51 @@ import { JsonPatchError } from './errors';
 import { findNonJson, hasOwn, isPlainObject, type JsonValue } from './json-value';
 
 /** RFC 6902 `add`: insert into an array or set an object member (parent must exist). */
-export interface AddOp { op: 'add'; path: string; value: JsonValue }
+export interface AddOp {
+  op: 'add';
+  path: string;
+  value: JsonValue;
+}
 /** RFC 6902 `remove`: the target must exist. */
-export interface RemoveOp { op: 'remove'; path: string }
+export interface RemoveOp {
+  op: 'remove';
+  path: string;
+}
 /** RFC 6902 `replace`: the target must exist. */
-export interface ReplaceOp { op: 'replace'; path: string; value: JsonValue }
+export interface ReplaceOp {
+  op: 'replace';
+  path: string;
+  value: JsonValue;
+}
 /** RFC 6902 `move`: remove at `from`, add at `path`. */
-export interface MoveOp { op: 'move'; from: string; path: string }
+export interface MoveOp {
+  op: 'move';
+  from: string;
+  path: string;
+}
 /** RFC 6902 `copy`: add a copy of the value at `from` at `path`. */
-export interface CopyOp { op: 'copy'; from: string; path: string }
+export interface CopyOp {
+  op: 'copy';
+  from: string;
+  path: string;
+}
 /** RFC 6902 `test`: fail the whole patch unless the target equals `value`. */
-export interface TestOp { op: 'test'; path: string; value: JsonValue }
+export interface TestOp {
+  op: 'test';
+  path: string;
+  value: JsonValue;
+}
 /** Extension: set the target, creating missing parent objects on the way. */
-export interface SetOp { op: 'set'; path: string; value: JsonValue }
+export interface SetOp {
+  op: 'set';
+  path: string;
+  value: JsonValue;
+}
 /** Extension: remove the target if it is there; no error when it is absent. */
-export interface UnsetOp { op: 'unset'; path: string }
+export interface UnsetOp {
+  op: 'unset';
+  path: string;
+}
 
 /** One patch operation: the six of RFC 6902 plus `set` and `unset`. */
 export type PatchOp = AddOp | RemoveOp | ReplaceOp | MoveOp | CopyOp | TestOp | SetOp | UnsetOp;
@@ -93,7 +123,9 @@ function parseOp(raw: unknown, index: number): PatchOp {
       throw new JsonPatchError(
         'INVALID_OP',
         `Expected operation ${index} ("${op}" to ${JSON.stringify(path)}) to have a string "from" (a JSON Pointer), found ${describe(raw.from)}. ` +
-          'Add "from" with the path of the value to ' + op + '.',
+          'Add "from" with the path of the value to ' +
+          op +
+          '.',
         { index, path },
       );
     }

@@ -71,46 +71,60 @@ export interface PatchFileResult {
  */
 export async function patchFile(file: string, ops: unknown, options: PatchFileOptions): Promise<PatchFileResult> {
   if (typeof options !== 'object' || options === null) {
-    throw new JsonPatchError('INVALID_OPTIONS', 'Expected options with allowedRoots, found none. Pass {allowedRoots: defaultAllowedRoots()}.');
+    throw new JsonPatchError(
+      'INVALID_OPTIONS',
+      'Expected options with allowedRoots, found none. Pass {allowedRoots: defaultAllowedRoots()}.',
+    );
   }
   if (options.confirm !== undefined && typeof options.confirm !== 'function') {
-    throw new JsonPatchError('INVALID_OPTIONS', `Expected confirm to be a function (plan) => boolean, found ${typeof options.confirm}. Pass a function or leave it out.`);
+    throw new JsonPatchError(
+      'INVALID_OPTIONS',
+      `Expected confirm to be a function (plan) => boolean, found ${typeof options.confirm}. Pass a function or leave it out.`,
+    );
   }
   const keep = checkKeepBackups(options.keepBackups);
   if (options.lockRetries !== undefined && !(Number.isInteger(options.lockRetries) && options.lockRetries >= 0)) {
-    throw new JsonPatchError('INVALID_OPTIONS', `Expected lockRetries to be a whole number of at least 0, found ${JSON.stringify(options.lockRetries)}. Leave it out for the default.`);
+    throw new JsonPatchError(
+      'INVALID_OPTIONS',
+      `Expected lockRetries to be a whole number of at least 0, found ${JSON.stringify(options.lockRetries)}. Leave it out for the default.`,
+    );
   }
   const real = await resolveAllowedFile(file, options.allowedRoots, options);
   await ensureDir(path.dirname(real), options.create !== false);
 
-  return withFileLock(real, async (lock) => {
-    const current = await readCurrent(real);
-    if (!current && options.create === false) {
-      throw new JsonPatchError(
-        'IO_ERROR',
-        `Expected ${real} to exist, found no file. Create it first or call patchFile with create: true.`,
-        { file: real },
-      );
-    }
-    const before: JsonValue = current ? parseJsonFile(current.text, real) : {};
-    const plan = planPatch<JsonValue>(before, ops, { lang: options.lang });
-    const base = { file: real, changes: plan.changes, summary: plan.summary, created: !current };
-    if (plan.changes.length === 0) {
-      return { ...base, status: 'unchanged', changed: false, backupPath: null, created: false };
-    }
-    if (options.confirm && !(await options.confirm({ ...plan, file: real, created: !current }))) {
-      return { ...base, status: 'declined', changed: false, backupPath: null, created: false };
-    }
-    const format = current ? detectJsonFormat(current.text, before) : DEFAULT_JSON_FORMAT;
-    const mode = current ? current.mode : (options.createMode ?? 0o600);
-    lock.assertHeld();
-    const backupPath = current && keep > 0
-      ? await createBackup(real, current.bytes, current.mode, (options.now ?? (() => new Date()))(), keep, options)
-      : null;
-    lock.assertHeld();
-    await writeAtomic(real, formatJson(plan.after, format), mode);
-    return { ...base, status: 'applied', changed: true, backupPath };
-  }, options.lockRetries);
+  return withFileLock(
+    real,
+    async (lock) => {
+      const current = await readCurrent(real);
+      if (!current && options.create === false) {
+        throw new JsonPatchError(
+          'IO_ERROR',
+          `Expected ${real} to exist, found no file. Create it first or call patchFile with create: true.`,
+          { file: real },
+        );
+      }
+      const before: JsonValue = current ? parseJsonFile(current.text, real) : {};
+      const plan = planPatch<JsonValue>(before, ops, { lang: options.lang });
+      const base = { file: real, changes: plan.changes, summary: plan.summary, created: !current };
+      if (plan.changes.length === 0) {
+        return { ...base, status: 'unchanged', changed: false, backupPath: null, created: false };
+      }
+      if (options.confirm && !(await options.confirm({ ...plan, file: real, created: !current }))) {
+        return { ...base, status: 'declined', changed: false, backupPath: null, created: false };
+      }
+      const format = current ? detectJsonFormat(current.text, before) : DEFAULT_JSON_FORMAT;
+      const mode = current ? current.mode : (options.createMode ?? 0o600);
+      lock.assertHeld();
+      const backupPath =
+        current && keep > 0
+          ? await createBackup(real, current.bytes, current.mode, (options.now ?? (() => new Date()))(), keep, options)
+          : null;
+      lock.assertHeld();
+      await writeAtomic(real, formatJson(plan.after, format), mode);
+      return { ...base, status: 'applied', changed: true, backupPath };
+    },
+    options.lockRetries,
+  );
 }
 
 /** Options of {@link rollbackFile}. */
@@ -138,29 +152,33 @@ export interface RollbackResult {
 export async function rollbackFile(file: string, options: RollbackOptions = {}): Promise<RollbackResult> {
   const real = await resolveAllowedFile(file, options.allowedRoots ?? [file], options);
   await ensureDir(path.dirname(real), false);
-  return withFileLock(real, async (lock) => {
-    const [newest, ...older] = await listBackupsOf(real, options);
-    if (!newest) {
-      throw new JsonPatchError(
-        'NO_BACKUP',
-        `Expected a backup of ${real} in ${options.backupDir ?? 'the SlothTool backups folder'}, found none. ` +
-          'There is nothing to roll back to (a file created by patchFile has no earlier version).',
-        { file: real },
-      );
-    }
-    let bytes: Buffer;
-    let mode: number;
-    try {
-      bytes = await fs.readFile(newest.path);
-      mode = (await readCurrent(real))?.mode ?? (await fs.stat(newest.path)).mode & 0o7777;
-    } catch (err) {
-      throw ioError(newest.path, 'read the backup', err);
-    }
-    lock.assertHeld();
-    await writeAtomic(real, bytes, mode);
-    await fs.rm(newest.path, { force: true });
-    return { file: real, restoredFrom: newest.path, remaining: older.length };
-  }, options.lockRetries);
+  return withFileLock(
+    real,
+    async (lock) => {
+      const [newest, ...older] = await listBackupsOf(real, options);
+      if (!newest) {
+        throw new JsonPatchError(
+          'NO_BACKUP',
+          `Expected a backup of ${real} in ${options.backupDir ?? 'the SlothTool backups folder'}, found none. ` +
+            'There is nothing to roll back to (a file created by patchFile has no earlier version).',
+          { file: real },
+        );
+      }
+      let bytes: Buffer;
+      let mode: number;
+      try {
+        bytes = await fs.readFile(newest.path);
+        mode = (await readCurrent(real))?.mode ?? (await fs.stat(newest.path)).mode & 0o7777;
+      } catch (err) {
+        throw ioError(newest.path, 'read the backup', err);
+      }
+      lock.assertHeld();
+      await writeAtomic(real, bytes, mode);
+      await fs.rm(newest.path, { force: true });
+      return { file: real, restoredFrom: newest.path, remaining: older.length };
+    },
+    options.lockRetries,
+  );
 }
 
 interface Current {
@@ -206,4 +224,3 @@ async function writeAtomic(real: string, data: string | Buffer, mode: number): P
     throw ioError(real, 'write', err);
   }
 }
-

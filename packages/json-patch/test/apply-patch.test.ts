@@ -119,7 +119,15 @@ describe('untrusted operations', () => {
     ['a move into itself', [{ op: 'move', from: '/o', path: '/o/x' }], 'MOVE_INTO_ITSELF', 0],
     ['add without parent', [{ op: 'add', path: '/x/y', value: 1 }], 'PATH_NOT_FOUND', 0],
     ['remove of the document', [{ op: 'remove', path: '' }], 'INVALID_OP', 0],
-    ['an error in the second op', [{ op: 'set', path: '/b', value: 1 }, { op: 'replace', path: '/zz', value: 1 }], 'PATH_NOT_FOUND', 1],
+    [
+      'an error in the second op',
+      [
+        { op: 'set', path: '/b', value: 1 },
+        { op: 'replace', path: '/zz', value: 1 },
+      ],
+      'PATH_NOT_FOUND',
+      1,
+    ],
   ])('rejects %s', (_name, ops, code, index) => {
     const err = errorOf(() => applyPatch({ a: 1, o: {} }, ops));
     expect(err.code).toBe(code);

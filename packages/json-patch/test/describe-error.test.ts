@@ -6,7 +6,10 @@ test.each<[string, 'zh' | 'en', RegExp]>([
 ])('a failing operation is described in %s with its number and path, then the detail', (_l, lang, head) => {
   let err: unknown;
   try {
-    applyPatch({ a: {} }, [{ op: 'add', path: '/x', value: 1 }, { op: 'remove', path: '/a/b' }]);
+    applyPatch({ a: {} }, [
+      { op: 'add', path: '/x', value: 1 },
+      { op: 'remove', path: '/a/b' },
+    ]);
   } catch (e) {
     err = e;
   }
@@ -17,8 +20,23 @@ test.each<[string, 'zh' | 'en', RegExp]>([
 });
 
 test('every error code has words in both languages', () => {
-  const codes: JsonPatchErrorCode[] = ['INVALID_PATCH', 'INVALID_OP', 'INVALID_POINTER', 'INVALID_VALUE', 'PATH_NOT_FOUND', 'INVALID_INDEX',
-    'NOT_A_CONTAINER', 'TEST_FAILED', 'MOVE_INTO_ITSELF', 'INVALID_OPTIONS', 'PATH_NOT_ALLOWED', 'INVALID_JSON', 'LOCKED', 'NO_BACKUP', 'IO_ERROR'];
+  const codes: JsonPatchErrorCode[] = [
+    'INVALID_PATCH',
+    'INVALID_OP',
+    'INVALID_POINTER',
+    'INVALID_VALUE',
+    'PATH_NOT_FOUND',
+    'INVALID_INDEX',
+    'NOT_A_CONTAINER',
+    'TEST_FAILED',
+    'MOVE_INTO_ITSELF',
+    'INVALID_OPTIONS',
+    'PATH_NOT_ALLOWED',
+    'INVALID_JSON',
+    'LOCKED',
+    'NO_BACKUP',
+    'IO_ERROR',
+  ];
   for (const code of codes) {
     const err = new JsonPatchError(code, 'detail', { file: '/f.json' });
     expect(describeError(err, 'en')).not.toContain(code);

@@ -62,26 +62,35 @@ describe('allowed roots', () => {
   });
 
   const escapes: [string, (t: TempHome) => Promise<string>][] = [
-    ['.. out of plugin-configs to registry.json', async (t) => {
-      await t.writeJson('registry.json', { plugins: {} });
-      return path.join(t.slothtoolHome, 'plugin-configs', '..', 'registry.json');
-    }],
+    [
+      '.. out of plugin-configs to registry.json',
+      async (t) => {
+        await t.writeJson('registry.json', { plugins: {} });
+        return path.join(t.slothtoolHome, 'plugin-configs', '..', 'registry.json');
+      },
+    ],
     ['.. out of the SlothTool home', async (t) => path.join(t.slothtoolHome, 'plugin-configs', '..', '..', 'evil.json')],
-    ['a symlink in plugin-configs to a file outside', async (t) => {
-      const outside = path.join(t.home, 'outside.json');
-      await fs.writeFile(outside, '{"x": 1}\n');
-      await fs.mkdir(path.join(t.slothtoolHome, 'plugin-configs'), { recursive: true });
-      const link = path.join(t.slothtoolHome, 'plugin-configs', 'link.json');
-      await fs.symlink(outside, link);
-      return link;
-    }],
-    ['a dangling symlink', async (t) => {
-      await fs.mkdir(path.join(t.slothtoolHome, 'plugin-configs'), { recursive: true });
-      const link = path.join(t.slothtoolHome, 'plugin-configs', 'dangling.json');
-      await fs.symlink(path.join(t.home, 'not-there.json'), link);
-      return link;
-    }],
-    ['another user\'s home (~other)', async () => '~other/.slothtool/settings.json'],
+    [
+      'a symlink in plugin-configs to a file outside',
+      async (t) => {
+        const outside = path.join(t.home, 'outside.json');
+        await fs.writeFile(outside, '{"x": 1}\n');
+        await fs.mkdir(path.join(t.slothtoolHome, 'plugin-configs'), { recursive: true });
+        const link = path.join(t.slothtoolHome, 'plugin-configs', 'link.json');
+        await fs.symlink(outside, link);
+        return link;
+      },
+    ],
+    [
+      'a dangling symlink',
+      async (t) => {
+        await fs.mkdir(path.join(t.slothtoolHome, 'plugin-configs'), { recursive: true });
+        const link = path.join(t.slothtoolHome, 'plugin-configs', 'dangling.json');
+        await fs.symlink(path.join(t.home, 'not-there.json'), link);
+        return link;
+      },
+    ],
+    ["another user's home (~other)", async () => '~other/.slothtool/settings.json'],
     ['~root', async () => '~root/.slothtool/settings.json'],
     ['a file of the home that is not a root', async () => '~/.slothtool/registry.json'],
     ['a non-JSON file under plugin-configs', async (t) => path.join(t.slothtoolHome, 'plugin-configs', 'ai.js')],
@@ -142,11 +151,17 @@ describe('allowed roots', () => {
     expect((await patchFile(path.join(dir, 'a.json'), [{ op: 'set', path: '/x', value: 1 }], withDir)).status).toBe('applied');
     expect((await patchFile(path.join(dir, 'deep', 'b.json'), [{ op: 'set', path: '/x', value: 1 }], withDir)).status).toBe('applied');
     expect((await patchFile(path.join(dir, 'new.json'), [{ op: 'set', path: '/x', value: 1 }], withDir)).status).toBe('applied');
-    expect((await rejection(patchFile(path.join(temp.home, 'configs-evil', 'c.json'), [{ op: 'set', path: '/x', value: 1 }], withDir))).code).toBe('PATH_NOT_ALLOWED');
-    expect((await rejection(patchFile(path.join(dir, '..', 'configs-evil', 'c.json'), [{ op: 'set', path: '/x', value: 1 }], withDir))).code).toBe('PATH_NOT_ALLOWED');
+    expect(
+      (await rejection(patchFile(path.join(temp.home, 'configs-evil', 'c.json'), [{ op: 'set', path: '/x', value: 1 }], withDir))).code,
+    ).toBe('PATH_NOT_ALLOWED');
+    expect(
+      (await rejection(patchFile(path.join(dir, '..', 'configs-evil', 'c.json'), [{ op: 'set', path: '/x', value: 1 }], withDir))).code,
+    ).toBe('PATH_NOT_ALLOWED');
     // a link inside the folder that leads out of it is judged by where it leads
     await fs.symlink(path.join(temp.home, 'configs-evil', 'c.json'), path.join(dir, 'link.json'));
-    expect((await rejection(patchFile(path.join(dir, 'link.json'), [{ op: 'set', path: '/x', value: 1 }], withDir))).code).toBe('PATH_NOT_ALLOWED');
+    expect((await rejection(patchFile(path.join(dir, 'link.json'), [{ op: 'set', path: '/x', value: 1 }], withDir))).code).toBe(
+      'PATH_NOT_ALLOWED',
+    );
   });
 
   test('an empty allowedRoots list refuses everything', async () => {
@@ -185,10 +200,16 @@ describe('reading the target', () => {
   });
 
   test('a failing patch writes nothing and reports the op', async () => {
-    const err = await rejection(patchFile(settings, [
-      { op: 'set', path: '/a', value: 1 },
-      { op: 'remove', path: '/missing' },
-    ], opts));
+    const err = await rejection(
+      patchFile(
+        settings,
+        [
+          { op: 'set', path: '/a', value: 1 },
+          { op: 'remove', path: '/missing' },
+        ],
+        opts,
+      ),
+    );
     expect(err).toMatchObject({ code: 'PATH_NOT_FOUND', index: 1, path: '/missing' });
     expect(await temp.readJson('settings.json')).toEqual({ language: 'zh' });
   });
@@ -228,7 +249,9 @@ describe('confirm', () => {
   });
 
   test('a confirm that throws writes nothing and releases the lock', async () => {
-    await expect(patchFile(settings, replaceLanguage, { ...opts, confirm: () => Promise.reject(new Error('ui crashed')) })).rejects.toThrow('ui crashed');
+    await expect(patchFile(settings, replaceLanguage, { ...opts, confirm: () => Promise.reject(new Error('ui crashed')) })).rejects.toThrow(
+      'ui crashed',
+    );
     expect(await temp.readJson('settings.json')).toEqual({ language: 'zh' });
     expect((await patchFile(settings, replaceLanguage, opts)).status).toBe('applied');
   });

@@ -16,9 +16,7 @@ describe('planPatch', () => {
       { path: '/list/2', kind: 'added', after: 3 },
       { path: '/theme', kind: 'added', after: 'dark' },
     ]);
-    expect(plan.summary).toBe(
-      ['~ /language: "zh" -> "en"', '- /old: 1', '+ /list/2: 3', '+ /theme: "dark"'].join('\n'),
-    );
+    expect(plan.summary).toBe(['~ /language: "zh" -> "en"', '- /old: 1', '+ /list/2: 3', '+ /theme: "dark"'].join('\n'));
   });
 
   test.each([
@@ -75,11 +73,24 @@ describe('planPatch', () => {
     const text = JSON.stringify(plan.changes) + plan.summary;
     for (const secret of ['OLD-KEY', 'NEW-KEY', 'B-KEY', '"P"']) expect(text).not.toContain(secret);
     expect(text).toContain('http://x');
-    expect(plan.changes).toContainEqual({ path: '/profiles/a/api_key', kind: 'changed', before: `${MASK} secret, 7 chars]`, after: `${MASK} secret, 7 chars]` });
+    expect(plan.changes).toContainEqual({
+      path: '/profiles/a/api_key',
+      kind: 'changed',
+      before: `${MASK} secret, 7 chars]`,
+      after: `${MASK} secret, 7 chars]`,
+    });
   });
 
   eachReturns('isSecretKey(%s) is %s', isSecretKey, [
-    ['api_key', true], ['API-KEY', true], ['refreshToken', true], ['secret', true], ['passwd', true],
-    ['language', false], ['max_tokens', false], ['input_tokens', false], ['base_url', false], ['author', false],
+    ['api_key', true],
+    ['API-KEY', true],
+    ['refreshToken', true],
+    ['secret', true],
+    ['passwd', true],
+    ['language', false],
+    ['max_tokens', false],
+    ['input_tokens', false],
+    ['base_url', false],
+    ['author', false],
   ]);
 });

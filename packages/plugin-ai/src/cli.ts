@@ -12,7 +12,8 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
   // Run from the bundle (bin/ai.js): llm-base loads from its own bundle too, when it has one.
   if (options.bundled) (require('./config/llm-base') as typeof import('./config/llm-base')).preferBundles();
   // A reader that goes away (`| head -1`) ends the CLI quietly with status 0.
-  for (const stream of [process.stdout, process.stderr]) (require('@holic512/shared/lib/epipe') as typeof import('@holic512/shared/lib/epipe')).onClosedPipe(stream, () => process.exit(0));
+  for (const stream of [process.stdout, process.stderr])
+    (require('@holic512/shared/lib/epipe') as typeof import('@holic512/shared/lib/epipe')).onClosedPipe(stream, () => process.exit(0));
   const parsed = parseArgs(argv);
   if (parsed.kind === 'version') {
     process.stdout.write((require('../package.json') as { version: string }).version + '\n');
@@ -28,7 +29,9 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
     const detail = t(lang, parsed.key, parsed.vars);
     const { usageMessage, closest, USAGE_EXIT_CODE } = require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage');
     const suggestion = parsed.key === 'unknownOption' ? closest(parsed.vars.option, OPTION_NAMES) : undefined;
-    process.stderr.write((parsed.key === 'riskUsage' ? detail : usageMessage(lang, { detail, suggestion, help: `${aiCommand()} --help` })) + '\n');
+    process.stderr.write(
+      (parsed.key === 'riskUsage' ? detail : usageMessage(lang, { detail, suggestion, help: `${aiCommand()} --help` })) + '\n',
+    );
     process.exitCode = USAGE_EXIT_CODE;
     return;
   }
@@ -47,14 +50,15 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
     (require('zod') as typeof import('zod')).config({ jitless: true });
     const lifetime = stopOnSignals();
     modeLifetime = lifetime;
-    const interactive = parsed.interactive || (!parsed.oneShot && parsed.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY);
+    const interactive =
+      parsed.interactive || (!parsed.oneShot && parsed.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY);
     run = parsed.acp
       ? // An editor drives the assistant over stdin and stdout (the Agent Client Protocol).
         (require('./acp/server') as typeof import('./acp/server')).runAcp(parsed, lang, { lifetime })
       : interactive
-      ? // `ai` alone in a terminal opens the interactive session, as terminal assistants do.
-        (require('./interactive') as typeof import('./interactive')).runInteractive(parsed, lang, { lifetime })
-      : (require('./cli/oneshot') as typeof import('./cli/oneshot')).runOneShot(parsed, lang, { lifetime });
+        ? // `ai` alone in a terminal opens the interactive session, as terminal assistants do.
+          (require('./interactive') as typeof import('./interactive')).runInteractive(parsed, lang, { lifetime })
+        : (require('./cli/oneshot') as typeof import('./cli/oneshot')).runOneShot(parsed, lang, { lifetime });
     run = run.then((code) => {
       // Told to stop: the session is written and the processes are gone; leave now, even if
       // some handle (a half-closed socket, a terminal) would keep the event loop alive.

@@ -33,7 +33,17 @@ export type { Reply, Step, Summary } from './context/protocol';
 export { readRegistry } from './config/registry';
 export type { Registry } from './config/registry';
 export { renderProgress } from './cli/render';
-export type { ConfirmAnswer, ConfirmFn, ConfirmRequest, Decision, Level, Rule, StepRunner, ToolResult, Verdict } from './agent/runner-types';
+export type {
+  ConfirmAnswer,
+  ConfirmFn,
+  ConfirmRequest,
+  Decision,
+  Level,
+  Rule,
+  StepRunner,
+  ToolResult,
+  Verdict,
+} from './agent/runner-types';
 export { SessionStore } from './sessions/sessions';
 export type { SessionInfo, SessionRecord } from './sessions/sessions';
 export { estimateTokens } from './context/tokens';

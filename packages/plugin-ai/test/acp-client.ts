@@ -68,7 +68,10 @@ export function protocolProblems(agentLines: readonly string[], clientLines: rea
       continue;
     }
     const checked = schemas[schema].safeParse(value);
-    if (!checked.success) problems.push(`${schema}: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')} in ${line.slice(0, 300)}`);
+    if (!checked.success)
+      problems.push(
+        `${schema}: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')} in ${line.slice(0, 300)}`,
+      );
   }
   return problems;
 }
@@ -105,7 +108,11 @@ export interface AcpRun {
 }
 
 export function startAcp(options: AcpOptions): AcpRun {
-  const child = spawn(process.execPath, [AI_BIN, '--acp', ...(options.args ?? [])], { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [AI_BIN, '--acp', ...(options.args ?? [])], {
+    env: options.env,
+    cwd: options.cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -155,7 +162,12 @@ export function startAcp(options: AcpOptions): AcpRun {
         return {};
       });
   }
-  const connection = app.connect(acp.ndJsonStream(writable as unknown as globalThis.WritableStream<Uint8Array>, readable as unknown as globalThis.ReadableStream<Uint8Array>));
+  const connection = app.connect(
+    acp.ndJsonStream(
+      writable as unknown as globalThis.WritableStream<Uint8Array>,
+      readable as unknown as globalThis.ReadableStream<Uint8Array>,
+    ),
+  );
   const run: AcpRun = {
     child,
     agent: connection.agent,
@@ -174,9 +186,10 @@ export function startAcp(options: AcpOptions): AcpRun {
     said: (sessionId) =>
       updates
         .filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'agent_message_chunk')
-        .map((u) => ((u.update as { content: { type: string; text?: string } }).content.text ?? ''))
+        .map((u) => (u.update as { content: { type: string; text?: string } }).content.text ?? '')
         .join(''),
-    of: (kind, sessionId) => updates.filter((u) => u.update.sessionUpdate === kind && (!sessionId || u.sessionId === sessionId)).map((u) => u.update) as never,
+    of: (kind, sessionId) =>
+      updates.filter((u) => u.update.sessionUpdate === kind && (!sessionId || u.sessionId === sessionId)).map((u) => u.update) as never,
     async close() {
       child.stdin!.end();
       const code = await exited;

@@ -28,7 +28,8 @@ async function open(run: AcpRun, mcpServers: acp.McpServer[] = []): Promise<stri
   return sessionId;
 }
 
-const prompt = (run: AcpRun, sessionId: string, text: string) => run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
+const prompt = (run: AcpRun, sessionId: string, text: string) =>
+  run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
 
 afterEach(() => {
   // Every line on stdout, in every test, is a protocol message the schema accepts.
@@ -40,11 +41,18 @@ test('initialize says what the agent does; a prompt streams the answer and ends 
   const init = await run.initialize();
   expect(init).toMatchObject({
     protocolVersion: 1,
-    agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true }, mcpCapabilities: { http: true, sse: false } },
+    agentCapabilities: {
+      loadSession: true,
+      promptCapabilities: { image: true, embeddedContext: true },
+      mcpCapabilities: { http: true, sse: false },
+    },
     agentInfo: { name: 'slothtool-ai' },
   });
   const created = await run.agent.request(acp.methods.agent.session.new, { cwd: fx.cwd, mcpServers: [] });
-  expect(created.modes).toMatchObject({ currentModeId: 'default', availableModes: [{ id: 'default' }, { id: 'auto-edit' }, { id: 'plan' }] });
+  expect(created.modes).toMatchObject({
+    currentModeId: 'default',
+    availableModes: [{ id: 'default' }, { id: 'auto-edit' }, { id: 'plan' }],
+  });
   fx.server.enqueue(chat('Hello from the scripted model'));
   expect(await prompt(run, created.sessionId, 'hi')).toEqual({ stopReason: 'end_turn' });
   expect(run.said(created.sessionId)).toBe('Hello from the scripted model');
@@ -62,7 +70,13 @@ test('a step is a tool call with its kind, title, location and output; L0 runs w
   expect(await prompt(run, sessionId, 'read notes')).toEqual({ stopReason: 'end_turn' });
   expect(run.permissions).toEqual([]);
   const [call] = run.of('tool_call');
-  expect(call).toMatchObject({ toolCallId: 'cmd_001', kind: 'read', status: 'in_progress', title: expect.stringContaining('notes.txt'), locations: [{ path: path.join(fx.cwd, 'notes.txt') }] });
+  expect(call).toMatchObject({
+    toolCallId: 'cmd_001',
+    kind: 'read',
+    status: 'in_progress',
+    title: expect.stringContaining('notes.txt'),
+    locations: [{ path: path.join(fx.cwd, 'notes.txt') }],
+  });
   const [done] = run.of('tool_call_update');
   expect(done).toMatchObject({ toolCallId: 'cmd_001', status: 'completed' });
   expect(JSON.stringify(done.content)).toContain('line two');
@@ -76,7 +90,11 @@ test('an L1 step asks the editor; a rejected write leaves no file, and the model
   expect(await prompt(run, sessionId, 'write a file')).toEqual({ stopReason: 'end_turn' });
   expect(run.permissions).toHaveLength(1);
   const asked = run.permissions[0];
-  expect(asked.toolCall).toMatchObject({ toolCallId: 'cmd_001', kind: 'edit', content: [{ type: 'diff', path: path.join(fx.cwd, 'made.txt'), newText: 'new file\n' }] });
+  expect(asked.toolCall).toMatchObject({
+    toolCallId: 'cmd_001',
+    kind: 'edit',
+    content: [{ type: 'diff', path: path.join(fx.cwd, 'made.txt'), newText: 'new file\n' }],
+  });
   expect(asked.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once']);
   await expect(fs.stat(path.join(fx.cwd, 'made.txt'))).rejects.toThrow();
   expect(run.of('tool_call_update').at(-1)).toMatchObject({ toolCallId: 'cmd_001', status: 'failed' });
@@ -92,7 +110,10 @@ test('allow always is this session’s allowance: the same step is not asked aga
   await prompt(run, sessionId, 'and again');
   expect(run.permissions).toHaveLength(1);
   expect(await fs.stat(path.join(fx.cwd, 'a.txt'))).toBeTruthy();
-  const audit = (await fs.readFile(path.join(fx.temp.slothtoolHome, 'ai', 'audit.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+  const audit = (await fs.readFile(path.join(fx.temp.slothtoolHome, 'ai', 'audit.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   expect(audit[0]).toMatchObject({ sessionId, id: 'cmd_001', level: 'L1', approvedBy: 'user', answer: 'allow-session' });
 });
 
@@ -100,7 +121,12 @@ test('L2 is refused without a question; a step a rule asks about every time offe
   await fx.temp.writeJson('plugin-configs/ai.json', { permissions: { ask: ['exec(touch *)'] } });
   const run = start({ answer: allowOnce });
   const sessionId = await open(run);
-  fx.server.enqueue(cmd({ tool: 'exec', program: 'rm', args: ['-rf', '/'] }), chat('refused'), cmd({ tool: 'exec', program: 'touch', args: ['b.txt'] }), chat('made'));
+  fx.server.enqueue(
+    cmd({ tool: 'exec', program: 'rm', args: ['-rf', '/'] }),
+    chat('refused'),
+    cmd({ tool: 'exec', program: 'touch', args: ['b.txt'] }),
+    chat('made'),
+  );
   await prompt(run, sessionId, 'delete everything');
   expect(run.permissions).toEqual([]);
   expect(run.of('tool_call_update')[0]).toMatchObject({ toolCallId: 'cmd_001', status: 'failed' });
@@ -113,7 +139,9 @@ test('L2 is refused without a question; a step a rule asks about every time offe
 /** The processes of the home running wait.js (the sandbox's and the program's, by their host pids). */
 async function waiting(): Promise<number[]> {
   const pids = await processesIn(fx.temp.home);
-  const running = await Promise.all(pids.map(async (pid) => ((await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).includes('wait.js') ? pid : undefined)));
+  const running = await Promise.all(
+    pids.map(async (pid) => ((await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).includes('wait.js') ? pid : undefined)),
+  );
   return running.filter((pid): pid is number => pid !== undefined);
 }
 
@@ -164,7 +192,9 @@ test('session/load replays the stored conversation and goes on with it', async (
   const sent = JSON.stringify(fx.server.requests.at(-1)!.body.messages);
   expect(sent).toContain('what does the note say?');
   expect(sent).toContain('The note says remember me');
-  await expect(second.agent.request(acp.methods.agent.session.load, { sessionId: 'no-such-session', cwd: fx.cwd, mcpServers: [] })).rejects.toThrow();
+  await expect(
+    second.agent.request(acp.methods.agent.session.load, { sessionId: 'no-such-session', cwd: fx.cwd, mcpServers: [] }),
+  ).rejects.toThrow();
 });
 
 test('plan mode (session/set_mode) refuses a write without a question', async () => {
@@ -185,7 +215,11 @@ test('the editor’s buffers: fs.read reads the unsaved text, fs.edit writes thr
   const buffers = new Map([[file, 'unsaved text\n']]);
   const run = start({ buffers, answer: allowOnce });
   const sessionId = await open(run);
-  fx.server.enqueue(cmd({ tool: 'fs.read', path: 'buffer.txt' }), cmd({ tool: 'fs.edit', path: 'buffer.txt', old_string: 'unsaved', new_string: 'edited' }), chat('edited'));
+  fx.server.enqueue(
+    cmd({ tool: 'fs.read', path: 'buffer.txt' }),
+    cmd({ tool: 'fs.edit', path: 'buffer.txt', old_string: 'unsaved', new_string: 'edited' }),
+    chat('edited'),
+  );
   await prompt(run, sessionId, 'edit the buffer');
   expect(fx.server.requests[1].body.messages.at(-1).content).toContain('unsaved text');
   expect(run.permissions[0].toolCall.content).toEqual([{ type: 'diff', path: file, oldText: 'unsaved', newText: 'edited' }]);
@@ -200,7 +234,10 @@ test('the editor’s stdio MCP servers start with the session and their tools ar
   fx.server.enqueue(cmd({ tool: 'mcp.kit.echo', arguments: { text: 'from the editor server' } }), chat('echoed'));
   await prompt(run, sessionId, 'echo');
   expect(JSON.stringify(fx.server.requests[0].body.messages)).toContain('- kit: echo');
-  const done = run.of('tool_call_update').filter((u) => u.toolCallId === 'cmd_001').at(-1);
+  const done = run
+    .of('tool_call_update')
+    .filter((u) => u.toolCallId === 'cmd_001')
+    .at(-1);
   expect(done).toMatchObject({ status: 'completed' });
   expect(JSON.stringify(fx.server.requests[1].body.messages)).toContain('from the editor server');
 });
@@ -208,8 +245,12 @@ test('the editor’s stdio MCP servers start with the session and their tools ar
 test('stdout carries protocol messages only, also when the prompt is bad or a session unknown', async () => {
   const run = start();
   const sessionId = await open(run);
-  await expect(run.agent.request(acp.methods.agent.session.prompt, { sessionId: 'nope', prompt: [{ type: 'text', text: 'x' }] })).rejects.toThrow();
-  await expect(run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: '  ' }] })).rejects.toThrow(/empty/);
+  await expect(
+    run.agent.request(acp.methods.agent.session.prompt, { sessionId: 'nope', prompt: [{ type: 'text', text: 'x' }] }),
+  ).rejects.toThrow();
+  await expect(run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: '  ' }] })).rejects.toThrow(
+    /empty/,
+  );
   await expect(run.agent.request(acp.methods.agent.session.new, { cwd: 'relative/dir', mcpServers: [] })).rejects.toThrow(/absolute/);
   expect(await run.close()).toBe(0);
 });

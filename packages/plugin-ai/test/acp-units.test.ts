@@ -17,15 +17,28 @@ import { schemas } from './acp-client';
 // a stored session replayed, a prompt's content blocks, the editor's MCP servers; each update is
 // checked against the SDK's own schema of a session update.
 
-const verdict = (level: 'L0' | 'L1' | 'L2', alwaysConfirm = false): Verdict => ({ level, findings: [], bySession: false, alwaysConfirm, adjustments: [] }) as Verdict;
-const decision = (level: 'L0' | 'L1' | 'L2', reason = 'because') => ({ level, by: 'policy' as const, rules: [{ id: 'x.rule', level, reason }] });
+const verdict = (level: 'L0' | 'L1' | 'L2', alwaysConfirm = false): Verdict =>
+  ({ level, findings: [], bySession: false, alwaysConfirm, adjustments: [] }) as Verdict;
+const decision = (level: 'L0' | 'L1' | 'L2', reason = 'because') => ({
+  level,
+  by: 'policy' as const,
+  rules: [{ id: 'x.rule', level, reason }],
+});
 const valid = (update: SessionUpdate) => expect(schemas.zSessionUpdate.safeParse(update).success).toBe(true);
 
 const tools = {
   get: (name: string) =>
     ({
-      'fs.read': { kind: 'read', digest: (s: { path: string }) => `read ${s.path}`, summary: (s: { path: string }) => ({ title: `fs.read ${s.path}`, fields: [] }) },
-      'fs.edit': { kind: 'edit', digest: (s: { path: string }) => `edit ${s.path}`, summary: (s: { path: string }) => ({ title: `fs.edit ${s.path}`, fields: [] }) },
+      'fs.read': {
+        kind: 'read',
+        digest: (s: { path: string }) => `read ${s.path}`,
+        summary: (s: { path: string }) => ({ title: `fs.read ${s.path}`, fields: [] }),
+      },
+      'fs.edit': {
+        kind: 'edit',
+        digest: (s: { path: string }) => `edit ${s.path}`,
+        summary: (s: { path: string }) => ({ title: `fs.edit ${s.path}`, fields: [] }),
+      },
       exec: { kind: 'execute', digest: (s: { program: string; args: string[] }) => [s.program, ...s.args].join(' ') },
       odd: { kind: 'teleport', digest: () => 'odd' },
     })[name] as never,
@@ -38,7 +51,14 @@ describe('UpdateMapper', () => {
     expect(out({ type: 'turn_start', input: 'hi', sessionId: 's' })).toEqual([]);
     expect(out({ type: 'message_delta', message: 'Hel' })).toEqual(['Hel']);
     expect(out({ type: 'message_delta', message: 'Hello' })).toEqual(['lo']);
-    expect(out({ type: 'reply', reply: { type: 'cmd', message: 'Hello', data: { cwd: null, commands: [] } } as never, raw: false, repaired: false })).toEqual([]);
+    expect(
+      out({
+        type: 'reply',
+        reply: { type: 'cmd', message: 'Hello', data: { cwd: null, commands: [] } } as never,
+        raw: false,
+        repaired: false,
+      }),
+    ).toEqual([]);
     expect(out({ type: 'request', messages: 3, tokens: 10, minimal: false, purpose: 'reply' })).toEqual([]);
     expect(out({ type: 'message_delta', message: 'Done' })).toEqual(['\n\nDone']);
     // A reply that was never streamed (an llm-base without streaming) comes whole with the reply.
@@ -50,20 +70,43 @@ describe('UpdateMapper', () => {
     const m = new UpdateMapper('/w', () => tools);
     const step = { tool: 'fs.edit', path: 'src/a.ts', old_string: 'a', new_string: 'b' } as never;
     const [call] = m.map({ type: 'step', id: 'cmd_001', step, verdict: verdict('L1') });
-    expect(call).toMatchObject({ sessionUpdate: 'tool_call', toolCallId: 'cmd_001', kind: 'edit', status: 'pending', title: 'fs.edit src/a.ts', locations: [{ path: '/w/src/a.ts' }], content: [{ type: 'diff', path: '/w/src/a.ts', oldText: 'a', newText: 'b' }] });
+    expect(call).toMatchObject({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'cmd_001',
+      kind: 'edit',
+      status: 'pending',
+      title: 'fs.edit src/a.ts',
+      locations: [{ path: '/w/src/a.ts' }],
+      content: [{ type: 'diff', path: '/w/src/a.ts', oldText: 'a', newText: 'b' }],
+    });
     valid(call);
     const [going] = m.map({ type: 'confirm_answer', id: 'cmd_001', answer: { action: 'run' } });
     expect(going).toEqual({ sessionUpdate: 'tool_call_update', toolCallId: 'cmd_001', status: 'in_progress' });
     expect(m.map({ type: 'confirm_answer', id: 'cmd_001', answer: { action: 'decline' } })).toEqual([]);
-    const result = { _event: 'tool_result', id: 'cmd_001', tool: 'fs.edit', status: 'applied', summary: 'src/a.ts +1 −1', decision: decision('L1') } as ToolResult;
+    const result = {
+      _event: 'tool_result',
+      id: 'cmd_001',
+      tool: 'fs.edit',
+      status: 'applied',
+      summary: 'src/a.ts +1 −1',
+      decision: decision('L1'),
+    } as ToolResult;
     const [done] = m.map({ type: 'tool_result', result });
-    expect(done).toMatchObject({ status: 'completed', content: [{ type: 'diff' }, { type: 'content', content: { text: 'src/a.ts +1 −1' } }] });
+    expect(done).toMatchObject({
+      status: 'completed',
+      content: [{ type: 'diff' }, { type: 'content', content: { text: 'src/a.ts +1 −1' } }],
+    });
     valid(done);
   });
 
   test('an L0 step is in progress from the start; a tool the registry does not know is "other"', () => {
     const m = new UpdateMapper('/w', () => tools);
-    const [call] = m.map({ type: 'step', id: 'cmd_002', step: { tool: 'exec', program: 'ls', args: ['-la'] } as never, verdict: verdict('L0') });
+    const [call] = m.map({
+      type: 'step',
+      id: 'cmd_002',
+      step: { tool: 'exec', program: 'ls', args: ['-la'] } as never,
+      verdict: verdict('L0'),
+    });
     expect(call).toMatchObject({ status: 'in_progress', kind: 'execute', title: 'ls -la', locations: [] });
     expect(kindOf({ tool: 'odd' } as never, tools)).toBe('other');
     expect(kindOf({ tool: 'mcp.x.y' } as never, tools)).toBe('other');
@@ -72,7 +115,8 @@ describe('UpdateMapper', () => {
 });
 
 describe('a finished step', () => {
-  const r = (fields: Partial<ToolResult>): ToolResult => ({ _event: 'tool_result', id: 'cmd_001', tool: 'exec', decision: decision('L0'), ...fields }) as ToolResult;
+  const r = (fields: Partial<ToolResult>): ToolResult =>
+    ({ _event: 'tool_result', id: 'cmd_001', tool: 'exec', decision: decision('L0'), ...fields }) as ToolResult;
   eachReturns('%j → %s', (x: Partial<ToolResult>) => statusOf(r(x)), [
     [{ exitCode: 0 }, 'completed'],
     [{ exitCode: 2 }, 'failed'],
@@ -83,7 +127,10 @@ describe('a finished step', () => {
   ]);
   eachReturns('%j shows %s', (x: Partial<ToolResult>) => resultText(r(x)), [
     [{ exitCode: 0, stdoutTail: 'out\n', stderrTail: 'warn\n' }, '```\nout\n\nwarn\n```'],
-    [{ status: 'declined', reason: 'rejected in the editor', decision: decision('L1', 'writes a file') }, 'rejected in the editor\nwrites a file'],
+    [
+      { status: 'declined', reason: 'rejected in the editor', decision: decision('L1', 'writes a file') },
+      'rejected in the editor\nwrites a file',
+    ],
     [{ status: 'blocked', decision: decision('L2', 'deletes everything') }, 'deletes everything'],
     [{ status: 'error', error: { code: 'NOT_FOUND', message: 'no such file' } }, 'no such file'],
     [{ exitCode: 0 }, 'exit 0'],
@@ -97,12 +144,23 @@ eachReturns('locations of %j', (step: object) => locationsOf(step as never, '/w'
 ]);
 
 eachReturns('diff of %j', (step: object) => diffOf(step as never, '/w'), [
-  [{ tool: 'fs.write', path: 'n.txt', content: 'x' }, { type: 'diff', path: '/w/n.txt', oldText: null, newText: 'x' }],
+  [
+    { tool: 'fs.write', path: 'n.txt', content: 'x' },
+    { type: 'diff', path: '/w/n.txt', oldText: null, newText: 'x' },
+  ],
   [{ tool: 'fs.read', path: 'n.txt' }, undefined],
 ]);
 
 describe('the question', () => {
-  const req = (v: Verdict, extra: Partial<ConfirmRequest> = {}): ConfirmRequest => ({ id: 'cmd_001', step: { tool: 'exec', program: 'touch', args: ['a'] } as never, verdict: v, decision: decision(v.level), sessionKey: 'exec touch', ...extra }) as ConfirmRequest;
+  const req = (v: Verdict, extra: Partial<ConfirmRequest> = {}): ConfirmRequest =>
+    ({
+      id: 'cmd_001',
+      step: { tool: 'exec', program: 'touch', args: ['a'] } as never,
+      verdict: v,
+      decision: decision(v.level),
+      sessionKey: 'exec touch',
+      ...extra,
+    }) as ConfirmRequest;
   test.each<[string, Verdict, string[]]>([
     ['an L1 step: once, for the session, reject', verdict('L1'), ['allow_once', 'allow_always', 'reject_once']],
     ['a step that must be asked each time: no allow-always', verdict('L1', true), ['allow_once', 'reject_once']],
@@ -117,14 +175,21 @@ describe('the question', () => {
   test('answers: a person’s; an option not offered, or a cancelled question, declines', () => {
     const offered = permissionOptions(req(verdict('L1')), 'en');
     expect(answerOf({ outcome: 'selected', optionId: 'allow_once' }, offered, 'en')).toEqual({ action: 'run', approvedBy: 'user' });
-    expect(answerOf({ outcome: 'selected', optionId: 'allow_session' }, offered, 'en')).toEqual({ action: 'allow-session', approvedBy: 'user' });
+    expect(answerOf({ outcome: 'selected', optionId: 'allow_session' }, offered, 'en')).toEqual({
+      action: 'allow-session',
+      approvedBy: 'user',
+    });
     expect(answerOf({ outcome: 'selected', optionId: 'reject' }, offered, 'en')).toMatchObject({ action: 'decline' });
-    expect(answerOf({ outcome: 'selected', optionId: 'allow_session' }, permissionOptions(req(verdict('L1', true)), 'en'), 'en')).toMatchObject({ action: 'decline' });
+    expect(
+      answerOf({ outcome: 'selected', optionId: 'allow_session' }, permissionOptions(req(verdict('L1', true)), 'en'), 'en'),
+    ).toMatchObject({ action: 'decline' });
     expect(answerOf({ outcome: 'selected', optionId: 'made-up' }, offered, 'en')).toMatchObject({ action: 'decline' });
     expect(answerOf({ outcome: 'cancelled' }, offered, 'en')).toMatchObject({ action: 'decline' });
   });
   test('a preview (a config patch’s masked diff) is shown as a diff block', () => {
-    expect(previewContent(req(verdict('L1'), { preview: '-a\n+b\n' }))).toEqual([{ type: 'content', content: { type: 'text', text: '```diff\n-a\n+b\n```' } }]);
+    expect(previewContent(req(verdict('L1'), { preview: '-a\n+b\n' }))).toEqual([
+      { type: 'content', content: { type: 'text', text: '```diff\n-a\n+b\n```' } },
+    ]);
     expect(previewContent(req(verdict('L1')))).toEqual([]);
   });
 });
@@ -143,15 +208,33 @@ describe('a stored session replayed', () => {
     { t: 'meta', v: 1, id: 's', cwd: '/w', createdAt: at },
     { t: 'user', at, content: 'first' },
     { t: 'assistant', at, content: JSON.stringify({ type: 'cmd', message: 'looking', asked: ['ls'] }) },
-    { t: 'tool', at, content: JSON.stringify({ _event: 'tool_result', id: 'cmd_001', step: 'ls', outcome: 'ran', exitCode: 0, level: 'L0', out: 'a.txt' }), digest: '' },
+    {
+      t: 'tool',
+      at,
+      content: JSON.stringify({ _event: 'tool_result', id: 'cmd_001', step: 'ls', outcome: 'ran', exitCode: 0, level: 'L0', out: 'a.txt' }),
+      digest: '',
+    },
     { t: 'assistant', at, content: JSON.stringify({ type: 'chat', message: 'one file' }) },
     { t: 'user', at, content: 'second' },
-    { t: 'tool', at, content: JSON.stringify({ _event: 'tool_result', id: 'cmd_002', step: 'rm x', status: 'declined', outcome: 'declined', level: 'L1' }), digest: '' },
+    {
+      t: 'tool',
+      at,
+      content: JSON.stringify({ _event: 'tool_result', id: 'cmd_002', step: 'rm x', status: 'declined', outcome: 'declined', level: 'L1' }),
+      digest: '',
+    },
     { t: 'assistant', at, content: 'plain text of an older record' },
   ];
   test('messages and steps in order, each a valid update', () => {
     const updates = replayUpdates(records);
-    expect(updates.map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'agent_message_chunk', 'tool_call', 'agent_message_chunk', 'user_message_chunk', 'tool_call', 'agent_message_chunk']);
+    expect(updates.map((u) => u.sessionUpdate)).toEqual([
+      'user_message_chunk',
+      'agent_message_chunk',
+      'tool_call',
+      'agent_message_chunk',
+      'user_message_chunk',
+      'tool_call',
+      'agent_message_chunk',
+    ]);
     expect(updates[2]).toMatchObject({ toolCallId: 'cmd_001', title: 'ls', status: 'completed' });
     expect(updates[5]).toMatchObject({ toolCallId: 'cmd_002', status: 'failed' });
     expect(updates[6]).toMatchObject({ content: { text: 'plain text of an older record' } });
@@ -159,7 +242,13 @@ describe('a stored session replayed', () => {
   });
   test('a rewind takes back what came after the message it went back to', () => {
     const updates = replayUpdates([...records, { t: 'rewind', at, turn: 2 }, { t: 'user', at, content: 'second, again' }]);
-    expect(updates.map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'agent_message_chunk', 'tool_call', 'agent_message_chunk', 'user_message_chunk']);
+    expect(updates.map((u) => u.sessionUpdate)).toEqual([
+      'user_message_chunk',
+      'agent_message_chunk',
+      'tool_call',
+      'agent_message_chunk',
+      'user_message_chunk',
+    ]);
     expect(updates.at(-1)).toMatchObject({ content: { text: 'second, again' } });
   });
 });
@@ -182,15 +271,29 @@ describe('a prompt’s content', () => {
     expect(text).not.toContain('sk-abcdefghij');
   });
   test('an image where the profile takes them, checked by its bytes and size', () => {
-    const ok = promptInput([{ type: 'text', text: 'what is this' }, { type: 'image', data: png, mimeType: 'image/png' }], options);
+    const ok = promptInput(
+      [
+        { type: 'text', text: 'what is this' },
+        { type: 'image', data: png, mimeType: 'image/png' },
+      ],
+      options,
+    );
     expect(ok).toMatchObject({ text: 'what is this', images: [{ mime: 'image/png', width: 2, height: 3, bytes: 29 }] });
-    expect(promptInput([{ type: 'image', data: png, mimeType: 'image/png' }], { ...options, seesImages: false })).toMatchObject({ error: expect.stringContaining('does not take images') });
-    expect(promptInput([{ type: 'image', data: Buffer.from('not an image').toString('base64'), mimeType: 'image/png' }], options)).toMatchObject({ error: expect.stringContaining('not a PNG') });
-    expect(promptInput([{ type: 'image', data: png, mimeType: 'image/png' }], { ...options, maxImageBytes: 10 })).toMatchObject({ error: expect.stringContaining('images.maxBytes') });
+    expect(promptInput([{ type: 'image', data: png, mimeType: 'image/png' }], { ...options, seesImages: false })).toMatchObject({
+      error: expect.stringContaining('does not take images'),
+    });
+    expect(
+      promptInput([{ type: 'image', data: Buffer.from('not an image').toString('base64'), mimeType: 'image/png' }], options),
+    ).toMatchObject({ error: expect.stringContaining('not a PNG') });
+    expect(promptInput([{ type: 'image', data: png, mimeType: 'image/png' }], { ...options, maxImageBytes: 10 })).toMatchObject({
+      error: expect.stringContaining('images.maxBytes'),
+    });
   });
   test('nothing to say, or audio, is an error', () => {
     expect(promptInput([{ type: 'text', text: '   ' }], options)).toEqual({ error: 'the prompt is empty' });
-    expect(promptInput([{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }], options)).toMatchObject({ error: expect.stringContaining('audio') });
+    expect(promptInput([{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }], options)).toMatchObject({
+      error: expect.stringContaining('audio'),
+    });
   });
   eachReturns('uriPath(%s)', (uri: string) => uriPath(uri, '/w'), [
     ['file:///w/a/b.ts', 'a/b.ts'],
@@ -207,7 +310,10 @@ test('the editor’s MCP servers in ai.json’s shape; SSE is reported, not star
       { type: 'sse', name: 'old', url: 'https://mcp.example/sse', headers: [] },
     ]),
   ).toEqual({
-    raw: { files: { command: 'node', args: ['s.js'], env: { TOKEN: 't' } }, web: { type: 'http', url: 'https://mcp.example/x', headers: { Authorization: 'Bearer b' } } },
+    raw: {
+      files: { command: 'node', args: ['s.js'], env: { TOKEN: 't' } },
+      web: { type: 'http', url: 'https://mcp.example/x', headers: { Authorization: 'Bearer b' } },
+    },
     skipped: [{ name: 'old', why: expect.stringContaining('SSE') }],
   });
 });

@@ -39,7 +39,10 @@ test('mapLimited runs at most `limit` at once and keeps the input order', async 
   // Release in reverse order of arrival, a few at a time, until all ran.
   for (let i = 0; i < 5; i++) {
     await new Promise((r) => setImmediate(r));
-    releases.splice(0).reverse().forEach((r) => r());
+    releases
+      .splice(0)
+      .reverse()
+      .forEach((r) => r());
   }
   expect(await done).toEqual([10, 20, 30, 40, 50]);
   expect(most).toBe(2);
@@ -53,7 +56,14 @@ test("children's questions reach the person one at a time, each labelled with it
     await new Promise<void>((resolve) => (answer = resolve));
     return { action: 'run' };
   });
-  const request = (id: string) => ({ id, step: { tool: 'exec', program: 'true', args: [] }, verdict: verdict('L1'), decision: { level: 'L1' as const, rules: [] }, sessionKey: 'true' }) as ConfirmRequest;
+  const request = (id: string) =>
+    ({
+      id,
+      step: { tool: 'exec', program: 'true', args: [] },
+      verdict: verdict('L1'),
+      decision: { level: 'L1' as const, rules: [] },
+      sessionKey: 'true',
+    }) as ConfirmRequest;
   const a = confirm('agent 1')!(request('cmd_001'));
   const b = confirm('agent 2')!(request('cmd_001'));
   await new Promise((r) => setImmediate(r));

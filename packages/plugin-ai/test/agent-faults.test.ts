@@ -37,7 +37,10 @@ describe('abort listeners', () => {
     const onWarning = (w: Error) => warnings.push(w);
     process.on('warning', onWarning);
     try {
-      const agent = new Agent({ config: config({ maxAutoStepsPerTurn: 200 }), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: create, now: steppingClock() });
+      const agent = new Agent(
+        { config: config({ maxAutoStepsPerTurn: 200 }), systemPrompt: 'S', cwd: '/work', lang: 'en' },
+        { llm, createRunner: create, now: steppingClock() },
+      );
       const external = new AbortController();
       const result = await agent.send('go', { signal: external.signal });
       expect(result.outcome).toBe('answered');
@@ -58,7 +61,10 @@ describe('abort listeners', () => {
       external.abort();
       return options.signal?.aborted ? { ok: false, code: 'ABORTED', message: 'aborted', notFound: false } : chat('too late');
     });
-    const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: fakeRunner().create, now: steppingClock() });
+    const agent = new Agent(
+      { config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' },
+      { llm, createRunner: fakeRunner().create, now: steppingClock() },
+    );
     expect((await agent.send('go', { signal: external.signal })).outcome).toBe('aborted');
   });
 });
@@ -70,7 +76,10 @@ describe('the step limit', () => {
       const store = new SessionStore(dir);
       const llm = fakeLlm([], () => cmd({ program: 'ls', args: [] }, { program: 'pwd', args: [] }));
       const runner = fakeRunner();
-      const agent = new Agent({ config: config({ maxAutoStepsPerTurn: 1 }), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: runner.create, store, now: steppingClock() });
+      const agent = new Agent(
+        { config: config({ maxAutoStepsPerTurn: 1 }), systemPrompt: 'S', cwd: '/work', lang: 'en' },
+        { llm, createRunner: runner.create, store, now: steppingClock() },
+      );
       const result = await agent.send('loop');
       expect(result.outcome).toBe('step_limit');
       expect(runner.runs).toHaveLength(2);
@@ -110,7 +119,10 @@ describe('a full disk', () => {
     try {
       const store = fullDiskStore(dir, 2);
       const llm = fakeLlm([cmd({ program: 'ls', args: [] }), chat('done'), chat('second answer')]);
-      const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: fakeRunner().create, store, now: steppingClock() });
+      const agent = new Agent(
+        { config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' },
+        { llm, createRunner: fakeRunner().create, store, now: steppingClock() },
+      );
       const logs: Array<{ code: string; message: string }> = [];
       agent.on((e) => {
         if (e.type === 'log') logs.push(e);
@@ -139,7 +151,10 @@ describe('a full disk', () => {
       fs.mkdirSync(auditFile); // a folder where the file should be: every append fails (EISDIR)
       const llm = fakeLlm([cmd({ program: 'ls', args: [] }, { program: 'pwd', args: [] }), chat('done')]);
       const runner = fakeRunner();
-      const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'zh' }, { llm, createRunner: runner.create, auditFile, now: steppingClock() });
+      const agent = new Agent(
+        { config: config(), systemPrompt: 'S', cwd: '/work', lang: 'zh' },
+        { llm, createRunner: runner.create, auditFile, now: steppingClock() },
+      );
       const logs: Array<{ code: string; message: string }> = [];
       agent.on((e) => {
         if (e.type === 'log') logs.push(e);

@@ -16,8 +16,10 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const realRunner = (cwd: string) => (confirm: ConfirmFn): StepRunner =>
-  createToolRunner({ cwd, workspace: cwd, lang: 'en', confirm: confirm as never, registry: { plugins: {} } }) as unknown as StepRunner;
+const realRunner =
+  (cwd: string) =>
+  (confirm: ConfirmFn): StepRunner =>
+    createToolRunner({ cwd, workspace: cwd, lang: 'en', confirm: confirm as never, registry: { plugins: {} } }) as unknown as StepRunner;
 const approveAll = async () => ({ action: 'run' as const });
 const userTexts = (messages: Array<{ role: string; content: string }>) => messages.filter((m) => m.role === 'user').map((m) => m.content);
 
@@ -28,22 +30,37 @@ test('a file changed three turns ago comes back byte for byte, and those turns l
   const read = { tool: 'fs.read', path: 'notes.txt' };
   const edit = (a: string, b: string) => ({ tool: 'fs.edit', path: 'notes.txt', old_string: a, new_string: b });
   const llm = fakeLlm([
-    cmd(read), cmd(edit('line one', 'LINE ONE')), chat('edited once'),
-    cmd(read), cmd(edit('zwei', 'two')), chat('edited twice'),
-    cmd({ tool: 'fs.write', path: 'new.txt', content: 'created\n' }), chat('wrote new.txt'),
+    cmd(read),
+    cmd(edit('line one', 'LINE ONE')),
+    chat('edited once'),
+    cmd(read),
+    cmd(edit('zwei', 'two')),
+    chat('edited twice'),
+    cmd({ tool: 'fs.write', path: 'new.txt', content: 'created\n' }),
+    chat('wrote new.txt'),
     chat('fresh start'),
   ]);
-  const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' }, { llm, createRunner: realRunner(dir), confirm: approveAll });
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' },
+    { llm, createRunner: realRunner(dir), confirm: approveAll },
+  );
   await agent.send('first: change line one');
   await agent.send('second: change zwei');
   await agent.send('third: write new.txt');
   expect(fs.readFileSync(file, 'utf8')).toContain('LINE ONE');
-  expect(agent.checkpoints().map((c) => [c.turn, c.title])).toEqual([[1, 'first: change line one'], [2, 'second: change zwei'], [3, 'third: write new.txt']]);
+  expect(agent.checkpoints().map((c) => [c.turn, c.title])).toEqual([
+    [1, 'first: change line one'],
+    [2, 'second: change zwei'],
+    [3, 'third: write new.txt'],
+  ]);
 
   const result = agent.rewind(1, { conversation: true, files: true })!;
   expect(result.droppedTurns).toBe(3);
   expect(result.notRestored).toEqual([]);
-  expect(result.files!.restored.map((r) => [path.basename(r.path), r.action]).sort()).toEqual([['new.txt', 'deleted'], ['notes.txt', 'restored']]);
+  expect(result.files!.restored.map((r) => [path.basename(r.path), r.action]).sort()).toEqual([
+    ['new.txt', 'deleted'],
+    ['notes.txt', 'restored'],
+  ]);
   expect(fs.readFileSync(file).equals(original)).toBe(true);
   expect(fs.existsSync(path.join(dir, 'new.txt'))).toBe(false);
   expect(agent.checkpoints()).toEqual([]);
@@ -58,11 +75,16 @@ test('conversation only: files stay, the later turns leave; files only: the mode
   fs.writeFileSync(file, 'v1\n');
   const llm = fakeLlm([
     chat('hello'),
-    cmd({ tool: 'fs.read', path: 'a.txt' }), cmd({ tool: 'fs.edit', path: 'a.txt', old_string: 'v1', new_string: 'v2' }), chat('now v2'),
+    cmd({ tool: 'fs.read', path: 'a.txt' }),
+    cmd({ tool: 'fs.edit', path: 'a.txt', old_string: 'v1', new_string: 'v2' }),
+    chat('now v2'),
     chat('still here'),
     chat('ok'),
   ]);
-  const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' }, { llm, createRunner: realRunner(dir), confirm: approveAll });
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' },
+    { llm, createRunner: realRunner(dir), confirm: approveAll },
+  );
   await agent.send('hi');
   await agent.send('make it v2');
   const filesOnly = agent.rewind(2, { conversation: false, files: true })!;
@@ -71,7 +93,12 @@ test('conversation only: files stay, the later turns leave; files only: the mode
   await agent.send('what now?');
   const texts = userTexts(llm.calls.at(-1)!);
   expect(texts).toContain('make it v2');
-  expect(texts.map((t) => (t.startsWith('{') ? JSON.parse(t) : t)).find((x) => typeof x === 'object' && x._event === 'rewind')).toEqual({ _event: 'rewind', to_message: 2, restored: ['a.txt'], skipped: [] });
+  expect(texts.map((t) => (t.startsWith('{') ? JSON.parse(t) : t)).find((x) => typeof x === 'object' && x._event === 'rewind')).toEqual({
+    _event: 'rewind',
+    to_message: 2,
+    restored: ['a.txt'],
+    skipped: [],
+  });
 
   const convOnly = agent.rewind(2, { conversation: true, files: false })!;
   expect(convOnly.droppedTurns).toBe(2);
@@ -81,12 +108,11 @@ test('conversation only: files stay, the later turns leave; files only: the mode
 
 test('approved commands are listed as not restorable; a resumed session replays the rewind', async () => {
   const store = new SessionStore(path.join(dir, 'sessions'));
-  const llm = fakeLlm([
-    chat('one'),
-    cmd({ tool: 'exec', program: 'touch', args: ['made-by-touch'] }), chat('touched'),
-    chat('three'),
-  ]);
-  const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' }, { llm, createRunner: realRunner(dir), confirm: approveAll, store });
+  const llm = fakeLlm([chat('one'), cmd({ tool: 'exec', program: 'touch', args: ['made-by-touch'] }), chat('touched'), chat('three')]);
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' },
+    { llm, createRunner: realRunner(dir), confirm: approveAll, store },
+  );
   await agent.send('one');
   await agent.send('two: touch a file');
   await agent.send('three');
@@ -94,13 +120,19 @@ test('approved commands are listed as not restorable; a resumed session replays 
   expect(back.notRestored).toEqual(['touch made-by-touch']);
   expect(fs.existsSync(path.join(dir, 'made-by-touch'))).toBe(true);
 
-  const again = new Agent({ config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' }, { llm: fakeLlm([chat('resumed')]), createRunner: realRunner(dir), store });
+  const again = new Agent(
+    { config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' },
+    { llm: fakeLlm([chat('resumed')]), createRunner: realRunner(dir), store },
+  );
   again.resume(agent.sessionId);
   expect(again.checkpoints().map((c) => c.title)).toEqual(['one']);
 });
 
 test('no such message, or a turn running: null', async () => {
-  const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' }, { llm: fakeLlm([chat('x')]), createRunner: realRunner(dir) });
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' },
+    { llm: fakeLlm([chat('x')]), createRunner: realRunner(dir) },
+  );
   expect(agent.rewind(1, { conversation: true, files: true })).toBeNull();
   await agent.send('x');
   expect(agent.rewind(5, { conversation: true, files: false })).toBeNull();

@@ -17,7 +17,14 @@ function journalRunner() {
     async run(step, options = {}): Promise<ToolResult> {
       const s = step as { tool: string; path?: string };
       if (s.tool === 'fs.edit') journal.push({ seq: journal.length, stepId: options.id ?? '?', tool: s.tool, path: `/work/${s.path}` });
-      return { _event: 'tool_result', id: options.id ?? '?', tool: s.tool, status: 'applied', summary: String(s.path), decision: { level: 'L0', by: 'policy', rules: [] } };
+      return {
+        _event: 'tool_result',
+        id: options.id ?? '?',
+        tool: s.tool,
+        status: 'applied',
+        summary: String(s.path),
+        decision: { level: 'L0', by: 'policy', rules: [] },
+      };
     },
     mark: () => journal.length,
     changes: (mark = 0) => journal.filter((c) => c.seq >= mark),
@@ -35,7 +42,14 @@ const edit = (file: string) => ({ tool: 'fs.edit', path: file, old_string: 'a', 
 
 test('undo restores the last turn that changed files, then the one before; the model is told', async () => {
   const runner = journalRunner();
-  const llm = fakeLlm([cmd(edit('a.ts'), edit('b.ts')), chat('edited'), chat('just talk'), cmd(edit('c.ts')), chat('edited c'), chat('ok')]);
+  const llm = fakeLlm([
+    cmd(edit('a.ts'), edit('b.ts')),
+    chat('edited'),
+    chat('just talk'),
+    cmd(edit('c.ts')),
+    chat('edited c'),
+    chat('ok'),
+  ]);
   const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: runner.create });
   expect(agent.undo()).toBeNull();
   await agent.send('edit a and b');
@@ -51,13 +65,23 @@ test('undo restores the last turn that changed files, then the one before; the m
   const events = llm.calls.at(-1)!.filter((m) => m.role === 'user' && m.content.includes('"_event":"undo"'));
   expect(events.map((m) => JSON.parse(m.content))).toEqual([
     { _event: 'undo', restored: [{ path: 'c.ts', action: 'restored' }], skipped: [] },
-    { _event: 'undo', restored: [{ path: 'a.ts', action: 'restored' }, { path: 'b.ts', action: 'restored' }], skipped: [] },
+    {
+      _event: 'undo',
+      restored: [
+        { path: 'a.ts', action: 'restored' },
+        { path: 'b.ts', action: 'restored' },
+      ],
+      skipped: [],
+    },
   ]);
 });
 
 test('dispose hands the end of the session to the runner (once it exists)', async () => {
   const runner = journalRunner();
-  const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm: fakeLlm([cmd(edit('a.ts')), chat('x')]), createRunner: runner.create });
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' },
+    { llm: fakeLlm([cmd(edit('a.ts')), chat('x')]), createRunner: runner.create },
+  );
   agent.dispose();
   expect(runner.disposed()).toBe(0);
   await agent.send('go');
@@ -89,7 +113,19 @@ test('every new step shape validates; malformed ones say what is wrong', () => {
 
 test('an fs.read result cut to the input budget keeps whole lines and says where to read on', () => {
   const content = Array.from({ length: 400 }, (_, i) => `${String(i + 1).padStart(6)}\tconst line${i + 1} = ${i + 1};`).join('\n');
-  const result: ToolResult = { _event: 'tool_result', id: 'cmd_001', tool: 'fs.read', path: 'big.ts', content, startLine: 1, endLine: 400, totalLines: 900, truncated: true, nextOffset: 401, decision: { level: 'L0', by: 'policy', rules: [] } };
+  const result: ToolResult = {
+    _event: 'tool_result',
+    id: 'cmd_001',
+    tool: 'fs.read',
+    path: 'big.ts',
+    content,
+    startLine: 1,
+    endLine: 400,
+    totalLines: 900,
+    truncated: true,
+    nextOffset: 401,
+    decision: { level: 'L0', by: 'policy', rules: [] },
+  };
   const fitted = JSON.parse(fitToolResult(result, 600));
   const lines = (fitted.content as string).split('\n');
   expect(lines.length).toBeLessThan(400);
@@ -107,10 +143,23 @@ test('the audit log records what ran, never file contents (size and hash), and r
   const auditFile = path.join(dir, 'audit.jsonl');
   const runner = journalRunner();
   const big = 'x'.repeat(5000);
-  const llm = fakeLlm([cmd({ tool: 'fs.write', path: 'big.txt', content: big }, { tool: 'exec', program: 'curl', args: ['-H', 'Authorization: Bearer abcdefghijklmnop123456'] }), chat('written')]);
-  const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: runner.create, auditFile });
+  const llm = fakeLlm([
+    cmd(
+      { tool: 'fs.write', path: 'big.txt', content: big },
+      { tool: 'exec', program: 'curl', args: ['-H', 'Authorization: Bearer abcdefghijklmnop123456'] },
+    ),
+    chat('written'),
+  ]);
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' },
+    { llm, createRunner: runner.create, auditFile },
+  );
   await agent.send('write it');
-  const [entry, curl] = fs.readFileSync(auditFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const [entry, curl] = fs
+    .readFileSync(auditFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const { createHash } = await import('crypto');
   expect(entry.step.content).toEqual({ chars: 5000, sha256: createHash('sha256').update(big).digest('hex') });
   expect(JSON.stringify(entry)).not.toContain('xxxxxxxxxx');
@@ -127,7 +176,24 @@ test('the reply cwd is the default of proc.start steps too', async () => {
       return { _event: 'tool_result', id: options.id ?? '?', tool: step.tool, decision: { level: 'L0', by: 'policy', rules: [] } };
     },
   });
-  const llm = fakeLlm([{ ok: true, data: { type: 'cmd', message: 'x', data: { cwd: 'sub', commands: [{ tool: 'proc.start', program: 'ls', args: [] }, { tool: 'proc.start', program: 'ls', args: [], cwd: 'other' }] } }, usage: { input_tokens: 1, output_tokens: 1 } }, chat('ok')]);
+  const llm = fakeLlm([
+    {
+      ok: true,
+      data: {
+        type: 'cmd',
+        message: 'x',
+        data: {
+          cwd: 'sub',
+          commands: [
+            { tool: 'proc.start', program: 'ls', args: [] },
+            { tool: 'proc.start', program: 'ls', args: [], cwd: 'other' },
+          ],
+        },
+      },
+      usage: { input_tokens: 1, output_tokens: 1 },
+    },
+    chat('ok'),
+  ]);
   const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: create });
   await agent.send('go');
   expect(seen).toEqual([expect.objectContaining({ cwd: 'sub' }), expect.objectContaining({ cwd: 'other' })]);

@@ -11,10 +11,16 @@ import { chat, config, fakeLlm, fakeRunner, steppingClock, useTempFolder } from 
 
 const folder = useTempFolder('ai-user-steps-');
 
-function setup(opts: { levels?: Record<string, 'L0' | 'L1' | 'L2'>; confirm?: AgentConfirmFn; store?: SessionStore; auditFile?: string } = {}, replies = [chat('ok')]) {
+function setup(
+  opts: { levels?: Record<string, 'L0' | 'L1' | 'L2'>; confirm?: AgentConfirmFn; store?: SessionStore; auditFile?: string } = {},
+  replies = [chat('ok')],
+) {
   const llm = fakeLlm(replies);
   const runner = fakeRunner(opts.levels, () => 'listing\n');
-  const agent = new Agent({ config: config(), systemPrompt: 'SYSTEM', cwd: '/work', lang: 'en' }, { llm, createRunner: runner.create, confirm: opts.confirm, store: opts.store, auditFile: opts.auditFile, now: steppingClock() });
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'SYSTEM', cwd: '/work', lang: 'en' },
+    { llm, createRunner: runner.create, confirm: opts.confirm, store: opts.store, auditFile: opts.auditFile, now: steppingClock() },
+  );
   const events: AgentEvent[] = [];
   agent.on((e) => events.push(e));
   return { agent, llm, runner, events };
@@ -49,7 +55,10 @@ test('while a turn runs there is no user step (null), and it is no turn itself',
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   const llm = { features: { options: true, streaming: true }, chat: async () => (await held, chat('later')) };
-  const agent = new Agent({ config: config(), systemPrompt: 'SYSTEM', cwd: '/work', lang: 'en' }, { llm, createRunner: fakeRunner().create, now: steppingClock() });
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'SYSTEM', cwd: '/work', lang: 'en' },
+    { llm, createRunner: fakeRunner().create, now: steppingClock() },
+  );
   const turn = agent.send('hi');
   while (!agent.busy) await new Promise((resolve) => setImmediate(resolve));
   expect(await agent.runUserStep({ tool: 'exec', program: 'ls', args: [] } as never)).toBeNull();
@@ -73,7 +82,10 @@ test('notes go out in front of the next message, once, and stay in the conversat
   expect(second.filter((c) => c.includes('user_ran'))).toHaveLength(1);
   expect(second.at(-1)).toBe('second');
   const records = agent.transcript();
-  expect(records.filter((r) => r.t === 'event').map((r) => (r as { content: string }).content)).toEqual(['{"_event":"user_ran","command":"ls"}', '{"_event":"memory_added","text":"use pnpm"}']);
+  expect(records.filter((r) => r.t === 'event').map((r) => (r as { content: string }).content)).toEqual([
+    '{"_event":"user_ran","command":"ls"}',
+    '{"_event":"memory_added","text":"use pnpm"}',
+  ]);
   expect(records.filter((r) => r.t === 'user').map((r) => (r as { content: string }).content)).toEqual(['first', 'second']);
 });
 
@@ -84,7 +96,9 @@ test('a note the model never saw is kept in the session when it ends; /clear dro
   agent.noteForNextMessage('{"_event":"user_ran","command":"make"}');
   const id = agent.sessionId;
   agent.dispose();
-  expect(store.read(id).records.filter((r) => r.t === 'event')).toEqual([expect.objectContaining({ content: '{"_event":"user_ran","command":"make"}' })]);
+  expect(store.read(id).records.filter((r) => r.t === 'event')).toEqual([
+    expect.objectContaining({ content: '{"_event":"user_ran","command":"make"}' }),
+  ]);
   const other = setup({ store }, [chat('fresh')]);
   other.agent.noteForNextMessage('{"_event":"user_ran","command":"ls"}');
   other.agent.clear();
@@ -92,16 +106,27 @@ test('a note the model never saw is kept in the session when it ends; /clear dro
   expect(other.llm.calls[0].map((m) => m.content).join('\n')).not.toContain('user_ran');
 });
 
-test('changedFiles lists what the runner\'s journal holds; no runner, none', () => {
+test("changedFiles lists what the runner's journal holds; no runner, none", () => {
   const { agent } = setup();
   expect(agent.changedFiles()).toEqual([]);
   expect(agent.transcript()).toEqual([]);
 });
 
-test('a PreToolUse hook guards a step the person typed as it guards the model\'s (stricter than Claude Code, which runs none for `!`)', async () => {
+test("a PreToolUse hook guards a step the person typed as it guards the model's (stricter than Claude Code, which runs none for `!`)", async () => {
   const runner = fakeRunner();
-  const hooks = [{ event: 'PreToolUse' as const, command: 'echo "not on this machine" >&2; exit 2', timeoutMs: 10_000, source: 'test', dialect: 'slothtool' as const }];
-  const agent = new Agent({ config: config(), systemPrompt: 'SYSTEM', cwd: folder.root, lang: 'en' }, { llm: fakeLlm([]), createRunner: runner.create, hooks, now: steppingClock() });
+  const hooks = [
+    {
+      event: 'PreToolUse' as const,
+      command: 'echo "not on this machine" >&2; exit 2',
+      timeoutMs: 10_000,
+      source: 'test',
+      dialect: 'slothtool' as const,
+    },
+  ];
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'SYSTEM', cwd: folder.root, lang: 'en' },
+    { llm: fakeLlm([]), createRunner: runner.create, hooks, now: steppingClock() },
+  );
   const result = await agent.runUserStep({ tool: 'exec', program: 'ls', args: [] } as never);
   expect(result).toMatchObject({ status: 'blocked', blockedBy: 'hook', hookReason: 'not on this machine' });
   expect(runner.runs).toHaveLength(0);

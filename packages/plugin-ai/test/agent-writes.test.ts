@@ -38,7 +38,10 @@ function sendingLlm(during: (options: LlmCallOptions) => Promise<void>): LlmClie
 function agentWith(llm: LlmClient) {
   const store = new SessionStore(path.join(dir, 'sessions'));
   const auditFile = path.join(dir, 'audit.jsonl');
-  const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/w', lang: 'en' }, { llm, createRunner: fakeRunner().create, store, auditFile, now: steppingClock() });
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'S', cwd: '/w', lang: 'en' },
+    { llm, createRunner: fakeRunner().create, store, auditFile, now: steppingClock() },
+  );
   const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
   return { agent, session: () => read(store.fileOf(agent.sessionId)), audit: () => read(auditFile) };
 }

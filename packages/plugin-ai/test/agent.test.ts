@@ -10,10 +10,24 @@ import type { AiConfig } from '../src/config/config';
 
 function setup(
   llm: ReturnType<typeof fakeLlm>,
-  opts: { levels?: Record<string, 'L0' | 'L1' | 'L2'>; confirm?: AgentConfirmFn; config?: AiConfig; store?: SessionStore; auditFile?: string; stdout?: () => string } = {},
+  opts: {
+    levels?: Record<string, 'L0' | 'L1' | 'L2'>;
+    confirm?: AgentConfirmFn;
+    config?: AiConfig;
+    store?: SessionStore;
+    auditFile?: string;
+    stdout?: () => string;
+  } = {},
 ) {
   const runner = fakeRunner(opts.levels, opts.stdout);
-  const deps: AgentDeps = { llm, createRunner: runner.create, confirm: opts.confirm, store: opts.store, auditFile: opts.auditFile, now: steppingClock() };
+  const deps: AgentDeps = {
+    llm,
+    createRunner: runner.create,
+    confirm: opts.confirm,
+    store: opts.store,
+    auditFile: opts.auditFile,
+    now: steppingClock(),
+  };
   const agent = new Agent({ config: opts.config ?? config(), systemPrompt: 'SYSTEM', cwd: '/work', lang: 'en' }, deps);
   const events: AgentEvent[] = [];
   agent.on((e) => events.push(e));
@@ -26,7 +40,12 @@ describe('Agent turn loop', () => {
   test('a chat reply answers the turn', async () => {
     const { agent, events } = setup(fakeLlm([chat('hello')]));
     const result = await agent.send('hi');
-    expect(result).toMatchObject({ outcome: 'answered', message: 'hello', steps: 0, usage: { input_tokens: 10, output_tokens: 5, calls: 1 } });
+    expect(result).toMatchObject({
+      outcome: 'answered',
+      message: 'hello',
+      steps: 0,
+      usage: { input_tokens: 10, output_tokens: 5, calls: 1 },
+    });
     expect(types(events)).toEqual(['turn_start', 'request', 'usage', 'reply', 'final']);
   });
 
@@ -62,7 +81,11 @@ describe('Agent turn loop', () => {
     await agent.send('install');
     expect(runner.runs).toHaveLength(1);
     expect(types(events)).toEqual(expect.arrayContaining(['confirm', 'confirm_answer']));
-    const audit = fs.readFileSync(auditFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const audit = fs
+      .readFileSync(auditFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(audit).toEqual([expect.objectContaining({ id: 'cmd_001', level: 'L1', approvedBy: 'user', answer: 'run', outcome: 'exit 0' })]);
     fs.rmSync(dir, { recursive: true });
   });
@@ -211,12 +234,20 @@ describe('Agent turn loop', () => {
     const seen: string[] = [];
     const llm = fakeLlm([
       streamed(['{"type":"chat","mes', 'sage":"a step is {\\"type\\": \\"cmd\\"} later', '"}'], chat('a step is {"type": "cmd"} later')),
-      streamed(['{"ty', 'pe" : "cmd", "message":"', 'look","data":{"commands":[{"program":"ls","args":[]}]}}'], cmd({ program: 'ls', args: [] })),
+      streamed(
+        ['{"ty', 'pe" : "cmd", "message":"', 'look","data":{"commands":[{"program":"ls","args":[]}]}}'],
+        cmd({ program: 'ls', args: [] }),
+      ),
       streamed(['{"type":"cmd","message":"again","data":{"commands":[{"program":"ls","args":[]}]}}'], cmd({ program: 'ls', args: [] })),
       chat('done'),
     ]);
     const runner = fakeRunner();
-    const deps: AgentDeps = { llm, createRunner: (c) => (seen.push('runner'), runner.create(c)), now: steppingClock(), prepareSteps: () => void seen.push('prepare') };
+    const deps: AgentDeps = {
+      llm,
+      createRunner: (c) => (seen.push('runner'), runner.create(c)),
+      now: steppingClock(),
+      prepareSteps: () => void seen.push('prepare'),
+    };
     const agent = new Agent({ config: config(), systemPrompt: 'SYSTEM', cwd: '/work', lang: 'en' }, deps);
     await agent.send('chat first');
     expect(seen).not.toContain('prepare');
@@ -267,7 +298,9 @@ describe('compaction and sessions', () => {
     const cfg = config();
     cfg.context = { ...cfg.context, maxRequestTokens: 2000 };
     const llm = fakeLlm([], (messages) =>
-      messages[0].content.includes(SUMMARY_MARKER) ? { ok: false, code: 'RATE_LIMIT', message: '429', notFound: false } : chat('answer '.repeat(200)),
+      messages[0].content.includes(SUMMARY_MARKER)
+        ? { ok: false, code: 'RATE_LIMIT', message: '429', notFound: false }
+        : chat('answer '.repeat(200)),
     );
     const { agent, events } = setup(llm, { config: cfg });
     for (let i = 0; i < 10; i++) await agent.send(`question ${i}`);
@@ -294,7 +327,11 @@ describe('compaction and sessions', () => {
     const { agent } = setup(llm, { store });
     await agent.send('what is here');
     const id = agent.sessionId;
-    const lines = fs.readFileSync(store.fileOf(id), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = fs
+      .readFileSync(store.fileOf(id), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.t)).toEqual(['meta', 'system', 'usage', 'user', 'assistant', 'usage', 'tool', 'assistant']);
     expect(lines[0]).toMatchObject({ cwd: '/work', id });
 
@@ -335,12 +372,21 @@ test('resume keeps an explicit mode over the stored one', async () => {
     seen.push(o.mode);
     return chat('x');
   });
-  const first = new Agent({ config: config(), systemPrompt: 'S', cwd: '/w', lang: 'en', mode: 'high' }, { llm, createRunner: fakeRunner().create, store, now: steppingClock() });
+  const first = new Agent(
+    { config: config(), systemPrompt: 'S', cwd: '/w', lang: 'en', mode: 'high' },
+    { llm, createRunner: fakeRunner().create, store, now: steppingClock() },
+  );
   await first.send('a');
-  const inherit = new Agent({ config: config(), systemPrompt: 'S', cwd: '/w', lang: 'en' }, { llm, createRunner: fakeRunner().create, store, now: steppingClock() });
+  const inherit = new Agent(
+    { config: config(), systemPrompt: 'S', cwd: '/w', lang: 'en' },
+    { llm, createRunner: fakeRunner().create, store, now: steppingClock() },
+  );
   inherit.resumeLast();
   await inherit.send('b');
-  const explicit = new Agent({ config: config(), systemPrompt: 'S', cwd: '/w', lang: 'en', mode: 'low' }, { llm, createRunner: fakeRunner().create, store, now: steppingClock() });
+  const explicit = new Agent(
+    { config: config(), systemPrompt: 'S', cwd: '/w', lang: 'en', mode: 'low' },
+    { llm, createRunner: fakeRunner().create, store, now: steppingClock() },
+  );
   explicit.resumeLast();
   await explicit.send('c');
   expect(seen).toEqual(['high', 'high', 'low']);
@@ -350,7 +396,12 @@ test('resume keeps an explicit mode over the stored one', async () => {
 test('step ids continue across a resume', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-sessions-'));
   const store = new SessionStore(dir);
-  const llm = fakeLlm([cmd({ program: 'ls', args: [] }, { program: 'pwd', args: [] }), chat('a'), cmd({ program: 'ls', args: [] }), chat('b')]);
+  const llm = fakeLlm([
+    cmd({ program: 'ls', args: [] }, { program: 'pwd', args: [] }),
+    chat('a'),
+    cmd({ program: 'ls', args: [] }),
+    chat('b'),
+  ]);
   const one = setup(llm, { store });
   await one.agent.send('x');
   const two = setup(llm, { store });
@@ -361,9 +412,15 @@ test('step ids continue across a resume', async () => {
 });
 
 test('cost() prices usage when pricing is configured', async () => {
-  const priced = setup(fakeLlm([chat('a')]), { config: config({ pricing: { currency: 'USD', inputPerMillion: 3, outputPerMillion: 15 } }) });
+  const priced = setup(fakeLlm([chat('a')]), {
+    config: config({ pricing: { currency: 'USD', inputPerMillion: 3, outputPerMillion: 15 } }),
+  });
   await priced.agent.send('x');
-  expect(priced.agent.cost()).toEqual({ usage: { input_tokens: 10, output_tokens: 5, calls: 1 }, amount: (10 * 3 + 5 * 15) / 1e6, currency: 'USD' });
+  expect(priced.agent.cost()).toEqual({
+    usage: { input_tokens: 10, output_tokens: 5, calls: 1 },
+    amount: (10 * 3 + 5 * 15) / 1e6,
+    currency: 'USD',
+  });
   const plain = setup(fakeLlm([chat('a')]));
   await plain.agent.send('x');
   expect(plain.agent.cost()).toEqual({ usage: { input_tokens: 10, output_tokens: 5, calls: 1 } });

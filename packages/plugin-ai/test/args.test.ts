@@ -5,7 +5,10 @@ test.each<[string[], object]>([
   [['-h'], { kind: 'help' }],
   [['-p', 'hello'], { kind: 'run', prompt: 'hello', json: false }],
   [['hello', 'world'], { kind: 'run', prompt: 'hello world' }],
-  [['-p', 'x', '--json', '--mode', 'high', '--profile', 'work', '--continue', '--approve-l1', '--max-steps', '5'], { kind: 'run', prompt: 'x', json: true, mode: 'high', profile: 'work', continue: true, approveL1: true, maxSteps: 5 }],
+  [
+    ['-p', 'x', '--json', '--mode', 'high', '--profile', 'work', '--continue', '--approve-l1', '--max-steps', '5'],
+    { kind: 'run', prompt: 'x', json: true, mode: 'high', profile: 'work', continue: true, approveL1: true, maxSteps: 5 },
+  ],
   // getopt: a short option's value may be attached, so `-p=x` is the prompt `=x`.
   [['--mode=low', '-p=x'], { kind: 'run', mode: 'low', prompt: '=x' }],
   [['-ic', 'hello'], { kind: 'run', interactive: true, continue: true, prompt: 'hello' }],
@@ -33,7 +36,10 @@ test.each<[string[], object]>([
   [['--permission-mode', 'high'], { kind: 'error', key: 'badPermissionMode', vars: { value: 'high' } }],
   // --acp: the editor sends the prompts; what would compete with the protocol is refused by name
   [['--acp'], { kind: 'run', acp: true }],
-  [['--acp', '--permission-mode', 'auto-edit', '--profile', 'work', '--append-system-prompt', 'be brief'], { kind: 'run', acp: true, runMode: 'auto-edit', profile: 'work', appendSystemPrompt: 'be brief' }],
+  [
+    ['--acp', '--permission-mode', 'auto-edit', '--profile', 'work', '--append-system-prompt', 'be brief'],
+    { kind: 'run', acp: true, runMode: 'auto-edit', profile: 'work', appendSystemPrompt: 'be brief' },
+  ],
   [['--acp', '-p', 'hi'], { kind: 'error', key: 'acpWith', vars: { option: '-p' } }],
   [['--acp', 'hello'], { kind: 'error', key: 'acpWith', vars: { option: 'hello' } }],
   [['--json', '--acp'], { kind: 'error', key: 'acpWith', vars: { option: '--json' } }],
@@ -55,7 +61,10 @@ test.each<[string[], object]>([
   [['--input-format', 'stream-json', 'hi'], { kind: 'error', key: 'streamJsonWith', vars: { option: 'hi' } }],
   [['--input-format', 'stream-json', '-i'], { kind: 'error', key: 'streamJsonWith', vars: { option: '-i' } }],
   // the system prompt flags take their values as given (a value may start with a dash)
-  [['-p', 'x', '--system-prompt-file', 'p.md', '--append-system-prompt', '-- no bullets'], { kind: 'run', prompt: 'x', systemPromptFile: 'p.md', appendSystemPrompt: '-- no bullets' }],
+  [
+    ['-p', 'x', '--system-prompt-file', 'p.md', '--append-system-prompt', '-- no bullets'],
+    { kind: 'run', prompt: 'x', systemPromptFile: 'p.md', appendSystemPrompt: '-- no bullets' },
+  ],
   [['-p', 'x', '--system-prompt-file'], { kind: 'error', key: 'missingValue', vars: { option: '--system-prompt-file' } }],
 ])('parseArgs(%j)', (argv, expected) => {
   expect(parseArgs(argv)).toMatchObject(expected);

@@ -46,7 +46,13 @@ test('steps run their commands through the spawn helper from the bundle (its pip
   // A session's first step goes direct (node's socketpair) while the helper starts (the model's
   // next reply comes 1.5 s later here); the next gets the helper's FIFOs, which only a helper
   // started from dist/ could hand out.
-  const look = { json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'stat', args: ['-L', '-c', 'stdout is a %F', '/dev/stdout'] }] } } };
+  const look = {
+    json: {
+      type: 'cmd',
+      message: 'look',
+      data: { cwd: null, commands: [{ program: 'stat', args: ['-L', '-c', 'stdout is a %F', '/dev/stdout'] }] },
+    },
+  };
   fx.server.enqueue(look, { ...look, delayMs: 1500 }, { json: { type: 'chat', message: 'done' } });
   const r = await runAi(['-p', 'look'], { env: fx.temp.env, cwd: fx.cwd });
   expect(r.code).toBe(0);
@@ -86,7 +92,8 @@ test('a turn that only talks loads the two bundles and zod, and no runner; a tur
     probe,
     `process.on('exit', () => process.stderr.write('loaded: ' + JSON.stringify({ zod: '__zod_globalConfig' in globalThis, childProcess: process.moduleLoadList.includes('NativeModule child_process'), files: Object.keys(require.cache).filter((f) => f !== __filename) }) + '\\n'));`,
   );
-  const loaded = (stderr: string) => JSON.parse(/^loaded: (.*)$/m.exec(stderr)![1]) as { zod: boolean; childProcess: boolean; files: string[] };
+  const loaded = (stderr: string) =>
+    JSON.parse(/^loaded: (.*)$/m.exec(stderr)![1]) as { zod: boolean; childProcess: boolean; files: string[] };
   const env = { ...fx.temp.env, NODE_OPTIONS: `--require ${probe}` };
   fx.server.enqueue({ json: { type: 'chat', message: 'hello', data: { format: 'plain', suggestions: ['more'] } } });
   const talk = await runAi(['-p', 'hi'], { env, cwd: fx.cwd });
@@ -95,9 +102,17 @@ test('a turn that only talks loads the two bundles and zod, and no runner; a tur
   expect(loaded(talk.stderr)).toEqual({
     zod: true,
     childProcess: false,
-    files: [path.join(packageDir('plugin-ai'), 'bin', 'ai.js'), path.join(packageDir('plugin-ai'), 'dist', 'load.js'), BUNDLE, path.join(llmBase, 'dist', 'index.js')],
+    files: [
+      path.join(packageDir('plugin-ai'), 'bin', 'ai.js'),
+      path.join(packageDir('plugin-ai'), 'dist', 'load.js'),
+      BUNDLE,
+      path.join(llmBase, 'dist', 'index.js'),
+    ],
   });
-  fx.server.enqueue({ json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'ls', args: [] }] } } }, { json: { type: 'chat', message: 'seen' } });
+  fx.server.enqueue(
+    { json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'ls', args: [] }] } } },
+    { json: { type: 'chat', message: 'seen' } },
+  );
   const step = await runAi(['-p', 'look'], { env, cwd: fx.cwd });
   expect(step.code).toBe(0);
   expect(loaded(step.stderr)).toMatchObject({ zod: true, childProcess: true });
@@ -120,7 +135,7 @@ test('--version and --help need no bundle and leave no cache', async () => {
   expect(listCache()).toEqual([]);
 });
 
-test('a bundle that cannot be loaded is said so (in the user\'s language), and lib/ runs instead', async () => {
+test("a bundle that cannot be loaded is said so (in the user's language), and lib/ runs instead", async () => {
   // A copy of the package whose dist/cli.js is damaged; lib/ is this package's own.
   const pkgDir = packageDir('plugin-ai');
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-bundle-test-'));
@@ -131,12 +146,21 @@ test('a bundle that cannot be loaded is said so (in the user\'s language), and l
     fs.copyFileSync(path.join(pkgDir, 'package.json'), path.join(copy, 'package.json'));
     fs.copyFileSync(path.join(pkgDir, 'dist', 'load.js'), path.join(copy, 'dist', 'load.js'));
     fs.symlinkSync(path.join(pkgDir, 'lib'), path.join(copy, 'lib'));
-    fs.writeFileSync(path.join(copy, 'dist', 'cli.js'), '(function (exports, require, module, __filename, __dirname) { this is not javascript');
+    fs.writeFileSync(
+      path.join(copy, 'dist', 'cli.js'),
+      '(function (exports, require, module, __filename, __dirname) { this is not javascript',
+    );
     fx.server.enqueue({ json: { type: 'chat', message: 'still here' } });
     // Not spawnSync: the scripted model answers from this process.
-    const run = () => new Promise<{ stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [path.join(copy, 'bin', 'ai.js'), '-p', 'hi'], { env: fx.temp.env, cwd: fx.cwd, encoding: 'utf8' }, (_err, stdout, stderr) => resolve({ stdout, stderr }));
-    });
+    const run = () =>
+      new Promise<{ stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [path.join(copy, 'bin', 'ai.js'), '-p', 'hi'],
+          { env: fx.temp.env, cwd: fx.cwd, encoding: 'utf8' },
+          (_err, stdout, stderr) => resolve({ stdout, stderr }),
+        );
+      });
     const r = await run();
     expect(r.stdout).toBe('still here\n');
     expect(r.stderr).toContain(`ai could not load ${path.join(copy, 'dist', 'cli.js')} (`);

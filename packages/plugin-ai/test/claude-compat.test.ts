@@ -88,8 +88,24 @@ describe('names at the hook boundary', () => {
   test('unsupported entries are skipped one by one, each type named once; the command hooks beside them load', () => {
     const r = readHooks(
       {
-        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'prompt', prompt: 'ok?' }, { type: 'command', command: 'a' }, { type: 'http', url: 'http://x' }] }],
-        Stop: [{ hooks: [{ type: 'prompt', prompt: 'done?' }, { type: 'command', command: 'b' }] }],
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'prompt', prompt: 'ok?' },
+              { type: 'command', command: 'a' },
+              { type: 'http', url: 'http://x' },
+            ],
+          },
+        ],
+        Stop: [
+          {
+            hooks: [
+              { type: 'prompt', prompt: 'done?' },
+              { type: 'command', command: 'b' },
+            ],
+          },
+        ],
         SubagentStop: [{ hooks: [{ type: 'command', command: 'c' }] }],
         Wat: [],
       },
@@ -112,14 +128,26 @@ describe('names at the hook boundary', () => {
     expect(fields('slothtool')).toEqual({ tool_name: 'exec', tool_input: { ...git, command: `git commit -m 'it'\\''s done'` } });
     expect(ourStep(git)).toEqual({ tool: 'exec', input: { program: 'git', args: ['commit', '-m', "it's done"] } });
     const edit = { tool: 'fs.edit', path: 'src/a.ts', old_string: 'a', new_string: 'b' };
-    expect(hookToolFields(toolDef('fs.edit'), edit, at)('claude')).toMatchObject({ tool_name: 'Edit', tool_input: { file_path: path.join(tmp.root, 'src', 'a.ts'), old_string: 'a', new_string: 'b' } });
+    expect(hookToolFields(toolDef('fs.edit'), edit, at)('claude')).toMatchObject({
+      tool_name: 'Edit',
+      tool_input: { file_path: path.join(tmp.root, 'src', 'a.ts'), old_string: 'a', new_string: 'b' },
+    });
     const task = { tool: 'agent.run', task: 'Find where the config is parsed' };
-    expect(hookToolFields(toolDef('agent.run'), task, at)('claude')).toMatchObject({ tool_name: 'Task', tool_input: { description: 'Find where the config is parsed', prompt: 'Find where the config is parsed', subagent_type: 'Plan' } });
+    expect(hookToolFields(toolDef('agent.run'), task, at)('claude')).toMatchObject({
+      tool_name: 'Task',
+      tool_input: { description: 'Find where the config is parsed', prompt: 'Find where the config is parsed', subagent_type: 'Plan' },
+    });
     const mcp = { tool: 'mcp.kit.echo', arguments: { text: 'hi' } };
-    expect(hookToolFields(toolDef('mcp.kit.echo'), mcp, at)('claude')).toMatchObject({ tool_name: 'mcp__kit__echo', tool_input: { text: 'hi' } });
+    expect(hookToolFields(toolDef('mcp.kit.echo'), mcp, at)('claude')).toMatchObject({
+      tool_name: 'mcp__kit__echo',
+      tool_input: { text: 'hi' },
+    });
     // A tool Claude Code has no name for: ours, in both.
     const patch = { tool: 'config.json_patch', file: 'x.json', patch: [] };
-    expect(hookToolFields(toolDef('config.json_patch'), patch, at)('claude')).toMatchObject({ tool_name: 'config.json_patch', tool_input: { file: 'x.json', patch: [] } });
+    expect(hookToolFields(toolDef('config.json_patch'), patch, at)('claude')).toMatchObject({
+      tool_name: 'config.json_patch',
+      tool_input: { file: 'x.json', patch: [] },
+    });
   });
 
   test("updatedInput becomes a new step: validated, in the hook's own field names; unchanged is no change", () => {
@@ -127,7 +155,9 @@ describe('names at the hook boundary', () => {
     const at = { cwd: tmp.root };
     const step = { tool: 'exec', program: 'npm', args: ['install'], requires: { confirm: true } };
     const claude = (input: Record<string, unknown>) => updatedStep(registry, step, { input, dialect: 'claude', hook: 'h' }, at);
-    expect(claude({ command: 'npm install --save-exact' })).toEqual({ step: { tool: 'exec', program: 'npm', args: ['install', '--save-exact'], requires: { confirm: true } } });
+    expect(claude({ command: 'npm install --save-exact' })).toEqual({
+      step: { tool: 'exec', program: 'npm', args: ['install', '--save-exact'], requires: { confirm: true } },
+    });
     expect(claude({ command: 'npm install' })).toEqual({ same: true });
     expect(claude({ command: 'npm install && curl x | sh' })).toEqual({ error: expect.stringContaining('needs a shell') });
     expect(claude({ command: 'npm i', run_in_background: true })).toEqual({ error: expect.stringContaining('background') });
@@ -154,26 +184,53 @@ describe('permission rules', () => {
     ['mcp__github__create_issue', 'mcp.github.create_issue'],
     ['mcp__github', 'mcp.github.*'],
     ['mcp__github__*', 'mcp.github.*'],
-  ])('%s → %s', (claude, ours) => expect(mapClaudeRule(claude)).toEqual({ rules: /^exec\b/.test(ours) ? [ours, ours.replace('exec', 'proc.start')] : [ours] }));
+  ])('%s → %s', (claude, ours) =>
+    expect(mapClaudeRule(claude)).toEqual({ rules: /^exec\b/.test(ours) ? [ours, ours.replace('exec', 'proc.start')] : [ours] }),
+  );
 
-  test.each(['NotebookEdit', 'Read(~/.zshrc)', 'Read(//etc/passwd)', 'WebFetch(https://x.y)', 'nonsense rule'])('%s has no counterpart: skipped with why', (claude) => {
-    expect(mapClaudeRule(claude)).toHaveProperty('skip');
-  });
+  test.each(['NotebookEdit', 'Read(~/.zshrc)', 'Read(//etc/passwd)', 'WebFetch(https://x.y)', 'nonsense rule'])(
+    '%s has no counterpart: skipped with why',
+    (claude) => {
+      expect(mapClaudeRule(claude)).toHaveProperty('skip');
+    },
+  );
 
   test('settings: user < project < local; untrusted project files give deny rules only; env a project may not set is refused', () => {
     const home = path.join(tmp.root, 'home');
     const ws = path.join(tmp.root, 'ws');
-    write('home/.claude/settings.json', JSON.stringify({ permissions: { allow: ['Bash(npm test)'], deny: ['Bash(git push:*)'] }, env: { A: 'user', B: 'user' }, hooks: { Stop: [] } }));
-    write('ws/.claude/settings.json', JSON.stringify({ permissions: { allow: ['Edit'], deny: ['Read(.env)'] }, env: { B: 'project', PATH: '/evil', NODE_OPTIONS: '--require x' }, hooks: { Stop: [] } }));
+    write(
+      'home/.claude/settings.json',
+      JSON.stringify({
+        permissions: { allow: ['Bash(npm test)'], deny: ['Bash(git push:*)'] },
+        env: { A: 'user', B: 'user' },
+        hooks: { Stop: [] },
+      }),
+    );
+    write(
+      'ws/.claude/settings.json',
+      JSON.stringify({
+        permissions: { allow: ['Edit'], deny: ['Read(.env)'] },
+        env: { B: 'project', PATH: '/evil', NODE_OPTIONS: '--require x' },
+        hooks: { Stop: [] },
+      }),
+    );
     write('ws/.claude/settings.local.json', JSON.stringify({ env: { B: 'local' }, permissions: { ask: ['NotebookEdit'] } }));
     const trusted = readClaudeSettings(home, ws, true);
     expect(trusted.env).toEqual({ A: 'user', B: 'local' });
     expect(trusted.hooks.map((h) => path.relative(tmp.root, h.source))).toEqual(['home/.claude/settings.json', 'ws/.claude/settings.json']);
     expect(trusted.rules).toEqual([
-      { source: path.join(home, '.claude', 'settings.json'), deny: ['exec(git push *)', 'proc.start(git push *)'], allow: ['exec(npm test)', 'proc.start(npm test)'] },
+      {
+        source: path.join(home, '.claude', 'settings.json'),
+        deny: ['exec(git push *)', 'proc.start(git push *)'],
+        allow: ['exec(npm test)', 'proc.start(npm test)'],
+      },
       { source: path.join(ws, '.claude', 'settings.json'), deny: ['fs.read(.env)'], allow: ['fs.edit'] },
     ]);
-    expect(trusted.problems.map((p) => p.error)).toEqual([expect.stringContaining('env.PATH'), expect.stringContaining('env.NODE_OPTIONS'), expect.stringContaining('NotebookEdit')]);
+    expect(trusted.problems.map((p) => p.error)).toEqual([
+      expect.stringContaining('env.PATH'),
+      expect.stringContaining('env.NODE_OPTIONS'),
+      expect.stringContaining('NotebookEdit'),
+    ]);
     const untrusted = readClaudeSettings(home, ws, false);
     expect(untrusted.env).toEqual({ A: 'user', B: 'user' });
     expect(untrusted.hooks).toHaveLength(1);
@@ -182,8 +239,11 @@ describe('permission rules', () => {
     expect(readClaudeSettings(home, home, false).files).toEqual([{ file: path.join(home, '.claude', 'settings.json'), scope: 'user' }]);
   });
 
-  test("allowed-tools answer a question only for what they name", () => {
-    const { rules, skipped } = readAllowedTools(['Bash(git add:*)', 'Read(src/**)', 'mcp__kit__echo', 'exec(npm test)', 'NotebookEdit'], 'review.md');
+  test('allowed-tools answer a question only for what they name', () => {
+    const { rules, skipped } = readAllowedTools(
+      ['Bash(git add:*)', 'Read(src/**)', 'mcp__kit__echo', 'exec(npm test)', 'NotebookEdit'],
+      'review.md',
+    );
     expect(skipped).toEqual([expect.stringContaining('NotebookEdit')]);
     expect(turnAllows(rules, 'exec(git add src/a.ts)')).toBe(true);
     expect(turnAllows(rules, 'exec(git commit -m x)')).toBe(false);
@@ -198,7 +258,11 @@ describe('permission rules', () => {
 describe('MCP servers', () => {
   test('names Claude Code accepts map to safe step names; two that collide in a file are numbered', () => {
     expect(safeServerName('files.local')).toBe('files_local');
-    const { servers, problems } = readMcpServers({ 'my.srv': { command: 'a' }, my_srv: { command: 'b' }, 'x@1': { command: 'c' }, 'bad name': { command: 'd' } }, 'f', {});
+    const { servers, problems } = readMcpServers(
+      { 'my.srv': { command: 'a' }, my_srv: { command: 'b' }, 'x@1': { command: 'c' }, 'bad name': { command: 'd' } },
+      'f',
+      {},
+    );
     expect(servers.map((s) => [s.name, s.label])).toEqual([
       ['my_srv', 'my.srv'],
       ['my_srv_2', 'my_srv'],
@@ -209,7 +273,13 @@ describe('MCP servers', () => {
 
   test('~/.claude.json: the project-local servers first, then the user scope', () => {
     const home = path.join(tmp.root, 'home');
-    write('home/.claude.json', JSON.stringify({ mcpServers: { u: { command: 'u' } }, projects: { '/w': { mcpServers: { l: { command: 'l' } } }, '/other': { mcpServers: { o: { command: 'o' } } } } }));
+    write(
+      'home/.claude.json',
+      JSON.stringify({
+        mcpServers: { u: { command: 'u' } },
+        projects: { '/w': { mcpServers: { l: { command: 'l' } } }, '/other': { mcpServers: { o: { command: 'o' } } } },
+      }),
+    );
     const r = claudeJsonServers(home, '/w');
     expect(r.sources.map((s) => Object.keys(s.raw as object))).toEqual([['l'], ['u']]);
     expect(claudeJsonServers(path.join(tmp.root, 'nobody'), '/w')).toEqual({ sources: [], problems: [] });
@@ -225,7 +295,9 @@ describe('MCP servers', () => {
     fs.writeFileSync(file, JSON.stringify({ mcpServers: { v: { command: 'v' } } }));
     expect(claudeJsonServers(home, '/w', '/w', cache).sources.map((s) => s.raw)).toEqual([{ v: { command: 'v' } }]);
     fs.writeFileSync(file, '{"mcpServers": broken');
-    expect(claudeJsonServers(home, '/w', '/w', cache).problems).toEqual([{ source: file, error: expect.stringContaining('not valid JSON') }]);
+    expect(claudeJsonServers(home, '/w', '/w', cache).problems).toEqual([
+      { source: file, error: expect.stringContaining('not valid JSON') },
+    ]);
   });
 });
 
@@ -235,8 +307,25 @@ describe('trust covers what runs', () => {
     write('ws/.hooks/start.sh', 'echo hi');
     write('ws/tools/server.js', 'serve()');
     write('ws/scripts/x.py', 'print(1)');
-    write('ws/.claude/settings.json', JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: './.hooks/start.sh && python3 "$CLAUDE_PROJECT_DIR"/scripts/x.py | jq .' }] }] } }));
-    write('ws/.mcp.json', JSON.stringify({ mcpServers: { s: { command: 'node', args: ['./tools/server.js', '--tmp.root=${CLAUDE_PROJECT_DIR}'] }, t: { command: 'npx', args: ['-y', 'some-server', '../outside.js'] } } }));
+    write(
+      'ws/.claude/settings.json',
+      JSON.stringify({
+        hooks: {
+          SessionStart: [
+            { hooks: [{ type: 'command', command: './.hooks/start.sh && python3 "$CLAUDE_PROJECT_DIR"/scripts/x.py | jq .' }] },
+          ],
+        },
+      }),
+    );
+    write(
+      'ws/.mcp.json',
+      JSON.stringify({
+        mcpServers: {
+          s: { command: 'node', args: ['./tools/server.js', '--tmp.root=${CLAUDE_PROJECT_DIR}'] },
+          t: { command: 'npx', args: ['-y', 'some-server', '../outside.js'] },
+        },
+      }),
+    );
     write('outside.js', 'x');
     expect(executedProjectFiles(ws)).toEqual(['.hooks/start.sh', 'scripts/x.py', 'tools/server.js']);
     const home = path.join(tmp.root, 'st');
@@ -267,7 +356,9 @@ describe('commands', () => {
       ['review', 'project ours', '.slothtool/commands'],
     ]);
     // The skill's body goes with the message (#45); a skill whose file is gone is loaded by the model instead.
-    expect(commandTurn(commands[1], 'split a.pdf', { workspace: ws, cwd: ws, profiles: [] }).message).toContain('{"tool":"skill.load","name":"pdf"}');
+    expect(commandTurn(commands[1], 'split a.pdf', { workspace: ws, cwd: ws, profiles: [] }).message).toContain(
+      '{"tool":"skill.load","name":"pdf"}',
+    );
     write('home/.claude/skills/pdf/SKILL.md', '---\nname: pdf\ndescription: PDF work\n---\nSplit with qpdf.\n');
     const message = commandTurn(commands[1], 'split a.pdf', { workspace: ws, cwd: ws, profiles: [] }).message;
     expect(message).toContain('<skill name="pdf">\nSplit with qpdf.\n</skill>');
@@ -284,24 +375,55 @@ describe('commands', () => {
   ] as const)('model %s → %j', (model, profiles, choice) => expect(modelChoice(model, profiles)).toEqual(choice));
 
   test('model that names nothing here is a note; allowed-tools become the turn allowances; !`cmd` and @file make a prepare step', () => {
-    const c = { name: 'x', description: '', template: 'Look at @a.md: !`ls`', file: 'x.md', scope: 'user' as const, origin: 'u', model: 'gpt-9', allowedTools: ['Bash(ls:*)'] };
+    const c = {
+      name: 'x',
+      description: '',
+      template: 'Look at @a.md: !`ls`',
+      file: 'x.md',
+      scope: 'user' as const,
+      origin: 'u',
+      model: 'gpt-9',
+      allowedTools: ['Bash(ls:*)'],
+    };
     const turn = commandTurn(c, '', { workspace: tmp.root, cwd: tmp.root, profiles: [] });
     expect(turn.notes).toEqual([{ key: 'commandModelUnmapped', vars: { model: 'gpt-9', name: 'x' } }]);
     expect(turn.options.allow).toEqual(['Bash(ls:*)']);
     expect(typeof turn.options.prepare).toBe('function');
-    expect(commandTurn({ ...c, template: 'plain $ARGUMENTS', model: undefined }, 'a@b.c', { workspace: tmp.root, cwd: tmp.root, profiles: [] }).options.prepare).toBeUndefined();
+    expect(
+      commandTurn({ ...c, template: 'plain $ARGUMENTS', model: undefined }, 'a@b.c', { workspace: tmp.root, cwd: tmp.root, profiles: [] })
+        .options.prepare,
+    ).toBeUndefined();
   });
 
   test('prepare runs each !`cmd` and @file through the given runner, in order, and says what did not run', async () => {
-    const c = { name: 'x', description: '', template: 'A @a.md B !`git status` C !`ls | wc` D @../up.md E !`rm x`', file: 'x.md', scope: 'user' as const, origin: 'u' };
+    const c = {
+      name: 'x',
+      description: '',
+      template: 'A @a.md B !`git status` C !`ls | wc` D @../up.md E !`rm x`',
+      file: 'x.md',
+      scope: 'user' as const,
+      origin: 'u',
+    };
     const ran: object[] = [];
     const text = await commandTurn(c, '', { workspace: tmp.root, cwd: tmp.root, profiles: [] }).options.prepare!(async (step) => {
       ran.push(step);
-      if ((step as { program?: string }).program === 'rm') return { _event: 'tool_result', id: 'c', status: 'blocked', reason: '`rm` asks first', decision: { level: 'L1', rules: [] } } as never;
-      if (step.tool === 'fs.read') return { _event: 'tool_result', id: 'c', content: '1\tline one\n2\tline two', decision: { level: 'L0', rules: [] } } as never;
+      if ((step as { program?: string }).program === 'rm')
+        return {
+          _event: 'tool_result',
+          id: 'c',
+          status: 'blocked',
+          reason: '`rm` asks first',
+          decision: { level: 'L1', rules: [] },
+        } as never;
+      if (step.tool === 'fs.read')
+        return { _event: 'tool_result', id: 'c', content: '1\tline one\n2\tline two', decision: { level: 'L0', rules: [] } } as never;
       return { _event: 'tool_result', id: 'c', exitCode: 0, stdoutTail: 'clean\n', decision: { level: 'L0', rules: [] } } as never;
     });
-    expect(ran).toEqual([{ tool: 'fs.read', path: 'a.md' }, { tool: 'exec', program: 'git', args: ['status'] }, { tool: 'exec', program: 'rm', args: ['x'] }]);
+    expect(ran).toEqual([
+      { tool: 'fs.read', path: 'a.md' },
+      { tool: 'exec', program: 'git', args: ['status'] },
+      { tool: 'exec', program: 'rm', args: ['x'] },
+    ]);
     expect(text).toBe(
       'A <file path="a.md">\nline one\nline two\n</file> B clean C [`ls | wc` was not run: it needs a shell ("|"); commands here run without one — write a plain command, one per !`…`] D @../up.md [not included: only files inside the workspace] E [`rm x` was not run: `rm` asks first]',
     );
@@ -313,8 +435,22 @@ describe('hooks in a turn (agent)', () => {
     const seen = path.join(tmp.root, 'env.txt');
     const { hooks } = readHooks(
       {
-        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `printf '%s %s' "$TEAM" "$CLAUDE_PROJECT_DIR" > ${JSON.stringify(seen)}` }] }],
-        PostToolUse: [{ hooks: [{ type: 'command', command: `echo '{"decision":"block","reason":"lint failed","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"3 warnings"}}'` }] }],
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [{ type: 'command', command: `printf '%s %s' "$TEAM" "$CLAUDE_PROJECT_DIR" > ${JSON.stringify(seen)}` }],
+          },
+        ],
+        PostToolUse: [
+          {
+            hooks: [
+              {
+                type: 'command',
+                command: `echo '{"decision":"block","reason":"lint failed","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"3 warnings"}}'`,
+              },
+            ],
+          },
+        ],
       },
       'settings.json',
     );
@@ -332,7 +468,15 @@ describe('hooks in a turn (agent)', () => {
 });
 
 test("a project command's allowed-tools wait for trust; a user command's apply", () => {
-  const c = { name: 'ship', description: '', template: 'go', file: 'x.md', scope: 'project' as const, origin: '.claude/commands', allowedTools: ['Bash'] };
+  const c = {
+    name: 'ship',
+    description: '',
+    template: 'go',
+    file: 'x.md',
+    scope: 'project' as const,
+    origin: '.claude/commands',
+    allowedTools: ['Bash'],
+  };
   const ctx = { workspace: tmp.root, cwd: tmp.root, profiles: [] };
   expect(commandTurn(c, '', ctx)).toMatchObject({ options: {}, notes: [{ key: 'commandAllowUntrusted', vars: { name: 'ship' } }] });
   expect(commandTurn(c, '', { ...ctx, projectTrusted: true }).options.allow).toEqual(['Bash']);
@@ -341,9 +485,18 @@ test("a project command's allowed-tools wait for trust; a user command's apply",
 
 test('SessionStart says startup, then clear after /clear (matchers see it)', async () => {
   const log = path.join(tmp.root, 'sources.txt');
-  const script = write('source.js', `let s = ''; process.stdin.on('data', (d) => (s += d)).on('end', () => require('fs').appendFileSync(${JSON.stringify(log)}, JSON.parse(s).source + '\\n'));`);
-  const { hooks } = readHooks({ SessionStart: [{ matcher: 'startup|clear', hooks: [{ type: 'command', command: `node ${JSON.stringify(script)}` }] }] }, 'f');
-  const agent = new Agent({ config: config(), systemPrompt: 'sys', cwd: tmp.root, lang: 'en' }, { llm: fakeLlm([chat('a'), chat('b'), chat('c')]), createRunner: fakeRunner().create, hooks });
+  const script = write(
+    'source.js',
+    `let s = ''; process.stdin.on('data', (d) => (s += d)).on('end', () => require('fs').appendFileSync(${JSON.stringify(log)}, JSON.parse(s).source + '\\n'));`,
+  );
+  const { hooks } = readHooks(
+    { SessionStart: [{ matcher: 'startup|clear', hooks: [{ type: 'command', command: `node ${JSON.stringify(script)}` }] }] },
+    'f',
+  );
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'sys', cwd: tmp.root, lang: 'en' },
+    { llm: fakeLlm([chat('a'), chat('b'), chat('c')]), createRunner: fakeRunner().create, hooks },
+  );
   await agent.send('one');
   await agent.send('two');
   agent.clear();
@@ -353,25 +506,54 @@ test('SessionStart says startup, then clear after /clear (matchers see it)', asy
 
 test('/hooks names each hook with its event, matcher and file', () => {
   const { hooksText } = require('../src/interactive/trust-view') as typeof import('../src/interactive/trust-view');
-  const { hooks } = readHooks({ PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'node check.js' }] }], Stop: [{ hooks: [{ type: 'command', command: 'npm test' }] }] }, '/p/.claude/settings.json');
-  expect(hooksText(hooks, 'en').split('\n')).toEqual([expect.stringContaining('Hooks'), '  PreToolUse  Edit|Write  node check.js  · /p/.claude/settings.json', '  Stop  *  npm test  · /p/.claude/settings.json']);
+  const { hooks } = readHooks(
+    {
+      PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'node check.js' }] }],
+      Stop: [{ hooks: [{ type: 'command', command: 'npm test' }] }],
+    },
+    '/p/.claude/settings.json',
+  );
+  expect(hooksText(hooks, 'en').split('\n')).toEqual([
+    expect.stringContaining('Hooks'),
+    '  PreToolUse  Edit|Write  node check.js  · /p/.claude/settings.json',
+    '  Stop  *  npm test  · /p/.claude/settings.json',
+  ]);
   expect(hooksText([], 'en')).toContain('No hooks');
 });
 
 test("PostToolUse gets Claude Code's stdout / stderr beside our tails", async () => {
   const seen = path.join(tmp.root, 'resp.json');
-  const { hooks } = readHooks({ PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `cat > ${JSON.stringify(seen)}` }] }] }, 'f');
-  const agent = new Agent({ config: config(), systemPrompt: 'sys', cwd: tmp.root, lang: 'en' }, { llm: fakeLlm([cmd({ program: 'ls', args: ['-a'] }), chat('ok')]), createRunner: fakeRunner({}, () => 'a.txt\n').create, hooks });
+  const { hooks } = readHooks(
+    { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `cat > ${JSON.stringify(seen)}` }] }] },
+    'f',
+  );
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'sys', cwd: tmp.root, lang: 'en' },
+    { llm: fakeLlm([cmd({ program: 'ls', args: ['-a'] }), chat('ok')]), createRunner: fakeRunner({}, () => 'a.txt\n').create, hooks },
+  );
   await agent.send('list');
   const input = JSON.parse(fs.readFileSync(seen, 'utf8'));
-  expect(input).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'exec', tool_input: { command: 'ls -a' }, tool_response: { stdout: 'a.txt\n' }, tool_use_id: 'cmd_001', permission_mode: 'default' });
+  expect(input).toMatchObject({
+    hook_event_name: 'PostToolUse',
+    tool_name: 'exec',
+    tool_input: { command: 'ls -a' },
+    tool_response: { stdout: 'a.txt\n' },
+    tool_use_id: 'cmd_001',
+    permission_mode: 'default',
+  });
 });
 
 test("the trust question names Claude Code's hooks, the files they run, and commands with allowed-tools", () => {
   const { describeExtras } = require('../src/extensions/trust-describe') as typeof import('../src/extensions/trust-describe');
   const ws = path.join(tmp.root, 'ws');
   write('ws/.hooks/start.sh', 'echo hi');
-  write('ws/.claude/settings.json', JSON.stringify({ permissions: { allow: ['Bash(ls:*)'], deny: ['Read(.env)'] }, hooks: { SessionStart: [{ hooks: [{ type: 'command', command: './.hooks/start.sh' }] }] } }));
+  write(
+    'ws/.claude/settings.json',
+    JSON.stringify({
+      permissions: { allow: ['Bash(ls:*)'], deny: ['Read(.env)'] },
+      hooks: { SessionStart: [{ hooks: [{ type: 'command', command: './.hooks/start.sh' }] }] },
+    }),
+  );
   write('ws/.claude/settings.local.json', JSON.stringify({ permissions: { ask: ['Bash(git push:*)'] } }));
   write('ws/.claude/commands/ship.md', '---\nallowed-tools: Bash(git push:*)\n---\nship it');
   write('ws/.claude/commands/plain.md', '---\ndescription: no tools\n---\nhello');

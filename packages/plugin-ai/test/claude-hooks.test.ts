@@ -13,7 +13,22 @@ const base = () => ({ cwd: tmp.root, env: process.env, redact: (s: string) => s 
 describe('the shell hooks run with', () => {
   test('bash where it is on PATH (Claude Code runs hooks with bash), so bash-only syntax works', async () => {
     expect(hookShell(process.env)).toMatchObject({ name: 'bash', file: expect.stringMatching(/\/bash$/) });
-    const { hooks } = readHooks({ UserPromptSubmit: [{ hooks: [{ type: 'command', command: `words=(a b c); [[ \${#words[@]} == 3 && $(cat) == *'"prompt"'* ]] && echo "bash: \${words[1]}"` }] }] }, 'f', 'claude');
+    const { hooks } = readHooks(
+      {
+        UserPromptSubmit: [
+          {
+            hooks: [
+              {
+                type: 'command',
+                command: `words=(a b c); [[ \${#words[@]} == 3 && $(cat) == *'"prompt"'* ]] && echo "bash: \${words[1]}"`,
+              },
+            ],
+          },
+        ],
+      },
+      'f',
+      'claude',
+    );
     expect((await runHooks('UserPromptSubmit', { prompt: 'hi' }, hooks, base())).context).toBe('bash: b');
   });
 
@@ -26,22 +41,56 @@ describe('the shell hooks run with', () => {
 describe('each hook reads its own dialect', () => {
   test("a Claude Code file's hook gets Claude Code's fields, ours ours; one event, one run each", async () => {
     const dump = (name: string) => `cat > ${JSON.stringify(path.join(tmp.root, name))}`;
-    const claude = readHooks({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: dump('claude.json') }] }] }, '.claude/settings.json', 'claude').hooks;
-    const ours = readHooks({ PreToolUse: [{ matcher: 'exec', hooks: [{ type: 'command', command: dump('ours.json') }] }] }, 'ai.json').hooks;
-    const payload = (d: 'claude' | 'slothtool') => (d === 'claude' ? { tool_name: 'Bash', tool_input: { command: 'ls' } } : { tool_name: 'exec', tool_input: { program: 'ls', command: 'ls' } });
+    const claude = readHooks(
+      { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: dump('claude.json') }] }] },
+      '.claude/settings.json',
+      'claude',
+    ).hooks;
+    const ours = readHooks(
+      { PreToolUse: [{ matcher: 'exec', hooks: [{ type: 'command', command: dump('ours.json') }] }] },
+      'ai.json',
+    ).hooks;
+    const payload = (d: 'claude' | 'slothtool') =>
+      d === 'claude'
+        ? { tool_name: 'Bash', tool_input: { command: 'ls' } }
+        : { tool_name: 'exec', tool_input: { program: 'ls', command: 'ls' } };
     await runHooks('PreToolUse', payload, [...claude, ...ours], { ...base(), names: ['exec', 'Bash'] });
-    expect(JSON.parse(fs.readFileSync(path.join(tmp.root, 'claude.json'), 'utf8'))).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
-    expect(JSON.parse(fs.readFileSync(path.join(tmp.root, 'ours.json'), 'utf8'))).toMatchObject({ tool_name: 'exec', tool_input: { program: 'ls' } });
+    expect(JSON.parse(fs.readFileSync(path.join(tmp.root, 'claude.json'), 'utf8'))).toMatchObject({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+    });
+    expect(JSON.parse(fs.readFileSync(path.join(tmp.root, 'ours.json'), 'utf8'))).toMatchObject({
+      tool_name: 'exec',
+      tool_input: { program: 'ls' },
+    });
   });
 
   test('updatedInput is taken with the dialect it was written in; two hooks that change it differently block the step', async () => {
-    const answer = (o: object) => ({ type: 'command', command: `echo '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...o } })}'` });
+    const answer = (o: object) => ({
+      type: 'command',
+      command: `echo '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...o } })}'`,
+    });
     const one = readHooks({ PreToolUse: [{ hooks: [answer({ updatedInput: { command: 'ls -a' } })] }] }, 'f', 'claude').hooks;
-    expect(await runHooks('PreToolUse', {}, one, base())).toMatchObject({ block: false, updated: { input: { command: 'ls -a' }, dialect: 'claude' } });
-    const two = readHooks({ PreToolUse: [{ hooks: [answer({ updatedInput: { command: 'ls -a' } }), answer({ updatedInput: { command: 'ls -l' } })] }] }, 'f', 'claude').hooks;
-    expect(await runHooks('PreToolUse', {}, two, base())).toMatchObject({ block: true, reason: expect.stringContaining('changed this step') });
+    expect(await runHooks('PreToolUse', {}, one, base())).toMatchObject({
+      block: false,
+      updated: { input: { command: 'ls -a' }, dialect: 'claude' },
+    });
+    const two = readHooks(
+      { PreToolUse: [{ hooks: [answer({ updatedInput: { command: 'ls -a' } }), answer({ updatedInput: { command: 'ls -l' } })] }] },
+      'f',
+      'claude',
+    ).hooks;
+    expect(await runHooks('PreToolUse', {}, two, base())).toMatchObject({
+      block: true,
+      reason: expect.stringContaining('changed this step'),
+    });
     // An allow's reason is for the user, never the model.
-    const allow = readHooks({ PreToolUse: [{ hooks: [answer({ permissionDecision: 'allow', permissionDecisionReason: 'ls is always fine' })] }] }, 'f', 'claude').hooks;
+    const allow = readHooks(
+      { PreToolUse: [{ hooks: [answer({ permissionDecision: 'allow', permissionDecisionReason: 'ls is always fine' })] }] },
+      'f',
+      'claude',
+    ).hooks;
     expect(await runHooks('PreToolUse', {}, allow, base())).toMatchObject({ allow: true, notices: ['ls is always fine'] });
     expect((await runHooks('PreToolUse', {}, allow, base())).reason).toBeUndefined();
   });
@@ -52,8 +101,24 @@ describe('in a turn', () => {
     const { hooks } = readHooks(
       {
         PreToolUse: [
-          { matcher: 'Bash', hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"this repo uses pnpm"}}'` }] },
-          { matcher: 'Write', hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"writes need a look"}}'` }] },
+          {
+            matcher: 'Bash',
+            hooks: [
+              {
+                type: 'command',
+                command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"this repo uses pnpm"}}'`,
+              },
+            ],
+          },
+          {
+            matcher: 'Write',
+            hooks: [
+              {
+                type: 'command',
+                command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"writes need a look"}}'`,
+              },
+            ],
+          },
         ],
       },
       '.claude/settings.json',
@@ -61,7 +126,10 @@ describe('in a turn', () => {
     );
     const llm = fakeLlm([cmd({ program: 'ls', args: [] }, { tool: 'fs.write', path: 'a.txt', content: 'x' }), chat('ok')]);
     const logs: string[] = [];
-    const agent = new Agent({ config: config(), systemPrompt: 'sys', cwd: tmp.root, lang: 'en' }, { llm, createRunner: fakeRunner().create, hooks });
+    const agent = new Agent(
+      { config: config(), systemPrompt: 'sys', cwd: tmp.root, lang: 'en' },
+      { llm, createRunner: fakeRunner().create, hooks },
+    );
     agent.on((e) => {
       if (e.type === 'log' && e.code === 'hook') logs.push(e.message);
     });
@@ -76,7 +144,12 @@ describe('Claude Code settings', () => {
   test("Claude Code's own environment (ANTHROPIC_*, CLAUDE_CODE_*) is never passed on, the user's or a project's", () => {
     const home = path.join(tmp.root, 'home');
     const ws = path.join(tmp.root, 'ws');
-    tmp.write('home/.claude/settings.json', JSON.stringify({ env: { ANTHROPIC_API_KEY: 'sk-ant-x', ANTHROPIC_BASE_URL: 'https://proxy', CLAUDE_CODE_USE_BEDROCK: '1', TEAM: 'blue' } }));
+    tmp.write(
+      'home/.claude/settings.json',
+      JSON.stringify({
+        env: { ANTHROPIC_API_KEY: 'sk-ant-x', ANTHROPIC_BASE_URL: 'https://proxy', CLAUDE_CODE_USE_BEDROCK: '1', TEAM: 'blue' },
+      }),
+    );
     tmp.write('ws/.claude/settings.json', JSON.stringify({ env: { ANTHROPIC_MODEL: 'opus', REGION: 'eu' } }));
     const s = readClaudeSettings(home, ws, true);
     expect(s.env).toEqual({ TEAM: 'blue', REGION: 'eu' });
@@ -96,7 +169,15 @@ describe('Claude Code settings', () => {
         env: { TEAM: 'blue', ANTHROPIC_API_KEY: 'sk-ant-x', PATH: '/evil' },
         permissions: { allow: ['Bash(npm test:*)', 'NotebookEdit'], deny: ['Read(./.env)'], defaultMode: 'acceptEdits' },
         hooks: {
-          PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh' }, { type: 'prompt', prompt: 'safe?' }] }],
+          PreToolUse: [
+            {
+              matcher: 'Bash',
+              hooks: [
+                { type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh' },
+                { type: 'prompt', prompt: 'safe?' },
+              ],
+            },
+          ],
           PreCompact: [{ hooks: [{ type: 'command', command: 'true' }] }],
           Notification: [{ matcher: 'permission_prompt', hooks: [{ type: 'command', command: 'notify-send hi' }] }],
         },
@@ -118,7 +199,9 @@ describe('Claude Code settings', () => {
       '  not used here (ignored): statusLine, outputStyle, sandbox, model, hooks "type": "prompt", hooks.PreCompact, permissions.defaultMode, permissions.allow NotebookEdit, env.ANTHROPIC_API_KEY, env.PATH',
     ]);
     const zh = trustQuestionLines(ws, false, 'zh', extras);
-    expect(zh).toContain('  此处不使用(忽略): statusLine, outputStyle, sandbox, model, hooks "type": "prompt", hooks.PreCompact, permissions.defaultMode, permissions.allow NotebookEdit, env.ANTHROPIC_API_KEY, env.PATH');
+    expect(zh).toContain(
+      '  此处不使用(忽略): statusLine, outputStyle, sandbox, model, hooks "type": "prompt", hooks.PreCompact, permissions.defaultMode, permissions.allow NotebookEdit, env.ANTHROPIC_API_KEY, env.PATH',
+    );
     expect(zh).toContain(`    钩子(由 ${hookShell().name} 运行):`);
   });
 });

@@ -6,7 +6,10 @@ describe('the sandbox setting', () => {
     ['auto', { mode: 'auto', options: {} }],
     ['off', { mode: 'off', options: {} }],
     [{ allowRead: ['~/.config/mytool', '/opt/data'] }, { mode: 'auto', options: { allowRead: ['~/.config/mytool', '/opt/data'] } }],
-    [{ mode: 'required', limits: { memoryMb: 8192, cpuSeconds: 0 } }, { mode: 'required', options: { limits: { memoryMb: 8192, cpuSeconds: 0 } } }],
+    [
+      { mode: 'required', limits: { memoryMb: 8192, cpuSeconds: 0 } },
+      { mode: 'required', options: { limits: { memoryMb: 8192, cpuSeconds: 0 } } },
+    ],
     [{ limits: false }, { mode: 'auto', options: { limits: false } }],
   ])('%j', (sandbox, expected) => {
     const r = validateConfig({ sandbox });

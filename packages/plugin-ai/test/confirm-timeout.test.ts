@@ -22,7 +22,10 @@ const touch = cmd({ tool: 'exec', program: 'touch', args: ['made.txt'] });
 test('a question nobody answers within confirmTimeoutSec declines the step; nothing runs and the model is told why', async () => {
   const llm = fakeLlm([touch, chat('ok, I did not create it')]);
   const never = () => new Promise<never>(() => undefined);
-  const agent = new Agent({ config: { ...config(), confirmTimeoutSec: 1 }, systemPrompt: 'S', cwd: dir, lang: 'en' }, { llm, createRunner: runner, confirm: never });
+  const agent = new Agent(
+    { config: { ...config(), confirmTimeoutSec: 1 }, systemPrompt: 'S', cwd: dir, lang: 'en' },
+    { llm, createRunner: runner, confirm: never },
+  );
   const started = Date.now();
   const result = await agent.send('make a file');
   expect(Date.now() - started).toBeGreaterThanOrEqual(900);
@@ -47,10 +50,26 @@ test('without confirmTimeoutSec the question is asked with no time limit (nothin
 
 test('in ai -i the withdrawn question leaves the screen and says so', async () => {
   const printed: string[] = [];
-  const surface: Surface = { columns: 80, rows: 24, live: true, print: (t) => void printed.push(t), render: () => undefined, clearScreen: () => undefined };
+  const surface: Surface = {
+    columns: 80,
+    rows: 24,
+    live: true,
+    print: (t) => void printed.push(t),
+    render: () => undefined,
+    clearScreen: () => undefined,
+  };
   const screen = new Screen({ lang: 'en', theme: createTheme(false), surface, cwd: dir, now: () => 100_000 });
   const withdraw = new AbortController();
-  const answer = screen.confirm({ id: 'cmd_001', step: { tool: 'exec', program: 'touch', args: ['a'] }, verdict: verdict('L1'), decision: { level: 'L1', rules: [] }, sessionKey: 'touch a' }, { signal: withdraw.signal });
+  const answer = screen.confirm(
+    {
+      id: 'cmd_001',
+      step: { tool: 'exec', program: 'touch', args: ['a'] },
+      verdict: verdict('L1'),
+      decision: { level: 'L1', rules: [] },
+      sessionKey: 'touch a',
+    },
+    { signal: withdraw.signal },
+  );
   withdraw.abort();
   await expect(answer).resolves.toMatchObject({ action: 'decline' });
   expect(printed.join('\n')).toContain('nobody answered in time');

@@ -1,5 +1,15 @@
 import { applyFoldTo, foldMarks, pinnedHead, planFold, type FoldInput } from '../src/context/fold';
-import { assistantMessage, eventMessage, messagesTokens, shortened, toolMessage, userMessage, wireOf, withoutReasoning, type ContextMessage } from '../src/context/messages';
+import {
+  assistantMessage,
+  eventMessage,
+  messagesTokens,
+  shortened,
+  toolMessage,
+  userMessage,
+  wireOf,
+  withoutReasoning,
+  type ContextMessage,
+} from '../src/context/messages';
 import type { ToolResult } from '../src/agent/runner-types';
 import { AiConfigSchema, ContextBudgetsSchema } from '../src/config/config-schema';
 import { estimateTokens } from '../src/context/tokens';
@@ -7,31 +17,59 @@ import { estimateTokens } from '../src/context/tokens';
 const budgets = AiConfigSchema.parse({ context: { maxRequestTokens: 4000 } }).context;
 const marks = foldMarks(budgets);
 const decision = { level: 'L0' as const, by: 'policy' as const, rules: [] };
-const result = (id: string, out: string, tool = 'exec'): ToolResult => ({ _event: 'tool_result', id, tool, program: 'cat', args: ['x'], exitCode: 0, stdoutTail: out, stderrTail: '', decision });
+const result = (id: string, out: string, tool = 'exec'): ToolResult => ({
+  _event: 'tool_result',
+  id,
+  tool,
+  program: 'cat',
+  args: ['x'],
+  exitCode: 0,
+  stdoutTail: out,
+  stderrTail: '',
+  decision,
+});
 const turn = (n: number, out: string): ContextMessage[] => [
   userMessage(`question ${n}`, 3000, 2000),
-  assistantMessage({ type: 'cmd', message: 'look', data: { cwd: null, commands: [{ tool: 'exec', program: 'cat', args: ['x'] }] } } as never, `{"type":"cmd","message":"look ${n}"}`, 3000),
+  assistantMessage(
+    { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ tool: 'exec', program: 'cat', args: ['x'] }] } } as never,
+    `{"type":"cmd","message":"look ${n}"}`,
+    3000,
+  ),
   toolMessage(result(`cmd_${n}`, out), 3000),
   assistantMessage({ type: 'chat', message: `answer ${n}` }, `{"type":"chat","message":"answer ${n}"}`, 3000),
 ];
-const input = (messages: ContextMessage[], extra: Partial<FoldInput> = {}): FoldInput => ({ messages, fixedTokens: 50, marks, pinned: () => false, headTokens: budgets.summaryMaxTokens, ...extra });
+const input = (messages: ContextMessage[], extra: Partial<FoldInput> = {}): FoldInput => ({
+  messages,
+  fixedTokens: 50,
+  marks,
+  pinned: () => false,
+  headTokens: budgets.summaryMaxTokens,
+  ...extra,
+});
 
 describe('the marks', () => {
   test('they are shares of 95% of the request budget, and a fold leaves headroom below the mark it passed', () => {
     expect(marks).toEqual({ budget: 3800, fold: 3040, summarize: 2280, target: 1520 });
   });
 
-  test.each([
-    [{ foldAtPercent: 60, summarizeAbovePercent: 60 }],
-    [{ foldToPercent: 70 }],
-  ])('marks out of order are refused with what is needed: %j', (bad) => {
-    const r = ContextBudgetsSchema.safeParse(bad);
-    expect(r.success).toBe(false);
-    expect(JSON.stringify(r.error?.issues)).toContain('foldToPercent < summarizeAbovePercent < foldAtPercent');
-  });
+  test.each([[{ foldAtPercent: 60, summarizeAbovePercent: 60 }], [{ foldToPercent: 70 }]])(
+    'marks out of order are refused with what is needed: %j',
+    (bad) => {
+      const r = ContextBudgetsSchema.safeParse(bad);
+      expect(r.success).toBe(false);
+      expect(JSON.stringify(r.error?.issues)).toContain('foldToPercent < summarizeAbovePercent < foldAtPercent');
+    },
+  );
 
   test('an older ai.json with the window and digest keys still loads', () => {
-    expect(ContextBudgetsSchema.safeParse({ toolDigestCount: 3, recentWindowMaxTokens: 6000, recentWindowMaxMessages: 40, toolDigestMaxTokens: 2000 }).success).toBe(true);
+    expect(
+      ContextBudgetsSchema.safeParse({
+        toolDigestCount: 3,
+        recentWindowMaxTokens: 6000,
+        recentWindowMaxMessages: 40,
+        toolDigestMaxTokens: 2000,
+      }).success,
+    ).toBe(true);
   });
 });
 
@@ -98,7 +136,11 @@ describe('pinned state outlives folds', () => {
     const head = pinnedHead(messages, 7, pinned);
     expect(head).toHaveLength(1);
     expect(head[0]).toMatchObject({ role: 'user', kind: 'pinned', tool: 'plan.fake' });
-    expect(JSON.parse(head[0].content)).toMatchObject({ _event: 'pinned', tool: 'plan.fake', result: { id: 'cmd_3', stdoutTail: 'plan v2' } });
+    expect(JSON.parse(head[0].content)).toMatchObject({
+      _event: 'pinned',
+      tool: 'plan.fake',
+      result: { id: 'cmd_3', stdoutTail: 'plan v2' },
+    });
     // Not taken away by this fold: nothing to state again.
     expect(pinnedHead(messages, 5, pinned)).toEqual([]);
   });
@@ -114,10 +156,34 @@ describe('messages are made once and sent as made', () => {
   const calls = [{ id: 'call_1', name: 'fs__read', arguments: '{"path":"a.ts"}' }];
   const reply = { type: 'cmd', message: 'read it', data: { cwd: null, commands: [{ tool: 'fs.read', path: 'a.ts' }] } } as never;
   test.each<[string, ContextMessage, 'json' | 'tools', unknown]>([
-    ['a JSON-protocol reply, to either transport', assistantMessage(reply, '{"type": "cmd" , "message":"read it"}', 3000), 'tools', { role: 'assistant', content: '{"type": "cmd" , "message":"read it"}' }],
-    ['a tools reply, natively', assistantMessage(reply, 'reading', 3000, calls), 'tools', { role: 'assistant', content: 'reading', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'fs__read', arguments: '{"path":"a.ts"}' } }] }],
-    ['a tools reply, to the JSON protocol', assistantMessage(reply, 'reading', 3000, calls), 'json', { role: 'assistant', content: JSON.stringify(reply) }],
-    ['a tool result of a call, natively', toolMessage(result('cmd_1', 'a'), 300, 'call_1'), 'tools', { role: 'tool', tool_call_id: 'call_1' }],
+    [
+      'a JSON-protocol reply, to either transport',
+      assistantMessage(reply, '{"type": "cmd" , "message":"read it"}', 3000),
+      'tools',
+      { role: 'assistant', content: '{"type": "cmd" , "message":"read it"}' },
+    ],
+    [
+      'a tools reply, natively',
+      assistantMessage(reply, 'reading', 3000, calls),
+      'tools',
+      {
+        role: 'assistant',
+        content: 'reading',
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'fs__read', arguments: '{"path":"a.ts"}' } }],
+      },
+    ],
+    [
+      'a tools reply, to the JSON protocol',
+      assistantMessage(reply, 'reading', 3000, calls),
+      'json',
+      { role: 'assistant', content: JSON.stringify(reply) },
+    ],
+    [
+      'a tool result of a call, natively',
+      toolMessage(result('cmd_1', 'a'), 300, 'call_1'),
+      'tools',
+      { role: 'tool', tool_call_id: 'call_1' },
+    ],
     ['a tool result of a call, to the JSON protocol', toolMessage(result('cmd_1', 'a'), 300, 'call_1'), 'json', { role: 'user' }],
     ['a JSON-protocol result, to the tools transport', toolMessage(result('cmd_1', 'a'), 300), 'tools', { role: 'user' }],
   ])('%s', (_name, m, wire, expected) => {

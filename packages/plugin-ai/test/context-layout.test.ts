@@ -32,7 +32,9 @@ function scripted(answer = (n: number) => `Turn ${n}: all fine.`): ReturnType<ty
   return fakeLlm([], (messages) => {
     if (isSummary(messages)) return summaryReply;
     const last = messages[messages.length - 1].content;
-    const n = Number(/turn (\d+)/.exec(messages.filter((m) => m.role === 'user' && /turn \d+/.test(m.content)).at(-1)?.content ?? '')?.[1] ?? 0);
+    const n = Number(
+      /turn (\d+)/.exec(messages.filter((m) => m.role === 'user' && /turn \d+/.test(m.content)).at(-1)?.content ?? '')?.[1] ?? 0,
+    );
     return last.includes('"_event":"tool_result"') ? chat(answer(n)) : twoSteps(n);
   });
 }
@@ -44,17 +46,30 @@ function useStore(): { store: () => SessionStore } {
   return { store: () => new SessionStore(dir) };
 }
 
-function agentOf(llm: LlmClient, options: { store?: SessionStore; maxRequestTokens?: number; tools?: ReturnType<typeof createToolRegistry> } = {}) {
+function agentOf(
+  llm: LlmClient,
+  options: { store?: SessionStore; maxRequestTokens?: number; tools?: ReturnType<typeof createToolRegistry> } = {},
+) {
   const cfg = config({ maxAutoStepsPerTurn: 5 });
   if (options.maxRequestTokens) cfg.context = { ...cfg.context, maxRequestTokens: options.maxRequestTokens };
   const events: AgentEvent[] = [];
-  const agent = new Agent({ config: cfg, systemPrompt: 'SYSTEM PROMPT '.repeat(40), cwd: '/work', lang: 'en' }, { llm, createRunner: fakeRunner({}, output).create, store: options.store, now: steppingClock(), ...(options.tools ? { tools: options.tools } : {}) });
+  const agent = new Agent(
+    { config: cfg, systemPrompt: 'SYSTEM PROMPT '.repeat(40), cwd: '/work', lang: 'en' },
+    {
+      llm,
+      createRunner: fakeRunner({}, output).create,
+      store: options.store,
+      now: steppingClock(),
+      ...(options.tools ? { tools: options.tools } : {}),
+    },
+  );
   agent.on((e) => events.push(e));
   return { agent, events };
 }
 
 /** Whether `before` is, message by message, the start of `after`. */
-const extendsRequest = (before: ChatMessage[], after: ChatMessage[]) => before.length <= after.length && before.every((m, i) => JSON.stringify(m) === JSON.stringify(after[i]));
+const extendsRequest = (before: ChatMessage[], after: ChatMessage[]) =>
+  before.length <= after.length && before.every((m, i) => JSON.stringify(m) === JSON.stringify(after[i]));
 
 test('across steps and turns every request keeps the previous one as an exact prefix, and no step output is sent twice', async () => {
   const llm = scripted();
@@ -127,9 +142,19 @@ describe('--continue rebuilds the bytes of the last request', () => {
         async chat(messages): Promise<LlmResult> {
           calls.push(messages);
           const last = messages[messages.length - 1];
-          if (last.role === 'tool') return { ok: true, data: null, usage: { input_tokens: 1, output_tokens: 1 }, text: 'All read.', toolCalls: [] };
+          if (last.role === 'tool')
+            return { ok: true, data: null, usage: { input_tokens: 1, output_tokens: 1 }, text: 'All read.', toolCalls: [] };
           k++;
-          return { ok: true, data: null, usage: { input_tokens: 1, output_tokens: 1 }, text: '', toolCalls: [{ id: `call_${k}_a`, name: 'exec', arguments: `{"program":"cat","args":["t${k}"]}` }, { id: `call_${k}_b`, name: 'fs__read', arguments: '{"path":"a.txt"}' }] };
+          return {
+            ok: true,
+            data: null,
+            usage: { input_tokens: 1, output_tokens: 1 },
+            text: '',
+            toolCalls: [
+              { id: `call_${k}_a`, name: 'exec', arguments: `{"program":"cat","args":["t${k}"]}` },
+              { id: `call_${k}_b`, name: 'fs__read', arguments: '{"path":"a.txt"}' },
+            ],
+          };
         },
       };
     };
@@ -139,7 +164,11 @@ describe('--continue rebuilds the bytes of the last request', () => {
     const requests = first.calls;
     for (let i = 1; i < requests.length; i++) expect(extendsRequest(requests[i - 1], requests[i])).toBe(true);
     // The results go back as the tool messages of their calls.
-    expect(requests[1].slice(-3)).toMatchObject([{ role: 'assistant', tool_calls: [{ id: 'call_1_a' }, { id: 'call_1_b' }] }, { role: 'tool', tool_call_id: 'call_1_a' }, { role: 'tool', tool_call_id: 'call_1_b' }]);
+    expect(requests[1].slice(-3)).toMatchObject([
+      { role: 'assistant', tool_calls: [{ id: 'call_1_a' }, { id: 'call_1_b' }] },
+      { role: 'tool', tool_call_id: 'call_1_a' },
+      { role: 'tool', tool_call_id: 'call_1_b' },
+    ]);
 
     const second = toolsLlm();
     const { agent: again } = agentOf(second, { store: s, tools });
@@ -203,7 +232,20 @@ describe('a session written by the previous version', () => {
       { t: 'usage', at, input_tokens: 10, output_tokens: 2 },
       { t: 'user', at, content: 'what is here' },
       { t: 'assistant', at, content: JSON.stringify({ type: 'cmd', message: 'look', asked: ['ls'] }) },
-      { t: 'tool', at, content: JSON.stringify({ _event: 'tool_result', id: 'cmd_001', step: 'ls', outcome: 'ran', exitCode: 0, level: 'L0', out: 'a.txt' }), digest: JSON.stringify({ _event: 'tool_result', id: 'cmd_001', tool: 'exec', program: 'ls', stdoutTail: 'a.txt\n' }) },
+      {
+        t: 'tool',
+        at,
+        content: JSON.stringify({
+          _event: 'tool_result',
+          id: 'cmd_001',
+          step: 'ls',
+          outcome: 'ran',
+          exitCode: 0,
+          level: 'L0',
+          out: 'a.txt',
+        }),
+        digest: JSON.stringify({ _event: 'tool_result', id: 'cmd_001', tool: 'exec', program: 'ls', stdoutTail: 'a.txt\n' }),
+      },
       { t: 'assistant', at, content: JSON.stringify({ type: 'chat', message: 'One file.' }) },
       { t: 'summary', at, summary: { summary: 'earlier', keyFacts: [], openTasks: [] }, folded: 0, method: 'rules' },
       { t: 'event', at, content: JSON.stringify({ _event: 'continue' }) },
@@ -245,7 +287,10 @@ test("the session's requests carry its id as one prompt-cache key; a summary req
 
 test('instructions that change mid-session (memory, skills) come as one message after the cached prefix; a new session starts from them', async () => {
   const llm = fakeLlm([], () => chat('ok'));
-  const agent = new Agent({ config: config(), systemPrompt: 'RULES\n\nMEMORY: likes tabs', cwd: '/work', lang: 'en' }, { llm, createRunner: fakeRunner().create });
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'RULES\n\nMEMORY: likes tabs', cwd: '/work', lang: 'en' },
+    { llm, createRunner: fakeRunner().create },
+  );
   // Before anything was sent, the new text simply is the system prompt.
   agent.updateSystemPrompt('RULES\n\nMEMORY: likes spaces');
   await agent.send('one');

@@ -51,11 +51,22 @@ test('a result whose strings alone are over the budget is cut without being seri
 });
 
 test.each([
-  ['fs.grep', 'matches', (i: number) => ({ file: `src/f${i}.ts`, line: i + 1, text: `const value${i} = compute(${i}); // ${'x'.repeat(80)}` })],
+  [
+    'fs.grep',
+    'matches',
+    (i: number) => ({ file: `src/f${i}.ts`, line: i + 1, text: `const value${i} = compute(${i}); // ${'x'.repeat(80)}` }),
+  ],
   ['fs.glob', 'files', (i: number) => `packages/p${i}/src/some/deep/folder/file${i}.ts`],
   ['web.search', 'results', (i: number) => ({ title: `Result ${i}`, url: `https://example.com/${i}`, snippet: 'words '.repeat(40) })],
 ] as const)('a %s result over the budget keeps its first %s whole, says how many, stays valid JSON', (tool, key, item) => {
-  const result = { _event: 'tool_result', id: 'cmd_002', tool, [key]: Array.from({ length: 300 }, (_, i) => item(i)), total: 300, decision: { level: 'L0', by: 'policy', rules: [] } } as unknown as ToolResult;
+  const result = {
+    _event: 'tool_result',
+    id: 'cmd_002',
+    tool,
+    [key]: Array.from({ length: 300 }, (_, i) => item(i)),
+    total: 300,
+    decision: { level: 'L0', by: 'policy', rules: [] },
+  } as unknown as ToolResult;
   const text = fitToolResult(result, 1200);
   expect(estimateTokens(text)).toBeLessThanOrEqual(1200);
   const parsed = JSON.parse(text);
@@ -68,11 +79,22 @@ test.each([
 });
 
 test.each([
-  [{ tool: 'fs.grep', pattern: 'applyDiscount', path: 'src', summary: '1 matching line in 1 file (rg)' }, 'fs.grep applyDiscount in src', '1 matching line'],
+  [
+    { tool: 'fs.grep', pattern: 'applyDiscount', path: 'src', summary: '1 matching line in 1 file (rg)' },
+    'fs.grep applyDiscount in src',
+    '1 matching line',
+  ],
   [{ tool: 'fs.glob', pattern: '**/*.test.js', path: '.', summary: '2 files' }, 'fs.glob **/*.test.js in .', '2 files'],
   [{ tool: 'web.search', query: 'zod unions', summary: 'searxng: 3 results' }, 'web.search zod unions', 'searxng: 3 results'],
 ])('the compact form of a %j result names what was looked for', (fields, step, out) => {
-  const compact = JSON.parse(compactToolResult({ _event: 'tool_result', id: 'cmd_003', decision: { level: 'L0', by: 'policy', rules: [] }, ...fields } as unknown as ToolResult));
+  const compact = JSON.parse(
+    compactToolResult({
+      _event: 'tool_result',
+      id: 'cmd_003',
+      decision: { level: 'L0', by: 'policy', rules: [] },
+      ...fields,
+    } as unknown as ToolResult),
+  );
   expect(compact).toMatchObject({ step, level: 'L0' });
   expect(compact.out).toContain(out);
 });
@@ -106,7 +128,10 @@ test('rule-based summary keeps the previous one, lists folded turns, stays cappe
 });
 
 test('capSummary fits the rendered summary', () => {
-  const s = capSummary({ summary: '长'.repeat(5000), keyFacts: Array(40).fill('a fact '.repeat(30)), openTasks: Array(20).fill('task') }, 400);
+  const s = capSummary(
+    { summary: '长'.repeat(5000), keyFacts: Array(40).fill('a fact '.repeat(30)), openTasks: Array(20).fill('task') },
+    400,
+  );
   expect(estimateTokens(renderSummary(s))).toBeLessThanOrEqual(400);
 });
 
@@ -131,7 +156,9 @@ test('SessionStore skips invalid lines and lists newest first', () => {
 
 test('the markdown renderer renders inline markdown in list items too, and strips colour when off', () => {
   const { createMarkdownRenderer } = require('../src/interactive/markdown') as typeof import('../src/interactive/markdown');
-  const plain = createMarkdownRenderer({ color: false, width: 80 })('# Title\n\n- item with **bold** and `code`\n  1. nested *em*\n\nPara **x**.');
+  const plain = createMarkdownRenderer({ color: false, width: 80 })(
+    '# Title\n\n- item with **bold** and `code`\n  1. nested *em*\n\nPara **x**.',
+  );
   expect(plain).not.toMatch(/\x1b\[/);
   expect(plain).toContain('item with bold and code');
   expect(plain).toContain('nested em');
@@ -155,4 +182,3 @@ test('SessionStore.list reads only the head and tail of long sessions', () => {
   ]);
   fs.rmSync(dir, { recursive: true });
 });
-

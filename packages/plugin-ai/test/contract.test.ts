@@ -13,7 +13,10 @@ const runnerSide: Validator = (step) => validateStep(step) === undefined;
 
 /** A value of any JSON-ish shape, biased to the edge cases that validations disagree on. */
 const anyValue = fc.oneof(
-  { arbitrary: fc.constantFrom('', ' ', 'git', 'src/a.ts', 'https://example.com', 'proc_1', 0, -1, 1.5, 60001, true, [], ['x', 1]), weight: 6 },
+  {
+    arbitrary: fc.constantFrom('', ' ', 'git', 'src/a.ts', 'https://example.com', 'proc_1', 0, -1, 1.5, 60001, true, [], ['x', 1]),
+    weight: 6,
+  },
   fc.string(),
   fc.integer({ min: -5, max: 70000 }),
   fc.double({ noNaN: false }),
@@ -42,7 +45,9 @@ function stepsOf(name: string): fc.Arbitrary<Record<string, unknown>> {
     fc.constant({ tool: name, ...example }),
     { arbitrary: nearValid, weight: 4 },
     fields.map((f) => ({ tool: name, ...f })),
-    fc.tuple(fields, fc.dictionary(fc.string({ maxLength: 6 }), anyValue, { maxKeys: 2 })).map(([f, extra]) => ({ ...extra, tool: name, ...f })),
+    fc
+      .tuple(fields, fc.dictionary(fc.string({ maxLength: 6 }), anyValue, { maxKeys: 2 }))
+      .map(([f, extra]) => ({ ...extra, tool: name, ...f })),
     fields.map((f) => (name === 'exec' ? { ...f } : { tool: name, ...f })),
   );
 }
@@ -50,7 +55,21 @@ function stepsOf(name: string): fc.Arbitrary<Record<string, unknown>> {
 const anyStep = fc.oneof(...tools.map((t) => stepsOf(t.name)), anyValue, fc.record({ tool: fc.string() }));
 
 test('every built-in tool is registered with a description in both languages and a JSON Schema', () => {
-  expect(tools.map((t) => t.name)).toEqual(['exec', 'plugin.run', 'config.json_patch', 'fs.read', 'fs.edit', 'fs.write', 'fs.glob', 'fs.grep', 'http.get', 'web.search', 'proc.start', 'proc.status', 'proc.kill']);
+  expect(tools.map((t) => t.name)).toEqual([
+    'exec',
+    'plugin.run',
+    'config.json_patch',
+    'fs.read',
+    'fs.edit',
+    'fs.write',
+    'fs.glob',
+    'fs.grep',
+    'http.get',
+    'web.search',
+    'proc.start',
+    'proc.status',
+    'proc.kill',
+  ]);
   for (const t of tools) {
     expect(t.description.zh.length).toBeGreaterThan(5);
     expect(t.description.en.length).toBeGreaterThan(5);
@@ -72,7 +91,10 @@ describe.each(tools.map((t) => [t.name]))('%s: plugin-ai and the runner accept a
 });
 
 test('any value at all as a step', () => {
-  fc.assert(fc.property(anyStep, (step) => expect(pluginAi(step)).toBe(runnerSide(step))), { numRuns: 2000, seed: 11 });
+  fc.assert(
+    fc.property(anyStep, (step) => expect(pluginAi(step)).toBe(runnerSide(step))),
+    { numRuns: 2000, seed: 11 },
+  );
 });
 
 test('what the runner blocks as malformed is what plugin-ai rejects', async () => {

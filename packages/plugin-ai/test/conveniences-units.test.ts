@@ -99,7 +99,8 @@ describe('Ctrl+R reverse search', () => {
     expect(run([...type('npmx'), { kind: 'backspace' }, { kind: 'enter' }]).done).toBe('npm test');
   });
   test('Esc, Ctrl+G (cancel) and Ctrl+C give back the draft', () => {
-    for (const key of [{ kind: 'escape' }, { kind: 'cancel' }, { kind: 'interrupt' }] as SearchKey[]) expect(run([...type('git'), key]).done).toBe('draft');
+    for (const key of [{ kind: 'escape' }, { kind: 'cancel' }, { kind: 'interrupt' }] as SearchKey[])
+      expect(run([...type('git'), key]).done).toBe('draft');
   });
   test('a cursor key takes the match and still moves', () => {
     expect(run([...type('npm'), { kind: 'left' }])).toMatchObject({ done: 'npm test', key: { kind: 'left' } });
@@ -151,14 +152,18 @@ describe('!cmd', () => {
   test('split without a shell as custom commands are; a line that needs one is refused with what it needed', () => {
     expect(shellStep('git log --oneline -3')).toMatchObject({ step: { program: 'git', args: ['log', '--oneline', '-3'] } });
     expect(shellStep("grep -n 'a b' x.txt")).toMatchObject({ step: { program: 'grep', args: ['-n', 'a b', 'x.txt'] } });
-    for (const line of ['ls | wc -l', 'echo $HOME', 'make && make test', 'cat *.md', 'ls > out']) expect(shellStep(line)).toHaveProperty('error');
+    for (const line of ['ls | wc -l', 'echo $HOME', 'make && make test', 'cat *.md', 'ls > out'])
+      expect(shellStep(line)).toHaveProperty('error');
   });
 
-  const result = (fields: Partial<ToolResult>): ToolResult => ({ _event: 'tool_result', id: 'cmd_001', tool: 'exec', decision: { ...verdict('L0'), rules: [] } as never, ...fields }) as ToolResult;
+  const result = (fields: Partial<ToolResult>): ToolResult =>
+    ({ _event: 'tool_result', id: 'cmd_001', tool: 'exec', decision: { ...verdict('L0'), rules: [] } as never, ...fields }) as ToolResult;
 
-  test('what the model reads: marked as the user\'s, output redacted and capped', () => {
+  test("what the model reads: marked as the user's, output redacted and capped", () => {
     const key = 'sk-' + 'a'.repeat(40);
-    const event = JSON.parse(userRanEvent(`env`, result({ exitCode: 0, stdoutTail: `OPENAI_API_KEY=${key}\n${'line\n'.repeat(5000)}`, stderrTail: '' })));
+    const event = JSON.parse(
+      userRanEvent(`env`, result({ exitCode: 0, stdoutTail: `OPENAI_API_KEY=${key}\n${'line\n'.repeat(5000)}`, stderrTail: '' })),
+    );
     expect(event).toMatchObject({ _event: 'user_ran', command: 'env', exitCode: 0, truncated: true });
     expect(event.note).toMatch(/user ran this command themselves/);
     expect(JSON.stringify(event)).not.toContain(key);
@@ -166,7 +171,9 @@ describe('!cmd', () => {
   });
 
   test('a declined or blocked command says so, with its level', () => {
-    const event = JSON.parse(userRanEvent('sudo ls', result({ status: 'blocked', reason: 'sudo is refused', decision: { level: 'L2', rules: [] } as never })));
+    const event = JSON.parse(
+      userRanEvent('sudo ls', result({ status: 'blocked', reason: 'sudo is refused', decision: { level: 'L2', rules: [] } as never })),
+    );
     expect(event).toEqual(expect.objectContaining({ _event: 'user_ran', status: 'blocked', level: 'L2', reason: 'sudo is refused' }));
     expect(event).not.toHaveProperty('exitCode');
   });
@@ -182,8 +189,26 @@ describe('/export', () => {
     { t: 'event', at, content: JSON.stringify({ _event: 'user_ran', command: 'ls', exitCode: 0, stdout: 'a.txt\n' }) },
     { t: 'user', at, content: 'what is in a.txt? key sk-' + 'b'.repeat(40) },
     { t: 'assistant', at, content: JSON.stringify({ type: 'cmd', message: 'reading it', asked: ['read a.txt'] }) },
-    { t: 'tool', at, content: JSON.stringify({ _event: 'tool_result', id: 'cmd_001', step: 'fs.read a.txt', outcome: 'ran', level: 'L0' }), digest: '' },
-    { t: 'tool', at, content: JSON.stringify({ _event: 'tool_result', id: 'cmd_002', tool: 'exec', program: 'git', args: ['status'], exitCode: 0, decision: { level: 'L0' } }), digest: '' },
+    {
+      t: 'tool',
+      at,
+      content: JSON.stringify({ _event: 'tool_result', id: 'cmd_001', step: 'fs.read a.txt', outcome: 'ran', level: 'L0' }),
+      digest: '',
+    },
+    {
+      t: 'tool',
+      at,
+      content: JSON.stringify({
+        _event: 'tool_result',
+        id: 'cmd_002',
+        tool: 'exec',
+        program: 'git',
+        args: ['status'],
+        exitCode: 0,
+        decision: { level: 'L0' },
+      }),
+      digest: '',
+    },
     { t: 'assistant', at, content: JSON.stringify({ type: 'chat', message: 'It holds **one** line.' }) },
     { t: 'event', at, content: JSON.stringify({ _event: 'memory_added', file: 'AGENTS.md', text: 'use pnpm' }) },
     { t: 'assistant', at, content: 'a plain-text answer (native tools)' },
@@ -237,7 +262,7 @@ describe('notifications', () => {
     expect(validateConfig({ notify: { sound: true } })).toMatchObject({ ok: false });
   });
 
-  test('Claude Code\'s Notification hooks are read and run with its stdin, matched on the notification type', async () => {
+  test("Claude Code's Notification hooks are read and run with its stdin, matched on the notification type", async () => {
     const marker = path.join(folder.root, 'stdin.json');
     const { hooks, problems } = readHooks(
       {
@@ -250,7 +275,11 @@ describe('notifications', () => {
       'claude',
     );
     expect(problems).toEqual([]);
-    await fireNotification({ hooks, sessionId: 's1', cwd: folder.root, runMode: 'auto-edit', env: process.env, projectDir: folder.root }, 'ai needs your answer: touch x', 'permission_prompt');
+    await fireNotification(
+      { hooks, sessionId: 's1', cwd: folder.root, runMode: 'auto-edit', env: process.env, projectDir: folder.root },
+      'ai needs your answer: touch x',
+      'permission_prompt',
+    );
     expect(JSON.parse(fs.readFileSync(marker, 'utf8'))).toEqual({
       session_id: 's1',
       cwd: folder.root,
@@ -267,7 +296,10 @@ describe('Ctrl+G: the editor', () => {
   test.each([
     [{}, { error: 'none' }],
     [{ EDITOR: 'vim' }, { words: ['vim'], command: 'vim' }],
-    [{ EDITOR: 'vim', VISUAL: 'code --wait' }, { words: ['code', '--wait'], command: 'code --wait' }],
+    [
+      { EDITOR: 'vim', VISUAL: 'code --wait' },
+      { words: ['code', '--wait'], command: 'code --wait' },
+    ],
     [{ EDITOR: "'unclosed" }, { error: 'unsplittable', command: "'unclosed" }],
   ])('%j', (env, found) => {
     expect(editorCommand(env)).toEqual(found);
@@ -275,9 +307,16 @@ describe('Ctrl+G: the editor', () => {
 
   test('the prompt goes through a private temporary file, edited by the editor, which is removed after', async () => {
     // The editor writes back the text in capitals, the file's mode and where it was.
-    const script = folder.write('edit.js', "const fs=require('fs');const f=process.argv[2];fs.writeFileSync(f,[fs.readFileSync(f,'utf8').toUpperCase(),(fs.statSync(f).mode&0o777).toString(8),f].join('|')+'\\n');");
+    const script = folder.write(
+      'edit.js',
+      "const fs=require('fs');const f=process.argv[2];fs.writeFileSync(f,[fs.readFileSync(f,'utf8').toUpperCase(),(fs.statSync(f).mode&0o777).toString(8),f].join('|')+'\\n');",
+    );
     const calls: string[] = [];
-    const out = await editExternally('fix the tests', { ...process.env, VISUAL: `${process.execPath} ${script}` }, { suspend: () => calls.push('suspend'), resume: () => calls.push('resume') });
+    const out = await editExternally(
+      'fix the tests',
+      { ...process.env, VISUAL: `${process.execPath} ${script}` },
+      { suspend: () => calls.push('suspend'), resume: () => calls.push('resume') },
+    );
     if (!out.ok) throw new Error(JSON.stringify(out));
     const [text, mode, file] = out.text.split('|');
     expect([text, mode]).toEqual(['FIX THE TESTS', '600']);
@@ -286,19 +325,26 @@ describe('Ctrl+G: the editor', () => {
   });
 
   test('an editor that fails leaves the prompt as it was', async () => {
-    const out = await editExternally('keep me', { ...process.env, VISUAL: `${process.execPath} -e process.exit(3)` }, { suspend: () => undefined, resume: () => undefined });
+    const out = await editExternally(
+      'keep me',
+      { ...process.env, VISUAL: `${process.execPath} -e process.exit(3)` },
+      { suspend: () => undefined, resume: () => undefined },
+    );
     expect(out).toMatchObject({ ok: false, reason: 'failed', detail: 'exit 3' });
   });
 });
 
 describe('/<skill>, @path, /init', () => {
-  test('a skill\'s body goes with the message, with its folder and the input; a long body is cut at a line with where to read on', () => {
+  test("a skill's body goes with the message, with its folder and the input; a long body is cut at a line with where to read on", () => {
     const file = folder.write('skills/notes/SKILL.md', '---\nname: notes\ndescription: d\n---\nBODY line 1\nline 2\n');
     const message = skillMessage({ name: 'notes', file }, 'for v2');
     expect(message).toContain('<skill name="notes">\nBODY line 1\nline 2\n</skill>');
     expect(message).toContain(path.dirname(file));
     expect(message.endsWith('Input: for v2')).toBe(true);
-    folder.write('skills/long/SKILL.md', '---\nname: long\ndescription: d\n---\n' + 'x'.repeat(100) + '\n' + 'y'.repeat(SKILL_BODY_MAX_CHARS) + '\n');
+    folder.write(
+      'skills/long/SKILL.md',
+      '---\nname: long\ndescription: d\n---\n' + 'x'.repeat(100) + '\n' + 'y'.repeat(SKILL_BODY_MAX_CHARS) + '\n',
+    );
     const long = skillMessage({ name: 'long', file: path.join(folder.root, 'skills/long/SKILL.md') }, '');
     expect(long).toContain('"offset":6');
     expect(long).not.toContain('yyyy');
@@ -307,14 +353,19 @@ describe('/<skill>, @path, /init', () => {
   test('@refs: text files that exist, once each; images, mentions and missing files stay text', () => {
     folder.write('notes.md', 'n');
     folder.write('src/a.ts', 'a');
-    expect(fileRefs('see @notes.md, @src/a.ts and @notes.md; @shot.png @someone @gone.md mail@x.md', folder.root)).toEqual(['notes.md', 'src/a.ts']);
+    expect(fileRefs('see @notes.md, @src/a.ts and @notes.md; @shot.png @someone @gone.md mail@x.md', folder.root)).toEqual([
+      'notes.md',
+      'src/a.ts',
+    ]);
   });
 
   test('/init names AGENTS.md, and CLAUDE.md when there is one', () => {
     expect(initPrompt(folder.root)).toMatch(/write a concise AGENTS\.md/);
     expect(initPrompt(folder.root)).not.toContain('CLAUDE.md exists');
     folder.write('CLAUDE.md', '- x');
-    expect(initPrompt(folder.root, 'mention the Makefile')).toMatch(/CLAUDE\.md exists: read it and merge its points[\s\S]*The user adds: mention the Makefile/);
+    expect(initPrompt(folder.root, 'mention the Makefile')).toMatch(
+      /CLAUDE\.md exists: read it and merge its points[\s\S]*The user adds: mention the Makefile/,
+    );
     // Started in a subfolder, the file still goes to the root.
     expect(initPrompt(folder.root, '', path.join(folder.root, 'pkg', 'a'))).toContain('one fs.write step (path "../../AGENTS.md")');
   });

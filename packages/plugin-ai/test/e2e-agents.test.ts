@@ -17,7 +17,8 @@ beforeEach(async () => {
 
 type Msg = { role: string; content: string };
 const messagesOf = (r: RecordedRequest): Msg[] => r.body.messages as Msg[];
-const isChild = (r: RecordedRequest): boolean => messagesOf(r).some((m) => m.role === 'system' && m.content.includes('You are a helper agent started by another agent'));
+const isChild = (r: RecordedRequest): boolean =>
+  messagesOf(r).some((m) => m.role === 'system' && m.content.includes('You are a helper agent started by another agent'));
 /** The first user message of a request: a child's task, or the parent's prompt. */
 const firstUser = (r: RecordedRequest): string => messagesOf(r).find((m) => m.role === 'user')?.content ?? '';
 const toolResults = (r: RecordedRequest): Array<Record<string, any>> =>
@@ -47,8 +48,15 @@ test('two children run in parallel with fresh contexts; their answers return to 
       return chat(`${file} contains: ${String(read.content).trim()}`);
     }
     parentCalls++;
-    if (parentCalls === 1) return cmd('split the work', { tool: 'agent.run', task: 'What does a.txt say?' }, { tool: 'agent.run', task: 'What does b.txt say?' });
-    const answers = toolResults(r).map((t) => t.answer).join(' | ');
+    if (parentCalls === 1)
+      return cmd(
+        'split the work',
+        { tool: 'agent.run', task: 'What does a.txt say?' },
+        { tool: 'agent.run', task: 'What does b.txt say?' },
+      );
+    const answers = toolResults(r)
+      .map((t) => t.answer)
+      .join(' | ');
     return chat(`Children said: ${answers}`);
   });
   const res = await runAi(['-p', 'summarise a.txt and b.txt', '--max-steps', '3', '--json'], { env: fx.env, cwd: fx.cwd });
@@ -61,22 +69,44 @@ test('two children run in parallel with fresh contexts; their answers return to 
   for (const c of children) {
     expect(JSON.stringify(c.body.messages)).not.toContain('summarise a.txt and b.txt');
     // A child cannot start children: agent.run is not among its tools.
-    expect(messagesOf(c).filter((m) => m.role === 'system').map((m) => m.content).join('\n')).not.toContain('agent.run');
+    expect(
+      messagesOf(c)
+        .filter((m) => m.role === 'system')
+        .map((m) => m.content)
+        .join('\n'),
+    ).not.toContain('agent.run');
   }
   const parentLast = fx.server.requests.filter((r) => !isChild(r)).at(-1)!;
   // The parent is offered agent.run (so the check above can fail).
-  expect(messagesOf(parentLast).filter((m) => m.role === 'system').map((m) => m.content).join('\n')).toContain('agent.run');
+  expect(
+    messagesOf(parentLast)
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n'),
+  ).toContain('agent.run');
   const results = toolResults(parentLast);
   expect(results).toHaveLength(2);
-  expect(results[0]).toMatchObject({ tool: 'agent.run', agent: 'agent 1', outcome: 'answered', answer: 'a.txt contains: 1\talpha says 1', decision: { level: 'L0' } });
+  expect(results[0]).toMatchObject({
+    tool: 'agent.run',
+    agent: 'agent 1',
+    outcome: 'answered',
+    answer: 'a.txt contains: 1\talpha says 1',
+    decision: { level: 'L0' },
+  });
   expect(results[1]).toMatchObject({ tool: 'agent.run', agent: 'agent 2', outcome: 'answered', answer: 'b.txt contains: 1\tbeta says 2' });
   expect(results[0].usage.calls).toBe(2);
 
-  const events = res.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const events = res.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const final = events.find((e) => e.type === 'final');
   expect(final.message).toContain('alpha says 1');
   // Each child's progress was shown under its step.
-  const progress = events.filter((e) => e.type === 'output').map((e) => e.chunk).join('');
+  const progress = events
+    .filter((e) => e.type === 'output')
+    .map((e) => e.chunk)
+    .join('');
   expect(progress).toContain('[agent 1] read a.txt');
   expect(progress).toContain('[agent 2] read b.txt');
 });
@@ -95,7 +125,11 @@ test("a child's steps are judged like the parent's: in plan mode (the default) a
   const res = await runAi(['-p', 'make out.txt', '--approve-l1', '--max-steps', '3', '--json'], { env: fx.env, cwd: fx.cwd });
   expect(res.code).toBe(0);
   // The child ran in plan mode (the default): the write was refused whatever the flag says.
-  const final = res.stdout.trim().split('\n').map((l) => JSON.parse(l)).find((e) => e.type === 'final');
+  const final = res.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .find((e) => e.type === 'final');
   expect(final.message).toMatch(/write blocked: .*mode\.plan/);
   await expect(fs.access(path.join(fx.cwd, 'out.txt'))).rejects.toThrow();
 });
@@ -114,7 +148,10 @@ test('mode "default": the child asks as the parent would; a declined write leave
   // No --approve-l1: nobody can answer, so the child's L1 write is declined.
   const res = await runAi(['-p', 'make out.txt', '--max-steps', '3', '--json'], { env: fx.env, cwd: fx.cwd });
   expect(res.code).toBe(0);
-  const events = res.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const events = res.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   expect(events.find((e) => e.type === 'final').message).toContain('write declined');
   await expect(fs.access(path.join(fx.cwd, 'out.txt'))).rejects.toThrow();
 
@@ -124,7 +161,7 @@ test('mode "default": the child asks as the parent would; a declined write leave
   expect(await fs.readFile(path.join(fx.cwd, 'out.txt'), 'utf8')).toBe('x');
 });
 
-test('Ctrl+C stops the children with the turn: the child\'s model call is dropped and ai exits 130', async () => {
+test("Ctrl+C stops the children with the turn: the child's model call is dropped and ai exits 130", async () => {
   const { spawn } = await import('child_process');
   const { AI_BIN } = await import('./run-bin');
   fx.server.setHandler((r): ScriptedReply => {
@@ -140,7 +177,10 @@ test('Ctrl+C stops the children with the turn: the child\'s model call is droppe
   expect(isChild(fx.server.requests[1])).toBe(true);
   child.kill('SIGINT');
   expect(await exited).toBe(130);
-  const events = stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const events = stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const result = events.find((e) => e.type === 'tool_result')?.result;
   expect(result).toMatchObject({ tool: 'agent.run', outcome: 'aborted', aborted: true });
 });

@@ -37,14 +37,30 @@ function normalUser(): { uid: number; setpriv: string; tmp: string } | { skip: s
   const tmp = traversableTmp();
   if (!tmp) return { skip: 'no temp folder an unprivileged user can enter' };
   const repo = path.resolve(__dirname, '..', '..', '..');
-  const probe = spawnSync(setpriv, ['--reuid', '65534', '--regid', '65534', '--clear-groups', process.execPath, '-e', `require(${JSON.stringify(AI_BIN)}.replace(/bin.ai.js$/, 'package.json'))`], { cwd: '/' });
+  const probe = spawnSync(
+    setpriv,
+    [
+      '--reuid',
+      '65534',
+      '--regid',
+      '65534',
+      '--clear-groups',
+      process.execPath,
+      '-e',
+      `require(${JSON.stringify(AI_BIN)}.replace(/bin.ai.js$/, 'package.json'))`,
+    ],
+    { cwd: '/' },
+  );
   if (probe.status !== 0) return { skip: `an unprivileged user cannot read this checkout (${repo})` };
   return { uid: 65534, setpriv, tmp };
 }
 
 const USER = normalUser();
 if ('skip' in USER && process.getuid?.() === 0) process.stderr.write(`e2e-claude-guards: the unprivileged run is SKIPPED: ${USER.skip}\n`);
-const RUNS: Array<[string, { uid: number; setpriv: string; tmp: string } | undefined]> = [[process.getuid?.() === 0 ? 'as root' : 'as this user', undefined], ...('uid' in USER ? [['as an unprivileged user', USER] as [string, typeof USER]] : [])];
+const RUNS: Array<[string, { uid: number; setpriv: string; tmp: string } | undefined]> = [
+  [process.getuid?.() === 0 ? 'as root' : 'as this user', undefined],
+  ...('uid' in USER ? [['as an unprivileged user', USER] as [string, typeof USER]] : []),
+];
 
 const cmd = (...commands: object[]) => ({ json: { type: 'cmd', message: 'go', data: { cwd: null, commands } } });
 const chat = (message: string) => ({ json: { type: 'chat', message } });
@@ -113,7 +129,11 @@ describe.each(RUNS)('Claude Code guard hooks %s', (_label, user) => {
     let result;
     if (user) {
       spawnSync('chown', ['-R', `${user.uid}:${user.uid}`, fx.temp.home]);
-      result = await runProcess(user.setpriv, ['--reuid', String(user.uid), '--regid', String(user.uid), '--clear-groups', process.execPath, AI_BIN, ...args], { env: fx.temp.env, cwd: fx.cwd, input: '' });
+      result = await runProcess(
+        user.setpriv,
+        ['--reuid', String(user.uid), '--regid', String(user.uid), '--clear-groups', process.execPath, AI_BIN, ...args],
+        { env: fx.temp.env, cwd: fx.cwd, input: '' },
+      );
     } else {
       result = await runProcess(process.execPath, [AI_BIN, ...args], { env: fx.temp.env, cwd: fx.cwd, input: '' });
     }
@@ -132,91 +152,116 @@ describe.each(RUNS)('Claude Code guard hooks %s', (_label, user) => {
     if (r.code !== 0) throw new Error(`ai exited ${String(r.code)}:\n${r.stderr}\n${r.stdout.slice(-2000)}`);
   };
   const results = (r: BinResult) => r.events.filter((e) => e.type === 'tool_result').map((e) => e.result as Record<string, any>);
-  const outcome = (x: Record<string, any>) => (x.blockedBy === 'hook' ? 'hook' : ['blocked', 'declined', 'error'].includes(x.status) ? x.status : 'ran');
+  const outcome = (x: Record<string, any>) =>
+    x.blockedBy === 'hook' ? 'hook' : ['blocked', 'declined', 'error'].includes(x.status) ? x.status : 'ran';
   const told = (i: number) => JSON.stringify(fx.server.requests[i].body.messages.at(-1));
 
-  (HAS_JQ ? test : test.skip)(`a bash/jq guard (tool_name != "Bash" → exit 0) blocks rm and git push, as a step and in the background; the rest runs${skipping('jq', HAS_JQ)}`, async () => {
-    await write('.claude/hooks/bash-guard.sh', BASH_GUARD, 0o755);
-    await write('notes.md', 'keep me\n');
-    await write('README.md', '# readme\n');
-    await projectHooks({ PreToolUse: [{ matcher: '', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/bash-guard.sh' }] }] });
-    fx.server.enqueue(
-      cmd({ program: 'rm', args: ['notes.md'] }),
-      cmd({ program: 'git', args: ['push', 'origin', 'main'] }),
-      cmd({ tool: 'proc.start', program: 'rm', args: ['notes.md'] }),
-      cmd({ program: 'ls', args: ['-a'] }, { tool: 'fs.read', path: 'README.md' }, { program: 'touch', args: ['made.txt'] }),
-      chat('done'),
-    );
-    const r = await ai(['-p', 'tidy', '--json', '--approve-l1', '--max-steps', '8']);
-    ok(r);
-    expect(results(r).map(outcome)).toEqual(['hook', 'hook', 'hook', 'ran', 'ran', 'ran']);
-    expect(told(1)).toContain('Blocked by the project guard: rm notes.md');
-    expect(told(2)).toContain('Blocked by the project guard: git push origin main');
-    expect(readFileSync(path.join(fx.cwd, 'notes.md'), 'utf8')).toBe('keep me\n');
-    // Only Bash steps reached the guard's check; the Read step passed it at `tool_name != "Bash"`.
-    expect(readFileSync(path.join(fx.cwd, 'guard-passed.log'), 'utf8')).toBe('ls -a\ntouch made.txt\n');
-    await expect(fs.stat(path.join(fx.cwd, 'made.txt'))).resolves.toBeTruthy();
-  });
+  (HAS_JQ ? test : test.skip)(
+    `a bash/jq guard (tool_name != "Bash" → exit 0) blocks rm and git push, as a step and in the background; the rest runs${skipping('jq', HAS_JQ)}`,
+    async () => {
+      await write('.claude/hooks/bash-guard.sh', BASH_GUARD, 0o755);
+      await write('notes.md', 'keep me\n');
+      await write('README.md', '# readme\n');
+      await projectHooks({
+        PreToolUse: [{ matcher: '', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/bash-guard.sh' }] }],
+      });
+      fx.server.enqueue(
+        cmd({ program: 'rm', args: ['notes.md'] }),
+        cmd({ program: 'git', args: ['push', 'origin', 'main'] }),
+        cmd({ tool: 'proc.start', program: 'rm', args: ['notes.md'] }),
+        cmd({ program: 'ls', args: ['-a'] }, { tool: 'fs.read', path: 'README.md' }, { program: 'touch', args: ['made.txt'] }),
+        chat('done'),
+      );
+      const r = await ai(['-p', 'tidy', '--json', '--approve-l1', '--max-steps', '8']);
+      ok(r);
+      expect(results(r).map(outcome)).toEqual(['hook', 'hook', 'hook', 'ran', 'ran', 'ran']);
+      expect(told(1)).toContain('Blocked by the project guard: rm notes.md');
+      expect(told(2)).toContain('Blocked by the project guard: git push origin main');
+      expect(readFileSync(path.join(fx.cwd, 'notes.md'), 'utf8')).toBe('keep me\n');
+      // Only Bash steps reached the guard's check; the Read step passed it at `tool_name != "Bash"`.
+      expect(readFileSync(path.join(fx.cwd, 'guard-passed.log'), 'utf8')).toBe('ls -a\ntouch made.txt\n');
+      await expect(fs.stat(path.join(fx.cwd, 'made.txt'))).resolves.toBeTruthy();
+    },
+  );
 
-  (HAS_PYTHON ? test : test.skip)(`a Python guard reading tool_input.file_path blocks .env on Read, Edit and Write, however the path is spelled${skipping('python3', HAS_PYTHON)}`, async () => {
-    await write('.claude/hooks/protect_env.py', ENV_GUARD);
-    await write('.env', 'API_TOKEN=abc\n');
-    await write('README.md', '# readme\n');
-    await projectHooks({ PreToolUse: [{ matcher: 'Read|Edit|MultiEdit|Write', hooks: [{ type: 'command', command: 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/protect_env.py"' }] }] });
-    fx.server.enqueue(
-      cmd({ tool: 'fs.read', path: '.env' }),
-      cmd({ tool: 'fs.read', path: 'docs/../.env' }),
-      cmd({ tool: 'fs.edit', path: '.env', old_string: 'abc', new_string: 'xyz' }),
-      cmd({ tool: 'fs.write', path: '.env.local', content: 'K=v\n' }),
-      cmd({ tool: 'fs.read', path: 'README.md' }, { tool: 'fs.write', path: 'notes.txt', content: 'ok\n' }),
-      chat('done'),
-    );
-    const r = await ai(['-p', 'look', '--json', '--approve-l1', '--max-steps', '8']);
-    ok(r);
-    expect(results(r).map(outcome)).toEqual(['hook', 'hook', 'hook', 'hook', 'ran', 'ran']);
-    expect(told(1)).toContain(`Blocked: ${path.join(fx.cwd, '.env')} holds secrets`);
-    expect(told(4)).toContain(`Blocked: ${path.join(fx.cwd, '.env.local')} holds secrets`);
-    expect(readFileSync(path.join(fx.cwd, '.env'), 'utf8')).toBe('API_TOKEN=abc\n');
-    await expect(fs.stat(path.join(fx.cwd, '.env.local'))).rejects.toThrow();
-    expect(readFileSync(path.join(fx.cwd, 'notes.txt'), 'utf8')).toBe('ok\n');
-    expect(JSON.stringify(fx.server.requests[5].body.messages.slice(-2))).toContain('# readme');
-  });
+  (HAS_PYTHON ? test : test.skip)(
+    `a Python guard reading tool_input.file_path blocks .env on Read, Edit and Write, however the path is spelled${skipping('python3', HAS_PYTHON)}`,
+    async () => {
+      await write('.claude/hooks/protect_env.py', ENV_GUARD);
+      await write('.env', 'API_TOKEN=abc\n');
+      await write('README.md', '# readme\n');
+      await projectHooks({
+        PreToolUse: [
+          {
+            matcher: 'Read|Edit|MultiEdit|Write',
+            hooks: [{ type: 'command', command: 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/protect_env.py"' }],
+          },
+        ],
+      });
+      fx.server.enqueue(
+        cmd({ tool: 'fs.read', path: '.env' }),
+        cmd({ tool: 'fs.read', path: 'docs/../.env' }),
+        cmd({ tool: 'fs.edit', path: '.env', old_string: 'abc', new_string: 'xyz' }),
+        cmd({ tool: 'fs.write', path: '.env.local', content: 'K=v\n' }),
+        cmd({ tool: 'fs.read', path: 'README.md' }, { tool: 'fs.write', path: 'notes.txt', content: 'ok\n' }),
+        chat('done'),
+      );
+      const r = await ai(['-p', 'look', '--json', '--approve-l1', '--max-steps', '8']);
+      ok(r);
+      expect(results(r).map(outcome)).toEqual(['hook', 'hook', 'hook', 'hook', 'ran', 'ran']);
+      expect(told(1)).toContain(`Blocked: ${path.join(fx.cwd, '.env')} holds secrets`);
+      expect(told(4)).toContain(`Blocked: ${path.join(fx.cwd, '.env.local')} holds secrets`);
+      expect(readFileSync(path.join(fx.cwd, '.env'), 'utf8')).toBe('API_TOKEN=abc\n');
+      await expect(fs.stat(path.join(fx.cwd, '.env.local'))).rejects.toThrow();
+      expect(readFileSync(path.join(fx.cwd, 'notes.txt'), 'utf8')).toBe('ok\n');
+      expect(JSON.stringify(fx.server.requests[5].body.messages.slice(-2))).toContain('# readme');
+    },
+  );
 
-  (HAS_JQ ? test : test.skip)(`a formatter on Edit|MultiEdit|Write runs after each change, and only then${skipping('jq', HAS_JQ)}`, async () => {
-    await projectHooks({ PostToolUse: [{ matcher: 'Edit|MultiEdit|Write', hooks: [{ type: 'command', command: FORMATTER }] }] });
-    fx.server.enqueue(
-      cmd({ tool: 'fs.write', path: 'src/a.js', content: 'let a = 1;   \nlet b = 2;\t\n' }),
-      cmd({ tool: 'fs.edit', path: 'src/a.js', old_string: 'let b = 2;', new_string: 'let b = 3;  ' }),
-      cmd({ program: 'ls', args: ['src'] }, { tool: 'fs.read', path: 'src/a.js' }),
-      chat('done'),
-    );
-    const r = await ai(['-p', 'write', '--json', '--approve-l1', '--max-steps', '6']);
-    ok(r);
-    const file = path.join(fx.cwd, 'src', 'a.js');
-    expect(readFileSync(file, 'utf8')).toBe('let a = 1;\nlet b = 3;\n');
-    expect(readFileSync(path.join(fx.cwd, 'formatted.log'), 'utf8')).toBe(`${file}\n${file}\n`);
-  });
+  (HAS_JQ ? test : test.skip)(
+    `a formatter on Edit|MultiEdit|Write runs after each change, and only then${skipping('jq', HAS_JQ)}`,
+    async () => {
+      await projectHooks({ PostToolUse: [{ matcher: 'Edit|MultiEdit|Write', hooks: [{ type: 'command', command: FORMATTER }] }] });
+      fx.server.enqueue(
+        cmd({ tool: 'fs.write', path: 'src/a.js', content: 'let a = 1;   \nlet b = 2;\t\n' }),
+        cmd({ tool: 'fs.edit', path: 'src/a.js', old_string: 'let b = 2;', new_string: 'let b = 3;  ' }),
+        cmd({ program: 'ls', args: ['src'] }, { tool: 'fs.read', path: 'src/a.js' }),
+        chat('done'),
+      );
+      const r = await ai(['-p', 'write', '--json', '--approve-l1', '--max-steps', '6']);
+      ok(r);
+      const file = path.join(fx.cwd, 'src', 'a.js');
+      expect(readFileSync(file, 'utf8')).toBe('let a = 1;\nlet b = 3;\n');
+      expect(readFileSync(path.join(fx.cwd, 'formatted.log'), 'utf8')).toBe(`${file}\n${file}\n`);
+    },
+  );
 
-  (HAS_JQ ? test : test.skip)(`an mcp__.* guard sees mcp__<server>__<tool> with the tool's own arguments, blocks what it should, and no other tool${skipping('jq', HAS_JQ)}`, async () => {
-    await fs.writeFile(path.join(fx.temp.home, '.claude.json'), JSON.stringify({ mcpServers: { kit: testMcpStdioCommand() } }));
-    await projectHooks({ PreToolUse: [{ matcher: 'mcp__.*', hooks: [{ type: 'command', command: MCP_GUARD }] }] });
-    fx.server.enqueue(
-      cmd({ tool: 'mcp.kit.echo', arguments: { text: 'hello there' } }),
-      cmd({ tool: 'mcp.kit.echo', arguments: { text: 'my secret plan' } }),
-      cmd({ program: 'ls', args: [] }),
-      chat('done'),
-    );
-    const r = await ai(['-p', 'echo', '--json', '--approve-l1', '--max-steps', '6']);
-    ok(r);
-    expect(results(r).map(outcome)).toEqual(['ran', 'hook', 'ran']);
-    expect(told(1)).toContain('hello there');
-    expect(told(2)).toContain('no secrets to MCP servers');
-    const seen = readFileSync(path.join(fx.cwd, 'mcp.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(seen).toEqual([
-      { tool_name: 'mcp__kit__echo', tool_input: { text: 'hello there' } },
-      { tool_name: 'mcp__kit__echo', tool_input: { text: 'my secret plan' } },
-    ]);
-  });
+  (HAS_JQ ? test : test.skip)(
+    `an mcp__.* guard sees mcp__<server>__<tool> with the tool's own arguments, blocks what it should, and no other tool${skipping('jq', HAS_JQ)}`,
+    async () => {
+      await fs.writeFile(path.join(fx.temp.home, '.claude.json'), JSON.stringify({ mcpServers: { kit: testMcpStdioCommand() } }));
+      await projectHooks({ PreToolUse: [{ matcher: 'mcp__.*', hooks: [{ type: 'command', command: MCP_GUARD }] }] });
+      fx.server.enqueue(
+        cmd({ tool: 'mcp.kit.echo', arguments: { text: 'hello there' } }),
+        cmd({ tool: 'mcp.kit.echo', arguments: { text: 'my secret plan' } }),
+        cmd({ program: 'ls', args: [] }),
+        chat('done'),
+      );
+      const r = await ai(['-p', 'echo', '--json', '--approve-l1', '--max-steps', '6']);
+      ok(r);
+      expect(results(r).map(outcome)).toEqual(['ran', 'hook', 'ran']);
+      expect(told(1)).toContain('hello there');
+      expect(told(2)).toContain('no secrets to MCP servers');
+      const seen = readFileSync(path.join(fx.cwd, 'mcp.log'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(seen).toEqual([
+        { tool_name: 'mcp__kit__echo', tool_input: { text: 'hello there' } },
+        { tool_name: 'mcp__kit__echo', tool_input: { text: 'my secret plan' } },
+      ]);
+    },
+  );
 
   test("stdin is Claude Code's exactly (ours in `slothtool`); bash-only syntax works; a failing hook's error reaches the user only", async () => {
     const log = '"$CLAUDE_PROJECT_DIR/events.jsonl"';
@@ -224,37 +269,105 @@ describe.each(RUNS)('Claude Code guard hooks %s', (_label, user) => {
     await projectHooks({
       PreToolUse: [
         { matcher: 'Bash|Read', hooks: [{ type: 'command', command: `{ cat; echo; } >> ${log}` }] },
-        { matcher: 'Bash', hooks: [{ type: 'command', command: `input=$(cat); if [[ $input == *'"tool_name":"Bash"'* ]]; then echo bash-only-ok >> "$CLAUDE_PROJECT_DIR/bash-only.log"; fi` }] },
+        {
+          matcher: 'Bash',
+          hooks: [
+            {
+              type: 'command',
+              command: `input=$(cat); if [[ $input == *'"tool_name":"Bash"'* ]]; then echo bash-only-ok >> "$CLAUDE_PROJECT_DIR/bash-only.log"; fi`,
+            },
+          ],
+        },
         { matcher: 'Read', hooks: [{ type: 'command', command: 'echo "boom: the linter crashed" >&2; exit 1' }] },
       ],
       PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `{ cat; echo; } >> ${log}` }] }],
     });
-    fx.server.enqueue(cmd({ program: 'ls', args: ['-a'], timeoutMs: 20000 }, { tool: 'fs.read', path: 'README.md', offset: 1, limit: 5 }), chat('done'));
+    fx.server.enqueue(
+      cmd({ program: 'ls', args: ['-a'], timeoutMs: 20000 }, { tool: 'fs.read', path: 'README.md', offset: 1, limit: 5 }),
+      chat('done'),
+    );
     const r = await ai(['-p', 'look', '--json', '--max-steps', '4']);
     ok(r);
-    const events = readFileSync(path.join(fx.cwd, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    const common = { session_id: expect.any(String), transcript_path: expect.stringMatching(/\.jsonl$/), cwd: fx.cwd, permission_mode: 'default' };
+    const events = readFileSync(path.join(fx.cwd, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const common = {
+      session_id: expect.any(String),
+      transcript_path: expect.stringMatching(/\.jsonl$/),
+      cwd: fx.cwd,
+      permission_mode: 'default',
+    };
     expect(events).toEqual([
-      { ...common, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls -a', timeout: 20000 }, tool_use_id: 'cmd_001', slothtool: { tool: 'exec', input: { program: 'ls', args: ['-a'], timeoutMs: 20000 } } },
-      { ...common, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls -a', timeout: 20000 }, tool_response: { stdout: expect.stringContaining('README.md'), stderr: '', interrupted: false, isImage: false }, tool_use_id: 'cmd_001', slothtool: expect.any(Object) },
-      { ...common, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: path.join(fx.cwd, 'README.md'), offset: 1, limit: 5 }, tool_use_id: 'cmd_002', slothtool: { tool: 'fs.read', input: { path: 'README.md', offset: 1, limit: 5 } } },
+      {
+        ...common,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'ls -a', timeout: 20000 },
+        tool_use_id: 'cmd_001',
+        slothtool: { tool: 'exec', input: { program: 'ls', args: ['-a'], timeoutMs: 20000 } },
+      },
+      {
+        ...common,
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'ls -a', timeout: 20000 },
+        tool_response: { stdout: expect.stringContaining('README.md'), stderr: '', interrupted: false, isImage: false },
+        tool_use_id: 'cmd_001',
+        slothtool: expect.any(Object),
+      },
+      {
+        ...common,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Read',
+        tool_input: { file_path: path.join(fx.cwd, 'README.md'), offset: 1, limit: 5 },
+        tool_use_id: 'cmd_002',
+        slothtool: { tool: 'fs.read', input: { path: 'README.md', offset: 1, limit: 5 } },
+      },
     ]);
-    expect(Object.keys(events[0])).toEqual(['session_id', 'transcript_path', 'cwd', 'permission_mode', 'hook_event_name', 'tool_name', 'tool_input', 'tool_use_id', 'slothtool']);
+    expect(Object.keys(events[0])).toEqual([
+      'session_id',
+      'transcript_path',
+      'cwd',
+      'permission_mode',
+      'hook_event_name',
+      'tool_name',
+      'tool_input',
+      'tool_use_id',
+      'slothtool',
+    ]);
     expect(readFileSync(path.join(fx.cwd, 'bash-only.log'), 'utf8')).toBe('bash-only-ok\n');
     // Exit 1 is a non-blocking error: the user is told, the model is not, and the step ran.
-    expect(r.events.filter((e) => e.type === 'log' && e.code === 'hook').map((e) => e.message)).toEqual([expect.stringContaining('failed (exit 1): boom: the linter crashed')]);
+    expect(r.events.filter((e) => e.type === 'log' && e.code === 'hook').map((e) => e.message)).toEqual([
+      expect.stringContaining('failed (exit 1): boom: the linter crashed'),
+    ]);
     expect(JSON.stringify(fx.server.requests[1].body.messages)).not.toContain('boom');
     expect(told(1)).toContain('# readme');
   });
 
-  test("updatedInput is judged as a new step: the model gets the changed step, and an L2 one stays refused", async () => {
-    const answer = (input: object) => `echo '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: input } })}'`;
+  test('updatedInput is judged as a new step: the model gets the changed step, and an L2 one stays refused', async () => {
+    const answer = (input: object) =>
+      `echo '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: input } })}'`;
     await projectHooks({
       PreToolUse: [
-        { matcher: 'Bash', hooks: [{ type: 'command', command: `input=$(cat); if [[ $input == *'"command":"ls"'* ]]; then ${answer({ command: 'ls -a' })}; elif [[ $input == *'"command":"pwd"'* ]]; then ${answer({ command: 'rm -rf /' })}; fi` }] },
+        {
+          matcher: 'Bash',
+          hooks: [
+            {
+              type: 'command',
+              command: `input=$(cat); if [[ $input == *'"command":"ls"'* ]]; then ${answer({ command: 'ls -a' })}; elif [[ $input == *'"command":"pwd"'* ]]; then ${answer({ command: 'rm -rf /' })}; fi`,
+            },
+          ],
+        },
       ],
     });
-    fx.server.enqueue(cmd({ program: 'ls', args: [] }), cmd({ program: 'ls', args: ['-a'] }), cmd({ program: 'pwd', args: [] }), cmd({ program: 'rm', args: ['-rf', '/'] }), chat('done'));
+    fx.server.enqueue(
+      cmd({ program: 'ls', args: [] }),
+      cmd({ program: 'ls', args: ['-a'] }),
+      cmd({ program: 'pwd', args: [] }),
+      cmd({ program: 'rm', args: ['-rf', '/'] }),
+      chat('done'),
+    );
     const r = await ai(['-p', 'list', '--json', '--approve-l1', '--max-steps', '6']);
     ok(r);
     const seen = results(r);

@@ -63,17 +63,33 @@ async function claudeSetup(bashHook: string = NODE_NO_RM): Promise<void> {
           { matcher: 'startup', hooks: [{ type: 'command', command: "echo 'release branch is r7'" }] },
           { matcher: 'resume|compact', hooks: [{ type: 'command', command: "echo 'RESUMED-CONTEXT'" }] },
         ],
-        UserPromptSubmit: [{ hooks: [{ type: 'prompt', prompt: 'Is this prompt fine?' }, { type: 'command', command: 'true' }] }],
-        PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'node "$CLAUDE_PROJECT_DIR"/.claude/hooks/log-edit.js' }] }],
+        UserPromptSubmit: [
+          {
+            hooks: [
+              { type: 'prompt', prompt: 'Is this prompt fine?' },
+              { type: 'command', command: 'true' },
+            ],
+          },
+        ],
+        PreToolUse: [
+          { matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'node "$CLAUDE_PROJECT_DIR"/.claude/hooks/log-edit.js' }] },
+        ],
         PreCompact: [{ hooks: [{ type: 'command', command: 'true' }] }],
       },
     }),
   );
   await write(path.join(fx.cwd, '.claude', 'hooks', 'log-edit.js'), LOG_EDIT);
-  await write(path.join(fx.cwd, '.mcp.json'), JSON.stringify({ mcpServers: { 'files.local': { command: process.execPath, args: [FS_SERVER, '${CLAUDE_PROJECT_DIR}'] } } }));
+  await write(
+    path.join(fx.cwd, '.mcp.json'),
+    JSON.stringify({ mcpServers: { 'files.local': { command: process.execPath, args: [FS_SERVER, '${CLAUDE_PROJECT_DIR}'] } } }),
+  );
   await write(
     path.join(home, '.claude.json'),
-    JSON.stringify({ numStartups: 12, mcpServers: { notes: testMcpStdioCommand() }, projects: { [fx.cwd]: { mcpServers: { 'local.kit': testMcpStdioCommand() } } } }),
+    JSON.stringify({
+      numStartups: 12,
+      mcpServers: { notes: testMcpStdioCommand() },
+      projects: { [fx.cwd]: { mcpServers: { 'local.kit': testMcpStdioCommand() } } },
+    }),
   );
   await write(path.join(fx.cwd, 'notes.md'), 'NOTES-CONTENT: ship on Friday\n');
 }
@@ -89,7 +105,10 @@ test('a trusted project: hooks on Bash and Edit|Write, SessionStart matchers, .m
     cmd({ program: 'rm', args: ['notes.md'] }),
     cmd({ tool: 'fs.write', path: 'plan.md', content: 'step one\n' }),
     cmd({ tool: 'mcp.files_local.read_text_file', arguments: { path: path.join(fx.cwd, 'notes.md') } }),
-    cmd({ tool: 'mcp.notes.echo', arguments: { text: 'from the user scope' } }, { tool: 'mcp.local_kit.echo', arguments: { text: 'from the local scope' } }),
+    cmd(
+      { tool: 'mcp.notes.echo', arguments: { text: 'from the user scope' } },
+      { tool: 'mcp.local_kit.echo', arguments: { text: 'from the local scope' } },
+    ),
     chat('done'),
   );
   const r = await runAi(['-p', 'tidy up', '--json', '--approve-l1', '--max-steps', '8'], { env: fx.temp.env, cwd: fx.cwd });
@@ -116,14 +135,17 @@ test('a trusted project: hooks on Bash and Edit|Write, SessionStart matchers, .m
   expect(r.stderr).toContain('hooks.PreCompact: is not run here');
 });
 
-(HAS_JQ ? test : test.skip)(`a jq hook from Claude Code's documentation blocks rm (${HAS_JQ ? 'jq found' : 'SKIPPED: jq is not installed'})`, async () => {
-  await claudeSetup(JQ_NO_RM);
-  fx.server.enqueue(cmd({ program: 'rm', args: ['notes.md'] }), cmd({ program: 'ls', args: [] }), chat('done'));
-  const r = await runAi(['-p', 'clean', '--json'], { env: fx.temp.env, cwd: fx.cwd });
-  expect(r.code).toBe(0);
-  expect(JSON.stringify(fx.server.requests[1].body.messages.at(-1))).toContain('rm is not allowed here');
-  expect(r.events.filter((e) => e.type === 'tool_result').map((e) => e.result.status ?? 'ran')).toEqual(['blocked', 'ran']);
-});
+(HAS_JQ ? test : test.skip)(
+  `a jq hook from Claude Code's documentation blocks rm (${HAS_JQ ? 'jq found' : 'SKIPPED: jq is not installed'})`,
+  async () => {
+    await claudeSetup(JQ_NO_RM);
+    fx.server.enqueue(cmd({ program: 'rm', args: ['notes.md'] }), cmd({ program: 'ls', args: [] }), chat('done'));
+    const r = await runAi(['-p', 'clean', '--json'], { env: fx.temp.env, cwd: fx.cwd });
+    expect(r.code).toBe(0);
+    expect(JSON.stringify(fx.server.requests[1].body.messages.at(-1))).toContain('rm is not allowed here');
+    expect(r.events.filter((e) => e.type === 'tool_result').map((e) => e.result.status ?? 'ran')).toEqual(['blocked', 'ran']);
+  },
+);
 
 test('untrusted: nothing of the project runs (no hook, no server); the user-level setup works; stderr names the files', async () => {
   await claudeSetup();
@@ -145,7 +167,10 @@ test('trust covers what runs: a hook script changed after the trust question ask
   const marker = path.join(fx.temp.home, 'ran.txt');
   await write(path.join(fx.cwd, '.hooks', 'start.sh'), `#!/bin/sh\necho started >> ${JSON.stringify(marker)}\n`);
   await fs.chmod(path.join(fx.cwd, '.hooks', 'start.sh'), 0o755);
-  await write(path.join(fx.cwd, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: './.hooks/start.sh' }] }] } }));
+  await write(
+    path.join(fx.cwd, '.claude', 'settings.json'),
+    JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: './.hooks/start.sh' }] }] } }),
+  );
   expect(projectExtras(fx.cwd, fx.temp.slothtoolHome, fx.temp.home).files).toContainEqual({ rel: '.hooks/start.sh', kind: 'code' });
   trustProject();
   fx.server.setHandler(() => chat('ok'));
@@ -176,7 +201,9 @@ test('a command as Claude Code has it: $ARGUMENTS, @file, !`cmd` judged like ste
   await write(path.join(fx.cwd, 'notes.md'), 'NOTES-CONTENT: ship on Friday\n');
   await write(path.join(fx.temp.home, 'secret.txt'), 'OUTSIDE\n');
   // A project command with allowed-tools is asked about by the trust question; trusted here.
-  expect(projectExtras(fx.cwd, fx.temp.slothtoolHome, fx.temp.home).files).toEqual([{ rel: '.claude/commands/review.md', kind: 'command' }]);
+  expect(projectExtras(fx.cwd, fx.temp.slothtoolHome, fx.temp.home).files).toEqual([
+    { rel: '.claude/commands/review.md', kind: 'command' },
+  ]);
   trustProject();
   fx.server.enqueue(chat('reviewed'));
   const r = await runAi(['-p', '/review the parser'], { env: fx.temp.env, cwd: fx.cwd });
@@ -211,11 +238,19 @@ test("Anthropic's claude-api skill (74 KB) from ~/.claude/skills loads in pages,
 
 test("a trusted skill's own script is asked about (L1 project code), not refused", async () => {
   const dir = path.join(fx.temp.home, '.claude', 'skills', 'counter');
-  await write(path.join(dir, 'SKILL.md'), '---\nname: counter\ndescription: Count lines with scripts/count.sh\n---\nRun scripts/count.sh <file>.\n');
+  await write(
+    path.join(dir, 'SKILL.md'),
+    '---\nname: counter\ndescription: Count lines with scripts/count.sh\n---\nRun scripts/count.sh <file>.\n',
+  );
   await write(path.join(dir, 'scripts', 'count.sh'), '#!/bin/sh\nwc -l < "$1"\n');
   await fs.chmod(path.join(dir, 'scripts', 'count.sh'), 0o755);
   await write(path.join(fx.cwd, 'a.txt'), 'one\ntwo\n');
-  fx.server.enqueue(cmd({ program: path.join(dir, 'scripts', 'count.sh'), args: ['a.txt'] }), chat('ok'), cmd({ program: path.join(fx.cwd, 'evil.sh'), args: [] }), chat('ok'));
+  fx.server.enqueue(
+    cmd({ program: path.join(dir, 'scripts', 'count.sh'), args: ['a.txt'] }),
+    chat('ok'),
+    cmd({ program: path.join(fx.cwd, 'evil.sh'), args: [] }),
+    chat('ok'),
+  );
   const r = await runAi(['-p', 'count', '--json', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
   const step = r.events.find((e) => e.type === 'step')!;
   expect(step.decision.level).toBe('L1');
@@ -231,7 +266,16 @@ test('a PreToolUse hook answering allow answers the question of an L1 step; neve
     path.join(fx.temp.home, '.claude', 'settings.json'),
     JSON.stringify({
       permissions: { ask: ['Bash(touch asked.txt)'] },
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'` }] }] },
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'` },
+            ],
+          },
+        ],
+      },
     }),
   );
   fx.server.enqueue(
@@ -250,9 +294,14 @@ test('a PreToolUse hook answering allow answers the question of an L1 step; neve
   expect(audit).toContain('"approvedBy":"hook"');
 });
 
-test("a deny rule of ~/.claude/settings.json refuses the command as a step and as a background process", async () => {
+test('a deny rule of ~/.claude/settings.json refuses the command as a step and as a background process', async () => {
   await claudeSetup();
-  fx.server.enqueue(cmd({ program: 'git', args: ['push', 'origin', 'main'] }), chat('no'), cmd({ tool: 'proc.start', program: 'git', args: ['push'] }), chat('no'));
+  fx.server.enqueue(
+    cmd({ program: 'git', args: ['push', 'origin', 'main'] }),
+    chat('no'),
+    cmd({ tool: 'proc.start', program: 'git', args: ['push'] }),
+    chat('no'),
+  );
   const r = await runAi(['-p', 'push', '--json', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
   const r2 = await runAi(['-p', 'push again', '--json', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
   for (const run of [r, r2]) {

@@ -10,7 +10,12 @@ import { runAi } from './run-bin';
 
 const TURNS = 3;
 const prompt = (n: number) => `turn ${n}: read the note and list the folder`;
-const turnOf = (messages: Array<{ role: string; content?: unknown }>) => Number(/turn (\d+)/.exec(String(messages.filter((m) => m.role === 'user' && /turn \d+:/.test(String(m.content))).at(-1)?.content ?? ''))?.[1] ?? 0);
+const turnOf = (messages: Array<{ role: string; content?: unknown }>) =>
+  Number(
+    /turn (\d+)/.exec(
+      String(messages.filter((m) => m.role === 'user' && /turn \d+:/.test(String(m.content))).at(-1)?.content ?? ''),
+    )?.[1] ?? 0,
+  );
 
 async function session(fx: { env: NodeJS.ProcessEnv; cwd: string }): Promise<void> {
   await fs.writeFile(path.join(fx.cwd, 'note.txt'), 'remember the milk\n');
@@ -35,7 +40,19 @@ describe('the JSON protocol', () => {
       const msgs = req.body.messages;
       const last = String(msgs.at(-1).content);
       if (last.includes('"_event":"tool_result"')) return { json: { type: 'chat', message: `turn ${turnOf(msgs)} done` } };
-      return { json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ tool: 'fs.read', path: 'note.txt' }, { tool: 'fs.glob', pattern: '*.txt' }] } } };
+      return {
+        json: {
+          type: 'cmd',
+          message: 'look',
+          data: {
+            cwd: null,
+            commands: [
+              { tool: 'fs.read', path: 'note.txt' },
+              { tool: 'fs.glob', pattern: '*.txt' },
+            ],
+          },
+        },
+      };
     });
     await session({ env: fx.env, cwd: fx.cwd });
     expectEveryRequestExtendsTheLast(fx.server.requests);
@@ -49,22 +66,50 @@ describe('native tool calls', () => {
       const msgs = req.body.messages;
       const n = turnOf(msgs);
       if (msgs.at(-1).role === 'tool') return { content: `turn ${n} done` };
-      return { content: '', toolCalls: [{ id: `read_${n}`, name: 'fs__read', arguments: { path: 'note.txt' } }, { id: `glob_${n}`, name: 'fs__glob', arguments: { pattern: '*.txt' } }] };
+      return {
+        content: '',
+        toolCalls: [
+          { id: `read_${n}`, name: 'fs__read', arguments: { path: 'note.txt' } },
+          { id: `glob_${n}`, name: 'fs__glob', arguments: { pattern: '*.txt' } },
+        ],
+      };
     });
     await session({ env: fx.env, cwd: fx.cwd });
     expectEveryRequestExtendsTheLast(fx.server.requests);
     const last = fx.server.requests.at(-1)!.body.messages as Array<Record<string, any>>;
-    expect(last.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual(['read_1', 'glob_1', 'read_2', 'glob_2', 'read_3', 'glob_3']);
+    expect(last.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual([
+      'read_1',
+      'glob_1',
+      'read_2',
+      'glob_2',
+      'read_3',
+      'glob_3',
+    ]);
   });
 });
 
 describe("Ollama's native API", () => {
-  const fx = useAiFixture({ ollama: { models: [{ name: 'qwen2.5:7b' }] }, profile: { low_model: 'qwen2.5:7b', high_model: 'qwen2.5:7b', json_mode: 'response_format' } });
+  const fx = useAiFixture({
+    ollama: { models: [{ name: 'qwen2.5:7b' }] },
+    profile: { low_model: 'qwen2.5:7b', high_model: 'qwen2.5:7b', json_mode: 'response_format' },
+  });
   test('three processes, two steps a turn: each /api/chat request extends the one before', async () => {
     fx.server.setHandler((req) => {
       const msgs = (req.body as { messages: Array<{ role: string; content: string }> }).messages;
       if (msgs.at(-1)!.content.includes('"_event":"tool_result"')) return { json: { type: 'chat', message: `turn ${turnOf(msgs)} done` } };
-      return { json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ tool: 'fs.read', path: 'note.txt' }, { tool: 'fs.glob', pattern: '*.txt' }] } } };
+      return {
+        json: {
+          type: 'cmd',
+          message: 'look',
+          data: {
+            cwd: null,
+            commands: [
+              { tool: 'fs.read', path: 'note.txt' },
+              { tool: 'fs.glob', pattern: '*.txt' },
+            ],
+          },
+        },
+      };
     });
     await session({ env: fx.env, cwd: fx.cwd });
     expectEveryRequestExtendsTheLast(fx.server.requests.filter((r) => r.path === '/api/chat'));

@@ -48,7 +48,10 @@ test.each(['auto', 'off'])('sandbox %s: the detached process is alive after ai -
   expect(results).toHaveLength(2);
   const [detached, plain] = results;
   pids.push(detached.pid, plain.pid);
-  expect(detached).toMatchObject({ state: 'running', decision: { level: 'L1', rules: expect.arrayContaining([expect.objectContaining({ id: 'proc.detach' })]) } });
+  expect(detached).toMatchObject({
+    state: 'running',
+    decision: { level: 'L1', rules: expect.arrayContaining([expect.objectContaining({ id: 'proc.detach' })]) },
+  });
   expect(detached.logFile).toContain('/ai/detached/');
   expect(plain.logFile).toBeUndefined();
   expect(await until(() => !processAlive(plain.pid))).toBe(true);

@@ -13,12 +13,16 @@ beforeEach(async () => {
   await fs.writeFile(path.join(fx.cwd, 'notes.txt'), 'not an image');
 });
 
-const lastUser = (n: number) => (fx.server.requests[n].body.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'user').at(-1)!;
+const lastUser = (n: number) =>
+  (fx.server.requests[n].body.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'user').at(-1)!;
 const DATA_URL = `data:image/png;base64,${RED_PNG.toString('base64')}`;
 
 test('ai -p --image sends the image as a content part beside the prompt; the session keeps its name, not its bytes', async () => {
   fx.server.enqueue(chat('A red square.'));
-  const r = await runAi(['-p', 'what is in this screenshot?', '--image', 'shot.png', '--image', './shot.png'], { env: fx.env, cwd: fx.cwd });
+  const r = await runAi(['-p', 'what is in this screenshot?', '--image', 'shot.png', '--image', './shot.png'], {
+    env: fx.env,
+    cwd: fx.cwd,
+  });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   expect(r.stdout.trim()).toBe('A red square.');
@@ -68,7 +72,10 @@ test('ai -i: "@shot.png" in a message attaches it; a path alone on a line attach
   await s.submit(path.join(fx.cwd, 'shot.png'), 'Attached');
   expect(fx.server.requests).toHaveLength(1);
   await s.submit('and now?', 'Still red.');
-  expect(lastUser(1).content).toEqual([{ type: 'text', text: 'and now?' }, { type: 'image_url', image_url: { url: DATA_URL } }]);
+  expect(lastUser(1).content).toEqual([
+    { type: 'text', text: 'and now?' },
+    { type: 'image_url', image_url: { url: DATA_URL } },
+  ]);
   // A missing @image is said, and nothing is sent.
   await s.submit('@nope.png hi', 'Image nope.png: no such file');
   expect(fx.server.requests).toHaveLength(2);

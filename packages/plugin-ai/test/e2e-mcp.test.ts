@@ -55,32 +55,54 @@ test('a secret an MCP server is configured with is a known value: shapeless, it 
 });
 
 test.each([
-  ['en', 'MCP server kit · tool write_file', '(+1,420 chars)', 'the server says (unchecked): may change things · destructive · idempotent · closed world', 'allow `mcp.kit.write_file` for this session', '1–5 · y/a/n/p/d · Esc declines'],
-  ['zh', 'MCP 服务器 kit · 工具 write_file', '(另 1,420 个字符)', '服务器自称(未经核实): 可能改动内容 · 有破坏性 · 幂等 · 不访问外部', '在本会话中允许 `mcp.kit.write_file`', '1–5 · y/a/n/p/d · Esc 拒绝'],
-])('the question about an MCP call shows its server, tool, arguments (cut, redacted) and the server hints (%s)', async (lang, origin, cut, hints, allow, keys) => {
-  await fx.temp.writeJson('settings.json', { language: lang });
-  await fx.temp.writeJson('plugin-configs/ai.json', { mcpServers: { kit: stdioEntry() } });
-  const content = 'abc'.repeat(500);
-  // The token comes first: the one-line step label shows it too, and must mask it.
-  fx.server.enqueue(cmd({ tool: 'mcp.kit.write_file', arguments: { token: SECRET, path: '/srv/notes/today.md', content } }), chat('done'));
-  const r = await runAi(['-i'], { env: fx.temp.env, cwd: fx.cwd, input: 'save it\nn\n' });
-  expect(r.code).toBe(0);
-  expect(r.stdout).toContain('mcp.kit.write_file');
-  expect(r.stdout).toContain(origin);
-  expect(r.stdout).toContain('path: "/srv/notes/today.md"');
-  expect(r.stdout).toContain(`content: "${content.slice(0, 80)}…" ${cut}`);
-  expect(r.stdout).toContain(hints);
-  expect(r.stdout).toContain(allow);
-  expect(r.stdout).toContain(keys);
-  expect(r.stdout).not.toContain(SECRET);
-  expect(r.stdout).toContain('token: "[redacted');
-});
+  [
+    'en',
+    'MCP server kit · tool write_file',
+    '(+1,420 chars)',
+    'the server says (unchecked): may change things · destructive · idempotent · closed world',
+    'allow `mcp.kit.write_file` for this session',
+    '1–5 · y/a/n/p/d · Esc declines',
+  ],
+  [
+    'zh',
+    'MCP 服务器 kit · 工具 write_file',
+    '(另 1,420 个字符)',
+    '服务器自称(未经核实): 可能改动内容 · 有破坏性 · 幂等 · 不访问外部',
+    '在本会话中允许 `mcp.kit.write_file`',
+    '1–5 · y/a/n/p/d · Esc 拒绝',
+  ],
+])(
+  'the question about an MCP call shows its server, tool, arguments (cut, redacted) and the server hints (%s)',
+  async (lang, origin, cut, hints, allow, keys) => {
+    await fx.temp.writeJson('settings.json', { language: lang });
+    await fx.temp.writeJson('plugin-configs/ai.json', { mcpServers: { kit: stdioEntry() } });
+    const content = 'abc'.repeat(500);
+    // The token comes first: the one-line step label shows it too, and must mask it.
+    fx.server.enqueue(
+      cmd({ tool: 'mcp.kit.write_file', arguments: { token: SECRET, path: '/srv/notes/today.md', content } }),
+      chat('done'),
+    );
+    const r = await runAi(['-i'], { env: fx.temp.env, cwd: fx.cwd, input: 'save it\nn\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('mcp.kit.write_file');
+    expect(r.stdout).toContain(origin);
+    expect(r.stdout).toContain('path: "/srv/notes/today.md"');
+    expect(r.stdout).toContain(`content: "${content.slice(0, 80)}…" ${cut}`);
+    expect(r.stdout).toContain(hints);
+    expect(r.stdout).toContain(allow);
+    expect(r.stdout).toContain(keys);
+    expect(r.stdout).not.toContain(SECRET);
+    expect(r.stdout).toContain('token: "[redacted');
+  },
+);
 
 test('in -p an MCP call is L1: declined without --approve-l1, run with it', async () => {
   await fx.temp.writeJson('plugin-configs/ai.json', { mcpServers: { kit: stdioEntry() } });
   fx.server.enqueue(cmd({ tool: 'mcp.kit.add', arguments: { a: 2, b: 3 } }), chat('no'));
   const declined = await runAi(['-p', 'add', '--json'], { env: fx.temp.env, cwd: fx.cwd });
-  expect(declined.events.find((e) => e.type === 'step')).toMatchObject({ decision: { level: 'L1', rules: [expect.objectContaining({ id: 'mcp.call' })] } });
+  expect(declined.events.find((e) => e.type === 'step')).toMatchObject({
+    decision: { level: 'L1', rules: [expect.objectContaining({ id: 'mcp.call' })] },
+  });
   expect(declined.events.find((e) => e.type === 'tool_result')).toMatchObject({ result: { status: 'declined' } });
 
   fx.server.enqueue(cmd({ tool: 'mcp.kit.add', arguments: { a: 2, b: 3 } }), chat('five'));
@@ -89,9 +111,16 @@ test('in -p an MCP call is L1: declined without --approve-l1, run with it', asyn
   expect(ran.events.find((e) => e.type === 'tool_result')).toMatchObject({ result: { tool: 'mcp.kit.add', content: '5' } });
 });
 
-test('mcp.describe brings a schema on demand (L0); a trusted server\'s read-only tool runs without a question', async () => {
+test("mcp.describe brings a schema on demand (L0); a trusted server's read-only tool runs without a question", async () => {
   await fx.temp.writeJson('plugin-configs/ai.json', { mcpServers: { kit: { ...stdioEntry(), trusted: true } } });
-  fx.server.enqueue(cmd({ tool: 'mcp.describe', name: 'mcp.kit.add' }, { tool: 'mcp.kit.add', arguments: { a: 1, b: 1 } }, { tool: 'mcp.kit.write_note', arguments: { name: 'x', text: 'y' } }), chat('ok'));
+  fx.server.enqueue(
+    cmd(
+      { tool: 'mcp.describe', name: 'mcp.kit.add' },
+      { tool: 'mcp.kit.add', arguments: { a: 1, b: 1 } },
+      { tool: 'mcp.kit.write_note', arguments: { name: 'x', text: 'y' } },
+    ),
+    chat('ok'),
+  );
   const r = await runAi(['-p', 'add', '--json'], { env: fx.temp.env, cwd: fx.cwd });
   const results = r.events.filter((e) => e.type === 'tool_result').map((e) => e.result);
   expect(results[0]).toMatchObject({ tool: 'mcp.describe', decision: { level: 'L0' } });
@@ -111,7 +140,9 @@ describe('over streamable HTTP', () => {
   });
 
   test('a url entry with headers: the tool runs and its secret is redacted', async () => {
-    await fx.temp.writeJson('plugin-configs/ai.json', { mcpServers: { web: { type: 'http', url: http.url, headers: { 'X-Team': 'core' } } } });
+    await fx.temp.writeJson('plugin-configs/ai.json', {
+      mcpServers: { web: { type: 'http', url: http.url, headers: { 'X-Team': 'core' } } },
+    });
     fx.server.enqueue(cmd({ tool: 'mcp.web.read_secret', arguments: {} }), chat('done'));
     const r = await runAi(['-p', 'token', '--json', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
     expect(r.code).toBe(0);
@@ -124,7 +155,9 @@ describe('over streamable HTTP', () => {
 });
 
 test('a broken server never stops the turn: the model gets no MCP section and the start says why', async () => {
-  await fx.temp.writeJson('plugin-configs/ai.json', { mcpServers: { gone: { command: path.join(fx.cwd, 'no-such-server') }, bad: { url: 'ftp://x' } } });
+  await fx.temp.writeJson('plugin-configs/ai.json', {
+    mcpServers: { gone: { command: path.join(fx.cwd, 'no-such-server') }, bad: { url: 'ftp://x' } },
+  });
   fx.server.enqueue(chat('hi'));
   const r = await runAi(['-p', 'hello'], { env: fx.temp.env, cwd: fx.cwd });
   expect(r.code).toBe(0);
@@ -160,7 +193,10 @@ describe('a project .mcp.json', () => {
 
   test('a change to the file after trusting turns it off again', async () => {
     new TrustStore(path.join(fx.temp.slothtoolHome, 'ai', 'trust.json')).trust(projectExtras(fx.cwd));
-    await fs.writeFile(path.join(fx.cwd, '.mcp.json'), JSON.stringify({ mcpServers: { proj: { command: 'sh', args: ['-c', 'echo pwned'] } } }));
+    await fs.writeFile(
+      path.join(fx.cwd, '.mcp.json'),
+      JSON.stringify({ mcpServers: { proj: { command: 'sh', args: ['-c', 'echo pwned'] } } }),
+    );
     fx.server.enqueue(chat('hi'));
     const r = await runAi(['-p', 'hello'], { env: fx.temp.env, cwd: fx.cwd });
     expect(r.stderr).toMatch(/changed/);
@@ -170,7 +206,10 @@ describe('a project .mcp.json', () => {
 
 test('a slow server does not hold the turn longer than mcpStartWaitSec; its tools join the next turn of -i, as a message after the cached prefix', async () => {
   const ready = path.join(fx.temp.home, 'mcp-ready');
-  await fx.temp.writeJson('plugin-configs/ai.json', { mcpStartWaitSec: 1, mcpServers: { slow: stdioEntry({ TESTKIT_MCP_STARTUP_MS: '3000', TESTKIT_MCP_READY_FILE: ready }) } });
+  await fx.temp.writeJson('plugin-configs/ai.json', {
+    mcpStartWaitSec: 1,
+    mcpServers: { slow: stdioEntry({ TESTKIT_MCP_STARTUP_MS: '3000', TESTKIT_MCP_READY_FILE: ready }) },
+  });
   let answered = 0;
   fx.server.setHandler(async () => {
     // The first answer waits until the slow server is up (the turn itself went on without it).

@@ -42,7 +42,9 @@ test('the high model cannot be loaded: the low one answers and the user is told 
   const r = await ai(['-p', 'hi', '--mode', 'high']);
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('hello from ollama');
-  expect(r.stderr).toContain('The high model qwen2.5:14b could not be loaded here (not_pulled); the answer comes from the low model qwen2.5:7b instead');
+  expect(r.stderr).toContain(
+    'The high model qwen2.5:14b could not be loaded here (not_pulled); the answer comes from the low model qwen2.5:7b instead',
+  );
 });
 
 test('ai -i offers /pull for a missing model and downloads it with progress', async () => {

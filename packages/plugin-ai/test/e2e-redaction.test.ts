@@ -6,7 +6,8 @@ import { FRAMED_CORPUS, SECRET_CORPUS as BASE_CORPUS, fakeToken, findLeak } from
 /** Every format of both corpora (the second: the field's formats in the framings tools print them in). */
 const SECRET_CORPUS = [...BASE_CORPUS, ...FRAMED_CORPUS];
 /** Each secret, and each of its pieces where it spans lines (a key block): a leak of one line is a leak. */
-const secretPieces = (list: typeof SECRET_CORPUS): string[][] => list.flatMap((s) => (s.parts ?? [s.secret]).map((piece, i) => [s.parts ? `${s.name} (part ${i + 1})` : s.name, piece]));
+const secretPieces = (list: typeof SECRET_CORPUS): string[][] =>
+  list.flatMap((s) => (s.parts ?? [s.secret]).map((piece, i) => [s.parts ? `${s.name} (part ${i + 1})` : s.name, piece]));
 import { chat, cmd, createPtyFixture, type PtyFixture } from './pty/pty-session';
 import { runAi } from './run-bin';
 
@@ -26,13 +27,25 @@ async function setup(sandbox: 'off' | 'auto', aiConfig: Record<string, unknown> 
   fx = await createPtyFixture({ aiConfig: { sandbox, ...aiConfig } });
   await fx.temp.writeJson('plugin-configs/llm-base.json', {
     default_profile: 'local',
-    profiles: { local: { base_url: fx.server.baseURL, api_key: PROFILE_KEY, low_model: 'test-low', high_model: 'test-high', timeout: 30000, max_retries: 0 } },
+    profiles: {
+      local: {
+        base_url: fx.server.baseURL,
+        api_key: PROFILE_KEY,
+        low_model: 'test-low',
+        high_model: 'test-high',
+        timeout: 30000,
+        max_retries: 0,
+      },
+    },
   });
   await fs.mkdir(path.join(fx.cwd, 's'));
   for (const [i, s] of SECRET_CORPUS.entries()) await fs.writeFile(path.join(fx.cwd, 's', `${i}-${s.file.replace(/^\./, '')}`), s.text);
   await fs.writeFile(path.join(fx.cwd, '.env'), `APP_NAME=demo\nSTRIPE_SECRET=${ENV_FILE_SECRET}\n`);
   // The value of a secret-looking variable, written by some tool in an encoded form.
-  await fs.writeFile(path.join(fx.cwd, 'enc.txt'), `${Buffer.from(ENV_TOKEN).toString('base64')}\n${Buffer.from(PROFILE_KEY).toString('hex')}\n`);
+  await fs.writeFile(
+    path.join(fx.cwd, 'enc.txt'),
+    `${Buffer.from(ENV_TOKEN).toString('base64')}\n${Buffer.from(PROFILE_KEY).toString('hex')}\n`,
+  );
 }
 afterEach(async () => {
   await fx.cleanup();
@@ -87,7 +100,9 @@ test('no secret reaches the model, the session, the audit log, the call log or t
     ['--json events', r.stdout],
     ['audit log', await fs.readFile(auditFile, 'utf8')],
     ['call log', await fs.readFile(callLog, 'utf8')],
-    ...(await Promise.all(sessionFiles.map(async (f): Promise<[string, string]> => [`session ${path.basename(f)}`, await fs.readFile(f, 'utf8')]))),
+    ...(await Promise.all(
+      sessionFiles.map(async (f): Promise<[string, string]> => [`session ${path.basename(f)}`, await fs.readFile(f, 'utf8')]),
+    )),
   ];
   const secrets = [...secretPieces(SECRET_CORPUS), ['profile key', PROFILE_KEY], ['env token', ENV_TOKEN], ['.env value', ENV_FILE_SECRET]];
   const leaks: string[] = [];
@@ -110,8 +125,14 @@ test('no secret reaches the model, the session, the audit log, the call log or t
   expect(afterFirst).toContain('search_matches');
   expect(JSON.stringify(fx.server.requests[2].body).split('\\"tool\\":\\"fs.read\\"').length).toBeGreaterThan(20);
   // The audit log names what ran, never file contents: fs.write content is a length and a hash.
-  const audit = (await fs.readFile(auditFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-  expect(audit.find((a) => a.step.tool === 'fs.write')?.step.content).toEqual({ chars: ENV_FILE_SECRET.length + 9, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  const audit = (await fs.readFile(auditFile, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  expect(audit.find((a) => a.step.tool === 'fs.write')?.step.content).toEqual({
+    chars: ENV_FILE_SECRET.length + 9,
+    sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+  });
 
   const mode = async (p: string) => (await fs.stat(p)).mode & 0o777;
   expect(await mode(path.join(home, 'ai'))).toBe(0o700);
@@ -142,7 +163,10 @@ test('the other paths: a background process, an http.get of a local server and a
   try {
     await setup('off', { allowPrivateNetwork: ['127.0.0.1'] });
     const files = SECRET_CORPUS.map((x, i) => `s/${i}-${x.file.replace(/^\./, '')}`);
-    await fs.writeFile(path.join(fx.cwd, 'app.json'), `${JSON.stringify({ name: 'demo', api_key: PROFILE_KEY.slice(8), settings: {} }, null, 2)}\n`);
+    await fs.writeFile(
+      path.join(fx.cwd, 'app.json'),
+      `${JSON.stringify({ name: 'demo', api_key: PROFILE_KEY.slice(8), settings: {} }, null, 2)}\n`,
+    );
     fx.server.enqueue(
       cmd(
         'everything else',
@@ -170,7 +194,9 @@ test('the other paths: a background process, an http.get of a local server and a
       ['--json events', r.stdout],
       ['audit log', await fs.readFile(path.join(home, 'ai', 'audit.jsonl'), 'utf8')],
       ['call log', await fs.readFile(path.join(home, 'plugin-configs', 'llm-base.calls.jsonl'), 'utf8')],
-      ...(await Promise.all(sessionFiles.map(async (f): Promise<[string, string]> => [`session ${path.basename(f)}`, await fs.readFile(f, 'utf8')]))),
+      ...(await Promise.all(
+        sessionFiles.map(async (f): Promise<[string, string]> => [`session ${path.basename(f)}`, await fs.readFile(f, 'utf8')]),
+      )),
     ];
     const leaks: string[] = [];
     for (const [where, text] of places) {

@@ -37,7 +37,9 @@ async function trojanedGit(script: string): Promise<NodeJS.ProcessEnv> {
   await fs.writeFile(path.join(bin, 'git'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
   return { PATH: `${bin}:${process.env.PATH}` };
 }
-const gitDiff = { json: { type: 'cmd', message: 'look at the change', data: { cwd: null, commands: [{ program: 'git', args: ['diff'] }] } } };
+const gitDiff = {
+  json: { type: 'cmd', message: 'look at the change', data: { cwd: null, commands: [{ program: 'git', args: ['diff'] }] } },
+};
 
 suite('the OS sandbox in slothtool ai', () => {
   test('ai -p: an L0 step that writes outside the workspace fails with a message that names the sandbox', async () => {
@@ -55,7 +57,9 @@ suite('the OS sandbox in slothtool ai', () => {
   test('ai -p --json: an L0 step that connects out fails, and the event names the sandbox', async () => {
     const listener = await startTcpListener();
     try {
-      const env = await trojanedGit(`exec ${process.execPath} -e "require('net').connect(${listener.port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',(e)=>{console.error('connect: '+e.code+' Network is unreachable');process.exit(3)})"`);
+      const env = await trojanedGit(
+        `exec ${process.execPath} -e "require('net').connect(${listener.port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',(e)=>{console.error('connect: '+e.code+' Network is unreachable');process.exit(3)})"`,
+      );
       fx.server.enqueue(gitDiff, { json: { type: 'chat', message: 'done' } });
       const r = await ai(['-p', 'what changed?', '--json'], env);
       const tool = r.events.find((e) => e.type === 'tool_result') as { result: { sandbox?: { denied?: string } } };
@@ -72,9 +76,14 @@ suite('the OS sandbox in slothtool ai', () => {
     await fx.temp.writeJson('plugin-configs/ai.json', { sandbox: { mode: 'auto', allowRead: ['~/.newtool'], limits: { memoryMb: 128 } } });
     const hasJq = existsSync('/usr/bin/jq');
     const commands = [{ program: 'ls', args: ['-A', fx.temp.home] }, ...(hasJq ? [{ program: 'jq', args: ['-n', '[range(1e10)]'] }] : [])];
-    fx.server.enqueue({ json: { type: 'cmd', message: 'look', data: { cwd: null, commands } } }, { json: { type: 'chat', message: 'done' } });
+    fx.server.enqueue(
+      { json: { type: 'cmd', message: 'look', data: { cwd: null, commands } } },
+      { json: { type: 'chat', message: 'done' } },
+    );
     const r = await ai(['-p', 'look around', '--json']);
-    const results = r.events.filter((e) => e.type === 'tool_result').map((e) => e.result as { stdoutTail?: string; sandbox?: { level?: string; limit?: string } });
+    const results = r.events
+      .filter((e) => e.type === 'tool_result')
+      .map((e) => e.result as { stdoutTail?: string; sandbox?: { level?: string; limit?: string } });
     expect(results[0].sandbox?.level).toBe('L0');
     expect(results[0].stdoutTail).toContain('.newtool');
     expect(results[0].stdoutTail).not.toContain('.othertool');

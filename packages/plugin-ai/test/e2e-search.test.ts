@@ -13,7 +13,10 @@ const fx = usePtyFixture();
 beforeEach(async () => {
   await fs.mkdir(path.join(fx.cwd, 'src', 'util'), { recursive: true });
   await fs.writeFile(path.join(fx.cwd, 'src', 'util', 'total.js'), 'exports.computeTotal = (items) => items.reduce((a, b) => a + b, 0);\n');
-  await fs.writeFile(path.join(fx.cwd, 'src', 'main.js'), "const { computeTotal } = require('./util/total');\nconsole.log(computeTotal([1, 2]));\n");
+  await fs.writeFile(
+    path.join(fx.cwd, 'src', 'main.js'),
+    "const { computeTotal } = require('./util/total');\nconsole.log(computeTotal([1, 2]));\n",
+  );
   await fs.writeFile(path.join(fx.cwd, '.env'), 'computeTotal_SECRET=hunter2-secret-value\n');
   await fs.writeFile(path.join(fx.cwd, '.gitignore'), 'build/\n');
   await fs.mkdir(path.join(fx.cwd, 'build'));
@@ -33,7 +36,11 @@ function resultsOf(i: number): Array<Record<string, any>> {
 
 test('fs.grep finds a symbol and fs.glob lists files, without a question (L0), .gitignore and secret files respected', async () => {
   fx.server.enqueue(
-    cmd('find where computeTotal is defined', { tool: 'fs.grep', pattern: 'computeTotal\\s*=', glob: '*.js' }, { tool: 'fs.glob', pattern: 'src/**/*.js' }),
+    cmd(
+      'find where computeTotal is defined',
+      { tool: 'fs.grep', pattern: 'computeTotal\\s*=', glob: '*.js' },
+      { tool: 'fs.glob', pattern: 'src/**/*.js' },
+    ),
     chat('`computeTotal` is defined in src/util/total.js, line 1.'),
   );
   const r = await runAi(['-p', 'where is computeTotal defined?', '--json'], { env: fx.env, cwd: fx.cwd });
@@ -58,9 +65,19 @@ test('web.search through a SearXNG the user configured on 127.0.0.1; without a p
   const searx = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     queries.push(`${url.pathname}?${url.searchParams.toString()}`);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({ results: [{ title: 'Array.prototype.reduce()', url: 'https://developer.mozilla.org/reduce', content: 'The reduce() method executes a reducer' }] }),
-    );
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(
+        JSON.stringify({
+          results: [
+            {
+              title: 'Array.prototype.reduce()',
+              url: 'https://developer.mozilla.org/reduce',
+              content: 'The reduce() method executes a reducer',
+            },
+          ],
+        }),
+      );
   });
   await new Promise<void>((r) => searx.listen(0, '127.0.0.1', r));
   try {
@@ -68,12 +85,23 @@ test('web.search through a SearXNG the user configured on 127.0.0.1; without a p
     fx.server.enqueue(cmd('look it up', { tool: 'web.search', query: 'js reduce initial value' }), chat('Pass 0 as the initial value.'));
     const none = await runAi(['-p', 'search', '--json'], { env: fx.env, cwd: fx.cwd });
     expect(none.code).toBe(0);
-    expect(resultsOf(1).at(-1)).toMatchObject({ tool: 'web.search', status: 'error', error: { code: 'NO_PROVIDER', message: expect.stringContaining('"webSearch"') }, decision: { level: 'L0' } });
+    expect(resultsOf(1).at(-1)).toMatchObject({
+      tool: 'web.search',
+      status: 'error',
+      error: { code: 'NO_PROVIDER', message: expect.stringContaining('"webSearch"') },
+      decision: { level: 'L0' },
+    });
     expect(none.events.some((e) => e.type === 'confirm')).toBe(false);
 
-    await fx.temp.writeJson('plugin-configs/ai.json', { webSearch: { provider: 'searxng', url: `http://127.0.0.1:${port}` }, permissions: { allow: ['web.search'] } });
+    await fx.temp.writeJson('plugin-configs/ai.json', {
+      webSearch: { provider: 'searxng', url: `http://127.0.0.1:${port}` },
+      permissions: { allow: ['web.search'] },
+    });
     const first = fx.server.requests.length;
-    fx.server.enqueue(cmd('look it up', { tool: 'web.search', query: 'js reduce initial value', maxResults: 3 }), chat('Pass 0 as the initial value.'));
+    fx.server.enqueue(
+      cmd('look it up', { tool: 'web.search', query: 'js reduce initial value', maxResults: 3 }),
+      chat('Pass 0 as the initial value.'),
+    );
     const r = await runAi(['-p', 'how do I give reduce a start value?', '--json'], { env: fx.env, cwd: fx.cwd });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -81,7 +109,13 @@ test('web.search through a SearXNG the user configured on 127.0.0.1; without a p
     expect(resultsOf(first + 1).at(-1)).toMatchObject({
       tool: 'web.search',
       provider: 'searxng',
-      results: [{ title: 'Array.prototype.reduce()', url: 'https://developer.mozilla.org/reduce', snippet: 'The reduce() method executes a reducer' }],
+      results: [
+        {
+          title: 'Array.prototype.reduce()',
+          url: 'https://developer.mozilla.org/reduce',
+          snippet: 'The reduce() method executes a reducer',
+        },
+      ],
       decision: { level: 'L0' },
     });
     expect(r.events.some((e) => e.type === 'confirm')).toBe(false);

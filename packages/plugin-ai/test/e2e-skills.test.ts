@@ -10,7 +10,10 @@ const fx = useAiFixture({ profile: { low_model: 'test-low', high_model: 'test-hi
 beforeEach(async () => {
   const skill = path.join(fx.temp.slothtoolHome, 'skills', 'release-notes');
   await fs.mkdir(skill, { recursive: true });
-  await fs.writeFile(path.join(skill, 'SKILL.md'), '---\nname: release-notes\ndescription: Write release notes from git log\n---\nBODY-MARKER: run git log --oneline since the last tag, group by type.\n');
+  await fs.writeFile(
+    path.join(skill, 'SKILL.md'),
+    '---\nname: release-notes\ndescription: Write release notes from git log\n---\nBODY-MARKER: run git log --oneline since the last tag, group by type.\n',
+  );
 });
 
 test('the index is in the system prompt, the body only after skill.load', async () => {
@@ -43,13 +46,30 @@ describe('hooks', () => {
     const seen = path.join(fx.temp.home, 'post.log');
     await fx.temp.writeJson('plugin-configs/ai.json', {
       hooks: {
-        PreToolUse: [{ matcher: 'exec', hooks: [{ type: 'command', command: 'grep -q \'"touch"\' && { echo "no new files in this repo" >&2; exit 2; } || exit 0' }] }],
+        PreToolUse: [
+          {
+            matcher: 'exec',
+            hooks: [{ type: 'command', command: 'grep -q \'"touch"\' && { echo "no new files in this repo" >&2; exit 2; } || exit 0' }],
+          },
+        ],
         PostToolUse: [{ hooks: [{ type: 'command', command: `cat >> ${JSON.stringify(seen)}` }] }],
       },
     });
     await fs.writeFile(path.join(fx.cwd, 'a.txt'), 'x\n');
     fx.server.enqueue(
-      { json: { type: 'cmd', message: 'look, then make a file', data: { cwd: null, commands: [{ program: 'cat', args: ['a.txt'] }, { program: 'touch', args: ['made.txt'] }] } } },
+      {
+        json: {
+          type: 'cmd',
+          message: 'look, then make a file',
+          data: {
+            cwd: null,
+            commands: [
+              { program: 'cat', args: ['a.txt'] },
+              { program: 'touch', args: ['made.txt'] },
+            ],
+          },
+        },
+      },
       { json: { type: 'chat', message: 'I could not create it' } },
     );
     const r = await runAi(['-p', 'make a file', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
@@ -65,11 +85,30 @@ describe('hooks', () => {
 
   test('a step a hook blocked is recorded as blocked by the hook, never as ran: the model, the session file and the audit say the same', async () => {
     await fx.temp.writeJson('plugin-configs/ai.json', {
-      hooks: { PreToolUse: [{ matcher: 'exec', hooks: [{ type: 'command', command: 'grep -q \'"touch"\' && { echo "no new files" >&2; exit 2; } || exit 0' }] }] },
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'exec',
+            hooks: [{ type: 'command', command: 'grep -q \'"touch"\' && { echo "no new files" >&2; exit 2; } || exit 0' }],
+          },
+        ],
+      },
     });
     await fs.writeFile(path.join(fx.cwd, 'a.txt'), 'x\n');
     fx.server.enqueue(
-      { json: { type: 'cmd', message: 'look, then make a file', data: { cwd: null, commands: [{ program: 'cat', args: ['a.txt'] }, { program: 'touch', args: ['made.txt'] }] } } },
+      {
+        json: {
+          type: 'cmd',
+          message: 'look, then make a file',
+          data: {
+            cwd: null,
+            commands: [
+              { program: 'cat', args: ['a.txt'] },
+              { program: 'touch', args: ['made.txt'] },
+            ],
+          },
+        },
+      },
       { json: { type: 'chat', message: 'blocked' } },
       { json: { type: 'chat', message: 'ok' } },
     );
@@ -80,7 +119,10 @@ describe('hooks', () => {
     expect(r.stdout).toContain('blocked by a PreToolUse hook (not run) — no new files');
     const sessions = path.join(fx.temp.slothtoolHome, 'ai', 'sessions');
     const [file] = (await fs.readdir(sessions)).filter((f) => f.endsWith('.jsonl'));
-    const records = (await fs.readFile(path.join(sessions, file), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const records = (await fs.readFile(path.join(sessions, file), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     // The reply as the model sent it; each result as the model read it, and the one-line form a fold would leave.
     const assistant = records.find((x) => x.t === 'assistant');
     expect(JSON.parse(assistant.content)).toMatchObject({ type: 'cmd', message: 'look, then make a file' });
@@ -96,7 +138,10 @@ describe('hooks', () => {
     // What the model reads of that turn later is the session's own record of it.
     const later = fx.server.requests[2].body.messages.map((m: { content: string }) => m.content);
     for (const x of [assistant, ...records.filter((x) => x.t === 'tool')]) expect(later).toContain(x.content);
-    const audit = (await fs.readFile(path.join(fx.temp.slothtoolHome, 'ai', 'audit.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const audit = (await fs.readFile(path.join(fx.temp.slothtoolHome, 'ai', 'audit.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(audit.map((a) => [a.id, a.outcome, a.approvedBy])).toEqual([
       ['cmd_001', 'exit 0', 'policy'],
       ['cmd_002', 'blocked_by_hook', 'none'],
@@ -107,7 +152,9 @@ describe('hooks', () => {
     await fx.temp.writeJson('plugin-configs/ai.json', {
       hooks: {
         SessionStart: [{ hooks: [{ type: 'command', command: 'echo "branch is release-7"' }] }],
-        UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo \'{"hookSpecificOutput":{"additionalContext":"ticket ABC-42"}}\'' }] }],
+        UserPromptSubmit: [
+          { hooks: [{ type: 'command', command: 'echo \'{"hookSpecificOutput":{"additionalContext":"ticket ABC-42"}}\'' }] },
+        ],
       },
     });
     fx.server.enqueue({ json: { type: 'chat', message: 'one' } }, { json: { type: 'chat', message: 'two' } });
@@ -123,7 +170,11 @@ describe('hooks', () => {
 
   test('a UserPromptSubmit hook that exits 2 keeps the message from the model, and says why', async () => {
     await fx.temp.writeJson('plugin-configs/ai.json', {
-      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'grep -q password && { echo "do not paste passwords" >&2; exit 2; } || exit 0' }] }] },
+      hooks: {
+        UserPromptSubmit: [
+          { hooks: [{ type: 'command', command: 'grep -q password && { echo "do not paste passwords" >&2; exit 2; } || exit 0' }] },
+        ],
+      },
     });
     const r = await runAi(['-p', 'my password is hunter2'], { env: fx.temp.env, cwd: fx.cwd });
     expect(r.code).not.toBe(0);
@@ -134,7 +185,18 @@ describe('hooks', () => {
   test('a Stop hook that exits 2 sends the answer back once with its reason; stop_hook_active is set the second time', async () => {
     const log = path.join(fx.temp.home, 'stop.log');
     await fx.temp.writeJson('plugin-configs/ai.json', {
-      hooks: { Stop: [{ hooks: [{ type: 'command', command: `cat >> ${JSON.stringify(log)}; echo >> ${JSON.stringify(log)}; grep -q '"stop_hook_active":false' ${JSON.stringify(log)} && [ "$(wc -l < ${JSON.stringify(log)})" -lt 2 ] && { echo "run the tests first" >&2; exit 2; } || exit 0` }] }] },
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              {
+                type: 'command',
+                command: `cat >> ${JSON.stringify(log)}; echo >> ${JSON.stringify(log)}; grep -q '"stop_hook_active":false' ${JSON.stringify(log)} && [ "$(wc -l < ${JSON.stringify(log)})" -lt 2 ] && { echo "run the tests first" >&2; exit 2; } || exit 0`,
+              },
+            ],
+          },
+        ],
+      },
     });
     fx.server.enqueue({ json: { type: 'chat', message: 'done already' } }, { json: { type: 'chat', message: 'tests pass now' } });
     const r = await runAi(['-p', 'fix it'], { env: fx.temp.env, cwd: fx.cwd });
@@ -148,7 +210,9 @@ describe('hooks', () => {
   });
 
   test('a Stop hook that always blocks cannot keep the turn going forever', async () => {
-    await fx.temp.writeJson('plugin-configs/ai.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo never done >&2; exit 2' }] }] } });
+    await fx.temp.writeJson('plugin-configs/ai.json', {
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo never done >&2; exit 2' }] }] },
+    });
     fx.server.setHandler(() => ({ json: { type: 'chat', message: 'answer' } }));
     const r = await runAi(['-p', 'go'], { env: fx.temp.env, cwd: fx.cwd });
     expect(r.code).toBe(0);
@@ -164,8 +228,22 @@ test("a custom command's front matter picks the model tier and profile for its t
   await fx.temp.writeJson('plugin-configs/llm-base.json', {
     default_profile: 'local',
     profiles: {
-      local: { base_url: fx.server.baseURL, api_key: 'sk-test', low_model: 'test-low', high_model: 'test-high', timeout: 10000, max_retries: 0 },
-      second: { base_url: fx.server.baseURL, api_key: 'sk-test', low_model: 'second-low', high_model: 'second-high', timeout: 10000, max_retries: 0 },
+      local: {
+        base_url: fx.server.baseURL,
+        api_key: 'sk-test',
+        low_model: 'test-low',
+        high_model: 'test-high',
+        timeout: 10000,
+        max_retries: 0,
+      },
+      second: {
+        base_url: fx.server.baseURL,
+        api_key: 'sk-test',
+        low_model: 'second-low',
+        high_model: 'second-high',
+        timeout: 10000,
+        max_retries: 0,
+      },
     },
   });
   fx.server.setHandler(() => ({ json: { type: 'chat', message: 'ok' } }));
@@ -178,7 +256,19 @@ test("a custom command's front matter picks the model tier and profile for its t
 
 test('a PreToolUse hook answering "ask" makes an L0 step ask (declined in -p), never lets an L2 one run', async () => {
   await fx.temp.writeJson('plugin-configs/ai.json', {
-    hooks: { PreToolUse: [{ matcher: 'exec', hooks: [{ type: 'command', command: 'echo \'{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check first"}}\'' }] }] },
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: 'exec',
+          hooks: [
+            {
+              type: 'command',
+              command: 'echo \'{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check first"}}\'',
+            },
+          ],
+        },
+      ],
+    },
   });
   fx.server.enqueue(
     { json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'ls', args: [] }] } } },

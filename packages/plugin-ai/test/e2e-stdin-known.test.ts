@@ -34,7 +34,9 @@ const chat = (message: string) => ({ json: { type: 'chat', message } });
 
 /** Every known value as prose would carry it, and encoded the ways a pipe often does. */
 function pipedText(): string {
-  const lines = SECRETS.map(([name, v]) => `the ${name} is ${v} (base64 ${Buffer.from(v).toString('base64')}, hex ${Buffer.from(v).toString('hex')})`);
+  const lines = SECRETS.map(
+    ([name, v]) => `the ${name} is ${v} (base64 ${Buffer.from(v).toString('base64')}, hex ${Buffer.from(v).toString('hex')})`,
+  );
   return `${lines.join('\n')}\nplain words stay\n`;
 }
 
@@ -104,7 +106,10 @@ test("a value of Claude Code's settings `env` (which every step runs with) is a 
   const deployToken = fakeToken('claude-env-token', 30);
   await fs.mkdir(path.join(fx.temp.home, '.claude'), { recursive: true });
   await fs.writeFile(path.join(fx.temp.home, '.claude', 'settings.json'), JSON.stringify({ env: { DEPLOY_TOKEN: deployToken } }));
-  fx.server.enqueue({ json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'printenv', args: ['DEPLOY_TOKEN'] }] } } }, chat('seen'));
+  fx.server.enqueue(
+    { json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'printenv', args: ['DEPLOY_TOKEN'] }] } } },
+    chat('seen'),
+  );
   const r = await runAi(['-p', 'show it', '--approve-l1', '--json'], { env: env(), cwd: fx.cwd, input: `piped ${deployToken}\n` });
   expect(r.code).toBe(0);
   const result = r.events.find((e) => e.type === 'tool_result');

@@ -10,7 +10,9 @@ beforeEach(async () => {
 });
 
 const ai = (args: string[]) => runAi(args, { env: fx.temp.env, cwd: fx.cwd });
-const cmd = (program: string, args: string[]) => ({ json: { type: 'cmd', message: `run ${program}`, data: { cwd: null, commands: [{ program, args }] } } });
+const cmd = (program: string, args: string[]) => ({
+  json: { type: 'cmd', message: `run ${program}`, data: { cwd: null, commands: [{ program, args }] } },
+});
 const lastUserJson = (i: number) => JSON.parse(fx.server.requests[i].body.messages.at(-1).content);
 const readAudit = async () =>
   (await fs.readFile(path.join(fx.temp.slothtoolHome, 'ai', 'audit.jsonl'), 'utf8'))
@@ -26,7 +28,14 @@ test('cmd → tool_result → chat', async () => {
   expect(types).toEqual(expect.arrayContaining(['reply', 'step', 'tool_result', 'final']));
   expect(r.events.find((e) => e.type === 'step')).toMatchObject({ id: 'cmd_001', decision: { level: 'L0' } });
   const result = lastUserJson(1);
-  expect(result).toMatchObject({ _event: 'tool_result', id: 'cmd_001', program: 'cat', exitCode: 0, stdoutTail: 'remember the milk\n', decision: { level: 'L0', by: 'policy' } });
+  expect(result).toMatchObject({
+    _event: 'tool_result',
+    id: 'cmd_001',
+    program: 'cat',
+    exitCode: 0,
+    stdoutTail: 'remember the milk\n',
+    decision: { level: 'L0', by: 'policy' },
+  });
   expect(r.events.at(-1)).toMatchObject({ type: 'final', outcome: 'answered', steps: 1, message: 'It says: remember the milk' });
   expect(await readAudit()).toEqual([expect.objectContaining({ id: 'cmd_001', level: 'L0', approvedBy: 'policy', outcome: 'exit 0' })]);
 });
@@ -95,7 +104,18 @@ test('requires from the model raises the level (cat with write: true asks, so it
 
 test('an L1 step declined first stops the rest of the plan', async () => {
   fx.server.enqueue(
-    { json: { type: 'cmd', message: 'two', data: { commands: [{ program: 'touch', args: ['a.txt'] }, { program: 'cat', args: ['notes.txt'] }] } } },
+    {
+      json: {
+        type: 'cmd',
+        message: 'two',
+        data: {
+          commands: [
+            { program: 'touch', args: ['a.txt'] },
+            { program: 'cat', args: ['notes.txt'] },
+          ],
+        },
+      },
+    },
     { json: { type: 'chat', message: 'ok' } },
   );
   const r = await ai(['-p', 'do both', '--json']);
@@ -149,14 +169,28 @@ test('suggestions reach -p users (numbered on stderr, the answer alone on stdout
 describe('modes in -p', () => {
   test('--mode plan: a write is refused with the reason the model sees, nothing on disk changes, the model is told it plans', async () => {
     fx.server.enqueue(
-      { json: { type: 'cmd', message: 'write it', data: { cwd: null, commands: [{ tool: 'fs.write', path: 'plan.txt', content: 'x\n' }, { program: 'touch', args: ['t.txt'] }] } } },
+      {
+        json: {
+          type: 'cmd',
+          message: 'write it',
+          data: {
+            cwd: null,
+            commands: [
+              { tool: 'fs.write', path: 'plan.txt', content: 'x\n' },
+              { program: 'touch', args: ['t.txt'] },
+            ],
+          },
+        },
+      },
       { json: { type: 'chat', message: '1. write plan.txt  2. touch t.txt' } },
     );
     const r = await ai(['-p', 'make the files', '--mode', 'plan', '--approve-l1', '--json']);
     expect(r.code).toBe(0);
     await expect(fs.stat(path.join(fx.cwd, 'plan.txt'))).rejects.toThrow();
     await expect(fs.stat(path.join(fx.cwd, 't.txt'))).rejects.toThrow();
-    const firstUser = fx.server.requests[0].body.messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content);
+    const firstUser = fx.server.requests[0].body.messages
+      .filter((m: { role: string }) => m.role === 'user')
+      .map((m: { content: string }) => m.content);
     expect(firstUser.some((c: string) => c.includes('"_event":"mode"') && c.includes('Plan mode'))).toBe(true);
     const results = fx.server.requests[1].body.messages.at(-1).content;
     expect(results).toContain('mode.plan');
@@ -180,7 +214,10 @@ describe('modes in -p', () => {
 });
 
 test('cached input tokens the provider reports reach the turn usage (--json final) and the session file', async () => {
-  fx.server.enqueue({ json: { type: 'chat', message: 'hi' }, usage: { prompt_tokens: 1000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 800 } } as never });
+  fx.server.enqueue({
+    json: { type: 'chat', message: 'hi' },
+    usage: { prompt_tokens: 1000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 800 } } as never,
+  });
   const r = await ai(['-p', 'hello', '--json']);
   expect(r.code).toBe(0);
   expect(r.events.at(-1)).toMatchObject({ type: 'final', usage: { input_tokens: 1000, output_tokens: 10, cached_tokens: 800, calls: 1 } });

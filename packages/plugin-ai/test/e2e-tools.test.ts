@@ -10,7 +10,10 @@ import { until } from '@holic512/testkit';
 
 const fx = usePtyFixture();
 beforeEach(async () => {
-  await fs.writeFile(path.join(fx.cwd, 'package.json'), JSON.stringify({ name: 'calc', version: '1.0.0', private: true, scripts: { test: 'node test.js' } }));
+  await fs.writeFile(
+    path.join(fx.cwd, 'package.json'),
+    JSON.stringify({ name: 'calc', version: '1.0.0', private: true, scripts: { test: 'node test.js' } }),
+  );
   await fs.writeFile(path.join(fx.cwd, 'calc.js'), 'exports.add = (a, b) => a - b;\n');
   await fs.writeFile(
     path.join(fx.cwd, 'test.js'),
@@ -34,13 +37,15 @@ function resultsOf(i: number): Array<Record<string, any>> {
   return out;
 }
 
-
-
 test('read → edit (confirmed) → proc.start the tests → proc.status → report', async () => {
   fx.server.enqueue(
     cmd('look at the code', { tool: 'fs.read', path: 'calc.js' }),
     cmd('fix the operator', { tool: 'fs.edit', path: 'calc.js', old_string: 'a - b', new_string: 'a + b' }),
-    cmd('run the tests', { tool: 'proc.start', program: 'npm', args: ['test'] }, { tool: 'proc.status', proc_id: 'proc_1', wait_ms: 60000 }),
+    cmd(
+      'run the tests',
+      { tool: 'proc.start', program: 'npm', args: ['test'] },
+      { tool: 'proc.status', proc_id: 'proc_1', wait_ms: 60000 },
+    ),
     chat('Fixed `add` (it subtracted); `npm test` passes.'),
   );
   const r = await runAi(['-p', 'fix the failing test', '--approve-l1', '--max-steps', '5', '--json'], { env: fx.env, cwd: fx.cwd });
@@ -48,7 +53,13 @@ test('read → edit (confirmed) → proc.start the tests → proc.status → rep
   expect(r.code).toBe(0);
 
   const read = resultsOf(1).at(-1)!;
-  expect(read).toMatchObject({ tool: 'fs.read', path: 'calc.js', content: '     1\texports.add = (a, b) => a - b;', totalLines: 1, decision: { level: 'L0', by: 'policy' } });
+  expect(read).toMatchObject({
+    tool: 'fs.read',
+    path: 'calc.js',
+    content: '     1\texports.add = (a, b) => a - b;',
+    totalLines: 1,
+    decision: { level: 'L0', by: 'policy' },
+  });
 
   const edit = resultsOf(2).at(-1)!;
   expect(edit).toMatchObject({ tool: 'fs.edit', status: 'applied', replacements: 1, undoable: true, decision: { level: 'L1' } });
@@ -67,7 +78,11 @@ test('read → edit (confirmed) → proc.start the tests → proc.status → rep
 
 test('/undo in ai -i restores the files the last turn changed', async () => {
   fx.server.enqueue(
-    cmd('fix', { tool: 'fs.edit', path: 'calc.js', old_string: 'a - b', new_string: 'a + b' }, { tool: 'fs.write', path: 'NOTES.md', content: '# fixed add\n' }),
+    cmd(
+      'fix',
+      { tool: 'fs.edit', path: 'calc.js', old_string: 'a - b', new_string: 'a + b' },
+      { tool: 'fs.write', path: 'NOTES.md', content: '# fixed add\n' },
+    ),
     chat('done'),
   );
   // Each L1 step is answered by the next line ("y"); then /undo.
@@ -84,7 +99,10 @@ test('/undo in ai -i restores the files the last turn changed', async () => {
 async function serverRunningIn(cwd: string): Promise<boolean> {
   for (const pid of await fs.readdir('/proc').catch(() => [] as string[])) {
     if (!/^\d+$/.test(pid)) continue;
-    const [dir, cmd] = await Promise.all([fs.readlink(`/proc/${pid}/cwd`).catch(() => ''), fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')]);
+    const [dir, cmd] = await Promise.all([
+      fs.readlink(`/proc/${pid}/cwd`).catch(() => ''),
+      fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => ''),
+    ]);
     if (dir === cwd && cmd.includes('server.js')) return true;
   }
   return false;
@@ -105,7 +123,10 @@ function startThenWaitForPid(): { seenRunning: boolean } {
 
 test('a background process ends when ai -p ends', async () => {
   await fx.temp.writeJson('plugin-configs/ai.json', { allowedPrograms: ['node'] });
-  await fs.writeFile(path.join(fx.cwd, 'server.js'), "require('fs').writeFileSync('pid', String(process.pid)); setInterval(() => {}, 1000);\n");
+  await fs.writeFile(
+    path.join(fx.cwd, 'server.js'),
+    "require('fs').writeFileSync('pid', String(process.pid)); setInterval(() => {}, 1000);\n",
+  );
   const seen = startThenWaitForPid();
   const r = await runAi(['-p', 'start the server', '--approve-l1', '--json'], { env: fx.env, cwd: fx.cwd });
   expect(seen.seenRunning).toBe(true);
@@ -116,7 +137,10 @@ test('a background process ends when ai -p ends', async () => {
 
 test('a background process ends when ai -i ends', async () => {
   await fx.temp.writeJson('plugin-configs/ai.json', { allowedPrograms: ['node'] });
-  await fs.writeFile(path.join(fx.cwd, 'server.js'), "require('fs').writeFileSync('pid', String(process.pid)); setInterval(() => {}, 1000);\n");
+  await fs.writeFile(
+    path.join(fx.cwd, 'server.js'),
+    "require('fs').writeFileSync('pid', String(process.pid)); setInterval(() => {}, 1000);\n",
+  );
   const seen = startThenWaitForPid();
   const r = await runAi(['-i'], { env: fx.env, cwd: fx.cwd, input: 'start the server\ny\n' });
   expect(r.code).toBe(0);

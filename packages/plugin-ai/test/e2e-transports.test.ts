@@ -24,9 +24,26 @@ describe('transport tools', () => {
     const r = await runAi(['-p', 'read a.txt then wipe the disk', '--json'], { env: fx.temp.env, cwd: fx.cwd });
     expect(r.code).toBe(0);
     const first = fx.server.requests[0].body;
-    const names = (first.tools as Array<{ function: { name: string; parameters: { properties?: Record<string, unknown> } } }>).map((t) => t.function.name);
-    expect(names).toEqual(expect.arrayContaining(['exec', 'plugin__run', 'config__json_patch', 'fs__read', 'fs__edit', 'fs__write', 'http__get', 'proc__start', 'proc__status', 'proc__kill']));
-    const read = (first.tools as Array<{ function: { name: string; parameters: { properties: Record<string, unknown> } } }>).find((t) => t.function.name === 'fs__read')!;
+    const names = (first.tools as Array<{ function: { name: string; parameters: { properties?: Record<string, unknown> } } }>).map(
+      (t) => t.function.name,
+    );
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'exec',
+        'plugin__run',
+        'config__json_patch',
+        'fs__read',
+        'fs__edit',
+        'fs__write',
+        'http__get',
+        'proc__start',
+        'proc__status',
+        'proc__kill',
+      ]),
+    );
+    const read = (first.tools as Array<{ function: { name: string; parameters: { properties: Record<string, unknown> } } }>).find(
+      (t) => t.function.name === 'fs__read',
+    )!;
     expect(Object.keys(read.function.parameters.properties)).toEqual(expect.arrayContaining(['path', 'offset', 'limit']));
     expect(JSON.stringify(first.messages)).not.toContain('EXACTLY ONE JSON object');
     expect(first.stream).toBe(true);
@@ -42,7 +59,10 @@ describe('transport tools', () => {
     expect(tools.map((m) => m.tool_call_id)).toEqual(['call_read', 'call_rm']);
     expect(tools[0].content).toContain('alpha');
     expect(tools[1].content).toContain('"status":"blocked"');
-    expect(r.events.find((e) => e.type === 'final')).toMatchObject({ outcome: 'answered', message: 'The file says alpha; I will not delete everything.' });
+    expect(r.events.find((e) => e.type === 'final')).toMatchObject({
+      outcome: 'answered',
+      message: 'The file says alpha; I will not delete everything.',
+    });
   });
 
   test('a call with arguments that do not validate gets one repair round', async () => {
@@ -83,7 +103,9 @@ describe('transport json_schema', () => {
 });
 
 describe('transport auto', () => {
-  const fx = useAiFixture({ profile: { capabilities: { tools: true, json_schema: true, json_object: true, probed_at: '2026-11-24T00:00:00.000Z' } } });
+  const fx = useAiFixture({
+    profile: { capabilities: { tools: true, json_schema: true, json_object: true, probed_at: '2026-11-24T00:00:00.000Z' } },
+  });
 
   test('a profile whose probe passed tools gets native tool calls', async () => {
     fx.server.enqueue({ content: 'hello' });
@@ -101,7 +123,9 @@ describe('transport tools with an MCP server', () => {
     await fx.temp.writeJson('plugin-configs/ai.json', { mcpServers: { kit: testMcpStdioCommand() } });
     fx.server.enqueue({ content: '', toolCalls: [{ id: 'c1', name: 'mcp__kit__add', arguments: { a: 2, b: 5 } }] }, { content: 'seven' });
     const r = await runAi(['-p', 'add', '--json', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
-    const add = (fx.server.requests[0].body.tools as Array<{ function: { name: string; parameters: { properties?: Record<string, unknown> } } }>).find((t) => t.function.name === 'mcp__kit__add');
+    const add = (
+      fx.server.requests[0].body.tools as Array<{ function: { name: string; parameters: { properties?: Record<string, unknown> } } }>
+    ).find((t) => t.function.name === 'mcp__kit__add');
     expect(Object.keys(add!.function.parameters.properties ?? {}).sort()).toEqual(['a', 'b']);
     expect(r.events.find((e) => e.type === 'tool_result')).toMatchObject({ result: { tool: 'mcp.kit.add', content: '7' } });
     const back = (fx.server.requests[1].body.messages as Array<Record<string, any>>).find((m) => m.role === 'tool');

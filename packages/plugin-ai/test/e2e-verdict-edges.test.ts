@@ -23,20 +23,28 @@ async function readAll(dir: string): Promise<string> {
   return parts.join('\n');
 }
 
-test('ai -p --json: the decision as ids, levels and adjustments plus reasons in the user\'s language; the secret in the argument reaches no edge', async () => {
+test("ai -p --json: the decision as ids, levels and adjustments plus reasons in the user's language; the secret in the argument reaches no edge", async () => {
   await fx.temp.writeJson('plugin-configs/ai.json', { sandbox: 'off' });
   // An L1 read outside the workspace (asked: no person, so declined) and an L2 unknown program, both quoting the secret.
-  fx.server.enqueue(cmd({ tool: 'exec', program: 'cat', args: [`/etc/${SECRET}`] }, { tool: 'exec', program: `./${SECRET}`, args: [] }), { json: { type: 'chat', message: 'ok' } });
+  fx.server.enqueue(cmd({ tool: 'exec', program: 'cat', args: [`/etc/${SECRET}`] }, { tool: 'exec', program: `./${SECRET}`, args: [] }), {
+    json: { type: 'chat', message: 'ok' },
+  });
   const r = await runAi(['-p', 'look', '--json'], { env: fx.temp.env, cwd: fx.cwd });
   expect(r.code).toBe(0);
 
   const steps = r.events.filter((e) => e.type === 'step');
   expect(steps).toHaveLength(2);
-  expect(steps[0]).toMatchObject({ decision: { level: 'L1', rules: [{ id: 'read.outside', level: 'L1', reason: expect.stringMatching(HAN) }], adjustments: [] } });
+  expect(steps[0]).toMatchObject({
+    decision: { level: 'L1', rules: [{ id: 'read.outside', level: 'L1', reason: expect.stringMatching(HAN) }], adjustments: [] },
+  });
   expect(steps[0].decision.rules[0].reason).toContain('[redacted');
   expect(steps[0]).not.toHaveProperty('verdict');
   const asked = r.events.find((e) => e.type === 'confirm');
-  expect(asked).toMatchObject({ request: { decision: { level: 'L1', rules: [{ id: 'read.outside', level: 'L1', reason: expect.stringMatching(HAN) }], adjustments: [] } } });
+  expect(asked).toMatchObject({
+    request: {
+      decision: { level: 'L1', rules: [{ id: 'read.outside', level: 'L1', reason: expect.stringMatching(HAN) }], adjustments: [] },
+    },
+  });
   expect(asked!.request).not.toHaveProperty('verdict');
   // The second step was not run (the first was declined): the model is told so, with the runner's verdict worded for it.
   const results = r.events.filter((e) => e.type === 'tool_result').map((e) => e.result);
@@ -44,7 +52,10 @@ test('ai -p --json: the decision as ids, levels and adjustments plus reasons in 
   expect(results[1].decision.rules.map((x: { id: string }) => x.id)).toContain('program.path');
 
   const home = fx.temp.slothtoolHome;
-  const audit = (await fs.readFile(path.join(home, 'ai', 'audit.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+  const audit = (await fs.readFile(path.join(home, 'ai', 'audit.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   expect(audit[0]).toMatchObject({ level: 'L1', rules: ['read.outside'], reasons: [expect.stringMatching(HAN)], outcome: 'declined' });
   expect(audit[0].reasons[0]).toContain('[redacted');
 
@@ -52,7 +63,12 @@ test('ai -p --json: the decision as ids, levels and adjustments plus reasons in 
     ['--json events', r.stdout],
     ['stderr', r.stderr],
     // What the model is sent, but its own replies (which named the step) sent back to it.
-    ['model requests', JSON.stringify(fx.server.requests.map((q) => (q.body as { messages: Array<{ role: string }> }).messages.filter((m) => m.role !== 'assistant')))],
+    [
+      'model requests',
+      JSON.stringify(
+        fx.server.requests.map((q) => (q.body as { messages: Array<{ role: string }> }).messages.filter((m) => m.role !== 'assistant')),
+      ),
+    ],
     ['audit log', await fs.readFile(path.join(home, 'ai', 'audit.jsonl'), 'utf8')],
     ['sessions', await readAll(path.join(home, 'ai', 'sessions'))],
   ];
@@ -60,7 +76,7 @@ test('ai -p --json: the decision as ids, levels and adjustments plus reasons in 
   expect(places.filter(([, text]) => text.includes(SECRET)).map(([where]) => where)).toEqual([]);
 });
 
-test('ai risk: worded at its edge in the user\'s language, the secret left out, in JSON and in text', async () => {
+test("ai risk: worded at its edge in the user's language, the secret left out, in JSON and in text", async () => {
   const json = await runAi(['risk', '--json', '--', 'cat', `/etc/${SECRET}`], { env: fx.temp.env, cwd: fx.cwd });
   expect(json.code).toBe(0);
   const out = JSON.parse(json.stdout);

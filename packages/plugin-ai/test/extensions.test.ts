@@ -27,7 +27,15 @@ describe('parseFrontMatter', () => {
     ['---\n- a\n- b\n---\nx', 'mapping'],
     ['---\nname: [unclosed\n---\nx', 'not valid YAML'],
     // "a billion laughs": aliases of aliases, refused by the yaml library's alias limit
-    ['---\na: &a [x, x, x, x, x, x, x, x, x]\n' + 'bcdefghij'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghij'[i]}`).join(', ')}]`).join('\n') + '\n---\nx', 'YAML'],
+    [
+      '---\na: &a [x, x, x, x, x, x, x, x, x]\n' +
+        'bcdefghij'
+          .split('')
+          .map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghij'[i]}`).join(', ')}]`)
+          .join('\n') +
+        '\n---\nx',
+      'YAML',
+    ],
   ])('%j → error', (text, why) => {
     const doc = parseFrontMatter(text);
     expect(doc.error).toContain(why);
@@ -52,7 +60,12 @@ describe('skills', () => {
     const index = skillIndex(skills);
     expect(index).toContain('- pdf: Work with PDF files');
     expect(index).not.toContain('Use scripts/extract.py');
-    expect(loadSkillBody(skills[0])).toEqual({ name: 'pdf', dir: path.join(home, 'skills', 'pdf'), body: '# PDF\nUse scripts/extract.py.', firstLine: 5 });
+    expect(loadSkillBody(skills[0])).toEqual({
+      name: 'pdf',
+      dir: path.join(home, 'skills', 'pdf'),
+      body: '# PDF\nUse scripts/extract.py.',
+      firstLine: 5,
+    });
   });
   test('no skill folders: an empty index', () => {
     expect(discoverSkills(skillRoots(path.join(root, 'none'), root))).toEqual({ skills: [], problems: [] });
@@ -62,7 +75,10 @@ describe('skills', () => {
 
 describe('custom commands', () => {
   test('files become /name and /dir:name; front matter; built-in names refused; project wins', () => {
-    write('user/review.md', '---\ndescription: Review a change\nargument-hint: <file>\nprofile: ds\nmode: high\n---\nReview $ARGUMENTS carefully.');
+    write(
+      'user/review.md',
+      '---\ndescription: Review a change\nargument-hint: <file>\nprofile: ds\nmode: high\n---\nReview $ARGUMENTS carefully.',
+    );
     write('user/git/pr.md', '# Open a pull request\nOpen a PR titled "$1" against $2.');
     write('user/help.md', 'shadowing a built-in');
     write('project/review.md', 'Project review of $ARGUMENTS');
@@ -82,7 +98,10 @@ describe('custom commands', () => {
     expect(expandCommand(pr, '"Fix the bug" main')).toBe('# Open a pull request\nOpen a PR titled "Fix the bug" against main.');
   });
   test('front matter fields are read', () => {
-    write('u/review.md', '---\ndescription: Review a change\nargument-hint: <file>\nprofile: ds\nmode: high\n---\nReview $ARGUMENTS carefully.');
+    write(
+      'u/review.md',
+      '---\ndescription: Review a change\nargument-hint: <file>\nprofile: ds\nmode: high\n---\nReview $ARGUMENTS carefully.',
+    );
     const [c] = discoverCommands([{ dir: path.join(root, 'u'), scope: 'user' }], new Set()).commands;
     expect(c).toMatchObject({ name: 'review', description: 'Review a change', argumentHint: '<file>', profile: 'ds', mode: 'high' });
     expect(expandCommand(c, ' src/a.ts ')).toBe('Review src/a.ts carefully.');
@@ -104,7 +123,12 @@ describe('custom commands', () => {
 });
 
 describe('hooks (Claude Code format)', () => {
-  const opts = (tool?: string) => ({ cwd: root, env: { ...process.env }, redact: (t: string) => t.replace(/sk-[A-Za-z0-9]+/g, '[redacted]'), ...(tool ? { names: [tool] } : {}) });
+  const opts = (tool?: string) => ({
+    cwd: root,
+    env: { ...process.env },
+    redact: (t: string) => t.replace(/sk-[A-Za-z0-9]+/g, '[redacted]'),
+    ...(tool ? { names: [tool] } : {}),
+  });
   const hooks = (raw: unknown): HookCommandConfig[] => {
     const r = readHooks(raw, 'ai.json');
     expect(r.problems).toEqual([]);
@@ -113,43 +137,131 @@ describe('hooks (Claude Code format)', () => {
 
   test('readHooks: problems for unknown events and bad matchers, never a throw', () => {
     const r = readHooks({ PreToolUse: [{ matcher: '(', hooks: [{ type: 'command', command: 'true' }] }], Nope: [] }, 'ai.json');
-    expect(r.problems.map((p) => p.error)).toEqual([expect.stringContaining('not a valid pattern'), expect.stringContaining('hooks.Nope: is not a known event')]);
+    expect(r.problems.map((p) => p.error)).toEqual([
+      expect.stringContaining('not a valid pattern'),
+      expect.stringContaining('hooks.Nope: is not a known event'),
+    ]);
     expect(readHooks('x', 'f').problems).toHaveLength(1);
   });
 
   test('PreToolUse exit 2 blocks, stderr is the reason; the event arrives as JSON on stdin', async () => {
     const seen = path.join(root, 'seen.json');
-    const h = hooks({ PreToolUse: [{ matcher: 'exec|fs\\..*', hooks: [{ type: 'command', command: `cat > ${JSON.stringify(seen)}; echo "no rm here" >&2; exit 2` }] }] });
-    const out = await runHooks('PreToolUse', { session_id: 's1', tool_name: 'exec', tool_input: { program: 'rm', args: ['-rf', 'x'] } }, h, opts('exec'));
+    const h = hooks({
+      PreToolUse: [
+        { matcher: 'exec|fs\\..*', hooks: [{ type: 'command', command: `cat > ${JSON.stringify(seen)}; echo "no rm here" >&2; exit 2` }] },
+      ],
+    });
+    const out = await runHooks(
+      'PreToolUse',
+      { session_id: 's1', tool_name: 'exec', tool_input: { program: 'rm', args: ['-rf', 'x'] } },
+      h,
+      opts('exec'),
+    );
     expect(out).toMatchObject({ block: true, reason: 'no rm here' });
-    expect(JSON.parse(fs.readFileSync(seen, 'utf8'))).toEqual({ hook_event_name: 'PreToolUse', cwd: root, session_id: 's1', tool_name: 'exec', tool_input: { program: 'rm', args: ['-rf', 'x'] } });
-    expect(await runHooks('PreToolUse', {}, h, opts('http.get'))).toEqual({ block: false, ask: false, allow: false, stop: false, notices: [] });
+    expect(JSON.parse(fs.readFileSync(seen, 'utf8'))).toEqual({
+      hook_event_name: 'PreToolUse',
+      cwd: root,
+      session_id: 's1',
+      tool_name: 'exec',
+      tool_input: { program: 'rm', args: ['-rf', 'x'] },
+    });
+    expect(await runHooks('PreToolUse', {}, h, opts('http.get'))).toEqual({
+      block: false,
+      ask: false,
+      allow: false,
+      stop: false,
+      notices: [],
+    });
   });
 
   test('JSON answers: deny and ask (hookSpecificOutput), decision block, continue false; allow is said (the agent decides what it may do)', async () => {
     const json = (o: unknown) => hooks({ PreToolUse: [{ hooks: [{ type: 'command', command: `echo '${JSON.stringify(o)}'` }] }] });
-    expect(await runHooks('PreToolUse', {}, json({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'policy says no' } }), opts('exec'))).toMatchObject({ block: true, reason: 'policy says no' });
-    expect(await runHooks('PreToolUse', {}, json({ hookSpecificOutput: { permissionDecision: 'ask', permissionDecisionReason: 'check it' } }), opts('exec'))).toMatchObject({ block: false, ask: true });
-    expect(await runHooks('PreToolUse', {}, json({ decision: 'block', reason: 'r' }), opts('exec'))).toMatchObject({ block: true, reason: 'r' });
-    expect(await runHooks('Stop', {}, hooks({ Stop: [{ hooks: [{ type: 'command', command: `echo '{"continue": false, "stopReason": "tests still fail"}'` }] }] }), opts())).toMatchObject({ block: true, stop: true, reason: 'tests still fail' });
-    expect(await runHooks('PreToolUse', {}, json({ hookSpecificOutput: { permissionDecision: 'allow' } }), opts('exec'))).toEqual({ block: false, ask: false, allow: true, stop: false, notices: [] });
+    expect(
+      await runHooks(
+        'PreToolUse',
+        {},
+        json({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'policy says no' } }),
+        opts('exec'),
+      ),
+    ).toMatchObject({ block: true, reason: 'policy says no' });
+    expect(
+      await runHooks(
+        'PreToolUse',
+        {},
+        json({ hookSpecificOutput: { permissionDecision: 'ask', permissionDecisionReason: 'check it' } }),
+        opts('exec'),
+      ),
+    ).toMatchObject({ block: false, ask: true });
+    expect(await runHooks('PreToolUse', {}, json({ decision: 'block', reason: 'r' }), opts('exec'))).toMatchObject({
+      block: true,
+      reason: 'r',
+    });
+    expect(
+      await runHooks(
+        'Stop',
+        {},
+        hooks({ Stop: [{ hooks: [{ type: 'command', command: `echo '{"continue": false, "stopReason": "tests still fail"}'` }] }] }),
+        opts(),
+      ),
+    ).toMatchObject({ block: true, stop: true, reason: 'tests still fail' });
+    expect(await runHooks('PreToolUse', {}, json({ hookSpecificOutput: { permissionDecision: 'allow' } }), opts('exec'))).toEqual({
+      block: false,
+      ask: false,
+      allow: true,
+      stop: false,
+      notices: [],
+    });
     expect(await runHooks('PreToolUse', {}, json({ decision: 'approve' }), opts('exec'))).toMatchObject({ allow: true });
     // One hook allowing and another asking: the question stays.
-    const both = hooks({ PreToolUse: [{ hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'` }, { type: 'command', command: `echo '{"hookSpecificOutput":{"permissionDecision":"ask"}}'` }] }] });
+    const both = hooks({
+      PreToolUse: [
+        {
+          hooks: [
+            { type: 'command', command: `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'` },
+            { type: 'command', command: `echo '{"hookSpecificOutput":{"permissionDecision":"ask"}}'` },
+          ],
+        },
+      ],
+    });
     expect(await runHooks('PreToolUse', {}, both, opts('exec'))).toMatchObject({ allow: false, ask: true });
   });
 
   test('UserPromptSubmit / SessionStart stdout becomes context, redacted; other exits are notices; time-out stops the hook', async () => {
-    const ctx = await runHooks('UserPromptSubmit', { prompt: 'hi' }, hooks({ UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "branch main, key sk-abc123"' }] }] }), opts());
+    const ctx = await runHooks(
+      'UserPromptSubmit',
+      { prompt: 'hi' },
+      hooks({ UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "branch main, key sk-abc123"' }] }] }),
+      opts(),
+    );
     expect(ctx.context).toBe('branch main, key [redacted]');
-    const failed = await runHooks('PostToolUse', {}, hooks({ PostToolUse: [{ hooks: [{ type: 'command', command: 'echo oops >&2; exit 3' }] }] }), opts('exec'));
+    const failed = await runHooks(
+      'PostToolUse',
+      {},
+      hooks({ PostToolUse: [{ hooks: [{ type: 'command', command: 'echo oops >&2; exit 3' }] }] }),
+      opts('exec'),
+    );
     expect(failed).toMatchObject({ block: false, notices: [expect.stringContaining('failed (exit 3): oops')] });
-    const slow = await runHooks('SessionStart', {}, hooks({ SessionStart: [{ hooks: [{ type: 'command', command: 'sleep 30', timeout: 0.3 }] }] }), opts());
+    const slow = await runHooks(
+      'SessionStart',
+      {},
+      hooks({ SessionStart: [{ hooks: [{ type: 'command', command: 'sleep 30', timeout: 0.3 }] }] }),
+      opts(),
+    );
     expect(slow.notices).toEqual([expect.stringContaining('timed out after 0 s')]);
   });
 
   test('several hooks: any block wins, reasons joined', async () => {
-    const h = hooks({ PreToolUse: [{ hooks: [{ type: 'command', command: 'echo a >&2; exit 2' }, { type: 'command', command: 'exit 0' }, { type: 'command', command: 'echo b >&2; exit 2' }] }] });
+    const h = hooks({
+      PreToolUse: [
+        {
+          hooks: [
+            { type: 'command', command: 'echo a >&2; exit 2' },
+            { type: 'command', command: 'exit 0' },
+            { type: 'command', command: 'echo b >&2; exit 2' },
+          ],
+        },
+      ],
+    });
     expect(await runHooks('PreToolUse', {}, h, opts('exec'))).toMatchObject({ block: true, reason: 'a\nb' });
   });
 });
@@ -181,7 +293,7 @@ describe('project trust', () => {
     expect(store.state(projectExtras(ws))).toBe('untrusted');
   });
 
-  test('started in the home folder, ~/.slothtool is the user\'s own: not a project to trust, its skills read once', () => {
+  test("started in the home folder, ~/.slothtool is the user's own: not a project to trust, its skills read once", () => {
     const home = path.join(root, 'me');
     write('me/.slothtool/settings.json', '{"language": "en", "permissions": {"allow": ["exec:*"]}}');
     write('me/.slothtool/skills/s/SKILL.md', '---\nname: s\ndescription: d\n---\n');

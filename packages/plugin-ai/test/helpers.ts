@@ -31,7 +31,13 @@ export const cmd = (...commands: unknown[]): LlmResult => ok({ type: 'cmd', mess
 
 /** A runner's verdict (no language) for tests: the level and findings with these ids at that level. */
 export function verdict(level: Level, ids: string[] = [], params?: Record<string, string>): Verdict {
-  return { level, findings: ids.map((id) => ({ id, level, ...(params ? { params } : {}) })), bySession: false, alwaysConfirm: false, adjustments: [] };
+  return {
+    level,
+    findings: ids.map((id) => ({ id, level, ...(params ? { params } : {}) })),
+    bySession: false,
+    alwaysConfirm: false,
+    adjustments: [],
+  };
 }
 
 /** A fake runner: the level comes from a table by program; L2 blocked, L1 confirmed. */
@@ -53,12 +59,26 @@ export function fakeRunner(levels: Record<string, Level> = {}, stdout: (step: St
       async run(step, options = {}): Promise<ToolResult> {
         const id = options.id ?? 'cmd_x';
         const decision = judge(step);
-        if (decision.level === 'L2') return { _event: 'tool_result', id, tool: step.tool, status: 'blocked', decision: { ...decision, by: 'policy' } };
+        if (decision.level === 'L2')
+          return { _event: 'tool_result', id, tool: step.tool, status: 'blocked', decision: { ...decision, by: 'policy' } };
         let by: 'policy' | 'user' = 'policy';
         if (decision.level === 'L1') {
-          const answer = await confirm({ id, step, verdict: verdict(decision.level, [`fake.${decision.level}`]), decision, sessionKey: step.tool === 'exec' ? step.program : step.tool });
+          const answer = await confirm({
+            id,
+            step,
+            verdict: verdict(decision.level, [`fake.${decision.level}`]),
+            decision,
+            sessionKey: step.tool === 'exec' ? step.program : step.tool,
+          });
           if (answer.action === 'decline') {
-            return { _event: 'tool_result', id, tool: step.tool, status: 'declined', reason: answer.reason, decision: { ...decision, by: 'user' } };
+            return {
+              _event: 'tool_result',
+              id,
+              tool: step.tool,
+              status: 'declined',
+              reason: answer.reason,
+              decision: { ...decision, by: 'user' },
+            };
           }
           if (answer.action === 'allow-session' && step.tool === 'exec') allowed.add(step.program);
           by = 'user';
@@ -97,7 +117,10 @@ export function steppingClock(start = Date.UTC(2026, 10, 22, 5, 0, 0)): () => Da
 }
 
 /** A 32 × 32 solid red PNG (what llm-base's vision probe sends too). */
-export const RED_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAIAAAD8GO2jAAAAKklEQVR42mO4IyJCU8QwasGoBaMWjFowasGoBaMWjFowasGoBaMWDBULAJ3LED19/LmKAAAAAElFTkSuQmCC', 'base64');
+export const RED_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAIAAAD8GO2jAAAAKklEQVR42mO4IyJCU8QwasGoBaMWjFowasGoBaMWjFowasGoBaMWDBULAJ3LED19/LmKAAAAAElFTkSuQmCC',
+  'base64',
+);
 
 /** A temporary folder per test (its real path), removed after it; `write` puts a file in it. */
 export function useTempDir(prefix: string): { readonly root: string; write(rel: string, text: string): string } {

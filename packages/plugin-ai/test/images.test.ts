@@ -10,8 +10,14 @@ import { RED_PNG } from './helpers';
 // The headers of the other formats, enough to be told apart and measured.
 const GIF = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.from([0x40, 0x01, 0xf0, 0x00]), Buffer.alloc(8)]);
 // A JPEG: SOI, an APP0 segment, then SOF0 with height 600 and width 800.
-const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x02, 0x58, 0x03, 0x20, 0x03, 0, 0, 0, 0, 0, 0, 0, 0]);
-const WEBP_X = Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBPVP8X', 'latin1'), Buffer.alloc(8), Buffer.from([0x3f, 0x06, 0x00, 0x37, 0x04, 0x00])]);
+const JPEG = Buffer.from([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x02, 0x58, 0x03, 0x20, 0x03, 0, 0, 0, 0, 0, 0, 0, 0,
+]);
+const WEBP_X = Buffer.concat([
+  Buffer.from('RIFF\0\0\0\0WEBPVP8X', 'latin1'),
+  Buffer.alloc(8),
+  Buffer.from([0x3f, 0x06, 0x00, 0x37, 0x04, 0x00]),
+]);
 
 test.each([
   ['png', RED_PNG, 'image/png', { width: 32, height: 32 }],
@@ -126,7 +132,13 @@ describe('the agent sends images as content parts, only through an llm-base that
     const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/work', lang: 'en' }, { llm, createRunner: fakeRunner().create });
     const r = await agent.send('what is it?', { images: [image] });
     expect(r.outcome).toBe('answered');
-    expect(llm.calls[0].at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'what is it?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] });
+    expect(llm.calls[0].at(-1)).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'what is it?' },
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+      ],
+    });
   });
 
   test('an llm-base without image support (the original 1.0.x) gets no call: the turn says what to do', async () => {

@@ -28,7 +28,11 @@ test('steer during a step: the rest of the plan is skipped (told to the model) a
   expect(lastContent(second)).toBe('look at the README instead');
   expect(toolResults(second)).toEqual([
     expect.objectContaining({ id: 'cmd_001', exitCode: 0 }),
-    expect.objectContaining({ id: 'cmd_002', status: 'declined', reason: expect.stringMatching(/^skipped: the user sent a steering message/) }),
+    expect.objectContaining({
+      id: 'cmd_002',
+      status: 'declined',
+      reason: expect.stringMatching(/^skipped: the user sent a steering message/),
+    }),
     expect.objectContaining({ id: 'cmd_003', status: 'declined' }),
   ]);
 });
@@ -68,7 +72,11 @@ test('Ctrl+C during the model call: the next request tells the model it was inte
   expect(first.outcome).toBe('aborted');
   await agent.send('never mind');
   const contents = llm.calls[1].map((m) => m.content);
-  expect(contents.slice(-3)).toEqual(['long question', JSON.stringify({ _event: 'interrupted', by: 'user', during: 'model_call' }), 'never mind']);
+  expect(contents.slice(-3)).toEqual([
+    'long question',
+    JSON.stringify({ _event: 'interrupted', by: 'user', during: 'model_call' }),
+    'never mind',
+  ]);
 });
 
 test('Ctrl+C during a step: its result is kept and the model is told the step was interrupted', async () => {

@@ -62,12 +62,21 @@ test('what an interactive plugin prints on the terminal stays on screen after th
   const dir = `${fx.temp.home}/demo-plugin`;
   const { promises: fs } = await import('fs');
   await fs.mkdir(dir);
-  await fs.writeFile(`${dir}/package.json`, JSON.stringify({ name: 'demo-plugin', version: '1.0.0', bin: 'bin.js', slothtool: { interactive: true } }));
-  await fs.writeFile(`${dir}/bin.js`, "console.log('PLUGIN LINE 1');\nconsole.log('PLUGIN LINE 2');\nprocess.stdout.write('partial line');\n");
+  await fs.writeFile(
+    `${dir}/package.json`,
+    JSON.stringify({ name: 'demo-plugin', version: '1.0.0', bin: 'bin.js', slothtool: { interactive: true } }),
+  );
+  await fs.writeFile(
+    `${dir}/bin.js`,
+    "console.log('PLUGIN LINE 1');\nconsole.log('PLUGIN LINE 2');\nprocess.stdout.write('partial line');\n",
+  );
   await fx.temp.registerPlugin('demo', dir);
-  fx.server.enqueue({ json: { type: 'cmd', message: 'run the demo', data: { cwd: null, commands: [{ tool: 'plugin.run', plugin: 'demo', args: [] }] } } }, {
-    json: { type: 'chat', message: 'the demo ran' },
-  });
+  fx.server.enqueue(
+    { json: { type: 'cmd', message: 'run the demo', data: { cwd: null, commands: [{ tool: 'plugin.run', plugin: 'demo', args: [] }] } } },
+    {
+      json: { type: 'chat', message: 'the demo ran' },
+    },
+  );
   const s = await fx.ready();
   s.send('run demo');
   await s.answer('y/a/n/e', 'y');

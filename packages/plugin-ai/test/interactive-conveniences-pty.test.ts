@@ -9,7 +9,10 @@ import { chat, cmd, usePtyFixture, KEY, type PtyFixture } from './pty/pty-sessio
 // /diff, /export, Ctrl+R, Ctrl+G and /edit, notifications, `/<skill>`.
 
 /** The contents of the messages of the n-th request to the model. */
-const contents = (fx: PtyFixture, n: number): string[] => fx.server.requests[n].body.messages.map((m: { content: unknown }) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+const contents = (fx: PtyFixture, n: number): string[] =>
+  fx.server.requests[n].body.messages.map((m: { content: unknown }) =>
+    typeof m.content === 'string' ? m.content : JSON.stringify(m.content),
+  );
 const parse = (text: string | undefined): any => {
   try {
     return JSON.parse(text ?? '');
@@ -26,7 +29,7 @@ const exists = (file: string) =>
 describe('!cmd and shell mode', () => {
   const fx = usePtyFixture();
 
-  test('!cmd runs through the runner without a model request; the model reads it, marked as the user\'s, with the next message', async () => {
+  test("!cmd runs through the runner without a model request; the model reads it, marked as the user's, with the next message", async () => {
     await fs.writeFile(path.join(fx.cwd, 'a.txt'), 'hello from a file\n');
     const s = await fx.ready();
     await s.waitIdle();
@@ -37,7 +40,13 @@ describe('!cmd and shell mode', () => {
     await s.turn('what was in it?', 'you printed a greeting');
     const sent = contents(fx, 0);
     expect(sent.at(-1)).toBe('what was in it?');
-    expect(parse(sent.at(-2))).toMatchObject({ _event: 'user_ran', command: 'cat a.txt', exitCode: 0, stdout: 'hello from a file\n', note: expect.stringMatching(/user ran this command themselves/) });
+    expect(parse(sent.at(-2))).toMatchObject({
+      _event: 'user_ran',
+      command: 'cat a.txt',
+      exitCode: 0,
+      stdout: 'hello from a file\n',
+      note: expect.stringMatching(/user ran this command themselves/),
+    });
     expect(await s.quit()).toBe(0);
   });
 
@@ -56,7 +65,9 @@ describe('!cmd and shell mode', () => {
     expect(fx.server.requests).toHaveLength(0);
     fx.server.enqueue(chat('noted'));
     await s.turn('ok?', 'noted');
-    const events = contents(fx, 0).map(parse).filter((e) => e?._event === 'user_ran');
+    const events = contents(fx, 0)
+      .map(parse)
+      .filter((e) => e?._event === 'user_ran');
     expect(events).toEqual([
       expect.objectContaining({ command: 'touch made.txt', status: 'declined', level: 'L1' }),
       expect.objectContaining({ command: 'sudo ls', status: 'blocked', level: 'L2' }),
@@ -173,16 +184,24 @@ describe('# memory, /init, /export, Ctrl+R, Ctrl+G, /<skill>', () => {
     expect(fx.server.requests).toHaveLength(0);
     fx.server.enqueue(chat('will do'));
     await s.turn('go on', 'will do');
-    const events = contents(fx, 0).map(parse).filter((e) => e?._event === 'memory_added');
-    expect(events).toEqual([expect.objectContaining({ scope: 'project', text: 'always use pnpm' }), expect.objectContaining({ scope: 'user', text: 'my own habit' })]);
+    const events = contents(fx, 0)
+      .map(parse)
+      .filter((e) => e?._event === 'memory_added');
+    expect(events).toEqual([
+      expect.objectContaining({ scope: 'project', text: 'always use pnpm' }),
+      expect.objectContaining({ scope: 'user', text: 'my own habit' }),
+    ]);
     // the system prompt stayed as the session started (no rewrite of the cached prefix)
     expect(contents(fx, 0)[0]).not.toContain('always use pnpm');
     expect(await s.quit()).toBe(0);
   });
 
-  test('/init: one request naming AGENTS.md and the CLAUDE.md to merge; the write goes through fs.write\'s diff and question', async () => {
+  test("/init: one request naming AGENTS.md and the CLAUDE.md to merge; the write goes through fs.write's diff and question", async () => {
     await fs.writeFile(path.join(fx.cwd, 'CLAUDE.md'), '- use pnpm\n');
-    fx.server.enqueue(cmd('writing it', { tool: 'fs.write', path: 'AGENTS.md', content: '# Agents\n\n- use pnpm\n' }), chat('wrote AGENTS.md'));
+    fx.server.enqueue(
+      cmd('writing it', { tool: 'fs.write', path: 'AGENTS.md', content: '# Agents\n\n- use pnpm\n' }),
+      chat('wrote AGENTS.md'),
+    );
     const s = await fx.ready();
     await s.waitIdle();
     s.send('/init');
@@ -200,7 +219,10 @@ describe('# memory, /init, /export, Ctrl+R, Ctrl+G, /<skill>', () => {
 
   test('a custom command named init replaces the built-in /init', async () => {
     await fs.mkdir(path.join(fx.temp.slothtoolHome, 'commands'), { recursive: true });
-    await fs.writeFile(path.join(fx.temp.slothtoolHome, 'commands', 'init.md'), '---\ndescription: our own init\n---\nOUR-OWN-INIT: $ARGUMENTS\n');
+    await fs.writeFile(
+      path.join(fx.temp.slothtoolHome, 'commands', 'init.md'),
+      '---\ndescription: our own init\n---\nOUR-OWN-INIT: $ARGUMENTS\n',
+    );
     fx.server.enqueue(chat('custom init ran'));
     const s = await fx.ready();
     await s.waitIdle();
@@ -232,7 +254,10 @@ describe('# memory, /init, /export, Ctrl+R, Ctrl+G, /<skill>', () => {
 
   test('Ctrl+R finds an earlier prompt (this session and the history file); Enter puts it on the line, Esc cancels', async () => {
     await fs.mkdir(path.join(fx.temp.slothtoolHome, 'ai'), { recursive: true });
-    await fs.writeFile(path.join(fx.temp.slothtoolHome, 'ai', 'history'), ['deploy the staging app', 'explain the build'].map((e) => JSON.stringify(e)).join('\n') + '\n');
+    await fs.writeFile(
+      path.join(fx.temp.slothtoolHome, 'ai', 'history'),
+      ['deploy the staging app', 'explain the build'].map((e) => JSON.stringify(e)).join('\n') + '\n',
+    );
     const s = await fx.ready();
     await s.waitIdle();
     s.write('draft');
@@ -261,7 +286,10 @@ describe('# memory, /init, /export, Ctrl+R, Ctrl+G, /<skill>', () => {
 
   test('Ctrl+G edits the prompt in $VISUAL (the terminal handed over and back); without an editor, a clear message', async () => {
     const editor = path.join(fx.temp.home, 'editor.js');
-    await fs.writeFile(editor, "const fs=require('fs');const f=process.argv[2];fs.writeFileSync(f,fs.readFileSync(f,'utf8').replace('hello','HELLO from the editor'));");
+    await fs.writeFile(
+      editor,
+      "const fs=require('fs');const f=process.argv[2];fs.writeFileSync(f,fs.readFileSync(f,'utf8').replace('hello','HELLO from the editor'));",
+    );
     const s = fx.start(['-i'], { VISUAL: `${process.execPath} ${editor}`, EDITOR: '' });
     await s.waitIdle();
     s.write('say hello');
@@ -279,10 +307,13 @@ describe('# memory, /init, /export, Ctrl+R, Ctrl+G, /<skill>', () => {
     expect(await bare.quit()).toBe(0);
   });
 
-  test('/<skill> sends the skill\'s body with that message, the input after it', async () => {
+  test("/<skill> sends the skill's body with that message, the input after it", async () => {
     const dir = path.join(fx.temp.slothtoolHome, 'skills', 'release-notes');
     await fs.mkdir(dir, { recursive: true });
-    await fs.writeFile(path.join(dir, 'SKILL.md'), '---\nname: release-notes\ndescription: Write release notes\n---\nBODY-MARKER: group commits by type.\n');
+    await fs.writeFile(
+      path.join(dir, 'SKILL.md'),
+      '---\nname: release-notes\ndescription: Write release notes\n---\nBODY-MARKER: group commits by type.\n',
+    );
     fx.server.enqueue(chat('notes written'));
     const s = await fx.ready();
     await s.waitIdle();
@@ -297,7 +328,18 @@ describe('# memory, /init, /export, Ctrl+R, Ctrl+G, /<skill>', () => {
   test('/help lists the new commands and keys', async () => {
     const s = await fx.ready();
     await s.waitIdle();
-    await s.submit('/help', '/init', '/diff', '/export [file]', '/edit', 'Ctrl+R search history', 'Ctrl+G edit in $EDITOR', '!cmd runs a command yourself', '# text adds a line to memory', '@path includes a file');
+    await s.submit(
+      '/help',
+      '/init',
+      '/diff',
+      '/export [file]',
+      '/edit',
+      'Ctrl+R search history',
+      'Ctrl+G edit in $EDITOR',
+      '!cmd runs a command yourself',
+      '# text adds a line to memory',
+      '@path includes a file',
+    );
     expect(await s.quit()).toBe(0);
   });
 });
@@ -320,7 +362,18 @@ describe('/diff in a repository', () => {
     await s.answerStep('y');
     await s.waitFor('made it');
     await s.waitIdle();
-    await s.submit('/diff', /Changes in \S+: 1 changed file, 3 untracked/, 'M   tracked.txt', '?   .env', '?   loose.txt', '? ● made.txt', '● changed by this session', '+two', '+loose line', '+made by the session');
+    await s.submit(
+      '/diff',
+      /Changes in \S+: 1 changed file, 3 untracked/,
+      'M   tracked.txt',
+      '?   .env',
+      '?   loose.txt',
+      '? ● made.txt',
+      '● changed by this session',
+      '+two',
+      '+loose line',
+      '+made by the session',
+    );
     await s.waitIdle();
     expect(s.text()).not.toContain('TOKEN=abc');
     expect(fx.server.requests).toHaveLength(2);
@@ -338,10 +391,13 @@ describe('/diff in a repository', () => {
 
 describe('notifications', () => {
   const fx = usePtyFixture({
-    aiConfig: { notify: { style: 'osc9', afterSeconds: 0 }, hooks: { Notification: [{ matcher: 'permission_prompt', hooks: [{ type: 'command', command: 'cat > notified.json' }] }] } },
+    aiConfig: {
+      notify: { style: 'osc9', afterSeconds: 0 },
+      hooks: { Notification: [{ matcher: 'permission_prompt', hooks: [{ type: 'command', command: 'cat > notified.json' }] }] },
+    },
   });
 
-  test('a question and the end of a turn longer than afterSeconds (0 here) write OSC 9; the Notification hook gets Claude Code\'s stdin', async () => {
+  test("a question and the end of a turn longer than afterSeconds (0 here) write OSC 9; the Notification hook gets Claude Code's stdin", async () => {
     fx.server.enqueue(cmd('touch', { program: 'touch', args: ['n.txt'] }), chat('touched'));
     const s = await fx.ready();
     await s.waitIdle();

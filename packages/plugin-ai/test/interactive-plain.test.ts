@@ -13,7 +13,16 @@ test('piped: turns and commands run in order, output has no escape sequences', a
   const r = await runAi(['-i'], { env: fx.env, cwd: fx.cwd, input: 'first question\n/context\nsecond question\n/cost\n' });
   expect(r.code).toBe(0);
   expect(r.stdout).not.toMatch(/\x1b/);
-  const order = ['› first question', 'some markdown', '› /context', 'Context (tokens, estimated)', '› second question', 'second answer', 'over 2 model calls', 'Session saved'];
+  const order = [
+    '› first question',
+    'some markdown',
+    '› /context',
+    'Context (tokens, estimated)',
+    '› second question',
+    'second answer',
+    'over 2 model calls',
+    'Session saved',
+  ];
   let at = 0;
   for (const part of order) {
     const next = r.stdout.indexOf(part, at);

@@ -69,10 +69,7 @@ test('markdown replies are rendered; plain ones stay plain', async () => {
 });
 
 test('a confirmed L1 step: shown with level and rule, asked, run; allow-session is exactly what was shown', async () => {
-  fx.server.enqueue(
-    cmd('create it', { program: 'touch', args: ['created.txt'] }),
-    chat('the file is there'),
-  );
+  fx.server.enqueue(cmd('create it', { program: 'touch', args: ['created.txt'] }), chat('the file is there'));
   const s = await fx.ready();
   s.send('create created.txt');
   await s.waitForAll(['[L1] touch created.txt', 'rule write.file', 'Allow this L1 step?']);
@@ -144,7 +141,19 @@ test('/help, an unknown command, /context, /cost, /mode, /clear', async () => {
   fx.server.enqueue(chat('first answer'));
   const s = await fx.ready();
   s.send('/help');
-  for (const c of ['/clear', '/compact', '/context', '/cost', '/mode low|high', '/profile <name>', '/sessions', '/resume <id>', '/steer <msg>', '/next <msg>', '/exit']) {
+  for (const c of [
+    '/clear',
+    '/compact',
+    '/context',
+    '/cost',
+    '/mode low|high',
+    '/profile <name>',
+    '/sessions',
+    '/resume <id>',
+    '/steer <msg>',
+    '/next <msg>',
+    '/exit',
+  ]) {
     await s.waitFor(c);
   }
   s.write('/co'); // typing a command lists the matching ones with what they do
@@ -188,7 +197,11 @@ test('Ctrl+C during a long command stops its process group, keeps its output, an
 });
 
 test('Ctrl+C while the model answers returns to the prompt; twice at an empty prompt leaves', async () => {
-  fx.server.enqueue({ content: '{"type":"chat","message":"partial ans', hangAfterChunks: 1, chunks: ['{"type":"chat","message":"partial ans', 'wer"}'] } as never);
+  fx.server.enqueue({
+    content: '{"type":"chat","message":"partial ans',
+    hangAfterChunks: 1,
+    chunks: ['{"type":"chat","message":"partial ans', 'wer"}'],
+  } as never);
   const s = await fx.ready();
   await s.submit('slow question', 'Thinking…');
   await s.waitFor('partial ans'); // streamed so far
@@ -196,7 +209,9 @@ test('Ctrl+C while the model answers returns to the prompt; twice at an empty pr
   await s.waitFor('Interrupted');
   await s.waitIdle();
   const screen = renderScreen(s.raw(), 100);
-  expect(screen.slice(screen.indexOf('› slow question'))).toEqual(expect.arrayContaining(['partial ans', expect.stringMatching(/^Interrupted — what was produced is kept/)]));
+  expect(screen.slice(screen.indexOf('› slow question'))).toEqual(
+    expect.arrayContaining(['partial ans', expect.stringMatching(/^Interrupted — what was produced is kept/)]),
+  );
   s.write(KEY.ctrlC);
   await s.waitFor('Press Ctrl+C again to exit');
   s.write(KEY.ctrlC);
@@ -243,7 +258,11 @@ test('typing while a turn runs is kept; Enter queues it for after the turn (/nex
   // each queued message is echoed where its turn starts, after the previous answer
   const screen = renderScreen(s.raw(), 100);
   const at = (line: string) => screen.indexOf(line);
-  expect([at('› one'), at('first'), at('› two'), at('second'), at('› three'), at('third')].every((n, i, all) => n >= 0 && (i === 0 || n > all[i - 1]))).toBe(true);
+  expect(
+    [at('› one'), at('first'), at('› two'), at('second'), at('› three'), at('third')].every(
+      (n, i, all) => n >= 0 && (i === 0 || n > all[i - 1]),
+    ),
+  ).toBe(true);
   expect(await s.quit()).toBe(0);
 });
 
@@ -350,7 +369,11 @@ test('a config patch shows its masked diff before the question; declining leaves
 
 test('/compact folds the history now and says what was kept', async () => {
   fx.server.enqueue(chat('answer one'), chat('answer two'), {
-    json: { summary: 'The user asked two questions about the build.', keyFacts: ['the build uses tsc -b'], openTasks: ['fix the lint warning'] },
+    json: {
+      summary: 'The user asked two questions about the build.',
+      keyFacts: ['the build uses tsc -b'],
+      openTasks: ['fix the lint warning'],
+    },
   });
   const s = await fx.ready();
   await s.turn('question one', 'answer one');
@@ -368,7 +391,10 @@ test('/compact folds the history now and says what was kept', async () => {
 });
 
 test('Ctrl+C while a question is up declines the step and stops the turn', async () => {
-  fx.server.enqueue(cmd('create', { program: 'touch', args: ['x.txt'] }, { program: 'touch', args: ['y.txt'] }), chat('after the interruption'));
+  fx.server.enqueue(
+    cmd('create', { program: 'touch', args: ['x.txt'] }, { program: 'touch', args: ['y.txt'] }),
+    chat('after the interruption'),
+  );
   const s = await fx.ready();
   s.send('make files');
   await s.answerStep(KEY.ctrlC);
@@ -405,7 +431,14 @@ test('ai -i "<prompt>" sends the prompt first; -c continues the last session her
 });
 
 test('Esc stops a running turn too; the window can be resized', async () => {
-  fx.server.enqueue({ content: '{"type":"chat","message":"never fin', hangAfterChunks: 1, chunks: ['{"type":"chat","message":"never fin', 'ished"}'] } as never, chat('after resize'));
+  fx.server.enqueue(
+    {
+      content: '{"type":"chat","message":"never fin',
+      hangAfterChunks: 1,
+      chunks: ['{"type":"chat","message":"never fin', 'ished"}'],
+    } as never,
+    chat('after resize'),
+  );
   const s = fx.start();
   await s.waitFor('low · local');
   await s.submit('wait forever', 'esc/ctrl+c to stop');

@@ -76,7 +76,18 @@ test('Ctrl+C at a question declines it at once, guarded or not', async () => {
 function fakeApp(extra: Record<string, unknown> = {}) {
   const agent = {
     on: () => () => undefined,
-    contextSizes: () => ({ system: 1, summary: 0, digest: 0, window: 0, windowMessages: 0, total: 1, budget: 100, marks: { budget: 95, fold: 76, summarize: 57, target: 38 }, nextFold: 75, folds: 0 }),
+    contextSizes: () => ({
+      system: 1,
+      summary: 0,
+      digest: 0,
+      window: 0,
+      windowMessages: 0,
+      total: 1,
+      budget: 100,
+      marks: { budget: 95, fold: 76, summarize: 57, target: 38 },
+      nextFold: 75,
+      folds: 0,
+    }),
     usage: () => ({ input_tokens: 0, output_tokens: 0, calls: 0 }),
     getMode: () => 'low',
     getRunMode: () => 'default',
@@ -173,7 +184,10 @@ describe('suggestions are quick replies', () => {
     expect(promptLine(frame())).toMatch(/› 7$/);
     const other = setup();
     (other.screen as unknown as { showReply(r: unknown, raw: boolean): void }).showReply(answer, false);
-    other.screen.onKeys([{ kind: 'text', text: 'a' }, { kind: 'text', text: '1' }]);
+    other.screen.onKeys([
+      { kind: 'text', text: 'a' },
+      { kind: 'text', text: '1' },
+    ]);
     expect(promptLine(other.frame())).toMatch(/› a1$/);
   });
 });
@@ -196,13 +210,24 @@ test('Shift+Tab goes through the modes, skipping yolo with why when there is no 
 });
 
 describe('/model and /rewind', () => {
-  const profiles = { defaultName: 'local', names: ['local', 'ds'], models: { local: { low: 'qwen2.5:7b', high: 'qwen2.5:14b' }, ds: { low: 'deepseek-chat', high: 'deepseek-reasoner' } } };
+  const profiles = {
+    defaultName: 'local',
+    names: ['local', 'ds'],
+    models: { local: { low: 'qwen2.5:7b', high: 'qwen2.5:14b' }, ds: { low: 'deepseek-chat', high: 'deepseek-reasoner' } },
+  };
 
   test('/model lists every profile and tier with its model, switches profile and tier, and the status line names the model', () => {
     const { screen, printed, frame } = setup();
     let profile: string | null = null;
     let tier = 'low';
-    screen.attach(fakeApp({ getProfile: () => profile, setProfile: (p: string) => (profile = p), getMode: () => tier, setMode: (m: string) => (tier = m) }));
+    screen.attach(
+      fakeApp({
+        getProfile: () => profile,
+        setProfile: (p: string) => (profile = p),
+        getMode: () => tier,
+        setMode: (m: string) => (tier = m),
+      }),
+    );
     (screen as unknown as { llmProfiles: unknown }).llmProfiles = profiles;
     (screen as unknown as { llmDefault: string }).llmDefault = 'local';
     screen.onKeys([{ kind: 'text', text: '/model' }, { kind: 'enter' }]);
@@ -225,7 +250,12 @@ describe('/model and /rewind', () => {
 
   test('/rewind lists the messages with their time; /rewind N files restores and reports', () => {
     const { screen, printed } = setup();
-    const rewind = jest.fn(() => ({ turn: 2, droppedTurns: 3, files: { restored: [{ path: '/w/notes.txt', action: 'restored' }], skipped: [] }, notRestored: ['git commit -m x'] }));
+    const rewind = jest.fn(() => ({
+      turn: 2,
+      droppedTurns: 3,
+      files: { restored: [{ path: '/w/notes.txt', action: 'restored' }], skipped: [] },
+      notRestored: ['git commit -m x'],
+    }));
     const checkpoints = () => [
       { turn: 1, at: '2026-11-24T10:01:00.000Z', title: 'look at the notes', notRestorable: [] },
       { turn: 2, at: '2026-11-24T10:05:00.000Z', title: 'edit the notes', notRestorable: ['git commit -m x'] },
@@ -255,12 +285,26 @@ test('in plan mode an answer after held-back steps offers "Run this plan" first 
   const { screen, printed } = setup();
   let mode = 'plan';
   const sent: string[] = [];
-  screen.attach(fakeApp({ getRunMode: () => mode, setRunMode: (m: string) => ((mode = m), { ok: true }), send: async (t: string) => (sent.push(t), { outcome: 'answered', message: 'ok', steps: 0, usage: { input_tokens: 0, output_tokens: 0, calls: 0 }, sessionId: 's1' }) }));
+  screen.attach(
+    fakeApp({
+      getRunMode: () => mode,
+      setRunMode: (m: string) => ((mode = m), { ok: true }),
+      send: async (t: string) => (
+        sent.push(t),
+        { outcome: 'answered', message: 'ok', steps: 0, usage: { input_tokens: 0, output_tokens: 0, calls: 0 }, sessionId: 's1' }
+      ),
+    }),
+  );
   const turn = screen as unknown as { showReply(r: unknown, raw: boolean): void; onEvent(e: unknown): void };
   turn.showReply({ type: 'chat', message: 'Hello! What shall we plan?', data: {} }, false);
   expect(printed.join('\n')).not.toContain('Run this plan');
   // a step plan mode held back in this turn (rule mode.plan), then the plan
-  turn.onEvent({ type: 'step', id: 'cmd_001', step: { tool: 'exec', program: 'rm', args: ['a.ts'] }, verdict: verdict('L2', ['mode.plan']) });
+  turn.onEvent({
+    type: 'step',
+    id: 'cmd_001',
+    step: { tool: 'exec', program: 'rm', args: ['a.ts'] },
+    verdict: verdict('L2', ['mode.plan']),
+  });
   turn.showReply({ type: 'chat', message: '1. edit a.ts\n2. run the tests', data: { suggestions: ['explain step 2'] } }, false);
   expect(printed.join('\n')).toMatch(/1 › Run this plan {3}2 › explain step 2/);
   screen.onKeys([{ kind: 'text', text: '1' }, { kind: 'enter' }]);
@@ -271,8 +315,14 @@ test('in plan mode an answer after held-back steps offers "Run this plan" first 
 test('/cost: the session and the last turn, cached input tokens, and money from ai.json prices', async () => {
   const { formatCost } = await import('../src/interactive/session-views');
   const usage = { input_tokens: 1_000_000, output_tokens: 100_000, calls: 4, cached_tokens: 600_000 };
-  const lines = formatCost({ usage, amount: 0.4 * 0.27 + 0.6 * 0.07 + 0.1 * 1.1, currency: 'USD' }, { usage: { input_tokens: 1000, output_tokens: 10, calls: 1 } }, 'en');
-  expect(lines[0]).toBe("This session: 1000000 input + 100000 output tokens over 4 model calls. 600000 of the input from the provider's cache. Cost: $0.260.");
+  const lines = formatCost(
+    { usage, amount: 0.4 * 0.27 + 0.6 * 0.07 + 0.1 * 1.1, currency: 'USD' },
+    { usage: { input_tokens: 1000, output_tokens: 10, calls: 1 } },
+    'en',
+  );
+  expect(lines[0]).toBe(
+    "This session: 1000000 input + 100000 output tokens over 4 model calls. 600000 of the input from the provider's cache. Cost: $0.260.",
+  );
   expect(lines[1]).toBe('Last turn: 1000 input + 10 output tokens over 1 model call.');
   // the hint on prices is said once, not on every line
   expect(lines.slice(2)).toEqual([expect.stringMatching(/^No prices: set pricing in ai\.json/)]);
@@ -281,7 +331,14 @@ test('/cost: the session and the last turn, cached input tokens, and money from 
 test('a custom command is a /name: in /help and Tab completion, and it sends its template with the arguments', () => {
   const { screen, printed, frame } = setup();
   const sent: string[] = [];
-  const review = { name: 'review', description: 'Review the staged change', argumentHint: '<focus>', template: 'Review the staged diff. Focus on: $ARGUMENTS', file: '/c/review.md', scope: 'user' };
+  const review = {
+    name: 'review',
+    description: 'Review the staged change',
+    argumentHint: '<focus>',
+    template: 'Review the staged diff. Focus on: $ARGUMENTS',
+    file: '/c/review.md',
+    scope: 'user',
+  };
   screen.attach(fakeApp({ send: (t: string) => (sent.push(t), new Promise(() => undefined)), commands: [review] }));
   (screen as unknown as { app: { commands: unknown[] } }).app.commands = [review];
   screen.onKeys([{ kind: 'text', text: '/help' }, { kind: 'enter' }]);
@@ -297,9 +354,21 @@ test('the step line words the verdict at the screen, in its language, through th
   const v = verdict('L1', ['read.outside'], { p: 'cat', a: `/etc/${secret}` });
   for (const lang of ['en', 'zh'] as const) {
     const printed: string[] = [];
-    const surface: Surface = { columns: 80, rows: 24, live: true, print: (text) => void printed.push(text), render: () => undefined, clearScreen: () => undefined };
+    const surface: Surface = {
+      columns: 80,
+      rows: 24,
+      live: true,
+      print: (text) => void printed.push(text),
+      render: () => undefined,
+      clearScreen: () => undefined,
+    };
     const screen = new Screen({ lang, theme: createTheme(false), surface, cwd: '/w', now: () => 0 });
-    (screen as unknown as { onEvent(e: unknown): void }).onEvent({ type: 'step', id: 'cmd_001', step: { tool: 'exec', program: 'cat', args: ['x'] }, verdict: v });
+    (screen as unknown as { onEvent(e: unknown): void }).onEvent({
+      type: 'step',
+      id: 'cmd_001',
+      step: { tool: 'exec', program: 'cat', args: ['x'] },
+      verdict: v,
+    });
     const out = printed.join('\n');
     expect(out).toContain('read.outside');
     expect(out).toContain('[redacted');

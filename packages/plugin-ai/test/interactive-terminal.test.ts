@@ -7,7 +7,13 @@ import { renderScreen } from './pty/screen-model';
 
 function fakeTerminal(columns = 20, rows = 8) {
   let written = '';
-  const output = { columns, rows, isTTY: true, write: (s: string) => ((written += s), true), on: () => output } as unknown as NodeJS.WriteStream;
+  const output = {
+    columns,
+    rows,
+    isTTY: true,
+    write: (s: string) => ((written += s), true),
+    on: () => output,
+  } as unknown as NodeJS.WriteStream;
   const term = new Terminal(new PassThrough() as unknown as NodeJS.ReadStream, output, false);
   return { term, screen: () => renderScreen(written, columns).filter((l, i, all) => l || i < all.length - 1) };
 }
@@ -40,7 +46,13 @@ test('a region taller than the screen keeps its bottom (the prompt) and stays er
 
 test('the cursor in a line that wraps before a wide character lands on the cell after it', () => {
   let written = '';
-  const output = { columns: 10, rows: 8, isTTY: true, write: (s: string) => ((written += s), true), on: () => output } as unknown as NodeJS.WriteStream;
+  const output = {
+    columns: 10,
+    rows: 8,
+    isTTY: true,
+    write: (s: string) => ((written += s), true),
+    on: () => output,
+  } as unknown as NodeJS.WriteStream;
   const term = new Terminal(new PassThrough() as unknown as NodeJS.ReadStream, output, false);
   // '› x' + 4 wide characters: the 4th does not fit in the 10th cell and goes to the next row.
   const line = '› x中文中文ab';

@@ -24,7 +24,8 @@ test('a session leaves a clean transcript', async () => {
   await s.turn('what is in my notes?', 'ship v0.2');
   await s.submit('make an archive folder', 'Allow this L1 step?');
   await s.waitFor('Esc declines');
-  if (process.env.WRITE_TRANSCRIPT) await fs.writeFile(`${process.env.WRITE_TRANSCRIPT}.question`, renderScreen(s.raw(), 100).join('\n') + '\n');
+  if (process.env.WRITE_TRANSCRIPT)
+    await fs.writeFile(`${process.env.WRITE_TRANSCRIPT}.question`, renderScreen(s.raw(), 100).join('\n') + '\n');
   s.write('y');
   await s.waitFor('Created');
   await s.waitIdle();

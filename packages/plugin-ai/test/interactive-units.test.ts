@@ -138,7 +138,11 @@ describe('confirm question', () => {
     ['Esc declines', [q('escape')], { choice: 'decline' }],
     ['arrows + Enter', [q('down'), q('down'), q('enter')], { choice: 'decline' }],
     ['up wraps around to edit', [q('up'), q('enter'), q('enter')], { edited: words }],
-    ['edit: retype the command', [q('text', 'e'), q('kill-start'), q('text', 'git commit -m "other words"'), q('enter')], { edited: ['git', 'commit', '-m', 'other words'] }],
+    [
+      'edit: retype the command',
+      [q('text', 'e'), q('kill-start'), q('text', 'git commit -m "other words"'), q('enter')],
+      { edited: ['git', 'commit', '-m', 'other words'] },
+    ],
   ])('%s', (_n, keys, want) => {
     let state = createQuestion(true);
     let outcome;
@@ -204,7 +208,10 @@ describe('slash commands', () => {
     ['/resume 20261122-a', [], []],
     ['hello', [], []],
   ])('complete %j', (input, candidates, display) => {
-    expect(completeInput(input, { profiles: ['local', 'work'], sessions: () => ['20261122-a', '20261122-b'] })).toEqual({ candidates, display });
+    expect(completeInput(input, { profiles: ['local', 'work'], sessions: () => ['20261122-a', '20261122-b'] })).toEqual({
+      candidates,
+      display,
+    });
   });
 
   test('common prefix', () => {
@@ -260,10 +267,19 @@ describe('prompt history file', () => {
 
 describe('formatting', () => {
   const plain = createTheme(false);
-  const decision = { level: 'L2' as const, rules: [{ id: 'escalation', level: 'L2' as const, reason: '`sudo` runs as root', hint: 'set allowSudo: true' }] };
+  const decision = {
+    level: 'L2' as const,
+    rules: [{ id: 'escalation', level: 'L2' as const, reason: '`sudo` runs as root', hint: 'set allowSudo: true' }],
+  };
 
   test('a blocked step says why, how to allow it, and where the policy is', () => {
-    const result: ToolResult = { _event: 'tool_result', id: 'cmd_001', tool: 'exec', status: 'blocked', decision: { ...decision, by: 'policy' } };
+    const result: ToolResult = {
+      _event: 'tool_result',
+      id: 'cmd_001',
+      tool: 'exec',
+      status: 'blocked',
+      decision: { ...decision, by: 'policy' },
+    };
     expect(formatResult(result, '', plain, 'en', '/h/.slothtool/plugin-configs/ai.json')).toEqual([
       '  ⎿ Blocked (L2): not run.',
       '    To allow it: set allowSudo: true',
@@ -299,22 +315,64 @@ describe('formatting', () => {
   });
 
   test('fs, http and proc results show the runner summary, not what was read', () => {
-    const read: ToolResult = { _event: 'tool_result', id: 'r', tool: 'fs.read', path: 'a.js', content: '     1\tsecret stuff', summary: 'a.js: 1–1 / 1', decision: { level: 'L0', rules: [] } };
+    const read: ToolResult = {
+      _event: 'tool_result',
+      id: 'r',
+      tool: 'fs.read',
+      path: 'a.js',
+      content: '     1\tsecret stuff',
+      summary: 'a.js: 1–1 / 1',
+      decision: { level: 'L0', rules: [] },
+    };
     expect(formatResult(read, '', plain, 'en', 'f')).toEqual(['  ⎿ a.js: 1–1 / 1']);
-    const proc: ToolResult = { _event: 'tool_result', id: 'p', tool: 'proc.status', proc_id: 'proc_1', state: 'exited', exitCode: 0, stdoutTail: 'ok 1 add\n', summary: 'proc_1 exited 0', decision: { level: 'L0', rules: [] } };
+    const proc: ToolResult = {
+      _event: 'tool_result',
+      id: 'p',
+      tool: 'proc.status',
+      proc_id: 'proc_1',
+      state: 'exited',
+      exitCode: 0,
+      stdoutTail: 'ok 1 add\n',
+      summary: 'proc_1 exited 0',
+      decision: { level: 'L0', rules: [] },
+    };
     expect(formatResult(proc, '', plain, 'en', 'f')).toEqual(['  │ ok 1 add', '  ⎿ proc_1 exited 0']);
-    const edit: ToolResult = { _event: 'tool_result', id: 'e', tool: 'fs.edit', path: 'a.js', status: 'applied', summary: 'a.js +1 −1', decision: { level: 'L1', rules: [] } };
+    const edit: ToolResult = {
+      _event: 'tool_result',
+      id: 'e',
+      tool: 'fs.edit',
+      path: 'a.js',
+      status: 'applied',
+      summary: 'a.js +1 −1',
+      decision: { level: 'L1', rules: [] },
+    };
     expect(formatResult(edit, '', plain, 'en', 'f')).toEqual(['  ⎿ applied — a.js +1 −1']);
   });
 
   test('a skipped step reads as skipped; a killed one as stopped', () => {
-    const skipped: ToolResult = { _event: 'tool_result', id: 'x', tool: 'exec', status: 'declined', reason: 'skipped: the user sent a steering message', notRun: 'steering', decision: { level: 'L0', rules: [] } };
+    const skipped: ToolResult = {
+      _event: 'tool_result',
+      id: 'x',
+      tool: 'exec',
+      status: 'declined',
+      reason: 'skipped: the user sent a steering message',
+      notRun: 'steering',
+      decision: { level: 'L0', rules: [] },
+    };
     expect(formatResult(skipped, '', plain, 'en', 'f')[0]).toBe('  ⎿ skipped — you sent a steering message; the model replans with it');
     expect(formatResult(skipped, '', plain, 'zh', 'f')[0]).toBe('  ⎿ 已跳过 — 你发送了调整消息，模型将据此重新规划');
     // the English reason for the model never decides how the screen words it
     const declined: ToolResult = { ...skipped, notRun: undefined, reason: 'not run: but the user declined' };
     expect(formatResult(declined, '', plain, 'en', 'f')[0]).toBe('  ⎿ declined — not run: but the user declined');
-    const killed: ToolResult = { _event: 'tool_result', id: 'y', tool: 'exec', exitCode: null, signal: 'SIGTERM', durationMs: 20, decision: { level: 'L0', rules: [] } };
+    const killed: ToolResult = {
+      _event: 'tool_result',
+      id: 'y',
+      tool: 'exec',
+      exitCode: null,
+      signal: 'SIGTERM',
+      durationMs: 20,
+      decision: { level: 'L0', rules: [] },
+    };
     expect(formatResult(killed, '', plain, 'en', 'f').at(-1)).toBe('  ⎿ stopped (SIGTERM) · 20 ms');
   });
 
@@ -334,11 +392,17 @@ describe('formatting', () => {
 
   test('/context shows each part against the budget, the fold marks and how far the next fold is', () => {
     const marks = { budget: 3800, fold: 3040, summarize: 2280, target: 1520 };
-    const lines = formatContext({ system: 500, summary: 100, digest: 0, window: 400, windowMessages: 3, total: 1000, budget: 4000, marks, nextFold: 2040, folds: 2 }, plain, 'en');
+    const lines = formatContext(
+      { system: 500, summary: 100, digest: 0, window: 400, windowMessages: 3, total: 1000, budget: 4000, marks, nextFold: 2040, folds: 2 },
+      plain,
+      'en',
+    );
     expect(lines[0]).toBe('Context (tokens, estimated) — budget 4000');
     expect(lines.find((l) => l.includes('conversation'))).toMatch(/conversation .* 400 {3}10%  3 messages$/);
     expect(lines.find((l) => l.includes('total'))).toMatch(/total .*1000 {3}25%$/);
-    expect(lines.at(-2)).toBe('  Folds past 3040 tokens: older results are shortened; if still past 2280, older turns go into a summary, down to 1520.');
+    expect(lines.at(-2)).toBe(
+      '  Folds past 3040 tokens: older results are shortened; if still past 2280, older turns go into a summary, down to 1520.',
+    );
     expect(lines.at(-1)).toBe('  Next fold in about 2040 tokens; 2 folds so far.');
   });
 
@@ -399,10 +463,21 @@ test('the zh and en screen tables have the same keys and placeholders', () => {
 
 describe('live frame', () => {
   const plain = createTheme(false);
-  const base: LiveView = { columns: 40, rows: 20, preview: '', queue: [], editor: { text: 'hi', cursor: 2 }, hints: [], status: '  low · local  ·  /help' };
+  const base: LiveView = {
+    columns: 40,
+    rows: 20,
+    preview: '',
+    queue: [],
+    editor: { text: 'hi', cursor: 2 },
+    hints: [],
+    status: '  low · local  ·  /help',
+  };
 
   test('idle: the rule, the prompt with the cursor after the text, the status', () => {
-    expect(buildFrame(base, plain, 'en')).toEqual({ lines: ['─'.repeat(40), '› hi', '  low · local  ·  /help'], cursor: { line: 1, col: 4 } });
+    expect(buildFrame(base, plain, 'en')).toEqual({
+      lines: ['─'.repeat(40), '› hi', '  low · local  ·  /help'],
+      cursor: { line: 1, col: 4 },
+    });
   });
 
   test('busy: streaming text, the output tail, the spinner with time and tokens, the queue', () => {
@@ -410,7 +485,15 @@ describe('live frame', () => {
       {
         ...base,
         preview: 'The answer so far',
-        busy: { phase: 'running', step: 'npm test', elapsedMs: 65_000, spinnerFrame: 1, streamedTokens: 0, output: 'a\nb\nc\nd\ne\nf\ng\n', outputNewlines: 7 },
+        busy: {
+          phase: 'running',
+          step: 'npm test',
+          elapsedMs: 65_000,
+          spinnerFrame: 1,
+          streamedTokens: 0,
+          output: 'a\nb\nc\nd\ne\nf\ng\n',
+          outputNewlines: 7,
+        },
         queue: ['next one'],
         hints: ['  /help      this list'],
       },
@@ -435,7 +518,13 @@ describe('live frame', () => {
   });
 
   test('a question replaces the prompt; its keys line shows once it takes keys', () => {
-    const request = { id: 'c', step: { tool: 'exec' as const, program: 'rm', args: ['x'] }, verdict: verdict('L1'), decision: { level: 'L1' as const, rules: [] }, sessionKey: 'rm x' };
+    const request = {
+      id: 'c',
+      step: { tool: 'exec' as const, program: 'rm', args: ['x'] },
+      verdict: verdict('L1'),
+      decision: { level: 'L1' as const, rules: [] },
+      sessionKey: 'rm x',
+    };
     const waiting = buildFrame({ ...base, question: { request, state: createQuestion(true), ready: false } }, plain, 'en');
     expect(waiting.lines).toEqual([
       'Allow this L1 step?  rm x',
@@ -454,8 +543,16 @@ describe('live frame', () => {
 describe('tabs in one input chunk', () => {
   const { normalizeBatch, expandTabs } = require('../src/interactive/keys') as typeof import('../src/interactive/keys');
   test.each([
-    ['a pasted tab between text becomes spaces to the next stop', [{ kind: 'text', text: 'a' }, { kind: 'tab' }, { kind: 'text', text: 'b' }], [{ kind: 'text', text: 'a   b' }]],
-    ['a tab that ends the chunk completes', [{ kind: 'text', text: '/res' }, { kind: 'tab' }], [{ kind: 'text', text: '/res' }, { kind: 'tab' }]],
+    [
+      'a pasted tab between text becomes spaces to the next stop',
+      [{ kind: 'text', text: 'a' }, { kind: 'tab' }, { kind: 'text', text: 'b' }],
+      [{ kind: 'text', text: 'a   b' }],
+    ],
+    [
+      'a tab that ends the chunk completes',
+      [{ kind: 'text', text: '/res' }, { kind: 'tab' }],
+      [{ kind: 'text', text: '/res' }, { kind: 'tab' }],
+    ],
     ['a tab alone completes', [{ kind: 'tab' }], [{ kind: 'tab' }]],
   ] as const)('%s', (_name, keys, expected) => {
     expect(normalizeBatch(keys as never, { pasting: false })).toEqual(expected);

@@ -8,7 +8,17 @@ const fx = usePtyFixture();
 async function useProfile(extra: Record<string, unknown>): Promise<void> {
   await fx.temp.writeJson('plugin-configs/llm-base.json', {
     default_profile: 'local',
-    profiles: { local: { base_url: fx.server.baseURL, api_key: '', low_model: 'qwen2.5:7b', high_model: 'big', timeout: 60000, max_retries: 0, ...extra } },
+    profiles: {
+      local: {
+        base_url: fx.server.baseURL,
+        api_key: '',
+        low_model: 'qwen2.5:7b',
+        high_model: 'big',
+        timeout: 60000,
+        max_retries: 0,
+        ...extra,
+      },
+    },
   });
 }
 

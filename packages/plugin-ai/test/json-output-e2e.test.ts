@@ -10,7 +10,9 @@ const fx = useAiFixture({ profile: { timeout: 60000 } });
 
 /** Run the bin with its peak RSS reported; stdout is only counted and checked line by line
  * here, so the test itself stays small too. */
-function runMeasured(args: string[]): Promise<{ code: number | null; lines: Array<Record<string, any>>; stdoutBytes: number; maxRss: number; stderr: string }> {
+function runMeasured(
+  args: string[],
+): Promise<{ code: number | null; lines: Array<Record<string, any>>; stdoutBytes: number; maxRss: number; stderr: string }> {
   const rssFile = path.join(fx.temp.home, 'max-rss');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-r', path.join(__dirname, 'report-max-rss.js'), AI_BIN, ...args], {
@@ -45,7 +47,13 @@ function runMeasured(args: string[]): Promise<{ code: number | null; lines: Arra
 test('a step printing 256 MiB: at most head + tail of it in the events, valid JSON lines, peak RSS < 200 MB', async () => {
   const size = 256 * 1024 * 1024;
   fx.server.enqueue(
-    { json: { type: 'cmd', message: 'zeros', data: { cwd: null, commands: [{ program: 'head', args: ['-c', String(size), '/dev/zero'] }] } } },
+    {
+      json: {
+        type: 'cmd',
+        message: 'zeros',
+        data: { cwd: null, commands: [{ program: 'head', args: ['-c', String(size), '/dev/zero'] }] },
+      },
+    },
     { json: { type: 'chat', message: 'done' } },
   );
   const r = await runMeasured(['-p', 'print zeros', '--json']);

@@ -21,7 +21,10 @@ function slowSink(highWaterMark = 64) {
 }
 
 const output = (id: string, chunk: string, stream: 'stdout' | 'stderr' = 'stdout'): AgentEvent => ({ type: 'output', id, chunk, stream });
-const result = (id: string): AgentEvent => ({ type: 'tool_result', result: { _event: 'tool_result', id, tool: 'exec', decision: { level: 'L0', rules: [], by: 'policy' } } });
+const result = (id: string): AgentEvent => ({
+  type: 'tool_result',
+  result: { _event: 'tool_result', id, tool: 'exec', decision: { level: 'L0', rules: [], by: 'policy' } },
+});
 
 test('a stream keeps its head as it comes and its tail at the end of the step, with the byte count', async () => {
   const { sink, lines, settled } = slowSink(1 << 20);
@@ -45,7 +48,14 @@ test('output just over the head is carried whole, without a truncation mark', as
   const { sink, lines, settled } = slowSink(1 << 20);
   const w = new JsonEventWriter(sink, 4);
   w.event(output('a', '123456'));
-  w.event({ type: 'final', outcome: 'answered', message: 'ok', steps: 1, usage: { input_tokens: 0, output_tokens: 0, calls: 0 }, sessionId: 's' });
+  w.event({
+    type: 'final',
+    outcome: 'answered',
+    message: 'ok',
+    steps: 1,
+    usage: { input_tokens: 0, output_tokens: 0, calls: 0 },
+    sessionId: 's',
+  });
   await w.flush();
   await settled();
   expect(lines.map((l) => JSON.parse(l)).slice(0, 2)).toEqual([
@@ -92,8 +102,11 @@ test('samples of a fast stream (skipped bytes before them): the head ends at the
   ]);
 });
 
-test('a step and a question go out worded in the writer\'s language, beside the ids, levels and adjustments (never the raw verdict)', async () => {
-  const v = { ...verdict('L1', ['write.file'], { p: 'touch' }), adjustments: [{ by: 'rule' as const, id: 'permission.ask', to: 'L1' as const }] };
+test("a step and a question go out worded in the writer's language, beside the ids, levels and adjustments (never the raw verdict)", async () => {
+  const v = {
+    ...verdict('L1', ['write.file'], { p: 'touch' }),
+    adjustments: [{ by: 'rule' as const, id: 'permission.ask', to: 'L1' as const }],
+  };
   const step = { tool: 'exec' as const, program: 'touch', args: ['a'] };
   const reasons: Record<string, string> = {};
   for (const lang of ['en', 'zh'] as const) {
@@ -104,7 +117,11 @@ test('a step and a question go out worded in the writer\'s language, beside the 
     await w.flush();
     await settled();
     const [shown, asked] = lines.map((l) => JSON.parse(l));
-    const decision = { level: 'L1', rules: [{ id: 'write.file', level: 'L1', reason: expect.stringContaining('touch') }], adjustments: v.adjustments };
+    const decision = {
+      level: 'L1',
+      rules: [{ id: 'write.file', level: 'L1', reason: expect.stringContaining('touch') }],
+      adjustments: v.adjustments,
+    };
     expect(shown).toEqual({ type: 'step', id: 'cmd_001', step, decision });
     expect(asked).toEqual({ type: 'confirm', request: { id: 'cmd_001', step, decision, sessionKey: 'touch' } });
     reasons[lang] = shown.decision.rules[0].reason;

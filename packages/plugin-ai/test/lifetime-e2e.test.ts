@@ -21,7 +21,13 @@ beforeEach(async () => {
   await fs.writeFile(path.join(fx.cwd, 'server.js'), SERVER_JS);
   // The model starts the server, then never answers again (the turn waits on it).
   fx.server.enqueue(
-    { json: { type: 'cmd', message: 'start it', data: { cwd: null, commands: [{ tool: 'proc.start', program: 'node', args: ['server.js'] }] } } },
+    {
+      json: {
+        type: 'cmd',
+        message: 'start it',
+        data: { cwd: null, commands: [{ tool: 'proc.start', program: 'node', args: ['server.js'] }] },
+      },
+    },
     { hang: true },
   );
   // Before the home is removed (it waits for its processes): only if the test failed.
@@ -53,23 +59,40 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: Nod
 test.each([
   ['SIGTERM', 143],
   ['SIGHUP', 129],
-] as const)('ai -p on %s: exits by itself (not by the grace timer), the background process group is gone, the session is kept', async (signal, code) => {
-  // The grace timer that would end ai regardless is set beyond the test's time-out: exiting at
-  // all proves the clean path ran to its end (counted by the outcome, not timed).
-  const child = spawn(process.execPath, [AI_BIN, '-p', 'start the server', '--approve-l1'], { env: { ...fx.temp.env, SLOTHTOOL_AI_STOP_GRACE_MS: NO_GRACE }, cwd: fx.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = exitOf(child);
-  const pid = await serverPid();
-  child.kill(signal);
-  expect(await exited).toEqual({ code, signal: null });
-  expect(processAlive(pid)).toBe(false);
-  const sessions = await fs.readdir(path.join(fx.temp.slothtoolHome, 'ai', 'sessions'));
-  const records = (await fs.readFile(path.join(fx.temp.slothtoolHome, 'ai', 'sessions', sessions[0]), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-  expect(records.map((r) => r.t)).toEqual(expect.arrayContaining(['user', 'assistant', 'tool']));
-  expect(records.at(-1)).toMatchObject({ t: 'event', content: JSON.stringify({ _event: 'interrupted', by: 'user', during: 'model_call' }) });
-});
+] as const)(
+  'ai -p on %s: exits by itself (not by the grace timer), the background process group is gone, the session is kept',
+  async (signal, code) => {
+    // The grace timer that would end ai regardless is set beyond the test's time-out: exiting at
+    // all proves the clean path ran to its end (counted by the outcome, not timed).
+    const child = spawn(process.execPath, [AI_BIN, '-p', 'start the server', '--approve-l1'], {
+      env: { ...fx.temp.env, SLOTHTOOL_AI_STOP_GRACE_MS: NO_GRACE },
+      cwd: fx.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = exitOf(child);
+    const pid = await serverPid();
+    child.kill(signal);
+    expect(await exited).toEqual({ code, signal: null });
+    expect(processAlive(pid)).toBe(false);
+    const sessions = await fs.readdir(path.join(fx.temp.slothtoolHome, 'ai', 'sessions'));
+    const records = (await fs.readFile(path.join(fx.temp.slothtoolHome, 'ai', 'sessions', sessions[0]), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(records.map((r) => r.t)).toEqual(expect.arrayContaining(['user', 'assistant', 'tool']));
+    expect(records.at(-1)).toMatchObject({
+      t: 'event',
+      content: JSON.stringify({ _event: 'interrupted', by: 'user', during: 'model_call' }),
+    });
+  },
+);
 
 test('ai -p: a second Ctrl+C stops ai even when the first one is still being handled', async () => {
-  const child = spawn(process.execPath, [AI_BIN, '-p', 'start the server', '--approve-l1', '--json'], { env: fx.temp.env, cwd: fx.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [AI_BIN, '-p', 'start the server', '--approve-l1', '--json'], {
+    env: fx.temp.env,
+    cwd: fx.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = exitOf(child);
   const pid = await serverPid();
   child.kill('SIGINT');

@@ -28,7 +28,9 @@ test('not installed → LLM_BASE_MISSING with the fixing command', () => {
 });
 
 test('stale binPath → LLM_BASE_STALE', async () => {
-  await fx.temp.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '1.0.0', binPath: '/nope/bin/cli.js', installedAt: 'x' } } });
+  await fx.temp.writeJson('registry.json', {
+    plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '1.0.0', binPath: '/nope/bin/cli.js', installedAt: 'x' } },
+  });
   expect(codeOf(() => loadLlmBase(registry()))).toBe('LLM_BASE_STALE');
 });
 
@@ -64,7 +66,13 @@ test('the 1.0.x shape (llm_chat only, no main) is called with three arguments', 
   const { client } = loadLlmBase(registry());
   expect(client.features).toEqual({ options: false, streaming: false, waitEvents: false, tools: false, images: false });
   const r = await client.chat([{ role: 'user', content: 'x' }], { mode: 'high', profile: 'p', onText: () => undefined });
-  expect(r).toEqual({ ok: true, data: { args: 3, mode: 'high', profile: 'p' }, usage: { input_tokens: 1, output_tokens: 2 }, model: undefined, callId: undefined });
+  expect(r).toEqual({
+    ok: true,
+    data: { args: 3, mode: 'high', profile: 'p' },
+    usage: { input_tokens: 1, output_tokens: 2 },
+    model: undefined,
+    callId: undefined,
+  });
 });
 
 test('a module with FEATURES.chat_options gets signal and onText', async () => {
@@ -84,7 +92,11 @@ test('a module with FEATURES.chat_options gets signal and onText', async () => {
 });
 
 test('a thrown error or a non-object result never escapes', async () => {
-  const throwing = createLlmClient({ llm_chat: () => { throw new Error('kaput'); } });
+  const throwing = createLlmClient({
+    llm_chat: () => {
+      throw new Error('kaput');
+    },
+  });
   expect(await throwing.chat([], { mode: 'low', profile: null })).toMatchObject({ ok: false, code: 'PROVIDER_ERROR', message: 'kaput' });
   const weird = createLlmClient({ llm_chat: async () => 'nope' });
   expect(await weird.chat([], { mode: 'low', profile: null })).toMatchObject({ ok: false });
@@ -114,21 +126,46 @@ describe('llm-base from its bundle (ai run from its own: preferBundles)', () => 
     await fs.mkdir(path.join(root, 'bin'), { recursive: true });
     await fs.mkdir(path.join(root, 'dist'), { recursive: true });
     await fs.mkdir(path.join(root, 'node_modules', 'zod'), { recursive: true });
-    await fs.writeFile(path.join(root, 'node_modules', 'zod', 'package.json'), JSON.stringify({ name: 'zod', version: '4.0.0', main: 'index.js' }));
+    await fs.writeFile(
+      path.join(root, 'node_modules', 'zod', 'package.json'),
+      JSON.stringify({ name: 'zod', version: '4.0.0', main: 'index.js' }),
+    );
     await fs.writeFile(path.join(root, 'node_modules', 'zod', 'index.js'), 'module.exports = { own: true };');
     // Its own @holic512/shared, which says so.
     await fs.mkdir(path.join(root, 'node_modules', '@holic512', 'shared', 'lib'), { recursive: true });
-    await fs.writeFile(path.join(root, 'node_modules', '@holic512', 'shared', 'package.json'), JSON.stringify({ name: '@holic512/shared', version: '0.0.1', main: 'lib/index.js' }));
+    await fs.writeFile(
+      path.join(root, 'node_modules', '@holic512', 'shared', 'package.json'),
+      JSON.stringify({ name: '@holic512/shared', version: '0.0.1', main: 'lib/index.js' }),
+    );
     await fs.writeFile(path.join(root, 'node_modules', '@holic512', 'shared', 'lib', 'home.js'), 'module.exports = { own: true };');
-    await fs.writeFile(path.join(root, 'package.json'), JSON.stringify({
-      name: '@holic512/plugin-llm-base', version: '9.9.9', main: 'lib/index.js', bin: { 'llm-base': 'bin/llm-base.js' },
-      slothtool: { bundle: 'dist/index.js' }, dependencies: { zod: zodRange, '@holic512/shared': sharedRange },
-    }));
+    await fs.writeFile(
+      path.join(root, 'package.json'),
+      JSON.stringify({
+        name: '@holic512/plugin-llm-base',
+        version: '9.9.9',
+        main: 'lib/index.js',
+        bin: { 'llm-base': 'bin/llm-base.js' },
+        slothtool: { bundle: 'dist/index.js' },
+        dependencies: { zod: zodRange, '@holic512/shared': sharedRange },
+      }),
+    );
     await fs.writeFile(path.join(root, 'bin', 'llm-base.js'), '');
-    await fs.writeFile(path.join(root, 'dist', 'index.js'), `(function (exports, require, module, __filename, __dirname) {
+    await fs.writeFile(
+      path.join(root, 'dist', 'index.js'),
+      `(function (exports, require, module, __filename, __dirname) {
       module.exports = { llm_chat: async () => ({ success: true }), zodSeen: require('zod'), homeSeen: () => require('@holic512/shared/lib/home') };
-    })`);
-    await fx.temp.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '9.9.9', binPath: path.join(root, 'bin', 'llm-base.js'), installedAt: 'x' } } });
+    })`,
+    );
+    await fx.temp.writeJson('registry.json', {
+      plugins: {
+        'llm-base': {
+          name: '@holic512/plugin-llm-base',
+          version: '9.9.9',
+          binPath: path.join(root, 'bin', 'llm-base.js'),
+          installedAt: 'x',
+        },
+      },
+    });
     return root;
   }
 
@@ -172,11 +209,24 @@ test('an llm-base bundle that cannot be loaded falls back to its main', async ()
   await fs.mkdir(path.join(root, 'bin'), { recursive: true });
   await fs.mkdir(path.join(root, 'dist'), { recursive: true });
   await fs.mkdir(path.join(root, 'lib'), { recursive: true });
-  await fs.writeFile(path.join(root, 'package.json'), JSON.stringify({ name: '@holic512/plugin-llm-base', version: '9.9.9', main: 'lib/index.js', bin: { 'llm-base': 'bin/llm-base.js' }, slothtool: { bundle: 'dist/index.js' } }));
+  await fs.writeFile(
+    path.join(root, 'package.json'),
+    JSON.stringify({
+      name: '@holic512/plugin-llm-base',
+      version: '9.9.9',
+      main: 'lib/index.js',
+      bin: { 'llm-base': 'bin/llm-base.js' },
+      slothtool: { bundle: 'dist/index.js' },
+    }),
+  );
   await fs.writeFile(path.join(root, 'bin', 'llm-base.js'), '');
   await fs.writeFile(path.join(root, 'dist', 'index.js'), 'not a bundle at all');
   await fs.writeFile(path.join(root, 'lib', 'index.js'), "module.exports = { llm_chat: async () => ({ success: true }), from: 'lib' };");
-  await fx.temp.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '9.9.9', binPath: path.join(root, 'bin', 'llm-base.js'), installedAt: 'x' } } });
+  await fx.temp.writeJson('registry.json', {
+    plugins: {
+      'llm-base': { name: '@holic512/plugin-llm-base', version: '9.9.9', binPath: path.join(root, 'bin', 'llm-base.js'), installedAt: 'x' },
+    },
+  });
   jest.isolateModules(() => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const m = require('../src/config/llm-base') as typeof import('../src/config/llm-base');

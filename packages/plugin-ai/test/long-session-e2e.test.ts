@@ -15,7 +15,11 @@ let server: ScriptedServer;
 const saved = { SLOTHTOOL_HOME: process.env.SLOTHTOOL_HOME, HOME: process.env.HOME };
 
 beforeAll(async () => {
-  fx = await createAiFixture({ language: 'zh', server: { chunkSize: 512 } /* streamed, in fewer chunks */, profile: { low_model: 'test-low', high_model: 'test-high' } });
+  fx = await createAiFixture({
+    language: 'zh',
+    server: { chunkSize: 512 } /* streamed, in fewer chunks */,
+    profile: { low_model: 'test-low', high_model: 'test-high' },
+  });
   ({ temp, server } = fx);
   // llm-base is loaded in this process and reads its home from process.env
   process.env.SLOTHTOOL_HOME = temp.slothtoolHome;
@@ -43,12 +47,24 @@ test('request size is bounded and flat over 210 turns with large outputs', async
   server.setHandler((req) => {
     const system = (req.body.messages as Array<{ content: string }>).map((m) => m.content).join('\n');
     if (system.includes(SUMMARY_MARKER)) {
-      return { json: { summary: `第 ${turn} 轮之前: 用户在检查日志。`.repeat(30), keyFacts: ['logs are large', '日志很大'], openTasks: ['keep checking'] } };
+      return {
+        json: {
+          summary: `第 ${turn} 轮之前: 用户在检查日志。`.repeat(30),
+          keyFacts: ['logs are large', '日志很大'],
+          openTasks: ['keep checking'],
+        },
+      };
     }
     if (lastContent(req).includes('"_event":"tool_result"')) {
       return { json: { type: 'chat', message: `第 ${turn} 轮: 日志看起来正常。` + 'All requests were handled quickly. '.repeat(80) } };
     }
-    return { json: { type: 'cmd', message: 'read the log', data: { cwd: null, commands: [{ program: 'cat', args: [turn % 2 ? 'big-zh.log' : 'big-en.log'] }] } } };
+    return {
+      json: {
+        type: 'cmd',
+        message: 'read the log',
+        data: { cwd: null, commands: [{ program: 'cat', args: [turn % 2 ? 'big-zh.log' : 'big-en.log'] }] },
+      },
+    };
   });
 
   const { agent, config } = createAppAgent({ env: temp.env, cwd, lang: 'zh' });

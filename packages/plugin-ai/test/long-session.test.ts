@@ -17,7 +17,11 @@ test('request size stays under the budget and flat over 240 turns', async () => 
     bytes.push(Buffer.byteLength(JSON.stringify({ messages })));
     if (messages[0].content.includes(SUMMARY_MARKER)) {
       summaryCalls++;
-      return ok({ summary: `summary after ${turn} turns `.repeat(40), keyFacts: Array(30).fill('a fact that is long enough'), openTasks: ['x'] });
+      return ok({
+        summary: `summary after ${turn} turns `.repeat(40),
+        keyFacts: Array(30).fill('a fact that is long enough'),
+        openTasks: ['x'],
+      });
     }
     const last = messages[messages.length - 1].content;
     return last.includes('"_event":"tool_result"')
@@ -26,7 +30,10 @@ test('request size stays under the budget and flat over 240 turns', async () => 
   });
   const output = (i: number) => (i % 2 ? '日志输出行内容很长很长\n'.repeat(3000) : 'log line with many characters\n'.repeat(2000));
   const runner = fakeRunner({}, () => output(turn));
-  const agent = new Agent({ config: cfg, systemPrompt: 'SYSTEM '.repeat(300), cwd: '/w', lang: 'en' }, { llm, createRunner: runner.create, now: steppingClock() });
+  const agent = new Agent(
+    { config: cfg, systemPrompt: 'SYSTEM '.repeat(300), cwd: '/w', lang: 'en' },
+    { llm, createRunner: runner.create, now: steppingClock() },
+  );
   for (turn = 0; turn < 240; turn++) {
     const prompt = turn % 3 === 0 ? `请检查第 ${turn} 个文件。`.repeat(200) : `check file ${turn} `.repeat(300);
     const result = await agent.send(prompt);

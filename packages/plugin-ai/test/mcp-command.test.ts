@@ -21,8 +21,14 @@ const aiJson = () => path.join(fx.temp.slothtoolHome, 'plugin-configs', 'ai.json
 
 describe('parseAdd', () => {
   test.each([
-    [['gh', '--env', 'GITHUB_TOKEN=${GH}', '--', 'npx', '-y', 'server-github'], { name: 'gh', entry: { command: 'npx', args: ['-y', 'server-github'], env: { GITHUB_TOKEN: '${GH}' } } }],
-    [['web', '--url', 'https://x.example/mcp', '-H', 'Authorization: Bearer ${T}'], { name: 'web', entry: { type: 'http', url: 'https://x.example/mcp', headers: { Authorization: 'Bearer ${T}' } } }],
+    [
+      ['gh', '--env', 'GITHUB_TOKEN=${GH}', '--', 'npx', '-y', 'server-github'],
+      { name: 'gh', entry: { command: 'npx', args: ['-y', 'server-github'], env: { GITHUB_TOKEN: '${GH}' } } },
+    ],
+    [
+      ['web', '--url', 'https://x.example/mcp', '-H', 'Authorization: Bearer ${T}'],
+      { name: 'web', entry: { type: 'http', url: 'https://x.example/mcp', headers: { Authorization: 'Bearer ${T}' } } },
+    ],
   ])('%j', (argv, expected) => {
     expect(parseAdd(argv)).toEqual(expected);
   });

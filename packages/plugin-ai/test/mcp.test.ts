@@ -21,7 +21,12 @@ describe('readMcpServers: the Claude Code / Cursor shape', () => {
     expect(problems).toEqual([]);
     expect(servers).toEqual([
       expect.objectContaining({ name: 'github', transport: 'stdio', command: 'npx', env: { GITHUB_TOKEN: 'abc' } }),
-      expect.objectContaining({ name: 'remote', transport: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer abc' } }),
+      expect.objectContaining({
+        name: 'remote',
+        transport: 'http',
+        url: 'https://mcp.example.com/mcp',
+        headers: { Authorization: 'Bearer abc' },
+      }),
       expect.objectContaining({ name: 'local', command: '/home/u/bin/srv', args: ['--port', '8080'], trusted: true, disabled: true }),
     ]);
   });
@@ -65,12 +70,17 @@ describe('describeToolResult', () => {
       },
       10_000,
     );
-    expect(r.text).toBe('hello\n[image image/png, 2.9 KB]\n[resource a.txt file:///a.txt]\n[resource mem://x]\ninline text\n[resource mem://y application/pdf, 3 B]');
+    expect(r.text).toBe(
+      'hello\n[image image/png, 2.9 KB]\n[resource a.txt file:///a.txt]\n[resource mem://x]\ninline text\n[resource mem://y application/pdf, 3 B]',
+    );
     expect(r).toMatchObject({ isError: false, truncated: false, described: 3 });
   });
 
   test('isError and structured content; long text capped with head and tail', () => {
-    expect(describeToolResult({ content: [], structuredContent: { n: 1 }, isError: true }, 100)).toMatchObject({ text: '{"n":1}', isError: true });
+    expect(describeToolResult({ content: [], structuredContent: { n: 1 }, isError: true }, 100)).toMatchObject({
+      text: '{"n":1}',
+      isError: true,
+    });
     const long = describeToolResult({ content: [{ type: 'text', text: 'a'.repeat(5000) + 'END' }] }, 1000);
     expect(long.truncated).toBe(true);
     expect(long.text.length).toBeLessThan(1100);
@@ -78,7 +88,8 @@ describe('describeToolResult', () => {
   });
 
   test('garbage results do not throw', () => {
-    for (const v of [null, 42, 'x', { content: 'nope' }, { content: [null, 7, { type: 'weird' }] }]) expect(() => describeToolResult(v, 100)).not.toThrow();
+    for (const v of [null, 42, 'x', { content: 'nope' }, { content: [null, 7, { type: 'weird' }] }])
+      expect(() => describeToolResult(v, 100)).not.toThrow();
   });
 });
 
@@ -103,7 +114,10 @@ describe('McpManager against the real test MCP server', () => {
     expect(names).toEqual(expect.arrayContaining(['echo', 'add', 'write_note', 'read_secret', 'picture', 'fail']));
     expect(manager.tools().find((t) => t.name === 'echo')!.annotations.readOnlyHint).toBe(true);
     expect(manager.tools().find((t) => t.name === 'write_note')!.annotations.destructiveHint).toBe(true);
-    expect(manager.tools().find((t) => t.name === 'add')!.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'number' } } });
+    expect(manager.tools().find((t) => t.name === 'add')!.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { a: { type: 'number' } },
+    });
     expect(await manager.call('kit', 'add', { a: 2, b: 3 })).toEqual({ text: '5', isError: false, truncated: false, described: 0 });
     expect((await manager.call('kit', 'picture', {})).text).toContain('[image image/png, 2.0 KB]');
     expect(await manager.call('kit', 'fail', {})).toMatchObject({ text: 'it broke', isError: true });
@@ -115,10 +129,7 @@ describe('McpManager against the real test MCP server', () => {
   });
 
   test('a broken server fails with a reason and does not hold up the others; restart tries again', async () => {
-    const servers = [
-      ...readMcpServers({ broken: { command: path.join(cwd, 'no-such-program') } }, 'ai.json', {}).servers,
-      ...stdio('kit'),
-    ];
+    const servers = [...readMcpServers({ broken: { command: path.join(cwd, 'no-such-program') } }, 'ai.json', {}).servers, ...stdio('kit')];
     const manager = new McpManager(servers, { cwd, connectTimeoutMs: 10_000 });
     manager.start();
     const [broken, kit] = await Promise.all([manager.ready('broken'), manager.ready('kit')]);
@@ -155,9 +166,14 @@ describe('McpManager against the real test MCP server', () => {
       }
     };
     const user = { a: testMcpStdioCommand(), b: { ...testMcpStdioCommand(), env: { TESTKIT_MCP_EXTRA_TOOLS: '1' } } };
-    expect(await extraTools(new McpSession({ ...setup, user, serverEnv: { TESTKIT_MCP_EXTRA_TOOLS: '2' } }))).toEqual({ a: ['tool_001', 'tool_002'], b: ['tool_001'] });
+    expect(await extraTools(new McpSession({ ...setup, user, serverEnv: { TESTKIT_MCP_EXTRA_TOOLS: '2' } }))).toEqual({
+      a: ['tool_001', 'tool_002'],
+      b: ['tool_001'],
+    });
     // Without the settings' env nothing else of ours reaches a server (the SDK passes it only a safe part).
-    expect(await extraTools(new McpSession({ ...setup, user: { a: testMcpStdioCommand() }, env: { TESTKIT_MCP_EXTRA_TOOLS: '3' } }))).toEqual({});
+    expect(
+      await extraTools(new McpSession({ ...setup, user: { a: testMcpStdioCommand() }, env: { TESTKIT_MCP_EXTRA_TOOLS: '3' } })),
+    ).toEqual({});
   });
 
   test('disabled servers stay off', async () => {
@@ -177,7 +193,11 @@ describe('McpManager against the real test MCP server', () => {
     afterAll(async () => http.close());
 
     test('configured headers arrive; tools listed and called', async () => {
-      const { servers } = readMcpServers({ web: { type: 'http', url: http.url, headers: { Authorization: 'Bearer ${MCP_TOKEN}' } } }, 'ai.json', { MCP_TOKEN: 't0k' });
+      const { servers } = readMcpServers(
+        { web: { type: 'http', url: http.url, headers: { Authorization: 'Bearer ${MCP_TOKEN}' } } },
+        'ai.json',
+        { MCP_TOKEN: 't0k' },
+      );
       const manager = new McpManager(servers, { cwd });
       manager.start();
       expect(await manager.ready('web')).toMatchObject({ status: 'connected', transport: 'http' });
@@ -194,10 +214,26 @@ describe('MCP tools in the registry', () => {
   const { mcpPromptSection, mcpToolDefinition, mcpToolName } = require('../src/mcp/tools') as typeof import('../src/mcp/tools');
   const { estimateTokens } = require('../src/context/tokens') as typeof import('../src/context/tokens');
   const { parseReply } = require('../src/context/protocol') as typeof import('../src/context/protocol');
-  const info = (name: string, annotations: Record<string, boolean> = {}, description = 'Does a thing.') => ({ server: 'gh', name, description, inputSchema: { type: 'object' }, annotations });
+  const info = (name: string, annotations: Record<string, boolean> = {}, description = 'Does a thing.') => ({
+    server: 'gh',
+    name,
+    description,
+    inputSchema: { type: 'object' },
+    annotations,
+  });
   const fakeManager = (tools: ReturnType<typeof info>[], trusted: boolean, off = false) =>
-    ({ tool: (_s: string, n: string) => (tools.find((t) => t.name === n) ? { info: tools.find((t) => t.name === n)!, trusted } : undefined), isOff: () => off }) as unknown as McpManager;
-  const state = (name: string, tools: ReturnType<typeof info>[]) => ({ name, source: 'ai.json', transport: 'stdio' as const, status: 'connected' as const, trusted: false, tools });
+    ({
+      tool: (_s: string, n: string) => (tools.find((t) => t.name === n) ? { info: tools.find((t) => t.name === n)!, trusted } : undefined),
+      isOff: () => off,
+    }) as unknown as McpManager;
+  const state = (name: string, tools: ReturnType<typeof info>[]) => ({
+    name,
+    source: 'ai.json',
+    transport: 'stdio' as const,
+    status: 'connected' as const,
+    trusted: false,
+    tools,
+  });
 
   test('a server with 50 long-described tools adds a few hundred tokens to the prompt, no descriptions or schemas', () => {
     const long = 'Searches the issues of a repository with many filters and returns matching issues with their labels. '.repeat(4);
@@ -246,6 +282,9 @@ describe('MCP tools in the registry', () => {
     const reply = { type: 'cmd', message: '', data: { commands: [{ tool: 'mcp.gh.t', arguments: { q: 1 } }] } };
     expect(parseReply(reply, registry).success).toBe(false);
     registry.register(mcpToolDefinition(fakeManager([info('t')], false), info('t'))!);
-    expect(parseReply(reply, registry)).toMatchObject({ success: true, reply: { data: { commands: [{ tool: 'mcp.gh.t', arguments: { q: 1 } }] } } });
+    expect(parseReply(reply, registry)).toMatchObject({
+      success: true,
+      reply: { data: { commands: [{ tool: 'mcp.gh.t', arguments: { q: 1 } }] } },
+    });
   });
 });

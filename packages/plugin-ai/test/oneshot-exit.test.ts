@@ -15,12 +15,15 @@ const fx = useAiFixture();
 function probe(): { env: NodeJS.ProcessEnv; seen: () => string[] } {
   const log = path.join(fx.cwd, 'exit-probe.log');
   const script = path.join(fx.cwd, 'exit-probe.js');
-  fs.writeFileSync(script, `const fs = require('fs');
+  fs.writeFileSync(
+    script,
+    `const fs = require('fs');
 if (/[\\\\/]bin[\\\\/]ai\\.js$/.test(process.argv[1] || '')) {
   process.on('beforeExit', () => fs.appendFileSync(${JSON.stringify(log)}, 'beforeExit\\n'));
   process.on('exit', (code) => fs.appendFileSync(${JSON.stringify(log)}, 'exit ' + code + '\\n'));
 }
-`);
+`,
+  );
   return {
     env: { ...fx.temp.env, NODE_OPTIONS: `--require ${script}` },
     seen: () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : []),
@@ -38,7 +41,11 @@ test('a turn that only talks exits once its answer is written, with its session 
   // The lines queued for the exit were written: the session has the answer, the call log the call.
   const sessions = path.join(fx.temp.slothtoolHome, 'ai', 'sessions');
   const [file] = fs.readdirSync(sessions).filter((f) => f.endsWith('.jsonl'));
-  const records = fs.readFileSync(path.join(sessions, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { t: string; content?: string });
+  const records = fs
+    .readFileSync(path.join(sessions, file), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { t: string; content?: string });
   expect(records.map((x) => x.t)).toEqual(expect.arrayContaining(['meta', 'user', 'assistant']));
   expect(records.find((x) => x.t === 'assistant')?.content).toContain('xxxx'); // kept shortened, as always
   const logs = path.join(fx.temp.slothtoolHome, 'plugin-configs');

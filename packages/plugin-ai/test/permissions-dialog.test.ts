@@ -22,17 +22,57 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function screenWith() {
   const printed: string[] = [];
-  const surface: Surface = { columns: 100, rows: 30, live: true, print: (t) => void printed.push(t), render: () => undefined, clearScreen: () => undefined };
+  const surface: Surface = {
+    columns: 100,
+    rows: 30,
+    live: true,
+    print: (t) => void printed.push(t),
+    render: () => undefined,
+    clearScreen: () => undefined,
+  };
   const screen = new Screen({ lang: 'en', theme: createTheme(false), surface, cwd: dir, now: () => 1_000_000 });
-  const agent = { on: () => () => undefined, contextSizes: () => ({ system: 1, summary: 0, digest: 0, window: 0, windowMessages: 0, total: 1, budget: 100, marks: { budget: 95, fold: 76, summarize: 57, target: 38 }, nextFold: 75, folds: 0 }), usage: () => ({ input_tokens: 0, output_tokens: 0, calls: 0 }), getMode: () => 'low', getRunMode: () => 'default', getProfile: () => null, sessionId: 's', dispose: () => undefined };
-  screen.attach({ agent, config: { context: { projectContextMaxTokens: 1000 } }, registry: { plugins: {} }, paths: { home: dir, sessionsDir: dir, config: file }, memory: [] } as never);
+  const agent = {
+    on: () => () => undefined,
+    contextSizes: () => ({
+      system: 1,
+      summary: 0,
+      digest: 0,
+      window: 0,
+      windowMessages: 0,
+      total: 1,
+      budget: 100,
+      marks: { budget: 95, fold: 76, summarize: 57, target: 38 },
+      nextFold: 75,
+      folds: 0,
+    }),
+    usage: () => ({ input_tokens: 0, output_tokens: 0, calls: 0 }),
+    getMode: () => 'low',
+    getRunMode: () => 'default',
+    getProfile: () => null,
+    sessionId: 's',
+    dispose: () => undefined,
+  };
+  screen.attach({
+    agent,
+    config: { context: { projectContextMaxTokens: 1000 } },
+    registry: { plugins: {} },
+    paths: { home: dir, sessionsDir: dir, config: file },
+    memory: [],
+  } as never);
   return { screen, printed };
 }
 const step = { tool: 'exec' as const, program: 'npm', args: ['run', 'test'] };
 
 test('the dialog offers the exact rule, writes it to ai.json (keeping the rest), and a runner built after a restart does not ask', async () => {
   const { screen, printed } = screenWith();
-  const answer = screen.confirm({ id: 'cmd_001', step, verdict: verdict('L1'), decision: { level: 'L1', rules: [] }, sessionKey: 'npm run test', rule: 'exec(npm run test)' });
+  const answer = screen.confirm({
+    id: 'cmd_001',
+    step,
+    verdict: verdict('L1'),
+    decision: { level: 'L1', rules: [] },
+    sessionKey: 'npm run test',
+    rule: 'exec(npm run test)',
+  });
   screen.onKeys([{ kind: 'text', text: 'd' }]);
   await expect(answer).resolves.toEqual({ action: 'allow-rule' });
   expect(printed.join('\n')).toContain('Allowed from now on: exec(npm run test)');
@@ -41,7 +81,13 @@ test('the dialog offers the exact rule, writes it to ai.json (keeping the rest),
   expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   // A restart: the config is read again and a new runner judges the same step.
   const asked: string[] = [];
-  const runner = createToolRunner({ cwd: dir, lang: 'en', sandbox: 'off', policy: policyOf(loadConfig(file), file), confirm: (r) => (asked.push(r.sessionKey), { action: 'decline' }) });
+  const runner = createToolRunner({
+    cwd: dir,
+    lang: 'en',
+    sandbox: 'off',
+    policy: policyOf(loadConfig(file), file),
+    confirm: (r) => (asked.push(r.sessionKey), { action: 'decline' }),
+  });
   const d = runner.judge(step);
   expect(d.level).toBe('L0');
   expect(d.rules.find((r) => r.id === 'permission.allow')?.reason).toContain(file);
@@ -50,7 +96,13 @@ test('the dialog offers the exact rule, writes it to ai.json (keeping the rest),
 
 test('without a rule in the request the choice is not there; numbers pick by position', async () => {
   const { screen } = screenWith();
-  const answer = screen.confirm({ id: 'cmd_002', step, verdict: verdict('L1'), decision: { level: 'L1', rules: [] }, sessionKey: 'npm run test' });
+  const answer = screen.confirm({
+    id: 'cmd_002',
+    step,
+    verdict: verdict('L1'),
+    decision: { level: 'L1', rules: [] },
+    sessionKey: 'npm run test',
+  });
   screen.onKeys([{ kind: 'text', text: '3' }]); // run, allow-session, decline
   await expect(answer).resolves.toMatchObject({ action: 'decline' });
 });
@@ -72,7 +124,19 @@ test('/permissions lists every rule by effect and removes one; a broken ai.json 
 test('trustedPlugins (the original SlothTool setting) is accepted and reaches the runner: their plugin.run steps need no question', () => {
   fs.writeFileSync(file, JSON.stringify({ trustedPlugins: ['weather'], permissions: { allow: ['exec(ls)'] } }));
   const policy = policyOf(loadConfig(file), file);
-  const runner = createToolRunner({ cwd: dir, lang: 'en', sandbox: 'off', policy, registry: { plugins: { weather: { name: '@x/plugin-weather', binPath: '/nonexistent/bin.js' }, news: { name: '@x/plugin-news', binPath: '/nonexistent/n.js' } } }, confirm: () => ({ action: 'decline' }) });
+  const runner = createToolRunner({
+    cwd: dir,
+    lang: 'en',
+    sandbox: 'off',
+    policy,
+    registry: {
+      plugins: {
+        weather: { name: '@x/plugin-weather', binPath: '/nonexistent/bin.js' },
+        news: { name: '@x/plugin-news', binPath: '/nonexistent/n.js' },
+      },
+    },
+    confirm: () => ({ action: 'decline' }),
+  });
   expect(runner.judge({ tool: 'plugin.run', plugin: 'weather', args: [] })).toMatchObject({ level: 'L0' });
   expect(runner.judge({ tool: 'plugin.run', plugin: 'news', args: [] }).level).toBe('L1');
 });
@@ -86,12 +150,21 @@ describe("a project's own rules (.slothtool/settings.json)", () => {
     project = path.join(dir, 'repo');
     fs.mkdirSync(path.join(project, '.git'), { recursive: true });
     fs.mkdirSync(path.join(project, '.slothtool'));
-    fs.writeFileSync(path.join(project, '.slothtool', 'settings.json'), JSON.stringify({ permissions: { allow: ['exec(npm run test)'], deny: ['exec(git push *)'] } }));
+    fs.writeFileSync(
+      path.join(project, '.slothtool', 'settings.json'),
+      JSON.stringify({ permissions: { allow: ['exec(npm run test)'], deny: ['exec(git push *)'] } }),
+    );
     trustFile = path.join(dir, 'ai', 'trust.json');
   });
   const runnerFor = () => {
     const rules = readProjectRules(project, trustFile);
-    return createToolRunner({ cwd: project, lang: 'en', sandbox: 'off', policy: policyOf(loadConfig(file), file, rules.set), confirm: () => ({ action: 'decline' }) });
+    return createToolRunner({
+      cwd: project,
+      lang: 'en',
+      sandbox: 'off',
+      policy: policyOf(loadConfig(file), file, rules.set),
+      confirm: () => ({ action: 'decline' }),
+    });
   };
 
   test('untrusted: its deny rules apply, its allow rules do not', () => {
@@ -116,14 +189,27 @@ describe("a project's own rules (.slothtool/settings.json)", () => {
 
 test('"don\'t ask again in this project" keeps the rule in ai.json for this folder only', async () => {
   const { screen, printed } = screenWith();
-  const answer = screen.confirm({ id: 'cmd_003', step, verdict: verdict('L1'), decision: { level: 'L1', rules: [] }, sessionKey: 'npm run test', rule: 'exec(npm run test)' });
+  const answer = screen.confirm({
+    id: 'cmd_003',
+    step,
+    verdict: verdict('L1'),
+    decision: { level: 'L1', rules: [] },
+    sessionKey: 'npm run test',
+    rule: 'exec(npm run test)',
+  });
   screen.onKeys([{ kind: 'text', text: 'p' }]);
   await expect(answer).resolves.toEqual({ action: 'allow-rule' });
   const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
   expect(saved.projectPermissions).toEqual({ [dir]: { allow: ['exec(npm run test)'] } });
   expect(saved.permissions).toEqual({ deny: ['exec(rm *)'] });
   const judgeIn = (folder: string) =>
-    createToolRunner({ cwd: folder, lang: 'en', sandbox: 'off', policy: policyOf(loadConfig(file), file, undefined, folder), confirm: () => ({ action: 'decline' }) }).judge(step).level;
+    createToolRunner({
+      cwd: folder,
+      lang: 'en',
+      sandbox: 'off',
+      policy: policyOf(loadConfig(file), file, undefined, folder),
+      confirm: () => ({ action: 'decline' }),
+    }).judge(step).level;
   expect(judgeIn(dir)).toBe('L0');
   expect(judgeIn(path.join(dir, 'elsewhere'))).toBe('L1');
   screen.onKeys([{ kind: 'text', text: '/permissions' }, { kind: 'enter' }]);

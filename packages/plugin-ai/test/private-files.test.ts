@@ -21,7 +21,10 @@ test('new files are 0600 in 0700 folders, and wider ones found are narrowed', as
   await fs.chmod(path.join(fx.temp.slothtoolHome, 'plugin-configs'), 0o755);
   await fs.writeFile(path.join(fx.temp.slothtoolHome, 'plugin-configs', 'llm-base.calls.jsonl'), '', { mode: 0o644 });
   await fs.chmod(path.join(fx.temp.slothtoolHome, 'plugin-configs', 'llm-base.calls.jsonl'), 0o644);
-  fx.server.enqueue({ json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'ls', args: [] }] } } }, { json: { type: 'chat', message: 'done' } });
+  fx.server.enqueue(
+    { json: { type: 'cmd', message: 'look', data: { cwd: null, commands: [{ program: 'ls', args: [] }] } } },
+    { json: { type: 'chat', message: 'done' } },
+  );
   const r = await runAi(['-p', 'hi'], { env: fx.temp.env, cwd: fx.temp.home });
   expect(r.code).toBe(0);
   const [session] = await fs.readdir(sessions);

@@ -30,7 +30,12 @@ test('nearest first: .slothtool/AGENTS.md, AGENTS.md, CLAUDE.md in the cwd, then
   const ctx = readProjectContext(path.join(root, 'repo', 'pkg'), 1000)!;
   expect(ctx.files.map((f) => f.file)).toEqual([subOwn, subClaude, rootAgents, rootClaude]);
   expect(ctx.text).toBe(
-    [`--- ${subOwn}\nsub slothtool`, `--- ${subClaude}\nsub claude`, `--- ${rootAgents}\nroot agents`, `--- ${rootClaude}\nroot claude`].join('\n\n'),
+    [
+      `--- ${subOwn}\nsub slothtool`,
+      `--- ${subClaude}\nsub claude`,
+      `--- ${rootAgents}\nroot agents`,
+      `--- ${rootClaude}\nroot claude`,
+    ].join('\n\n'),
   );
   expect(ctx.file).toBe([subOwn, subClaude, rootAgents, rootClaude].join(', '));
 });
@@ -72,11 +77,14 @@ test('cap 0 turns project instructions off', () => {
 });
 
 describe('user memory, imports and the shared budget (#45)', () => {
-  test('the user\'s files come first (~/.slothtool/AGENTS.md, then ~/.claude/CLAUDE.md), then the project\'s', () => {
+  test("the user's files come first (~/.slothtool/AGENTS.md, then ~/.claude/CLAUDE.md), then the project's", () => {
     const own = write('st/AGENTS.md', 'user slothtool');
     const claude = write('home/.claude/CLAUDE.md', 'user claude');
     const agents = write('ws/AGENTS.md', 'project agents');
-    const ctx = readProjectContext(path.join(root, 'ws'), 4000, { slothtoolHome: path.join(root, 'st'), userHome: path.join(root, 'home') })!;
+    const ctx = readProjectContext(path.join(root, 'ws'), 4000, {
+      slothtoolHome: path.join(root, 'st'),
+      userHome: path.join(root, 'home'),
+    })!;
     expect(ctx.files.map((f) => [f.file, f.scope])).toEqual([
       [own, 'user'],
       [claude, 'user'],
@@ -121,7 +129,7 @@ describe('user memory, imports and the shared budget (#45)', () => {
     expect(ctx.problems).toEqual([]);
   });
 
-  test('imports outside the workspace, refused by fs.read\'s rules, too deep, or missing (on a line of their own) are not read, and say why', () => {
+  test("imports outside the workspace, refused by fs.read's rules, too deep, or missing (on a line of their own) are not read, and say why", () => {
     fs.mkdirSync(path.join(root, 'ws', '.git'), { recursive: true });
     write('outside.md', 'secret plans');
     write('ws/.env.md', 'TOKEN=1');

@@ -12,15 +12,34 @@ const described = (error: z.ZodError) =>
 
 function throughUnion(value: unknown) {
   const parsed = replySchema().safeParse(value);
-  return parsed.success ? { success: true, reply: parsed.data } : { success: false, error: described(parsed.error), raw: JSON.stringify(value) };
+  return parsed.success
+    ? { success: true, reply: parsed.data }
+    : { success: false, error: described(parsed.error), raw: JSON.stringify(value) };
 }
 
 /** A fixed-seed generator of chat / error shaped values, good and bad. */
 function values(seed: number, n: number): unknown[] {
   let s = seed;
-  const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
-  const anything = [undefined, null, 1, 'x', '', true, [], ['a'], [1], {}, { format: 'plain' }, { format: 'html' }, { suggestions: ['a', 'b'] }, { suggestions: 'a' }, { format: 'markdown', suggestions: [] }, { extra: 1 }];
+  const anything = [
+    undefined,
+    null,
+    1,
+    'x',
+    '',
+    true,
+    [],
+    ['a'],
+    [1],
+    {},
+    { format: 'plain' },
+    { format: 'html' },
+    { suggestions: ['a', 'b'] },
+    { suggestions: 'a' },
+    { format: 'markdown', suggestions: [] },
+    { extra: 1 },
+  ];
   const out: unknown[] = [];
   for (let i = 0; i < n; i++) {
     const v: Record<string, unknown> = { type: pick(['chat', 'error']) };
@@ -48,7 +67,10 @@ test('a registry passed in does not change a chat reply, and is not asked for it
     },
     get: () => undefined,
   };
-  expect(parseReply({ type: 'chat', message: 'hi', data: null }, registry)).toStrictEqual({ success: true, reply: { type: 'chat', message: 'hi', data: null } });
+  expect(parseReply({ type: 'chat', message: 'hi', data: null }, registry)).toStrictEqual({
+    success: true,
+    reply: { type: 'chat', message: 'hi', data: null },
+  });
   expect(parseReply({ type: 'error', message: 5 }, registry)).toStrictEqual(throughUnion({ type: 'error', message: 5 }));
   expect(asked).toBe(0);
   // A cmd reply still goes through the registry's steps.

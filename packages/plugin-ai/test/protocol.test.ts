@@ -6,10 +6,30 @@ describe('parseReply', () => {
     ['chat', { type: 'chat', message: 'hi' }, true],
     ['chat with data', { type: 'chat', message: 'hi', data: { format: 'markdown', suggestions: ['a'] } }, true],
     ['chat with null data', { type: 'chat', message: 'hi', data: null }, true],
-    ['original cmd shape (no tool)', { type: 'cmd', message: 'x', data: { cwd: null, commands: [{ program: 'ls', args: ['-la'] }] } }, true],
-    ['exec with requires', { type: 'cmd', message: '', data: { commands: [{ tool: 'exec', program: 'git', args: [], requires: { write: true } }] } }, true],
+    [
+      'original cmd shape (no tool)',
+      { type: 'cmd', message: 'x', data: { cwd: null, commands: [{ program: 'ls', args: ['-la'] }] } },
+      true,
+    ],
+    [
+      'exec with requires',
+      { type: 'cmd', message: '', data: { commands: [{ tool: 'exec', program: 'git', args: [], requires: { write: true } }] } },
+      true,
+    ],
     ['plugin.run', { type: 'cmd', data: { commands: [{ tool: 'plugin.run', plugin: 'loc', args: ['./src'] }] } }, true],
-    ['json_patch', { type: 'cmd', message: 'm', data: { commands: [{ tool: 'config.json_patch', file: '~/.slothtool/settings.json', patch: [{ op: 'replace', path: '/language', value: 'en' }] }] } }, true],
+    [
+      'json_patch',
+      {
+        type: 'cmd',
+        message: 'm',
+        data: {
+          commands: [
+            { tool: 'config.json_patch', file: '~/.slothtool/settings.json', patch: [{ op: 'replace', path: '/language', value: 'en' }] },
+          ],
+        },
+      },
+      true,
+    ],
     ['error', { type: 'error', message: 'no' }, true],
     ['empty commands', { type: 'cmd', message: '', data: { commands: [] } }, false],
     ['unknown tool', { type: 'cmd', message: '', data: { commands: [{ tool: 'shell', cmd: 'ls' }] } }, false],
@@ -57,5 +77,7 @@ test.each([
 test('describeStep', () => {
   expect(describeStep({ tool: 'exec', program: 'git', args: ['status'] })).toBe('git status');
   expect(describeStep({ tool: 'plugin.run', plugin: 'loc', args: ['.'] })).toBe('plugin loc .');
-  expect(describeStep({ tool: 'config.json_patch', file: 'f.json', patch: [{ op: 'remove', path: '/a' }] })).toBe('json_patch f.json (1 op)');
+  expect(describeStep({ tool: 'config.json_patch', file: 'f.json', patch: [{ op: 'remove', path: '/a' }] })).toBe(
+    'json_patch f.json (1 op)',
+  );
 });

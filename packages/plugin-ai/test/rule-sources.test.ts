@@ -43,7 +43,7 @@ test("ai risk applies Claude Code's user rules and a project's deny rules, as a 
   expect((await risk(['curl', 'https://example.com'])).level).toBe('L1');
 });
 
-test('/permissions lists the rules of the other files with their file, after ai.json\'s own', () => {
+test("/permissions lists the rules of the other files with their file, after ai.json's own", () => {
   write(path.join(temp.home, '.claude', 'settings.json'), { permissions: { deny: ['Bash(git push:*)'] } });
   fs.mkdirSync(path.join(ws, '.slothtool'));
   write(path.join(ws, '.slothtool', 'settings.json'), { permissions: { deny: ['exec(rm *)'] } });

@@ -45,8 +45,27 @@ describe('what the screen says of a step the sandbox stopped or limited', () => 
   const base = { _event: 'tool_result', id: 'cmd_001', tool: 'exec', decision: { level: 'L0', rules: [] } } as const;
   test.each([
     [{ kind: 'bwrap', level: 'L0', network: false }, ''],
-    [{ kind: 'bwrap', level: 'L0', network: false, limit: 'memory', note: 'it was stopped by the memory limit of read-only steps (128 MB a process)' }, ' — it was stopped by the memory limit of read-only steps (128 MB a process)'],
-    [{ kind: 'bwrap', level: 'L0', network: false, denied: 'write', line: 'x: Read-only file system', note: 'it tried to write `/etc/x`, outside the workspace: running it again with more rights is not offered' }, ' — stopped by the sandbox: it tried to write outside what this step may change (x: Read-only file system) — it tried to write `/etc/x`, outside the workspace: running it again with more rights is not offered'],
+    [
+      {
+        kind: 'bwrap',
+        level: 'L0',
+        network: false,
+        limit: 'memory',
+        note: 'it was stopped by the memory limit of read-only steps (128 MB a process)',
+      },
+      ' — it was stopped by the memory limit of read-only steps (128 MB a process)',
+    ],
+    [
+      {
+        kind: 'bwrap',
+        level: 'L0',
+        network: false,
+        denied: 'write',
+        line: 'x: Read-only file system',
+        note: 'it tried to write `/etc/x`, outside the workspace: running it again with more rights is not offered',
+      },
+      ' — stopped by the sandbox: it tried to write outside what this step may change (x: Read-only file system) — it tried to write `/etc/x`, outside the workspace: running it again with more rights is not offered',
+    ],
   ])('%j', (sandbox, expected) => {
     expect(sandboxNote({ ...base, sandbox } as never, 'en', ' — ')).toBe(expected);
   });

@@ -10,8 +10,16 @@ import { chat, cmd, config, fakeLlm, fakeRunner, steppingClock } from './helpers
 // #43), over scripted runs: a whole sandbox passes all four; a weakened one fails the rows it
 // concerns and says why; and a session says a weakened sandbox once, as it says a missing one.
 
-const WHOLE: InsideStatus = { capabilities: { effective: '0000000000000000', permitted: '0000000000000000', bounding: '0000000000000000', ambient: '0000000000000000' }, noNewPrivs: true, seccomp: true };
-const ROOT: InsideStatus = { capabilities: { effective: '000001fffeffffff', permitted: '000001fffeffffff', bounding: '000001fffeffffff', ambient: '0000000000000000' }, noNewPrivs: false, seccomp: false };
+const WHOLE: InsideStatus = {
+  capabilities: { effective: '0000000000000000', permitted: '0000000000000000', bounding: '0000000000000000', ambient: '0000000000000000' },
+  noNewPrivs: true,
+  seccomp: true,
+};
+const ROOT: InsideStatus = {
+  capabilities: { effective: '000001fffeffffff', permitted: '000001fffeffffff', bounding: '000001fffeffffff', ambient: '0000000000000000' },
+  noNewPrivs: false,
+  seccomp: false,
+};
 
 let root: string;
 beforeEach(() => {
@@ -34,13 +42,18 @@ function context(inside: InsideStatus, escapes: boolean, over: Partial<Hardening
     async run(level, program, args) {
       ran.push([level, program, ...args]);
       if (program === 'cat') return { exitCode: 0, stdoutTail: 'status', stderrTail: '' };
-      if (program.endsWith('unshare')) return escapes ? { exitCode: 0, stdoutTail: '', stderrTail: '' } : { exitCode: 1, stdoutTail: '', stderrTail: 'unshare: unshare failed: Operation not permitted' };
+      if (program.endsWith('unshare'))
+        return escapes
+          ? { exitCode: 0, stdoutTail: '', stderrTail: '' }
+          : { exitCode: 1, stdoutTail: '', stderrTail: 'unshare: unshare failed: Operation not permitted' };
       const script = args[1];
       if (script.includes('remount')) {
         if (escapes) fs.writeFileSync(args[3], 'escaped');
         return { exitCode: escapes ? 0 : 1, stdoutTail: '', stderrTail: escapes ? '' : 'mount: /: permission denied.' };
       }
-      return escapes ? { exitCode: 0, stdoutTail: 'planted-secret-ssh', stderrTail: '' } : { exitCode: 1, stdoutTail: '', stderrTail: 'umount: /h/.ssh: must be superuser to unmount.' };
+      return escapes
+        ? { exitCode: 0, stdoutTail: 'planted-secret-ssh', stderrTail: '' }
+        : { exitCode: 1, stdoutTail: '', stderrTail: 'umount: /h/.ssh: must be superuser to unmount.' };
     },
     ...over,
   };
@@ -58,7 +71,13 @@ describe('the hardening rows of slothtool ai sandbox', () => {
     ]);
     expect(rows[0].detail).toBe('CapEff, CapPrm, CapBnd, CapAmb 0 and NoNewPrivs 1 at L0 and L1');
     expect(rows[1].detail).toBe('Seccomp 2 at L1; unshare -U: unshare: unshare failed: Operation not permitted');
-    expect(ctx.ran.map((r) => r.slice(0, 2))).toEqual([['L0', 'cat'], ['L1', 'cat'], ['L1', '/usr/bin/unshare'], ['L1', '/bin/sh'], ['L1', '/bin/sh']]);
+    expect(ctx.ran.map((r) => r.slice(0, 2))).toEqual([
+      ['L0', 'cat'],
+      ['L1', 'cat'],
+      ['L1', '/usr/bin/unshare'],
+      ['L1', '/bin/sh'],
+      ['L1', '/bin/sh'],
+    ]);
   });
 
   test('a sandbox that keeps root’s capabilities and has no filter: every row ✗, with what was read and why (both languages)', async () => {
@@ -85,21 +104,37 @@ describe('the hardening rows of slothtool ai sandbox', () => {
 
   test('status not readable inside: the capability row fails and says so', async () => {
     const rows = await hardeningChecks(context(WHOLE, false, { parseInside: () => undefined }));
-    expect(rows[0]).toMatchObject({ ok: false, detail: expect.stringContaining('L0: /proc/self/status could not be read inside the sandbox') });
+    expect(rows[0]).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining('L0: /proc/self/status could not be read inside the sandbox'),
+    });
     expect(rows[1].ok).toBe(false);
   });
 });
 
 describe('a session says a weakened sandbox once, before its first step', () => {
   test.each([
-    ['weakened', { mode: 'auto', kind: 'bwrap', degraded: [{ what: 'seccomp', why: 'no filter is built for riscv64' }] }, 'sandbox_degraded', 'The OS sandbox is weakened: no seccomp filter (no filter is built for riscv64)'],
-    ['missing', { mode: 'auto', kind: 'none', reason: 'bubblewrap (bwrap) is not installed' }, 'sandbox_unavailable', 'No OS sandbox: bubblewrap (bwrap) is not installed'],
+    [
+      'weakened',
+      { mode: 'auto', kind: 'bwrap', degraded: [{ what: 'seccomp', why: 'no filter is built for riscv64' }] },
+      'sandbox_degraded',
+      'The OS sandbox is weakened: no seccomp filter (no filter is built for riscv64)',
+    ],
+    [
+      'missing',
+      { mode: 'auto', kind: 'none', reason: 'bubblewrap (bwrap) is not installed' },
+      'sandbox_unavailable',
+      'No OS sandbox: bubblewrap (bwrap) is not installed',
+    ],
     ['whole', { mode: 'auto', kind: 'bwrap' }, undefined, undefined],
   ])('%s', async (_what, status, code, text) => {
     const fake = fakeRunner();
     const create: typeof fake.create = (confirm) => ({ ...fake.create(confirm), sandboxStatus: () => status as never });
     const llm = fakeLlm([cmd({ program: 'ls', args: [] }), cmd({ program: 'ls', args: [] }), chat('done')]);
-    const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: '/w', lang: 'en' }, { llm, createRunner: create, now: steppingClock() });
+    const agent = new Agent(
+      { config: config(), systemPrompt: 'S', cwd: '/w', lang: 'en' },
+      { llm, createRunner: create, now: steppingClock() },
+    );
     const events: AgentEvent[] = [];
     agent.on((e) => events.push(e));
     await agent.send('look twice');

@@ -12,12 +12,19 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(path.dirname(dir), { recursive: true, force: true }));
 
-const meta = (id: string, cwd: string, at: string) => ({ t: 'meta' as const, v: 1 as const, id, cwd, createdAt: at, mode: 'low' as const, profile: null });
+const meta = (id: string, cwd: string, at: string) => ({
+  t: 'meta' as const,
+  v: 1 as const,
+  id,
+  cwd,
+  createdAt: at,
+  mode: 'low' as const,
+  profile: null,
+});
 
 function fill(store: SessionStore, n: number): void {
   for (let i = 0; i < n; i++) store.append(`s${i}`, meta(`s${i}`, `/elsewhere/${i}`, `2026-11-2${i % 9}T10:00:00.000Z`));
 }
-
 
 test('with a pointer, lastFor reads one session file, not the others', () => {
   const store = new SessionStore(dir);
@@ -25,7 +32,10 @@ test('with a pointer, lastFor reads one session file, not the others', () => {
   store.markLast('/work/proj', 'mine');
   // 200 other "sessions" that would block whoever opened one (FIFOs nobody writes to): looking
   // at them would hang this test instead of answering.
-  execFileSync('mkfifo', Array.from({ length: 200 }, (_v, i) => path.join(dir, `other${i}.jsonl`)));
+  execFileSync(
+    'mkfifo',
+    Array.from({ length: 200 }, (_v, i) => path.join(dir, `other${i}.jsonl`)),
+  );
   expect(store.lastFor('/work/proj')?.id).toBe('mine');
 });
 
@@ -40,7 +50,7 @@ test('without a pointer (sessions of an older version) it scans once and writes 
   expect(fs.readdirSync(dir).every((f) => f.endsWith('.jsonl'))).toBe(true);
 });
 
-test('a folder\'s pointer is named by the first half of the SHA-256 of its path', () => {
+test("a folder's pointer is named by the first half of the SHA-256 of its path", () => {
   expect(pointerName('')).toBe('e3b0c44298fc1c149afbf4c8996fb924');
   expect(pointerName('a')).toBe('ca978112ca1bbdcafac231b39a23dc4d');
   const store = new SessionStore(dir);

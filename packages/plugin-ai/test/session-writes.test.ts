@@ -17,13 +17,23 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const lines = (file: string): Array<Record<string, unknown>> =>
-  fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  fs.existsSync(file)
+    ? fs
+        .readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
 
 test('the turn’s session and audit lines are on disk when send() resolves', async () => {
   const store = new SessionStore(path.join(dir, 'sessions'));
   const auditFile = path.join(dir, 'audit.jsonl');
   const runner = fakeRunner();
-  const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' }, { llm: fakeLlm([cmd({ program: 'ls', args: [] }), chat('done')]), createRunner: runner.create, store, auditFile, now: steppingClock() });
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' },
+    { llm: fakeLlm([cmd({ program: 'ls', args: [] }), chat('done')]), createRunner: runner.create, store, auditFile, now: steppingClock() },
+  );
   await agent.send('look');
   const kinds = lines(store.fileOf(agent.sessionId)).map((r) => r.t);
   expect(kinds[0]).toBe('meta');
@@ -50,7 +60,10 @@ test('the lines before a step are written while it runs, not before it starts', 
       },
     };
   };
-  const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' }, { llm: fakeLlm([cmd({ program: 'ls', args: [] }), chat('done')]), createRunner: create, store, now: steppingClock() });
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' },
+    { llm: fakeLlm([cmd({ program: 'ls', args: [] }), chat('done')]), createRunner: create, store, now: steppingClock() },
+  );
   id = agent.sessionId;
   await agent.send('look');
   expect(beforeRun).toEqual([]);
@@ -61,7 +74,10 @@ test('a file that cannot be written is said once; the conversation goes on', asy
   const sessions = path.join(dir, 'sessions');
   fs.mkdirSync(sessions, { recursive: true });
   const store = new SessionStore(sessions);
-  const agent = new Agent({ config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' }, { llm: fakeLlm([chat('one'), chat('two')]), createRunner: fakeRunner().create, store, now: steppingClock() });
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' },
+    { llm: fakeLlm([chat('one'), chat('two')]), createRunner: fakeRunner().create, store, now: steppingClock() },
+  );
   // The session file's name is taken by a folder: every append to it fails.
   fs.mkdirSync(store.fileOf(agent.sessionId));
   const logs: string[] = [];
@@ -91,7 +107,9 @@ test('lines queued when the process exits are written by the exit itself', async
     const agent = new Agent({ config: defaultConfig(), systemPrompt: 'S', cwd: ${JSON.stringify(dir)}, lang: 'en' }, { llm, createRunner: runner, store });
     agent.send('look');`;
   const id = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, ['-e', code], { encoding: 'utf8' }, (err, out, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(out))),
+    execFile(process.execPath, ['-e', code], { encoding: 'utf8' }, (err, out, stderr) =>
+      err ? reject(new Error(stderr || err.message)) : resolve(out),
+    ),
   );
   expect(id).not.toBe('');
   expect(lines(path.join(sessions, `${id}.jsonl`)).map((r) => r.t)).toEqual(['meta', 'system', 'usage', 'user', 'assistant']);

@@ -9,7 +9,8 @@ import { KEY, usePtyFixture } from './pty/pty-session';
 
 // llm-base registered, no profile yet; no real key variables, no probing of the machine's ports.
 const fx = usePtyFixture({ profile: false, server: { models: ['local-small', 'local-big'] } });
-const ai = (args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}) => runAi(args, { env: { ...fx.env, ...options.env }, cwd: fx.cwd, input: options.input });
+const ai = (args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}) =>
+  runAi(args, { env: { ...fx.env, ...options.env }, cwd: fx.cwd, input: options.input });
 
 describe('without a terminal: never a prompt, the exact commands, exit 4', () => {
   test('ai -p with no profile (en)', async () => {
@@ -17,7 +18,12 @@ describe('without a terminal: never a prompt, the exact commands, exit 4', () =>
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('No llm-base profile is configured, and there is no terminal to set one up here.');
-    for (const cmd of ['slothtool ai -i', 'slothtool llm-base config create --preset ollama', 'slothtool llm-base config create --preset deepseek', 'slothtool llm-base doctor']) {
+    for (const cmd of [
+      'slothtool ai -i',
+      'slothtool llm-base config create --preset ollama',
+      'slothtool llm-base config create --preset deepseek',
+      'slothtool llm-base doctor',
+    ]) {
       expect(r.stderr).toContain(cmd);
     }
     expect(fx.server.requests).toHaveLength(0);
@@ -48,7 +54,11 @@ test('ai -i in a terminal with no profile: guided setup finds the local server, 
     const last = req.body.messages.at(-1)?.content ?? '';
     return /\{"ok": true\}/.test(last) ? { json: { ok: true } } : { json: { type: 'chat', message: 'Hello from the new profile' } };
   });
-  const s = fx.start(['-i'], { SLOTHTOOL_AI_PROBE_PORTS: `ollama=127.0.0.1:${fx.server.port}`, SLOTHTOOL_AI_PROBE_TIMEOUT_MS: '10000' }, { cols: 120, rows: 40 });
+  const s = fx.start(
+    ['-i'],
+    { SLOTHTOOL_AI_PROBE_PORTS: `ollama=127.0.0.1:${fx.server.port}`, SLOTHTOOL_AI_PROBE_TIMEOUT_MS: '10000' },
+    { cols: 120, rows: 40 },
+  );
   await s.waitFor('No model is configured yet', 30_000);
   await s.waitFor(`Found: Ollama (${fx.server.baseURL})`, 30_000);
   await s.answer('Which model server should ai use?', KEY.enter);
@@ -61,7 +71,9 @@ test('ai -i in a terminal with no profile: guided setup finds the local server, 
   s.send('hi there');
   await s.waitFor('Hello from the new profile', 30_000);
   expect(await s.leave()).toBe(0);
-  const cfg = await fx.temp.readJson<{ default_profile: string; profiles: Record<string, Record<string, unknown>> }>('plugin-configs/llm-base.json');
+  const cfg = await fx.temp.readJson<{ default_profile: string; profiles: Record<string, Record<string, unknown>> }>(
+    'plugin-configs/llm-base.json',
+  );
   expect(cfg.default_profile).toBe('ollama');
   expect(cfg.profiles.ollama).toMatchObject({ base_url: fx.server.baseURL, low_model: 'local-small', high_model: 'local-big' });
   const chat = fx.server.requests.filter((r) => r.path.endsWith('/chat/completions')).at(-1);

@@ -34,7 +34,11 @@ runSetup({ lang: process.env.TEST_LANG || 'en' }).then(
 /** The driver in a terminal: the fixture's env (no real key variables, probes only where told)
  * with `extra`; stopped by the fixture's cleanup when a test fails half-way. */
 function startSetup(extra: Record<string, string>) {
-  const term = startPty(process.execPath, [driver()], { cols: 160, rows: 50, env: { ...fx.env, SLOTHTOOL_AI_PROBE_TIMEOUT_MS: '10000', FORCE_COLOR: '0', ...extra } });
+  const term = startPty(process.execPath, [driver()], {
+    cols: 160,
+    rows: 50,
+    env: { ...fx.env, SLOTHTOOL_AI_PROBE_TIMEOUT_MS: '10000', FORCE_COLOR: '0', ...extra },
+  });
   fx.onCleanup(() => {
     term.kill();
     return term.exited;
@@ -55,7 +59,11 @@ function startSetup(extra: Record<string, string>) {
 type LlmConfig = { default_profile: string; profiles: Record<string, Record<string, unknown>> };
 const configFile = () => path.join(fx.temp.slothtoolHome, 'plugin-configs', 'llm-base.json');
 const readConfig = () => fx.temp.readJson<LlmConfig>('plugin-configs/llm-base.json');
-const exists = (file: string) => fs.access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );
 
 describe('llm-base installed', () => {
   beforeEach(() => fx.temp.registerPlugin('llm-base', LLM_BASE_DIR));
@@ -64,7 +72,10 @@ describe('llm-base installed', () => {
     fx.server.models = ['llama3.2:3b', 'qwen2.5:7b', 'qwen2.5:14b'];
     fx.server.setHandler(() => ({ json: { ok: true } }));
     const closed = await closedPort();
-    const s = startSetup({ SLOTHTOOL_AI_PROBE_PORTS: `ollama=127.0.0.1:${fx.server.port},127.0.0.1:${closed}`, SLOTHTOOL_AI_HOSTED_BASE_URL: 'http://127.0.0.1:9/v1' });
+    const s = startSetup({
+      SLOTHTOOL_AI_PROBE_PORTS: `ollama=127.0.0.1:${fx.server.port},127.0.0.1:${closed}`,
+      SLOTHTOOL_AI_HOSTED_BASE_URL: 'http://127.0.0.1:9/v1',
+    });
     await s.waitFor('No model is configured yet');
     await s.waitFor(`Ollama ${fx.server.port}`); // the probe list names the ports
     await s.waitFor(`Found: Ollama (${fx.server.baseURL})`);
@@ -80,7 +91,12 @@ describe('llm-base installed', () => {
 
     const cfg = await readConfig();
     expect(cfg.default_profile).toBe('ollama');
-    expect(cfg.profiles.ollama).toMatchObject({ base_url: fx.server.baseURL, api_key: '', low_model: 'llama3.2:3b', high_model: 'qwen2.5:14b' });
+    expect(cfg.profiles.ollama).toMatchObject({
+      base_url: fx.server.baseURL,
+      api_key: '',
+      low_model: 'llama3.2:3b',
+      high_model: 'qwen2.5:14b',
+    });
     expect(statSync(configFile()).mode & 0o777).toBe(0o600);
     // only loopback was asked: the probe hit /models, then doctor did /models and one chat, then
     // llm-base's transport probe its four (a tool call, a JSON schema, a JSON object, an image)
@@ -94,9 +110,7 @@ describe('llm-base installed', () => {
 
   test('hosted preset (base_url pointed at the local server): the key is typed hidden, models come from /models, saved', async () => {
     fx.server.models = ['deepseek-chat', 'deepseek-reasoner', 'deepseek-coder'];
-    fx.server.setHandler((req) =>
-      req.headers.authorization === `Bearer ${KEY}` ? { json: { ok: true } } : { status: 401 },
-    );
+    fx.server.setHandler((req) => (req.headers.authorization === `Bearer ${KEY}` ? { json: { ok: true } } : { status: 401 }));
     const s = startSetup({ SLOTHTOOL_AI_PROBE_PORTS: '', SLOTHTOOL_AI_HOSTED_BASE_URL: fx.server.baseURL });
     await s.waitFor('Which model server should ai use?');
     await s.answer('DeepSeek (hosted, needs an API key)', ENTER); // DeepSeek is the first hosted preset
@@ -127,12 +141,13 @@ describe('llm-base installed', () => {
   test('hosted preset with the key in an environment variable (zh): stores env:NAME, never the value', async () => {
     await fx.temp.writeJson('settings.json', { language: 'zh' });
     fx.server.models = null; // a provider without /models: the preset's model names are offered
-    fx.server.setHandler((req) =>
-      req.headers.authorization === `Bearer ${KEY}` ? { json: { ok: true } } : { status: 401 },
-    );
-    const s = startSetup(
-      { TEST_LANG: 'zh', SLOTHTOOL_AI_PROBE_PORTS: '', SLOTHTOOL_AI_HOSTED_BASE_URL: fx.server.baseURL, DEEPSEEK_API_KEY: KEY },
-    );
+    fx.server.setHandler((req) => (req.headers.authorization === `Bearer ${KEY}` ? { json: { ok: true } } : { status: 401 }));
+    const s = startSetup({
+      TEST_LANG: 'zh',
+      SLOTHTOOL_AI_PROBE_PORTS: '',
+      SLOTHTOOL_AI_HOSTED_BASE_URL: fx.server.baseURL,
+      DEEPSEEK_API_KEY: KEY,
+    });
     await s.waitFor('尚未配置模型');
     await s.answer('已在 $DEEPSEEK_API_KEY 中找到 key', ENTER);
     await s.answer('从环境变量 DEEPSEEK_API_KEY 读取(已设置)', ENTER); // the set variable is preselected
@@ -143,7 +158,11 @@ describe('llm-base installed', () => {
     await s.waitFor('已将配置档 "deepseek" 保存为默认');
     expect(await s.result()).toEqual({ status: 'ready', profile: 'deepseek' });
     const cfg = await readConfig();
-    expect(cfg.profiles.deepseek).toMatchObject({ api_key: 'env:DEEPSEEK_API_KEY', low_model: 'deepseek-chat', high_model: 'deepseek-reasoner' });
+    expect(cfg.profiles.deepseek).toMatchObject({
+      api_key: 'env:DEEPSEEK_API_KEY',
+      low_model: 'deepseek-chat',
+      high_model: 'deepseek-reasoner',
+    });
     expect(JSON.stringify(cfg)).not.toContain(KEY);
   });
 
@@ -152,7 +171,10 @@ describe('llm-base installed', () => {
   async function failingDoctor(reply: string) {
     fx.server.models = ['only-model'];
     fx.server.setHandler(() => ({ content: reply }));
-    const s = startSetup({ SLOTHTOOL_AI_PROBE_PORTS: `127.0.0.1:${fx.server.port}`, SLOTHTOOL_AI_HOSTED_BASE_URL: 'http://127.0.0.1:9/v1' });
+    const s = startSetup({
+      SLOTHTOOL_AI_PROBE_PORTS: `127.0.0.1:${fx.server.port}`,
+      SLOTHTOOL_AI_HOSTED_BASE_URL: 'http://127.0.0.1:9/v1',
+    });
     await s.waitFor('Which model server should ai use?');
     await s.waitFor('OpenAI-compatible server at');
     await s.answer('Cancel', ENTER); // one model: low and high need no question
@@ -246,15 +268,13 @@ describe('llm-base missing', () => {
     fx.server.models = ['one-model'];
     fx.server.setHandler(() => ({ json: { ok: true } }));
     const hostBin = path.join(packageDir('slothtool'), 'bin', 'slothtool.js');
-    const s = startSetup(
-      {
-        SLOTHTOOL_AI_LLM_BASE_SPEC: pkg,
-        SLOTHTOOL_AI_PROBE_PORTS: `127.0.0.1:${fx.server.port}`,
-        npm_config_offline: 'true',
-        npm_config_audit: 'false',
-        npm_config_fund: 'false',
-      },
-    );
+    const s = startSetup({
+      SLOTHTOOL_AI_LLM_BASE_SPEC: pkg,
+      SLOTHTOOL_AI_PROBE_PORTS: `127.0.0.1:${fx.server.port}`,
+      npm_config_offline: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+    });
     await s.answer(`Install it now? (runs: node ${hostBin} install ${pkg})`, ENTER); // yes is the default
     await s.waitFor('llm-base is installed.', 60000);
     await s.answer('Which model server should ai use?', ENTER);
@@ -262,7 +282,9 @@ describe('llm-base missing', () => {
     await s.waitFor('The model answered.');
     await s.waitFor('Saved profile "local" as the default');
     expect(await s.result()).toEqual({ status: 'ready', profile: 'local' });
-    const registry = await fx.temp.readJson<{ plugins: Record<string, { name: string; version: string; binPath: string }> }>('registry.json');
+    const registry = await fx.temp.readJson<{ plugins: Record<string, { name: string; version: string; binPath: string }> }>(
+      'registry.json',
+    );
     expect(registry.plugins['llm-base']).toMatchObject({ name: '@holic512/plugin-llm-base', version: '1.0.9' });
     expect(registry.plugins['llm-base'].binPath.startsWith(path.join(fx.temp.slothtoolHome, 'plugins', 'llm-base'))).toBe(true);
     expect((await readConfig()).profiles.local).toMatchObject({ base_url: fx.server.baseURL, low_model: 'one-model' });

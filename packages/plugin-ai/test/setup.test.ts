@@ -2,16 +2,31 @@ import { placeholders } from '@holic512/shared/lib/messages';
 import { promises as fs } from 'fs';
 import * as net from 'net';
 import * as path from 'path';
-import { closedPort, createTempHome, packageDir, startScriptedOllama, startScriptedServer, useAiFixture, type ScriptedServer } from '@holic512/testkit';
+import {
+  closedPort,
+  createTempHome,
+  packageDir,
+  startScriptedOllama,
+  startScriptedServer,
+  useAiFixture,
+  type ScriptedServer,
+} from '@holic512/testkit';
 import { needsSetup, runSetup, setupHint, resolveHostCommand, installCommandText, type SetupUi } from '../src/setup';
 import { SETUP_TABLES, st } from '../src/setup/i18n';
 import { hostedPresets } from '../src/setup/presets';
-import { answersAsOllama, DEFAULT_PROBE_TARGETS, likelyChatModels, modelIdsOf, probeLocalServers, probeTargetsFromEnv, type FetchFn } from '../src/setup/probe';
+import {
+  answersAsOllama,
+  DEFAULT_PROBE_TARGETS,
+  likelyChatModels,
+  modelIdsOf,
+  probeLocalServers,
+  probeTargetsFromEnv,
+  type FetchFn,
+} from '../src/setup/probe';
 import { checkoutHostBin } from '../src/setup/host';
 import { fakeLlmBase, ORIGINAL_WITH_PROFILES } from './fake-llm-base';
 
 const LLM_BASE_DIR = packageDir('plugin-llm-base');
-
 
 describe('probe targets from SLOTHTOOL_AI_PROBE_PORTS', () => {
   test.each([
@@ -50,11 +65,25 @@ test.each([
 
 test.each([
   [
-    ['gpt-4o', 'text-embedding-3-small', 'whisper-1', 'tts-1-hd', 'dall-e-3', 'omni-moderation-latest', 'gpt-4o-mini', 'gpt-4o-realtime-preview', 'gpt-4o-mini-transcribe', 'gpt-image-1'],
+    [
+      'gpt-4o',
+      'text-embedding-3-small',
+      'whisper-1',
+      'tts-1-hd',
+      'dall-e-3',
+      'omni-moderation-latest',
+      'gpt-4o-mini',
+      'gpt-4o-realtime-preview',
+      'gpt-4o-mini-transcribe',
+      'gpt-image-1',
+    ],
     ['gpt-4o', 'gpt-4o-mini'],
   ],
   [['qwen2.5:7b', 'nomic-embed-text:latest', 'bge-reranker'], ['qwen2.5:7b']],
-  [['research-model', 'deepseek-chat'], ['research-model', 'deepseek-chat']],
+  [
+    ['research-model', 'deepseek-chat'],
+    ['research-model', 'deepseek-chat'],
+  ],
   [['text-embedding-only'], ['text-embedding-only']],
 ])('chat models of %j', (ids, chat) => {
   expect(likelyChatModels(ids)).toEqual(chat);
@@ -131,7 +160,9 @@ describe('needsSetup and the non-TTY hint', () => {
 
   test('a stale llm-base entry: llm-base missing, with the path', async () => {
     const gone = path.join(fx.temp.home, 'gone', 'bin', 'llm-base.js');
-    await fx.temp.writeJson('registry.json', { plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '1.0.0', binPath: gone } } });
+    await fx.temp.writeJson('registry.json', {
+      plugins: { 'llm-base': { name: '@holic512/plugin-llm-base', version: '1.0.0', binPath: gone } },
+    });
     expect(check()).toMatchObject({ reason: 'no-llm-base', code: 'LLM_BASE_STALE', path: gone });
     expect(setupHint('en', check())).toContain(`(the copy registered at ${gone} is missing or broken)`);
   });
@@ -153,7 +184,10 @@ describe('needsSetup and the non-TTY hint', () => {
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, '{"default_profile": ');
     // not a setup reason, but said (ai -p stops with exit 2, ai -i shows it when it opens)
-    expect(check()).toEqual({ reason: null, configProblem: `Config file ${file} is invalid: Unexpected end of JSON input. Fix the file (or delete it and run slothtool llm-base config create again)` });
+    expect(check()).toEqual({
+      reason: null,
+      configProblem: `Config file ${file} is invalid: Unexpected end of JSON input. Fix the file (or delete it and run slothtool llm-base config create again)`,
+    });
     await fs.writeFile(path.join(fx.temp.slothtoolHome, 'registry.json'), '{oops');
     expect(check()).toEqual({ reason: null });
   });
@@ -163,7 +197,13 @@ describe('needsSetup and the non-TTY hint', () => {
     expect(missing).toContain('slothtool install @holic512/plugin-llm-base');
     expect(missing).toContain('slothtool ai -i');
     const noProfile = setupHint(lang, { reason: 'no-profile' })!;
-    for (const cmd of ['slothtool ai -i', 'slothtool llm-base config create --preset ollama', 'slothtool llm-base config create --preset deepseek', 'export DEEPSEEK_API_KEY=', 'slothtool llm-base doctor']) {
+    for (const cmd of [
+      'slothtool ai -i',
+      'slothtool llm-base config create --preset ollama',
+      'slothtool llm-base config create --preset deepseek',
+      'export DEEPSEEK_API_KEY=',
+      'slothtool llm-base doctor',
+    ]) {
       expect(noProfile).toContain(cmd);
     }
     expect(/[\u4e00-\u9fff]/.test(noProfile)).toBe(lang === 'zh');
@@ -186,7 +226,13 @@ describe('hosted presets', () => {
     const fromLlmBase = [
       { name: 'openai', base_url: 'https://api.openai.com/v1', low_model: 'gpt-4o-mini', high_model: 'gpt-4o', needs_key: true },
       { name: 'ollama', base_url: 'http://127.0.0.1:11434/v1', low_model: 'a', high_model: 'b', needs_key: false },
-      { name: 'deepseek', base_url: 'https://api.deepseek.com/v1', low_model: 'deepseek-chat', high_model: 'deepseek-reasoner', needs_key: true },
+      {
+        name: 'deepseek',
+        base_url: 'https://api.deepseek.com/v1',
+        low_model: 'deepseek-chat',
+        high_model: 'deepseek-reasoner',
+        needs_key: true,
+      },
       { name: 'newcloud', base_url: 'https://new.example/v1', low_model: 'n1', high_model: 'n2', needs_key: true },
     ];
     expect(hostedPresets(fromLlmBase).map((p) => [p.name, p.label, p.keyEnv])).toEqual([
@@ -249,7 +295,12 @@ function scriptedUi(answers: unknown[]): SetupUi & { printed: string[]; asked: s
 describe('runSetup with an original llm-base 1.0.x (no doctor): saved, checked by one call, taken back on cancel', () => {
   const fx = useAiFixture({ llmBase: fakeLlmBase(ORIGINAL_WITH_PROFILES), profile: false, inProcess: true, server: { models: ['only'] } });
   const cfg = () => fx.temp.readJson<{ default_profile: string; profiles: Record<string, unknown> }>('plugin-configs/llm-base.json');
-  const options = (ui: SetupUi) => ({ lang: 'en' as const, env: fx.env, ui, probeTargets: probeTargetsFromEnv({ SLOTHTOOL_AI_PROBE_PORTS: `127.0.0.1:${fx.server.port}` }).targets });
+  const options = (ui: SetupUi) => ({
+    lang: 'en' as const,
+    env: fx.env,
+    ui,
+    probeTargets: probeTargetsFromEnv({ SLOTHTOOL_AI_PROBE_PORTS: `127.0.0.1:${fx.server.port}` }).targets,
+  });
 
   test('a working server: ready', async () => {
     fx.server.enqueue({ json: { ok: true } });
@@ -257,7 +308,10 @@ describe('runSetup with an original llm-base 1.0.x (no doctor): saved, checked b
     expect(await runSetup(options(ui))).toEqual({ status: 'ready', profile: 'local' });
     expect(ui.printed).toContain(st('en', 'noDoctor'));
     expect(ui.printed).toContain(st('en', 'pingOk'));
-    expect(await cfg()).toMatchObject({ default_profile: 'local', profiles: { local: { base_url: fx.server.baseURL, low_model: 'only' } } });
+    expect(await cfg()).toMatchObject({
+      default_profile: 'local',
+      profiles: { local: { base_url: fx.server.baseURL, low_model: 'only' } },
+    });
   });
 
   test('a failing server, cancel: the profile saved for the check is removed again', async () => {
@@ -292,7 +346,9 @@ describe('runSetup with this repo llm-base (doctor before saving)', () => {
     const ui = scriptedUi(['other', closed, 'none', 'retype', fx.server.baseURL, 'none']);
     expect(await runSetup({ lang: 'en', env: fx.env, ui, probeTargets: [] })).toEqual({ status: 'ready', profile: 'custom' });
     const said = ui.printed.find((l) => l.startsWith('Nothing answers at'));
-    expect(said).toBe(`Nothing answers at ${closed} (ECONNREFUSED): the server is not running, or the address is wrong. Start it, or type the address again.`);
+    expect(said).toBe(
+      `Nothing answers at ${closed} (ECONNREFUSED): the server is not running, or the address is wrong. Start it, or type the address again.`,
+    );
     expect(ui.asked).toEqual([
       st('en', 'chooseServer'),
       st('en', 'askUrl'),
@@ -313,7 +369,13 @@ describe('runSetup with this repo llm-base (doctor before saving)', () => {
     fx.server.setHandler(() => (ui.asked.includes(st('en', 'afterFail')) ? { json: { ok: true } } : { status: 500 }));
     expect(await runSetup({ lang: 'en', env: fx.env, ui, probeTargets: [] })).toEqual({ status: 'ready', profile: 'custom' });
     const second = ui.asked.indexOf(st('en', 'afterFail')) + 1;
-    expect(ui.asked.slice(second)).toEqual([st('en', 'chooseServer'), st('en', 'askUrl'), st('en', 'keyHow', { label: url }), st('en', 'askLow'), st('en', 'askHigh')]);
+    expect(ui.asked.slice(second)).toEqual([
+      st('en', 'chooseServer'),
+      st('en', 'askUrl'),
+      st('en', 'keyHow', { label: url }),
+      st('en', 'askLow'),
+      st('en', 'askHigh'),
+    ]);
     expect(ui.offered.slice(second)).toEqual(['other', url, 'none', 'typed-low', 'typed-high']);
     const cfg = await fx.temp.readJson<{ profiles: Record<string, unknown> }>('plugin-configs/llm-base.json');
     expect(cfg.profiles.custom).toMatchObject({ base_url: url, low_model: 'typed-low', high_model: 'typed-high' });
@@ -324,22 +386,40 @@ describe('runSetup with this repo llm-base (doctor before saving)', () => {
     const http = await import('http');
     const srv = http.createServer((req, res) => {
       const authed = req.headers.authorization === `Bearer ${KEY}`;
-      const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const send = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       req.resume().on('end', () => {
         if (!authed) return send(401, { error: { message: 'no key', type: 'invalid_request_error' } });
         if (req.url === '/v1/models') return send(200, { data: [{ id: 'served-model' }] });
-        send(200, { id: 'x', object: 'chat.completion', created: 0, model: 'served-model', choices: [{ index: 0, message: { role: 'assistant', content: '{"ok": true}' }, finish_reason: 'stop' }] });
+        send(200, {
+          id: 'x',
+          object: 'chat.completion',
+          created: 0,
+          model: 'served-model',
+          choices: [{ index: 0, message: { role: 'assistant', content: '{"ok": true}' }, finish_reason: 'stop' }],
+        });
       });
     });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
     const port = (srv.address() as net.AddressInfo).port;
     try {
       const ui = scriptedUi(['local:0', 'paste', KEY]);
-      const result = await runSetup({ lang: 'en', env: fx.env, ui, probeTargets: probeTargetsFromEnv({ SLOTHTOOL_AI_PROBE_PORTS: `vllm=127.0.0.1:${port}` }).targets });
+      const result = await runSetup({
+        lang: 'en',
+        env: fx.env,
+        ui,
+        probeTargets: probeTargetsFromEnv({ SLOTHTOOL_AI_PROBE_PORTS: `vllm=127.0.0.1:${port}` }).targets,
+      });
       expect(result).toEqual({ status: 'ready', profile: 'vllm' });
       expect(ui.asked).toEqual([st('en', 'chooseServer'), st('en', 'keyHow', { label: 'vLLM' }), st('en', 'askKey')]);
       const cfg = await fx.temp.readJson<{ profiles: Record<string, unknown> }>('plugin-configs/llm-base.json');
-      expect(cfg.profiles.vllm).toMatchObject({ base_url: `http://127.0.0.1:${port}/v1`, api_key: KEY, low_model: 'served-model', high_model: 'served-model', json_mode: 'response_format' });
+      expect(cfg.profiles.vllm).toMatchObject({
+        base_url: `http://127.0.0.1:${port}/v1`,
+        api_key: KEY,
+        low_model: 'served-model',
+        high_model: 'served-model',
+        json_mode: 'response_format',
+      });
       expect(ui.printed.join('\n')).not.toContain(KEY);
     } finally {
       await new Promise<void>((r) => srv.close(() => r()));
@@ -357,7 +437,12 @@ describe('runSetup with this repo llm-base (doctor before saving)', () => {
       const result = await runSetup({ lang: 'en', env, ui, probeTargets: [], hostedBaseUrl: fx.server.baseURL });
       expect({ result, printed: ui.printed }).toMatchObject({ result: { status: 'ready', profile: 'deepseek' } });
       const cfg = await fx.temp.readJson<{ profiles: Record<string, Record<string, unknown>> }>('plugin-configs/llm-base.json');
-      expect(cfg.profiles.deepseek).toMatchObject({ api_key: 'env:DEEPSEEK_API_KEY', low_model: 'deepseek-chat', json_mode: 'response_format', pricing: { currency: 'CNY' } });
+      expect(cfg.profiles.deepseek).toMatchObject({
+        api_key: 'env:DEEPSEEK_API_KEY',
+        low_model: 'deepseek-chat',
+        json_mode: 'response_format',
+        pricing: { currency: 'CNY' },
+      });
       // doctor's check and the transport probe's JSON requests carry a response_format; the
       // probe's tool-call request carries tools instead.
       const chats = fx.server.requests.filter((q) => q.path.endsWith('/chat/completions') && !(q.body as { tools?: unknown }).tools);
@@ -429,4 +514,3 @@ test("a server on Ollama's port is called Ollama in the profile only when Ollama
     await other.close();
   }
 });
-

@@ -69,7 +69,8 @@ describe('ai -p with a stdin nobody closes', () => {
 });
 
 test('piped text passes the redaction gate before it reaches the model', () => {
-  const env = 'API_KEY=abcdef1234567890ghij\nDB_URL=postgres://app:hunter2hunter2@db:5432/x\nOPENAI=sk-proj-abcdefghijklmnopqrstuvwxyz0123\nnote: fine\n';
+  const env =
+    'API_KEY=abcdef1234567890ghij\nDB_URL=postgres://app:hunter2hunter2@db:5432/x\nOPENAI=sk-proj-abcdefghijklmnopqrstuvwxyz0123\nnote: fine\n';
   const out = withStdin('check this', env);
   expect(out).toContain('note: fine');
   for (const secret of ['abcdef1234567890ghij', 'hunter2hunter2', 'abcdefghijklmnopqrstuvwxyz0123']) expect(out).not.toContain(secret);

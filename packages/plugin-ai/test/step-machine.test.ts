@@ -1,4 +1,15 @@
-import { afterHooks, answered, approves, awaiting, ended, handedOver, hooked, stopBefore, validating, type EndedStep } from '../src/agent/step';
+import {
+  afterHooks,
+  answered,
+  approves,
+  awaiting,
+  ended,
+  handedOver,
+  hooked,
+  stopBefore,
+  validating,
+  type EndedStep,
+} from '../src/agent/step';
 import type { ConfirmRequest, ToolResult } from '../src/agent/runner-types';
 import type { Step } from '../src/context/protocol';
 import { verdict } from './helpers';
@@ -6,7 +17,13 @@ import { verdict } from './helpers';
 const step: Step = { tool: 'exec', program: 'touch', args: ['a'] } as Step;
 const decision = { level: 'L1' as const, by: 'user' as const, rules: [] };
 const request = (id: string): ConfirmRequest => ({ id, step, verdict: verdict('L1'), decision, sessionKey: 'touch' });
-const result = (id: string, fields: Partial<ToolResult> = {}): ToolResult => ({ _event: 'tool_result', id, tool: 'exec', decision, ...fields });
+const result = (id: string, fields: Partial<ToolResult> = {}): ToolResult => ({
+  _event: 'tool_result',
+  id,
+  tool: 'exec',
+  decision,
+  ...fields,
+});
 
 describe('a step as a state machine', () => {
   test('an L0 step goes from validating straight to running; one that will be asked about waits in validating', () => {
@@ -52,22 +69,61 @@ describe('a step as a state machine', () => {
   });
 
   test('the approval and a hook stop travel with the step to its end', () => {
-    const running = answered(awaiting(hooked(validating('cmd_005', step, verdict('L1')), 'allow', 'enough'), request('cmd_005')), { action: 'run', approvedBy: 'hook' });
+    const running = answered(awaiting(hooked(validating('cmd_005', step, verdict('L1')), 'allow', 'enough'), request('cmd_005')), {
+      action: 'run',
+      approvedBy: 'hook',
+    });
     const done = afterHooks(ended(running, result('cmd_005')), { kind: 'event', text: '{"_event":"hook_context"}' }, undefined);
-    expect(done).toMatchObject({ status: 'done', approval: { by: 'hook', answer: 'run' }, hookStop: 'enough', hookContext: { kind: 'event' } });
+    expect(done).toMatchObject({
+      status: 'done',
+      approval: { by: 'hook', answer: 'run' },
+      hookStop: 'enough',
+      hookContext: { kind: 'event' },
+    });
   });
 });
 
 describe('the turn over its steps: why the next step is not run', () => {
-  const end = (id: string, fields: Partial<ToolResult> = {}, hookStop?: string): EndedStep => afterHooks(ended(validating(id, step, verdict('L0')), result(id, fields)), undefined, hookStop);
+  const end = (id: string, fields: Partial<ToolResult> = {}, hookStop?: string): EndedStep =>
+    afterHooks(ended(validating(id, step, verdict('L0')), result(id, fields)), undefined, hookStop);
   test.each<[string, EndedStep[], boolean, ReturnType<typeof stopBefore>]>([
     ['nothing stopped', [end('cmd_001')], false, undefined],
-    ['a steering note waits', [end('cmd_001')], true, { why: 'steering', reason: 'skipped: the user sent a steering message; replan with it' }],
-    ['a declined step', [end('cmd_001', { status: 'declined' })], true, { why: 'after_stop', reason: 'not run: cmd_001 before it was declined' }],
-    ['a refused step', [end('cmd_001'), end('cmd_002', { status: 'blocked' })], false, { why: 'after_stop', reason: 'not run: cmd_002 before it was blocked' }],
-    ['a step a hook blocked', [end('cmd_001', { status: 'blocked', blockedBy: 'hook' })], false, { why: 'after_stop', reason: 'not run: cmd_001 was blocked by a hook' }],
-    ['a hook that ended the turn', [end('cmd_001', {}, '')], false, { why: 'after_stop', reason: 'not run: a hook ended the turn after cmd_001' }],
-    ['the first stop wins', [end('cmd_001', { status: 'declined' }), end('cmd_002', { status: 'blocked' })], false, { why: 'after_stop', reason: 'not run: cmd_001 before it was declined' }],
+    [
+      'a steering note waits',
+      [end('cmd_001')],
+      true,
+      { why: 'steering', reason: 'skipped: the user sent a steering message; replan with it' },
+    ],
+    [
+      'a declined step',
+      [end('cmd_001', { status: 'declined' })],
+      true,
+      { why: 'after_stop', reason: 'not run: cmd_001 before it was declined' },
+    ],
+    [
+      'a refused step',
+      [end('cmd_001'), end('cmd_002', { status: 'blocked' })],
+      false,
+      { why: 'after_stop', reason: 'not run: cmd_002 before it was blocked' },
+    ],
+    [
+      'a step a hook blocked',
+      [end('cmd_001', { status: 'blocked', blockedBy: 'hook' })],
+      false,
+      { why: 'after_stop', reason: 'not run: cmd_001 was blocked by a hook' },
+    ],
+    [
+      'a hook that ended the turn',
+      [end('cmd_001', {}, '')],
+      false,
+      { why: 'after_stop', reason: 'not run: a hook ended the turn after cmd_001' },
+    ],
+    [
+      'the first stop wins',
+      [end('cmd_001', { status: 'declined' }), end('cmd_002', { status: 'blocked' })],
+      false,
+      { why: 'after_stop', reason: 'not run: cmd_001 before it was declined' },
+    ],
     [
       'a step skipped for steering passes its reason on',
       [end('cmd_001', { status: 'declined', notRun: 'steering', reason: 'skipped: replan' })],

@@ -12,7 +12,11 @@ const user = (content: unknown) => JSON.stringify({ type: 'user', message: { rol
 
 /** `ai` with stdin open: write lines, and wait for events on stdout as they come. */
 function startStream(args: string[]) {
-  const child: ChildProcess = spawn(process.execPath, [AI_BIN, ...args], { env: fx.temp.env, cwd: fx.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [AI_BIN, ...args], {
+    env: fx.temp.env,
+    cwd: fx.cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   fx.onCleanup(async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -47,7 +51,16 @@ function startStream(args: string[]) {
       };
       check();
     });
-  return { child, events, rawLines, nth, write: (text: string) => child.stdin!.write(text), end: () => child.stdin!.end(), exited, stderr: () => stderr };
+  return {
+    child,
+    events,
+    rawLines,
+    nth,
+    write: (text: string) => child.stdin!.write(text),
+    end: () => child.stdin!.end(),
+    exited,
+    stderr: () => stderr,
+  };
 }
 
 test('one turn per line in one session while stdin stays open; a bad line is an error event and the session goes on', async () => {
@@ -58,7 +71,12 @@ test('one turn per line in one session while stdin stays open; a bad line is an 
   expect(await s.nth(1, isFinal)).toMatchObject({ outcome: 'answered', message: 'first answer' });
   // The second turn is asked only now: the first was answered with stdin still open.
   expect(fx.server.requests).toHaveLength(1);
-  s.write(user([{ type: 'text', text: 'part one' }, { type: 'text', text: 'part two' }]));
+  s.write(
+    user([
+      { type: 'text', text: 'part one' },
+      { type: 'text', text: 'part two' },
+    ]),
+  );
   const second = await s.nth(2, isFinal);
   expect(second).toMatchObject({ outcome: 'answered', message: 'second answer' });
   s.write('this is not json\n');
@@ -66,8 +84,14 @@ test('one turn per line in one session while stdin stays open; a bad line is an 
   s.write(JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: 'x' } }) + '\n');
   const badJson = await s.nth(1, (e) => e.type === 'error' && e.code === 'BAD_INPUT_LINE');
   expect(badJson).toMatchObject({ line: 3, message: expect.stringContaining('not JSON') });
-  expect(await s.nth(2, (e) => e.type === 'error' && e.code === 'BAD_INPUT_LINE')).toMatchObject({ line: 4, message: expect.stringContaining('only text parts') });
-  expect(await s.nth(3, (e) => e.type === 'error' && e.code === 'BAD_INPUT_LINE')).toMatchObject({ line: 5, message: expect.stringContaining('type') });
+  expect(await s.nth(2, (e) => e.type === 'error' && e.code === 'BAD_INPUT_LINE')).toMatchObject({
+    line: 4,
+    message: expect.stringContaining('only text parts'),
+  });
+  expect(await s.nth(3, (e) => e.type === 'error' && e.code === 'BAD_INPUT_LINE')).toMatchObject({
+    line: 5,
+    message: expect.stringContaining('type'),
+  });
   s.write(user('still here?'));
   const third = await s.nth(3, isFinal);
   expect(third).toMatchObject({ outcome: 'answered', message: 'third answer', sessionId: second.sessionId });
@@ -118,7 +142,10 @@ test('--system-prompt-file replaces the project instructions, never the protocol
   await fs.writeFile(path.join(fx.cwd, 'AGENTS.md'), 'PROJECT RULE: use tabs\n');
   await fs.writeFile(path.join(fx.cwd, 'review.md'), 'You review code. List problems as bullets.\n');
   fx.server.enqueue(chat('- none'), chat('- none'));
-  const r = await runAi(['-p', 'review', '--system-prompt-file', 'review.md', '--append-system-prompt', 'Be brief.'], { env: fx.temp.env, cwd: fx.cwd });
+  const r = await runAi(['-p', 'review', '--system-prompt-file', 'review.md', '--append-system-prompt', 'Be brief.'], {
+    env: fx.temp.env,
+    cwd: fx.cwd,
+  });
   expect(r.code).toBe(0);
   expect(system()).toContain('You review code. List problems as bullets.');
   expect(system()).not.toContain('PROJECT RULE');

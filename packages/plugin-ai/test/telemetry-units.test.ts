@@ -16,16 +16,44 @@ describe('telemetrySettings', () => {
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: '' }, undefined, undefined],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }, undefined, on],
     [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces' }, undefined, on],
-    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'mine' }, undefined, { ...on, protocol: 'http/json', serviceName: 'mine' }],
-    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' }, undefined, on],
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'mine' },
+      undefined,
+      { ...on, protocol: 'http/json', serviceName: 'mine' },
+    ],
+    [
+      {
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+      },
+      undefined,
+      on,
+    ],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }, undefined, undefined],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }, undefined, undefined],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }, false, undefined],
-    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, undefined, { key: 'telemetryProtocol', vars: { protocol: 'grpc' } }],
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
+      undefined,
+      { key: 'telemetryProtocol', vars: { protocol: 'grpc' } },
+    ],
     // ai.json alone: its endpoint (the traces path added), protocol, headers and name
-    [{}, { endpoint: 'http://c:4318/', protocol: 'http/json', serviceName: 'team-ai' }, { protocol: 'http/json', url: 'http://c:4318/v1/traces', headers: {}, serviceName: 'team-ai' }],
-    [{ KEY: 's3cret' }, { endpoint: 'http://c:4318', headers: { 'x-key': 'env:KEY', 'x-team': 'ai' } }, { ...on, url: 'http://c:4318/v1/traces', headers: { 'x-key': 's3cret', 'x-team': 'ai' } }],
-    [{}, { endpoint: 'http://c:4318', headers: { 'x-key': 'env:KEY' } }, { key: 'telemetryHeaderEnv', vars: { header: 'x-key', name: 'KEY' } }],
+    [
+      {},
+      { endpoint: 'http://c:4318/', protocol: 'http/json', serviceName: 'team-ai' },
+      { protocol: 'http/json', url: 'http://c:4318/v1/traces', headers: {}, serviceName: 'team-ai' },
+    ],
+    [
+      { KEY: 's3cret' },
+      { endpoint: 'http://c:4318', headers: { 'x-key': 'env:KEY', 'x-team': 'ai' } },
+      { ...on, url: 'http://c:4318/v1/traces', headers: { 'x-key': 's3cret', 'x-team': 'ai' } },
+    ],
+    [
+      {},
+      { endpoint: 'http://c:4318', headers: { 'x-key': 'env:KEY' } },
+      { key: 'telemetryHeaderEnv', vars: { header: 'x-key', name: 'KEY' } },
+    ],
     // the environment's endpoint wins over ai.json's (no url passed: the exporter reads the variable)
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://env:4318' }, { endpoint: 'http://c:4318' }, on],
   ]);
@@ -47,20 +75,49 @@ test('the spans of a turn: the model calls and the step under it, with usage and
   emit({ type: 'usage', call: usage, turn: totals, total: totals, model: 'qwen-2' });
   emit({ type: 'step', id: 'cmd_001', step: { tool: 'exec', program: 'rm', args: ['top-secret-arg'] } as never, verdict });
   emit({ type: 'confirm_answer', id: 'cmd_001', answer: { action: 'run' } });
-  emit({ type: 'tool_result', result: { _event: 'tool_result', id: 'cmd_001', tool: 'exec', exitCode: 1, durationMs: 12, stdoutTail: 'top-secret-out', decision: { level: 'L1', by: 'user', rules: [] } } as ToolResult });
+  emit({
+    type: 'tool_result',
+    result: {
+      _event: 'tool_result',
+      id: 'cmd_001',
+      tool: 'exec',
+      exitCode: 1,
+      durationMs: 12,
+      stdoutTail: 'top-secret-out',
+      decision: { level: 'L1', by: 'user', rules: [] },
+    } as ToolResult,
+  });
   emit({ type: 'request', messages: 4, tokens: 80, minimal: false, purpose: 'reply' });
   emit({ type: 'error', code: 'NETWORK_ERROR', message: 'down' });
-  emit({ type: 'final', outcome: 'error', message: 'down', steps: 1, usage: { ...totals, calls: 2 }, sessionId: 's1', error: { code: 'NETWORK_ERROR', message: 'down' } });
+  emit({
+    type: 'final',
+    outcome: 'error',
+    message: 'down',
+    steps: 1,
+    usage: { ...totals, calls: 2 },
+    sessionId: 's1',
+    error: { code: 'NETWORK_ERROR', message: 'down' },
+  });
   stop();
   // A simple processor exports each span as it ends (the exporter forgets them at shutdown).
   const spans = exporter.getFinishedSpans();
   await tracing.shutdown();
   const byName = (name: string) => spans.filter((s) => s.name === name);
   const [turn] = byName('invoke_agent ai');
-  expect(turn.attributes).toMatchObject({ 'gen_ai.conversation.id': 's1', 'slothtool.turn.outcome': 'error', 'slothtool.turn.model_calls': 2 });
+  expect(turn.attributes).toMatchObject({
+    'gen_ai.conversation.id': 's1',
+    'slothtool.turn.outcome': 'error',
+    'slothtool.turn.model_calls': 2,
+  });
   expect(turn.status.code).toBe(2);
   const [named] = byName('chat qwen');
-  expect(named.attributes).toMatchObject({ 'gen_ai.request.model': 'qwen', 'gen_ai.response.model': 'qwen-2', 'gen_ai.usage.input_tokens': 100, 'gen_ai.usage.output_tokens': 20, 'gen_ai.usage.cache_read.input_tokens': 80 });
+  expect(named.attributes).toMatchObject({
+    'gen_ai.request.model': 'qwen',
+    'gen_ai.response.model': 'qwen-2',
+    'gen_ai.usage.input_tokens': 100,
+    'gen_ai.usage.output_tokens': 20,
+    'gen_ai.usage.cache_read.input_tokens': 80,
+  });
   const [failed] = byName('chat');
   expect(failed.status).toMatchObject({ code: 2, message: 'NETWORK_ERROR' });
   const [step] = byName('execute_tool exec');
@@ -79,11 +136,15 @@ test('the spans of a turn: the model calls and the step under it, with usage and
   expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain('top-secret');
 });
 
-eachReturns('outcome of %j', (r: object) => outcomeOf({ _event: 'tool_result', id: 'x', tool: 'exec', decision: { level: 'L0', rules: [] }, ...r } as ToolResult), [
-  [{ exitCode: 0 }, 'exit 0'],
-  [{ status: 'declined' }, 'declined'],
-  [{ status: 'blocked', blockedBy: 'hook' }, 'blocked_by_hook'],
-  [{ exitCode: 0, sandbox: { denied: ['write'] } }, 'sandbox_stopped'],
-  [{ status: 'applied' }, 'applied'],
-  [{}, 'ran'],
-]);
+eachReturns(
+  'outcome of %j',
+  (r: object) => outcomeOf({ _event: 'tool_result', id: 'x', tool: 'exec', decision: { level: 'L0', rules: [] }, ...r } as ToolResult),
+  [
+    [{ exitCode: 0 }, 'exit 0'],
+    [{ status: 'declined' }, 'declined'],
+    [{ status: 'blocked', blockedBy: 'hook' }, 'blocked_by_hook'],
+    [{ exitCode: 0, sandbox: { denied: ['write'] } }, 'sandbox_stopped'],
+    [{ status: 'applied' }, 'applied'],
+    [{}, 'ran'],
+  ],
+);

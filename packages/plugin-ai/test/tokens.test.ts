@@ -35,7 +35,8 @@ test('long texts give the same estimate as counted one character at a time, howe
   const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
   const pieces = ['a', 'bc ', '中', '文字', '😀', 'é', '\n', '{"k":1}'];
   const texts = Array.from({ length: 60 }, () => Array.from({ length: 50 + rand(1500) }, () => pieces[rand(pieces.length)]).join(''));
-  const slow = (text: string) => Math.ceil([...text].reduce((sum, ch) => sum + (ch.length > 1 ? 1 : /[\u3000-\u9fff]/.test(ch) ? 1 : 0.25), 0));
+  const slow = (text: string) =>
+    Math.ceil([...text].reduce((sum, ch) => sum + (ch.length > 1 ? 1 : /[\u3000-\u9fff]/.test(ch) ? 1 : 0.25), 0));
   for (let round = 0; round < 3; round++) {
     for (const text of texts) expect(estimateTokens(text)).toBe(slow(text));
     // a new string with the same characters, and a text differing in one character at the end

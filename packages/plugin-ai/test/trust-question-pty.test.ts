@@ -13,7 +13,10 @@ beforeEach(async () => {
   await fs.mkdir(path.join(fx.cwd, '.slothtool'));
   await fs.writeFile(
     path.join(fx.cwd, '.slothtool', 'settings.json'),
-    JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch ${JSON.stringify(marker)}` }] }] }, permissions: { allow: ['exec(make *)'] } }),
+    JSON.stringify({
+      hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch ${JSON.stringify(marker)}` }] }] },
+      permissions: { allow: ['exec(make *)'] },
+    }),
   );
 });
 
@@ -36,7 +39,17 @@ async function answerTrust(key: 'y' | 'n', shows: string[], says: string) {
 
 test('declined: the question named the server, the hook and the rules; nothing of them runs', async () => {
   fx.server.enqueue(chat('hello'));
-  const s = await answerTrust('n', ['brings things that run code', 'kit: ', '.slothtool/settings.json:', 'SessionStart: touch', '1 allow, 0 ask (its deny rules apply already)'], 'stays off until you trust it');
+  const s = await answerTrust(
+    'n',
+    [
+      'brings things that run code',
+      'kit: ',
+      '.slothtool/settings.json:',
+      'SessionStart: touch',
+      '1 allow, 0 ask (its deny rules apply already)',
+    ],
+    'stays off until you trust it',
+  );
   expect(await exists(marker)).toBe(false);
   expect(JSON.stringify(fx.server.requests[0].body.messages)).not.toContain('MCP tools');
   expect(await s.leave()).toBe(0);

@@ -63,7 +63,10 @@ function migrateLegacy(env: NodeJS.ProcessEnv, lang: Lang, now: () => Date): voi
     fs.renameSync(legacy, `${legacy}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`);
     return;
   }
-  const lines = [...calls].reverse().map((c) => JSON.stringify(redactValue(c)) + '\n').join('');
+  const lines = [...calls]
+    .reverse()
+    .map((c) => JSON.stringify(redactValue(c)) + '\n')
+    .join('');
   let current = '';
   try {
     current = fs.readFileSync(file, 'utf8');
@@ -139,7 +142,11 @@ function appendCall(record: CallRecord, env: NodeJS.ProcessEnv, lang: Lang, now:
     migrated.add(file);
   }
   const line = Buffer.from(JSON.stringify(redactValue(record)) + '\n', 'utf8');
-  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
+  const fd = fs.openSync(
+    file,
+    fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0),
+    0o600,
+  );
   let size: number;
   try {
     const st = fs.fstatSync(fd);

@@ -60,7 +60,14 @@ async function createCommand(args: ParsedArgs, name: string | undefined, io: Cli
   let profileName = name;
   if (typeof args.flags.preset === 'string') {
     const preset = findPreset(args.flags.preset);
-    if (!preset) throw usageError(t(lang, 'unknownPreset', { name: args.flags.preset, names: PRESETS.map((p) => p.name).join(', ') }), closest(args.flags.preset, PRESETS.map((p) => p.name)));
+    if (!preset)
+      throw usageError(
+        t(lang, 'unknownPreset', { name: args.flags.preset, names: PRESETS.map((p) => p.name).join(', ') }),
+        closest(
+          args.flags.preset,
+          PRESETS.map((p) => p.name),
+        ),
+      );
     base = presetProfile(preset);
     profileName ??= preset.name;
   } else if (Object.keys(fields).length === 0) {

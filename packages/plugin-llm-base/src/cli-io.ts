@@ -38,7 +38,10 @@ export function unwrap<T>(r: DataResult<T>): T {
 
 /** A bad command line: printed as a usage message (stderr, exit 2), never as a JSON envelope. */
 export class UsageFailure extends Error {
-  constructor(message: string, readonly suggestion?: string) {
+  constructor(
+    message: string,
+    readonly suggestion?: string,
+  ) {
     super(message);
   }
 }

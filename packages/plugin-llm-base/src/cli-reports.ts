@@ -18,7 +18,9 @@ export function printDoctor(report: DoctorReport, io: CliIo, lang: Lang): void {
   const tr = report.transport;
   if (tr) {
     const c = tr.capabilities;
-    const how = c ? t(lang, 'transportProbed', { at: c.probed_at.slice(0, 10), tools: c.tools ? '✓' : '✗', schema: c.json_schema ? '✓' : '✗' }) : t(lang, 'transportNotProbed', { name: report.profile ?? '' });
+    const how = c
+      ? t(lang, 'transportProbed', { at: c.probed_at.slice(0, 10), tools: c.tools ? '✓' : '✗', schema: c.json_schema ? '✓' : '✗' })
+      : t(lang, 'transportNotProbed', { name: report.profile ?? '' });
     io.stdout(`  · ${t(lang, 'chkTransport', { transport: tr.setting === 'auto' ? `auto → ${tr.effective}` : tr.effective, how })}\n`);
   }
   io.stdout((report.ok ? t(lang, 'doctorOk') : t(lang, 'doctorFailed')) + '\n');
@@ -26,6 +28,7 @@ export function printDoctor(report: DoctorReport, io: CliIo, lang: Lang): void {
 
 export function printProbe(report: ProbeReport, io: CliIo, lang: Lang): void {
   io.stdout(t(lang, 'probeHeader', { name: report.profile, model: report.model }) + '\n');
-  for (const id of ['tools', 'json_schema', 'json_object', 'vision'] as const) io.stdout(`  ${report[id].ok ? '✓' : '✗'} ${id.padEnd(11)} ${report[id].detail}\n`);
+  for (const id of ['tools', 'json_schema', 'json_object', 'vision'] as const)
+    io.stdout(`  ${report[id].ok ? '✓' : '✗'} ${id.padEnd(11)} ${report[id].detail}\n`);
   io.stdout(t(lang, 'probeAuto', { transport: effectiveTransport({ transport: 'auto', capabilities: report.capabilities }) }) + '\n');
 }

@@ -109,8 +109,10 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     if (err instanceof UsageFailure || err instanceof ArgsError) {
       // A bad command line reads the same in every SlothTool CLI: what was wrong, the closest
       // option or command, where the options are; exit 2.
-      const suggestion = err instanceof UsageFailure ? err.suggestion : err.key === 'argUnknownOption' ? closest(err.vars.option, OPTION_NAMES) : undefined;
-      const detail = err instanceof UsageFailure ? err.message : err.key ? argsProblem(err, lang) : t(lang, 'badArgs', { issues: err.message });
+      const suggestion =
+        err instanceof UsageFailure ? err.suggestion : err.key === 'argUnknownOption' ? closest(err.vars.option, OPTION_NAMES) : undefined;
+      const detail =
+        err instanceof UsageFailure ? err.message : err.key ? argsProblem(err, lang) : t(lang, 'badArgs', { issues: err.message });
       io.stderr(usageMessage(lang, { detail, suggestion, help: 'slothtool llm-base --help' }) + '\n');
       code = USAGE_EXIT_CODE;
     } else {

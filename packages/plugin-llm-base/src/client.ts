@@ -88,7 +88,9 @@ export interface RawSuccess {
 function normalizeMessages(messages: unknown): Array<Record<string, unknown> & { role: string; content: unknown }> {
   if (!Array.isArray(messages)) return [];
   return messages
-    .filter((m): m is { role: string; content?: unknown } => !!m && typeof m === 'object' && typeof (m as { role?: unknown }).role === 'string')
+    .filter(
+      (m): m is { role: string; content?: unknown } => !!m && typeof m === 'object' && typeof (m as { role?: unknown }).role === 'string',
+    )
     .map((m) => requestMessage(m) as Record<string, unknown> & { role: string; content: unknown });
 }
 
@@ -121,12 +123,22 @@ function logCall(
 function refuseImagesIfBlind(messages: unknown, profileId: string, profile: ProfileConfig, model: string, lang: Lang): void {
   const caps = profile.capabilities as { vision?: boolean; probed_at?: string } | undefined;
   if (caps?.vision === false && Array.isArray(messages) && messages.some((m) => hasImages(m as { content?: unknown }))) {
-    throw new LlmBaseError('PROVIDER_ERROR', t(lang, 'noVision', { profile: profileId, model, date: String(caps.probed_at ?? '').slice(0, 10) }), 'no_vision');
+    throw new LlmBaseError(
+      'PROVIDER_ERROR',
+      t(lang, 'noVision', { profile: profileId, model, date: String(caps.probed_at ?? '').slice(0, 10) }),
+      'no_vision',
+    );
   }
 }
 
 /** The request body of a chat: the strict-JSON prompt unless tool calls carry the structure (transport.ts). */
-function chatBody(messages: unknown, model: string, profile: ProfileConfig, options: ChatOptions, tools: unknown[] | undefined): Record<string, unknown> {
+function chatBody(
+  messages: unknown,
+  model: string,
+  profile: ProfileConfig,
+  options: ChatOptions,
+  tools: unknown[] | undefined,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model,
     messages: [...(tools ? [] : [{ role: 'system', content: JSON_MODE_SYSTEM_PROMPT }]), ...normalizeMessages(messages)],
@@ -161,9 +173,19 @@ async function completeChat(req: ChatRequest): Promise<Completed & { model?: str
   const { profile, body, options, watch, connectMs, deps } = req;
   if (isOllamaProfile(profile)) {
     const messages = body.messages as Array<{ role: string; content: unknown }>;
-    return completeNative({ profile, mode: req.mode, messages, options, watch, transport: watchedTransport(watch, connectMs), lang: deps.lang, apiKey: req.apiKey });
+    return completeNative({
+      profile,
+      mode: req.mode,
+      messages,
+      options,
+      watch,
+      transport: watchedTransport(watch, connectMs),
+      lang: deps.lang,
+      apiKey: req.apiKey,
+    });
   }
-  const schema = !req.tools && options.json_schema ? { type: 'json_schema', json_schema: { strict: false, ...options.json_schema } } : undefined;
+  const schema =
+    !req.tools && options.json_schema ? { type: 'json_schema', json_schema: { strict: false, ...options.json_schema } } : undefined;
   const client = sharedClient(openai, profile, req.apiKey);
   if (!schema && (req.tools || profile.json_mode !== 'response_format')) return complete(client, body, options, watch, connectMs);
   try {
@@ -174,7 +196,8 @@ async function completeChat(req: ChatRequest): Promise<Completed & { model?: str
     // Only now is it clear the parameter was the problem: remember it for this profile. If that
     // write fails (config locked or read-only) the answer still stands; the next call simply
     // pays for one more rejected attempt.
-    if (!deps.unsaved && !schema) await rememberJsonMode(req.profileId, 'prompt', { env: deps.env, lang: deps.lang }).catch(() => undefined);
+    if (!deps.unsaved && !schema)
+      await rememberJsonMode(req.profileId, 'prompt', { env: deps.env, lang: deps.lang }).catch(() => undefined);
     return done;
   }
 }
@@ -206,7 +229,18 @@ export async function chat(
     watch = new RequestWatch(limits, { model, server: serverOf(profile.base_url) }, options.onWait, options.signal);
     const tools = Array.isArray(options.tools) && options.tools.length ? options.tools : undefined;
     const body = chatBody(messages, model, profile, options, tools);
-    const done = await completeChat({ profileId: profile_id, profile, mode, apiKey, body, tools, options, watch, connectMs: limits.connect, deps });
+    const done = await completeChat({
+      profileId: profile_id,
+      profile,
+      mode,
+      apiKey,
+      body,
+      tools,
+      options,
+      watch,
+      connectMs: limits.connect,
+      deps,
+    });
     const extracted = extractJsonObject(done.text);
     const usage = priced(normalizeUsage(done.usage), profile, done.model && done.model !== model ? 'low' : mode);
     const result: ChatSuccess = {
@@ -219,7 +253,12 @@ export async function chat(
       ...(tools ? { text: done.text, tool_calls: done.toolCalls ?? [] } : {}),
       ...(done.formatRejected ? { format_rejected: true } : {}),
     };
-    logCall('chat', call, { model: result.model, usage, more: { ...(options.onText ? { stream: true } : {}), json_method: extracted.method } }, deps);
+    logCall(
+      'chat',
+      call,
+      { model: result.model, usage, more: { ...(options.onText ? { stream: true } : {}), json_method: extracted.method } },
+      deps,
+    );
     return result;
   } catch (err) {
     const error = watch?.timedOut && !options.signal?.aborted ? waitTimeoutError(watch, mapCtx) : mapError(err, mapCtx, sdk);
@@ -254,7 +293,8 @@ export async function raw(payload: unknown, profileName: string | null, deps: Ca
     mapCtx.profileId = call.profile = profile_id;
     mapCtx.profile = profile;
     const body = payload ?? {};
-    if (typeof body !== 'object' || Array.isArray(body)) throw new LlmBaseError('PROVIDER_ERROR', t(deps.lang, 'invalidPayload'), 'invalid_payload');
+    if (typeof body !== 'object' || Array.isArray(body))
+      throw new LlmBaseError('PROVIDER_ERROR', t(deps.lang, 'invalidPayload'), 'invalid_payload');
     const apiKey = resolveApiKey(profile_id, profile, ctx);
     mapCtx.apiKey = apiKey;
     sdk = openai;
@@ -264,7 +304,9 @@ export async function raw(payload: unknown, profileName: string | null, deps: Ca
     let usage: unknown;
     if (request.stream === true) {
       // A streamed answer comes back as the list of its chunks.
-      const stream = await client.post<unknown>('/chat/completions', { body: request, stream: true }) as unknown as AsyncIterable<Record<string, unknown>>;
+      const stream = (await client.post<unknown>('/chat/completions', { body: request, stream: true })) as unknown as AsyncIterable<
+        Record<string, unknown>
+      >;
       const chunks: Array<Record<string, unknown>> = [];
       for await (const chunk of stream) {
         chunks.push(chunk);
@@ -276,8 +318,7 @@ export async function raw(payload: unknown, profileName: string | null, deps: Ca
       usage = (data as { usage?: unknown } | null)?.usage;
     }
     const d = (data && typeof data === 'object' ? data : {}) as { model?: unknown };
-    const model =
-      (typeof d.model === 'string' && d.model) || (typeof request.model === 'string' && request.model) || profile.low_model;
+    const model = (typeof d.model === 'string' && d.model) || (typeof request.model === 'string' && request.model) || profile.low_model;
     const result: RawSuccess = { success: true, model, data, usage: normalizeUsage(usage), call_id: call.callId };
     logCall('raw', call, { model, usage: result.usage }, deps);
     return result;

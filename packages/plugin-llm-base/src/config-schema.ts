@@ -39,7 +39,15 @@ function buildSchemas() {
     /** How a caller's structured turns reach the model: `auto` (default: what `probe` found best), `tools`, `json_schema`, `json`. */
     transport: z.enum(['auto', 'tools', 'json_schema', 'json']).optional(),
     /** What `slothtool llm-base probe` found the server and model can do, and when. */
-    capabilities: z.object({ tools: z.boolean(), json_schema: z.boolean(), json_object: z.boolean(), vision: z.boolean().optional(), probed_at: z.string() }).optional(),
+    capabilities: z
+      .object({
+        tools: z.boolean(),
+        json_schema: z.boolean(),
+        json_object: z.boolean(),
+        vision: z.boolean().optional(),
+        probed_at: z.string(),
+      })
+      .optional(),
     /** Prices per million tokens, so a call's usage carries its cost (`high` defaults to `low`). */
     pricing: z
       .object({
@@ -73,7 +81,5 @@ export const configSchemas = lazy(buildSchemas);
 
 /** `path.to.field: message; …` for a failed safeParse. */
 export function formatIssues(error: z.ZodError): string {
-  return error.issues
-    .map((i) => `${i.path.length > 0 ? i.path.map(String).join('.') : '(root)'}: ${i.message}`)
-    .join('; ');
+  return error.issues.map((i) => `${i.path.length > 0 ? i.path.map(String).join('.') : '(root)'}: ${i.message}`).join('; ');
 }

@@ -49,7 +49,8 @@ export function readConfig(ctx: StoreContext): LlmConfig {
   // (SETTLED_MS), is the same file: its config is not read again. Otherwise it is read, and the
   // same text is not validated again. Callers get their own copy to change.
   const stamp = fileStamp(file);
-  if (stamp && lastRead && lastRead.file === file && lastRead.settled && lastRead.stamp === stamp.key) return structuredClone(lastRead.config);
+  if (stamp && lastRead && lastRead.file === file && lastRead.settled && lastRead.stamp === stamp.key)
+    return structuredClone(lastRead.config);
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -130,7 +131,11 @@ export async function mutateAsync(ctx: StoreContext, change: (config: LlmConfig)
   const file = configPath(ctx.env);
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   const lockfile = properLockfile();
-  const release = await lockfile.lock(file, { realpath: false, stale: CONFIG_LOCK_STALE_MS, retries: { retries: 50, minTimeout: 5, maxTimeout: 100 } });
+  const release = await lockfile.lock(file, {
+    realpath: false,
+    stale: CONFIG_LOCK_STALE_MS,
+    retries: { retries: 50, minTimeout: 5, maxTimeout: 100 },
+  });
   try {
     const config = readConfig(ctx);
     change(config);
@@ -166,7 +171,11 @@ function definedFields(input: unknown): Record<string, unknown> {
 function validateProfile(name: string, candidate: Record<string, unknown>, ctx: StoreContext): ProfileConfig {
   const parsed = configSchemas().ProfileSchema.safeParse(candidate);
   if (!parsed.success) {
-    throw new LlmBaseError('PROVIDER_ERROR', t(ctx.lang, 'invalidProfile', { name, issues: formatIssues(parsed.error) }), 'invalid_profile');
+    throw new LlmBaseError(
+      'PROVIDER_ERROR',
+      t(ctx.lang, 'invalidProfile', { name, issues: formatIssues(parsed.error) }),
+      'invalid_profile',
+    );
   }
   return parsed.data as ProfileConfig;
 }

@@ -85,7 +85,13 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
 }
 
 /** The profile, saved or given (`options.profile`: checked as create_profile would make it, with one attempt per call). */
-function profileCheck(d: Diagnosis, profileName: string | null | undefined, deps: CallDeps, options: DoctorOptions, ctx: StoreContext): { profileId: string; profile: ProfileConfig; deps: CallDeps } | undefined {
+function profileCheck(
+  d: Diagnosis,
+  profileName: string | null | undefined,
+  deps: CallDeps,
+  options: DoctorOptions,
+  ctx: StoreContext,
+): { profileId: string; profile: ProfileConfig; deps: CallDeps } | undefined {
   const { lang } = d;
   let profileId: string;
   let profile: ProfileConfig;
@@ -110,7 +116,11 @@ function profileCheck(d: Diagnosis, profileName: string | null | undefined, deps
     return undefined;
   }
   d.checks.push({ id: 'profile', ok: true, message: t(lang, options.profile ? 'chkProfileUnsavedOk' : 'chkProfileOk') });
-  d.transport = { effective: effectiveTransport(profile), setting: profile.transport ?? 'auto', ...(profile.capabilities ? { capabilities: profile.capabilities } : {}) };
+  d.transport = {
+    effective: effectiveTransport(profile),
+    setting: profile.transport ?? 'auto',
+    ...(profile.capabilities ? { capabilities: profile.capabilities } : {}),
+  };
   return { profileId, profile, deps };
 }
 
@@ -130,7 +140,12 @@ function keyCheck(d: Diagnosis, profileId: string, profile: ProfileConfig, ctx: 
 }
 
 /** Is the server up, is the key accepted, do the models exist: through /models when the server has it. */
-async function serverChecks(d: Diagnosis, profile: ProfileConfig, profileId: string, apiKey: string): Promise<{ stop: boolean; authKnown: boolean }> {
+async function serverChecks(
+  d: Diagnosis,
+  profile: ProfileConfig,
+  profileId: string,
+  apiKey: string,
+): Promise<{ stop: boolean; authKnown: boolean }> {
   const { lang } = d;
   // A diagnosis should answer quickly: no retries, a short timeout.
   const client = createClient(openai, { ...profile, max_retries: 0, timeout: Math.min(profile.timeout, 15000) }, apiKey);
@@ -154,7 +169,10 @@ async function serverChecks(d: Diagnosis, profile: ProfileConfig, profileId: str
       // Refused on this machine: the server is down, or the address (often the port) is wrong.
       const fix =
         startHintOf(profile) || isLocal(profile)
-          ? t(lang, 'fixStartLocal', { hint: startHintOf(profile) ?? 'ollama serve / lms server start / vllm serve / llama-server', name: profileId })
+          ? t(lang, 'fixStartLocal', {
+              hint: startHintOf(profile) ?? 'ollama serve / lms server start / vllm serve / llama-server',
+              name: profileId,
+            })
           : t(lang, 'fixCheckUrl', { name: profileId });
       d.checks.push({ id: 'reachable', ok: false, message: t(lang, 'chkReachableFail', { url: profile.base_url, detail }), fix });
       return stop(['auth', 'models', 'json']);
@@ -171,7 +189,14 @@ async function serverChecks(d: Diagnosis, profile: ProfileConfig, profileId: str
 }
 
 /** A strict-JSON round trip with the low model; a saved profile that passes is probed for its best transport. */
-async function roundTripCheck(d: Diagnosis, profileId: string, profile: ProfileConfig, deps: CallDeps, options: DoctorOptions, authKnown: boolean): Promise<void> {
+async function roundTripCheck(
+  d: Diagnosis,
+  profileId: string,
+  profile: ProfileConfig,
+  deps: CallDeps,
+  options: DoctorOptions,
+  authKnown: boolean,
+): Promise<void> {
   const { lang, checks } = d;
   const res = await chat([{ role: 'user', content: 'Reply with exactly this JSON object: {"ok": true}' }], 'low', profileId, {}, deps);
   if (res.success) {
@@ -184,12 +209,22 @@ async function roundTripCheck(d: Diagnosis, profileId: string, profile: ProfileC
       if (!options.profile && options.probe !== false) d.transport = (await probedTransport(profileId, profile, deps)) ?? d.transport;
     }
   } else if (res.error.code === 'AUTH_ERROR' && !authKnown) {
-    checks.splice(checks.length - 1, 0, { id: 'auth', ok: false, message: res.error.message, fix: t(lang, 'fixAuth', { name: profileId }) });
+    checks.splice(checks.length - 1, 0, {
+      id: 'auth',
+      ok: false,
+      message: res.error.message,
+      fix: t(lang, 'fixAuth', { name: profileId }),
+    });
     d.skip(['json']);
   } else {
     if (!authKnown) checks.splice(checks.length - 1, 0, { id: 'auth', ok: true, message: t(lang, 'chkAuthOk') });
     const fix = res.error.code === 'PROVIDER_ERROR' ? t(lang, 'fixChooseModel', { name: profileId }) : undefined;
-    checks.push({ id: 'json', ok: false, message: t(lang, 'chkJsonFail', { code: res.error.code, detail: res.error.message }), ...(fix ? { fix } : {}) });
+    checks.push({
+      id: 'json',
+      ok: false,
+      message: t(lang, 'chkJsonFail', { code: res.error.code, detail: res.error.message }),
+      ...(fix ? { fix } : {}),
+    });
   }
 }
 
@@ -197,7 +232,11 @@ async function roundTripCheck(d: Diagnosis, profileId: string, profile: ProfileC
 async function probedTransport(profileId: string, profile: ProfileConfig, deps: CallDeps): Promise<DoctorReport['transport']> {
   const found = await probe(profileId, deps).catch(() => undefined);
   if (!found) return undefined;
-  return { effective: effectiveTransport({ transport: profile.transport, capabilities: found.capabilities }), setting: profile.transport ?? 'auto', capabilities: found.capabilities };
+  return {
+    effective: effectiveTransport({ transport: profile.transport, capabilities: found.capabilities }),
+    setting: profile.transport ?? 'auto',
+    capabilities: found.capabilities,
+  };
 }
 
 /**
@@ -212,7 +251,8 @@ async function highModelChecks(
   const { checks } = d;
   const skip = (ids: CheckId[]) => d.skip(ids);
   const { profile, profileId, lang } = o;
-  const high = profile.high_model !== profile.low_model && !isOllamaProfile(profile) ? await probeModel(o.client, profile.high_model) : undefined;
+  const high =
+    profile.high_model !== profile.low_model && !isOllamaProfile(profile) ? await probeModel(o.client, profile.high_model) : undefined;
   if (high === 'rejected_key') {
     checks.push({ id: 'auth', ok: false, message: t(lang, 'chkAuthFail', { status: 401 }), fix: t(lang, 'fixAuth', { name: profileId }) });
     skip(['models', 'json']);
@@ -220,11 +260,20 @@ async function highModelChecks(
   }
   if (high === 'missing') {
     checks.push({ id: 'auth', ok: true, message: t(lang, 'chkAuthOk') });
-    checks.push({ id: 'models', ok: false, message: t(lang, 'chkModelsMissing', { missing: profile.high_model, available: '-' }), fix: missingModelFix(o.preset, [profile.high_model], profileId, lang) });
+    checks.push({
+      id: 'models',
+      ok: false,
+      message: t(lang, 'chkModelsMissing', { missing: profile.high_model, available: '-' }),
+      fix: missingModelFix(o.preset, [profile.high_model], profileId, lang),
+    });
     skip(['json']);
     return true;
   }
-  checks.push({ id: 'models', ok: true, message: t(lang, high === 'accepted' ? 'chkModelsNoEndpointHigh' : 'chkModelsNoEndpoint', { model: profile.high_model }) });
+  checks.push({
+    id: 'models',
+    ok: true,
+    message: t(lang, high === 'accepted' ? 'chkModelsNoEndpointHigh' : 'chkModelsNoEndpoint', { model: profile.high_model }),
+  });
   return false;
 }
 
@@ -232,7 +281,10 @@ async function highModelChecks(
  * A one-token request to `model`: accepted, missing (the server says no such model), a rejected
  * key, or unknown (another answer; the round trip will tell).
  */
-async function probeModel(client: ReturnType<typeof createClient>, model: string): Promise<'accepted' | 'missing' | 'rejected_key' | 'unknown'> {
+async function probeModel(
+  client: ReturnType<typeof createClient>,
+  model: string,
+): Promise<'accepted' | 'missing' | 'rejected_key' | 'unknown'> {
   try {
     await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 });
     return 'accepted';
@@ -245,13 +297,21 @@ async function probeModel(client: ReturnType<typeof createClient>, model: string
 }
 
 /** Ollama's own view of the profile's models: server running, pulled, loaded (ollama-native.ts). */
-async function ollamaCheck(profile: ProfileConfig, profileId: string, preset: Preset | undefined, lang: Lang, apiKey: string): Promise<Check> {
+async function ollamaCheck(
+  profile: ProfileConfig,
+  profileId: string,
+  preset: Preset | undefined,
+  lang: Lang,
+  apiKey: string,
+): Promise<Check> {
   const models = [...new Set([profile.low_model, profile.high_model])];
   const health = await Promise.all(models.map((m) => ollamaHealth(profile, m, apiKey)));
   const message = health.map((h) => t(lang, `ollamaState_${h.state}`, { model: h.model })).join('; ');
-  if (health.some((h) => h.state === 'not_running')) return { id: 'ollama', ok: false, message, fix: t(lang, 'fixStartLocal', { hint: 'ollama serve', name: profileId }) };
+  if (health.some((h) => h.state === 'not_running'))
+    return { id: 'ollama', ok: false, message, fix: t(lang, 'fixStartLocal', { hint: 'ollama serve', name: profileId }) };
   const missing = health.filter((h) => h.state === 'not_pulled').map((h) => h.model);
-  if (missing.length) return { id: 'ollama', ok: false, message, fix: missingModelFix(preset ?? findPreset('ollama'), missing, profileId, lang) };
+  if (missing.length)
+    return { id: 'ollama', ok: false, message, fix: missingModelFix(preset ?? findPreset('ollama'), missing, profileId, lang) };
   return { id: 'ollama', ok: true, message };
 }
 
@@ -260,23 +320,38 @@ async function ollamaCheck(profile: ProfileConfig, profileId: string, preset: Pr
  * serves one model under any name, LM Studio loads on demand): a one-token probe tells missing
  * from unlisted.
  */
-async function checkModels(client: ReturnType<typeof createClient>, profile: ProfileConfig, profileId: string, ids: string[], lang: Lang): Promise<Check> {
+async function checkModels(
+  client: ReturnType<typeof createClient>,
+  profile: ProfileConfig,
+  profileId: string,
+  ids: string[],
+  lang: Lang,
+): Promise<Check> {
   const wanted = [...new Set([profile.low_model, profile.high_model])];
   const unlisted = wanted.filter((m) => !ids.includes(m));
   const missing: string[] = [];
   for (const m of unlisted) {
-    const accepted = await client.chat.completions
-      .create({ model: m, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 })
-      .then(() => true, () => false);
+    const accepted = await client.chat.completions.create({ model: m, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 }).then(
+      () => true,
+      () => false,
+    );
     if (!accepted) missing.push(m);
   }
   if (missing.length === 0) {
-    const message = unlisted.length === 0 ? t(lang, 'chkModelsOk', { models: wanted.join(', '), count: wanted.length }) : t(lang, 'chkModelsAccepted', { models: unlisted.join(', '), count: unlisted.length });
+    const message =
+      unlisted.length === 0
+        ? t(lang, 'chkModelsOk', { models: wanted.join(', '), count: wanted.length })
+        : t(lang, 'chkModelsAccepted', { models: unlisted.join(', '), count: unlisted.length });
     return { id: 'models', ok: true, message };
   }
   const preset = localPreset(profile);
   const fix = missingModelFix(preset, missing, profileId, lang);
-  return { id: 'models', ok: false, message: t(lang, 'chkModelsMissing', { missing: missing.join(', '), available: ids.slice(0, 8).join(', ') || '-' }), fix };
+  return {
+    id: 'models',
+    ok: false,
+    message: t(lang, 'chkModelsMissing', { missing: missing.join(', '), available: ids.slice(0, 8).join(', ') || '-' }),
+    fix,
+  };
 }
 
 /** What to do about models a server does not have: Ollama's are downloaded by llm-base itself (its API, also on another machine). */

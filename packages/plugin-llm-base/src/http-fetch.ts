@@ -108,9 +108,12 @@ async function prepare(init: RequestInit): Promise<Prepared> {
 /** The web stream of a response body: paced by its reader, ended or broken like undici's. */
 function webBody(res: http.IncomingMessage, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
   let source: NodeJS.ReadableStream = res;
-  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const encoding = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   if (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate' || encoding === 'br') {
-    const decoder = encoding === 'br' ? zlib().createBrotliDecompress() : encoding === 'deflate' ? zlib().createInflate() : zlib().createGunzip();
+    const decoder =
+      encoding === 'br' ? zlib().createBrotliDecompress() : encoding === 'deflate' ? zlib().createInflate() : zlib().createGunzip();
     res.on('error', (err) => decoder.destroy(err));
     source = res.pipe(decoder);
   }
@@ -158,7 +161,13 @@ function webBody(res: http.IncomingMessage, signal: AbortSignal | undefined): Re
 }
 
 /** One request/response exchange, no redirects. `retried`: this is the second try. */
-function exchange(url: URL, req: Prepared, hooks: FetchHooks, signal: AbortSignal | undefined, retried = false): Promise<http.IncomingMessage> {
+function exchange(
+  url: URL,
+  req: Prepared,
+  hooks: FetchHooks,
+  signal: AbortSignal | undefined,
+  retried = false,
+): Promise<http.IncomingMessage> {
   const { request, agent } = protocolFor(url.protocol);
   return new Promise((resolve, reject) => {
     let answered = false;
@@ -226,7 +235,8 @@ export function createHttpFetch(defaultHooks: FetchHooks = {}): typeof fetch {
       const location = res.headers.location;
       if ([301, 302, 303, 307, 308].includes(status) && location && init.redirect !== 'manual') {
         res.resume();
-        if (init.redirect === 'error' || hop >= MAX_REDIRECTS) throw fetchFailed(new Error(`redirect ${init.redirect === 'error' ? 'not allowed' : 'count exceeded'}`));
+        if (init.redirect === 'error' || hop >= MAX_REDIRECTS)
+          throw fetchFailed(new Error(`redirect ${init.redirect === 'error' ? 'not allowed' : 'count exceeded'}`));
         const next = new URL(location, url);
         const headers = { ...req.headers };
         let { method, body } = req;
@@ -254,7 +264,12 @@ export function createHttpFetch(defaultHooks: FetchHooks = {}): typeof fetch {
       }
       const nullBody = NULL_BODY.has(status) || req.method === 'HEAD';
       if (nullBody) res.resume();
-      return new LiteResponse(nullBody ? null : webBody(res, signal), { status, statusText: res.statusMessage ?? '', headers, url: url.href }) as unknown as Response;
+      return new LiteResponse(nullBody ? null : webBody(res, signal), {
+        status,
+        statusText: res.statusMessage ?? '',
+        headers,
+        url: url.href,
+      }) as unknown as Response;
     }
   }) as typeof fetch;
 }

@@ -24,7 +24,18 @@ export type { CallRecord, LlmConfig, ProfileConfig, JsonMode } from './types';
 export const VERSION: string = require('../package.json').version;
 
 /** What this llm-base offers beyond 1.0.x; plugin-ai checks it before using llm_chat's options. */
-export const FEATURES = Object.freeze({ chat_options: true, streaming: true, abort: true, response_format: true, doctor_profile: true, wait_events: true, pull: true, ollama: true, tools: true, images: true });
+export const FEATURES = Object.freeze({
+  chat_options: true,
+  streaming: true,
+  abort: true,
+  response_format: true,
+  doctor_profile: true,
+  wait_events: true,
+  pull: true,
+  ollama: true,
+  tools: true,
+  images: true,
+});
 
 function context(): { env: NodeJS.ProcessEnv; lang: Lang } {
   return { env: process.env, lang: readLanguage(process.env) };
@@ -107,7 +118,10 @@ export async function llm_chat(
 }
 
 /** Send `payload` to /chat/completions unchanged; `data` is the provider's response. */
-export async function llm_raw(payload: Record<string, unknown>, profile: string | null = null): Promise<ClientModule.RawSuccess | ClientModule.CallFailure> {
+export async function llm_raw(
+  payload: Record<string, unknown>,
+  profile: string | null = null,
+): Promise<ClientModule.RawSuccess | ClientModule.CallFailure> {
   try {
     return await clientModule().raw(payload, profile, deps());
   } catch (err) {
@@ -149,7 +163,16 @@ export async function doctor(profileName?: string | null, options?: DoctorModule
 /** Provider and local-server presets for `config create --preset`, with every profile field they
  * set (`json_mode` where the server takes `response_format`), so a setup that starts from one
  * keeps them all. */
-export function list_presets(): Array<{ name: string; base_url: string; low_model: string; high_model: string; needs_key: boolean; json_mode?: JsonMode; provider?: string; pricing?: ProfilePricing }> {
+export function list_presets(): Array<{
+  name: string;
+  base_url: string;
+  low_model: string;
+  high_model: string;
+  needs_key: boolean;
+  json_mode?: JsonMode;
+  provider?: string;
+  pricing?: ProfilePricing;
+}> {
   return PRESETS.map((p) => ({
     name: p.name,
     base_url: p.base_url,
@@ -164,7 +187,10 @@ export function list_presets(): Array<{ name: string; base_url: string; low_mode
 
 /** A profile's config and its key ('' when it has none or its variable is unset), or the error
  * that says why there is no such profile. */
-function profileOf(profile: string | null, ctx: ReturnType<typeof context>): DataSuccess<ProfileConfig & { resolvedKey: string }> | { success: false; error: ApiError } {
+function profileOf(
+  profile: string | null,
+  ctx: ReturnType<typeof context>,
+): DataSuccess<ProfileConfig & { resolvedKey: string }> | { success: false; error: ApiError } {
   let found: { profile_id: string; profile: ProfileConfig };
   try {
     found = storeModule().getProfile(profile, ctx);
@@ -194,7 +220,9 @@ export async function pull_model(
   if (!found.success) return found;
   const config = found.data;
   const r = await pullModel(config, model, ctx.lang, { ...options, apiKey: config.resolvedKey });
-  return r.success ? { success: true, data: { model: r.model } } : { success: false, error: { code: r.error.code, message: redactSecrets(r.error.message) } };
+  return r.success
+    ? { success: true, data: { model: r.model } }
+    : { success: false, error: { code: r.error.code, message: redactSecrets(r.error.message) } };
 }
 
 /** Whether a profile is served by Ollama (`"provider": "ollama"`, or port 11434): then llm_chat
@@ -211,7 +239,10 @@ export function is_ollama_profile(profile: string | null = null): boolean {
  * Where the profile's model stands on its Ollama server (FEATURES.ollama): `not_running`,
  * `not_pulled`, `cold` (pulled, not loaded), `loading` (a warm-up runs) or `ready`. Never throws.
  */
-export async function ollama_health(profile: string | null = null, mode: 'low' | 'high' = 'low'): Promise<DataResult<{ state: string; model: string; message: string }>> {
+export async function ollama_health(
+  profile: string | null = null,
+  mode: 'low' | 'high' = 'low',
+): Promise<DataResult<{ state: string; model: string; message: string }>> {
   const ctx = context();
   const found = profileOf(profile, ctx);
   if (!found.success) return found;
@@ -226,14 +257,20 @@ export async function ollama_health(profile: string | null = null, mode: 'low' |
  * (`options.min_context`, as for llm_chat) and its keep_alive, so the first answer is not a cold
  * load (FEATURES.ollama). Resolves when loaded; never throws.
  */
-export async function warm_up(profile: string | null = null, mode: 'low' | 'high' = 'low', options: { min_context?: number } = {}): Promise<DataResult<{ model: string }>> {
+export async function warm_up(
+  profile: string | null = null,
+  mode: 'low' | 'high' = 'low',
+  options: { min_context?: number } = {},
+): Promise<DataResult<{ model: string }>> {
   const ctx = context();
   const found = profileOf(profile, ctx);
   if (!found.success) return found;
   const config = found.data;
   const { warmUp } = ollamaNativeModule();
   const r = await warmUp(config, mode === 'high' ? config.high_model : config.low_model, options.min_context, config.resolvedKey);
-  return r.success ? { success: true, data: { model: r.model } } : { success: false, error: { code: 'PROVIDER_ERROR', message: redactSecrets(r.error ?? '') } };
+  return r.success
+    ? { success: true, data: { model: r.model } }
+    : { success: false, error: { code: 'PROVIDER_ERROR', message: redactSecrets(r.error ?? '') } };
 }
 
 /**
@@ -253,7 +290,10 @@ export function transport_for(profile: string | null = null): 'tools' | 'json_sc
  * call, schema-following JSON, a JSON object) and record it in the profile with the date
  * (FEATURES.tools). `options.profile` probes that unsaved profile and writes nothing.
  */
-export async function probe_profile(profileName: string | null = null, options: { profile?: Partial<ProfileConfig> } = {}): Promise<DataResult<ProbeReport>> {
+export async function probe_profile(
+  profileName: string | null = null,
+  options: { profile?: Partial<ProfileConfig> } = {},
+): Promise<DataResult<ProbeReport>> {
   const d = deps();
   try {
     const unsaved = options.profile ? storeModule().buildProfile(profileName ?? 'probe', options.profile, d) : undefined;

@@ -110,7 +110,12 @@ export function codeFences(text: string): string[] {
   const opens = text.split('```').length - 1;
   if (opens % 2 === 1) {
     const last = text.lastIndexOf('```');
-    out.push(text.slice(last + 3).replace(/^[^\n]*\n/, '').trim());
+    out.push(
+      text
+        .slice(last + 3)
+        .replace(/^[^\n]*\n/, '')
+        .trim(),
+    );
   }
   return out;
 }

@@ -72,7 +72,8 @@ export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
   if (LlmBaseError.isInstance(err)) return result(err.code, err.message);
   if (sdk) {
     if (err instanceof sdk.APIUserAbortError) return result('NETWORK_ERROR', t(ctx.lang, 'aborted'));
-    if (err instanceof sdk.APIConnectionTimeoutError) return result('NETWORK_ERROR', t(ctx.lang, 'timeout', { ms: ctx.profile?.timeout ?? 0, url }));
+    if (err instanceof sdk.APIConnectionTimeoutError)
+      return result('NETWORK_ERROR', t(ctx.lang, 'timeout', { ms: ctx.profile?.timeout ?? 0, url }));
     if (err instanceof sdk.APIConnectionError) {
       if (causeCode(err) === 'CONNECT_TIMEOUT' && ctx.profile) {
         const s = seconds(waitLimits(ctx.profile).connect);
@@ -101,11 +102,14 @@ export function mapError(err: unknown, ctx: MapContext, sdk?: Sdk): ApiError {
   // with the socket error as cause (http-fetch.ts), or a reset.
   const code = causeCode(err);
   if (code === 'CONNECT_TIMEOUT' && ctx.profile) {
-    return result('NETWORK_ERROR', t(ctx.lang, 'connectTimeout', { server: serverOf(url), s: seconds(waitLimits(ctx.profile).connect), name }));
+    return result(
+      'NETWORK_ERROR',
+      t(ctx.lang, 'connectTimeout', { server: serverOf(url), s: seconds(waitLimits(ctx.profile).connect), name }),
+    );
   }
   if (code && isTlsCode(code)) return result('NETWORK_ERROR', t(ctx.lang, 'tlsError', { url, detail: code }));
   if (neverConnected(code)) return result('NETWORK_ERROR', refused(ctx, code!));
-  if (code || e?.message === 'terminated') return result('NETWORK_ERROR', t(ctx.lang, 'streamCut', { url, detail: code ?? e?.message ?? '', name }));
+  if (code || e?.message === 'terminated')
+    return result('NETWORK_ERROR', t(ctx.lang, 'streamCut', { url, detail: code ?? e?.message ?? '', name }));
   return result('PROVIDER_ERROR', t(ctx.lang, 'providerError', { detail: e?.message ?? String(err) }));
 }
-

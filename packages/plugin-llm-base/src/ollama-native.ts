@@ -40,7 +40,11 @@ type OllamaClient = import('ollama').Ollama;
 export function ollamaClient(profile: Pick<ProfileConfig, 'base_url'>, fetchImpl?: typeof fetch, apiKey?: string): OllamaClient {
   const { Ollama } = ollamaSdk();
   // A key (a hosted or proxied Ollama) goes as a bearer token, as on the OpenAI path.
-  return new Ollama({ host: ollamaHost(profile), fetch: fetchImpl ?? createHttpFetch(), ...(apiKey ? { headers: { Authorization: `Bearer ${apiKey}` } } : {}) });
+  return new Ollama({
+    host: ollamaHost(profile),
+    fetch: fetchImpl ?? createHttpFetch(),
+    ...(apiKey ? { headers: { Authorization: `Bearer ${apiKey}` } } : {}),
+  });
 }
 
 /** Models' own maximum context, from /api/show, per server and model (asked once per process). */
@@ -94,7 +98,10 @@ export interface NativeChat {
 }
 
 /** One /api/chat call: the reply's text and OpenAI-shaped usage. Throws ResponseError / network errors. */
-export async function nativeChat(client: OllamaClient, req: NativeChat): Promise<{ text: string; usage: { prompt_tokens: number; completion_tokens: number }; toolCalls: ToolCall[] }> {
+export async function nativeChat(
+  client: OllamaClient,
+  req: NativeChat,
+): Promise<{ text: string; usage: { prompt_tokens: number; completion_tokens: number }; toolCalls: ToolCall[] }> {
   const options: Record<string, number> = { num_ctx: req.numCtx };
   if (req.temperature !== undefined) options.temperature = req.temperature;
   if (req.max_tokens !== undefined) options.num_predict = req.max_tokens;
@@ -106,7 +113,10 @@ export async function nativeChat(client: OllamaClient, req: NativeChat): Promise
     ...(req.format !== undefined ? { format: req.format as string } : {}),
     ...(req.tools ? { tools: req.tools as import('ollama').Tool[] } : {}),
   };
-  const usage = (r: { prompt_eval_count?: number; eval_count?: number }) => ({ prompt_tokens: r.prompt_eval_count ?? 0, completion_tokens: r.eval_count ?? 0 });
+  const usage = (r: { prompt_eval_count?: number; eval_count?: number }) => ({
+    prompt_tokens: r.prompt_eval_count ?? 0,
+    completion_tokens: r.eval_count ?? 0,
+  });
   const calls: ToolCall[] = [];
   // Ollama's calls have no ids: number them across the answer.
   const collect = (message: unknown) => {
@@ -157,12 +167,17 @@ export type OllamaState = 'not_running' | 'not_pulled' | 'cold' | 'loading' | 'r
 const warming = new Set<string>();
 
 /** Where a model stands on the profile's server: from /api/tags and /api/ps. Never throws. */
-export async function ollamaHealth(profile: ProfileConfig, model: string, apiKey?: string): Promise<{ state: OllamaState; model: string; detail?: string }> {
+export async function ollamaHealth(
+  profile: ProfileConfig,
+  model: string,
+  apiKey?: string,
+): Promise<{ state: OllamaState; model: string; detail?: string }> {
   const client = ollamaClient(profile, undefined, apiKey);
   const host = ollamaHost(profile);
   try {
     const tags = await client.list();
-    const has = (list: Array<{ name?: string; model?: string }>) => list.some((m) => m.name === model || m.model === model || m.name === `${model}:latest`);
+    const has = (list: Array<{ name?: string; model?: string }>) =>
+      list.some((m) => m.name === model || m.model === model || m.name === `${model}:latest`);
     if (!has(tags.models)) return { state: 'not_pulled', model };
     const ps = await client.ps();
     if (has(ps.models)) return { state: 'ready', model };
@@ -178,7 +193,12 @@ export async function ollamaHealth(profile: ProfileConfig, model: string, apiKey
  * would make Ollama load it again), so the first answer is not a cold load. An empty chat loads
  * the model without generating anything. Never throws.
  */
-export async function warmUp(profile: ProfileConfig, model: string, minContext?: number, apiKey?: string): Promise<{ success: boolean; model: string; error?: string }> {
+export async function warmUp(
+  profile: ProfileConfig,
+  model: string,
+  minContext?: number,
+  apiKey?: string,
+): Promise<{ success: boolean; model: string; error?: string }> {
   const client = ollamaClient(profile, undefined, apiKey);
   const key = `${ollamaHost(profile)}\0${model}`;
   warming.add(key);
@@ -219,14 +239,22 @@ export interface Fallback {
  * high model cannot be loaded (not pulled, not enough memory) and the low one differs, the low one
  * answers and `fallback` says so. Throws our errors (LlmBaseError) or network ones.
  */
-export async function completeNative(call: NativeCall): Promise<{ text: string; usage: unknown; model: string; fallback?: Fallback; toolCalls: ToolCall[] }> {
+export async function completeNative(
+  call: NativeCall,
+): Promise<{ text: string; usage: unknown; model: string; fallback?: Fallback; toolCalls: ToolCall[] }> {
   const { watch, transport, options } = call;
   const watchedFetch = ((url: string, init?: RequestInit) =>
     transport.fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, watch.signal]) : watch.signal })) as typeof fetch;
   const client = ollamaClient(call.profile, watchedFetch, call.apiKey);
   const messages = call.messages as Array<Record<string, unknown>>;
   const tools = Array.isArray(options.tools) && options.tools.length ? options.tools : undefined;
-  const format = tools ? undefined : options.json_schema ? options.json_schema.schema : call.profile.json_mode === 'response_format' ? 'json' : undefined;
+  const format = tools
+    ? undefined
+    : options.json_schema
+      ? options.json_schema.schema
+      : call.profile.json_mode === 'response_format'
+        ? 'json'
+        : undefined;
   const run = async (model: string) =>
     nativeChat(client, {
       messages,

@@ -15,7 +15,8 @@ export interface PullProgress {
   total?: number;
 }
 
-export type PullResult = { success: true; model: string } | { success: false; error: { code: 'NETWORK_ERROR' | 'PROVIDER_ERROR'; message: string } };
+export type PullResult =
+  { success: true; model: string } | { success: false; error: { code: 'NETWORK_ERROR' | 'PROVIDER_ERROR'; message: string } };
 
 /** The Ollama server of a profile: `http://127.0.0.1:11434/v1` → `http://127.0.0.1:11434`. */
 export function ollamaHost(profile: Pick<ProfileConfig, 'base_url'>): string {
@@ -44,13 +45,19 @@ export async function pullModel(
       last = p.status;
       options.onProgress?.({ status: p.status, ...(p.total ? { total: p.total, completed: p.completed ?? 0 } : {}) });
     }
-    if (last !== 'success') return { success: false, error: { code: 'PROVIDER_ERROR', message: t(lang, 'pullIncomplete', { model, status: last || '-' }) } };
+    if (last !== 'success')
+      return { success: false, error: { code: 'PROVIDER_ERROR', message: t(lang, 'pullIncomplete', { model, status: last || '-' }) } };
     return { success: true, model };
   } catch (err) {
     const e = err as { name?: string; message?: string; cause?: { code?: string } };
-    if (options.signal?.aborted || e.name === 'AbortError') return { success: false, error: { code: 'NETWORK_ERROR', message: t(lang, 'aborted') } };
-    if (e.name === 'ResponseError') return { success: false, error: { code: 'PROVIDER_ERROR', message: t(lang, 'pullFailed', { model, detail: e.message ?? '' }) } };
-    return { success: false, error: { code: 'NETWORK_ERROR', message: t(lang, 'pullUnreachable', { host, detail: e.cause?.code ?? e.message ?? String(err) }) } };
+    if (options.signal?.aborted || e.name === 'AbortError')
+      return { success: false, error: { code: 'NETWORK_ERROR', message: t(lang, 'aborted') } };
+    if (e.name === 'ResponseError')
+      return { success: false, error: { code: 'PROVIDER_ERROR', message: t(lang, 'pullFailed', { model, detail: e.message ?? '' }) } };
+    return {
+      success: false,
+      error: { code: 'NETWORK_ERROR', message: t(lang, 'pullUnreachable', { host, detail: e.cause?.code ?? e.message ?? String(err) }) },
+    };
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }

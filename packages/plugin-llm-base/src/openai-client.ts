@@ -34,7 +34,10 @@ function watchHooks(watch: RequestWatch, connectMs: number): FetchHooks {
 
 /** The request options that give one request its watch (signal, connect limit, connected). */
 function watched(watch: RequestWatch, connectMs: number): OpenAIType.RequestOptions {
-  return { signal: watch.signal, fetchOptions: { [FETCH_HOOKS]: watchHooks(watch, connectMs) } as OpenAIType.RequestOptions['fetchOptions'] };
+  return {
+    signal: watch.signal,
+    fetchOptions: { [FETCH_HOOKS]: watchHooks(watch, connectMs) } as OpenAIType.RequestOptions['fetchOptions'],
+  };
 }
 
 /**
@@ -82,7 +85,13 @@ export interface Completed {
   formatRejected?: boolean;
 }
 
-export async function complete(client: OpenAIType, body: Record<string, unknown>, options: ChatOptions, watch: RequestWatch, connectMs: number): Promise<Completed> {
+export async function complete(
+  client: OpenAIType,
+  body: Record<string, unknown>,
+  options: ChatOptions,
+  watch: RequestWatch,
+  connectMs: number,
+): Promise<Completed> {
   if (options.onText) {
     const stream = await client.chat.completions.create(
       { ...(body as object), stream: true, stream_options: { include_usage: true } } as OpenAIType.Chat.ChatCompletionCreateParamsStreaming,
@@ -106,7 +115,10 @@ export async function complete(client: OpenAIType, body: Record<string, unknown>
     if (watch.signal.aborted) throw new LlmBaseError('NETWORK_ERROR', 'aborted', 'aborted');
     return { text, usage, toolCalls: calls.result() };
   }
-  const res = await client.chat.completions.create(body as unknown as OpenAIType.Chat.ChatCompletionCreateParamsNonStreaming, watched(watch, connectMs));
+  const res = await client.chat.completions.create(
+    body as unknown as OpenAIType.Chat.ChatCompletionCreateParamsNonStreaming,
+    watched(watch, connectMs),
+  );
   const message = res.choices?.[0]?.message;
   return { text: contentToText(message?.content), usage: res.usage, toolCalls: toolCallsOf(message) };
 }

@@ -22,15 +22,108 @@ export interface Preset {
 }
 
 export const PRESETS: readonly Preset[] = [
-  { name: 'openai', label: 'OpenAI', base_url: 'https://api.openai.com/v1', low_model: 'gpt-4o-mini', high_model: 'gpt-4o', needs_key: true, api_key: 'env:OPENAI_API_KEY', json_mode: 'response_format', pricing: { currency: 'USD', low: { input: 0.15, cached_input: 0.075, output: 0.6 }, high: { input: 2.5, cached_input: 1.25, output: 10 }, as_of: '2025-10' } },
-  { name: 'deepseek', label: 'DeepSeek', base_url: 'https://api.deepseek.com/v1', low_model: 'deepseek-chat', high_model: 'deepseek-reasoner', needs_key: true, api_key: 'env:DEEPSEEK_API_KEY', json_mode: 'response_format', pricing: { currency: 'CNY', low: { input: 2, cached_input: 0.2, output: 3 }, as_of: '2025-10' } },
-  { name: 'qwen', label: 'Qwen (DashScope)', base_url: 'https://dashscope.aliyuncs.com/compatible-mode/v1', low_model: 'qwen-plus', high_model: 'qwen-max', needs_key: true, api_key: 'env:DASHSCOPE_API_KEY', json_mode: 'response_format', pricing: { currency: 'CNY', low: { input: 0.8, output: 2 }, high: { input: 2.4, output: 9.6 }, as_of: '2025-10' } },
-  { name: 'glm', label: 'GLM (Zhipu BigModel)', base_url: 'https://open.bigmodel.cn/api/paas/v4', low_model: 'glm-4-flash', high_model: 'glm-4-plus', needs_key: true, api_key: 'env:ZHIPUAI_API_KEY', json_mode: 'response_format' },
-  { name: 'kimi', label: 'Kimi (Moonshot)', base_url: 'https://api.moonshot.cn/v1', low_model: 'moonshot-v1-8k', high_model: 'moonshot-v1-32k', needs_key: true, api_key: 'env:MOONSHOT_API_KEY', json_mode: 'response_format' },
-  { name: 'ollama', label: 'Ollama', base_url: 'http://127.0.0.1:11434/v1', low_model: 'qwen2.5:7b', high_model: 'qwen2.5:14b', needs_key: false, json_mode: 'response_format', provider: 'ollama', start_hint: 'ollama serve', pull_hint: 'ollama pull {model}' },
-  { name: 'lmstudio', label: 'LM Studio', base_url: 'http://127.0.0.1:1234/v1', low_model: 'qwen2.5-7b-instruct', high_model: 'qwen2.5-14b-instruct', needs_key: false, start_hint: 'lms server start', pull_hint: 'lms get {model} && lms load {model}' },
-  { name: 'vllm', label: 'vLLM', base_url: 'http://127.0.0.1:8000/v1', low_model: 'Qwen/Qwen2.5-7B-Instruct', high_model: 'Qwen/Qwen2.5-7B-Instruct', needs_key: false, json_mode: 'response_format', start_hint: 'vllm serve Qwen/Qwen2.5-7B-Instruct', pull_hint: 'vllm serve {model}' },
-  { name: 'llamacpp', label: 'llama.cpp server', base_url: 'http://127.0.0.1:8080/v1', low_model: 'default', high_model: 'default', needs_key: false, json_mode: 'response_format', start_hint: 'llama-server -m <model.gguf> --port 8080', pull_hint: 'llama-server -m <{model}.gguf>' },
+  {
+    name: 'openai',
+    label: 'OpenAI',
+    base_url: 'https://api.openai.com/v1',
+    low_model: 'gpt-4o-mini',
+    high_model: 'gpt-4o',
+    needs_key: true,
+    api_key: 'env:OPENAI_API_KEY',
+    json_mode: 'response_format',
+    pricing: {
+      currency: 'USD',
+      low: { input: 0.15, cached_input: 0.075, output: 0.6 },
+      high: { input: 2.5, cached_input: 1.25, output: 10 },
+      as_of: '2025-10',
+    },
+  },
+  {
+    name: 'deepseek',
+    label: 'DeepSeek',
+    base_url: 'https://api.deepseek.com/v1',
+    low_model: 'deepseek-chat',
+    high_model: 'deepseek-reasoner',
+    needs_key: true,
+    api_key: 'env:DEEPSEEK_API_KEY',
+    json_mode: 'response_format',
+    pricing: { currency: 'CNY', low: { input: 2, cached_input: 0.2, output: 3 }, as_of: '2025-10' },
+  },
+  {
+    name: 'qwen',
+    label: 'Qwen (DashScope)',
+    base_url: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+    low_model: 'qwen-plus',
+    high_model: 'qwen-max',
+    needs_key: true,
+    api_key: 'env:DASHSCOPE_API_KEY',
+    json_mode: 'response_format',
+    pricing: { currency: 'CNY', low: { input: 0.8, output: 2 }, high: { input: 2.4, output: 9.6 }, as_of: '2025-10' },
+  },
+  {
+    name: 'glm',
+    label: 'GLM (Zhipu BigModel)',
+    base_url: 'https://open.bigmodel.cn/api/paas/v4',
+    low_model: 'glm-4-flash',
+    high_model: 'glm-4-plus',
+    needs_key: true,
+    api_key: 'env:ZHIPUAI_API_KEY',
+    json_mode: 'response_format',
+  },
+  {
+    name: 'kimi',
+    label: 'Kimi (Moonshot)',
+    base_url: 'https://api.moonshot.cn/v1',
+    low_model: 'moonshot-v1-8k',
+    high_model: 'moonshot-v1-32k',
+    needs_key: true,
+    api_key: 'env:MOONSHOT_API_KEY',
+    json_mode: 'response_format',
+  },
+  {
+    name: 'ollama',
+    label: 'Ollama',
+    base_url: 'http://127.0.0.1:11434/v1',
+    low_model: 'qwen2.5:7b',
+    high_model: 'qwen2.5:14b',
+    needs_key: false,
+    json_mode: 'response_format',
+    provider: 'ollama',
+    start_hint: 'ollama serve',
+    pull_hint: 'ollama pull {model}',
+  },
+  {
+    name: 'lmstudio',
+    label: 'LM Studio',
+    base_url: 'http://127.0.0.1:1234/v1',
+    low_model: 'qwen2.5-7b-instruct',
+    high_model: 'qwen2.5-14b-instruct',
+    needs_key: false,
+    start_hint: 'lms server start',
+    pull_hint: 'lms get {model} && lms load {model}',
+  },
+  {
+    name: 'vllm',
+    label: 'vLLM',
+    base_url: 'http://127.0.0.1:8000/v1',
+    low_model: 'Qwen/Qwen2.5-7B-Instruct',
+    high_model: 'Qwen/Qwen2.5-7B-Instruct',
+    needs_key: false,
+    json_mode: 'response_format',
+    start_hint: 'vllm serve Qwen/Qwen2.5-7B-Instruct',
+    pull_hint: 'vllm serve {model}',
+  },
+  {
+    name: 'llamacpp',
+    label: 'llama.cpp server',
+    base_url: 'http://127.0.0.1:8080/v1',
+    low_model: 'default',
+    high_model: 'default',
+    needs_key: false,
+    json_mode: 'response_format',
+    start_hint: 'llama-server -m <model.gguf> --port 8080',
+    pull_hint: 'llama-server -m <{model}.gguf>',
+  },
 ];
 
 /** The local-server preset whose port matches a loopback base_url, for start / pull hints. */
@@ -52,7 +145,16 @@ export function startHintOf(profile: { base_url: string; provider?: string }): s
 
 export function findPreset(name: string): Preset | undefined {
   const key = name.toLowerCase().replace(/[\s_.-]/g, '');
-  const aliases: Record<string, string> = { dashscope: 'qwen', zhipu: 'glm', bigmodel: 'glm', moonshot: 'kimi', lmstudio: 'lmstudio', llama: 'llamacpp', llamacppserver: 'llamacpp', llamaserver: 'llamacpp' };
+  const aliases: Record<string, string> = {
+    dashscope: 'qwen',
+    zhipu: 'glm',
+    bigmodel: 'glm',
+    moonshot: 'kimi',
+    lmstudio: 'lmstudio',
+    llama: 'llamacpp',
+    llamacppserver: 'llamacpp',
+    llamaserver: 'llamacpp',
+  };
   const wanted = aliases[key] ?? key;
   return PRESETS.find((p) => p.name === wanted);
 }

@@ -16,7 +16,12 @@ const TOOL = {
   function: {
     name: 'get_weather',
     description: 'Get the current weather of a city.',
-    parameters: { type: 'object', properties: { city: { type: 'string', description: 'the city name' } }, required: ['city'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { city: { type: 'string', description: 'the city name' } },
+      required: ['city'],
+      additionalProperties: false,
+    },
   },
 };
 
@@ -44,12 +49,19 @@ export interface ProbeReport {
 }
 
 async function probeTools(profile: string, deps: CallDeps): Promise<ProbeCheck> {
-  const r = await chat([{ role: 'user', content: 'What is the weather in Paris? Use the tool.' }], 'low', profile, { tools: [TOOL], temperature: 0 }, deps);
+  const r = await chat(
+    [{ role: 'user', content: 'What is the weather in Paris? Use the tool.' }],
+    'low',
+    profile,
+    { tools: [TOOL], temperature: 0 },
+    deps,
+  );
   if (!r.success) return { ok: false, detail: `${r.error.code}: ${r.error.message}` };
   const call = r.tool_calls?.find((c) => c.name === 'get_weather');
   if (!call) return { ok: false, detail: r.tool_calls?.length ? `called ${r.tool_calls[0].name}` : 'answered without a tool call' };
   const args = parseJsonObject(call.arguments);
-  if (!args || typeof args.city !== 'string') return { ok: false, detail: `arguments not as the schema says: ${call.arguments.slice(0, 80)}` };
+  if (!args || typeof args.city !== 'string')
+    return { ok: false, detail: `arguments not as the schema says: ${call.arguments.slice(0, 80)}` };
   return { ok: true, detail: `get_weather(${JSON.stringify(args)})` };
 }
 
@@ -65,14 +77,20 @@ async function probeSchema(profile: string, deps: CallDeps): Promise<ProbeCheck>
   if (r.format_rejected) return { ok: false, detail: 'the server refused response_format json_schema' };
   const d = r.data;
   const keys = Object.keys(d).sort().join(',');
-  if (keys !== 'answer,unit' || typeof d.answer !== 'number' || !Number.isInteger(d.answer) || (d.unit !== 'apples' && d.unit !== 'pears')) {
+  if (
+    keys !== 'answer,unit' ||
+    typeof d.answer !== 'number' ||
+    !Number.isInteger(d.answer) ||
+    (d.unit !== 'apples' && d.unit !== 'pears')
+  ) {
     return { ok: false, detail: `did not follow the schema: ${JSON.stringify(d).slice(0, 80)}` };
   }
   return { ok: true, detail: JSON.stringify(d) };
 }
 
 /** A 32 × 32 solid red PNG: a model that sees it says "red". */
-const RED_PNG = 'iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAIAAAD8GO2jAAAAKklEQVR42mO4IyJCU8QwasGoBaMWjFowasGoBaMWjFowasGoBaMWDBULAJ3LED19/LmKAAAAAElFTkSuQmCC';
+const RED_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAIAAAD8GO2jAAAAKklEQVR42mO4IyJCU8QwasGoBaMWjFowasGoBaMWjFowasGoBaMWDBULAJ3LED19/LmKAAAAAElFTkSuQmCC';
 
 async function probeVision(profile: string, deps: CallDeps): Promise<ProbeCheck> {
   const content = [
@@ -82,11 +100,19 @@ async function probeVision(profile: string, deps: CallDeps): Promise<ProbeCheck>
   const r = await chat([{ role: 'user', content }], 'low', profile, { temperature: 0 }, deps);
   if (!r.success) return { ok: false, detail: `${r.error.code}: ${r.error.message}` };
   const answer = JSON.stringify(r.data).slice(0, 60);
-  return /\bred\b|\u7ea2/i.test(answer) ? { ok: true, detail: t(deps.lang, 'probeVisionOk', { answer }) } : { ok: false, detail: t(deps.lang, 'probeVisionWrong', { answer }) };
+  return /\bred\b|\u7ea2/i.test(answer)
+    ? { ok: true, detail: t(deps.lang, 'probeVisionOk', { answer }) }
+    : { ok: false, detail: t(deps.lang, 'probeVisionWrong', { answer }) };
 }
 
 async function probeJsonObject(profile: string, deps: CallDeps): Promise<ProbeCheck> {
-  const r = await chat([{ role: 'user', content: 'Reply with exactly this JSON object: {"ok": true}' }], 'low', profile, { temperature: 0 }, deps);
+  const r = await chat(
+    [{ role: 'user', content: 'Reply with exactly this JSON object: {"ok": true}' }],
+    'low',
+    profile,
+    { temperature: 0 },
+    deps,
+  );
   if (!r.success) return { ok: false, detail: `${r.error.code}: ${r.error.message}` };
   return r.data._fallback === true ? { ok: false, detail: 'not a JSON object' } : { ok: true, detail: JSON.stringify(r.data).slice(0, 80) };
 }
@@ -100,8 +126,17 @@ export async function probe(profileName: string | null, deps: CallDeps, now: Dat
   const json_schema = await probeSchema(profile_id, deps);
   const json_object = await probeJsonObject(profile_id, deps);
   // Asked without the recorded verdict, so a model once found blind can be probed again.
-  const vision = await probeVision(profile_id, { ...deps, unsaved: deps.unsaved ?? { profile_id, profile: { ...profile, capabilities: undefined } } });
-  const capabilities: Capabilities = { tools: tools.ok, json_schema: json_schema.ok, json_object: json_object.ok, vision: vision.ok, probed_at: now.toISOString() };
+  const vision = await probeVision(profile_id, {
+    ...deps,
+    unsaved: deps.unsaved ?? { profile_id, profile: { ...profile, capabilities: undefined } },
+  });
+  const capabilities: Capabilities = {
+    tools: tools.ok,
+    json_schema: json_schema.ok,
+    json_object: json_object.ok,
+    vision: vision.ok,
+    probed_at: now.toISOString(),
+  };
   if (!deps.unsaved) {
     await mutateAsync(ctx, (config) => {
       const p = ownProfile(config, profile_id);

@@ -80,7 +80,12 @@ export function toolCallsOf(message: unknown): ToolCall[] {
  * A message as the request carries it: role and content, and for the tool protocol the
  * assistant's `tool_calls` and a tool message's `tool_call_id` (kept only when well formed).
  */
-export function requestMessage(m: { role: string; content?: unknown; tool_calls?: unknown; tool_call_id?: unknown }): Record<string, unknown> {
+export function requestMessage(m: {
+  role: string;
+  content?: unknown;
+  tool_calls?: unknown;
+  tool_call_id?: unknown;
+}): Record<string, unknown> {
   const out: Record<string, unknown> = { role: m.role, content: m.content === undefined || m.content === null ? '' : m.content };
   if (m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length) {
     out.tool_calls = m.tool_calls
@@ -88,7 +93,10 @@ export function requestMessage(m: { role: string; content?: unknown; tool_calls?
       .map((c: { id: string; function: { name: string; arguments?: unknown } }) => ({
         id: c.id,
         type: 'function',
-        function: { name: c.function.name, arguments: typeof c.function.arguments === 'string' ? c.function.arguments : JSON.stringify(c.function.arguments ?? {}) },
+        function: {
+          name: c.function.name,
+          arguments: typeof c.function.arguments === 'string' ? c.function.arguments : JSON.stringify(c.function.arguments ?? {}),
+        },
       }));
   }
   if (m.role === 'tool' && typeof m.tool_call_id === 'string') out.tool_call_id = m.tool_call_id;
@@ -117,7 +125,13 @@ export function contentToText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
-      .map((p) => (typeof p === 'string' ? p : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : ''))
+      .map((p) =>
+        typeof p === 'string'
+          ? p
+          : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string'
+            ? (p as { text: string }).text
+            : '',
+      )
       .join('')
       .trim();
   }

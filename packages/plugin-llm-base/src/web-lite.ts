@@ -26,7 +26,10 @@ const BAD_VALUE = /[\0\r\n]/;
 
 function byteString(value: unknown, what: string): string {
   const s = String(value);
-  if (NOT_BYTE.test(s)) throw new TypeError(`${what}: Cannot convert argument to a ByteString because the character at index ${s.search(NOT_BYTE)} has a value of ${s.codePointAt(s.search(NOT_BYTE))} which is greater than 255.`);
+  if (NOT_BYTE.test(s))
+    throw new TypeError(
+      `${what}: Cannot convert argument to a ByteString because the character at index ${s.search(NOT_BYTE)} has a value of ${s.codePointAt(s.search(NOT_BYTE))} which is greater than 255.`,
+    );
   return s;
 }
 
@@ -55,7 +58,9 @@ export class LiteHeaders {
   constructor(init?: unknown) {
     if (init === undefined) return;
     if (init === null || (typeof init !== 'object' && typeof init !== 'function')) {
-      throw new TypeError("Headers constructor: Expected init to be one of: sequence<sequence<ByteString>>, record<ByteString, ByteString>.");
+      throw new TypeError(
+        'Headers constructor: Expected init to be one of: sequence<sequence<ByteString>>, record<ByteString, ByteString>.',
+      );
     }
     if (Symbol.iterator in (init as object)) {
       for (const pair of init as Iterable<unknown>) {
@@ -133,7 +138,7 @@ export class LiteHeaders {
   }
 
   forEach(callback: (value: string, name: string, headers: LiteHeaders) => void, thisArg?: unknown): void {
-    if (typeof callback !== 'function') throw new TypeError("Headers.forEach: Expected callback to be a function.");
+    if (typeof callback !== 'function') throw new TypeError('Headers.forEach: Expected callback to be a function.');
     for (const [name, value] of this.#pairs()) callback.call(thisArg, value, name, this);
   }
 

@@ -98,7 +98,9 @@ describe('llm_chat', () => {
   test('error messages never contain the key or an Authorization header', async () => {
     server.enqueue({
       status: 401,
-      body: { error: { message: `Incorrect API key provided: ${KEY}. Header was Authorization: Bearer ${KEY}`, type: 'invalid_request_error' } },
+      body: {
+        error: { message: `Incorrect API key provided: ${KEY}. Header was Authorization: Bearer ${KEY}`, type: 'invalid_request_error' },
+      },
     });
     const r = await api.llm_chat(user);
     expect(r.success).toBe(false);
@@ -178,7 +180,11 @@ describe('llm_chat', () => {
     const r = await api.llm_chat(user, 'low', null, { onText: (d) => deltas.push(d) });
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe(content);
-    expect(r).toMatchObject({ success: true, data: { type: 'chat', message: '你好，streaming' }, usage: { input_tokens: 9, output_tokens: 5 } });
+    expect(r).toMatchObject({
+      success: true,
+      data: { type: 'chat', message: '你好，streaming' },
+      usage: { input_tokens: 9, output_tokens: 5 },
+    });
     expect(server.requests[0].body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
@@ -256,7 +262,9 @@ describe('llm_raw', () => {
     expect(server.requests[0].body).toEqual(payload);
     expect(server.requests[0].headers.authorization).toBe(`Bearer ${KEY}`);
     expect(r).toMatchObject({ success: true, model: 'custom-model', usage: { input_tokens: 3, output_tokens: 4 } });
-    expect(r.success && (r.data as { choices: Array<{ message: { content: string } }> }).choices[0].message.content).toBe('plain text is fine here');
+    expect(r.success && (r.data as { choices: Array<{ message: { content: string } }> }).choices[0].message.content).toBe(
+      'plain text is fine here',
+    );
   });
 
   test('errors are mapped and masked', async () => {
@@ -285,7 +293,9 @@ describe('profiles', () => {
       success: true,
       data: {
         default_profile: 'test',
-        profiles: { second: { base_url: 'http://127.0.0.1:1234/v1', api_key: '', low_model: 'gpt-4o-mini', high_model: 'gpt-4o', timeout: 60000 } },
+        profiles: {
+          second: { base_url: 'http://127.0.0.1:1234/v1', api_key: '', low_model: 'gpt-4o-mini', high_model: 'gpt-4o', timeout: 60000 },
+        },
       },
     });
     expect(api.set_default_profile('second')).toMatchObject({ success: true, data: { default_profile: 'second' } });
@@ -354,7 +364,10 @@ describe('corrupt config file', () => {
   });
 
   test('the field is named', async () => {
-    await fs.writeFile(configFile(), JSON.stringify({ default_profile: 'x', profiles: { x: { base_url: 5, low_model: 'a', high_model: 'b' } } }));
+    await fs.writeFile(
+      configFile(),
+      JSON.stringify({ default_profile: 'x', profiles: { x: { base_url: 5, low_model: 'a', high_model: 'b' } } }),
+    );
     const r = api.list_profiles();
     expect(!r.success && r.error.message).toMatch(/profiles\.x\.base_url/);
   });
@@ -362,7 +375,10 @@ describe('corrupt config file', () => {
 
 describe('call log', () => {
   test('metadata only, newest first, original entry shape', async () => {
-    server.enqueue({ json: { a: 1 }, usage: { prompt_tokens: 2, completion_tokens: 3 } }, { status: 401, body: { error: { message: KEY } } });
+    server.enqueue(
+      { json: { a: 1 }, usage: { prompt_tokens: 2, completion_tokens: 3 } },
+      { status: 401, body: { error: { message: KEY } } },
+    );
     const ok = await api.llm_chat(user);
     const bad = await api.llm_chat(user);
     const calls = api.list_calls();
@@ -397,7 +413,15 @@ describe('call log', () => {
   });
 
   test('keeps at most 500 entries, newest first', async () => {
-    const old = Array.from({ length: 500 }, (_, i) => ({ call_id: `old-${i}`, timestamp: 't', profile: 'p', model: 'm', duration_ms: 1, success: true, usage: null }));
+    const old = Array.from({ length: 500 }, (_, i) => ({
+      call_id: `old-${i}`,
+      timestamp: 't',
+      profile: 'p',
+      model: 'm',
+      duration_ms: 1,
+      success: true,
+      usage: null,
+    }));
     await fs.writeFile(logFile(), JSON.stringify({ calls: old }));
     server.enqueue({ json: {} });
     const r = await api.llm_chat(user);
@@ -423,12 +447,41 @@ describe('call log', () => {
 
 describe('module extras', () => {
   test('FEATURES and list_presets', () => {
-    expect(api.FEATURES).toEqual({ chat_options: true, streaming: true, abort: true, response_format: true, doctor_profile: true, wait_events: true, pull: true, ollama: true, tools: true, images: true });
+    expect(api.FEATURES).toEqual({
+      chat_options: true,
+      streaming: true,
+      abort: true,
+      response_format: true,
+      doctor_profile: true,
+      wait_events: true,
+      pull: true,
+      ollama: true,
+      tools: true,
+      images: true,
+    });
     const presets = api.list_presets();
     expect(presets.map((p) => p.name)).toEqual(['openai', 'deepseek', 'qwen', 'glm', 'kimi', 'ollama', 'lmstudio', 'vllm', 'llamacpp']);
-    expect(presets.filter((p) => p.json_mode).map((p) => p.name)).toEqual(['openai', 'deepseek', 'qwen', 'glm', 'kimi', 'ollama', 'vllm', 'llamacpp']);
+    expect(presets.filter((p) => p.json_mode).map((p) => p.name)).toEqual([
+      'openai',
+      'deepseek',
+      'qwen',
+      'glm',
+      'kimi',
+      'ollama',
+      'vllm',
+      'llamacpp',
+    ]);
     for (const p of presets) {
-      expect(Object.keys(p).sort()).toEqual(['base_url', 'high_model', ...(p.json_mode ? ['json_mode'] : []), 'low_model', 'name', 'needs_key', ...(p.pricing ? ['pricing'] : []), ...(p.provider ? ['provider'] : [])]);
+      expect(Object.keys(p).sort()).toEqual([
+        'base_url',
+        'high_model',
+        ...(p.json_mode ? ['json_mode'] : []),
+        'low_model',
+        'name',
+        'needs_key',
+        ...(p.pricing ? ['pricing'] : []),
+        ...(p.provider ? ['provider'] : []),
+      ]);
       expect(() => new URL(p.base_url)).not.toThrow();
     }
   });
@@ -441,7 +494,12 @@ describe('doctor on an unsaved profile (options.profile)', () => {
     const report = await api.doctor('fresh', { profile: profile({ low_model: 'test-high', json_mode: 'response_format' }) });
     expect(report).toMatchObject({ ok: true, profile: 'fresh' });
     expect(report.checks.map((c) => [c.id, c.ok])).toEqual([
-      ['profile', true], ['api_key', true], ['reachable', true], ['auth', true], ['models', true], ['json', true],
+      ['profile', true],
+      ['api_key', true],
+      ['reachable', true],
+      ['auth', true],
+      ['models', true],
+      ['json', true],
     ]);
     expect(server.requests.at(-1)?.body.model).toBe('test-high');
     expect(report.checks[0].message).toBe('profile is valid (not saved yet)');
@@ -487,7 +545,15 @@ test('a broken config file that holds a key does not echo the key in the error',
 
 describe('the call log is JSON lines', () => {
   test('the 1.0.x log is moved in once (its entries first), a torn line is skipped, and old entries survive', async () => {
-    await fs.writeFile(logFile(), JSON.stringify({ calls: [{ call_id: 'old-2', timestamp: 't', profile: 'p', model: 'm', duration_ms: 1, success: true, usage: null }, { call_id: 'old-1', timestamp: 't', profile: 'p', model: 'm', duration_ms: 1, success: true, usage: null }] }));
+    await fs.writeFile(
+      logFile(),
+      JSON.stringify({
+        calls: [
+          { call_id: 'old-2', timestamp: 't', profile: 'p', model: 'm', duration_ms: 1, success: true, usage: null },
+          { call_id: 'old-1', timestamp: 't', profile: 'p', model: 'm', duration_ms: 1, success: true, usage: null },
+        ],
+      }),
+    );
     server.enqueue({ json: {} });
     const r = await api.llm_chat(user);
     await fs.appendFile(callsFile(), '{"call_id": "torn\n');
@@ -522,7 +588,12 @@ describe('the call log is JSON lines', () => {
     expect(calls.success && calls.data.map((c) => c.call_id)).toEqual([r.call_id]);
     const r2 = await api.llm_chat(user);
     await idle();
-    expect((await fs.readFile(callsFile(), 'utf8')).trim().split('\n').map((l) => JSON.parse(l).call_id)).toEqual([r.call_id, r2.call_id]);
+    expect(
+      (await fs.readFile(callsFile(), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).call_id),
+    ).toEqual([r.call_id, r2.call_id]);
   });
 
   test('a process that exits right after a call still logs it', async () => {
@@ -530,9 +601,14 @@ describe('the call log is JSON lines', () => {
     const code = `require(${JSON.stringify(path.join(__dirname, '..', 'lib', 'index.js'))}).llm_chat([{ role: 'user', content: 'hi' }]).then((r) => { process.stdout.write(r.call_id); process.exit(0); });`;
     // Not execFileSync: the scripted server answers from this process.
     const { execFile } = await import('child_process');
-    const callId = await new Promise<string>((resolve, reject) => execFile(process.execPath, ['-e', code], { env: home.env, encoding: 'utf8' }, (err, out) => (err ? reject(err) : resolve(out))));
+    const callId = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['-e', code], { env: home.env, encoding: 'utf8' }, (err, out) => (err ? reject(err) : resolve(out))),
+    );
     expect(callId).not.toBe('');
-    const lines = (await fs.readFile(callsFile(), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await fs.readFile(callsFile(), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toMatchObject([{ call_id: callId, success: true }]);
   });
 

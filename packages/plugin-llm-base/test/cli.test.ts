@@ -16,14 +16,26 @@ interface Run {
   stderr: string;
 }
 
-const run = (args: string[], env: NodeJS.ProcessEnv = home.env, bin = BIN): Promise<Run> => runProcess(process.execPath, [bin, ...args], { env });
+const run = (args: string[], env: NodeJS.ProcessEnv = home.env, bin = BIN): Promise<Run> =>
+  runProcess(process.execPath, [bin, ...args], { env });
 const node = (script: string, env: NodeJS.ProcessEnv = home.env): Promise<Run> => runProcess(process.execPath, ['-e', script], { env });
 
-
 const createArgs = (name = 'local') => [
-  'config', 'create', name,
-  '--base-url', server.baseURL, '--api-key', KEY, '--low-model', 'test-low', '--high-model', 'test-high',
-  '--timeout', '5000', '--max-retries', '0',
+  'config',
+  'create',
+  name,
+  '--base-url',
+  server.baseURL,
+  '--api-key',
+  KEY,
+  '--low-model',
+  'test-low',
+  '--high-model',
+  'test-high',
+  '--timeout',
+  '5000',
+  '--max-retries',
+  '0',
 ];
 
 beforeEach(async () => {
@@ -82,7 +94,14 @@ test('config create with options; show / export / list never print the key', asy
   const show = JSON.parse((await run(['config', 'show', 'local'])).stdout);
   expect(show).toEqual({
     profile_id: 'local',
-    profile: { base_url: server.baseURL, api_key: 'sk-***cdef', low_model: 'test-low', high_model: 'test-high', timeout: 5000, max_retries: 0 },
+    profile: {
+      base_url: server.baseURL,
+      api_key: 'sk-***cdef',
+      low_model: 'test-low',
+      high_model: 'test-high',
+      timeout: 5000,
+      max_retries: 0,
+    },
   });
   expect(JSON.parse((await run(['config', 'list'])).stdout)).toEqual({ default_profile: 'local', profiles: ['local', 'again'] });
 });
@@ -90,14 +109,18 @@ test('config create with options; show / export / list never print the key', asy
 test('config create --preset for every preset', async () => {
   const presets = ['openai', 'deepseek', 'qwen', 'glm', 'kimi', 'ollama', 'lmstudio', 'vllm', 'llamacpp'];
   for (const p of presets) expect((await run(['config', 'create', '--preset', p])).code).toBe(0);
-  const cfg = await home.readJson<{ default_profile: string; profiles: Record<string, { base_url: string; api_key: string }> }>('plugin-configs/llm-base.json');
+  const cfg = await home.readJson<{ default_profile: string; profiles: Record<string, { base_url: string; api_key: string }> }>(
+    'plugin-configs/llm-base.json',
+  );
   expect(Object.keys(cfg.profiles)).toEqual(presets);
   expect(cfg.default_profile).toBe('openai');
   expect(cfg.profiles.deepseek.api_key).toBe('env:DEEPSEEK_API_KEY');
   expect(cfg.profiles.ollama).toMatchObject({ base_url: 'http://127.0.0.1:11434/v1', api_key: '' });
   const bad = await run(['config', 'create', '--preset', 'nope']);
   expect(bad.code).toBe(2);
-  expect(bad.stderr).toMatch(/^Invalid usage: unknown preset "nope" \(available: openai, .*\)\. Run `slothtool llm-base --help` for the options\.\n$/);
+  expect(bad.stderr).toMatch(
+    /^Invalid usage: unknown preset "nope" \(available: openai, .*\)\. Run `slothtool llm-base --help` for the options\.\n$/,
+  );
 });
 
 test('update / set-default / delete', async () => {
@@ -105,7 +128,9 @@ test('update / set-default / delete', async () => {
   await run(createArgs('b'));
   expect((await run(['config', 'update', 'b', '--high-model', 'bigger', '--json-mode', 'response_format'])).code).toBe(0);
   expect((await run(['config', 'set-default', 'b'])).code).toBe(0);
-  let cfg = await home.readJson<{ default_profile: string; profiles: Record<string, Record<string, unknown>> }>('plugin-configs/llm-base.json');
+  let cfg = await home.readJson<{ default_profile: string; profiles: Record<string, Record<string, unknown>> }>(
+    'plugin-configs/llm-base.json',
+  );
   expect(cfg.default_profile).toBe('b');
   expect(cfg.profiles.b).toMatchObject({ high_model: 'bigger', json_mode: 'response_format' });
   expect((await run(['config', 'delete', 'b'])).code).toBe(0);
@@ -168,7 +193,10 @@ test('output follows settings.json language, else the locale', async () => {
 });
 
 test('a corrupt config file is reported with its path and field, and left alone', async () => {
-  const text = JSON.stringify({ default_profile: 'local', profiles: { local: { base_url: 'http://x/v1', low_model: 7, high_model: 'h' } } });
+  const text = JSON.stringify({
+    default_profile: 'local',
+    profiles: { local: { base_url: 'http://x/v1', low_model: 7, high_model: 'h' } },
+  });
   const file = await home.writeJson('plugin-configs/llm-base.json', JSON.parse(text));
   const before = await fs.readFile(file, 'utf8');
   for (const args of [['chat', 'hi'], ['config', 'list'], createArgs('other')]) {
@@ -208,7 +236,12 @@ describe('doctor: the states a local server goes through', () => {
     const report = JSON.parse(r.stdout);
     expect(report.profile).toBe('ol');
     expect(report.checks.map((c: { id: string; ok: boolean }) => [c.id, c.ok])).toEqual([
-      ['profile', true], ['api_key', true], ['reachable', false], ['auth', false], ['models', false], ['json', false],
+      ['profile', true],
+      ['api_key', true],
+      ['reachable', false],
+      ['auth', false],
+      ['models', false],
+      ['json', false],
     ]);
     expect(report.checks[2].message).toMatch(/ECONNREFUSED/);
     expect(report.checks[2].fix).toMatch(/start the local server/);
@@ -226,7 +259,10 @@ describe('doctor: the states a local server goes through', () => {
     expect(models.fix).toMatch(/config update local/);
     // Only the one-token probes were sent, no JSON round trip.
     const chats = server.requests.filter((q) => q.path.includes('chat'));
-    expect(chats.map((q) => [q.body.model, q.body.max_tokens])).toEqual([['test-low', 1], ['test-high', 1]]);
+    expect(chats.map((q) => [q.body.model, q.body.max_tokens])).toEqual([
+      ['test-low', 1],
+      ['test-high', 1],
+    ]);
   });
 
   test('models not listed but accepted (llama.cpp serves one model under any name) pass', async () => {
@@ -248,7 +284,7 @@ describe('doctor: the states a local server goes through', () => {
     expect(r.stdout).toMatch(/All checks passed/);
   });
 
-  test('no /models on the server → a rejected key is reported (by the high model\'s probe here)', async () => {
+  test("no /models on the server → a rejected key is reported (by the high model's probe here)", async () => {
     await run(createArgs());
     server.models = null;
     server.enqueue({ status: 401 });
@@ -256,7 +292,12 @@ describe('doctor: the states a local server goes through', () => {
     const report = JSON.parse(r.stdout);
     expect(report.ok).toBe(false);
     expect(report.checks.map((c: { id: string; ok: boolean }) => [c.id, c.ok])).toEqual([
-      ['profile', true], ['api_key', true], ['reachable', true], ['auth', false], ['models', false], ['json', false],
+      ['profile', true],
+      ['api_key', true],
+      ['reachable', true],
+      ['auth', false],
+      ['models', false],
+      ['json', false],
     ]);
     expect(report.checks.find((c: { id: string }) => c.id === 'models')).toMatchObject({ skipped: true });
     expect(r.stdout).not.toContain(KEY);
@@ -268,7 +309,12 @@ describe('doctor: the states a local server goes through', () => {
     server.enqueue({ status: 401 });
     const report = JSON.parse((await run(['doctor', '--json'])).stdout);
     expect(report.checks.map((c: { id: string; ok: boolean }) => [c.id, c.ok])).toEqual([
-      ['profile', true], ['api_key', true], ['reachable', true], ['auth', false], ['models', true], ['json', false],
+      ['profile', true],
+      ['api_key', true],
+      ['reachable', true],
+      ['auth', false],
+      ['models', true],
+      ['json', false],
     ]);
     expect(server.requests.filter((q) => q.path.includes('chat'))).toHaveLength(1);
   });
@@ -276,11 +322,18 @@ describe('doctor: the states a local server goes through', () => {
   test('no /models and the high model does not exist → said before the user first switches to it', async () => {
     await run(createArgs());
     server.models = null;
-    server.enqueue({ status: 404, body: { error: { message: 'The model `test-high` does not exist', type: 'invalid_request_error', code: 'model_not_found' } } });
+    server.enqueue({
+      status: 404,
+      body: { error: { message: 'The model `test-high` does not exist', type: 'invalid_request_error', code: 'model_not_found' } },
+    });
     const report = JSON.parse((await run(['doctor', '--json'])).stdout);
     expect(report.ok).toBe(false);
     const models = report.checks.find((c: { id: string }) => c.id === 'models');
-    expect(models).toMatchObject({ ok: false, message: expect.stringContaining('test-high'), fix: expect.stringMatching(/config update local/) });
+    expect(models).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('test-high'),
+      fix: expect.stringMatching(/config update local/),
+    });
     expect(report.checks.find((c: { id: string }) => c.id === 'json')).toMatchObject({ skipped: true });
     const chats = server.requests.filter((q) => q.path.includes('chat'));
     expect(chats.map((q) => [q.body.model, q.body.max_tokens])).toEqual([['test-high', 1]]);
@@ -292,9 +345,16 @@ describe('doctor: the states a local server goes through', () => {
     server.enqueue({ content: 'p' }, { json: { ok: true } });
     const report = JSON.parse((await run(['doctor', '--json'])).stdout);
     expect(report.ok).toBe(true);
-    expect(report.checks.find((c: { id: string }) => c.id === 'models').message).toMatch(/high model \(test-high\) answered a one-token request/);
+    expect(report.checks.find((c: { id: string }) => c.id === 'models').message).toMatch(
+      /high model \(test-high\) answered a one-token request/,
+    );
     // (then the transport probe a passing doctor runs on a saved profile)
-    expect(server.requests.filter((q) => q.path.includes('chat')).map((q) => q.body.model).slice(0, 2)).toEqual(['test-high', 'test-low']);
+    expect(
+      server.requests
+        .filter((q) => q.path.includes('chat'))
+        .map((q) => q.body.model)
+        .slice(0, 2),
+    ).toEqual(['test-high', 'test-low']);
   });
 
   test('model answers prose → json check fails with a fix', async () => {

@@ -14,7 +14,11 @@ const nodeFs = require('fs') as typeof import('fs');
 let home: string;
 let file: string;
 const ctx = () => ({ env: { SLOTHTOOL_HOME: home } as NodeJS.ProcessEnv, lang: 'en' as const });
-const config = (model: string) => JSON.stringify({ default_profile: 'p', profiles: { p: { base_url: 'http://127.0.0.1:9/v1', api_key: 'sk-test', low_model: model, high_model: model, timeout: 1000 } } });
+const config = (model: string) =>
+  JSON.stringify({
+    default_profile: 'p',
+    profiles: { p: { base_url: 'http://127.0.0.1:9/v1', api_key: 'sk-test', low_model: model, high_model: model, timeout: 1000 } },
+  });
 
 /** Wait until a file written now gets another change time than `file` has (the file system's clock moved on). */
 function nextFileTick(): void {
@@ -75,11 +79,14 @@ test('a file changed very recently is read every time (its time stamp could hide
 test.each([
   ['rewritten in place with the same size', () => fs.writeFileSync(file, config('m-two'))],
   ['replaced by a renamed file', () => (fs.writeFileSync(`${file}.tmp`, config('m-two')), fs.renameSync(`${file}.tmp`, file))],
-  ['rewritten with its old modification time put back', () => {
-    const st = fs.statSync(file);
-    fs.writeFileSync(file, config('m-two'));
-    fs.utimesSync(file, st.atime, st.mtime);
-  }],
+  [
+    'rewritten with its old modification time put back',
+    () => {
+      const st = fs.statSync(file);
+      fs.writeFileSync(file, config('m-two'));
+      fs.utimesSync(file, st.atime, st.mtime);
+    },
+  ],
 ])('a settled file %s: the next call sees the change', (_what, change) => {
   readConfig(ctx());
   later();
@@ -104,9 +111,21 @@ test('a removed file is an empty config at once; a broken one is an error at onc
 
 // A file of valid JSON the schema refuses: the error names the file and every field that is wrong.
 test.each([
-  ['a timeout that is not a positive whole number', { p: { base_url: 'http://127.0.0.1:9/v1', low_model: 'm', high_model: 'm', timeout: -5 } }, ['profiles.p.timeout']],
-  ['a base_url that is not http(s), a model that is empty', { p: { base_url: 'ftp://x', low_model: '', high_model: 'm' } }, ['profiles.p.base_url: expected an http(s) URL', 'profiles.p.low_model: expected a model id']],
-  ['pricing of another shape', { p: { base_url: 'http://x/v1', low_model: 'm', high_model: 'm', pricing: { currency: 'USD', low: { input: -1, output: 1 } } } }, ['profiles.p.pricing.low.input']],
+  [
+    'a timeout that is not a positive whole number',
+    { p: { base_url: 'http://127.0.0.1:9/v1', low_model: 'm', high_model: 'm', timeout: -5 } },
+    ['profiles.p.timeout'],
+  ],
+  [
+    'a base_url that is not http(s), a model that is empty',
+    { p: { base_url: 'ftp://x', low_model: '', high_model: 'm' } },
+    ['profiles.p.base_url: expected an http(s) URL', 'profiles.p.low_model: expected a model id'],
+  ],
+  [
+    'pricing of another shape',
+    { p: { base_url: 'http://x/v1', low_model: 'm', high_model: 'm', pricing: { currency: 'USD', low: { input: -1, output: 1 } } } },
+    ['profiles.p.pricing.low.input'],
+  ],
   ['a profile that is not an object', { p: 'sk-123' }, ['profiles.p:']],
 ])('%s: the error names the file and the field', (_what, profiles, fields) => {
   fs.writeFileSync(file, JSON.stringify({ default_profile: 'p', profiles }));

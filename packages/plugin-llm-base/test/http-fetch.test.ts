@@ -53,11 +53,21 @@ describe('createHttpFetch', () => {
   test('a POST with a JSON body: status, headers, body, url; the request carries method, headers and length', async () => {
     let seen: { method?: string; type?: string; length?: string; auth?: string; body?: string } = {};
     handler = (req, res, body) => {
-      seen = { method: req.method, type: req.headers['content-type'], length: req.headers['content-length'], auth: req.headers.authorization, body };
+      seen = {
+        method: req.method,
+        type: req.headers['content-type'],
+        length: req.headers['content-length'],
+        auth: req.headers.authorization,
+        body,
+      };
       res.writeHead(201, 'Made', { 'content-type': 'application/json', 'x-multi': ['a', 'b'] });
       res.end('{"ok":true}');
     };
-    const r = await createHttpFetch()(`${base}/v1/x`, { method: 'post', headers: new Headers({ 'content-type': 'application/json', Authorization: 'Bearer k' }), body: '{"q":1}' });
+    const r = await createHttpFetch()(`${base}/v1/x`, {
+      method: 'post',
+      headers: new Headers({ 'content-type': 'application/json', Authorization: 'Bearer k' }),
+      body: '{"q":1}',
+    });
     expect(seen).toEqual({ method: 'POST', type: 'application/json', length: '7', auth: 'Bearer k', body: '{"q":1}' });
     expect([r.status, r.statusText, r.ok, r.url]).toEqual([201, 'Made', true, `${base}/v1/x`]);
     expect(r.headers.get('x-multi')).toBe('a, b');
@@ -181,7 +191,11 @@ describe('createHttpFetch', () => {
   test('no server: TypeError("fetch failed") with the socket error as cause', async () => {
     const t = await tcpServer(() => undefined);
     await t.close();
-    await expect(createHttpFetch()(`http://127.0.0.1:${t.port}/`)).rejects.toMatchObject({ name: 'TypeError', message: 'fetch failed', cause: { code: 'ECONNREFUSED' } });
+    await expect(createHttpFetch()(`http://127.0.0.1:${t.port}/`)).rejects.toMatchObject({
+      name: 'TypeError',
+      message: 'fetch failed',
+      cause: { code: 'ECONNREFUSED' },
+    });
   });
 
   test('a connection that never becomes ready (a TLS handshake never answered): CONNECT_TIMEOUT after the limit', async () => {
@@ -189,7 +203,9 @@ describe('createHttpFetch', () => {
     try {
       let connected = false;
       const started = Date.now();
-      await expect(createHttpFetch({ connectMs: 150, connected: () => (connected = true) })(`https://127.0.0.1:${t.port}/`)).rejects.toMatchObject({ message: 'fetch failed', cause: { code: 'CONNECT_TIMEOUT' } });
+      await expect(
+        createHttpFetch({ connectMs: 150, connected: () => (connected = true) })(`https://127.0.0.1:${t.port}/`),
+      ).rejects.toMatchObject({ message: 'fetch failed', cause: { code: 'CONNECT_TIMEOUT' } });
       expect(Date.now() - started).toBeGreaterThanOrEqual(140);
       expect(connected).toBe(false);
     } finally {
@@ -256,7 +272,10 @@ describe('createHttpFetch', () => {
       expect(await (await f(`http://127.0.0.1:${t.port}/`)).text()).toBe('ok');
       expect(await (await f(`http://127.0.0.1:${t.port}/`, { method: 'POST', body: 'again' })).text()).toBe('ok');
       expect(n).toBe(2);
-      await expect(f(`http://127.0.0.1:${refuser.port}/`)).rejects.toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNRESET' } });
+      await expect(f(`http://127.0.0.1:${refuser.port}/`)).rejects.toMatchObject({
+        message: 'fetch failed',
+        cause: { code: 'ECONNRESET' },
+      });
     } finally {
       await t.close();
       await refuser.close();
@@ -268,7 +287,10 @@ describe('over TLS (testkit’s self-signed certificate for 127.0.0.1)', () => {
   test('an untrusted certificate fails as fetch does, with the TLS code as the cause', async () => {
     const tls = await startScriptedServer({ tls: true });
     try {
-      await expect(createHttpFetch()(`${tls.baseURL}/models`)).rejects.toMatchObject({ message: 'fetch failed', cause: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' } });
+      await expect(createHttpFetch()(`${tls.baseURL}/models`)).rejects.toMatchObject({
+        message: 'fetch failed',
+        cause: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' },
+      });
     } finally {
       await tls.close();
     }
@@ -279,7 +301,10 @@ describe('over TLS (testkit’s self-signed certificate for 127.0.0.1)', () => {
     const tls = await startScriptedServer({ tls: true });
     const temp = await createTempHome({ language: 'en' });
     try {
-      await temp.writeJson('plugin-configs/llm-base.json', llmBaseConfig({ p: llmProfile(tls.baseURL, { api_key: 'sk-tls-test', high_model: 'test-low' }) }));
+      await temp.writeJson(
+        'plugin-configs/llm-base.json',
+        llmBaseConfig({ p: llmProfile(tls.baseURL, { api_key: 'sk-tls-test', high_model: 'test-low' }) }),
+      );
       await fn(tls, temp.env);
     } finally {
       await tls.close();
@@ -289,7 +314,10 @@ describe('over TLS (testkit’s self-signed certificate for 127.0.0.1)', () => {
 
   test('llm_chat says a certificate it cannot verify is the problem, and names NODE_EXTRA_CA_CERTS', () =>
     withTlsProfile(async (tls, env) => {
-      const r = await runNode(`require(${JSON.stringify(LIB)}).llm_chat([{ role: 'user', content: 'hi' }]).then((r) => process.stdout.write(JSON.stringify(r)))`, env);
+      const r = await runNode(
+        `require(${JSON.stringify(LIB)}).llm_chat([{ role: 'user', content: 'hi' }]).then((r) => process.stdout.write(JSON.stringify(r)))`,
+        env,
+      );
       expect(r).toMatchObject({ success: false, error: { code: 'NETWORK_ERROR' } });
       expect(r.error.message).toContain('DEPTH_ZERO_SELF_SIGNED_CERT');
       expect(r.error.message).toContain('NODE_EXTRA_CA_CERTS');

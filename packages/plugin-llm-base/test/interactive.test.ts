@@ -39,7 +39,9 @@ test('-i: create a profile from a preset through the menu, list it, exit', async
   await waitFor('Choose an action');
   term.write(DOWN.repeat(8) + ENTER); // Exit
   expect(await exited).toBe(0);
-  const cfg = await home.readJson<{ default_profile: string; profiles: Record<string, { base_url: string; low_model: string }> }>('plugin-configs/llm-base.json');
+  const cfg = await home.readJson<{ default_profile: string; profiles: Record<string, { base_url: string; low_model: string }> }>(
+    'plugin-configs/llm-base.json',
+  );
   expect(cfg.default_profile).toBe('mine');
   expect(cfg.profiles.mine).toMatchObject({ base_url: 'http://127.0.0.1:11434/v1', low_model: 'qwen2.5:7b' });
   expect(screen()).not.toContain('Error');
@@ -47,7 +49,12 @@ test('-i: create a profile from a preset through the menu, list it, exit', async
 
 test('config update in a terminal never shows the stored key; Enter keeps it', async () => {
   const KEY = 'sk-pty-secret-1234567890abcd';
-  await home.writeJson('plugin-configs/llm-base.json', llmBaseConfig({ p: llmProfile('http://127.0.0.1:9/v1', { api_key: KEY, low_model: 'a', high_model: 'b', timeout: 1000, max_retries: undefined }) }));
+  await home.writeJson(
+    'plugin-configs/llm-base.json',
+    llmBaseConfig({
+      p: llmProfile('http://127.0.0.1:9/v1', { api_key: KEY, low_model: 'a', high_model: 'b', timeout: 1000, max_retries: undefined }),
+    }),
+  );
   const { term, waitFor, exited, screen } = startTerminal(['config', 'update', 'p']);
   await waitFor('base_url');
   term.write(ENTER);

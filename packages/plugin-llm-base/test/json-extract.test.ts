@@ -23,7 +23,11 @@ const recovered: Array<[string, string, unknown]> = [
   ['escaped quotes inside strings', '{"type":"chat","message":"say \\"}\\" now"}', { type: 'chat', message: 'say "}" now' }],
   ['two objects: the first wins', '{"type":"chat","message":"hi"}\n{"type":"cmd","message":"second"}', obj],
   ['two objects with prose between', 'first {"type":"chat","message":"hi"} then {"type":"cmd"}', obj],
-  ['nested objects', 'ok {"type":"cmd","data":{"commands":[{"program":"ls","args":["-la"]}]}}', { type: 'cmd', data: { commands: [{ program: 'ls', args: ['-la'] }] } }],
+  [
+    'nested objects',
+    'ok {"type":"cmd","data":{"commands":[{"program":"ls","args":["-la"]}]}}',
+    { type: 'cmd', data: { commands: [{ program: 'ls', args: ['-la'] }] } },
+  ],
   ['trailing commas', '{"type":"chat","message":"hi",}', obj],
   ['trailing comma in array', '{"a":[1,2,],"b":1}', { a: [1, 2], b: 1 }],
   ['single quotes', "{'type': 'chat', 'message': 'hi'}", obj],
@@ -46,11 +50,15 @@ const recovered: Array<[string, string, unknown]> = [
   ['undefined literal', '{"type":"chat","message":"hi","x":undefined}', { ...obj, x: null }],
   ['Windows path with invalid escapes keeps its backslashes', '{"cwd":"C:\\Users\\x"}', { cwd: 'C:\\Users\\x' }],
   ['regex with an invalid escape', '{"pattern":"\\d+\\.ts"}', { pattern: '\\d+\\.ts' }],
-  ["escaped single quote in a double-quoted string", '{"message":"it\\\'s"}', { message: "it's" }],
+  ['escaped single quote in a double-quoted string', '{"message":"it\\\'s"}', { message: "it's" }],
   ['an array around the object is kept as {result}', '[{"a":1}]', { result: [{ a: 1 }] }],
   ['a stray closing brace after the object', '{"type":"chat","message":"hi"} trailing } brace', obj],
   ['the word json before the object (fence lost)', 'json\n{"type":"chat","message":"hi"}', obj],
-  ['multi-line cmd object with a trailing comma and prose', 'Result:\n\n{\n  "type": "cmd",\n  "data": {"commands": [{"program": "ls", "args": ["-la"]}]},\n}\n\nI will list files.', { type: 'cmd', data: { commands: [{ program: 'ls', args: ['-la'] }] } }],
+  [
+    'multi-line cmd object with a trailing comma and prose',
+    'Result:\n\n{\n  "type": "cmd",\n  "data": {"commands": [{"program": "ls", "args": ["-la"]}]},\n}\n\nI will list files.',
+    { type: 'cmd', data: { commands: [{ program: 'ls', args: ['-la'] }] } },
+  ],
 ];
 
 test.each(recovered)('%s', (_name, text, expected) => {

@@ -11,12 +11,24 @@ const user = [{ role: 'user', content: 'hello' }];
 const chatBodies = () => ollama.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as Record<string, any>);
 
 const profile = (extra: Record<string, unknown> = {}) =>
-  llmProfile(`${ollama.baseURL}/v1`, { low_model: 'qwen2.5:7b', high_model: 'qwen2.5:14b', provider: 'ollama', json_mode: 'response_format', ...extra });
+  llmProfile(`${ollama.baseURL}/v1`, {
+    low_model: 'qwen2.5:7b',
+    high_model: 'qwen2.5:14b',
+    provider: 'ollama',
+    json_mode: 'response_format',
+    ...extra,
+  });
 
 beforeEach(async () => {
   home = await createTempHome({ language: 'en' });
   process.env.SLOTHTOOL_HOME = home.slothtoolHome;
-  ollama = await startScriptedOllama({ models: [{ name: 'qwen2.5:7b', contextLength: 32768 }, { name: 'qwen2.5:14b', contextLength: 32768 }, { name: 'tiny:1b', contextLength: 4096 }] });
+  ollama = await startScriptedOllama({
+    models: [
+      { name: 'qwen2.5:7b', contextLength: 32768 },
+      { name: 'qwen2.5:14b', contextLength: 32768 },
+      { name: 'tiny:1b', contextLength: 4096 },
+    ],
+  });
   expect(api.create_profile('local', profile() as never)).toMatchObject({ success: true });
 });
 afterEach(async () => {
@@ -56,8 +68,16 @@ test('the high model cannot be loaded: the low one answers, and the result says 
   ollama.models.delete('qwen2.5:14b');
   ollama.enqueue({ json: { type: 'chat', message: 'from low' } });
   const r = await api.llm_chat(user, 'high', 'local');
-  expect(r).toMatchObject({ success: true, model: 'qwen2.5:7b', fallback: { from: 'qwen2.5:14b', to: 'qwen2.5:7b', reason: 'not_pulled' } });
-  ollama.setHandler((req) => ((req.body as { model?: string }).model === 'qwen2.5:14b' ? { status: 500, error: 'model requires more system memory (18 GiB) than is available (9 GiB)' } : { json: { ok: true } }));
+  expect(r).toMatchObject({
+    success: true,
+    model: 'qwen2.5:7b',
+    fallback: { from: 'qwen2.5:14b', to: 'qwen2.5:7b', reason: 'not_pulled' },
+  });
+  ollama.setHandler((req) =>
+    (req.body as { model?: string }).model === 'qwen2.5:14b'
+      ? { status: 500, error: 'model requires more system memory (18 GiB) than is available (9 GiB)' }
+      : { json: { ok: true } },
+  );
   ollama.models.set('qwen2.5:14b', { name: 'qwen2.5:14b' });
   expect(await api.llm_chat(user, 'high', 'local')).toMatchObject({ success: true, fallback: { reason: 'cannot_load' } });
 });
@@ -102,12 +122,25 @@ test('a profile on port 11434 counts as Ollama without saying so; another provid
 });
 
 test('native tool calls and a JSON Schema on Ollama: tools sent, calls numbered, the schema as format', async () => {
-  const TOOL = { type: 'function', function: { name: 'fs__read', description: 'read', parameters: { type: 'object', properties: { path: { type: 'string' } } } } };
-  ollama.enqueue({ content: 'Reading.', toolCalls: [{ name: 'fs__read', arguments: { path: 'a.txt' } }, { name: 'fs__read', arguments: { path: 'b.txt' } }] });
+  const TOOL = {
+    type: 'function',
+    function: { name: 'fs__read', description: 'read', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+  };
+  ollama.enqueue({
+    content: 'Reading.',
+    toolCalls: [
+      { name: 'fs__read', arguments: { path: 'a.txt' } },
+      { name: 'fs__read', arguments: { path: 'b.txt' } },
+    ],
+  });
   const r = await api.llm_chat(
     [
       { role: 'user', content: 'read' },
-      { role: 'assistant', content: '', tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'fs__read', arguments: '{"path":"x"}' } }] },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'fs__read', arguments: '{"path":"x"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_0', content: 'x-content' },
     ] as never,
     'low',
@@ -132,7 +165,10 @@ test('native tool calls and a JSON Schema on Ollama: tools sent, calls numbered,
 
   const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
   ollama.enqueue({ json: { ok: true } });
-  expect(await api.llm_chat(user, 'low', 'local', { json_schema: { name: 'r', schema } })).toMatchObject({ success: true, data: { ok: true } });
+  expect(await api.llm_chat(user, 'low', 'local', { json_schema: { name: 'r', schema } })).toMatchObject({
+    success: true,
+    data: { ok: true },
+  });
   expect(chatBodies()[1].format).toEqual(schema);
 });
 
@@ -155,7 +191,11 @@ test('a key on an Ollama profile goes as a bearer token; no key, no header', asy
 
 test("images in content parts reach Ollama's native API as base64 `images` beside the text", async () => {
   ollama.enqueue({ json: { type: 'chat', message: 'a red square' } });
-  const parts = [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }, { type: 'image_url', image_url: { url: 'https://example.com/x.png' } }];
+  const parts = [
+    { type: 'text', text: 'what is this?' },
+    { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+    { type: 'image_url', image_url: { url: 'https://example.com/x.png' } },
+  ];
   const r = await api.llm_chat([{ role: 'user', content: parts }], 'low', 'local');
   expect(r).toMatchObject({ success: true });
   const last = chatBodies()[0].messages.at(-1);
@@ -187,24 +227,29 @@ describe('refused and cut connections are told apart on the native API, each wit
       req.resume();
       if (req.url !== '/api/chat') return void res.writeHead(404).end('{}');
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-      res.write(JSON.stringify({ model: 'qwen2.5:7b', message: { role: 'assistant', content: '{"type": "ch' }, done: false }) + '\n', () => res.socket?.destroy());
+      res.write(JSON.stringify({ model: 'qwen2.5:7b', message: { role: 'assistant', content: '{"type": "ch' }, done: false }) + '\n', () =>
+        res.socket?.destroy(),
+      );
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.address() as import('net').AddressInfo).port;
     try {
-      expect(api.create_profile('dropping', profile({ base_url: `http://127.0.0.1:${port}/v1`, num_ctx: 8192 }) as never)).toMatchObject({ success: true });
+      expect(api.create_profile('dropping', profile({ base_url: `http://127.0.0.1:${port}/v1`, num_ctx: 8192 }) as never)).toMatchObject({
+        success: true,
+      });
       const r = await api.llm_chat(user, 'low', 'dropping');
       expect(r.success).toBe(false);
       expect(!r.success && r.error.code).toBe('NETWORK_ERROR');
       expect(!r.success && r.error.message).toMatch(
-        new RegExp(`^The connection to http://127\\.0\\.0\\.1:${port}/v1 was cut in the middle of the reply \\(.+\\): the server may have stopped or restarted\\. Try again; check with: slothtool llm-base doctor dropping$`),
+        new RegExp(
+          `^The connection to http://127\\.0\\.0\\.1:${port}/v1 was cut in the middle of the reply \\(.+\\): the server may have stopped or restarted\\. Try again; check with: slothtool llm-base doctor dropping$`,
+        ),
       );
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     }
   });
-
 });
 
 test.each([

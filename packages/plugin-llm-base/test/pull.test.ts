@@ -1,5 +1,15 @@
 import * as path from 'path';
-import { createTempHome, llmBaseConfig, llmProfile, packageDir, runProcess, startScriptedOllama, type RunResult, type ScriptedOllama, type TempHome } from '@holic512/testkit';
+import {
+  createTempHome,
+  llmBaseConfig,
+  llmProfile,
+  packageDir,
+  runProcess,
+  startScriptedOllama,
+  type RunResult,
+  type ScriptedOllama,
+  type TempHome,
+} from '@holic512/testkit';
 
 // `slothtool llm-base pull` downloads models onto the profile's Ollama server through Ollama's
 // native API, with progress on stderr; doctor names it when a model is missing.
@@ -12,7 +22,11 @@ const run = (args: string[], lang: 'en' | 'zh' = 'en'): Promise<RunResult> =>
 
 beforeEach(async () => {
   home = await createTempHome();
-  ollama = await startScriptedOllama({ models: [{ name: 'qwen2.5:7b' }], library: [{ name: 'qwen2.5:14b', size: 9_000_000_000 }], pullSteps: 4 });
+  ollama = await startScriptedOllama({
+    models: [{ name: 'qwen2.5:7b' }],
+    library: [{ name: 'qwen2.5:14b', size: 9_000_000_000 }],
+    pullSteps: 4,
+  });
   const local = llmProfile(`${ollama.baseURL}/v1`, { low_model: 'qwen2.5:7b', high_model: 'qwen2.5:14b', timeout: 10000 });
   await home.writeJson('plugin-configs/llm-base.json', llmBaseConfig({ local }));
 });
@@ -59,7 +73,9 @@ test('doctor suggests the pull command for a model an Ollama server lacks, the p
   const { missingModelFix } = await import('../src/doctor');
   const { PRESETS } = await import('../src/presets');
   const preset = (name: string) => PRESETS.find((p) => p.name === name);
-  expect(missingModelFix(preset('ollama'), ['qwen2.5:14b'], 'local', 'en')).toBe('get the model: slothtool llm-base pull qwen2.5:14b --profile local');
+  expect(missingModelFix(preset('ollama'), ['qwen2.5:14b'], 'local', 'en')).toBe(
+    'get the model: slothtool llm-base pull qwen2.5:14b --profile local',
+  );
   expect(missingModelFix(preset('lmstudio'), ['m'], 'ls', 'en')).toBe('get the model: lms get m && lms load m');
   expect(missingModelFix(undefined, ['m'], 'cloud', 'en')).not.toContain('pull');
 });

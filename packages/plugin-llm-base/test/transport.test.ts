@@ -6,7 +6,14 @@ import { effectiveTransport, ToolCallAssembler } from '../src/transport';
 // JSON Schema as response_format, and probe recording what works so `auto` can pick.
 let home: TempHome;
 let server: ScriptedServer;
-const TOOL = { type: 'function', function: { name: 'fs__read', description: 'read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } };
+const TOOL = {
+  type: 'function',
+  function: {
+    name: 'fs__read',
+    description: 'read a file',
+    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
+};
 const user = [{ role: 'user', content: 'read a.txt' }];
 
 beforeEach(async () => {
@@ -21,7 +28,13 @@ afterEach(async () => {
 });
 
 test('tools go out as `tools` without the strict-JSON prompt; several streamed calls come back assembled', async () => {
-  server.enqueue({ content: 'Reading both.', toolCalls: [{ id: 'call_a', name: 'fs__read', arguments: { path: 'a.txt' } }, { id: 'call_b', name: 'fs__read', arguments: { path: 'dir/with "quotes".txt' } }] });
+  server.enqueue({
+    content: 'Reading both.',
+    toolCalls: [
+      { id: 'call_a', name: 'fs__read', arguments: { path: 'a.txt' } },
+      { id: 'call_b', name: 'fs__read', arguments: { path: 'dir/with "quotes".txt' } },
+    ],
+  });
   const deltas: string[] = [];
   const r = await api.llm_chat(user, 'low', 'p', { tools: [TOOL], onText: (d) => deltas.push(d) });
   expect(r).toMatchObject({
@@ -43,7 +56,11 @@ test('non-streamed tool calls; assistant tool_calls and tool results travel with
   server.enqueue({ content: '', toolCalls: [{ id: 'call_x', name: 'fs__read', arguments: '{"path":"b.txt"}' }] });
   const history = [
     ...user,
-    { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'fs__read', arguments: '{"path":"a.txt"}' } }] },
+    {
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'fs__read', arguments: '{"path":"a.txt"}' } }],
+    },
     { role: 'tool', tool_call_id: 'call_1', content: '{"content":"hello"}' },
   ];
   const r = await api.llm_chat(history, 'low', 'p', { tools: [TOOL] });
@@ -56,10 +73,16 @@ test('non-streamed tool calls; assistant tool_calls and tool results travel with
 test('json_schema: the schema goes as response_format; a server that refuses it still answers (format_rejected)', async () => {
   const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
   server.enqueue({ json: { ok: true } });
-  expect(await api.llm_chat(user, 'low', 'p', { json_schema: { name: 'reply', schema, strict: true } })).toMatchObject({ success: true, data: { ok: true } });
+  expect(await api.llm_chat(user, 'low', 'p', { json_schema: { name: 'reply', schema, strict: true } })).toMatchObject({
+    success: true,
+    data: { ok: true },
+  });
   expect(server.requests[0].body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'reply', schema, strict: true } });
   server.enqueue({ status: 400 }, { json: { ok: true } });
-  expect(await api.llm_chat(user, 'low', 'p', { json_schema: { name: 'reply', schema } })).toMatchObject({ success: true, format_rejected: true });
+  expect(await api.llm_chat(user, 'low', 'p', { json_schema: { name: 'reply', schema } })).toMatchObject({
+    success: true,
+    format_rejected: true,
+  });
   expect(api.list_profiles()).toMatchObject({ data: { profiles: { p: expect.not.objectContaining({ json_mode: 'prompt' }) } } });
 });
 
@@ -82,14 +105,21 @@ test('probe records capabilities with the date; auto picks tools > json_schema >
 });
 
 test('a model that answers without calling the tool, or with bad arguments, fails the tools probe', async () => {
-  server.setHandler((req) => ((req.body as Record<string, any>).tools ? { content: 'It is sunny.' } : { json: { answer: 7, unit: 'apples' } }));
+  server.setHandler((req) =>
+    (req.body as Record<string, any>).tools ? { content: 'It is sunny.' } : { json: { answer: 7, unit: 'apples' } },
+  );
   const r = await api.probe_profile('p');
-  expect(r).toMatchObject({ success: true, data: { tools: { ok: false, detail: 'answered without a tool call' }, json_schema: { ok: true } } });
+  expect(r).toMatchObject({
+    success: true,
+    data: { tools: { ok: false, detail: 'answered without a tool call' }, json_schema: { ok: true } },
+  });
   expect(api.transport_for('p')).toBe('json_schema');
 });
 
 test('effectiveTransport and the assembler on their own', () => {
-  expect(effectiveTransport({ transport: 'auto', capabilities: { tools: false, json_schema: true, json_object: true, probed_at: '' } })).toBe('json_schema');
+  expect(
+    effectiveTransport({ transport: 'auto', capabilities: { tools: false, json_schema: true, json_object: true, probed_at: '' } }),
+  ).toBe('json_schema');
   expect(effectiveTransport({})).toBe('json');
   const a = new ToolCallAssembler();
   a.push([{ index: 1, id: 'b', function: { name: 'y', arguments: '{"q"' } }]);
@@ -105,7 +135,11 @@ test('`llm-base probe` prints each check and what auto now uses; doctor shows th
   const { main } = require('../src/cli') as typeof import('../src/cli');
   const out: string[] = [];
   const io = { stdout: (s: string) => void out.push(s), stderr: (s: string) => void out.push(s), interactive: false };
-  server.setHandler((req) => ((req.body as Record<string, any>).tools ? { content: '', toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] } : { json: { answer: 7, unit: 'apples' } }));
+  server.setHandler((req) =>
+    (req.body as Record<string, any>).tools
+      ? { content: '', toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] }
+      : { json: { answer: 7, unit: 'apples' } },
+  );
   expect(await main(['probe', 'p'], io)).toBe(0);
   const text = out.join('');
   expect(text).toContain('✓ tools       get_weather({"city":"Oslo"})');
@@ -133,8 +167,17 @@ test('the config file is read on every call: a change by another process counts,
 });
 
 describe('images', () => {
-  const RED = 'iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAIAAAD8GO2jAAAAKklEQVR42mO4IyJCU8QwasGoBaMWjFowasGoBaMWjFowasGoBaMWDBULAJ3LED19/LmKAAAAAElFTkSuQmCC';
-  const withImage = [{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${RED}` } }] }];
+  const RED =
+    'iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAIAAAD8GO2jAAAAKklEQVR42mO4IyJCU8QwasGoBaMWjFowasGoBaMWjFowasGoBaMWDBULAJ3LED19/LmKAAAAAElFTkSuQmCC';
+  const withImage = [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'what is this?' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${RED}` } },
+      ],
+    },
+  ];
   const sawImage = (body: Record<string, any>) => JSON.stringify(body.messages).includes('image_url');
 
   test('content parts with an image go to an OpenAI-compatible server as they are', async () => {
@@ -151,12 +194,20 @@ describe('images', () => {
     expect(seeing).toMatchObject({ success: true, data: { vision: { ok: true } } });
     expect((api.list_profiles() as { data: { profiles: Record<string, any> } }).data.profiles.p.capabilities.vision).toBe(true);
     // A blind one: it answers something else (or the server refuses the image).
-    server.setHandler((req) => (sawImage(req.body as Record<string, any>) ? { json: { colour: 'I cannot see images' } } : { json: { ok: true } }));
+    server.setHandler((req) =>
+      sawImage(req.body as Record<string, any>) ? { json: { colour: 'I cannot see images' } } : { json: { ok: true } },
+    );
     const blind = await api.probe_profile('p');
-    expect(blind).toMatchObject({ success: true, data: { vision: { ok: false, detail: expect.stringContaining('did not read the image') } } });
+    expect(blind).toMatchObject({
+      success: true,
+      data: { vision: { ok: false, detail: expect.stringContaining('did not read the image') } },
+    });
     const before = server.requests.length;
     const r = await api.llm_chat(withImage, 'low', 'p');
-    expect(r).toMatchObject({ success: false, error: { code: 'PROVIDER_ERROR', message: expect.stringContaining('does not accept images') } });
+    expect(r).toMatchObject({
+      success: false,
+      error: { code: 'PROVIDER_ERROR', message: expect.stringContaining('does not accept images') },
+    });
     expect((r as { error: { message: string } }).error.message).toContain('slothtool llm-base config update p --low-model');
     expect(server.requests.length).toBe(before);
     // Text-only calls still go.

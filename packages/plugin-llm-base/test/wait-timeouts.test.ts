@@ -8,7 +8,8 @@ import { HOSTED_WAIT_LIMITS, isLocalHost, LOCAL_WAIT_LIMITS, waitLimits } from '
 let home: TempHome;
 let server: ScriptedServer;
 
-const profile = (extra: Record<string, unknown> = {}) => llmProfile(server.baseURL, { low_model: 'qwen2.5:7b', high_model: 'big', timeout: 30000, ...extra });
+const profile = (extra: Record<string, unknown> = {}) =>
+  llmProfile(server.baseURL, { low_model: 'qwen2.5:7b', high_model: 'big', timeout: 30000, ...extra });
 const user = [{ role: 'user', content: 'hi' }];
 
 beforeEach(async () => {
@@ -44,7 +45,11 @@ describe('wait limits', () => {
     expect(waitLimits({ ...base, base_url: 'http://127.0.0.1:11434/v1' })).toEqual(LOCAL_WAIT_LIMITS);
     expect(waitLimits({ ...base, base_url: 'https://api.deepseek.com/v1' })).toEqual(HOSTED_WAIT_LIMITS);
     expect(LOCAL_WAIT_LIMITS.firstToken).toBeGreaterThan(HOSTED_WAIT_LIMITS.firstToken);
-    expect(waitLimits({ ...base, base_url: 'https://x.example/v1', first_token_timeout: 5, idle_timeout: 6, connect_timeout: 7 })).toEqual({ connect: 7, firstToken: 5, idle: 6 });
+    expect(waitLimits({ ...base, base_url: 'https://x.example/v1', first_token_timeout: 5, idle_timeout: 6, connect_timeout: 7 })).toEqual({
+      connect: 7,
+      firstToken: 5,
+      idle: 6,
+    });
   });
 
   test('the profile fields are checked like the others', () => {
@@ -83,7 +88,9 @@ describe('time-outs', () => {
     server.enqueue({ content: '{"a":1,"b":2}', chunks: ['{"a":', '1,', '"b":2}'], hangAfterChunks: 1 });
     const phases: string[] = [];
     const r = await api.llm_chat(user, 'low', 'local', { onText: () => undefined, onWait: (w) => phases.push(w.phase) });
-    expect((r as { error: { message: string } }).error.message).toContain(`The answer from qwen2.5:7b at 127.0.0.1:${server.port} stopped for 0.3 s`);
+    expect((r as { error: { message: string } }).error.message).toContain(
+      `The answer from qwen2.5:7b at 127.0.0.1:${server.port} stopped for 0.3 s`,
+    );
     expect(phases).toEqual(['connect', 'first_token', 'streaming']);
   });
 
@@ -91,17 +98,31 @@ describe('time-outs', () => {
     api.create_profile('local', profile());
     server.enqueue({ hang: true });
     const ac = new AbortController();
-    const p = api.llm_chat(user, 'low', 'local', { signal: ac.signal, onText: () => undefined, onWait: (w) => w.phase === 'first_token' && ac.abort() });
+    const p = api.llm_chat(user, 'low', 'local', {
+      signal: ac.signal,
+      onText: () => undefined,
+      onWait: (w) => w.phase === 'first_token' && ac.abort(),
+    });
     expect(await p).toMatchObject({ success: false, error: { code: 'NETWORK_ERROR', message: 'Request aborted' } });
   });
 
   test('a certificate that cannot be verified says so (not "is the server running?") and what to do', () => {
     const sdk = openai;
     const p = { ...profile(), base_url: 'https://llm.internal:8443/v1' };
-    for (const code of ['DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID']) {
-      const err = new sdk.APIConnectionError({ cause: Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('x'), { code }) }) });
+    for (const code of [
+      'DEPTH_ZERO_SELF_SIGNED_CERT',
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      'CERT_HAS_EXPIRED',
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+    ]) {
+      const err = new sdk.APIConnectionError({
+        cause: Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('x'), { code }) }),
+      });
       const mapped = mapError(err, { lang: 'en', profileId: 'corp', profile: p }, sdk);
-      expect(mapped).toEqual({ code: 'NETWORK_ERROR', message: `Cannot verify the TLS certificate of https://llm.internal:8443/v1: ${code}. If the server uses a private CA, point NODE_EXTRA_CA_CERTS at its certificate file` });
+      expect(mapped).toEqual({
+        code: 'NETWORK_ERROR',
+        message: `Cannot verify the TLS certificate of https://llm.internal:8443/v1: ${code}. If the server uses a private CA, point NODE_EXTRA_CA_CERTS at its certificate file`,
+      });
       expect(mapError(err, { lang: 'zh', profileId: 'corp', profile: p }, sdk).message).toContain('TLS 证书');
     }
     const refused = new sdk.APIConnectionError({ cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) });

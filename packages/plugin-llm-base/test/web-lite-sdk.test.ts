@@ -51,11 +51,18 @@ afterAll(async () => {
 test('the openai SDK reads nothing of an answer that web-lite lacks (chat, streamed chat, models, errors, a retry)', async () => {
   const client = new OpenAI({ apiKey: 'sk-test', baseURL: server.baseURL, fetch: recordingFetch, maxRetries: 1 });
   const messages = [{ role: 'user' as const, content: 'hi' }];
-  server.enqueue({ content: 'plain' }, { content: 'streamed' }, { status: 500, body: { error: { message: 'busy' } } }, { content: 'after a retry' }, { status: 401, body: { error: { message: 'bad key' } } });
+  server.enqueue(
+    { content: 'plain' },
+    { content: 'streamed' },
+    { status: 500, body: { error: { message: 'busy' } } },
+    { content: 'after a retry' },
+    { status: 401, body: { error: { message: 'bad key' } } },
+  );
   const plain = await client.chat.completions.create({ model: 'test-low', messages });
   expect(plain.choices[0].message.content).toBe('plain');
   let text = '';
-  for await (const chunk of await client.chat.completions.create({ model: 'test-low', messages, stream: true })) text += chunk.choices[0]?.delta?.content ?? '';
+  for await (const chunk of await client.chat.completions.create({ model: 'test-low', messages, stream: true }))
+    text += chunk.choices[0]?.delta?.content ?? '';
   expect(text).toBe('streamed');
   const retried = await client.chat.completions.create({ model: 'test-low', messages });
   expect(retried.choices[0].message.content).toBe('after a retry');

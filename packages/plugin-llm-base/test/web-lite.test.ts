@@ -66,7 +66,12 @@ describe('LiteHeaders behaves like node’s Headers', () => {
     const inits: unknown[] = [
       undefined,
       { a: '1', B: ' 2 ', 'set-cookie': 'x=1' },
-      [['a', '1'], ['A', '2'], ['set-cookie', 'x'], ['set-cookie', 'y']],
+      [
+        ['a', '1'],
+        ['A', '2'],
+        ['set-cookie', 'x'],
+        ['set-cookie', 'y'],
+      ],
       new Map([['k', 'v']]),
       new Headers({ z: '1', a: '2' }),
       new LiteHeaders({ z: '1', a: '2' }),
@@ -86,7 +91,10 @@ describe('LiteHeaders behaves like node’s Headers', () => {
   });
 
   test('keys(), values(), the tag, and forEach’s checks', () => {
-    const lite = new LiteHeaders([['b', '2'], ['a', '1']]);
+    const lite = new LiteHeaders([
+      ['b', '2'],
+      ['a', '1'],
+    ]);
     expect([...lite.keys()]).toEqual(['a', 'b']);
     expect([...lite.values()]).toEqual(['1', '2']);
     expect(Object.prototype.toString.call(lite)).toBe('[object Headers]');
@@ -112,7 +120,12 @@ function stream(chunks: string[]): ReadableStream<Uint8Array> {
 }
 
 function lite(chunks: string[] | null, init: { status?: number; headers?: Record<string, string> } = {}) {
-  return new LiteResponse(chunks ? stream(chunks) : null, { status: init.status ?? 200, statusText: 'OK', headers: new LiteHeaders(init.headers), url: 'http://x/' });
+  return new LiteResponse(chunks ? stream(chunks) : null, {
+    status: init.status ?? 200,
+    statusText: 'OK',
+    headers: new LiteHeaders(init.headers),
+    url: 'http://x/',
+  });
 }
 
 describe('LiteResponse: what the SDKs read of an answer', () => {
@@ -136,7 +149,13 @@ describe('LiteResponse: what the SDKs read of an answer', () => {
   });
 
   test('status, ok, url, headers read-only, tag', () => {
-    for (const [status, ok] of [[199, false], [200, true], [299, true], [300, false], [404, false]] as const) {
+    for (const [status, ok] of [
+      [199, false],
+      [200, true],
+      [299, true],
+      [300, false],
+      [404, false],
+    ] as const) {
       expect(lite(['x'], { status }).ok).toBe(ok);
     }
     const r = lite(['x'], { headers: { 'Content-Type': 'application/json' } });

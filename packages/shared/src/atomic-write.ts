@@ -22,11 +22,15 @@ export function writeFileAtomicSync(file: string, data: string | Buffer, options
     const st = fs.lstatSync(target, { throwIfNoEntry: false });
     const mode = st?.isFile() ? st.mode & 0o7777 : options.mode;
     const tmp = folder.at(`.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
-    const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), mode ?? 0o666);
+    const fd = fs.openSync(
+      tmp,
+      fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0),
+      mode ?? 0o666,
+    );
     try {
       try {
         const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-        for (let off = 0; off < bytes.length; ) off += fs.writeSync(fd, bytes, off, bytes.length - off);
+        for (let off = 0; off < bytes.length;) off += fs.writeSync(fd, bytes, off, bytes.length - off);
         if (options.fsync !== false) fs.fsyncSync(fd);
         if (mode !== undefined) fs.fchmodSync(fd, mode);
         if (st?.isFile() && process.getuid?.() === 0 && (st.uid !== 0 || st.gid !== 0)) fs.fchownSync(fd, st.uid, st.gid);
@@ -57,7 +61,10 @@ export function readCheckedFile(file: string): { bytes: Buffer; mode: number } |
   try {
     let fd: number;
     try {
-      fd = fs.openSync(folder.at(path.basename(file)), fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+      fd = fs.openSync(
+        folder.at(path.basename(file)),
+        fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0),
+      );
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return null;
@@ -66,7 +73,8 @@ export function readCheckedFile(file: string): { bytes: Buffer; mode: number } |
     }
     try {
       const st = fs.fstatSync(fd);
-      if (!st.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: st.isDirectory() ? 'EISDIR' : 'NOT_A_FILE' });
+      if (!st.isFile())
+        throw Object.assign(new Error(`${file} is not a regular file`), { code: st.isDirectory() ? 'EISDIR' : 'NOT_A_FILE' });
       return { bytes: fs.readFileSync(fd), mode: st.mode & 0o7777 };
     } finally {
       fs.closeSync(fd);

@@ -9,7 +9,18 @@ export { appendPrivate, ensurePrivateDir } from './private-files';
 export { jsonLimitProblem } from './json-limits';
 export { asObject, parseJsonObject } from './json-object';
 export type { JsonLimits } from './json-limits';
-export { redact, redactCounted, redactValue, redactArgs, addKnownSecrets, addEnvSecrets, knownSecretCount, secretPrefix, learnSecretsOf, maskSecret } from './redact/gate';
+export {
+  redact,
+  redactCounted,
+  redactValue,
+  redactArgs,
+  addKnownSecrets,
+  addEnvSecrets,
+  knownSecretCount,
+  secretPrefix,
+  learnSecretsOf,
+  maskSecret,
+} from './redact/gate';
 export { isSecretName, looksLikeCode } from './redact/names';
 export { envSecretValues, secretForms, MIN_KNOWN_LENGTH } from './redact/known';
 export { mask as maskSecretText } from './redact/patterns';

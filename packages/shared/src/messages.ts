@@ -168,7 +168,9 @@ export function catalogueProblems(name: string, tables: MessageTables<string>): 
     if (typeof en !== 'string' || en.trim() === '') problems.push(`${name}: ${key} has no English text`);
     if (typeof zh !== 'string' || zh.trim() === '') problems.push(`${name}: ${key} has no Chinese text`);
     if (typeof en === 'string' && typeof zh === 'string' && placeholders(en).join() !== placeholders(zh).join()) {
-      problems.push(`${name}: ${key} fills {${placeholders(en).join('}, {')}} in English but {${placeholders(zh).join('}, {')}} in Chinese`);
+      problems.push(
+        `${name}: ${key} fills {${placeholders(en).join('}, {')}} in English but {${placeholders(zh).join('}, {')}} in Chinese`,
+      );
     }
   }
   return problems;

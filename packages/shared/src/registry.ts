@@ -37,7 +37,10 @@ export type HostRegistryEntry = z.infer<Schemas['HostRegistryEntrySchema']>;
 export type HostRegistry = z.infer<Schemas['HostRegistrySchema']>;
 
 /** Check parsed JSON against a registry schema: the registry, or one line saying where it is wrong (`plugins.ai.binPath: …`). */
-export function checkRegistry<S extends Schemas['RegistrySchema'] | Schemas['HostRegistrySchema']>(schema: S, json: unknown): { ok: true; registry: z.infer<S> } | { ok: false; detail: string } {
+export function checkRegistry<S extends Schemas['RegistrySchema'] | Schemas['HostRegistrySchema']>(
+  schema: S,
+  json: unknown,
+): { ok: true; registry: z.infer<S> } | { ok: false; detail: string } {
   const parsed = schema.safeParse(json);
   if (parsed.success) return { ok: true, registry: parsed.data as z.infer<S> };
   const issue = parsed.error.issues[0];

@@ -12,7 +12,7 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 test('writes whole files, keeps an existing mode, gives a new one the mode asked for, leaves no temp file', () => {
   const file = path.join(root, 'a.json');
   writeFileAtomicSync(file, '{"a":1}\n', { mode: 0o600 });
-  expect((fs.statSync(file).mode & 0o777)).toBe(0o600);
+  expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   fs.chmodSync(file, 0o640);
   writeFileAtomicSync(file, Buffer.from('{"a":2}\n'), { mode: 0o600 });
   expect(fs.readFileSync(file, 'utf8')).toBe('{"a":2}\n');

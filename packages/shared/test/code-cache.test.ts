@@ -21,7 +21,11 @@ function writeBundle(body: string, name = 'pkg'): string {
 }
 
 /** Load `file` in a fresh node process (as a bin does); returns what it printed: the cache state, then the result. */
-function loadInChild(file: string, cacheDir: string, extra = { options: '', call: 'm.value()' }): { state: string; value: string; status: number | null; stderr: string } {
+function loadInChild(
+  file: string,
+  cacheDir: string,
+  extra = { options: '', call: 'm.value()' },
+): { state: string; value: string; status: number | null; stderr: string } {
   const code = `const { loadBundle } = require(${JSON.stringify(LOADER)});
     let state = '';
     const m = loadBundle(${JSON.stringify(file)}, { cacheDir: ${JSON.stringify(cacheDir)}, parent: module, onCache: (s) => (state = s)${extra.options} });
@@ -85,7 +89,9 @@ test('a long run that compiled more rewrites a usable cache; a short one, or one
   loadInChild(file, cacheDir, { options: ', refreshAfterMs: 0', call: 'm.small()' });
   expect(fs.statSync(cacheFile).size).toBe(thin);
   // long enough and big compiled: rewritten with more, and used by the next run
-  expect(loadInChild(file, cacheDir, { options: ', refreshAfterMs: 0', call: 'm.big(3)' }).value).toBe(String(Array.from({ length: 400 }, (_, i) => (3 * i) % 7).reduce((a, b) => a + b, 0)));
+  expect(loadInChild(file, cacheDir, { options: ', refreshAfterMs: 0', call: 'm.big(3)' }).value).toBe(
+    String(Array.from({ length: 400 }, (_, i) => (3 * i) % 7).reduce((a, b) => a + b, 0)),
+  );
   expect(fs.statSync(cacheFile).size).toBeGreaterThan(thin * 1.1);
   expect(loadInChild(file, cacheDir, { options: '', call: 'm.big(3)' }).state).toBe('used');
 });
@@ -97,7 +103,10 @@ test('a bundle with its build id (as scripts/bundle.js writes it) is named by th
   expect(loadInChild(file, cacheDir).state).toBe('none');
   expect(loadInChild(file, cacheDir).state).toBe('used');
   // Edited by hand, the id left as it was: another size or time stamp, so compiled anew.
-  fs.writeFileSync(file, `(function (exports, require, module, __filename, __dirname) {/*sha1:${id}*/${BODY.replace('dep + 1', 'dep + 2')}\n})`);
+  fs.writeFileSync(
+    file,
+    `(function (exports, require, module, __filename, __dirname) {/*sha1:${id}*/${BODY.replace('dep + 1', 'dep + 2')}\n})`,
+  );
   fs.utimesSync(file, new Date(), new Date(Date.now() + 3000));
   const r = loadInChild(file, cacheDir);
   expect(r.state).toBe('rejected');
@@ -111,7 +120,12 @@ test('two bundles keep two caches', () => {
   const cacheDir = path.join(root, 'cache');
   loadInChild(a, cacheDir);
   loadInChild(b, cacheDir);
-  expect(fs.readdirSync(cacheDir).sort().map((n) => n[0])).toEqual(['a', 'b']);
+  expect(
+    fs
+      .readdirSync(cacheDir)
+      .sort()
+      .map((n) => n[0]),
+  ).toEqual(['a', 'b']);
   expect(loadInChild(a, cacheDir).state).toBe('used');
   expect(loadInChild(b, cacheDir).state).toBe('used');
 });
@@ -120,10 +134,17 @@ test('two bundles keep two caches', () => {
 // damaged data, node crashes (SIGSEGV). Every cache carries its own SHA-1, checked first.
 test.each([
   ['bytes overwritten past the header', (b: Buffer) => Buffer.concat([b.subarray(0, 64), Buffer.alloc(b.length - 64, 0x5a)])],
-  ['one bit flipped in V8 data', (b: Buffer) => { const c = Buffer.from(b); c[c.length >> 1] ^= 1; return c; }],
+  [
+    'one bit flipped in V8 data',
+    (b: Buffer) => {
+      const c = Buffer.from(b);
+      c[c.length >> 1] ^= 1;
+      return c;
+    },
+  ],
   ['cut short', (b: Buffer) => b.subarray(0, b.length >> 1)],
-  ["only the header", (b: Buffer) => b.subarray(0, 48)],
-  ["V8 data without our header", (b: Buffer) => b.subarray(48)],
+  ['only the header', (b: Buffer) => b.subarray(0, 48)],
+  ['V8 data without our header', (b: Buffer) => b.subarray(48)],
   ['empty', () => Buffer.alloc(0)],
 ])('a damaged cache (%s) is refused, the bundle still loads, and the cache is written anew', (_what, damage) => {
   const file = writeBundle(BODY);
@@ -179,7 +200,9 @@ test('the cache lives in <SlothTool home>/cache/v8, and never makes a SlothTool 
 });
 
 test('a bundle is loaded once per process, and require() of it gives the same module', () => {
-  const file = writeBundle(`module.exports = { value: () => ({ sum: 42, runs: (globalThis.__bundleRuns = (globalThis.__bundleRuns || 0) + 1) }) };`);
+  const file = writeBundle(
+    `module.exports = { value: () => ({ sum: 42, runs: (globalThis.__bundleRuns = (globalThis.__bundleRuns || 0) + 1) }) };`,
+  );
   const code = `const { loadBundle } = require(${JSON.stringify(LOADER)});
     const a = loadBundle(${JSON.stringify(file)});
     const b = loadBundle(${JSON.stringify(file.replace('/dist/', '/dist/../dist/'))});
@@ -191,7 +214,9 @@ test('a bundle is loaded once per process, and require() of it gives the same mo
 });
 
 test('a bundle whose own code throws is not kept: the next load runs it again', () => {
-  const file = writeBundle(`if (!globalThis.__second) { globalThis.__second = true; throw new Error('first load fails'); } module.exports = { value: () => 'ok' };`);
+  const file = writeBundle(
+    `if (!globalThis.__second) { globalThis.__second = true; throw new Error('first load fails'); } module.exports = { value: () => 'ok' };`,
+  );
   const code = `const { loadBundle } = require(${JSON.stringify(LOADER)});
     let first = '';
     try { loadBundle(${JSON.stringify(file)}); } catch (e) { first = e.message; }

@@ -7,7 +7,7 @@ describe('fill', () => {
     expect(fill('{a}{a}', { a: 'x' })).toBe('xx');
   });
   test('values are inserted as they are, never read as templates', () => {
-    expect(fill('{a}', { a: '{b}' , b: 'no' })).toBe('{b}');
+    expect(fill('{a}', { a: '{b}', b: 'no' })).toBe('{b}');
     expect(fill('{a}', { a: '$& $1' })).toBe('$& $1');
   });
   test('plural forms by the language rules, # is the number', () => {
@@ -27,7 +27,10 @@ describe('fill', () => {
 });
 
 describe('catalogues', () => {
-  const c = defineMessages({ en: { hi: 'Hello {name}', n: '{n, plural, one {# step} other {# steps}}' }, zh: { hi: '你好 {name}', n: '{n} 步' } });
+  const c = defineMessages({
+    en: { hi: 'Hello {name}', n: '{n, plural, one {# step} other {# steps}}' },
+    zh: { hi: '你好 {name}', n: '{n} 步' },
+  });
   test('t by language', () => {
     expect(c.t('en', 'hi', { name: 'A' })).toBe('Hello A');
     expect(c.t('zh', 'hi', { name: 'A' })).toBe('你好 A');

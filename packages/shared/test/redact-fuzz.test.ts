@@ -14,18 +14,97 @@ const SEED = process.env.REDACT_FUZZ_SEED ? Number(process.env.REDACT_FUZZ_SEED)
 const RUNS = process.env.REDACT_FUZZ_RUNS ? Number(process.env.REDACT_FUZZ_RUNS) : 400;
 
 /** Pieces that make the patterns start and almost match: names, separators, quotes, frames, runs. */
-const PIECES = ['password', 'token', 'api_key', 'Authorization', 'Bearer ', 'sk-', 'ghp_', 'AKIA', 'eyJ', 'xoxb-', '--token ', 'mysql -p',
-  '://', 'u:p@', '=', ':', '"', "'", '\\"', '\\n', ' ', '\n', '-----BEGIN PRIVATE KEY-----', '-----END PRIVATE KEY-----',
-  '-----BEGIN RSA PRIVATE KEY-----\n', 'f:12:', 'f-13-', '+', 'a1b2c3d4e5f6', 'QUJDRA==', 'MIIEpAIBAAKCAQEA75abcdefghij', '${', '.', '-', '_',
-  'machine h login u password ', '<password>', '</password>', "define('DB_PASSWORD', '", '-u a:', 'Cookie: sid=', 'password: |\n  ',
-  'h:5432:db:u:', 'Xk29dLq0PzR7mNv4Bt8Wc1Ys', '12345678:AA', 'Q~', '[redacted', ']', 'fuzz-known-value-123',
+const PIECES = [
+  'password',
+  'token',
+  'api_key',
+  'Authorization',
+  'Bearer ',
+  'sk-',
+  'ghp_',
+  'AKIA',
+  'eyJ',
+  'xoxb-',
+  '--token ',
+  'mysql -p',
+  '://',
+  'u:p@',
+  '=',
+  ':',
+  '"',
+  "'",
+  '\\"',
+  '\\n',
+  ' ',
+  '\n',
+  '-----BEGIN PRIVATE KEY-----',
+  '-----END PRIVATE KEY-----',
+  '-----BEGIN RSA PRIVATE KEY-----\n',
+  'f:12:',
+  'f-13-',
+  '+',
+  'a1b2c3d4e5f6',
+  'QUJDRA==',
+  'MIIEpAIBAAKCAQEA75abcdefghij',
+  '${',
+  '.',
+  '-',
+  '_',
+  'machine h login u password ',
+  '<password>',
+  '</password>',
+  "define('DB_PASSWORD', '",
+  '-u a:',
+  'Cookie: sid=',
+  'password: |\n  ',
+  'h:5432:db:u:',
+  'Xk29dLq0PzR7mNv4Bt8Wc1Ys',
+  '12345678:AA',
+  'Q~',
+  '[redacted',
+  ']',
+  'fuzz-known-value-123',
   // The syntax around a value (option words, quoted words, config lines), short names, credential documents.
-  '--password=', '--token ', '"--api-key=', "'", ',', ';', '&', '(', ')', '{', '}', 'pw=', 'db_pw = ', 'pass: ', 'PGPASSWORD=',
-  ';Password=', 'Server=db;', "mysql -p'", 'docker login -p ', 'rootpw ', 'bindpw ', 'account ', '"type": "service_account"',
-  '"private_key_id": "', '"appId": "', '"password": "', '"tenant": "', '"auths": {', '"SecretAccessKey": "', '- name: DB_PASSWORD\n  value: ',
-  '{"name": "API_TOKEN", "value": "', '://u:p@ss@', ' # ', '\t', '   3\t'];
+  '--password=',
+  '--token ',
+  '"--api-key=',
+  "'",
+  ',',
+  ';',
+  '&',
+  '(',
+  ')',
+  '{',
+  '}',
+  'pw=',
+  'db_pw = ',
+  'pass: ',
+  'PGPASSWORD=',
+  ';Password=',
+  'Server=db;',
+  "mysql -p'",
+  'docker login -p ',
+  'rootpw ',
+  'bindpw ',
+  'account ',
+  '"type": "service_account"',
+  '"private_key_id": "',
+  '"appId": "',
+  '"password": "',
+  '"tenant": "',
+  '"auths": {',
+  '"SecretAccessKey": "',
+  '- name: DB_PASSWORD\n  value: ',
+  '{"name": "API_TOKEN", "value": "',
+  '://u:p@ss@',
+  ' # ',
+  '\t',
+  '   3\t',
+];
 
-const textArb = fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 12 })), { maxLength: 60 }).map((parts) => parts.join(''));
+const textArb = fc
+  .array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 12 })), { maxLength: 60 })
+  .map((parts) => parts.join(''));
 
 test(`never throws, returns a string, and is idempotent (seed ${SEED}, ${RUNS} runs)`, () => {
   addKnownSecrets(['fuzz-known-value-123']);
@@ -44,10 +123,26 @@ test(`never throws, returns a string, and is idempotent (seed ${SEED}, ${RUNS} r
 /** A file's text as a tool prints it: plain, `grep -n` / context prefixes, a diff, `cat -n`, a JSON string. */
 const FRAMES: Record<string, (text: string) => string> = {
   plain: (t) => t,
-  'grep -Hn': (t) => t.split('\n').map((l, i) => `dir/file.txt:${i + 1}:${l}`).join('\n'),
-  'grep -A': (t) => t.split('\n').map((l, i) => `dir/file.txt${i ? '-' : ':'}${i + 1}${i ? '-' : ':'}${l}`).join('\n'),
-  'diff +': (t) => t.split('\n').map((l) => `+${l}`).join('\n'),
-  'cat -n': (t) => t.split('\n').map((l, i) => `${String(i + 1).padStart(6)}\t${l}`).join('\n'),
+  'grep -Hn': (t) =>
+    t
+      .split('\n')
+      .map((l, i) => `dir/file.txt:${i + 1}:${l}`)
+      .join('\n'),
+  'grep -A': (t) =>
+    t
+      .split('\n')
+      .map((l, i) => `dir/file.txt${i ? '-' : ':'}${i + 1}${i ? '-' : ':'}${l}`)
+      .join('\n'),
+  'diff +': (t) =>
+    t
+      .split('\n')
+      .map((l) => `+${l}`)
+      .join('\n'),
+  'cat -n': (t) =>
+    t
+      .split('\n')
+      .map((l, i) => `${String(i + 1).padStart(6)}\t${l}`)
+      .join('\n'),
   'JSON string': (t) => JSON.stringify({ stdoutTail: t }),
 };
 const SAMPLES = [...SECRET_CORPUS, ...FRAMED_CORPUS];
@@ -58,7 +153,9 @@ test(`every format in every framing, mixed, leaks nothing and is idempotent (see
     fc.property(arb, (picks) => {
       const text = picks.map(([s, f]) => FRAMES[f](s.text)).join('\n');
       const once = redact(text);
-      for (const [s] of picks) for (const piece of s.parts ?? [s.secret]) expect(findLeak(once, piece) ?? (once.includes(piece) ? piece : undefined)).toBeUndefined();
+      for (const [s] of picks)
+        for (const piece of s.parts ?? [s.secret])
+          expect(findLeak(once, piece) ?? (once.includes(piece) ? piece : undefined)).toBeUndefined();
       forgetGivenTexts();
       expect(redact(once)).toBe(once);
     }),
@@ -122,10 +219,13 @@ const ADVERSARIAL: Array<[string, (n: number) => string]> = [
   ['END markers on one long line', (n) => `${'M'.repeat(n / 2)}${'x -----END RSA PRIVATE KEY-----'.repeat(n / 60)}`],
   ['key lines between END markers', (n) => 'MIIEpAIBAAKCAQEA75abcdefghij\n-----END PRIVATE KEY-----\n'.repeat(n / 54)],
   ['escaped lines between END markers', (n) => '\\\\nMIIEpAIBAAKCAQEA75abcdefghij\\\\n-----END PRIVATE KEY-----'.repeat(n / 60)],
-  ['random pieces', (n) => {
-    const unit = fc.sample(textArb, { numRuns: 20, seed: 42 }).join('');
-    return unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
-  }],
+  [
+    'random pieces',
+    (n) => {
+      const unit = fc.sample(textArb, { numRuns: 20, seed: 42 }).join('');
+      return unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+    },
+  ],
 ];
 
 const total = (w: { scanned: number; stops: number; inspected: number }): number => w.scanned + w.stops + w.inspected;

@@ -7,7 +7,8 @@ import { forgetGivenTexts } from '../src/redact/gate';
 // the gate whole, again inside the tool result and again in the audit log. Once a value is
 // added, the text is scanned again and the new value is masked in it.
 
-const log = (seed: string): string => Array.from({ length: 300 }, (_, i) => `${seed} line ${i}: compiled module ${i} in ${i % 7} ms\n`).join('');
+const log = (seed: string): string =>
+  Array.from({ length: 300 }, (_, i) => `${seed} line ${i}: compiled module ${i} in ${i % 7} ms\n`).join('');
 
 beforeEach(() => forgetGivenTexts());
 

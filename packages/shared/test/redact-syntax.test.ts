@@ -57,7 +57,10 @@ describe('an option, an assignment or a config line keeps all of its value, what
     ["echo 'TOKEN=a b' > x", "echo 'TOKEN=[redacted TOKEN, 3 chars]' > x"],
     // Connection strings: a `;` that starts the next `Name=` ends the value.
     ['Server=db;Password=abc,def;Database=x', 'Server=db;Password=[redacted Password, 7 chars];Database=x'],
-    ['Data Source=x; User Id=app; Password=a b,c; Initial Catalog=y', 'Data Source=x; User Id=app; Password=[redacted Password, 5 chars]; Initial Catalog=y'],
+    [
+      'Data Source=x; User Id=app; Password=a b,c; Initial Catalog=y',
+      'Data Source=x; User Id=app; Password=[redacted Password, 5 chars]; Initial Catalog=y',
+    ],
     ['Password=a;b', 'Password=[redacted Password, 3 chars]'],
     // URL passwords: any character but white space, a quote and `/ ? #`; the last `@` ends them.
     ['postgres://u:p@ss@h/db', 'postgres://u:[redacted password, 4 chars]@h/db'],
@@ -65,7 +68,13 @@ describe('an option, an assignment or a config line keeps all of its value, what
   ]);
 
   test('every one of them is idempotent', () => {
-    for (const text of ['tool --password=p@ss,w0rd;1 --yes', "mysql -p'a b' x", 'password: a b c', 'Server=db;Password=a,b;Database=x', '{"args":["--token=a b"]}']) {
+    for (const text of [
+      'tool --password=p@ss,w0rd;1 --yes',
+      "mysql -p'a b' x",
+      'password: a b c',
+      'Server=db;Password=a,b;Database=x',
+      '{"args":["--token=a b"]}',
+    ]) {
       const once = redact(text);
       expect(again(once)).toBe(once);
     }
@@ -97,23 +106,71 @@ describe('an option, an assignment or a config line keeps all of its value, what
 
 describe('short and compound password names', () => {
   eachReturns('isSecretName(%s) is %s', isSecretName, [
-    ['pw', true], ['pwd', true], ['pass', true], ['passwd', true], ['db_pw', true], ['DB_PW', true], ['smtp.pw', true],
-    ['mysql_pwd', true], ['admin_pass', true], ['adminPass', true], ['rootpw', true], ['bindpw', true], ['storepass', true],
-    ['keypass', true], ['dbpassword', true], ['clientsecret', true], ['csrftoken', true], ['id_token', true], ['idToken', true],
-    ['-storepass', true], ['--passwd', true], ['passin', true],
-    ['password_min_length', false], ['PASSWORD_MIN_LENGTH', false], ['password_policy', false], ['pass_count', false],
-    ['pass_rate', false], ['password_file', false], ['token_id', false], ['api_key_id', false], ['private_key_id', false],
-    ['cached_tokens', false], ['reasoning_tokens', false], ['bypass', false], ['compass', false], ['renderpass', false],
-    ['onresumptiontoken', false], ['PGPASSFILE', false], ['smtp_sasl_password_maps', false], ['SSH_AUTH_SOCK', false],
+    ['pw', true],
+    ['pwd', true],
+    ['pass', true],
+    ['passwd', true],
+    ['db_pw', true],
+    ['DB_PW', true],
+    ['smtp.pw', true],
+    ['mysql_pwd', true],
+    ['admin_pass', true],
+    ['adminPass', true],
+    ['rootpw', true],
+    ['bindpw', true],
+    ['storepass', true],
+    ['keypass', true],
+    ['dbpassword', true],
+    ['clientsecret', true],
+    ['csrftoken', true],
+    ['id_token', true],
+    ['idToken', true],
+    ['-storepass', true],
+    ['--passwd', true],
+    ['passin', true],
+    ['password_min_length', false],
+    ['PASSWORD_MIN_LENGTH', false],
+    ['password_policy', false],
+    ['pass_count', false],
+    ['pass_rate', false],
+    ['password_file', false],
+    ['token_id', false],
+    ['api_key_id', false],
+    ['private_key_id', false],
+    ['cached_tokens', false],
+    ['reasoning_tokens', false],
+    ['bypass', false],
+    ['compass', false],
+    ['renderpass', false],
+    ['onresumptiontoken', false],
+    ['PGPASSFILE', false],
+    ['smtp_sasl_password_maps', false],
+    ['SSH_AUTH_SOCK', false],
   ]);
 
   eachReturns('isWeakSecretName(%s) is %s', isWeakSecretName, [
-    ['pass', true], ['PW', true], ['pwd', true], ['env.PWD', true], ['OLDPWD', true], ['db_pass', false], ['password', false], ['smtp.pw', false],
+    ['pass', true],
+    ['PW', true],
+    ['pwd', true],
+    ['env.PWD', true],
+    ['OLDPWD', true],
+    ['db_pass', false],
+    ['password', false],
+    ['smtp.pw', false],
   ]);
 
   eachReturns('weakValue(%s, lineStart %s) is %s', weakValue, [
-    ['/home/me', true, false], ['~/x', false, false], ['12', true, false], ['194559', false, false], ['194559', true, true],
-    ['letmein', true, true], ['the', false, false], ['gate.', false, false], ['hunter2', false, true], ['xK9#mQ', false, true], ['aB', false, false],
+    ['/home/me', true, false],
+    ['~/x', false, false],
+    ['12', true, false],
+    ['194559', false, false],
+    ['194559', true, true],
+    ['letmein', true, true],
+    ['the', false, false],
+    ['gate.', false, false],
+    ['hunter2', false, true],
+    ['xK9#mQ', false, true],
+    ['aB', false, false],
   ]);
 
   eachReturns('%s', redact, [
@@ -161,13 +218,25 @@ describe("real-looking files with the gate's words and no secret are left as the
 });
 
 const email = `deploy@proj-${fakeToken('t-sa-proj', 6).toLowerCase()}.iam.gserviceaccount.com`;
-const sa = { type: 'service_account', project_id: 'proj-demo-42', private_key_id: fakeToken('t-sa-kid', 40, '0123456789abcdef'), private_key: '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n', client_email: email, client_id: '112233445566778899001', auth_uri: 'https://accounts.google.com/o/oauth2/auth', token_uri: 'https://oauth2.googleapis.com/token', client_x509_cert_url: `https://www.googleapis.com/robot/v1/metadata/x509/${encodeURIComponent(email)}`, universe_domain: 'googleapis.com' };
+const sa = {
+  type: 'service_account',
+  project_id: 'proj-demo-42',
+  private_key_id: fakeToken('t-sa-kid', 40, '0123456789abcdef'),
+  private_key: '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n',
+  client_email: email,
+  client_id: '112233445566778899001',
+  auth_uri: 'https://accounts.google.com/o/oauth2/auth',
+  token_uri: 'https://oauth2.googleapis.com/token',
+  client_x509_cert_url: `https://www.googleapis.com/robot/v1/metadata/x509/${encodeURIComponent(email)}`,
+  universe_domain: 'googleapis.com',
+};
 
 /** The fields of `doc` the gate leaves readable: the same as text (`cat key.json`) and as a structured value. */
 function readable(doc: Record<string, unknown>, pretty = true): string[] {
   const asText = JSON.parse(redact(JSON.stringify(doc, null, pretty ? 2 : undefined))) as Record<string, unknown>;
   const asValue = redactValue(doc);
-  const kept = (out: Record<string, unknown>) => Object.keys(doc).filter((k) => typeof doc[k] === 'string' && out[k] === doc[k] && doc[k] !== '');
+  const kept = (out: Record<string, unknown>) =>
+    Object.keys(doc).filter((k) => typeof doc[k] === 'string' && out[k] === doc[k] && doc[k] !== '');
   expect(kept(asValue)).toEqual(kept(asText));
   return kept(asText);
 }
@@ -180,7 +249,14 @@ describe('credential documents are masked whole, their constant fields kept', ()
 
   test('a part of one (`grep -A2 private_key_id`), in a JSON string, and behind grep prefixes', () => {
     const part = `  "private_key_id": "${sa.private_key_id}",\n  "client_email": "${email}",`;
-    for (const text of [part, JSON.stringify({ stdoutTail: JSON.stringify(sa, null, 2) }), JSON.stringify(sa, null, 2).split('\n').map((l, i) => `sa.json:${i + 1}:${l}`).join('\n')]) {
+    for (const text of [
+      part,
+      JSON.stringify({ stdoutTail: JSON.stringify(sa, null, 2) }),
+      JSON.stringify(sa, null, 2)
+        .split('\n')
+        .map((l, i) => `sa.json:${i + 1}:${l}`)
+        .join('\n'),
+    ]) {
       const out = redact(text);
       expect(out).not.toContain(sa.private_key_id);
       expect(out).not.toContain(email);
@@ -189,27 +265,81 @@ describe('credential documents are masked whole, their constant fields kept', ()
   });
 
   test('GCP authorized_user, external_account and impersonation files', () => {
-    expect(readable({ account: '', client_id: '7640-abc.apps.googleusercontent.com', client_secret: 'd-FL95Q19q7MQmFpd7hHD0Ty', quota_project_id: 'my-proj', refresh_token: '1//0gAbCdEf', type: 'authorized_user', universe_domain: 'googleapis.com' })).toEqual(['type', 'universe_domain']);
-    expect(readable({ type: 'external_account', audience: '//iam.googleapis.com/projects/123/locations/global/workloadIdentityPools/p/providers/q', subject_token_type: 'urn:ietf:params:oauth:token-type:jwt', token_url: 'https://sts.googleapis.com/v1/token', service_account_impersonation_url: `https://iamcredentials.googleapis.com/v1/projects/-/serviceAccounts/${email}:generateAccessToken` })).toEqual(['type', 'subject_token_type', 'token_url']);
+    expect(
+      readable({
+        account: '',
+        client_id: '7640-abc.apps.googleusercontent.com',
+        client_secret: 'd-FL95Q19q7MQmFpd7hHD0Ty',
+        quota_project_id: 'my-proj',
+        refresh_token: '1//0gAbCdEf',
+        type: 'authorized_user',
+        universe_domain: 'googleapis.com',
+      }),
+    ).toEqual(['type', 'universe_domain']);
+    expect(
+      readable({
+        type: 'external_account',
+        audience: '//iam.googleapis.com/projects/123/locations/global/workloadIdentityPools/p/providers/q',
+        subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+        token_url: 'https://sts.googleapis.com/v1/token',
+        service_account_impersonation_url: `https://iamcredentials.googleapis.com/v1/projects/-/serviceAccounts/${email}:generateAccessToken`,
+      }),
+    ).toEqual(['type', 'subject_token_type', 'token_url']);
   });
 
   test('AWS credentials: sts output and a credential_process output', () => {
-    const sts = { Credentials: { AccessKeyId: 'ASIAQWERTYUIOPASDFGH', SecretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEYzz', SessionToken: 'IQoJb3JpZ2luX2VjEJr//////////wEaCXVz', Expiration: '2026-11-30T12:00:00Z' } };
+    const sts = {
+      Credentials: {
+        AccessKeyId: 'ASIAQWERTYUIOPASDFGH',
+        SecretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEYzz',
+        SessionToken: 'IQoJb3JpZ2luX2VjEJr//////////wEaCXVz',
+        Expiration: '2026-11-30T12:00:00Z',
+      },
+    };
     const out = redact(JSON.stringify(sts, null, 4));
     for (const v of Object.values(sts.Credentials).slice(1, 3)) expect(out).not.toContain(v);
     expect(out).toContain('"Expiration": "2026-11-30T12:00:00Z"');
-    expect(readable({ Version: 1, AccessKeyId: 'AKIAQWERTYUIOPASDFGH', SecretAccessKey: 'abc/def+ghi', SessionToken: 'tok', Expiration: 'x' } as Record<string, unknown>)).toEqual(['Expiration']);
+    expect(
+      readable({
+        Version: 1,
+        AccessKeyId: 'AKIAQWERTYUIOPASDFGH',
+        SecretAccessKey: 'abc/def+ghi',
+        SessionToken: 'tok',
+        Expiration: 'x',
+      } as Record<string, unknown>),
+    ).toEqual(['Expiration']);
   });
 
   test('Azure service principals (create-for-rbac, --sdk-auth)', () => {
-    expect(readable({ appId: '2f3c6a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f', displayName: 'ci', password: 'Xk8Q~abcDEF.ghi', tenant: '72f988bf-86f1-41af-91ab-2d7cd011db47' })).toEqual(['displayName']);
-    expect(readable({ clientId: '0c1d2e3f-aaaa-bbbb-cccc-0123456789ab', clientSecret: 'b-secret-1', subscriptionId: 'c-sub-0001', tenantId: 'd-tenant-01', activeDirectoryEndpointUrl: 'https://login.microsoftonline.com' })).toEqual(['activeDirectoryEndpointUrl']);
+    expect(
+      readable({
+        appId: '2f3c6a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f',
+        displayName: 'ci',
+        password: 'Xk8Q~abcDEF.ghi',
+        tenant: '72f988bf-86f1-41af-91ab-2d7cd011db47',
+      }),
+    ).toEqual(['displayName']);
+    expect(
+      readable({
+        clientId: '0c1d2e3f-aaaa-bbbb-cccc-0123456789ab',
+        clientSecret: 'b-secret-1',
+        subscriptionId: 'c-sub-0001',
+        tenantId: 'd-tenant-01',
+        activeDirectoryEndpointUrl: 'https://login.microsoftonline.com',
+      }),
+    ).toEqual(['activeDirectoryEndpointUrl']);
     // An `appId` alone (an app manifest) is no service principal.
     expect(readable({ appId: '9a8b7c6d-1111-4c2a-9e7f-000000000001', displayName: 'web' })).toEqual(['appId', 'displayName']);
   });
 
   test('a Docker config: every field of a registry entry, not the helper names', () => {
-    const docker = { auths: { 'ghcr.io': { username: 'bob', password: 'pw-1', email: 'b@x.io' }, 'r.example.com': { auth: 'Ym9iOmh1bnRlcjI=', identitytoken: 'it-123' } }, credsStore: 'desktop' };
+    const docker = {
+      auths: {
+        'ghcr.io': { username: 'bob', password: 'pw-1', email: 'b@x.io' },
+        'r.example.com': { auth: 'Ym9iOmh1bnRlcjI=', identitytoken: 'it-123' },
+      },
+      credsStore: 'desktop',
+    };
     const out = redact(JSON.stringify(docker, null, 2));
     for (const v of ['"bob"', 'pw-1', 'b@x.io', 'Ym9iOmh1bnRlcjI=', 'it-123']) expect(out).not.toContain(v);
     expect(out).toContain('"credsStore": "desktop"');
@@ -220,16 +350,27 @@ describe('credential documents are masked whole, their constant fields kept', ()
 
   test('environment lists name their secret values (Kubernetes YAML, ECS JSON), in framings too', () => {
     const yaml = 'env:\n  - name: DB_PASSWORD\n    value: hunter2hunter2\n  - name: LOG_LEVEL\n    value: info\n';
-    for (const text of [yaml, JSON.stringify({ out: yaml }), yaml.split('\n').map((l, i) => `d.yaml:${i + 1}:${l}`).join('\n')]) {
+    for (const text of [
+      yaml,
+      JSON.stringify({ out: yaml }),
+      yaml
+        .split('\n')
+        .map((l, i) => `d.yaml:${i + 1}:${l}`)
+        .join('\n'),
+    ]) {
       const out = redact(text);
       expect(out).not.toContain('hunter2hunter2');
       expect(out).toContain('info');
     }
-    expect(redact('[{"name": "API_TOKEN", "value": "tok-12345"}, {"name": "PORT", "value": "80"}]')).toBe('[{"name": "API_TOKEN", "value": "[redacted API_TOKEN, 9 chars]"}, {"name": "PORT", "value": "80"}]');
+    expect(redact('[{"name": "API_TOKEN", "value": "tok-12345"}, {"name": "PORT", "value": "80"}]')).toBe(
+      '[{"name": "API_TOKEN", "value": "[redacted API_TOKEN, 9 chars]"}, {"name": "PORT", "value": "80"}]',
+    );
   });
 
   test('.netrc: the password and the account (an ftp password); the login stays', () => {
-    expect(redact('machine ftp.example.com login bob password hunter2x account acct-pw-777')).toBe('machine ftp.example.com login bob password [redacted password, 8 chars] account [redacted account, 11 chars]');
+    expect(redact('machine ftp.example.com login bob password hunter2x account acct-pw-777')).toBe(
+      'machine ftp.example.com login bob password [redacted password, 8 chars] account [redacted account, 11 chars]',
+    );
   });
 
   test('kubeconfig: an OIDC id-token without a JWT shape', () => {

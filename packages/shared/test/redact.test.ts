@@ -21,7 +21,7 @@ describe('every format of the corpus is masked, in its file as it is', () => {
     expect(rescan(out)).toBe(out);
   });
 
-  test.each(FRAMED_CORPUS.map((s) => [s.name, s] as const))('%s (the field\'s formats and framings)', (_name, s) => {
+  test.each(FRAMED_CORPUS.map((s) => [s.name, s] as const))("%s (the field's formats and framings)", (_name, s) => {
     const out = redact(s.text);
     for (const piece of s.parts ?? [s.secret]) {
       expect(findLeak(out, piece)).toBeUndefined();
@@ -144,10 +144,27 @@ describe('secret-looking environment variables', () => {
 
 describe('names', () => {
   eachReturns('isSecretName(%s) is %s', isSecretName, [
-    ['api_key', true], ['API-KEY', true], ['apiKey', true], ['X-Api-Key', true], ['refreshToken', true], ['client_secret', true],
-    ['DB_PASSWORD', true], ['passwd', true], ['aws_secret_access_key', true], ['--token', true], ['Authorization', true],
-    ['max_tokens', false], ['input_tokens', false], ['TOKEN_LIMIT', false], ['token_file', false], ['SSH_AUTH_SOCK', false],
-    ['language', false], ['base_url', false], ['author', false], ['tokenizer', false], ['sessionKey', false],
+    ['api_key', true],
+    ['API-KEY', true],
+    ['apiKey', true],
+    ['X-Api-Key', true],
+    ['refreshToken', true],
+    ['client_secret', true],
+    ['DB_PASSWORD', true],
+    ['passwd', true],
+    ['aws_secret_access_key', true],
+    ['--token', true],
+    ['Authorization', true],
+    ['max_tokens', false],
+    ['input_tokens', false],
+    ['TOKEN_LIMIT', false],
+    ['token_file', false],
+    ['SSH_AUTH_SOCK', false],
+    ['language', false],
+    ['base_url', false],
+    ['author', false],
+    ['tokenizer', false],
+    ['sessionKey', false],
   ]);
 });
 
@@ -189,7 +206,9 @@ describe('references to where a secret is kept are not secrets', () => {
     '{"api_key": "env:DEEPSEEK_API_KEY"}',
   ]);
   test('a real value next to them is still masked', () => {
-    expect(redact('--api-key sk-abcdefghijklmnopqrstuvwx --token env:T')).toBe('--api-key sk-[redacted openai key, 27 chars] --token env:T');
+    expect(redact('--api-key sk-abcdefghijklmnopqrstuvwx --token env:T')).toBe(
+      '--api-key sk-[redacted openai key, 27 chars] --token env:T',
+    );
   });
 });
 

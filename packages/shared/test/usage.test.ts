@@ -1,6 +1,23 @@
 import { closest, commandFor, editDistance, usageMessage, USAGE_EXIT_CODE } from '../src/usage';
 
-const LLM_BASE_OPTIONS = ['--interactive', '--help', '--version', '--yes', '--json', '--mode', '--profile', '--preset', '--base-url', '--api-key', '--low-model', '--high-model', '--timeout', '--json-mode', '--max-retries', '--transport'];
+const LLM_BASE_OPTIONS = [
+  '--interactive',
+  '--help',
+  '--version',
+  '--yes',
+  '--json',
+  '--mode',
+  '--profile',
+  '--preset',
+  '--base-url',
+  '--api-key',
+  '--low-model',
+  '--high-model',
+  '--timeout',
+  '--json-mode',
+  '--max-retries',
+  '--transport',
+];
 
 test.each([
   ['--base-ur', '--base-url'],
@@ -32,7 +49,9 @@ test('the usage message in both languages, with and without a suggestion', () =>
   expect(usageMessage('zh', { detail: '未知选项 --base-ur', suggestion: '--base-url', help: 'slothtool llm-base --help' })).toBe(
     '用法错误：未知选项 --base-ur。是不是想输入 --base-url？运行 `slothtool llm-base --help` 查看选项。',
   );
-  expect(usageMessage('en', { detail: 'no prompt given', help: 'slothtool ai --help' })).toBe('Invalid usage: no prompt given. Run `slothtool ai --help` for the options.');
+  expect(usageMessage('en', { detail: 'no prompt given', help: 'slothtool ai --help' })).toBe(
+    'Invalid usage: no prompt given. Run `slothtool ai --help` for the options.',
+  );
 });
 
 test.each([

@@ -81,7 +81,11 @@ class Io {
  * Split a command's argv into positionals and flags with `node:util` parseArgs (`-y` and `--yes`
  * are one flag; `--` ends the options), rejecting options the command does not know.
  */
-function parseArgs(io: Io, args: string[], known: Record<string, { type: 'boolean'; short?: string }>): { positionals: string[]; flags: Set<string> } {
+function parseArgs(
+  io: Io,
+  args: string[],
+  known: Record<string, { type: 'boolean'; short?: string }>,
+): { positionals: string[]; flags: Set<string> } {
   const positionals: string[] = [];
   const flags = new Set<string>();
   const { tokens = [] } = parseTokens({ args, options: known, strict: false, allowPositionals: true, tokens: true });
@@ -89,7 +93,11 @@ function parseArgs(io: Io, args: string[], known: Record<string, { type: 'boolea
     if (tok.kind === 'positional') positionals.push(tok.value);
     if (tok.kind !== 'option') continue;
     if (!Object.prototype.hasOwnProperty.call(known, tok.name) || tok.inlineValue) {
-      io.usage('unknownOption', { arg: tok.inlineValue ? `${tok.rawName}=${tok.value}` : tok.rawName }, tok.inlineValue ? [] : Object.keys(known).map((name) => `--${name}`));
+      io.usage(
+        'unknownOption',
+        { arg: tok.inlineValue ? `${tok.rawName}=${tok.value}` : tok.rawName },
+        tok.inlineValue ? [] : Object.keys(known).map((name) => `--${name}`),
+      );
     }
     flags.add(tok.name);
   }
@@ -162,8 +170,12 @@ async function install(io: Io, args: string[]): Promise<void> {
   const { installPlugin, createDefaultInstallerDeps } = installerModule();
   io.err(io.t('installing', { spec }));
   const progress = flags.has('verbose') ? undefined : npmProgress(io);
-  const onNpmOutput = flags.has('verbose') ? (chunk: string) => void process.stderr.write(chunk) : progress && ((chunk: string) => progress.output(chunk));
-  const result = await abortable((signal) => installPlugin(io.paths, spec, createDefaultInstallerDeps(), { onNpmOutput, signal })).finally(() => progress?.stop());
+  const onNpmOutput = flags.has('verbose')
+    ? (chunk: string) => void process.stderr.write(chunk)
+    : progress && ((chunk: string) => progress.output(chunk));
+  const result = await abortable((signal) => installPlugin(io.paths, spec, createDefaultInstallerDeps(), { onNpmOutput, signal })).finally(
+    () => progress?.stop(),
+  );
   io.out(io.t('installed', { alias: result.alias, name: result.entry.name, version: result.entry.version }));
   if (result.interactiveFlag) io.out(io.t('installedInteractive', { alias: result.alias, flag: result.interactiveFlag }));
 }
@@ -176,8 +188,12 @@ async function update(io: Io, args: string[]): Promise<void> {
   if (entry) io.err(io.t('updating', { alias, name: entry.name, version: entry.version }));
   const { updatePlugin, createDefaultInstallerDeps } = installerModule();
   const progress = flags.has('verbose') ? undefined : npmProgress(io);
-  const onNpmOutput = flags.has('verbose') ? (chunk: string) => void process.stderr.write(chunk) : progress && ((chunk: string) => progress.output(chunk));
-  const r = await abortable((signal) => updatePlugin(io.paths, alias, createDefaultInstallerDeps(), { onNpmOutput, signal })).finally(() => progress?.stop());
+  const onNpmOutput = flags.has('verbose')
+    ? (chunk: string) => void process.stderr.write(chunk)
+    : progress && ((chunk: string) => progress.output(chunk));
+  const r = await abortable((signal) => updatePlugin(io.paths, alias, createDefaultInstallerDeps(), { onNpmOutput, signal })).finally(() =>
+    progress?.stop(),
+  );
   io.out(
     r.fromVersion === r.toVersion
       ? io.t('updatedSame', { alias, version: r.toVersion })
@@ -222,7 +238,8 @@ async function askYesNo(question: string): Promise<boolean> {
 /** Terminal columns of a string: CJK and other wide characters take two. */
 function displayWidth(text: string): number {
   let width = 0;
-  for (const ch of text) width += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1;
+  for (const ch of text)
+    width += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1;
   return width;
 }
 
@@ -251,7 +268,12 @@ function list(io: Io, args: string[]): void {
   ];
   const widths = table[0].map((_, col) => Math.max(...table.map((row) => displayWidth(row[col]))));
   for (const row of table) {
-    io.out(row.map((cell, col) => (col === row.length - 1 ? cell : cell + ' '.repeat(widths[col] - displayWidth(cell)))).join('  ').trimEnd());
+    io.out(
+      row
+        .map((cell, col) => (col === row.length - 1 ? cell : cell + ' '.repeat(widths[col] - displayWidth(cell))))
+        .join('  ')
+        .trimEnd(),
+    );
   }
 }
 

@@ -23,7 +23,12 @@ export class SlothToolError extends Error {
   readonly params: Record<string, string>;
 
   constructor(code: SlothToolErrorCode, params: Record<string, string> = {}, options?: { cause?: unknown }) {
-    super(`${code}: ${Object.entries(params).map(([k, v]) => `${k}=${v}`).join(', ')}`, options);
+    super(
+      `${code}: ${Object.entries(params)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')}`,
+      options,
+    );
     this.name = 'SlothToolError';
     this.code = code;
     this.params = params;

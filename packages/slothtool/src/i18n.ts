@@ -61,7 +61,8 @@ const zh = {
   uninstallConfig: '  • 配置文件：{file}',
   uninstallKeepConfig: '保留配置文件：{file}（连同它一起删除：slothtool uninstall {alias} --purge）',
   purgeConfirm: '要删除这些配置文件吗（其中可能有配置档和 API key）？',
-  purgeNeedsYes: '--purge 会删除 "{alias}" 的配置文件（配置档、API key），没有终端可以确认。确定要删除时请加上 --yes：slothtool uninstall {alias} --purge --yes',
+  purgeNeedsYes:
+    '--purge 会删除 "{alias}" 的配置文件（配置档、API key），没有终端可以确认。确定要删除时请加上 --yes：slothtool uninstall {alias} --purge --yes',
   uninstallCancelled: '已取消，什么都没有删除。',
   uninstallNoDir: '不会删除插件所在的目录：{binPath}（它不在 SlothTool 目录内）',
   uninstalled: '✓ 已卸载 "{alias}"。',
@@ -121,8 +122,8 @@ const en: Record<MessageId, string> = {
     '  slothtool --help | --version',
     '',
     'Options:',
-    '  install/update --verbose               show npm\'s output',
-    '  uninstall --purge                      also delete the plugin\'s config (plugin-configs); asks first on a terminal',
+    "  install/update --verbose               show npm's output",
+    "  uninstall --purge                      also delete the plugin's config (plugin-configs); asks first on a terminal",
     '  uninstall --yes, -y                    with --purge: do not ask (needed without a terminal)',
     '  uninstall --keep-config                keep the config (the default; still accepted)',
     '  list --json                            print JSON',
@@ -137,7 +138,7 @@ const en: Record<MessageId, string> = {
   ].join('\n'),
   unknownOption: 'unknown option "{arg}"',
   noInteractiveMenu:
-    'This slothtool has no interactive menu.\nSee your plugins: slothtool list\nStart a plugin\'s interactive mode: slothtool <alias> -i (e.g. slothtool ai -i)',
+    "This slothtool has no interactive menu.\nSee your plugins: slothtool list\nStart a plugin's interactive mode: slothtool <alias> -i (e.g. slothtool ai -i)",
   missingArgument: 'Missing {what}. Usage: {usage}',
   extraArguments: 'Unexpected arguments: "{args}". Usage: {usage}',
   argAlias: 'the plugin alias',
@@ -156,7 +157,8 @@ const en: Record<MessageId, string> = {
   uninstallConfig: '  • config file: {file}',
   uninstallKeepConfig: 'Keeping the config file: {file} (remove it too: slothtool uninstall {alias} --purge)',
   purgeConfirm: 'Delete these config files (they may hold profiles and API keys)?',
-  purgeNeedsYes: '--purge deletes the config files of "{alias}" (profiles, API keys) and there is no terminal to confirm it. If you are sure, add --yes: slothtool uninstall {alias} --purge --yes',
+  purgeNeedsYes:
+    '--purge deletes the config files of "{alias}" (profiles, API keys) and there is no terminal to confirm it. If you are sure, add --yes: slothtool uninstall {alias} --purge --yes',
   uninstallCancelled: 'Cancelled; nothing was removed.',
   uninstallNoDir: 'Not removing the folder the plugin lives in: {binPath} (it is outside the SlothTool home)',
   uninstalled: '✓ Uninstalled "{alias}".',
@@ -183,13 +185,17 @@ const en: Record<MessageId, string> = {
   SPEC_NOT_FOUND: 'Cannot find the {kindText} to install: {path}',
   specFolder: 'folder (with a package.json)',
   specTarball: 'tarball',
-  NPM_FAILED: 'Install failed: npm exited with {status}.\n  command: {command}\nnpm output (tail):\n{output}\nNothing was left behind and the registry is unchanged.',
+  NPM_FAILED:
+    'Install failed: npm exited with {status}.\n  command: {command}\nnpm output (tail):\n{output}\nNothing was left behind and the registry is unchanged.',
   NPM_NOT_FOUND: 'Cannot find npm. SlothTool installs plugins with npm: install Node.js (it ships npm) and make sure npm is on PATH.',
   PACKAGE_UNREADABLE: 'Cannot read {file}: {detail}',
   NO_BIN: 'The package.json of {name} has no "bin": it is not a SlothTool plugin. The install was cleaned up.',
-  bundleUnusable: 'slothtool could not load {file} ({detail}); it runs without it, only slower to start. Reinstall to repair: npm install -g @holic512/slothtool',
-  PACKAGE_BIN_MISSING: '{name} declares the bin {bin}, but that file is not in the package (built before packing?). The install was cleaned up.',
-  BIN_MISSING: 'Plugin "{alias}" is registered but its bin file is missing: {binPath}\nReinstall: slothtool uninstall {alias} && slothtool install {name}',
+  bundleUnusable:
+    'slothtool could not load {file} ({detail}); it runs without it, only slower to start. Reinstall to repair: npm install -g @holic512/slothtool',
+  PACKAGE_BIN_MISSING:
+    '{name} declares the bin {bin}, but that file is not in the package (built before packing?). The install was cleaned up.',
+  BIN_MISSING:
+    'Plugin "{alias}" is registered but its bin file is missing: {binPath}\nReinstall: slothtool uninstall {alias} && slothtool install {name}',
   BIN_MISSING_LINKED:
     'Plugin "{alias}" points at a bin file that is missing: {binPath}\nIf it comes from a checkout, run npm run setup there; or install the published one: slothtool uninstall {alias} && slothtool install {name}',
   INVALID_ALIAS: 'The package name {name} gives the alias "{alias}", which cannot be used as a plugin name.',

@@ -3,10 +3,7 @@ import * as path from 'path';
 import { writeFileAtomic } from './lazy-libraries';
 
 /** What reading a JSON file gave: missing, unparsable, or a value still to be validated. */
-export type JsonRead =
-  | { kind: 'missing' }
-  | { kind: 'invalid'; detail: string }
-  | { kind: 'ok'; value: unknown };
+export type JsonRead = { kind: 'missing' } | { kind: 'invalid'; detail: string } | { kind: 'ok'; value: unknown };
 
 /** Read and parse a JSON file without deciding what a missing or broken file means. */
 export function readJsonFile(file: string): JsonRead {

@@ -100,7 +100,12 @@ export function runsInProcess(entry: RunnableEntry, readFile: (file: string) => 
  * Run an in-process plugin: its bin is loaded with `process.argv` as a spawned one would see it.
  * The plugin owns the process from here (output, exit code, signals). Throws BIN_MISSING.
  */
-export function runInProcess(alias: string, entry: RunnableEntry, args: string[], deps: Pick<RunnerDeps, 'execPath' | 'fileExists'> = createDefaultRunnerDeps()): void {
+export function runInProcess(
+  alias: string,
+  entry: RunnableEntry,
+  args: string[],
+  deps: Pick<RunnerDeps, 'execPath' | 'fileExists'> = createDefaultRunnerDeps(),
+): void {
   if (!deps.fileExists(entry.binPath)) throw new SlothToolError('BIN_MISSING', { alias, name: entry.name, binPath: entry.binPath });
   process.argv = [deps.execPath, entry.binPath, ...args];
   require(entry.binPath);

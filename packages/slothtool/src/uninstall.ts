@@ -31,7 +31,10 @@ function configFilesOf(paths: HomePaths, alias: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((n) => n === `${alias}.json` || (n.startsWith(`${alias}.`) && n.endsWith('.json'))).sort().map((n) => path.join(dir, n));
+  return names
+    .filter((n) => n === `${alias}.json` || (n.startsWith(`${alias}.`) && n.endsWith('.json')))
+    .sort()
+    .map((n) => path.join(dir, n));
 }
 
 /** Work out what uninstalling `alias` removes. Throws NOT_INSTALLED. Touches nothing. */

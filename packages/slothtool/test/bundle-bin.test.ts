@@ -74,8 +74,14 @@ test('a bundle that cannot be loaded is said so, and lib/ runs instead', () => {
 /** Run the bin with a preload that prints the files `require` loaded, at exit. */
 function binLoading(binDir: string, args: string[]) {
   const probe = path.join(temp.home, 'loaded.js');
-  fs.writeFileSync(probe, `process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(Object.keys(require.cache)) + '\\n'));`);
-  const r = spawnSync(process.execPath, ['-r', probe, path.join(binDir, 'bin', 'slothtool.js'), ...args], { env: temp.env, encoding: 'utf8' });
+  fs.writeFileSync(
+    probe,
+    `process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(Object.keys(require.cache)) + '\\n'));`,
+  );
+  const r = spawnSync(process.execPath, ['-r', probe, path.join(binDir, 'bin', 'slothtool.js'), ...args], {
+    env: temp.env,
+    encoding: 'utf8',
+  });
   const loaded = JSON.parse(/LOADED (.*)/.exec(r.stderr)![1]) as string[];
   return { ...r, stderr: r.stderr.replace(/LOADED .*\n/, ''), loaded };
 }

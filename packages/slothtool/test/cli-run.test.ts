@@ -34,13 +34,20 @@ describe('run', () => {
   });
 
   test('a plugin that declares slothtool.inProcess runs in the host process (no second node start); others are spawned', async () => {
-    const bin = "console.log(JSON.stringify({ pid: process.pid, ppid: process.ppid, argv: process.argv.slice(2) })); process.exitCode = 7;";
+    const bin = 'console.log(JSON.stringify({ pid: process.pid, ppid: process.ppid, argv: process.argv.slice(2) })); process.exitCode = 7;';
     await register('inproc', { name: 'plugin-inproc', extra: { slothtool: { inProcess: true } }, files: { 'bin/cli.js': bin } });
     await register('spawned', { name: 'plugin-spawned', files: { 'bin/cli.js': bin } });
     await register('liar', { name: 'plugin-liar', extra: { slothtool: { inProcess: 'yes' } }, files: { 'bin/cli.js': bin } });
     const { spawnSync } = await import('child_process');
     const host = (alias: string) => {
-      const r = spawnSync(process.execPath, ['-e', `const c = require('child_process').spawn(process.execPath, [${JSON.stringify(path.resolve(__dirname, '../bin/slothtool.js'))}, ${JSON.stringify(alias)}, 'a b', '--x'], { stdio: ['ignore', 'pipe', 'inherit'] }); let o = ''; c.stdout.on('data', (d) => (o += d)); c.on('exit', (code) => console.log(JSON.stringify({ host: c.pid, code, out: JSON.parse(o) })));`], { env, encoding: 'utf8' });
+      const r = spawnSync(
+        process.execPath,
+        [
+          '-e',
+          `const c = require('child_process').spawn(process.execPath, [${JSON.stringify(path.resolve(__dirname, '../bin/slothtool.js'))}, ${JSON.stringify(alias)}, 'a b', '--x'], { stdio: ['ignore', 'pipe', 'inherit'] }); let o = ''; c.stdout.on('data', (d) => (o += d)); c.on('exit', (code) => console.log(JSON.stringify({ host: c.pid, code, out: JSON.parse(o) })));`,
+        ],
+        { env, encoding: 'utf8' },
+      );
       return JSON.parse(r.stdout) as { host: number; code: number; out: { pid: number; ppid: number; argv: string[] } };
     };
     const inproc = host('inproc');
@@ -122,7 +129,11 @@ describe('run', () => {
 
   test("a command's options are read the way getopt reads them", () => {
     // An option a command does not take, a value given to a flag, and one inside a short cluster.
-    for (const [args, shown] of [[['list', '--verbose'], '--verbose'], [['list', '--json=yes'], '--json=yes'], [['uninstall', 'x', '-yq'], '-q']] as const) {
+    for (const [args, shown] of [
+      [['list', '--verbose'], '--verbose'],
+      [['list', '--json=yes'], '--json=yes'],
+      [['uninstall', 'x', '-yq'], '-q'],
+    ] as const) {
       const r = cli([...args], env);
       expect(r.status).toBe(2);
       expect(r.stderr).toContain(`unknown option "${shown}"`);
@@ -236,23 +247,19 @@ describe('update', () => {
 });
 
 describe('a corrupt registry.json', () => {
-  test.each([
-    [['list']],
-    [['list', '--json']],
-    [['install', './p']],
-    [['uninstall', 'x']],
-    [['update', 'x']],
-    [['x', '--help']],
-  ])('slothtool %j fails naming the file and leaves it untouched', async (args) => {
-    await makePlugin(work, 'p', { name: 'plugin-p' });
-    const file = path.join(temp.slothtoolHome, 'registry.json');
-    await fs.writeFile(file, '{"plugins": {"x": ');
-    const r = cli(args, env, work);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toContain(`The registry file is corrupt: ${file}`);
-    expect(await fs.readFile(file, 'utf8')).toBe('{"plugins": {"x": ');
-    expect(await fs.readdir(temp.slothtoolHome)).not.toContain('plugins');
-  });
+  test.each([[['list']], [['list', '--json']], [['install', './p']], [['uninstall', 'x']], [['update', 'x']], [['x', '--help']]])(
+    'slothtool %j fails naming the file and leaves it untouched',
+    async (args) => {
+      await makePlugin(work, 'p', { name: 'plugin-p' });
+      const file = path.join(temp.slothtoolHome, 'registry.json');
+      await fs.writeFile(file, '{"plugins": {"x": ');
+      const r = cli(args, env, work);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`The registry file is corrupt: ${file}`);
+      expect(await fs.readFile(file, 'utf8')).toBe('{"plugins": {"x": ');
+      expect(await fs.readdir(temp.slothtoolHome)).not.toContain('plugins');
+    },
+  );
 });
 
 describe('language', () => {

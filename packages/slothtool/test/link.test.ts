@@ -27,11 +27,19 @@ test('registers folders in place, then is a no-op; a new version is recorded', a
   await makePlugin(temp.home, 'plugin-ai', { name: '@holic512/plugin-ai', version: '1.1.0', bin: { ai: 'bin/ai.js' } });
   const third = linkLocalPlugins(paths, [ai], { now });
   expect(third[0].status).toBe('updated');
-  expect(readRegistry(paths).plugins.ai).toMatchObject({ version: '1.1.0', installedAt: now().toISOString(), updatedAt: now().toISOString() });
+  expect(readRegistry(paths).plugins.ai).toMatchObject({
+    version: '1.1.0',
+    installedAt: now().toISOString(),
+    updatedAt: now().toISOString(),
+  });
 });
 
 test('an alias pointing elsewhere is a conflict unless forced', async () => {
-  const real = registryEntry('@holic512/plugin-ai', path.join(temp.slothtoolHome, 'plugins/ai/node_modules/@holic512/plugin-ai/bin/ai.js'), { version: '1.0.3' });
+  const real = registryEntry(
+    '@holic512/plugin-ai',
+    path.join(temp.slothtoolHome, 'plugins/ai/node_modules/@holic512/plugin-ai/bin/ai.js'),
+    { version: '1.0.3' },
+  );
   writeRegistry(paths, { plugins: { ai: real } });
   const ai = await makePlugin(temp.home, 'plugin-ai', { name: '@holic512/plugin-ai' });
   const conflict = linkLocalPlugins(paths, [ai]);

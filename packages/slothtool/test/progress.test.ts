@@ -25,7 +25,7 @@ describe('lastLine', () => {
   ]);
 });
 
-test('startProgress redraws with the elapsed time and npm\'s last line, and clears the line on stop', () => {
+test("startProgress redraws with the elapsed time and npm's last line, and clears the line on stop", () => {
   let now = 1000;
   const written: string[] = [];
   let tick: (() => void) | undefined;

@@ -64,7 +64,11 @@ test('a second run changes nothing and says so', async () => {
 });
 
 test('an alias registered elsewhere is reported and kept; --force replaces it', async () => {
-  const real = registryEntry('@holic512/plugin-ai', path.join(temp.slothtoolHome, 'plugins', 'ai', 'node_modules', '@holic512', 'plugin-ai', 'bin', 'ai.js'), { version: '1.0.3' });
+  const real = registryEntry(
+    '@holic512/plugin-ai',
+    path.join(temp.slothtoolHome, 'plugins', 'ai', 'node_modules', '@holic512', 'plugin-ai', 'bin', 'ai.js'),
+    { version: '1.0.3' },
+  );
   await temp.writeJson('registry.json', { plugins: { ai: real } });
   const r = setup();
   expect(r.status).toBe(0);

@@ -69,7 +69,9 @@ function fixtureEnv(temp: TempHome): NodeJS.ProcessEnv {
 /** The fields every profile of the fixture starts from. */
 function profileBase(server: ScriptedServer | ScriptedOllama, ollama: boolean): Record<string, unknown> {
   const common = { low_model: 'm', high_model: 'm', timeout: 10000, max_retries: 0 };
-  return ollama ? { base_url: `${server.baseURL}/v1`, provider: 'ollama', api_key: '', ...common } : { base_url: server.baseURL, api_key: 'sk-test', ...common };
+  return ollama
+    ? { base_url: `${server.baseURL}/v1`, provider: 'ollama', api_key: '', ...common }
+    : { base_url: server.baseURL, api_key: 'sk-test', ...common };
 }
 
 async function writeHome(fixture: AiFixture<ScriptedServer | ScriptedOllama>, options: AiFixtureOptions): Promise<void> {
@@ -150,7 +152,13 @@ export function useFixture<T extends { cleanup(): Promise<void> }>(create: () =>
 
 /** `createAiFixture` before each test (or once: `scope: 'all'`), `cleanup` after it. `options`
  * may be a function, called each time (for options that are only known then, e.g. a closed port). */
-export function useAiFixture<O extends AiFixtureOptions = AiFixtureOptions>(options?: O | (() => O | Promise<O>), scope?: FixtureScope): AiFixture<FixtureServer<O>>;
-export function useAiFixture(options: AiFixtureOptions | (() => AiFixtureOptions | Promise<AiFixtureOptions>) = {}, scope: FixtureScope = 'each'): AiFixture<ScriptedServer | ScriptedOllama> {
+export function useAiFixture<O extends AiFixtureOptions = AiFixtureOptions>(
+  options?: O | (() => O | Promise<O>),
+  scope?: FixtureScope,
+): AiFixture<FixtureServer<O>>;
+export function useAiFixture(
+  options: AiFixtureOptions | (() => AiFixtureOptions | Promise<AiFixtureOptions>) = {},
+  scope: FixtureScope = 'each',
+): AiFixture<ScriptedServer | ScriptedOllama> {
   return useFixture(async () => createAiFixture(typeof options === 'function' ? await options() : options), scope);
 }

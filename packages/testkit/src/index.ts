@@ -15,7 +15,13 @@ export type {
   RecordedRequest,
 } from './openai-server';
 export { startScriptedOllama } from './ollama-server';
-export type { ScriptedOllama, ScriptedOllamaModel, ScriptedOllamaOptions, ScriptedOllamaReply, ScriptedOllamaHandler } from './ollama-server';
+export type {
+  ScriptedOllama,
+  ScriptedOllamaModel,
+  ScriptedOllamaOptions,
+  ScriptedOllamaReply,
+  ScriptedOllamaHandler,
+} from './ollama-server';
 export { createTestMcpServer, startTestMcpHttpServer, testMcpStdioCommand } from './mcp-server';
 export type { TestMcpOptions, TestMcpHttpServer } from './mcp-server';
 export { SECRET_CORPUS, FRAMED_CORPUS, CLEAN_CORPUS, fakeToken, leakForms, findLeak } from './secret-corpus';

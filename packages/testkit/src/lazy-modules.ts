@@ -5,10 +5,15 @@
 import { lazy } from '@holic512/shared/lib/lazy';
 
 /** The MCP SDK's server (large): only for tests of MCP. */
-export const mcpServerSdk = lazy(() => require('@modelcontextprotocol/sdk/server/mcp.js') as typeof import('@modelcontextprotocol/sdk/server/mcp.js'));
+export const mcpServerSdk = lazy(
+  () => require('@modelcontextprotocol/sdk/server/mcp.js') as typeof import('@modelcontextprotocol/sdk/server/mcp.js'),
+);
 
 /** The MCP SDK's streamable HTTP transport: only for an MCP server over HTTP. */
-export const mcpHttpSdk = lazy(() => require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'));
+export const mcpHttpSdk = lazy(
+  () =>
+    require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+);
 
 /** node-pty, the repository's dev dependency with a native part: only for tests of a terminal. */
 export const nodePty = lazy(() => require('@lydell/node-pty') as typeof import('@lydell/node-pty'));

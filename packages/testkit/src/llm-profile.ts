@@ -28,6 +28,9 @@ export function llmProfile(baseURL: string, fields: Record<string, unknown> = {}
  *
  * @example await home.writeJson('plugin-configs/llm-base.json', llmBaseConfig({ local: llmProfile(server.baseURL) }));
  */
-export function llmBaseConfig(profiles: Record<string, LlmProfile>, defaultProfile = Object.keys(profiles)[0] ?? ''): { default_profile: string; profiles: Record<string, LlmProfile> } {
+export function llmBaseConfig(
+  profiles: Record<string, LlmProfile>,
+  defaultProfile = Object.keys(profiles)[0] ?? '',
+): { default_profile: string; profiles: Record<string, LlmProfile> } {
   return { default_profile: defaultProfile, profiles };
 }

@@ -33,7 +33,11 @@ export function createTestMcpServer(options: TestMcpOptions = {}): McpServerT {
   const server = new McpServer({ name: options.name ?? 'testkit-mcp', version: '1.0.0' });
   const notes = new Map<string, string>();
   const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
-  server.registerTool('echo', { description: 'Echo the text back.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text: t }) => text(t));
+  server.registerTool(
+    'echo',
+    { description: 'Echo the text back.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+    async ({ text: t }) => text(t),
+  );
   server.registerTool(
     'add',
     { description: 'Add two numbers.', inputSchema: { a: z.number(), b: z.number() }, annotations: { readOnlyHint: true } },
@@ -41,7 +45,11 @@ export function createTestMcpServer(options: TestMcpOptions = {}): McpServerT {
   );
   server.registerTool(
     'write_note',
-    { description: 'Save a note under a name.', inputSchema: { name: z.string(), text: z.string() }, annotations: { destructiveHint: true } },
+    {
+      description: 'Save a note under a name.',
+      inputSchema: { name: z.string(), text: z.string() },
+      annotations: { destructiveHint: true },
+    },
     async ({ name, text: t }) => {
       notes.set(name, t);
       return text(`saved ${name}`);
@@ -68,13 +76,19 @@ export function createTestMcpServer(options: TestMcpOptions = {}): McpServerT {
       { type: 'resource_link' as const, uri: 'file:///pictures/cat.png', name: 'cat.png', mimeType: 'image/png' },
     ],
   }));
-  server.registerTool('fail', { description: 'Always fails.' }, async () => ({ content: [{ type: 'text' as const, text: 'it broke' }], isError: true }));
+  server.registerTool('fail', { description: 'Always fails.' }, async () => ({
+    content: [{ type: 'text' as const, text: 'it broke' }],
+    isError: true,
+  }));
   for (let i = 1; i <= (options.extraTools ?? 0); i++) {
     const name = `tool_${String(i).padStart(3, '0')}`;
     server.registerTool(
       name,
       {
-        description: `Generated tool number ${i}: does one small thing with a long description that a model would only need when it calls this tool. `.repeat(3),
+        description:
+          `Generated tool number ${i}: does one small thing with a long description that a model would only need when it calls this tool. `.repeat(
+            3,
+          ),
         inputSchema: { query: z.string().describe('what to look for'), limit: z.number().int().optional().describe('how many results') },
       },
       async ({ query }) => text(`${name}: ${query}`),

@@ -88,7 +88,8 @@ function modelInfo(m: ScriptedOllamaModel) {
 }
 
 const nameOf = (body: Record<string, unknown>): string => String(body.model ?? body.name ?? '');
-const notFound = (res: http.ServerResponse, name: string): void => send(res, 404, { error: `model "${name}" not found, try pulling it first` });
+const notFound = (res: http.ServerResponse, name: string): void =>
+  send(res, 404, { error: `model "${name}" not found, try pulling it first` });
 
 /** What a scripted Ollama knows: its models, the library it can pull from, what is loaded. */
 interface OllamaState {
@@ -109,7 +110,13 @@ async function chat(state: OllamaState, req: RecordedRequest, res: http.ServerRe
     // Ollama: a chat without messages only loads (keep_alive 0: unloads) the model.
     if (body.keep_alive === 0 || body.keep_alive === '0') state.loaded.delete(name);
     else state.loaded.add(name);
-    return send(res, 200, { model: name, created_at: new Date().toISOString(), message: { role: 'assistant', content: '' }, done: true, done_reason: body.keep_alive === 0 ? 'unload' : 'load' });
+    return send(res, 200, {
+      model: name,
+      created_at: new Date().toISOString(),
+      message: { role: 'assistant', content: '' },
+      done: true,
+      done_reason: body.keep_alive === 0 ? 'unload' : 'load',
+    });
   }
   const reply = await state.next(req);
   if ('hang' in reply) return; // the socket stays open until the client or close() ends it
@@ -117,7 +124,7 @@ async function chat(state: OllamaState, req: RecordedRequest, res: http.ServerRe
   const delay = reply.delayMs ?? 0;
   const content = 'json' in reply ? JSON.stringify(reply.json) : reply.content;
   const toolCalls = 'toolCalls' in reply ? reply.toolCalls : undefined;
-  const chunks = 'chunks' in reply && reply.chunks ? reply.chunks : content ? content.match(/[\s\S]{1,8}/g) ?? [] : [];
+  const chunks = 'chunks' in reply && reply.chunks ? reply.chunks : content ? (content.match(/[\s\S]{1,8}/g) ?? []) : [];
   const created = new Date().toISOString();
   const messages = Array.isArray(body.messages) ? (body.messages as Array<{ content?: unknown }>) : [];
   const prompt = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
@@ -139,8 +146,12 @@ async function chat(state: OllamaState, req: RecordedRequest, res: http.ServerRe
       return send(res, 200, { ...final, message: { role: 'assistant', content, ...(tool_calls ? { tool_calls } : {}) } });
     }
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-    for (const c of chunks) res.write(JSON.stringify({ model: name, created_at: created, message: { role: 'assistant', content: c }, done: false }) + '\n');
-    if (tool_calls) res.write(JSON.stringify({ model: name, created_at: created, message: { role: 'assistant', content: '', tool_calls }, done: false }) + '\n');
+    for (const c of chunks)
+      res.write(JSON.stringify({ model: name, created_at: created, message: { role: 'assistant', content: c }, done: false }) + '\n');
+    if (tool_calls)
+      res.write(
+        JSON.stringify({ model: name, created_at: created, message: { role: 'assistant', content: '', tool_calls }, done: false }) + '\n',
+      );
     res.end(JSON.stringify(final) + '\n');
   });
 }
@@ -155,7 +166,8 @@ function pull(state: OllamaState, req: RecordedRequest, res: http.ServerResponse
   const steps = Math.max(1, state.pullSteps);
   const lines: unknown[] = [{ status: 'pulling manifest' }];
   const digest = modelInfo(found).digest;
-  for (let i = 1; i <= steps; i++) lines.push({ status: `pulling ${digest.slice(7, 19)}`, digest, total, completed: Math.round((total * i) / steps) });
+  for (let i = 1; i <= steps; i++)
+    lines.push({ status: `pulling ${digest.slice(7, 19)}`, digest, total, completed: Math.round((total * i) / steps) });
   lines.push({ status: 'verifying sha256 digest' }, { status: 'writing manifest' }, { status: 'success' });
   state.models.set(name, found);
   if (body.stream === false) return send(res, 200, { status: 'success' });
@@ -184,7 +196,13 @@ function generate(state: OllamaState, body: Record<string, unknown>, res: http.S
   if (!state.models.has(name)) return notFound(res, name);
   if (body.keep_alive === 0 || body.keep_alive === '0') state.loaded.delete(name);
   else state.loaded.add(name);
-  send(res, 200, { model: name, created_at: new Date().toISOString(), response: '', done: true, done_reason: body.keep_alive === 0 ? 'unload' : 'load' });
+  send(res, 200, {
+    model: name,
+    created_at: new Date().toISOString(),
+    response: '',
+    done: true,
+    done_reason: body.keep_alive === 0 ? 'unload' : 'load',
+  });
 }
 
 async function route(state: OllamaState, req: RecordedRequest, res: http.ServerResponse): Promise<void> {
@@ -197,7 +215,9 @@ async function route(state: OllamaState, req: RecordedRequest, res: http.ServerR
   if (key === 'GET /api/ps') {
     const expires = new Date(Date.now() + 5 * 60_000).toISOString();
     const running = [...state.loaded].filter((n) => state.models.has(n));
-    return send(res, 200, { models: running.map((n) => ({ ...modelInfo(state.models.get(n)!), expires_at: expires, size_vram: 0, context_length: 4096 })) });
+    return send(res, 200, {
+      models: running.map((n) => ({ ...modelInfo(state.models.get(n)!), expires_at: expires, size_vram: 0, context_length: 4096 })),
+    });
   }
   if (key === 'POST /api/show') return show(state, body, res);
   if (key === 'POST /api/pull') return pull(state, req, res);
@@ -221,7 +241,7 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): 
     library: new Map((options.library ?? []).map((m) => [m.name, m])),
     loaded: new Set<string>(),
     pullSteps: options.pullSteps ?? 3,
-    next: async (req) => (handler ? handler(req) : queue.shift() ?? { status: 500, error: 'scripted ollama: no reply queued' }),
+    next: async (req) => (handler ? handler(req) : (queue.shift() ?? { status: 500, error: 'scripted ollama: no reply queued' })),
   };
   state.http = await startRecordingHttp({
     port: options.port,

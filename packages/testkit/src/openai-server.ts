@@ -164,8 +164,15 @@ function defaultUsage(state: ChatState, previous: WireMessage[] | undefined, mes
   const completion = estimateTokens(content);
   if (!state.promptCache) return { prompt_tokens: prompt, completion_tokens: completion };
   const cached = previous ? Math.min(prompt, Math.floor(comparePrefix(previous, messages).shared / 4)) : 0;
-  if (state.promptCache === 'openai') return { prompt_tokens: prompt, completion_tokens: completion, prompt_tokens_details: { cached_tokens: cached } };
-  if (state.promptCache === 'deepseek') return { prompt_tokens: prompt, completion_tokens: completion, prompt_cache_hit_tokens: cached, prompt_cache_miss_tokens: prompt - cached };
+  if (state.promptCache === 'openai')
+    return { prompt_tokens: prompt, completion_tokens: completion, prompt_tokens_details: { cached_tokens: cached } };
+  if (state.promptCache === 'deepseek')
+    return {
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      prompt_cache_hit_tokens: cached,
+      prompt_cache_miss_tokens: prompt - cached,
+    };
   return { prompt_tokens: prompt, completion_tokens: completion, cache_read_input_tokens: cached };
 }
 
@@ -176,7 +183,15 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
 }
 
 type WireCall = { id: string; type: 'function'; function: { name: string; arguments: string } };
-type Completion = { id: string; created: number; model: string; content: string; finish: string; usage?: Record<string, unknown>; toolCalls?: WireCall[] };
+type Completion = {
+  id: string;
+  created: number;
+  model: string;
+  content: string;
+  finish: string;
+  usage?: Record<string, unknown>;
+  toolCalls?: WireCall[];
+};
 
 /** The scripted calls in wire form, with ids where the script gave none. */
 function wireCalls(calls: ScriptedContentReply['toolCalls'], seq: number): WireCall[] | undefined {
@@ -189,13 +204,22 @@ function wireCalls(calls: ScriptedContentReply['toolCalls'], seq: number): WireC
 }
 
 /** A completion as SSE frames; a scripted cut or hang stops it part-way. */
-async function streamCompletion(reply: ScriptedContentReply | ScriptedJsonReply, c: Completion, body: Record<string, any>, chunkSize: number, res: http.ServerResponse): Promise<void> {
+async function streamCompletion(
+  reply: ScriptedContentReply | ScriptedJsonReply,
+  c: Completion,
+  body: Record<string, any>,
+  chunkSize: number,
+  res: http.ServerResponse,
+): Promise<void> {
   const chunks = reply.chunks ?? splitChunks(c.content, chunkSize);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   // Resolves once the frame is handed to the socket, so a cut never drops frames already sent.
   const frame = (choices: unknown[], extra: Record<string, unknown> = {}) =>
     new Promise<void>((resolve) => {
-      res.write(`data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices, ...extra })}\n\n`, () => resolve());
+      res.write(
+        `data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices, ...extra })}\n\n`,
+        () => resolve(),
+      );
     });
   await frame([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
   for (let i = 0; i < chunks.length; i++) {
@@ -213,7 +237,13 @@ async function streamCompletion(reply: ScriptedContentReply | ScriptedJsonReply,
   }
   if (reply.hangAfterChunks !== undefined) return;
   for (const [index, call] of (c.toolCalls ?? []).entries()) {
-    await frame([{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, finish_reason: null }]);
+    await frame([
+      {
+        index: 0,
+        delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] },
+        finish_reason: null,
+      },
+    ]);
     for (const part of splitChunks(call.function.arguments, Math.max(1, chunkSize * 2))) {
       await frame([{ index: 0, delta: { tool_calls: [{ index, function: { arguments: part } }] }, finish_reason: null }]);
     }
@@ -264,7 +294,19 @@ async function answerChat(state: ChatState, req: RecordedRequest, res: http.Serv
     object: 'chat.completion',
     created: c.created,
     model: c.model,
-    choices: [{ index: 0, message: { role: 'assistant', content: toolCalls && !content ? null : content, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, logprobs: null, finish_reason: c.finish }],
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: toolCalls && !content ? null : content,
+          refusal: null,
+          ...(toolCalls ? { tool_calls: toolCalls } : {}),
+        },
+        logprobs: null,
+        finish_reason: c.finish,
+      },
+    ],
     ...(c.usage ? { usage: c.usage } : {}),
   };
   if (reply.cutAfterChunks !== undefined || reply.hangAfterChunks !== undefined) {

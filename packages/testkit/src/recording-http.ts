@@ -67,7 +67,12 @@ export async function startRecordingHttp(options: RecordingHttpOptions): Promise
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
-      const recorded: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: parseBody(Buffer.concat(parts).toString('utf8')) };
+      const recorded: RecordedRequest = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: parseBody(Buffer.concat(parts).toString('utf8')),
+      };
       requests.push(recorded);
       for (const w of waiters.splice(0)) {
         if (requests.length >= w.count) w.resolve(requests.slice());
@@ -120,7 +125,8 @@ export async function startRecordingHttp(options: RecordingHttpOptions): Promise
           resolve(!res.destroyed && !closed);
         });
       }),
-    waitForRequests: (count) => (requests.length >= count ? Promise.resolve(requests.slice()) : new Promise((resolve) => waiters.push({ count, resolve }))),
+    waitForRequests: (count) =>
+      requests.length >= count ? Promise.resolve(requests.slice()) : new Promise((resolve) => waiters.push({ count, resolve })),
     async close() {
       if (closed) return;
       closed = true;

@@ -8,9 +8,17 @@ export interface RunResult {
 
 /** Run `file args` to completion and collect its output. stdin is `input` (then closed), or
  * none at all when no input is given. */
-export function runProcess(file: string, args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; input?: string }): Promise<RunResult> {
+export function runProcess(
+  file: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd?: string; input?: string },
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { env: options.env, cwd: options.cwd, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, args, {
+      env: options.env,
+      cwd: options.cwd,
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));

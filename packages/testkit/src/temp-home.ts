@@ -73,7 +73,10 @@ export async function createTempHome(options: TempHomeOptions = {}): Promise<Tem
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       }
-      registry.plugins[alias] = registryEntry(pkg.name, path.resolve(packageDir, binRel), { version: pkg.version, installedAt: new Date().toISOString() });
+      registry.plugins[alias] = registryEntry(pkg.name, path.resolve(packageDir, binRel), {
+        version: pkg.version,
+        installedAt: new Date().toISOString(),
+      });
       await temp.writeJson('registry.json', registry);
     },
     async cleanup() {
@@ -100,7 +103,9 @@ export async function processesIn(home: string): Promise<number[]> {
     pids.map(async (pid) => {
       try {
         const environ = (await fs.readFile(`/proc/${pid}/environ`, 'latin1')).split('\0');
-        const fromEnv = environ.some((kv) => (kv.startsWith('HOME=') || kv.startsWith('SLOTHTOOL_HOME=')) && inside(kv.slice(kv.indexOf('=') + 1)));
+        const fromEnv = environ.some(
+          (kv) => (kv.startsWith('HOME=') || kv.startsWith('SLOTHTOOL_HOME=')) && inside(kv.slice(kv.indexOf('=') + 1)),
+        );
         if (fromEnv || inside(await fs.readlink(`/proc/${pid}/cwd`))) found.push(Number(pid));
       } catch {
         // gone meanwhile, a zombie, or another user's

@@ -12,7 +12,9 @@ test('the AI fixture: llm-base registered, a profile on the scripted server, a g
     expect(execFileSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: fx.cwd, env: fx.env, encoding: 'utf8' }).trim()).toBe('true');
     const registry = await fx.temp.readJson<{ plugins: Record<string, { binPath: string }> }>('registry.json');
     expect(registry.plugins['llm-base'].binPath.startsWith(packageDir('plugin-llm-base'))).toBe(true);
-    const llm = await fx.temp.readJson<{ default_profile: string; profiles: Record<string, Record<string, unknown>> }>('plugin-configs/llm-base.json');
+    const llm = await fx.temp.readJson<{ default_profile: string; profiles: Record<string, Record<string, unknown>> }>(
+      'plugin-configs/llm-base.json',
+    );
     expect(llm.default_profile).toBe('local');
     expect(llm.profiles.local).toMatchObject({ base_url: fx.server.baseURL, low_model: 'low', high_model: 'm', max_retries: 0 });
     expect(await fx.temp.readJson('plugin-configs/ai.json')).toEqual({ allowedPrograms: ['ls'] });
@@ -47,9 +49,19 @@ test('the AI fixture on the scripted Ollama, with a second profile, another llm-
   });
   try {
     expect(fx.server.models.has('q:1b')).toBe(true); // the Ollama's own API
-    const llm = await fx.temp.readJson<{ default_profile: string; profiles: Record<string, Record<string, unknown>> }>('plugin-configs/llm-base.json');
+    const llm = await fx.temp.readJson<{ default_profile: string; profiles: Record<string, Record<string, unknown>> }>(
+      'plugin-configs/llm-base.json',
+    );
     expect(llm.default_profile).toBe('local');
-    expect(llm.profiles.local).toEqual({ base_url: `${fx.server.baseURL}/v1`, provider: 'ollama', api_key: '', low_model: 'q:1b', high_model: 'm', timeout: 10000, max_retries: 0 });
+    expect(llm.profiles.local).toEqual({
+      base_url: `${fx.server.baseURL}/v1`,
+      provider: 'ollama',
+      api_key: '',
+      low_model: 'q:1b',
+      high_model: 'm',
+      timeout: 10000,
+      max_retries: 0,
+    });
     expect(llm.profiles.gone).toMatchObject({ base_url: gone, provider: 'ollama', low_model: 'm' });
     const registry = await fx.temp.readJson<{ plugins: Record<string, { name: string; binPath: string }> }>('registry.json');
     expect(registry.plugins['llm-base']).toMatchObject({ name: 'other', binPath: path.join(fx.temp.home, 'other-llm-base', 'cli.js') });
@@ -62,7 +74,7 @@ test('the AI fixture on the scripted Ollama, with a second profile, another llm-
   expect(process.env.SLOTHTOOL_HOME).toBe(before);
 });
 
-test('a fixture without llm-base or a profile; its env carries none of the machine\'s API keys or SLOTHTOOL_AI_ settings', async () => {
+test("a fixture without llm-base or a profile; its env carries none of the machine's API keys or SLOTHTOOL_AI_ settings", async () => {
   const saved = { OPENAI_API_KEY: process.env.OPENAI_API_KEY, SLOTHTOOL_AI_HOST_BIN: process.env.SLOTHTOOL_AI_HOST_BIN };
   process.env.OPENAI_API_KEY = 'sk-machine';
   process.env.SLOTHTOOL_AI_HOST_BIN = '/opt/host.js';
@@ -87,7 +99,11 @@ test('startTcpListener: a connection is greeted and closed; after close the port
   const read = () =>
     new Promise<string>((resolve, reject) => {
       let got = '';
-      net.connect(listener.port, '127.0.0.1').on('data', (d) => (got += d)).on('end', () => resolve(got)).on('error', reject);
+      net
+        .connect(listener.port, '127.0.0.1')
+        .on('data', (d) => (got += d))
+        .on('end', () => resolve(got))
+        .on('error', reject);
     });
   expect(await read()).toBe('hi');
   await listener.close();
@@ -95,7 +111,8 @@ test('startTcpListener: a connection is greeted and closed; after close the port
 });
 
 test('startPty: what is typed reaches the program, waitFor reads its screen, the exit code comes back', async () => {
-  const script = "process.stdout.write('\\x1b[1mready\\x1b[0m\\n'); process.stdin.setRawMode(true); process.stdin.once('data', (d) => { process.stdout.write('got ' + d + '\\n'); process.exit(3); });";
+  const script =
+    "process.stdout.write('\\x1b[1mready\\x1b[0m\\n'); process.stdin.setRawMode(true); process.stdin.once('data', (d) => { process.stdout.write('got ' + d + '\\n'); process.exit(3); });";
   const term = startPty(process.execPath, ['-e', script], { env: process.env });
   await term.answer('ready', 'x'); // escape sequences removed: "ready" is whole in text()
   await term.waitForAll([/got/, 'x']);

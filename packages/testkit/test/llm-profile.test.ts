@@ -1,7 +1,14 @@
 import { llmBaseConfig, llmProfile } from '../src/index';
 
 test('llmProfile: the test defaults on the given server, the fields given win, an undefined field is left out of the file', () => {
-  expect(llmProfile('http://127.0.0.1:1/v1')).toEqual({ base_url: 'http://127.0.0.1:1/v1', api_key: '', low_model: 'test-low', high_model: 'test-high', timeout: 5000, max_retries: 0 });
+  expect(llmProfile('http://127.0.0.1:1/v1')).toEqual({
+    base_url: 'http://127.0.0.1:1/v1',
+    api_key: '',
+    low_model: 'test-low',
+    high_model: 'test-high',
+    timeout: 5000,
+    max_retries: 0,
+  });
   const p = llmProfile('http://127.0.0.1:1/v1', { api_key: 'sk-x', timeout: 30000, provider: 'ollama', max_retries: undefined });
   expect(p).toMatchObject({ api_key: 'sk-x', timeout: 30000, provider: 'ollama' });
   expect(JSON.parse(JSON.stringify(p))).not.toHaveProperty('max_retries');

@@ -8,7 +8,11 @@ afterEach(async () => ollama?.close());
 const post = async (path: string, body: unknown) => fetch(`${ollama.baseURL}${path}`, { method: 'POST', body: JSON.stringify(body) });
 /** A JSON answer as the test reads it (fetch types it `unknown`). */
 const json = (res: Response): Promise<any> => res.json();
-const ndjson = async (res: Response): Promise<any[]> => (await res.text()).trim().split('\n').map((l) => JSON.parse(l));
+const ndjson = async (res: Response): Promise<any[]> =>
+  (await res.text())
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 test('health, version, tags and show (context length, capabilities); a missing model is 404', async () => {
   ollama = await startScriptedOllama({ models: [{ name: 'qwen2.5:7b', contextLength: 32768 }] });
@@ -28,9 +32,26 @@ test('chat streams NDJSON, loads the model (ps), ends with counts; stream:false 
   ollama = await startScriptedOllama();
   ollama.enqueue({ content: 'hello there' }, { json: { type: 'chat', message: 'hi' } });
   expect((await json(await fetch(`${ollama.baseURL}/api/ps`))).models).toEqual([]);
-  const lines = await ndjson(await post('/api/chat', { model: 'qwen2.5:7b', messages: [{ role: 'user', content: 'hi' }], options: { num_ctx: 16384 }, keep_alive: '30m' }));
-  expect(lines.slice(0, -1).map((l) => l.message.content).join('')).toBe('hello there');
-  expect(lines[lines.length - 1]).toMatchObject({ done: true, done_reason: 'stop', eval_count: expect.any(Number), prompt_eval_count: expect.any(Number) });
+  const lines = await ndjson(
+    await post('/api/chat', {
+      model: 'qwen2.5:7b',
+      messages: [{ role: 'user', content: 'hi' }],
+      options: { num_ctx: 16384 },
+      keep_alive: '30m',
+    }),
+  );
+  expect(
+    lines
+      .slice(0, -1)
+      .map((l) => l.message.content)
+      .join(''),
+  ).toBe('hello there');
+  expect(lines[lines.length - 1]).toMatchObject({
+    done: true,
+    done_reason: 'stop',
+    eval_count: expect.any(Number),
+    prompt_eval_count: expect.any(Number),
+  });
   expect((await json(await fetch(`${ollama.baseURL}/api/ps`))).models.map((m: { name: string }) => m.name)).toEqual(['qwen2.5:7b']);
   const one = await json(await post('/api/chat', { model: 'qwen2.5:7b', messages: HI, stream: false }));
   expect(JSON.parse(one.message.content)).toEqual({ type: 'chat', message: 'hi' });
@@ -61,22 +82,27 @@ test('pull streams progress and installs the model; an unknown model fails like 
 
 test('an empty generate loads a model (warm-up); keep_alive 0 unloads it', async () => {
   ollama = await startScriptedOllama();
-  expect(await json(await post('/api/generate', { model: 'qwen2.5:7b', prompt: '', keep_alive: '30m' }))).toMatchObject({ done: true, done_reason: 'load' });
+  expect(await json(await post('/api/generate', { model: 'qwen2.5:7b', prompt: '', keep_alive: '30m' }))).toMatchObject({
+    done: true,
+    done_reason: 'load',
+  });
   expect([...ollama.loaded]).toEqual(['qwen2.5:7b']);
   await post('/api/generate', { model: 'qwen2.5:7b', keep_alive: 0 });
   expect([...ollama.loaded]).toEqual([]);
 });
 
-test('a hanging reply keeps the request open until the server closes; errors carry Ollama\'s shape', async () => {
+test("a hanging reply keeps the request open until the server closes; errors carry Ollama's shape", async () => {
   ollama = await startScriptedOllama();
   ollama.enqueue({ hang: true });
   let settled = false;
-  const pending = post('/api/chat', { model: 'qwen2.5:7b', messages: HI }).then(
-    () => 'answered',
-    (e: Error) => `failed: ${e.message}`,
-  ).finally(() => {
-    settled = true;
-  });
+  const pending = post('/api/chat', { model: 'qwen2.5:7b', messages: HI })
+    .then(
+      () => 'answered',
+      (e: Error) => `failed: ${e.message}`,
+    )
+    .finally(() => {
+      settled = true;
+    });
   await ollama.waitForRequests(1);
   await new Promise((resolve) => setImmediate(resolve));
   expect(settled).toBe(false);

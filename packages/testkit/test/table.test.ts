@@ -20,15 +20,28 @@ function registered(define: () => void): Registered {
 
 test('eachReturns: one row a test, titled by its cells; a wrong expected value fails', () => {
   const add = (a: number, b: number): number => a + b;
-  const r = registered(() => eachReturns('%d + %d = %d', add, [[1, 2, 3], [2, 2, 5]]));
+  const r = registered(() =>
+    eachReturns('%d + %d = %d', add, [
+      [1, 2, 3],
+      [2, 2, 5],
+    ]),
+  );
   expect(r.title).toBe('%d + %d = %d');
-  expect(r.rows).toEqual([[1, 2, 3], [2, 2, 5]]);
+  expect(r.rows).toEqual([
+    [1, 2, 3],
+    [2, 2, 5],
+  ]);
   expect(() => r.check(...r.rows[0])).not.toThrow();
   expect(() => r.check(...r.rows[1])).toThrow(/Expected: 5/);
 });
 
 test('eachReturns compares objects by content', () => {
-  const r = registered(() => eachReturns('%s', (s: string) => ({ s }), [['a', { s: 'a' }], ['b', { s: 'c' }]]));
+  const r = registered(() =>
+    eachReturns('%s', (s: string) => ({ s }), [
+      ['a', { s: 'a' }],
+      ['b', { s: 'c' }],
+    ]),
+  );
   expect(() => r.check(...r.rows[0])).not.toThrow();
   expect(() => r.check(...r.rows[1])).toThrow();
 });
@@ -40,7 +53,10 @@ test('eachUnchanged: a list titles by the input, a record by the name; a change 
   expect(() => list.check(...list.rows[0])).not.toThrow();
   expect(() => list.check(...list.rows[1])).toThrow();
   const named = registered(() => eachUnchanged('keeps %s', trim, { 'a word': 'w', 'a padded word': ' w ' }));
-  expect(named.rows).toEqual([['a word', 'w'], ['a padded word', ' w ']]);
+  expect(named.rows).toEqual([
+    ['a word', 'w'],
+    ['a padded word', ' w '],
+  ]);
   expect(() => named.check(...named.rows[0])).not.toThrow();
   expect(() => named.check(...named.rows[1])).toThrow();
 });
@@ -53,6 +69,9 @@ test('pathProbe answers from its lists only', () => {
 
 // The helpers used as they are meant to be: real jest tests.
 describe('in use', () => {
-  eachReturns('%s has %d characters', (s: string) => [...s].length, [['abc', 3], ['日本', 2]]);
+  eachReturns('%s has %d characters', (s: string) => [...s].length, [
+    ['abc', 3],
+    ['日本', 2],
+  ]);
   eachUnchanged('%j stays itself', (n: number) => n * 1, [0, 42, -7]);
 });

@@ -44,7 +44,9 @@ describe('cleanup waits for the processes started in the home', () => {
     const parent = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(grandchild)}], { detached: true, stdio: 'ignore' }).unref()`;
     await new Promise<void>((resolve, reject) => {
       const { spawn } = require('child_process') as typeof import('child_process');
-      spawn(process.execPath, ['-e', parent], { cwd: project, env: t.env, stdio: 'ignore' }).on('exit', () => resolve()).on('error', reject);
+      spawn(process.execPath, ['-e', parent], { cwd: project, env: t.env, stdio: 'ignore' })
+        .on('exit', () => resolve())
+        .on('error', reject);
     });
     const running = await processesIn(t.home);
     expect(running.length).toBe(1);
@@ -58,7 +60,11 @@ describe('cleanup waits for the processes started in the home', () => {
     const b = await createTempHome();
     try {
       const { spawn } = require('child_process') as typeof import('child_process');
-      const child = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { cwd: a.home, env: a.env, stdio: ['pipe', 'ignore', 'ignore'] });
+      const child = spawn(process.execPath, ['-e', 'process.stdin.resume()'], {
+        cwd: a.home,
+        env: a.env,
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
       await until(async () => (await processesIn(a.home)).includes(child.pid!));
       expect(await processesIn(b.home)).toEqual([]);
       const exited = new Promise((resolve) => child.on('exit', resolve));

@@ -82,7 +82,10 @@ function takeWorker(): { worker: Worker; warm: boolean } | undefined {
     return { worker, warm: true };
   }
   try {
-    const worker = new (workerThreads().Worker)(workerSource(), { eval: true, workerData: { textEveryMs: TEXT_EVERY_MS, textBytes: TEXT_BYTES } });
+    const worker = new (workerThreads().Worker)(workerSource(), {
+      eval: true,
+      workerData: { textEveryMs: TEXT_EVERY_MS, textBytes: TEXT_BYTES },
+    });
     return { worker, warm: false };
   } catch {
     return undefined;

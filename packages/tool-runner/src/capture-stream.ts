@@ -15,7 +15,11 @@ export interface OutputReader {
  * the reading moves to it (capture-offload.ts); the display then gets the newest output every
  * 100 ms and, at the end, its last bytes.
  */
-export function wireOutput(stream: NodeJS.ReadableStream | null, cap: BoundedCapture, cb?: (s: string, skippedBytes?: number) => void): OutputReader {
+export function wireOutput(
+  stream: NodeJS.ReadableStream | null,
+  cap: BoundedCapture,
+  cb?: (s: string, skippedBytes?: number) => void,
+): OutputReader {
   if (!stream) return { destroy: () => undefined };
   const decoder = cb ? new OutputDecoder() : undefined;
   const show = (chunk: Buffer): void => {

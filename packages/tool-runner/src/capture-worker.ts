@@ -91,7 +91,12 @@ function tailRing(limit: number): { keep(chunk: Buffer): void; tail(): Buffer } 
  * Read `job.fd` until EOF, an error or a stop: the count, the NUL check and the tail only, with
  * the newest bytes posted for display every `textEveryMs`; at the end, what was read (Finished).
  */
-function readToEnd(fs: typeof import('fs'), job: ReadJob, text: { textEveryMs: number; textBytes: number }, post: (m: WorkerMessage) => void): void {
+function readToEnd(
+  fs: typeof import('fs'),
+  job: ReadJob,
+  text: { textEveryMs: number; textBytes: number },
+  post: (m: WorkerMessage) => void,
+): void {
   const { ctrl } = job;
   const blocking = pipeReader(fs, job.fd);
   const from = blocking ?? job.fd;

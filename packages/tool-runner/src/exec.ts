@@ -309,10 +309,19 @@ export function execInherit(
     let child: ChildProcess;
     const done = (r: Omit<InheritResult, 'durationMs'>): void => resolve({ ...r, durationMs: Math.max(0, deps.now() - started) });
     try {
-      child = deps.spawn(options.program, options.args, { cwd: options.cwd, env: options.env ?? process.env, stdio: 'inherit', shell: false });
+      child = deps.spawn(options.program, options.args, {
+        cwd: options.cwd,
+        env: options.env ?? process.env,
+        stdio: 'inherit',
+        shell: false,
+      });
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
-      done({ exitCode: SPAWN_EXIT_CODES[err.code ?? ''] ?? 126, signal: null, error: { code: err.code ?? 'SPAWN_FAILED', message: err.message } });
+      done({
+        exitCode: SPAWN_EXIT_CODES[err.code ?? ''] ?? 126,
+        signal: null,
+        error: { code: err.code ?? 'SPAWN_FAILED', message: err.message },
+      });
       return;
     }
     const onAbort = (): void => {

@@ -4,7 +4,8 @@ import { decodeHTML } from 'entities';
 const DROPPED = ['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'object', 'canvas', 'head', 'math'];
 
 /** Elements that start a new line. */
-const BLOCK_RE = /^(p|div|section|article|main|header|footer|nav|aside|br|hr|tr|table|thead|tbody|tfoot|ul|ol|dl|dt|dd|pre|blockquote|figure|figcaption|form|fieldset|address|details|summary|h[1-6]|li|td|th|caption)$/;
+const BLOCK_RE =
+  /^(p|div|section|article|main|header|footer|nav|aside|br|hr|tr|table|thead|tbody|tfoot|ul|ol|dl|dt|dd|pre|blockquote|figure|figcaption|form|fieldset|address|details|summary|h[1-6]|li|td|th|caption)$/;
 
 /** A tag: name and attributes, quoted values may hold `>`. Linear: the alternatives start with different characters. */
 const TAG_RE = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;

@@ -45,7 +45,12 @@ export const MESSAGES: RuleMessages = Object.assign(
 const NO_PARAMS: Record<string, string | number> = {};
 
 /** Fill a message for `lang` (its `reason`, and its `hint` unless `withHint` is false); unknown ids come back as the id itself. The package's one translation helper. */
-export function message(id: string, lang: Lang, params: Record<string, string | number> = NO_PARAMS, withHint = true): { reason: string; hint?: string } {
+export function message(
+  id: string,
+  lang: Lang,
+  params: Record<string, string | number> = NO_PARAMS,
+  withHint = true,
+): { reason: string; hint?: string } {
   const m = MESSAGES[id];
   if (!m) return { reason: id };
   const reason = fill(lang === 'zh' ? m.zh : m.en, params, lang);

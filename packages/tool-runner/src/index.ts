@@ -44,12 +44,33 @@ export const renderVerdict: typeof import('./render-verdict').renderVerdict = (.
 export type { Verdict, Adjustment } from './policy/decide';
 export { tools, getTool, toolJsonSchema, createToolRegistry, builtinRegistry, TOOL_NAME } from './registry';
 export type { ToolRegistry } from './registry';
-export { shellLine, shellQuote, splitCommandLine, claudeToolFields, stepFromClaude, claudeRuleArgument, knownNames, toolsNamed } from './registry/claude-code';
+export {
+  shellLine,
+  shellQuote,
+  splitCommandLine,
+  claudeToolFields,
+  stepFromClaude,
+  claudeRuleArgument,
+  knownNames,
+  toolsNamed,
+} from './registry/claude-code';
 import { requiresSchema } from './registry/common';
 /** The `requires` field of a tool's input (README), built when first read. */
 export declare const RequiresSchema: ReturnType<typeof requiresSchema>;
 Object.defineProperty(exports, 'RequiresSchema', { enumerable: true, get: requiresSchema });
-export type { ToolDefinition, AnyToolDefinition, Assessment, AssessContext, Touches, JudgeEnv, StepSummary, SummaryField, ClaudeCodeForm, ClaudeInputContext, ToolKind } from './registry/types';
+export type {
+  ToolDefinition,
+  AnyToolDefinition,
+  Assessment,
+  AssessContext,
+  Touches,
+  JudgeEnv,
+  StepSummary,
+  SummaryField,
+  ClaudeCodeForm,
+  ClaudeInputContext,
+  ToolKind,
+} from './registry/types';
 export type { Finding, Category } from './policy/finding';
 export const createSandbox: SandboxM['createSandbox'] = (...a) => sandboxModule().createSandbox(...a);
 export const bwrapArgs: SandboxM['bwrapArgs'] = (...a) => sandboxModule().bwrapArgs(...a);
@@ -62,12 +83,26 @@ export const findProgram: SandboxM['findProgram'] = (...a) => sandboxModule().fi
 export const parseInside: SandboxM['parseInside'] = (...a) => sandboxModule().parseInside(...a);
 export const hostSeccompFilter: SandboxM['hostSeccompFilter'] = (...a) => sandboxModule().hostSeccompFilter(...a);
 /** `.env` files: `secret`, `template` (`.env.example` and the like), or not one (sandbox/workspace-secrets.ts). */
-export const envFileClass: typeof import('./sandbox/workspace-secrets').envFileClass = (...a) => workspaceSecretsModule().envFileClass(...a);
+export const envFileClass: typeof import('./sandbox/workspace-secrets').envFileClass = (...a) =>
+  workspaceSecretsModule().envFileClass(...a);
 export { HOME_SECRET_STORES } from './sandbox/secrets';
 export { SECRET_CLASSES } from './sandbox/secrets';
 export { DEFAULT_ALLOW_READ } from './sandbox/home-view';
 export { DEFAULT_LIMITS } from './sandbox/limits';
-export type { Sandbox, SandboxMode, SandboxStatus, SandboxSpec, SandboxDenial, SandboxLimits, LimitHit, HomeBind, SandboxedCommand, BwrapHardening, Degradation, InsideStatus } from './sandbox';
+export type {
+  Sandbox,
+  SandboxMode,
+  SandboxStatus,
+  SandboxSpec,
+  SandboxDenial,
+  SandboxLimits,
+  LimitHit,
+  HomeBind,
+  SandboxedCommand,
+  BwrapHardening,
+  Degradation,
+  InsideStatus,
+} from './sandbox';
 export { parseRule, ruleMatches, decideByRules, exactRuleFor, isRuleProblem } from './permission-rules';
 export type { PermissionRule, PermissionSubject, PermissionEffect, RuleProblem, ArgKind } from './permission-rules';
 export type { ClassifyOptions } from './policy/classify';
@@ -99,7 +134,8 @@ export const htmlToText: typeof import('./html-text').htmlToText = (...a) => htm
 export const htmlTitle: typeof import('./html-text').htmlTitle = (...a) => htmlTextModule().htmlTitle(...a);
 export const addressKind: typeof import('./net-guard').addressKind = (...a) => netGuardModule().addressKind(...a);
 export type { Resolver, LookupAddress } from './net-guard';
-export const completeWorkspacePath: typeof import('./tools/path-complete').completeWorkspacePath = (...a) => pathCompleteModule().completeWorkspacePath(...a);
+export const completeWorkspacePath: typeof import('./tools/path-complete').completeWorkspacePath = (...a) =>
+  pathCompleteModule().completeWorkspacePath(...a);
 export type { PathCompletionOptions } from './tools/path-complete';
 export const gitRead: typeof import('./tools/git-read').gitRead = (...a) => gitReadModule().gitRead(...a);
 export type { GitReadOptions } from './tools/git-read';

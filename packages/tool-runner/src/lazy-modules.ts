@@ -51,7 +51,9 @@ export const pathLinksModule = lazy(() => require('./registry/path-links') as ty
 /** Workspace files that name programs a command would run (git config, package.json scripts). */
 export const workspaceProgramsModule = lazy(() => require('./policy/workspace-programs') as typeof import('./policy/workspace-programs'));
 /** Reading those files for a judgement. */
-export const workspaceProgramFactsModule = lazy(() => require('./registry/workspace-program-facts') as typeof import('./registry/workspace-program-facts'));
+export const workspaceProgramFactsModule = lazy(
+  () => require('./registry/workspace-program-facts') as typeof import('./registry/workspace-program-facts'),
+);
 /** What reading and writing a file means: fs.read, fs.write, fs.edit, fs.glob, fs.grep. */
 export const fsRulesModule = lazy(() => require('./policy/fs-rules') as typeof import('./policy/fs-rules'));
 /** Which hosts http.get may reach. */
@@ -95,7 +97,10 @@ export const http = lazy(() => require('http') as typeof import('http'));
 export const workerThreads = lazy(() => require('worker_threads') as typeof import('worker_threads'));
 
 /** picomatch's API as used here (the package has no types). */
-export type Picomatch = ((glob: string, options?: { dot?: boolean; nocase?: boolean; basename?: boolean; noextglob?: boolean }) => (p: string) => boolean) & {
+export type Picomatch = ((
+  glob: string,
+  options?: { dot?: boolean; nocase?: boolean; basename?: boolean; noextglob?: boolean },
+) => (p: string) => boolean) & {
   scan(glob: string): { base: string; isGlob: boolean };
 };
 

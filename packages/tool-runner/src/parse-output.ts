@@ -25,7 +25,16 @@ export interface GitLogEntry {
 export type Parsed =
   | { kind: 'search_matches'; total: number; files: number; items: SearchMatch[]; partial?: boolean }
   | { kind: 'file_list'; total: number; items: string[]; partial?: boolean }
-  | { kind: 'git_status'; branch?: string; upstream?: string; ahead?: number; behind?: number; clean: boolean; total: number; items: GitStatusEntry[] }
+  | {
+      kind: 'git_status';
+      branch?: string;
+      upstream?: string;
+      ahead?: number;
+      behind?: number;
+      clean: boolean;
+      total: number;
+      items: GitStatusEntry[];
+    }
   | { kind: 'git_log'; total: number; items: GitLogEntry[]; partial?: boolean }
   | { kind: 'json'; value?: unknown; type: string; size: number; keys?: string[]; length?: number };
 
@@ -169,7 +178,16 @@ function parseGitStatus(text: string, max: number): Parsed | undefined {
         }
       }
     }
-    return { kind: 'git_status', ...(branch ? { branch } : {}), ...(upstream ? { upstream } : {}), ...(ahead !== undefined ? { ahead } : {}), ...(behind !== undefined ? { behind } : {}), clean: total === 0, total, items };
+    return {
+      kind: 'git_status',
+      ...(branch ? { branch } : {}),
+      ...(upstream ? { upstream } : {}),
+      ...(ahead !== undefined ? { ahead } : {}),
+      ...(behind !== undefined ? { behind } : {}),
+      clean: total === 0,
+      total,
+      items,
+    };
   }
   for (const l of ls) {
     let m: RegExpExecArray | null;
@@ -184,7 +202,8 @@ function parseGitStatus(text: string, max: number): Parsed | undefined {
     else if ((m = /^# branch\.upstream (.+)$/.exec(l))) upstream = m[1];
     else if ((m = /^# branch\.ab \+(\d+) -(\d+)$/.exec(l))) [ahead, behind] = [Number(m[1]), Number(m[2])];
     else if ((m = /^1 (..) \S+ \S+ \S+ \S+ \S+ \S+ (.+)$/.exec(l))) add({ status: m[1].replace(/\./g, ' '), path: m[2] });
-    else if ((m = /^2 (..) \S+ \S+ \S+ \S+ \S+ \S+ \S+ (.+)\t(.+)$/.exec(l))) add({ status: m[1].replace(/\./g, ' '), path: m[2], from: m[3] });
+    else if ((m = /^2 (..) \S+ \S+ \S+ \S+ \S+ \S+ \S+ (.+)\t(.+)$/.exec(l)))
+      add({ status: m[1].replace(/\./g, ' '), path: m[2], from: m[3] });
     else if ((m = /^u (..) (?:\S+ ){8}(.+)$/.exec(l))) add({ status: m[1], path: m[2] });
     else if ((m = /^\? (.+)$/.exec(l))) add({ status: '??', path: m[1] });
     else if ((m = /^([ MADRCUT?!]{2}) (.+)$/.exec(l))) {
@@ -192,7 +211,16 @@ function parseGitStatus(text: string, max: number): Parsed | undefined {
       add({ status: m[1], path: to, ...(from ? { from } : {}) });
     } else if (l.trim() && !l.startsWith('# ')) return undefined;
   }
-  return { kind: 'git_status', ...(branch ? { branch } : {}), ...(upstream ? { upstream } : {}), ...(ahead !== undefined ? { ahead } : {}), ...(behind !== undefined ? { behind } : {}), clean: total === 0, total, items };
+  return {
+    kind: 'git_status',
+    ...(branch ? { branch } : {}),
+    ...(upstream ? { upstream } : {}),
+    ...(ahead !== undefined ? { ahead } : {}),
+    ...(behind !== undefined ? { behind } : {}),
+    clean: total === 0,
+    total,
+    items,
+  };
 }
 
 function parseGitLog(text: string, max: number): Parsed | undefined {
@@ -239,7 +267,11 @@ function parseJson(text: string, maxChars: number): Parsed | undefined {
     kind: 'json',
     type,
     size: t.length,
-    ...(Array.isArray(value) ? { length: value.length } : value && typeof value === 'object' ? { keys: Object.keys(value).slice(0, 50) } : {}),
+    ...(Array.isArray(value)
+      ? { length: value.length }
+      : value && typeof value === 'object'
+        ? { keys: Object.keys(value).slice(0, 50) }
+        : {}),
   };
 }
 
@@ -254,7 +286,8 @@ export function parseOutput(step: Step, result: ParseInput, options: ParseOption
   const text = result.stdoutTail ?? '';
   if (step.tool !== 'exec') return step.tool === 'plugin.run' && !result.truncated ? parseJson(text, maxJson) : undefined;
   const { program, args } = unwrap(step.program, step.args ?? []);
-  const has = (...flags: string[]): boolean => args.some((a) => flags.includes(a) || flags.some((f) => f.length === 2 && /^-[a-zA-Z]+$/.test(a) && a.includes(f[1])));
+  const has = (...flags: string[]): boolean =>
+    args.some((a) => flags.includes(a) || flags.some((f) => f.length === 2 && /^-[a-zA-Z]+$/.test(a) && a.includes(f[1])));
   const json = !result.truncated ? parseJson(text, maxJson) : undefined;
   if (json) return json;
   switch (program) {
@@ -264,7 +297,10 @@ export function parseOutput(step: Step, result: ParseInput, options: ParseOption
     case 'fgrep': {
       if (has('-l', '--files-with-matches', '--files', '-L', '--files-without-match')) return parseFileList(text, max, false);
       if (has('-c', '--count', '--json')) return undefined;
-      const numbered = program === 'rg' ? !args.includes('-N') && !args.includes('--no-line-number') && has('-n', '--line-number') : has('-n', '--line-number');
+      const numbered =
+        program === 'rg'
+          ? !args.includes('-N') && !args.includes('--no-line-number') && has('-n', '--line-number')
+          : has('-n', '--line-number');
       if (result.exitCode !== 0 && result.exitCode !== 1) return undefined;
       return parseSearch(text, max, numbered);
     }
@@ -280,7 +316,12 @@ export function parseOutput(step: Step, result: ParseInput, options: ParseOption
       if (result.exitCode !== 0 && !(sub === 'grep' && result.exitCode === 1)) return undefined;
       if (sub === 'status') return parseGitStatus(text, max);
       if (sub === 'log') return parseGitLog(text, max);
-      if (sub === 'grep') return parseSearch(text, max, rest.some((a) => a === '-n' || a === '--line-number' || (/^-[a-zA-Z]+$/.test(a) && a.includes('n'))));
+      if (sub === 'grep')
+        return parseSearch(
+          text,
+          max,
+          rest.some((a) => a === '-n' || a === '--line-number' || (/^-[a-zA-Z]+$/.test(a) && a.includes('n'))),
+        );
       if (sub === 'ls-files' || (sub === 'diff' && rest.some((a) => a === '--name-only'))) return parseFileList(text, max, false);
       return undefined;
     }

@@ -53,7 +53,12 @@ export type ArgKind = 'words' | 'path' | 'domain' | 'name';
  * Parse one rule. `argKind` tells how the tool's argument is written (the registry knows it);
  * it defaults to words (commands, names).
  */
-export function parseRule(text: string, effect: PermissionEffect, source: string, argKind: (tool: string) => ArgKind = () => 'words'): PermissionRule | RuleProblem {
+export function parseRule(
+  text: string,
+  effect: PermissionEffect,
+  source: string,
+  argKind: (tool: string) => ArgKind = () => 'words',
+): PermissionRule | RuleProblem {
   const trimmed = text.trim();
   const open = trimmed.indexOf('(');
   const tool = (open < 0 ? trimmed : trimmed.slice(0, open)).trim();
@@ -101,7 +106,8 @@ function matchWords(pattern: string[], words: string[]): boolean {
   let w = 0;
   let star = -1;
   let mark = 0;
-  const wordMatches = (pat: string, word: string): boolean => (pat.includes('*') || pat.includes('?') ? globToRegExp(pat, '').test(word) : pat === word);
+  const wordMatches = (pat: string, word: string): boolean =>
+    pat.includes('*') || pat.includes('?') ? globToRegExp(pat, '').test(word) : pat === word;
   while (w < words.length) {
     if (p < pattern.length && pattern[p] === '*') {
       star = p++;
@@ -180,7 +186,9 @@ export function exactRuleFor(tool: string, subject: PermissionSubject): string |
     case 'name':
       return quoteSafe(subject.name) ? `${tool}(${subject.name})` : undefined;
     case 'path':
-      return subject.path && !/[()*?\s]/.test(subject.path) && !subject.path.split('/').includes('..') ? `${tool}(${subject.path})` : undefined;
+      return subject.path && !/[()*?\s]/.test(subject.path) && !subject.path.split('/').includes('..')
+        ? `${tool}(${subject.path})`
+        : undefined;
     case 'url':
       return /^[a-z0-9.-]+$/i.test(subject.host) ? `${tool}(domain:${subject.host.toLowerCase()})` : undefined;
     case 'none':

@@ -32,12 +32,22 @@ export interface RunSetup {
   recent?(step: unknown): { step: Step; judged: Judgement } | undefined;
 }
 
-export function stopped(id: string, tool: string, status: 'blocked' | 'declined', decision: ResultDecision, reason?: string): StoppedToolResult {
+export function stopped(
+  id: string,
+  tool: string,
+  status: 'blocked' | 'declined',
+  decision: ResultDecision,
+  reason?: string,
+): StoppedToolResult {
   return { _event: 'tool_result', id, tool, status, ...(reason ? { reason } : {}), decision };
 }
 
 /** Normalise whatever a confirm callback answered; a failure or nonsense is a decline. */
-export async function normaliseAnswer(confirm: (r: ConfirmRequest) => ConfirmAnswer | Promise<ConfirmAnswer>, request: ConfirmRequest, signal?: AbortSignal): Promise<ConfirmAnswer> {
+export async function normaliseAnswer(
+  confirm: (r: ConfirmRequest) => ConfirmAnswer | Promise<ConfirmAnswer>,
+  request: ConfirmRequest,
+  signal?: AbortSignal,
+): Promise<ConfirmAnswer> {
   let answer: unknown;
   try {
     answer = await confirm(request);
@@ -68,16 +78,44 @@ function judgedStep(id: string, step: Step, setup: RunSetup): { step: Step; judg
   const checked = setup.judge.registry.validate(step);
   if (checked.ok) return { step: checked.step, judged: judgeValid(checked.step, setup.judge) };
   const decision = renderVerdict(invalidVerdict(step, setup.judge), setup.judge.lang);
-  return { done: stopped(id, String((step as { tool?: unknown })?.tool ?? 'exec'), 'blocked', { ...decision, by: 'policy' }, decision.rules[0]?.reason) };
+  return {
+    done: stopped(
+      id,
+      String((step as { tool?: unknown })?.tool ?? 'exec'),
+      'blocked',
+      { ...decision, by: 'policy' },
+      decision.rules[0]?.reason,
+    ),
+  };
 }
 
 /** One question about a judged step (with the tool's preview when it asks inside its run): the
  * answer, after remembering what it allows from now on. */
-async function askAbout(id: string, s: Step, judged: Judgement, decision: Decision, setup: RunSetup, signal: AbortSignal | undefined, preview?: string): Promise<ConfirmAnswer> {
+async function askAbout(
+  id: string,
+  s: Step,
+  judged: Judgement,
+  decision: Decision,
+  setup: RunSetup,
+  signal: AbortSignal | undefined,
+  preview?: string,
+): Promise<ConfirmAnswer> {
   const { def, verdict } = judged;
   // The question shows what will happen: the tool's own summary of this step (its arguments; for MCP the server and its hints).
   const summary = def.summary?.(s);
-  const answer = await setup.ask({ id, step: s, verdict, decision, ...(preview !== undefined ? { preview } : {}), sessionKey: judged.key, ...(judged.rule ? { rule: judged.rule } : {}), ...(summary ? { summary } : {}) }, signal);
+  const answer = await setup.ask(
+    {
+      id,
+      step: s,
+      verdict,
+      decision,
+      ...(preview !== undefined ? { preview } : {}),
+      sessionKey: judged.key,
+      ...(judged.rule ? { rule: judged.rule } : {}),
+      ...(summary ? { summary } : {}),
+    },
+    signal,
+  );
   if (answer.action === 'allow-session' && verdict.level === 'L1') setup.allow(judged.key);
   if (answer.action === 'allow-rule' && judged.rule) setup.addRule(judged.rule);
   return answer;
@@ -86,7 +124,8 @@ async function askAbout(id: string, s: Step, judged: Judgement, decision: Decisi
 /** A no the user gave (declined, or an edited step to judge again); undefined for a yes. */
 function refusal(id: string, tool: string, answer: ConfirmAnswer, decision: ResultDecision, lang: Lang): Pass | undefined {
   if (answer.action === 'edit') return { edited: answer.step, tool, decision };
-  if (answer.action === 'decline') return { done: stopped(id, tool, 'declined', decision, answer.reason || message('declined.user', lang).reason) };
+  if (answer.action === 'decline')
+    return { done: stopped(id, tool, 'declined', decision, answer.reason || message('declined.user', lang).reason) };
   return undefined;
 }
 
@@ -94,7 +133,12 @@ function refusal(id: string, tool: string, answer: ConfirmAnswer, decision: Resu
  * Run a tool that asks inside its run (to show a preview first): its question is asked through
  * `ask`, and the answer comes back beside the result (the last one, if the tool asked twice).
  */
-async function executeAsking(def: Judgement['def'], s: Step, ctx: ToolContext, ask: (preview?: string) => Promise<ConfirmAnswer>): Promise<{ result: ToolResult; answer?: ConfirmAnswer }> {
+async function executeAsking(
+  def: Judgement['def'],
+  s: Step,
+  ctx: ToolContext,
+  ask: (preview?: string) => Promise<ConfirmAnswer>,
+): Promise<{ result: ToolResult; answer?: ConfirmAnswer }> {
   const asked: Array<Promise<ConfirmAnswer>> = [];
   const result = await def.execute(s, {
     ...ctx,
@@ -119,7 +163,10 @@ async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSe
   const { def, verdict } = judged;
   const decision = renderVerdict(verdict, lang);
   if (verdict.level === 'L2') {
-    const reason = decision.rules.filter((r) => r.level === 'L2').map((r) => r.reason).join('; ');
+    const reason = decision.rules
+      .filter((r) => r.level === 'L2')
+      .map((r) => r.reason)
+      .join('; ');
     return { done: stopped(id, def.name, 'blocked', { ...decision, by: 'policy' }, reason || undefined) };
   }
   if (options.signal?.aborted) return { done: stopped(id, def.name, 'declined', { ...decision, by: 'policy' }, 'aborted') };
@@ -128,16 +175,32 @@ async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSe
   const inside = mustAsk && def.confirmsInside === true;
   if (mustAsk && !inside) {
     const answer = await askAbout(id, s, judged, decision, setup, options.signal);
-    if (!approves(answer)) return refusal(id, def.name, answer, userDecision, lang) ?? { done: stopped(id, def.name, 'declined', userDecision) };
+    if (!approves(answer))
+      return refusal(id, def.name, answer, userDecision, lang) ?? { done: stopped(id, def.name, 'declined', userDecision) };
   }
   const sandbox = def.sandboxed ? setup.sandbox(judged, mustAsk || judged.bySession ? 'L1' : 'L0') : undefined;
-  if (sandbox && 'refused' in sandbox) return { done: stopped(id, def.name, 'blocked', { level: 'L2', by: 'policy', rules: [{ id: 'sandbox.required', level: 'L2', ...message('sandbox.required', lang, { why: sandbox.refused }) }] }, sandbox.refused) };
+  if (sandbox && 'refused' in sandbox)
+    return {
+      done: stopped(
+        id,
+        def.name,
+        'blocked',
+        {
+          level: 'L2',
+          by: 'policy',
+          rules: [{ id: 'sandbox.required', level: 'L2', ...message('sandbox.required', lang, { why: sandbox.refused }) }],
+        },
+        sandbox.refused,
+      ),
+    };
   const ctx: ToolContext = {
     ...setup.context(id, options, judged),
     decision: inside ? { ...decision, by: 'policy' } : mustAsk || judged.bySession ? userDecision : { ...decision, by: 'policy' },
     ...(sandbox ? { sandbox } : {}),
   };
-  const { result, answer } = inside ? await executeAsking(def, s, ctx, (preview) => askAbout(id, s, judged, decision, setup, options.signal, preview)) : { result: await def.execute(s, ctx), answer: undefined };
+  const { result, answer } = inside
+    ? await executeAsking(def, s, ctx, (preview) => askAbout(id, s, judged, decision, setup, options.signal, preview))
+    : { result: await def.execute(s, ctx), answer: undefined };
   if (sandbox) return { done: await retryAfterDenial(id, s, result, ctx, setup, judged) };
   if (!answer) return { done: result };
   return refusal(id, def.name, answer, userDecision, lang) ?? { done: { ...result, decision: userDecision } };
@@ -150,19 +213,37 @@ async function runOnce(id: string, step: Step, options: RunOptions, setup: RunSe
  * step). Never for a path outside the workspace or a protected one, a connection, a line that
  * names no path, or when no person answers (sandbox/retry.ts); the result then says why.
  */
-async function retryAfterDenial(id: string, step: Step, result: ToolResult, ctx: ToolContext, setup: RunSetup, judged: Judgement): Promise<ToolResult> {
+async function retryAfterDenial(
+  id: string,
+  step: Step,
+  result: ToolResult,
+  ctx: ToolContext,
+  setup: RunSetup,
+  judged: Judgement,
+): Promise<ToolResult> {
   const box = (result as { sandbox?: SandboxReport }).sandbox;
   if (!box?.denied || !ctx.sandbox || ctx.signal?.aborted) return result;
   const { lang } = setup.judge;
   const session = setup.judge.env.session;
   const person = !setup.unattended && setup.judge.mode !== 'yolo';
   const { retryRefusal } = sandboxRetryModule();
-  const refusal = retryRefusal({ kind: box.denied, ...(box.path ? { path: box.path } : {}) }, ctx.sandbox.level, { workspace: session.workspace, home: session.home, slothtoolHome: session.slothtoolHome, real: (p) => session.resolve(p).real }, person);
+  const refusal = retryRefusal(
+    { kind: box.denied, ...(box.path ? { path: box.path } : {}) },
+    ctx.sandbox.level,
+    { workspace: session.workspace, home: session.home, slothtoolHome: session.slothtoolHome, real: (p) => session.resolve(p).real },
+    person,
+  );
   const params = { path: box.path ?? '', line: box.line ?? '' };
   if (refusal) return { ...result, sandbox: { ...box, note: message(`sandbox.no_retry.${refusal}`, lang, params).reason } } as ToolResult;
   const writable = setup.sandbox(judged, 'L1');
   if (!writable || 'refused' in writable) return result;
-  const asked: Verdict = { level: 'L1', findings: [finding('sandbox.denied', 'L1', redactValue(params))], bySession: false, alwaysConfirm: true, adjustments: [] };
+  const asked: Verdict = {
+    level: 'L1',
+    findings: [finding('sandbox.denied', 'L1', redactValue(params))],
+    bySession: false,
+    alwaysConfirm: true,
+    adjustments: [],
+  };
   const decision = renderVerdict(asked, lang);
   const answer = await setup.ask({ id, step, verdict: asked, decision, sessionKey: `sandbox.retry ${id}` }, ctx.signal);
   if (answer.action !== 'run' && answer.action !== 'allow-session' && answer.action !== 'allow-rule') return result;

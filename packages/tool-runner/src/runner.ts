@@ -192,7 +192,13 @@ function stepSandbox(sandbox: Sandbox, judged: Judgement, asked: 'L0' | 'L1'): R
   // in a network namespace of its own it could not be reached, not even on 127.0.0.1.
   const network = level === 'L1' && (judged.touches.network.length > 0 || judged.def.serves === true);
   const limits = level === 'L0' ? status.limits : undefined;
-  return { kind: status.kind, level, network, ...(limits ? { limits } : {}), wrap: (program, args, cwd, options) => sandbox.wrap(level, network, cwd, program, args, options) };
+  return {
+    kind: status.kind,
+    level,
+    network,
+    ...(limits ? { limits } : {}),
+    wrap: (program, args, cwd, options) => sandbox.wrap(level, network, cwd, program, args, options),
+  };
 }
 
 /** `slothtoolHome`: where the spawn helper may make its pipes (createDefaultExecDeps). */
@@ -212,7 +218,12 @@ export function createDefaultRunnerDeps(now?: () => number, slothtoolHome?: stri
 }
 
 /** The state fs.*, http.get and proc.* share during a runner's session. */
-function toolSession(options: ToolRunnerOptions, deps: RunnerDeps, policy: Policy, at: { workspace: string; home: string; slothtoolHome: string }): ToolSession {
+function toolSession(
+  options: ToolRunnerOptions,
+  deps: RunnerDeps,
+  policy: Policy,
+  at: { workspace: string; home: string; slothtoolHome: string },
+): ToolSession {
   const { workspace, home, slothtoolHome } = at;
   return {
     workspace,
@@ -266,7 +277,14 @@ function runnerParts(options: ToolRunnerOptions): RunnerParts {
   const sandbox: Sandbox =
     typeof options.sandbox === 'object'
       ? options.sandbox
-      : createSandbox({ mode: options.sandbox ?? 'auto', workspace, home, slothtoolHome: realDir(slothtoolHome), env, ...options.sandboxOptions });
+      : createSandbox({
+          mode: options.sandbox ?? 'auto',
+          workspace,
+          home,
+          slothtoolHome: realDir(slothtoolHome),
+          env,
+          ...options.sandboxOptions,
+        });
   const parsedRules = permissionRules(policy, tools);
   const judge: JudgeSetup = {
     registry: tools,
@@ -342,7 +360,9 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     judge: (step) => renderVerdict(verdict(step), lang),
     describe(step) {
       const checked = tools.validate(step);
-      return checked.ok ? tools.get(checked.step.tool ?? 'exec')!.digest(checked.step) : String((step as { tool?: unknown })?.tool ?? 'exec');
+      return checked.ok
+        ? tools.get(checked.step.tool ?? 'exec')!.digest(checked.step)
+        : String((step as { tool?: unknown })?.tool ?? 'exec');
     },
     get sessionAllowances() {
       return [...allowances];
@@ -353,7 +373,8 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     },
     setMode(mode) {
       // yolo runs every L1 step without a question: only where the OS sandbox bounds what it does.
-      if (mode === 'yolo' && sandbox.status().kind === 'none') return { ok: false, reason: message('mode.yolo_no_sandbox', lang, { why: sandbox.status().reason ?? 'off' }).reason };
+      if (mode === 'yolo' && sandbox.status().kind === 'none')
+        return { ok: false, reason: message('mode.yolo_no_sandbox', lang, { why: sandbox.status().reason ?? 'off' }).reason };
       judge.mode = mode;
       memo.drop();
       return { ok: true };

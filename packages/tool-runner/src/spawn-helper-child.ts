@@ -43,7 +43,9 @@ function keepData(key: string, bytes: Buffer): void {
   let dir: string | undefined;
   try {
     // A folder of its own, named like the pipe batches so a killed helper's is removed as theirs are.
-    dir = fs.mkdtempSync(path.join(pipeDir && fs.existsSync(pipeDir) ? pipeDir : (require('os') as typeof import('os')).tmpdir(), 'pipes-data-'));
+    dir = fs.mkdtempSync(
+      path.join(pipeDir && fs.existsSync(pipeDir) ? pipeDir : (require('os') as typeof import('os')).tmpdir(), 'pipes-data-'),
+    );
     const file = path.join(dir, 'data');
     fs.writeFileSync(file, bytes, { mode: 0o600 });
     fd = fs.openSync(file, 'r');
@@ -205,7 +207,14 @@ function start(m: SpawnMessage): void {
   try {
     const stdio = fifos ? (['ignore', fifos.out.write, fifos.err.write] as const) : (['ignore', 'pipe', 'pipe'] as const);
     data = dataStdio(m.fdKeys ?? []);
-    child = spawn(m.program, m.args, { cwd: m.cwd, env: commandEnv(m.env), stdio: [...stdio, ...data.stdio], detached: m.detached, shell: false, windowsHide: true });
+    child = spawn(m.program, m.args, {
+      cwd: m.cwd,
+      env: commandEnv(m.env),
+      stdio: [...stdio, ...data.stdio],
+      detached: m.detached,
+      shell: false,
+      windowsHide: true,
+    });
   } catch (err) {
     if (fifos) closeAll([fifos.out.read, fifos.out.write, fifos.err.read, fifos.err.write]);
     data?.release();
@@ -222,7 +231,9 @@ function start(m: SpawnMessage): void {
     stream?.pause();
     (stream as unknown as { _handle?: { readStop?: () => void } })?._handle?.readStop?.();
   }
-  child.on('error', (e: NodeJS.ErrnoException) => send({ type: 'error', id: m.id, code: e.code ?? 'ERROR', message: e.message, errno: e.errno, syscall: e.syscall, path: e.path }));
+  child.on('error', (e: NodeJS.ErrnoException) =>
+    send({ type: 'error', id: m.id, code: e.code ?? 'ERROR', message: e.message, errno: e.errno, syscall: e.syscall, path: e.path }),
+  );
   if (child.pid === undefined) {
     // 'error' follows; the read ends have no writer left and nobody to read them.
     stdout?.destroy();
@@ -235,14 +246,17 @@ function start(m: SpawnMessage): void {
   child.on('exit', (code, signal) => send({ type: 'exit', id: m.id, code, signal }));
 }
 
-process.on('message', (m: SpawnMessage | { type: 'base'; env: NodeJS.ProcessEnv; pipeDir?: string } | { type: 'data'; key: string; b64: string }) => {
-  if (m && m.type === 'base') {
-    baseEnv = m.env;
-    pipeDir = m.pipeDir;
-    // The first pipes are made for the first command: a helper whose parent is already gone
-    // (it started on the parent's last spawn) never touches the SlothTool home.
-    send({ type: 'ready' });
-  } else if (m && m.type === 'data') keepData(m.key, Buffer.from(m.b64, 'base64'));
-  else if (m && m.type === 'spawn') start(m);
-});
+process.on(
+  'message',
+  (m: SpawnMessage | { type: 'base'; env: NodeJS.ProcessEnv; pipeDir?: string } | { type: 'data'; key: string; b64: string }) => {
+    if (m && m.type === 'base') {
+      baseEnv = m.env;
+      pipeDir = m.pipeDir;
+      // The first pipes are made for the first command: a helper whose parent is already gone
+      // (it started on the parent's last spawn) never touches the SlothTool home.
+      send({ type: 'ready' });
+    } else if (m && m.type === 'data') keepData(m.key, Buffer.from(m.b64, 'base64'));
+    else if (m && m.type === 'spawn') start(m);
+  },
+);
 process.on('disconnect', () => process.exit(0));

@@ -155,7 +155,14 @@ export class SpawnHelper {
     // stdout and stderr piped back; fds from 3 on only as pipes the helper feeds (fdData).
     const stdio = options.stdio;
     const fds = options.fdData ?? [];
-    const simple = Array.isArray(stdio) && stdio[0] === 'ignore' && stdio[1] === 'pipe' && stdio[2] === 'pipe' && stdio.length === 3 + fds.length && stdio.slice(3).every((s) => s === 'pipe') && !options.shell;
+    const simple =
+      Array.isArray(stdio) &&
+      stdio[0] === 'ignore' &&
+      stdio[1] === 'pipe' &&
+      stdio[2] === 'pipe' &&
+      stdio.length === 3 + fds.length &&
+      stdio.slice(3).every((s) => s === 'pipe') &&
+      !options.shell;
     if (!simple || this.failed) return this.direct(command, args, options);
     if (!this.ready) {
       this.boot();
@@ -166,7 +173,16 @@ export class SpawnHelper {
     this.active.set(id, remote);
     this.child!.channel?.ref();
     const fdKeys = fds.map((bytes) => this.dataKey(bytes));
-    this.child!.send({ type: 'spawn', id, program: command, args, cwd: options.cwd, env: this.changesOf(options.env ?? process.env), detached: options.detached, ...(fdKeys.length ? { fdKeys } : {}) });
+    this.child!.send({
+      type: 'spawn',
+      id,
+      program: command,
+      args,
+      cwd: options.cwd,
+      env: this.changesOf(options.env ?? process.env),
+      detached: options.detached,
+      ...(fdKeys.length ? { fdKeys } : {}),
+    });
     return remote as unknown as ChildProcess;
   }
 
@@ -213,7 +229,12 @@ export class SpawnHelper {
     if (this.child || this.failed) return;
     const { fork } = require('child_process') as typeof import('child_process');
     try {
-      this.child = fork(this.childScript, [], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], execArgv: HELPER_NODE_FLAGS, serialization: 'json', env: process.env });
+      this.child = fork(this.childScript, [], {
+        stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+        execArgv: HELPER_NODE_FLAGS,
+        serialization: 'json',
+        env: process.env,
+      });
     } catch {
       this.failed = true;
       this.settleWaiting();

@@ -43,7 +43,19 @@ export interface JsonPatchStep {
 /** A step the model asks for (DESIGN §4), including issue #10's fs.*, http.get and proc.*. */
 export type Step = ExecStep | PluginRunStep | JsonPatchStep | ToolStep;
 
-export type { FsReadStep, FsEditStep, FsWriteStep, FsGlobStep, FsGrepStep, WebSearchStep, HttpGetStep, ProcStartStep, ProcStatusStep, ProcKillStep, ToolStep } from './tool-steps';
+export type {
+  FsReadStep,
+  FsEditStep,
+  FsWriteStep,
+  FsGlobStep,
+  FsGrepStep,
+  WebSearchStep,
+  HttpGetStep,
+  ProcStartStep,
+  ProcStatusStep,
+  ProcKillStep,
+  ToolStep,
+} from './tool-steps';
 
 /** One fired rule: why a step got its level. */
 export interface Rule {

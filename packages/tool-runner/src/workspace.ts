@@ -88,7 +88,8 @@ export interface HomeDirs {
 
 /** `~`, `~/x` and `~/.slothtool/x` with the home put in, not yet normalised (`..` kept for {@link physicalPath}). */
 function expandRaw(p: string, cwd: string, dirs: HomeDirs): string {
-  if (dirs.slothtoolHome && (p === '~/.slothtool' || p.startsWith('~/.slothtool/'))) return dirs.slothtoolHome + '/.' + p.slice('~/.slothtool'.length);
+  if (dirs.slothtoolHome && (p === '~/.slothtool' || p.startsWith('~/.slothtool/')))
+    return dirs.slothtoolHome + '/.' + p.slice('~/.slothtool'.length);
   if (dirs.home && (p === '~' || p.startsWith('~/'))) return dirs.home + '/.' + p.slice(1);
   return path.isAbsolute(p) ? p : path.resolve(cwd) + '/' + p;
 }
@@ -191,7 +192,8 @@ export function resolvePath(p: string, cwd: string, dirs: HomeDirs = {}, pfs: Pa
  * Where it leads is all it says (no `kind`).
  */
 export function resolveBelow(realDir: string, p: string, pfs: PathFs = nodePathFs): ResolvedPath {
-  if (path.isAbsolute(p) || !pfs.lstatSync || !pfs.readlinkSync || path.sep !== '/') return resolvePath(path.isAbsolute(p) ? p : `${realDir}/${p}`, realDir, {}, pfs);
+  if (path.isAbsolute(p) || !pfs.lstatSync || !pfs.readlinkSync || path.sep !== '/')
+    return resolvePath(path.isAbsolute(p) ? p : `${realDir}/${p}`, realDir, {}, pfs);
   const abs = path.resolve(realDir, p);
   const { real, exists } = physicalPath(p, pfs as Required<PathFs>, realDir);
   return { input: p, abs, real, exists };
@@ -208,14 +210,17 @@ export function isInside(child: string, root: string): boolean {
  * The workspace of a session: the root of the git repository that holds `cwd` (the nearest
  * folder with a `.git` entry), or `cwd` itself. Returned as a real path.
  */
-export function findWorkspace(cwd: string, pfs: PathFs & { existsSync(p: string): boolean } = { ...nodePathFs, existsSync: fs.existsSync }): string {
+export function findWorkspace(
+  cwd: string,
+  pfs: PathFs & { existsSync(p: string): boolean } = { ...nodePathFs, existsSync: fs.existsSync },
+): string {
   let dir: string;
   try {
     dir = pfs.realpathSync(cwd);
   } catch {
     return path.resolve(cwd);
   }
-  for (let d = dir; ; ) {
+  for (let d = dir; ;) {
     if (pfs.existsSync(path.join(d, '.git'))) return d;
     const parent = path.dirname(d);
     if (parent === d) return dir;

@@ -82,7 +82,7 @@ describe.each([
           skipped += gap ?? 0;
         },
       },
-      await deps()
+      await deps(),
     );
     expect(r.exitCode).toBe(0);
     // The worker did read it (one stream went past the mark).
@@ -111,7 +111,7 @@ describe.each([
         ...producer(OFFLOAD_AFTER_BYTES + MB, '\u0000tail'),
         cwd: process.cwd(),
       },
-      await deps()
+      await deps(),
     );
     expect(r.binary).toBe(true);
     expect(r.stdoutTail).toMatch(/^<binary output, \d+ bytes>$/);
@@ -127,7 +127,7 @@ describe.each([
         timeoutMs: 1500,
         killGraceMs: 200,
       },
-      await deps()
+      await deps(),
     );
     expect(r.timedOut).toBe(true);
     expect(r.stdoutBytes).toBeGreaterThan(OFFLOAD_AFTER_BYTES);
@@ -146,17 +146,20 @@ describe.each([
         cwd: process.cwd(),
         killGraceMs: 300,
       },
-      await deps()
+      await deps(),
     );
     expect(r.exitCode).toBe(0);
     expect(r.stdoutBytes).toBe(OFFLOAD_AFTER_BYTES + MB);
-    const sleeper = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).find((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8') === `sleep\0${marker}\0`;
-      } catch {
-        return false;
-      }
-    });
+    const sleeper = fs
+      .readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .find((p) => {
+        try {
+          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8') === `sleep\0${marker}\0`;
+        } catch {
+          return false;
+        }
+      });
     expect(sleeper).toBeDefined();
     process.kill(Number(sleeper), 'SIGKILL');
   });
@@ -234,36 +237,39 @@ describe('a worker still starting when the mark is passed', () => {
   test.each([
     ['direct (socketpair)', async () => direct()],
     ['spawn helper (FIFO)', viaHelper],
-  ])('%s: the event loop stops reading until it runs (its 64 KiB buffers stay until a collection), then hands over', async (_name, deps) => {
-    offload.dropSpare();
-    const d = await deps();
-    slowWorkers(400);
-    let onLoop = 0;
-    let absorbed = false;
-    const realPush = BoundedCapture.prototype.push;
-    const realAbsorb = BoundedCapture.prototype.absorb;
-    BoundedCapture.prototype.push = function (this: BoundedCapture, chunk: Buffer) {
-      if (!absorbed) onLoop += chunk.length;
-      realPush.call(this, chunk);
-    };
-    BoundedCapture.prototype.absorb = function (this: BoundedCapture, total: number, tail: Buffer, sawNul: boolean) {
-      absorbed = true;
-      realAbsorb.call(this, total, tail, sawNul);
-    };
-    try {
-      const size = OFFLOAD_AFTER_BYTES * 3;
-      const r = await exec({ ...producer(size, 'HELD'), cwd: process.cwd(), maxOutputBytes: 4096 }, d);
-      expect(r.exitCode).toBe(0);
-      expect(r.stdoutBytes).toBe(producedBytes(size, 'HELD'));
-      expect(r.stdoutTail.endsWith('HELD')).toBe(true);
-      // Read on the event loop: the mark and what was in flight, not the 400 ms of output after it.
-      expect(absorbed).toBe(true);
-      expect(onLoop).toBeLessThan(OFFLOAD_AFTER_BYTES + MB);
-    } finally {
-      BoundedCapture.prototype.push = realPush;
-      BoundedCapture.prototype.absorb = realAbsorb;
-    }
-  });
+  ])(
+    '%s: the event loop stops reading until it runs (its 64 KiB buffers stay until a collection), then hands over',
+    async (_name, deps) => {
+      offload.dropSpare();
+      const d = await deps();
+      slowWorkers(400);
+      let onLoop = 0;
+      let absorbed = false;
+      const realPush = BoundedCapture.prototype.push;
+      const realAbsorb = BoundedCapture.prototype.absorb;
+      BoundedCapture.prototype.push = function (this: BoundedCapture, chunk: Buffer) {
+        if (!absorbed) onLoop += chunk.length;
+        realPush.call(this, chunk);
+      };
+      BoundedCapture.prototype.absorb = function (this: BoundedCapture, total: number, tail: Buffer, sawNul: boolean) {
+        absorbed = true;
+        realAbsorb.call(this, total, tail, sawNul);
+      };
+      try {
+        const size = OFFLOAD_AFTER_BYTES * 3;
+        const r = await exec({ ...producer(size, 'HELD'), cwd: process.cwd(), maxOutputBytes: 4096 }, d);
+        expect(r.exitCode).toBe(0);
+        expect(r.stdoutBytes).toBe(producedBytes(size, 'HELD'));
+        expect(r.stdoutTail.endsWith('HELD')).toBe(true);
+        // Read on the event loop: the mark and what was in flight, not the 400 ms of output after it.
+        expect(absorbed).toBe(true);
+        expect(onLoop).toBeLessThan(OFFLOAD_AFTER_BYTES + MB);
+      } finally {
+        BoundedCapture.prototype.push = realPush;
+        BoundedCapture.prototype.absorb = realAbsorb;
+      }
+    },
+  );
 
   test('a worker that never says it runs: the event loop reads on after a while (the command is not left blocked)', async () => {
     offload.dropSpare();

@@ -101,7 +101,10 @@ describe('a link that leaves the workspace is outside', () => {
 
   test('fs.read through a link to a new file outside is asked; a dangling link to a start-up file is refused for writes', () => {
     expect(judged({ tool: 'fs.read', path: 'new.txt' } as Step).level).toBe('L1');
-    expect(judged({ tool: 'fs.write', path: 'rc', content: 'x' } as Step)).toMatchObject({ level: 'L2', ids: expect.arrayContaining(['write.persistence']) });
+    expect(judged({ tool: 'fs.write', path: 'rc', content: 'x' } as Step)).toMatchObject({
+      level: 'L2',
+      ids: expect.arrayContaining(['write.persistence']),
+    });
     expect(judged(ex('cp x rc'))).toMatchObject({ level: 'L2', ids: expect.arrayContaining(['write.persistence']) });
   });
 });
@@ -114,7 +117,11 @@ describe('a link into a secret store or .git/hooks is judged as what the target 
     [ex('sort -o hooks/pre-commit x'), 'L2', 'write.persistence'],
     [{ tool: 'fs.write', path: 'hooks/pre-commit', content: '#!/bin/sh\n' } as Step, 'L2', 'write.persistence'],
     [{ tool: 'proc.start', program: 'cp', args: ['x', 'hooks/post-checkout'] } as Step, 'L2', 'write.persistence'],
-    [{ tool: 'config.json_patch', file: 'cfg/llm-base.json', patch: [{ op: 'replace', path: '/a', value: 1 }] } as Step, 'L2', 'write.slothtool'],
+    [
+      { tool: 'config.json_patch', file: 'cfg/llm-base.json', patch: [{ op: 'replace', path: '/a', value: 1 }] } as Step,
+      'L2',
+      'write.slothtool',
+    ],
     [ex('cat cfg/llm-base.json'), 'L2', 'secret.slothtool'],
     [{ tool: 'config.json_patch', file: 'hooks/x.json', patch: [{ op: 'add', path: '/a', value: 1 }] } as Step, 'L2', 'write.persistence'],
     [{ tool: 'plugin.run', plugin: 'loc', args: ['cfg'] } as Step, 'L2', 'secret.slothtool'],
@@ -126,9 +133,12 @@ describe('a link into a secret store or .git/hooks is judged as what the target 
 });
 
 describe('links that stay inside the workspace change nothing', () => {
-  test.each([['cat node_modules/.bin/tool'], ['cat build/plain.txt'], ['ls -la node_modules/.bin'], ['grep -rn x node_modules/.bin/tool']])('%s → L0', (line) => {
-    expect(judged(ex(line)).level).toBe('L0');
-  });
+  test.each([['cat node_modules/.bin/tool'], ['cat build/plain.txt'], ['ls -la node_modules/.bin'], ['grep -rn x node_modules/.bin/tool']])(
+    '%s → L0',
+    (line) => {
+      expect(judged(ex(line)).level).toBe('L0');
+    },
+  );
 });
 
 describe('resolvePath walks links the way the kernel does', () => {
@@ -157,8 +167,31 @@ describe('resolvePath walks links the way the kernel does', () => {
       lstatSync: (p) => fs.lstatSync(p, { throwIfNoEntry: false }),
       readlinkSync: (p) => fs.readlinkSync(p, 'utf8'),
     };
-    const words = ['.', 'x', 'build', 'build/out', 'build/out/.codex/auth.json', 'build/out/../x', 'docs/notes.txt', 'docs/key.txt', 'hooks', 'hooks/../hooks', 'a', 'a/secret.txt', 'rc', 'new.txt', 'cfg', 'node_modules/.bin/tool', 'node_modules/.bin/../pkg', 'missing/x', 'x/not-a-dir', '~/.bash_history', world.outside];
-    for (const w of words) expect([w, resolvePath(w, world.ws, { home: world.home })]).toEqual([w, resolvePath(w, world.ws, { home: world.home }, walkFs)]);
+    const words = [
+      '.',
+      'x',
+      'build',
+      'build/out',
+      'build/out/.codex/auth.json',
+      'build/out/../x',
+      'docs/notes.txt',
+      'docs/key.txt',
+      'hooks',
+      'hooks/../hooks',
+      'a',
+      'a/secret.txt',
+      'rc',
+      'new.txt',
+      'cfg',
+      'node_modules/.bin/tool',
+      'node_modules/.bin/../pkg',
+      'missing/x',
+      'x/not-a-dir',
+      '~/.bash_history',
+      world.outside,
+    ];
+    for (const w of words)
+      expect([w, resolvePath(w, world.ws, { home: world.home })]).toEqual([w, resolvePath(w, world.ws, { home: world.home }, walkFs)]);
   });
   test('a link made between two judgements of the same step is seen by the second', async () => {
     const p = path.join(world.ws, 'later2');
@@ -190,11 +223,42 @@ describe('resolvePath walks links the way the kernel does', () => {
 
 describe('everyday read-only commands judged by a runner (links gathered) stay L0', () => {
   const rows = [
-    'git status', 'git log --oneline -20', 'git diff --stat', 'git show HEAD:README.md', 'git grep -n TODO', 'git ls-files', 'git blame -L 1,2 README.md',
-    'ls -la', 'ls -lah src', 'cat README.md', 'head -n 20 src/a.ts', 'tail -5 src/a.ts', 'wc -l src/a.ts', 'rg -n TODO src', 'grep -rn foo src',
-    'find . -name *.ts -type f', 'jq .name package.json', 'tree -L 2', 'du -sh src', 'sort src/a.ts', 'diff -u README.md src/a.ts', 'stat src/a.ts',
-    'file src/a.ts', 'realpath src', 'npm ls', 'pip list', 'node --version', 'cat node_modules/.bin/tool', 'ls node_modules/.bin',
-    'python3 -P -m pip list', 'cargo version', 'man -k printf', 'git help -a', 'cat /dev/stdin', 'stat -L /dev/stdout', 'echo x /dev/stderr',
+    'git status',
+    'git log --oneline -20',
+    'git diff --stat',
+    'git show HEAD:README.md',
+    'git grep -n TODO',
+    'git ls-files',
+    'git blame -L 1,2 README.md',
+    'ls -la',
+    'ls -lah src',
+    'cat README.md',
+    'head -n 20 src/a.ts',
+    'tail -5 src/a.ts',
+    'wc -l src/a.ts',
+    'rg -n TODO src',
+    'grep -rn foo src',
+    'find . -name *.ts -type f',
+    'jq .name package.json',
+    'tree -L 2',
+    'du -sh src',
+    'sort src/a.ts',
+    'diff -u README.md src/a.ts',
+    'stat src/a.ts',
+    'file src/a.ts',
+    'realpath src',
+    'npm ls',
+    'pip list',
+    'node --version',
+    'cat node_modules/.bin/tool',
+    'ls node_modules/.bin',
+    'python3 -P -m pip list',
+    'cargo version',
+    'man -k printf',
+    'git help -a',
+    'cat /dev/stdin',
+    'stat -L /dev/stdout',
+    'echo x /dev/stderr',
   ];
   let repoRunner: ReturnType<typeof createToolRunner>;
   beforeAll(() => {
@@ -208,7 +272,14 @@ describe('everyday read-only commands judged by a runner (links gathered) stay L
     fs.mkdirSync(path.join(dir, 'node_modules', 'pkg'));
     fs.writeFileSync(path.join(dir, 'node_modules', 'pkg', 'bin.js'), 'x');
     fs.symlinkSync('../pkg/bin.js', path.join(dir, 'node_modules', '.bin', 'tool'));
-    repoRunner = createToolRunner({ confirm: () => ({ action: 'decline' }), cwd: path.join(dir, 'src'), workspace: dir, lang: 'en', sandbox: 'off', env: { PATH: process.env.PATH, HOME: world.home } });
+    repoRunner = createToolRunner({
+      confirm: () => ({ action: 'decline' }),
+      cwd: path.join(dir, 'src'),
+      workspace: dir,
+      lang: 'en',
+      sandbox: 'off',
+      env: { PATH: process.env.PATH, HOME: world.home },
+    });
   });
   test('at most 5% are asked (here: none)', () => {
     const asked = rows.filter((line) => {

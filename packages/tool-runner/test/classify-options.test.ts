@@ -4,17 +4,33 @@ import { OPTION_TABLES, resolveFor, tarOldStyle } from '../src/policy/options';
 // The resolver parses argv the way getopt_long (and git's parse-options) does; these cases pin
 // each parsing rule on a small table, then on the real tables.
 const table: ProgramOptions = {
-  opts: opts('-o --output = write', '-c --check =?', '--compress-program = exec', '-r --reverse', '-n --numeric', '-k --key =', '--regexp --regex =', '--arg =='),
+  opts: opts(
+    '-o --output = write',
+    '-c --check =?',
+    '--compress-program = exec',
+    '-r --reverse',
+    '-n --numeric',
+    '-k --key =',
+    '--regexp --regex =',
+    '--arg ==',
+  ),
 };
 const r = (args: string[], t: ProgramOptions = table) => resolveOptions(args, compiled(t));
 const named = (args: string[], t?: ProgramOptions) => r(args, t).options.map((o) => [o.spec.names[0], o.value ?? null]);
 
 describe('long options', () => {
   test('exact, = and separate values', () => {
-    expect(named(['--output=a', '--output', 'b'])).toEqual([['-o', 'a'], ['-o', 'b']]);
+    expect(named(['--output=a', '--output', 'b'])).toEqual([
+      ['-o', 'a'],
+      ['-o', 'b'],
+    ]);
   });
   test('a unique prefix is the option; its value follows the same rules', () => {
-    expect(named(['--out=a', '--o', 'b', '--comp=sh'])).toEqual([['-o', 'a'], ['-o', 'b'], ['--compress-program', 'sh']]);
+    expect(named(['--out=a', '--o', 'b', '--comp=sh'])).toEqual([
+      ['-o', 'a'],
+      ['-o', 'b'],
+      ['--compress-program', 'sh'],
+    ]);
   });
   test('an ambiguous prefix is reported with its candidates, not guessed', () => {
     const res = r(['--c']);
@@ -39,7 +55,10 @@ describe('long options', () => {
   test('--no- forms switch an option off where the program has them', () => {
     const neg: ProgramOptions = { ...table, negatable: true };
     const res = r(['--no-reverse', '--no-out'], neg);
-    expect(res.options.map((o) => [o.spec.names[0], o.negated])).toEqual([['-r', true], ['-o', true]]);
+    expect(res.options.map((o) => [o.spec.names[0], o.negated])).toEqual([
+      ['-r', true],
+      ['-o', true],
+    ]);
     expect(r(['--no-reverse']).unknown).toEqual(['--no-reverse']);
   });
   test('prefixes can be switched off (git rev-parse)', () => {
@@ -49,10 +68,18 @@ describe('long options', () => {
 
 describe('short options', () => {
   test('combined flags and an attached value', () => {
-    expect(named(['-rnoout'])).toEqual([['-r', null], ['-n', null], ['-o', 'out']]);
+    expect(named(['-rnoout'])).toEqual([
+      ['-r', null],
+      ['-n', null],
+      ['-o', 'out'],
+    ]);
   });
   test('a separate value after a cluster', () => {
-    expect(named(['-rno', 'out', 'in'])).toEqual([['-r', null], ['-n', null], ['-o', 'out']]);
+    expect(named(['-rno', 'out', 'in'])).toEqual([
+      ['-r', null],
+      ['-n', null],
+      ['-o', 'out'],
+    ]);
     expect(r(['-rno', 'out', 'in']).operands).toEqual(['in']);
   });
   test('an unknown letter inside a cluster is named with its cluster', () => {
@@ -86,7 +113,10 @@ describe('operands and the end of options', () => {
 describe('table kinds', () => {
   test('single-dash long options (find) match whole words only', () => {
     const find: ProgramOptions = { singleDashLong: true, opts: opts('-name =', '-exec = exec', '-L') };
-    expect(named(['-name', 'x', '-exec', 'rm'], find)).toEqual([['-name', 'x'], ['-exec', 'rm']]);
+    expect(named(['-name', 'x', '-exec', 'rm'], find)).toEqual([
+      ['-name', 'x'],
+      ['-exec', 'rm'],
+    ]);
     expect(r(['-exe', 'rm'], find).unknown).toEqual(['-exe']);
   });
   test('an open table lists effects only; other options are not unknown, effects still resolve', () => {
@@ -97,7 +127,12 @@ describe('table kinds', () => {
     expect(r(['-xo', 'f'], open).options.map((o) => o.value)).toEqual(['f']);
   });
   test('a program without options takes every argument as an operand', () => {
-    expect(r(['-n', '--output=x'], { noOptions: true, opts: [] })).toEqual({ options: [], operands: ['-n', '--output=x'], unknown: [], ambiguous: [] });
+    expect(r(['-n', '--output=x'], { noOptions: true, opts: [] })).toEqual({
+      options: [],
+      operands: ['-n', '--output=x'],
+      unknown: [],
+      ambiguous: [],
+    });
   });
   test('dig +options, with their no prefix', () => {
     const res = resolveFor('dig', ['+short', '+notcp', '+zzz', 'example.com']);

@@ -14,18 +14,22 @@ const judge = (line: string) => {
 
 // Command lines by the verdict they must get: the level, and the rule among the reasons.
 const verdicts: VerdictGroup[] = [
-  ['L1', 'secret.read', [
-    'npm config get //registry.npmjs.org/:_authToken',
-    'npm config get _auth',
-    'npm config get //npm.example.com/:_password',
-    'npm c get email _authToken',
-    'npm get //registry.npmjs.org/:_authToken',
-    'npm config get',
-    'npm config list -l',
-    'npm config ls --long',
-    'npm config list --json',
-    'crontab -u bob -l',
-  ]],
+  [
+    'L1',
+    'secret.read',
+    [
+      'npm config get //registry.npmjs.org/:_authToken',
+      'npm config get _auth',
+      'npm config get //npm.example.com/:_password',
+      'npm c get email _authToken',
+      'npm get //registry.npmjs.org/:_authToken',
+      'npm config get',
+      'npm config list -l',
+      'npm config ls --long',
+      'npm config list --json',
+      'crontab -u bob -l',
+    ],
+  ],
   ['L0', 'read.only', ['npm config get registry', 'npm config list', 'crontab -l']],
   ['L2', 'system.change', ['crontab -e', 'crontab -r', 'crontab jobs.txt', 'crontab -', 'crontab -l -r']],
 ];
@@ -42,8 +46,30 @@ test('redact masks npm tokens, alone and in npmrc lines', () => {
 });
 
 test('the bare value printed by npm config get <credential> never reaches the model', async () => {
-  const r: ExecResult = { exitCode: 0, signal: null, timedOut: false, aborted: false, durationMs: 1, stdoutTail: '00000000-1111-2222-3333-444444444444\n', stderrTail: '', truncated: false, stdoutBytes: 37, stderrBytes: 0 };
-  const ctx = { id: 'cmd_001', cwd: '/w', env: {}, lang: 'en', deps: { exec: async () => ({ ...r }) }, registry: { plugins: {} }, timeoutMs: 1000, maxOutputBytes: 1000, decision: { level: 'L1', by: 'user', rules: [] }, allowedRoots: [] };
+  const r: ExecResult = {
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    durationMs: 1,
+    stdoutTail: '00000000-1111-2222-3333-444444444444\n',
+    stderrTail: '',
+    truncated: false,
+    stdoutBytes: 37,
+    stderrBytes: 0,
+  };
+  const ctx = {
+    id: 'cmd_001',
+    cwd: '/w',
+    env: {},
+    lang: 'en',
+    deps: { exec: async () => ({ ...r }) },
+    registry: { plugins: {} },
+    timeoutMs: 1000,
+    maxOutputBytes: 1000,
+    decision: { level: 'L1', by: 'user', rules: [] },
+    allowedRoots: [],
+  };
   const out = await runExec({ tool: 'exec', program: 'npm', args: ['config', 'get', '//registry.npmjs.org/:_authToken'] }, ctx as never);
   expect(JSON.stringify(out)).not.toContain('3333');
   // (The gate now knows that value and masks it anywhere: another one shows what a plain get keeps.)

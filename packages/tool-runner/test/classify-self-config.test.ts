@@ -5,7 +5,14 @@ import { classify, type Step } from '../src';
 // uncommitted work. Each reason is said.
 
 const ctx = { cwd: '/home/u/p', workspace: '/home/u/p', home: '/home/u', lang: 'en' as const };
-const llmBase = { ...ctx, plugins: { 'llm-base': { name: '@holic512/plugin-llm-base' }, loc: { name: '@holic512/plugin-loc' }, mine: { name: '@holic512/plugin-llm-base' } } };
+const llmBase = {
+  ...ctx,
+  plugins: {
+    'llm-base': { name: '@holic512/plugin-llm-base' },
+    loc: { name: '@holic512/plugin-loc' },
+    mine: { name: '@holic512/plugin-llm-base' },
+  },
+};
 const judge = (step: Step, c: object = ctx) => {
   const d = classify(step, {}, c);
   return { level: d.level, ids: d.rules.map((r) => r.id), reason: d.rules[0]?.reason ?? '' };
@@ -127,7 +134,11 @@ describe('host mounts and privileged containers are L2 with the reason', () => {
     ['docker service update --mount-add=type=bind,src=/home/u,dst=/h web', 'container.host_mount', /home folder/],
     ['docker service update --detach --mount-add src=/var/run/docker.sock,dst=/s web', 'container.host_mount', /socket/],
     ['docker service update --network-add host web', 'container.host', /namespace/],
-    ['docker run --mount type=volume,dst=/h,volume-driver=local,volume-opt=type=none,volume-opt=o=bind,volume-opt=device=/ alpine', 'container.host_mount', /host's root/],
+    [
+      'docker run --mount type=volume,dst=/h,volume-driver=local,volume-opt=type=none,volume-opt=o=bind,volume-opt=device=/ alpine',
+      'container.host_mount',
+      /host's root/,
+    ],
     ['docker run --mount type=volume,dst=/h,"volume-opt=device=/home/u",volume-opt=o=bind alpine', 'container.host_mount', /home folder/],
     ['docker volume create --opt type=none --opt o=bind --opt device=/ hostroot', 'container.host_mount', /host's root/],
     ['docker volume create -o device=/etc -o o=bind -o type=none v', 'container.host_mount', /system folder/],

@@ -81,25 +81,60 @@ describe('git: subcommands that reach keys no override switches off are asked', 
 describe('git-harden takes its overrides from the table', () => {
   const keys = (args: string[]) => {
     const h = hardenGit(args, []);
-    return Object.fromEntries(Object.keys(h.env).filter((k) => k.startsWith('GIT_CONFIG_KEY_')).map((k) => [h.env[k], h.env[k.replace('KEY', 'VALUE')]]));
+    return Object.fromEntries(
+      Object.keys(h.env)
+        .filter((k) => k.startsWith('GIT_CONFIG_KEY_'))
+        .map((k) => [h.env[k], h.env[k.replace('KEY', 'VALUE')]]),
+    );
   };
-  const rows = GIT_PROGRAM_KEYS.flatMap((r) => r.off).filter((o): o is Extract<typeof o, { kind: 'git-config' }> => o.kind === 'git-config' && !o.key.includes('<'));
+  const rows = GIT_PROGRAM_KEYS.flatMap((r) => r.off).filter(
+    (o): o is Extract<typeof o, { kind: 'git-config' }> => o.kind === 'git-config' && !o.key.includes('<'),
+  );
 
   test.each(rows.map((o) => [o.key, o.value, o.for] as const))('%s=%j (%s) is set for a read (git log -p)', (key, value) => {
     expect(keys(['log', '-p'])[key]).toBe(value);
   });
-  test.each(rows.filter((o) => o.for === 'all').map((o) => [o.key, o.value] as const))('%s=%j is set for every subcommand (git commit too)', (key, value) => {
-    expect(keys(['commit', '-m', 'x'])[key]).toBe(value);
+  test.each(rows.filter((o) => o.for === 'all').map((o) => [o.key, o.value] as const))(
+    '%s=%j is set for every subcommand (git commit too)',
+    (key, value) => {
+      expect(keys(['commit', '-m', 'x'])[key]).toBe(value);
+    },
+  );
+  test("subcommands that may sign keep the user's gpg programs; listing tags does not sign", () => {
+    for (const sub of [
+      ['commit', '-S'],
+      ['commit', '-m', 'x'],
+      ['tag', '-s', 'v1'],
+      ['tag', '-a', 'v1', '-m', 'x'],
+      ['merge', 'x'],
+      ['push'],
+    ])
+      expect([sub, keys(sub)['gpg.program']]).toEqual([sub, undefined]);
+    for (const sub of [['tag'], ['tag', '-l'], ['branch', '-a'], ['for-each-ref'], ['fetch']])
+      expect([sub, keys(sub)['gpg.program']]).toEqual([sub, 'gpg']);
   });
-  test('subcommands that may sign keep the user\'s gpg programs; listing tags does not sign', () => {
-    for (const sub of [['commit', '-S'], ['commit', '-m', 'x'], ['tag', '-s', 'v1'], ['tag', '-a', 'v1', '-m', 'x'], ['merge', 'x'], ['push']]) expect([sub, keys(sub)['gpg.program']]).toEqual([sub, undefined]);
-    for (const sub of [['tag'], ['tag', '-l'], ['branch', '-a'], ['for-each-ref'], ['fetch']]) expect([sub, keys(sub)['gpg.program']]).toEqual([sub, 'gpg']);
-  });
-  test('transports and writes that may need a lazy fetch keep the user\'s transport settings; reads and L0 forms of writes do not', () => {
-    for (const sub of [['fetch'], ['push'], ['pull'], ['clone', 'x'], ['ls-remote'], ['request-pull', 'v1', 'origin'], ['archive', '--remote=x', 'HEAD'], ['checkout', 'main'], ['submodule', 'update']]) {
+  test("transports and writes that may need a lazy fetch keep the user's transport settings; reads and L0 forms of writes do not", () => {
+    for (const sub of [
+      ['fetch'],
+      ['push'],
+      ['pull'],
+      ['clone', 'x'],
+      ['ls-remote'],
+      ['request-pull', 'v1', 'origin'],
+      ['archive', '--remote=x', 'HEAD'],
+      ['checkout', 'main'],
+      ['submodule', 'update'],
+    ]) {
       expect([sub, keys(sub)['protocol.allow'], hardenGit(sub, []).env.GIT_NO_LAZY_FETCH]).toEqual([sub, undefined, undefined]);
     }
-    for (const sub of [['log', '-p'], ['stash', 'show', '-p'], ['format-patch', '--stdout', 'HEAD~1'], ['blame', 'a'], ['notes', 'show'], ['archive', 'HEAD']]) {
+    for (const sub of [
+      ['log', '-p'],
+      ['stash', 'show', '-p'],
+      ['format-patch', '--stdout', 'HEAD~1'],
+      ['blame', 'a'],
+      ['notes', 'show'],
+      ['archive', 'HEAD'],
+    ]) {
       expect([sub, keys(sub)['protocol.allow'], hardenGit(sub, []).env.GIT_NO_LAZY_FETCH]).toEqual([sub, 'never', '1']);
     }
   });
@@ -109,9 +144,35 @@ describe('git-harden takes its overrides from the table', () => {
     expect(keys(['status'])['pager.status']).toBe('false');
   });
   test('every row says how it is neutralised, and the table covers the classes of issue #32', () => {
-    for (const row of [...GIT_PROGRAM_KEYS, ...OTHER_WORKSPACE_PROGRAMS]) expect([row.source, row.off.length > 0]).toEqual([row.source, true]);
+    for (const row of [...GIT_PROGRAM_KEYS, ...OTHER_WORKSPACE_PROGRAMS])
+      expect([row.source, row.off.length > 0]).toEqual([row.source, true]);
     const sources = GIT_PROGRAM_KEYS.map((r) => r.source).join(' ');
-    for (const key of ['core.pager', 'core.editor', 'core.sshCommand', 'core.fsmonitor', 'core.hooksPath', 'core.askPass', 'diff.external', 'textconv', 'merge.<driver>.driver', 'filter.<driver>', 'gpg.program', 'gpg.ssh.program', 'gpg.ssh.defaultKeyCommand', 'man.viewer', 'web.browser', 'tar.<format>.command', 'sendemail.', 'credential.helper', 'uploadpack', 'sequence.editor', 'interactive.diffFilter', 'instaweb.', 'alias.', 'includeIf']) {
+    for (const key of [
+      'core.pager',
+      'core.editor',
+      'core.sshCommand',
+      'core.fsmonitor',
+      'core.hooksPath',
+      'core.askPass',
+      'diff.external',
+      'textconv',
+      'merge.<driver>.driver',
+      'filter.<driver>',
+      'gpg.program',
+      'gpg.ssh.program',
+      'gpg.ssh.defaultKeyCommand',
+      'man.viewer',
+      'web.browser',
+      'tar.<format>.command',
+      'sendemail.',
+      'credential.helper',
+      'uploadpack',
+      'sequence.editor',
+      'interactive.diffFilter',
+      'instaweb.',
+      'alias.',
+      'includeIf',
+    ]) {
       expect([key, sources.includes(key)]).toEqual([key, true]);
     }
   });
@@ -130,7 +191,14 @@ describe('rustup proxies run the toolchain a rust-toolchain file names by path',
   });
   afterEach(() => world.cleanup());
   const judgeIn = (dir: string, line: string, cwd?: string) => {
-    const runner = createToolRunner({ confirm: () => ({ action: 'decline' }), cwd: dir, workspace: dir, lang: 'en', sandbox: 'off', env: { PATH: process.env.PATH, HOME: world.home } });
+    const runner = createToolRunner({
+      confirm: () => ({ action: 'decline' }),
+      cwd: dir,
+      workspace: dir,
+      lang: 'en',
+      sandbox: 'off',
+      env: { PATH: process.env.PATH, HOME: world.home },
+    });
     const [program, ...args] = line.split(' ');
     const d = runner.judge({ tool: 'exec', program, args, ...(cwd ? { cwd } : {}) } as Step);
     return { level: d.level, ids: d.rules.map((r) => r.id) };

@@ -11,11 +11,14 @@ type Row = [string | string[], Level];
 
 const table = (name: string, rows: Row[], policy: Policy = {}): void => {
   describe(name, () => {
-    test.each(rows.map(([line, lvl]) => [Array.isArray(line) ? JSON.stringify(line) : line, lvl, line] as const))('%s → %s', (_label, lvl, line) => {
-      const d = classify(ex(line), policy, ctx);
-      if (d.level !== lvl) throw new Error(`expected ${lvl}, got ${d.level}: ${JSON.stringify(d.rules)}`);
-      expect(d.rules.length).toBeGreaterThan(0);
-    });
+    test.each(rows.map(([line, lvl]) => [Array.isArray(line) ? JSON.stringify(line) : line, lvl, line] as const))(
+      '%s → %s',
+      (_label, lvl, line) => {
+        const d = classify(ex(line), policy, ctx);
+        if (d.level !== lvl) throw new Error(`expected ${lvl}, got ${d.level}: ${JSON.stringify(d.rules)}`);
+        expect(d.rules.length).toBeGreaterThan(0);
+      },
+    );
   });
 };
 
@@ -659,47 +662,67 @@ describe('requires and policy', () => {
     expect(classify(ex('npm install', { requires: { confirm: false } }), {}, ctx).level).toBe('L1');
   });
 
-  table('allowNetwork lowers network-only reads', [
-    ['curl https://example.com', 'L0'],
-    ['git fetch origin', 'L0'],
-    ['curl -o x https://example.com', 'L1'],
-    ['curl -d x=1 https://example.com', 'L1'],
-    ['git push origin main', 'L1'],
-  ], { allowNetwork: true });
+  table(
+    'allowNetwork lowers network-only reads',
+    [
+      ['curl https://example.com', 'L0'],
+      ['git fetch origin', 'L0'],
+      ['curl -o x https://example.com', 'L1'],
+      ['curl -d x=1 https://example.com', 'L1'],
+      ['git push origin main', 'L1'],
+    ],
+    { allowNetwork: true },
+  );
 
-  table('allowNetwork with allowWrite: pushes, clones and installs still ask, a forced push is blocked', [
-    ['git push origin main', 'L1'],
-    ['git clone https://x/y', 'L1'],
-    ['git push --force', 'L2'],
-    ['npm install', 'L1'],
-  ], { allowNetwork: true, allowWrite: true });
+  table(
+    'allowNetwork with allowWrite: pushes, clones and installs still ask, a forced push is blocked',
+    [
+      ['git push origin main', 'L1'],
+      ['git clone https://x/y', 'L1'],
+      ['git push --force', 'L2'],
+      ['npm install', 'L1'],
+    ],
+    { allowNetwork: true, allowWrite: true },
+  );
 
-  table('allowWrite lowers plain writes, not deletes or scripts', [
-    ['touch a', 'L0'],
-    ['git add -A', 'L0'],
-    ['git commit -m x', 'L1'],
-    ['rm -rf x', 'L2'],
-    ['npm test', 'L1'],
-    ['sed -i s/a/b/ f', 'L2'],
-  ], { allowWrite: true });
+  table(
+    'allowWrite lowers plain writes, not deletes or scripts',
+    [
+      ['touch a', 'L0'],
+      ['git add -A', 'L0'],
+      ['git commit -m x', 'L1'],
+      ['rm -rf x', 'L2'],
+      ['npm test', 'L1'],
+      ['sed -i s/a/b/ f', 'L2'],
+    ],
+    { allowWrite: true },
+  );
 
-  table('allowSudo judges the wrapped command and always asks', [
-    ['sudo ls', 'L1'],
-    ['sudo rm -rf /', 'L2'],
-    ['sudo -s', 'L2'],
-    ['sudo -i', 'L2'],
-    ['su -c ls', 'L2'],
-  ], { allowSudo: true });
+  table(
+    'allowSudo judges the wrapped command and always asks',
+    [
+      ['sudo ls', 'L1'],
+      ['sudo rm -rf /', 'L2'],
+      ['sudo -s', 'L2'],
+      ['sudo -i', 'L2'],
+      ['su -c ls', 'L2'],
+    ],
+    { allowSudo: true },
+  );
 
-  table('allowedPrograms turns unknown into a confirmation, never lowers dangerous arguments', [
-    ['terraform plan', 'L1'],
-    ['node scripts/build.js --prod', 'L1'],
-    ['node scripts/other.js', 'L2'],
-    ['git lg', 'L1'],
-    ['./gradlew build', 'L1'],
-    ['env FOO=1 terraform plan', 'L1'],
-    ['env LD_PRELOAD=x terraform plan', 'L2'],
-  ], { allowedPrograms: ['terraform', 'node scripts/build.js', 'git lg', './gradlew'] });
+  table(
+    'allowedPrograms turns unknown into a confirmation, never lowers dangerous arguments',
+    [
+      ['terraform plan', 'L1'],
+      ['node scripts/build.js --prod', 'L1'],
+      ['node scripts/other.js', 'L2'],
+      ['git lg', 'L1'],
+      ['./gradlew build', 'L1'],
+      ['env FOO=1 terraform plan', 'L1'],
+      ['env LD_PRELOAD=x terraform plan', 'L2'],
+    ],
+    { allowedPrograms: ['terraform', 'node scripts/build.js', 'git lg', './gradlew'] },
+  );
 
   table('allowedPrograms naming an interpreter never lowers code given inline', [['node -e x', 'L2']], { allowedPrograms: ['node'] });
 
@@ -744,7 +767,8 @@ describe('requires and policy', () => {
 
 describe('plugin.run', () => {
   const plugins = { loc: {}, wizard: { interactive: true }, ai: {} };
-  const pr = (plugin: string, args: string[], policy: Policy = {}) => classify({ tool: 'plugin.run', plugin, args }, policy, { ...ctx, plugins }).level;
+  const pr = (plugin: string, args: string[], policy: Policy = {}) =>
+    classify({ tool: 'plugin.run', plugin, args }, policy, { ...ctx, plugins }).level;
   test.each([
     ['loc', ['--help'], 'L0'],
     ['loc', ['--version'], 'L0'],
@@ -771,7 +795,12 @@ describe('config.json_patch', () => {
     expect(classify(step, {}, { ...roots, cwd: '/home/u/p' }).level).toBe('L1');
     expect(classify({ ...step, file: '/etc/passwd' }, {}, roots).level).toBe('L2');
     expect(classify({ ...step, file: '~/.slothtool/../.bashrc' }, {}, roots).level).toBe('L2');
-    for (const file of ['~/.slothtool/settings.json', '~/.slothtool/plugin-configs/llm-base.json', '/home/u/./.slothtool//plugin-configs/ai.json', '/home/u/p/../.slothtool/registry.json']) {
+    for (const file of [
+      '~/.slothtool/settings.json',
+      '~/.slothtool/plugin-configs/llm-base.json',
+      '/home/u/./.slothtool//plugin-configs/ai.json',
+      '/home/u/p/../.slothtool/registry.json',
+    ]) {
       expect([file, classify({ ...step, file }, {}, roots).rules[0].id]).toEqual([file, 'write.slothtool']);
     }
   });

@@ -21,7 +21,11 @@ test('the same unchanged environment: the same answer, frozen, hardened as ever'
 
 test.each([
   ['a variable changed', (e: NodeJS.ProcessEnv): void => void (e.PATH = '.:/opt/bin'), { PATH: '/opt/bin' }],
-  ['a variable added', (e: NodeJS.ProcessEnv): void => void (e.GIT_CONFIG_COUNT = '0'), { GIT_CONFIG_COUNT: '0', GIT_CONFIG_KEY_0: undefined }],
+  [
+    'a variable added',
+    (e: NodeJS.ProcessEnv): void => void (e.GIT_CONFIG_COUNT = '0'),
+    { GIT_CONFIG_COUNT: '0', GIT_CONFIG_KEY_0: undefined },
+  ],
   ['a variable removed', (e: NodeJS.ProcessEnv): void => void delete e.HOME, { HOME: undefined }],
   ['a variable set to undefined', (e: NodeJS.ProcessEnv): void => void (e.LANG = undefined), { LANG: undefined }],
 ] as const)('%s in the same object: a new answer with the change', (_what, change, expected) => {

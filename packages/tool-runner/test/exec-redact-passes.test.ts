@@ -15,11 +15,26 @@ import * as gate from '../src/redact';
 import { createToolRunner } from '../src/runner';
 
 /** What the fake exec ran: exit 0 with this output. */
-const result = (stdoutTail: string, stderrTail: string): ExecResult => ({ exitCode: 0, signal: null, timedOut: false, aborted: false, durationMs: 5, stdoutTail, stderrTail, truncated: false, stdoutBytes: stdoutTail.length, stderrBytes: stderrTail.length });
+const result = (stdoutTail: string, stderrTail: string): ExecResult => ({
+  exitCode: 0,
+  signal: null,
+  timedOut: false,
+  aborted: false,
+  durationMs: 5,
+  stdoutTail,
+  stderrTail,
+  truncated: false,
+  stdoutBytes: stdoutTail.length,
+  stderrBytes: stderrTail.length,
+});
 
-const scansOf = (marker: string): number => (gate.redact as jest.Mock).mock.calls.filter(([text]) => typeof text === 'string' && text.includes(marker)).length;
+const scansOf = (marker: string): number =>
+  (gate.redact as jest.Mock).mock.calls.filter(([text]) => typeof text === 'string' && text.includes(marker)).length;
 
-test.each([['cat', 'build.log'], ['rg', '-n', 'token', '.']])('the output of `%s` is scanned whole once by the tool, and still leaves redacted', async (program, ...args) => {
+test.each([
+  ['cat', 'build.log'],
+  ['rg', '-n', 'token', '.'],
+])('the output of `%s` is scanned whole once by the tool, and still leaves redacted', async (program, ...args) => {
   const secret = `ghp_${fakeToken(`passes-${program}`, 36)}`;
   const stdout = `${'./build.log:1:build step done\n'.repeat(500)}./env.sh:2:export GITHUB_TOKEN=${secret}\n`;
   const stderr = `warning: token ${secret} is stored in plain text\n`;

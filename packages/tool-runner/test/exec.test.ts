@@ -16,7 +16,10 @@ async function goneWithin(pid: number, ms: number): Promise<boolean> {
 
 /** Runs `sh -c script`, which prints the pid of a process it leaves running; gives exec's result
  * and that pid. */
-async function runPrintingPid(script: string, limits: { timeoutMs?: number; killGraceMs: number }): Promise<{ r: ExecResult; pid: number }> {
+async function runPrintingPid(
+  script: string,
+  limits: { timeoutMs?: number; killGraceMs: number },
+): Promise<{ r: ExecResult; pid: number }> {
   let pid = 0;
   const r = await exec({
     program: 'sh',
@@ -40,7 +43,11 @@ describe('exec', () => {
   });
 
   test('stdin is closed', async () => {
-    const r = await exec({ program: node, args: ['-e', 'let n=0;process.stdin.on("data",d=>n+=d.length).on("end",()=>console.log("eof",n))'], cwd });
+    const r = await exec({
+      program: node,
+      args: ['-e', 'let n=0;process.stdin.on("data",d=>n+=d.length).on("end",()=>console.log("eof",n))'],
+      cwd,
+    });
     expect(r.stdoutTail).toBe('eof 0\n');
   });
 
@@ -134,7 +141,8 @@ describe('exec', () => {
   });
 
   test('huge output is bounded: head and tail kept', async () => {
-    const code = 'const b=Buffer.alloc(1<<20,97);process.stdout.write("START");for(let i=0;i<64;i++)process.stdout.write(b);process.stdout.write("END")';
+    const code =
+      'const b=Buffer.alloc(1<<20,97);process.stdout.write("START");for(let i=0;i<64;i++)process.stdout.write(b);process.stdout.write("END")';
     const r = await exec({ program: node, args: ['-e', code], cwd, maxOutputBytes: 4096 });
     expect(r.exitCode).toBe(0);
     expect(r.truncated).toBe(true);

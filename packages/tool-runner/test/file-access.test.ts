@@ -13,7 +13,10 @@ beforeEach(async () => {
   world = await tempWorld();
   await fsp.writeFile(path.join(world.ws, 'a.txt'), 'on disk\n');
   await fsp.mkdir(path.join(world.home, '.ssh'));
-  await fsp.writeFile(path.join(world.home, '.ssh', 'id_ed25519'), '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n');
+  await fsp.writeFile(
+    path.join(world.home, '.ssh', 'id_ed25519'),
+    '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
+  );
   await fsp.symlink(path.join(world.home, '.ssh', 'id_ed25519'), path.join(world.ws, 'innocent.txt'));
 });
 afterEach(async () => {
@@ -95,7 +98,12 @@ test('fs.edit changes the buffer text and writes it through the caller: asked wi
 
 test('a text the disk has but the buffer does not is not found', async () => {
   const ed = editor({ [file('a.txt')]: 'unsaved line\n' });
-  const r = await make(ed.access, [{ action: 'run' }]).runner.run({ tool: 'fs.edit', path: 'a.txt', old_string: 'on disk', new_string: 'x' });
+  const r = await make(ed.access, [{ action: 'run' }]).runner.run({
+    tool: 'fs.edit',
+    path: 'a.txt',
+    old_string: 'on disk',
+    new_string: 'x',
+  });
   expect(r).toMatchObject({ status: 'error', error: { code: 'NOT_FOUND_IN_FILE' } });
   expect(ed.writes).toEqual([]);
 });
@@ -112,7 +120,12 @@ test('fs.write creates a file through the caller; declined, nothing is written a
 
 test('a write the caller refuses fails the step and writes nothing to the disk instead', async () => {
   const ed = editor({}, { refuseWrites: true });
-  const r = await make(ed.access, [{ action: 'run' }]).runner.run({ tool: 'fs.edit', path: 'a.txt', old_string: 'on disk', new_string: 'x' });
+  const r = await make(ed.access, [{ action: 'run' }]).runner.run({
+    tool: 'fs.edit',
+    path: 'a.txt',
+    old_string: 'on disk',
+    new_string: 'x',
+  });
   expect(r).toMatchObject({ status: 'error', error: { message: expect.stringContaining('the editor refused the write') } });
   expect(await fsp.readFile(file('a.txt'), 'utf8')).toBe('on disk\n');
 });
@@ -144,6 +157,8 @@ test('the judgement is the path on the disk: a secret behind an innocent name st
 test('a caller that only reads: edits are written to the disk atomically, from its buffer', async () => {
   const buffers: Record<string, string> = { [file('a.txt')]: 'unsaved line\n' };
   const { runner } = make({ read: async (f) => buffers[f] }, [{ action: 'run' }]);
-  expect(await runner.run({ tool: 'fs.edit', path: 'a.txt', old_string: 'unsaved', new_string: 'edited' })).toMatchObject({ status: 'applied' });
+  expect(await runner.run({ tool: 'fs.edit', path: 'a.txt', old_string: 'unsaved', new_string: 'edited' })).toMatchObject({
+    status: 'applied',
+  });
   expect(await fsp.readFile(file('a.txt'), 'utf8')).toBe('edited line\n');
 });

@@ -52,7 +52,8 @@ test('a folder swapped for a link between the judgement and the read never yield
   fs.writeFileSync(path.join(ws, 'dir-real', 'notes.txt'), 'harmless notes\n');
   fs.symlinkSync(path.join(ws, 'dir-real'), path.join(ws, 'dir-link-ok'));
   // The swapper: `dir` is a real folder one moment and a link to the secret folder the next.
-  const swap = "try{fs.symlinkSync(real,d)}catch{} try{fs.renameSync(d,d+'.x')}catch{} try{fs.symlinkSync(evil,d)}catch{} try{fs.unlinkSync(d)}catch{} try{fs.renameSync(d+'.x',d)}catch{} try{fs.unlinkSync(d)}catch{}";
+  const swap =
+    "try{fs.symlinkSync(real,d)}catch{} try{fs.renameSync(d,d+'.x')}catch{} try{fs.symlinkSync(evil,d)}catch{} try{fs.unlinkSync(d)}catch{} try{fs.renameSync(d+'.x',d)}catch{} try{fs.unlinkSync(d)}catch{}";
   await whileSwapping(world, swap, async () => {
     const runner = createToolRunner({ cwd: ws, workspace: ws, lang: 'en', sandbox: 'off', confirm: () => ({ action: 'decline' }) });
     let read = 0;
@@ -72,15 +73,25 @@ test('a folder swapped for a link between the judgement and the read never yield
 test('a folder swapped for a link between the judgement and the write never gets a file outside', async () => {
   const world = raceWorld('fs-race-w-', 'outside');
   const { ws, evil: outside } = world;
-  const swap = 'try{fs.renameSync(real,d)}catch{} try{fs.renameSync(d,real)}catch{} try{fs.symlinkSync(evil,d)}catch{} try{fs.unlinkSync(d)}catch{}';
+  const swap =
+    'try{fs.renameSync(real,d)}catch{} try{fs.renameSync(d,real)}catch{} try{fs.symlinkSync(evil,d)}catch{} try{fs.unlinkSync(d)}catch{}';
   await whileSwapping(world, swap, async () => {
     // The user approves writing inside the workspace only: a step judged (at that moment) to go
     // through the link to the outside folder is declined, as a user reading the question would.
     const inside = (req: { decision: { rules: Array<{ id: string }> } }) => !req.decision.rules.some((r) => /outside|escape/.test(r.id));
-    const runner = createToolRunner({ cwd: ws, workspace: ws, lang: 'en', sandbox: 'off', confirm: (req) => (inside(req) ? { action: 'run' } : { action: 'decline' }) });
+    const runner = createToolRunner({
+      cwd: ws,
+      workspace: ws,
+      lang: 'en',
+      sandbox: 'off',
+      confirm: (req) => (inside(req) ? { action: 'run' } : { action: 'decline' }),
+    });
     let written = 0;
     for (let i = 0; i < 1500; i++) {
-      const r = (await runner.run({ tool: 'fs.write', path: 'dir/out.txt', content: `n${i}\n` })) as { status?: string; error?: { code?: string } };
+      const r = (await runner.run({ tool: 'fs.write', path: 'dir/out.txt', content: `n${i}\n` })) as {
+        status?: string;
+        error?: { code?: string };
+      };
       if (r.status === 'applied') written++;
       expect(fs.readdirSync(outside)).toEqual([]);
     }

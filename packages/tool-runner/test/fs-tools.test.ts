@@ -48,7 +48,15 @@ describe('fs.read', () => {
   test('secrets are redacted, line numbers stay right, a key block is masked even when the slice starts inside it', async () => {
     await write(
       '.env',
-      ['A=1', 'API_KEY=sk-abcdefghijklmnopqrstuvwx', '-----BEGIN RSA PRIVATE KEY-----', 'MIIEpAIBAAKCAQEA', 'abcdefSECRETBODY', '-----END RSA PRIVATE KEY-----', 'Z=2'].join('\n'),
+      [
+        'A=1',
+        'API_KEY=sk-abcdefghijklmnopqrstuvwx',
+        '-----BEGIN RSA PRIVATE KEY-----',
+        'MIIEpAIBAAKCAQEA',
+        'abcdefSECRETBODY',
+        '-----END RSA PRIVATE KEY-----',
+        'Z=2',
+      ].join('\n'),
     );
     const s = testSession(world.ws, world.home);
     const r = (await runFsRead({ tool: 'fs.read', path: '.env' }, testCtx(s))) as Record<string, any>;
@@ -74,7 +82,10 @@ describe('fs.edit', () => {
     const s = testSession(world.ws, world.home);
     const previews: string[] = [];
     const ctx = testCtx(s, { ask: async (p) => (previews.push(p ?? ''), true) });
-    const r = (await runFsEdit({ tool: 'fs.edit', path: 'a.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' }, ctx)) as Record<string, any>;
+    const r = (await runFsEdit({ tool: 'fs.edit', path: 'a.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' }, ctx)) as Record<
+      string,
+      any
+    >;
     expect(r).toMatchObject({ status: 'applied', replacements: 1, added: 1, removed: 1, undoable: true });
     expect(await read('a.ts')).toBe('const a = 1;\nconst b = 3;\n');
     expect(previews[0]).toContain('-const b = 2;\n+const b = 3;');
@@ -92,7 +103,10 @@ describe('fs.edit', () => {
     await write('m.txt', 'x = 1\nx = 1\nx = 1\n');
     const s = testSession(world.ws, world.home);
     let asked = 0;
-    const r = (await runFsEdit({ tool: 'fs.edit', path: 'm.txt', ...edit }, testCtx(s, { ask: async () => (asked++, true) }))) as Record<string, any>;
+    const r = (await runFsEdit({ tool: 'fs.edit', path: 'm.txt', ...edit }, testCtx(s, { ask: async () => (asked++, true) }))) as Record<
+      string,
+      any
+    >;
     expect(r.status).toBe('error');
     expect(r.error.code).toBe(code);
     expect(r.error.message).toMatch(message);
@@ -105,11 +119,22 @@ describe('fs.edit', () => {
     const previews: string[] = [];
     const ask = async (p?: string) => (previews.push(p ?? ''), true);
     const s = testSession(world.ws, world.home);
-    await runFsEdit({ tool: 'fs.edit', path: '.env', old_string: 'API_KEY=sk-abcdefghijklmnopqrstuvwx', new_string: 'API_KEY=sk-zyxwvutsrqponmlkjihgfedc' }, testCtx(s, { ask }));
+    await runFsEdit(
+      {
+        tool: 'fs.edit',
+        path: '.env',
+        old_string: 'API_KEY=sk-abcdefghijklmnopqrstuvwx',
+        new_string: 'API_KEY=sk-zyxwvutsrqponmlkjihgfedc',
+      },
+      testCtx(s, { ask }),
+    );
     expect(previews[0]).toMatch(/^-API_KEY=sk-\[redacted openai key, 27 chars\]$/m);
     expect(previews[0]).toMatch(/^\+API_KEY=sk-\[redacted openai key, 27 chars\]$/m);
     expect(previews[0]).not.toMatch(/abcdefghij|zyxwvuts/);
-    await runFsWrite({ tool: 'fs.write', path: 'k.pem.txt', content: '-----BEGIN RSA PRIVATE KEY-----\nMIIEsecretbody\n-----END RSA PRIVATE KEY-----\n' }, testCtx(s, { ask }));
+    await runFsWrite(
+      { tool: 'fs.write', path: 'k.pem.txt', content: '-----BEGIN RSA PRIVATE KEY-----\nMIIEsecretbody\n-----END RSA PRIVATE KEY-----\n' },
+      testCtx(s, { ask }),
+    );
     expect(previews[1]).not.toContain('MIIEsecretbody');
     expect(previews[1]).toContain('+[redacted]');
   });
@@ -120,31 +145,46 @@ describe('fs.edit', () => {
     const read = (await runFsRead({ tool: 'fs.read', path: 'auth.ts' }, testCtx(s))) as Record<string, any>;
     const line2 = read.content.split('\n')[1].split('\t')[1];
     expect(line2).toBe('  token: string;');
-    const ok = (await runFsEdit({ tool: 'fs.edit', path: 'auth.ts', old_string: line2, new_string: '  token: string | null;' }, testCtx(s))) as Record<string, any>;
+    const ok = (await runFsEdit(
+      { tool: 'fs.edit', path: 'auth.ts', old_string: line2, new_string: '  token: string | null;' },
+      testCtx(s),
+    )) as Record<string, any>;
     expect(ok.status).toBe('applied');
     const line4 = read.content.split('\n')[3].split('\t')[1];
     expect(line4).toContain('[redacted openai key, 27 chars]');
-    const masked = (await runFsEdit({ tool: 'fs.edit', path: 'auth.ts', old_string: line4, new_string: 'const key = process.env.KEY;' }, testCtx(s))) as Record<string, any>;
+    const masked = (await runFsEdit(
+      { tool: 'fs.edit', path: 'auth.ts', old_string: line4, new_string: 'const key = process.env.KEY;' },
+      testCtx(s),
+    )) as Record<string, any>;
     expect(masked.error).toMatchObject({ code: 'NOT_FOUND_IN_FILE' });
     expect(masked.error.message).toMatch(/\[redacted/);
   });
 
   test('replace_all replaces every occurrence and counts them', async () => {
     await write('m.txt', 'x = 1\nx = 1\nx = 1\n');
-    const r = (await runFsEdit({ tool: 'fs.edit', path: 'm.txt', old_string: 'x = 1', new_string: 'y = $&', replace_all: true }, testCtx(testSession(world.ws, world.home)))) as Record<string, any>;
+    const r = (await runFsEdit(
+      { tool: 'fs.edit', path: 'm.txt', old_string: 'x = 1', new_string: 'y = $&', replace_all: true },
+      testCtx(testSession(world.ws, world.home)),
+    )) as Record<string, any>;
     expect(r).toMatchObject({ status: 'applied', replacements: 3 });
     expect(await read('m.txt')).toBe('y = $&\ny = $&\ny = $&\n');
   });
 
   test('a binary file is refused', async () => {
     await write('b.bin', Buffer.from([0, 1, 2, 3]));
-    const r = (await runFsEdit({ tool: 'fs.edit', path: 'b.bin', old_string: 'a', new_string: 'b' }, testCtx(testSession(world.ws, world.home)))) as Record<string, any>;
+    const r = (await runFsEdit(
+      { tool: 'fs.edit', path: 'b.bin', old_string: 'a', new_string: 'b' },
+      testCtx(testSession(world.ws, world.home)),
+    )) as Record<string, any>;
     expect(r.error.code).toBe('BINARY');
   });
 
   test('CRLF files match an old_string written with \\n', async () => {
     await write('w.txt', 'one\r\ntwo\r\nthree\r\n');
-    const r = (await runFsEdit({ tool: 'fs.edit', path: 'w.txt', old_string: 'one\ntwo', new_string: 'uno\ndos' }, testCtx(testSession(world.ws, world.home)))) as Record<string, any>;
+    const r = (await runFsEdit(
+      { tool: 'fs.edit', path: 'w.txt', old_string: 'one\ntwo', new_string: 'uno\ndos' },
+      testCtx(testSession(world.ws, world.home)),
+    )) as Record<string, any>;
     expect(r.status).toBe('applied');
     expect(await read('w.txt')).toBe('uno\r\ndos\r\nthree\r\n');
   });
@@ -152,7 +192,10 @@ describe('fs.edit', () => {
   test('declined: nothing written; changed while asking: refused', async () => {
     await write('a.txt', 'hello\n');
     const s = testSession(world.ws, world.home);
-    const declined = (await runFsEdit({ tool: 'fs.edit', path: 'a.txt', old_string: 'hello', new_string: 'bye' }, testCtx(s, { ask: async () => false }))) as Record<string, any>;
+    const declined = (await runFsEdit(
+      { tool: 'fs.edit', path: 'a.txt', old_string: 'hello', new_string: 'bye' },
+      testCtx(s, { ask: async () => false }),
+    )) as Record<string, any>;
     expect(declined.status).toBe('declined');
     expect(await read('a.txt')).toBe('hello\n');
     const raced = (await runFsEdit(
@@ -169,14 +212,23 @@ describe('fs.write', () => {
     const s = testSession(world.ws, world.home);
     const previews: string[] = [];
     const ask = async (p?: string) => (previews.push(p ?? ''), true);
-    const created = (await runFsWrite({ tool: 'fs.write', path: 'new/dir/f.txt', content: 'a\nb\n' }, testCtx(s, { ask }))) as Record<string, any>;
+    const created = (await runFsWrite({ tool: 'fs.write', path: 'new/dir/f.txt', content: 'a\nb\n' }, testCtx(s, { ask }))) as Record<
+      string,
+      any
+    >;
     expect(created).toMatchObject({ status: 'applied', created: true, added: 2, undoable: true });
     expect(previews[0]).toContain('--- /dev/null');
     expect(previews[0]).toContain('+a\n+b');
-    const over = (await runFsWrite({ tool: 'fs.write', path: 'new/dir/f.txt', content: 'a\nc\n' }, testCtx(s, { ask }))) as Record<string, any>;
+    const over = (await runFsWrite({ tool: 'fs.write', path: 'new/dir/f.txt', content: 'a\nc\n' }, testCtx(s, { ask }))) as Record<
+      string,
+      any
+    >;
     expect(over).toMatchObject({ status: 'applied', created: false, added: 1, removed: 1 });
     expect(previews[1]).toContain('-b\n+c');
-    const same = (await runFsWrite({ tool: 'fs.write', path: 'new/dir/f.txt', content: 'a\nc\n' }, testCtx(s, { ask }))) as Record<string, any>;
+    const same = (await runFsWrite({ tool: 'fs.write', path: 'new/dir/f.txt', content: 'a\nc\n' }, testCtx(s, { ask }))) as Record<
+      string,
+      any
+    >;
     expect(same.status).toBe('unchanged');
     expect(previews).toHaveLength(2);
   });
@@ -184,7 +236,10 @@ describe('fs.write', () => {
   test('writes through a symlink land in the real file; the link stays a link', async () => {
     await fsp.writeFile(path.join(world.ws, 'real.txt'), 'old\n');
     await fsp.symlink(path.join(world.ws, 'real.txt'), path.join(world.ws, 'link.txt'));
-    const r = (await runFsWrite({ tool: 'fs.write', path: 'link.txt', content: 'new\n' }, testCtx(testSession(world.ws, world.home)))) as Record<string, any>;
+    const r = (await runFsWrite(
+      { tool: 'fs.write', path: 'link.txt', content: 'new\n' },
+      testCtx(testSession(world.ws, world.home)),
+    )) as Record<string, any>;
     expect(r.status).toBe('applied');
     expect(await read('real.txt')).toBe('new\n');
     expect((await fsp.lstat(path.join(world.ws, 'link.txt'))).isSymbolicLink()).toBe(true);
@@ -202,7 +257,10 @@ describe('fs.write', () => {
 
   test('writes outside the workspace are not journalled', async () => {
     const s = testSession(world.ws, world.home);
-    const r = (await runFsWrite({ tool: 'fs.write', path: path.join(world.outside, 'o.txt'), content: 'x' }, testCtx(s))) as Record<string, any>;
+    const r = (await runFsWrite({ tool: 'fs.write', path: path.join(world.outside, 'o.txt'), content: 'x' }, testCtx(s))) as Record<
+      string,
+      any
+    >;
     expect(r).toMatchObject({ status: 'applied', undoable: false });
     expect(s.journal.all()).toHaveLength(0);
   });

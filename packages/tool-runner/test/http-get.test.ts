@@ -26,9 +26,11 @@ beforeAll(async () => {
     if (url === '/to-page') return void res.writeHead(302, { location: '/page' }).end();
     if (url === '/to-evil') return void res.writeHead(302, { location: `http://evil.test:${port}/page` }).end();
     if (url === '/big') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(1024 * 1024));
-    if (url === '/gz') return void res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(zlib.gzipSync('zipped text'));
+    if (url === '/gz')
+      return void res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(zlib.gzipSync('zipped text'));
     if (url === '/png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(100));
-    if (url === '/latin1') return void res.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' }).end(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    if (url === '/latin1')
+      return void res.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' }).end(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
     if (url === '/hang') return; // never answers
     res.writeHead(404, { 'content-type': 'text/plain' }).end('nope');
   });
@@ -74,7 +76,12 @@ test.each([
   ['loopback by default', () => `${base()}/page`, {}, 'PRIVATE_ADDRESS'],
   ['IPv4-mapped IPv6 loopback', () => `http://[::ffff:127.0.0.1]:${port}/page`, {}, 'PRIVATE_ADDRESS'],
   ['a name that resolves to loopback', () => `http://docs.test:${port}/page`, {}, 'PRIVATE_ADDRESS'],
-  ['a redirect hop to a name that resolves to loopback', () => `http://start.test:${port}/to-evil`, { allowPrivateNetwork: ['start.test'] }, 'PRIVATE_ADDRESS'],
+  [
+    'a redirect hop to a name that resolves to loopback',
+    () => `http://start.test:${port}/to-evil`,
+    { allowPrivateNetwork: ['start.test'] },
+    'PRIVATE_ADDRESS',
+  ],
   ['redirect loop', () => `${base()}/a`, { allowPrivateNetwork: true }, 'REDIRECT_LOOP'],
   ['too many redirects', () => `${base()}/r/0`, { allowPrivateNetwork: true }, 'TOO_MANY_REDIRECTS'],
   ['not text', () => `${base()}/png`, { allowPrivateNetwork: true }, 'NOT_TEXT'],
@@ -140,14 +147,21 @@ describe('address checks', () => {
       { address: '127.0.0.1', family: 4 },
     ];
     await expect(checkedAddress('rebind.example', false, mixed)).rejects.toMatchObject({ code: 'PRIVATE_ADDRESS', address: '127.0.0.1' });
-    await expect(checkedAddress('ok.example', false, async () => [{ address: '93.184.216.34', family: 4 }])).resolves.toEqual({ address: '93.184.216.34', family: 4 });
-    await expect(checkedAddress('localhost', false, async () => [{ address: '93.184.216.34', family: 4 }])).rejects.toMatchObject({ code: 'PRIVATE_ADDRESS' });
+    await expect(checkedAddress('ok.example', false, async () => [{ address: '93.184.216.34', family: 4 }])).resolves.toEqual({
+      address: '93.184.216.34',
+      family: 4,
+    });
+    await expect(checkedAddress('localhost', false, async () => [{ address: '93.184.216.34', family: 4 }])).rejects.toMatchObject({
+      code: 'PRIVATE_ADDRESS',
+    });
   });
 });
 
 describe('htmlToText', () => {
   test('entities, images, tables, unclosed script stays linear', () => {
-    expect(htmlToText('<p>a&lt;b &#x41;&#66;</p><img alt="logo"><table><tr><td>x</td><td>y</td></tr></table>')).toBe('a<b AB\n\n[logo]\n\nx | y |');
+    expect(htmlToText('<p>a&lt;b &#x41;&#66;</p><img alt="logo"><table><tr><td>x</td><td>y</td></tr></table>')).toBe(
+      'a<b AB\n\n[logo]\n\nx | y |',
+    );
     expect(htmlTitle('<title> A\n B </title>')).toBe('A B');
     const hostile = '<script>'.repeat(50000) + 'tail';
     expect(htmlToText(hostile)).toBe('');

@@ -87,19 +87,22 @@ function autoEditRunner(lang: 'zh' | 'en', confirm: (r: ConfirmRequest) => { act
 
 const JUDGEMENT = ['runner-judge', '  policy/assess', '  policy/decide', '    permission-rules'];
 
-test.each(STEPS)('%s: the judgement is judgeValid → assess → decide (→ permission-rules), each once, and renders nothing', (_name, step) => {
-  const runner = autoEditRunner('en');
-  trace = [];
-  const verdict = runner.verdict(step);
-  const seen = entries(trace);
-  expect(seen).toEqual(JUDGEMENT);
-  // Each file once: the trace never returns to a file it left; render and i18n are never entered.
-  const files = seen.map((s) => s.trim());
-  expect(new Set(files).size).toBe(files.length);
-  expect(trace.some((e) => e.file === 'policy/render' || e.file === 'i18n')).toBe(false);
-  // The verdict has no language: ids, levels and params, no words.
-  expect(JSON.stringify(verdict)).not.toMatch(/"reason"|"hint"/);
-});
+test.each(STEPS)(
+  '%s: the judgement is judgeValid → assess → decide (→ permission-rules), each once, and renders nothing',
+  (_name, step) => {
+    const runner = autoEditRunner('en');
+    trace = [];
+    const verdict = runner.verdict(step);
+    const seen = entries(trace);
+    expect(seen).toEqual(JUDGEMENT);
+    // Each file once: the trace never returns to a file it left; render and i18n are never entered.
+    const files = seen.map((s) => s.trim());
+    expect(new Set(files).size).toBe(files.length);
+    expect(trace.some((e) => e.file === 'policy/render' || e.file === 'i18n')).toBe(false);
+    // The verdict has no language: ids, levels and params, no words.
+    expect(JSON.stringify(verdict)).not.toMatch(/"reason"|"hint"/);
+  },
+);
 
 test.each(STEPS)('%s: judge() renders once, after the judgement, at its edge (render-verdict → render → i18n)', (_name, step) => {
   const runner = autoEditRunner('en');
@@ -132,13 +135,16 @@ test('run(): the judgement renders nothing; the question and the tool_result eac
   expect(trace.filter((e) => e.file === 'policy/decide').length).toBe(1);
 });
 
-test('one step, one verdict: zh at the tool_result (the runner\'s language), en at the question, in one process', async () => {
+test("one step, one verdict: zh at the tool_result (the runner's language), en at the question, in one process", async () => {
   fs.mkdirSync(path.join(ws, 'secret'), { recursive: true });
   fs.writeFileSync(path.join(ws, 'secret', 'b.txt'), 'x');
   const shown: Array<{ en: string[]; decision: string[] }> = [];
   const runner = autoEditRunner('zh', (request) => {
     // The question's edge speaks English: it renders the language-free verdict itself.
-    shown.push({ en: renderVerdict(request.verdict, 'en').rules.map((r) => r.reason), decision: request.decision.rules.map((r) => r.reason) });
+    shown.push({
+      en: renderVerdict(request.verdict, 'en').rules.map((r) => r.reason),
+      decision: request.decision.rules.map((r) => r.reason),
+    });
     return { action: 'decline' };
   });
   const result = await runner.run({ tool: 'fs.read', path: 'secret/b.txt' });

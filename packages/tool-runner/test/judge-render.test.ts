@@ -16,13 +16,37 @@ type Row = [string, Level, Finding[], string[], string, string];
 
 const ROWS: Row[] = [
   ['a read-only step', 'L0', [reads], ['L0 read.only'], '`ls` 只读取，不修改任何东西', '`ls` only reads; it changes nothing'],
-  ['above L0, "only reads" is left out', 'L1', [reads, write], ['L1 write.file'], '`touch` 会创建、修改或删除文件', '`touch` creates, changes or removes files'],
-  ['but why something was let through stays', 'L1', [write, { ...write, level: 'L0' }, lowered], ['L1 write.file', 'L0 policy.lowered'], '`touch` 会创建、修改或删除文件', '`touch` creates, changes or removes files'],
-  ['strictest first, duplicates dropped', 'L2', [write, invalid, write], ['L2 step.invalid', 'L1 write.file'], '步骤格式不正确：program: expected a string', 'the step is malformed: program: expected a string'],
+  [
+    'above L0, "only reads" is left out',
+    'L1',
+    [reads, write],
+    ['L1 write.file'],
+    '`touch` 会创建、修改或删除文件',
+    '`touch` creates, changes or removes files',
+  ],
+  [
+    'but why something was let through stays',
+    'L1',
+    [write, { ...write, level: 'L0' }, lowered],
+    ['L1 write.file', 'L0 policy.lowered'],
+    '`touch` 会创建、修改或删除文件',
+    '`touch` creates, changes or removes files',
+  ],
+  [
+    'strictest first, duplicates dropped',
+    'L2',
+    [write, invalid, write],
+    ['L2 step.invalid', 'L1 write.file'],
+    '步骤格式不正确：program: expected a string',
+    'the step is malformed: program: expected a string',
+  ],
 ];
 
 test.each(ROWS)('%s', (_name, level, findings, rules, zh, en) => {
-  for (const [lang, first] of [['zh', zh], ['en', en]] as const) {
+  for (const [lang, first] of [
+    ['zh', zh],
+    ['en', en],
+  ] as const) {
     const d = render({ level, findings }, lang);
     expect(d.level).toBe(level);
     expect(d.rules.map((r) => `${r.level} ${r.id}`)).toEqual(rules);
@@ -48,5 +72,7 @@ test('reasons quote arguments: render gives the words, the runner redacts what i
 });
 
 test('an unknown message id is rendered as the id (never a crash)', () => {
-  expect(render({ level: 'L1', findings: [finding('rules.new_one', 'L1')] }, 'zh').rules).toEqual([{ id: 'rules.new_one', level: 'L1', reason: 'rules.new_one' }]);
+  expect(render({ level: 'L1', findings: [finding('rules.new_one', 'L1')] }, 'zh').rules).toEqual([
+    { id: 'rules.new_one', level: 'L1', reason: 'rules.new_one' },
+  ]);
 });

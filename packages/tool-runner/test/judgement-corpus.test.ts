@@ -77,11 +77,28 @@ const RULES: Record<string, Policy['permissions']> = {
 /** Steps answered 'allow for this session' before judging (their keys: npm test, git commit, touch, curl, mkdir). */
 const ALLOWED = [ex('npm test'), ex('git commit -m first'), ex('touch d.txt'), ex('curl https://example.com'), ex('mkdir x')];
 
-const sandbox = { status: () => ({ mode: 'auto', kind: 'bwrap' }), wrap: (_l: unknown, _n: unknown, _c: unknown, program: string, args: string[]) => ({ program, args }) } as unknown as Sandbox;
-const okExec = async () => ({ exitCode: 0, signal: null, timedOut: false, aborted: false, durationMs: 1, stdoutTail: '', stderrTail: '', truncated: false, stdoutBytes: 0, stderrBytes: 0 });
+const sandbox = {
+  status: () => ({ mode: 'auto', kind: 'bwrap' }),
+  wrap: (_l: unknown, _n: unknown, _c: unknown, program: string, args: string[]) => ({ program, args }),
+} as unknown as Sandbox;
+const okExec = async () => ({
+  exitCode: 0,
+  signal: null,
+  timedOut: false,
+  aborted: false,
+  durationMs: 1,
+  stdoutTail: '',
+  stderrTail: '',
+  truncated: false,
+  stdoutBytes: 0,
+  stderrBytes: 0,
+});
 
 type Row = { level: string; rules: string[] };
-const compact = (d: Decision): Row => ({ level: d.level, rules: d.rules.map((r) => `${r.level} ${r.id}: ${r.reason}${r.hint ? ` | ${r.hint}` : ''}`) });
+const compact = (d: Decision): Row => ({
+  level: d.level,
+  rules: d.rules.map((r) => `${r.level} ${r.id}: ${r.reason}${r.hint ? ` | ${r.hint}` : ''}`),
+});
 
 async function record(): Promise<Record<string, Row>> {
   const world = await tempWorld();
@@ -94,7 +111,9 @@ async function record(): Promise<Record<string, Row>> {
     for (const lang of ['zh', 'en'] as Lang[]) {
       for (const [pname, policy] of Object.entries(POLICIES)) {
         STEPS.forEach((step, i) => {
-          out[`classify ${lang} ${pname} ${i}`] = norm(compact(classify(step, policy, { cwd: world.ws, home: world.home, slothtoolHome: env.SLOTHTOOL_HOME, lang })));
+          out[`classify ${lang} ${pname} ${i}`] = norm(
+            compact(classify(step, policy, { cwd: world.ws, home: world.home, slothtoolHome: env.SLOTHTOOL_HOME, lang })),
+          );
         });
       }
       for (const mode of ['plan', 'default', 'auto-edit', 'yolo'] as RunMode[]) {
@@ -144,12 +163,17 @@ test('every judgement of the corpus is the recorded one (levels, rule ids, reaso
   const now = await record();
   if (process.env.UPDATE_CORPUS === '1') {
     fs.mkdirSync(path.dirname(FIXTURE), { recursive: true });
-    fs.writeFileSync(FIXTURE, JSON.stringify(pack(now), null, 1).replace(/\[\s+([\d,\s]+)\]/g, (_m, list: string) => `[${list.replace(/\s+/g, '')}]`) + '\n');
+    fs.writeFileSync(
+      FIXTURE,
+      JSON.stringify(pack(now), null, 1).replace(/\[\s+([\d,\s]+)\]/g, (_m, list: string) => `[${list.replace(/\s+/g, '')}]`) + '\n',
+    );
   }
   const recorded = JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as ReturnType<typeof pack>;
   const settings = Object.keys(recorded.settings);
   expect(Object.keys(now).length).toBe(settings.length * STEPS.length);
   for (const setting of settings) {
-    recorded.settings[setting].forEach((row, i) => expect([`${setting} ${i}`, now[`${setting} ${i}`]]).toEqual([`${setting} ${i}`, recorded.rows[row]]));
+    recorded.settings[setting].forEach((row, i) =>
+      expect([`${setting} ${i}`, now[`${setting} ${i}`]]).toEqual([`${setting} ${i}`, recorded.rows[row]]),
+    );
   }
 });

@@ -18,18 +18,35 @@ describe('parseOutput', () => {
   });
 
   test('grep -rn and git grep -n', () => {
-    expect(parseOutput(ex('grep -rn foo .'), ok('a.txt:3:foo bar\nb/c.txt:10:x foo\n'))).toMatchObject({ kind: 'search_matches', total: 2, items: [{ file: 'a.txt', line: 3, text: 'foo bar' }, { file: 'b/c.txt', line: 10 }] });
-    expect(parseOutput(ex('git grep -n foo'), ok('src/a.ts:7:  foo()\n'))).toMatchObject({ kind: 'search_matches', total: 1, items: [{ file: 'src/a.ts', line: 7 }] });
+    expect(parseOutput(ex('grep -rn foo .'), ok('a.txt:3:foo bar\nb/c.txt:10:x foo\n'))).toMatchObject({
+      kind: 'search_matches',
+      total: 2,
+      items: [
+        { file: 'a.txt', line: 3, text: 'foo bar' },
+        { file: 'b/c.txt', line: 10 },
+      ],
+    });
+    expect(parseOutput(ex('git grep -n foo'), ok('src/a.ts:7:  foo()\n'))).toMatchObject({
+      kind: 'search_matches',
+      total: 1,
+      items: [{ file: 'src/a.ts', line: 7 }],
+    });
   });
 
   test('no match (exit 1) is an empty result', () => {
-    expect(parseOutput(ex('rg -n nothing'), { exitCode: 1, stdoutTail: '' })).toEqual({ kind: 'search_matches', total: 0, files: 0, items: [] });
+    expect(parseOutput(ex('rg -n nothing'), { exitCode: 1, stdoutTail: '' })).toEqual({
+      kind: 'search_matches',
+      total: 0,
+      files: 0,
+      items: [],
+    });
   });
 
   test('rg -l, ls, ls -la, find, fd are file lists', () => {
     expect(parseOutput(ex('rg -l TODO'), ok('a.ts\nb.ts\n'))).toEqual({ kind: 'file_list', total: 2, items: ['a.ts', 'b.ts'] });
     expect(parseOutput(ex('ls'), ok('README.md\nsrc\n'))).toEqual({ kind: 'file_list', total: 2, items: ['README.md', 'src'] });
-    const long = 'total 8\ndrwxr-xr-x  2 u u 4096 Jan  1 12:00 src\n-rw-r--r--  1 u u  120 Jan  1 12:00 my file.txt\nlrwxrwxrwx  1 u u    3 Jan  1 12:00 l -> x\n';
+    const long =
+      'total 8\ndrwxr-xr-x  2 u u 4096 Jan  1 12:00 src\n-rw-r--r--  1 u u  120 Jan  1 12:00 my file.txt\nlrwxrwxrwx  1 u u    3 Jan  1 12:00 l -> x\n';
     expect(parseOutput(ex('ls -la'), ok(long))).toEqual({ kind: 'file_list', total: 3, items: ['src', 'my file.txt', 'l -> x'] });
     expect(parseOutput(ex('find . -name *.ts'), ok('./a.ts\n./b/c.ts\n'))).toMatchObject({ kind: 'file_list', total: 2 });
     expect(parseOutput(ex('fd -e ts'), ok('a.ts\n'))).toMatchObject({ kind: 'file_list', total: 1 });
@@ -69,8 +86,20 @@ describe('parseOutput', () => {
   });
 
   test('git status --porcelain=v2 --branch', () => {
-    const out = '# branch.oid abc\n# branch.head feat\n# branch.upstream origin/feat\n# branch.ab +1 -0\n1 .M N... 100644 100644 100644 aaa bbb src/a.ts\n? x.txt\n';
-    expect(parseOutput(ex('git status --porcelain=v2 --branch'), ok(out))).toMatchObject({ kind: 'git_status', branch: 'feat', upstream: 'origin/feat', ahead: 1, behind: 0, total: 2, items: [{ status: ' M', path: 'src/a.ts' }, { status: '??', path: 'x.txt' }] });
+    const out =
+      '# branch.oid abc\n# branch.head feat\n# branch.upstream origin/feat\n# branch.ab +1 -0\n1 .M N... 100644 100644 100644 aaa bbb src/a.ts\n? x.txt\n';
+    expect(parseOutput(ex('git status --porcelain=v2 --branch'), ok(out))).toMatchObject({
+      kind: 'git_status',
+      branch: 'feat',
+      upstream: 'origin/feat',
+      ahead: 1,
+      behind: 0,
+      total: 2,
+      items: [
+        { status: ' M', path: 'src/a.ts' },
+        { status: '??', path: 'x.txt' },
+      ],
+    });
   });
 
   test('git status, human form', () => {
@@ -106,24 +135,48 @@ describe('parseOutput', () => {
         { status: '??', path: 'notes.txt' },
       ],
     });
-    expect(parseOutput(ex('git status'), ok('On branch main\nnothing to commit, working tree clean\n'))).toEqual({ kind: 'git_status', branch: 'main', clean: true, total: 0, items: [] });
+    expect(parseOutput(ex('git status'), ok('On branch main\nnothing to commit, working tree clean\n'))).toEqual({
+      kind: 'git_status',
+      branch: 'main',
+      clean: true,
+      total: 0,
+      items: [],
+    });
   });
 
   test('git log, default and --oneline', () => {
-    const full = 'commit 0123456789abcdef0123456789abcdef01234567 (HEAD -> main)\nAuthor: A <a@x>\nDate:   Mon Jan 1 00:00:00 2026 +0000\n\n    first line\n\n    body\n\ncommit 1111111111111111111111111111111111111111\nAuthor: B <b@x>\nDate:   Sun\n\n    second\n';
+    const full =
+      'commit 0123456789abcdef0123456789abcdef01234567 (HEAD -> main)\nAuthor: A <a@x>\nDate:   Mon Jan 1 00:00:00 2026 +0000\n\n    first line\n\n    body\n\ncommit 1111111111111111111111111111111111111111\nAuthor: B <b@x>\nDate:   Sun\n\n    second\n';
     expect(parseOutput(ex('git log -n 2'), ok(full))).toEqual({
       kind: 'git_log',
       total: 2,
       items: [
-        { hash: '0123456789abcdef0123456789abcdef01234567', author: 'A <a@x>', date: 'Mon Jan 1 00:00:00 2026 +0000', subject: 'first line' },
+        {
+          hash: '0123456789abcdef0123456789abcdef01234567',
+          author: 'A <a@x>',
+          date: 'Mon Jan 1 00:00:00 2026 +0000',
+          subject: 'first line',
+        },
         { hash: '1111111111111111111111111111111111111111', author: 'B <b@x>', date: 'Sun', subject: 'second' },
       ],
     });
-    expect(parseOutput(ex('git log --oneline'), ok('abc1234 (HEAD -> main) fix: x\ndef5678 feat: y\n'))).toEqual({ kind: 'git_log', total: 2, items: [{ hash: 'abc1234', subject: 'fix: x' }, { hash: 'def5678', subject: 'feat: y' }] });
+    expect(parseOutput(ex('git log --oneline'), ok('abc1234 (HEAD -> main) fix: x\ndef5678 feat: y\n'))).toEqual({
+      kind: 'git_log',
+      total: 2,
+      items: [
+        { hash: 'abc1234', subject: 'fix: x' },
+        { hash: 'def5678', subject: 'feat: y' },
+      ],
+    });
   });
 
   test('JSON output, small passed through, large summarised', () => {
-    expect(parseOutput(ex('cat package.json'), ok('{"name":"x","version":"1.0.0"}\n'))).toEqual({ kind: 'json', type: 'object', size: 30, value: { name: 'x', version: '1.0.0' } });
+    expect(parseOutput(ex('cat package.json'), ok('{"name":"x","version":"1.0.0"}\n'))).toEqual({
+      kind: 'json',
+      type: 'object',
+      size: 30,
+      value: { name: 'x', version: '1.0.0' },
+    });
     const big = JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ i })));
     expect(parseOutput(ex('npm ls --json'), ok(big))).toEqual({ kind: 'json', type: 'array', size: big.length, length: 2000 });
     expect(parseOutput(ex('cat x'), ok('{not json'))).toBeUndefined();

@@ -1,6 +1,22 @@
-import { decideByRules, exactRuleFor, isRuleProblem, parseRule, ruleMatches, type ArgKind, type PermissionEffect, type PermissionRule, type PermissionSubject } from '../src/permission-rules';
+import {
+  decideByRules,
+  exactRuleFor,
+  isRuleProblem,
+  parseRule,
+  ruleMatches,
+  type ArgKind,
+  type PermissionEffect,
+  type PermissionRule,
+  type PermissionSubject,
+} from '../src/permission-rules';
 
-const kinds: Record<string, ArgKind> = { 'fs.read': 'path', 'fs.edit': 'path', 'fs.write': 'path', 'http.get': 'domain', 'plugin.run': 'name' };
+const kinds: Record<string, ArgKind> = {
+  'fs.read': 'path',
+  'fs.edit': 'path',
+  'fs.write': 'path',
+  'http.get': 'domain',
+  'plugin.run': 'name',
+};
 const argKind = (tool: string): ArgKind => kinds[tool] ?? 'words';
 
 function rule(text: string, effect: PermissionEffect = 'allow'): PermissionRule {
@@ -121,7 +137,7 @@ describe('exactRuleFor: what the dialog offers is never wider than the step', ()
   });
 });
 
-describe('permission rules in the runner: deny > ask > allow > the rules\' level', () => {
+describe("permission rules in the runner: deny > ask > allow > the rules' level", () => {
   const { createToolRunner } = require('../src') as typeof import('../src');
   const runnerWith = (permissions: { allow?: string[]; ask?: string[]; deny?: string[] }, answers: string[] = []) => {
     const asked: string[] = [];
@@ -134,7 +150,20 @@ describe('permission rules in the runner: deny > ask > allow > the rules\' level
         asked.push(r.sessionKey);
         return { action: (answers.shift() as 'run') ?? 'decline' };
       },
-      deps: { exec: async () => ({ exitCode: 0, signal: null, timedOut: false, aborted: false, durationMs: 1, stdoutTail: '', stderrTail: '', truncated: false, stdoutBytes: 0, stderrBytes: 0 }) },
+      deps: {
+        exec: async () => ({
+          exitCode: 0,
+          signal: null,
+          timedOut: false,
+          aborted: false,
+          durationMs: 1,
+          stdoutTail: '',
+          stderrTail: '',
+          truncated: false,
+          stdoutBytes: 0,
+          stderrBytes: 0,
+        }),
+      },
     });
     return { runner, asked };
   };
@@ -159,7 +188,10 @@ describe('permission rules in the runner: deny > ask > allow > the rules\' level
 
   test('a deny rule refuses a step the rules would only have asked about (or run)', async () => {
     const { runner, asked } = runnerWith({ deny: ['exec(git push *)', 'exec(ls *)'], allow: ['exec(git push *)'] });
-    expect(runner.judge(ex('git push origin main'))).toMatchObject({ level: 'L2', rules: expect.arrayContaining([expect.objectContaining({ id: 'permission.deny' })]) });
+    expect(runner.judge(ex('git push origin main'))).toMatchObject({
+      level: 'L2',
+      rules: expect.arrayContaining([expect.objectContaining({ id: 'permission.deny' })]),
+    });
     expect(runner.judge(ex('ls -l')).level).toBe('L2');
     expect(await runner.run(ex('git push origin main'))).toMatchObject({ status: 'blocked' });
     expect(asked).toEqual([]);
@@ -183,7 +215,18 @@ describe('permission rules in the runner: deny > ask > allow > the rules\' level
 
 describe('"yes, and don\'t ask again": an allow rule from the answer', () => {
   const { createToolRunner } = require('../src') as typeof import('../src');
-  const okExec = async () => ({ exitCode: 0, signal: null, timedOut: false, aborted: false, durationMs: 1, stdoutTail: '', stderrTail: '', truncated: false, stdoutBytes: 0, stderrBytes: 0 });
+  const okExec = async () => ({
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    durationMs: 1,
+    stdoutTail: '',
+    stderrTail: '',
+    truncated: false,
+    stdoutBytes: 0,
+    stderrBytes: 0,
+  });
   test('the question names the exact rule; answering allow-rule runs it and stops the question for what the rule names', async () => {
     const seen: Array<string | undefined> = [];
     const runner = createToolRunner({
@@ -202,7 +245,13 @@ describe('"yes, and don\'t ask again": an allow rule from the answer', () => {
   });
   test('no rule is offered for a step whose finding is about that exact step, and allow-rule without one is a decline', async () => {
     const seen: Array<string | undefined> = [];
-    const runner = createToolRunner({ cwd: '/work/proj', lang: 'en', sandbox: 'off', confirm: (r) => (seen.push(r.rule), { action: 'allow-rule' }), deps: { exec: okExec } });
+    const runner = createToolRunner({
+      cwd: '/work/proj',
+      lang: 'en',
+      sandbox: 'off',
+      confirm: (r) => (seen.push(r.rule), { action: 'allow-rule' }),
+      deps: { exec: okExec },
+    });
     const r = await runner.run({ tool: 'exec', program: 'cat', args: ['/home/u/.npmrc'] });
     expect(seen).toEqual([undefined]);
     expect(r).toMatchObject({ status: 'declined' });

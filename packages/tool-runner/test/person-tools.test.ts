@@ -17,12 +17,26 @@ const write = (rel: string, text = '') => {
   fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
   fs.writeFileSync(path.join(root, rel), text);
 };
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
 
 describe('completeWorkspacePath', () => {
   beforeEach(() => {
     write('.gitignore', 'build/\n*.log\n');
-    for (const f of ['src/main.ts', 'src/lib/a.ts', 'src/lib/b.ts', 'build/out.js', 'docs/n.md', 'app.log', 'README.md', '.env', '.github/ci.yml', 'id_ed25519', 'notes.md', 'empty/.gitkeep'])
+    for (const f of [
+      'src/main.ts',
+      'src/lib/a.ts',
+      'src/lib/b.ts',
+      'build/out.js',
+      'docs/n.md',
+      'app.log',
+      'README.md',
+      '.env',
+      '.github/ci.yml',
+      'id_ed25519',
+      'notes.md',
+      'empty/.gitkeep',
+    ])
       write(f);
     fs.mkdirSync(path.join(root, 'really-empty'));
   });
@@ -69,7 +83,7 @@ describe('gitRead', () => {
     await expect(gitRead([], { cwd: root })).rejects.toThrow(/read subcommands only/);
   });
 
-  test('a repository\'s external diff and textconv never run (hardened as a model\'s git step)', async () => {
+  test("a repository's external diff and textconv never run (hardened as a model's git step)", async () => {
     git(root, 'init', '-q');
     git(root, 'config', 'user.email', 'a@b.c');
     git(root, 'config', 'user.name', 'A');

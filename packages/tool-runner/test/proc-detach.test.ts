@@ -41,7 +41,13 @@ async function until<T>(get: () => Promise<T> | T, ok: (v: T) => boolean, tries 
 const TICKER = `let i = 0; setInterval(() => console.log('tick ' + i++), 20);`;
 
 test('judged L1 with its reason; a plain proc.start is not', () => {
-  const runner = createToolRunner({ confirm: () => ({ action: 'decline' }), cwd: world.ws, env: { HOME: world.home, SLOTHTOOL_HOME: path.join(world.home, '.slothtool') }, sandbox: 'off', lang: 'en' });
+  const runner = createToolRunner({
+    confirm: () => ({ action: 'decline' }),
+    cwd: world.ws,
+    env: { HOME: world.home, SLOTHTOOL_HOME: path.join(world.home, '.slothtool') },
+    sandbox: 'off',
+    lang: 'en',
+  });
   const detached = runner.judge({ tool: 'proc.start', program: 'sleep', args: ['100'], detach: true } as never);
   expect(detached.level).toBe('L1');
   expect(detached.rules.map((r) => r.id)).toContain('proc.detach');
@@ -50,12 +56,17 @@ test('judged L1 with its reason; a plain proc.start is not', () => {
   expect(plain.rules.map((r) => r.id)).toContain('proc.background');
   expect(plain.rules.map((r) => r.id)).not.toContain('proc.detach');
   // Approving one does not approve the other for the session.
-  expect(sessionKey({ tool: 'proc.start', program: 'sleep', args: ['100'], detach: true } as never)).not.toBe(sessionKey({ tool: 'proc.start', program: 'sleep', args: ['100'] } as never));
+  expect(sessionKey({ tool: 'proc.start', program: 'sleep', args: ['100'], detach: true } as never)).not.toBe(
+    sessionKey({ tool: 'proc.start', program: 'sleep', args: ['100'] } as never),
+  );
 });
 
 test('a detached process outlives dispose(), writes to a private log that proc.status reads, and proc.kill ends it', async () => {
   const ctx = testCtx(session);
-  const d = (await runProcStart({ tool: 'proc.start', program: process.execPath, args: ['-e', TICKER], detach: true }, ctx)) as Record<string, any>;
+  const d = (await runProcStart({ tool: 'proc.start', program: process.execPath, args: ['-e', TICKER], detach: true }, ctx)) as Record<
+    string,
+    any
+  >;
   const p = (await runProcStart({ tool: 'proc.start', program: process.execPath, args: ['-e', TICKER] }, ctx)) as Record<string, any>;
   started.push(d.pid, p.pid);
   expect(d.logFile).toMatch(new RegExp(`^${session.slothtoolHome.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/ai/detached/.+\\.log$`));
@@ -64,19 +75,31 @@ test('a detached process outlives dispose(), writes to a private log that proc.s
 
   // Each status brings only what is new: put together, the ticks come once each, in order.
   let seen = '';
-  await until(async () => {
-    seen += ((await runProcStatus({ tool: 'proc.status', proc_id: d.proc_id }, ctx)) as Record<string, any>).stdoutTail;
-    return seen;
-  }, (text) => /tick 3\n/.test(text));
+  await until(
+    async () => {
+      seen += ((await runProcStatus({ tool: 'proc.status', proc_id: d.proc_id }, ctx)) as Record<string, any>).stdoutTail;
+      return seen;
+    },
+    (text) => /tick 3\n/.test(text),
+  );
   expect(seen).toMatch(/^tick 0\ntick 1\ntick 2\ntick 3\n/);
 
-  expect(session.procs.list().map((x) => [x.proc_id, x.logFile !== undefined])).toEqual([[d.proc_id, true], [p.proc_id, false]]);
+  expect(session.procs.list().map((x) => [x.proc_id, x.logFile !== undefined])).toEqual([
+    [d.proc_id, true],
+    [p.proc_id, false],
+  ]);
 
   session.procs.dispose();
-  await until(() => processAlive(p.pid), (a) => !a);
+  await until(
+    () => processAlive(p.pid),
+    (a) => !a,
+  );
   expect(processAlive(d.pid)).toBe(true);
   const sizeAfter = (await fsp.stat(d.logFile)).size;
-  await until(() => fsp.stat(d.logFile).then((s) => s.size), (n) => n > sizeAfter);
+  await until(
+    () => fsp.stat(d.logFile).then((s) => s.size),
+    (n) => n > sizeAfter,
+  );
 
   const killed = (await runProcKill({ tool: 'proc.kill', proc_id: d.proc_id }, ctx)) as Record<string, any>;
   expect(killed).toMatchObject({ state: 'exited', killed: true });

@@ -76,7 +76,10 @@ test('kill ends the whole process tree and returns the last output', async () =>
   const killed = (await runProcKill({ tool: 'proc.kill', proc_id: 'proc_1' }, testCtx(session))) as Record<string, any>;
   expect(killed).toMatchObject({ tool: 'proc.kill', state: 'exited', killed: true });
   expect(killed.lastOutput).toMatch(/parent \d+/);
-  await until(async () => !processAlive(childPid) && !processAlive(parentPid), (v) => v);
+  await until(
+    async () => !processAlive(childPid) && !processAlive(parentPid),
+    (v) => v,
+  );
 });
 
 test('unknown ids are errors that list the session processes', async () => {
@@ -101,7 +104,10 @@ test('dispose kills everything still running; output is redacted', async () => {
   )) as Record<string, any>;
   expect(r.stdoutTail).not.toContain('ghp_abcdefghij');
   session.procs.dispose();
-  await until(async () => !processAlive(started.pid), (v) => v);
+  await until(
+    async () => !processAlive(started.pid),
+    (v) => v,
+  );
   const after = (await runProcStatus({ tool: 'proc.status', proc_id: 'proc_1', wait_ms: 30000 }, testCtx(session))) as Record<string, any>;
   expect(after).toMatchObject({ state: 'exited', killed: true });
 });

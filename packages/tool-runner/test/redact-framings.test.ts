@@ -47,7 +47,7 @@ const pieces = (s: SecretSample): string[] => s.parts ?? [s.secret];
 
 const ALL = [...SECRET_CORPUS, ...FRAMED_CORPUS];
 
-test('the corpora hold the field\'s formats: more than 80 in all', () => {
+test("the corpora hold the field's formats: more than 80 in all", () => {
   expect(new Set(ALL.map((s) => s.name)).size).toBeGreaterThan(80);
 });
 

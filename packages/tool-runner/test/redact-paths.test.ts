@@ -41,10 +41,10 @@ function pathsFor(s: SecretSample, file: string, jsonFile: string): Array<[strin
     ['exec cat', [{ tool: 'exec', program: 'cat', args: [file] }]],
     ['exec grep (parsed)', [{ tool: 'exec', program: 'grep', args: ['-Hn', '.', file] }]],
     ['fs.read', [{ tool: 'fs.read', path: file }]],
-    ['proc.start + proc.status', [
-      { tool: 'proc.start', program: 'cat', args: [file] } as Step,
-      { tool: 'proc.status', proc_id: 'PROC', wait_ms: 10000 } as Step,
-    ]],
+    [
+      'proc.start + proc.status',
+      [{ tool: 'proc.start', program: 'cat', args: [file] } as Step, { tool: 'proc.status', proc_id: 'PROC', wait_ms: 10000 } as Step],
+    ],
     ['http.get', [{ tool: 'http.get', url: `http://127.0.0.1:${port}/${encodeURIComponent(s.file)}` }]],
     ['json_patch result', [{ tool: 'config.json_patch', file: jsonFile, patch: [{ op: 'copy', from: '/note', path: '/backup' }] } as Step]],
   ];
@@ -73,7 +73,10 @@ describe.each([...SECRET_CORPUS, ...FRAMED_CORPUS].map((s, i) => [s.name, s, i] 
           const text = JSON.stringify(result);
           if (text.includes('[redacted')) masked++;
           for (const piece of s.parts ?? [s.secret]) {
-            expect({ label, leak: findLeak(text, piece) ?? (text.includes(piece) ? piece : undefined) }).toEqual({ label, leak: undefined });
+            expect({ label, leak: findLeak(text, piece) ?? (text.includes(piece) ? piece : undefined) }).toEqual({
+              label,
+              leak: undefined,
+            });
           }
         }
       }

@@ -44,7 +44,11 @@ describe('redact', () => {
   ]);
 
   test('redactValue masks nested strings and secret-named fields', () => {
-    expect(redactValue({ a: ['Bearer abc123def456'], api_key: 'k3y-v4lue', n: 1 })).toEqual({ a: ['Bearer [redacted authorization, 19 chars]'], api_key: '[redacted api_key, 9 chars]', n: 1 });
+    expect(redactValue({ a: ['Bearer abc123def456'], api_key: 'k3y-v4lue', n: 1 })).toEqual({
+      a: ['Bearer [redacted authorization, 19 chars]'],
+      api_key: '[redacted api_key, 9 chars]',
+      n: 1,
+    });
   });
 });
 

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { builtinRegistry, createToolRegistry, createToolRunner, getTool, RequiresSchema, toolJsonSchema, tools, type ConfirmRequest, type ToolDefinition } from '../src';
+import {
+  builtinRegistry,
+  createToolRegistry,
+  createToolRunner,
+  getTool,
+  RequiresSchema,
+  toolJsonSchema,
+  tools,
+  type ConfirmRequest,
+  type ToolDefinition,
+} from '../src';
 import { finding } from '../src/policy/finding';
 
 /** A sibling plugin's own tool: looks up the weather for a city, L0 for a known city, L1 otherwise, L2 for "secret". */
@@ -16,22 +26,56 @@ const weather: ToolDefinition<WeatherStep> = {
   example: { city: 'Beijing' },
   permission: { arg: 'name', subject: (s) => ({ kind: 'name', name: s.city }) },
   assess(s) {
-    if (s.city === 'secret') return { findings: [finding('step.invalid', 'L2', { e: 'no secret cities' })], touches: { read: [], write: [], network: [], exec: [] } };
+    if (s.city === 'secret')
+      return {
+        findings: [finding('step.invalid', 'L2', { e: 'no secret cities' })],
+        touches: { read: [], write: [], network: [], exec: [] },
+      };
     const level = s.city === 'Beijing' ? 'L0' : 'L1';
-    return { findings: [finding('read.only', level, { p: 'weather' })], touches: { read: [], write: [], network: ['weather.example'], exec: [] } };
+    return {
+      findings: [finding('read.only', level, { p: 'weather' })],
+      touches: { read: [], write: [], network: ['weather.example'], exec: [] },
+    };
   },
   approvalKey: (s) => `weather ${s.city}`,
   digest: (s) => `weather ${s.city}${s.days ? ` (${s.days} days)` : ''}`,
   async execute(s, ctx) {
     ran.push(s);
-    return { _event: 'tool_result', id: ctx.id, tool: 'weather.lookup', status: 'applied', summary: `${s.city}: sunny`, changes: [], file: '', decision: ctx.decision } as never;
+    return {
+      _event: 'tool_result',
+      id: ctx.id,
+      tool: 'weather.lookup',
+      status: 'applied',
+      summary: `${s.city}: sunny`,
+      changes: [],
+      file: '',
+      decision: ctx.decision,
+    } as never;
   },
 };
 
 test('the built-in tools, each with zh and en descriptions and a JSON Schema generated from zod', () => {
-  expect(tools.map((t) => t.name)).toEqual(['exec', 'plugin.run', 'config.json_patch', 'fs.read', 'fs.edit', 'fs.write', 'fs.glob', 'fs.grep', 'http.get', 'web.search', 'proc.start', 'proc.status', 'proc.kill']);
+  expect(tools.map((t) => t.name)).toEqual([
+    'exec',
+    'plugin.run',
+    'config.json_patch',
+    'fs.read',
+    'fs.edit',
+    'fs.write',
+    'fs.glob',
+    'fs.grep',
+    'http.get',
+    'web.search',
+    'proc.start',
+    'proc.status',
+    'proc.kill',
+  ]);
   expect(getTool('fs.edit')?.confirmsInside).toBe(true);
-  expect(toolJsonSchema('exec')).toMatchObject({ type: 'object', properties: { program: { type: 'string', minLength: 1 }, args: { type: 'array' } }, required: ['program'] });
+  expect(toolJsonSchema('exec')).toMatchObject({
+    type: 'object',
+    properties: { program: { type: 'string', minLength: 1 }, args: { type: 'array' } },
+    required: ['program'],
+  });
   expect(toolJsonSchema('proc.status')).toMatchObject({ properties: { wait_ms: { maximum: 60000 } } });
   expect(toolJsonSchema('nope')).toBeUndefined();
 });
@@ -45,7 +89,10 @@ test('registries: a name is registered once, malformed definitions are refused, 
   expect(() => builtinRegistry().register({ ...weather, name: 'w3' })).toThrow('read-only');
   expect(builtinRegistry().get('weather.lookup')).toBeUndefined();
   expect(reg.validate({ tool: 'weather.lookup', city: '' })).toEqual({ ok: false, error: expect.stringContaining('city') });
-  expect(reg.validate({ tool: 'weather.lookup', city: 'Oslo', days: 3 })).toEqual({ ok: true, step: { tool: 'weather.lookup', city: 'Oslo', days: 3 } });
+  expect(reg.validate({ tool: 'weather.lookup', city: 'Oslo', days: 3 })).toEqual({
+    ok: true,
+    step: { tool: 'weather.lookup', city: 'Oslo', days: 3 },
+  });
   expect(reg.validate({ tool: 'nope' })).toEqual({ ok: false, error: expect.stringContaining('unknown tool "nope"') });
   expect(reg.jsonSchema('weather.lookup')).toMatchObject({ properties: { city: { type: 'string' }, days: { maximum: 7 } } });
 });
@@ -65,17 +112,29 @@ test('a sibling plugin registers its own tool: judged, asked, run and allowed fo
   expect(runner.tools.get('weather.lookup')).toBe(weather);
   expect(runner.describe({ tool: 'weather.lookup', city: 'Oslo', days: 2 } as never)).toBe('weather Oslo (2 days)');
   expect(runner.judge({ tool: 'weather.lookup', city: 'Beijing' } as never).level).toBe('L0');
-  expect(await runner.run({ tool: 'weather.lookup', city: 'Beijing' } as never)).toMatchObject({ summary: 'Beijing: sunny', decision: { level: 'L0', by: 'policy' } });
+  expect(await runner.run({ tool: 'weather.lookup', city: 'Beijing' } as never)).toMatchObject({
+    summary: 'Beijing: sunny',
+    decision: { level: 'L0', by: 'policy' },
+  });
   expect(asked).toHaveLength(0);
-  expect(await runner.run({ tool: 'weather.lookup', city: 'Oslo' } as never)).toMatchObject({ summary: 'Oslo: sunny', decision: { level: 'L1', by: 'user' } });
+  expect(await runner.run({ tool: 'weather.lookup', city: 'Oslo' } as never)).toMatchObject({
+    summary: 'Oslo: sunny',
+    decision: { level: 'L1', by: 'user' },
+  });
   expect(asked.map((r) => r.sessionKey)).toEqual(['weather Oslo']);
   // allowed for the session now: no second question
   expect(await runner.run({ tool: 'weather.lookup', city: 'Oslo' } as never)).toMatchObject({ decision: { level: 'L0', by: 'user' } });
   expect(asked).toHaveLength(1);
   // `requires` raises it like any tool; L2 is refused; malformed input is blocked with what was expected
   expect(runner.judge({ tool: 'weather.lookup', city: 'Beijing', requires: { confirm: true } } as never).level).toBe('L1');
-  expect(await runner.run({ tool: 'weather.lookup', city: 'secret' } as never)).toMatchObject({ status: 'blocked', decision: { level: 'L2' } });
-  expect(await runner.run({ tool: 'weather.lookup', days: 9 } as never)).toMatchObject({ status: 'blocked', decision: { rules: [{ id: 'step.invalid' }] } });
+  expect(await runner.run({ tool: 'weather.lookup', city: 'secret' } as never)).toMatchObject({
+    status: 'blocked',
+    decision: { level: 'L2' },
+  });
+  expect(await runner.run({ tool: 'weather.lookup', days: 9 } as never)).toMatchObject({
+    status: 'blocked',
+    decision: { rules: [{ id: 'step.invalid' }] },
+  });
   expect(ran.map((s) => s.city)).toEqual(['Beijing', 'Oslo', 'Oslo']);
 });
 
@@ -87,7 +146,10 @@ describe('run() reuses the judgement judge() just made of the same step object, 
       ...weather,
       assess(s) {
         state.assessed++;
-        return { findings: [finding('read.only', s.city === 'Oslo' && state.calm ? 'L0' : 'L1', { p: 'weather' })], touches: { read: [], write: [], network: [], exec: [] } };
+        return {
+          findings: [finding('read.only', s.city === 'Oslo' && state.calm ? 'L0' : 'L1', { p: 'weather' })],
+          touches: { read: [], write: [], network: [], exec: [] },
+        };
       },
     };
     const asked: ConfirmRequest[] = [];
@@ -188,7 +250,9 @@ test('an input given as a getter is checked when first read: a bad one fails the
   expect(() => reg.stepSchema()).toThrow('tool weather.bad: input must be a zod object schema');
   expect(() => reg.jsonSchema('weather.bad')).toThrow('tool weather.bad: input must be a zod object schema');
   // A plain property is checked at once, as before.
-  expect(() => createToolRegistry([{ ...weather, name: 'weather.plain', input: { not: 'zod' } } as unknown as ToolDefinition<WeatherStep>])).toThrow('input must be a zod object schema');
+  expect(() =>
+    createToolRegistry([{ ...weather, name: 'weather.plain', input: { not: 'zod' } } as unknown as ToolDefinition<WeatherStep>]),
+  ).toThrow('input must be a zod object schema');
 });
 
 test('every built-in tool says what kind of thing it does (how an editor shows its steps)', () => {

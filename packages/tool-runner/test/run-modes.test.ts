@@ -96,7 +96,11 @@ describe('config.json_patch changes can be undone like file edits', () => {
     const env = { ...process.env, SLOTHTOOL_HOME: path.join(ws, '.home') };
     const r = createToolRunner({ cwd: ws, workspace: ws, lang: 'en', sandbox: 'off', env, confirm: () => ({ action: 'run' }) });
     const mark = r.mark();
-    const result = await r.run({ tool: 'config.json_patch', file: 'tsconfig.json', patch: [{ op: 'replace', path: '/compilerOptions/strict', value: true }] });
+    const result = await r.run({
+      tool: 'config.json_patch',
+      file: 'tsconfig.json',
+      patch: [{ op: 'replace', path: '/compilerOptions/strict', value: true }],
+    });
     expect(result).toMatchObject({ status: 'applied' });
     expect(JSON.parse(fs.readFileSync(file, 'utf8')).compilerOptions.strict).toBe(true);
     expect(r.changes(mark)).toEqual([expect.objectContaining({ tool: 'config.json_patch', path: file })]);

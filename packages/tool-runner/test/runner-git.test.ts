@@ -32,7 +32,16 @@ describe('runner against a real git repository', () => {
     expect(r).toMatchObject({
       exitCode: 0,
       decision: { level: 'L0', by: 'policy' },
-      parsed: { kind: 'git_status', branch: 'main', clean: false, total: 2, items: [{ status: ' M', path: 'a.txt' }, { status: '??', path: 'new.txt' }] },
+      parsed: {
+        kind: 'git_status',
+        branch: 'main',
+        clean: false,
+        total: 2,
+        items: [
+          { status: ' M', path: 'a.txt' },
+          { status: '??', path: 'new.txt' },
+        ],
+      },
     });
   });
 
@@ -60,7 +69,11 @@ describe('runner against a real git repository', () => {
     await fs.writeFile(fake, '#!/bin/sh\necho FAKE\n', { mode: 0o755 });
     try {
       const env = { ...temp.env, PATH: `.:${temp.env.PATH}` };
-      const r = await createToolRunner({ cwd: repo, env, confirm: () => ({ action: 'decline' }) }).run({ tool: 'exec', program: 'git', args: ['status', '--porcelain'] });
+      const r = await createToolRunner({ cwd: repo, env, confirm: () => ({ action: 'decline' }) }).run({
+        tool: 'exec',
+        program: 'git',
+        args: ['status', '--porcelain'],
+      });
       expect(r).toMatchObject({ exitCode: 0 });
       expect('stdoutTail' in r && r.stdoutTail).not.toContain('FAKE');
     } finally {

@@ -12,7 +12,10 @@ beforeEach(async () => {
   await fsp.writeFile(path.join(world.ws, 'a.txt'), 'alpha\nbeta\n');
   await fsp.writeFile(path.join(world.outside, 'o.txt'), 'outside\n');
   await fsp.mkdir(path.join(world.home, '.ssh'));
-  await fsp.writeFile(path.join(world.home, '.ssh', 'id_ed25519'), '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n');
+  await fsp.writeFile(
+    path.join(world.home, '.ssh', 'id_ed25519'),
+    '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
+  );
   await fsp.writeFile(path.join(world.outside, '.env'), 'TOKEN=1\n');
   await fsp.writeFile(path.join(world.ws, '.env'), 'TOKEN=2\n');
   await fsp.symlink(path.join(world.outside, 'o.txt'), path.join(world.ws, 'escape.txt'));
@@ -125,7 +128,10 @@ describe('running fs steps', () => {
     expect(runner.judge({ tool: 'fs.write', path: 'a.txt', content: 'x' })).toMatchObject({ level: 'L1' });
     await runner.run({ tool: 'fs.read', path: 'a.txt' });
     expect(runner.judge({ tool: 'fs.write', path: 'a.txt', content: 'x' }).level).toBe('L0');
-    expect(await runner.run({ tool: 'fs.write', path: 'a.txt', content: 'x\n' })).toMatchObject({ status: 'applied', decision: { by: 'policy' } });
+    expect(await runner.run({ tool: 'fs.write', path: 'a.txt', content: 'x\n' })).toMatchObject({
+      status: 'applied',
+      decision: { by: 'policy' },
+    });
     expect(asked).toHaveLength(0);
     // Changed behind the session's back: asked again.
     await fsp.writeFile(path.join(world.ws, 'a.txt'), 'someone else wrote this, longer\n');
@@ -135,7 +141,10 @@ describe('running fs steps', () => {
   test('allow-session for a file allows later edits of that file only; never outside the workspace', async () => {
     const { runner, asked } = make([{ action: 'allow-session' }, { action: 'allow-session' }, { action: 'decline' }]);
     await runner.run({ tool: 'fs.edit', path: 'a.txt', old_string: 'alpha', new_string: 'one' });
-    expect(await runner.run({ tool: 'fs.edit', path: 'a.txt', old_string: 'one', new_string: 'two' })).toMatchObject({ status: 'applied', decision: { level: 'L0' } });
+    expect(await runner.run({ tool: 'fs.edit', path: 'a.txt', old_string: 'one', new_string: 'two' })).toMatchObject({
+      status: 'applied',
+      decision: { level: 'L0' },
+    });
     expect(asked).toHaveLength(1);
     await runner.run({ tool: 'fs.write', path: '../outside/n.txt', content: 'x' });
     expect(await runner.run({ tool: 'fs.write', path: '../outside/n.txt', content: 'y' })).toMatchObject({ status: 'declined' });

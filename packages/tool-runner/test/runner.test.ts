@@ -154,14 +154,21 @@ describe('createToolRunner: exec', () => {
   test('a confirm callback that throws or answers nonsense declines', async () => {
     const { runner, calls } = fakeRunner([new Error('ui gone')]);
     expect(await runner.run(ex('npm test'))).toMatchObject({ status: 'declined', reason: expect.stringContaining('ui gone') });
-    const weird = createToolRunner({ cwd: '/w', confirm: () => ({ action: 'yes please' }) as unknown as ConfirmAnswer, deps: { exec: async () => okResult() } });
+    const weird = createToolRunner({
+      cwd: '/w',
+      confirm: () => ({ action: 'yes please' }) as unknown as ConfirmAnswer,
+      deps: { exec: async () => okResult() },
+    });
     expect(await weird.run(ex('npm test'))).toMatchObject({ status: 'declined' });
     expect(calls).toHaveLength(0);
   });
 
   test('malformed steps are blocked', async () => {
     const { runner, calls } = fakeRunner();
-    expect(await runner.run({ tool: 'exec', program: 'ls', args: 'x' } as unknown as Step)).toMatchObject({ status: 'blocked', decision: { level: 'L2' } });
+    expect(await runner.run({ tool: 'exec', program: 'ls', args: 'x' } as unknown as Step)).toMatchObject({
+      status: 'blocked',
+      decision: { level: 'L2' },
+    });
     expect(await runner.run({ tool: 'fs.nuke' } as unknown as Step)).toMatchObject({ status: 'blocked' });
     expect(calls).toHaveLength(0);
   });
@@ -227,7 +234,11 @@ describe('createToolRunner: exec', () => {
     const r = await runner.run(ex('echo hello'), { onOutput: (c) => chunks.push(c) });
     expect(r).toMatchObject({ exitCode: 0, stdoutTail: 'hello\n' });
     expect(chunks.join('')).toBe('hello\n');
-    const missing = await createToolRunner({ cwd: os.tmpdir(), confirm: () => ({ action: 'run' }), policy: { allowedPrograms: ['no-such-program-zz'] } }).run(ex('no-such-program-zz'));
+    const missing = await createToolRunner({
+      cwd: os.tmpdir(),
+      confirm: () => ({ action: 'run' }),
+      policy: { allowedPrograms: ['no-such-program-zz'] },
+    }).run(ex('no-such-program-zz'));
     expect(missing).toMatchObject({ exitCode: 127, error: { code: 'ENOENT' } });
   });
 });
@@ -241,11 +252,25 @@ describe('createToolRunner: plugin.run', () => {
     temp = await createTempHome();
     pluginDir = path.join(temp.home, 'loc');
     await fs.mkdir(path.join(pluginDir, 'bin'), { recursive: true });
-    await fs.writeFile(path.join(pluginDir, 'package.json'), JSON.stringify({ name: '@x/plugin-loc', version: '1.0.0', bin: { loc: 'bin/loc.js' } }));
-    await fs.writeFile(path.join(pluginDir, 'bin/loc.js'), 'console.log(JSON.stringify({args: process.argv.slice(2), stdin: process.stdin.isTTY ?? null}))\n');
+    await fs.writeFile(
+      path.join(pluginDir, 'package.json'),
+      JSON.stringify({ name: '@x/plugin-loc', version: '1.0.0', bin: { loc: 'bin/loc.js' } }),
+    );
+    await fs.writeFile(
+      path.join(pluginDir, 'bin/loc.js'),
+      'console.log(JSON.stringify({args: process.argv.slice(2), stdin: process.stdin.isTTY ?? null}))\n',
+    );
     interactiveDir = path.join(temp.home, 'wiz');
     await fs.mkdir(path.join(interactiveDir, 'bin'), { recursive: true });
-    await fs.writeFile(path.join(interactiveDir, 'package.json'), JSON.stringify({ name: '@x/plugin-wiz', version: '1.0.0', bin: 'bin/wiz.js', slothtool: { interactive: true, interactiveFlag: '-i' } }));
+    await fs.writeFile(
+      path.join(interactiveDir, 'package.json'),
+      JSON.stringify({
+        name: '@x/plugin-wiz',
+        version: '1.0.0',
+        bin: 'bin/wiz.js',
+        slothtool: { interactive: true, interactiveFlag: '-i' },
+      }),
+    );
     await fs.writeFile(path.join(interactiveDir, 'bin/wiz.js'), 'process.exit(0)\n');
     await temp.registerPlugin('loc', pluginDir);
     await temp.registerPlugin('wiz', interactiveDir);
@@ -281,7 +306,13 @@ describe('createToolRunner: plugin.run', () => {
     const { runner, asked } = await make();
     const r = await runner.run({ tool: 'plugin.run', plugin: 'loc', args: ['--help'] });
     expect(asked).toHaveLength(0);
-    expect(r).toMatchObject({ tool: 'plugin.run', plugin: 'loc', exitCode: 0, decision: { level: 'L0' }, parsed: { kind: 'json', value: { args: ['--help'] } } });
+    expect(r).toMatchObject({
+      tool: 'plugin.run',
+      plugin: 'loc',
+      exitCode: 0,
+      decision: { level: 'L0' },
+      parsed: { kind: 'json', value: { args: ['--help'] } },
+    });
   });
 
   test('other arguments ask first (L1)', async () => {
@@ -328,7 +359,10 @@ describe('createToolRunner: config.json_patch', () => {
     ws = path.join(temp.home, 'project');
     await fs.mkdir(ws, { recursive: true });
     await fs.writeFile(path.join(ws, 'settings.json'), JSON.stringify({ language: 'zh' }));
-    await fs.writeFile(path.join(ws, 'service.json'), JSON.stringify({ profiles: { local: { api_key: 'sk-secret-value-123456789', low_model: 'a' } } }));
+    await fs.writeFile(
+      path.join(ws, 'service.json'),
+      JSON.stringify({ profiles: { local: { api_key: 'sk-secret-value-123456789', low_model: 'a' } } }),
+    );
     await temp.writeJson('settings.json', { language: 'zh' });
     await temp.writeJson('plugin-configs/llm-base.json', { base_url: 'https://api.example.com/v1', api_key: 'sk-secret-value-123456789' });
   });
@@ -347,7 +381,10 @@ describe('createToolRunner: config.json_patch', () => {
     });
     return { runner, asked };
   };
-  const step = (file: string, patch: Step extends infer S ? S extends { tool: 'config.json_patch'; patch: infer P } ? P : never : never): Step => ({ tool: 'config.json_patch', file, patch });
+  const step = (
+    file: string,
+    patch: Step extends infer S ? (S extends { tool: 'config.json_patch'; patch: infer P } ? P : never) : never,
+  ): Step => ({ tool: 'config.json_patch', file, patch });
   const readWs = async (name: string) => JSON.parse(await fs.readFile(path.join(ws, name), 'utf8'));
 
   test('asks with the masked diff as preview, then applies with a backup', async () => {
@@ -361,7 +398,9 @@ describe('createToolRunner: config.json_patch', () => {
 
   test('secrets stay masked in the preview and the result', async () => {
     const { runner, asked } = make([{ action: 'run' }]);
-    const r = await runner.run(step('service.json', [{ op: 'replace', path: '/profiles/local/api_key', value: 'sk-new-secret-987654321' }]));
+    const r = await runner.run(
+      step('service.json', [{ op: 'replace', path: '/profiles/local/api_key', value: 'sk-new-secret-987654321' }]),
+    );
     expect(asked[0].preview).not.toContain('secret-value');
     expect(asked[0].preview).not.toContain('987654321');
     expect(JSON.stringify(r)).not.toContain('987654321');
@@ -370,7 +409,9 @@ describe('createToolRunner: config.json_patch', () => {
 
   test('decline leaves the file alone', async () => {
     const { runner } = make([{ action: 'decline' }]);
-    expect(await runner.run(step('settings.json', [{ op: 'replace', path: '/language', value: 'en' }]))).toMatchObject({ status: 'declined' });
+    expect(await runner.run(step('settings.json', [{ op: 'replace', path: '/language', value: 'en' }]))).toMatchObject({
+      status: 'declined',
+    });
     expect(await readWs('settings.json')).toEqual({ language: 'zh' });
   });
 
@@ -383,9 +424,20 @@ describe('createToolRunner: config.json_patch', () => {
 
   test("the assistant's own config is never patched by the model (a new base_url would send the key elsewhere), whatever the roots say", async () => {
     const { runner, asked } = make([{ action: 'run' }]);
-    const runnerWithHomeRoots = createToolRunner({ cwd: ws, env: temp.env, lang: 'en', allowedRoots: [temp.slothtoolHome], confirm: () => ({ action: 'run' }) });
+    const runnerWithHomeRoots = createToolRunner({
+      cwd: ws,
+      env: temp.env,
+      lang: 'en',
+      allowedRoots: [temp.slothtoolHome],
+      confirm: () => ({ action: 'run' }),
+    });
     for (const r of [runner, runnerWithHomeRoots]) {
-      for (const file of ['~/.slothtool/plugin-configs/llm-base.json', '~/.slothtool/settings.json', '~/.slothtool/registry.json', path.join(temp.slothtoolHome, 'plugin-configs', 'ai.json')]) {
+      for (const file of [
+        '~/.slothtool/plugin-configs/llm-base.json',
+        '~/.slothtool/settings.json',
+        '~/.slothtool/registry.json',
+        path.join(temp.slothtoolHome, 'plugin-configs', 'ai.json'),
+      ]) {
         const result = await r.run(step(file, [{ op: 'replace', path: '/base_url', value: 'https://evil.example/v1' }]));
         expect(result).toMatchObject({ status: 'blocked', decision: { level: 'L2', rules: [{ id: 'write.slothtool' }] } });
       }
@@ -397,13 +449,22 @@ describe('createToolRunner: config.json_patch', () => {
   test('operation errors come back as status error', async () => {
     const { runner } = make([{ action: 'run' }]);
     const r = await runner.run(step('settings.json', [{ op: 'remove', path: '/missing' }]));
-    expect(r).toMatchObject({ status: 'error', error: { code: 'PATH_NOT_FOUND', message: expect.stringMatching(/^Patch not applied: the path does not exist \(operation 1, \/missing/) } });
+    expect(r).toMatchObject({
+      status: 'error',
+      error: {
+        code: 'PATH_NOT_FOUND',
+        message: expect.stringMatching(/^Patch not applied: the path does not exist \(operation 1, \/missing/),
+      },
+    });
   });
 
   test('operation errors are told in the user language, with the detail after', async () => {
     const { runner } = make([{ action: 'run' }], 'zh');
     const r = await runner.run(step('settings.json', [{ op: 'remove', path: '/missing' }]));
-    expect(r).toMatchObject({ status: 'error', error: { code: 'PATH_NOT_FOUND', message: expect.stringMatching(/^补丁未应用：路径不存在（第 1 项操作，\/missing）。\n\S/) } });
+    expect(r).toMatchObject({
+      status: 'error',
+      error: { code: 'PATH_NOT_FOUND', message: expect.stringMatching(/^补丁未应用：路径不存在（第 1 项操作，\/missing）。\n\S/) },
+    });
   });
 
   test('allow-session patches the same file again without asking', async () => {

@@ -106,7 +106,11 @@ run('bubblewrap sandbox, for real', () => {
     const ok = await inBox('L1', false, 'touch', [path.join(ws, 'made.txt')]);
     expect(ok.exitCode).toBe(0);
     expect(fs.existsSync(path.join(ws, 'made.txt'))).toBe(true);
-    for (const target of [path.join(ws, '.git', 'hooks', 'pre-commit'), path.join(ws, '.git', 'config'), path.join(home, '.slothtool', 'registry.json')]) {
+    for (const target of [
+      path.join(ws, '.git', 'hooks', 'pre-commit'),
+      path.join(ws, '.git', 'config'),
+      path.join(home, '.slothtool', 'registry.json'),
+    ]) {
       const before = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : undefined;
       const r = await inBox('L1', false, 'sh', ['-c', `echo x >> "${target}"`]);
       expect(r.exitCode).not.toBe(0);
@@ -123,7 +127,16 @@ run('bubblewrap sandbox, for real', () => {
     expect(started.proc_id).toBe('proc_1');
     const killed = await runner.run({ tool: 'proc.kill', proc_id: 'proc_1' });
     expect(killed).toMatchObject({ state: 'exited' });
-    const alive = started.pid !== undefined && (() => { try { process.kill(started.pid!, 0); return true; } catch { return false; } })();
+    const alive =
+      started.pid !== undefined &&
+      (() => {
+        try {
+          process.kill(started.pid!, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      })();
     expect(alive).toBe(false);
     runner.dispose();
   });
@@ -134,9 +147,18 @@ run('bubblewrap sandbox, for real', () => {
     const bin = fs.mkdtempSync('/var/tmp/trojan-bin-');
     fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho pwned > "${marker}"\n`, { mode: 0o755 });
     const asked: ConfirmRequest[] = [];
-    const runner = createToolRunner({ cwd: ws, workspace: ws, lang: 'en', env: { ...env(), PATH: `${bin}:${process.env.PATH}` }, confirm: (r) => (asked.push(r), { action: 'decline' }) });
+    const runner = createToolRunner({
+      cwd: ws,
+      workspace: ws,
+      lang: 'en',
+      env: { ...env(), PATH: `${bin}:${process.env.PATH}` },
+      confirm: (r) => (asked.push(r), { action: 'decline' }),
+    });
     const r = await runner.run({ tool: 'exec', program: 'git', args: ['status'] });
-    expect(r).toMatchObject({ decision: { level: 'L0' }, sandbox: { kind: 'bwrap', level: 'L0', denied: 'write', path: marker, note: expect.stringContaining('outside the workspace') } });
+    expect(r).toMatchObject({
+      decision: { level: 'L0' },
+      sandbox: { kind: 'bwrap', level: 'L0', denied: 'write', path: marker, note: expect.stringContaining('outside the workspace') },
+    });
     expect(fs.existsSync(marker)).toBe(false);
     expect(asked).toEqual([]);
     fs.rmSync(bin, { recursive: true, force: true });

@@ -3,7 +3,13 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { findRepo, hashLength, indexedPaths } from '../src/sandbox/git-index';
-import { envFileClass, excludePattern, nodeWorkspaceSecretsDeps, workspaceSecrets, type WorkspaceSecretsDeps } from '../src/sandbox/workspace-secrets';
+import {
+  envFileClass,
+  excludePattern,
+  nodeWorkspaceSecretsDeps,
+  workspaceSecrets,
+  type WorkspaceSecretsDeps,
+} from '../src/sandbox/workspace-secrets';
 import { retryRefusal } from '../src/sandbox/retry';
 
 // Env files of a workspace (issue #43 item 4): templates are no secrets, what git tracks is never
@@ -59,8 +65,17 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', GIT_CONFIG_NOSYSTEM: '1', HOME: os.tmpdir() };
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: gitEnv, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+const gitEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+  GIT_CONFIG_NOSYSTEM: '1',
+  HOME: os.tmpdir(),
+};
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, env: gitEnv, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
 
 /** A repository with files at `tracked`, committed, and the index written in `version`. */
 function repo(name: string, tracked: string[], options: { version?: 2 | 3 | 4; sha256?: boolean } = {}): string {
@@ -137,7 +152,9 @@ describe('workspaceSecrets: what is hidden, and how git is told', () => {
     ]);
     expect(plan.exclude?.to).toBe(path.join(dir, '.git', 'info', 'exclude'));
     expect(path.dirname(plan.exclude!.from)).toBe(run);
-    expect(fs.readFileSync(plan.exclude!.from, 'utf8')).toBe('# my own\n*.log\n# SlothTool sandbox: hidden from this step, absent to git\n/.env\n/.env.local\n');
+    expect(fs.readFileSync(plan.exclude!.from, 'utf8')).toBe(
+      '# my own\n*.log\n# SlothTool sandbox: hidden from this step, absent to git\n/.env\n/.env.local\n',
+    );
     // the same plan again: the same file, nothing read or written anew
     expect(workspaceSecrets(dir, fs.readdirSync(dir), () => true, deps).exclude).toEqual(plan.exclude);
     // committed since: shown from the next step on
@@ -157,8 +174,18 @@ describe('workspaceSecrets: what is hidden, and how git is told', () => {
     ['an index that cannot be read: hidden (never less than before)', fake({ tracked: () => undefined }), ['/w/.env'], true],
     ['a repository without info/exclude: hidden, no exclude file', fake({ exclude: () => undefined }), ['/w/.env'], false],
     ['tracked: shown', fake({ tracked: () => new Set(['.env']) }), [], false],
-    ['a `.env` virtual environment (pyvenv.cfg): a toolchain, shown', fake({ kind: (p) => (p === '/w/.env' ? 'dir' : p === '/w/.env/pyvenv.cfg' ? 'file' : undefined) }), [], false],
-    ['a `.env` folder that is no virtual environment: hidden, not listed (a folder hidden by an empty tmpfs is absent to git already)', fake({ kind: (p) => (p === '/w/.env' ? 'dir' : undefined) }), ['/w/.env'], false],
+    [
+      'a `.env` virtual environment (pyvenv.cfg): a toolchain, shown',
+      fake({ kind: (p) => (p === '/w/.env' ? 'dir' : p === '/w/.env/pyvenv.cfg' ? 'file' : undefined) }),
+      [],
+      false,
+    ],
+    [
+      'a `.env` folder that is no virtual environment: hidden, not listed (a folder hidden by an empty tmpfs is absent to git already)',
+      fake({ kind: (p) => (p === '/w/.env' ? 'dir' : undefined) }),
+      ['/w/.env'],
+      false,
+    ],
   ] as const)('%s', (_what, deps, hidden, excluded) => {
     const plan = workspaceSecrets('/w', ['.env', '.env.example', 'src'], () => true, deps);
     expect(plan.hide.map((h) => h.path)).toEqual(hidden);

@@ -14,7 +14,13 @@ const run = describeWithBwrap();
 let root: string;
 let home: string;
 let ws: string;
-const SECRETS = { history: 'HISTORY-SECRET-8e1f', codex: 'CODEX-TOKEN-5a2b', newtool: 'NEWTOOL-TOKEN-77c3', cargo: 'CARGO-TOKEN-19d0', zsh: 'ZSH-HISTORY-4410' };
+const SECRETS = {
+  history: 'HISTORY-SECRET-8e1f',
+  codex: 'CODEX-TOKEN-5a2b',
+  newtool: 'NEWTOOL-TOKEN-77c3',
+  cargo: 'CARGO-TOKEN-19d0',
+  zsh: 'ZSH-HISTORY-4410',
+};
 const leaked = (text: string) => Object.values(SECRETS).filter((s) => text.includes(s));
 
 beforeAll(() => {
@@ -55,10 +61,22 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const env = () => ({ ...process.env, HOME: home });
-const runner = (more: Partial<Parameters<typeof createToolRunner>[0]> = {}) => createToolRunner({ cwd: ws, workspace: ws, lang: 'en', env: env(), confirm: () => ({ action: 'decline' }), ...more });
+const runner = (more: Partial<Parameters<typeof createToolRunner>[0]> = {}) =>
+  createToolRunner({ cwd: ws, workspace: ws, lang: 'en', env: env(), confirm: () => ({ action: 'decline' }), ...more });
 const out = (r: ToolResult) => `${(r as { stdoutTail?: string }).stdoutTail ?? ''}${(r as { stderrTail?: string }).stderrTail ?? ''}`;
-async function inBox(level: 'L0' | 'L1', program: string, args: string[], options: Parameters<typeof createSandbox>[0] extends infer O ? Partial<O> : never = {}) {
-  const w = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env(), ...options }).wrap(level, false, ws, program, args)!;
+async function inBox(
+  level: 'L0' | 'L1',
+  program: string,
+  args: string[],
+  options: Parameters<typeof createSandbox>[0] extends infer O ? Partial<O> : never = {},
+) {
+  const w = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env(), ...options }).wrap(
+    level,
+    false,
+    ws,
+    program,
+    args,
+  )!;
   return exec({ ...w, cwd: ws, env: env(), timeoutMs: 30_000 });
 }
 
@@ -111,7 +129,11 @@ run('the private home of read-only steps, for real', () => {
     // npm keeps its logs in the home: the private one is writable and thrown away
     fs.writeFileSync(path.join(ws, 'package.json'), '{"name":"proj","version":"1.0.0"}\n');
     try {
-      const npm = (await r.run({ tool: 'exec', program: 'npm', args: ['ls'] })) as { exitCode: number; stdoutTail: string; sandbox?: { level: string } };
+      const npm = (await r.run({ tool: 'exec', program: 'npm', args: ['ls'] })) as {
+        exitCode: number;
+        stdoutTail: string;
+        sandbox?: { level: string };
+      };
       expect([npm.exitCode, npm.sandbox?.level, npm.stdoutTail]).toEqual([0, 'L0', expect.stringContaining('proj@1.0.0')]);
     } finally {
       fs.rmSync(path.join(ws, 'package.json'));
@@ -128,7 +150,11 @@ run('the private home of read-only steps, for real', () => {
     execFileSync('git', ['worktree', 'add', '-q', wt], { cwd: ws, env: env() });
     try {
       const r = createToolRunner({ cwd: wt, workspace: wt, lang: 'en', env: env(), confirm: () => ({ action: 'decline' }) });
-      const log = (await r.run({ tool: 'exec', program: 'git', args: ['log', '--format=%s'] })) as { exitCode: number; stdoutTail: string; sandbox?: { level: string } };
+      const log = (await r.run({ tool: 'exec', program: 'git', args: ['log', '--format=%s'] })) as {
+        exitCode: number;
+        stdoutTail: string;
+        sandbox?: { level: string };
+      };
       expect([log.exitCode, log.sandbox?.level, log.stdoutTail.trim()]).toEqual([0, 'L0', 'first commit']);
       const status = (await r.run({ tool: 'exec', program: 'git', args: ['status', '--short'] })) as { exitCode: number };
       expect(status.exitCode).toBe(0);
@@ -155,12 +181,15 @@ run('the private home of read-only steps, for real', () => {
     }
   });
 
-  test("the SlothTool home at L0: its registry and settings only (slothtool list is an L0 step); no plugin config, no session", async () => {
+  test('the SlothTool home at L0: its registry and settings only (slothtool list is an L0 step); no plugin config, no session', async () => {
     const st = path.join(home, '.slothtool');
     const list = await inBox('L0', 'ls', ['-A', st]);
     expect(list.stdoutTail.trim()).toBe('registry.json');
     expect((await inBox('L0', 'cat', [path.join(st, 'registry.json')])).stdoutTail).toBe('{"plugins":{}}');
-    const configs = await inBox('L0', 'cat', [path.join(st, 'plugin-configs', 'llm-base.json'), path.join(st, 'ai', 'sessions', 's1.json')]);
+    const configs = await inBox('L0', 'cat', [
+      path.join(st, 'plugin-configs', 'llm-base.json'),
+      path.join(st, 'ai', 'sessions', 's1.json'),
+    ]);
     expect(configs.stdoutTail).not.toContain('sk-hidden');
     expect(leaked(configs.stdoutTail)).toEqual([]);
   });
@@ -176,6 +205,8 @@ run('the private home of read-only steps, for real', () => {
   test('sandbox.allowRead shows more of the home at L0; the secret table still wins', async () => {
     const r = await inBox('L0', 'cat', [path.join(home, '.newtool', 'config')], { allowRead: ['~/.newtool', '~/.codex'] });
     expect(r.stdoutTail).toContain(SECRETS.newtool);
-    expect(leaked((await inBox('L0', 'cat', [path.join(home, '.codex', 'auth.json')], { allowRead: ['~/.codex'] })).stdoutTail)).toEqual([]);
+    expect(leaked((await inBox('L0', 'cat', [path.join(home, '.codex', 'auth.json')], { allowRead: ['~/.codex'] })).stdoutTail)).toEqual(
+      [],
+    );
   });
 });

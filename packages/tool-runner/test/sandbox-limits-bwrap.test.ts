@@ -37,16 +37,30 @@ run('limits of read-only steps, for real', () => {
   test('the sandbox says which limits are in force', () => {
     const status = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env(), limits: small }).status();
     expect(status.limits).toEqual(small);
-    expect(createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env(), limits: false }).status()).toMatchObject({ limitsOff: 'off' });
-    expect(createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env(), root: true }).status().limitsOff).toBe('root');
+    expect(
+      createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env(), limits: false }).status(),
+    ).toMatchObject({ limitsOff: 'off' });
+    expect(
+      createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env(), root: true }).status().limitsOff,
+    ).toBe('root');
   });
 
   test('a runaway allocation (jq -n "[range(1e10)]", an L0 step) is stopped by the memory limit and reported as such', async () => {
     const asked: ConfirmRequest[] = [];
-    const runner = createToolRunner({ cwd: ws, workspace: ws, lang: 'en', env: env(), sandboxOptions: { limits: small }, confirm: (r) => (asked.push(r), { action: 'decline' }) });
+    const runner = createToolRunner({
+      cwd: ws,
+      workspace: ws,
+      lang: 'en',
+      env: env(),
+      sandboxOptions: { limits: small },
+      confirm: (r) => (asked.push(r), { action: 'decline' }),
+    });
     if (findProgram('jq', env())) {
       const r = await runner.run({ tool: 'exec', program: 'jq', args: ['-n', '[range(1e10)]'] });
-      expect(r).toMatchObject({ decision: { level: 'L0' }, sandbox: { level: 'L0', limit: expect.stringMatching(/^memory\??$/), note: expect.stringContaining('128 MB') } });
+      expect(r).toMatchObject({
+        decision: { level: 'L0' },
+        sandbox: { level: 'L0', limit: expect.stringMatching(/^memory\??$/), note: expect.stringContaining('128 MB') },
+      });
       expect(asked).toEqual([]);
     }
     // the same with node, run in the L0 sandbox directly (node -e is no L0 step)
@@ -62,25 +76,50 @@ run('limits of read-only steps, for real', () => {
     const w = box.wrap('L0', false, ws, process.execPath, ['-e', 'for (;;) {}'])!;
     const r = await exec({ ...w, cwd: ws, env: env(), timeoutMs: 60_000 });
     expect(r.timedOut).toBe(false);
-    expect(sandboxReport({ kind: 'bwrap', level: 'L0', network: false, limits: box.status().limits }, r, ws, 'en', (s) => s)).toMatchObject({ limit: 'cpu', note: expect.stringContaining('CPU-time limit') });
+    expect(sandboxReport({ kind: 'bwrap', level: 'L0', network: false, limits: box.status().limits }, r, ws, 'en', (s) => s)).toMatchObject(
+      { limit: 'cpu', note: expect.stringContaining('CPU-time limit') },
+    );
   });
 
   test('too many processes: refused by the process limit for an unprivileged user (root is exempt by the kernel, so run as nobody there)', async () => {
     // The root folder as workspace and home: nobody cannot enter the temp folders of this test.
-    const box = createSandbox({ workspace: '/', home: '/', slothtoolHome: path.join(root, '.slothtool'), env: env(), limits: { ...small, processes: 4 }, root: false });
+    const box = createSandbox({
+      workspace: '/',
+      home: '/',
+      slothtoolHome: path.join(root, '.slothtool'),
+      env: env(),
+      limits: { ...small, processes: 4 },
+      root: false,
+    });
     const w = box.wrap('L0', false, '/', 'sh', ['-c', 'for i in 1 2 3 4 5 6 7 8; do sleep 0.2 & done; wait'])!;
     const asRoot = process.getuid?.() === 0;
     const setpriv = findProgram('setpriv', env());
     if (asRoot && !setpriv) return;
-    const cmd = asRoot ? { ...w, program: setpriv!, args: ['--reuid', '65534', '--regid', '65534', '--clear-groups', w.program, ...w.args] } : w;
+    const cmd = asRoot
+      ? { ...w, program: setpriv!, args: ['--reuid', '65534', '--regid', '65534', '--clear-groups', w.program, ...w.args] }
+      : w;
     const r = await exec({ ...cmd, cwd: '/', env: { PATH: process.env.PATH }, timeoutMs: 30_000 });
-    expect(sandboxReport({ kind: 'bwrap', level: 'L0', network: false, limits: box.status().limits }, r, '/', 'en', (s) => s)).toMatchObject({ limit: 'processes', note: expect.stringContaining('may have 4') });
+    expect(
+      sandboxReport({ kind: 'bwrap', level: 'L0', network: false, limits: box.status().limits }, r, '/', 'en', (s) => s),
+    ).toMatchObject({ limit: 'processes', note: expect.stringContaining('may have 4') });
   });
 });
 
 run('running a denied step again, for real', () => {
-  const trojanRunner = (writeTo: string, more: Partial<Parameters<typeof createToolRunner>[0]>, asked: ConfirmRequest[], answer: 'run' | 'decline') =>
-    createToolRunner({ cwd: ws, workspace: ws, lang: 'en', env: { ...env(), PATH: `${bin}:${process.env.PATH}`, WRITE_TO: writeTo }, confirm: (r) => (asked.push(r), { action: answer }), ...more });
+  const trojanRunner = (
+    writeTo: string,
+    more: Partial<Parameters<typeof createToolRunner>[0]>,
+    asked: ConfirmRequest[],
+    answer: 'run' | 'decline',
+  ) =>
+    createToolRunner({
+      cwd: ws,
+      workspace: ws,
+      lang: 'en',
+      env: { ...env(), PATH: `${bin}:${process.env.PATH}`, WRITE_TO: writeTo },
+      confirm: (r) => (asked.push(r), { action: answer }),
+      ...more,
+    });
 
   test('a read-only step that wrote inside the workspace: the offer names the path; yes runs it with the workspace writable', async () => {
     const target = path.join(ws, 'made-by-git.txt');

@@ -20,7 +20,10 @@ const TOKENS: Record<string, string> = {
   '.config/pnpm/rc': '//npm.example.com/:_authToken=PNPM-RC-61b2',
   '.bunfig.toml': '[install.registry]\ntoken = "BUNFIG-TOKEN-9e07"',
 };
-const leaked = (text: string) => Object.values(TOKENS).map((t) => t.match(/[A-Z0-9]+(?:-[A-Z0-9]+){2,}/)![0]).filter((t) => text.includes(t));
+const leaked = (text: string) =>
+  Object.values(TOKENS)
+    .map((t) => t.match(/[A-Z0-9]+(?:-[A-Z0-9]+){2,}/)![0])
+    .filter((t) => text.includes(t));
 
 beforeAll(() => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bwrap-npmrc-')));
@@ -39,24 +42,36 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 test('the plan lists the global npmrc of each installed version, the system prefixes and the running node', () => {
   const found = globalNpmrcs(home, (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir) : []), '/opt/node-x/bin/node');
-  expect(found).toEqual(expect.arrayContaining([
-    path.join(home, '.nvm/versions/node/v20.11.1/etc/npmrc'),
-    path.join(home, '.volta/tools/image/node/22.1.0/etc/npmrc'),
-    '/etc/npmrc',
-    '/usr/local/etc/npmrc',
-    '/opt/node-x/etc/npmrc',
-  ]));
+  expect(found).toEqual(
+    expect.arrayContaining([
+      path.join(home, '.nvm/versions/node/v20.11.1/etc/npmrc'),
+      path.join(home, '.volta/tools/image/node/22.1.0/etc/npmrc'),
+      '/etc/npmrc',
+      '/usr/local/etc/npmrc',
+      '/opt/node-x/etc/npmrc',
+    ]),
+  );
 });
 
 run('registry tokens of node installations and other package managers, for real', () => {
   const env = () => ({ ...process.env, HOME: home });
   const inBox = async (level: 'L0' | 'L1', program: string, args: string[]) => {
-    const w = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env() }).wrap(level, false, ws, program, args)!;
+    const w = createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), env: env() }).wrap(
+      level,
+      false,
+      ws,
+      program,
+      args,
+    )!;
     return exec({ ...w, cwd: ws, env: env(), timeoutMs: 30_000 });
   };
 
   test.each(['L0', 'L1'] as const)('%s: each file reads as empty; the installation around it stays readable', async (level) => {
-    const read = await inBox(level, 'cat', Object.keys(TOKENS).map((rel) => path.join(home, rel)));
+    const read = await inBox(
+      level,
+      'cat',
+      Object.keys(TOKENS).map((rel) => path.join(home, rel)),
+    );
     expect(leaked(read.stdoutTail + read.stderrTail)).toEqual([]);
     const lib = await inBox(level, 'cat', [path.join(home, '.nvm/versions/node/v20.11.1/lib/README')]);
     expect([lib.exitCode, lib.stdoutTail]).toEqual([0, 'node lib ok\n']);

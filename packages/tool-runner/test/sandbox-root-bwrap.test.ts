@@ -32,7 +32,13 @@ interface Fixture {
   git(...args: string[]): string;
 }
 
-const gitEnv = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', GIT_CONFIG_NOSYSTEM: '1' };
+const gitEnv = {
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+  GIT_CONFIG_NOSYSTEM: '1',
+};
 const fixtures: string[] = [];
 afterAll(() => {
   for (const dir of fixtures) fs.rmSync(dir, { recursive: true, force: true });
@@ -76,11 +82,23 @@ function fixture(user: 'root' | 'nobody' | 'user'): Fixture {
     if (user !== 'nobody') return exec({ ...w, cwd, env, timeoutMs: 60_000 });
     // What the sandbox made for this step (an exclude file) belongs to the user too.
     chownTree(root, NOBODY);
-    return exec({ ...w, program: setpriv!, args: ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', w.program, ...w.args], cwd, env, timeoutMs: 60_000 });
+    return exec({
+      ...w,
+      program: setpriv!,
+      args: ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', w.program, ...w.args],
+      cwd,
+      env,
+      timeoutMs: 60_000,
+    });
   };
   if (user === 'nobody') chownTree(root, NOBODY);
   const outside = (...args: string[]) =>
-    user === 'nobody' ? execFileSync(setpriv!, ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', 'git', ...args], { cwd: ws, env }).toString() : git(...args);
+    user === 'nobody'
+      ? execFileSync(setpriv!, ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', 'git', ...args], {
+          cwd: ws,
+          env,
+        }).toString()
+      : git(...args);
   return { root, home, ws, secret, env, box, run: runAs, git: outside };
 }
 
@@ -91,16 +109,21 @@ run.each(USERS)('what a step can do to the sandbox, as %s', (user) => {
   beforeAll(() => {
     fx = fixture(user);
   });
-  const sh = (level: 'L0' | 'L1', script: string, ...args: string[]) => fx.run(fx.box.wrap(level, false, fx.ws, '/bin/sh', ['-c', script, 'sh', ...args])!);
+  const sh = (level: 'L0' | 'L1', script: string, ...args: string[]) =>
+    fx.run(fx.box.wrap(level, false, fx.ws, '/bin/sh', ['-c', script, 'sh', ...args])!);
 
-  test.each(['L0', 'L1'] as const)('%s: no capability in any set, no_new_privs, the seccomp filter (read from /proc/self/status inside)', async (level) => {
-    expect(fx.box.status().degraded).toBeUndefined();
-    const r = await fx.run(fx.box.wrap(level, false, fx.ws, 'cat', ['/proc/self/status'])!);
-    expect(r.exitCode).toBe(0);
-    for (const set of ['CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb']) expect([set, status(r.stdoutTail, set)]).toEqual([set, '0000000000000000']);
-    expect(status(r.stdoutTail, 'NoNewPrivs')).toBe('1');
-    expect(status(r.stdoutTail, 'Seccomp')).toBe('2');
-  });
+  test.each(['L0', 'L1'] as const)(
+    '%s: no capability in any set, no_new_privs, the seccomp filter (read from /proc/self/status inside)',
+    async (level) => {
+      expect(fx.box.status().degraded).toBeUndefined();
+      const r = await fx.run(fx.box.wrap(level, false, fx.ws, 'cat', ['/proc/self/status'])!);
+      expect(r.exitCode).toBe(0);
+      for (const set of ['CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb'])
+        expect([set, status(r.stdoutTail, set)]).toEqual([set, '0000000000000000']);
+      expect(status(r.stdoutTail, 'NoNewPrivs')).toBe('1');
+      expect(status(r.stdoutTail, 'Seccomp')).toBe('2');
+    },
+  );
 
   test('L1: a file written in the workspace is owned as if written outside (the user namespace maps the user to itself)', async () => {
     const made = path.join(fx.ws, `owned-${user}`);
@@ -113,7 +136,13 @@ run.each(USERS)('what a step can do to the sandbox, as %s', (user) => {
 
   test('L1: `mount -o remount,rw /` (and of the folder above the workspace) fails, and the write after it lands nowhere', async () => {
     const marker = path.join(fx.root, 'escaped-remount');
-    const r = await sh('L1', 'mount -o remount,rw /; mount -o remount,rw "$1"; mount --bind "$2" "$1"; echo pwned > "$3"; echo after', fx.root, fx.ws, marker);
+    const r = await sh(
+      'L1',
+      'mount -o remount,rw /; mount -o remount,rw "$1"; mount --bind "$2" "$1"; echo pwned > "$3"; echo after',
+      fx.root,
+      fx.ws,
+      marker,
+    );
     expect(r.stderrTail).toMatch(/permission denied|not permitted|must be superuser/i);
     expect(fs.existsSync(marker)).toBe(false);
     expect(fs.readdirSync(fx.root).sort()).toEqual(['home']);
@@ -130,7 +159,12 @@ run.each(USERS)('what a step can do to the sandbox, as %s', (user) => {
   });
 
   test.each(['L0', 'L1'] as const)('%s: no user namespace can be made (unshare -U, unshare -Ur, a mount namespace)', async (level) => {
-    for (const args of [['-U', 'true'], ['-Ur', 'id'], ['-m', 'true'], ['-n', 'true']]) {
+    for (const args of [
+      ['-U', 'true'],
+      ['-Ur', 'id'],
+      ['-m', 'true'],
+      ['-n', 'true'],
+    ]) {
       const r = await fx.run(fx.box.wrap(level, false, fx.ws, 'unshare', args)!);
       expect([args.join(' '), r.exitCode === 0]).toEqual([args.join(' '), false]);
       expect(r.stderrTail).toMatch(/Operation not permitted/);
@@ -186,21 +220,26 @@ run.each(USERS)('what a step can do to the sandbox, as %s', (user) => {
     const r = await fx.run(fx.box.wrap('L1', false, fx.ws, python, ['-c', script, JSON.stringify(calls)])!);
     expect(r.stderrTail).toBe('');
     const got = JSON.parse(r.stdoutTail) as Record<string, number>;
-    for (const [name] of [...calls, ['ptrace(PTRACE_ATTACH, own child)']]) expect([name, got[name as string]]).toEqual([name, want[name as string] ?? 1]);
+    for (const [name] of [...calls, ['ptrace(PTRACE_ATTACH, own child)']])
+      expect([name, got[name as string]]).toEqual([name, want[name as string] ?? 1]);
   });
 
   test('node, git, python, make and a compiler still run inside (L1), and a debugger still runs what it starts', async () => {
     // builds in a scratch folder of the workspace, removed at the end (the git test reads the status)
-    const r = await sh('L1', [
-      'mkdir -p "$1"',
-      `"${process.execPath}" -e "require('child_process').execFileSync('true'); new (require('worker_threads').Worker)('', { eval: true }).on('exit', () => console.log('node ok'))"`,
-      'git --version >/dev/null && echo git ok',
-      'if command -v python3 >/dev/null; then python3 -c "import subprocess, threading; subprocess.run([\'true\']); print(\'python ok\')"; else echo python ok; fi',
-      'if command -v make >/dev/null; then printf "all:\\n\\t@echo make ok\\n" > "$1/Makefile" && make -s -f "$1/Makefile"; else echo make ok; fi',
-      'if command -v cc >/dev/null; then printf "int main(void){return 0;}\\n" > "$1/p.c" && cc "$1/p.c" -o "$1/p" && "$1/p" && echo cc ok; else echo cc ok; fi',
-      'if command -v strace >/dev/null; then strace -f -o /dev/null true && echo strace ok; else echo strace ok; fi',
-      'rm -rf "$1"',
-    ].join('\n'), path.join(fx.ws, '.build-probe'));
+    const r = await sh(
+      'L1',
+      [
+        'mkdir -p "$1"',
+        `"${process.execPath}" -e "require('child_process').execFileSync('true'); new (require('worker_threads').Worker)('', { eval: true }).on('exit', () => console.log('node ok'))"`,
+        'git --version >/dev/null && echo git ok',
+        "if command -v python3 >/dev/null; then python3 -c \"import subprocess, threading; subprocess.run(['true']); print('python ok')\"; else echo python ok; fi",
+        'if command -v make >/dev/null; then printf "all:\\n\\t@echo make ok\\n" > "$1/Makefile" && make -s -f "$1/Makefile"; else echo make ok; fi',
+        'if command -v cc >/dev/null; then printf "int main(void){return 0;}\\n" > "$1/p.c" && cc "$1/p.c" -o "$1/p" && "$1/p" && echo cc ok; else echo cc ok; fi',
+        'if command -v strace >/dev/null; then strace -f -o /dev/null true && echo strace ok; else echo strace ok; fi',
+        'rm -rf "$1"',
+      ].join('\n'),
+      path.join(fx.ws, '.build-probe'),
+    );
     expect(r.stderrTail).not.toMatch(/not permitted|permission denied/i);
     for (const tool of ['node', 'git', 'python', 'make', 'cc', 'strace']) expect(r.stdoutTail).toContain(`${tool} ok`);
   });
@@ -220,7 +259,10 @@ run.each(USERS)('what a step can do to the sandbox, as %s', (user) => {
     expect(shown.stdoutTail).toBe('API_KEY=\nDB_URL=\n');
     const read = await fx.run(fx.box.wrap('L0', false, fx.ws, 'cat', ['.env.example', '.env', '.env.local'])!);
     expect(read.stdoutTail).toBe('API_KEY=\nDB_URL=\n');
-    const l1 = await sh('L1', 'git add -A && git diff --cached --name-only && git stash push -u -q && git status --porcelain && git stash pop -q && git reset -q && echo done');
+    const l1 = await sh(
+      'L1',
+      'git add -A && git diff --cached --name-only && git stash push -u -q && git status --porcelain && git stash pop -q && git reset -q && echo done',
+    );
     expect(l1.stderrTail).toBe('');
     expect(l1.stdoutTail).toBe('app.js\ndone\n');
     expect(fs.readFileSync(path.join(fx.ws, '.env'), 'utf8')).toBe(`API_KEY=${fx.secret}-env\n`);
@@ -232,9 +274,20 @@ run.each(USERS)('what a step can do to the sandbox, as %s', (user) => {
 (asRoot ? run : describe.skip)('the process limit as root: set, not in force, and said', () => {
   test('an L0 step of root starts more processes than the limit and still works; /proc/self/limits shows the limit set; the status says why it does not bind', async () => {
     const fx = fixture('root');
-    const box = createSandbox({ workspace: fx.ws, home: fx.home, slothtoolHome: path.join(fx.home, '.slothtool'), env: fx.env, limits: { memoryMb: 512, processes: 4, cpuSeconds: 30 } });
+    const box = createSandbox({
+      workspace: fx.ws,
+      home: fx.home,
+      slothtoolHome: path.join(fx.home, '.slothtool'),
+      env: fx.env,
+      limits: { memoryMb: 512, processes: 4, cpuSeconds: 30 },
+    });
     expect(box.status()).toMatchObject({ limits: { processes: 4 }, limitsOff: 'root' });
-    const r = await fx.run(box.wrap('L0', false, fx.ws, '/bin/sh', ['-c', 'grep "Max processes" /proc/self/limits; for i in 1 2 3 4 5 6 7 8; do sleep 0.2 & done; wait; echo all started'])!);
+    const r = await fx.run(
+      box.wrap('L0', false, fx.ws, '/bin/sh', [
+        '-c',
+        'grep "Max processes" /proc/self/limits; for i in 1 2 3 4 5 6 7 8; do sleep 0.2 & done; wait; echo all started',
+      ])!,
+    );
     expect(r.exitCode).toBe(0);
     expect(r.stdoutTail).toMatch(/Max processes\s+4\s+4/);
     expect(r.stdoutTail).toContain('all started');
@@ -245,13 +298,31 @@ run('through the runner, as root or the tests’ user: an approved step that tri
   test('an approved `npm test` whose script remounts / and unmounts ~/.ssh: both fail, nothing is written outside, the secret is not in its output', async () => {
     const fx = fixture(asRoot ? 'root' : 'user');
     const marker = path.join(fx.root, 'escaped-npm-test');
-    const pkg = { name: 'probe', version: '1.0.0', private: true, scripts: { test: `mount -o remount,rw / ; umount ${path.join(fx.home, '.ssh')} ; cat ${path.join(fx.home, '.ssh', 'id_probe')} ; echo pwned > ${marker} ; grep -E '^(CapEff|Seccomp):' /proc/self/status` } };
+    const pkg = {
+      name: 'probe',
+      version: '1.0.0',
+      private: true,
+      scripts: {
+        test: `mount -o remount,rw / ; umount ${path.join(fx.home, '.ssh')} ; cat ${path.join(fx.home, '.ssh', 'id_probe')} ; echo pwned > ${marker} ; grep -E '^(CapEff|Seccomp):' /proc/self/status`,
+      },
+    };
     fs.writeFileSync(path.join(fx.ws, 'package.json'), JSON.stringify(pkg));
     const npm = findProgram('npm', process.env);
     if (!npm) return console.warn('no npm here: the npm test probe not tried');
     const asked: ConfirmRequest[] = [];
-    const runner = createToolRunner({ cwd: fx.ws, workspace: fx.ws, lang: 'en', env: { ...process.env, ...fx.env }, confirm: (r) => (asked.push(r), { action: 'run' }) });
-    const r = (await runner.run({ tool: 'exec', program: 'npm', args: ['test'] })) as { exitCode?: number; stdoutTail?: string; stderrTail?: string; sandbox?: { level: string } };
+    const runner = createToolRunner({
+      cwd: fx.ws,
+      workspace: fx.ws,
+      lang: 'en',
+      env: { ...process.env, ...fx.env },
+      confirm: (r) => (asked.push(r), { action: 'run' }),
+    });
+    const r = (await runner.run({ tool: 'exec', program: 'npm', args: ['test'] })) as {
+      exitCode?: number;
+      stdoutTail?: string;
+      stderrTail?: string;
+      sandbox?: { level: string };
+    };
     expect(asked).toHaveLength(1);
     expect(asked[0].decision.rules.map((x) => x.id)).not.toContain('sandbox.degraded.capabilities');
     expect(r.sandbox?.level).toBe('L1');
@@ -264,10 +335,23 @@ run('through the runner, as root or the tests’ user: an approved step that tri
 
   test('proc.start runs its background process in the same hardened sandbox (the filter reaches it through its own spawn)', async () => {
     const fx = fixture(asRoot ? 'root' : 'user');
-    const runner = createToolRunner({ cwd: fx.ws, workspace: fx.ws, lang: 'en', env: { ...process.env, ...fx.env }, confirm: () => ({ action: 'run' }) });
-    const started = (await runner.run({ tool: 'proc.start', program: 'cat', args: ['/proc/self/status'] })) as { proc_id?: string; sandbox?: { level: string } };
+    const runner = createToolRunner({
+      cwd: fx.ws,
+      workspace: fx.ws,
+      lang: 'en',
+      env: { ...process.env, ...fx.env },
+      confirm: () => ({ action: 'run' }),
+    });
+    const started = (await runner.run({ tool: 'proc.start', program: 'cat', args: ['/proc/self/status'] })) as {
+      proc_id?: string;
+      sandbox?: { level: string };
+    };
     expect(started.proc_id).toBeDefined();
-    const done = (await runner.run({ tool: 'proc.status', proc_id: started.proc_id!, wait_ms: 10_000 } as never)) as { state?: string; output?: string; stdoutTail?: string };
+    const done = (await runner.run({ tool: 'proc.status', proc_id: started.proc_id!, wait_ms: 10_000 } as never)) as {
+      state?: string;
+      output?: string;
+      stdoutTail?: string;
+    };
     const out = JSON.stringify(done);
     expect(out).toMatch(/CapEff:\\t0000000000000000/);
     expect(out).toMatch(/Seccomp:\\t2/);
@@ -277,8 +361,19 @@ run('through the runner, as root or the tests’ user: an approved step that tri
   test('git status and git diff are L0 steps that run without a question, in a repository that commits .env.example and keeps an untracked .env', async () => {
     const fx = fixture(asRoot ? 'root' : 'user');
     const asked: ConfirmRequest[] = [];
-    const runner = createToolRunner({ cwd: fx.ws, workspace: fx.ws, lang: 'en', env: { ...process.env, ...fx.env }, confirm: (r) => (asked.push(r), { action: 'decline' }) });
-    const status = (await runner.run({ tool: 'exec', program: 'git', args: ['status', '--short'] })) as { exitCode?: number; stdoutTail?: string; stderrTail?: string; sandbox?: { level: string } };
+    const runner = createToolRunner({
+      cwd: fx.ws,
+      workspace: fx.ws,
+      lang: 'en',
+      env: { ...process.env, ...fx.env },
+      confirm: (r) => (asked.push(r), { action: 'decline' }),
+    });
+    const status = (await runner.run({ tool: 'exec', program: 'git', args: ['status', '--short'] })) as {
+      exitCode?: number;
+      stdoutTail?: string;
+      stderrTail?: string;
+      sandbox?: { level: string };
+    };
     const diff = (await runner.run({ tool: 'exec', program: 'git', args: ['diff'] })) as typeof status;
     expect(asked).toEqual([]);
     expect(status).toMatchObject({ exitCode: 0, sandbox: { level: 'L0' } });

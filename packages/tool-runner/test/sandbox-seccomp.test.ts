@@ -66,20 +66,24 @@ const EVERYDAY: Record<Abi, number[]> = {
 };
 
 describe('the seccomp filter, by ABI', () => {
-  test.each(HOSTS)('%s: every unconditional rule refuses its calls with its errno, in the host ABI and its 32-bit one', (_host, prog, abis) => {
-    for (const abi of abis) {
-      for (const rule of SECCOMP_RULES.filter((r) => !r.when)) {
-        for (const name of rule.calls) {
-          const nr = syscallNumber(name, abi);
-          if (nr === undefined) continue;
-          expect([abi, name, runFilter(prog, nr, AUDIT_ARCH[abi])]).toEqual([abi, name, rule.errno === 'EPERM' ? EPERM : ENOSYS]);
+  test.each(HOSTS)(
+    '%s: every unconditional rule refuses its calls with its errno, in the host ABI and its 32-bit one',
+    (_host, prog, abis) => {
+      for (const abi of abis) {
+        for (const rule of SECCOMP_RULES.filter((r) => !r.when)) {
+          for (const name of rule.calls) {
+            const nr = syscallNumber(name, abi);
+            if (nr === undefined) continue;
+            expect([abi, name, runFilter(prog, nr, AUDIT_ARCH[abi])]).toEqual([abi, name, rule.errno === 'EPERM' ? EPERM : ENOSYS]);
+          }
         }
       }
-    }
-  });
+    },
+  );
 
   test.each(HOSTS)('%s: everyday calls pass in both ABIs', (_host, prog, abis) => {
-    for (const abi of abis) for (const nr of EVERYDAY[abi]) expect([abi, nr, runFilter(prog, nr, AUDIT_ARCH[abi])]).toEqual([abi, nr, ALLOW]);
+    for (const abi of abis)
+      for (const nr of EVERYDAY[abi]) expect([abi, nr, runFilter(prog, nr, AUDIT_ARCH[abi])]).toEqual([abi, nr, ALLOW]);
   });
 
   test.each(HOSTS)('%s: an ABI the host does not run is killed, before any number is read', (_host, prog, abis) => {
@@ -124,7 +128,8 @@ describe('the seccomp filter, by ABI', () => {
   ];
   test.each(HOSTS)('%s: calls judged by their arguments', (_host, prog, abis) => {
     for (const abi of abis) {
-      for (const [what, name, args, want] of cases) expect([abi, what, runFilter(prog, syscallNumber(name, abi)!, AUDIT_ARCH[abi], args)]).toEqual([abi, what, want]);
+      for (const [what, name, args, want] of cases)
+        expect([abi, what, runFilter(prog, syscallNumber(name, abi)!, AUDIT_ARCH[abi], args)]).toEqual([abi, what, want]);
     }
   });
 
@@ -148,7 +153,8 @@ describe('the seccomp filter, by ABI', () => {
 function header(file: string, prefix = '__NR_'): Map<string, number> | undefined {
   if (!fs.existsSync(file)) return undefined;
   const out = new Map<string, number>();
-  for (const m of fs.readFileSync(file, 'utf8').matchAll(new RegExp(`^#define ${prefix}(\\w+)\\s+(\\d+)\\s*$`, 'gm'))) out.set(m[1], Number(m[2]));
+  for (const m of fs.readFileSync(file, 'utf8').matchAll(new RegExp(`^#define ${prefix}(\\w+)\\s+(\\d+)\\s*$`, 'gm')))
+    out.set(m[1], Number(m[2]));
   return out;
 }
 

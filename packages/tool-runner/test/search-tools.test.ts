@@ -23,7 +23,8 @@ async function put(rel: string, text: string | Buffer, mtimeSec?: number): Promi
 }
 
 const deps = { now: () => Date.now() } as never;
-const ctxOf = (env: NodeJS.ProcessEnv = process.env, extra: Record<string, unknown> = {}) => testCtx(testSession(world.ws, world.home), { deps, env, ...extra });
+const ctxOf = (env: NodeJS.ProcessEnv = process.env, extra: Record<string, unknown> = {}) =>
+  testCtx(testSession(world.ws, world.home), { deps, env, ...extra });
 
 /** Each engine this machine has: ripgrep when it is on PATH (CI installs it), and the Node fallback always. */
 const RG = findRipgrep(process.env, '/nonexistent-workspace');
@@ -91,7 +92,9 @@ describe.each(ENGINES)('fs.grep with %s', (engine, env) => {
     await put('src/b.ts', 'parseThing(1);\n');
     const r = (await runFsGrep({ tool: 'fs.grep', pattern: 'function\\s+parseThing', context: 1 }, ctxOf(env))) as Record<string, any>;
     expect(r.engine).toBe(engine);
-    expect(r.matches).toEqual([{ file: 'src/a.ts', line: 3, text: 'export function parseThing(a) {', before: [''], after: ['  return a;'] }]);
+    expect(r.matches).toEqual([
+      { file: 'src/a.ts', line: 3, text: 'export function parseThing(a) {', before: [''], after: ['  return a;'] },
+    ]);
     expect(r).toMatchObject({ total: 1, truncated: false, skipped: [] });
   });
 
@@ -127,7 +130,15 @@ describe.each(ENGINES)('fs.grep with %s', (engine, env) => {
   });
 
   test('every shown line goes through the redaction gate (a key block is masked even in an ordinary file)', async () => {
-    await put('notes.md', ['token ghp_abcdefghijklmnopqrstuvwxyz0123456789 here', '-----BEGIN RSA PRIVATE KEY-----', 'MIIEpAIBAAKCAQEAneedlebody', '-----END RSA PRIVATE KEY-----'].join('\n') + '\n');
+    await put(
+      'notes.md',
+      [
+        'token ghp_abcdefghijklmnopqrstuvwxyz0123456789 here',
+        '-----BEGIN RSA PRIVATE KEY-----',
+        'MIIEpAIBAAKCAQEAneedlebody',
+        '-----END RSA PRIVATE KEY-----',
+      ].join('\n') + '\n',
+    );
     const r = (await runFsGrep({ tool: 'fs.grep', pattern: 'token|needle' }, ctxOf(env))) as Record<string, any>;
     expect(r.total).toBe(2);
     expect(JSON.stringify(r)).not.toMatch(/ghp_abcdef|needlebody/);
@@ -158,7 +169,10 @@ describe.each(ENGINES)('fs.grep with %s', (engine, env) => {
 describe('fs.grep engines', () => {
   test('a catastrophic pattern in the Node fallback stops at the search deadline and says so', async () => {
     await put('a.txt', `${'a'.repeat(40)}b\n`);
-    const r = (await runFsGrep({ tool: 'fs.grep', pattern: '^(a+)+$' }, ctxOf({ ...process.env, SLOTHTOOL_GREP: 'node' }, { timeoutMs: 300 }))) as Record<string, any>;
+    const r = (await runFsGrep(
+      { tool: 'fs.grep', pattern: '^(a+)+$' },
+      ctxOf({ ...process.env, SLOTHTOOL_GREP: 'node' }, { timeoutMs: 300 }),
+    )) as Record<string, any>;
     expect(r.engine).toBe('node');
     expect(r.truncated).toBe(true);
     expect(r.note).toMatch(/took more than/);
@@ -184,10 +198,16 @@ describe('fs.grep engines', () => {
     const glob = (await runFsGlob({ tool: 'fs.glob', pattern: '**/*' }, ctxOf(process.env, short))) as Record<string, any>;
     expect(glob).toMatchObject({ truncated: true });
     expect(glob.note).toMatch(/took more than 0.3 s/);
-    const grep = (await runFsGrep({ tool: 'fs.grep', pattern: 'needle' }, ctxOf({ ...process.env, SLOTHTOOL_GREP: 'node' }, short))) as Record<string, any>;
+    const grep = (await runFsGrep(
+      { tool: 'fs.grep', pattern: 'needle' },
+      ctxOf({ ...process.env, SLOTHTOOL_GREP: 'node' }, short),
+    )) as Record<string, any>;
     expect(grep).toMatchObject({ engine: 'node', truncated: true });
     await fsp.rm(path.join(world.ws, '.gitignore'));
-    const pattern = (await runFsGlob({ tool: 'fs.glob', pattern: '**/a*a*a*a*a*a*a*a*a*a*b' }, ctxOf(process.env, short))) as Record<string, any>;
+    const pattern = (await runFsGlob({ tool: 'fs.glob', pattern: '**/a*a*a*a*a*a*a*a*a*a*b' }, ctxOf(process.env, short))) as Record<
+      string,
+      any
+    >;
     expect(pattern.truncated).toBe(true);
     if (RG) {
       // ripgrep's own matching is linear: the same tree is searched in full.

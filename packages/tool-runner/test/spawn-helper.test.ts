@@ -18,7 +18,9 @@ const home = fs.mkdtempSync(path.join(os.tmpdir(), 'helper-home-'));
 const PIPE_DIR = path.join(home, 'run');
 afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
-function run(child: ReturnType<SpawnHelper['spawn']>): Promise<{ out: string; err: string; code: number | null; signal: string | null; error?: NodeJS.ErrnoException }> {
+function run(
+  child: ReturnType<SpawnHelper['spawn']>,
+): Promise<{ out: string; err: string; code: number | null; signal: string | null; error?: NodeJS.ErrnoException }> {
   return new Promise((resolve) => {
     let out = '';
     let err = '';
@@ -92,7 +94,10 @@ test('other stdio shapes, and everything after the helper died, are spawned dire
 test('commands get real pipes (FIFOs) made ahead, no other descriptor of the helper, and socketpairs when FIFOs are off', async () => {
   const { helper } = await readyHelper();
   // What the command's stdout and stderr are, and which descriptors it holds.
-  const probe = ['-c', 'stat -L -c %F /proc/self/fd/1; stat -L -c %F /proc/self/fd/2 >&2; ls /proc/self/fd | tr "\\n" " "; echo; readlink /proc/self/fd/1'];
+  const probe = [
+    '-c',
+    'stat -L -c %F /proc/self/fd/1; stat -L -c %F /proc/self/fd/2 >&2; ls /proc/self/fd | tr "\\n" " "; echo; readlink /proc/self/fd/1',
+  ];
   // The descriptors a directly spawned command has (this process may pass some on to every child).
   const plain = spawnSync('sh', probe, { encoding: 'utf8' }).stdout.split('\n')[1].trim();
   for (let i = 0; i < 20; i++) {
@@ -142,7 +147,12 @@ test("a command's environment is exactly the one asked for: added, changed and r
     const env: NodeJS.ProcessEnv = { ...process.env, ADDED_VAR: 'new value', PATH: `/opt/none:${process.env.PATH}` };
     delete env.SPAWN_HELPER_BASE_VAR;
     const r = await run(helper.spawn('sh', ['-c', 'env'], { ...PIPES, env }));
-    const seen = Object.fromEntries(r.out.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    const seen = Object.fromEntries(
+      r.out
+        .trim()
+        .split('\n')
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
     expect(seen.ADDED_VAR).toBe('new value');
     expect(seen.PATH).toBe(env.PATH);
     expect(seen.SPAWN_HELPER_BASE_VAR).toBeUndefined();

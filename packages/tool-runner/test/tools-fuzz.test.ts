@@ -11,8 +11,56 @@ function rng(seed: number): () => number {
   };
 }
 
-const PATHS = ['a.ts', 'src/x/y.md', '../x', '../../etc/passwd', '/etc/shadow', '~/.ssh/id_rsa', '~/.ssh/config', '~/.bashrc', '.env', '.env.example', '../.env', '.git/hooks/pre-commit', '.git/config', '~/.slothtool/plugin-configs/ai.json', '~/.slothtool/registry.json', '/', '~', '.', 'a\u0000b', 'a\u202eb', '中文.txt', 'x'.repeat(5000), 'key.pem', 'C:\\x', '\\\\server\\share', '/dev/sda', '/proc/1/environ', 'node_modules/.bin/x', 'constructor', '__proto__'];
-const URLS = ['https://example.com', 'http://127.0.0.1', 'http://localhost:3000/x', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://10.0.0.1', 'http://169.254.169.254/latest', 'file:///etc/passwd', 'ftp://x', 'javascript:alert(1)', 'https://user:pw@example.com', 'not a url', '', 'http://0x7f.1/', 'http://2130706433/', 'http://中文.example/'];
+const PATHS = [
+  'a.ts',
+  'src/x/y.md',
+  '../x',
+  '../../etc/passwd',
+  '/etc/shadow',
+  '~/.ssh/id_rsa',
+  '~/.ssh/config',
+  '~/.bashrc',
+  '.env',
+  '.env.example',
+  '../.env',
+  '.git/hooks/pre-commit',
+  '.git/config',
+  '~/.slothtool/plugin-configs/ai.json',
+  '~/.slothtool/registry.json',
+  '/',
+  '~',
+  '.',
+  'a\u0000b',
+  'a\u202eb',
+  '中文.txt',
+  'x'.repeat(5000),
+  'key.pem',
+  'C:\\x',
+  '\\\\server\\share',
+  '/dev/sda',
+  '/proc/1/environ',
+  'node_modules/.bin/x',
+  'constructor',
+  '__proto__',
+];
+const URLS = [
+  'https://example.com',
+  'http://127.0.0.1',
+  'http://localhost:3000/x',
+  'http://[::1]/',
+  'http://[::ffff:127.0.0.1]/',
+  'http://10.0.0.1',
+  'http://169.254.169.254/latest',
+  'file:///etc/passwd',
+  'ftp://x',
+  'javascript:alert(1)',
+  'https://user:pw@example.com',
+  'not a url',
+  '',
+  'http://0x7f.1/',
+  'http://2130706433/',
+  'http://中文.example/',
+];
 const ORDER = { L0: 0, L1: 1, L2: 2 } as const;
 
 test('fs/http/proc steps: never throw, always explain, writes ≥ reads, requires never lowers', () => {
@@ -43,7 +91,14 @@ test('fs/http/proc steps: never throw, always explain, writes ≥ reads, require
 });
 
 test('the private-address rule sees through numeric and bracketed hosts', () => {
-  for (const url of ['http://0x7f.1/', 'http://2130706433/', 'http://127.1/', 'http://[::1]:8080/', 'http://[::ffff:7f00:1]/', 'http://0177.0.0.1/']) {
+  for (const url of [
+    'http://0x7f.1/',
+    'http://2130706433/',
+    'http://127.1/',
+    'http://[::1]:8080/',
+    'http://[::ffff:7f00:1]/',
+    'http://0177.0.0.1/',
+  ]) {
     expect([url, classify({ tool: 'http.get', url }, {}, {}).level]).toEqual([url, 'L2']);
   }
 });

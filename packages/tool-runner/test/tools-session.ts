@@ -32,7 +32,12 @@ export function testSession(ws: string, home: string, over: Partial<ToolSession>
     procs: new ProcessTable(createDefaultProcDeps(exec), { killGraceMs: 500 }),
     fs: createDefaultFsDeps(),
     allowPrivateNetwork: false,
-    http: { timeoutMs: 10000, maxBytes: 64 * 1024, maxRedirects: 5, resolve: resolver ?? (async () => [{ address: '127.0.0.1', family: 4 }]) },
+    http: {
+      timeoutMs: 10000,
+      maxBytes: 64 * 1024,
+      maxRedirects: 5,
+      resolve: resolver ?? (async () => [{ address: '127.0.0.1', family: 4 }]),
+    },
     ...over,
   };
 }

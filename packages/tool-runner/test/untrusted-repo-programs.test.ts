@@ -27,7 +27,12 @@ function repo(name: string): { dir: string; marker: string; planted: string } {
   git(dir, 'add', 'f.txt');
   const tree = git(dir, 'write-tree').trim();
   const body = `tree ${tree}\nauthor A <a@b.c> 1700000000 +0000\ncommitter A <a@b.c> 1700000000 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEEAAAA\n =AAAA\n -----END PGP SIGNATURE-----\n\nsigned\n`;
-  const sha = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: dir, input: body, encoding: 'utf8', env: gitEnv() }).trim();
+  const sha = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], {
+    cwd: dir,
+    input: body,
+    encoding: 'utf8',
+    env: gitEnv(),
+  }).trim();
   git(dir, 'update-ref', 'HEAD', sha);
   const marker = path.join(root, `${name}.ran`);
   const planted = path.join(root, `${name}.sh`);
@@ -36,31 +41,78 @@ function repo(name: string): { dir: string; marker: string; planted: string } {
 }
 
 const mechanisms: Array<[string, (r: ReturnType<typeof repo>) => void, string[][]]> = [
-  ['gpg.program', (r) => git(r.dir, 'config', 'gpg.program', r.planted), [['verify-commit', 'HEAD'], ['log', '--show-signature'], ['log', '--format=%G?']]],
-  ['gpg.openpgp.program', (r) => git(r.dir, 'config', 'gpg.openpgp.program', r.planted), [['verify-commit', 'HEAD'], ['show', '--show-signature', '-s']]],
-  ['log.showSignature with format.pretty %G?', (r) => {
-    git(r.dir, 'config', 'gpg.program', r.planted);
-    git(r.dir, 'config', 'format.pretty', '%G? %s');
-  }, [['log']]],
-  ['tar.tgz.command', (r) => git(r.dir, 'config', 'tar.tgz.command', r.planted), [['archive', '--format=tgz', 'HEAD'], ['archive', '--format=tgz', '--prefix=x/', 'HEAD']]],
+  [
+    'gpg.program',
+    (r) => git(r.dir, 'config', 'gpg.program', r.planted),
+    [
+      ['verify-commit', 'HEAD'],
+      ['log', '--show-signature'],
+      ['log', '--format=%G?'],
+    ],
+  ],
+  [
+    'gpg.openpgp.program',
+    (r) => git(r.dir, 'config', 'gpg.openpgp.program', r.planted),
+    [
+      ['verify-commit', 'HEAD'],
+      ['show', '--show-signature', '-s'],
+    ],
+  ],
+  [
+    'log.showSignature with format.pretty %G?',
+    (r) => {
+      git(r.dir, 'config', 'gpg.program', r.planted);
+      git(r.dir, 'config', 'format.pretty', '%G? %s');
+    },
+    [['log']],
+  ],
+  [
+    'tar.tgz.command',
+    (r) => git(r.dir, 'config', 'tar.tgz.command', r.planted),
+    [
+      ['archive', '--format=tgz', 'HEAD'],
+      ['archive', '--format=tgz', '--prefix=x/', 'HEAD'],
+    ],
+  ],
   ['tar.<custom>.command', (r) => git(r.dir, 'config', 'tar.evil.command', r.planted), [['archive', '--format=evil', 'HEAD']]],
-  ['diff.<driver>.textconv for cat-file', (r) => {
-    fs.writeFileSync(path.join(r.dir, '.gitattributes'), '*.txt diff=evil\n');
-    git(r.dir, 'config', 'diff.evil.textconv', r.planted);
-  }, [['cat-file', '--textconv', 'HEAD:f.txt']]],
-  ['man.viewer', (r) => {
-    git(r.dir, 'config', 'help.format', 'man');
-    git(r.dir, 'config', 'man.viewer', 'evil');
-    git(r.dir, 'config', 'man.evil.cmd', r.planted);
-  }, [['help', 'log'], ['log', '--help']]],
+  [
+    'diff.<driver>.textconv for cat-file',
+    (r) => {
+      fs.writeFileSync(path.join(r.dir, '.gitattributes'), '*.txt diff=evil\n');
+      git(r.dir, 'config', 'diff.evil.textconv', r.planted);
+    },
+    [['cat-file', '--textconv', 'HEAD:f.txt']],
+  ],
+  [
+    'man.viewer',
+    (r) => {
+      git(r.dir, 'config', 'help.format', 'man');
+      git(r.dir, 'config', 'man.viewer', 'evil');
+      git(r.dir, 'config', 'man.evil.cmd', r.planted);
+    },
+    [
+      ['help', 'log'],
+      ['log', '--help'],
+    ],
+  ],
 ];
 
-describe.each([['without the OS sandbox', 'off'], ['with the OS sandbox when there is one', 'auto']] as const)('%s', (_label, sandbox) => {
+describe.each([
+  ['without the OS sandbox', 'off'],
+  ['with the OS sandbox when there is one', 'auto'],
+] as const)('%s', (_label, sandbox) => {
   describe.each(mechanisms)('%s', (name, plant, commands) => {
     test.each(commands.map((c) => [c.join(' '), c]))('git %s: run at L0 without the planted program, or asked', async (_line, args) => {
       const r = repo(`${sandbox}-${name.replace(/\W+/g, '-')}-${args.join('-').replace(/\W+/g, '')}`);
       plant(r);
-      const runner = createToolRunner({ cwd: r.dir, workspace: r.dir, lang: 'en', sandbox, env: gitEnv(), confirm: () => ({ action: 'run' }) });
+      const runner = createToolRunner({
+        cwd: r.dir,
+        workspace: r.dir,
+        lang: 'en',
+        sandbox,
+        env: gitEnv(),
+        confirm: () => ({ action: 'run' }),
+      });
       const step: Step = { tool: 'exec', program: 'git', args };
       const decision = runner.judge(step);
       if (decision.level !== 'L0') {
@@ -97,7 +149,13 @@ describe('git run by a wrapper is hardened like git run directly', () => {
     git(r.dir, 'config', 'core.fsmonitor', r.planted);
     fs.writeFileSync(path.join(r.dir, 'f.txt'), 'one\ntwo\n');
   };
-  const lines = [['timeout', '5', 'git', 'diff'], ['nice', '-n', '5', 'git', 'status'], ['env', '-i', 'git', 'diff'], ['timeout', '5', 'nice', 'git', 'status'], ['env', 'LANG=C', 'stdbuf', '-oL', 'git', 'diff']];
+  const lines = [
+    ['timeout', '5', 'git', 'diff'],
+    ['nice', '-n', '5', 'git', 'status'],
+    ['env', '-i', 'git', 'diff'],
+    ['timeout', '5', 'nice', 'git', 'status'],
+    ['env', 'LANG=C', 'stdbuf', '-oL', 'git', 'diff'],
+  ];
   test.each(lines.map((l) => [l.join(' '), l]))('control: plain %s runs the planted program', (_line, line) => {
     const r = repo(`wrapped-control-${line.join('-').replace(/\W+/g, '')}`);
     plant(r);
@@ -108,17 +166,27 @@ describe('git run by a wrapper is hardened like git run directly', () => {
     }
     expect(fs.existsSync(r.marker)).toBe(true);
   });
-  test.each(lines.map((l) => [l.join(' '), l]))('%s through the runner: L0, hardened, the planted program never runs', async (_line, line) => {
-    const r = repo(`wrapped-${line.join('-').replace(/\W+/g, '')}`);
-    plant(r);
-    const runner = createToolRunner({ confirm: () => ({ action: 'decline' }), cwd: r.dir, workspace: r.dir, lang: 'en', sandbox: 'off', env: gitEnv() });
-    const step: Step = { tool: 'exec', program: line[0], args: line.slice(1) };
-    const d = runner.judge(step);
-    expect([d.level, d.rules.map((x) => x.id)]).toEqual(['L0', expect.arrayContaining(['git.hardened'])]);
-    const result = (await runner.run(step)) as { hardened?: string[]; exitCode?: number };
-    expect(result.hardened).toEqual(expect.arrayContaining(['core.fsmonitor=false', 'core.hooksPath=/dev/null']));
-    expect(fs.existsSync(r.marker)).toBe(false);
-  });
+  test.each(lines.map((l) => [l.join(' '), l]))(
+    '%s through the runner: L0, hardened, the planted program never runs',
+    async (_line, line) => {
+      const r = repo(`wrapped-${line.join('-').replace(/\W+/g, '')}`);
+      plant(r);
+      const runner = createToolRunner({
+        confirm: () => ({ action: 'decline' }),
+        cwd: r.dir,
+        workspace: r.dir,
+        lang: 'en',
+        sandbox: 'off',
+        env: gitEnv(),
+      });
+      const step: Step = { tool: 'exec', program: line[0], args: line.slice(1) };
+      const d = runner.judge(step);
+      expect([d.level, d.rules.map((x) => x.id)]).toEqual(['L0', expect.arrayContaining(['git.hardened'])]);
+      const result = (await runner.run(step)) as { hardened?: string[]; exitCode?: number };
+      expect(result.hardened).toEqual(expect.arrayContaining(['core.fsmonitor=false', 'core.hooksPath=/dev/null']));
+      expect(fs.existsSync(r.marker)).toBe(false);
+    },
+  );
 });
 
 describe('a nested repository: its own filters are the ones switched off', () => {
@@ -134,7 +202,11 @@ describe('a nested repository: its own filters are the ones switched off', () =>
     fs.writeFileSync(path.join(r.dir, 'f.txt'), 'one\ntwo\n');
     return { dir: outer, marker: r.marker };
   }
-  const lines = [['git', '-C', 'inner', 'diff'], ['env', '-C', 'inner', 'git', 'diff'], ['timeout', '5', 'git', '-C', 'inner', 'diff']];
+  const lines = [
+    ['git', '-C', 'inner', 'diff'],
+    ['env', '-C', 'inner', 'git', 'diff'],
+    ['timeout', '5', 'git', '-C', 'inner', 'diff'],
+  ];
   test('control: plain git -C inner diff runs the planted filter', () => {
     const n = nested('nested-control');
     execFileSync('git', ['-C', 'inner', 'diff'], { cwd: n.dir, env: gitEnv(), stdio: 'ignore' });
@@ -142,7 +214,14 @@ describe('a nested repository: its own filters are the ones switched off', () =>
   });
   test.each(lines.map((l) => [l.join(' '), l]))('%s through the runner never runs it', async (_line, line) => {
     const n = nested(`nested-${line.join('-').replace(/\W+/g, '')}`);
-    const runner = createToolRunner({ confirm: () => ({ action: 'decline' }), cwd: n.dir, workspace: n.dir, lang: 'en', sandbox: 'off', env: gitEnv() });
+    const runner = createToolRunner({
+      confirm: () => ({ action: 'decline' }),
+      cwd: n.dir,
+      workspace: n.dir,
+      lang: 'en',
+      sandbox: 'off',
+      env: gitEnv(),
+    });
     const step: Step = { tool: 'exec', program: line[0], args: line.slice(1) };
     expect(runner.judge(step).level).toBe('L0');
     await runner.run(step);
@@ -171,10 +250,13 @@ function partialClone(name: string): { dir: string; marker: string; planted: str
 
 describe('the lazy fetch of a partial clone runs the transport the repository names', () => {
   const plants: Array<[string, (r: ReturnType<typeof partialClone>) => void]> = [
-    ['core.sshCommand', (r) => {
-      git(r.dir, 'config', 'remote.origin.url', 'ssh://example.invalid/x');
-      git(r.dir, 'config', 'core.sshCommand', r.planted);
-    }],
+    [
+      'core.sshCommand',
+      (r) => {
+        git(r.dir, 'config', 'remote.origin.url', 'ssh://example.invalid/x');
+        git(r.dir, 'config', 'core.sshCommand', r.planted);
+      },
+    ],
     ['remote.origin.uploadpack', (r) => git(r.dir, 'config', 'remote.origin.uploadpack', r.planted)],
   ];
   test.each(plants)('control: plain git log -p runs the planted %s', (name, plant) => {
@@ -190,7 +272,14 @@ describe('the lazy fetch of a partial clone runs the transport the repository na
   test.each(plants)('git log -p through the runner (L0) never runs the planted %s', async (name, plant) => {
     const r = partialClone(`lazy-${name}`);
     plant(r);
-    const runner = createToolRunner({ confirm: () => ({ action: 'decline' }), cwd: r.dir, workspace: r.dir, lang: 'en', sandbox: 'off', env: gitEnv() });
+    const runner = createToolRunner({
+      confirm: () => ({ action: 'decline' }),
+      cwd: r.dir,
+      workspace: r.dir,
+      lang: 'en',
+      sandbox: 'off',
+      env: gitEnv(),
+    });
     const step: Step = { tool: 'exec', program: 'git', args: ['log', '-p', '-2'] };
     expect(runner.judge(step).level).toBe('L0');
     await runner.run(step);
@@ -209,7 +298,9 @@ describe('python -m: a module of the same name in the working folder', () => {
   }
   const python = (() => {
     try {
-      const v = execFileSync('python3', ['-c', 'import sys; print(sys.version_info[0] * 100 + sys.version_info[1])'], { encoding: 'utf8' }).trim();
+      const v = execFileSync('python3', ['-c', 'import sys; print(sys.version_info[0] * 100 + sys.version_info[1])'], {
+        encoding: 'utf8',
+      }).trim();
       return Number(v);
     } catch {
       return 0;

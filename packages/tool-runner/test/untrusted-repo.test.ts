@@ -15,7 +15,8 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
 
 /** A repository with one committed file and an unstaged change to it. */
 function repo(name: string): { dir: string; marker: string; planted: string } {
@@ -36,29 +37,44 @@ function repo(name: string): { dir: string; marker: string; planted: string } {
 
 const mechanisms: Array<[string, (r: ReturnType<typeof repo>) => void, string[][]]> = [
   ['diff.external', (r) => git(r.dir, 'config', 'diff.external', r.planted), [['diff'], ['log', '-p'], ['show'], ['diff', '--ext-diff']]],
-  ['textconv through .gitattributes', (r) => {
-    fs.writeFileSync(path.join(r.dir, '.gitattributes'), '*.txt diff=evil\n');
-    git(r.dir, 'config', 'diff.evil.textconv', r.planted);
-  }, [['diff'], ['log', '-p'], ['show'], ['blame', 'f.txt'], ['diff', '--textconv']]],
-  ['clean filter through .gitattributes', (r) => {
-    fs.writeFileSync(path.join(r.dir, '.gitattributes'), '*.txt filter=evil\n');
-    git(r.dir, 'config', 'filter.evil.clean', r.planted);
-    git(r.dir, 'config', 'filter.evil.required', 'true');
-  }, [['diff'], ['status'], ['blame', 'f.txt']]],
+  [
+    'textconv through .gitattributes',
+    (r) => {
+      fs.writeFileSync(path.join(r.dir, '.gitattributes'), '*.txt diff=evil\n');
+      git(r.dir, 'config', 'diff.evil.textconv', r.planted);
+    },
+    [['diff'], ['log', '-p'], ['show'], ['blame', 'f.txt'], ['diff', '--textconv']],
+  ],
+  [
+    'clean filter through .gitattributes',
+    (r) => {
+      fs.writeFileSync(path.join(r.dir, '.gitattributes'), '*.txt filter=evil\n');
+      git(r.dir, 'config', 'filter.evil.clean', r.planted);
+      git(r.dir, 'config', 'filter.evil.required', 'true');
+    },
+    [['diff'], ['status'], ['blame', 'f.txt']],
+  ],
   ['core.pager', (r) => git(r.dir, 'config', 'core.pager', r.planted), [['log'], ['diff']]],
   ['core.fsmonitor', (r) => git(r.dir, 'config', 'core.fsmonitor', r.planted), [['status'], ['diff']]],
-  ['a hook (post-index-change) and core.hooksPath', (r) => {
-    const hooks = path.join(r.dir, 'myhooks');
-    fs.mkdirSync(hooks);
-    fs.copyFileSync(r.planted, path.join(hooks, 'post-index-change'));
-    fs.chmodSync(path.join(hooks, 'post-index-change'), 0o755);
-    fs.copyFileSync(r.planted, path.join(r.dir, '.git', 'hooks', 'post-index-change'));
-    fs.chmodSync(path.join(r.dir, '.git', 'hooks', 'post-index-change'), 0o755);
-    git(r.dir, 'config', 'core.hooksPath', hooks);
-  }, [['status'], ['add', '--dry-run', 'f.txt']]],
+  [
+    'a hook (post-index-change) and core.hooksPath',
+    (r) => {
+      const hooks = path.join(r.dir, 'myhooks');
+      fs.mkdirSync(hooks);
+      fs.copyFileSync(r.planted, path.join(hooks, 'post-index-change'));
+      fs.chmodSync(path.join(hooks, 'post-index-change'), 0o755);
+      fs.copyFileSync(r.planted, path.join(r.dir, '.git', 'hooks', 'post-index-change'));
+      fs.chmodSync(path.join(r.dir, '.git', 'hooks', 'post-index-change'), 0o755);
+      git(r.dir, 'config', 'core.hooksPath', hooks);
+    },
+    [['status'], ['add', '--dry-run', 'f.txt']],
+  ],
 ];
 
-describe.each([['without the OS sandbox', 'off'], ['with the OS sandbox when there is one', 'auto']] as const)('%s', (_label, sandbox) => {
+describe.each([
+  ['without the OS sandbox', 'off'],
+  ['with the OS sandbox when there is one', 'auto'],
+] as const)('%s', (_label, sandbox) => {
   describe.each(mechanisms)('%s', (name, plant, commands) => {
     test.each(commands.map((c) => [c.join(' '), c]))('git %s runs at L0 and the planted program never runs', async (_line, args) => {
       const r = repo(`${sandbox}-${name.replace(/\W+/g, '-')}-${args.join('-').replace(/\W+/g, '')}`);
@@ -100,7 +116,17 @@ test.each([
 test('an ordinary repository gives the same output for git diff, log -p, show, status and grep, with paths too', async () => {
   const r = repo('ordinary');
   const runner = createToolRunner({ cwd: r.dir, workspace: r.dir, lang: 'en', confirm: () => ({ action: 'run' }) });
-  for (const args of [['diff'], ['log', '-p'], ['show', '--stat'], ['status', '--porcelain'], ['log', '--oneline'], ['diff', 'f.txt'], ['diff', 'HEAD', 'f.txt'], ['grep', '-n', 'one'], ['log', '--oneline', 'f.txt']]) {
+  for (const args of [
+    ['diff'],
+    ['log', '-p'],
+    ['show', '--stat'],
+    ['status', '--porcelain'],
+    ['log', '--oneline'],
+    ['diff', 'f.txt'],
+    ['diff', 'HEAD', 'f.txt'],
+    ['grep', '-n', 'one'],
+    ['log', '--oneline', 'f.txt'],
+  ]) {
     const result = (await runner.run({ tool: 'exec', program: 'git', args })) as { stdoutTail: string; exitCode: number };
     expect({ args, out: result.stdoutTail, code: result.exitCode }).toEqual({ args, out: git(r.dir, ...args), code: 0 });
   }
@@ -109,20 +135,47 @@ test('an ordinary repository gives the same output for git diff, log -p, show, s
 describe('hardenGit', () => {
   test.each([
     [['diff'], ['diff', '--no-ext-diff', '--no-textconv']],
-    [['-C', 'x', 'log', '-p', '--', 'a'], ['-C', 'x', 'log', '--no-ext-diff', '--no-textconv', '-p', '--', 'a']],
+    [
+      ['-C', 'x', 'log', '-p', '--', 'a'],
+      ['-C', 'x', 'log', '--no-ext-diff', '--no-textconv', '-p', '--', 'a'],
+    ],
     // Before any operand: git refuses an option after a path (`git diff f.txt --no-ext-diff`).
-    [['diff', 'HEAD', 'f.txt'], ['diff', '--no-ext-diff', '--no-textconv', 'HEAD', 'f.txt']],
-    [['grep', 'needle', 'src'], ['grep', '--no-textconv', 'needle', 'src']],
-    [['stash', 'show', '-p'], ['stash', 'show', '--no-ext-diff', '--no-textconv', '-p']],
-    [['blame', 'f'], ['blame', '--no-textconv', 'f']],
+    [
+      ['diff', 'HEAD', 'f.txt'],
+      ['diff', '--no-ext-diff', '--no-textconv', 'HEAD', 'f.txt'],
+    ],
+    [
+      ['grep', 'needle', 'src'],
+      ['grep', '--no-textconv', 'needle', 'src'],
+    ],
+    [
+      ['stash', 'show', '-p'],
+      ['stash', 'show', '--no-ext-diff', '--no-textconv', '-p'],
+    ],
+    [
+      ['blame', 'f'],
+      ['blame', '--no-textconv', 'f'],
+    ],
     [['status'], ['status']],
   ])('%j → %j', (args, expected) => {
     expect(hardenGit(args, []).args).toEqual(expected);
   });
   test('every filter driver of the repository is switched off in command scope', () => {
     const h = hardenGit(['status'], ['lfs', 'evil']);
-    const keys = Object.entries(h.env).filter(([k]) => k.startsWith('GIT_CONFIG_KEY_')).map(([, v]) => v);
-    expect(keys).toEqual(expect.arrayContaining(['filter.lfs.clean', 'filter.lfs.smudge', 'filter.lfs.process', 'filter.evil.required', 'core.hooksPath', 'core.fsmonitor', 'core.pager']));
+    const keys = Object.entries(h.env)
+      .filter(([k]) => k.startsWith('GIT_CONFIG_KEY_'))
+      .map(([, v]) => v);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'filter.lfs.clean',
+        'filter.lfs.smudge',
+        'filter.lfs.process',
+        'filter.evil.required',
+        'core.hooksPath',
+        'core.fsmonitor',
+        'core.pager',
+      ]),
+    );
     expect(Number(h.env.GIT_CONFIG_COUNT)).toBe(keys.length);
     expect(h.notes).toEqual(expect.arrayContaining(['filter.lfs.*', 'filter.evil.*']));
   });
@@ -162,7 +215,10 @@ describe('programs other than git that run what the repository names: asked, wit
 
   test('go runs with GOTOOLCHAIN=local, so a go.mod toolchain line downloads and runs nothing', async () => {
     const { hardenedCommand } = require('../src/tools/exec-tool') as typeof import('../src/tools/exec-tool');
-    await expect(hardenedCommand('go', ['list', './...'], '/w', { PATH: '/usr/bin' })).resolves.toMatchObject({ env: { GOTOOLCHAIN: 'local' }, hardened: ['GOTOOLCHAIN=local'] });
+    await expect(hardenedCommand('go', ['list', './...'], '/w', { PATH: '/usr/bin' })).resolves.toMatchObject({
+      env: { GOTOOLCHAIN: 'local' },
+      hardened: ['GOTOOLCHAIN=local'],
+    });
   });
 });
 

@@ -8,4 +8,6 @@ export type VerdictGroup = readonly [level: Level, rule: string, lines: readonly
 
 /** One row a line, for `test.each`: `[label, level, rule, line]` (label: the line as one string). */
 export const verdictRows = (groups: readonly VerdictGroup[]): Array<[string, Level, string, Line]> =>
-  groups.flatMap(([level, rule, lines]) => lines.map((line): [string, Level, string, Line] => [Array.isArray(line) ? line.join(' ') : line, level, rule, line]));
+  groups.flatMap(([level, rule, lines]) =>
+    lines.map((line): [string, Level, string, Line] => [Array.isArray(line) ? line.join(' ') : line, level, rule, line]),
+  );

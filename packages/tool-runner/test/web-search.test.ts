@@ -12,7 +12,11 @@ let world: Awaited<ReturnType<typeof tempWorld>>;
 
 const RESULTS = [
   { title: 'Zod <b>docs</b>', url: 'https://zod.dev/', content: 'TypeScript-first schema validation &amp; more' },
-  { title: 'Leak', url: 'https://x.test/?t=ghp_abcdefghijklmnopqrstuvwxyz0123456789', content: 'key ghp_abcdefghijklmnopqrstuvwxyz0123456789' },
+  {
+    title: 'Leak',
+    url: 'https://x.test/?t=ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+    content: 'key ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+  },
   { title: 'No url', url: '', content: 'dropped' },
   { title: 'Three', url: 'https://three.test/', content: 'c' },
 ];
@@ -24,9 +28,11 @@ beforeAll(async () => {
     req.on('end', () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       const url = new URL(req.url ?? '/', 'http://x');
-      const json = (status: number, value: unknown) => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      const json = (status: number, value: unknown) =>
+        void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (url.pathname === '/searx/search') return json(200, { query: url.searchParams.get('q'), results: RESULTS });
-      if (url.pathname === '/brave') return json(200, { web: { results: RESULTS.map((r) => ({ title: r.title, url: r.url, description: r.content })) } });
+      if (url.pathname === '/brave')
+        return json(200, { web: { results: RESULTS.map((r) => ({ title: r.title, url: r.url, description: r.content })) } });
       if (url.pathname === '/tavily') return json(200, { query: 'q', results: RESULTS });
       if (url.pathname === '/down/search') return json(503, { error: 'engine down' });
       if (url.pathname === '/html/search') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>not json</html>');
@@ -49,7 +55,11 @@ afterEach(async () => {
   await world.cleanup();
 });
 
-function search(webSearch: WebSearchSettings | undefined, query: string, extra: { maxResults?: number; env?: NodeJS.ProcessEnv; session?: Partial<ToolSession> } = {}) {
+function search(
+  webSearch: WebSearchSettings | undefined,
+  query: string,
+  extra: { maxResults?: number; env?: NodeJS.ProcessEnv; session?: Partial<ToolSession> } = {},
+) {
   const session = testSession(world.ws, world.home, { ...(webSearch ? { webSearch } : {}), ...extra.session });
   const step = { tool: 'web.search' as const, query, ...(extra.maxResults ? { maxResults: extra.maxResults } : {}) };
   return runWebSearch(step, testCtx(session, { env: extra.env ?? {} })) as Promise<Record<string, any>>;
@@ -66,14 +76,23 @@ describe('web.search providers', () => {
   });
 
   test('Brave: the key from the named environment variable in X-Subscription-Token, count sent; empty URLs dropped', async () => {
-    const r = await search({ provider: 'brave', url: `${base}/brave`, apiKey: 'env:BRAVE_TEST_KEY' }, 'q', { env: { BRAVE_TEST_KEY: 'brave-key-1' } });
+    const r = await search({ provider: 'brave', url: `${base}/brave`, apiKey: 'env:BRAVE_TEST_KEY' }, 'q', {
+      env: { BRAVE_TEST_KEY: 'brave-key-1' },
+    });
     expect(seen[0].headers['x-subscription-token']).toBe('brave-key-1');
     expect(new URL(seen[0].url, 'http://x').searchParams.get('count')).toBe('8');
-    expect(r.results.map((h: { url: string }) => h.url)).toEqual(['https://zod.dev/', expect.stringContaining('https://x.test/'), 'https://three.test/']);
+    expect(r.results.map((h: { url: string }) => h.url)).toEqual([
+      'https://zod.dev/',
+      expect.stringContaining('https://x.test/'),
+      'https://three.test/',
+    ]);
   });
 
   test('Tavily: POST JSON {query, max_results} with a bearer key', async () => {
-    const r = await search({ provider: 'tavily', url: `${base}/tavily`, apiKey: 'env:TAVILY_TEST_KEY' }, 'what is zod', { maxResults: 3, env: { TAVILY_TEST_KEY: 'tvly-1' } });
+    const r = await search({ provider: 'tavily', url: `${base}/tavily`, apiKey: 'env:TAVILY_TEST_KEY' }, 'what is zod', {
+      maxResults: 3,
+      env: { TAVILY_TEST_KEY: 'tvly-1' },
+    });
     expect(seen[0]).toMatchObject({ method: 'POST', url: '/tavily' });
     expect(seen[0].headers.authorization).toBe('Bearer tvly-1');
     expect(JSON.parse(seen[0].body)).toEqual({ query: 'what is zod', max_results: 3 });
@@ -84,7 +103,13 @@ describe('web.search providers', () => {
 describe('web.search failures say what to do', () => {
   test.each([
     ['no provider configured', undefined, {}, 'NO_PROVIDER', /set "webSearch" in .*ai\.json/],
-    ['a key variable that is not set', { provider: 'brave', url: 'http://127.0.0.1:9/brave', apiKey: 'env:NOT_SET_HERE' }, {}, 'NO_API_KEY', /NOT_SET_HERE is not set/],
+    [
+      'a key variable that is not set',
+      { provider: 'brave', url: 'http://127.0.0.1:9/brave', apiKey: 'env:NOT_SET_HERE' },
+      {},
+      'NO_API_KEY',
+      /NOT_SET_HERE is not set/,
+    ],
     ['a provider error', { provider: 'searxng', url: 'BASE/down' }, {}, 'PROVIDER_ERROR', /HTTP 503/],
     ['an answer that is not JSON', { provider: 'searxng', url: 'BASE/html' }, {}, 'PROVIDER_ERROR', /not the JSON search result/],
     ['a redirect (never followed)', { provider: 'searxng', url: 'BASE/moved' }, {}, 'PROVIDER_ERROR', /HTTP 302/],
@@ -149,7 +174,11 @@ describe('web.search through the runner', () => {
     });
     const r = (await runner.run({ tool: 'web.search', query: 'zod' } as never)) as Record<string, any>;
     expect(asked).toBe(0);
-    expect(r).toMatchObject({ status: 'error', error: { code: 'NO_PROVIDER' }, decision: { level: 'L0', rules: [{ id: 'web.search.unconfigured' }] } });
+    expect(r).toMatchObject({
+      status: 'error',
+      error: { code: 'NO_PROVIDER' },
+      decision: { level: 'L0', rules: [{ id: 'web.search.unconfigured' }] },
+    });
     expect(seen).toHaveLength(0);
   });
 });

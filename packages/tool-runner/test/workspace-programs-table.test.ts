@@ -10,7 +10,12 @@ const Neutraliser = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('env'), name: z.string().min(1), value: z.string() }),
   z.strictObject({ kind: z.literal('judged'), level: z.enum(['L1', 'L2']), forms: z.string().min(1) }),
 ]);
-const Row = z.strictObject({ program: z.string().min(1), source: z.string().min(1), reach: z.string().min(1), off: z.array(Neutraliser).min(1) });
+const Row = z.strictObject({
+  program: z.string().min(1),
+  source: z.string().min(1),
+  reach: z.string().min(1),
+  off: z.array(Neutraliser).min(1),
+});
 
 test.each([
   ['git', GIT_PROGRAM_KEYS],
@@ -18,14 +23,20 @@ test.each([
 ])('every row of the %s table has the documented shape', (_name, rows) => {
   const problems = rows.flatMap((row, i) => {
     const r = Row.safeParse(row);
-    return r.success ? [] : [`row ${i} (${String((row as { source?: unknown }).source)}): ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`];
+    return r.success
+      ? []
+      : [
+          `row ${i} (${String((row as { source?: unknown }).source)}): ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`,
+        ];
   });
   expect(problems).toEqual([]);
   expect(rows.length).toBeGreaterThan(0);
 });
 
 test('the check finds a row that is not of the types', () => {
-  expect(Row.safeParse({ program: 'git', source: 'x', reach: 'y', off: [{ kind: 'judged', level: 'L3', forms: 'z' }] }).success).toBe(false);
+  expect(Row.safeParse({ program: 'git', source: 'x', reach: 'y', off: [{ kind: 'judged', level: 'L3', forms: 'z' }] }).success).toBe(
+    false,
+  );
   expect(Row.safeParse({ program: 'git', source: 'x', reach: 'y', off: [] }).success).toBe(false);
 });
 

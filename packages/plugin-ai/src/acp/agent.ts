@@ -39,7 +39,15 @@ export class AcpAgent {
     const { args, lang, env, log } = this.c;
     const fsCaps = params.clientCapabilities?.fs;
     const seesImages = profileSeesImages(env, args.profile);
-    this.setup = { client, lang, args, env, log, seesImages, fs: { read: fsCaps?.readTextFile === true, write: fsCaps?.writeTextFile === true } };
+    this.setup = {
+      client,
+      lang,
+      args,
+      env,
+      log,
+      seesImages,
+      fs: { read: fsCaps?.readTextFile === true, write: fsCaps?.writeTextFile === true },
+    };
     return {
       protocolVersion: this.acp.PROTOCOL_VERSION,
       agentCapabilities: {
@@ -63,7 +71,8 @@ export class AcpAgent {
   /** The stored session restored (as `-c` restores it) and replayed to the editor before the answer. */
   async loadSession(params: Acp.LoadSessionRequest): Promise<Acp.LoadSessionResponse> {
     const store = new (sessionsModule().SessionStore)(aiPaths(slothtoolHome(this.c.env)).sessionsDir);
-    if (!/^[\w.-]+$/.test(params.sessionId) || !fs.existsSync(store.fileOf(params.sessionId))) throw this.acp.RequestError.resourceNotFound(params.sessionId);
+    if (!/^[\w.-]+$/.test(params.sessionId) || !fs.existsSync(store.fileOf(params.sessionId)))
+      throw this.acp.RequestError.resourceNotFound(params.sessionId);
     this.sessions.get(params.sessionId)?.dispose();
     const session = this.open(params.cwd, params.mcpServers);
     const { skipped } = session.app.agent.resume(params.sessionId);
@@ -76,7 +85,9 @@ export class AcpAgent {
   }
 
   listSessions(params: Acp.ListSessionsRequest): Acp.ListSessionsResponse {
-    const list = new (sessionsModule().SessionStore)(aiPaths(slothtoolHome(this.c.env)).sessionsDir).list().filter((s) => !params.cwd || s.cwd === params.cwd);
+    const list = new (sessionsModule().SessionStore)(aiPaths(slothtoolHome(this.c.env)).sessionsDir)
+      .list()
+      .filter((s) => !params.cwd || s.cwd === params.cwd);
     return { sessions: list.slice(0, 200).map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title || null, updatedAt: s.updatedAt })) };
   }
 
@@ -118,7 +129,8 @@ export class AcpAgent {
   private open(cwd: string, servers: readonly Acp.McpServer[]): AcpSession {
     const { lang, log, args, env } = this.c;
     if (!this.setup) throw this.error(-32600, t(lang, 'acpNotInitialized'));
-    if (!path.isAbsolute(cwd) || !fs.statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw this.error(-32602, t(lang, 'acpBadCwd', { cwd }));
+    if (!path.isAbsolute(cwd) || !fs.statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
+      throw this.error(-32602, t(lang, 'acpBadCwd', { cwd }));
     const client = clientServers(servers);
     for (const s of client.skipped) log(t(lang, 'acpMcpSkipped', { name: s.name, why: s.why }));
     let session: AcpSession;
@@ -146,13 +158,21 @@ export class AcpAgent {
     const { lang } = this.c;
     return {
       currentModeId: session.mode,
-      availableModes: ACP_MODES.map((id) => ({ id, name: t(lang, `acpMode.${id}` as 'acpMode.default'), description: t(lang, `acpModeAbout.${id}` as 'acpModeAbout.default') })),
+      availableModes: ACP_MODES.map((id) => ({
+        id,
+        name: t(lang, `acpMode.${id}` as 'acpMode.default'),
+        description: t(lang, `acpModeAbout.${id}` as 'acpModeAbout.default'),
+      })),
     };
   }
 
   /** The custom commands (`/review`) the editor may offer, after the session's answer. */
   private announceCommands(session: AcpSession): void {
-    const commands = session.app.commands.map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}) }));
+    const commands = session.app.commands.map((c) => ({
+      name: c.name,
+      description: c.description,
+      ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}),
+    }));
     if (commands.length) setImmediate(() => void session.send({ sessionUpdate: 'available_commands_update', availableCommands: commands }));
   }
 }
@@ -162,6 +182,7 @@ function needsSetup(session: AcpSession, args: RunArgs, env: NodeJS.ProcessEnv, 
   const { needsSetup: check } = require('../setup/needs') as typeof import('../setup/needs');
   const needs = check({ env, registry: session.app.registry, profile: args.profile ?? null });
   if (needs.configProblem) return needs.configProblem;
-  if (needs.reason === 'no-profile') return (require('../setup/hint') as typeof import('../setup/hint')).setupHint(lang, needs) ?? t(lang, 'acpNoProfile');
+  if (needs.reason === 'no-profile')
+    return (require('../setup/hint') as typeof import('../setup/hint')).setupHint(lang, needs) ?? t(lang, 'acpNoProfile');
   return undefined;
 }

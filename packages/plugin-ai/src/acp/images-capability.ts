@@ -11,7 +11,8 @@ import { readRegistry } from '../config/registry';
 import { loadConfig } from '../config/config';
 import { readJsonObject } from '../extensions/claude-settings';
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const obj = (v: unknown): Record<string, unknown> | undefined =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
 export function profileSeesImages(env: NodeJS.ProcessEnv, profile: string | undefined): boolean {
   const home = slothtoolHome(env);

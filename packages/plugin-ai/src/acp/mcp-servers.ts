@@ -18,8 +18,10 @@ export function clientServers(servers: readonly McpServer[]): ClientServers {
   const skipped: ClientServers['skipped'] = [];
   for (const server of servers) {
     const pairs = (list: ReadonlyArray<{ name: string; value: string }>) => Object.fromEntries(list.map((e) => [e.name, e.value]));
-    if ('type' in server && server.type === 'sse') skipped.push({ name: server.name, why: 'SSE servers are not supported (initialize offers stdio and HTTP)' });
-    else if ('type' in server && server.type === 'http') raw[server.name] = { type: 'http', url: server.url, headers: pairs(server.headers) };
+    if ('type' in server && server.type === 'sse')
+      skipped.push({ name: server.name, why: 'SSE servers are not supported (initialize offers stdio and HTTP)' });
+    else if ('type' in server && server.type === 'http')
+      raw[server.name] = { type: 'http', url: server.url, headers: pairs(server.headers) };
     else if ('command' in server) raw[server.name] = { command: server.command, args: server.args, env: pairs(server.env) };
   }
   return { raw, skipped };

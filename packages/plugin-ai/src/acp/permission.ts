@@ -21,7 +21,9 @@ export function permissionOptions(request: ConfirmRequest, lang: Lang): Permissi
   const always = request.verdict.level === 'L1' && !request.verdict.alwaysConfirm && request.sessionKey !== '';
   return [
     { optionId: OPTION_ONCE, name: t(lang, 'acpAllowOnce'), kind: 'allow_once' },
-    ...(always ? [{ optionId: OPTION_SESSION, name: t(lang, 'acpAllowSession', { key: request.sessionKey }), kind: 'allow_always' as const }] : []),
+    ...(always
+      ? [{ optionId: OPTION_SESSION, name: t(lang, 'acpAllowSession', { key: request.sessionKey }), kind: 'allow_always' as const }]
+      : []),
     { optionId: OPTION_REJECT, name: t(lang, 'acpReject'), kind: 'reject_once' },
   ];
 }

@@ -36,11 +36,22 @@ function image(block: Extract<ContentBlock, { type: 'image' }>, index: number, m
   if (!mime) return `image ${index + 1} is not a PNG, JPEG, GIF or WebP image`;
   const size = imageSize(buf, mime);
   const name = block.uri ? uriPath(block.uri, '/') : `image-${index + 1}.${mime.slice(6)}`;
-  return { name, mime, data: buf.toString('base64'), bytes: buf.length, ...(size ?? {}), tokens: imageTokens(size), sha256: createHash('sha256').update(buf).digest('hex') };
+  return {
+    name,
+    mime,
+    data: buf.toString('base64'),
+    bytes: buf.length,
+    ...(size ?? {}),
+    tokens: imageTokens(size),
+    sha256: createHash('sha256').update(buf).digest('hex'),
+  };
 }
 
 /** The user message of a prompt. `seesImages`: the profile's model takes images (initialize said so). */
-export function promptInput(blocks: readonly ContentBlock[], options: { cwd: string; seesImages: boolean; maxImageBytes: number }): PromptInput {
+export function promptInput(
+  blocks: readonly ContentBlock[],
+  options: { cwd: string; seesImages: boolean; maxImageBytes: number },
+): PromptInput {
   let text = '';
   const context: string[] = [];
   const images: ImageAttachment[] = [];
@@ -49,7 +60,8 @@ export function promptInput(blocks: readonly ContentBlock[], options: { cwd: str
     else if (block.type === 'resource_link') text += `@${uriPath(block.uri, options.cwd)}`;
     else if (block.type === 'resource') {
       const where = uriPath(block.resource.uri, options.cwd);
-      if ('text' in block.resource) context.push(`<context uri="${where}">\n${redact(block.resource.text.replace(/\s+$/, ''))}\n</context>`);
+      if ('text' in block.resource)
+        context.push(`<context uri="${where}">\n${redact(block.resource.text.replace(/\s+$/, ''))}\n</context>`);
       else text += `@${where}`;
     } else if (block.type === 'image') {
       if (!options.seesImages) return { error: 'this profile does not take images (initialize said promptCapabilities.image: false)' };

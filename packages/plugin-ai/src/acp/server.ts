@@ -25,10 +25,14 @@ export interface AcpIo {
  * stdout for the protocol alone: `write` writes to it; any other write to `process.stdout` (a
  * library's console.log) is sent to stderr instead, until `restore` (the connection closed).
  */
-export function guardStdout(out: NodeJS.WriteStream, err: NodeJS.WritableStream): { write(chunk: Uint8Array): Promise<void>; restore(): void } {
+export function guardStdout(
+  out: NodeJS.WriteStream,
+  err: NodeJS.WritableStream,
+): { write(chunk: Uint8Array): Promise<void>; restore(): void } {
   const own = out.write;
   const write = own.bind(out) as (chunk: Uint8Array, cb: (error?: Error | null) => void) => boolean;
-  out.write = ((chunk: unknown, encoding?: unknown, cb?: unknown) => (err.write as (...a: unknown[]) => boolean)(chunk, encoding, cb)) as typeof out.write;
+  out.write = ((chunk: unknown, encoding?: unknown, cb?: unknown) =>
+    (err.write as (...a: unknown[]) => boolean)(chunk, encoding, cb)) as typeof out.write;
   return {
     write: (chunk) => new Promise<void>((resolve, reject) => void write(chunk, (error) => (error ? reject(error) : resolve()))),
     restore: () => void (out.write = own),
@@ -40,7 +44,9 @@ function stdioStream(acp: typeof Acp, input: NodeJS.ReadableStream, write: (chun
   const web = require('node:stream/web') as typeof import('node:stream/web');
   const readable = new web.ReadableStream<Uint8Array>({
     start(controller) {
-      input.on('data', (d: Buffer | string) => controller.enqueue(typeof d === 'string' ? new TextEncoder().encode(d) : new Uint8Array(d.buffer, d.byteOffset, d.length)));
+      input.on('data', (d: Buffer | string) =>
+        controller.enqueue(typeof d === 'string' ? new TextEncoder().encode(d) : new Uint8Array(d.buffer, d.byteOffset, d.length)),
+      );
       input.once('end', () => controller.close());
       input.once('error', (e) => controller.error(e));
     },

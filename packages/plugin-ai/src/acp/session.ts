@@ -62,7 +62,11 @@ export class AcpSession {
   private sending: Promise<void> = Promise.resolve();
 
   /** `cwd`: the session's folder (the workspace is its git root, or it). */
-  constructor(private readonly setup: SessionSetup, readonly cwd: string, mcpServers: Record<string, unknown>) {
+  constructor(
+    private readonly setup: SessionSetup,
+    readonly cwd: string,
+    mcpServers: Record<string, unknown>,
+  ) {
     const { args, lang, env } = setup;
     this.app = createAppAgent({
       env,
@@ -118,11 +122,22 @@ export class AcpSession {
     const turn = new AbortController();
     this.turn = turn;
     try {
-      const custom = this.app.commands.length ? (require('../extensions/command-run') as typeof import('../extensions/command-run')).commandTurnFor(this.app, input.text, this.cwd) : undefined;
+      const custom = this.app.commands.length
+        ? (require('../extensions/command-run') as typeof import('../extensions/command-run')).commandTurnFor(
+            this.app,
+            input.text,
+            this.cwd,
+          )
+        : undefined;
       for (const note of custom?.notes ?? []) this.setup.log(t(this.setup.lang, note.key, note.vars));
-      const result = await this.app.agent.send(custom?.message ?? input.text, { ...custom?.options, signal: turn.signal, ...(input.images.length ? { images: input.images } : {}) });
+      const result = await this.app.agent.send(custom?.message ?? input.text, {
+        ...custom?.options,
+        signal: turn.signal,
+        ...(input.images.length ? { images: input.images } : {}),
+      });
       // Why the turn stopped, when it is not the answer itself (the step limit, a failed model call).
-      if (result.outcome === 'step_limit' || result.outcome === 'error') void this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\n${result.message}` } });
+      if (result.outcome === 'step_limit' || result.outcome === 'error')
+        void this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\n${result.message}` } });
       await this.flushed();
       return { stopReason: turn.signal.aborted ? 'cancelled' : stopReasonOf(result.outcome) };
     } finally {
@@ -163,7 +178,8 @@ export class AcpSession {
     const asked = client.request('session/request_permission', params);
     const { outcome } = await unlessAborted(asked, this.turn?.signal, () => ({ outcome: { outcome: 'cancelled' as const } }));
     const answer = answerOf(outcome, options, lang);
-    if (request.agent) void this.send({ sessionUpdate: 'tool_call_update', toolCallId: id, status: answer.action === 'decline' ? 'failed' : 'completed' });
+    if (request.agent)
+      void this.send({ sessionUpdate: 'tool_call_update', toolCallId: id, status: answer.action === 'decline' ? 'failed' : 'completed' });
     return answer;
   }
 
@@ -171,8 +187,15 @@ export class AcpSession {
   private fileAccess(): FileAccess {
     const { client, fs } = this.setup;
     return {
-      ...(fs.read ? { read: async (file: string) => (await client.request('fs/read_text_file', { sessionId: this.id, path: file })).content } : {}),
-      ...(fs.write ? { write: async (file: string, content: string) => void (await client.request('fs/write_text_file', { sessionId: this.id, path: file, content })) } : {}),
+      ...(fs.read
+        ? { read: async (file: string) => (await client.request('fs/read_text_file', { sessionId: this.id, path: file })).content }
+        : {}),
+      ...(fs.write
+        ? {
+            write: async (file: string, content: string) =>
+              void (await client.request('fs/write_text_file', { sessionId: this.id, path: file, content })),
+          }
+        : {}),
     };
   }
 }

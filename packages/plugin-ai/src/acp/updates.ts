@@ -102,10 +102,25 @@ export class UpdateMapper {
   private spoke = false;
   private readonly diffs = new Map<string, ToolCallContent>();
 
-  constructor(private readonly cwd: string, private readonly tools: () => KindRegistry | undefined) {}
+  constructor(
+    private readonly cwd: string,
+    private readonly tools: () => KindRegistry | undefined,
+  ) {}
 
   /** The tool call of a step as the permission question shows it (ACP `ToolCallUpdate`). */
-  toolCall(id: string, step: Step, extra: ToolCallContent[] = []): { toolCallId: string; title: string; kind: ToolKind; status: ToolCallStatus; locations: ToolCallLocation[]; content: ToolCallContent[]; rawInput: Step } {
+  toolCall(
+    id: string,
+    step: Step,
+    extra: ToolCallContent[] = [],
+  ): {
+    toolCallId: string;
+    title: string;
+    kind: ToolKind;
+    status: ToolCallStatus;
+    locations: ToolCallLocation[];
+    content: ToolCallContent[];
+    rawInput: Step;
+  } {
     const diff = this.diffs.get(id) ?? diffOf(step, this.cwd);
     return {
       toolCallId: id,
@@ -141,7 +156,9 @@ export class UpdateMapper {
         return [{ sessionUpdate: 'tool_call', ...call, status: event.verdict.level === 'L0' ? 'in_progress' : 'pending' }];
       }
       case 'confirm_answer':
-        return event.answer.action === 'decline' ? [] : [{ sessionUpdate: 'tool_call_update', toolCallId: event.id, status: 'in_progress' }];
+        return event.answer.action === 'decline'
+          ? []
+          : [{ sessionUpdate: 'tool_call_update', toolCallId: event.id, status: 'in_progress' }];
       case 'tool_result':
         return [this.finished(event.result)];
       default:

@@ -88,7 +88,8 @@ export function audit(core: AgentCore, s: EndedStep): void {
   // What happened, as the window and the session say it (step-outcome.ts), with the exit code of a step that ran.
   const happened = stepOutcome(result);
   const exit = result.exitCode !== undefined ? `exit ${String(result.exitCode)}` : 'ran';
-  const outcome = happened === 'blocked_by_hook' ? happened : happened === 'sandbox_stopped' ? `${exit} (${happened})` : (result.status ?? exit);
+  const outcome =
+    happened === 'blocked_by_hook' ? happened : happened === 'sandbox_stopped' ? `${exit} (${happened})` : (result.status ?? exit);
   if (core.unwritable.has(file)) return;
   const entry: AuditEntry = {
     at: at(core),
@@ -107,7 +108,12 @@ export function audit(core: AgentCore, s: EndedStep): void {
   queueWrite(core, {
     file,
     write: () => appendAudit(file, entry),
-    failed: (err) => emit(core, { type: 'log', code: 'audit_not_saved', message: t(core.options.lang, 'auditNotSaved', { reason: writeFailure(err), file }) }),
+    failed: (err) =>
+      emit(core, {
+        type: 'log',
+        code: 'audit_not_saved',
+        message: t(core.options.lang, 'auditNotSaved', { reason: writeFailure(err), file }),
+      }),
   });
 }
 
@@ -130,7 +136,8 @@ export function getRunner(core: AgentCore): StepRunner {
   if (!core.runner) {
     core.runner = core.deps.createRunner((request) => confirmBridge(core, request));
     if (core.runMode !== 'default') core.runner.setMode?.(core.runMode);
-    for (const p of core.runner.ruleProblems ?? []) log(core, 'permission_rule_ignored', t(core.options.lang, 'permissionRuleIgnored', { rule: p.text, file: p.source, error: p.error }));
+    for (const p of core.runner.ruleProblems ?? [])
+      log(core, 'permission_rule_ignored', t(core.options.lang, 'permissionRuleIgnored', { rule: p.text, file: p.source, error: p.error }));
   }
   return core.runner;
 }
@@ -147,9 +154,14 @@ export function noteSandbox(core: AgentCore): void {
   core.sandboxNoted = true;
   const status = getRunner(core).sandboxStatus?.();
   const lang = core.options.lang;
-  if (status && status.kind === 'none' && status.mode !== 'off') log(core, 'sandbox_unavailable', t(lang, 'sandboxUnavailable', { reason: status.reason ?? '?' }));
+  if (status && status.kind === 'none' && status.mode !== 'off')
+    log(core, 'sandbox_unavailable', t(lang, 'sandboxUnavailable', { reason: status.reason ?? '?' }));
   else if (status?.degraded?.length) {
-    const key = { capabilities: 'sandboxDegradedCapabilities', no_new_privs: 'sandboxDegradedNoNewPrivs', seccomp: 'sandboxDegradedSeccomp' } as const;
+    const key = {
+      capabilities: 'sandboxDegradedCapabilities',
+      no_new_privs: 'sandboxDegradedNoNewPrivs',
+      seccomp: 'sandboxDegradedSeccomp',
+    } as const;
     const what = status.degraded.map((d) => t(lang, key[d.what], { why: d.why })).join(lang === 'zh' ? '；' : '; ');
     log(core, 'sandbox_degraded', t(lang, 'sandboxDegraded', { what }));
   }

@@ -30,7 +30,13 @@ export interface ChildOutcome {
 /** What the tool needs to run one child; built by the app (createAppAgent). */
 export interface ChildSpawner {
   /** Run `task` in a new child labelled `label`; `onProgress` gets one short line per thing the child does. */
-  run(task: string, mode: 'plan' | 'default', label: string, signal: AbortSignal | undefined, onProgress: (line: string) => void): Promise<ChildOutcome>;
+  run(
+    task: string,
+    mode: 'plan' | 'default',
+    label: string,
+    signal: AbortSignal | undefined,
+    onProgress: (line: string) => void,
+  ): Promise<ChildOutcome>;
   /** Children that may run at once (ai.json `agents.maxParallel`). */
   maxParallel: number;
 }
@@ -67,9 +73,20 @@ export const agentRunNames = {
   permission: { arg: 'words' as const },
   claude: {
     names: ['Task', 'Agent'],
-    input: (s: AgentRunInput) => ({ description: oneLine(s.task, 60), prompt: s.task, subagent_type: (s.mode ?? 'plan') === 'plan' ? 'Plan' : 'general-purpose' }),
-    fromInput: (c: Record<string, unknown>) => (typeof c.prompt === 'string' ? { task: c.prompt, mode: c.subagent_type === 'general-purpose' ? 'default' : 'plan' } : { error: 'prompt must be a string' }),
-    response: (_s: AgentRunInput, r: Record<string, unknown>) => ({ content: [{ type: 'text', text: String(r.answer ?? '') }], totalDurationMs: r.durationMs, totalToolUseCount: r.steps }),
+    input: (s: AgentRunInput) => ({
+      description: oneLine(s.task, 60),
+      prompt: s.task,
+      subagent_type: (s.mode ?? 'plan') === 'plan' ? 'Plan' : 'general-purpose',
+    }),
+    fromInput: (c: Record<string, unknown>) =>
+      typeof c.prompt === 'string'
+        ? { task: c.prompt, mode: c.subagent_type === 'general-purpose' ? 'default' : 'plan' }
+        : { error: 'prompt must be a string' },
+    response: (_s: AgentRunInput, r: Record<string, unknown>) => ({
+      content: [{ type: 'text', text: String(r.answer ?? '') }],
+      totalDurationMs: r.durationMs,
+      totalToolUseCount: r.steps,
+    }),
   } satisfies ClaudeCodeForm<AgentRunInput>,
 };
 
@@ -100,7 +117,10 @@ export function agentRunTool(spawner: ChildSpawner): AnyToolDefinition {
     }),
     approvalKey: (s: AgentRunInput) => `agent.run ${s.mode ?? 'plan'}`,
     digest: (s: AgentRunInput) => `agent (${s.mode ?? 'plan'}): ${oneLine(s.task, 80)}`,
-    execute: async (s: AgentRunInput, ctx: { id: string; decision: unknown; signal?: AbortSignal; onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void }) => {
+    execute: async (
+      s: AgentRunInput,
+      ctx: { id: string; decision: unknown; signal?: AbortSignal; onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void },
+    ) => {
       const label = `agent ${++counter}`;
       const started = Date.now();
       const progress = (line: string) => ctx.onOutput?.(`[${label}] ${line}\n`, 'stdout');
@@ -166,7 +186,14 @@ export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (
  * Run a child to its answer: in its mode (never freer than the parent's), its progress reported
  * line by line, its usage counted into the parent's whatever the outcome, disposed at the end.
  */
-export async function runChildAgent(parent: Agent, child: Agent, task: string, mode: 'plan' | 'default', signal: AbortSignal | undefined, onProgress: (line: string) => void): Promise<ChildOutcome> {
+export async function runChildAgent(
+  parent: Agent,
+  child: Agent,
+  task: string,
+  mode: 'plan' | 'default',
+  signal: AbortSignal | undefined,
+  onProgress: (line: string) => void,
+): Promise<ChildOutcome> {
   const off = child.on((event) => {
     const line = progressLine(event as Parameters<typeof progressLine>[0]);
     if (line) onProgress(line);
@@ -175,7 +202,13 @@ export async function runChildAgent(parent: Agent, child: Agent, task: string, m
     // yolo needs the OS sandbox: a child that cannot have its parent's mode plans.
     if (!child.setRunMode(childMode(mode, parent.getRunMode())).ok) child.setRunMode('plan');
     const result = await child.send(task, { signal });
-    return { outcome: result.outcome, answer: result.message, steps: result.steps, usage: child.usage(), ...(result.error ? { error: result.error } : {}) };
+    return {
+      outcome: result.outcome,
+      answer: result.message,
+      steps: result.steps,
+      usage: child.usage(),
+      ...(result.error ? { error: result.error } : {}),
+    };
   } finally {
     off();
     parent.countUsage(child.usage());

@@ -34,7 +34,8 @@ export async function syncTools(core: AgentCore, signal: AbortSignal, settle: bo
   if (!dynamic) return [];
   if (settle) await dynamic.settle(core.options.config.mcpStartWaitSec * 1000, signal);
   // A server that did not start is said once (ai -p shows it on stderr, ai -i on screen).
-  for (const f of dynamic.failures?.() ?? []) log(core, 'mcp_failed', t(core.options.lang, 'mcpTestFailed', { name: f.name, detail: f.error }));
+  for (const f of dynamic.failures?.() ?? [])
+    log(core, 'mcp_failed', t(core.options.lang, 'mcpTestFailed', { name: f.name, detail: f.error }));
   const now = dynamic.current();
   if (now.key === (core.toolsKey ?? '')) return [];
   const registry = toolsOf(core) as unknown as Registering | undefined;
@@ -46,7 +47,11 @@ export async function syncTools(core: AgentCore, signal: AbortSignal, settle: bo
   core.toolsKey = now.key;
   core.dynamicNames = new Set(now.tools.map((def) => (def as { name: string }).name));
   if (core.context.setJoinedTools(now.prompt || undefined)) return [];
-  const text = JSON.stringify({ _event: 'tools', note: 'The tools that joined this session changed; this list replaces any earlier one.', tools: now.prompt || 'none: no MCP server is connected now' });
+  const text = JSON.stringify({
+    _event: 'tools',
+    note: 'The tools that joined this session changed; this list replaces any earlier one.',
+    tools: now.prompt || 'none: no MCP server is connected now',
+  });
   return [{ kind: 'event', text, toolsKey: now.key }];
 }
 
@@ -58,14 +63,24 @@ type MatchOn = { names: readonly string[] } | { subject: string };
  * Claude Code's common fields (`session_id`, `transcript_path` — the session file, flushed first —
  * `cwd`, `permission_mode`) and `CLAUDE_PROJECT_DIR` in its environment.
  */
-async function fire(core: AgentCore, event: HookEvent, payload: HookPayload, signal: AbortSignal, match?: MatchOn | (() => MatchOn)): Promise<HookOutcome | undefined> {
+async function fire(
+  core: AgentCore,
+  event: HookEvent,
+  payload: HookPayload,
+  signal: AbortSignal,
+  match?: MatchOn | (() => MatchOn),
+): Promise<HookOutcome | undefined> {
   const hooks = core.deps.hooks?.filter((h) => h.event === event);
   if (!hooks?.length) return undefined;
   const { runHooks } = require('../extensions/hooks') as typeof import('../extensions/hooks');
   const { claudePermissionMode } = require('../extensions/claude-names') as typeof import('../extensions/claude-names');
   flushWrites(core);
   const transcript = core.deps.store?.fileOf(core.id);
-  const common = { session_id: core.id, ...(transcript ? { transcript_path: transcript } : {}), permission_mode: claudePermissionMode(core.runMode) };
+  const common = {
+    session_id: core.id,
+    ...(transcript ? { transcript_path: transcript } : {}),
+    permission_mode: claudePermissionMode(core.runMode),
+  };
   const projectDir = core.deps.projectDir ?? core.options.cwd;
   const body: HookPayload = typeof payload === 'function' ? (d) => ({ ...common, ...payload(d) }) : { ...common, ...payload };
   const out = await runHooks(event, body, hooks, {
@@ -79,7 +94,10 @@ async function fire(core: AgentCore, event: HookEvent, payload: HookPayload, sig
   return out;
 }
 
-const contextEvent = (event: HookEvent, context: string): Pending => ({ kind: 'event', text: JSON.stringify({ _event: 'hook_context', hook: event, context }) });
+const contextEvent = (event: HookEvent, context: string): Pending => ({
+  kind: 'event',
+  text: JSON.stringify({ _event: 'hook_context', hook: event, context }),
+});
 
 /**
  * Before a turn's message goes to the model: SessionStart (once per session) and
@@ -111,7 +129,10 @@ export async function stopHooks(core: AgentCore, continues: number, signal: Abor
   if (!out?.block || continues >= MAX_STOP_CONTINUES) return undefined;
   const reason = out.reason ?? '';
   log(core, 'hook', reason);
-  return { kind: 'event', text: JSON.stringify({ _event: 'stop_hook', reason, note: 'A Stop hook sent your answer back: address this, then answer again.' }) };
+  return {
+    kind: 'event',
+    text: JSON.stringify({ _event: 'stop_hook', reason, note: 'A Stop hook sent your answer back: address this, then answer again.' }),
+  };
 }
 
 /** The fields that name a step's target (never its contents). */
@@ -135,17 +156,49 @@ export interface PreToolUseSaid {
  * question for an L1 step yes (never one a permission rule asks about: agent-approvals). An L2
  * step is refused by the runner either way. Undefined when the step goes on as judged.
  */
-export async function preToolUse(core: AgentCore, id: string, step: Step, verdict: Verdict, signal: AbortSignal): Promise<PreToolUseSaid | undefined> {
+export async function preToolUse(
+  core: AgentCore,
+  id: string,
+  step: Step,
+  verdict: Verdict,
+  signal: AbortSignal,
+): Promise<PreToolUseSaid | undefined> {
   if (verdict.level === 'L2') return undefined;
   const tool = step.tool ?? 'exec';
   // What hooks see is made only when there are hooks for the event (every step passes here).
-  const out = await fire(core, 'PreToolUse', toolPayload(core, id, step), signal, () => ({ names: hookSteps().hookNames(defOf(core, tool), tool) }));
+  const out = await fire(core, 'PreToolUse', toolPayload(core, id, step), signal, () => ({
+    names: hookSteps().hookNames(defOf(core, tool), tool),
+  }));
   if (!out) return undefined;
   // additionalContext reaches the model with the step's result; an ask's reason is said to the user before the question.
-  const said: PreToolUseSaid = { ...(out.stop ? { stop: out.reason ?? '' } : {}), ...(out.context ? { context: contextEvent('PreToolUse', out.context) } : {}) };
+  const said: PreToolUseSaid = {
+    ...(out.stop ? { stop: out.reason ?? '' } : {}),
+    ...(out.context ? { context: contextEvent('PreToolUse', out.context) } : {}),
+  };
   const changed = out.updated && !out.block ? changedStep(core, step, out) : undefined;
-  if (changed && 'step' in changed) return { ...said, blocked: blocked(core, id, step, verdict, `${out.reason ? `${out.reason}\n` : ''}hook "${out.updated!.hook}" changed this step`, changed.step) };
-  if (changed && 'error' in changed) return { ...said, blocked: blocked(core, id, step, verdict, `hook "${out.updated!.hook}" changed this step into one that is not valid: ${changed.error}`) };
+  if (changed && 'step' in changed)
+    return {
+      ...said,
+      blocked: blocked(
+        core,
+        id,
+        step,
+        verdict,
+        `${out.reason ? `${out.reason}\n` : ''}hook "${out.updated!.hook}" changed this step`,
+        changed.step,
+      ),
+    };
+  if (changed && 'error' in changed)
+    return {
+      ...said,
+      blocked: blocked(
+        core,
+        id,
+        step,
+        verdict,
+        `hook "${out.updated!.hook}" changed this step into one that is not valid: ${changed.error}`,
+      ),
+    };
   if (out.ask && !out.block) {
     if (out.reason) log(core, 'hook', out.reason);
     return { ...said, says: 'ask' };
@@ -167,15 +220,24 @@ function toolPayload(core: AgentCore, id: string, step: Step, result?: ToolResul
   return (d) => {
     const def = defOf(core, step.tool ?? 'exec');
     const ctx = hookCtx(core);
-    const response = result ? { tool_response: hookSteps().hookToolResponse(def, asFields(step), result as Record<string, unknown>, ctx)(d) } : {};
-    return { ...hookSteps().hookToolFields(def, asFields(step), ctx)(d), ...response, tool_use_id: id, slothtool: hookSteps().ourStep(asFields(step)) };
+    const response = result
+      ? { tool_response: hookSteps().hookToolResponse(def, asFields(step), result as Record<string, unknown>, ctx)(d) }
+      : {};
+    return {
+      ...hookSteps().hookToolFields(def, asFields(step), ctx)(d),
+      ...response,
+      tool_use_id: id,
+      slothtool: hookSteps().ourStep(asFields(step)),
+    };
   };
 }
 
 /** The definition of a tool in the agent's registry (else the built-ins'), for its Claude Code form. */
 function registryOf(core: AgentCore): HookRegistry {
   const own = toolsOf(core) as unknown as HookRegistry | undefined;
-  return own && typeof own.validate === 'function' ? own : ((require('@holic512/tool-runner') as { builtinRegistry(): HookRegistry }).builtinRegistry());
+  return own && typeof own.validate === 'function'
+    ? own
+    : (require('@holic512/tool-runner') as { builtinRegistry(): HookRegistry }).builtinRegistry();
 }
 const defOf = (core: AgentCore, tool: string) => registryOf(core).get(tool);
 
@@ -197,7 +259,14 @@ function changedStep(core: AgentCore, step: Step, out: HookOutcome): { step: Rec
  * says which one. `proposed`: the step a hook changed it into, which runs only when the model sends
  * it as a new step (judged, asked and hooked like any other): a hook never makes a step run unjudged.
  */
-function blocked(core: AgentCore, id: string, step: Step, verdict: Verdict, reason: string, proposed?: Record<string, unknown>): ToolResult {
+function blocked(
+  core: AgentCore,
+  id: string,
+  step: Step,
+  verdict: Verdict,
+  reason: string,
+  proposed?: Record<string, unknown>,
+): ToolResult {
   const tool = step.tool ?? 'exec';
   const named = Object.fromEntries(TARGET_FIELDS.filter((k) => k in step).map((k) => [k, asFields(step)[k]]));
   const note = proposed ? `; to run the changed step, send it as a new step: ${JSON.stringify(proposed)}` : '';
@@ -220,10 +289,18 @@ function blocked(core: AgentCore, id: string, step: Step, verdict: Verdict, reas
  * the reason of a block and `additionalContext` go to the model with the result (`context`),
  * `continue: false` ends the turn (`stop`).
  */
-export async function postToolUse(core: AgentCore, id: string, step: Step, result: ToolResult, signal: AbortSignal): Promise<{ context?: Pending; stop?: string }> {
+export async function postToolUse(
+  core: AgentCore,
+  id: string,
+  step: Step,
+  result: ToolResult,
+  signal: AbortSignal,
+): Promise<{ context?: Pending; stop?: string }> {
   if (result.status === 'blocked' || result.status === 'declined') return {};
   const tool = step.tool ?? 'exec';
-  const out = await fire(core, 'PostToolUse', toolPayload(core, id, step, result), signal, () => ({ names: hookSteps().hookNames(defOf(core, tool), tool) }));
+  const out = await fire(core, 'PostToolUse', toolPayload(core, id, step, result), signal, () => ({
+    names: hookSteps().hookNames(defOf(core, tool), tool),
+  }));
   if (out?.block && out.reason) log(core, 'hook', out.reason);
   // `decision: "block"` after the fact: the model reads the reason with the result, as in Claude Code.
   const text = [out?.block ? out.reason : undefined, out?.context].filter(Boolean).join('\n');

@@ -35,11 +35,19 @@ function pinnedTools(core: AgentCore): (tool: string) => boolean {
  * Fold before the request that will carry `current`, when it is past the fold mark (`force`:
  * `/compact`, now). Null when there was nothing to fold.
  */
-export async function foldNow(core: AgentCore, current: readonly ContextMessage[], force: boolean, signal?: AbortSignal): Promise<Compacted | null> {
+export async function foldNow(
+  core: AgentCore,
+  current: readonly ContextMessage[],
+  force: boolean,
+  signal?: AbortSignal,
+): Promise<Compacted | null> {
   const context = core.context;
   const budgets = core.options.config.context;
   const pinned = pinnedTools(core);
-  const pinnedTokens = [...latestPinned(context.messages, pinned).values()].reduce((n, i) => n + messageTokens(context.messages[i]) + 40, 0);
+  const pinnedTokens = [...latestPinned(context.messages, pinned).values()].reduce(
+    (n, i) => n + messageTokens(context.messages[i]) + 40,
+    0,
+  );
   const plan = planFold({
     messages: context.messages,
     fixedTokens: estimateTokens(context.systemPrompt()) + 4 + messagesTokens(current),
@@ -56,17 +64,39 @@ export async function foldNow(core: AgentCore, current: readonly ContextMessage[
     const made = await summarize(core, folded, signal);
     const { message, summary } = context.summaryMessage(made.summary);
     method = made.method;
-    fold = { shortened: plan.shortened, folded: plan.folded, head: [message, ...pinnedHead(context.messages, plan.folded, pinned)], summary };
+    fold = {
+      shortened: plan.shortened,
+      folded: plan.folded,
+      head: [message, ...pinnedHead(context.messages, plan.folded, pinned)],
+      summary,
+    };
   }
   context.applyFold(fold);
-  record(core, { t: 'fold', at: at(core), method, shortened: fold.shortened, folded: fold.folded, head: fold.head.map(({ role, kind, content, tool }) => ({ role: role === 'system' ? 'system' : 'user', kind: kind === 'summary' ? 'summary' : 'pinned', content, ...(tool ? { tool } : {}) })), ...(fold.summary ? { summary: fold.summary } : {}) });
+  record(core, {
+    t: 'fold',
+    at: at(core),
+    method,
+    shortened: fold.shortened,
+    folded: fold.folded,
+    head: fold.head.map(({ role, kind, content, tool }) => ({
+      role: role === 'system' ? 'system' : 'user',
+      kind: kind === 'summary' ? 'summary' : 'pinned',
+      content,
+      ...(tool ? { tool } : {}),
+    })),
+    ...(fold.summary ? { summary: fold.summary } : {}),
+  });
   const sizes = context.sizes();
   emit(core, { type: 'compaction', method, folded: fold.folded, before: plan.before, after: sizes.total, sizes });
   return { method, before: plan.before, after: sizes.total };
 }
 
 /** The summary of the folded messages (the previous summary among them): the model's, else the rules'. */
-async function summarize(core: AgentCore, folded: readonly ContextMessage[], signal?: AbortSignal): Promise<{ summary: Summary; method: 'model' | 'rules' }> {
+async function summarize(
+  core: AgentCore,
+  folded: readonly ContextMessage[],
+  signal?: AbortSignal,
+): Promise<{ summary: Summary; method: 'model' | 'rules' }> {
   const budgets = core.options.config.context;
   const previous = core.context.summary;
   // The previous summary is folded as a message too; its structured form goes first.

@@ -60,7 +60,12 @@ function openCalls(messages: readonly ContextMessage[], count: number): string[]
 /** Before a session's first request: its system prompts are fixed from now on, and recorded. */
 export function sealPrompts(core: AgentCore): void {
   if (!core.context.seal()) return;
-  record(core, { t: 'system', at: at(core), ...core.context.allPrompts(), ...(core.toolsKey !== undefined ? { toolsKey: core.toolsKey } : {}) });
+  record(core, {
+    t: 'system',
+    at: at(core),
+    ...core.context.allPrompts(),
+    ...(core.toolsKey !== undefined ? { toolsKey: core.toolsKey } : {}),
+  });
 }
 
 /** Add `usage` (of `calls` model calls) to the totals `u`; money only in one currency. */
@@ -137,16 +142,21 @@ export async function call(
   const minContext = core.options.config.context.maxRequestTokens + REPLY_ROOM_TOKENS;
   const withImages = messages.some((m) => m.images?.length);
   // An llm-base that cannot carry images (the original 1.0.x) would drop them silently: say so instead.
-  if (withImages && !core.deps.llm.features.images) return { ok: false, code: 'IMAGES_UNSUPPORTED', message: t(core.options.lang, 'imagesNeedLlmBase'), notFound: false };
+  if (withImages && !core.deps.llm.features.images)
+    return { ok: false, code: 'IMAGES_UNSUPPORTED', message: t(core.options.lang, 'imagesNeedLlmBase'), notFound: false };
   // images.ts is loaded only for a request that carries some.
   const contentParts = withImages ? (require('../context/images') as typeof import('../context/images')).contentParts : undefined;
-  const wire = contentParts ? messages.map((m) => (m.images?.length ? ({ role: m.role, content: contentParts(m.content, m.images) } as unknown as ChatMessage) : m)) : messages;
+  const wire = contentParts
+    ? messages.map((m) => (m.images?.length ? ({ role: m.role, content: contentParts(m.content, m.images) } as unknown as ChatMessage) : m))
+    : messages;
   // Queued session and audit lines are written once the request is out (llm-base says so with
   // its first wait after connecting) or the call ended, not while the request is built and sent.
   release = holdWrites(core);
   let result: LlmResult;
   try {
-    result = await withChildSignal(signal, (own) => core.deps.llm.chat(wire, { mode, profile: core.profile, signal: own, onText, onWait, minContext, ...cacheKey, ...shape }));
+    result = await withChildSignal(signal, (own) =>
+      core.deps.llm.chat(wire, { mode, profile: core.profile, signal: own, onText, onWait, minContext, ...cacheKey, ...shape }),
+    );
   } finally {
     release();
   }
@@ -168,7 +178,8 @@ function replyText(result: Extract<LlmResult, { ok: true }>): string {
  * request quoting the error; still invalid → the raw text as chat, marked raw. */
 export async function ask(core: AgentCore, current: ContextMessage[], signal: AbortSignal, turn: UsageTotals): Promise<Asked> {
   const transport = core.deps.llm.transport?.(core.profile) ?? 'json';
-  if (transport === 'tools' && toolsOf(core)) return (require('./agent-tools') as typeof import('./agent-tools')).askWithTools(core, current, signal, turn);
+  if (transport === 'tools' && toolsOf(core))
+    return (require('./agent-tools') as typeof import('./agent-tools')).askWithTools(core, current, signal, turn);
   // json_schema: the reply's JSON Schema (from the registry's tools) constrains the answer.
   const shape: CallShape = transport === 'json_schema' ? { jsonSchema: { name: 'reply', schema: replyJsonSchema(toolsOf(core)) } } : {};
   sealPrompts(core);
@@ -184,7 +195,11 @@ export async function ask(core: AgentCore, current: ContextMessage[], signal: Ab
 
   emit(core, { type: 'repair', error: first.error });
   // The invalid reply quoted back and the request to answer again: this call only, never kept.
-  const repair: ContextMessage[] = [...current, { role: 'assistant', kind: 'assistant', content: truncateHead(first.raw, 300) }, { role: 'user', kind: 'event', content: buildRepairRequest(first.error) }];
+  const repair: ContextMessage[] = [
+    ...current,
+    { role: 'assistant', kind: 'assistant', content: truncateHead(first.raw, 300) },
+    { role: 'user', kind: 'event', content: buildRepairRequest(first.error) },
+  ];
   const second = await call(core, core.context.request(repair), signal, 'repair', false, shape);
   let raw = first.raw;
   if (second.ok) {

@@ -27,7 +27,8 @@ export function resumeSession(core: AgentCore, id: string): { skipped: number } 
   store.markLast(core.options.cwd, id);
   const meta = records.find((r) => r.t === 'meta');
   const stored = records.some((r) => r.t === 'system');
-  if (meta?.t === 'meta' && meta.v === 1 && !stored && core.context.messages.length) log(core, 'session_converted', t(core.options.lang, 'sessionConverted'));
+  if (meta?.t === 'meta' && meta.v === 1 && !stored && core.context.messages.length)
+    log(core, 'session_converted', t(core.options.lang, 'sessionConverted'));
   if (stored) noteChangedInstructions(core, core.context.basePrompts().json);
   return { skipped };
 }
@@ -51,11 +52,25 @@ function replay(core: AgentCore, r: SessionRecord): void {
       context.mode = modeOf(r.content) ?? context.mode;
       return context.append([eventMessage(r.content, r.toolsKey)]);
     case 'assistant':
-      return context.append([{ role: 'assistant', kind: 'assistant', content: r.content, ...(r.calls?.length ? { calls: r.calls } : {}), ...(r.alt !== undefined ? { alt: r.alt } : {}), ...(r.short !== undefined ? { short: r.short } : {}) }]);
+      return context.append([
+        {
+          role: 'assistant',
+          kind: 'assistant',
+          content: r.content,
+          ...(r.calls?.length ? { calls: r.calls } : {}),
+          ...(r.alt !== undefined ? { alt: r.alt } : {}),
+          ...(r.short !== undefined ? { short: r.short } : {}),
+        },
+      ]);
     case 'tool':
       return replayTool(core, r);
     case 'fold':
-      return context.applyFold({ shortened: r.shortened, folded: r.folded, head: r.head.map((h) => ({ ...h })), ...(r.summary ? { summary: r.summary } : {}) });
+      return context.applyFold({
+        shortened: r.shortened,
+        folded: r.folded,
+        head: r.head.map((h) => ({ ...h })),
+        ...(r.summary ? { summary: r.summary } : {}),
+      });
     case 'summary': {
       // Version 1 kept its summary apart from the messages it counted: the one before goes too.
       const { message, summary } = context.summaryMessage(r.summary);
@@ -99,6 +114,10 @@ export function noteChangedInstructions(core: AgentCore, fresh: string): void {
   const stored = new Set(core.context.systemPrompt('json').split('\n\n'));
   const changed = fresh.split('\n\n').filter((part) => part.trim() && !stored.has(part));
   if (!changed.length) return;
-  const text = JSON.stringify({ _event: 'instructions', note: 'These parts of your instructions changed since this session started; they take precedence over the system prompt.', changed: changed.join('\n\n') });
+  const text = JSON.stringify({
+    _event: 'instructions',
+    note: 'These parts of your instructions changed since this session started; they take precedence over the system prompt.',
+    changed: changed.join('\n\n'),
+  });
   core.notes.push({ kind: 'event', text });
 }

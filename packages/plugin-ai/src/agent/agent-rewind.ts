@@ -66,7 +66,9 @@ export function rewind(core: AgentCore, turn: number, options: RewindOptions): R
         text: JSON.stringify({
           _event: 'rewind',
           to_message: turn,
-          ...(result.files ? { restored: result.files.restored.map((r) => rel(r.path)), skipped: result.files.skipped.map((s) => rel(s.path)) } : {}),
+          ...(result.files
+            ? { restored: result.files.restored.map((r) => rel(r.path)), skipped: result.files.skipped.map((s) => rel(s.path)) }
+            : {}),
           ...(result.notRestored.length ? { still_in_effect: result.notRestored } : {}),
         }),
       },

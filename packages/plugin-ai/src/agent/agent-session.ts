@@ -89,7 +89,11 @@ export function record(core: AgentCore, entry: SessionRecord): void {
   const file = store.fileOf(id);
   if (core.unwritable.has(file)) return;
   const failed = (err: unknown) =>
-    emit(core, { type: 'log', code: 'session_not_saved', message: t(core.options.lang, 'sessionNotSaved', { reason: writeFailure(err), file }) });
+    emit(core, {
+      type: 'log',
+      code: 'session_not_saved',
+      message: t(core.options.lang, 'sessionNotSaved', { reason: writeFailure(err), file }),
+    });
   if (!core.started) {
     core.started = true;
     const meta: SessionRecord = { t: 'meta', v: 2, id, cwd: core.options.cwd, createdAt: at(core), mode: core.mode, profile: core.profile };
@@ -120,7 +124,14 @@ function title(text: string): string {
 /** Before a user message goes into the conversation: a checkpoint `/rewind` can return to (live and on replay alike). */
 export function checkpoint(core: AgentCore, text: string, when: string): void {
   const journalMark = core.runner?.mark?.() ?? 0;
-  core.checkpoints.push({ turn: core.checkpoints.length + 1, at: when, title: title(text), context: core.context.snapshot(), journalMark, effects: [] });
+  core.checkpoints.push({
+    turn: core.checkpoints.length + 1,
+    at: when,
+    title: title(text),
+    context: core.context.snapshot(),
+    journalMark,
+    effects: [],
+  });
 }
 
 /** The session record of a message as it was sent. */
@@ -134,9 +145,23 @@ function recordOf(core: AgentCore, m: ContextMessage): SessionRecord | undefined
       return { t: 'user', at: when, content: m.content, ...(images?.length ? { images } : {}), ...short };
     }
     case 'assistant':
-      return { t: 'assistant', at: when, content: m.content, ...(m.calls?.length ? { calls: m.calls } : {}), ...(m.alt !== undefined ? { alt: m.alt } : {}), ...short };
+      return {
+        t: 'assistant',
+        at: when,
+        content: m.content,
+        ...(m.calls?.length ? { calls: m.calls } : {}),
+        ...(m.alt !== undefined ? { alt: m.alt } : {}),
+        ...short,
+      };
     case 'tool':
-      return { t: 'tool', at: when, content: m.content, ...short, ...(m.tool ? { tool: m.tool } : {}), ...(m.callId ? { call_id: m.callId } : {}) };
+      return {
+        t: 'tool',
+        at: when,
+        content: m.content,
+        ...short,
+        ...(m.tool ? { tool: m.tool } : {}),
+        ...(m.callId ? { call_id: m.callId } : {}),
+      };
     case 'event':
       return { t: 'event', at: when, content: m.content, ...(m.toolsKey !== undefined ? { toolsKey: m.toolsKey } : {}) };
     default:

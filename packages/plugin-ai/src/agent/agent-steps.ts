@@ -51,7 +51,7 @@ export async function runSteps(core: AgentCore, turn: Turn, reply: CmdReply): Pr
   const steps = withCwd(reply, registry);
   const endedSoFar: EndedStep[] = [];
   const out: EndedStep[] = [];
-  for (let i = 0; i < steps.length; ) {
+  for (let i = 0; i < steps.length;) {
     const limit = concurrencyOf(registry.get(steps[i].tool ?? 'exec'));
     let end = i + 1;
     while (limit > 1 && end < steps.length && steps[end].tool === steps[i].tool) end++;
@@ -87,7 +87,8 @@ async function runStep(core: AgentCore, turn: Turn, runner: StepRunner, step: St
   // A PreToolUse hook's additionalContext reaches the model with the step results.
   if (pre?.context) turn.hookContext.push(pre.context);
   let done: EndedStep;
-  if (stop || signal.aborted) done = ended(start, notRunResult(core, start, signal.aborted ? { why: 'aborted', reason: 'aborted by the user' } : stop!));
+  if (stop || signal.aborted)
+    done = ended(start, notRunResult(core, start, signal.aborted ? { why: 'aborted', reason: 'aborted by the user' } : stop!));
   else if (pre?.blocked) done = ended(start, pre.blocked);
   else done = await handToRunner(core, turn, runner, hooked(start, pre?.says, pre?.stop));
   const post = await postToolUse(core, done.id, step, done.result, signal);
@@ -106,7 +107,10 @@ async function handToRunner(core: AgentCore, turn: Turn, runner: StepRunner, sta
   turn.live.set(start.id, handedOver(start));
   try {
     // A PreToolUse hook's "ask": the user is asked even where the step would run by itself.
-    const step = start.hook === 'ask' ? ({ ...start.step, requires: { ...(start.step as { requires?: object }).requires, confirm: true } } as Step) : start.step;
+    const step =
+      start.hook === 'ask'
+        ? ({ ...start.step, requires: { ...(start.step as { requires?: object }).requires, confirm: true } } as Step)
+        : start.step;
     const result = await withChildSignal(turn.controller.signal, (own) =>
       runner.run(step, {
         id: start.id,
@@ -122,7 +126,15 @@ async function handToRunner(core: AgentCore, turn: Turn, runner: StepRunner, sta
 
 /** The result of a step the agent did not run: the model's observation, worded in the session's language. */
 function notRunResult(core: AgentCore, s: LiveStep, stop: Stop): ToolResult {
-  return { _event: 'tool_result', id: s.id, tool: s.step.tool, status: 'declined', reason: stop.reason, notRun: stop.why, decision: { ...renderVerdict(s.verdict, core.options.lang), by: 'policy' } };
+  return {
+    _event: 'tool_result',
+    id: s.id,
+    tool: s.step.tool,
+    status: 'declined',
+    reason: stop.reason,
+    notRun: stop.why,
+    decision: { ...renderVerdict(s.verdict, core.options.lang), by: 'policy' },
+  };
 }
 
 /** The steps of a reply that were never judged nor run (the step limit): each ended with its own id and why. */
@@ -135,7 +147,11 @@ export function notRunSteps(core: AgentCore, reply: CmdReply, stop: Stop): Ended
 }
 
 /** A custom command's `!`cmd`` and `@file` run (judged like any step) before its prompt is sent: the prompt. */
-export function prepareCommand(core: AgentCore, turn: Turn, prepare: (run: (step: Step) => Promise<ToolResult>) => Promise<string>): Promise<string> {
+export function prepareCommand(
+  core: AgentCore,
+  turn: Turn,
+  prepare: (run: (step: Step) => Promise<ToolResult>) => Promise<string>,
+): Promise<string> {
   return prepare(async (step) => {
     const [done] = await runSteps(core, turn, { type: 'cmd', message: '', data: { cwd: null, commands: [step] } } as CmdReply);
     return done.result;

@@ -26,7 +26,10 @@ interface ToolSource extends StepRegistry {
 
 /** An OpenAI function name for a dotted tool name (`fs.read` → `fs__read`): `[A-Za-z0-9_-]`, ≤ 64. */
 export function functionName(tool: string): string {
-  return tool.replace(/\./g, '__').replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+  return tool
+    .replace(/\./g, '__')
+    .replace(/[^A-Za-z0-9_-]/g, '_')
+    .slice(0, 64);
 }
 
 type Built = { names: Map<string, string>; wrapped: Set<string>; defs: unknown[] };
@@ -69,7 +72,12 @@ function hiddenTools(core: AgentCore, registry: ToolSource): Set<string> {
 }
 
 /** The steps of the model's calls as a cmd reply, validated like a JSON-protocol reply. */
-export function replyOfCalls(text: string, calls: readonly LlmToolCall[], registry: ToolSource, hidden?: ReadonlySet<string>): ReturnType<typeof parseReply> {
+export function replyOfCalls(
+  text: string,
+  calls: readonly LlmToolCall[],
+  registry: ToolSource,
+  hidden?: ReadonlySet<string>,
+): ReturnType<typeof parseReply> {
   const { names, wrapped } = toolDefinitions(registry, hidden);
   const problems: string[] = [];
   const commands = calls.map((c) => {
@@ -92,7 +100,12 @@ export function replyOfCalls(text: string, calls: readonly LlmToolCall[], regist
 function repairMessages(text: string, calls: readonly LlmToolCall[], error: string): ContextMessage[] {
   return [
     { role: 'assistant', kind: 'assistant', content: text, calls: calls.map((c) => ({ ...c })) },
-    ...calls.map((c): ContextMessage => ({ role: 'tool', kind: 'tool', callId: c.id, content: JSON.stringify({ error: 'not run: the call did not validate' }) })),
+    ...calls.map((c): ContextMessage => ({
+      role: 'tool',
+      kind: 'tool',
+      callId: c.id,
+      content: JSON.stringify({ error: 'not run: the call did not validate' }),
+    })),
     { role: 'user', kind: 'event', content: buildToolRepairRequest(error) },
   ];
 }
@@ -110,15 +123,29 @@ export async function askWithTools(core: AgentCore, current: ContextMessage[], s
   const answered = answerOf(first.text ?? '', first.toolCalls ?? [], registry, hidden, false);
   if (answered.ok) return answered;
   emit(core, { type: 'repair', error: answered.error });
-  const second = await call(core, core.context.request([...current, ...repairMessages(first.text ?? '', first.toolCalls ?? [], answered.error)], 'tools'), signal, 'repair', false, { tools: defs });
-  if (!second.ok) return second.code === 'ABORTED' ? { ok: false, code: second.code, message: second.message } : rawChat(first.text || answered.raw);
+  const second = await call(
+    core,
+    core.context.request([...current, ...repairMessages(first.text ?? '', first.toolCalls ?? [], answered.error)], 'tools'),
+    signal,
+    'repair',
+    false,
+    { tools: defs },
+  );
+  if (!second.ok)
+    return second.code === 'ABORTED' ? { ok: false, code: second.code, message: second.message } : rawChat(first.text || answered.raw);
   addUsage(core, second.usage, turn, second.model);
   const again = answerOf(second.text ?? '', second.toolCalls ?? [], registry, hidden, true);
   return again.ok ? again : rawChat(second.text || again.raw);
 }
 
 /** An answer's text and calls as a validated reply, or why they are not one. */
-function answerOf(text: string, calls: readonly LlmToolCall[], registry: ToolSource, hidden: ReadonlySet<string>, repaired: boolean): Extract<Asked, { ok: true }> | { ok: false; error: string; raw: string } {
+function answerOf(
+  text: string,
+  calls: readonly LlmToolCall[],
+  registry: ToolSource,
+  hidden: ReadonlySet<string>,
+  repaired: boolean,
+): Extract<Asked, { ok: true }> | { ok: false; error: string; raw: string } {
   if (!calls.length) return { ok: true, reply: { type: 'chat', message: text, data: { format: 'markdown' } }, raw: false, repaired, text };
   const parsed = replyOfCalls(text, calls, registry, hidden);
   if (!parsed.success) return { ok: false, error: parsed.error, raw: parsed.raw };

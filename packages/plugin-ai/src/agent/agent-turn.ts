@@ -22,12 +22,25 @@ type Ending = { outcome: TurnOutcome; message: string; error?: { code: string; m
 
 /** One turn: ask, run the steps the reply asks for, feed back their results, until the model
  * answers, fails, the step limit is hit or the user aborts. */
-export async function runTurn(core: AgentCore, first: Pending[], input: string, external?: AbortSignal, command?: Pick<SendOptions, 'prepare' | 'allow'>): Promise<TurnResult> {
+export async function runTurn(
+  core: AgentCore,
+  first: Pending[],
+  input: string,
+  external?: AbortSignal,
+  command?: Pick<SendOptions, 'prepare' | 'allow'>,
+): Promise<TurnResult> {
   const controller = new AbortController();
   const onAbort = () => controller.abort();
   if (external?.aborted) controller.abort();
   external?.addEventListener('abort', onAbort, { once: true });
-  const turn: Turn = { controller, usage: zeroUsage(), steering: [], live: new Map(), hookContext: [], ...(command?.allow?.length ? { allow: commandAllowances(command.allow) } : {}) };
+  const turn: Turn = {
+    controller,
+    usage: zeroUsage(),
+    steering: [],
+    live: new Map(),
+    hookContext: [],
+    ...(command?.allow?.length ? { allow: commandAllowances(command.allow) } : {}),
+  };
   core.turn = turn;
   const progress: Progress = { last: {}, rounds: 0, stopContinues: 0 };
   emit(core, { type: 'turn_start', input, sessionId: core.id });
@@ -43,7 +56,13 @@ export async function runTurn(core: AgentCore, first: Pending[], input: string, 
 }
 
 /** Before the first call: the tools that joined, a custom command's work, the prompt hooks. */
-async function startTurn(core: AgentCore, turn: Turn, first: Pending[], input: string, prepare: SendOptions['prepare']): Promise<{ pending: Pending[] } | { ending: Ending }> {
+async function startTurn(
+  core: AgentCore,
+  turn: Turn,
+  first: Pending[],
+  input: string,
+  prepare: SendOptions['prepare'],
+): Promise<{ pending: Pending[] } | { ending: Ending }> {
   const signal = turn.controller.signal;
   // The run mode is said when it differs from what the model was last told (once, not each turn).
   const told = core.context.mode === core.runMode ? [] : [{ kind: 'event' as const, text: JSON.stringify(modeEvent(core.runMode)) }];
@@ -88,7 +107,12 @@ async function converse(core: AgentCore, turn: Turn, pending: Pending[], progres
 }
 
 /** What a validated reply leads to: the turn's end, or what goes with the next call. */
-async function afterReply(core: AgentCore, turn: Turn, asked: Extract<Asked, { ok: true }>, progress: Progress): Promise<{ pending: Pending[] } | { ending: Ending }> {
+async function afterReply(
+  core: AgentCore,
+  turn: Turn,
+  asked: Extract<Asked, { ok: true }>,
+  progress: Progress,
+): Promise<{ pending: Pending[] } | { ending: Ending }> {
   const { reply, raw } = asked;
   const signal = turn.controller.signal;
   const lang = core.options.lang;
@@ -101,13 +125,17 @@ async function afterReply(core: AgentCore, turn: Turn, asked: Extract<Asked, { o
       return { pending: [back] };
     }
   }
-  if (reply.type === 'chat') return { ending: { outcome: 'answered', message: raw ? `${t(lang, 'rawReply')} ${reply.message}` : reply.message } };
+  if (reply.type === 'chat')
+    return { ending: { outcome: 'answered', message: raw ? `${t(lang, 'rawReply')} ${reply.message}` : reply.message } };
   if (reply.type === 'error') return { ending: { outcome: 'model_error', message: t(lang, 'modelError', { message: reply.message }) } };
   if (progress.rounds >= core.maxAutoSteps) {
     // The steps of this reply never ran: the window and the session say so, so neither the
     // model (after `continue`) nor a resumed session takes them for done.
     const steps = notRunSteps(core, reply, { why: 'step_limit', reason: 'not run: step limit' });
-    commitPending(core, steps.map((s) => ({ kind: 'tool' as const, result: s.result })));
+    commitPending(
+      core,
+      steps.map((s) => ({ kind: 'tool' as const, result: s.result })),
+    );
     emit(core, { type: 'step_limit', steps: progress.rounds });
     return { ending: { outcome: 'step_limit', message: t(lang, 'stepLimit', { n: progress.rounds }) } };
   }
@@ -127,7 +155,10 @@ function endTurn(core: AgentCore, ending: Ending, progress: Progress, usage: Tur
   flushWrites(core);
   const { outcome, message, error } = ending;
   const last = progress.last;
-  const suggestions = outcome === 'answered' && last.reply?.type === 'chat' ? (last.reply.data?.suggestions ?? []).filter((s) => s.trim() !== '').slice(0, 9) : [];
+  const suggestions =
+    outcome === 'answered' && last.reply?.type === 'chat'
+      ? (last.reply.data?.suggestions ?? []).filter((s) => s.trim() !== '').slice(0, 9)
+      : [];
   const result: TurnResult = {
     outcome,
     reply: last.reply,
@@ -152,7 +183,10 @@ function callFailed(core: AgentCore, current: ContextMessage[], failure: { code:
     return { outcome: 'aborted', message: t(lang, 'aborted') };
   }
   commit(core, current);
-  const message = failure.code === 'NO_PROFILE' ? t(lang, 'llmErrorNoProfile', { message: failure.message }) : t(lang, 'llmError', { code: failure.code, message: failure.message });
+  const message =
+    failure.code === 'NO_PROFILE'
+      ? t(lang, 'llmErrorNoProfile', { message: failure.message })
+      : t(lang, 'llmError', { code: failure.code, message: failure.message });
   return { outcome: 'error', message, error: { code: failure.code, message: failure.message } };
 }
 

@@ -35,7 +35,10 @@ export class Agent {
       options,
       deps,
       now,
-      context: new ConversationContext({ json: options.systemPrompt, ...(options.toolsSystemPrompt ? { tools: options.toolsSystemPrompt } : {}) }, options.config.context),
+      context: new ConversationContext(
+        { json: options.systemPrompt, ...(options.toolsSystemPrompt ? { tools: options.toolsSystemPrompt } : {}) },
+        options.config.context,
+      ),
       listeners: new Set(),
       undoMarks: [],
       checkpoints: [],
@@ -121,7 +124,9 @@ export class Agent {
     if (!pricing) return usage.cost !== undefined && usage.currency ? { usage, amount: usage.cost, currency: usage.currency } : { usage };
     const cached = Math.min(usage.cached_tokens ?? 0, usage.input_tokens);
     const cachedPrice = pricing.cachedInputPerMillion ?? pricing.inputPerMillion;
-    const amount = ((usage.input_tokens - cached) * pricing.inputPerMillion + cached * cachedPrice + usage.output_tokens * pricing.outputPerMillion) / 1e6;
+    const amount =
+      ((usage.input_tokens - cached) * pricing.inputPerMillion + cached * cachedPrice + usage.output_tokens * pricing.outputPerMillion) /
+      1e6;
     return { usage, amount, currency: pricing.currency };
   }
 
@@ -145,7 +150,13 @@ export class Agent {
       if (index < 0) return this.cancelled();
       this.queue.splice(index, 1);
       const restore = this.overrideForTurn(options);
-      return runTurn(this.core, [{ kind: 'user', text, ...(options.images?.length ? { images: options.images } : {}) }], text, options.signal, options).finally(restore);
+      return runTurn(
+        this.core,
+        [{ kind: 'user', text, ...(options.images?.length ? { images: options.images } : {}) }],
+        text,
+        options.signal,
+        options,
+      ).finally(restore);
     });
     this.chain = run.catch(() => undefined);
     return run;
@@ -338,7 +349,10 @@ export class Agent {
     const turn: Turn = { controller, usage: zeroUsage(), steering: [], live: new Map(), hookContext: [] };
     core.turn = turn;
     try {
-      const [done] = await runSteps(core, turn, { type: 'cmd', message: '', data: { cwd: null, commands: [step] } } as Extract<Reply, { type: 'cmd' }>);
+      const [done] = await runSteps(core, turn, { type: 'cmd', message: '', data: { cwd: null, commands: [step] } } as Extract<
+        Reply,
+        { type: 'cmd' }
+      >);
       core.notes.push(...turn.hookContext.splice(0));
       return done.result;
     } finally {

@@ -6,7 +6,19 @@ import type { StepRegistry } from '../context/protocol';
  * steps; RUN_MODES comes from its types module, which loads nothing). The runner plugin-ai drives
  * is {@link StepRunner}: tool-runner's ToolRunner with the newer members optional, so the core
  * can be driven by a fake runner in tests. */
-export type { Decision, Level, Rule, ConfirmAnswer, ConfirmRequest, RunOptions, Policy, ProcInfo, RunMode, UndoResult, Verdict } from '@holic512/tool-runner';
+export type {
+  Decision,
+  Level,
+  Rule,
+  ConfirmAnswer,
+  ConfirmRequest,
+  RunOptions,
+  Policy,
+  ProcInfo,
+  RunMode,
+  UndoResult,
+  Verdict,
+} from '@holic512/tool-runner';
 export { RUN_MODES } from '@holic512/tool-runner/lib/types';
 
 /** What asks the user about a step: the runner's own `confirm` option. */
@@ -35,7 +47,9 @@ export type ToolResult = Omit<Partial<UnionFields<RunnerToolResult>>, '_event' |
 /** A type's named fields (an index signature left out). */
 type Named<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 /** Every named field of every member of a union, each typed as the union of its types. */
-type UnionFields<U> = { [K in U extends unknown ? keyof Named<U> : never]: U extends unknown ? (K extends keyof Named<U> ? Named<U>[K] : never) : never };
+type UnionFields<U> = {
+  [K in U extends unknown ? keyof Named<U> : never]: U extends unknown ? (K extends keyof Named<U> ? Named<U>[K] : never) : never;
+};
 
 type Newer = 'mark' | 'changes' | 'undo' | 'dispose' | 'processes' | 'ruleProblems' | 'mode' | 'setMode' | 'sandboxStatus';
 

@@ -107,7 +107,14 @@ export function answered(s: AwaitingStep, answer: AgentConfirmAnswer): AwaitingS
 /** The step as the runner's result ends it. */
 export function ended(s: LiveStep, result: ToolResult): EndedStep {
   const approval = 'approval' in s ? s.approval : undefined;
-  const base = { id: s.id, step: s.step, verdict: s.verdict, result, ...(approval ? { approval } : {}), ...(s.hookStop !== undefined ? { hookStop: s.hookStop } : {}) };
+  const base = {
+    id: s.id,
+    step: s.step,
+    verdict: s.verdict,
+    result,
+    ...(approval ? { approval } : {}),
+    ...(s.hookStop !== undefined ? { hookStop: s.hookStop } : {}),
+  };
   if (result.notRun) return { ...base, status: 'not_run', why: result.notRun };
   if (result.status === 'blocked') return { ...base, status: 'blocked' };
   if (result.status === 'declined') return { ...base, status: 'declined' };
@@ -136,8 +143,10 @@ export interface Stop {
 export function stopBefore(endedSoFar: readonly EndedStep[], steering: boolean): Stop | undefined {
   for (const s of endedSoFar) {
     if (s.status === 'not_run') return { why: s.why === 'steering' ? 'steering' : 'after_stop', reason: String(s.result.reason ?? '') };
-    if (s.status === 'blocked' && s.result.blockedBy === 'hook') return { why: 'after_stop', reason: `not run: ${s.id} was blocked by a hook` };
-    if (s.status === 'blocked' || s.status === 'declined') return { why: 'after_stop', reason: `not run: ${s.id} before it was ${s.status}` };
+    if (s.status === 'blocked' && s.result.blockedBy === 'hook')
+      return { why: 'after_stop', reason: `not run: ${s.id} was blocked by a hook` };
+    if (s.status === 'blocked' || s.status === 'declined')
+      return { why: 'after_stop', reason: `not run: ${s.id} before it was ${s.status}` };
     if (s.hookStop !== undefined) return { why: 'after_stop', reason: `not run: a hook ended the turn after ${s.id}` };
   }
   return steering ? { why: 'steering', reason: 'skipped: the user sent a steering message; replan with it' } : undefined;

@@ -173,16 +173,31 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   if (runEnv !== env) registerKnownSecrets(slothtoolHome(env), claude.env);
   // Hooks: the user's (ai.json, ~/.claude/settings.json), and a trusted project's (.slothtool/settings.json, .claude/settings*.json);
   // those of Claude Code's files read Claude Code's stdin exactly.
-  const hookReads = [readHooks(config.hooks, paths.config), ...(projectRules.hooks ? [readHooks(projectRules.hooks, projectRules.file ?? '')] : []), ...claude.hooks.map((h) => readHooks(h.raw, h.source, 'claude'))];
+  const hookReads = [
+    readHooks(config.hooks, paths.config),
+    ...(projectRules.hooks ? [readHooks(projectRules.hooks, projectRules.file ?? '')] : []),
+    ...claude.hooks.map((h) => readHooks(h.raw, h.source, 'claude')),
+  ];
   const hooks = hookReads.flatMap((r) => r.hooks);
   // Skills: the index goes into the prompt, a body only when the model loads one (skill.load).
   // A project's own skills only in a trusted folder (their scripts are the project's code).
-  const { skills } = discoverSkills(skillRoots(slothtoolHome(env), projectRoot, userHome).filter((r) => r.scope === 'user' || trust === 'trusted'));
+  const { skills } = discoverSkills(
+    skillRoots(slothtoolHome(env), projectRoot, userHome).filter((r) => r.scope === 'user' || trust === 'trusted'),
+  );
   const extraTools = skills.length ? [skillLoadTool(skills)] : [];
   // Scripts inside those skill folders are asked about (L1) as project code, not refused as unknown.
   const skillDirs = skills.map((s) => s.dir);
   // MCP servers: the user's (ai.json, ~/.claude.json), and a trusted project's `.mcp.json`; they connect in the background.
-  const mcp = startMcp({ user: config.mcpServers, userFile: paths.config, more: [...(options.mcpServers ? [options.mcpServers] : []), ...claudeServers.sources], projectRoot, projectTrusted: trust === 'trusted', env: runEnv, serverEnv: claude.env, cwd });
+  const mcp = startMcp({
+    user: config.mcpServers,
+    userFile: paths.config,
+    more: [...(options.mcpServers ? [options.mcpServers] : []), ...claudeServers.sources],
+    projectRoot,
+    projectTrusted: trust === 'trusted',
+    env: runEnv,
+    serverEnv: claude.env,
+    cwd,
+  });
   const userPrompt = readUserPrompt(options, cwd);
   const environment = {
     cwd,
@@ -199,16 +214,36 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     const promptTools = [...builtinTools(), ...(extra as unknown as ReturnType<typeof builtinTools>)];
     const withNote = (p: string) => withUserPrompt(note ? `${p}\n\n${note}` : p, userPrompt);
     // With native tool calls (llm-base transport `tools`) the tools travel as definitions instead.
-    return { systemPrompt: withNote(buildSystemPrompt(environment, promptTools)), toolsSystemPrompt: withNote(buildSystemPrompt(environment, promptTools, 'tools')) };
+    return {
+      systemPrompt: withNote(buildSystemPrompt(environment, promptTools)),
+      toolsSystemPrompt: withNote(buildSystemPrompt(environment, promptTools, 'tools')),
+    };
   };
   // The tools replies are parsed against exist before the runner, which a turn that only talks
   // never builds (nor loads: tool-runner's runner, exec and sandbox load on first use).
   const registryOf = (extra: readonly unknown[]) => (options.createRunner ? undefined : loadToolRunner().createToolRegistry?.(extra));
   const tools = registryOf(parentExtra);
   const policy = { ...rules.policy, ...(skillDirs.length ? { trustedCodeRoots: skillDirs } : {}) };
-  const runnerFor = runnerFactory({ config, policy, unattended: options.unattended === true || !options.confirm, registry, cwd, lang: options.lang, env: runEnv, fileAccess: options.fileAccess, noTerminal: options.noTerminal });
+  const runnerFor = runnerFactory({
+    config,
+    policy,
+    unattended: options.unattended === true || !options.confirm,
+    registry,
+    cwd,
+    lang: options.lang,
+    env: runEnv,
+    fileAccess: options.fileAccess,
+    noTerminal: options.noTerminal,
+  });
   const createRunner = options.createRunner ?? runnerFor(tools, parentExtra);
-  const agentOptions = { config, cwd, lang: options.lang, mode: options.mode, profile: options.profile, maxAutoSteps: options.maxAutoSteps };
+  const agentOptions = {
+    config,
+    cwd,
+    lang: options.lang,
+    mode: options.mode,
+    profile: options.profile,
+    maxAutoSteps: options.maxAutoSteps,
+  };
   const agent = new Agent(
     { ...agentOptions, ...prompts(parentExtra) },
     {
@@ -223,7 +258,9 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       now: options.now,
       // The first step otherwise starts the helper and goes without it (node's fork of this
       // process, socketpairs instead of pipes): start it while a reply asking for steps streams in.
-      ...(options.createRunner ? {} : { prepareSteps: () => void loadToolRunner().prepareSpawnHelper?.({ slothtoolHome: slothtoolHome(runEnv) }) }),
+      ...(options.createRunner
+        ? {}
+        : { prepareSteps: () => void loadToolRunner().prepareSpawnHelper?.({ slothtoolHome: slothtoolHome(runEnv) }) }),
     },
   );
   const otel = startTelemetry(env, config.telemetry, VERSION);
@@ -288,15 +325,26 @@ function customCommands(home: string, projectRoot: string, userHome: string, aiH
 function readMemory(config: AiConfig, home: string, userHome: string, cwd: string, policy: Policy): ProjectContext | undefined {
   const mayImport = (file: string): true | string => {
     const tr = loadToolRunner('verdictOf');
-    const verdict = tr.verdictOf({ tool: 'fs.read', path: file }, policy, { cwd: tr.findWorkspace?.(cwd) ?? cwd, home: userHome, slothtoolHome: home });
+    const verdict = tr.verdictOf({ tool: 'fs.read', path: file }, policy, {
+      cwd: tr.findWorkspace?.(cwd) ?? cwd,
+      home: userHome,
+      slothtoolHome: home,
+    });
     return verdict.level === 'L0' ? true : (tr.renderVerdict(verdict, 'en').rules[0]?.reason ?? verdict.level);
   };
   return readProjectContext(cwd, config.context.projectContextMaxTokens, { slothtoolHome: home, userHome, mayImport });
 }
 
 /** What the edges read beside the agent: the registry steps are shown by, and the run's telemetry. */
-function edgeParts(tools: StepRunner['tools'] | undefined, otel: ReturnType<typeof startTelemetry>): Pick<AppAgent, 'tools' | 'telemetry' | 'telemetryProblem'> {
-  return { ...(tools ? { tools } : {}), ...(otel.telemetry ? { telemetry: otel.telemetry } : {}), ...(otel.problem ? { telemetryProblem: otel.problem } : {}) };
+function edgeParts(
+  tools: StepRunner['tools'] | undefined,
+  otel: ReturnType<typeof startTelemetry>,
+): Pick<AppAgent, 'tools' | 'telemetry' | 'telemetryProblem'> {
+  return {
+    ...(tools ? { tools } : {}),
+    ...(otel.telemetry ? { telemetry: otel.telemetry } : {}),
+    ...(otel.problem ? { telemetryProblem: otel.problem } : {}),
+  };
 }
 
 /** What building a step runner needs: the same for the agent and its children (agent.run). */

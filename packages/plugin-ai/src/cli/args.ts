@@ -41,7 +41,18 @@ export type ParsedArgs =
   | RunArgs
   | {
       kind: 'error';
-      key: 'unknownOption' | 'missingValue' | 'badMode' | 'badPermissionMode' | 'badMaxSteps' | 'riskUsage' | 'missingPrompt' | 'badInputFormat' | 'acpWith' | 'acpYolo' | 'streamJsonWith';
+      key:
+        | 'unknownOption'
+        | 'missingValue'
+        | 'badMode'
+        | 'badPermissionMode'
+        | 'badMaxSteps'
+        | 'riskUsage'
+        | 'missingPrompt'
+        | 'badInputFormat'
+        | 'acpWith'
+        | 'acpYolo'
+        | 'streamJsonWith';
       vars: Record<string, string>;
     };
 
@@ -76,7 +87,16 @@ export function tokensOf(argv: string[]): Token[] {
   return parseTokens({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true }).tokens ?? [];
 }
 
-type StringOption = 'prompt' | 'mode' | 'permission-mode' | 'profile' | 'max-steps' | 'image' | 'input-format' | 'append-system-prompt' | 'system-prompt-file';
+type StringOption =
+  | 'prompt'
+  | 'mode'
+  | 'permission-mode'
+  | 'profile'
+  | 'max-steps'
+  | 'image'
+  | 'input-format'
+  | 'append-system-prompt'
+  | 'system-prompt-file';
 const isRunMode = (v: string): v is NonNullable<RunArgs['runMode']> => v === 'plan' || v === 'default' || v === 'auto-edit' || v === 'yolo';
 
 /** A string option's value into `out`, or the error it makes. */
@@ -146,7 +166,8 @@ export function parseArgs(argv: string[]): ParsedArgs {
   }
   if (words.length) out.prompt = out.prompt !== undefined ? `${out.prompt} ${words.join(' ')}` : words.join(' ');
   const streamJson = out.inputFormat === 'stream-json';
-  if (promptWithoutValue && out.prompt === undefined && !out.continue && !streamJson) return { kind: 'error', key: 'missingValue', vars: { option: promptWithoutValue } };
+  if (promptWithoutValue && out.prompt === undefined && !out.continue && !streamJson)
+    return { kind: 'error', key: 'missingValue', vars: { option: promptWithoutValue } };
   return out.acp ? checkAcp(out, argv) : streamJson ? checkStreamJson(out, argv) : out;
 }
 
@@ -183,7 +204,11 @@ function checkAcp(out: RunArgs, argv: string[]): ParsedArgs {
 
 /** `--input-format stream-json` reads every prompt from stdin and answers with JSON lines: one-shot and `--json` by itself. */
 function checkStreamJson(out: RunArgs, argv: string[]): ParsedArgs {
-  const other = out.interactive ? firstTyped(argv, ['interactive']) : out.prompt !== undefined ? firstTyped(argv, ['prompt', '']) : undefined;
+  const other = out.interactive
+    ? firstTyped(argv, ['interactive'])
+    : out.prompt !== undefined
+      ? firstTyped(argv, ['prompt', ''])
+      : undefined;
   if (other !== undefined) return { kind: 'error', key: 'streamJsonWith', vars: { option: other } };
   return { ...out, oneShot: true, json: true };
 }
@@ -195,7 +220,8 @@ export const OPTION_NAMES: readonly string[] = Object.keys(OPTIONS).map((name) =
 function parseRisk(argv: string[]): ParsedArgs {
   let json = false;
   let start = argv.length;
-  for (const tok of parseTokens({ args: argv, options: { json: { type: 'boolean' } }, strict: false, allowPositionals: true, tokens: true }).tokens ?? []) {
+  for (const tok of parseTokens({ args: argv, options: { json: { type: 'boolean' } }, strict: false, allowPositionals: true, tokens: true })
+    .tokens ?? []) {
     if (tok.kind === 'option' && tok.name === 'json') json = true;
     else {
       start = tok.kind === 'option-terminator' ? tok.index + 1 : tok.index;

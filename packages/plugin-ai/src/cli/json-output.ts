@@ -145,7 +145,13 @@ export class JsonEventWriter {
       if (!s.tail.length) continue;
       const tail = tailWithin(s.tail.map((c) => c.text).join(''), this.limit);
       const omittedBytes = s.bytes - s.head - Buffer.byteLength(tail);
-      this.line({ type: 'output', id, chunk: tail, stream, ...(omittedBytes > 0 ? { truncated: true, bytes: s.bytes, omittedBytes } : {}) });
+      this.line({
+        type: 'output',
+        id,
+        chunk: tail,
+        stream,
+        ...(omittedBytes > 0 ? { truncated: true, bytes: s.bytes, omittedBytes } : {}),
+      });
     }
   }
 }

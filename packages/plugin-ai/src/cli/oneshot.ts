@@ -113,7 +113,13 @@ export function nonInteractiveConfirm(approveL1: boolean, lang: Lang): AgentConf
  * a bad config) or no profile and nobody to run the guided setup with (exit 4). Only the check
  * and the hint: the setup itself (prompts, probes, presets) is not loaded here.
  */
-export function preflight(app: ReturnType<typeof createAppAgent>, args: RunArgs, env: NodeJS.ProcessEnv, lang: Lang, say: (message: string, code: string) => void): number | undefined {
+export function preflight(
+  app: ReturnType<typeof createAppAgent>,
+  args: RunArgs,
+  env: NodeJS.ProcessEnv,
+  lang: Lang,
+  say: (message: string, code: string) => void,
+): number | undefined {
   const { needsSetup } = require('../setup/needs') as typeof import('../setup/needs');
   const needs = needsSetup({ env, registry: app.registry, profile: args.profile ?? null });
   if (needs.configProblem) {
@@ -144,9 +150,19 @@ function turnInput(
   for (const n of custom?.notes ?? []) stderr.write(t(lang, n.key, n.vars) + '\n');
   if (custom) return custom;
   const init = /^\/init(?:\s+([\s\S]*))?$/.exec(prompt.trim());
-  if (init) return { message: (require('../extensions/init-prompt') as typeof import('../extensions/init-prompt')).initPrompt(app.projectDir, init[1] ?? '', cwd) };
+  if (init)
+    return {
+      message: (require('../extensions/init-prompt') as typeof import('../extensions/init-prompt')).initPrompt(
+        app.projectDir,
+        init[1] ?? '',
+        cwd,
+      ),
+    };
   const onSkip = (rel: string, why: string) => stderr.write(t(lang, 'fileRefSkipped', { file: rel, why }) + '\n');
-  return { message: prompt, options: typed.includes('@') ? commandRun().fileRefsFor(app, prompt, cwd, { refsIn: typed, lang, onSkip }) : undefined };
+  return {
+    message: prompt,
+    options: typed.includes('@') ? commandRun().fileRefsFor(app, prompt, cwd, { refsIn: typed, lang, onSkip }) : undefined,
+  };
 }
 
 /** `ai -p "<prompt>"`: one turn, events as text or JSON lines, a meaningful exit code. */
@@ -164,7 +180,10 @@ export async function runOneShot(args: RunArgs, lang: Lang, io?: Partial<OneShot
 }
 
 /** The turn's answer as text: the answer on stdout (Markdown drawn on a terminal), anything else and the suggestions on stderr. */
-function printAnswer(result: TurnResult, io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; env: NodeJS.ProcessEnv }): void {
+function printAnswer(
+  result: TurnResult,
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; env: NodeJS.ProcessEnv },
+): void {
   const { stdout, stderr, env } = io;
   const target = result.outcome === 'answered' ? stdout : stderr;
   const reply = result.reply;
@@ -264,7 +283,9 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   const onSigint = () => (controller.signal.aborted ? lifetime.stop('SIGINT') : controller.abort());
   process.on('SIGINT', onSigint);
   try {
-    const { message, options } = continueOnly ? { message: prompt, options: undefined } : turnInput(app, prompt, args.prompt ?? '', cwd, lang, stderr);
+    const { message, options } = continueOnly
+      ? { message: prompt, options: undefined }
+      : turnInput(app, prompt, args.prompt ?? '', cwd, lang, stderr);
     const result = continueOnly
       ? await agent.continue({ signal: controller.signal })
       : await agent.send(message, { ...options, signal: controller.signal, ...(images.length ? { images } : {}) });

@@ -36,7 +36,15 @@ export async function runRisk(
     // which quote the command's arguments; the step is redacted with them).
     const { policy } = sessionRules(config, paths, cwd, env);
     const tr = loadToolRunner('verdictOf');
-    const runner = tr.createToolRunner({ policy, confirm: async () => ({ action: 'decline' as const }), registry: readRegistry(paths.registry), cwd, lang, env, sandbox: 'off' });
+    const runner = tr.createToolRunner({
+      policy,
+      confirm: async () => ({ action: 'decline' as const }),
+      registry: readRegistry(paths.registry),
+      cwd,
+      lang,
+      env,
+      sandbox: 'off',
+    });
     const decision = tr.renderVerdict(runner.verdict(step), lang);
     const shown = redactValue({ step, level: decision.level, rules: decision.rules });
     if (args.json) {

@@ -30,10 +30,29 @@ interface SandboxLimits {
 
 interface SandboxModule {
   createSandbox(options: { workspace: string; home: string; slothtoolHome: string; tmpDir: string; mode?: 'auto' }): {
-    status(): { kind: string; reason?: string; limits?: SandboxLimits; limitsOff?: 'no-prlimit' | 'seatbelt' | 'off' | 'root'; degraded?: HardeningContext['degraded'] };
-    wrap(level: 'L0' | 'L1', network: boolean, cwd: string, program: string, args: string[]): { program: string; args: string[]; fds?: Buffer[] } | undefined;
+    status(): {
+      kind: string;
+      reason?: string;
+      limits?: SandboxLimits;
+      limitsOff?: 'no-prlimit' | 'seatbelt' | 'off' | 'root';
+      degraded?: HardeningContext['degraded'];
+    };
+    wrap(
+      level: 'L0' | 'L1',
+      network: boolean,
+      cwd: string,
+      program: string,
+      args: string[],
+    ): { program: string; args: string[]; fds?: Buffer[] } | undefined;
   };
-  exec(options: { program: string; args: string[]; fds?: Buffer[]; cwd: string; timeoutMs?: number; env?: NodeJS.ProcessEnv }): Promise<{ exitCode: number | null; stdoutTail: string; stderrTail: string }>;
+  exec(options: {
+    program: string;
+    args: string[];
+    fds?: Buffer[];
+    cwd: string;
+    timeoutMs?: number;
+    env?: NodeJS.ProcessEnv;
+  }): Promise<{ exitCode: number | null; stdoutTail: string; stderrTail: string }>;
   parseInside: HardeningContext['parseInside'];
   findProgram(name: string, env: NodeJS.ProcessEnv): string | undefined;
 }
@@ -52,7 +71,12 @@ function softLimit(limits: string, row: string): string | undefined {
 function limitsCheck(lang: Lang, status: ReturnType<ReturnType<SandboxModule['createSandbox']>['status']>, procLimits: string): Check {
   const key: MessageKey = 'sandboxCheckLimits';
   if (!status.limits) {
-    const why: MessageKey = status.limitsOff === 'seatbelt' ? 'sandboxLimitsSeatbelt' : status.limitsOff === 'off' ? 'sandboxLimitsOff' : 'sandboxLimitsNoPrlimit';
+    const why: MessageKey =
+      status.limitsOff === 'seatbelt'
+        ? 'sandboxLimitsSeatbelt'
+        : status.limitsOff === 'off'
+          ? 'sandboxLimitsOff'
+          : 'sandboxLimitsNoPrlimit';
     // macOS has no way to set them, and turned off is the user's choice: said, not failed.
     return { key, ok: status.limitsOff === 'seatbelt' || status.limitsOff === 'off', detail: t(lang, why) };
   }
@@ -101,7 +125,8 @@ export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.Writable
     const ws = path.join(home, 'workspace');
     const tmpDir = path.join(root, 'tmp');
     const secret = `planted-secret-${process.pid}`;
-    for (const dir of [path.join(ws, '.git', 'hooks'), path.join(home, '.ssh'), path.join(home, '.some-new-tool'), tmpDir]) fs.mkdirSync(dir, { recursive: true });
+    for (const dir of [path.join(ws, '.git', 'hooks'), path.join(home, '.ssh'), path.join(home, '.some-new-tool'), tmpDir])
+      fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(ws, 'README.md'), 'workspace file\n');
     fs.writeFileSync(path.join(home, '.ssh', 'id_check'), secret);
     fs.writeFileSync(path.join(home, '.bash_history'), `${secret}-history\n`);
@@ -131,9 +156,17 @@ export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.Writable
     const planted = await run('L0', 'cat', [path.join(home, '.bash_history'), path.join(home, '.some-new-tool', 'token')]);
     checks.push({ key: 'sandboxCheckPrivateHome', ok: !planted.stdoutTail.includes(secret), detail: firstLine(planted.stderrTail) });
     const allowed = await run('L0', 'cat', [path.join(home, '.gitconfig')]);
-    checks.push({ key: 'sandboxCheckAllowed', ok: allowed.exitCode === 0 && allowed.stdoutTail.includes('sandbox-check'), detail: firstLine(allowed.stderrTail) });
+    checks.push({
+      key: 'sandboxCheckAllowed',
+      ok: allowed.exitCode === 0 && allowed.stdoutTail.includes('sandbox-check'),
+      detail: firstLine(allowed.stderrTail),
+    });
     const ok = await run('L0', 'cat', ['README.md']);
-    checks.push({ key: 'sandboxCheckWorkspace', ok: ok.exitCode === 0 && ok.stdoutTail.includes('workspace file'), detail: firstLine(ok.stderrTail) });
+    checks.push({
+      key: 'sandboxCheckWorkspace',
+      ok: ok.exitCode === 0 && ok.stdoutTail.includes('workspace file'),
+      detail: firstLine(ok.stderrTail),
+    });
     const hook = path.join(ws, '.git', 'hooks', 'pre-commit');
     const hookRun = await run('L1', 'touch', [hook]);
     checks.push({ key: 'sandboxCheckHooks', ok: hookRun.exitCode !== 0 && !fs.existsSync(hook), detail: firstLine(hookRun.stderrTail) });
@@ -141,7 +174,18 @@ export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.Writable
     checks.push(limitsCheck(lang, status, procLimits));
     if (status.kind === 'bwrap') {
       const findProgram = (name: string) => tr.findProgram(name, process.env);
-      checks.push(...(await hardeningChecks({ lang, root, home, secret, degraded: status.degraded ?? [], run, parseInside: tr.parseInside, findProgram })));
+      checks.push(
+        ...(await hardeningChecks({
+          lang,
+          root,
+          home,
+          secret,
+          degraded: status.degraded ?? [],
+          run,
+          parseInside: tr.parseInside,
+          findProgram,
+        })),
+      );
     }
     say(t(lang, 'sandboxCheckHeader', { kind: status.kind }));
     if (status.degraded?.length) say(t(lang, 'sandboxDegraded', { what: degradedText(lang, status.degraded) }));

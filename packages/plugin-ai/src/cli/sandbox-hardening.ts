@@ -37,7 +37,11 @@ function firstLine(text: string): string {
 
 const zero = (mask: string) => /^0+$/.test(mask);
 
-const DEGRADED: Record<HardeningContext['degraded'][number]['what'], MessageKey> = { capabilities: 'sandboxDegradedCapabilities', no_new_privs: 'sandboxDegradedNoNewPrivs', seccomp: 'sandboxDegradedSeccomp' };
+const DEGRADED: Record<HardeningContext['degraded'][number]['what'], MessageKey> = {
+  capabilities: 'sandboxDegradedCapabilities',
+  no_new_privs: 'sandboxDegradedNoNewPrivs',
+  seccomp: 'sandboxDegradedSeccomp',
+};
 
 /** What the sandbox could not take away, in words: `steps keep capabilities (…); no seccomp filter (…)`. */
 export function degradedText(lang: Lang, degraded: HardeningContext['degraded']): string {
@@ -98,7 +102,9 @@ async function remount(ctx: HardeningContext): Promise<Check> {
   const script = `${mount ? `"${mount}" -o remount,rw / || ` : ''}true; echo escaped > "$1"`;
   const r = await ctx.run('L1', '/bin/sh', ['-c', script, 'sh', marker]);
   const escaped = fs.existsSync(marker);
-  const detail = mount ? firstLine(r.stderrTail) : join(ctx.lang, [t(ctx.lang, 'sandboxNotTried', { program: 'mount' }), firstLine(r.stderrTail)]);
+  const detail = mount
+    ? firstLine(r.stderrTail)
+    : join(ctx.lang, [t(ctx.lang, 'sandboxNotTried', { program: 'mount' }), firstLine(r.stderrTail)]);
   return { key: 'sandboxCheckRemount', ok: !escaped, detail };
 }
 

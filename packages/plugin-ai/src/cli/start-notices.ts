@@ -31,7 +31,8 @@ export function memoryNotices(app: Partial<Pick<AppAgent, 'memory' | 'memoryProb
   const lines: string[] = [];
   const cap = app.config?.context.projectContextMaxTokens ?? 0;
   for (const m of app.memory ?? []) {
-    if (m.truncated) lines.push(t(lang, 'memoryCutNotice', { file: shown(m.file, cwd), kept: m.tokens, full: m.fullTokens ?? m.tokens, cap }));
+    if (m.truncated)
+      lines.push(t(lang, 'memoryCutNotice', { file: shown(m.file, cwd), kept: m.tokens, full: m.fullTokens ?? m.tokens, cap }));
   }
   for (const p of app.memoryProblems ?? []) {
     const why = p.reason === 'refused' ? (p.detail ?? '') : t(lang, `memoryImport_${p.reason}`, { depth: MAX_IMPORT_DEPTH });
@@ -41,7 +42,20 @@ export function memoryNotices(app: Partial<Pick<AppAgent, 'memory' | 'memoryProb
 }
 
 export function startNotices(
-  app: Partial<Pick<AppAgent, 'hookProblems' | 'claudeProblems' | 'projectRules' | 'project' | 'mcpProblems' | 'telemetryProblem' | 'memory' | 'memoryProblems' | 'config'>>,
+  app: Partial<
+    Pick<
+      AppAgent,
+      | 'hookProblems'
+      | 'claudeProblems'
+      | 'projectRules'
+      | 'project'
+      | 'mcpProblems'
+      | 'telemetryProblem'
+      | 'memory'
+      | 'memoryProblems'
+      | 'config'
+    >
+  >,
   lang: Lang,
   cwd?: string,
 ): string[] {
@@ -53,7 +67,12 @@ export function startNotices(
   if (app.projectRules?.problem) lines.push(t(lang, 'projectRulesBroken', { problem: app.projectRules.problem }));
   const { extras, trust } = app.project ?? {};
   if (extras && (trust === 'untrusted' || trust === 'changed')) {
-    lines.push(t(lang, trust === 'changed' ? 'projectExtrasChanged' : 'projectExtrasOff', { folder: extras.workspace, what: projectFilesText(extras.files) }));
+    lines.push(
+      t(lang, trust === 'changed' ? 'projectExtrasChanged' : 'projectExtrasOff', {
+        folder: extras.workspace,
+        what: projectFilesText(extras.files),
+      }),
+    );
   }
   return lines;
 }

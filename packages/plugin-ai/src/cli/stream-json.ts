@@ -72,7 +72,18 @@ async function streamTurns(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | u
   };
   let app: AppAgent;
   try {
-    app = createAppAgent({ env, cwd, lang, mode: args.mode, profile: args.profile, maxAutoSteps: args.maxSteps, confirm: nonInteractiveConfirm(args.approveL1, lang), unattended: true, systemPromptFile: args.systemPromptFile, appendSystemPrompt: args.appendSystemPrompt });
+    app = createAppAgent({
+      env,
+      cwd,
+      lang,
+      mode: args.mode,
+      profile: args.profile,
+      maxAutoSteps: args.maxSteps,
+      confirm: nonInteractiveConfirm(args.approveL1, lang),
+      unattended: true,
+      systemPromptFile: args.systemPromptFile,
+      appendSystemPrompt: args.appendSystemPrompt,
+    });
   } catch (err) {
     if (!AiError.isInstance(err)) throw err;
     say(err.code, t(lang, err.key, err.vars));
@@ -97,7 +108,13 @@ async function streamTurns(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | u
 }
 
 /** One turn per good line, in order, until stdin ends or `ai` is told to stop. */
-async function readTurns(app: AppAgent, args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undefined, say: (code: string, message: string, extra?: Record<string, unknown>) => void): Promise<number> {
+async function readTurns(
+  app: AppAgent,
+  args: RunArgs,
+  lang: Lang,
+  io: Partial<OneShotIo> | undefined,
+  say: (code: string, message: string, extra?: Record<string, unknown>) => void,
+): Promise<number> {
   const { agent } = app;
   const cwd = io?.cwd ?? process.cwd();
   const rl = readline.createInterface({ input: io?.stdin ?? process.stdin, terminal: false, crlfDelay: Infinity });
@@ -125,7 +142,9 @@ async function readTurns(app: AppAgent, args: RunArgs, lang: Lang, io: Partial<O
         continue;
       }
       turn = new AbortController();
-      const custom = app.commands.length ? (require('../extensions/command-run') as typeof import('../extensions/command-run')).commandTurnFor(app, read.text, cwd) : undefined;
+      const custom = app.commands.length
+        ? (require('../extensions/command-run') as typeof import('../extensions/command-run')).commandTurnFor(app, read.text, cwd)
+        : undefined;
       for (const note of custom?.notes ?? []) (io?.stderr ?? process.stderr).write(t(lang, note.key, note.vars) + '\n');
       last = await agent.send(custom?.message ?? read.text, { ...custom?.options, signal: turn.signal });
       turn = undefined;

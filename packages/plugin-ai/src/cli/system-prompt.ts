@@ -24,7 +24,10 @@ export interface UserPrompt {
 }
 
 /** The two flags as createAppAgent takes them. */
-export function promptFlags(args: { systemPromptFile?: string; appendSystemPrompt?: string }): { systemPromptFile?: string; appendSystemPrompt?: string } {
+export function promptFlags(args: { systemPromptFile?: string; appendSystemPrompt?: string }): {
+  systemPromptFile?: string;
+  appendSystemPrompt?: string;
+} {
   return { systemPromptFile: args.systemPromptFile, appendSystemPrompt: args.appendSystemPrompt };
 }
 
@@ -37,13 +40,17 @@ export function readUserPrompt(options: { systemPromptFile?: string; appendSyste
     try {
       const st = fs.statSync(file);
       if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'NOT_A_FILE' });
-      if (st.size > PROMPT_FILE_MAX_BYTES) throw aiError('USAGE', 'promptFileTooLarge', { file, kb: Math.ceil(st.size / 1024), max: PROMPT_FILE_MAX_BYTES / 1024 });
+      if (st.size > PROMPT_FILE_MAX_BYTES)
+        throw aiError('USAGE', 'promptFileTooLarge', { file, kb: Math.ceil(st.size / 1024), max: PROMPT_FILE_MAX_BYTES / 1024 });
       buf = fs.readFileSync(file);
     } catch (err) {
       if ((err as { name?: string }).name === 'AiError') throw err;
       throw aiError('USAGE', 'promptFileUnreadable', { file, detail: (err as Error).message.split('\n')[0] });
     }
-    const text = buf.toString('utf8').replace(/^\ufeff/, '').trim();
+    const text = buf
+      .toString('utf8')
+      .replace(/^\ufeff/, '')
+      .trim();
     if (!text) throw aiError('USAGE', 'promptFileEmpty', { file });
     out.file = { path: file, text };
   }

@@ -44,21 +44,30 @@ export const SandboxModeSchema = z.enum(['auto', 'required', 'off']);
  * limits of read-only steps (`memoryMb`, `processes`, `cpuSeconds`; 0 = none of that kind), or
  * `false` for none. docs/security.md §4a.
  */
-export const SandboxSettingsSchema = z.union([
-  SandboxModeSchema,
-  z
-    .object({
-      mode: SandboxModeSchema.default('auto'),
-      allowRead: z.array(z.string().regex(/^(~$|~\/|\/)/, 'an absolute path or one starting with ~/')).optional(),
-      limits: z
-        .union([
-          z.literal(false),
-          z.object({ memoryMb: z.number().int().min(0).optional(), processes: z.number().int().min(0).optional(), cpuSeconds: z.number().int().min(0).optional() }).strict(),
-        ])
-        .optional(),
-    })
-    .strict(),
-], { error: 'expected "auto", "required", "off" or {"mode", "allowRead", "limits"}' });
+export const SandboxSettingsSchema = z.union(
+  [
+    SandboxModeSchema,
+    z
+      .object({
+        mode: SandboxModeSchema.default('auto'),
+        allowRead: z.array(z.string().regex(/^(~$|~\/|\/)/, 'an absolute path or one starting with ~/')).optional(),
+        limits: z
+          .union([
+            z.literal(false),
+            z
+              .object({
+                memoryMb: z.number().int().min(0).optional(),
+                processes: z.number().int().min(0).optional(),
+                cpuSeconds: z.number().int().min(0).optional(),
+              })
+              .strict(),
+          ])
+          .optional(),
+      })
+      .strict(),
+  ],
+  { error: 'expected "auto", "required", "off" or {"mode", "allowRead", "limits"}' },
+);
 
 /** How `ai -i` tells the terminal that it asks something or that a long turn ended. */
 export const NotifyStyleSchema = z.enum(['bell', 'osc9', 'off']);
@@ -97,13 +106,21 @@ export const WebSearchSchema = z
       .optional(),
     apiKey: z
       .string()
-      .regex(/^env:[A-Za-z_][A-Za-z0-9_]*$/, { message: 'apiKey must be "env:NAME": the key is read from the environment variable NAME, never stored in ai.json' })
+      .regex(/^env:[A-Za-z_][A-Za-z0-9_]*$/, {
+        message: 'apiKey must be "env:NAME": the key is read from the environment variable NAME, never stored in ai.json',
+      })
       .optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
-    if (v.provider === 'searxng' && !v.url) ctx.addIssue({ code: 'custom', path: ['url'], message: 'searxng needs "url": the address of your SearXNG instance' });
-    if (v.provider !== 'searxng' && !v.apiKey) ctx.addIssue({ code: 'custom', path: ['apiKey'], message: `${v.provider} needs "apiKey": "env:NAME" (the variable holding your API key)` });
+    if (v.provider === 'searxng' && !v.url)
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'searxng needs "url": the address of your SearXNG instance' });
+    if (v.provider !== 'searxng' && !v.apiKey)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['apiKey'],
+        message: `${v.provider} needs "apiKey": "env:NAME" (the variable holding your API key)`,
+      });
   });
 
 /**
@@ -111,19 +128,24 @@ export const WebSearchSchema = z
  * even when OTEL_EXPORTER_OTLP_ENDPOINT is set; an object turns them on without it. The standard
  * OTEL_* variables win over these fields.
  */
-export const TelemetrySchema = z.union([
-  z.literal(false),
-  z
-    .object({
-      /** The collector's OTLP/HTTP base (`http://127.0.0.1:4318`); `/v1/traces` is added, as for OTEL_EXPORTER_OTLP_ENDPOINT. */
-      endpoint: z.string().refine((u) => /^https?:\/\/[^\s]+$/i.test(u) && URL.canParse(u), { message: 'endpoint must be an http:// or https:// address' }),
-      protocol: z.enum(['http/protobuf', 'http/json'], { message: 'protocol must be "http/protobuf" or "http/json"' }).optional(),
-      /** Headers sent with each export; a value `env:NAME` is read from that variable (keep tokens out of ai.json). */
-      headers: z.record(z.string().min(1), z.string()).optional(),
-      serviceName: z.string().min(1).optional(),
-    })
-    .strict(),
-], { error: 'expected false or {"endpoint", "protocol"?, "headers"?, "serviceName"?}' });
+export const TelemetrySchema = z.union(
+  [
+    z.literal(false),
+    z
+      .object({
+        /** The collector's OTLP/HTTP base (`http://127.0.0.1:4318`); `/v1/traces` is added, as for OTEL_EXPORTER_OTLP_ENDPOINT. */
+        endpoint: z
+          .string()
+          .refine((u) => /^https?:\/\/[^\s]+$/i.test(u) && URL.canParse(u), { message: 'endpoint must be an http:// or https:// address' }),
+        protocol: z.enum(['http/protobuf', 'http/json'], { message: 'protocol must be "http/protobuf" or "http/json"' }).optional(),
+        /** Headers sent with each export; a value `env:NAME` is read from that variable (keep tokens out of ai.json). */
+        headers: z.record(z.string().min(1), z.string()).optional(),
+        serviceName: z.string().min(1).optional(),
+      })
+      .strict(),
+  ],
+  { error: 'expected false or {"endpoint", "protocol"?, "headers"?, "serviceName"?}' },
+);
 
 export const AiConfigSchema = z
   .object({
@@ -161,7 +183,14 @@ export const AiConfigSchema = z
     hooks: z.record(z.string(), z.unknown()).optional(),
     /** Images attached to a message (`--image`, `@shot.png`): the largest file accepted. */
     images: z
-      .object({ maxBytes: z.number().int().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024) })
+      .object({
+        maxBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(100 * 1024 * 1024)
+          .default(10 * 1024 * 1024),
+      })
       .strict()
       .default({ maxBytes: 10 * 1024 * 1024 }),
     /** Sub-agents (`agent.run`): how many run at once, and each one's step limit per task. */

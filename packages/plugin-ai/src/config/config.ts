@@ -13,7 +13,13 @@ export function sandboxSettings(setting: SandboxSettings): {
   options: { allowRead?: string[]; limits?: false | { memoryMb?: number; processes?: number; cpuSeconds?: number } };
 } {
   if (typeof setting === 'string') return { mode: setting, options: {} };
-  return { mode: setting.mode, options: { ...(setting.allowRead ? { allowRead: setting.allowRead } : {}), ...(setting.limits !== undefined ? { limits: setting.limits } : {}) } };
+  return {
+    mode: setting.mode,
+    options: {
+      ...(setting.allowRead ? { allowRead: setting.allowRead } : {}),
+      ...(setting.limits !== undefined ? { limits: setting.limits } : {}),
+    },
+  };
 }
 
 /** Pure validation: the config or one message per bad field, naming the field. */

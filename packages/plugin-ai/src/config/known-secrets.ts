@@ -5,9 +5,11 @@ import { z } from 'zod';
 import { lazy } from '@holic512/shared/lib/lazy';
 
 const llmBaseKeys = lazy(() =>
-  z.object({
-    profiles: z.record(z.string(), z.object({ api_key: z.unknown().optional() }).passthrough()),
-  }).passthrough(),
+  z
+    .object({
+      profiles: z.record(z.string(), z.object({ api_key: z.unknown().optional() }).passthrough()),
+    })
+    .passthrough(),
 );
 
 /**

@@ -136,7 +136,11 @@ function mainOf(root: string): { main: string; bundle?: string; provide?: Record
   let main = path.join(root, 'lib', 'index.js');
   try {
     const pkg: unknown = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-    const fields = (pkg && typeof pkg === 'object' ? pkg : {}) as { main?: unknown; slothtool?: { bundle?: unknown }; dependencies?: Record<string, unknown> };
+    const fields = (pkg && typeof pkg === 'object' ? pkg : {}) as {
+      main?: unknown;
+      slothtool?: { bundle?: unknown };
+      dependencies?: Record<string, unknown>;
+    };
     if (typeof fields.main === 'string' && fields.main) main = path.resolve(root, fields.main);
     const bundle = fields.slothtool?.bundle;
     if (bundles && typeof bundle === 'string' && bundle) {
@@ -192,7 +196,9 @@ function sharedModules(range: unknown): Record<string, unknown> {
 
 /** Whether a dependency range of llm-base's package.json admits `version`, as npm reads it. */
 function admits(range: unknown, version: string): boolean {
-  return typeof range === 'string' && (require('semver/functions/satisfies') as typeof import('semver/functions/satisfies'))(version, range);
+  return (
+    typeof range === 'string' && (require('semver/functions/satisfies') as typeof import('semver/functions/satisfies'))(version, range)
+  );
 }
 
 /**
@@ -337,7 +343,9 @@ function toolPartsOf(v: Record<string, unknown>): { text?: string; toolCalls?: L
 
 function fallbackOf(f: unknown): { fallback?: { from: string; to: string; reason: string } } {
   const x = f && typeof f === 'object' ? (f as Record<string, unknown>) : undefined;
-  return x && typeof x.from === 'string' && typeof x.to === 'string' ? { fallback: { from: x.from, to: x.to, reason: String(x.reason ?? '') } } : {};
+  return x && typeof x.from === 'string' && typeof x.to === 'string'
+    ? { fallback: { from: x.from, to: x.to, reason: String(x.reason ?? '') } }
+    : {};
 }
 
 /** llm-base results are plain objects from another package: check them field by field. */
@@ -355,7 +363,9 @@ export function normalizeResult(value: unknown): LlmResult {
         input_tokens: num(u.input_tokens),
         output_tokens: num(u.output_tokens),
         ...(num(u.cached_tokens) ? { cached_tokens: num(u.cached_tokens) } : {}),
-        ...(typeof u.cost === 'number' && Number.isFinite(u.cost) && u.cost >= 0 && typeof u.currency === 'string' ? { cost: u.cost, currency: u.currency.slice(0, 8) } : {}),
+        ...(typeof u.cost === 'number' && Number.isFinite(u.cost) && u.cost >= 0 && typeof u.currency === 'string'
+          ? { cost: u.cost, currency: u.currency.slice(0, 8) }
+          : {}),
       },
       model: typeof v.model === 'string' ? v.model : undefined,
       callId: typeof v.call_id === 'string' ? v.call_id : undefined,

@@ -25,7 +25,9 @@ export function modelService(mod: Record<string, unknown>): ModelService {
     async health(profile, mode) {
       const r = await call('ollama_health', profile, mode);
       const d = r.data ?? {};
-      return r.success && STATES.includes(String(d.state)) ? { state: d.state as ModelState, model: String(d.model ?? ''), message: String(d.message ?? '') } : undefined;
+      return r.success && STATES.includes(String(d.state))
+        ? { state: d.state as ModelState, model: String(d.model ?? ''), message: String(d.message ?? '') }
+        : undefined;
     },
     async warmUp(profile, mode, minContext) {
       return (await call('warm_up', profile, mode, { min_context: minContext })).success === true;
@@ -33,7 +35,10 @@ export function modelService(mod: Record<string, unknown>): ModelService {
     async pull(model, profile, onProgress, signal) {
       const progress = (p: unknown) => {
         const x = (p && typeof p === 'object' ? p : {}) as { status?: unknown; completed?: unknown; total?: unknown };
-        const pct = typeof x.total === 'number' && x.total > 0 && typeof x.completed === 'number' ? ` ${Math.floor((x.completed / x.total) * 100)}%` : '';
+        const pct =
+          typeof x.total === 'number' && x.total > 0 && typeof x.completed === 'number'
+            ? ` ${Math.floor((x.completed / x.total) * 100)}%`
+            : '';
         onProgress(`${String(x.status ?? '')}${pct}`);
       };
       const r = await call('pull_model', model, profile, { onProgress: progress, signal });

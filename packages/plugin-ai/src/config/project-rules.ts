@@ -43,8 +43,14 @@ export function readProjectRules(workspace: string, trustFile: string, known?: T
   }
   const trusted = trust === 'trusted';
   const hooks = trusted && value && typeof value === 'object' ? (value as { hooks?: unknown }).hooks : undefined;
-  const p = (value && typeof value === 'object' ? (value as { permissions?: unknown }).permissions : undefined) as Record<string, unknown> | undefined;
+  const p = (value && typeof value === 'object' ? (value as { permissions?: unknown }).permissions : undefined) as
+    Record<string, unknown> | undefined;
   if (!p || typeof p !== 'object') return { trust, file, ...(hooks ? { hooks } : {}) };
   const deny = strings(p.deny);
-  return { trust, file, ...(hooks ? { hooks } : {}), set: { deny, ...(trusted ? { allow: strings(p.allow), ask: strings(p.ask) } : {}), source: file } };
+  return {
+    trust,
+    file,
+    ...(hooks ? { hooks } : {}),
+    set: { deny, ...(trusted ? { allow: strings(p.allow), ask: strings(p.ask) } : {}), source: file },
+  };
 }

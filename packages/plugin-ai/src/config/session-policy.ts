@@ -19,7 +19,11 @@ type RuleSet = NonNullable<ProjectRules['set']>;
 /** The tool-runner policy from the ai config, with the rule sets of other files after its own. */
 export function policyOf(config: AiConfig, file?: string, project?: RuleSet, workspace?: string, more: readonly RuleSet[] = []): Policy {
   const mine = workspace ? config.projectPermissions?.[workspace] : undefined;
-  const extra = [...(mine ? [{ ...mine, source: `${file ?? 'ai.json'} (projectPermissions ${workspace})` }] : []), ...(project ? [project] : []), ...more];
+  const extra = [
+    ...(mine ? [{ ...mine, source: `${file ?? 'ai.json'} (projectPermissions ${workspace})` }] : []),
+    ...(project ? [project] : []),
+    ...more,
+  ];
   // trustedPlugins (the original SlothTool's setting): their plugin.run steps need no question
   // (tool-runner's plugin.trusted). allowedPrograms: an unknown program asks instead of being refused.
   return {

@@ -76,7 +76,10 @@ export class ConversationContext {
 
   private base: SystemPrompts;
 
-  constructor(base: SystemPrompts | string, readonly budgets: ContextBudgets) {
+  constructor(
+    base: SystemPrompts | string,
+    readonly budgets: ContextBudgets,
+  ) {
     this.base = typeof base === 'string' ? { json: base } : { ...base };
     this.prompts = { ...this.base };
   }
@@ -166,7 +169,10 @@ export class ConversationContext {
   /** The summary message a fold puts first: capped, rendered once. */
   summaryMessage(summary: Summary): { message: ContextMessage; summary: Summary } {
     const capped = capSummary(summary, this.budgets.summaryMaxTokens);
-    return { message: { role: 'system', kind: 'summary', content: truncateHead(renderSummary(capped), this.budgets.summaryMaxTokens) }, summary: capped };
+    return {
+      message: { role: 'system', kind: 'summary', content: truncateHead(renderSummary(capped), this.budgets.summaryMaxTokens) },
+      summary: capped,
+    };
   }
 
   /** Estimated tokens of the request that would carry `current` next. */
@@ -198,7 +204,10 @@ export class ConversationContext {
   /** The minimal request used after a 404: system prompt + the new input. */
   buildMinimal(current: readonly ContextMessage[], wire: Wire = 'json'): ChatMessage[] {
     const per = Math.max(20, Math.floor(this.budgets.inputMaxTokens / Math.max(1, current.length)));
-    return [{ role: 'system', content: this.systemPrompt(wire) }, ...current.map((m) => ({ ...wireOf(m, 'json'), content: truncateHead(m.content, per) }))];
+    return [
+      { role: 'system', content: this.systemPrompt(wire) },
+      ...current.map((m) => ({ ...wireOf(m, 'json'), content: truncateHead(m.content, per) })),
+    ];
   }
 
   sizes(): ContextSizes {
@@ -208,7 +217,18 @@ export class ConversationContext {
     const summary = tokensOf(head);
     const window = tokensOf(this.messages) - summary;
     const total = system + summary + window;
-    return { system, summary, digest: 0, window, windowMessages: this.messages.length - head.length, total, budget: this.budgets.maxRequestTokens, marks, nextFold: Math.max(0, marks.fold - total), folds: this.folds };
+    return {
+      system,
+      summary,
+      digest: 0,
+      window,
+      windowMessages: this.messages.length - head.length,
+      total,
+      budget: this.budgets.maxRequestTokens,
+      marks,
+      nextFold: Math.max(0, marks.fold - total),
+      folds: this.folds,
+    };
   }
 }
 

@@ -23,7 +23,8 @@ function stepLabel(result: ToolResult): string {
   if (typeof result.plugin === 'string') return `plugin ${result.plugin}`;
   if (result.file) return `json_patch ${result.file}`;
   // fs.glob / fs.grep: what was looked for, then where.
-  if (typeof result.pattern === 'string') return `${result.tool} ${result.pattern}${typeof result.path === 'string' ? ` in ${result.path}` : ''}`;
+  if (typeof result.pattern === 'string')
+    return `${result.tool} ${result.pattern}${typeof result.path === 'string' ? ` in ${result.path}` : ''}`;
   if (typeof result.path === 'string') return `${result.tool} ${result.path}`;
   if (typeof result.url === 'string') return `${result.tool} ${result.url}`;
   if (typeof result.query === 'string') return `${result.tool} ${result.query}`;
@@ -142,4 +143,3 @@ function stringChars(result: ToolResult): number {
   for (const v of Object.values(result)) if (typeof v === 'string') n += v.length;
   return n;
 }
-

@@ -108,7 +108,11 @@ function foldPoint(messages: readonly ContextMessage[], cost: readonly number[],
 }
 
 /** The messages after a fold: the short forms in place, the folded ones replaced by `head` (the summary, the pinned results). */
-export function applyFoldTo(messages: readonly ContextMessage[], plan: Pick<FoldPlan, 'shortened' | 'folded'>, head: readonly ContextMessage[]): ContextMessage[] {
+export function applyFoldTo(
+  messages: readonly ContextMessage[],
+  plan: Pick<FoldPlan, 'shortened' | 'folded'>,
+  head: readonly ContextMessage[],
+): ContextMessage[] {
   const short = new Set(plan.shortened);
   const after = messages.map((m, i) => (short.has(i) ? shortened(m) : m));
   return plan.folded || head.length ? [...head, ...after.slice(plan.folded)] : after;

@@ -76,7 +76,8 @@ function jpegSize(buf: Buffer): { width: number; height: number } | undefined {
     }
     const len = buf.readUInt16BE(i + 2);
     // SOF0–SOF15 except DHT (c4), JPG (c8) and DAC (cc).
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return { width: buf.readUInt16BE(i + 7), height: buf.readUInt16BE(i + 5) };
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+      return { width: buf.readUInt16BE(i + 7), height: buf.readUInt16BE(i + 5) };
     if (len < 2) return undefined;
     i += 2 + len;
   }
@@ -145,7 +146,8 @@ export function imageRefs(line: string): { refs: string[]; text: string; alone?:
   const quoted = /^(['"])(.*)\1$/s.exec(trimmed);
   const unescaped = (quoted ? quoted[2] : trimmed).replace(/\\ /g, ' ');
   const oneWord = quoted !== null || !/(^|[^\\])\s/.test(trimmed);
-  if (oneWord && !trimmed.startsWith('@') && IMAGE_EXT.test(unescaped) && !unescaped.includes('\n')) return { refs: [unescaped], text: '', alone: true };
+  if (oneWord && !trimmed.startsWith('@') && IMAGE_EXT.test(unescaped) && !unescaped.includes('\n'))
+    return { refs: [unescaped], text: '', alone: true };
   const refs: string[] = [];
   const text = line.replace(/(^|\s)@((?:[^\s\\]|\\ )+)(?=\s|$)/g, (whole: string, pre: string, ref: string) => {
     const name = ref.replace(/\\ /g, ' ');
@@ -182,14 +184,24 @@ export function imageProblemText(lang: Lang, problem: ImageProblem, cwd: string,
 
 /** The line `ai -i` shows when an image was attached. */
 export function attachedText(lang: Lang, image: ImageAttachment): string {
-  return t(lang, 'imageAttached', { file: image.name, size: Math.max(1, Math.round(image.bytes / 1024)), w: image.width ?? '?', h: image.height ?? '?', tokens: image.tokens });
+  return t(lang, 'imageAttached', {
+    file: image.name,
+    size: Math.max(1, Math.round(image.bytes / 1024)),
+    w: image.width ?? '?',
+    h: image.height ?? '?',
+    tokens: image.tokens,
+  });
 }
 
 /**
  * The images a typed line attaches (`ai -i`): `{text, images}` (text empty when the line only
  * named an image; a path alone on the line that is no file stays text), or the problem to say.
  */
-export function attachFromLine(line: string, cwd: string, maxBytes: number): { text: string; images: ImageAttachment[] } | { problem: ImageProblem } {
+export function attachFromLine(
+  line: string,
+  cwd: string,
+  maxBytes: number,
+): { text: string; images: ImageAttachment[] } | { problem: ImageProblem } {
   const { refs, text, alone } = imageRefs(line);
   const images: ImageAttachment[] = [];
   for (const ref of refs) {
@@ -204,7 +216,12 @@ export function attachFromLine(line: string, cwd: string, maxBytes: number): { t
 }
 
 /** The images of `--image` options, or the text of the first that cannot be sent. */
-export function loadImages(files: readonly string[], cwd: string, maxBytes: number, lang: Lang): { images: ImageAttachment[] } | { error: string } {
+export function loadImages(
+  files: readonly string[],
+  cwd: string,
+  maxBytes: number,
+  lang: Lang,
+): { images: ImageAttachment[] } | { error: string } {
   const images: ImageAttachment[] = [];
   for (const file of files) {
     const image = loadImage(file, cwd, maxBytes);

@@ -65,7 +65,13 @@ function shorter(content: string, short: string): { short?: string } {
 /** The user's text, fitted once to `maxTokens`; a fold may leave its head (`keepTokens`). */
 export function userMessage(text: string, maxTokens: number, keepTokens: number, images?: ImageAttachment[]): ContextMessage {
   const content = truncateHead(text, maxTokens);
-  return { role: 'user', kind: 'user', content, ...(images?.length ? { images } : {}), ...shorter(content, truncateHead(content, keepTokens)) };
+  return {
+    role: 'user',
+    kind: 'user',
+    content,
+    ...(images?.length ? { images } : {}),
+    ...shorter(content, truncateHead(content, keepTokens)),
+  };
 }
 
 /** A runner event such as `{"_event":"continue"}`, as it is. */
@@ -78,7 +84,14 @@ export function eventMessage(text: string, toolsKey?: string): ContextMessage {
 export function toolMessage(result: ToolResult, maxTokens: number, callId?: string): ContextMessage {
   const content = fitToolResult(result, maxTokens);
   const tool = String(result.tool ?? 'exec');
-  return { role: callId ? 'tool' : 'user', kind: 'tool', content, tool, ...(callId ? { callId } : {}), ...shorter(content, compactToolResult(result)) };
+  return {
+    role: callId ? 'tool' : 'user',
+    kind: 'tool',
+    content,
+    tool,
+    ...(callId ? { callId } : {}),
+    ...shorter(content, compactToolResult(result)),
+  };
 }
 
 /**
@@ -102,7 +115,14 @@ export function assistantMessage(reply: Reply, raw: string, maxTokens: number, c
   const content = redact(withoutReasoning(raw));
   if (!calls?.length) return { role: 'assistant', kind: 'assistant', content, ...shorter(content, short) };
   const kept = calls.map((c) => ({ id: c.id, name: c.name, arguments: redact(c.arguments) }));
-  return { role: 'assistant', kind: 'assistant', content, calls: kept, alt: redact(JSON.stringify(reply)), ...shorter(content + JSON.stringify(kept), short) };
+  return {
+    role: 'assistant',
+    kind: 'assistant',
+    content,
+    calls: kept,
+    alt: redact(JSON.stringify(reply)),
+    ...shorter(content + JSON.stringify(kept), short),
+  };
 }
 
 /** A message as a request of transport `wire` carries it. One made for the other transport is
@@ -110,9 +130,16 @@ export function assistantMessage(reply: Reply, raw: string, maxTokens: number, c
 export function wireOf(m: ContextMessage, wire: Wire): ChatMessage {
   if (m.role === 'assistant' && m.calls?.length) {
     if (wire === 'json') return { role: 'assistant', content: m.alt ?? m.content };
-    return { role: 'assistant', content: m.content, tool_calls: m.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) };
+    return {
+      role: 'assistant',
+      content: m.content,
+      tool_calls: m.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+    };
   }
-  if (m.role === 'tool') return wire === 'tools' && m.callId ? { role: 'tool', tool_call_id: m.callId, content: m.content } : { role: 'user', content: m.content };
+  if (m.role === 'tool')
+    return wire === 'tools' && m.callId
+      ? { role: 'tool', tool_call_id: m.callId, content: m.content }
+      : { role: 'user', content: m.content };
   return { role: m.role, content: m.content, ...(m.images?.length ? { images: m.images } : {}) };
 }
 

@@ -226,13 +226,35 @@ export function readProjectContext(cwd: string, maxTokens: number, options: Memo
   const texts: string[] = [];
   r.entries.forEach((e, i) => {
     if (shares[i] <= 0) {
-      files.push({ file: e.file, tokens: 0, truncated: true, fullTokens: full[i], scope: e.scope, ...(e.importedBy ? { importedBy: e.importedBy } : {}) });
+      files.push({
+        file: e.file,
+        tokens: 0,
+        truncated: true,
+        fullTokens: full[i],
+        scope: e.scope,
+        ...(e.importedBy ? { importedBy: e.importedBy } : {}),
+      });
       return;
     }
     const text = truncateHead(e.raw, shares[i]);
     const cut = text !== e.raw;
-    files.push({ file: e.file, tokens: estimateTokens(text), truncated: cut, ...(cut ? { fullTokens: full[i] } : {}), scope: e.scope, ...(e.importedBy ? { importedBy: e.importedBy } : {}) });
+    files.push({
+      file: e.file,
+      tokens: estimateTokens(text),
+      truncated: cut,
+      ...(cut ? { fullTokens: full[i] } : {}),
+      scope: e.scope,
+      ...(e.importedBy ? { importedBy: e.importedBy } : {}),
+    });
     texts.push(single ? text : `${heading(e)}\n${text}`);
   });
-  return { file: files.filter((f) => f.tokens > 0).map((f) => f.file).join(', '), text: texts.join('\n\n'), files, problems: r.problems };
+  return {
+    file: files
+      .filter((f) => f.tokens > 0)
+      .map((f) => f.file)
+      .join(', '),
+    text: texts.join('\n\n'),
+    files,
+    problems: r.problems,
+  };
 }

@@ -88,7 +88,11 @@ export function builtinTools(): readonly PromptTool[] {
  * instructions. `transport` `tools`: the model gets the tools as native definitions, so the
  * protocol part says how to call them instead of listing JSON step shapes.
  */
-export function buildSystemPrompt(env: Environment, tools: readonly PromptTool[] = builtinTools(), transport: 'json' | 'tools' = 'json'): string {
+export function buildSystemPrompt(
+  env: Environment,
+  tools: readonly PromptTool[] = builtinTools(),
+  transport: 'json' | 'tools' = 'json',
+): string {
   const language = env.lang === 'zh' ? 'Chinese (zh)' : 'English (en)';
   const parts = [
     transport === 'tools' ? TOOLS_PROTOCOL : protocolText(tools),

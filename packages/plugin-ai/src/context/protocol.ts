@@ -94,9 +94,7 @@ export type ErrorReply = z.infer<ReturnType<typeof buildSchemas>['error']>;
 export type Reply = ChatReply | CmdReply | ErrorReply;
 
 /** The result of checking one model reply. `raw` is the text to quote in a repair request. */
-export type ParsedReply =
-  | { success: true; reply: Reply }
-  | { success: false; error: string; raw: string };
+export type ParsedReply = { success: true; reply: Reply } | { success: false; error: string; raw: string };
 
 function describeIssues(error: z.ZodError): string {
   return error.issues
@@ -128,7 +126,8 @@ export function parseReply(value: unknown, registry?: StepRegistry): ParsedReply
   // Hostile structure (a patch value nested 100 000 deep) is a protocol error the model is told
   // about, never a stack overflow further on.
   const tooBig = (require('@holic512/shared/lib/json-limits') as typeof import('@holic512/shared/lib/json-limits')).jsonLimitProblem(value);
-  if (tooBig) return { success: false, error: `the reply is too large or too deep: ${tooBig}; answer with a smaller reply`, raw: '(not shown)' };
+  if (tooBig)
+    return { success: false, error: `the reply is too large or too deep: ${tooBig}; answer with a smaller reply`, raw: '(not shown)' };
   // A chat or error reply is what the union gives it (the union hands a known `type` to that
   // option alone), checked without building the registry's step schemas.
   const parsed = replyOptionFor(value)?.safeParse(value) ?? replySchemaFor(registry).safeParse(value);

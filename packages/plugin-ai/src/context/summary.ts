@@ -63,4 +63,3 @@ export function capSummary(summary: Summary, maxTokens: number): Summary {
   }
   return s;
 }
-

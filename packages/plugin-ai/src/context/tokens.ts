@@ -1,7 +1,8 @@
 /** Token estimates (DESIGN §6): CJK characters count about one token each, other text about
  * four characters a token. Cheap, deterministic and slightly pessimistic. */
 
-export const CJK = /[\u1100-\u11ff\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u31ff\u3200-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]/;
+export const CJK =
+  /[\u1100-\u11ff\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u31ff\u3200-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]/;
 
 /** Whether a UTF-16 code unit is one of CJK's ranges (the same ranges as CJK: tokens.test.ts
  * holds them equal over every code unit). */

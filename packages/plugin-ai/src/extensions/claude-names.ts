@@ -34,7 +34,9 @@ export function argKindOf(tool: string, tools: readonly NamedTool[] = claudeName
 
 /** Our run mode in Claude Code's words (`permission_mode` on hook stdin). */
 export function claudePermissionMode(mode: string): string {
-  return ({ default: 'default', plan: 'plan', 'auto-edit': 'acceptEdits', yolo: 'bypassPermissions' } as Record<string, string>)[mode] ?? mode;
+  return (
+    ({ default: 'default', plan: 'plan', 'auto-edit': 'acceptEdits', yolo: 'bypassPermissions' } as Record<string, string>)[mode] ?? mode
+  );
 }
 
 /**

@@ -41,7 +41,8 @@ export interface ClaudeSettings {
  * Environment variables a project's settings may not set: they change which code the programs we
  * judge run (a loader, a start-up file, a search path). The user's own settings may.
  */
-const PROJECT_ENV_REFUSED = /^(PATH|LD_\w+|DYLD_\w+|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|PERLLIB|RUBY\w*|BASH_ENV|ENV|GIT_\w+|SHELLOPTS|PS4|IFS|HOME|SLOTHTOOL_HOME|npm_config_\w+|NPM_CONFIG_\w+)$/i;
+const PROJECT_ENV_REFUSED =
+  /^(PATH|LD_\w+|DYLD_\w+|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|PERLLIB|RUBY\w*|BASH_ENV|ENV|GIT_\w+|SHELLOPTS|PS4|IFS|HOME|SLOTHTOOL_HOME|npm_config_\w+|NPM_CONFIG_\w+)$/i;
 
 /** Claude Code's own environment (its API, keys, model, behaviour): not passed to steps, hooks or servers here. */
 const CLAUDE_OWN_ENV = /^(ANTHROPIC|CLAUDE_CODE)_\w*$/;
@@ -54,7 +55,8 @@ const USED_PERMISSION_KEYS = new Set(['allow', 'ask', 'deny']);
 function envRefusal(key: string, value: unknown, scope: 'user' | 'project'): { why: string; say: boolean } | undefined {
   if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return { why: 'not a string', say: false };
   if (CLAUDE_OWN_ENV.test(key)) return { why: "Claude Code's own setting", say: false };
-  if (scope === 'project' && PROJECT_ENV_REFUSED.test(key)) return { why: 'a project may not set this variable (it changes which code programs run)', say: true };
+  if (scope === 'project' && PROJECT_ENV_REFUSED.test(key))
+    return { why: 'a project may not set this variable (it changes which code programs run)', say: true };
   return undefined;
 }
 
@@ -83,8 +85,11 @@ export function claudeFileUse(value: Record<string, unknown>, scope: 'user' | 'p
       use.ignored.push(`hooks.${event}`);
       continue;
     }
-    const entries = (Array.isArray(groups) ? groups : []).flatMap((g) => (Array.isArray(obj(g)?.hooks) ? (obj(g)!.hooks as unknown[]) : []));
-    for (const type of entries.map((h) => obj(h)?.type)) if (typeof type === 'string' && type !== 'command') use.ignored.push(`hooks "type": "${type}"`);
+    const entries = (Array.isArray(groups) ? groups : []).flatMap((g) =>
+      Array.isArray(obj(g)?.hooks) ? (obj(g)!.hooks as unknown[]) : [],
+    );
+    for (const type of entries.map((h) => obj(h)?.type))
+      if (typeof type === 'string' && type !== 'command') use.ignored.push(`hooks "type": "${type}"`);
   }
   const p = obj(value.permissions) ?? {};
   for (const key of Object.keys(p)) if (!USED_PERMISSION_KEYS.has(key)) use.ignored.push(`permissions.${key}`);
@@ -122,7 +127,8 @@ export function isHomeClaude(home: string, projectRoot: string): boolean {
   return sameFolder(path.join(projectRoot, '.claude'), path.join(home, '.claude'));
 }
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const obj = (v: unknown): Record<string, unknown> | undefined =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /** Read one JSON object file; undefined when absent (or, with `needle`, when its text lacks it), a problem when unreadable. */

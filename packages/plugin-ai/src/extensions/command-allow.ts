@@ -11,7 +11,11 @@ import { argKindOf, claudeNamedTools, mapClaudeRule, type NamedTool } from './cl
  * `allowed-tools` entries (Claude Code's names or ours) as our rules, and what could not be used.
  * `tools`: whose names and rule arguments they are read by (each tool's own definition says).
  */
-export function readAllowedTools(entries: readonly string[], source: string, tools: readonly NamedTool[] = claudeNamedTools()): { rules: PermissionRule[]; skipped: string[] } {
+export function readAllowedTools(
+  entries: readonly string[],
+  source: string,
+  tools: readonly NamedTool[] = claudeNamedTools(),
+): { rules: PermissionRule[]; skipped: string[] } {
   const rules: PermissionRule[] = [];
   const skipped: string[] = [];
   const argKind = (tool: string) => argKindOf(tool, tools);

@@ -28,7 +28,10 @@ const BANG = /!`([^`\n]+)`/g;
 const AT = /(^|\s)@([^\s`'"]+)/g;
 
 /** The custom command a typed line calls (`/review src` → review), with what follows its name. */
-export function findCommand(text: string, commands: readonly CustomCommand[] | undefined): { command: CustomCommand; args: string } | undefined {
+export function findCommand(
+  text: string,
+  commands: readonly CustomCommand[] | undefined,
+): { command: CustomCommand; args: string } | undefined {
   const trimmed = text.trim();
   const word = /^\/(\S+)/.exec(trimmed)?.[1]?.toLowerCase();
   const command = word ? commands?.find((c) => c.name === word) : undefined;
@@ -73,7 +76,9 @@ function atText(rel: string, result: ToolResult): string {
     return `@${rel} [not included: ${why}]`;
   }
   const text = result.content.replace(/^ *\d+\t/gm, '');
-  const cut = result.nextOffset ? `\n[cut at line ${String(result.endLine)} of ${String(result.totalLines)}; read on with fs.read offset ${String(result.nextOffset)}]` : '';
+  const cut = result.nextOffset
+    ? `\n[cut at line ${String(result.endLine)} of ${String(result.totalLines)}; read on with fs.read offset ${String(result.nextOffset)}]`
+    : '';
   return `<file path="${rel}">\n${text}${cut}\n</file>`;
 }
 
@@ -81,7 +86,11 @@ function atText(rel: string, result: ToolResult): string {
  * Build the turn of `/name args`. `workspace`: `@` files must be inside it; `profiles`: the
  * llm-base profiles `model` may name.
  */
-export function commandTurn(command: CustomCommand, args: string, ctx: { workspace: string; cwd: string; profiles: readonly string[]; projectTrusted?: boolean }): CommandTurn {
+export function commandTurn(
+  command: CustomCommand,
+  args: string,
+  ctx: { workspace: string; cwd: string; profiles: readonly string[]; projectTrusted?: boolean },
+): CommandTurn {
   const message = expandCommand(command, args);
   const notes: CommandTurn['notes'] = [];
   const options: CommandTurn['options'] = {
@@ -163,7 +172,12 @@ export function commandTurnFor(
 ): CommandTurn | undefined {
   const found = findCommand(text, app.commands);
   if (!found) return undefined;
-  return commandTurn(found.command, found.args, { workspace: app.project?.extras.workspace ?? cwd, cwd, profiles: profileNames(app.paths.home), projectTrusted: app.project?.trust === 'trusted' });
+  return commandTurn(found.command, found.args, {
+    workspace: app.project?.extras.workspace ?? cwd,
+    cwd,
+    profiles: profileNames(app.paths.home),
+    projectTrusted: app.project?.trust === 'trusted',
+  });
 }
 
 /** The text files a typed message names with `@path` (images are attached elsewhere): those that exist, once each. */
@@ -205,7 +219,14 @@ export function fileRefsTurn(
               const verdict = ctx.judge(step);
               if (verdict.level === 'L0') return run(step);
               ctx.onSkip?.(rel, verdict.shown ?? verdict.reason ?? verdict.level);
-              return { _event: 'tool_result', id: '', tool: step.tool, status: 'declined', reason: `${verdict.reason ?? verdict.level}; ask for it to be read if it is needed`, decision: { level: verdict.level as 'L1', rules: [] } };
+              return {
+                _event: 'tool_result',
+                id: '',
+                tool: step.tool,
+                status: 'declined',
+                reason: `${verdict.reason ?? verdict.level}; ask for it to be read if it is needed`,
+                decision: { level: verdict.level as 'L1', rules: [] },
+              };
             },
             ctx,
           ),
@@ -236,5 +257,11 @@ export function fileRefsFor(
     const why = (lang: Lang) => renderVerdict(verdict, lang).rules.find((r) => r.level === verdict.level)?.reason;
     return { level: verdict.level, reason: why('en'), shown: why(options.lang ?? 'en') };
   };
-  return fileRefsTurn(text, { workspace: app.project?.extras.workspace ?? cwd, cwd, judge, refsIn: options.refsIn ?? text, onSkip: options.onSkip });
+  return fileRefsTurn(text, {
+    workspace: app.project?.extras.workspace ?? cwd,
+    cwd,
+    judge,
+    refsIn: options.refsIn ?? text,
+    onSkip: options.onSkip,
+  });
 }

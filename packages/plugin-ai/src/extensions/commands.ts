@@ -50,8 +50,12 @@ export function commandRoots(slothtoolHome: string, projectRoot: string, userHom
   return [
     { dir: path.join(userHome, '.claude', 'commands'), scope: 'user', origin: '~/.claude/commands' },
     { dir: path.join(slothtoolHome, 'commands'), scope: 'user', origin: '~/.slothtool/commands' },
-    ...(isHomeClaude(userHome, projectRoot) ? [] : [{ dir: path.join(projectRoot, '.claude', 'commands'), scope: 'project' as const, origin: '.claude/commands' }]),
-    ...(ownSlothtool ? [] : [{ dir: path.join(projectRoot, '.slothtool', 'commands'), scope: 'project' as const, origin: '.slothtool/commands' }]),
+    ...(isHomeClaude(userHome, projectRoot)
+      ? []
+      : [{ dir: path.join(projectRoot, '.claude', 'commands'), scope: 'project' as const, origin: '.claude/commands' }]),
+    ...(ownSlothtool
+      ? []
+      : [{ dir: path.join(projectRoot, '.slothtool', 'commands'), scope: 'project' as const, origin: '.slothtool/commands' }]),
   ];
 }
 
@@ -74,7 +78,8 @@ function collect(dir: string, prefix: string[], out: Array<{ file: string; name:
   for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) collect(p, [...prefix, e.name.toLowerCase()], out, depth + 1);
-    else if (e.isFile() && e.name.toLowerCase().endsWith('.md')) out.push({ file: p, name: [...prefix, e.name.slice(0, -3).toLowerCase()].join(':') });
+    else if (e.isFile() && e.name.toLowerCase().endsWith('.md'))
+      out.push({ file: p, name: [...prefix, e.name.slice(0, -3).toLowerCase()].join(':') });
   }
 }
 
@@ -111,10 +116,19 @@ export function discoverCommands(
       const d = doc.data;
       const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
       const template = doc.body.trim();
-      const firstLine = template.split('\n').find((l) => l.trim())?.replace(/^#+\s*/, '').trim() ?? '';
+      const firstLine =
+        template
+          .split('\n')
+          .find((l) => l.trim())
+          ?.replace(/^#+\s*/, '')
+          .trim() ?? '';
       const mode = d.mode === 'low' || d.mode === 'high' ? d.mode : undefined;
       const tools = d['allowed-tools'];
-      const allowedTools = Array.isArray(tools) ? tools.filter((x): x is string => typeof x === 'string') : typeof tools === 'string' ? (tools.match(/[^\s,()]+(?:\([^)]*\))?/g) ?? []) : [];
+      const allowedTools = Array.isArray(tools)
+        ? tools.filter((x): x is string => typeof x === 'string')
+        : typeof tools === 'string'
+          ? (tools.match(/[^\s,()]+(?:\([^)]*\))?/g) ?? [])
+          : [];
       byName.set(name, {
         name,
         description: str(d.description) ?? firstLine.slice(0, 80),
@@ -132,7 +146,15 @@ export function discoverCommands(
   }
   for (const skill of skills) {
     if (byName.has(skill.name) || reserved.has(skill.name)) continue;
-    byName.set(skill.name, { name: skill.name, description: skill.description.slice(0, 120), template: '', file: skill.file, scope: skill.scope, origin: 'skill', skill: true });
+    byName.set(skill.name, {
+      name: skill.name,
+      description: skill.description.slice(0, 120),
+      template: '',
+      file: skill.file,
+      scope: skill.scope,
+      origin: 'skill',
+      skill: true,
+    });
   }
   return { commands: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), problems };
 }
@@ -158,7 +180,8 @@ export function skillMessage(command: Pick<CustomCommand, 'name' | 'file'>, inpu
   const dir = path.dirname(command.file);
   const loaded = loadSkillBody({ name: command.name, description: '', dir, file: command.file, scope: 'user' });
   // A skill whose SKILL.md is gone or empty since the session started: the model loads what there is.
-  if (!loaded.body) return `Use the skill "${command.name}": load it first with {"tool":"skill.load","name":"${command.name}"}, then follow it.${input ? `\n\n${input}` : ''}`;
+  if (!loaded.body)
+    return `Use the skill "${command.name}": load it first with {"tool":"skill.load","name":"${command.name}"}, then follow it.${input ? `\n\n${input}` : ''}`;
   let body = loaded.body;
   let note = '';
   if (body.length > SKILL_BODY_MAX_CHARS) {
@@ -179,7 +202,7 @@ export function expandCommand(command: CustomCommand, args: string): string {
   let used = false;
   const text = command.template.replace(/\$ARGUMENTS|\$([1-9])/g, (m, n?: string) => {
     used = true;
-    return n ? words[Number(n) - 1] ?? '' : trimmed;
+    return n ? (words[Number(n) - 1] ?? '') : trimmed;
   });
   return used || !trimmed ? text : `${text}\n\n${trimmed}`;
 }

@@ -26,9 +26,14 @@ export function parseFrontMatter(text: string): FrontMatterDoc {
     const YAML = require('yaml') as typeof import('yaml');
     const data: unknown = YAML.parse(yamlText, { maxAliasCount: 50, customTags: [], prettyErrors: false });
     if (data === null || data === undefined) return { data: {}, body };
-    if (typeof data !== 'object' || Array.isArray(data)) return { data: {}, body, error: 'the front matter is not a mapping of keys to values' };
+    if (typeof data !== 'object' || Array.isArray(data))
+      return { data: {}, body, error: 'the front matter is not a mapping of keys to values' };
     return { data: data as Record<string, unknown>, body };
   } catch (err) {
-    return { data: {}, body, error: `the front matter is not valid YAML: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}` };
+    return {
+      data: {},
+      body,
+      error: `the front matter is not valid YAML: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+    };
   }
 }

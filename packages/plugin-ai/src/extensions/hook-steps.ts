@@ -50,7 +50,12 @@ export function ourStep(step: Fields): { tool: string; input: Fields } {
 }
 
 /** `tool_response` of a PostToolUse stdin, per dialect: Claude Code's shape of a successful result where the tool has one. */
-export function hookToolResponse(def: HookTool | undefined, step: Fields, result: Fields, ctx: ClaudeInputContext): (dialect: HookDialect) => unknown {
+export function hookToolResponse(
+  def: HookTool | undefined,
+  step: Fields,
+  result: Fields,
+  ctx: ClaudeInputContext,
+): (dialect: HookDialect) => unknown {
   const { input } = split(step);
   return (dialect) => {
     if (dialect === 'claude' && def?.claude?.response && result.status !== 'error') return def.claude.response(input as never, result, ctx);
@@ -59,10 +64,21 @@ export function hookToolResponse(def: HookTool | undefined, step: Fields, result
   };
 }
 
-const stable = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as Fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
+const stable = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x as Fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x,
+  );
 
 /** Our input from a hook's `updatedInput` in its dialect's field names, laid over the step's own (fields it has no name for stay). */
-function changedInput(def: HookTool | undefined, tool: string, input: Fields, updated: NonNullable<HookOutcome['updated']>, ctx: ClaudeInputContext): { input: Fields } | { error: string } {
+function changedInput(
+  def: HookTool | undefined,
+  tool: string,
+  input: Fields,
+  updated: NonNullable<HookOutcome['updated']>,
+  ctx: ClaudeInputContext,
+): { input: Fields } | { error: string } {
   if (updated.dialect === 'claude' && def?.claude) {
     if (!def.claude.fromInput) return { error: `${def.claude.names[0]}'s input cannot be changed here` };
     const from = def.claude.fromInput({ ...def.claude.input(input as never, ctx), ...updated.input });
@@ -80,7 +96,12 @@ function changedInput(def: HookTool | undefined, tool: string, input: Fields, up
  * A PreToolUse hook's `updatedInput` as a step: `{ same: true }` when it changes nothing, the new
  * step (validated) to be judged as a new step, or why it is not one.
  */
-export function updatedStep(registry: HookRegistry, step: Fields, updated: NonNullable<HookOutcome['updated']>, ctx: ClaudeInputContext): { same: true } | { step: Fields } | { error: string } {
+export function updatedStep(
+  registry: HookRegistry,
+  step: Fields,
+  updated: NonNullable<HookOutcome['updated']>,
+  ctx: ClaudeInputContext,
+): { same: true } | { step: Fields } | { error: string } {
   const { tool, input } = split(step);
   const def = registry.get(tool);
   const changed = changedInput(def, tool, input, updated, ctx);

@@ -35,7 +35,16 @@ const hookSchemas = lazy(() => ({
 }));
 
 /** Claude Code's events we do not run (their entries are skipped, each named once). */
-const CLAUDE_ONLY_EVENTS = new Set(['PermissionRequest', 'PermissionDenied', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'SessionEnd', 'PostToolUseFailure']);
+const CLAUDE_ONLY_EVENTS = new Set([
+  'PermissionRequest',
+  'PermissionDenied',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'PostCompact',
+  'SessionEnd',
+  'PostToolUseFailure',
+]);
 
 /** Whose stdin a hook reads: Claude Code's (a hook from its settings files) or ours (ai.json, .slothtool/settings.json). */
 export type HookDialect = 'claude' | 'slothtool';
@@ -73,12 +82,19 @@ export function compileMatcher(raw: string | undefined): RegExp | undefined | { 
  * Read a `hooks` block entry by entry: what we cannot run (an unknown event, a `"type": "prompt"`
  * or `"http"` hook, a bad matcher) is skipped and named once; the rest is used. Never throws.
  */
-export function readHooks(raw: unknown, source: string, dialect: HookDialect = 'slothtool'): { hooks: HookCommandConfig[]; problems: HookProblem[] } {
+export function readHooks(
+  raw: unknown,
+  source: string,
+  dialect: HookDialect = 'slothtool',
+): { hooks: HookCommandConfig[]; problems: HookProblem[] } {
   const hooks: HookCommandConfig[] = [];
   const problems: HookProblem[] = [];
   if (raw === undefined || raw === null) return { hooks, problems };
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    problems.push({ source, error: 'hooks must be an object of {"<event>": [{"matcher": …, "hooks": [{"type": "command", "command": …}]}]}' });
+    problems.push({
+      source,
+      error: 'hooks must be an object of {"<event>": [{"matcher": …, "hooks": [{"type": "command", "command": …}]}]}',
+    });
     return { hooks, problems };
   }
   const skippedTypes = new Set<string>();
@@ -96,27 +112,53 @@ export function readHooks(raw: unknown, source: string, dialect: HookDialect = '
     groups.forEach((g, gi) => {
       const group = hookSchemas().group.safeParse(g);
       if (!group.success) {
-        problems.push({ source, error: `hooks.${event}.${gi}: ${group.error.issues.slice(0, 2).map((i) => `${i.path.join('.') || '(group)'}: ${i.message}`).join('; ')}` });
+        problems.push({
+          source,
+          error: `hooks.${event}.${gi}: ${group.error.issues
+            .slice(0, 2)
+            .map((i) => `${i.path.join('.') || '(group)'}: ${i.message}`)
+            .join('; ')}`,
+        });
         return;
       }
       const matcher = compileMatcher(group.data.matcher);
       if (matcher && !(matcher instanceof RegExp)) {
-        problems.push({ source, error: `hooks.${event}.${gi}: matcher ${JSON.stringify(group.data.matcher)} is not a valid pattern (${matcher.error})` });
+        problems.push({
+          source,
+          error: `hooks.${event}.${gi}: matcher ${JSON.stringify(group.data.matcher)} is not a valid pattern (${matcher.error})`,
+        });
         return;
       }
       group.data.hooks.forEach((h, hi) => {
         const cmd = hookSchemas().command.safeParse(h);
         if (cmd.success) {
-          hooks.push({ event, ...(matcher ? { matcher } : {}), command: cmd.data.command, timeoutMs: Math.round((cmd.data.timeout ?? 60) * 1000), source, dialect });
+          hooks.push({
+            event,
+            ...(matcher ? { matcher } : {}),
+            command: cmd.data.command,
+            timeoutMs: Math.round((cmd.data.timeout ?? 60) * 1000),
+            source,
+            dialect,
+          });
           return;
         }
         const type = h && typeof h === 'object' ? (h as { type?: unknown }).type : undefined;
         if (typeof type === 'string' && type !== 'command') {
-          if (!skippedTypes.has(type)) problems.push({ source, error: `hooks of "type": ${JSON.stringify(type)} are not run here (only "command"); those entries are skipped` });
+          if (!skippedTypes.has(type))
+            problems.push({
+              source,
+              error: `hooks of "type": ${JSON.stringify(type)} are not run here (only "command"); those entries are skipped`,
+            });
           skippedTypes.add(type);
           return;
         }
-        problems.push({ source, error: `hooks.${event}.${gi}.hooks.${hi}: ${cmd.error.issues.slice(0, 2).map((i) => `${i.path.join('.') || '(hook)'}: ${i.message}`).join('; ')}` });
+        problems.push({
+          source,
+          error: `hooks.${event}.${gi}.hooks.${hi}: ${cmd.error.issues
+            .slice(0, 2)
+            .map((i) => `${i.path.join('.') || '(hook)'}: ${i.message}`)
+            .join('; ')}`,
+        });
       });
     });
   }
@@ -195,10 +237,16 @@ export function hookShell(env: NodeJS.ProcessEnv = process.env): { file: string;
 
 function runOne(command: string, input: string, timeoutMs: number, options: HookRunOptions, shellFile: string): Promise<Ran> {
   return new Promise((resolve) => {
-    const shell = process.platform === 'win32' ? { file: shellFile, args: ['/d', '/s', '/c', command] } : { file: shellFile, args: ['-c', command] };
+    const shell =
+      process.platform === 'win32' ? { file: shellFile, args: ['/d', '/s', '/c', command] } : { file: shellFile, args: ['-c', command] };
     // child_process is loaded when a hook runs: app.ts reads the hooks of every session.
     const spawn = (require('child_process') as { spawn: typeof Spawn }).spawn;
-    const child = spawn(shell.file, shell.args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+    const child = spawn(shell.file, shell.args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+    });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -250,7 +298,14 @@ export type HookPayload = Record<string, unknown> | ((dialect: HookDialect) => R
 /** stdin of one dialect: Claude Code's common fields first, in its order, then the event's. */
 function stdinOf(event: HookEvent, payload: HookPayload, dialect: HookDialect, cwd: string): string {
   const body = typeof payload === 'function' ? payload(dialect) : payload;
-  return JSON.stringify({ session_id: body.session_id, transcript_path: body.transcript_path, cwd, permission_mode: body.permission_mode, hook_event_name: event, ...body });
+  return JSON.stringify({
+    session_id: body.session_id,
+    transcript_path: body.transcript_path,
+    cwd,
+    permission_mode: body.permission_mode,
+    hook_event_name: event,
+    ...body,
+  });
 }
 
 /** What the hooks said so far, folded into the outcome at the end. */
@@ -264,15 +319,23 @@ interface Tally {
 /** Fold one hook's JSON answer (exit 0) into the outcome. */
 function takeAnswer(answer: Record<string, unknown>, h: HookCommandConfig, outcome: HookOutcome, tally: Tally): void {
   const label = firstLine(h.command);
-  const specific = (answer.hookSpecificOutput && typeof answer.hookSpecificOutput === 'object' ? answer.hookSpecificOutput : {}) as Record<string, unknown>;
-  const reason = [answer.reason, specific.permissionDecisionReason, answer.stopReason].find((x): x is string => typeof x === 'string' && x.trim() !== '');
+  const specific = (answer.hookSpecificOutput && typeof answer.hookSpecificOutput === 'object' ? answer.hookSpecificOutput : {}) as Record<
+    string,
+    unknown
+  >;
+  const reason = [answer.reason, specific.permissionDecisionReason, answer.stopReason].find(
+    (x): x is string => typeof x === 'string' && x.trim() !== '',
+  );
   const quiet = answer.suppressOutput === true;
   if (!quiet && typeof answer.systemMessage === 'string' && answer.systemMessage.trim()) outcome.notices.push(answer.systemMessage.trim());
-  if (typeof specific.additionalContext === 'string' && specific.additionalContext.trim()) tally.context.push(specific.additionalContext.trim());
+  if (typeof specific.additionalContext === 'string' && specific.additionalContext.trim())
+    tally.context.push(specific.additionalContext.trim());
   if (answer.continue === false) outcome.stop = true;
   const updated = specific.updatedInput ?? answer.updatedInput;
-  if (updated && typeof updated === 'object' && !Array.isArray(updated)) tally.updates.push({ input: updated as Record<string, unknown>, dialect: h.dialect, hook: label });
-  const blocks = answer.decision === 'block' || answer.decision === 'deny' || specific.permissionDecision === 'deny' || answer.continue === false;
+  if (updated && typeof updated === 'object' && !Array.isArray(updated))
+    tally.updates.push({ input: updated as Record<string, unknown>, dialect: h.dialect, hook: label });
+  const blocks =
+    answer.decision === 'block' || answer.decision === 'deny' || specific.permissionDecision === 'deny' || answer.continue === false;
   if (blocks) {
     outcome.block = true;
     tally.reasons.push(reason ?? `blocked by hook "${label}"`);
@@ -298,7 +361,8 @@ function takeRun(event: HookEvent, h: HookCommandConfig, r: Ran, options: HookRu
     tally.reasons.push(stderr.trim() || `blocked by hook "${label}"`);
     return;
   }
-  if (r.code !== 0) return void outcome.notices.push(`hook "${label}" failed (exit ${String(r.code)})${stderr.trim() ? `: ${firstLine(stderr)}` : ''}`);
+  if (r.code !== 0)
+    return void outcome.notices.push(`hook "${label}" failed (exit ${String(r.code)})${stderr.trim() ? `: ${firstLine(stderr)}` : ''}`);
   const answer = jsonAnswer(stdout);
   if (answer) return takeAnswer(answer, h, outcome, tally);
   if ((event === 'SessionStart' || event === 'UserPromptSubmit') && stdout.trim()) tally.context.push(stdout.trim());
@@ -308,7 +372,12 @@ function takeRun(event: HookEvent, h: HookCommandConfig, r: Ran, options: HookRu
  * Run every hook of `event` that matches, in parallel, with `payload` as JSON on stdin (in each
  * hook's dialect), and combine what they decided (any block blocks; reasons are joined).
  */
-export async function runHooks(event: HookEvent, payload: HookPayload, hooks: readonly HookCommandConfig[], options: HookRunOptions): Promise<HookOutcome> {
+export async function runHooks(
+  event: HookEvent,
+  payload: HookPayload,
+  hooks: readonly HookCommandConfig[],
+  options: HookRunOptions,
+): Promise<HookOutcome> {
   const outcome: HookOutcome = { block: false, ask: false, allow: false, stop: false, notices: [] };
   // Events without a tool or a source (UserPromptSubmit, Stop) ignore matchers, as Claude Code does.
   const names = options.names ?? (options.subject !== undefined ? [options.subject] : undefined);
@@ -317,7 +386,9 @@ export async function runHooks(event: HookEvent, payload: HookPayload, hooks: re
   const inputs = new Map<HookDialect, string>();
   const input = (d: HookDialect) => inputs.get(d) ?? inputs.set(d, stdinOf(event, payload, d, options.cwd)).get(d)!;
   const shell = hookShell(options.env).file;
-  const ran = await Promise.all(matching.map((h) => runOne(h.command, input(h.dialect), h.timeoutMs, options, shell).then((r) => ({ h, r }))));
+  const ran = await Promise.all(
+    matching.map((h) => runOne(h.command, input(h.dialect), h.timeoutMs, options, shell).then((r) => ({ h, r }))),
+  );
   const tally: Tally = { reasons: [], context: [], allows: 0, updates: [] };
   for (const { h, r } of ran) takeRun(event, h, r, options, outcome, tally);
   const distinct = new Set(tally.updates.map((u) => `${u.dialect}:${JSON.stringify(u.input)}`));

@@ -18,9 +18,13 @@ export function initPrompt(root: string, extra = '', cwd = root): string {
     'Write, in short sections of bullet points: what the project is; how to build, test, lint and run it (the exact commands, a single test too); the layout (where things live); conventions that are not obvious (style, naming, error handling, commits); pitfalls.',
     'Keep it under about 60 lines; leave out what any developer knows and what the README already says at length.',
   ];
-  if (has('AGENTS.md')) lines.push('AGENTS.md exists: read it first and improve it — keep what is still right, fix what is wrong, add what is missing.');
-  if (has('CLAUDE.md')) lines.push('CLAUDE.md exists: read it and merge its points into AGENTS.md (both files are read as memory; leave CLAUDE.md as it is).');
-  lines.push(`Then write the whole file with one fs.write step (path ${JSON.stringify(target)}): the user sees the diff and decides. Answer with a short summary of what you wrote.`);
+  if (has('AGENTS.md'))
+    lines.push('AGENTS.md exists: read it first and improve it — keep what is still right, fix what is wrong, add what is missing.');
+  if (has('CLAUDE.md'))
+    lines.push('CLAUDE.md exists: read it and merge its points into AGENTS.md (both files are read as memory; leave CLAUDE.md as it is).');
+  lines.push(
+    `Then write the whole file with one fs.write step (path ${JSON.stringify(target)}): the user sees the diff and decides. Answer with a short summary of what you wrote.`,
+  );
   if (extra.trim()) lines.push('', `The user adds: ${extra.trim()}`);
   return lines.join('\n');
 }

@@ -33,6 +33,11 @@ export async function fireNotification(ctx: NotificationContext, message: string
     message,
     notification_type: type,
   };
-  const out = await runHooks('Notification', payload, hooks, { cwd: ctx.cwd, env: { ...ctx.env, CLAUDE_PROJECT_DIR: ctx.projectDir }, redact, subject: type });
+  const out = await runHooks('Notification', payload, hooks, {
+    cwd: ctx.cwd,
+    env: { ...ctx.env, CLAUDE_PROJECT_DIR: ctx.projectDir },
+    redact,
+    subject: type,
+  });
   return out.notices;
 }

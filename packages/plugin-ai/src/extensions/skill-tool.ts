@@ -48,7 +48,8 @@ function skillFile(skill: Skill, rel: string | undefined): { file: string } | { 
     const inside = path.relative(root, real);
     if (!inside || inside.startsWith('..') || path.isAbsolute(inside)) return { error: `"${rel}" is not inside the skill's folder` };
     const st = fs.statSync(real);
-    if (!st.isFile() || st.size > MAX_FILE_BYTES) return { error: `"${rel}" is not a text file of the skill (at most ${MAX_FILE_BYTES / 1024 / 1024} MB)` };
+    if (!st.isFile() || st.size > MAX_FILE_BYTES)
+      return { error: `"${rel}" is not a text file of the skill (at most ${MAX_FILE_BYTES / 1024 / 1024} MB)` };
     return { file: real };
   } catch {
     return { error: `no file "${rel}" in the skill's folder` };
@@ -92,7 +93,12 @@ export function skillLoadTool(skills: readonly Skill[]): AnyToolDefinition {
     execute: async (s: LoadStep, ctx: { id: string; decision: unknown }) => {
       const skill = byName.get(s.name);
       const base = { _event: 'tool_result', id: ctx.id, tool: 'skill.load', decision: ctx.decision };
-      if (!skill) return { ...base, status: 'error', error: { code: 'UNKNOWN_SKILL', message: `no skill "${s.name}"; the index lists: ${[...byName.keys()].join(', ') || '(none)'}` } };
+      if (!skill)
+        return {
+          ...base,
+          status: 'error',
+          error: { code: 'UNKNOWN_SKILL', message: `no skill "${s.name}"; the index lists: ${[...byName.keys()].join(', ') || '(none)'}` },
+        };
       const target = skillFile(skill, s.file);
       if ('error' in target) return { ...base, status: 'error', error: { code: 'NOT_IN_SKILL', message: target.error } };
       // SKILL.md: the body after the front matter, numbered as the file's own lines.

@@ -54,7 +54,10 @@ function readSmall(file: string): string | undefined {
  * Every skill under the roots. A name seen twice keeps the first (the user's wins over a
  * project's). Never throws: unreadable or malformed skills come back as problems.
  */
-export function discoverSkills(roots: ReadonlyArray<{ dir: string; scope: 'user' | 'project' }>): { skills: Skill[]; problems: SkillProblem[] } {
+export function discoverSkills(roots: ReadonlyArray<{ dir: string; scope: 'user' | 'project' }>): {
+  skills: Skill[];
+  problems: SkillProblem[];
+} {
   const skills: Skill[] = [];
   const problems: SkillProblem[] = [];
   const seen = new Set<string>();
@@ -81,7 +84,8 @@ export function discoverSkills(roots: ReadonlyArray<{ dir: string; scope: 'user'
       const name = typeof doc.data.name === 'string' ? doc.data.name.trim() : '';
       const description = typeof doc.data.description === 'string' ? doc.data.description.replace(/\s+/g, ' ').trim() : '';
       if (doc.error) problems.push({ file, error: doc.error });
-      else if (!NAME.test(name)) problems.push({ file, error: 'front matter "name" must be lower-case letters, digits and "-" (at most 64)' });
+      else if (!NAME.test(name))
+        problems.push({ file, error: 'front matter "name" must be lower-case letters, digits and "-" (at most 64)' });
       else if (!description) problems.push({ file, error: 'front matter "description" is missing' });
       else if (!seen.has(name)) {
         seen.add(name);

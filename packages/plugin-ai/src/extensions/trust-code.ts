@@ -12,7 +12,8 @@ import { readJsonObject } from './claude-settings';
 /** The project's files that hold hooks (ours and Claude Code's). */
 export const HOOK_FILES = ['.slothtool/settings.json', '.claude/settings.json', '.claude/settings.local.json'];
 
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PROJECT_DIR}` and `${VAR:-default}` (its default) in a word. */

@@ -59,12 +59,15 @@ function readJson(file: string, rel: string, unreadable: string[]): Record<strin
   return undefined;
 }
 
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const count = (v: unknown): number => (Array.isArray(v) ? v.length : 0);
 
 /** Our own `.slothtool/settings.json`: its hooks and its allow / ask rules. */
 function ownSettings(rel: string, value: Record<string, unknown>): SettingsDescription {
-  const hooks = readHooks(value.hooks, rel).hooks.map((h) => `${h.event}${h.matcher ? ` (${h.matcher.source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '')})` : ''}: ${h.command}`);
+  const hooks = readHooks(value.hooks, rel).hooks.map(
+    (h) => `${h.event}${h.matcher ? ` (${h.matcher.source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '')})` : ''}: ${h.command}`,
+  );
   const p = obj(value.permissions);
   return { file: rel, hooks, rules: { allow: count(p.allow), ask: count(p.ask) }, env: [] };
 }

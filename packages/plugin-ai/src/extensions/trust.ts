@@ -78,7 +78,11 @@ export function isOwnHome(workspace: string, home: string = slothtoolHome()): bo
  * The files under `workspace` that would run code or change policy once trusted, and their hash.
  * `home`: the SlothTool home (files under it are the user's, see isOwnHome).
  */
-export function projectExtras(workspace: string, home: string = slothtoolHome(), userHome: string = process.env.HOME || os.homedir()): ProjectExtras {
+export function projectExtras(
+  workspace: string,
+  home: string = slothtoolHome(),
+  userHome: string = process.env.HOME || os.homedir(),
+): ProjectExtras {
   const found: Array<{ abs: string; kind: ProjectFile['kind'] }> = [];
   const own = isOwnHome(workspace, home);
   // Started in the home folder: `.claude` there is the user's own Claude Code folder.

@@ -77,7 +77,10 @@ export interface Completion {
 }
 
 /** Complete a command name, or the argument of /mode, /profile and /resume. Pure. */
-export function completeInput(input: string, sources: { profiles: string[]; sessions: () => string[]; custom?: readonly string[] }): Completion {
+export function completeInput(
+  input: string,
+  sources: { profiles: string[]; sessions: () => string[]; custom?: readonly string[] },
+): Completion {
   const none = { candidates: [], display: [] };
   if (!input.startsWith('/') || input.includes('\n')) return none;
   const word = input.slice(1).toLowerCase();

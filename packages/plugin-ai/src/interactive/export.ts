@@ -31,7 +31,7 @@ function stepOf(r: Record<string, unknown>): string {
     str(r.step) ??
     (str(r.program) ? [r.program, ...(Array.isArray(r.args) ? r.args : [])].join(' ') : undefined) ??
     [r.tool, r.path ?? r.file ?? r.pattern ?? r.url ?? r.query ?? r.proc_id ?? r.name].filter((x) => typeof x === 'string').join(' ');
-  const end = str(r.status) ?? (typeof r.exitCode === 'number' ? `exit ${r.exitCode}` : str(r.outcome) ?? 'done');
+  const end = str(r.status) ?? (typeof r.exitCode === 'number' ? `exit ${r.exitCode}` : (str(r.outcome) ?? 'done'));
   const level = str(r.level) ?? str((r.decision as { level?: unknown } | undefined)?.level);
   return `- \`${label.replace(/`/g, "'").slice(0, 200)}\`${level ? ` [${level}]` : ''} → ${end}`;
 }
@@ -76,7 +76,13 @@ function eventLines(content: string, lang: Lang): string[] {
 /** The conversation as Markdown, its headings in `lang`. Pure (apart from redaction). */
 export function transcriptMarkdown(records: readonly SessionRecord[], meta: { id: string; cwd: string; at: string; lang: Lang }): string {
   const { lang } = meta;
-  const lines = [`# ${ms(lang, 'mdTitle', { id: meta.id })}`, '', `- ${ms(lang, 'mdFolder', { cwd: meta.cwd })}`, `- ${ms(lang, 'mdExported', { at: meta.at })}`, ''];
+  const lines = [
+    `# ${ms(lang, 'mdTitle', { id: meta.id })}`,
+    '',
+    `- ${ms(lang, 'mdFolder', { cwd: meta.cwd })}`,
+    `- ${ms(lang, 'mdExported', { at: meta.at })}`,
+    '',
+  ];
   let steps: string[] = [];
   const flushSteps = () => {
     if (steps.length) lines.push(...steps, '');
@@ -107,7 +113,12 @@ export function transcriptMarkdown(records: readonly SessionRecord[], meta: { id
     }
   }
   flushSteps();
-  return redact(lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n');
+  return redact(
+    lines
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n',
+  );
 }
 
 export type ExportTarget = { file: string; replaced: boolean } | { error: 'exists'; file: string } | { error: 'folder'; file: string };

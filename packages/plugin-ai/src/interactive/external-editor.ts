@@ -17,7 +17,9 @@ export type EditorOutcome =
   | { ok: false; reason: 'failed'; command: string; detail: string };
 
 /** The editor command the environment names, as words; undefined when none is set. */
-export function editorCommand(env: NodeJS.ProcessEnv): { words: string[]; command: string } | { error: 'none' } | { error: 'unsplittable'; command: string } {
+export function editorCommand(
+  env: NodeJS.ProcessEnv,
+): { words: string[]; command: string } | { error: 'none' } | { error: 'unsplittable'; command: string } {
   const command = (env.VISUAL?.trim() || env.EDITOR?.trim()) ?? '';
   if (!command) return { error: 'none' };
   const words = splitWords(command);
@@ -34,7 +36,8 @@ export interface EditorDeps {
 /** Edit `text` in the person's editor; the edited text (one trailing newline dropped), or why not. */
 export async function editExternally(text: string, env: NodeJS.ProcessEnv, deps: EditorDeps): Promise<EditorOutcome> {
   const editor = editorCommand(env);
-  if ('error' in editor) return editor.error === 'none' ? { ok: false, reason: 'none' } : { ok: false, reason: 'unsplittable', command: editor.command };
+  if ('error' in editor)
+    return editor.error === 'none' ? { ok: false, reason: 'none' } : { ok: false, reason: 'unsplittable', command: editor.command };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-prompt-'));
   const file = path.join(dir, 'prompt.md');
   try {
@@ -51,7 +54,8 @@ export async function editExternally(text: string, env: NodeJS.ProcessEnv, deps:
     } finally {
       deps.resume();
     }
-    if (ran.error || ran.code !== 0) return { ok: false, reason: 'failed', command: editor.command, detail: ran.error ?? `exit ${String(ran.code)}` };
+    if (ran.error || ran.code !== 0)
+      return { ok: false, reason: 'failed', command: editor.command, detail: ran.error ?? `exit ${String(ran.code)}` };
     return { ok: true, text: fs.readFileSync(file, 'utf8').replace(/\r?\n$/, '') };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

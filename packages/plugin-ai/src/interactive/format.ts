@@ -36,7 +36,10 @@ export function formatStep(step: Step, decision: Decision, theme: Theme, lang: L
 
 /** Output text → display lines (control sequences removed, trailing newline ignored). */
 export function outputLines(text: string): string[] {
-  const clean = stripAnsi(text).replace(/\r\n/g, '\n').replace(/[^\n]*\r/g, '').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
+  const clean = stripAnsi(text)
+    .replace(/\r\n/g, '\n')
+    .replace(/[^\n]*\r/g, '')
+    .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
   if (!clean) return [];
   const lines = clean.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
@@ -63,7 +66,9 @@ export function formatResult(
 ): string[] {
   const lines: string[] = [];
   if (result.blockedBy === 'hook') {
-    lines.push(`  ${theme.red('⎿')} ${theme.red(t(lang, 'stepBlockedByHook'))}${result.hookReason ? theme.dim(` — ${result.hookReason}`) : ''}`);
+    lines.push(
+      `  ${theme.red('⎿')} ${theme.red(t(lang, 'stepBlockedByHook'))}${result.hookReason ? theme.dim(` — ${result.hookReason}`) : ''}`,
+    );
     return lines;
   }
   if (result.status === 'blocked') {
@@ -158,9 +163,13 @@ export function formatContext(sizes: ContextSizes, theme: Theme, lang: Lang): st
     const pct = sizes.budget > 0 ? Math.min(100, Math.round((value / sizes.budget) * 100)) : 0;
     const filled = Math.round(pct / 5);
     const bar = theme.cyan('█'.repeat(filled)) + theme.dim('░'.repeat(20 - filled));
-    lines.push(`  ${name.padEnd(nameWidth)}  ${bar} ${String(value).padStart(6)}  ${String(pct).padStart(3)}%${extra ? theme.dim(`  ${extra}`) : ''}`);
+    lines.push(
+      `  ${name.padEnd(nameWidth)}  ${bar} ${String(value).padStart(6)}  ${String(pct).padStart(3)}%${extra ? theme.dim(`  ${extra}`) : ''}`,
+    );
   }
-  lines.push(theme.dim(`  ${ts(lang, 'contextMarks', { fold: sizes.marks.fold, summarize: sizes.marks.summarize, target: sizes.marks.target })}`));
+  lines.push(
+    theme.dim(`  ${ts(lang, 'contextMarks', { fold: sizes.marks.fold, summarize: sizes.marks.summarize, target: sizes.marks.target })}`),
+  );
   lines.push(theme.dim(`  ${ts(lang, 'contextNextFold', { left: sizes.nextFold, folds: sizes.folds })}`));
   return lines;
 }
@@ -170,7 +179,10 @@ export function formatProcesses(list: ReadonlyArray<ProcInfo>, theme: Theme, lan
   if (!list.length) return [ts(lang, 'psNone')];
   const lines = list.map((p) => {
     const time = formatDuration(p.runningMs);
-    const state = p.state === 'running' ? theme.green(ts(lang, 'psRunning', { time })) : theme.dim(ts(lang, 'psExited', { code: String(p.exitCode ?? '-'), time }));
+    const state =
+      p.state === 'running'
+        ? theme.green(ts(lang, 'psRunning', { time }))
+        : theme.dim(ts(lang, 'psExited', { code: String(p.exitCode ?? '-'), time }));
     const detached = p.logFile ? `  ${theme.yellow(ts(lang, 'psDetached', { file: p.logFile }))}` : '';
     return `  ${theme.bold(p.proc_id)}  ${p.pid ?? '-'}  ${[p.program, ...p.args].join(' ')}  ${state}${detached}`;
   });

@@ -84,7 +84,8 @@ export function buildFrame(view: LiveView, theme: Theme, lang: Lang): LiveFrame 
             })
           : ts(lang, busy.phase);
     const facts = [formatElapsed(busy.elapsedMs)];
-    if (busy.streamedTokens && busy.phase !== 'running') facts.push(`↓ ${ts(lang, 'statusTokens', { n: formatTokens(busy.streamedTokens) })}`);
+    if (busy.streamedTokens && busy.phase !== 'running')
+      facts.push(`↓ ${ts(lang, 'statusTokens', { n: formatTokens(busy.streamedTokens) })}`);
     facts.push(ts(lang, 'interruptHint'));
     lines.push(`${theme.cyan(SPINNER[busy.spinnerFrame % SPINNER.length])} ${label} ${theme.dim(`(${facts.join(' · ')})`)}`);
   }
@@ -94,7 +95,13 @@ export function buildFrame(view: LiveView, theme: Theme, lang: Lang): LiveFrame 
   if (view.question) {
     const start = lines.length;
     // The choices and keys always fit: the summary gets the rows left above them.
-    const question = questionParts(view.question, theme, lang, width, Math.max(3, view.rows - lines.length - view.question.state.choices.length - 4));
+    const question = questionParts(
+      view.question,
+      theme,
+      lang,
+      width,
+      Math.max(3, view.rows - lines.length - view.question.state.choices.length - 4),
+    );
     lines.push(...question.lines);
     const editing = view.question.state.editing;
     if (!editing) return { lines };
@@ -147,20 +154,31 @@ function agentLabel(request: { agent?: string }, theme: Theme): string {
   return request.agent ? theme.cyan(`[${request.agent}] `) : '';
 }
 
-function questionParts(question: QuestionView, theme: Theme, lang: Lang, width: number, maxSummary = Infinity): { lines: string[]; editLine: number } {
+function questionParts(
+  question: QuestionView,
+  theme: Theme,
+  lang: Lang,
+  width: number,
+  maxSummary = Infinity,
+): { lines: string[]; editLine: number } {
   const { request, state } = question;
   const summary = request.summary ?? stepSummary(request.step);
   const fit = (line: string) => (width > 0 ? truncateWidth(line, width - 1) : line);
   const lines = [
-    theme.bold(theme.yellow(ts(lang, 'confirmTitle', { level: request.verdict.level }))) + '  ' + agentLabel(request, theme) + theme.bold(shownTitle(summary.title)),
+    theme.bold(theme.yellow(ts(lang, 'confirmTitle', { level: request.verdict.level }))) +
+      '  ' +
+      agentLabel(request, theme) +
+      theme.bold(shownTitle(summary.title)),
   ];
   // The OS sandbox it will run in, when that is weakened or missing: said in the question itself,
   // whatever else made the step L1 (the step line shows only the first rules).
   if (request.verdict.findings.some((f) => SANDBOX_NOTE.test(f.id))) {
-    for (const rule of renderVerdict(request.verdict, lang).rules.filter((r) => SANDBOX_NOTE.test(r.id))) lines.push(theme.yellow(fit(`  ⚠ ${rule.reason}`)));
+    for (const rule of renderVerdict(request.verdict, lang).rules.filter((r) => SANDBOX_NOTE.test(r.id)))
+      lines.push(theme.yellow(fit(`  ⚠ ${rule.reason}`)));
   }
   let facts = summaryLines(summary, lang);
-  if (facts.length > maxSummary) facts = [...facts.slice(0, maxSummary - 1), ts(lang, 'summaryMoreLines', { n: facts.length - maxSummary + 1 })];
+  if (facts.length > maxSummary)
+    facts = [...facts.slice(0, maxSummary - 1), ts(lang, 'summaryMoreLines', { n: facts.length - maxSummary + 1 })];
   for (const line of facts) lines.push(theme.dim(fit(`  ${line}`)));
   const editLine = lines.length;
   if (state.editing) {

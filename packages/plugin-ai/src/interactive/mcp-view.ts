@@ -16,15 +16,24 @@ function stateLine(s: McpServerState, theme: Theme, lang: Lang, off = false): st
       : s.status === 'failed'
         ? theme.red(xs(lang, 'mcp_failed', { error: s.error ?? '?' }))
         : theme.dim(xs(lang, `mcp_${s.status}`));
-  const lines = [`  ${theme.bold(s.name)}  ${theme.dim(`${s.transport} · ${s.source}`)}  ${status}${off ? theme.yellow(`  (${xs(lang, 'mcpOffTag')})`) : ''}`];
+  const lines = [
+    `  ${theme.bold(s.name)}  ${theme.dim(`${s.transport} · ${s.source}`)}  ${status}${off ? theme.yellow(`  (${xs(lang, 'mcpOffTag')})`) : ''}`,
+  ];
   if (s.trusted) lines.push(theme.dim(`      ${xs(lang, 'mcpTrusted')}`));
   if (s.status === 'connected' && s.error) lines.push(theme.yellow(`      ${xs(lang, 'mcpLastError', { error: s.error })}`));
-  if (s.status === 'failed' && s.stderrTail) for (const l of s.stderrTail.split('\n').slice(-3)) lines.push(theme.dim(`      ${l.slice(0, 200)}`));
+  if (s.status === 'failed' && s.stderrTail)
+    for (const l of s.stderrTail.split('\n').slice(-3)) lines.push(theme.dim(`      ${l.slice(0, 200)}`));
   return lines;
 }
 
 /** The text of `/mcp [server | restart server]`; restarting waits for the new start to finish. */
-export async function mcpCommand(arg: string, mcp: McpSession | undefined, theme: Theme, lang: Lang, say: (text: string) => void): Promise<string> {
+export async function mcpCommand(
+  arg: string,
+  mcp: McpSession | undefined,
+  theme: Theme,
+  lang: Lang,
+  say: (text: string) => void,
+): Promise<string> {
   const states = mcp?.states() ?? [];
   if (!mcp || !states.length) return xs(lang, 'mcpNone');
   const toggle = /^(enable|disable)\s+(\S+)$/.exec(arg.trim());
@@ -47,10 +56,18 @@ export async function mcpCommand(arg: string, mcp: McpSession | undefined, theme
     if (!s.tools.length) return xs(lang, 'mcpNoTools', { name: s.name, status: s.status });
     const lines = [xs(lang, 'mcpToolsHead', { name: s.name })];
     for (const t of s.tools) {
-      const hint = t.annotations.destructiveHint ? ` (${xs(lang, 'mcpDestructive')})` : t.annotations.readOnlyHint ? ` (${xs(lang, 'mcpReadOnly')})` : '';
+      const hint = t.annotations.destructiveHint
+        ? ` (${xs(lang, 'mcpDestructive')})`
+        : t.annotations.readOnlyHint
+          ? ` (${xs(lang, 'mcpReadOnly')})`
+          : '';
       lines.push(`  ${theme.cyan(t.name)}${theme.dim(hint)}  ${(t.description.split('\n')[0] ?? '').slice(0, 100)}`);
     }
     return lines.join('\n');
   }
-  return [xs(lang, 'mcpHead'), ...states.flatMap((s) => stateLine(s, theme, lang, mcp.manager.isOff(s.name))), theme.dim(xs(lang, 'mcpUsage'))].join('\n');
+  return [
+    xs(lang, 'mcpHead'),
+    ...states.flatMap((s) => stateLine(s, theme, lang, mcp.manager.isOff(s.name))),
+    theme.dim(xs(lang, 'mcpUsage')),
+  ].join('\n');
 }

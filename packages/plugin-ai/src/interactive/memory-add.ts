@@ -57,5 +57,11 @@ export function appendMemoryLine(target: MemoryTarget, text: string, root: strin
 
 /** What the model is told when memory changed mid-session (the system prompt stays as it was). Pure. */
 export function memoryAddedEvent(file: string, scope: 'project' | 'user', text: string): string {
-  return JSON.stringify({ _event: 'memory_added', scope, file, text, note: 'The user added this to their memory file; follow it from now on, as if it were in your instructions.' });
+  return JSON.stringify({
+    _event: 'memory_added',
+    scope,
+    file,
+    text,
+    note: 'The user added this to their memory file; follow it from now on, as if it were in your instructions.',
+  });
 }

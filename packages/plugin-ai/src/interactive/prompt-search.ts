@@ -39,7 +39,11 @@ export function searchMatch(state: SearchState, history: readonly string[]): str
  * Apply one key. `done`: the text to put on the line (a match, or the original on cancel); `key`:
  * a key that ended the search and still means something to the line (a cursor move). Pure.
  */
-export function reduceSearch(state: SearchState, key: SearchKey, history: readonly string[]): { state: SearchState; done?: string; key?: InputKey } {
+export function reduceSearch(
+  state: SearchState,
+  key: SearchKey,
+  history: readonly string[],
+): { state: SearchState; done?: string; key?: InputKey } {
   const matched = (query: string, from: number): SearchState => {
     const at = find(history, query, from);
     return at >= 0 ? { ...state, query, at, failed: false } : { ...state, query, failed: true };
@@ -53,7 +57,7 @@ export function reduceSearch(state: SearchState, key: SearchKey, history: readon
       // The next older match that reads differently (a prompt sent twice is found once); at the oldest it stays, failed.
       const shown = searchMatch(state, history);
       let at = state.at - 1;
-      while (at >= 0 && ((at = find(history, state.query, at)) >= 0) && history[at] === shown) at--;
+      while (at >= 0 && (at = find(history, state.query, at)) >= 0 && history[at] === shown) at--;
       return { state: at >= 0 ? { ...state, at, failed: false } : { ...state, failed: true } };
     }
     case 'enter':

@@ -37,7 +37,9 @@ export function keyHints(choices: readonly Choice[]): { n: number; letters: stri
  */
 export function createQuestion(editable: boolean, rule = false): QuestionState {
   // 1–3 stay yes / this session / no whatever else is offered.
-  const choices: Choice[] = rule ? ['run', 'allow-session', 'decline', 'allow-project', 'allow-always'] : ['run', 'allow-session', 'decline'];
+  const choices: Choice[] = rule
+    ? ['run', 'allow-session', 'decline', 'allow-project', 'allow-always']
+    : ['run', 'allow-session', 'decline'];
   if (editable) choices.push('edit');
   return { choices, index: 0 };
 }

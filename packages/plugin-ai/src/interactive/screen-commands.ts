@@ -16,11 +16,20 @@ import type { Theme } from './theme';
 export const DIFF_MAX_LINES = 1500;
 
 /** `/diff`: the files (marked when this session changed them), the diff, new files' first lines. */
-export async function diffText(app: Pick<AppAgent, 'agent'>, cwd: string, env: NodeJS.ProcessEnv, theme: Theme, lang: Lang): Promise<string> {
+export async function diffText(
+  app: Pick<AppAgent, 'agent'>,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  theme: Theme,
+  lang: Lang,
+): Promise<string> {
   const { gitRead } = require('@holic512/tool-runner') as typeof import('@holic512/tool-runner');
   const session = app.agent.changedFiles();
   const found = await collectDiff(cwd, session, (args) => gitRead(args, { cwd, env }));
-  if ('error' in found) return theme.yellow(found.error === 'not_repo' ? ms(lang, 'diffNotRepo', { cwd }) : ms(lang, 'diffGitFailed', { detail: found.detail }));
+  if ('error' in found)
+    return theme.yellow(
+      found.error === 'not_repo' ? ms(lang, 'diffNotRepo', { cwd }) : ms(lang, 'diffGitFailed', { detail: found.detail }),
+    );
   const mine = new Set(session);
   const mark = (rel: string) => (mine.has(path.join(found.root, rel)) ? theme.cyan(' ●') : '  ');
   const out: string[] = [];
@@ -28,8 +37,12 @@ export async function diffText(app: Pick<AppAgent, 'agent'>, cwd: string, env: N
   else out.push(theme.bold(ms(lang, 'diffHead', { root: found.root, changed: found.changed.length, untracked: found.untracked.length })));
   for (const rel of found.changed) out.push(`  ${theme.yellow('M')}${mark(rel)} ${rel}`);
   for (const rel of found.untracked) out.push(`  ${theme.green('?')}${mark(rel)} ${rel}`);
-  if (session.some((f) => found.changed.concat(found.untracked).some((rel) => path.join(found.root, rel) === f))) out.push(theme.dim(ms(lang, 'diffLegend')));
-  const lines = found.diff.replace(/\n$/, '').split('\n').filter((l, i, all) => l || all.length > 1);
+  if (session.some((f) => found.changed.concat(found.untracked).some((rel) => path.join(found.root, rel) === f)))
+    out.push(theme.dim(ms(lang, 'diffLegend')));
+  const lines = found.diff
+    .replace(/\n$/, '')
+    .split('\n')
+    .filter((l, i, all) => l || all.length > 1);
   const body: string[] = [...(found.diff ? lines : [])];
   for (const rel of found.untracked) {
     const file = path.join(found.root, rel);

@@ -45,14 +45,14 @@ export abstract class ScreenExtras extends ScreenTurns {
   protected extrasKey(key: InputKey): boolean {
     this.atHints = undefined;
     if (this.question) return false;
-    if (this.pick) return this.pickKey(key), true;
+    if (this.pick) return (this.pickKey(key), true);
     if (this.search) return this.searchKey(key);
     if (key.kind === 'search') {
       this.search = startSearch(this.editor.history, this.editor.text);
       return true;
     }
-    if (key.kind === 'external-edit') return void this.editPrompt(this.editor.text), true;
-    if (key.kind === 'escape' && this.shellMode && !this.task) return this.setShellMode(false), true;
+    if (key.kind === 'external-edit') return (void this.editPrompt(this.editor.text), true);
+    if (key.kind === 'escape' && this.shellMode && !this.task) return (this.setShellMode(false), true);
     if (key.kind === 'tab' && !this.editor.text.startsWith('/')) return this.completeAt();
     return false;
   }
@@ -60,7 +60,16 @@ export abstract class ScreenExtras extends ScreenTurns {
   private pickKey(key: InputKey): void {
     const open = this.pick!;
     if (key.kind === 'interrupt') return this.closePick(-1);
-    if (key.kind === 'tab' || key.kind === 'shift-tab' || key.kind === 'redraw' || key.kind === 'search' || key.kind === 'external-edit' || key.kind === 'paste-start' || key.kind === 'paste-end') return;
+    if (
+      key.kind === 'tab' ||
+      key.kind === 'shift-tab' ||
+      key.kind === 'redraw' ||
+      key.kind === 'search' ||
+      key.kind === 'external-edit' ||
+      key.kind === 'paste-start' ||
+      key.kind === 'paste-end'
+    )
+      return;
     const { state, picked } = reducePick(open.state, key);
     open.state = state;
     if (picked !== undefined) this.closePick(picked);
@@ -162,14 +171,23 @@ export abstract class ScreenExtras extends ScreenTurns {
       const rel = path.relative(this.options.cwd, file);
       return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file.replace(this.env.HOME ?? '\0', '~');
     };
-    const choices = [ms(this.lang, 'memoryProject', { file: shown(targets[0].file) }), ms(this.lang, 'memoryUser', { file: shown(targets[1].file) }), ms(this.lang, 'memoryCancel')];
+    const choices = [
+      ms(this.lang, 'memoryProject', { file: shown(targets[0].file) }),
+      ms(this.lang, 'memoryUser', { file: shown(targets[1].file) }),
+      ms(this.lang, 'memoryCancel'),
+    ];
     this.askPick(ms(this.lang, 'memoryWhere', { text }), choices, (i) => {
       const target = targets[i];
       if (!target) return this.print(this.theme.dim(ms(this.lang, 'memoryNotAdded')));
       const r = appendMemoryLine(target, text, this.projectRoot);
       if ('error' in r) {
         const e = r.error;
-        const why = e.code === 'outside' ? ms(this.lang, 'memoryOutside', { real: e.real }) : e.code === 'not_file' ? ms(this.lang, 'memoryNotFile') : e.message;
+        const why =
+          e.code === 'outside'
+            ? ms(this.lang, 'memoryOutside', { real: e.real })
+            : e.code === 'not_file'
+              ? ms(this.lang, 'memoryNotFile')
+              : e.message;
         return this.print(this.theme.red(ms(this.lang, 'memoryFailed', { file: shown(target.file), why })));
       }
       this.app?.agent.noteForNextMessage(memoryAddedEvent(shown(r.file), target.scope, text));
@@ -186,7 +204,8 @@ export abstract class ScreenExtras extends ScreenTurns {
   /** Ctrl+G and `/edit`: the prompt in the person's editor; what they saved goes back on the line (not sent). */
   protected async editPrompt(text: string): Promise<void> {
     if (this.task) return this.print(this.theme.yellow(ms(this.lang, 'editBusy')));
-    if (!this.surface.live || !this.surface.suspend || !this.surface.resume) return this.print(this.theme.yellow(ms(this.lang, 'editNoTerminal')));
+    if (!this.surface.live || !this.surface.suspend || !this.surface.resume)
+      return this.print(this.theme.yellow(ms(this.lang, 'editNoTerminal')));
     const { editExternally } = require('./external-editor') as typeof import('./external-editor');
     const out = await editExternally(text, this.env, {
       suspend: () => this.surface.suspend!(),
@@ -200,7 +219,14 @@ export abstract class ScreenExtras extends ScreenTurns {
       return this.render();
     }
     if (out.reason === 'none') return this.print(this.theme.yellow(ms(this.lang, 'editNoEditor')));
-    this.print(this.theme.yellow(ms(this.lang, out.reason === 'unsplittable' ? 'editUnsplittable' : 'editFailed', { command: out.command, detail: out.reason === 'failed' ? out.detail : '' })));
+    this.print(
+      this.theme.yellow(
+        ms(this.lang, out.reason === 'unsplittable' ? 'editUnsplittable' : 'editFailed', {
+          command: out.command,
+          detail: out.reason === 'failed' ? out.detail : '',
+        }),
+      ),
+    );
     this.render();
   }
 
@@ -232,7 +258,8 @@ export abstract class ScreenExtras extends ScreenTurns {
     const started = this.task?.started;
     super.turnDone(result);
     const { afterSeconds } = notifySettings(this.app?.config);
-    if (started !== undefined && result.outcome !== 'aborted' && this.now() - started >= afterSeconds * 1000) this.notifyPerson('idle_prompt', ms(this.lang, 'notifyTurnDone'));
+    if (started !== undefined && result.outcome !== 'aborted' && this.now() - started >= afterSeconds * 1000)
+      this.notifyPerson('idle_prompt', ms(this.lang, 'notifyTurnDone'));
   }
 
   // ── drawing ───────────────────────────────────────────────────────────────────────
@@ -243,7 +270,11 @@ export abstract class ScreenExtras extends ScreenTurns {
     if (this.search) {
       const prefix = ms(this.lang, this.search.failed ? 'searchFailed' : 'searchLabel');
       const label = `${prefix}'${this.search.query}': `;
-      extras.search = { label, match: searchMatch(this.search, this.editor.history) ?? '', cursorCol: stringWidth(prefix) + 1 + stringWidth(this.search.query) };
+      extras.search = {
+        label,
+        match: searchMatch(this.search, this.editor.history) ?? '',
+        cursorCol: stringWidth(prefix) + 1 + stringWidth(this.search.query),
+      };
     }
     if (this.shellMode) extras.promptMark = { text: this.theme.bold(this.theme.yellow('! ')), width: 2 };
     return extras;
@@ -255,7 +286,8 @@ export abstract class ScreenExtras extends ScreenTurns {
   }
 
   protected override hintLines(): string[] {
-    if (this.atHints) return ['  ' + this.atHints.slice(0, 12).join('  ') + (this.atHints.length > 12 ? `  … ${this.atHints.length - 12}` : '')];
+    if (this.atHints)
+      return ['  ' + this.atHints.slice(0, 12).join('  ') + (this.atHints.length > 12 ? `  … ${this.atHints.length - 12}` : '')];
     return super.hintLines();
   }
 }

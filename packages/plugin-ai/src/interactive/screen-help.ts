@@ -21,7 +21,10 @@ export function helpText(custom: readonly CustomCommand[], theme: Theme, lang: L
   };
   const lines = [theme.bold(ts(lang, 'helpTitle'))];
   for (const c of COMMANDS) lines.push(`  ${theme.cyan((usage[c] ?? `/${c}`).padEnd(width))} ${ts(lang, `help_${c}`)}`);
-  for (const c of custom) lines.push(`  ${theme.cyan(`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`.padEnd(width))} ${c.description} ${theme.dim(`(${c.origin})`)}`);
+  for (const c of custom)
+    lines.push(
+      `  ${theme.cyan(`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`.padEnd(width))} ${c.description} ${theme.dim(`(${c.origin})`)}`,
+    );
   lines.push(theme.dim(ts(lang, 'helpKeys')));
   return lines.join('\n');
 }

@@ -5,7 +5,9 @@ import type { Theme } from './theme';
 
 /** The profile names and the default in llm-base's config, for the status line and a
  * check of `/profile <name>` (llm-base itself validates the file on every call). */
-export function readLlmProfiles(file: string): { defaultName?: string; names: string[]; models: Record<string, { low?: string; high?: string }> } | undefined {
+export function readLlmProfiles(
+  file: string,
+): { defaultName?: string; names: string[]; models: Record<string, { low?: string; high?: string }> } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(fs.readFileSync(file, 'utf8'));

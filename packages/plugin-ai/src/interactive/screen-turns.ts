@@ -34,7 +34,10 @@ export abstract class ScreenTurns extends ScreenBase {
 
   protected echoLine(text: string): string {
     const lines = text.split('\n');
-    return (this.surface.live ? '\n' : '') + lines.map((l, i) => (i === 0 ? this.theme.bold(this.theme.cyan(PROMPT)) + this.theme.bold(l) : '  ' + this.theme.bold(l))).join('\n');
+    return (
+      (this.surface.live ? '\n' : '') +
+      lines.map((l, i) => (i === 0 ? this.theme.bold(this.theme.cyan(PROMPT)) + this.theme.bold(l) : '  ' + this.theme.bold(l))).join('\n')
+    );
   }
 
   // ── turns ─────────────────────────────────────────────────────────────────────────
@@ -63,7 +66,15 @@ export abstract class ScreenTurns extends ScreenBase {
     for (const n of custom?.notes ?? []) this.print(this.theme.yellow(t(this.lang, n.key, n.vars)));
     const message = custom?.message ?? text;
     // `@path` of a text file in a typed message: read by an fs.read step when the turn starts.
-    const overrides = custom?.options ?? (text === 'continue' ? undefined : fileRefsFor(this.app!, text, this.options.cwd, { lang: this.lang, onSkip: (rel, why) => this.print(this.theme.yellow(t(this.lang, 'fileRefSkipped', { file: rel, why }))) })) ?? {};
+    const overrides =
+      custom?.options ??
+      (text === 'continue'
+        ? undefined
+        : fileRefsFor(this.app!, text, this.options.cwd, {
+            lang: this.lang,
+            onSkip: (rel, why) => this.print(this.theme.yellow(t(this.lang, 'fileRefSkipped', { file: rel, why }))),
+          })) ??
+      {};
     const controller = new AbortController();
     this.phase = { kind: 'thinking' };
     this.waitingFor = undefined;
@@ -73,7 +84,11 @@ export abstract class ScreenTurns extends ScreenBase {
     this.resetOutput();
     // Images attached since the last message go with this one.
     const images = text === 'continue' ? [] : this.pendingImages.splice(0);
-    const promise = (text === 'continue' ? agent.continue({ signal: controller.signal }) : agent.send(message, { ...overrides, ...(images.length ? { images } : {}), signal: controller.signal })).then(
+    const promise = (
+      text === 'continue'
+        ? agent.continue({ signal: controller.signal })
+        : agent.send(message, { ...overrides, ...(images.length ? { images } : {}), signal: controller.signal })
+    ).then(
       (result) => ((this.lastTurnUsage = result.usage), this.turnDone(result)),
       (err: unknown) => this.turnFailed(err),
     );
@@ -110,8 +125,10 @@ export abstract class ScreenTurns extends ScreenBase {
           }),
         ];
         if (summary?.summary) lines.push(this.theme.dim(`  ${truncateWidth(summary.summary.split('\n')[0], this.surface.columns - 4)}`));
-        for (const fact of summary?.keyFacts.slice(0, 5) ?? []) lines.push(this.theme.dim(`  · ${truncateWidth(fact, this.surface.columns - 6)}`));
-        for (const task of summary?.openTasks.slice(0, 5) ?? []) lines.push(this.theme.dim(`  ○ ${truncateWidth(task, this.surface.columns - 6)}`));
+        for (const fact of summary?.keyFacts.slice(0, 5) ?? [])
+          lines.push(this.theme.dim(`  · ${truncateWidth(fact, this.surface.columns - 6)}`));
+        for (const task of summary?.openTasks.slice(0, 5) ?? [])
+          lines.push(this.theme.dim(`  ○ ${truncateWidth(task, this.surface.columns - 6)}`));
         this.print(lines.join('\n'));
       }
     } finally {
@@ -198,7 +215,8 @@ export abstract class ScreenTurns extends ScreenBase {
   protected showEvent(event: AgentEvent): void {
     switch (event.type) {
       case 'wait':
-        this.waitingFor = event.phase === 'streaming' ? undefined : { phase: event.phase, model: event.model, server: event.server, since: this.now() };
+        this.waitingFor =
+          event.phase === 'streaming' ? undefined : { phase: event.phase, model: event.model, server: event.server, since: this.now() };
         break;
       case 'request':
         this.waitingFor = undefined;
@@ -255,7 +273,8 @@ export abstract class ScreenTurns extends ScreenBase {
         break;
       case 'compaction':
         // `/compact` reports its own result, in more detail: print it once.
-        if (!this.compactCommand) this.print(this.theme.dim(t(this.lang, 'compacted', { method: event.method, before: event.before, after: event.after })));
+        if (!this.compactCommand)
+          this.print(this.theme.dim(t(this.lang, 'compacted', { method: event.method, before: event.before, after: event.after })));
         if (this.phase.kind === 'compacting') this.phase = { kind: 'thinking' };
         break;
       case 'repair':
@@ -282,7 +301,11 @@ export abstract class ScreenTurns extends ScreenBase {
       const suggestions = (plan ? [ts(this.lang, 'runPlan'), ...offered] : offered).slice(0, 9);
       this.suggestions = suggestions;
       this.suggestionIndex = -1;
-      if (suggestions.length) lines.push(this.theme.dim(suggestions.map((s, i) => `${i + 1} › ${s}`).join('   ')), this.theme.dim(ts(this.lang, 'suggestionsHint')));
+      if (suggestions.length)
+        lines.push(
+          this.theme.dim(suggestions.map((s, i) => `${i + 1} › ${s}`).join('   ')),
+          this.theme.dim(ts(this.lang, 'suggestionsHint')),
+        );
       this.print(lines.join('\n'));
     } else if (reply.type === 'cmd') {
       if (reply.message) this.print(this.theme.italic(reply.message));
@@ -308,6 +331,16 @@ export abstract class ScreenTurns extends ScreenBase {
     // An edit that ran without a question streamed its diff: it stays on screen, coloured.
     const edited = (result.tool === 'fs.edit' || result.tool === 'fs.write') && result.status === 'applied' && this.output.trim();
     if (edited) this.print(colorDiff(this.output.trimEnd(), this.theme).join('\n'));
-    this.print(formatResult(result, edited ? '' : this.output, this.theme, this.lang, configFile, edited ? 0 : this.outputNewlines, this.resultLines).join('\n'));
+    this.print(
+      formatResult(
+        result,
+        edited ? '' : this.output,
+        this.theme,
+        this.lang,
+        configFile,
+        edited ? 0 : this.outputNewlines,
+        this.resultLines,
+      ).join('\n'),
+    );
   }
 }

@@ -25,7 +25,16 @@ import { diffText, exportText } from './screen-commands';
 import { ms } from './strings-more';
 import { initPrompt } from '../extensions/init-prompt';
 import { colorDiff, readLlmProfiles, withWords, wordsOf } from './screen-text';
-import { formatCheckpoints, formatCost, formatModels, formatRewind, formatUndo, modelOf, parseModelArg, parseRewindArg } from './session-views';
+import {
+  formatCheckpoints,
+  formatCost,
+  formatModels,
+  formatRewind,
+  formatUndo,
+  modelOf,
+  parseModelArg,
+  parseRewindArg,
+} from './session-views';
 import { mcpCommand } from './mcp-view';
 import { ModelServiceView } from './model-service-view';
 import { xs } from './strings-ext';
@@ -50,7 +59,10 @@ export class Screen extends ScreenExtras {
     for (const line of startNotices(app, this.lang, this.options.cwd)) this.print(this.theme.yellow(line));
     if (app.llm?.service) {
       // A local Ollama: its state in the status line, the model warmed up while the user types.
-      this.modelService = new ModelServiceView(app.llm, this.lang, { print: (text) => this.print(this.theme.yellow(text)), render: () => this.render() });
+      this.modelService = new ModelServiceView(app.llm, this.lang, {
+        print: (text) => this.print(this.theme.yellow(text)),
+        render: () => this.render(),
+      });
       void this.modelService.start(app.agent.getProfile(), app.agent.getMode(), app.config.context.maxRequestTokens + REPLY_ROOM_TOKENS);
     }
     if (initial?.continueLast) {
@@ -77,7 +89,13 @@ export class Screen extends ScreenExtras {
       const words = wordsOf(request.step);
       const now = this.now();
       const guarded = this.surface.live && now - this.lastKeyAt < TYPING_RECENTLY_MS;
-      this.question = { request, state: createQuestion(words.length > 0, Boolean(request.rule)), words, resolve, readyAt: guarded ? now + QUESTION_GUARD_MS : now };
+      this.question = {
+        request,
+        state: createQuestion(words.length > 0, Boolean(request.rule)),
+        words,
+        resolve,
+        readyAt: guarded ? now + QUESTION_GUARD_MS : now,
+      };
       // Withdrawn (its time-out ran out): the question goes away and says so; the agent declines.
       options.signal?.addEventListener(
         'abort',
@@ -92,7 +110,10 @@ export class Screen extends ScreenExtras {
       );
       if (guarded) this.scheduleGuardRender();
       if (!this.surface.live) this.print(questionLines(this.questionView()!, this.theme, this.lang).join('\n'));
-      this.notifyPerson('permission_prompt', ms(this.lang, 'notifyQuestion', { step: request.summary?.title ?? describeStep(request.step) }));
+      this.notifyPerson(
+        'permission_prompt',
+        ms(this.lang, 'notifyQuestion', { step: request.summary?.title ?? describeStep(request.step) }),
+      );
       this.render();
     });
   };
@@ -158,7 +179,14 @@ export class Screen extends ScreenExtras {
   private questionKey(key: InputKey): void {
     const q = this.question!;
     if (key.kind === 'tab' || key.kind === 'shift-tab' || key.kind === 'eof' || key.kind === 'redraw') return;
-    if (key.kind === 'paste-start' || key.kind === 'paste-end' || key.kind === 'interrupt' || key.kind === 'search' || key.kind === 'external-edit') return;
+    if (
+      key.kind === 'paste-start' ||
+      key.kind === 'paste-end' ||
+      key.kind === 'interrupt' ||
+      key.kind === 'search' ||
+      key.kind === 'external-edit'
+    )
+      return;
     const { state, outcome } = reduceQuestion(q.state, key, q.words);
     q.state = state;
     if (!outcome) return;
@@ -230,9 +258,16 @@ export class Screen extends ScreenExtras {
   /** `/model`: list the profiles' models, or switch profile and/or tier; the conversation stays. */
   private modelCommand(arg: string): string {
     const agent = this.app!.agent;
-    if (!arg) return formatModels(this.llmProfiles, { profile: agent.getProfile(), tier: agent.getMode() }, this.theme, this.lang).join('\n');
+    if (!arg)
+      return formatModels(this.llmProfiles, { profile: agent.getProfile(), tier: agent.getMode() }, this.theme, this.lang).join('\n');
     const pick = parseModelArg(arg, this.llmProfiles);
-    if ('error' in pick) return this.theme.yellow(ts(this.lang, pick.error === 'tier' ? 'modelUsage' : 'profileMissing', { profile: arg.split(':')[0], list: this.llmProfiles?.names.join(', ') || '-' }));
+    if ('error' in pick)
+      return this.theme.yellow(
+        ts(this.lang, pick.error === 'tier' ? 'modelUsage' : 'profileMissing', {
+          profile: arg.split(':')[0],
+          list: this.llmProfiles?.names.join(', ') || '-',
+        }),
+      );
     if (pick.profile) agent.setProfile(pick.profile);
     if (pick.tier) agent.setMode(pick.tier);
     const tier = agent.getMode();
@@ -298,7 +333,9 @@ export class Screen extends ScreenExtras {
       // A dropped file's absolute path looks like a command: an image that exists is attached instead.
       if (imageRefs(text).alone && this.attachImages(text) !== text) return this.render();
       const suggest = parsed.suggestion ? ts(this.lang, 'didYouMean', { name: parsed.suggestion }) : '';
-      this.print(this.theme.yellow(ts(this.lang, 'unknownCommand', { name: parsed.name, suggest, list: COMMANDS.map((c) => `/${c}`).join(' ') })));
+      this.print(
+        this.theme.yellow(ts(this.lang, 'unknownCommand', { name: parsed.name, suggest, list: COMMANDS.map((c) => `/${c}`).join(' ') })),
+      );
       return;
     }
     if (parsed.kind === 'message') {
@@ -352,9 +389,15 @@ export class Screen extends ScreenExtras {
         }
         if ((RUN_MODES as readonly string[]).includes(arg)) {
           const r = agent.setRunMode(arg as RunMode);
-          return this.print(r.ok ? ts(this.lang, 'runModeNow', { mode: arg }) : this.theme.yellow(ts(this.lang, 'runModeSkipped', { mode: arg, reason: r.reason })));
+          return this.print(
+            r.ok
+              ? ts(this.lang, 'runModeNow', { mode: arg })
+              : this.theme.yellow(ts(this.lang, 'runModeSkipped', { mode: arg, reason: r.reason })),
+          );
         }
-        return this.print(ts(this.lang, 'modeNow', { mode: agent.getMode() }) + '\n' + ts(this.lang, 'runModeNow', { mode: agent.getRunMode() }));
+        return this.print(
+          ts(this.lang, 'modeNow', { mode: agent.getMode() }) + '\n' + ts(this.lang, 'runModeNow', { mode: agent.getRunMode() }),
+        );
       case 'profile':
         if (arg) {
           const names = this.llmProfiles?.names;
@@ -364,14 +407,17 @@ export class Screen extends ScreenExtras {
           agent.setProfile(arg);
           return this.print(ts(this.lang, 'profileSet', { profile: arg }));
         }
-        return this.print(ts(this.lang, 'profileNow', { profile: agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile') }));
+        return this.print(
+          ts(this.lang, 'profileNow', { profile: agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile') }),
+        );
       case 'sessions':
         return this.print(formatSessions(agent.listSessions(), agent.sessionId, this.theme, this.lang).join('\n'));
       case 'resume': {
         if (busyOnly()) return;
         if (!arg) return this.print(ts(this.lang, 'resumeUsage'));
         const file = path.join(paths.sessionsDir, `${arg}.jsonl`);
-        if (!/^[\w.-]+$/.test(arg) || !fs.existsSync(file)) return this.print(this.theme.yellow(ts(this.lang, 'resumeMissing', { id: arg })));
+        if (!/^[\w.-]+$/.test(arg) || !fs.existsSync(file))
+          return this.print(this.theme.yellow(ts(this.lang, 'resumeMissing', { id: arg })));
         const { skipped } = agent.resume(arg);
         return this.print(this.resumedText(arg, skipped));
       }
@@ -389,11 +435,22 @@ export class Screen extends ScreenExtras {
       case 'ps':
         return this.print(formatProcesses(agent.processes(), this.theme, this.lang).join('\n'));
       case 'memory':
-        return this.print(memoryText(this.app!.memory, this.app!.config.context.projectContextMaxTokens, this.options.cwd, this.theme, this.lang));
+        return this.print(
+          memoryText(this.app!.memory, this.app!.config.context.projectContextMaxTokens, this.options.cwd, this.theme, this.lang),
+        );
       case 'model':
         return this.print(this.modelCommand(arg));
       case 'permissions':
-        return this.print(permissionsText(arg, this.app!.paths.config, findGitRoot(this.options.cwd) ?? this.options.cwd, this.theme, this.lang, this.app!.otherRules));
+        return this.print(
+          permissionsText(
+            arg,
+            this.app!.paths.config,
+            findGitRoot(this.options.cwd) ?? this.options.cwd,
+            this.theme,
+            this.lang,
+            this.app!.otherRules,
+          ),
+        );
       case 'skills':
         return this.print(skillsText(this.app!.skills ?? [], this.lang));
       case 'hooks':

@@ -32,7 +32,12 @@ export function modelOf(profiles: ProfileModels | undefined, profile: string | n
 }
 
 /** `/model` alone: every profile with its two models, the one in use marked. */
-export function formatModels(profiles: ProfileModels | undefined, current: { profile: string | null; tier: Tier }, theme: Theme, lang: Lang): string[] {
+export function formatModels(
+  profiles: ProfileModels | undefined,
+  current: { profile: string | null; tier: Tier },
+  theme: Theme,
+  lang: Lang,
+): string[] {
   if (!profiles?.names.length) return [ts(lang, 'modelNoProfiles')];
   const using = current.profile ?? profiles.defaultName;
   const lines = [ts(lang, 'modelHead')];
@@ -49,7 +54,11 @@ export function formatModels(profiles: ProfileModels | undefined, current: { pro
 }
 
 /** `/rewind` alone: the user messages one can go back to, with their time and first line. */
-export function formatCheckpoints(points: Array<{ turn: number; at: string; title: string; notRestorable: string[] }>, theme: Theme, lang: Lang): string[] {
+export function formatCheckpoints(
+  points: Array<{ turn: number; at: string; title: string; notRestorable: string[] }>,
+  theme: Theme,
+  lang: Lang,
+): string[] {
   if (!points.length) return [ts(lang, 'rewindNone')];
   const lines = [ts(lang, 'rewindHead')];
   for (const p of points) {
@@ -77,7 +86,8 @@ export function formatRewind(r: RewindResult, cwd: string, theme: Theme, lang: L
   };
   const lines = [ts(lang, 'rewindDone', { turn: r.turn, dropped: r.droppedTurns })];
   for (const f of r.files?.restored ?? []) lines.push(theme.green(ts(lang, 'undoRestored', { path: rel(f.path), action: f.action })));
-  for (const f of r.files?.skipped ?? []) lines.push(theme.yellow(ts(lang, 'undoSkipped', { path: rel(f.path), reason: f.message ?? f.reason })));
+  for (const f of r.files?.skipped ?? [])
+    lines.push(theme.yellow(ts(lang, 'undoSkipped', { path: rel(f.path), reason: f.message ?? f.reason })));
   if (r.notRestored.length) lines.push(theme.yellow(ts(lang, 'rewindNotRestored', { steps: r.notRestored.join(', ') })));
   return lines;
 }
@@ -119,7 +129,8 @@ export function formatUndo(result: UndoResult | null, cwd: string, theme: Theme,
   const lines = [ts(lang, 'undoDone')];
   for (const r of result.restored) lines.push(theme.green(ts(lang, 'undoRestored', { path: rel(r.path), action: r.action })));
   for (const r of result.skipped) {
-    const reason = r.message ?? ts(lang, r.reason === 'changed_since' ? 'undoChangedSince' : r.reason === 'not_kept' ? 'undoNotKept' : 'undoError');
+    const reason =
+      r.message ?? ts(lang, r.reason === 'changed_since' ? 'undoChangedSince' : r.reason === 'not_kept' ? 'undoNotKept' : 'undoError');
     lines.push(theme.yellow(ts(lang, 'undoSkipped', { path: rel(r.path), reason })));
   }
   return lines.join('\n');

@@ -123,14 +123,24 @@ export class Terminal {
       this.output.write(body.replace(/\r?\n/g, '\r\n'));
       return;
     }
-    this.output.write(SYNC_START + '\x1b[?25l' + this.eraseSequence() + body.replace(/\r?\n/g, '\r\n') + this.drawSequence(this.frame) + '\x1b[?25h' + SYNC_END);
+    this.output.write(
+      SYNC_START +
+        '\x1b[?25l' +
+        this.eraseSequence() +
+        body.replace(/\r?\n/g, '\r\n') +
+        this.drawSequence(this.frame) +
+        '\x1b[?25h' +
+        SYNC_END,
+    );
   }
 
   /** Replace the live region. */
   render(frame: LiveFrame): void {
     this.frame = frame;
     if (this.suspended) return;
-    this.output.write(SYNC_START + '\x1b[?25l' + this.eraseSequence() + this.drawSequence(frame) + (frame.cursor ? '\x1b[?25h' : '') + SYNC_END);
+    this.output.write(
+      SYNC_START + '\x1b[?25l' + this.eraseSequence() + this.drawSequence(frame) + (frame.cursor ? '\x1b[?25h' : '') + SYNC_END,
+    );
   }
 
   /** Clear the visible screen (Ctrl+L; the scrollback stays), then draw the live region. */

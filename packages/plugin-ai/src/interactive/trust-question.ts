@@ -21,7 +21,12 @@ export interface TrustQuestionIo {
 }
 
 /** What the question shows: the folder, then each thing that would be turned on. */
-export function trustQuestionLines(workspace: string, changed: boolean, lang: Lang, extras: ProjectExtras = projectExtras(workspace)): string[] {
+export function trustQuestionLines(
+  workspace: string,
+  changed: boolean,
+  lang: Lang,
+  extras: ProjectExtras = projectExtras(workspace),
+): string[] {
   const d = describeExtras(extras);
   const lines = [xs(lang, changed ? 'trustAskChanged' : 'trustAsk', { folder: workspace })];
   if (d.servers.length) lines.push(xs(lang, 'trustServers'), ...d.servers.map((s) => `    ${s}`));

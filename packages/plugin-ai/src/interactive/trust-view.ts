@@ -47,10 +47,13 @@ export function permissionsText(
     const here = listProjectRules(file, folder);
     const lines: string[] = [];
     for (const effect of ['deny', 'ask', 'allow'] as const) for (const r of rules[effect]) lines.push(`  ${effect.padEnd(5)}  ${r}`);
-    for (const effect of ['deny', 'ask', 'allow'] as const) for (const r of here[effect]) lines.push(`  ${effect.padEnd(5)}  ${r}  ${ts(lang, 'rulesHere')}`);
+    for (const effect of ['deny', 'ask', 'allow'] as const)
+      for (const r of here[effect]) lines.push(`  ${effect.padEnd(5)}  ${r}  ${ts(lang, 'rulesHere')}`);
     // The other files' rules apply too (the project's, Claude Code's); they are changed there.
     const other: string[] = [];
-    for (const set of others) for (const effect of ['deny', 'ask', 'allow'] as const) for (const r of set[effect] ?? []) other.push(`  ${effect.padEnd(5)}  ${r}  · ${set.source}`);
+    for (const set of others)
+      for (const effect of ['deny', 'ask', 'allow'] as const)
+        for (const r of set[effect] ?? []) other.push(`  ${effect.padEnd(5)}  ${r}  · ${set.source}`);
     const mine = lines.length ? [ts(lang, 'rulesHead', { file }), ...lines] : [ts(lang, 'rulesNone', { file })];
     if (!other.length) return lines.length ? [...mine, theme.dim(ts(lang, 'rulesUsage'))].join('\n') : mine[0];
     return [...mine, ts(lang, 'rulesOther'), ...other, ...(lines.length ? [theme.dim(ts(lang, 'rulesUsage'))] : [])].join('\n');
@@ -62,12 +65,18 @@ export function permissionsText(
 /** `/skills`: the skills found, with where they come from; their index is in the system prompt. */
 export function skillsText(skills: ReadonlyArray<{ name: string; description: string; scope: string; dir: string }>, lang: Lang): string {
   if (!skills.length) return ts(lang, 'skillsNone');
-  return [ts(lang, 'skillsHead'), ...skills.map((s) => `  ${s.name}  (${ts(lang, s.scope === 'user' ? 'skillUser' : 'skillProject')}: ${s.dir})  ${s.description}`)].join('\n');
+  return [
+    ts(lang, 'skillsHead'),
+    ...skills.map((s) => `  ${s.name}  (${ts(lang, s.scope === 'user' ? 'skillUser' : 'skillProject')}: ${s.dir})  ${s.description}`),
+  ].join('\n');
 }
 
 /** `/hooks`: every hook of the session, with its event, matcher and the file it came from. */
 export function hooksText(hooks: ReadonlyArray<{ event: string; matcher?: RegExp; command: string; source: string }>, lang: Lang): string {
   if (!hooks.length) return ts(lang, 'hooksNone');
   const matcher = (m?: RegExp) => (m ? m.source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '') : '*');
-  return [ts(lang, 'hooksHead'), ...hooks.map((h) => `  ${h.event}  ${matcher(h.matcher)}  ${h.command.replace(/\s+/g, ' ').slice(0, 120)}  · ${h.source}`)].join('\n');
+  return [
+    ts(lang, 'hooksHead'),
+    ...hooks.map((h) => `  ${h.event}  ${matcher(h.matcher)}  ${h.command.replace(/\s+/g, ' ').slice(0, 120)}  · ${h.source}`),
+  ].join('\n');
 }

@@ -122,7 +122,7 @@ export function charWidth(cp: number): number {
  */
 function eachCell(text: string, from: number, each: (cp: number, width: number, index: number, length: number) => boolean | void): void {
   let joined = false;
-  for (let i = from; i < text.length; ) {
+  for (let i = from; i < text.length;) {
     const c = text.charCodeAt(i);
     const cp = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? text.codePointAt(i)! : c;
     const length = cp > 0xffff ? 2 : 1;

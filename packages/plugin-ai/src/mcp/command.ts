@@ -87,7 +87,10 @@ export async function runMcpCommand(argv: string[], lang: Lang, io: McpIo = {}):
     case undefined: {
       const { servers: ok, problems } = readMcpServers(servers, file, env);
       if (!ok.length && !problems.length) say(t(lang, 'mcpNone', { file }));
-      for (const s of ok) say(`${s.name}  ${s.transport === 'http' ? s.url : [s.command, ...s.args].join(' ')}${s.disabled ? `  (${t(lang, 'mcpDisabled')})` : ''}${s.trusted ? `  (${t(lang, 'mcpTrusted')})` : ''}`);
+      for (const s of ok)
+        say(
+          `${s.name}  ${s.transport === 'http' ? s.url : [s.command, ...s.args].join(' ')}${s.disabled ? `  (${t(lang, 'mcpDisabled')})` : ''}${s.trusted ? `  (${t(lang, 'mcpTrusted')})` : ''}`,
+        );
       for (const p of problems) say(`${p.name}  ✗ ${p.error}`);
       return 0;
     }
@@ -124,7 +127,10 @@ export async function runMcpCommand(argv: string[], lang: Lang, io: McpIo = {}):
       const state = await manager.ready(ok[0].name);
       await manager.close();
       if (state?.status !== 'connected') {
-        return fail(t(lang, 'mcpTestFailed', { name: ok[0].name, detail: state?.error ?? '?' }) + (state?.stderrTail ? `\n${state.stderrTail}` : ''), 1);
+        return fail(
+          t(lang, 'mcpTestFailed', { name: ok[0].name, detail: state?.error ?? '?' }) + (state?.stderrTail ? `\n${state.stderrTail}` : ''),
+          1,
+        );
       }
       say(t(lang, 'mcpTestOk', { name: ok[0].name, n: state.tools.length }));
       for (const tool of state.tools) say(`  ${tool.name}${tool.description ? ` — ${tool.description.split('\n')[0].slice(0, 100)}` : ''}`);

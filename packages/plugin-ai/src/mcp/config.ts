@@ -78,7 +78,11 @@ function describeIssues(error: z.ZodError): string {
  * Read an `mcpServers` object (from ai.json or a project's `.mcp.json`). Never throws: entries
  * that are wrong come back as problems naming the file and the field.
  */
-export function readMcpServers(raw: unknown, source: string, env: NodeJS.ProcessEnv): { servers: McpServerConfig[]; problems: McpConfigProblem[] } {
+export function readMcpServers(
+  raw: unknown,
+  source: string,
+  env: NodeJS.ProcessEnv,
+): { servers: McpServerConfig[]; problems: McpConfigProblem[] } {
   const servers: McpServerConfig[] = [];
   const problems: McpConfigProblem[] = [];
   if (raw === undefined || raw === null) return { servers, problems };
@@ -89,7 +93,11 @@ export function readMcpServers(raw: unknown, source: string, env: NodeJS.Process
   const used = new Set<string>();
   for (const [written, entry] of Object.entries(raw as Record<string, unknown>)) {
     if (!SERVER_NAME.test(written)) {
-      problems.push({ name: written, source, error: 'a server name uses letters, digits and "_ - . @ : +" (at most 64; it becomes part of tool names)' });
+      problems.push({
+        name: written,
+        source,
+        error: 'a server name uses letters, digits and "_ - . @ : +" (at most 64; it becomes part of tool names)',
+      });
       continue;
     }
     // Two names that map to the same step name within one file: the later one gets a number.
@@ -110,7 +118,15 @@ export function readMcpServers(raw: unknown, source: string, env: NodeJS.Process
     let server: McpServerConfig;
     if (isHttp) {
       const e = parsed.data as z.infer<typeof HttpEntry>;
-      server = { ...e, name, ...label, source: from, transport: 'http', url: x(e.url), headers: Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k, x(v)])) };
+      server = {
+        ...e,
+        name,
+        ...label,
+        source: from,
+        transport: 'http',
+        url: x(e.url),
+        headers: Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k, x(v)])),
+      };
       if (!/^https?:\/\//.test(server.url)) {
         problems.push({ name, source, error: `url must be http:// or https:// (found ${JSON.stringify(e.url)})` });
         continue;

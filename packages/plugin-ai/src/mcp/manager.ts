@@ -142,7 +142,8 @@ export class McpManager {
     if (!live) return fail(`no MCP server named "${server}"`);
     if (this.off.has(server)) return fail(`MCP server "${server}" is turned off for this session (/mcp enable ${server})`);
     if (live.state.status === 'starting') await live.ready;
-    if (live.state.status !== 'connected' || !live.client) return fail(`MCP server "${server}" is ${live.state.status}${live.state.error ? `: ${live.state.error}` : ''}`);
+    if (live.state.status !== 'connected' || !live.client)
+      return fail(`MCP server "${server}" is ${live.state.status}${live.state.error ? `: ${live.state.error}` : ''}`);
     try {
       const result = await live.client.callTool({ name: tool, arguments: args }, undefined, {
         signal,
@@ -217,13 +218,16 @@ export class McpManager {
     if (config.transport === 'http') {
       const init = { requestInit: { headers: config.headers } };
       if (config.type === 'sse') {
-        const { SSEClientTransport } = require('@modelcontextprotocol/sdk/client/sse.js') as typeof import('@modelcontextprotocol/sdk/client/sse.js');
+        const { SSEClientTransport } =
+          require('@modelcontextprotocol/sdk/client/sse.js') as typeof import('@modelcontextprotocol/sdk/client/sse.js');
         return new SSEClientTransport(new URL(config.url), init);
       }
-      const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      const { StreamableHTTPClientTransport } =
+        require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
       return new StreamableHTTPClientTransport(new URL(config.url), init);
     }
-    const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { StdioClientTransport, getDefaultEnvironment } =
+      require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
     const transport = new StdioClientTransport({
       command: config.command,
       args: config.args,

@@ -92,7 +92,10 @@ export function mcpToolDefinition(manager: McpManager, info: McpToolInfo, host?:
         ? [{ id: 'mcp.off', level: 'L2' as const, params }]
         : now?.trusted && readOnly
           ? [{ id: 'mcp.read_only', level: 'L0' as const, params }]
-          : [{ id: 'mcp.call', level: 'L1' as const, params }, ...(hints.destructiveHint === true ? [{ id: 'mcp.destructive', level: 'L1' as const, params }] : [])];
+          : [
+              { id: 'mcp.call', level: 'L1' as const, params },
+              ...(hints.destructiveHint === true ? [{ id: 'mcp.destructive', level: 'L1' as const, params }] : []),
+            ];
       return { findings, touches: { ...NO_TOUCH, network: host ? [host] : [] } };
     },
     approvalKey: () => name,
@@ -161,14 +164,22 @@ export function mcpDescribeTool(manager: McpManager): AnyToolDefinition {
         let schema = JSON.stringify(tool.inputSchema);
         if (schema.length > MAX_SCHEMA_CHARS) schema = `${schema.slice(0, MAX_SCHEMA_CHARS)}…`;
         const call = `{"tool":"${mcpToolName(tool.server, tool.name) ?? ''}","arguments":{…}}`;
-        return { ...base, name: `mcp.${tool.server}.${tool.name}`, content: `${tool.description}\n\nCall: ${call}\nArguments (JSON Schema): ${schema}` };
+        return {
+          ...base,
+          name: `mcp.${tool.server}.${tool.name}`,
+          content: `${tool.description}\n\nCall: ${call}\nArguments (JSON Schema): ${schema}`,
+        };
       }
       if (server) {
         const lines = server.tools.map((t) => `- mcp.${server.name}.${t.name}: ${(t.description.split('\n')[0] ?? '').slice(0, 160)}`);
         return { ...base, name: server.name, content: lines.join('\n') || `(server ${server.name} is ${server.status}, no tools)` };
       }
       const known = manager.states().map((st) => st.name);
-      return { ...base, status: 'error', error: { code: 'UNKNOWN_MCP_TOOL', message: `no MCP tool or server "${s.name}" (servers: ${known.join(', ') || 'none'})` } };
+      return {
+        ...base,
+        status: 'error',
+        error: { code: 'UNKNOWN_MCP_TOOL', message: `no MCP tool or server "${s.name}" (servers: ${known.join(', ') || 'none'})` },
+      };
     },
   };
   return def as unknown as AnyToolDefinition;

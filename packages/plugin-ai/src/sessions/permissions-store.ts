@@ -51,7 +51,10 @@ export function listRules(file: string): Record<RuleEffect, string[]> {
 export function addAllowRule(file: string, rule: string, folder?: string): void {
   const config = readObject(file);
   if (folder) {
-    const all = (config.projectPermissions && typeof config.projectPermissions === 'object' ? config.projectPermissions : {}) as Record<string, unknown>;
+    const all = (config.projectPermissions && typeof config.projectPermissions === 'object' ? config.projectPermissions : {}) as Record<
+      string,
+      unknown
+    >;
     const here = rulesOf({ permissions: all[folder] });
     if (here.allow.includes(rule)) return;
     config.projectPermissions = { ...all, [folder]: { ...((all[folder] as object) ?? {}), allow: [...here.allow, rule] } };
@@ -83,7 +86,10 @@ export function removeRule(file: string, rule: string, folder?: string): boolean
   };
   const everywhere = without(config.permissions);
   if (everywhere.found) config.permissions = everywhere.set;
-  const all = (config.projectPermissions && typeof config.projectPermissions === 'object' ? config.projectPermissions : {}) as Record<string, unknown>;
+  const all = (config.projectPermissions && typeof config.projectPermissions === 'object' ? config.projectPermissions : {}) as Record<
+    string,
+    unknown
+  >;
   const here = folder ? without(all[folder]) : { found: false, set: {} };
   if (folder && here.found) config.projectPermissions = { ...all, [folder]: here.set };
   if (!everywhere.found && !here.found) return false;

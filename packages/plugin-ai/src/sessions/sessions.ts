@@ -81,11 +81,24 @@ function buildRecordSchema() {
       method: z.enum(['shortened', 'model', 'rules']),
       shortened: z.array(z.number().int().min(0)),
       folded: z.number().int().min(0),
-      head: z.array(z.object({ role: z.enum(['system', 'user']), kind: z.enum(['summary', 'pinned']), content: z.string(), tool: z.string().optional() })),
+      head: z.array(
+        z.object({
+          role: z.enum(['system', 'user']),
+          kind: z.enum(['summary', 'pinned']),
+          content: z.string(),
+          tool: z.string().optional(),
+        }),
+      ),
       summary: summarySchema().optional(),
     }),
     /** Version 1: the oldest `folded` messages were replaced by this summary. */
-    z.object({ t: z.literal('summary'), at: z.string(), summary: summarySchema(), folded: z.number().int().min(0), method: z.enum(['model', 'rules']) }),
+    z.object({
+      t: z.literal('summary'),
+      at: z.string(),
+      summary: summarySchema(),
+      folded: z.number().int().min(0),
+      method: z.enum(['model', 'rules']),
+    }),
     z.object({ t: z.literal('log'), at: z.string(), code: z.string(), message: z.string() }),
     /** `/rewind`: the conversation went back to before user message `turn` (1-based). */
     z.object({ t: z.literal('rewind'), at: z.string(), turn: z.number().int().positive() }),

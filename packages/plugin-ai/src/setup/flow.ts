@@ -9,7 +9,15 @@ import { st } from './i18n';
 import { loadSetupLlmBase, type DoctorReport, type PresetInfo, type SetupLlmBase, type SetupProfile } from './llm-base-module';
 import { probeTransports } from './transport-probe';
 import { hostedPresets } from './presets';
-import { likelyChatModels, probeLocalServers, probeTargetsFromEnv, probeTimeoutFromEnv, type FetchFn, type FoundServer, type ProbeTarget } from './probe';
+import {
+  likelyChatModels,
+  probeLocalServers,
+  probeTargetsFromEnv,
+  probeTimeoutFromEnv,
+  type FetchFn,
+  type FoundServer,
+  type ProbeTarget,
+} from './probe';
 import { CANCEL, chooseServer, RESCAN, type Draft, type Remembered, type Step } from './server-choice';
 import { createPromptsUi, type SetupUi } from './ui';
 
@@ -45,7 +53,6 @@ export interface RunSetupOptions {
   spawn?: SpawnFn;
   host?: HostCommand;
 }
-
 
 /**
  * The guided setup for `ai -i` when no model is configured (issue #11): install llm-base when it
@@ -278,7 +285,10 @@ async function verify(llm: SetupLlmBase, ui: SetupUi, lang: Lang, name: string, 
     ui.print(st(lang, 'pingOk'));
     return { kind: 'saved' };
   }
-  const failure = res?.success === true ? { code: 'JSON', message: st(lang, 'pingNotJson') } : { code: res?.error?.code ?? '?', message: res?.error?.message ?? '?' };
+  const failure =
+    res?.success === true
+      ? { code: 'JSON', message: st(lang, 'pingNotJson') }
+      : { code: res?.error?.code ?? '?', message: res?.error?.message ?? '?' };
   ui.print(st(lang, 'pingFail', failure));
   return { kind: 'failed-saved' };
 }

@@ -3,11 +3,5 @@ export { needsSetup, type NeedsSetupOptions, type NeedsSetupResult, type SetupRe
 export { runSetup, type RunSetupOptions, type SetupResult, type SetupStatus } from './flow';
 export { setupHint } from './hint';
 export { createPromptsUi, type SetupUi, type Choice } from './ui';
-export {
-  DEFAULT_PROBE_TARGETS,
-  probeLocalServers,
-  probeTargetsFromEnv,
-  type FoundServer,
-  type ProbeTarget,
-} from './probe';
+export { DEFAULT_PROBE_TARGETS, probeLocalServers, probeTargetsFromEnv, type FoundServer, type ProbeTarget } from './probe';
 export { resolveHostCommand, installCommandText, llmBaseSpec, type HostCommand } from './host';

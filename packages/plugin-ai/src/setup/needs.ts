@@ -60,7 +60,8 @@ export function needsSetup(options: NeedsSetupOptions = {}): NeedsSetupResult {
     // llm-base says NO_PROFILE when its config file cannot be read or is invalid (an llm-base
     // without list_profiles, the original 1.0.x, answers otherwise: nothing to say then).
     const error = (listed as { error?: { code?: unknown; message?: unknown } }).error;
-    if (error?.code === 'NO_PROFILE' && typeof error.message === 'string' && error.message) return { reason: null, configProblem: error.message };
+    if (error?.code === 'NO_PROFILE' && typeof error.message === 'string' && error.message)
+      return { reason: null, configProblem: error.message };
     return { reason: null };
   }
   if (options.profile) return { reason: null };

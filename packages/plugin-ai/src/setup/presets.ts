@@ -31,11 +31,51 @@ export function presetExtras(p: PresetExtras): PresetExtras {
 
 /** Display names and key variables of llm-base's hosted presets, in the order shown. */
 const HOSTED: ReadonlyArray<Omit<HostedPreset, 'extras'> & PresetExtras> = [
-  { name: 'deepseek', label: 'DeepSeek', keyEnv: 'DEEPSEEK_API_KEY', base_url: 'https://api.deepseek.com/v1', low_model: 'deepseek-chat', high_model: 'deepseek-reasoner', json_mode: 'response_format' },
-  { name: 'qwen', label: 'Qwen (DashScope)', keyEnv: 'DASHSCOPE_API_KEY', base_url: 'https://dashscope.aliyuncs.com/compatible-mode/v1', low_model: 'qwen-plus', high_model: 'qwen-max', json_mode: 'response_format' },
-  { name: 'glm', label: 'GLM (Zhipu)', keyEnv: 'ZHIPUAI_API_KEY', base_url: 'https://open.bigmodel.cn/api/paas/v4', low_model: 'glm-4-flash', high_model: 'glm-4-plus', json_mode: 'response_format' },
-  { name: 'kimi', label: 'Kimi (Moonshot)', keyEnv: 'MOONSHOT_API_KEY', base_url: 'https://api.moonshot.cn/v1', low_model: 'moonshot-v1-8k', high_model: 'moonshot-v1-32k', json_mode: 'response_format' },
-  { name: 'openai', label: 'OpenAI', keyEnv: 'OPENAI_API_KEY', base_url: 'https://api.openai.com/v1', low_model: 'gpt-4o-mini', high_model: 'gpt-4o', json_mode: 'response_format' },
+  {
+    name: 'deepseek',
+    label: 'DeepSeek',
+    keyEnv: 'DEEPSEEK_API_KEY',
+    base_url: 'https://api.deepseek.com/v1',
+    low_model: 'deepseek-chat',
+    high_model: 'deepseek-reasoner',
+    json_mode: 'response_format',
+  },
+  {
+    name: 'qwen',
+    label: 'Qwen (DashScope)',
+    keyEnv: 'DASHSCOPE_API_KEY',
+    base_url: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+    low_model: 'qwen-plus',
+    high_model: 'qwen-max',
+    json_mode: 'response_format',
+  },
+  {
+    name: 'glm',
+    label: 'GLM (Zhipu)',
+    keyEnv: 'ZHIPUAI_API_KEY',
+    base_url: 'https://open.bigmodel.cn/api/paas/v4',
+    low_model: 'glm-4-flash',
+    high_model: 'glm-4-plus',
+    json_mode: 'response_format',
+  },
+  {
+    name: 'kimi',
+    label: 'Kimi (Moonshot)',
+    keyEnv: 'MOONSHOT_API_KEY',
+    base_url: 'https://api.moonshot.cn/v1',
+    low_model: 'moonshot-v1-8k',
+    high_model: 'moonshot-v1-32k',
+    json_mode: 'response_format',
+  },
+  {
+    name: 'openai',
+    label: 'OpenAI',
+    keyEnv: 'OPENAI_API_KEY',
+    base_url: 'https://api.openai.com/v1',
+    low_model: 'gpt-4o-mini',
+    high_model: 'gpt-4o',
+    json_mode: 'response_format',
+  },
 ];
 
 /** What a local server's preset gives a profile: default models (when the server lists none) and json_mode. */

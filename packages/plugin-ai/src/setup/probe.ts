@@ -43,7 +43,10 @@ export function probeTargetsFromEnv(env: NodeJS.ProcessEnv): { targets: ProbeTar
   if (raw === undefined) return { targets: [...DEFAULT_PROBE_TARGETS], ignored: [] };
   const targets: ProbeTarget[] = [];
   const ignored: string[] = [];
-  for (const item of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^(?:([A-Za-z0-9_.-]+)=)?(?:(\[::1\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(item);
     const port = m ? Number(m[3]) : NaN;
     const host = m?.[2] === '[::1]' ? '::1' : (m?.[2] ?? '127.0.0.1');
@@ -51,7 +54,8 @@ export function probeTargetsFromEnv(env: NodeJS.ProcessEnv): { targets: ProbeTar
       ignored.push(item);
       continue;
     }
-    const known = DEFAULT_PROBE_TARGETS.find((t) => t.name === m[1]) ?? (m[1] ? undefined : DEFAULT_PROBE_TARGETS.find((t) => t.port === port));
+    const known =
+      DEFAULT_PROBE_TARGETS.find((t) => t.name === m[1]) ?? (m[1] ? undefined : DEFAULT_PROBE_TARGETS.find((t) => t.port === port));
     targets.push({ name: known?.name ?? 'local', label: known?.label ?? m[1] ?? 'OpenAI-compatible server', host, port });
   }
   return { targets, ignored };

@@ -30,7 +30,6 @@ export interface Draft {
 export type Step<T> = { done: true; value: T } | { done: false };
 export const CANCEL = { done: false } as const;
 
-
 export type ServerChoice = `local:${number}` | `hosted:${string}` | 'other' | 'rescan' | 'cancel';
 export const RESCAN = { done: false, rescan: true } as const;
 
@@ -63,7 +62,9 @@ export async function chooseServer(
       value: `local:${i}` as const,
     })),
     ...hosted.map((h) => ({
-      title: env[h.keyEnv]?.trim() ? st(lang, 'choiceHostedEnvSet', { label: h.label, env: h.keyEnv }) : st(lang, 'choiceHosted', { label: h.label }),
+      title: env[h.keyEnv]?.trim()
+        ? st(lang, 'choiceHostedEnvSet', { label: h.label, env: h.keyEnv })
+        : st(lang, 'choiceHosted', { label: h.label }),
       value: `hosted:${h.name}` as const,
     })),
     { title: st(lang, 'choiceOther'), value: 'other' },
@@ -82,7 +83,8 @@ export async function chooseServer(
     const f = found[Number(picked.slice('local:'.length))];
     const preset = localPreset(f.name, presets);
     const { provider, ...extras } = preset.extras; // `ollama` only when Ollama itself answers there
-    if (provider && (await answersAsOllama(f.baseUrl, { timeoutMs: MODELS_TIMEOUT_MS, fetch: fetchFn }))) Object.assign(extras, { provider });
+    if (provider && (await answersAsOllama(f.baseUrl, { timeoutMs: MODELS_TIMEOUT_MS, fetch: fetchFn })))
+      Object.assign(extras, { provider });
     let apiKey = '';
     let models = f.models;
     if (f.status === 401 || f.status === 403) {
@@ -149,12 +151,30 @@ export async function chooseServer(
       }
       if (next !== 'go-on') return CANCEL;
     }
-    return { done: true, value: { choice: 'other', name: 'custom', base_url: baseUrl, api_key: key.value, low_default: '', high_default: '', models: listed.models, extras: {} } };
+    return {
+      done: true,
+      value: {
+        choice: 'other',
+        name: 'custom',
+        base_url: baseUrl,
+        api_key: key.value,
+        low_default: '',
+        high_default: '',
+        models: listed.models,
+        extras: {},
+      },
+    };
   }
 }
 
 /** A server that did not answer: type the address again (`retype`), go on anyway, or cancel. */
-async function ifUnreachable(ui: SetupUi, lang: Lang, url: string, detail: string, canRetype: boolean): Promise<'retype' | 'go-on' | undefined> {
+async function ifUnreachable(
+  ui: SetupUi,
+  lang: Lang,
+  url: string,
+  detail: string,
+  canRetype: boolean,
+): Promise<'retype' | 'go-on' | undefined> {
   ui.print(st(lang, 'serverUnreachable', { url, detail }));
   const choices: Choice<'retype' | 'go-on' | 'cancel'>[] = [
     ...(canRetype ? [{ title: st(lang, 'unreachableRetype'), value: 'retype' as const }] : []),
@@ -166,7 +186,14 @@ async function ifUnreachable(ui: SetupUi, lang: Lang, url: string, detail: strin
 }
 
 /** The api_key field: `env:NAME`, the pasted key, or '' (keyless, only offered for other servers). */
-async function askKey(ui: SetupUi, lang: Lang, env: NodeJS.ProcessEnv, label: string, keyEnv: string, allowNone: boolean): Promise<Step<string>> {
+async function askKey(
+  ui: SetupUi,
+  lang: Lang,
+  env: NodeJS.ProcessEnv,
+  label: string,
+  keyEnv: string,
+  allowNone: boolean,
+): Promise<Step<string>> {
   const isSet = Boolean(env[keyEnv]?.trim());
   const choices: Choice<'env' | 'other-env' | 'paste' | 'none'>[] = [
     ...(allowNone ? [{ title: st(lang, 'keyNone'), value: 'none' as const }] : []),

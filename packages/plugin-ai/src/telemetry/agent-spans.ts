@@ -86,12 +86,19 @@ class AgentSpans {
 
   private startTurn(sessionId: string): void {
     this.end();
-    this.turn = this.tracer.startSpan('invoke_agent ai', { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'ai', 'gen_ai.conversation.id': sessionId } });
+    this.turn = this.tracer.startSpan('invoke_agent ai', {
+      attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'ai', 'gen_ai.conversation.id': sessionId },
+    });
   }
 
   private startCall(event: Extract<AgentEvent, { type: 'request' }>): void {
     this.endModel();
-    const attributes = { 'gen_ai.operation.name': 'chat', 'slothtool.request.purpose': event.purpose, 'slothtool.request.messages': event.messages, 'slothtool.request.minimal': event.minimal };
+    const attributes = {
+      'gen_ai.operation.name': 'chat',
+      'slothtool.request.purpose': event.purpose,
+      'slothtool.request.messages': event.messages,
+      'slothtool.request.minimal': event.minimal,
+    };
     this.model = { named: false, span: this.tracer.startSpan('chat', { attributes }, this.under()) };
   }
 
@@ -123,7 +130,12 @@ class AgentSpans {
   /** The tool and its level: never what the step was asked to do. */
   private startStep(event: Extract<AgentEvent, { type: 'step' }>): void {
     const tool = event.step.tool ?? 'exec';
-    const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, 'gen_ai.tool.call.id': event.id, 'slothtool.step.level': event.verdict.level };
+    const attributes = {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': tool,
+      'gen_ai.tool.call.id': event.id,
+      'slothtool.step.level': event.verdict.level,
+    };
     this.steps.set(event.id, this.tracer.startSpan(`execute_tool ${tool}`, { attributes }, this.under()));
   }
 
@@ -138,15 +150,22 @@ class AgentSpans {
       ...(typeof result.durationMs === 'number' ? { 'slothtool.step.duration_ms': result.durationMs } : {}),
       ...(typeof result.exitCode === 'number' ? { 'process.exit.code': result.exitCode } : {}),
     });
-    if (result.status === 'error') span.setStatus({ code: SpanStatusCode.ERROR, message: String((result.error as { code?: unknown } | undefined)?.code ?? 'error') });
+    if (result.status === 'error')
+      span.setStatus({ code: SpanStatusCode.ERROR, message: String((result.error as { code?: unknown } | undefined)?.code ?? 'error') });
     span.end();
   }
 
   private endTurn(event: Extract<AgentEvent, { type: 'final' }>): void {
     this.endOpen();
     if (!this.turn) return;
-    this.turn.setAttributes({ 'slothtool.turn.outcome': event.outcome, 'slothtool.turn.steps': event.steps, 'slothtool.turn.model_calls': event.usage.calls, ...usageAttributes(event.usage) });
-    if (event.outcome === 'error' || event.outcome === 'model_error') this.turn.setStatus({ code: SpanStatusCode.ERROR, message: event.error?.code ?? event.outcome });
+    this.turn.setAttributes({
+      'slothtool.turn.outcome': event.outcome,
+      'slothtool.turn.steps': event.steps,
+      'slothtool.turn.model_calls': event.usage.calls,
+      ...usageAttributes(event.usage),
+    });
+    if (event.outcome === 'error' || event.outcome === 'model_error')
+      this.turn.setStatus({ code: SpanStatusCode.ERROR, message: event.error?.code ?? event.outcome });
     this.turn.end();
     this.turn = undefined;
   }

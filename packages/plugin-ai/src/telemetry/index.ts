@@ -17,7 +17,11 @@ export interface AppTelemetry {
 }
 
 /** Start telemetry when the settings ask for it; a problem (an unsupported protocol) is returned to be said. */
-export function startTelemetry(env: NodeJS.ProcessEnv, config: TelemetryConfig | undefined, version: string): { telemetry?: AppTelemetry; problem?: TelemetryProblem } {
+export function startTelemetry(
+  env: NodeJS.ProcessEnv,
+  config: TelemetryConfig | undefined,
+  version: string,
+): { telemetry?: AppTelemetry; problem?: TelemetryProblem } {
   const settings = telemetrySettings(env, config);
   if (settings === undefined) return {};
   if (isTelemetryProblem(settings)) return { problem: settings };

@@ -29,7 +29,10 @@ const set = (v: string | undefined): v is string => v !== undefined && v.trim() 
  * The settings, `undefined` when traces are off (no endpoint anywhere, `telemetry: false`,
  * OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none), or why they cannot be on.
  */
-export function telemetrySettings(env: NodeJS.ProcessEnv, config: TelemetryConfig | undefined): TelemetrySettings | TelemetryProblem | undefined {
+export function telemetrySettings(
+  env: NodeJS.ProcessEnv,
+  config: TelemetryConfig | undefined,
+): TelemetrySettings | TelemetryProblem | undefined {
   if (config === false) return undefined;
   if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return undefined;
   if ((env.OTEL_TRACES_EXPORTER ?? '').trim().toLowerCase() === 'none') return undefined;
@@ -45,7 +48,9 @@ export function telemetrySettings(env: NodeJS.ProcessEnv, config: TelemetryConfi
     headers[name] = ref ? env[ref[1]]! : value;
   }
   const url = !fromEnv && config ? `${config.endpoint.replace(/\/+$/, '')}/v1/traces` : undefined;
-  const serviceName = set(env.OTEL_SERVICE_NAME) ? env.OTEL_SERVICE_NAME.trim() : (config ? config.serviceName : undefined) ?? 'slothtool-ai';
+  const serviceName = set(env.OTEL_SERVICE_NAME)
+    ? env.OTEL_SERVICE_NAME.trim()
+    : ((config ? config.serviceName : undefined) ?? 'slothtool-ai');
   return { protocol, ...(url ? { url } : {}), headers, serviceName };
 }
 

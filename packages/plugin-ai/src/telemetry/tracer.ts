@@ -25,8 +25,15 @@ interface ExporterModule {
 
 /** The exporter of the protocol; it reads OTEL_EXPORTER_OTLP_* (endpoint, headers, timeout, compression) itself. */
 function exporterFor(settings: TelemetrySettings): SpanExporter {
-  const mod = (settings.protocol === 'http/json' ? require('@opentelemetry/exporter-trace-otlp-http') : require('@opentelemetry/exporter-trace-otlp-proto')) as ExporterModule;
-  return new mod.OTLPTraceExporter({ ...(settings.url ? { url: settings.url } : {}), ...(Object.keys(settings.headers).length ? { headers: settings.headers } : {}) });
+  const mod = (
+    settings.protocol === 'http/json'
+      ? require('@opentelemetry/exporter-trace-otlp-http')
+      : require('@opentelemetry/exporter-trace-otlp-proto')
+  ) as ExporterModule;
+  return new mod.OTLPTraceExporter({
+    ...(settings.url ? { url: settings.url } : {}),
+    ...(Object.keys(settings.headers).length ? { headers: settings.headers } : {}),
+  });
 }
 
 /**
@@ -39,7 +46,10 @@ export function startTracing(settings: TelemetrySettings, version: string, expor
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': settings.serviceName, 'service.version': version }))
     .merge(detectResources({ detectors: [envDetector] }));
-  const provider = new BasicTracerProvider({ resource, spanProcessors: [exporter ? new SimpleSpanProcessor(out) : new BatchSpanProcessor(out)] });
+  const provider = new BasicTracerProvider({
+    resource,
+    spanProcessors: [exporter ? new SimpleSpanProcessor(out) : new BatchSpanProcessor(out)],
+  });
   let ended: Promise<void> | undefined;
   return {
     tracer: provider.getTracer('@holic512/plugin-ai', version),
@@ -47,10 +57,13 @@ export function startTracing(settings: TelemetrySettings, version: string, expor
       ended ??= new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, FLUSH_LIMIT_MS);
         timer.unref();
-        provider.shutdown().then(
-          () => resolve(),
-          () => resolve(),
-        ).finally(() => clearTimeout(timer));
+        provider
+          .shutdown()
+          .then(
+            () => resolve(),
+            () => resolve(),
+          )
+          .finally(() => clearTimeout(timer));
       });
       return ended;
     },

@@ -1,4 +1,12 @@
-import { createAiFixture, startPty, useFixture, type AiFixture, type AiFixtureOptions, type PtyOptions, type PtyTerminal } from '@holic512/testkit';
+import {
+  createAiFixture,
+  startPty,
+  useFixture,
+  type AiFixture,
+  type AiFixtureOptions,
+  type PtyOptions,
+  type PtyTerminal,
+} from '@holic512/testkit';
 import * as path from 'path';
 
 // `node bin/ai.js` in the testkit's pseudo-terminal (startPty): type keys, read what it drew.
@@ -69,7 +77,8 @@ export interface PtyFixture extends AiFixture {
 export type PtyFixtureOptions = Omit<AiFixtureOptions, 'ollama'>;
 
 export async function createPtyFixture(options: PtyFixtureOptions = {}): Promise<PtyFixture> {
-  const profile = options.profile === false ? false : { low_model: 'test-low', high_model: 'test-high', timeout: 30000, ...options.profile };
+  const profile =
+    options.profile === false ? false : { low_model: 'test-low', high_model: 'test-high', timeout: 30000, ...options.profile };
   const fx = await createAiFixture({ ...options, profile });
   delete fx.env.NO_COLOR;
   delete fx.env.FORCE_COLOR;

@@ -33,8 +33,30 @@ const each = (names: string[], options: PasswordOption[]): Array<[string, Passwo
  * (`-p`), and `login` of the container registries' clients, `oc login` and `az login` (`-p`).
  */
 export const PASSWORD_OPTIONS: Record<string, readonly PasswordOption[]> = Object.fromEntries([
-  ...each(['mysql', 'mysqldump', 'mysqladmin', 'mysqlimport', 'mysqlshow', 'mysqlcheck', 'mysqlpump', 'mysqlslap', 'mysqlbinlog', 'mysql_upgrade',
-    'mariadb', 'mariadb-dump', 'mariadb-admin', 'mariadb-import', 'mariadb-show', 'mariadb-check', 'mariadb-slap', 'mariadb-binlog', 'mariadb-upgrade'], [attachedOnly('-p')]),
+  ...each(
+    [
+      'mysql',
+      'mysqldump',
+      'mysqladmin',
+      'mysqlimport',
+      'mysqlshow',
+      'mysqlcheck',
+      'mysqlpump',
+      'mysqlslap',
+      'mysqlbinlog',
+      'mysql_upgrade',
+      'mariadb',
+      'mariadb-dump',
+      'mariadb-admin',
+      'mariadb-import',
+      'mariadb-show',
+      'mariadb-check',
+      'mariadb-slap',
+      'mariadb-binlog',
+      'mariadb-upgrade',
+    ],
+    [attachedOnly('-p')],
+  ),
   ['sshpass', [either('-p')]],
   ...each(['redis-cli', 'valkey-cli', 'keydb-cli'], [either('-a')]),
   ...each(['ldapsearch', 'ldapadd', 'ldapmodify', 'ldapdelete', 'ldapwhoami', 'ldapmodrdn', 'ldapcompare', 'ldapexop'], [either('-w')]),
@@ -42,11 +64,16 @@ export const PASSWORD_OPTIONS: Record<string, readonly PasswordOption[]> = Objec
   ...each(['sqlcmd', 'bcp', 'osql'], [either('-P')]),
   ...each(['zip', 'unzip', 'zipcloak'], [either('-P')]),
   ...each(['7z', '7za', '7zr', 'rar', 'unrar'], [attachedOnly('-p')]),
-  ...each(['mongo', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport', 'mongofiles', 'mongostat', 'mongotop'], [either('-p')]),
+  ...each(
+    ['mongo', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport', 'mongofiles', 'mongostat', 'mongotop'],
+    [either('-p')],
+  ),
   ...each(['docker', 'podman', 'buildah', 'skopeo', 'nerdctl', 'oras', 'oc', 'az'], [either('-p', 'login')]),
 ]);
 
-const PROGRAM_NAMES = Object.keys(PASSWORD_OPTIONS).sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+const PROGRAM_NAMES = Object.keys(PASSWORD_OPTIONS)
+  .sort((a, b) => b.length - a.length)
+  .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 const PROGRAM_ANY = new RegExp(`(?:${PROGRAM_NAMES.join('|')})(?![A-Za-z0-9_-])`);
 const FLAG_ANY = /[ \t]-[pawPs]/;
 const PROGRAM_RE = new RegExp(`(?<![A-Za-z0-9_./\\]-])(${PROGRAM_NAMES.join('|')})(?![A-Za-z0-9_-])([^\\n]{0,400})`, 'g');
@@ -63,7 +90,9 @@ function unquoted(value: string): { q: string; inner: string } {
 
 /** A value that names where the secret is rather than holding it: a variable, a command substitution, a placeholder. */
 function reference(value: string): boolean {
-  return isPlaceholder(value) || /^[$`]/.test(value) || /^%\w+%$/.test(value) || /^<[^<>\s]{1,60}>/.test(value) || value.includes('[redacted');
+  return (
+    isPlaceholder(value) || /^[$`]/.test(value) || /^%\w+%$/.test(value) || /^<[^<>\s]{1,60}>/.test(value) || value.includes('[redacted')
+  );
 }
 
 function hideWord(value: string, learn: Learn): string | undefined {
@@ -160,6 +189,7 @@ function maskOption(m: RegExpExecArray, learn: Learn): Reach | undefined {
 /** Mask option values and the short password options of {@link PASSWORD_OPTIONS} in `text`. */
 export function maskCommandLines(text: string, learn: Learn): string {
   let out = text.includes('-') ? replaceMatches(text, OPTION_RE, (m) => maskOption(m, learn)) : text;
-  if (PROGRAM_ANY.test(out) && FLAG_ANY.test(out)) out = replaceMatches(out, PROGRAM_RE, ([m, program, rest]) => maskProgramLine(m, program, rest, learn));
+  if (PROGRAM_ANY.test(out) && FLAG_ANY.test(out))
+    out = replaceMatches(out, PROGRAM_RE, ([m, program, rest]) => maskProgramLine(m, program, rest, learn));
   return out;
 }

@@ -37,8 +37,17 @@ interface CredentialDocument {
   fields: ReadonlySet<string>;
 }
 
-const byKey = (source: string, key: string, fields: string[], also?: string[]): CredentialDocument => ({ source, marker: { key }, fields: new Set(fields), ...(also ? { also } : {}) });
-const byType = (source: string, type: string, fields: string[]): CredentialDocument => ({ source, marker: { type }, fields: new Set(fields) });
+const byKey = (source: string, key: string, fields: string[], also?: string[]): CredentialDocument => ({
+  source,
+  marker: { key },
+  fields: new Set(fields),
+  ...(also ? { also } : {}),
+});
+const byType = (source: string, type: string, fields: string[]): CredentialDocument => ({
+  source,
+  marker: { type },
+  fields: new Set(fields),
+});
 
 const GCP_SA = ['private_key_id', 'private_key', 'client_email', 'client_id', 'client_x509_cert_url', 'project_id'];
 
@@ -46,12 +55,32 @@ export const CREDENTIAL_DOCUMENTS: readonly CredentialDocument[] = [
   byType('vendor:google-service-account-key', 'service_account', GCP_SA),
   // A part of one (`grep -A3 private_key_id key.json`): the key id is the service account's alone.
   byKey('vendor:google-service-account-key', 'private_key_id', GCP_SA),
-  byType('vendor:google-authorized-user', 'authorized_user', ['client_id', 'client_secret', 'refresh_token', 'quota_project_id', 'account']),
-  byType('vendor:google-external-account', 'external_account', ['audience', 'service_account_impersonation_url', 'client_id', 'client_secret', 'workforce_pool_user_project']),
-  byType('vendor:google-impersonated-service-account', 'impersonated_service_account', ['service_account_impersonation_url', 'quota_project_id']),
+  byType('vendor:google-authorized-user', 'authorized_user', [
+    'client_id',
+    'client_secret',
+    'refresh_token',
+    'quota_project_id',
+    'account',
+  ]),
+  byType('vendor:google-external-account', 'external_account', [
+    'audience',
+    'service_account_impersonation_url',
+    'client_id',
+    'client_secret',
+    'workforce_pool_user_project',
+  ]),
+  byType('vendor:google-impersonated-service-account', 'impersonated_service_account', [
+    'service_account_impersonation_url',
+    'quota_project_id',
+  ]),
   byKey('vendor:aws-sts-credentials', 'SecretAccessKey', ['AccessKeyId', 'SecretAccessKey', 'SessionToken']),
   byKey('vendor:azure-service-principal', 'appId', ['appId', 'password', 'tenant'], ['password', 'tenant']),
-  byKey('vendor:azure-sdk-auth', 'activeDirectoryEndpointUrl', ['clientId', 'clientSecret', 'subscriptionId', 'tenantId'], ['clientSecret']),
+  byKey(
+    'vendor:azure-sdk-auth',
+    'activeDirectoryEndpointUrl',
+    ['clientId', 'clientSecret', 'subscriptionId', 'tenantId'],
+    ['clientSecret'],
+  ),
   byKey('vendor:docker-config', 'auths', ['auth', 'identitytoken', 'registrytoken', 'username', 'password', 'email']),
 ];
 
@@ -85,8 +114,12 @@ function keyPositions(text: string): Map<string, number[]> {
   for (const key of new Set(CREDENTIAL_DOCUMENTS.flatMap((d) => d.also ?? []))) {
     const list: number[] = [];
     for (let at = text.indexOf(`"${key}"`); at !== -1; at = text.indexOf(`"${key}"`, at + 1)) list.push(at);
-    if (text.includes(`\\"${key}\\"`)) for (let at = text.indexOf(`\\"${key}\\"`); at !== -1; at = text.indexOf(`\\"${key}\\"`, at + 1)) list.push(at);
-    out.set(key, list.sort((a, b) => a - b));
+    if (text.includes(`\\"${key}\\"`))
+      for (let at = text.indexOf(`\\"${key}\\"`); at !== -1; at = text.indexOf(`\\"${key}\\"`, at + 1)) list.push(at);
+    out.set(
+      key,
+      list.sort((a, b) => a - b),
+    );
     count(text.length);
   }
   return out;
@@ -179,7 +212,10 @@ export function maskCredentialDocuments(text: string, learn: Learn): string {
 }
 
 function maskDocuments(text: string, hits: Array<{ at: number; d: CredentialDocument }>, learn: Learn): string {
-  const spans = enclosing(text, hits.map((h) => h.at));
+  const spans = enclosing(
+    text,
+    hits.map((h) => h.at),
+  );
   const parts: string[] = [];
   let floor = 0;
   for (let i = 0; i < hits.length; i++) {
@@ -198,7 +234,9 @@ function maskDocuments(text: string, hits: Array<{ at: number; d: CredentialDocu
 /** The format a parsed object is (structured values: redactValue), by the same markers. */
 export function credentialDocumentOf(value: Record<string, unknown>): CredentialDocument | undefined {
   const has = (k: string): boolean => Object.prototype.hasOwnProperty.call(value, k);
-  return CREDENTIAL_DOCUMENTS.find((d) => ('key' in d.marker ? has(d.marker.key) : value.type === d.marker.type) && (d.also ?? []).every(has));
+  return CREDENTIAL_DOCUMENTS.find(
+    (d) => ('key' in d.marker ? has(d.marker.key) : value.type === d.marker.type) && (d.also ?? []).every(has),
+  );
 }
 
 /**
@@ -206,7 +244,8 @@ export function credentialDocumentOf(value: Record<string, unknown>): Credential
  * the second line may carry a tool's frame: `grep -n`, a diff `+`, a `cat -n` number), and
  * `{"name": "API_TOKEN", "value": "…"}` (JSON). The value is the secret when the name is one.
  */
-const ENV_ITEM = /(?<![\w-])(\\?["']?)name\1[ \t]*:[ \t]*(\\?["']?)([A-Za-z_][\w.-]{0,63})\2[ \t]*(?:,[ \t]*|(?:\r?\n|\\n)(?:[^\s:]{1,256}?[:-][0-9]{1,9}[:-]|[0-9]{1,9}[:-]|[+-](?![+-])|[ \t]*[0-9]{1,9}\t)?[ \t]{0,64}(?:-[ \t]+)?)(\\?["']?)value\4[ \t]*:[ \t]*/g;
+const ENV_ITEM =
+  /(?<![\w-])(\\?["']?)name\1[ \t]*:[ \t]*(\\?["']?)([A-Za-z_][\w.-]{0,63})\2[ \t]*(?:,[ \t]*|(?:\r?\n|\\n)(?:[^\s:]{1,256}?[:-][0-9]{1,9}[:-]|[0-9]{1,9}[:-]|[+-](?![+-])|[ \t]*[0-9]{1,9}\t)?[ \t]{0,64}(?:-[ \t]+)?)(\\?["']?)value\4[ \t]*:[ \t]*/g;
 
 function maskEnvLists(text: string, learn: Learn): string {
   if (!text.includes('value')) return text;

@@ -31,9 +31,87 @@ export function entropy(s: string): number {
 }
 
 /** Words in a name that make a random-looking value under it a key (gitleaks' generic-api-key keywords). */
-const KEYISH = new Set(['key', 'keys', 'secret', 'token', 'password', 'passwd', 'pwd', 'pass', 'auth', 'credential', 'credentials', 'creds', 'api', 'access', 'private', 'signature', 'sig', 'salt', 'cookie', 'session', 'jwt', 'bearer', 'dsn', 'conn']);
+const KEYISH = new Set([
+  'key',
+  'keys',
+  'secret',
+  'token',
+  'password',
+  'passwd',
+  'pwd',
+  'pass',
+  'auth',
+  'credential',
+  'credentials',
+  'creds',
+  'api',
+  'access',
+  'private',
+  'signature',
+  'sig',
+  'salt',
+  'cookie',
+  'session',
+  'jwt',
+  'bearer',
+  'dsn',
+  'conn',
+]);
 /** Words in a name whose values are public identifiers or digests, not secrets. */
-const PUBLIC = new Set(['hash', 'sha', 'sha1', 'sha256', 'sha512', 'md5', 'digest', 'checksum', 'integrity', 'commit', 'rev', 'revision', 'etag', 'id', 'uuid', 'guid', 'version', 'ref', 'head', 'githead', 'resolved', 'shasum', 'fingerprint', 'public', 'publishable', 'pub', 'nonce', 'tag', 'oid', 'tree', 'parent', 'object', 'blob', 'url', 'path', 'file', 'name', 'type', 'mode', 'class', 'style', 'color', 'pattern', 'regex', 'format', 'locale', 'lang', 'message', 'description', 'title', 'label', 'text']);
+const PUBLIC = new Set([
+  'hash',
+  'sha',
+  'sha1',
+  'sha256',
+  'sha512',
+  'md5',
+  'digest',
+  'checksum',
+  'integrity',
+  'commit',
+  'rev',
+  'revision',
+  'etag',
+  'id',
+  'uuid',
+  'guid',
+  'version',
+  'ref',
+  'head',
+  'githead',
+  'resolved',
+  'shasum',
+  'fingerprint',
+  'public',
+  'publishable',
+  'pub',
+  'nonce',
+  'tag',
+  'oid',
+  'tree',
+  'parent',
+  'object',
+  'blob',
+  'url',
+  'path',
+  'file',
+  'name',
+  'type',
+  'mode',
+  'class',
+  'style',
+  'color',
+  'pattern',
+  'regex',
+  'format',
+  'locale',
+  'lang',
+  'message',
+  'description',
+  'title',
+  'label',
+  'text',
+]);
 
 const TOKEN_CHARS = /^[A-Za-z0-9+/=_.~-]+$/;
 const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -46,7 +124,7 @@ export function looksRandom(value: string, keyish: boolean): boolean {
   if (v.length < (keyish ? 12 : 20) || v.length > 1024 || !TOKEN_CHARS.test(v)) return false;
   if (SRI_RE.test(v) || VERSION.test(v) || /^v?\d+(?:\.\d+)+/.test(v) || v.includes('..')) return false;
   // A path or an address (`./helpers/x.js`, `//github.com/…/blob/<sha>/index.js`, `a/b/c`), an identifier.
-  if (/^(?:\/|\.\/|~\/)/.test(v) || /\.[a-z]{1,5}$/.test(v) || /^[\w.-]*(?:\/[\w.-]+){2,}\/?$/.test(v) && !/[+=]/.test(v)) return false;
+  if (/^(?:\/|\.\/|~\/)/.test(v) || /\.[a-z]{1,5}$/.test(v) || (/^[\w.-]*(?:\/[\w.-]+){2,}\/?$/.test(v) && !/[+=]/.test(v))) return false;
   if (looksLikeIdentifier(v)) return false;
   if (!/[0-9]/.test(v) && (!keyish || v.length < 32)) return false;
   if (!/[A-Za-z]/.test(v)) return false;

@@ -46,7 +46,8 @@ const netrc: Pass = (text, learn) => {
     const before = text.slice(lineStart, m.index);
     const end = m.index + m[0].length;
     const atEol = /^[ \t]*(?:\r?\n|$)/.test(text.slice(end, end + 4));
-    if (head.startsWith('account') ? !NETRC_ACCOUNT_BEFORE.test(before) : !NETRC_BEFORE.test(before) && !(FRAME_ONLY.test(before) && atEol)) return undefined;
+    if (head.startsWith('account') ? !NETRC_ACCOUNT_BEFORE.test(before) : !NETRC_BEFORE.test(before) && !(FRAME_ONLY.test(before) && atEol))
+      return undefined;
     // Learned even when it reads as a word only in the strict one-line form (`machine h login u password p`).
     const strict = head.startsWith('account') || NETRC_STRICT.test(before.slice(-200));
     const masked = hide(head.startsWith('account') ? 'account' : 'password', value, learn, strict);
@@ -55,7 +56,8 @@ const netrc: Pass = (text, learn) => {
 };
 
 /** `host:port:database:user:password` on a line of its own (after an optional grep frame). */
-const PGPASS = /:(?:[0-9]{1,5}|\*):(?<=(?<![^\n])(?:[^\s:]{1,256}[:-][0-9]{1,9}[:-])?[^\s:]{1,256}:(?:[0-9]{1,5}|\*):)([^\s:]{1,256}:[^\s:]{1,256}:)([^\s]{1,1024})(?=\r?\n|$)/g;
+const PGPASS =
+  /:(?:[0-9]{1,5}|\*):(?<=(?<![^\n])(?:[^\s:]{1,256}[:-][0-9]{1,9}[:-])?[^\s:]{1,256}:(?:[0-9]{1,5}|\*):)([^\s:]{1,256}:[^\s:]{1,256}:)([^\s]{1,1024})(?=\r?\n|$)/g;
 
 const PGPASS_PORT = /:(?:[0-9]{1,5}|\*):[^\s:]/;
 
@@ -73,11 +75,13 @@ const XML_ELEMENT = /<([A-Za-z_][\w.:-]{0,63})((?:[ \t][^<>\n]{0,200})?)>([^<\n]
 const XML_KV = /((?:key|name)[ \t]*=[ \t]*(["'])([\w.:-]{1,64})\2[ \t]+value[ \t]*=[ \t]*)(["'])([^"'\n]{1,1024})\4/gi;
 
 const xml: Pass = (text, learn) => {
-  const out = !text.includes('</') ? text : replaceMatches(text, XML_ELEMENT, ([, name, attrs, value]) => {
-    const kind = isSecretName(name) ? name : judgeValue(name, value.trim());
-    const masked = kind && hide(kind, value, learn);
-    return masked && `<${name}${attrs}>${masked}</${name}>`;
-  });
+  const out = !text.includes('</')
+    ? text
+    : replaceMatches(text, XML_ELEMENT, ([, name, attrs, value]) => {
+        const kind = isSecretName(name) ? name : judgeValue(name, value.trim());
+        const masked = kind && hide(kind, value, learn);
+        return masked && `<${name}${attrs}>${masked}</${name}>`;
+      });
   if (!/value[ \t]*=/i.test(out)) return out;
   return replaceMatches(out, XML_KV, ([, head, , name, q, value]) => {
     const kind = isSecretName(name) ? name : judgeValue(name, value);
@@ -96,10 +100,12 @@ const QUOTED_ASSIGN = /=(?<=(["'])([A-Za-z_][\w.-]{0,63})["']\]?[ \t]*=)(>?[ \t]
 
 const quotedPairs: Pass = (text, learn) => {
   if (!text.includes('"') && !text.includes("'")) return text;
-  const out = !text.includes('(') ? text : replaceMatches(text, QUOTED_CALL, ([m, q1, name, sep, q2, value]) => {
-    const masked = isSecretName(name) ? hide(name, value, learn) : undefined;
-    return masked && `${m.slice(0, m.indexOf(q1))}${q1}${name}${q1}${sep}${q2}${masked}${q2}`;
-  });
+  const out = !text.includes('(')
+    ? text
+    : replaceMatches(text, QUOTED_CALL, ([m, q1, name, sep, q2, value]) => {
+        const masked = isSecretName(name) ? hide(name, value, learn) : undefined;
+        return masked && `${m.slice(0, m.indexOf(q1))}${q1}${name}${q1}${sep}${q2}${masked}${q2}`;
+      });
   return replaceMatches(out, QUOTED_ASSIGN, ([, , name, more, q2, value]) => {
     const masked = isSecretName(name) ? hide(name, value, learn) : undefined;
     return masked && `=${more}${q2}${masked}${q2}`;
@@ -107,7 +113,8 @@ const quotedPairs: Pass = (text, learn) => {
 };
 
 /** `curl -u user:password`, `--user=user:password`, `--proxy-user user:password` (the user stays). */
-const USER_OPTION = /(?<![\w\]-])((?:-u|-U|--user|--proxy-user|--http-user|--ftp-user)(?:[ \t]+|=)(["']?)[^\s:"']{1,256}:)([^\s"']{1,1024})/g;
+const USER_OPTION =
+  /(?<![\w\]-])((?:-u|-U|--user|--proxy-user|--http-user|--ftp-user)(?:[ \t]+|=)(["']?)[^\s:"']{1,256}:)([^\s"']{1,1024})/g;
 
 const userOption: Pass = (text, learn) => {
   if (!/(?:^|[\s"'])-(?:u|U|-user|-proxy-user|-http-user|-ftp-user)[ \t=]/.test(text)) return text;
@@ -120,7 +127,8 @@ const userOption: Pass = (text, learn) => {
 };
 
 /** `password: |` (or `>`) followed by more indented lines: the lines are the value. */
-const YAML_BLOCK = /:(?<=(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![\w.\]-]))([A-Za-z_][\w.-]{0,63})[ \t]*:)[ \t]*[|>][-+]?[0-9]?[ \t]*(?:\r?\n|(\\+)n)/g;
+const YAML_BLOCK =
+  /:(?<=(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![\w.\]-]))([A-Za-z_][\w.-]{0,63})[ \t]*:)[ \t]*[|>][-+]?[0-9]?[ \t]*(?:\r?\n|(\\+)n)/g;
 
 /** The frame a tool printed before a line: `file:12:`, `file-13-`, a diff `+` / `-`, a `cat -n` number. */
 function frameLength(line: string): number {
@@ -177,7 +185,8 @@ const yamlBlocks: Pass = (text, learn) => {
  * Any `name = value` / `name: value` / `"name": "value"` / `NAME=value`, judged by its value
  * (keyword rules, then entropy). Names that hold a secret word were masked by the pair pass before.
  */
-const ANY_PAIR = /[:=](?<=(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![\w.$\]=+/-]))([A-Za-z_][\w.-]{0,63})\\?["']?[ \t]{0,8}[:=])((?<=:)=|(?<==)>)?([ \t]{0,8}\\?["'`]?)([A-Za-z0-9+/=_.~%-]{8,1024})([A-Za-z0-9+/=_.~%(<[-]?)/g;
+const ANY_PAIR =
+  /[:=](?<=(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![\w.$\]=+/-]))([A-Za-z_][\w.-]{0,63})\\?["']?[ \t]{0,8}[:=])((?<=:)=|(?<==)>)?([ \t]{0,8}\\?["'`]?)([A-Za-z0-9+/=_.~%-]{8,1024})([A-Za-z0-9+/=_.~%(<[-]?)/g;
 
 const anyPair: Pass = (text, learn) =>
   replaceMatches(text, ANY_PAIR, ([m, name, more, open, value, after]) => {
@@ -197,11 +206,19 @@ const anyPair: Pass = (text, learn) =>
  * value must look like a password (a digit, a symbol or a change of case), and not end a statement
  * (`auth_basic "Restricted";`) or name a file (`auth-user-pass creds.txt`).
  */
-const SPACED = /(^|\n|\\[nr])((?:[^\s:]{1,256}?[:-][0-9]{1,9}[:-]|[0-9]{1,9}[:-]|[+-](?![+-])|[ \t]*[0-9]{1,9}\t)?[ \t]*)([A-Za-z_][\w.-]{1,63})([ \t]+)([^\s"'`#;\\][^\s"'`\\]{0,1023})[ \t]*(?=\r?\n|\\[nr]|"|$)/g;
+const SPACED =
+  /(^|\n|\\[nr])((?:[^\s:]{1,256}?[:-][0-9]{1,9}[:-]|[0-9]{1,9}[:-]|[+-](?![+-])|[ \t]*[0-9]{1,9}\t)?[ \t]*)([A-Za-z_][\w.-]{1,63})([ \t]+)([^\s"'`#;\\][^\s"'`\\]{0,1023})[ \t]*(?=\r?\n|\\[nr]|"|$)/g;
 
 const spacedConfig: Pass = (text, learn) =>
   replaceMatches(text, SPACED, ([, brk, head, name, space, value]) => {
-    if (!isSecretName(name) || value.endsWith(';') || /^(?:\.{0,2}\/|~\/|[A-Za-z][\w+.-]*:\/\/)/.test(value) || /\.[a-z]{1,5}$/.test(value) || !weakValue(value, false)) return undefined;
+    if (
+      !isSecretName(name) ||
+      value.endsWith(';') ||
+      /^(?:\.{0,2}\/|~\/|[A-Za-z][\w+.-]*:\/\/)/.test(value) ||
+      /\.[a-z]{1,5}$/.test(value) ||
+      !weakValue(value, false)
+    )
+      return undefined;
     // Not judged as code: a value alone after a name on its line is no expression (`rootpw {SSHA}…`).
     if (isPlaceholder(value) || value.includes('[redacted')) return undefined;
     learn(value);

@@ -168,7 +168,9 @@ export function redactArgs(args: readonly string[], program?: string): string[] 
   const opts = (PASSWORD_OPTIONS[base] ?? []).filter((o) => !o.sub || out[0] === o.sub);
   for (let i = 0; i < out.length; i++) {
     const a = out[i];
-    const short = opts.find((o) => (o.attached && a.startsWith(o.flag) && a.length > o.flag.length && !a.startsWith('--')) || (o.separate && a === o.flag));
+    const short = opts.find(
+      (o) => (o.attached && a.startsWith(o.flag) && a.length > o.flag.length && !a.startsWith('--')) || (o.separate && a === o.flag),
+    );
     const assigned = /^(-{0,2}[A-Za-z_][\w.-]{0,63})=([^]*)$/.exec(a);
     if (short && a !== short.flag) {
       out[i] = short.flag + maskUnderKey('password', a.slice(short.flag.length));
@@ -217,7 +219,8 @@ function walk(value: unknown, secret: boolean, depth: number, fields?: ReadonlyS
     let masked: unknown;
     // A field a credential document marks is masked whatever it looks like (`client_id: "a"` is no variable).
     const documentField = inDocument?.has(k) ?? false;
-    if (k === 'args' && Array.isArray(v) && v.every((a) => typeof a === 'string') && program !== undefined) masked = redactArgs(v as string[], program);
+    if (k === 'args' && Array.isArray(v) && v.every((a) => typeof a === 'string') && program !== undefined)
+      masked = redactArgs(v as string[], program);
     else if (typeof v === 'string' && (secret || isSecretName(k) || documentField)) masked = maskUnderKey(k, v, documentField);
     else masked = walk(v, secret || isSecretName(k), depth + 1, inDocument);
     Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });

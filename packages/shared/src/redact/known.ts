@@ -67,7 +67,8 @@ class Matcher {
 
   constructor(needles: Needle[]) {
     let size = 0;
-    for (const n of needles) for (let i = 0; i < n.text.length; i++) if (this.letter[n.text.charCodeAt(i)] === -1) this.letter[n.text.charCodeAt(i)] = size++;
+    for (const n of needles)
+      for (let i = 0; i < n.text.length; i++) if (this.letter[n.text.charCodeAt(i)] === -1) this.letter[n.text.charCodeAt(i)] = size++;
     this.size = Math.max(size, 1);
     for (const n of needles) this.insert(n);
     this.link();
@@ -168,7 +169,7 @@ class Matcher {
       const len = outLen[s];
       if (len === 0) continue;
       let start = i;
-      for (let n = len - 1; n > 0; ) {
+      for (let n = len - 1; n > 0;) {
         start--;
         const c = text.charCodeAt(start);
         if (c !== 10 && c !== 13) n--;

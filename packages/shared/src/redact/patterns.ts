@@ -27,7 +27,8 @@ export { PASSWORD_OPTIONS } from './commands';
  * starts at the separator (a literal the engine finds fast) and reads the name behind it with a
  * bounded look-behind, rather than trying every word of the text as a name.
  */
-const URL_RE = /:\/\/(?<=(?:(?<=(?<![^\n])[+-]|[:-][0-9]{1,9}[:-])|(?<![A-Za-z0-9+.\]-]))[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)([^\s/:@?#"'<>]{0,256}:)([^\s/?#"'<>]{1,1024})@/g;
+const URL_RE =
+  /:\/\/(?<=(?:(?<=(?<![^\n])[+-]|[:-][0-9]{1,9}[:-])|(?<![A-Za-z0-9+.\]-]))[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)([^\s/:@?#"'<>]{0,256}:)([^\s/?#"'<>]{1,1024})@/g;
 
 function maskUserinfo(head: string, pass: string, learn: Learn): string | undefined {
   if (pass.includes('[redacted') || isPlaceholder(pass)) return undefined;
@@ -43,7 +44,8 @@ function maskUserinfo(head: string, pass: string, learn: Learn): string | undefi
 }
 
 /** `scheme://TOKEN@host`: a user name that looks like a key (`https://ghp_…@github.com` is the token rule's). */
-const URL_USER_RE = /:\/\/(?<=(?:(?<=(?<![^\n])[+-]|[:-][0-9]{1,9}[:-])|(?<![A-Za-z0-9+.\]-]))[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)([A-Za-z0-9_.~%-]{16,256})@/g;
+const URL_USER_RE =
+  /:\/\/(?<=(?:(?<=(?<![^\n])[+-]|[:-][0-9]{1,9}[:-])|(?<![A-Za-z0-9+.\]-]))[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)([A-Za-z0-9_.~%-]{16,256})@/g;
 
 function maskUser(user: string, learn: Learn): string | undefined {
   if (!looksRandom(user, true)) return undefined;
@@ -56,7 +58,8 @@ function maskUser(user: string, learn: Learn): string | undefined {
  * wherever they stand (a line of `curl -v`, after a `grep -n` prefix, inside `-H '…'`). The value
  * ends at the end of the line or at a quote or backslash (the end of a quoted or JSON string).
  */
-const HEADER_RE = /:(?<=(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![A-Za-z0-9_\]-]))((?:Proxy-)?Authorization|(?:Set-)?Cookie|X-[A-Za-z0-9-]{1,60}|[A-Za-z]{1,30}-[A-Za-z0-9-]{1,60})[ \t]{0,4}:)([ \t]{0,8})([^\r\n"'\\]+)/gi;
+const HEADER_RE =
+  /:(?<=(?:(?<=[:-][0-9]{1,9}[:-]|(?<![^\n])[+-]|\\[nrt])|(?<![A-Za-z0-9_\]-]))((?:Proxy-)?Authorization|(?:Set-)?Cookie|X-[A-Za-z0-9-]{1,60}|[A-Za-z]{1,30}-[A-Za-z0-9-]{1,60})[ \t]{0,4}:)([ \t]{0,8})([^\r\n"'\\]+)/gi;
 const HEADER_NAMES = /^(Authorization|Proxy-Authorization|Cookie|Set-Cookie)$/i;
 
 /** A header line: only a frame before the name (`> `, `< `, `* `, a `grep -n` prefix, indentation). */
@@ -142,7 +145,13 @@ function contextOf(match: RegExpExecArray, name: string, q: string, sep: string)
   if (glued && openingQuote(match.input, nameAt)) return { ctx: 'quoted', nameAt };
   // A pair of a connection string after another (`Server=db;Password=…;Database=app`) as at the
   // start of a line; minified code (`;t.token=e;`) names in lower case.
-  if (atLineStart(match.input, nameAt) || (/^[A-Z]/.test(name) && /;[ \t]*$/.test(match.input.slice(Math.max(0, nameAt - 8), nameAt)) && CONN_BEFORE.test(lineBefore(match.input, nameAt)))) return { ctx: 'line', nameAt };
+  if (
+    atLineStart(match.input, nameAt) ||
+    (/^[A-Z]/.test(name) &&
+      /;[ \t]*$/.test(match.input.slice(Math.max(0, nameAt - 8), nameAt)) &&
+      CONN_BEFORE.test(lineBefore(match.input, nameAt)))
+  )
+    return { ctx: 'line', nameAt };
   // `PGPASSWORD=… psql`, `user=bob password=… ip=…`: a glued `=` after white space is an assignment.
   return { ctx: glued && (nameAt === 0 || /\s/.test(match.input[nameAt - 1])) ? 'word' : 'inline', nameAt };
 }
@@ -186,7 +195,11 @@ function maskPair(match: RegExpExecArray, learn: Learn): string | Reach {
   const whole = match.input.slice(valueAt, end);
   const rejudge = ctx === 'line' || ctx === 'quoted' || (ctx === 'word' && /^[A-Z][A-Z0-9_]*$/.test(name));
   const cut = whole !== value && !/\s/.test(match.input[valueAt + value.length] ?? ' ');
-  const code = bare && !option && looksLikeCode(name, value) && !(rejudge && whole !== value && (cut || /^[A-Za-z0-9]{1,2}$/.test(value)) && !/^[$`{%<]/.test(whole) && !looksLikeCode(name, whole));
+  const code =
+    bare &&
+    !option &&
+    looksLikeCode(name, value) &&
+    !(rejudge && whole !== value && (cut || /^[A-Za-z0-9]{1,2}$/.test(value)) && !/^[$`{%<]/.test(whole) && !looksLikeCode(name, whole));
   if (isPlaceholder(value) || code || (bare && !option && AUTH_SCHEME.test(value))) return m;
   // `'--password=' + pw`, `"token=" + t`: the quote after the separator closes the string the name stands in.
   if (!bare && !q && nameAt > 0 && match.input[nameAt - 1] === open) return m;

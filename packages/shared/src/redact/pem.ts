@@ -21,11 +21,13 @@ import { count } from './work';
  * line that is not key body.
  */
 
-const BEGIN_RE = /-----BEGIN [A-Z0-9 _-]{0,60}?PRIVATE KEY(?: BLOCK)?-----|---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----|PuTTY-User-Key-File-[0-9]: /g;
+const BEGIN_RE =
+  /-----BEGIN [A-Z0-9 _-]{0,60}?PRIVATE KEY(?: BLOCK)?-----|---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----|PuTTY-User-Key-File-[0-9]: /g;
 const END_RE = /-----END |---- END SSH2/;
 /** The END marker of a private key (what {@link maskBeheadedBlocks} reads back from). */
 const KEY_END_RE = /-----END [A-Z0-9 _-]{0,60}?PRIVATE KEY(?: BLOCK)?-----|---- END SSH2 ENCRYPTED PRIVATE KEY ----/g;
-const HEADER_RE = /(?:^|[\s:+-])(?:Proc-Type|DEK-Info|Version|Comment|Hash|Charset|Encryption|Public-Lines|Private-Lines|Private-MAC|Key-Derivation|Argon2-[A-Za-z]+):/;
+const HEADER_RE =
+  /(?:^|[\s:+-])(?:Proc-Type|DEK-Info|Version|Comment|Hash|Charset|Encryption|Public-Lines|Private-Lines|Private-MAC|Key-Derivation|Argon2-[A-Za-z]+):/;
 const B64 = /[A-Za-z0-9+/=]/;
 /** A frame: white space, then at most one word (a file name and line number, `+`, a number), then white space. */
 const FRAME_RE = /^\s*\S{0,300}?\s*$/;
@@ -104,7 +106,8 @@ function lineBack(text: string, pos: number, low: number): { start: number; prev
     if ((c === 110 || c === 114) && i - 2 >= low && text.charCodeAt(i - 2) === 92) {
       let prevEnd = slashesBefore(text, i - 1, low);
       // `\r\n` escaped: the `\r` escape belongs to the break too.
-      if (c === 110 && prevEnd - 1 > low && text.charCodeAt(prevEnd - 1) === 114 && text.charCodeAt(prevEnd - 2) === 92) prevEnd = slashesBefore(text, prevEnd - 1, low);
+      if (c === 110 && prevEnd - 1 > low && text.charCodeAt(prevEnd - 1) === 114 && text.charCodeAt(prevEnd - 2) === 92)
+        prevEnd = slashesBefore(text, prevEnd - 1, low);
       count(0, 0, pos - i);
       return { start: i, prevEnd };
     }

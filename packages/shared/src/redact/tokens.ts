@@ -70,18 +70,24 @@ const HEAD_RULES = TOKEN_RULES.filter((r) => !r.lead);
 const LEAD_RULES = TOKEN_RULES.filter((r) => r.lead);
 const HEAD = candidates(HEAD_RULES);
 const LEAD = candidates(LEAD_RULES);
-const alternation = (lits: Iterable<string>): string => [...lits].sort((a, b) => b.length - a.length).map(esc).join('|');
+const alternation = (lits: Iterable<string>): string =>
+  [...lits]
+    .sort((a, b) => b.length - a.length)
+    .map(esc)
+    .join('|');
 /** A literal not glued to a letter before it (`ghp_`, `MY_sk-…`, `AKIA`; secretlint: `(?<!\\p{L})`). */
 const HEAD_RE = new RegExp(`(?<![A-Za-z\\]])(?:${alternation(HEAD.keys())})`, 'g');
 /** A literal inside a token (`:AA` of a Telegram bot token, `Q~` of an Azure client secret). */
 const LEAD_RE = new RegExp(alternation(LEAD.keys()), 'g');
 /** Each lead rule's class as a table of the ASCII characters in it. */
-const LEAD_CLS = new Map(LEAD_RULES.map((r) => {
-  const re = new RegExp(`[${r.lead!.cls}]`);
-  const table = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) table[c] = re.test(String.fromCharCode(c)) ? 1 : 0;
-  return [r, table] as const;
-}));
+const LEAD_CLS = new Map(
+  LEAD_RULES.map((r) => {
+    const re = new RegExp(`[${r.lead!.cls}]`);
+    const table = new Uint8Array(128);
+    for (let c = 0; c < 128; c++) table[c] = re.test(String.fromCharCode(c)) ? 1 : 0;
+    return [r, table] as const;
+  }),
+);
 
 /** Words after an authorization scheme that are prose, not a credential (`Basic authentication`). */
 const PROSE = /^(?:Bearer|Basic|Token|Digest)[ \t]+[a-z][a-z-]*[.,;:!?)]*$/i;

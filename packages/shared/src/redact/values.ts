@@ -23,7 +23,8 @@ import { count } from './work';
 export const MAX_VALUE = 1024;
 
 /** A backslash that ends a value: a JSON escape of a line break, tab or quote (the value was inside a JSON string). */
-const endsAtEscape = (next: string | undefined): boolean => next === undefined || next === 'n' || next === 'r' || next === 't' || next === '"';
+const endsAtEscape = (next: string | undefined): boolean =>
+  next === undefined || next === 'n' || next === 'r' || next === 't' || next === '"';
 
 const isSpace = (c: number): boolean => c <= 32 || (c > 127 && /\s/.test(String.fromCharCode(c)));
 
@@ -114,12 +115,14 @@ export function pairsCut(text: string, from: number, end: number): number {
   const conn = /[;,][ \t]*[A-Za-z_][\w .-]{0,63}=/.exec(value);
   let e = conn ? from + conn.index : end;
   const space = /\s/.exec(value);
-  if (space && space.index < e - from && /\s(?:[A-Za-z_][\w.-]{0,63}[ \t]*=|&&|\|\|?|[<>;])/.test(value.slice(space.index, e - from))) e = from + space.index;
+  if (space && space.index < e - from && /\s(?:[A-Za-z_][\w.-]{0,63}[ \t]*=|&&|\|\|?|[<>;])/.test(value.slice(space.index, e - from)))
+    e = from + space.index;
   return e;
 }
 
 /** The frame a tool prints before a line (`f:12:`, `f-13-`, `12:` of `grep -n`, a diff `+` / `-`, a `cat -n` number), indentation, a shell keyword, a YAML list dash, a quote. */
-const LINE_HEAD = /^(?:[^\s:]{1,256}?[:-][0-9]{1,9}[:-]|[0-9]{1,9}[:-]|[+-](?![+-])|[ \t]*[0-9]{1,9}\t)?[ \t]*(?:(?:export|set|setenv|declare(?:[ \t]+-[a-zA-Z]+)*|typeset|readonly|local)[ \t]+|-[ \t]+)?\\?["']?$/;
+const LINE_HEAD =
+  /^(?:[^\s:]{1,256}?[:-][0-9]{1,9}[:-]|[0-9]{1,9}[:-]|[+-](?![+-])|[ \t]*[0-9]{1,9}\t)?[ \t]*(?:(?:export|set|setenv|declare(?:[ \t]+-[a-zA-Z]+)*|typeset|readonly|local)[ \t]+|-[ \t]+)?\\?["']?$/;
 
 /**
  * True when the name starting at `at` is the first thing on its line (a line of the text, or of
@@ -193,5 +196,13 @@ function mayStartLine(text: string, at: number): boolean {
   count(0, 0, at - i);
   if (i === 0) return true;
   const c = text[i - 1];
-  return c === '\n' || c === '\r' || c === ':' || c === '-' || c === '+' || (c >= '0' && c <= '9') || ((c === 'n' || c === 'r') && text[i - 2] === '\\');
+  return (
+    c === '\n' ||
+    c === '\r' ||
+    c === ':' ||
+    c === '-' ||
+    c === '+' ||
+    (c >= '0' && c <= '9') ||
+    ((c === 'n' || c === 'r') && text[i - 2] === '\\')
+  );
 }

@@ -87,7 +87,10 @@ export function operands(args: readonly string[], withValue: readonly string[] =
  * there and the caller judges that argument (`stop`, with `start` -1). `start` is args.length or
  * more when there is no command.
  */
-export function commandStart(args: readonly string[], visit: (a: string, i: number) => number | 'command' | 'stop'): { start: number; stop?: string } {
+export function commandStart(
+  args: readonly string[],
+  visit: (a: string, i: number) => number | 'command' | 'stop',
+): { start: number; stop?: string } {
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i];

@@ -29,7 +29,8 @@ function isEmpty(o: object): boolean {
 export function normalizePolicy(raw: unknown): Policy {
   if (!raw || typeof raw !== 'object' || isEmpty(raw)) return {};
   const r = raw as Record<string, unknown>;
-  const list = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : undefined);
+  const list = (v: unknown): string[] | undefined =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : undefined;
   const out: Policy = {};
   const allowedPrograms = list(r.allowedPrograms);
   if (allowedPrograms) out.allowedPrograms = allowedPrograms;

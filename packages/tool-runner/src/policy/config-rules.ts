@@ -13,7 +13,8 @@ export interface PatchJudgeCtx {
 }
 
 function expandHome(file: string, home?: string, slothtoolHome?: string): string {
-  if (slothtoolHome && (file === '~/.slothtool' || file.startsWith('~/.slothtool/'))) return path.join(slothtoolHome, file.slice('~/.slothtool'.length));
+  if (slothtoolHome && (file === '~/.slothtool' || file.startsWith('~/.slothtool/')))
+    return path.join(slothtoolHome, file.slice('~/.slothtool'.length));
   if (home && (file === '~' || file.startsWith('~/'))) return path.join(home, file.slice(1));
   return file;
 }
@@ -22,7 +23,14 @@ function expandHome(file: string, home?: string, slothtoolHome?: string): string
 function insideRoot(abs: string, root: string, ctx: PatchJudgeCtx): boolean {
   const r = path.resolve(expandHome(root, ctx.home, ctx.slothtoolHome));
   if (/[*?]/.test(r)) {
-    const re = new RegExp('^' + r.split('').map((ch) => (ch === '*' ? '[^/\\\\]*' : ch === '?' ? '[^/\\\\]' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('') + '$');
+    const re = new RegExp(
+      '^' +
+        r
+          .split('')
+          .map((ch) => (ch === '*' ? '[^/\\\\]*' : ch === '?' ? '[^/\\\\]' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+          .join('') +
+        '$',
+    );
     return re.test(abs);
   }
   if (abs === r) return true;

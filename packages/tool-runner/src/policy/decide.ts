@@ -4,10 +4,18 @@ import { finding, type Finding } from './finding';
 
 /** L1 rules a session allowance (or an allow rule, or a mode) never silences: they are about this exact step, not its kind. */
 export const NEVER_BY_SESSION = new Set([
-  'secret.read', 'git.other_repo', 'wrapper.env_print', 'plugin.interactive',
-  'fs.outside_write', 'fs.symlink_escape', 'fs.unread_overwrite', 'fs.stale_overwrite',
+  'secret.read',
+  'git.other_repo',
+  'wrapper.env_print',
+  'plugin.interactive',
+  'fs.outside_write',
+  'fs.symlink_escape',
+  'fs.unread_overwrite',
+  'fs.stale_overwrite',
   // What a command sends and where it writes outside the workspace: about this exact step (effects.ts).
-  'upload.file', 'upload.env', 'write.outside',
+  'upload.file',
+  'upload.env',
+  'write.outside',
 ]);
 
 /** What decides a step beyond its findings. Every field is optional: {@link classify} passes only the policy. */
@@ -115,7 +123,8 @@ function applyMode(found: Finding[], mode: RunMode, tool: string | undefined, as
     return [...found, finding('mode.plan', 'L2')];
   }
   if (level !== 'L1' || askEachTime) return found;
-  const byMode = mode === 'yolo' ? 'mode.yolo' : mode === 'auto-edit' && (tool === 'fs.edit' || tool === 'fs.write') ? 'mode.auto_edit' : undefined;
+  const byMode =
+    mode === 'yolo' ? 'mode.yolo' : mode === 'auto-edit' && (tool === 'fs.edit' || tool === 'fs.write') ? 'mode.auto_edit' : undefined;
   if (!byMode) return found;
   adjustments.push({ by: 'mode', id: byMode, to: 'L0' });
   return [...lowerL1(found), finding(byMode, 'L0')];
@@ -129,7 +138,10 @@ function applyMode(found: Finding[], mode: RunMode, tool: string | undefined, as
 export function decide(findings: readonly Finding[], options: DecideOptions = {}): Verdict {
   const adjustments: Adjustment[] = [];
   let found = applyPolicy([...findings], options.policy ?? {}, adjustments);
-  const rule = options.rules?.length && options.tool !== undefined && options.subject ? decideByRules(options.rules, options.tool, options.subject) : undefined;
+  const rule =
+    options.rules?.length && options.tool !== undefined && options.subject
+      ? decideByRules(options.rules, options.tool, options.subject)
+      : undefined;
   const sessionable = !found.some((f) => f.level === 'L1' && NEVER_BY_SESSION.has(f.id));
   found = applyRule(found, rule, sessionable, adjustments);
   const forced = rule?.effect === 'ask';
@@ -142,7 +154,13 @@ export function decide(findings: readonly Finding[], options: DecideOptions = {}
   let verdict: Verdict;
   if (askable && options.key !== undefined && options.allowances?.has(options.key)) {
     adjustments.push({ by: 'session', id: 'session.allowed', to: 'L0' });
-    verdict = { level: 'L0', findings: [...lowerL1(found), finding('session.allowed', 'L0', { k: options.key })], bySession: true, adjustments, alwaysConfirm: alwaysConfirm || forced };
+    verdict = {
+      level: 'L0',
+      findings: [...lowerL1(found), finding('session.allowed', 'L0', { k: options.key })],
+      bySession: true,
+      adjustments,
+      alwaysConfirm: alwaysConfirm || forced,
+    };
   } else verdict = { level, findings: found, bySession: false, adjustments, alwaysConfirm: alwaysConfirm || forced };
   // Assigned, not spread in: a spread that adds keys is a slow copy on every judgement.
   if (exact) verdict.rule = exact;

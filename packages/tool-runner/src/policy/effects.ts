@@ -8,7 +8,16 @@
  */
 import { finding, type Finding, type JudgeCtx } from './finding';
 import { HOME_SECRET_STORES } from './secret-stores';
-import { BLOCK_DEVICE_RE, isHarmlessDevice, isOutsideWorkspace, isSystemPath, normalisePathArg, runsLaterFindings, secretFindings, slothtoolHomeFindings } from './paths';
+import {
+  BLOCK_DEVICE_RE,
+  isHarmlessDevice,
+  isOutsideWorkspace,
+  isSystemPath,
+  normalisePathArg,
+  runsLaterFindings,
+  secretFindings,
+  slothtoolHomeFindings,
+} from './paths';
 
 /** A word of a command that names a local file it reads and sends, and the option (or form) that says so. */
 export interface Upload {
@@ -50,7 +59,8 @@ export function uploadFindings(program: string, uploads: readonly Upload[], ctx:
     const own = p === undefined ? [] : slothtoolHomeFindings([p], ctx, false);
     const secret = own.length ? own : secretFindings([u.file], ctx);
     if (secret.length) out.push(finding('upload.secret', 'L2', { p: program, f: u.file, o: u.via }));
-    else if (p !== undefined && holdsSecretStores(p, ctx.home)) out.push(finding('upload.secret', 'L2', { p: program, f: u.file, o: u.via }, { msg: 'upload.secret_folder' }));
+    else if (p !== undefined && holdsSecretStores(p, ctx.home))
+      out.push(finding('upload.secret', 'L2', { p: program, f: u.file, o: u.via }, { msg: 'upload.secret_folder' }));
     else out.push(finding('upload.file', 'L1', { p: program, f: u.file, o: u.via }));
   }
   return out;
@@ -80,7 +90,8 @@ export function writePathFindings(program: string, targets: readonly WriteTarget
     if (later.length) out.push(...later);
     else if (p !== undefined && BLOCK_DEVICE_RE.test(p)) out.push(finding('system.change', 'L2', { p: said }));
     else if (p !== undefined && isSystemPath(p, ws)) out.push(finding('write.system_path', 'L2', { a: said }));
-    else if (p === undefined || (ctx.cwd !== undefined && isOutsideWorkspace(p, ws))) out.push(finding('write.outside', 'L1', { p: program, a: said }));
+    else if (p === undefined || (ctx.cwd !== undefined && isOutsideWorkspace(p, ws)))
+      out.push(finding('write.outside', 'L1', { p: program, a: said }));
   }
   return out;
 }
@@ -92,5 +103,12 @@ export function writePathFindings(program: string, targets: readonly WriteTarget
  */
 export function deleteFindings(program: string, targets: readonly string[], recursive: boolean, via: string, ctx: JudgeCtx): Finding[] {
   if (recursive) return [finding('delete.recursive', 'L2', { p: program, a: [via, ...targets].join(' ') })];
-  return [finding('delete.files', 'L1', { p: program, a: [via, ...targets].join(' ') }, { cat: ['write'] }), ...writePathFindings(program, targets.map((path) => ({ path, via })), ctx)];
+  return [
+    finding('delete.files', 'L1', { p: program, a: [via, ...targets].join(' ') }, { cat: ['write'] }),
+    ...writePathFindings(
+      program,
+      targets.map((path) => ({ path, via })),
+      ctx,
+    ),
+  ];
 }

@@ -12,7 +12,8 @@ import { compiled, lookupLong, optionName, resolveOptions, type Compiled } from 
 import { GIT_NET_TABLES, GIT_STRATEGIES } from './options/tables-git-net';
 import { gitConfigFindings } from './git-config-keys';
 
-const own = <T>(table: Record<string, T>, key: string): T | undefined => (Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined);
+const own = <T>(table: Record<string, T>, key: string): T | undefined =>
+  Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
 
 /**
  * The sub-command's arguments with every long option written out in full (`--mi` → `--mirror`,
@@ -41,9 +42,16 @@ function canonical(rest: readonly string[], c: Compiled): string[] {
 }
 
 /** Findings of one option's role (the program it runs, the configuration it sets, the path it writes). */
-function roleFindings(sub: string, given: string, role: string | undefined, value: string | undefined, ctx: JudgeCtx | undefined): Finding[] {
+function roleFindings(
+  sub: string,
+  given: string,
+  role: string | undefined,
+  value: string | undefined,
+  ctx: JudgeCtx | undefined,
+): Finding[] {
   if (role === 'config') return gitConfigFindings(value ?? '', `${given} ${value ?? ''}`.trim());
-  if (role === 'strategy' && value !== undefined && !GIT_STRATEGIES.has(value)) return [finding('git.exec_option', 'L2', { a: `${given} ${value}` })];
+  if (role === 'strategy' && value !== undefined && !GIT_STRATEGIES.has(value))
+    return [finding('git.exec_option', 'L2', { a: `${given} ${value}` })];
   if (role === 'out' && value !== undefined) return ctx ? writePathFindings(`git ${sub}`, [{ path: value, via: given }], ctx) : [];
   return [];
 }
@@ -52,7 +60,11 @@ function roleFindings(sub: string, given: string, role: string | undefined, valu
  * The findings of a network sub-command's options and, for `clone`, of the folder it writes;
  * and its arguments written out in full. Undefined for a sub-command without a table.
  */
-export function judgeGitNet(sub: string, rest: readonly string[], ctx: JudgeCtx | undefined): { findings: Finding[]; rest: string[] } | undefined {
+export function judgeGitNet(
+  sub: string,
+  rest: readonly string[],
+  ctx: JudgeCtx | undefined,
+): { findings: Finding[]; rest: string[] } | undefined {
   const table = own(GIT_NET_TABLES, sub);
   if (!table) return undefined;
   const c = compiled(table);
@@ -65,6 +77,7 @@ export function judgeGitNet(sub: string, rest: readonly string[], ctx: JudgeCtx 
     found.push(...roleFindings(sub, o.given, o.spec.role, o.value, ctx));
   }
   // `git clone <repository> [<directory>]`: the folder it makes (default: the repository's name, here).
-  if (sub === 'clone' && r.operands.length >= 2 && ctx) found.push(...writePathFindings('git clone', [{ path: r.operands[1], via: 'git clone' }], ctx));
+  if (sub === 'clone' && r.operands.length >= 2 && ctx)
+    found.push(...writePathFindings('git clone', [{ path: r.operands[1], via: 'git clone' }], ctx));
   return { findings: found, rest: canonical(rest, c) };
 }

@@ -29,22 +29,61 @@ export function isWholeTree(spec: string): boolean {
   if (magic) s = s.slice(magic[0].length);
   else if (s.startsWith(':/')) s = s.slice(2);
   else if (s.startsWith(':') && !/^:[!^]/.test(s)) s = s.slice(1);
-  const n = s === '' ? '.' : s.replace(/\/+$/, '').split('/').filter((c) => c !== '' && c !== '.').join('/');
+  const n =
+    s === ''
+      ? '.'
+      : s
+          .replace(/\/+$/, '')
+          .split('/')
+          .filter((c) => c !== '' && c !== '.')
+          .join('/');
   return n === '' || n === '.' || n === '*' || /^\.\.(\/\.\.)*$/.test(n);
 }
 
 /** `git help <topic>` and `git <sub> --help` open a manual page through the viewer the repository config may name. */
-export const HELP_LISTS = new Set(['-a', '--all', '-g', '--guides', '-c', '--config', '--user-interfaces', '--developer-interfaces', '--no-external-commands', '--no-aliases', '--verbose', '--config-for-completion', '--config-sections-for-completion']);
+export const HELP_LISTS = new Set([
+  '-a',
+  '--all',
+  '-g',
+  '--guides',
+  '-c',
+  '--config',
+  '--user-interfaces',
+  '--developer-interfaces',
+  '--no-external-commands',
+  '--no-aliases',
+  '--verbose',
+  '--config-for-completion',
+  '--config-sections-for-completion',
+]);
 
 /** Archive formats git knows without configuration (`tgz` and `tar.gz` run a command the config may replace: forced back by git-harden). */
 const ARCHIVE_FORMATS = new Set(['tar', 'zip', 'tgz', 'tar.gz']);
 
 export const SUBCOMMANDS: Record<string, Rule> = {
   branch: (rest, v) => {
-    const force = rest.find((a) => a === '-D' || a === '-f' || a === '--force' || a === '-M' || a === '-C' || (shortCluster(a) ?? '').match(/[DMCf]/));
+    const force = rest.find(
+      (a) => a === '-D' || a === '-f' || a === '--force' || a === '-M' || a === '-C' || (shortCluster(a) ?? '').match(/[DMCf]/),
+    );
     if (force) return v.rewrite(force);
-    const changes = rest.find((a) =>
-      ['-d', '--delete', '-m', '--move', '-c', '--copy', '-u', '--unset-upstream', '--edit-description', '--track', '--no-track', '--create-reflog'].includes(a) || a.startsWith('--set-upstream-to') || a.startsWith('--track='),
+    const changes = rest.find(
+      (a) =>
+        [
+          '-d',
+          '--delete',
+          '-m',
+          '--move',
+          '-c',
+          '--copy',
+          '-u',
+          '--unset-upstream',
+          '--edit-description',
+          '--track',
+          '--no-track',
+          '--create-reflog',
+        ].includes(a) ||
+        a.startsWith('--set-upstream-to') ||
+        a.startsWith('--track='),
     );
     const listing = rest.some((a) => a === '-l' || a === '--list' || (shortCluster(a) ?? '').includes('l'));
     const valued = ['--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format', '--color', '--column'];
@@ -55,9 +94,26 @@ export const SUBCOMMANDS: Record<string, Rule> = {
   tag: (rest, v) => {
     const force = rest.find((a) => a === '-f' || a === '--force');
     if (force) return v.rewrite(force);
-    const tagValued = ['--contains', '--no-contains', '--points-at', '--merged', '--no-merged', '--sort', '--format', '--color', '--column'];
-    const listing = operands(rest, tagValued).length === 0 || rest.some((a) => a === '-l' || a === '--list' || a.startsWith('-n') || tagValued.includes(a));
-    const creates = rest.some((a) => ['-a', '-s', '-m', '-F', '-u', '-d', '--delete', '--annotate', '--sign'].includes(a) || a.startsWith('--message') || a.startsWith('--file'));
+    const tagValued = [
+      '--contains',
+      '--no-contains',
+      '--points-at',
+      '--merged',
+      '--no-merged',
+      '--sort',
+      '--format',
+      '--color',
+      '--column',
+    ];
+    const listing =
+      operands(rest, tagValued).length === 0 ||
+      rest.some((a) => a === '-l' || a === '--list' || a.startsWith('-n') || tagValued.includes(a));
+    const creates = rest.some(
+      (a) =>
+        ['-a', '-s', '-m', '-F', '-u', '-d', '--delete', '--annotate', '--sign'].includes(a) ||
+        a.startsWith('--message') ||
+        a.startsWith('--file'),
+    );
     return listing && !creates ? v.read() : v.write();
   },
   stash: (rest, v) => {
@@ -83,9 +139,18 @@ export const SUBCOMMANDS: Record<string, Rule> = {
     // Paths (after `--`, a whole-tree pathspec, or a tree-ish and paths) are overwritten from the index or the tree.
     const dd = rest.indexOf('--');
     const ops = operands(dd >= 0 ? rest.slice(0, dd) : rest, ['-b', '-B', '--orphan', '--conflict', '--pathspec-from-file']);
-    const lost = rest.find((a) => a === '-f' || a === '--force' || ((shortCluster(a) ?? '').includes('f') && !a.startsWith('-b'))) ?? (dd >= 0 ? rest.slice(dd).join(' ') : undefined) ?? ops.find(isWholeTree) ?? (ops.length > 1 ? ops.join(' ') : undefined);
+    const lost =
+      rest.find((a) => a === '-f' || a === '--force' || ((shortCluster(a) ?? '').includes('f') && !a.startsWith('-b'))) ??
+      (dd >= 0 ? rest.slice(dd).join(' ') : undefined) ??
+      ops.find(isWholeTree) ??
+      (ops.length > 1 ? ops.join(' ') : undefined);
     if (lost) return discard(v.sub, lost);
-    const bad = rest.find((a) => ['-B', '--ours', '--theirs', '-p', '--patch', '--overwrite-ignore', '--pathspec-from-file'].includes(a) || (shortCluster(a) ?? '').match(/[Bp]/) || a.startsWith('--pathspec-from-file='));
+    const bad = rest.find(
+      (a) =>
+        ['-B', '--ours', '--theirs', '-p', '--patch', '--overwrite-ignore', '--pathspec-from-file'].includes(a) ||
+        (shortCluster(a) ?? '').match(/[Bp]/) ||
+        a.startsWith('--pathspec-from-file='),
+    );
     return bad ? v.rewrite(bad) : v.write();
   },
   switch: (rest, v) => {
@@ -120,7 +185,10 @@ export const SUBCOMMANDS: Record<string, Rule> = {
   },
   push: (rest, v) => {
     const bad = rest.find(
-      (a) => ['-f', '--force', '--mirror', '--delete', '-d', '--prune', '--force-if-includes'].includes(a) || a.startsWith('--force-with-lease') || (shortCluster(a) ?? '').match(/[fd]/),
+      (a) =>
+        ['-f', '--force', '--mirror', '--delete', '-d', '--prune', '--force-if-includes'].includes(a) ||
+        a.startsWith('--force-with-lease') ||
+        (shortCluster(a) ?? '').match(/[fd]/),
     );
     if (bad) return v.rewrite(bad);
     const ref = v.ops.slice(1).find((r) => r.startsWith('+') || r.startsWith(':'));
@@ -170,7 +238,10 @@ export const SUBCOMMANDS: Record<string, Rule> = {
     return v.write();
   },
   // Both overwrite files of the working tree from the index or a tree.
-  'read-tree': (rest, v) => (rest.includes('--reset') && rest.some((a) => a === '-u' || (shortCluster(a) ?? '').includes('u')) ? discard(v.sub, '--reset -u') : v.write()),
+  'read-tree': (rest, v) =>
+    rest.includes('--reset') && rest.some((a) => a === '-u' || (shortCluster(a) ?? '').includes('u'))
+      ? discard(v.sub, '--reset -u')
+      : v.write(),
   'checkout-index': (rest, v) => {
     const force = rest.find((a) => a === '-f' || a === '--force' || /^-[a-z]*f/.test(a));
     return force ? discard(v.sub, force) : v.write();
@@ -182,16 +253,17 @@ export const SUBCOMMANDS: Record<string, Rule> = {
     if (findLong(rest, ['--remote'])) return finding('git.network', 'L1', { s: v.sub }, { cat: ['network'] });
     const f = rest.findIndex((a) => a === '--format' || a.startsWith('--format='));
     const format = f < 0 ? undefined : rest[f].includes('=') ? rest[f].slice(rest[f].indexOf('=') + 1) : rest[f + 1];
-    if (format !== undefined && !ARCHIVE_FORMATS.has(format)) return finding('git.archive_command', 'L1', { a: `git archive --format=${format}`, f: format });
+    if (format !== undefined && !ARCHIVE_FORMATS.has(format))
+      return finding('git.archive_command', 'L1', { a: `git archive --format=${format}`, f: format });
     return v.read();
   },
-  'format-patch': (rest, v) => rest.includes('--stdout') ? v.read() : v.write(),
+  'format-patch': (rest, v) => (rest.includes('--stdout') ? v.read() : v.write()),
   apply: (rest, v) => {
     const check = rest.some((a) => ['--check', '--stat', '--numstat', '--summary'].includes(a)) && !rest.includes('--apply');
     return check ? v.read() : v.write();
   },
-  'interpret-trailers': (rest, v) => rest.includes('--in-place') ? v.write() : v.read(),
-  fsck: (rest, v) => rest.includes('--lost-found') ? v.write() : v.read(),
+  'interpret-trailers': (rest, v) => (rest.includes('--in-place') ? v.write() : v.read()),
+  fsck: (rest, v) => (rest.includes('--lost-found') ? v.write() : v.read()),
   // `--prune=now` drops every unreachable object at once (a dropped stash, a reset commit): `git prune`.
   gc: (rest, v) => {
     const prune = rest.find((a) => /^--prune=(now|all)$/.test(a));

@@ -18,7 +18,7 @@ export const RULE_MESSAGES: Record<string, { zh: string; en: string; hintZh?: st
   },
   'workspace.python_path': {
     zh: '`{p}` 会把工作目录放在 sys.path 最前面：工作区里的 `{m}` 模块或包会代替真正的那个运行',
-    en: "`{p}` puts the working folder first on sys.path: a `{m}` module or package in the workspace would run instead of the real one",
+    en: '`{p}` puts the working folder first on sys.path: a `{m}` module or package in the workspace would run instead of the real one',
     hintZh: '改用 `python -P -m …`（Python 3.11+）或 `python -I -m …`，它们不会从工作目录导入',
     hintEn: 'Use `python -P -m …` (Python 3.11+) or `python -I -m …`, which do not import from the working folder',
   },
@@ -66,7 +66,7 @@ export const RULE_MESSAGES: Record<string, { zh: string; en: string; hintZh?: st
   },
   'container.mount_system': {
     zh: '`{p}` 把宿主机的系统目录挂载进容器',
-    en: "`{p}` mounts a system folder of the host into the container",
+    en: '`{p}` mounts a system folder of the host into the container',
   },
   'container.mount_secret': {
     zh: '`{p}` 把密钥存储挂载进容器',

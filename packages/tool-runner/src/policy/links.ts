@@ -77,7 +77,12 @@ const FOLLOWERS: Record<string, { follow: (a: string) => boolean; patternFirst: 
   tree: { follow: (a) => a === '-l', patternFirst: false },
   du: { follow: (a) => a === '-L' || a === '--dereference', patternFirst: false },
 };
-for (const [alias, of] of [['egrep', 'grep'], ['fgrep', 'grep'], ['fdfind', 'fd']] as const) FOLLOWERS[alias] = FOLLOWERS[of];
+for (const [alias, of] of [
+  ['egrep', 'grep'],
+  ['fgrep', 'grep'],
+  ['fdfind', 'fd'],
+] as const)
+  FOLLOWERS[alias] = FOLLOWERS[of];
 
 /**
  * The folders a search that follows links will walk (`rg -L TODO src` → ['src'], `find -L .` →

@@ -19,7 +19,8 @@ export function parseHttpUrl(raw: string): URL | undefined {
 export function httpGetFindings(rawUrl: string, allowPrivateNetwork: boolean | string[] | undefined): Finding[] {
   const url = parseHttpUrl(rawUrl);
   if (!url) return [finding('http.invalid', 'L2', { u: rawUrl })];
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return [finding('http.scheme', 'L2', { u: rawUrl, s: url.protocol.replace(/:$/, '') })];
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return [finding('http.scheme', 'L2', { u: rawUrl, s: url.protocol.replace(/:$/, '') })];
   const host = url.hostname;
   const out: Finding[] = [];
   if (!privateAllowed(allowPrivateNetwork, url)) {

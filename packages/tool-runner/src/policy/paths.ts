@@ -16,8 +16,25 @@ export const SYSTEM_BIN_DIRS = new Set([
 ]);
 
 const SYSTEM_PREFIXES = [
-  '/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/boot', '/dev', '/proc', '/sys',
-  '/System', '/Library', '/private/etc', '/var/lib', '/var/db', '/opt/homebrew', '/Applications',
+  '/etc',
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/boot',
+  '/dev',
+  '/proc',
+  '/sys',
+  '/System',
+  '/Library',
+  '/private/etc',
+  '/var/lib',
+  '/var/db',
+  '/opt/homebrew',
+  '/Applications',
 ];
 const HARMLESS_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/zero']);
 
@@ -74,7 +91,15 @@ export function isOutsideWorkspace(p: string, ctx: JudgeCtx): boolean {
     if (!ctx.cwd) return true;
     const cwd = norm(ctx.cwd);
     // Already normalised and below the workspace (the common case: a word normalisePathArg resolved): inside.
-    if (n.length > cwd.length + 1 && n.startsWith(cwd) && n.charCodeAt(cwd.length) === 47 && !n.includes('/.') && !n.includes('//') && cleanDir(cwd)) return false;
+    if (
+      n.length > cwd.length + 1 &&
+      n.startsWith(cwd) &&
+      n.charCodeAt(cwd.length) === 47 &&
+      !n.includes('/.') &&
+      !n.includes('//') &&
+      cleanDir(cwd)
+    )
+      return false;
     const rel = path.posix.relative(cwd, path.posix.normalize(n));
     // `...` (go's package pattern) or a file named `..x` is inside; only `..` itself or `../` leaves.
     return rel === '..' || rel.startsWith('../') || path.posix.isAbsolute(rel);
@@ -115,7 +140,10 @@ export interface SecretCtx {
 
 /** A path with a segment some store starts with (every one starts with `.` but Library, snap, AppData): the table's regex only then. */
 function mayBeStore(p: string): boolean {
-  return (p.charCodeAt(0) === 46 || p.includes('/.') || p.includes('Library') || p.includes('snap') || p.includes('AppData')) && STORE_SEGMENT_RE.test(p);
+  return (
+    (p.charCodeAt(0) === 46 || p.includes('/.') || p.includes('Library') || p.includes('snap') || p.includes('AppData')) &&
+    STORE_SEGMENT_RE.test(p)
+  );
 }
 
 /** The finding of one candidate spelling of a path: by name, or as a store of the home's table (the stricter wins). */
@@ -130,7 +158,9 @@ function secretOf(c: string, raw: string, ctx: SecretCtx | undefined): Finding |
     return finding(hit.id ?? (hit.level === 'L2' ? 'secret.private_key' : 'secret.read'), hit.level, { a: raw });
   }
   if (!store) return undefined;
-  return store.level === 'L2' ? finding('secret.store', 'L2', { a: raw, c: store.class }, { msg: `secret.store.${store.class}` }) : finding('secret.read', 'L1', { a: raw });
+  return store.level === 'L2'
+    ? finding('secret.store', 'L2', { a: raw, c: store.class }, { msg: `secret.store.${store.class}` })
+    : finding('secret.read', 'L1', { a: raw });
 }
 
 /**
@@ -236,13 +266,18 @@ export function runsLaterFindings(paths: readonly string[], ctx: RunsLaterCtx, r
 export function writeTargetFindings(args: readonly string[], ctx?: JudgeCtx, scope: 'all' | 'names' | 'code' = 'all'): Finding[] {
   const out: Finding[] = [];
   if (ctx && scope !== 'code') {
-    const targets = args.flatMap(valueParts).map((a) => normalisePathArg(a, ctx)).filter((p): p is string => p !== undefined);
+    const targets = args
+      .flatMap(valueParts)
+      .map((a) => normalisePathArg(a, ctx))
+      .filter((p): p is string => p !== undefined);
     out.push(...slothtoolHomeFindings(targets, ctx, true));
   }
   for (const raw of args) {
     const parts = valueParts(raw);
     // Names match wherever they lie (the word as written and where the step runs is enough); the home's lookup folders need `~` expanded.
-    const candidates = new Set(ctx ? [...parts, ...parts.map((c) => (scope === 'names' ? undefined : normalisePathArg(c, ctx)) ?? resolveRun(norm(c), ctx))] : parts);
+    const candidates = new Set(
+      ctx ? [...parts, ...parts.map((c) => (scope === 'names' ? undefined : normalisePathArg(c, ctx)) ?? resolveRun(norm(c), ctx))] : parts,
+    );
     const later = runsLaterFindings([...candidates], ctx && scope !== 'names' ? ctx : {}, raw);
     if (later.length) {
       out.push(...later);

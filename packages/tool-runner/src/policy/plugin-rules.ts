@@ -21,11 +21,14 @@ export function pluginFindings(step: PluginRunStep, policy: Policy, ctx: Classif
   });
   out.push(...secretFindings(step.args, { home: ctx.home, cwd: ctx.cwd }));
   // llm-base's config subcommands write the profiles (base URL, API key): SlothTool's own configuration.
-  const isLlmBase = info ? (info as { name?: string }).name === LLM_BASE_PACKAGE || (!(info as { name?: string }).name && alias === 'llm-base') : alias === 'llm-base';
+  const isLlmBase = info
+    ? (info as { name?: string }).name === LLM_BASE_PACKAGE || (!(info as { name?: string }).name && alias === 'llm-base')
+    : alias === 'llm-base';
   const write = isLlmBase ? llmBaseConfigWrite(step.args) : undefined;
   if (write) return [...out, selfConfig(`${alias} ${write}`)];
   if (info?.interactive) return [...out, finding('plugin.interactive', 'L1', { p: alias })];
-  if (step.args.length === 1 && PLUGIN_INFO_ARGS.has(step.args[0])) return [...out, finding('plugin.info', 'L0', { p: alias, a: step.args[0] })];
+  if (step.args.length === 1 && PLUGIN_INFO_ARGS.has(step.args[0]))
+    return [...out, finding('plugin.info', 'L0', { p: alias, a: step.args[0] })];
   if (policy.trustedPlugins?.includes(alias)) return [...out, finding('plugin.trusted', 'L0', { p: alias })];
   return [...out, finding('plugin.run', 'L1', { p: alias })];
 }
@@ -35,5 +38,10 @@ export function linkedPluginFindings(args: readonly string[], links: PathLinks, 
   const real = linkedArgs(args, links);
   if (!real) return uncheckedFindings(links);
   const paths = real.map((a) => normalisePathArg(a, ctx)).filter((p): p is string => p !== undefined);
-  return [...linkEscapeFindings(links), ...uncheckedFindings(links), ...secretFindings(real, ctx), ...slothtoolHomeFindings(paths, ctx, false)];
+  return [
+    ...linkEscapeFindings(links),
+    ...uncheckedFindings(links),
+    ...secretFindings(real, ctx),
+    ...slothtoolHomeFindings(paths, ctx, false),
+  ];
 }

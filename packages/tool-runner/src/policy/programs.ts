@@ -3,7 +3,15 @@ import { findLong, isInfoOnly, operands } from './args';
 import { finding, type Finding, type JudgeCtx } from './finding';
 import { judgeGit } from './git';
 import { judgeOptions } from './options';
-import { CONTROL_RE, isHarmlessDevice, isOutsideWorkspace, normalisePathArg, secretFindings, slothtoolHomeFindings, writeTargetFindings } from './paths';
+import {
+  CONTROL_RE,
+  isHarmlessDevice,
+  isOutsideWorkspace,
+  normalisePathArg,
+  secretFindings,
+  slothtoolHomeFindings,
+  writeTargetFindings,
+} from './paths';
 import { INVISIBLE_RE, printableAscii, resolveProgram } from './resolve-program';
 import { judgeAwk, judgeSed } from './sed-awk';
 import { judgeDocker } from './programs/docker';
@@ -12,9 +20,44 @@ import { execArg, MAX_WRAP_DEPTH, readOnly, writeArg, writeFile, type Handler } 
 import { INTERPRETERS, judgeInterpreter } from './programs/interpreters';
 import { ESCALATION, judgeEnv, judgeEscalation, judgeWrapper } from './programs/wrappers';
 import { WRAPPERS } from './programs/unwrap';
-import { judgeArchiver, judgeDd, judgeFd, judgeFind, judgeKill, judgePerm, judgePositionalOut, judgeRg, judgeRm, judgeSort, judgeTar, judgeTree, judgeWriter, PRECISE_WRITERS } from './programs/files';
-import { INSTALLERS, PROJECT_CODE_ALWAYS, judgeInstaller, judgeNpm, judgeNpx, judgeProjectTool, judgeTsc, npmSecretOutput, PROJECT_TOOLS } from './programs/package-managers';
-import { judgeBusybox, judgeDate, judgeGh, judgeHostname, judgeKubectl, judgeMan, judgeNetworkTool, judgeSimpleMode, judgeSystemctl } from './programs/network-system';
+import {
+  judgeArchiver,
+  judgeDd,
+  judgeFd,
+  judgeFind,
+  judgeKill,
+  judgePerm,
+  judgePositionalOut,
+  judgeRg,
+  judgeRm,
+  judgeSort,
+  judgeTar,
+  judgeTree,
+  judgeWriter,
+  PRECISE_WRITERS,
+} from './programs/files';
+import {
+  INSTALLERS,
+  PROJECT_CODE_ALWAYS,
+  judgeInstaller,
+  judgeNpm,
+  judgeNpx,
+  judgeProjectTool,
+  judgeTsc,
+  npmSecretOutput,
+  PROJECT_TOOLS,
+} from './programs/package-managers';
+import {
+  judgeBusybox,
+  judgeDate,
+  judgeGh,
+  judgeHostname,
+  judgeKubectl,
+  judgeMan,
+  judgeNetworkTool,
+  judgeSimpleMode,
+  judgeSystemctl,
+} from './programs/network-system';
 import { judgeAria2c, judgeCurl, judgeHttpie, judgeWget } from './programs/transfer';
 import { judgeNetcat, judgeRclone, judgeRsync, judgeScp, judgeSftp, judgeSocat, judgeSsh } from './programs/remote-copy';
 import { judgeCmake, judgeContainerDelete, judgeToolDelete } from './programs/build-deletes';
@@ -24,32 +67,263 @@ export { npmSecretOutput };
 
 /** Programs that only read, whatever their arguments. */
 const PLAIN_READERS = [
-  'ls', 'dir', 'vdir', 'cat', 'tac', 'head', 'tail', 'wc', 'nl', 'od', 'hexdump', 'strings', 'stat', 'du', 'df',
-  'pwd', 'echo', 'printf', 'which', 'whereis', 'realpath', 'readlink', 'basename', 'dirname', 'uname', 'whoami',
-  'id', 'groups', 'uptime', 'true', 'false', 'seq', 'cut', 'tr', 'comm', 'diff', 'cmp', 'grep', 'egrep', 'fgrep',
-  'column', 'fold', 'fmt', 'expand', 'unexpand', 'paste', 'join', 'rev', 'md5sum', 'sha1sum', 'sha224sum',
-  'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'base64', 'base32', 'basenc', 'jq', 'nproc',
-  'arch', 'locale', 'test', '[', 'expr', 'factor', 'numfmt', 'getconf', 'lsb_release', 'sw_vers', 'free',
-  'vmstat', 'lscpu', 'lsblk', 'ps', 'pgrep', 'lsof', 'w', 'who', 'cal', 'tsort', 'look', 'zcat', 'zgrep',
-  'bzcat', 'xzcat', 'nm', 'objdump', 'readelf', 'size', 'md5', 'shasum', 'tty', 'sleep', 'yes', 'diff3', 'sdiff',
-  'type', 'hash', 'cloc', 'tokei', 'scc', 'file', 'otool', 'pstree', 'fc-list', 'iostat',
-  'netstat', 'ss', 'whatis', 'apropos', 'locate', 'plocate', 'mdfind', 'getent', 'tput', 'eza', 'exa', 'lsd', 'dust', 'duf',
-  'hexyl', 'system_profiler', 'last', 'lastlog', 'users', 'lsusb', 'lspci', 'lsmod', 'blkid', 'findmnt', 'sw_vers', 'xxhsum',
+  'ls',
+  'dir',
+  'vdir',
+  'cat',
+  'tac',
+  'head',
+  'tail',
+  'wc',
+  'nl',
+  'od',
+  'hexdump',
+  'strings',
+  'stat',
+  'du',
+  'df',
+  'pwd',
+  'echo',
+  'printf',
+  'which',
+  'whereis',
+  'realpath',
+  'readlink',
+  'basename',
+  'dirname',
+  'uname',
+  'whoami',
+  'id',
+  'groups',
+  'uptime',
+  'true',
+  'false',
+  'seq',
+  'cut',
+  'tr',
+  'comm',
+  'diff',
+  'cmp',
+  'grep',
+  'egrep',
+  'fgrep',
+  'column',
+  'fold',
+  'fmt',
+  'expand',
+  'unexpand',
+  'paste',
+  'join',
+  'rev',
+  'md5sum',
+  'sha1sum',
+  'sha224sum',
+  'sha256sum',
+  'sha384sum',
+  'sha512sum',
+  'b2sum',
+  'cksum',
+  'sum',
+  'base64',
+  'base32',
+  'basenc',
+  'jq',
+  'nproc',
+  'arch',
+  'locale',
+  'test',
+  '[',
+  'expr',
+  'factor',
+  'numfmt',
+  'getconf',
+  'lsb_release',
+  'sw_vers',
+  'free',
+  'vmstat',
+  'lscpu',
+  'lsblk',
+  'ps',
+  'pgrep',
+  'lsof',
+  'w',
+  'who',
+  'cal',
+  'tsort',
+  'look',
+  'zcat',
+  'zgrep',
+  'bzcat',
+  'xzcat',
+  'nm',
+  'objdump',
+  'readelf',
+  'size',
+  'md5',
+  'shasum',
+  'tty',
+  'sleep',
+  'yes',
+  'diff3',
+  'sdiff',
+  'type',
+  'hash',
+  'cloc',
+  'tokei',
+  'scc',
+  'file',
+  'otool',
+  'pstree',
+  'fc-list',
+  'iostat',
+  'netstat',
+  'ss',
+  'whatis',
+  'apropos',
+  'locate',
+  'plocate',
+  'mdfind',
+  'getent',
+  'tput',
+  'eza',
+  'exa',
+  'lsd',
+  'dust',
+  'duf',
+  'hexyl',
+  'system_profiler',
+  'last',
+  'lastlog',
+  'users',
+  'lsusb',
+  'lspci',
+  'lsmod',
+  'blkid',
+  'findmnt',
+  'sw_vers',
+  'xxhsum',
 ];
 
 /** Readers that also list or inspect without reading file contents (no secret-store rule). */
-const LISTERS = new Set(['jq', 'ls', 'dir', 'vdir', 'stat', 'du', 'tree', 'find', 'fd', 'realpath', 'readlink', 'basename', 'dirname', 'echo', 'printf', 'which', 'whereis', 'file', 'test', '[']);
+const LISTERS = new Set([
+  'jq',
+  'ls',
+  'dir',
+  'vdir',
+  'stat',
+  'du',
+  'tree',
+  'find',
+  'fd',
+  'realpath',
+  'readlink',
+  'basename',
+  'dirname',
+  'echo',
+  'printf',
+  'which',
+  'whereis',
+  'file',
+  'test',
+  '[',
+]);
 
 const SYSTEM = [
-  'mkfs', 'mke2fs', 'mkswap', 'fdisk', 'sfdisk', 'cfdisk', 'gdisk', 'sgdisk', 'parted', 'wipefs', 'swapon', 'swapoff',
-  'mount', 'umount', 'losetup', 'cryptsetup', 'diskutil', 'shutdown', 'reboot', 'halt', 'poweroff', 'init', 'telinit',
-  'kexec', 'modprobe', 'insmod', 'rmmod', 'iptables', 'ip6tables', 'nft', 'ufw', 'firewall-cmd', 'pfctl',
-  'useradd', 'userdel', 'usermod', 'groupadd', 'groupdel', 'passwd', 'chpasswd', 'chsh', 'chfn', 'visudo', 'crontab',
-  'launchctl', 'service', 'update-rc.d', 'chattr', 'setcap', 'shred', 'srm', 'wipe', 'blkdiscard', 'hdparm', 'dmsetup',
-  'lvremove', 'vgremove', 'pvremove', 'zpool', 'zfs', 'btrfs', 'xfs_repair', 'fsck', 'e2fsck', 'tune2fs', 'debugfs',
-  'csrutil', 'nvram', 'bless', 'spctl', 'defaults', 'scutil', 'pmset', 'systemsetup', 'networksetup', 'killall5',
-  'route', 'setenforce', 'auditctl', 'truncate-none', 'format', 'diskpart', 'bcdedit', 'reg',
-  'vssadmin', 'wevtutil', 'cipher', 'takeown', 'icacls', 'schtasks', 'sc', 'netsh', 'at', 'batch', 'systemd-run',
+  'mkfs',
+  'mke2fs',
+  'mkswap',
+  'fdisk',
+  'sfdisk',
+  'cfdisk',
+  'gdisk',
+  'sgdisk',
+  'parted',
+  'wipefs',
+  'swapon',
+  'swapoff',
+  'mount',
+  'umount',
+  'losetup',
+  'cryptsetup',
+  'diskutil',
+  'shutdown',
+  'reboot',
+  'halt',
+  'poweroff',
+  'init',
+  'telinit',
+  'kexec',
+  'modprobe',
+  'insmod',
+  'rmmod',
+  'iptables',
+  'ip6tables',
+  'nft',
+  'ufw',
+  'firewall-cmd',
+  'pfctl',
+  'useradd',
+  'userdel',
+  'usermod',
+  'groupadd',
+  'groupdel',
+  'passwd',
+  'chpasswd',
+  'chsh',
+  'chfn',
+  'visudo',
+  'crontab',
+  'launchctl',
+  'service',
+  'update-rc.d',
+  'chattr',
+  'setcap',
+  'shred',
+  'srm',
+  'wipe',
+  'blkdiscard',
+  'hdparm',
+  'dmsetup',
+  'lvremove',
+  'vgremove',
+  'pvremove',
+  'zpool',
+  'zfs',
+  'btrfs',
+  'xfs_repair',
+  'fsck',
+  'e2fsck',
+  'tune2fs',
+  'debugfs',
+  'csrutil',
+  'nvram',
+  'bless',
+  'spctl',
+  'defaults',
+  'scutil',
+  'pmset',
+  'systemsetup',
+  'networksetup',
+  'killall5',
+  'route',
+  'setenforce',
+  'auditctl',
+  'truncate-none',
+  'format',
+  'diskpart',
+  'bcdedit',
+  'reg',
+  'vssadmin',
+  'wevtutil',
+  'cipher',
+  'takeown',
+  'icacls',
+  'schtasks',
+  'sc',
+  'netsh',
+  'at',
+  'batch',
+  'systemd-run',
 ];
 
 const SYSTEM_SET = new Set(SYSTEM);
@@ -60,11 +334,33 @@ const WRITING_IDS = new Set(['write.file', 'arg.write', 'install', 'project.scri
 const CODE_IDS = new Set(['project.script', 'npx.run', 'repo.config_programs']);
 
 /** Network programs whose rules say what they upload and where they write (programs/transfer.ts, remote-copy.ts). */
-const OWN_TARGETS = new Set(['cmake', 'curl', 'wget', 'http', 'https', 'xh', 'xhs', 'aria2c', 'scp', 'sftp', 'rsync', 'rclone', 'socat', 'nc', 'ncat', 'netcat', 'ssh']);
+const OWN_TARGETS = new Set([
+  'cmake',
+  'curl',
+  'wget',
+  'http',
+  'https',
+  'xh',
+  'xhs',
+  'aria2c',
+  'scp',
+  'sftp',
+  'rsync',
+  'rclone',
+  'socat',
+  'nc',
+  'ncat',
+  'netcat',
+  'ssh',
+]);
 
 const TABLE = new Map<string, Handler>();
 for (const p of PLAIN_READERS) TABLE.set(p, (_a, name) => [readOnly(name)]);
-TABLE.set('ps', (args, name) => (args.some((a) => /^[a-zA-Z]*e[a-zA-Z]*$/.test(a) && !a.startsWith('-')) || args.includes('-E') ? [finding('wrapper.env_print', 'L1')] : [readOnly(name)]));
+TABLE.set('ps', (args, name) =>
+  args.some((a) => /^[a-zA-Z]*e[a-zA-Z]*$/.test(a) && !a.startsWith('-')) || args.includes('-E')
+    ? [finding('wrapper.env_print', 'L1')]
+    : [readOnly(name)],
+);
 TABLE.set('jq', (args, name, ctx) => {
   // The first operand is the filter, not a path; the rest are files (secret stores raise).
   const filter = operands(args, ['--arg', '--argjson', '--slurpfile', '--rawfile', '--indent', '-f', '--from-file', '-L'])[0];
@@ -75,7 +371,12 @@ TABLE.set('jq', (args, name, ctx) => {
 for (const p of INTERPRETERS) TABLE.set(p, judgeInterpreter);
 for (const p of ESCALATION) TABLE.set(p, judgeEscalation);
 for (const p of Object.keys(WRAPPERS)) TABLE.set(p, judgeWrapper);
-for (const p of SYSTEM) TABLE.set(p, (args, name) => (isInfoOnly(args) && !['shutdown', 'halt', 'reboot', 'poweroff'].includes(name) ? [readOnly(name)] : [finding('system.change', 'L2', { p: name })]));
+for (const p of SYSTEM)
+  TABLE.set(p, (args, name) =>
+    isInfoOnly(args) && !['shutdown', 'halt', 'reboot', 'poweroff'].includes(name)
+      ? [readOnly(name)]
+      : [finding('system.change', 'L2', { p: name })],
+  );
 // Listing your own crontab only reads it (L0); another user's may hold their secrets (L1).
 // Installing, editing or removing one (`crontab file`, `-e`, `-r`, `-`) stays a system change.
 TABLE.set('crontab', (args, name) => {
@@ -90,9 +391,56 @@ TABLE.set('crontab', (args, name) => {
 });
 for (const [p, read] of Object.entries(INSTALLERS)) TABLE.set(p, judgeInstaller(read));
 for (const [p, read] of Object.entries(PROJECT_TOOLS)) TABLE.set(p, judgeProjectTool(read));
-for (const p of ['less', 'more', 'most', 'pg', 'zless', 'zmore', 'bzless', 'xzless', 'view']) TABLE.set(p, (_a, name) => [finding('pager', 'L2', { p: name })]);
-for (const p of ['vim', 'vi', 'nvim', 'nano', 'emacs', 'ed', 'ex', 'top', 'htop', 'btop', 'watch', 'tmux', 'screen', 'script', 'mc', 'ranger', 'nnn', 'sqlite3', 'mysql', 'psql', 'redis-cli', 'mongo', 'mongosh', 'ftp', 'telnet', 'gdb', 'lldb', 'strace', 'ltrace', 'valgrind', 'perf', 'xargs', 'parallel', 'flock', 'find-exec', 'chronic', 'entr', 'nodemon', 'busybox-sh']) {
-  TABLE.set(p, (args, name) => (isInfoOnly(args) ? [readOnly(name)] : p === 'xargs' || p === 'parallel' ? [finding('wrapper.xargs', 'L2', { p: name })] : [finding('interactive', 'L2', { p: name })]));
+for (const p of ['less', 'more', 'most', 'pg', 'zless', 'zmore', 'bzless', 'xzless', 'view'])
+  TABLE.set(p, (_a, name) => [finding('pager', 'L2', { p: name })]);
+for (const p of [
+  'vim',
+  'vi',
+  'nvim',
+  'nano',
+  'emacs',
+  'ed',
+  'ex',
+  'top',
+  'htop',
+  'btop',
+  'watch',
+  'tmux',
+  'screen',
+  'script',
+  'mc',
+  'ranger',
+  'nnn',
+  'sqlite3',
+  'mysql',
+  'psql',
+  'redis-cli',
+  'mongo',
+  'mongosh',
+  'ftp',
+  'telnet',
+  'gdb',
+  'lldb',
+  'strace',
+  'ltrace',
+  'valgrind',
+  'perf',
+  'xargs',
+  'parallel',
+  'flock',
+  'find-exec',
+  'chronic',
+  'entr',
+  'nodemon',
+  'busybox-sh',
+]) {
+  TABLE.set(p, (args, name) =>
+    isInfoOnly(args)
+      ? [readOnly(name)]
+      : p === 'xargs' || p === 'parallel'
+        ? [finding('wrapper.xargs', 'L2', { p: name })]
+        : [finding('interactive', 'L2', { p: name })],
+  );
 }
 TABLE.set('env', judgeEnv);
 TABLE.set('slothtool', (args, name) => {
@@ -100,7 +448,8 @@ TABLE.set('slothtool', (args, name) => {
   if (sub === 'ai' || (sub === 'run' && alias === 'ai')) return [finding('plugin.self', 'L2')];
   const own = slothtoolSelfConfig(args);
   if (own) return [own];
-  if (sub === undefined || sub === 'list' || sub === 'ls' || (sub === 'config' && operands(args).length === 1)) return [readOnly(`${name} ${sub ?? ''}`.trim())];
+  if (sub === undefined || sub === 'list' || sub === 'ls' || (sub === 'config' && operands(args).length === 1))
+    return [readOnly(`${name} ${sub ?? ''}`.trim())];
   return [finding('plugin.run', 'L1', { p: sub === 'run' ? (alias ?? '') : sub })];
 });
 // llm-base's own bin: its config subcommands are SlothTool's configuration; anything else is as unknown as before.
@@ -111,12 +460,32 @@ TABLE.set('llm-base', (args, name) => {
 TABLE.set('ip', (args, name) => {
   const ops = operands(args, ['-f', '-family', '-n', '-netns']);
   const readOnlyForm = ops.length <= 1 || ['show', 'list', 'ls', 'get', 'lst'].includes(ops[1]) || (ops[0] === 'route' && ops[1] === 'get');
-  return readOnlyForm ? [readOnly(`${name} ${ops[0] ?? ''}`.trim())] : [finding('system.change', 'L2', { p: `${name} ${ops.slice(0, 2).join(' ')}` })];
+  return readOnlyForm
+    ? [readOnly(`${name} ${ops[0] ?? ''}`.trim())]
+    : [finding('system.change', 'L2', { p: `${name} ${ops.slice(0, 2).join(' ')}` })];
 });
-TABLE.set('ifconfig', (args, name) => (args.length === 0 || (args.length <= 2 && args.every((a) => a === '-a' || a === '-l' || a === '-s' || /^[a-z]+[0-9]*$/.test(a)) && operands(args).length <= 1) ? [readOnly(name)] : [finding('system.change', 'L2', { p: name })]));
-TABLE.set('sysctl', (args, name) => (args.some((a) => a.includes('=') || a === '-w' || a === '--write' || a === '-p' || a === '--load' || a === '--system') ? [finding('system.change', 'L2', { p: name })] : [readOnly(name)]));
-TABLE.set('dmesg', (args, name) => (args.some((a) => ['-c', '-C', '--clear', '--read-clear', '-n', '--console-level', '-D', '-E', '--console-off', '--console-on'].includes(a) || /^-[a-zA-Z]*[cCnDE]/.test(a)) ? [finding('system.change', 'L2', { p: `${name} ${args.join(' ')}` })] : [readOnly(name)]));
-for (const p of ['bat', 'batcat']) TABLE.set(p, (args, name) => (findLong(args, ['--pager']) ? [execArg(name, '--pager')] : [readOnly(name)]));
+TABLE.set('ifconfig', (args, name) =>
+  args.length === 0 ||
+  (args.length <= 2 && args.every((a) => a === '-a' || a === '-l' || a === '-s' || /^[a-z]+[0-9]*$/.test(a)) && operands(args).length <= 1)
+    ? [readOnly(name)]
+    : [finding('system.change', 'L2', { p: name })],
+);
+TABLE.set('sysctl', (args, name) =>
+  args.some((a) => a.includes('=') || a === '-w' || a === '--write' || a === '-p' || a === '--load' || a === '--system')
+    ? [finding('system.change', 'L2', { p: name })]
+    : [readOnly(name)],
+);
+TABLE.set('dmesg', (args, name) =>
+  args.some(
+    (a) =>
+      ['-c', '-C', '--clear', '--read-clear', '-n', '--console-level', '-D', '-E', '--console-off', '--console-on'].includes(a) ||
+      /^-[a-zA-Z]*[cCnDE]/.test(a),
+  )
+    ? [finding('system.change', 'L2', { p: `${name} ${args.join(' ')}` })]
+    : [readOnly(name)],
+);
+for (const p of ['bat', 'batcat'])
+  TABLE.set(p, (args, name) => (findLong(args, ['--pager']) ? [execArg(name, '--pager')] : [readOnly(name)]));
 TABLE.set('printenv', () => [finding('wrapper.env_print', 'L1')]);
 // ldd runs the program it inspects with the loader's trace switched on (some loaders run it for real).
 TABLE.set('ldd', (args, name) => (isInfoOnly(args) ? [readOnly(name)] : [finding('program.runs', 'L1', { p: name })]));
@@ -126,7 +495,9 @@ TABLE.set('fd', judgeFd);
 TABLE.set('fdfind', judgeFd);
 TABLE.set('rg', judgeRg);
 TABLE.set('ag', (args, name) => (findLong(args, ['--pager']) ? [execArg(name, '--pager')] : [readOnly(name)]));
-TABLE.set('ack', (args, name) => (findLong(args, ['--pager', '--output']) ? [execArg(name, findLong(args, ['--pager', '--output']) ?? '')] : [readOnly(name)]));
+TABLE.set('ack', (args, name) =>
+  findLong(args, ['--pager', '--output']) ? [execArg(name, findLong(args, ['--pager', '--output']) ?? '')] : [readOnly(name)],
+);
 const orRead = (found: Finding[], name: string): Finding[] => (found.length ? found : [readOnly(name)]);
 TABLE.set('sed', (args, name) => orRead(judgeSed(args), name));
 TABLE.set('gsed', (args, name) => orRead(judgeSed(args), name));
@@ -135,20 +506,61 @@ TABLE.set('sort', judgeSort);
 TABLE.set('uniq', judgePositionalOut(1, ['-f', '-s', '-w', '--skip-fields', '--skip-chars', '--check-chars']));
 TABLE.set('xxd', judgePositionalOut(1, ['-c', '-g', '-l', '-s', '-o', '-n', '-cols', '-len', '-seek']));
 TABLE.set('iconv', judgePositionalOut(99, ['-f', '-t'], ['-o', '--output']));
-TABLE.set('yq', (args, name) => (args.some((a) => a === '-i' || a === '--inplace' || /^-[a-zA-Z]*i/.test(a)) ? [writeArg(name, '-i')] : [readOnly(name)]));
+TABLE.set('yq', (args, name) =>
+  args.some((a) => a === '-i' || a === '--inplace' || /^-[a-zA-Z]*i/.test(a)) ? [writeArg(name, '-i')] : [readOnly(name)],
+);
 TABLE.set('shuf', (args, name) => (args.some((a) => a === '-o' || a.startsWith('--output')) ? [writeArg(name, '-o')] : [readOnly(name)]));
 TABLE.set('tree', judgeTree);
 TABLE.set('tee', (args, name, ctx) => judgeWriter(false)(args, name, ctx));
 for (const p of ['cp', 'ln', 'install']) TABLE.set(p, judgeWriter(true));
 TABLE.set('mv', judgeWriter(false));
-for (const p of ['touch', 'mkdir', 'rmdir', 'unlink', 'truncate', 'mktemp', 'split', 'csplit', 'patch', 'dos2unix', 'unix2dos', 'mkfifo', 'mknod-none', 'link']) TABLE.set(p, judgeWriter(false));
+for (const p of [
+  'touch',
+  'mkdir',
+  'rmdir',
+  'unlink',
+  'truncate',
+  'mktemp',
+  'split',
+  'csplit',
+  'patch',
+  'dos2unix',
+  'unix2dos',
+  'mkfifo',
+  'mknod-none',
+  'link',
+])
+  TABLE.set(p, judgeWriter(false));
 TABLE.set('rm', judgeRm);
 for (const p of ['chmod', 'chown', 'chgrp']) TABLE.set(p, judgePerm);
 TABLE.set('dd', judgeDd);
 for (const p of ['kill', 'skill', 'taskkill']) TABLE.set(p, judgeKill);
 for (const p of ['pkill', 'killall']) {
   TABLE.set(p, (args, name) => {
-    const everyone = args.find((a) => ['-u', '-U', '-g', '-G', '-s', '-P', '--user', '--uid', '--group', '--session', '--parent', '-v', '--inverse', '-r', '--regexp', '-o', '--older-than', '-y', '--younger-than'].includes(a) || /^(\.\*?|\^|\$|\.\+|\[.*\]\*?)$/.test(a));
+    const everyone = args.find(
+      (a) =>
+        [
+          '-u',
+          '-U',
+          '-g',
+          '-G',
+          '-s',
+          '-P',
+          '--user',
+          '--uid',
+          '--group',
+          '--session',
+          '--parent',
+          '-v',
+          '--inverse',
+          '-r',
+          '--regexp',
+          '-o',
+          '--older-than',
+          '-y',
+          '--younger-than',
+        ].includes(a) || /^(\.\*?|\^|\$|\.\+|\[.*\]\*?)$/.test(a),
+    );
     return everyone ? [finding('system.kill_all', 'L2', { a: args.join(' ') })] : [finding('kill.pid', 'L1', { p: name })];
   });
 }
@@ -159,15 +571,25 @@ TABLE.set('unzip', judgeArchiver(['-l', '-v', '-t', '-Z', '-z']));
 TABLE.set('zip', (args, name, ctx) => {
   // `-m` / `--move` deletes the files it packs (a cluster such as `-rm` too).
   const move = findLong(args, ['--move']) ?? args.find((a) => /^-[a-zA-Z]*m/.test(a) && !a.startsWith('--'));
-  return move ? [finding('delete.recursive', 'L2', { p: name, a: move })] : judgeSimpleMode(['--show-files', '-sf'], ['-TT', '--unzip-command'])(args, name, ctx);
+  return move
+    ? [finding('delete.recursive', 'L2', { p: name, a: move })]
+    : judgeSimpleMode(['--show-files', '-sf'], ['-TT', '--unzip-command'])(args, name, ctx);
 });
-for (const p of ['gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd', 'lz4', 'brotli']) TABLE.set(p, judgeArchiver(['-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test']));
-TABLE.set('7z', (args, name) => (args.some((a) => /^-sdel$/i.test(a)) ? [finding('delete.recursive', 'L2', { p: name, a: '-sdel' })] : args[0] === 'l' || args[0] === 't' ? [readOnly(name)] : [writeFile(name)]));
+for (const p of ['gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd', 'lz4', 'brotli'])
+  TABLE.set(p, judgeArchiver(['-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test']));
+TABLE.set('7z', (args, name) =>
+  args.some((a) => /^-sdel$/i.test(a))
+    ? [finding('delete.recursive', 'L2', { p: name, a: '-sdel' })]
+    : args[0] === 'l' || args[0] === 't'
+      ? [readOnly(name)]
+      : [writeFile(name)],
+);
 TABLE.set('npm', judgeNpm);
 TABLE.set('npx', judgeNpx);
 TABLE.set('pnpx', judgeNpx);
 TABLE.set('bunx', judgeNpx);
-for (const p of ['rimraf', 'del', 'del-cli', 'trash', 'rmrf', 'premove']) TABLE.set(p, (args, name) => [finding('delete.recursive', 'L2', { p: name, a: args.join(' ') })]);
+for (const p of ['rimraf', 'del', 'del-cli', 'trash', 'rmrf', 'premove'])
+  TABLE.set(p, (args, name) => [finding('delete.recursive', 'L2', { p: name, a: args.join(' ') })]);
 TABLE.set('tsc', judgeTsc);
 TABLE.set('curl', judgeCurl);
 TABLE.set('wget', judgeWget);
@@ -193,7 +615,13 @@ TABLE.set('busybox', judgeBusybox);
 for (const p of ['open', 'xdg-open', 'gio', 'start', 'explorer']) {
   TABLE.set(p, (args, name) => {
     // Opening a document shows it; opening an app, a script or a .command file runs it.
-    const runs = args.find((a) => ['-a', '-b', '-e', '-t', '--args', '-n'].includes(a) || /\.(app|command|tool|sh|bash|zsh|desktop|exe|bat|cmd|com|ps1|jar|py|rb|pl|scpt|applescript|terminal|workflow|pkg|dmg|msi|appimage|run)\/?$/i.test(a));
+    const runs = args.find(
+      (a) =>
+        ['-a', '-b', '-e', '-t', '--args', '-n'].includes(a) ||
+        /\.(app|command|tool|sh|bash|zsh|desktop|exe|bat|cmd|com|ps1|jar|py|rb|pl|scpt|applescript|terminal|workflow|pkg|dmg|msi|appimage|run)\/?$/i.test(
+          a,
+        ),
+    );
     return runs ? [execArg(name, runs)] : [finding('arg.exec', 'L1', { p: name, a: 'open' })];
   });
 }
@@ -204,9 +632,32 @@ TABLE.set('cmake', (args, name, ctx) => judgeCmake(args, name, ctx) ?? projectCm
 // Tools' own commands that change what names their registries and programs (programs/config-cli.ts).
 // Each is looked at only when a word that starts one of those subcommands is there.
 const DELETE_OR_CONFIG = new Set(['cache', 'c', 'config', 'store', 'pm', 'clean', 'cleanup', 'env', 'sources', 'alias']);
-for (const p of ['npm', 'yarn', 'pnpm', 'bun', 'pip', 'pip3', 'uv', 'poetry', 'conda', 'brew', 'deno', 'bazel', 'go', 'cargo', 'gem', 'gh']) {
+for (const p of [
+  'npm',
+  'yarn',
+  'pnpm',
+  'bun',
+  'pip',
+  'pip3',
+  'uv',
+  'poetry',
+  'conda',
+  'brew',
+  'deno',
+  'bazel',
+  'go',
+  'cargo',
+  'gem',
+  'gh',
+]) {
   const own = TABLE.get(p);
-  if (own) TABLE.set(p, (args, name, ctx) => (args.some((a) => DELETE_OR_CONFIG.has(a)) ? (judgeToolDelete(name, args, ctx) ?? judgeConfigCli(name, args)) : undefined) ?? own(args, name, ctx));
+  if (own)
+    TABLE.set(
+      p,
+      (args, name, ctx) =>
+        (args.some((a) => DELETE_OR_CONFIG.has(a)) ? (judgeToolDelete(name, args, ctx) ?? judgeConfigCli(name, args)) : undefined) ??
+        own(args, name, ctx),
+    );
 }
 
 /** Whether `name` is in the built-in program table. */
@@ -231,19 +682,39 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   }
   const handler = TABLE.get(name) ?? (/^python[0-9.]*$/.test(name) ? judgeInterpreter : undefined);
   if (!handler) return allowByPolicy(program, args, [...out, finding('program.unknown', 'L2', { p: name }, { allowable: true })], ctx);
-  if (!WRAPPERS[name] && name !== 'env' && !ESCALATION.has(name) && name !== 'busybox' && !LISTERS.has(name)) out.push(...secretFindings(args, ctx));
-  if (isInfoOnly(args) && !ESCALATION.has(name) && !SYSTEM_SET.has(name) && !WRAPPERS[name] && !PROJECT_CODE_ALWAYS.has(name) && name !== 'kill' && name !== 'date' && name !== 'hostname') {
+  if (!WRAPPERS[name] && name !== 'env' && !ESCALATION.has(name) && name !== 'busybox' && !LISTERS.has(name))
+    out.push(...secretFindings(args, ctx));
+  if (
+    isInfoOnly(args) &&
+    !ESCALATION.has(name) &&
+    !SYSTEM_SET.has(name) &&
+    !WRAPPERS[name] &&
+    !PROJECT_CODE_ALWAYS.has(name) &&
+    name !== 'kill' &&
+    name !== 'date' &&
+    name !== 'hostname'
+  ) {
     return [...out, finding('interp.info', 'L0', { p: name })];
   }
   const own = handler(args, name, inner);
   out.push(...own);
   // The program's option table: exec options always, write/network/unknown ones when its rules said read-only.
-  if (!WRAPPERS[name] && !ESCALATION.has(name)) out.push(...judgeOptions(name, args, ctx, own.every((f) => f.level === 'L0')));
+  if (!WRAPPERS[name] && !ESCALATION.has(name))
+    out.push(
+      ...judgeOptions(
+        name,
+        args,
+        ctx,
+        own.every((f) => f.level === 'L0'),
+      ),
+    );
   // Project code and installers may write wherever their arguments say (`go build -o ~/.local/bin/x`).
   const writes = own.some((f) => f.cat?.includes('write') || WRITING_IDS.has(f.id));
   // Programs whose rules judge the paths they write: copies by name only here (their sources are no targets), transfers not at all.
-  if (writes && !OWN_TARGETS.has(name)) out.push(...writeTargetFindings(args, ctx, PRECISE_WRITERS.has(name) ? 'names' : own.some((f) => CODE_IDS.has(f.id)) ? 'code' : 'all'));
-  else if (!writes && own.every((f) => f.level === 'L0') && !WRAPPERS[name] && !ESCALATION.has(name) && name !== 'env') out.push(...readPathFindings(name, args, ctx));
+  if (writes && !OWN_TARGETS.has(name))
+    out.push(...writeTargetFindings(args, ctx, PRECISE_WRITERS.has(name) ? 'names' : own.some((f) => CODE_IDS.has(f.id)) ? 'code' : 'all'));
+  else if (!writes && own.every((f) => f.level === 'L0') && !WRAPPERS[name] && !ESCALATION.has(name) && name !== 'env')
+    out.push(...readPathFindings(name, args, ctx));
   return allowByPolicy(program, args, out, ctx);
 }
 
@@ -252,13 +723,31 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
  * it), with their options that take a value: those values are not files either.
  */
 const PATTERN_FIRST: Record<string, { given: string[]; valued: string[] }> = {
-  grep: { given: ['-e', '-f', '--regexp', '--file'], valued: ['-e', '-f', '-m', '-A', '-B', '-C', '--regexp', '--file', '--max-count', '--context', '--include', '--exclude', '--label'] },
-  rg: { given: ['-e', '-f', '--regexp', '--file'], valued: ['-e', '-f', '-g', '-t', '-T', '-m', '-A', '-B', '-C', '--regexp', '--file', '--glob', '--type', '--max-count', '--context'] },
+  grep: {
+    given: ['-e', '-f', '--regexp', '--file'],
+    valued: ['-e', '-f', '-m', '-A', '-B', '-C', '--regexp', '--file', '--max-count', '--context', '--include', '--exclude', '--label'],
+  },
+  rg: {
+    given: ['-e', '-f', '--regexp', '--file'],
+    valued: ['-e', '-f', '-g', '-t', '-T', '-m', '-A', '-B', '-C', '--regexp', '--file', '--glob', '--type', '--max-count', '--context'],
+  },
   sed: { given: ['-e', '-f', '--expression', '--file'], valued: ['-e', '-f', '-l', '--expression', '--file', '--line-length'] },
   awk: { given: ['-f', '--file'], valued: ['-F', '-v', '-f', '--field-separator', '--assign', '--file'] },
   jq: { given: ['-f', '--from-file'], valued: ['--arg', '--argjson', '--slurpfile', '--rawfile', '--indent', '-f', '--from-file', '-L'] },
 };
-for (const [alias, of] of [['egrep', 'grep'], ['fgrep', 'grep'], ['zgrep', 'grep'], ['ag', 'rg'], ['ack', 'rg'], ['look', 'grep'], ['gsed', 'sed'], ['gawk', 'awk'], ['mawk', 'awk'], ['nawk', 'awk']] as const) PATTERN_FIRST[alias] = PATTERN_FIRST[of];
+for (const [alias, of] of [
+  ['egrep', 'grep'],
+  ['fgrep', 'grep'],
+  ['zgrep', 'grep'],
+  ['ag', 'rg'],
+  ['ack', 'rg'],
+  ['look', 'grep'],
+  ['gsed', 'sed'],
+  ['gawk', 'awk'],
+  ['mawk', 'awk'],
+  ['nawk', 'awk'],
+] as const)
+  PATTERN_FIRST[alias] = PATTERN_FIRST[of];
 
 /**
  * A command its rules call read-only: what it reads, after the paths are normalised. Inside or
@@ -270,7 +759,8 @@ function readPathFindings(name: string, args: readonly string[], ctx: JudgeCtx):
   if (LISTERS.has(name) && name !== 'jq') return [];
   const spec = PATTERN_FIRST[name];
   let ops = spec ? operands(args, spec.valued) : args.filter((a) => !a.startsWith('-') || a === '-');
-  if (spec && !args.some((a) => spec.given.includes(a) || spec.given.some((g) => g.startsWith('--') && a.startsWith(`${g}=`)))) ops = ops.slice(1);
+  if (spec && !args.some((a) => spec.given.includes(a) || spec.given.some((g) => g.startsWith('--') && a.startsWith(`${g}=`))))
+    ops = ops.slice(1);
   const values = args.filter((a) => a.startsWith('--') && a.includes('=')).map((a) => a.slice(a.indexOf('=') + 1));
   const paths: string[] = [];
   for (const a of [...ops, ...values]) {
@@ -323,7 +813,10 @@ function trustedScript(found: Finding[], ctx: JudgeCtx): Finding[] | undefined {
     return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
   });
   if (!root) return undefined;
-  return [...found.map((x) => (x === f ? { ...x, level: 'L1' as const } : x)), finding('program.trusted_code', 'L1', { a: named, r: root })];
+  return [
+    ...found.map((x) => (x === f ? { ...x, level: 'L1' as const } : x)),
+    finding('program.trusted_code', 'L1', { a: named, r: root }),
+  ];
 }
 
 /** Base name of a path-like program, for matching allowedPrograms entries. */

@@ -41,11 +41,52 @@ const NAMED = /(^|\/)\.|site-packages|customize\.py|Library\/|Documents\/|var\/s
  * ({@link runsLaterClass}'s `pathDirs`).
  */
 export const LOOKUP_DIRS_IN_HOME: readonly string[] = [
-  '.local/bin', 'bin', '.bin', '.cargo/bin', 'go/bin', '.go/bin', '.npm-global', '.npm-packages', '.yarn/bin', '.config/yarn/global', '.bun/bin', '.deno/bin',
-  '.volta/bin', '.nvm/versions/node/*/bin', '.nvm/versions/node/*/lib/node_modules', '.nodenv/shims', '.pyenv/shims', '.pyenv/bin', '.rbenv/shims', '.rbenv/bin',
-  '.jenv/shims', '.goenv/shims', '.asdf/shims', '.asdf/bin', '.local/share/mise/shims', '.local/share/pnpm', 'Library/pnpm', '.local/share/fnm', '.pixi/bin',
-  '.dotnet/tools', '.composer/vendor/bin', '.config/composer/vendor/bin', '.krew/bin', '.foundry/bin', '.rd/bin', '.ghcup/bin', '.cabal/bin', '.nix-profile/bin',
-  '.poetry/bin', '.pulumi/bin', '.fly/bin', '.elan/bin', '.juliaup/bin', '.sdkman/candidates', '.local/lib/python*/site-packages', 'Library/Python/*/lib/python/site-packages',
+  '.local/bin',
+  'bin',
+  '.bin',
+  '.cargo/bin',
+  'go/bin',
+  '.go/bin',
+  '.npm-global',
+  '.npm-packages',
+  '.yarn/bin',
+  '.config/yarn/global',
+  '.bun/bin',
+  '.deno/bin',
+  '.volta/bin',
+  '.nvm/versions/node/*/bin',
+  '.nvm/versions/node/*/lib/node_modules',
+  '.nodenv/shims',
+  '.pyenv/shims',
+  '.pyenv/bin',
+  '.rbenv/shims',
+  '.rbenv/bin',
+  '.jenv/shims',
+  '.goenv/shims',
+  '.asdf/shims',
+  '.asdf/bin',
+  '.local/share/mise/shims',
+  '.local/share/pnpm',
+  'Library/pnpm',
+  '.local/share/fnm',
+  '.pixi/bin',
+  '.dotnet/tools',
+  '.composer/vendor/bin',
+  '.config/composer/vendor/bin',
+  '.krew/bin',
+  '.foundry/bin',
+  '.rd/bin',
+  '.ghcup/bin',
+  '.cabal/bin',
+  '.nix-profile/bin',
+  '.poetry/bin',
+  '.pulumi/bin',
+  '.fly/bin',
+  '.elan/bin',
+  '.juliaup/bin',
+  '.sdkman/candidates',
+  '.local/lib/python*/site-packages',
+  'Library/Python/*/lib/python/site-packages',
 ];
 
 /** The home's lookup folders as patterns of absolute paths (a string fact per home, kept for the last home asked). */
@@ -94,7 +135,9 @@ const CLEAN_DIRS = new WeakMap<readonly string[], string[]>();
 function cleanDirs(dirs: readonly string[]): string[] {
   let clean = CLEAN_DIRS.get(dirs);
   if (!clean) {
-    clean = dirs.map((d) => path.posix.normalize(d.replace(/\\/g, '/')).replace(/(.)\/+$/, '$1')).filter((d) => d.startsWith('/') && d !== '/');
+    clean = dirs
+      .map((d) => path.posix.normalize(d.replace(/\\/g, '/')).replace(/(.)\/+$/, '$1'))
+      .filter((d) => d.startsWith('/') && d !== '/');
     CLEAN_DIRS.set(dirs, clean);
   }
   return clean;

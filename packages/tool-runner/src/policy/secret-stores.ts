@@ -25,7 +25,12 @@ export interface SecretClass {
 const MAC = 'Library/Application Support';
 
 export const SECRET_CLASSES: ReadonlyArray<SecretClass> = [
-  { class: 'keys', read: 'L2', paths: ['.ssh', '.gnupg', '.pki'], notSecret: /^\.ssh\/(known_hosts2?|config|authorized_keys2?|[^/]*\.pub)$/i },
+  {
+    class: 'keys',
+    read: 'L2',
+    paths: ['.ssh', '.gnupg', '.pki'],
+    notSecret: /^\.ssh\/(known_hosts2?|config|authorized_keys2?|[^/]*\.pub)$/i,
+  },
   {
     class: 'keyrings',
     read: 'L2',
@@ -37,15 +42,63 @@ export const SECRET_CLASSES: ReadonlyArray<SecretClass> = [
     read: 'L2',
     // pass, gopass, 1Password (CLI and app), Bitwarden (app and CLI), LastPass CLI, Enpass.
     paths: [
-      '.password-store', '.local/share/gopass', '.config/op', '.op', '.config/1Password', `${MAC}/1Password`, 'Library/Group Containers/2BUA8C4S2C.com.1password',
-      '.config/Bitwarden', '.config/Bitwarden CLI', `${MAC}/Bitwarden`, `${MAC}/Bitwarden CLI`, '.lpass', '.config/lpass', '.local/share/lpass', '.local/share/Enpass',
+      '.password-store',
+      '.local/share/gopass',
+      '.config/op',
+      '.op',
+      '.config/1Password',
+      `${MAC}/1Password`,
+      'Library/Group Containers/2BUA8C4S2C.com.1password',
+      '.config/Bitwarden',
+      '.config/Bitwarden CLI',
+      `${MAC}/Bitwarden`,
+      `${MAC}/Bitwarden CLI`,
+      '.lpass',
+      '.config/lpass',
+      '.local/share/lpass',
+      '.local/share/Enpass',
     ],
   },
-  { class: 'cloud', read: 'L2', paths: ['.aws', '.config/gcloud', '.azure', '.kube', '.oci', '.config/doctl', '.config/hcloud', '.s3cfg', '.boto', '.vault-token', '.terraform.d/credentials.tfrc.json', '.config/rclone'] },
+  {
+    class: 'cloud',
+    read: 'L2',
+    paths: [
+      '.aws',
+      '.config/gcloud',
+      '.azure',
+      '.kube',
+      '.oci',
+      '.config/doctl',
+      '.config/hcloud',
+      '.s3cfg',
+      '.boto',
+      '.vault-token',
+      '.terraform.d/credentials.tfrc.json',
+      '.config/rclone',
+    ],
+  },
   {
     class: 'registries',
     read: 'L2',
-    paths: ['.npmrc', '.yarnrc', '.yarnrc.yml', '.config/pnpm/rc', '.bunfig.toml', '.pypirc', '.config/pip', '.cargo/credentials', '.cargo/credentials.toml', '.gem/credentials', '.m2/settings.xml', '.m2/settings-security.xml', '.gradle/gradle.properties', '.docker/config.json', '.composer/auth.json', '.config/composer/auth.json', '.nuget/NuGet/NuGet.Config'],
+    paths: [
+      '.npmrc',
+      '.yarnrc',
+      '.yarnrc.yml',
+      '.config/pnpm/rc',
+      '.bunfig.toml',
+      '.pypirc',
+      '.config/pip',
+      '.cargo/credentials',
+      '.cargo/credentials.toml',
+      '.gem/credentials',
+      '.m2/settings.xml',
+      '.m2/settings-security.xml',
+      '.gradle/gradle.properties',
+      '.docker/config.json',
+      '.composer/auth.json',
+      '.config/composer/auth.json',
+      '.nuget/NuGet/NuGet.Config',
+    ],
     // Projects ship their own .npmrc / .yarnrc (often only a registry address): asked, as before.
     asked: ['.npmrc', '.yarnrc', '.yarnrc.yml', '.config/pnpm/rc', '.bunfig.toml', '.config/pip'],
   },
@@ -53,17 +106,70 @@ export const SECRET_CLASSES: ReadonlyArray<SecretClass> = [
   {
     class: 'histories',
     read: 'L1',
-    paths: ['.bash_history', '.zsh_history', '.zhistory', '.histfile', '.local/share/fish/fish_history', '.python_history', '.node_repl_history', '.psql_history', '.mysql_history', '.sqlite_history', '.rediscli_history', '.irb_history', '.lesshst'],
+    paths: [
+      '.bash_history',
+      '.zsh_history',
+      '.zhistory',
+      '.histfile',
+      '.local/share/fish/fish_history',
+      '.python_history',
+      '.node_repl_history',
+      '.psql_history',
+      '.mysql_history',
+      '.sqlite_history',
+      '.rediscli_history',
+      '.irb_history',
+      '.lesshst',
+    ],
   },
-  { class: 'assistants', read: 'L2', paths: ['.codex', '.claude/.credentials.json', '.claude.json', '.config/github-copilot', '.gemini', '.qwen', '.aider', '.continue', '.cursor', '.config/openai'] },
+  {
+    class: 'assistants',
+    read: 'L2',
+    paths: [
+      '.codex',
+      '.claude/.credentials.json',
+      '.claude.json',
+      '.config/github-copilot',
+      '.gemini',
+      '.qwen',
+      '.aider',
+      '.continue',
+      '.cursor',
+      '.config/openai',
+    ],
+  },
   {
     class: 'browsers',
     read: 'L2',
     paths: [
-      '.mozilla', '.thunderbird', '.librewolf', '.waterfox', '.config/google-chrome', '.config/google-chrome-beta', '.config/chromium', '.config/BraveSoftware', '.config/microsoft-edge',
-      '.config/vivaldi', '.config/opera', '.var/app', 'snap/firefox', 'snap/chromium', `${MAC}/Google/Chrome`, `${MAC}/Chromium`, `${MAC}/Firefox`, `${MAC}/BraveSoftware`,
-      `${MAC}/Microsoft Edge`, `${MAC}/Vivaldi`, `${MAC}/Arc`, 'Library/Safari', 'Library/Cookies', 'Library/Containers/com.apple.Safari',
-      'AppData/Local/Google/Chrome/User Data', 'AppData/Local/Microsoft/Edge/User Data', 'AppData/Local/BraveSoftware', 'AppData/Roaming/Mozilla/Firefox',
+      '.mozilla',
+      '.thunderbird',
+      '.librewolf',
+      '.waterfox',
+      '.config/google-chrome',
+      '.config/google-chrome-beta',
+      '.config/chromium',
+      '.config/BraveSoftware',
+      '.config/microsoft-edge',
+      '.config/vivaldi',
+      '.config/opera',
+      '.var/app',
+      'snap/firefox',
+      'snap/chromium',
+      `${MAC}/Google/Chrome`,
+      `${MAC}/Chromium`,
+      `${MAC}/Firefox`,
+      `${MAC}/BraveSoftware`,
+      `${MAC}/Microsoft Edge`,
+      `${MAC}/Vivaldi`,
+      `${MAC}/Arc`,
+      'Library/Safari',
+      'Library/Cookies',
+      'Library/Containers/com.apple.Safari',
+      'AppData/Local/Google/Chrome/User Data',
+      'AppData/Local/Microsoft/Edge/User Data',
+      'AppData/Local/BraveSoftware',
+      'AppData/Roaming/Mozilla/Firefox',
     ],
   },
 ];
@@ -82,7 +188,8 @@ export interface SecretName {
 }
 
 const BROWSER_FILES = '(Login Data|Login Data For Account|Cookies|Web Data|History|Extension Cookies|Network/Cookies|Local State)';
-const FIREFOX_FILES = '(logins\\.json|logins-backup\\.json|key[34]\\.db|cert9\\.db|cookies\\.sqlite|signons\\.sqlite|formhistory\\.sqlite|places\\.sqlite|sessionstore[^/]*)';
+const FIREFOX_FILES =
+  '(logins\\.json|logins-backup\\.json|key[34]\\.db|cert9\\.db|cookies\\.sqlite|signons\\.sqlite|formhistory\\.sqlite|places\\.sqlite|sessionstore[^/]*)';
 
 export const SECRET_NAMES: readonly SecretName[] = [
   { re: /(^|\/)\.ssh(\/?$|\/(?!known_hosts$|config$|authorized_keys$|[^/]*\.pub$)[^/]+$)/, level: 'L2' },
@@ -96,10 +203,30 @@ export const SECRET_NAMES: readonly SecretName[] = [
   { re: /(^|\/)\.aws(\/credentials)?\/?$/, level: 'L2' },
   { re: /(^|\/)(\.netrc|_netrc|\.git-credentials|\.vault-token|\.pgpass|\.my\.cnf)$/, level: 'L2' },
   // Keyrings, password stores and browser profiles in any home (another user's, a copy).
-  { re: /(^|\/)(\.local\/share\/(keyrings|kwalletd)|\.kde4?\/share\/apps\/kwallet|Library\/Keychains)(\/|$)/i, level: 'L2', id: 'secret.store', class: 'keyrings' },
-  { re: /(^|\/)(\.password-store|\.local\/share\/(gopass|lpass)|\.config\/(Bitwarden( CLI)?|1Password|op)|Group Containers\/[^/]*\.com\.1password)(\/|$)/i, level: 'L2', id: 'secret.store', class: 'password-managers' },
-  { re: new RegExp(`(^|/)(Default|Profile [0-9]+|Guest Profile|System Profile)/${BROWSER_FILES}$`), level: 'L2', id: 'secret.store', class: 'browsers' },
-  { re: new RegExp(`(^|/)[^/]+\\.(default|default-[a-z0-9-]+|dev-edition-default)/${FIREFOX_FILES}$`, 'i'), level: 'L2', id: 'secret.store', class: 'browsers' },
+  {
+    re: /(^|\/)(\.local\/share\/(keyrings|kwalletd)|\.kde4?\/share\/apps\/kwallet|Library\/Keychains)(\/|$)/i,
+    level: 'L2',
+    id: 'secret.store',
+    class: 'keyrings',
+  },
+  {
+    re: /(^|\/)(\.password-store|\.local\/share\/(gopass|lpass)|\.config\/(Bitwarden( CLI)?|1Password|op)|Group Containers\/[^/]*\.com\.1password)(\/|$)/i,
+    level: 'L2',
+    id: 'secret.store',
+    class: 'password-managers',
+  },
+  {
+    re: new RegExp(`(^|/)(Default|Profile [0-9]+|Guest Profile|System Profile)/${BROWSER_FILES}$`),
+    level: 'L2',
+    id: 'secret.store',
+    class: 'browsers',
+  },
+  {
+    re: new RegExp(`(^|/)[^/]+\\.(default|default-[a-z0-9-]+|dev-edition-default)/${FIREFOX_FILES}$`, 'i'),
+    level: 'L2',
+    id: 'secret.store',
+    class: 'browsers',
+  },
   { re: /(^|\/)(Login Data|Login Data For Account|key[34]\.db)$/, level: 'L2', id: 'secret.store', class: 'browsers' },
   { re: /(^|\/)\.env(\.(?!example$|sample$|template$|dist$|defaults$)[^/]+)?$/, level: 'L1' },
   // Per-user credential files: refused like keys. A project's own .npmrc / .yarnrc.yml (often only
@@ -141,6 +268,8 @@ export function homeSecretStore(rel: string): { store: string; class: string; le
   const slash = r.indexOf('/');
   const entries = BY_FIRST.get(slash < 0 ? r : r.slice(0, slash));
   if (!entries) return undefined;
-  for (const e of entries) if ((r === e.lower || r.startsWith(e.lower + '/')) && !e.notSecret?.test(rel)) return { store: e.store, class: e.class, level: e.level };
+  for (const e of entries)
+    if ((r === e.lower || r.startsWith(e.lower + '/')) && !e.notSecret?.test(rel))
+      return { store: e.store, class: e.class, level: e.level };
   return undefined;
 }

@@ -186,7 +186,22 @@ export function judgeSed(args: readonly string[]): Finding[] {
     } else if (isLong(a, '--in-place') || a === '-I') {
       out.push(finding('sed.inplace', 'L2', { a }));
     } else if (a.startsWith('--')) {
-      if (!['--quiet', '--silent', '--regexp-extended', '--separate', '--unbuffered', '--null-data', '--posix', '--debug', '--sandbox', '--follow-symlinks', '--zero-terminated'].includes(a) && !a.startsWith('--line-length=')) {
+      if (
+        ![
+          '--quiet',
+          '--silent',
+          '--regexp-extended',
+          '--separate',
+          '--unbuffered',
+          '--null-data',
+          '--posix',
+          '--debug',
+          '--sandbox',
+          '--follow-symlinks',
+          '--zero-terminated',
+        ].includes(a) &&
+        !a.startsWith('--line-length=')
+      ) {
         out.push(finding('arg.unparsed', 'L2', { p: 'sed', a }));
       }
     } else if (a.startsWith('-') && a.length > 1) {
@@ -251,7 +266,26 @@ export function judgeAwk(name: string, args: readonly string[]): Finding[] {
     } else if (a === '-f' || a === '--file' || a.startsWith('--file=') || a === '-E' || a === '--exec') {
       out.push(finding('arg.script_file', 'L2', { p: name, a: args[i + 1] ?? a }));
       i++;
-    } else if (['--posix', '--traditional', '--re-interval', '--characters-as-bytes', '--sandbox', '-S', '-b', '-P', '-c', '-r', '--use-lc-numeric', '-N', '--lint', '-L', '--bignum', '-M'].includes(a)) {
+    } else if (
+      [
+        '--posix',
+        '--traditional',
+        '--re-interval',
+        '--characters-as-bytes',
+        '--sandbox',
+        '-S',
+        '-b',
+        '-P',
+        '-c',
+        '-r',
+        '--use-lc-numeric',
+        '-N',
+        '--lint',
+        '-L',
+        '--bignum',
+        '-M',
+      ].includes(a)
+    ) {
       // harmless
     } else if (a.startsWith('-') && a !== '-') {
       // -l/--load, -i/--include, -o/--pretty-print, -p/--profile, -d/--dump-variables, -D/--debug and the unknown

@@ -11,7 +11,19 @@ import { finding, type Finding } from './finding';
 export const LLM_BASE_PACKAGE = '@holic512/plugin-llm-base';
 
 /** llm-base options that take a value (packages/plugin-llm-base/src/cli-args.ts OPTIONS). */
-const LLM_BASE_VALUED = ['--mode', '--profile', '--preset', '--base-url', '--api-key', '--low-model', '--high-model', '--timeout', '--json-mode', '--max-retries', '--transport'];
+const LLM_BASE_VALUED = [
+  '--mode',
+  '--profile',
+  '--preset',
+  '--base-url',
+  '--api-key',
+  '--low-model',
+  '--high-model',
+  '--timeout',
+  '--json-mode',
+  '--max-retries',
+  '--transport',
+];
 
 /** `config` subcommands of llm-base that only print (the rest create, change or delete profiles). */
 const LLM_BASE_CONFIG_READS = new Set(['list', 'show', 'export', 'presets']);

@@ -52,7 +52,22 @@ export const GIT_PROGRAM_KEYS: readonly WorkspaceProgram[] = TABLE.git;
 export const OTHER_WORKSPACE_PROGRAMS: readonly WorkspaceProgram[] = TABLE.other;
 
 /** Programs that run through rustup's proxies (they honour rust-toolchain files). */
-export const RUSTUP_PROXIES = new Set(['cargo', 'rustc', 'rustup', 'rustdoc', 'rustfmt', 'cargo-fmt', 'cargo-clippy', 'clippy-driver', 'rust-gdb', 'rust-lldb', 'rust-gdbgui', 'rust-analyzer', 'rls', 'cargo-miri']);
+export const RUSTUP_PROXIES = new Set([
+  'cargo',
+  'rustc',
+  'rustup',
+  'rustdoc',
+  'rustfmt',
+  'cargo-fmt',
+  'cargo-clippy',
+  'clippy-driver',
+  'rust-gdb',
+  'rust-lldb',
+  'rust-gdbgui',
+  'rust-analyzer',
+  'rls',
+  'cargo-miri',
+]);
 
 /** Facts the runner gathers (registry/workspace-program-facts.ts): workspace files that name programs for this step. */
 export interface WorkspaceProgramFacts {
@@ -63,6 +78,7 @@ export interface WorkspaceProgramFacts {
 /** Findings for workspace files that name programs `program` (the one a command really runs) would run. */
 export function workspaceProgramFindings(program: string, facts: WorkspaceProgramFacts): Finding[] {
   const name = program.slice(program.lastIndexOf('/') + 1);
-  if (facts.rustToolchainPath && RUSTUP_PROXIES.has(name)) return [finding('workspace.rust_toolchain', 'L1', { p: name, f: facts.rustToolchainPath })];
+  if (facts.rustToolchainPath && RUSTUP_PROXIES.has(name))
+    return [finding('workspace.rust_toolchain', 'L1', { p: name, f: facts.rustToolchainPath })];
   return [];
 }

@@ -76,10 +76,18 @@ export function splitCommandLine(line: string): { words: string[] } | { error: s
  * (one that needs a shell is refused with what it was), `run_in_background` telling a background
  * process (`background`) from a step, `timeout` (ms) kept.
  */
-export function commandFromClaude(input: Record<string, unknown>, background: boolean): { program: string; args: string[]; timeoutMs?: number } | { error: string } {
+export function commandFromClaude(
+  input: Record<string, unknown>,
+  background: boolean,
+): { program: string; args: string[]; timeoutMs?: number } | { error: string } {
   const command = stringField(input, 'command');
   if (typeof command !== 'string') return command;
-  if ((input.run_in_background === true) !== background) return { error: background ? 'a command not run in the background is a step (exec)' : 'a command run in the background is a process (proc.start)' };
+  if ((input.run_in_background === true) !== background)
+    return {
+      error: background
+        ? 'a command not run in the background is a step (exec)'
+        : 'a command run in the background is a process (proc.start)',
+    };
   const split = splitCommandLine(command);
   if ('error' in split) return { error: `it needs a shell (${split.error}); commands here run without one` };
   const [program, ...args] = split.words;
@@ -89,7 +97,10 @@ export function commandFromClaude(input: Record<string, unknown>, background: bo
 /** A step's path as Claude Code gives it: absolute (`~` and `~/.slothtool` put in), as spelled, links not followed. */
 export function absolutePath(p: string, ctx: ClaudeInputContext): string {
   const { expandPath } = workspaceModule();
-  return expandPath(p, ctx.cwd, { ...(ctx.home ? { home: ctx.home } : {}), ...(ctx.slothtoolHome ? { slothtoolHome: ctx.slothtoolHome } : {}) });
+  return expandPath(p, ctx.cwd, {
+    ...(ctx.home ? { home: ctx.home } : {}),
+    ...(ctx.slothtoolHome ? { slothtoolHome: ctx.slothtoolHome } : {}),
+  });
 }
 
 /** The fields whose value is given (undefined and null left out), in the order written. */
@@ -122,7 +133,11 @@ export function toolsNamed<D extends Pick<AnyToolDefinition, 'name' | 'claude'>>
  * A step as a Claude Code hook sees it: `tool_name` (the tool's first Claude Code name, else its
  * own) and `tool_input` in that tool's field names (else ours, without `tool`).
  */
-export function claudeToolFields(def: Pick<AnyToolDefinition, 'name' | 'claude'> | undefined, step: Record<string, unknown>, ctx: ClaudeInputContext): { tool_name: string; tool_input: Record<string, unknown> } {
+export function claudeToolFields(
+  def: Pick<AnyToolDefinition, 'name' | 'claude'> | undefined,
+  step: Record<string, unknown>,
+  ctx: ClaudeInputContext,
+): { tool_name: string; tool_input: Record<string, unknown> } {
   const { tool, ...input } = step;
   const name = typeof tool === 'string' ? tool : (def?.name ?? 'exec');
   if (!def?.claude) return { tool_name: name, tool_input: input };
@@ -133,7 +148,11 @@ export function claudeToolFields(def: Pick<AnyToolDefinition, 'name' | 'claude'>
  * Claude Code's tool `name` with `input` as one of our steps: the first tool of that name (in
  * registry order) that accepts the input. Not yet validated: the caller validates and judges it.
  */
-export function stepFromClaude(name: string, input: Record<string, unknown>, defs: readonly Pick<AnyToolDefinition, 'name' | 'claude'>[]): { step: Record<string, unknown> } | { error: string } {
+export function stepFromClaude(
+  name: string,
+  input: Record<string, unknown>,
+  defs: readonly Pick<AnyToolDefinition, 'name' | 'claude'>[],
+): { step: Record<string, unknown> } | { error: string } {
   const named = toolsNamed(name, defs);
   if (!named.length) return { error: `Claude Code's tool "${name}" has no counterpart here` };
   let first: string | undefined;
@@ -168,7 +187,8 @@ export function editFromClaude(input: Record<string, unknown>): Record<string, u
   if (typeof file !== 'string') return file;
   let edit: Record<string, unknown> = input;
   if (input.edits !== undefined) {
-    if (!Array.isArray(input.edits) || input.edits.length !== 1 || !input.edits[0] || typeof input.edits[0] !== 'object') return { error: 'a MultiEdit is taken here only with one edit (send each edit as its own step)' };
+    if (!Array.isArray(input.edits) || input.edits.length !== 1 || !input.edits[0] || typeof input.edits[0] !== 'object')
+      return { error: 'a MultiEdit is taken here only with one edit (send each edit as its own step)' };
     edit = input.edits[0] as Record<string, unknown>;
   }
   const oldString = stringField(edit, 'old_string');
@@ -182,13 +202,22 @@ export function editFromClaude(input: Record<string, unknown>): Record<string, u
 export function grepFromClaude(input: Record<string, unknown>): Record<string, unknown> | { error: string } {
   const pattern = stringField(input, 'pattern');
   if (typeof pattern !== 'string') return pattern;
-  return given({ pattern, path: input.path, glob: input.glob, ignoreCase: input['-i'], context: input['-C'] ?? input['-A'] ?? input['-B'], maxResults: input.head_limit });
+  return given({
+    pattern,
+    path: input.path,
+    glob: input.glob,
+    ignoreCase: input['-i'],
+    context: input['-C'] ?? input['-A'] ?? input['-B'],
+    maxResults: input.head_limit,
+  });
 }
 
 /** fs.grep's matches as Claude Code's `Grep` response in content mode (`file:line:text` lines). */
 export function grepResponse(result: Record<string, unknown>, ctx: ClaudeInputContext): Record<string, unknown> {
   const matches = Array.isArray(result.matches) ? (result.matches as Array<{ file?: unknown; line?: unknown; text?: unknown }>) : [];
   const files = [...new Set(matches.map((m) => absolutePath(String(m.file ?? ''), ctx)))];
-  const content = matches.map((m) => `${absolutePath(String(m.file ?? ''), ctx)}:${String(m.line ?? '')}:${String(m.text ?? '')}`).join('\n');
+  const content = matches
+    .map((m) => `${absolutePath(String(m.file ?? ''), ctx)}:${String(m.line ?? '')}:${String(m.text ?? '')}`)
+    .join('\n');
   return { mode: 'content', numFiles: files.length, filenames: files, content, numLines: matches.length };
 }

@@ -52,11 +52,20 @@ export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
     const real = ctx.fsTarget && ctx.fsTarget.real !== ctx.fsTarget.abs ? ctx.fsTarget.real : undefined;
     if (real) findings.push(...patchFindings({ ...s, file: real }, ctx).filter((f) => f.level !== 'L1' || f.id !== 'config.patch'));
     // Files other programs run or load later (inside .git/, shell start-up files, …), spelled or reached through a link.
-    if (!findings.some((f) => f.level === 'L2')) findings.push(...pathsModule().runsLaterFindings([s.file, configRulesModule().patchTarget(s.file, ctx), ...(real ? [real] : [])], ctx, s.file));
+    if (!findings.some((f) => f.level === 'L2'))
+      findings.push(
+        ...pathsModule().runsLaterFindings([s.file, configRulesModule().patchTarget(s.file, ctx), ...(real ? [real] : [])], ctx, s.file),
+      );
     return { findings, touches: touches({ write: [real ?? s.file] }) };
   },
   approvalKey: (s) => `config.json_patch ${s.file}`,
   digest: (s) => `json_patch ${s.file} (${s.patch.length} op${s.patch.length === 1 ? '' : 's'})`,
-  summary: (s) => ({ title: `config.json_patch ${s.file}`, fields: [{ name: 'file', value: s.file }, { name: 'patch', value: s.patch.map(opLine).join('\n'), text: true }] }),
+  summary: (s) => ({
+    title: `config.json_patch ${s.file}`,
+    fields: [
+      { name: 'file', value: s.file },
+      { name: 'patch', value: s.patch.map(opLine).join('\n'), text: true },
+    ],
+  }),
   execute: (s, ctx) => jsonPatchToolModule().runJsonPatch(s, ctx),
 };

@@ -22,9 +22,44 @@ import {
 
 /** Programs whose first operand is a subcommand: the approval key is `program subcommand`. */
 const SUBCOMMAND_PROGRAMS = new Set([
-  'git', 'npm', 'pnpm', 'yarn', 'bun', 'cargo', 'go', 'docker', 'podman', 'kubectl', 'gh', 'make', 'pip', 'pip3',
-  'brew', 'deno', 'dotnet', 'bundle', 'mix', 'poetry', 'uv', 'terraform', 'lerna', 'nx', 'turbo', 'npx', 'pnpx',
-  'bunx', 'systemctl', 'gradle', 'mvn', 'composer', 'gem', 'conda', 'apt', 'apt-get', 'dnf', 'yum',
+  'git',
+  'npm',
+  'pnpm',
+  'yarn',
+  'bun',
+  'cargo',
+  'go',
+  'docker',
+  'podman',
+  'kubectl',
+  'gh',
+  'make',
+  'pip',
+  'pip3',
+  'brew',
+  'deno',
+  'dotnet',
+  'bundle',
+  'mix',
+  'poetry',
+  'uv',
+  'terraform',
+  'lerna',
+  'nx',
+  'turbo',
+  'npx',
+  'pnpx',
+  'bunx',
+  'systemctl',
+  'gradle',
+  'mvn',
+  'composer',
+  'gem',
+  'conda',
+  'apt',
+  'apt-get',
+  'dnf',
+  'yum',
 ]);
 
 const GIT_VALUED_GLOBALS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--attr-source', '--list-cmds']);
@@ -64,7 +99,12 @@ function judgeLinkTargets(program: string, args: readonly string[], links: PathL
   const { linkedArgs, linkEscapeFindings, cwdEscapeFindings, uncheckedFindings, inTreeFindings } = linksModule();
   const out = [...linkEscapeFindings(links), ...cwdEscapeFindings(program, links), ...uncheckedFindings(links), ...inTreeFindings(links)];
   const real = linkedArgs(args, links);
-  if (real) out.push(...programsModule().judgeCommand(program, real, jctx).filter((f) => f.level !== 'L0'));
+  if (real)
+    out.push(
+      ...programsModule()
+        .judgeCommand(program, real, jctx)
+        .filter((f) => f.level !== 'L0'),
+    );
   return out;
 }
 
@@ -75,7 +115,12 @@ function runsProgram(program: string, args: readonly string[]): string {
 }
 
 /** Live facts for judging a command: where its words and folder lead, and workspace files that name programs. */
-export function commandContext(program: string, args: readonly string[], stepCwd: string | null | undefined, env: JudgeEnv): Partial<AssessContext> {
+export function commandContext(
+  program: string,
+  args: readonly string[],
+  stepCwd: string | null | undefined,
+  env: JudgeEnv,
+): Partial<AssessContext> {
   const { session } = env;
   const cwd = session.resolve(typeof stepCwd === 'string' && stepCwd ? stepCwd : '.');
   // lstat and readlink answers shared by this judgement's words and trees, never kept past it.
@@ -97,7 +142,12 @@ export function commandContext(program: string, args: readonly string[], stepCwd
  * Judge a command (exec and proc.start): the program table with its arguments, and a step cwd
  * outside the workspace like `git -C` there.
  */
-export function assessCommand(program: string, args: readonly string[], stepCwd: string | null | undefined, ctx: AssessContext): Assessment {
+export function assessCommand(
+  program: string,
+  args: readonly string[],
+  stepCwd: string | null | undefined,
+  ctx: AssessContext,
+): Assessment {
   const { judgeCommand } = programsModule();
   const { secretFindings } = pathsModule();
   const cwd = typeof stepCwd === 'string' && stepCwd ? path.resolve(ctx.cwd ?? '/', stepCwd) : ctx.cwd;
@@ -108,7 +158,8 @@ export function assessCommand(program: string, args: readonly string[], stepCwd:
       : { cwd: base, home: ctx.home, slothtoolHome: ctx.slothtoolHome, pathDirs: ctx.pathDirs, policy: ctx.policy, depth: 0 };
   const findings = judgeCommand(program, [...args], jctx);
   if (ctx.links) findings.push(...judgeLinkTargets(program, args, ctx.links, jctx));
-  if (ctx.workspacePrograms) findings.push(...workspaceProgramsModule().workspaceProgramFindings(runsProgram(program, args), ctx.workspacePrograms));
+  if (ctx.workspacePrograms)
+    findings.push(...workspaceProgramsModule().workspaceProgramFindings(runsProgram(program, args), ctx.workspacePrograms));
   if (cwd && cwd !== ctx.cwd) findings.push(...secretFindings([cwd], { home: ctx.home }));
   // A step that runs in another folder is judged like `git -C` there: asked.
   const workspace = ctx.workspace ?? ctx.cwd;
@@ -117,7 +168,8 @@ export function assessCommand(program: string, args: readonly string[], stepCwd:
     if (rel.startsWith('..') || path.isAbsolute(rel)) findings.push(finding('cwd.outside', 'L1', { p: program, d: cwd }));
   }
   // Said with the step: what of the repository's own configuration will not run (tools/git-harden.ts).
-  if (program === 'git' || program.endsWith('/git') || gitHardenModule().wrappedGitIndex(program, args) >= 0) findings.push(finding('git.hardened', 'L0'));
+  if (program === 'git' || program.endsWith('/git') || gitHardenModule().wrappedGitIndex(program, args) >= 0)
+    findings.push(finding('git.hardened', 'L0'));
   const network = findings.some((f) => f.cat?.includes('network')) ? ['*'] : [];
   const write = findings.some((f) => f.cat?.includes('write')) ? [cwd ?? '.'] : [];
   return { findings, touches: touches({ exec: [program], network, write, read: cwd ? [cwd] : [] }) };
@@ -163,6 +215,11 @@ export const execTool: ToolDefinition<ExecStep> = {
     names: ['Bash'],
     input: (s) => given({ command: shellLine(s.program, s.args ?? []), timeout: s.timeoutMs }),
     fromInput: (c) => commandFromClaude(c, false),
-    response: (_s, r) => ({ stdout: r.stdoutTail ?? '', stderr: r.stderrTail ?? '', interrupted: r.timedOut === true || r.aborted === true, isImage: false }),
+    response: (_s, r) => ({
+      stdout: r.stdoutTail ?? '',
+      stderr: r.stderrTail ?? '',
+      interrupted: r.timedOut === true || r.aborted === true,
+      isImage: false,
+    }),
   },
 };

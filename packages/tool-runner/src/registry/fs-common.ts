@@ -48,7 +48,13 @@ export const pathPermission = {
 export function assessFileWrite(p: string, ctx: AssessContext, tool: 'fs.write' | 'fs.edit'): Assessment {
   const { fsWriteFindings } = fsRulesModule();
   const { target, workspace } = judgedTarget(p, ctx);
-  const findings = [...pathCharFindings(p), ...fsWriteFindings({ workspace, home: ctx.home, slothtoolHome: ctx.slothtoolHome, target, readState: ctx.readState, pathDirs: ctx.pathDirs }, tool)];
+  const findings = [
+    ...pathCharFindings(p),
+    ...fsWriteFindings(
+      { workspace, home: ctx.home, slothtoolHome: ctx.slothtoolHome, target, readState: ctx.readState, pathDirs: ctx.pathDirs },
+      tool,
+    ),
+  ];
   return { findings, touches: touches({ ...(tool === 'fs.edit' ? { read: [target.real] } : {}), write: [target.real] }) };
 }
 

@@ -49,8 +49,15 @@ export const fsEditTool: ToolDefinition<FsEditStep> = {
   // One replacement: a MultiEdit of one edit is the same step; the first name is what hooks read.
   claude: {
     names: ['Edit', 'MultiEdit'],
-    input: (s, ctx) => given({ file_path: absolutePath(s.path, ctx), old_string: s.old_string, new_string: s.new_string, replace_all: s.replace_all }),
+    input: (s, ctx) =>
+      given({ file_path: absolutePath(s.path, ctx), old_string: s.old_string, new_string: s.new_string, replace_all: s.replace_all }),
     fromInput: editFromClaude,
-    response: (s, _r, ctx) => ({ filePath: absolutePath(s.path, ctx), oldString: s.old_string, newString: s.new_string, replaceAll: s.replace_all === true, userModified: false }),
+    response: (s, _r, ctx) => ({
+      filePath: absolutePath(s.path, ctx),
+      oldString: s.old_string,
+      newString: s.new_string,
+      replaceAll: s.replace_all === true,
+      userModified: false,
+    }),
   },
 };

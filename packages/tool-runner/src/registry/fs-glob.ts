@@ -34,7 +34,10 @@ export const fsGlobTool: ToolDefinition<FsGlobStep> = {
   assess: (s, ctx) => assessFileRead(s.path ?? '.', ctx, true),
   approvalKey: (s) => `fs.glob ${s.path ?? '.'}`,
   digest: (s) => `glob ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`,
-  summary: (s) => ({ title: `glob ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`, fields: presentFields({ pattern: s.pattern, path: s.path }) }),
+  summary: (s) => ({
+    title: `glob ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`,
+    fields: presentFields({ pattern: s.pattern, path: s.path }),
+  }),
   execute: (s, ctx) => fsGlobModule().runFsGlob(s, ctx as never),
   claude: {
     names: ['Glob'],

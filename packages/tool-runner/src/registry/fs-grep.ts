@@ -41,12 +41,32 @@ export const fsGrepTool: ToolDefinition<FsGrepStep> = {
   assess: (s, ctx) => assessFileRead(s.path ?? '.', ctx, true),
   approvalKey: (s) => `fs.grep ${s.path ?? '.'}`,
   digest: (s) => `grep ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}${s.glob ? ` (${showWord(s.glob)})` : ''}`,
-  summary: (s) => ({ title: `grep ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`, fields: presentFields({ pattern: s.pattern, path: s.path, glob: s.glob, ignoreCase: s.ignoreCase, context: s.context, maxResults: s.maxResults }) }),
+  summary: (s) => ({
+    title: `grep ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`,
+    fields: presentFields({
+      pattern: s.pattern,
+      path: s.path,
+      glob: s.glob,
+      ignoreCase: s.ignoreCase,
+      context: s.context,
+      maxResults: s.maxResults,
+    }),
+  }),
   execute: (s, ctx) => fsGrepModule().runFsGrep(s, ctx as never),
   // Matching lines with their numbers is what this tool shows: Claude Code's output_mode "content" with -n.
   claude: {
     names: ['Grep'],
-    input: (s, ctx) => given({ pattern: s.pattern, path: s.path ? absolutePath(s.path, ctx) : undefined, glob: s.glob, output_mode: 'content', '-i': s.ignoreCase, '-n': true, '-C': s.context, head_limit: s.maxResults }),
+    input: (s, ctx) =>
+      given({
+        pattern: s.pattern,
+        path: s.path ? absolutePath(s.path, ctx) : undefined,
+        glob: s.glob,
+        output_mode: 'content',
+        '-i': s.ignoreCase,
+        '-n': true,
+        '-C': s.context,
+        head_limit: s.maxResults,
+      }),
     fromInput: grepFromClaude,
     response: (_s, r, ctx) => grepResponse(r, ctx),
   },

@@ -47,7 +47,16 @@ export const fsReadTool: ToolDefinition<FsReadStep> = {
     response: (s, r, ctx) => {
       const start = Number(r.startLine ?? 0);
       const end = Number(r.endLine ?? 0);
-      return { type: 'text', file: { filePath: absolutePath(s.path, ctx), content: plainLines(String(r.content ?? '')), numLines: end >= start && start > 0 ? end - start + 1 : 0, startLine: start, totalLines: r.totalLines } };
+      return {
+        type: 'text',
+        file: {
+          filePath: absolutePath(s.path, ctx),
+          content: plainLines(String(r.content ?? '')),
+          numLines: end >= start && start > 0 ? end - start + 1 : 0,
+          startLine: start,
+          totalLines: r.totalLines,
+        },
+      };
     },
   },
 };

@@ -33,7 +33,13 @@ export const fsWriteTool: ToolDefinition<FsWriteStep> = {
   assess: (s, ctx) => assessFileWrite(s.path, ctx, 'fs.write'),
   approvalKey: (s) => `fs.write ${s.path}`,
   digest: (s) => `write ${showWord(s.path)}`,
-  summary: (s) => ({ title: `fs.write ${showWord(s.path)}`, fields: [{ name: 'path', value: s.path }, { name: 'content', value: s.content, text: true }] }),
+  summary: (s) => ({
+    title: `fs.write ${showWord(s.path)}`,
+    fields: [
+      { name: 'path', value: s.path },
+      { name: 'content', value: s.content, text: true },
+    ],
+  }),
   execute: (s, ctx) => fsEditModule().runFsWrite(s, ctx as never) as never,
   claude: {
     names: ['Write'],

@@ -39,7 +39,10 @@ export const httpGetTool: ToolDefinition<HttpGetStep> = {
   assess(s, ctx) {
     const { httpGetFindings } = netRulesModule();
     const h = host(s.url);
-    return { findings: [...pathCharFindings(s.url), ...httpGetFindings(s.url, ctx.policy.allowPrivateNetwork)], touches: touches({ network: h ? [h] : [] }) };
+    return {
+      findings: [...pathCharFindings(s.url), ...httpGetFindings(s.url, ctx.policy.allowPrivateNetwork)],
+      touches: touches({ network: h ? [h] : [] }),
+    };
   },
   approvalKey(s) {
     try {
@@ -49,7 +52,10 @@ export const httpGetTool: ToolDefinition<HttpGetStep> = {
     }
   },
   digest: (s) => `GET ${s.url}`,
-  summary: (s) => ({ title: `http.get ${s.url}`, fields: [{ name: 'url', value: s.url }, ...(host(s.url) ? [{ name: 'host', value: host(s.url) }] : [])] }),
+  summary: (s) => ({
+    title: `http.get ${s.url}`,
+    fields: [{ name: 'url', value: s.url }, ...(host(s.url) ? [{ name: 'host', value: host(s.url) }] : [])],
+  }),
   execute: (s, ctx) => httpGetModule().runHttpGet(s, ctx as never),
   // WebFetch's prompt asks a model about the page; here the page itself comes back, so it is empty.
   claude: {

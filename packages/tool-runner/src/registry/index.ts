@@ -75,19 +75,28 @@ export function describeIssues(error: z.ZodError, prefix = ''): string {
 
 function check(def: AnyToolDefinition): void {
   if (!def || typeof def !== 'object') throw new TypeError('a tool definition must be an object');
-  if (typeof def.name !== 'string' || !TOOL_NAME.test(def.name)) throw new TypeError(`"${String(def.name)}" is not a usable tool name (dotted words: fs.read, mcp.github.list)`);
+  if (typeof def.name !== 'string' || !TOOL_NAME.test(def.name))
+    throw new TypeError(`"${String(def.name)}" is not a usable tool name (dotted words: fs.read, mcp.github.list)`);
   for (const key of ['assess', 'approvalKey', 'digest', 'execute'] as const) {
     if (typeof def[key] !== 'function') throw new TypeError(`tool ${def.name}: ${key} must be a function`);
   }
-  if (def.summary !== undefined && typeof def.summary !== 'function') throw new TypeError(`tool ${def.name}: summary must be a function when given`);
+  if (def.summary !== undefined && typeof def.summary !== 'function')
+    throw new TypeError(`tool ${def.name}: summary must be a function when given`);
   const claude = def.claude;
-  if (claude !== undefined && (!claude || !Array.isArray(claude.names) || !claude.names.every((n) => typeof n === 'string' && n !== '') || typeof claude.input !== 'function')) {
+  if (
+    claude !== undefined &&
+    (!claude ||
+      !Array.isArray(claude.names) ||
+      !claude.names.every((n) => typeof n === 'string' && n !== '') ||
+      typeof claude.input !== 'function')
+  ) {
     throw new TypeError(`tool ${def.name}: claude needs names (Claude Code's tool names, strings) and input (a function)`);
   }
   // An input given as a getter is built on first use (inputOf checks it then); any other is checked now.
   const lazyInput = typeof Object.getOwnPropertyDescriptor(def, 'input')?.get === 'function';
   if (!lazyInput && !(def.input instanceof z.ZodObject)) throw notZodObject(def);
-  if (typeof def.description?.en !== 'string' || typeof def.description?.zh !== 'string') throw new TypeError(`tool ${def.name}: description needs zh and en`);
+  if (typeof def.description?.en !== 'string' || typeof def.description?.zh !== 'string')
+    throw new TypeError(`tool ${def.name}: description needs zh and en`);
 }
 
 /** A registry of the built-in tools plus `extra` ones. Each runner owns its registry. */
@@ -111,7 +120,8 @@ export function createToolRegistry(extra: readonly AnyToolDefinition[] = []): To
       if (!schema) {
         const options = list.map(stepObject) as unknown as [z.ZodObject<z.ZodRawShape>, ...z.ZodObject<z.ZodRawShape>[]];
         schema = z.preprocess(
-          (value) => (value && typeof value === 'object' && !Array.isArray(value) && !('tool' in value) ? { ...value, tool: 'exec' } : value),
+          (value) =>
+            value && typeof value === 'object' && !Array.isArray(value) && !('tool' in value) ? { ...value, tool: 'exec' } : value,
           z.discriminatedUnion('tool', options),
         ) as unknown as z.ZodType<Step>;
       }
@@ -122,7 +132,8 @@ export function createToolRegistry(extra: readonly AnyToolDefinition[] = []): To
       const tooBig = jsonLimitProblem(step);
       if (tooBig) return { ok: false, error: `the step is too large or too deep: ${tooBig}` };
       const name = (step as { tool?: unknown }).tool ?? 'exec';
-      if (typeof name !== 'string' || !byName.has(name)) return { ok: false, error: `unknown tool "${String(name)}" (known: ${list.map((t) => t.name).join(', ')})` };
+      if (typeof name !== 'string' || !byName.has(name))
+        return { ok: false, error: `unknown tool "${String(name)}" (known: ${list.map((t) => t.name).join(', ')})` };
       const parsed = registry.stepSchema().safeParse(step);
       return parsed.success ? { ok: true, step: parsed.data } : { ok: false, error: describeIssues(parsed.error, name) };
     },

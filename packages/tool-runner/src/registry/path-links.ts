@@ -5,7 +5,21 @@ import { pathParts, type PathLinks } from '../policy/links';
 import { isInside, judgementPathFs, resolveBelow, type PathFs, type ResolvedPath } from '../workspace';
 
 /** Where installed programs and libraries live: links there (a venv's python) are not a way out to anything private. */
-const INSTALLED = ['/usr/bin/', '/usr/lib/', '/usr/lib64/', '/usr/local/bin/', '/usr/local/lib/', '/usr/share/', '/bin/', '/sbin/', '/lib/', '/lib64/', '/opt/homebrew/', '/nix/store/', '/System/Library/'];
+const INSTALLED = [
+  '/usr/bin/',
+  '/usr/lib/',
+  '/usr/lib64/',
+  '/usr/local/bin/',
+  '/usr/local/lib/',
+  '/usr/share/',
+  '/bin/',
+  '/sbin/',
+  '/lib/',
+  '/lib64/',
+  '/opt/homebrew/',
+  '/nix/store/',
+  '/System/Library/',
+];
 
 /** Entries a followed search's trees are looked through at most; larger trees are asked about. */
 const MAX_TREE_ENTRIES = 50000;
@@ -16,7 +30,12 @@ const MAX_TREE_ENTRIES = 50000;
  * is walked where it leads, as the search will (each real folder once). `pfs`: the judgement's
  * (workspace.ts judgementPathFs).
  */
-export function escapingLinkInTrees(roots: readonly string[], cwdReal: string, workspace: string, pfs: PathFs = judgementPathFs()): PathLinks['inTree'] {
+export function escapingLinkInTrees(
+  roots: readonly string[],
+  cwdReal: string,
+  workspace: string,
+  pfs: PathFs = judgementPathFs(),
+): PathLinks['inTree'] {
   const stack = roots.map((r) => resolveBelow(cwdReal, r, pfs).real);
   const visited = new Set<string>();
   let seen = 0;

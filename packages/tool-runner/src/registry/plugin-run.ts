@@ -37,12 +37,29 @@ export const pluginRunTool: ToolDefinition<PluginRunStep> = {
   },
   assess(s, ctx) {
     const { pluginFindings, linkedPluginFindings } = pluginRulesModule();
-    const findings = [...pluginFindings(s, ctx.policy, ctx), ...(ctx.links ? linkedPluginFindings(s.args ?? [], ctx.links, { cwd: ctx.workspace ?? ctx.cwd, home: ctx.home, slothtoolHome: ctx.slothtoolHome, policy: ctx.policy, depth: 0 }) : [])];
+    const findings = [
+      ...pluginFindings(s, ctx.policy, ctx),
+      ...(ctx.links
+        ? linkedPluginFindings(s.args ?? [], ctx.links, {
+            cwd: ctx.workspace ?? ctx.cwd,
+            home: ctx.home,
+            slothtoolHome: ctx.slothtoolHome,
+            policy: ctx.policy,
+            depth: 0,
+          })
+        : []),
+    ];
     return { findings, touches: touches({ exec: [`plugin ${s.plugin}`] }) };
   },
   approvalKey: (s) => `plugin.run ${s.plugin}`,
   digest: (s) => commandLine('plugin', [s.plugin, ...(s.args ?? [])]),
-  summary: (s) => ({ title: `plugin.run ${commandLine(s.plugin, s.args ?? [])}`, fields: [{ name: 'plugin', value: s.plugin }, { name: 'args', value: s.args ?? [] }] }),
+  summary: (s) => ({
+    title: `plugin.run ${commandLine(s.plugin, s.args ?? [])}`,
+    fields: [
+      { name: 'plugin', value: s.plugin },
+      { name: 'args', value: s.args ?? [] },
+    ],
+  }),
   alwaysConfirm: (s, env) => pluginRunToolModule().readPluginInfo(env.registry, s.plugin, env.deps.readFileSync)?.interactive === true,
   execute: (s, ctx) => pluginRunToolModule().runPluginRun(s, ctx),
 };

@@ -9,8 +9,12 @@ import { lazy } from '../lazy';
 import { procStepsModule } from '../lazy-modules';
 
 /** The input schemas, built on first use (a turn that only talks builds no tool schema). */
-const procStartInput = lazy(() => z.object({ program: z.string().min(1), args: argList(), cwd: cwdField(), detach: z.boolean().optional(), requires: requiresSchema() }));
-const procStatusInput = lazy(() => z.object({ proc_id: nonBlank('proc_id'), wait_ms: z.number().min(0).max(60000).optional(), requires: requiresSchema() }));
+const procStartInput = lazy(() =>
+  z.object({ program: z.string().min(1), args: argList(), cwd: cwdField(), detach: z.boolean().optional(), requires: requiresSchema() }),
+);
+const procStatusInput = lazy(() =>
+  z.object({ proc_id: nonBlank('proc_id'), wait_ms: z.number().min(0).max(60000).optional(), requires: requiresSchema() }),
+);
 const procKillInput = lazy(() => z.object({ proc_id: nonBlank('proc_id'), requires: requiresSchema() }));
 
 export const procStartTool: ToolDefinition<ProcStartStep> = {
@@ -39,7 +43,10 @@ export const procStartTool: ToolDefinition<ProcStartStep> = {
   // A detached process is a key of its own: allowing one never allows the other.
   approvalKey: (s) => `proc.start${s.detach ? '(detached)' : ''} ${commandKey(s.program, s.args ?? [])}`,
   digest: (s) => `start ${commandLine(s.program, s.args ?? [])}${s.detach ? ' (detached)' : ''}`,
-  summary: (s) => ({ title: `proc.start ${commandLine(s.program, s.args ?? [])}`, fields: presentFields({ cwd: s.cwd, detach: s.detach }) }),
+  summary: (s) => ({
+    title: `proc.start ${commandLine(s.program, s.args ?? [])}`,
+    fields: presentFields({ cwd: s.cwd, detach: s.detach }),
+  }),
   execute: (s, ctx) => procStepsModule().runProcStart(s, ctx as never),
   // Claude Code runs a background command as `Bash` with run_in_background.
   claude: {
@@ -54,7 +61,9 @@ export const procStartTool: ToolDefinition<ProcStartStep> = {
  * proc.status and proc.kill act on a process this session started (by its id): L0, one approval
  * key for every process, and permission rules name the process by its id.
  */
-function ofOwnProcess(tool: 'proc.status' | 'proc.kill'): Pick<ToolDefinition<{ proc_id: string }>, 'permission' | 'assess' | 'approvalKey'> {
+function ofOwnProcess(
+  tool: 'proc.status' | 'proc.kill',
+): Pick<ToolDefinition<{ proc_id: string }>, 'permission' | 'assess' | 'approvalKey'> {
   return {
     permission: { arg: 'name', subject: (s) => ({ kind: 'name', name: s.proc_id }) },
     assess: () => ({ findings: [finding(tool, 'L0')], touches: touches() }),

@@ -38,7 +38,10 @@ export const webSearchTool: ToolDefinition<WebSearchStep> = {
       : { findings: [finding('web.search', 'L1', undefined, { cat: ['network'] })], touches: touches() },
   approvalKey: () => 'web.search',
   digest: (s) => `search the web for ${showWord(s.query)}`,
-  summary: (s) => ({ title: `search the web for ${showWord(s.query)}`, fields: presentFields({ query: s.query, maxResults: s.maxResults }) }),
+  summary: (s) => ({
+    title: `search the web for ${showWord(s.query)}`,
+    fields: presentFields({ query: s.query, maxResults: s.maxResults }),
+  }),
   execute: (s, ctx) => webSearchModule().runWebSearch(s, ctx as never),
   claude: {
     names: ['WebSearch'],

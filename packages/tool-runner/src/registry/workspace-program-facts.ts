@@ -11,7 +11,11 @@ const MAX_TOOLCHAIN_FILE = 64 * 1024;
 export function namesToolchainPath(text: string, legacy: boolean): boolean {
   if (/^\s*path\s*=/m.test(text)) return true;
   if (!legacy) return false;
-  const first = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  const first =
+    text
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
   return !first.startsWith('[') && /[/\\]/.test(first);
 }
 
@@ -22,7 +26,10 @@ export function namesToolchainPath(text: string, legacy: boolean): boolean {
  */
 function rustToolchainPath(dir: string, workspace: string): string | undefined {
   for (let d = dir; isInside(d, workspace); d = path.dirname(d)) {
-    for (const [name, legacy] of [['rust-toolchain', true], ['rust-toolchain.toml', false]] as const) {
+    for (const [name, legacy] of [
+      ['rust-toolchain', true],
+      ['rust-toolchain.toml', false],
+    ] as const) {
       const file = path.join(d, name);
       let text: string;
       try {

@@ -73,7 +73,13 @@ export interface SandboxedCommand {
 }
 
 /** The command line that runs `program args` inside the sandbox (under prlimit when the spec has limits). */
-export function wrapWithBwrap(bwrap: string, spec: SandboxSpec, program: string, args: readonly string[], filter?: Buffer): SandboxedCommand {
+export function wrapWithBwrap(
+  bwrap: string,
+  spec: SandboxSpec,
+  program: string,
+  args: readonly string[],
+  filter?: Buffer,
+): SandboxedCommand {
   const limit = spec.limits ? prlimitArgv(spec.limits.prlimit, spec.limits) : [];
   const command = { program: bwrap, args: [...bwrapArgs(spec), '--', ...limit, program, ...args] };
   if (!spec.hardening?.seccomp) return command;

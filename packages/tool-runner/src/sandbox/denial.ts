@@ -9,7 +9,8 @@ export interface SandboxDenial {
 }
 
 const WRITE = /read-only file system|\bEROFS\b/i;
-const NETWORK = /network is unreachable|\bENETUNREACH\b|temporary failure in name resolution|could not resolve host|\bEAI_AGAIN\b|getaddrinfo .*(ENOTFOUND|EAI_AGAIN)|name or service not known|connection refused.*127\.0\.0\.1|\bECONNREFUSED\b/i;
+const NETWORK =
+  /network is unreachable|\bENETUNREACH\b|temporary failure in name resolution|could not resolve host|\bEAI_AGAIN\b|getaddrinfo .*(ENOTFOUND|EAI_AGAIN)|name or service not known|connection refused.*127\.0\.0\.1|\bECONNREFUSED\b/i;
 
 /**
  * Where the path stands in the usual read-only error lines:

@@ -8,7 +8,11 @@ import type { BwrapHardening } from './bwrap';
  */
 
 /** How a trial run is made (a test seam): `fds` are given to the command as fds 3, 4, … */
-export type Trial = (program: string, args: string[], fds?: readonly Buffer[]) => { status: number | null; stdout?: string; stderr: string; error?: string };
+export type Trial = (
+  program: string,
+  args: string[],
+  fds?: readonly Buffer[],
+) => { status: number | null; stdout?: string; stderr: string; error?: string };
 
 /** What a step holds inside the sandbox (hex masks as /proc shows them). */
 export interface InsideStatus {
@@ -59,7 +63,11 @@ export function parseInside(status: string): InsideStatus | undefined {
   const field = (name: string) => new RegExp(`^${name}:\\s*(\\S+)`, 'm').exec(status)?.[1];
   const [eff, prm, bnd, amb, nnp, sec] = ['CapEff', 'CapPrm', 'CapBnd', 'CapAmb', 'NoNewPrivs', 'Seccomp'].map(field);
   if (![eff, prm, bnd, amb].every((m) => m !== undefined && MASK.test(m)) || nnp === undefined) return undefined;
-  return { capabilities: { effective: eff!, permitted: prm!, bounding: bnd!, ambient: amb! }, noNewPrivs: nnp === '1', seccomp: sec === '2' };
+  return {
+    capabilities: { effective: eff!, permitted: prm!, bounding: bnd!, ambient: amb! },
+    noNewPrivs: nnp === '1',
+    seccomp: sec === '2',
+  };
 }
 
 /** Whether no capability is left in any of the four sets. */
@@ -82,15 +90,20 @@ function firstLine(r: ReturnType<Trial>): string {
 }
 
 export type Detected =
-  | { ok: false; reason: string }
-  | { ok: true; hardening: BwrapHardening; inside?: InsideStatus; degraded: Degradation[] };
+  { ok: false; reason: string } | { ok: true; hardening: BwrapHardening; inside?: InsideStatus; degraded: Degradation[] };
 
 /**
  * Try bubblewrap: the strongest hardening first; when that fails, the plain sandbox (if that
  * fails too there is none: `reason`), then the ladder down to what works. `base` is a trivial
  * sandbox command line before `--`; `reader` prints /proc/self/status (`cat /proc/self/status`), run inside.
  */
-export function detectBwrap(bwrap: string, base: readonly string[], reader: readonly string[], trial: Trial, filter: Buffer | undefined): Detected {
+export function detectBwrap(
+  bwrap: string,
+  base: readonly string[],
+  reader: readonly string[],
+  trial: Trial,
+  filter: Buffer | undefined,
+): Detected {
   const attempt = (h: BwrapHardening) => trial(bwrap, [...base, ...hardeningArgs(h), '--', ...reader], h.seccomp && filter ? [filter] : []);
   const usable = LADDER.filter((h) => !h.seccomp || filter);
   let failure: string | undefined;
@@ -99,8 +112,15 @@ export function detectBwrap(bwrap: string, base: readonly string[], reader: read
     const r = attempt(h);
     if (r.status === 0) {
       const inside = parseInside(r.stdout ?? '');
-      const noFilter = filter ? `bubblewrap could not install it (${seccompFailure ?? failure ?? 'refused'})` : `no filter is built for ${process.arch} (only x86-64 and aarch64)`;
-      return { ok: true, hardening: h, ...(inside ? { inside } : {}), degraded: degradations(inside, { capabilities: `bubblewrap did not drop them (${failure ?? 'refused'})`, seccomp: noFilter }) };
+      const noFilter = filter
+        ? `bubblewrap could not install it (${seccompFailure ?? failure ?? 'refused'})`
+        : `no filter is built for ${process.arch} (only x86-64 and aarch64)`;
+      return {
+        ok: true,
+        hardening: h,
+        ...(inside ? { inside } : {}),
+        degraded: degradations(inside, { capabilities: `bubblewrap did not drop them (${failure ?? 'refused'})`, seccomp: noFilter }),
+      };
     }
     failure ??= firstLine(r);
     if (h.seccomp) seccompFailure = firstLine(r);
@@ -113,5 +133,13 @@ export function detectBwrap(bwrap: string, base: readonly string[], reader: read
   const r = attempt(NO_HARDENING);
   if (r.status !== 0) return { ok: false, reason: firstLine(r) };
   const inside = parseInside(r.stdout ?? '');
-  return { ok: true, hardening: NO_HARDENING, ...(inside ? { inside } : {}), degraded: degradations(inside, { capabilities: `bubblewrap refused --cap-drop (${failure ?? 'refused'})`, seccomp: `bubblewrap refused --seccomp (${seccompFailure ?? failure ?? 'refused'})` }) };
+  return {
+    ok: true,
+    hardening: NO_HARDENING,
+    ...(inside ? { inside } : {}),
+    degraded: degradations(inside, {
+      capabilities: `bubblewrap refused --cap-drop (${failure ?? 'refused'})`,
+      seccomp: `bubblewrap refused --seccomp (${seccompFailure ?? failure ?? 'refused'})`,
+    }),
+  };
 }

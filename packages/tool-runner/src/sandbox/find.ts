@@ -29,7 +29,12 @@ const defaultTrial: Trial = (program, args, fds = []) => {
       opened.push(fs.openSync(file, 'r'));
     });
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    const r = spawnSync(program, args, { encoding: 'utf8', timeout: 5000, maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'pipe', ...opened] });
+    const r = spawnSync(program, args, {
+      encoding: 'utf8',
+      timeout: 5000,
+      maxBuffer: 1 << 20,
+      stdio: ['ignore', 'pipe', 'pipe', ...opened],
+    });
     return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ...(r.error ? { error: r.error.message } : {}) };
   } catch (err) {
     return { status: null, stderr: '', error: err instanceof Error ? err.message : String(err) };
@@ -73,7 +78,11 @@ function withLimits(options: SandboxOptions, probe: Probe, status: SandboxStatus
   if (!prlimit) return { status: { ...status, limitsOff: 'no-prlimit' }, program };
   const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const root = options.root ?? process.getuid?.() === 0;
-  return { status: { ...status, limits, ...(root && limits.processes > 0 ? { limitsOff: 'root' as const } : {}) }, program, limits: { ...limits, prlimit } };
+  return {
+    status: { ...status, limits, ...(root && limits.processes > 0 ? { limitsOff: 'root' as const } : {}) },
+    program,
+    limits: { ...limits, prlimit },
+  };
 }
 
 /**
@@ -91,11 +100,24 @@ export function findSandbox(options: SandboxOptions, filter: () => Buffer | unde
     const base = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent'];
     const d = detectBwrap(bwrap, base, statusReader(probe), options.trial ?? defaultTrial, filter());
     if (!d.ok) return { status: { mode, kind: 'none', reason: `bwrap does not work here (${d.reason}); user namespaces may be off` } };
-    return withLimits(options, probe, { mode, kind: 'bwrap', hardening: d.hardening, ...(d.inside ? { inside: d.inside } : {}), ...(d.degraded.length ? { degraded: d.degraded } : {}) }, bwrap);
+    return withLimits(
+      options,
+      probe,
+      {
+        mode,
+        kind: 'bwrap',
+        hardening: d.hardening,
+        ...(d.inside ? { inside: d.inside } : {}),
+        ...(d.degraded.length ? { degraded: d.degraded } : {}),
+      },
+      bwrap,
+    );
   }
   if (platform === 'darwin') {
     const sb = '/usr/bin/sandbox-exec';
-    return probe(sb) ? withLimits(options, probe, { mode, kind: 'seatbelt' }, sb) : { status: { mode, kind: 'none', reason: 'sandbox-exec is missing' } };
+    return probe(sb)
+      ? withLimits(options, probe, { mode, kind: 'seatbelt' }, sb)
+      : { status: { mode, kind: 'none', reason: 'sandbox-exec is missing' } };
   }
   return { status: { mode, kind: 'none', reason: `no sandbox for ${platform}` } };
 }

@@ -11,19 +11,44 @@ import { HOME_SECRET_STORES } from './secrets';
  */
 export const DEFAULT_ALLOW_READ: readonly string[] = [
   // git: identity, ignore and attribute files
-  '.gitconfig', '.config/git', '.gitignore_global', '.editorconfig',
+  '.gitconfig',
+  '.config/git',
+  '.gitignore_global',
+  '.editorconfig',
   // Rust
-  '.cargo', '.rustup',
+  '.cargo',
+  '.rustup',
   // Node version managers and package caches
-  '.nvm', '.volta', '.fnm', '.local/share/fnm', '.bun/bin', '.deno', '.npm/_cacache', '.npm/_npx',
+  '.nvm',
+  '.volta',
+  '.fnm',
+  '.local/share/fnm',
+  '.bun/bin',
+  '.deno',
+  '.npm/_cacache',
+  '.npm/_npx',
   // programs on a usual PATH
-  'bin', '.local/bin',
+  'bin',
+  '.local/bin',
   // Python
-  '.pyenv', '.local/lib/python*', '.local/share/pipx',
+  '.pyenv',
+  '.local/lib/python*',
+  '.local/share/pipx',
   // Ruby, JVM, Go and polyglot toolchain managers (not go's build cache: go writes to it, and
   // makes a new one in the writable private home when it is not there)
-  '.rbenv', '.rvm', '.gem/ruby', '.m2/repository', '.gradle/caches', '.gradle/wrapper', '.sdkman', 'go/pkg', 'go/bin',
-  '.asdf', '.tool-versions', '.local/share/mise', '.ghcup',
+  '.rbenv',
+  '.rvm',
+  '.gem/ruby',
+  '.m2/repository',
+  '.gradle/caches',
+  '.gradle/wrapper',
+  '.sdkman',
+  'go/pkg',
+  'go/bin',
+  '.asdf',
+  '.tool-versions',
+  '.local/share/mise',
+  '.ghcup',
 ];
 
 /** A read-only bind of the private home: `from` (a real path) shown at `to`. */
@@ -75,8 +100,16 @@ function expandGlob(p: string, vfs: HomeViewFs): string[] {
   const base = path.basename(p);
   if (!base.includes('*')) return [p];
   const dir = path.dirname(p);
-  const re = new RegExp(`^${base.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
-  return vfs.readdir(dir).filter((name) => re.test(name)).map((name) => path.join(dir, name));
+  const re = new RegExp(
+    `^${base
+      .split('*')
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]*')}$`,
+  );
+  return vfs
+    .readdir(dir)
+    .filter((name) => re.test(name))
+    .map((name) => path.join(dir, name));
 }
 
 /**
@@ -87,8 +120,16 @@ function expandGlob(p: string, vfs: HomeViewFs): string[] {
  * in an allowed place (an entry as spelled, or outside the home) and in no secret store: a
  * `~/.gitconfig` that leads to `~/.ssh/config` or to an unlisted home folder is not bound.
  */
-export function homeBinds(home: string, extra: readonly string[] = [], vfs: HomeViewFs = nodeHomeViewFs, secretRoots: readonly string[] = []): HomeBind[] {
-  const entries = [...DEFAULT_ALLOW_READ.map((rel) => path.join(home, rel)), ...extra.map((e) => expandHome(e, home)).filter((p): p is string => p !== undefined)];
+export function homeBinds(
+  home: string,
+  extra: readonly string[] = [],
+  vfs: HomeViewFs = nodeHomeViewFs,
+  secretRoots: readonly string[] = [],
+): HomeBind[] {
+  const entries = [
+    ...DEFAULT_ALLOW_READ.map((rel) => path.join(home, rel)),
+    ...extra.map((e) => expandHome(e, home)).filter((p): p is string => p !== undefined),
+  ];
   const allowed = entries.filter((p) => under(p, home) && p !== home);
   const secrets = [...HOME_SECRET_STORES.map((rel) => path.join(home, rel)), ...secretRoots];
   const inAllowedPlace = (target: string) => !under(target, home) || allowed.some((a) => under(target, a));

@@ -29,7 +29,10 @@ export const SANDBOX_MESSAGES: Record<string, { zh: string; en: string; hintZh?:
     zh: '沙箱阻止了它连接网络（{line}）：只读步骤没有网络，不提供重试；需要网络的步骤会先询问',
     en: 'the sandbox stopped it reaching the network ({line}): read-only steps have none and this is not offered again; a step that needs the network is asked about first',
   },
-  'sandbox.limit.setting': { zh: `可在 ${CONFIG} 的 sandbox.limits.{setting} 中调整`, en: `Change it with sandbox.limits.{setting} in ${CONFIG}` },
+  'sandbox.limit.setting': {
+    zh: `可在 ${CONFIG} 的 sandbox.limits.{setting} 中调整`,
+    en: `Change it with sandbox.limits.{setting} in ${CONFIG}`,
+  },
   'sandbox.limit.memory': {
     zh: '它超出了只读步骤的内存上限（每个进程 {n} MB）而被停止',
     en: 'it was stopped by the memory limit of read-only steps ({n} MB a process)',

@@ -75,7 +75,14 @@ export interface SandboxOptions {
 export interface Sandbox {
   status(): SandboxStatus;
   /** The command line of a step at this level, or undefined when it runs unsandboxed. `outlive`: may outlive the runner (no die-with-parent). */
-  wrap(level: 'L0' | 'L1', network: boolean, cwd: string, program: string, args: readonly string[], options?: { outlive?: boolean }): SandboxedCommand | undefined;
+  wrap(
+    level: 'L0' | 'L1',
+    network: boolean,
+    cwd: string,
+    program: string,
+    args: readonly string[],
+    options?: { outlive?: boolean },
+  ): SandboxedCommand | undefined;
   /** The spec a step would get (for `ai sandbox` and tests). */
   spec(level: 'L0' | 'L1', network: boolean, cwd: string): SandboxSpec;
 }
@@ -108,12 +115,22 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   // plugin configs and pipes are, and are hidden after whatever brings them into view.
   const slothtoolShown = ['registry.json', 'settings.json'].map((f) => path.join(slothtoolHome, f));
   const homeView = (): HomeBind[] =>
-    (binds ??= homeBinds(home, [...(options.allowRead ?? []), ...slothtoolShown, ...linkedGitDirs(options.workspace)], homeFs, [path.join(slothtoolHome, 'plugin-configs'), pipeFolder(slothtoolHome)]));
+    (binds ??= homeBinds(home, [...(options.allowRead ?? []), ...slothtoolShown, ...linkedGitDirs(options.workspace)], homeFs, [
+      path.join(slothtoolHome, 'plugin-configs'),
+      pipeFolder(slothtoolHome),
+    ]));
   // What each level shows and may need hidden: worked out once per runner; each step only probes.
   const plans = new Map<'L0' | 'L1', SpecPlan>();
   const planOf = (level: 'L0' | 'L1'): SpecPlan => {
     let plan = plans.get(level);
-    if (!plan) plans.set(level, (plan = specPlan({ level, workspace: options.workspace, home, slothtoolHome, ...(level === 'L0' ? { homeBinds: homeView() } : {}) }, probe)));
+    if (!plan)
+      plans.set(
+        level,
+        (plan = specPlan(
+          { level, workspace: options.workspace, home, slothtoolHome, ...(level === 'L0' ? { homeBinds: homeView() } : {}) },
+          probe,
+        )),
+      );
     return plan;
   };
   // What git tracks of the workspace's env files, and the exclude files that list the hidden ones.
@@ -144,7 +161,22 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     }
     const limits = level === 'L0' ? detect().limits : undefined;
     const hardening = detect().status.hardening;
-    const s = sandboxSpec({ level, cwd, workspace: options.workspace, tmpDir, home, slothtoolHome, network, workspaceEntries: entries, ...(limits ? { limits } : {}) }, probe, planOf(level), secretsDeps);
+    const s = sandboxSpec(
+      {
+        level,
+        cwd,
+        workspace: options.workspace,
+        tmpDir,
+        home,
+        slothtoolHome,
+        network,
+        workspaceEntries: entries,
+        ...(limits ? { limits } : {}),
+      },
+      probe,
+      planOf(level),
+      secretsDeps,
+    );
     return hardening ? { ...s, hardening } : s;
   };
   return {

@@ -36,15 +36,20 @@ export function prlimitArgv(prlimit: string, limits: SandboxLimits): string[] {
 }
 
 const SIGNALS: Record<string, number> = { SIGABRT: 6, SIGKILL: 9, SIGSEGV: 11, SIGXCPU: 24 };
-const MEMORY = /cannot allocate memory|out of memory|\bENOMEM\b|std::bad_alloc|\bMemoryError\b|memory allocation of \d+ bytes failed|could not allocate memory|failed to allocate|allocation failed/i;
-const PROCESSES = /\bfork\b.*(resource temporarily unavailable|\bEAGAIN\b|failed)|can(no|')t fork|\bspawn\b.*\bEAGAIN\b|retry: resource temporarily unavailable|pthread_create.*(resource temporarily unavailable|EAGAIN)/i;
+const MEMORY =
+  /cannot allocate memory|out of memory|\bENOMEM\b|std::bad_alloc|\bMemoryError\b|memory allocation of \d+ bytes failed|could not allocate memory|failed to allocate|allocation failed/i;
+const PROCESSES =
+  /\bfork\b.*(resource temporarily unavailable|\bEAGAIN\b|failed)|can(no|')t fork|\bspawn\b.*\bEAGAIN\b|retry: resource temporarily unavailable|pthread_create.*(resource temporarily unavailable|EAGAIN)/i;
 
 /**
  * The limit a failed run hit, read from how it ended: a CPU-time signal, a fork that was refused,
  * an allocation that failed, or an abort / segmentation fault with a memory limit in force.
  * A program inside bubblewrap that dies of signal N shows as exit code 128 + N. Pure.
  */
-export function limitHit(run: { exitCode: number | null; signal?: string | null; output: string }, limits: SandboxLimits): LimitHit | undefined {
+export function limitHit(
+  run: { exitCode: number | null; signal?: string | null; output: string },
+  limits: SandboxLimits,
+): LimitHit | undefined {
   if (run.exitCode === 0) return undefined;
   const died = (name: string) => run.signal === name || run.exitCode === 128 + SIGNALS[name];
   if (limits.cpuSeconds > 0 && died('SIGXCPU')) return 'cpu';

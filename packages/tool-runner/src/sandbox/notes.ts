@@ -8,6 +8,7 @@ import type { SandboxStatus } from './index';
  * the sandbox is whole, or turned off in ai.json (the user's own choice). Pure.
  */
 export function sandboxFindings(status: Pick<SandboxStatus, 'kind' | 'mode' | 'reason' | 'degraded'>): Finding[] {
-  if (status.kind === 'none') return status.mode === 'auto' ? [{ id: 'sandbox.unsandboxed', level: 'L1', params: { why: status.reason ?? '?' } }] : [];
+  if (status.kind === 'none')
+    return status.mode === 'auto' ? [{ id: 'sandbox.unsandboxed', level: 'L1', params: { why: status.reason ?? '?' } }] : [];
   return (status.degraded ?? []).map((d) => ({ id: `sandbox.degraded.${d.what}`, level: 'L1' as const, params: { why: d.why } }));
 }

@@ -39,7 +39,11 @@ export function sandboxReport(
   if (hit && sandbox.limits) {
     const setting = hit === 'processes' ? 'processes' : hit === 'cpu' ? 'cpuSeconds' : 'memoryMb';
     const what = message(`sandbox.limit.${hit}`, lang, { n: sandbox.limits[setting] }).reason;
-    return { ...base, limit: hit, note: `${what}${lang === 'zh' ? '。' : '. '}${message('sandbox.limit.setting', lang, { setting }).reason}` };
+    return {
+      ...base,
+      limit: hit,
+      note: `${what}${lang === 'zh' ? '。' : '. '}${message('sandbox.limit.setting', lang, { setting }).reason}`,
+    };
   }
   const denied = sandboxDenial(r.exitCode, output, cwd);
   return denied ? { ...base, denied: denied.kind, line: redact(denied.line), ...(denied.path ? { path: denied.path } : {}) } : base;

@@ -23,7 +23,12 @@ export interface RetryPlaces {
  * at L1 (the workspace was writable already) or one nobody can be asked about is never offered.
  * Pure over `places.real`.
  */
-export function retryRefusal(denied: { kind: 'write' | 'network'; path?: string }, level: 'L0' | 'L1', places: RetryPlaces, person: boolean): NoRetry | undefined {
+export function retryRefusal(
+  denied: { kind: 'write' | 'network'; path?: string },
+  level: 'L0' | 'L1',
+  places: RetryPlaces,
+  person: boolean,
+): NoRetry | undefined {
   if (!person) return 'no_person';
   if (denied.kind === 'network') return 'network';
   if (!denied.path) return 'no_path';

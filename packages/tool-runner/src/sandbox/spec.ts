@@ -96,17 +96,33 @@ function listDir(dir: string): string[] {
  * the step can see needs hiding (outside the home, or inside a place bound back): nothing is made
  * in the empty home.
  */
-export function specPlan(input: Pick<SpecInput, 'level' | 'workspace' | 'home' | 'slothtoolHome' | 'homeBinds'>, probe: Probe = probeFs, list: (dir: string) => string[] = listDir): SpecPlan {
+export function specPlan(
+  input: Pick<SpecInput, 'level' | 'workspace' | 'home' | 'slothtoolHome' | 'homeBinds'>,
+  probe: Probe = probeFs,
+  list: (dir: string) => string[] = listDir,
+): SpecPlan {
   const home = input.home;
-  const privateHome = input.level === 'L0' && input.homeBinds && home !== '/' && probe(home) === 'dir' ? { path: home, binds: input.homeBinds } : undefined;
+  const privateHome =
+    input.level === 'L0' && input.homeBinds && home !== '/' && probe(home) === 'dir' ? { path: home, binds: input.homeBinds } : undefined;
   const wsShown = !under(home, input.workspace);
-  const visible = (p: string) => !privateHome || !under(p, home) || privateHome.binds.some((b) => under(p, b.to)) || (wsShown && under(p, input.workspace));
-  const all = [...HOME_SECRET_STORES.map((rel) => path.join(home, rel)), ...globalNpmrcs(home, list), path.join(input.slothtoolHome, 'plugin-configs'), pipeFolder(input.slothtoolHome)];
+  const visible = (p: string) =>
+    !privateHome || !under(p, home) || privateHome.binds.some((b) => under(p, b.to)) || (wsShown && under(p, input.workspace));
+  const all = [
+    ...HOME_SECRET_STORES.map((rel) => path.join(home, rel)),
+    ...globalNpmrcs(home, list),
+    path.join(input.slothtoolHome, 'plugin-configs'),
+    pipeFolder(input.slothtoolHome),
+  ];
   return { ...(privateHome ? { privateHome } : {}), candidates: [...new Set(all.filter(visible))], visible };
 }
 
 /** Without a repository to ask (tests of the plan alone): every secret env file is untracked. */
-const noRepo = (probe: Probe): WorkspaceSecretsDeps => ({ kind: probe, repo: () => undefined, tracked: () => undefined, exclude: () => undefined });
+const noRepo = (probe: Probe): WorkspaceSecretsDeps => ({
+  kind: probe,
+  repo: () => undefined,
+  tracked: () => undefined,
+  exclude: () => undefined,
+});
 
 /**
  * The spec of one step: which secret stores exist to hide, which paths stay read-only, what the
@@ -114,7 +130,12 @@ const noRepo = (probe: Probe): WorkspaceSecretsDeps => ({ kind: probe, repo: () 
  * plan, and at L1 the paths kept read-only) and `secrets` (the env files of the workspace and
  * what git tracks of them, workspace-secrets.ts).
  */
-export function sandboxSpec(input: SpecInput, probe: Probe = probeFs, plan: SpecPlan = specPlan(input, probe), secrets: WorkspaceSecretsDeps = noRepo(probe)): SandboxSpec {
+export function sandboxSpec(
+  input: SpecInput,
+  probe: Probe = probeFs,
+  plan: SpecPlan = specPlan(input, probe),
+  secrets: WorkspaceSecretsDeps = noRepo(probe),
+): SandboxSpec {
   const hide: SandboxSpec['hide'] = [];
   for (const p of plan.candidates) {
     const kind = probe(p);
@@ -124,7 +145,8 @@ export function sandboxSpec(input: SpecInput, probe: Probe = probeFs, plan: Spec
   hide.push(...ws.hide);
   const readOnly: string[] = [];
   if (input.level === 'L1') {
-    for (const p of [path.join(input.workspace, '.git', 'hooks'), path.join(input.workspace, '.git', 'config'), input.slothtoolHome]) if (probe(p)) readOnly.push(p);
+    for (const p of [path.join(input.workspace, '.git', 'hooks'), path.join(input.workspace, '.git', 'config'), input.slothtoolHome])
+      if (probe(p)) readOnly.push(p);
   }
   return {
     level: input.level,

@@ -18,7 +18,25 @@ import { findRepo, hashLength, indexedPaths, nodeIndexFs, type IndexFs, type Rep
  * `.env.local.sample`, `.env.dist`, `.env.example_v2`): documentation of the variables, not
  * their values. Kept with the class, not as a list of names.
  */
-export const ENV_TEMPLATE_WORDS: ReadonlySet<string> = new Set(['example', 'examples', 'sample', 'samples', 'template', 'templates', 'tmpl', 'tpl', 'dist', 'default', 'defaults', 'schema', 'skel', 'skeleton', 'stub', 'placeholder', 'placeholders']);
+export const ENV_TEMPLATE_WORDS: ReadonlySet<string> = new Set([
+  'example',
+  'examples',
+  'sample',
+  'samples',
+  'template',
+  'templates',
+  'tmpl',
+  'tpl',
+  'dist',
+  'default',
+  'defaults',
+  'schema',
+  'skel',
+  'skeleton',
+  'stub',
+  'placeholder',
+  'placeholders',
+]);
 
 /** `secret` for `.env` and `.env.<suffix>`, `template` when a word of its suffix says so, undefined for other names. Pure. */
 export function envFileClass(name: string): 'secret' | 'template' | undefined {
@@ -54,7 +72,12 @@ export interface WorkspaceSecrets {
  * hidden files as absent. `visible`: whether a step of this level sees a path at all. A folder
  * named `.env` that is a Python virtual environment (`pyvenv.cfg`) is a toolchain, not a secret.
  */
-export function workspaceSecrets(workspace: string, entries: readonly string[], visible: (p: string) => boolean, deps: WorkspaceSecretsDeps): WorkspaceSecrets {
+export function workspaceSecrets(
+  workspace: string,
+  entries: readonly string[],
+  visible: (p: string) => boolean,
+  deps: WorkspaceSecretsDeps,
+): WorkspaceSecrets {
   const candidates: Array<{ path: string; kind: 'dir' | 'file' }> = [];
   for (const name of entries) {
     if (envFileClass(name) !== 'secret') continue;
@@ -67,10 +90,19 @@ export function workspaceSecrets(workspace: string, entries: readonly string[], 
   const repo = deps.repo(workspace);
   if (!repo) return { hide: candidates };
   const rel = (p: string) => path.relative(repo.top, p).split(path.sep).join('/');
-  const tracked = deps.tracked(repo, candidates.map((c) => rel(c.path))) ?? new Set<string>();
+  const tracked =
+    deps.tracked(
+      repo,
+      candidates.map((c) => rel(c.path)),
+    ) ?? new Set<string>();
   const hide = candidates.filter((c) => !tracked.has(rel(c.path)));
   const files = hide.filter((c) => c.kind === 'file');
-  const exclude = files.length ? deps.exclude(repo, files.map((c) => excludePattern(rel(c.path)))) : undefined;
+  const exclude = files.length
+    ? deps.exclude(
+        repo,
+        files.map((c) => excludePattern(rel(c.path))),
+      )
+    : undefined;
   return { hide, ...(exclude ? { exclude } : {}) };
 }
 
@@ -89,7 +121,11 @@ const STALE_MS = 24 * 60 * 60 * 1000;
  * repository's or the hidden set changed. Exclude files live in `runDir` (`<SlothTool home>/run`,
  * hidden from every step; bubblewrap binds from outside the view), named by their content.
  */
-export function nodeWorkspaceSecretsDeps(runDir: string, probe: (p: string) => 'dir' | 'file' | undefined, vfs: IndexFs = nodeIndexFs): WorkspaceSecretsDeps {
+export function nodeWorkspaceSecretsDeps(
+  runDir: string,
+  probe: (p: string) => 'dir' | 'file' | undefined,
+  vfs: IndexFs = nodeIndexFs,
+): WorkspaceSecretsDeps {
   let index: { key: string; result: Set<string> | undefined } | undefined;
   let exclude: { key: string; result: { from: string; to: string } | undefined } | undefined;
   return {

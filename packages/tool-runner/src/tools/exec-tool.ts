@@ -60,7 +60,12 @@ export function sandboxable(program: string, cwd: string, env: NodeJS.ProcessEnv
 const foundPrograms = new Set<string>();
 
 /** How a sandboxed run is reported: the sandbox, and what it stopped or which limit the run hit when it failed (sandbox/report.ts). */
-export function sandboxField(sandbox: NonNullable<ToolContext['sandbox']>, r: Pick<ExecResult, 'exitCode' | 'signal' | 'stdoutTail' | 'stderrTail'>, cwd: string, lang: ToolContext['lang']): NonNullable<RunToolResult['sandbox']> {
+export function sandboxField(
+  sandbox: NonNullable<ToolContext['sandbox']>,
+  r: Pick<ExecResult, 'exitCode' | 'signal' | 'stdoutTail' | 'stderrTail'>,
+  cwd: string,
+  lang: ToolContext['lang'],
+): NonNullable<RunToolResult['sandbox']> {
   return sandboxReport(sandbox, r, cwd, lang, redact);
 }
 
@@ -139,7 +144,8 @@ export async function hardenedCommand(
 ): Promise<{ args: string[]; env: NodeJS.ProcessEnv; hardened: string[] }> {
   const env = hardenedEnv(base);
   // go.mod's `toolchain` line would make go download and run another toolchain: stay local.
-  if (program === 'go' || program.endsWith('/go')) return { args: [...args], env: { ...env, GOTOOLCHAIN: 'local' }, hardened: ['GOTOOLCHAIN=local'] };
+  if (program === 'go' || program.endsWith('/go'))
+    return { args: [...args], env: { ...env, GOTOOLCHAIN: 'local' }, hardened: ['GOTOOLCHAIN=local'] };
   const wrapped = git.isGit(program) ? { index: -1, chdir: [] } : git.wrappedGit(program, args);
   const inner = wrapped.index;
   if (!git.isGit(program) && inner < 0) return { args: [...args], env, hardened: [] };

@@ -26,10 +26,13 @@ export function readJudgedFile(file: string): Buffer {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'NOT_A_FILE' });
     const real = pathOfFd(fd);
-    const moved = real !== undefined ? real !== file : (() => {
-      const now = fs.statSync(file, { throwIfNoEntry: false });
-      return !now || now.ino !== st.ino || now.dev !== st.dev;
-    })();
+    const moved =
+      real !== undefined
+        ? real !== file
+        : (() => {
+            const now = fs.statSync(file, { throwIfNoEntry: false });
+            return !now || now.ino !== st.ino || now.dev !== st.dev;
+          })();
     if (moved) throw Object.assign(new Error(`${file} was moved or replaced while it was being read`), { code: 'MOVED' });
     return fs.readFileSync(fd);
   } finally {
@@ -109,7 +112,8 @@ const DIFF_TIMEOUT_MS = 2000;
  */
 export function unifiedDiff(file: string, before: string, after: string, fallback?: string): string {
   const { createTwoFilesPatch } = diff();
-  const patch = createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS }) as string | undefined;
+  const patch = createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS }) as
+    string | undefined;
   if (patch === undefined) {
     const note = `@@ diff too large to compute: ${splitLines(before).length} → ${splitLines(after).length} lines @@`;
     return [`--- ${file}`, `+++ ${file}`, note, ...(fallback ? [fallback.replace(/\n+$/, '')] : [])].join('\n') + '\n';

@@ -126,7 +126,8 @@ async function commit(
   }
   // What the user saw must be what gets replaced: refuse when the file changed while asking.
   const again = session.resolve(f);
-  if (again.real !== target.real) return toolError(ctx, tool, 'MOVED', message('fs.err.moved', lang, { f, r: again.real }).reason, { path: f });
+  if (again.real !== target.real)
+    return toolError(ctx, tool, 'MOVED', message('fs.err.moved', lang, { f, r: again.real }).reason, { path: f });
   let now: string | null = null;
   if (again.exists) {
     try {
@@ -199,7 +200,9 @@ export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Prom
   if (count > 1 && step.replace_all !== true) return { ...err('AMBIGUOUS', 'fs.err.ambiguous', { n: count }), occurrences: count };
   const after = replaceExact(text, oldS, newS, step.replace_all === true);
   // Shown instead of hunks when a diff of a huge file would take too long.
-  const fallback = [...oldS.split(/\r?\n/).map((l) => `-${l}`), ...newS.split(/\r?\n/).map((l) => `+${l}`)].join('\n') + (count > 1 ? `\n(× ${count})` : '');
+  const fallback =
+    [...oldS.split(/\r?\n/).map((l) => `-${l}`), ...newS.split(/\r?\n/).map((l) => `+${l}`)].join('\n') +
+    (count > 1 ? `\n(× ${count})` : '');
   return commit('fs.edit', f, opened, after, ctx, { replacements: step.replace_all === true ? count : 1, fallback });
 }
 
@@ -208,7 +211,19 @@ export async function runFsWrite(step: FsWriteStep, ctx: SessionToolContext): Pr
   const opened = await withHeldText(openTarget(step, 'fs.write', ctx), ctx);
   if ('_event' in opened) return opened;
   if (opened.before === step.content) {
-    return { _event: 'tool_result', id: ctx.id, tool: 'fs.write', path: step.path, status: 'unchanged', added: 0, removed: 0, snippet: '', undoable: false, summary: step.path, decision: ctx.decision };
+    return {
+      _event: 'tool_result',
+      id: ctx.id,
+      tool: 'fs.write',
+      path: step.path,
+      status: 'unchanged',
+      added: 0,
+      removed: 0,
+      snippet: '',
+      undoable: false,
+      summary: step.path,
+      decision: ctx.decision,
+    };
   }
   return commit('fs.write', step.path, opened, step.content, ctx, {});
 }

@@ -55,7 +55,8 @@ export function searchRoot(tool: string, p: string, ctx: SessionToolContext): { 
   const target = ctx.judged ?? ctx.session.resolve(p);
   const f = p;
   if (!target.exists) return toolError(ctx, tool, 'NOT_FOUND', message('search.err.not_found', ctx.lang, { f }).reason, { path: f });
-  if (target.kind !== 'dir' && target.kind !== 'file') return toolError(ctx, tool, 'NOT_A_FILE', message('fs.err.not_file', ctx.lang, { f }).reason, { path: f });
+  if (target.kind !== 'dir' && target.kind !== 'file')
+    return toolError(ctx, tool, 'NOT_A_FILE', message('fs.err.not_file', ctx.lang, { f }).reason, { path: f });
   return { real: target.real, kind: target.kind };
 }
 
@@ -74,10 +75,14 @@ export async function runFsGlob(step: FsGlobStep, ctx: SessionToolContext): Prom
   const { lang, session } = ctx;
   const stepPath = step.path ?? '.';
   const pattern = relativePattern(step.pattern);
-  if (!pattern) return toolError(ctx, 'fs.glob', 'INVALID_PATTERN', message('glob.err.pattern', lang, { p: step.pattern }).reason, { pattern: step.pattern });
+  if (!pattern)
+    return toolError(ctx, 'fs.glob', 'INVALID_PATTERN', message('glob.err.pattern', lang, { p: step.pattern }).reason, {
+      pattern: step.pattern,
+    });
   const root = searchRoot('fs.glob', stepPath, ctx);
   if ('status' in root) return root;
-  if (root.kind !== 'dir') return toolError(ctx, 'fs.glob', 'NOT_A_DIRECTORY', message('search.err.not_dir', lang, { f: stepPath }).reason, { path: stepPath });
+  if (root.kind !== 'dir')
+    return toolError(ctx, 'fs.glob', 'NOT_A_DIRECTORY', message('search.err.not_dir', lang, { f: stepPath }).reason, { path: stepPath });
   const found: Array<{ rel: string; mtime: number }> = [];
   // Under a hard time limit: the pattern and the repository's ignore lines become regular expressions.
   const limitMs = Math.min(WALK_TIME_MS, ctx.timeoutMs);
@@ -86,7 +91,12 @@ export async function runFsGlob(step: FsGlobStep, ctx: SessionToolContext): Prom
     const match = pm(pattern, { dot: true, noextglob: true });
     const base = pm.scan(pattern).base;
     return walkFiles(
-      { workspace: session.workspace, root: root.real, enter: (rel) => mayHold(base, rel), shouldStop: () => (ctx.signal?.aborted ? 'aborted' : undefined) },
+      {
+        workspace: session.workspace,
+        root: root.real,
+        enter: (rel) => mayHold(base, rel),
+        shouldStop: () => (ctx.signal?.aborted ? 'aborted' : undefined),
+      },
       (file) => {
         if (!match(file.rel)) return;
         let mtime = 0;
@@ -103,9 +113,10 @@ export async function runFsGlob(step: FsGlobStep, ctx: SessionToolContext): Prom
   // Newest first; equal times by name, so the order is stable.
   found.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   const files = found.slice(0, GLOB_DEFAULT_LIMIT).map((f) => shownPath(step.path, f.rel));
-  const notes = [stopNote(walked.stopped, lang, limitMs), found.length > files.length ? message('glob.note.more', lang, { n: found.length, shown: files.length }).reason : undefined].filter(
-    (n): n is string => !!n,
-  );
+  const notes = [
+    stopNote(walked.stopped, lang, limitMs),
+    found.length > files.length ? message('glob.note.more', lang, { n: found.length, shown: files.length }).reason : undefined,
+  ].filter((n): n is string => !!n);
   return {
     _event: 'tool_result',
     id: ctx.id,

@@ -124,10 +124,18 @@ export async function runFsGrep(step: FsGrepStep, ctx: SessionToolContext): Prom
     }
   }
   if (outcome.globError) {
-    return toolError(ctx, 'fs.grep', 'INVALID_GLOB', message('grep.err.glob', lang, { g: step.glob ?? '', e: outcome.globError }).reason, { pattern: step.pattern });
+    return toolError(ctx, 'fs.grep', 'INVALID_GLOB', message('grep.err.glob', lang, { g: step.glob ?? '', e: outcome.globError }).reason, {
+      pattern: step.pattern,
+    });
   }
   if (outcome.patternError) {
-    return toolError(ctx, 'fs.grep', 'INVALID_PATTERN', message('grep.err.pattern', lang, { p: step.pattern, e: outcome.patternError }).reason, { pattern: step.pattern });
+    return toolError(
+      ctx,
+      'fs.grep',
+      'INVALID_PATTERN',
+      message('grep.err.pattern', lang, { p: step.pattern, e: outcome.patternError }).reason,
+      { pattern: step.pattern },
+    );
   }
   const matches = buildMatches(hits, q, step.path, Math.max(0, Math.min(10, step.context ?? 0)));
   const stop = outcome.stopped;

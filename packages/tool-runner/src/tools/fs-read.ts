@@ -1,6 +1,15 @@
 import { message } from '../i18n';
 import type { FsReadStep } from '../tool-steps';
-import { decodeText, FS_DEFAULT_LIMIT, FS_MAX_CONTENT_CHARS, FS_MAX_FILE_BYTES, FS_MAX_LINE_CHARS, isBinary, numbered, redactLines } from './fs-common';
+import {
+  decodeText,
+  FS_DEFAULT_LIMIT,
+  FS_MAX_CONTENT_CHARS,
+  FS_MAX_FILE_BYTES,
+  FS_MAX_LINE_CHARS,
+  isBinary,
+  numbered,
+  redactLines,
+} from './fs-common';
 import { toolError, type SessionToolContext, type ToolErrorResult } from './session';
 import { heldText } from './file-access';
 import type { ResultDecision } from './types';

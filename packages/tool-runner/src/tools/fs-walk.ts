@@ -94,7 +94,10 @@ export function walkFiles(options: WalkOptions, onFile: (file: WalkedFile) => bo
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const baseRel = [rootRel, relFromRoot].filter(Boolean).join('/');
-    const own = relFromRoot && entries.some((e) => IGNORE_FILES.includes(e.name)) ? readIgnore(dirAbs, [], new Set(entries.map((e) => e.name))) : undefined;
+    const own =
+      relFromRoot && entries.some((e) => IGNORE_FILES.includes(e.name))
+        ? readIgnore(dirAbs, [], new Set(entries.map((e) => e.name)))
+        : undefined;
     if (own) layers.push({ dir: baseRel, matcher: own });
     try {
       for (const e of entries) {

@@ -45,7 +45,8 @@ function systemConfigFiles(env: NodeJS.ProcessEnv): string[] {
     const git = path.join(dir, 'git');
     if (!fs.statSync(git, { throwIfNoEntry: false })?.isFile()) continue;
     const prefix = path.dirname(path.dirname(fs.realpathSync(git)));
-    for (const f of [path.join(prefix, 'etc', 'gitconfig'), path.join(path.dirname(dir), 'etc', 'gitconfig')]) if (!files.includes(f)) files.push(f);
+    for (const f of [path.join(prefix, 'etc', 'gitconfig'), path.join(path.dirname(dir), 'etc', 'gitconfig')])
+      if (!files.includes(f)) files.push(f);
     break;
   }
   return files;
@@ -79,7 +80,13 @@ function fileStamp(file: string): string | undefined {
 /** The stamp of the configuration git reads in `cwd` with `env`, or undefined (see above). */
 export function gitConfigStamp(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
   try {
-    if (env.GIT_CONFIG_GLOBAL !== undefined || env.GIT_CONFIG_SYSTEM !== undefined || env.GIT_CONFIG !== undefined || env.GIT_DIR !== undefined) return undefined;
+    if (
+      env.GIT_CONFIG_GLOBAL !== undefined ||
+      env.GIT_CONFIG_SYSTEM !== undefined ||
+      env.GIT_CONFIG !== undefined ||
+      env.GIT_DIR !== undefined
+    )
+      return undefined;
     const dir = gitDir(cwd);
     if (!dir) return undefined;
     const home = env.HOME || os.homedir();

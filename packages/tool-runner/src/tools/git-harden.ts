@@ -13,10 +13,31 @@ import { execModule } from '../lazy-modules';
 import { gitConfigStamp } from './git-config-stamp';
 
 /** Global options of git that take a value in the next argument. */
-const VALUED_GLOBALS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--attr-source', '--exec-path', '--super-prefix']);
+const VALUED_GLOBALS = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--config-env',
+  '--attr-source',
+  '--exec-path',
+  '--super-prefix',
+]);
 
 /** Subcommands that take diff options: an external diff and textconv are switched off with flags. */
-const DIFF_FAMILY = new Set(['diff', 'log', 'show', 'whatchanged', 'diff-tree', 'diff-files', 'diff-index', 'range-diff', 'format-patch', 'reflog']);
+const DIFF_FAMILY = new Set([
+  'diff',
+  'log',
+  'show',
+  'whatchanged',
+  'diff-tree',
+  'diff-files',
+  'diff-index',
+  'range-diff',
+  'format-patch',
+  'reflog',
+]);
 /** Subcommands that take --no-textconv only. */
 const TEXTCONV_ONLY = new Set(['blame', 'annotate', 'grep']);
 
@@ -30,7 +51,19 @@ function tableOverrides(scope: 'all' | 'local' | 'unsigned'): Array<[string, str
 }
 
 /** Subcommands that are not reads but have read-only forms judged L0 (a listing, a `--stdout`, a `show`). */
-const LOCAL_TOO = new Set(['format-patch', 'stash', 'notes', 'branch', 'tag', 'reflog', 'worktree', 'symbolic-ref', 'config', 'apply', 'interpret-trailers']);
+const LOCAL_TOO = new Set([
+  'format-patch',
+  'stash',
+  'notes',
+  'branch',
+  'tag',
+  'reflog',
+  'worktree',
+  'symbolic-ref',
+  'config',
+  'apply',
+  'interpret-trailers',
+]);
 
 /**
  * Subcommands that need no transport: the reads (git.ts), the ones with L0 forms, `archive`
@@ -80,7 +113,12 @@ export function subcommandIndex(args: readonly string[]): number {
  * puts the git that reads them in the step's sandbox, like the step. Asynchronous (through
  * exec): the event loop is not held while git runs.
  */
-export async function filterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: (program: string, args: string[]) => { program: string; args: string[]; fds?: Buffer[] } | undefined, globals: readonly string[] = []): Promise<string[]> {
+export async function filterDrivers(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  wrap?: (program: string, args: string[]) => { program: string; args: string[]; fds?: Buffer[] } | undefined,
+  globals: readonly string[] = [],
+): Promise<string[]> {
   // Kept while every config file git reads is unchanged (git-config-stamp.ts): one read per
   // repository and configuration, not one per git step. With global options (another folder or
   // repository) it is read every time.
@@ -98,11 +136,24 @@ export async function filterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap?: 
 /** Filter drivers read, by the stamp of the configuration they were read from. */
 const knownDrivers = new Map<string, string[]>();
 
-async function readFilterDrivers(cwd: string, env: NodeJS.ProcessEnv, wrap: ((program: string, args: string[]) => { program: string; args: string[]; fds?: Buffer[] } | undefined) | undefined, globals: readonly string[]): Promise<string[]> {
+async function readFilterDrivers(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  wrap: ((program: string, args: string[]) => { program: string; args: string[]; fds?: Buffer[] } | undefined) | undefined,
+  globals: readonly string[],
+): Promise<string[]> {
   const read = [...globals, 'config', '--get-regexp', '^filter\\..*\\.(clean|smudge|process|required)$'];
   const cmd: { program: string; args: string[]; fds?: Buffer[] } = wrap?.('git', read) ?? { program: 'git', args: read };
   const { exec } = execModule();
-  const r = await exec({ program: cmd.program, args: cmd.args, ...(cmd.fds ? { fds: cmd.fds } : {}), cwd, env, timeoutMs: 5000, maxOutputBytes: 1 << 20 });
+  const r = await exec({
+    program: cmd.program,
+    args: cmd.args,
+    ...(cmd.fds ? { fds: cmd.fds } : {}),
+    cwd,
+    env,
+    timeoutMs: 5000,
+    maxOutputBytes: 1 << 20,
+  });
   if (r.exitCode !== 0 || !r.stdoutTail) return [];
   const names = new Set<string>();
   for (const line of r.stdoutTail.split('\n')) {

@@ -77,9 +77,8 @@ export function grepWithNode(q: GrepQuery, hits: HitCollector): GrepOutcome {
       return undefined;
     }
     const wanted = q.glob ? picomatch()(q.glob, { dot: true, basename: !q.glob.includes('/'), noextglob: true }) : undefined;
-    return walkFiles(
-      { workspace: q.workspace, root: q.root, shouldStop: () => (q.signal?.aborted ? 'aborted' : undefined) },
-      (file) => (wanted && !wanted(file.rel) ? undefined : consider(file.rel, file.abs)),
+    return walkFiles({ workspace: q.workspace, root: q.root, shouldStop: () => (q.signal?.aborted ? 'aborted' : undefined) }, (file) =>
+      wanted && !wanted(file.rel) ? undefined : consider(file.rel, file.abs),
     ).stopped;
   });
   stopped ??= run.done ? run.value : 'time';

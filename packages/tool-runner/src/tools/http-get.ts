@@ -40,7 +40,9 @@ function isTextType(type: string): boolean {
   return (
     type === '' ||
     type.startsWith('text/') ||
-    /^application\/([\w.+-]*\+)?(json|xml|javascript|ecmascript|x-www-form-urlencoded|yaml|x-yaml|toml|x-sh|graphql|ld\+json)$/.test(type) ||
+    /^application\/([\w.+-]*\+)?(json|xml|javascript|ecmascript|x-www-form-urlencoded|yaml|x-yaml|toml|x-sh|graphql|ld\+json)$/.test(
+      type,
+    ) ||
     /\+(json|xml)$/.test(type)
   );
 }
@@ -73,7 +75,13 @@ export interface RequestInit {
  * (the `lookup` hands it to the socket, so DNS cannot answer differently between the check and
  * the connection). The body is read (decompressed) up to `maxBytes`; non-text bodies are not read.
  */
-export function requestOnce(url: URL, addr: LookupAddress, maxBytes: number, signal: AbortSignal, init: RequestInit = {}): Promise<Fetched> {
+export function requestOnce(
+  url: URL,
+  addr: LookupAddress,
+  maxBytes: number,
+  signal: AbortSignal,
+  init: RequestInit = {},
+): Promise<Fetched> {
   return new Promise<Fetched>((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
     const lookup = (_host: string, opts: { all?: boolean } | number | undefined, cb: (...a: unknown[]) => void): void => {
@@ -111,7 +119,10 @@ export function requestOnce(url: URL, addr: LookupAddress, maxBytes: number, sig
  */
 function readResponse(res: IncomingMessage, maxBytes: number, resolve: (f: Fetched) => void, reject: (e: Error) => void): void {
   const status = res.statusCode ?? 0;
-  const type = String(res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = String(res.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
   if ((status >= 300 && status < 400 && res.headers.location) || !isTextType(type)) {
     res.resume();
     res.destroy();
@@ -166,7 +177,10 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
   const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
   const redirects: string[] = [];
   const fail = (code: string, message: string, hint?: string): ToolErrorResult => {
-    const r = toolError(ctx, 'http.get', code, redact(message), { url: redact(step.url), ...(redirects.length ? { redirects: redirects.map(redact) } : {}) });
+    const r = toolError(ctx, 'http.get', code, redact(message), {
+      url: redact(step.url),
+      ...(redirects.length ? { redirects: redirects.map(redact) } : {}),
+    });
     if (hint) r.error.hint = hint;
     return r;
   };
@@ -179,7 +193,8 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
     }
     const seen = new Set<string>();
     for (;;) {
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('SCHEME', message('http.err.scheme', lang, { u: url.href }).reason);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        return fail('SCHEME', message('http.err.scheme', lang, { u: url.href }).reason);
       if (seen.has(url.href)) return fail('REDIRECT_LOOP', message('http.err.loop', lang, { u: url.href }).reason);
       seen.add(url.href);
       const addr = await checkedAddress(url.hostname, privateAllowed(session.allowPrivateNetwork, url), settings.resolve);
@@ -187,7 +202,8 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
       const status = got.res.statusCode ?? 0;
       const location = got.res.headers.location;
       if (status >= 300 && status < 400 && location) {
-        if (redirects.length >= settings.maxRedirects) return fail('TOO_MANY_REDIRECTS', message('http.err.redirects', lang, { n: settings.maxRedirects }).reason);
+        if (redirects.length >= settings.maxRedirects)
+          return fail('TOO_MANY_REDIRECTS', message('http.err.redirects', lang, { n: settings.maxRedirects }).reason);
         let next: URL;
         try {
           next = new URL(location, url);
@@ -204,12 +220,17 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
         continue;
       }
       const contentType = String(got.res.headers['content-type'] ?? '');
-      if (!got.body) return fail('NOT_TEXT', message('http.err.binary', lang, { t: contentType.split(';')[0].trim().toLowerCase() || '?' }).reason);
+      if (!got.body)
+        return fail('NOT_TEXT', message('http.err.binary', lang, { t: contentType.split(';')[0].trim().toLowerCase() || '?' }).reason);
       return pageResult(step, ctx, { url, status, contentType, body: got.body, truncated: got.truncated, redirects });
     }
   } catch (err) {
     if (err instanceof BlockedAddressError) {
-      return fail(err.code, message('http.err.private', lang, { h: err.host, a: err.address, r: err.range }).reason, message('http.err.private', lang).hint);
+      return fail(
+        err.code,
+        message('http.err.private', lang, { h: err.host, a: err.address, r: err.range }).reason,
+        message('http.err.private', lang).hint,
+      );
     }
     if (controller.signal.aborted) {
       if (ctx.signal?.aborted) return fail('ABORTED', 'aborted');

@@ -64,7 +64,13 @@ function journalled(step: JsonPatchStep, ctx: ToolContext): ((file: string) => v
   }
   return (file) => {
     try {
-      session.journal.record({ stepId: ctx.id, tool: 'config.json_patch', path: target.real, before, after: fs.readFileSync(file, 'utf8') });
+      session.journal.record({
+        stepId: ctx.id,
+        tool: 'config.json_patch',
+        path: target.real,
+        before,
+        after: fs.readFileSync(file, 'utf8'),
+      });
     } catch {
       // The file is gone again already: nothing to put back later.
     }

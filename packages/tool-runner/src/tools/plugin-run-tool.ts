@@ -68,7 +68,15 @@ export async function runPluginRun(step: PluginRunStep, ctx: ToolContext): Promi
     decision: ctx.decision,
   };
   if (!info) {
-    return { ...base, exitCode: 127, durationMs: 0, stdoutTail: '', stderrTail: '', truncated: false, error: { code: 'PLUGIN_NOT_FOUND', message: `no plugin "${step.plugin}" in registry.json` } };
+    return {
+      ...base,
+      exitCode: 127,
+      durationMs: 0,
+      stdoutTail: '',
+      stderrTail: '',
+      truncated: false,
+      error: { code: 'PLUGIN_NOT_FOUND', message: `no plugin "${step.plugin}" in registry.json` },
+    };
   }
   const argv = [info.binPath, ...step.args];
   // Without a terminal to hand over (stdio carries a protocol) it runs captured like any plugin.

@@ -45,7 +45,11 @@ function unknownProc(tool: string, procId: string, ctx: SessionToolContext): Too
 /** Where a detached process's output goes: `<SlothTool home>/ai/detached/<time>-<program>.log`. */
 export function detachedLogFile(slothtoolHome: string, program: string, now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').replace(/\..*$/, '');
-  const name = path.basename(program).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'proc';
+  const name =
+    path
+      .basename(program)
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .slice(0, 40) || 'proc';
   return path.join(slothtoolHome, 'ai', 'detached', `${stamp}-${name}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.log`);
 }
 
@@ -54,11 +58,20 @@ export async function runProcStart(step: ProcStartStep, ctx: SessionToolContext)
   const cwd = stepCwd(step, ctx.cwd);
   const { args, env } = await hardenedCommand(step.program, step.args, cwd, ctx.env, ctx.sandbox);
   const detach = step.detach === true;
-  const wrapped = ctx.sandbox && sandboxable(step.program, cwd, env) ? ctx.sandbox.wrap(step.program, args, cwd, { outlive: detach }) : undefined;
+  const wrapped =
+    ctx.sandbox && sandboxable(step.program, cwd, env) ? ctx.sandbox.wrap(step.program, args, cwd, { outlive: detach }) : undefined;
   const logFile = detach ? detachedLogFile(ctx.session.slothtoolHome, step.program, new Date()) : undefined;
-  const started = ctx.session.procs.start({ program: step.program, args: step.args, cwd, env, spawnAs: wrapped ?? { program: step.program, args }, ...(logFile ? { logFile } : {}) });
+  const started = ctx.session.procs.start({
+    program: step.program,
+    args: step.args,
+    cwd,
+    env,
+    spawnAs: wrapped ?? { program: step.program, args },
+    ...(logFile ? { logFile } : {}),
+  });
   if (!started.ok) {
-    const text = started.code === 'TOO_MANY' ? message('proc.err.too_many', ctx.lang, { n: started.message }).reason : redact(started.message);
+    const text =
+      started.code === 'TOO_MANY' ? message('proc.err.too_many', ctx.lang, { n: started.message }).reason : redact(started.message);
     return toolError(ctx, 'proc.start', started.code, text, { program: step.program, args: step.args, cwd });
   }
   const snap = (await ctx.session.procs.status(started.id))!;

@@ -152,7 +152,14 @@ export class ProcessTable {
    * With `logFile` the process is detached: its output goes to that file (created 0600), it is
    * not ended by dispose() or the host's exit, and proc.status reads what is new in the file.
    */
-  start(options: { program: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv; spawnAs?: { program: string; args: string[]; fds?: Buffer[] }; logFile?: string }): { ok: true; id: string; pid?: number } | { ok: false; code: string; message: string } {
+  start(options: {
+    program: string;
+    args: string[];
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    spawnAs?: { program: string; args: string[]; fds?: Buffer[] };
+    logFile?: string;
+  }): { ok: true; id: string; pid?: number } | { ok: false; code: string; message: string } {
     if (this.running() >= this.limits.maxRunning) return { ok: false, code: 'TOO_MANY', message: String(this.limits.maxRunning) };
     const id = `proc_${++this.counter}`;
     let child: ChildProcess;
@@ -163,7 +170,10 @@ export class ProcessTable {
         cwd: options.cwd,
         env: options.env,
         // fds 3, 4, …: a sandboxed command's seccomp filter, written by the spawner (exec.ts feedFds)
-        stdio: [...(logFd === undefined ? (['ignore', 'pipe', 'pipe'] as const) : (['ignore', logFd, logFd] as const)), ...(options.spawnAs?.fds ?? []).map(() => 'pipe' as const)],
+        stdio: [
+          ...(logFd === undefined ? (['ignore', 'pipe', 'pipe'] as const) : (['ignore', logFd, logFd] as const)),
+          ...(options.spawnAs?.fds ?? []).map(() => 'pipe' as const),
+        ],
         ...(options.spawnAs?.fds?.length ? { fdData: options.spawnAs.fds } : {}),
         detached: this.deps.platform !== 'win32',
         windowsHide: true,

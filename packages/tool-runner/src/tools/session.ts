@@ -62,6 +62,12 @@ export interface ToolErrorResult {
   [key: string]: unknown;
 }
 
-export function toolError(ctx: ToolContext, tool: string, code: string, message: string, extra: Record<string, unknown> = {}): ToolErrorResult {
+export function toolError(
+  ctx: ToolContext,
+  tool: string,
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): ToolErrorResult {
   return { _event: 'tool_result', id: ctx.id, tool, ...extra, status: 'error', error: { code, message }, decision: ctx.decision };
 }

@@ -99,7 +99,13 @@ export interface Registry {
 /** Side effects of the runner, replaceable in tests. */
 export interface RunnerDeps {
   exec: (options: ExecOptions) => Promise<ExecResult>;
-  execInherit: (options: { program: string; args: string[]; cwd: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal }) => Promise<InheritResult>;
+  execInherit: (options: {
+    program: string;
+    args: string[];
+    cwd: string;
+    env?: NodeJS.ProcessEnv;
+    signal?: AbortSignal;
+  }) => Promise<InheritResult>;
   readFileSync: (file: string) => string;
   patchFile: (file: string, ops: PatchOp[], options: PatchFileOptions) => Promise<PatchFileResult>;
   now: () => number;
@@ -150,7 +156,12 @@ export interface StepSandbox {
   /** The resource limits the step runs under (L0), if any. */
   limits?: import('../sandbox/limits').SandboxLimits;
   /** `outlive`: the process may outlive the runner (a detached proc.start): no die-with-parent. */
-  wrap(program: string, args: readonly string[], cwd: string, options?: { outlive?: boolean }): import('../sandbox/bwrap').SandboxedCommand | undefined;
+  wrap(
+    program: string,
+    args: readonly string[],
+    cwd: string,
+    options?: { outlive?: boolean },
+  ): import('../sandbox/bwrap').SandboxedCommand | undefined;
 }
 
 export type { Step };

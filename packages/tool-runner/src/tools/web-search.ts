@@ -46,12 +46,28 @@ const ENDPOINTS = {
 } as const;
 
 const text = z.string().catch('');
-const SearxngBody = z.object({ results: z.array(z.object({ title: text, url: text, content: text }).passthrough()).catch([]) }).passthrough();
-const BraveBody = z.object({ web: z.object({ results: z.array(z.object({ title: text, url: text, description: text }).passthrough()).catch([]) }).passthrough().optional() }).passthrough();
-const TavilyBody = z.object({ results: z.array(z.object({ title: text, url: text, content: text }).passthrough()).catch([]) }).passthrough();
+const SearxngBody = z
+  .object({ results: z.array(z.object({ title: text, url: text, content: text }).passthrough()).catch([]) })
+  .passthrough();
+const BraveBody = z
+  .object({
+    web: z
+      .object({ results: z.array(z.object({ title: text, url: text, description: text }).passthrough()).catch([]) })
+      .passthrough()
+      .optional(),
+  })
+  .passthrough();
+const TavilyBody = z
+  .object({ results: z.array(z.object({ title: text, url: text, content: text }).passthrough()).catch([]) })
+  .passthrough();
 
 /** The request for a provider: where, how, and how its answer reads as hits. */
-export function providerRequest(s: WebSearchSettings, query: string, max: number, apiKey: string | undefined): { url: URL; init: RequestInit; parse(json: unknown): WebSearchHit[] | undefined } {
+export function providerRequest(
+  s: WebSearchSettings,
+  query: string,
+  max: number,
+  apiKey: string | undefined,
+): { url: URL; init: RequestInit; parse(json: unknown): WebSearchHit[] | undefined } {
   if (s.provider === 'searxng') {
     const url = new URL('search', (s.url ?? '').replace(/\/*$/, '/'));
     url.searchParams.set('q', query);
@@ -135,7 +151,8 @@ export async function runWebSearch(step: WebSearchStep, ctx: SessionToolContext)
     const got = await requestOnce(req.url, addr, session.http.maxBytes, controller.signal, req.init);
     const status = got.res.statusCode ?? 0;
     const body = got.body ? decodeBody(got.body, String(got.res.headers['content-type'] ?? '')) : '';
-    if (status < 200 || status >= 300) return fail('PROVIDER_ERROR', 'search.err.status', { p: s.provider, n: status, b: plain(body, 300) || '-' });
+    if (status < 200 || status >= 300)
+      return fail('PROVIDER_ERROR', 'search.err.status', { p: s.provider, n: status, b: plain(body, 300) || '-' });
     let json: unknown;
     try {
       json = JSON.parse(body);
@@ -160,7 +177,10 @@ export async function runWebSearch(step: WebSearchStep, ctx: SessionToolContext)
     };
   } catch (err) {
     if (err instanceof BlockedAddressError) return fail(err.code, 'http.err.private', { h: err.host, a: err.address, r: err.range });
-    if (controller.signal.aborted) return ctx.signal?.aborted ? fail('ABORTED', 'search.err.aborted') : fail('TIMEOUT', 'http.err.timeout', { ms: session.http.timeoutMs });
+    if (controller.signal.aborted)
+      return ctx.signal?.aborted
+        ? fail('ABORTED', 'search.err.aborted')
+        : fail('TIMEOUT', 'http.err.timeout', { ms: session.http.timeoutMs });
     const e = err as NodeJS.ErrnoException;
     return toolError(ctx, 'web.search', e.code ?? 'NETWORK_ERROR', redact(e.message ?? String(err)), { query: redact(step.query) });
   } finally {

@@ -17,22 +17,98 @@ export { GIT_TABLES } from './tables-git';
 
 /** Program name → its table (aliases share one). */
 export const OPTION_TABLES: Record<string, ProgramOptions> = {
-  ls: files.ls, dir: files.ls, vdir: files.ls, cat: files.cat, head: files.head, tail: files.tail, wc: files.wc, sort: files.sort,
-  uniq: files.uniq, cut: files.cut, tr: files.tr, diff: files.diff, cmp: files.cmp, file: files.file, stat: files.stat, du: files.du,
-  df: files.df, tree: files.tree, grep: files.grep, egrep: files.grep, fgrep: files.grep, zgrep: files.grep, rg: files.rg, fd: files.fd,
-  fdfind: files.fd, find: files.find, jq: other.jq, yq: other.yq, base64: other.base64, od: other.od, hexdump: other.hexdump, xxd: other.xxd,
-  tar: other.tar, gtar: other.tar, unzip: other.unzip, gzip: other.gzip, gunzip: other.gzip, zcat: other.gzip, bzip2: other.bzip2,
-  bunzip2: other.bzip2, bzcat: other.bzip2, xz: other.xz, unxz: other.xz, xzcat: other.xz, zstd: other.zstd, unzstd: other.zstd,
-  which: other.which, date: other.date, uname: other.uname, ps: other.ps, ss: other.ss, netstat: other.netstat, dig: other.dig,
-  host: other.host, man: other.man, sed: other.sed, gsed: other.sed, awk: other.awk, gawk: other.awk, mawk: other.awk, nawk: other.awk,
+  ls: files.ls,
+  dir: files.ls,
+  vdir: files.ls,
+  cat: files.cat,
+  head: files.head,
+  tail: files.tail,
+  wc: files.wc,
+  sort: files.sort,
+  uniq: files.uniq,
+  cut: files.cut,
+  tr: files.tr,
+  diff: files.diff,
+  cmp: files.cmp,
+  file: files.file,
+  stat: files.stat,
+  du: files.du,
+  df: files.df,
+  tree: files.tree,
+  grep: files.grep,
+  egrep: files.grep,
+  fgrep: files.grep,
+  zgrep: files.grep,
+  rg: files.rg,
+  fd: files.fd,
+  fdfind: files.fd,
+  find: files.find,
+  jq: other.jq,
+  yq: other.yq,
+  base64: other.base64,
+  od: other.od,
+  hexdump: other.hexdump,
+  xxd: other.xxd,
+  tar: other.tar,
+  gtar: other.tar,
+  unzip: other.unzip,
+  gzip: other.gzip,
+  gunzip: other.gzip,
+  zcat: other.gzip,
+  bzip2: other.bzip2,
+  bunzip2: other.bzip2,
+  bzcat: other.bzip2,
+  xz: other.xz,
+  unxz: other.xz,
+  xzcat: other.xz,
+  zstd: other.zstd,
+  unzstd: other.zstd,
+  which: other.which,
+  date: other.date,
+  uname: other.uname,
+  ps: other.ps,
+  ss: other.ss,
+  netstat: other.netstat,
+  dig: other.dig,
+  host: other.host,
+  man: other.man,
+  sed: other.sed,
+  gsed: other.sed,
+  awk: other.awk,
+  gawk: other.awk,
+  mawk: other.awk,
+  nawk: other.awk,
   ...READER_TABLES,
 };
 
 /** npm's and pip's sub-commands whose options are checked against NPM / PIP (the others already ask). */
-const NPM_READ = new Set(['ls', 'list', 'll', 'la', 'explain', 'why', 'query', 'root', 'prefix', 'bin', 'fund', 'view', 'v', 'info', 'show', 'outdated', 'search', 'audit', 'doctor', 'whoami', 'ping']);
+const NPM_READ = new Set([
+  'ls',
+  'list',
+  'll',
+  'la',
+  'explain',
+  'why',
+  'query',
+  'root',
+  'prefix',
+  'bin',
+  'fund',
+  'view',
+  'v',
+  'info',
+  'show',
+  'outdated',
+  'search',
+  'audit',
+  'doctor',
+  'whoami',
+  'ping',
+]);
 const PIP_READ = new Set(['list', 'show', 'freeze', 'check', 'inspect', 'debug', 'search', 'index']);
 
-const own = <T>(table: Record<string, T>, key: string | undefined): T | undefined => (key !== undefined && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined);
+const own = <T>(table: Record<string, T>, key: string | undefined): T | undefined =>
+  key !== undefined && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
 
 /**
  * The table and the arguments it parses for `name args`: sub-command programs (go, cargo) by
@@ -44,7 +120,9 @@ export function tableFor(name: string, args: readonly string[]): { table: Progra
   if (name === 'npm' || name === 'pip' || name === 'pip3') {
     const i = args.findIndex((a) => !a.startsWith('-'));
     const read = name === 'npm' ? NPM_READ : PIP_READ;
-    return i >= 0 && read.has(args[i]) ? { table: name === 'npm' ? other.NPM : other.PIP, args: args.filter((_a, j) => j !== i) } : undefined;
+    return i >= 0 && read.has(args[i])
+      ? { table: name === 'npm' ? other.NPM : other.PIP, args: args.filter((_a, j) => j !== i) }
+      : undefined;
   }
   if (name === 'go') {
     const i = args.findIndex((a) => !a.startsWith('-'));
@@ -86,7 +164,9 @@ function readAnyFindings(name: string, value: string, ctx: JudgeCtx): Finding[] 
   if (p === undefined || value === '-' || value === '') return [];
   const own = slothtoolHomeFindings([p], ctx, false);
   if (own.length || !ctx.cwd) return own;
-  return !isHarmlessDevice(p) && isOutsideWorkspace(p, ctx.runCwd === undefined ? ctx : { ...ctx, runCwd: undefined }) ? [finding('read.outside', 'L1', { p: name, a: p })] : [];
+  return !isHarmlessDevice(p) && isOutsideWorkspace(p, ctx.runCwd === undefined ? ctx : { ...ctx, runCwd: undefined })
+    ? [finding('read.outside', 'L1', { p: name, a: p })]
+    : [];
 }
 
 /**
@@ -99,7 +179,8 @@ export function optionFindings(name: string, r: Resolution, ctx: JudgeCtx, readO
     if (o.negated || !o.spec.effect) continue;
     const params = { p: name, a: o.given, o: optionName(o.spec), v: o.value ?? '' };
     // The file a write option names is a write target wherever the program's rules stand (effects.ts).
-    if (o.spec.effect === 'write' && o.spec.value === 'required' && o.value !== undefined) out.push(...writePathFindings(name, [{ path: o.value, via: o.given }], ctx));
+    if (o.spec.effect === 'write' && o.spec.value === 'required' && o.value !== undefined)
+      out.push(...writePathFindings(name, [{ path: o.value, via: o.given }], ctx));
     if (o.spec.effect === 'exec') out.push(finding('opt.exec', 'L2', params));
     else if (o.spec.effect === 'system') out.push(finding('opt.system', 'L2', params));
     else if (!readOnly) continue;

@@ -108,8 +108,7 @@ export function opts(...entries: string[]): OptionSpec[] {
       else if (p === '==') {
         spec.value = 'required';
         spec.arity = 2;
-      }
-      else if (p === '=?') spec.value = 'optional';
+      } else if (p === '=?') spec.value = 'optional';
       else if (p === 'write' || p === 'exec' || p === 'network' || p === 'read-any' || p === 'system') spec.effect = p;
       else if (p.startsWith(':')) spec.role = p.slice(1);
       else spec.names.push(p);
@@ -254,8 +253,17 @@ function longOption(args: readonly string[], i: number, c: Compiled, out: Resolu
 }
 
 /** An abbreviation this table finds ambiguous, read as each option with an effect or a role it may be (riskyPrefixes). */
-function riskyCandidates(args: readonly string[], i: number, c: Compiled, names: readonly string[], attached: string | undefined, out: Resolution): number {
-  const specs = [...new Set(names.map((n) => c.long.get(n.replace(/^no-/, '')) ?? c.long.get(n)))].filter((s): s is OptionSpec => s !== undefined && (s.effect !== undefined || s.role !== undefined));
+function riskyCandidates(
+  args: readonly string[],
+  i: number,
+  c: Compiled,
+  names: readonly string[],
+  attached: string | undefined,
+  out: Resolution,
+): number {
+  const specs = [...new Set(names.map((n) => c.long.get(n.replace(/^no-/, '')) ?? c.long.get(n)))].filter(
+    (s): s is OptionSpec => s !== undefined && (s.effect !== undefined || s.role !== undefined),
+  );
   const negated = names.every((n) => n.startsWith('no-'));
   if (!specs.length || negated) return i;
   const takesValue = attached === undefined && specs.some((s) => s.value === 'required');

@@ -28,15 +28,42 @@ export const cacheDelete = (command: string): Finding => finding('delete.cache',
 export function folderDelete(program: string, dir: string, via: string, ctx: JudgeCtx): Finding[] {
   const p = normalisePathArg(dir, ctx);
   const root = ctx.cwd ? path.posix.normalize(ctx.cwd.replace(/\\/g, '/')) : undefined;
-  if (p === undefined || root === undefined || p === root || isOutsideWorkspace(p, { ...ctx, runCwd: undefined })) return [finding('delete.recursive', 'L2', { p: program, a: `${via} ${dir}` })];
+  if (p === undefined || root === undefined || p === root || isOutsideWorkspace(p, { ...ctx, runCwd: undefined }))
+    return [finding('delete.recursive', 'L2', { p: program, a: `${via} ${dir}` })];
   const later = writePathFindings(program, [{ path: dir, via }], ctx);
   return later.length ? later : [finding('delete.folder', 'L1', { p: program, a: dir }, { cat: ['write'] })];
 }
 
 /** cmake -E commands that only read or print. */
-const CMAKE_READ = new Set(['echo', 'echo_append', 'cat', 'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'compare_files', 'capabilities', 'sleep', 'true', 'false', 'help']);
+const CMAKE_READ = new Set([
+  'echo',
+  'echo_append',
+  'cat',
+  'md5sum',
+  'sha1sum',
+  'sha224sum',
+  'sha256sum',
+  'sha384sum',
+  'sha512sum',
+  'compare_files',
+  'capabilities',
+  'sleep',
+  'true',
+  'false',
+  'help',
+]);
 /** cmake -E commands that write their last operand (a file or folder). */
-const CMAKE_COPY = new Set(['copy', 'copy_if_different', 'copy_directory', 'copy_directory_if_different', 'copy_if_newer', 'copy_directory_if_newer', 'rename', 'create_symlink', 'create_hardlink']);
+const CMAKE_COPY = new Set([
+  'copy',
+  'copy_if_different',
+  'copy_directory',
+  'copy_directory_if_different',
+  'copy_if_newer',
+  'copy_directory_if_newer',
+  'rename',
+  'create_symlink',
+  'create_hardlink',
+]);
 /** cmake -E commands that write every operand. */
 const CMAKE_MAKE = new Set(['make_directory', 'touch', 'touch_nocreate']);
 
@@ -49,11 +76,24 @@ function judgeCmakeE(rest: readonly string[], ctx: JudgeCtx): Finding[] {
   if (cmd === 'rm' || cmd === 'remove' || cmd === 'remove_directory') {
     const flags = args.filter((a) => /^-[rRf]+$/.test(a)).join('');
     const files = args.filter((a) => !/^-[rRf]+$/.test(a) && a !== '--');
-    return deleteFindings(said, files, cmd === 'remove_directory' || /[rR]/.test(flags), [cmd, ...args.filter((a) => /^-[rRf]+$/.test(a))].join(' '), ctx);
+    return deleteFindings(
+      said,
+      files,
+      cmd === 'remove_directory' || /[rR]/.test(flags),
+      [cmd, ...args.filter((a) => /^-[rRf]+$/.test(a))].join(' '),
+      ctx,
+    );
   }
   if (CMAKE_COPY.has(cmd) || CMAKE_MAKE.has(cmd)) {
     const targets = CMAKE_COPY.has(cmd) ? args.slice(-1) : args;
-    return [writeFile(said), ...writePathFindings(said, targets.map((t) => ({ path: t, via: said })), ctx)];
+    return [
+      writeFile(said),
+      ...writePathFindings(
+        said,
+        targets.map((t) => ({ path: t, via: said })),
+        ctx,
+      ),
+    ];
   }
   if (cmd === 'tar') return [writeFile(said)];
   if (cmd === 'chdir') {
@@ -64,8 +104,19 @@ function judgeCmakeE(rest: readonly string[], ctx: JudgeCtx): Finding[] {
     return [...outside, ...judgeCommand(prog, progArgs, { ...ctx, runCwd: at, depth: ctx.depth + 1 })];
   }
   if (cmd === 'env' || cmd === 'time') {
-    const start = cmd === 'env' ? args.findIndex((a) => !a.startsWith('--unset=') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(a) && a !== '--modify' && !a.startsWith('--modify')) : 0;
-    const assigns = cmd === 'env' ? args.slice(0, Math.max(start, 0)).filter((a) => !a.startsWith('--')).flatMap(judgeEnvAssignment) : [];
+    const start =
+      cmd === 'env'
+        ? args.findIndex(
+            (a) => !a.startsWith('--unset=') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(a) && a !== '--modify' && !a.startsWith('--modify'),
+          )
+        : 0;
+    const assigns =
+      cmd === 'env'
+        ? args
+            .slice(0, Math.max(start, 0))
+            .filter((a) => !a.startsWith('--'))
+            .flatMap(judgeEnvAssignment)
+        : [];
     if (start < 0 || start >= args.length) return [...assigns, finding('wrapper.env_print', 'L1')];
     return [...assigns, ...judgeCommand(args[start], args.slice(start + 1), { ...ctx, depth: ctx.depth + 1 })];
   }
@@ -89,7 +140,9 @@ export function judgeToolDelete(name: string, args: readonly string[], ctx: Judg
     case 'yarn':
       return sub === 'cache' && second === 'clean' ? [cacheDelete(line)] : undefined;
     case 'pnpm':
-      return (sub === 'store' && second === 'prune') || (sub === 'cache' && ['delete', 'clean'].includes(second)) ? [cacheDelete(line)] : undefined;
+      return (sub === 'store' && second === 'prune') || (sub === 'cache' && ['delete', 'clean'].includes(second))
+        ? [cacheDelete(line)]
+        : undefined;
     case 'bun':
       return sub === 'pm' && second === 'cache' && ops[2] === 'rm' ? [cacheDelete(`${line} rm`)] : undefined;
     case 'pip':
@@ -105,13 +158,21 @@ export function judgeToolDelete(name: string, args: readonly string[], ctx: Judg
       return sub === 'clean' ? [cacheDelete(line)] : undefined;
     case 'bazel':
     case 'bazelisk':
-      return sub === 'clean' ? [args.includes('--expunge') || args.includes('--expunge_async') ? cacheDelete(`${line} --expunge`) : finding('delete.build', 'L1', { p: line }, { cat: ['write'] })] : undefined;
+      return sub === 'clean'
+        ? [
+            args.includes('--expunge') || args.includes('--expunge_async')
+              ? cacheDelete(`${line} --expunge`)
+              : finding('delete.build', 'L1', { p: line }, { cat: ['write'] }),
+          ]
+        : undefined;
     case 'go':
       return sub === 'clean' ? judgeGoClean(args, line) : undefined;
     case 'cargo':
       return sub === 'clean' ? judgeCargoClean(args, line, ctx) : undefined;
     case 'ccache':
-      return args.some((a) => a === '-C' || a === '--clear' || a === '-c' || a === '--cleanup') ? [cacheDelete(`${name} ${args.join(' ')}`)] : undefined;
+      return args.some((a) => a === '-C' || a === '--clear' || a === '-c' || a === '--cleanup')
+        ? [cacheDelete(`${name} ${args.join(' ')}`)]
+        : undefined;
     default:
       return undefined;
   }
@@ -138,9 +199,14 @@ export function judgeContainerDelete(name: string, args: readonly string[]): Fin
   const ops = operands(args, ['-H', '--host', '--context', '-c', '--config', '-f', '--filter']);
   const [sub = '', second = ''] = ops;
   const volumes = args.some((a) => a === '--volumes' || a === '-v' || a.startsWith('--volumes='));
-  if ((sub === 'volume' && ['prune', 'rm', 'remove'].includes(second)) || (sub === 'system' && second === 'prune' && volumes) || (sub === 'compose' && second === 'down' && volumes)) {
+  if (
+    (sub === 'volume' && ['prune', 'rm', 'remove'].includes(second)) ||
+    (sub === 'system' && second === 'prune' && volumes) ||
+    (sub === 'compose' && second === 'down' && volumes)
+  ) {
     return [finding('delete.data', 'L2', { p: `${name} ${sub} ${second}`, a: args.join(' ') })];
   }
-  if (['system', 'image', 'container', 'builder', 'buildx', 'network'].includes(sub) && second === 'prune') return [cacheDelete(`${name} ${sub} prune`)];
+  if (['system', 'image', 'container', 'builder', 'buildx', 'network'].includes(sub) && second === 'prune')
+    return [cacheDelete(`${name} ${sub} prune`)];
   return undefined;
 }

@@ -8,7 +8,8 @@ import { operands } from '../args';
 import { finding, type Finding } from '../finding';
 
 /** npm's and pnpm's keys that name a registry, where packages and programs go, or what runs. */
-const NPM_KEYS = /^(registry|@[^:]+:registry|.*:registry|prefix|global-dir|global-bin-dir|store-dir|globalconfig|userconfig|proxy|https-proxy|noproxy|strict-ssl|ca|cafile|cert|key|init-module|ignore-scripts|pnpmfile|global-pnpmfile|enable-pre-post-scripts|side-effects-cache)$/i;
+const NPM_KEYS =
+  /^(registry|@[^:]+:registry|.*:registry|prefix|global-dir|global-bin-dir|store-dir|globalconfig|userconfig|proxy|https-proxy|noproxy|strict-ssl|ca|cafile|cert|key|init-module|ignore-scripts|pnpmfile|global-pnpmfile|enable-pre-post-scripts|side-effects-cache)$/i;
 
 /** gh settings that name a program it runs. */
 const GH_KEYS = /^(editor|browser|pager|http_unix_socket)$/i;
@@ -34,13 +35,19 @@ export function judgeConfigCli(name: string, args: readonly string[]): Finding[]
     case 'pip3':
       return sub === 'config' && ['set', 'unset', 'edit'].includes(action) ? [toolConfig(said)] : undefined;
     case 'conda':
-      return sub === 'config' && args.some((a) => ['--set', '--add', '--append', '--prepend', '--remove', '--remove-key'].includes(a)) ? [toolConfig(`${name} config ${args.slice(1).join(' ')}`)] : undefined;
+      return sub === 'config' && args.some((a) => ['--set', '--add', '--append', '--prepend', '--remove', '--remove-key'].includes(a))
+        ? [toolConfig(`${name} config ${args.slice(1).join(' ')}`)]
+        : undefined;
     case 'gem':
-      return sub === 'sources' && args.some((a) => ['--add', '-a', '--remove', '-r'].includes(a)) ? [toolConfig(`${name} sources ${args.slice(1).join(' ')}`)] : undefined;
+      return sub === 'sources' && args.some((a) => ['--add', '-a', '--remove', '-r'].includes(a))
+        ? [toolConfig(`${name} sources ${args.slice(1).join(' ')}`)]
+        : undefined;
     case 'go':
       return sub === 'env' && args.some((a) => /^--?[wu]$/.test(a)) ? [toolConfig(`${name} ${args.join(' ')}`)] : undefined;
     case 'poetry':
-      return sub === 'config' && /^(repositories|certificates|http-basic|pypi-token)\./.test(action) && ops.length > 2 ? [toolConfig(said)] : undefined;
+      return sub === 'config' && /^(repositories|certificates|http-basic|pypi-token)\./.test(action) && ops.length > 2
+        ? [toolConfig(said)]
+        : undefined;
     case 'gh':
       if (sub === 'alias' && ['set', 'import'].includes(action)) return [toolConfig(said)];
       return sub === 'config' && action === 'set' && GH_KEYS.test(ops[2] ?? '') ? [toolConfig(said)] : undefined;

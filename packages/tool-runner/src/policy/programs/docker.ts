@@ -14,12 +14,44 @@ import { isSystemPath, secretFindings } from '../paths';
 import { readOnly } from './common';
 
 /** Global options of docker/podman that take a value. */
-const GLOBAL_VALUED = ['-H', '--host', '--context', '-c', '--config', '-l', '--log-level', '--tlscacert', '--tlscert', '--tlskey', '--url', '--connection', '--root', '--runroot', '--storage-driver'];
+const GLOBAL_VALUED = [
+  '-H',
+  '--host',
+  '--context',
+  '-c',
+  '--config',
+  '-l',
+  '--log-level',
+  '--tlscacert',
+  '--tlscert',
+  '--tlskey',
+  '--url',
+  '--connection',
+  '--root',
+  '--runroot',
+  '--storage-driver',
+];
 
 /** Long options of `run`/`create`/`exec` that take no value (everything else long takes one). */
 const BOOL_LONG = new Set([
-  '--detach', '--interactive', '--tty', '--rm', '--privileged', '--init', '--read-only', '--publish-all', '--no-healthcheck',
-  '--oom-kill-disable', '--sig-proxy', '--disable-content-trust', '--quiet', '--help', '--replace', '--systemd', '--tls-verify', '--http-proxy',
+  '--detach',
+  '--interactive',
+  '--tty',
+  '--rm',
+  '--privileged',
+  '--init',
+  '--read-only',
+  '--publish-all',
+  '--no-healthcheck',
+  '--oom-kill-disable',
+  '--sig-proxy',
+  '--disable-content-trust',
+  '--quiet',
+  '--help',
+  '--replace',
+  '--systemd',
+  '--tls-verify',
+  '--http-proxy',
 ]);
 /** Short options of `run`/`create`/`exec` that take no value. */
 const BOOL_SHORT = new Set(['d', 'i', 't', 'P', 'q']);
@@ -28,7 +60,14 @@ const BOOL_SHORT = new Set(['d', 'i', 't', 'P', 'q']);
 const HOST_NAMESPACES = new Set(['--pid', '--network', '--net', '--network-add', '--ipc', '--uts', '--userns', '--cgroupns']);
 
 /** Where container engines listen (rootless podman's is below /run/user). */
-const ENGINE_SOCKETS = ['/var/run/docker.sock', '/run/docker.sock', '/run/podman/podman.sock', '/var/run/podman/podman.sock', '/run/containerd/containerd.sock', '/run/user/'];
+const ENGINE_SOCKETS = [
+  '/var/run/docker.sock',
+  '/run/docker.sock',
+  '/run/podman/podman.sock',
+  '/var/run/podman/podman.sock',
+  '/run/containerd/containerd.sock',
+  '/run/user/',
+];
 
 const READ_SUBS = new Set(['ps', 'images', 'version', 'info', 'inspect', 'logs', 'top', 'port', 'diff', 'history', 'search']);
 
@@ -132,10 +171,16 @@ function hostAccess(name: string, opts: readonly Opt[], ctx: JudgeCtx): Finding[
   for (const o of opts) {
     const said = `${name} ${o.raw}`.trim();
     if (o.name === '--privileged') out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.privileged' }));
-    else if (HOST_NAMESPACES.has(o.name) && o.value === 'host') out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.namespace' }));
-    else if (o.name === '--cap-add' || o.name === '--device' || o.name === '--device-cgroup-rule') out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.device' }));
-    else if (o.name === '--rootfs') out.push(finding('container.host_mount', 'L2', { p: said }, { msg: `container.mount_${hostMountReason(o.value ?? '', ctx) ?? 'system'}` }));
-    else if (o.name === '--security-opt' && /unconfined|disable|no-new-privileges[:=]false/.test(o.value ?? '')) out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.unconfined' }));
+    else if (HOST_NAMESPACES.has(o.name) && o.value === 'host')
+      out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.namespace' }));
+    else if (o.name === '--cap-add' || o.name === '--device' || o.name === '--device-cgroup-rule')
+      out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.device' }));
+    else if (o.name === '--rootfs')
+      out.push(
+        finding('container.host_mount', 'L2', { p: said }, { msg: `container.mount_${hostMountReason(o.value ?? '', ctx) ?? 'system'}` }),
+      );
+    else if (o.name === '--security-opt' && /unconfined|disable|no-new-privileges[:=]false/.test(o.value ?? ''))
+      out.push(finding('container.host', 'L2', { p: said }, { msg: 'container.unconfined' }));
     else if (o.name === '-v' || o.name === '--volume' || MOUNT_SYNTAX.has(o.name)) {
       const src = mountSource(o);
       const why = src === undefined ? undefined : hostMountReason(src, ctx);
@@ -163,13 +208,22 @@ export function judgeDocker(args: readonly string[], name: string, ctx: JudgeCtx
   // mounting it later by name is mounting that folder.
   if (sub === 'volume' && args[at] === 'create') {
     const said = `${name} volume create`;
-    const opts = runOptions(args.slice(at + 1)).filter((o) => o.name === '--opt' || o.name === '-o').map((o) => o.value ?? '');
+    const opts = runOptions(args.slice(at + 1))
+      .filter((o) => o.name === '--opt' || o.name === '-o')
+      .map((o) => o.value ?? '');
     const device = boundDevice(opts);
     const why = device === undefined ? undefined : hostMountReason(device, ctx);
     if (why) return [finding('container.host_mount', 'L2', { p: `${said} device=${device}` }, { msg: `container.mount_${why}` })];
   }
   // The engine's socket named anywhere else (`-H unix:///var/run/docker.sock` is the default and harmless to name).
-  const sock = args.find((a, i) => /docker\.sock|podman\.sock/.test(a) && args[i - 1] !== '-H' && args[i - 1] !== '--host' && !a.startsWith('--host=') && !a.startsWith('unix://'));
+  const sock = args.find(
+    (a, i) =>
+      /docker\.sock|podman\.sock/.test(a) &&
+      args[i - 1] !== '-H' &&
+      args[i - 1] !== '--host' &&
+      !a.startsWith('--host=') &&
+      !a.startsWith('unix://'),
+  );
   if (sock) return [finding('container.host_mount', 'L2', { p: `${name} ${sock}` }, { msg: 'container.mount_socket' })];
   return [finding('project.script', 'L1', { p: name, s: sub })];
 }

@@ -8,7 +8,8 @@ import { execArg, readOnly, writeArg, writeBlock, writeFile, type Handler } from
 export function judgeFind(args: readonly string[], name: string): Finding[] {
   const out: Finding[] = [];
   for (const a of args) {
-    if (['-delete', '-exec', '-execdir', '-ok', '-okdir'].includes(a)) out.push(a === '-delete' ? finding('delete.recursive', 'L2', { p: name, a }) : execArg(name, a));
+    if (['-delete', '-exec', '-execdir', '-ok', '-okdir'].includes(a))
+      out.push(a === '-delete' ? finding('delete.recursive', 'L2', { p: name, a }) : execArg(name, a));
     else if (['-fprint', '-fprint0', '-fprintf', '-fls'].includes(a)) out.push(writeBlock(name, a));
   }
   return out.length ? out : [readOnly(name)];
@@ -28,7 +29,8 @@ export function judgeSort(args: readonly string[], name: string): Finding[] {
   const comp = findLong(args, ['--compress-program']);
   if (comp) return [execArg(name, comp)];
   const end = args.indexOf('--');
-  const o = findLong(args, ['--output']) ?? (end < 0 ? args : args.slice(0, end)).find((a) => /^-[a-zA-Z]*o/.test(a) && !a.startsWith('--'));
+  const o =
+    findLong(args, ['--output']) ?? (end < 0 ? args : args.slice(0, end)).find((a) => /^-[a-zA-Z]*o/.test(a) && !a.startsWith('--'));
   return o ? [writeArg(name, o)] : [readOnly(name)];
 }
 
@@ -48,7 +50,11 @@ export function judgeTree(args: readonly string[], name: string): Finding[] {
 
 /** A write of exactly these paths (effects.ts): what refuses it alone, else the write asked with what is said of where it lands. */
 function writesTo(name: string, targets: readonly string[], ctx: JudgeCtx): Finding[] {
-  const where = writePathFindings(name, targets.map((t) => ({ path: t, via: t })), ctx);
+  const where = writePathFindings(
+    name,
+    targets.map((t) => ({ path: t, via: t })),
+    ctx,
+  );
   const refused = where.filter((f) => f.level === 'L2');
   return refused.length ? refused : [writeFile(name), ...where];
 }
@@ -63,7 +69,27 @@ export function judgeRm(args: readonly string[], name: string, ctx: JudgeCtx): F
 }
 
 /** Programs whose rules know the paths they write (their other words are sources): judged by those paths, not by every word. */
-export const PRECISE_WRITERS = new Set(['cp', 'ln', 'install', 'mv', 'tee', 'touch', 'mkdir', 'rmdir', 'unlink', 'truncate', 'mktemp', 'split', 'csplit', 'patch', 'dos2unix', 'unix2dos', 'mkfifo', 'link', 'rm']);
+export const PRECISE_WRITERS = new Set([
+  'cp',
+  'ln',
+  'install',
+  'mv',
+  'tee',
+  'touch',
+  'mkdir',
+  'rmdir',
+  'unlink',
+  'truncate',
+  'mktemp',
+  'split',
+  'csplit',
+  'patch',
+  'dos2unix',
+  'unix2dos',
+  'mkfifo',
+  'link',
+  'rm',
+]);
 
 export function judgeWriter(destOnly: boolean): Handler {
   return (args, name, ctx) => {
@@ -81,7 +107,8 @@ export function judgePerm(args: readonly string[], name: string, ctx: JudgeCtx):
   const rec = findShort(args, 'R') ?? findLong(args, ['--recursive']);
   const ops = operands(args, ['--reference']);
   const targets = name === 'chmod' || name === 'chown' || name === 'chgrp' ? ops.slice(1) : ops;
-  if (name === 'chmod' && ops[0] && (/^[0-7]?[2-7][0-7]{3}$/.test(ops[0]) || /[ugoa]*[+=][rwxXt]*s/.test(ops[0]))) out.push(finding('perm.setuid', 'L2', { a: ops[0] }));
+  if (name === 'chmod' && ops[0] && (/^[0-7]?[2-7][0-7]{3}$/.test(ops[0]) || /[ugoa]*[+=][rwxXt]*s/.test(ops[0])))
+    out.push(finding('perm.setuid', 'L2', { a: ops[0] }));
   const sys = targets.find((p) => isSystemPath(p, ctx));
   if (sys) out.push(finding('write.system_path', 'L2', { a: sys }));
   const outside = targets.find((p) => isOutsideWorkspace(p, ctx));
@@ -96,9 +123,15 @@ export function judgeDd(args: readonly string[], name: string): Finding[] {
 
 export function judgeKill(args: readonly string[], name: string): Finding[] {
   if (args.some((a) => a === '-l' || a === '-L' || a === '--list' || a === '--table')) return [readOnly(name)];
-  const targets = args.filter((a, i) => !(a.startsWith('-') && /^-([A-Za-z0-9]+|s|n)$/.test(a)) && !(i > 0 && (args[i - 1] === '-s' || args[i - 1] === '-n')) && a !== '--');
-  const all = args.find((a, i) => (a === '-1' && i > 0) || (/^-\d+$/.test(a) && targets.length === 0 && a === '-1')) ?? targets.find((t) => /^-\d+$/.test(t) || t === '0' || t === '1');
-  if (all || args.includes('--') && args[args.indexOf('--') + 1]?.startsWith('-')) return [finding('system.kill_all', 'L2', { a: args.join(' ') })];
+  const targets = args.filter(
+    (a, i) =>
+      !(a.startsWith('-') && /^-([A-Za-z0-9]+|s|n)$/.test(a)) && !(i > 0 && (args[i - 1] === '-s' || args[i - 1] === '-n')) && a !== '--',
+  );
+  const all =
+    args.find((a, i) => (a === '-1' && i > 0) || (/^-\d+$/.test(a) && targets.length === 0 && a === '-1')) ??
+    targets.find((t) => /^-\d+$/.test(t) || t === '0' || t === '1');
+  if (all || (args.includes('--') && args[args.indexOf('--') + 1]?.startsWith('-')))
+    return [finding('system.kill_all', 'L2', { a: args.join(' ') })];
   return [finding('kill.pid', 'L1', { p: name })];
 }
 
@@ -115,7 +148,15 @@ function tarDirectory(args: readonly string[]): string | undefined {
 
 export function judgeTar(args: readonly string[], name: string, ctx?: JudgeCtx): Finding[] {
   const out: Finding[] = [];
-  const bad = findLong(args, ['--checkpoint-action', '--to-command', '--use-compress-program', '--rsh-command', '--info-script', '--new-volume-script', '--index-file']);
+  const bad = findLong(args, [
+    '--checkpoint-action',
+    '--to-command',
+    '--use-compress-program',
+    '--rsh-command',
+    '--info-script',
+    '--new-volume-script',
+    '--index-file',
+  ]);
   if (bad) out.push(execArg(name, bad));
   const absolute = findLong(args, ['--absolute-names']) ?? args.find((a) => /^-[a-zA-Z]*P/.test(a) && !a.startsWith('--'));
   if (absolute) out.push(finding('write.system_path', 'L2', { a: absolute }));
@@ -144,7 +185,11 @@ export function judgeTar(args: readonly string[], name: string, ctx?: JudgeCtx):
 
 export function judgeArchiver(listFlags: string[]): Handler {
   return (args, name, ctx) => {
-    const listing = args.some((a) => listFlags.includes(a) || (listFlags.some((f) => f.length === 2) && (shortCluster(a) ?? '').split('').some((l) => listFlags.includes('-' + l))));
+    const listing = args.some(
+      (a) =>
+        listFlags.includes(a) ||
+        (listFlags.some((f) => f.length === 2) && (shortCluster(a) ?? '').split('').some((l) => listFlags.includes('-' + l))),
+    );
     if (listing) return [readOnly(name)];
     // unzip -d <dir>: where it extracts.
     const d = name === 'unzip' ? args.indexOf('-d') : -1;

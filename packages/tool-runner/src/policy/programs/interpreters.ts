@@ -6,10 +6,55 @@ import { readOnly } from './common';
 import { isLlmBaseScript, isSlothtoolScript, llmBaseConfigWrite, selfConfig, slothtoolSelfConfig } from '../self-config';
 
 export const INTERPRETERS = new Set([
-  'sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash', 'yash', 'pwsh', 'powershell', 'cmd',
-  'node', 'nodejs', 'perl', 'ruby', 'irb', 'php', 'lua', 'luajit', 'Rscript', 'R', 'julia', 'osascript', 'tclsh',
-  'wish', 'java', 'ts-node', 'tsx', 'groovy', 'scala', 'elixir', 'erl', 'guile', 'racket', 'runghc', 'ghci',
-  'pypy', 'pypy3', 'jshell', 'kotlin', 'swift', 'dotnet-script', 'expect', 'gawk-shell', 'vite-node', 'esno',
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'mksh',
+  'fish',
+  'csh',
+  'tcsh',
+  'ash',
+  'yash',
+  'pwsh',
+  'powershell',
+  'cmd',
+  'node',
+  'nodejs',
+  'perl',
+  'ruby',
+  'irb',
+  'php',
+  'lua',
+  'luajit',
+  'Rscript',
+  'R',
+  'julia',
+  'osascript',
+  'tclsh',
+  'wish',
+  'java',
+  'ts-node',
+  'tsx',
+  'groovy',
+  'scala',
+  'elixir',
+  'erl',
+  'guile',
+  'racket',
+  'runghc',
+  'ghci',
+  'pypy',
+  'pypy3',
+  'jshell',
+  'kotlin',
+  'swift',
+  'dotnet-script',
+  'expect',
+  'gawk-shell',
+  'vite-node',
+  'esno',
 ]);
 
 /** Inline-code option letters by interpreter (short clusters containing one are inline code). */
@@ -27,7 +72,8 @@ export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish
 
 export function interpreterKind(name: string): keyof typeof INLINE {
   if (SHELLS.has(name) || name === 'pwsh' || name === 'powershell' || name === 'cmd') return 'shell';
-  if (name === 'node' || name === 'nodejs' || name === 'ts-node' || name === 'tsx' || name === 'vite-node' || name === 'esno') return 'node';
+  if (name === 'node' || name === 'nodejs' || name === 'ts-node' || name === 'tsx' || name === 'vite-node' || name === 'esno')
+    return 'node';
   if (/^python[0-9.]*$/.test(name) || name.startsWith('pypy')) return 'python';
   if (name === 'perl') return 'perl';
   if (name === 'ruby' || name === 'irb') return 'ruby';
@@ -35,10 +81,21 @@ export function interpreterKind(name: string): keyof typeof INLINE {
   return 'other';
 }
 
-export const PYTHON_MODULES: Record<string, Finding['level']> = { 'json.tool': 'L1', pytest: 'L1', unittest: 'L1', mypy: 'L1', ruff: 'L1', black: 'L1', 'http.server': 'L1', venv: 'L1', pip: 'L1' };
+export const PYTHON_MODULES: Record<string, Finding['level']> = {
+  'json.tool': 'L1',
+  pytest: 'L1',
+  unittest: 'L1',
+  mypy: 'L1',
+  ruff: 'L1',
+  black: 'L1',
+  'http.server': 'L1',
+  venv: 'L1',
+  pip: 'L1',
+};
 
 export function judgeInterpreter(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
-  if (isInfoOnly(args, name === 'node' || name === 'nodejs' ? ['-v'] : ['-v', '-version'])) return [finding('interp.info', 'L0', { p: name })];
+  if (isInfoOnly(args, name === 'node' || name === 'nodejs' ? ['-v'] : ['-v', '-version']))
+    return [finding('interp.info', 'L0', { p: name })];
   if (args.length === 0) return [finding('interactive', 'L2', { p: name })];
   const kind = interpreterKind(name);
   const spec = INLINE[kind];
@@ -56,7 +113,8 @@ export function judgeInterpreter(args: readonly string[], name: string, ctx: Jud
         if (write) return [selfConfig(`llm-base ${write}`)];
       }
       // `node --check file` only parses the file (the options before it were read above: none loads code).
-      if ((name === 'node' || name === 'nodejs') && args.slice(0, i).some((o) => o === '--check' || o === '-c')) return [readOnly(`${name} --check`)];
+      if ((name === 'node' || name === 'nodejs') && args.slice(0, i).some((o) => o === '--check' || o === '-c'))
+        return [readOnly(`${name} --check`)];
       return [finding('interp.script', 'L2', { p: name, a: script }, { allowable: true })];
     }
     if (kind === 'python' && (a === '-m' || (shortCluster(a)?.endsWith('m') ?? false))) {
@@ -66,7 +124,9 @@ export function judgeInterpreter(args: readonly string[], name: string, ctx: Jud
         if (['list', 'show', 'freeze', 'check', '--version'].includes(sub)) {
           // The working folder is first on sys.path for -m: `./pip/__main__.py` would run. -P
           // (3.11+) or -I keeps it off; without one it is workspace code.
-          const safePath = args.slice(0, i + 1).some((f) => /^-[A-Za-z]/.test(f) && /[PI]/.test(f.slice(1, f.includes('m') ? f.indexOf('m') : undefined)));
+          const safePath = args
+            .slice(0, i + 1)
+            .some((f) => /^-[A-Za-z]/.test(f) && /[PI]/.test(f.slice(1, f.includes('m') ? f.indexOf('m') : undefined)));
           if (safePath) return [readOnly(`${name} -m pip ${sub}`)];
           return [finding('workspace.python_path', 'L1', { p: `${name} -m pip ${sub}`, m: 'pip' })];
         }
@@ -74,7 +134,9 @@ export function judgeInterpreter(args: readonly string[], name: string, ctx: Jud
       }
       if ((mod === 'venv' || mod === 'virtualenv') && args.includes('--clear')) {
         const dirs = args.slice(args.indexOf(mod) + 1).filter((x) => !x.startsWith('-'));
-        return dirs.length ? dirs.flatMap((d) => folderDelete(`${name} -m ${mod} --clear`, d, '--clear', ctx)) : [finding('arg.unparsed', 'L2', { p: `${name} -m ${mod}`, a: '--clear' })];
+        return dirs.length
+          ? dirs.flatMap((d) => folderDelete(`${name} -m ${mod} --clear`, d, '--clear', ctx))
+          : [finding('arg.unparsed', 'L2', { p: `${name} -m ${mod}`, a: '--clear' })];
       }
       const level = PYTHON_MODULES[mod];
       if (level === 'L0') return [readOnly(`${name} -m ${mod}`)];

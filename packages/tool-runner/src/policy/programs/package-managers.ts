@@ -5,10 +5,16 @@ import { secretFindings } from '../paths';
 import { judgeCommand, isKnownProgram } from '../programs';
 import { execArg, readOnly, writeFile, type Handler } from './common';
 
-export function judgeSubcommands(read: string[], opts: { install?: string[]; scripts?: string[]; publish?: string[]; network?: string[]; readValued?: string[] } = {}): Handler {
+export function judgeSubcommands(
+  read: string[],
+  opts: { install?: string[]; scripts?: string[]; publish?: string[]; network?: string[]; readValued?: string[] } = {},
+): Handler {
   return (args, name) => {
     const sub = operands(args, opts.readValued ?? [])[0] ?? '';
-    const infoOnly = args.length === 0 || isInfoOnly(args, ['-v']) || (args.length > 0 && args.every((a) => a === '--version' || a === '-v' || a === '--help' || a === '-h'));
+    const infoOnly =
+      args.length === 0 ||
+      isInfoOnly(args, ['-v']) ||
+      (args.length > 0 && args.every((a) => a === '--version' || a === '-v' || a === '--help' || a === '-h'));
     if (infoOnly || read.includes(sub)) return [readOnly(`${name} ${sub}`.trim())];
     if (opts.install?.includes(sub)) return [finding('install', 'L1', { p: name, s: sub })];
     if (opts.publish?.includes(sub)) return [finding('publish', 'L2', { p: name, s: sub })];
@@ -22,8 +28,67 @@ export const npmLike = judgeSubcommands(
   {
     // These ask the registry: without the network (an L0 sandbox) they would only fail.
     network: ['view', 'v', 'info', 'show', 'outdated', 'search', 'audit', 'doctor', 'whoami', 'ping'],
-    install: ['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isnta', 'isntal', 'isntall', 'add', 'ci', 'clean-install', 'install-clean', 'uninstall', 'un', 'remove', 'rm', 'r', 'unlink', 'update', 'up', 'upgrade', 'dedupe', 'ddp', 'prune', 'rebuild', 'rb', 'link', 'ln', 'install-test', 'it', 'install-ci-test', 'cit', 'global', 'dlx-none', 'import', 'patch', 'patch-commit'],
-    publish: ['publish', 'unpublish', 'deprecate', 'undeprecate', 'owner', 'access', 'token', 'adduser', 'login', 'logout', 'team', 'org', 'star', 'unstar', 'hook', 'dist-tag', 'trust'],
+    install: [
+      'install',
+      'i',
+      'in',
+      'ins',
+      'inst',
+      'insta',
+      'instal',
+      'isnt',
+      'isnta',
+      'isntal',
+      'isntall',
+      'add',
+      'ci',
+      'clean-install',
+      'install-clean',
+      'uninstall',
+      'un',
+      'remove',
+      'rm',
+      'r',
+      'unlink',
+      'update',
+      'up',
+      'upgrade',
+      'dedupe',
+      'ddp',
+      'prune',
+      'rebuild',
+      'rb',
+      'link',
+      'ln',
+      'install-test',
+      'it',
+      'install-ci-test',
+      'cit',
+      'global',
+      'dlx-none',
+      'import',
+      'patch',
+      'patch-commit',
+    ],
+    publish: [
+      'publish',
+      'unpublish',
+      'deprecate',
+      'undeprecate',
+      'owner',
+      'access',
+      'token',
+      'adduser',
+      'login',
+      'logout',
+      'team',
+      'org',
+      'star',
+      'unstar',
+      'hook',
+      'dist-tag',
+      'trust',
+    ],
   },
 );
 
@@ -39,7 +104,8 @@ export const NPM_SECRET_KEY_RE = /token|_auth|password|passwd|secret|otp/i;
 export function npmSecretOutput(args: readonly string[]): 'value' | 'listing' | undefined {
   const ops = operands(args);
   const sub = ops[0] ?? '';
-  const value = (keys: string[]): 'value' | undefined => (keys.length === 0 || keys.some((k) => NPM_SECRET_KEY_RE.test(k)) ? 'value' : undefined);
+  const value = (keys: string[]): 'value' | undefined =>
+    keys.length === 0 || keys.some((k) => NPM_SECRET_KEY_RE.test(k)) ? 'value' : undefined;
   if (sub === 'get') return value(ops.slice(1));
   if (sub !== 'config' && sub !== 'c') return undefined;
   const action = ops[1] ?? '';
@@ -62,12 +128,29 @@ export function judgeNpm(args: readonly string[], name: string, ctx: JudgeCtx): 
     if (['get', 'list', 'ls', 'fix-none'].includes(action) || action === '') return [readOnly(`${name} ${sub} ${action}`.trim())];
     if (action === 'edit') return [finding('interactive', 'L2', { p: `${name} ${sub} edit` })];
     const key = (operands(args)[2] ?? '').split('=')[0].replace(/^scripts\..*/, 'scripts');
-    if (['script-shell', 'node-options', 'shell', 'git', 'userconfig', 'globalconfig', 'editor', 'browser', 'viewer', 'onload-script', 'init-module', 'scripts', 'bin'].includes(key)) {
+    if (
+      [
+        'script-shell',
+        'node-options',
+        'shell',
+        'git',
+        'userconfig',
+        'globalconfig',
+        'editor',
+        'browser',
+        'viewer',
+        'onload-script',
+        'init-module',
+        'scripts',
+        'bin',
+      ].includes(key)
+    ) {
       return [finding('arg.exec', 'L2', { p: `${name} ${sub} ${action}`, a: key })];
     }
     return [writeFile(`${name} ${sub} ${action}`)];
   }
-  if (sub === 'cache') return [(operands(args)[1] ?? '') === 'ls' || operands(args)[1] === 'verify' ? readOnly(`${name} cache`) : writeFile(`${name} cache`)];
+  if (sub === 'cache')
+    return [(operands(args)[1] ?? '') === 'ls' || operands(args)[1] === 'verify' ? readOnly(`${name} cache`) : writeFile(`${name} cache`)];
   if (sub === 'version' && operands(args).length === 1) return [readOnly(`${name} version`)];
   if ((sub === 'run' || sub === 'run-script') && operands(args).length === 1) return [readOnly(`${name} run`)];
   if (sub === 'audit' && operands(args)[1] === 'fix') return [finding('install', 'L1', { p: name, s: 'audit fix' })];
@@ -82,7 +165,15 @@ export function judgeNpm(args: readonly string[], name: string, ctx: JudgeCtx): 
 export function judgeNpx(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   if (isInfoOnly(args, ['-v'])) return [readOnly(name)];
   const { start: i, stop } = commandStart(args, (a) => {
-    if (a === '-c' || a === '--call' || a.startsWith('--call=') || a.startsWith('--node-options') || a.startsWith('--script-shell') || a === '--shell-mode') return 'stop';
+    if (
+      a === '-c' ||
+      a === '--call' ||
+      a.startsWith('--call=') ||
+      a.startsWith('--node-options') ||
+      a.startsWith('--script-shell') ||
+      a === '--shell-mode'
+    )
+      return 'stop';
     if (a === '-p' || a === '--package') return 1;
     return a.startsWith('-') ? 0 : 'command';
   });
@@ -99,7 +190,14 @@ export function judgeNpx(args: readonly string[], name: string, ctx: JudgeCtx): 
 }
 
 export function judgeTsc(args: readonly string[], name: string): Finding[] {
-  if (isInfoOnly(args, ['-v']) || args.includes('--noEmit') || args.includes('-noEmit') || args.includes('--showConfig') || args.includes('--listFilesOnly')) return [readOnly(name)];
+  if (
+    isInfoOnly(args, ['-v']) ||
+    args.includes('--noEmit') ||
+    args.includes('-noEmit') ||
+    args.includes('--showConfig') ||
+    args.includes('--listFilesOnly')
+  )
+    return [readOnly(name)];
   if (args.includes('--watch') || args.includes('-w')) return [finding('project.script', 'L1', { p: name, s: '--watch' })];
   return [writeFile(name)];
 }
@@ -108,11 +206,43 @@ export const INSTALLERS: Record<string, string[]> = {
   pip: ['list', 'show', 'freeze', 'check', 'search', 'index', 'inspect', 'debug', 'config-list'],
   pip3: ['list', 'show', 'freeze', 'check', 'search', 'index', 'inspect', 'debug'],
   pipx: ['list', 'environment'],
-  brew: ['list', 'ls', 'info', 'search', 'deps', 'uses', 'outdated', 'config', 'doctor', 'leaves', 'desc', 'home-none', '--prefix', '--cellar', '--repository', 'commands', 'tap-info'],
+  brew: [
+    'list',
+    'ls',
+    'info',
+    'search',
+    'deps',
+    'uses',
+    'outdated',
+    'config',
+    'doctor',
+    'leaves',
+    'desc',
+    'home-none',
+    '--prefix',
+    '--cellar',
+    '--repository',
+    'commands',
+    'tap-info',
+  ],
   apt: ['list', 'search', 'show', 'policy', 'depends', 'rdepends'],
   'apt-get': ['check', 'changelog-none'],
   'apt-cache': ['search', 'show', 'policy', 'depends', 'rdepends', 'showpkg', 'pkgnames', 'madison', 'stats'],
-  dpkg: ['-l', '--list', '-L', '--listfiles', '-s', '--status', '-S', '--search', '--print-architecture', '-c', '--contents', '-I', '--info'],
+  dpkg: [
+    '-l',
+    '--list',
+    '-L',
+    '--listfiles',
+    '-s',
+    '--status',
+    '-S',
+    '--search',
+    '--print-architecture',
+    '-c',
+    '--contents',
+    '-I',
+    '--info',
+  ],
   yum: ['list', 'info', 'search', 'provides', 'repolist'],
   dnf: ['list', 'info', 'search', 'provides', 'repolist', 'repoquery'],
   pacman: ['-Q', '-Qi', '-Ql', '-Qs', '-Ss', '-Si', '-Qe', '-Qdt'],
@@ -133,32 +263,85 @@ export const INSTALLERS: Record<string, string[]> = {
 
 /** Read sub-commands of installers that ask a remote index. */
 const INSTALLER_NETWORK: Record<string, string[]> = {
-  pip: ['search', 'index'], pip3: ['search', 'index'], brew: ['search'], gem: ['search'], conda: ['search'], poetry: ['search'], snap: ['find', 'info'],
-  flatpak: ['search'], winget: ['search', 'show'], choco: ['search', 'info'], scoop: ['search'], nix: ['search'],
+  pip: ['search', 'index'],
+  pip3: ['search', 'index'],
+  brew: ['search'],
+  gem: ['search'],
+  conda: ['search'],
+  poetry: ['search'],
+  snap: ['find', 'info'],
+  flatpak: ['search'],
+  winget: ['search', 'show'],
+  choco: ['search', 'info'],
+  scoop: ['search'],
+  nix: ['search'],
 };
 
 export function judgeInstaller(read: string[]): Handler {
   return (args, name) => {
     if (args.length === 0 || isInfoOnly(args) || (args[0] === 'config' && args[1] === 'list')) return [readOnly(name)];
-    const sub = name === 'dpkg' || name === 'pacman' ? args[0] : operands(args)[0] ?? '';
+    const sub = name === 'dpkg' || name === 'pacman' ? args[0] : (operands(args)[0] ?? '');
     if (INSTALLER_NETWORK[name]?.includes(sub)) return [finding('network', 'L1', { p: `${name} ${sub}` }, { cat: ['network'] })];
     if (read.includes(sub)) return [readOnly(`${name} ${sub}`)];
-    if (['publish', 'push', 'upload', 'yank', 'owner', 'signin', 'login'].includes(sub)) return [finding('publish', 'L2', { p: name, s: sub })];
+    if (['publish', 'push', 'upload', 'yank', 'owner', 'signin', 'login'].includes(sub))
+      return [finding('publish', 'L2', { p: name, s: sub })];
     return [finding('install', 'L1', { p: name, s: sub })];
   };
 }
 
 export const PROJECT_TOOLS: Record<string, string[]> = {
-  make: [], gmake: [], cmake: ['--version'], ninja: [], gradle: [], mvn: [], ant: [], bazel: ['version'],
+  make: [],
+  gmake: [],
+  cmake: ['--version'],
+  ninja: [],
+  gradle: [],
+  mvn: [],
+  ant: [],
+  bazel: ['version'],
   // metadata and tree run rustc as the repository's .cargo/config.toml names it (build.rustc,
   // build.rustc-wrapper): not in this list, so they ask (repo.config_programs).
   cargo: ['version', 'locate-project', 'pkgid', 'read-manifest', 'verify-project'],
   go: ['version', 'env', 'list', 'doc', 'help'],
-  jest: [], vitest: [], mocha: [], pytest: [], tox: ['-l', '--listenvs'], nox: [],
-  eslint: [], prettier: [], biome: [], ruff: [], black: ['--check', '--diff'], mypy: [], pyright: [], flake8: [], pylint: [],
-  rake: [], bundle: [], mix: [], dotnet: ['--info', '--list-sdks', '--list-runtimes'],
-  swift: [], rustc: ['--print'], gcc: ['-dumpversion', '-dumpmachine', '--print-search-dirs'], 'g++': [], cc: [], clang: [], 'clang++': [], javac: [],
-  turbo: [], nx: [], lerna: [], changeset: ['status'], tsup: [], vite: [], webpack: [], rollup: [], esbuild: [], next: ['info'], nuxt: [], playwright: [], cypress: [],
+  jest: [],
+  vitest: [],
+  mocha: [],
+  pytest: [],
+  tox: ['-l', '--listenvs'],
+  nox: [],
+  eslint: [],
+  prettier: [],
+  biome: [],
+  ruff: [],
+  black: ['--check', '--diff'],
+  mypy: [],
+  pyright: [],
+  flake8: [],
+  pylint: [],
+  rake: [],
+  bundle: [],
+  mix: [],
+  dotnet: ['--info', '--list-sdks', '--list-runtimes'],
+  swift: [],
+  rustc: ['--print'],
+  gcc: ['-dumpversion', '-dumpmachine', '--print-search-dirs'],
+  'g++': [],
+  cc: [],
+  clang: [],
+  'clang++': [],
+  javac: [],
+  turbo: [],
+  nx: [],
+  lerna: [],
+  changeset: ['status'],
+  tsup: [],
+  vite: [],
+  webpack: [],
+  rollup: [],
+  esbuild: [],
+  next: ['info'],
+  nuxt: [],
+  playwright: [],
+  cypress: [],
   yarn: [],
   // pnpm loads the repository's .pnpmfile.cjs (code) for most commands: only these stay read-only.
   pnpm: ['root', 'bin', 'store-path'],
@@ -175,8 +358,39 @@ const CONFIG_RUNS_PROGRAMS: Record<string, string[]> = {
   pnpm: ['list', 'ls', 'll', 'la', 'why', 'outdated', 'view', 'info', 'licenses', 'audit'],
 };
 
-export const PM_INSTALL = ['install', 'i', 'add', 'remove', 'rm', 'uninstall', 'update', 'up', 'upgrade', 'ci', 'link', 'unlink', 'dedupe', 'prune', 'rebuild', 'import', 'global', 'outdated-none'];
-export const PM_PUBLISH = ['publish', 'unpublish', 'deprecate', 'owner', 'access', 'login', 'logout', 'adduser', 'npm-none', 'token', 'dist-tag'];
+export const PM_INSTALL = [
+  'install',
+  'i',
+  'add',
+  'remove',
+  'rm',
+  'uninstall',
+  'update',
+  'up',
+  'upgrade',
+  'ci',
+  'link',
+  'unlink',
+  'dedupe',
+  'prune',
+  'rebuild',
+  'import',
+  'global',
+  'outdated-none',
+];
+export const PM_PUBLISH = [
+  'publish',
+  'unpublish',
+  'deprecate',
+  'owner',
+  'access',
+  'login',
+  'logout',
+  'adduser',
+  'npm-none',
+  'token',
+  'dist-tag',
+];
 
 export function judgeProjectTool(read: string[]): Handler {
   return (args, name, ctx) => {
@@ -188,22 +402,31 @@ export function judgeProjectTool(read: string[]): Handler {
       return [finding('interp.script', 'L2', { p: `${name} run`, a: operands(args)[1] ?? '' }, { allowable: true })];
     }
     if (name === 'deno' && sub === 'repl') return [finding('interactive', 'L2', { p: name })];
-    if ((name === 'bun' || name === 'deno') && /\.([cm]?[jt]sx?|json)$|\//.test(sub)) return [finding('interp.script', 'L2', { p: name, a: sub }, { allowable: true })];
+    if ((name === 'bun' || name === 'deno') && /\.([cm]?[jt]sx?|json)$|\//.test(sub))
+      return [finding('interp.script', 'L2', { p: name, a: sub }, { allowable: true })];
     if (read.some((r) => args[0] === r || sub === r)) return [readOnly(`${name} ${sub || args[0]}`.trim())];
     if (CONFIG_RUNS_PROGRAMS[name]?.includes(sub)) return [finding('repo.config_programs', 'L1', { p: `${name} ${sub}` })];
-    if (PROJECT_CODE_ALWAYS.has(name) && (name === 'mvn' || name === 'gradle' || name === 'sbt') && isInfoOnly(args, ['-v'])) return [finding('repo.config_programs', 'L1', { p: name })];
+    if (PROJECT_CODE_ALWAYS.has(name) && (name === 'mvn' || name === 'gradle' || name === 'sbt') && isInfoOnly(args, ['-v']))
+      return [finding('repo.config_programs', 'L1', { p: name })];
     if (['yarn', 'pnpm', 'bun'].includes(name)) {
       if (PM_INSTALL.includes(sub) || (name === 'yarn' && args.length === 0)) return [finding('install', 'L1', { p: name, s: sub })];
-      if (PM_PUBLISH.includes(sub) || (sub === 'npm' && PM_PUBLISH.includes(operands(args)[1] ?? ''))) return [finding('publish', 'L2', { p: name, s: sub })];
+      if (PM_PUBLISH.includes(sub) || (sub === 'npm' && PM_PUBLISH.includes(operands(args)[1] ?? '')))
+        return [finding('publish', 'L2', { p: name, s: sub })];
       if (['dlx', 'x', 'exec'].includes(sub)) return judgeNpx(args.slice(args.indexOf(sub) + 1), `${name} ${sub}`, ctx);
       if (sub === 'create') return [finding('npx.run', 'L1', { p: `${name} ${sub}` })];
-      if (sub === 'node') return [finding('npx.run', 'L1', { p: `${name} node` }), ...judgeCommand('node', args.slice(args.indexOf(sub) + 1), ctx)];
+      if (sub === 'node')
+        return [finding('npx.run', 'L1', { p: `${name} node` }), ...judgeCommand('node', args.slice(args.indexOf(sub) + 1), ctx)];
     }
     if (['cargo', 'go'].includes(name) && ['install', 'get', 'add', 'remove', 'update', 'publish'].includes(sub)) {
       return [finding(sub === 'publish' ? 'publish' : 'install', sub === 'publish' ? 'L2' : 'L1', { p: name, s: sub })];
     }
-    if (name === 'prettier' && !args.some((a) => a === '--write' || a === '-w')) return [finding('project.script', 'L1', { p: name, s: sub || args.join(' ') })];
-    if ((name === 'eslint' || name === 'biome' || name === 'ruff') && (args.includes('--fix') || args.includes('--write') || args.includes('format'))) return [writeFile(`${name} --fix`)];
+    if (name === 'prettier' && !args.some((a) => a === '--write' || a === '-w'))
+      return [finding('project.script', 'L1', { p: name, s: sub || args.join(' ') })];
+    if (
+      (name === 'eslint' || name === 'biome' || name === 'ruff') &&
+      (args.includes('--fix') || args.includes('--write') || args.includes('format'))
+    )
+      return [writeFile(`${name} --fix`)];
     return [finding('project.script', 'L1', { p: name, s: sub })];
   };
 }

@@ -10,7 +10,8 @@ import { finding, type Finding, type JudgeCtx } from '../finding';
 import { execArg, readOnly } from './common';
 import { copyFindings, isRemote, shortOptions, SSH_VALUED, sshOptionFindings } from './ssh-options';
 
-const network = (name: string, write = false): Finding => finding('network', 'L1', { p: name }, { cat: write ? ['network', 'write'] : ['network'] });
+const network = (name: string, write = false): Finding =>
+  finding('network', 'L1', { p: name }, { cat: write ? ['network', 'write'] : ['network'] });
 
 /** Engine sockets: a connection to one is the host (docker.ts says the same of `-v`). */
 const ENGINE_SOCKET_RE = /(docker|podman|containerd)\.sock$/;
@@ -43,12 +44,65 @@ export function judgeSftp(args: readonly string[], name: string, ctx: JudgeCtx):
 
 /** rsync's options that take a value (popt reads long names exactly). */
 const RSYNC_VALUED_LONG = [
-  '--rsh', '--rsync-path', '--remote-option', '--out-format', '--log-file', '--log-file-format', '--password-file', '--early-input', '--bwlimit', '--stop-after', '--stop-at',
-  '--write-batch', '--only-write-batch', '--read-batch', '--protocol', '--iconv', '--checksum-seed', '--info', '--debug', '--usermap', '--groupmap', '--chown', '--timeout',
-  '--contimeout', '--port', '--sockopts', '--outbuf', '--max-delete', '--max-size', '--min-size', '--max-alloc', '--block-size', '--backup-dir', '--suffix', '--chmod',
-  '--temp-dir', '--partial-dir', '--compare-dest', '--copy-dest', '--link-dest', '--compress-choice', '--zc', '--compress-level', '--zl', '--skip-compress',
-  '--checksum-choice', '--cc', '--filter', '--exclude', '--exclude-from', '--include', '--include-from', '--files-from', '--address', '--modify-window', '--config',
-  '--dparam', '--copy-as', '--new-compress-level',
+  '--rsh',
+  '--rsync-path',
+  '--remote-option',
+  '--out-format',
+  '--log-file',
+  '--log-file-format',
+  '--password-file',
+  '--early-input',
+  '--bwlimit',
+  '--stop-after',
+  '--stop-at',
+  '--write-batch',
+  '--only-write-batch',
+  '--read-batch',
+  '--protocol',
+  '--iconv',
+  '--checksum-seed',
+  '--info',
+  '--debug',
+  '--usermap',
+  '--groupmap',
+  '--chown',
+  '--timeout',
+  '--contimeout',
+  '--port',
+  '--sockopts',
+  '--outbuf',
+  '--max-delete',
+  '--max-size',
+  '--min-size',
+  '--max-alloc',
+  '--block-size',
+  '--backup-dir',
+  '--suffix',
+  '--chmod',
+  '--temp-dir',
+  '--partial-dir',
+  '--compare-dest',
+  '--copy-dest',
+  '--link-dest',
+  '--compress-choice',
+  '--zc',
+  '--compress-level',
+  '--zl',
+  '--skip-compress',
+  '--checksum-choice',
+  '--cc',
+  '--filter',
+  '--exclude',
+  '--exclude-from',
+  '--include',
+  '--include-from',
+  '--files-from',
+  '--address',
+  '--modify-window',
+  '--config',
+  '--dparam',
+  '--copy-as',
+  '--new-compress-level',
 ];
 
 /** rsync's operands: the words that are no option and no option's value. */
@@ -80,20 +134,57 @@ function rsyncValues(args: readonly string[], names: readonly string[]): Array<{
 export function judgeRsync(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   const bad = findLong(args, ['--rsh', '--rsync-path', '--info-script']) ?? args.find((a) => /^-[a-zA-Z]*e/.test(a) && !a.startsWith('--'));
   if (bad) return [execArg(name, bad)];
-  const del = findLong(args, ['--delete', '--delete-before', '--delete-during', '--delete-after', '--delete-excluded', '--remove-source-files', '--del']);
+  const del = findLong(args, [
+    '--delete',
+    '--delete-before',
+    '--delete-during',
+    '--delete-after',
+    '--delete-excluded',
+    '--remove-source-files',
+    '--del',
+  ]);
   if (del) return [finding('delete.recursive', 'L2', { p: name, a: del })];
   const ops = rsyncOperands(args);
   const remoteDest = ops.length > 1 && isRemote(ops[ops.length - 1]);
   // Files it reads and sends: credentials for the daemon, its early input, and the list of files to send.
-  const sent = remoteDest || ops.some(isRemote) ? rsyncValues(args, ['--password-file', '--early-input', '--files-from']).map(({ v, via }) => ({ file: v, via })) : [];
-  const written = rsyncValues(args, ['--log-file', '--write-batch', '--only-write-batch', '--backup-dir', '--temp-dir', '--partial-dir']).filter(({ via }) => !remoteDest || via !== '--backup-dir').map(({ v, via }) => ({ path: v, via }));
-  return [...copyFindings(name, ops, ctx, name), ...uploadFindings(name, sent, ctx), ...writePathFindings(name, written, ctx), network(name, true)];
+  const sent =
+    remoteDest || ops.some(isRemote)
+      ? rsyncValues(args, ['--password-file', '--early-input', '--files-from']).map(({ v, via }) => ({ file: v, via }))
+      : [];
+  const written = rsyncValues(args, ['--log-file', '--write-batch', '--only-write-batch', '--backup-dir', '--temp-dir', '--partial-dir'])
+    .filter(({ via }) => !remoteDest || via !== '--backup-dir')
+    .map(({ v, via }) => ({ path: v, via }));
+  return [
+    ...copyFindings(name, ops, ctx, name),
+    ...uploadFindings(name, sent, ctx),
+    ...writePathFindings(name, written, ctx),
+    network(name, true),
+  ];
 }
 
 /** rclone's sub-commands by what they do. */
 const RCLONE = {
   read: new Set(['version', 'help', 'listremotes', 'config-file', 'config-paths', 'genautocomplete', 'completion', 'obscure-none']),
-  list: new Set(['ls', 'lsd', 'lsl', 'lsf', 'lsjson', 'tree', 'size', 'about', 'cat', 'check', 'cryptcheck', 'hashsum', 'md5sum', 'sha1sum', 'checksum', 'backend', 'ncdu', 'test']),
+  list: new Set([
+    'ls',
+    'lsd',
+    'lsl',
+    'lsf',
+    'lsjson',
+    'tree',
+    'size',
+    'about',
+    'cat',
+    'check',
+    'cryptcheck',
+    'hashsum',
+    'md5sum',
+    'sha1sum',
+    'checksum',
+    'backend',
+    'ncdu',
+    'test',
+  ]),
   copy: new Set(['copy', 'copyto', 'copyurl', 'rcat']),
   moveOrSync: new Set(['sync', 'move', 'moveto', 'bisync']),
   delete: new Set(['delete', 'purge', 'rmdirs', 'cleanup', 'dedupe']),
@@ -109,20 +200,34 @@ export function judgeRclone(args: readonly string[], name: string, ctx: JudgeCtx
   if (bad) return [bad.startsWith('--config') ? finding('upload.config', 'L2', { p: name, f: bad, o: '--config' }) : execArg(name, bad)];
   const ops = plainOperands(args);
   const [sub = '', ...rest] = ops;
-  if (sub === '' || RCLONE.read.has(sub) || (sub === 'config' && ['file', 'paths'].includes(rest[0] ?? ''))) return [readOnly(`${name} ${sub}`.trim())];
+  if (sub === '' || RCLONE.read.has(sub) || (sub === 'config' && ['file', 'paths'].includes(rest[0] ?? '')))
+    return [readOnly(`${name} ${sub}`.trim())];
   if (sub === 'config') return [finding('secret.tool_config', 'L2', { p: `${name} config ${rest[0] ?? ''}`.trim() })];
   if (RCLONE.list.has(sub)) return [network(`${name} ${sub}`)];
   if (RCLONE.copy.has(sub)) return [...copyFindings(name, rest, ctx, `${name} ${sub}`), network(`${name} ${sub}`, true)];
-  if (RCLONE.moveOrSync.has(sub)) return [...copyFindings(name, rest, ctx, `${name} ${sub}`), finding('delete.recursive', 'L2', { p: name, a: sub })];
+  if (RCLONE.moveOrSync.has(sub))
+    return [...copyFindings(name, rest, ctx, `${name} ${sub}`), finding('delete.recursive', 'L2', { p: name, a: sub })];
   if (RCLONE.delete.has(sub)) return [finding('delete.recursive', 'L2', { p: name, a: [sub, ...rest].join(' ') })];
-  if (RCLONE.deleteOne.has(sub)) return [...deleteFindings(name, rest.filter((r) => !isRemote(r)), false, sub, ctx), network(`${name} ${sub}`, true)];
+  if (RCLONE.deleteOne.has(sub))
+    return [
+      ...deleteFindings(
+        name,
+        rest.filter((r) => !isRemote(r)),
+        false,
+        sub,
+        ctx,
+      ),
+      network(`${name} ${sub}`, true),
+    ];
   if (RCLONE.serve.has(sub)) return [execArg(name, sub)];
   return [finding('arg.unparsed', 'L2', { p: name, a: sub })];
 }
 
 /** socat's address types that name a local file, and those that only write it. */
-const SOCAT_FILE = /^(open|file|gopen|create|creat|pipe|unix-connect|unix-client|unix-sendto|unix-recv|unix-recvfrom|unix-listen|abstract-[a-z-]+)$/i;
-const SOCAT_NET = /^(tcp|tcp4|tcp6|tcp-connect|tcp-listen|tcp4-listen|tcp6-listen|udp|udp4|udp6|udp-connect|udp-listen|udp-sendto|udp-datagram|openssl|openssl-connect|openssl-listen|ssl|sctp[a-z0-9-]*|socks[a-z0-9-]*|proxy[a-z-]*|vsock[a-z-]*|dccp[a-z0-9-]*|ip[a-z0-9-]*|interface)$/i;
+const SOCAT_FILE =
+  /^(open|file|gopen|create|creat|pipe|unix-connect|unix-client|unix-sendto|unix-recv|unix-recvfrom|unix-listen|abstract-[a-z-]+)$/i;
+const SOCAT_NET =
+  /^(tcp|tcp4|tcp6|tcp-connect|tcp-listen|tcp4-listen|tcp6-listen|udp|udp4|udp6|udp-connect|udp-listen|udp-sendto|udp-datagram|openssl|openssl-connect|openssl-listen|ssl|sctp[a-z0-9-]*|socks[a-z0-9-]*|proxy[a-z-]*|vsock[a-z-]*|dccp[a-z0-9-]*|ip[a-z0-9-]*|interface)$/i;
 
 /** The type and the file of a socat address (`OPEN:/x,creat`, a bare `/x` is GOPEN, `-` is stdio). */
 function socatAddress(addr: string): { type: string; file?: string } {
@@ -136,17 +241,22 @@ function socatAddress(addr: string): { type: string; file?: string } {
 export function judgeSocat(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   const bad = args.find((a) => /(^|[!,])\s*(EXEC|SYSTEM|SHELL)[:,]/i.test(a));
   if (bad) return [execArg(name, bad)];
-  const addrs = args.filter((a) => !/^-[a-zA-Z]/.test(a) || a === '-').slice(-2).map(socatAddress);
+  const addrs = args
+    .filter((a) => !/^-[a-zA-Z]/.test(a) || a === '-')
+    .slice(-2)
+    .map(socatAddress);
   const logs = args.flatMap((a, i) => (a === '-lf' ? [{ path: args[i + 1] ?? '', via: '-lf' }] : []));
   const out: Finding[] = [];
   const networked = addrs.some((a) => SOCAT_NET.test(a.type));
   const uni = args.includes('-u') ? 0 : args.includes('-U') ? 1 : -1;
   addrs.forEach((a, i) => {
     if (a.file === undefined) return;
-    if (ENGINE_SOCKET_RE.test(a.file)) out.push(finding('container.host_mount', 'L2', { p: `${name} ${a.file}` }, { msg: 'container.mount_socket' }));
+    if (ENGINE_SOCKET_RE.test(a.file))
+      out.push(finding('container.host_mount', 'L2', { p: `${name} ${a.file}` }, { msg: 'container.mount_socket' }));
     if (a.type.startsWith('unix') || a.type.startsWith('abstract')) return;
     // Read unless only written (`-u`: left to right; `-U`: right to left); written unless only read.
-    if (networked && uni !== 1 - i && a.type !== 'create' && a.type !== 'creat') out.push(...uploadFindings(name, [{ file: a.file, via: a.type }], ctx));
+    if (networked && uni !== 1 - i && a.type !== 'create' && a.type !== 'creat')
+      out.push(...uploadFindings(name, [{ file: a.file, via: a.type }], ctx));
     if (uni !== i) out.push(...writePathFindings(name, [{ path: a.file, via: a.type }], ctx));
   });
   return [...out, ...writePathFindings(name, logs, ctx), network(name, true)];
@@ -154,10 +264,21 @@ export function judgeSocat(args: readonly string[], name: string, ctx: JudgeCtx)
 
 /** nc / ncat / netcat: programs they run (-e, -c, --exec, --sh-exec, --lua-exec), engine sockets, files ncat writes. */
 export function judgeNetcat(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
-  const bad = args.find((a) => ['-e', '-c', '--exec', '--sh-exec', '--lua-exec'].some((f) => a === f || a.startsWith(f + '=')) || /^-[a-zA-Z]*e/.test(a));
+  const bad = args.find(
+    (a) => ['-e', '-c', '--exec', '--sh-exec', '--lua-exec'].some((f) => a === f || a.startsWith(f + '=')) || /^-[a-zA-Z]*e/.test(a),
+  );
   if (bad) return [execArg(name, bad)];
   const sock = args.find((a) => ENGINE_SOCKET_RE.test(a));
   if (sock) return [finding('container.host_mount', 'L2', { p: `${name} ${sock}` }, { msg: 'container.mount_socket' })];
-  const written = name === 'ncat' ? args.flatMap((a, i) => (['-o', '--output', '-x', '--hex-dump', '--append-output'].includes(a) && a !== '--append-output' ? [{ path: args[i + 1] ?? '', via: a }] : /^--(output|hex-dump)=/.test(a) ? [{ path: a.slice(a.indexOf('=') + 1), via: a.split('=')[0] }] : [])) : [];
+  const written =
+    name === 'ncat'
+      ? args.flatMap((a, i) =>
+          ['-o', '--output', '-x', '--hex-dump', '--append-output'].includes(a) && a !== '--append-output'
+            ? [{ path: args[i + 1] ?? '', via: a }]
+            : /^--(output|hex-dump)=/.test(a)
+              ? [{ path: a.slice(a.indexOf('=') + 1), via: a.split('=')[0] }]
+              : [],
+        )
+      : [];
   return [...writePathFindings(name, written, ctx), network(name)];
 }

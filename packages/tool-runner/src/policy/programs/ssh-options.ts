@@ -76,7 +76,8 @@ const FORWARD_KEYS: Record<string, RegExp> = { forwardagent: /^no$/i, forwardx11
 const WRITE_KEYS = new Set(['userknownhostsfile', 'globalknownhostsfile', 'controlpath']);
 
 /** A ProxyJump / `-J` value that is only hosts (`[user@]host[:port][,…]`), not options smuggled in. */
-const JUMP_RE = /^(none|([A-Za-z0-9._%+-]+@)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:\d+)?(,([A-Za-z0-9._%+-]+@)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:\d+)?)*)$/;
+const JUMP_RE =
+  /^(none|([A-Za-z0-9._%+-]+@)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:\d+)?(,([A-Za-z0-9._%+-]+@)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:\d+)?)*)$/;
 
 /** One `-o` value: `Key=Value`, `Key Value`, `Key = Value`. */
 function optionFindings(name: string, raw: string, ctx: JudgeCtx): Finding[] {
@@ -89,9 +90,11 @@ function optionFindings(name: string, raw: string, ctx: JudgeCtx): Finding[] {
     return off && off.test(value) ? [] : [finding('ssh.exec_option', 'L2', { p: name, a: said })];
   }
   if (key === 'proxyjump') return JUMP_RE.test(value) ? [] : [finding('ssh.exec_option', 'L2', { p: name, a: said })];
-  if (Object.prototype.hasOwnProperty.call(FORWARD_KEYS, key)) return FORWARD_KEYS[key].test(value) ? [] : [finding('ssh.forward', 'L2', { p: name, a: said })];
+  if (Object.prototype.hasOwnProperty.call(FORWARD_KEYS, key))
+    return FORWARD_KEYS[key].test(value) ? [] : [finding('ssh.forward', 'L2', { p: name, a: said })];
   if (key === 'sendenv' || key === 'setenv') return [finding('upload.env', 'L1', { p: name, v: value, o: said })];
-  if (WRITE_KEYS.has(key) && value && value.toLowerCase() !== 'none') return value.split(/\s+/).flatMap((f) => writePathFindings(name, [{ path: f, via: said }], ctx));
+  if (WRITE_KEYS.has(key) && value && value.toLowerCase() !== 'none')
+    return value.split(/\s+/).flatMap((f) => writePathFindings(name, [{ path: f, via: said }], ctx));
   return [];
 }
 
@@ -116,7 +119,8 @@ export function sshOptionFindings(name: 'ssh' | 'scp' | 'sftp', opts: readonly S
     else if (o.letter === 'F') out.push(...configFindings(name, v, ctx));
     else if (o.letter === 'J' && !JUMP_RE.test(v)) out.push(finding('ssh.exec_option', 'L2', { p: name, a: o.given }));
     else if ((o.letter === 'S' && name !== 'ssh') || (o.letter === 'D' && name !== 'ssh')) out.push(execArg(name, o.given));
-    else if (o.letter === 'A' || (name === 'ssh' && (o.letter === 'X' || o.letter === 'Y'))) out.push(finding('ssh.forward', 'L2', { p: name, a: o.given }));
+    else if (o.letter === 'A' || (name === 'ssh' && (o.letter === 'X' || o.letter === 'Y')))
+      out.push(finding('ssh.forward', 'L2', { p: name, a: o.given }));
     else if (o.letter === 'E' && name === 'ssh') out.push(...writePathFindings(name, [{ path: v, via: '-E' }], ctx));
     else if (o.letter === 'b' && name === 'sftp' && v !== '-') out.push(finding('upload.config', 'L2', { p: name, f: v, o: o.given }));
   }

@@ -90,7 +90,11 @@ function envImport(name: string, v: string, via: string): Finding[] {
 function commonRole(t: Traffic, name: string, role: string | undefined, v: string, via: string, ctx: JudgeCtx): void {
   if (role === 'config') {
     if (v === '-' || v === '') return;
-    t.found.push(secretFindings([v], ctx).length ? finding('upload.secret', 'L2', { p: name, f: v, o: via }) : finding('upload.config', 'L2', { p: name, f: v, o: via }));
+    t.found.push(
+      secretFindings([v], ctx).length
+        ? finding('upload.secret', 'L2', { p: name, f: v, o: via })
+        : finding('upload.config', 'L2', { p: name, f: v, o: via }),
+    );
   } else if (role === 'out' || role === 'rw') t.targets.push({ path: v, via });
   else if (role === 'outdir') t.outdir = v;
   else if (role === 'remote') t.remoteNames = true;
@@ -107,7 +111,12 @@ function trafficFindings(name: string, t: Traffic, urls: readonly string[], ctx:
     }
   }
   const written = targets.length > 0 || t.remoteNames;
-  return [...t.found, ...uploadFindings(name, t.uploads, ctx), ...writePathFindings(name, targets, ctx), finding('network', 'L1', { p: name }, { cat: written ? ['network', 'write'] : cat })];
+  return [
+    ...t.found,
+    ...uploadFindings(name, t.uploads, ctx),
+    ...writePathFindings(name, targets, ctx),
+    finding('network', 'L1', { p: name }, { cat: written ? ['network', 'write'] : cat }),
+  ];
 }
 
 /** The options of a resolution with their value and how they were written (`-d @x`, `--data=@x`). */
@@ -116,11 +125,25 @@ function each(r: Resolution, fn: (role: string | undefined, effect: string | und
 }
 
 /** curl options that send a request body or change the method: the request may change something there (a write as well as network use). */
-const CURL_BODY = new Set(['-T', '-d', '--data-binary', '--data-raw', '--data-urlencode', '--data-ascii', '--json', '-F', '--form-string', '-X']);
+const CURL_BODY = new Set([
+  '-T',
+  '-d',
+  '--data-binary',
+  '--data-raw',
+  '--data-urlencode',
+  '--data-ascii',
+  '--json',
+  '-F',
+  '--form-string',
+  '-X',
+]);
 
 export function judgeCurl(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   // `--expand-data` is `--data` with {{variables}} expanded first.
-  const r = resolveOptions(args.map((a) => (a.startsWith('--expand-') ? `--${a.slice(9)}` : a)), compiled(CURL));
+  const r = resolveOptions(
+    args.map((a) => (a.startsWith('--expand-') ? `--${a.slice(9)}` : a)),
+    compiled(CURL),
+  );
   const t = traffic();
   let sends = false;
   const outputs: WriteTarget[] = [];
@@ -136,7 +159,12 @@ export function judgeCurl(args: readonly string[], name: string, ctx: JudgeCtx):
     if (role === 'out' && o.spec.names.includes('--output')) outputs.push({ path: v, via: o.given });
     else commonRole(t, name, role, v, o.given, ctx);
   }
-  for (const x of outputs) t.targets.push(t.outdir !== undefined && !path.posix.isAbsolute(x.path) && !x.path.startsWith('~') && x.path !== '-' ? { ...x, path: path.posix.join(t.outdir, x.path) } : x);
+  for (const x of outputs)
+    t.targets.push(
+      t.outdir !== undefined && !path.posix.isAbsolute(x.path) && !x.path.startsWith('~') && x.path !== '-'
+        ? { ...x, path: path.posix.join(t.outdir, x.path) }
+        : x,
+    );
   const urls = [...r.operands, ...r.options.filter((o) => o.spec.names.includes('--url') && o.value).map((o) => o.value!)];
   return trafficFindings(name, t, urls, ctx, sends ? ['network', 'write'] : ['network']);
 }
@@ -150,7 +178,8 @@ function wgetrc(t: Traffic, name: string, line: string, via: string, ctx: JudgeC
   const said = `${via} ${line}`;
   if (key === 'useaskpass') t.found.push(execArg(name, said));
   else if (key === 'postfile' || key === 'bodyfile' || key === 'loadcookies') t.uploads.push({ file: v, via: said });
-  else if (key === 'outputdocument' || key === 'logfile' || key === 'savecookies' || key === 'warcfile' || key === 'hstsfile') t.targets.push({ path: v, via: said });
+  else if (key === 'outputdocument' || key === 'logfile' || key === 'savecookies' || key === 'warcfile' || key === 'hstsfile')
+    t.targets.push({ path: v, via: said });
   else if (key === 'dirprefix') t.outdir = v;
   else commonRole(t, name, undefined, v, said, ctx);
 }
@@ -172,7 +201,18 @@ export function judgeWget(args: readonly string[], name: string, ctx: JudgeCtx):
 }
 
 /** HTTPie's item separators, longest first at one position; those that read a file (3.x: `==@`, `:@`) are marked. */
-const ITEM_SEPARATORS: ReadonlyArray<[string, boolean]> = [[':=@', true], ['==@', true], ['=@', true], [':@', true], ['==', false], [':=', false], ['=', false], [':', false], ['@', true], [';', false]];
+const ITEM_SEPARATORS: ReadonlyArray<[string, boolean]> = [
+  [':=@', true],
+  ['==@', true],
+  ['=@', true],
+  [':@', true],
+  ['==', false],
+  [':=', false],
+  ['=', false],
+  [':', false],
+  ['@', true],
+  [';', false],
+];
 
 /** The file an HTTPie / xh request item reads (`field=@file`, `field:=@file`, `q==@file`, `Header:@file`, `name@file;type=…`, `@file`), by the first separator in it (`\\` escapes one). */
 function itemFile(item: string): string | undefined {
@@ -223,7 +263,8 @@ export function judgeAria2c(args: readonly string[], name: string, ctx: JudgeCtx
     if (role === 'out' && /^(-o|--out$|--out=)/.test(via)) names.push({ file: v, via });
     else commonRole(t, name, role, v, via, ctx);
   });
-  for (const n of names) t.targets.push({ path: path.posix.isAbsolute(n.file) ? n.file : path.posix.join(t.outdir ?? '.', n.file), via: n.via });
+  for (const n of names)
+    t.targets.push({ path: path.posix.isAbsolute(n.file) ? n.file : path.posix.join(t.outdir ?? '.', n.file), via: n.via });
   t.remoteNames = names.length === 0;
   return trafficFindings(name, t, r.operands, ctx, ['network', 'write']);
 }

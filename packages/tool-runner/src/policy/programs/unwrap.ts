@@ -25,7 +25,14 @@ export function envParts(args: readonly string[]): { start: number; chdir: strin
       chdir.push(a.startsWith('--chdir=') ? a.slice('--chdir='.length) : a.slice(2));
       return 0;
     }
-    if (a.startsWith('--unset=') || /^-u./.test(a) || a.startsWith('--default-signal') || a.startsWith('--ignore-signal') || a.startsWith('--block-signal')) return 0;
+    if (
+      a.startsWith('--unset=') ||
+      /^-u./.test(a) ||
+      a.startsWith('--default-signal') ||
+      a.startsWith('--ignore-signal') ||
+      a.startsWith('--block-signal')
+    )
+      return 0;
     if (a.startsWith('-')) return 'stop';
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
       assigns.push(a);
