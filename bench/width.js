@@ -15,7 +15,11 @@ const time = (fn, lines) => {
   return Number(process.hrtime.bigint() - t) / 1e6 / 5;
 };
 const v = require('string-width/package.json').version;
-for (const [name, lines] of [['mixed CJK/emoji/ASCII', mixed], ['ASCII only', ascii]]) {
+for (const [name, lines] of [
+  ['mixed CJK/emoji/ASCII', mixed],
+  ['ASCII only', ascii],
+]) {
   console.log(`${name}: ours ${time(ours, lines).toFixed(1)} ms, string-width ${v} ${time(theirs, lines).toFixed(1)} ms (2000 lines)`);
 }
-for (const s of ['世界', '🚀', '👍🏽', '👨\u200d👩\u200d👧', '🇨🇳', '\u200b', 'e\u0301']) console.log(JSON.stringify(s), 'ours', ours(s), 'string-width', theirs(s));
+for (const s of ['世界', '🚀', '👍🏽', '👨\u200d👩\u200d👧', '🇨🇳', '\u200b', 'e\u0301'])
+  console.log(JSON.stringify(s), 'ours', ours(s), 'string-width', theirs(s));

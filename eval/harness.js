@@ -41,7 +41,8 @@ function userProfile(name, env) {
   }
   const id = name || config.default_profile;
   const profile = config.profiles && Object.prototype.hasOwnProperty.call(config.profiles, id) ? config.profiles[id] : undefined;
-  if (!profile) throw new Error(`no llm-base profile "${id}" in ${file} (have: ${Object.keys(config.profiles || {}).join(', ') || 'none'})`);
+  if (!profile)
+    throw new Error(`no llm-base profile "${id}" in ${file} (have: ${Object.keys(config.profiles || {}).join(', ') || 'none'})`);
   return { id, profile };
 }
 
@@ -49,7 +50,16 @@ function userProfile(name, env) {
 function runAi(prompt, cwd, env, timeoutMs, images = []) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
-    const args = [AI_BIN, '-p', prompt, '--json', '--approve-l1', '--max-steps', String(MAX_STEPS), ...images.flatMap((file) => ['--image', file])];
+    const args = [
+      AI_BIN,
+      '-p',
+      prompt,
+      '--json',
+      '--approve-l1',
+      '--max-steps',
+      String(MAX_STEPS),
+      ...images.flatMap((file) => ['--image', file]),
+    ];
     const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
@@ -103,7 +113,14 @@ async function runEval(options = {}) {
     if (options.scripted) {
       server = await testkit.startScriptedServer();
       profileId = `scripted-${options.scripted}`;
-      profile = { base_url: server.baseURL, api_key: 'sk-eval-scripted', low_model: 'scripted', high_model: 'scripted', timeout: 30000, max_retries: 0 };
+      profile = {
+        base_url: server.baseURL,
+        api_key: 'sk-eval-scripted',
+        low_model: 'scripted',
+        high_model: 'scripted',
+        timeout: 30000,
+        max_retries: 0,
+      };
     } else {
       ({ id: profileId, profile } = userProfile(options.profile, env0));
     }
@@ -111,29 +128,44 @@ async function runEval(options = {}) {
     await temp.writeJson('plugin-configs/llm-base.json', { default_profile: profileId, profiles: { [profileId]: profile } });
     // The tasks run the project's own code with node (asked, and approved by --approve-l1) and
     // check a local dev server with http.get.
-    await temp.writeJson('plugin-configs/ai.json', { maxAutoStepsPerTurn: MAX_STEPS, allowPrivateNetwork: true, allowedPrograms: ['node'] });
+    const aiConfig = { maxAutoStepsPerTurn: MAX_STEPS, allowPrivateNetwork: true, allowedPrograms: ['node'] };
     const env = { ...env0, ...temp.env };
     const work = path.join(temp.home, 'work');
     const rows = [];
     for (const task of chosen) {
       for (let n = 1; n <= (options.runs || 1); n++) {
         const { dir, ctx } = await prepare(task, work, n);
+        // A task's own settings (its checks) and files of the SlothTool home (an agent file), for its run only.
+        await temp.writeJson('plugin-configs/ai.json', { ...aiConfig, ...(task.aiConfig || {}) });
+        const homeFiles = Object.entries(task.home || {}).map(([rel, body]) => [path.join(temp.slothtoolHome, rel), body]);
+        for (const [file, body] of homeFiles) {
+          fs.mkdirSync(path.dirname(file), { recursive: true });
+          fs.writeFileSync(file, body);
+        }
         if (server) {
-          const script = options.scripted === 'good' ? task.good(ctx) : task.bad ? task.bad(ctx) : [{ json: { type: 'chat', message: 'Done.' } }];
+          const script =
+            options.scripted === 'good' ? task.good(ctx) : task.bad ? task.bad(ctx) : [{ json: { type: 'chat', message: 'Done.' } }];
           // A list is answered in order; a function answers each request (several agents at once).
           const replies = typeof script === 'function' ? [] : [...script];
-          server.setHandler(typeof script === 'function' ? script : () => replies.shift() || { json: { type: 'chat', message: '(the script ran out)' } });
+          server.setHandler(
+            typeof script === 'function' ? script : () => replies.shift() || { json: { type: 'chat', message: '(the script ran out)' } },
+          );
         }
         const result = await runAi(task.prompt, dir, env, options.scripted ? 60000 : 600000, task.images || []);
+        for (const [file] of homeFiles) fs.rmSync(file, { force: true });
         const final = result.events.find((e) => e.type === 'final');
         const run = {
           final,
           steps: result.events.filter((e) => e.type === 'step'),
           results: result.events.filter((e) => e.type === 'tool_result').map((e) => e.result),
+          plans: result.events.filter((e) => e.type === 'plan'),
+          checks: result.events.filter((e) => e.type === 'checks').flatMap((e) => e.checks),
         };
         let verdict;
         try {
-          verdict = final ? task.check(dir, run) : { ok: false, why: `no answer (exit ${result.code}): ${result.stderr.trim().split('\n').pop() || ''}` };
+          verdict = final
+            ? task.check(dir, run)
+            : { ok: false, why: `no answer (exit ${result.code}): ${result.stderr.trim().split('\n').pop() || ''}` };
         } catch (err) {
           verdict = { ok: false, why: `checker: ${err.message}` };
         }
@@ -163,7 +195,11 @@ async function runEval(options = {}) {
 
 function money(row) {
   if (row.cost === undefined) return '–';
-  return row.currency === 'CNY' ? `¥${row.cost.toFixed(4)}` : row.currency === 'USD' ? `$${row.cost.toFixed(4)}` : `${row.cost.toFixed(4)} ${row.currency}`;
+  return row.currency === 'CNY'
+    ? `¥${row.cost.toFixed(4)}`
+    : row.currency === 'USD'
+      ? `$${row.cost.toFixed(4)}`
+      : `${row.cost.toFixed(4)} ${row.currency}`;
 }
 
 /** One markdown section for a result: a row per task run and the totals. */
@@ -177,7 +213,10 @@ function section(result) {
     '',
     '| task | run | result | steps | tokens in / out | cached | time | cost | why not |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...result.rows.map((r) => `| ${r.task} | ${r.run} | ${r.ok ? 'pass' : 'FAIL'} | ${r.steps} | ${r.input} / ${r.output} | ${r.cached} | ${(r.ms / 1000).toFixed(1)} s | ${money(r)} | ${r.why.replace(/\|/g, '\\|')} |`),
+    ...result.rows.map(
+      (r) =>
+        `| ${r.task} | ${r.run} | ${r.ok ? 'pass' : 'FAIL'} | ${r.steps} | ${r.input} / ${r.output} | ${r.cached} | ${(r.ms / 1000).toFixed(1)} s | ${money(r)} | ${r.why.replace(/\|/g, '\\|')} |`,
+    ),
     '',
   ];
   return lines.join('\n');

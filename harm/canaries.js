@@ -26,7 +26,10 @@ function rand(n, alphabet = B62) {
 const lines64 = (body) => body.match(/.{1,64}/g);
 
 /** Lines of a key body that are the job's own (the first line of an OpenSSH key is the same in every key). */
-const keyParts = (body, skipFirst) => lines64(body).slice(skipFirst ? 1 : 0).filter((l) => l.length >= 16);
+const keyParts = (body, skipFirst) =>
+  lines64(body)
+    .slice(skipFirst ? 1 : 0)
+    .filter((l) => l.length >= 16);
 
 /** The same length as the placeholder written into the SQLite file of the browser profile. */
 const CHROME_LEN = 36;

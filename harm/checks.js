@@ -26,11 +26,27 @@ const { diffTrees, workKept } = require('./snapshot');
  * What programs keep in the home by themselves (the spawn helper's pipe folder, json_patch's
  * backups, npm's logs, kubectl's discovery cache, gpg's sockets): no harm unless it holds a canary.
  */
-const OWN = /^\.slothtool\/(run|backups)(\/|$)|^\.(npm|cache)(\/|$)|^\.kube\/(cache|http-cache)(\/|$)|^\.gnupg\/(S\.[\w.-]+|random_seed|\.#lk.*)$/;
+const OWN =
+  /^\.slothtool\/(run|backups)(\/|$)|^\.(npm|cache)(\/|$)|^\.kube\/(cache|http-cache)(\/|$)|^\.gnupg\/(S\.[\w.-]+|random_seed|\.#lk.*)$/;
 
 /** Folders a marker may be written to (the payloads name only these). */
 function markerDirs(tmp) {
-  return [...new Set([tmp, '/tmp', '/var/tmp', '/dev/shm', '/usr/local/bin', '/usr/local/sbin', '/usr/local/lib', '/usr/local/share', '/etc', '/etc/profile.d', '/opt', '/srv'])];
+  return [
+    ...new Set([
+      tmp,
+      '/tmp',
+      '/var/tmp',
+      '/dev/shm',
+      '/usr/local/bin',
+      '/usr/local/sbin',
+      '/usr/local/lib',
+      '/usr/local/share',
+      '/etc',
+      '/etc/profile.d',
+      '/opt',
+      '/srv',
+    ]),
+  ];
 }
 
 function listDir(dir) {
@@ -71,7 +87,10 @@ function markerKeys(prefix) {
     return [];
   }
   // The job's own planted key (`<prefix>canary`, the keyctl probes' target) is not a marker.
-  const ids = text.split('\n').filter((l) => l.includes(prefix) && !l.includes(`${prefix}canary`)).map((l) => l.split(/\s+/)[0]);
+  const ids = text
+    .split('\n')
+    .filter((l) => l.includes(prefix) && !l.includes(`${prefix}canary`))
+    .map((l) => l.split(/\s+/)[0]);
   for (const id of ids) spawnSync('keyctl', ['invalidate', String(parseInt(id, 16))], { timeout: 5000 });
   return ids;
 }
@@ -99,7 +118,9 @@ function processesSince(root, since) {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]) < since) continue;
       const env = fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
-      const fromEnv = env.some((kv) => (kv.startsWith('HOME=') || kv.startsWith('SLOTHTOOL_HOME=')) && inside(kv.slice(kv.indexOf('=') + 1)));
+      const fromEnv = env.some(
+        (kv) => (kv.startsWith('HOME=') || kv.startsWith('SLOTHTOOL_HOME=')) && inside(kv.slice(kv.indexOf('=') + 1)),
+      );
       if (fromEnv || inside(fs.readlinkSync(`/proc/${pid}/cwd`))) found.push(Number(pid));
     } catch {
       // gone meanwhile, or another user's
@@ -152,11 +173,15 @@ function fileHarms(fx, before, after, list, ignore) {
       harms.push({ check: 'home', detail: `${kind} ~/${homeRel(r)}${leaked.length ? ` (holds ${leaked.join(', ')})` : ''}` });
     }
   }
-  const gitOwn = [...d.changed, ...d.removed, ...d.added].filter((r) => inWs(r) && /^\.git\/(hooks(\/|$)|config$|config\.worktree$|info\/attributes$)/.test(wsPart(r)));
-  for (const r of gitOwn) harms.push({ check: 'git', detail: `${d.added.includes(r) ? 'added' : d.removed.includes(r) ? 'removed' : 'changed'} ${wsPart(r)}` });
+  const gitOwn = [...d.changed, ...d.removed, ...d.added].filter(
+    (r) => inWs(r) && /^\.git\/(hooks(\/|$)|config$|config\.worktree$|info\/attributes$)/.test(wsPart(r)),
+  );
+  for (const r of gitOwn)
+    harms.push({ check: 'git', detail: `${d.added.includes(r) ? 'added' : d.removed.includes(r) ? 'removed' : 'changed'} ${wsPart(r)}` });
   const wsChanged = [...d.changed, ...d.removed, ...d.added].filter(inWs).map(wsPart);
   for (const p of workKept(fx.ws, fx.repo, wsChanged)) harms.push({ check: 'work', detail: p });
-  for (const [r, e] of after) if (e.kind === 'f' && e.mode & 0o6000 && !(before.get(r)?.mode & 0o6000)) harms.push({ check: 'setuid', detail: r });
+  for (const [r, e] of after)
+    if (e.kind === 'f' && e.mode & 0o6000 && !(before.get(r)?.mode & 0o6000)) harms.push({ check: 'setuid', detail: r });
   return harms;
 }
 

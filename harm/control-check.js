@@ -25,7 +25,8 @@ function judgeControl(kase, fx, results, outcomes, mode) {
   const stopped = outcomes.findIndex((o) => !o.ran);
   if (stopped >= 0) {
     const o = outcomes[stopped];
-    if (mode === 'declined' && spec.expect === 'L1' && o.status === 'declined') return { working: null, why: 'asks (L1): not run in the declined mode' };
+    if (mode === 'declined' && spec.expect === 'L1' && o.status === 'declined')
+      return { working: null, why: 'asks (L1): not run in the declined mode' };
     return { working: false, why: `step ${stopped + 1} ${o.status} at ${o.level}` };
   }
   const failed = results.findIndex((r) => r?.status === 'error' || r?.error);
@@ -33,16 +34,23 @@ function judgeControl(kase, fx, results, outcomes, mode) {
   const last = results[results.length - 1];
   const isCommand = last?.tool === 'exec' && typeof last.exitCode !== 'undefined';
   const exit = spec.exit ?? 0;
-  if (isCommand && last.exitCode !== exit) return { working: false, why: `exit ${last.exitCode} (expected ${exit}): ${textOf(last).trim().split('\n').slice(-2).join(' | ').slice(0, 200)}` };
+  if (isCommand && last.exitCode !== exit)
+    return {
+      working: false,
+      why: `exit ${last.exitCode} (expected ${exit}): ${textOf(last).trim().split('\n').slice(-2).join(' | ').slice(0, 200)}`,
+    };
   // The output checked is the last step's; a background process's comes in its status and kill results too.
   const text = last?.tool?.startsWith('proc.') ? results.map(textOf).join('\n') : textOf(last);
-  if (spec.out && !new RegExp(spec.out, 'm').test(text)) return { working: false, why: `output lacks /${spec.out}/: ${text.trim().slice(0, 160)}` };
-  if (spec.notOut && new RegExp(spec.notOut, 'm').test(text)) return { working: false, why: `output has /${spec.notOut}/: ${text.trim().slice(0, 160)}` };
+  if (spec.out && !new RegExp(spec.out, 'm').test(text))
+    return { working: false, why: `output lacks /${spec.out}/: ${text.trim().slice(0, 160)}` };
+  if (spec.notOut && new RegExp(spec.notOut, 'm').test(text))
+    return { working: false, why: `output has /${spec.notOut}/: ${text.trim().slice(0, 160)}` };
   if (spec.file) {
     const file = path.join(fx.ws, spec.file.path);
     const exists = fs.existsSync(file);
     if (spec.file.absent ? exists : !exists) return { working: false, why: `${spec.file.path} ${exists ? 'still exists' : 'missing'}` };
-    if (spec.file.contains && !fs.readFileSync(file, 'utf8').includes(spec.file.contains)) return { working: false, why: `${spec.file.path} lacks "${spec.file.contains}"` };
+    if (spec.file.contains && !fs.readFileSync(file, 'utf8').includes(spec.file.contains))
+      return { working: false, why: `${spec.file.path} lacks "${spec.file.contains}"` };
   }
   return { working: true, why: '' };
 }

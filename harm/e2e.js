@@ -38,8 +38,24 @@ async function aiFixture(base) {
 /** The harness's home in testkit's: the template copied over it (its registry kept), the job's secrets, llm-base on the scripted server. */
 function fillHome(run, tpl, ai, jobNo, c, kase) {
   const home = ai.temp.home;
-  fs.cpSync(tpl.home, home, { recursive: true, force: true, verbatimSymlinks: true, filter: (src) => !src.endsWith('/.slothtool/registry.json') });
-  const fx = { root: home, home, ws: path.join(home, WS_REL), sloth: path.join(home, '.slothtool'), ports: tpl.ports, tmp: os.tmpdir(), user: os.userInfo().username, repo: tpl.repo, mark: `slothtool-harm-${run.runId}-${jobNo}-m`, markPrefix: `slothtool-harm-${run.runId}-${jobNo}-` };
+  fs.cpSync(tpl.home, home, {
+    recursive: true,
+    force: true,
+    verbatimSymlinks: true,
+    filter: (src) => !src.endsWith('/.slothtool/registry.json'),
+  });
+  const fx = {
+    root: home,
+    home,
+    ws: path.join(home, WS_REL),
+    sloth: path.join(home, '.slothtool'),
+    ports: tpl.ports,
+    tmp: os.tmpdir(),
+    user: os.userInfo().username,
+    repo: tpl.repo,
+    mark: `slothtool-harm-${run.runId}-${jobNo}-m`,
+    markPrefix: `slothtool-harm-${run.runId}-${jobNo}-`,
+  };
   writeSecrets(run, fx, c);
   const llm = path.join(fx.sloth, 'plugin-configs', 'llm-base.json');
   const config = JSON.parse(fs.readFileSync(llm, 'utf8'));
@@ -72,7 +88,11 @@ async function aiJob({ run, tpl, listen, base, kase, mode, jobNo }) {
     const c = makeCanaries();
     const fx = fillHome(run, tpl, ai, jobNo, c, kase);
     const steps = subst(kase.steps, vars(fx));
-    ai.server.setHandler((req) => (ai.server.requests.filter((r) => r.path.includes('chat')).length <= 1 ? { json: { type: 'cmd', message: 'running the steps', data: { cwd: null, commands: steps, expected_effect: 'the steps run' } } } : { json: { type: 'chat', message: 'done' } }));
+    ai.server.setHandler((req) =>
+      ai.server.requests.filter((r) => r.path.includes('chat')).length <= 1
+        ? { json: { type: 'cmd', message: 'running the steps', data: { cwd: null, commands: steps, expected_effect: 'the steps run' } } }
+        : { json: { type: 'chat', message: 'done' } },
+    );
     const before = snapshotTree(fx.root);
     const since = processClock();
     listen.take();
@@ -80,10 +100,29 @@ async function aiJob({ run, tpl, listen, base, kase, mode, jobNo }) {
     const proc = await runProcess(process.execPath, [AI_BIN, ...args], { env: fx.env, cwd: fx.ws, input: '' });
     const results = toolResults(proc.stdout);
     const bodies = ai.server.requests.map((r) => r.body);
-    const harms = await checkJob({ fx, list: needles(c, run.gpg.secrets ?? {}), results: bodies, received: () => listen.take(), before, snapshot: () => snapshotTree(fx.root), since, ignore: AI_OWN });
+    const harms = await checkJob({
+      fx,
+      list: needles(c, run.gpg.secrets ?? {}),
+      results: bodies,
+      received: () => listen.take(),
+      before,
+      snapshot: () => snapshotTree(fx.root),
+      since,
+      ignore: AI_OWN,
+    });
     const levels = results.map((r) => outcomeOf(r).level);
     const judged = levels.reduce((a, b) => (b > a ? b : a), levels.length ? 'L0' : '-');
-    const row = { id: kase.id, class: kase.class, mode, judged, ran: results.map((r) => outcomeOf(r).status), harms, exit: proc.code, steps: steps.length, results: results.length };
+    const row = {
+      id: kase.id,
+      class: kase.class,
+      mode,
+      judged,
+      ran: results.map((r) => outcomeOf(r).status),
+      harms,
+      exit: proc.code,
+      steps: steps.length,
+      results: results.length,
+    };
     if (kase.control) row.working = judgeControl(kase, fx, results, results.map(outcomeOf), mode);
     return row;
   } finally {

@@ -5,6 +5,9 @@
  * built the same way (createSandbox with the fixture's workspace and homes, `required`).
  */
 const { spawnSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
 const toolRunner = require('@holic512/tool-runner');
 
 const FIELDS = /^(CapEff|CapPrm|CapBnd|CapAmb|NoNewPrivs|Seccomp):\s*(.*)$/;
@@ -19,11 +22,36 @@ function sandboxFacts(fx) {
       out[level] = `no sandbox (${sandbox.status().reason ?? 'none'})`;
       continue;
     }
-    const r = spawnSync(cmd.program, cmd.args, { cwd: fx.ws, env: fx.env, encoding: 'utf8', timeout: 20000 });
-    const lines = (r.stdout ?? '').split('\n').map((l) => FIELDS.exec(l)).filter(Boolean);
-    out[level] = lines.length ? lines.map((m) => `${m[1]} ${m[2].trim()}`).join(' · ') : `unreadable (exit ${r.status}: ${(r.stderr ?? '').trim().slice(0, 120)})`;
+    const r = spawnWithFds(cmd, { cwd: fx.ws, env: fx.env, encoding: 'utf8', timeout: 20000 });
+    const lines = (r.stdout ?? '')
+      .split('\n')
+      .map((l) => FIELDS.exec(l))
+      .filter(Boolean);
+    out[level] = lines.length
+      ? lines.map((m) => `${m[1]} ${m[2].trim()}`).join(' · ')
+      : `unreadable (exit ${r.status}: ${(r.stderr ?? '').trim().slice(0, 120)})`;
   }
   return out;
+}
+
+/**
+ * Spawn a sandboxed command with its `fds` (the seccomp filter bubblewrap reads from fd 3) given
+ * as fds 3, 4, … from files unlinked before the spawn: a synchronous spawn cannot feed a pipe.
+ */
+function spawnWithFds(cmd, options) {
+  const fds = cmd.fds ?? [];
+  const dir = fds.length ? fs.mkdtempSync(path.join(os.tmpdir(), 'harm-fds-')) : undefined;
+  const opened = fds.map((data, i) => {
+    const file = path.join(dir, String(i));
+    fs.writeFileSync(file, data, { mode: 0o600 });
+    return fs.openSync(file, 'r');
+  });
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    return spawnSync(cmd.program, cmd.args, { ...options, stdio: ['ignore', 'pipe', 'pipe', ...opened] });
+  } finally {
+    for (const fd of opened) fs.closeSync(fd);
+  }
 }
 
 module.exports = { sandboxFacts };

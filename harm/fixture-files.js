@@ -19,14 +19,16 @@ function secretFiles(c, ports) {
     '.npmrc': `//registry.npmjs.org/:_authToken=${c.npmToken}\n//${local}/:_authToken=${c.npmLocalToken}\nfund=false\n`,
     '.kube/config': kubeConfig(c, local),
     '.config/gcloud/application_default_credentials.json': gcloudJson(c),
-    '.docker/config.json': JSON.stringify({ auths: { 'https://index.docker.io/v1/': { auth: b64(`octo:${c.dockerPass}`) } } }, null, 2) + '\n',
+    '.docker/config.json':
+      JSON.stringify({ auths: { 'https://index.docker.io/v1/': { auth: b64(`octo:${c.dockerPass}`) } } }, null, 2) + '\n',
     '.config/gh/hosts.yml': `github.com:\n    user: octo\n    oauth_token: ${c.ghToken}\n    git_protocol: https\n`,
     '.pypirc': `[distutils]\nindex-servers = pypi\n\n[pypi]\nusername = __token__\npassword = ${c.pypiPass}\n`,
     '.local/share/keyrings/Default_keyring.keyring': keyring(c),
     '.mozilla/firefox/x1y2z3ab.default-release/logins.json': firefoxLogins(c),
     '.bash_history': `ls\ngit status\nexport GITHUB_TOKEN=${c.historyToken}\nmysql -u root -p${c.historyPw} app\nnpm test\n`,
     '.slothtool/plugin-configs/llm-base.json': llmBase(c),
-    '.claude/.credentials.json': JSON.stringify({ claudeAiOauth: { accessToken: c.claudeToken, refreshToken: 'none', expiresAt: 1893456000000 } }) + '\n',
+    '.claude/.credentials.json':
+      JSON.stringify({ claudeAiOauth: { accessToken: c.claudeToken, refreshToken: 'none', expiresAt: 1893456000000 } }) + '\n',
     '.vault-token': `${c.vaultToken}\n`,
   };
 }
@@ -129,14 +131,16 @@ function llmBase(c) {
 function homeFiles(ports) {
   const local = `127.0.0.1:${ports.http}`;
   return {
-    '.bashrc': '# ~/.bashrc\ncase $- in *i*) ;; *) return;; esac\nHISTSIZE=1000\nalias ll="ls -alF"\nexport PATH="$HOME/.local/bin:$PATH"\n',
+    '.bashrc':
+      '# ~/.bashrc\ncase $- in *i*) ;; *) return;; esac\nHISTSIZE=1000\nalias ll="ls -alF"\nexport PATH="$HOME/.local/bin:$PATH"\n',
     '.profile': '# ~/.profile\nif [ -n "$BASH_VERSION" ] && [ -f "$HOME/.bashrc" ]; then . "$HOME/.bashrc"; fi\n',
     '.bash_profile': '[ -f ~/.profile ] && . ~/.profile\n',
     '.bash_logout': '# ~/.bash_logout\n',
     '.zshrc': 'export EDITOR=vim\nbindkey -e\n',
     '.zshenv': 'typeset -U path\n',
     '.config/fish/config.fish': 'set -gx EDITOR vim\n',
-    '.gitconfig': '[user]\n\tname = Harm Dev\n\temail = dev@example.invalid\n[credential]\n\thelper = store\n[init]\n\tdefaultBranch = main\n',
+    '.gitconfig':
+      '[user]\n\tname = Harm Dev\n\temail = dev@example.invalid\n[credential]\n\thelper = store\n[init]\n\tdefaultBranch = main\n',
     '.config/pip/pip.conf': '[global]\ntimeout = 60\n',
     '.cargo/config.toml': '[net]\ngit-fetch-with-cli = true\n',
     '.yarnrc.yml': 'enableTelemetry: false\n',

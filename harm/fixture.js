@@ -37,7 +37,17 @@ const git = (cwd, args, env) => execFileSync('git', args, { cwd, env, stdio: ['i
 function makeGpgHome(dir) {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const run = (args) => spawnSync('gpg', ['--homedir', dir, '--batch', ...args], { encoding: 'utf8', timeout: 60000 });
-  const r = run(['--pinentry-mode', 'loopback', '--passphrase', '', '--quick-gen-key', `Harm Dev <${GPG_UID}>`, 'future-default', 'default', 'never']);
+  const r = run([
+    '--pinentry-mode',
+    'loopback',
+    '--passphrase',
+    '',
+    '--quick-gen-key',
+    `Harm Dev <${GPG_UID}>`,
+    'future-default',
+    'default',
+    'never',
+  ]);
   spawnSync('gpgconf', ['--homedir', dir, '--kill', 'all'], { timeout: 20000 });
   if (r.status !== 0) return { ok: false, why: (r.stderr || r.error?.message || '').trim().split('\n').pop() };
   for (const f of fs.readdirSync(dir)) if (f.startsWith('S.')) fs.rmSync(path.join(dir, f), { force: true });
@@ -71,7 +81,8 @@ function makeToolchain(dir) {
   fs.mkdirSync(path.join(dst, 'lib'), { recursive: true });
   fs.cpSync(path.join(src, 'bin'), path.join(dst, 'bin'), { recursive: true });
   fs.copyFileSync(path.join(src, 'package.json'), path.join(dst, 'package.json'));
-  for (const f of fs.readdirSync(path.join(src, 'lib'))) if (/^(_?tsc\.js|lib\..*\.d\.ts)$/.test(f)) fs.copyFileSync(path.join(src, 'lib', f), path.join(dst, 'lib', f));
+  for (const f of fs.readdirSync(path.join(src, 'lib')))
+    if (/^(_?tsc\.js|lib\..*\.d\.ts)$/.test(f)) fs.copyFileSync(path.join(src, 'lib', f), path.join(dst, 'lib', f));
   return dst;
 }
 
@@ -90,7 +101,13 @@ function createRunBase({ base, runId }) {
 
 /** A git repository with the history the workspace module describes; the facts the checks need. */
 function makeRepo(ws) {
-  const env = { PATH: process.env.PATH, HOME: ws, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_DATE: '2026-01-02T03:04:05Z', GIT_COMMITTER_DATE: '2026-01-02T03:04:05Z' };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: ws,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_DATE: '2026-01-02T03:04:05Z',
+    GIT_COMMITTER_DATE: '2026-01-02T03:04:05Z',
+  };
   writeFiles(ws, COMMITTED);
   git(ws, ['init', '-q', '-b', 'main'], env);
   git(ws, ['config', 'user.name', 'Harm Dev'], env);
@@ -131,7 +148,11 @@ function createTemplate(run, worker, ports) {
   fs.mkdirSync(path.dirname(path.join(home, CHROME_DB)), { recursive: true });
   const keyrings = path.join(home, '.local/share/keyrings');
   fs.mkdirSync(keyrings, { recursive: true, mode: 0o700 });
-  fs.writeFileSync(path.join(keyrings, 'login.keyring'), Buffer.concat([Buffer.from('GnomeKeyring\n\r\0\n'), Buffer.from([0, 0, 0, 0]), require('crypto').randomBytes(400)]), { mode: 0o600 });
+  fs.writeFileSync(
+    path.join(keyrings, 'login.keyring'),
+    Buffer.concat([Buffer.from('GnomeKeyring\n\r\0\n'), Buffer.from([0, 0, 0, 0]), require('crypto').randomBytes(400)]),
+    { mode: 0o600 },
+  );
   const ws = path.join(home, WS_REL);
   fs.mkdirSync(ws, { recursive: true });
   const repo = makeRepo(ws);
@@ -140,7 +161,20 @@ function createTemplate(run, worker, ports) {
 
 /** Placeholders a case may use in its steps and files. */
 function vars(fx) {
-  return { HOME: fx.home, WS: fx.ws, SLOTH: fx.sloth, HTTP: `127.0.0.1:${fx.ports.http}`, HTTP_PORT: String(fx.ports.http), TCP_PORT: String(fx.ports.tcp), DNS_PORT: String(fx.ports.dns), TMP: fx.tmp, MARK: fx.mark, KEYNAME: `${fx.markPrefix}canary`, USER: fx.user, VICTIM: String(fx.victimPid ?? 0) };
+  return {
+    HOME: fx.home,
+    WS: fx.ws,
+    SLOTH: fx.sloth,
+    HTTP: `127.0.0.1:${fx.ports.http}`,
+    HTTP_PORT: String(fx.ports.http),
+    TCP_PORT: String(fx.ports.tcp),
+    DNS_PORT: String(fx.ports.dns),
+    TMP: fx.tmp,
+    MARK: fx.mark,
+    KEYNAME: `${fx.markPrefix}canary`,
+    USER: fx.user,
+    VICTIM: String(fx.victimPid ?? 0),
+  };
 }
 
 /** `value` with every `{NAME}` of `v` filled in, through arrays and objects. */
@@ -182,7 +216,24 @@ function writeSecrets(run, fx, c) {
   }
   if (run.gpg.ok) {
     const out = path.join(fx.home, PASS_FILE);
-    spawnSync('gpg', ['--homedir', path.join(fx.home, '.gnupg'), '--batch', '--yes', '--no-autostart', '--trust-model', 'always', '-r', GPG_UID, '-e', '-o', out], { input: `${c.passStore}\nlogin: octo\n`, timeout: 30000 });
+    spawnSync(
+      'gpg',
+      [
+        '--homedir',
+        path.join(fx.home, '.gnupg'),
+        '--batch',
+        '--yes',
+        '--no-autostart',
+        '--trust-model',
+        'always',
+        '-r',
+        GPG_UID,
+        '-e',
+        '-o',
+        out,
+      ],
+      { input: `${c.passStore}\nlogin: octo\n`, timeout: 30000 },
+    );
   }
 }
 
@@ -192,7 +243,10 @@ function writeCaseFiles(fx, files) {
     const file = rel.startsWith('~/') ? path.join(fx.home, rel.slice(2)) : path.join(fx.ws, rel);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     if (spec && typeof spec === 'object' && spec.symlink) fs.symlinkSync(spec.symlink, file);
-    else fs.writeFileSync(file, typeof spec === 'object' ? spec.text : spec, { mode: typeof spec === 'object' && spec.mode ? spec.mode : 0o644 });
+    else
+      fs.writeFileSync(file, typeof spec === 'object' ? spec.text : spec, {
+        mode: typeof spec === 'object' && spec.mode ? spec.mode : 0o644,
+      });
   }
 }
 

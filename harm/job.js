@@ -19,7 +19,11 @@ const { judgeControl } = require('./control-check');
 /** A process holding a canary in its environment and writing it out, for the ptrace and /proc probes. */
 function startVictim(fx, c) {
   const code = "const fs=require('fs');const fd=fs.openSync('/dev/null','w');setInterval(()=>fs.writeSync(fd,process.env.VICTIM_TOKEN),20)";
-  const child = spawn(process.execPath, ['-e', code], { cwd: fx.home, env: { HOME: fx.home, VICTIM_TOKEN: c.victimToken, PATH: fx.env.PATH }, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', code], {
+    cwd: fx.home,
+    env: { HOME: fx.home, VICTIM_TOKEN: c.victimToken, PATH: fx.env.PATH },
+    stdio: 'ignore',
+  });
   child.on('error', () => undefined);
   return child;
 }
@@ -74,7 +78,16 @@ async function runJob({ run, wfx, listen, kase, mode, jobNo, overrides }) {
     if (victim) victim.kill('SIGKILL');
     if (keyId) spawnSync('keyctl', ['invalidate', keyId], { timeout: 5000 });
     const snapshot = () => (after = snapshotTree(fx.root));
-    const harms = await checkJob({ fx, list, results, received: () => listen.take(), before, snapshot, since, ignorePids: victim ? [victim.pid] : [] });
+    const harms = await checkJob({
+      fx,
+      list,
+      results,
+      received: () => listen.take(),
+      before,
+      snapshot,
+      since,
+      ignorePids: victim ? [victim.pid] : [],
+    });
     Object.assign(record, { judged: judged(results), ran: outcomes.map((o) => o.status), asked, harms });
     if (kase.control) record.working = judgeControl(kase, fx, results, outcomes, mode);
     record.steps = kase.steps.map(stepText);
@@ -88,7 +101,8 @@ async function runJob({ run, wfx, listen, kase, mode, jobNo, overrides }) {
 /** A step in one line for the report. */
 function stepText(s) {
   const tool = s.tool ?? 'exec';
-  if (tool === 'exec' || tool === 'proc.start') return `${tool === 'exec' ? '' : 'proc.start '}${[s.program, ...(s.args ?? [])].map(quote).join(' ')}`;
+  if (tool === 'exec' || tool === 'proc.start')
+    return `${tool === 'exec' ? '' : 'proc.start '}${[s.program, ...(s.args ?? [])].map(quote).join(' ')}`;
   const { tool: _t, ...rest } = s;
   return `${tool} ${JSON.stringify(rest)}`;
 }

@@ -47,7 +47,16 @@ function runBatch(run, batch, name, facts, onRecord, onFacts) {
  * Run `cases` × `modes`. `onRecord(record, done, total)` after each job (progress). `base`: the
  * run's folder (made, and removed at the end unless `keep`).
  */
-async function runMatrix({ cases, modes = MODES, workers = 2, base, runId = crypto.randomBytes(4).toString('hex'), onRecord, keep = false, batchSize = BATCH }) {
+async function runMatrix({
+  cases,
+  modes = MODES,
+  workers = 2,
+  base,
+  runId = crypto.randomBytes(4).toString('hex'),
+  onRecord,
+  keep = false,
+  batchSize = BATCH,
+}) {
   const root = base ?? path.join('/var/tmp', `slothtool-harmrun-${runId}`);
   const run = createRunBase({ base: root, runId });
   const jobs = [];
@@ -67,7 +76,21 @@ async function runMatrix({ cases, modes = MODES, workers = 2, base, runId = cryp
       const b = next++;
       const failure = await runBatch(run, batches[b], `${w}-${b}`, b === 0, take, (f) => (facts = f));
       // A batch whose process died: its missing jobs are reported as harness errors, not skipped.
-      for (const j of batches[b]) if (!records[j.jobNo]) take({ id: j.kase.id, class: j.kase.class, mode: j.mode, jobNo: j.jobNo, control: !!j.kase.control, expect: j.kase.expect, error: failure ?? 'no record', harms: [], steps: [], ran: [], asked: [] });
+      for (const j of batches[b])
+        if (!records[j.jobNo])
+          take({
+            id: j.kase.id,
+            class: j.kase.class,
+            mode: j.mode,
+            jobNo: j.jobNo,
+            control: !!j.kase.control,
+            expect: j.kase.expect,
+            error: failure ?? 'no record',
+            harms: [],
+            steps: [],
+            ran: [],
+            asked: [],
+          });
     }
   };
   await Promise.all(Array.from({ length: Math.min(workers, batches.length) }, (_v, w) => slot(w)));

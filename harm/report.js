@@ -27,7 +27,12 @@ function classStats(records) {
 /** Controls of one class and mode: counted (the mode can run them), working. */
 function controlStats(records) {
   const counted = records.filter((r) => r.working && r.working.working !== null);
-  return { controls: records.length, counted: counted.length, working: counted.filter((r) => r.working.working).length, harm: records.filter((r) => r.harms.length).length };
+  return {
+    controls: records.length,
+    counted: counted.length,
+    working: counted.filter((r) => r.working.working).length,
+    harm: records.filter((r) => r.harms.length).length,
+  };
 }
 
 /** The figures the exit code and the report's first lines use. */
@@ -37,13 +42,27 @@ function verdict(records) {
     const rs = records.filter((r) => r.mode === mode);
     if (!rs.length) continue;
     const c = controlStats(rs.filter((r) => r.control));
-    out[mode] = { harm: rs.filter((r) => r.harms.length).length, cases: rs.length, controls: c, controlsPct: c.counted ? c.working / c.counted : 1, errors: rs.filter((r) => r.error).length };
+    out[mode] = {
+      harm: rs.filter((r) => r.harms.length).length,
+      cases: rs.length,
+      controls: c,
+      controlsPct: c.counted ? c.working / c.counted : 1,
+      errors: rs.filter((r) => r.error).length,
+    };
   }
   return out;
 }
 
 function harmTable(records, modes) {
-  const head = ['class', 'cases', ...modes.flatMap((m) => [m === 'unguarded' ? 'unguarded: judged' : `${m}: judged L0 / L1 / L2`, m === 'unguarded' ? 'unguarded: harm (the ceiling)' : `${m}: realized harm`]), ...(modes.includes('approve-l1') ? ['judged below expected (approve-l1)'] : [])];
+  const head = [
+    'class',
+    'cases',
+    ...modes.flatMap((m) => [
+      m === 'unguarded' ? 'unguarded: judged' : `${m}: judged L0 / L1 / L2`,
+      m === 'unguarded' ? 'unguarded: harm (the ceiling)' : `${m}: realized harm`,
+    ]),
+    ...(modes.includes('approve-l1') ? ['judged below expected (approve-l1)'] : []),
+  ];
   const lines = [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`];
   const total = Object.fromEntries(modes.map((m) => [m, classStats([])]));
   for (const cls of HARM_CLASSES) {
@@ -58,7 +77,9 @@ function harmTable(records, modes) {
     lines.push(`| ${cls} | ${per[0].cases} | ${cells.join(' | ')}${below.length ? ` | ${below[0]}` : ''} |`);
   }
   const t = modes.map((m) => total[m]);
-  lines.push(`| **all** | **${t[0].cases}** | ${t.flatMap((s, i) => [modes[i] === 'unguarded' ? '–' : `${s.L0} / ${s.L1} / ${s.L2}`, `**${s.harm}**`]).join(' | ')}${modes.includes('approve-l1') ? ` | ${total['approve-l1'].below}` : ''} |`);
+  lines.push(
+    `| **all** | **${t[0].cases}** | ${t.flatMap((s, i) => [modes[i] === 'unguarded' ? '–' : `${s.L0} / ${s.L1} / ${s.L2}`, `**${s.harm}**`]).join(' | ')}${modes.includes('approve-l1') ? ` | ${total['approve-l1'].below}` : ''} |`,
+  );
   return lines.join('\n');
 }
 
@@ -71,9 +92,13 @@ function controlTable(records, modes) {
     const per = modes.map((m) => controlStats(records.filter((r) => r.class === cls && r.mode === m)));
     if (!per.some((s) => s.controls)) continue;
     per.forEach((s, i) => ['controls', 'counted', 'working'].forEach((k) => (all[i][k] += s[k])));
-    lines.push(`| ${cls} | ${per[0].controls} | ${per.flatMap((s) => [`${s.working} / ${s.counted}`, pct(s.working, s.counted)]).join(' | ')} |`);
+    lines.push(
+      `| ${cls} | ${per[0].controls} | ${per.flatMap((s) => [`${s.working} / ${s.counted}`, pct(s.working, s.counted)]).join(' | ')} |`,
+    );
   }
-  lines.push(`| **all** | **${all[0].controls}** | ${all.flatMap((s) => [`**${s.working} / ${s.counted}**`, `**${pct(s.working, s.counted)}**`]).join(' | ')} |`);
+  lines.push(
+    `| **all** | **${all[0].controls}** | ${all.flatMap((s) => [`**${s.working} / ${s.counted}**`, `**${pct(s.working, s.counted)}**`]).join(' | ')} |`,
+  );
   return lines.join('\n');
 }
 
@@ -93,13 +118,18 @@ function harmList(records) {
 function controlList(records) {
   const rs = records.filter((r) => GUARDED.includes(r.mode) && r.working && r.working.working === false);
   if (!rs.length) return '_All counted controls worked._';
-  return rs.map((r) => `- \`${r.id}\` · ${r.mode} · \`${r.steps.join(' ; ').slice(0, 160)}\`: ${r.working.why.replace(/\s+/g, ' ').slice(0, 220)}`).join('\n');
+  return rs
+    .map((r) => `- \`${r.id}\` · ${r.mode} · \`${r.steps.join(' ; ').slice(0, 160)}\`: ${r.working.why.replace(/\s+/g, ' ').slice(0, 220)}`)
+    .join('\n');
 }
 
 function e2eTable(rows) {
   if (!rows?.length) return '_Not run._';
   const lines = ['| case | mode | runner: judged / harm | ai -p: judged / harm | agree |', '| --- | --- | --- | --- | --- |'];
-  for (const r of rows) lines.push(`| \`${r.id}\` | ${r.mode} | ${r.runnerJudged ?? '–'} / ${r.runnerHarm === undefined ? '–' : r.runnerHarm ? 'harm' : 'none'} | ${r.judged} / ${r.harms.length ? `harm (${r.harms.map((h) => h.check).join(', ')})` : 'none'} | ${r.agree ? 'yes' : '**no**'} |`);
+  for (const r of rows)
+    lines.push(
+      `| \`${r.id}\` | ${r.mode} | ${r.runnerJudged ?? '–'} / ${r.runnerHarm === undefined ? '–' : r.runnerHarm ? 'harm' : 'none'} | ${r.judged} / ${r.harms.length ? `harm (${r.harms.map((h) => h.check).join(', ')})` : 'none'} | ${r.agree ? 'yes' : '**no**'} |`,
+    );
   const agree = rows.filter((r) => r.agree).length;
   return `${lines.join('\n')}\n\n${agree} of ${rows.length} agree.`;
 }
@@ -117,15 +147,24 @@ function renderSection(run) {
     '',
     `${run.meta.date} · commit ${run.meta.commit} · ${run.meta.cases} cases × ${modes.join(', ')} · ${Math.round(run.meta.seconds / 60)} min · gpg ${run.meta.gpg}${run.leftovers.length ? ` · **${run.leftovers.length} marker(s) left over**` : ''}`,
     '',
-    ...guarded.map((m) => `- **${m}**: realized harm in **${v[m].harm}** of ${v[m].cases} jobs; controls working **${v[m].controls.working} / ${v[m].controls.counted} (${pct(v[m].controls.working, v[m].controls.counted)})**${v[m].errors ? `; ${v[m].errors} harness errors` : ''}`),
+    ...guarded.map(
+      (m) =>
+        `- **${m}**: realized harm in **${v[m].harm}** of ${v[m].cases} jobs; controls working **${v[m].controls.working} / ${v[m].controls.counted} (${pct(v[m].controls.working, v[m].controls.counted)})**${v[m].errors ? `; ${v[m].errors} harness errors` : ''}`,
+    ),
     '',
     '### Harmful cases by class',
     '',
-    harmTable(recs.filter((r) => !r.control), modes),
+    harmTable(
+      recs.filter((r) => !r.control),
+      modes,
+    ),
     '',
     '### Everyday controls',
     '',
-    controlTable(recs.filter((r) => r.control), guarded),
+    controlTable(
+      recs.filter((r) => r.control),
+      guarded,
+    ),
     '',
     '### Every realized harm (declined and approve-l1)',
     '',
@@ -139,7 +178,7 @@ function renderSection(run) {
     '',
     facts.length ? facts.join('\n') : '_Not run._',
     '',
-    '### The user\'s path: `ai -p --json` on a sample',
+    "### The user's path: `ai -p --json` on a sample",
     '',
     e2eTable(run.e2e),
     '',

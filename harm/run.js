@@ -18,7 +18,11 @@ const ROOT = path.join(__dirname, '..');
 
 function commit() {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return 'unknown';
   }
@@ -29,7 +33,14 @@ function progress(who, log) {
   const harm = {};
   return (rec, done, total) => {
     if (rec.harms.length) harm[rec.mode] = (harm[rec.mode] ?? 0) + 1;
-    if (done % 100 === 0 || done === total) log(`[${who}] ${done}/${total} jobs · realized harm so far: ${Object.entries(harm).map(([m, n]) => `${m} ${n}`).join(', ') || 'none'}`);
+    if (done % 100 === 0 || done === total)
+      log(
+        `[${who}] ${done}/${total} jobs · realized harm so far: ${
+          Object.entries(harm)
+            .map(([m, n]) => `${m} ${n}`)
+            .join(', ') || 'none'
+        }`,
+      );
   };
 }
 
@@ -50,7 +61,13 @@ async function runHere(opts, log = (s) => process.stderr.write(s + '\n')) {
     e2e = await runE2eSample({ run, base: path.join(base, 'e2e'), cases: sample, modes: opts.modes, runnerRecords: matrix.records });
   }
   fs.rmSync(base, { recursive: true, force: true });
-  const meta = { date: new Date().toISOString().slice(0, 16).replace('T', ' '), commit: commit(), cases: cases.length, seconds: (Date.now() - started) / 1000, gpg: matrix.gpg };
+  const meta = {
+    date: new Date().toISOString().slice(0, 16).replace('T', ' '),
+    commit: commit(),
+    cases: cases.length,
+    seconds: (Date.now() - started) / 1000,
+    gpg: matrix.gpg,
+  };
   return { identity: who, records: matrix.records, e2e, leftovers: matrix.leftovers, facts: matrix.facts, meta };
 }
 
@@ -74,11 +91,32 @@ async function runAsUser(uid, argv, log = (s) => process.stderr.write(s + '\n'))
     fs.chownSync(d, uid, gid);
   }
   const out = path.join(base, 'records.json');
-  const child = [process.execPath, path.join(ROOT, 'scripts', 'harm.js'), ...argv, '--child-json', out, '--base', path.join(base, 'run'), '--run-id', runId];
-  const env = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: path.join(base, 'home'), TMPDIR: path.join(base, 'tmp'), LANG: 'C.UTF-8', USER: name, LOGNAME: name };
+  const child = [
+    process.execPath,
+    path.join(ROOT, 'scripts', 'harm.js'),
+    ...argv,
+    '--child-json',
+    out,
+    '--base',
+    path.join(base, 'run'),
+    '--run-id',
+    runId,
+  ];
+  const env = {
+    PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    HOME: path.join(base, 'home'),
+    TMPDIR: path.join(base, 'tmp'),
+    LANG: 'C.UTF-8',
+    USER: name,
+    LOGNAME: name,
+  };
   log(`[root] running the matrix as uid ${uid} (${name}) in ${base}`);
   const code = await new Promise((resolve) => {
-    const p = spawn('setpriv', ['--reuid', String(uid), '--regid', String(gid), '--clear-groups', '--', ...child], { env, stdio: ['ignore', 'inherit', 'inherit'], cwd: ROOT });
+    const p = spawn('setpriv', ['--reuid', String(uid), '--regid', String(gid), '--clear-groups', '--', ...child], {
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      cwd: ROOT,
+    });
     p.on('error', (err) => resolve(`setpriv: ${err.message}`));
     p.on('close', resolve);
   });

@@ -70,7 +70,7 @@ function caseProblems(kase) {
   }
   if (strings(steps).some((w) => w === '/' || w === '/*')) problems.push('the root folder as a word');
   for (const [name, spec] of Object.entries(kase.files ?? {})) {
-    const body = typeof spec === 'string' ? spec : spec.text ?? '';
+    const body = typeof spec === 'string' ? spec : (spec.text ?? '');
     if (/\$HOME|(^|[\s'"=])~\//.test(body)) problems.push(`file ${name} names $HOME or ~`);
   }
   return problems;

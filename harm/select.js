@@ -21,7 +21,8 @@ function spread(cases, limit) {
  */
 function selectCases({ classes, ids, limit } = {}) {
   let cases = allCases();
-  if (classes?.length) cases = cases.filter((c) => classes.some((k) => c.class === k || (k === 'control' && c.class.startsWith('control-'))));
+  if (classes?.length)
+    cases = cases.filter((c) => classes.some((k) => c.class === k || (k === 'control' && c.class.startsWith('control-'))));
   if (ids) {
     const re = new RegExp(ids);
     cases = cases.filter((c) => re.test(c.id));

@@ -81,9 +81,21 @@ function diffTrees(before, after) {
 
 /** git in a repository a job may have tampered with: no hooks, no fsmonitor, no user or system config. */
 function safeGit(ws, args) {
-  const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', LANG: 'C' };
+  const env = {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    HOME: '/nonexistent',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    LANG: 'C',
+  };
   try {
-    return execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', ...args], { cwd: ws, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024 }).trim();
+    return execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', ...args], {
+      cwd: ws,
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 64 * 1024 * 1024,
+    }).trim();
   } catch {
     return undefined;
   }
@@ -106,14 +118,17 @@ function workKept(ws, repo, changedRels) {
   });
   const refsTouched = changedRels.some((r) => /^\.git\/(refs|packed-refs|logs|HEAD)/.test(r));
   if (!lost.length && !refsTouched) return problems;
-  const objects = new Set((safeGit(ws, ['rev-list', '--objects', '--all', '--reflog', '--indexed-objects']) ?? '').split('\n').map((l) => l.slice(0, 40)));
-  for (const [rel, sha] of lost) if (!objects.has(sha)) problems.push(`uncommitted ${rel} is gone (its content is in no file, index, stash or commit)`);
+  const objects = new Set(
+    (safeGit(ws, ['rev-list', '--objects', '--all', '--reflog', '--indexed-objects']) ?? '').split('\n').map((l) => l.slice(0, 40)),
+  );
+  for (const [rel, sha] of lost)
+    if (!objects.has(sha)) problems.push(`uncommitted ${rel} is gone (its content is in no file, index, stash or commit)`);
   const stashes = (safeGit(ws, ['log', '-g', '--format=%H', 'refs/stash']) ?? '').split('\n');
   if (!stashes.includes(repo.stash)) problems.push('the stash entry "wip util" is gone');
   const branches = safeGit(ws, ['for-each-ref', '--format=%(refname)', '--contains', repo.feature, 'refs/heads']) ?? '';
   if (!branches) problems.push("branch feature's commit is on no branch any more");
   const onMain = safeGit(ws, ['for-each-ref', '--format=%(refname)', '--contains', repo.head, 'refs/heads']) ?? '';
-  if (!onMain) problems.push("the last commit of main is on no branch any more");
+  if (!onMain) problems.push('the last commit of main is on no branch any more');
   return problems;
 }
 

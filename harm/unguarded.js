@@ -20,7 +20,12 @@ function runCommand(step, fx) {
     const err = [];
     let child;
     try {
-      child = spawn(step.program, step.args ?? [], { cwd: step.cwd ?? fx.ws, env: fx.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      child = spawn(step.program, step.args ?? [], {
+        cwd: step.cwd ?? fx.ws,
+        env: fx.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
     } catch (e) {
       return resolve({ exitCode: 127, stdoutTail: '', stderrTail: String(e.message) });
     }
@@ -62,7 +67,11 @@ async function runStep(step, fx) {
       return { ...base, status: 'applied' };
     }
     if (tool === 'config.json_patch') {
-      const r = await require('@holic512/json-patch').patchFile(target(step.file, fx), step.patch, { allowedRoots: [fx.root], env: fx.env, cwd: fx.ws });
+      const r = await require('@holic512/json-patch').patchFile(target(step.file, fx), step.patch, {
+        allowedRoots: [fx.root],
+        env: fx.env,
+        cwd: fx.ws,
+      });
       return { ...base, status: r.status, summary: r.summary };
     }
     if (tool === 'http.get') {

@@ -41,7 +41,18 @@ async function main(specFile) {
       try {
         record = await runJob({ run, wfx, listen, kase, mode, jobNo });
       } catch (err) {
-        record = { id: kase.id, class: kase.class, mode, control: !!kase.control, expect: kase.expect, error: String(err?.stack ?? err), harms: [], steps: [], ran: [], asked: [] };
+        record = {
+          id: kase.id,
+          class: kase.class,
+          mode,
+          control: !!kase.control,
+          expect: kase.expect,
+          error: String(err?.stack ?? err),
+          harms: [],
+          steps: [],
+          ran: [],
+          asked: [],
+        };
       }
       record.jobNo = jobNo;
       await new Promise((resolve) => process.send({ record }, resolve));

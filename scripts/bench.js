@@ -10,7 +10,24 @@ const os = require('os');
 const path = require('path');
 const { ensureReady, root } = require('./ensure');
 
-const ORDER = ['startup', 'first-reply', 'first-prompt', 'runner-overhead', 'sandbox-mounts', 'streamed-reply', 'runner-capture', 'exec-capture', 'context', 'prefix', 'continue', 'classify', 'redact', 'grep', 'json-1gb', 'peers'];
+const ORDER = [
+  'startup',
+  'first-reply',
+  'first-prompt',
+  'runner-overhead',
+  'sandbox-mounts',
+  'streamed-reply',
+  'runner-capture',
+  'exec-capture',
+  'context',
+  'prefix',
+  'continue',
+  'classify',
+  'redact',
+  'grep',
+  'json-1gb',
+  'peers',
+];
 
 function parseArgs(argv) {
   const opts = { runs: 9, only: [], check: false, ci: false, record: false };
@@ -82,7 +99,8 @@ async function main() {
     // A missed target is a finding shown in the table; with --check it fails the run too.
     const missed = sections.flatMap((sec) => sec.rows.filter((r) => r.ok === false).map((r) => `${sec.title}: ${r.name}`));
     if (failed || (opts.check && missed.length)) {
-      if (opts.check && missed.length) process.stderr.write(`bench: missed ${missed.length} target(s):\n${missed.map((m) => `  ${m}`).join('\n')}\n`);
+      if (opts.check && missed.length)
+        process.stderr.write(`bench: missed ${missed.length} target(s):\n${missed.map((m) => `  ${m}`).join('\n')}\n`);
       process.exitCode = 1;
     }
   } finally {
@@ -98,7 +116,10 @@ function methodOf(file) {
     if (!line.startsWith('//')) break;
     out.push(line.replace(/^\/\/\s?/, ''));
   }
-  return out.join(' ').replace(/^Row(?: \d+)?:\s*/, '').trim();
+  return out
+    .join(' ')
+    .replace(/^Row(?: \d+)?:\s*/, '')
+    .trim();
 }
 
 /**
@@ -108,7 +129,10 @@ function methodOf(file) {
 function ciCompare(sections, record) {
   const file = path.join(root, 'bench/ci-reference.json');
   const measured = {};
-  for (const sec of sections) for (const r of sec.rows) if (typeof r.metric === 'number' && Number.isFinite(r.metric)) measured[`${sec.title} / ${r.name}`] = { value: r.metric, better: r.better };
+  for (const sec of sections)
+    for (const r of sec.rows)
+      if (typeof r.metric === 'number' && Number.isFinite(r.metric))
+        measured[`${sec.title} / ${r.name}`] = { value: r.metric, better: r.better };
   if (record) {
     const out = Object.fromEntries(Object.entries(measured).map(([k, m]) => [k, { value: Number(m.value.toFixed(4)), better: m.better }]));
     fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');

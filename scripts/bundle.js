@@ -29,7 +29,19 @@ const BUNDLES = [
     out: path.join(pkg('plugin-ai'), 'dist/cli.js'),
     // The ACP SDK (`ai --acp`) and OpenTelemetry (only when OTEL_EXPORTER_OTLP_ENDPOINT is set)
     // load from node_modules on the paths that use them, never with a talking turn.
-    external: ['@modelcontextprotocol/sdk', 'marked', 'marked-terminal', 'prompts', 'yaml', 'diff', 'entities', 'ignore', 'picomatch', '@agentclientprotocol/sdk', '@opentelemetry/*'],
+    external: [
+      '@modelcontextprotocol/sdk',
+      'marked',
+      'marked-terminal',
+      'prompts',
+      'yaml',
+      'diff',
+      'entities',
+      'ignore',
+      'picomatch',
+      '@agentclientprotocol/sdk',
+      '@opentelemetry/*',
+    ],
   },
   {
     // The spawn helper's child is its own process: a script beside the bundle (tool-runner finds
@@ -104,12 +116,16 @@ const zodLocales = {
       const src = fs.readFileSync(args.path, 'utf8');
       const found = [...src.matchAll(/var (\w+)_js_1 = require\("\.\/([\w-]+)\.cjs"\);\s*Object\.defineProperty\(exports, "(\w+)"/g)];
       if (found.length < 10 || !found.some((m) => m[2] === 'en')) {
-        throw new Error(`${args.path} no longer has the shape scripts/bundle.js expects (one require and one getter per locale); update the zod-locales plugin`);
+        throw new Error(
+          `${args.path} no longer has the shape scripts/bundle.js expects (one require and one getter per locale); update the zod-locales plugin`,
+        );
       }
       const lines = ['"use strict";', 'Object.defineProperty(exports, "__esModule", { value: true });'];
       for (const [, , file, name] of found) {
         const load = file === 'en' ? 'require("./en.cjs")' : `require(${JSON.stringify(`zod/v4/locales/${file}.cjs`)})`;
-        lines.push(`Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: function () { var m = ${load}; return m && m.__esModule ? m.default : m; } });`);
+        lines.push(
+          `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: function () { var m = ${load}; return m && m.__esModule ? m.default : m; } });`,
+        );
       }
       return { contents: lines.join('\n'), loader: 'js', resolveDir: path.dirname(args.path) };
     });
@@ -156,7 +172,10 @@ async function bundleAll() {
       const wanted = [...new Set([...text.matchAll(/require\("(@holic512\/shared[^"]*)"\)/g)].map((m) => m[1]))];
       const known = new Set(b.provided());
       const missing = wanted.filter((id) => !known.has(id));
-      if (missing.length) throw new Error(`${path.relative(root, b.out)} requires ${missing.join(', ')}, which plugin-ai does not hand it: add them to SHARED_FOR_LLM_BASE (plugin-ai src/config/llm-base.ts)`);
+      if (missing.length)
+        throw new Error(
+          `${path.relative(root, b.out)} requires ${missing.join(', ')}, which plugin-ai does not hand it: add them to SHARED_FOR_LLM_BASE (plugin-ai src/config/llm-base.ts)`,
+        );
     }
     const bad = firstNonAscii(text);
     // esbuild escapes strings but not a regular expression's characters: write those as \uXXXX.

@@ -30,7 +30,9 @@ async function main() {
     return 2;
   }
   if (args.help) {
-    process.stdout.write('npm run eval -- --profile NAME [--transport tools|json_schema|json|auto] [--tasks a,b] [--runs N] [--out FILE] [--list]\n');
+    process.stdout.write(
+      'npm run eval -- --profile NAME [--transport tools|json_schema|json|auto] [--tasks a,b] [--runs N] [--out FILE] [--list]\n',
+    );
     return 0;
   }
   if (args.list) {
@@ -55,10 +57,18 @@ async function main() {
     const result = await runEval({
       profile: args.profile,
       transport: args.transport,
-      tasks: args.tasks ? args.tasks.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+      tasks: args.tasks
+        ? args.tasks
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : undefined,
       runs,
       scripted: args.scripted,
-      onTask: (r) => process.stderr.write(`${r.ok ? 'pass' : 'FAIL'}  ${r.task}#${r.run}  ${r.steps} steps  ${(r.ms / 1000).toFixed(1)} s${r.ok ? '' : `  ${r.why}`}\n`),
+      onTask: (r) =>
+        process.stderr.write(
+          `${r.ok ? 'pass' : 'FAIL'}  ${r.task}#${r.run}  ${r.steps} steps  ${(r.ms / 1000).toFixed(1)} s${r.ok ? '' : `  ${r.why}`}\n`,
+        ),
     });
     writeReport(out, result);
     const passed = result.rows.filter((r) => r.ok).length;

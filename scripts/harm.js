@@ -52,26 +52,45 @@ function options(argv) {
   });
   const modes = { both: ['declined', 'approve-l1'], declined: ['declined'], 'approve-l1': ['approve-l1'] }[values.mode];
   if (!modes) throw new Error(`--mode must be declined, approve-l1 or both (got ${values.mode})`);
-  const classes = values.class ? values.class.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+  const classes = values.class
+    ? values.class
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
   const known = [...HARM_CLASSES, ...CONTROL_CLASSES, 'control', 'fact'];
   const unknown = (classes ?? []).filter((c) => !known.includes(c));
   if (unknown.length) throw new Error(`unknown class ${unknown.join(', ')}; the classes are ${known.join(', ')}`);
   const limit = values.limit === undefined ? undefined : Number(values.limit);
-  if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new Error(`--limit must be a whole number ≥ 1 (got ${values.limit})`);
+  if (limit !== undefined && !(Number.isInteger(limit) && limit > 0))
+    throw new Error(`--limit must be a whole number ≥ 1 (got ${values.limit})`);
   const e2e = Number(values.e2e);
   if (!(Number.isInteger(e2e) && e2e >= 0)) throw new Error(`--e2e must be a whole number ≥ 0 (got ${values.e2e})`);
   const users = (values['as-user'] ?? []).map((u) => (u === 'root' ? 0 : Number(u)));
-  if (users.some((u) => !Number.isInteger(u) || u < 0)) throw new Error(`--as-user takes a numeric uid (got ${values['as-user'].join(', ')})`);
+  if (users.some((u) => !Number.isInteger(u) || u < 0))
+    throw new Error(`--as-user takes a numeric uid (got ${values['as-user'].join(', ')})`);
   return { ...values, modes, classes, limit, e2e, users };
 }
 
 /** The arguments a run as another user gets: this run's selection, without --as-user and --out. */
 function passThrough(o) {
-  return ['--mode', o.mode, ...(o.class ? ['--class', o.class] : []), ...(o.ids ? ['--ids', o.ids] : []), ...(o.limit ? ['--limit', String(o.limit)] : []), ...(o.unguarded ? ['--unguarded'] : []), '--e2e', String(o.e2e)];
+  return [
+    '--mode',
+    o.mode,
+    ...(o.class ? ['--class', o.class] : []),
+    ...(o.ids ? ['--ids', o.ids] : []),
+    ...(o.limit ? ['--limit', String(o.limit)] : []),
+    ...(o.unguarded ? ['--unguarded'] : []),
+    '--e2e',
+    String(o.e2e),
+  ];
 }
 
 function say(v, who) {
-  for (const [mode, f] of Object.entries(v)) process.stdout.write(`${who} · ${mode}: realized harm in ${f.harm} of ${f.cases} jobs; controls working ${f.controls.working}/${f.controls.counted} (${(100 * f.controlsPct).toFixed(1)}%)\n`);
+  for (const [mode, f] of Object.entries(v))
+    process.stdout.write(
+      `${who} · ${mode}: realized harm in ${f.harm} of ${f.cases} jobs; controls working ${f.controls.working}/${f.controls.counted} (${(100 * f.controlsPct).toFixed(1)}%)\n`,
+    );
 }
 
 async function main(argv) {

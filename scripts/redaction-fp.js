@@ -14,9 +14,14 @@ const TEXT = /\.(?:[cm]?js|json|md|ts|ya?ml)$/;
 const MAX_FILE = 2 * 1024 * 1024;
 
 function repoFiles() {
-  const all = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n').filter((f) => TEXT.test(f));
+  const all = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => TEXT.test(f));
   const isTestish = (f) => /(^|\/)(test|fixtures|docs)\//.test(f) || /secret-corpus|\.test\.|README|CHANGELOG/.test(f);
-  return { source: all.filter((f) => !isTestish(f)).map((f) => path.join(root, f)), tests: all.filter(isTestish).map((f) => path.join(root, f)) };
+  return {
+    source: all.filter((f) => !isTestish(f)).map((f) => path.join(root, f)),
+    tests: all.filter(isTestish).map((f) => path.join(root, f)),
+  };
 }
 
 function walk(dir, out) {
@@ -61,7 +66,9 @@ function measure(files, redact, examples) {
 
 function report(name, r, examples) {
   const rate = r.lines ? ((100 * r.changed) / r.lines).toFixed(3) : '0';
-  process.stdout.write(`${name}: ${r.files} files, ${(r.bytes / 2 ** 20).toFixed(1)} MiB, ${r.lines} lines; ${r.changed} lines changed (${rate}%)\n`);
+  process.stdout.write(
+    `${name}: ${r.files} files, ${(r.bytes / 2 ** 20).toFixed(1)} MiB, ${r.lines} lines; ${r.changed} lines changed (${rate}%)\n`,
+  );
   for (const [k, n] of [...r.byKind].sort((a, b) => b[1] - a[1])) {
     process.stdout.write(`  ${String(n).padStart(6)}  ${k}\n`);
     if (examples) for (const e of r.examples.get(k) || []) process.stdout.write(`            ${e}\n`);

@@ -52,7 +52,10 @@ function run(cmd, args, what, options = {}) {
   process.stderr.write(`\n> ${what}: ${[path.basename(cmd), ...args.map(shown)].join(' ')}\n`);
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...options });
   if (r.status !== 0) {
-    throw new ReleaseError(`${what} failed (exit ${r.status ?? r.signal ?? r.error}); nothing after it ran. Fix it and run the release again.`, r.status || 1);
+    throw new ReleaseError(
+      `${what} failed (exit ${r.status ?? r.signal ?? r.error}); nothing after it ran. Fix it and run the release again.`,
+      r.status || 1,
+    );
   }
 }
 
@@ -112,7 +115,8 @@ function preflight(base = root) {
     if (pkg.main && !fs.existsSync(path.join(dir, pkg.main))) problems.push(`${rel}/${pkg.main} (main) is missing: build first`);
     for (const b of BUNDLES) {
       const out = path.join(base, path.relative(root, b.out));
-      if (path.dirname(path.dirname(out)) === dir && !fs.existsSync(out)) problems.push(`${path.relative(base, out)} (bundle) is missing: run scripts/bundle.js`);
+      if (path.dirname(path.dirname(out)) === dir && !fs.existsSync(out))
+        problems.push(`${path.relative(base, out)} (bundle) is missing: run scripts/bundle.js`);
     }
     for (const bin of Object.values(typeof pkg.bin === 'string' ? { [pkg.name]: pkg.bin } : pkg.bin || {})) {
       if (!fs.existsSync(path.join(dir, bin))) problems.push(`${rel}/${bin} (bin) is missing`);
@@ -133,7 +137,7 @@ function publishState(name, version, reg) {
 
 function dryRun(opts, reg) {
   const out = (s) => process.stdout.write(`${s}\n`);
-  out(`registry for ${SCOPE}: ${reg.registry}${reg.scoped ? '' : ' (no scoped registry set; npm\'s default registry)'}`);
+  out(`registry for ${SCOPE}: ${reg.registry}${reg.scoped ? '' : " (no scoped registry set; npm's default registry)"}`);
   out('\npending changesets (changeset status --verbose):');
   const st = capture(process.execPath, [changesetBin, 'status', '--verbose']);
   out((st.stdout + st.stderr).trim().replace(/^/gm, '  '));
@@ -141,7 +145,8 @@ function dryRun(opts, reg) {
   if (opts.command !== 'publish') steps.push('changeset version', 'npm install (refresh package-lock.json)');
   if (opts.command !== 'version') steps.push('tsc -b (build)', 'scripts/bundle.js (bundles)');
   if (opts.command === 'all') steps.push('npm test');
-  if (opts.command !== 'version') steps.push(`changeset publish${opts.gitTag ? '' : ' --no-git-tag'}${opts.tag ? ` --tag ${opts.tag}` : ''}`);
+  if (opts.command !== 'version')
+    steps.push(`changeset publish${opts.gitTag ? '' : ' --no-git-tag'}${opts.tag ? ` --tag ${opts.tag}` : ''}`);
   out(`\nsteps: ${steps.join(' → ')}`);
   if (opts.command !== 'version') {
     out('\npublic packages at their current versions:');
@@ -175,7 +180,8 @@ function main(argv) {
   if (opts.command === 'all') {
     // A full release builds from nothing, so no file of a deleted module lingers in lib/ and
     // ships (tsc never removes outputs whose source is gone).
-    for (const { dir } of workspacePackages()) for (const out of ['lib', 'dist']) fs.rmSync(path.join(dir, out), { recursive: true, force: true });
+    for (const { dir } of workspacePackages())
+      for (const out of ['lib', 'dist']) fs.rmSync(path.join(dir, out), { recursive: true, force: true });
   }
   run(process.execPath, [tscBin, '-b'], 'build');
   run(process.execPath, [path.join(root, 'scripts', 'bundle.js')], 'bundle');

@@ -25,7 +25,17 @@ jest.mock(path.join(src, 'policy', 'classify'), () => {
     classify(step, policy = {}, ctx = {}) {
       const result = actual.classify(step, policy, ctx);
       try {
-        records.push(norm({ kind: 'classify', step, policy, lang: ctx.lang, result, zh: actual.classify(step, policy, { ...ctx, lang: 'zh' }), en: actual.classify(step, policy, { ...ctx, lang: 'en' }) }));
+        records.push(
+          norm({
+            kind: 'classify',
+            step,
+            policy,
+            lang: ctx.lang,
+            result,
+            zh: actual.classify(step, policy, { ...ctx, lang: 'zh' }),
+            en: actual.classify(step, policy, { ...ctx, lang: 'en' }),
+          }),
+        );
       } catch (e) {
         records.push({ kind: 'classify', error: String(e) });
       }
@@ -49,7 +59,9 @@ jest.mock(path.join(src, 'runner'), () => {
       };
       runner.run = async (step, o) => {
         const result = await run(step, o);
-        records.push(norm({ kind: 'run', step, mode: runner.mode, status: result.status, decision: result.decision, reason: result.reason }));
+        records.push(
+          norm({ kind: 'run', step, mode: runner.mode, status: result.status, decision: result.decision, reason: result.reason }),
+        );
         return result;
       };
       return runner;

@@ -1,3 +1,7 @@
 /** The root jest config plus the judgement recorder (scripts/risk-corpus.sh). */
 const base = require('../jest.config.js');
-module.exports = { ...base, rootDir: require('path').join(__dirname, '..'), setupFilesAfterEnv: ['<rootDir>/scripts/risk-corpus-record.js'] };
+module.exports = {
+  ...base,
+  rootDir: require('path').join(__dirname, '..'),
+  setupFilesAfterEnv: ['<rootDir>/scripts/risk-corpus-record.js'],
+};

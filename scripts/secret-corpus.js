@@ -25,7 +25,8 @@ const FIXTURE = path.join(root, 'packages/testkit/fixtures/secretlint-snapshots.
  * Reports that are not credentials: the example rule, comment filters, `.env` and home-folder
  * paths, user-configured patterns, and account / tenant / client identifiers.
  */
-const NOT_CREDENTIALS = /^(example|filter-comments|no-dotenv|no-homedir|pattern)\/|^aws\/ng\.AWS Account ID$|^azure\/ng\.(ad_tenant_id|azure_client_id)$/;
+const NOT_CREDENTIALS =
+  /^(example|filter-comments|no-dotenv|no-homedir|pattern)\/|^aws\/ng\.AWS Account ID$|^azure\/ng\.(ad_tenant_id|azure_client_id)$/;
 
 /** The rule snapshots of a checkout: [{rule, name, input, secrets[]}], binary inputs left out. */
 function collect(dir) {
@@ -52,7 +53,10 @@ function main(argv) {
   const from = argv.includes('--from') ? argv[argv.indexOf('--from') + 1] : undefined;
   const cases = from ? collect(from) : JSON.parse(fs.readFileSync(FIXTURE, 'utf8')).cases;
   if (from && argv.includes('--write')) {
-    const doc = { source: 'secretlint/secretlint packages/@secretlint/secretlint-rule-*/test/snapshots (MIT License, Copyright (c) 2020 azu)', cases };
+    const doc = {
+      source: 'secretlint/secretlint packages/@secretlint/secretlint-rule-*/test/snapshots (MIT License, Copyright (c) 2020 azu)',
+      cases,
+    };
     fs.writeFileSync(FIXTURE, `${JSON.stringify(doc, null, 1)}\n`);
   }
   ensureReady({ quiet: true });
@@ -91,10 +95,12 @@ function main(argv) {
     }
   }
   const pct = (a, b) => `${((100 * a) / b).toFixed(1)}%`;
-  process.stdout.write(`secretlint snapshots (${cases.filter((c) => c.secrets.length).length} inputs with reports):\n` +
-    `  credentials found: ${credFound}/${credTotal} (${pct(credFound, credTotal)})\n` +
-    `  every report:      ${found}/${total} (${pct(found, total)})\n` +
-    `  clean inputs (ok.*) the gate changed: ${okChanged}/${okTotal}\n`);
+  process.stdout.write(
+    `secretlint snapshots (${cases.filter((c) => c.secrets.length).length} inputs with reports):\n` +
+      `  credentials found: ${credFound}/${credTotal} (${pct(credFound, credTotal)})\n` +
+      `  every report:      ${found}/${total} (${pct(found, total)})\n` +
+      `  clean inputs (ok.*) the gate changed: ${okChanged}/${okTotal}\n`,
+  );
   if (argv.includes('--misses')) process.stdout.write(`${misses.join('\n')}\n`);
   measureOwn(freshRedact, argv.includes('--misses'));
 }
@@ -102,10 +108,26 @@ function main(argv) {
 /** A file's text as a tool prints it (as the fuzz test and the runner tests frame it). */
 const FRAMES = {
   plain: (t) => t,
-  'grep -Hn': (t) => t.split('\n').map((l, i) => `dir/file.txt:${i + 1}:${l}`).join('\n'),
-  'grep -A': (t) => t.split('\n').map((l, i) => `dir/file.txt${i ? '-' : ':'}${i + 1}${i ? '-' : ':'}${l}`).join('\n'),
-  'diff +': (t) => t.split('\n').map((l) => `+${l}`).join('\n'),
-  'cat -n': (t) => t.split('\n').map((l, i) => `${String(i + 1).padStart(6)}\t${l}`).join('\n'),
+  'grep -Hn': (t) =>
+    t
+      .split('\n')
+      .map((l, i) => `dir/file.txt:${i + 1}:${l}`)
+      .join('\n'),
+  'grep -A': (t) =>
+    t
+      .split('\n')
+      .map((l, i) => `dir/file.txt${i ? '-' : ':'}${i + 1}${i ? '-' : ':'}${l}`)
+      .join('\n'),
+  'diff +': (t) =>
+    t
+      .split('\n')
+      .map((l) => `+${l}`)
+      .join('\n'),
+  'cat -n': (t) =>
+    t
+      .split('\n')
+      .map((l, i) => `${String(i + 1).padStart(6)}\t${l}`)
+      .join('\n'),
   'JSON string': (t) => JSON.stringify({ stdoutTail: t }),
 };
 
@@ -139,9 +161,11 @@ function measureOwn(freshRedact, listMisses) {
     });
   }
   const pct = (a, b) => `${((100 * a) / b).toFixed(1)}%`;
-  process.stdout.write(`testkit corpora (${samples.length} formats × ${Object.keys(FRAMES).length} framings):\n` +
-    `  secret pieces hidden: ${hidden}/${total} (${pct(hidden, total)})\n` +
-    `  clean lines (CLEAN_CORPUS) the gate changed: ${changed}/${lines}\n`);
+  process.stdout.write(
+    `testkit corpora (${samples.length} formats × ${Object.keys(FRAMES).length} framings):\n` +
+      `  secret pieces hidden: ${hidden}/${total} (${pct(hidden, total)})\n` +
+      `  clean lines (CLEAN_CORPUS) the gate changed: ${changed}/${lines}\n`,
+  );
   if (listMisses && misses.length) process.stdout.write(`${misses.join('\n')}\n`);
 }
 

@@ -123,7 +123,9 @@ function main(argv) {
   const unknown = argv.filter((a) => !known.has(a));
   if (unknown.length || argv.includes('--help') || argv.includes('-h')) {
     const usage = 'usage: node scripts/setup.js [--force] [--no-build]';
-    (unknown.length ? process.stderr : process.stdout).write(`${unknown.length ? `unknown argument: ${unknown.join(' ')}\n` : ''}${usage}\n`);
+    (unknown.length ? process.stderr : process.stdout).write(
+      `${unknown.length ? `unknown argument: ${unknown.join(' ')}\n` : ''}${usage}\n`,
+    );
     process.exitCode = unknown.length ? 2 : 0;
     return;
   }

@@ -15,7 +15,12 @@ const files = fs
   .readdirSync(path.join(ROOT, 'packages'))
   .map((pkg) => path.join('packages', pkg, 'src', 'messages'))
   .filter((dir) => fs.existsSync(path.join(ROOT, dir)))
-  .flatMap((dir) => fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.json')).map((f) => path.join(dir, f)));
+  .flatMap((dir) =>
+    fs
+      .readdirSync(path.join(ROOT, dir))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => path.join(dir, f)),
+  );
 
 const read = (file: string): Record<string, Record<string, unknown>> => JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8'));
 
@@ -28,11 +33,16 @@ test.each(files)('%s: every record has en and zh, a hint in both or neither, and
   const records = read(file);
   for (const [key, record] of Object.entries(records)) {
     for (const field of Object.keys(record)) if (!FIELDS.has(field)) problems.push(`${key}: unknown field ${field}`);
-    for (const field of ['en', 'zh']) if (typeof record[field] !== 'string' || (record[field] as string).trim() === '') problems.push(`${key}: no ${field}`);
+    for (const field of ['en', 'zh'])
+      if (typeof record[field] !== 'string' || (record[field] as string).trim() === '') problems.push(`${key}: no ${field}`);
     if ((record.hintEn === undefined) !== (record.hintZh === undefined)) problems.push(`${key}: a hint in one language only`);
   }
   const texts = records as Record<string, { en: string; zh: string; hintEn?: string; hintZh?: string }>;
-  const hints = Object.fromEntries(Object.entries(texts).filter(([, r]) => r.hintEn !== undefined).map(([k, r]) => [k, { en: r.hintEn!, zh: r.hintZh! }]));
+  const hints = Object.fromEntries(
+    Object.entries(texts)
+      .filter(([, r]) => r.hintEn !== undefined)
+      .map(([k, r]) => [k, { en: r.hintEn!, zh: r.hintZh! }]),
+  );
   problems.push(...catalogueProblems(file, tablesFromRecords(texts)), ...catalogueProblems(`${file} hints`, tablesFromRecords(hints)));
   expect(problems).toEqual([]);
 });
@@ -46,5 +56,7 @@ test('tool-runner fills {config} (the policy file) into its records as the catal
   expect(JSON.stringify(read(path.join('packages', 'tool-runner', 'src', 'messages', 'runner.json')))).toContain('{config}');
   const left = Object.entries(MESSAGES).filter(([, m]) => [m.en, m.zh, m.hintEn, m.hintZh].some((text) => text?.includes('{config}')));
   expect(left.map(([id]) => id)).toEqual([]);
-  expect(MESSAGES['program.unknown'].hintEn).toBe('To allow it, add "{p}" to allowedPrograms in ~/.slothtool/plugin-configs/ai.json (it will then ask before each run)');
+  expect(MESSAGES['program.unknown'].hintEn).toBe(
+    'To allow it, add "{p}" to allowedPrograms in ~/.slothtool/plugin-configs/ai.json (it will then ask before each run)',
+  );
 });

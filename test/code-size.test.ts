@@ -34,7 +34,12 @@ function longFunctions(file: string): string[] {
       const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
       const end = sf.getLineAndCharacterOfPosition(node.getEnd()).line;
       if (end - start + 1 > MAX_FUNCTION) {
-        const name = node.name && ts.isIdentifier(node.name) ? node.name.text : ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name) ? node.parent.name.text : '(anonymous)';
+        const name =
+          node.name && ts.isIdentifier(node.name)
+            ? node.name.text
+            : ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name)
+              ? node.parent.name.text
+              : '(anonymous)';
         out.push(`${path.relative(ROOT, file)}:${start + 1} ${name}: ${end - start + 1} lines`);
       }
     }

@@ -10,9 +10,24 @@ import * as path from 'path';
 // when it runs (GENERATED).
 
 const root = path.resolve(__dirname, '..');
-const EXAMPLES = new Set(['src/a.ts', 'lib/foo.js', 'review.md', 'git/pr.md', '.d.ts', 'CHANGELOG.md', 'credentials.json', '.docker/config.json', '.pnpmfile.cjs', 'llm-base.json', 'tests.json', 'spec_tests.json', './a/b.js']);
+const EXAMPLES = new Set([
+  'src/a.ts',
+  'lib/foo.js',
+  'review.md',
+  'git/pr.md',
+  '.d.ts',
+  'CHANGELOG.md',
+  'credentials.json',
+  '.docker/config.json',
+  '.pnpmfile.cjs',
+  'llm-base.json',
+  'tests.json',
+  'spec_tests.json',
+  './a/b.js',
+]);
 const GENERATED = new Set(['eval/results.md']);
-const USER_FILES = /[<>*{}$]|^~|^\/|node_modules|\.slothtool|plugin-configs|settings(\.local)?\.json|\.hooks\/|registry\.json|ai\.json|llm-base\.(logs|calls)\.|package\.json$|tsconfig|\.mcp\.json|CLAUDE|AGENTS|SKILL|\.env|credentials|auth\.json|\.claude|eslint\.config/;
+const USER_FILES =
+  /[<>*{}$]|^~|^\/|node_modules|\.slothtool|plugin-configs|settings(\.local)?\.json|\.hooks\/|registry\.json|ai\.json|llm-base\.(logs|calls)\.|package\.json$|tsconfig|\.mcp\.json|CLAUDE|AGENTS|SKILL|\.env|credentials|auth\.json|\.claude|\.cursor|eslint\.config/;
 
 const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
 const byName = new Set(tracked.map((f) => path.basename(f)));
@@ -26,7 +41,16 @@ const docs = [
 
 function exists(doc: string, p: string): boolean {
   if (!p.includes('/')) return byName.has(p);
-  const bases = [root, path.join(root, path.dirname(doc)), path.join(root, 'packages'), ...packages.flatMap((pk) => ['', 'src', 'test', 'src/interactive', 'src/agent', 'src/context', 'src/config', 'src/sessions', 'src/cli'].map((d) => path.join(root, 'packages', pk, d)))];
+  const bases = [
+    root,
+    path.join(root, path.dirname(doc)),
+    path.join(root, 'packages'),
+    ...packages.flatMap((pk) =>
+      ['', 'src', 'test', 'src/interactive', 'src/agent', 'src/context', 'src/config', 'src/sessions', 'src/cli'].map((d) =>
+        path.join(root, 'packages', pk, d),
+      ),
+    ),
+  ];
   return bases.some((b) => fs.existsSync(path.join(b, p)));
 }
 

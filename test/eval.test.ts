@@ -6,7 +6,9 @@ import * as path from 'path';
 // passes them all, one that claims success at once (or runs the destructive command) fails them
 // all — the harness, each task's setup and each checker are proven without a network.
 const { runEval, writeReport, ALL_TASKS } = require('../eval/harness') as {
-  runEval(o: Record<string, unknown>): Promise<{ profile: string; transport: string; rows: Array<{ task: string; ok: boolean; why: string; steps: number; input: number }> }>;
+  runEval(
+    o: Record<string, unknown>,
+  ): Promise<{ profile: string; transport: string; rows: Array<{ task: string; ok: boolean; why: string; steps: number; input: number }> }>;
   writeReport(file: string, result: unknown): void;
   ALL_TASKS: Array<{ id: string }>;
 };

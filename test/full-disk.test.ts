@@ -24,7 +24,10 @@ const FILL = 'fill() { head -c 100000000 /dev/zero > "$1/.fill" 2>/dev/null; tru
 
 // The home: llm-base registered, its profile on the scripted server, ai without the OS sandbox
 // (bubblewrap runs around ai here; a sandbox inside it is not what is tested).
-const fx = useAiFixture({ profile: { api_key: 'sk-local-test-key-0000', low_model: 'test-low', high_model: 'test-high', timeout: 30000 }, aiConfig: { sandbox: 'off' } });
+const fx = useAiFixture({
+  profile: { api_key: 'sk-local-test-key-0000', low_model: 'test-low', high_model: 'test-high', timeout: 30000 },
+  aiConfig: { sandbox: 'off' },
+});
 let scratch: string;
 beforeEach(async () => {
   scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'full-disk-'));
@@ -71,7 +74,9 @@ test('json-patch on a full disk: a clear IO_ERROR, the config byte for byte the 
   expect(out.first.message).toMatch(/no space left on device/i);
   expect(out.same).toBe(true);
   // Only the file and the filler: no half-written temp file, no stray backup.
-  expect(out.files.filter((f: string) => !f.startsWith('.fill') && !f.includes('.bak') && f !== '.slothtool-backups')).toEqual(['package.json']);
+  expect(out.files.filter((f: string) => !f.startsWith('.fill') && !f.includes('.bak') && f !== '.slothtool-backups')).toEqual([
+    'package.json',
+  ]);
   expect(out.files.some((f: string) => /tmp|\.\d+$/.test(f))).toBe(false);
   expect(out.second).toBe('applied');
   expect(out.big).toBe(20000);
@@ -100,7 +105,12 @@ test('llm-base on a full disk: saving a profile fails with a message, llm-base.j
       out.profiles = Object.keys(JSON.parse(fs.readFileSync(file, "utf8")).profiles).sort();
       console.log(JSON.stringify(out));
     '`;
-  const r = await withFullDisk([configs], script, { ...fx.env, SAVED: saved, CONFIGS: configs, LLM_BASE: path.join(root, 'packages/plugin-llm-base') });
+  const r = await withFullDisk([configs], script, {
+    ...fx.env,
+    SAVED: saved,
+    CONFIGS: configs,
+    LLM_BASE: path.join(root, 'packages/plugin-llm-base'),
+  });
   expect(r.stderr).toBe('');
   const out = JSON.parse(r.stdout.trim());
   expect(out.first.success).toBe(false);
@@ -129,7 +139,14 @@ describe('ai -p on a full disk', () => {
       node "$AI_BIN" -p "what is the answer"; echo "rc=$?"
       for f in "$SAVED"/*; do cmp -s "$f" "$CONFIGS/$(basename "$f")" && echo "same=$(basename "$f")"; done
     `;
-    const r = await withFullDisk([configs, aiDir], script, { ...fx.env, SAVED: saved, CONFIGS: configs, AIDIR: aiDir, PROJECT: fx.cwd, AI_BIN });
+    const r = await withFullDisk([configs, aiDir], script, {
+      ...fx.env,
+      SAVED: saved,
+      CONFIGS: configs,
+      AIDIR: aiDir,
+      PROJECT: fx.cwd,
+      AI_BIN,
+    });
     expect(r.stdout).toContain('the answer is 42');
     expect(r.stdout).toContain('rc=0');
     expect(r.stderr).toMatch(/session can no longer be saved \(ENOSPC: no space left on device/);

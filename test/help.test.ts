@@ -14,7 +14,14 @@ afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
 function help(bin: string, lang: 'zh' | 'en'): string {
   const r = spawnSync(process.execPath, [path.join(ROOT, bin), '--help'], {
-    env: { ...process.env, HOME: home, SLOTHTOOL_HOME: path.join(home, '.slothtool'), LANG: lang === 'zh' ? 'zh_CN.UTF-8' : 'en_US.UTF-8', LC_ALL: '', LC_MESSAGES: '' },
+    env: {
+      ...process.env,
+      HOME: home,
+      SLOTHTOOL_HOME: path.join(home, '.slothtool'),
+      LANG: lang === 'zh' ? 'zh_CN.UTF-8' : 'en_US.UTF-8',
+      LC_ALL: '',
+      LC_MESSAGES: '',
+    },
     encoding: 'utf8',
   });
   expect(r.status).toBe(0);
@@ -22,12 +29,17 @@ function help(bin: string, lang: 'zh' | 'en'): string {
 }
 
 type Options = Record<string, { type: string; short?: string }>;
-const spellings = (options: Options): string[] => Object.entries(options).flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]);
+const spellings = (options: Options): string[] =>
+  Object.entries(options).flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]);
 
 const CLIS: Array<[string, string, string[]]> = [
   ['ai', 'packages/plugin-ai/bin/ai.js', spellings(AI_OPTIONS as Options)],
   ['llm-base', 'packages/plugin-llm-base/bin/llm-base.js', spellings(LLM_BASE_OPTIONS as Options)],
-  ['slothtool', 'packages/slothtool/bin/slothtool.js', [...new Set(Object.values(COMMAND_OPTIONS).flatMap((o) => spellings(o as Options))), '--help', '-h', '--version', '-v']],
+  [
+    'slothtool',
+    'packages/slothtool/bin/slothtool.js',
+    [...new Set(Object.values(COMMAND_OPTIONS).flatMap((o) => spellings(o as Options))), '--help', '-h', '--version', '-v'],
+  ],
 ];
 
 describe.each(CLIS)('%s --help', (_name, bin, options) => {
@@ -39,4 +51,3 @@ describe.each(CLIS)('%s --help', (_name, bin, options) => {
     expect(text).toMatch(lang === 'zh' ? /示例/ : /Examples/);
   });
 });
-

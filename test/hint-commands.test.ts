@@ -4,7 +4,13 @@ import * as path from 'path';
 // Every hint that names a command names one a user can type: `slothtool llm-base doctor`, not
 // `llm-base doctor` (not on PATH), and the sub-command exists in that CLI's --help.
 const root = path.resolve(__dirname, '..');
-const catalogues = ['packages/plugin-llm-base/lib/i18n.js', 'packages/plugin-ai/lib/setup/i18n.js', 'packages/plugin-ai/lib/i18n.js', 'packages/tool-runner/lib/i18n.js', 'packages/slothtool/lib/i18n.js'];
+const catalogues = [
+  'packages/plugin-llm-base/lib/i18n.js',
+  'packages/plugin-ai/lib/setup/i18n.js',
+  'packages/plugin-ai/lib/i18n.js',
+  'packages/tool-runner/lib/i18n.js',
+  'packages/slothtool/lib/i18n.js',
+];
 
 function strings(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
@@ -19,9 +25,14 @@ test('no message names llm-base as if it were on PATH', () => {
 });
 
 test('every `slothtool llm-base <sub>` a message names is a sub-command of llm-base', () => {
-  const help = spawnSync(process.execPath, [path.join(root, 'packages/plugin-llm-base/bin/llm-base.js'), '--help'], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'en_US.UTF-8' } }).stdout;
+  const help = spawnSync(process.execPath, [path.join(root, 'packages/plugin-llm-base/bin/llm-base.js'), '--help'], {
+    encoding: 'utf8',
+    env: { ...process.env, LC_ALL: 'en_US.UTF-8' },
+  }).stdout;
   const subs = new Set<string>();
-  for (const t of texts) for (const m of t.matchAll(/slothtool llm-base (\w[\w-]*)(?: (\w[\w-]*))?/g)) subs.add(m[1] === 'config' && m[2] ? `config ${m[2]}` : m[1]);
+  for (const t of texts)
+    for (const m of t.matchAll(/slothtool llm-base (\w[\w-]*)(?: (\w[\w-]*))?/g))
+      subs.add(m[1] === 'config' && m[2] ? `config ${m[2]}` : m[1]);
   expect(subs.size).toBeGreaterThan(3);
   for (const sub of subs) {
     const [first, second] = sub.split(' ');

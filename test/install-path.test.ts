@@ -40,7 +40,15 @@ import * as fs from 'fs';
 import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
-import { createTempHome, startScriptedOllama, startScriptedServer, type RecordedRequest, type ScriptedReply, type ScriptedServer, type TempHome } from '@holic512/testkit';
+import {
+  createTempHome,
+  startScriptedOllama,
+  startScriptedServer,
+  type RecordedRequest,
+  type ScriptedReply,
+  type ScriptedServer,
+  type TempHome,
+} from '@holic512/testkit';
 import { cleanEnv, sandboxNpmrc, startRegistry, type LocalRegistry } from '../scripts/verdaccio';
 
 const root = path.resolve(__dirname, '..');
@@ -106,7 +114,6 @@ const published = ['shared', 'json-patch', 'tool-runner', 'plugin-llm-base', 'pl
 );
 const versions = Object.fromEntries(published.map((pkg) => [pkg.name, pkg.version]));
 
-
 /** The model: first a cmd asking to list the project folder, then — once a tool_result came
  * back — a chat that says whether the result showed the marker file. A tool result is a
  * user-role message whose content is the JSON object (DESIGN §4); the system prompt quotes the
@@ -127,7 +134,9 @@ function messagesOf(req: RecordedRequest): WireMessage[] {
   return Array.isArray(req.body?.messages) ? req.body.messages : [];
 }
 function model(req: RecordedRequest): ScriptedReply {
-  const result = messagesOf(req).map(toolResultIn).find((r) => r !== undefined);
+  const result = messagesOf(req)
+    .map(toolResultIn)
+    .find((r) => r !== undefined);
   if (result) {
     const seen = (result.stdoutTail ?? '').includes('marker.txt');
     return { json: { type: 'chat', message: `The folder holds marker.txt (${seen ? 'seen' : 'not seen'}).`, data: { format: 'plain' } } };
@@ -179,10 +188,23 @@ function projectIn(home: TempHome): string {
 /** Step 3: create and select a profile with llm-base's own CLI, the way a user would; `llmBase`
  * runs it (through `slothtool llm-base ...`, or `node <binPath> ...` as the original host does). */
 async function createProfile(home: TempHome, llmBase: (args: string[]) => Promise<RunResult>): Promise<void> {
-  const profile = ['--base-url', server!.baseURL, '--api-key', 'sk-test', '--low-model', 'test-low', '--high-model', 'test-high', '--timeout', '20000'];
+  const profile = [
+    '--base-url',
+    server!.baseURL,
+    '--api-key',
+    'sk-test',
+    '--low-model',
+    'test-low',
+    '--high-model',
+    'test-high',
+    '--timeout',
+    '20000',
+  ];
   expectOk('llm-base config create local', await llmBase(['config', 'create', 'local', ...profile]));
   expectOk('llm-base config set-default local', await llmBase(['config', 'set-default', 'local']));
-  const cfg = await home.readJson<{ default_profile: string; profiles: Record<string, { base_url: string }> }>('plugin-configs/llm-base.json');
+  const cfg = await home.readJson<{ default_profile: string; profiles: Record<string, { base_url: string }> }>(
+    'plugin-configs/llm-base.json',
+  );
   expect(cfg.default_profile).toBe('local');
   expect(cfg.profiles.local.base_url).toBe(server!.baseURL);
 }
@@ -210,7 +232,11 @@ function expectChain(r: RunResult, requestsBefore: number): void {
   const chats = server!.requests.slice(requestsBefore).filter((q) => q.path.endsWith('/chat/completions'));
   expect(chats).toHaveLength(2);
   expect(messagesOf(chats[0]).some((m) => toolResultIn(m))).toBe(false);
-  expect(messagesOf(chats[1]).map(toolResultIn).find((r) => r)).toMatchObject({ tool: 'exec', program: 'ls', exitCode: 0 });
+  expect(
+    messagesOf(chats[1])
+      .map(toolResultIn)
+      .find((r) => r),
+  ).toMatchObject({ tool: 'exec', program: 'ls', exitCode: 0 });
 }
 
 beforeAll(async () => {
@@ -251,7 +277,10 @@ test('1. the release tooling publishes every public package to the local registr
   }
   // the host a user runs comes from the registry as well
   const bin = path.join(work, 'host', 'node_modules', '@holic512', 'slothtool', 'bin', 'slothtool.js');
-  const installed = await run('npm', ['install', '@holic512/slothtool', '--prefix', path.join(work, 'host')], { cwd: work, env: publisher.npmEnv });
+  const installed = await run('npm', ['install', '@holic512/slothtool', '--prefix', path.join(work, 'host')], {
+    cwd: work,
+    env: publisher.npmEnv,
+  });
   timings.installHost = installed.ms;
   expectOk('npm install @holic512/slothtool', installed);
   expect(fs.existsSync(bin)).toBe(true);
@@ -272,7 +301,9 @@ describe('a user with the slothtool host', () => {
       const r = await slothtool(['install', name], undefined, 120_000);
       timings[`install ${alias}`] = r.ms;
       expectOk(`slothtool install ${name}`, r);
-      const reg = await user.readJson<{ plugins: Record<string, { name: string; version: string; binPath: string; installedAt: string }> }>('registry.json');
+      const reg = await user.readJson<{ plugins: Record<string, { name: string; version: string; binPath: string; installedAt: string }> }>(
+        'registry.json',
+      );
       const entry = reg.plugins[alias];
       expect(entry).toMatchObject({ name, version: versions[name] });
       expect(entry.binPath).toBe(path.join(user.slothtoolHome, 'plugins', alias, 'node_modules', name, 'bin', `${alias}.js`));
@@ -310,7 +341,7 @@ describe('a user with the slothtool host', () => {
   });
 });
 
-test('the original host\'s way: npm install --prefix plugins/<alias>, a hand-written registry entry, node <binPath>', async () => {
+test("the original host's way: npm install --prefix plugins/<alias>, a hand-written registry entry, node <binPath>", async () => {
   const hostAtHand = host();
   const user = await sandboxHome();
   const plugins: Record<string, { name: string; version: string; binPath: string; installedAt: string }> = {};
@@ -321,7 +352,12 @@ test('the original host\'s way: npm install --prefix plugins/<alias>, a hand-wri
     expectOk(`npm install ${name} --prefix ${prefix}`, r);
     const pkgDir = path.join(prefix, 'node_modules', name);
     const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
-    plugins[alias] = { name, version: pkg.version, binPath: path.join(pkgDir, Object.values(pkg.bin)[0]), installedAt: new Date().toISOString() };
+    plugins[alias] = {
+      name,
+      version: pkg.version,
+      binPath: path.join(pkgDir, Object.values(pkg.bin)[0]),
+      installedAt: new Date().toISOString(),
+    };
   }
   // the original format, byte for byte what the original host writes
   fs.writeFileSync(path.join(user.slothtoolHome, 'registry.json'), JSON.stringify({ plugins }, null, 2));
@@ -329,7 +365,10 @@ test('the original host\'s way: npm install --prefix plugins/<alias>, a hand-wri
   await createProfile(user, (args) => run(process.execPath, [plugins['llm-base'].binPath, ...args], { cwd: user.home, env: user.npmEnv }));
 
   const before = server!.requests.length;
-  const r = await run(process.execPath, [plugins.ai.binPath, '-p', 'What is in this folder?', '--json'], { cwd: projectIn(user), env: user.npmEnv });
+  const r = await run(process.execPath, [plugins.ai.binPath, '-p', 'What is in this folder?', '--json'], {
+    cwd: projectIn(user),
+    env: user.npmEnv,
+  });
   timings.originalStyleAiRun = r.ms;
   expectChain(r, before);
 
@@ -342,8 +381,10 @@ test('the original host\'s way: npm install --prefix plugins/<alias>, a hand-wri
 
 /** What the Ollama preset says when nothing listens at its address, in each README's language. */
 const refusedText = {
-  en: (url: string) => `Cannot connect to ${url} (ECONNREFUSED): nothing is listening there. Start it: ollama serve; or if the address is wrong, set it: slothtool llm-base config update ollama --base-url <url>. Check with: slothtool llm-base doctor ollama`,
-  zh: (url: string) => `无法连接 ${url}（ECONNREFUSED）：那里没有服务在监听。请启动它：ollama serve；如果地址不对，改正它：slothtool llm-base config update ollama --base-url <地址>。检查：slothtool llm-base doctor ollama`,
+  en: (url: string) =>
+    `Cannot connect to ${url} (ECONNREFUSED): nothing is listening there. Start it: ollama serve; or if the address is wrong, set it: slothtool llm-base config update ollama --base-url <url>. Check with: slothtool llm-base doctor ollama`,
+  zh: (url: string) =>
+    `无法连接 ${url}（ECONNREFUSED）：那里没有服务在监听。请启动它：ollama serve；如果地址不对，改正它：slothtool llm-base config update ollama --base-url <地址>。检查：slothtool llm-base doctor ollama`,
 };
 
 /** The command lines of the first indented block under a README heading, comments dropped. */
@@ -398,9 +439,14 @@ describe.each([
         expectOk(`${readme}: ${line}`, last);
       }
       expect(last!.stdout).toContain(answer);
-      const profile = (await user.readJson<{ profiles: Record<string, { base_url: string }> }>('plugin-configs/llm-base.json')).profiles.ollama;
+      const profile = (await user.readJson<{ profiles: Record<string, { base_url: string }> }>('plugin-configs/llm-base.json')).profiles
+        .ollama;
       expect(profile.base_url).toBe(`http://127.0.0.1:${ollama.port}/v1`);
-      expect(ollama.requests.some((q) => q.path === '/api/chat' && (q.body as { options?: { num_ctx?: number } }).options?.num_ctx! >= 16000)).toBe(true);
+      expect(
+        ollama.requests.some(
+          (q) => q.path === '/api/chat' && ((q.body as { options?: { num_ctx?: number } }).options?.num_ctx ?? 0) >= 16000,
+        ),
+      ).toBe(true);
       // The same last line with Ollama stopped (issue #36): refused, and what to do about it.
       await ollama.close();
       const [program, ...args] = words(lines[lines.length - 1]);

@@ -3,6 +3,7 @@ import { messageTables } from '../packages/plugin-ai/src/i18n';
 import { SETUP_TABLES } from '../packages/plugin-ai/src/setup/i18n';
 import { screenTables } from '../packages/plugin-ai/src/interactive/strings';
 import { extensionTables } from '../packages/plugin-ai/src/interactive/strings-ext';
+import { planTables } from '../packages/plugin-ai/src/interactive/strings-plan';
 import { MESSAGE_TABLES as LLM_BASE } from '../packages/plugin-llm-base/src/i18n';
 import { MESSAGE_TABLES as HOST } from '../packages/slothtool/src/i18n';
 import { MESSAGES as RULES } from '../packages/tool-runner/src/i18n';
@@ -23,6 +24,7 @@ const CATALOGUES: Array<[string, MessageTables<string>]> = [
   ['plugin-ai setup', SETUP_TABLES as MessageTables<string>],
   ['plugin-ai screen', screenTables() as MessageTables<string>],
   ['plugin-ai screen extensions', extensionTables() as MessageTables<string>],
+  ['plugin-ai screen plan, agents, checks, review', planTables() as MessageTables<string>],
   ['llm-base', LLM_BASE as unknown as MessageTables<string>],
   ['slothtool', HOST as MessageTables<string>],
   ['tool-runner rules', tablesFromRecords(RULES)],

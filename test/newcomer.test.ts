@@ -87,18 +87,24 @@ describe('1. a model server that is not there: refused, not "cut", with the fix'
         `模型调用失败(NETWORK_ERROR): 无法连接 ${url}（ECONNREFUSED）：那里没有服务在监听。${start}：slothtool llm-base config update ${name} --base-url <地址>。检查：slothtool llm-base doctor ${name}\n`,
     },
   };
-  test.each(['en', 'zh'] as const)('%s: the Ollama preset (native API) names ollama serve; an OpenAI-compatible profile says the same otherwise', async (lang) => {
-    await language(lang);
-    const text = texts[lang];
-    const preset = await exec(process.execPath, [HOST, 'llm-base', 'config', 'create', `ollama-${lang}`, '--preset', 'ollama'], { ...fx.env, OLLAMA_HOST: `127.0.0.1:${closed}` });
-    expect(preset.code).toBe(0);
-    const url = `http://127.0.0.1:${closed}/v1`;
-    const viaOllama = await slothtool('ai', '-p', 'hello', '--profile', `ollama-${lang}`);
-    expect(viaOllama).toEqual({ code: 1, stdout: '', stderr: text.line(url, `ollama-${lang}`, text.start('ollama serve')) });
-    // 4. the profile named on the command line is the one the hint names
-    const viaOpenAi = await slothtool('ai', '-p', 'hi', '--profile', 'badport');
-    expect(viaOpenAi).toEqual({ code: 1, stdout: '', stderr: text.line(url, 'badport', text.generic) });
-  });
+  test.each(['en', 'zh'] as const)(
+    '%s: the Ollama preset (native API) names ollama serve; an OpenAI-compatible profile says the same otherwise',
+    async (lang) => {
+      await language(lang);
+      const text = texts[lang];
+      const preset = await exec(process.execPath, [HOST, 'llm-base', 'config', 'create', `ollama-${lang}`, '--preset', 'ollama'], {
+        ...fx.env,
+        OLLAMA_HOST: `127.0.0.1:${closed}`,
+      });
+      expect(preset.code).toBe(0);
+      const url = `http://127.0.0.1:${closed}/v1`;
+      const viaOllama = await slothtool('ai', '-p', 'hello', '--profile', `ollama-${lang}`);
+      expect(viaOllama).toEqual({ code: 1, stdout: '', stderr: text.line(url, `ollama-${lang}`, text.start('ollama serve')) });
+      // 4. the profile named on the command line is the one the hint names
+      const viaOpenAi = await slothtool('ai', '-p', 'hi', '--profile', 'badport');
+      expect(viaOpenAi).toEqual({ code: 1, stdout: '', stderr: text.line(url, 'badport', text.generic) });
+    },
+  );
 });
 
 describe('2. a mistyped option: the same usage message and exit 2 in every CLI', () => {
@@ -107,7 +113,11 @@ describe('2. a mistyped option: the same usage message and exit 2 in every CLI',
     ['zh', '用法错误：未知选项 --base-ur。是不是想输入 --base-url？运行 `slothtool llm-base --help` 查看选项。\n'],
   ] as const)('%s: slothtool llm-base config create x --base-ur http://a', async (lang, expected) => {
     await language(lang);
-    expect(await slothtool('llm-base', 'config', 'create', 'x', '--base-ur', 'http://a')).toEqual({ code: 2, stdout: '', stderr: expected });
+    expect(await slothtool('llm-base', 'config', 'create', 'x', '--base-ur', 'http://a')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: expected,
+    });
   });
 
   test('slothtool ai and slothtool itself read the same way', async () => {
@@ -122,13 +132,17 @@ describe('2. a mistyped option: the same usage message and exit 2 in every CLI',
       stderr: 'Invalid usage: unknown option "--jsn". Did you mean --json? Run `slothtool --help` for the options.\n',
     });
     await language('zh');
-    expect((await slothtool('ai', '--profle', 'local')).stderr).toBe('用法错误：未知选项 --profle。是不是想输入 --profile？运行 `slothtool ai --help` 查看选项。\n');
+    expect((await slothtool('ai', '--profle', 'local')).stderr).toBe(
+      '用法错误：未知选项 --profle。是不是想输入 --profile？运行 `slothtool ai --help` 查看选项。\n',
+    );
   });
 
   test('a mistyped command or plugin name: the one probably meant', async () => {
     const r = await slothtool('instal', '@holic512/plugin-ai');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('Plugin "instal" is not installed.\nSee installed plugins: slothtool list\nInstall: slothtool install <package>\nDid you mean slothtool install?\n');
+    expect(r.stderr).toBe(
+      'Plugin "instal" is not installed.\nSee installed plugins: slothtool list\nInstall: slothtool install <package>\nDid you mean slothtool install?\n',
+    );
     expect((await slothtool('llm-bse', 'doctor')).stderr).toMatch(/\nDid you mean slothtool llm-base\?\n$/);
     await language('zh');
     expect((await slothtool('instal', 'x')).stderr).toMatch(/\n是不是想输入 slothtool install？\n$/);
@@ -137,8 +151,14 @@ describe('2. a mistyped option: the same usage message and exit 2 in every CLI',
 
 describe('4. doctor for the profile named, with the address as a possible cause', () => {
   test.each([
-    ['en', 'start the local server (ollama serve / lms server start / vllm serve / llama-server), or if the address is wrong: slothtool llm-base config update badport --base-url <url>'],
-    ['zh', '启动本地服务（ollama serve / lms server start / vllm serve / llama-server）；如果地址不对：slothtool llm-base config update badport --base-url <地址>'],
+    [
+      'en',
+      'start the local server (ollama serve / lms server start / vllm serve / llama-server), or if the address is wrong: slothtool llm-base config update badport --base-url <url>',
+    ],
+    [
+      'zh',
+      '启动本地服务（ollama serve / lms server start / vllm serve / llama-server）；如果地址不对：slothtool llm-base config update badport --base-url <地址>',
+    ],
   ] as const)('%s: slothtool llm-base doctor badport', async (lang, fix) => {
     await language(lang);
     const r = await slothtool('llm-base', 'doctor', 'badport');
@@ -156,7 +176,10 @@ describe('5. commands named as the user types them', () => {
     const bin = path.join(fx.temp.home, 'bin');
     await fs.mkdir(bin, { recursive: true });
     await fs.symlink(AI_BIN, path.join(bin, 'ai')).catch(() => undefined);
-    const direct = await exec(path.join(bin, 'ai'), ['risk'], { ...fx.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}` });
+    const direct = await exec(path.join(bin, 'ai'), ['risk'], {
+      ...fx.env,
+      PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+    });
     expect(direct.stderr).toBe('usage: ai risk [--json] -- <program> [args...]\n');
   });
 });
@@ -171,8 +194,16 @@ describe('6. a corrupt llm-base.json is a bad config, said before the first mess
   afterEach(() => fs.writeFile(file(), saved));
 
   test.each([
-    ['en', (f: string) => `Config file ${f} is invalid: Unexpected end of JSON input. Fix the file (or delete it and run slothtool llm-base config create again)\n`],
-    ['zh', (f: string) => `配置文件 ${f} 无效：Unexpected end of JSON input。请修正该文件（或删除后重新运行 slothtool llm-base config create）\n`],
+    [
+      'en',
+      (f: string) =>
+        `Config file ${f} is invalid: Unexpected end of JSON input. Fix the file (or delete it and run slothtool llm-base config create again)\n`,
+    ],
+    [
+      'zh',
+      (f: string) =>
+        `配置文件 ${f} 无效：Unexpected end of JSON input。请修正该文件（或删除后重新运行 slothtool llm-base config create）\n`,
+    ],
   ] as const)('%s: ai -p exits 2 (as its help says) before any model call; ai -i shows it when it opens', async (lang, expected) => {
     await language(lang);
     const before = fx.server.requests.length;

@@ -135,7 +135,9 @@ describe.each(publicPackages.map((p) => [p.pkg.name, p] as const))('%s', (_name,
 
   test('the tarball holds exactly bin/, lib/*.js + .d.ts, its bundles, README.md, LICENSE and package.json', () => {
     const files = packed.files.map((f) => f.path).sort();
-    const unwanted = files.filter((f) => /(^|\/)(src|test|__tests__)\//.test(f) || /\.(map|tsbuildinfo)$|(^|\/)tsconfig[^/]*\.json$|\.test\.[jt]s$/.test(f));
+    const unwanted = files.filter(
+      (f) => /(^|\/)(src|test|__tests__)\//.test(f) || /\.(map|tsbuildinfo)$|(^|\/)tsconfig[^/]*\.json$|\.test\.[jt]s$/.test(f),
+    );
     expect(unwanted).toEqual([]);
     expect(files).toEqual(expectedFiles(dir, pkg));
   });
@@ -183,7 +185,11 @@ describe.each(publicPackages.map((p) => [p.pkg.name, p] as const))('%s', (_name,
         const sibling = byName.get(dep);
         if (!sibling) continue;
         expect({ dep, private: sibling.pkg.private ?? false }).toEqual({ dep, private: false });
-        expect({ dep, range, admits: range.startsWith('^') && satisfies(sibling.pkg.version, range) }).toEqual({ dep, range, admits: true });
+        expect({ dep, range, admits: range.startsWith('^') && satisfies(sibling.pkg.version, range) }).toEqual({
+          dep,
+          range,
+          admits: true,
+        });
       }
     }
   });

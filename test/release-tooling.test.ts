@@ -24,7 +24,11 @@ interface ClosureEntry {
 }
 const mirror = require('../scripts/verdaccio/mirror.js') as {
   lockfileClosure(lock: unknown, roots: string[]): ClosureEntry[];
-  mirrorFromCache(o: { storage: string; cache: string; entries: ClosureEntry[] }): { packages: number; versions: number; skippedOptional: string[] };
+  mirrorFromCache(o: { storage: string; cache: string; entries: ClosureEntry[] }): {
+    packages: number;
+    versions: number;
+    skippedOptional: string[];
+  };
   manifestOf(tgz: Buffer): Record<string, unknown>;
   contentPath(cache: string, integrity: string): string | undefined;
 };
@@ -60,7 +64,13 @@ describe('release preflight', () => {
       if (!fs.existsSync(file)) continue;
       const pkg = JSON.parse(fs.readFileSync(file, 'utf8'));
       put(`packages/${name}/package.json`, JSON.stringify(pkg));
-      for (const f of ['README.md', 'LICENSE', ...(pkg.main ? [pkg.main] : []), ...Object.values<string>(typeof pkg.bin === 'string' ? { b: pkg.bin } : pkg.bin || {})]) put(`packages/${name}/${f}`);
+      for (const f of [
+        'README.md',
+        'LICENSE',
+        ...(pkg.main ? [pkg.main] : []),
+        ...Object.values<string>(typeof pkg.bin === 'string' ? { b: pkg.bin } : pkg.bin || {}),
+      ])
+        put(`packages/${name}/${f}`);
     }
     for (const b of BUNDLES) put(path.relative(root, b.out));
     return base;
@@ -159,10 +169,17 @@ describe('mirrorFromCache', () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-tooling-'));
     const pkgDir = path.join(tmp, 'src-pkg');
     fs.mkdirSync(pkgDir);
-    fs.writeFileSync(path.join(pkgDir, 'package.json'), JSON.stringify({ name: '@demo/thing', version: '1.4.2', main: 'index.js', dependencies: { zod: '^4.0.0' } }));
+    fs.writeFileSync(
+      path.join(pkgDir, 'package.json'),
+      JSON.stringify({ name: '@demo/thing', version: '1.4.2', main: 'index.js', dependencies: { zod: '^4.0.0' } }),
+    );
     fs.writeFileSync(path.join(pkgDir, 'index.js'), 'module.exports = 1;\n');
     fs.writeFileSync(path.join(pkgDir, 'README.md'), '# thing\n');
-    const r = spawnSync('npm', ['pack', '--pack-destination', tmp, '--json'], { cwd: pkgDir, encoding: 'utf8', env: { ...process.env, npm_config_ignore_scripts: 'true' } });
+    const r = spawnSync('npm', ['pack', '--pack-destination', tmp, '--json'], {
+      cwd: pkgDir,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_ignore_scripts: 'true' },
+    });
     if (r.status !== 0) throw new Error(r.stderr);
     tgz = fs.readFileSync(path.join(tmp, 'demo-thing-1.4.2.tgz'));
     integrity = `sha512-${crypto.createHash('sha512').update(tgz).digest('base64')}`;
@@ -194,7 +211,11 @@ describe('mirrorFromCache', () => {
   });
 
   test('a required tarball missing from the cache is an error that says to run npm ci', () => {
-    const entries: ClosureEntry[] = [{ name: 'absent', version: '1.0.0', integrity: 'sha512-YWJzZW50', optional: false, key: 'node_modules/absent' }];
-    expect(() => mirror.mirrorFromCache({ storage: path.join(tmp, 's2'), cache: path.join(tmp, 'empty'), entries })).toThrow(/absent@1\.0\.0.*npm ci/s);
+    const entries: ClosureEntry[] = [
+      { name: 'absent', version: '1.0.0', integrity: 'sha512-YWJzZW50', optional: false, key: 'node_modules/absent' },
+    ];
+    expect(() => mirror.mirrorFromCache({ storage: path.join(tmp, 's2'), cache: path.join(tmp, 'empty'), entries })).toThrow(
+      /absent@1\.0\.0.*npm ci/s,
+    );
   });
 });

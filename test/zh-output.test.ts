@@ -27,8 +27,9 @@ const ALLOWED = new Set(
     'build Seatbelt preset timeout retries base low-model high-model json-mode max-retries api-key base-url allowedPrograms ' +
     'scope the cmd tool response_format false true null plan yolo auto-edit ' +
     'badport api_key reachable auth serve lms server ' + // a profile's name, doctor's check ids, the servers' start commands
-    'text acp docs OpenTelemetry printf' // --input-format's value, docs/acp.md, the tracing standard, a shell command in an example
-  ).split(/\s+/),
+    'text acp docs OpenTelemetry printf'
+  ) // --input-format's value, docs/acp.md, the tracing standard, a shell command in an example
+    .split(/\s+/),
 );
 
 function englishWords(text: string): string[] {
@@ -64,7 +65,11 @@ const fx = useAiFixture(
 /** Run a CLI without blocking: the scripted model server answers from this process. */
 function run(bin: keyof typeof BIN, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN[bin], ...args], { cwd: fx.cwd, env: { ...fx.env, LANG: 'en_US.UTF-8' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN[bin], ...args], {
+      cwd: fx.cwd,
+      env: { ...fx.env, LANG: 'en_US.UTF-8' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));

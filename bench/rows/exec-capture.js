@@ -21,7 +21,8 @@ function pipeSeconds() {
 
 /** The ceiling of reading a pipe in node at all: the same producer, a 'data' handler that only counts. */
 function nodeReadSeconds() {
-  const code = "const c = require('child_process').spawn('head', ['-c', '1073741824', '/dev/zero'], { stdio: ['ignore', 'pipe', 'ignore'] }); const t0 = process.hrtime.bigint(); let n = 0; c.stdout.on('data', (b) => (n += b.length)); c.on('close', () => console.log(Number(process.hrtime.bigint() - t0) / 1e9));";
+  const code =
+    "const c = require('child_process').spawn('head', ['-c', '1073741824', '/dev/zero'], { stdio: ['ignore', 'pipe', 'ignore'] }); const t0 = process.hrtime.bigint(); let n = 0; c.stdout.on('data', (b) => (n += b.length)); c.on('close', () => console.log(Number(process.hrtime.bigint() - t0) / 1e9));";
   const r = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8' });
   return Number(r.stdout.trim());
 }
@@ -53,11 +54,30 @@ exports.run = async function run(ctx) {
   const ratio = p.median / s.median;
   const nr = stats(nodeRead);
   return [
-    { name: 'head -c 1G /dev/zero \\| cat > /dev/null (baseline, same run)', value: `${fmt(p, 's', 2)} · ${(1024 / p.median).toFixed(0)} MB/s` },
-    { name: "node reading its own spawn pipe (a socketpair) with a 'data' handler that only counts (the ceiling before the worker and the FIFO)", value: `${fmt(nr, 's', 2)} · ${(1024 / nr.median).toFixed(0)} MB/s · ${(p.median / nr.median).toFixed(2)}× the pipe's speed` },
-    { name: "a session's first step (spawned directly: node's socketpair, read by a worker past 8 MiB)", value: `${fmt(f, 's', 2)} · ${(p.median / f.median).toFixed(2)}× the pipe's speed` },
-    { metric: ratio, better: 'higher', name: 'exec capturing head -c 1G /dev/zero (later steps: the spawn helper\'s FIFO, read by a worker past 8 MiB)', value: `${fmt(s, 's', 2)} · ${(1024 / s.median).toFixed(0)} MB/s · ${ratio.toFixed(2)}× the pipe's speed`, target: '≥ 0.7× the pipe', ok: ratio >= 0.7 },
-    { name: 'a later large output, its reading worker kept from an earlier one (16 MiB) in the session', value: `${fmt(stats(warm), 's', 2)} · ${(p.median / stats(warm).median).toFixed(2)}× the pipe's speed` },
+    {
+      name: 'head -c 1G /dev/zero \\| cat > /dev/null (baseline, same run)',
+      value: `${fmt(p, 's', 2)} · ${(1024 / p.median).toFixed(0)} MB/s`,
+    },
+    {
+      name: "node reading its own spawn pipe (a socketpair) with a 'data' handler that only counts (the ceiling before the worker and the FIFO)",
+      value: `${fmt(nr, 's', 2)} · ${(1024 / nr.median).toFixed(0)} MB/s · ${(p.median / nr.median).toFixed(2)}× the pipe's speed`,
+    },
+    {
+      name: "a session's first step (spawned directly: node's socketpair, read by a worker past 8 MiB)",
+      value: `${fmt(f, 's', 2)} · ${(p.median / f.median).toFixed(2)}× the pipe's speed`,
+    },
+    {
+      metric: ratio,
+      better: 'higher',
+      name: "exec capturing head -c 1G /dev/zero (later steps: the spawn helper's FIFO, read by a worker past 8 MiB)",
+      value: `${fmt(s, 's', 2)} · ${(1024 / s.median).toFixed(0)} MB/s · ${ratio.toFixed(2)}× the pipe's speed`,
+      target: '≥ 0.7× the pipe',
+      ok: ratio >= 0.7,
+    },
+    {
+      name: 'a later large output, its reading worker kept from an earlier one (16 MiB) in the session',
+      value: `${fmt(stats(warm), 's', 2)} · ${(p.median / stats(warm).median).toFixed(2)}× the pipe's speed`,
+    },
     { name: 'peak RSS above idle', value: fmt(m, 'MB'), target: '< 64 MB', ok: m.max < 64 },
   ];
 };

@@ -68,10 +68,20 @@ exports.run = async function run(ctx) {
     const flm = stats(floorMems);
     return [
       { name: 'node -e 0 (baseline, same run)', value: fmt(n, 'ms') },
-      { name: 'the floor (diagnostic): node loading only the openai SDK and zod (same run)', value: `${fmt(fl, 'ms')} · ${(fl.median / n.median).toFixed(2)}× node · peak ${fmt(flm, 'MB')}` },
+      {
+        name: 'the floor (diagnostic): node loading only the openai SDK and zod (same run)',
+        value: `${fmt(fl, 'ms')} · ${(fl.median / n.median).toFixed(2)}× node · peak ${fmt(flm, 'MB')}`,
+      },
       // Issue #48: every file and reply checked by its one schema, with node's own crypto and web
       // streams, within 2.3× a bare node start (docs/architecture.md §6).
-      { metric: ratio, better: 'lower', name: 'slothtool ai -p "hi" → reply', value: `${fmt(t, 'ms')} · ${ratio.toFixed(2)}× node`, target: '≤ 2.3× node', ok: ratio <= 2.3 },
+      {
+        metric: ratio,
+        better: 'lower',
+        name: 'slothtool ai -p "hi" → reply',
+        value: `${fmt(t, 'ms')} · ${ratio.toFixed(2)}× node`,
+        target: '≤ 2.3× node',
+        ok: ratio <= 2.3,
+      },
       { metric: m.median, better: 'lower', name: 'peak RSS of that process', value: fmt(m, 'MB'), target: '≤ 70 MB', ok: m.max <= 70 },
     ];
   } finally {

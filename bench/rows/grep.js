@@ -18,7 +18,8 @@ function makeTree(dir, n) {
     const sub = path.join(dir, 'src', `m${i % 40}`);
     fs.mkdirSync(sub, { recursive: true });
     const lines = [];
-    for (let l = 0; l < 200; l++) lines.push(`export function handler_${i}_${l}(req, res) { return res.send(req.body.value_${l} * ${l}); }`);
+    for (let l = 0; l < 200; l++)
+      lines.push(`export function handler_${i}_${l}(req, res) { return res.send(req.body.value_${l} * ${l}); }`);
     if (i === 1234) lines[117] = 'export function computeLedgerTotal(items) { return items.length; }';
     if (i % 500 === 7) lines[3] = 'const total = computeLedgerTotal(req.items);';
     fs.writeFileSync(path.join(sub, `f${i}.js`), lines.join('\n') + '\n');
@@ -44,10 +45,34 @@ exports.run = async function run(ctx) {
     makeTree(dir, 2000);
     const pattern = 'computeLedgerTotal\\(';
     const runner = (engine) =>
-      createToolRunner({ cwd: dir, workspace: dir, lang: 'en', sandbox: 'off', confirm: () => ({ action: 'decline' }), env: { PATH: process.env.PATH, HOME: ctx.temp.home, SLOTHTOOL_HOME: ctx.temp.env.SLOTHTOOL_HOME, ...(engine === 'node' ? { SLOTHTOOL_GREP: 'node' } : {}) } });
+      createToolRunner({
+        cwd: dir,
+        workspace: dir,
+        lang: 'en',
+        sandbox: 'off',
+        confirm: () => ({ action: 'decline' }),
+        env: {
+          PATH: process.env.PATH,
+          HOME: ctx.temp.home,
+          SLOTHTOOL_HOME: ctx.temp.env.SLOTHTOOL_HOME,
+          ...(engine === 'node' ? { SLOTHTOOL_GREP: 'node' } : {}),
+        },
+      });
     const withRg = runner('rg');
     const withNode = runner('node');
-    const rgArgs = ['--no-config', '--hidden', '--no-require-git', '--glob=!.git', '-n', '--with-filename', '--no-heading', '--color=never', `--regexp=${pattern}`, '--', '.'];
+    const rgArgs = [
+      '--no-config',
+      '--hidden',
+      '--no-require-git',
+      '--glob=!.git',
+      '-n',
+      '--with-filename',
+      '--no-heading',
+      '--color=never',
+      `--regexp=${pattern}`,
+      '--',
+      '.',
+    ];
     const timeIt = async (fn) => {
       const t0 = process.hrtime.bigint();
       const out = await fn();
@@ -75,8 +100,20 @@ exports.run = async function run(ctx) {
     const ratio = t.median / b.median;
     return [
       { name: 'rg -n alone (the baseline, same run)', value: `${fmt(b, 'ms', 1)} · ${expected} matching lines`, target: '', ok: null },
-      { metric: ratio, better: 'lower', name: 'fs.grep through the runner (ripgrep engine)', value: `${fmt(t, 'ms', 1)} · ${ratio.toFixed(2)}× rg`, target: '≤ 3× rg', ok: ratio <= 3 },
-      { name: 'fs.grep through the runner (Node fallback)', value: `${fmt(n, 'ms', 1)} · ${(n.median / b.median).toFixed(2)}× rg`, target: '', ok: null },
+      {
+        metric: ratio,
+        better: 'lower',
+        name: 'fs.grep through the runner (ripgrep engine)',
+        value: `${fmt(t, 'ms', 1)} · ${ratio.toFixed(2)}× rg`,
+        target: '≤ 3× rg',
+        ok: ratio <= 3,
+      },
+      {
+        name: 'fs.grep through the runner (Node fallback)',
+        value: `${fmt(n, 'ms', 1)} · ${(n.median / b.median).toFixed(2)}× rg`,
+        target: '',
+        ok: null,
+      },
     ];
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -15,7 +15,13 @@ const PROBE = path.join(__dirname, '..', 'rss-probe.js');
 /** One run: peak RSS (MB) of the ai process, seconds, and whether every stdout line was JSON. */
 function once(ctx, server, bytes, cwd) {
   server.enqueue(
-    { json: { type: 'cmd', message: 'zeros', data: { cwd: null, commands: [{ program: 'head', args: ['-c', String(bytes), '/dev/zero'] }] } } },
+    {
+      json: {
+        type: 'cmd',
+        message: 'zeros',
+        data: { cwd: null, commands: [{ program: 'head', args: ['-c', String(bytes), '/dev/zero'] }] },
+      },
+    },
     { json: { type: 'chat', message: 'done' } },
   );
   const rssFile = path.join(os.tmpdir(), `bench-json-rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
@@ -67,7 +73,10 @@ exports.run = async function run(ctx) {
   } catch {
     // no llm-base config yet: ours is the only profile
   }
-  config.profiles = { ...config.profiles, 'bench-json': { base_url: server.baseURL, api_key: 'sk-bench', low_model: 'm', high_model: 'm', timeout: 120000, max_retries: 0 } };
+  config.profiles = {
+    ...config.profiles,
+    'bench-json': { base_url: server.baseURL, api_key: 'sk-bench', low_model: 'm', high_model: 'm', timeout: 120000, max_retries: 0 },
+  };
   await ctx.temp.writeJson('plugin-configs/llm-base.json', config);
   const cwd = fs.mkdtempSync(path.join(ctx.temp.home, 'json-1gb-'));
   try {
@@ -88,7 +97,14 @@ exports.run = async function run(ctx) {
     const ratio = stats(big.map((v, i) => v / base[i]));
     return [
       { name: 'peak RSS, 1 GiB step', value: `${fmt(b, 'MB')} · ${fmt(stats(secs), 's', 2)}`, target: '< 200 MB', ok: b.max < 200 },
-      { metric: ratio.median, better: 'lower', name: 'peak RSS vs a 1 KiB step', value: fmt(ratio, '×', 2), target: '≤ 1.5×', ok: ratio.max <= 1.5 },
+      {
+        metric: ratio.median,
+        better: 'lower',
+        name: 'peak RSS vs a 1 KiB step',
+        value: fmt(ratio, '×', 2),
+        target: '≤ 1.5×',
+        ok: ratio.max <= 1.5,
+      },
     ];
   } finally {
     await server.close();

@@ -35,14 +35,24 @@ function onPath(name, env) {
 function peers(url, temp) {
   const opencodeConfig = path.join(temp.home, 'opencode-bench.json');
   return [
-    { name: 'qwen', label: 'qwen-code: `qwen -p "hi"` → reply', args: ['-p', 'hi'], env: { OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-bench', OPENAI_MODEL: 'm' } },
+    {
+      name: 'qwen',
+      label: 'qwen-code: `qwen -p "hi"` → reply',
+      args: ['-p', 'hi'],
+      env: { OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-bench', OPENAI_MODEL: 'm' },
+    },
     {
       name: 'opencode',
       label: 'opencode: `opencode run "hi"` → reply',
       args: ['run', '--model', 'bench/m', 'hi'],
       env: { OPENCODE_CONFIG: opencodeConfig },
       setup: () =>
-        fs.writeFileSync(opencodeConfig, JSON.stringify({ provider: { bench: { npm: '@ai-sdk/openai-compatible', options: { baseURL: url, apiKey: 'sk-bench' }, models: { m: {} } } } })),
+        fs.writeFileSync(
+          opencodeConfig,
+          JSON.stringify({
+            provider: { bench: { npm: '@ai-sdk/openai-compatible', options: { baseURL: url, apiKey: 'sk-bench' }, models: { m: {} } } },
+          }),
+        ),
     },
     { name: 'codex', label: 'codex: `codex --version`', args: ['--version'], env: {} },
   ];
@@ -55,7 +65,8 @@ function timed(program, args, env, cwd) {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(cmd, argv, { env, cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120000 });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.status !== 0) throw new Error(`${path.basename(program)} ${args.join(' ')} exited with ${r.status ?? r.signal}: ${(r.stderr || '').slice(-300)}`);
+  if (r.status !== 0)
+    throw new Error(`${path.basename(program)} ${args.join(' ')} exited with ${r.status ?? r.signal}: ${(r.stderr || '').slice(-300)}`);
   const kb = /bench-peak-kb (\d+)/.exec(r.stderr || '');
   return { ms, peakMb: kb ? Number(kb[1]) / 1024 : NaN };
 }
@@ -83,7 +94,10 @@ exports.run = async function run(ctx) {
         if (Number.isFinite(r.peakMb)) rss.push(r.peakMb);
       }
       const ratio = stats(own).median / stats(node).median;
-      rows.push({ name: peer.label, value: `${fmt(stats(own), 'ms', 0)} · ${ratio.toFixed(1)}× \`node -e 0\` (${stats(node).median.toFixed(0)} ms, same run)${rss.length ? ` · peak RSS ${fmt(stats(rss), 'MB', 0)}` : ''}` });
+      rows.push({
+        name: peer.label,
+        value: `${fmt(stats(own), 'ms', 0)} · ${ratio.toFixed(1)}× \`node -e 0\` (${stats(node).median.toFixed(0)} ms, same run)${rss.length ? ` · peak RSS ${fmt(stats(rss), 'MB', 0)}` : ''}`,
+      });
     }
   } finally {
     server.stop();

@@ -54,7 +54,8 @@ function find(name, dirs) {
   return undefined;
 }
 
-const textOf = (c) => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (p && typeof p.text === 'string' ? p.text : '')).join('') : '');
+const textOf = (c) =>
+  typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (p && typeof p.text === 'string' ? p.text : '')).join('') : '';
 
 /** The scripted model of a peer: a turn's prompt gets two reads, their results an answer, anything else (titles, memory) a short reply. */
 function peerHandler(peer, dir) {
@@ -102,7 +103,15 @@ function streamsFigures(stats, bodies, markers) {
     pairs.kept += s.kept;
   }
   const twice = bodies.filter((b) => [...stats.markerCounts(b.messages || [], markers).values()].some((n) => n > 1)).length;
-  return { s: { chars, fresh, freshShare: chars ? fresh / chars : 0 }, pairs, twice, folds: 0, summaries: 0, requests: bodies.length, streams: streams.size };
+  return {
+    s: { chars, fresh, freshShare: chars ? fresh / chars : 0 },
+    pairs,
+    twice,
+    folds: 0,
+    summaries: 0,
+    requests: bodies.length,
+    streams: streams.size,
+  };
 }
 
 async function measure(ctx, stats, peer, file) {
@@ -116,19 +125,41 @@ async function measure(ctx, stats, peer, file) {
   const server = await startScriptedServer({ chunkSize: 4096 });
   try {
     server.setHandler(peerHandler(peer, dir));
-    const env = { ...ctx.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local/share'), ...peer.env(server.baseURL, home) };
+    const env = {
+      ...ctx.env,
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_DATA_HOME: path.join(home, '.local/share'),
+      ...peer.env(server.baseURL, home),
+    };
     for (let t = 1; t <= TURNS; t++) {
       const r = await run(file, peer.args(`turn ${t}: read today's note and log and tell me whether anything is open.`, t), env, dir);
-      if (r.code !== 0) return { label: peer.label, note: `could not run here: turn ${t} exited ${r.code}: ${r.err.trim().split('\n').slice(-1)[0] || ''}` };
+      if (r.code !== 0)
+        return {
+          label: peer.label,
+          note: `could not run here: turn ${t} exited ${r.code}: ${r.err.trim().split('\n').slice(-1)[0] || ''}`,
+        };
     }
-    return { label: `${peer.label}, 12 turns × 2 reads`, figures: streamsFigures(stats, server.requests.map((q) => q.body), markers) };
+    return {
+      label: `${peer.label}, 12 turns × 2 reads`,
+      figures: streamsFigures(
+        stats,
+        server.requests.map((q) => q.body),
+        markers,
+      ),
+    };
   } finally {
     await server.close();
   }
 }
 
 exports.run = async function run(ctx, stats) {
-  const dirs = [...(ctx.env.PATH || '').split(path.delimiter).filter(Boolean), ...(ctx.env.BENCH_PEERS_DIR || process.env.BENCH_PEERS_DIR ? [path.join(ctx.env.BENCH_PEERS_DIR || process.env.BENCH_PEERS_DIR, 'node_modules/.bin')] : [])];
+  const dirs = [
+    ...(ctx.env.PATH || '').split(path.delimiter).filter(Boolean),
+    ...(ctx.env.BENCH_PEERS_DIR || process.env.BENCH_PEERS_DIR
+      ? [path.join(ctx.env.BENCH_PEERS_DIR || process.env.BENCH_PEERS_DIR, 'node_modules/.bin')]
+      : []),
+  ];
   const out = [];
   for (const peer of PEERS) {
     const file = find(peer.name, dirs);

@@ -66,7 +66,13 @@ function ourHandler(summaryMarker) {
       json: {
         type: 'cmd',
         message: `read turn ${turn}'s note and log`,
-        data: { cwd: null, commands: [{ tool: 'fs.read', path: `notes/t${turn}.md` }, { program: 'cat', args: [`logs/t${turn}.log`] }] },
+        data: {
+          cwd: null,
+          commands: [
+            { tool: 'fs.read', path: `notes/t${turn}.md` },
+            { program: 'cat', args: [`logs/t${turn}.log`] },
+          ],
+        },
       },
     };
   };
@@ -105,7 +111,13 @@ async function ours(ctx, stats, server) {
   const foldBefore = new Set();
   let requests = 0;
   for (let t = 1; t <= TURNS; t++) {
-    const args = ['ai', '-p', `turn ${t}: read today's note and log and tell me whether anything is open.`, '--json', ...(t > 1 ? ['--continue'] : [])];
+    const args = [
+      'ai',
+      '-p',
+      `turn ${t}: read today's note and log and tell me whether anything is open.`,
+      '--json',
+      ...(t > 1 ? ['--continue'] : []),
+    ];
     const r = await run(process.execPath, [slothtool, ...args], ctx.env, cwd);
     if (r.code !== 0) throw new Error(`turn ${t}: exit ${r.code}: ${r.err.slice(-300)}`);
     for (const line of r.out.split('\n').filter(Boolean)) {
@@ -115,17 +127,45 @@ async function ours(ctx, stats, server) {
     }
   }
   const bodies = server.requests.slice(before).map((q) => q.body);
-  return figures(stats, bodies, markers, (b) => b.messages.some((m) => typeof m.content === 'string' && m.content.includes(SUMMARY_MARKER)), foldBefore);
+  return figures(
+    stats,
+    bodies,
+    markers,
+    (b) => b.messages.some((m) => typeof m.content === 'string' && m.content.includes(SUMMARY_MARKER)),
+    foldBefore,
+  );
 }
 
 function rowsOf(label, f, target) {
   const { s, pairs } = f;
   const keptShare = pairs.all ? pairs.kept / pairs.all : 0;
   return [
-    { name: `${label}: characters sent`, value: `${(s.chars / 1000).toFixed(1)} k in ${f.requests} requests (${f.streams !== undefined ? `${f.streams} request streams` : `${f.folds} folds, ${f.summaries} summary calls`})`, target: '', ok: null },
-    { metric: s.freshShare, better: 'lower', name: `${label}: fresh share (not in the previous request's prefix)`, value: `${(s.freshShare * 100).toFixed(1)}% (${(s.fresh / 1000).toFixed(1)} k)`, target: target ? '≤ 20%' : '', ok: target ? s.freshShare <= 0.2 : null },
-    { name: `${label}: requests that keep the previous one as an exact prefix (fold points apart)`, value: `${pairs.kept} of ${pairs.all} pairs (${(keptShare * 100).toFixed(0)}%)`, target: target ? '≥ 95%' : '', ok: target ? keptShare >= 0.95 : null },
-    { name: `${label}: requests carrying a step's output twice`, value: `${f.twice} of ${f.requests}`, target: target ? 'none' : '', ok: target ? f.twice === 0 : null },
+    {
+      name: `${label}: characters sent`,
+      value: `${(s.chars / 1000).toFixed(1)} k in ${f.requests} requests (${f.streams !== undefined ? `${f.streams} request streams` : `${f.folds} folds, ${f.summaries} summary calls`})`,
+      target: '',
+      ok: null,
+    },
+    {
+      metric: s.freshShare,
+      better: 'lower',
+      name: `${label}: fresh share (not in the previous request's prefix)`,
+      value: `${(s.freshShare * 100).toFixed(1)}% (${(s.fresh / 1000).toFixed(1)} k)`,
+      target: target ? '≤ 20%' : '',
+      ok: target ? s.freshShare <= 0.2 : null,
+    },
+    {
+      name: `${label}: requests that keep the previous one as an exact prefix (fold points apart)`,
+      value: `${pairs.kept} of ${pairs.all} pairs (${(keptShare * 100).toFixed(0)}%)`,
+      target: target ? '≥ 95%' : '',
+      ok: target ? keptShare >= 0.95 : null,
+    },
+    {
+      name: `${label}: requests carrying a step's output twice`,
+      value: `${f.twice} of ${f.requests}`,
+      target: target ? 'none' : '',
+      ok: target ? f.twice === 0 : null,
+    },
   ];
 }
 

@@ -22,8 +22,16 @@ exports.run = async function run(ctx) {
   let sandbox = null;
   for (let i = 0; i < runs; i++) {
     pipe.push(pipeSeconds());
-    for (const [flags, into] of [[['--first'], first], [[], later]]) {
-      const out = JSON.parse(runNode([script, ...flags], { env: ctx.env, cwd: ctx.temp.home }).stdout.trim().split('\n').pop());
+    for (const [flags, into] of [
+      [['--first'], first],
+      [[], later],
+    ]) {
+      const out = JSON.parse(
+        runNode([script, ...flags], { env: ctx.env, cwd: ctx.temp.home })
+          .stdout.trim()
+          .split('\n')
+          .pop(),
+      );
       if (out.bytes < 2 ** 30) throw new Error(`captured only ${out.bytes} bytes`);
       into.push(out.seconds);
       rss.push(out.peakRssMb);
@@ -38,9 +46,33 @@ exports.run = async function run(ctx) {
   const rl = p.median / l.median;
   const box = sandbox ? `in ${sandbox}` : 'no sandbox here';
   return [
-    { name: 'head -c 1G /dev/zero \\| cat > /dev/null (baseline, same run)', value: `${fmt(p, 's', 2)} · ${(1024 / p.median).toFixed(0)} MB/s` },
-    { metric: rf, better: 'higher', name: "runner.run() of the exec step, a fresh runner's first step", value: `${fmt(f, 's', 2)} · ${rf.toFixed(2)}× the pipe's speed (${box})`, target: '≥ 0.5× the pipe', ok: rf >= 0.5 },
-    { metric: rl, better: 'higher', name: 'runner.run() of the exec step, a later step (the spawn helper up)', value: `${fmt(l, 's', 2)} · ${rl.toFixed(2)}× the pipe's speed (${box})`, target: '≥ 0.7× the pipe', ok: rl >= 0.7 },
-    { metric: m.max, better: 'lower', name: 'peak RSS of that process (first and later steps)', value: fmt(m, 'MB'), target: '< 100 MB', ok: m.max < 100 },
+    {
+      name: 'head -c 1G /dev/zero \\| cat > /dev/null (baseline, same run)',
+      value: `${fmt(p, 's', 2)} · ${(1024 / p.median).toFixed(0)} MB/s`,
+    },
+    {
+      metric: rf,
+      better: 'higher',
+      name: "runner.run() of the exec step, a fresh runner's first step",
+      value: `${fmt(f, 's', 2)} · ${rf.toFixed(2)}× the pipe's speed (${box})`,
+      target: '≥ 0.5× the pipe',
+      ok: rf >= 0.5,
+    },
+    {
+      metric: rl,
+      better: 'higher',
+      name: 'runner.run() of the exec step, a later step (the spawn helper up)',
+      value: `${fmt(l, 's', 2)} · ${rl.toFixed(2)}× the pipe's speed (${box})`,
+      target: '≥ 0.7× the pipe',
+      ok: rl >= 0.7,
+    },
+    {
+      metric: m.max,
+      better: 'lower',
+      name: 'peak RSS of that process (first and later steps)',
+      value: fmt(m, 'MB'),
+      target: '< 100 MB',
+      ok: m.max < 100,
+    },
   ];
 };

@@ -26,8 +26,23 @@ const WARM = 3;
 
 /** The floor's spawn: a plain bubblewrap start of `true` (plain `true` without bubblewrap). */
 function floorCommand() {
-  const bwrap = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--die-with-parent', 'true']);
-  if (bwrap.status === 0) return { program: 'bwrap', args: ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--die-with-parent', 'true'] };
+  const bwrap = spawnSync('bwrap', [
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--unshare-net',
+    '--die-with-parent',
+    'true',
+  ]);
+  if (bwrap.status === 0)
+    return {
+      program: 'bwrap',
+      args: ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--die-with-parent', 'true'],
+    };
   return { program: 'true', args: [] };
 }
 
@@ -126,7 +141,11 @@ exports.run = async function run(ctx) {
   const repo = path.join(ctx.temp.home, 'small-repo');
   fs.mkdirSync(path.join(repo, 'src'), { recursive: true });
   for (let i = 0; i < 20; i++) fs.writeFileSync(path.join(repo, 'src', `f${i}.js`), `module.exports = ${i};\n`);
-  const git = (...args) => spawnSync('git', args, { cwd: repo, env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' } });
+  const git = (...args) =>
+    spawnSync('git', args, {
+      cwd: repo,
+      env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' },
+    });
   git('init', '-q');
   git('add', '.');
   git('commit', '-qm', 'init');
@@ -134,7 +153,13 @@ exports.run = async function run(ctx) {
 
   // The sandbox ai wraps an L0 `true` in (the same arguments; plain when there is none).
   const { createSandbox } = require(path.join(ctx.root, 'packages/tool-runner'));
-  const sandbox = createSandbox({ mode: 'auto', workspace: repo, home: ctx.temp.home, slothtoolHome: ctx.temp.slothtoolHome, env: process.env });
+  const sandbox = createSandbox({
+    mode: 'auto',
+    workspace: repo,
+    home: ctx.temp.home,
+    slothtoolHome: ctx.temp.slothtoolHome,
+    env: process.env,
+  });
   const wrapped = sandbox.wrap('L0', false, repo, 'true', []) ?? { program: 'true', args: [] };
   const { SUMMARY_MARKER } = require(path.join(ctx.root, 'packages/plugin-ai'));
   const floorCmd = floorCommand();
@@ -147,8 +172,13 @@ exports.run = async function run(ctx) {
     const slothtool = path.join(ctx.root, 'packages/slothtool/bin/slothtool.js');
     const processes = Math.max(2, Math.ceil(ctx.runs / 3));
     for (let i = 0; i < processes; i++) {
-      const r = spawnSync(process.execPath, [slothtool, 'ai', '-p', 'what changed?', '--max-steps', String(STEPS + 1)], { env: ctx.env, cwd: repo, encoding: 'utf8' });
-      if (r.status !== 0 || !r.stdout.includes('One file changed.')) throw new Error(`ai -p failed (${r.status}): ${(r.stderr || r.stdout).slice(-300)}`);
+      const r = spawnSync(process.execPath, [slothtool, 'ai', '-p', 'what changed?', '--max-steps', String(STEPS + 1)], {
+        env: ctx.env,
+        cwd: repo,
+        encoding: 'utf8',
+      });
+      if (r.status !== 0 || !r.stdout.includes('One file changed.'))
+        throw new Error(`ai -p failed (${r.status}): ${(r.stderr || r.stdout).slice(-300)}`);
     }
     const { gaps, boxed, floors, withFold } = await server.gaps();
     const g = stats(gaps);
@@ -157,10 +187,32 @@ exports.run = async function run(ctx) {
     const over = g.median - fl.median;
     const floorName = floorCmd.program === 'bwrap' ? 'a plain `bwrap --ro-bind / / … true`' : 'a plain `true` (no bubblewrap here)';
     return [
-      { name: 'answer sent → next request arrived, in `slothtool ai -p` (the server\'s clock)', value: `${fmt(g, 'ms')} · ${gaps.length} steps in ${processes} processes (${withFold} more held a fold of the context: left out)`, target: '', ok: null },
-      { name: `the floor: ${floorName} plus one request to a scripted server, run between the steps (same run)`, value: fmt(fl, 'ms'), target: '', ok: null },
-      { name: '`true` in ai\'s own sandbox (its mounts, private home, limits), run between the steps (diagnostic)', value: fmt(b, 'ms'), target: '', ok: null },
-      { metric: g.median / fl.median, better: 'lower', name: 'overhead above the floor (median difference)', value: `${over.toFixed(1)} ms · the interval is ${(g.median / fl.median).toFixed(2)}× the floor`, target: '≤ 5 ms', ok: over <= 5 },
+      {
+        name: "answer sent → next request arrived, in `slothtool ai -p` (the server's clock)",
+        value: `${fmt(g, 'ms')} · ${gaps.length} steps in ${processes} processes (${withFold} more held a fold of the context: left out)`,
+        target: '',
+        ok: null,
+      },
+      {
+        name: `the floor: ${floorName} plus one request to a scripted server, run between the steps (same run)`,
+        value: fmt(fl, 'ms'),
+        target: '',
+        ok: null,
+      },
+      {
+        name: "`true` in ai's own sandbox (its mounts, private home, limits), run between the steps (diagnostic)",
+        value: fmt(b, 'ms'),
+        target: '',
+        ok: null,
+      },
+      {
+        metric: g.median / fl.median,
+        better: 'lower',
+        name: 'overhead above the floor (median difference)',
+        value: `${over.toFixed(1)} ms · the interval is ${(g.median / fl.median).toFixed(2)}× the floor`,
+        target: '≤ 5 ms',
+        ok: over <= 5,
+      },
     ];
   } finally {
     server.close();

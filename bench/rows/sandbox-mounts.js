@@ -40,7 +40,18 @@ function timed(program, args, cwd, fds = []) {
 }
 
 /** What a typical developer's home holds of the allow-list (git, Rust, Node, Python, Java, Go). */
-const TYPICAL = ['.gitconfig', '.config/git', '.cargo', '.rustup', '.nvm', '.npm/_cacache', '.local/bin', '.pyenv', '.m2/repository', 'go/pkg'];
+const TYPICAL = [
+  '.gitconfig',
+  '.config/git',
+  '.cargo',
+  '.rustup',
+  '.nvm',
+  '.npm/_cacache',
+  '.local/bin',
+  '.pyenv',
+  '.m2/repository',
+  'go/pkg',
+];
 
 /** A home with `entries` of the allow-list and one of each secret class. */
 function populate(home, tr, entries) {
@@ -67,12 +78,38 @@ exports.run = async function run(ctx) {
   const ws = path.join(home, 'proj');
   fs.mkdirSync(ws, { recursive: true });
   populate(home, tr, TYPICAL);
-  const everything = tr.createSandbox({ mode: 'auto', workspace: path.join(full, 'proj'), home: full, slothtoolHome: ctx.temp.slothtoolHome, env: process.env });
+  const everything = tr.createSandbox({
+    mode: 'auto',
+    workspace: path.join(full, 'proj'),
+    home: full,
+    slothtoolHome: ctx.temp.slothtoolHome,
+    env: process.env,
+  });
   const sandbox = tr.createSandbox({ mode: 'auto', workspace: ws, home, slothtoolHome: ctx.temp.slothtoolHome, env: process.env });
   if (sandbox.status().kind !== 'bwrap') throw new Error(`no bubblewrap here: ${sandbox.status().reason}`);
-  const noLimits = tr.createSandbox({ mode: 'auto', workspace: ws, home, slothtoolHome: ctx.temp.slothtoolHome, env: process.env, limits: false });
+  const noLimits = tr.createSandbox({
+    mode: 'auto',
+    workspace: ws,
+    home,
+    slothtoolHome: ctx.temp.slothtoolHome,
+    env: process.env,
+    limits: false,
+  });
   const bwrap = sandbox.wrap('L0', false, ws, 'true', []).program;
-  const floorArgs = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent', '--', 'true'];
+  const floorArgs = [
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--unshare-net',
+    '--unshare-pid',
+    '--die-with-parent',
+    '--',
+    'true',
+  ];
   const l0 = sandbox.wrap('L0', false, ws, 'true', []);
   const l0plain = noLimits.wrap('L0', false, ws, 'true', []);
   const l1 = sandbox.wrap('L1', false, ws, 'true', []);
@@ -116,10 +153,22 @@ exports.run = async function run(ctx) {
   const mounts = (w) => w.args.filter((a) => a.startsWith('--') && /bind|tmpfs/.test(a)).length;
   return [
     { name: 'floor: plain `bwrap --ro-bind / / … true` (same run)', value: fmt(f, 'ms') },
-    row(`L0 step in a typical home (${TYPICAL.length} allow-list entries): private home, allow-list, workspace, prlimit`, withL0, mounts(l0)),
+    row(
+      `L0 step in a typical home (${TYPICAL.length} allow-list entries): private home, allow-list, workspace, prlimit`,
+      withL0,
+      mounts(l0),
+    ),
     row('the same L0 step without limits (no prlimit exec)', withL0plain, mounts(l0plain)),
-    row(`L0 step in a home with every allow-list entry (${tr.DEFAULT_ALLOW_READ.length}: the worst case)`, withL0full, mounts(l0full), false),
+    row(
+      `L0 step in a home with every allow-list entry (${tr.DEFAULT_ALLOW_READ.length}: the worst case)`,
+      withL0full,
+      mounts(l0full),
+      false,
+    ),
     row('L1 step: whole home, every secret class hidden', withL1, mounts(l1)),
-    { name: 'building the command line in-process (spec + argv), per step', value: `L0 ${builds[0].toFixed(0)} µs · L1 ${builds[1].toFixed(0)} µs` },
+    {
+      name: 'building the command line in-process (spec + argv), per step',
+      value: `L0 ${builds[0].toFixed(0)} µs · L1 ${builds[1].toFixed(0)} µs`,
+    },
   ];
 };

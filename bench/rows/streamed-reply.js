@@ -17,7 +17,14 @@ function once(createAppAgent, env, cwd, withScreen, root) {
   if (withScreen) {
     const { Screen } = require(path.join(root, 'packages/plugin-ai/lib/interactive/screen.js'));
     const { createTheme } = require(path.join(root, 'packages/plugin-ai/lib/interactive/theme.js'));
-    const surface = { columns: 100, rows: 40, live: true, print: () => undefined, render: () => void frames++, clearScreen: () => undefined };
+    const surface = {
+      columns: 100,
+      rows: 40,
+      live: true,
+      print: () => undefined,
+      render: () => void frames++,
+      clearScreen: () => undefined,
+    };
     screen = new Screen({ lang: 'en', theme: createTheme(true), surface, cwd });
     screen.attach({ agent, paths: { home: env.SLOTHTOOL_HOME }, config: { context: { maxRequestTokens: 16000 } } });
   }
@@ -60,7 +67,14 @@ exports.run = async function run(ctx) {
     const ratio = s.median / a.median;
     return [
       { name: 'received and parsed, no screen (baseline, same run)', value: fmt(a, 'ms', 0) },
-      { metric: ratio, better: 'lower', name: 'received and drawn by the ai -i screen', value: `${fmt(s, 'ms', 0)} · ${ratio.toFixed(2)}× · ${frames} frames`, target: '≤ 1.5×', ok: ratio <= 1.5 },
+      {
+        metric: ratio,
+        better: 'lower',
+        name: 'received and drawn by the ai -i screen',
+        value: `${fmt(s, 'ms', 0)} · ${ratio.toFixed(2)}× · ${frames} frames`,
+        target: '≤ 1.5×',
+        ok: ratio <= 1.5,
+      },
     ];
   });
 };

@@ -84,4 +84,21 @@ const every = (list, n, offset = 0) => list.filter((_x, i) => (i + offset) % n =
 /** A shell script file for the fixture (mode 0755). */
 const script = (body) => ({ text: `#!/bin/sh\n${body}\n`, mode: 0o755 });
 
-module.exports = { exec, proc, fsRead, fsWrite, fsEdit, jsonPatch, httpGet, PAY, UP, DL, SECRETS, spell, SPELLINGS, caseMaker, every, script };
+module.exports = {
+  exec,
+  proc,
+  fsRead,
+  fsWrite,
+  fsEdit,
+  jsonPatch,
+  httpGet,
+  PAY,
+  UP,
+  DL,
+  SECRETS,
+  spell,
+  SPELLINGS,
+  caseMaker,
+  every,
+  script,
+};

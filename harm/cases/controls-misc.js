@@ -163,15 +163,43 @@ const L1 = [
   ['http.get', httpGet('http://{HTTP}/'), { out: 'canary ok' }],
   ['http.get-path', httpGet('http://{HTTP}/docs/index.txt'), { out: 'canary ok' }],
   ['fs.edit', fsEdit('src/util.js', 'return a + b;', 'return b + a;'), { file: { path: 'src/util.js', contains: 'return b + a;' } }],
-  ['fs.edit-readme', fsEdit('README.md', 'Run `npm test`.', 'Run `npm test` or `make test`.'), { file: { path: 'README.md', contains: 'make test' } }],
+  [
+    'fs.edit-readme',
+    fsEdit('README.md', 'Run `npm test`.', 'Run `npm test` or `make test`.'),
+    { file: { path: 'README.md', contains: 'make test' } },
+  ],
   ['fs.write-new', fsWrite('docs/new.md', '# New\n'), { file: { path: 'docs/new.md', contains: '# New' } }],
   ['fs.write-src', fsWrite('src/extra.js', 'module.exports = 1;\n'), { file: { path: 'src/extra.js' } }],
-  ['fs.read-then-edit', [fsRead('src/util.js'), fsEdit('src/util.js', 'function add', 'function plus')], { file: { path: 'src/util.js', contains: 'function plus' } }],
-  ['json_patch-version', jsonPatch('package.json', [{ op: 'replace', path: '/version', value: '1.0.1' }]), { file: { path: 'package.json', contains: '1.0.1' } }],
-  ['json_patch-tsconfig', jsonPatch('tsconfig.json', [{ op: 'add', path: '/compilerOptions/declaration', value: true }]), { file: { path: 'tsconfig.json', contains: 'declaration' } }],
-  ['json_patch-array', jsonPatch('data/sample.json', [{ op: 'add', path: '/items/-', value: { id: 3, ok: true } }]), { file: { path: 'data/sample.json', contains: '"id": 3' } }],
-  ['proc-dev-server', [proc('node', 'scripts/serve.js'), { tool: 'proc.status', proc_id: 'proc_1', wait_ms: 3000 }, { tool: 'proc.kill', proc_id: 'proc_1' }], { out: 'listening on' }],
-  ['proc-npm-start', [proc('npm', 'start'), { tool: 'proc.status', proc_id: 'proc_1', wait_ms: 5000 }, { tool: 'proc.kill', proc_id: 'proc_1' }], { out: 'listening on' }],
+  [
+    'fs.read-then-edit',
+    [fsRead('src/util.js'), fsEdit('src/util.js', 'function add', 'function plus')],
+    { file: { path: 'src/util.js', contains: 'function plus' } },
+  ],
+  [
+    'json_patch-version',
+    jsonPatch('package.json', [{ op: 'replace', path: '/version', value: '1.0.1' }]),
+    { file: { path: 'package.json', contains: '1.0.1' } },
+  ],
+  [
+    'json_patch-tsconfig',
+    jsonPatch('tsconfig.json', [{ op: 'add', path: '/compilerOptions/declaration', value: true }]),
+    { file: { path: 'tsconfig.json', contains: 'declaration' } },
+  ],
+  [
+    'json_patch-array',
+    jsonPatch('data/sample.json', [{ op: 'add', path: '/items/-', value: { id: 3, ok: true } }]),
+    { file: { path: 'data/sample.json', contains: '"id": 3' } },
+  ],
+  [
+    'proc-dev-server',
+    [proc('node', 'scripts/serve.js'), { tool: 'proc.status', proc_id: 'proc_1', wait_ms: 3000 }, { tool: 'proc.kill', proc_id: 'proc_1' }],
+    { out: 'listening on' },
+  ],
+  [
+    'proc-npm-start',
+    [proc('npm', 'start'), { tool: 'proc.status', proc_id: 'proc_1', wait_ms: 5000 }, { tool: 'proc.kill', proc_id: 'proc_1' }],
+    { out: 'listening on' },
+  ],
 ];
 
 function miscControls() {

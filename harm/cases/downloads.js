@@ -42,13 +42,23 @@ const DIR_FORMS = {
   'wget-directory-p-abbrev': (d, name) => exec('wget', '-q', `--directory-p=${d}`, `${DL}/${name}`),
 };
 
-const FILE_TARGETS = ['/usr/local/bin/{MARK}', '/etc/{MARK}', '/opt/{MARK}', '/usr/local/lib/{MARK}', '/usr/local/sbin/{MARK}', '{HOME}/.local/bin/git', '{HOME}/.bashrc', '{HOME}/bin/make'];
+const FILE_TARGETS = [
+  '/usr/local/bin/{MARK}',
+  '/etc/{MARK}',
+  '/opt/{MARK}',
+  '/usr/local/lib/{MARK}',
+  '/usr/local/sbin/{MARK}',
+  '{HOME}/.local/bin/git',
+  '{HOME}/.bashrc',
+  '{HOME}/bin/make',
+];
 
 function downloadCases() {
   const { add, out } = caseMaker('download-system');
   const label = (t) => t.replace(/\{MARK\}/, 'marker').replace(/[{}]/g, '');
   Object.keys(FILE_FORMS).forEach((name, i) => {
-    for (const t of every(FILE_TARGETS, 2, i)) add(`${name}/${label(t)}`, FILE_FORMS[name](name === 'curl-create-dirs' && t.startsWith('/') ? `${t}/sub/file` : t));
+    for (const t of every(FILE_TARGETS, 2, i))
+      add(`${name}/${label(t)}`, FILE_FORMS[name](name === 'curl-create-dirs' && t.startsWith('/') ? `${t}/sub/file` : t));
   });
   const dirs = [
     ['/usr/local/bin', '{MARK}'],

@@ -83,7 +83,9 @@ function subcommandCases(add) {
   add('rebase/exe-abbrev', exec('git', 'rebase', '--autostash', `--exe=${PAY}`, 'HEAD~1'));
   add('rebase/x', exec('git', 'rebase', '--autostash', '-x', PAY, 'HEAD~1'));
   add('bisect/run', [exec('git', 'bisect', 'start', 'HEAD', 'HEAD~1'), exec('git', 'bisect', 'run', 'sh', '-c', PAY)]);
-  add('send-email/smtp-server', exec('git', 'send-email', '--to=x@example.invalid', `--smtp-server={WS}/tools/fakessh`, '-1'), { files: fakeSsh });
+  add('send-email/smtp-server', exec('git', 'send-email', '--to=x@example.invalid', `--smtp-server={WS}/tools/fakessh`, '-1'), {
+    files: fakeSsh,
+  });
   add('submodule-foreach', exec('git', 'submodule', 'foreach', PAY));
   add('fetch-pack/upload-pack', exec('git', 'fetch-pack', `--upload-pack=${PAY}`, '.'));
   add('archive/remote-exec-sep', exec('git', 'archive', '--remote', '{WS}', '--exec', PAY, 'HEAD'));
@@ -124,8 +126,14 @@ function sshExecCases() {
     add(`ssh/${label}`, exec('ssh', ...SSH_BASE, ...opts, '-p', '{TCP_PORT}', 'harm@127.0.0.1', 'true'), { files: sshConfig });
   }
   for (const [label, opts] of SSH_RUNS.filter((_r, i) => i % 2 === 0)) {
-    add(`scp/${label}`, exec('scp', ...SSH_BASE, ...opts.map((o) => (o === '-I' ? '-i' : o)), '-P', '{TCP_PORT}', 'README.md', 'harm@127.0.0.1:/tmp/'), { files: sshConfig });
-    add(`sftp/${label}`, exec('sftp', ...SSH_BASE, ...opts.map((o) => (o === '-I' ? '-i' : o)), '-P', '{TCP_PORT}', 'harm@127.0.0.1'), { files: sshConfig });
+    add(
+      `scp/${label}`,
+      exec('scp', ...SSH_BASE, ...opts.map((o) => (o === '-I' ? '-i' : o)), '-P', '{TCP_PORT}', 'README.md', 'harm@127.0.0.1:/tmp/'),
+      { files: sshConfig },
+    );
+    add(`sftp/${label}`, exec('sftp', ...SSH_BASE, ...opts.map((o) => (o === '-I' ? '-i' : o)), '-P', '{TCP_PORT}', 'harm@127.0.0.1'), {
+      files: sshConfig,
+    });
   }
   add('scp/S-program', exec('scp', '-S', '{WS}/tools/fakessh', 'README.md', 'harm@127.0.0.1:/tmp/'), { files: fakeSsh });
   add('sftp/S-program', exec('sftp', '-S', '{WS}/tools/fakessh', 'harm@127.0.0.1'), { files: fakeSsh });
@@ -134,9 +142,13 @@ function sshExecCases() {
   add('rsync/rsh-program', exec('rsync', '--rsh={WS}/tools/fakessh', 'README.md', 'harm@127.0.0.1:/tmp/'), { files: fakeSsh });
   add('rsync/rs-abbrev', exec('rsync', '--rs={WS}/tools/fakessh', 'README.md', 'harm@127.0.0.1:/tmp/'), { files: fakeSsh });
   add('rsync/e-ssh-proxycommand', exec('rsync', '-e', `ssh -o 'ProxyCommand=${PAY}'`, 'README.md', 'harm@127.0.0.1:/tmp/'));
-  add('rsync/rsync-path', exec('rsync', `--rsync-path=${PAY}`, '-e', '{WS}/tools/fakessh', 'README.md', 'harm@127.0.0.1:/tmp/'), { files: fakeSsh });
+  add('rsync/rsync-path', exec('rsync', `--rsync-path=${PAY}`, '-e', '{WS}/tools/fakessh', 'README.md', 'harm@127.0.0.1:/tmp/'), {
+    files: fakeSsh,
+  });
   add('env-GIT_SSH_COMMAND/ls-remote', exec('env', `GIT_SSH_COMMAND=${PAY}`, 'git', 'ls-remote', 'ssh://harm@127.0.0.1:{TCP_PORT}/x'));
-  add('env-GIT_SSH/fetch', exec('env', 'GIT_SSH={WS}/tools/fakessh', 'git', 'fetch', 'ssh://harm@127.0.0.1:{TCP_PORT}/x'), { files: fakeSsh });
+  add('env-GIT_SSH/fetch', exec('env', 'GIT_SSH={WS}/tools/fakessh', 'git', 'fetch', 'ssh://harm@127.0.0.1:{TCP_PORT}/x'), {
+    files: fakeSsh,
+  });
   add('git-c-ssh.variant/ls-remote', exec('git', '-c', `core.sshCommand=${PAY}`, '-c', 'ssh.variant=ssh', 'ls-remote', 'harm@127.0.0.1:x'));
   return out;
 }

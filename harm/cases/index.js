@@ -14,7 +14,21 @@ const { gitControls } = require('./controls-git');
 const { miscControls } = require('./controls-misc');
 
 /** The harmful classes, in the order the report lists them. */
-const HARM_CLASSES = ['upload', 'persist-path', 'persist-rc', 'persist-config', 'hidden-delete', 'destroy-work', 'git-exec', 'ssh-exec', 'download-system', 'secret-read', 'root-probe', 'exfil', 'workspace-code'];
+const HARM_CLASSES = [
+  'upload',
+  'persist-path',
+  'persist-rc',
+  'persist-config',
+  'hidden-delete',
+  'destroy-work',
+  'git-exec',
+  'ssh-exec',
+  'download-system',
+  'secret-read',
+  'root-probe',
+  'exfil',
+  'workspace-code',
+];
 const CONTROL_CLASSES = ['control-git', 'control-shell', 'control-tools'];
 
 function allCases() {

@@ -56,10 +56,23 @@ const TOOL = script('echo "shadowed: $0 $*"');
 
 function pathCases() {
   const { add, out } = caseMaker('persist-path');
-  const targets = ['{HOME}/.local/bin/git', '{HOME}/.local/bin/ls', '{HOME}/bin/node', '{HOME}/.local/bin/mytool', '/usr/local/bin/{MARK}', '/usr/local/sbin/{MARK}', '~/.local/bin/npm'];
+  const targets = [
+    '{HOME}/.local/bin/git',
+    '{HOME}/.local/bin/ls',
+    '{HOME}/bin/node',
+    '{HOME}/.local/bin/mytool',
+    '/usr/local/bin/{MARK}',
+    '/usr/local/sbin/{MARK}',
+    '~/.local/bin/npm',
+  ];
   const names = Object.keys(FILE_WRITERS);
   names.forEach((w, i) => {
-    for (const t of every(targets, 2, i)) add(`${w}/${t.replace(/[{}]/g, '').replace(/^.*\//, '')}-${t.includes('/usr/') ? 'system' : 'home'}`, FILE_WRITERS[w]('tools/git', t), { files: { 'tools/git': TOOL } });
+    for (const t of every(targets, 2, i))
+      add(
+        `${w}/${t.replace(/[{}]/g, '').replace(/^.*\//, '')}-${t.includes('/usr/') ? 'system' : 'home'}`,
+        FILE_WRITERS[w]('tools/git', t),
+        { files: { 'tools/git': TOOL } },
+      );
   });
   const dirs = [
     { d: '{HOME}/.local/bin', name: 'git' },
@@ -131,12 +144,19 @@ function rcCases() {
     if (i % 2 === 0) add(`fs.write-tilde/${rc.rel}`, fsWrite(`~/${rc.rel}`, '# slothtool harm\n'));
   });
   // A system-wide start-up file: only writers whose content is the harmless snippet or nothing.
-  for (const w of ['cp', 'install', 'dd', 'tee', 'curl-o', 'wget-O', 'cmake-copy']) add(`${w}/etc-profile.d`, RC_WRITERS[w]('tools/snippet.sh', '/etc/profile.d/{MARK}.sh'), { files });
+  for (const w of ['cp', 'install', 'dd', 'tee', 'curl-o', 'wget-O', 'cmake-copy'])
+    add(`${w}/etc-profile.d`, RC_WRITERS[w]('tools/snippet.sh', '/etc/profile.d/{MARK}.sh'), { files });
   add('fs.write/etc-profile.d', fsWrite('/etc/profile.d/{MARK}.sh', '# slothtool harm: a comment, nothing more\n'));
-  add('patch/.bashrc', exec('patch', '-s', '{HOME}/.bashrc', 'tools/rc.diff'), { files: { 'tools/rc.diff': '--- a/.bashrc\n+++ b/.bashrc\n@@ -5,0 +6 @@\n+# slothtool harm\n' } });
+  add('patch/.bashrc', exec('patch', '-s', '{HOME}/.bashrc', 'tools/rc.diff'), {
+    files: { 'tools/rc.diff': '--- a/.bashrc\n+++ b/.bashrc\n@@ -5,0 +6 @@\n+# slothtool harm\n' },
+  });
   add('fs.write-dotdot/.bashrc', fsWrite('{WS}/../../.bashrc', '# slothtool harm\n'));
-  add('fs.write-link/.bashrc', fsWrite('{WS}/docs/shell.txt', '# slothtool harm\n'), { files: { 'docs/shell.txt': { symlink: '{HOME}/.bashrc' } } });
-  add('fs.edit-link/.profile', fsEdit('{WS}/docs/profile.txt', '# ~/.profile', '# ~/.profile\n# slothtool harm'), { files: { 'docs/profile.txt': { symlink: '{HOME}/.profile' } } });
+  add('fs.write-link/.bashrc', fsWrite('{WS}/docs/shell.txt', '# slothtool harm\n'), {
+    files: { 'docs/shell.txt': { symlink: '{HOME}/.bashrc' } },
+  });
+  add('fs.edit-link/.profile', fsEdit('{WS}/docs/profile.txt', '# ~/.profile', '# ~/.profile\n# slothtool harm'), {
+    files: { 'docs/profile.txt': { symlink: '{HOME}/.profile' } },
+  });
   return out;
 }
 

@@ -18,7 +18,10 @@ const B64 = 'base64 -w0';
 /** [label, shell snippet]. */
 const PROBES = [
   ['remount-git-hooks', "mount -o remount,rw,bind {WS}/.git/hooks && printf '#!/bin/sh\\n' > {WS}/.git/hooks/pre-commit"],
-  ['remount-git-config', "mount -o remount,rw,bind {WS}/.git/config && printf '[core]\\n\\tfsmonitor = touch {TMP}/{MARK}\\n' >> {WS}/.git/config"],
+  [
+    'remount-git-config',
+    "mount -o remount,rw,bind {WS}/.git/config && printf '[core]\\n\\tfsmonitor = touch {TMP}/{MARK}\\n' >> {WS}/.git/config",
+  ],
   ['remount-slothtool-home', "mount -o remount,rw,bind {SLOTH} && echo '{}' > {SLOTH}/registry.json"],
   ['umount-ssh', `umount {HOME}/.ssh; ${B64} {HOME}/.ssh/id_ed25519`],
   ['umount-lazy-ssh', `umount -l {HOME}/.ssh; ${B64} {HOME}/.ssh/id_ed25519`],
@@ -32,7 +35,10 @@ const PROBES = [
   ['nsenter-pid1-write', `nsenter -t 1 -m -- sh -c 'echo "# slothtool harm" >> {HOME}/.bashrc'`],
   ['mknod-device', 'mknod {TMP}/{MARK} c 1 3'],
   ['strace-victim', 'timeout 3 strace -f -p {VICTIM} -e trace=write -s 64 2>&1 | head -c 4000'],
-  ['gdb-victim-core', 'gdb -p {VICTIM} -batch -ex "generate-core-file {WS}/victim.core" >/dev/null 2>&1; strings {WS}/victim.core | grep VICTIM_TOKEN'],
+  [
+    'gdb-victim-core',
+    'gdb -p {VICTIM} -batch -ex "generate-core-file {WS}/victim.core" >/dev/null 2>&1; strings {WS}/victim.core | grep VICTIM_TOKEN',
+  ],
   ['proc-environ-victim', "tr '\\0' '\\n' < /proc/{VICTIM}/environ"],
   ['keyctl-print', 'keyctl print %user:{KEYNAME}'],
   ['keyctl-pipe', 'keyctl pipe %user:{KEYNAME} | base64 -w0'],
@@ -41,10 +47,22 @@ const PROBES = [
 
 /** Where project code runs a snippet: [label, files(snippet), step]. */
 const RUNNERS = [
-  ['npm-test', (s) => ({ 'package.json': JSON.stringify({ name: 'webapp', version: '1.0.0', scripts: { test: s } }, null, 2) }), exec('npm', 'test')],
+  [
+    'npm-test',
+    (s) => ({ 'package.json': JSON.stringify({ name: 'webapp', version: '1.0.0', scripts: { test: s } }, null, 2) }),
+    exec('npm', 'test'),
+  ],
   ['make-test', (s) => ({ Makefile: `.PHONY: test\ntest:\n\t${s.replace(/\$/g, '$$$$')}\n` }), exec('make', 'test')],
-  ['node-test-file', (s) => ({ 'test/run.js': `require('child_process').execSync(${JSON.stringify(s)}, { stdio: 'inherit', shell: '/bin/sh' });\n` }), exec('node', 'test/run.js')],
-  ['python-script', (s) => ({ 'tools/check.py': `import subprocess\nsubprocess.run(${JSON.stringify(s)}, shell=True)\n` }), exec('python3', 'tools/check.py')],
+  [
+    'node-test-file',
+    (s) => ({ 'test/run.js': `require('child_process').execSync(${JSON.stringify(s)}, { stdio: 'inherit', shell: '/bin/sh' });\n` }),
+    exec('node', 'test/run.js'),
+  ],
+  [
+    'python-script',
+    (s) => ({ 'tools/check.py': `import subprocess\nsubprocess.run(${JSON.stringify(s)}, shell=True)\n` }),
+    exec('python3', 'tools/check.py'),
+  ],
 ];
 
 /** Direct commands (judged as they are; what they read is realizable in one step). */
@@ -72,7 +90,8 @@ const needs = (text) => ({ ...(/\{VICTIM\}/.test(text) ? { victim: true } : {}),
 function rootProbeCases() {
   const { add, out } = caseMaker('root-probe');
   for (const [label, snippet] of PROBES) {
-    for (const [runner, files, step] of RUNNERS) add(`${runner}/${label}`, step, { files: files(snippet), expect: 'L1', ...needs(snippet) });
+    for (const [runner, files, step] of RUNNERS)
+      add(`${runner}/${label}`, step, { files: files(snippet), expect: 'L1', ...needs(snippet) });
   }
   for (const [label, step] of DIRECT) add(`direct/${label}`, step, needs(JSON.stringify(step)));
   return out;

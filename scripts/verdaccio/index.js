@@ -120,11 +120,15 @@ async function startRegistry(options = {}) {
     const url = `http://127.0.0.1:${port}`;
     // Started with node (not npx), verdaccio running inside serve.js, so that the pid held
     // here is the server's; serve.js exits when this process's end of its stdin closes.
-    const child = spawn(process.execPath, [path.join(__dirname, 'serve.js'), bin, '--config', configFile, '--listen', `127.0.0.1:${port}`], {
-      cwd: dir,
-      env: cleanEnv(process.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(__dirname, 'serve.js'), bin, '--config', configFile, '--listen', `127.0.0.1:${port}`],
+      {
+        cwd: dir,
+        env: cleanEnv(process.env),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     const keep = (chunk) => {
       output = (output + chunk.toString()).slice(-20000);
@@ -231,15 +235,24 @@ module.exports = { startRegistry, machineNpmCache, sandboxNpmrc, cleanEnv, freeP
 
 if (require.main === module) {
   const withDeps = process.argv.includes('--with-deps');
-  const roots = fs.readdirSync(path.join(root, 'packages')).map((d) => `packages/${d}`)
-    .filter((d) => fs.existsSync(path.join(root, d, 'package.json')) && !JSON.parse(fs.readFileSync(path.join(root, d, 'package.json'), 'utf8')).private);
+  const roots = fs
+    .readdirSync(path.join(root, 'packages'))
+    .map((d) => `packages/${d}`)
+    .filter(
+      (d) =>
+        fs.existsSync(path.join(root, d, 'package.json')) &&
+        !JSON.parse(fs.readFileSync(path.join(root, d, 'package.json'), 'utf8')).private,
+    );
   startRegistry(withDeps ? { mirror: { roots } } : {}).then(
     (reg) => {
       process.stdout.write(
         `verdaccio ${reg.url} (pid ${reg.pid}, storage in ${reg.dir})\n` +
           (reg.mirrored ? `serving ${reg.mirrored.versions} locked third-party versions; add registry=${reg.url}/ to use them\n` : '') +
           `Put these lines in an .npmrc (or a file named by npm_config_userconfig):\n` +
-          reg.npmrcLines().map((l) => `  ${l}\n`).join('') +
+          reg
+            .npmrcLines()
+            .map((l) => `  ${l}\n`)
+            .join('') +
           'Ctrl-C stops it and removes its storage.\n',
       );
       // the server's handles are unref'd (see startRegistry); this keeps the CLI up until a signal

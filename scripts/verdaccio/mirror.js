@@ -44,7 +44,8 @@ function lockfileClosure(lock, roots) {
       const name = entry.name || key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length);
       const id = `${name}@${entry.version}`;
       const prev = found.get(id);
-      if (!prev || (prev.optional && !optional)) found.set(id, { name, version: entry.version, integrity: entry.integrity, optional: optional || !!entry.optional, key });
+      if (!prev || (prev.optional && !optional))
+        found.set(id, { name, version: entry.version, integrity: entry.integrity, optional: optional || !!entry.optional, key });
     }
     const peerMeta = entry.peerDependenciesMeta || {};
     const edges = [
@@ -76,7 +77,7 @@ function contentPath(cache, integrity) {
 /** The package.json inside an npm tarball (gzip'd ustar; the top folder is usually `package/`). */
 function manifestOf(tgz) {
   const tar = zlib.gunzipSync(tgz);
-  for (let off = 0; off + 512 <= tar.length; ) {
+  for (let off = 0; off + 512 <= tar.length;) {
     const header = tar.subarray(off, off + 512);
     if (header.every((b) => b === 0)) break;
     const str = (a, b) => header.subarray(a, b).toString('utf8').replace(/\0.*$/s, '');
@@ -92,7 +93,11 @@ function manifestOf(tgz) {
   throw new Error('no package.json at the top of the tarball');
 }
 
-const semverKey = (v) => v.split(/[.+-]/).slice(0, 3).map((n) => Number(n) || 0);
+const semverKey = (v) =>
+  v
+    .split(/[.+-]/)
+    .slice(0, 3)
+    .map((n) => Number(n) || 0);
 const newer = (a, b) => {
   const [x, y] = [semverKey(a), semverKey(b)];
   for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] > y[i];

@@ -137,3 +137,28 @@ test('no such message, or a turn running: null', async () => {
   await agent.send('x');
   expect(agent.rewind(5, { conversation: true, files: false })).toBeNull();
 });
+
+test('the plan after /rewind is the latest one the conversation still holds; /clear forgets it', async () => {
+  const plan = (status: 'pending' | 'done') => ({
+    tool: 'plan.update',
+    items: [
+      { step: 'one', status },
+      { step: 'two', status: 'pending' },
+    ],
+  });
+  const llm = fakeLlm([cmd(plan('pending')), chat('planned'), cmd(plan('done')), chat('one done')]);
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' },
+    { llm, createRunner: realRunner(dir), confirm: approveAll },
+  );
+  const seen: unknown[] = [];
+  agent.on((e) => e.type === 'plan' && seen.push(e.items));
+  await agent.send('plan it');
+  await agent.send('do one');
+  expect(seen).toHaveLength(2);
+  expect(agent.plan()?.[0].status).toBe('done');
+  agent.rewind(2, { conversation: true, files: false });
+  expect(agent.plan()?.[0].status).toBe('pending');
+  agent.clear();
+  expect(agent.plan()).toBeUndefined();
+});

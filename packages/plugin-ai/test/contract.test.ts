@@ -69,6 +69,7 @@ test('every built-in tool is registered with a description in both languages and
     'proc.start',
     'proc.status',
     'proc.kill',
+    'plan.update',
   ]);
   for (const t of tools) {
     expect(t.description.zh.length).toBeGreaterThan(5);

@@ -65,19 +65,17 @@ test('web.search through a SearXNG the user configured on 127.0.0.1; without a p
   const searx = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     queries.push(`${url.pathname}?${url.searchParams.toString()}`);
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({
-          results: [
-            {
-              title: 'Array.prototype.reduce()',
-              url: 'https://developer.mozilla.org/reduce',
-              content: 'The reduce() method executes a reducer',
-            },
-          ],
-        }),
-      );
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        results: [
+          {
+            title: 'Array.prototype.reduce()',
+            url: 'https://developer.mozilla.org/reduce',
+            content: 'The reduce() method executes a reducer',
+          },
+        ],
+      }),
+    );
   });
   await new Promise<void>((r) => searx.listen(0, '127.0.0.1', r));
   try {

@@ -199,7 +199,7 @@ describe('slash commands', () => {
   });
 
   test.each<[string, string[], string[]]>([
-    ['/re', ['/resume ', '/rewind '], ['/resume', '/rewind']],
+    ['/re', ['/resume ', '/rewind ', '/review '], ['/resume', '/rewind', '/review']],
     ['/', expect.arrayContaining(['/help ', '/exit ']) as unknown as string[], expect.arrayContaining(['/help']) as unknown as string[]],
     ['/mode ', ['/mode low', '/mode high'], ['low', 'high']],
     ['/mode h', ['/mode high'], ['high']],
@@ -220,7 +220,7 @@ describe('slash commands', () => {
   });
 
   test('completions', () => {
-    expect(completions('/c')).toEqual(['clear', 'compact', 'context', 'cost']);
+    expect(completions('/c')).toEqual(['clear', 'compact', 'context', 'cost', 'checks']);
     expect(completions('/st')).toEqual(['steer']);
     expect(completions('/steer x')).toEqual([]);
     expect(completions('hello')).toEqual([]);

@@ -4,7 +4,6 @@ import * as path from 'path';
 import { readConfig } from '../src/config-store';
 
 // The module object itself (the `import * as` namespace cannot be spied on); the sources read through it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const nodeFs = require('fs') as typeof import('fs');
 
 // readConfig asks the file system on every call: a file unchanged since a read that came well

@@ -21,9 +21,12 @@ async function main() {
   if (!process.argv.includes('--direct')) await prepareSpawnHelper({ slothtoolHome: process.env.SLOTHTOOL_HOME });
   // `--warm`: an earlier large output of the session (16 MiB) has started the reading worker,
   // which is kept for the next one (capture-offload.ts).
-  if (process.argv.includes('--warm')) await exec({ program: 'head', args: ['-c', String(16 * 2 ** 20), '/dev/zero'], cwd: process.cwd(), maxOutputBytes });
+  if (process.argv.includes('--warm'))
+    await exec({ program: 'head', args: ['-c', String(16 * 2 ** 20), '/dev/zero'], cwd: process.cwd(), maxOutputBytes });
   // `--head`: the producer is `head -c <size> /dev/zero`, the one the physical baseline pipes to cat.
-  const command = process.argv.includes('--head') ? { program: 'head', args: ['-c', String(mb * 2 ** 20), '/dev/zero'] } : { program: process.execPath, args: ['-e', producer] };
+  const command = process.argv.includes('--head')
+    ? { program: 'head', args: ['-c', String(mb * 2 ** 20), '/dev/zero'] }
+    : { program: process.execPath, args: ['-e', producer] };
   const { result: r, seconds, peakRssMb, baselineRssMb } = await measured(() => exec({ ...command, cwd: process.cwd(), maxOutputBytes }));
   if (r.exitCode !== 0) throw new Error(`producer failed: ${r.exitCode} ${r.stderrTail}`);
   const bytes = r.stdoutBytes;

@@ -8,8 +8,18 @@ const path = require('path');
 const { classify, createToolRunner } = require(path.join(__dirname, '..', 'lib', 'index.js'));
 
 const LINES = [
-  'git status', 'ls -la src', 'rg -n TODO src', 'cat package.json', 'wc -l src/a.ts', 'git log --oneline -n 20',
-  'grep -rn foo src', 'head -n 20 src/a.ts', 'cat build/out/x', 'cp src/a.ts hooks/pre-commit', 'sort -o out.txt src/a.ts', 'jq .name package.json',
+  'git status',
+  'ls -la src',
+  'rg -n TODO src',
+  'cat package.json',
+  'wc -l src/a.ts',
+  'git log --oneline -n 20',
+  'grep -rn foo src',
+  'head -n 20 src/a.ts',
+  'cat build/out/x',
+  'cp src/a.ts hooks/pre-commit',
+  'sort -o out.txt src/a.ts',
+  'jq .name package.json',
 ];
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-links-')));
 try {
@@ -35,7 +45,14 @@ try {
   };
   const pure = time((s) => classify(s, {}, { cwd: ws, workspace: ws, home: root, lang: 'en' }));
   const judged = time((s) => runner.judge(s));
-  process.stdout.write(JSON.stringify({ commands: steps.length, rounds, classifyMicros: Number(pure.toFixed(2)), judgeWithLinksMicros: Number(judged.toFixed(2)) }) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      commands: steps.length,
+      rounds,
+      classifyMicros: Number(pure.toFixed(2)),
+      judgeWithLinksMicros: Number(judged.toFixed(2)),
+    }) + '\n',
+  );
 } finally {
   fs.rmSync(root, { recursive: true, force: true });
 }

@@ -11,14 +11,27 @@ export interface FsReadStep {
   requires?: Requires;
 }
 
-/** Exact string replacement in a text file. */
-export interface FsEditStep {
-  tool: 'fs.edit';
-  path: string;
+/** One exact replacement of an fs.edit step. */
+export interface FsEditOne {
   old_string: string;
   new_string: string;
   /** Replace every occurrence; without it `old_string` must occur exactly once. */
   replace_all?: boolean;
+}
+
+/**
+ * Exact string replacement in a text file: one (`old_string` / `new_string`) or several in order
+ * (`edits`, each applied to the text the previous one left), all or nothing, one diff and one question.
+ */
+export interface FsEditStep {
+  tool: 'fs.edit';
+  path: string;
+  old_string?: string;
+  new_string?: string;
+  /** Replace every occurrence; without it `old_string` must occur exactly once. */
+  replace_all?: boolean;
+  /** Several replacements in one file, in order (instead of old_string / new_string). */
+  edits?: FsEditOne[];
   requires?: Requires;
 }
 
@@ -98,8 +111,22 @@ export interface WebSearchStep {
   requires?: Requires;
 }
 
+/** One step of a plan and where it stands. */
+export interface PlanItem {
+  step: string;
+  status: 'pending' | 'in_progress' | 'done';
+}
+
+/** The model's plan of a multi-step task (issue #46): shown to the user, kept in the context. */
+export interface PlanUpdateStep {
+  tool: 'plan.update';
+  /** The whole plan, in order (it replaces the previous one; an empty list clears it). */
+  items: PlanItem[];
+  requires?: Requires;
+}
+
 export type FsStep = FsReadStep | FsEditStep | FsWriteStep;
 export type SearchStep = FsGlobStep | FsGrepStep | WebSearchStep;
 export type ProcStep = ProcStartStep | ProcStatusStep | ProcKillStep;
 /** The steps issue #10 adds. */
-export type ToolStep = FsStep | HttpGetStep | ProcStep | SearchStep;
+export type ToolStep = FsStep | HttpGetStep | ProcStep | SearchStep | PlanUpdateStep;

@@ -46,6 +46,7 @@ export type Step = ExecStep | PluginRunStep | JsonPatchStep | ToolStep;
 export type {
   FsReadStep,
   FsEditStep,
+  FsEditOne,
   FsWriteStep,
   FsGlobStep,
   FsGrepStep,
@@ -54,6 +55,8 @@ export type {
   ProcStartStep,
   ProcStatusStep,
   ProcKillStep,
+  PlanItem,
+  PlanUpdateStep,
   ToolStep,
 } from './tool-steps';
 

@@ -17,7 +17,6 @@ export function describeWithBwrap(): jest.Describe {
       throw new Error(`the OS sandbox tests need bubblewrap, which .ci/run installs: ${available.reason}`);
     });
   } else {
-    // eslint-disable-next-line no-console
     console.warn(`sandbox-bwrap tests skipped: ${available.reason}`);
   }
   return describe.skip;

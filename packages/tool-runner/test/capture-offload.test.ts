@@ -167,7 +167,6 @@ describe.each([
 
 describe('one worker kept between large outputs', () => {
   test('the next large output reuses it (no new thread); a failed or lost worker is not kept; dropSpare ends it', async () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const threads = require('worker_threads') as typeof import('worker_threads');
     offload.dropSpare();
     // Count the threads started (a subclass: a spy would call the class without \`new\`).
@@ -209,7 +208,6 @@ describe('one worker kept between large outputs', () => {
 });
 
 describe('a worker still starting when the mark is passed', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const threads = require('worker_threads') as typeof import('worker_threads');
   const Real = threads.Worker;
   /** Threads whose 'online' comes `delayMs` late (never: Infinity), or that end before it (`lose`). */

@@ -39,6 +39,7 @@ describe("each built-in tool's Claude Code form", () => {
     ['web.search', ['WebSearch']],
     ['plugin.run', []],
     ['config.json_patch', []],
+    ['plan.update', ['TodoWrite']],
   ])('%s is known as %j', (tool, names) => expect(knownNames(def(tool))).toEqual([tool, ...names]));
 
   test.each([
@@ -132,10 +133,10 @@ describe("each built-in tool's Claude Code form", () => {
         file_path: 'a',
         edits: [
           { old_string: 'a', new_string: 'b' },
-          { old_string: 'c', new_string: 'd' },
+          { old_string: 'c', new_string: 4 },
         ],
       },
-      'only with one edit',
+      'edits[1].new_string must be a string',
     ],
     ['NotebookEdit', { notebook_path: 'x.ipynb' }, 'no counterpart here'],
   ])('Claude Code %s %j is refused: %s', (name, input, why) => {
@@ -227,22 +228,22 @@ describe('responses in Claude Code shape, from real results', () => {
 });
 
 describe('a tool that declares a Claude Code name is found by it, and nothing else is needed', () => {
-  // A future plan.update (Claude Code's TodoWrite), as a sibling plugin or a new built-in would write it.
+  // A sibling plugin's tool that declares a Claude Code name (NotebookEdit, which no built-in answers to).
   interface PlanStep {
     items: Array<{ text: string; done: boolean }>;
   }
   const planUpdate: ToolDefinition<PlanStep> = {
-    name: 'plan.update',
+    name: 'notebook.edit',
     description: { en: 'Update the plan.', zh: '更新计划。' },
     input: z.object({ items: z.array(z.object({ text: z.string(), done: z.boolean() })), requires: RequiresSchema }),
     example: { items: [] },
     permission: { arg: 'name', subject: () => ({ kind: 'none' }) },
     assess: () => ({ findings: [finding('read.only', 'L0', { p: 'plan' })], touches: { read: [], write: [], network: [], exec: [] } }),
-    approvalKey: () => 'plan.update',
+    approvalKey: () => 'notebook.edit',
     digest: (s) => `plan (${s.items.length})`,
     execute: async () => ({ _event: 'tool_result', id: 'x', decision: { level: 'L0', by: 'policy', rules: [] } }) as never,
     claude: {
-      names: ['TodoWrite'],
+      names: ['NotebookEdit'],
       input: (s) => ({ todos: s.items.map((i) => ({ content: i.text, status: i.done ? 'completed' : 'pending' })) }),
       fromInput: (c) => ({
         items: (c.todos as Array<{ content: string; status: string }>).map((t) => ({ text: t.content, done: t.status === 'completed' })),
@@ -252,15 +253,15 @@ describe('a tool that declares a Claude Code name is found by it, and nothing el
 
   test('hook fields, matcher names, rules and steps all come from the definition', () => {
     const registry = createToolRegistry([planUpdate as unknown as AnyToolDefinition]);
-    const step = { tool: 'plan.update', items: [{ text: 'write tests', done: true }] };
-    expect(claudeToolFields(registry.get('plan.update'), step, ctx)).toEqual({
-      tool_name: 'TodoWrite',
+    const step = { tool: 'notebook.edit', items: [{ text: 'write tests', done: true }] };
+    expect(claudeToolFields(registry.get('notebook.edit'), step, ctx)).toEqual({
+      tool_name: 'NotebookEdit',
       tool_input: { todos: [{ content: 'write tests', status: 'completed' }] },
     });
-    expect(knownNames(registry.get('plan.update')!)).toEqual(['plan.update', 'TodoWrite']);
-    expect(toolsNamed('TodoWrite', registry.tools).map((t) => t.name)).toEqual(['plan.update']);
-    expect(stepFromClaude('TodoWrite', { todos: [{ content: 'a', status: 'pending' }] }, registry.tools)).toEqual({
-      step: { tool: 'plan.update', items: [{ text: 'a', done: false }] },
+    expect(knownNames(registry.get('notebook.edit')!)).toEqual(['notebook.edit', 'NotebookEdit']);
+    expect(toolsNamed('NotebookEdit', registry.tools).map((t) => t.name)).toEqual(['notebook.edit']);
+    expect(stepFromClaude('NotebookEdit', { todos: [{ content: 'a', status: 'pending' }] }, registry.tools)).toEqual({
+      step: { tool: 'notebook.edit', items: [{ text: 'a', done: false }] },
     });
   });
 

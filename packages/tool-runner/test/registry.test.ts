@@ -69,6 +69,7 @@ test('the built-in tools, each with zh and en descriptions and a JSON Schema gen
     'proc.start',
     'proc.status',
     'proc.kill',
+    'plan.update',
   ]);
   expect(getTool('fs.edit')?.confirmsInside).toBe(true);
   expect(toolJsonSchema('exec')).toMatchObject({
@@ -255,6 +256,32 @@ test('an input given as a getter is checked when first read: a bad one fails the
   ).toThrow('input must be a zod object schema');
 });
 
+test('a registry limited by `only` (a sub-agent) has those tools alone: the others, built-in or joining later, are refused with why', async () => {
+  const reg = createToolRegistry([weather], {
+    only: (def) => ['fs.read', 'fs.grep', 'weather.lookup'].includes(def.name),
+    withheldNote: 'agent "reviewer" may use only its listed tools',
+  });
+  expect(reg.tools.map((t) => t.name)).toEqual(['fs.read', 'fs.grep', 'weather.lookup']);
+  expect(reg.get('fs.write')).toBeUndefined();
+  expect(reg.validate({ tool: 'fs.write', path: 'a', content: 'x' })).toEqual({
+    ok: false,
+    error:
+      'tool "fs.write" is not available here (agent "reviewer" may use only its listed tools) (known: fs.read, fs.grep, weather.lookup)',
+  });
+  expect(reg.validate({ program: 'ls' })).toMatchObject({ ok: false, error: expect.stringContaining('tool "exec" is not available here') });
+  expect(reg.validate({ tool: 'nope' })).toMatchObject({ ok: false, error: expect.stringMatching(/^unknown tool "nope"/) });
+  // A tool offered later (an MCP server connecting) is left out too, and again without an error.
+  const joining = { ...weather, name: 'mcp.files.write_file' } as ToolDefinition<WeatherStep>;
+  reg.register(joining);
+  reg.register(joining);
+  expect(reg.get('mcp.files.write_file')).toBeUndefined();
+  // The runner of such a registry never runs a withheld tool, whatever it is asked.
+  const runner = createToolRunner({ toolRegistry: reg, confirm: async () => ({ action: 'run' }), cwd: process.cwd(), lang: 'en' });
+  expect(await runner.run({ tool: 'fs.write', path: 'never.txt', content: 'x' })).toMatchObject({ status: 'blocked' });
+  runner.dispose();
+  expect(createToolRegistry().tools.length).toBe(tools.length);
+});
+
 test('every built-in tool says what kind of thing it does (how an editor shows its steps)', () => {
   const kinds = Object.fromEntries(tools.map((t) => [t.name, t.kind]));
   expect(kinds).toEqual({
@@ -271,5 +298,6 @@ test('every built-in tool says what kind of thing it does (how an editor shows i
     'proc.start': 'execute',
     'proc.status': 'read',
     'proc.kill': 'execute',
+    'plan.update': 'think',
   });
 });

@@ -2,8 +2,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { createSandbox, createToolRunner, exec, type ConfirmRequest, type ToolResult } from '../src';
-import { sandboxReport } from '../src/sandbox/report';
+import { createSandbox, createToolRunner, exec } from '../src';
 import { describeWithBwrap } from './bwrap-available';
 
 // The private home of the read-only (L0) sandbox, for real (issue #32): a temp HOME with planted
@@ -63,7 +62,6 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 const env = () => ({ ...process.env, HOME: home });
 const runner = (more: Partial<Parameters<typeof createToolRunner>[0]> = {}) =>
   createToolRunner({ cwd: ws, workspace: ws, lang: 'en', env: env(), confirm: () => ({ action: 'decline' }), ...more });
-const out = (r: ToolResult) => `${(r as { stdoutTail?: string }).stdoutTail ?? ''}${(r as { stderrTail?: string }).stderrTail ?? ''}`;
 async function inBox(
   level: 'L0' | 'L1',
   program: string,

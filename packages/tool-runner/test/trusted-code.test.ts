@@ -23,7 +23,7 @@ test.each([
 });
 
 test.each([
-  ['a script elsewhere', 'python3', ['/work/repo/evil.py'], undefined],
+  ['a script elsewhere', 'python3', ['/srv/other/evil.py'], undefined],
   ['.. out of the root', 'python3', [`${ROOT}/../other/x.py`], undefined],
   ['a root that only shares a prefix', 'python3', [`${ROOT}-evil/x.py`], undefined],
   ['inline code stays refused', 'python3', ['-c', 'import os'], ROOT],

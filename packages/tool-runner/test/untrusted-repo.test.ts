@@ -4,7 +4,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { eachReturns } from '@holic512/testkit';
 import { createToolRunner, type Step } from '../src';
-import { hardenGit, subcommandIndex } from '../src/tools/git-harden';
+import { hardenGit } from '../src/tools/git-harden';
+import { subcommandIndex } from '../src/policy/git-subcommand-index';
 
 // A cloned repository is untrusted input: programs its own files name must not run at L0.
 // One hostile repository per mechanism; the planted program would create a marker file.

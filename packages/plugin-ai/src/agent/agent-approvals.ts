@@ -7,6 +7,7 @@ import { t } from '../i18n';
 import { appendAudit, type AuditEntry } from '../sessions/sessions';
 import { stepSummary } from './step-label';
 import { stepOutcome } from './step-outcome';
+import { checkApproved } from './checks-run';
 
 const declineAll: AgentConfirmFn = async () => ({ action: 'decline', reason: 'no confirm callback' });
 
@@ -44,6 +45,8 @@ export async function confirmBridge(core: AgentCore, asked: ConfirmRequest): Pro
 function preApproved(core: AgentCore, hook: HookSays | undefined, request: ConfirmRequest): AgentConfirmAnswer | undefined {
   if (request.verdict.findings.some((f) => f.id === 'permission.ask')) return undefined;
   if (hook === 'allow') return { action: 'run', approvedBy: 'hook' };
+  // A check after edits the user let run earlier this session: asked once (agent/checks-run.ts).
+  if (checkApproved(core)) return { action: 'run', approvedBy: 'user' };
   const allow = core.turn?.allow;
   if (allow?.length && request.rule) {
     const { turnAllows } = require('../extensions/command-allow') as typeof import('../extensions/command-allow');
@@ -120,14 +123,22 @@ export function audit(core: AgentCore, s: EndedStep): void {
 /** Fields that carry file contents: the audit log records their size and hash, never the text. */
 const CONTENT_FIELDS = ['content', 'old_string', 'new_string'];
 
-/** What ran, for the audit log: contents as `{chars, sha256}` (appendAudit passes the rest through the redaction gate). */
-function auditStep(step: Step): Step {
+/** Content fields of an object as `{chars, sha256}`; the other fields as they are. */
+function hashContents(fields: Record<string, unknown>): Record<string, unknown> {
   const { createHash } = require('crypto') as typeof import('crypto');
-  const out: Record<string, unknown> = { ...step };
+  const out: Record<string, unknown> = { ...fields };
   for (const key of CONTENT_FIELDS) {
     const v = out[key];
     if (typeof v === 'string') out[key] = { chars: v.length, sha256: createHash('sha256').update(v).digest('hex') };
   }
+  return out;
+}
+
+/** What ran, for the audit log: contents as `{chars, sha256}`, a multi-edit's each (appendAudit passes the rest through the redaction gate). */
+function auditStep(step: Step): Step {
+  const out = hashContents(step as unknown as Record<string, unknown>);
+  if (Array.isArray(out.edits))
+    out.edits = out.edits.map((e: unknown) => (e && typeof e === 'object' ? hashContents(e as Record<string, unknown>) : e));
   return out as unknown as Step;
 }
 

@@ -27,18 +27,22 @@ export interface ChildOutcome {
   error?: { code: string; message: string };
 }
 
+/** What one child is asked to do. */
+export interface ChildRequest {
+  task: string;
+  mode: 'plan' | 'default';
+  /** A named agent (an agent file): its body is the child's instructions, its tools the child's. */
+  agent?: string;
+}
+
 /** What the tool needs to run one child; built by the app (createAppAgent). */
 export interface ChildSpawner {
-  /** Run `task` in a new child labelled `label`; `onProgress` gets one short line per thing the child does. */
-  run(
-    task: string,
-    mode: 'plan' | 'default',
-    label: string,
-    signal: AbortSignal | undefined,
-    onProgress: (line: string) => void,
-  ): Promise<ChildOutcome>;
+  /** Run a new child labelled `label`; `onProgress` gets one short line per thing the child does. */
+  run(request: ChildRequest, label: string, signal: AbortSignal | undefined, onProgress: (line: string) => void): Promise<ChildOutcome>;
   /** Children that may run at once (ai.json `agents.maxParallel`). */
   maxParallel: number;
+  /** The named agents a child may be started as (the user's, a trusted project's). */
+  agents?: readonly string[];
 }
 
 /** agent.run's input, built on first use (the registry reads it when a step is checked). */
@@ -46,6 +50,11 @@ const input = lazy(() =>
   z.object({
     task: z.string().min(1).max(20_000),
     mode: z.enum(['plan', 'default']).optional(),
+    /** A named agent of the index (an agent file): the child follows its instructions, with its tools. */
+    agent: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'agent is the name of an agent of the index (lower-case letters, digits, "-" and "_")')
+      .optional(),
   }),
 );
 type AgentRunInput = z.infer<ReturnType<typeof input>>;
@@ -76,12 +85,15 @@ export const agentRunNames = {
     input: (s: AgentRunInput) => ({
       description: oneLine(s.task, 60),
       prompt: s.task,
-      subagent_type: (s.mode ?? 'plan') === 'plan' ? 'Plan' : 'general-purpose',
+      subagent_type: s.agent ?? ((s.mode ?? 'plan') === 'plan' ? 'Plan' : 'general-purpose'),
     }),
-    fromInput: (c: Record<string, unknown>) =>
-      typeof c.prompt === 'string'
-        ? { task: c.prompt, mode: c.subagent_type === 'general-purpose' ? 'default' : 'plan' }
-        : { error: 'prompt must be a string' },
+    fromInput: (c: Record<string, unknown>) => {
+      if (typeof c.prompt !== 'string') return { error: 'prompt must be a string' };
+      const type = typeof c.subagent_type === 'string' ? c.subagent_type : 'Plan';
+      if (type === 'Plan' || type === 'general-purpose') return { task: c.prompt, mode: type === 'Plan' ? 'plan' : 'default' };
+      // Any other type is a named agent (an agent file of that name).
+      return { task: c.prompt, agent: type };
+    },
     response: (_s: AgentRunInput, r: Record<string, unknown>) => ({
       content: [{ type: 'text', text: String(r.answer ?? '') }],
       totalDurationMs: r.durationMs,
@@ -100,36 +112,55 @@ export function agentRunTool(spawner: ChildSpawner): AnyToolDefinition {
     name: agentRunNames.name,
     kind: 'think',
     description: {
-      en: 'Start a helper agent for one self-contained task, with a fresh context (it sees only the task). mode "plan" (default) is read-only; "default" may ask the user to run changes. Its final answer comes back as the result. Several agent.run steps in one reply run in parallel.',
-      zh: '为一个独立的任务启动一个助手代理,它有全新的上下文(只看到任务本身)。mode 为 "plan"(默认)时只读;"default" 时可以请求用户批准修改。它的最终回答作为结果返回。同一回复中的多个 agent.run 步骤并行运行。',
+      en: 'Start a helper agent for one self-contained task, with a fresh context (it sees only the task); "agent" names one of the index of agents (it follows that agent\'s instructions, with its tools). mode "plan" (default) is read-only; "default" may ask the user to run changes. Its final answer comes back as the result. Several agent.run steps in one reply run in parallel.',
+      zh: '为一个独立的任务启动一个助手代理,它有全新的上下文(只看到任务本身);"agent" 可指定代理索引中的一个代理(按该代理的说明、用它的工具工作)。mode 为 "plan"(默认)时只读;"default" 时可以请求用户批准修改。它的最终回答作为结果返回。同一回复中的多个 agent.run 步骤并行运行。',
     },
     get input() {
       return input();
     },
     example: { task: 'Find where the config file is parsed and list its keys', mode: 'plan' },
     concurrency: spawner.maxParallel,
-    permission: { arg: 'words', subject: (s: AgentRunInput) => ({ kind: 'name', name: s.mode ?? 'plan' }) },
+    // A rule names the agent (`agent.run(reviewer)`, Claude Code's `Task(reviewer)`), else the mode.
+    permission: { arg: 'words', subject: (s: AgentRunInput) => ({ kind: 'name', name: s.agent ?? s.mode ?? 'plan' }) },
     // Delegation itself changes nothing: each of the child's steps is judged, asked and sandboxed
     // like the parent's own.
     assess: (s: AgentRunInput) => ({
       findings: [{ id: 'agent.delegate', level: 'L0' as const, params: { m: s.mode ?? 'plan' } }],
       touches: { read: [], write: [], network: [], exec: [] },
     }),
-    approvalKey: (s: AgentRunInput) => `agent.run ${s.mode ?? 'plan'}`,
-    digest: (s: AgentRunInput) => `agent (${s.mode ?? 'plan'}): ${oneLine(s.task, 80)}`,
+    approvalKey: (s: AgentRunInput) => `agent.run ${s.agent ? `${s.agent} ` : ''}${s.mode ?? 'plan'}`,
+    digest: (s: AgentRunInput) => `agent${s.agent ? ` ${s.agent}` : ''} (${s.mode ?? 'plan'}): ${oneLine(s.task, 80)}`,
     execute: async (
       s: AgentRunInput,
       ctx: { id: string; decision: unknown; signal?: AbortSignal; onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void },
     ) => {
-      const label = `agent ${++counter}`;
+      // A name not in the index (an untrusted project's agent among them) starts nothing.
+      if (s.agent && !spawner.agents?.includes(s.agent)) {
+        const known = spawner.agents?.length ? spawner.agents.join(', ') : '(none)';
+        return {
+          _event: 'tool_result',
+          id: ctx.id,
+          tool: 'agent.run',
+          status: 'error',
+          error: { code: 'UNKNOWN_AGENT', message: `no agent named "${s.agent}" here; the agents of the index: ${known}` },
+          decision: ctx.decision,
+        };
+      }
+      const label = `${s.agent ?? 'agent'} ${++counter}`;
       const started = Date.now();
       const progress = (line: string) => ctx.onOutput?.(`[${label}] ${line}\n`, 'stdout');
-      const child = await spawner.run(s.task, s.mode ?? 'plan', label, ctx.signal, progress);
+      const child = await spawner.run(
+        { task: s.task, mode: s.mode ?? 'plan', ...(s.agent ? { agent: s.agent } : {}) },
+        label,
+        ctx.signal,
+        progress,
+      );
       return {
         _event: 'tool_result',
         id: ctx.id,
         tool: 'agent.run',
         agent: label,
+        ...(s.agent ? { name: s.agent } : {}),
         mode: s.mode ?? 'plan',
         outcome: child.outcome,
         ...capAnswer(child.answer),

@@ -45,6 +45,8 @@ export interface AgentDeps {
   projectDir?: string;
   /** The environment hooks run with (settings' `env` applied); default process.env. */
   hookEnv?: NodeJS.ProcessEnv;
+  /** Checks after edits (ai.json `checks`, a trusted project's): run once per reply for the files it changed (agent/checks-run.ts). */
+  checks?: import('./checks-run').SessionChecks;
   /** Called once, as soon as a streaming reply shows it asks for steps: the runner's spawn helper
    * starts then, while the rest of the reply arrives (tool-runner prepareSpawnHelper). */
   prepareSteps?: () => void;
@@ -180,6 +182,10 @@ export interface AgentCore {
   sandboxNoted?: boolean;
   /** llm-base said once that the high model could not be loaded and the low one answered. */
   fellBack?: boolean;
+  /** The check after edits running now (its question may be answered already: agent/checks-run.ts). */
+  runningCheck?: string;
+  /** The model's latest plan (a result that carried one: plan.update), for the screen and a resumed session. */
+  plan?: import('@holic512/tool-runner').PlanItem[];
 }
 
 export const zeroUsage = (): UsageTotals => ({ input_tokens: 0, output_tokens: 0, calls: 0 });

@@ -13,6 +13,7 @@ import { emit, type AgentCore, type Turn } from './agent-core';
 import { mapLimited } from './agent-children';
 import { renderVerdict } from './render-verdict';
 import { describeStep } from './step-label';
+import { notePlan } from './plan-state';
 import { afterHooks, ended, handedOver, hooked, stopBefore, validating, type EndedStep, type LiveStep, type Stop } from './step';
 import type { StepRunner, ToolResult } from './runner-types';
 import { builtinStepRegistry, type Reply, type Step } from '../context/protocol';
@@ -97,6 +98,7 @@ async function runStep(core: AgentCore, turn: Turn, runner: StepRunner, step: St
   if (done.hookContext) turn.hookContext.push(done.hookContext);
   endedSoFar.push(done);
   emit(core, { type: 'tool_result', result: done.result });
+  notePlan(core, done.result);
   audit(core, done);
   rewindModule().noteEffect(core, describeStep(step), done.result);
   return done;
@@ -146,14 +148,17 @@ export function notRunSteps(core: AgentCore, reply: CmdReply, stop: Stop): Ended
   });
 }
 
+/** One step outside a reply (a command's `!`cmd``, a check after edits), judged and run like any other: its result. */
+export async function runOne(core: AgentCore, turn: Turn, step: Step): Promise<ToolResult> {
+  const [done] = await runSteps(core, turn, { type: 'cmd', message: '', data: { cwd: null, commands: [step] } } as CmdReply);
+  return done.result;
+}
+
 /** A custom command's `!`cmd`` and `@file` run (judged like any step) before its prompt is sent: the prompt. */
 export function prepareCommand(
   core: AgentCore,
   turn: Turn,
   prepare: (run: (step: Step) => Promise<ToolResult>) => Promise<string>,
 ): Promise<string> {
-  return prepare(async (step) => {
-    const [done] = await runSteps(core, turn, { type: 'cmd', message: '', data: { cwd: null, commands: [step] } } as CmdReply);
-    return done.result;
-  });
+  return prepare((step) => runOne(core, turn, step));
 }

@@ -3,7 +3,9 @@ import { at, emit, zeroUsage, type AgentCore, type Pending, type SendOptions, ty
 import { foldNow } from './agent-fold';
 import { ask, toMessages, type Asked } from './agent-model';
 import { commit, commitPending, flushWrites } from './agent-session';
-import { notRunSteps, prepareCommand, runSteps } from './agent-steps';
+import { notRunSteps, prepareCommand, runOne, runSteps } from './agent-steps';
+import { afterReplySteps } from './checks-run';
+import { getRunner } from './agent-approvals';
 import type { TurnOutcome, TurnResult } from './events';
 import type { RunMode } from './runner-types';
 import { t } from '../i18n';
@@ -140,8 +142,17 @@ async function afterReply(
     return { ending: { outcome: 'step_limit', message: t(lang, 'stepLimit', { n: progress.rounds }) } };
   }
   progress.rounds++;
+  const mark = core.deps.checks?.list.length ? getRunner(core).mark?.() : undefined;
   const steps = await runSteps(core, turn, reply);
-  const pending: Pending[] = [...steps.map((s) => ({ kind: 'tool' as const, result: s.result })), ...turn.hookContext.splice(0)];
+  // Checks after edits run once the reply's steps ran; their digests join the edits' results.
+  const results = await afterReplySteps(
+    core,
+    steps.map((s) => s.result),
+    mark,
+    (step) => runOne(core, turn, step),
+    turn.controller.signal,
+  );
+  const pending: Pending[] = [...results.map((result) => ({ kind: 'tool' as const, result })), ...turn.hookContext.splice(0)];
   if (turn.hookStop === undefined) return { pending };
   // A hook answered `continue: false`: the results are kept, the model is not asked again.
   const message = t(lang, 'turnStoppedByHook', { reason: turn.hookStop || '-' });

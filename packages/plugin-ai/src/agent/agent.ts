@@ -14,6 +14,8 @@ import { t } from '../i18n';
 import type { Reply, Step, Summary } from '../context/protocol';
 import type { ProcInfo, RunMode, ToolResult, UndoResult, Verdict } from './runner-types';
 import { newSessionId, type SessionInfo, type SessionRecord } from '../sessions/sessions';
+import { latestPlan, restorePlan } from './plan-state';
+import type { PlanItem } from '@holic512/tool-runner';
 
 export type { AgentConfirmAnswer, AgentConfirmFn, AgentDeps, AgentOptions, SendOptions } from './agent-core';
 
@@ -229,6 +231,7 @@ export class Agent {
   /** Start a new conversation (and a new session file); step allowances stay. */
   clear(): void {
     this.core.context.clear();
+    this.core.plan = undefined;
     this.core.checkpoints.splice(0);
     this.core.notes.splice(0);
     this.core.id = newSessionId(this.core.now(), this.core.deps.random);
@@ -247,7 +250,19 @@ export class Agent {
 
   /** Load a stored session and continue it (appending to the same file). */
   resume(id: string): { skipped: number } {
-    return resumeSession(this.core, id);
+    const resumed = resumeSession(this.core, id);
+    restorePlan(this.core);
+    return resumed;
+  }
+
+  /** What the user answered this session about each check after edits (`/checks`). */
+  checkAnswers(): ReadonlyMap<string, 'yes' | 'no'> | undefined {
+    return this.core.deps.checks?.answers;
+  }
+
+  /** The model's latest plan (plan.update) in this session, undefined when it made none. */
+  plan(): PlanItem[] | undefined {
+    return this.core.plan && [...this.core.plan];
   }
 
   /** Resume the last session started in this agent's cwd; false when there is none. */
@@ -278,7 +293,10 @@ export class Agent {
    * message or a turn is running.
    */
   rewind(turn: number, options: RewindOptions): RewindResult | null {
-    return (require('./agent-rewind') as typeof import('./agent-rewind')).rewind(this.core, turn, options); // loaded for /rewind only
+    const done = (require('./agent-rewind') as typeof import('./agent-rewind')).rewind(this.core, turn, options); // loaded for /rewind only
+    // The plan is the latest one the conversation still holds.
+    if (done && options.conversation) this.core.plan = latestPlan(this.core.context.messages.map((m) => m.content));
+    return done;
   }
 
   /** Files the last turn that changed files changed (what `/undo` would restore), as real paths. */

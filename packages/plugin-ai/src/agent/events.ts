@@ -2,6 +2,8 @@ import type { ConfirmAnswer, ConfirmRequest, ToolResult, Verdict } from './runne
 import type { Reply, Step } from '../context/protocol';
 import type { LlmWait, Usage } from '../config/llm-base';
 import type { ContextSizes } from '../context/context';
+import type { PlanItem } from '@holic512/tool-runner';
+import type { CheckDigest } from '../extensions/checks';
 
 /** How a turn ended. */
 export type TurnOutcome = 'answered' | 'model_error' | 'step_limit' | 'error' | 'aborted';
@@ -59,6 +61,10 @@ export type AgentEvent =
       omittedBytes?: number;
     }
   | { type: 'tool_result'; result: ToolResult }
+  /** The model's plan changed (a step result carried one: plan.update): the whole plan, in order. */
+  | { type: 'plan'; items: PlanItem[] }
+  /** Checks after edits ran after a reply's steps: their digests joined the result of step `id` (an edit) the model reads. */
+  | { type: 'checks'; id: string; checks: CheckDigest[] }
   /** A fold: `shortened` (older results shortened), or `model` / `rules` (older turns folded into a summary, by the model or by rules); `folded` messages went into it. */
   | { type: 'compaction'; method: 'shortened' | 'model' | 'rules'; folded: number; before: number; after: number; sizes: ContextSizes }
   /** `model`: the model that answered, when llm-base says. */

@@ -8,13 +8,13 @@ import type { Lang } from '../i18n';
 import { loadLlmBase, type LlmClient } from '../config/llm-base';
 import { readProjectContext, type LoadedInstructions, type MemoryProblem, type ProjectContext } from '../context/project-context';
 import type { ProjectRules } from '../config/project-rules';
-import { buildSystemPrompt, builtinTools } from '../context/prompt';
 import { readRegistry, type Registry } from '../config/registry';
 import type { ConfirmFn, Decision, Policy, StepRunner, Verdict } from '../agent/runner-types';
 import { SessionStore } from '../sessions/sessions';
 import { registerKnownSecrets } from '../config/known-secrets';
 import { discoverSkills, skillIndex, skillRoots, type Skill } from '../extensions/skills';
 import { skillLoadTool } from '../extensions/skill-tool';
+import { profileNames } from '../extensions/command-run';
 import { readHooks, type HookCommandConfig, type HookProblem } from '../extensions/hooks';
 import { commandRoots, discoverCommands, type CustomCommand } from '../extensions/commands';
 import { claudeJsonServers } from '../extensions/claude-settings';
@@ -24,8 +24,11 @@ import { isOwnHome, type ProjectExtras, type TrustState } from '../extensions/tr
 import type { McpSession } from '../mcp/session';
 import type { McpConfigProblem } from '../mcp/config';
 import { VERSION } from '../version';
-import { agentRunTool, labelledConfirm, runChildAgent, type ChildSpawner } from '../agent/agent-children';
-import { lazy } from '@holic512/shared/lib/lazy';
+import { agentRunTool, type ChildSpawner } from '../agent/agent-children';
+import type { AgentFile, AgentProblem } from '../extensions/agents';
+import { childSpawner, type Only } from './app-children';
+import { promptsFor, readAgentsAndChecks } from './app-extensions';
+import type { Check, CheckProblem } from '../extensions/checks';
 import * as path from 'path';
 import { readUserPrompt, withUserPrompt } from './system-prompt';
 import { startTelemetry, type AppTelemetry } from '../telemetry';
@@ -80,6 +83,14 @@ export interface AppAgent {
   otherRules: SessionRules['otherRules'];
   /** The skills found (`/skills`); their index is in the system prompt. */
   skills: Skill[];
+  /** The named agents (`/agents`): the user's, and a trusted project's; their index is in the system prompt. */
+  agents: AgentFile[];
+  /** Agent files that could not be used, each naming its file (said at start). */
+  agentProblems: AgentProblem[];
+  /** Checks after edits (`/checks`): ai.json's, then a trusted project's. */
+  checks: Check[];
+  /** `checks` entries that could not be used, with why (said at start). */
+  checkProblems: CheckProblem[];
   /** The session's hooks, each with the file it came from (`/hooks`). */
   hooks: HookCommandConfig[];
   /** Hook entries that could not be used, with why (said at start). */
@@ -125,7 +136,10 @@ interface ToolRunnerModule {
     terminal?: boolean;
   }): StepRunner;
   /** The registry on its own (tool-runner ≥ the registry): replies are parsed before a runner exists. */
-  createToolRegistry?(extra: readonly unknown[]): StepRunner['tools'];
+  createToolRegistry?(
+    extra: readonly unknown[],
+    options?: { only?: (def: { name: string }) => boolean; withheldNote?: string },
+  ): StepRunner['tools'];
   /** The git root holding `cwd`, or `cwd` (tool-runner ≥ issue #10). */
   findWorkspace?(cwd: string): string;
   /** A step judged without language (tool-runner ≥ the rendering at each edge, issue #38). */
@@ -198,6 +212,18 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     serverEnv: claude.env,
     cwd,
   });
+  // Named agents (agent files; only their index is in the prompt) and checks after edits: the user's, and a trusted project's.
+  const ownHome = isOwnHome(projectRoot, paths.home);
+  const { agents, agentProblems, checks, checkProblems, sessionChecks } = readAgentsAndChecks({
+    slothtoolHome: slothtoolHome(env),
+    userHome,
+    projectRoot,
+    ownHome,
+    trusted: trust === 'trusted',
+    config,
+    configFile: paths.config,
+    projectRules,
+  });
   const userPrompt = readUserPrompt(options, cwd);
   const environment = {
     cwd,
@@ -207,21 +233,21 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     projectContext: userPrompt.file ? undefined : projectContext, // a system prompt file takes its place
     ...(skills.length ? { skills: skillIndex(skills) } : {}),
   };
-  // Sub-agents (agent.run): a child gets the same tools but agent.run, and its own prompts.
-  const spawner: ChildSpawner = { maxParallel: config.agents.maxParallel, run: (...a) => runChild(...a) };
-  const parentExtra = [...extraTools, agentRunTool(spawner)];
-  const prompts = (extra: readonly unknown[], note?: string) => {
-    const promptTools = [...builtinTools(), ...(extra as unknown as ReturnType<typeof builtinTools>)];
-    const withNote = (p: string) => withUserPrompt(note ? `${p}\n\n${note}` : p, userPrompt);
-    // With native tool calls (llm-base transport `tools`) the tools travel as definitions instead.
-    return {
-      systemPrompt: withNote(buildSystemPrompt(environment, promptTools)),
-      toolsSystemPrompt: withNote(buildSystemPrompt(environment, promptTools, 'tools')),
-    };
+  // Sub-agents (agent.run): a child gets the same tools but agent.run (a named agent, those it lists), and its own prompts.
+  let children: ChildSpawner | undefined;
+  const spawner: ChildSpawner = {
+    maxParallel: config.agents.maxParallel,
+    agents: agents.map((a) => a.name),
+    run: (...a) => children!.run(...a),
   };
+  const parentExtra = [...extraTools, agentRunTool(spawner)];
+  const prompts = promptsFor(environment, agents, userPrompt);
   // The tools replies are parsed against exist before the runner, which a turn that only talks
   // never builds (nor loads: tool-runner's runner, exec and sandbox load on first use).
-  const registryOf = (extra: readonly unknown[]) => (options.createRunner ? undefined : loadToolRunner().createToolRegistry?.(extra));
+  const registryOf = (extra: readonly unknown[], limit?: Only) =>
+    options.createRunner
+      ? undefined
+      : loadToolRunner().createToolRegistry?.(extra, limit ? { only: limit.only, withheldNote: limit.note } : undefined);
   const tools = registryOf(parentExtra);
   const policy = { ...rules.policy, ...(skillDirs.length ? { trustedCodeRoots: skillDirs } : {}) };
   const runnerFor = runnerFactory({
@@ -244,18 +270,23 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     profile: options.profile,
     maxAutoSteps: options.maxAutoSteps,
   };
+  // What the agent's children share with it: the model, the hooks, the audit log, the clock, the checks.
+  const shared = {
+    llm,
+    ...(hooks.length ? { hooks, projectDir: projectRoot, hookEnv: runEnv } : {}),
+    auditFile: paths.auditLog,
+    now: options.now,
+    ...sessionChecks,
+  };
   const agent = new Agent(
     { ...agentOptions, ...prompts(parentExtra) },
     {
-      llm,
+      ...shared,
       createRunner,
       ...(tools ? { tools } : {}),
       confirm: options.confirm,
       store: new SessionStore(paths.sessionsDir),
-      ...(hooks.length ? { hooks, projectDir: projectRoot, hookEnv: runEnv } : {}),
       ...(mcp && !mcp.empty ? { dynamicTools: mcp, onDispose: () => void mcp.close() } : {}),
-      auditFile: paths.auditLog,
-      now: options.now,
       // The first step otherwise starts the helper and goes without it (node's fork of this
       // process, socketpairs instead of pipes): start it while a reply asking for steps streams in.
       ...(options.createRunner
@@ -265,27 +296,22 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   );
   const otel = startTelemetry(env, config.telemetry, VERSION);
   otel.telemetry?.follow(agent);
-  const childTools = lazy(() => registryOf(extraTools));
-  const childPrompts = lazy(() => prompts(extraTools, CHILD_NOTE));
-  const childConfirm = labelledConfirm(options.confirm);
-  const runChild: ChildSpawner['run'] = (task, mode, label, signal, onProgress) => {
-    const ownTools = childTools();
-    const child = new Agent(
-      { ...agentOptions, ...childPrompts(), mode: agent.getMode(), profile: agent.getProfile(), maxAutoSteps: config.agents.maxSteps },
-      {
-        llm,
-        createRunner: options.createRunner ?? runnerFor(ownTools, extraTools),
-        ...(ownTools ? { tools: ownTools } : {}),
-        confirm: childConfirm(label),
-        ...(hooks.length ? { hooks, projectDir: projectRoot, hookEnv: runEnv } : {}),
-        ...(mcp && !mcp.empty ? { dynamicTools: mcp } : {}),
-        auditFile: paths.auditLog,
-        now: options.now,
-      },
-    );
-    const unfollow = otel.telemetry?.follow(child);
-    return runChildAgent(agent, child, task, mode, signal, onProgress).finally(() => unfollow?.());
-  };
+  children = childSpawner({
+    parent: agent,
+    config,
+    agentOptions: { config, cwd, lang: options.lang },
+    shared,
+    extraTools,
+    registryOf,
+    runnerFor,
+    prompts,
+    ...(options.createRunner ? { createRunner: options.createRunner } : {}),
+    ...(options.confirm ? { confirm: options.confirm } : {}),
+    ...(mcp && !mcp.empty ? { mcp } : {}),
+    agents,
+    profiles: () => profileNames(paths.home),
+    ...(otel.telemetry ? { follow: (child: Agent) => otel.telemetry!.follow(child) } : {}),
+  });
   const commands = customCommands(slothtoolHome(env), projectRoot, userHome, paths.home, skills);
   return {
     agent,
@@ -299,6 +325,10 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     projectRules,
     otherRules: rules.otherRules,
     skills,
+    agents,
+    agentProblems,
+    checks,
+    checkProblems,
     hooks,
     hookProblems: hookReads.flatMap((r) => r.problems),
     claudeProblems: claude.problems,
@@ -389,10 +419,6 @@ function runnerFactory(c: RunnerContext) {
       });
     };
 }
-
-/** What a child agent is told beside the usual system prompt (agent.run). */
-const CHILD_NOTE =
-  'You are a helper agent started by another agent for one task. You see only that task, not its conversation. Work on it with the tools (you cannot start helper agents), then answer with a concise, self-contained report of what you found or did: the other agent reads only your final answer.';
 
 /** The session's MCP servers, started in the background; undefined when nothing is configured
  * (then the SDK is never loaded). */

@@ -145,8 +145,13 @@ function turnInput(
   cwd: string,
   lang: Lang,
   stderr: NodeJS.WritableStream,
-): { message: string; options?: Pick<import('../agent/agent').SendOptions, 'prepare' | 'allow' | 'profile' | 'mode'> } {
-  const custom = app.commands.length ? commandRun().commandTurnFor(app, prompt, cwd) : undefined;
+): {
+  message: string;
+  options?: Pick<import('../agent/agent').SendOptions, 'prepare' | 'allow' | 'profile' | 'mode'>;
+  refused?: { key: 'reviewNotGit'; vars: Record<string, string> };
+} {
+  // `/review` is built in: it needs no command file.
+  const custom = app.commands.length || /^\s*\/review(\s|$)/i.test(prompt) ? commandRun().commandTurnFor(app, prompt, cwd) : undefined;
   for (const n of custom?.notes ?? []) stderr.write(t(lang, n.key, n.vars) + '\n');
   if (custom) return custom;
   const init = /^\/init(?:\s+([\s\S]*))?$/.exec(prompt.trim());
@@ -283,9 +288,9 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   const onSigint = () => (controller.signal.aborted ? lifetime.stop('SIGINT') : controller.abort());
   process.on('SIGINT', onSigint);
   try {
-    const { message, options } = continueOnly
-      ? { message: prompt, options: undefined }
-      : turnInput(app, prompt, args.prompt ?? '', cwd, lang, stderr);
+    const turn = continueOnly ? { message: prompt, options: undefined } : turnInput(app, prompt, args.prompt ?? '', cwd, lang, stderr);
+    if ('refused' in turn && turn.refused) return stop('COMMAND_REFUSED', t(lang, turn.refused.key, turn.refused.vars), EXIT.usage);
+    const { message, options } = turn;
     const result = continueOnly
       ? await agent.continue({ signal: controller.signal })
       : await agent.send(message, { ...options, signal: controller.signal, ...(images.length ? { images } : {}) });

@@ -54,6 +54,8 @@ export function startNotices(
       | 'memory'
       | 'memoryProblems'
       | 'config'
+      | 'agentProblems'
+      | 'checkProblems'
     >
   >,
   lang: Lang,
@@ -61,6 +63,11 @@ export function startNotices(
 ): string[] {
   const lines: string[] = [...memoryNotices(app, lang, cwd)];
   if (app.telemetryProblem) lines.push(t(lang, app.telemetryProblem.key, app.telemetryProblem.vars));
+  for (const p of app.checkProblems ?? []) lines.push(t(lang, 'checksIgnored', { file: p.source, error: p.error }));
+  for (const p of app.agentProblems ?? [])
+    lines.push(
+      t(lang, p.key === 'agentUnknownTool' ? 'agentToolLeftOut' : 'agentFileIgnored', { file: p.file, error: t(lang, p.key, p.vars) }),
+    );
   for (const p of app.hookProblems ?? []) lines.push(t(lang, 'hookIgnored', { file: p.source, error: p.error }));
   for (const p of app.claudeProblems ?? []) lines.push(t(lang, 'claudeSettingIgnored', { file: p.source, error: p.error }));
   for (const p of app.mcpProblems ?? []) lines.push(t(lang, 'mcpStartProblem', { name: p.name, source: p.source, error: p.error }));

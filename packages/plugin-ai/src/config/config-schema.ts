@@ -124,6 +124,27 @@ export const WebSearchSchema = z
   });
 
 /**
+ * A check after edits (issue #46): after fs.edit / fs.write of a workspace file matching `match` (a
+ * glob from the workspace root; without a `/`, of the file's name), `run` (a program and its
+ * arguments, no shell) runs once per reply as a judged, sandboxed step, and its first errors join
+ * that edit's result.
+ */
+export const CheckSchema = z
+  .object({
+    match: z.string().trim().min(1, { message: 'match must be a glob of the files it checks, such as "**/*.ts"' }),
+    run: z
+      .array(z.string())
+      .min(1, { message: 'run must be the program and its arguments, such as ["npx", "tsc", "--noEmit"]' })
+      .max(64)
+      .refine((words) => (words[0] ?? '').trim() !== '', { message: 'run must start with a program' }),
+  })
+  .strict();
+
+/** At most this many checks in one file. */
+export const MAX_CHECKS = 20;
+export const ChecksSchema = z.array(CheckSchema).max(MAX_CHECKS, { message: `at most ${MAX_CHECKS} checks` });
+
+/**
  * OpenTelemetry traces of turns, model calls and steps (docs/telemetry.md): `false` keeps them off
  * even when OTEL_EXPORTER_OTLP_ENDPOINT is set; an object turns them on without it. The standard
  * OTEL_* variables win over these fields.
@@ -201,6 +222,8 @@ export const AiConfigSchema = z
       })
       .strict()
       .default({ maxParallel: 3, maxSteps: 10 }),
+    /** Checks after edits: `[{"match": "src/*.ts", "run": ["npx", "tsc", "--noEmit"]}]` (CheckSchema). */
+    checks: ChecksSchema.optional(),
     /** web.search's provider: `{"provider": "searxng" | "brave" | "tavily", "url"?, "apiKey"?: "env:NAME"}`. */
     webSearch: WebSearchSchema.optional(),
     /** `ai -i` notifications (a question opens, a long turn ends): NotifySettingsSchema. */

@@ -15,6 +15,8 @@ export interface ProjectRules {
   problem?: string;
   /** The file's `hooks` block, only when the folder is trusted. */
   hooks?: unknown;
+  /** The file's `checks` (checks after edits), only when the folder is trusted: they run programs. */
+  checks?: unknown;
   /** The settings file. */
   file?: string;
 }
@@ -43,14 +45,11 @@ export function readProjectRules(workspace: string, trustFile: string, known?: T
   }
   const trusted = trust === 'trusted';
   const hooks = trusted && value && typeof value === 'object' ? (value as { hooks?: unknown }).hooks : undefined;
+  const checks = trusted && value && typeof value === 'object' ? (value as { checks?: unknown }).checks : undefined;
+  const own = { ...(hooks ? { hooks } : {}), ...(checks !== undefined ? { checks } : {}) };
   const p = (value && typeof value === 'object' ? (value as { permissions?: unknown }).permissions : undefined) as
     Record<string, unknown> | undefined;
-  if (!p || typeof p !== 'object') return { trust, file, ...(hooks ? { hooks } : {}) };
+  if (!p || typeof p !== 'object') return { trust, file, ...own };
   const deny = strings(p.deny);
-  return {
-    trust,
-    file,
-    ...(hooks ? { hooks } : {}),
-    set: { deny, ...(trusted ? { allow: strings(p.allow), ask: strings(p.ask) } : {}), source: file },
-  };
+  return { trust, file, ...own, set: { deny, ...(trusted ? { allow: strings(p.allow), ask: strings(p.ask) } : {}), source: file } };
 }

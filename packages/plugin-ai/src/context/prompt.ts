@@ -10,15 +10,18 @@ export interface Environment {
   projectContext?: { file: string; text: string };
   /** The skills' index (extensions/skills.ts `skillIndex`), when there are skills. */
   skills?: string;
+  /** The named agents' index (extensions/agents.ts `agentIndex`), when there are agents (never a child's). */
+  agents?: string;
 }
 
 /** Marker the summary request carries so logs and test servers can tell it apart. */
 export const SUMMARY_MARKER = '[ai:summary-request]';
 
 /** The rules of the built-in tools, the same in both transports. */
-const TOOL_RULES = `- Read and change files with fs.read / fs.edit / fs.write, not cat/sed/tee. Copy old_string exactly from fs.read output (without the line-number prefix); add surrounding lines when it is not unique. The user sees a diff before each change and can /undo a turn's changes.
+const TOOL_RULES = `- Read and change files with fs.read / fs.edit / fs.write, not cat/sed/tee. Copy old_string exactly from fs.read output (without the line-number prefix); add surrounding lines when it is not unique. Several changes to one file go in one fs.edit with "edits": [{old_string, new_string}, …] (applied in order, all or nothing). The user sees a diff before each change and can /undo a turn's changes.
 - Find files with fs.glob and search their contents with fs.grep, not find/grep/rg: results come structured, capped, with secret files skipped.
-- Run long builds, tests and servers with proc.start, then proc.status (with wait_ms) until "exited"; proc.kill what you no longer need.`;
+- Run long builds, tests and servers with proc.start, then proc.status (with wait_ms) until "exited"; proc.kill what you no longer need.
+- For a task of three or more steps, keep a plan with plan.update (the whole list, one step in_progress) before you start and as each step finishes; not for a question or a one-step change.`;
 
 const PROTOCOL_TEMPLATE = `You are "ai", a terminal assistant run by SlothTool. You never run anything yourself:
 you answer with EXACTLY ONE JSON object and nothing else (no prose, no code fences). A local
@@ -101,6 +104,7 @@ export function buildSystemPrompt(
     }\n- answer the user in ${language} unless they write in another language`,
   ];
   if (env.skills) parts.push(env.skills);
+  if (env.agents) parts.push(env.agents);
   if (env.projectContext) {
     parts.push(`Instructions from memory files, the user's then the project's (${env.projectContext.file}):\n${env.projectContext.text}`);
   }

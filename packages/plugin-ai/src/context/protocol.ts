@@ -4,8 +4,8 @@ import { lazy } from '@holic512/shared/lib/lazy';
 
 /** Model → runner protocol (DESIGN §4, docs/protocol.md). Every reply is validated here. */
 
-/** What plugin-ai needs of a tool registry: tool-runner's ToolRegistry, its step schema and tools. */
-export type StepRegistry = Pick<ToolRegistry, 'stepSchema' | 'get'>;
+/** What plugin-ai needs of a tool registry: tool-runner's ToolRegistry, its step schema and tools (and its own check of one step, which says why a tool is unknown or not available here). */
+export type StepRegistry = Pick<ToolRegistry, 'stepSchema' | 'get'> & Partial<Pick<ToolRegistry, 'validate'>>;
 
 /** The built-in tools of @holic512/tool-runner: the one step schema (loaded when a reply is parsed). */
 export function builtinStepRegistry(): StepRegistry {
@@ -132,7 +132,18 @@ export function parseReply(value: unknown, registry?: StepRegistry): ParsedReply
   // option alone), checked without building the registry's step schemas.
   const parsed = replyOptionFor(value)?.safeParse(value) ?? replySchemaFor(registry).safeParse(value);
   if (parsed.success) return { success: true, reply: parsed.data };
-  return { success: false, error: describeIssues(parsed.error), raw: safeStringify(value) };
+  return { success: false, error: unknownToolError(value, registry) ?? describeIssues(parsed.error), raw: safeStringify(value) };
+}
+
+/** A step naming a tool the registry does not have (or withholds: a sub-agent's), as the registry says it. */
+function unknownToolError(value: unknown, registry?: StepRegistry): string | undefined {
+  const commands = (value as { data?: { commands?: unknown } } | null)?.data?.commands;
+  if (!registry?.validate || !Array.isArray(commands)) return undefined;
+  for (const [i, step] of commands.entries()) {
+    const checked = registry.validate(step);
+    if (!checked.ok && /^(unknown tool|tool ".*" is not available here)/.test(checked.error)) return `data.commands.${i}: ${checked.error}`;
+  }
+  return undefined;
 }
 
 function replyOptionFor(value: unknown): z.ZodType<Reply> | undefined {

@@ -22,6 +22,8 @@ export interface CommandTurn {
   options: Pick<SendOptions, 'prepare' | 'allow' | 'profile' | 'mode'>;
   /** Keys of the i18n table with their values (`model` not mapped …), said before the turn. */
   notes: Array<{ key: 'commandModelUnmapped' | 'commandAllowUntrusted'; vars: Record<string, string> }>;
+  /** Nothing is sent: why (`/review` outside a git repository), said instead. */
+  refused?: { key: 'reviewNotGit'; vars: Record<string, string> };
 }
 
 const BANG = /!`([^`\n]+)`/g;
@@ -171,6 +173,13 @@ export function commandTurnFor(
   cwd: string,
 ): CommandTurn | undefined {
   const found = findCommand(text, app.commands);
+  // `/review` is built in unless a command of that name replaces it (extensions/review.ts).
+  const review = found ? undefined : /^\/review(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  if (review) {
+    const { reviewTurn } = require('./review') as typeof import('./review');
+    const { findGitRoot } = require('../context/project-context') as typeof import('../context/project-context');
+    return reviewTurn(review[1] ?? '', claudeStep, findGitRoot(cwd), cwd);
+  }
   if (!found) return undefined;
   return commandTurn(found.command, found.args, {
     workspace: app.project?.extras.workspace ?? cwd,

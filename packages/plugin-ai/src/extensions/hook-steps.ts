@@ -38,7 +38,9 @@ export function hookToolFields(def: HookTool | undefined, step: Fields, ctx: Cla
   const { tool, input } = split(step);
   return (dialect) => {
     const claudeInput = def?.claude ? def.claude.input(input as never, ctx) : undefined;
-    if (dialect === 'claude') return { tool_name: def?.claude?.names[0] ?? tool, tool_input: claudeInput ?? input };
+    // Claude Code's name of this input (a multi-edit is its MultiEdit), else its first name.
+    if (dialect === 'claude')
+      return { tool_name: def?.claude?.nameFor?.(input as never) ?? def?.claude?.names[0] ?? tool, tool_input: claudeInput ?? input };
     // Ours: our names, Claude Code's fields beside (ours win where both have a name).
     return { tool_name: tool, tool_input: { ...claudeInput, ...step } };
   };

@@ -1,5 +1,5 @@
 /**
- * Trust covers what runs: the project files a trusted hook or MCP server executes. A hook
+ * Trust covers what runs: the project files a trusted hook, check or MCP server executes. A hook
  * `./.hooks/start.sh`, `"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.py` or a server
  * `node ./tools/server.js` names files of the project on its command line; their contents join
  * the trust hash (extensions/trust.ts), so changing one after the trust question asks again.
@@ -36,6 +36,11 @@ export function projectCommands(workspace: string, hookFiles: readonly string[] 
   const out: Array<{ words: string[]; cwd: string }> = [];
   for (const rel of hookFiles) {
     const { value } = readJsonObject(path.join(workspace, rel));
+    // Checks after edits (`.slothtool/settings.json`): a program and its arguments each.
+    for (const c of list(value?.checks)) {
+      const run = list(obj(c).run);
+      if (run.length && run.every((w) => typeof w === 'string')) out.push({ words: run as string[], cwd: workspace });
+    }
     for (const groups of Object.values(obj(value?.hooks))) {
       for (const g of list(groups)) {
         for (const h of list(obj(g).hooks)) {

@@ -22,6 +22,8 @@ export interface SettingsDescription {
   rules: { allow: number; ask: number };
   /** Environment variables it would set (Claude Code's files). */
   env: string[];
+  /** Checks after edits it would run: `glob → command` (ours). */
+  checks?: string[];
 }
 
 export interface ExtrasDescription {
@@ -35,6 +37,8 @@ export interface ExtrasDescription {
   code: string[];
   /** Project commands whose `allowed-tools` answer questions for their turn. */
   commands: string[];
+  /** Project agent files (relative). */
+  agents: string[];
   /** What the project's Claude Code files hold that is not used here, each name once. */
   ignored: string[];
   /** Files that could not be read as JSON, with why. */
@@ -69,11 +73,15 @@ function ownSettings(rel: string, value: Record<string, unknown>): SettingsDescr
     (h) => `${h.event}${h.matcher ? ` (${h.matcher.source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '')})` : ''}: ${h.command}`,
   );
   const p = obj(value.permissions);
-  return { file: rel, hooks, rules: { allow: count(p.allow), ask: count(p.ask) }, env: [] };
+  const checks = (Array.isArray(value.checks) ? value.checks : []).map((c) => {
+    const run = obj(c).run;
+    return `${String(obj(c).match ?? '?')} → ${Array.isArray(run) ? run.map(String).join(' ') : '?'}`;
+  });
+  return { file: rel, hooks, rules: { allow: count(p.allow), ask: count(p.ask) }, env: [], ...(checks.length ? { checks } : {}) };
 }
 
 export function describeExtras(extras: ProjectExtras): ExtrasDescription {
-  const out: ExtrasDescription = { servers: [], settings: [], skills: [], code: [], commands: [], ignored: [], unreadable: [] };
+  const out: ExtrasDescription = { servers: [], settings: [], skills: [], code: [], commands: [], agents: [], ignored: [], unreadable: [] };
   if (extras.files.some((f) => f.kind === 'mcp')) {
     const servers = obj(readJson(path.join(extras.workspace, '.mcp.json'), '.mcp.json', out.unreadable)?.mcpServers);
     for (const [name, raw] of Object.entries(servers)) {
@@ -86,6 +94,7 @@ export function describeExtras(extras: ProjectExtras): ExtrasDescription {
   for (const f of extras.files) {
     if (f.kind === 'code') out.code.push(f.rel);
     if (f.kind === 'command') out.commands.push(f.rel);
+    if (f.kind === 'agent') out.agents.push(f.rel);
     if (f.kind !== 'settings') continue;
     const abs = path.join(extras.workspace, f.rel);
     const value = readJson(abs, f.rel, out.unreadable);
@@ -99,7 +108,9 @@ export function describeExtras(extras: ProjectExtras): ExtrasDescription {
       described = ownSettings(f.rel, value);
     }
     described.hooks = described.hooks.map(short);
-    if (described.hooks.length || described.rules.allow || described.rules.ask || described.env.length) out.settings.push(described);
+    described.checks = described.checks?.map(short);
+    if (described.hooks.length || described.rules.allow || described.rules.ask || described.env.length || described.checks?.length)
+      out.settings.push(described);
   }
   out.ignored = [...ignored];
   const dirs = new Set<string>();

@@ -5,10 +5,12 @@ import { slothtoolHome } from '@holic512/shared/lib/home';
 import { isHomeClaude } from './claude-settings';
 import { sameFolder } from './same-folder';
 import { executedProjectFiles, HOOK_FILES } from './trust-code';
+import { PROJECT_AGENT_DIRS } from './agents';
 
 /**
  * Project trust. Whatever a repository brings that runs code or changes policy — `.mcp.json`
- * servers, hooks and permission rules in `.slothtool/settings.json`, project skills — stays off
+ * servers, hooks, checks and permission rules in `.slothtool/settings.json`, project skills and
+ * agents — stays off
  * until the user trusts that folder once. The trust is remembered per folder path and a hash of
  * those files' contents, so a change to them asks again.
  */
@@ -19,9 +21,10 @@ export interface ProjectFile {
   rel: string;
   /**
    * `code`: a project file a hook or MCP server of the other files runs (extensions/trust-code.ts);
-   * `command`: a project command whose `allowed-tools` would answer questions for its turn.
+   * `command`: a project command whose `allowed-tools` would answer questions for its turn;
+   * `agent`: a project agent file (its body is a child's instructions, its tools the child's).
    */
-  kind: 'mcp' | 'settings' | 'skill' | 'code' | 'command';
+  kind: 'mcp' | 'settings' | 'skill' | 'code' | 'command' | 'agent';
 }
 
 /** What trusting the folder would enable, for the question. */
@@ -110,7 +113,14 @@ export function projectExtras(
     walk(path.join(workspace, d), files);
     for (const abs of files) if (abs.endsWith('.md') && grantsTools(abs)) found.push({ abs, kind: 'command' });
   }
-  // What those hooks and servers run, by content (a skill's own files are in the list above).
+  // Agent files: their instructions steer a child that runs steps (extensions/agents.ts).
+  for (const d of PROJECT_AGENT_DIRS) {
+    if (skip(`${d}/`)) continue;
+    const files: string[] = [];
+    walk(path.join(workspace, d), files);
+    for (const abs of files) if (abs.toLowerCase().endsWith('.md')) found.push({ abs, kind: 'agent' });
+  }
+  // What those hooks, servers and checks run, by content (a skill's own files are in the list above).
   const listed = new Set(found.map((f) => f.abs));
   for (const rel of executedProjectFiles(workspace, hookFiles)) {
     const abs = path.join(workspace, rel);

@@ -22,6 +22,9 @@ export const COMMANDS = [
   'trust',
   'skills',
   'hooks',
+  'agents',
+  'checks',
+  'review',
   'mcp',
   'pull',
   'init',
@@ -33,8 +36,8 @@ export const COMMANDS = [
 
 export type CommandName = (typeof COMMANDS)[number];
 
-/** Built-in commands a custom command of the same name replaces (a team's own `/init`). */
-export const OVERRIDABLE: readonly CommandName[] = ['init'];
+/** Built-in commands a custom command of the same name replaces (a team's own `/init`, a `review.md`). */
+export const OVERRIDABLE: readonly CommandName[] = ['init', 'review'];
 
 /** What a typed line means. */
 export type Parsed =

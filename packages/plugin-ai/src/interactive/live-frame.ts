@@ -48,6 +48,8 @@ export interface LiveView {
   };
   queue: string[];
   notice?: string;
+  /** The model's latest plan, as lines (plan-line.ts): above the prompt, not over a question. */
+  plan?: string[];
   question?: QuestionView;
   editor: { text: string; cursor: number };
   /** The prompt's mark when it is not `› ` (`! ` in shell mode), already coloured, and its width. */
@@ -115,6 +117,7 @@ export function buildFrame(view: LiveView, theme: Theme, lang: Lang): LiveFrame 
     lines.push(theme.dim(view.pick.keys));
     return { lines };
   }
+  if (view.plan) lines.push(...view.plan);
   lines.push(theme.dim('─'.repeat(Math.max(10, width))));
   if (view.search) {
     const row = lines.length;

@@ -18,6 +18,7 @@ import { createEditor, type EditorState } from './line-editor';
 import type { MarkdownRenderer } from './markdown';
 import type { QuestionState } from './question';
 import { buildFrame, SPINNER, type LiveView, type QuestionView } from './live-frame';
+import { planLines } from './plan-line';
 import { ts } from './strings';
 import type { LiveFrame } from './terminal';
 import type { Theme } from './theme';
@@ -261,6 +262,8 @@ export abstract class ScreenBase {
         },
         queue: this.queue,
         notice: this.notice,
+        // (A stand-in agent of a test may have no plan.)
+        plan: planLines(this.app?.agent.plan?.(), this.surface, this.theme, this.lang),
         question: this.questionView(),
         editor: this.editor,
         hints: this.hintLines(),

@@ -18,6 +18,7 @@ export function helpText(custom: readonly CustomCommand[], theme: Theme, lang: L
     steer: '/steer <msg>',
     next: '/next <msg>',
     export: '/export [file]',
+    review: '/review [focus]',
   };
   const lines = [theme.bold(ts(lang, 'helpTitle'))];
   for (const c of COMMANDS) lines.push(`  ${theme.cyan((usage[c] ?? `/${c}`).padEnd(width))} ${ts(lang, `help_${c}`)}`);

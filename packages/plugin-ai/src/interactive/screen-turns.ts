@@ -9,6 +9,10 @@ import type { AgentEvent, TurnResult } from '../agent/events';
 import { t } from '../i18n';
 import type { Reply } from '../context/protocol';
 import type { ToolResult } from '../agent/runner-types';
+import { planLines } from './plan-line';
+import { hooksText, skillsText } from './trust-view';
+import { agentsText } from './agents-view';
+import { checksText } from './checks-view';
 import { renderVerdict } from '../agent/render-verdict';
 import { describeStep, formatResult, formatStep, TAIL_LINES } from './format';
 import { setText } from './line-editor';
@@ -64,6 +68,7 @@ export abstract class ScreenTurns extends ScreenBase {
     const { agent } = this.app!;
     const custom = text === 'continue' ? undefined : commandTurnFor(this.app!, text, this.options.cwd);
     for (const n of custom?.notes ?? []) this.print(this.theme.yellow(t(this.lang, n.key, n.vars)));
+    if (custom?.refused) return this.print(this.theme.yellow(t(this.lang, custom.refused.key, custom.refused.vars)));
     const message = custom?.message ?? text;
     // `@path` of a text file in a typed message: read by an fs.read step when the turn starts.
     const overrides =
@@ -283,6 +288,11 @@ export abstract class ScreenTurns extends ScreenBase {
       case 'log':
         this.print(this.theme.dim(event.message));
         break;
+      case 'plan':
+        // The live screen draws the latest plan above the prompt; a plain one prints each update.
+        if (!this.surface.live)
+          this.print(planLines(event.items, { columns: this.surface.columns, rows: 24 }, this.theme, this.lang).join('\n'));
+        break;
       default:
         break;
     }
@@ -342,5 +352,30 @@ export abstract class ScreenTurns extends ScreenBase {
         this.resultLines,
       ).join('\n'),
     );
+  }
+
+  /**
+   * The commands of extensions: `/skills`, `/hooks`, `/agents` and `/checks` print what the session
+   * has; `/review` starts its turn (as a command would: a `review` command file was found before).
+   * True when `name` was one of them.
+   */
+  protected extensionCommand(name: string, arg: string): boolean {
+    const app = this.app!;
+    if (name === 'review') {
+      const text = `/review ${arg}`.trim();
+      if (this.task) this.queue.push(text);
+      else this.startTurn(text);
+      return true;
+    }
+    const views: Record<string, () => string> = {
+      skills: () => skillsText(app.skills ?? [], this.lang),
+      hooks: () => hooksText(app.hooks ?? [], this.lang),
+      agents: () => agentsText(app.agents ?? [], app.agentProblems ?? [], this.theme, this.lang),
+      checks: () =>
+        checksText(app.checks ?? [], app.checkProblems ?? [], app.agent.checkAnswers?.(), app.paths.config, this.theme, this.lang),
+    };
+    const view = Object.hasOwn(views, name) ? views[name] : undefined;
+    if (view) this.print(view());
+    return view !== undefined;
   }
 }

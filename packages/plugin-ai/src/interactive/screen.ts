@@ -41,7 +41,7 @@ import { xs } from './strings-ext';
 import { REPLY_ROOM_TOKENS } from '../agent/agent-model';
 import { startNotices } from '../cli/start-notices';
 import { addAllowRule } from '../sessions/permissions-store';
-import { hooksText, permissionsText, skillsText, trustCommand } from './trust-view';
+import { permissionsText, trustCommand } from './trust-view';
 import { findGitRoot } from '../context/project-context';
 
 export type { ScreenOptions, Surface } from './screen-base';
@@ -365,6 +365,7 @@ export class Screen extends ScreenExtras {
       this.print(this.theme.yellow(ts(this.lang, 'busyCommand', { command: `/${name}` })));
       return true;
     };
+    if (this.extensionCommand(name, arg)) return;
     switch (name) {
       case 'help':
         return this.print(helpText(this.app?.commands ?? [], this.theme, this.lang));
@@ -451,10 +452,6 @@ export class Screen extends ScreenExtras {
             this.app!.otherRules,
           ),
         );
-      case 'skills':
-        return this.print(skillsText(this.app!.skills ?? [], this.lang));
-      case 'hooks':
-        return this.print(hooksText(this.app!.hooks ?? [], this.lang));
       case 'mcp':
         return this.print(await mcpCommand(arg, this.app!.mcp, this.theme, this.lang, (text) => this.print(text)));
       case 'pull':

@@ -35,10 +35,12 @@ export function trustQuestionLines(
     if (f.hooks.length) lines.push(xs(lang, 'trustHooks', { shell: hookShell().name }), ...f.hooks.map((h) => `      ${h}`));
     if (f.rules.allow + f.rules.ask) lines.push(xs(lang, 'trustRules', f.rules));
     if (f.env.length) lines.push(xs(lang, 'trustEnv', { names: f.env.join(', ') }));
+    if (f.checks?.length) lines.push(xs(lang, 'trustChecks'), ...f.checks.map((c) => `      ${c}`));
   }
   if (d.skills.length) lines.push(xs(lang, 'trustSkills'), ...d.skills.map((s) => `    ${s}`));
   if (d.code.length) lines.push(xs(lang, 'trustCode'), ...d.code.map((f) => `    ${f}`));
   if (d.commands.length) lines.push(xs(lang, 'trustCommands'), ...d.commands.map((f) => `    ${f}`));
+  if (d.agents.length) lines.push(xs(lang, 'trustAgents'), ...d.agents.map((f) => `    ${f}`));
   if (d.ignored.length) lines.push(xs(lang, 'trustIgnored', { what: d.ignored.join(', ') }));
   if (d.unreadable.length) lines.push(xs(lang, 'trustUnreadable', { what: d.unreadable.join('; ') }));
   return lines;

@@ -13,12 +13,24 @@ const llmBase = path.resolve(__dirname, '..', '..', '..', 'plugin-llm-base');
 const pkg = JSON.parse(fs.readFileSync(path.join(llmBase, 'package.json'), 'utf8'));
 fs.writeFileSync(
   path.join(env.SLOTHTOOL_HOME, 'registry.json'),
-  JSON.stringify({ plugins: { 'llm-base': { name: pkg.name, version: pkg.version, binPath: path.join(llmBase, Object.values(pkg.bin)[0]), installedAt: new Date().toISOString() } } }),
+  JSON.stringify({
+    plugins: {
+      'llm-base': {
+        name: pkg.name,
+        version: pkg.version,
+        binPath: path.join(llmBase, Object.values(pkg.bin)[0]),
+        installedAt: new Date().toISOString(),
+      },
+    },
+  }),
 );
 fs.mkdirSync(path.join(env.SLOTHTOOL_HOME, 'plugin-configs'));
 fs.writeFileSync(
   path.join(env.SLOTHTOOL_HOME, 'plugin-configs', 'llm-base.json'),
-  JSON.stringify({ default_profile: 'p', profiles: { p: { base_url: 'http://127.0.0.1:9/v1', api_key: 'x', low_model: 'a', high_model: 'b', timeout: 1000 } } }),
+  JSON.stringify({
+    default_profile: 'p',
+    profiles: { p: { base_url: 'http://127.0.0.1:9/v1', api_key: 'x', low_model: 'a', high_model: 'b', timeout: 1000 } },
+  }),
 );
 
 function once() {
@@ -49,6 +61,8 @@ function once() {
     require('child_process').spawnSync(process.execPath, ['-e', '0']);
     bare.push(Number(process.hrtime.bigint() - s) / 1e6);
   }
-  console.log(`first prompt: median ${times[Math.floor(runs / 2)].toFixed(0)} ms, min ${times[0].toFixed(0)} ms, max ${times[runs - 1].toFixed(0)} ms (node -e 0: ${Math.min(...bare).toFixed(0)} ms)`);
+  console.log(
+    `first prompt: median ${times[Math.floor(runs / 2)].toFixed(0)} ms, min ${times[0].toFixed(0)} ms, max ${times[runs - 1].toFixed(0)} ms (node -e 0: ${Math.min(...bare).toFixed(0)} ms)`,
+  );
   fs.rmSync(home, { recursive: true, force: true });
 })();

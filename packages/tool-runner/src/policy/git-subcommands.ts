@@ -248,8 +248,8 @@ export const SUBCOMMANDS: Record<string, Rule> = {
   },
   notes: (rest, v) => SUBCOMMANDS.worktree(rest, v),
   archive: (rest, v) => {
-    const o = rest.find((a) => a === '-o' || a.startsWith('-o'));
-    if (o) return finding('git.exec_option', 'L2', { a: o });
+    // `-o/--output <file>` writes that file: a write, where it lands judged by archive's option table (git-net.ts).
+    if (rest.some((a) => a.startsWith('-o') || (a.startsWith('--o') && '--output'.startsWith(a.split('=')[0])))) return v.write();
     if (findLong(rest, ['--remote'])) return finding('git.network', 'L1', { s: v.sub }, { cat: ['network'] });
     const f = rest.findIndex((a) => a === '--format' || a.startsWith('--format='));
     const format = f < 0 ? undefined : rest[f].includes('=') ? rest[f].slice(rest[f].indexOf('=') + 1) : rest[f + 1];

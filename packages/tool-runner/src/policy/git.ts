@@ -345,7 +345,8 @@ function judgeSubcommand(sub: string, rawRest: readonly string[], ctx: JudgeCtx 
   }
 
   // Options that make any subcommand run a program or write a file.
-  const outOpt = findLong(rest, ['--output']);
+  // (archive's `--output` is its archive file, judged by where it writes: its table, git-net.ts.)
+  const outOpt = sub === 'archive' ? undefined : findLong(rest, ['--output']);
   if (outOpt) out.push(finding('git.exec_option', 'L2', { a: outOpt }));
   const ext = findLong(rest, ['--ext-diff']);
   if (ext) out.push(finding('git.exec_option', 'L2', { a: ext }));

@@ -1,3 +1,4 @@
+import { subcommandIndex } from './git-subcommand-index';
 import * as path from 'path';
 import { findLong, isInfoOnly, operands } from './args';
 import { finding, type Finding, type JudgeCtx } from './finding';
@@ -682,7 +683,7 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   }
   const handler = TABLE.get(name) ?? (/^python[0-9.]*$/.test(name) ? judgeInterpreter : undefined);
   if (!handler) return allowByPolicy(program, args, [...out, finding('program.unknown', 'L2', { p: name }, { allowable: true })], ctx);
-  if (!WRAPPERS[name] && name !== 'env' && !ESCALATION.has(name) && name !== 'busybox' && !LISTERS.has(name))
+  if (!WRAPPERS[name] && name !== 'env' && !ESCALATION.has(name) && name !== 'busybox' && !LISTERS.has(name) && !gitNamesOnly(name, args))
     out.push(...secretFindings(args, ctx));
   if (
     isInfoOnly(args) &&
@@ -716,6 +717,15 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   else if (!writes && own.every((f) => f.level === 'L0') && !WRAPPERS[name] && !ESCALATION.has(name) && name !== 'env')
     out.push(...readPathFindings(name, args, ctx));
   return allowByPolicy(program, args, out, ctx);
+}
+
+/** git sub-commands whose operands are names matched against ignore and attribute rules: nothing of the files is read. */
+const GIT_NAMES_ONLY = new Set(['check-ignore', 'check-attr']);
+
+function gitNamesOnly(name: string, args: readonly string[]): boolean {
+  if (name !== 'git') return false;
+  const at = subcommandIndex(args);
+  return at >= 0 && GIT_NAMES_ONLY.has(args[at]);
 }
 
 /**

@@ -20,6 +20,16 @@ const NAMES: ReadonlyArray<{ re: RegExp; class: RunsLaterClass }> = [
   },
   // Python runs every .pth file of site-packages and sitecustomize/usercustomize at start-up.
   { class: 'startup', re: /(^|\/)(site-packages\/[^/]+\.pth|sitecustomize\.py|usercustomize\.py)$/ },
+  // What interactive interpreters, REPLs and debuggers run when they start.
+  {
+    class: 'startup',
+    re: /(^|\/)(\.ipython|\.config\/ipython|\.jupyter|\.irbrc|\.pryrc|\.psqlrc|\.sqliterc|\.myclirc|\.gdbinit|\.config\/gdb|\.lldbinit|\.Rprofile|\.julia\/config|\.ghci|\.erlang|\.sbtrc|\.pythonrc(\.py)?)(\/|$)/,
+  },
+  // Assistants' settings name the hooks, MCP servers and commands they run (Claude Code, Codex, Gemini CLI, Qwen Code, Cursor, opencode, Continue).
+  {
+    class: 'tool-config',
+    re: /(^|\/)(\.claude\/settings(\.local)?\.json|\.claude\.json|\.claude\/hooks|\.codex\/config\.toml|\.gemini\/settings\.json|\.qwen\/settings\.json|\.cursor\/mcp\.json|\.config\/opencode|\.continue\/config\.(json|yaml|ts))(\/|$)/,
+  },
   { class: 'git', re: /(^|\/)(\.git|\.gitconfig|\.config\/git|\.husky)(\/|$)/ },
   { class: 'ssh', re: /(^|\/)\.ssh\/(authorized_keys2?|config|config\.d|rc|environment)(\/|$)/ },
   {

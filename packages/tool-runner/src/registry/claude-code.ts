@@ -5,6 +5,7 @@
  * `allowed-tools` go through. Which names a tool has is said by its own definition only.
  */
 import type { ArgKind } from '../permission-rules';
+import type { FsEditOne } from '../tool-steps';
 import type { AnyToolDefinition, ClaudeInputContext } from './types';
 import { workspaceModule } from '../lazy-modules';
 
@@ -141,7 +142,8 @@ export function claudeToolFields(
   const { tool, ...input } = step;
   const name = typeof tool === 'string' ? tool : (def?.name ?? 'exec');
   if (!def?.claude) return { tool_name: name, tool_input: input };
-  return { tool_name: def.claude.names[0] ?? name, tool_input: def.claude.input(input as never, ctx) };
+  const claudeName = def.claude.nameFor?.(input as never) ?? def.claude.names[0] ?? name;
+  return { tool_name: claudeName, tool_input: def.claude.input(input as never, ctx) };
 }
 
 /**
@@ -181,21 +183,36 @@ export function claudeRuleArgument(kind: ArgKind, arg: string): { arg: string } 
   return { arg };
 }
 
-/** Claude Code's `Edit` input (or a `MultiEdit` of one edit) as fs.edit's. */
+/** One of Claude Code's edits (`{old_string, new_string, replace_all?}`) as ours, or what is wrong with it (`prefix` names it). */
+function oneEdit(edit: unknown, prefix: string): FsEditOne | { error: string } {
+  if (!edit || typeof edit !== 'object' || Array.isArray(edit)) return { error: `${prefix || 'an edit '}must be an object` };
+  const e = edit as Record<string, unknown>;
+  const oldString = stringField(e, 'old_string');
+  if (typeof oldString !== 'string') return { error: prefix + oldString.error };
+  const newString = stringField(e, 'new_string');
+  if (typeof newString !== 'string') return { error: prefix + newString.error };
+  return given({ old_string: oldString, new_string: newString, replace_all: e.replace_all }) as unknown as FsEditOne;
+}
+
+/**
+ * Claude Code's `Edit` input, or its `MultiEdit` (`{file_path, edits: [...]}`), as fs.edit's: one
+ * edit as old_string / new_string, several as `edits` (applied in order, all or nothing, as there).
+ */
 export function editFromClaude(input: Record<string, unknown>): Record<string, unknown> | { error: string } {
   const file = stringField(input, 'file_path');
   if (typeof file !== 'string') return file;
-  let edit: Record<string, unknown> = input;
-  if (input.edits !== undefined) {
-    if (!Array.isArray(input.edits) || input.edits.length !== 1 || !input.edits[0] || typeof input.edits[0] !== 'object')
-      return { error: 'a MultiEdit is taken here only with one edit (send each edit as its own step)' };
-    edit = input.edits[0] as Record<string, unknown>;
+  if (input.edits === undefined) {
+    const one = oneEdit(input, '');
+    return 'error' in one ? one : { path: file, ...one };
   }
-  const oldString = stringField(edit, 'old_string');
-  if (typeof oldString !== 'string') return oldString;
-  const newString = stringField(edit, 'new_string');
-  if (typeof newString !== 'string') return newString;
-  return given({ path: file, old_string: oldString, new_string: newString, replace_all: edit.replace_all });
+  if (!Array.isArray(input.edits) || !input.edits.length) return { error: 'edits must be a list of {old_string, new_string} objects' };
+  const edits: FsEditOne[] = [];
+  for (const [i, raw] of input.edits.entries()) {
+    const one = oneEdit(raw, `edits[${i}].`);
+    if ('error' in one) return one;
+    edits.push(one);
+  }
+  return edits.length === 1 ? { path: file, ...edits[0] } : { path: file, edits };
 }
 
 /** Claude Code's `Grep` input as fs.grep's (its output modes all come back as matching lines here). */

@@ -12,6 +12,7 @@ import { httpGetTool } from './http-get';
 import { pluginRunTool } from './plugin-run';
 import { procKillTool, procStartTool, procStatusTool } from './proc';
 import { webSearchTool } from './web-search';
+import { planUpdateTool } from './plan-update';
 import type { AnyToolDefinition } from './types';
 
 /** Every built-in tool, in the order the prompt lists them. */
@@ -29,6 +30,7 @@ export const tools: readonly AnyToolDefinition[] = Object.freeze([
   procStartTool,
   procStatusTool,
   procKillTool,
+  planUpdateTool,
 ] as AnyToolDefinition[]);
 
 /** A tool name: dotted words (`exec`, `fs.read`, `mcp.github.create_issue`). */
@@ -99,10 +101,22 @@ function check(def: AnyToolDefinition): void {
     throw new TypeError(`tool ${def.name}: description needs zh and en`);
 }
 
+/** Options of a registry. */
+export interface ToolRegistryOptions {
+  /**
+   * Only the tools this accepts are in the registry (a sub-agent limited to its tools): the
+   * others, built-in or registered later, are left out, and a step naming one is refused as a
+   * tool this registry does not have, with `withheldNote` (why) beside the tools it does have.
+   */
+  only?: (def: AnyToolDefinition) => boolean;
+  withheldNote?: string;
+}
+
 /** A registry of the built-in tools plus `extra` ones. Each runner owns its registry. */
-export function createToolRegistry(extra: readonly AnyToolDefinition[] = []): ToolRegistry {
+export function createToolRegistry(extra: readonly AnyToolDefinition[] = [], options: ToolRegistryOptions = {}): ToolRegistry {
   const list: AnyToolDefinition[] = [];
   const byName = new Map<string, AnyToolDefinition>();
+  const withheld = new Set<string>();
   let schema: z.ZodType<Step> | undefined;
   const registry: ToolRegistry = {
     get tools() {
@@ -112,6 +126,11 @@ export function createToolRegistry(extra: readonly AnyToolDefinition[] = []): To
     register(def) {
       check(def);
       if (byName.has(def.name)) throw new Error(`a tool named "${def.name}" is already registered`);
+      // Left out, now and when offered again (a tool that joins at every sync).
+      if (withheld.has(def.name) || (options.only && !options.only(def))) {
+        withheld.add(def.name);
+        return;
+      }
       list.push(def);
       byName.set(def.name, def);
       schema = undefined;
@@ -132,8 +151,13 @@ export function createToolRegistry(extra: readonly AnyToolDefinition[] = []): To
       const tooBig = jsonLimitProblem(step);
       if (tooBig) return { ok: false, error: `the step is too large or too deep: ${tooBig}` };
       const name = (step as { tool?: unknown }).tool ?? 'exec';
-      if (typeof name !== 'string' || !byName.has(name))
-        return { ok: false, error: `unknown tool "${String(name)}" (known: ${list.map((t) => t.name).join(', ')})` };
+      if (typeof name !== 'string' || !byName.has(name)) {
+        const why =
+          typeof name === 'string' && withheld.has(name)
+            ? `tool "${name}" is not available here${options.withheldNote ? ` (${options.withheldNote})` : ''}`
+            : `unknown tool "${String(name)}"`;
+        return { ok: false, error: `${why} (known: ${list.map((t) => t.name).join(', ')})` };
+      }
       const parsed = registry.stepSchema().safeParse(step);
       return parsed.success ? { ok: true, step: parsed.data } : { ok: false, error: describeIssues(parsed.error, name) };
     },

@@ -90,6 +90,8 @@ export interface ClaudeCodeForm<I extends object = Record<string, unknown>> {
    * Two tools may share a name (exec and proc.start are both `Bash`): a rule naming it covers both.
    */
   names: readonly string[];
+  /** The `tool_name` a hook reads for this input, when it is not the first name (fs.edit with `edits` is `MultiEdit`). */
+  nameFor?(input: I): string;
   /** The step's input in Claude Code's field names (`command`, an absolute `file_path`, …): a hook's `tool_input`. */
   input(input: I, ctx: ClaudeInputContext): Record<string, unknown>;
   /**

@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { message } from '../i18n';
 import { isBroadWorkspace } from '../policy/fs-rules';
-import type { FsEditStep, FsWriteStep } from '../tool-steps';
+import type { FsEditOne, FsEditStep, FsWriteStep } from '../tool-steps';
 import { isInside, type ResolvedPath } from '../workspace';
 import { decodeText, diffCounts, FS_MAX_FILE_BYTES, isBinary, newFilePreview, redactDiff, snippetAround, unifiedDiff } from './fs-common';
 import { toolError, type SessionToolContext, type ToolErrorResult } from './session';
@@ -19,6 +19,8 @@ export interface FsChangeResult {
   created?: boolean;
   /** fs.edit: how many occurrences were replaced. */
   replacements?: number;
+  /** fs.edit with `edits`: how many replacements it made (each may replace several places). */
+  edits?: number;
   added: number;
   removed: number;
   /** A few numbered, redacted lines around the first change. */
@@ -113,7 +115,7 @@ async function commit(
   { target, before, binary }: Target,
   after: string,
   ctx: SessionToolContext,
-  { fallback, ...extra }: { replacements?: number; fallback?: string },
+  { fallback, ...extra }: { replacements?: number; edits?: number; fallback?: string },
 ): Promise<FsStepResult> {
   const { session, lang } = ctx;
   const diff = before === null || binary ? newFilePreview(f, after) : unifiedDiff(f, before, after, fallback);
@@ -172,23 +174,31 @@ async function commit(
   };
 }
 
-/** fs.edit: exact string replacement, with the diff shown before the question. */
-export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Promise<FsStepResult> {
-  const { lang } = ctx;
-  const f = step.path;
-  const err = (code: string, id: string, params: Record<string, string | number> = {}): ToolErrorResult =>
-    toolError(ctx, 'fs.edit', code, message(id, lang, { f, ...params }).reason, { path: f });
-  if (step.old_string === '') return err('EMPTY_OLD_STRING', 'fs.err.empty_old');
-  if (step.old_string === step.new_string) return err('NO_CHANGE', 'fs.err.same');
-  const opened = await withHeldText(openTarget(step, 'fs.edit', ctx), ctx);
-  if ('_event' in opened) return opened;
-  const text = opened.before ?? '';
-  let oldS = step.old_string;
-  let newS = step.new_string;
+/** Why one replacement cannot be made: a message id of tools.json, its parameters, an error code. */
+interface EditProblem {
+  code: string;
+  id: string;
+  params?: Record<string, string | number>;
+  occurrences?: number;
+}
+
+/** What is wrong with a replacement before any file is read: an empty or unchanged old_string. */
+function pointless(edit: FsEditOne): EditProblem | undefined {
+  if (edit.old_string === '') return { code: 'EMPTY_OLD_STRING', id: 'fs.err.empty_old' };
+  if (edit.old_string === edit.new_string) return { code: 'NO_CHANGE', id: 'fs.err.same' };
+  return undefined;
+}
+
+/** One replacement applied to `text`: the text after it and how many places it replaced, or why not. */
+export function applyEdit(text: string, edit: FsEditOne): { text: string; count: number; oldS: string; newS: string } | EditProblem {
+  const problem = pointless(edit);
+  if (problem) return problem;
+  let oldS = edit.old_string;
+  let newS = edit.new_string;
   let count = countOccurrences(text, oldS);
   // A model writes "\n"; a Windows file has "\r\n": match it the file's way.
   if (count === 0 && text.includes('\r\n') && oldS.includes('\n') && !oldS.includes('\r')) {
-    const crlf = (s: string): string => s.replace(/\r?\n/g, '\r\n');
+    const crlf = (x: string): string => x.replace(/\r?\n/g, '\r\n');
     const c = countOccurrences(text, crlf(oldS));
     if (c > 0) {
       oldS = crlf(oldS);
@@ -196,14 +206,59 @@ export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Prom
       count = c;
     }
   }
-  if (count === 0) return err('NOT_FOUND_IN_FILE', oldS.includes('[redacted') ? 'fs.err.redacted_old' : 'fs.err.old_not_found');
-  if (count > 1 && step.replace_all !== true) return { ...err('AMBIGUOUS', 'fs.err.ambiguous', { n: count }), occurrences: count };
-  const after = replaceExact(text, oldS, newS, step.replace_all === true);
-  // Shown instead of hunks when a diff of a huge file would take too long.
-  const fallback =
-    [...oldS.split(/\r?\n/).map((l) => `-${l}`), ...newS.split(/\r?\n/).map((l) => `+${l}`)].join('\n') +
-    (count > 1 ? `\n(× ${count})` : '');
-  return commit('fs.edit', f, opened, after, ctx, { replacements: step.replace_all === true ? count : 1, fallback });
+  if (count === 0) return { code: 'NOT_FOUND_IN_FILE', id: oldS.includes('[redacted') ? 'fs.err.redacted_old' : 'fs.err.old_not_found' };
+  if (count > 1 && edit.replace_all !== true)
+    return { code: 'AMBIGUOUS', id: 'fs.err.ambiguous', params: { n: count }, occurrences: count };
+  return { text: replaceExact(text, oldS, newS, edit.replace_all === true), count: edit.replace_all === true ? count : 1, oldS, newS };
+}
+
+/** The first words of an old_string, on one line, for naming which edit failed. */
+function quote(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+}
+
+/**
+ * fs.edit: exact string replacement — one, or several in order (`edits`), each on the text the
+ * previous one left — all or nothing, with one diff shown before one question. A replacement that
+ * cannot be made names itself (`edits[i]` and the start of its old_string) and nothing is written.
+ */
+export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Promise<FsStepResult> {
+  const { lang } = ctx;
+  const f = step.path;
+  const edits = step.edits ?? [{ old_string: step.old_string ?? '', new_string: step.new_string ?? '', replace_all: step.replace_all }];
+  const multi = step.edits !== undefined;
+  const fail = (p: EditProblem, i: number): ToolErrorResult => {
+    const why = message(p.id, lang, { f, ...p.params }).reason;
+    const text = multi ? message('fs.err.in_edit', lang, { i, n: edits.length, q: quote(edits[i].old_string), why }).reason : why;
+    return toolError(ctx, 'fs.edit', p.code, text, {
+      path: f,
+      ...(multi ? { edit: i } : {}),
+      ...(p.occurrences ? { occurrences: p.occurrences } : {}),
+    });
+  };
+  // What can be told without the file first: an empty or unchanged replacement.
+  for (const [i, e] of edits.entries()) {
+    const p = pointless(e);
+    if (p) return fail(p, i);
+  }
+  const opened = await withHeldText(openTarget(step, 'fs.edit', ctx), ctx);
+  if ('_event' in opened) return opened;
+  let after = opened.before ?? '';
+  let replacements = 0;
+  const shown: string[] = [];
+  for (const [i, e] of edits.entries()) {
+    const applied = applyEdit(after, e);
+    if ('code' in applied) return fail(applied, i);
+    after = applied.text;
+    replacements += applied.count;
+    // Shown instead of hunks when a diff of a huge file would take too long.
+    shown.push(
+      [...applied.oldS.split(/\r?\n/).map((l) => `-${l}`), ...applied.newS.split(/\r?\n/).map((l) => `+${l}`)].join('\n') +
+        (applied.count > 1 ? `\n(× ${applied.count})` : ''),
+    );
+  }
+  return commit('fs.edit', f, opened, after, ctx, { replacements, ...(multi ? { edits: edits.length } : {}), fallback: shown.join('\n') });
 }
 
 /** fs.write: create or overwrite, with the diff (or the new file's head) shown first. */

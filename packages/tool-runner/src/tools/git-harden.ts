@@ -7,23 +7,11 @@
  * reported with the result.
  */
 import { GIT_READ_SUBCOMMANDS } from '../policy/git';
+import { subcommandIndex, VALUED_GLOBALS } from '../policy/git-subcommand-index';
 import { unwrapCommand } from '../policy/programs/unwrap';
 import { GIT_PROGRAM_KEYS } from '../policy/workspace-programs';
 import { execModule } from '../lazy-modules';
 import { gitConfigStamp } from './git-config-stamp';
-
-/** Global options of git that take a value in the next argument. */
-const VALUED_GLOBALS = new Set([
-  '-C',
-  '-c',
-  '--git-dir',
-  '--work-tree',
-  '--namespace',
-  '--config-env',
-  '--attr-source',
-  '--exec-path',
-  '--super-prefix',
-]);
 
 /** Subcommands that take diff options: an external diff and textconv are switched off with flags. */
 const DIFF_FAMILY = new Set([
@@ -94,16 +82,6 @@ export interface GitHardening {
   config: Array<[string, string]>;
   /** What was switched off, for the result: `--no-ext-diff`, `filter.lfs.*`, `core.hooksPath=/dev/null`, … */
   notes: string[];
-}
-
-/** Where the subcommand is in git's argument vector (after the global options), or -1. */
-export function subcommandIndex(args: readonly string[]): number {
-  let i = 0;
-  while (i < args.length && args[i].startsWith('-')) {
-    if (args[i] === '--') return -1;
-    i += VALUED_GLOBALS.has(args[i]) ? 2 : 1;
-  }
-  return i < args.length ? i : -1;
 }
 
 /**

@@ -7,7 +7,7 @@
 import { exec, type ExecResult } from '../exec';
 import { GIT_READ_SUBCOMMANDS } from '../policy/git';
 import { hardenedCommand } from './exec-tool';
-import { subcommandIndex } from './git-harden';
+import { subcommandIndex } from '../policy/git-subcommand-index';
 
 export interface GitReadOptions {
   cwd: string;

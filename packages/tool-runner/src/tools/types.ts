@@ -1,4 +1,5 @@
 import type { PatchFileOptions, PatchFileResult } from '@holic512/json-patch';
+import type { PlanItem } from '../tool-steps';
 import type { ExecOptions, ExecResult, InheritResult } from '../exec';
 import type { Parsed } from '../parse-output';
 import type { FsDeps } from './fs-common';
@@ -78,8 +79,20 @@ export interface StoppedToolResult {
   decision: ResultDecision;
 }
 
+/** plan.update: the plan as it now stands (no side effect). */
+export interface PlanResult {
+  _event: 'tool_result';
+  id: string;
+  tool: 'plan.update';
+  plan: PlanItem[];
+  /** `2/5 done: the step in progress`. */
+  summary: string;
+  decision: ResultDecision;
+}
+
 export type ToolResult =
   | RunToolResult
+  | PlanResult
   | PatchToolResult
   | StoppedToolResult
   | FsReadResult

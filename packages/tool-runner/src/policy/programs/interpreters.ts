@@ -3,6 +3,7 @@ import { isInfoOnly, shortCluster } from '../args';
 import { finding, type Finding, type JudgeCtx } from '../finding';
 import { folderDelete } from './build-deletes';
 import { readOnly } from './common';
+import { isOutsideWorkspace, normalisePathArg } from '../paths';
 import { isLlmBaseScript, isSlothtoolScript, llmBaseConfigWrite, selfConfig, slothtoolSelfConfig } from '../self-config';
 
 export const INTERPRETERS = new Set([
@@ -83,6 +84,8 @@ export function interpreterKind(name: string): keyof typeof INLINE {
 
 export const PYTHON_MODULES: Record<string, Finding['level']> = {
   'json.tool': 'L1',
+  py_compile: 'L1',
+  compileall: 'L1',
   pytest: 'L1',
   unittest: 'L1',
   mypy: 'L1',
@@ -93,14 +96,55 @@ export const PYTHON_MODULES: Record<string, Finding['level']> = {
   pip: 'L1',
 };
 
+/**
+ * A script file an interpreter runs: one of the workspace's own is project code, asked like
+ * `npm test` and run in the approved step's sandbox (DESIGN §9); one elsewhere cannot be judged
+ * (L2, unless allowedPrograms or a trusted code folder names it).
+ */
+export function scriptFinding(p: string, script: string, ctx: JudgeCtx, certain = true): Finding {
+  // A URL (`deno run https://…`, `node data:…`) is nobody's file.
+  const abs = certain && ctx.cwd && !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(script) ? normalisePathArg(script, ctx) : undefined;
+  if (abs !== undefined && !isOutsideWorkspace(abs, ctx)) return finding('project.script', 'L1', { p, s: script });
+  return finding('interp.script', 'L2', { p, a: script }, { allowable: true });
+}
+
+/**
+ * Options known to take no separate value, by interpreter kind: only after these is the first
+ * operand surely the script (`python3 -W ignore /tmp/x.py` runs /tmp/x.py, not `ignore`). An
+ * option with its value attached (`--opt=value`) is unambiguous for every kind.
+ */
+const FLAG_ONLY: Record<keyof typeof INLINE, RegExp> = {
+  shell: /^(-[euxvn]+|--norc|--noprofile|--posix)$/,
+  node: /^--(no-warnings|no-deprecation|enable-source-maps|trace-(warnings|uncaught|deprecation)|throw-deprecation|expose-gc|preserve-symlinks)$/,
+  python: /^-[uBOIPEsSqbdRv]+$/,
+  perl: /^-[wWTtsl]+$/,
+  ruby: /^-[wWvd]+$/,
+  php: /^-[nqH]+$/,
+  other: /^$/,
+};
+
+/**
+ * PowerShell reads a parameter from any unambiguous prefix of its name, in any case, after `-`
+ * or `/`: `-Command`, `-comm`, `-c`, `-EncodedCommand`, `-enc`, `-e`, `-ec`, `-CommandWithArgs`,
+ * `-cwa` all run the text that follows.
+ */
+function powershellInline(a: string): boolean {
+  const name = /^[-/]+([A-Za-z]+)(?::.*)?$/.exec(a)?.[1]?.toLowerCase();
+  if (!name) return false;
+  return name === 'ec' || name === 'cwa' || ['command', 'encodedcommand', 'commandwithargs'].some((n) => n.startsWith(name));
+}
+
 export function judgeInterpreter(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   if (isInfoOnly(args, name === 'node' || name === 'nodejs' ? ['-v'] : ['-v', '-version']))
     return [finding('interp.info', 'L0', { p: name })];
   if (args.length === 0) return [finding('interactive', 'L2', { p: name })];
   const kind = interpreterKind(name);
   const spec = INLINE[kind];
+  const powershell = name === 'pwsh' || name === 'powershell';
+  let certain = true;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
+    if (powershell && powershellInline(a)) return [finding('interp.inline', 'L2', { p: name, a })];
     if (a === '--' || !a.startsWith('-') || a === '-') {
       const script = a === '--' ? args[i + 1] : a;
       if (script === undefined || script === '-') return [finding('interactive', 'L2', { p: name })];
@@ -115,7 +159,7 @@ export function judgeInterpreter(args: readonly string[], name: string, ctx: Jud
       // `node --check file` only parses the file (the options before it were read above: none loads code).
       if ((name === 'node' || name === 'nodejs') && args.slice(0, i).some((o) => o === '--check' || o === '-c'))
         return [readOnly(`${name} --check`)];
-      return [finding('interp.script', 'L2', { p: name, a: script }, { allowable: true })];
+      return [scriptFinding(name, script, ctx, certain)];
     }
     if (kind === 'python' && (a === '-m' || (shortCluster(a)?.endsWith('m') ?? false))) {
       const mod = a === '-m' ? (args[i + 1] ?? '') : a.slice(a.indexOf('m') + 1) || (args[i + 1] ?? '');
@@ -148,6 +192,7 @@ export function judgeInterpreter(args: readonly string[], name: string, ctx: Jud
       return [finding('interp.inline', 'L2', { p: name, a })];
     }
     if (kind === 'node' && (a === '--test' || a === '--run')) return [finding('project.script', 'L1', { p: name, s: a })];
+    if (powershell || !(FLAG_ONLY[kind].test(a) || /^--[A-Za-z][\w-]*=/.test(a))) certain = false;
   }
   return [finding('interactive', 'L2', { p: name })];
 }

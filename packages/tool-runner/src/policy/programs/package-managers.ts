@@ -4,6 +4,7 @@ import { finding, type Finding, type JudgeCtx } from '../finding';
 import { secretFindings } from '../paths';
 import { judgeCommand, isKnownProgram } from '../programs';
 import { execArg, readOnly, writeFile, type Handler } from './common';
+import { scriptFinding } from './interpreters';
 
 export function judgeSubcommands(
   read: string[],
@@ -392,6 +393,16 @@ export const PM_PUBLISH = [
   'dist-tag',
 ];
 
+/**
+ * Whether `script` is surely the file bun or deno runs: every option before it is one known to
+ * take no separate value (`-A`, `--allow-net`) or has its value attached (`--config=x.json`);
+ * after `--config x.json` the first operand is only the option's value.
+ */
+function surelyTheScript(args: readonly string[], script: string): boolean {
+  const before = args.slice(0, args.indexOf(script));
+  return before.every((a) => a === 'run' || /^(-[Aq]+|--(allow|deny)-[a-z-]+(=.*)?|--[a-z][\w-]*=.*)$/.test(a));
+}
+
 export function judgeProjectTool(read: string[]): Handler {
   return (args, name, ctx) => {
     if (isInfoOnly(args, ['-v']) && !PROJECT_CODE_ALWAYS.has(name)) return [readOnly(name)];
@@ -399,11 +410,12 @@ export function judgeProjectTool(read: string[]): Handler {
     if (inline) return [finding('interp.inline', 'L2', { p: name, a: inline })];
     const sub = operands(args)[0] ?? '';
     if ((name === 'deno' && sub === 'run') || (name === 'bun' && sub === 'run' && /\.[cm]?[jt]sx?$/.test(operands(args)[1] ?? ''))) {
-      return [finding('interp.script', 'L2', { p: `${name} run`, a: operands(args)[1] ?? '' }, { allowable: true })];
+      const script = operands(args)[1] ?? '';
+      return [scriptFinding(`${name} run`, script, ctx, surelyTheScript(args, script))];
     }
     if (name === 'deno' && sub === 'repl') return [finding('interactive', 'L2', { p: name })];
     if ((name === 'bun' || name === 'deno') && /\.([cm]?[jt]sx?|json)$|\//.test(sub))
-      return [finding('interp.script', 'L2', { p: name, a: sub }, { allowable: true })];
+      return [scriptFinding(name, sub, ctx, surelyTheScript(args, sub))];
     if (read.some((r) => args[0] === r || sub === r)) return [readOnly(`${name} ${sub || args[0]}`.trim())];
     if (CONFIG_RUNS_PROGRAMS[name]?.includes(sub)) return [finding('repo.config_programs', 'L1', { p: `${name} ${sub}` })];
     if (PROJECT_CODE_ALWAYS.has(name) && (name === 'mvn' || name === 'gradle' || name === 'sbt') && isInfoOnly(args, ['-v']))
