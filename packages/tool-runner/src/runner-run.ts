@@ -1,5 +1,5 @@
 import { message } from './i18n';
-import type { ConfirmAnswer, ConfirmRequest, RunOptions } from './runner';
+import type { ConfirmAnswer, ConfirmRequest, RunOptions } from './runner-types';
 import { invalidVerdict, judgeValid, type JudgeSetup, type Judgement } from './runner-judge';
 import { renderVerdict } from './render-verdict';
 import { finding } from './policy/finding';
