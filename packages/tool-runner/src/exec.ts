@@ -1,4 +1,4 @@
-import { spawn as spawnChild, type ChildProcess, type SpawnOptions } from 'child_process';
+import { spawn as spawnChild, type ChildProcess } from 'child_process';
 import crossSpawn from 'cross-spawn';
 import { BoundedCapture } from './capture';
 import { wireOutput } from './capture-stream';
