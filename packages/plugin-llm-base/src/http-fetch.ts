@@ -4,7 +4,7 @@
  * Why not undici, which both use by default and which this package used before: loading it is a
  * large part of a short run such as `slothtool ai -p "hi"` (time and memory), and its HTTP parser
  * is WebAssembly whose background compilation node waits for before it exits, on every run.
- * node:http's parser is native and already in node (the figures: bench/results.md).
+ * node:http's parser is native and already in node (the figures: bench/measured-once.md).
  *
  * What the SDKs rely on, and what this gives: a `Response` (web-lite.ts: status, headers, a
  * streaming web `body`, `url`; node's own would load undici after all), the caller's `signal`,

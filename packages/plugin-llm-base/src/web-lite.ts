@@ -3,7 +3,7 @@
  *
  * Node defines `Headers`, `Request`, `Response` and `FormData` as lazy globals: the first touch of
  * any of them loads its whole fetch implementation (undici, with http2 and the web streams it
- * needs), a noticeable part of a first reply of `slothtool ai -p` (the figures: bench/results.md).
+ * needs), a noticeable part of a first reply of `slothtool ai -p` (the figures: bench/measured-once.md).
  * The openai SDK touches `Headers` on every request
  * and our fetch (http-fetch.ts) made a `Response` for every answer; neither needs more than the
  * part of the standard written here.

@@ -1,8 +1,9 @@
 /**
  * Spawning through a small helper process. libuv starts a program with fork(), and fork copies
  * the page tables of the whole process, so the larger `ai` grows the more every step pays, with
- * the event loop blocked meanwhile. The helper is a small fresh node process that forks for us; the command's stdout and stderr
- * pipes come back as handles over IPC, so output is read here directly, with no copy in between.
+ * the event loop blocked meanwhile (the figures: bench/measured-once.md). The helper is a small
+ * fresh node process that forks for us; the command's stdout and stderr pipes come back as
+ * handles over IPC, so output is read here directly, with no copy in between.
  *
  * `spawn()` returns at once a ChildProcess-like object (the streams start delivering when their
  * handles arrive). Until the helper is up, and on Windows, or when it fails, spawning is direct.
