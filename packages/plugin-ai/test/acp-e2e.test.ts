@@ -197,6 +197,31 @@ test('session/load replays the stored conversation and goes on with it', async (
   ).rejects.toThrow();
 });
 
+test('plan.update is a plan update (the whole list, done as completed), sent again when the session is loaded', async () => {
+  const items = [
+    { step: 'read the config', status: 'done' },
+    { step: 'fix the parser', status: 'in_progress' },
+    { step: 'run the tests', status: 'pending' },
+  ];
+  const entries = [
+    { content: 'read the config', priority: 'medium', status: 'completed' },
+    { content: 'fix the parser', priority: 'medium', status: 'in_progress' },
+    { content: 'run the tests', priority: 'medium', status: 'pending' },
+  ];
+  const first = start();
+  const sessionId = await open(first);
+  fx.server.enqueue(cmd({ tool: 'plan.update', items }), chat('planned'));
+  expect(await prompt(first, sessionId, 'plan it')).toEqual({ stopReason: 'end_turn' });
+  expect(first.permissions).toEqual([]);
+  expect(first.of('plan')).toEqual([expect.objectContaining({ sessionUpdate: 'plan', entries })]);
+  expect(await first.close()).toBe(0);
+
+  const second = start();
+  await second.initialize();
+  await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: fx.cwd, mcpServers: [] });
+  expect(second.of('plan')).toEqual([expect.objectContaining({ sessionUpdate: 'plan', entries })]);
+});
+
 test('plan mode (session/set_mode) refuses a write without a question', async () => {
   const run = start({ answer: allowOnce });
   const sessionId = await open(run);

@@ -14,6 +14,7 @@ import { VERSION } from '../version';
 import { ACP_MODES, AcpSession, type SessionSetup } from './session';
 import { clientServers } from './mcp-servers';
 import { replayUpdates } from './history';
+import { planUpdate } from './updates';
 import { profileSeesImages } from './images-capability';
 
 /** What the connection's methods share. */
@@ -79,6 +80,8 @@ export class AcpAgent {
     if (skipped) this.c.log(t(this.c.lang, 'acpLoadSkipped', { id: params.sessionId, n: skipped }));
     this.sessions.set(session.id, session);
     for (const update of replayUpdates(store.read(params.sessionId).records)) void session.send(update);
+    const plan = session.app.agent.plan();
+    if (plan) void session.send(planUpdate(plan));
     await session.flushed();
     this.announceCommands(session);
     return { modes: this.modes(session) };

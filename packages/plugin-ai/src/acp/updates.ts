@@ -6,7 +6,8 @@
  * the reason it did not run). Everything is redacted by the caller on its way out.
  */
 import * as path from 'path';
-import type { SessionUpdate, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
+import type { PlanEntry, SessionUpdate, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
+import type { PlanItem } from '@holic512/tool-runner';
 import type { AgentEvent } from '../agent/events';
 import type { ToolResult } from '../agent/runner-types';
 import type { Step } from '../context/protocol';
@@ -32,6 +33,13 @@ export function textContent(text: string): ToolCallContent {
 export function kindOf(step: Step, tools?: KindRegistry): ToolKind {
   const kind = tools?.get(step.tool ?? 'exec')?.kind;
   return KINDS.includes(kind as ToolKind) ? (kind as ToolKind) : 'other';
+}
+
+const PLAN_STATUS: Record<PlanItem['status'], PlanEntry['status']> = { pending: 'pending', in_progress: 'in_progress', done: 'completed' };
+
+/** The model's plan (plan.update) as ACP's `plan` update: the whole list each time, as the protocol asks. */
+export function planUpdate(items: readonly PlanItem[]): SessionUpdate {
+  return { sessionUpdate: 'plan', entries: items.map((i) => ({ content: i.step, priority: 'medium', status: PLAN_STATUS[i.status] })) };
 }
 
 /** Fields of a step read by name (the mapper knows fields, not tools). */
@@ -161,6 +169,8 @@ export class UpdateMapper {
           : [{ sessionUpdate: 'tool_call_update', toolCallId: event.id, status: 'in_progress' }];
       case 'tool_result':
         return [this.finished(event.result)];
+      case 'plan':
+        return [planUpdate(event.items)];
       default:
         return [];
     }
