@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { redactValue } from '@holic512/shared';
+import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 import { ensurePrivateDirOnce, readJsonLines } from '@holic512/shared/lib/private-files';
 import { LlmBaseError } from './errors';
 import { Lang, t } from './i18n';
@@ -62,7 +63,6 @@ function migrateLegacy(env: NodeJS.ProcessEnv, lang: Lang, now: () => Date): voi
     fs.renameSync(legacy, `${legacy}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`);
     return;
   }
-  const { writeFileAtomicSync } = require('@holic512/shared/lib/atomic-write') as typeof import('@holic512/shared/lib/atomic-write');
   const lines = [...calls]
     .reverse()
     .map((c) => JSON.stringify(redactValue(c)) + '\n')

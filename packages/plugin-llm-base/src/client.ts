@@ -1,5 +1,5 @@
 import { randomUUID } from 'crypto';
-import type OpenAIType from 'openai';
+import * as openai from 'openai';
 import { addCall } from './call-log';
 import { getProfile, rememberJsonMode, resolveApiKey, StoreContext } from './config-store';
 import { ApiError, LlmBaseError } from './errors';
@@ -13,17 +13,13 @@ import { causeCode, mapError, seconds, type MapContext } from './map-error';
 export { causeCode, mapError };
 import { normalizeUsage, priced, type Usage } from './token-usage';
 import { promptCacheKey } from './prompt-cache';
-import { hasImages, requestMessage, ToolCallAssembler, toolCallsOf, type ToolCall } from './transport';
-import { createHttpFetch, FETCH_HOOKS, type FetchHooks } from './http-fetch';
+import { hasImages, requestMessage, type ToolCall } from './transport';
+import { complete, createClient, rejectsResponseFormat, sharedClient, watchedTransport, type Completed } from './openai-client';
+import { completeNative, isOllamaProfile, type Fallback } from './ollama-native';
 
 export { normalizeUsage, type Usage };
 
-type Sdk = typeof import('openai');
-
-/** Loaded on the first call, so requiring lib/index.js stays cheap. */
-export function loadSdk(): Sdk {
-  return require('openai') as Sdk;
-}
+type Sdk = typeof openai;
 
 /** The strict-JSON system prompt prepended to every llm_chat (the original's wording). */
 export const JSON_MODE_SYSTEM_PROMPT = [
@@ -98,89 +94,6 @@ function normalizeMessages(messages: unknown): Array<Record<string, unknown> & {
     .map((m) => requestMessage(m) as Record<string, unknown> & { role: string; content: unknown });
 }
 
-export function contentToText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((p) =>
-        typeof p === 'string'
-          ? p
-          : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string'
-            ? (p as { text: string }).text
-            : '',
-      )
-      .join('')
-      .trim();
-  }
-  if (content && typeof content === 'object') return JSON.stringify(content);
-  return '';
-}
-
-/** How requests go out: node:http's fetch (http-fetch.ts) with this request's connect limit and hook. */
-export interface Transport {
-  fetch: typeof fetch;
-}
-
-/**
- * A transport whose connection attempt gives up after `connectMs` and tells the watch when the
- * connection is up (the SDK's own timeout only covers the whole wait for response headers,
- * which a local server loading a model legitimately keeps long).
- */
-function watchedTransport(watch: RequestWatch, connectMs: number): Transport {
-  return { fetch: createHttpFetch(watchHooks(watch, connectMs)) };
-}
-
-function watchHooks(watch: RequestWatch, connectMs: number): FetchHooks {
-  return { connectMs, connected: () => watch.connected() };
-}
-
-/** The request options that give one request its watch (signal, connect limit, connected). */
-function watched(watch: RequestWatch, connectMs: number): OpenAIType.RequestOptions {
-  return {
-    signal: watch.signal,
-    fetchOptions: { [FETCH_HOOKS]: watchHooks(watch, connectMs) } as OpenAIType.RequestOptions['fetchOptions'],
-  };
-}
-
-let ollamaNative: typeof import('./ollama-native') | undefined;
-
-/**
- * Clients kept for the process, one per server, key, time-out and retries: building one costs
- * about 0.2 ms, and one client keeps its connections (each request brings its own watch).
- */
-const clients = new Map<string, OpenAIType>();
-
-function sharedClient(sdk: Sdk, profile: ProfileConfig, apiKey: string): OpenAIType {
-  const key = [profile.base_url, apiKey, profile.timeout, profile.max_retries ?? 2].join('\u0000');
-  let client = clients.get(key);
-  if (!client) {
-    if (clients.size >= 8) clients.delete(clients.keys().next().value as string);
-    client = createClient(sdk, profile, apiKey);
-    clients.set(key, client);
-  }
-  return client;
-}
-
-/** A client for one profile; keys never reach the environment-driven SDK defaults. */
-export function createClient(sdk: Sdk, profile: ProfileConfig, apiKey: string, transport?: Transport): OpenAIType {
-  return new sdk.OpenAI({
-    fetch: (transport?.fetch ?? createHttpFetch()) as never,
-    baseURL: profile.base_url.replace(/\/+$/, ''),
-    // The SDK refuses an empty key; keyless local servers ignore whatever is sent.
-    apiKey: apiKey || 'no-key',
-    organization: null,
-    project: null,
-    timeout: profile.timeout,
-    maxRetries: profile.max_retries ?? 2,
-    logLevel: 'off',
-  });
-}
-
-/** A 400/422 after sending response_format: the provider does not take that parameter. */
-function rejectsResponseFormat(err: unknown, sdk: Sdk): boolean {
-  return err instanceof sdk.APIError && (err.status === 400 || err.status === 422);
-}
-
 export interface CallDeps {
   env: NodeJS.ProcessEnv;
   lang: Lang;
@@ -191,77 +104,102 @@ export interface CallDeps {
 }
 
 /** The call's log line (call-log.ts writes it once the caller has its answer; a log that
- * cannot be written never turns a successful answer into a failure). */
-function log(record: CallRecord, deps: CallDeps): void {
+ * cannot be written never turns a successful answer into a failure). Metadata only. */
+function logCall(
+  kind: 'chat' | 'raw',
+  call: { callId: string; start: number; profile: string | null },
+  outcome: { model: string; usage: Usage; more?: Partial<CallRecord> } | { code: string },
+  deps: CallDeps,
+): void {
+  const base = { call_id: call.callId, timestamp: new Date(call.start).toISOString(), profile: call.profile };
+  const record: CallRecord =
+    'code' in outcome
+      ? { ...base, model: null, duration_ms: deps.now() - call.start, success: false, usage: null, kind, error_code: outcome.code }
+      : { ...base, model: outcome.model, duration_ms: deps.now() - call.start, success: true, usage: outcome.usage, kind, ...outcome.more };
   addCall(record, deps.env, deps.lang);
 }
 
-/** The log line of a call that failed: metadata only, like every log line. */
-function logFailure(
-  kind: 'chat' | 'raw',
-  call: { callId: string; start: number; profile: string | null; code: string },
-  deps: CallDeps,
-): void {
-  log(
-    {
-      call_id: call.callId,
-      timestamp: new Date(call.start).toISOString(),
-      profile: call.profile,
-      model: null,
-      duration_ms: deps.now() - call.start,
-      success: false,
-      usage: null,
-      kind,
-      error_code: call.code,
-    },
-    deps,
-  );
-}
-
-interface Completed {
-  text: string;
-  usage: unknown;
-  toolCalls?: ToolCall[];
-  /** The server refused the response_format; the answer came without it. */
-  formatRejected?: boolean;
-}
-
-async function complete(
-  client: OpenAIType,
-  body: Record<string, unknown>,
-  options: ChatOptions,
-  watch: RequestWatch,
-  connectMs: number,
-): Promise<Completed> {
-  if (options.onText) {
-    const stream = await client.chat.completions.create(
-      { ...(body as object), stream: true, stream_options: { include_usage: true } } as OpenAIType.Chat.ChatCompletionCreateParamsStreaming,
-      watched(watch, connectMs),
+/** A model the probe found blind gets a clear message instead of a failed (and paid) call. */
+function refuseImagesIfBlind(messages: unknown, profileId: string, profile: ProfileConfig, model: string, lang: Lang): void {
+  const caps = profile.capabilities as { vision?: boolean; probed_at?: string } | undefined;
+  if (caps?.vision === false && Array.isArray(messages) && messages.some((m) => hasImages(m as { content?: unknown }))) {
+    throw new LlmBaseError(
+      'PROVIDER_ERROR',
+      t(lang, 'noVision', { profile: profileId, model, date: String(caps.probed_at ?? '').slice(0, 10) }),
+      'no_vision',
     );
-    let text = '';
-    let usage: unknown;
-    const calls = new ToolCallAssembler();
-    for await (const chunk of stream) {
-      // Any piece counts, also one without content (a model that streams its reasoning).
-      watch.received();
-      const delta = chunk.choices?.[0]?.delta;
-      if (typeof delta?.content === 'string' && delta.content !== '') {
-        text += delta.content;
-        options.onText(delta.content);
-      }
-      calls.push(delta?.tool_calls);
-      if (chunk.usage) usage = chunk.usage;
-    }
-    // The SDK ends the iteration quietly when aborted.
-    if (watch.signal.aborted) throw new LlmBaseError('NETWORK_ERROR', 'aborted', 'aborted');
-    return { text, usage, toolCalls: calls.result() };
   }
-  const res = await client.chat.completions.create(
-    body as unknown as OpenAIType.Chat.ChatCompletionCreateParamsNonStreaming,
-    watched(watch, connectMs),
-  );
-  const message = res.choices?.[0]?.message;
-  return { text: contentToText(message?.content), usage: res.usage, toolCalls: toolCallsOf(message) };
+}
+
+/** The request body of a chat: the strict-JSON prompt unless tool calls carry the structure (transport.ts). */
+function chatBody(
+  messages: unknown,
+  model: string,
+  profile: ProfileConfig,
+  options: ChatOptions,
+  tools: unknown[] | undefined,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    model,
+    messages: [...(tools ? [] : [{ role: 'system', content: JSON_MODE_SYSTEM_PROMPT }]), ...normalizeMessages(messages)],
+    ...(tools ? { tools } : {}),
+    ...promptCacheKey(profile.base_url, options.cache_key),
+  };
+  if (options.temperature !== undefined) body.temperature = options.temperature;
+  if (options.max_tokens !== undefined) body.max_tokens = options.max_tokens;
+  return body;
+}
+
+/** What one chat request needs on its way out. */
+interface ChatRequest {
+  profileId: string;
+  profile: ProfileConfig;
+  mode: 'low' | 'high';
+  apiKey: string;
+  body: Record<string, unknown>;
+  tools: unknown[] | undefined;
+  options: ChatOptions;
+  watch: RequestWatch;
+  connectMs: number;
+  deps: CallDeps;
+}
+
+/**
+ * Send a chat the way its server takes it: Ollama's native API (num_ctx and keep_alive,
+ * ollama-native.ts), the OpenAI API with a response_format (json_schema, or json_object where
+ * the profile says so; sent again without it when the server refuses it), or plain.
+ */
+async function completeChat(req: ChatRequest): Promise<Completed & { model?: string; fallback?: Fallback }> {
+  const { profile, body, options, watch, connectMs, deps } = req;
+  if (isOllamaProfile(profile)) {
+    const messages = body.messages as Array<{ role: string; content: unknown }>;
+    return completeNative({
+      profile,
+      mode: req.mode,
+      messages,
+      options,
+      watch,
+      transport: watchedTransport(watch, connectMs),
+      lang: deps.lang,
+      apiKey: req.apiKey,
+    });
+  }
+  const schema =
+    !req.tools && options.json_schema ? { type: 'json_schema', json_schema: { strict: false, ...options.json_schema } } : undefined;
+  const client = sharedClient(openai, profile, req.apiKey);
+  if (!schema && (req.tools || profile.json_mode !== 'response_format')) return complete(client, body, options, watch, connectMs);
+  try {
+    return await complete(client, { ...body, response_format: schema ?? { type: 'json_object' } }, options, watch, connectMs);
+  } catch (err) {
+    if (!rejectsResponseFormat(err, openai) || watch.signal.aborted) throw err;
+    const done = { ...(await complete(client, body, options, watch, connectMs)), formatRejected: true };
+    // Only now is it clear the parameter was the problem: remember it for this profile. If that
+    // write fails (config locked or read-only) the answer still stands; the next call simply
+    // pays for one more rejected attempt.
+    if (!deps.unsaved && !schema)
+      await rememberJsonMode(req.profileId, 'prompt', { env: deps.env, lang: deps.lang }).catch(() => undefined);
+    return done;
+  }
 }
 
 /** llm_chat after the mode check: strict JSON, optional streaming, logged. Never throws. */
@@ -272,76 +210,37 @@ export async function chat(
   options: ChatOptions,
   deps: CallDeps,
 ): Promise<ChatSuccess | CallFailure> {
-  const callId = randomUUID();
-  const start = deps.now();
+  const call = { callId: randomUUID(), start: deps.now(), profile: profileName ?? null };
   const ctx: StoreContext = { env: deps.env, lang: deps.lang };
   const mapCtx: MapContext = { lang: deps.lang, signal: options.signal };
   let sdk: Sdk | undefined;
   let watch: RequestWatch | undefined;
   try {
     const { profile_id, profile } = deps.unsaved ?? getProfile(profileName, ctx);
-    mapCtx.profileId = profile_id;
+    mapCtx.profileId = call.profile = profile_id;
     mapCtx.profile = profile;
     const apiKey = resolveApiKey(profile_id, profile, ctx);
     mapCtx.apiKey = apiKey;
     const model = mode === 'high' ? profile.high_model : profile.low_model;
     if (options.signal?.aborted) throw new LlmBaseError('NETWORK_ERROR', t(deps.lang, 'aborted'), 'aborted');
-    // A model the probe found blind gets a clear message instead of a failed (and paid) call.
-    const caps = profile.capabilities as { vision?: boolean; probed_at?: string } | undefined;
-    if (caps?.vision === false && Array.isArray(messages) && messages.some((m) => hasImages(m as { content?: unknown }))) {
-      throw new LlmBaseError(
-        'PROVIDER_ERROR',
-        t(deps.lang, 'noVision', { profile: profile_id, model, date: String(caps.probed_at ?? '').slice(0, 10) }),
-        'no_vision',
-      );
-    }
-    sdk = loadSdk();
+    refuseImagesIfBlind(messages, profile_id, profile, model, deps.lang);
+    sdk = openai;
     const limits = waitLimits(profile);
     watch = new RequestWatch(limits, { model, server: serverOf(profile.base_url) }, options.onWait, options.signal);
-    // Tool calls carry their own structure: no strict-JSON prompt then (transport.ts).
     const tools = Array.isArray(options.tools) && options.tools.length ? options.tools : undefined;
-    const body: Record<string, unknown> = {
-      model,
-      messages: [...(tools ? [] : [{ role: 'system', content: JSON_MODE_SYSTEM_PROMPT }]), ...normalizeMessages(messages)],
-      ...(tools ? { tools } : {}),
-      ...promptCacheKey(profile.base_url, options.cache_key),
-    };
-    if (options.temperature !== undefined) body.temperature = options.temperature;
-    if (options.max_tokens !== undefined) body.max_tokens = options.max_tokens;
-    const schema =
-      !tools && options.json_schema ? { type: 'json_schema', json_schema: { strict: false, ...options.json_schema } } : undefined;
-
-    let done: Completed & { model?: string; fallback?: import('./ollama-native').Fallback };
-    // Required here, not at the top: ollama-native imports this module.
-    const native = (ollamaNative ??= require('./ollama-native') as typeof import('./ollama-native'));
-    if (native.isOllamaProfile(profile)) {
-      // Ollama: the native API, which takes num_ctx and keep_alive (ollama-native.ts).
-      const transport = watchedTransport(watch, limits.connect);
-      done = await native.completeNative({
-        profile,
-        mode,
-        messages: body.messages as Array<{ role: string; content: unknown }>,
-        options,
-        watch,
-        transport,
-        lang: deps.lang,
-        apiKey,
-      });
-    } else if (schema || (!tools && profile.json_mode === 'response_format')) {
-      const client = sharedClient(sdk, profile, apiKey);
-      try {
-        done = await complete(client, { ...body, response_format: schema ?? { type: 'json_object' } }, options, watch, limits.connect);
-      } catch (err) {
-        if (!rejectsResponseFormat(err, sdk) || watch.signal.aborted) throw err;
-        done = { ...(await complete(client, body, options, watch, limits.connect)), formatRejected: true };
-        // Only now is it clear the parameter was the problem: remember it for this profile.
-        // If that write fails (config locked or read-only) the answer still stands; the next
-        // call simply pays for one more rejected attempt.
-        if (!deps.unsaved && !schema) await rememberJsonMode(profile_id, 'prompt', ctx).catch(() => undefined);
-      }
-    } else {
-      done = await complete(sharedClient(sdk, profile, apiKey), body, options, watch, limits.connect);
-    }
+    const body = chatBody(messages, model, profile, options, tools);
+    const done = await completeChat({
+      profileId: profile_id,
+      profile,
+      mode,
+      apiKey,
+      body,
+      tools,
+      options,
+      watch,
+      connectMs: limits.connect,
+      deps,
+    });
     const extracted = extractJsonObject(done.text);
     const usage = priced(normalizeUsage(done.usage), profile, done.model && done.model !== model ? 'low' : mode);
     const result: ChatSuccess = {
@@ -349,31 +248,22 @@ export async function chat(
       model: done.model ?? model,
       data: extracted.data,
       usage,
-      call_id: callId,
+      call_id: call.callId,
       ...(done.fallback ? { fallback: done.fallback } : {}),
       ...(tools ? { text: done.text, tool_calls: done.toolCalls ?? [] } : {}),
       ...(done.formatRejected ? { format_rejected: true } : {}),
     };
-    log(
-      {
-        call_id: callId,
-        timestamp: new Date(start).toISOString(),
-        profile: profile_id,
-        model: result.model,
-        duration_ms: deps.now() - start,
-        success: true,
-        usage: result.usage,
-        kind: 'chat',
-        ...(options.onText ? { stream: true } : {}),
-        json_method: extracted.method,
-      },
+    logCall(
+      'chat',
+      call,
+      { model: result.model, usage, more: { ...(options.onText ? { stream: true } : {}), json_method: extracted.method } },
       deps,
     );
     return result;
   } catch (err) {
     const error = watch?.timedOut && !options.signal?.aborted ? waitTimeoutError(watch, mapCtx) : mapError(err, mapCtx, sdk);
-    logFailure('chat', { callId, start, profile: mapCtx.profileId ?? profileName ?? null, code: error.code }, deps);
-    return { success: false, error, call_id: callId };
+    logCall('chat', call, { code: error.code }, deps);
+    return { success: false, error, call_id: call.callId };
   } finally {
     watch?.done();
   }
@@ -394,21 +284,20 @@ function waitTimeoutError(watch: RequestWatch, ctx: MapContext): ApiError {
 
 /** llm_raw: the payload goes to /chat/completions unchanged. Never throws. */
 export async function raw(payload: unknown, profileName: string | null, deps: CallDeps): Promise<RawSuccess | CallFailure> {
-  const callId = randomUUID();
-  const start = deps.now();
+  const call = { callId: randomUUID(), start: deps.now(), profile: profileName ?? null };
   const ctx: StoreContext = { env: deps.env, lang: deps.lang };
   const mapCtx: MapContext = { lang: deps.lang };
   let sdk: Sdk | undefined;
   try {
     const { profile_id, profile } = getProfile(profileName, ctx);
-    mapCtx.profileId = profile_id;
+    mapCtx.profileId = call.profile = profile_id;
     mapCtx.profile = profile;
     const body = payload ?? {};
     if (typeof body !== 'object' || Array.isArray(body))
       throw new LlmBaseError('PROVIDER_ERROR', t(deps.lang, 'invalidPayload'), 'invalid_payload');
     const apiKey = resolveApiKey(profile_id, profile, ctx);
     mapCtx.apiKey = apiKey;
-    sdk = loadSdk();
+    sdk = openai;
     const client = createClient(sdk, profile, apiKey);
     const request = body as Record<string, unknown>;
     let data: unknown;
@@ -430,24 +319,12 @@ export async function raw(payload: unknown, profileName: string | null, deps: Ca
     }
     const d = (data && typeof data === 'object' ? data : {}) as { model?: unknown };
     const model = (typeof d.model === 'string' && d.model) || (typeof request.model === 'string' && request.model) || profile.low_model;
-    const result: RawSuccess = { success: true, model, data, usage: normalizeUsage(usage), call_id: callId };
-    log(
-      {
-        call_id: callId,
-        timestamp: new Date(start).toISOString(),
-        profile: profile_id,
-        model,
-        duration_ms: deps.now() - start,
-        success: true,
-        usage: result.usage,
-        kind: 'raw',
-      },
-      deps,
-    );
+    const result: RawSuccess = { success: true, model, data, usage: normalizeUsage(usage), call_id: call.callId };
+    logCall('raw', call, { model, usage: result.usage }, deps);
     return result;
   } catch (err) {
     const error = mapError(err, mapCtx, sdk);
-    logFailure('raw', { callId, start, profile: mapCtx.profileId ?? profileName ?? null, code: error.code }, deps);
-    return { success: false, error, call_id: callId };
+    logCall('raw', call, { code: error.code }, deps);
+    return { success: false, error, call_id: call.callId };
   }
 }

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { LlmBaseError } from './errors';
 import { Lang, t } from './i18n';
+import { properLockfile, writeFileAtomic } from './lazy-modules';
 import { configPath } from './paths';
 import { configSchemas, formatIssues } from './config-schema';
 import type { JsonMode, LlmConfig, ProfileConfig } from './types';
@@ -88,8 +89,7 @@ export function writeConfig(config: LlmConfig, ctx: StoreContext): void {
   const file = configPath(ctx.env);
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const writeFileAtomic = require('write-file-atomic') as typeof import('write-file-atomic');
-    writeFileAtomic.sync(file, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
+    writeFileAtomic().sync(file, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
   } catch (err) {
     const detail = ((err as Error).message ?? String(err)).split('\n')[0].replace(/, (write|open|mkdir|rename|fsync)( '[^']*')?$/, '');
     throw new LlmBaseError('PROVIDER_ERROR', t(ctx.lang, 'configWriteFailed', { file, detail }), 'config_write_failed');
@@ -106,7 +106,7 @@ export const CONFIG_LOCK_STALE_MS = 3000;
 function mutate(ctx: StoreContext, change: (config: LlmConfig) => void): LlmConfig {
   const file = configPath(ctx.env);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const lockfile = require('proper-lockfile') as typeof import('proper-lockfile');
+  const lockfile = properLockfile();
   let release: () => void;
   try {
     release = lockfile.lockSync(file, { realpath: false, stale: CONFIG_LOCK_STALE_MS });
@@ -130,7 +130,7 @@ function mutate(ctx: StoreContext, change: (config: LlmConfig) => void): LlmConf
 export async function mutateAsync(ctx: StoreContext, change: (config: LlmConfig) => void): Promise<void> {
   const file = configPath(ctx.env);
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
-  const lockfile = require('proper-lockfile') as typeof import('proper-lockfile');
+  const lockfile = properLockfile();
   const release = await lockfile.lock(file, {
     realpath: false,
     stale: CONFIG_LOCK_STALE_MS,

@@ -1,10 +1,16 @@
-import { causeCode, chat, createClient, loadSdk, CallDeps } from './client';
+import * as openai from 'openai';
+import { chat, CallDeps } from './client';
 import { buildProfile, getProfile, resolveApiKey, StoreContext } from './config-store';
 import { LlmBaseError } from './errors';
 import { t, type Lang } from './i18n';
+import { causeCode } from './map-error';
+import { isOllamaProfile, ollamaHealth } from './ollama-native';
+import { createClient } from './openai-client';
 import { configPath } from './paths';
 import { findPreset, localPreset, Preset, startHintOf } from './presets';
 import { redactSecrets } from './masking';
+import { probe } from './probe';
+import { effectiveTransport } from './transport';
 import type { ProfileConfig } from './types';
 import type { DoctorCheck, DoctorReport as BaseDoctorReport } from '@holic512/shared/lib/llm-base-contract';
 
@@ -26,10 +32,6 @@ function isLocal(profile: ProfileConfig): boolean {
   }
 }
 
-function isOllama(profile: ProfileConfig): boolean {
-  return (require('./ollama-native') as typeof import('./ollama-native')).isOllamaProfile(profile);
-}
-
 /** Options of doctor. */
 export interface DoctorOptions {
   /** Diagnose this profile instead of the saved one named `profileName` (a setup that checks a
@@ -39,26 +41,58 @@ export interface DoctorOptions {
   probe?: boolean;
 }
 
+/** The checks of one diagnosis so far; one that stops reports the checks it did not reach as skipped. */
+class Diagnosis {
+  readonly checks: Check[] = [];
+  transport: DoctorReport['transport'];
+  constructor(readonly lang: Lang) {}
+
+  skip(ids: CheckId[]): void {
+    for (const id of ids) this.checks.push({ id, ok: false, skipped: true, message: t(this.lang, 'doctorSkipped') });
+  }
+
+  report(profile: string | null): DoctorReport {
+    return { ok: this.checks.every((c) => c.ok), profile, checks: this.checks, ...(this.transport ? { transport: this.transport } : {}) };
+  }
+}
+
 /**
  * Check a profile the way a user would: is the config valid, is the key there, is the server
  * up, is the key accepted, do the models exist (via /models when the server has it), and does
  * a strict-JSON round trip work. Never throws.
  */
 export async function doctor(profileName: string | null | undefined, deps: CallDeps, options: DoctorOptions = {}): Promise<DoctorReport> {
-  const { lang } = deps;
-  const ctx: StoreContext = { env: deps.env, lang };
-  const checks: Check[] = [];
-  const skip = (ids: CheckId[]) => {
-    for (const id of ids) checks.push({ id, ok: false, skipped: true, message: t(lang, 'doctorSkipped') });
-  };
-  let transport: DoctorReport['transport'];
-  const report = (profile: string | null): DoctorReport => ({
-    ok: checks.every((c) => c.ok),
-    profile,
-    checks,
-    ...(transport ? { transport } : {}),
-  });
+  const d = new Diagnosis(deps.lang);
+  const ctx: StoreContext = { env: deps.env, lang: deps.lang };
+  const found = profileCheck(d, profileName, deps, options, ctx);
+  if (!found) return d.report(profileName ?? null);
+  const { profileId, profile } = found;
+  deps = found.deps;
+  const apiKey = keyCheck(d, profileId, profile, ctx);
+  if (apiKey === undefined) return d.report(profileId);
+  const server = await serverChecks(d, profile, profileId, apiKey);
+  if (server.stop) return d.report(profileId);
+  if (isOllamaProfile(profile)) {
+    const ollama = await ollamaCheck(profile, profileId, localPreset(profile), d.lang, apiKey);
+    d.checks.push(ollama);
+    if (!ollama.ok) {
+      d.skip(['json']);
+      return d.report(profileId);
+    }
+  }
+  await roundTripCheck(d, profileId, profile, deps, options, server.authKnown);
+  return d.report(profileId);
+}
 
+/** The profile, saved or given (`options.profile`: checked as create_profile would make it, with one attempt per call). */
+function profileCheck(
+  d: Diagnosis,
+  profileName: string | null | undefined,
+  deps: CallDeps,
+  options: DoctorOptions,
+  ctx: StoreContext,
+): { profileId: string; profile: ProfileConfig; deps: CallDeps } | undefined {
+  const { lang } = d;
   let profileId: string;
   let profile: ProfileConfig;
   try {
@@ -77,51 +111,61 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
         : e.reason === 'invalid_profile' || e.reason === 'invalid_name'
           ? undefined
           : t(lang, 'fixCreate');
-    checks.push({ id: 'profile', ok: false, message: e.message, ...(fix ? { fix } : {}) });
-    skip(['api_key', 'reachable', 'auth', 'models', 'json']);
-    return report(profileName ?? null);
+    d.checks.push({ id: 'profile', ok: false, message: e.message, ...(fix ? { fix } : {}) });
+    d.skip(['api_key', 'reachable', 'auth', 'models', 'json']);
+    return undefined;
   }
-  checks.push({ id: 'profile', ok: true, message: t(lang, options.profile ? 'chkProfileUnsavedOk' : 'chkProfileOk') });
-  const { effectiveTransport } = require('./transport') as typeof import('./transport');
-  transport = {
+  d.checks.push({ id: 'profile', ok: true, message: t(lang, options.profile ? 'chkProfileUnsavedOk' : 'chkProfileOk') });
+  d.transport = {
     effective: effectiveTransport(profile),
     setting: profile.transport ?? 'auto',
     ...(profile.capabilities ? { capabilities: profile.capabilities } : {}),
   };
+  return { profileId, profile, deps };
+}
 
-  let apiKey: string;
+/** The profile's key ('' for a server that needs none), or undefined when its variable is not set. */
+function keyCheck(d: Diagnosis, profileId: string, profile: ProfileConfig, ctx: StoreContext): string | undefined {
+  const { lang } = d;
   try {
-    apiKey = resolveApiKey(profileId, profile, ctx);
-    checks.push({ id: 'api_key', ok: true, message: apiKey ? t(lang, 'chkKeyOk') : t(lang, 'chkKeyNone') });
+    const apiKey = resolveApiKey(profileId, profile, ctx);
+    d.checks.push({ id: 'api_key', ok: true, message: apiKey ? t(lang, 'chkKeyOk') : t(lang, 'chkKeyNone') });
+    return apiKey;
   } catch (err) {
     const env = /^env:(.+)$/.exec(profile.api_key.trim())?.[1] ?? 'API_KEY';
-    checks.push({ id: 'api_key', ok: false, message: (err as Error).message, fix: t(lang, 'fixKeyEnv', { env }) });
-    skip(['reachable', 'auth', 'models', 'json']);
-    return report(profileId);
+    d.checks.push({ id: 'api_key', ok: false, message: (err as Error).message, fix: t(lang, 'fixKeyEnv', { env }) });
+    d.skip(['reachable', 'auth', 'models', 'json']);
+    return undefined;
   }
+}
 
-  const sdk = loadSdk();
+/** Is the server up, is the key accepted, do the models exist: through /models when the server has it. */
+async function serverChecks(
+  d: Diagnosis,
+  profile: ProfileConfig,
+  profileId: string,
+  apiKey: string,
+): Promise<{ stop: boolean; authKnown: boolean }> {
+  const { lang } = d;
   // A diagnosis should answer quickly: no retries, a short timeout.
-  const client = createClient(sdk, { ...profile, max_retries: 0, timeout: Math.min(profile.timeout, 15000) }, apiKey);
-  const preset = localPreset(profile);
-  const clean = (m: string) => redactSecrets(m, [apiKey]);
-
+  const client = createClient(openai, { ...profile, max_retries: 0, timeout: Math.min(profile.timeout, 15000) }, apiKey);
   let authKnown = false;
+  const stop = (ids: CheckId[]) => {
+    d.skip(ids);
+    return { stop: true, authKnown };
+  };
   try {
     const page = await client.models.list();
     const ids = page.data.map((m) => m.id);
-    checks.push({ id: 'reachable', ok: true, message: t(lang, 'chkReachableOk') });
-    checks.push({ id: 'auth', ok: true, message: t(lang, 'chkAuthOk') });
+    d.checks.push({ id: 'reachable', ok: true, message: t(lang, 'chkReachableOk') });
+    d.checks.push({ id: 'auth', ok: true, message: t(lang, 'chkAuthOk') });
     authKnown = true;
     const models = await checkModels(client, profile, profileId, ids, lang);
-    checks.push(models);
-    if (!models.ok) {
-      skip(['json']);
-      return report(profileId);
-    }
+    d.checks.push(models);
+    return models.ok ? { stop: false, authKnown } : stop(['json']);
   } catch (err) {
-    if (err instanceof sdk.APIConnectionError) {
-      const detail = clean(err instanceof sdk.APIConnectionTimeoutError ? 'timeout' : (causeCode(err) ?? err.message));
+    if (err instanceof openai.APIConnectionError) {
+      const detail = redactSecrets(err instanceof openai.APIConnectionTimeoutError ? 'timeout' : (causeCode(err) ?? err.message), [apiKey]);
       // Refused on this machine: the server is down, or the address (often the port) is wrong.
       const fix =
         startHintOf(profile) || isLocal(profile)
@@ -130,29 +174,30 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
               name: profileId,
             })
           : t(lang, 'fixCheckUrl', { name: profileId });
-      checks.push({ id: 'reachable', ok: false, message: t(lang, 'chkReachableFail', { url: profile.base_url, detail }), fix });
-      skip(['auth', 'models', 'json']);
-      return report(profileId);
+      d.checks.push({ id: 'reachable', ok: false, message: t(lang, 'chkReachableFail', { url: profile.base_url, detail }), fix });
+      return stop(['auth', 'models', 'json']);
     }
-    checks.push({ id: 'reachable', ok: true, message: t(lang, 'chkReachableOk') });
-    const status = err instanceof sdk.APIError ? err.status : undefined;
+    d.checks.push({ id: 'reachable', ok: true, message: t(lang, 'chkReachableOk') });
+    const status = err instanceof openai.APIError ? err.status : undefined;
     if (status === 401 || status === 403) {
-      checks.push({ id: 'auth', ok: false, message: t(lang, 'chkAuthFail', { status }), fix: t(lang, 'fixAuth', { name: profileId }) });
-      skip(['models', 'json']);
-      return report(profileId);
+      d.checks.push({ id: 'auth', ok: false, message: t(lang, 'chkAuthFail', { status }), fix: t(lang, 'fixAuth', { name: profileId }) });
+      return stop(['models', 'json']);
     }
     // No /models here (404) or another answer: the round trip judges the key and the low model.
-    if (await highModelChecks(checks, skip, { client, profile, profileId, preset, sdk, lang })) return report(profileId);
+    return { stop: await highModelChecks(d, { client, profile, profileId, preset: localPreset(profile), lang }), authKnown };
   }
+}
 
-  if (isOllama(profile)) {
-    const ollama = await ollamaCheck(profile, profileId, preset, lang, apiKey);
-    checks.push(ollama);
-    if (!ollama.ok) {
-      skip(['json']);
-      return report(profileId);
-    }
-  }
+/** A strict-JSON round trip with the low model; a saved profile that passes is probed for its best transport. */
+async function roundTripCheck(
+  d: Diagnosis,
+  profileId: string,
+  profile: ProfileConfig,
+  deps: CallDeps,
+  options: DoctorOptions,
+  authKnown: boolean,
+): Promise<void> {
+  const { lang, checks } = d;
   const res = await chat([{ role: 'user', content: 'Reply with exactly this JSON object: {"ok": true}' }], 'low', profileId, {}, deps);
   if (res.success) {
     if (!authKnown) checks.splice(checks.length - 1, 0, { id: 'auth', ok: true, message: t(lang, 'chkAuthOk') });
@@ -161,7 +206,7 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
     } else {
       checks.push({ id: 'json', ok: true, message: t(lang, 'chkJsonOk', { model: res.model }) });
       // A saved profile that works: find out (and record) which transport suits it best.
-      if (!options.profile && options.probe !== false) transport = (await probedTransport(profileId, profile, deps)) ?? transport;
+      if (!options.profile && options.probe !== false) d.transport = (await probedTransport(profileId, profile, deps)) ?? d.transport;
     }
   } else if (res.error.code === 'AUTH_ERROR' && !authKnown) {
     checks.splice(checks.length - 1, 0, {
@@ -170,7 +215,7 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
       message: res.error.message,
       fix: t(lang, 'fixAuth', { name: profileId }),
     });
-    skip(['json']);
+    d.skip(['json']);
   } else {
     if (!authKnown) checks.splice(checks.length - 1, 0, { id: 'auth', ok: true, message: t(lang, 'chkAuthOk') });
     const fix = res.error.code === 'PROVIDER_ERROR' ? t(lang, 'fixChooseModel', { name: profileId }) : undefined;
@@ -181,13 +226,10 @@ export async function doctor(profileName: string | null | undefined, deps: CallD
       ...(fix ? { fix } : {}),
     });
   }
-  return report(profileId);
 }
 
 /** Run `probe` on a saved profile and say which transport its calls now use; undefined when it could not run. */
 async function probedTransport(profileId: string, profile: ProfileConfig, deps: CallDeps): Promise<DoctorReport['transport']> {
-  const { probe } = require('./probe') as typeof import('./probe');
-  const { effectiveTransport } = require('./transport') as typeof import('./transport');
   const found = await probe(profileId, deps).catch(() => undefined);
   if (!found) return undefined;
   return {
@@ -200,23 +242,17 @@ async function probedTransport(profileId: string, profile: ProfileConfig, deps: 
 /**
  * Without `/models`: the high model, when it is not the low one, gets a one-token probe of its own
  * (Ollama's own check looks at both). True when that ends the diagnosis (a rejected key, a
- * missing model); the checks it made are in `checks`.
+ * missing model); the checks it made are in the diagnosis.
  */
 async function highModelChecks(
-  checks: Check[],
-  skip: (ids: CheckId[]) => void,
-  o: {
-    client: ReturnType<typeof createClient>;
-    profile: ProfileConfig;
-    profileId: string;
-    preset: Preset | undefined;
-    sdk: ReturnType<typeof loadSdk>;
-    lang: Lang;
-  },
+  d: Diagnosis,
+  o: { client: ReturnType<typeof createClient>; profile: ProfileConfig; profileId: string; preset: Preset | undefined; lang: Lang },
 ): Promise<boolean> {
+  const { checks } = d;
+  const skip = (ids: CheckId[]) => d.skip(ids);
   const { profile, profileId, lang } = o;
   const high =
-    profile.high_model !== profile.low_model && !isOllama(profile) ? await probeModel(o.client, profile.high_model, o.sdk) : undefined;
+    profile.high_model !== profile.low_model && !isOllamaProfile(profile) ? await probeModel(o.client, profile.high_model) : undefined;
   if (high === 'rejected_key') {
     checks.push({ id: 'auth', ok: false, message: t(lang, 'chkAuthFail', { status: 401 }), fix: t(lang, 'fixAuth', { name: profileId }) });
     skip(['models', 'json']);
@@ -248,13 +284,12 @@ async function highModelChecks(
 async function probeModel(
   client: ReturnType<typeof createClient>,
   model: string,
-  sdk: ReturnType<typeof loadSdk>,
 ): Promise<'accepted' | 'missing' | 'rejected_key' | 'unknown'> {
   try {
     await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 });
     return 'accepted';
   } catch (err) {
-    const status = err instanceof sdk.APIError ? err.status : undefined;
+    const status = err instanceof openai.APIError ? err.status : undefined;
     if (status === 401 || status === 403) return 'rejected_key';
     if (status === 404 || ((status === 400 || status === 422) && /model/i.test((err as Error).message))) return 'missing';
     return 'unknown';
@@ -269,7 +304,6 @@ async function ollamaCheck(
   lang: Lang,
   apiKey: string,
 ): Promise<Check> {
-  const { ollamaHealth } = require('./ollama-native') as typeof import('./ollama-native');
   const models = [...new Set([profile.low_model, profile.high_model])];
   const health = await Promise.all(models.map((m) => ollamaHealth(profile, m, apiKey)));
   const message = health.map((h) => t(lang, `ollamaState_${h.state}`, { model: h.model })).join('; ');

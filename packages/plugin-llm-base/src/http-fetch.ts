@@ -1,11 +1,10 @@
 /**
  * `fetch` over node:http and node:https, for the openai and ollama SDKs (both take a `fetch`).
  *
- * Why not undici, which both use by default and which this package used before: measured on
- * `slothtool ai -p "hi"` against a local server, loading undici cost 59–79 ms and 20 MB of the
- * process, and its HTTP parser is WebAssembly whose background compilation node waits for before
- * it exits (70–100 ms on every run). node:http's parser is native and already in node
- * (docs/architecture.md §6 has the figures).
+ * Why not undici, which both use by default and which this package used before: loading it is a
+ * large part of a short run such as `slothtool ai -p "hi"` (time and memory), and its HTTP parser
+ * is WebAssembly whose background compilation node waits for before it exits, on every run.
+ * node:http's parser is native and already in node (the figures: bench/measured-once.md).
  *
  * What the SDKs rely on, and what this gives: a `Response` (web-lite.ts: status, headers, a
  * streaming web `body`, `url`; node's own would load undici after all), the caller's `signal`,
@@ -18,8 +17,9 @@
  * the process running). A request that fails on a reused connection before any answer
  * (the server closed it meanwhile) is sent once more on a new one.
  */
-import type * as http from 'http';
+import * as http from 'http';
 import type { Socket } from 'net';
+import { https, zlib } from './lazy-modules';
 import { LiteHeaders, LiteResponse } from './web-lite';
 
 /** What one `fetch` reports and enforces beyond the standard. */
@@ -48,7 +48,7 @@ function protocolFor(protocol: string): { request: typeof http.request; agent: h
   const known = protocols.get(protocol);
   if (known) return known;
   const secure = protocol === 'https:';
-  const mod = (secure ? require('https') : require('http')) as typeof http;
+  const mod = secure ? https() : http;
   const agent = new mod.Agent({ keepAlive: true });
   const create = (agent as unknown as { createConnection: (o: unknown, cb: unknown) => Socket }).createConnection.bind(agent);
   (agent as unknown as { createConnection: unknown }).createConnection = (options: unknown, cb: unknown) => {
@@ -112,8 +112,8 @@ function webBody(res: http.IncomingMessage, signal: AbortSignal | undefined): Re
     .trim()
     .toLowerCase();
   if (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate' || encoding === 'br') {
-    const zlib = require('zlib') as typeof import('zlib');
-    const decoder = encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
+    const decoder =
+      encoding === 'br' ? zlib().createBrotliDecompress() : encoding === 'deflate' ? zlib().createInflate() : zlib().createGunzip();
     res.on('error', (err) => decoder.destroy(err));
     source = res.pipe(decoder);
   }

@@ -1,4 +1,5 @@
 import { slothtoolHome } from './paths';
+import { readLanguage as readSharedLanguage } from '@holic512/shared/lib/language';
 import { defineRecordMessages } from '@holic512/shared/lib/messages';
 import LLM_BASE from './messages/llm-base.json';
 
@@ -15,12 +16,8 @@ export const MESSAGE_TABLES: Record<Lang, Record<MessageKey, string>> = catalogu
 
 /** The user's language from `<home>/settings.json` (`language`), default zh. */
 export function readLanguage(env: NodeJS.ProcessEnv = process.env): Lang {
-  return (sharedLanguage ??= require('@holic512/shared/lib/language') as typeof import('@holic512/shared/lib/language')).readLanguage(
-    slothtoolHome(env),
-    env,
-  );
+  return readSharedLanguage(slothtoolHome(env), env);
 }
-let sharedLanguage: typeof import('@holic512/shared/lib/language') | undefined;
 
 /** Translate `key`, filling `{name}` placeholders. */
 export const t: (lang: Lang, key: MessageKey, vars?: Record<string, string | number>) => string = catalogue.t;

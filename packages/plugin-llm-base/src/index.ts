@@ -1,16 +1,16 @@
 /**
  * The llm-base module API other plugins require (DESIGN §3, docs/contracts.md).
- * Results are values, never thrown. Heavy modules (openai, zod, lock/atomic-write) load on
- * first use so that requiring this file stays cheap.
+ * Results are values, never thrown. What a function needs loads with its first call
+ * (lazy-modules.ts), so requiring this file stays cheap.
  */
 import type * as ClientModule from './client';
-import type * as StoreModule from './config-store';
-import type * as LogModule from './call-log';
 import type * as DoctorModule from './doctor';
+import type { ProbeReport } from './probe';
 import type { ApiError } from './errors';
 import type { CallRecord, JsonMode, LlmConfig, ProfileConfig, ProfilePricing } from './types';
-import { lazy } from '@holic512/shared/lib/lazy';
 import { readLanguage, t, Lang } from './i18n';
+import { callLogModule, clientModule, doctorModule, ollamaNativeModule, probeModule, storeModule, transportModule } from './lazy-modules';
+import { pullModel, type PullProgress } from './ollama';
 import { PRESETS } from './presets';
 import { redactSecrets } from './masking';
 
@@ -36,10 +36,6 @@ export const FEATURES = Object.freeze({
   tools: true,
   images: true,
 });
-
-const client = lazy((): typeof ClientModule => require('./client'));
-const store = lazy((): typeof StoreModule => require('./config-store'));
-const callLog = lazy((): typeof LogModule => require('./call-log'));
 
 function context(): { env: NodeJS.ProcessEnv; lang: Lang } {
   return { env: process.env, lang: readLanguage(process.env) };
@@ -79,25 +75,25 @@ function wrap<T>(fn: () => T): DataResult<T> {
 
 /** Create (or replace) a profile; missing fields take defaults. `data` is the whole config written. */
 export function create_profile(name: string, profileConfig: Partial<ProfileConfig>): DataResult<LlmConfig> {
-  return wrap(() => store().createProfile(name, profileConfig, context()));
+  return wrap(() => storeModule().createProfile(name, profileConfig, context()));
 }
 
 /** Merge `patch` into a profile. `data` is the whole config written. */
 export function update_profile(profile_id: string, patch: Partial<ProfileConfig>): DataResult<LlmConfig> {
-  return wrap(() => store().updateProfile(profile_id, patch || {}, context()));
+  return wrap(() => storeModule().updateProfile(profile_id, patch || {}, context()));
 }
 
 export function delete_profile(profile_id: string): DataResult<LlmConfig> {
-  return wrap(() => store().deleteProfile(profile_id, context()));
+  return wrap(() => storeModule().deleteProfile(profile_id, context()));
 }
 
 /** `data`: `{default_profile, profiles}` (keys as stored: literal or `env:NAME`). */
 export function list_profiles(): DataResult<{ default_profile: string; profiles: Record<string, ProfileConfig> }> {
-  return wrap(() => store().listProfiles(context()));
+  return wrap(() => storeModule().listProfiles(context()));
 }
 
 export function set_default_profile(profile_id: string): DataResult<LlmConfig> {
-  return wrap(() => store().setDefaultProfile(profile_id, context()));
+  return wrap(() => storeModule().setDefaultProfile(profile_id, context()));
 }
 
 /**
@@ -115,7 +111,7 @@ export async function llm_chat(
     return { success: false, error: { code: 'PROVIDER_ERROR', message: t(d.lang, 'invalidMode', { mode: String(mode) }) }, call_id: null };
   }
   try {
-    return await client().chat(messages, mode, profile, options ?? {}, d);
+    return await clientModule().chat(messages, mode, profile, options ?? {}, d);
   } catch (err) {
     return { success: false, error: toError(err), call_id: null };
   }
@@ -127,7 +123,7 @@ export async function llm_raw(
   profile: string | null = null,
 ): Promise<ClientModule.RawSuccess | ClientModule.CallFailure> {
   try {
-    return await client().raw(payload, profile, deps());
+    return await clientModule().raw(payload, profile, deps());
   } catch (err) {
     return { success: false, error: toError(err), call_id: null };
   }
@@ -137,7 +133,7 @@ export async function llm_raw(
 export function list_calls(): DataResult<CallRecord[]> {
   return wrap(() => {
     const { env, lang } = context();
-    return callLog().listCalls(env, lang);
+    return callLogModule().listCalls(env, lang);
   });
 }
 
@@ -145,7 +141,7 @@ export function list_calls(): DataResult<CallRecord[]> {
 export function get_call(call_id: string): DataResult<CallRecord | null> {
   return wrap(() => {
     const { env, lang } = context();
-    return callLog().getCall(call_id, env, lang);
+    return callLogModule().getCall(call_id, env, lang);
   });
 }
 
@@ -157,7 +153,7 @@ export function get_call(call_id: string): DataResult<CallRecord | null> {
 export async function doctor(profileName?: string | null, options?: DoctorModule.DoctorOptions): Promise<DoctorModule.DoctorReport> {
   const d = deps();
   try {
-    return await (require('./doctor') as typeof DoctorModule).doctor(profileName ?? null, d, options ?? {});
+    return await doctorModule().doctor(profileName ?? null, d, options ?? {});
   } catch (err) {
     const e = toError(err);
     return { ok: false, profile: profileName ?? null, checks: [{ id: 'profile', ok: false, message: e.message }] };
@@ -197,13 +193,13 @@ function profileOf(
 ): DataSuccess<ProfileConfig & { resolvedKey: string }> | { success: false; error: ApiError } {
   let found: { profile_id: string; profile: ProfileConfig };
   try {
-    found = store().getProfile(profile, ctx);
+    found = storeModule().getProfile(profile, ctx);
   } catch (err) {
     return { success: false, error: toError(err) };
   }
-  let resolvedKey = '';
+  let resolvedKey: string;
   try {
-    resolvedKey = store().resolveApiKey(found.profile_id, found.profile, ctx);
+    resolvedKey = storeModule().resolveApiKey(found.profile_id, found.profile, ctx);
   } catch {
     resolvedKey = ''; // a local Ollama needs none; a server that does says so itself
   }
@@ -217,13 +213,12 @@ function profileOf(
 export async function pull_model(
   model: string,
   profile: string | null = null,
-  options: { onProgress?: (p: import('./ollama').PullProgress) => void; signal?: AbortSignal } = {},
+  options: { onProgress?: (p: PullProgress) => void; signal?: AbortSignal } = {},
 ): Promise<DataResult<{ model: string }>> {
   const ctx = context();
   const found = profileOf(profile, ctx);
   if (!found.success) return found;
   const config = found.data;
-  const { pullModel } = require('./ollama') as typeof import('./ollama');
   const r = await pullModel(config, model, ctx.lang, { ...options, apiKey: config.resolvedKey });
   return r.success
     ? { success: true, data: { model: r.model } }
@@ -234,8 +229,7 @@ export async function pull_model(
  * sends num_ctx and keep_alive natively and falls back from high to low (FEATURES.ollama). */
 export function is_ollama_profile(profile: string | null = null): boolean {
   try {
-    const { isOllamaProfile } = require('./ollama-native') as typeof import('./ollama-native');
-    return isOllamaProfile(store().getProfile(profile, context()).profile);
+    return ollamaNativeModule().isOllamaProfile(storeModule().getProfile(profile, context()).profile);
   } catch {
     return false;
   }
@@ -253,7 +247,7 @@ export async function ollama_health(
   const found = profileOf(profile, ctx);
   if (!found.success) return found;
   const config = found.data;
-  const { ollamaHealth } = require('./ollama-native') as typeof import('./ollama-native');
+  const { ollamaHealth } = ollamaNativeModule();
   const h = await ollamaHealth(config, mode === 'high' ? config.high_model : config.low_model, config.resolvedKey);
   return { success: true, data: { state: h.state, model: h.model, message: t(ctx.lang, `ollamaState_${h.state}`, { model: h.model }) } };
 }
@@ -272,7 +266,7 @@ export async function warm_up(
   const found = profileOf(profile, ctx);
   if (!found.success) return found;
   const config = found.data;
-  const { warmUp } = require('./ollama-native') as typeof import('./ollama-native');
+  const { warmUp } = ollamaNativeModule();
   const r = await warmUp(config, mode === 'high' ? config.high_model : config.low_model, options.min_context, config.resolvedKey);
   return r.success
     ? { success: true, data: { model: r.model } }
@@ -285,8 +279,7 @@ export async function warm_up(
  */
 export function transport_for(profile: string | null = null): 'tools' | 'json_schema' | 'json' {
   try {
-    const { effectiveTransport } = require('./transport') as typeof import('./transport');
-    return effectiveTransport(store().getProfile(profile, context()).profile);
+    return transportModule().effectiveTransport(storeModule().getProfile(profile, context()).profile);
   } catch {
     return 'json';
   }
@@ -300,12 +293,11 @@ export function transport_for(profile: string | null = null): 'tools' | 'json_sc
 export async function probe_profile(
   profileName: string | null = null,
   options: { profile?: Partial<ProfileConfig> } = {},
-): Promise<DataResult<import('./probe').ProbeReport>> {
+): Promise<DataResult<ProbeReport>> {
   const d = deps();
   try {
-    const unsaved = options.profile ? store().buildProfile(profileName ?? 'probe', options.profile, d) : undefined;
-    const { probe } = require('./probe') as typeof import('./probe');
-    return { success: true, data: await probe(profileName, { ...d, ...(unsaved ? { unsaved } : {}) }) };
+    const unsaved = options.profile ? storeModule().buildProfile(profileName ?? 'probe', options.profile, d) : undefined;
+    return { success: true, data: await probeModule().probe(profileName, { ...d, ...(unsaved ? { unsaved } : {}) }) };
   } catch (err) {
     return { success: false, error: toError(err) };
   }

@@ -4,6 +4,8 @@
  * newlines). Pure; `jsonrepair` is loaded only when strict parsing fails.
  */
 
+import { jsonrepair } from './lazy-modules';
+
 /** `data` when the model's text holds no recoverable object (DESIGN §3, key order included). */
 export type FallbackData = {
   result: string;
@@ -79,9 +81,8 @@ function repair(text: string): unknown | undefined {
     const p = tryParse(fixed);
     if (p.ok) return p.value;
   }
-  const { jsonrepair } = require('jsonrepair') as typeof import('jsonrepair');
   try {
-    return JSON.parse(jsonrepair(fixed));
+    return JSON.parse(jsonrepair().jsonrepair(fixed));
   } catch {
     return undefined;
   }

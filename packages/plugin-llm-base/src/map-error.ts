@@ -2,6 +2,7 @@
 import { LlmBaseError, type ApiError, type ErrorCode } from './errors';
 import { t, type Lang } from './i18n';
 import { redactSecrets } from './masking';
+import { startHintOf } from './presets';
 import type { ProfileConfig } from './types';
 import { serverOf, waitLimits } from './wait-limits';
 
@@ -54,7 +55,7 @@ function apiDetail(err: { message?: string; error?: unknown }): string {
  * one), or correct the address; doctor for this profile. */
 function refused(ctx: MapContext, detail: string): string {
   const vars = { url: ctx.profile?.base_url ?? '', detail, name: ctx.profileId ?? '' };
-  const hint = ctx.profile ? (require('./presets') as typeof import('./presets')).startHintOf(ctx.profile) : undefined;
+  const hint = ctx.profile ? startHintOf(ctx.profile) : undefined;
   return hint ? t(ctx.lang, 'connectionStart', { ...vars, hint }) : t(ctx.lang, 'connection', vars);
 }
 

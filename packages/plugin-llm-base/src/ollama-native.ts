@@ -14,8 +14,10 @@ import { t } from './i18n';
 import { LlmBaseError } from './errors';
 import { ollamaHost } from './ollama';
 import type { ProfileConfig } from './types';
-import { contentToText, type ChatOptions, type Transport } from './client';
+import type { ChatOptions } from './client';
+import type { Transport } from './openai-client';
 import { createHttpFetch } from './http-fetch';
+import { ollamaSdk } from './lazy-modules';
 import type { RequestWatch } from './request-watch';
 import { ollamaMessage, toolCallsOf, type ToolCall } from './transport';
 
@@ -36,7 +38,7 @@ type OllamaClient = import('ollama').Ollama;
 
 /** The client for a profile; `fetch` is the caller's (connect limit, abort, first-token watch). */
 export function ollamaClient(profile: Pick<ProfileConfig, 'base_url'>, fetchImpl?: typeof fetch, apiKey?: string): OllamaClient {
-  const { Ollama } = require('ollama') as typeof import('ollama');
+  const { Ollama } = ollamaSdk();
   // A key (a hosted or proxied Ollama) goes as a bearer token, as on the OpenAI path.
   return new Ollama({
     host: ollamaHost(profile),
@@ -105,7 +107,7 @@ export async function nativeChat(
   if (req.max_tokens !== undefined) options.num_predict = req.max_tokens;
   const base = {
     model: req.model,
-    messages: req.messages.map((m) => ollamaMessage(m, contentToText)) as unknown as import('ollama').Message[],
+    messages: req.messages.map((m) => ollamaMessage(m)) as unknown as import('ollama').Message[],
     options,
     keep_alive: req.keepAlive,
     ...(req.format !== undefined ? { format: req.format as string } : {}),

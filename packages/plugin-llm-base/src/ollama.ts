@@ -5,6 +5,7 @@
  */
 import type { Lang } from './i18n';
 import { t } from './i18n';
+import { ollamaSdk } from './lazy-modules';
 import type { ProfileConfig } from './types';
 
 /** One progress report of a download: what Ollama is doing and, while pulling layers, bytes. */
@@ -32,7 +33,7 @@ export async function pullModel(
   lang: Lang,
   options: { onProgress?: (p: PullProgress) => void; signal?: AbortSignal; apiKey?: string } = {},
 ): Promise<PullResult> {
-  const { Ollama } = require('ollama') as typeof import('ollama');
+  const { Ollama } = ollamaSdk();
   const host = ollamaHost(profile);
   const client = new Ollama({ host, ...(options.apiKey ? { headers: { Authorization: `Bearer ${options.apiKey}` } } : {}) });
   const onAbort = (): void => client.abort();

@@ -120,14 +120,33 @@ export function dataUrlImages(content: unknown): string[] {
   return out;
 }
 
+/** A message's content as text: its text parts joined, an object as its JSON. */
+export function contentToText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((p) =>
+        typeof p === 'string'
+          ? p
+          : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string'
+            ? (p as { text: string }).text
+            : '',
+      )
+      .join('')
+      .trim();
+  }
+  if (content && typeof content === 'object') return JSON.stringify(content);
+  return '';
+}
+
 /** The same message in Ollama's native shape (arguments as objects, no ids, images as base64). */
-export function ollamaMessage(m: Record<string, unknown>, text: (c: unknown) => string): Record<string, unknown> {
-  const out: Record<string, unknown> = { role: m.role, content: text(m.content) };
+export function ollamaMessage(m: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { role: m.role, content: contentToText(m.content) };
   const images = dataUrlImages(m.content);
   if (images.length) out.images = images;
   if (Array.isArray(m.tool_calls)) {
     out.tool_calls = (m.tool_calls as Array<{ function: { name: string; arguments: string } }>).map((c) => {
-      let args: unknown = {};
+      let args: unknown;
       try {
         args = JSON.parse(c.function.arguments);
       } catch {

@@ -3,10 +3,10 @@
  *
  * Node defines `Headers`, `Request`, `Response` and `FormData` as lazy globals: the first touch of
  * any of them loads its whole fetch implementation (undici, with http2 and the web streams it
- * needs). Measured on this machine: 18–24 ms and 6.5 MB, about a tenth of a first reply of
- * `slothtool ai -p` (docs/architecture.md §6). The openai SDK touches `Headers` on every request
- * and our fetch (http-fetch.ts) made a `Response` for every answer; neither needs more than the
- * part of the standard written here.
+ * needs), a noticeable part of a first reply of `slothtool ai -p` (the figures:
+ * bench/measured-once.md). The openai SDK touches `Headers` on every request and our fetch
+ * (http-fetch.ts) made a `Response` for every answer; neither needs more than the part of the
+ * standard written here.
  *
  * - {@link LiteHeaders}: the Fetch standard's `Headers` (names checked and lower-cased, values
  *   trimmed and checked, `append` combining with ", ", `set-cookie` kept apart, iteration sorted),
@@ -21,6 +21,8 @@
  */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+// A header holds bytes only: any character past U+00FF (the range starts at NUL on purpose).
+// eslint-disable-next-line no-control-regex
 const NOT_BYTE = /[^\u0000-\u00ff]/;
 const BAD_VALUE = /[\0\r\n]/;
 

@@ -1,6 +1,7 @@
 import { createTempHome, eachReturns, llmProfile, startScriptedServer, ScriptedServer, TempHome } from '@holic512/testkit';
 import * as api from '../src/index';
-import { loadSdk, mapError } from '../src/client';
+import * as openai from 'openai';
+import { mapError } from '../src/client';
 import type { WaitInfo } from '../src/request-watch';
 import { HOSTED_WAIT_LIMITS, isLocalHost, LOCAL_WAIT_LIMITS, waitLimits } from '../src/wait-limits';
 
@@ -106,7 +107,7 @@ describe('time-outs', () => {
   });
 
   test('a certificate that cannot be verified says so (not "is the server running?") and what to do', () => {
-    const sdk = loadSdk();
+    const sdk = openai;
     const p = { ...profile(), base_url: 'https://llm.internal:8443/v1' };
     for (const code of [
       'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -129,7 +130,7 @@ describe('time-outs', () => {
   });
 
   test('a connect time-out (CONNECT_TIMEOUT from http-fetch) says which server and what to run', () => {
-    const sdk = loadSdk();
+    const sdk = openai;
     const cause = Object.assign(new Error('Connect Timeout Error'), { code: 'CONNECT_TIMEOUT' });
     const err = new sdk.APIConnectionError({ cause });
     const p = { ...profile(), base_url: 'http://192.168.1.20:11434/v1', connect_timeout: 4000 };

@@ -1,9 +1,12 @@
 import { isAscii } from 'buffer';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vm from 'vm';
 import Module = require('module');
+import { writeFileAtomicSync } from './atomic-write';
 import { slothtoolHome } from './home';
+import { ensurePrivateDir } from './private-files';
 
 /** Where the bins keep the code cache: `<SlothTool home>/cache/v8`; undefined while there is no
  * SlothTool home (`ai` run on its own before any setup), which a cache never creates. */
@@ -188,16 +191,13 @@ function textDigest(file: string, source: string, bytes: Buffer): Buffer {
 const BUILD_ID = /^\/\*sha1:([0-9a-f]{40})\*\//;
 
 function digest(data: Buffer): Buffer {
-  return (require('crypto') as typeof import('crypto')).createHash('sha1').update(data).digest();
+  return createHash('sha1').update(data).digest();
 }
 
 function saveCache(v8Data: Buffer, cacheFile: string, sourceDigest: Buffer, prefix: string): void {
   try {
     const data = seal(v8Data, sourceDigest);
     const dir = path.dirname(cacheFile);
-    // Required here, not at the top: only a run that writes a cache needs them.
-    const { ensurePrivateDir } = require('./private-files') as typeof import('./private-files');
-    const { writeFileAtomicSync } = require('./atomic-write') as typeof import('./atomic-write');
     ensurePrivateDir(dir);
     writeFileAtomicSync(cacheFile, data, { mode: 0o600, fsync: false }); // a torn cache fails its SHA-1
     const own = path.basename(cacheFile);

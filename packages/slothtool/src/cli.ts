@@ -1,12 +1,22 @@
 /**
- * CLI entry: the only place that prints and sets the exit code. Modules are required lazily
- * so that `slothtool <alias>` (on every plugin start) loads only what running needs.
+ * CLI entry: the only place that prints and sets the exit code. What only some commands need
+ * loads through lazy-modules, so that `slothtool <alias>` (on every start of a plugin run as its
+ * own process) loads only what running needs.
  */
-import type { SlothToolError } from './errors';
+import { onClosedPipe } from '@holic512/shared/lib/epipe';
+import { closest, didYouMean, usageMessage } from '@holic512/shared/lib/usage';
+import { parseArgs as parseTokens } from 'node:util';
 import { BUILTIN_COMMANDS } from './commands';
-import type { MessageId } from './i18n';
-import type { HomePaths } from './paths';
+import { SlothToolError } from './errors';
+import { t, type MessageId } from './i18n';
+import { os, readline } from './lazy-libraries';
+import { installerModule, listModule, registryModule, settingsModule, uninstallModule } from './lazy-modules';
+import { isInside, pluginDir, resolveHome, type HomePaths } from './paths';
+import { terminalProgress, type Progress } from './progress';
+import { lookupRunnable } from './registry-lookup';
+import { runInProcess, runPlugin, runsInProcess } from './runner';
 import type { Language } from './settings';
+import { VERSION } from './version';
 
 const BUILTIN = new Set<string>(BUILTIN_COMMANDS);
 
@@ -34,7 +44,7 @@ class Io {
 
   lang(): Language {
     if (this.language) return this.language;
-    const settings = require('./settings') as typeof import('./settings');
+    const settings = settingsModule();
     try {
       this.language = settings.languageOf(settings.readSettings(this.paths));
     } catch (err) {
@@ -46,7 +56,6 @@ class Io {
   }
 
   t(id: MessageId, params: Record<string, string> = {}): string {
-    const { t } = require('./i18n') as typeof import('./i18n');
     return t(this.lang(), id, params);
   }
 
@@ -62,7 +71,6 @@ class Io {
    * SlothTool CLI (shared/usage): the closest of `known` offered, where the options are listed. */
   usage(id: MessageId, params: Record<string, string>, known: readonly string[] = []): never {
     if (id === 'unknownOption') {
-      const { closest, usageMessage } = require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage');
       this.err(usageMessage(this.lang(), { detail: this.t(id, params), suggestion: closest(params.arg, known), help: 'slothtool --help' }));
     } else this.err(this.t(id, params));
     throw new ExitError(2);
@@ -78,7 +86,6 @@ function parseArgs(
   args: string[],
   known: Record<string, { type: 'boolean'; short?: string }>,
 ): { positionals: string[]; flags: Set<string> } {
-  const { parseArgs: parseTokens } = require('node:util') as typeof import('node:util');
   const positionals: string[] = [];
   const flags = new Set<string>();
   const { tokens = [] } = parseTokens({ args, options: known, strict: false, allowPositionals: true, tokens: true });
@@ -113,22 +120,13 @@ function exactlyOne(io: Io, positionals: string[], what: MessageId, usage: strin
   return positionals[0];
 }
 
-function version(): string {
-  return (require('../package.json') as { version: string }).version;
-}
-
 function help(io: Io): void {
-  io.out(`${io.t('title')} ${version()}\n\n${io.t('usage', { home: io.paths.home })}`);
+  io.out(`${io.t('title')} ${VERSION}\n\n${io.t('usage', { home: io.paths.home })}`);
 }
 
 async function runAlias(io: Io, alias: string, args: string[]): Promise<void> {
-  const { lookupRunnable } = require('./registry-lookup') as typeof import('./registry-lookup');
   const entry = lookupRunnable(io.paths, alias);
-  if (!entry) {
-    const { SlothToolError } = require('./errors') as typeof import('./errors');
-    throw new SlothToolError('NOT_INSTALLED', { alias });
-  }
-  const { runInProcess, runPlugin, runsInProcess } = require('./runner') as typeof import('./runner');
+  if (!entry) throw new SlothToolError('NOT_INSTALLED', { alias });
   // Plugins run through the host name their commands as `slothtool <alias> …` in hints
   // (shared/usage commandFor); the original host sets nothing and is recognised by the bin path.
   process.env.SLOTHTOOL_HOST = '1';
@@ -137,8 +135,7 @@ async function runAlias(io: Io, alias: string, args: string[]): Promise<void> {
   const outcome = await runPlugin(alias, entry, args);
   if (outcome.signal) {
     // End the same way the plugin did, so a parent shell sees the signal, not an exit code.
-    const os = require('os') as typeof import('os');
-    process.exitCode = 128 + (os.constants.signals[outcome.signal] ?? 1);
+    process.exitCode = 128 + (os().constants.signals[outcome.signal] ?? 1);
     process.kill(process.pid, outcome.signal);
     return;
   }
@@ -146,8 +143,7 @@ async function runAlias(io: Io, alias: string, args: string[]): Promise<void> {
 }
 
 /** A progress line for an npm run on a terminal (elapsed time, npm's last line); none in logs. */
-function npmProgress(io: Io): import('./progress').Progress | undefined {
-  const { terminalProgress } = require('./progress') as typeof import('./progress');
+function npmProgress(io: Io): Progress | undefined {
   return terminalProgress(io.t('npmRunning'));
 }
 
@@ -171,7 +167,7 @@ async function abortable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<
 async function install(io: Io, args: string[]): Promise<void> {
   const { positionals, flags } = parseArgs(io, args, COMMAND_OPTIONS.install);
   const spec = exactlyOne(io, positionals, 'argSpec', 'slothtool install <name|folder|.tgz>');
-  const { installPlugin, createDefaultInstallerDeps } = require('./installer') as typeof import('./installer');
+  const { installPlugin, createDefaultInstallerDeps } = installerModule();
   io.err(io.t('installing', { spec }));
   const progress = flags.has('verbose') ? undefined : npmProgress(io);
   const onNpmOutput = flags.has('verbose')
@@ -187,10 +183,10 @@ async function install(io: Io, args: string[]): Promise<void> {
 async function update(io: Io, args: string[]): Promise<void> {
   const { positionals, flags } = parseArgs(io, args, COMMAND_OPTIONS.update);
   const alias = exactlyOne(io, positionals, 'argAlias', 'slothtool update <alias>');
-  const { readRegistry, getEntry } = require('./registry') as typeof import('./registry');
+  const { readRegistry, getEntry } = registryModule();
   const entry = getEntry(readRegistry(io.paths), alias);
   if (entry) io.err(io.t('updating', { alias, name: entry.name, version: entry.version }));
-  const { updatePlugin, createDefaultInstallerDeps } = require('./installer') as typeof import('./installer');
+  const { updatePlugin, createDefaultInstallerDeps } = installerModule();
   const progress = flags.has('verbose') ? undefined : npmProgress(io);
   const onNpmOutput = flags.has('verbose')
     ? (chunk: string) => void process.stderr.write(chunk)
@@ -208,7 +204,7 @@ async function update(io: Io, args: string[]): Promise<void> {
 async function uninstall(io: Io, args: string[]): Promise<void> {
   const { positionals, flags } = parseArgs(io, args, COMMAND_OPTIONS.uninstall);
   const alias = exactlyOne(io, positionals, 'argAlias', 'slothtool uninstall <alias> [--purge [--yes]]');
-  const { planUninstall, applyUninstall } = require('./uninstall') as typeof import('./uninstall');
+  const { planUninstall, applyUninstall } = uninstallModule();
   const plan = planUninstall(io.paths, alias, { purge: flags.has('purge') });
   const lines = [io.t('uninstallWillRemove'), io.t('uninstallEntry', { alias, name: plan.entry.name, version: plan.entry.version })];
   if (plan.pluginDir) lines.push(io.t('uninstallDir', { dir: plan.pluginDir }));
@@ -230,8 +226,7 @@ async function uninstall(io: Io, args: string[]): Promise<void> {
 
 /** A y/N question on the terminal; anything but y or yes is no. */
 async function askYesNo(question: string): Promise<boolean> {
-  const readline = require('readline') as typeof import('readline');
-  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  const rl = readline().createInterface({ input: process.stdin, output: process.stdout });
   try {
     const answer = await new Promise<string>((resolve) => rl.question(`${question} [y/N] `, resolve));
     return /^y(es)?$/i.test(answer.trim());
@@ -251,7 +246,7 @@ function displayWidth(text: string): number {
 function list(io: Io, args: string[]): void {
   const { positionals, flags } = parseArgs(io, args, COMMAND_OPTIONS.list);
   if (positionals.length) io.usage('extraArguments', { args: positionals.join(' '), usage: 'slothtool list [--json]' });
-  const { listPlugins } = require('./list') as typeof import('./list');
+  const { listPlugins } = listModule();
   const rows = listPlugins(io.paths);
   if (flags.has('json')) {
     io.out(JSON.stringify(rows, null, 2));
@@ -284,7 +279,6 @@ function list(io: Io, args: string[]): void {
 
 function config(io: Io, args: string[]): void {
   const { positionals } = parseArgs(io, args, COMMAND_OPTIONS.config);
-  const settings = require('./settings') as typeof import('./settings');
   if (positionals.length === 0) {
     io.out(io.t('currentLanguage', { language: io.lang() }));
     return;
@@ -293,8 +287,7 @@ function config(io: Io, args: string[]): void {
   const usage = 'slothtool config language <zh|en>';
   const language = exactlyOne(io, positionals.slice(1), 'argLanguage', usage);
   if (language !== 'zh' && language !== 'en') io.usage('invalidLanguage', { language });
-  settings.setLanguage(io.paths, language);
-  const { t } = require('./i18n') as typeof import('./i18n');
+  settingsModule().setLanguage(io.paths, language);
   io.out(t(language, 'languageSet', { language })); // in the language just chosen
 }
 
@@ -302,19 +295,15 @@ function config(io: Io, args: string[]): void {
 function nearCommand(io: Io, name: string): string | undefined {
   let aliases: string[] = [];
   try {
-    aliases = Object.keys((require('./registry') as typeof import('./registry')).readRegistry(io.paths).plugins);
+    aliases = Object.keys(registryModule().readRegistry(io.paths).plugins);
   } catch {
     // a corrupt registry is reported where it is used; here it only means no plugin names to offer
   }
-  return (require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage')).closest(name, [
-    ...BUILTIN_COMMANDS,
-    ...aliases,
-  ]);
+  return closest(name, [...BUILTIN_COMMANDS, ...aliases]);
 }
 
 /** Print a library error in the user's language; unknown errors are reported as unexpected. */
 function report(io: Io, err: unknown): number {
-  const { SlothToolError } = require('./errors') as typeof import('./errors');
   if (!SlothToolError.isInstance(err)) {
     io.err(io.t('unexpected', { message: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
     return 1;
@@ -324,17 +313,13 @@ function report(io: Io, err: unknown): number {
   if (err.code === 'NOT_INSTALLED') params.package = KNOWN_PACKAGES[params.alias] ?? '<package>';
   if (err.code === 'SPEC_NOT_FOUND') params.kindText = io.t(params.kind === 'folder' ? 'specFolder' : 'specTarball');
   if (err.code === 'BIN_MISSING') {
-    const { isInside, pluginDir } = require('./paths') as typeof import('./paths');
     if (!isInside(pluginDir(io.paths, params.alias), params.binPath)) id = 'BIN_MISSING_LINKED';
   }
   io.err(io.t(id, params));
   if (err.code === 'NOT_INSTALLED') {
     // `slothtool instal x`, `slothtool llm-bse`: the command or plugin probably meant.
     const near = nearCommand(io, params.alias);
-    if (near)
-      io.err(
-        (require('@holic512/shared/lib/usage') as typeof import('@holic512/shared/lib/usage')).didYouMean(io.lang(), `slothtool ${near}`),
-      );
+    if (near) io.err(didYouMean(io.lang(), `slothtool ${near}`));
   }
   return err.code === 'INTERRUPTED' ? 130 : 1;
 }
@@ -342,7 +327,7 @@ function report(io: Io, err: unknown): number {
 async function dispatch(io: Io, argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h') return help(io);
-  if (command === '--version' || command === '-v') return io.out(version());
+  if (command === '--version' || command === '-v') return io.out(VERSION);
   if (command === '-i' || command === '--interactive') return io.usage('noInteractiveMenu', {});
   if (!BUILTIN.has(command)) {
     if (command.startsWith('-')) io.usage('unknownOption', { arg: command }, ['--help', '--version']);
@@ -370,7 +355,6 @@ async function dispatch(io: Io, argv: string[]): Promise<void> {
 
 /** What the bin says when its bundle (dist/cli.js) cannot be loaded and lib/ runs instead. */
 export function bundleUnusableMessage(file: string, err: unknown): string {
-  const { resolveHome } = require('./paths') as typeof import('./paths');
   const detail = String((err as Error)?.message ?? err).split('\n')[0];
   return new Io(resolveHome(process.env)).t('bundleUnusable', { file, detail });
 }
@@ -378,9 +362,7 @@ export function bundleUnusableMessage(file: string, err: unknown): string {
 /** Run the CLI with `argv` (without node and script). Sets `process.exitCode`; never calls exit. */
 export async function main(argv: string[]): Promise<void> {
   // A reader that goes away (`| head -1`) ends the CLI quietly with status 0.
-  for (const stream of [process.stdout, process.stderr])
-    (require('@holic512/shared/lib/epipe') as typeof import('@holic512/shared/lib/epipe')).onClosedPipe(stream, () => process.exit(0));
-  const { resolveHome } = require('./paths') as typeof import('./paths');
+  for (const stream of [process.stdout, process.stderr]) onClosedPipe(stream, () => process.exit(0));
   const io = new Io(resolveHome(process.env));
   try {
     await dispatch(io, argv);

@@ -1,5 +1,4 @@
-/** Package version, read from package.json at run time so it never drifts. */
-export const VERSION: string = require('../package.json').version;
+export { VERSION } from './version';
 
 export { aliasFromName, isValidAlias } from './alias';
 export { SlothToolError, type SlothToolErrorCode } from './errors';

@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { writeFileAtomic } from './lazy-libraries';
 
 /** What reading a JSON file gave: missing, unparsable, or a value still to be validated. */
 export type JsonRead = { kind: 'missing' } | { kind: 'invalid'; detail: string } | { kind: 'ok'; value: unknown };
@@ -26,7 +27,5 @@ export function readJsonFile(file: string): JsonRead {
  */
 export function writeJsonFileAtomic(file: string, value: unknown): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  // Required here, not at the top: reading (every plugin start) must not pay for it.
-  const writeFileAtomic = require('write-file-atomic') as typeof import('write-file-atomic');
-  writeFileAtomic.sync(file, JSON.stringify(value, null, 2));
+  writeFileAtomic().sync(file, JSON.stringify(value, null, 2));
 }

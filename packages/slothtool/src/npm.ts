@@ -1,3 +1,4 @@
+import spawn from 'cross-spawn';
 import { SlothToolError } from './errors';
 
 /** How an npm run ended. `output` is the tail of its combined stdout and stderr. */
@@ -38,7 +39,6 @@ export function npmEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export function createRunNpm(): RunNpm {
   return (args, options) =>
     new Promise((resolve, reject) => {
-      const spawn = require('cross-spawn') as typeof import('cross-spawn');
       const child = spawn('npm', args, { cwd: options.cwd, env: npmEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       const collect = (chunk: Buffer): void => {

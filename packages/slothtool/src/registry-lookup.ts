@@ -14,7 +14,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * Look up one alias for running it, without loading zod: `slothtool <alias>` is on every
- * plugin start, and zod costs about as much as a node start-up. The check is the registry
+ * plugin start, and loading zod would be a large share of that start. The check is the registry
  * schema narrowed to what running needs; a broken file is the same REGISTRY_CORRUPT error.
  */
 export function lookupRunnable(paths: HomePaths, alias: string): RunnableEntry | undefined {

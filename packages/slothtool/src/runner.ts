@@ -1,6 +1,8 @@
 import type { ChildProcess, SpawnOptions } from 'child_process';
 import * as fs from 'fs';
+import * as path from 'path';
 import { SlothToolError } from './errors';
+import { childProcess, tty } from './lazy-libraries';
 import type { RunnableEntry } from './registry-lookup';
 
 /** How a plugin process ended. Exactly one of the two is set. */
@@ -23,13 +25,13 @@ export interface RunnerDeps {
 
 export function createDefaultRunnerDeps(): RunnerDeps {
   return {
-    spawn: (command, args, options) => (require('child_process') as typeof import('child_process')).spawn(command, args, options),
+    spawn: (command, args, options) => childProcess().spawn(command, args, options),
     execPath: process.execPath,
     signals: process,
-    // Asked only when a plugin is spawned (loading tty costs a run in-process 1–2 ms for nothing);
-    // not process.stdin: that would open fd 0.
+    // Asked only when a plugin is spawned (a run in this process has no use for tty); not
+    // process.stdin: that would open fd 0.
     get stdinIsTTY() {
-      return (require('tty') as typeof import('tty')).isatty(0);
+      return tty().isatty(0);
     },
     fileExists: (file) => fs.existsSync(file),
   };
@@ -82,7 +84,6 @@ export function runPlugin(
  * signals), and in-process it skips a second node start-up. Every other plugin is spawned.
  */
 export function runsInProcess(entry: RunnableEntry, readFile: (file: string) => string = (f) => fs.readFileSync(f, 'utf8')): boolean {
-  const path = require('path') as typeof import('path');
   let dir = path.dirname(entry.binPath);
   for (let i = 0; i < 3; i++) {
     try {
@@ -107,5 +108,7 @@ export function runInProcess(
 ): void {
   if (!deps.fileExists(entry.binPath)) throw new SlothToolError('BIN_MISSING', { alias, name: entry.name, binPath: entry.binPath });
   process.argv = [deps.execPath, entry.binPath, ...args];
+  // Loading the plugin's bin is running it: a path known only at run time, not an import.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   require(entry.binPath);
 }

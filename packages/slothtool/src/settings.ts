@@ -1,3 +1,4 @@
+import { localeLanguage } from '@holic512/shared/lib/language';
 import { z } from 'zod';
 import { SlothToolError } from './errors';
 import { readJsonFile, writeJsonFileAtomic } from './json-file';
@@ -30,7 +31,7 @@ export function readSettings(paths: HomePaths): Settings {
 /** The language messages are shown in: `settings.language` when it is zh or en, else the locale (LC_ALL, LC_MESSAGES, LANG: zh* is Chinese, anything else English). */
 export function languageOf(settings: Settings, env: NodeJS.ProcessEnv = process.env): Language {
   if (settings.language === 'en' || settings.language === 'zh') return settings.language;
-  return (require('@holic512/shared/lib/language') as typeof import('@holic512/shared/lib/language')).localeLanguage(env);
+  return localeLanguage(env);
 }
 
 /** Set `language` in settings.json, keeping every other key. Refuses to overwrite a corrupt file. */

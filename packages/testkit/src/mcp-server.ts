@@ -2,6 +2,7 @@ import * as http from 'http';
 import type { AddressInfo, Socket } from 'net';
 import * as path from 'path';
 import { z } from 'zod';
+import { mcpHttpSdk, mcpServerSdk } from './lazy-modules';
 
 /** What the test MCP server offers. */
 export interface TestMcpOptions {
@@ -28,7 +29,7 @@ type McpServerT = import('@modelcontextprotocol/sdk/server/mcp.js').McpServer;
  * - `tool_001` … `tool_NNN` when `extraTools` asks for them.
  */
 export function createTestMcpServer(options: TestMcpOptions = {}): McpServerT {
-  const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js') as typeof import('@modelcontextprotocol/sdk/server/mcp.js');
+  const { McpServer } = mcpServerSdk();
   const server = new McpServer({ name: options.name ?? 'testkit-mcp', version: '1.0.0' });
   const notes = new Map<string, string>();
   const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
@@ -107,8 +108,7 @@ export interface TestMcpHttpServer {
 
 /** Start the test MCP server over streamable HTTP (stateless: a server and transport per request). */
 export async function startTestMcpHttpServer(options: TestMcpOptions = {}): Promise<TestMcpHttpServer> {
-  const { StreamableHTTPServerTransport } =
-    require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const { StreamableHTTPServerTransport } = mcpHttpSdk();
   const headers: http.IncomingHttpHeaders[] = [];
   const sockets = new Set<Socket>();
   const httpServer = http.createServer((req, res) => {

@@ -4,11 +4,11 @@
  * TESTKIT_MCP_STARTUP_MS (wait this long before answering, to play a slow server) and
  * TESTKIT_MCP_READY_FILE (written once the server answers, so a test can wait for it).
  */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import * as fs from 'fs';
 import { createTestMcpServer } from './mcp-server';
 
 async function main(): Promise<void> {
-  const { StdioServerTransport } =
-    require('@modelcontextprotocol/sdk/server/stdio.js') as typeof import('@modelcontextprotocol/sdk/server/stdio.js');
   const delay = Number(process.env.TESTKIT_MCP_STARTUP_MS ?? 0);
   if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
   const server = createTestMcpServer({
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     name: process.env.TESTKIT_MCP_NAME,
   });
   await server.connect(new StdioServerTransport());
-  if (process.env.TESTKIT_MCP_READY_FILE) require('fs').writeFileSync(process.env.TESTKIT_MCP_READY_FILE, String(process.pid));
+  if (process.env.TESTKIT_MCP_READY_FILE) fs.writeFileSync(process.env.TESTKIT_MCP_READY_FILE, String(process.pid));
 }
 
 main().catch((err: unknown) => {

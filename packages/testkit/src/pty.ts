@@ -3,6 +3,10 @@
 // tail, after a bound or when the program exits first. node-pty is the repository's dev
 // dependency, loaded when a test starts a terminal.
 
+import { nodePty } from './lazy-modules';
+
+// Terminal escape sequences are what this strips: control characters are the point.
+// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[=>]/g;
 
 export interface PtyTerminal {
@@ -34,7 +38,7 @@ export interface PtyOptions {
 
 /** Start `file args` in a pseudo-terminal (TERM=xterm-256color, 100×30 unless told). */
 export function startPty(file: string, args: string[], options: PtyOptions): PtyTerminal {
-  const pty = require('@lydell/node-pty') as typeof import('@lydell/node-pty');
+  const pty = nodePty();
   const term = pty.spawn(file, args, {
     cols: options.cols ?? 100,
     rows: options.rows ?? 30,

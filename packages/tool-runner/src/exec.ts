@@ -1,8 +1,10 @@
-import type { ChildProcess, SpawnOptions } from 'child_process';
-import { BoundedCapture, cutEndUtf8, cutStartUtf8 } from './capture';
-import { OFFLOAD_AFTER_BYTES, OFFLOAD_START_BYTES, startOffloadWorker, type OffloadWorker } from './capture-offload';
-import { OutputDecoder } from './decode';
+import { spawn as spawnChild, type ChildProcess } from 'child_process';
+import crossSpawn from 'cross-spawn';
+import { BoundedCapture } from './capture';
+import { wireOutput } from './capture-stream';
+import { pipeFolder } from './sandbox/spec';
 import { feedFds, type SpawnOptionsWithData } from './spawn-fds';
+import { SpawnHelper } from './spawn-helper';
 import { DEFAULT_MAX_OUTPUT_BYTES } from './types';
 
 /** Options of {@link exec}. */
@@ -74,7 +76,7 @@ export interface ExecDeps {
 export { DEFAULT_MAX_OUTPUT_BYTES, feedFds, type SpawnOptionsWithData };
 
 /** One spawn helper per process (spawn-helper.ts): steps stop paying fork() of a large process. */
-let helper: import('./spawn-helper').SpawnHelper | undefined;
+let helper: SpawnHelper | undefined;
 
 /** Options of the default exec deps. */
 export interface ExecDepsOptions {
@@ -96,8 +98,6 @@ export function prepareSpawnHelper(options: ExecDepsOptions = {}): Promise<boole
 }
 
 export function createDefaultExecDeps(options: ExecDepsOptions = {}): ExecDeps {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const crossSpawn = require('cross-spawn') as typeof import('cross-spawn');
   const direct = (command: string, args: string[], options: SpawnOptionsWithData) => {
     const child = crossSpawn(command, args, options);
     feedFds(child, options.fdData);
@@ -105,8 +105,6 @@ export function createDefaultExecDeps(options: ExecDepsOptions = {}): ExecDeps {
   };
   const useHelper = process.platform !== 'win32' && process.env.SLOTHTOOL_SPAWN_HELPER !== '0';
   if (useHelper && !helper) {
-    const { SpawnHelper } = require('./spawn-helper') as typeof import('./spawn-helper');
-    const { pipeFolder } = require('./sandbox/spec') as typeof import('./sandbox/spec');
     helper = new SpawnHelper(direct, undefined, options.slothtoolHome ? pipeFolder(options.slothtoolHome) : undefined);
   }
   return {
@@ -115,8 +113,7 @@ export function createDefaultExecDeps(options: ExecDepsOptions = {}): ExecDeps {
     now: () => Date.now(),
     killGroup: (pid, signal) => {
       if (process.platform === 'win32') {
-        const cp = require('child_process') as typeof import('child_process');
-        cp.spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore' }).on('error', () => undefined);
+        spawnChild('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore' }).on('error', () => undefined);
         return;
       }
       try {
@@ -157,88 +154,67 @@ function resultOf(out: BoundedCapture, err: BoundedCapture, durationMs: number, 
   };
 }
 
-/** How a captured stream is stopped early (a destroy, or a stop of its worker). */
-interface OutputReader {
-  destroy(): void;
+/**
+ * Ending a run's process group: SIGTERM, then SIGKILL after the grace time. Its timers (and the
+ * run's own) are cleared when the run settles.
+ */
+class GroupStop {
+  child: ChildProcess | undefined;
+  private killing = false;
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly deps: ExecDeps,
+    readonly graceMs: number,
+  ) {}
+
+  /** Run `fn` after `ms` unless the run has settled by then. */
+  after(ms: number, fn: () => void): void {
+    this.timers.push(setTimeout(fn, ms));
+  }
+
+  killTree(signal: NodeJS.Signals): void {
+    const child = this.child;
+    if (child?.pid === undefined) return;
+    try {
+      this.deps.killGroup(child.pid, signal);
+    } catch {
+      // The group may be owned by someone else now; child.kill is the last resort.
+      child.kill(signal);
+    }
+  }
+
+  start(): void {
+    if (this.killing) return;
+    this.killing = true;
+    this.killTree('SIGTERM');
+    this.after(this.graceMs, () => this.killTree('SIGKILL'));
+  }
+
+  /** The run has its result: no more timers, and a group being stopped is killed now. */
+  settle(): void {
+    for (const t of this.timers) clearTimeout(t);
+    if (this.killing) this.killTree('SIGKILL');
+  }
 }
 
-/**
- * Capture a child's output stream, and hand its text to `cb` (UTF-8 decoded across chunks) for
- * display. Past OFFLOAD_START_BYTES a worker starts, and past OFFLOAD_AFTER_BYTES, once it runs,
- * the reading moves to it (capture-offload.ts); the display then gets the newest output every
- * 100 ms and, at the end, its last bytes.
- */
-function wireOutput(
-  stream: NodeJS.ReadableStream | null,
-  cap: BoundedCapture,
-  cb?: (s: string, skippedBytes?: number) => void,
-): OutputReader {
-  if (!stream) return { destroy: () => undefined };
-  const decoder = cb ? new OutputDecoder() : undefined;
-  const show = (chunk: Buffer): void => {
-    if (!cb || !decoder) return;
-    const text = decoder.write(chunk);
-    try {
-      if (text) cb(text);
-    } catch {
-      // A failing display callback must not take the process down or stop the capture.
-    }
-  };
-  let worker: OffloadWorker | undefined;
-  let tried = process.platform === 'win32';
-  // Samples start and end anywhere: each is decoded on its own, between character boundaries,
-  // and says how many bytes before it were not shown (offsets count what the worker read).
-  let shownUpTo = 0;
-  // The incomplete character the event loop's decoder held back when the worker took over.
-  let heldBack = 0;
-  // Paused once, until the starting worker runs (or is gone).
-  let held = false;
-  const sample = (bytes: Buffer, end: number): void => {
-    const from = cutStartUtf8(bytes);
-    const whole = cutEndUtf8(from);
-    const start = end - from.length;
-    const text = new OutputDecoder().write(whole);
-    if (!text) return;
-    cb?.(text, Math.max(0, start - shownUpTo) + heldBack);
-    heldBack = 0;
-    shownUpTo = start + whole.length;
-  };
-  const onData = (chunk: Buffer): void => {
-    cap.push(chunk);
-    show(chunk);
-    if (!tried && cap.total >= OFFLOAD_START_BYTES) {
-      tried = true;
-      worker = startOffloadWorker(cap, cb ? sample : undefined);
-    }
-    if (!worker || cap.total < OFFLOAD_AFTER_BYTES) return;
-    if (worker.ready) {
-      if (worker.handOver(stream)) {
-        stream.removeListener('data', onData);
-        heldBack = decoder?.pendingBytes ?? 0;
-      }
-    } else if (!held) {
-      // The worker is still starting (a first step): wait for it rather than read on. Every
-      // chunk read here is a new 64 KiB buffer that stays in memory until a collection, and
-      // V8 collects for outside memory only past 64 MB: reading on while a worker starts held
-      // 10–20 MB more at the peak (bench "Output capture", runner.run() of 1 GiB).
-      held = worker.hold(stream) || true;
-    }
-  };
-  // Ended before the hand-over: the worker is not needed.
-  const unneeded = (): void => {
-    if (!worker?.handedOver) worker?.stop();
-  };
-  stream.on('end', unneeded);
-  stream.on('close', unneeded);
-  stream.on('data', onData);
-  stream.on('error', () => undefined);
+/** How exec starts a program: no shell, stdin closed, its own process group, extra fds if any. */
+function spawnOptions(options: ExecOptions, deps: ExecDeps): SpawnOptionsWithData {
   return {
-    destroy: () => {
-      if (worker?.handedOver) return worker.stop();
-      worker?.stop();
-      (stream as unknown as { destroy?: () => void }).destroy?.();
-    },
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe', ...(options.fds ?? []).map(() => 'pipe' as const)],
+    ...(options.fds?.length ? { fdData: options.fds } : {}),
+    detached: deps.platform !== 'win32',
+    windowsHide: true,
+    shell: false,
   };
+}
+
+/** The result of a program that could not be started: 127 when it was not found, 126 otherwise. */
+function spawnFailure(e: NodeJS.ErrnoException, message: string, fallbackCode: string): Partial<ExecResult> {
+  const code = e.code ?? fallbackCode;
+  return { exitCode: SPAWN_EXIT_CODES[code] ?? 126, error: { code, message } };
 }
 
 /**
@@ -250,8 +226,6 @@ export function exec(options: ExecOptions, deps: ExecDeps = createDefaultExecDep
   const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const out = new BoundedCapture(maxBytes);
   const err = new BoundedCapture(maxBytes);
-  const grace = options.killGraceMs ?? 2000;
-
   const finish = (partial: Partial<ExecResult>): ExecResult => resultOf(out, err, Math.max(0, deps.now() - started), partial);
 
   if (options.signal?.aborted) {
@@ -259,56 +233,28 @@ export function exec(options: ExecOptions, deps: ExecDeps = createDefaultExecDep
   }
 
   return new Promise<ExecResult>((resolve) => {
-    let child: ChildProcess;
+    const stop = new GroupStop(deps, options.killGraceMs ?? 2000);
     let settled = false;
     let timedOut = false;
     let aborted = false;
-    let killing = false;
     let spawnError: NodeJS.ErrnoException | undefined;
-    const timers: NodeJS.Timeout[] = [];
-
-    const killTree = (signal: NodeJS.Signals): void => {
-      if (child?.pid === undefined) return;
-      try {
-        deps.killGroup(child.pid, signal);
-      } catch {
-        // The group may be owned by someone else now; child.kill is the last resort.
-        child.kill(signal);
-      }
-    };
-    const startKilling = (): void => {
-      if (killing) return;
-      killing = true;
-      killTree('SIGTERM');
-      timers.push(setTimeout(() => killTree('SIGKILL'), grace));
-    };
     const onAbort = (): void => {
       aborted = true;
-      startKilling();
+      stop.start();
     };
     const done = (result: ExecResult): void => {
       if (settled) return;
       settled = true;
-      for (const t of timers) clearTimeout(t);
       options.signal?.removeEventListener('abort', onAbort);
-      if (killing) killTree('SIGKILL');
+      stop.settle();
       resolve(result);
     };
 
+    let child: ChildProcess;
     try {
-      child = deps.spawn(options.program, options.args, {
-        cwd: options.cwd,
-        env: options.env ?? process.env,
-        stdio: ['ignore', 'pipe', 'pipe', ...(options.fds ?? []).map(() => 'pipe' as const)],
-        ...(options.fds?.length ? { fdData: options.fds } : {}),
-        detached: deps.platform !== 'win32',
-        windowsHide: true,
-        shell: false,
-      });
+      child = stop.child = deps.spawn(options.program, options.args, spawnOptions(options, deps));
     } catch (e) {
-      const error = e as NodeJS.ErrnoException;
-      const code = error.code ?? 'SPAWN_FAILED';
-      resolve(finish({ exitCode: SPAWN_EXIT_CODES[code] ?? 126, error: { code, message: error.message } }));
+      resolve(finish(spawnFailure(e as NodeJS.ErrnoException, (e as Error).message, 'SPAWN_FAILED')));
       return;
     }
 
@@ -316,41 +262,27 @@ export function exec(options: ExecOptions, deps: ExecDeps = createDefaultExecDep
 
     child.on('error', (e: NodeJS.ErrnoException) => {
       spawnError = e;
-      if (child.pid === undefined) {
-        const code = e.code ?? 'SPAWN_FAILED';
-        done(finish({ exitCode: SPAWN_EXIT_CODES[code] ?? 126, error: { code, message: spawnMessage(e, options) } }));
-      }
+      if (child.pid === undefined) done(finish(spawnFailure(e, spawnMessage(e, options), 'SPAWN_FAILED')));
     });
     child.on('exit', () => {
       // A grandchild holding our pipes open must not keep us waiting forever: kill the group
       // (the pipes close when it dies), and stop reading if something outside the group
       // (a daemon that left it) still holds them.
-      timers.push(setTimeout(() => killTree('SIGKILL'), grace));
-      timers.push(
-        setTimeout(() => {
-          for (const r of readers) r.destroy();
-        }, grace * 2),
-      );
+      stop.after(stop.graceMs, () => stop.killTree('SIGKILL'));
+      stop.after(stop.graceMs * 2, () => {
+        for (const r of readers) r.destroy();
+      });
     });
     child.on('close', (code: number | null, signal: NodeJS.Signals | null) => {
-      done(
-        finish({
-          exitCode: code,
-          signal,
-          timedOut,
-          aborted,
-          ...(spawnError ? { error: { code: spawnError.code ?? 'ERROR', message: spawnError.message } } : {}),
-        }),
-      );
+      const error = spawnError ? { error: { code: spawnError.code ?? 'ERROR', message: spawnError.message } } : {};
+      done(finish({ exitCode: code, signal, timedOut, aborted, ...error }));
     });
 
     if (options.timeoutMs !== undefined && options.timeoutMs > 0) {
-      timers.push(
-        setTimeout(() => {
-          timedOut = true;
-          startKilling();
-        }, options.timeoutMs),
-      );
+      stop.after(options.timeoutMs, () => {
+        timedOut = true;
+        stop.start();
+      });
     }
     options.signal?.addEventListener('abort', onAbort, { once: true });
   });

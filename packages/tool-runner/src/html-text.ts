@@ -1,8 +1,4 @@
-import { lazy } from './lazy';
-
-/** HTML entities, loaded on the first page read (a turn without http.get never needs them). */
-const entities = lazy(() => require('entities') as typeof import('entities'));
-const decodeHTML = (text: string): string => entities().decodeHTML(text);
+import { decodeHTML } from 'entities';
 
 /** Elements whose content is never text for a reader. */
 const DROPPED = ['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'object', 'canvas', 'head', 'math'];

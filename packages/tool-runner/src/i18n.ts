@@ -44,7 +44,7 @@ export const MESSAGES: RuleMessages = Object.assign(
 
 const NO_PARAMS: Record<string, string | number> = {};
 
-/** Fill a message for `lang`; unknown ids come back as the id itself. */
+/** Fill a message for `lang` (its `reason`, and its `hint` unless `withHint` is false); unknown ids come back as the id itself. The package's one translation helper. */
 export function message(
   id: string,
   lang: Lang,
@@ -56,14 +56,4 @@ export function message(
   const reason = fill(lang === 'zh' ? m.zh : m.en, params, lang);
   const hint = withHint ? (lang === 'zh' ? m.hintZh : m.hintEn) : undefined;
   return hint ? { reason, hint: fill(hint, params, lang) } : { reason };
-}
-
-/** A tool's note or error text for `lang` (the fs/http/proc results); unknown ids come back as the id. */
-export function toolMessage(id: string, lang: Lang, params: Record<string, string | number> = NO_PARAMS): string {
-  return message(id, lang, params, false).reason;
-}
-
-/** The hint of a message, if it has one. */
-export function toolHint(id: string, lang: Lang): string | undefined {
-  return message(id, lang).hint;
 }

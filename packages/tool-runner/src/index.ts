@@ -1,24 +1,27 @@
 /**
  * The package's API. What a model reply needs first (the tool registry, the rule parser, the
  * types) loads with the package; the rest (the runner, exec, the sandbox, classification, output
- * parsers) on first use, so `require('@holic512/tool-runner')` stays small for a turn that only
- * talks (measured: 6.4 MB and 56 modules eager, 2 MB and 13 with these lazy).
+ * parsers) on first use (lazy-modules.ts), so `require('@holic512/tool-runner')` stays small for
+ * a turn that only talks.
  */
-import { lazy } from './lazy';
+import {
+  classifyModule,
+  execModule,
+  gitReadModule,
+  htmlTextModule,
+  netGuardModule,
+  parseOutputModule,
+  pathCompleteModule,
+  redactModule,
+  renderVerdictModule,
+  runnerModule,
+  sandboxModule,
+  workspaceModule,
+  workspaceSecretsModule,
+} from './lazy-modules';
 
 /** Package version, read from package.json at run time so it never drifts. */
 export const VERSION: string = require('../package.json').version;
-
-const execModule = lazy(() => require('./exec') as typeof import('./exec'));
-const classifyModule = lazy(() => require('./policy/classify') as typeof import('./policy/classify'));
-const sandboxModule = lazy(() => require('./sandbox') as typeof import('./sandbox'));
-const outputModule = lazy(() => require('./parse-output') as typeof import('./parse-output'));
-const redactModule = lazy(() => require('./redact') as typeof import('./redact'));
-const runnerModule = lazy(() => require('./runner') as typeof import('./runner'));
-const workspaceModule = lazy(() => require('./workspace') as typeof import('./workspace'));
-const htmlModule = lazy(() => require('./html-text') as typeof import('./html-text'));
-const netModule = lazy(() => require('./net-guard') as typeof import('./net-guard'));
-const renderModule = lazy(() => require('./render-verdict') as typeof import('./render-verdict'));
 
 type ExecM = typeof import('./exec');
 type ClassifyM = typeof import('./policy/classify');
@@ -37,7 +40,7 @@ export const classify: ClassifyM['classify'] = (step, policy, ctx) => classifyMo
 export const sessionKey: ClassifyM['sessionKey'] = (...a) => classifyModule().sessionKey(...a);
 export const validateStep: ClassifyM['validateStep'] = (...a) => classifyModule().validateStep(...a);
 export const verdictOf: ClassifyM['verdictOf'] = (...a) => classifyModule().verdictOf(...a);
-export const renderVerdict: typeof import('./render-verdict').renderVerdict = (...a) => renderModule().renderVerdict(...a);
+export const renderVerdict: typeof import('./render-verdict').renderVerdict = (...a) => renderVerdictModule().renderVerdict(...a);
 export type { Verdict, Adjustment } from './policy/decide';
 export { tools, getTool, toolJsonSchema, createToolRegistry, builtinRegistry, TOOL_NAME } from './registry';
 export type { ToolRegistryOptions } from './registry';
@@ -83,7 +86,7 @@ export const parseInside: SandboxM['parseInside'] = (...a) => sandboxModule().pa
 export const hostSeccompFilter: SandboxM['hostSeccompFilter'] = (...a) => sandboxModule().hostSeccompFilter(...a);
 /** `.env` files: `secret`, `template` (`.env.example` and the like), or not one (sandbox/workspace-secrets.ts). */
 export const envFileClass: typeof import('./sandbox/workspace-secrets').envFileClass = (...a) =>
-  (require('./sandbox/workspace-secrets') as typeof import('./sandbox/workspace-secrets')).envFileClass(...a);
+  workspaceSecretsModule().envFileClass(...a);
 export { HOME_SECRET_STORES } from './sandbox/secrets';
 export { SECRET_CLASSES } from './sandbox/secrets';
 export { DEFAULT_ALLOW_READ } from './sandbox/home-view';
@@ -105,7 +108,7 @@ export type {
 export { parseRule, ruleMatches, decideByRules, exactRuleFor, isRuleProblem } from './permission-rules';
 export type { PermissionRule, PermissionSubject, PermissionEffect, RuleProblem, ArgKind } from './permission-rules';
 export type { ClassifyOptions } from './policy/classify';
-export const parseOutput: typeof import('./parse-output').parseOutput = (...a) => outputModule().parseOutput(...a);
+export const parseOutput: typeof import('./parse-output').parseOutput = (...a) => parseOutputModule().parseOutput(...a);
 export type { Parsed, ParseInput, ParseOptions, SearchMatch, GitStatusEntry, GitLogEntry } from './parse-output';
 export const redact: typeof import('./redact').redact = (...a) => redactModule().redact(...a);
 export const redactValue: typeof import('./redact').redactValue = (...a) => redactModule().redactValue(...a);
@@ -129,15 +132,14 @@ export const expandPath: WorkspaceM['expandPath'] = (...a) => workspaceModule().
 export const isInside: WorkspaceM['isInside'] = (...a) => workspaceModule().isInside(...a);
 export type { ResolvedPath } from './workspace';
 export type { FileChange, UndoResult } from './file-journal';
-export const htmlToText: typeof import('./html-text').htmlToText = (...a) => htmlModule().htmlToText(...a);
-export const htmlTitle: typeof import('./html-text').htmlTitle = (...a) => htmlModule().htmlTitle(...a);
-export const addressKind: typeof import('./net-guard').addressKind = (...a) => netModule().addressKind(...a);
+export const htmlToText: typeof import('./html-text').htmlToText = (...a) => htmlTextModule().htmlToText(...a);
+export const htmlTitle: typeof import('./html-text').htmlTitle = (...a) => htmlTextModule().htmlTitle(...a);
+export const addressKind: typeof import('./net-guard').addressKind = (...a) => netGuardModule().addressKind(...a);
 export type { Resolver, LookupAddress } from './net-guard';
 export const completeWorkspacePath: typeof import('./tools/path-complete').completeWorkspacePath = (...a) =>
-  (require('./tools/path-complete') as typeof import('./tools/path-complete')).completeWorkspacePath(...a);
+  pathCompleteModule().completeWorkspacePath(...a);
 export type { PathCompletionOptions } from './tools/path-complete';
-export const gitRead: typeof import('./tools/git-read').gitRead = (...a) =>
-  (require('./tools/git-read') as typeof import('./tools/git-read')).gitRead(...a);
+export const gitRead: typeof import('./tools/git-read').gitRead = (...a) => gitReadModule().gitRead(...a);
 export type { GitReadOptions } from './tools/git-read';
 export type { FsReadResult } from './tools/fs-read';
 export type { FsChangeResult } from './tools/fs-edit';

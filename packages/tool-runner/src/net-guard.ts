@@ -1,7 +1,6 @@
+import * as dns from 'dns';
+import * as ipaddr from 'ipaddr.js';
 import * as net from 'net';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const ipaddr = require('ipaddr.js') as typeof import('ipaddr.js');
 
 /**
  * What kind of address this is. Only `public` (ipaddr.js's `unicast` range, for IPv4 and
@@ -41,8 +40,6 @@ export interface LookupAddress {
 export type Resolver = (host: string) => Promise<LookupAddress[]>;
 
 export function createDefaultResolver(): Resolver {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const dns = require('dns') as typeof import('dns');
   return (host) => dns.promises.lookup(host, { all: true, verbatim: true });
 }
 

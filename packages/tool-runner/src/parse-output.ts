@@ -138,50 +138,48 @@ const HUMAN_STATUS: Record<string, string> = {
   'deleted by them': 'U',
 };
 
-/** The branch line(s) of a status: the branch, its upstream, and how far they are apart. */
-interface StatusHead {
-  branch?: string;
-  upstream?: string;
-  ahead?: number;
-  behind?: number;
+/** What `git status` said so far: the branch and its upstream, and the first `max` entries of all. */
+class GitStatusSummary {
+  branch: string | undefined;
+  upstream: string | undefined;
+  ahead: number | undefined;
+  behind: number | undefined;
+  total = 0;
+  readonly items: GitStatusEntry[] = [];
+
+  constructor(private readonly max: number) {}
+
+  add(e: GitStatusEntry): void {
+    this.total++;
+    if (this.items.length < this.max) this.items.push(e);
+  }
+
+  result(): Parsed {
+    const { branch, upstream, ahead, behind, total, items } = this;
+    return {
+      kind: 'git_status',
+      ...(branch ? { branch } : {}),
+      ...(upstream ? { upstream } : {}),
+      ...(ahead !== undefined ? { ahead } : {}),
+      ...(behind !== undefined ? { behind } : {}),
+      clean: total === 0,
+      total,
+      items,
+    };
+  }
 }
 
-function parseGitStatus(text: string, max: number): Parsed | undefined {
-  const { lines: ls } = lines(text);
-  const items: GitStatusEntry[] = [];
-  const head: StatusHead = {};
-  let total = 0;
-  const add = (e: GitStatusEntry): void => {
-    total++;
-    if (items.length < max) items.push(e);
-  };
-  const human = ls.some((l) => /^On branch |^HEAD detached |^Not currently on any branch|^nothing to commit|^Changes /.test(l));
-  if (human) readLongStatus(ls, head, add);
-  else if (!readShortStatus(ls, head, add)) return undefined;
-  const { branch, upstream, ahead, behind } = head;
-  return {
-    kind: 'git_status',
-    ...(branch ? { branch } : {}),
-    ...(upstream ? { upstream } : {}),
-    ...(ahead !== undefined ? { ahead } : {}),
-    ...(behind !== undefined ? { behind } : {}),
-    clean: total === 0,
-    total,
-    items,
-  };
-}
-
-/** `git status` as people read it: the branch lines, then a section a kind of change. */
-function readLongStatus(ls: string[], head: StatusHead, add: (e: GitStatusEntry) => void): void {
+/** `git status` as people read it (On branch …, Changes to be committed: …). */
+function readHumanStatus(ls: string[], st: GitStatusSummary): void {
   let section = '';
   for (const l of ls) {
     let m: RegExpExecArray | null;
-    if ((m = /^On branch (.+)$/.exec(l))) head.branch = m[1];
-    else if ((m = /^Your branch is ahead of '(.+?)' by (\d+) commit/.exec(l))) [head.upstream, head.ahead] = [m[1], Number(m[2])];
-    else if ((m = /^Your branch is behind '(.+?)' by (\d+) commit/.exec(l))) [head.upstream, head.behind] = [m[1], Number(m[2])];
-    else if ((m = /^Your branch and '(.+?)' have diverged/.exec(l))) head.upstream = m[1];
-    else if ((m = /^and have (\d+) and (\d+) different commits/.exec(l))) [head.ahead, head.behind] = [Number(m[1]), Number(m[2])];
-    else if ((m = /^Your branch is up to date with '(.+?)'/.exec(l))) [head.upstream, head.ahead, head.behind] = [m[1], 0, 0];
+    if ((m = /^On branch (.+)$/.exec(l))) st.branch = m[1];
+    else if ((m = /^Your branch is ahead of '(.+?)' by (\d+) commit/.exec(l))) [st.upstream, st.ahead] = [m[1], Number(m[2])];
+    else if ((m = /^Your branch is behind '(.+?)' by (\d+) commit/.exec(l))) [st.upstream, st.behind] = [m[1], Number(m[2])];
+    else if ((m = /^Your branch and '(.+?)' have diverged/.exec(l))) st.upstream = m[1];
+    else if ((m = /^and have (\d+) and (\d+) different commits/.exec(l))) [st.ahead, st.behind] = [Number(m[1]), Number(m[2])];
+    else if ((m = /^Your branch is up to date with '(.+?)'/.exec(l))) [st.upstream, st.ahead, st.behind] = [m[1], 0, 0];
     else if (/^Changes to be committed/.test(l)) section = 'staged';
     else if (/^Changes not staged/.test(l)) section = 'unstaged';
     else if (/^Untracked files/.test(l)) section = 'untracked';
@@ -190,42 +188,51 @@ function readLongStatus(ls: string[], head: StatusHead, add: (e: GitStatusEntry)
       const body = l.slice(1);
       const sm = /^([a-z ]+):\s+(.*)$/.exec(body);
       if (section === 'untracked' || !sm) {
-        add({ status: '??', path: body });
+        st.add({ status: '??', path: body });
       } else {
         const code = HUMAN_STATUS[sm[1]] ?? '?';
         const [from, to] = sm[2].includes(' -> ') ? sm[2].split(' -> ') : [undefined, sm[2]];
         const status = section === 'staged' ? `${code} ` : section === 'unmerged' ? 'UU' : ` ${code}`;
-        add({ status, path: to, ...(from ? { from } : {}) });
+        st.add({ status, path: to, ...(from ? { from } : {}) });
       }
     }
   }
 }
 
-/** `git status --short`/`--porcelain` (v1 and v2, with `-b`); false at a line that is neither. */
-function readShortStatus(ls: string[], head: StatusHead, add: (e: GitStatusEntry) => void): boolean {
+/** `git status --short`, `--porcelain` (v1 or v2) and `-b`; false on a line of none of them. */
+function readPorcelainStatus(ls: string[], st: GitStatusSummary): boolean {
   for (const l of ls) {
     let m: RegExpExecArray | null;
     if ((m = /^## (?:No commits yet on )?([^. ]+?)(?:\.\.\.(\S+))?(?: \[(.*)\])?$/.exec(l))) {
-      head.branch = m[1];
-      head.upstream = m[2];
+      st.branch = m[1];
+      st.upstream = m[2];
       const a = /ahead (\d+)/.exec(m[3] ?? '');
       const b = /behind (\d+)/.exec(m[3] ?? '');
-      if (a) head.ahead = Number(a[1]);
-      if (b) head.behind = Number(b[1]);
-    } else if ((m = /^# branch\.head (.+)$/.exec(l))) head.branch = m[1];
-    else if ((m = /^# branch\.upstream (.+)$/.exec(l))) head.upstream = m[1];
-    else if ((m = /^# branch\.ab \+(\d+) -(\d+)$/.exec(l))) [head.ahead, head.behind] = [Number(m[1]), Number(m[2])];
-    else if ((m = /^1 (..) \S+ \S+ \S+ \S+ \S+ \S+ (.+)$/.exec(l))) add({ status: m[1].replace(/\./g, ' '), path: m[2] });
+      if (a) st.ahead = Number(a[1]);
+      if (b) st.behind = Number(b[1]);
+    } else if ((m = /^# branch\.head (.+)$/.exec(l))) st.branch = m[1];
+    else if ((m = /^# branch\.upstream (.+)$/.exec(l))) st.upstream = m[1];
+    else if ((m = /^# branch\.ab \+(\d+) -(\d+)$/.exec(l))) [st.ahead, st.behind] = [Number(m[1]), Number(m[2])];
+    else if ((m = /^1 (..) \S+ \S+ \S+ \S+ \S+ \S+ (.+)$/.exec(l))) st.add({ status: m[1].replace(/\./g, ' '), path: m[2] });
     else if ((m = /^2 (..) \S+ \S+ \S+ \S+ \S+ \S+ \S+ (.+)\t(.+)$/.exec(l)))
-      add({ status: m[1].replace(/\./g, ' '), path: m[2], from: m[3] });
-    else if ((m = /^u (..) (?:\S+ ){8}(.+)$/.exec(l))) add({ status: m[1], path: m[2] });
-    else if ((m = /^\? (.+)$/.exec(l))) add({ status: '??', path: m[1] });
+      st.add({ status: m[1].replace(/\./g, ' '), path: m[2], from: m[3] });
+    else if ((m = /^u (..) (?:\S+ ){8}(.+)$/.exec(l))) st.add({ status: m[1], path: m[2] });
+    else if ((m = /^\? (.+)$/.exec(l))) st.add({ status: '??', path: m[1] });
     else if ((m = /^([ MADRCUT?!]{2}) (.+)$/.exec(l))) {
       const [from, to] = m[2].includes(' -> ') ? m[2].split(' -> ') : [undefined, m[2]];
-      add({ status: m[1], path: to, ...(from ? { from } : {}) });
+      st.add({ status: m[1], path: to, ...(from ? { from } : {}) });
     } else if (l.trim() && !l.startsWith('# ')) return false;
   }
   return true;
+}
+
+function parseGitStatus(text: string, max: number): Parsed | undefined {
+  const { lines: ls } = lines(text);
+  const st = new GitStatusSummary(max);
+  const human = ls.some((l) => /^On branch |^HEAD detached |^Not currently on any branch|^nothing to commit|^Changes /.test(l));
+  if (human) readHumanStatus(ls, st);
+  else if (!readPorcelainStatus(ls, st)) return undefined;
+  return st.result();
 }
 
 function parseGitLog(text: string, max: number): Parsed | undefined {

@@ -1,5 +1,5 @@
 import { message } from './i18n';
-import type { ConfirmAnswer, ConfirmRequest, RunOptions } from './runner';
+import type { ConfirmAnswer, ConfirmRequest, RunOptions } from './runner-types';
 import { invalidVerdict, judgeValid, type JudgeSetup, type Judgement } from './runner-judge';
 import { renderVerdict } from './render-verdict';
 import { finding } from './policy/finding';
@@ -8,6 +8,7 @@ import type { SandboxReport } from './sandbox/report';
 import type { Decision, Lang, Step } from './types';
 import type { Verdict } from './policy/decide';
 import { redactValue } from './redact';
+import { sandboxRetryModule } from './lazy-modules';
 
 /** How many times the user may edit a step before it counts as declined. */
 const MAX_EDITS = 5;
@@ -225,7 +226,7 @@ async function retryAfterDenial(
   const { lang } = setup.judge;
   const session = setup.judge.env.session;
   const person = !setup.unattended && setup.judge.mode !== 'yolo';
-  const { retryRefusal } = require('./sandbox/retry') as typeof import('./sandbox/retry');
+  const { retryRefusal } = sandboxRetryModule();
   const refusal = retryRefusal(
     { kind: box.denied, ...(box.path ? { path: box.path } : {}) },
     ctx.sandbox.level,

@@ -1,9 +1,9 @@
 /**
  * Spawning through a small helper process. libuv starts a program with fork(), and fork copies
- * the page tables of the whole process: in an `ai` of 120 MB that costs several milliseconds on
- * every step, the event loop blocked meanwhile (measured: 1.0 ms at 41 MB, 6.7 ms at 193 MB). The
- * helper is a fresh node process of about 40 MB that forks for us; the command's stdout and stderr
- * pipes come back as handles over IPC, so output is read here directly, with no copy in between.
+ * the page tables of the whole process, so the larger `ai` grows the more every step pays, with
+ * the event loop blocked meanwhile (the figures: bench/measured-once.md). The helper is a small
+ * fresh node process that forks for us; the command's stdout and stderr pipes come back as
+ * handles over IPC, so output is read here directly, with no copy in between.
  *
  * `spawn()` returns at once a ChildProcess-like object (the streams start delivering when their
  * handles arrive). Until the helper is up, and on Windows, or when it fails, spawning is direct.
@@ -14,6 +14,7 @@ import * as path from 'path';
 import type { ChildProcess } from 'child_process';
 import type { Socket } from 'net';
 import type { SpawnOptionsWithData } from './spawn-fds';
+import { childProcessModule, cryptoModule } from './lazy-modules';
 
 type Direct = (command: string, args: string[], options: SpawnOptionsWithData) => ChildProcess;
 
@@ -135,7 +136,7 @@ export class SpawnHelper {
   private readonly active = new Map<number, RemoteChild>();
   private readonly waiting: Array<(ready: boolean) => void> = [];
   /** The environment the helper was given at start: commands' environments go as changes to it
-   * (serialising the whole environment for every command cost about 0.4 ms a step). */
+   * (an environment rarely changes between commands, so the whole of it is sent once). */
   private baseEnv: NodeJS.ProcessEnv = {};
   private readonly frozenChanges = new WeakMap<NodeJS.ProcessEnv, ReturnType<typeof envChanges>>();
   /** Keys of the fd bytes the helper holds (dataKey). */
@@ -192,7 +193,7 @@ export class SpawnHelper {
    * same for every step): sent once, then named by key (by content, so a changed buffer is new).
    */
   private dataKey(bytes: Buffer): string {
-    const { createHash } = require('crypto') as typeof import('crypto');
+    const { createHash } = cryptoModule();
     const key = createHash('sha256').update(bytes).digest('hex');
     if (!this.sentData.has(key)) {
       this.sentData.add(key);
@@ -228,7 +229,7 @@ export class SpawnHelper {
 
   private boot(): void {
     if (this.child || this.failed) return;
-    const { fork } = require('child_process') as typeof import('child_process');
+    const { fork } = childProcessModule();
     try {
       this.child = fork(this.childScript, [], {
         stdio: ['ignore', 'ignore', 'ignore', 'ipc'],

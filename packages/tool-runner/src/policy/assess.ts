@@ -1,15 +1,12 @@
 import type { Policy, Requires } from '../types';
 import { finding, type Finding } from './finding';
-import type { ToolRegistry } from '../registry';
+import { builtinRegistry, type ToolRegistry } from '../registry';
 import type { Touches } from '../registry/types';
 import type { ClassifyOptions } from './classify';
-import { lazy } from '../lazy';
-
-const modRegistry = lazy(() => require('../registry') as typeof import('../registry'));
 
 /** The registry to judge with: the caller's, or the built-in tools. */
 export function registryOf(registry?: ToolRegistry): ToolRegistry {
-  return registry ?? modRegistry().builtinRegistry();
+  return registry ?? builtinRegistry();
 }
 
 /** What {@link assess} looks at: where the step runs (cwd, home, the live facts the runner gathered) and the policy, normalised. No language. */

@@ -1,25 +1,16 @@
-import { subcommandIndex } from './git-subcommand-index';
-import * as path from 'path';
 import { findLong, isInfoOnly, operands } from './args';
 import { finding, type Finding, type JudgeCtx } from './finding';
 import { judgeGit } from './git';
 import { judgeOptions } from './options';
-import {
-  CONTROL_RE,
-  isHarmlessDevice,
-  isOutsideWorkspace,
-  normalisePathArg,
-  secretFindings,
-  slothtoolHomeFindings,
-  writeTargetFindings,
-} from './paths';
+import { CONTROL_RE, secretFindings, writeTargetFindings } from './paths';
 import { INVISIBLE_RE, printableAscii, resolveProgram } from './resolve-program';
 import { judgeAwk, judgeSed } from './sed-awk';
 import { judgeDocker } from './programs/docker';
 import { llmBaseConfigWrite, selfConfig, slothtoolSelfConfig } from './self-config';
 import { CHECKSUMS, execArg, MAX_WRAP_DEPTH, readOnly, writeArg, writeFile, type Handler } from './programs/common';
 import { INTERPRETERS, judgeInterpreter } from './programs/interpreters';
-import { ESCALATION, judgeEnv, judgeEscalation, judgeWrapper, WRAPPERS } from './programs/wrappers';
+import { ESCALATION, judgeEnv, judgeEscalation, judgeWrapper } from './programs/wrappers';
+import { WRAPPERS } from './programs/unwrap';
 import {
   judgeArchiver,
   judgeDd,
@@ -63,263 +54,37 @@ import { judgeAria2c, judgeCurl, judgeHttpie, judgeWget } from './programs/trans
 import { judgeNetcat, judgeRclone, judgeRsync, judgeScp, judgeSftp, judgeSocat, judgeSsh } from './programs/remote-copy';
 import { judgeCmake, judgeContainerDelete, judgeToolDelete } from './programs/build-deletes';
 import { judgeConfigCli } from './programs/config-cli';
+import { allowByPolicy } from './allow-by-policy';
+import { gitNamesOnly, LISTERS, readPathFindings } from './read-paths';
+
+export { programBase } from './allow-by-policy';
 
 export { npmSecretOutput };
 
 /** Programs that only read, whatever their arguments. */
+// prettier-ignore
 const PLAIN_READERS = [
-  'ls',
-  'dir',
-  'vdir',
-  'cat',
-  'tac',
-  'head',
-  'tail',
-  'wc',
-  'nl',
-  'od',
-  'hexdump',
-  'strings',
-  'stat',
-  'du',
-  'df',
-  'pwd',
-  'echo',
-  'printf',
-  'which',
-  'whereis',
-  'realpath',
-  'readlink',
-  'basename',
-  'dirname',
-  'uname',
-  'whoami',
-  'id',
-  'groups',
-  'uptime',
-  'true',
-  'false',
-  'seq',
-  'cut',
-  'tr',
-  'comm',
-  'diff',
-  'cmp',
-  'grep',
-  'egrep',
-  'fgrep',
-  'column',
-  'fold',
-  'fmt',
-  'expand',
-  'unexpand',
-  'paste',
-  'join',
-  'rev',
-  ...CHECKSUMS,
-  'b2sum',
-  'cksum',
-  'sum',
-  'base64',
-  'base32',
-  'basenc',
-  'jq',
-  'nproc',
-  'arch',
-  'locale',
-  'test',
-  '[',
-  'expr',
-  'factor',
-  'numfmt',
-  'getconf',
-  'lsb_release',
-  'sw_vers',
-  'free',
-  'vmstat',
-  'lscpu',
-  'lsblk',
-  'ps',
-  'pgrep',
-  'lsof',
-  'w',
-  'who',
-  'cal',
-  'tsort',
-  'look',
-  'zcat',
-  'zgrep',
-  'bzcat',
-  'xzcat',
-  'nm',
-  'objdump',
-  'readelf',
-  'size',
-  'md5',
-  'shasum',
-  'tty',
-  'sleep',
-  'yes',
-  'diff3',
-  'sdiff',
-  'type',
-  'hash',
-  'cloc',
-  'tokei',
-  'scc',
-  'file',
-  'otool',
-  'pstree',
-  'fc-list',
-  'iostat',
-  'netstat',
-  'ss',
-  'whatis',
-  'apropos',
-  'locate',
-  'plocate',
-  'mdfind',
-  'getent',
-  'tput',
-  'eza',
-  'exa',
-  'lsd',
-  'dust',
-  'duf',
-  'hexyl',
-  'system_profiler',
-  'last',
-  'lastlog',
-  'users',
-  'lsusb',
-  'lspci',
-  'lsmod',
-  'blkid',
-  'findmnt',
-  'sw_vers',
-  'xxhsum',
+  'ls', 'dir', 'vdir', 'cat', 'tac', 'head', 'tail', 'wc', 'nl', 'od', 'hexdump', 'strings', 'stat', 'du', 'df', 'pwd', 'echo', 'printf',
+  'which', 'whereis', 'realpath', 'readlink', 'basename', 'dirname', 'uname', 'whoami', 'id', 'groups', 'uptime', 'true', 'false', 'seq',
+  'cut', 'tr', 'comm', 'diff', 'cmp', 'grep', 'egrep', 'fgrep', 'column', 'fold', 'fmt', 'expand', 'unexpand', 'paste', 'join', 'rev',
+  ...CHECKSUMS, 'b2sum', 'cksum', 'sum', 'base64', 'base32', 'basenc', 'jq',
+  'nproc', 'arch', 'locale', 'test', '[', 'expr', 'factor', 'numfmt', 'getconf', 'lsb_release', 'sw_vers', 'free', 'vmstat', 'lscpu',
+  'lsblk', 'ps', 'pgrep', 'lsof', 'w', 'who', 'cal', 'tsort', 'look', 'zcat', 'zgrep', 'bzcat', 'xzcat', 'nm', 'objdump', 'readelf', 'size',
+  'md5', 'shasum', 'tty', 'sleep', 'yes', 'diff3', 'sdiff', 'type', 'hash', 'cloc', 'tokei', 'scc', 'file', 'otool', 'pstree', 'fc-list',
+  'iostat', 'netstat', 'ss', 'whatis', 'apropos', 'locate', 'plocate', 'mdfind', 'getent', 'tput', 'eza', 'exa', 'lsd', 'dust', 'duf',
+  'hexyl', 'system_profiler', 'last', 'lastlog', 'users', 'lsusb', 'lspci', 'lsmod', 'blkid', 'findmnt', 'sw_vers', 'xxhsum',
 ];
 
-/** Readers that also list or inspect without reading file contents (no secret-store rule). */
-const LISTERS = new Set([
-  'jq',
-  'ls',
-  'dir',
-  'vdir',
-  'stat',
-  'du',
-  'tree',
-  'find',
-  'fd',
-  'realpath',
-  'readlink',
-  'basename',
-  'dirname',
-  'echo',
-  'printf',
-  'which',
-  'whereis',
-  'file',
-  'test',
-  '[',
-]);
-
+// prettier-ignore
 const SYSTEM = [
-  'mkfs',
-  'mke2fs',
-  'mkswap',
-  'fdisk',
-  'sfdisk',
-  'cfdisk',
-  'gdisk',
-  'sgdisk',
-  'parted',
-  'wipefs',
-  'swapon',
-  'swapoff',
-  'mount',
-  'umount',
-  'losetup',
-  'cryptsetup',
-  'diskutil',
-  'shutdown',
-  'reboot',
-  'halt',
-  'poweroff',
-  'init',
-  'telinit',
-  'kexec',
-  'modprobe',
-  'insmod',
-  'rmmod',
-  'iptables',
-  'ip6tables',
-  'nft',
-  'ufw',
-  'firewall-cmd',
-  'pfctl',
-  'useradd',
-  'userdel',
-  'usermod',
-  'groupadd',
-  'groupdel',
-  'passwd',
-  'chpasswd',
-  'chsh',
-  'chfn',
-  'visudo',
-  'crontab',
-  'launchctl',
-  'service',
-  'update-rc.d',
-  'chattr',
-  'setcap',
-  'shred',
-  'srm',
-  'wipe',
-  'blkdiscard',
-  'hdparm',
-  'dmsetup',
-  'lvremove',
-  'vgremove',
-  'pvremove',
-  'zpool',
-  'zfs',
-  'btrfs',
-  'xfs_repair',
-  'fsck',
-  'e2fsck',
-  'tune2fs',
-  'debugfs',
-  'csrutil',
-  'nvram',
-  'bless',
-  'spctl',
-  'defaults',
-  'scutil',
-  'pmset',
-  'systemsetup',
-  'networksetup',
-  'killall5',
-  'route',
-  'setenforce',
-  'auditctl',
-  'truncate-none',
-  'format',
-  'diskpart',
-  'bcdedit',
-  'reg',
-  'vssadmin',
-  'wevtutil',
-  'cipher',
-  'takeown',
-  'icacls',
-  'schtasks',
-  'sc',
-  'netsh',
-  'at',
-  'batch',
-  'systemd-run',
+  'mkfs', 'mke2fs', 'mkswap', 'fdisk', 'sfdisk', 'cfdisk', 'gdisk', 'sgdisk', 'parted', 'wipefs', 'swapon', 'swapoff', 'mount', 'umount',
+  'losetup', 'cryptsetup', 'diskutil', 'shutdown', 'reboot', 'halt', 'poweroff', 'init', 'telinit', 'kexec', 'modprobe', 'insmod', 'rmmod',
+  'iptables', 'ip6tables', 'nft', 'ufw', 'firewall-cmd', 'pfctl', 'useradd', 'userdel', 'usermod', 'groupadd', 'groupdel', 'passwd',
+  'chpasswd', 'chsh', 'chfn', 'visudo', 'crontab', 'launchctl', 'service', 'update-rc.d', 'chattr', 'setcap', 'shred', 'srm', 'wipe',
+  'blkdiscard', 'hdparm', 'dmsetup', 'lvremove', 'vgremove', 'pvremove', 'zpool', 'zfs', 'btrfs', 'xfs_repair', 'fsck', 'e2fsck', 'tune2fs',
+  'debugfs', 'csrutil', 'nvram', 'bless', 'spctl', 'defaults', 'scutil', 'pmset', 'systemsetup', 'networksetup', 'killall5', 'route',
+  'setenforce', 'auditctl', 'truncate-none', 'format', 'diskpart', 'bcdedit', 'reg', 'vssadmin', 'wevtutil', 'cipher', 'takeown', 'icacls',
+  'schtasks', 'sc', 'netsh', 'at', 'batch', 'systemd-run',
 ];
 
 const SYSTEM_SET = new Set(SYSTEM);
@@ -330,24 +95,9 @@ const WRITING_IDS = new Set(['write.file', 'arg.write', 'install', 'project.scri
 const CODE_IDS = new Set(['project.script', 'npx.run', 'repo.config_programs']);
 
 /** Network programs whose rules say what they upload and where they write (programs/transfer.ts, remote-copy.ts). */
+// prettier-ignore
 const OWN_TARGETS = new Set([
-  'cmake',
-  'curl',
-  'wget',
-  'http',
-  'https',
-  'xh',
-  'xhs',
-  'aria2c',
-  'scp',
-  'sftp',
-  'rsync',
-  'rclone',
-  'socat',
-  'nc',
-  'ncat',
-  'netcat',
-  'ssh',
+  'cmake', 'curl', 'wget', 'http', 'https', 'xh', 'xhs', 'aria2c', 'scp', 'sftp', 'rsync', 'rclone', 'socat', 'nc', 'ncat', 'netcat', 'ssh',
 ]);
 
 const TABLE = new Map<string, Handler>();
@@ -389,47 +139,14 @@ for (const [p, read] of Object.entries(INSTALLERS)) TABLE.set(p, judgeInstaller(
 for (const [p, read] of Object.entries(PROJECT_TOOLS)) TABLE.set(p, judgeProjectTool(read));
 for (const p of ['less', 'more', 'most', 'pg', 'zless', 'zmore', 'bzless', 'xzless', 'view'])
   TABLE.set(p, (_a, name) => [finding('pager', 'L2', { p: name })]);
-for (const p of [
-  'vim',
-  'vi',
-  'nvim',
-  'nano',
-  'emacs',
-  'ed',
-  'ex',
-  'top',
-  'htop',
-  'btop',
-  'watch',
-  'tmux',
-  'screen',
-  'script',
-  'mc',
-  'ranger',
-  'nnn',
-  'sqlite3',
-  'mysql',
-  'psql',
-  'redis-cli',
-  'mongo',
-  'mongosh',
-  'ftp',
-  'telnet',
-  'gdb',
-  'lldb',
-  'strace',
-  'ltrace',
-  'valgrind',
-  'perf',
-  'xargs',
-  'parallel',
-  'flock',
-  'find-exec',
-  'chronic',
-  'entr',
-  'nodemon',
-  'busybox-sh',
-]) {
+/** Programs that take over the terminal (editors, monitors, shells, debuggers) or run the commands they read (xargs, parallel). */
+// prettier-ignore
+const INTERACTIVE = [
+  'vim', 'vi', 'nvim', 'nano', 'emacs', 'ed', 'ex', 'top', 'htop', 'btop', 'watch', 'tmux', 'screen', 'script', 'mc', 'ranger', 'nnn',
+  'sqlite3', 'mysql', 'psql', 'redis-cli', 'mongo', 'mongosh', 'ftp', 'telnet', 'gdb', 'lldb', 'strace', 'ltrace', 'valgrind', 'perf',
+  'xargs', 'parallel', 'flock', 'find-exec', 'chronic', 'entr', 'nodemon', 'busybox-sh',
+];
+for (const p of INTERACTIVE) {
   TABLE.set(p, (args, name) =>
     isInfoOnly(args)
       ? [readOnly(name)]
@@ -515,32 +232,15 @@ TABLE.set('rm', judgeRm);
 for (const p of ['chmod', 'chown', 'chgrp']) TABLE.set(p, judgePerm);
 TABLE.set('dd', judgeDd);
 for (const p of ['kill', 'skill', 'taskkill']) TABLE.set(p, judgeKill);
+/** pkill and killall options that pick processes by owner, group, session, parent, age or inverse match: many at once, not one. */
+// prettier-ignore
+const KILL_SELECTORS = [
+  '-u', '-U', '-g', '-G', '-s', '-P', '--user', '--uid', '--group', '--session', '--parent', '-v', '--inverse', '-r', '--regexp', '-o',
+  '--older-than', '-y', '--younger-than',
+];
 for (const p of ['pkill', 'killall']) {
   TABLE.set(p, (args, name) => {
-    const everyone = args.find(
-      (a) =>
-        [
-          '-u',
-          '-U',
-          '-g',
-          '-G',
-          '-s',
-          '-P',
-          '--user',
-          '--uid',
-          '--group',
-          '--session',
-          '--parent',
-          '-v',
-          '--inverse',
-          '-r',
-          '--regexp',
-          '-o',
-          '--older-than',
-          '-y',
-          '--younger-than',
-        ].includes(a) || /^(\.\*?|\^|\$|\.\+|\[.*\]\*?)$/.test(a),
-    );
+    const everyone = args.find((a) => KILL_SELECTORS.includes(a) || /^(\.\*?|\^|\$|\.\+|\[.*\]\*?)$/.test(a));
     return everyone ? [finding('system.kill_all', 'L2', { a: args.join(' ') })] : [finding('kill.pid', 'L1', { p: name })];
   });
 }
@@ -612,24 +312,12 @@ TABLE.set('cmake', (args, name, ctx) => judgeCmake(args, name, ctx) ?? projectCm
 // Tools' own commands that change what names their registries and programs (programs/config-cli.ts).
 // Each is looked at only when a word that starts one of those subcommands is there.
 const DELETE_OR_CONFIG = new Set(['cache', 'c', 'config', 'store', 'pm', 'clean', 'cleanup', 'env', 'sources', 'alias']);
-for (const p of [
-  'npm',
-  'yarn',
-  'pnpm',
-  'bun',
-  'pip',
-  'pip3',
-  'uv',
-  'poetry',
-  'conda',
-  'brew',
-  'deno',
-  'bazel',
-  'go',
-  'cargo',
-  'gem',
-  'gh',
-]) {
+/** Package and build tools whose cache and config subcommands delete files or change what names their registries and programs. */
+// prettier-ignore
+const CONFIGURABLE_TOOLS = [
+  'npm', 'yarn', 'pnpm', 'bun', 'pip', 'pip3', 'uv', 'poetry', 'conda', 'brew', 'deno', 'bazel', 'go', 'cargo', 'gem', 'gh',
+];
+for (const p of CONFIGURABLE_TOOLS) {
   const own = TABLE.get(p);
   if (own)
     TABLE.set(
@@ -696,119 +384,4 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   else if (!writes && own.every((f) => f.level === 'L0') && !WRAPPERS[name] && !ESCALATION.has(name) && name !== 'env')
     out.push(...readPathFindings(name, args, ctx));
   return allowByPolicy(program, args, out, ctx);
-}
-
-/** git sub-commands whose operands are names matched against ignore and attribute rules: nothing of the files is read. */
-const GIT_NAMES_ONLY = new Set(['check-ignore', 'check-attr']);
-
-function gitNamesOnly(name: string, args: readonly string[]): boolean {
-  if (name !== 'git') return false;
-  const at = subcommandIndex(args);
-  return at >= 0 && GIT_NAMES_ONLY.has(args[at]);
-}
-
-/**
- * Readers whose first operand is a pattern or a program, not a file (unless an option gives
- * it), with their options that take a value: those values are not files either.
- */
-const PATTERN_FIRST: Record<string, { given: string[]; valued: string[] }> = {
-  grep: {
-    given: ['-e', '-f', '--regexp', '--file'],
-    valued: ['-e', '-f', '-m', '-A', '-B', '-C', '--regexp', '--file', '--max-count', '--context', '--include', '--exclude', '--label'],
-  },
-  rg: {
-    given: ['-e', '-f', '--regexp', '--file'],
-    valued: ['-e', '-f', '-g', '-t', '-T', '-m', '-A', '-B', '-C', '--regexp', '--file', '--glob', '--type', '--max-count', '--context'],
-  },
-  sed: { given: ['-e', '-f', '--expression', '--file'], valued: ['-e', '-f', '-l', '--expression', '--file', '--line-length'] },
-  awk: { given: ['-f', '--file'], valued: ['-F', '-v', '-f', '--field-separator', '--assign', '--file'] },
-  jq: { given: ['-f', '--from-file'], valued: ['--arg', '--argjson', '--slurpfile', '--rawfile', '--indent', '-f', '--from-file', '-L'] },
-};
-for (const [alias, of] of [
-  ['egrep', 'grep'],
-  ['fgrep', 'grep'],
-  ['zgrep', 'grep'],
-  ['ag', 'rg'],
-  ['ack', 'rg'],
-  ['look', 'grep'],
-  ['gsed', 'sed'],
-  ['gawk', 'awk'],
-  ['mawk', 'awk'],
-  ['nawk', 'awk'],
-] as const)
-  PATTERN_FIRST[alias] = PATTERN_FIRST[of];
-
-/**
- * A command its rules call read-only: what it reads, after the paths are normalised. Inside or
- * above the assistant's own configs is L2; outside the workspace L1 (a lister such as ls or stat
- * only names files and stays as judged).
- */
-function readPathFindings(name: string, args: readonly string[], ctx: JudgeCtx): Finding[] {
-  // Listers only name files (ls, stat, du, find without -exec): the configs' names are no secret.
-  if (LISTERS.has(name) && name !== 'jq') return [];
-  const spec = PATTERN_FIRST[name];
-  let ops = spec ? operands(args, spec.valued) : args.filter((a) => !a.startsWith('-') || a === '-');
-  if (spec && !args.some((a) => spec.given.includes(a) || spec.given.some((g) => g.startsWith('--') && a.startsWith(`${g}=`))))
-    ops = ops.slice(1);
-  const values = args.filter((a) => a.startsWith('--') && a.includes('=')).map((a) => a.slice(a.indexOf('=') + 1));
-  const paths: string[] = [];
-  for (const a of [...ops, ...values]) {
-    const p = a !== '-' && a !== '' ? normalisePathArg(a, ctx) : undefined;
-    if (p !== undefined) paths.push(p);
-  }
-  const own = slothtoolHomeFindings(paths, ctx, false);
-  if (own.length || !ctx.cwd) return own;
-  const inWorkspace = ctx.runCwd === undefined ? ctx : { ...ctx, runCwd: undefined };
-  const outside = paths.find((p) => !isHarmlessDevice(p) && isOutsideWorkspace(p, inWorkspace));
-  return outside ? [finding('read.outside', 'L1', { p: name, a: outside })] : [];
-}
-
-/**
- * An allowedPrograms entry (`"terraform"`, `"node scripts/build.js"`, `"git lg"`) matching this
- * command turns its allowable L2 findings (unknown program, script file, unknown subcommand)
- * into a confirmation. Other findings stay as they are.
- */
-function allowByPolicy(program: string, args: readonly string[], found: Finding[], ctx: JudgeCtx): Finding[] {
-  const entries = ctx.policy.allowedPrograms ?? [];
-  if (!found.some((f) => f.allowable && f.level === 'L2')) return found;
-  const trusted = trustedScript(found, ctx);
-  if (trusted) return trusted;
-  const match = entries.find((entry) => {
-    const [prog, ...prefix] = entry.trim().split(/\s+/);
-    return prog === program && prefix.every((p, i) => args[i] === p);
-  });
-  if (!match) return found;
-  return [
-    ...found.map((f) => (f.allowable && f.level === 'L2' ? { ...f, level: 'L1' as const } : f)),
-    finding('program.allowed_by_policy', 'L1', { p: match }),
-  ];
-}
-
-/**
- * A script inside a trusted code folder (policy.trustedCodeRoots: the session's skill folders),
- * named as the program or as an interpreter's script: its allowable L2 findings become L1 (asked,
- * as project code). Resolved against the step's folder; `..` cannot leave the root.
- */
-function trustedScript(found: Finding[], ctx: JudgeCtx): Finding[] | undefined {
-  const roots = ctx.policy.trustedCodeRoots ?? [];
-  if (!roots.length) return undefined;
-  const f = found.find((x) => x.allowable && x.level === 'L2' && (x.id === 'program.path' || x.id === 'interp.script'));
-  const named = f?.id === 'program.path' ? f.params?.p : f?.params?.a;
-  const base = ctx.runCwd ?? ctx.cwd;
-  if (!named || !base) return undefined;
-  const abs = path.resolve(base, named);
-  const root = roots.find((r) => {
-    const rel = path.relative(r, abs);
-    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-  });
-  if (!root) return undefined;
-  return [
-    ...found.map((x) => (x === f ? { ...x, level: 'L1' as const } : x)),
-    finding('program.trusted_code', 'L1', { a: named, r: root }),
-  ];
-}
-
-/** Base name of a path-like program, for matching allowedPrograms entries. */
-export function programBase(program: string): string {
-  return path.posix.basename(program.replace(/\\/g, '/'));
 }

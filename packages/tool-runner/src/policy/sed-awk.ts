@@ -1,122 +1,163 @@
 import { isLong } from './args';
 import { finding, type Finding } from './finding';
 
+/** A cursor over a sed script: the pieces of its grammar that the judgement needs to step over. */
+class SedScanner {
+  i = 0;
+  readonly n: number;
+
+  constructor(readonly script: string) {
+    this.n = script.length;
+  }
+
+  get here(): string | undefined {
+    return this.script[this.i];
+  }
+
+  skipSpace(): void {
+    while (this.i < this.n && /[\s;]/.test(this.script[this.i])) this.i++;
+  }
+
+  skipBlanks(): void {
+    while (this.i < this.n && this.script[this.i] === ' ') this.i++;
+  }
+
+  /** Past the next unescaped `delim` on this line; false when the line ends first. */
+  readDelimited(delim: string): boolean {
+    const { script, n } = this;
+    while (this.i < n && script[this.i] !== delim) {
+      if (script[this.i] === '\\') this.i++;
+      else if (script[this.i] === '\n') return false;
+      this.i++;
+    }
+    if (this.i >= n) return false;
+    this.i++;
+    return true;
+  }
+
+  /** Past one address (a line number, `$`, `/re/` or `\cREc` with its flags), if one is here. */
+  readAddress(): boolean {
+    const { script, n } = this;
+    if (/[0-9~+]/.test(script[this.i] ?? '')) {
+      while (this.i < n && /[0-9~+]/.test(script[this.i])) this.i++;
+    } else if (script[this.i] === '$') {
+      this.i++;
+    } else if (script[this.i] === '/') {
+      this.i++;
+      if (!this.readDelimited('/')) return false;
+      while (this.i < n && /[IM]/.test(script[this.i])) this.i++;
+    } else if (script[this.i] === '\\') {
+      const d = script[this.i + 1];
+      this.i += 2;
+      if (!d || !this.readDelimited(d)) return false;
+      while (this.i < n && /[IM]/.test(script[this.i])) this.i++;
+    }
+    return true;
+  }
+
+  /** Past one address or an address range, then the blanks and `!` before the command. */
+  readAddresses(): boolean {
+    if (!this.readAddress()) return false;
+    this.skipBlanks();
+    if (this.here === ',') {
+      this.i++;
+      this.skipBlanks();
+      if (!this.readAddress()) return false;
+    }
+    while (this.i < this.n && /[\s!]/.test(this.script[this.i]) && this.script[this.i] !== '\n') this.i++;
+    return true;
+  }
+
+  /** The rest of the line from here (a command's file name or shell command). */
+  restOfLine(): string {
+    return this.script.slice(this.i).split('\n')[0];
+  }
+
+  toLineEnd(): void {
+    while (this.i < this.n && this.script[this.i] !== '\n') this.i++;
+  }
+
+  toCommandEnd(): void {
+    while (this.i < this.n && this.script[this.i] !== '\n' && this.script[this.i] !== ';' && this.script[this.i] !== '}') this.i++;
+  }
+}
+
+/** After `s`: its two parts and its flags; `e` runs the result, `w` writes a file. False when it cannot be parsed. */
+function sedSubstitute(sc: SedScanner, out: Finding[]): boolean {
+  const d = sc.script[sc.i++];
+  if (!d || d === '\n' || d === '\\') return false;
+  if (!sc.readDelimited(d) || !sc.readDelimited(d)) return false;
+  const flagsStart = sc.i;
+  while (sc.i < sc.n && /[gpiImMe0-9w]/.test(sc.script[sc.i])) {
+    if (sc.script[sc.i] === 'w') break;
+    sc.i++;
+  }
+  const flags = sc.script.slice(flagsStart, sc.i);
+  if (flags.includes('e')) out.push(finding('sed.exec', 'L2', { a: `s${d}…${d}…${d}${flags}` }));
+  if (sc.here === 'w') {
+    out.push(finding('sed.write', 'L2', { a: `s${d}…${d}…${d}${flags}w` }));
+    sc.toLineEnd();
+  }
+  return true;
+}
+
+/** One sed command `cmd` (the scanner just past it): what it writes or runs goes into `out`. False when it cannot be parsed. */
+function sedCommand(cmd: string, sc: SedScanner, out: Finding[]): boolean {
+  switch (cmd) {
+    case '{':
+    case '}':
+      return true;
+    case 's':
+      return sedSubstitute(sc, out);
+    case 'y': {
+      const d = sc.script[sc.i++];
+      return Boolean(d && sc.readDelimited(d) && sc.readDelimited(d));
+    }
+    case 'w':
+    case 'W':
+    case 'e':
+      out.push(finding(cmd === 'e' ? 'sed.exec' : 'sed.write', 'L2', { a: cmd + sc.restOfLine() }));
+      sc.toLineEnd();
+      return true;
+    case 'a':
+    case 'i':
+    case 'c':
+    case 'r':
+    case 'R':
+      sc.toLineEnd();
+      return true;
+    case 'b':
+    case 't':
+    case 'T':
+    case ':':
+    case 'l':
+    case 'L':
+    case 'q':
+    case 'Q':
+      sc.toCommandEnd();
+      return true;
+    default:
+      return '=dDgGhHnNpPxzF'.includes(cmd);
+  }
+}
+
 /**
  * Find the commands of a sed script that write files (`w`, `W`, `s///w`) or run commands
  * (`e`, `s///e`). Returns null when the script cannot be parsed (judged L2 by the caller).
  */
 export function sedScriptFindings(script: string): Finding[] | null {
   const out: Finding[] = [];
-  let i = 0;
-  const n = script.length;
-  const skipSpace = (): void => {
-    while (i < n && /[\s;]/.test(script[i])) i++;
-  };
-  const readDelimited = (delim: string): boolean => {
-    while (i < n && script[i] !== delim) {
-      if (script[i] === '\\') i++;
-      else if (script[i] === '\n') return false;
-      i++;
-    }
-    if (i >= n) return false;
-    i++;
-    return true;
-  };
-  const readAddress = (): boolean => {
-    if (/[0-9~+]/.test(script[i] ?? '')) {
-      while (i < n && /[0-9~+]/.test(script[i])) i++;
-    } else if (script[i] === '$') {
-      i++;
-    } else if (script[i] === '/') {
-      i++;
-      if (!readDelimited('/')) return false;
-      while (i < n && /[IM]/.test(script[i])) i++;
-    } else if (script[i] === '\\') {
-      const d = script[i + 1];
-      i += 2;
-      if (!d || !readDelimited(d)) return false;
-      while (i < n && /[IM]/.test(script[i])) i++;
-    }
-    return true;
-  };
-  const toLineEnd = (): void => {
-    while (i < n && script[i] !== '\n') i++;
-  };
-  const toCommandEnd = (): void => {
-    while (i < n && script[i] !== '\n' && script[i] !== ';' && script[i] !== '}') i++;
-  };
+  const sc = new SedScanner(script);
   while (true) {
-    skipSpace();
-    if (i >= n) break;
-    if (script[i] === '#') {
-      toLineEnd();
+    sc.skipSpace();
+    if (sc.i >= sc.n) break;
+    if (sc.here === '#') {
+      sc.toLineEnd();
       continue;
     }
-    if (!readAddress()) return null;
-    while (i < n && script[i] === ' ') i++;
-    if (script[i] === ',') {
-      i++;
-      while (i < n && script[i] === ' ') i++;
-      if (!readAddress()) return null;
-    }
-    while (i < n && /[\s!]/.test(script[i]) && script[i] !== '\n') i++;
-    const cmd = script[i++];
-    if (cmd === undefined) return null;
-    switch (cmd) {
-      case '{':
-      case '}':
-        break;
-      case 's': {
-        const d = script[i++];
-        if (!d || d === '\n' || d === '\\') return null;
-        if (!readDelimited(d) || !readDelimited(d)) return null;
-        const flagsStart = i;
-        while (i < n && /[gpiImMe0-9w]/.test(script[i])) {
-          if (script[i] === 'w') break;
-          i++;
-        }
-        const flags = script.slice(flagsStart, i);
-        if (flags.includes('e')) out.push(finding('sed.exec', 'L2', { a: `s${d}…${d}…${d}${flags}` }));
-        if (script[i] === 'w') {
-          out.push(finding('sed.write', 'L2', { a: `s${d}…${d}…${d}${flags}w` }));
-          toLineEnd();
-        }
-        break;
-      }
-      case 'y': {
-        const d = script[i++];
-        if (!d || !readDelimited(d) || !readDelimited(d)) return null;
-        break;
-      }
-      case 'w':
-      case 'W':
-        out.push(finding('sed.write', 'L2', { a: cmd + script.slice(i).split('\n')[0] }));
-        toLineEnd();
-        break;
-      case 'e':
-        out.push(finding('sed.exec', 'L2', { a: 'e' + script.slice(i).split('\n')[0] }));
-        toLineEnd();
-        break;
-      case 'a':
-      case 'i':
-      case 'c':
-      case 'r':
-      case 'R':
-        toLineEnd();
-        break;
-      case 'b':
-      case 't':
-      case 'T':
-      case ':':
-      case 'l':
-      case 'L':
-      case 'q':
-      case 'Q':
-        toCommandEnd();
-        break;
-      default:
-        if (!'=dDgGhHnNpPxzF'.includes(cmd)) return null;
-    }
+    if (!sc.readAddresses()) return null;
+    const cmd = sc.script[sc.i++];
+    if (cmd === undefined || !sedCommand(cmd, sc, out)) return null;
   }
   return out;
 }

@@ -36,8 +36,8 @@ export interface WorkspaceProgram {
 
 /**
  * The table: data, one row a line (workspace-programs.json). What the JSON's types cannot say
- * (the kinds and levels) test/workspace-programs-table.test.ts checks: a check here would cost
- * every process that judges a command 10 ms or more.
+ * (the kinds and levels) test/workspace-programs-table.test.ts checks: the table changes only with
+ * the code, so a check here would only repeat the test in every process that judges a command.
  */
 const TABLE = table as { git: WorkspaceProgram[]; other: WorkspaceProgram[] };
 

@@ -7,6 +7,7 @@
 import type { ArgKind } from '../permission-rules';
 import type { FsEditOne } from '../tool-steps';
 import type { AnyToolDefinition, ClaudeInputContext } from './types';
+import { workspaceModule } from '../lazy-modules';
 
 /** One argument as a POSIX shell reads it back: bare when safe, else in single quotes. */
 export function shellQuote(word: string): string {
@@ -96,7 +97,7 @@ export function commandFromClaude(
 
 /** A step's path as Claude Code gives it: absolute (`~` and `~/.slothtool` put in), as spelled, links not followed. */
 export function absolutePath(p: string, ctx: ClaudeInputContext): string {
-  const { expandPath } = require('../workspace') as typeof import('../workspace');
+  const { expandPath } = workspaceModule();
   return expandPath(p, ctx.cwd, {
     ...(ctx.home ? { home: ctx.home } : {}),
     ...(ctx.slothtoolHome ? { slothtoolHome: ctx.slothtoolHome } : {}),

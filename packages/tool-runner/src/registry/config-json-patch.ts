@@ -3,10 +3,7 @@ import type { JsonPatchStep, PatchOp as PatchOpStep } from '../types';
 import { nonBlank, requiresSchema, touches } from './common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
-
-const modConfigRules = lazy(() => require('../policy/config-rules') as typeof import('../policy/config-rules'));
-const modPaths = lazy(() => require('../policy/paths') as typeof import('../policy/paths'));
-const modJsonPatchTool = lazy(() => require('../tools/json-patch-tool') as typeof import('../tools/json-patch-tool'));
+import { configRulesModule, jsonPatchToolModule, pathsModule } from '../lazy-modules';
 
 const patchOp = () =>
   z
@@ -49,7 +46,7 @@ export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
   permission: { arg: 'path', subject: (s) => ({ kind: 'path', path: s.file }) },
   judgeContext: (s, env) => ({ allowedRoots: env.allowedRoots(), fsTarget: env.session.resolve(s.file) }),
   assess(s, ctx) {
-    const { patchFindings } = modConfigRules();
+    const { patchFindings } = configRulesModule();
     const findings = patchFindings(s, ctx);
     // Judge the target, not the spelling: a file reached through a link is judged where it leads too.
     const real = ctx.fsTarget && ctx.fsTarget.real !== ctx.fsTarget.abs ? ctx.fsTarget.real : undefined;
@@ -57,7 +54,7 @@ export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
     // Files other programs run or load later (inside .git/, shell start-up files, …), spelled or reached through a link.
     if (!findings.some((f) => f.level === 'L2'))
       findings.push(
-        ...modPaths().runsLaterFindings([s.file, modConfigRules().patchTarget(s.file, ctx), ...(real ? [real] : [])], ctx, s.file),
+        ...pathsModule().runsLaterFindings([s.file, configRulesModule().patchTarget(s.file, ctx), ...(real ? [real] : [])], ctx, s.file),
       );
     return { findings, touches: touches({ write: [real ?? s.file] }) };
   },
@@ -70,5 +67,5 @@ export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
       { name: 'patch', value: s.patch.map(opLine).join('\n'), text: true },
     ],
   }),
-  execute: (s, ctx) => modJsonPatchTool().runJsonPatch(s, ctx),
+  execute: (s, ctx) => jsonPatchToolModule().runJsonPatch(s, ctx),
 };

@@ -7,18 +7,18 @@ import { argList, commandLine, cwdField, presentFields, requiresSchema, touches 
 import type { AssessContext, Assessment, JudgeEnv, ToolDefinition } from './types';
 import { commandFromClaude, given, shellLine } from './claude-code';
 import { lazy } from '../lazy';
-
-const modPrograms = lazy(() => require('../policy/programs') as typeof import('../policy/programs'));
-const modPaths = lazy(() => require('../policy/paths') as typeof import('../policy/paths'));
-const modLinks = lazy(() => require('../policy/links') as typeof import('../policy/links'));
-const modPathLinks = lazy(() => require('./path-links') as typeof import('./path-links'));
-const modWorkspaceFs = lazy(() => require('../workspace') as typeof import('../workspace'));
-const modWorkspacePrograms = lazy(() => require('../policy/workspace-programs') as typeof import('../policy/workspace-programs'));
-const modWorkspaceProgramFacts = lazy(() => require('./workspace-program-facts') as typeof import('./workspace-program-facts'));
-// programs.ts first: wrappers.ts and programs.ts import each other, and programs.ts must be the one loaded first.
-const modWrappers = lazy(() => (modPrograms(), require('../policy/programs/wrappers') as typeof import('../policy/programs/wrappers')));
-const modGitHarden = lazy(() => require('../tools/git-harden') as typeof import('../tools/git-harden'));
-const modExecTool = lazy(() => require('../tools/exec-tool') as typeof import('../tools/exec-tool'));
+import {
+  execToolModule,
+  gitHardenModule,
+  linksModule,
+  pathLinksModule,
+  pathsModule,
+  programsModule,
+  unwrapModule,
+  workspaceModule,
+  workspaceProgramFactsModule,
+  workspaceProgramsModule,
+} from '../lazy-modules';
 
 /** Programs whose first operand is a subcommand: the approval key is `program subcommand`. */
 const SUBCOMMAND_PROGRAMS = new Set([
@@ -96,12 +96,12 @@ export function programWords<S extends { program: string; args?: string[] }>(): 
  * that leads out of it.
  */
 function judgeLinkTargets(program: string, args: readonly string[], links: PathLinks, jctx: JudgeCtx): Finding[] {
-  const { linkedArgs, linkEscapeFindings, cwdEscapeFindings, uncheckedFindings, inTreeFindings } = modLinks();
+  const { linkedArgs, linkEscapeFindings, cwdEscapeFindings, uncheckedFindings, inTreeFindings } = linksModule();
   const out = [...linkEscapeFindings(links), ...cwdEscapeFindings(program, links), ...uncheckedFindings(links), ...inTreeFindings(links)];
   const real = linkedArgs(args, links);
   if (real)
     out.push(
-      ...modPrograms()
+      ...programsModule()
         .judgeCommand(program, real, jctx)
         .filter((f) => f.level !== 'L0'),
     );
@@ -110,7 +110,7 @@ function judgeLinkTargets(program: string, args: readonly string[], links: PathL
 
 /** The program a command really runs, wrappers (timeout, env, nice, …) taken off. */
 function runsProgram(program: string, args: readonly string[]): string {
-  const u = modWrappers().unwrapCommand(program, args);
+  const u = unwrapModule().unwrapCommand(program, args);
   return u.index >= 0 ? args[u.index] : program;
 }
 
@@ -124,17 +124,17 @@ export function commandContext(
   const { session } = env;
   const cwd = session.resolve(typeof stepCwd === 'string' && stepCwd ? stepCwd : '.');
   // lstat and readlink answers shared by this judgement's words and trees, never kept past it.
-  const pfs = modWorkspaceFs().judgementPathFs();
-  const links = modPathLinks().gatherLinks(args, cwd, session.workspace, pfs);
+  const pfs = workspaceModule().judgementPathFs();
+  const links = pathLinksModule().gatherLinks(args, cwd, session.workspace, pfs);
   // A search that follows the links it meets (rg -L, grep -R, find -L), wrapped or not: look for links out of the workspace below it.
-  const u = modWrappers().unwrapCommand(program, args);
+  const u = unwrapModule().unwrapCommand(program, args);
   const [prog, progArgs] = u.index >= 0 ? [args[u.index], args.slice(u.index + 1)] : [program, args];
-  const roots = modLinks().followedRoots(prog, progArgs);
+  const roots = linksModule().followedRoots(prog, progArgs);
   if (roots) {
-    const inTree = modPathLinks().escapingLinkInTrees(roots, cwd.real, session.workspace, pfs);
+    const inTree = pathLinksModule().escapingLinkInTrees(roots, cwd.real, session.workspace, pfs);
     if (inTree) links.inTree = inTree;
   }
-  const workspacePrograms = modWorkspaceProgramFacts().gatherWorkspacePrograms(prog, cwd.real, session.workspace);
+  const workspacePrograms = workspaceProgramFactsModule().gatherWorkspacePrograms(prog, cwd.real, session.workspace);
   return { workspace: session.workspace, slothtoolHome: session.slothtoolHome, links, ...(workspacePrograms ? { workspacePrograms } : {}) };
 }
 
@@ -148,8 +148,8 @@ export function assessCommand(
   stepCwd: string | null | undefined,
   ctx: AssessContext,
 ): Assessment {
-  const { judgeCommand } = modPrograms();
-  const { secretFindings } = modPaths();
+  const { judgeCommand } = programsModule();
+  const { secretFindings } = pathsModule();
   const cwd = typeof stepCwd === 'string' && stepCwd ? path.resolve(ctx.cwd ?? '/', stepCwd) : ctx.cwd;
   const base = ctx.workspace ?? ctx.cwd ?? cwd;
   const jctx: JudgeCtx =
@@ -159,7 +159,7 @@ export function assessCommand(
   const findings = judgeCommand(program, [...args], jctx);
   if (ctx.links) findings.push(...judgeLinkTargets(program, args, ctx.links, jctx));
   if (ctx.workspacePrograms)
-    findings.push(...modWorkspacePrograms().workspaceProgramFindings(runsProgram(program, args), ctx.workspacePrograms));
+    findings.push(...workspaceProgramsModule().workspaceProgramFindings(runsProgram(program, args), ctx.workspacePrograms));
   if (cwd && cwd !== ctx.cwd) findings.push(...secretFindings([cwd], { home: ctx.home }));
   // A step that runs in another folder is judged like `git -C` there: asked.
   const workspace = ctx.workspace ?? ctx.cwd;
@@ -168,7 +168,7 @@ export function assessCommand(
     if (rel.startsWith('..') || path.isAbsolute(rel)) findings.push(finding('cwd.outside', 'L1', { p: program, d: cwd }));
   }
   // Said with the step: what of the repository's own configuration will not run (tools/git-harden.ts).
-  if (program === 'git' || program.endsWith('/git') || modGitHarden().wrappedGitIndex(program, args) >= 0)
+  if (program === 'git' || program.endsWith('/git') || gitHardenModule().wrappedGitIndex(program, args) >= 0)
     findings.push(finding('git.hardened', 'L0'));
   const network = findings.some((f) => f.cat?.includes('network')) ? ['*'] : [];
   const write = findings.some((f) => f.cat?.includes('write')) ? [cwd ?? '.'] : [];
@@ -210,7 +210,7 @@ export const execTool: ToolDefinition<ExecStep> = {
   approvalKey: (s) => `exec ${commandKey(s.program, s.args ?? [])}`,
   digest: (s) => commandLine(s.program, s.args ?? []),
   summary: (s) => ({ title: commandLine(s.program, s.args ?? []), fields: presentFields({ cwd: s.cwd, timeoutMs: s.timeoutMs }) }),
-  execute: (s, ctx) => modExecTool().runExec(s, ctx),
+  execute: (s, ctx) => execToolModule().runExec(s, ctx),
   claude: {
     names: ['Bash'],
     input: (s) => given({ command: shellLine(s.program, s.args ?? []), timeout: s.timeoutMs }),

@@ -4,17 +4,12 @@ import type { PermissionSubject } from '../permission-rules';
 import type { ResolvedPath } from '../workspace';
 import { touches } from './common';
 import type { AssessContext, Assessment, JudgeEnv } from './types';
-import { lazy } from '../lazy';
-
-const modPaths = lazy(() => require('../policy/paths') as typeof import('../policy/paths'));
-const modResolveProgram = lazy(() => require('../policy/resolve-program') as typeof import('../policy/resolve-program'));
-const modFsRules = lazy(() => require('../policy/fs-rules') as typeof import('../policy/fs-rules'));
-const modWorkspace = lazy(() => require('../workspace') as typeof import('../workspace'));
+import { fsRulesModule, pathsModule, resolveProgramModule, workspaceModule } from '../lazy-modules';
 
 /** Paths with invisible or control characters hide what is touched. */
 export function pathCharFindings(p: string): Finding[] {
-  const { CONTROL_RE } = modPaths();
-  const { INVISIBLE_RE } = modResolveProgram();
+  const { CONTROL_RE } = pathsModule();
+  const { INVISIBLE_RE } = resolveProgramModule();
   return INVISIBLE_RE.test(p) || CONTROL_RE.test(p) ? [finding('args.invisible', 'L2', { n: '1' })] : [];
 }
 
@@ -29,8 +24,8 @@ export function fsJudgeContext(p: string, env: JudgeEnv, withReadState: boolean)
 
 /** The target as judged: the runner's resolved one, or the lexical one for pure callers. */
 export function judgedTarget(p: string, ctx: AssessContext): { target: ResolvedPath; workspace: string } {
-  const { lexicalTarget } = modFsRules();
-  const { expandPath } = modWorkspace();
+  const { lexicalTarget } = fsRulesModule();
+  const { expandPath } = workspaceModule();
   const cwd = ctx.cwd ?? '/';
   const target = ctx.fsTarget ?? lexicalTarget(p, expandPath(p, cwd, { home: ctx.home, slothtoolHome: ctx.slothtoolHome }));
   return { target, workspace: path.resolve(ctx.workspace ?? cwd) };
@@ -51,7 +46,7 @@ export const pathPermission = {
 
 /** fs.write and fs.edit: what writing the file means (fs-rules); fs.edit also reads it. */
 export function assessFileWrite(p: string, ctx: AssessContext, tool: 'fs.write' | 'fs.edit'): Assessment {
-  const { fsWriteFindings } = modFsRules();
+  const { fsWriteFindings } = fsRulesModule();
   const { target, workspace } = judgedTarget(p, ctx);
   const findings = [
     ...pathCharFindings(p),
@@ -69,7 +64,7 @@ export function assessFileWrite(p: string, ctx: AssessContext, tool: 'fs.write' 
  * it, refused for secret stores), links resolved first; their plain read is `fs.search`.
  */
 export function assessFileRead(p: string, ctx: AssessContext, search = false): Assessment {
-  const { fsReadFindings } = modFsRules();
+  const { fsReadFindings } = fsRulesModule();
   const { target, workspace } = judgedTarget(p, ctx);
   const found: Finding[] = fsReadFindings({ workspace, home: ctx.home, slothtoolHome: ctx.slothtoolHome, target });
   const own = search ? found.map((f) => (f.id === 'fs.read' ? finding('fs.search', 'L0', { f: p }) : f)) : found;

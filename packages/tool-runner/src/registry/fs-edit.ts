@@ -5,8 +5,7 @@ import { assessFileWrite, fsJudgeContext, pathPermission } from './fs-common';
 import type { SummaryField, ToolDefinition } from './types';
 import { absolutePath, editFromClaude, given } from './claude-code';
 import { lazy } from '../lazy';
-
-const modFsEdit = lazy(() => require('../tools/fs-edit') as typeof import('../tools/fs-edit'));
+import { fsEditModule } from '../lazy-modules';
 
 /** At most this many replacements in one multi-edit step. */
 export const MAX_EDITS = 100;
@@ -90,7 +89,7 @@ export const fsEditTool: ToolDefinition<FsEditStep> = {
   digest: (s) =>
     s.edits ? `edit ${showWord(s.path)} (${s.edits.length} edits)` : `edit ${showWord(s.path)}${s.replace_all ? ' (all)' : ''}`,
   summary: (s) => ({ title: `fs.edit ${showWord(s.path)}`, fields: editFields(s) }),
-  execute: (s, ctx) => modFsEdit().runFsEdit(s, ctx as never) as never,
+  execute: (s, ctx) => fsEditModule().runFsEdit(s, ctx as never) as never,
   // One replacement is Claude Code's Edit; several its MultiEdit (what a hook reads as tool_name).
   claude: {
     names: ['Edit', 'MultiEdit'],

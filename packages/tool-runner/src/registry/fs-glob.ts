@@ -5,8 +5,7 @@ import { assessFileRead, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
 import { absolutePath, given, stringField } from './claude-code';
 import { lazy } from '../lazy';
-
-const modFsGlob = lazy(() => require('../tools/fs-glob') as typeof import('../tools/fs-glob'));
+import { fsGlobModule } from '../lazy-modules';
 
 /** The input schema, built on first use (a turn that only talks builds no tool schema). */
 const input = lazy(() =>
@@ -39,7 +38,7 @@ export const fsGlobTool: ToolDefinition<FsGlobStep> = {
     title: `glob ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`,
     fields: presentFields({ pattern: s.pattern, path: s.path }),
   }),
-  execute: (s, ctx) => modFsGlob().runFsGlob(s, ctx as never),
+  execute: (s, ctx) => fsGlobModule().runFsGlob(s, ctx as never),
   claude: {
     names: ['Glob'],
     input: (s, ctx) => given({ pattern: s.pattern, path: s.path ? absolutePath(s.path, ctx) : undefined }),

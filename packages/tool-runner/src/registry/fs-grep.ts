@@ -5,8 +5,7 @@ import { assessFileRead, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
 import { absolutePath, given, grepFromClaude, grepResponse } from './claude-code';
 import { lazy } from '../lazy';
-
-const modFsGrep = lazy(() => require('../tools/fs-grep') as typeof import('../tools/fs-grep'));
+import { fsGrepModule } from '../lazy-modules';
 
 /** The input schema, built on first use (a turn that only talks builds no tool schema). */
 const input = lazy(() =>
@@ -53,7 +52,7 @@ export const fsGrepTool: ToolDefinition<FsGrepStep> = {
       maxResults: s.maxResults,
     }),
   }),
-  execute: (s, ctx) => modFsGrep().runFsGrep(s, ctx as never),
+  execute: (s, ctx) => fsGrepModule().runFsGrep(s, ctx as never),
   // Matching lines with their numbers is what this tool shows: Claude Code's output_mode "content" with -n.
   claude: {
     names: ['Grep'],

@@ -5,8 +5,7 @@ import { assessFileRead, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
 import { absolutePath, given, plainLines, stringField } from './claude-code';
 import { lazy } from '../lazy';
-
-const modFsRead = lazy(() => require('../tools/fs-read') as typeof import('../tools/fs-read'));
+import { fsReadModule } from '../lazy-modules';
 
 /** The input schema, built on first use (a turn that only talks builds no tool schema). */
 const input = lazy(() =>
@@ -37,7 +36,7 @@ export const fsReadTool: ToolDefinition<FsReadStep> = {
   approvalKey: (s) => `fs.read ${s.path}`,
   digest: (s) => `read ${showWord(s.path)}${s.offset || s.limit ? ` (lines ${s.offset ?? 1}+${s.limit ? `, ${s.limit}` : ''})` : ''}`,
   summary: (s) => ({ title: `fs.read ${showWord(s.path)}`, fields: presentFields({ path: s.path, offset: s.offset, limit: s.limit }) }),
-  execute: (s, ctx) => modFsRead().runFsRead(s, ctx as never),
+  execute: (s, ctx) => fsReadModule().runFsRead(s, ctx as never),
   claude: {
     names: ['Read'],
     input: (s, ctx) => given({ file_path: absolutePath(s.path, ctx), offset: s.offset, limit: s.limit }),

@@ -5,8 +5,7 @@ import { assessFileWrite, fsJudgeContext, pathPermission } from './fs-common';
 import type { ToolDefinition } from './types';
 import { absolutePath, stringField } from './claude-code';
 import { lazy } from '../lazy';
-
-const modFsEdit = lazy(() => require('../tools/fs-edit') as typeof import('../tools/fs-edit'));
+import { fsEditModule } from '../lazy-modules';
 
 /** The input schema, built on first use (a turn that only talks builds no tool schema). */
 const input = lazy(() =>
@@ -41,7 +40,7 @@ export const fsWriteTool: ToolDefinition<FsWriteStep> = {
       { name: 'content', value: s.content, text: true },
     ],
   }),
-  execute: (s, ctx) => modFsEdit().runFsWrite(s, ctx as never) as never,
+  execute: (s, ctx) => fsEditModule().runFsWrite(s, ctx as never) as never,
   claude: {
     names: ['Write'],
     input: (s, ctx) => ({ file_path: absolutePath(s.path, ctx), content: s.content }),

@@ -5,9 +5,7 @@ import { pathCharFindings } from './fs-common';
 import type { ToolDefinition } from './types';
 import { stringField } from './claude-code';
 import { lazy } from '../lazy';
-
-const modNetRules = lazy(() => require('../policy/net-rules') as typeof import('../policy/net-rules'));
-const modHttpGet = lazy(() => require('../tools/http-get') as typeof import('../tools/http-get'));
+import { http, httpGetModule, netRulesModule } from '../lazy-modules';
 
 /** The input schema, built on first use (a turn that only talks builds no tool schema). */
 const input = lazy(() =>
@@ -39,7 +37,7 @@ export const httpGetTool: ToolDefinition<HttpGetStep> = {
   permission: { arg: 'domain', subject: (s) => ({ kind: 'url', host: host(s.url) }) },
   judgeContext: (_s, env) => ({ workspace: env.session.workspace, slothtoolHome: env.session.slothtoolHome }),
   assess(s, ctx) {
-    const { httpGetFindings } = modNetRules();
+    const { httpGetFindings } = netRulesModule();
     const h = host(s.url);
     return {
       findings: [...pathCharFindings(s.url), ...httpGetFindings(s.url, ctx.policy.allowPrivateNetwork)],
@@ -58,7 +56,7 @@ export const httpGetTool: ToolDefinition<HttpGetStep> = {
     title: `http.get ${s.url}`,
     fields: [{ name: 'url', value: s.url }, ...(host(s.url) ? [{ name: 'host', value: host(s.url) }] : [])],
   }),
-  execute: (s, ctx) => modHttpGet().runHttpGet(s, ctx as never),
+  execute: (s, ctx) => httpGetModule().runHttpGet(s, ctx as never),
   // WebFetch's prompt asks a model about the page; here the page itself comes back, so it is empty.
   claude: {
     names: ['WebFetch'],
@@ -70,13 +68,7 @@ export const httpGetTool: ToolDefinition<HttpGetStep> = {
     response: (s, r) => {
       const text = String(r.content ?? '');
       const code = Number(r.httpStatus ?? 0);
-      return {
-        url: s.url,
-        code,
-        codeText: (require('http') as typeof import('http')).STATUS_CODES[code] ?? '',
-        result: text,
-        bytes: Buffer.byteLength(text),
-      };
+      return { url: s.url, code, codeText: http().STATUS_CODES[code] ?? '', result: text, bytes: Buffer.byteLength(text) };
     },
   },
 };

@@ -1,3 +1,4 @@
+import { jsonLimitProblem } from '@holic512/shared/lib/json-limits';
 import { z } from 'zod';
 import type { Step } from '../types';
 import { configJsonPatchTool } from './config-json-patch';
@@ -13,9 +14,6 @@ import { procKillTool, procStartTool, procStatusTool } from './proc';
 import { webSearchTool } from './web-search';
 import { planUpdateTool } from './plan-update';
 import type { AnyToolDefinition } from './types';
-import { lazy } from '../lazy';
-
-const modJsonLimits = lazy(() => require('@holic512/shared/lib/json-limits') as typeof import('@holic512/shared/lib/json-limits'));
 
 /** Every built-in tool, in the order the prompt lists them. */
 export const tools: readonly AnyToolDefinition[] = Object.freeze([
@@ -150,7 +148,7 @@ export function createToolRegistry(extra: readonly AnyToolDefinition[] = [], opt
     },
     validate(step) {
       if (typeof step !== 'object' || step === null || Array.isArray(step)) return { ok: false, error: 'expected an object' };
-      const tooBig = modJsonLimits().jsonLimitProblem(step);
+      const tooBig = jsonLimitProblem(step);
       if (tooBig) return { ok: false, error: `the step is too large or too deep: ${tooBig}` };
       const name = (step as { tool?: unknown }).tool ?? 'exec';
       if (typeof name !== 'string' || !byName.has(name)) {

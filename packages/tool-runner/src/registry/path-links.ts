@@ -1,12 +1,8 @@
 /** Live facts for judging the target, not the spelling (policy/links.ts): what a step's words really name. */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { PathLinks } from '../policy/links';
-import { lazy } from '../lazy';
-import type { PathFs, ResolvedPath } from '../workspace';
-
-const modLinks = lazy(() => require('../policy/links') as typeof import('../policy/links'));
-const modWorkspace = lazy(() => require('../workspace') as typeof import('../workspace'));
+import { pathParts, type PathLinks } from '../policy/links';
+import { isInside, judgementPathFs, resolveBelow, type PathFs, type ResolvedPath } from '../workspace';
 
 /** Where installed programs and libraries live: links there (a venv's python) are not a way out to anything private. */
 const INSTALLED = [
@@ -38,9 +34,8 @@ export function escapingLinkInTrees(
   roots: readonly string[],
   cwdReal: string,
   workspace: string,
-  pfs: PathFs = modWorkspace().judgementPathFs(),
+  pfs: PathFs = judgementPathFs(),
 ): PathLinks['inTree'] {
-  const { resolveBelow, isInside } = modWorkspace();
   const stack = roots.map((r) => resolveBelow(cwdReal, r, pfs).real);
   const visited = new Set<string>();
   let seen = 0;
@@ -80,14 +75,7 @@ const MAX_WORDS = 512;
  * from their spelling are kept. `pfs`: the judgement's (workspace.ts judgementPathFs: words that
  * share folders look at them once).
  */
-export function gatherLinks(
-  words: readonly string[],
-  cwd: ResolvedPath,
-  workspace: string,
-  pfs: PathFs = modWorkspace().judgementPathFs(),
-): PathLinks {
-  const { pathParts } = modLinks();
-  const { resolveBelow } = modWorkspace();
+export function gatherLinks(words: readonly string[], cwd: ResolvedPath, workspace: string, pfs: PathFs = judgementPathFs()): PathLinks {
   const links: PathLinks = { workspace, words: Object.create(null) };
   if (cwd.real !== cwd.abs) links.cwd = { abs: cwd.abs, real: cwd.real };
   let seen = 0;

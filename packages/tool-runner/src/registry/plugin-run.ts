@@ -3,10 +3,7 @@ import type { PluginRunStep } from '../types';
 import { argList, commandLine, requiresSchema, touches } from './common';
 import type { ToolDefinition } from './types';
 import { lazy } from '../lazy';
-
-const modPluginRunTool = lazy(() => require('../tools/plugin-run-tool') as typeof import('../tools/plugin-run-tool'));
-const modPathLinks = lazy(() => require('./path-links') as typeof import('./path-links'));
-const modPluginRules = lazy(() => require('../policy/plugin-rules') as typeof import('../policy/plugin-rules'));
+import { pathLinksModule, pluginRulesModule, pluginRunToolModule } from '../lazy-modules';
 
 /** The input schema, built on first use (a turn that only talks builds no tool schema). */
 const input = lazy(() =>
@@ -33,13 +30,13 @@ export const pluginRunTool: ToolDefinition<PluginRunStep> = {
   judgeContext(s, env) {
     const plugins: Record<string, { interactive?: boolean; name?: string }> = Object.create(null);
     for (const alias of Object.keys(env.registry.plugins ?? {})) plugins[alias] = { name: env.registry.plugins[alias]?.name };
-    const info = modPluginRunTool().readPluginInfo(env.registry, s.plugin, env.deps.readFileSync);
+    const info = pluginRunToolModule().readPluginInfo(env.registry, s.plugin, env.deps.readFileSync);
     if (info) plugins[s.plugin] = { name: info.name, interactive: info.interactive };
     // A plugin runs outside the sandbox in the runner's folder: its path arguments are judged where they lead.
-    return { plugins, links: modPathLinks().gatherLinks(s.args ?? [], env.session.resolve('.'), env.session.workspace) };
+    return { plugins, links: pathLinksModule().gatherLinks(s.args ?? [], env.session.resolve('.'), env.session.workspace) };
   },
   assess(s, ctx) {
-    const { pluginFindings, linkedPluginFindings } = modPluginRules();
+    const { pluginFindings, linkedPluginFindings } = pluginRulesModule();
     const findings = [
       ...pluginFindings(s, ctx.policy, ctx),
       ...(ctx.links
@@ -63,6 +60,6 @@ export const pluginRunTool: ToolDefinition<PluginRunStep> = {
       { name: 'args', value: s.args ?? [] },
     ],
   }),
-  alwaysConfirm: (s, env) => modPluginRunTool().readPluginInfo(env.registry, s.plugin, env.deps.readFileSync)?.interactive === true,
-  execute: (s, ctx) => modPluginRunTool().runPluginRun(s, ctx),
+  alwaysConfirm: (s, env) => pluginRunToolModule().readPluginInfo(env.registry, s.plugin, env.deps.readFileSync)?.interactive === true,
+  execute: (s, ctx) => pluginRunToolModule().runPluginRun(s, ctx),
 };

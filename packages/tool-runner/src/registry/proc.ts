@@ -6,8 +6,8 @@ import { assessCommand, commandContext, commandKey, programWords } from './exec'
 import type { ToolDefinition } from './types';
 import { commandFromClaude, shellLine } from './claude-code';
 import { lazy } from '../lazy';
+import { procStepsModule } from '../lazy-modules';
 
-const modProcSteps = lazy(() => require('../tools/proc-steps') as typeof import('../tools/proc-steps'));
 /** The input schemas, built on first use (a turn that only talks builds no tool schema). */
 const procStartInput = lazy(() =>
   z.object({ program: z.string().min(1), args: argList(), cwd: cwdField(), detach: z.boolean().optional(), requires: requiresSchema() }),
@@ -47,7 +47,7 @@ export const procStartTool: ToolDefinition<ProcStartStep> = {
     title: `proc.start ${commandLine(s.program, s.args ?? [])}`,
     fields: presentFields({ cwd: s.cwd, detach: s.detach }),
   }),
-  execute: (s, ctx) => modProcSteps().runProcStart(s, ctx as never),
+  execute: (s, ctx) => procStepsModule().runProcStart(s, ctx as never),
   // Claude Code runs a background command as `Bash` with run_in_background.
   claude: {
     names: ['Bash'],
@@ -85,7 +85,7 @@ export const procStatusTool: ToolDefinition<ProcStatusStep> = {
   ...ofOwnProcess('proc.status'),
   digest: (s) => `status ${s.proc_id}${s.wait_ms ? ` (wait ${s.wait_ms} ms)` : ''}`,
   summary: (s) => ({ title: `proc.status ${s.proc_id}`, fields: presentFields({ wait_ms: s.wait_ms }) }),
-  execute: (s, ctx) => modProcSteps().runProcStatus(s, ctx as never),
+  execute: (s, ctx) => procStepsModule().runProcStatus(s, ctx as never),
   claude: {
     names: ['BashOutput'],
     input: (s) => ({ bash_id: s.proc_id }),
@@ -107,7 +107,7 @@ export const procKillTool: ToolDefinition<ProcKillStep> = {
   ...ofOwnProcess('proc.kill'),
   digest: (s) => `kill ${s.proc_id}`,
   summary: (s) => ({ title: `proc.kill ${s.proc_id}`, fields: [] }),
-  execute: (s, ctx) => modProcSteps().runProcKill(s, ctx as never),
+  execute: (s, ctx) => procStepsModule().runProcKill(s, ctx as never),
   claude: {
     names: ['KillShell', 'KillBash'],
     input: (s) => ({ shell_id: s.proc_id }),

@@ -5,8 +5,7 @@ import { nonBlank, requiresSchema, showWord, touches, presentFields } from './co
 import type { ToolDefinition } from './types';
 import { stringField } from './claude-code';
 import { lazy } from '../lazy';
-
-const modWebSearch = lazy(() => require('../tools/web-search') as typeof import('../tools/web-search'));
+import { webSearchModule } from '../lazy-modules';
 
 /** The input schema, built on first use (a turn that only talks builds no tool schema). */
 const input = lazy(() =>
@@ -43,7 +42,7 @@ export const webSearchTool: ToolDefinition<WebSearchStep> = {
     title: `search the web for ${showWord(s.query)}`,
     fields: presentFields({ query: s.query, maxResults: s.maxResults }),
   }),
-  execute: (s, ctx) => modWebSearch().runWebSearch(s, ctx as never),
+  execute: (s, ctx) => webSearchModule().runWebSearch(s, ctx as never),
   claude: {
     names: ['WebSearch'],
     input: (s) => ({ query: s.query }),

@@ -1,11 +1,8 @@
 /** Live facts for policy/workspace-programs.ts: workspace files that name programs a step would run. */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { WorkspaceProgramFacts } from '../policy/workspace-programs';
-import { lazy } from '../lazy';
-
-const modWorkspacePrograms = lazy(() => require('../policy/workspace-programs') as typeof import('../policy/workspace-programs'));
-const modWorkspace = lazy(() => require('../workspace') as typeof import('../workspace'));
+import { RUSTUP_PROXIES, type WorkspaceProgramFacts } from '../policy/workspace-programs';
+import { isInside } from '../workspace';
 
 /** Bytes of a toolchain file read at most (they are a few lines). */
 const MAX_TOOLCHAIN_FILE = 64 * 1024;
@@ -28,7 +25,6 @@ export function namesToolchainPath(text: string, legacy: boolean): boolean {
  * the user's, not the repository's.
  */
 function rustToolchainPath(dir: string, workspace: string): string | undefined {
-  const { isInside } = modWorkspace();
   for (let d = dir; isInside(d, workspace); d = path.dirname(d)) {
     for (const [name, legacy] of [
       ['rust-toolchain', true],
@@ -57,7 +53,6 @@ function rustToolchainPath(dir: string, workspace: string): string | undefined {
 
 /** What of the workspace names programs `program` (the one a command really runs) would run; undefined when nothing does. */
 export function gatherWorkspacePrograms(program: string, runDir: string, workspace: string): WorkspaceProgramFacts | undefined {
-  const { RUSTUP_PROXIES } = modWorkspacePrograms();
   if (!RUSTUP_PROXIES.has(path.basename(program))) return undefined;
   const found = rustToolchainPath(runDir, workspace);
   return found ? { rustToolchainPath: found } : undefined;

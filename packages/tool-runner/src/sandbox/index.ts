@@ -93,6 +93,81 @@ export function findProgram(name: string, env: NodeJS.ProcessEnv): string | unde
   return onPath(name, env);
 }
 
+/**
+ * The spawn helper's pipe folder, made before the first command so that it is hidden from every
+ * command, also one started before the helper made its first pipes (a background process).
+ */
+function makePipeFolder(slothtoolHome: string): void {
+  try {
+    if (fs.statSync(slothtoolHome).isDirectory()) fs.mkdirSync(pipeFolder(slothtoolHome), { mode: 0o700 });
+  } catch {
+    // there already, or no home to put it in
+  }
+}
+
+/** The names in the workspace (its .env files are hidden); none when it cannot be listed. */
+function workspaceEntries(workspace: string): string[] {
+  try {
+    return fs.readdirSync(workspace);
+  } catch {
+    // no workspace listing: no .env files to hide
+    return [];
+  }
+}
+
+/**
+ * What each level shows and may need hidden, worked out once per runner (each step only probes):
+ * the private home's binds (a toolchain installed meanwhile shows from the next session) and
+ * each level's spec plan.
+ */
+class SpecPlans {
+  private binds: HomeBind[] | undefined;
+  private readonly plans = new Map<'L0' | 'L1', SpecPlan>();
+
+  constructor(
+    private readonly options: SandboxOptions,
+    private readonly home: string,
+    private readonly homeFs: HomeViewFs,
+    private readonly probe: Probe,
+  ) {}
+
+  /**
+   * What the private home shows. A worktree's or submodule's git folders are shown with it (they
+   * may live elsewhere in the home). The SlothTool registry and settings are no secret (`slothtool
+   * list` is an L0 step); its plugin configs and pipes are, and are hidden after whatever brings
+   * them into view.
+   */
+  private homeView(): HomeBind[] {
+    const { options, home, homeFs } = this;
+    const slothtoolHome = options.slothtoolHome;
+    const slothtoolShown = ['registry.json', 'settings.json'].map((f) => path.join(slothtoolHome, f));
+    const shown = [...(options.allowRead ?? []), ...slothtoolShown, ...linkedGitDirs(options.workspace)];
+    return (this.binds ??= homeBinds(home, shown, homeFs, [path.join(slothtoolHome, 'plugin-configs'), pipeFolder(slothtoolHome)]));
+  }
+
+  planOf(level: 'L0' | 'L1'): SpecPlan {
+    let plan = this.plans.get(level);
+    if (!plan) {
+      const { options, home } = this;
+      const input = { level, workspace: options.workspace, home, slothtoolHome: options.slothtoolHome };
+      plan = specPlan({ ...input, ...(level === 'L0' ? { homeBinds: this.homeView() } : {}) }, this.probe);
+      this.plans.set(level, plan);
+    }
+    return plan;
+  }
+
+  /**
+   * A bound name that leads elsewhere now than when the home view was made (a link planted
+   * since) is judged again, so the link rule holds for every step, not only the first.
+   */
+  recheckLinks(): void {
+    if (this.binds?.some((b) => this.homeFs.realpath(b.to) !== b.from)) {
+      this.binds = undefined;
+      this.plans.delete('L0');
+    }
+  }
+}
+
 export function createSandbox(options: SandboxOptions): Sandbox {
   const tmpDir = options.tmpDir ?? os.tmpdir();
   const probe = options.probe ?? probeFs;
@@ -106,77 +181,22 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     return built ?? undefined;
   };
   const detect = (): Found => (found ??= findSandbox(options, filter));
-  // What the private home shows: worked out once per runner (a toolchain installed meanwhile shows
-  // from the next session); each step checks that what it binds still leads where it did.
-  let binds: HomeBind[] | undefined;
   const slothtoolHome = options.slothtoolHome;
-  // A worktree's or submodule's git folders are shown with it (they may live elsewhere in the home).
-  // The SlothTool registry and settings are no secret (`slothtool list` is an L0 step); its
-  // plugin configs and pipes are, and are hidden after whatever brings them into view.
-  const slothtoolShown = ['registry.json', 'settings.json'].map((f) => path.join(slothtoolHome, f));
-  const homeView = (): HomeBind[] =>
-    (binds ??= homeBinds(home, [...(options.allowRead ?? []), ...slothtoolShown, ...linkedGitDirs(options.workspace)], homeFs, [
-      path.join(slothtoolHome, 'plugin-configs'),
-      pipeFolder(slothtoolHome),
-    ]));
-  // What each level shows and may need hidden: worked out once per runner; each step only probes.
-  const plans = new Map<'L0' | 'L1', SpecPlan>();
-  const planOf = (level: 'L0' | 'L1'): SpecPlan => {
-    let plan = plans.get(level);
-    if (!plan)
-      plans.set(
-        level,
-        (plan = specPlan(
-          { level, workspace: options.workspace, home, slothtoolHome, ...(level === 'L0' ? { homeBinds: homeView() } : {}) },
-          probe,
-        )),
-      );
-    return plan;
-  };
+  const plans = new SpecPlans(options, home, homeFs, probe);
   // What git tracks of the workspace's env files, and the exclude files that list the hidden ones.
   const secretsDeps = nodeWorkspaceSecretsDeps(pipeFolder(slothtoolHome), probe);
   let runMade = false;
   const spec = (level: 'L0' | 'L1', network: boolean, cwd: string): SandboxSpec => {
-    // The spawn helper's pipe folder exists before the first command, so it is hidden from every
-    // command, also one started before the helper made its first pipes (a background process).
     if (!runMade && !options.probe) {
       runMade = true;
-      try {
-        if (fs.statSync(slothtoolHome).isDirectory()) fs.mkdirSync(pipeFolder(slothtoolHome), { mode: 0o700 });
-      } catch {
-        // there already, or no home to put it in
-      }
+      makePipeFolder(slothtoolHome);
     }
-    let entries: string[] = [];
-    try {
-      entries = fs.readdirSync(options.workspace);
-    } catch {
-      // no workspace listing: no .env files to hide
-    }
-    // A bound name that leads elsewhere now than when the home view was made (a link planted
-    // since) is judged again, so the link rule holds for every step, not only the first.
-    if (level === 'L0' && binds?.some((b) => homeFs.realpath(b.to) !== b.from)) {
-      binds = undefined;
-      plans.delete('L0');
-    }
+    const entries = workspaceEntries(options.workspace);
+    if (level === 'L0') plans.recheckLinks();
     const limits = level === 'L0' ? detect().limits : undefined;
     const hardening = detect().status.hardening;
-    const s = sandboxSpec(
-      {
-        level,
-        cwd,
-        workspace: options.workspace,
-        tmpDir,
-        home,
-        slothtoolHome,
-        network,
-        workspaceEntries: entries,
-        ...(limits ? { limits } : {}),
-      },
-      probe,
-      planOf(level),
-      secretsDeps,
-    );
+    const input = { level, cwd, workspace: options.workspace, tmpDir, home, slothtoolHome, network, workspaceEntries: entries };
+    const s = sandboxSpec({ ...input, ...(limits ? { limits } : {}) }, probe, plans.planOf(level), secretsDeps);
     return hardening ? { ...s, hardening } : s;
   };
   return {

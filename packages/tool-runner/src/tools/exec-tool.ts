@@ -3,7 +3,10 @@ import type { ExecResult } from '../exec';
 import { parseOutput, type Parsed } from '../parse-output';
 import { redact, redactValue } from '../redact';
 import { npmSecretOutput } from '../policy/programs';
+import { findProgram } from '../sandbox';
+import { sandboxReport } from '../sandbox/report';
 import type { ExecStep } from '../types';
+import * as git from './git-harden';
 import type { RunToolResult, ToolContext } from './types';
 
 /**
@@ -19,7 +22,7 @@ export function redactOutput<R extends Pick<ExecResult, 'stdoutTail' | 'stderrTa
 /**
  * The fields of a tool_result that describe a finished run, for the model and logs. `r` comes
  * through {@link redactOutput}: its tails are not scanned again here (the runner's gate passes
- * the whole result once more; a 64 KiB tail costs about 1.4 ms a scan).
+ * the whole result once more, so a scan here would only repeat one of the other two).
  */
 export function runFields(r: ExecResult, parsed: Parsed | undefined) {
   return {
@@ -41,7 +44,6 @@ export function runFields(r: ExecResult, parsed: Parsed | undefined) {
  * directly, where it fails at once with ENOENT (nothing runs), instead of a bubblewrap error.
  */
 export function sandboxable(program: string, cwd: string, env: NodeJS.ProcessEnv): boolean {
-  const { findProgram } = require('../sandbox') as typeof import('../sandbox');
   const name = program.includes('/') ? path.resolve(cwd, program) : program;
   // Only a found program is remembered: one installed later is looked up again (and sandboxed).
   const key = `${name}\0${env.PATH ?? ''}`;
@@ -64,7 +66,6 @@ export function sandboxField(
   cwd: string,
   lang: ToolContext['lang'],
 ): NonNullable<RunToolResult['sandbox']> {
-  const { sandboxReport } = require('../sandbox/report') as typeof import('../sandbox/report');
   return sandboxReport(sandbox, r, cwd, lang, redact);
 }
 
@@ -84,8 +85,8 @@ export function hardenedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   // A runner passes the same environment every step: the last answer is reused while every
   // variable of it is unchanged (compared one by one, so a change made meanwhile counts), and it
   // is frozen, so nobody can change the shared answer. node's live process.env is read variable
-  // by variable through the C environment (about 0.1 ms for 100 variables): checking it would
-  // cost what building does, so it is built each time.
+  // by variable through the C environment: checking it would cost what building does, so it is
+  // built each time.
   if (env === process.env) return buildHardenedEnv(env);
   if (lastHardened && lastHardened.base === env && sameEnv(env, lastHardened.seen)) return lastHardened.out;
   const out = Object.freeze(buildHardenedEnv(env));
@@ -142,7 +143,6 @@ export async function hardenedCommand(
   sandbox?: ToolContext['sandbox'],
 ): Promise<{ args: string[]; env: NodeJS.ProcessEnv; hardened: string[] }> {
   const env = hardenedEnv(base);
-  const git = require('./git-harden') as typeof import('./git-harden');
   // go.mod's `toolchain` line would make go download and run another toolchain: stay local.
   if (program === 'go' || program.endsWith('/go'))
     return { args: [...args], env: { ...env, GOTOOLCHAIN: 'local' }, hardened: ['GOTOOLCHAIN=local'] };

@@ -2,10 +2,9 @@ import * as fs from 'fs';
 import { pathOfFd } from '@holic512/shared/lib/fd-paths';
 import { writeFileAtomicSync } from '../atomic-write';
 import { redact } from '../redact';
-import { lazy } from '../lazy';
+import { diff } from '../lazy-modules';
 
 /** `diff`, loaded on the first diff: a turn that only reads never needs it. */
-const diffModule = lazy(() => require('diff') as typeof import('diff'));
 
 /** File operations of the fs tools; replaceable in tests. */
 export interface FsDeps {
@@ -112,7 +111,7 @@ const DIFF_TIMEOUT_MS = 2000;
  * When the diff takes too long, `fallback` (or a note) stands in for the hunks.
  */
 export function unifiedDiff(file: string, before: string, after: string, fallback?: string): string {
-  const { createTwoFilesPatch } = diffModule();
+  const { createTwoFilesPatch } = diff();
   const patch = createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS }) as
     string | undefined;
   if (patch === undefined) {

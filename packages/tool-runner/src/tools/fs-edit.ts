@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { toolMessage } from '../i18n';
+import { message } from '../i18n';
 import { isBroadWorkspace } from '../policy/fs-rules';
 import type { FsEditOne, FsEditStep, FsWriteStep } from '../tool-steps';
 import { isInside, type ResolvedPath } from '../workspace';
@@ -80,7 +80,7 @@ function openTarget(step: { path: string }, tool: 'fs.edit' | 'fs.write', ctx: S
   const f = step.path;
   const target = session.resolve(step.path);
   const err = (code: string, id: string, params: Record<string, string | number> = {}): ToolErrorResult =>
-    toolError(ctx, tool, code, toolMessage(id, lang, { f, ...params }), { path: f });
+    toolError(ctx, tool, code, message(id, lang, { f, ...params }).reason, { path: f });
   if (ctx.judged && ctx.judged.real !== target.real) return err('MOVED', 'fs.err.moved', { r: target.real });
   if (!target.exists) {
     if (tool === 'fs.edit') return err('NOT_FOUND', 'fs.err.not_found');
@@ -129,7 +129,7 @@ async function commit(
   // What the user saw must be what gets replaced: refuse when the file changed while asking.
   const again = session.resolve(f);
   if (again.real !== target.real)
-    return toolError(ctx, tool, 'MOVED', toolMessage('fs.err.moved', lang, { f, r: again.real }), { path: f });
+    return toolError(ctx, tool, 'MOVED', message('fs.err.moved', lang, { f, r: again.real }).reason, { path: f });
   let now: string | null = null;
   if (again.exists) {
     try {
@@ -140,7 +140,7 @@ async function commit(
     }
     if (!binary) now = (await heldText(session.fileAccess, again.real)) ?? now;
   }
-  if (now !== before) return toolError(ctx, tool, 'CHANGED', toolMessage('fs.err.changed', lang, { f }), { path: f });
+  if (now !== before) return toolError(ctx, tool, 'CHANGED', message('fs.err.changed', lang, { f }).reason, { path: f });
   try {
     if (before === null) session.fs.mkdirp(path.dirname(target.real));
     // Through the caller when it has the file (an editor saves its buffer), else atomically here.
@@ -149,7 +149,7 @@ async function commit(
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'ERROR';
     // A folder on the way swapped for a link after the judgement: nothing was written.
-    if (code === 'MOVED') return toolError(ctx, tool, 'MOVED', toolMessage('fs.err.moved', lang, { f, r: target.real }), { path: f });
+    if (code === 'MOVED') return toolError(ctx, tool, 'MOVED', message('fs.err.moved', lang, { f, r: target.real }).reason, { path: f });
     return toolError(ctx, tool, code, (e as Error).message, { path: f });
   }
   const undoable = !binary && !isBroadWorkspace(session.workspace, session.home) && isInside(target.real, session.workspace);
@@ -229,9 +229,9 @@ export async function runFsEdit(step: FsEditStep, ctx: SessionToolContext): Prom
   const edits = step.edits ?? [{ old_string: step.old_string ?? '', new_string: step.new_string ?? '', replace_all: step.replace_all }];
   const multi = step.edits !== undefined;
   const fail = (p: EditProblem, i: number): ToolErrorResult => {
-    const why = toolMessage(p.id, lang, { f, ...p.params });
-    const message = multi ? toolMessage('fs.err.in_edit', lang, { i, n: edits.length, q: quote(edits[i].old_string), why }) : why;
-    return toolError(ctx, 'fs.edit', p.code, message, {
+    const why = message(p.id, lang, { f, ...p.params }).reason;
+    const text = multi ? message('fs.err.in_edit', lang, { i, n: edits.length, q: quote(edits[i].old_string), why }).reason : why;
+    return toolError(ctx, 'fs.edit', p.code, text, {
       path: f,
       ...(multi ? { edit: i } : {}),
       ...(p.occurrences ? { occurrences: p.occurrences } : {}),

@@ -1,21 +1,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { toolMessage } from '../i18n';
+import { message } from '../i18n';
 import type { FsGlobStep } from '../tool-steps';
 import { walkFiles, type WalkStop } from './fs-walk';
 import { withTimeLimit } from './time-limit';
 import { toolError, type SessionToolContext, type ToolErrorResult } from './session';
 import type { ResultDecision } from './types';
-import { lazy } from '../lazy';
-
-type Picomatch = ((
-  glob: string,
-  options?: { dot?: boolean; nocase?: boolean; basename?: boolean; noextglob?: boolean },
-) => (p: string) => boolean) & {
-  scan(glob: string): { base: string; isGlob: boolean };
-};
-/** `picomatch`, loaded on the first glob. */
-export const modPicomatch = lazy(() => require('picomatch') as Picomatch);
+import { picomatch } from '../lazy-modules';
 
 /** fs.glob result: matching files, newest first. */
 export interface FsGlobResult {
@@ -63,16 +54,16 @@ export function shownPath(stepPath: string | undefined, rel: string): string {
 export function searchRoot(tool: string, p: string, ctx: SessionToolContext): { real: string; kind: 'file' | 'dir' } | ToolErrorResult {
   const target = ctx.judged ?? ctx.session.resolve(p);
   const f = p;
-  if (!target.exists) return toolError(ctx, tool, 'NOT_FOUND', toolMessage('search.err.not_found', ctx.lang, { f }), { path: f });
+  if (!target.exists) return toolError(ctx, tool, 'NOT_FOUND', message('search.err.not_found', ctx.lang, { f }).reason, { path: f });
   if (target.kind !== 'dir' && target.kind !== 'file')
-    return toolError(ctx, tool, 'NOT_A_FILE', toolMessage('fs.err.not_file', ctx.lang, { f }), { path: f });
+    return toolError(ctx, tool, 'NOT_A_FILE', message('fs.err.not_file', ctx.lang, { f }).reason, { path: f });
   return { real: target.real, kind: target.kind };
 }
 
 /** A stop of the walk told to the model. */
 export function stopNote(stop: WalkStop | undefined, lang: SessionToolContext['lang'], limitMs = WALK_TIME_MS): string | undefined {
   if (!stop || stop === 'aborted') return undefined;
-  return toolMessage(stop === 'time' ? 'search.note.time' : 'search.note.entries', lang, { s: Math.round(limitMs / 100) / 10 });
+  return message(stop === 'time' ? 'search.note.time' : 'search.note.entries', lang, { s: Math.round(limitMs / 100) / 10 }).reason;
 }
 
 /**
@@ -85,18 +76,18 @@ export async function runFsGlob(step: FsGlobStep, ctx: SessionToolContext): Prom
   const stepPath = step.path ?? '.';
   const pattern = relativePattern(step.pattern);
   if (!pattern)
-    return toolError(ctx, 'fs.glob', 'INVALID_PATTERN', toolMessage('glob.err.pattern', lang, { p: step.pattern }), {
+    return toolError(ctx, 'fs.glob', 'INVALID_PATTERN', message('glob.err.pattern', lang, { p: step.pattern }).reason, {
       pattern: step.pattern,
     });
   const root = searchRoot('fs.glob', stepPath, ctx);
   if ('status' in root) return root;
   if (root.kind !== 'dir')
-    return toolError(ctx, 'fs.glob', 'NOT_A_DIRECTORY', toolMessage('search.err.not_dir', lang, { f: stepPath }), { path: stepPath });
+    return toolError(ctx, 'fs.glob', 'NOT_A_DIRECTORY', message('search.err.not_dir', lang, { f: stepPath }).reason, { path: stepPath });
   const found: Array<{ rel: string; mtime: number }> = [];
   // Under a hard time limit: the pattern and the repository's ignore lines become regular expressions.
   const limitMs = Math.min(WALK_TIME_MS, ctx.timeoutMs);
   const timed = withTimeLimit(limitMs, () => {
-    const pm = modPicomatch();
+    const pm = picomatch();
     const match = pm(pattern, { dot: true, noextglob: true });
     const base = pm.scan(pattern).base;
     return walkFiles(
@@ -124,7 +115,7 @@ export async function runFsGlob(step: FsGlobStep, ctx: SessionToolContext): Prom
   const files = found.slice(0, GLOB_DEFAULT_LIMIT).map((f) => shownPath(step.path, f.rel));
   const notes = [
     stopNote(walked.stopped, lang, limitMs),
-    found.length > files.length ? toolMessage('glob.note.more', lang, { n: found.length, shown: files.length }) : undefined,
+    found.length > files.length ? message('glob.note.more', lang, { n: found.length, shown: files.length }).reason : undefined,
   ].filter((n): n is string => !!n);
   return {
     _event: 'tool_result',
@@ -136,7 +127,7 @@ export async function runFsGlob(step: FsGlobStep, ctx: SessionToolContext): Prom
     total: found.length,
     truncated: found.length > files.length || !!walked.stopped,
     ...(notes.length ? { note: notes.join('; ') } : {}),
-    summary: toolMessage('glob.summary', lang, { n: found.length, p: path.posix.join(stepPath, pattern) }),
+    summary: message('glob.summary', lang, { n: found.length, p: path.posix.join(stepPath, pattern) }).reason,
     decision: ctx.decision,
   };
 }

@@ -1,16 +1,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { toolMessage } from '../i18n';
+import { message } from '../i18n';
 import type { FsGrepStep } from '../tool-steps';
 import { decodeText, isBinary, readJudgedFile, redactLines } from './fs-common';
 import { searchRoot, shownPath, stopNote } from './fs-glob';
 import { GREP_MAX_FILE_BYTES, HitCollector, type GrepOutcome, type GrepQuery } from './grep-hits';
 import { toolError, type SessionToolContext, type ToolErrorResult } from './session';
 import type { ResultDecision } from './types';
-import { lazy } from '../lazy';
-
-const modRg = lazy(() => require('./grep-rg') as typeof import('./grep-rg'));
-const modNode = lazy(() => require('./grep-node') as typeof import('./grep-node'));
+import { grepNodeModule, grepRgModule } from '../lazy-modules';
 
 /** One matching line, redacted, with its context lines when asked. */
 export interface GrepMatch {
@@ -111,23 +108,23 @@ export async function runFsGrep(step: FsGrepStep, ctx: SessionToolContext): Prom
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   };
   const forced = ctx.env.SLOTHTOOL_GREP;
-  const rg = forced === 'node' ? undefined : modRg().findRipgrep(ctx.env, session.workspace);
+  const rg = forced === 'node' ? undefined : grepRgModule().findRipgrep(ctx.env, session.workspace);
   let hits = new HitCollector(max);
-  let outcome: GrepOutcome = rg ? await modRg().grepWithRg(rg, q, hits) : modNode().grepWithNode(q, hits);
-  if (outcome.tooManySkipped) outcome = modNode().grepWithNode(q, hits);
+  let outcome: GrepOutcome = rg ? await grepRgModule().grepWithRg(rg, q, hits) : grepNodeModule().grepWithNode(q, hits);
+  if (outcome.tooManySkipped) outcome = grepNodeModule().grepWithNode(q, hits);
   const notes: string[] = [];
   if (outcome.patternError && outcome.engine === 'rg') {
     // Rust's syntax refused it (look-around, back-references): JavaScript's may take it.
     const again = new HitCollector(max);
-    const viaNode = modNode().grepWithNode(q, again);
+    const viaNode = grepNodeModule().grepWithNode(q, again);
     if (!viaNode.patternError) {
-      notes.push(toolMessage('grep.note.js_fallback', lang));
+      notes.push(message('grep.note.js_fallback', lang).reason);
       hits = again;
       outcome = viaNode;
     }
   }
   if (outcome.globError) {
-    return toolError(ctx, 'fs.grep', 'INVALID_GLOB', toolMessage('grep.err.glob', lang, { g: step.glob ?? '', e: outcome.globError }), {
+    return toolError(ctx, 'fs.grep', 'INVALID_GLOB', message('grep.err.glob', lang, { g: step.glob ?? '', e: outcome.globError }).reason, {
       pattern: step.pattern,
     });
   }
@@ -136,17 +133,17 @@ export async function runFsGrep(step: FsGrepStep, ctx: SessionToolContext): Prom
       ctx,
       'fs.grep',
       'INVALID_PATTERN',
-      toolMessage('grep.err.pattern', lang, { p: step.pattern, e: outcome.patternError }),
+      message('grep.err.pattern', lang, { p: step.pattern, e: outcome.patternError }).reason,
       { pattern: step.pattern },
     );
   }
   const matches = buildMatches(hits, q, step.path, Math.max(0, Math.min(10, step.context ?? 0)));
   const stop = outcome.stopped;
-  if (stop === 'count') notes.push(toolMessage('grep.note.count', lang, { n: hits.total }));
-  else if (stop === 'time') notes.push(toolMessage('grep.note.time', lang, { s: Math.round(limitMs / 100) / 10 }));
+  if (stop === 'count') notes.push(message('grep.note.count', lang, { n: hits.total }).reason);
+  else if (stop === 'time') notes.push(message('grep.note.time', lang, { s: Math.round(limitMs / 100) / 10 }).reason);
   else notes.push(stopNote(stop, lang) ?? '');
-  if (hits.total > matches.length) notes.push(toolMessage('grep.note.more', lang, { n: hits.total, shown: matches.length }));
-  if (outcome.skipped.length) notes.push(toolMessage('grep.note.skipped', lang, { n: outcome.skipped.length }));
+  if (hits.total > matches.length) notes.push(message('grep.note.more', lang, { n: hits.total, shown: matches.length }).reason);
+  if (outcome.skipped.length) notes.push(message('grep.note.skipped', lang, { n: outcome.skipped.length }).reason);
   const skipped = outcome.skipped.slice(0, SKIPPED_SHOWN).map((rel) => (root.kind === 'dir' ? shownPath(step.path, rel) : stepPath));
   const files = new Set(matches.map((m) => m.file)).size;
   return {
@@ -161,7 +158,7 @@ export async function runFsGrep(step: FsGrepStep, ctx: SessionToolContext): Prom
     truncated: hits.total > matches.length || !!stop,
     skipped,
     ...(notes.filter(Boolean).length ? { note: notes.filter(Boolean).join('; ') } : {}),
-    summary: toolMessage('grep.summary', lang, { n: hits.total, files, e: outcome.engine }),
+    summary: message('grep.summary', lang, { n: hits.total, files, e: outcome.engine }).reason,
     decision: ctx.decision,
   };
 }

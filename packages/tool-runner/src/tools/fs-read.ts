@@ -1,4 +1,4 @@
-import { toolMessage } from '../i18n';
+import { message } from '../i18n';
 import type { FsReadStep } from '../tool-steps';
 import {
   decodeText,
@@ -45,7 +45,7 @@ export async function runFsRead(step: FsReadStep, ctx: SessionToolContext): Prom
   // The target as it was judged, not resolved again: a link swapped in since cannot redirect the read.
   const target = ctx.judged ?? session.resolve(step.path);
   const fail = (code: string, msgId: string, params: Record<string, string | number> = {}): ToolErrorResult =>
-    toolError(ctx, 'fs.read', code, toolMessage(msgId, lang, { f, ...params }), { path: f });
+    toolError(ctx, 'fs.read', code, message(msgId, lang, { f, ...params }).reason, { path: f });
   if (!target.exists) return fail('NOT_FOUND', 'fs.err.not_found');
   if (target.kind === 'dir') return fail('IS_DIRECTORY', 'fs.err.is_dir');
   if (target.kind !== 'file') return fail('NOT_A_FILE', 'fs.err.not_file');
@@ -87,9 +87,9 @@ export async function runFsRead(step: FsReadStep, ctx: SessionToolContext): Prom
   }
   const notes: string[] = [];
   const more = end < total;
-  if (offset > total && total > 0) notes.push(toolMessage('fs.note.past_end', lang, { total }));
-  if (more) notes.push(toolMessage('fs.note.truncated', lang, { from: offset, to: end, total, next: end + 1 }));
-  if (cut) notes.push(toolMessage('fs.note.cut_lines', lang, { n: cut, max: FS_MAX_LINE_CHARS }));
+  if (offset > total && total > 0) notes.push(message('fs.note.past_end', lang, { total }).reason);
+  if (more) notes.push(message('fs.note.truncated', lang, { from: offset, to: end, total, next: end + 1 }).reason);
+  if (cut) notes.push(message('fs.note.cut_lines', lang, { n: cut, max: FS_MAX_LINE_CHARS }).reason);
   return {
     _event: 'tool_result',
     id: ctx.id,

@@ -1,21 +1,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { isInside } from '../workspace';
-import { lazy } from '../lazy';
-
-/** `ignore`: gitignore semantics (negation, anchoring, `dir/`), loaded on the first walk. */
-const modIgnore = lazy(() => require('ignore') as (options?: { ignorecase?: boolean }) => Matcher);
-
-interface Matcher {
-  add(patterns: string): Matcher;
-  test(p: string): { ignored: boolean; unignored: boolean };
-}
+import { ignore, type IgnoreMatcher } from '../lazy-modules';
 
 /** The ignore files of one folder, with where they apply from. */
 interface IgnoreLayer {
   /** The folder, relative to the walk's ignore base (`''` for the base itself), with `/`. */
   dir: string;
-  matcher: Matcher;
+  matcher: IgnoreMatcher;
 }
 
 /** A file the walk found. */
@@ -45,7 +37,7 @@ export interface WalkOptions {
 const IGNORE_FILES = ['.gitignore', '.ignore'];
 
 /** The ignore rules of a folder; `present`: the names the folder holds, when already listed (no read is tried for a missing file). */
-function readIgnore(dir: string, extra: string[] = [], present?: ReadonlySet<string>): Matcher | undefined {
+function readIgnore(dir: string, extra: string[] = [], present?: ReadonlySet<string>): IgnoreMatcher | undefined {
   const texts: string[] = [];
   for (const name of [...extra, ...IGNORE_FILES]) {
     if (present && !present.has(name)) continue;
@@ -56,7 +48,7 @@ function readIgnore(dir: string, extra: string[] = [], present?: ReadonlySet<str
     }
   }
   if (!texts.length) return undefined;
-  return modIgnore()().add(texts.join('\n'));
+  return ignore()().add(texts.join('\n'));
 }
 
 /** Whether `rel` (relative to the base, `/`-separated, `dir/` for folders) is ignored: the deepest layer with a verdict decides. */

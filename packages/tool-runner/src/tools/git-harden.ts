@@ -6,18 +6,12 @@
  * with those switched off on its own command line and environment; what was switched off is
  * reported with the result.
  */
-
+import { GIT_READ_SUBCOMMANDS } from '../policy/git';
 import { subcommandIndex, VALUED_GLOBALS } from '../policy/git-subcommand-index';
-import { lazy } from '../lazy';
-
-const modWorkspacePrograms = lazy(() => require('../policy/workspace-programs') as typeof import('../policy/workspace-programs'));
-const modGit = lazy(() => require('../policy/git') as typeof import('../policy/git'));
-const modConfigStamp = lazy(() => require('./git-config-stamp') as typeof import('./git-config-stamp'));
-const modExec = lazy(() => require('../exec') as typeof import('../exec'));
-// programs.ts first: it and wrappers.ts import each other, and programs.ts must be the one loaded first.
-const modWrappers = lazy(
-  () => (require('../policy/programs'), require('../policy/programs/wrappers') as typeof import('../policy/programs/wrappers')),
-);
+import { unwrapCommand } from '../policy/programs/unwrap';
+import { GIT_PROGRAM_KEYS } from '../policy/workspace-programs';
+import { execModule } from '../lazy-modules';
+import { gitConfigStamp } from './git-config-stamp';
 
 /** Subcommands that take diff options: an external diff and textconv are switched off with flags. */
 const DIFF_FAMILY = new Set([
@@ -37,7 +31,6 @@ const TEXTCONV_ONLY = new Set(['blame', 'annotate', 'grep']);
 
 /** The command-scope overrides of the workspace-programs table (policy/workspace-programs.ts) for git, of one scope. */
 function tableOverrides(scope: 'all' | 'local' | 'unsigned'): Array<[string, string]> {
-  const { GIT_PROGRAM_KEYS } = modWorkspacePrograms();
   const out: Array<[string, string]> = [];
   for (const row of GIT_PROGRAM_KEYS) {
     for (const off of row.off) if (off.kind === 'git-config' && off.for === scope && !off.key.includes('<')) out.push([off.key, off.value]);
@@ -68,7 +61,6 @@ const LOCAL_TOO = new Set([
  * lazy fetch (all asked first) keep the user's settings.
  */
 function needsNoTransport(name: string, args: readonly string[]): boolean {
-  const { GIT_READ_SUBCOMMANDS } = modGit();
   if (name === 'archive') return !args.some((a) => a.startsWith('--remote'));
   return GIT_READ_SUBCOMMANDS.has(name) || LOCAL_TOO.has(name);
 }
@@ -108,7 +100,7 @@ export async function filterDrivers(
   // Kept while every config file git reads is unchanged (git-config-stamp.ts): one read per
   // repository and configuration, not one per git step. With global options (another folder or
   // repository) it is read every time.
-  const stamp = globals.length ? undefined : modConfigStamp().gitConfigStamp(cwd, env);
+  const stamp = globals.length ? undefined : gitConfigStamp(cwd, env);
   const kept = stamp === undefined ? undefined : knownDrivers.get(stamp);
   if (kept) return [...kept];
   const drivers = await readFilterDrivers(cwd, env, wrap, globals);
@@ -130,7 +122,7 @@ async function readFilterDrivers(
 ): Promise<string[]> {
   const read = [...globals, 'config', '--get-regexp', '^filter\\..*\\.(clean|smudge|process|required)$'];
   const cmd: { program: string; args: string[]; fds?: Buffer[] } = wrap?.('git', read) ?? { program: 'git', args: read };
-  const { exec } = modExec();
+  const { exec } = execModule();
   const r = await exec({
     program: cmd.program,
     args: cmd.args,
@@ -224,7 +216,7 @@ export function wrappedGitIndex(program: string, args: readonly string[]): numbe
 
 /** {@link wrappedGitIndex}, with the folders `env -C` moves into on the way. */
 export function wrappedGit(program: string, args: readonly string[]): { index: number; chdir: string[] } {
-  const u = modWrappers().unwrapCommand(program, args);
+  const u = unwrapCommand(program, args);
   return u.index >= 0 && isGit(args[u.index]) ? u : { index: -1, chdir: [] };
 }
 

@@ -1,7 +1,5 @@
+import { secretFindings } from '../policy/paths';
 import type { WalkStop } from './fs-walk';
-import { lazy } from '../lazy';
-
-const modPaths = lazy(() => require('../policy/paths') as typeof import('../policy/paths'));
 
 /** Files larger than this are not searched (the limit of fs.read too). */
 export const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -41,7 +39,7 @@ export interface GrepOutcome {
 
 /** Whether a file (path relative to the search root, with `/`) is a secret store: never searched, only named. */
 export function isSecretFile(rel: string): boolean {
-  return modPaths().secretFindings([rel]).length > 0;
+  return secretFindings([rel]).length > 0;
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { decodeText, isBinary, readJudgedFile, splitLines } from './fs-common';
-import { modPicomatch } from './fs-glob';
+import { picomatch } from '../lazy-modules';
 import { walkFiles, type WalkStop } from './fs-walk';
 import { GREP_MAX_FILE_BYTES, isSecretFile, type GrepOutcome, type GrepQuery, type HitCollector } from './grep-hits';
 import { withTimeLimit } from './time-limit';
@@ -76,7 +76,7 @@ export function grepWithNode(q: GrepQuery, hits: HitCollector): GrepOutcome {
       consider('', q.root);
       return undefined;
     }
-    const wanted = q.glob ? modPicomatch()(q.glob, { dot: true, basename: !q.glob.includes('/'), noextglob: true }) : undefined;
+    const wanted = q.glob ? picomatch()(q.glob, { dot: true, basename: !q.glob.includes('/'), noextglob: true }) : undefined;
     return walkFiles({ workspace: q.workspace, root: q.root, shouldStop: () => (q.signal?.aborted ? 'aborted' : undefined) }, (file) =>
       wanted && !wanted(file.rel) ? undefined : consider(file.rel, file.abs),
     ).stopped;

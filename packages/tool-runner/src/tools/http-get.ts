@@ -3,7 +3,7 @@ import * as http from 'http';
 import * as https from 'https';
 import * as zlib from 'zlib';
 import { htmlTitle, htmlToText } from '../html-text';
-import { toolHint, toolMessage } from '../i18n';
+import { message } from '../i18n';
 import { BlockedAddressError, checkedAddress, privateAllowed, type LookupAddress } from '../net-guard';
 import { redact } from '../redact';
 import type { HttpGetStep } from '../tool-steps';
@@ -106,55 +106,61 @@ export function requestOnce(
         agent: false,
         signal,
       },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        const type = String(res.headers['content-type'] ?? '')
-          .split(';')[0]
-          .trim()
-          .toLowerCase();
-        if ((status >= 300 && status < 400 && res.headers.location) || !isTextType(type)) {
-          res.resume();
-          res.destroy();
-          resolve({ res, truncated: false });
-          return;
-        }
-        const enc = String(res.headers['content-encoding'] ?? '').toLowerCase();
-        let stream: NodeJS.ReadableStream = res;
-        if (enc === 'gzip' || enc === 'x-gzip') stream = res.pipe(zlib.createGunzip());
-        else if (enc === 'deflate') stream = res.pipe(zlib.createInflate());
-        else if (enc === 'br') stream = res.pipe(zlib.createBrotliDecompress());
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let done = false;
-        const finish = (truncated: boolean): void => {
-          if (done) return;
-          done = true;
-          resolve({ res, body: Buffer.concat(chunks), truncated });
-        };
-        stream.on('data', (chunk: Buffer) => {
-          if (done) return;
-          const room = maxBytes - size;
-          if (chunk.length >= room) {
-            // The cap: keep what fits, stop reading, drop the connection.
-            chunks.push(chunk.subarray(0, room));
-            size += room;
-            finish(true);
-            res.destroy();
-            return;
-          }
-          chunks.push(chunk);
-          size += chunk.length;
-        });
-        stream.on('end', () => finish(false));
-        stream.on('error', (e: Error) => (done ? undefined : ((done = true), reject(e))));
-        res.on('error', (e: Error) => (done ? undefined : ((done = true), reject(e))));
-        // A connection dropped before the end: what arrived is returned, marked truncated.
-        res.on('close', () => (res.complete ? undefined : finish(true)));
-      },
+      (res) => readResponse(res, maxBytes, resolve, reject),
     );
     req.on('error', reject);
     req.end(init.body);
   });
+}
+
+/**
+ * Read one response for requestOnce: a redirect or a body that is not text is not read; a text
+ * body is decompressed and kept up to `maxBytes` (then the connection is dropped, marked truncated).
+ */
+function readResponse(res: IncomingMessage, maxBytes: number, resolve: (f: Fetched) => void, reject: (e: Error) => void): void {
+  const status = res.statusCode ?? 0;
+  const type = String(res.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
+  if ((status >= 300 && status < 400 && res.headers.location) || !isTextType(type)) {
+    res.resume();
+    res.destroy();
+    resolve({ res, truncated: false });
+    return;
+  }
+  const enc = String(res.headers['content-encoding'] ?? '').toLowerCase();
+  let stream: NodeJS.ReadableStream = res;
+  if (enc === 'gzip' || enc === 'x-gzip') stream = res.pipe(zlib.createGunzip());
+  else if (enc === 'deflate') stream = res.pipe(zlib.createInflate());
+  else if (enc === 'br') stream = res.pipe(zlib.createBrotliDecompress());
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  const finish = (truncated: boolean): void => {
+    if (done) return;
+    done = true;
+    resolve({ res, body: Buffer.concat(chunks), truncated });
+  };
+  stream.on('data', (chunk: Buffer) => {
+    if (done) return;
+    const room = maxBytes - size;
+    if (chunk.length >= room) {
+      // The cap: keep what fits, stop reading, drop the connection.
+      chunks.push(chunk.subarray(0, room));
+      size += room;
+      finish(true);
+      res.destroy();
+      return;
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  });
+  stream.on('end', () => finish(false));
+  stream.on('error', (e: Error) => (done ? undefined : ((done = true), reject(e))));
+  res.on('error', (e: Error) => (done ? undefined : ((done = true), reject(e))));
+  // A connection dropped before the end: what arrived is returned, marked truncated.
+  res.on('close', () => (res.complete ? undefined : finish(true)));
 }
 
 /**
@@ -183,13 +189,13 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
     try {
       url = new URL(step.url);
     } catch {
-      return fail('INVALID_URL', toolMessage('http.invalid', lang, { u: step.url }));
+      return fail('INVALID_URL', message('http.invalid', lang, { u: step.url }).reason);
     }
     const seen = new Set<string>();
     for (;;) {
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        return fail('SCHEME', toolMessage('http.err.scheme', lang, { u: url.href }));
-      if (seen.has(url.href)) return fail('REDIRECT_LOOP', toolMessage('http.err.loop', lang, { u: url.href }));
+        return fail('SCHEME', message('http.err.scheme', lang, { u: url.href }).reason);
+      if (seen.has(url.href)) return fail('REDIRECT_LOOP', message('http.err.loop', lang, { u: url.href }).reason);
       seen.add(url.href);
       const addr = await checkedAddress(url.hostname, privateAllowed(session.allowPrivateNetwork, url), settings.resolve);
       const got = await requestOnce(url, addr, settings.maxBytes, controller.signal);
@@ -197,12 +203,12 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
       const location = got.res.headers.location;
       if (status >= 300 && status < 400 && location) {
         if (redirects.length >= settings.maxRedirects)
-          return fail('TOO_MANY_REDIRECTS', toolMessage('http.err.redirects', lang, { n: settings.maxRedirects }));
+          return fail('TOO_MANY_REDIRECTS', message('http.err.redirects', lang, { n: settings.maxRedirects }).reason);
         let next: URL;
         try {
           next = new URL(location, url);
         } catch {
-          return fail('INVALID_URL', toolMessage('http.invalid', lang, { u: location }));
+          return fail('INVALID_URL', message('http.invalid', lang, { u: location }).reason);
         }
         // Credentials never follow a redirect to another origin.
         if (next.origin !== url.origin) {
@@ -214,48 +220,21 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
         continue;
       }
       const contentType = String(got.res.headers['content-type'] ?? '');
-      const type = contentType.split(';')[0].trim().toLowerCase();
-      if (!got.body) return fail('NOT_TEXT', toolMessage('http.err.binary', lang, { t: type || '?' }));
-      const raw = decodeBody(got.body, contentType);
-      const html = type === 'text/html' || type === 'application/xhtml+xml' || (type === '' && /^\s*<(!doctype html|html)/i.test(raw));
-      let text = html ? htmlToText(raw, url.href) : raw;
-      const notes: string[] = [];
-      let truncated = got.truncated;
-      if (got.truncated) notes.push(toolMessage('http.note.truncated', lang, { max: settings.maxBytes }));
-      if (text.length > MAX_TEXT_CHARS) {
-        text = text.slice(0, MAX_TEXT_CHARS);
-        truncated = true;
-      }
-      const title = html ? htmlTitle(raw) : undefined;
-      return {
-        _event: 'tool_result',
-        id: ctx.id,
-        tool: 'http.get',
-        url: redact(step.url),
-        finalUrl: redact(url.href),
-        httpStatus: status,
-        contentType: type,
-        ...(title ? { title: redact(title) } : {}),
-        content: redact(text),
-        bytes: got.body.length,
-        truncated,
-        redirects: redirects.map(redact),
-        ...(notes.length ? { note: notes.join('; ') } : {}),
-        summary: `HTTP ${status} · ${type || '?'} · ${got.body.length} B${truncated ? ' (truncated)' : ''}`,
-        decision: ctx.decision,
-      };
+      if (!got.body)
+        return fail('NOT_TEXT', message('http.err.binary', lang, { t: contentType.split(';')[0].trim().toLowerCase() || '?' }).reason);
+      return pageResult(step, ctx, { url, status, contentType, body: got.body, truncated: got.truncated, redirects });
     }
   } catch (err) {
     if (err instanceof BlockedAddressError) {
       return fail(
         err.code,
-        toolMessage('http.err.private', lang, { h: err.host, a: err.address, r: err.range }),
-        toolHint('http.err.private', lang),
+        message('http.err.private', lang, { h: err.host, a: err.address, r: err.range }).reason,
+        message('http.err.private', lang).hint,
       );
     }
     if (controller.signal.aborted) {
       if (ctx.signal?.aborted) return fail('ABORTED', 'aborted');
-      return fail('TIMEOUT', toolMessage('http.err.timeout', lang, { ms: settings.timeoutMs }));
+      return fail('TIMEOUT', message('http.err.timeout', lang, { ms: settings.timeoutMs }).reason);
     }
     const e = err as NodeJS.ErrnoException;
     return fail(e.code ?? 'NETWORK_ERROR', e.message ?? String(err));
@@ -263,4 +242,43 @@ export async function runHttpGet(step: HttpGetStep, ctx: SessionToolContext): Pr
     clearTimeout(timer);
     ctx.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** The result of a page that came back as text: HTML reduced to text, capped at MAX_TEXT_CHARS, redacted. */
+function pageResult(
+  step: HttpGetStep,
+  ctx: SessionToolContext,
+  got: { url: URL; status: number; contentType: string; body: Buffer; truncated: boolean; redirects: string[] },
+): HttpGetResult {
+  const { lang } = ctx;
+  const { url, status, contentType, redirects } = got;
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  const raw = decodeBody(got.body, contentType);
+  const html = type === 'text/html' || type === 'application/xhtml+xml' || (type === '' && /^\s*<(!doctype html|html)/i.test(raw));
+  let text = html ? htmlToText(raw, url.href) : raw;
+  const notes: string[] = [];
+  let truncated = got.truncated;
+  if (got.truncated) notes.push(message('http.note.truncated', lang, { max: ctx.session.http.maxBytes }).reason);
+  if (text.length > MAX_TEXT_CHARS) {
+    text = text.slice(0, MAX_TEXT_CHARS);
+    truncated = true;
+  }
+  const title = html ? htmlTitle(raw) : undefined;
+  return {
+    _event: 'tool_result',
+    id: ctx.id,
+    tool: 'http.get',
+    url: redact(step.url),
+    finalUrl: redact(url.href),
+    httpStatus: status,
+    contentType: type,
+    ...(title ? { title: redact(title) } : {}),
+    content: redact(text),
+    bytes: got.body.length,
+    truncated,
+    redirects: redirects.map(redact),
+    ...(notes.length ? { note: notes.join('; ') } : {}),
+    summary: `HTTP ${status} · ${type || '?'} · ${got.body.length} B${truncated ? ' (truncated)' : ''}`,
+    decision: ctx.decision,
+  };
 }

@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import { describeError } from '@holic512/json-patch';
 import { isBroadWorkspace } from '../policy/fs-rules';
 import { isInside } from '../workspace';
 import { redact } from '../redact';
@@ -34,7 +35,6 @@ export async function runJsonPatch(step: JsonPatchStep, ctx: ToolContext): Promi
   } catch (err) {
     const e = err as { code?: unknown; message?: unknown };
     // What went wrong in the user's language (by error code), then json-patch's own detail.
-    const { describeError } = require('@holic512/json-patch') as typeof import('@holic512/json-patch');
     return {
       ...base,
       file: step.file,

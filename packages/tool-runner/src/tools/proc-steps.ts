@@ -1,6 +1,6 @@
 /** The proc.start / proc.status / proc.kill steps over a session's process table (proc.ts). */
 import * as path from 'path';
-import { toolMessage } from '../i18n';
+import { message } from '../i18n';
 import { redact } from '../redact';
 import type { ProcKillStep, ProcStartStep, ProcStatusStep } from '../tool-steps';
 import { hardenedCommand, sandboxable, stepCwd } from './exec-tool';
@@ -39,7 +39,7 @@ function toResult(tool: ProcResult['tool'], snap: ProcSnapshot & { lastOutput?: 
 
 function unknownProc(tool: string, procId: string, ctx: SessionToolContext): ToolErrorResult {
   const list = ctx.session.procs.ids().join(', ') || '-';
-  return toolError(ctx, tool, 'UNKNOWN_PROCESS', toolMessage('proc.err.unknown', ctx.lang, { p: procId, list }), { proc_id: procId });
+  return toolError(ctx, tool, 'UNKNOWN_PROCESS', message('proc.err.unknown', ctx.lang, { p: procId, list }).reason, { proc_id: procId });
 }
 
 /** Where a detached process's output goes: `<SlothTool home>/ai/detached/<time>-<program>.log`. */
@@ -70,9 +70,9 @@ export async function runProcStart(step: ProcStartStep, ctx: SessionToolContext)
     ...(logFile ? { logFile } : {}),
   });
   if (!started.ok) {
-    const message =
-      started.code === 'TOO_MANY' ? toolMessage('proc.err.too_many', ctx.lang, { n: started.message }) : redact(started.message);
-    return toolError(ctx, 'proc.start', started.code, message, { program: step.program, args: step.args, cwd });
+    const text =
+      started.code === 'TOO_MANY' ? message('proc.err.too_many', ctx.lang, { n: started.message }).reason : redact(started.message);
+    return toolError(ctx, 'proc.start', started.code, text, { program: step.program, args: step.args, cwd });
   }
   const snap = (await ctx.session.procs.status(started.id))!;
   return { ...toResult('proc.start', snap, ctx), cwd };

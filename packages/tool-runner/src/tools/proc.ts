@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { ensurePrivateDir } from '@holic512/shared/lib/private-files';
 import { OutputDecoder } from '../decode';
 import { BoundedCapture } from '../capture';
 import type { ExecDeps } from '../exec';
@@ -98,6 +99,47 @@ const SPAWN_EXIT_CODES: Record<string, number> = { ENOENT: 127, EACCES: 126, ENO
  * one); `dispose()` ends every process still running. Each process runs without a shell,
  * stdin closed, in its own process group, so proc.kill and dispose end the whole tree.
  */
+/** What proc.start is given: the command as recorded and reported, and how it really runs. */
+interface StartOptions {
+  program: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  spawnAs?: { program: string; args: string[]; fds?: Buffer[] };
+  logFile?: string;
+}
+
+/** How a background process is spawned: its own process group, its output to pipes or to its log file. */
+function spawnOptions(options: StartOptions, logFd: number | undefined, platform: NodeJS.Platform): Parameters<ProcDeps['spawn']>[2] {
+  return {
+    cwd: options.cwd,
+    env: options.env,
+    // fds 3, 4, …: a sandboxed command's seccomp filter, written by the spawner (exec.ts feedFds)
+    stdio: [
+      ...(logFd === undefined ? (['ignore', 'pipe', 'pipe'] as const) : (['ignore', logFd, logFd] as const)),
+      ...(options.spawnAs?.fds ?? []).map(() => 'pipe' as const),
+    ],
+    ...(options.spawnAs?.fds?.length ? { fdData: options.spawnAs.fds } : {}),
+    detached: platform !== 'win32',
+    windowsHide: true,
+    shell: false,
+  };
+}
+
+/** Keep what `stream` brings in the entry's capture and its last `lastChars` characters. */
+function keepOutput(entry: Entry, stream: NodeJS.ReadableStream | null, which: 'out' | 'err', lastChars: number): void {
+  if (!stream) return;
+  const decoder = new OutputDecoder();
+  stream.on('data', (chunk: Buffer) => {
+    const text = decoder.write(chunk);
+    if (!text) return;
+    // Whole characters only, so a status never shows half of one.
+    entry[which].push(Buffer.from(text, 'utf8'));
+    entry.last = (entry.last + text).slice(-lastChars);
+  });
+  stream.on('error', () => undefined);
+}
+
 export class ProcessTable {
   private readonly entries = new Map<string, Entry>();
   private counter = 0;
@@ -151,33 +193,18 @@ export class ProcessTable {
    * With `logFile` the process is detached: its output goes to that file (created 0600), it is
    * not ended by dispose() or the host's exit, and proc.status reads what is new in the file.
    */
-  start(options: {
-    program: string;
-    args: string[];
-    cwd: string;
-    env: NodeJS.ProcessEnv;
-    spawnAs?: { program: string; args: string[]; fds?: Buffer[] };
-    logFile?: string;
-  }): { ok: true; id: string; pid?: number } | { ok: false; code: string; message: string } {
+  start(options: StartOptions): { ok: true; id: string; pid?: number } | { ok: false; code: string; message: string } {
     if (this.running() >= this.limits.maxRunning) return { ok: false, code: 'TOO_MANY', message: String(this.limits.maxRunning) };
     const id = `proc_${++this.counter}`;
     let child: ChildProcess;
     let logFd: number | undefined;
     try {
       if (options.logFile) logFd = openLog(options.logFile);
-      child = this.deps.spawn(options.spawnAs?.program ?? options.program, options.spawnAs?.args ?? options.args, {
-        cwd: options.cwd,
-        env: options.env,
-        // fds 3, 4, …: a sandboxed command's seccomp filter, written by the spawner (exec.ts feedFds)
-        stdio: [
-          ...(logFd === undefined ? (['ignore', 'pipe', 'pipe'] as const) : (['ignore', logFd, logFd] as const)),
-          ...(options.spawnAs?.fds ?? []).map(() => 'pipe' as const),
-        ],
-        ...(options.spawnAs?.fds?.length ? { fdData: options.spawnAs.fds } : {}),
-        detached: this.deps.platform !== 'win32',
-        windowsHide: true,
-        shell: false,
-      });
+      child = this.deps.spawn(
+        options.spawnAs?.program ?? options.program,
+        options.spawnAs?.args ?? options.args,
+        spawnOptions(options, logFd, this.deps.platform),
+      );
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       return { ok: false, code: err.code ?? 'SPAWN_FAILED', message: err.message };
@@ -206,20 +233,8 @@ export class ProcessTable {
       ...(options.logFile ? { logFile: options.logFile } : {}),
       logOffset: 0,
     };
-    const wire = (stream: NodeJS.ReadableStream | null, which: 'out' | 'err'): void => {
-      if (!stream) return;
-      const decoder = new OutputDecoder();
-      stream.on('data', (chunk: Buffer) => {
-        const text = decoder.write(chunk);
-        if (!text) return;
-        // Whole characters only, so a status never shows half of one.
-        entry[which].push(Buffer.from(text, 'utf8'));
-        entry.last = (entry.last + text).slice(-this.limits.lastOutputChars);
-      });
-      stream.on('error', () => undefined);
-    };
-    wire(child.stdout, 'out');
-    wire(child.stderr, 'err');
+    keepOutput(entry, child.stdout, 'out', this.limits.lastOutputChars);
+    keepOutput(entry, child.stderr, 'err', this.limits.lastOutputChars);
     const finish = (code: number | null, signal: NodeJS.Signals | null): void => {
       if (entry.state === 'exited') return;
       entry.state = 'exited';
@@ -371,7 +386,6 @@ export class ProcessTable {
 
 /** Create a detached process's log file: private, never through a link, in a private folder. */
 function openLog(file: string): number {
-  const { ensurePrivateDir } = require('@holic512/shared/lib/private-files') as typeof import('@holic512/shared/lib/private-files');
   ensurePrivateDir(path.dirname(file));
   return fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
 }

@@ -1,3 +1,4 @@
+import type { PatchFileOptions, PatchFileResult } from '@holic512/json-patch';
 import type { PlanItem } from '../tool-steps';
 import type { ExecOptions, ExecResult, InheritResult } from '../exec';
 import type { Parsed } from '../parse-output';
@@ -119,11 +120,7 @@ export interface RunnerDeps {
     signal?: AbortSignal;
   }) => Promise<InheritResult>;
   readFileSync: (file: string) => string;
-  patchFile: (
-    file: string,
-    ops: PatchOp[],
-    options: Record<string, unknown>,
-  ) => Promise<{ status: string; changes: unknown[]; summary: string; backupPath: string | null; file: string }>;
+  patchFile: (file: string, ops: PatchOp[], options: PatchFileOptions) => Promise<PatchFileResult>;
   now: () => number;
   execPath: string;
   /** fs.* file operations. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { htmlToText } from '../html-text';
-import { toolHint, toolMessage } from '../i18n';
+import { message } from '../i18n';
 import { BlockedAddressError, checkedAddress, privateAllowed } from '../net-guard';
 import { redact } from '../redact';
 import type { WebSearchStep } from '../tool-steps';
@@ -124,8 +124,8 @@ export async function runWebSearch(step: WebSearchStep, ctx: SessionToolContext)
   const { session, lang } = ctx;
   const s = session.webSearch;
   const fail = (code: string, msgId: string, params: Record<string, string | number> = {}): ToolErrorResult => {
-    const r = toolError(ctx, 'web.search', code, redact(toolMessage(msgId, lang, params)), { query: redact(step.query) });
-    const hint = toolHint(msgId, lang);
+    const r = toolError(ctx, 'web.search', code, redact(message(msgId, lang, params).reason), { query: redact(step.query) });
+    const hint = message(msgId, lang).hint;
     if (hint) r.error.hint = hint;
     return r;
   };
@@ -172,7 +172,7 @@ export async function runWebSearch(step: WebSearchStep, ctx: SessionToolContext)
       query: redact(step.query),
       provider: s.provider,
       results,
-      summary: toolMessage('search.summary', lang, { n: results.length, p: s.provider }),
+      summary: message('search.summary', lang, { n: results.length, p: s.provider }).reason,
       decision: ctx.decision,
     };
   } catch (err) {

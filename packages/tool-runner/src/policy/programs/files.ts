@@ -68,21 +68,10 @@ export function judgeRm(args: readonly string[], name: string, ctx: JudgeCtx): F
   return out.length ? out : writesTo(name, operands(args), ctx);
 }
 
-/** Programs that write (or remove) every operand they are given: judged by judgeWriter(false). */
+/** Programs that create, change or remove the files they name, and nothing else: judged by judgeWriter(false). */
+// prettier-ignore
 export const OPERAND_WRITERS = [
-  'touch',
-  'mkdir',
-  'rmdir',
-  'unlink',
-  'truncate',
-  'mktemp',
-  'split',
-  'csplit',
-  'patch',
-  'dos2unix',
-  'unix2dos',
-  'mkfifo',
-  'link',
+  'touch', 'mkdir', 'rmdir', 'unlink', 'truncate', 'mktemp', 'split', 'csplit', 'patch', 'dos2unix', 'unix2dos', 'mkfifo', 'link',
 ] as const;
 
 /** Programs whose rules know the paths they write (their other words are sources): judged by those paths, not by every word. */
