@@ -2,10 +2,11 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
+import type { SandboxStatus } from '@holic512/tool-runner';
 import { loadToolRunner } from './app';
 import { t, type Lang, type MessageKey } from '../i18n';
 import { stringWidth, wrapWords } from '../interactive/width';
-import { degradedText, hardeningChecks, type HardeningContext } from './sandbox-hardening';
+import { degradedText, hardeningChecks } from './sandbox-hardening';
 
 /**
  * `slothtool ai sandbox`: check the OS sandbox for real, in a scratch folder with a home of its
@@ -22,41 +23,6 @@ export interface Check {
   detail: string;
 }
 
-interface SandboxLimits {
-  memoryMb: number;
-  processes: number;
-  cpuSeconds: number;
-}
-
-interface SandboxModule {
-  createSandbox(options: { workspace: string; home: string; slothtoolHome: string; tmpDir: string; mode?: 'auto' }): {
-    status(): {
-      kind: string;
-      reason?: string;
-      limits?: SandboxLimits;
-      limitsOff?: 'no-prlimit' | 'seatbelt' | 'off' | 'root';
-      degraded?: HardeningContext['degraded'];
-    };
-    wrap(
-      level: 'L0' | 'L1',
-      network: boolean,
-      cwd: string,
-      program: string,
-      args: string[],
-    ): { program: string; args: string[]; fds?: Buffer[] } | undefined;
-  };
-  exec(options: {
-    program: string;
-    args: string[];
-    fds?: Buffer[];
-    cwd: string;
-    timeoutMs?: number;
-    env?: NodeJS.ProcessEnv;
-  }): Promise<{ exitCode: number | null; stdoutTail: string; stderrTail: string }>;
-  parseInside: HardeningContext['parseInside'];
-  findProgram(name: string, env: NodeJS.ProcessEnv): string | undefined;
-}
-
 function firstLine(text: string): string {
   return text.trim().split('\n')[0]?.slice(0, 300) ?? '';
 }
@@ -68,7 +34,7 @@ function softLimit(limits: string, row: string): string | undefined {
 }
 
 /** Whether /proc/self/limits, read inside the L0 sandbox, shows the limits the status says are in force. */
-function limitsCheck(lang: Lang, status: ReturnType<ReturnType<SandboxModule['createSandbox']>['status']>, procLimits: string): Check {
+function limitsCheck(lang: Lang, status: SandboxStatus, procLimits: string): Check {
   const key: MessageKey = 'sandboxCheckLimits';
   if (!status.limits) {
     const why: MessageKey =
@@ -173,7 +139,7 @@ async function containmentChecks(
 export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.WritableStream & { columns?: number } } = {}): Promise<number> {
   const out = io.stdout ?? process.stdout;
   const say = (line: string) => void out.write(line + '\n');
-  const tr = loadToolRunner() as unknown as SandboxModule;
+  const tr = loadToolRunner();
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'slothtool-sandbox-check-')));
   const server = net.createServer((s) => {
     s.on('error', () => undefined);
