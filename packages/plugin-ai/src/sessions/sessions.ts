@@ -217,8 +217,8 @@ export class SessionStore {
     try {
       const file = this.pointerOf(path.resolve(cwd));
       ensurePrivateDir(path.dirname(file));
-      // Not flushed to disk (a flush costs 1–20 ms on a real disk, once per session): after a
-      // crash the pointer may be old or empty, and lastFor then looks at every session.
+      // Not flushed to disk: the pointer is only a shortcut, not worth a wait on the disk in every
+      // session. After a crash it may be old or empty, and lastFor then looks at every session.
       writeFileAtomicSync(file, id, { mode: 0o600, fsync: false });
     } catch {
       // a full disk or a read-only home: lastFor falls back to looking at every session
