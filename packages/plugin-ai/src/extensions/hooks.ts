@@ -176,7 +176,7 @@ export function readHooks(
 }
 
 /** What the hooks of one event decided. */
-export interface HookOutcome {
+export interface HookDecision {
   /** Exit 2, `decision: "block"`, `permissionDecision: "deny"` or `continue: false`. */
   block: boolean;
   /** PreToolUse `permissionDecision: "ask"`: ask the user even if the step would run by itself. */
@@ -245,11 +245,11 @@ interface Tally {
   reasons: string[];
   context: string[];
   allows: number;
-  updates: Array<NonNullable<HookOutcome['updated']>>;
+  updates: Array<NonNullable<HookDecision['updated']>>;
 }
 
 /** Fold one hook's JSON answer (exit 0) into the outcome. */
-function takeAnswer(answer: Record<string, unknown>, h: HookCommandConfig, outcome: HookOutcome, tally: Tally): void {
+function takeAnswer(answer: Record<string, unknown>, h: HookCommandConfig, outcome: HookDecision, tally: Tally): void {
   const label = firstLine(h.command);
   const specific = (answer.hookSpecificOutput && typeof answer.hookSpecificOutput === 'object' ? answer.hookSpecificOutput : {}) as Record<
     string,
@@ -282,7 +282,7 @@ function takeAnswer(answer: Record<string, unknown>, h: HookCommandConfig, outco
 }
 
 /** Fold one hook's run into the outcome, as Claude Code reads exit codes: 2 blocks with stderr, others only tell the user. */
-function takeRun(event: HookEvent, h: HookCommandConfig, r: HookRan, options: HookRunOptions, outcome: HookOutcome, tally: Tally): void {
+function takeRun(event: HookEvent, h: HookCommandConfig, r: HookRan, options: HookRunOptions, outcome: HookDecision, tally: Tally): void {
   const stdout = options.redact(r.stdout);
   const stderr = options.redact(r.stderr);
   const label = firstLine(h.command);
@@ -309,8 +309,8 @@ export async function runHooks(
   payload: HookPayload,
   hooks: readonly HookCommandConfig[],
   options: HookRunOptions,
-): Promise<HookOutcome> {
-  const outcome: HookOutcome = { block: false, ask: false, allow: false, stop: false, notices: [] };
+): Promise<HookDecision> {
+  const outcome: HookDecision = { block: false, ask: false, allow: false, stop: false, notices: [] };
   // Events without a tool or a source (UserPromptSubmit, Stop) ignore matchers, as Claude Code does.
   const names = options.names ?? (options.subject !== undefined ? [options.subject] : undefined);
   const matching = hooks.filter((h) => h.event === event && (!h.matcher || !names || names.some((n) => h.matcher!.test(n))));
