@@ -26,6 +26,9 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
       ],
+      // A package reads its own version from package.json, which sits beside src/, not in it (an
+      // import would move lib/'s layout); `import x = require()` is TypeScript's CommonJS import.
+      '@typescript-eslint/no-require-imports': ['error', { allow: ['/package\\.json$'], allowAsImport: true }],
     },
   },
   {

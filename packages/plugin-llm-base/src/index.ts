@@ -197,7 +197,7 @@ function profileOf(
   } catch (err) {
     return { success: false, error: toError(err) };
   }
-  let resolvedKey = '';
+  let resolvedKey: string;
   try {
     resolvedKey = storeModule().resolveApiKey(found.profile_id, found.profile, ctx);
   } catch {

@@ -146,7 +146,7 @@ export function ollamaMessage(m: Record<string, unknown>): Record<string, unknow
   if (images.length) out.images = images;
   if (Array.isArray(m.tool_calls)) {
     out.tool_calls = (m.tool_calls as Array<{ function: { name: string; arguments: string } }>).map((c) => {
-      let args: unknown = {};
+      let args: unknown;
       try {
         args = JSON.parse(c.function.arguments);
       } catch {

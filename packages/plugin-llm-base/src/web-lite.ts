@@ -21,6 +21,8 @@
  */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+// A header holds bytes only: any character past U+00FF (the range starts at NUL on purpose).
+// eslint-disable-next-line no-control-regex
 const NOT_BYTE = /[^\u0000-\u00ff]/;
 const BAD_VALUE = /[\0\r\n]/;
 

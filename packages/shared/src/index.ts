@@ -1,6 +1,4 @@
 /** Package version, read from package.json at run time so it never drifts. */
-// package.json sits beside src/, not in it: an import would make tsc put src/ one level deeper in lib/.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 export const VERSION: string = require('../package.json').version;
 
 export { slothtoolHome, userHome } from './home';

@@ -19,6 +19,7 @@ export interface Progress {
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 // Escape sequences and other control characters npm may print; the line stays one line.
+// eslint-disable-next-line no-control-regex
 const CONTROL = /\u001b\[[0-9;?]*[ -/]*[@-~]|[\u0000-\u001f\u007f]/g;
 
 /** The text of one progress frame, cut to `columns - 1` characters. Pure. */

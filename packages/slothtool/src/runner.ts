@@ -108,5 +108,7 @@ export function runInProcess(
 ): void {
   if (!deps.fileExists(entry.binPath)) throw new SlothToolError('BIN_MISSING', { alias, name: entry.name, binPath: entry.binPath });
   process.argv = [deps.execPath, entry.binPath, ...args];
+  // Loading the plugin's bin is running it: a path known only at run time, not an import.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   require(entry.binPath);
 }

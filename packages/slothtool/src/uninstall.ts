@@ -25,7 +25,7 @@ export interface UninstallOptions {
 function configFilesOf(paths: HomePaths, alias: string): string[] {
   const main = pluginConfigFile(paths, alias);
   const dir = path.dirname(main);
-  let names: string[] = [];
+  let names: string[];
   try {
     names = fs.readdirSync(dir);
   } catch {

@@ -207,7 +207,7 @@ function wireCalls(calls: ScriptedContentReply['toolCalls'], seq: number): WireC
 async function streamCompletion(
   reply: ScriptedContentReply | ScriptedJsonReply,
   c: Completion,
-  body: Record<string, any>,
+  body: Record<string, unknown>,
   chunkSize: number,
   res: http.ServerResponse,
 ): Promise<void> {
@@ -249,7 +249,7 @@ async function streamCompletion(
     }
   }
   await frame([{ index: 0, delta: {}, finish_reason: c.finish }]);
-  if (c.usage && body.stream_options?.include_usage) await frame([], { usage: c.usage });
+  if (c.usage && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) await frame([], { usage: c.usage });
   res.end('data: [DONE]\n\n');
 }
 

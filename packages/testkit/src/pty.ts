@@ -5,6 +5,8 @@
 
 import { nodePty } from './lazy-modules';
 
+// Terminal escape sequences are what this strips: control characters are the point.
+// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[=>]/g;
 
 export interface PtyTerminal {

@@ -109,3 +109,9 @@ export interface IgnoreMatcher {
   add(patterns: string): IgnoreMatcher;
   test(p: string): { ignored: boolean; unignored: boolean };
 }
+
+// Node's own modules a step needs only when the spawn helper starts or sends data.
+/** child_process: forking the spawn helper (a turn that only talks never starts it). */
+export const childProcessModule = lazy(() => require('child_process') as typeof import('child_process'));
+/** crypto: naming the bytes a command reads from fd 3 (a sandbox's seccomp filter) by their hash. */
+export const cryptoModule = lazy(() => require('crypto') as typeof import('crypto'));

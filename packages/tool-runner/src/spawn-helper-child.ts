@@ -16,6 +16,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';
+import * as os from 'os';
 import * as path from 'path';
 
 interface SpawnMessage {
@@ -43,9 +44,7 @@ function keepData(key: string, bytes: Buffer): void {
   let dir: string | undefined;
   try {
     // A folder of its own, named like the pipe batches so a killed helper's is removed as theirs are.
-    dir = fs.mkdtempSync(
-      path.join(pipeDir && fs.existsSync(pipeDir) ? pipeDir : (require('os') as typeof import('os')).tmpdir(), 'pipes-data-'),
-    );
+    dir = fs.mkdtempSync(path.join(pipeDir && fs.existsSync(pipeDir) ? pipeDir : os.tmpdir(), 'pipes-data-'));
     const file = path.join(dir, 'data');
     fs.writeFileSync(file, bytes, { mode: 0o600 });
     fd = fs.openSync(file, 'r');

@@ -14,6 +14,7 @@ import * as path from 'path';
 import type { ChildProcess } from 'child_process';
 import type { Socket } from 'net';
 import type { SpawnOptionsWithData } from './spawn-fds';
+import { childProcessModule, cryptoModule } from './lazy-modules';
 
 type Direct = (command: string, args: string[], options: SpawnOptionsWithData) => ChildProcess;
 
@@ -192,7 +193,7 @@ export class SpawnHelper {
    * same for every step): sent once, then named by key (by content, so a changed buffer is new).
    */
   private dataKey(bytes: Buffer): string {
-    const { createHash } = require('crypto') as typeof import('crypto');
+    const { createHash } = cryptoModule();
     const key = createHash('sha256').update(bytes).digest('hex');
     if (!this.sentData.has(key)) {
       this.sentData.add(key);
@@ -228,7 +229,7 @@ export class SpawnHelper {
 
   private boot(): void {
     if (this.child || this.failed) return;
-    const { fork } = require('child_process') as typeof import('child_process');
+    const { fork } = childProcessModule();
     try {
       this.child = fork(this.childScript, [], {
         stdio: ['ignore', 'ignore', 'ignore', 'ipc'],

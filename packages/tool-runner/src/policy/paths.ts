@@ -294,4 +294,5 @@ export function writeTargetFindings(args: readonly string[], ctx?: JudgeCtx, sco
 }
 
 /** ASCII/C1 control characters (other than tab and newline) and line/paragraph separators. */
+// eslint-disable-next-line no-control-regex -- the control characters are what it finds
 export const CONTROL_RE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]/;

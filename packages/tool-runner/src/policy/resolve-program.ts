@@ -3,7 +3,9 @@ import { finding, type Finding } from './finding';
 import { SYSTEM_BIN_DIRS } from './paths';
 
 /** Invisible and direction-changing characters. */
+// Combining marks (U+034F, the variation selectors) are listed on their own on purpose: each is a hiding place.
 export const INVISIBLE_RE =
+  // eslint-disable-next-line no-misleading-character-class
   /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/u;
 
 /** Common Latin look-alikes (Cyrillic, Greek, IPA, Armenian) mapped to what they imitate. */
@@ -74,6 +76,7 @@ const CONFUSABLES: Record<string, string> = {
   '−': '-',
 };
 
+// eslint-disable-next-line no-misleading-character-class -- the same list as INVISIBLE_RE
 const INVISIBLE_ALL = new RegExp(INVISIBLE_RE.source, 'gu');
 
 /** Whether every character of `s` is printable ASCII (a space to `~`): then it holds no invisible or control character. */
