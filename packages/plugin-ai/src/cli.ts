@@ -92,8 +92,8 @@ export function main(argv: string[], options: { bundled?: boolean } = {}): void 
 /**
  * Exit once stdout and stderr have handed over what was written, instead of when the event loop
  * runs dry: with nothing of the run left, node would first wait for V8's background work
- * (optimising compiles, the collector's concurrent marking) that nobody needs, 10–20 % of a
- * one-shot reply (docs/architecture.md §6). 'exit' handlers still run (the session, audit and
+ * (optimising compiles, the collector's concurrent marking) that nobody needs, while the person
+ * waits for their prompt (docs/architecture.md §6). 'exit' handlers still run (the session, audit and
  * call-log lines queued for it, the code cache). Writes to pipes and files are synchronous on
  * Linux; where a stream still holds some, its empty write's callback comes after them.
  */

@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { readClaudeSettings } from '../src/extensions/claude-settings';
-import { hookShell, readHooks, runHooks } from '../src/extensions/hooks';
+import { readHooks, runHooks } from '../src/extensions/hooks';
+import { hookShell } from '../src/extensions/hook-process';
 import { projectExtras } from '../src/extensions/trust';
 import { trustQuestionLines } from '../src/interactive/trust-question';
 import { Agent } from '../src/agent/agent';

@@ -8,7 +8,7 @@ import { toolsOf } from './agent-approvals';
 import type { AgentCore, Pending } from './agent-core';
 import { flushWrites, log } from './agent-session';
 import { t } from '../i18n';
-import { runHooks, type HookEvent, type HookOutcome, type HookPayload } from '../extensions/hooks';
+import { runHooks, type HookEvent, type HookDecision, type HookPayload } from '../extensions/hooks';
 import { claudePermissionMode } from '../extensions/claude-names';
 import { hookNames, hookToolFields, hookToolResponse, ourStep, updatedStep, type HookRegistry } from '../extensions/hook-steps';
 import { slothtoolHome } from '@holic512/shared/lib/home';
@@ -72,7 +72,7 @@ async function fire(
   payload: HookPayload,
   signal: AbortSignal,
   match?: MatchOn | (() => MatchOn),
-): Promise<HookOutcome | undefined> {
+): Promise<HookDecision | undefined> {
   const hooks = core.deps.hooks?.filter((h) => h.event === event);
   if (!hooks?.length) return undefined;
   flushWrites(core);
@@ -244,7 +244,7 @@ function hookCtx(core: AgentCore): { cwd: string; home?: string; slothtoolHome?:
 }
 
 /** A hook's updatedInput as a new step, or why not; undefined when it changes nothing. */
-function changedStep(core: AgentCore, step: Step, out: HookOutcome): { step: Record<string, unknown> } | { error: string } | undefined {
+function changedStep(core: AgentCore, step: Step, out: HookDecision): { step: Record<string, unknown> } | { error: string } | undefined {
   const r = updatedStep(registryOf(core), asFields(step), out.updated!, hookCtx(core));
   return 'same' in r ? undefined : r;
 }

@@ -76,3 +76,28 @@ export function rewind(core: AgentCore, turn: number, options: RewindOptions): R
   }
   return result;
 }
+
+/**
+ * `/undo`: the last turn that changed files, put back through the runner's journal; the model
+ * learns what was restored and skipped from a user-role `undo` event with the next call. Null when
+ * a turn runs or nothing is left to undo.
+ */
+export function undoLastChanges(core: AgentCore): UndoResult | null {
+  const runner = core.runner;
+  if (core.turn || !runner?.undo) return null;
+  const mark = core.undoMarks.pop();
+  if (mark === undefined) return null;
+  const result = runner.undo(mark);
+  const cwd = core.options.cwd;
+  const rel = (p: string): string => {
+    const r = path.relative(cwd, p);
+    return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : p;
+  };
+  const event = JSON.stringify({
+    _event: 'undo',
+    restored: result.restored.map((r) => ({ path: rel(r.path), action: r.action })),
+    skipped: result.skipped.map((s) => ({ path: rel(s.path), reason: s.reason })),
+  });
+  commitPending(core, [{ kind: 'event', text: event }]);
+  return result;
+}

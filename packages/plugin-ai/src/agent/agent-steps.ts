@@ -8,7 +8,7 @@ import { redact } from '@holic512/shared';
 import { withChildSignal } from './abort';
 import { postToolUse, preToolUse } from './agent-extensions';
 import { audit, getRunner, noteSandbox } from './agent-approvals';
-import { emit, type AgentCore, type Turn } from './agent-core';
+import { emit, zeroUsage, type AgentCore, type Turn } from './agent-core';
 import { mapLimited } from './agent-children';
 import { renderVerdict } from './render-verdict';
 import { describeStep } from './step-label';
@@ -158,4 +158,26 @@ export function prepareCommand(
   prepare: (run: (step: Step) => Promise<ToolResult>) => Promise<string>,
 ): Promise<string> {
   return prepare((step) => runOne(core, turn, step));
+}
+
+/**
+ * A step the person typed (`!cmd`), run outside a turn through the same path as the model's steps,
+ * under a turn of its own that `signal` can abort. Null while a turn runs.
+ */
+export async function runUserStep(core: AgentCore, step: Step, signal?: AbortSignal): Promise<ToolResult | null> {
+  if (core.turn) return null;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  if (signal?.aborted) controller.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const turn: Turn = { controller, usage: zeroUsage(), steering: [], live: new Map(), hookContext: [] };
+  core.turn = turn;
+  try {
+    const [done] = await runSteps(core, turn, { type: 'cmd', message: '', data: { cwd: null, commands: [step] } } as CmdReply);
+    core.notes.push(...turn.hookContext.splice(0));
+    return done.result;
+  } finally {
+    core.turn = undefined;
+    signal?.removeEventListener('abort', onAbort);
+  }
 }

@@ -1,21 +1,20 @@
-import * as path from 'path';
 import { commitPending, flushAllWrites, flushWrites } from './agent-session';
 import { noteChangedInstructions, resumeSession } from './agent-replay';
 import { foldNow, type Compacted } from './agent-fold';
 import { sumUsage } from './agent-model';
 import type { RewindOptions, RewindResult } from './agent-rewind';
 import { getRunner } from './agent-approvals';
-import { runSteps } from './agent-steps';
+import { runUserStep } from './agent-steps';
 import { runTurn } from './agent-turn';
-import { zeroUsage, type AgentCore, type AgentDeps, type AgentOptions, type SendOptions, type Turn } from './agent-core';
+import { zeroUsage, type AgentCore, type AgentDeps, type AgentOptions, type SendOptions } from './agent-core';
 import { ConversationContext, type ContextSizes } from '../context/context';
 import type { AgentListener, TurnResult, UsageTotals } from './events';
 import { t } from '../i18n';
-import type { Reply, Step, Summary } from '../context/protocol';
+import type { Step, Summary } from '../context/protocol';
 import type { ProcInfo, RunMode, ToolResult, UndoResult, Verdict } from './runner-types';
 import { newSessionId, type SessionInfo, type SessionRecord } from '../sessions/sessions';
 import { latestPlan, restorePlan } from './plan-state';
-import { rewind } from './agent-rewind';
+import { rewind, undoLastChanges } from './agent-rewind';
 import type { PlanItem } from '@holic512/tool-runner';
 
 export type { AgentConfirmAnswer, AgentConfirmFn, AgentDeps, AgentOptions, SendOptions } from './agent-core';
@@ -316,23 +315,7 @@ export class Agent {
    * nothing to undo or a turn is running.
    */
   undo(): UndoResult | null {
-    const runner = this.core.runner;
-    if (this.core.turn || !runner?.undo) return null;
-    const mark = this.core.undoMarks.pop();
-    if (mark === undefined) return null;
-    const result = runner.undo(mark);
-    const cwd = this.core.options.cwd;
-    const rel = (p: string): string => {
-      const r = path.relative(cwd, p);
-      return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : p;
-    };
-    const event = JSON.stringify({
-      _event: 'undo',
-      restored: result.restored.map((r) => ({ path: rel(r.path), action: r.action })),
-      skipped: result.skipped.map((s) => ({ path: rel(s.path), reason: s.reason })),
-    });
-    commitPending(this.core, [{ kind: 'event', text: event }]);
-    return result;
+    return undoLastChanges(this.core);
   }
 
   // ── what the person does beside the model (`!cmd`, `#`, `@file`, /diff, /export) ────────
@@ -359,25 +342,7 @@ export class Agent {
    * it is the caller's (noteForNextMessage); what hooks add for the model goes with the next message.
    */
   async runUserStep(step: Step, options: { signal?: AbortSignal } = {}): Promise<ToolResult | null> {
-    const core = this.core;
-    if (core.turn) return null;
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    if (options.signal?.aborted) controller.abort();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    const turn: Turn = { controller, usage: zeroUsage(), steering: [], live: new Map(), hookContext: [] };
-    core.turn = turn;
-    try {
-      const [done] = await runSteps(core, turn, { type: 'cmd', message: '', data: { cwd: null, commands: [step] } } as Extract<
-        Reply,
-        { type: 'cmd' }
-      >);
-      core.notes.push(...turn.hookContext.splice(0));
-      return done.result;
-    } finally {
-      core.turn = undefined;
-      options.signal?.removeEventListener('abort', onAbort);
-    }
+    return runUserStep(this.core, step, options.signal);
   }
 
   /** Files the fs tools changed in this session (the journal `/undo` and `/rewind` use), as real paths. */

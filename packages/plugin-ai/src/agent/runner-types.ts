@@ -51,12 +51,13 @@ type UnionFields<U> = {
   [K in U extends unknown ? keyof Named<U> : never]: U extends unknown ? (K extends keyof Named<U> ? Named<U>[K] : never) : never;
 };
 
-type Newer = 'mark' | 'changes' | 'undo' | 'dispose' | 'processes' | 'ruleProblems' | 'mode' | 'setMode' | 'sandboxStatus';
+/** ToolRunner's members a fake runner may leave out. */
+type Optional = 'mark' | 'changes' | 'undo' | 'dispose' | 'processes' | 'ruleProblems' | 'mode' | 'setMode' | 'sandboxStatus';
 
-/** What plugin-ai needs of a runner: its verdict (no language: each edge renders it) and run; the rest is optional (absent in fakes and older runners). */
+/** What plugin-ai needs of a runner: its verdict (no language: each edge renders it) and run; the rest is optional (the fake runners tests drive the core with leave it out). */
 export type StepRunner = Pick<ToolRunner, 'verdict'> &
-  Partial<Pick<ToolRunner, Newer>> & {
-    /** The runner's tools (tool-runner ≥ the registry): steps are parsed against them. */
+  Partial<Pick<ToolRunner, Optional>> & {
+    /** The runner's tools: steps are parsed against them. */
     tools?: StepRegistry;
     run(step: Parameters<ToolRunner['run']>[0], options?: Parameters<ToolRunner['run']>[1]): Promise<ToolResult>;
   };

@@ -4,11 +4,11 @@
  * agent (an agent file) gets its body as instructions, only the tools it lists that its parent may
  * use, and its model (a tier or a profile).
  */
+import type { AnyToolDefinition, ToolRegistry } from '@holic512/tool-runner';
 import { Agent, type AgentConfirmFn, type AgentDeps } from '../agent/agent';
 import { labelledConfirm, runChildAgent, type ChildRequest, type ChildSpawner } from '../agent/agent-children';
 import type { DynamicTools } from '../agent/agent-core';
 import type { AiConfig } from '../config/config';
-import type { StepRunner } from '../agent/runner-types';
 import { agentMayUse, type AgentFile, type NamedDefinition } from '../extensions/agents';
 import { modelChoice } from '../extensions/command-run';
 
@@ -24,11 +24,11 @@ export interface ChildContext {
   /** What each child's Agent shares with its parent's: the model, the hooks, the audit log, the clock, the checks after edits. */
   shared: Pick<AgentDeps, 'llm' | 'hooks' | 'projectDir' | 'hookEnv' | 'auditFile' | 'now' | 'checks'>;
   /** The parent's extra tools but agent.run (skill.load when there are skills). */
-  extraTools: readonly unknown[];
+  extraTools: readonly AnyToolDefinition[];
   /** A registry of the built-ins and `extra`, limited by `only` (undefined when a test gives the runner). */
-  registryOf(extra: readonly unknown[], only?: Only): StepRunner['tools'] | undefined;
+  registryOf(extra: readonly AnyToolDefinition[], only?: Only): ToolRegistry | undefined;
   /** `createRunner` for a registry (or the extra tools to build one from). */
-  runnerFor(tools: StepRunner['tools'] | undefined, extra: readonly unknown[]): AgentDeps['createRunner'];
+  runnerFor(tools: ToolRegistry | undefined, extra: readonly AnyToolDefinition[]): AgentDeps['createRunner'];
   /** The system prompts for these tools (a filter leaves out what the child may not use), with a note after them. */
   prompts(
     extra: readonly unknown[],
@@ -90,10 +90,10 @@ function childModel(ctx: ChildContext, agent: AgentFile | undefined): { mode: 'l
 /** The `run` of agent.run's spawner: a fresh child per call, disposed when it answered. */
 export function childSpawner(ctx: ChildContext): ChildSpawner {
   const confirmFor = labelledConfirm(ctx.confirm);
-  const plain: { tools?: StepRunner['tools'] | null; prompts?: ReturnType<ChildContext['prompts']> } = {};
+  const plain: { tools?: ToolRegistry | null; prompts?: ReturnType<ChildContext['prompts']> } = {};
   const run: ChildSpawner['run'] = (request: ChildRequest, label, signal, onProgress) => {
     const named = request.agent ? ctx.agents.find((a) => a.name === request.agent) : undefined;
-    let tools: StepRunner['tools'] | undefined;
+    let tools: ToolRegistry | undefined;
     let prompts: ReturnType<ChildContext['prompts']>;
     let dynamic = ctx.mcp;
     if (named) {

@@ -36,7 +36,7 @@ export { loadToolRunner } from './app-runner';
 import { startTelemetry, type AppTelemetry } from '../telemetry';
 import { mcpSession } from '../lazy-modules';
 import type { TelemetryProblem } from '../telemetry/settings';
-import type { FileAccess } from '@holic512/tool-runner';
+import type { AnyToolDefinition, FileAccess } from '@holic512/tool-runner';
 
 /** Options of createAppAgent: the real wiring of config, registry, llm-base and tool-runner. */
 export interface AppAgentOptions {
@@ -259,10 +259,10 @@ function wireAgent(
   const prompts = promptsFor(promptEnvironment(options, cwd, registry, brought, userPrompt), agents, userPrompt);
   // The tools replies are parsed against exist before the runner, which a turn that only talks
   // never builds (nor loads: tool-runner's runner, exec and sandbox load on first use).
-  const registryOf = (extra: readonly unknown[], limit?: Only) =>
+  const registryOf = (extra: readonly AnyToolDefinition[], limit?: Only) =>
     options.createRunner
       ? undefined
-      : loadToolRunner().createToolRegistry?.(extra, limit ? { only: limit.only, withheldNote: limit.note } : undefined);
+      : loadToolRunner().createToolRegistry(extra, limit ? { only: limit.only, withheldNote: limit.note } : undefined);
   const tools = registryOf(parentExtra);
   const runnerFor = sessionRunners(options, base, brought);
   // What the agent's children share with it: the model, the hooks, the audit log, the clock, the checks.
@@ -294,7 +294,7 @@ function wireAgent(
       // process, socketpairs instead of pipes): start it while a reply asking for steps streams in.
       ...(options.createRunner
         ? {}
-        : { prepareSteps: () => void loadToolRunner().prepareSpawnHelper?.({ slothtoolHome: slothtoolHome(runEnv) }) }),
+        : { prepareSteps: () => void loadToolRunner().prepareSpawnHelper({ slothtoolHome: slothtoolHome(runEnv) }) }),
     },
   );
   const otel = startTelemetry(env, config.telemetry, VERSION);
@@ -349,9 +349,9 @@ function customCommands(home: string, projectRoot: string, userHome: string, aiH
  */
 function readMemory(config: AiConfig, home: string, userHome: string, cwd: string, policy: Policy): ProjectContext | undefined {
   const mayImport = (file: string): true | string => {
-    const tr = loadToolRunner('verdictOf');
+    const tr = loadToolRunner();
     const verdict = tr.verdictOf({ tool: 'fs.read', path: file }, policy, {
-      cwd: tr.findWorkspace?.(cwd) ?? cwd,
+      cwd: tr.findWorkspace(cwd),
       home: userHome,
       slothtoolHome: home,
     });

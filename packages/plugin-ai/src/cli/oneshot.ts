@@ -1,7 +1,8 @@
 import { redact } from '@holic512/shared';
 import type { RunArgs } from './args';
 import type { AgentConfirmFn } from '../agent/agent';
-import { createAppAgent } from './app';
+import { createAppAgent, type AppAgent } from './app';
+import type { ImageAttachment } from '../context/images';
 import { startNotices } from './start-notices';
 import { AiError } from '../errors';
 import type { AgentEvent, TurnResult } from '../agent/events';
@@ -258,21 +259,61 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
       return stop('BAD_MODE', t(lang, 'badRunMode', { mode: args.runMode, reason: r.reason }), EXIT.usage);
     }
   }
-  const resumed = args.continue && agent.resumeLast();
-  if (args.continue && !resumed) {
-    if (continueOnly) return stop('NO_SESSION', t(lang, 'noSessionToContinue'), EXIT.usage);
-    if (!args.json) stderr.write(t(lang, 'noSessionHere') + '\n');
-  }
-
+  const resumed = resumeIfAsked(app, args, continueOnly, { lang, stderr, stop });
+  if (resumed !== undefined) return resumed;
   agent.on((event: AgentEvent) => {
     if (args.json) return json.event(event);
     if (event.type === 'final' || event.type === 'error') return;
     const line = renderProgress(event, lang);
     if (line) stderr.write(line + '\n');
   });
+  const turn: TurnToRun = { prompt, typed: args.prompt ?? '', continueOnly, images };
+  return runTurnToEnd(app, args, turn, { stdout, stderr, env, cwd, lang, stop, fail, lifetime: io?.lifetime });
+}
 
+/** `-c`: the last session of this folder, resumed; an exit code when the run must stop (nothing to continue). */
+function resumeIfAsked(
+  app: AppAgent,
+  args: RunArgs,
+  continueOnly: boolean,
+  ctx: { lang: Lang; stderr: NodeJS.WritableStream; stop: (code: string, message: string, exit: number) => number },
+): number | undefined {
+  if (!args.continue || app.agent.resumeLast()) return undefined;
+  if (continueOnly) return ctx.stop('NO_SESSION', t(ctx.lang, 'noSessionToContinue'), EXIT.usage);
+  if (!args.json) ctx.stderr.write(t(ctx.lang, 'noSessionHere') + '\n');
+  return undefined;
+}
+
+/** What the run's one turn is made of. */
+interface TurnToRun {
+  prompt: string;
+  /** What the person typed (stdin aside): `@file` references are looked for in it. */
+  typed: string;
+  continueOnly: boolean;
+  images: ImageAttachment[];
+}
+
+/** The turn, run under Ctrl+C and the process's lifetime; the answer printed; its exit code. The agent is disposed after. */
+async function runTurnToEnd(
+  app: AppAgent,
+  args: RunArgs,
+  input: TurnToRun,
+  ctx: {
+    stdout: NodeJS.WritableStream;
+    stderr: NodeJS.WritableStream;
+    env: NodeJS.ProcessEnv;
+    cwd: string;
+    lang: Lang;
+    stop: (code: string, message: string, exit: number) => number;
+    fail: (err: unknown) => number;
+    lifetime?: Lifetime;
+  },
+): Promise<number> {
+  const { agent } = app;
+  const { stdout, stderr, env, cwd, lang, stop, fail } = ctx;
+  const { prompt, continueOnly, images } = input;
   const controller = new AbortController();
-  const lifetime = io?.lifetime ?? new Lifetime();
+  const lifetime = ctx.lifetime ?? new Lifetime();
   const unhook = lifetime.onStop(() => {
     controller.abort();
     agent.dispose();
@@ -281,7 +322,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   const onSigint = () => (controller.signal.aborted ? lifetime.stop('SIGINT') : controller.abort());
   process.on('SIGINT', onSigint);
   try {
-    const turn = continueOnly ? { message: prompt, options: undefined } : turnInput(app, prompt, args.prompt ?? '', cwd, lang, stderr);
+    const turn = continueOnly ? { message: prompt, options: undefined } : turnInput(app, prompt, input.typed, cwd, lang, stderr);
     if ('refused' in turn && turn.refused) return stop('COMMAND_REFUSED', t(lang, turn.refused.key, turn.refused.vars), EXIT.usage);
     const { message, options } = turn;
     const result = continueOnly

@@ -35,7 +35,7 @@ export async function runRisk(
     // language, then worded here, at the edge that shows it (renderVerdict redacts the reasons,
     // which quote the command's arguments; the step is redacted with them).
     const { policy } = sessionRules(config, paths, cwd, env);
-    const tr = loadToolRunner('verdictOf');
+    const tr = loadToolRunner();
     const runner = tr.createToolRunner({
       policy,
       confirm: async () => ({ action: 'decline' as const }),

@@ -2,10 +2,11 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
+import type { SandboxStatus } from '@holic512/tool-runner';
 import { loadToolRunner } from './app';
 import { t, type Lang, type MessageKey } from '../i18n';
 import { stringWidth, wrapWords } from '../interactive/width';
-import { degradedText, hardeningChecks, type HardeningContext } from './sandbox-hardening';
+import { degradedText, hardeningChecks } from './sandbox-hardening';
 
 /**
  * `slothtool ai sandbox`: check the OS sandbox for real, in a scratch folder with a home of its
@@ -22,41 +23,6 @@ export interface Check {
   detail: string;
 }
 
-interface SandboxLimits {
-  memoryMb: number;
-  processes: number;
-  cpuSeconds: number;
-}
-
-interface SandboxModule {
-  createSandbox(options: { workspace: string; home: string; slothtoolHome: string; tmpDir: string; mode?: 'auto' }): {
-    status(): {
-      kind: string;
-      reason?: string;
-      limits?: SandboxLimits;
-      limitsOff?: 'no-prlimit' | 'seatbelt' | 'off' | 'root';
-      degraded?: HardeningContext['degraded'];
-    };
-    wrap(
-      level: 'L0' | 'L1',
-      network: boolean,
-      cwd: string,
-      program: string,
-      args: string[],
-    ): { program: string; args: string[]; fds?: Buffer[] } | undefined;
-  };
-  exec(options: {
-    program: string;
-    args: string[];
-    fds?: Buffer[];
-    cwd: string;
-    timeoutMs?: number;
-    env?: NodeJS.ProcessEnv;
-  }): Promise<{ exitCode: number | null; stdoutTail: string; stderrTail: string }>;
-  parseInside: HardeningContext['parseInside'];
-  findProgram(name: string, env: NodeJS.ProcessEnv): string | undefined;
-}
-
 function firstLine(text: string): string {
   return text.trim().split('\n')[0]?.slice(0, 300) ?? '';
 }
@@ -68,7 +34,7 @@ function softLimit(limits: string, row: string): string | undefined {
 }
 
 /** Whether /proc/self/limits, read inside the L0 sandbox, shows the limits the status says are in force. */
-function limitsCheck(lang: Lang, status: ReturnType<ReturnType<SandboxModule['createSandbox']>['status']>, procLimits: string): Check {
+function limitsCheck(lang: Lang, status: SandboxStatus, procLimits: string): Check {
   const key: MessageKey = 'sandboxCheckLimits';
   if (!status.limits) {
     const why: MessageKey =
@@ -110,28 +76,77 @@ export function renderChecks(lang: Lang, checks: Check[], columns: number): stri
   return lines;
 }
 
+/** A home and workspace to check the sandbox against: a planted secret, history and dotfile, a
+ * harmless allowed file, a workspace file and git hooks folder. */
+function plantCheckHome(root: string): { home: string; ws: string; tmpDir: string; secret: string } {
+  const home = path.join(root, 'home');
+  // The workspace inside the home, as most projects are: it stays visible when the home is private.
+  const ws = path.join(home, 'workspace');
+  const tmpDir = path.join(root, 'tmp');
+  const secret = `planted-secret-${process.pid}`;
+  for (const dir of [path.join(ws, '.git', 'hooks'), path.join(home, '.ssh'), path.join(home, '.some-new-tool'), tmpDir])
+    fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(ws, 'README.md'), 'workspace file\n');
+  fs.writeFileSync(path.join(home, '.ssh', 'id_check'), secret);
+  fs.writeFileSync(path.join(home, '.bash_history'), `${secret}-history\n`);
+  fs.writeFileSync(path.join(home, '.some-new-tool', 'token'), `${secret}-dotfile\n`);
+  fs.writeFileSync(path.join(home, '.gitconfig'), '[user]\n\tname = sandbox-check\n');
+  return { home, ws, tmpDir, secret };
+}
+
+/** Runs a program in the sandbox at a level (the workspace as cwd, the planted home as HOME). */
+type BoxRun = (
+  level: 'L0' | 'L1',
+  program: string,
+  args: string[],
+) => Promise<{ exitCode: number | null; stdoutTail: string; stderrTail: string }>;
+
+/** What the sandbox must contain: writes outside, the network, secrets and the private home; and what it must allow. */
+async function containmentChecks(
+  run: BoxRun,
+  at: { root: string; home: string; ws: string; secret: string; port: number },
+): Promise<Check[]> {
+  const { root, home, ws, secret, port } = at;
+  const checks: Check[] = [];
+  const outside = path.join(root, 'written-outside');
+  const write = await run('L1', 'touch', [outside]);
+  checks.push({ key: 'sandboxCheckWrite', ok: write.exitCode !== 0 && !fs.existsSync(outside), detail: firstLine(write.stderrTail) });
+  const connect = `require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',(e)=>{console.error(e.code);process.exit(3)})`;
+  const netRun = await run('L0', process.execPath, ['-e', connect]);
+  checks.push({ key: 'sandboxCheckNetwork', ok: netRun.exitCode === 3, detail: firstLine(netRun.stderrTail) });
+  const read = await run('L0', 'cat', [path.join(home, '.ssh', 'id_check')]);
+  checks.push({ key: 'sandboxCheckSecret', ok: !read.stdoutTail.includes(secret), detail: firstLine(read.stderrTail) });
+  const planted = await run('L0', 'cat', [path.join(home, '.bash_history'), path.join(home, '.some-new-tool', 'token')]);
+  checks.push({ key: 'sandboxCheckPrivateHome', ok: !planted.stdoutTail.includes(secret), detail: firstLine(planted.stderrTail) });
+  const allowed = await run('L0', 'cat', [path.join(home, '.gitconfig')]);
+  checks.push({
+    key: 'sandboxCheckAllowed',
+    ok: allowed.exitCode === 0 && allowed.stdoutTail.includes('sandbox-check'),
+    detail: firstLine(allowed.stderrTail),
+  });
+  const ok = await run('L0', 'cat', ['README.md']);
+  checks.push({
+    key: 'sandboxCheckWorkspace',
+    ok: ok.exitCode === 0 && ok.stdoutTail.includes('workspace file'),
+    detail: firstLine(ok.stderrTail),
+  });
+  const hook = path.join(ws, '.git', 'hooks', 'pre-commit');
+  const hookRun = await run('L1', 'touch', [hook]);
+  checks.push({ key: 'sandboxCheckHooks', ok: hookRun.exitCode !== 0 && !fs.existsSync(hook), detail: firstLine(hookRun.stderrTail) });
+  return checks;
+}
+
 export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.WritableStream & { columns?: number } } = {}): Promise<number> {
   const out = io.stdout ?? process.stdout;
   const say = (line: string) => void out.write(line + '\n');
-  const tr = loadToolRunner() as unknown as SandboxModule;
+  const tr = loadToolRunner();
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'slothtool-sandbox-check-')));
   const server = net.createServer((s) => {
     s.on('error', () => undefined);
     s.end('hello');
   });
   try {
-    const home = path.join(root, 'home');
-    // The workspace inside the home, as most projects are: it stays visible when the home is private.
-    const ws = path.join(home, 'workspace');
-    const tmpDir = path.join(root, 'tmp');
-    const secret = `planted-secret-${process.pid}`;
-    for (const dir of [path.join(ws, '.git', 'hooks'), path.join(home, '.ssh'), path.join(home, '.some-new-tool'), tmpDir])
-      fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(ws, 'README.md'), 'workspace file\n');
-    fs.writeFileSync(path.join(home, '.ssh', 'id_check'), secret);
-    fs.writeFileSync(path.join(home, '.bash_history'), `${secret}-history\n`);
-    fs.writeFileSync(path.join(home, '.some-new-tool', 'token'), `${secret}-dotfile\n`);
-    fs.writeFileSync(path.join(home, '.gitconfig'), '[user]\n\tname = sandbox-check\n');
+    const { home, ws, tmpDir, secret } = plantCheckHome(root);
     const box = tr.createSandbox({ workspace: ws, home, slothtoolHome: path.join(home, '.slothtool'), tmpDir });
     const status = box.status();
     if (status.kind === 'none') {
@@ -144,32 +159,7 @@ export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.Writable
       const w = box.wrap(level, false, ws, program, args)!;
       return tr.exec({ ...w, cwd: ws, timeoutMs: 15_000, env: { ...process.env, HOME: home } });
     };
-    const checks: Check[] = [];
-    const outside = path.join(root, 'written-outside');
-    const write = await run('L1', 'touch', [outside]);
-    checks.push({ key: 'sandboxCheckWrite', ok: write.exitCode !== 0 && !fs.existsSync(outside), detail: firstLine(write.stderrTail) });
-    const connect = `require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',(e)=>{console.error(e.code);process.exit(3)})`;
-    const netRun = await run('L0', process.execPath, ['-e', connect]);
-    checks.push({ key: 'sandboxCheckNetwork', ok: netRun.exitCode === 3, detail: firstLine(netRun.stderrTail) });
-    const read = await run('L0', 'cat', [path.join(home, '.ssh', 'id_check')]);
-    checks.push({ key: 'sandboxCheckSecret', ok: !read.stdoutTail.includes(secret), detail: firstLine(read.stderrTail) });
-    const planted = await run('L0', 'cat', [path.join(home, '.bash_history'), path.join(home, '.some-new-tool', 'token')]);
-    checks.push({ key: 'sandboxCheckPrivateHome', ok: !planted.stdoutTail.includes(secret), detail: firstLine(planted.stderrTail) });
-    const allowed = await run('L0', 'cat', [path.join(home, '.gitconfig')]);
-    checks.push({
-      key: 'sandboxCheckAllowed',
-      ok: allowed.exitCode === 0 && allowed.stdoutTail.includes('sandbox-check'),
-      detail: firstLine(allowed.stderrTail),
-    });
-    const ok = await run('L0', 'cat', ['README.md']);
-    checks.push({
-      key: 'sandboxCheckWorkspace',
-      ok: ok.exitCode === 0 && ok.stdoutTail.includes('workspace file'),
-      detail: firstLine(ok.stderrTail),
-    });
-    const hook = path.join(ws, '.git', 'hooks', 'pre-commit');
-    const hookRun = await run('L1', 'touch', [hook]);
-    checks.push({ key: 'sandboxCheckHooks', ok: hookRun.exitCode !== 0 && !fs.existsSync(hook), detail: firstLine(hookRun.stderrTail) });
+    const checks = await containmentChecks(run, { root, home, ws, secret, port });
     const procLimits = status.limits ? (await run('L0', 'cat', ['/proc/self/limits'])).stdoutTail : '';
     checks.push(limitsCheck(lang, status, procLimits));
     if (status.kind === 'bwrap') {

@@ -90,8 +90,8 @@ function fitList(list: unknown[], maxTokens: number): unknown[] {
  * so the result stays valid JSON whenever possible. */
 export function fitToolResult(result: ToolResult, maxTokens: number): string {
   // Every character costs at least a quarter token, in its JSON too: a result whose strings alone
-  // are over the budget is cut without being serialised and estimated whole first (64 KiB tails:
-  // 0.15–0.25 ms a call, and a step's result is fitted for the window and for the request).
+  // are over the budget is cut without being serialised and estimated whole first (its output
+  // tails can be 64 KiB each, and a step's result is fitted twice: for the window and for the request).
   if (stringChars(result) / 4 <= maxTokens) {
     const full = JSON.stringify(result);
     if (estimateTokens(full) <= maxTokens) return full;

@@ -6,7 +6,7 @@
  * run as it is: it becomes a new step, validated and judged like any other.
  */
 import type { ClaudeCodeForm, ClaudeInputContext } from '@holic512/tool-runner';
-import type { HookDialect, HookOutcome } from './hooks';
+import type { HookDialect, HookDecision } from './hooks';
 
 /** What hooks need of a tool's definition. */
 export interface HookTool {
@@ -78,7 +78,7 @@ function changedInput(
   def: HookTool | undefined,
   tool: string,
   input: Fields,
-  updated: NonNullable<HookOutcome['updated']>,
+  updated: NonNullable<HookDecision['updated']>,
   ctx: ClaudeInputContext,
 ): { input: Fields } | { error: string } {
   if (updated.dialect === 'claude' && def?.claude) {
@@ -101,7 +101,7 @@ function changedInput(
 export function updatedStep(
   registry: HookRegistry,
   step: Fields,
-  updated: NonNullable<HookOutcome['updated']>,
+  updated: NonNullable<HookDecision['updated']>,
   ctx: ClaudeInputContext,
 ): { same: true } | { step: Fields } | { error: string } {
   const { tool, input } = split(step);

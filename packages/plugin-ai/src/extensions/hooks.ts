@@ -1,8 +1,7 @@
-import * as fs from 'fs';
 import { z } from 'zod';
 import { parseJsonObject } from '@holic512/shared/lib/json-object';
 import { lazy } from '@holic512/shared/lib/lazy';
-import { childProcess } from '../lazy-modules';
+import { hookShell, runHookCommand, type HookRan } from './hook-process';
 
 /**
  * Hooks in Claude Code's format: the user's own commands, run at points of a session with the
@@ -79,6 +78,67 @@ export function compileMatcher(raw: string | undefined): RegExp | undefined | { 
   }
 }
 
+/** Where readHooks gathers what it read: the hooks it can run and what it skipped. */
+interface HookReading {
+  source: string;
+  dialect: HookDialect;
+  hooks: HookCommandConfig[];
+  problems: HookProblem[];
+  /** Hook types other than "command" already named once (each is named only once). */
+  skippedTypes: Set<string>;
+}
+
+/** zod's first two issues as one line, paths from `fallback` when they have none. */
+function issuesText(issues: readonly z.ZodIssue[], fallback: string): string {
+  return issues
+    .slice(0, 2)
+    .map((i) => `${i.path.join('.') || fallback}: ${i.message}`)
+    .join('; ');
+}
+
+/** One `{"matcher", "hooks"}` group of an event: its command hooks kept, anything else named in problems. */
+function readGroup(event: HookEvent, g: unknown, gi: number, into: HookReading): void {
+  const { source, dialect, hooks, problems, skippedTypes } = into;
+  const group = hookSchemas().group.safeParse(g);
+  if (!group.success) {
+    problems.push({ source, error: `hooks.${event}.${gi}: ${issuesText(group.error.issues, '(group)')}` });
+    return;
+  }
+  const matcher = compileMatcher(group.data.matcher);
+  if (matcher && !(matcher instanceof RegExp)) {
+    problems.push({
+      source,
+      error: `hooks.${event}.${gi}: matcher ${JSON.stringify(group.data.matcher)} is not a valid pattern (${matcher.error})`,
+    });
+    return;
+  }
+  group.data.hooks.forEach((h, hi) => {
+    const cmd = hookSchemas().command.safeParse(h);
+    if (cmd.success) {
+      hooks.push({
+        event,
+        ...(matcher ? { matcher } : {}),
+        command: cmd.data.command,
+        timeoutMs: Math.round((cmd.data.timeout ?? 60) * 1000),
+        source,
+        dialect,
+      });
+      return;
+    }
+    const type = h && typeof h === 'object' ? (h as { type?: unknown }).type : undefined;
+    if (typeof type === 'string' && type !== 'command') {
+      if (!skippedTypes.has(type))
+        problems.push({
+          source,
+          error: `hooks of "type": ${JSON.stringify(type)} are not run here (only "command"); those entries are skipped`,
+        });
+      skippedTypes.add(type);
+      return;
+    }
+    problems.push({ source, error: `hooks.${event}.${gi}.hooks.${hi}: ${issuesText(cmd.error.issues, '(hook)')}` });
+  });
+}
+
 /**
  * Read a `hooks` block entry by entry: what we cannot run (an unknown event, a `"type": "prompt"`
  * or `"http"` hook, a bad matcher) is skipped and named once; the rest is used. Never throws.
@@ -98,7 +158,7 @@ export function readHooks(
     });
     return { hooks, problems };
   }
-  const skippedTypes = new Set<string>();
+  const into: HookReading = { source, dialect, hooks, problems, skippedTypes: new Set() };
   for (const [key, groups] of Object.entries(raw as Record<string, unknown>)) {
     if (!(HOOK_EVENTS as readonly string[]).includes(key)) {
       const what = CLAUDE_ONLY_EVENTS.has(key) ? 'is not run here' : 'is not a known event';
@@ -110,64 +170,13 @@ export function readHooks(
       problems.push({ source, error: `hooks.${event}: expected a list of {"matcher", "hooks"} groups` });
       continue;
     }
-    groups.forEach((g, gi) => {
-      const group = hookSchemas().group.safeParse(g);
-      if (!group.success) {
-        problems.push({
-          source,
-          error: `hooks.${event}.${gi}: ${group.error.issues
-            .slice(0, 2)
-            .map((i) => `${i.path.join('.') || '(group)'}: ${i.message}`)
-            .join('; ')}`,
-        });
-        return;
-      }
-      const matcher = compileMatcher(group.data.matcher);
-      if (matcher && !(matcher instanceof RegExp)) {
-        problems.push({
-          source,
-          error: `hooks.${event}.${gi}: matcher ${JSON.stringify(group.data.matcher)} is not a valid pattern (${matcher.error})`,
-        });
-        return;
-      }
-      group.data.hooks.forEach((h, hi) => {
-        const cmd = hookSchemas().command.safeParse(h);
-        if (cmd.success) {
-          hooks.push({
-            event,
-            ...(matcher ? { matcher } : {}),
-            command: cmd.data.command,
-            timeoutMs: Math.round((cmd.data.timeout ?? 60) * 1000),
-            source,
-            dialect,
-          });
-          return;
-        }
-        const type = h && typeof h === 'object' ? (h as { type?: unknown }).type : undefined;
-        if (typeof type === 'string' && type !== 'command') {
-          if (!skippedTypes.has(type))
-            problems.push({
-              source,
-              error: `hooks of "type": ${JSON.stringify(type)} are not run here (only "command"); those entries are skipped`,
-            });
-          skippedTypes.add(type);
-          return;
-        }
-        problems.push({
-          source,
-          error: `hooks.${event}.${gi}.hooks.${hi}: ${cmd.error.issues
-            .slice(0, 2)
-            .map((i) => `${i.path.join('.') || '(hook)'}: ${i.message}`)
-            .join('; ')}`,
-        });
-      });
-    });
+    groups.forEach((g, gi) => readGroup(event, g, gi, into));
   }
   return { hooks, problems };
 }
 
 /** What the hooks of one event decided. */
-export interface HookOutcome {
+export interface HookDecision {
   /** Exit 2, `decision: "block"`, `permissionDecision: "deny"` or `continue: false`. */
   block: boolean;
   /** PreToolUse `permissionDecision: "ask"`: ask the user even if the step would run by itself. */
@@ -205,82 +214,6 @@ export interface HookRunOptions {
   signal?: AbortSignal;
 }
 
-const MAX_OUTPUT = 64 * 1024;
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  error?: string;
-}
-
-/**
- * The shell hooks run with: bash found on the hook environment's PATH (Claude Code runs hook
- * commands with bash, so `[[ … ]]`, arrays and `$'…'` work as they do there), else /bin/sh;
- * cmd.exe on Windows.
- */
-export function hookShell(env: NodeJS.ProcessEnv = process.env): { file: string; name: string } {
-  if (process.platform === 'win32') return { file: env.ComSpec || 'cmd.exe', name: 'cmd' };
-  for (const dir of (env.PATH ?? '').split(':')) {
-    if (!dir.startsWith('/')) continue; // a relative PATH entry would depend on the hook's folder
-    const file = `${dir.replace(/\/+$/, '')}/bash`;
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      if (fs.statSync(file).isFile()) return { file, name: 'bash' };
-    } catch {
-      // not here: the next PATH entry
-    }
-  }
-  return { file: '/bin/sh', name: 'sh' };
-}
-
-function runOne(command: string, input: string, timeoutMs: number, options: HookRunOptions, shellFile: string): Promise<Ran> {
-  return new Promise((resolve) => {
-    const shell =
-      process.platform === 'win32' ? { file: shellFile, args: ['/d', '/s', '/c', command] } : { file: shellFile, args: ['-c', command] };
-    // child_process is loaded when a hook runs: app.ts reads the hooks of every session.
-    const child = childProcess().spawn(shell.file, shell.args, {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-    });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    let settled = false;
-    const keep = (prev: string, chunk: Buffer) => (prev.length < MAX_OUTPUT ? (prev + chunk.toString('utf8')).slice(0, MAX_OUTPUT) : prev);
-    child.stdout.on('data', (c: Buffer) => (stdout = keep(stdout, c)));
-    child.stderr.on('data', (c: Buffer) => (stderr = keep(stderr, c)));
-    const kill = () => {
-      try {
-        if (child.pid && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL');
-        else child.kill('SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      kill();
-    }, timeoutMs);
-    const onAbort = () => kill();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    const done = (r: Ran) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      resolve(r);
-    };
-    child.on('error', (err) => done({ code: null, stdout, stderr, timedOut, error: err.message }));
-    child.on('close', (code) => done({ code, stdout, stderr, timedOut }));
-    child.stdin.on('error', () => undefined); // a hook that does not read its input is fine
-    child.stdin.end(input);
-  });
-}
-
 function firstLine(text: string): string {
   return text.trim().split('\n')[0]?.slice(0, 300) ?? '';
 }
@@ -312,11 +245,11 @@ interface Tally {
   reasons: string[];
   context: string[];
   allows: number;
-  updates: Array<NonNullable<HookOutcome['updated']>>;
+  updates: Array<NonNullable<HookDecision['updated']>>;
 }
 
 /** Fold one hook's JSON answer (exit 0) into the outcome. */
-function takeAnswer(answer: Record<string, unknown>, h: HookCommandConfig, outcome: HookOutcome, tally: Tally): void {
+function takeAnswer(answer: Record<string, unknown>, h: HookCommandConfig, outcome: HookDecision, tally: Tally): void {
   const label = firstLine(h.command);
   const specific = (answer.hookSpecificOutput && typeof answer.hookSpecificOutput === 'object' ? answer.hookSpecificOutput : {}) as Record<
     string,
@@ -349,7 +282,7 @@ function takeAnswer(answer: Record<string, unknown>, h: HookCommandConfig, outco
 }
 
 /** Fold one hook's run into the outcome, as Claude Code reads exit codes: 2 blocks with stderr, others only tell the user. */
-function takeRun(event: HookEvent, h: HookCommandConfig, r: Ran, options: HookRunOptions, outcome: HookOutcome, tally: Tally): void {
+function takeRun(event: HookEvent, h: HookCommandConfig, r: HookRan, options: HookRunOptions, outcome: HookDecision, tally: Tally): void {
   const stdout = options.redact(r.stdout);
   const stderr = options.redact(r.stderr);
   const label = firstLine(h.command);
@@ -376,8 +309,8 @@ export async function runHooks(
   payload: HookPayload,
   hooks: readonly HookCommandConfig[],
   options: HookRunOptions,
-): Promise<HookOutcome> {
-  const outcome: HookOutcome = { block: false, ask: false, allow: false, stop: false, notices: [] };
+): Promise<HookDecision> {
+  const outcome: HookDecision = { block: false, ask: false, allow: false, stop: false, notices: [] };
   // Events without a tool or a source (UserPromptSubmit, Stop) ignore matchers, as Claude Code does.
   const names = options.names ?? (options.subject !== undefined ? [options.subject] : undefined);
   const matching = hooks.filter((h) => h.event === event && (!h.matcher || !names || names.some((n) => h.matcher!.test(n))));
@@ -386,7 +319,7 @@ export async function runHooks(
   const input = (d: HookDialect) => inputs.get(d) ?? inputs.set(d, stdinOf(event, payload, d, options.cwd)).get(d)!;
   const shell = hookShell(options.env).file;
   const ran = await Promise.all(
-    matching.map((h) => runOne(h.command, input(h.dialect), h.timeoutMs, options, shell).then((r) => ({ h, r }))),
+    matching.map((h) => runHookCommand(h.command, input(h.dialect), h.timeoutMs, options, shell).then((r) => ({ h, r }))),
   );
   const tally: Tally = { reasons: [], context: [], allows: 0, updates: [] };
   for (const { h, r } of ran) takeRun(event, h, r, options, outcome, tally);

@@ -25,6 +25,32 @@ export type InputKey =
   /** Ctrl+G: edit the prompt in $VISUAL / $EDITOR (cancels a search). */
   | { kind: 'external-edit' };
 
+/** A key that is only its kind (every key but text). */
+type BareKey = Exclude<InputKey, { kind: 'text' }>;
+
+/** Ctrl+<key> → what it does (readline's and the shells' bindings people know). */
+const CTRL_KEYS: ReadonlyMap<string, BareKey['kind']> = new Map<string, BareKey['kind']>([
+  ['c', 'interrupt'],
+  ['d', 'eof'],
+  ['a', 'home'],
+  ['e', 'end'],
+  ['b', 'left'],
+  ['f', 'right'],
+  ['p', 'up'],
+  ['n', 'down'],
+  ['h', 'backspace'],
+  ['u', 'kill-start'],
+  ['k', 'kill-end'],
+  ['w', 'kill-word'],
+  ['backspace', 'kill-word'],
+  ['l', 'redraw'],
+  ['r', 'search'],
+  ['g', 'external-edit'],
+  ['j', 'newline'],
+  ['left', 'word-left'],
+  ['right', 'word-right'],
+]);
+
 /** One keypress → one key (undefined for keys with no meaning here). */
 export function mapKey(str: string | undefined, key: RawKey | undefined): InputKey | undefined {
   const name = key?.name;
@@ -35,47 +61,8 @@ export function mapKey(str: string | undefined, key: RawKey | undefined): InputK
   if (name === 'paste-start') return { kind: 'paste-start' };
   if (name === 'paste-end') return { kind: 'paste-end' };
   if (ctrl) {
-    switch (name) {
-      case 'c':
-        return { kind: 'interrupt' };
-      case 'd':
-        return { kind: 'eof' };
-      case 'a':
-        return { kind: 'home' };
-      case 'e':
-        return { kind: 'end' };
-      case 'b':
-        return { kind: 'left' };
-      case 'f':
-        return { kind: 'right' };
-      case 'p':
-        return { kind: 'up' };
-      case 'n':
-        return { kind: 'down' };
-      case 'h':
-        return { kind: 'backspace' };
-      case 'u':
-        return { kind: 'kill-start' };
-      case 'k':
-        return { kind: 'kill-end' };
-      case 'w':
-      case 'backspace':
-        return { kind: 'kill-word' };
-      case 'l':
-        return { kind: 'redraw' };
-      case 'r':
-        return { kind: 'search' };
-      case 'g':
-        return { kind: 'external-edit' };
-      case 'j':
-        return { kind: 'newline' };
-      case 'left':
-        return { kind: 'word-left' };
-      case 'right':
-        return { kind: 'word-right' };
-      default:
-        return undefined;
-    }
+    const kind = name === undefined ? undefined : CTRL_KEYS.get(name);
+    return kind === undefined ? undefined : ({ kind } as BareKey);
   }
   switch (name) {
     case 'return':

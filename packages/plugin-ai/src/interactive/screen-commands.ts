@@ -1,8 +1,31 @@
 /**
- * What `/diff` and `/export` print, from the agent and the workspace (no model request). The
- * screen calls these and prints the text.
+ * The slash commands of `ai -i` (the ScreenCommands layer of the screen), and what `/diff` and
+ * `/export` print, from the agent and the workspace (no model request).
  */
+import * as fs from 'fs';
 import * as path from 'path';
+import { RUN_MODES, type RunMode } from '../agent/runner-types';
+import { findGitRoot } from '../context/project-context';
+import { initPrompt } from '../extensions/init-prompt';
+import { sessionsModule } from '../lazy-modules';
+import type { CommandName } from './commands';
+import { formatContext, formatProcesses, formatResumed, formatSessions } from './format';
+import { mcpCommand } from './mcp-view';
+import { ScreenExtras } from './screen-extras';
+import { helpText, memoryText } from './screen-help';
+import {
+  formatCheckpoints,
+  formatCost,
+  formatModels,
+  formatRewind,
+  formatUndo,
+  modelOf,
+  parseModelArg,
+  parseRewindArg,
+} from './session-views';
+import { ts } from './strings';
+import { xs } from './strings-ext';
+import { permissionsText, trustCommand } from './trust-view';
 import type { AppAgent } from '../cli/app';
 import type { Lang } from '../i18n';
 import type { Step } from '../context/protocol';
@@ -77,4 +100,190 @@ export function exportText(app: Pick<AppAgent, 'agent'>, arg: string, cwd: strin
   }
   const messages = records.filter((r) => r.t === 'user').length;
   return theme.green(ms(lang, target.replaced ? 'exportReplaced' : 'exportWritten', { file: target.file, n: messages }));
+}
+
+/** The slash commands of `ai -i`: `command` routes each to what answers it. */
+export abstract class ScreenCommands extends ScreenExtras {
+  protected async command(name: CommandName, arg: string): Promise<void> {
+    const { agent } = this.app!;
+    if (this.extensionCommand(name, arg)) return;
+    switch (name) {
+      case 'help':
+        return this.print(helpText(this.app?.commands ?? [], this.theme, this.lang));
+      case 'exit':
+        return this.exit();
+      case 'clear':
+        return this.clearCommand(name);
+      case 'compact':
+        if (this.busyOnly(name)) return;
+        return this.compact();
+      case 'context':
+        return this.print(formatContext(agent.contextSizes(), this.theme, this.lang).join('\n'));
+      case 'cost':
+        return this.print(formatCost(agent.cost(), this.lastTurnUsage && agent.cost(this.lastTurnUsage), this.lang).join('\n'));
+      case 'mode':
+        return this.print(this.modeCommand(arg));
+      case 'profile':
+        return this.print(this.profileCommand(arg));
+      case 'sessions':
+        return this.print(formatSessions(agent.listSessions(), agent.sessionId, this.theme, this.lang).join('\n'));
+      case 'resume':
+        return this.resumeCommand(name, arg);
+      case 'steer':
+        return this.steerCommand(arg);
+      case 'ps':
+        return this.print(formatProcesses(agent.processes(), this.theme, this.lang).join('\n'));
+      case 'memory':
+        return this.print(
+          memoryText(this.app!.memory, this.app!.config.context.projectContextMaxTokens, this.options.cwd, this.theme, this.lang),
+        );
+      case 'model':
+        return this.print(this.modelCommand(arg));
+      case 'permissions':
+        return this.print(this.permissionsCommand(arg));
+      case 'mcp':
+        return this.print(await mcpCommand(arg, this.app!.mcp, this.theme, this.lang, (text) => this.print(text)));
+      case 'pull':
+        return this.print((await this.modelService?.pull(arg, agent.getProfile())) ?? xs(this.lang, 'pullNoService'));
+      case 'trust':
+        return this.print(trustCommand(arg, this.options.cwd, this.app!.paths.trust, this.lang));
+      case 'rewind':
+        return this.rewindCommand(name, arg);
+      case 'init':
+        if (this.task) return void this.queue.push(`/init ${arg}`.trim());
+        return this.startTurn(initPrompt(this.projectRoot, arg, this.options.cwd));
+      case 'diff':
+        return this.print(await diffText(this.app!, this.options.cwd, this.env, this.theme, this.lang));
+      case 'export':
+        return this.print(exportText(this.app!, arg, this.options.cwd, new Date(this.now()), this.theme, this.lang));
+      case 'edit':
+        return this.editPrompt(arg || this.editor.text);
+      case 'undo':
+        if (this.busyOnly(name)) return;
+        return this.print(formatUndo(agent.undo(), this.options.cwd, this.theme, this.lang));
+      case 'next':
+        return this.nextCommand(arg);
+    }
+  }
+
+  /** A command that cannot run during a turn says so; true when a turn runs. */
+  private busyOnly(name: CommandName): boolean {
+    if (!this.task) return false;
+    this.print(this.theme.yellow(ts(this.lang, 'busyCommand', { command: `/${name}` })));
+    return true;
+  }
+
+  /** `/clear`: a new conversation; what was queued goes too. */
+  private clearCommand(name: CommandName): void {
+    if (this.busyOnly(name)) return;
+    const { agent } = this.app!;
+    agent.clear();
+    this.queue.length = 0;
+    this.print(ts(this.lang, 'cleared', { id: agent.sessionId }));
+  }
+
+  /** `/mode [low|high|<run mode>]`: the tier or the run mode set, or both shown. */
+  private modeCommand(arg: string): string {
+    const { agent } = this.app!;
+    if (arg === 'low' || arg === 'high') {
+      agent.setMode(arg);
+      return ts(this.lang, 'modeSet', { mode: arg });
+    }
+    if ((RUN_MODES as readonly string[]).includes(arg)) {
+      const r = agent.setRunMode(arg as RunMode);
+      return r.ok
+        ? ts(this.lang, 'runModeNow', { mode: arg })
+        : this.theme.yellow(ts(this.lang, 'runModeSkipped', { mode: arg, reason: r.reason }));
+    }
+    return ts(this.lang, 'modeNow', { mode: agent.getMode() }) + '\n' + ts(this.lang, 'runModeNow', { mode: agent.getRunMode() });
+  }
+
+  /** `/profile [name]`: switch to a profile llm-base knows, or show the current one. */
+  private profileCommand(arg: string): string {
+    const { agent } = this.app!;
+    if (!arg) return ts(this.lang, 'profileNow', { profile: agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile') });
+    const names = this.llmProfiles?.names;
+    if (names && !names.includes(arg)) {
+      return this.theme.yellow(ts(this.lang, 'profileMissing', { profile: arg, list: names.join(', ') || '-' }));
+    }
+    agent.setProfile(arg);
+    return ts(this.lang, 'profileSet', { profile: arg });
+  }
+
+  /** `/resume <id>`: a session of this folder, by its id. */
+  private resumeCommand(name: CommandName, arg: string): void {
+    if (this.busyOnly(name)) return;
+    if (!arg) return this.print(ts(this.lang, 'resumeUsage'));
+    const file = path.join(this.app!.paths.sessionsDir, `${arg}.jsonl`);
+    if (!/^[\w.-]+$/.test(arg) || !fs.existsSync(file)) return this.print(this.theme.yellow(ts(this.lang, 'resumeMissing', { id: arg })));
+    const { skipped } = this.app!.agent.resume(arg);
+    this.print(this.resumedText(arg, skipped));
+  }
+
+  /** `/steer <text>`: into the running turn; first in the queue when it cannot take it; idle, a turn of its own. */
+  private steerCommand(arg: string): void {
+    if (!arg) return this.print(ts(this.lang, 'steerUsage'));
+    if (this.task && this.app!.agent.steer(arg)) return this.print(this.theme.dim(`↳ ${ts(this.lang, 'steered')}`));
+    if (this.task) {
+      this.queue.unshift(arg);
+      return;
+    }
+    this.print(this.theme.dim(ts(this.lang, 'steerIdle')));
+    this.startTurn(arg);
+  }
+
+  /** `/rewind [turn]`: the checkpoints, or back to one. */
+  private rewindCommand(name: CommandName, arg: string): void {
+    const { agent } = this.app!;
+    if (!arg) return this.print(formatCheckpoints(agent.checkpoints(), this.theme, this.lang).join('\n'));
+    if (this.busyOnly(name)) return;
+    const pick = parseRewindArg(arg);
+    const done = pick && agent.rewind(pick.turn, pick);
+    if (!done) return this.print(this.theme.yellow(ts(this.lang, pick ? 'rewindMissing' : 'rewindUsage', { turn: pick?.turn ?? 0 })));
+    this.refreshContextFill();
+    this.print(formatRewind(done, this.options.cwd, this.theme, this.lang).join('\n'));
+  }
+
+  /** `/next <text>`: queued after the running turn, or sent now. */
+  private nextCommand(arg: string): void {
+    if (!arg) return this.print(ts(this.lang, 'nextUsage'));
+    if (this.task) {
+      this.queue.push(arg);
+      return this.print(this.theme.dim(ts(this.lang, 'nextQueued')));
+    }
+    this.startTurn(arg);
+  }
+
+  /** `/permissions [args]`: the rules in force, or one added (in the project when asked). */
+  private permissionsCommand(arg: string): string {
+    const cwd = this.options.cwd;
+    return permissionsText(arg, this.app!.paths.config, findGitRoot(cwd) ?? cwd, this.theme, this.lang, this.app!.otherRules);
+  }
+
+  /** `/model`: list the profiles' models, or switch profile and/or tier; the conversation stays. */
+  private modelCommand(arg: string): string {
+    const agent = this.app!.agent;
+    if (!arg)
+      return formatModels(this.llmProfiles, { profile: agent.getProfile(), tier: agent.getMode() }, this.theme, this.lang).join('\n');
+    const pick = parseModelArg(arg, this.llmProfiles);
+    if ('error' in pick)
+      return this.theme.yellow(
+        ts(this.lang, pick.error === 'tier' ? 'modelUsage' : 'profileMissing', {
+          profile: arg.split(':')[0],
+          list: this.llmProfiles?.names.join(', ') || '-',
+        }),
+      );
+    if (pick.profile) agent.setProfile(pick.profile);
+    if (pick.tier) agent.setMode(pick.tier);
+    const tier = agent.getMode();
+    const profile = agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile');
+    return ts(this.lang, 'modelNow', { profile, tier, model: modelOf(this.llmProfiles, agent.getProfile(), tier) ?? '?' });
+  }
+
+  /** What `/resume` (and `-c`) says: the id, and the last exchanges so the user sees where
+   * the conversation was. */
+  resumedText(id: string, skipped: number): string {
+    const { records } = new (sessionsModule().SessionStore)(this.app!.paths.sessionsDir).read(id);
+    return formatResumed(id, records, skipped, this.theme, this.lang, this.surface.columns).join('\n');
+  }
 }

@@ -1,54 +1,37 @@
 /**
  * The controller of `ai -i`: keys in, agent events in, lines and a live region out. The
  * line editor and the confirm question are pure state machines (line-editor.ts,
- * question.ts); this class routes keys to them and runs commands. What turns print lives in
- * screen-turns.ts, the live region and its state in screen-base.ts. While a turn runs the prompt stays live: typing is kept, Enter queues, /steer redirects.
+ * question.ts); this class routes keys to them and what was typed to a turn or a command. The
+ * slash commands live in screen-commands.ts, what turns print in screen-turns.ts, the live
+ * region and its state in screen-base.ts. While a turn runs the prompt stays live: typing is kept, Enter queues, /steer redirects.
  */
 import { imageRefs } from '../context/images';
-import * as fs from 'fs';
 import * as path from 'path';
 import type { AgentConfirmAnswer } from '../agent/agent';
 import type { AppAgent } from '../cli/app';
 import { t } from '../i18n';
-import { RUN_MODES, type ConfirmRequest, type RunMode } from '../agent/runner-types';
-import { commonPrefix, COMMANDS, parseInput, type CommandName } from './commands';
-import { helpText, memoryText } from './screen-help';
-import { describeStep, formatContext, formatProcesses, formatResumed, formatSessions } from './format';
+import { RUN_MODES, type ConfirmRequest } from '../agent/runner-types';
+import { commonPrefix, COMMANDS, parseInput } from './commands';
+import { describeStep } from './format';
 import type { InputKey } from './keys';
 import { reduce, setText } from './line-editor';
 import { createQuestion, joinWords, reduceQuestion } from './question';
 import { questionLines } from './live-frame';
 import { ts } from './strings';
 import { QUESTION_GUARD_MS, TYPING_RECENTLY_MS } from './screen-base';
-import { ScreenExtras } from './screen-extras';
-import { diffText, exportText } from './screen-commands';
+import { ScreenCommands } from './screen-commands';
 import { ms } from './strings-more';
-import { initPrompt } from '../extensions/init-prompt';
 import { colorDiff, readLlmProfiles, withWords, wordsOf } from './screen-text';
-import {
-  formatCheckpoints,
-  formatCost,
-  formatModels,
-  formatRewind,
-  formatUndo,
-  modelOf,
-  parseModelArg,
-  parseRewindArg,
-} from './session-views';
-import { mcpCommand } from './mcp-view';
 import { ModelServiceView } from './model-service-view';
-import { xs } from './strings-ext';
 import { REPLY_ROOM_TOKENS } from '../agent/agent-model';
 import { startNotices } from '../cli/start-notices';
 import { addAllowRule } from '../sessions/permissions-store';
-import { permissionsText, trustCommand } from './trust-view';
 import { findGitRoot } from '../context/project-context';
-import { sessionsModule } from '../lazy-modules';
 
 export type { ScreenOptions, Surface } from './screen-base';
 
 /** The `ai -i` screen: routes keys to the editor or the open question, runs commands. */
-export class Screen extends ScreenExtras {
+export class Screen extends ScreenCommands {
   /** The agent is ready: subscribe and run what was typed meanwhile. */
   attach(app: AppAgent, initial?: { continueLast?: boolean; prompt?: string }): void {
     this.app = app;
@@ -256,26 +239,6 @@ export class Screen extends ScreenExtras {
     }
   }
 
-  /** `/model`: list the profiles' models, or switch profile and/or tier; the conversation stays. */
-  private modelCommand(arg: string): string {
-    const agent = this.app!.agent;
-    if (!arg)
-      return formatModels(this.llmProfiles, { profile: agent.getProfile(), tier: agent.getMode() }, this.theme, this.lang).join('\n');
-    const pick = parseModelArg(arg, this.llmProfiles);
-    if ('error' in pick)
-      return this.theme.yellow(
-        ts(this.lang, pick.error === 'tier' ? 'modelUsage' : 'profileMissing', {
-          profile: arg.split(':')[0],
-          list: this.llmProfiles?.names.join(', ') || '-',
-        }),
-      );
-    if (pick.profile) agent.setProfile(pick.profile);
-    if (pick.tier) agent.setMode(pick.tier);
-    const tier = agent.getMode();
-    const profile = agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile');
-    return ts(this.lang, 'modelNow', { profile, tier, model: modelOf(this.llmProfiles, agent.getProfile(), tier) ?? '?' });
-  }
-
   /** "Yes, and don't ask again": the rule goes into ai.json (the runner applies it from now on either way). */
   private saveRule(rule: string, here: boolean): string {
     const file = this.app!.paths.config;
@@ -359,146 +322,8 @@ export class Screen extends ScreenExtras {
       });
   }
 
-  private async command(name: CommandName, arg: string): Promise<void> {
-    const { agent, paths } = this.app!;
-    const busyOnly = (): boolean => {
-      if (!this.task) return false;
-      this.print(this.theme.yellow(ts(this.lang, 'busyCommand', { command: `/${name}` })));
-      return true;
-    };
-    if (this.extensionCommand(name, arg)) return;
-    switch (name) {
-      case 'help':
-        return this.print(helpText(this.app?.commands ?? [], this.theme, this.lang));
-      case 'exit':
-        return this.exit();
-      case 'clear':
-        if (busyOnly()) return;
-        agent.clear();
-        this.queue.length = 0;
-        return this.print(ts(this.lang, 'cleared', { id: agent.sessionId }));
-      case 'compact':
-        if (busyOnly()) return;
-        return this.compact();
-      case 'context':
-        return this.print(formatContext(agent.contextSizes(), this.theme, this.lang).join('\n'));
-      case 'cost':
-        return this.print(formatCost(agent.cost(), this.lastTurnUsage && agent.cost(this.lastTurnUsage), this.lang).join('\n'));
-      case 'mode':
-        if (arg === 'low' || arg === 'high') {
-          agent.setMode(arg);
-          return this.print(ts(this.lang, 'modeSet', { mode: arg }));
-        }
-        if ((RUN_MODES as readonly string[]).includes(arg)) {
-          const r = agent.setRunMode(arg as RunMode);
-          return this.print(
-            r.ok
-              ? ts(this.lang, 'runModeNow', { mode: arg })
-              : this.theme.yellow(ts(this.lang, 'runModeSkipped', { mode: arg, reason: r.reason })),
-          );
-        }
-        return this.print(
-          ts(this.lang, 'modeNow', { mode: agent.getMode() }) + '\n' + ts(this.lang, 'runModeNow', { mode: agent.getRunMode() }),
-        );
-      case 'profile':
-        if (arg) {
-          const names = this.llmProfiles?.names;
-          if (names && !names.includes(arg)) {
-            return this.print(this.theme.yellow(ts(this.lang, 'profileMissing', { profile: arg, list: names.join(', ') || '-' })));
-          }
-          agent.setProfile(arg);
-          return this.print(ts(this.lang, 'profileSet', { profile: arg }));
-        }
-        return this.print(
-          ts(this.lang, 'profileNow', { profile: agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile') }),
-        );
-      case 'sessions':
-        return this.print(formatSessions(agent.listSessions(), agent.sessionId, this.theme, this.lang).join('\n'));
-      case 'resume': {
-        if (busyOnly()) return;
-        if (!arg) return this.print(ts(this.lang, 'resumeUsage'));
-        const file = path.join(paths.sessionsDir, `${arg}.jsonl`);
-        if (!/^[\w.-]+$/.test(arg) || !fs.existsSync(file))
-          return this.print(this.theme.yellow(ts(this.lang, 'resumeMissing', { id: arg })));
-        const { skipped } = agent.resume(arg);
-        return this.print(this.resumedText(arg, skipped));
-      }
-      case 'steer':
-        if (!arg) return this.print(ts(this.lang, 'steerUsage'));
-        if (this.task && agent.steer(arg)) {
-          return this.print(this.theme.dim(`↳ ${ts(this.lang, 'steered')}`));
-        }
-        if (this.task) {
-          this.queue.unshift(arg);
-          return;
-        }
-        this.print(this.theme.dim(ts(this.lang, 'steerIdle')));
-        return this.startTurn(arg);
-      case 'ps':
-        return this.print(formatProcesses(agent.processes(), this.theme, this.lang).join('\n'));
-      case 'memory':
-        return this.print(
-          memoryText(this.app!.memory, this.app!.config.context.projectContextMaxTokens, this.options.cwd, this.theme, this.lang),
-        );
-      case 'model':
-        return this.print(this.modelCommand(arg));
-      case 'permissions':
-        return this.print(
-          permissionsText(
-            arg,
-            this.app!.paths.config,
-            findGitRoot(this.options.cwd) ?? this.options.cwd,
-            this.theme,
-            this.lang,
-            this.app!.otherRules,
-          ),
-        );
-      case 'mcp':
-        return this.print(await mcpCommand(arg, this.app!.mcp, this.theme, this.lang, (text) => this.print(text)));
-      case 'pull':
-        return this.print((await this.modelService?.pull(arg, agent.getProfile())) ?? xs(this.lang, 'pullNoService'));
-      case 'trust':
-        return this.print(trustCommand(arg, this.options.cwd, this.app!.paths.trust, this.lang));
-      case 'rewind': {
-        if (!arg) return this.print(formatCheckpoints(agent.checkpoints(), this.theme, this.lang).join('\n'));
-        if (busyOnly()) return;
-        const pick = parseRewindArg(arg);
-        const done = pick && agent.rewind(pick.turn, pick);
-        if (!done) return this.print(this.theme.yellow(ts(this.lang, pick ? 'rewindMissing' : 'rewindUsage', { turn: pick?.turn ?? 0 })));
-        this.refreshContextFill();
-        return this.print(formatRewind(done, this.options.cwd, this.theme, this.lang).join('\n'));
-      }
-      case 'init':
-        if (this.task) return void this.queue.push(`/init ${arg}`.trim());
-        return this.startTurn(initPrompt(this.projectRoot, arg, this.options.cwd));
-      case 'diff':
-        return this.print(await diffText(this.app!, this.options.cwd, this.env, this.theme, this.lang));
-      case 'export':
-        return this.print(exportText(this.app!, arg, this.options.cwd, new Date(this.now()), this.theme, this.lang));
-      case 'edit':
-        return this.editPrompt(arg || this.editor.text);
-      case 'undo':
-        if (busyOnly()) return;
-        return this.print(formatUndo(agent.undo(), this.options.cwd, this.theme, this.lang));
-      case 'next':
-        if (!arg) return this.print(ts(this.lang, 'nextUsage'));
-        if (this.task) {
-          this.queue.push(arg);
-          return this.print(this.theme.dim(ts(this.lang, 'nextQueued')));
-        }
-        return this.startTurn(arg);
-    }
-  }
-
   /** A queued line whose turn has come: what it is decides (a message, `!cmd`, `# text`, a queued /init). */
   protected override startQueued(text: string): void {
     this.submit(text, false);
-  }
-
-  /** What `/resume` (and `-c`) says: the id, and the last exchanges so the user sees where
-   * the conversation was. */
-  resumedText(id: string, skipped: number): string {
-    const { records } = new (sessionsModule().SessionStore)(this.app!.paths.sessionsDir).read(id);
-    return formatResumed(id, records, skipped, this.theme, this.lang, this.surface.columns).join('\n');
   }
 }

@@ -7,7 +7,7 @@
  */
 import type { Lang } from '../i18n';
 import { describeExtras } from '../extensions/trust-describe';
-import { hookShell } from '../extensions/hooks';
+import { hookShell } from '../extensions/hook-process';
 import { projectExtras, TrustStore, type ProjectExtras } from '../extensions/trust';
 import { findGitRoot } from '../context/project-context';
 import { xs } from './strings-ext';

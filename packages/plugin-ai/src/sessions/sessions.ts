@@ -22,6 +22,26 @@ export function pointerName(folder: string): string {
   return createHash('sha256').update(folder).digest('hex').slice(0, 32);
 }
 
+/** A fold: these messages shortened, the first `folded` replaced by `head` (the summary, pinned results), as sent. */
+function buildFoldRecordSchema() {
+  return z.object({
+    t: z.literal('fold'),
+    at: z.string(),
+    method: z.enum(['shortened', 'model', 'rules']),
+    shortened: z.array(z.number().int().min(0)),
+    folded: z.number().int().min(0),
+    head: z.array(
+      z.object({
+        role: z.enum(['system', 'user']),
+        kind: z.enum(['summary', 'pinned']),
+        content: z.string(),
+        tool: z.string().optional(),
+      }),
+    ),
+    summary: summarySchema().optional(),
+  });
+}
+
 /**
  * Sessions are append-only JSONL files `<home>/ai/sessions/<id>.jsonl`. The first line is
  * the `meta` record; each later line is one record: the system prompts once, then each message as
@@ -74,23 +94,7 @@ function buildRecordSchema() {
       /** The native tool call it answers. */
       call_id: z.string().optional(),
     }),
-    /** A fold: these messages shortened, the first `folded` replaced by `head` (the summary, pinned results), as sent. */
-    z.object({
-      t: z.literal('fold'),
-      at: z.string(),
-      method: z.enum(['shortened', 'model', 'rules']),
-      shortened: z.array(z.number().int().min(0)),
-      folded: z.number().int().min(0),
-      head: z.array(
-        z.object({
-          role: z.enum(['system', 'user']),
-          kind: z.enum(['summary', 'pinned']),
-          content: z.string(),
-          tool: z.string().optional(),
-        }),
-      ),
-      summary: summarySchema().optional(),
-    }),
+    buildFoldRecordSchema(),
     /** Version 1: the oldest `folded` messages were replaced by this summary. */
     z.object({
       t: z.literal('summary'),
@@ -213,8 +217,8 @@ export class SessionStore {
     try {
       const file = this.pointerOf(path.resolve(cwd));
       ensurePrivateDir(path.dirname(file));
-      // Not flushed to disk (a flush costs 1–20 ms on a real disk, once per session): after a
-      // crash the pointer may be old or empty, and lastFor then looks at every session.
+      // Not flushed to disk: the pointer is only a shortcut, not worth a wait on the disk in every
+      // session. After a crash it may be old or empty, and lastFor then looks at every session.
       writeFileAtomicSync(file, id, { mode: 0o600, fsync: false });
     } catch {
       // a full disk or a read-only home: lastFor falls back to looking at every session

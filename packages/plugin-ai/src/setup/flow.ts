@@ -21,6 +21,9 @@ import {
 import { CANCEL, chooseServer, RESCAN, type Draft, type Remembered, type Step } from './server-choice';
 import { createPromptsUi, type SetupUi } from './ui';
 
+/** Print one of the setup's messages. */
+type Say = (key: Parameters<typeof st>[1], vars?: Record<string, string | number>) => void;
+
 /** How a setup ended. */
 export type SetupStatus = 'ready' | 'cancelled' | 'saved-unverified';
 
@@ -66,7 +69,7 @@ export async function runSetup(options: RunSetupOptions): Promise<SetupResult> {
   const env = options.env ?? process.env;
   const output = options.output ?? process.stdout;
   const ui = options.ui ?? createPromptsUi({ input: options.input ?? process.stdin, output, lang });
-  const say = (key: Parameters<typeof st>[1], vars?: Record<string, string | number>) => ui.print(st(lang, key, vars));
+  const say: Say = (key, vars) => ui.print(st(lang, key, vars));
   const cancelled = (): SetupResult => {
     say('cancelled');
     return { status: 'cancelled' };
@@ -91,17 +94,7 @@ export async function runSetup(options: RunSetupOptions): Promise<SetupResult> {
   // After "change the settings and try again": what was chosen and typed is offered again.
   let remembered: Remembered = {};
   for (;;) {
-    let found: FoundServer[] = [];
-    if (targets.length) {
-      say('probing', { targets: targets.map((t) => `${t.label} ${t.port}`).join(', ') });
-      found = await probeLocalServers(targets, { timeoutMs: probeTimeoutMs, fetch: options.fetch });
-      if (found.length) say('probeFound', { list: found.map((f) => `${f.label} (${f.baseUrl})`).join(', ') });
-      else {
-        say('probeNone');
-        say('probeNoneHint');
-      }
-    }
-
+    const found = await findServers(targets, probeTimeoutMs, options.fetch, say);
     const draft = await chooseServer(ui, lang, env, found, hosted, presets, options.fetch, targets.length > 0, remembered);
     if (draft === RESCAN) continue;
     if (!draft.done) return cancelled();
@@ -123,38 +116,70 @@ export async function runSetup(options: RunSetupOptions): Promise<SetupResult> {
       ...draft.value.extras,
     };
     const verdict = await verify(llm, ui, lang, name, profile);
-    if (verdict.kind === 'saved' || verdict.kind === 'ok') {
-      const saved = verdict.kind === 'ok' ? save(llm, name, profile) : true;
-      if (saved !== true) {
-        say('saveFailed', { message: saved });
-        return { status: 'cancelled' };
-      }
-      say('saved', { name, file: configFile(env) });
-      await probeTransports(llm, ui, lang, name);
-      return { status: 'ready', profile: name };
-    }
-    const next = await ui.select(
-      st(lang, 'afterFail'),
-      [
-        { title: st(lang, 'afterRetry'), value: 'retry' },
-        { title: st(lang, 'afterSaveAnyway', { name }), value: 'save' },
-        { title: st(lang, 'afterCancel'), value: 'cancel' },
-      ],
-      0,
-    );
-    if (next === 'save') {
-      const saved = verdict.kind === 'failed-saved' ? true : save(llm, name, profile);
-      if (saved !== true) {
-        say('saveFailed', { message: saved });
-        return { status: 'cancelled' };
-      }
-      say('savedUnverified', { name, file: configFile(env) });
-      return { status: 'saved-unverified', profile: name };
-    }
-    // Verified without doctor(profile) means it was saved to be checked: take it back.
-    if (verdict.kind === 'failed-saved') llm.delete_profile(name);
-    if (next !== 'retry') return cancelled();
+    const ended = await saveOrAsk(llm, ui, { lang, env, say }, name, profile, verdict);
+    if (ended) return ended;
   }
+}
+
+/** Probe the loopback servers `targets`, saying what answered. */
+async function findServers(targets: ProbeTarget[], timeoutMs: number, fetch: FetchFn | undefined, say: Say): Promise<FoundServer[]> {
+  if (!targets.length) return [];
+  say('probing', { targets: targets.map((t) => `${t.label} ${t.port}`).join(', ') });
+  const found = await probeLocalServers(targets, { timeoutMs, fetch });
+  if (found.length) say('probeFound', { list: found.map((f) => `${f.label} (${f.baseUrl})`).join(', ') });
+  else {
+    say('probeNone');
+    say('probeNoneHint');
+  }
+  return found;
+}
+
+/**
+ * After the check: a working profile saved; else the person chooses to try again, save it anyway
+ * or stop. How the setup ends, or undefined to go round again with what was chosen.
+ */
+async function saveOrAsk(
+  llm: SetupLlmBase,
+  ui: SetupUi,
+  ctx: { lang: Lang; env: NodeJS.ProcessEnv; say: Say },
+  name: string,
+  profile: SetupProfile,
+  verdict: Verdict,
+): Promise<SetupResult | undefined> {
+  const { lang, env, say } = ctx;
+  if (verdict.kind === 'saved' || verdict.kind === 'ok') {
+    const saved = verdict.kind === 'ok' ? save(llm, name, profile) : true;
+    if (saved !== true) {
+      say('saveFailed', { message: saved });
+      return { status: 'cancelled' };
+    }
+    say('saved', { name, file: configFile(env) });
+    await probeTransports(llm, ui, lang, name);
+    return { status: 'ready', profile: name };
+  }
+  const next = await ui.select(
+    st(lang, 'afterFail'),
+    [
+      { title: st(lang, 'afterRetry'), value: 'retry' },
+      { title: st(lang, 'afterSaveAnyway', { name }), value: 'save' },
+      { title: st(lang, 'afterCancel'), value: 'cancel' },
+    ],
+    0,
+  );
+  if (next === 'save') {
+    const saved = verdict.kind === 'failed-saved' ? true : save(llm, name, profile);
+    if (saved !== true) {
+      say('saveFailed', { message: saved });
+      return { status: 'cancelled' };
+    }
+    say('savedUnverified', { name, file: configFile(env) });
+    return { status: 'saved-unverified', profile: name };
+  }
+  // Verified without doctor(profile) means it was saved to be checked: take it back.
+  if (verdict.kind === 'failed-saved') llm.delete_profile(name);
+  if (next === 'retry') return undefined;
+  say('cancelled');
+  return { status: 'cancelled' };
 }
 
 function configFile(env: NodeJS.ProcessEnv): string {

@@ -41,6 +41,17 @@ export interface Remembered {
   high?: string;
 }
 
+/** What the server questions ask with. */
+interface Asking {
+  ui: SetupUi;
+  lang: Lang;
+  env: NodeJS.ProcessEnv;
+  fetchFn: FetchFn | undefined;
+}
+
+type Chosen = Step<Draft & { choice: ServerChoice }>;
+
+/** Which server: a found local one, a hosted preset, an address typed in; its key and models. */
 export async function chooseServer(
   ui: SetupUi,
   lang: Lang,
@@ -51,8 +62,30 @@ export async function chooseServer(
   fetchFn: FetchFn | undefined,
   canRescan: boolean,
   remembered: Remembered = {},
-): Promise<Step<Draft & { choice: ServerChoice }> | typeof RESCAN> {
-  const choices: Choice<ServerChoice>[] = [
+): Promise<Chosen | typeof RESCAN> {
+  const choices = serverChoices(lang, env, found, hosted, canRescan);
+  // A found server first; else a provider whose key is already in the environment.
+  const withKey = hosted.findIndex((h) => env[h.keyEnv]?.trim());
+  const again = remembered.choice ? choices.findIndex((c) => c.value === remembered.choice) : -1;
+  const initial = again >= 0 ? again : found.length || withKey < 0 ? 0 : withKey;
+  const picked = await ui.select(st(lang, 'chooseServer'), choices, initial);
+  if (!picked || picked === 'cancel') return CANCEL;
+  if (picked === 'rescan') return RESCAN;
+  const asking: Asking = { ui, lang, env, fetchFn };
+  if (picked.startsWith('local:')) return fromLocalServer(asking, picked as `local:${number}`, found, presets);
+  if (picked.startsWith('hosted:')) return fromHostedPreset(asking, picked as `hosted:${string}`, hosted);
+  return fromTypedAddress(asking, remembered.url);
+}
+
+/** The servers to choose from: the found local ones, the hosted presets, "other", rescan, cancel. */
+function serverChoices(
+  lang: Lang,
+  env: NodeJS.ProcessEnv,
+  found: FoundServer[],
+  hosted: HostedPreset[],
+  canRescan: boolean,
+): Choice<ServerChoice>[] {
+  return [
     ...found.map((f, i) => ({
       title: st(lang, 'choiceLocal', {
         label: f.label,
@@ -71,67 +104,69 @@ export async function chooseServer(
     ...(canRescan ? [{ title: st(lang, 'choiceRescan'), value: 'rescan' as const }] : []),
     { title: st(lang, 'choiceCancel'), value: 'cancel' },
   ];
-  // A found server first; else a provider whose key is already in the environment.
-  const withKey = hosted.findIndex((h) => env[h.keyEnv]?.trim());
-  const again = remembered.choice ? choices.findIndex((c) => c.value === remembered.choice) : -1;
-  const initial = again >= 0 ? again : found.length || withKey < 0 ? 0 : withKey;
-  const picked = await ui.select(st(lang, 'chooseServer'), choices, initial);
-  if (!picked || picked === 'cancel') return CANCEL;
-  if (picked === 'rescan') return RESCAN;
+}
 
-  if (picked.startsWith('local:')) {
-    const f = found[Number(picked.slice('local:'.length))];
-    const preset = localPreset(f.name, presets);
-    const { provider, ...extras } = preset.extras; // `ollama` only when Ollama itself answers there
-    if (provider && (await answersAsOllama(f.baseUrl, { timeoutMs: MODELS_TIMEOUT_MS, fetch: fetchFn })))
-      Object.assign(extras, { provider });
-    let apiKey = '';
-    let models = f.models;
-    if (f.status === 401 || f.status === 403) {
-      // e.g. vllm serve --api-key: it answered, but wants a key
-      const key = await askKey(ui, lang, env, f.label, 'OPENAI_API_KEY', true);
-      if (!key.done) return CANCEL;
-      apiKey = key.value;
-      if (apiKey) models = (await listModels(ui, lang, env, f.baseUrl, apiKey, fetchFn)).models;
-    }
-    return {
-      done: true,
-      value: {
-        choice: picked,
-        name: f.name,
-        base_url: f.baseUrl,
-        api_key: apiKey,
-        low_default: preset.low_model,
-        high_default: preset.high_model,
-        models,
-        extras,
-      },
-    };
-  }
-
-  if (picked.startsWith('hosted:')) {
-    const h = hosted.find((p) => `hosted:${p.name}` === picked)!;
-    const key = await askKey(ui, lang, env, h.label, h.keyEnv, false);
+/** A found local server: its preset, and its key when it asks for one (vllm serve --api-key). */
+async function fromLocalServer(
+  { ui, lang, env, fetchFn }: Asking,
+  picked: `local:${number}`,
+  found: FoundServer[],
+  presets: PresetInfo[] | undefined,
+): Promise<Chosen> {
+  const f = found[Number(picked.slice('local:'.length))];
+  const preset = localPreset(f.name, presets);
+  const { provider, ...extras } = preset.extras; // `ollama` only when Ollama itself answers there
+  if (provider && (await answersAsOllama(f.baseUrl, { timeoutMs: MODELS_TIMEOUT_MS, fetch: fetchFn }))) Object.assign(extras, { provider });
+  let apiKey = '';
+  let models = f.models;
+  if (f.status === 401 || f.status === 403) {
+    // e.g. vllm serve --api-key: it answered, but wants a key
+    const key = await askKey(ui, lang, env, f.label, 'OPENAI_API_KEY', true);
     if (!key.done) return CANCEL;
-    const listed = await listModels(ui, lang, env, h.base_url, key.value, fetchFn);
-    if (listed.reached === false && (await ifUnreachable(ui, lang, h.base_url, listed.detail, false)) !== 'go-on') return CANCEL;
-    const models = listed.models;
-    return {
-      done: true,
-      value: {
-        choice: picked,
-        name: h.name,
-        base_url: h.base_url,
-        api_key: key.value,
-        low_default: h.low_model,
-        high_default: h.high_model,
-        models,
-        extras: h.extras,
-      },
-    };
+    apiKey = key.value;
+    if (apiKey) models = (await listModels(ui, lang, env, f.baseUrl, apiKey, fetchFn)).models;
   }
+  return {
+    done: true,
+    value: {
+      choice: picked,
+      name: f.name,
+      base_url: f.baseUrl,
+      api_key: apiKey,
+      low_default: preset.low_model,
+      high_default: preset.high_model,
+      models,
+      extras,
+    },
+  };
+}
 
-  let typedUrl = remembered.url;
+/** A hosted preset: its key (or the variable holding it) and the models it lists. */
+async function fromHostedPreset({ ui, lang, env, fetchFn }: Asking, picked: `hosted:${string}`, hosted: HostedPreset[]): Promise<Chosen> {
+  const h = hosted.find((p) => `hosted:${p.name}` === picked)!;
+  const key = await askKey(ui, lang, env, h.label, h.keyEnv, false);
+  if (!key.done) return CANCEL;
+  const listed = await listModels(ui, lang, env, h.base_url, key.value, fetchFn);
+  if (listed.reached === false && (await ifUnreachable(ui, lang, h.base_url, listed.detail, false)) !== 'go-on') return CANCEL;
+  const models = listed.models;
+  return {
+    done: true,
+    value: {
+      choice: picked,
+      name: h.name,
+      base_url: h.base_url,
+      api_key: key.value,
+      low_default: h.low_model,
+      high_default: h.high_model,
+      models,
+      extras: h.extras,
+    },
+  };
+}
+
+/** An address typed in (the last one offered again), its key and models; a server that does not answer can be retyped. */
+async function fromTypedAddress({ ui, lang, env, fetchFn }: Asking, previousUrl: string | undefined): Promise<Chosen> {
+  let typedUrl = previousUrl;
   for (;;) {
     const url = await ui.text(st(lang, 'askUrl'), {
       initial: typedUrl,
