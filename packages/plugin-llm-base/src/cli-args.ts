@@ -1,5 +1,6 @@
 import { parseArgs as parseTokens } from 'node:util';
 import { z } from 'zod';
+import { LLM_BASE_OPTIONS } from '@holic512/shared/lib/llm-base-options';
 import { formatIssues, JSON_MODES } from './config-schema';
 
 /** argv split into positionals and `--flag value` / `--flag=value` / boolean flags. */
@@ -8,25 +9,9 @@ export interface ParsedArgs {
   flags: Record<string, string | true>;
 }
 
-/** Every option of `llm-base` (parsed by `node:util` parseArgs; the help lists them from here). */
-export const OPTIONS = {
-  interactive: { type: 'boolean', short: 'i' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
-  yes: { type: 'boolean', short: 'y' },
-  json: { type: 'boolean' },
-  mode: { type: 'string' },
-  profile: { type: 'string' },
-  preset: { type: 'string' },
-  'base-url': { type: 'string' },
-  'api-key': { type: 'string' },
-  'low-model': { type: 'string' },
-  'high-model': { type: 'string' },
-  timeout: { type: 'string' },
-  'json-mode': { type: 'string' },
-  'max-retries': { type: 'string' },
-  transport: { type: 'string' },
-} as const;
+/** Every option of `llm-base` (parsed by `node:util` parseArgs; the help lists them from here): the one
+ * table tool-runner also reads a step that runs llm-base with. */
+export const OPTIONS = LLM_BASE_OPTIONS;
 
 /** A problem with the command line: `key` names the message (in both languages), `message` is its English text. */
 export class ArgsError extends Error {

@@ -17,7 +17,7 @@ import { hasImages, requestMessage, type ToolCall } from './transport';
 import { complete, createClient, rejectsResponseFormat, sharedClient, watchedTransport, type Completed } from './openai-client';
 import { completeNative, isOllamaProfile, type Fallback } from './ollama-native';
 
-export { normalizeUsage, type Usage };
+export type { Usage };
 
 type Sdk = typeof openai;
 

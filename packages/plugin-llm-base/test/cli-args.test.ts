@@ -1,6 +1,5 @@
 import { eachReturns } from '@holic512/testkit';
-import { LLM_BASE_OPTIONS } from '@holic512/shared/lib/llm-base-options';
-import { ArgsError, OPTIONS, parseArgs } from '../src/cli-args';
+import { ArgsError, parseArgs } from '../src/cli-args';
 import { t } from '../src/i18n';
 
 eachReturns('parseArgs(%j)', parseArgs, [
@@ -30,9 +29,4 @@ test.each<[string[], string, Record<string, string>]>([
   expect((err as ArgsError).vars).toEqual(vars);
   expect(t('zh', key as never, vars)).toContain(vars.option);
   expect(t('en', key as never, vars)).toContain(vars.option);
-});
-
-// Until cli-args.ts takes OPTIONS from @holic512/shared (it is being split now), this holds the two equal.
-test('the options llm-base parses are the table tool-runner judges its command lines by', () => {
-  expect(OPTIONS).toEqual(LLM_BASE_OPTIONS);
 });
