@@ -1,9 +1,5 @@
 import { catalogueProblems, fill, tablesFromRecords, type MessageTables } from '../packages/shared/src/messages';
 import { messageTables } from '../packages/plugin-ai/src/i18n';
-import { SETUP_TABLES } from '../packages/plugin-ai/src/setup/i18n';
-import { screenTables } from '../packages/plugin-ai/src/interactive/strings';
-import { extensionTables } from '../packages/plugin-ai/src/interactive/strings-ext';
-import { planTables } from '../packages/plugin-ai/src/interactive/strings-plan';
 import { MESSAGE_TABLES as LLM_BASE } from '../packages/plugin-llm-base/src/i18n';
 import { MESSAGE_TABLES as HOST } from '../packages/slothtool/src/i18n';
 import { MESSAGES as RULES } from '../packages/tool-runner/src/i18n';
@@ -21,10 +17,6 @@ const hints = Object.fromEntries(
 );
 const CATALOGUES: Array<[string, MessageTables<string>]> = [
   ['plugin-ai', messageTables() as MessageTables<string>],
-  ['plugin-ai setup', SETUP_TABLES as MessageTables<string>],
-  ['plugin-ai screen', screenTables() as MessageTables<string>],
-  ['plugin-ai screen extensions', extensionTables() as MessageTables<string>],
-  ['plugin-ai screen plan, agents, checks, review', planTables() as MessageTables<string>],
   ['llm-base', LLM_BASE as unknown as MessageTables<string>],
   ['slothtool', HOST as MessageTables<string>],
   ['tool-runner rules', tablesFromRecords(RULES)],
@@ -58,12 +50,14 @@ test('every placeholder of every message is filled when its values are given (no
 test('no English message says "1 things": a count before a plural noun is a plural form', () => {
   // `{n} files` reads "1 files" for one: such messages use `{n, plural, one {# file} other {# files}}`.
   // A placeholder followed by a verb (`{file} is`), or a fixed limit or unit (`{max} bytes`, `{ms} ms`) is not a count.
-  const VERBS = /^(is|was|has|needs|declares|gives|waits|contains|lets|setting|for|as|brings)$/;
+  const VERBS = /^(is|was|has|needs|declares|gives|waits|contains|lets|setting|for|as|brings|exists)$/;
   const naive: string[] = [];
   for (const [name, tables] of CATALOGUES) {
     for (const [key, text] of Object.entries(tables.en)) {
       for (const m of text.matchAll(/\{(\w+)\} ((?:[a-z-]+ )?([a-z]+s))\b/g)) {
-        if (['max', 'ms', 'budget', 'input', 'before', 'total'].includes(m[1]) || VERBS.test(m[2].split(' ')[0])) continue;
+        const next = m[2].split(' ')[0];
+        // An option after a placeholder (`{file} --force replaces it`) is not a noun it counts.
+        if (['max', 'ms', 'budget', 'input', 'before', 'total'].includes(m[1]) || VERBS.test(next) || next.startsWith('-')) continue;
         naive.push(`${name} ${key}: ${m[0]}`);
       }
     }

@@ -1,15 +1,24 @@
 import { defineRecordMessages } from '@holic512/shared/lib/messages';
 import { commandFor } from '@holic512/shared/lib/usage';
 import AI from './messages/ai.json';
-/** Every user-facing string of plugin-ai, in zh and en: the texts are the JSON catalogue
- * src/messages/ai.json, one record per key with both languages (docs/architecture.md, Messages).
+import SCREEN from './messages/interactive.json';
+import EXTENSIONS from './messages/interactive-ext.json';
+import MORE from './messages/interactive-more.json';
+import PLAN from './messages/interactive-plan.json';
+import SETUP from './messages/setup.json';
+/** Every user-facing string of plugin-ai, in zh and en, behind one lookup `t`: the texts are JSON
+ * catalogues kept by area in src/messages/ (ai.json: the CLI, the agent loop, the sandbox check;
+ * interactive*.json: `ai -i`; setup.json: the guided setup), one record per key with both
+ * languages (docs/architecture.md, Messages). A key names one message across all of them.
  * Kept free of other imports so the CLI entry can load it on the fast `--help` path. */
 export type Lang = 'zh' | 'en';
 
-/** A message of the core (CLI, agent loop, sandbox check). */
-export type MessageKey = keyof typeof AI;
+const RECORDS = { ...AI, ...SCREEN, ...EXTENSIONS, ...MORE, ...PLAN, ...SETUP };
 
-const catalogue = defineRecordMessages<MessageKey>(AI);
+/** A message of plugin-ai. */
+export type MessageKey = keyof typeof RECORDS;
+
+const catalogue = defineRecordMessages<MessageKey>(RECORDS);
 
 /** Look up a message and fill `{name}` placeholders; `{ai}` is how the user runs ai here
  * (`slothtool ai`, or `ai` when started on its own: shared/usage commandFor). */
@@ -30,4 +39,17 @@ export function messageKeys(): MessageKey[] {
 /** The raw tables, for completeness tests. */
 export function messageTables(): Record<Lang, Record<MessageKey, string>> {
   return catalogue.tables;
+}
+
+/** Keys two catalogues both define (the test that keeps each key naming one message reads it). */
+export function sharedKeys(): string[] {
+  const seen = new Set<string>();
+  const twice: string[] = [];
+  for (const table of [AI, SCREEN, EXTENSIONS, MORE, PLAN, SETUP]) {
+    for (const key of Object.keys(table)) {
+      if (seen.has(key)) twice.push(key);
+      else seen.add(key);
+    }
+  }
+  return twice;
 }

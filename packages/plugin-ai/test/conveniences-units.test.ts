@@ -1,6 +1,5 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { placeholders } from '@holic512/shared/lib/messages';
 import { parseInput } from '../src/interactive/commands';
 import { reducePick } from '../src/interactive/pick';
 import { reduceSearch, startSearch, type SearchKey, type SearchState } from '../src/interactive/prompt-search';
@@ -9,7 +8,6 @@ import { exportTarget, transcriptMarkdown } from '../src/interactive/export';
 import { shellStep, userRanEvent, USER_RAN_MAX_TOKENS } from '../src/interactive/user-shell';
 import { notificationSequence, notifySettings, DEFAULT_NOTIFY_AFTER_SECONDS } from '../src/interactive/notify';
 import { editExternally, editorCommand } from '../src/interactive/external-editor';
-import { moreTables } from '../src/interactive/strings-more';
 import { validateConfig } from '../src/config/config';
 import { skillMessage, SKILL_BODY_MAX_CHARS } from '../src/extensions/commands';
 import { fileRefs } from '../src/extensions/command-run';
@@ -369,10 +367,4 @@ describe('/<skill>, @path, /init', () => {
     // Started in a subfolder, the file still goes to the root.
     expect(initPrompt(folder.root, '', path.join(folder.root, 'pkg', 'a'))).toContain('one fs.write step (path "../../AGENTS.md")');
   });
-});
-
-test('the zh and en tables of the conveniences have the same keys and placeholders', () => {
-  const { en, zh } = moreTables();
-  expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
-  for (const key of Object.keys(en) as Array<keyof typeof en>) expect([key, placeholders(zh[key])]).toEqual([key, placeholders(en[key])]);
 });

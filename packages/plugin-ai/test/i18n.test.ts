@@ -1,5 +1,5 @@
 import { placeholders } from '@holic512/shared/lib/messages';
-import { messageKeys, messageTables, t } from '../src/i18n';
+import { messageKeys, messageTables, sharedKeys, t } from '../src/i18n';
 
 test('every message exists in zh and en with the same placeholders', () => {
   const tables = messageTables();
@@ -15,4 +15,12 @@ test('every message exists in zh and en with the same placeholders', () => {
 test('placeholders are filled', () => {
   expect(t('en', 'stepLimit', { n: 3 })).toBe('Stopped after 3 automatic steps. Say "continue" to let the assistant go on.');
   expect(t('zh', 'llmBaseMissing')).toContain('slothtool install @holic512/plugin-llm-base');
+});
+
+test('one lookup over every catalogue: no key names two messages, and each area is found', () => {
+  expect(sharedKeys()).toEqual([]);
+  expect(t('en', 'sessionSaved', { id: 's1' })).toContain('s1');
+  expect(t('en', 'screenResumed', { id: 's1', messages: 2 })).toContain('2 records');
+  expect(t('zh', 'mcpScreenTrusted')).toContain('已信任');
+  expect(t('en', 'saved', { name: 'p', file: 'f' })).toContain('"p"');
 });

@@ -1,4 +1,3 @@
-import { placeholders } from '@holic512/shared/lib/messages';
 import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -10,7 +9,6 @@ import { createEditor, layoutInput, reduce, type EditorKey, type EditorState } f
 import { buildFrame, type LiveView } from '../src/interactive/live-frame';
 import { looksLikeMarkdown } from '../src/interactive/markdown';
 import { createQuestion, joinWords, reduceQuestion, splitWords, type QuestionKey } from '../src/interactive/question';
-import { screenTables } from '../src/interactive/strings';
 import { colorEnabled, createTheme } from '../src/interactive/theme';
 import { stringWidth, truncateWidth, wrapLine } from '../src/interactive/width';
 import type { ToolResult } from '../src/agent/runner-types';
@@ -452,13 +450,6 @@ describe('terminal text', () => {
   ])('colours with %j, tty=%s → %s', (env, tty, want) => {
     expect(colorEnabled(env, tty)).toBe(want);
   });
-});
-
-test('the zh and en screen tables have the same keys and placeholders', () => {
-  const { en, zh } = screenTables();
-  expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
-  const vars = (s: string) => placeholders(s);
-  for (const key of Object.keys(en) as Array<keyof typeof en>) expect([key, vars(zh[key])]).toEqual([key, vars(en[key])]);
 });
 
 describe('live frame', () => {

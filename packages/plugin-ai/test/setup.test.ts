@@ -1,4 +1,3 @@
-import { placeholders } from '@holic512/shared/lib/messages';
 import { promises as fs } from 'fs';
 import * as net from 'net';
 import * as path from 'path';
@@ -12,7 +11,6 @@ import {
   type ScriptedServer,
 } from '@holic512/testkit';
 import { needsSetup, runSetup, setupHint, resolveHostCommand, installCommandText, type SetupUi } from '../src/setup';
-import { SETUP_TABLES, st } from '../src/setup/i18n';
 import { hostedPresets } from '../src/setup/presets';
 import {
   answersAsOllama,
@@ -25,6 +23,7 @@ import {
 } from '../src/setup/probe';
 import { checkoutHostBin } from '../src/setup/host';
 import { fakeLlmBase, ORIGINAL_WITH_PROFILES } from './fake-llm-base';
+import { t } from '../src/i18n';
 
 const LLM_BASE_DIR = packageDir('plugin-llm-base');
 
@@ -211,16 +210,6 @@ describe('needsSetup and the non-TTY hint', () => {
   });
 });
 
-test('every setup message exists in zh and en with the same placeholders', () => {
-  const keys = Object.keys(SETUP_TABLES.en).sort();
-  expect(Object.keys(SETUP_TABLES.zh).sort()).toEqual(keys);
-  const vars = (s: string) => placeholders(s);
-  for (const key of keys as Array<keyof typeof SETUP_TABLES.en>) {
-    expect([key, vars(SETUP_TABLES.zh[key])]).toEqual([key, vars(SETUP_TABLES.en[key])]);
-  }
-  expect(st('en', 'probeFound', { list: 'X' })).toBe('Found: X.');
-});
-
 describe('hosted presets', () => {
   test("llm-base's presets that need a key, DeepSeek first; the base_url override replaces every one", () => {
     const fromLlmBase = [
@@ -306,8 +295,8 @@ describe('runSetup with an original llm-base 1.0.x (no doctor): saved, checked b
     fx.server.enqueue({ json: { ok: true } });
     const ui = scriptedUi(['local:0']);
     expect(await runSetup(options(ui))).toEqual({ status: 'ready', profile: 'local' });
-    expect(ui.printed).toContain(st('en', 'noDoctor'));
-    expect(ui.printed).toContain(st('en', 'pingOk'));
+    expect(ui.printed).toContain(t('en', 'noDoctor'));
+    expect(ui.printed).toContain(t('en', 'pingOk'));
     expect(await cfg()).toMatchObject({
       default_profile: 'local',
       profiles: { local: { base_url: fx.server.baseURL, low_model: 'only' } },
@@ -350,14 +339,14 @@ describe('runSetup with this repo llm-base (doctor before saving)', () => {
       `Nothing answers at ${closed} (ECONNREFUSED): the server is not running, or the address is wrong. Start it, or type the address again.`,
     );
     expect(ui.asked).toEqual([
-      st('en', 'chooseServer'),
-      st('en', 'askUrl'),
-      st('en', 'keyHow', { label: closed }),
-      st('en', 'afterFail'),
-      st('en', 'askUrl'),
-      st('en', 'keyHow', { label: fx.server.baseURL }),
+      t('en', 'chooseServer'),
+      t('en', 'askUrl'),
+      t('en', 'keyHow', { label: closed }),
+      t('en', 'afterFail'),
+      t('en', 'askUrl'),
+      t('en', 'keyHow', { label: fx.server.baseURL }),
     ]);
-    expect(ui.asked).not.toContain(st('en', 'askLow'));
+    expect(ui.asked).not.toContain(t('en', 'askLow'));
     expect(ui.offered[4]).toBe(closed); // the address as typed, to correct
   });
 
@@ -366,15 +355,15 @@ describe('runSetup with this repo llm-base (doctor before saving)', () => {
     fx.server.models = null;
     const url = fx.server.baseURL;
     const ui = scriptedUi(['other', url, 'none', 'typed-low', 'typed-high', 'retry', 'other', url, 'none', 'typed-low', 'typed-high']);
-    fx.server.setHandler(() => (ui.asked.includes(st('en', 'afterFail')) ? { json: { ok: true } } : { status: 500 }));
+    fx.server.setHandler(() => (ui.asked.includes(t('en', 'afterFail')) ? { json: { ok: true } } : { status: 500 }));
     expect(await runSetup({ lang: 'en', env: fx.env, ui, probeTargets: [] })).toEqual({ status: 'ready', profile: 'custom' });
-    const second = ui.asked.indexOf(st('en', 'afterFail')) + 1;
+    const second = ui.asked.indexOf(t('en', 'afterFail')) + 1;
     expect(ui.asked.slice(second)).toEqual([
-      st('en', 'chooseServer'),
-      st('en', 'askUrl'),
-      st('en', 'keyHow', { label: url }),
-      st('en', 'askLow'),
-      st('en', 'askHigh'),
+      t('en', 'chooseServer'),
+      t('en', 'askUrl'),
+      t('en', 'keyHow', { label: url }),
+      t('en', 'askLow'),
+      t('en', 'askHigh'),
     ]);
     expect(ui.offered.slice(second)).toEqual(['other', url, 'none', 'typed-low', 'typed-high']);
     const cfg = await fx.temp.readJson<{ profiles: Record<string, unknown> }>('plugin-configs/llm-base.json');
@@ -411,7 +400,7 @@ describe('runSetup with this repo llm-base (doctor before saving)', () => {
         probeTargets: probeTargetsFromEnv({ SLOTHTOOL_AI_PROBE_PORTS: `vllm=127.0.0.1:${port}` }).targets,
       });
       expect(result).toEqual({ status: 'ready', profile: 'vllm' });
-      expect(ui.asked).toEqual([st('en', 'chooseServer'), st('en', 'keyHow', { label: 'vLLM' }), st('en', 'askKey')]);
+      expect(ui.asked).toEqual([t('en', 'chooseServer'), t('en', 'keyHow', { label: 'vLLM' }), t('en', 'askKey')]);
       const cfg = await fx.temp.readJson<{ profiles: Record<string, unknown> }>('plugin-configs/llm-base.json');
       expect(cfg.profiles.vllm).toMatchObject({
         base_url: `http://127.0.0.1:${port}/v1`,
@@ -477,8 +466,8 @@ describe('runSetup with this repo llm-base (doctor before saving)', () => {
     expect(seen[0][0]).toBe('hosted:deepseek');
     expect(seen[0]).toContain('rescan');
     expect(seen[1][0]).toBe('local:0');
-    expect(ui.printed).toContain(st('en', 'probeNoneHint'));
-    expect(ui.printed).toContain(st('en', 'probeFound', { list: 'Ollama (http://127.0.0.1:11434/v1)' }));
+    expect(ui.printed).toContain(t('en', 'probeNoneHint'));
+    expect(ui.printed).toContain(t('en', 'probeFound', { list: 'Ollama (http://127.0.0.1:11434/v1)' }));
     await expect(fs.access(path.join(fx.temp.slothtoolHome, 'plugin-configs', 'llm-base.json'))).rejects.toThrow();
   });
 

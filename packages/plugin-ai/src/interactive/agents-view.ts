@@ -6,16 +6,15 @@
 import type { AgentFile, AgentProblem } from '../extensions/agents';
 import { t, type Lang } from '../i18n';
 import type { Theme } from './theme';
-import { ps } from './strings-plan';
 
 export function agentsText(agents: readonly AgentFile[], problems: readonly AgentProblem[], theme: Theme, lang: Lang): string {
-  const lines = agents.length ? [ps(lang, 'agentsHead')] : [ps(lang, 'agentsNone')];
+  const lines = agents.length ? [t(lang, 'agentsHead')] : [t(lang, 'agentsNone')];
   for (const a of agents) {
     lines.push(`  ${theme.bold(a.name)}  ${theme.dim(`(${a.origin})`)}  ${a.description}`);
-    const tools = a.tools ? ps(lang, 'agentTools', { tools: a.tools.join(', ') }) : ps(lang, 'agentAllTools');
-    lines.push(theme.dim(`      ${[tools, ...(a.model ? [ps(lang, 'agentModel', { model: a.model })] : [])].join(' · ')}`));
+    const tools = a.tools ? t(lang, 'agentTools', { tools: a.tools.join(', ') }) : t(lang, 'agentAllTools');
+    lines.push(theme.dim(`      ${[tools, ...(a.model ? [t(lang, 'agentModel', { model: a.model })] : [])].join(' · ')}`));
   }
   if (problems.length)
-    lines.push(ps(lang, 'agentsProblems'), ...problems.map((p) => theme.yellow(`  ${p.file}: ${t(lang, p.key, p.vars)}`)));
+    lines.push(t(lang, 'agentsProblems'), ...problems.map((p) => theme.yellow(`  ${p.file}: ${t(lang, p.key, p.vars)}`)));
   return lines.join('\n');
 }

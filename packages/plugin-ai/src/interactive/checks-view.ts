@@ -6,7 +6,7 @@
 import { checkLine, type Check, type CheckProblem } from '../extensions/checks';
 import type { Lang } from '../i18n';
 import type { Theme } from './theme';
-import { ps } from './strings-plan';
+import { t } from '../i18n';
 
 export function checksText(
   checks: readonly Check[],
@@ -16,12 +16,12 @@ export function checksText(
   theme: Theme,
   lang: Lang,
 ): string {
-  const lines = checks.length ? [ps(lang, 'checksHead')] : [ps(lang, 'checksNone', { file })];
+  const lines = checks.length ? [t(lang, 'checksHead')] : [t(lang, 'checksNone', { file })];
   for (const c of checks) {
     const answer = answers?.get(checkLine(c));
-    const state = answer === 'yes' ? ps(lang, 'checkAllowed') : answer === 'no' ? ps(lang, 'checkDeclined') : '';
+    const state = answer === 'yes' ? t(lang, 'checkAllowed') : answer === 'no' ? t(lang, 'checkDeclined') : '';
     lines.push(`  ${theme.cyan(c.match)}  →  ${checkLine(c)}  ${theme.dim(`· ${c.source}`)}${state ? `  ${theme.yellow(state)}` : ''}`);
   }
-  if (problems.length) lines.push(ps(lang, 'checksProblems'), ...problems.map((p) => theme.yellow(`  ${p.source}: ${p.error}`)));
+  if (problems.length) lines.push(t(lang, 'checksProblems'), ...problems.map((p) => theme.yellow(`  ${p.source}: ${p.error}`)));
   return lines.join('\n');
 }

@@ -11,7 +11,7 @@ import { redact } from '@holic512/shared';
 import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 import type { Lang } from '../i18n';
 import type { SessionRecord } from '../sessions/sessions';
-import { ms } from './strings-more';
+import { t } from '../i18n';
 
 /** A record's content as JSON, or undefined. */
 function json(text: string): Record<string, unknown> | undefined {
@@ -64,12 +64,12 @@ function eventLines(content: string, lang: Lang): string[] {
   const e = json(content);
   if (e?._event === 'user_ran') {
     const end = e.status ? String(e.status) : `exit ${String(e.exitCode ?? '?')}`;
-    const out = [ms(lang, 'mdYouRan', { command: String(e.command ?? '').replace(/`/g, "'"), end })];
+    const out = [t(lang, 'mdYouRan', { command: String(e.command ?? '').replace(/`/g, "'"), end })];
     const text = [str(e.stdout), str(e.stderr)].filter(Boolean).join('\n').trim();
     if (text) out.push('', '```', text, '```');
     return [...out, ''];
   }
-  if (e?._event === 'memory_added') return [ms(lang, 'mdMemory', { file: String(e.file ?? ''), text: String(e.text ?? '') }), ''];
+  if (e?._event === 'memory_added') return [t(lang, 'mdMemory', { file: String(e.file ?? ''), text: String(e.text ?? '') }), ''];
   return [];
 }
 
@@ -77,10 +77,10 @@ function eventLines(content: string, lang: Lang): string[] {
 export function transcriptMarkdown(records: readonly SessionRecord[], meta: { id: string; cwd: string; at: string; lang: Lang }): string {
   const { lang } = meta;
   const lines = [
-    `# ${ms(lang, 'mdTitle', { id: meta.id })}`,
+    `# ${t(lang, 'mdTitle', { id: meta.id })}`,
     '',
-    `- ${ms(lang, 'mdFolder', { cwd: meta.cwd })}`,
-    `- ${ms(lang, 'mdExported', { at: meta.at })}`,
+    `- ${t(lang, 'mdFolder', { cwd: meta.cwd })}`,
+    `- ${t(lang, 'mdExported', { at: meta.at })}`,
     '',
   ];
   let steps: string[] = [];
@@ -91,8 +91,8 @@ export function transcriptMarkdown(records: readonly SessionRecord[], meta: { id
   for (const r of applyRewinds(records)) {
     if (r.t === 'user') {
       flushSteps();
-      lines.push(`## ${ms(lang, 'mdYou')}`, '', r.content.trim(), '');
-      if (r.images?.length) lines.push(...r.images.map((i) => `- ${ms(lang, 'mdImage', { name: i.name })}`), '');
+      lines.push(`## ${t(lang, 'mdYou')}`, '', r.content.trim(), '');
+      if (r.images?.length) lines.push(...r.images.map((i) => `- ${t(lang, 'mdImage', { name: i.name })}`), '');
     } else if (r.t === 'assistant') {
       const reply = replyOf(r.content);
       if (reply.asked.length) {
@@ -100,7 +100,7 @@ export function transcriptMarkdown(records: readonly SessionRecord[], meta: { id
         continue;
       }
       flushSteps();
-      lines.push(`## ${ms(lang, 'mdAi')}`, '', reply.text.trim(), '');
+      lines.push(`## ${t(lang, 'mdAi')}`, '', reply.text.trim(), '');
     } else if (r.t === 'tool') {
       const result = json(r.content);
       if (result) steps.push(stepOf(result));
@@ -109,7 +109,7 @@ export function transcriptMarkdown(records: readonly SessionRecord[], meta: { id
       lines.push(...eventLines(r.content, lang));
     } else if (r.t === 'summary') {
       flushSteps();
-      lines.push(`## ${ms(lang, 'mdSummary')}`, '', r.summary.summary, '');
+      lines.push(`## ${t(lang, 'mdSummary')}`, '', r.summary.summary, '');
     }
   }
   flushSteps();

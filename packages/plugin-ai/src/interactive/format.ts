@@ -5,7 +5,6 @@ import type { Decision, Level, ProcInfo, Rule, ToolResult } from '../agent/runne
 import type { SessionInfo, SessionRecord } from '../sessions/sessions';
 import { t, type Lang } from '../i18n';
 import { NOT_RUN, sandboxNote } from '../cli/render';
-import { ts } from './strings';
 import type { Theme } from './theme';
 import { stripAnsi, truncateWidth } from './width';
 
@@ -30,7 +29,7 @@ export function decidingRules(decision: Decision, max = 2): Rule[] {
 /** A step as shown before it runs: the command, its level, and the rule that decided it. */
 export function formatStep(step: Step, decision: Decision, theme: Theme, lang: Lang, label?: string): string[] {
   const lines = [`${theme.bold('●')} ${levelBadge(decision.level, theme)} ${theme.bold(label ?? describeStep(step))}`];
-  for (const rule of decidingRules(decision)) lines.push(theme.dim(`  ${ts(lang, 'rule', { id: rule.id, reason: rule.reason })}`));
+  for (const rule of decidingRules(decision)) lines.push(theme.dim(`  ${t(lang, 'rule', { id: rule.id, reason: rule.reason })}`));
   return lines;
 }
 
@@ -73,29 +72,29 @@ export function formatResult(
     return lines;
   }
   if (result.status === 'blocked') {
-    lines.push(`  ${theme.red('⎿')} ${theme.red(ts(lang, 'blocked', { level: result.decision.level }))}`);
+    lines.push(`  ${theme.red('⎿')} ${theme.red(t(lang, 'blocked', { level: result.decision.level }))}`);
     // The deciding rule was shown with the step; here: the other reasons, and how to allow it.
     const shown = new Set(decidingRules(result.decision).map((r) => r.id));
     for (const rule of decidingRules(result.decision, 3)) {
-      if (!shown.has(rule.id)) lines.push(`    ${ts(lang, 'rule', { id: rule.id, reason: rule.reason })}`);
-      if (rule.hint) lines.push(`    ${theme.cyan(ts(lang, 'howToAllow', { hint: rule.hint }))}`);
+      if (!shown.has(rule.id)) lines.push(`    ${t(lang, 'rule', { id: rule.id, reason: rule.reason })}`);
+      if (rule.hint) lines.push(`    ${theme.cyan(t(lang, 'howToAllow', { hint: rule.hint }))}`);
     }
-    lines.push(theme.dim(`    ${ts(lang, 'configAt', { file: configFile })}`));
+    lines.push(theme.dim(`    ${t(lang, 'configAt', { file: configFile })}`));
     return lines;
   }
   if (result.status === 'declined') {
     const notRun = result.notRun ? NOT_RUN[result.notRun] : undefined;
-    const word = ts(lang, notRun ? 'skipped' : 'declined');
+    const word = t(lang, notRun ? 'skipped' : 'declined');
     const detail = notRun ? t(lang, notRun) : result.reason;
     lines.push(`  ${theme.yellow('⎿')} ${theme.yellow(word)}${detail ? theme.dim(` — ${detail}`) : ''}`);
     return lines;
   }
   if (result.status === 'applied' || result.status === 'unchanged' || result.status === 'error') {
-    const word = ts(lang, result.status === 'error' ? 'patchError' : result.status);
+    const word = t(lang, result.status === 'error' ? 'patchError' : result.status);
     const paint = result.status === 'error' ? theme.red : theme.green;
     const detail = result.status === 'error' ? errorText(result.error) : result.summary;
     lines.push(`  ${paint('⎿')} ${paint(word)}${detail ? theme.dim(` — ${detail}`) : ''}`);
-    if (result.backupPath) lines.push(theme.dim(`    ${ts(lang, 'backup', { file: String(result.backupPath) })}`));
+    if (result.backupPath) lines.push(theme.dim(`    ${t(lang, 'backup', { file: String(result.backupPath) })}`));
     return lines;
   }
   const text = output || [result.stdoutTail, result.stderrTail].filter((t) => typeof t === 'string').join('');
@@ -103,7 +102,7 @@ export function formatResult(
     // fs.read, http.get, proc.*: what they read is for the model; the user gets the runner's
     // one-line summary (and a background process's output tail).
     const { shown, hidden } = tail(typeof result.state === 'string' ? outputLines(text) : [], TAIL_LINES);
-    if (hidden) lines.push(theme.dim(`  │ ${ts(lang, 'moreLines', { n: hidden })}`));
+    if (hidden) lines.push(theme.dim(`  │ ${t(lang, 'moreLines', { n: hidden })}`));
     for (const line of shown) lines.push(theme.dim(`  │ ${line}`));
     lines.push(`  ${theme.green('⎿')} ${result.summary}`);
     return lines;
@@ -111,13 +110,13 @@ export function formatResult(
   const all = outputLines(text);
   const { shown } = tail(all, tailLines);
   const hidden = Math.max(all.length, totalLines ?? 0) - shown.length;
-  if (hidden) lines.push(theme.dim(`  │ ${ts(lang, 'moreLines', { n: hidden })}`));
+  if (hidden) lines.push(theme.dim(`  │ ${t(lang, 'moreLines', { n: hidden })}`));
   for (const line of shown) lines.push(theme.dim(`  │ ${line}`));
   let end: string;
-  if (result.timedOut) end = theme.red(ts(lang, 'timedOut'));
-  else if (result.signal) end = theme.yellow(ts(lang, 'signalLine', { signal: String(result.signal) }));
-  else if (result.exitCode === undefined) end = theme.green(typeof result.summary === 'string' ? result.summary : ts(lang, 'done'));
-  else end = (result.exitCode === 0 ? theme.green : theme.red)(ts(lang, 'exitLine', { code: String(result.exitCode) }));
+  if (result.timedOut) end = theme.red(t(lang, 'timedOut'));
+  else if (result.signal) end = theme.yellow(t(lang, 'signalLine', { signal: String(result.signal) }));
+  else if (result.exitCode === undefined) end = theme.green(typeof result.summary === 'string' ? result.summary : t(lang, 'done'));
+  else end = (result.exitCode === 0 ? theme.green : theme.red)(t(lang, 'exitLine', { code: String(result.exitCode) }));
   const ms = typeof result.durationMs === 'number' ? theme.dim(` · ${formatDuration(result.durationMs)}`) : '';
   lines.push(`  ${theme.dim('⎿')} ${end}${ms}`);
   const sandbox = sandboxNote(result, lang, '');
@@ -153,13 +152,13 @@ export function formatTokens(n: number): string {
 /** `/context`: each part against the request budget, with a bar; then the fold marks and how far the next fold is. */
 export function formatContext(sizes: ContextSizes, theme: Theme, lang: Lang): string[] {
   const rows: Array<[string, number, string?]> = [
-    [ts(lang, 'contextSystem'), sizes.system],
-    [ts(lang, 'contextSummary'), sizes.summary],
-    [ts(lang, 'contextWindow'), sizes.window, ts(lang, 'contextMessages', { n: sizes.windowMessages })],
-    [ts(lang, 'contextTotal'), sizes.total],
+    [t(lang, 'contextSystem'), sizes.system],
+    [t(lang, 'contextSummary'), sizes.summary],
+    [t(lang, 'contextWindow'), sizes.window, t(lang, 'contextMessages', { n: sizes.windowMessages })],
+    [t(lang, 'contextTotal'), sizes.total],
   ];
   const nameWidth = Math.max(...rows.map((r) => r[0].length));
-  const lines = [theme.bold(ts(lang, 'contextTitle', { budget: sizes.budget }))];
+  const lines = [theme.bold(t(lang, 'contextTitle', { budget: sizes.budget }))];
   for (const [name, value, extra] of rows) {
     const pct = sizes.budget > 0 ? Math.min(100, Math.round((value / sizes.budget) * 100)) : 0;
     const filled = Math.round(pct / 5);
@@ -169,45 +168,45 @@ export function formatContext(sizes: ContextSizes, theme: Theme, lang: Lang): st
     );
   }
   lines.push(
-    theme.dim(`  ${ts(lang, 'contextMarks', { fold: sizes.marks.fold, summarize: sizes.marks.summarize, target: sizes.marks.target })}`),
+    theme.dim(`  ${t(lang, 'contextMarks', { fold: sizes.marks.fold, summarize: sizes.marks.summarize, target: sizes.marks.target })}`),
   );
-  lines.push(theme.dim(`  ${ts(lang, 'contextNextFold', { left: sizes.nextFold, folds: sizes.folds })}`));
+  lines.push(theme.dim(`  ${t(lang, 'contextNextFold', { left: sizes.nextFold, folds: sizes.folds })}`));
   return lines;
 }
 
 /** `/ps`: the session's background processes, oldest first; detached ones name their log file. */
 export function formatProcesses(list: ReadonlyArray<ProcInfo>, theme: Theme, lang: Lang): string[] {
-  if (!list.length) return [ts(lang, 'psNone')];
+  if (!list.length) return [t(lang, 'psNone')];
   const lines = list.map((p) => {
     const time = formatDuration(p.runningMs);
     const state =
       p.state === 'running'
-        ? theme.green(ts(lang, 'psRunning', { time }))
-        : theme.dim(ts(lang, 'psExited', { code: String(p.exitCode ?? '-'), time }));
-    const detached = p.logFile ? `  ${theme.yellow(ts(lang, 'psDetached', { file: p.logFile }))}` : '';
+        ? theme.green(t(lang, 'psRunning', { time }))
+        : theme.dim(t(lang, 'psExited', { code: String(p.exitCode ?? '-'), time }));
+    const detached = p.logFile ? `  ${theme.yellow(t(lang, 'psDetached', { file: p.logFile }))}` : '';
     return `  ${theme.bold(p.proc_id)}  ${p.pid ?? '-'}  ${[p.program, ...p.args].join(' ')}  ${state}${detached}`;
   });
-  lines.push(theme.dim(ts(lang, 'psHint')));
+  lines.push(theme.dim(t(lang, 'psHint')));
   return lines;
 }
 
 /** `/sessions`: newest first, the current one marked. */
 export function formatSessions(list: SessionInfo[], current: string, theme: Theme, lang: Lang, max = 20): string[] {
-  if (!list.length) return [ts(lang, 'sessionsNone')];
+  if (!list.length) return [t(lang, 'screenSessionsNone')];
   const lines = list.slice(0, max).map((s) => {
     const mark = s.id === current ? theme.green('*') : ' ';
     const when = s.updatedAt.replace('T', ' ').slice(0, 16);
     return `${mark} ${theme.bold(s.id)}  ${theme.dim(when)}  ${s.title || theme.dim('—')}  ${theme.dim(s.cwd)}`;
   });
-  lines.push(theme.dim(ts(lang, 'sessionsHint')));
+  lines.push(theme.dim(t(lang, 'sessionsHint')));
   return lines;
 }
 
 /** What `/resume` and `-c` say: the session, and its last exchanges (dim, one line each),
  * so the user sees where the conversation was. */
 export function formatResumed(id: string, records: SessionRecord[], skipped: number, theme: Theme, lang: Lang, width: number): string[] {
-  const lines = [theme.green(ts(lang, 'resumed', { id, messages: records.length }))];
-  if (skipped) lines.push(theme.yellow(ts(lang, 'resumedSkipped', { n: skipped })));
+  const lines = [theme.green(t(lang, 'screenResumed', { id, messages: records.length }))];
+  if (skipped) lines.push(theme.yellow(t(lang, 'resumedSkipped', { n: skipped })));
   const turns = records.filter((r): r is Extract<SessionRecord, { t: 'user' | 'assistant' }> => r.t === 'user' || r.t === 'assistant');
   for (const r of turns.slice(-4)) {
     const text = r.t === 'assistant' ? assistantMessage(r.content) : r.content;

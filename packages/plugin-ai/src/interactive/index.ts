@@ -7,7 +7,6 @@ import { t, type Lang } from '../i18n';
 import { PromptHistory } from './history';
 import { Screen, type Surface } from './screen';
 import { Lifetime } from '../cli/lifetime';
-import { ts } from './strings';
 import { Terminal, type LiveFrame } from './terminal';
 import { colorEnabled, createTheme } from './theme';
 import { AiError } from '../errors';
@@ -155,13 +154,13 @@ async function loadAgent(
     });
     if (args.runMode) {
       const r = app.agent.setRunMode(args.runMode);
-      if (!r.ok) output.write(ts(lang, 'runModeSkipped', { mode: args.runMode, reason: r.reason }) + '\n');
+      if (!r.ok) output.write(t(lang, 'runModeSkipped', { mode: args.runMode, reason: r.reason }) + '\n');
     }
     return app;
   } catch (err) {
     terminal?.stop();
     if (!AiError.isInstance(err)) {
-      output.write(ts(lang, 'startFailed', { message: (err as Error)?.message ?? String(err) }) + '\n');
+      output.write(t(lang, 'startFailed', { message: (err as Error)?.message ?? String(err) }) + '\n');
       return 1;
     }
     output.write(t(lang, err.key, err.vars) + '\n');

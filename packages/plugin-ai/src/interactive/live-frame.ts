@@ -9,10 +9,10 @@ import { keyHints, type QuestionState } from './question';
 import { shownTitle, summaryLines } from './question-summary';
 import { stepSummary } from '../agent/step-label';
 import { renderVerdict } from '../agent/render-verdict';
-import { ts } from './strings';
 import type { LiveFrame } from './terminal';
 import type { Theme } from './theme';
 import { stringWidth, truncateWidth } from './width';
+import { t } from '../i18n';
 
 export const PROMPT = '› ';
 /** The rules of a question that say its step runs in a weakened OS sandbox, or none (tool-runner sandbox/notes.ts). */
@@ -71,27 +71,27 @@ export function buildFrame(view: LiveView, theme: Theme, lang: Lang): LiveFrame 
   if (busy && busy.phase === 'running' && busy.output) {
     const { shown } = tail(outputLines(busy.output.slice(-8192)), TAIL_LINES);
     const hidden = Math.max(0, busy.outputNewlines + (busy.output.endsWith('\n') ? 0 : 1) - shown.length);
-    if (hidden) lines.push(theme.dim(`  │ ${ts(lang, 'moreLines', { n: hidden })}`));
+    if (hidden) lines.push(theme.dim(`  │ ${t(lang, 'moreLines', { n: hidden })}`));
     for (const line of shown) lines.push(theme.dim(`  │ ${truncateWidth(line, width - 5)}`));
   }
   if (busy && !view.question) {
     const label =
       busy.phase === 'running'
-        ? ts(lang, 'running', { what: truncateWidth(busy.step ?? '', Math.max(10, width - 40)) })
+        ? t(lang, 'running', { what: truncateWidth(busy.step ?? '', Math.max(10, width - 40)) })
         : busy.wait && busy.phase === 'thinking'
-          ? ts(lang, busy.wait.phase === 'connect' ? 'waitConnect' : 'waitFirstToken', {
+          ? t(lang, busy.wait.phase === 'connect' ? 'waitConnect' : 'waitFirstToken', {
               model: busy.wait.model,
               server: busy.wait.server,
               s: Math.floor(busy.wait.elapsedMs / 1000),
             })
-          : ts(lang, busy.phase);
+          : t(lang, busy.phase);
     const facts = [formatElapsed(busy.elapsedMs)];
     if (busy.streamedTokens && busy.phase !== 'running')
-      facts.push(`↓ ${ts(lang, 'statusTokens', { n: formatTokens(busy.streamedTokens) })}`);
-    facts.push(ts(lang, 'interruptHint'));
+      facts.push(`↓ ${t(lang, 'statusTokens', { n: formatTokens(busy.streamedTokens) })}`);
+    facts.push(t(lang, 'interruptHint'));
     lines.push(`${theme.cyan(SPINNER[busy.spinnerFrame % SPINNER.length])} ${label} ${theme.dim(`(${facts.join(' · ')})`)}`);
   }
-  for (const q of view.queue) lines.push(theme.dim(`↳ ${ts(lang, 'queued', { text: truncateWidth(q.replace(/\n/g, ' '), width - 14) })}`));
+  for (const q of view.queue) lines.push(theme.dim(`↳ ${t(lang, 'queued', { text: truncateWidth(q.replace(/\n/g, ' '), width - 14) })}`));
   if (view.notice) lines.push(theme.yellow(view.notice));
 
   if (view.question) {
@@ -168,7 +168,7 @@ function questionParts(
   const summary = request.summary ?? stepSummary(request.step);
   const fit = (line: string) => (width > 0 ? truncateWidth(line, width - 1) : line);
   const lines = [
-    theme.bold(theme.yellow(ts(lang, 'confirmTitle', { level: request.verdict.level }))) +
+    theme.bold(theme.yellow(t(lang, 'confirmTitle', { level: request.verdict.level }))) +
       '  ' +
       agentLabel(request, theme) +
       theme.bold(shownTitle(summary.title)),
@@ -181,20 +181,20 @@ function questionParts(
   }
   let facts = summaryLines(summary, lang);
   if (facts.length > maxSummary)
-    facts = [...facts.slice(0, maxSummary - 1), ts(lang, 'summaryMoreLines', { n: facts.length - maxSummary + 1 })];
+    facts = [...facts.slice(0, maxSummary - 1), t(lang, 'summaryMoreLines', { n: facts.length - maxSummary + 1 })];
   for (const line of facts) lines.push(theme.dim(fit(`  ${line}`)));
   const editLine = lines.length;
   if (state.editing) {
     lines.push(`${theme.cyan(PROMPT)}${state.editing.text}`);
-    if (state.error) lines.push(theme.red(ts(lang, state.error === 'empty' ? 'editEmpty' : 'editUnbalanced')));
-    lines.push(theme.dim(ts(lang, 'editKeys')));
+    if (state.error) lines.push(theme.red(t(lang, state.error === 'empty' ? 'editEmpty' : 'editUnbalanced')));
+    lines.push(theme.dim(t(lang, 'editKeys')));
     return { lines, editLine };
   }
   state.choices.forEach((choice, i) => {
-    const text = `${i + 1}. ${ts(lang, `choice_${choice}`, { key: request.sessionKey, rule: request.rule ?? '' })}`;
+    const text = `${i + 1}. ${t(lang, `choice_${choice}`, { key: request.sessionKey, rule: request.rule ?? '' })}`;
     lines.push(i === state.index ? theme.cyan(`❯ ${text}`) : `  ${text}`);
   });
   // The keys line appears once the question takes keys.
-  lines.push(theme.dim(question.ready ? ts(lang, 'confirmKeys', keyHints(state.choices)) : '…'));
+  lines.push(theme.dim(question.ready ? t(lang, 'confirmKeys', keyHints(state.choices)) : '…'));
   return { lines, editLine };
 }

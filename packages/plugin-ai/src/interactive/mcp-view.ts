@@ -6,21 +6,21 @@
 import type { Lang } from '../i18n';
 import type { McpServerState } from '../mcp/manager';
 import type { McpSession } from '../mcp/session';
-import { xs } from './strings-ext';
 import type { Theme } from './theme';
+import { t } from '../i18n';
 
 function stateLine(s: McpServerState, theme: Theme, lang: Lang, off = false): string[] {
   const status =
     s.status === 'connected'
-      ? theme.green(xs(lang, 'mcp_connected', { n: s.tools.length }))
+      ? theme.green(t(lang, 'mcp_connected', { n: s.tools.length }))
       : s.status === 'failed'
-        ? theme.red(xs(lang, 'mcp_failed', { error: s.error ?? '?' }))
-        : theme.dim(xs(lang, `mcp_${s.status}`));
+        ? theme.red(t(lang, 'mcp_failed', { error: s.error ?? '?' }))
+        : theme.dim(t(lang, `mcp_${s.status}`));
   const lines = [
-    `  ${theme.bold(s.name)}  ${theme.dim(`${s.transport} · ${s.source}`)}  ${status}${off ? theme.yellow(`  (${xs(lang, 'mcpOffTag')})`) : ''}`,
+    `  ${theme.bold(s.name)}  ${theme.dim(`${s.transport} · ${s.source}`)}  ${status}${off ? theme.yellow(`  (${t(lang, 'mcpOffTag')})`) : ''}`,
   ];
-  if (s.trusted) lines.push(theme.dim(`      ${xs(lang, 'mcpTrusted')}`));
-  if (s.status === 'connected' && s.error) lines.push(theme.yellow(`      ${xs(lang, 'mcpLastError', { error: s.error })}`));
+  if (s.trusted) lines.push(theme.dim(`      ${t(lang, 'mcpScreenTrusted')}`));
+  if (s.status === 'connected' && s.error) lines.push(theme.yellow(`      ${t(lang, 'mcpLastError', { error: s.error })}`));
   if (s.status === 'failed' && s.stderrTail)
     for (const l of s.stderrTail.split('\n').slice(-3)) lines.push(theme.dim(`      ${l.slice(0, 200)}`));
   return lines;
@@ -35,39 +35,39 @@ export async function mcpCommand(
   say: (text: string) => void,
 ): Promise<string> {
   const states = mcp?.states() ?? [];
-  if (!mcp || !states.length) return xs(lang, 'mcpNone');
+  if (!mcp || !states.length) return t(lang, 'mcpScreenNone');
   const toggle = /^(enable|disable)\s+(\S+)$/.exec(arg.trim());
   if (toggle) {
     const on = toggle[1] === 'enable';
-    if (!mcp.manager.setEnabled(toggle[2], on)) return theme.yellow(xs(lang, 'mcpUnknownServer', { name: toggle[2] }));
-    return xs(lang, on ? 'mcpEnabled' : 'mcpDisabledNow', { name: toggle[2] });
+    if (!mcp.manager.setEnabled(toggle[2], on)) return theme.yellow(t(lang, 'mcpUnknownServer', { name: toggle[2] }));
+    return t(lang, on ? 'mcpEnabled' : 'mcpDisabledNow', { name: toggle[2] });
   }
   const restart = /^restart\s+(\S+)$/.exec(arg.trim());
   if (restart) {
     const name = restart[1];
-    if (!states.some((s) => s.name === name)) return theme.yellow(xs(lang, 'mcpUnknownServer', { name }));
-    say(theme.dim(xs(lang, 'mcpRestarting', { name })));
+    if (!states.some((s) => s.name === name)) return theme.yellow(t(lang, 'mcpUnknownServer', { name }));
+    say(theme.dim(t(lang, 'mcpRestarting', { name })));
     const state = await mcp.manager.restart(name);
-    return state ? stateLine(state, theme, lang).join('\n') : theme.yellow(xs(lang, 'mcpUnknownServer', { name }));
+    return state ? stateLine(state, theme, lang).join('\n') : theme.yellow(t(lang, 'mcpUnknownServer', { name }));
   }
   if (arg.trim()) {
     const s = states.find((x) => x.name === arg.trim());
-    if (!s) return theme.yellow(xs(lang, 'mcpUnknownServer', { name: arg.trim() }));
-    if (!s.tools.length) return xs(lang, 'mcpNoTools', { name: s.name, status: s.status });
-    const lines = [xs(lang, 'mcpToolsHead', { name: s.name })];
-    for (const t of s.tools) {
-      const hint = t.annotations.destructiveHint
-        ? ` (${xs(lang, 'mcpDestructive')})`
-        : t.annotations.readOnlyHint
-          ? ` (${xs(lang, 'mcpReadOnly')})`
+    if (!s) return theme.yellow(t(lang, 'mcpUnknownServer', { name: arg.trim() }));
+    if (!s.tools.length) return t(lang, 'mcpNoTools', { name: s.name, status: s.status });
+    const lines = [t(lang, 'mcpToolsHead', { name: s.name })];
+    for (const tool of s.tools) {
+      const hint = tool.annotations.destructiveHint
+        ? ` (${t(lang, 'mcpDestructive')})`
+        : tool.annotations.readOnlyHint
+          ? ` (${t(lang, 'mcpReadOnly')})`
           : '';
-      lines.push(`  ${theme.cyan(t.name)}${theme.dim(hint)}  ${(t.description.split('\n')[0] ?? '').slice(0, 100)}`);
+      lines.push(`  ${theme.cyan(tool.name)}${theme.dim(hint)}  ${(tool.description.split('\n')[0] ?? '').slice(0, 100)}`);
     }
     return lines.join('\n');
   }
   return [
-    xs(lang, 'mcpHead'),
+    t(lang, 'mcpHead'),
     ...states.flatMap((s) => stateLine(s, theme, lang, mcp.manager.isOff(s.name))),
-    theme.dim(xs(lang, 'mcpUsage')),
+    theme.dim(t(lang, 'mcpScreenUsage')),
   ].join('\n');
 }

@@ -6,8 +6,8 @@
  */
 import type { Lang } from '../i18n';
 import type { LlmClient, ModelState } from '../config/llm-base';
-import { xs } from './strings-ext';
 import type { Theme } from './theme';
+import { t } from '../i18n';
 
 export interface ModelServiceHost {
   print(text: string): void;
@@ -36,8 +36,8 @@ export class ModelServiceView {
     if (!health) return;
     this.model = health.model;
     this.state = health.state;
-    if (health.state === 'not_pulled') this.host.print(xs(this.lang, 'modelNotPulled', { model: health.model }));
-    else if (health.state === 'not_running') this.host.print(xs(this.lang, 'modelServerDown', { message: health.message }));
+    if (health.state === 'not_pulled') this.host.print(t(this.lang, 'modelNotPulled', { model: health.model }));
+    else if (health.state === 'not_running') this.host.print(t(this.lang, 'modelServerDown', { message: health.message }));
     if (health.state === 'cold') {
       this.state = 'loading';
       this.host.render();
@@ -49,17 +49,17 @@ export class ModelServiceView {
   /** The status-line part while the model is not ready. */
   status(theme: Theme): string | undefined {
     if (!this.state || this.state === 'ready' || this.state === 'cold') return undefined;
-    const text = xs(this.lang, `modelState_${this.state}`);
+    const text = t(this.lang, `modelState_${this.state}`);
     return this.state === 'loading' ? theme.dim(text) : theme.yellow(text);
   }
 
   /** `/pull [model]`: download the model (default the session's) with progress lines. */
   async pull(arg: string, profile: string | null): Promise<string> {
     const service = this.llm.service;
-    if (!service?.isLocalService(profile)) return xs(this.lang, 'pullNoService');
+    if (!service?.isLocalService(profile)) return t(this.lang, 'pullNoService');
     await this.known;
     const model = arg.trim() || this.model;
-    if (!model) return xs(this.lang, 'pullUsage');
+    if (!model) return t(this.lang, 'pullUsage');
     let last = '';
     const failed = await service.pull(model, profile, (line) => {
       // One line per status and per tenth of a layer, not one per chunk.
@@ -68,8 +68,8 @@ export class ModelServiceView {
       last = key;
       this.host.print(`  ${model}: ${line}`);
     });
-    if (failed) return xs(this.lang, 'pullFailed', { model, message: failed });
+    if (failed) return t(this.lang, 'pullFailed', { model, message: failed });
     if (model === this.model) this.state = 'cold';
-    return xs(this.lang, 'pullDone', { model });
+    return t(this.lang, 'pullDone', { model });
   }
 }

@@ -6,9 +6,9 @@
  */
 import type { PlanItem } from '@holic512/tool-runner';
 import type { Lang } from '../i18n';
-import { ps } from './strings-plan';
 import type { Theme } from './theme';
 import { truncateWidth } from './width';
+import { t } from '../i18n';
 
 const MARK: Record<PlanItem['status'], string> = { done: '✓', in_progress: '▸', pending: '○' };
 
@@ -35,7 +35,7 @@ export function planLines(
   if (!items?.length) return [];
   const width = Math.max(10, view.columns - 1);
   const done = items.filter((i) => i.status === 'done').length;
-  const head = ps(lang, 'planHead', { done, total: items.length });
+  const head = t(lang, 'planHead', { done, total: items.length });
   if (done === items.length) return [theme.dim(truncateWidth(`${MARK.done} ${head}`, width))];
   const lines = [theme.bold(truncateWidth(head, width))];
   const { from, to } = shownSteps(items, planRows(view.rows));
@@ -44,6 +44,6 @@ export function planLines(
     lines.push(item.status === 'in_progress' ? theme.cyan(line) : item.status === 'done' ? theme.dim(line) : line);
   }
   const hidden = items.length - (to - from);
-  if (hidden > 0) lines.push(theme.dim(truncateWidth(`  … ${ps(lang, 'planMore', { n: hidden })}`, width)));
+  if (hidden > 0) lines.push(theme.dim(truncateWidth(`  … ${t(lang, 'planMore', { n: hidden })}`, width)));
   return lines;
 }

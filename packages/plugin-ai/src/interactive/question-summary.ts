@@ -6,8 +6,8 @@
  */
 import type { StepSummary, SummaryField } from '@holic512/tool-runner';
 import type { Lang } from '../i18n';
-import { ts } from './strings';
 import { redactionGate } from '../lazy-modules';
+import { t } from '../i18n';
 
 /** Characters of one value shown on its line before it is cut. */
 export const VALUE_CHARS = 80;
@@ -44,7 +44,7 @@ function fieldName(name: string): string {
 function cut(text: string, max: number, lang: Lang): { text: string; note: string } {
   const chars = Array.from(text);
   if (chars.length <= max) return { text, note: '' };
-  return { text: `${chars.slice(0, max).join('')}…`, note: ` ${ts(lang, 'summaryCut', { n: count(chars.length - max) })}` };
+  return { text: `${chars.slice(0, max).join('')}…`, note: ` ${t(lang, 'summaryCut', { n: count(chars.length - max) })}` };
 }
 
 /** A value on one line: strings as a quoted JSON string, others as JSON; cut with a count. */
@@ -63,13 +63,13 @@ export function valueLine(value: unknown, lang: Lang): string {
 function textLines(field: SummaryField, value: string, lang: Lang): string[] {
   const lines = value.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  const size = ts(lang, 'summaryTextSize', { chars: count(Array.from(value).length), lines: count(value === '' ? 0 : lines.length) });
+  const size = t(lang, 'summaryTextSize', { chars: count(Array.from(value).length), lines: count(value === '' ? 0 : lines.length) });
   const out = [`${fieldName(field.name)} (${size})`];
   for (const line of lines.slice(0, TEXT_LINES)) {
     const { text, note } = cut(visible(line.replace(/\t/g, '  ')), VALUE_CHARS, lang);
     out.push(`│ ${text}${note}`);
   }
-  if (lines.length > TEXT_LINES) out.push(`│ ${ts(lang, 'summaryMoreLines', { n: count(lines.length - TEXT_LINES) })}`);
+  if (lines.length > TEXT_LINES) out.push(`│ ${t(lang, 'summaryMoreLines', { n: count(lines.length - TEXT_LINES) })}`);
   return out;
 }
 
@@ -77,14 +77,14 @@ function textLines(field: SummaryField, value: string, lang: Lang): string[] {
 export function hintsLine(hints: StepSummary['hints'], lang: Lang): string {
   if (!hints) return '';
   const words: string[] = [];
-  const say = (value: boolean | undefined, yes: Parameters<typeof ts>[1], no: Parameters<typeof ts>[1]) => {
-    if (value !== undefined) words.push(ts(lang, value ? yes : no));
+  const say = (value: boolean | undefined, yes: Parameters<typeof t>[1], no: Parameters<typeof t>[1]) => {
+    if (value !== undefined) words.push(t(lang, value ? yes : no));
   };
   say(hints.readOnly, 'hintReadOnly', 'hintNotReadOnly');
   say(hints.destructive, 'hintDestructive', 'hintNotDestructive');
   say(hints.idempotent, 'hintIdempotent', 'hintNotIdempotent');
   say(hints.openWorld, 'hintOpenWorld', 'hintClosedWorld');
-  return ts(lang, words.length ? 'summaryHints' : 'summaryNoHints', { hints: words.join(' · ') });
+  return t(lang, words.length ? 'summaryHints' : 'summaryNoHints', { hints: words.join(' · ') });
 }
 
 /**
@@ -94,14 +94,14 @@ export function hintsLine(hints: StepSummary['hints'], lang: Lang): string {
  */
 export function summaryLines(summary: StepSummary, lang: Lang): string[] {
   const lines: string[] = [];
-  if (summary.origin) lines.push(ts(lang, 'summaryOrigin', { server: visible(summary.origin.server), tool: visible(summary.origin.tool) }));
+  if (summary.origin) lines.push(t(lang, 'summaryOrigin', { server: visible(summary.origin.server), tool: visible(summary.origin.tool) }));
   const shown = summary.fields.slice(0, MAX_FIELDS);
   for (const field of shown) {
     const value = (gate().redactValue({ [field.name]: field.value }) as Record<string, unknown>)[field.name];
     if (field.text && typeof value === 'string') lines.push(...textLines(field, value, lang));
     else lines.push(`${fieldName(field.name)}: ${valueLine(value, lang)}`);
   }
-  if (summary.fields.length > shown.length) lines.push(ts(lang, 'summaryMoreFields', { n: summary.fields.length - shown.length }));
+  if (summary.fields.length > shown.length) lines.push(t(lang, 'summaryMoreFields', { n: summary.fields.length - shown.length }));
   if (summary.origin) lines.push(hintsLine(summary.hints, lang));
   return lines;
 }

@@ -19,11 +19,11 @@ import type { MarkdownRenderer } from './markdown';
 import type { QuestionState } from './question';
 import { buildFrame, SPINNER, type LiveView, type QuestionView } from './live-frame';
 import { planLines } from './plan-line';
-import { ts } from './strings';
 import type { LiveFrame } from './terminal';
 import type { Theme } from './theme';
 import { modelOf } from './session-views';
 import type { UsageTotals } from '../agent/events';
+import { t } from '../i18n';
 
 /** Where the screen draws: a real terminal, or plain lines when stdout is not a TTY. */
 export interface Surface {
@@ -139,7 +139,7 @@ export abstract class ScreenBase {
   start(): void {
     const home = os.homedir();
     const cwd = this.options.cwd.startsWith(home) ? '~' + this.options.cwd.slice(home.length) : this.options.cwd;
-    const [first, ...rest] = ts(this.lang, 'welcome', { cwd }).split('\n');
+    const [first, ...rest] = t(this.lang, 'welcome', { cwd }).split('\n');
     if (this.surface.live) this.surface.print([this.theme.bold(first), ...rest.map((l) => this.theme.dim(l))].join('\n'));
     this.render();
   }
@@ -153,7 +153,7 @@ export abstract class ScreenBase {
     if (this.question) {
       const q = this.question;
       this.question = undefined;
-      q.resolve({ action: 'decline', reason: ts(this.lang, 'interruptedByUser') });
+      q.resolve({ action: 'decline', reason: t(this.lang, 'interruptedByUser') });
     }
     const running = this.task;
     if (running) {
@@ -164,7 +164,8 @@ export abstract class ScreenBase {
     if (this.app) {
       this.app.agent.dispose(); // background processes end with the session
       const id = this.app.agent.sessionId;
-      if (fs.existsSync(path.join(this.app.paths.sessionsDir, `${id}.jsonl`))) this.print(this.theme.dim(ts(this.lang, 'saved', { id })));
+      if (fs.existsSync(path.join(this.app.paths.sessionsDir, `${id}.jsonl`)))
+        this.print(this.theme.dim(t(this.lang, 'sessionSaved', { id })));
     }
     this.surface.render({ lines: [] });
     this.finished?.(0);
@@ -219,8 +220,8 @@ export abstract class ScreenBase {
     if (this.question) {
       const q = this.question;
       this.question = undefined;
-      this.print(this.theme.dim(`  ✗ ${ts(this.lang, 'choice_decline')}`));
-      q.resolve({ action: 'decline', reason: ts(this.lang, 'inputEnded') });
+      this.print(this.theme.dim(`  ✗ ${t(this.lang, 'choice_decline')}`));
+      q.resolve({ action: 'decline', reason: t(this.lang, 'inputEnded') });
       return;
     }
     if (this.idle) void this.exit();
@@ -291,7 +292,7 @@ export abstract class ScreenBase {
     const { display } = this.completion();
     if (!display.length) return [];
     if (this.editor.text.includes(' ')) return ['  ' + display.slice(0, 12).join('  ')];
-    const shown = display.slice(0, 6).map((name) => `  ${name.padEnd(10)} ${ts(this.lang, `help_${name.slice(1) as CommandName}`)}`);
+    const shown = display.slice(0, 6).map((name) => `  ${name.padEnd(10)} ${t(this.lang, `help_${name.slice(1) as CommandName}`)}`);
     if (display.length > shown.length) shown.push(`  … ${display.length - shown.length}`);
     return shown;
   }
@@ -315,24 +316,24 @@ export abstract class ScreenBase {
     const parts: string[] = [];
     if (agent) {
       const runMode = agent.getRunMode();
-      if (runMode === 'yolo') parts.push(this.theme.red(ts(this.lang, 'statusRunMode', { mode: runMode })));
-      else if (runMode !== 'default') parts.push(this.theme.yellow(ts(this.lang, 'statusRunMode', { mode: runMode })));
+      if (runMode === 'yolo') parts.push(this.theme.red(t(this.lang, 'statusRunMode', { mode: runMode })));
+      else if (runMode !== 'default') parts.push(this.theme.yellow(t(this.lang, 'statusRunMode', { mode: runMode })));
       parts.push(agent.getMode());
-      parts.push(agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile'));
+      parts.push(agent.getProfile() ?? this.llmDefault ?? t(this.lang, 'defaultProfile'));
       const model = modelOf(this.llmProfiles, agent.getProfile(), agent.getMode());
       if (model) parts.push(model);
       const u = agent.usage();
-      if (u.calls) parts.push(ts(this.lang, 'statusTokens', { n: formatTokens(u.input_tokens + u.output_tokens) }));
-      if (this.contextFill !== undefined) parts.push(ts(this.lang, 'statusContext', { pct: this.contextFill }));
+      if (u.calls) parts.push(t(this.lang, 'statusTokens', { n: formatTokens(u.input_tokens + u.output_tokens) }));
+      if (this.contextFill !== undefined) parts.push(t(this.lang, 'statusContext', { pct: this.contextFill }));
       const service = this.modelService?.status(this.theme);
       if (service) parts.push(service);
       const box = agent.sandboxStatus?.();
-      if (box && box.kind === 'none' && box.mode !== 'off') parts.push(this.theme.yellow(ts(this.lang, 'statusNoSandbox')));
-      else if (box?.degraded?.length) parts.push(this.theme.yellow(ts(this.lang, 'statusSandboxWeakened')));
+      if (box && box.kind === 'none' && box.mode !== 'off') parts.push(this.theme.yellow(t(this.lang, 'statusNoSandbox')));
+      else if (box?.degraded?.length) parts.push(this.theme.yellow(t(this.lang, 'statusSandboxWeakened')));
     } else {
-      parts.push(this.options.mode ?? '…', this.options.profile ?? ts(this.lang, 'loading'));
+      parts.push(this.options.mode ?? '…', this.options.profile ?? t(this.lang, 'loading'));
     }
-    const right = this.task ? ts(this.lang, 'busyHint') : this.app ? '/help' : '';
+    const right = this.task ? t(this.lang, 'busyHint') : this.app ? '/help' : '';
     return `  ${parts.join(' · ')}  ·  ${right}`;
   }
 }

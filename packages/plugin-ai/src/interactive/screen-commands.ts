@@ -23,8 +23,6 @@ import {
   parseModelArg,
   parseRewindArg,
 } from './session-views';
-import { ts } from './strings';
-import { xs } from './strings-ext';
 import { permissionsText, trustCommand } from './trust-view';
 import type { AppAgent } from '../cli/app';
 import type { Lang } from '../i18n';
@@ -32,9 +30,9 @@ import type { Step } from '../context/protocol';
 import { collectDiff, newFileLines } from './diff-view';
 import { exportTarget, transcriptMarkdown, writeExport } from './export';
 import { colorDiff } from './screen-text';
-import { ms } from './strings-more';
 import { toolRunner } from '../lazy-modules';
 import type { Theme } from './theme';
+import { t } from '../i18n';
 
 /** Diff lines printed at most; the rest is counted (`git diff` shows all). */
 export const DIFF_MAX_LINES = 1500;
@@ -51,18 +49,16 @@ export async function diffText(
   const session = app.agent.changedFiles();
   const found = await collectDiff(cwd, session, (args) => gitRead(args, { cwd, env }));
   if ('error' in found)
-    return theme.yellow(
-      found.error === 'not_repo' ? ms(lang, 'diffNotRepo', { cwd }) : ms(lang, 'diffGitFailed', { detail: found.detail }),
-    );
+    return theme.yellow(found.error === 'not_repo' ? t(lang, 'diffNotRepo', { cwd }) : t(lang, 'diffGitFailed', { detail: found.detail }));
   const mine = new Set(session);
   const mark = (rel: string) => (mine.has(path.join(found.root, rel)) ? theme.cyan(' ●') : '  ');
   const out: string[] = [];
-  if (!found.changed.length && !found.untracked.length) out.push(ms(lang, 'diffClean', { root: found.root }));
-  else out.push(theme.bold(ms(lang, 'diffHead', { root: found.root, changed: found.changed.length, untracked: found.untracked.length })));
+  if (!found.changed.length && !found.untracked.length) out.push(t(lang, 'diffClean', { root: found.root }));
+  else out.push(theme.bold(t(lang, 'diffHead', { root: found.root, changed: found.changed.length, untracked: found.untracked.length })));
   for (const rel of found.changed) out.push(`  ${theme.yellow('M')}${mark(rel)} ${rel}`);
   for (const rel of found.untracked) out.push(`  ${theme.green('?')}${mark(rel)} ${rel}`);
   if (session.some((f) => found.changed.concat(found.untracked).some((rel) => path.join(found.root, rel) === f)))
-    out.push(theme.dim(ms(lang, 'diffLegend')));
+    out.push(theme.dim(t(lang, 'diffLegend')));
   const lines = found.diff
     .replace(/\n$/, '')
     .split('\n')
@@ -73,33 +69,33 @@ export async function diffText(
     // A new file's text only where the model could read it without a question (never a secret file).
     const secret = app.agent.verdictOf({ tool: 'fs.read', path: file } as Step).level !== 'L0';
     const shown = secret ? undefined : newFileLines(file);
-    body.push(`+++ ${rel} ${ms(lang, 'diffNewFile')}`);
-    if (secret) body.push(ms(lang, 'diffSecret'));
-    else if (!shown) body.push(ms(lang, 'diffNotText'));
-    else body.push(...shown.lines, ...(shown.more ? [ms(lang, 'diffMoreLines', { n: shown.more })] : []));
+    body.push(`+++ ${rel} ${t(lang, 'diffNewFile')}`);
+    if (secret) body.push(t(lang, 'diffSecret'));
+    else if (!shown) body.push(t(lang, 'diffNotText'));
+    else body.push(...shown.lines, ...(shown.more ? [t(lang, 'diffMoreLines', { n: shown.more })] : []));
   }
   if (body.length) {
     out.push('', ...colorDiff(body.slice(0, DIFF_MAX_LINES).join('\n'), theme));
-    if (body.length > DIFF_MAX_LINES) out.push(theme.dim(ms(lang, 'diffCut', { n: body.length - DIFF_MAX_LINES })));
+    if (body.length > DIFF_MAX_LINES) out.push(theme.dim(t(lang, 'diffCut', { n: body.length - DIFF_MAX_LINES })));
   }
   const rel = (f: string) => path.relative(cwd, f) || f;
-  if (found.sessionOnly.length) out.push(theme.dim(ms(lang, 'diffSessionOnly', { files: found.sessionOnly.map(rel).join(', ') })));
+  if (found.sessionOnly.length) out.push(theme.dim(t(lang, 'diffSessionOnly', { files: found.sessionOnly.map(rel).join(', ') })));
   return out.join('\n');
 }
 
 /** `/export [file] [--force]`: write the conversation as Markdown; what to say. */
 export function exportText(app: Pick<AppAgent, 'agent'>, arg: string, cwd: string, at: Date, theme: Theme, lang: Lang): string {
   const records = app.agent.transcript();
-  if (!records.some((r) => r.t === 'user')) return theme.yellow(ms(lang, 'exportEmpty'));
+  if (!records.some((r) => r.t === 'user')) return theme.yellow(t(lang, 'exportEmpty'));
   const target = exportTarget(arg, cwd, app.agent.sessionId);
-  if ('error' in target) return theme.yellow(ms(lang, target.error === 'exists' ? 'exportExists' : 'exportFolder', { file: target.file }));
+  if ('error' in target) return theme.yellow(t(lang, target.error === 'exists' ? 'exportExists' : 'exportFolder', { file: target.file }));
   try {
     writeExport(target.file, transcriptMarkdown(records, { id: app.agent.sessionId, cwd, at: at.toISOString(), lang }));
   } catch (err) {
-    return theme.red(ms(lang, 'exportFailed', { file: target.file, why: (err as Error).message.split('\n')[0] }));
+    return theme.red(t(lang, 'exportFailed', { file: target.file, why: (err as Error).message.split('\n')[0] }));
   }
   const messages = records.filter((r) => r.t === 'user').length;
-  return theme.green(ms(lang, target.replaced ? 'exportReplaced' : 'exportWritten', { file: target.file, n: messages }));
+  return theme.green(t(lang, target.replaced ? 'exportReplaced' : 'exportWritten', { file: target.file, n: messages }));
 }
 
 /** The slash commands of `ai -i`: `command` routes each to what answers it. */
@@ -144,7 +140,7 @@ export abstract class ScreenCommands extends ScreenExtras {
       case 'mcp':
         return this.print(await mcpCommand(arg, this.app!.mcp, this.theme, this.lang, (text) => this.print(text)));
       case 'pull':
-        return this.print((await this.modelService?.pull(arg, agent.getProfile())) ?? xs(this.lang, 'pullNoService'));
+        return this.print((await this.modelService?.pull(arg, agent.getProfile())) ?? t(this.lang, 'pullNoService'));
       case 'trust':
         return this.print(trustCommand(arg, this.options.cwd, this.app!.paths.trust, this.lang));
       case 'rewind':
@@ -169,7 +165,7 @@ export abstract class ScreenCommands extends ScreenExtras {
   /** A command that cannot run during a turn says so; true when a turn runs. */
   private busyOnly(name: CommandName): boolean {
     if (!this.task) return false;
-    this.print(this.theme.yellow(ts(this.lang, 'busyCommand', { command: `/${name}` })));
+    this.print(this.theme.yellow(t(this.lang, 'busyCommand', { command: `/${name}` })));
     return true;
   }
 
@@ -179,7 +175,7 @@ export abstract class ScreenCommands extends ScreenExtras {
     const { agent } = this.app!;
     agent.clear();
     this.queue.length = 0;
-    this.print(ts(this.lang, 'cleared', { id: agent.sessionId }));
+    this.print(t(this.lang, 'screenCleared', { id: agent.sessionId }));
   }
 
   /** `/mode [low|high|<run mode>]`: the tier or the run mode set, or both shown. */
@@ -187,48 +183,48 @@ export abstract class ScreenCommands extends ScreenExtras {
     const { agent } = this.app!;
     if (arg === 'low' || arg === 'high') {
       agent.setMode(arg);
-      return ts(this.lang, 'modeSet', { mode: arg });
+      return t(this.lang, 'screenModeSet', { mode: arg });
     }
     if ((RUN_MODES as readonly string[]).includes(arg)) {
       const r = agent.setRunMode(arg as RunMode);
       return r.ok
-        ? ts(this.lang, 'runModeNow', { mode: arg })
-        : this.theme.yellow(ts(this.lang, 'runModeSkipped', { mode: arg, reason: r.reason }));
+        ? t(this.lang, 'runModeNow', { mode: arg })
+        : this.theme.yellow(t(this.lang, 'runModeSkipped', { mode: arg, reason: r.reason }));
     }
-    return ts(this.lang, 'modeNow', { mode: agent.getMode() }) + '\n' + ts(this.lang, 'runModeNow', { mode: agent.getRunMode() });
+    return t(this.lang, 'modeNow', { mode: agent.getMode() }) + '\n' + t(this.lang, 'runModeNow', { mode: agent.getRunMode() });
   }
 
   /** `/profile [name]`: switch to a profile llm-base knows, or show the current one. */
   private profileCommand(arg: string): string {
     const { agent } = this.app!;
-    if (!arg) return ts(this.lang, 'profileNow', { profile: agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile') });
+    if (!arg) return t(this.lang, 'profileNow', { profile: agent.getProfile() ?? this.llmDefault ?? t(this.lang, 'defaultProfile') });
     const names = this.llmProfiles?.names;
     if (names && !names.includes(arg)) {
-      return this.theme.yellow(ts(this.lang, 'profileMissing', { profile: arg, list: names.join(', ') || '-' }));
+      return this.theme.yellow(t(this.lang, 'profileMissing', { profile: arg, list: names.join(', ') || '-' }));
     }
     agent.setProfile(arg);
-    return ts(this.lang, 'profileSet', { profile: arg });
+    return t(this.lang, 'screenProfileSet', { profile: arg });
   }
 
   /** `/resume <id>`: a session of this folder, by its id. */
   private resumeCommand(name: CommandName, arg: string): void {
     if (this.busyOnly(name)) return;
-    if (!arg) return this.print(ts(this.lang, 'resumeUsage'));
+    if (!arg) return this.print(t(this.lang, 'resumeUsage'));
     const file = path.join(this.app!.paths.sessionsDir, `${arg}.jsonl`);
-    if (!/^[\w.-]+$/.test(arg) || !fs.existsSync(file)) return this.print(this.theme.yellow(ts(this.lang, 'resumeMissing', { id: arg })));
+    if (!/^[\w.-]+$/.test(arg) || !fs.existsSync(file)) return this.print(this.theme.yellow(t(this.lang, 'resumeMissing', { id: arg })));
     const { skipped } = this.app!.agent.resume(arg);
     this.print(this.resumedText(arg, skipped));
   }
 
   /** `/steer <text>`: into the running turn; first in the queue when it cannot take it; idle, a turn of its own. */
   private steerCommand(arg: string): void {
-    if (!arg) return this.print(ts(this.lang, 'steerUsage'));
-    if (this.task && this.app!.agent.steer(arg)) return this.print(this.theme.dim(`↳ ${ts(this.lang, 'steered')}`));
+    if (!arg) return this.print(t(this.lang, 'steerUsage'));
+    if (this.task && this.app!.agent.steer(arg)) return this.print(this.theme.dim(`↳ ${t(this.lang, 'steered')}`));
     if (this.task) {
       this.queue.unshift(arg);
       return;
     }
-    this.print(this.theme.dim(ts(this.lang, 'steerIdle')));
+    this.print(this.theme.dim(t(this.lang, 'steerIdle')));
     this.startTurn(arg);
   }
 
@@ -239,17 +235,17 @@ export abstract class ScreenCommands extends ScreenExtras {
     if (this.busyOnly(name)) return;
     const pick = parseRewindArg(arg);
     const done = pick && agent.rewind(pick.turn, pick);
-    if (!done) return this.print(this.theme.yellow(ts(this.lang, pick ? 'rewindMissing' : 'rewindUsage', { turn: pick?.turn ?? 0 })));
+    if (!done) return this.print(this.theme.yellow(t(this.lang, pick ? 'rewindMissing' : 'rewindUsage', { turn: pick?.turn ?? 0 })));
     this.refreshContextFill();
     this.print(formatRewind(done, this.options.cwd, this.theme, this.lang).join('\n'));
   }
 
   /** `/next <text>`: queued after the running turn, or sent now. */
   private nextCommand(arg: string): void {
-    if (!arg) return this.print(ts(this.lang, 'nextUsage'));
+    if (!arg) return this.print(t(this.lang, 'nextUsage'));
     if (this.task) {
       this.queue.push(arg);
-      return this.print(this.theme.dim(ts(this.lang, 'nextQueued')));
+      return this.print(this.theme.dim(t(this.lang, 'nextQueued')));
     }
     this.startTurn(arg);
   }
@@ -268,7 +264,7 @@ export abstract class ScreenCommands extends ScreenExtras {
     const pick = parseModelArg(arg, this.llmProfiles);
     if ('error' in pick)
       return this.theme.yellow(
-        ts(this.lang, pick.error === 'tier' ? 'modelUsage' : 'profileMissing', {
+        t(this.lang, pick.error === 'tier' ? 'modelUsage' : 'profileMissing', {
           profile: arg.split(':')[0],
           list: this.llmProfiles?.names.join(', ') || '-',
         }),
@@ -276,8 +272,8 @@ export abstract class ScreenCommands extends ScreenExtras {
     if (pick.profile) agent.setProfile(pick.profile);
     if (pick.tier) agent.setMode(pick.tier);
     const tier = agent.getMode();
-    const profile = agent.getProfile() ?? this.llmDefault ?? ts(this.lang, 'defaultProfile');
-    return ts(this.lang, 'modelNow', { profile, tier, model: modelOf(this.llmProfiles, agent.getProfile(), tier) ?? '?' });
+    const profile = agent.getProfile() ?? this.llmDefault ?? t(this.lang, 'defaultProfile');
+    return t(this.lang, 'modelNow', { profile, tier, model: modelOf(this.llmProfiles, agent.getProfile(), tier) ?? '?' });
   }
 
   /** What `/resume` (and `-c`) says: the id, and the last exchanges so the user sees where

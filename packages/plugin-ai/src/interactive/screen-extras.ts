@@ -15,7 +15,6 @@ import { notificationSequence, notifySettings } from './notify';
 import { reducePick, type PickState } from './pick';
 import { reduceSearch, searchMatch, startSearch, type SearchState } from './prompt-search';
 import { ScreenTurns } from './screen-turns';
-import { ms } from './strings-more';
 import { shellStep, userRanEvent } from './user-shell';
 import { stringWidth } from './width';
 import { findGitRoot } from '../context/project-context';
@@ -23,6 +22,7 @@ import { editExternally } from './external-editor';
 import { fireNotification } from '../extensions/notify-hook';
 import { toolRunner } from '../lazy-modules';
 import type { NotificationType } from '../extensions/notify-hook';
+import { t } from '../i18n';
 
 /** Lines of output a command the person ran shows on screen (a step the model ran shows 5). */
 export const USER_OUTPUT_LINES = 400;
@@ -105,7 +105,7 @@ export abstract class ScreenExtras extends ScreenTurns {
     const tr = toolRunner();
     const found = tr.completeWorkspacePath({ workspace: tr.findWorkspace(this.options.cwd), cwd: this.options.cwd, partial });
     if (!found.length) {
-      this.notice = ms(this.lang, 'atNone', { partial: `@${partial}` });
+      this.notice = t(this.lang, 'atNone', { partial: `@${partial}` });
       return true;
     }
     const next = found.length === 1 ? found[0] + (found[0].endsWith('/') ? '' : ' ') : commonPrefix(found);
@@ -145,7 +145,7 @@ export abstract class ScreenExtras extends ScreenTurns {
    * in full; the model reads it with the next message. No model request. */
   protected runShell(line: string): void {
     const made = shellStep(line);
-    if ('error' in made) return this.print(this.theme.yellow(ms(this.lang, 'shellNotRun', { line, why: made.error })));
+    if ('error' in made) return this.print(this.theme.yellow(t(this.lang, 'shellNotRun', { line, why: made.error })));
     const { agent } = this.app!;
     const controller = new AbortController();
     this.resetOutput();
@@ -175,26 +175,26 @@ export abstract class ScreenExtras extends ScreenTurns {
       return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file.replace(this.env.HOME ?? '\0', '~');
     };
     const choices = [
-      ms(this.lang, 'memoryProject', { file: shown(targets[0].file) }),
-      ms(this.lang, 'memoryUser', { file: shown(targets[1].file) }),
-      ms(this.lang, 'memoryCancel'),
+      t(this.lang, 'memoryProject', { file: shown(targets[0].file) }),
+      t(this.lang, 'memoryUser', { file: shown(targets[1].file) }),
+      t(this.lang, 'memoryCancel'),
     ];
-    this.askPick(ms(this.lang, 'memoryWhere', { text }), choices, (i) => {
+    this.askPick(t(this.lang, 'memoryWhere', { text }), choices, (i) => {
       const target = targets[i];
-      if (!target) return this.print(this.theme.dim(ms(this.lang, 'memoryNotAdded')));
+      if (!target) return this.print(this.theme.dim(t(this.lang, 'memoryNotAdded')));
       const r = appendMemoryLine(target, text, this.projectRoot);
       if ('error' in r) {
         const e = r.error;
         const why =
           e.code === 'outside'
-            ? ms(this.lang, 'memoryOutside', { real: e.real })
+            ? t(this.lang, 'memoryOutside', { real: e.real })
             : e.code === 'not_file'
-              ? ms(this.lang, 'memoryNotFile')
+              ? t(this.lang, 'memoryNotFile')
               : e.message;
-        return this.print(this.theme.red(ms(this.lang, 'memoryFailed', { file: shown(target.file), why })));
+        return this.print(this.theme.red(t(this.lang, 'memoryFailed', { file: shown(target.file), why })));
       }
       this.app?.agent.noteForNextMessage(memoryAddedEvent(shown(r.file), target.scope, text));
-      this.print(this.theme.green(ms(this.lang, 'memoryAdded', { file: shown(r.file) })));
+      this.print(this.theme.green(t(this.lang, 'memoryAdded', { file: shown(r.file) })));
     });
   }
 
@@ -206,9 +206,9 @@ export abstract class ScreenExtras extends ScreenTurns {
 
   /** Ctrl+G and `/edit`: the prompt in the person's editor; what they saved goes back on the line (not sent). */
   protected async editPrompt(text: string): Promise<void> {
-    if (this.task) return this.print(this.theme.yellow(ms(this.lang, 'editBusy')));
+    if (this.task) return this.print(this.theme.yellow(t(this.lang, 'editBusy')));
     if (!this.surface.live || !this.surface.suspend || !this.surface.resume)
-      return this.print(this.theme.yellow(ms(this.lang, 'editNoTerminal')));
+      return this.print(this.theme.yellow(t(this.lang, 'editNoTerminal')));
     const out = await editExternally(text, this.env, {
       suspend: () => this.surface.suspend!(),
       resume: () => {
@@ -220,10 +220,10 @@ export abstract class ScreenExtras extends ScreenTurns {
       this.editor = { ...this.editor, text: out.text, cursor: out.text.length };
       return this.render();
     }
-    if (out.reason === 'none') return this.print(this.theme.yellow(ms(this.lang, 'editNoEditor')));
+    if (out.reason === 'none') return this.print(this.theme.yellow(t(this.lang, 'editNoEditor')));
     this.print(
       this.theme.yellow(
-        ms(this.lang, out.reason === 'unsplittable' ? 'editUnsplittable' : 'editFailed', {
+        t(this.lang, out.reason === 'unsplittable' ? 'editUnsplittable' : 'editFailed', {
           command: out.command,
           detail: out.reason === 'failed' ? out.detail : '',
         }),
@@ -260,16 +260,16 @@ export abstract class ScreenExtras extends ScreenTurns {
     super.turnDone(result);
     const { afterSeconds } = notifySettings(this.app?.config);
     if (started !== undefined && result.outcome !== 'aborted' && this.now() - started >= afterSeconds * 1000)
-      this.notifyPerson('idle_prompt', ms(this.lang, 'notifyTurnDone'));
+      this.notifyPerson('idle_prompt', t(this.lang, 'notifyTurnDone'));
   }
 
   // ── drawing ───────────────────────────────────────────────────────────────────────
 
   protected override frameExtras(): Partial<LiveView> {
     const extras: Partial<LiveView> = {};
-    if (this.pick) extras.pick = { ...this.pick.state, keys: ms(this.lang, 'pickKeys', { n: this.pick.state.choices.length }) };
+    if (this.pick) extras.pick = { ...this.pick.state, keys: t(this.lang, 'pickKeys', { n: this.pick.state.choices.length }) };
     if (this.search) {
-      const prefix = ms(this.lang, this.search.failed ? 'searchFailed' : 'searchLabel');
+      const prefix = t(this.lang, this.search.failed ? 'searchFailed' : 'searchLabel');
       const label = `${prefix}'${this.search.query}': `;
       extras.search = {
         label,
@@ -283,7 +283,7 @@ export abstract class ScreenExtras extends ScreenTurns {
 
   protected override statusLine(): string {
     const line = super.statusLine();
-    return this.shellMode ? `  ${this.theme.yellow(ms(this.lang, 'statusShell'))} ·${line.slice(1)}` : line;
+    return this.shellMode ? `  ${this.theme.yellow(t(this.lang, 'statusShell'))} ·${line.slice(1)}` : line;
   }
 
   protected override hintLines(): string[] {

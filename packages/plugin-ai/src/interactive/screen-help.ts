@@ -5,8 +5,8 @@ import type { Lang } from '../i18n';
 import type { LoadedInstructions } from '../context/project-context';
 import type { CustomCommand } from '../extensions/commands';
 import { COMMANDS, type CommandName } from './commands';
-import { ts } from './strings';
 import type { Theme } from './theme';
+import { t } from '../i18n';
 
 /** `/help`: the built-in commands, the custom ones (with where each came from), the keys and input forms. */
 export function helpText(custom: readonly CustomCommand[], theme: Theme, lang: Lang): string {
@@ -20,13 +20,13 @@ export function helpText(custom: readonly CustomCommand[], theme: Theme, lang: L
     export: '/export [file]',
     review: '/review [focus]',
   };
-  const lines = [theme.bold(ts(lang, 'helpTitle'))];
-  for (const c of COMMANDS) lines.push(`  ${theme.cyan((usage[c] ?? `/${c}`).padEnd(width))} ${ts(lang, `help_${c}`)}`);
+  const lines = [theme.bold(t(lang, 'helpTitle'))];
+  for (const c of COMMANDS) lines.push(`  ${theme.cyan((usage[c] ?? `/${c}`).padEnd(width))} ${t(lang, `help_${c}`)}`);
   for (const c of custom)
     lines.push(
       `  ${theme.cyan(`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`.padEnd(width))} ${c.description} ${theme.dim(`(${c.origin})`)}`,
     );
-  lines.push(theme.dim(ts(lang, 'helpKeys')));
+  lines.push(theme.dim(t(lang, 'helpKeys')));
   return lines.join('\n');
 }
 
@@ -39,11 +39,11 @@ export function memoryText(memory: readonly LoadedInstructions[], cap: number, c
     if (m.scope === 'user' && m.file.startsWith(home + path.sep)) return `~${m.file.slice(home.length)}`;
     return (path.relative(cwd, m.file) || m.file).split(path.sep).join('/');
   };
-  if (!memory.length) return ts(lang, 'memoryNone', { cap });
+  if (!memory.length) return t(lang, 'memoryNone', { cap });
   const lines = memory.map((m) => {
     const indent = m.importedBy ? '    ↳ ' : '  ';
-    const cut = m.truncated ? ` ${theme.yellow(ts(lang, 'memoryCut'))}` : '';
-    return `${indent}${rel(m)}  ${theme.dim(ts(lang, 'statusTokens', { n: m.tokens }))}${cut}`;
+    const cut = m.truncated ? ` ${theme.yellow(t(lang, 'memoryCut'))}` : '';
+    return `${indent}${rel(m)}  ${theme.dim(t(lang, 'statusTokens', { n: m.tokens }))}${cut}`;
   });
-  return [ts(lang, 'memoryHead', { cap }), ...lines].join('\n');
+  return [t(lang, 'memoryHead', { cap }), ...lines].join('\n');
 }

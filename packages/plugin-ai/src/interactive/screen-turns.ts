@@ -20,7 +20,6 @@ import type { CustomCommand } from '../extensions/commands';
 import { commandTurnFor, fileRefsFor, findCommand } from '../extensions/command-run';
 import { createMarkdownRenderer, looksLikeMarkdown } from './markdown';
 import { PROMPT } from './live-frame';
-import { ts } from './strings';
 import { truncateWidth } from './width';
 import { OUTPUT_KEEP, ScreenBase } from './screen-base';
 import { countNewlines } from './screen-text';
@@ -114,12 +113,12 @@ export abstract class ScreenTurns extends ScreenBase {
       const before = agent.contextSizes();
       const r = await agent.compact({ signal: controller.signal });
       if (!r) {
-        this.print(ts(this.lang, 'compactNone', { total: before.window }));
+        this.print(t(this.lang, 'compactNone', { total: before.window }));
       } else {
         const sizes = agent.contextSizes();
         const summary = agent.summary();
         const lines = [
-          ts(this.lang, 'compactDone', {
+          t(this.lang, 'compactDone', {
             method: r.method,
             before: r.before,
             after: r.after,
@@ -153,7 +152,7 @@ export abstract class ScreenTurns extends ScreenBase {
       case 'answered':
         break;
       case 'aborted':
-        this.print(this.theme.yellow(ts(this.lang, 'interrupted')));
+        this.print(this.theme.yellow(t(this.lang, 'interrupted')));
         break;
       case 'step_limit':
         this.print(this.theme.yellow(result.message));
@@ -181,7 +180,7 @@ export abstract class ScreenTurns extends ScreenBase {
       if (interrupted) {
         const restored = [...this.queue.splice(0), this.editor.text].filter(Boolean).join('\n');
         this.editor = setText(this.editor, restored);
-        this.print(this.theme.dim(ts(this.lang, 'restoredQueue')));
+        this.print(this.theme.dim(t(this.lang, 'restoredQueue')));
       } else {
         const next = this.queue.shift()!;
         this.print(this.echoLine(next));
@@ -303,24 +302,24 @@ export abstract class ScreenTurns extends ScreenBase {
       const text = reply.message;
       const markdown = !raw && looksLikeMarkdown(text, reply.data?.format);
       const body = markdown ? this.renderMarkdown(text) : text;
-      const lines = [raw ? this.theme.dim(ts(this.lang, 'rawMarker')) : '', body].filter(Boolean);
+      const lines = [raw ? this.theme.dim(t(this.lang, 'rawMarker')) : '', body].filter(Boolean);
       const offered = (reply.data?.suggestions ?? []).filter((s) => s.trim() !== '');
       // In plan mode an answer after steps plan mode held back is a plan: running it is the first
       // quick reply (a greeting or a plain answer offers nothing to run).
       const plan = this.app?.agent.getRunMode() === 'plan' && this.plannedSteps > 0;
-      const suggestions = (plan ? [ts(this.lang, 'runPlan'), ...offered] : offered).slice(0, 9);
+      const suggestions = (plan ? [t(this.lang, 'runPlan'), ...offered] : offered).slice(0, 9);
       this.suggestions = suggestions;
       this.suggestionIndex = -1;
       if (suggestions.length)
         lines.push(
           this.theme.dim(suggestions.map((s, i) => `${i + 1} › ${s}`).join('   ')),
-          this.theme.dim(ts(this.lang, 'suggestionsHint')),
+          this.theme.dim(t(this.lang, 'suggestionsHint')),
         );
       this.print(lines.join('\n'));
     } else if (reply.type === 'cmd') {
       if (reply.message) this.print(this.theme.italic(reply.message));
       const expected = reply.data.expected_effect;
-      if (expected) this.print(this.theme.dim(ts(this.lang, 'expected', { text: expected })));
+      if (expected) this.print(this.theme.dim(t(this.lang, 'expected', { text: expected })));
     }
     // an error reply is shown from the turn's result
   }

@@ -17,10 +17,8 @@ import type { InputKey } from './keys';
 import { reduce, setText } from './line-editor';
 import { createQuestion, joinWords, reduceQuestion } from './question';
 import { questionLines } from './live-frame';
-import { ts } from './strings';
 import { QUESTION_GUARD_MS, TYPING_RECENTLY_MS } from './screen-base';
 import { ScreenCommands } from './screen-commands';
-import { ms } from './strings-more';
 import { colorDiff, readLlmProfiles, withWords, wordsOf } from './screen-text';
 import { ModelServiceView } from './model-service-view';
 import { REPLY_ROOM_TOKENS } from '../agent/agent-model';
@@ -59,16 +57,16 @@ export class Screen extends ScreenCommands {
 
   /** The confirm callback given to the agent: shows the question, resolves with the answer. */
   confirm = (request: ConfirmRequest, options: { signal?: AbortSignal } = {}): Promise<AgentConfirmAnswer> => {
-    if (request.verdict.level === 'L2') return Promise.resolve({ action: 'decline', reason: ts(this.lang, 'declinedByUser') });
+    if (request.verdict.level === 'L2') return Promise.resolve({ action: 'decline', reason: t(this.lang, 'declinedByUser') });
     if (this.closing || this.task?.controller.signal.aborted) {
-      return Promise.resolve({ action: 'decline', reason: ts(this.lang, 'interruptedByUser') });
+      return Promise.resolve({ action: 'decline', reason: t(this.lang, 'interruptedByUser') });
     }
     return new Promise((resolve) => {
       if (request.preview) {
         const fields = request.step as unknown as Record<string, unknown>;
         const target = fields.file ?? fields.path;
         const file = typeof target === 'string' ? target : describeStep(request.step);
-        this.print([this.theme.bold(`  ${ts(this.lang, 'preview', { file })}`), ...colorDiff(request.preview, this.theme)].join('\n'));
+        this.print([this.theme.bold(`  ${t(this.lang, 'preview', { file })}`), ...colorDiff(request.preview, this.theme)].join('\n'));
       }
       const words = wordsOf(request.step);
       const now = this.now();
@@ -86,9 +84,9 @@ export class Screen extends ScreenCommands {
         () => {
           if (this.question?.request !== request) return;
           this.question = undefined;
-          this.print(this.theme.dim(`  ✗ ${ts(this.lang, 'questionWithdrawn')}`));
+          this.print(this.theme.dim(`  ✗ ${t(this.lang, 'questionWithdrawn')}`));
           this.render();
-          resolve({ action: 'decline', reason: ts(this.lang, 'questionWithdrawn') });
+          resolve({ action: 'decline', reason: t(this.lang, 'questionWithdrawn') });
         },
         { once: true },
       );
@@ -96,7 +94,7 @@ export class Screen extends ScreenCommands {
       if (!this.surface.live) this.print(questionLines(this.questionView()!, this.theme, this.lang).join('\n'));
       this.notifyPerson(
         'permission_prompt',
-        ms(this.lang, 'notifyQuestion', { step: request.summary?.title ?? describeStep(request.step) }),
+        t(this.lang, 'notifyQuestion', { step: request.summary?.title ?? describeStep(request.step) }),
       );
       this.render();
     });
@@ -180,14 +178,14 @@ export class Screen extends ScreenCommands {
       answer = { action: 'edit', step: withWords(q.request.step, outcome.edited) };
       this.print(this.theme.dim(`  ✎ ${joinWords(outcome.edited)}`));
     } else if (outcome.choice === 'decline') {
-      answer = { action: 'decline', reason: ts(this.lang, 'declinedByUser') };
-      this.print(this.theme.dim(`  ✗ ${ts(this.lang, 'choice_decline')}`));
+      answer = { action: 'decline', reason: t(this.lang, 'declinedByUser') };
+      this.print(this.theme.dim(`  ✗ ${t(this.lang, 'choice_decline')}`));
     } else if ((outcome.choice === 'allow-always' || outcome.choice === 'allow-project') && q.request.rule) {
       answer = { action: 'allow-rule' };
       this.print(this.theme.dim(`  ✓ ${this.saveRule(q.request.rule, outcome.choice === 'allow-project')}`));
     } else {
       answer = { action: outcome.choice === 'allow-always' || outcome.choice === 'allow-project' ? 'run' : outcome.choice };
-      this.print(this.theme.dim(`  ✓ ${ts(this.lang, `choice_${outcome.choice}`, { key: q.request.sessionKey })}`));
+      this.print(this.theme.dim(`  ✓ ${t(this.lang, `choice_${outcome.choice}`, { key: q.request.sessionKey })}`));
     }
     q.resolve(answer);
   }
@@ -197,7 +195,7 @@ export class Screen extends ScreenCommands {
     if (this.question) {
       const q = this.question;
       this.question = undefined;
-      q.resolve({ action: 'decline', reason: ts(this.lang, 'interruptedByUser') });
+      q.resolve({ action: 'decline', reason: t(this.lang, 'interruptedByUser') });
       this.task?.controller.abort();
       return;
     }
@@ -212,12 +210,12 @@ export class Screen extends ScreenCommands {
     if (this.exitArmed) return void this.exit();
     // Armed until any other key: the hint stays on screen as long as it holds.
     this.exitArmed = true;
-    this.notice = ts(this.lang, 'exitHint');
+    this.notice = t(this.lang, 'exitHint');
   }
 
   private disarmExit(): void {
     this.exitArmed = false;
-    if (this.notice === ts(this.lang, 'exitHint')) this.notice = undefined;
+    if (this.notice === t(this.lang, 'exitHint')) this.notice = undefined;
   }
 
   // ── what was typed ────────────────────────────────────────────────────────────────
@@ -232,10 +230,10 @@ export class Screen extends ScreenCommands {
       const next = RUN_MODES[(at + i) % RUN_MODES.length];
       const r = agent.setRunMode(next);
       if (r.ok) {
-        this.notice = ts(this.lang, 'runModeNow', { mode: next }) + skipped;
+        this.notice = t(this.lang, 'runModeNow', { mode: next }) + skipped;
         return;
       }
-      skipped = ` (${ts(this.lang, 'runModeSkipped', { mode: next, reason: r.reason })})`;
+      skipped = ` (${t(this.lang, 'runModeSkipped', { mode: next, reason: r.reason })})`;
     }
   }
 
@@ -244,9 +242,9 @@ export class Screen extends ScreenCommands {
     const file = this.app!.paths.config;
     try {
       addAllowRule(file, rule, here ? (findGitRoot(this.options.cwd) ?? this.options.cwd) : undefined);
-      return ts(this.lang, 'ruleSaved', { rule, file });
+      return t(this.lang, 'ruleSaved', { rule, file });
     } catch (err) {
-      return ts(this.lang, 'ruleNotSaved', { rule, file, reason: (err as Error).message });
+      return t(this.lang, 'ruleNotSaved', { rule, file, reason: (err as Error).message });
     }
   }
 
@@ -283,9 +281,9 @@ export class Screen extends ScreenCommands {
       return;
     }
     // "Run this plan" (offered under an answer in plan mode): back to default mode, then go.
-    if (parsed.kind === 'message' && text.trim() === ts(this.lang, 'runPlan') && this.app.agent.getRunMode() === 'plan') {
+    if (parsed.kind === 'message' && text.trim() === t(this.lang, 'runPlan') && this.app.agent.getRunMode() === 'plan') {
       this.app.agent.setRunMode('default');
-      this.print(this.theme.dim(ts(this.lang, 'runModeNow', { mode: 'default' })));
+      this.print(this.theme.dim(t(this.lang, 'runModeNow', { mode: 'default' })));
     }
     if (this.customCommand(text)) {
       // A custom command is a prompt template, expanded when its turn starts (startTurn).
@@ -296,9 +294,9 @@ export class Screen extends ScreenCommands {
     if (parsed.kind === 'unknown') {
       // A dropped file's absolute path looks like a command: an image that exists is attached instead.
       if (imageRefs(text).alone && this.attachImages(text) !== text) return this.render();
-      const suggest = parsed.suggestion ? ts(this.lang, 'didYouMean', { name: parsed.suggestion }) : '';
+      const suggest = parsed.suggestion ? t(this.lang, 'didYouMean', { name: parsed.suggestion }) : '';
       this.print(
-        this.theme.yellow(ts(this.lang, 'unknownCommand', { name: parsed.name, suggest, list: COMMANDS.map((c) => `/${c}`).join(' ') })),
+        this.theme.yellow(t(this.lang, 'unknownCommand', { name: parsed.name, suggest, list: COMMANDS.map((c) => `/${c}`).join(' ') })),
       );
       return;
     }

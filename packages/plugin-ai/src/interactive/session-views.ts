@@ -7,8 +7,8 @@ import type { Lang } from '../i18n';
 import type { RewindResult } from '../agent/agent-rewind';
 import type { UsageTotals } from '../agent/events';
 import type { UndoResult } from '../agent/runner-types';
-import { ts } from './strings';
 import type { Theme } from './theme';
+import { t } from '../i18n';
 
 export type Tier = 'low' | 'high';
 export interface ProfileModels {
@@ -38,18 +38,18 @@ export function formatModels(
   theme: Theme,
   lang: Lang,
 ): string[] {
-  if (!profiles?.names.length) return [ts(lang, 'modelNoProfiles')];
+  if (!profiles?.names.length) return [t(lang, 'modelNoProfiles')];
   const using = current.profile ?? profiles.defaultName;
-  const lines = [ts(lang, 'modelHead')];
+  const lines = [t(lang, 'modelHead')];
   for (const name of profiles.names) {
     for (const tier of ['low', 'high'] as const) {
       const id = profiles.models[name]?.[tier] ?? '?';
       const mark = name === using && tier === current.tier;
-      const line = `  ${mark ? '●' : ' '} ${name}:${tier}  ${id}${name === profiles.defaultName && tier === 'low' ? `  ${ts(lang, 'modelDefault')}` : ''}`;
+      const line = `  ${mark ? '●' : ' '} ${name}:${tier}  ${id}${name === profiles.defaultName && tier === 'low' ? `  ${t(lang, 'modelDefault')}` : ''}`;
       lines.push(mark ? theme.bold(line) : line);
     }
   }
-  lines.push(theme.dim(ts(lang, 'modelUsage')));
+  lines.push(theme.dim(t(lang, 'modelUsage')));
   return lines;
 }
 
@@ -59,14 +59,14 @@ export function formatCheckpoints(
   theme: Theme,
   lang: Lang,
 ): string[] {
-  if (!points.length) return [ts(lang, 'rewindNone')];
-  const lines = [ts(lang, 'rewindHead')];
+  if (!points.length) return [t(lang, 'rewindNone')];
+  const lines = [t(lang, 'rewindHead')];
   for (const p of points) {
     const time = p.at.slice(11, 16);
     lines.push(`  ${String(p.turn).padStart(3)}  ${time}  ${p.title}`);
-    if (p.notRestorable.length) lines.push(theme.dim(`         ${ts(lang, 'rewindNotRestorable', { steps: p.notRestorable.join(', ') })}`));
+    if (p.notRestorable.length) lines.push(theme.dim(`         ${t(lang, 'rewindNotRestorable', { steps: p.notRestorable.join(', ') })}`));
   }
-  lines.push(theme.dim(ts(lang, 'rewindUsage')));
+  lines.push(theme.dim(t(lang, 'rewindUsage')));
   return lines;
 }
 
@@ -84,11 +84,11 @@ export function formatRewind(r: RewindResult, cwd: string, theme: Theme, lang: L
     const x = path.relative(cwd, p);
     return x && !x.startsWith('..') && !path.isAbsolute(x) ? x : p;
   };
-  const lines = [ts(lang, 'rewindDone', { turn: r.turn, dropped: r.droppedTurns })];
-  for (const f of r.files?.restored ?? []) lines.push(theme.green(ts(lang, 'undoRestored', { path: rel(f.path), action: f.action })));
+  const lines = [t(lang, 'rewindDone', { turn: r.turn, dropped: r.droppedTurns })];
+  for (const f of r.files?.restored ?? []) lines.push(theme.green(t(lang, 'undoRestored', { path: rel(f.path), action: f.action })));
   for (const f of r.files?.skipped ?? [])
-    lines.push(theme.yellow(ts(lang, 'undoSkipped', { path: rel(f.path), reason: f.message ?? f.reason })));
-  if (r.notRestored.length) lines.push(theme.yellow(ts(lang, 'rewindNotRestored', { steps: r.notRestored.join(', ') })));
+    lines.push(theme.yellow(t(lang, 'undoSkipped', { path: rel(f.path), reason: f.message ?? f.reason })));
+  if (r.notRestored.length) lines.push(theme.yellow(t(lang, 'rewindNotRestored', { steps: r.notRestored.join(', ') })));
   return lines;
 }
 
@@ -103,9 +103,9 @@ type Cost = { usage: UsageTotals; amount?: number; currency?: string };
 
 function costLine(what: 'costSession' | 'costTurn', c: Cost, lang: Lang): string {
   const u = c.usage;
-  const parts = [ts(lang, 'cost', { what: ts(lang, what), input: u.input_tokens, output: u.output_tokens, calls: u.calls })];
-  if (u.cached_tokens) parts.push(ts(lang, 'costCached', { cached: u.cached_tokens }));
-  if (c.amount !== undefined && c.currency) parts.push(ts(lang, 'costMoney', { money: money(c.amount, c.currency) }));
+  const parts = [t(lang, 'cost', { what: t(lang, what), input: u.input_tokens, output: u.output_tokens, calls: u.calls })];
+  if (u.cached_tokens) parts.push(t(lang, 'costCached', { cached: u.cached_tokens }));
+  if (c.amount !== undefined && c.currency) parts.push(t(lang, 'costMoney', { money: money(c.amount, c.currency) }));
   return parts.join(' ');
 }
 
@@ -115,23 +115,23 @@ export function formatCost(session: Cost, turn: Cost | undefined, lang: Lang): s
   const shown = [session, ...(turn && turn.usage.calls ? [turn] : [])];
   const lines = [costLine('costSession', session, lang)];
   if (shown.length > 1) lines.push(costLine('costTurn', turn!, lang));
-  if (shown.some((c) => c.amount === undefined || !c.currency)) lines.push(ts(lang, 'costNoPrices'));
+  if (shown.some((c) => c.amount === undefined || !c.currency)) lines.push(t(lang, 'costNoPrices'));
   return lines;
 }
 
 /** What `/undo` says: each file restored or not, relative to the working folder. */
 export function formatUndo(result: UndoResult | null, cwd: string, theme: Theme, lang: Lang): string {
-  if (!result || (!result.restored.length && !result.skipped.length)) return ts(lang, 'undoNone');
+  if (!result || (!result.restored.length && !result.skipped.length)) return t(lang, 'undoNone');
   const rel = (p: string) => {
     const r = path.relative(cwd, p);
     return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : p;
   };
-  const lines = [ts(lang, 'undoDone')];
-  for (const r of result.restored) lines.push(theme.green(ts(lang, 'undoRestored', { path: rel(r.path), action: r.action })));
+  const lines = [t(lang, 'undoDone')];
+  for (const r of result.restored) lines.push(theme.green(t(lang, 'undoRestored', { path: rel(r.path), action: r.action })));
   for (const r of result.skipped) {
     const reason =
-      r.message ?? ts(lang, r.reason === 'changed_since' ? 'undoChangedSince' : r.reason === 'not_kept' ? 'undoNotKept' : 'undoError');
-    lines.push(theme.yellow(ts(lang, 'undoSkipped', { path: rel(r.path), reason })));
+      r.message ?? t(lang, r.reason === 'changed_since' ? 'undoChangedSince' : r.reason === 'not_kept' ? 'undoNotKept' : 'undoError');
+    lines.push(theme.yellow(t(lang, 'undoSkipped', { path: rel(r.path), reason })));
   }
   return lines.join('\n');
 }

@@ -10,8 +10,8 @@ import { describeExtras } from '../extensions/trust-describe';
 import { hookShell } from '../extensions/hook-process';
 import { projectExtras, TrustStore, type ProjectExtras } from '../extensions/trust';
 import { findGitRoot } from '../context/project-context';
-import { xs } from './strings-ext';
 import { createPromptsUi } from '../setup/ui';
+import { t } from '../i18n';
 
 export interface TrustQuestionIo {
   input: NodeJS.ReadStream;
@@ -29,21 +29,21 @@ export function trustQuestionLines(
   extras: ProjectExtras = projectExtras(workspace),
 ): string[] {
   const d = describeExtras(extras);
-  const lines = [xs(lang, changed ? 'trustAskChanged' : 'trustAsk', { folder: workspace })];
-  if (d.servers.length) lines.push(xs(lang, 'trustServers'), ...d.servers.map((s) => `    ${s}`));
+  const lines = [t(lang, changed ? 'trustAskChanged' : 'trustAsk', { folder: workspace })];
+  if (d.servers.length) lines.push(t(lang, 'trustServers'), ...d.servers.map((s) => `    ${s}`));
   for (const f of d.settings) {
-    lines.push(xs(lang, 'trustSettingsFile', { file: f.file }));
-    if (f.hooks.length) lines.push(xs(lang, 'trustHooks', { shell: hookShell().name }), ...f.hooks.map((h) => `      ${h}`));
-    if (f.rules.allow + f.rules.ask) lines.push(xs(lang, 'trustRules', f.rules));
-    if (f.env.length) lines.push(xs(lang, 'trustEnv', { names: f.env.join(', ') }));
-    if (f.checks?.length) lines.push(xs(lang, 'trustChecks'), ...f.checks.map((c) => `      ${c}`));
+    lines.push(t(lang, 'trustSettingsFile', { file: f.file }));
+    if (f.hooks.length) lines.push(t(lang, 'trustHooks', { shell: hookShell().name }), ...f.hooks.map((h) => `      ${h}`));
+    if (f.rules.allow + f.rules.ask) lines.push(t(lang, 'trustRules', f.rules));
+    if (f.env.length) lines.push(t(lang, 'trustEnv', { names: f.env.join(', ') }));
+    if (f.checks?.length) lines.push(t(lang, 'trustChecks'), ...f.checks.map((c) => `      ${c}`));
   }
-  if (d.skills.length) lines.push(xs(lang, 'trustSkills'), ...d.skills.map((s) => `    ${s}`));
-  if (d.code.length) lines.push(xs(lang, 'trustCode'), ...d.code.map((f) => `    ${f}`));
-  if (d.commands.length) lines.push(xs(lang, 'trustCommands'), ...d.commands.map((f) => `    ${f}`));
-  if (d.agents.length) lines.push(xs(lang, 'trustAgents'), ...d.agents.map((f) => `    ${f}`));
-  if (d.ignored.length) lines.push(xs(lang, 'trustIgnored', { what: d.ignored.join(', ') }));
-  if (d.unreadable.length) lines.push(xs(lang, 'trustUnreadable', { what: d.unreadable.join('; ') }));
+  if (d.skills.length) lines.push(t(lang, 'trustSkills'), ...d.skills.map((s) => `    ${s}`));
+  if (d.code.length) lines.push(t(lang, 'trustCode'), ...d.code.map((f) => `    ${f}`));
+  if (d.commands.length) lines.push(t(lang, 'trustCommands'), ...d.commands.map((f) => `    ${f}`));
+  if (d.agents.length) lines.push(t(lang, 'trustAgents'), ...d.agents.map((f) => `    ${f}`));
+  if (d.ignored.length) lines.push(t(lang, 'trustIgnored', { what: d.ignored.join(', ') }));
+  if (d.unreadable.length) lines.push(t(lang, 'trustUnreadable', { what: d.unreadable.join('; ') }));
   return lines;
 }
 
@@ -58,12 +58,12 @@ export async function askProjectTrust(cwd: string, trustFile: string, lang: Lang
   let yes: boolean | undefined;
   try {
     io.output.write('\n' + trustQuestionLines(workspace, state === 'changed', lang).join('\n') + '\n');
-    yes = await createPromptsUi({ input: io.input, output: io.output, lang }).confirm(xs(lang, 'trustQuestion'), false);
+    yes = await createPromptsUi({ input: io.input, output: io.output, lang }).confirm(t(lang, 'trustQuestion'), false);
   } finally {
     io.resume();
   }
   if (yes) {
     store.trust(extras);
-    io.output.write(xs(lang, 'trustOn') + '\n');
+    io.output.write(t(lang, 'trustOn') + '\n');
   }
 }

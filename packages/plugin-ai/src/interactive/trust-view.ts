@@ -9,23 +9,23 @@ import { listProjectRules, listRules, removeRule } from '../sessions/permissions
 import type { Theme } from './theme';
 import { projectExtras, TrustStore } from '../extensions/trust';
 import { findGitRoot } from '../context/project-context';
-import { ts } from './strings';
+import { t } from '../i18n';
 
 export function trustCommand(arg: string, cwd: string, trustFile: string, lang: Lang): string {
   const workspace = findGitRoot(cwd) ?? cwd;
   const extras = projectExtras(workspace);
   const store = new TrustStore(trustFile);
-  if (!extras.files.length) return ts(lang, 'trustNothing', { folder: workspace });
+  if (!extras.files.length) return t(lang, 'trustNothing', { folder: workspace });
   const files = extras.files.map((f) => `  ${f.rel}`).join('\n');
   if (arg === 'yes') {
     store.trust(extras);
-    return `${ts(lang, 'trustDone', { folder: workspace })}\n${files}`;
+    return `${t(lang, 'trustDone', { folder: workspace })}\n${files}`;
   }
   if (arg === 'no') {
     store.revoke(workspace);
-    return ts(lang, 'trustRevoked', { folder: workspace });
+    return t(lang, 'trustRevoked', { folder: workspace });
   }
-  return `${ts(lang, `trust_${store.state(extras)}` as 'trust_trusted', { folder: workspace })}\n${files}\n${ts(lang, 'trustUsage')}`;
+  return `${t(lang, `trust_${store.state(extras)}` as 'trust_trusted', { folder: workspace })}\n${files}\n${t(lang, 'trustUsage')}`;
 }
 
 /**
@@ -42,41 +42,41 @@ export function permissionsText(
 ): string {
   try {
     const m = /^remove\s+(.+)$/.exec(arg);
-    if (m) return ts(lang, removeRule(file, m[1].trim(), folder) ? 'ruleRemoved' : 'ruleMissing', { rule: m[1].trim(), file });
+    if (m) return t(lang, removeRule(file, m[1].trim(), folder) ? 'ruleRemoved' : 'ruleMissing', { rule: m[1].trim(), file });
     const rules = listRules(file);
     const here = listProjectRules(file, folder);
     const lines: string[] = [];
     for (const effect of ['deny', 'ask', 'allow'] as const) for (const r of rules[effect]) lines.push(`  ${effect.padEnd(5)}  ${r}`);
     for (const effect of ['deny', 'ask', 'allow'] as const)
-      for (const r of here[effect]) lines.push(`  ${effect.padEnd(5)}  ${r}  ${ts(lang, 'rulesHere')}`);
+      for (const r of here[effect]) lines.push(`  ${effect.padEnd(5)}  ${r}  ${t(lang, 'rulesHere')}`);
     // The other files' rules apply too (the project's, Claude Code's); they are changed there.
     const other: string[] = [];
     for (const set of others)
       for (const effect of ['deny', 'ask', 'allow'] as const)
         for (const r of set[effect] ?? []) other.push(`  ${effect.padEnd(5)}  ${r}  · ${set.source}`);
-    const mine = lines.length ? [ts(lang, 'rulesHead', { file }), ...lines] : [ts(lang, 'rulesNone', { file })];
-    if (!other.length) return lines.length ? [...mine, theme.dim(ts(lang, 'rulesUsage'))].join('\n') : mine[0];
-    return [...mine, ts(lang, 'rulesOther'), ...other, ...(lines.length ? [theme.dim(ts(lang, 'rulesUsage'))] : [])].join('\n');
+    const mine = lines.length ? [t(lang, 'rulesHead', { file }), ...lines] : [t(lang, 'rulesNone', { file })];
+    if (!other.length) return lines.length ? [...mine, theme.dim(t(lang, 'rulesUsage'))].join('\n') : mine[0];
+    return [...mine, t(lang, 'rulesOther'), ...other, ...(lines.length ? [theme.dim(t(lang, 'rulesUsage'))] : [])].join('\n');
   } catch (err) {
-    return theme.yellow(ts(lang, 'rulesUnreadable', { file, reason: (err as Error).message }));
+    return theme.yellow(t(lang, 'rulesUnreadable', { file, reason: (err as Error).message }));
   }
 }
 
 /** `/skills`: the skills found, with where they come from; their index is in the system prompt. */
 export function skillsText(skills: ReadonlyArray<{ name: string; description: string; scope: string; dir: string }>, lang: Lang): string {
-  if (!skills.length) return ts(lang, 'skillsNone');
+  if (!skills.length) return t(lang, 'skillsNone');
   return [
-    ts(lang, 'skillsHead'),
-    ...skills.map((s) => `  ${s.name}  (${ts(lang, s.scope === 'user' ? 'skillUser' : 'skillProject')}: ${s.dir})  ${s.description}`),
+    t(lang, 'skillsHead'),
+    ...skills.map((s) => `  ${s.name}  (${t(lang, s.scope === 'user' ? 'skillUser' : 'skillProject')}: ${s.dir})  ${s.description}`),
   ].join('\n');
 }
 
 /** `/hooks`: every hook of the session, with its event, matcher and the file it came from. */
 export function hooksText(hooks: ReadonlyArray<{ event: string; matcher?: RegExp; command: string; source: string }>, lang: Lang): string {
-  if (!hooks.length) return ts(lang, 'hooksNone');
+  if (!hooks.length) return t(lang, 'hooksNone');
   const matcher = (m?: RegExp) => (m ? m.source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '') : '*');
   return [
-    ts(lang, 'hooksHead'),
+    t(lang, 'hooksHead'),
     ...hooks.map((h) => `  ${h.event}  ${matcher(h.matcher)}  ${h.command.replace(/\s+/g, ' ').slice(0, 120)}  · ${h.source}`),
   ].join('\n');
 }

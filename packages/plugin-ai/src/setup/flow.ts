@@ -5,7 +5,6 @@ import { aiPaths, slothtoolHome } from '../home';
 import { t, type Lang } from '../i18n';
 import { readRegistry, type Registry } from '../config/registry';
 import { installCommandText, llmBaseSpec, resolveHostCommand, runInstall, type HostCommand, type SpawnFn } from './host';
-import { st } from './i18n';
 import { loadSetupLlmBase, type DoctorReport, type SetupLlmBase, type SetupProfile } from './llm-base-module';
 import { probeTransports } from './transport-probe';
 import { hostedPresets } from './presets';
@@ -22,7 +21,7 @@ import { CANCEL, chooseServer, RESCAN, type Draft, type Remembered, type Step } 
 import { createPromptsUi, type SetupUi } from './ui';
 
 /** Print one of the setup's messages. */
-type Say = (key: Parameters<typeof st>[1], vars?: Record<string, string | number>) => void;
+type Say = (key: Parameters<typeof t>[1], vars?: Record<string, string | number>) => void;
 
 /** How a setup ended. */
 export type SetupStatus = 'ready' | 'cancelled' | 'saved-unverified';
@@ -69,7 +68,7 @@ export async function runSetup(options: RunSetupOptions): Promise<SetupResult> {
   const env = options.env ?? process.env;
   const output = options.output ?? process.stdout;
   const ui = options.ui ?? createPromptsUi({ input: options.input ?? process.stdin, output, lang });
-  const say: Say = (key, vars) => ui.print(st(lang, key, vars));
+  const say: Say = (key, vars) => ui.print(t(lang, key, vars));
   const cancelled = (): SetupResult => {
     say('cancelled');
     return { status: 'cancelled' };
@@ -158,11 +157,11 @@ async function saveOrAsk(
     return { status: 'ready', profile: name };
   }
   const next = await ui.select(
-    st(lang, 'afterFail'),
+    t(lang, 'afterFail'),
     [
-      { title: st(lang, 'afterRetry'), value: 'retry' },
-      { title: st(lang, 'afterSaveAnyway', { name }), value: 'save' },
-      { title: st(lang, 'afterCancel'), value: 'cancel' },
+      { title: t(lang, 'afterRetry'), value: 'retry' },
+      { title: t(lang, 'afterSaveAnyway', { name }), value: 'save' },
+      { title: t(lang, 'afterCancel'), value: 'cancel' },
     ],
     0,
   );
@@ -229,25 +228,25 @@ async function ensureLlmBase(
   const spec = llmBaseSpec(env);
   const command = installCommandText(host, spec);
   const where = first.vars.path;
-  const detail = first.code !== 'LLM_BASE_MISSING' && typeof where === 'string' ? st(lang, 'brokenDetail', { path: where }) : '';
-  ui.print(st(lang, 'noLlmBase', { detail }));
-  const yes = await ui.confirm(st(lang, 'offerInstall', { command }), true);
+  const detail = first.code !== 'LLM_BASE_MISSING' && typeof where === 'string' ? t(lang, 'brokenDetail', { path: where }) : '';
+  ui.print(t(lang, 'noLlmBase', { detail }));
+  const yes = await ui.confirm(t(lang, 'offerInstall', { command }), true);
   if (!yes) {
-    ui.print(st(lang, 'cancelled'));
+    ui.print(t(lang, 'cancelled'));
     return undefined;
   }
-  ui.print(st(lang, 'installing', { command }));
+  ui.print(t(lang, 'installing', { command }));
   const run = await runInstall(host, { env, output, spec, spawn: options.spawn ?? (nodeSpawn as SpawnFn) });
   if (run.code !== 0) {
-    ui.print(st(lang, 'installFailed', { detail: run.error ?? `exit code ${run.code}`, command }));
+    ui.print(t(lang, 'installFailed', { detail: run.error ?? `exit code ${run.code}`, command }));
     return undefined;
   }
   const again = load();
   if (AiError.isInstance(again)) {
-    ui.print(st(lang, 'installedButMissing', { detail: t(lang, again.key, again.vars) }));
+    ui.print(t(lang, 'installedButMissing', { detail: t(lang, again.key, again.vars) }));
     return undefined;
   }
-  ui.print(st(lang, 'installed'));
+  ui.print(t(lang, 'installed'));
   return again;
 }
 
@@ -257,16 +256,16 @@ async function chooseModels(ui: SetupUi, lang: Lang, draft: Draft): Promise<Step
   if (models.length > 1) {
     const choices = models.map((m) => ({ title: m, value: m }));
     const at = (m: string, fallback: number) => (models.includes(m) ? models.indexOf(m) : fallback);
-    const low = await ui.select(st(lang, 'chooseLow'), choices, at(draft.low_default, 0));
+    const low = await ui.select(t(lang, 'chooseLow'), choices, at(draft.low_default, 0));
     if (low === undefined) return CANCEL;
-    const high = await ui.select(st(lang, 'chooseHigh'), choices, at(draft.high_default, models.indexOf(low)));
+    const high = await ui.select(t(lang, 'chooseHigh'), choices, at(draft.high_default, models.indexOf(low)));
     if (high === undefined) return CANCEL;
     return { done: true, value: { low, high } };
   }
-  const validate = (v: string) => (v.trim() ? true : st(lang, 'modelEmpty'));
-  const low = await ui.text(st(lang, 'askLow'), { initial: draft.low_default || undefined, validate });
+  const validate = (v: string) => (v.trim() ? true : t(lang, 'modelEmpty'));
+  const low = await ui.text(t(lang, 'askLow'), { initial: draft.low_default || undefined, validate });
   if (low === undefined) return CANCEL;
-  const high = await ui.text(st(lang, 'askHigh'), { initial: draft.high_default || low.trim(), validate });
+  const high = await ui.text(t(lang, 'askHigh'), { initial: draft.high_default || low.trim(), validate });
   if (high === undefined) return CANCEL;
   return { done: true, value: { low: low.trim(), high: high.trim() } };
 }
@@ -277,10 +276,10 @@ type Verdict = { kind: 'ok' } | { kind: 'saved' } | { kind: 'failed' } | { kind:
 function printReport(ui: SetupUi, lang: Lang, report: DoctorReport): void {
   for (const c of report.checks) {
     const key = c.skipped ? 'checkSkip' : c.ok ? 'checkOk' : 'checkFail';
-    ui.print(st(lang, key, { id: c.id, message: c.message }));
-    if (!c.ok && !c.skipped && c.fix) ui.print(st(lang, 'checkFix', { fix: c.fix }));
+    ui.print(t(lang, key, { id: c.id, message: c.message }));
+    if (!c.ok && !c.skipped && c.fix) ui.print(t(lang, 'checkFix', { fix: c.fix }));
   }
-  ui.print(st(lang, report.ok ? 'verdictOk' : 'verdictFail'));
+  ui.print(t(lang, report.ok ? 'verdictOk' : 'verdictFail'));
 }
 
 /**
@@ -289,7 +288,7 @@ function printReport(ui: SetupUi, lang: Lang, report: DoctorReport): void {
  * 'failed-saved') and taken back by the caller when the person does not keep it.
  */
 async function verify(llm: SetupLlmBase, ui: SetupUi, lang: Lang, name: string, profile: SetupProfile): Promise<Verdict> {
-  ui.print(st(lang, 'checking', { name }));
+  ui.print(t(lang, 'checking', { name }));
   if (llm.doctor) {
     const report = await llm.doctor(name, { profile });
     printReport(ui, lang, report);
@@ -297,23 +296,23 @@ async function verify(llm: SetupLlmBase, ui: SetupUi, lang: Lang, name: string, 
   }
   const saved = save(llm, name, profile);
   if (saved !== true) {
-    ui.print(st(lang, 'saveFailed', { message: saved }));
+    ui.print(t(lang, 'saveFailed', { message: saved }));
     return { kind: 'failed' };
   }
-  ui.print(st(lang, 'noDoctor'));
+  ui.print(t(lang, 'noDoctor'));
   const res = (await llm.llm_chat([{ role: 'user', content: 'Reply with exactly this JSON object: {"ok": true}' }], 'low', name)) as {
     success?: boolean;
     data?: { _fallback?: unknown };
     error?: { code?: string; message?: string };
   };
   if (res && res.success === true && res.data?._fallback !== true) {
-    ui.print(st(lang, 'pingOk'));
+    ui.print(t(lang, 'pingOk'));
     return { kind: 'saved' };
   }
   const failure =
     res?.success === true
-      ? { code: 'JSON', message: st(lang, 'pingNotJson') }
+      ? { code: 'JSON', message: t(lang, 'pingNotJson') }
       : { code: res?.error?.code ?? '?', message: res?.error?.message ?? '?' };
-  ui.print(st(lang, 'pingFail', failure));
+  ui.print(t(lang, 'pingFail', failure));
   return { kind: 'failed-saved' };
 }

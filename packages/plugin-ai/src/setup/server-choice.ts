@@ -4,11 +4,11 @@
  * before any model name is asked, with the choice to type the address again (kept as typed).
  */
 import type { Lang } from '../i18n';
-import { st } from './i18n';
 import type { PresetInfo } from './llm-base-module';
 import { localPreset, type HostedPreset, type PresetExtras } from './presets';
 import { answersAsOllama, fetchModels, type FetchFn, type FoundServer } from './probe';
 import type { Choice, SetupUi } from './ui';
+import { t } from '../i18n';
 
 /** Time-out of the `/models` request to a chosen server (a hosted one may be far away). */
 const MODELS_TIMEOUT_MS = 5000;
@@ -68,7 +68,7 @@ export async function chooseServer(
   const withKey = hosted.findIndex((h) => env[h.keyEnv]?.trim());
   const again = remembered.choice ? choices.findIndex((c) => c.value === remembered.choice) : -1;
   const initial = again >= 0 ? again : found.length || withKey < 0 ? 0 : withKey;
-  const picked = await ui.select(st(lang, 'chooseServer'), choices, initial);
+  const picked = await ui.select(t(lang, 'chooseServer'), choices, initial);
   if (!picked || picked === 'cancel') return CANCEL;
   if (picked === 'rescan') return RESCAN;
   const asking: Asking = { ui, lang, env, fetchFn };
@@ -87,22 +87,22 @@ function serverChoices(
 ): Choice<ServerChoice>[] {
   return [
     ...found.map((f, i) => ({
-      title: st(lang, 'choiceLocal', {
+      title: t(lang, 'choiceLocal', {
         label: f.label,
         url: f.baseUrl,
-        models: f.models.length ? st(lang, 'choiceLocalModels', { n: f.models.length }) : st(lang, 'choiceLocalNoModels'),
+        models: f.models.length ? t(lang, 'choiceLocalModels', { n: f.models.length }) : t(lang, 'choiceLocalNoModels'),
       }),
       value: `local:${i}` as const,
     })),
     ...hosted.map((h) => ({
       title: env[h.keyEnv]?.trim()
-        ? st(lang, 'choiceHostedEnvSet', { label: h.label, env: h.keyEnv })
-        : st(lang, 'choiceHosted', { label: h.label }),
+        ? t(lang, 'choiceHostedEnvSet', { label: h.label, env: h.keyEnv })
+        : t(lang, 'choiceHosted', { label: h.label }),
       value: `hosted:${h.name}` as const,
     })),
-    { title: st(lang, 'choiceOther'), value: 'other' },
-    ...(canRescan ? [{ title: st(lang, 'choiceRescan'), value: 'rescan' as const }] : []),
-    { title: st(lang, 'choiceCancel'), value: 'cancel' },
+    { title: t(lang, 'choiceOther'), value: 'other' },
+    ...(canRescan ? [{ title: t(lang, 'choiceRescan'), value: 'rescan' as const }] : []),
+    { title: t(lang, 'choiceCancel'), value: 'cancel' },
   ];
 }
 
@@ -168,9 +168,9 @@ async function fromHostedPreset({ ui, lang, env, fetchFn }: Asking, picked: `hos
 async function fromTypedAddress({ ui, lang, env, fetchFn }: Asking, previousUrl: string | undefined): Promise<Chosen> {
   let typedUrl = previousUrl;
   for (;;) {
-    const url = await ui.text(st(lang, 'askUrl'), {
+    const url = await ui.text(t(lang, 'askUrl'), {
       initial: typedUrl,
-      validate: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? true : st(lang, 'badUrl')),
+      validate: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? true : t(lang, 'badUrl')),
     });
     if (url === undefined) return CANCEL;
     const baseUrl = url.trim().replace(/\/+$/, '');
@@ -210,13 +210,13 @@ async function ifUnreachable(
   detail: string,
   canRetype: boolean,
 ): Promise<'retype' | 'go-on' | undefined> {
-  ui.print(st(lang, 'serverUnreachable', { url, detail }));
+  ui.print(t(lang, 'serverUnreachable', { url, detail }));
   const choices: Choice<'retype' | 'go-on' | 'cancel'>[] = [
-    ...(canRetype ? [{ title: st(lang, 'unreachableRetype'), value: 'retype' as const }] : []),
-    { title: st(lang, 'unreachableGoOn'), value: 'go-on' },
-    { title: st(lang, 'choiceCancel'), value: 'cancel' },
+    ...(canRetype ? [{ title: t(lang, 'unreachableRetype'), value: 'retype' as const }] : []),
+    { title: t(lang, 'unreachableGoOn'), value: 'go-on' },
+    { title: t(lang, 'choiceCancel'), value: 'cancel' },
   ];
-  const next = await ui.select(st(lang, 'afterFail'), choices, 0);
+  const next = await ui.select(t(lang, 'afterFail'), choices, 0);
   return next === 'cancel' ? undefined : next;
 }
 
@@ -231,29 +231,29 @@ async function askKey(
 ): Promise<Step<string>> {
   const isSet = Boolean(env[keyEnv]?.trim());
   const choices: Choice<'env' | 'other-env' | 'paste' | 'none'>[] = [
-    ...(allowNone ? [{ title: st(lang, 'keyNone'), value: 'none' as const }] : []),
-    { title: st(lang, isSet ? 'keyUseEnv' : 'keyUseEnvUnset', { env: keyEnv }), value: 'env' },
-    { title: st(lang, 'keyPaste'), value: 'paste' },
-    { title: st(lang, 'keyOtherEnv'), value: 'other-env' },
+    ...(allowNone ? [{ title: t(lang, 'keyNone'), value: 'none' as const }] : []),
+    { title: t(lang, isSet ? 'keyUseEnv' : 'keyUseEnvUnset', { env: keyEnv }), value: 'env' },
+    { title: t(lang, 'keyPaste'), value: 'paste' },
+    { title: t(lang, 'keyOtherEnv'), value: 'other-env' },
   ];
   const initial = allowNone ? 0 : isSet ? 0 : 1;
-  const how = await ui.select(st(lang, 'keyHow', { label }), choices, initial);
+  const how = await ui.select(t(lang, 'keyHow', { label }), choices, initial);
   if (!how) return CANCEL;
   if (how === 'none') return { done: true, value: '' };
   let name = keyEnv;
   if (how === 'paste') {
-    const key = await ui.password(st(lang, 'askKey'), { validate: (v) => (v.trim() ? true : st(lang, 'keyEmpty')) });
+    const key = await ui.password(t(lang, 'askKey'), { validate: (v) => (v.trim() ? true : t(lang, 'keyEmpty')) });
     if (key === undefined) return CANCEL;
     return { done: true, value: key.trim() };
   }
   if (how === 'other-env') {
-    const typed = await ui.text(st(lang, 'askEnvName'), {
-      validate: (v) => (ENV_NAME.test(v.trim().replace(/^\$/, '')) ? true : st(lang, 'badEnvName')),
+    const typed = await ui.text(t(lang, 'askEnvName'), {
+      validate: (v) => (ENV_NAME.test(v.trim().replace(/^\$/, '')) ? true : t(lang, 'badEnvName')),
     });
     if (typed === undefined) return CANCEL;
     name = typed.trim().replace(/^\$/, '');
   }
-  if (!env[name]?.trim()) ui.print(st(lang, 'envUnsetWarn', { env: name }));
+  if (!env[name]?.trim()) ui.print(t(lang, 'envUnsetWarn', { env: name }));
   return { done: true, value: `env:${name}` };
 }
 
@@ -270,10 +270,10 @@ async function listModels(
   const ref = /^env:(.+)$/.exec(apiKey);
   const key = ref ? (env[ref[1]] ?? '').trim() : apiKey;
   if (ref && !key) return { models: [], detail: '' };
-  ui.print(st(lang, 'fetchingModels', { url: baseUrl }));
+  ui.print(t(lang, 'fetchingModels', { url: baseUrl }));
   const r = await fetchModels(baseUrl, { timeoutMs: MODELS_TIMEOUT_MS, apiKey: key || undefined, fetch: fetchFn });
   if (!r.answered) return { models: [], reached: false, detail: r.detail };
   if (r.models.length) return { models: r.models, reached: true, detail: '' };
-  ui.print(st(lang, 'modelsNone', { detail: `HTTP ${r.status}` }));
+  ui.print(t(lang, 'modelsNone', { detail: `HTTP ${r.status}` }));
   return { models: [], reached: true, detail: '' };
 }

@@ -1,6 +1,6 @@
 import type { Lang } from '../i18n';
-import { st } from './i18n';
 import { promptsModule } from '../lazy-modules';
+import { t } from '../i18n';
 
 /** A choice of a select question. */
 export interface Choice<T extends string> {
@@ -32,7 +32,7 @@ export interface PromptsUiOptions {
 export function createPromptsUi(options: PromptsUiOptions): SetupUi {
   const prompts = promptsModule();
   const { input, output } = options;
-  const hint = st(options.lang, 'choiceHint');
+  const hint = t(options.lang, 'choiceHint');
   const ask = async <T>(question: Record<string, unknown>): Promise<T | undefined> => {
     let cancelled = false;
     const answers = await prompts(
