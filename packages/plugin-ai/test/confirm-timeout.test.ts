@@ -3,10 +3,9 @@ import * as os from 'os';
 import * as path from 'path';
 import { createToolRunner } from '@holic512/tool-runner';
 import { Agent } from '../src/agent/agent';
-import { Screen, type Surface } from '../src/interactive/screen';
-import { createTheme } from '../src/interactive/theme';
 import type { ConfirmFn, StepRunner } from '../src/agent/runner-types';
 import { chat, cmd, config, fakeLlm, verdict } from './helpers';
+import { fakeScreen } from './helpers/screen';
 
 // confirmTimeoutSec: a question nobody answers is withdrawn, the step declined, the model told.
 let dir: string;
@@ -49,16 +48,7 @@ test('without confirmTimeoutSec the question is asked with no time limit (nothin
 });
 
 test('in ai -i the withdrawn question leaves the screen and says so', async () => {
-  const printed: string[] = [];
-  const surface: Surface = {
-    columns: 80,
-    rows: 24,
-    live: true,
-    print: (t) => void printed.push(t),
-    render: () => undefined,
-    clearScreen: () => undefined,
-  };
-  const screen = new Screen({ lang: 'en', theme: createTheme(false), surface, cwd: dir, now: () => 100_000 });
+  const { screen, printed } = fakeScreen({ cwd: dir, now: () => 100_000 });
   const withdraw = new AbortController();
   const answer = screen.confirm(
     {

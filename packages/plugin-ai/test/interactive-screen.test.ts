@@ -1,30 +1,12 @@
-import { Screen, type Surface } from '../src/interactive/screen';
-import type { LiveFrame } from '../src/interactive/terminal';
-import { createTheme } from '../src/interactive/theme';
 import type { ConfirmRequest } from '../src/agent/runner-types';
 import { verdict } from './helpers';
+import { fakeApp, fakeScreen } from './helpers/screen';
 
 // The screen controller with a fake surface and a fake clock (no agent needed for these).
 
 function setup() {
   let now = 10_000;
-  const printed: string[] = [];
-  let frame: LiveFrame = { lines: [] };
-  const surface: Surface = {
-    columns: 80,
-    rows: 24,
-    live: true,
-    print: (text) => void printed.push(text),
-    render: (f) => void (frame = f),
-    clearScreen: () => undefined,
-  };
-  const screen = new Screen({ lang: 'en', theme: createTheme(false), surface, cwd: '/w', now: () => now });
-  return {
-    screen,
-    printed,
-    frame: () => frame.lines.join('\n'),
-    tick: (ms: number) => void (now += ms),
-  };
+  return { ...fakeScreen({ now: () => now }), tick: (ms: number) => void (now += ms) };
 }
 
 const request: ConfirmRequest = {
@@ -72,42 +54,8 @@ test('Ctrl+C at a question declines it at once, guarded or not', async () => {
   await expect(answer).resolves.toEqual({ action: 'decline', reason: 'interrupted by the user' });
 });
 
-/** Just enough of an AppAgent for commands that do not call the model. */
-function fakeApp(extra: Record<string, unknown> = {}) {
-  const agent = {
-    on: () => () => undefined,
-    contextSizes: () => ({
-      system: 1,
-      summary: 0,
-      digest: 0,
-      window: 0,
-      windowMessages: 0,
-      total: 1,
-      budget: 100,
-      marks: { budget: 95, fold: 76, summarize: 57, target: 38 },
-      nextFold: 75,
-      folds: 0,
-    }),
-    usage: () => ({ input_tokens: 0, output_tokens: 0, calls: 0 }),
-    getMode: () => 'low',
-    getRunMode: () => 'default',
-    setRunMode: () => ({ ok: true }),
-    getProfile: () => null,
-    sessionId: 's1',
-    dispose: () => undefined,
-    ...extra,
-  };
-  return {
-    agent,
-    config: { context: { projectContextMaxTokens: 1000 } },
-    registry: { plugins: {} },
-    paths: { home: '/nonexistent', sessionsDir: '/nonexistent/s', config: '/nonexistent/ai.json' },
-    memory: (extra.memory as unknown[]) ?? [],
-  } as never;
-}
-
 test('/memory lists the memory files in use (imports under what imported them), with their size and the cap', () => {
-  const { screen, printed } = setup();
+  const { screen, submit } = setup();
   screen.attach(
     fakeApp({
       memory: [
@@ -117,8 +65,7 @@ test('/memory lists the memory files in use (imports under what imported them), 
       ],
     }),
   );
-  screen.onKeys([{ kind: 'text', text: '/memory' }, { kind: 'enter' }]);
-  expect(printed.at(-1)!.split('\n')).toEqual([
+  expect(submit('/memory').split('\n')).toEqual([
     "Memory in use, the user's then the project's (~/.slothtool/AGENTS.md, ~/.claude/CLAUDE.md; .slothtool/AGENTS.md, AGENTS.md, CLAUDE.md from this folder up to the git root, nearest first; @path imports; at most 1000 tokens in all):",
     '  AGENTS.md  120 tokens',
     '    ↳ docs/style.md  40 tokens',
@@ -126,12 +73,11 @@ test('/memory lists the memory files in use (imports under what imported them), 
   ]);
   const none = setup();
   none.screen.attach(fakeApp());
-  none.screen.onKeys([{ kind: 'text', text: '/memory' }, { kind: 'enter' }]);
-  expect(none.printed.at(-1)).toMatch(/^No memory files: .*up to 1000 tokens.*# <text>/);
+  expect(none.submit('/memory')).toMatch(/^No memory files: .*up to 1000 tokens.*# <text>/);
 });
 
 test('/undo lists what was restored (relative to the working folder) and what was not', () => {
-  const { screen, printed } = setup();
+  const { screen, printed, submit } = setup();
   const undo = jest.fn(() => ({
     restored: [
       { path: '/w/calc.js', action: 'restored' },
@@ -143,7 +89,7 @@ test('/undo lists what was restored (relative to the working folder) and what wa
     ],
   }));
   screen.attach(fakeApp({ undo }));
-  screen.onKeys([{ kind: 'text', text: '/undo' }, { kind: 'enter' }]);
+  submit('/undo');
   expect(undo).toHaveBeenCalledTimes(1);
   expect(printed.at(-1)!.split('\n')).toEqual([
     'Undid the file changes of the last turn that made any:',
@@ -155,10 +101,9 @@ test('/undo lists what was restored (relative to the working folder) and what wa
 });
 
 test('/undo with nothing to undo says so', () => {
-  const { screen, printed } = setup();
+  const { screen, submit } = setup();
   screen.attach(fakeApp({ undo: () => null }));
-  screen.onKeys([{ kind: 'text', text: '/undo' }, { kind: 'enter' }]);
-  expect(printed.at(-1)).toMatch(/^Nothing to undo/);
+  expect(submit('/undo')).toMatch(/^Nothing to undo/);
 });
 
 describe('suggestions are quick replies', () => {
@@ -217,7 +162,7 @@ describe('/model and /rewind', () => {
   };
 
   test('/model lists every profile and tier with its model, switches profile and tier, and the status line names the model', () => {
-    const { screen, printed, frame } = setup();
+    const { screen, printed, frame, submit } = setup();
     let profile: string | null = null;
     let tier = 'low';
     screen.attach(
@@ -230,26 +175,24 @@ describe('/model and /rewind', () => {
     );
     (screen as unknown as { llmProfiles: unknown }).llmProfiles = profiles;
     (screen as unknown as { llmDefault: string }).llmDefault = 'local';
-    screen.onKeys([{ kind: 'text', text: '/model' }, { kind: 'enter' }]);
-    expect(printed.at(-1)!.split('\n').slice(0, 5)).toEqual([
+    expect(submit('/model').split('\n').slice(0, 5)).toEqual([
       'Models of your llm-base profiles (● in use):',
       '  ● local:low  qwen2.5:7b  (default profile)',
       '    local:high  qwen2.5:14b',
       '    ds:low  deepseek-chat',
       '    ds:high  deepseek-reasoner',
     ]);
-    screen.onKeys([{ kind: 'text', text: '/model ds:high' }, { kind: 'enter' }]);
+    submit('/model ds:high');
     expect([profile, tier]).toEqual(['ds', 'high']);
     expect(printed.at(-1)).toBe('Now using ds:high (deepseek-reasoner); the conversation stays.');
     screen.render();
     expect(frame()).toContain('high · ds · deepseek-reasoner');
-    screen.onKeys([{ kind: 'text', text: '/model nope' }, { kind: 'enter' }]);
-    expect(printed.at(-1)).toMatch(/nope/);
+    expect(submit('/model nope')).toMatch(/nope/);
     expect(profile).toBe('ds');
   });
 
   test('/rewind lists the messages with their time; /rewind N files restores and reports', () => {
-    const { screen, printed } = setup();
+    const { screen, printed, submit } = setup();
     const rewind = jest.fn(() => ({
       turn: 2,
       droppedTurns: 3,
@@ -261,28 +204,26 @@ describe('/model and /rewind', () => {
       { turn: 2, at: '2026-11-24T10:05:00.000Z', title: 'edit the notes', notRestorable: ['git commit -m x'] },
     ];
     screen.attach(fakeApp({ rewind, checkpoints }));
-    screen.onKeys([{ kind: 'text', text: '/rewind' }, { kind: 'enter' }]);
-    expect(printed.at(-1)!.split('\n')).toEqual([
+    expect(submit('/rewind').split('\n')).toEqual([
       'Messages you can go back to (the conversation and the files as they were before it):',
       '    1  10:01  look at the notes',
       '    2  10:05  edit the notes',
       '         after it, not restorable: git commit -m x',
       '/rewind <number> [files|conversation] — both by default',
     ]);
-    screen.onKeys([{ kind: 'text', text: '/rewind 2 files' }, { kind: 'enter' }]);
+    submit('/rewind 2 files');
     expect(rewind).toHaveBeenCalledWith(2, { turn: 2, conversation: false, files: true });
     expect(printed.at(-1)!.split('\n')).toEqual([
       'Back to before message 2: 3 messages left the conversation.',
       '  ↺ notes.txt (restored)',
       'Not restored (their effects stay): git commit -m x',
     ]);
-    screen.onKeys([{ kind: 'text', text: '/rewind two' }, { kind: 'enter' }]);
-    expect(printed.at(-1)).toBe('/rewind <number> [files|conversation] — both by default');
+    expect(submit('/rewind two')).toBe('/rewind <number> [files|conversation] — both by default');
   });
 });
 
 test('in plan mode an answer after held-back steps offers "Run this plan" first (a greeting does not); taking it switches to default mode and sends it', () => {
-  const { screen, printed } = setup();
+  const { screen, printed, submit } = setup();
   let mode = 'plan';
   const sent: string[] = [];
   screen.attach(
@@ -307,7 +248,7 @@ test('in plan mode an answer after held-back steps offers "Run this plan" first 
   });
   turn.showReply({ type: 'chat', message: '1. edit a.ts\n2. run the tests', data: { suggestions: ['explain step 2'] } }, false);
   expect(printed.join('\n')).toMatch(/1 › Run this plan {3}2 › explain step 2/);
-  screen.onKeys([{ kind: 'text', text: '1' }, { kind: 'enter' }]);
+  submit('1');
   expect(mode).toBe('default');
   expect(printed.join('\n')).toContain('Mode: default');
 });
@@ -329,7 +270,7 @@ test('/cost: the session and the last turn, cached input tokens, and money from 
 });
 
 test('a custom command is a /name: in /help and Tab completion, and it sends its template with the arguments', () => {
-  const { screen, printed, frame } = setup();
+  const { screen, frame, submit } = setup();
   const sent: string[] = [];
   const review = {
     name: 'review',
@@ -341,11 +282,10 @@ test('a custom command is a /name: in /help and Tab completion, and it sends its
   };
   screen.attach(fakeApp({ send: (t: string) => (sent.push(t), new Promise(() => undefined)), commands: [review] }));
   (screen as unknown as { app: { commands: unknown[] } }).app.commands = [review];
-  screen.onKeys([{ kind: 'text', text: '/help' }, { kind: 'enter' }]);
-  expect(printed.at(-1)).toMatch(/\/review <focus> +Review the staged change/);
+  expect(submit('/help')).toMatch(/\/review <focus> +Review the staged change/);
   screen.onKeys([{ kind: 'text', text: '/rev' }, { kind: 'tab' }]);
   expect(frame()).toContain('› /review ');
-  screen.onKeys([{ kind: 'text', text: 'error handling' }, { kind: 'enter' }]);
+  submit('error handling');
   expect(sent).toEqual(['Review the staged diff. Focus on: error handling']);
 });
 
@@ -353,16 +293,7 @@ test('the step line words the verdict at the screen, in its language, through th
   const secret = `ghp_${'Ab12'.repeat(9)}`;
   const v = verdict('L1', ['read.outside'], { p: 'cat', a: `/etc/${secret}` });
   for (const lang of ['en', 'zh'] as const) {
-    const printed: string[] = [];
-    const surface: Surface = {
-      columns: 80,
-      rows: 24,
-      live: true,
-      print: (text) => void printed.push(text),
-      render: () => undefined,
-      clearScreen: () => undefined,
-    };
-    const screen = new Screen({ lang, theme: createTheme(false), surface, cwd: '/w', now: () => 0 });
+    const { screen, printed } = fakeScreen({ lang });
     (screen as unknown as { onEvent(e: unknown): void }).onEvent({
       type: 'step',
       id: 'cmd_001',

@@ -4,9 +4,9 @@ import * as path from 'path';
 import { createToolRunner } from '@holic512/tool-runner';
 import { policyOf } from '../src/cli/app';
 import { loadConfig } from '../src/config/config';
-import { Screen, type Surface } from '../src/interactive/screen';
-import { createTheme } from '../src/interactive/theme';
+import type { ConfirmRequest } from '../src/agent/runner-types';
 import { verdict } from './helpers';
+import { fakeApp, fakeScreen } from './helpers/screen';
 
 // "Yes, and don't ask again": the rule shown in the question is written to ai.json, survives a
 // restart (a new runner built from the file) and stops the question; /permissions lists and removes it.
@@ -21,58 +21,39 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function screenWith() {
-  const printed: string[] = [];
-  const surface: Surface = {
-    columns: 100,
-    rows: 30,
-    live: true,
-    print: (t) => void printed.push(t),
-    render: () => undefined,
-    clearScreen: () => undefined,
-  };
-  const screen = new Screen({ lang: 'en', theme: createTheme(false), surface, cwd: dir, now: () => 1_000_000 });
-  const agent = {
-    on: () => () => undefined,
-    contextSizes: () => ({
-      system: 1,
-      summary: 0,
-      digest: 0,
-      window: 0,
-      windowMessages: 0,
-      total: 1,
-      budget: 100,
-      marks: { budget: 95, fold: 76, summarize: 57, target: 38 },
-      nextFold: 75,
-      folds: 0,
-    }),
-    usage: () => ({ input_tokens: 0, output_tokens: 0, calls: 0 }),
-    getMode: () => 'low',
-    getRunMode: () => 'default',
-    getProfile: () => null,
-    sessionId: 's',
-    dispose: () => undefined,
-  };
-  screen.attach({
-    agent,
-    config: { context: { projectContextMaxTokens: 1000 } },
-    registry: { plugins: {} },
-    paths: { home: dir, sessionsDir: dir, config: file },
-    memory: [],
-  } as never);
-  return { screen, printed };
+  const { screen, printed, submit } = fakeScreen({ cwd: dir, now: () => 1_000_000, columns: 100, rows: 30 });
+  screen.attach(fakeApp({}, { home: dir, sessionsDir: dir, config: file }));
+  return { screen, printed, submit };
+}
+/** A runner built as after a restart: ai.json read again (with a project's own rules, if given) for a working folder. */
+function runnerFromFile({
+  cwd = dir,
+  project,
+  ...more
+}: Partial<Parameters<typeof createToolRunner>[0]> & { project?: Parameters<typeof policyOf>[2] } = {}) {
+  return createToolRunner({
+    cwd,
+    lang: 'en',
+    sandbox: 'off',
+    policy: policyOf(loadConfig(file), file, project, cwd),
+    confirm: () => ({ action: 'decline' }),
+    ...more,
+  });
 }
 const step = { tool: 'exec' as const, program: 'npm', args: ['run', 'test'] };
+/** The question for `step`, offering `rule` for "don't ask again" when given. */
+const question = (id: string, rule?: string): ConfirmRequest => ({
+  id,
+  step,
+  verdict: verdict('L1'),
+  decision: { level: 'L1', rules: [] },
+  sessionKey: 'npm run test',
+  ...(rule ? { rule } : {}),
+});
 
 test('the dialog offers the exact rule, writes it to ai.json (keeping the rest), and a runner built after a restart does not ask', async () => {
   const { screen, printed } = screenWith();
-  const answer = screen.confirm({
-    id: 'cmd_001',
-    step,
-    verdict: verdict('L1'),
-    decision: { level: 'L1', rules: [] },
-    sessionKey: 'npm run test',
-    rule: 'exec(npm run test)',
-  });
+  const answer = screen.confirm(question('cmd_001', 'exec(npm run test)'));
   screen.onKeys([{ kind: 'text', text: 'd' }]);
   await expect(answer).resolves.toEqual({ action: 'allow-rule' });
   expect(printed.join('\n')).toContain('Allowed from now on: exec(npm run test)');
@@ -81,13 +62,7 @@ test('the dialog offers the exact rule, writes it to ai.json (keeping the rest),
   expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   // A restart: the config is read again and a new runner judges the same step.
   const asked: string[] = [];
-  const runner = createToolRunner({
-    cwd: dir,
-    lang: 'en',
-    sandbox: 'off',
-    policy: policyOf(loadConfig(file), file),
-    confirm: (r) => (asked.push(r.sessionKey), { action: 'decline' }),
-  });
+  const runner = runnerFromFile({ confirm: (r) => (asked.push(r.sessionKey), { action: 'decline' }) });
   const d = runner.judge(step);
   expect(d.level).toBe('L0');
   expect(d.rules.find((r) => r.id === 'permission.allow')?.reason).toContain(file);
@@ -96,46 +71,35 @@ test('the dialog offers the exact rule, writes it to ai.json (keeping the rest),
 
 test('without a rule in the request the choice is not there; numbers pick by position', async () => {
   const { screen } = screenWith();
-  const answer = screen.confirm({
-    id: 'cmd_002',
-    step,
-    verdict: verdict('L1'),
-    decision: { level: 'L1', rules: [] },
-    sessionKey: 'npm run test',
-  });
+  const answer = screen.confirm(question('cmd_002'));
   screen.onKeys([{ kind: 'text', text: '3' }]); // run, allow-session, decline
   await expect(answer).resolves.toMatchObject({ action: 'decline' });
 });
 
 test('/permissions lists every rule by effect and removes one; a broken ai.json is left alone with why', () => {
-  const { screen, printed } = screenWith();
+  const { submit } = screenWith();
   fs.writeFileSync(file, JSON.stringify({ permissions: { allow: ['exec(git log *)'], ask: ['fs.edit(src/**)'], deny: ['exec(rm *)'] } }));
-  screen.onKeys([{ kind: 'text', text: '/permissions' }, { kind: 'enter' }]);
-  expect(printed.at(-1)!.split('\n').slice(1, 4)).toEqual(['  deny   exec(rm *)', '  ask    fs.edit(src/**)', '  allow  exec(git log *)']);
-  screen.onKeys([{ kind: 'text', text: '/permissions remove exec(git log *)' }, { kind: 'enter' }]);
-  expect(printed.at(-1)).toMatch(/^Removed exec\(git log \*\)/);
+  expect(submit('/permissions').split('\n').slice(1, 4)).toEqual([
+    '  deny   exec(rm *)',
+    '  ask    fs.edit(src/**)',
+    '  allow  exec(git log *)',
+  ]);
+  expect(submit('/permissions remove exec(git log *)')).toMatch(/^Removed exec\(git log \*\)/);
   expect(JSON.parse(fs.readFileSync(file, 'utf8')).permissions.allow).toEqual([]);
   fs.writeFileSync(file, '{ broken');
-  screen.onKeys([{ kind: 'text', text: '/permissions' }, { kind: 'enter' }]);
-  expect(printed.at(-1)).toMatch(/Cannot read the rules of/);
+  expect(submit('/permissions')).toMatch(/Cannot read the rules of/);
   expect(fs.readFileSync(file, 'utf8')).toBe('{ broken');
 });
 
 test('trustedPlugins (the original SlothTool setting) is accepted and reaches the runner: their plugin.run steps need no question', () => {
   fs.writeFileSync(file, JSON.stringify({ trustedPlugins: ['weather'], permissions: { allow: ['exec(ls)'] } }));
-  const policy = policyOf(loadConfig(file), file);
-  const runner = createToolRunner({
-    cwd: dir,
-    lang: 'en',
-    sandbox: 'off',
-    policy,
+  const runner = runnerFromFile({
     registry: {
       plugins: {
         weather: { name: '@x/plugin-weather', binPath: '/nonexistent/bin.js' },
         news: { name: '@x/plugin-news', binPath: '/nonexistent/n.js' },
       },
     },
-    confirm: () => ({ action: 'decline' }),
   });
   expect(runner.judge({ tool: 'plugin.run', plugin: 'weather', args: [] })).toMatchObject({ level: 'L0' });
   expect(runner.judge({ tool: 'plugin.run', plugin: 'news', args: [] }).level).toBe('L1');
@@ -156,16 +120,7 @@ describe("a project's own rules (.slothtool/settings.json)", () => {
     );
     trustFile = path.join(dir, 'ai', 'trust.json');
   });
-  const runnerFor = () => {
-    const rules = readProjectRules(project, trustFile);
-    return createToolRunner({
-      cwd: project,
-      lang: 'en',
-      sandbox: 'off',
-      policy: policyOf(loadConfig(file), file, rules.set),
-      confirm: () => ({ action: 'decline' }),
-    });
-  };
+  const runnerFor = () => runnerFromFile({ cwd: project, project: readProjectRules(project, trustFile).set });
 
   test('untrusted: its deny rules apply, its allow rules do not', () => {
     expect(readProjectRules(project, trustFile).trust).toBe('untrusted');
@@ -188,39 +143,23 @@ describe("a project's own rules (.slothtool/settings.json)", () => {
 });
 
 test('"don\'t ask again in this project" keeps the rule in ai.json for this folder only', async () => {
-  const { screen, printed } = screenWith();
-  const answer = screen.confirm({
-    id: 'cmd_003',
-    step,
-    verdict: verdict('L1'),
-    decision: { level: 'L1', rules: [] },
-    sessionKey: 'npm run test',
-    rule: 'exec(npm run test)',
-  });
+  const { screen, submit } = screenWith();
+  const answer = screen.confirm(question('cmd_003', 'exec(npm run test)'));
   screen.onKeys([{ kind: 'text', text: 'p' }]);
   await expect(answer).resolves.toEqual({ action: 'allow-rule' });
   const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
   expect(saved.projectPermissions).toEqual({ [dir]: { allow: ['exec(npm run test)'] } });
   expect(saved.permissions).toEqual({ deny: ['exec(rm *)'] });
-  const judgeIn = (folder: string) =>
-    createToolRunner({
-      cwd: folder,
-      lang: 'en',
-      sandbox: 'off',
-      policy: policyOf(loadConfig(file), file, undefined, folder),
-      confirm: () => ({ action: 'decline' }),
-    }).judge(step).level;
+  const judgeIn = (folder: string) => runnerFromFile({ cwd: folder }).judge(step).level;
   expect(judgeIn(dir)).toBe('L0');
   expect(judgeIn(path.join(dir, 'elsewhere'))).toBe('L1');
-  screen.onKeys([{ kind: 'text', text: '/permissions' }, { kind: 'enter' }]);
-  expect(printed.at(-1)).toContain('  allow  exec(npm run test)  (this project)');
+  expect(submit('/permissions')).toContain('  allow  exec(npm run test)  (this project)');
 });
 
 test('/permissions remove takes a project rule out too', () => {
-  const { screen, printed } = screenWith();
+  const { submit } = screenWith();
   fs.writeFileSync(file, JSON.stringify({ projectPermissions: { [dir]: { allow: ['exec(make)'] }, '/other': { allow: ['exec(make)'] } } }));
-  screen.onKeys([{ kind: 'text', text: '/permissions remove exec(make)' }, { kind: 'enter' }]);
-  expect(printed.at(-1)).toMatch(/^Removed exec\(make\)/);
+  expect(submit('/permissions remove exec(make)')).toMatch(/^Removed exec\(make\)/);
   const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
   expect(saved.projectPermissions[dir].allow).toEqual([]);
   expect(saved.projectPermissions['/other'].allow).toEqual(['exec(make)']);
