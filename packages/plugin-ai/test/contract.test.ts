@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { z } from 'zod';
 import { createToolRunner, tools, toolJsonSchema, validateStep } from '@holic512/tool-runner';
+import { BUILTIN_TOOL_NAMES } from '@holic512/testkit';
 import { parseReply } from '../src/context/protocol';
 
 // The contract between plugin-ai and tool-runner: for every registered tool, the protocol
@@ -55,22 +56,7 @@ function stepsOf(name: string): fc.Arbitrary<Record<string, unknown>> {
 const anyStep = fc.oneof(...tools.map((t) => stepsOf(t.name)), anyValue, fc.record({ tool: fc.string() }));
 
 test('every built-in tool is registered with a description in both languages and a JSON Schema', () => {
-  expect(tools.map((t) => t.name)).toEqual([
-    'exec',
-    'plugin.run',
-    'config.json_patch',
-    'fs.read',
-    'fs.edit',
-    'fs.write',
-    'fs.glob',
-    'fs.grep',
-    'http.get',
-    'web.search',
-    'proc.start',
-    'proc.status',
-    'proc.kill',
-    'plan.update',
-  ]);
+  expect(tools.map((t) => t.name)).toEqual(BUILTIN_TOOL_NAMES);
   for (const t of tools) {
     expect(t.description.zh.length).toBeGreaterThan(5);
     expect(t.description.en.length).toBeGreaterThan(5);

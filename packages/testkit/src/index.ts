@@ -42,3 +42,4 @@ export { runProcess } from './run';
 export { comparePrefix, markerCounts, prefixStats } from './prefix-stats';
 export type { PrefixStats, RequestPrefix, WireMessage } from './prefix-stats';
 export type { RunResult } from './run';
+export { BUILTIN_TOOL_NAMES } from './builtin-tools';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BUILTIN_TOOL_NAMES } from '@holic512/testkit';
 import {
   builtinRegistry,
   createToolRegistry,
@@ -55,22 +56,7 @@ const weather: ToolDefinition<WeatherStep> = {
 };
 
 test('the built-in tools, each with zh and en descriptions and a JSON Schema generated from zod', () => {
-  expect(tools.map((t) => t.name)).toEqual([
-    'exec',
-    'plugin.run',
-    'config.json_patch',
-    'fs.read',
-    'fs.edit',
-    'fs.write',
-    'fs.glob',
-    'fs.grep',
-    'http.get',
-    'web.search',
-    'proc.start',
-    'proc.status',
-    'proc.kill',
-    'plan.update',
-  ]);
+  expect(tools.map((t) => t.name)).toEqual(BUILTIN_TOOL_NAMES);
   expect(getTool('fs.edit')?.confirmsInside).toBe(true);
   expect(toolJsonSchema('exec')).toMatchObject({
     type: 'object',
