@@ -110,10 +110,7 @@ test('allow always is this session’s allowance: the same step is not asked aga
   await prompt(run, sessionId, 'and again');
   expect(run.permissions).toHaveLength(1);
   expect(await fs.stat(path.join(fx.cwd, 'a.txt'))).toBeTruthy();
-  const audit = (await fs.readFile(path.join(fx.temp.slothtoolHome, 'ai', 'audit.jsonl'), 'utf8'))
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+  const audit = await fx.temp.readJsonLines('ai/audit.jsonl');
   expect(audit[0]).toMatchObject({ sessionId, id: 'cmd_001', level: 'L1', approvedBy: 'user', answer: 'allow-session' });
 });
 

@@ -1,4 +1,4 @@
-import { useAiFixture } from '@holic512/testkit';
+import { llmBaseConfig, llmProfile, useAiFixture } from '@holic512/testkit';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { fakeLlmBase, ORIGINAL_LLM_BASE_SOURCE } from './fake-llm-base';
@@ -156,20 +156,8 @@ describe('ai -i with piped input (the core under the interactive screen)', () =>
   const fx = useAiFixture({ profile: { low_model: 'test-low', high_model: 'test-high' } });
 
   test("/cost shows money from the llm-base profile's prices (cached input priced apart) when ai.json has none", async () => {
-    await fx.temp.writeJson('plugin-configs/llm-base.json', {
-      default_profile: 'local',
-      profiles: {
-        local: {
-          base_url: fx.server.baseURL,
-          api_key: 'sk-test',
-          low_model: 'test-low',
-          high_model: 'test-high',
-          timeout: 10000,
-          max_retries: 0,
-          pricing: { currency: 'CNY', low: { input: 2, cached_input: 0.2, output: 3 } },
-        },
-      },
-    });
+    const pricing = { currency: 'CNY', low: { input: 2, cached_input: 0.2, output: 3 } };
+    await fx.temp.writeJson('plugin-configs/llm-base.json', llmBaseConfig({ local: llmProfile(fx.server.baseURL, { pricing }) }));
     fx.server.enqueue({
       json: { type: 'chat', message: 'hi' },
       usage: { prompt_tokens: 1_000_000, completion_tokens: 100_000, prompt_cache_hit_tokens: 500_000 },

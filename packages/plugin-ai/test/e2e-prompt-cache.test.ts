@@ -1,6 +1,5 @@
-import { promises as fs } from 'fs';
-import * as path from 'path';
 import { useAiFixture } from '@holic512/testkit';
+import { readSession } from './helpers/session';
 import { runAi } from './run-bin';
 
 // Cache use is visible: a provider that serves the cached prefix of a prompt says how much, and
@@ -21,17 +20,9 @@ describe.each(['openai', 'deepseek', 'anthropic'] as const)('a provider reportin
     expect(usage!.call.cached_tokens).toBeGreaterThan(0);
     expect(usage!.call.cached_tokens).toBeLessThan(usage!.call.input_tokens);
     expect(second.events.at(-1)).toMatchObject({ type: 'final', usage: { cached_tokens: usage!.call.cached_tokens } });
-    const log = (await fs.readFile(path.join(fx.temp.slothtoolHome, 'plugin-configs', 'llm-base.calls.jsonl'), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const log = await fx.temp.readJsonLines('plugin-configs/llm-base.calls.jsonl');
     expect(log.at(-1).usage).toMatchObject({ cached_tokens: usage!.call.cached_tokens });
-    const sessions = path.join(fx.temp.slothtoolHome, 'ai', 'sessions');
-    const [file] = (await fs.readdir(sessions)).filter((f) => f.endsWith('.jsonl'));
-    const records = (await fs.readFile(path.join(sessions, file), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const records = await readSession(fx.temp);
     expect(records.filter((r) => r.t === 'usage').at(-1)).toMatchObject({ cached_tokens: usage!.call.cached_tokens });
     // Not a host known to take a cache key: none is sent.
     expect(fx.server.requests.every((q) => !('prompt_cache_key' in q.body))).toBe(true);

@@ -1,6 +1,7 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { useAiFixture } from '@holic512/testkit';
+import { llmBaseConfig, llmProfile, useAiFixture } from '@holic512/testkit';
+import { readSession } from './helpers/session';
 import { runAi } from './run-bin';
 
 // Skills: the prompt carries the index only; the body comes in when the model loads the skill
@@ -42,19 +43,21 @@ test('without skills nothing about them is in the prompt', async () => {
 });
 
 describe('hooks', () => {
-  test('a PreToolUse hook that exits 2 blocks the step and the model sees why; PostToolUse sees what ran', async () => {
-    const seen = path.join(fx.temp.home, 'post.log');
-    await fx.temp.writeJson('plugin-configs/ai.json', {
+  /** ai.json whose PreToolUse hook blocks any `touch` with `why` (exit 2), beside the `more` hooks. */
+  const blockTouch = (why: string, more: Record<string, unknown> = {}) =>
+    fx.temp.writeJson('plugin-configs/ai.json', {
       hooks: {
         PreToolUse: [
           {
             matcher: 'exec',
-            hooks: [{ type: 'command', command: 'grep -q \'"touch"\' && { echo "no new files in this repo" >&2; exit 2; } || exit 0' }],
+            hooks: [{ type: 'command', command: `grep -q '"touch"' && { echo "${why}" >&2; exit 2; } || exit 0` }],
           },
         ],
-        PostToolUse: [{ hooks: [{ type: 'command', command: `cat >> ${JSON.stringify(seen)}` }] }],
+        ...more,
       },
     });
+  /** The model looks at a.txt, then makes made.txt; its chat replies after that follow. */
+  const lookThenTouch = async (...replies: string[]) => {
     await fs.writeFile(path.join(fx.cwd, 'a.txt'), 'x\n');
     fx.server.enqueue(
       {
@@ -70,8 +73,16 @@ describe('hooks', () => {
           },
         },
       },
-      { json: { type: 'chat', message: 'I could not create it' } },
+      ...replies.map((message) => ({ json: { type: 'chat', message } })),
     );
+  };
+
+  test('a PreToolUse hook that exits 2 blocks the step and the model sees why; PostToolUse sees what ran', async () => {
+    const seen = path.join(fx.temp.home, 'post.log');
+    await blockTouch('no new files in this repo', {
+      PostToolUse: [{ hooks: [{ type: 'command', command: `cat >> ${JSON.stringify(seen)}` }] }],
+    });
+    await lookThenTouch('I could not create it');
     const r = await runAi(['-p', 'make a file', '--approve-l1'], { env: fx.temp.env, cwd: fx.cwd });
     expect(r.code).toBe(0);
     await expect(fs.stat(path.join(fx.cwd, 'made.txt'))).rejects.toThrow();
@@ -84,45 +95,14 @@ describe('hooks', () => {
   });
 
   test('a step a hook blocked is recorded as blocked by the hook, never as ran: the model, the session file and the audit say the same', async () => {
-    await fx.temp.writeJson('plugin-configs/ai.json', {
-      hooks: {
-        PreToolUse: [
-          {
-            matcher: 'exec',
-            hooks: [{ type: 'command', command: 'grep -q \'"touch"\' && { echo "no new files" >&2; exit 2; } || exit 0' }],
-          },
-        ],
-      },
-    });
-    await fs.writeFile(path.join(fx.cwd, 'a.txt'), 'x\n');
-    fx.server.enqueue(
-      {
-        json: {
-          type: 'cmd',
-          message: 'look, then make a file',
-          data: {
-            cwd: null,
-            commands: [
-              { program: 'cat', args: ['a.txt'] },
-              { program: 'touch', args: ['made.txt'] },
-            ],
-          },
-        },
-      },
-      { json: { type: 'chat', message: 'blocked' } },
-      { json: { type: 'chat', message: 'ok' } },
-    );
+    await blockTouch('no new files');
+    await lookThenTouch('blocked', 'ok');
     // Two messages: the second request carries the first turn as the session keeps it.
     const r = await runAi(['-i'], { env: fx.temp.env, cwd: fx.cwd, input: 'make a file\nwhat happened?\n' });
     expect(r.code).toBe(0);
     await expect(fs.stat(path.join(fx.cwd, 'made.txt'))).rejects.toThrow();
     expect(r.stdout).toContain('blocked by a PreToolUse hook (not run) — no new files');
-    const sessions = path.join(fx.temp.slothtoolHome, 'ai', 'sessions');
-    const [file] = (await fs.readdir(sessions)).filter((f) => f.endsWith('.jsonl'));
-    const records = (await fs.readFile(path.join(sessions, file), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const records = await readSession(fx.temp);
     // The reply as the model sent it; each result as the model read it, and the one-line form a fold would leave.
     const assistant = records.find((x) => x.t === 'assistant');
     expect(JSON.parse(assistant.content)).toMatchObject({ type: 'cmd', message: 'look, then make a file' });
@@ -138,10 +118,7 @@ describe('hooks', () => {
     // What the model reads of that turn later is the session's own record of it.
     const later = fx.server.requests[2].body.messages.map((m: { content: string }) => m.content);
     for (const x of [assistant, ...records.filter((x) => x.t === 'tool')]) expect(later).toContain(x.content);
-    const audit = (await fs.readFile(path.join(fx.temp.slothtoolHome, 'ai', 'audit.jsonl'), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const audit = await fx.temp.readJsonLines('ai/audit.jsonl');
     expect(audit.map((a) => [a.id, a.outcome, a.approvedBy])).toEqual([
       ['cmd_001', 'exit 0', 'policy'],
       ['cmd_002', 'blocked_by_hook', 'none'],
@@ -225,27 +202,13 @@ test("a custom command's front matter picks the model tier and profile for its t
   await fs.mkdir(dir, { recursive: true });
   await fs.writeFile(path.join(dir, 'deep.md'), '---\ndescription: think hard\nmode: high\n---\nReview $ARGUMENTS carefully.\n');
   await fs.writeFile(path.join(dir, 'other.md'), '---\nprofile: second\n---\nAsk the other profile about $1.\n');
-  await fx.temp.writeJson('plugin-configs/llm-base.json', {
-    default_profile: 'local',
-    profiles: {
-      local: {
-        base_url: fx.server.baseURL,
-        api_key: 'sk-test',
-        low_model: 'test-low',
-        high_model: 'test-high',
-        timeout: 10000,
-        max_retries: 0,
-      },
-      second: {
-        base_url: fx.server.baseURL,
-        api_key: 'sk-test',
-        low_model: 'second-low',
-        high_model: 'second-high',
-        timeout: 10000,
-        max_retries: 0,
-      },
-    },
-  });
+  await fx.temp.writeJson(
+    'plugin-configs/llm-base.json',
+    llmBaseConfig({
+      local: llmProfile(fx.server.baseURL),
+      second: llmProfile(fx.server.baseURL, { low_model: 'second-low', high_model: 'second-high' }),
+    }),
+  );
   fx.server.setHandler(() => ({ json: { type: 'chat', message: 'ok' } }));
   const r = await runAi(['-i'], { env: fx.temp.env, cwd: fx.cwd, input: '/deep src/app.ts\nplain question\n/other x.ts\n' });
   expect(r.code).toBe(0);

@@ -14,11 +14,7 @@ const cmd = (program: string, args: string[]) => ({
   json: { type: 'cmd', message: `run ${program}`, data: { cwd: null, commands: [{ program, args }] } },
 });
 const lastUserJson = (i: number) => JSON.parse(fx.server.requests[i].body.messages.at(-1).content);
-const readAudit = async () =>
-  (await fs.readFile(path.join(fx.temp.slothtoolHome, 'ai', 'audit.jsonl'), 'utf8'))
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+const readAudit = () => fx.temp.readJsonLines('ai/audit.jsonl');
 
 test('cmd → tool_result → chat', async () => {
   fx.server.enqueue(cmd('cat', ['notes.txt']), { json: { type: 'chat', message: 'It says: remember the milk' } });

@@ -52,10 +52,7 @@ test("ai -p --json: the decision as ids, levels and adjustments plus reasons in 
   expect(results[1].decision.rules.map((x: { id: string }) => x.id)).toContain('program.path');
 
   const home = fx.temp.slothtoolHome;
-  const audit = (await fs.readFile(path.join(home, 'ai', 'audit.jsonl'), 'utf8'))
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+  const audit = await fx.temp.readJsonLines('ai/audit.jsonl');
   expect(audit[0]).toMatchObject({ level: 'L1', rules: ['read.outside'], reasons: [expect.stringMatching(HAN)], outcome: 'declined' });
   expect(audit[0].reasons[0]).toContain('[redacted');
 

@@ -2,6 +2,7 @@ import { processAlive, useAiFixture } from '@holic512/testkit';
 import { spawn, type ChildProcess } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
+import { readSession } from './helpers/session';
 import { AI_BIN } from './run-bin';
 import { startAi, type PtySession } from './pty/pty-session';
 
@@ -74,11 +75,7 @@ test.each([
     child.kill(signal);
     expect(await exited).toEqual({ code, signal: null });
     expect(processAlive(pid)).toBe(false);
-    const sessions = await fs.readdir(path.join(fx.temp.slothtoolHome, 'ai', 'sessions'));
-    const records = (await fs.readFile(path.join(fx.temp.slothtoolHome, 'ai', 'sessions', sessions[0]), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const records = await readSession(fx.temp);
     expect(records.map((r) => r.t)).toEqual(expect.arrayContaining(['user', 'assistant', 'tool']));
     expect(records.at(-1)).toMatchObject({
       t: 'event',

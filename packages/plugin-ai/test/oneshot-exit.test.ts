@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { useAiFixture } from '@holic512/testkit';
+import { readSession } from './helpers/session';
 import { runAi } from './run-bin';
 
 // `ai -p` leaves as soon as its output is written when the turn left nothing running (no runner,
@@ -39,13 +40,7 @@ test('a turn that only talks exits once its answer is written, with its session 
   expect(r).toMatchObject({ code: 0, stdout: answer + '\n', stderr: '' });
   expect(p.seen()).toEqual(['exit 0']);
   // The lines queued for the exit were written: the session has the answer, the call log the call.
-  const sessions = path.join(fx.temp.slothtoolHome, 'ai', 'sessions');
-  const [file] = fs.readdirSync(sessions).filter((f) => f.endsWith('.jsonl'));
-  const records = fs
-    .readFileSync(path.join(sessions, file), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { t: string; content?: string });
+  const records = await readSession<{ t: string; content?: string }>(fx.temp);
   expect(records.map((x) => x.t)).toEqual(expect.arrayContaining(['meta', 'user', 'assistant']));
   expect(records.find((x) => x.t === 'assistant')?.content).toContain('xxxx'); // kept shortened, as always
   const logs = path.join(fx.temp.slothtoolHome, 'plugin-configs');

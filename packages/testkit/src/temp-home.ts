@@ -15,6 +15,9 @@ export interface TempHome {
   writeJson(rel: string, data: unknown): Promise<string>;
   /** Read JSON under the SlothTool home. */
   readJson<T = unknown>(rel: string): Promise<T>;
+  /** Read a JSON Lines file under the SlothTool home (an audit log, a session, a call log): one value a line. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- records are checked by the test that reads them
+  readJsonLines<T = any>(rel: string): Promise<T[]>;
   /** Register a package folder of this checkout (or any folder with a package.json and a bin)
    * in `registry.json` the way `slothtool install` would, without copying it. */
   registerPlugin(alias: string, packageDir: string): Promise<void>;
@@ -58,6 +61,10 @@ export async function createTempHome(options: TempHomeOptions = {}): Promise<Tem
     },
     async readJson<T>(rel: string): Promise<T> {
       return JSON.parse(await fs.readFile(resolve(rel), 'utf8')) as T;
+    },
+    async readJsonLines<T>(rel: string): Promise<T[]> {
+      const text = (await fs.readFile(resolve(rel), 'utf8')).trim();
+      return text ? text.split('\n').map((line) => JSON.parse(line) as T) : [];
     },
     async registerPlugin(alias, packageDir) {
       const pkg = JSON.parse(await fs.readFile(path.join(packageDir, 'package.json'), 'utf8')) as {
