@@ -10,7 +10,7 @@ import type { AgentContext, RequestPermissionRequest, SessionUpdate, StopReason 
 import type { AgentConfirmAnswer } from '../agent/agent';
 import type { AgentEvent } from '../agent/events';
 import type { ConfirmRequest, RunMode } from '../agent/runner-types';
-import type { RunArgs } from '../cli/args';
+import { appOptionsOf, type RunArgs } from '../cli/args';
 import { createAppAgent, type AppAgent } from '../cli/app';
 import { commandTurnFor } from '../extensions/command-run';
 import { startNotices } from '../cli/start-notices';
@@ -70,15 +70,11 @@ export class AcpSession {
   ) {
     const { args, lang, env } = setup;
     this.app = createAppAgent({
+      ...appOptionsOf(args),
       env,
       cwd,
       lang,
-      mode: args.mode,
-      profile: args.profile,
-      maxAutoSteps: args.maxSteps,
       confirm: (request) => this.confirm(request),
-      systemPromptFile: args.systemPromptFile,
-      appendSystemPrompt: args.appendSystemPrompt,
       ...(Object.keys(mcpServers).length ? { mcpServers: { raw: mcpServers, source: t(lang, 'acpMcpSource') } } : {}),
       ...(setup.fs.read || setup.fs.write ? { fileAccess: this.fileAccess() } : {}),
       noTerminal: true,

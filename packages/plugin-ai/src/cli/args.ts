@@ -4,6 +4,7 @@
  * and every problem names the option as the user typed it.
  */
 import { parseArgs as parseTokens } from 'node:util';
+import type { AppAgentOptions } from './app';
 
 export interface RunArgs {
   kind: 'run';
@@ -30,6 +31,19 @@ export interface RunArgs {
   appendSystemPrompt?: string;
   /** `--system-prompt-file <file>`: its text in place of the project's instructions (the protocol and rules stay). */
   systemPromptFile?: string;
+}
+
+/** The run's own flags as createAppAgent takes them: every front end (`-p`, stream-json, `-i`, ACP) builds its app from these. */
+export function appOptionsOf(
+  args: RunArgs,
+): Pick<AppAgentOptions, 'mode' | 'profile' | 'maxAutoSteps' | 'systemPromptFile' | 'appendSystemPrompt'> {
+  return {
+    mode: args.mode,
+    profile: args.profile,
+    maxAutoSteps: args.maxSteps,
+    systemPromptFile: args.systemPromptFile,
+    appendSystemPrompt: args.appendSystemPrompt,
+  };
 }
 
 export type ParsedArgs =

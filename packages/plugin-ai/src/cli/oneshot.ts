@@ -1,22 +1,19 @@
 import { redact } from '@holic512/shared';
 import type { RunArgs } from './args';
-import type { AgentConfirmFn } from '../agent/agent';
 import { createAppAgent, type AppAgent } from './app';
 import type { ImageAttachment } from '../context/images';
-import { startNotices } from './start-notices';
 import { AiError } from '../errors';
 import type { AgentEvent, TurnResult } from '../agent/events';
 import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
 import { aiCommand, t, type Lang } from '../i18n';
 import { JsonEventWriter } from './json-output';
-import { promptFlags } from './system-prompt';
+import { openUnattended } from './unattended';
 import { Lifetime } from './lifetime';
 import { renderProgress } from './render';
 import { commandTurnFor, fileRefsFor } from '../extensions/command-run';
-import { needsSetup } from '../setup/needs';
 import { initPrompt } from '../extensions/init-prompt';
 import { usageMessage } from '@holic512/shared/lib/usage';
-import { imagesModule, markdownView, setupHint, streamJsonMode } from '../lazy-modules';
+import { imagesModule, markdownView, streamJsonMode } from '../lazy-modules';
 
 /** I/O of a one-shot run; the CLI passes the process streams. */
 export interface OneShotIo {
@@ -98,38 +95,6 @@ export function withStdin(prompt: string | undefined, stdin: string): string {
   const extra = stdin.trim() ? `<stdin>\n${redact(stdin.replace(/\s+$/, ''))}\n</stdin>` : '';
   if (!prompt) return extra;
   return extra ? `${prompt}\n\n${extra}` : prompt;
-}
-
-/** Without a person to ask: L1 only with --approve-l1, L2 never. */
-export function nonInteractiveConfirm(approveL1: boolean, lang: Lang): AgentConfirmFn {
-  return async (request) => {
-    if (approveL1 && request.verdict.level === 'L1') return { action: 'run', approvedBy: 'flag' };
-    return { action: 'decline', reason: t(lang, 'declinedNoPerson') };
-  };
-}
-
-/**
- * Before any model call, what stops the turn, said with its fix: a broken llm-base config (exit 2,
- * a bad config) or no profile and nobody to run the guided setup with (exit 4). Only the check
- * and the hint: the setup itself (prompts, probes, presets) is not loaded here.
- */
-export function preflight(
-  app: ReturnType<typeof createAppAgent>,
-  args: RunArgs,
-  env: NodeJS.ProcessEnv,
-  lang: Lang,
-  say: (message: string, code: string) => void,
-): number | undefined {
-  const needs = needsSetup({ env, registry: app.registry, profile: args.profile ?? null });
-  if (needs.configProblem) {
-    say(needs.configProblem, 'CONFIG_INVALID');
-    return EXIT.usage;
-  }
-  if (needs.reason === 'no-profile') {
-    say(setupHint().setupHint(lang, needs) ?? '', 'NO_PROFILE');
-    return EXIT.llmBase;
-  }
-  return undefined;
 }
 
 /**
@@ -221,29 +186,12 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
     return EXIT.usage;
   }
 
-  let app;
-  try {
-    app = createAppAgent({
-      env,
-      cwd,
-      lang,
-      mode: args.mode,
-      profile: args.profile,
-      maxAutoSteps: args.maxSteps,
-      confirm: nonInteractiveConfirm(args.approveL1, lang),
-      unattended: true,
-      ...promptFlags(args),
-    });
-  } catch (err) {
-    return fail(err);
-  }
+  const app = openUnattended(args, lang, { env, cwd, stderr, json, say: (code, message) => void stop(code, message, 0) });
+  if (typeof app === 'number') return app;
+  const { agent } = app;
   // Only now, with the gate told every value the run knows (createAppAgent: the profiles' keys,
   // secret-looking variables, the workspace's .env files), does piped text join the prompt.
   const prompt = withStdin(args.prompt, piped.text);
-  const blocked = preflight(app, args, env, lang, (message, code) => void stop(code, message, 0));
-  if (blocked !== undefined) return blocked;
-  const { agent } = app;
-  json.limit = app.config.jsonOutputBytes;
   // Images are read and checked before any request: a missing or unsuitable one stops here.
   const attached = args.images?.length ? imagesModule().loadImages(args.images, cwd, app.config.images.maxBytes, lang) : { images: [] };
   if ('error' in attached) {
@@ -251,14 +199,6 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
     return stop('BAD_IMAGE', attached.error, EXIT.usage);
   }
   const { images } = attached;
-  for (const line of startNotices(app, lang, cwd)) stderr.write(line + '\n');
-  if (args.runMode) {
-    const r = agent.setRunMode(args.runMode);
-    if (!r.ok) {
-      agent.dispose();
-      return stop('BAD_MODE', t(lang, 'badRunMode', { mode: args.runMode, reason: r.reason }), EXIT.usage);
-    }
-  }
   const resumed = resumeIfAsked(app, args, continueOnly, { lang, stderr, stop });
   if (resumed !== undefined) return resumed;
   agent.on((event: AgentEvent) => {

@@ -8,11 +8,10 @@
 import * as readline from 'readline';
 import { z } from 'zod';
 import type { RunArgs } from './args';
-import { createAppAgent, type AppAgent } from './app';
-import { nonInteractiveConfirm, preflight, type OneShotIo } from './oneshot';
-import { startNotices } from './start-notices';
-import { AiError } from '../errors';
-import { exitCodeOf, exitCodeOfError, EXIT } from './exit-codes';
+import type { AppAgent } from './app';
+import type { OneShotIo } from './oneshot';
+import { openUnattended } from './unattended';
+import { exitCodeOf, EXIT } from './exit-codes';
 import { t, type Lang } from '../i18n';
 import { JsonEventWriter } from './json-output';
 import { Lifetime } from './lifetime';
@@ -71,38 +70,9 @@ async function streamTurns(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | u
     json.line({ type: 'error', code, message, ...extra });
     stderr.write(message + '\n');
   };
-  let app: AppAgent;
-  try {
-    app = createAppAgent({
-      env,
-      cwd,
-      lang,
-      mode: args.mode,
-      profile: args.profile,
-      maxAutoSteps: args.maxSteps,
-      confirm: nonInteractiveConfirm(args.approveL1, lang),
-      unattended: true,
-      systemPromptFile: args.systemPromptFile,
-      appendSystemPrompt: args.appendSystemPrompt,
-    });
-  } catch (err) {
-    if (!AiError.isInstance(err)) throw err;
-    say(err.code, t(lang, err.key, err.vars));
-    return exitCodeOfError(err);
-  }
-  const blocked = preflight(app, args, env, lang, (message, code) => say(code, message));
-  if (blocked !== undefined) return blocked;
+  const app = openUnattended(args, lang, { env, cwd, stderr, json, say });
+  if (typeof app === 'number') return app;
   const { agent } = app;
-  json.limit = app.config.jsonOutputBytes;
-  for (const line of startNotices(app, lang)) stderr.write(line + '\n');
-  if (args.runMode) {
-    const r = agent.setRunMode(args.runMode);
-    if (!r.ok) {
-      agent.dispose();
-      say('BAD_MODE', t(lang, 'badRunMode', { mode: args.runMode, reason: r.reason }));
-      return EXIT.usage;
-    }
-  }
   if (args.continue && !agent.resumeLast()) say('NO_SESSION', t(lang, 'noSessionHere'));
   agent.on((event) => json.event(event));
   return readTurns(app, args, lang, io, say);

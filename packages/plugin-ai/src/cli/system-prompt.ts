@@ -23,14 +23,6 @@ export interface UserPrompt {
   append?: string;
 }
 
-/** The two flags as createAppAgent takes them. */
-export function promptFlags(args: { systemPromptFile?: string; appendSystemPrompt?: string }): {
-  systemPromptFile?: string;
-  appendSystemPrompt?: string;
-} {
-  return { systemPromptFile: args.systemPromptFile, appendSystemPrompt: args.appendSystemPrompt };
-}
-
 /** Read `--system-prompt-file` (relative to `cwd`): a missing, unreadable, empty or too large file is an error naming it. */
 export function readUserPrompt(options: { systemPromptFile?: string; appendSystemPrompt?: string }, cwd: string): UserPrompt {
   const out: UserPrompt = {};

@@ -1,6 +1,6 @@
 import * as path from 'path';
 import * as readline from 'readline';
-import type { RunArgs } from '../cli/args';
+import { appOptionsOf, type RunArgs } from '../cli/args';
 import type { AppAgent } from '../cli/app';
 import { aiPaths, slothtoolHome } from '../home';
 import { t, type Lang } from '../i18n';
@@ -142,15 +142,11 @@ async function loadAgent(
     }
     const { createAppAgent } = appModule();
     const app = createAppAgent({
+      ...appOptionsOf(args),
       lang,
       env,
       cwd,
-      mode: args.mode,
-      profile: args.profile,
-      maxAutoSteps: args.maxSteps,
       confirm: screen.confirm,
-      systemPromptFile: args.systemPromptFile,
-      appendSystemPrompt: args.appendSystemPrompt,
     });
     if (args.runMode) {
       const r = app.agent.setRunMode(args.runMode);
