@@ -10,12 +10,32 @@ import { runAi } from './run-bin';
 
 const TURNS = 3;
 const prompt = (n: number) => `turn ${n}: read the note and list the folder`;
-const turnOf = (messages: Array<{ role: string; content?: unknown }>) =>
+type Message = { role: string; content?: unknown };
+const turnOf = (messages: Message[]) =>
   Number(
     /turn (\d+)/.exec(
       String(messages.filter((m) => m.role === 'user' && /turn \d+:/.test(String(m.content))).at(-1)?.content ?? ''),
     )?.[1] ?? 0,
   );
+
+/** The model on the JSON protocol: two steps a turn (read the note, list the folder), then an answer naming the turn. */
+function jsonProtocolReply(messages: Message[]) {
+  if (String(messages.at(-1)?.content).includes('"_event":"tool_result"'))
+    return { json: { type: 'chat', message: `turn ${turnOf(messages)} done` } };
+  return {
+    json: {
+      type: 'cmd',
+      message: 'look',
+      data: {
+        cwd: null,
+        commands: [
+          { tool: 'fs.read', path: 'note.txt' },
+          { tool: 'fs.glob', pattern: '*.txt' },
+        ],
+      },
+    },
+  };
+}
 
 async function session(fx: { env: NodeJS.ProcessEnv; cwd: string }): Promise<void> {
   await fs.writeFile(path.join(fx.cwd, 'note.txt'), 'remember the milk\n');
@@ -36,24 +56,7 @@ function expectEveryRequestExtendsTheLast(requests: RecordedRequest[]): void {
 describe('the JSON protocol', () => {
   const fx = useAiFixture({});
   test('three processes, two steps a turn: each request extends the one before', async () => {
-    fx.server.setHandler((req) => {
-      const msgs = req.body.messages;
-      const last = String(msgs.at(-1).content);
-      if (last.includes('"_event":"tool_result"')) return { json: { type: 'chat', message: `turn ${turnOf(msgs)} done` } };
-      return {
-        json: {
-          type: 'cmd',
-          message: 'look',
-          data: {
-            cwd: null,
-            commands: [
-              { tool: 'fs.read', path: 'note.txt' },
-              { tool: 'fs.glob', pattern: '*.txt' },
-            ],
-          },
-        },
-      };
-    });
+    fx.server.setHandler((req) => jsonProtocolReply(req.body.messages));
     await session({ env: fx.env, cwd: fx.cwd });
     expectEveryRequestExtendsTheLast(fx.server.requests);
   });
@@ -94,23 +97,7 @@ describe("Ollama's native API", () => {
     profile: { low_model: 'qwen2.5:7b', high_model: 'qwen2.5:7b', json_mode: 'response_format' },
   });
   test('three processes, two steps a turn: each /api/chat request extends the one before', async () => {
-    fx.server.setHandler((req) => {
-      const msgs = (req.body as { messages: Array<{ role: string; content: string }> }).messages;
-      if (msgs.at(-1)!.content.includes('"_event":"tool_result"')) return { json: { type: 'chat', message: `turn ${turnOf(msgs)} done` } };
-      return {
-        json: {
-          type: 'cmd',
-          message: 'look',
-          data: {
-            cwd: null,
-            commands: [
-              { tool: 'fs.read', path: 'note.txt' },
-              { tool: 'fs.glob', pattern: '*.txt' },
-            ],
-          },
-        },
-      };
-    });
+    fx.server.setHandler((req) => jsonProtocolReply((req.body as { messages: Message[] }).messages));
     await session({ env: fx.env, cwd: fx.cwd });
     expectEveryRequestExtendsTheLast(fx.server.requests.filter((r) => r.path === '/api/chat'));
   });
