@@ -177,29 +177,15 @@ export async function preToolUse(
     ...(out.context ? { context: contextEvent('PreToolUse', out.context) } : {}),
   };
   const changed = out.updated && !out.block ? changedStep(core, step, out) : undefined;
-  if (changed && 'step' in changed)
-    return {
-      ...said,
-      blocked: blocked(
-        core,
-        id,
-        step,
-        verdict,
-        `${out.reason ? `${out.reason}\n` : ''}hook "${out.updated!.hook}" changed this step`,
-        changed.step,
-      ),
-    };
-  if (changed && 'error' in changed)
-    return {
-      ...said,
-      blocked: blocked(
-        core,
-        id,
-        step,
-        verdict,
-        `hook "${out.updated!.hook}" changed this step into one that is not valid: ${changed.error}`,
-      ),
-    };
+  if (changed) {
+    // updatedInput never runs as is: the step is stopped, and a valid change goes to the model to send as a new step.
+    const hook = `hook "${out.updated!.hook}"`;
+    const why =
+      'step' in changed
+        ? `${out.reason ? `${out.reason}\n` : ''}${hook} changed this step`
+        : `${hook} changed this step into one that is not valid: ${changed.error}`;
+    return { ...said, blocked: blocked(core, id, step, verdict, why, 'step' in changed ? changed.step : undefined) };
+  }
   if (out.ask && !out.block) {
     if (out.reason) log(core, 'hook', out.reason);
     return { ...said, says: 'ask' };
