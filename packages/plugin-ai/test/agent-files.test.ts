@@ -1,16 +1,9 @@
 import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import {
-  agentIndex,
-  agentMayUse,
-  agentRoots,
-  discoverAgents,
-  readAgentFile,
-  unknownAgentTools,
-  type AgentFile,
-} from '../src/extensions/agents';
+import { agentIndex, agentMayUse, discoverAgents, readAgentFile, unknownAgentTools, type AgentFile } from '../src/extensions/agents';
 import { agentTools } from '../src/cli/app-children';
+import { extensionRoots } from '../src/extensions/folders';
 import { agentsText } from '../src/interactive/agents-view';
 import { createTheme } from '../src/interactive/theme';
 
@@ -83,13 +76,13 @@ test('discovery: later folders win a name, bad files come back naming themselves
 });
 
 test('the roots: Claude Code then ours, the user then the project; in the home folder the project ones are the user own', () => {
-  expect(agentRoots('/h/.slothtool', '/w', '/h', false).map((r) => [r.dir, r.scope, r.origin])).toEqual([
+  expect(extensionRoots('agents', '/h/.slothtool', '/w', '/h', false).map((r) => [r.dir, r.scope, r.origin])).toEqual([
     ['/h/.claude/agents', 'user', '~/.claude/agents'],
     ['/h/.slothtool/agents', 'user', '~/.slothtool/agents'],
     ['/w/.claude/agents', 'project', '.claude/agents'],
     ['/w/.slothtool/agents', 'project', '.slothtool/agents'],
   ]);
-  expect(agentRoots('/h/.slothtool', '/h', '/h', true).map((r) => r.scope)).toEqual(['user', 'user']);
+  expect(extensionRoots('agents', '/h/.slothtool', '/h', '/h', true).map((r) => r.scope)).toEqual(['user', 'user']);
 });
 
 const agent = (tools?: string[]): AgentFile => ({

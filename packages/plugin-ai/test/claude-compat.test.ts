@@ -9,7 +9,8 @@ import { mcpClaudeName } from '../src/mcp/tools';
 import { claudeJsonServers, readClaudeSettings } from '../src/extensions/claude-settings';
 import { readAllowedTools, turnAllows } from '../src/extensions/command-allow';
 import { commandTurn, modelChoice } from '../src/extensions/command-run';
-import { commandRoots, discoverCommands } from '../src/extensions/commands';
+import { discoverCommands } from '../src/extensions/commands';
+import { extensionRoots } from '../src/extensions/folders';
 import { readHooks, runHooks } from '../src/extensions/hooks';
 import { executedProjectFiles } from '../src/extensions/trust-code';
 import { projectExtras } from '../src/extensions/trust';
@@ -347,7 +348,7 @@ describe('commands', () => {
     write('home/.claude/commands/fix.md', 'user fix');
     write('ws/.claude/commands/review.md', 'project claude');
     write('ws/.slothtool/commands/review.md', 'project ours');
-    const roots = commandRoots(path.join(home, '.slothtool'), ws, home, false);
+    const roots = extensionRoots('commands', path.join(home, '.slothtool'), ws, home, false);
     const skill = { name: 'pdf', description: 'PDF work', file: path.join(home, '.claude/skills/pdf/SKILL.md'), scope: 'user' as const };
     const { commands } = discoverCommands(roots, new Set(['help']), [skill, { ...skill, name: 'fix' }]);
     expect(commands.map((c) => [c.name, c.template, c.origin])).toEqual([

@@ -9,7 +9,6 @@ import type { ProjectRules } from '../config/project-rules';
 import { buildSystemPrompt, builtinTools, type Environment } from '../context/prompt';
 import {
   agentIndex,
-  agentRoots,
   discoverAgents,
   unknownAgentTools,
   type AgentFile,
@@ -17,6 +16,7 @@ import {
   type NamedDefinition,
 } from '../extensions/agents';
 import { readChecks, type Check, type CheckProblem } from '../extensions/checks';
+import { extensionRoots } from '../extensions/folders';
 import { claudeNamedTools } from '../extensions/claude-names';
 import { withUserPrompt, type UserPrompt } from './system-prompt';
 
@@ -42,7 +42,7 @@ export function readAgentsAndChecks(a: {
   projectRules: ProjectRules;
 }): AgentsAndChecks {
   const found = discoverAgents(
-    agentRoots(a.slothtoolHome, a.projectRoot, a.userHome, a.ownHome).filter((r) => r.scope === 'user' || a.trusted),
+    extensionRoots('agents', a.slothtoolHome, a.projectRoot, a.userHome, a.ownHome).filter((r) => r.scope === 'user' || a.trusted),
   );
   const agentProblems = [
     ...found.problems,

@@ -15,7 +15,8 @@ import { discoverSkills, skillIndex, skillRoots, type Skill } from '../extension
 import { skillLoadTool } from '../extensions/skill-tool';
 import { profileNames } from '../extensions/command-run';
 import { readHooks, type HookCommandConfig, type HookProblem } from '../extensions/hooks';
-import { commandRoots, discoverCommands, type CustomCommand } from '../extensions/commands';
+import { discoverCommands, type CustomCommand } from '../extensions/commands';
+import { extensionRoots } from '../extensions/folders';
 import { claudeJsonServers } from '../extensions/claude-settings';
 import { sessionRules, type SessionRules } from '../config/session-policy';
 import { COMMANDS, OVERRIDABLE } from '../interactive/commands';
@@ -339,7 +340,8 @@ function sessionRunners(options: AppAgentOptions, base: SessionBase & { registry
 /** The custom slash commands (skills among them); one may take the name of a built-in that is only a prompt (`/init`). */
 function customCommands(home: string, projectRoot: string, userHome: string, aiHome: string, skills: Skill[]): CustomCommand[] {
   const reserved = new Set<string>(COMMANDS.filter((c) => !OVERRIDABLE.includes(c)));
-  return discoverCommands(commandRoots(home, projectRoot, userHome, isOwnHome(projectRoot, aiHome)), reserved, skills).commands;
+  return discoverCommands(extensionRoots('commands', home, projectRoot, userHome, isOwnHome(projectRoot, aiHome)), reserved, skills)
+    .commands;
 }
 
 /**

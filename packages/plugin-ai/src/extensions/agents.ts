@@ -8,8 +8,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { isHomeClaude } from './claude-settings';
-import { parseFrontMatter } from './front-matter';
+import { folderEntries, type ExtensionRoot } from './folders';
+import { frontMatterIndex, parseFrontMatter } from './front-matter';
 import type { MessageKey } from '../i18n';
 
 /** One agent of an agent file. */
@@ -40,30 +40,7 @@ export interface AgentProblem extends AgentFault {
 }
 
 /** A folder of agent files. */
-export interface AgentRoot {
-  dir: string;
-  scope: 'user' | 'project';
-  origin: string;
-}
-
-/**
- * Where agent files are looked for, least specific first (a later one wins a name, as with
- * commands and in Claude Code, where a project's agent overrides the user's): the user's (Claude
- * Code's, then ours), then the project's (Claude Code's, then ours). The project's are left out
- * where they are the user's own folders (started in the home folder).
- */
-export function agentRoots(slothtoolHome: string, projectRoot: string, userHome: string, ownSlothtool: boolean): AgentRoot[] {
-  return [
-    { dir: path.join(userHome, '.claude', 'agents'), scope: 'user', origin: '~/.claude/agents' },
-    { dir: path.join(slothtoolHome, 'agents'), scope: 'user', origin: '~/.slothtool/agents' },
-    ...(isHomeClaude(userHome, projectRoot)
-      ? []
-      : [{ dir: path.join(projectRoot, '.claude', 'agents'), scope: 'project' as const, origin: '.claude/agents' }]),
-    ...(ownSlothtool
-      ? []
-      : [{ dir: path.join(projectRoot, '.slothtool', 'agents'), scope: 'project' as const, origin: '.slothtool/agents' }]),
-  ];
-}
+export type AgentRoot = ExtensionRoot;
 
 /** The project's agent folders, relative to it (hashed into its trust). */
 export const PROJECT_AGENT_DIRS = ['.claude/agents', '.slothtool/agents'];
@@ -124,13 +101,7 @@ export function discoverAgents(roots: readonly AgentRoot[]): { agents: AgentFile
   const byName = new Map<string, AgentFile>();
   const problems: AgentProblem[] = [];
   for (const root of roots) {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(root.dir, { withFileTypes: true });
-    } catch {
-      continue; // no such folder: nothing to find there
-    }
-    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const e of folderEntries(root.dir)) {
       if (!e.name.toLowerCase().endsWith('.md') || e.isDirectory()) continue;
       const file = path.join(root.dir, e.name);
       let read: AgentFile | AgentFault;
@@ -148,11 +119,10 @@ export function discoverAgents(roots: readonly AgentRoot[]): { agents: AgentFile
 
 /** The index the parent's system prompt carries: one line per agent (never a body). */
 export function agentIndex(agents: readonly AgentFile[]): string {
-  if (!agents.length) return '';
-  return [
+  return frontMatterIndex(
     'Agents (start one with {"tool":"agent.run","agent":"<name>","task":"<the whole task>"} when the task matches its description; it sees only the task; "mode":"default" if it must change files):',
-    ...agents.map((a) => `- ${a.name}: ${a.description}`),
-  ].join('\n');
+    agents,
+  );
 }
 
 /** What a tool is known by, for matching an agent's `tools`: its own name and its Claude Code names. */

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { isHomeClaude } from './claude-settings';
+import { folderEntries } from './folders';
 import { parseFrontMatter } from './front-matter';
 import { loadSkillBody } from './skills';
 
@@ -42,24 +42,6 @@ export interface CommandRoot {
   origin?: string;
 }
 
-/**
- * Where commands are looked for, least specific first (a later one wins a name): the user's
- * (Claude Code's, then ours), then the project's (Claude Code's, then ours). The project's are
- * left out where they are the user's own folders (started in the home folder).
- */
-export function commandRoots(slothtoolHome: string, projectRoot: string, userHome: string, ownSlothtool: boolean): CommandRoot[] {
-  return [
-    { dir: path.join(userHome, '.claude', 'commands'), scope: 'user', origin: '~/.claude/commands' },
-    { dir: path.join(slothtoolHome, 'commands'), scope: 'user', origin: '~/.slothtool/commands' },
-    ...(isHomeClaude(userHome, projectRoot)
-      ? []
-      : [{ dir: path.join(projectRoot, '.claude', 'commands'), scope: 'project' as const, origin: '.claude/commands' }]),
-    ...(ownSlothtool
-      ? []
-      : [{ dir: path.join(projectRoot, '.slothtool', 'commands'), scope: 'project' as const, origin: '.slothtool/commands' }]),
-  ];
-}
-
 export interface CommandProblem {
   file: string;
   error: string;
@@ -70,13 +52,7 @@ const MAX_BYTES = 256 * 1024;
 
 function collect(dir: string, prefix: string[], out: Array<{ file: string; name: string }>, depth = 0): void {
   if (depth > 4) return;
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const e of folderEntries(dir)) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) collect(p, [...prefix, e.name.toLowerCase()], out, depth + 1);
     else if (e.isFile() && e.name.toLowerCase().endsWith('.md'))

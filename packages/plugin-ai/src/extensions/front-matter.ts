@@ -37,3 +37,10 @@ export function parseFrontMatter(text: string): FrontMatterDoc {
     };
   }
 }
+
+/** The index a prompt carries of extensions named in front matter (skills, agents): `heading`, then
+ * one line per extension with its description (never a body); empty when there are none. */
+export function frontMatterIndex(heading: string, items: ReadonlyArray<{ name: string; description: string }>): string {
+  if (!items.length) return '';
+  return [heading, ...items.map((x) => `- ${x.name}: ${x.description}`)].join('\n');
+}

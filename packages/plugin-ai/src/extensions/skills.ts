@@ -1,8 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { parseFrontMatter } from './front-matter';
+import { frontMatterIndex, parseFrontMatter } from './front-matter';
 import { isHomeClaude } from './claude-settings';
 import { isOwnHome } from './trust';
+import { folderEntries } from './folders';
 
 /**
  * Agent Skills: folders holding a `SKILL.md` whose front matter has `name` and `description`.
@@ -62,13 +63,7 @@ export function discoverSkills(roots: ReadonlyArray<{ dir: string; scope: 'user'
   const problems: SkillProblem[] = [];
   const seen = new Set<string>();
   for (const root of roots) {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(root.dir, { withFileTypes: true });
-    } catch {
-      continue; // no such folder: nothing to find there
-    }
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of folderEntries(root.dir)) {
       if (!entry.isDirectory()) continue;
       const dir = path.join(root.dir, entry.name);
       const file = path.join(dir, 'SKILL.md');
@@ -98,11 +93,10 @@ export function discoverSkills(roots: ReadonlyArray<{ dir: string; scope: 'user'
 
 /** The index the system prompt carries: one line per skill. */
 export function skillIndex(skills: readonly Skill[]): string {
-  if (!skills.length) return '';
-  return [
+  return frontMatterIndex(
     'Skills (load one with {"tool":"skill.load","name":"<name>"} when the task matches; its files are read with fs.read, its scripts run with exec):',
-    ...skills.map((s) => `- ${s.name}: ${s.description}`),
-  ].join('\n');
+    skills,
+  );
 }
 
 /** A skill's body (the Markdown after the front matter) with the folder its files are in, and
