@@ -1,6 +1,5 @@
-import { promises as fs } from 'fs';
 import * as path from 'path';
-import type { TempHome } from '@holic512/testkit';
+import { writeFiles, type TempHome } from '@holic512/testkit';
 
 /**
  * Write an llm-base package into `<slothtoolHome>/plugins/llm-base/node_modules/...` the way
@@ -13,13 +12,13 @@ export async function writeFakeLlmBase(
 ): Promise<{ root: string; binPath: string }> {
   const name = options.name ?? '@holic512/plugin-llm-base';
   const root = path.join(slothtoolHome, 'plugins', 'llm-base', 'node_modules', ...name.split('/'));
-  await fs.mkdir(path.join(root, 'bin'), { recursive: true });
-  await fs.mkdir(path.join(root, 'lib'), { recursive: true });
   const pkg: Record<string, unknown> = { name, version: options.version ?? '1.0.3', bin: { 'llm-base': 'bin/cli.js' } };
   if (options.main !== null) pkg.main = options.main ?? 'lib/index.js';
-  await fs.writeFile(path.join(root, 'package.json'), JSON.stringify(pkg));
-  await fs.writeFile(path.join(root, 'bin', 'cli.js'), "#!/usr/bin/env node\nrequire('../lib/index.js');\n");
-  await fs.writeFile(path.join(root, 'lib', 'index.js'), source);
+  await writeFiles(root, {
+    'package.json': pkg,
+    'bin/cli.js': "#!/usr/bin/env node\nrequire('../lib/index.js');\n",
+    'lib/index.js': source,
+  });
   return { root, binPath: path.join(root, 'bin', 'cli.js') };
 }
 

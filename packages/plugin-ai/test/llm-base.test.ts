@@ -1,4 +1,4 @@
-import { useAiFixture } from '@holic512/testkit';
+import { useAiFixture, writeFiles } from '@holic512/testkit';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { AiError } from '../src/errors';
@@ -11,6 +11,25 @@ import { writeFakeLlmBase } from './fake-llm-base';
 const fx = useAiFixture({ llmBase: false, profile: false, language: null });
 
 const registry = () => readRegistry(path.join(fx.temp.slothtoolHome, 'registry.json'));
+/** An llm-base 9.9.9 whose package.json names a bundle (`dist/index.js`), laid out where `slothtool install` puts it and
+ * registered; `files` are the rest of the package, `dependencies` its package.json's. */
+async function installBundled(files: Record<string, string | object>, dependencies?: Record<string, string>): Promise<string> {
+  const root = path.join(fx.temp.slothtoolHome, 'plugins', 'llm-base', 'node_modules', '@holic512', 'plugin-llm-base');
+  await writeFiles(root, {
+    'package.json': {
+      name: '@holic512/plugin-llm-base',
+      version: '9.9.9',
+      main: 'lib/index.js',
+      bin: { 'llm-base': 'bin/llm-base.js' },
+      slothtool: { bundle: 'dist/index.js' },
+      ...(dependencies ? { dependencies } : {}),
+    },
+    'bin/llm-base.js': '',
+    ...files,
+  });
+  await fx.temp.registerPlugin('llm-base', root);
+  return root;
+}
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -122,51 +141,19 @@ test.each([
 describe('llm-base from its bundle (ai run from its own: preferBundles)', () => {
   /** An llm-base package whose bundle reports the zod it was given, with a zod of its own in its node_modules. */
   async function writeBundledLlmBase(zodRange: string, sharedRange = '^0.0.0-none'): Promise<string> {
-    const root = path.join(fx.temp.slothtoolHome, 'plugins', 'llm-base', 'node_modules', '@holic512', 'plugin-llm-base');
-    await fs.mkdir(path.join(root, 'bin'), { recursive: true });
-    await fs.mkdir(path.join(root, 'dist'), { recursive: true });
-    await fs.mkdir(path.join(root, 'node_modules', 'zod'), { recursive: true });
-    await fs.writeFile(
-      path.join(root, 'node_modules', 'zod', 'package.json'),
-      JSON.stringify({ name: 'zod', version: '4.0.0', main: 'index.js' }),
-    );
-    await fs.writeFile(path.join(root, 'node_modules', 'zod', 'index.js'), 'module.exports = { own: true };');
-    // Its own @holic512/shared, which says so.
-    await fs.mkdir(path.join(root, 'node_modules', '@holic512', 'shared', 'lib'), { recursive: true });
-    await fs.writeFile(
-      path.join(root, 'node_modules', '@holic512', 'shared', 'package.json'),
-      JSON.stringify({ name: '@holic512/shared', version: '0.0.1', main: 'lib/index.js' }),
-    );
-    await fs.writeFile(path.join(root, 'node_modules', '@holic512', 'shared', 'lib', 'home.js'), 'module.exports = { own: true };');
-    await fs.writeFile(
-      path.join(root, 'package.json'),
-      JSON.stringify({
-        name: '@holic512/plugin-llm-base',
-        version: '9.9.9',
-        main: 'lib/index.js',
-        bin: { 'llm-base': 'bin/llm-base.js' },
-        slothtool: { bundle: 'dist/index.js' },
-        dependencies: { zod: zodRange, '@holic512/shared': sharedRange },
-      }),
-    );
-    await fs.writeFile(path.join(root, 'bin', 'llm-base.js'), '');
-    await fs.writeFile(
-      path.join(root, 'dist', 'index.js'),
-      `(function (exports, require, module, __filename, __dirname) {
+    return installBundled(
+      {
+        'dist/index.js': `(function (exports, require, module, __filename, __dirname) {
       module.exports = { llm_chat: async () => ({ success: true }), zodSeen: require('zod'), homeSeen: () => require('@holic512/shared/lib/home') };
     })`,
-    );
-    await fx.temp.writeJson('registry.json', {
-      plugins: {
-        'llm-base': {
-          name: '@holic512/plugin-llm-base',
-          version: '9.9.9',
-          binPath: path.join(root, 'bin', 'llm-base.js'),
-          installedAt: 'x',
-        },
+        // Its own zod and its own @holic512/shared, each of which says so.
+        'node_modules/zod/package.json': { name: 'zod', version: '4.0.0', main: 'index.js' },
+        'node_modules/zod/index.js': 'module.exports = { own: true };',
+        'node_modules/@holic512/shared/package.json': { name: '@holic512/shared', version: '0.0.1', main: 'lib/index.js' },
+        'node_modules/@holic512/shared/lib/home.js': 'module.exports = { own: true };',
       },
-    });
-    return root;
+      { zod: zodRange, '@holic512/shared': sharedRange },
+    );
   }
 
   test.each([
@@ -200,27 +187,9 @@ describe('llm-base from its bundle (ai run from its own: preferBundles)', () => 
 });
 
 test('an llm-base bundle that cannot be loaded falls back to its main', async () => {
-  const root = path.join(fx.temp.slothtoolHome, 'plugins', 'llm-base', 'node_modules', '@holic512', 'plugin-llm-base');
-  await fs.mkdir(path.join(root, 'bin'), { recursive: true });
-  await fs.mkdir(path.join(root, 'dist'), { recursive: true });
-  await fs.mkdir(path.join(root, 'lib'), { recursive: true });
-  await fs.writeFile(
-    path.join(root, 'package.json'),
-    JSON.stringify({
-      name: '@holic512/plugin-llm-base',
-      version: '9.9.9',
-      main: 'lib/index.js',
-      bin: { 'llm-base': 'bin/llm-base.js' },
-      slothtool: { bundle: 'dist/index.js' },
-    }),
-  );
-  await fs.writeFile(path.join(root, 'bin', 'llm-base.js'), '');
-  await fs.writeFile(path.join(root, 'dist', 'index.js'), 'not a bundle at all');
-  await fs.writeFile(path.join(root, 'lib', 'index.js'), "module.exports = { llm_chat: async () => ({ success: true }), from: 'lib' };");
-  await fx.temp.writeJson('registry.json', {
-    plugins: {
-      'llm-base': { name: '@holic512/plugin-llm-base', version: '9.9.9', binPath: path.join(root, 'bin', 'llm-base.js'), installedAt: 'x' },
-    },
+  await installBundled({
+    'dist/index.js': 'not a bundle at all',
+    'lib/index.js': "module.exports = { llm_chat: async () => ({ success: true }), from: 'lib' };",
   });
   jest.isolateModules(() => {
     const m = require('../src/config/llm-base') as typeof import('../src/config/llm-base');

@@ -43,3 +43,4 @@ export { comparePrefix, markerCounts, prefixStats } from './prefix-stats';
 export type { PrefixStats, RequestPrefix, WireMessage } from './prefix-stats';
 export type { RunResult } from './run';
 export { BUILTIN_TOOL_NAMES } from './builtin-tools';
+export { writeFiles } from './files';

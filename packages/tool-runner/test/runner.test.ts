@@ -1,7 +1,7 @@
 import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { createTempHome, type TempHome } from '@holic512/testkit';
+import { createTempHome, writeFiles, type TempHome } from '@holic512/testkit';
 import type { ExecOptions, ExecResult } from '../src/exec';
 import { createToolRunner, type ConfirmAnswer, type ConfirmRequest, type ToolRunnerOptions } from '../src/runner';
 import type { Step } from '../src/types';
@@ -239,28 +239,19 @@ describe('createToolRunner: plugin.run', () => {
 
   beforeAll(async () => {
     temp = await createTempHome();
-    pluginDir = path.join(temp.home, 'loc');
-    await fs.mkdir(path.join(pluginDir, 'bin'), { recursive: true });
-    await fs.writeFile(
-      path.join(pluginDir, 'package.json'),
-      JSON.stringify({ name: '@x/plugin-loc', version: '1.0.0', bin: { loc: 'bin/loc.js' } }),
-    );
-    await fs.writeFile(
-      path.join(pluginDir, 'bin/loc.js'),
-      'console.log(JSON.stringify({args: process.argv.slice(2), stdin: process.stdin.isTTY ?? null}))\n',
-    );
-    interactiveDir = path.join(temp.home, 'wiz');
-    await fs.mkdir(path.join(interactiveDir, 'bin'), { recursive: true });
-    await fs.writeFile(
-      path.join(interactiveDir, 'package.json'),
-      JSON.stringify({
+    pluginDir = await writeFiles(path.join(temp.home, 'loc'), {
+      'package.json': { name: '@x/plugin-loc', version: '1.0.0', bin: { loc: 'bin/loc.js' } },
+      'bin/loc.js': 'console.log(JSON.stringify({args: process.argv.slice(2), stdin: process.stdin.isTTY ?? null}))\n',
+    });
+    interactiveDir = await writeFiles(path.join(temp.home, 'wiz'), {
+      'package.json': {
         name: '@x/plugin-wiz',
         version: '1.0.0',
         bin: 'bin/wiz.js',
         slothtool: { interactive: true, interactiveFlag: '-i' },
-      }),
-    );
-    await fs.writeFile(path.join(interactiveDir, 'bin/wiz.js'), 'process.exit(0)\n');
+      },
+      'bin/wiz.js': 'process.exit(0)\n',
+    });
     await temp.registerPlugin('loc', pluginDir);
     await temp.registerPlugin('wiz', interactiveDir);
     await temp.registerPlugin('ai', pluginDir);
