@@ -115,18 +115,12 @@ export function readMcpServers(
     }
     const missing = new Set<string>();
     const x = (s: string) => expandVars(s, env, missing);
+    const xValues = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, x(v)]));
+    const named = { name, ...label, source: from };
     let server: McpServerConfig;
     if (isHttp) {
       const e = parsed.data as z.infer<typeof HttpEntry>;
-      server = {
-        ...e,
-        name,
-        ...label,
-        source: from,
-        transport: 'http',
-        url: x(e.url),
-        headers: Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k, x(v)])),
-      };
+      server = { ...e, ...named, transport: 'http', url: x(e.url), headers: xValues(e.headers) };
       if (!/^https?:\/\//.test(server.url)) {
         problems.push({ name, source, error: `url must be http:// or https:// (found ${JSON.stringify(e.url)})` });
         continue;
@@ -135,13 +129,11 @@ export function readMcpServers(
       const e = parsed.data as z.infer<typeof StdioEntry>;
       server = {
         ...e,
-        name,
-        ...label,
-        source: from,
+        ...named,
         transport: 'stdio',
         command: x(e.command),
         args: e.args.map(x),
-        env: Object.fromEntries(Object.entries(e.env).map(([k, v]) => [k, x(v)])),
+        env: xValues(e.env),
         ...(e.cwd ? { cwd: x(e.cwd) } : {}),
       };
     }
