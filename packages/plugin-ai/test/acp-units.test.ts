@@ -224,17 +224,11 @@ describe('a stored session replayed', () => {
     },
     { t: 'assistant', at, content: 'plain text of an older record' },
   ];
+  /** The first message's updates: the message, the answer with its step, the answer after it. */
+  const firstTurn = ['user_message_chunk', 'agent_message_chunk', 'tool_call', 'agent_message_chunk'];
   test('messages and steps in order, each a valid update', () => {
     const updates = replayUpdates(records);
-    expect(updates.map((u) => u.sessionUpdate)).toEqual([
-      'user_message_chunk',
-      'agent_message_chunk',
-      'tool_call',
-      'agent_message_chunk',
-      'user_message_chunk',
-      'tool_call',
-      'agent_message_chunk',
-    ]);
+    expect(updates.map((u) => u.sessionUpdate)).toEqual([...firstTurn, 'user_message_chunk', 'tool_call', 'agent_message_chunk']);
     expect(updates[2]).toMatchObject({ toolCallId: 'cmd_001', title: 'ls', status: 'completed' });
     expect(updates[5]).toMatchObject({ toolCallId: 'cmd_002', status: 'failed' });
     expect(updates[6]).toMatchObject({ content: { text: 'plain text of an older record' } });
@@ -242,13 +236,7 @@ describe('a stored session replayed', () => {
   });
   test('a rewind takes back what came after the message it went back to', () => {
     const updates = replayUpdates([...records, { t: 'rewind', at, turn: 2 }, { t: 'user', at, content: 'second, again' }]);
-    expect(updates.map((u) => u.sessionUpdate)).toEqual([
-      'user_message_chunk',
-      'agent_message_chunk',
-      'tool_call',
-      'agent_message_chunk',
-      'user_message_chunk',
-    ]);
+    expect(updates.map((u) => u.sessionUpdate)).toEqual([...firstTurn, 'user_message_chunk']);
     expect(updates.at(-1)).toMatchObject({ content: { text: 'second, again' } });
   });
 });
