@@ -25,6 +25,15 @@ export type InputKey =
   /** Ctrl+G: edit the prompt in $VISUAL / $EDITOR (cancels a search). */
   | { kind: 'external-edit' };
 
+/** Keys that mean something only at the prompt (completion, modes, redraw, search, the external
+ * editor, paste brackets): a dialog over the prompt (a question, a picker) lets them pass unused. */
+const PROMPT_ONLY = ['tab', 'shift-tab', 'redraw', 'search', 'external-edit', 'paste-start', 'paste-end'] as const;
+type PromptOnlyKey = Extract<InputKey, { kind: (typeof PROMPT_ONLY)[number] }>;
+
+export function promptOnlyKey(key: InputKey): key is PromptOnlyKey {
+  return (PROMPT_ONLY as readonly string[]).includes(key.kind);
+}
+
 /** A key that is only its kind (every key but text). */
 type BareKey = Exclude<InputKey, { kind: 'text' }>;
 

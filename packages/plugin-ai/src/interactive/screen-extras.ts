@@ -8,7 +8,7 @@ import * as path from 'path';
 import type { TurnResult } from '../agent/events';
 import { commonPrefix, parseInput } from './commands';
 import { TAIL_LINES } from './format';
-import type { InputKey } from './keys';
+import { promptOnlyKey, type InputKey } from './keys';
 import type { LiveView } from './live-frame';
 import { appendMemoryLine, memoryAddedEvent, memoryTargets } from './memory-add';
 import { notificationSequence, notifySettings } from './notify';
@@ -63,16 +63,7 @@ export abstract class ScreenExtras extends ScreenTurns {
   private pickKey(key: InputKey): void {
     const open = this.pick!;
     if (key.kind === 'interrupt') return this.closePick(-1);
-    if (
-      key.kind === 'tab' ||
-      key.kind === 'shift-tab' ||
-      key.kind === 'redraw' ||
-      key.kind === 'search' ||
-      key.kind === 'external-edit' ||
-      key.kind === 'paste-start' ||
-      key.kind === 'paste-end'
-    )
-      return;
+    if (promptOnlyKey(key)) return;
     const { state, picked } = reducePick(open.state, key);
     open.state = state;
     if (picked !== undefined) this.closePick(picked);

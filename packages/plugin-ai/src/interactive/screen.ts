@@ -13,7 +13,7 @@ import { t } from '../i18n';
 import { RUN_MODES, type ConfirmRequest } from '../agent/runner-types';
 import { commonPrefix, COMMANDS, parseInput } from './commands';
 import { describeStep } from './format';
-import type { InputKey } from './keys';
+import { promptOnlyKey, type InputKey } from './keys';
 import { reduce, setText } from './line-editor';
 import { createQuestion, joinWords, reduceQuestion } from './question';
 import { questionLines } from './live-frame';
@@ -160,15 +160,7 @@ export class Screen extends ScreenCommands {
 
   private questionKey(key: InputKey): void {
     const q = this.question!;
-    if (key.kind === 'tab' || key.kind === 'shift-tab' || key.kind === 'eof' || key.kind === 'redraw') return;
-    if (
-      key.kind === 'paste-start' ||
-      key.kind === 'paste-end' ||
-      key.kind === 'interrupt' ||
-      key.kind === 'search' ||
-      key.kind === 'external-edit'
-    )
-      return;
+    if (promptOnlyKey(key) || key.kind === 'eof' || key.kind === 'interrupt') return;
     const { state, outcome } = reduceQuestion(q.state, key, q.words);
     q.state = state;
     if (!outcome) return;
