@@ -3,8 +3,6 @@ export { VERSION } from './version';
 export { Agent } from './agent/agent';
 export type { AgentConfirmAnswer, AgentConfirmFn, AgentDeps, AgentOptions, SendOptions } from './agent/agent';
 export type { AgentEvent, AgentListener, TurnOutcome, TurnResult, UsageTotals } from './agent/events';
-/** @deprecated the former name of {@link TurnOutcome}: how a turn ended. */
-export type Outcome = import('./agent/events').TurnOutcome;
 export { createAppAgent, loadToolRunner, policyOf } from './cli/app';
 export type { AppAgent, AppAgentOptions } from './cli/app';
 export { defaultConfig, loadConfig, validateConfig } from './config/config';

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'child_process';
+import { execFileSync, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
@@ -160,6 +160,12 @@ run('after an approval: an uploaded secret and a PATH write are refused, as root
     if (process.getuid?.() !== 0 || !setpriv || !findProgram('curl', process.env)) return;
     // The same runner, in a child process of that user, built from lib/ (what the package ships).
     const lib = path.join(__dirname, '..', 'lib', 'index.js');
+    // A checkout under a private folder (a root-only /tmp) cannot be read by that user: said, not hidden.
+    const readable = spawnSync(setpriv, ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', 'test', '-r', lib]);
+    if (readable.status !== 0) {
+      process.stderr.write(`effects-bwrap: the unprivileged run is SKIPPED: uid ${NOBODY} cannot read this checkout (${lib})\n`);
+      return;
+    }
     const script = `
       const { createToolRunner } = require(${JSON.stringify(lib)});
       const o = JSON.parse(process.env.E2E_OPTIONS);
