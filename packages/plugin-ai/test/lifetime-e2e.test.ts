@@ -1,4 +1,4 @@
-import { processAlive, useAiFixture } from '@holic512/testkit';
+import { processAlive, until, useAiFixture } from '@holic512/testkit';
 import { spawn, type ChildProcess } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
@@ -43,6 +43,12 @@ beforeEach(async () => {
   });
 });
 
+/**
+ * The server's group got SIGKILL from ai before it exited; on a busy machine its death can trail
+ * ai's exit by a moment, so wait for it (a group that was never signalled would outlive the wait).
+ */
+const gone = (pid: number) => until(() => !processAlive(pid));
+
 /** The pid of the background server, from the proc.start result the model was sent. */
 async function serverPid(): Promise<number> {
   const requests = await fx.server.waitForRequests(2);
@@ -74,7 +80,7 @@ test.each([
     const pid = await serverPid();
     child.kill(signal);
     expect(await exited).toEqual({ code, signal: null });
-    expect(processAlive(pid)).toBe(false);
+    await gone(pid);
     const records = await readSession(fx.temp);
     expect(records.map((r) => r.t)).toEqual(expect.arrayContaining(['user', 'assistant', 'tool']));
     expect(records.at(-1)).toMatchObject({
@@ -96,7 +102,7 @@ test('ai -p: a second Ctrl+C stops ai even when the first one is still being han
   child.kill('SIGINT');
   const { code } = await exited;
   expect(code).toBe(130); // the aborted turn and the stop say the same
-  expect(processAlive(pid)).toBe(false);
+  await gone(pid);
 });
 
 test('closing the terminal of ai -i with a running dev server leaves no process behind', async () => {
@@ -111,7 +117,7 @@ test('closing the terminal of ai -i with a running dev server leaves no process 
     s.kill(); // the terminal goes away: SIGHUP
     await s.exited; // by itself: the grace timer is beyond the test's time-out
     expect(processAlive(aiPid)).toBe(false);
-    expect(processAlive(pid)).toBe(false);
+    await gone(pid);
   } finally {
     s?.kill();
   }
