@@ -26,6 +26,17 @@ export const llmBaseLoader: Module<typeof import('./config/llm-base')> = lazy(()
 /** This package's package.json, read at run time (outside src/, so never compiled in). */
 export const packageJson: Module<{ version: string }> = lazy(() => require('../package.json'));
 
+// ── Messages of `ai -i` and the guided setup: `-p`, `--help` and `--version` need only ai.json ──
+type Records = Record<string, { zh: string; en: string }>;
+/** The catalogues i18n.ts reads a key from when ai.json does not hold it. */
+export const screenCatalogueFiles: Module<Records[]> = lazy(() => [
+  require('./messages/interactive.json') as Records,
+  require('./messages/interactive-ext.json') as Records,
+  require('./messages/interactive-more.json') as Records,
+  require('./messages/interactive-plan.json') as Records,
+  require('./messages/setup.json') as Records,
+]);
+
 // ── tool-runner: the registry, the judgement and the runner; its index loads its parts on use ──
 export const toolRunner: Module<typeof import('@holic512/tool-runner')> = lazy(() => require('@holic512/tool-runner'));
 
