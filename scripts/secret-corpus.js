@@ -105,34 +105,8 @@ function main(argv) {
   measureOwn(freshRedact, argv.includes('--misses'));
 }
 
-/** A file's text as a tool prints it (as the fuzz test and the runner tests frame it). */
-const FRAMES = {
-  plain: (t) => t,
-  'grep -Hn': (t) =>
-    t
-      .split('\n')
-      .map((l, i) => `dir/file.txt:${i + 1}:${l}`)
-      .join('\n'),
-  'grep -A': (t) =>
-    t
-      .split('\n')
-      .map((l, i) => `dir/file.txt${i ? '-' : ':'}${i + 1}${i ? '-' : ':'}${l}`)
-      .join('\n'),
-  'diff +': (t) =>
-    t
-      .split('\n')
-      .map((l) => `+${l}`)
-      .join('\n'),
-  'cat -n': (t) =>
-    t
-      .split('\n')
-      .map((l, i) => `${String(i + 1).padStart(6)}\t${l}`)
-      .join('\n'),
-  'JSON string': (t) => JSON.stringify({ stdoutTail: t }),
-};
-
 function measureOwn(freshRedact, listMisses) {
-  const { SECRET_CORPUS, FRAMED_CORPUS, CLEAN_CORPUS, findLeak } = require(path.join(root, 'packages/testkit'));
+  const { SECRET_CORPUS, FRAMED_CORPUS, CLEAN_CORPUS, TOOL_FRAMES: FRAMES, findLeak } = require(path.join(root, 'packages/testkit'));
   const samples = [...SECRET_CORPUS, ...FRAMED_CORPUS];
   let hidden = 0;
   let total = 0;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { FRAMED_CORPUS, SECRET_CORPUS, findLeak } from '@holic512/testkit';
+import { FRAMED_CORPUS, SECRET_CORPUS, TOOL_FRAMES, findLeak } from '@holic512/testkit';
 import { addKnownSecrets, redact, redactCounted } from '../src';
 import { forgetGivenTexts } from '../src/redact/gate';
 
@@ -120,31 +120,7 @@ test(`never throws, returns a string, and is idempotent (seed ${SEED}, ${RUNS} r
   );
 });
 
-/** A file's text as a tool prints it: plain, `grep -n` / context prefixes, a diff, `cat -n`, a JSON string. */
-const FRAMES: Record<string, (text: string) => string> = {
-  plain: (t) => t,
-  'grep -Hn': (t) =>
-    t
-      .split('\n')
-      .map((l, i) => `dir/file.txt:${i + 1}:${l}`)
-      .join('\n'),
-  'grep -A': (t) =>
-    t
-      .split('\n')
-      .map((l, i) => `dir/file.txt${i ? '-' : ':'}${i + 1}${i ? '-' : ':'}${l}`)
-      .join('\n'),
-  'diff +': (t) =>
-    t
-      .split('\n')
-      .map((l) => `+${l}`)
-      .join('\n'),
-  'cat -n': (t) =>
-    t
-      .split('\n')
-      .map((l, i) => `${String(i + 1).padStart(6)}\t${l}`)
-      .join('\n'),
-  'JSON string': (t) => JSON.stringify({ stdoutTail: t }),
-};
+const FRAMES = TOOL_FRAMES;
 const SAMPLES = [...SECRET_CORPUS, ...FRAMED_CORPUS];
 
 test(`every format in every framing, mixed, leaks nothing and is idempotent (seed ${SEED})`, () => {

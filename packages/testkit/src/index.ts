@@ -26,6 +26,7 @@ export { createTestMcpServer, startTestMcpHttpServer, testMcpStdioCommand } from
 export type { TestMcpOptions, TestMcpHttpServer } from './mcp-server';
 export { SECRET_CORPUS, FRAMED_CORPUS, CLEAN_CORPUS, fakeToken, leakForms, findLeak } from './secret-corpus';
 export type { SecretSample } from './secret-corpus';
+export { TOOL_FRAMES } from './tool-frames';
 export { until } from './until';
 export { eachReturns, eachUnchanged, pathProbe, type PathKinds } from './table';
 export { llmBaseConfig, llmProfile, type LlmProfile } from './llm-profile';
