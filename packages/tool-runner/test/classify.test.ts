@@ -316,6 +316,8 @@ table('interpreters with inline code or scripts', [
   ['node script.js', 'L1'],
   ['node ../other/script.js', 'L2'],
   ['node https://example.com/x.js', 'L2'],
+  ['node --inspect=0.0.0.0:9229 script.js', 'L2'],
+  ['node --enable-source-maps --max-old-space-size=4096 script.js', 'L1'],
   // --check parses and exits; an option that loads code still decides first.
   ['node --check script.js', 'L0'],
   ['node -c script.js', 'L0'],

@@ -192,7 +192,9 @@ export function judgeInterpreter(args: readonly string[], name: string, ctx: Jud
       return [finding('interp.inline', 'L2', { p: name, a })];
     }
     if (kind === 'node' && (a === '--test' || a === '--run')) return [finding('project.script', 'L1', { p: name, s: a })];
-    if (powershell || !(FLAG_ONLY[kind].test(a) || /^--[A-Za-z][\w-]*=/.test(a))) certain = false;
+    // A debugger port (`--inspect=0.0.0.0:9229`) lets whoever reaches it run code: never "surely the script".
+    const attached = /^--[A-Za-z][\w-]*=/.test(a) && !/^--(inspect|debug)/.test(a);
+    if (powershell || !(FLAG_ONLY[kind].test(a) || attached)) certain = false;
   }
   return [finding('interactive', 'L2', { p: name })];
 }
