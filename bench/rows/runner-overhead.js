@@ -26,23 +26,8 @@ const WARM = 3;
 
 /** The floor's spawn: a plain bubblewrap start of `true` (plain `true` without bubblewrap). */
 function floorCommand() {
-  const bwrap = spawnSync('bwrap', [
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--unshare-net',
-    '--die-with-parent',
-    'true',
-  ]);
-  if (bwrap.status === 0)
-    return {
-      program: 'bwrap',
-      args: ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--die-with-parent', 'true'],
-    };
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--die-with-parent', 'true'];
+  if (spawnSync('bwrap', args).status === 0) return { program: 'bwrap', args };
   return { program: 'true', args: [] };
 }
 
