@@ -43,6 +43,7 @@ export const verdictOf: ClassifyM['verdictOf'] = (...a) => classifyModule().verd
 export const renderVerdict: typeof import('./render-verdict').renderVerdict = (...a) => renderVerdictModule().renderVerdict(...a);
 export type { Verdict, Adjustment } from './policy/decide';
 export { tools, getTool, toolJsonSchema, createToolRegistry, builtinRegistry, TOOL_NAME } from './registry';
+export { defineTool, type ToolDeclaration } from './registry/define-tool';
 export type { ToolRegistryOptions } from './registry';
 export { planItemsSchema, planText, MAX_PLAN_ITEMS, MAX_PLAN_STEP_CHARS } from './registry/plan-update';
 export type { ToolRegistry } from './registry';

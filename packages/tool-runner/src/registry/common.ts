@@ -15,6 +15,9 @@ export const requiresSchema = lazy(() =>
     .optional(),
 );
 
+/** A built-in tool's input: its own fields, then `requires` (every built-in takes the model's advice). */
+export const toolInput = <S extends z.ZodRawShape>(fields: S) => z.object({ ...fields, requires: requiresSchema() });
+
 /** A string that is not empty or only blanks. */
 export const nonBlank = (what: string) => z.string().refine((s) => s.trim() !== '', { message: `${what} must not be empty` });
 

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { JsonPatchStep, PatchOp as PatchOpStep } from '../types';
-import { nonBlank, requiresSchema, touches } from './common';
-import type { ToolDefinition } from './types';
-import { lazy } from '../lazy';
+import { nonBlank, toolInput, touches } from './common';
+import { defineTool } from './define-tool';
 import { configRulesModule, jsonPatchToolModule, pathsModule } from '../lazy-modules';
 
 const patchOp = () =>
@@ -22,25 +21,16 @@ function opLine(op: PatchOpStep): string {
   return `${op.op} ${op.path}${from}${value}`;
 }
 
-/** The input schema, built on first use (a turn that only talks builds no tool schema). */
-const input = lazy(() =>
-  z.object({
-    file: nonBlank('file'),
-    patch: z.array(patchOp()).min(1),
-    requires: requiresSchema(),
-  }),
-);
+const input = () => toolInput({ file: nonBlank('file'), patch: z.array(patchOp()).min(1) });
 
-export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
+export const configJsonPatchTool = defineTool<JsonPatchStep>({
   name: 'config.json_patch',
   kind: 'edit',
   description: {
     en: 'Change a JSON config file with RFC 6902 operations (plus set/unset): the user sees a masked diff first; a backup is kept.',
     zh: '用 RFC 6902 操作（以及 set/unset）修改 JSON 配置文件：先向用户展示脱敏后的差异，并保留备份。',
   },
-  get input() {
-    return input();
-  },
+  input,
   example: { file: 'tsconfig.json', patch: [{ op: 'replace', path: '/compilerOptions/strict', value: true }] },
   confirmsInside: true,
   permission: { arg: 'path', subject: (s) => ({ kind: 'path', path: s.file }) },
@@ -68,4 +58,4 @@ export const configJsonPatchTool: ToolDefinition<JsonPatchStep> = {
     ],
   }),
   execute: (s, ctx) => jsonPatchToolModule().runJsonPatch(s, ctx),
-};
+});

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { finding, type Finding, type JudgeCtx } from '../policy/finding';
 import type { PathLinks } from '../policy/links';
 import type { ExecStep } from '../types';
-import { argList, commandLine, cwdField, presentFields, requiresSchema, touches } from './common';
+import { argList, commandLine, cwdField, presentFields, toolInput, touches } from './common';
 import type { AssessContext, Assessment, JudgeEnv, ToolDefinition } from './types';
 import { commandFromClaude, given, shellLine } from './claude-code';
-import { lazy } from '../lazy';
+import { defineTool } from './define-tool';
 import {
   execToolModule,
   gitHardenModule,
@@ -175,31 +175,26 @@ export function assessCommand(
   return { findings, touches: touches({ exec: [program], network, write, read: cwd ? [cwd] : [] }) };
 }
 
-/** The input schema, built on first use (a turn that only talks builds no tool schema). */
-const input = lazy(() =>
-  z.object({
+const input = () =>
+  toolInput({
     program: z.string().min(1),
     args: argList(),
     cwd: cwdField(),
     /** Time limit of this step in ms (at most ten times the runner's default). */
     timeoutMs: z.number().int().positive().optional(),
-    requires: requiresSchema(),
-  }),
-);
+  });
 
 /** An exec step's fields as its schema gives them: the one definition of ExecStep (types.ts). */
 export type ExecInput = z.output<ReturnType<typeof input>>;
 
-export const execTool: ToolDefinition<ExecStep> = {
+export const execTool = defineTool<ExecStep>({
   name: 'exec',
   kind: 'execute',
   description: {
     en: 'Run one program with an argument vector (no shell: no pipes, redirects, globs or $VAR) and get its exit code and output tail.',
     zh: '以参数数组运行一个程序（不经过 shell：没有管道、重定向、通配符或 $VAR），返回退出码和输出末尾。',
   },
-  get input() {
-    return input();
-  },
+  input,
   example: { program: 'git', args: ['status'], requires: { confirm: false, elevated: false, network: false, write: false } },
   takesCwd: true,
   sandboxed: true,
@@ -222,4 +217,4 @@ export const execTool: ToolDefinition<ExecStep> = {
       isImage: false,
     }),
   },
-};
+});

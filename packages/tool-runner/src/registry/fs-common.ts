@@ -2,8 +2,8 @@ import * as path from 'path';
 import { finding, type Finding } from '../policy/finding';
 import type { PermissionSubject } from '../permission-rules';
 import type { ResolvedPath } from '../workspace';
-import { touches } from './common';
-import type { AssessContext, Assessment, JudgeEnv } from './types';
+import { showWord, touches } from './common';
+import type { AssessContext, Assessment, JudgeEnv, ToolDefinition } from './types';
 import { fsRulesModule, pathsModule, resolveProgramModule, workspaceModule } from '../lazy-modules';
 
 /** Paths with invisible or control characters hide what is touched. */
@@ -69,4 +69,31 @@ export function assessFileRead(p: string, ctx: AssessContext, search = false): A
   const found: Finding[] = fsReadFindings({ workspace, home: ctx.home, slothtoolHome: ctx.slothtoolHome, target });
   const own = search ? found.map((f) => (f.id === 'fs.read' ? finding('fs.search', 'L0', { f: p }) : f)) : found;
   return { findings: [...pathCharFindings(p), ...own], touches: touches({ read: [target.real] }) };
+}
+
+/** The fs tools, each judged by its one path. */
+type FsTool = 'fs.read' | 'fs.write' | 'fs.edit' | 'fs.glob' | 'fs.grep';
+
+/**
+ * How an fs tool is judged, by its one path (fs.glob's and fs.grep's folder defaults to where the
+ * step runs): permission rules see the path; the runner resolves it first (for fs.write, with
+ * whether the session read the file as it is); the rules of writing it, or of reading it (a
+ * search reads a folder: `fs.search`), fire; and 'allow for this session' allows the tool on it.
+ */
+export function judgedByPath<S extends { path?: string }>(
+  tool: FsTool,
+): Pick<ToolDefinition<S>, 'permission' | 'judgeContext' | 'assess' | 'approvalKey'> {
+  const where = (s: S) => s.path ?? '.';
+  return {
+    permission: pathPermission,
+    judgeContext: (s, env) => fsJudgeContext(where(s), env, tool === 'fs.write'),
+    assess: (s, ctx) =>
+      tool === 'fs.write' || tool === 'fs.edit' ? assessFileWrite(where(s), ctx, tool) : assessFileRead(where(s), ctx, tool !== 'fs.read'),
+    approvalKey: (s) => `${tool} ${where(s)}`,
+  };
+}
+
+/** A search as one line: `grep 'TODO' in src`, the folder said when the step names one. */
+export function searchLine(verb: 'glob' | 'grep', pattern: string, folder: string | undefined): string {
+  return `${verb} ${showWord(pattern)}${folder ? ` in ${showWord(folder)}` : ''}`;
 }

@@ -1,44 +1,39 @@
 import { z } from 'zod';
 import type { FsEditOne, FsEditStep } from '../tool-steps';
-import { nonBlank, presentFields, requiresSchema, showWord } from './common';
-import { assessFileWrite, fsJudgeContext, pathPermission } from './fs-common';
-import type { SummaryField, ToolDefinition } from './types';
+import { nonBlank, presentFields, showWord, toolInput } from './common';
+import { judgedByPath } from './fs-common';
+import type { SummaryField } from './types';
+import { defineTool } from './define-tool';
 import { absolutePath, editFromClaude, given } from './claude-code';
-import { lazy } from '../lazy';
 import { fsEditModule } from '../lazy-modules';
 
 /** At most this many replacements in one multi-edit step. */
 export const MAX_EDITS = 100;
 
-/** The input schema, built on first use (a turn that only talks builds no tool schema). */
-const input = lazy(() =>
-  z
-    .object({
-      path: nonBlank('path'),
-      /** Exact text to replace, unique in the file unless replace_all. */
-      old_string: z.string().optional(),
-      new_string: z.string().optional(),
-      replace_all: z.boolean().optional(),
-      /** Several replacements, applied in order to one file, all or nothing. */
-      edits: z
-        .array(z.object({ old_string: z.string(), new_string: z.string(), replace_all: z.boolean().optional() }))
-        .min(1)
-        .max(MAX_EDITS)
-        .optional(),
-      requires: requiresSchema(),
-    })
-    .superRefine((s, ctx) => {
-      const one = s.old_string !== undefined || s.new_string !== undefined || s.replace_all !== undefined;
-      if (s.edits !== undefined && one)
-        ctx.addIssue({ code: 'custom', message: 'give either old_string / new_string (one edit) or edits (several), not both' });
-      else if (s.edits === undefined && (s.old_string === undefined || s.new_string === undefined)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'old_string and new_string are required (or edits: [{old_string, new_string}, …] for several)',
-        });
-      }
-    }),
-);
+const input = () =>
+  toolInput({
+    path: nonBlank('path'),
+    /** Exact text to replace, unique in the file unless replace_all. */
+    old_string: z.string().optional(),
+    new_string: z.string().optional(),
+    replace_all: z.boolean().optional(),
+    /** Several replacements, applied in order to one file, all or nothing. */
+    edits: z
+      .array(z.object({ old_string: z.string(), new_string: z.string(), replace_all: z.boolean().optional() }))
+      .min(1)
+      .max(MAX_EDITS)
+      .optional(),
+  }).superRefine((s, ctx) => {
+    const one = s.old_string !== undefined || s.new_string !== undefined || s.replace_all !== undefined;
+    if (s.edits !== undefined && one)
+      ctx.addIssue({ code: 'custom', message: 'give either old_string / new_string (one edit) or edits (several), not both' });
+    else if (s.edits === undefined && (s.old_string === undefined || s.new_string === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'old_string and new_string are required (or edits: [{old_string, new_string}, …] for several)',
+      });
+    }
+  });
 
 /** The replacements of a step, in order: its `edits`, or its one old_string / new_string. */
 export function editsOf(s: FsEditStep): FsEditOne[] {
@@ -70,22 +65,17 @@ function editFields(s: FsEditStep): SummaryField[] {
   ];
 }
 
-export const fsEditTool: ToolDefinition<FsEditStep> = {
+export const fsEditTool = defineTool<FsEditStep>({
   name: 'fs.edit',
   kind: 'edit',
   description: {
     en: 'Replace exact text in a file (old_string must be unique unless replace_all); several places of one file at once with edits: [{old_string, new_string, replace_all?}, …], applied in order, all or nothing. The user sees the diff first.',
     zh: '在文件中精确替换文本（除非 replace_all，否则 old_string 必须唯一）；用 edits: [{old_string, new_string, replace_all?}, …] 可一次修改同一文件的多处，按顺序应用，要么全部成功要么不改。先向用户展示差异。',
   },
-  get input() {
-    return input();
-  },
+  input,
   example: { path: 'src/a.ts', old_string: '<exact text, unique in the file>', new_string: '...', replace_all: false },
   confirmsInside: true,
-  permission: pathPermission,
-  judgeContext: (s, env) => fsJudgeContext(s.path, env, false),
-  assess: (s, ctx) => assessFileWrite(s.path, ctx, 'fs.edit'),
-  approvalKey: (s) => `fs.edit ${s.path}`,
+  ...judgedByPath('fs.edit'),
   digest: (s) =>
     s.edits ? `edit ${showWord(s.path)} (${s.edits.length} edits)` : `edit ${showWord(s.path)}${s.replace_all ? ' (all)' : ''}`,
   summary: (s) => ({ title: `fs.edit ${showWord(s.path)}`, fields: editFields(s) }),
@@ -117,4 +107,4 @@ export const fsEditTool: ToolDefinition<FsEditStep> = {
             userModified: false,
           },
   },
-};
+});

@@ -1,43 +1,31 @@
 import { z } from 'zod';
 import type { FsGlobStep } from '../tool-steps';
-import { nonBlank, requiresSchema, showWord, presentFields } from './common';
-import { assessFileRead, fsJudgeContext, pathPermission } from './fs-common';
-import type { ToolDefinition } from './types';
+import { nonBlank, presentFields, toolInput } from './common';
+import { judgedByPath, searchLine } from './fs-common';
+import { defineTool } from './define-tool';
 import { absolutePath, given, stringField } from './claude-code';
-import { lazy } from '../lazy';
 import { fsGlobModule } from '../lazy-modules';
 
-/** The input schema, built on first use (a turn that only talks builds no tool schema). */
-const input = lazy(() =>
-  z.object({
+const input = () =>
+  toolInput({
     /** A glob relative to `path`: `**` any folders, `*` within a name (`src/**\/*.ts`). */
     pattern: nonBlank('pattern'),
     /** The folder to search; default where the step runs. */
     path: z.string().optional(),
-    requires: requiresSchema(),
-  }),
-);
+  });
 
-export const fsGlobTool: ToolDefinition<FsGlobStep> = {
+export const fsGlobTool = defineTool<FsGlobStep>({
   name: 'fs.glob',
   kind: 'search',
   description: {
     en: 'Find files by name: a glob relative to path (`**/*.ts`); .gitignore respected; newest first, at most 200.',
     zh: '按文件名查找文件：相对于 path 的 glob（`**/*.ts`）；遵循 .gitignore；最新修改的在前，最多 200 个。',
   },
-  get input() {
-    return input();
-  },
+  input,
   example: { pattern: 'src/**/*.ts' },
-  permission: pathPermission,
-  judgeContext: (s, env) => fsJudgeContext(s.path ?? '.', env, false),
-  assess: (s, ctx) => assessFileRead(s.path ?? '.', ctx, true),
-  approvalKey: (s) => `fs.glob ${s.path ?? '.'}`,
-  digest: (s) => `glob ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`,
-  summary: (s) => ({
-    title: `glob ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`,
-    fields: presentFields({ pattern: s.pattern, path: s.path }),
-  }),
+  ...judgedByPath('fs.glob'),
+  digest: (s) => searchLine('glob', s.pattern, s.path),
+  summary: (s) => ({ title: searchLine('glob', s.pattern, s.path), fields: presentFields({ pattern: s.pattern, path: s.path }) }),
   execute: (s, ctx) => fsGlobModule().runFsGlob(s, ctx as never),
   claude: {
     names: ['Glob'],
@@ -51,4 +39,4 @@ export const fsGlobTool: ToolDefinition<FsGlobStep> = {
       return { filenames: files, numFiles: typeof r.total === 'number' ? r.total : files.length, truncated: r.truncated === true };
     },
   },
-};
+});

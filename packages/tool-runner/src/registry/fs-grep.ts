@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import type { FsGrepStep } from '../tool-steps';
-import { nonBlank, requiresSchema, showWord, presentFields } from './common';
-import { assessFileRead, fsJudgeContext, pathPermission } from './fs-common';
-import type { ToolDefinition } from './types';
+import { nonBlank, presentFields, showWord, toolInput } from './common';
+import { judgedByPath, searchLine } from './fs-common';
+import { defineTool } from './define-tool';
 import { absolutePath, given, grepFromClaude, grepResponse } from './claude-code';
-import { lazy } from '../lazy';
 import { fsGrepModule } from '../lazy-modules';
 
-/** The input schema, built on first use (a turn that only talks builds no tool schema). */
-const input = lazy(() =>
-  z.object({
+const input = () =>
+  toolInput({
     /** A regular expression (ripgrep's syntax; JavaScript's in the fallback). */
     pattern: nonBlank('pattern'),
     /** A folder or one file; default where the step runs. */
@@ -21,28 +19,21 @@ const input = lazy(() =>
     context: z.number().int().min(0).max(10).optional(),
     /** Matches shown at most (default 50). */
     maxResults: z.number().int().min(1).max(500).optional(),
-    requires: requiresSchema(),
-  }),
-);
+  });
 
-export const fsGrepTool: ToolDefinition<FsGrepStep> = {
+export const fsGrepTool = defineTool<FsGrepStep>({
   name: 'fs.grep',
   kind: 'search',
   description: {
     en: 'Search file contents for a regular expression (ripgrep syntax): matches as {file, line, text}; .gitignore respected, secret files skipped, at most 50 shown (optional: path, glob, ignoreCase, context lines, maxResults).',
     zh: '在文件内容中搜索正则表达式（ripgrep 语法）：结果为 {file, line, text}；遵循 .gitignore，跳过密钥文件，最多显示 50 条（可选：path、glob、ignoreCase、context 行数、maxResults）。',
   },
-  get input() {
-    return input();
-  },
+  input,
   example: { pattern: 'function\\s+main', path: 'src', glob: '*.ts' },
-  permission: pathPermission,
-  judgeContext: (s, env) => fsJudgeContext(s.path ?? '.', env, false),
-  assess: (s, ctx) => assessFileRead(s.path ?? '.', ctx, true),
-  approvalKey: (s) => `fs.grep ${s.path ?? '.'}`,
-  digest: (s) => `grep ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}${s.glob ? ` (${showWord(s.glob)})` : ''}`,
+  ...judgedByPath('fs.grep'),
+  digest: (s) => `${searchLine('grep', s.pattern, s.path)}${s.glob ? ` (${showWord(s.glob)})` : ''}`,
   summary: (s) => ({
-    title: `grep ${showWord(s.pattern)}${s.path ? ` in ${showWord(s.path)}` : ''}`,
+    title: searchLine('grep', s.pattern, s.path),
     fields: presentFields({
       pattern: s.pattern,
       path: s.path,
@@ -70,4 +61,4 @@ export const fsGrepTool: ToolDefinition<FsGrepStep> = {
     fromInput: grepFromClaude,
     response: (_s, r, ctx) => grepResponse(r, ctx),
   },
-};
+});

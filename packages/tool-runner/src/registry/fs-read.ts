@@ -1,39 +1,30 @@
 import { z } from 'zod';
 import type { FsReadStep } from '../tool-steps';
-import { nonBlank, presentFields, requiresSchema, showWord } from './common';
-import { assessFileRead, fsJudgeContext, pathPermission } from './fs-common';
-import type { ToolDefinition } from './types';
+import { nonBlank, presentFields, showWord, toolInput } from './common';
+import { judgedByPath } from './fs-common';
+import { defineTool } from './define-tool';
 import { absolutePath, given, plainLines, stringField } from './claude-code';
-import { lazy } from '../lazy';
 import { fsReadModule } from '../lazy-modules';
 
-/** The input schema, built on first use (a turn that only talks builds no tool schema). */
-const input = lazy(() =>
-  z.object({
+const input = () =>
+  toolInput({
     path: nonBlank('path'),
     /** First line to show, 1-based. */
     offset: z.number().int().positive().optional(),
     /** Lines to show (at most 2000). */
     limit: z.number().int().positive().optional(),
-    requires: requiresSchema(),
-  }),
-);
+  });
 
-export const fsReadTool: ToolDefinition<FsReadStep> = {
+export const fsReadTool = defineTool<FsReadStep>({
   name: 'fs.read',
   kind: 'read',
   description: {
     en: 'Read a text file as numbered lines (2000 from offset); a note says how to read on.',
     zh: '以带行号的形式读取文本文件（从 offset 起 2000 行）；附注说明如何继续读取。',
   },
-  get input() {
-    return input();
-  },
+  input,
   example: { path: 'src/a.ts', offset: 1, limit: 2000 },
-  permission: pathPermission,
-  judgeContext: (s, env) => fsJudgeContext(s.path, env, false),
-  assess: (s, ctx) => assessFileRead(s.path, ctx),
-  approvalKey: (s) => `fs.read ${s.path}`,
+  ...judgedByPath('fs.read'),
   digest: (s) => `read ${showWord(s.path)}${s.offset || s.limit ? ` (lines ${s.offset ?? 1}+${s.limit ? `, ${s.limit}` : ''})` : ''}`,
   summary: (s) => ({ title: `fs.read ${showWord(s.path)}`, fields: presentFields({ path: s.path, offset: s.offset, limit: s.limit }) }),
   execute: (s, ctx) => fsReadModule().runFsRead(s, ctx as never),
@@ -59,4 +50,4 @@ export const fsReadTool: ToolDefinition<FsReadStep> = {
       };
     },
   },
-};
+});

@@ -1,19 +1,11 @@
-import { z } from 'zod';
 import type { HttpGetStep } from '../tool-steps';
-import { nonBlank, requiresSchema, touches } from './common';
+import { nonBlank, toolInput, touches } from './common';
 import { pathCharFindings } from './fs-common';
-import type { ToolDefinition } from './types';
+import { defineTool } from './define-tool';
 import { stringField } from './claude-code';
-import { lazy } from '../lazy';
 import { http, httpGetModule, netRulesModule } from '../lazy-modules';
 
-/** The input schema, built on first use (a turn that only talks builds no tool schema). */
-const input = lazy(() =>
-  z.object({
-    url: nonBlank('url'),
-    requires: requiresSchema(),
-  }),
-);
+const input = () => toolInput({ url: nonBlank('url') });
 
 function host(url: string): string {
   try {
@@ -23,16 +15,14 @@ function host(url: string): string {
   }
 }
 
-export const httpGetTool: ToolDefinition<HttpGetStep> = {
+export const httpGetTool = defineTool<HttpGetStep>({
   name: 'http.get',
   kind: 'fetch',
   description: {
     en: 'GET a URL and read it as text (HTML reduced to text); size, time and redirects are limited.',
     zh: '以 GET 获取一个 URL 并作为文本读取（HTML 转为纯文本）；大小、时间和重定向次数都有上限。',
   },
-  get input() {
-    return input();
-  },
+  input,
   example: { url: 'https://...' },
   permission: { arg: 'domain', subject: (s) => ({ kind: 'url', host: host(s.url) }) },
   judgeContext: (_s, env) => ({ workspace: env.session.workspace, slothtoolHome: env.session.slothtoolHome }),
@@ -71,4 +61,4 @@ export const httpGetTool: ToolDefinition<HttpGetStep> = {
       return { url: s.url, code, codeText: http().STATUS_CODES[code] ?? '', result: text, bytes: Buffer.byteLength(text) };
     },
   },
-};
+});

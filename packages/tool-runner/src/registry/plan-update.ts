@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import { finding } from '../policy/finding';
-import { requiresSchema, touches } from './common';
-import type { ToolDefinition } from './types';
+import { toolInput, touches } from './common';
+import { defineTool } from './define-tool';
 import { lazy } from '../lazy';
 import type { PlanItem, PlanUpdateStep } from '../tool-steps';
 
@@ -30,7 +30,7 @@ export const planItemsSchema = lazy(() =>
     .max(MAX_PLAN_ITEMS, { message: `a plan has at most ${MAX_PLAN_ITEMS} steps` }),
 );
 
-const input = lazy(() => z.object({ items: planItemsSchema(), requires: requiresSchema() }));
+const input = () => toolInput({ items: planItemsSchema() });
 
 const MARK: Record<PlanItem['status'], string> = { done: '[x]', in_progress: '[>]', pending: '[ ]' };
 
@@ -49,15 +49,13 @@ function progress(items: readonly PlanItem[]): string {
 /** Claude Code's TodoWrite statuses, and ours. */
 const FROM_CLAUDE: Record<string, PlanItem['status']> = { pending: 'pending', in_progress: 'in_progress', completed: 'done' };
 
-export const planUpdateTool: ToolDefinition<PlanUpdateStep> = {
+export const planUpdateTool = defineTool<PlanUpdateStep>({
   name: 'plan.update',
   description: {
     en: 'Set the plan of a multi-step task (the whole list each time, in order; one step in_progress at a time): the user sees it, and it stays in your context. Update it as steps finish.',
     zh: '设置多步骤任务的计划(每次给出完整列表，按顺序；同一时间只有一步为 in_progress):用户能看到它，它也会一直留在你的上下文中。每完成一步就更新。',
   },
-  get input() {
-    return input();
-  },
+  input,
   example: {
     items: [
       { step: 'Find where the port is read', status: 'done' },
@@ -100,4 +98,4 @@ export const planUpdateTool: ToolDefinition<PlanUpdateStep> = {
       newTodos: s.items.map((i) => ({ content: i.step, status: i.status === 'done' ? 'completed' : i.status, activeForm: i.step })),
     }),
   },
-};
+});

@@ -1,29 +1,19 @@
 import { z } from 'zod';
 import type { PluginRunStep } from '../types';
-import { argList, commandLine, requiresSchema, touches } from './common';
-import type { ToolDefinition } from './types';
-import { lazy } from '../lazy';
+import { argList, commandLine, toolInput, touches } from './common';
+import { defineTool } from './define-tool';
 import { pathLinksModule, pluginRulesModule, pluginRunToolModule } from '../lazy-modules';
 
-/** The input schema, built on first use (a turn that only talks builds no tool schema). */
-const input = lazy(() =>
-  z.object({
-    plugin: z.string().min(1),
-    args: argList(),
-    requires: requiresSchema(),
-  }),
-);
+const input = () => toolInput({ plugin: z.string().min(1), args: argList() });
 
-export const pluginRunTool: ToolDefinition<PluginRunStep> = {
+export const pluginRunTool = defineTool<PluginRunStep>({
   name: 'plugin.run',
   kind: 'execute',
   description: {
     en: 'Run an installed SlothTool plugin by its alias with arguments.',
     zh: '按别名运行一个已安装的 SlothTool 插件，并传入参数。',
   },
-  get input() {
-    return input();
-  },
+  input,
   example: { plugin: '<installed plugin alias>', args: ['...'] },
   words: { get: (s) => [s.plugin, ...(s.args ?? [])], set: (s, words) => ({ ...s, plugin: words[0] ?? '', args: words.slice(1) }) },
   permission: { arg: 'name', subject: (s) => ({ kind: 'name', name: s.plugin }) },
@@ -62,4 +52,4 @@ export const pluginRunTool: ToolDefinition<PluginRunStep> = {
   }),
   alwaysConfirm: (s, env) => pluginRunToolModule().readPluginInfo(env.registry, s.plugin, env.deps.readFileSync)?.interactive === true,
   execute: (s, ctx) => pluginRunToolModule().runPluginRun(s, ctx),
-};
+});

@@ -1,32 +1,25 @@
 import { z } from 'zod';
 import { finding } from '../policy/finding';
 import type { ProcKillStep, ProcStartStep, ProcStatusStep } from '../tool-steps';
-import { argList, commandLine, cwdField, nonBlank, presentFields, requiresSchema, touches } from './common';
+import { argList, commandLine, cwdField, nonBlank, presentFields, toolInput, touches } from './common';
 import { assessCommand, commandContext, commandKey, programWords } from './exec';
 import type { ToolDefinition } from './types';
 import { commandFromClaude, shellLine } from './claude-code';
-import { lazy } from '../lazy';
+import { defineTool } from './define-tool';
 import { procStepsModule } from '../lazy-modules';
 
-/** The input schemas, built on first use (a turn that only talks builds no tool schema). */
-const procStartInput = lazy(() =>
-  z.object({ program: z.string().min(1), args: argList(), cwd: cwdField(), detach: z.boolean().optional(), requires: requiresSchema() }),
-);
-const procStatusInput = lazy(() =>
-  z.object({ proc_id: nonBlank('proc_id'), wait_ms: z.number().min(0).max(60000).optional(), requires: requiresSchema() }),
-);
-const procKillInput = lazy(() => z.object({ proc_id: nonBlank('proc_id'), requires: requiresSchema() }));
+const procStartInput = () => toolInput({ program: z.string().min(1), args: argList(), cwd: cwdField(), detach: z.boolean().optional() });
+const procStatusInput = () => toolInput({ proc_id: nonBlank('proc_id'), wait_ms: z.number().min(0).max(60000).optional() });
+const procKillInput = () => toolInput({ proc_id: nonBlank('proc_id') });
 
-export const procStartTool: ToolDefinition<ProcStartStep> = {
+export const procStartTool = defineTool<ProcStartStep>({
   name: 'proc.start',
   kind: 'execute',
   description: {
     en: 'Start a long-running program (tests, builds, dev servers) in the background; returns a proc_id at once.',
     zh: '在后台启动一个长时间运行的程序（测试、构建、开发服务器）；立即返回 proc_id。',
   },
-  get input() {
-    return procStartInput();
-  },
+  input: procStartInput,
   example: { program: 'npm', args: ['test'] },
   takesCwd: true,
   sandboxed: true,
@@ -55,7 +48,7 @@ export const procStartTool: ToolDefinition<ProcStartStep> = {
     fromInput: (c) => commandFromClaude(c, true),
     response: (_s, r) => ({ stdout: '', stderr: '', interrupted: false, isImage: false, backgroundTaskId: r.proc_id }),
   },
-};
+});
 
 /**
  * proc.status and proc.kill act on a process this session started (by its id): L0, one approval
@@ -71,16 +64,14 @@ function ofOwnProcess(
   };
 }
 
-export const procStatusTool: ToolDefinition<ProcStatusStep> = {
+export const procStatusTool = defineTool<ProcStatusStep>({
   name: 'proc.status',
   kind: 'read',
   description: {
     en: "A background process's state, exit code and the output that is new since the last status; wait_ms waits for it to end.",
     zh: '后台进程的状态、退出码，以及自上次查询以来的新输出；wait_ms 可等待它结束。',
   },
-  get input() {
-    return procStatusInput();
-  },
+  input: procStatusInput,
   example: { proc_id: 'proc_1', wait_ms: 30000 },
   ...ofOwnProcess('proc.status'),
   digest: (s) => `status ${s.proc_id}${s.wait_ms ? ` (wait ${s.wait_ms} ms)` : ''}`,
@@ -91,18 +82,16 @@ export const procStatusTool: ToolDefinition<ProcStatusStep> = {
     input: (s) => ({ bash_id: s.proc_id }),
     fromInput: (c) => (typeof c.bash_id === 'string' ? { proc_id: c.bash_id } : { error: 'bash_id must be a string' }),
   },
-};
+});
 
-export const procKillTool: ToolDefinition<ProcKillStep> = {
+export const procKillTool = defineTool<ProcKillStep>({
   name: 'proc.kill',
   kind: 'execute',
   description: {
     en: 'End a background process (its whole process group) and return its last output.',
     zh: '结束一个后台进程（整个进程组）并返回它最后的输出。',
   },
-  get input() {
-    return procKillInput();
-  },
+  input: procKillInput,
   example: { proc_id: 'proc_1' },
   ...ofOwnProcess('proc.kill'),
   digest: (s) => `kill ${s.proc_id}`,
@@ -113,4 +102,4 @@ export const procKillTool: ToolDefinition<ProcKillStep> = {
     input: (s) => ({ shell_id: s.proc_id }),
     fromInput: (c) => (typeof c.shell_id === 'string' ? { proc_id: c.shell_id } : { error: 'shell_id must be a string' }),
   },
-};
+});

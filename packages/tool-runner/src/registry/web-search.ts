@@ -1,32 +1,26 @@
 import { z } from 'zod';
 import { finding } from '../policy/finding';
 import type { WebSearchStep } from '../tool-steps';
-import { nonBlank, requiresSchema, showWord, touches, presentFields } from './common';
-import type { ToolDefinition } from './types';
+import { nonBlank, presentFields, showWord, toolInput, touches } from './common';
+import { defineTool } from './define-tool';
 import { stringField } from './claude-code';
-import { lazy } from '../lazy';
 import { webSearchModule } from '../lazy-modules';
 
-/** The input schema, built on first use (a turn that only talks builds no tool schema). */
-const input = lazy(() =>
-  z.object({
+const input = () =>
+  toolInput({
     query: nonBlank('query').refine((q) => q.length <= 400, { message: 'query must be at most 400 characters' }),
     /** Results at most (default 8). */
     maxResults: z.number().int().min(1).max(20).optional(),
-    requires: requiresSchema(),
-  }),
-);
+  });
 
-export const webSearchTool: ToolDefinition<WebSearchStep> = {
+export const webSearchTool = defineTool<WebSearchStep>({
   name: 'web.search',
   kind: 'fetch',
   description: {
     en: 'Search the web (the provider set in ai.json "webSearch"): results as {title, url, snippet}; read a page with http.get.',
     zh: '搜索网页（使用 ai.json 中 "webSearch" 设置的服务）：结果为 {title, url, snippet}；用 http.get 读取页面。',
   },
-  get input() {
-    return input();
-  },
+  input,
   example: { query: 'zod discriminatedUnion', maxResults: 5 },
   // The query leaves the machine: a network step (L1, or L0 with allowNetwork or an allow rule `web.search`).
   permission: { arg: 'words', subject: () => ({ kind: 'none' }) },
@@ -55,4 +49,4 @@ export const webSearchTool: ToolDefinition<WebSearchStep> = {
       return { query: s.query, results: [{ tool_use_id: r.id, content: hits.map((h) => ({ title: h.title, url: h.url })) }] };
     },
   },
-};
+});
