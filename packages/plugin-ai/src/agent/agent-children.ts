@@ -8,7 +8,9 @@
  */
 import { z } from 'zod';
 import { lazy } from '@holic512/shared/lib/lazy';
-import type { AnyToolDefinition, ClaudeCodeForm } from '@holic512/tool-runner';
+import type { AnyToolDefinition, ClaudeCodeForm, ToolDeclaration } from '@holic512/tool-runner';
+// Its own module, not the package's index: defining the tool loads nothing else of tool-runner.
+import { defineTool } from '@holic512/tool-runner/lib/registry/define-tool';
 import type { Agent } from './agent';
 import type { AgentConfirmFn } from './agent-core';
 import type { UsageTotals } from './events';
@@ -45,7 +47,7 @@ export interface ChildSpawner {
   agents?: readonly string[];
 }
 
-/** agent.run's input, built on first use (the registry reads it when a step is checked). */
+/** agent.run's input, built on first use (the registry reads it when a step is checked), once for every session's tool. */
 const input = lazy(() =>
   z.object({
     task: z.string().min(1).max(20_000),
@@ -108,16 +110,14 @@ export const agentRunNames = {
  */
 export function agentRunTool(spawner: ChildSpawner): AnyToolDefinition {
   let counter = 0;
-  return {
+  return defineTool({
     name: agentRunNames.name,
     kind: 'think',
     description: {
       en: 'Start a helper agent for one self-contained task, with a fresh context (it sees only the task); "agent" names one of the index of agents (it follows that agent\'s instructions, with its tools). mode "plan" (default) is read-only; "default" may ask the user to run changes. Its final answer comes back as the result. Several agent.run steps in one reply run in parallel.',
       zh: '为一个独立的任务启动一个助手代理,它有全新的上下文(只看到任务本身);"agent" 可指定代理索引中的一个代理(按该代理的说明、用它的工具工作)。mode 为 "plan"(默认)时只读;"default" 时可以请求用户批准修改。它的最终回答作为结果返回。同一回复中的多个 agent.run 步骤并行运行。',
     },
-    get input() {
-      return input();
-    },
+    input,
     example: { task: 'Find where the config file is parsed and list its keys', mode: 'plan' },
     concurrency: spawner.maxParallel,
     // A rule names the agent (`agent.run(reviewer)`, Claude Code's `Task(reviewer)`), else the mode.
@@ -173,7 +173,7 @@ export function agentRunTool(spawner: ChildSpawner): AnyToolDefinition {
       };
     },
     claude: agentRunNames.claude,
-  } as unknown as AnyToolDefinition;
+  } as unknown as ToolDeclaration<AgentRunInput>);
 }
 
 function oneLine(text: string, max: number): string {
