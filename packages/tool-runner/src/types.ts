@@ -1,11 +1,12 @@
+import type { Lang } from '@holic512/shared';
 import type { ToolStep } from './tool-steps';
 import type { ExecInput } from './registry/exec';
 
 /** Risk level: L0 runs without asking, L1 asks the user, L2 is refused. */
 export type Level = 'L0' | 'L1' | 'L2';
 
-/** Language of user-facing reasons and hints. */
-export type Lang = 'zh' | 'en';
+/** Language of user-facing reasons and hints (shared's: one definition). */
+export type { Lang };
 
 /** What the model says a step needs. Advice only: it can raise a level, never lower it. */
 export interface Requires {
