@@ -166,6 +166,22 @@ function swapInto(from: string, to: string): void {
 }
 
 /**
+ * Move a staged package onto `target` unless the run was interrupted or `check` throws; on any
+ * failure the staged folder is removed. Returns the path of its bin there.
+ */
+function moveStaged(staged: Staged, target: string, options: InstallOptions, check: () => void): string {
+  try {
+    if (options.signal?.aborted) throw new SlothToolError('INTERRUPTED');
+    check();
+    swapInto(staged.dir, target);
+  } catch (err) {
+    removeQuietly(staged.dir);
+    throw err;
+  }
+  return path.join(target, 'node_modules', staged.folder, staged.bin);
+}
+
+/**
  * `slothtool install <spec>`: npm name, local folder or tarball. Installs with npm into a
  * staging prefix, derives the alias from the installed package's real name, checks its bin,
  * moves it to `plugins/<alias>` and writes the registry entry. Nothing is left behind on failure.
@@ -185,17 +201,16 @@ export async function installPlugin(
   }
   const staged = await stage(paths, spec, deps, options);
   const target = pluginDir(paths, staged.alias);
-  let moved = false;
-  try {
-    if (options.signal?.aborted) throw new SlothToolError('INTERRUPTED');
+  // A folder there without a registry entry is debris of a crash: it is replaced.
+  const binPath = moveStaged(staged, target, options, () => {
     const existing = getEntry(readRegistry(paths), staged.alias);
     if (existing) throw alreadyInstalled(staged.alias, existing);
-    swapInto(staged.dir, target); // a folder without a registry entry is debris of a crash
-    moved = true;
+  });
+  try {
     const entry: RegistryEntry = {
       name: staged.pkg.name,
       version: staged.pkg.version ?? '',
-      binPath: path.join(target, 'node_modules', staged.folder, staged.bin),
+      binPath,
       installedAt: deps.now().toISOString(),
     };
     updateRegistry(paths, (registry) => {
@@ -206,7 +221,7 @@ export async function installPlugin(
     });
     return { alias: staged.alias, entry, pluginDir: target, interactiveFlag: interactiveFlagOf(staged.pkg) };
   } catch (err) {
-    removeQuietly(moved ? target : staged.dir);
+    removeQuietly(target);
     throw err;
   }
 }
@@ -249,16 +264,9 @@ export async function updatePlugin(
   if (!isInside(dir, entry.binPath)) throw new SlothToolError('NOT_MANAGED', { alias, binPath: entry.binPath });
   const spec = updateSpec(dir, entry, deps.cwd, deps.env.HOME || os.homedir());
   const staged = await stage(paths, spec, deps, options);
-  try {
-    if (options.signal?.aborted) throw new SlothToolError('INTERRUPTED');
-    if (staged.alias !== alias) {
-      throw new SlothToolError('NAME_MISMATCH', { alias, expected: entry.name, found: staged.pkg.name });
-    }
-    swapInto(staged.dir, dir);
-  } catch (err) {
-    removeQuietly(staged.dir);
-    throw err;
-  }
+  const binPath = moveStaged(staged, dir, options, () => {
+    if (staged.alias !== alias) throw new SlothToolError('NAME_MISMATCH', { alias, expected: entry.name, found: staged.pkg.name });
+  });
   const toVersion = staged.pkg.version ?? '';
   updateRegistry(paths, (registry) => {
     const current = getEntry(registry, alias) ?? entry;
@@ -266,7 +274,7 @@ export async function updatePlugin(
       ...current,
       name: staged.pkg.name,
       version: toVersion,
-      binPath: path.join(dir, 'node_modules', staged.folder, staged.bin),
+      binPath,
       installedAt: current.installedAt,
       updatedAt: deps.now().toISOString(),
     };
