@@ -10,19 +10,16 @@ import { fsEditModule } from '../lazy-modules';
 /** At most this many replacements in one multi-edit step. */
 export const MAX_EDITS = 100;
 
+/** One replacement: the exact text to replace (unique in the file unless replace_all) and its new text. */
+const oneEdit = () => z.object({ old_string: z.string(), new_string: z.string(), replace_all: z.boolean().optional() });
+
 const input = () =>
   toolInput({
     path: nonBlank('path'),
-    /** Exact text to replace, unique in the file unless replace_all. */
-    old_string: z.string().optional(),
-    new_string: z.string().optional(),
-    replace_all: z.boolean().optional(),
+    // One replacement's fields, given at the top level (the refinement below asks for both texts).
+    ...oneEdit().partial().shape,
     /** Several replacements, applied in order to one file, all or nothing. */
-    edits: z
-      .array(z.object({ old_string: z.string(), new_string: z.string(), replace_all: z.boolean().optional() }))
-      .min(1)
-      .max(MAX_EDITS)
-      .optional(),
+    edits: z.array(oneEdit()).min(1).max(MAX_EDITS).optional(),
   }).superRefine((s, ctx) => {
     const one = s.old_string !== undefined || s.new_string !== undefined || s.replace_all !== undefined;
     if (s.edits !== undefined && one)
