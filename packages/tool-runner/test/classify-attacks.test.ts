@@ -1,5 +1,5 @@
-import { classify, type Step } from '../src';
-import { eachVerdict, lineLabel, type Line, type Verdict } from './verdict-table';
+import { classify } from '../src';
+import { eachVerdict, execStep, lineLabel, type Line, type Verdict } from './verdict-table';
 
 // Attacks on the classifier, in one table with a section a root cause: how a program parses its
 // options (unique long-option prefixes, `=` forms, attached and combined short options, `--`), what
@@ -8,11 +8,7 @@ import { eachVerdict, lineLabel, type Line, type Verdict } from './verdict-table
 // these. Each row names the level and the rule that must decide it; the controls at the end are
 // everyday read-only work that must stay L0.
 const ctx = { cwd: '/home/u/p', workspace: '/home/u/p', home: '/home/u', slothtoolHome: '/home/u/.slothtool', lang: 'en' as const };
-const ex = (line: Line): Step => {
-  const [program, ...args] = Array.isArray(line) ? line : line.split(' ');
-  return { tool: 'exec', program, args };
-};
-const judge = (line: Line) => classify(ex(line), {}, ctx);
+const judge = (line: Line) => classify(execStep(line), {}, ctx);
 
 const attacks: Verdict[] = [
   // long options by unique prefix and with =

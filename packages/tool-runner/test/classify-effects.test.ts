@@ -1,7 +1,7 @@
 import { classify, type Level, type Step } from '../src';
 import { compiled, resolveOptions } from '../src/policy/options/resolve';
 import { GIT_NET_TABLES } from '../src/policy/options/tables-git-net';
-import { eachVerdict, expectVerdict, ungrouped, type Line, type VerdictGroup } from './verdict-table';
+import { eachVerdict, execStep as ex, expectVerdict, ungrouped, type Line, type VerdictGroup } from './verdict-table';
 
 // What a step sends, where it writes and what its subcommands delete, judged by one set of tables
 // for every tool (issue #43 item 2): an approval must never be asked for an L2 action as if it
@@ -11,10 +11,6 @@ import { eachVerdict, expectVerdict, ungrouped, type Line, type VerdictGroup } f
 // fs.write, fs.edit, config.json_patch), and everyday work that must stay as it was.
 const HOME = '/home/u';
 const ctx = { cwd: '/home/u/p', workspace: '/home/u/p', home: HOME, slothtoolHome: '/home/u/.slothtool', lang: 'en' as const };
-const ex = (line: Line): Step => {
-  const [program, ...args] = Array.isArray(line) ? line : line.split(' ');
-  return { tool: 'exec', program, args };
-};
 const write = (path: string, content: string): Step => ({ tool: 'fs.write', path, content }) as Step;
 const edit = (path: string): Step => ({ tool: 'fs.edit', path, old_string: 'a', new_string: 'b' }) as Step;
 const judge = (step: Step, more: object = {}) => classify(step, {}, { ...ctx, ...more });

@@ -6,16 +6,13 @@ import { hardenGit } from '../src/tools/git-harden';
 import { GIT_PROGRAM_KEYS, OTHER_WORKSPACE_PROGRAMS } from '../src/policy/workspace-programs';
 import { namesToolchainPath } from '../src/registry/workspace-program-facts';
 import { tempWorld } from './tools-session';
-import { eachVerdict } from './verdict-table';
+import { eachVerdict, execStep, type Line } from './verdict-table';
 
 // Workspace-named programs, by class: files and config keys of a repository that name code an
 // otherwise read-only command runs. Each is neutralised at L0 or the forms reaching it are asked.
 
 const ctx = { cwd: '/home/u/p', workspace: '/home/u/p', home: '/home/u', lang: 'en' as const };
-const judge = (line: string | string[]) => {
-  const [program, ...args] = Array.isArray(line) ? line : line.split(' ');
-  return classify({ tool: 'exec', program, args }, {}, ctx);
-};
+const judge = (line: Line) => classify(execStep(line), {}, ctx);
 const levelOf = (line: string) => judge(line).level;
 
 describe('python: the working folder is first on sys.path for -m', () => {

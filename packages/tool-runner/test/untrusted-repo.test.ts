@@ -6,6 +6,7 @@ import { eachReturns } from '@holic512/testkit';
 import { createToolRunner, type Step } from '../src';
 import { hardenGit } from '../src/tools/git-harden';
 import { subcommandIndex } from '../src/policy/git-subcommand-index';
+import { eachVerdict, execStep } from './verdict-table';
 
 // A cloned repository is untrusted input: programs its own files name must not run at L0.
 // One hostile repository per mechanism; the planted program would create a marker file.
@@ -191,28 +192,27 @@ describe('hardenGit', () => {
 describe('programs other than git that run what the repository names: asked, with the reason', () => {
   const { classify } = require('../src') as typeof import('../src');
   const ctx = { cwd: '/home/u/p', workspace: '/home/u/p', home: '/home/u', lang: 'en' as const };
-  test.each([
-    ['make -n', 'L1', 'project.script'], // still runs $(shell …) and recursive makes
-    ['make --dry-run all', 'L1', 'project.script'],
-    ['jest --listTests', 'L1', 'project.script'], // jest.config.js
-    ['vitest list', 'L1', 'project.script'],
-    ['eslint --print-config a.js', 'L1', 'project.script'], // eslint.config.js
-    ['python3 -m pytest --co', 'L1', 'project.script'], // conftest.py
-    ['npx jest', 'L1', 'npx.run'], // a local bin
-    ['cargo metadata', 'L1', 'repo.config_programs'], // .cargo/config.toml build.rustc-wrapper
-    ['cargo tree', 'L1', 'repo.config_programs'],
-    ['pnpm ls', 'L1', 'repo.config_programs'], // .pnpmfile.cjs
-    ['mvn -v', 'L1', 'repo.config_programs'], // .mvn/jvm.config -javaagent
-    ['gradle --version', 'L1', 'repo.config_programs'], // gradle.properties jvmargs
-    ['yarn --version', 'L1', 'project.script'], // yarnPath
-    ['npm ls', 'L0', 'read.only'], // .npmrc keys naming programs are used by install/run only
-    ['cargo pkgid', 'L0', 'read.only'],
-    ['go list ./...', 'L0', 'read.only'], // GOTOOLCHAIN=local is set for go
-  ])('%s → %s (%s)', (line, level, rule) => {
-    const [program, ...args] = line.split(' ');
-    const d = classify({ tool: 'exec', program, args }, {}, ctx);
-    expect([d.level, d.rules.map((r) => r.id)]).toEqual([level, expect.arrayContaining([rule])]);
-  });
+  eachVerdict(
+    [
+      ['make -n', 'L1', 'project.script'], // still runs $(shell …) and recursive makes
+      ['make --dry-run all', 'L1', 'project.script'],
+      ['jest --listTests', 'L1', 'project.script'], // jest.config.js
+      ['vitest list', 'L1', 'project.script'],
+      ['eslint --print-config a.js', 'L1', 'project.script'], // eslint.config.js
+      ['python3 -m pytest --co', 'L1', 'project.script'], // conftest.py
+      ['npx jest', 'L1', 'npx.run'], // a local bin
+      ['cargo metadata', 'L1', 'repo.config_programs'], // .cargo/config.toml build.rustc-wrapper
+      ['cargo tree', 'L1', 'repo.config_programs'],
+      ['pnpm ls', 'L1', 'repo.config_programs'], // .pnpmfile.cjs
+      ['mvn -v', 'L1', 'repo.config_programs'], // .mvn/jvm.config -javaagent
+      ['gradle --version', 'L1', 'repo.config_programs'], // gradle.properties jvmargs
+      ['yarn --version', 'L1', 'project.script'], // yarnPath
+      ['npm ls', 'L0', 'read.only'], // .npmrc keys naming programs are used by install/run only
+      ['cargo pkgid', 'L0', 'read.only'],
+      ['go list ./...', 'L0', 'read.only'], // GOTOOLCHAIN=local is set for go
+    ],
+    (line) => classify(execStep(line), {}, ctx),
+  );
 
   test('go runs with GOTOOLCHAIN=local, so a go.mod toolchain line downloads and runs nothing', async () => {
     const { hardenedCommand } = require('../src/tools/exec-tool') as typeof import('../src/tools/exec-tool');

@@ -1,4 +1,4 @@
-import type { Decision, Level } from '../src';
+import type { Decision, Level, Step } from '../src';
 
 /** A command line: split at spaces, or its argv where an argument holds a space. */
 export type Line = string | string[];
@@ -8,6 +8,12 @@ export type Verdict = readonly [line: Line, level: Level, rule: string];
 
 /** Command lines that must all get one verdict: a level, and a rule among the reasons. */
 export type VerdictGroup = readonly [level: Level, rule: string, lines: readonly Line[]];
+
+/** The exec step of a line: its first word the program, the rest its arguments. */
+export const execStep = (line: Line): Step => {
+  const [program, ...args] = Array.isArray(line) ? line : line.split(' ');
+  return { tool: 'exec', program, args };
+};
 
 /** A line as one string, for a test's name. */
 export const lineLabel = (line: Line): string => (Array.isArray(line) ? line.join(' ') : line);
