@@ -5,7 +5,8 @@ import { createToolRunner } from '@holic512/tool-runner';
 import { Agent } from '../src/agent/agent';
 import type { ConfirmFn, StepRunner } from '../src/agent/runner-types';
 import { SessionStore } from '../src/sessions/sessions';
-import { chat, cmd, config, fakeLlm } from './helpers';
+import { config } from './helpers/agent-setup';
+import { chat, cmd, fakeLlm } from './helpers/fake-llm';
 
 // /rewind with the real tool-runner: files come back byte for byte through its journal, the
 // conversation loses the later turns, approved commands are listed as not restorable.

@@ -16,9 +16,12 @@ import { executedProjectFiles } from '../src/extensions/trust-code';
 import { projectExtras } from '../src/extensions/trust';
 import { readMcpServers, safeServerName } from '../src/mcp/config';
 import { Agent } from '../src/agent/agent';
-import { chat, cmd, config, fakeLlm, fakeRunner, useTempDir } from './helpers';
+import { config } from './helpers/agent-setup';
+import { chat, cmd, fakeLlm } from './helpers/fake-llm';
+import { fakeRunner } from './helpers/fake-runner';
+import { useTempFolder } from './helpers/temp-folder';
 
-const tmp = useTempDir('ai-claude-');
+const tmp = useTempFolder('ai-claude-');
 const write = tmp.write;
 
 /** The tools a session knows: the built-ins, plugin-ai's own (by their exported names), and an MCP tool's Claude Code form. */

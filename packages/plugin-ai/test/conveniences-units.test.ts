@@ -17,7 +17,8 @@ import { fireNotification } from '../src/extensions/notify-hook';
 import { estimateTokens } from '../src/context/tokens';
 import type { SessionRecord } from '../src/sessions/sessions';
 import type { ToolResult } from '../src/agent/runner-types';
-import { useTempFolder, verdict } from './helpers';
+import { verdict } from './helpers/fake-runner';
+import { useTempFolder } from './helpers/temp-folder';
 
 const folder = useTempFolder('ai-conveniences-');
 

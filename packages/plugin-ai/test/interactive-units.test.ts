@@ -12,7 +12,7 @@ import { createQuestion, joinWords, reduceQuestion, splitWords, type QuestionKey
 import { colorEnabled, createTheme } from '../src/interactive/theme';
 import { stringWidth, truncateWidth, wrapLine } from '../src/interactive/width';
 import type { ToolResult } from '../src/agent/runner-types';
-import { verdict } from './helpers';
+import { verdict } from './helpers/fake-runner';
 
 const text = (t: string): EditorKey => ({ kind: 'text', text: t });
 const k = (kind: Exclude<EditorKey['kind'], 'text'>): EditorKey => ({ kind }) as EditorKey;
