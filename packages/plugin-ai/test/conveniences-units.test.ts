@@ -16,8 +16,7 @@ import { readHooks } from '../src/extensions/hooks';
 import { fireNotification } from '../src/extensions/notify-hook';
 import { estimateTokens } from '../src/context/tokens';
 import type { SessionRecord } from '../src/sessions/sessions';
-import type { ToolResult } from '../src/agent/runner-types';
-import { verdict } from './helpers/fake-runner';
+import { toolResult } from './helpers/fake-runner';
 import { useTempFolder } from './helpers/temp-folder';
 
 const folder = useTempFolder('ai-conveniences-');
@@ -155,13 +154,10 @@ describe('!cmd', () => {
       expect(shellStep(line)).toHaveProperty('error');
   });
 
-  const result = (fields: Partial<ToolResult>): ToolResult =>
-    ({ _event: 'tool_result', id: 'cmd_001', tool: 'exec', decision: { ...verdict('L0'), rules: [] } as never, ...fields }) as ToolResult;
-
   test("what the model reads: marked as the user's, output redacted and capped", () => {
     const key = 'sk-' + 'a'.repeat(40);
     const event = JSON.parse(
-      userRanEvent(`env`, result({ exitCode: 0, stdoutTail: `OPENAI_API_KEY=${key}\n${'line\n'.repeat(5000)}`, stderrTail: '' })),
+      userRanEvent(`env`, toolResult({ exitCode: 0, stdoutTail: `OPENAI_API_KEY=${key}\n${'line\n'.repeat(5000)}`, stderrTail: '' })),
     );
     expect(event).toMatchObject({ _event: 'user_ran', command: 'env', exitCode: 0, truncated: true });
     expect(event.note).toMatch(/user ran this command themselves/);
@@ -171,7 +167,7 @@ describe('!cmd', () => {
 
   test('a declined or blocked command says so, with its level', () => {
     const event = JSON.parse(
-      userRanEvent('sudo ls', result({ status: 'blocked', reason: 'sudo is refused', decision: { level: 'L2', rules: [] } as never })),
+      userRanEvent('sudo ls', toolResult({ status: 'blocked', reason: 'sudo is refused', decision: { level: 'L2', rules: [] } as never })),
     );
     expect(event).toEqual(expect.objectContaining({ _event: 'user_ran', status: 'blocked', level: 'L2', reason: 'sudo is refused' }));
     expect(event).not.toHaveProperty('exitCode');

@@ -77,3 +77,8 @@ export function fakeRunner(levels: Record<string, Level> = {}, stdout: (step: St
   };
   return { create, runs };
 }
+
+/** A step's result as the runner returns it: an exec step judged L0 unless `fields` say otherwise. */
+export function toolResult(fields: Partial<ToolResult> = {}): ToolResult {
+  return { _event: 'tool_result', id: 'cmd_001', tool: 'exec', decision: { level: 'L0', rules: [] }, ...fields } as ToolResult;
+}
