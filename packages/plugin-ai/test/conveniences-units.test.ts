@@ -1,6 +1,5 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { parseInput } from '../src/interactive/commands';
 import { reducePick } from '../src/interactive/pick';
 import { reduceSearch, startSearch, type SearchKey, type SearchState } from '../src/interactive/prompt-search';
 import { appendMemoryLine, memoryTargets, withMemoryLine } from '../src/interactive/memory-add';
@@ -20,24 +19,6 @@ import { toolResult } from './helpers/fake-runner';
 import { useTempFolder } from './helpers/temp-folder';
 
 const folder = useTempFolder('ai-conveniences-');
-
-describe('what a typed line is', () => {
-  test.each([
-    ['!ls -la', { kind: 'shell', line: 'ls -la' }],
-    ['  ! git status ', { kind: 'shell', line: 'git status' }],
-    ['!', { kind: 'shell', line: '' }],
-    ['# always use pnpm', { kind: 'remember', text: 'always use pnpm' }],
-    ['#hashtag is a message', { kind: 'message', text: '#hashtag is a message' }],
-    ['# Title\nbody', { kind: 'message', text: '# Title\nbody' }],
-    ['!echo a\n!echo b', { kind: 'message', text: '!echo a\n!echo b' }],
-    ['/init', { kind: 'command', name: 'init', arg: '' }],
-    ['/export notes.md --force', { kind: 'command', name: 'export', arg: 'notes.md --force' }],
-    ['/diff', { kind: 'command', name: 'diff', arg: '' }],
-    ['/edit', { kind: 'command', name: 'edit', arg: '' }],
-  ])('%j', (input, parsed) => {
-    expect(parseInput(input)).toEqual(parsed);
-  });
-});
 
 describe('the choice question (pick)', () => {
   const start = { title: 'where?', choices: ['a', 'b', 'c'], index: 0 };

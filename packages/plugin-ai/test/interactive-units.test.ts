@@ -181,21 +181,34 @@ describe('confirm question', () => {
   });
 });
 
-describe('slash commands', () => {
+describe('what a typed line is', () => {
   test.each<[string, object]>([
     ['', { kind: 'empty' }],
     ['  hello  ', { kind: 'message', text: 'hello' }],
     ['//not a command', { kind: 'message', text: '/not a command' }],
+    ['#hashtag is a message', { kind: 'message', text: '#hashtag is a message' }],
+    ['# Title\nbody', { kind: 'message', text: '# Title\nbody' }],
+    ['!echo a\n!echo b', { kind: 'message', text: '!echo a\n!echo b' }],
+    ['!ls -la', { kind: 'shell', line: 'ls -la' }],
+    ['  ! git status ', { kind: 'shell', line: 'git status' }],
+    ['!', { kind: 'shell', line: '' }],
+    ['# always use pnpm', { kind: 'remember', text: 'always use pnpm' }],
     ['/help', { kind: 'command', name: 'help', arg: '' }],
     ['/mode  high ', { kind: 'command', name: 'mode', arg: 'high' }],
     ['/steer stop and\nlook', { kind: 'command', name: 'steer', arg: 'stop and\nlook' }],
     ['/quit', { kind: 'command', name: 'exit', arg: '' }],
+    ['/init', { kind: 'command', name: 'init', arg: '' }],
+    ['/export notes.md --force', { kind: 'command', name: 'export', arg: 'notes.md --force' }],
+    ['/diff', { kind: 'command', name: 'diff', arg: '' }],
+    ['/edit', { kind: 'command', name: 'edit', arg: '' }],
     ['/hlep', { kind: 'unknown', name: '/hlep', suggestion: 'help' }],
     ['/zzzzzz', { kind: 'unknown', name: '/zzzzzz', suggestion: undefined }],
   ])('%j', (input, want) => {
     expect(parseInput(input)).toEqual(want);
   });
+});
 
+describe('slash commands', () => {
   test.each<[string, string[], string[]]>([
     ['/re', ['/resume ', '/rewind ', '/review '], ['/resume', '/rewind', '/review']],
     ['/', expect.arrayContaining(['/help ', '/exit ']) as unknown as string[], expect.arrayContaining(['/help']) as unknown as string[]],
