@@ -2,7 +2,7 @@ import { capAnswer, childMode, labelledConfirm, mapLimited, MAX_ANSWER_CHARS } f
 import { Agent } from '../src/agent/agent';
 import { AiConfigSchema } from '../src/config/config-schema';
 import type { ConfirmRequest } from '../src/agent/runner-types';
-import { verdict } from './helpers';
+import { verdict } from './helpers/fake-runner';
 
 test.each([
   [undefined, 'default', 'plan'],

@@ -4,7 +4,9 @@ import * as path from 'path';
 import { getEventListeners } from 'events';
 import { Agent } from '../src/agent/agent';
 import { SessionStore } from '../src/sessions/sessions';
-import { chat, cmd, config, fakeLlm, fakeRunner, steppingClock } from './helpers';
+import { config, steppingClock } from './helpers/agent-setup';
+import { chat, cmd, fakeLlm } from './helpers/fake-llm';
+import { fakeRunner } from './helpers/fake-runner';
 import type { LlmCallOptions } from '../src/config/llm-base';
 
 describe('abort listeners', () => {

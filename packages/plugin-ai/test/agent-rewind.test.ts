@@ -1,30 +1,33 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { createToolRunner } from '@holic512/tool-runner';
-import { Agent } from '../src/agent/agent';
+import { Agent, type AgentDeps } from '../src/agent/agent';
+import type { LlmClient } from '../src/config/llm-base';
 import type { ConfirmFn, StepRunner } from '../src/agent/runner-types';
 import { SessionStore } from '../src/sessions/sessions';
-import { chat, cmd, config, fakeLlm } from './helpers';
+import { config } from './helpers/agent-setup';
+import { chat, cmd, fakeLlm } from './helpers/fake-llm';
+import { useTempFolder } from './helpers/temp-folder';
 
 // /rewind with the real tool-runner: files come back byte for byte through its journal, the
 // conversation loses the later turns, approved commands are listed as not restorable.
 
-let dir: string;
-beforeEach(() => {
-  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ai-rewind-')));
-});
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+const folder = useTempFolder('ai-rewind-');
 
-const realRunner =
-  (cwd: string) =>
-  (confirm: ConfirmFn): StepRunner =>
+/** An agent in the temp folder on the real tool-runner, every question answered "run"; `deps` adds to it (a session store). */
+const rewindAgent = (llm: LlmClient, deps: Partial<AgentDeps> = {}): Agent => {
+  const cwd = folder.root;
+  const createRunner = (confirm: ConfirmFn): StepRunner =>
     createToolRunner({ cwd, workspace: cwd, lang: 'en', confirm: confirm as never, registry: { plugins: {} } }) as unknown as StepRunner;
-const approveAll = async () => ({ action: 'run' as const });
+  return new Agent(
+    { config: config(), systemPrompt: 'S', cwd, lang: 'en' },
+    { llm, createRunner, confirm: async () => ({ action: 'run' }), ...deps },
+  );
+};
 const userTexts = (messages: Array<{ role: string; content: string }>) => messages.filter((m) => m.role === 'user').map((m) => m.content);
 
 test('a file changed three turns ago comes back byte for byte, and those turns leave the next request', async () => {
-  const file = path.join(dir, 'notes.txt');
+  const file = path.join(folder.root, 'notes.txt');
   const original = Buffer.from('line one\r\nzwei: ü  \n\tno newline at the end');
   fs.writeFileSync(file, original);
   const read = { tool: 'fs.read', path: 'notes.txt' };
@@ -40,10 +43,7 @@ test('a file changed three turns ago comes back byte for byte, and those turns l
     chat('wrote new.txt'),
     chat('fresh start'),
   ]);
-  const agent = new Agent(
-    { config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' },
-    { llm, createRunner: realRunner(dir), confirm: approveAll },
-  );
+  const agent = rewindAgent(llm);
   await agent.send('first: change line one');
   await agent.send('second: change zwei');
   await agent.send('third: write new.txt');
@@ -62,7 +62,7 @@ test('a file changed three turns ago comes back byte for byte, and those turns l
     ['notes.txt', 'restored'],
   ]);
   expect(fs.readFileSync(file).equals(original)).toBe(true);
-  expect(fs.existsSync(path.join(dir, 'new.txt'))).toBe(false);
+  expect(fs.existsSync(path.join(folder.root, 'new.txt'))).toBe(false);
   expect(agent.checkpoints()).toEqual([]);
 
   await agent.send('after the rewind');
@@ -71,7 +71,7 @@ test('a file changed three turns ago comes back byte for byte, and those turns l
 });
 
 test('conversation only: files stay, the later turns leave; files only: the model is told what came back', async () => {
-  const file = path.join(dir, 'a.txt');
+  const file = path.join(folder.root, 'a.txt');
   fs.writeFileSync(file, 'v1\n');
   const llm = fakeLlm([
     chat('hello'),
@@ -81,10 +81,7 @@ test('conversation only: files stay, the later turns leave; files only: the mode
     chat('still here'),
     chat('ok'),
   ]);
-  const agent = new Agent(
-    { config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' },
-    { llm, createRunner: realRunner(dir), confirm: approveAll },
-  );
+  const agent = rewindAgent(llm);
   await agent.send('hi');
   await agent.send('make it v2');
   const filesOnly = agent.rewind(2, { conversation: false, files: true })!;
@@ -107,32 +104,23 @@ test('conversation only: files stay, the later turns leave; files only: the mode
 });
 
 test('approved commands are listed as not restorable; a resumed session replays the rewind', async () => {
-  const store = new SessionStore(path.join(dir, 'sessions'));
+  const store = new SessionStore(path.join(folder.root, 'sessions'));
   const llm = fakeLlm([chat('one'), cmd({ tool: 'exec', program: 'touch', args: ['made-by-touch'] }), chat('touched'), chat('three')]);
-  const agent = new Agent(
-    { config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' },
-    { llm, createRunner: realRunner(dir), confirm: approveAll, store },
-  );
+  const agent = rewindAgent(llm, { store });
   await agent.send('one');
   await agent.send('two: touch a file');
   await agent.send('three');
   const back = agent.rewind(2, { conversation: true, files: true })!;
   expect(back.notRestored).toEqual(['touch made-by-touch']);
-  expect(fs.existsSync(path.join(dir, 'made-by-touch'))).toBe(true);
+  expect(fs.existsSync(path.join(folder.root, 'made-by-touch'))).toBe(true);
 
-  const again = new Agent(
-    { config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' },
-    { llm: fakeLlm([chat('resumed')]), createRunner: realRunner(dir), store },
-  );
+  const again = rewindAgent(fakeLlm([chat('resumed')]), { store });
   again.resume(agent.sessionId);
   expect(again.checkpoints().map((c) => c.title)).toEqual(['one']);
 });
 
 test('no such message, or a turn running: null', async () => {
-  const agent = new Agent(
-    { config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' },
-    { llm: fakeLlm([chat('x')]), createRunner: realRunner(dir) },
-  );
+  const agent = rewindAgent(fakeLlm([chat('x')]));
   expect(agent.rewind(1, { conversation: true, files: true })).toBeNull();
   await agent.send('x');
   expect(agent.rewind(5, { conversation: true, files: false })).toBeNull();
@@ -147,10 +135,7 @@ test('the plan after /rewind is the latest one the conversation still holds; /cl
     ],
   });
   const llm = fakeLlm([cmd(plan('pending')), chat('planned'), cmd(plan('done')), chat('one done')]);
-  const agent = new Agent(
-    { config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' },
-    { llm, createRunner: realRunner(dir), confirm: approveAll },
-  );
+  const agent = rewindAgent(llm);
   const seen: unknown[] = [];
   agent.on((e) => e.type === 'plan' && seen.push(e.items));
   await agent.send('plan it');

@@ -2,7 +2,9 @@ import { Agent } from '../src/agent/agent';
 import { fitToolResult } from '../src/context/fit';
 import { parseReply } from '../src/context/protocol';
 import type { ConfirmFn, StepRunner, ToolResult, UndoResult } from '../src/agent/runner-types';
-import { chat, cmd, config, fakeLlm, verdict } from './helpers';
+import { config } from './helpers/agent-setup';
+import { chat, cmd, fakeLlm } from './helpers/fake-llm';
+import { verdict } from './helpers/fake-runner';
 
 // The core side of /undo and of ending a session: the agent remembers, per turn, where the
 // runner's file journal stood, and hands undo/dispose to the runner.

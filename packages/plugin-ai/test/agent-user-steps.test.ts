@@ -3,7 +3,10 @@ import * as path from 'path';
 import { Agent, type AgentConfirmFn } from '../src/agent/agent';
 import type { AgentEvent } from '../src/agent/events';
 import { SessionStore } from '../src/sessions/sessions';
-import { chat, config, fakeLlm, fakeRunner, steppingClock, useTempFolder } from './helpers';
+import { config, steppingClock } from './helpers/agent-setup';
+import { chat, fakeLlm } from './helpers/fake-llm';
+import { fakeRunner } from './helpers/fake-runner';
+import { useTempFolder } from './helpers/temp-folder';
 
 // The Agent's small public methods for what the person does beside the model (#45): a step they
 // typed (`!cmd`), notes for the next message, the runner's verdict, the session's changed files

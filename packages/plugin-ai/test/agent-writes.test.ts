@@ -5,7 +5,9 @@ import { Agent } from '../src/agent/agent';
 import type { LlmCallOptions, LlmClient, LlmResult } from '../src/config/llm-base';
 import type { ChatMessage } from '../src/context/context';
 import { SessionStore } from '../src/sessions/sessions';
-import { chat, cmd, config, fakeRunner, steppingClock } from './helpers';
+import { config, steppingClock } from './helpers/agent-setup';
+import { chat, cmd } from './helpers/fake-llm';
+import { fakeRunner } from './helpers/fake-runner';
 
 // Session and audit lines are written at an idle moment, but not while a model request is being
 // built and sent (agent-session holdWrites): the lines of a step go out once llm-base says the

@@ -5,7 +5,9 @@ import { Agent, type AgentConfirmFn, type AgentDeps } from '../src/agent/agent';
 import type { AgentEvent } from '../src/agent/events';
 import { SUMMARY_MARKER } from '../src/context/prompt';
 import { SessionStore } from '../src/sessions/sessions';
-import { chat, cmd, config, fakeLlm, fakeRunner, ok, steppingClock } from './helpers';
+import { config, steppingClock } from './helpers/agent-setup';
+import { chat, cmd, fakeLlm, ok } from './helpers/fake-llm';
+import { fakeRunner } from './helpers/fake-runner';
 import type { AiConfig } from '../src/config/config';
 
 function setup(

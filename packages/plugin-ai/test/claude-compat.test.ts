@@ -9,16 +9,19 @@ import { mcpClaudeName } from '../src/mcp/tools';
 import { claudeJsonServers, readClaudeSettings } from '../src/extensions/claude-settings';
 import { readAllowedTools, turnAllows } from '../src/extensions/command-allow';
 import { commandTurn, modelChoice } from '../src/extensions/command-run';
-import { discoverCommands } from '../src/extensions/commands';
+import { discoverCommands, type CustomCommand } from '../src/extensions/commands';
 import { extensionRoots } from '../src/extensions/folders';
 import { readHooks, runHooks } from '../src/extensions/hooks';
 import { executedProjectFiles } from '../src/extensions/trust-code';
 import { projectExtras } from '../src/extensions/trust';
 import { readMcpServers, safeServerName } from '../src/mcp/config';
 import { Agent } from '../src/agent/agent';
-import { chat, cmd, config, fakeLlm, fakeRunner, useTempDir } from './helpers';
+import { config } from './helpers/agent-setup';
+import { chat, cmd, fakeLlm } from './helpers/fake-llm';
+import { fakeRunner } from './helpers/fake-runner';
+import { useTempFolder } from './helpers/temp-folder';
 
-const tmp = useTempDir('ai-claude-');
+const tmp = useTempFolder('ai-claude-');
 const write = tmp.write;
 
 /** The tools a session knows: the built-ins, plugin-ai's own (by their exported names), and an MCP tool's Claude Code form. */
@@ -29,6 +32,19 @@ function toolDef(name: string): HookTool | undefined {
   if (mcp) return { name, claude: { names: [mcpClaudeName(mcp[1], mcp[2])], input: (s: { arguments: object }) => s.arguments } as never };
   return builtinRegistry().get(name) as unknown as HookTool | undefined;
 }
+
+/** A user's command `x` (from x.md); `fields` replace. */
+const command = (fields: Partial<CustomCommand>): CustomCommand => ({
+  name: 'x',
+  description: '',
+  template: '',
+  file: 'x.md',
+  scope: 'user',
+  origin: 'u',
+  ...fields,
+});
+/** The turn's context: the temp folder is the workspace and the working folder, no profiles. */
+const inWorkspace = () => ({ workspace: tmp.root, cwd: tmp.root, profiles: [] });
 
 describe('names at the hook boundary', () => {
   test.each([
@@ -376,37 +392,18 @@ describe('commands', () => {
   ] as const)('model %s → %j', (model, profiles, choice) => expect(modelChoice(model, profiles)).toEqual(choice));
 
   test('model that names nothing here is a note; allowed-tools become the turn allowances; !`cmd` and @file make a prepare step', () => {
-    const c = {
-      name: 'x',
-      description: '',
-      template: 'Look at @a.md: !`ls`',
-      file: 'x.md',
-      scope: 'user' as const,
-      origin: 'u',
-      model: 'gpt-9',
-      allowedTools: ['Bash(ls:*)'],
-    };
-    const turn = commandTurn(c, '', { workspace: tmp.root, cwd: tmp.root, profiles: [] });
+    const c = command({ template: 'Look at @a.md: !`ls`', model: 'gpt-9', allowedTools: ['Bash(ls:*)'] });
+    const turn = commandTurn(c, '', inWorkspace());
     expect(turn.notes).toEqual([{ key: 'commandModelUnmapped', vars: { model: 'gpt-9', name: 'x' } }]);
     expect(turn.options.allow).toEqual(['Bash(ls:*)']);
     expect(typeof turn.options.prepare).toBe('function');
-    expect(
-      commandTurn({ ...c, template: 'plain $ARGUMENTS', model: undefined }, 'a@b.c', { workspace: tmp.root, cwd: tmp.root, profiles: [] })
-        .options.prepare,
-    ).toBeUndefined();
+    expect(commandTurn({ ...c, template: 'plain $ARGUMENTS', model: undefined }, 'a@b.c', inWorkspace()).options.prepare).toBeUndefined();
   });
 
   test('prepare runs each !`cmd` and @file through the given runner, in order, and says what did not run', async () => {
-    const c = {
-      name: 'x',
-      description: '',
-      template: 'A @a.md B !`git status` C !`ls | wc` D @../up.md E !`rm x`',
-      file: 'x.md',
-      scope: 'user' as const,
-      origin: 'u',
-    };
+    const c = command({ template: 'A @a.md B !`git status` C !`ls | wc` D @../up.md E !`rm x`' });
     const ran: object[] = [];
-    const text = await commandTurn(c, '', { workspace: tmp.root, cwd: tmp.root, profiles: [] }).options.prepare!(async (step) => {
+    const text = await commandTurn(c, '', inWorkspace()).options.prepare!(async (step) => {
       ran.push(step);
       if ((step as { program?: string }).program === 'rm')
         return {
@@ -469,16 +466,8 @@ describe('hooks in a turn (agent)', () => {
 });
 
 test("a project command's allowed-tools wait for trust; a user command's apply", () => {
-  const c = {
-    name: 'ship',
-    description: '',
-    template: 'go',
-    file: 'x.md',
-    scope: 'project' as const,
-    origin: '.claude/commands',
-    allowedTools: ['Bash'],
-  };
-  const ctx = { workspace: tmp.root, cwd: tmp.root, profiles: [] };
+  const c = command({ name: 'ship', template: 'go', scope: 'project', origin: '.claude/commands', allowedTools: ['Bash'] });
+  const ctx = inWorkspace();
   expect(commandTurn(c, '', ctx)).toMatchObject({ options: {}, notes: [{ key: 'commandAllowUntrusted', vars: { name: 'ship' } }] });
   expect(commandTurn(c, '', { ...ctx, projectTrusted: true }).options.allow).toEqual(['Bash']);
   expect(commandTurn({ ...c, scope: 'user' }, '', ctx).options.allow).toEqual(['Bash']);

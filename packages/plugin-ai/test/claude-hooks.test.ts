@@ -6,9 +6,12 @@ import { hookShell } from '../src/extensions/hook-process';
 import { projectExtras } from '../src/extensions/trust';
 import { trustQuestionLines } from '../src/interactive/trust-question';
 import { Agent } from '../src/agent/agent';
-import { chat, cmd, config, fakeLlm, fakeRunner, useTempDir } from './helpers';
+import { config } from './helpers/agent-setup';
+import { chat, cmd, fakeLlm } from './helpers/fake-llm';
+import { fakeRunner } from './helpers/fake-runner';
+import { useTempFolder } from './helpers/temp-folder';
 
-const tmp = useTempDir('ai-claude-hooks-');
+const tmp = useTempFolder('ai-claude-hooks-');
 const base = () => ({ cwd: tmp.root, env: process.env, redact: (s: string) => s });
 
 describe('the shell hooks run with', () => {

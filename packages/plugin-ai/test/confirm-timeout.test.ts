@@ -4,7 +4,9 @@ import * as path from 'path';
 import { createToolRunner } from '@holic512/tool-runner';
 import { Agent } from '../src/agent/agent';
 import type { ConfirmFn, StepRunner } from '../src/agent/runner-types';
-import { chat, cmd, config, fakeLlm, verdict } from './helpers';
+import { config } from './helpers/agent-setup';
+import { chat, cmd, fakeLlm } from './helpers/fake-llm';
+import { verdict } from './helpers/fake-runner';
 import { fakeScreen } from './helpers/screen';
 
 // confirmTimeoutSec: a question nobody answers is withdrawn, the step declined, the model told.

@@ -12,7 +12,9 @@ import { SUMMARY_MARKER } from '../src/context/prompt';
 import { estimateMessagesTokens } from '../src/context/tokens';
 import { foldMarks } from '../src/context/fold';
 import { SessionStore } from '../src/sessions/sessions';
-import { chat, cmd, config, fakeLlm, fakeRunner, ok, steppingClock } from './helpers';
+import { config, steppingClock } from './helpers/agent-setup';
+import { chat, cmd, fakeLlm, ok } from './helpers/fake-llm';
+import { fakeRunner } from './helpers/fake-runner';
 
 // The context layout of DESIGN §6 (docs/context.md), proved on requests as the model gets them:
 // each request extends the one before it, message by message, except where a fold happened, and

@@ -8,7 +8,7 @@ import { capSummary, renderSummary, ruleBasedSummary } from '../src/context/summ
 import type { ToolResult } from '../src/agent/runner-types';
 import { SessionStore, newSessionId } from '../src/sessions/sessions';
 import { estimateMessagesTokens, estimateTokens } from '../src/context/tokens';
-import { config } from './helpers';
+import { config } from './helpers/agent-setup';
 
 const big = (n: number): ToolResult => ({
   _event: 'tool_result',

@@ -1,6 +1,5 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { parseInput } from '../src/interactive/commands';
 import { reducePick } from '../src/interactive/pick';
 import { reduceSearch, startSearch, type SearchKey, type SearchState } from '../src/interactive/prompt-search';
 import { appendMemoryLine, memoryTargets, withMemoryLine } from '../src/interactive/memory-add';
@@ -16,28 +15,10 @@ import { readHooks } from '../src/extensions/hooks';
 import { fireNotification } from '../src/extensions/notify-hook';
 import { estimateTokens } from '../src/context/tokens';
 import type { SessionRecord } from '../src/sessions/sessions';
-import type { ToolResult } from '../src/agent/runner-types';
-import { useTempFolder, verdict } from './helpers';
+import { toolResult } from './helpers/fake-runner';
+import { useTempFolder } from './helpers/temp-folder';
 
 const folder = useTempFolder('ai-conveniences-');
-
-describe('what a typed line is', () => {
-  test.each([
-    ['!ls -la', { kind: 'shell', line: 'ls -la' }],
-    ['  ! git status ', { kind: 'shell', line: 'git status' }],
-    ['!', { kind: 'shell', line: '' }],
-    ['# always use pnpm', { kind: 'remember', text: 'always use pnpm' }],
-    ['#hashtag is a message', { kind: 'message', text: '#hashtag is a message' }],
-    ['# Title\nbody', { kind: 'message', text: '# Title\nbody' }],
-    ['!echo a\n!echo b', { kind: 'message', text: '!echo a\n!echo b' }],
-    ['/init', { kind: 'command', name: 'init', arg: '' }],
-    ['/export notes.md --force', { kind: 'command', name: 'export', arg: 'notes.md --force' }],
-    ['/diff', { kind: 'command', name: 'diff', arg: '' }],
-    ['/edit', { kind: 'command', name: 'edit', arg: '' }],
-  ])('%j', (input, parsed) => {
-    expect(parseInput(input)).toEqual(parsed);
-  });
-});
 
 describe('the choice question (pick)', () => {
   const start = { title: 'where?', choices: ['a', 'b', 'c'], index: 0 };
@@ -154,13 +135,10 @@ describe('!cmd', () => {
       expect(shellStep(line)).toHaveProperty('error');
   });
 
-  const result = (fields: Partial<ToolResult>): ToolResult =>
-    ({ _event: 'tool_result', id: 'cmd_001', tool: 'exec', decision: { ...verdict('L0'), rules: [] } as never, ...fields }) as ToolResult;
-
   test("what the model reads: marked as the user's, output redacted and capped", () => {
     const key = 'sk-' + 'a'.repeat(40);
     const event = JSON.parse(
-      userRanEvent(`env`, result({ exitCode: 0, stdoutTail: `OPENAI_API_KEY=${key}\n${'line\n'.repeat(5000)}`, stderrTail: '' })),
+      userRanEvent(`env`, toolResult({ exitCode: 0, stdoutTail: `OPENAI_API_KEY=${key}\n${'line\n'.repeat(5000)}`, stderrTail: '' })),
     );
     expect(event).toMatchObject({ _event: 'user_ran', command: 'env', exitCode: 0, truncated: true });
     expect(event.note).toMatch(/user ran this command themselves/);
@@ -170,7 +148,7 @@ describe('!cmd', () => {
 
   test('a declined or blocked command says so, with its level', () => {
     const event = JSON.parse(
-      userRanEvent('sudo ls', result({ status: 'blocked', reason: 'sudo is refused', decision: { level: 'L2', rules: [] } as never })),
+      userRanEvent('sudo ls', toolResult({ status: 'blocked', reason: 'sudo is refused', decision: { level: 'L2', rules: [] } as never })),
     );
     expect(event).toEqual(expect.objectContaining({ _event: 'user_ran', status: 'blocked', level: 'L2', reason: 'sudo is refused' }));
     expect(event).not.toHaveProperty('exitCode');

@@ -2,7 +2,7 @@ import { promises as fs } from 'fs';
 import * as path from 'path';
 import { chat, usePtyFixture } from './pty/pty-session';
 import { runAi } from './run-bin';
-import { RED_PNG } from './helpers';
+import { RED_PNG } from './helpers/images';
 
 // Images end to end: `ai -p --image` and `@shot.png` in `ai -i` send OpenAI content parts with a
 // data: URL; a missing or unsuitable file stops before any request, naming it.

@@ -1,6 +1,6 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { useAiFixture } from '@holic512/testkit';
+import { useAiFixture, writeFiles } from '@holic512/testkit';
 import { runAi } from './run-bin';
 
 // fs.edit with `edits` through the real `ai -p --json` against the scripted model (issue #46):
@@ -40,10 +40,8 @@ test('a multi-edit with one bad place changes nothing and says which; the fixed 
 
 test("a Claude Code PreToolUse hook on MultiEdit sees Claude Code's fields and can block it", async () => {
   const seen = path.join(fx.temp.home, 'seen.json');
-  await fs.mkdir(path.join(fx.temp.home, '.claude'), { recursive: true });
-  await fs.writeFile(
-    path.join(fx.temp.home, '.claude', 'settings.json'),
-    JSON.stringify({
+  await writeFiles(fx.temp.home, {
+    '.claude/settings.json': {
       hooks: {
         PreToolUse: [
           {
@@ -52,8 +50,8 @@ test("a Claude Code PreToolUse hook on MultiEdit sees Claude Code's fields and c
           },
         ],
       },
-    }),
-  );
+    },
+  });
   fx.server.enqueue(cmd(edit(['a = 1', 'a = 10'], ['b = 2', 'b = 20'])), { json: { type: 'chat', message: 'blocked' } });
   const r = await runAi(['-p', 'change a and b', '--json', '--approve-l1'], { env: fx.env, cwd: fx.cwd });
   expect(r.code).toBe(0);

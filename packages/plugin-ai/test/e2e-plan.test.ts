@@ -1,6 +1,6 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { useAiFixture, type RecordedRequest } from '@holic512/testkit';
+import { useAiFixture, writeFiles, type RecordedRequest } from '@holic512/testkit';
 import { runAi } from './run-bin';
 
 // plan.update (issue #46) through the real `ai -p --json` against the scripted model: the plan goes
@@ -49,13 +49,11 @@ test('a resumed session (-c) still carries the plan to the model', async () => {
 
 test("Claude Code's hooks and rules see plan.update as TodoWrite", async () => {
   const seen = path.join(fx.temp.home, 'todo.json');
-  await fs.mkdir(path.join(fx.temp.home, '.claude'), { recursive: true });
-  await fs.writeFile(
-    path.join(fx.temp.home, '.claude', 'settings.json'),
-    JSON.stringify({
+  await writeFiles(fx.temp.home, {
+    '.claude/settings.json': {
       hooks: { PostToolUse: [{ matcher: 'TodoWrite', hooks: [{ type: 'command', command: `cat > ${JSON.stringify(seen)}` }] }] },
-    }),
-  );
+    },
+  });
   fx.server.enqueue(cmd({ tool: 'plan.update', items: PLAN }), chat('planned'));
   expect((await runAi(['-p', 'plan it', '--json'], { env: fx.env, cwd: fx.cwd })).code).toBe(0);
   const stdin = JSON.parse(await fs.readFile(seen, 'utf8'));
@@ -68,7 +66,7 @@ test("Claude Code's hooks and rules see plan.update as TodoWrite", async () => {
   expect(stdin.tool_response.newTodos).toHaveLength(4);
 
   // A Claude Code rule denying TodoWrite refuses the plan (and no plan event goes out).
-  await fs.writeFile(path.join(fx.temp.home, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['TodoWrite'] } }));
+  await writeFiles(fx.temp.home, { '.claude/settings.json': { permissions: { deny: ['TodoWrite'] } } });
   fx.server.enqueue(cmd({ tool: 'plan.update', items: PLAN }), chat('no plan then'));
   const denied = await runAi(['-p', 'plan it', '--json'], { env: fx.env, cwd: fx.cwd });
   expect(denied.events.find((e) => e.type === 'tool_result')!.result).toMatchObject({ tool: 'plan.update', status: 'blocked' });

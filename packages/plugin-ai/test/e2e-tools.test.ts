@@ -121,29 +121,19 @@ function startThenWaitForPid(): { seenRunning: boolean } {
   return seen;
 }
 
-test('a background process ends when ai -p ends', async () => {
+test.each([
+  ['ai -p', ['-p', 'start the server', '--approve-l1', '--json'], ''],
+  ['ai -i', ['-i'], 'start the server\ny\n'],
+])('a background process ends when %s ends', async (_mode, args, input) => {
   await fx.temp.writeJson('plugin-configs/ai.json', { allowedPrograms: ['node'] });
   await fs.writeFile(
     path.join(fx.cwd, 'server.js'),
     "require('fs').writeFileSync('pid', String(process.pid)); setInterval(() => {}, 1000);\n",
   );
   const seen = startThenWaitForPid();
-  const r = await runAi(['-p', 'start the server', '--approve-l1', '--json'], { env: fx.env, cwd: fx.cwd });
-  expect(seen.seenRunning).toBe(true);
+  const r = await runAi(args, { env: fx.env, cwd: fx.cwd, input });
   expect(r.code).toBe(0);
+  expect(seen.seenRunning).toBe(true);
   expect(resultsOf(1).at(-1)).toMatchObject({ tool: 'proc.start', state: 'running' });
-  await until(async () => !(await serverRunningIn(fx.cwd)));
-});
-
-test('a background process ends when ai -i ends', async () => {
-  await fx.temp.writeJson('plugin-configs/ai.json', { allowedPrograms: ['node'] });
-  await fs.writeFile(
-    path.join(fx.cwd, 'server.js'),
-    "require('fs').writeFileSync('pid', String(process.pid)); setInterval(() => {}, 1000);\n",
-  );
-  const seen = startThenWaitForPid();
-  const r = await runAi(['-i'], { env: fx.env, cwd: fx.cwd, input: 'start the server\ny\n' });
-  expect(r.code).toBe(0);
-  expect(seen.seenRunning).toBe(true);
   await until(async () => !(await serverRunningIn(fx.cwd)));
 });

@@ -6,7 +6,7 @@ import { readHooks, runHooks, type HookCommandConfig } from '../src/extensions/h
 import { discoverSkills, loadSkillBody, skillIndex, skillRoots } from '../src/extensions/skills';
 import { projectExtras, TrustStore } from '../src/extensions/trust';
 import { readProjectRules } from '../src/config/project-rules';
-import { useTempFolder } from './helpers';
+import { useTempFolder } from './helpers/temp-folder';
 
 const folder = useTempFolder('ai-ext-');
 const write = (rel: string, text: string): string => folder.write(rel, text);

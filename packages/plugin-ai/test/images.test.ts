@@ -5,7 +5,11 @@ import { imageProblemText, imageRefs, imageSize, imageTokens, isImageProblem, lo
 import { ConversationContext } from '../src/context/context';
 import { eventMessage, userMessage } from '../src/context/messages';
 import { AiConfigSchema } from '../src/config/config-schema';
-import { RED_PNG } from './helpers';
+import { Agent } from '../src/agent/agent';
+import { config } from './helpers/agent-setup';
+import { chat, fakeLlm } from './helpers/fake-llm';
+import { fakeRunner } from './helpers/fake-runner';
+import { RED_PNG } from './helpers/images';
 
 // The headers of the other formats, enough to be told apart and measured.
 const GIF = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.from([0x40, 0x01, 0xf0, 0x00]), Buffer.alloc(8)]);
@@ -123,8 +127,6 @@ test('images count in the context and fold out of the conversation with their me
 
 describe('the agent sends images as content parts, only through an llm-base that can', () => {
   const image = { name: 'a.png', mime: 'image/png' as const, data: 'AAAA', bytes: 3, width: 32, height: 32, tokens: 255, sha256: 'x' };
-  const { Agent } = require('../src/agent/agent') as typeof import('../src/agent/agent');
-  const { chat, config, fakeLlm, fakeRunner } = require('./helpers') as typeof import('./helpers');
 
   test('with images support: the message becomes text + image_url parts; later calls of the turn still carry it', async () => {
     const llm = fakeLlm([chat('red')]);

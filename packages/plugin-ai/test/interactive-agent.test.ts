@@ -1,6 +1,8 @@
 import { Agent } from '../src/agent/agent';
 import type { ChatMessage } from '../src/context/context';
-import { chat, cmd, config, fakeLlm, fakeRunner } from './helpers';
+import { config } from './helpers/agent-setup';
+import { chat, cmd, fakeLlm } from './helpers/fake-llm';
+import { fakeRunner } from './helpers/fake-runner';
 
 // The core behaviour `ai -i` relies on for /steer and Ctrl+C (small additions to agent.ts).
 

@@ -1,8 +1,8 @@
 import { execFileSync } from 'child_process';
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { until } from '@holic512/testkit';
-import { chat, cmd, usePtyFixture, KEY, type PtyFixture } from './pty/pty-session';
+import { until, writeFiles } from '@holic512/testkit';
+import { chat, cmd, usePtyFixture, KEY, type PtyFixture, type PtySession } from './pty/pty-session';
 
 // The everyday conveniences of `ai -i` (issue #45), each through a real `ai -i` in a pseudo-
 // terminal against the scripted model: `!cmd` and shell mode, `@path` and Tab, `# text`, /init,
@@ -20,6 +20,17 @@ const parse = (text: string | undefined): any => {
     return undefined;
   }
 };
+/** The events of this kind among messages sent. */
+const eventsOf = (sent: string[], kind: string) => sent.map(parse).filter((e) => e?._event === kind);
+/** Once the prompt is idle and what was typed so far asked nothing of the model, one turn with
+ * `message`: the messages of that first request. */
+async function firstRequest(fx: PtyFixture, s: PtySession, message = 'go on'): Promise<string[]> {
+  await s.waitIdle();
+  expect(fx.server.requests).toHaveLength(0);
+  fx.server.enqueue(chat('noted'));
+  await s.turn(message, 'noted');
+  return contents(fx, 0);
+}
 const exists = (file: string) =>
   fs.access(file).then(
     () => true,
@@ -34,11 +45,7 @@ describe('!cmd and shell mode', () => {
     const s = await fx.ready();
     await s.waitIdle();
     await s.submit('!cat a.txt', '[L0] cat a.txt', 'hello from a file', 'exit 0');
-    await s.waitIdle();
-    expect(fx.server.requests).toHaveLength(0);
-    fx.server.enqueue(chat('you printed a greeting'));
-    await s.turn('what was in it?', 'you printed a greeting');
-    const sent = contents(fx, 0);
+    const sent = await firstRequest(fx, s, 'what was in it?');
     expect(sent.at(-1)).toBe('what was in it?');
     expect(parse(sent.at(-2))).toMatchObject({
       _event: 'user_ran',
@@ -61,14 +68,7 @@ describe('!cmd and shell mode', () => {
     await s.submit('!sudo ls', '[L2] sudo ls', 'Blocked (L2): not run.');
     await s.waitIdle();
     await s.submit('!ls | wc -l', '`ls | wc -l` was not run: it needs a shell ("|")');
-    await s.waitIdle();
-    expect(fx.server.requests).toHaveLength(0);
-    fx.server.enqueue(chat('noted'));
-    await s.turn('ok?', 'noted');
-    const events = contents(fx, 0)
-      .map(parse)
-      .filter((e) => e?._event === 'user_ran');
-    expect(events).toEqual([
+    expect(eventsOf(await firstRequest(fx, s), 'user_ran')).toEqual([
       expect.objectContaining({ command: 'touch made.txt', status: 'declined', level: 'L1' }),
       expect.objectContaining({ command: 'sudo ls', status: 'blocked', level: 'L2' }),
     ]);
@@ -111,8 +111,7 @@ describe('!cmd and shell mode', () => {
     expect(s.text().slice(mark)).not.toContain('[L0] cat b.txt');
     // Esc leaves too (the status line starts with the model again)
     await s.submit('!', 'shell mode');
-    s.write(KEY.esc);
-    await s.waitFor(/\n {2}low · local/);
+    await s.press(KEY.esc, /\n {2}low · local/);
     fx.server.enqueue(chat('plain'));
     await s.turn('hello', 'plain');
     expect(await s.quit()).toBe(0);
@@ -129,10 +128,8 @@ describe('@path and Tab', () => {
     const s = await fx.ready();
     await s.waitIdle();
     s.write('summarize @no');
-    s.write('\t');
-    await s.waitFor('summarize @notes.md');
-    s.write('and @.env' + KEY.enter);
-    await s.waitForAll(['[L0] read notes.md', '@.env is not included', 'got the notes']);
+    await s.press('\t', 'summarize @notes.md');
+    await s.press('and @.env' + KEY.enter, '[L0] read notes.md', '@.env is not included', 'got the notes');
     await s.waitIdle();
     const message = contents(fx, 0).at(-1)!;
     expect(message.startsWith('summarize @notes.md and @.env\n\n<file path="notes.md">\nNOTES-BODY line one\n')).toBe(true);
@@ -143,19 +140,18 @@ describe('@path and Tab', () => {
   });
 
   test('Tab after @ lists the candidates (.gitignore respected, secret files not offered)', async () => {
-    await fs.mkdir(path.join(fx.cwd, 'src'));
-    await fs.writeFile(path.join(fx.cwd, 'src', 'main.ts'), 'x');
-    await fs.writeFile(path.join(fx.cwd, 'src', 'util.ts'), 'x');
-    await fs.writeFile(path.join(fx.cwd, 'src', 'gen.ts'), 'x');
-    await fs.writeFile(path.join(fx.cwd, 'src', 'server.pem'), 'x');
-    await fs.writeFile(path.join(fx.cwd, '.gitignore'), 'src/gen.ts\n');
+    await writeFiles(fx.cwd, {
+      'src/main.ts': 'x',
+      'src/util.ts': 'x',
+      'src/gen.ts': 'x',
+      'src/server.pem': 'x',
+      '.gitignore': 'src/gen.ts\n',
+    });
     const s = await fx.ready();
     await s.waitIdle();
     s.write('look at @sr');
-    s.write('\t');
-    await s.waitFor('look at @src/');
-    s.write('\t');
-    await s.waitFor('src/main.ts  src/util.ts');
+    await s.press('\t', 'look at @src/');
+    await s.press('\t', 'src/main.ts  src/util.ts');
     expect(s.text()).not.toContain('src/gen.ts');
     expect(s.text()).not.toContain('server.pem');
     s.write('\x15'); // Ctrl+U: an empty line, so Ctrl+D leaves
@@ -170,29 +166,20 @@ describe('# memory, /init, /export, Ctrl+R, Ctrl+G, /<skill>', () => {
     const s = await fx.ready();
     await s.waitIdle();
     await s.submit('# always use pnpm', 'Add to memory: "always use pnpm" — where?', '1. this project: AGENTS.md', '2. only me:');
-    s.write('1');
-    await s.waitFor('Added to AGENTS.md');
+    await s.press('1', 'Added to AGENTS.md');
     expect(await fs.readFile(path.join(fx.cwd, 'AGENTS.md'), 'utf8')).toBe('- always use pnpm\n');
     await s.submit('# my own habit', 'where?');
-    s.write(KEY.down + KEY.enter);
-    await s.waitFor('Added to');
+    await s.press(KEY.down + KEY.enter, 'Added to');
     expect(await fs.readFile(path.join(fx.temp.slothtoolHome, 'AGENTS.md'), 'utf8')).toBe('- my own habit\n');
     await s.submit('# never mind', 'where?');
-    s.write(KEY.esc);
-    await s.waitFor('Nothing was added.');
-    await s.waitIdle();
-    expect(fx.server.requests).toHaveLength(0);
-    fx.server.enqueue(chat('will do'));
-    await s.turn('go on', 'will do');
-    const events = contents(fx, 0)
-      .map(parse)
-      .filter((e) => e?._event === 'memory_added');
-    expect(events).toEqual([
+    await s.press(KEY.esc, 'Nothing was added.');
+    const sent = await firstRequest(fx, s);
+    expect(eventsOf(sent, 'memory_added')).toEqual([
       expect.objectContaining({ scope: 'project', text: 'always use pnpm' }),
       expect.objectContaining({ scope: 'user', text: 'my own habit' }),
     ]);
     // the system prompt stayed as the session started (no rewrite of the cached prefix)
-    expect(contents(fx, 0)[0]).not.toContain('always use pnpm');
+    expect(sent[0]).not.toContain('always use pnpm');
     expect(await s.quit()).toBe(0);
   });
 
@@ -261,25 +248,17 @@ describe('# memory, /init, /export, Ctrl+R, Ctrl+G, /<skill>', () => {
     const s = await fx.ready();
     await s.waitIdle();
     s.write('draft');
-    s.write('\x12');
-    await s.waitFor("(reverse-i-search)'': explain the build");
-    s.write('dep');
-    await s.waitFor("(reverse-i-search)'dep': deploy the staging app");
-    s.write(KEY.enter);
-    await s.waitFor('› deploy the staging app');
+    await s.press('\x12', "(reverse-i-search)'': explain the build");
+    await s.press('dep', "(reverse-i-search)'dep': deploy the staging app");
+    await s.press(KEY.enter, '› deploy the staging app');
     expect(fx.server.requests).toHaveLength(0);
     s.write('\x15' + 'typed');
-    s.write('\x12');
-    await s.waitFor("(reverse-i-search)''");
-    s.write('zzz');
-    await s.waitFor("(failed reverse-i-search)'zzz'");
-    s.write(KEY.esc);
-    await s.waitFor('› typed');
+    await s.press('\x12', "(reverse-i-search)''");
+    await s.press('zzz', "(failed reverse-i-search)'zzz'");
+    await s.press(KEY.esc, '› typed');
     fx.server.enqueue(chat('deploying'));
-    s.write('\x15' + '\x12' + 'stag');
-    await s.waitFor("'stag': deploy the staging app");
-    s.write(KEY.enter + KEY.enter);
-    await s.waitFor('deploying');
+    await s.press('\x15' + '\x12' + 'stag', "'stag': deploy the staging app");
+    await s.press(KEY.enter + KEY.enter, 'deploying');
     expect(contents(fx, 0).at(-1)).toBe('deploy the staging app');
     expect(await s.quit()).toBe(0);
   });
@@ -293,11 +272,9 @@ describe('# memory, /init, /export, Ctrl+R, Ctrl+G, /<skill>', () => {
     const s = fx.start(['-i'], { VISUAL: `${process.execPath} ${editor}`, EDITOR: '' });
     await s.waitIdle();
     s.write('say hello');
-    s.write('\x07');
-    await s.waitFor('› say HELLO from the editor');
+    await s.press('\x07', '› say HELLO from the editor');
     fx.server.enqueue(chat('edited text arrived'));
-    s.write(KEY.enter);
-    await s.waitFor('edited text arrived');
+    await s.press(KEY.enter, 'edited text arrived');
     await s.waitIdle();
     expect(contents(fx, 0).at(-1)).toBe('say HELLO from the editor');
     expect(await s.quit()).toBe(0);

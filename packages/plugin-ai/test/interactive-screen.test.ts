@@ -1,5 +1,5 @@
 import type { ConfirmRequest } from '../src/agent/runner-types';
-import { verdict } from './helpers';
+import { verdict } from './helpers/fake-runner';
 import { fakeApp, fakeScreen } from './helpers/screen';
 
 // The screen controller with a fake surface and a fake clock (no agent needed for these).

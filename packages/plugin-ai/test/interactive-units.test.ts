@@ -12,7 +12,7 @@ import { createQuestion, joinWords, reduceQuestion, splitWords, type QuestionKey
 import { colorEnabled, createTheme } from '../src/interactive/theme';
 import { stringWidth, truncateWidth, wrapLine } from '../src/interactive/width';
 import type { ToolResult } from '../src/agent/runner-types';
-import { verdict } from './helpers';
+import { toolResult, verdict } from './helpers/fake-runner';
 
 const text = (t: string): EditorKey => ({ kind: 'text', text: t });
 const k = (kind: Exclude<EditorKey['kind'], 'text'>): EditorKey => ({ kind }) as EditorKey;
@@ -181,21 +181,34 @@ describe('confirm question', () => {
   });
 });
 
-describe('slash commands', () => {
+describe('what a typed line is', () => {
   test.each<[string, object]>([
     ['', { kind: 'empty' }],
     ['  hello  ', { kind: 'message', text: 'hello' }],
     ['//not a command', { kind: 'message', text: '/not a command' }],
+    ['#hashtag is a message', { kind: 'message', text: '#hashtag is a message' }],
+    ['# Title\nbody', { kind: 'message', text: '# Title\nbody' }],
+    ['!echo a\n!echo b', { kind: 'message', text: '!echo a\n!echo b' }],
+    ['!ls -la', { kind: 'shell', line: 'ls -la' }],
+    ['  ! git status ', { kind: 'shell', line: 'git status' }],
+    ['!', { kind: 'shell', line: '' }],
+    ['# always use pnpm', { kind: 'remember', text: 'always use pnpm' }],
     ['/help', { kind: 'command', name: 'help', arg: '' }],
     ['/mode  high ', { kind: 'command', name: 'mode', arg: 'high' }],
     ['/steer stop and\nlook', { kind: 'command', name: 'steer', arg: 'stop and\nlook' }],
     ['/quit', { kind: 'command', name: 'exit', arg: '' }],
+    ['/init', { kind: 'command', name: 'init', arg: '' }],
+    ['/export notes.md --force', { kind: 'command', name: 'export', arg: 'notes.md --force' }],
+    ['/diff', { kind: 'command', name: 'diff', arg: '' }],
+    ['/edit', { kind: 'command', name: 'edit', arg: '' }],
     ['/hlep', { kind: 'unknown', name: '/hlep', suggestion: 'help' }],
     ['/zzzzzz', { kind: 'unknown', name: '/zzzzzz', suggestion: undefined }],
   ])('%j', (input, want) => {
     expect(parseInput(input)).toEqual(want);
   });
+});
 
+describe('slash commands', () => {
   test.each<[string, string[], string[]]>([
     ['/re', ['/resume ', '/rewind ', '/review '], ['/resume', '/rewind', '/review']],
     ['/', expect.arrayContaining(['/help ', '/exit ']) as unknown as string[], expect.arrayContaining(['/help']) as unknown as string[]],
@@ -271,13 +284,7 @@ describe('formatting', () => {
   };
 
   test('a blocked step says why, how to allow it, and where the policy is', () => {
-    const result: ToolResult = {
-      _event: 'tool_result',
-      id: 'cmd_001',
-      tool: 'exec',
-      status: 'blocked',
-      decision: { ...decision, by: 'policy' },
-    };
+    const result = toolResult({ status: 'blocked', decision: { ...decision, by: 'policy' } });
     expect(formatResult(result, '', plain, 'en', '/h/.slothtool/plugin-configs/ai.json')).toEqual([
       '  ⎿ Blocked (L2): not run.',
       '    To allow it: set allowSudo: true',
@@ -286,14 +293,7 @@ describe('formatting', () => {
   });
 
   test('a finished command collapses to its tail', () => {
-    const result: ToolResult = {
-      _event: 'tool_result',
-      id: 'cmd_002',
-      tool: 'exec',
-      exitCode: 0,
-      durationMs: 1530,
-      decision: { level: 'L0', rules: [] },
-    };
+    const result = toolResult({ id: 'cmd_002', exitCode: 0, durationMs: 1530 });
     const out = Array.from({ length: 8 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
     expect(formatResult(result, out, plain, 'en', 'ai.json')).toEqual([
       '  │ … 3 earlier lines',
@@ -307,70 +307,34 @@ describe('formatting', () => {
   });
 
   test('when the streamed output was cut to its tail, the hidden count still covers all lines', () => {
-    const result: ToolResult = { _event: 'tool_result', id: 'z', tool: 'exec', exitCode: 0, decision: { level: 'L0', rules: [] } };
-    const lines = formatResult(result, 'y\ny\ny\ny\ny\ny\n', plain, 'en', 'f', 100000);
+    const lines = formatResult(toolResult({ exitCode: 0 }), 'y\ny\ny\ny\ny\ny\n', plain, 'en', 'f', 100000);
     expect(lines[0]).toBe('  │ … 99995 earlier lines');
   });
 
-  test('fs, http and proc results show the runner summary, not what was read', () => {
-    const read: ToolResult = {
-      _event: 'tool_result',
-      id: 'r',
-      tool: 'fs.read',
-      path: 'a.js',
-      content: '     1\tsecret stuff',
-      summary: 'a.js: 1–1 / 1',
-      decision: { level: 'L0', rules: [] },
-    };
-    expect(formatResult(read, '', plain, 'en', 'f')).toEqual(['  ⎿ a.js: 1–1 / 1']);
-    const proc: ToolResult = {
-      _event: 'tool_result',
-      id: 'p',
-      tool: 'proc.status',
-      proc_id: 'proc_1',
-      state: 'exited',
-      exitCode: 0,
-      stdoutTail: 'ok 1 add\n',
-      summary: 'proc_1 exited 0',
-      decision: { level: 'L0', rules: [] },
-    };
-    expect(formatResult(proc, '', plain, 'en', 'f')).toEqual(['  │ ok 1 add', '  ⎿ proc_1 exited 0']);
-    const edit: ToolResult = {
-      _event: 'tool_result',
-      id: 'e',
-      tool: 'fs.edit',
-      path: 'a.js',
-      status: 'applied',
-      summary: 'a.js +1 −1',
-      decision: { level: 'L1', rules: [] },
-    };
-    expect(formatResult(edit, '', plain, 'en', 'f')).toEqual(['  ⎿ applied — a.js +1 −1']);
+  test.each<[string, Partial<ToolResult>, string[]]>([
+    ['fs.read', { tool: 'fs.read', path: 'a.js', content: '     1\tsecret stuff', summary: 'a.js: 1–1 / 1' }, ['  ⎿ a.js: 1–1 / 1']],
+    [
+      'proc.status',
+      { tool: 'proc.status', proc_id: 'proc_1', state: 'exited', exitCode: 0, stdoutTail: 'ok 1 add\n', summary: 'proc_1 exited 0' },
+      ['  │ ok 1 add', '  ⎿ proc_1 exited 0'],
+    ],
+    [
+      'fs.edit',
+      { tool: 'fs.edit', path: 'a.js', status: 'applied', summary: 'a.js +1 −1', decision: { level: 'L1', rules: [] } },
+      ['  ⎿ applied — a.js +1 −1'],
+    ],
+  ])('a %s result shows the runner summary, not what was read', (_tool, fields, lines) => {
+    expect(formatResult(toolResult(fields), '', plain, 'en', 'f')).toEqual(lines);
   });
 
   test('a skipped step reads as skipped; a killed one as stopped', () => {
-    const skipped: ToolResult = {
-      _event: 'tool_result',
-      id: 'x',
-      tool: 'exec',
-      status: 'declined',
-      reason: 'skipped: the user sent a steering message',
-      notRun: 'steering',
-      decision: { level: 'L0', rules: [] },
-    };
+    const skipped = toolResult({ status: 'declined', reason: 'skipped: the user sent a steering message', notRun: 'steering' });
     expect(formatResult(skipped, '', plain, 'en', 'f')[0]).toBe('  ⎿ skipped — you sent a steering message; the model replans with it');
     expect(formatResult(skipped, '', plain, 'zh', 'f')[0]).toBe('  ⎿ 已跳过 — 你发送了调整消息，模型将据此重新规划');
     // the English reason for the model never decides how the screen words it
     const declined: ToolResult = { ...skipped, notRun: undefined, reason: 'not run: but the user declined' };
     expect(formatResult(declined, '', plain, 'en', 'f')[0]).toBe('  ⎿ declined — not run: but the user declined');
-    const killed: ToolResult = {
-      _event: 'tool_result',
-      id: 'y',
-      tool: 'exec',
-      exitCode: null,
-      signal: 'SIGTERM',
-      durationMs: 20,
-      decision: { level: 'L0', rules: [] },
-    };
+    const killed = toolResult({ exitCode: null, signal: 'SIGTERM', durationMs: 20 });
     expect(formatResult(killed, '', plain, 'en', 'f').at(-1)).toBe('  ⎿ stopped (SIGTERM) · 20 ms');
   });
 

@@ -1,7 +1,7 @@
 import { Writable } from 'stream';
 import { JsonEventWriter } from '../src/cli/json-output';
 import type { AgentEvent } from '../src/agent/events';
-import { verdict } from './helpers';
+import { verdict } from './helpers/fake-runner';
 
 /** A slow stdout: takes one write per tick, so write() reports full after highWaterMark bytes. */
 function slowSink(highWaterMark = 64) {

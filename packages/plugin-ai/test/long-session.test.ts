@@ -2,7 +2,9 @@ import { Agent } from '../src/agent/agent';
 import type { ChatMessage } from '../src/context/context';
 import { SUMMARY_MARKER } from '../src/context/prompt';
 import { estimateMessagesTokens } from '../src/context/tokens';
-import { chat, cmd, config, fakeLlm, fakeRunner, ok, steppingClock } from './helpers';
+import { config, steppingClock } from './helpers/agent-setup';
+import { chat, cmd, fakeLlm, ok } from './helpers/fake-llm';
+import { fakeRunner } from './helpers/fake-runner';
 
 /** 240 turns, each running a command with ~60 KB of output (ASCII and CJK alternating) and
  * ending in a long chat answer: every request stays under the budget and does not grow. */

@@ -5,7 +5,7 @@ import { createToolRunner } from '@holic512/tool-runner';
 import { policyOf } from '../src/cli/app';
 import { loadConfig } from '../src/config/config';
 import type { ConfirmRequest } from '../src/agent/runner-types';
-import { verdict } from './helpers';
+import { verdict } from './helpers/fake-runner';
 import { fakeApp, fakeScreen } from './helpers/screen';
 
 // "Yes, and don't ask again": the rule shown in the question is written to ai.json, survives a

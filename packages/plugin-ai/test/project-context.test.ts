@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { importRefs, readProjectContext, shareBudget, MAX_IMPORT_DEPTH } from '../src/context/project-context';
 import { estimateTokens } from '../src/context/tokens';
-import { useTempFolder } from './helpers';
+import { useTempFolder } from './helpers/temp-folder';
 
 const folder = useTempFolder('ai-project-context-');
 const write = (rel: string, text: string): string => folder.write(rel, text);

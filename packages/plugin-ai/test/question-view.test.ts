@@ -11,7 +11,7 @@ import { createTheme } from '../src/interactive/theme';
 import type { ConfirmRequest } from '../src/agent/runner-types';
 import { stepSummary } from '../src/agent/step-label';
 import type { Step } from '../src/context/protocol';
-import { verdict } from './helpers';
+import { verdict } from './helpers/fake-runner';
 
 const plain = createTheme(false);
 const L1 = { level: 'L1' as const, rules: [] };

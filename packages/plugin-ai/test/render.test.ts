@@ -1,6 +1,6 @@
 import { renderProgress } from '../src/cli/render';
 import type { ToolResult } from '../src/agent/runner-types';
-import { verdict } from './helpers';
+import { verdict } from './helpers/fake-runner';
 
 const decision = {
   level: 'L2' as const,

@@ -4,7 +4,9 @@ import * as path from 'path';
 import { Agent } from '../src/agent/agent';
 import type { AgentEvent } from '../src/agent/events';
 import { hardeningChecks, type HardeningContext, type InsideStatus } from '../src/cli/sandbox-hardening';
-import { chat, cmd, config, fakeLlm, fakeRunner, steppingClock } from './helpers';
+import { config, steppingClock } from './helpers/agent-setup';
+import { chat, cmd, fakeLlm } from './helpers/fake-llm';
+import { fakeRunner } from './helpers/fake-runner';
 
 // The rows of `slothtool ai sandbox` that read what a step can do to the sandbox itself (issue
 // #43), over scripted runs: a whole sandbox passes all four; a weakened one fails the rows it

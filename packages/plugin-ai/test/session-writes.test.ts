@@ -4,7 +4,9 @@ import * as os from 'os';
 import * as path from 'path';
 import { Agent } from '../src/agent/agent';
 import { SessionStore } from '../src/sessions/sessions';
-import { chat, cmd, config, fakeLlm, fakeRunner, steppingClock } from './helpers';
+import { config, steppingClock } from './helpers/agent-setup';
+import { chat, cmd, fakeLlm } from './helpers/fake-llm';
+import { fakeRunner } from './helpers/fake-runner';
 
 // Session and audit lines are written off a step's critical path (agent-session queueWrite):
 // queued, then written while the command runs or the model answers, at the end of the turn,

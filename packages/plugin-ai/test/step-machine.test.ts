@@ -12,7 +12,7 @@ import {
 } from '../src/agent/step';
 import type { ConfirmRequest, ToolResult } from '../src/agent/runner-types';
 import type { Step } from '../src/context/protocol';
-import { verdict } from './helpers';
+import { verdict } from './helpers/fake-runner';
 
 const step: Step = { tool: 'exec', program: 'touch', args: ['a'] } as Step;
 const decision = { level: 'L1' as const, by: 'user' as const, rules: [] };

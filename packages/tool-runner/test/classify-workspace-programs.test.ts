@@ -6,32 +6,30 @@ import { hardenGit } from '../src/tools/git-harden';
 import { GIT_PROGRAM_KEYS, OTHER_WORKSPACE_PROGRAMS } from '../src/policy/workspace-programs';
 import { namesToolchainPath } from '../src/registry/workspace-program-facts';
 import { tempWorld } from './tools-session';
+import { eachVerdict, execStep, type Line } from './verdict-table';
 
 // Workspace-named programs, by class: files and config keys of a repository that name code an
 // otherwise read-only command runs. Each is neutralised at L0 or the forms reaching it are asked.
 
 const ctx = { cwd: '/home/u/p', workspace: '/home/u/p', home: '/home/u', lang: 'en' as const };
-const judge = (line: string) => {
-  const [program, ...args] = line.split(' ');
-  const d = classify({ tool: 'exec', program, args }, {}, ctx);
-  return { level: d.level, ids: d.rules.map((r) => r.id) };
-};
+const judge = (line: Line) => classify(execStep(line), {}, ctx);
 const levelOf = (line: string) => judge(line).level;
 
 describe('python: the working folder is first on sys.path for -m', () => {
-  test.each([
-    ['python3 -m pip list', 'L1', 'workspace.python_path'],
-    ['python -m pip show requests', 'L1', 'workspace.python_path'],
-    ['python3.11 -m pip freeze', 'L1', 'workspace.python_path'],
-    ['python3 -P -m pip list', 'L0', 'read.only'],
-    ['python3 -I -m pip list', 'L0', 'read.only'],
-    ['python3 -IP -m pip check', 'L0', 'read.only'],
-    ['python3 -Pm pip list', 'L0', 'read.only'],
-    ['env python3 -m pip list', 'L1', 'workspace.python_path'],
-    ['python3 --version', 'L0', 'interp.info'],
-  ])('%s → %s (%s)', (line, level, id) => {
-    expect(judge(line)).toMatchObject({ level, ids: expect.arrayContaining([id]) });
-  });
+  eachVerdict(
+    [
+      ['python3 -m pip list', 'L1', 'workspace.python_path'],
+      ['python -m pip show requests', 'L1', 'workspace.python_path'],
+      ['python3.11 -m pip freeze', 'L1', 'workspace.python_path'],
+      ['python3 -P -m pip list', 'L0', 'read.only'],
+      ['python3 -I -m pip list', 'L0', 'read.only'],
+      ['python3 -IP -m pip check', 'L0', 'read.only'],
+      ['python3 -Pm pip list', 'L0', 'read.only'],
+      ['env python3 -m pip list', 'L1', 'workspace.python_path'],
+      ['python3 --version', 'L0', 'interp.info'],
+    ],
+    judge,
+  );
 });
 
 describe('kubectl: a kubeconfig names a credential program', () => {
@@ -53,29 +51,30 @@ describe('man: a configuration file names the pager and preprocessors', () => {
 });
 
 describe('git: subcommands that reach keys no override switches off are asked', () => {
-  test.each([
-    ['git help log', 'L1', 'git.help_viewer'], // man.viewer, man.<tool>.cmd
-    ['git help -w log', 'L1', 'git.help_viewer'], // web.browser
-    ['git log --help', 'L1', 'git.help_viewer'],
-    ['git --help log', 'L1', 'git.help_viewer'],
-    ['git cat-file --textconv HEAD:a.txt', 'L1', 'git.textconv'],
-    ['git cat-file --filters HEAD:a.txt', 'L1', 'git.textconv'],
-    ['git cat-file --textc HEAD:a.txt', 'L1', 'git.textconv'], // abbreviated
-    ['git archive --format=evil HEAD', 'L1', 'git.archive_command'], // tar.evil.command
-    ['git archive --format evil HEAD', 'L1', 'git.archive_command'],
-    ['git request-pull v1 origin', 'L1', 'git.network'], // ls-remote through the repository's transport
-    ['git help', 'L0', 'git.read'],
-    ['git help -a', 'L0', 'git.read'],
-    ['git help -g', 'L0', 'git.read'],
-    ['git --help', 'L0', 'interp.info'],
-    ['git cat-file -p HEAD', 'L0', 'git.read'],
-    ['git archive --format=tar HEAD', 'L0', 'git.read'],
-    ['git archive --format=tgz HEAD', 'L0', 'git.read'], // tar.tgz.command forced back to gzip -cn
-    ['git verify-commit HEAD', 'L0', 'git.read'], // gpg.*.program forced
-    ['git log --show-signature', 'L0', 'git.read'],
-  ])('%s → %s (%s)', (line, level, id) => {
-    expect(judge(line)).toMatchObject({ level, ids: expect.arrayContaining([id]) });
-  });
+  eachVerdict(
+    [
+      ['git help log', 'L1', 'git.help_viewer'], // man.viewer, man.<tool>.cmd
+      ['git help -w log', 'L1', 'git.help_viewer'], // web.browser
+      ['git log --help', 'L1', 'git.help_viewer'],
+      ['git --help log', 'L1', 'git.help_viewer'],
+      ['git cat-file --textconv HEAD:a.txt', 'L1', 'git.textconv'],
+      ['git cat-file --filters HEAD:a.txt', 'L1', 'git.textconv'],
+      ['git cat-file --textc HEAD:a.txt', 'L1', 'git.textconv'], // abbreviated
+      ['git archive --format=evil HEAD', 'L1', 'git.archive_command'], // tar.evil.command
+      ['git archive --format evil HEAD', 'L1', 'git.archive_command'],
+      ['git request-pull v1 origin', 'L1', 'git.network'], // ls-remote through the repository's transport
+      ['git help', 'L0', 'git.read'],
+      ['git help -a', 'L0', 'git.read'],
+      ['git help -g', 'L0', 'git.read'],
+      ['git --help', 'L0', 'interp.info'],
+      ['git cat-file -p HEAD', 'L0', 'git.read'],
+      ['git archive --format=tar HEAD', 'L0', 'git.read'],
+      ['git archive --format=tgz HEAD', 'L0', 'git.read'], // tar.tgz.command forced back to gzip -cn
+      ['git verify-commit HEAD', 'L0', 'git.read'], // gpg.*.program forced
+      ['git log --show-signature', 'L0', 'git.read'],
+    ],
+    judge,
+  );
 });
 
 describe('git-harden takes its overrides from the table', () => {
@@ -204,14 +203,32 @@ describe('rustup proxies run the toolchain a rust-toolchain file names by path',
     return { level: d.level, ids: d.rules.map((r) => r.id) };
   };
 
-  test.each([
-    ['rust-toolchain.toml', '[toolchain]\npath = "./tc"\n', 'cargo version', 'L1'],
-    ['rust-toolchain.toml', '[toolchain]\npath = "./tc"\n', 'rustc --print sysroot', 'L1'],
-    ['rust-toolchain.toml', '[toolchain]\npath = "./tc"\n', 'timeout 5 cargo pkgid', 'L1'],
-    ['rust-toolchain', './tc\n', 'cargo version', 'L1'],
-    ['rust-toolchain.toml', '[toolchain]\npath = "./tc"\n', 'echo cargo', 'L0'], // names cargo, runs echo
-    ['rust-toolchain.toml', '[toolchain]\nchannel = "1.75.0"\n', 'cargo version', 'L0'],
-    ['rust-toolchain', 'stable\n', 'cargo version', 'L0'],
+  // Toolchain files, and whether each names its toolchain by a path: then a rustup proxy runs what is in that folder.
+  const toolchainFiles: ReadonlyArray<readonly [file: string, text: string, namesPath: boolean]> = [
+    ['rust-toolchain.toml', '[toolchain]\npath = "./tc"\n', true],
+    ['rust-toolchain.toml', 'path = "/a"', true],
+    ['rust-toolchain.toml', '[toolchain]\n  path="/a"', true],
+    ['rust-toolchain.toml', '[toolchain]\nchannel = "nightly"', false],
+    ['rust-toolchain.toml', '[toolchain]\nchannel = "1.75.0"\n', false],
+    // the legacy file: one line, a toolchain name or a path
+    ['rust-toolchain', './tc\n', true],
+    ['rust-toolchain', '/opt/tc', true],
+    ['rust-toolchain', 'stable\n', false],
+    ['rust-toolchain', 'nightly-2024-01-01', false],
+    ['rust-toolchain', '[toolchain]\nchannel = "a/b"', false],
+  ];
+
+  test.each(toolchainFiles)('namesToolchainPath of %s %j is %s', (file, text, namesPath) => {
+    expect(namesToolchainPath(text, file === 'rust-toolchain')).toBe(namesPath);
+  });
+
+  // Each file under cargo version; and the other proxies, a wrapper and a mere mention beside one that names a path.
+  const namingPath = ['rust-toolchain.toml', '[toolchain]\npath = "./tc"\n'] as const;
+  test.each<readonly [file: string, text: string, line: string, level: 'L0' | 'L1']>([
+    ...toolchainFiles.map(([file, text, namesPath]) => [file, text, 'cargo version', namesPath ? 'L1' : 'L0'] as const),
+    [...namingPath, 'rustc --print sysroot', 'L1'],
+    [...namingPath, 'timeout 5 cargo pkgid', 'L1'],
+    [...namingPath, 'echo cargo', 'L0'], // names cargo, runs echo
   ])('%s %j: %s → %s', (file, text, line, level) => {
     fs.writeFileSync(path.join(world.ws, file), text);
     const j = judgeIn(world.ws, line);
@@ -226,16 +243,5 @@ describe('rustup proxies run the toolchain a rust-toolchain file names by path',
     fs.rmSync(path.join(world.ws, 'rust-toolchain.toml'));
     fs.writeFileSync(path.join(world.root, 'rust-toolchain.toml'), 'path = "/x"\n');
     expect(judgeIn(world.ws, 'cargo version').level).toBe('L0');
-  });
-
-  test.each([
-    ['path = "/a"', false, true],
-    ['[toolchain]\n  path="/a"', false, true],
-    ['[toolchain]\nchannel = "nightly"', false, false],
-    ['/opt/tc', true, true],
-    ['nightly-2024-01-01', true, false],
-    ['[toolchain]\nchannel = "a/b"', true, false],
-  ])('namesToolchainPath(%j, legacy %s) = %s', (text, legacy, expected) => {
-    expect(namesToolchainPath(text, legacy)).toBe(expected);
   });
 });

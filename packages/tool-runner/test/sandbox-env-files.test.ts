@@ -2,6 +2,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { eachReturns } from '@holic512/testkit';
 import { findRepo, hashLength, indexedPaths } from '../src/sandbox/git-index';
 import {
   envFileClass,
@@ -17,7 +18,7 @@ import { retryRefusal } from '../src/sandbox/retry';
 // repository's own). The index is read without running git, in every format git writes.
 
 describe('envFileClass: the class, not a list of names', () => {
-  test.each([
+  eachReturns('%s → %s', envFileClass, [
     ['.env', 'secret'],
     ['.env.local', 'secret'],
     ['.env.production', 'secret'],
@@ -39,9 +40,7 @@ describe('envFileClass: the class, not a list of names', () => {
     ['.environment', undefined],
     ['env.example', undefined],
     ['.env-example', undefined],
-  ])('%s → %s', (name, want) => {
-    expect(envFileClass(name)).toBe(want);
-  });
+  ]);
   test('a write to a template in the workspace may be offered again; one to a secret env file never', () => {
     const places = { workspace: '/w', home: '/home/u', slothtoolHome: '/home/u/.slothtool', real: (p: string) => p };
     expect(retryRefusal({ kind: 'write', path: '/w/.env.example' }, 'L0', places, true)).toBeUndefined();
@@ -49,15 +48,13 @@ describe('envFileClass: the class, not a list of names', () => {
   });
 });
 
-test.each([
+eachReturns('excludePattern(%j) → %j (matches only that path)', excludePattern, [
   ['.env', '/.env'],
   ['sub dir/.env.local', '/sub dir/.env.local'],
   ['.env[1]*?', '/.env\\[1\\]\\*\\?'],
   ['!x/#y\\z', '/\\!x/\\#y\\\\z'],
   ['.env  ', '/.env\\ \\ '],
-])('excludePattern(%j) → %j (matches only that path)', (rel, pattern) => {
-  expect(excludePattern(rel)).toBe(pattern);
-});
+]);
 
 let root: string;
 beforeAll(() => {

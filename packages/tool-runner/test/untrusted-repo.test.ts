@@ -6,6 +6,8 @@ import { eachReturns } from '@holic512/testkit';
 import { createToolRunner, type Step } from '../src';
 import { hardenGit } from '../src/tools/git-harden';
 import { subcommandIndex } from '../src/policy/git-subcommand-index';
+import { eachControl, eachPlantedCommand, type Mechanism } from './helpers/hostile-repo';
+import { eachVerdict, execStep } from './verdict-table';
 
 // A cloned repository is untrusted input: programs its own files name must not run at L0.
 // One hostile repository per mechanism; the planted program would create a marker file.
@@ -36,7 +38,7 @@ function repo(name: string): { dir: string; marker: string; planted: string } {
   return { dir, marker, planted };
 }
 
-const mechanisms: Array<[string, (r: ReturnType<typeof repo>) => void, string[][]]> = [
+const mechanisms: Array<Mechanism<ReturnType<typeof repo>>> = [
   ['diff.external', (r) => git(r.dir, 'config', 'diff.external', r.planted), [['diff'], ['log', '-p'], ['show'], ['diff', '--ext-diff']]],
   [
     'textconv through .gitattributes',
@@ -72,47 +74,35 @@ const mechanisms: Array<[string, (r: ReturnType<typeof repo>) => void, string[][
   ],
 ];
 
-describe.each([
-  ['without the OS sandbox', 'off'],
-  ['with the OS sandbox when there is one', 'auto'],
-] as const)('%s', (_label, sandbox) => {
-  describe.each(mechanisms)('%s', (name, plant, commands) => {
-    test.each(commands.map((c) => [c.join(' '), c]))('git %s runs at L0 and the planted program never runs', async (_line, args) => {
-      const r = repo(`${sandbox}-${name.replace(/\W+/g, '-')}-${args.join('-').replace(/\W+/g, '')}`);
-      plant(r);
-      // the planted program really would run: plain git runs it
-      fs.rmSync(r.marker, { force: true });
-      const runner = createToolRunner({ cwd: r.dir, workspace: r.dir, lang: 'en', sandbox, confirm: () => ({ action: 'run' }) });
-      const step: Step = { tool: 'exec', program: 'git', args };
-      const decision = runner.judge(step);
-      if (decision.level !== 'L0') {
-        // asked about or refused, never run without a question
-        expect(['L1', 'L2']).toContain(decision.level);
-        return;
-      }
-      const result = (await runner.run(step)) as { hardened?: string[] };
-      expect(result.hardened).toEqual(expect.arrayContaining(['core.hooksPath=/dev/null', 'core.fsmonitor=false']));
-      expect(fs.existsSync(r.marker)).toBe(false);
-    });
-  });
+eachPlantedCommand(mechanisms, 'git %s runs at L0 and the planted program never runs', async ({ sandbox, plant, args, name }) => {
+  const r = repo(name);
+  plant(r);
+  // the planted program really would run: plain git runs it
+  fs.rmSync(r.marker, { force: true });
+  const runner = createToolRunner({ cwd: r.dir, workspace: r.dir, lang: 'en', sandbox, confirm: () => ({ action: 'run' }) });
+  const step: Step = { tool: 'exec', program: 'git', args };
+  const decision = runner.judge(step);
+  if (decision.level !== 'L0') {
+    // asked about or refused, never run without a question
+    expect(['L1', 'L2']).toContain(decision.level);
+    return;
+  }
+  const result = (await runner.run(step)) as { hardened?: string[] };
+  expect(result.hardened).toEqual(expect.arrayContaining(['core.hooksPath=/dev/null', 'core.fsmonitor=false']));
+  expect(fs.existsSync(r.marker)).toBe(false);
 });
 
-test.each([
-  ['diff.external', ['diff']],
-  ['textconv through .gitattributes', ['log', '-p']],
-  ['clean filter through .gitattributes', ['diff']],
-  ['core.fsmonitor', ['status']],
-])('control: without the hardening, %s makes plain git %j run the planted program', (name, args) => {
-  const [, plant] = mechanisms.find(([n]) => n === name)!;
-  const r = repo(`control-${name.replace(/\W+/g, '-')}`);
-  plant(r);
-  try {
-    git(r.dir, ...args);
-  } catch {
-    // a failing planted program may fail the command; it ran all the same
-  }
-  expect(fs.existsSync(r.marker)).toBe(true);
-});
+eachControl(
+  mechanisms,
+  [
+    ['diff.external', ['diff']],
+    ['textconv through .gitattributes', ['log', '-p']],
+    ['clean filter through .gitattributes', ['diff']],
+    ['core.fsmonitor', ['status']],
+  ],
+  repo,
+  (r, args) => git(r.dir, ...args),
+);
 
 test('an ordinary repository gives the same output for git diff, log -p, show, status and grep, with paths too', async () => {
   const r = repo('ordinary');
@@ -191,28 +181,27 @@ describe('hardenGit', () => {
 describe('programs other than git that run what the repository names: asked, with the reason', () => {
   const { classify } = require('../src') as typeof import('../src');
   const ctx = { cwd: '/home/u/p', workspace: '/home/u/p', home: '/home/u', lang: 'en' as const };
-  test.each([
-    ['make -n', 'L1', 'project.script'], // still runs $(shell …) and recursive makes
-    ['make --dry-run all', 'L1', 'project.script'],
-    ['jest --listTests', 'L1', 'project.script'], // jest.config.js
-    ['vitest list', 'L1', 'project.script'],
-    ['eslint --print-config a.js', 'L1', 'project.script'], // eslint.config.js
-    ['python3 -m pytest --co', 'L1', 'project.script'], // conftest.py
-    ['npx jest', 'L1', 'npx.run'], // a local bin
-    ['cargo metadata', 'L1', 'repo.config_programs'], // .cargo/config.toml build.rustc-wrapper
-    ['cargo tree', 'L1', 'repo.config_programs'],
-    ['pnpm ls', 'L1', 'repo.config_programs'], // .pnpmfile.cjs
-    ['mvn -v', 'L1', 'repo.config_programs'], // .mvn/jvm.config -javaagent
-    ['gradle --version', 'L1', 'repo.config_programs'], // gradle.properties jvmargs
-    ['yarn --version', 'L1', 'project.script'], // yarnPath
-    ['npm ls', 'L0', 'read.only'], // .npmrc keys naming programs are used by install/run only
-    ['cargo pkgid', 'L0', 'read.only'],
-    ['go list ./...', 'L0', 'read.only'], // GOTOOLCHAIN=local is set for go
-  ])('%s → %s (%s)', (line, level, rule) => {
-    const [program, ...args] = line.split(' ');
-    const d = classify({ tool: 'exec', program, args }, {}, ctx);
-    expect([d.level, d.rules.map((r) => r.id)]).toEqual([level, expect.arrayContaining([rule])]);
-  });
+  eachVerdict(
+    [
+      ['make -n', 'L1', 'project.script'], // still runs $(shell …) and recursive makes
+      ['make --dry-run all', 'L1', 'project.script'],
+      ['jest --listTests', 'L1', 'project.script'], // jest.config.js
+      ['vitest list', 'L1', 'project.script'],
+      ['eslint --print-config a.js', 'L1', 'project.script'], // eslint.config.js
+      ['python3 -m pytest --co', 'L1', 'project.script'], // conftest.py
+      ['npx jest', 'L1', 'npx.run'], // a local bin
+      ['cargo metadata', 'L1', 'repo.config_programs'], // .cargo/config.toml build.rustc-wrapper
+      ['cargo tree', 'L1', 'repo.config_programs'],
+      ['pnpm ls', 'L1', 'repo.config_programs'], // .pnpmfile.cjs
+      ['mvn -v', 'L1', 'repo.config_programs'], // .mvn/jvm.config -javaagent
+      ['gradle --version', 'L1', 'repo.config_programs'], // gradle.properties jvmargs
+      ['yarn --version', 'L1', 'project.script'], // yarnPath
+      ['npm ls', 'L0', 'read.only'], // .npmrc keys naming programs are used by install/run only
+      ['cargo pkgid', 'L0', 'read.only'],
+      ['go list ./...', 'L0', 'read.only'], // GOTOOLCHAIN=local is set for go
+    ],
+    (line) => classify(execStep(line), {}, ctx),
+  );
 
   test('go runs with GOTOOLCHAIN=local, so a go.mod toolchain line downloads and runs nothing', async () => {
     const { hardenedCommand } = require('../src/tools/exec-tool') as typeof import('../src/tools/exec-tool');

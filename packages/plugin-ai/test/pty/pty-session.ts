@@ -25,6 +25,8 @@ export interface PtySession extends PtyTerminal {
   leave(): Promise<number>;
   /** Type `text` and Enter, then wait for each of `shows` in turn. */
   submit(text: string, ...shows: Array<string | RegExp>): Promise<void>;
+  /** Type `keys` as they are (no Enter added), then wait for each of `shows` in turn. */
+  press(keys: string, ...shows: Array<string | RegExp>): Promise<void>;
   /** One exchange: send `prompt`, wait for `reply`, then until the prompt is idle again. */
   turn(prompt: string, reply: string | RegExp): Promise<void>;
   /** Answer the question about a step once it takes keys (its footer says "Esc declines"):
@@ -50,6 +52,10 @@ export function startAi(args: string[], options: PtyOptions): PtySession {
     },
     submit: (text: string, ...shows: Array<string | RegExp>) => {
       send(text);
+      return session.waitForAll(shows);
+    },
+    press: (keys: string, ...shows: Array<string | RegExp>) => {
+      session.write(keys);
       return session.waitForAll(shows);
     },
     turn: async (prompt: string, reply: string | RegExp) => {
