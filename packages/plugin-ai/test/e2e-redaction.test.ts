@@ -227,3 +227,38 @@ test('private files found wider are narrowed', async () => {
   expect(await mode(path.join(home, 'ai', 'sessions'))).toBe(0o700);
   expect(await mode(path.join(home, 'ai', 'audit.jsonl'))).toBe(0o600);
 });
+
+test('the system prompt carries the project memory and appended text masked: no secret of them reaches a request or the session', async () => {
+  await setup('off');
+  await fs.mkdir(path.join(fx.cwd, '.git'), { recursive: true });
+  const memory = SECRET_CORPUS.map((s) => s.text).join('\n');
+  await fs.writeFile(path.join(fx.cwd, 'AGENTS.md'), `# Project notes\n\n${memory}\n`);
+  const appended = `deploy with token ghp_${fakeToken('e2e-appended', 36)}`;
+  fx.server.enqueue(chat('noted'), chat('still noted'));
+  const first = await runAi(['-p', 'hi', '--append-system-prompt', appended], { env: fx.env, cwd: fx.cwd });
+  expect(first.code).toBe(0);
+  // `--continue` sends the recorded prompt again: masked the same way, byte for byte.
+  const again = await runAi(['-c', '-p', 'and again'], { env: fx.env, cwd: fx.cwd });
+  expect(again.code).toBe(0);
+  // Our system prompt (llm-base puts its own JSON-mode line before it).
+  const system = (i: number) =>
+    (fx.server.requests[i].body as { messages: Array<{ role: string; content: string }> }).messages.find(
+      (m) => m.role === 'system' && m.content.includes('# Project notes'),
+    )!;
+  expect(system(0).content).toContain('[redacted');
+  expect(system(1).content).toBe(system(0).content);
+  const sessionFiles = await walkFiles(path.join(fx.temp.slothtoolHome, 'ai', 'sessions'));
+  const places: Array<[string, string]> = [
+    ['model requests', JSON.stringify(fx.server.requests.map((q) => q.body))],
+    ...(await Promise.all(
+      sessionFiles.map(async (f): Promise<[string, string]> => [`session ${path.basename(f)}`, await fs.readFile(f, 'utf8')]),
+    )),
+  ];
+  const leaks: string[] = [];
+  for (const [where, text] of places)
+    for (const [name, secret] of [...secretPieces(SECRET_CORPUS), ['appended token', appended.split(' ').pop()!]]) {
+      const form = findLeak(text, secret) ?? (text.includes(secret) ? secret : undefined);
+      if (form) leaks.push(`${name} in ${where} (as ${form.slice(0, 12)}…)`);
+    }
+  expect(leaks).toEqual([]);
+});

@@ -3,6 +3,7 @@
  * prompts of the agent and its children: the user's files always, a project's only when the
  * folder is trusted.
  */
+import { redact } from '@holic512/shared';
 import type { SessionChecks } from '../agent/checks-run';
 import type { AiConfig } from '../config/config';
 import type { ProjectRules } from '../config/project-rules';
@@ -62,6 +63,9 @@ export function readAgentsAndChecks(a: {
  * The system prompts for a set of tools (the built-ins and `extra`), with a note after them: the
  * parent's lists the agents; a child's (a note, or a filter of what it may use) does not, nor the
  * skills when it may not load them. The user's system prompt file and appended text go in each.
+ * They carry the user's text (memory files, skills, agents, a system prompt file, appended text),
+ * which leaves the process with every request: each prompt passes the redaction gate as it is made,
+ * so what is sent, recorded and compared on `--continue` is the same masked text.
  */
 export function promptsFor(environment: Environment, agents: readonly AgentFile[], user: UserPrompt = {}) {
   return (
@@ -73,7 +77,7 @@ export function promptsFor(environment: Environment, agents: readonly AgentFile[
     const env: Environment = only
       ? { ...environment, ...(tools.some((d) => d.name === 'skill.load') ? {} : { skills: undefined }) }
       : { ...environment, ...(note ? {} : { agents: agentIndex(agents) }) };
-    const withNote = (p: string) => withUserPrompt(note ? `${p}\n\n${note}` : p, user);
+    const withNote = (p: string) => redact(withUserPrompt(note ? `${p}\n\n${note}` : p, user));
     // With native tool calls (llm-base transport `tools`) the tools travel as definitions instead.
     return { systemPrompt: withNote(buildSystemPrompt(env, tools)), toolsSystemPrompt: withNote(buildSystemPrompt(env, tools, 'tools')) };
   };
