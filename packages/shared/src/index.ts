@@ -13,6 +13,7 @@ export {
   redact,
   redactCounted,
   redactValue,
+  redactedJson,
   redactArgs,
   addKnownSecrets,
   addEnvSecrets,

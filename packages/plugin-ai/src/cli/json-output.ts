@@ -1,4 +1,4 @@
-import { redact, redactValue } from '@holic512/shared';
+import { redactedJson } from '@holic512/shared';
 import type { AgentEvent } from '../agent/events';
 import type { Decision, Verdict } from '../agent/runner-types';
 import { renderVerdict } from '../agent/render-verdict';
@@ -82,9 +82,9 @@ export class JsonEventWriter {
     return { ...renderVerdict(verdict, this.lang), adjustments: verdict.adjustments };
   }
 
-  /** Write one JSON line; it passes the redaction gate as a value and once more as text. */
+  /** Write one JSON line; every string of it (keys too) passes the redaction gate. */
   line(value: unknown): void {
-    this.queue.push(redact(JSON.stringify(redactValue(value))) + '\n');
+    this.queue.push(redactedJson(value) + '\n');
     this.pump();
   }
 

@@ -1,16 +1,16 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { redact, redactValue } from '@holic512/shared';
+import { redactedJson } from '@holic512/shared';
 import { z } from 'zod';
 import { appendPrivate, ensurePrivateDir, ensurePrivateDirOnce } from '@holic512/shared/lib/private-files';
 import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 import { summarySchema } from '../context/protocol';
 import { lazy } from '@holic512/shared/lib/lazy';
 
-/** One JSON line into a private file; the record passes the redaction gate as a value and once more as text. */
+/** One JSON line into a private file; every string of the record (keys too) passes the redaction gate. */
 export function appendPrivateLine(file: string, record: unknown): void {
-  appendPrivate(file, redact(JSON.stringify(redactValue(record))) + '\n');
+  appendPrivate(file, redactedJson(record) + '\n');
 }
 
 /**

@@ -203,13 +203,31 @@ export function redactValue<T>(value: T): T {
   return walk(value, false, 0) as T;
 }
 
-/** `fields`: the keys a credential document around this value marks as sensitive (documents.ts). */
-function walk(value: unknown, secret: boolean, depth: number, fields?: ReadonlySet<string>): unknown {
+/**
+ * A value as JSON text for a file or a stream (a session record, a `--json` event), every string
+ * in it through the gate once: the values as {@link redactValue} masks them, and the keys too (a
+ * secret used as a key, `{"ghp_…": 1}`). The value is made plain JSON data first (`toJSON`, class
+ * instances), so the text holds no string the gate did not see. Two keys that mask alike stay two
+ * (the second gets ` (2)`), as no field is dropped.
+ */
+export function redactedJson(value: unknown): string | undefined {
+  const text = JSON.stringify(value);
+  if (text === undefined) return undefined;
+  return JSON.stringify(walk(JSON.parse(text), false, 0, undefined, true));
+}
+
+/**
+ * `fields`: the keys a credential document around this value marks as sensitive (documents.ts);
+ * `keys`: keys pass the gate too (redactedJson).
+ */
+function walk(value: unknown, secret: boolean, depth: number, fields?: ReadonlySet<string>, keys = false): unknown {
   if (typeof value === 'string') return secret ? maskUnderKey('secret', value) : redact(value);
-  if (depth > 64) return value;
+  // Deeper than this, the structure is left as it is; as JSON text (redactedJson) it passes the gate as text
+  // (a mask holds no quote or backslash, so the text stays the same JSON).
+  if (depth > 64) return keys ? JSON.parse(redact(JSON.stringify(value))) : value;
   if (Array.isArray(value)) {
     if (!secret && value.length > 0 && value.every((v) => typeof v === 'string')) return redactArgs(value as string[]);
-    return value.map((v) => walk(v, secret, depth + 1, fields));
+    return value.map((v) => walk(v, secret, depth + 1, fields, keys));
   }
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
@@ -221,11 +239,23 @@ function walk(value: unknown, secret: boolean, depth: number, fields?: ReadonlyS
     const documentField = inDocument?.has(k) ?? false;
     if (k === 'args' && Array.isArray(v) && v.every((a) => typeof a === 'string') && program !== undefined)
       masked = redactArgs(v as string[], program);
-    else if (typeof v === 'string' && (secret || isSecretName(k) || documentField)) masked = maskUnderKey(k, v, documentField);
-    else masked = walk(v, secret || isSecretName(k), depth + 1, inDocument);
-    Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
+    else if (typeof v === 'string' && (secret || isSecretName(k) || documentField)) {
+      masked = maskUnderKey(k, v, documentField);
+      // As JSON text the pair reads `"name": "value"`, where a quoted value is data, not code
+      // (`"token": "getToken()"`): the text rules judge it as they would in the line.
+      if (keys && masked === v) masked = Object.values(JSON.parse(redact(JSON.stringify({ [k]: v }))) as Record<string, unknown>)[0];
+    } else masked = walk(v, secret || isSecretName(k), depth + 1, inDocument, keys);
+    Object.defineProperty(out, keys ? freeKey(out, redact(k)) : k, { value: masked, enumerable: true, writable: true, configurable: true });
   }
   return out;
+}
+
+/** `key`, or `key (2)`, `key (3)`… when `out` has it already. */
+function freeKey(out: Record<string, unknown>, key: string): string {
+  if (!Object.prototype.hasOwnProperty.call(out, key)) return key;
+  let n = 2;
+  while (Object.prototype.hasOwnProperty.call(out, `${key} (${n})`)) n++;
+  return `${key} (${n})`;
 }
 
 /**
