@@ -176,11 +176,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
   };
 
   // With a prompt, stdin is only extra context: don't let a pipe nobody writes to hang the run.
-  const reading = readPipedStdin(io?.stdin ?? process.stdin, args.prompt ? { firstChunkWaitMs: STDIN_FIRST_CHUNK_WAIT_MS } : {});
-  const open = () => openUnattended(args, lang, { env, cwd, stderr, json, say: (code, message) => void stop(code, message, 0) });
-  // A prompt says something whatever stdin brings: the app opens while stdin is read.
-  const opened = args.prompt?.trim() ? open() : undefined;
-  const piped = await reading;
+  const piped = await readPipedStdin(io?.stdin ?? process.stdin, args.prompt ? { firstChunkWaitMs: STDIN_FIRST_CHUNK_WAIT_MS } : {});
   if (piped.gaveUp) stderr.write(t(lang, 'stdinSilent', { seconds: STDIN_FIRST_CHUNK_WAIT_MS / 1000 }) + '\n');
   // `ai -c -p` with nothing to say goes on with the last turn of this folder's last session.
   const saysSomething = Boolean(args.prompt?.trim() || piped.text.trim());
@@ -190,7 +186,7 @@ async function oneShot(args: RunArgs, lang: Lang, io: Partial<OneShotIo> | undef
     return EXIT.usage;
   }
 
-  const app = opened ?? open();
+  const app = openUnattended(args, lang, { env, cwd, stderr, json, say: (code, message) => void stop(code, message, 0) });
   if (typeof app === 'number') return app;
   const { agent } = app;
   // Only now, with the gate told every value the run knows (createAppAgent: the profiles' keys,
