@@ -222,9 +222,8 @@ export function redactedJson(value: unknown): string | undefined {
  */
 function walk(value: unknown, secret: boolean, depth: number, fields?: ReadonlySet<string>, keys = false): unknown {
   if (typeof value === 'string') return secret ? maskUnderKey('secret', value) : redact(value);
-  // Deeper than this, the structure is left as it is; as JSON text (redactedJson) it passes the gate as text
-  // (a mask holds no quote or backslash, so the text stays the same JSON).
-  if (depth > 64) return keys ? JSON.parse(redact(JSON.stringify(value))) : value;
+  // Deeper than this, the structure is left as it is; as JSON text (redactedJson) it passes the gate as text.
+  if (depth > 64) return keys ? deepAsText(value) : value;
   if (Array.isArray(value)) {
     if (!secret && value.length > 0 && value.every((v) => typeof v === 'string')) return redactArgs(value as string[]);
     return value.map((v) => walk(v, secret, depth + 1, fields, keys));
@@ -248,6 +247,17 @@ function walk(value: unknown, secret: boolean, depth: number, fields?: ReadonlyS
     Object.defineProperty(out, keys ? freeKey(out, redact(k)) : k, { value: masked, enumerable: true, writable: true, configurable: true });
   }
   return out;
+}
+
+/** A value deeper than the walk goes, through the gate as its JSON text: the same JSON again (a mask holds no
+ * quote or backslash), or that text as a string should a mask ever have cut an escape. */
+function deepAsText(value: unknown): unknown {
+  const text = redact(JSON.stringify(value));
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** `key`, or `key (2)`, `key (3)`… when `out` has it already. */
