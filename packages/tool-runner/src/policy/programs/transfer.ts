@@ -6,6 +6,7 @@
  */
 import * as path from 'path';
 import { uploadFindings, writePathFindings, type Upload, type WriteTarget } from '../effects';
+import { engineUrlFinding, isEngineUrl, localSocketFinding } from '../engine-sockets';
 import { finding, type Finding, type JudgeCtx } from '../finding';
 import { compiled, resolveOptions, type Resolution } from '../options/resolve';
 import { ARIA2C, CURL, HTTPIE, WGET } from '../options/tables-net';
@@ -21,6 +22,8 @@ interface Traffic {
   outdir?: string;
   /** Downloads are saved under the URL's own name (`-O`, `--download`, wget without `-O`). */
   remoteNames: boolean;
+  /** The Unix socket every connection goes to instead of the network (`--unix-socket`; the last one counts). */
+  socket?: { path: string; abstract: boolean };
 }
 
 const traffic = (): Traffic => ({ uploads: [], targets: [], found: [], remoteNames: false });
@@ -98,6 +101,15 @@ function commonRole(t: Traffic, name: string, role: string | undefined, v: strin
   } else if (role === 'out' || role === 'rw') t.targets.push({ path: v, via });
   else if (role === 'outdir') t.outdir = v;
   else if (role === 'remote') t.remoteNames = true;
+  else if (role === 'socket' || role === 'abstract') t.socket = { path: v, abstract: role === 'abstract' };
+}
+
+/** Where the requests go: a local socket (the engine's is the host), the engine's API on this
+ * machine's loopback (`http://127.0.0.1:2375/…`), else the network. */
+function whereTo(name: string, t: Traffic, urls: readonly string[], ctx: JudgeCtx, cat: Array<'network' | 'write'>): Finding[] {
+  if (t.socket) return [localSocketFinding(name, t.socket.path, ctx, t.socket.abstract)];
+  const engine = urls.find(isEngineUrl);
+  return [...(engine === undefined ? [] : [engineUrlFinding(name, engine)]), finding('network', 'L1', { p: name }, { cat })];
 }
 
 /** The findings of what was gathered, with the downloads that land under their URL's name. */
@@ -115,7 +127,7 @@ function trafficFindings(name: string, t: Traffic, urls: readonly string[], ctx:
     ...t.found,
     ...uploadFindings(name, t.uploads, ctx),
     ...writePathFindings(name, targets, ctx),
-    finding('network', 'L1', { p: name }, { cat: written ? ['network', 'write'] : cat }),
+    ...whereTo(name, t, urls, ctx, written ? ['network', 'write'] : cat),
   ];
 }
 
@@ -230,6 +242,15 @@ function itemFile(item: string): string | undefined {
   return undefined;
 }
 
+/** A percent-encoded URL part, decoded (as written when it does not decode). */
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}
+
 export function judgeHttpie(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   const r = resolveOptions(args, compiled(HTTPIE));
   const t = traffic();
@@ -249,7 +270,11 @@ export function judgeHttpie(args: readonly string[], name: string, ctx: JudgeCtx
     if (file !== undefined) t.uploads.push({ file, via: item });
   }
   const url = ops[start - 1];
-  return trafficFindings(name, t, url ? [url] : [], ctx, t.uploads.length || start === 2 ? ['network', 'write'] : ['network']);
+  // `:3000/x` is localhost's; `http+unix://%2Frun%2Fx.sock/path` (HTTPie's unixsocket plugin) is a Unix socket.
+  const unix = /^https?\+unix:\/\/([^/]+)/i.exec(url ?? '');
+  if (unix && !t.socket) t.socket = { path: safeDecode(unix[1]), abstract: false };
+  const said = url?.startsWith(':') ? `localhost${url}` : url;
+  return trafficFindings(name, t, said ? [said] : [], ctx, t.uploads.length || start === 2 ? ['network', 'write'] : ['network']);
 }
 
 export function judgeAria2c(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
