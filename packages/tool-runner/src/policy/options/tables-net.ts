@@ -7,7 +7,8 @@
  * `config` reads more options from a file (which can say anything), `out` writes the file it names,
  * `rw` reads and writes it, `outdir` is where downloads are written, `remote` saves under the
  * URL's own name, `socket` / `abstract` connect to that Unix socket (a path / a Linux abstract
- * name) instead of the network. `open`: options not listed only change how a request is made or shown.
+ * name) instead of the network, `connect-to` / `resolve` send a URL's requests to another host and
+ * port. `open`: options not listed only change how a request is made or shown.
  * curl's list is curl's own (src/tool_getparam.c); curl before 8.6 took unique abbreviations, so
  * an abbreviation that may be one of these options is read as it (`riskyPrefixes`).
  */
@@ -28,7 +29,7 @@ export const CURL: ProgramOptions = {
     '--ciphers =',
     '-K --config = :config',
     '--connect-timeout =',
-    '--connect-to =',
+    '--connect-to = :connect-to',
     '-C --continue-at =',
     '-b --cookie = :cookie',
     '-c --cookie-jar = :out',
@@ -130,7 +131,7 @@ export const CURL: ProgramOptions = {
     '-e --referer =',
     '-X --request =',
     '--request-target =',
-    '--resolve =',
+    '--resolve = :resolve',
     '--retry =',
     '--retry-delay =',
     '--retry-max-time =',

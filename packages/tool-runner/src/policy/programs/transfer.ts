@@ -30,12 +30,8 @@ const traffic = (): Traffic => ({ uploads: [], targets: [], found: [], remoteNam
 
 /** The last path segment of a URL (what `curl -O` and wget name a download), or undefined. */
 function urlName(raw: string): string | undefined {
-  let u: URL;
-  try {
-    u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`);
-  } catch {
-    return undefined;
-  }
+  const u = parseUrl(raw);
+  if (!u) return undefined;
   const name = u.pathname.split('/').pop() ?? '';
   return name === '' ? undefined : decodeURIComponent(name);
 }
@@ -150,6 +146,37 @@ const CURL_BODY = new Set([
   '-X',
 ]);
 
+/** The places curl's `--connect-to H1:P1:H2:P2` and `--resolve H:P:ADDR[,ADDR]` send a URL's
+ * requests to, as URLs (an empty H2 or P2 keeps the URL's). */
+function redirected(role: string | undefined, v: string, urls: readonly string[]): string[] {
+  const part = String.raw`(\[[^\]]*\]|[^:]*)`;
+  if (role === 'connect-to') {
+    const m = new RegExp(`^${part}:(\\d*):${part}:(\\d*)$`).exec(v);
+    if (!m) return [];
+    const [, , , h2, p2] = m;
+    return urls.flatMap((u) => {
+      const url = parseUrl(u);
+      if (!url) return [];
+      return [`http://${h2 || url.hostname}:${p2 || url.port || (url.protocol === 'https:' ? '443' : '80')}`];
+    });
+  }
+  if (role === 'resolve') {
+    const m = /^\+?([^:]+|\[[^\]]*\]):(\d+|\*):(.+)$/.exec(v);
+    if (!m) return [];
+    return m[3].split(',').map((addr) => `http://${addr.includes(':') && !addr.startsWith('[') ? `[${addr}]` : addr}:${m[2]}`);
+  }
+  return [];
+}
+
+/** A URL as curl reads one (no scheme: http). */
+function parseUrl(raw: string): URL | undefined {
+  try {
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`);
+  } catch {
+    return undefined;
+  }
+}
+
 export function judgeCurl(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   // `--expand-data` is `--data` with {{variables}} expanded first.
   const r = resolveOptions(
@@ -178,7 +205,9 @@ export function judgeCurl(args: readonly string[], name: string, ctx: JudgeCtx):
         : x,
     );
   const urls = [...r.operands, ...r.options.filter((o) => o.spec.names.includes('--url') && o.value).map((o) => o.value!)];
-  return trafficFindings(name, t, urls, ctx, sends ? ['network', 'write'] : ['network']);
+  // `--connect-to ::127.0.0.1:2375` and `--resolve x.io:2375:127.0.0.1` aim a URL at the engine's API.
+  const aimed = r.options.flatMap((o) => (o.negated ? [] : redirected(o.spec.role, o.value ?? '', urls)));
+  return trafficFindings(name, t, [...urls, ...aimed], ctx, sends ? ['network', 'write'] : ['network']);
 }
 
 /** wget's `-e command`: a wgetrc line (`key = value`; `_` and `-` in the key ignored). */
