@@ -16,6 +16,8 @@ export const NEVER_BY_SESSION = new Set([
   'upload.file',
   'upload.env',
   'write.outside',
+  // Which local service a command talks to (engine-sockets.ts): about this exact socket.
+  'socket.local',
 ]);
 
 /** What decides a step beyond its findings. Every field is optional: {@link classify} passes only the policy. */

@@ -64,6 +64,14 @@ export const RULE_MESSAGES: Record<string, { zh: string; en: string; hintZh?: st
     zh: '`{p}` 把容器引擎的套接字交给容器：它可以以 root 身份启动新的容器控制宿主机',
     en: "`{p}` hands the container engine's socket to the container: it can start containers that control the host as root",
   },
+  'container.engine_api': {
+    zh: '`{p}` 会连接容器引擎的 API：它可以以 root 身份启动挂载宿主机根目录的容器，等同于控制宿主机',
+    en: "`{p}` talks to the container engine's API: it can start a container that mounts the host's root, which is control of the host as root",
+  },
+  'socket.local': {
+    zh: '`{p}` 会连接本机套接字 `{s}`，与在那里监听的本地服务通信（这不是网络访问，沙箱关闭网络也挡不住它）',
+    en: '`{p}` connects to the local socket `{s}` and talks to the service listening there (not the network: turning the network off in the sandbox does not stop it)',
+  },
   'container.mount_system': {
     zh: '`{p}` 把宿主机的系统目录挂载进容器',
     en: '`{p}` mounts a system folder of the host into the container',

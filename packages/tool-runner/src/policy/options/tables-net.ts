@@ -6,7 +6,9 @@
  * sends a cookie file (a value without `=`), `variable` reads `name@file` for later expansion,
  * `config` reads more options from a file (which can say anything), `out` writes the file it names,
  * `rw` reads and writes it, `outdir` is where downloads are written, `remote` saves under the
- * URL's own name. `open`: options not listed only change how a request is made or shown.
+ * URL's own name, `socket` / `abstract` connect to that Unix socket (a path / a Linux abstract
+ * name) instead of the network, `connect-to` / `resolve` send a URL's requests to another host and
+ * port. `open`: options not listed only change how a request is made or shown.
  * curl's list is curl's own (src/tool_getparam.c); curl before 8.6 took unique abbreviations, so
  * an abbreviation that may be one of these options is read as it (`riskyPrefixes`).
  */
@@ -17,7 +19,7 @@ export const CURL: ProgramOptions = {
   riskyPrefixes: true,
   negatable: true,
   opts: opts(
-    '--abstract-unix-socket =',
+    '--abstract-unix-socket = :abstract',
     '--alt-svc = :rw',
     '--aws-sigv4 =',
     '--cacert =',
@@ -27,7 +29,7 @@ export const CURL: ProgramOptions = {
     '--ciphers =',
     '-K --config = :config',
     '--connect-timeout =',
-    '--connect-to =',
+    '--connect-to = :connect-to',
     '-C --continue-at =',
     '-b --cookie = :cookie',
     '-c --cookie-jar = :out',
@@ -129,7 +131,7 @@ export const CURL: ProgramOptions = {
     '-e --referer =',
     '-X --request =',
     '--request-target =',
-    '--resolve =',
+    '--resolve = :resolve',
     '--retry =',
     '--retry-delay =',
     '--retry-max-time =',
@@ -156,7 +158,7 @@ export const CURL: ProgramOptions = {
     '--trace = :out',
     '--trace-ascii = :out',
     '--trace-config =',
-    '--unix-socket =',
+    '--unix-socket = :socket',
     '-T --upload-file = :file',
     '--upload-flags =',
     '--url =',
@@ -272,7 +274,7 @@ export const WGET: ProgramOptions = {
   ),
 };
 
-/** HTTPie (`http`, `https`; argparse takes unique abbreviations) and xh (`xh`, `xhs`; the same request items). */
+/** HTTPie (`http`, `https`; argparse takes unique abbreviations) and xh (`xh`, `xhs`; the same request items; xh's `--unix-socket`). */
 export const HTTPIE: ProgramOptions = {
   open: true,
   riskyPrefixes: true,
@@ -308,6 +310,7 @@ export const HTTPIE: ProgramOptions = {
     '--interface =',
     '--local-port =',
     '--http-version =',
+    '--unix-socket = :socket',
     '-h --help',
   ),
 };

@@ -10,6 +10,7 @@
 import * as path from 'path';
 import { isInfoOnly, operands } from '../args';
 import { finding, type Finding, type JudgeCtx } from '../finding';
+import { holdsEngineSocket, isEngineSocket, localSocketFinding, mentionsEngineSocket } from '../engine-sockets';
 import { isSystemPath, secretFindings } from '../paths';
 import { readOnly } from './common';
 
@@ -58,16 +59,6 @@ const BOOL_SHORT = new Set(['d', 'i', 't', 'P', 'q']);
 
 /** Namespace options whose value `host` shares the host's. */
 const HOST_NAMESPACES = new Set(['--pid', '--network', '--net', '--network-add', '--ipc', '--uts', '--userns', '--cgroupns']);
-
-/** Where container engines listen (rootless podman's is below /run/user). */
-const ENGINE_SOCKETS = [
-  '/var/run/docker.sock',
-  '/run/docker.sock',
-  '/run/podman/podman.sock',
-  '/var/run/podman/podman.sock',
-  '/run/containerd/containerd.sock',
-  '/run/user/',
-];
 
 const READ_SUBS = new Set(['ps', 'images', 'version', 'info', 'inspect', 'logs', 'top', 'port', 'diff', 'history', 'search']);
 
@@ -149,17 +140,17 @@ function mountSource(opt: Opt): string | undefined {
 /** Why a host folder must not be mounted: the root, a system folder, the home or a folder holding it, the engine's socket, a secret store. */
 function hostMountReason(src: string, ctx: JudgeCtx): string | undefined {
   let p = src.replace(/^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/, ctx.home ?? '~');
-  if (/docker\.sock|podman\.sock|containerd\.sock/.test(p)) return 'socket';
+  if (isEngineSocket(p, ctx.home) || mentionsEngineSocket(p)) return 'socket';
   if (p.startsWith('~')) return 'home';
   if (!p.startsWith('/')) p = path.posix.join(ctx.runCwd ?? ctx.cwd ?? '/', p);
   p = path.posix.normalize(p).replace(/(.)\/+$/, '$1');
   if (p === '/') return 'root';
-  // A folder holding the engine's socket hands it over too (`-v /run:/r`, `-v /var:/v`).
-  if (ENGINE_SOCKETS.some((sock) => sock.startsWith(p + '/'))) return 'socket';
   if (ctx.home) {
     const home = path.posix.normalize(ctx.home).replace(/(.)\/+$/, '$1');
     if (p === home || home.startsWith(p + '/')) return 'home';
   } else if (/^\/(home|Users|root)(\/[^/]+)?$/.test(p)) return 'home';
+  // A folder holding the engine's socket hands it over too (`-v /run:/r`, `-v /var:/v`, `-v ~/.docker:/d`).
+  if (holdsEngineSocket(p, ctx.home)) return 'socket';
   if (secretFindings([p]).some((f) => f.level === 'L2')) return 'secret';
   if (isSystemPath(p, { ...ctx, runCwd: undefined })) return 'system';
   return undefined;
@@ -190,9 +181,43 @@ function hostAccess(name: string, opts: readonly Opt[], ctx: JudgeCtx): Finding[
   return out;
 }
 
+/** The engine a docker/podman command line talks to: its global `-H`/`--host` (docker) and
+ * `--url` (podman) values, as pflag reads them, before the subcommand. */
+function engineHosts(args: readonly string[], sub: string): Array<{ value: string; at: number }> {
+  const out: Array<{ value: string; at: number }> = [];
+  const end = sub === '' ? args.length : args.indexOf(sub);
+  for (let i = 0; i < end; i++) {
+    const m = /^(?:-H|--host|--url)(?:=|(?<=^-H)(?=.))(.*)$/s.exec(args[i]);
+    if (m) out.push({ value: m[1], at: i });
+    else if (['-H', '--host', '--url'].includes(args[i])) out.push({ value: args[i + 1] ?? '', at: ++i });
+  }
+  return out;
+}
+
+/** What the chosen engine adds: another local socket is the service listening there (L1, named);
+ * an engine over TCP or ssh is the network (which an L0 sandbox turns off). The engine's own socket adds nothing: every docker
+ * command talks to it, and its subcommand says what it does there. */
+function hostFindings(hosts: ReadonlyArray<{ value: string }>, name: string, ctx: JudgeCtx): Finding[] {
+  const out: Finding[] = [];
+  for (const { value } of hosts) {
+    if (/^unix:|^[/~.$]/i.test(value)) {
+      if (!isEngineSocket(value, ctx.home)) out.push(localSocketFinding(name, value.replace(/^unix:(?:\/\/)?/i, ''), ctx));
+    } else if (value !== '' && !/^(?:fd|npipe):/i.test(value))
+      // docker reads `host:port` without a scheme as tcp://.
+      out.push(finding('network', 'L1', { p: `${name} -H ${value}` }, { cat: ['network'] }));
+  }
+  return out;
+}
+
 export function judgeDocker(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   const ops = operands(args, GLOBAL_VALUED);
-  let sub = ops[0] ?? '';
+  const hosts = engineHosts(args, ops[0] ?? '');
+  const skip = new Set(hosts.map((h) => h.at));
+  return [...hostFindings(hosts, name, ctx), ...judgeDockerSub(args, ops[0] ?? '', skip, name, ctx)];
+}
+
+function judgeDockerSub(args: readonly string[], first: string, hostArgs: ReadonlySet<number>, name: string, ctx: JudgeCtx): Finding[] {
+  let sub = first;
   if (isInfoOnly(args) || READ_SUBS.has(sub)) return [readOnly(`${name} ${sub}`.trim())];
   let at = args.indexOf(sub) + 1;
   if ((sub === 'container' || sub === 'compose' || sub === 'service') && ['run', 'create', 'exec', 'update'].includes(args[at] ?? '')) {
@@ -215,15 +240,9 @@ export function judgeDocker(args: readonly string[], name: string, ctx: JudgeCtx
     const why = device === undefined ? undefined : hostMountReason(device, ctx);
     if (why) return [finding('container.host_mount', 'L2', { p: `${said} device=${device}` }, { msg: `container.mount_${why}` })];
   }
-  // The engine's socket named anywhere else (`-H unix:///var/run/docker.sock` is the default and harmless to name).
-  const sock = args.find(
-    (a, i) =>
-      /docker\.sock|podman\.sock/.test(a) &&
-      args[i - 1] !== '-H' &&
-      args[i - 1] !== '--host' &&
-      !a.startsWith('--host=') &&
-      !a.startsWith('unix://'),
-  );
+  // The engine's socket named anywhere else (`docker cp`, a build's `--ssh`); the engine chosen
+  // with `-H unix:///var/run/docker.sock` is the one every docker command talks to.
+  const sock = args.find((a, i) => !hostArgs.has(i) && mentionsEngineSocket(a));
   if (sock) return [finding('container.host_mount', 'L2', { p: `${name} ${sock}` }, { msg: 'container.mount_socket' })];
   return [finding('project.script', 'L1', { p: name, s: sub })];
 }

@@ -6,15 +6,13 @@
  */
 import { findLong, operands as plainOperands } from '../args';
 import { deleteFindings, uploadFindings, writePathFindings } from '../effects';
+import { engineUrlFinding, isEngineSocket, isEngineUrl, localSocketFinding } from '../engine-sockets';
 import { finding, type Finding, type JudgeCtx } from '../finding';
 import { execArg, readOnly } from './common';
 import { copyFindings, isRemote, shortOptions, SSH_VALUED, sshOptionFindings } from './ssh-options';
 
 const network = (name: string, write = false): Finding =>
   finding('network', 'L1', { p: name }, { cat: write ? ['network', 'write'] : ['network'] });
-
-/** Engine sockets: a connection to one is the host (docker.ts says the same of `-v`). */
-const ENGINE_SOCKET_RE = /(docker|podman|containerd)\.sock$/;
 
 export function judgeSsh(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   // ssh reads options before and right after the destination; what follows is the remote command.
@@ -225,7 +223,9 @@ export function judgeRclone(args: readonly string[], name: string, ctx: JudgeCtx
 
 /** socat's address types that name a local file, and those that only write it. */
 const SOCAT_FILE =
-  /^(open|file|gopen|create|creat|pipe|unix-connect|unix-client|unix-sendto|unix-recv|unix-recvfrom|unix-listen|abstract-[a-z-]+)$/i;
+  /^(open|file|gopen|create|creat|pipe|unix|unix-connect|unix-client|unix-sendto|unix-recv|unix-recvfrom|unix-listen|abstract|abstract-[a-z-]+)$/i;
+/** socat's address types that connect to a Unix socket (`UNIX:` is `UNIX-CLIENT:`, `ABSTRACT:` is `ABSTRACT-CLIENT:`). */
+const SOCAT_UNIX_CLIENT = /^(unix|unix-connect|unix-client|unix-sendto|abstract|abstract-connect|abstract-client|abstract-sendto)$/;
 const SOCAT_NET =
   /^(tcp|tcp4|tcp6|tcp-connect|tcp-listen|tcp4-listen|tcp6-listen|udp|udp4|udp6|udp-connect|udp-listen|udp-sendto|udp-datagram|openssl|openssl-connect|openssl-listen|ssl|sctp[a-z0-9-]*|socks[a-z0-9-]*|proxy[a-z-]*|vsock[a-z-]*|dccp[a-z0-9-]*|ip[a-z0-9-]*|interface)$/i;
 
@@ -249,27 +249,68 @@ export function judgeSocat(args: readonly string[], name: string, ctx: JudgeCtx)
   const out: Finding[] = [];
   const networked = addrs.some((a) => SOCAT_NET.test(a.type));
   const uni = args.includes('-u') ? 0 : args.includes('-U') ? 1 : -1;
+  let local = false;
   addrs.forEach((a, i) => {
     if (a.file === undefined) return;
-    if (ENGINE_SOCKET_RE.test(a.file))
-      out.push(finding('container.host_mount', 'L2', { p: `${name} ${a.file}` }, { msg: 'container.mount_socket' }));
+    if (SOCAT_UNIX_CLIENT.test(a.type)) {
+      out.push(localSocketFinding(name, a.file, ctx, a.type.startsWith('abstract')));
+      local = true;
+      return;
+    }
+    // A bare path to the engine's socket (GOPEN connects to a socket) or a listener in its place.
+    if (isEngineSocket(a.file, ctx.home)) out.push(localSocketFinding(name, a.file, ctx));
     if (a.type.startsWith('unix') || a.type.startsWith('abstract')) return;
     // Read unless only written (`-u`: left to right; `-U`: right to left); written unless only read.
     if (networked && uni !== 1 - i && a.type !== 'create' && a.type !== 'creat')
       out.push(...uploadFindings(name, [{ file: a.file, via: a.type }], ctx));
     if (uni !== i) out.push(...writePathFindings(name, [{ path: a.file, via: a.type }], ctx));
   });
-  return [...out, ...writePathFindings(name, logs, ctx), network(name, true)];
+  // Between a local socket and stdio or a file, socat does not use the network.
+  return [...out, ...writePathFindings(name, logs, ctx), ...(local && !networked ? [] : [network(name, true)])];
 }
 
-/** nc / ncat / netcat: programs they run (-e, -c, --exec, --sh-exec, --lua-exec), engine sockets, files ncat writes. */
+/** Short options of nc (OpenBSD, traditional) and ncat that take a value. */
+const NC_VALUED_SHORT = 'IiMmOPpsTVwXxgGodq';
+/** ncat's long options that take a value (`--x v` as well as `--x=v`). */
+const NC_VALUED_LONG =
+  /^--(proxy|proxy-type|proxy-auth|proxy-dns|source|source-port|wait|idle-timeout|max-conns|output|hex-dump|allow|allowfile|deny|denyfile|ssl-cert|ssl-key|ssl-trustfile|ssl-ciphers|ssl-servername|ssl-alpn|delay|sctp-port|local)$/;
+
+/** How nc reads its words: its short flags, whether `-U`/`--unixsock` is on, and its operands. */
+function netcatWords(args: readonly string[]): { flags: string; unix: boolean; listen: boolean; operands: string[] } {
+  let flags = '';
+  const operands: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (a.startsWith('--')) {
+      if (a === '--unixsock') flags += 'U';
+      if (a === '--listen') flags += 'l';
+      if (NC_VALUED_LONG.test(a)) i++;
+    } else if (a.length > 1 && a.startsWith('-')) {
+      const k = [...a.slice(1)].findIndex((l) => NC_VALUED_SHORT.includes(l));
+      flags += k < 0 ? a.slice(1) : a.slice(1, k + 2);
+      if (k >= 0 && k + 2 === a.length) i++;
+    } else operands.push(a);
+  }
+  return { flags, unix: flags.includes('U'), listen: flags.includes('l'), operands };
+}
+
+/** nc / ncat / netcat: programs they run (-e, -c, --exec, --sh-exec, --lua-exec), the local socket `-U`
+ * connects to (an engine's is the host), files ncat writes. */
 export function judgeNetcat(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   const bad = args.find(
     (a) => ['-e', '-c', '--exec', '--sh-exec', '--lua-exec'].some((f) => a === f || a.startsWith(f + '=')) || /^-[a-zA-Z]*e/.test(a),
   );
   if (bad) return [execArg(name, bad)];
-  const sock = args.find((a) => ENGINE_SOCKET_RE.test(a));
-  if (sock) return [finding('container.host_mount', 'L2', { p: `${name} ${sock}` }, { msg: 'container.mount_socket' })];
+  const words = netcatWords(args);
+  const sock = args.find((a) => isEngineSocket(a, ctx.home));
+  if (sock) return [localSocketFinding(name, sock, ctx)];
+  // `nc HOST PORT` where HOST is this machine and PORT the engine's API.
+  if (!words.unix && !words.listen && words.operands.length >= 2 && engineTarget(words.operands))
+    return [engineUrlFinding(name, words.operands.join(' '))];
   const written =
     name === 'ncat'
       ? args.flatMap((a, i) =>
@@ -280,5 +321,19 @@ export function judgeNetcat(args: readonly string[], name: string, ctx: JudgeCtx
               : [],
         )
       : [];
+  // `-U PATH` connects to a Unix socket (`@name`: an abstract one, on Linux) instead of the network.
+  if (words.unix && !words.listen && words.operands[0] !== undefined) {
+    const path = words.operands[0];
+    const abstract = path.startsWith('@');
+    return [...writePathFindings(name, written, ctx), localSocketFinding(name, abstract ? path.slice(1) : path, ctx, abstract)];
+  }
   return [...writePathFindings(name, written, ctx), network(name)];
+}
+
+/** Whether `nc HOST PORT…` aims at the engine's API on this machine (ports as `2375`, a range or a list). */
+function engineTarget(ops: readonly string[]): boolean {
+  const [host, ...ports] = ops;
+  return ports.some((p) =>
+    p.split(',').some((one) => isEngineUrl(`tcp://${host.includes(':') ? `[${host}]` : host}:${one.split('-')[0]}`)),
+  );
 }

@@ -6,6 +6,7 @@
  */
 import * as path from 'path';
 import { uploadFindings, writePathFindings, type Upload, type WriteTarget } from '../effects';
+import { engineUrlFinding, isEngineUrl, localSocketFinding } from '../engine-sockets';
 import { finding, type Finding, type JudgeCtx } from '../finding';
 import { compiled, resolveOptions, type Resolution } from '../options/resolve';
 import { ARIA2C, CURL, HTTPIE, WGET } from '../options/tables-net';
@@ -21,18 +22,16 @@ interface Traffic {
   outdir?: string;
   /** Downloads are saved under the URL's own name (`-O`, `--download`, wget without `-O`). */
   remoteNames: boolean;
+  /** The Unix socket every connection goes to instead of the network (`--unix-socket`; the last one counts). */
+  socket?: { path: string; abstract: boolean };
 }
 
 const traffic = (): Traffic => ({ uploads: [], targets: [], found: [], remoteNames: false });
 
 /** The last path segment of a URL (what `curl -O` and wget name a download), or undefined. */
 function urlName(raw: string): string | undefined {
-  let u: URL;
-  try {
-    u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`);
-  } catch {
-    return undefined;
-  }
+  const u = parseUrl(raw);
+  if (!u) return undefined;
   const name = u.pathname.split('/').pop() ?? '';
   return name === '' ? undefined : decodeURIComponent(name);
 }
@@ -98,6 +97,15 @@ function commonRole(t: Traffic, name: string, role: string | undefined, v: strin
   } else if (role === 'out' || role === 'rw') t.targets.push({ path: v, via });
   else if (role === 'outdir') t.outdir = v;
   else if (role === 'remote') t.remoteNames = true;
+  else if (role === 'socket' || role === 'abstract') t.socket = { path: v, abstract: role === 'abstract' };
+}
+
+/** Where the requests go: a local socket (the engine's is the host), the engine's API on this
+ * machine's loopback (`http://127.0.0.1:2375/…`), else the network. */
+function whereTo(name: string, t: Traffic, urls: readonly string[], ctx: JudgeCtx, cat: Array<'network' | 'write'>): Finding[] {
+  if (t.socket) return [localSocketFinding(name, t.socket.path, ctx, t.socket.abstract)];
+  const engine = urls.find(isEngineUrl);
+  return [...(engine === undefined ? [] : [engineUrlFinding(name, engine)]), finding('network', 'L1', { p: name }, { cat })];
 }
 
 /** The findings of what was gathered, with the downloads that land under their URL's name. */
@@ -115,7 +123,7 @@ function trafficFindings(name: string, t: Traffic, urls: readonly string[], ctx:
     ...t.found,
     ...uploadFindings(name, t.uploads, ctx),
     ...writePathFindings(name, targets, ctx),
-    finding('network', 'L1', { p: name }, { cat: written ? ['network', 'write'] : cat }),
+    ...whereTo(name, t, urls, ctx, written ? ['network', 'write'] : cat),
   ];
 }
 
@@ -137,6 +145,37 @@ const CURL_BODY = new Set([
   '--form-string',
   '-X',
 ]);
+
+/** The places curl's `--connect-to H1:P1:H2:P2` and `--resolve H:P:ADDR[,ADDR]` send a URL's
+ * requests to, as URLs (an empty H2 or P2 keeps the URL's). */
+function redirected(role: string | undefined, v: string, urls: readonly string[]): string[] {
+  const part = String.raw`(\[[^\]]*\]|[^:]*)`;
+  if (role === 'connect-to') {
+    const m = new RegExp(`^${part}:(\\d*):${part}:(\\d*)$`).exec(v);
+    if (!m) return [];
+    const [, , , h2, p2] = m;
+    return urls.flatMap((u) => {
+      const url = parseUrl(u);
+      if (!url) return [];
+      return [`http://${h2 || url.hostname}:${p2 || url.port || (url.protocol === 'https:' ? '443' : '80')}`];
+    });
+  }
+  if (role === 'resolve') {
+    const m = /^\+?([^:]+|\[[^\]]*\]):(\d+|\*):(.+)$/.exec(v);
+    if (!m) return [];
+    return m[3].split(',').map((addr) => `http://${addr.includes(':') && !addr.startsWith('[') ? `[${addr}]` : addr}:${m[2]}`);
+  }
+  return [];
+}
+
+/** A URL as curl reads one (no scheme: http). */
+function parseUrl(raw: string): URL | undefined {
+  try {
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`);
+  } catch {
+    return undefined;
+  }
+}
 
 export function judgeCurl(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   // `--expand-data` is `--data` with {{variables}} expanded first.
@@ -166,7 +205,9 @@ export function judgeCurl(args: readonly string[], name: string, ctx: JudgeCtx):
         : x,
     );
   const urls = [...r.operands, ...r.options.filter((o) => o.spec.names.includes('--url') && o.value).map((o) => o.value!)];
-  return trafficFindings(name, t, urls, ctx, sends ? ['network', 'write'] : ['network']);
+  // `--connect-to ::127.0.0.1:2375` and `--resolve x.io:2375:127.0.0.1` aim a URL at the engine's API.
+  const aimed = r.options.flatMap((o) => (o.negated ? [] : redirected(o.spec.role, o.value ?? '', urls)));
+  return trafficFindings(name, t, [...urls, ...aimed], ctx, sends ? ['network', 'write'] : ['network']);
 }
 
 /** wget's `-e command`: a wgetrc line (`key = value`; `_` and `-` in the key ignored). */
@@ -230,6 +271,15 @@ function itemFile(item: string): string | undefined {
   return undefined;
 }
 
+/** A percent-encoded URL part, decoded (as written when it does not decode). */
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}
+
 export function judgeHttpie(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   const r = resolveOptions(args, compiled(HTTPIE));
   const t = traffic();
@@ -249,7 +299,11 @@ export function judgeHttpie(args: readonly string[], name: string, ctx: JudgeCtx
     if (file !== undefined) t.uploads.push({ file, via: item });
   }
   const url = ops[start - 1];
-  return trafficFindings(name, t, url ? [url] : [], ctx, t.uploads.length || start === 2 ? ['network', 'write'] : ['network']);
+  // `:3000/x` is localhost's; `http+unix://%2Frun%2Fx.sock/path` (HTTPie's unixsocket plugin) is a Unix socket.
+  const unix = /^https?\+unix:\/\/([^/]+)/i.exec(url ?? '');
+  if (unix && !t.socket) t.socket = { path: safeDecode(unix[1]), abstract: false };
+  const said = url?.startsWith(':') ? `localhost${url}` : url;
+  return trafficFindings(name, t, said ? [said] : [], ctx, t.uploads.length || start === 2 ? ['network', 'write'] : ['network']);
 }
 
 export function judgeAria2c(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {

@@ -1,0 +1,189 @@
+/**
+ * Clients aimed at a local socket (engine-sockets.ts): a container engine's socket, or its API on
+ * this machine's loopback at 2375/2376, is the host (L2 `container.host_mount`); any other Unix
+ * socket is the service listening there (L1 `socket.local`, naming it), never just "the network".
+ * These lines are judged, never run.
+ */
+import { classify, type Step } from '../src';
+import { holdsEngineSocket, isEngineSocket, isEngineUrl } from '../src/policy/engine-sockets';
+import { eachVerdict, execStep as ex, ungrouped, type VerdictGroup } from './verdict-table';
+
+const HOME = '/home/u';
+const ctx = { cwd: '/home/u/p', workspace: '/home/u/p', home: HOME, slothtoolHome: '/home/u/.slothtool', lang: 'en' as const };
+const judge = (step: Step, policy: object = {}) => classify(step, policy, ctx);
+const check = (groups: readonly VerdictGroup[]): void => eachVerdict(ungrouped(groups), (line) => judge(ex(line)));
+
+describe('a client aimed at a container engine is the host', () => {
+  check([
+    [
+      'L2',
+      'container.host_mount',
+      [
+        // curl's --unix-socket and its spellings (`=`, a unique abbreviation as curl before 8.6 took it)
+        'curl --unix-socket /var/run/docker.sock http://localhost/containers/json',
+        'curl --unix-socket=/var/run/docker.sock http://localhost/containers/json',
+        'curl -s --unix-socket /run/docker.sock -X POST http://d/containers/create',
+        'curl --unix-sock /var/run/docker.sock http://localhost/info',
+        'curl --unix-socket /run/user/1000/podman/podman.sock http://d/v4.0.0/libpod/info',
+        'curl --unix-socket /run/containerd/containerd.sock http://localhost/',
+        'curl --unix-socket /home/u/.docker/run/docker.sock http://localhost/containers/json',
+        'curl --unix-socket ~/.colima/default/docker.sock http://localhost/containers/json',
+        'curl --unix-socket /var/snap/lxd/common/lxd/unix.socket http://lxd/1.0/instances',
+        'curl --abstract-unix-socket /containerd-shim/k8s.io/abc/shim.sock http://x/',
+        // the engine's API over TCP on this machine
+        'curl http://127.0.0.1:2375/containers/json',
+        'curl 127.0.0.1:2375/containers/json',
+        'curl -X POST http://localhost:2375/containers/create',
+        'curl https://[::1]:2376/info',
+        'curl http://0.0.0.0:2375/info',
+        'curl http://127.1:2375/info',
+        // a URL sent to the engine by --connect-to / --resolve
+        'curl --connect-to ::127.0.0.1:2375 http://example.com/containers/json',
+        'curl --connect-to=example.com:80:localhost:2375 http://example.com/info',
+        'curl --resolve example.com:2375:127.0.0.1 http://example.com:2375/info',
+        'wget -qO- http://127.0.0.1:2375/containers/json',
+        'http :2375/containers/json',
+        'http POST localhost:2375/containers/create Image=alpine',
+        'xh --unix-socket /var/run/docker.sock http://localhost/containers/json',
+        'xhs --unix-socket=/var/run/docker.sock :/containers/json',
+        'http http+unix://%2Fvar%2Frun%2Fdocker.sock/containers/json',
+        'nc 127.0.0.1 2375',
+        // socat and nc, through the same definition
+        'socat - UNIX-CONNECT:/var/run/docker.sock',
+        'socat - UNIX:/var/run/docker.sock',
+        'socat - unix-client:/run/podman/podman.sock',
+        'socat - /var/run/docker.sock',
+        'socat TCP-LISTEN:2375,fork UNIX-CONNECT:/var/run/docker.sock',
+        'nc -U /var/run/docker.sock',
+        'ncat --unixsock /var/run/docker.sock',
+        // docker and podman aimed at their engine, doing what makes it the host
+        'docker -H unix:///var/run/docker.sock run -v /:/h alpine',
+        'docker cp /var/run/docker.sock c:/s',
+      ],
+    ],
+  ]);
+});
+
+describe('a client aimed at any other local socket names it', () => {
+  check([
+    [
+      'L1',
+      'socket.local',
+      [
+        'curl --unix-socket /tmp/app.sock http://localhost/health',
+        'curl --unix-socket=/home/u/p/run/api.sock http://x/v1/items',
+        'curl --abstract-unix-socket app http://x/',
+        'curl --abstract-unix-socket=app http://x/',
+        // with --unix-socket, curl connects there whatever the URL's port says
+        'curl --unix-socket /tmp/app.sock http://127.0.0.1:2375/x',
+        'xh --unix-socket /tmp/app.sock http://localhost/health',
+        'http http+unix://%2Ftmp%2Fapp.sock/health',
+        'socat - UNIX-CONNECT:/run/dbus/system_bus_socket',
+        'socat - ABSTRACT-CONNECT:app',
+        'nc -U /tmp/app.sock',
+        'nc -NU /tmp/app.sock',
+        'ncat -U /tmp/app.sock',
+        'docker -H unix:///tmp/proxy.sock ps',
+        'docker --host=unix:///tmp/proxy.sock ps',
+        'podman --url unix:///tmp/proxy.sock ps',
+      ],
+    ],
+  ]);
+
+  test('the question names the socket, in both languages', () => {
+    const en = judge(ex('curl --unix-socket /tmp/app.sock http://localhost/health')).rules.find((r) => r.id === 'socket.local');
+    expect(en?.reason).toContain('/tmp/app.sock');
+    expect(en?.reason).not.toMatch(/uses the network/);
+    const zh = classify(ex('curl --abstract-unix-socket app http://x/'), {}, { ...ctx, lang: 'zh' }).rules.find(
+      (r) => r.id === 'socket.local',
+    );
+    expect(zh?.reason).toContain('@app');
+    expect(zh?.reason).toMatch(/套接字/);
+  });
+
+  test('allowing the network does not let a local socket through: the network is not where it goes', () => {
+    expect(judge(ex('curl --unix-socket /tmp/app.sock http://localhost/health'), { allowNetwork: true }).level).toBe('L1');
+    expect(judge(ex('curl --unix-socket /var/run/docker.sock http://localhost/info'), { allowNetwork: true }).level).toBe('L2');
+  });
+
+  test('the engine is named as such, not as the network', () => {
+    const d = judge(ex('curl --unix-socket /var/run/docker.sock http://localhost/containers/json'));
+    const rule = d.rules.find((r) => r.id === 'container.host_mount');
+    expect(rule?.reason).toMatch(/container engine's API/);
+    expect(d.rules.map((r) => r.id)).not.toContain('network');
+  });
+});
+
+describe('what stays as it was', () => {
+  check([
+    [
+      'L1',
+      'network',
+      [
+        'curl https://example.com',
+        'curl http://localhost:3000',
+        'curl http://127.0.0.1:8080/api',
+        'curl http://example.com:2375/',
+        'curl --connect-to ::127.0.0.1:8080 http://example.com/',
+        'curl --resolve example.com:443:127.0.0.1 https://example.com/',
+        'wget https://example.com/x.tar.gz',
+        'http :3000/health',
+        'xh https://example.com',
+        'nc example.com 80',
+        'nc 127.0.0.1 8080',
+        'socat - TCP:example.com:80',
+        'docker -H tcp://10.0.0.5:2376 ps',
+        'docker -H ssh://me@build-box ps',
+      ],
+    ],
+    ['L0', 'read.only', ['docker ps', 'docker -H unix:///var/run/docker.sock ps', 'docker --host unix:///run/user/1000/docker.sock ps']],
+  ]);
+
+  test('a listener on a Unix socket is not a connection to one', () => {
+    expect(judge(ex('nc -lU /tmp/app.sock')).rules.map((r) => r.id)).not.toContain('socket.local');
+  });
+});
+
+describe('the one definition of where engines listen', () => {
+  test.each([
+    ['/var/run/docker.sock', true],
+    ['unix:///var/run/docker.sock', true],
+    ['unix:/run/docker.sock', true],
+    ['/run/user/1000/podman/podman.sock', true],
+    ['/run/containerd/containerd.sock', true],
+    ['~/.docker/run/docker.sock', true],
+    ['$HOME/.rd/docker.sock', true],
+    ['/home/u/Library/Containers/com.docker.docker/Data/docker.raw.sock', true],
+    ['/var/run/crio/crio.sock', true],
+    ['/var/lib/incus/unix.socket', true],
+    ['/tmp/app.sock', false],
+    ['/run/dbus/system_bus_socket', false],
+    ['/tmp/not-docker.sock.bak', false],
+  ])('%s is an engine socket: %s', (p, yes) => {
+    expect(isEngineSocket(p, HOME)).toBe(yes);
+  });
+
+  test.each([
+    ['/run', true],
+    ['/var/run', true],
+    ['/run/user', true],
+    ['/home/u/.docker', true],
+    ['~/.colima', true],
+    ['/etc', false],
+    ['/home/u/p', false],
+  ])('%s holds an engine socket: %s', (p, yes) => {
+    expect(holdsEngineSocket(p, HOME)).toBe(yes);
+  });
+
+  test.each([
+    ['http://127.0.0.1:2375/x', true],
+    ['tcp://localhost:2376', true],
+    ['http://docker.localhost:2375', true],
+    ['http://[::ffff:127.0.0.1]:2375', true],
+    ['http://127.0.0.1:2377', false],
+    ['http://192.168.1.4:2375', false],
+    ['http://localhost/x', false],
+  ])('%s is the engine on this machine: %s', (u, yes) => {
+    expect(isEngineUrl(u)).toBe(yes);
+  });
+});
