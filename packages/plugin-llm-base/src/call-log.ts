@@ -5,7 +5,7 @@ import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 import { ensurePrivateDirOnce, readJsonLines } from '@holic512/shared/lib/private-files';
 import { LlmBaseError } from './errors';
 import { Lang, t } from './i18n';
-import { callLogPath, legacyCallLogPath } from './paths';
+import { callLogPath, legacyCallLogPath, slothtoolHome } from './paths';
 import { configSchemas, formatIssues } from './config-schema';
 import type { CallRecord } from './types';
 
@@ -106,7 +106,9 @@ let exitHooked = false;
  * process ({@link listCalls}), and at exit. A log that cannot be written never fails a call.
  */
 export function addCall(record: CallRecord, env: NodeJS.ProcessEnv, lang: Lang, now: () => Date = () => new Date()): void {
-  pending.push({ record, env, lang, now });
+  // The log of the home the call was made in: `env` is often the live process.env, which may name
+  // another home (or none) by the time the line is written.
+  pending.push({ record, env: { SLOTHTOOL_HOME: slothtoolHome(env) }, lang, now });
   if (flushScheduled) return;
   flushScheduled = true;
   if (!exitHooked) {
