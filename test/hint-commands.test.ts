@@ -1,5 +1,6 @@
 import { spawnSync } from 'child_process';
 import * as path from 'path';
+import { createTempHome } from '@holic512/testkit';
 
 // Every hint that names a command names one a user can type: `slothtool llm-base doctor`, not
 // `llm-base doctor` (not on PATH), and the sub-command exists in that CLI's --help.
@@ -25,11 +26,18 @@ test('no message names llm-base as if it were on PATH', () => {
   expect(bare).toEqual([]);
 });
 
-test('every `slothtool llm-base <sub>` a message names is a sub-command of llm-base', () => {
-  const help = spawnSync(process.execPath, [path.join(root, 'packages/plugin-llm-base/bin/llm-base.js'), '--help'], {
-    encoding: 'utf8',
-    env: { ...process.env, LC_ALL: 'en_US.UTF-8' },
-  }).stdout;
+test('every `slothtool llm-base <sub>` a message names is a sub-command of llm-base', async () => {
+  // In a home of its own: the bin keeps its code cache under the SlothTool home it is given.
+  const temp = await createTempHome({ language: 'en' });
+  let help: string;
+  try {
+    help = spawnSync(process.execPath, [path.join(root, 'packages/plugin-llm-base/bin/llm-base.js'), '--help'], {
+      encoding: 'utf8',
+      env: { ...temp.env, LC_ALL: 'en_US.UTF-8' },
+    }).stdout;
+  } finally {
+    await temp.cleanup();
+  }
   const subs = new Set<string>();
   for (const t of texts)
     for (const m of t.matchAll(/slothtool llm-base (\w[\w-]*)(?: (\w[\w-]*))?/g))
