@@ -27,7 +27,7 @@ const EXAMPLES = new Set([
 ]);
 const GENERATED = new Set(['eval/results.md']);
 const USER_FILES =
-  /[<>*{}$]|^~|^\/|node_modules|\.slothtool|plugin-configs|settings(\.local)?\.json|\.hooks\/|registry\.json|ai\.json|llm-base\.(logs|calls)\.|package\.json$|tsconfig|\.mcp\.json|CLAUDE|AGENTS|SKILL|\.env|credentials|auth\.json|\.claude|\.cursor|eslint\.config/;
+  /[<>*{}$]|^~|^\/|node_modules|\.slothtool|plugin-configs|settings(\.local)?\.json|\.hooks\/|registry\.json|ai\.json|llm-base\.(logs|calls)\.|package\.json$|tsconfig|\.mcp\.json|CLAUDE|AGENTS|SKILL|\.env|credentials|auth\.json|\.claude|\.cursor|\.vscode\/|\.devcontainer|\.zed\/|\.idea\/|eslint\.config/;
 
 const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
 const byName = new Set(tracked.map((f) => path.basename(f)));

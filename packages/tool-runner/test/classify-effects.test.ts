@@ -266,6 +266,29 @@ describe('writes that change what runs later are refused, whichever tool does th
     ['fs.write ~/.gdbinit', write('/home/u/.gdbinit', 'shell id\n'), 'L2', 'write.persistence'],
     ['fs.write Claude Code settings (hooks)', write('~/.claude/settings.json', '{}\n'), 'L2', 'write.persistence'],
     ["fs.write a project's Claude Code settings", write('.claude/settings.local.json', '{}\n'), 'L2', 'write.persistence'],
+    // editors' project files that run commands: when the folder opens, or extensions' programs
+    ['fs.write a VS Code task (runOn folderOpen)', write('.vscode/tasks.json', '{"tasks":[]}\n'), 'L2', 'write.persistence'],
+    ['fs.edit VS Code settings (executables extensions start)', edit('.vscode/settings.json'), 'L2', 'write.persistence'],
+    ['fs.write a VS Code launch configuration', write('.vscode/launch.json', '{}\n'), 'L2', 'write.persistence'],
+    ['fs.write a VS Code workspace file', write('proj.code-workspace', '{}\n'), 'L2', 'write.persistence'],
+    ["fs.write a dev container's configuration", write('.devcontainer/devcontainer.json', '{}\n'), 'L2', 'write.persistence'],
+    ['fs.write .devcontainer.json', write('.devcontainer.json', '{}\n'), 'L2', 'write.persistence'],
+    ['cp into the JetBrains workspace', ex('cp x .idea/workspace.xml'), 'L2', 'write.persistence'],
+    ['fs.write a JetBrains run configuration', write('.idea/runConfigurations/x.xml', '<component/>\n'), 'L2', 'write.persistence'],
+    ['fs.write Zed settings', write('.zed/settings.json', '{}\n'), 'L2', 'write.persistence'],
+    [
+      'config.json_patch VS Code settings',
+      {
+        tool: 'config.json_patch',
+        file: '.vscode/settings.json',
+        patch: [{ op: 'add', path: '/python.defaultInterpreterPath', value: './x' }],
+      } as Step,
+      'L2',
+      'write.persistence',
+    ],
+    // what an editor only reads or recommends is an ordinary file
+    ['fs.write VS Code extension recommendations', write('.vscode/extensions.json', '{}\n'), 'L1', 'fs.create'],
+    ['fs.write a JetBrains module file', write('.idea/modules.xml', '<project/>\n'), 'L1', 'fs.create'],
     [
       'config.json_patch ~/.claude.json (MCP servers)',
       { tool: 'config.json_patch', file: '~/.claude.json', patch: [{ op: 'add', path: '/mcpServers', value: {} }] } as Step,

@@ -1,7 +1,9 @@
 /**
  * The one table of files and folders whose contents decide what runs later: shell and session
  * start-up files, git's configuration and hooks, configurations that name programs, hooks or
- * package registries, ssh's configuration and authorized keys, what a desktop, systemd, cron or
+ * package registries, editors' project files that run commands (a VS Code task that runs when the
+ * folder opens, settings naming the executables extensions start, a dev container's
+ * `initializeCommand`, which runs on the host), ssh's configuration and authorized keys, what a desktop, systemd, cron or
  * launchd starts, and the folders programs and modules are looked up in (PATH folders, the step's
  * own PATH among them). A write there is refused (L2 `write.persistence`) whichever tool does it:
  * exec and proc.start (a command's write targets, a download's destination), fs.write, fs.edit
@@ -10,7 +12,7 @@
 import * as path from 'path';
 
 /** Why a write there matters; each has its own reason (messages/effects.json `write.persistence.<class>`). */
-export type RunsLaterClass = 'startup' | 'git' | 'tool-config' | 'ssh' | 'autostart' | 'lookup';
+export type RunsLaterClass = 'startup' | 'git' | 'tool-config' | 'ide' | 'ssh' | 'autostart' | 'lookup';
 
 /** Names matched wherever they lie (a dotfiles repository, another user's home, a virtual environment). */
 const NAMES: ReadonlyArray<{ re: RegExp; class: RunsLaterClass }> = [
@@ -31,6 +33,13 @@ const NAMES: ReadonlyArray<{ re: RegExp; class: RunsLaterClass }> = [
     re: /(^|\/)(\.claude\/settings(\.local)?\.json|\.claude\.json|\.claude\/hooks|\.codex\/config\.toml|\.gemini\/settings\.json|\.qwen\/settings\.json|\.cursor\/mcp\.json|\.config\/opencode|\.continue\/config\.(json|yaml|ts))(\/|$)/,
   },
   { class: 'git', re: /(^|\/)(\.git|\.gitconfig|\.config\/git|\.husky)(\/|$)/ },
+  // Editors run what these name, outside any sandbox: VS Code's tasks (`runOn: folderOpen`), launch
+  // configurations and settings (the executables extensions start), a dev container's commands
+  // (`initializeCommand` runs on the host), JetBrains' run and start-up configurations, Zed's settings and tasks.
+  {
+    class: 'ide',
+    re: /(^|\/)(\.vscode\/(tasks|launch|settings)\.json|[^/]*\.code-workspace|\.devcontainer(\.json)?|\.idea\/(workspace\.xml|runConfigurations)|\.zed\/(settings|tasks)\.json)(\/|$)/,
+  },
   { class: 'ssh', re: /(^|\/)\.ssh\/(authorized_keys2?|config|config\.d|rc|environment)(\/|$)/ },
   {
     class: 'tool-config',
@@ -43,7 +52,8 @@ const NAMES: ReadonlyArray<{ re: RegExp; class: RunsLaterClass }> = [
 ];
 
 /** Every name of {@link NAMES} has a segment starting with `.` or one of these words: a cheap test before the table. */
-const NAMED = /(^|\/)\.|site-packages|customize\.py|Library\/|Documents\/|var\/spool|var\/at\/|usr\/lib\/cron|etc\/cron|Start Menu/;
+const NAMED =
+  /(^|\/)\.|site-packages|customize\.py|code-workspace|Library\/|Documents\/|var\/spool|var\/at\/|usr\/lib\/cron|etc\/cron|Start Menu/;
 
 /**
  * Folders below the home where programs (or modules) are looked up later: a file put there runs
