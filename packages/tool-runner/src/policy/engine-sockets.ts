@@ -88,15 +88,19 @@ export function isThisMachine(host: string): boolean {
   return range === 'loopback' || range === 'unspecified';
 }
 
+/** A URL as the HTTP clients read one (no scheme: http), or undefined. */
+export function parseUrl(raw: string): URL | undefined {
+  try {
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether a URL (scheme optional, as curl reads one) reaches the engine's API on this machine. */
 export function isEngineUrl(raw: string): boolean {
-  let u: URL;
-  try {
-    u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`);
-  } catch {
-    return false;
-  }
-  return ['http:', 'https:', 'tcp:'].includes(u.protocol) && ENGINE_PORTS.has(u.port) && isThisMachine(u.hostname);
+  const u = parseUrl(raw);
+  return u !== undefined && ['http:', 'https:', 'tcp:'].includes(u.protocol) && ENGINE_PORTS.has(u.port) && isThisMachine(u.hostname);
 }
 
 /** The finding of `program` connecting to a local socket: the engine's is the host (L2), any

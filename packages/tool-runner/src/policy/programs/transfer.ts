@@ -6,7 +6,7 @@
  */
 import * as path from 'path';
 import { uploadFindings, writePathFindings, type Upload, type WriteTarget } from '../effects';
-import { engineUrlFinding, isEngineUrl, localSocketFinding } from '../engine-sockets';
+import { engineUrlFinding, isEngineUrl, localSocketFinding, parseUrl } from '../engine-sockets';
 import { finding, type Finding, type JudgeCtx } from '../finding';
 import { compiled, resolveOptions, type Resolution } from '../options/resolve';
 import { ARIA2C, CURL, HTTPIE, WGET } from '../options/tables-net';
@@ -166,15 +166,6 @@ function redirected(role: string | undefined, v: string, urls: readonly string[]
     return m[3].split(',').map((addr) => `http://${addr.includes(':') && !addr.startsWith('[') ? `[${addr}]` : addr}:${m[2]}`);
   }
   return [];
-}
-
-/** A URL as curl reads one (no scheme: http). */
-function parseUrl(raw: string): URL | undefined {
-  try {
-    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`);
-  } catch {
-    return undefined;
-  }
 }
 
 export function judgeCurl(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
