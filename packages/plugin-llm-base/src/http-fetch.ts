@@ -17,7 +17,7 @@
  * the process running). A request that fails on a reused connection before any answer
  * (the server closed it meanwhile) is sent once more on a new one.
  */
-import * as http from 'http';
+import http = require('http');
 import type { Socket } from 'net';
 import { https, zlib } from './lazy-modules';
 import { LiteHeaders, LiteResponse } from './web-lite';

@@ -1,4 +1,4 @@
-import * as fs from 'fs';
+import fs = require('fs');
 import { slothtoolHome as sharedSlothtoolHome, userHome } from '@holic512/shared/lib/home';
 import { createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES, exec, execInherit } from './exec';
 import { redact, redactValue } from './redact';

@@ -1,7 +1,7 @@
-import * as fs from 'fs';
-import * as net from 'net';
-import * as os from 'os';
-import * as path from 'path';
+import fs = require('fs');
+import net = require('net');
+import os = require('os');
+import path = require('path');
 import type { SandboxStatus } from '@holic512/tool-runner';
 import { loadToolRunner } from './app';
 import { t, type Lang, type MessageKey } from '../i18n';

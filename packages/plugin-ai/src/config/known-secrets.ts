@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { addEnvSecrets, addKnownSecrets, envSecretValues, isSecretName, MIN_KNOWN_LENGTH } from '@holic512/shared';
 import { z } from 'zod';
 import { lazy } from '@holic512/shared/lib/lazy';

@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { redactedJson } from '@holic512/shared';
 import { z } from 'zod';
 import { appendPrivate, ensurePrivateDir, ensurePrivateDirOnce } from '@holic512/shared/lib/private-files';

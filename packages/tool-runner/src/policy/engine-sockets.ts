@@ -6,7 +6,7 @@
  * which the sandbox does not stop (a pathname socket stays reachable with the network off):
  * asked about naming that socket (L1 `socket.local`), never merely "uses the network".
  */
-import * as path from 'path';
+import path = require('path');
 import * as ipaddr from 'ipaddr.js';
 import { finding, type Finding, type JudgeCtx } from './finding';
 

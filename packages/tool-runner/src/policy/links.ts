@@ -4,7 +4,7 @@
  * (registry/path-links.ts) and `assess` judges the command again with each such word replaced
  * by where it really leads.
  */
-import * as path from 'path';
+import path = require('path');
 import { finding, type Finding } from './finding';
 import { isHarmlessDevice } from './paths';
 

@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import { z } from 'zod';
 import { finding, type Finding, type JudgeCtx } from '../policy/finding';
 import type { PathLinks } from '../policy/links';

@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 
 /** A command that failed because the sandbox stopped it: what it tried, the line that says so, and the path it tried to write when that line names one. */
 export interface SandboxDenial {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'child_process';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import fs = require('fs');
+import os = require('os');
+import path = require('path');
 import { detectBwrap, type Trial } from './detect';
 import { DEFAULT_LIMITS, type SandboxLimits } from './limits';
 import { probeFs, type Probe } from './spec';

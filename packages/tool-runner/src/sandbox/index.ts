@@ -1,6 +1,6 @@
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import fs = require('fs');
+import os = require('os');
+import path = require('path');
 import { wrapWithBwrap, type BwrapHardening, type SandboxedCommand } from './bwrap';
 import type { Degradation, InsideStatus, Trial } from './detect';
 import { findSandbox, onPath, type Found } from './find';

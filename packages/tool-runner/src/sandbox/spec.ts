@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import type { BwrapHardening } from './bwrap';
 import { under, type HomeBind } from './home-view';
 import type { SandboxLimits } from './limits';

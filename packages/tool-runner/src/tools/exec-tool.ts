@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import type { ExecResult } from '../exec';
 import { parseOutput, type Parsed } from '../parse-output';
 import { redact, redactValue } from '../redact';

@@ -4,7 +4,7 @@
  * cookie jars) and what else their options make them do, read with their option tables
  * (options/tables-net.ts) and judged by the shared tables (effects.ts).
  */
-import * as path from 'path';
+import path = require('path');
 import { uploadFindings, writePathFindings, type Upload, type WriteTarget } from '../effects';
 import { engineUrlFinding, isEngineUrl, localSocketFinding, parseUrl } from '../engine-sockets';
 import { finding, type Finding, type JudgeCtx } from '../finding';
