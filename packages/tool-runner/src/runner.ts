@@ -46,7 +46,9 @@ function stepSandbox(sandbox: Sandbox, judged: Judgement, asked: 'L0' | 'L1'): R
     level,
     network,
     ...(limits ? { limits } : {}),
-    wrap: (program, args, cwd, options) => sandbox.wrap(level, network, cwd, program, args, options),
+    // A server keeps the host's network (http.get must reach it); other steps granted it are kept off the host's loopback where that can be done.
+    wrap: (program, args, cwd, options) =>
+      sandbox.wrap(level, network, cwd, program, args, judged.def.serves === true ? { ...options, hostNetwork: true } : options),
   };
 }
 
