@@ -16,6 +16,7 @@ import * as http from 'http';
 import { createToolRunner, exec, findProgram } from '../src';
 import { homeEnv, realBox, runInBox } from './helpers/real-box';
 import { jailCommand, jailResolvConf, namesThisMachine } from '../src/sandbox/net-jail';
+import { loopbackDenial } from '../src/sandbox/denial';
 
 const LAUNCHER = path.join(__dirname, '..', 'lib', 'sandbox', 'net-jail-launcher.js');
 const SLIRP = ['/usr/bin/slirp4netns', '/bin/slirp4netns', '/usr/local/bin/slirp4netns'].find((p) => fs.existsSync(p));
@@ -110,7 +111,12 @@ run('a step granted the network, off the host loopback, for real', () => {
         });
       const step = { tool: 'exec' as const, program: 'curl', args: ['-sS', '-L', url] };
       const jailed = await runnerWith(SLIRP).run(step);
-      expect(jailed).toMatchObject({ sandbox: { network: true } });
+      expect(jailed).toMatchObject({ sandbox: { network: true, isolatedNetwork: true } });
+      // The result says why: this machine's own services are out of reach unless the command names them.
+      expect((jailed as { sandbox?: { denied?: string; note?: string } }).sandbox).toMatchObject({
+        denied: 'network',
+        note: expect.stringContaining('this machine’s own services'),
+      });
       expect((jailed as { stdoutTail?: string }).stdoutTail ?? '').not.toContain('engine-secret');
       expect((jailed as { exitCode?: number }).exitCode).not.toBe(0);
       // The same step sharing the host's network (slirp4netns off) reaches it: what the jail stops.
@@ -210,7 +216,19 @@ describe('net-jail, the pure parts', () => {
         'https://x',
       ],
       fds: [filter],
+      isolatedNetwork: true,
     });
+  });
+
+  test.each([
+    ["curl: (7) Failed to connect to 127.0.0.1 port 2375 after 0 ms: Couldn't connect to server", true],
+    ['Error: connect ECONNREFUSED ::1:5432', true],
+    ['npm error request to http://localhost:4873/x failed, reason: connect ECONNREFUSED 127.0.0.1:4873', true],
+    ['curl: (6) Could not resolve host: example.com', false],
+    ['curl: (7) Failed to connect to example.com port 443: Connection timed out', false],
+  ])('a failed connection to this machine, when the step was kept off it: %s → %s', (line, yes) => {
+    expect(loopbackDenial(7, `x\n${line}\n`) !== undefined).toBe(yes);
+    expect(loopbackDenial(0, line)).toBeUndefined();
   });
 
   test('a resolver on the host loopback is replaced by slirp4netns own inside', () => {

@@ -70,6 +70,8 @@ export interface SandboxedCommand {
   program: string;
   args: string[];
   fds?: Buffer[];
+  /** Granted the network, but kept off the host's loopback (net-jail.ts). */
+  isolatedNetwork?: boolean;
 }
 
 /** The command line that runs `program args` inside the sandbox (under prlimit when the spec has limits). */

@@ -41,7 +41,12 @@ export function jailCommand(cmd: SandboxedCommand, jail: { node: string; launche
   const end = cmd.args.indexOf('--');
   const at = end < 0 ? cmd.args.length : end;
   const args = [...cmd.args.slice(0, at), '--info-fd', String(INFO_FD), '--block-fd', String(BLOCK_FD), ...cmd.args.slice(at)];
-  return { program: jail.node, args: [jail.launcher, jail.slirp, cmd.program, ...args], ...(cmd.fds ? { fds: cmd.fds } : {}) };
+  return {
+    program: jail.node,
+    args: [jail.launcher, jail.slirp, cmd.program, ...args],
+    ...(cmd.fds ? { fds: cmd.fds } : {}),
+    isolatedNetwork: true,
+  };
 }
 
 /** The launcher beside this file (in the bundle, beside it in dist/). */
