@@ -78,7 +78,7 @@ run('a step granted the network, off the host loopback, for real', () => {
       expect([reach.exitCode, reach.stderrTail]).toEqual([0, '']);
     }
     // A step that names this machine keeps the host's network: the user saw where it goes.
-    const named = await inBox(['-e', `${connectCode([127, 0, 0, 1], port)} // 127.0.0.1`]);
+    const named = await inBox(['-e', connectCode([127, 0, 0, 1], port), `http://127.0.0.1:${port}`]);
     expect(named.exitCode).toBe(0);
     // Exit codes and output come through the launcher unchanged.
     const code = await inBox(['-e', 'process.stdout.write("out");process.stderr.write("err");process.exit(7)']);
@@ -183,6 +183,10 @@ describe('net-jail, the pure parts', () => {
     ['psql -h localhost', true],
     ['curl https://example.com', false],
     ['curl -L https://localhostel.example/x', false],
+    ['npm install --registry=http://127.0.0.1:4873', true],
+    ['psql postgres://me@localhost/app', true],
+    ['curl -H X-Forwarded-For:127.0.0.1 https://example.com', false],
+    ['curl -e localhost.example.com https://example.com', false],
     ['git fetch origin', false],
     ['npm install', false],
   ])('%s names this machine: %s', (line, yes) => {

@@ -19,13 +19,24 @@ export function findSlirp(probe: Probe): string | undefined {
   return ['/usr/bin/slirp4netns', '/bin/slirp4netns', '/usr/local/bin/slirp4netns'].find((p) => probe(p) === 'file');
 }
 
-/** A word naming this machine: `localhost` (and `*.localhost`), a loopback address, the unspecified address. */
+/**
+ * A word that is an address of this machine: a URL or `host[:port]` whose host is `localhost` (or
+ * `*.localhost`), a loopback address or the unspecified one (`http://localhost:3000/x`,
+ * `127.0.0.1:4873`, `postgres://u@localhost/db`, `[::1]:3128`, `0.0.0.0`). A word that merely
+ * mentions one (`X-Forwarded-For: 127.0.0.1`) is none.
+ */
 const THIS_MACHINE =
-  /(?:^|[^a-z0-9.-])(?:[a-z0-9-]+\.)*localhost(?![a-z0-9-])|(?:^|[^0-9.])(?:127\.\d|0\.0\.0\.0|0x7f|2130706433)|::1(?![0-9a-f:])|::ffff:127\./i;
+  /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[^/@\s]*@)?(?:(?:[a-z0-9-]+\.)*localhost\.?|127(?:\.\d{1,3}){1,3}|0\.0\.0\.0|\[(?:::1|::|::ffff:127(?:\.\d{1,3}){3})\]|::1)(?::\d*)?(?:[/?#].*)?$/i;
 
-/** Whether a command names this machine anywhere in its words: it is meant to reach a local service, and keeps the host's network. */
+/**
+ * Whether a command names this machine as a place it connects to (a word, or an option's value
+ * after `=`, that is an address of this machine): it is meant to reach a local service, and keeps
+ * the host's network. The user saw that address in the question.
+ */
 export function namesThisMachine(program: string, args: readonly string[]): boolean {
-  return [program, ...args].some((a) => THIS_MACHINE.test(a));
+  return [program, ...args].some(
+    (a) => THIS_MACHINE.test(a) || (a.startsWith('-') && a.includes('=') && THIS_MACHINE.test(a.slice(a.indexOf('=') + 1))),
+  );
 }
 
 /** Where bubblewrap tells the launcher its sandbox's pid, and where it waits for the go: fds of bubblewrap as the launcher starts it. */
