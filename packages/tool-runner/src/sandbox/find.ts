@@ -18,7 +18,7 @@ export interface Found {
  * One trial run; `fds` go to fds 3, 4, … from files that are unlinked at once (a synchronous
  * spawn cannot feed a pipe).
  */
-const defaultTrial: Trial = (program, args, fds = []) => {
+export const defaultTrial: Trial = (program, args, fds = []) => {
   const opened: number[] = [];
   let dir: string | undefined;
   try {
