@@ -6,8 +6,8 @@
  * the step's {@link PathLinks} with the engine's place as its target, so the command is judged
  * again as naming the engine's socket (registry/exec.ts judgeLinkTargets).
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { engineSocketFiles, holdsEngineSocket, isEngineSocket } from '../policy/engine-sockets';
 import { pathParts, socketParts, type PathLinks } from '../policy/links';
 import { resolveBelow, type PathFs, type ResolvedPath } from '../workspace';

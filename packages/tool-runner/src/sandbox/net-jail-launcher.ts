@@ -9,9 +9,9 @@
  * 125. An entry file: it prints and exits.
  */
 import { spawn, type ChildProcess } from 'child_process';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import fs = require('fs');
+import os = require('os');
+import path = require('path');
 import { jailResolvConf } from './net-jail';
 
 const FAILED = 125;

@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import type { SandboxedCommand } from './bwrap';
 import type { Probe } from './spec';
 
