@@ -34,7 +34,7 @@ function npmCacheOf(realHome, env) {
  */
 function setup(env = process.env) {
   if (env.SLOTHTOOL_JEST_HOME) return undefined;
-  const realHome = os.homedir();
+  const realHome = env.HOME || env.USERPROFILE || os.homedir();
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'slothtool-jest-home-')));
   const home = path.join(base, 'home');
   fs.mkdirSync(path.join(home, '.slothtool'), { recursive: true, mode: 0o700 });
