@@ -129,7 +129,7 @@ test('.env files giving more secret values than the gate holds: ai -p says once 
       .join('')
       .slice(0, 500);
   for (const [f, name] of ['.env', '.env.local', ...'abcdefgh'.split('').map((c) => `.env.${c}`)].entries()) {
-    const lines = Array.from({ length: 500 }, (_, i) => `K${i}_TOKEN=${value(f, i)}`);
+    const lines = Array.from({ length: 500 }, (_, i) => `F${f}_K${i}_TOKEN=${value(f, i)}`);
     await fs.writeFile(path.join(fx.cwd, name), `${lines.join('\n')}\n`);
   }
   fx.server.enqueue(chat('fine'));
