@@ -86,7 +86,14 @@ eachPlantedCommand(mechanisms, 'git %s runs at L0 and the planted program never 
   plant(r);
   // the planted program really would run: plain git runs it
   fs.rmSync(r.marker, { force: true });
-  const runner = createToolRunner({ cwd: r.dir, workspace: r.dir, lang: 'en', sandbox, env: homeEnv(), confirm: () => ({ action: 'run' }) });
+  const runner = createToolRunner({
+    cwd: r.dir,
+    workspace: r.dir,
+    lang: 'en',
+    sandbox,
+    env: homeEnv(),
+    confirm: () => ({ action: 'run' }),
+  });
   const step: Step = { tool: 'exec', program: 'git', args };
   const decision = runner.judge(step);
   if (decision.level !== 'L0') {
