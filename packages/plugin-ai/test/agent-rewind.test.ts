@@ -21,7 +21,14 @@ const rewindAgent = (llm: LlmClient, deps: Partial<AgentDeps> = {}): Agent => {
   const cwd = folder.root;
   const env = { ...process.env, HOME: home.root, SLOTHTOOL_HOME: path.join(home.root, '.slothtool') };
   const createRunner = (confirm: ConfirmFn): StepRunner =>
-    createToolRunner({ cwd, workspace: cwd, lang: 'en', env, confirm: confirm as never, registry: { plugins: {} } }) as unknown as StepRunner;
+    createToolRunner({
+      cwd,
+      workspace: cwd,
+      lang: 'en',
+      env,
+      confirm: confirm as never,
+      registry: { plugins: {} },
+    }) as unknown as StepRunner;
   return new Agent(
     { config: config(), systemPrompt: 'S', cwd, lang: 'en' },
     { llm, createRunner, confirm: async () => ({ action: 'run' }), ...deps },

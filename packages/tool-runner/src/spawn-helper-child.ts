@@ -248,7 +248,10 @@ function start(m: SpawnMessage): void {
 process.on(
   'message',
   (
-    m: SpawnMessage | { type: 'base'; env: NodeJS.ProcessEnv; pipeDir?: string } | { type: 'data'; key: string; b64: string; pipeDir?: string },
+    m:
+      | SpawnMessage
+      | { type: 'base'; env: NodeJS.ProcessEnv; pipeDir?: string }
+      | { type: 'data'; key: string; b64: string; pipeDir?: string },
   ) => {
     if (m && m.type === 'base') {
       baseEnv = m.env;
