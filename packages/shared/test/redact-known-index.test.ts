@@ -77,7 +77,7 @@ describe('FormIndex', () => {
     expect(index.characters).toBe('third-value-3'.length);
   });
 
-  test('forms that share a prefix or a suffix (sk-proj-…, their reversed forms) are all found, and each is compared only where its own anchor is', () => {
+  test('forms that share a prefix or a suffix (sk-proj-…, their reversed forms) are all found; a text of the prefix alone finds nothing', () => {
     const index = new FormIndex();
     const values = Array.from({ length: 300 }, (_, i) => `sk-proj-${String(i).padStart(4, '0')}abcdefgh`);
     index.add(values.flatMap((v) => [v, [...v].reverse().join('')].map((text) => ({ text, form: 'known' }))));
@@ -87,7 +87,7 @@ describe('FormIndex', () => {
     expect(index.find('sk-proj-'.repeat(1000))).toEqual([]);
   });
 
-  test('texts shorter than an anchor, and an empty index, find nothing', () => {
+  test('an empty index, and texts shorter than the shortest form, find nothing; a form across line breaks is found whole', () => {
     const index = new FormIndex();
     expect(index.find('abcdefghijkl')).toEqual([]);
     index.add([{ text: 'abcdefgh', form: 'f' }]);

@@ -1,28 +1,28 @@
 /**
  * The forms of the known secret values, indexed so that one pass over a text finds every
- * occurrence of every form whatever their number: a multi-pattern Rabin–Karp search. Each form
- * is filed under the hash of one 8-character window of it (its anchor); the pass rolls that hash
- * along the text and checks a bit filter at each position, so its cost is one hash step a
- * character plus a comparison where an anchor's hash occurs. What it holds is the forms' text and
- * a few numbers per form: adding a value costs its forms, not a rebuild, and a value can be taken
- * out again (learned values make room for newer ones).
+ * occurrence of every form whatever their number: a multi-pattern search by sampled q-grams.
+ * Every form is at least {@link MIN_FORM_LENGTH} characters, so an occurrence of one always holds
+ * {@link STRIDE} consecutive 4-character windows of it; each form is filed under those windows'
+ * hashes, and the pass looks only at every {@link STRIDE}th position of the text, where exactly
+ * one of them starts. So a pass reads a hash of four characters per five of the text plus a bit
+ * of a filter, and compares a form only where one of its windows' hashes occurs. What the index
+ * holds is the forms' text and a few numbers per form: adding a value costs its forms, not a
+ * rebuild, and a value can be taken out again (learned values make room for newer ones).
  *
  * Line breaks are looked through: `base64` wraps its output at 76 columns, and a value encoded
  * across a break is still the value.
  */
 
-/** Characters of an anchor: every form is at least this long (MIN_KNOWN_LENGTH). */
-export const ANCHOR_LENGTH = 8;
+/** The shortest form looked for (MIN_KNOWN_LENGTH); shorter ones are left out. */
+export const MIN_FORM_LENGTH = 8;
+/** Characters of a window. */
+const GRAM = 4;
+/** Positions of the text looked at: one in this many (the windows of a form that every occurrence holds). */
+const STRIDE = MIN_FORM_LENGTH - GRAM + 1;
 /** The hash's base (odd, so no character's weight vanishes modulo 2^32). */
 const BASE = 0x01000193;
-/** BASE^(ANCHOR_LENGTH - 1) modulo 2^32: the weight of the character leaving the window. */
-const BASE_OUT = (() => {
-  let p = 1;
-  for (let i = 1; i < ANCHOR_LENGTH; i++) p = Math.imul(p, BASE);
-  return p;
-})();
-/** Bits of the filter per anchor, at least: about one position in sixteen with an anchor's bit is a false alarm at most. */
-const FILTER_BITS_PER_ANCHOR = 16;
+/** Bits of the filter per window filed, at least: few positions with a window's bit are false alarms. */
+const FILTER_BITS_PER_WINDOW = 16;
 
 /** One string to look for, and the label its mask carries. */
 export interface Form {
@@ -37,23 +37,27 @@ export interface Span {
   form: string;
 }
 
-/** The hash of `s[at, at + ANCHOR_LENGTH)`. */
-function anchorHash(s: string, at: number): number {
-  let h = 0;
-  for (let i = at; i < at + ANCHOR_LENGTH; i++) h = (Math.imul(h, BASE) + s.charCodeAt(i)) | 0;
-  return h;
+/** The hash of `s[at, at + GRAM)`. */
+function gramHash(s: string, at: number): number {
+  return (
+    (Math.imul(Math.imul(Math.imul(s.charCodeAt(at), BASE) + s.charCodeAt(at + 1), BASE) + s.charCodeAt(at + 2), BASE) +
+      s.charCodeAt(at + 3)) |
+    0
+  );
 }
 
 export class FormIndex {
-  /** Per form id: its text ('' once removed), label, anchor offset and anchor hash. */
+  /** Per form id: its text ('' once removed), label, and where its run of filed windows starts. */
   private readonly texts: string[] = [];
   private readonly labels: string[] = [];
-  private readonly offsets: number[] = [];
-  private readonly hashes: number[] = [];
+  private readonly runs: number[] = [];
   /** Ids of removed forms, to reuse. */
   private readonly free: number[] = [];
-  /** Anchor hash → ids of the forms filed under it. */
-  private readonly buckets = new Map<number, number[]>();
+  /**
+   * Window hash → the windows filed under it, each `id * STRIDE + j` (the form's j-th window of
+   * its run): one number when it is the only one (most are), else an array.
+   */
+  private readonly buckets = new Map<number, number | number[]>();
   private filter = new Uint32Array(32);
   /** 32 − log2(bits of the filter): a hash's bit is the top bits of a multiplicative mix. */
   private shift = 22;
@@ -72,28 +76,30 @@ export class FormIndex {
   }
 
   /**
-   * Look for `forms` from now on (each at least {@link ANCHOR_LENGTH} characters; shorter ones are
-   * left out). Returns their ids, for {@link remove}.
+   * Look for `forms` from now on (each at least {@link MIN_FORM_LENGTH} characters; shorter ones
+   * are left out). Returns their ids, for {@link remove}.
    */
   add(forms: readonly Form[]): number[] {
     const ids: number[] = [];
     for (const f of forms) {
-      if (f.text.length < ANCHOR_LENGTH) continue;
-      const at = this.anchorOf(f.text);
-      const hash = anchorHash(f.text, at);
+      if (f.text.length < MIN_FORM_LENGTH) continue;
+      const run = this.runOf(f.text);
       const id = this.free.pop() ?? this.texts.length;
       this.texts[id] = f.text;
       this.labels[id] = f.form;
-      this.offsets[id] = at;
-      this.hashes[id] = hash;
-      const bucket = this.buckets.get(hash);
-      if (bucket) bucket.push(id);
-      else this.buckets.set(hash, [id]);
+      this.runs[id] = run;
+      for (let j = 0; j < STRIDE; j++) {
+        const hash = gramHash(f.text, run + j);
+        const bucket = this.buckets.get(hash);
+        if (bucket === undefined) this.buckets.set(hash, id * STRIDE + j);
+        else if (typeof bucket === 'number') this.buckets.set(hash, [bucket, id * STRIDE + j]);
+        else bucket.push(id * STRIDE + j);
+        this.setBit(hash);
+      }
       this.live++;
       this.chars += f.text.length;
       ids.push(id);
-      if (this.live * FILTER_BITS_PER_ANCHOR > this.filter.length * 32) this.refilter();
-      else this.setBit(hash);
+      if (this.buckets.size * FILTER_BITS_PER_WINDOW > this.filter.length * 32) this.refilter();
     }
     return ids;
   }
@@ -103,31 +109,42 @@ export class FormIndex {
     for (const id of ids) {
       const text = this.texts[id];
       if (!text) continue;
-      const bucket = this.buckets.get(this.hashes[id]) ?? [];
-      const at = bucket.indexOf(id);
-      if (at !== -1) bucket.splice(at, 1);
-      if (bucket.length === 0) this.buckets.delete(this.hashes[id]);
+      for (let j = 0; j < STRIDE; j++) {
+        const hash = gramHash(text, this.runs[id] + j);
+        const bucket = this.buckets.get(hash);
+        if (typeof bucket === 'number') {
+          if (bucket === id * STRIDE + j) this.buckets.delete(hash);
+        } else if (bucket) {
+          const at = bucket.indexOf(id * STRIDE + j);
+          if (at !== -1) bucket.splice(at, 1);
+          if (bucket.length === 1) this.buckets.set(hash, bucket[0]);
+        }
+      }
       this.texts[id] = '';
       this.labels[id] = '';
       this.free.push(id);
       this.live--;
       this.chars -= text.length;
     }
-    // A removed anchor's bit stays set until the filter is made again: a false alarm, never a miss.
+    // A removed window's bit stays set until the filter is made again: a false alarm, never a miss.
   }
 
   /**
-   * The anchor of a form: of its last, first and middle windows, the one whose bucket is the
-   * smallest so far. Values often share a prefix (`sk-proj-`, `ghp_`) and a reversed form shares
-   * a suffix, so no single place suits every form; a small bucket keeps a text full of a shared
-   * prefix from costing a comparison with every value that has it.
+   * Where a form's run of windows starts: of its last, first and middle runs, the one whose
+   * windows are filed least so far. Values often share a prefix (`sk-proj-`, `ghp_`) and a
+   * reversed form shares a suffix, so no single place suits every form; small buckets keep a
+   * text full of a shared prefix from costing a comparison with every value that has it.
    */
-  private anchorOf(text: string): number {
-    const last = text.length - ANCHOR_LENGTH;
+  private runOf(text: string): number {
+    const last = text.length - MIN_FORM_LENGTH;
     let best = last;
     let bestSize = Infinity;
     for (const at of [last, 0, last >> 1]) {
-      const size = this.buckets.get(anchorHash(text, at))?.length ?? 0;
+      let size = 0;
+      for (let j = 0; j < STRIDE; j++) {
+        const bucket = this.buckets.get(gramHash(text, at + j));
+        size += bucket === undefined ? 0 : typeof bucket === 'number' ? 1 : bucket.length;
+      }
       if (size < bestSize) {
         best = at;
         bestSize = size;
@@ -136,19 +153,15 @@ export class FormIndex {
     return best;
   }
 
-  private bitOf(hash: number): number {
-    return Math.imul(hash, 0x9e3779b1) >>> this.shift;
-  }
-
   private setBit(hash: number): void {
-    const bit = this.bitOf(hash);
+    const bit = Math.imul(hash, 0x9e3779b1) >>> this.shift;
     this.filter[bit >>> 5] |= 1 << (bit & 31);
   }
 
-  /** Make the filter again, large enough for the anchors there are (and without removed ones' bits). */
+  /** Make the filter again, large enough for the windows filed (and without removed ones' bits). */
   private refilter(): void {
     let bits = 1024;
-    while (bits < this.live * FILTER_BITS_PER_ANCHOR * 2) bits *= 2;
+    while (bits < this.buckets.size * FILTER_BITS_PER_WINDOW * 2) bits *= 2;
     this.filter = new Uint32Array(bits / 32);
     this.shift = 32 - Math.log2(bits);
     for (const hash of this.buckets.keys()) this.setBit(hash);
@@ -156,9 +169,9 @@ export class FormIndex {
 
   /** Spans [start, end) of the forms in `text`, in order, merged where they overlap or touch. */
   find(text: string): Span[] {
-    if (this.live === 0 || text.length < ANCHOR_LENGTH) return [];
-    const wrapped = text.includes('\n') || text.includes('\r');
-    const flat = wrapped ? text.replace(/[\r\n]/g, '') : text;
+    if (this.live === 0 || text.length < MIN_FORM_LENGTH) return [];
+    const flat = text.replace(/[\r\n]/g, '');
+    const wrapped = flat.length !== text.length;
     const found = this.scan(flat);
     if (found.length === 0) return found;
     found.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -177,29 +190,31 @@ export class FormIndex {
   /** Every occurrence of a form in `flat` (a text without line breaks), unordered. */
   private scan(flat: string): Span[] {
     const found: Span[] = [];
-    const n = flat.length;
-    if (n < ANCHOR_LENGTH) return found;
     const { filter, shift } = this;
-    let h = anchorHash(flat, 0);
-    for (let p = 0; ; p++) {
+    const last = flat.length - GRAM;
+    for (let p = 0; p <= last; p += STRIDE) {
+      const h = gramHash(flat, p);
       const bit = Math.imul(h, 0x9e3779b1) >>> shift;
       if (filter[bit >>> 5] & (1 << (bit & 31))) this.check(flat, p, h, found);
-      if (p + ANCHOR_LENGTH >= n) break;
-      h = (Math.imul(h - Math.imul(flat.charCodeAt(p), BASE_OUT), BASE) + flat.charCodeAt(p + ANCHOR_LENGTH)) | 0;
     }
     return found;
   }
 
-  /** The forms whose anchor's hash is `h`, compared with the text where their anchor would be at `p`. */
+  /** The forms with a window whose hash is `h`, compared with the text where they would be if that window is at `p`. */
   private check(flat: string, p: number, h: number, found: Span[]): void {
-    const ids = this.buckets.get(h);
-    if (!ids) return;
-    for (const id of ids) {
-      const text = this.texts[id];
-      const start = p - this.offsets[id];
-      if (start >= 0 && start + text.length <= flat.length && flat.startsWith(text, start)) {
-        found.push({ start, end: start + text.length, form: this.labels[id] });
-      }
+    const entries = this.buckets.get(h);
+    if (entries === undefined) return;
+    if (typeof entries === 'number') this.compare(flat, p, entries, found);
+    else for (const e of entries) this.compare(flat, p, e, found);
+  }
+
+  /** The form of window `e` compared with the text where it would be if that window is at `p`. */
+  private compare(flat: string, p: number, e: number, found: Span[]): void {
+    const id = (e / STRIDE) | 0;
+    const text = this.texts[id];
+    const start = p - this.runs[id] - (e - id * STRIDE);
+    if (start >= 0 && start + text.length <= flat.length && flat.startsWith(text, start)) {
+      found.push({ start, end: start + text.length, form: this.labels[id] });
     }
   }
 }
