@@ -2,7 +2,10 @@
 // newcomer can read (a source file ≤ 400 lines, a function ≤ 80). Prettier owns the layout
 // (.prettierrc.json); `npm test` runs both before jest (scripts/test.js).
 import js from '@eslint/js';
+import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
+
+const NODE_BUILTINS = builtinModules.filter((m) => !m.startsWith('_')).map((m) => m.replace(/[/]/g, '\\/'));
 
 export default tseslint.config(
   {
@@ -36,6 +39,16 @@ export default tseslint.config(
     rules: {
       'max-lines': ['error', { max: 400 }],
       'max-lines-per-function': ['error', { max: 80 }],
+      // Under esModuleInterop, `import * as fs from 'fs'` compiles to a copy of every export of the
+      // module as a getter, once per importing file (about 3,400 getters in a start of `ai -p`);
+      // `import fs = require('fs')` is the module itself, with the same types.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `ImportDeclaration[importKind!='type'][source.value=/^(node:)?(${NODE_BUILTINS.join('|')})$/] > ImportNamespaceSpecifier`,
+          message: "Import a node module as `import fs = require('fs')`: a namespace import copies every export into getters.",
+        },
+      ],
     },
   },
   {

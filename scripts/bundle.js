@@ -51,6 +51,13 @@ const BUNDLES = [
     plain: true,
   },
   {
+    // The launcher that keeps a step granted the network off the host's loopback (tool-runner
+    // sandbox/net-jail.ts): its own process, a script beside the bundle like the spawn helper's.
+    entry: path.join(pkg('tool-runner'), 'lib/sandbox/net-jail-launcher.js'),
+    out: path.join(pkg('plugin-ai'), 'dist/net-jail-launcher.js'),
+    plain: true,
+  },
+  {
     // The loader itself, beside the bundle, so a bin reaches it by a relative path: finding
     // @holic512/shared in node_modules and loading its two modules cost a start 3 ms.
     entry: path.join(pkg('shared'), 'lib/code-cache.js'),

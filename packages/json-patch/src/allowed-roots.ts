@@ -1,5 +1,5 @@
 import { promises as fs } from 'fs';
-import * as path from 'path';
+import path = require('path');
 import { JsonPatchError } from './errors';
 import { expandPath } from './home';
 

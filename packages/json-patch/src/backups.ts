@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 import { promises as fs } from 'fs';
-import * as path from 'path';
+import path = require('path');
 import { JsonPatchError } from './errors';
 import { slothtoolHome } from './home';
 import { ioError, resolveRealPath, type ResolveOptions } from './allowed-roots';

@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import { JsonPatchError } from './errors';
 
 export { slothtoolHome, userHome } from '@holic512/shared/lib/home';

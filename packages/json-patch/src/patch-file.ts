@@ -1,5 +1,5 @@
 import { promises as fs } from 'fs';
-import * as path from 'path';
+import path = require('path');
 import { readCheckedFile, writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 import { ioError, resolveAllowedFile } from './allowed-roots';
 import { checkKeepBackups, createBackup, listBackupsOf, type BackupOptions } from './backups';

@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import { readLanguage as readSettingsLanguage } from '@holic512/shared/lib/language';
 import type { Lang } from './i18n';
 

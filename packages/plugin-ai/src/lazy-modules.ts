@@ -24,7 +24,7 @@ export const zodModule: Module<typeof import('zod')> = lazy(() => require('zod')
 /** How llm-base is found and loaded (cli.ts tells it to prefer bundles before a mode starts). */
 export const llmBaseLoader: Module<typeof import('./config/llm-base')> = lazy(() => require('./config/llm-base'));
 /** This package's package.json, read at run time (outside src/, so never compiled in). */
-export const packageJson: Module<{ version: string }> = lazy(() => require('../package.json'));
+export const packageJson: Module<{ version: string; dependencies: Record<string, string> }> = lazy(() => require('../package.json'));
 
 // ── Messages of `ai -i` and the guided setup: `-p`, `--help` and `--version` need only ai.json ──
 type Records = Record<string, { zh: string; en: string }>;

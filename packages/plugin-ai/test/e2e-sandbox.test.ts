@@ -94,7 +94,8 @@ suite('the OS sandbox in slothtool ai', () => {
     const ok = await ai(['sandbox']);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('All checks passed.');
-    expect(ok.stdout.match(/✓/g)).toHaveLength(12);
+    expect(ok.stdout.match(/✓/g)).toHaveLength(13);
+    expect(ok.stdout).toMatch(/a step granted the network cannot reach this machine.s loopback/);
     expect(ok.stdout).toContain('no capabilities at L0 and L1, no_new_privs set');
     expect(ok.stdout).toContain('Seccomp 2 at L1');
     expect(ok.stdout).toContain('the home is private at L0');

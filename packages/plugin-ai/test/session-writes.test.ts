@@ -116,3 +116,29 @@ test('lines queued when the process exits are written by the exit itself', async
   expect(id).not.toBe('');
   expect(lines(path.join(sessions, `${id}.jsonl`)).map((r) => r.t)).toEqual(['meta', 'system', 'usage', 'user', 'assistant']);
 });
+
+test('the lines queued for one file go out in one append, in their order', async () => {
+  const store = new SessionStore(path.join(dir, 'sessions'));
+  const appendText = store.appendText.bind(store);
+  const writes: string[] = [];
+  store.appendText = (id, text) => {
+    writes.push(text);
+    appendText(id, text);
+  };
+  const agent = new Agent(
+    { config: config(), systemPrompt: 'S', cwd: dir, lang: 'en' },
+    {
+      llm: fakeLlm([cmd({ program: 'ls', args: [] }), chat('done')]),
+      createRunner: fakeRunner().create,
+      store,
+      now: steppingClock(),
+    },
+  );
+  await agent.send('look');
+  const written = lines(store.fileOf(agent.sessionId));
+  // Each write holds whole lines, and together they are the file, in order.
+  expect(writes.every((w) => w.endsWith('\n'))).toBe(true);
+  expect(writes.join('')).toBe(fs.readFileSync(store.fileOf(agent.sessionId), 'utf8'));
+  expect(writes.length).toBeLessThan(written.length);
+  expect(written.map((r) => r.t)).toEqual(expect.arrayContaining(['meta', 'system', 'user', 'assistant', 'tool', 'usage']));
+});

@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { redactValue } from '@holic512/shared';
 import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 import { ensurePrivateDirOnce, readJsonLines } from '@holic512/shared/lib/private-files';

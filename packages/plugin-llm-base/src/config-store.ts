@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { LlmBaseError } from './errors';
 import { Lang, t } from './i18n';
 import { properLockfile, writeFileAtomic } from './lazy-modules';

@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 
 /** `$SLOTHTOOL_HOME` (empty counts as unset), else `~/.slothtool`: the one lookup of @holic512/shared. */
 export { slothtoolHome } from '@holic512/shared/lib/home';

@@ -1,4 +1,4 @@
-import * as net from 'net';
+import net = require('net');
 import type { ProfileConfig } from './types';
 
 /** How long one request may wait at each point before it is given up (milliseconds). */

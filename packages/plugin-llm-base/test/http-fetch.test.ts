@@ -74,6 +74,18 @@ describe('createHttpFetch', () => {
     expect(await r.json()).toEqual({ ok: true });
   });
 
+  test('a string body outside ASCII goes out as UTF-8, its length in bytes (a lone surrogate as U+FFFD, as fetch sends it)', async () => {
+    let seen: { length?: string; body?: string } = {};
+    handler = (req, res, body) => {
+      seen = { length: req.headers['content-length'], body };
+      res.end('{}');
+    };
+    const text = '{"q":"\u4f60\u597d \ud83d\ude00 \ud800"}';
+    await createHttpFetch()(`${base}/v1/x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+    expect(seen.length).toBe(String(Buffer.byteLength(text)));
+    expect(seen.body).toBe('{"q":"\u4f60\u597d \ud83d\ude00 \ufffd"}');
+  });
+
   test('the body streams: the first piece is readable before the server ends', async () => {
     let finish: () => void = () => undefined;
     handler = (_req, res) => {

@@ -1,8 +1,8 @@
 import { isAscii } from 'buffer';
 import { createHash } from 'crypto';
-import * as fs from 'fs';
-import * as path from 'path';
-import * as vm from 'vm';
+import fs = require('fs');
+import path = require('path');
+import vm = require('vm');
 import Module = require('module');
 import { writeFileAtomicSync } from './atomic-write';
 import { slothtoolHome } from './home';

@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 
 /**
  * Check-then-use without the race: a path is judged, then used; a folder on the way swapped for

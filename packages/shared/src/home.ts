@@ -1,5 +1,5 @@
-import * as os from 'os';
-import * as path from 'path';
+import os = require('os');
+import path = require('path');
 
 /** The user's home directory as `env` sees it: `HOME`, then `USERPROFILE`, then the OS. Empty values count as unset. */
 export function userHome(env: NodeJS.ProcessEnv = process.env): string {

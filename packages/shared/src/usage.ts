@@ -4,7 +4,7 @@
  * where the options are listed. Each CLI's entry prints it on stderr and exits with
  * USAGE_EXIT_CODE. Also: how to name a plugin's command in a hint (`slothtool ai` or `ai`).
  */
-import * as path from 'path';
+import path = require('path');
 import type { Lang } from './language';
 import { defineMessages } from './messages';
 

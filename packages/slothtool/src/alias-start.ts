@@ -1,4 +1,4 @@
-import * as fs from 'fs';
+import fs = require('fs');
 import { onClosedPipe } from '@holic512/shared/lib/epipe';
 import { resolveHome } from './paths';
 import { lookupRunnable, type RunnableEntry } from './registry-lookup';

@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 
 /** What `slothtool install <spec>` was given. */
 export type InstallSpec =

@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import fs = require('fs');
+import os = require('os');
+import path = require('path');
 import { z } from 'zod';
 import { aliasFromName, isValidAlias } from './alias';
 import { SlothToolError } from './errors';

@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { writeFileAtomic } from './lazy-libraries';
 
 /** What reading a JSON file gave: missing, unparsable, or a value still to be validated. */

@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import { aliasFromName, isValidAlias } from './alias';
 import { SlothToolError } from './errors';
 import { firstBin, readPluginPackage } from './package-json';

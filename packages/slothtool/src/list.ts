@@ -1,4 +1,4 @@
-import * as fs from 'fs';
+import fs = require('fs');
 import { isInside, pluginDir, type HomePaths } from './paths';
 import { readRegistry, type RegistryEntry } from './registry';
 

@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import { z } from 'zod';
 import { SlothToolError } from './errors';
 import { readJsonFile } from './json-file';

@@ -1,5 +1,5 @@
 import { slothtoolHome } from '@holic512/shared/lib/home';
-import * as path from 'path';
+import path = require('path');
 
 /** Where everything SlothTool owns lives. All paths are absolute. */
 export interface HomePaths {

@@ -1,6 +1,6 @@
 import type { ChildProcess, SpawnOptions } from 'child_process';
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { SlothToolError } from './errors';
 import { childProcess, tty } from './lazy-libraries';
 import type { RunnableEntry } from './registry-lookup';

@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { SlothToolError } from './errors';
 import { pluginConfigFile, pluginDir, type HomePaths } from './paths';
 import { getEntry, readRegistry, updateRegistry, type RegistryEntry } from './registry';

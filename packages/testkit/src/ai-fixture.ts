@@ -1,6 +1,6 @@
 import { execFile } from 'child_process';
 import { promises as fs } from 'fs';
-import * as path from 'path';
+import path = require('path');
 import { startScriptedOllama, type ScriptedOllama, type ScriptedOllamaOptions } from './ollama-server';
 import { startScriptedServer, type ScriptedServer, type ScriptedServerOptions } from './openai-server';
 import { createTempHome, packageDir, type TempHome } from './temp-home';

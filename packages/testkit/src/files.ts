@@ -1,5 +1,5 @@
 import { promises as fs } from 'fs';
-import * as path from 'path';
+import path = require('path');
 
 /**
  * Writes a tree of files under `root`, folders made as needed: a string is written as it is,

@@ -1,6 +1,6 @@
-import * as http from 'http';
+import http = require('http');
 import type { AddressInfo, Socket } from 'net';
-import * as path from 'path';
+import path = require('path');
 import { z } from 'zod';
 import { mcpHttpSdk, mcpServerSdk } from './lazy-modules';
 

@@ -5,7 +5,7 @@
  * TESTKIT_MCP_READY_FILE (written once the server answers, so a test can wait for it).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import * as fs from 'fs';
+import fs = require('fs');
 import { createTestMcpServer } from './mcp-server';
 
 async function main(): Promise<void> {

@@ -1,4 +1,4 @@
-import * as net from 'net';
+import net = require('net');
 
 /** A loopback port nothing listens on: bound on 127.0.0.1, then released ("no server there").
  * A high free port, never port 1 (Node's fetch calls that a bad port). */

@@ -3,7 +3,7 @@
  * (JSON body parsed, raw text kept when it is not JSON), wake whoever waits for a number of
  * requests, route it, and on close drop open connections and pending timers.
  */
-import * as http from 'http';
+import http = require('http');
 import type { AddressInfo, Socket } from 'net';
 import { https } from './lazy-modules';
 

@@ -1,6 +1,6 @@
 import { promises as fs, readFileSync } from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import os = require('os');
+import path = require('path');
 import { registryEntry } from './registry-entry';
 
 /** A throw-away HOME with a SlothTool home inside it, for tests that run real bins. */

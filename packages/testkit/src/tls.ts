@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 
 const DIR = path.join(__dirname, '..', 'fixtures', 'tls');
 

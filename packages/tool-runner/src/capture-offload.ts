@@ -16,7 +16,7 @@
  * starts is paused until it runs (`hold`): each chunk the event loop reads is a new buffer that
  * lives until a collection, so reading on through the start-up raises the peak memory.
  */
-import * as fs from 'fs';
+import fs = require('fs');
 import type { Socket } from 'net';
 import type { Worker } from 'worker_threads';
 import type { BoundedCapture } from './capture';

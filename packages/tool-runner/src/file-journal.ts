@@ -1,4 +1,4 @@
-import * as fs from 'fs';
+import fs = require('fs');
 import { writeFileAtomicSync } from './atomic-write';
 
 /** One file change made by fs.edit or fs.write, kept so it can be undone. */

@@ -48,6 +48,7 @@ export const resolveProgramModule = lazy(() => require('./policy/resolve-program
 export const linksModule = lazy(() => require('./policy/links') as typeof import('./policy/links'));
 /** Gathering a command's links (lstat of its words and trees, per judgement). */
 export const pathLinksModule = lazy(() => require('./registry/path-links') as typeof import('./registry/path-links'));
+export const socketLinksModule = lazy(() => require('./registry/socket-links') as typeof import('./registry/socket-links'));
 /** Workspace files that name programs a command would run (git config, package.json scripts). */
 export const workspaceProgramsModule = lazy(() => require('./policy/workspace-programs') as typeof import('./policy/workspace-programs'));
 /** Reading those files for a judgement. */

@@ -1,6 +1,6 @@
-import * as dns from 'dns';
+import dns = require('dns');
 import * as ipaddr from 'ipaddr.js';
-import * as net from 'net';
+import net = require('net');
 
 /**
  * What kind of address this is. Only `public` (ipaddr.js's `unicast` range, for IPv4 and

@@ -234,7 +234,9 @@ async function retryAfterDenial(
     person,
   );
   const params = { path: box.path ?? '', line: box.line ?? '' };
-  if (refusal) return { ...result, sandbox: { ...box, note: message(`sandbox.no_retry.${refusal}`, lang, params).reason } } as ToolResult;
+  // A step kept off the host's loopback that could not connect: most likely to a service on this machine.
+  const why = refusal === 'network' && box.isolatedNetwork ? 'sandbox.no_retry.loopback' : `sandbox.no_retry.${refusal}`;
+  if (refusal) return { ...result, sandbox: { ...box, note: message(why, lang, params).reason } } as ToolResult;
   const writable = setup.sandbox(judged, 'L1');
   if (!writable || 'refused' in writable) return result;
   const asked: Verdict = {

@@ -1,4 +1,4 @@
-import * as fs from 'fs';
+import fs = require('fs');
 import { slothtoolHome as sharedSlothtoolHome, userHome } from '@holic512/shared/lib/home';
 import { createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES, exec, execInherit } from './exec';
 import { redact, redactValue } from './redact';
@@ -18,6 +18,7 @@ import { realDir, resolvePath } from './workspace';
 import type { RuleProblem } from './permission-rules';
 import { createSandbox, type Sandbox } from './sandbox';
 import { sandboxFindings } from './sandbox/notes';
+import { namesThisMachine } from './sandbox/net-jail';
 import { jsonPatch } from './lazy-modules';
 import type { Lang, Policy, Step } from './types';
 import type { Verdict } from './policy/decide';
@@ -32,7 +33,7 @@ export type { ConfirmAnswer, ConfirmRequest, RunOptions, ToolRunner, ToolRunnerO
  * through by a setting, an allowance, a rule, a mode or the user → the workspace is writable (and
  * the network, when the step needs it). None when there is no sandbox (refused when it is required).
  */
-function stepSandbox(sandbox: Sandbox, judged: Judgement, asked: 'L0' | 'L1'): ReturnType<RunSetup['sandbox']> {
+function stepSandbox(sandbox: Sandbox, judged: Judgement, asked: 'L0' | 'L1', localProxy: boolean): ReturnType<RunSetup['sandbox']> {
   const status = sandbox.status();
   if (status.kind === 'none') return status.mode === 'required' ? { refused: status.reason ?? 'none' } : undefined;
   const lowered = judged.verdict.adjustments.some((a) => a.to === 'L0');
@@ -46,7 +47,17 @@ function stepSandbox(sandbox: Sandbox, judged: Judgement, asked: 'L0' | 'L1'): R
     level,
     network,
     ...(limits ? { limits } : {}),
-    wrap: (program, args, cwd, options) => sandbox.wrap(level, network, cwd, program, args, options),
+    // A server keeps the host's network (http.get must reach it), and so does every step when the
+    // environment's proxy is on this machine; others granted it are kept off the host's loopback.
+    wrap: (program, args, cwd, options) =>
+      sandbox.wrap(
+        level,
+        network,
+        cwd,
+        program,
+        args,
+        judged.def.serves === true || localProxy ? { ...options, hostNetwork: true } : options,
+      ),
   };
 }
 
@@ -152,6 +163,10 @@ function runnerParts(options: ToolRunnerOptions): RunnerParts {
 /** How runStep runs this runner's steps: the question, the allowances and rules an answer adds, the sandbox, a tool's context. */
 function runSetup(options: ToolRunnerOptions, parts: RunnerParts, recent: RunSetup['recent']): RunSetup {
   const { env, deps, lang, registry, tools, session, sandbox, judge, allowances, roots } = parts;
+  // A proxy on this machine (`http_proxy=http://127.0.0.1:3128`): steps reach the network through it, so they keep the host's.
+  const localProxy = Object.entries(env).some(
+    ([k, v]) => /^(https?|all|ftp)_proxy$/i.test(k) && v !== undefined && namesThisMachine('', [v]),
+  );
   return {
     judge,
     ask: (request, signal) => normaliseAnswer(options.confirm, request, signal),
@@ -160,7 +175,7 @@ function runSetup(options: ToolRunnerOptions, parts: RunnerParts, recent: RunSet
       const parsed = parseRule(text, 'allow', 'answer', (tool) => tools.get(tool)?.permission.arg ?? 'words');
       if (!isRuleProblem(parsed)) judge.rules.push(parsed);
     },
-    sandbox: (judged, asked) => stepSandbox(sandbox, judged, asked),
+    sandbox: (judged, asked) => stepSandbox(sandbox, judged, asked, localProxy),
     unattended: options.unattended === true,
     recent,
     context: (id, runOptions, judged) => ({

@@ -14,10 +14,10 @@
  * opened, the name removed; each command gets a fresh descriptor of that file (keepData).
  */
 import { execFileSync, spawn, type ChildProcess } from 'child_process';
-import * as fs from 'fs';
-import * as net from 'net';
-import * as os from 'os';
-import * as path from 'path';
+import fs = require('fs');
+import net = require('net');
+import os = require('os');
+import path = require('path');
 
 interface SpawnMessage {
   type: 'spawn';

@@ -10,7 +10,7 @@
  * SLOTHTOOL_SPAWN_HELPER=0 turns it off.
  */
 import { EventEmitter } from 'events';
-import * as path from 'path';
+import path = require('path');
 import type { ChildProcess } from 'child_process';
 import type { Socket } from 'net';
 import type { SpawnOptionsWithData } from './spawn-fds';

@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 
 /**
  * Where a path a model names really points. `abs` is the lexical answer (after `~` and `..`),

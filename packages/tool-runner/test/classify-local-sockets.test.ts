@@ -114,6 +114,113 @@ describe('a client aimed at any other local socket names it', () => {
   });
 });
 
+describe('a proxy is judged by where it leads', () => {
+  check([
+    [
+      'L2',
+      'container.host_mount',
+      [
+        // curl's proxy options, their spellings (`=`, attached, clustered, abbreviated as curl before 8.6 took them)
+        'curl -x http://127.0.0.1:2375 http://example.com/containers/json',
+        'curl --proxy 127.0.0.1:2375 -X POST http://x/containers/create',
+        'curl --proxy=http://user:pw@[::1]:2376 https://example.com/',
+        'curl -sx127.0.0.1:2375 http://example.com/',
+        'curl -sSx localhost:2375 http://example.com/',
+        'curl --prox http://127.0.0.1:2375 http://example.com/',
+        'curl --proxy1.0 0.0.0.0:2375 http://example.com/',
+        'curl --preproxy socks5://localhost:2375 -x http://proxy.corp:3128 http://x/',
+        'curl --socks4 127.0.0.1:2375 http://x/',
+        'curl --socks4a=localhost:2376 http://x/',
+        'curl --socks5 127.0.0.1:2375 http://x/',
+        'curl --socks5-hostname localhost:2375 http://x/',
+        'curl --socks 127.0.0.1:2375 http://x/',
+        // a SOCKS proxy on a Unix socket (curl: host `localhost` and the socket's path), by any scheme
+        'curl --proxy socks5h://localhost/var/run/docker.sock http://x/containers/json',
+        'curl -x socks5://LOCALHOST/run/docker%2Esock http://x/',
+        'curl --socks5 localhost/run/podman/podman.sock http://x/',
+        'curl --socks5-hostname localhost/run/user/1000/docker.sock http://x/',
+        'curl --preproxy socks5h://localhost/var/run/docker.sock -x http://p:3128 http://x/',
+        'curl -x unix:///var/run/docker.sock http://x/',
+        // other URLs curl connects to
+        'curl --doh-url http://127.0.0.1:2375/containers/create https://example.com/',
+        'curl --ipfs-gateway http://localhost:2375 ipfs://bafy/x',
+        // wget's proxies, set as wgetrc commands (`_` and `-` in the key ignored)
+        'wget -e use_proxy=on -e http_proxy=127.0.0.1:2375 http://x/containers/json',
+        'wget -e https_proxy=http://localhost:2376 https://x/',
+        'wget --execute=http-proxy=localhost:2375 http://x/',
+        'wget -e ftp_proxy=127.0.0.1:2375 ftp://x/f',
+        // HTTPie's and xh's PROTOCOL:URL
+        'http --proxy http:http://127.0.0.1:2375 http://x/containers/json',
+        'http --proxy=all:socks5h://localhost/var/run/docker.sock http://x/',
+        'https --prox https:http://127.0.0.1:2376 https://x/',
+        'xh --proxy all:http://127.0.0.1:2375 http://x/containers/json',
+        'xhs --proxy=https:socks5://localhost:2376 https://x/',
+        // aria2c, nc, ncat, socat
+        'aria2c --all-proxy=http://127.0.0.1:2375 http://x/',
+        'aria2c --http-proxy http://127.0.0.1:2375 http://x/',
+        'nc -x 127.0.0.1:2375 example.com 80',
+        'nc -X connect -x127.0.0.1:2376 example.com 443',
+        'ncat --proxy 127.0.0.1:2375 example.com 80',
+        'ncat --proxy-type socks5 --proxy=localhost:2376 example.com 80',
+        'socat - PROXY:127.0.0.1:example.com:80,proxyport=2375',
+        'socat - SOCKS4A:localhost:example.com:80,socksport=2375',
+        'socat - SOCKS5-CONNECT:127.0.0.1:2375:example.com:80',
+        // and socat straight at the engine's API over TCP
+        'socat - TCP:127.0.0.1:2375',
+        'socat - TCP4-CONNECT:localhost:2376',
+        'socat - OPENSSL:[::1]:2376,verify=0',
+        'socat TCP-LISTEN:8080,fork TCP:127.0.0.1:2375',
+      ],
+    ],
+    [
+      'L1',
+      'socket.local',
+      [
+        'curl --proxy socks5h://localhost/tmp/proxy.sock http://x/',
+        'curl --socks5 localhost/home/u/p/run/tor.sock http://x/',
+        'curl -x unix:/tmp/proxy.sock http://x/',
+        'http --proxy=all:socks5h://localhost/tmp/proxy.sock http://x/',
+        'xh --proxy https:socks5://localhost/tmp/proxy.sock https://x/',
+      ],
+    ],
+    [
+      'L2',
+      'wrapper.env_var',
+      [
+        'env http_proxy=http://127.0.0.1:2375 curl http://x/containers/json',
+        'env HTTPS_PROXY=http://localhost:2376 wget https://x/',
+        'env ALL_PROXY=socks5h://localhost/var/run/docker.sock curl http://x/',
+      ],
+    ],
+    ['L2', 'git.config', ['git -c http.proxy=http://127.0.0.1:2375 fetch', 'git -c http.proxy=socks5h://localhost/tmp/p.sock fetch']],
+  ]);
+
+  test('the proxy is named in the question', () => {
+    const d = judge(ex('curl -x http://127.0.0.1:2375 http://example.com/containers/json'));
+    expect(d.rules.find((r) => r.id === 'container.host_mount')?.reason).toContain('-x http://127.0.0.1:2375');
+    const s = judge(ex('curl --proxy socks5h://localhost/tmp/proxy.sock http://x/')).rules.find((r) => r.id === 'socket.local');
+    expect(s?.reason).toContain('/tmp/proxy.sock');
+  });
+
+  test('a proxy anywhere else is the network, as before', () => {
+    for (const line of [
+      'curl -x http://proxy.corp:3128 https://example.com',
+      'curl -x http://127.0.0.1:3128 https://example.com',
+      'curl --socks5 127.0.0.1:1080 https://example.com',
+      'curl -x http://localhost:8080/ https://example.com',
+      'wget -e http_proxy=proxy.corp:3128 http://x/',
+      'http --proxy http:http://proxy.corp:3128 http://x/',
+      'nc -x proxy.corp:1080 example.com 80',
+      'socat - PROXY:proxy.corp:127.0.0.1:2375,proxyport=3128',
+      'socat - TCP:example.com:2375',
+    ]) {
+      const d = judge(ex(line));
+      expect([d.level, d.rules.map((r) => r.id)]).toEqual(['L1', ['network']]);
+    }
+    expect(judge(ex(['curl', '-x', '', 'https://example.com'])).level).toBe('L1');
+  });
+});
+
 describe('what stays as it was', () => {
   check([
     [

@@ -3,8 +3,8 @@
  * its sessions, what initialize said, and each request answered or refused with an error worded
  * in the user's language.
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import type * as Acp from '@agentclientprotocol/sdk';
 import type { RunArgs } from '../cli/args';
 import { AiError } from '../errors';

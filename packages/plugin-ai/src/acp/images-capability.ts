@@ -4,7 +4,7 @@
  * llm-base probe` records `capabilities.vision`; llm-base refuses images only when it is false,
  * and so does this).
  */
-import * as path from 'path';
+import path = require('path');
 import { aiPaths, slothtoolHome } from '../home';
 import { loadLlmBase } from '../config/llm-base';
 import { readRegistry } from '../config/registry';

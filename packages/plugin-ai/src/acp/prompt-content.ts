@@ -6,7 +6,7 @@
  * `images.maxBytes`). Pure but for hashing.
  */
 import { createHash } from 'crypto';
-import * as path from 'path';
+import path = require('path');
 import { fileURLToPath } from 'url';
 import { redact } from '@holic512/shared';
 import type { ContentBlock } from '@agentclientprotocol/sdk';

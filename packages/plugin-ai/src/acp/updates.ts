@@ -5,7 +5,7 @@
  * for a file change) and `tool_call_update`s as it is let through, runs and ends (status, output,
  * the reason it did not run). Everything is redacted by the caller on its way out.
  */
-import * as path from 'path';
+import path = require('path');
 import type { PlanEntry, SessionUpdate, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
 import type { PlanItem } from '@holic512/tool-runner';
 import type { AgentEvent } from '../agent/events';

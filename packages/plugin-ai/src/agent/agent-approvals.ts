@@ -4,7 +4,8 @@ import type { ConfirmAnswer, ConfirmRequest, StepRunner } from './runner-types';
 import { answered, awaiting, type EndedStep, type HookSays } from './step';
 import { log, queueWrite } from './agent-session';
 import { t } from '../i18n';
-import { appendAudit, type AuditEntry } from '../sessions/sessions';
+import { sessionLine, type AuditEntry } from '../sessions/sessions';
+import { appendPrivate } from '@holic512/shared/lib/private-files';
 import { stepSummary } from './step-label';
 import { stepOutcome } from './step-outcome';
 import { checkApproved } from './checks-run';
@@ -111,7 +112,8 @@ export function audit(core: AgentCore, s: EndedStep): void {
   // steps the user approved: said once, then left alone.
   queueWrite(core, {
     file,
-    write: () => appendAudit(file, entry),
+    line: () => sessionLine(entry),
+    append: (text) => appendPrivate(file, text),
     failed: (err) =>
       emit(core, {
         type: 'log',
@@ -134,7 +136,7 @@ function hashContents(fields: Record<string, unknown>): Record<string, unknown> 
   return out;
 }
 
-/** What ran, for the audit log: contents as `{chars, sha256}`, a multi-edit's each (appendAudit passes the rest through the redaction gate). */
+/** What ran, for the audit log: contents as `{chars, sha256}`, a multi-edit's each (sessionLine passes the rest through the redaction gate). */
 function auditStep(step: Step): Step {
   const out = hashContents(step as unknown as Record<string, unknown>);
   if (Array.isArray(out.edits))

@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import { at, type AgentCore } from './agent-core';
 import { commitPending, record } from './agent-session';
 import type { ToolResult, UndoResult } from './runner-types';

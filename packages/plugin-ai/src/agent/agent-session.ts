@@ -1,16 +1,23 @@
 import { at, emit, writeFailure, type AgentCore, type Pending } from './agent-core';
 import { t } from '../i18n';
-import type { SessionRecord } from '../sessions/sessions';
+import { sessionLine, type SessionRecord } from '../sessions/sessions';
 import type { ContextMessage } from '../context/messages';
 import { toMessages } from './agent-model';
 
 /** A session or audit line waiting to be written, to the file it was meant for when queued. */
-export interface PendingWrite {
+export type PendingWrite = {
   file: string;
-  write: () => void;
   /** Said when the write fails (once per file: later lines to it are dropped). */
   failed: (err: unknown) => void;
-}
+} & (
+  | {
+      /** The line, made when it is written (it passes the redaction gate then). */
+      line: () => string;
+      /** How lines reach the file: the lines of one file queued together go out in one write. */
+      append: (text: string) => void;
+    }
+  | { write: () => void }
+);
 
 /** Agents with lines waiting, for the flush at exit. */
 const waiting = new Set<AgentCore>();
@@ -62,18 +69,40 @@ export function flushAllWrites(): void {
   for (const c of [...waiting]) flushWrites(c);
 }
 
-/** Write what is queued, in order, now. */
+/**
+ * Write what is queued now, each file's lines in order and together (one append per file: a
+ * step's session records and its audit line are a few lines each time).
+ */
 export function flushWrites(core: AgentCore): void {
   waiting.delete(core);
+  const batches = new Map<string, { text: string; append: (text: string) => void; failed: (err: unknown) => void }>();
+  const attempt = (file: string, failed: (err: unknown) => void, write: () => void): void => {
+    if (core.unwritable.has(file)) return;
+    try {
+      write();
+    } catch (err) {
+      core.unwritable.add(file);
+      failed(err);
+    }
+  };
+  const flush = (file: string): void => {
+    const b = batches.get(file);
+    if (!b) return;
+    batches.delete(file);
+    attempt(file, b.failed, () => b.append(b.text));
+  };
   for (const w of core.pendingWrites.splice(0)) {
     if (core.unwritable.has(w.file)) continue;
-    try {
-      w.write();
-    } catch (err) {
-      core.unwritable.add(w.file);
-      w.failed(err);
+    if ('write' in w) {
+      flush(w.file);
+      attempt(w.file, w.failed, w.write);
+      continue;
     }
+    const batch = batches.get(w.file);
+    if (batch) batch.text += w.line();
+    else batches.set(w.file, { text: w.line(), append: w.append, failed: w.failed });
   }
+  for (const file of [...batches.keys()]) flush(file);
 }
 
 /**
@@ -107,7 +136,7 @@ export function record(core: AgentCore, entry: SessionRecord): void {
       failed,
     });
   }
-  queueWrite(core, { file, write: () => store.append(id, entry), failed });
+  queueWrite(core, { file, line: () => sessionLine(entry), append: (text) => store.appendText(id, text), failed });
 }
 
 /** A log event, also kept in the session file. */

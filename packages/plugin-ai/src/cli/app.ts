@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as os from 'os';
+import fs = require('fs');
+import os = require('os');
 import { Agent, type AgentConfirmFn, type AgentDeps } from '../agent/agent';
 import { loadConfig, type AiConfig } from '../config/config';
 import { aiPaths, slothtoolHome, type AiPaths } from '../home';
@@ -29,7 +29,7 @@ import type { AgentFile, AgentProblem } from '../extensions/agents';
 import { childSpawner, type Only } from './app-children';
 import { promptsFor, readAgentsAndChecks } from './app-extensions';
 import type { Check, CheckProblem } from '../extensions/checks';
-import * as path from 'path';
+import path = require('path');
 import { readUserPrompt, type UserPrompt } from './system-prompt';
 import { loadToolRunner, runnerFactory } from './app-runner';
 

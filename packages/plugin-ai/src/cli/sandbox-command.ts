@@ -1,7 +1,7 @@
-import * as fs from 'fs';
-import * as net from 'net';
-import * as os from 'os';
-import * as path from 'path';
+import fs = require('fs');
+import net = require('net');
+import os = require('os');
+import path = require('path');
 import type { SandboxStatus } from '@holic512/tool-runner';
 import { loadToolRunner } from './app';
 import { t, type Lang, type MessageKey } from '../i18n';
@@ -136,6 +136,26 @@ async function containmentChecks(
   return checks;
 }
 
+/**
+ * Whether a step granted the network is kept off this machine's loopback (tool-runner net-jail.ts):
+ * the listener on 127.0.0.1 out of its reach, the address built at run time so the command names
+ * no local service. Where slirp4netns is missing the check says so and does not fail (the network
+ * is shared, as it was before the jail); where it is there, a reachable listener fails it.
+ */
+async function loopbackCheck(
+  lang: Lang,
+  run: (args: string[]) => Promise<{ exitCode: number | null; stderrTail: string }>,
+  status: () => SandboxStatus,
+  port: number,
+): Promise<Check> {
+  const key: MessageKey = 'sandboxCheckLoopback';
+  const code = `require('net').connect(${port},[127,0,0,1].join('.')).on('connect',()=>process.exit(0)).on('error',(e)=>{console.error(e.code);process.exit(3)})`;
+  const r = await run(['-e', code]);
+  const loopback = status().loopback;
+  if (loopback && !loopback.isolated) return { key, ok: true, detail: t(lang, 'sandboxLoopbackShared', { why: loopback.why }) };
+  return { key, ok: r.exitCode === 3, detail: firstLine(r.stderrTail) };
+}
+
 export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.WritableStream & { columns?: number } } = {}): Promise<number> {
   const out = io.stdout ?? process.stdout;
   const say = (line: string) => void out.write(line + '\n');
@@ -163,6 +183,11 @@ export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.Writable
     const procLimits = status.limits ? (await run('L0', 'cat', ['/proc/self/limits'])).stdoutTail : '';
     checks.push(limitsCheck(lang, status, procLimits));
     if (status.kind === 'bwrap') {
+      const online = async (args: string[]) => {
+        const w = box.wrap('L1', true, ws, process.execPath, args)!;
+        return tr.exec({ ...w, cwd: ws, timeoutMs: 15_000, env: { ...process.env, HOME: home } });
+      };
+      checks.push(await loopbackCheck(lang, online, () => box.status(), port));
       const findProgram = (name: string) => tr.findProgram(name, process.env);
       checks.push(
         ...(await hardeningChecks({

@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { t, type Lang, type MessageKey } from '../i18n';
 import type { Check } from './sandbox-command';
 

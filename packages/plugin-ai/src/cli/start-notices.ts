@@ -3,8 +3,8 @@
  * was cut or not read, extension entries that could not be used, and what an untrusted project
  * folder brings that stays off.
  */
-import * as os from 'os';
-import * as path from 'path';
+import os = require('os');
+import path = require('path');
 import type { AppAgent } from './app';
 import { MAX_IMPORT_DEPTH } from '../context/project-context';
 import type { ProjectFile } from '../extensions/trust';

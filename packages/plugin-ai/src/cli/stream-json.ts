@@ -5,7 +5,7 @@
  * (the turn ends with its `final` event). A line that is not such a message gets an `error` event
  * naming the line and what was wrong, and the session goes on. The run ends when stdin does.
  */
-import * as readline from 'readline';
+import readline = require('readline');
 import { z } from 'zod';
 import type { RunArgs } from './args';
 import type { AppAgent } from './app';

@@ -8,8 +8,8 @@
  * instructions — and nothing before it; appended text comes after everything. Both are part of
  * the fixed system prompt of the session (a model's prompt cache keeps them).
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { aiError } from '../errors';
 
 /** The largest system prompt file read (a prompt, not a document to upload). */

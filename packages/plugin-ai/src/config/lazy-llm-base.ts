@@ -3,7 +3,7 @@
  * bundle with V8's code cache), and the modules this process hands that bundle. Its requires are
  * of a path known only at run time, or getters that load a module when llm-base first asks for it.
  */
-import satisfies from 'semver/functions/satisfies';
+import { packageJson } from '../lazy-modules';
 
 /** llm-base's package main (lib/index.js or what its package.json names). */
 export function requireLlmBaseMain(main: string): unknown {
@@ -23,7 +23,7 @@ export function loadLlmBaseBundle(bundle: string, provide: Record<string, unknow
  */
 export function sharedZod(range: unknown): Record<string, unknown> | undefined {
   const version = (require('zod/package.json') as { version: string }).version;
-  return admits(range, version) ? { zod: require('zod') as unknown } : undefined;
+  return admits('zod', range, version) ? { zod: require('zod') as unknown } : undefined;
 }
 
 /**
@@ -49,12 +49,19 @@ export const SHARED_FOR_LLM_BASE: Record<string, () => unknown> = {
 export function sharedModules(range: unknown): Record<string, unknown> {
   const version = (require('@holic512/shared/package.json') as { version: string }).version;
   const out: Record<string, unknown> = {};
-  if (!admits(range, version)) return out;
+  if (!admits('@holic512/shared', range, version)) return out;
   for (const [id, load] of Object.entries(SHARED_FOR_LLM_BASE)) Object.defineProperty(out, id, { enumerable: true, get: load });
   return out;
 }
 
-/** Whether a dependency range of llm-base's package.json admits `version`, as npm reads it. */
-function admits(range: unknown, version: string): boolean {
-  return typeof range === 'string' && satisfies(version, range);
+/**
+ * Whether a dependency range of llm-base's package.json admits `version` (ours of `name`), as npm
+ * reads it. The range this package depends on itself admits it without asking semver: npm
+ * installed our copy for that range (the usual case: both packages come from one release).
+ */
+function admits(name: string, range: unknown, version: string): boolean {
+  if (typeof range !== 'string') return false;
+  if (range === packageJson().dependencies[name]) return true;
+  const satisfies = require('semver/functions/satisfies') as typeof import('semver/functions/satisfies');
+  return satisfies(version, range);
 }

@@ -3,8 +3,8 @@
  * only make things stricter on its own: its deny rules always apply; its allow and ask rules only
  * once the user trusts the folder (extensions/trust.ts: remembered per folder and content hash).
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { isOwnHome, projectExtras, TrustStore, type TrustState } from '../extensions/trust';
 
 export interface ProjectRules {

@@ -1,4 +1,4 @@
-import * as fs from 'fs';
+import fs = require('fs');
 
 /** The value of a JSON file, `undefined` when there is no file. `fail(detail)` makes the error
  * for a file that cannot be read or is not JSON. */

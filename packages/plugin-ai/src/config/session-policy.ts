@@ -5,7 +5,7 @@
  * `projectPermissions` for this folder, the project's `.slothtool/settings.json`, and Claude Code's
  * settings files (user < project < local), the project's files under project trust.
  */
-import * as os from 'os';
+import os = require('os');
 import type { AiConfig } from './config';
 import type { AiPaths } from '../home';
 import type { Policy } from '../agent/runner-types';

@@ -5,9 +5,9 @@
  * way OpenAI counts a high-detail image, so an image counts in `/context` and folds out of the
  * window with the rest of the history.
  */
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import fs = require('fs');
+import os = require('os');
+import path = require('path');
 import { createHash } from 'crypto';
 import { t, type Lang } from '../i18n';
 

@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { estimateTokens, truncateHead } from './tokens';
 
 /** The git root above `cwd` (a folder holding `.git`), or undefined. Pure file-system walk:

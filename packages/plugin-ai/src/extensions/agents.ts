@@ -6,8 +6,8 @@
  * carries only the index (name + description); `agent.run` with `agent: "<name>"` starts a child
  * whose requests carry that body, limited to the tools it lists (never more than its parent's).
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { folderEntries, type ExtensionRoot } from './folders';
 import { frontMatterIndex, parseFrontMatter } from './front-matter';
 import type { MessageKey } from '../i18n';

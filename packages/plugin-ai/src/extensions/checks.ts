@@ -5,7 +5,7 @@
  * changed runs once (agent/checks-run.ts), and a trimmed digest of what it printed — its exit code
  * and first errors — joins the result of the last matching edit. Pure, but for reading the file.
  */
-import * as path from 'path';
+import path = require('path');
 import { redact } from '@holic512/shared';
 import type { ToolResult } from '../agent/runner-types';
 import { configSchemas, picomatchModule } from '../lazy-modules';

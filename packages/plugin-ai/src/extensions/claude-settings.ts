@@ -8,8 +8,8 @@
  * apply (a repository may always make things stricter). The user's file needs no trust. Claude
  * Code's own environment (`ANTHROPIC_*`, `CLAUDE_CODE_*`: its API, keys, model) is never passed on.
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 import { ensurePrivateDir } from '@holic512/shared/lib/private-files';
 import { mapClaudeRule } from './claude-names';

@@ -6,8 +6,8 @@
  * a command line is split without a shell, and one that needs a shell is refused with why. The
  * steps are Claude Code's `Bash` and `Read`, as the tools that declare those names take them.
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import type { SendOptions } from '../agent/agent-core';
 import type { ToolResult, Verdict } from '../agent/runner-types';
 import type { Lang } from '../i18n';

@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { folderEntries } from './folders';
 import { parseFrontMatter } from './front-matter';
 import { loadSkillBody } from './skills';

@@ -1,6 +1,6 @@
 /** The folders extensions are read from, and how one is read. */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { isHomeClaude } from './claude-settings';
 
 /** The entries of a folder, sorted by name; none where the folder is missing or unreadable

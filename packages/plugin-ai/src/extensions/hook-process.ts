@@ -2,7 +2,7 @@
  * A hook command as a process: the shell it runs with, and one run of it with its output capped,
  * its time limit and its abort (hooks.ts decides what the result means).
  */
-import * as fs from 'fs';
+import fs = require('fs');
 import { childProcess } from '../lazy-modules';
 
 const MAX_OUTPUT = 64 * 1024;

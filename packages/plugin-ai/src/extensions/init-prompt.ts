@@ -4,8 +4,8 @@
  * any other: the person sees its diff and answers its question. A custom command named `init`
  * replaces this one (interactive/commands.ts OVERRIDABLE).
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 
 /** The message `/init` sends for the repository at `root` (started in `cwd`); `extra`: what the person typed after `/init`. */
 export function initPrompt(root: string, extra = '', cwd = root): string {

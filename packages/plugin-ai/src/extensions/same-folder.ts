@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 
 /** Whether two paths are the same folder: the same spelling once resolved, or the same real path. */
 export function sameFolder(a: string, b: string): boolean {

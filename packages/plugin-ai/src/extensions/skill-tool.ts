@@ -6,8 +6,8 @@
  * as always (a script inside a skill folder is asked about, L1). A ToolDefinition of
  * tool-runner's registry, like a sibling plugin's own tool.
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { z } from 'zod';
 import type { AnyToolDefinition, ClaudeCodeForm } from '@holic512/tool-runner';
 import { loadSkillBody, type Skill } from './skills';

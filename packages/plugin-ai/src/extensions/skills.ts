@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { frontMatterIndex, parseFrontMatter } from './front-matter';
 import { isHomeClaude } from './claude-settings';
 import { isOwnHome } from './trust';

@@ -5,8 +5,8 @@
  * the trust hash (extensions/trust.ts), so changing one after the trust question asks again.
  * (Skill folders are hashed whole already.) What those files load in turn is not followed.
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { readJsonObject } from './claude-settings';
 
 /** The project's files that hold hooks (ours and Claude Code's). */

@@ -6,8 +6,8 @@
  * what of Claude Code's files is not used here (statusLine, outputStyle, sandbox, `ANTHROPIC_*`
  * env, events not run …). Deny rules are not listed: they apply whether the folder is trusted or not.
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { claudeFileUse } from './claude-settings';
 import { readHooks } from './hooks';
 import type { ProjectExtras } from './trust';

@@ -1,6 +1,6 @@
-import * as fs from 'fs';
-import * as path from 'path';
-import * as os from 'os';
+import fs = require('fs');
+import path = require('path');
+import os = require('os');
 import { createHash } from 'crypto';
 import { slothtoolHome } from '@holic512/shared/lib/home';
 import { isHomeClaude } from './claude-settings';

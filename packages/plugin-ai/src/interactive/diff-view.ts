@@ -5,8 +5,8 @@
  * git runs through tool-runner's hardened read (no shell; the repository's diff drivers, textconv,
  * filters, fsmonitor and pager off), never through a shell.
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import type { ExecResult } from '@holic512/tool-runner';
 
 /** What /diff found. */

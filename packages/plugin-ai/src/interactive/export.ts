@@ -4,9 +4,9 @@
  * — redacted, written atomically. An existing file is replaced only with `--force`; the default
  * name (`ai-<session>.md` in the working folder) takes the first free `-2`, `-3`… instead.
  */
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import fs = require('fs');
+import os = require('os');
+import path = require('path');
 import { redact } from '@holic512/shared';
 import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 import type { Lang } from '../i18n';

@@ -4,9 +4,9 @@
  * words without a shell (`code --wait` works; pipes and `$VAR` are not expanded). The text goes
  * through a private temporary file that is removed after.
  */
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import fs = require('fs');
+import os = require('os');
+import path = require('path');
 import type { spawn as Spawn } from 'child_process';
 import { splitWords } from './question';
 import { childProcess } from '../lazy-modules';

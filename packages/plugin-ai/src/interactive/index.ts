@@ -1,5 +1,5 @@
-import * as path from 'path';
-import * as readline from 'readline';
+import path = require('path');
+import readline = require('readline');
 import { appOptionsOf, type RunArgs } from '../cli/args';
 import type { AppAgent } from '../cli/app';
 import { aiPaths, slothtoolHome } from '../home';

@@ -4,8 +4,8 @@
  * file is judged by where it leads: a project AGENTS.md that is a link out of the workspace is
  * not written through.
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 
 export type MemoryTarget = { scope: 'project' | 'user'; file: string };

@@ -3,9 +3,9 @@
  * completion hints, the open question) and leaving. screen-turns.ts adds what turns and agent
  * events print; screen.ts adds keys and commands.
  */
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import fs = require('fs');
+import os = require('os');
+import path = require('path');
 import type { AgentConfirmAnswer } from '../agent/agent';
 import type { AppAgent } from '../cli/app';
 import type { Lang } from '../i18n';

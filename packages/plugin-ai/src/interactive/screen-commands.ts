@@ -2,8 +2,8 @@
  * The slash commands of `ai -i` (the ScreenCommands layer of the screen), and what `/diff` and
  * `/export` print, from the agent and the workspace (no model request).
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { RUN_MODES, type RunMode } from '../agent/runner-types';
 import { findGitRoot } from '../context/project-context';
 import { initPrompt } from '../extensions/init-prompt';

@@ -4,7 +4,7 @@
  * own module (user-shell, memory-add, prompt-search, external-editor, notify); this layer routes
  * keys to them and shows what they did. /diff, /export and /init are in screen-commands.ts.
  */
-import * as path from 'path';
+import path = require('path');
 import type { TurnResult } from '../agent/events';
 import { commonPrefix, parseInput } from './commands';
 import { TAIL_LINES } from './format';

@@ -1,6 +1,6 @@
 /** What `/help` and `/memory` print. Pure: data in, text out. */
-import * as os from 'os';
-import * as path from 'path';
+import os = require('os');
+import path = require('path');
 import type { Lang } from '../i18n';
 import type { LoadedInstructions } from '../context/project-context';
 import type { CustomCommand } from '../extensions/commands';

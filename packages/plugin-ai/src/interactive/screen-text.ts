@@ -1,5 +1,5 @@
 /** Small pure helpers of the `ai -i` screen. */
-import * as fs from 'fs';
+import fs = require('fs');
 import type { Step } from '../context/protocol';
 import type { Theme } from './theme';
 import { toolRunner } from '../lazy-modules';

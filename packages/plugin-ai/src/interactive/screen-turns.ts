@@ -3,8 +3,8 @@
  * streamed preview, steps, their output and results, replies, and what comes after a turn.
  */
 import { attachedText, attachFromLine, DEFAULT_IMAGE_MAX_BYTES, imageProblemText } from '../context/images';
-import * as os from 'os';
-import * as path from 'path';
+import os = require('os');
+import path = require('path');
 import type { AgentEvent, TurnResult } from '../agent/events';
 import { t } from '../i18n';
 import type { Reply } from '../context/protocol';

@@ -6,7 +6,7 @@
  * region and its state in screen-base.ts. While a turn runs the prompt stays live: typing is kept, Enter queues, /steer redirects.
  */
 import { imageRefs } from '../context/images';
-import * as path from 'path';
+import path = require('path');
 import type { AgentConfirmAnswer } from '../agent/agent';
 import type { AppAgent } from '../cli/app';
 import { t } from '../i18n';

@@ -2,7 +2,7 @@
  * What `/model` and `/rewind` print and how their arguments read. Pure: the screen passes in the
  * profiles it read and the agent's checkpoints and results.
  */
-import * as path from 'path';
+import path = require('path');
 import type { Lang } from '../i18n';
 import type { RewindResult } from '../agent/agent-rewind';
 import type { UsageTotals } from '../agent/events';

@@ -3,7 +3,7 @@
  * scrollback plus one live region at the bottom (spinner, streaming text, the prompt) out.
  * Printing goes above the live region, which is erased and drawn again in one write.
  */
-import * as readline from 'readline';
+import readline = require('readline');
 import { mapKey, normalizeBatch, type InputKey, type RawKey } from './keys';
 import { stringWidth, wrapLine } from './width';
 

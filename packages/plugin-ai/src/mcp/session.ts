@@ -3,8 +3,8 @@
  * is trusted, the project's `.mcp.json`. They start in the background when the session starts;
  * the agent asks `current()` before each model call, so tools join as their server connects.
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import type { AnyToolDefinition } from '@holic512/tool-runner';
 import { readMcpServers, type McpConfigProblem, type McpServerConfig } from './config';
 import { McpManager, type McpServerState } from './manager';

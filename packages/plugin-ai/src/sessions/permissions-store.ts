@@ -4,8 +4,8 @@
  * written back whole, atomically and private, keeping every other setting; a file that is not
  * valid JSON is left alone (the error says so).
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { ensurePrivateDir } from '@holic512/shared/lib/private-files';
 import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 

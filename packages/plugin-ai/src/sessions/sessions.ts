@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { redactedJson } from '@holic512/shared';
 import { z } from 'zod';
 import { appendPrivate, ensurePrivateDir, ensurePrivateDirOnce } from '@holic512/shared/lib/private-files';
@@ -8,9 +8,9 @@ import { writeFileAtomicSync } from '@holic512/shared/lib/atomic-write';
 import { summarySchema } from '../context/protocol';
 import { lazy } from '@holic512/shared/lib/lazy';
 
-/** One JSON line into a private file; every string of the record (keys too) passes the redaction gate. */
-export function appendPrivateLine(file: string, record: unknown): void {
-  appendPrivate(file, redactedJson(record) + '\n');
+/** A record as one JSON line; every string of it (keys too) passes the redaction gate. */
+export function sessionLine(record: unknown): string {
+  return redactedJson(record) + '\n';
 }
 
 /**
@@ -144,8 +144,13 @@ export class SessionStore {
 
   /** Append one record as one line (one write call in append mode). */
   append(id: string, record: SessionRecord): void {
+    this.appendText(id, sessionLine(record));
+  }
+
+  /** Append lines made by {@link sessionLine} (one write call in append mode). */
+  appendText(id: string, text: string): void {
     ensurePrivateDirOnce(path.dirname(this.dir));
-    appendPrivateLine(this.fileOf(id), record);
+    appendPrivate(this.fileOf(id), text);
   }
 
   /** Every valid record of a session; lines that fail validation are skipped and counted. */
@@ -322,9 +327,4 @@ export interface AuditEntry {
   answer?: string;
   /** `exit N`, `declined`, `blocked` (refused by the runner), `blocked_by_hook`, `applied`, …; `exit N (sandbox_stopped)` when the OS sandbox stopped part of it. */
   outcome: string;
-}
-
-/** Append an audit entry to `<home>/ai/audit.jsonl`. */
-export function appendAudit(file: string, entry: AuditEntry): void {
-  appendPrivateLine(file, entry);
 }

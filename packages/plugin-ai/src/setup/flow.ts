@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import { spawn as nodeSpawn } from 'child_process';
 import { AiError } from '../errors';
 import { aiPaths, slothtoolHome } from '../home';

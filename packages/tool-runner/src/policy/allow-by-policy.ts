@@ -1,5 +1,5 @@
 /** What the policy lets through that the rules alone would not: allowedPrograms entries and scripts in trusted code folders. */
-import * as path from 'path';
+import path = require('path');
 import { finding, type Finding, type JudgeCtx } from './finding';
 
 /**

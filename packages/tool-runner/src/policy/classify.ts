@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import type { ClassifyContext, Decision, Policy, Step } from '../types';
 import type { ToolRegistry } from '../registry';
 import { assess, registryOf, type AssessFacts } from './assess';

@@ -6,7 +6,7 @@
  * which the sandbox does not stop (a pathname socket stays reachable with the network off):
  * asked about naming that socket (L1 `socket.local`), never merely "uses the network".
  */
-import * as path from 'path';
+import path = require('path');
 import * as ipaddr from 'ipaddr.js';
 import { finding, type Finding, type JudgeCtx } from './finding';
 
@@ -44,6 +44,23 @@ const ENGINE_SOCKET_PLACES = [
   '~/.lima/docker/sock/docker.sock',
   '~/.local/share/containers/podman/machine/podman.sock',
 ];
+
+/**
+ * The sockets engines listen on as files to look at (`~` put in; a rootless engine's below
+ * `/run/user/<uid>`): the runner compares a socket a step names with these by device and inode,
+ * so a hard link or bind mount of one under another name is known as the engine's.
+ */
+export function engineSocketFiles(home?: string, uid?: number): string[] {
+  const out: string[] = [];
+  for (const place of ENGINE_SOCKET_PLACES) {
+    if (place.endsWith('/')) continue;
+    if (place.startsWith('~/')) {
+      if (home) out.push(path.posix.join(home, place.slice(2)));
+    } else out.push(place);
+  }
+  if (uid !== undefined) out.push(`/run/user/${uid}/docker.sock`, `/run/user/${uid}/podman/podman.sock`);
+  return out;
+}
 
 /** The Docker API's registered TCP ports (plain and TLS). */
 const ENGINE_PORTS = new Set(['2375', '2376']);
@@ -114,4 +131,45 @@ export function localSocketFinding(program: string, socket: string, ctx: Pick<Ju
 /** The finding of `program` sending requests to the engine's API over TCP on this machine. */
 export function engineUrlFinding(program: string, url: string): Finding {
   return finding('container.host_mount', 'L2', { p: `${program} ${url}` }, { msg: 'container.engine_api' });
+}
+
+/** A percent-encoded URL part, decoded (as written when it does not decode). */
+export function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}
+
+/**
+ * Where a proxy setting leads (`[scheme://][user@]host[:port]`, as curl, wget, HTTPie, xh, aria2c,
+ * nc and the `*_proxy` variables take one): a Unix socket, or a host and port as a URL. curl
+ * reads `socks5h://localhost/path/to.sock` (host `localhost` and a path) as a SOCKS proxy on that
+ * Unix socket; it is read so whatever the scheme, and `unix:/path` too, so no spelling of a
+ * socket passes for a host. Undefined for an empty value (no proxy).
+ */
+export function proxyTarget(raw: string): { socket: string } | { url: string } | undefined {
+  const v = raw.trim();
+  if (v === '') return undefined;
+  const unix = /^unix:(?:\/\/)?(.+)$/i.exec(v);
+  if (unix) return { socket: unix[1] };
+  const u = parseUrl(`http://${v.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')}`);
+  if (!u) return undefined;
+  if (u.hostname === 'localhost' && u.pathname !== '/' && u.pathname !== '') return { socket: safeDecode(u.pathname) };
+  return { url: `http://${u.host}` };
+}
+
+/**
+ * The finding of `program` sending its requests through the proxy `value` (`said`: the option
+ * and value as written): one on the engine's socket or at its API on this machine is the host
+ * (L2), one on another Unix socket is that socket (L1, naming it); none for a proxy elsewhere
+ * (the network, judged as such).
+ */
+export function proxyFindings(program: string, value: string, said: string, ctx: Pick<JudgeCtx, 'home'>): Finding[] {
+  const t = proxyTarget(value);
+  if (!t) return [];
+  const p = `${program} ${said}`.trim();
+  if ('socket' in t) return [isEngineSocket(t.socket, ctx.home) ? engineUrlFinding(program, said) : localSocketFinding(p, t.socket, ctx)];
+  return isEngineUrl(t.url) ? [engineUrlFinding(program, said)] : [];
 }

@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import { isInside, type ResolvedPath } from '../workspace';
 import { finding, type Finding } from './finding';
 import { BLOCK_DEVICE_RE, isSystemPath, runsLaterFindings, secretFindings } from './paths';

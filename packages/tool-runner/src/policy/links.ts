@@ -4,7 +4,7 @@
  * (registry/path-links.ts) and `assess` judges the command again with each such word replaced
  * by where it really leads.
  */
-import * as path from 'path';
+import path = require('path');
 import { finding, type Finding } from './finding';
 import { isHarmlessDevice } from './paths';
 
@@ -39,17 +39,83 @@ function inside(child: string, root: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/** Where a socket path sits inside a word, and how to write another path in its place. */
+export interface SocketPart {
+  part: string;
+  start: number;
+  end: number;
+  /** The part is written encoded (`http+unix://%2Frun%2Fx.sock`, a proxy URL's path): how to write a path there. */
+  encode?: (p: string) => string;
+}
+
+/** A path inside a larger word: at its start or after `=`, `:`, `,`, `@` (`-v src:dst`, `type=bind,src=x`, `unix:///x`, `UNIX-CONNECT:/x`), up to `,` or `:`. */
+const INNER_PATH = /(?<=^|[=:,@])(?:\/|~\/|\$HOME\/|\$\{HOME\}\/|\.\.?\/)[^,:\s]*/g;
+/** socat's Unix socket addresses name a path relative to the folder too (`UNIX-CONNECT:app.sock`). */
+const SOCAT_UNIX = /(?<=^|!!)unix(?:-[a-z]+)?:([^,!/~.$][^,!]*)/gi;
+/** A Unix socket in a URL's host (HTTPie's unixsocket plugin) or a proxy's path (`socks5h://localhost/x.sock`). */
+const URL_SOCKET = /(?:^[a-z]+\+unix:\/\/([^/?#]+)|(?<=(?:^|\/\/|@)localhost)(\/[^?#\s]+))/gi;
+
+/**
+ * The parts of a word that may name a Unix socket (or a folder holding one) inside a larger
+ * spelling, beyond {@link pathParts}: a bind mount's source, a `unix://` URL, a socat address,
+ * an encoded socket in a URL. Read the same way where the runner looks them up
+ * (registry/socket-links.ts) and where {@link linkedArgs} writes their targets in.
+ */
+export function socketParts(arg: string): SocketPart[] {
+  const out: SocketPart[] = [];
+  for (const m of arg.matchAll(INNER_PATH)) out.push({ part: m[0], start: m.index, end: m.index + m[0].length });
+  for (const m of arg.matchAll(SOCAT_UNIX)) {
+    const start = m.index + m[0].length - m[1].length;
+    out.push({ part: m[1], start, end: start + m[1].length });
+  }
+  for (const m of arg.matchAll(URL_SOCKET)) {
+    const raw = m[1] ?? m[2];
+    const start = m.index + m[0].length - raw.length;
+    let part = raw;
+    try {
+      part = decodeURIComponent(raw);
+    } catch {
+      // written as it is when it does not decode
+    }
+    out.push({ part, start, end: start + raw.length, encode: m[1] !== undefined ? encodeURIComponent : encodeURI });
+  }
+  return out.filter((p) => p.part !== '' && p.part !== '/');
+}
+
+const ownWord = (links: PathLinks, part: string) =>
+  Object.prototype.hasOwnProperty.call(links.words, part) ? links.words[part] : undefined;
+
+/** A word with every socket part that leads elsewhere written as its target (right to left, no two overlapping). */
+function linkedSocketParts(a: string, links: PathLinks): string | undefined {
+  const hits = socketParts(a)
+    .filter((p) => ownWord(links, p.part))
+    .sort((x, y) => y.start - x.start);
+  if (!hits.length) return undefined;
+  let out = a;
+  let limit = Infinity;
+  for (const h of hits) {
+    if (h.end > limit) continue;
+    const real = ownWord(links, h.part)!.real;
+    out = out.slice(0, h.start) + (h.encode ? h.encode(real) : real) + out.slice(h.end);
+    limit = h.start;
+  }
+  return out;
+}
+
 /** The arguments with every word that leads through a link replaced by its real target; undefined when none does. */
 export function linkedArgs(args: readonly string[], links: PathLinks): string[] | undefined {
   let changed = false;
   const out = args.map((a) => {
     for (const part of pathParts(a)) {
-      const hit = Object.prototype.hasOwnProperty.call(links.words, part) ? links.words[part] : undefined;
+      const hit = ownWord(links, part);
       if (!hit) continue;
       changed = true;
       return a === part ? hit.real : a.slice(0, a.length - part.length) + hit.real;
     }
-    return a;
+    const inner = linkedSocketParts(a, links);
+    if (inner === undefined) return a;
+    changed = true;
+    return inner;
   });
   return changed ? out : undefined;
 }

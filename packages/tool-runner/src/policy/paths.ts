@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import { finding, type Finding, type JudgeCtx } from './finding';
 import { homeSecretStore, SECRET_HINT, SECRET_NAMES, STORE_SEGMENT_RE } from './secret-stores';
 import { runsLaterClass, type RunsLaterCtx } from './runs-later';

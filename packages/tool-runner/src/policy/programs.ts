@@ -51,7 +51,8 @@ import {
   judgeSystemctl,
 } from './programs/network-system';
 import { judgeAria2c, judgeCurl, judgeHttpie, judgeWget } from './programs/transfer';
-import { judgeNetcat, judgeRclone, judgeRsync, judgeScp, judgeSftp, judgeSocat, judgeSsh } from './programs/remote-copy';
+import { judgeRclone, judgeRsync, judgeScp, judgeSftp, judgeSsh } from './programs/remote-copy';
+import { judgeNetcat, judgeSocat } from './programs/socket-clients';
 import { judgeCmake, judgeContainerDelete, judgeToolDelete } from './programs/build-deletes';
 import { judgeConfigCli } from './programs/config-cli';
 import { allowByPolicy } from './allow-by-policy';

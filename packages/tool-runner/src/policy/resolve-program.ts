@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import { finding, type Finding } from './finding';
 import { SYSTEM_BIN_DIRS } from './paths';
 

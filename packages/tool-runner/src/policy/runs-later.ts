@@ -9,7 +9,7 @@
  * exec and proc.start (a command's write targets, a download's destination), fs.write, fs.edit
  * and config.json_patch (paths.ts, fs-rules.ts, registry/config-json-patch.ts).
  */
-import * as path from 'path';
+import path = require('path');
 
 /** Why a write there matters; each has its own reason (messages/effects.json `write.persistence.<class>`). */
 export type RunsLaterClass = 'startup' | 'git' | 'tool-config' | 'ide' | 'ssh' | 'autostart' | 'lookup';

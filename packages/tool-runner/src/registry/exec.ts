@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import { z } from 'zod';
 import { finding, type Finding, type JudgeCtx } from '../policy/finding';
 import type { PathLinks } from '../policy/links';
@@ -14,6 +14,7 @@ import {
   pathLinksModule,
   pathsModule,
   programsModule,
+  socketLinksModule,
   unwrapModule,
   workspaceModule,
   workspaceProgramFactsModule,
@@ -126,6 +127,8 @@ export function commandContext(
   // lstat and readlink answers shared by this judgement's words and trees, never kept past it.
   const pfs = workspaceModule().judgementPathFs();
   const links = pathLinksModule().gatherLinks(args, cwd, session.workspace, pfs);
+  // Sockets named in any spelling the rules read, judged by what they are, not their names.
+  socketLinksModule().gatherSocketLinks(args, cwd, links, { home: session.home, pfs });
   // A search that follows the links it meets (rg -L, grep -R, find -L), wrapped or not: look for links out of the workspace below it.
   const u = unwrapModule().unwrapCommand(program, args);
   const [prog, progArgs] = u.index >= 0 ? [args[u.index], args.slice(u.index + 1)] : [program, args];

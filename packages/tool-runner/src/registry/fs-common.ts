@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import { finding, type Finding } from '../policy/finding';
 import type { PermissionSubject } from '../permission-rules';
 import type { ResolvedPath } from '../workspace';

@@ -1,6 +1,6 @@
 /** Live facts for judging the target, not the spelling (policy/links.ts): what a step's words really name. */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { pathParts, type PathLinks } from '../policy/links';
 import { isInside, judgementPathFs, resolveBelow, type PathFs, type ResolvedPath } from '../workspace';
 

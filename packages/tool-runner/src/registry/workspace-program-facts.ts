@@ -1,6 +1,6 @@
 /** Live facts for policy/workspace-programs.ts: workspace files that name programs a step would run. */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { RUSTUP_PROXIES, type WorkspaceProgramFacts } from '../policy/workspace-programs';
 import { isInside } from '../workspace';
 

@@ -38,7 +38,7 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
     if (h.kind === 'dir') args.push('--tmpfs', h.path, '--remount-ro', h.path);
     else args.push('--ro-bind', '/dev/null', h.path);
   }
-  if (!spec.network) args.push('--unshare-net');
+  if (!spec.network || spec.isolatedNetwork) args.push('--unshare-net');
   // No --new-session: the step is spawned in a session of its own already (no terminal to inject
   // into), and staying in the spawned process group lets a group kill reach every process inside,
   // even one killed while bwrap is still setting up.
@@ -70,6 +70,8 @@ export interface SandboxedCommand {
   program: string;
   args: string[];
   fds?: Buffer[];
+  /** Granted the network, but kept off the host's loopback (net-jail.ts). */
+  isolatedNetwork?: boolean;
 }
 
 /** The command line that runs `program args` inside the sandbox (under prlimit when the spec has limits). */

@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 
 /** A command that failed because the sandbox stopped it: what it tried, the line that says so, and the path it tried to write when that line names one. */
 export interface SandboxDenial {
@@ -55,4 +55,18 @@ export function sandboxDenial(exitCode: number | null, output: string, cwd?: str
   }
   for (const line of lines) if (NETWORK.test(line)) return { kind: 'network', line: line.trim().slice(0, 200) };
   return undefined;
+}
+
+/** A connection to this machine that failed (`curl: (7) Failed to connect to 127.0.0.1 port 2375 …`, `connect ECONNREFUSED ::1:5432`). */
+const LOOPBACK_FAILED =
+  /(?:failed to connect|couldn'?t connect|could not connect|connection refused|ECONNREFUSED|ENETUNREACH|network is unreachable)[^\n]*?(?:127\.\d+\.\d+\.\d+|localhost|::1|10\.0\.2\.2)|(?:127\.\d+\.\d+\.\d+|localhost|::1)[^\n]*?(?:connection refused|ECONNREFUSED|couldn'?t connect)/i;
+
+/**
+ * A step kept off the host's loopback (net-jail.ts) that failed connecting to this machine: most
+ * likely a service there it did not name (a redirect, a registry in a config file). Pure.
+ */
+export function loopbackDenial(exitCode: number | null, output: string): SandboxDenial | undefined {
+  if (exitCode === 0) return undefined;
+  const line = output.split('\n').find((l) => LOOPBACK_FAILED.test(l));
+  return line === undefined ? undefined : { kind: 'network', line: line.trim().slice(0, 200) };
 }

@@ -1,7 +1,7 @@
 import { spawnSync } from 'child_process';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import fs = require('fs');
+import os = require('os');
+import path = require('path');
 import { detectBwrap, type Trial } from './detect';
 import { DEFAULT_LIMITS, type SandboxLimits } from './limits';
 import { probeFs, type Probe } from './spec';
@@ -18,7 +18,7 @@ export interface Found {
  * One trial run; `fds` go to fds 3, 4, … from files that are unlinked at once (a synchronous
  * spawn cannot feed a pipe).
  */
-const defaultTrial: Trial = (program, args, fds = []) => {
+export const defaultTrial: Trial = (program, args, fds = []) => {
   const opened: number[] = [];
   let dir: string | undefined;
   try {

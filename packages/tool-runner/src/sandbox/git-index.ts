@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 
 /**
  * What git already holds of a workspace, read without running git (a repository's own config can

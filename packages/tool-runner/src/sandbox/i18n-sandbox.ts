@@ -29,6 +29,10 @@ export const SANDBOX_MESSAGES: Record<string, { zh: string; en: string; hintZh?:
     zh: '沙箱阻止了它连接网络（{line}）：只读步骤没有网络，不提供重试；需要网络的步骤会先询问',
     en: 'the sandbox stopped it reaching the network ({line}): read-only steps have none and this is not offered again; a step that needs the network is asked about first',
   },
+  'sandbox.no_retry.loopback': {
+    zh: '它没能连接（{line}）：获准联网的步骤可以访问互联网，但访问不到本机自己的服务（127.0.0.1），除非命令里写明它们（如 `http://localhost:端口`、`--registry http://127.0.0.1:4873`）',
+    en: 'it could not connect ({line}): a step granted the network reaches the internet but not this machine’s own services (127.0.0.1) unless the command names them (`http://localhost:PORT`, `--registry http://127.0.0.1:4873`)',
+  },
   'sandbox.limit.setting': {
     zh: `可在 ${CONFIG} 的 sandbox.limits.{setting} 中调整`,
     en: `Change it with sandbox.limits.{setting} in ${CONFIG}`,

@@ -1,9 +1,10 @@
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import fs = require('fs');
+import os = require('os');
+import path = require('path');
 import { wrapWithBwrap, type BwrapHardening, type SandboxedCommand } from './bwrap';
 import type { Degradation, InsideStatus, Trial } from './detect';
-import { findSandbox, onPath, type Found } from './find';
+import { defaultTrial, findSandbox, onPath, type Found } from './find';
+import { jailCommand, launcherPath, namesThisMachine, NetJail, type LoopbackStatus } from './net-jail';
 import { hostSeccompFilter } from './seccomp';
 import { nodeWorkspaceSecretsDeps } from './workspace-secrets';
 import { seatbeltProfile } from './seatbelt';
@@ -48,6 +49,12 @@ export interface SandboxStatus {
    * why: it runs weakened, and says so (`ai sandbox`, once per session, every L1 question).
    */
   degraded?: Degradation[];
+  /**
+   * bubblewrap: whether a step granted the network is kept off this machine's loopback (its own
+   * network namespace, joined to the outside by slirp4netns: net-jail.ts), and why not. Steps that
+   * name this machine and servers (`proc.start`) keep the host's network either way.
+   */
+  loopback?: LoopbackStatus;
 }
 
 export interface SandboxOptions {
@@ -69,6 +76,10 @@ export interface SandboxOptions {
   homeFs?: HomeViewFs;
   /** Running as root (the process limit is then not in force). */
   root?: boolean;
+  /** slirp4netns for steps granted the network (net-jail.ts): found in a system folder by default; `false`: none (they share the host's network). */
+  slirp?: string | false;
+  /** The launcher of those steps (net-jail-launcher.js beside this code by default; a test seam: under ts-jest there is none in src/). */
+  launcher?: string;
 }
 
 /** The sandbox of one runner: found once, asked per step. */
@@ -81,7 +92,7 @@ export interface Sandbox {
     cwd: string,
     program: string,
     args: readonly string[],
-    options?: { outlive?: boolean },
+    options?: { outlive?: boolean; hostNetwork?: boolean },
   ): SandboxedCommand | undefined;
   /** The spec a step would get (for `ai sandbox` and tests). */
   spec(level: 'L0' | 'L1', network: boolean, cwd: string): SandboxSpec;
@@ -199,15 +210,44 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     const s = sandboxSpec({ ...input, ...(limits ? { limits } : {}) }, probe, plans.planOf(level), secretsDeps);
     return hardening ? { ...s, hardening } : s;
   };
+  // Steps granted the network kept off the host's loopback (net-jail.ts): tried on the first one.
+  const launcher = options.launcher ?? launcherPath();
+  const jail = new NetJail({ slirp: options.slirp, launcher, probe, exists: fs.existsSync }, (slirp) => {
+    const d = detect();
+    const s = { ...spec('L1', true, options.workspace), isolatedNetwork: true };
+    const h = s.hardening && { ...s.hardening, disableUserns: false };
+    const cmd = wrapWithBwrap(d.program!, h ? { ...s, hardening: h } : s, 'true', [], h?.seccomp ? filter() : undefined);
+    const jailed = jailCommand(cmd, { node: process.execPath, launcher, slirp });
+    const r = (options.trial ?? defaultTrial)(jailed.program, jailed.args, jailed.fds);
+    return r.status === 0 ? undefined : (r.error ?? r.stderr.trim().split('\n')[0]) || `exit ${String(r.status)}`;
+  });
+  const status = (): SandboxStatus => {
+    const s = detect().status;
+    return s.kind === 'bwrap' ? { ...s, loopback: jail.status() } : s;
+  };
   return {
-    status: () => detect().status,
+    status,
     spec,
-    wrap(level, network, cwd, program, args, options = {}) {
+    wrap(level, network, cwd, program, args, opts = {}) {
       const d = detect();
       if (!d.program) return undefined;
-      const s = { ...spec(level, network, cwd), ...(options.outlive ? { outlive: true } : {}) };
+      // A step granted the network that names no local service gets a network without the host's loopback.
+      const slirp4netns = d.status.kind === 'bwrap' && network && !opts.outlive && !opts.hostNetwork ? jail.slirp() : false;
+      // slirp4netns joins the sandbox's user namespace, which `--disable-userns` nests one further
+      // down (where the network namespace is not owned): the seccomp filter, which refuses new user
+      // namespaces anyway, stands in for it; without the filter the step is not jailed.
+      const base = spec(level, network, cwd);
+      const isolated = slirp4netns !== false && (base.hardening?.seccomp ?? true) && !namesThisMachine(program, args);
+      const hardening = isolated && base.hardening ? { ...base.hardening, disableUserns: false } : base.hardening;
+      const s = {
+        ...base,
+        ...(hardening ? { hardening } : {}),
+        ...(opts.outlive ? { outlive: true } : {}),
+        ...(isolated ? { isolatedNetwork: true } : {}),
+      };
       if (d.status.kind === 'seatbelt') return { program: d.program, args: ['-p', seatbeltProfile(s), program, ...args] };
-      return wrapWithBwrap(d.program, s, program, args, s.hardening?.seccomp ? filter() : undefined);
+      const cmd = wrapWithBwrap(d.program, s, program, args, s.hardening?.seccomp ? filter() : undefined);
+      return isolated ? jailCommand(cmd, { node: process.execPath, launcher, slirp: slirp4netns }) : cmd;
     },
   };
 }

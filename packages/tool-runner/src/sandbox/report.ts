@@ -1,6 +1,6 @@
 import { message } from '../i18n';
 import type { Lang } from '../types';
-import { sandboxDenial } from './denial';
+import { loopbackDenial, sandboxDenial } from './denial';
 import { limitHit, type LimitHit, type SandboxLimits } from './limits';
 
 /** How a sandboxed run is reported in its tool_result. */
@@ -8,6 +8,8 @@ export interface SandboxReport {
   kind: 'bwrap' | 'seatbelt';
   level: 'L0' | 'L1';
   network: boolean;
+  /** Granted the network, but kept off this machine's loopback (net-jail.ts). */
+  isolatedNetwork?: boolean;
   /** What the sandbox stopped: a write, a connection. */
   denied?: 'write' | 'network';
   /** The line that says so. */
@@ -26,13 +28,14 @@ export interface SandboxReport {
  * Output passes `redact` before it is quoted.
  */
 export function sandboxReport(
-  sandbox: { kind: 'bwrap' | 'seatbelt'; level: 'L0' | 'L1'; network: boolean; limits?: SandboxLimits },
+  sandbox: { kind: 'bwrap' | 'seatbelt'; level: 'L0' | 'L1'; network: boolean; limits?: SandboxLimits; isolatedNetwork?: boolean },
   r: { exitCode: number | null; signal?: string | null; stdoutTail: string; stderrTail: string },
   cwd: string,
   lang: Lang,
   redact: (text: string) => string,
 ): SandboxReport {
   const base: SandboxReport = { kind: sandbox.kind, level: sandbox.level, network: sandbox.network };
+  if (sandbox.isolatedNetwork) base.isolatedNetwork = true;
   if (r.exitCode === 0) return base;
   const output = `${r.stderrTail}\n${r.stdoutTail}`;
   const hit = sandbox.limits ? limitHit({ exitCode: r.exitCode, signal: r.signal, output }, sandbox.limits) : undefined;
@@ -45,6 +48,6 @@ export function sandboxReport(
       note: `${what}${lang === 'zh' ? '。' : '. '}${message('sandbox.limit.setting', lang, { setting }).reason}`,
     };
   }
-  const denied = sandboxDenial(r.exitCode, output, cwd);
+  const denied = (sandbox.isolatedNetwork ? loopbackDenial(r.exitCode, output) : undefined) ?? sandboxDenial(r.exitCode, output, cwd);
   return denied ? { ...base, denied: denied.kind, line: redact(denied.line), ...(denied.path ? { path: denied.path } : {}) } : base;
 }

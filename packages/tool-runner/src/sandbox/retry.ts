@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import { under } from './home-view';
 import { HOME_SECRET_STORES } from './secrets';
 import { envFileClass } from './workspace-secrets';

@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import { under } from './home-view';
 import type { SandboxSpec } from './spec';
 

@@ -1,4 +1,4 @@
-import * as os from 'os';
+import os = require('os');
 import { AUDIT_ARCH, syscallNumber, X32_SYSCALL_BIT, type Abi, type SyscallName } from './syscalls';
 
 /**

@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 
 /**
  * The secret stores under the home folder, by class: what the approved-step (L1) sandbox hides

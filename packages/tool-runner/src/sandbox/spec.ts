@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import type { BwrapHardening } from './bwrap';
 import { under, type HomeBind } from './home-view';
 import type { SandboxLimits } from './limits';
@@ -25,6 +25,8 @@ export interface SandboxSpec {
   /** The temp folder (writable at L1; a private empty one at L0). */
   tmpDir: string;
   network: boolean;
+  /** With `network`: a network namespace of its own, joined to the outside by slirp4netns without the host's loopback (net-jail.ts). */
+  isolatedNetwork?: boolean;
   /** L0: the home folder, mounted as an empty tmpfs, and what is bound back into it read-only. */
   privateHome?: { path: string; binds: HomeBind[] };
   /** Existing secret stores to hide: folders get an empty tmpfs, files /dev/null. */

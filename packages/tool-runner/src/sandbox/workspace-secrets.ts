@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { writeFileAtomicSync } from '../atomic-write';
 import { findRepo, hashLength, indexedPaths, nodeIndexFs, type IndexFs, type RepoInfo } from './git-index';
 

@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import type { ExecResult } from '../exec';
 import { parseOutput, type Parsed } from '../parse-output';
 import { redact, redactValue } from '../redact';
@@ -61,7 +61,7 @@ const foundPrograms = new Set<string>();
 
 /** How a sandboxed run is reported: the sandbox, and what it stopped or which limit the run hit when it failed (sandbox/report.ts). */
 export function sandboxField(
-  sandbox: NonNullable<ToolContext['sandbox']>,
+  sandbox: NonNullable<ToolContext['sandbox']> & { isolatedNetwork?: boolean },
   r: Pick<ExecResult, 'exitCode' | 'signal' | 'stdoutTail' | 'stderrTail'>,
   cwd: string,
   lang: ToolContext['lang'],
@@ -197,7 +197,9 @@ export async function runExec(step: ExecStep, ctx: ToolContext): Promise<RunTool
     program: step.program,
     args: redactValue(step.args),
     ...runFields(r, parsed),
-    ...(wrapped && ctx.sandbox ? { sandbox: sandboxField(ctx.sandbox, r, cwd, ctx.lang) } : {}),
+    ...(wrapped && ctx.sandbox
+      ? { sandbox: sandboxField(wrapped.isolatedNetwork ? { ...ctx.sandbox, isolatedNetwork: true } : ctx.sandbox, r, cwd, ctx.lang) }
+      : {}),
     ...(hardened.length ? { hardened } : {}),
     decision: ctx.decision,
   };

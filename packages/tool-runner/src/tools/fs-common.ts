@@ -1,4 +1,4 @@
-import * as fs from 'fs';
+import fs = require('fs');
 import { pathOfFd } from '@holic512/shared/lib/fd-paths';
 import { writeFileAtomicSync } from '../atomic-write';
 import { redact } from '../redact';

@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import { message } from '../i18n';
 import { isBroadWorkspace } from '../policy/fs-rules';
 import type { FsEditOne, FsEditStep, FsWriteStep } from '../tool-steps';

@@ -1,5 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { message } from '../i18n';
 import type { FsGlobStep } from '../tool-steps';
 import { walkFiles, type WalkStop } from './fs-walk';

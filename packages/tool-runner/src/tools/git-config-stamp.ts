@@ -11,9 +11,9 @@
  * `GIT_CONFIG` naming other files, or a repository whose git dir cannot be found by reading.
  */
 import { createHash } from 'crypto';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import fs = require('fs');
+import os = require('os');
+import path = require('path');
 
 const MAX_CONFIG_BYTES = 1 << 20;
 

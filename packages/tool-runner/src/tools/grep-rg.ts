@@ -1,6 +1,6 @@
 import { spawn } from 'child_process';
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { isInside, realDir } from '../workspace';
 import { GREP_MAX_FILE_BYTES, isSecretFile, type GrepOutcome, type GrepQuery, type HitCollector } from './grep-hits';
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'http';
-import * as http from 'http';
-import * as https from 'https';
-import * as zlib from 'zlib';
+import http = require('http');
+import https = require('https');
+import zlib = require('zlib');
 import { htmlTitle, htmlToText } from '../html-text';
 import { message } from '../i18n';
 import { BlockedAddressError, checkedAddress, privateAllowed, type LookupAddress } from '../net-guard';

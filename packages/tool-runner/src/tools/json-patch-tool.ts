@@ -1,4 +1,4 @@
-import * as fs from 'fs';
+import fs = require('fs');
 import { describeError } from '@holic512/json-patch';
 import { isBroadWorkspace } from '../policy/fs-rules';
 import { isInside } from '../workspace';

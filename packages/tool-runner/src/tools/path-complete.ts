@@ -3,8 +3,8 @@
  * `.gitignore` and `.ignore` respected, `.git` skipped, links not followed, only inside the
  * workspace, and secret files (the ones fs.read asks about or refuses) never offered.
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { secretFindings } from '../policy/paths';
 import { isInside } from '../workspace';
 import { walkFiles } from './fs-walk';

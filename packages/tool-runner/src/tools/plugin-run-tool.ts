@@ -1,4 +1,4 @@
-import * as path from 'path';
+import path = require('path');
 import { parseOutput } from '../parse-output';
 import { redactOutput, runFields } from './exec-tool';
 import { redactValue } from '../redact';

@@ -1,5 +1,5 @@
 /** The proc.start / proc.status / proc.kill steps over a session's process table (proc.ts). */
-import * as path from 'path';
+import path = require('path');
 import { message } from '../i18n';
 import { redact } from '../redact';
 import type { ProcKillStep, ProcStartStep, ProcStatusStep } from '../tool-steps';

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'child_process';
-import * as fs from 'fs';
-import * as path from 'path';
+import fs = require('fs');
+import path = require('path');
 import { ensurePrivateDir } from '@holic512/shared/lib/private-files';
 import { OutputDecoder } from '../decode';
 import { BoundedCapture } from '../capture';

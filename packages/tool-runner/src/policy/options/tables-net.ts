@@ -8,7 +8,9 @@
  * `rw` reads and writes it, `outdir` is where downloads are written, `remote` saves under the
  * URL's own name, `socket` / `abstract` connect to that Unix socket (a path / a Linux abstract
  * name) instead of the network, `connect-to` / `resolve` send a URL's requests to another host and
- * port. `open`: options not listed only change how a request is made or shown.
+ * port, `proxy` sends them through a proxy (`[scheme://]host[:port]`, `socks5h://localhost/path.sock`),
+ * `proxy-for` is HTTPie's and xh's `PROTOCOL:URL` form of one, `via-url` is another URL it connects
+ * to (curl's DNS-over-HTTPS server, its IPFS gateway). `open`: options not listed only change how a request is made or shown.
  * curl's list is curl's own (src/tool_getparam.c); curl before 8.6 took unique abbreviations, so
  * an abbreviation that may be one of these options is read as it (`riskyPrefixes`).
  */
@@ -46,7 +48,7 @@ export const CURL: ProgramOptions = {
     '--dns-ipv4-addr =',
     '--dns-ipv6-addr =',
     '--dns-servers =',
-    '--doh-url =',
+    '--doh-url = :via-url',
     '-D --dump-header = :out',
     '--ech =',
     '--egd-file =',
@@ -73,7 +75,7 @@ export const CURL: ProgramOptions = {
     '--httpsig-keyid =',
     '--interface =',
     '--ip-tos =',
-    '--ipfs-gateway =',
+    '--ipfs-gateway = :via-url',
     '--json = :at',
     '--keepalive-cnt =',
     '--keepalive-time =',
@@ -101,11 +103,12 @@ export const CURL: ProgramOptions = {
     '--parallel-max-host =',
     '--pass =',
     '--pinnedpubkey =',
-    '--preproxy =',
+    '--preproxy = :proxy',
     '--proto =',
     '--proto-default =',
     '--proto-redir =',
-    '-x --proxy =',
+    '-x --proxy = :proxy',
+    '--proxy1.0 = :proxy',
     '--proxy-cacert =',
     '--proxy-capath =',
     '--proxy-cert =',
@@ -138,11 +141,11 @@ export const CURL: ProgramOptions = {
     '--sasl-authzid =',
     '--service-name =',
     '--sigalgs =',
-    '--socks4 =',
-    '--socks4a =',
-    '--socks5 =',
+    '--socks4 = :proxy',
+    '--socks4a = :proxy',
+    '--socks5 = :proxy',
     '--socks5-gssapi-service =',
-    '--socks5-hostname =',
+    '--socks5-hostname = :proxy',
     '-Y --speed-limit =',
     '-y --speed-time =',
     '--ssl-sessions = :rw',
@@ -284,7 +287,7 @@ export const HTTPIE: ProgramOptions = {
     '--session = :session',
     '--session-read-only = :session',
     '-o --output = :out',
-    '--proxy =',
+    '--proxy = :proxy-for',
     '--verify =',
     '--cert =',
     '--cert-key =',
@@ -349,7 +352,10 @@ export const ARIA2C: ProgramOptions = {
     '--header =',
     '--http-user =',
     '--http-passwd =',
-    '--all-proxy =',
+    '--all-proxy = :proxy',
+    '--http-proxy = :proxy',
+    '--https-proxy = :proxy',
+    '--ftp-proxy = :proxy',
     '--dht-file-path = :rw',
     '--dht-file-path6 = :rw',
     '-h --help =?',

@@ -8,7 +8,7 @@
  * like `rm -r` of it: refused unless it lies inside the workspace (then asked); data that
  * cannot be rebuilt (container volumes) and archivers that delete what they pack are refused.
  */
-import * as path from 'path';
+import path = require('path');
 import { operands } from '../args';
 import { deleteFindings, writePathFindings } from '../effects';
 import { finding, type Finding, type JudgeCtx } from '../finding';

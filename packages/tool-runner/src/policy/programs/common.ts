@@ -13,3 +13,7 @@ export const writeBlock = (name: string, a: string): Finding => finding('arg.wri
 
 /** The checksum programs of coreutils, which cmake -E also offers under the same names: they only read. */
 export const CHECKSUMS = ['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum'] as const;
+
+/** Uses the network (and may change something there, `write`). */
+export const network = (name: string, write = false): Finding =>
+  finding('network', 'L1', { p: name }, { cat: write ? ['network', 'write'] : ['network'] });

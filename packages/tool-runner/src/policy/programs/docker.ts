@@ -7,7 +7,7 @@
  * service's `--mount-add` and `--network-add`; a local volume that binds a host folder
  * (`--mount …,volume-opt=device=/`, `volume create --opt device=/`).
  */
-import * as path from 'path';
+import path = require('path');
 import { isInfoOnly, operands } from '../args';
 import { finding, type Finding, type JudgeCtx } from '../finding';
 import { holdsEngineSocket, isEngineSocket, localSocketFinding, mentionsEngineSocket } from '../engine-sockets';

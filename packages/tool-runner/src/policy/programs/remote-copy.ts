@@ -1,18 +1,14 @@
 /**
- * Programs that reach another host and copy files to or from it (ssh, scp, sftp, rsync, rclone)
- * or pipe a file or socket to the network (socat, nc / ncat): their options as each reads them
- * (ssh-options.ts), what they send (a local source copied to a remote destination, a file a socat
- * address opens) and where they write, judged by the shared tables (effects.ts).
+ * Programs that reach another host and copy files to or from it (ssh, scp, sftp, rsync, rclone):
+ * their options as each reads them (ssh-options.ts), what they send (a local source copied to a
+ * remote destination) and where they write, judged by the shared tables (effects.ts). socat and
+ * nc are in socket-clients.ts.
  */
 import { findLong, operands as plainOperands } from '../args';
 import { deleteFindings, uploadFindings, writePathFindings } from '../effects';
-import { engineUrlFinding, isEngineSocket, isEngineUrl, localSocketFinding } from '../engine-sockets';
 import { finding, type Finding, type JudgeCtx } from '../finding';
-import { execArg, readOnly } from './common';
+import { execArg, network, readOnly } from './common';
 import { copyFindings, isRemote, shortOptions, SSH_VALUED, sshOptionFindings } from './ssh-options';
-
-const network = (name: string, write = false): Finding =>
-  finding('network', 'L1', { p: name }, { cat: write ? ['network', 'write'] : ['network'] });
 
 export function judgeSsh(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
   // ssh reads options before and right after the destination; what follows is the remote command.
@@ -219,121 +215,4 @@ export function judgeRclone(args: readonly string[], name: string, ctx: JudgeCtx
     ];
   if (RCLONE.serve.has(sub)) return [execArg(name, sub)];
   return [finding('arg.unparsed', 'L2', { p: name, a: sub })];
-}
-
-/** socat's address types that name a local file, and those that only write it. */
-const SOCAT_FILE =
-  /^(open|file|gopen|create|creat|pipe|unix|unix-connect|unix-client|unix-sendto|unix-recv|unix-recvfrom|unix-listen|abstract|abstract-[a-z-]+)$/i;
-/** socat's address types that connect to a Unix socket (`UNIX:` is `UNIX-CLIENT:`, `ABSTRACT:` is `ABSTRACT-CLIENT:`). */
-const SOCAT_UNIX_CLIENT = /^(unix|unix-connect|unix-client|unix-sendto|abstract|abstract-connect|abstract-client|abstract-sendto)$/;
-const SOCAT_NET =
-  /^(tcp|tcp4|tcp6|tcp-connect|tcp-listen|tcp4-listen|tcp6-listen|udp|udp4|udp6|udp-connect|udp-listen|udp-sendto|udp-datagram|openssl|openssl-connect|openssl-listen|ssl|sctp[a-z0-9-]*|socks[a-z0-9-]*|proxy[a-z-]*|vsock[a-z-]*|dccp[a-z0-9-]*|ip[a-z0-9-]*|interface)$/i;
-
-/** The type and the file of a socat address (`OPEN:/x,creat`, a bare `/x` is GOPEN, `-` is stdio). */
-function socatAddress(addr: string): { type: string; file?: string } {
-  if (addr === '-' || /^stdio$/i.test(addr)) return { type: 'stdio' };
-  const colon = addr.indexOf(':');
-  const type = colon < 0 ? addr.split(',')[0] : addr.slice(0, colon);
-  if (colon < 0 && type.includes('/')) return { type: 'gopen', file: type };
-  return SOCAT_FILE.test(type) ? { type: type.toLowerCase(), file: addr.slice(colon + 1).split(',')[0] } : { type: type.toLowerCase() };
-}
-
-export function judgeSocat(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
-  const bad = args.find((a) => /(^|[!,])\s*(EXEC|SYSTEM|SHELL)[:,]/i.test(a));
-  if (bad) return [execArg(name, bad)];
-  const addrs = args
-    .filter((a) => !/^-[a-zA-Z]/.test(a) || a === '-')
-    .slice(-2)
-    .map(socatAddress);
-  const logs = args.flatMap((a, i) => (a === '-lf' ? [{ path: args[i + 1] ?? '', via: '-lf' }] : []));
-  const out: Finding[] = [];
-  const networked = addrs.some((a) => SOCAT_NET.test(a.type));
-  const uni = args.includes('-u') ? 0 : args.includes('-U') ? 1 : -1;
-  let local = false;
-  addrs.forEach((a, i) => {
-    if (a.file === undefined) return;
-    if (SOCAT_UNIX_CLIENT.test(a.type)) {
-      out.push(localSocketFinding(name, a.file, ctx, a.type.startsWith('abstract')));
-      local = true;
-      return;
-    }
-    // A bare path to the engine's socket (GOPEN connects to a socket) or a listener in its place.
-    if (isEngineSocket(a.file, ctx.home)) out.push(localSocketFinding(name, a.file, ctx));
-    if (a.type.startsWith('unix') || a.type.startsWith('abstract')) return;
-    // Read unless only written (`-u`: left to right; `-U`: right to left); written unless only read.
-    if (networked && uni !== 1 - i && a.type !== 'create' && a.type !== 'creat')
-      out.push(...uploadFindings(name, [{ file: a.file, via: a.type }], ctx));
-    if (uni !== i) out.push(...writePathFindings(name, [{ path: a.file, via: a.type }], ctx));
-  });
-  // Between a local socket and stdio or a file, socat does not use the network.
-  return [...out, ...writePathFindings(name, logs, ctx), ...(local && !networked ? [] : [network(name, true)])];
-}
-
-/** Short options of nc (OpenBSD, traditional) and ncat that take a value. */
-const NC_VALUED_SHORT = 'IiMmOPpsTVwXxgGodq';
-/** ncat's long options that take a value (`--x v` as well as `--x=v`). */
-const NC_VALUED_LONG =
-  /^--(proxy|proxy-type|proxy-auth|proxy-dns|source|source-port|wait|idle-timeout|max-conns|output|hex-dump|allow|allowfile|deny|denyfile|ssl-cert|ssl-key|ssl-trustfile|ssl-ciphers|ssl-servername|ssl-alpn|delay|sctp-port|local)$/;
-
-/** How nc reads its words: its short flags, whether `-U`/`--unixsock` is on, and its operands. */
-function netcatWords(args: readonly string[]): { flags: string; unix: boolean; listen: boolean; operands: string[] } {
-  let flags = '';
-  const operands: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--') {
-      operands.push(...args.slice(i + 1));
-      break;
-    }
-    if (a.startsWith('--')) {
-      if (a === '--unixsock') flags += 'U';
-      if (a === '--listen') flags += 'l';
-      if (NC_VALUED_LONG.test(a)) i++;
-    } else if (a.length > 1 && a.startsWith('-')) {
-      const k = [...a.slice(1)].findIndex((l) => NC_VALUED_SHORT.includes(l));
-      flags += k < 0 ? a.slice(1) : a.slice(1, k + 2);
-      if (k >= 0 && k + 2 === a.length) i++;
-    } else operands.push(a);
-  }
-  return { flags, unix: flags.includes('U'), listen: flags.includes('l'), operands };
-}
-
-/** nc / ncat / netcat: programs they run (-e, -c, --exec, --sh-exec, --lua-exec), the local socket `-U`
- * connects to (an engine's is the host), files ncat writes. */
-export function judgeNetcat(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {
-  const bad = args.find(
-    (a) => ['-e', '-c', '--exec', '--sh-exec', '--lua-exec'].some((f) => a === f || a.startsWith(f + '=')) || /^-[a-zA-Z]*e/.test(a),
-  );
-  if (bad) return [execArg(name, bad)];
-  const words = netcatWords(args);
-  const sock = args.find((a) => isEngineSocket(a, ctx.home));
-  if (sock) return [localSocketFinding(name, sock, ctx)];
-  // `nc HOST PORT` where HOST is this machine and PORT the engine's API.
-  if (!words.unix && !words.listen && words.operands.length >= 2 && engineTarget(words.operands))
-    return [engineUrlFinding(name, words.operands.join(' '))];
-  const written =
-    name === 'ncat'
-      ? args.flatMap((a, i) =>
-          ['-o', '--output', '-x', '--hex-dump', '--append-output'].includes(a) && a !== '--append-output'
-            ? [{ path: args[i + 1] ?? '', via: a }]
-            : /^--(output|hex-dump)=/.test(a)
-              ? [{ path: a.slice(a.indexOf('=') + 1), via: a.split('=')[0] }]
-              : [],
-        )
-      : [];
-  // `-U PATH` connects to a Unix socket (`@name`: an abstract one, on Linux) instead of the network.
-  if (words.unix && !words.listen && words.operands[0] !== undefined) {
-    const path = words.operands[0];
-    const abstract = path.startsWith('@');
-    return [...writePathFindings(name, written, ctx), localSocketFinding(name, abstract ? path.slice(1) : path, ctx, abstract)];
-  }
-  return [...writePathFindings(name, written, ctx), network(name)];
-}
-
-/** Whether `nc HOST PORT…` aims at the engine's API on this machine (ports as `2375`, a range or a list). */
-function engineTarget(ops: readonly string[]): boolean {
-  const [host, ...ports] = ops;
-  return ports.some((p) =>
-    p.split(',').some((one) => isEngineUrl(`tcp://${host.includes(':') ? `[${host}]` : host}:${one.split('-')[0]}`)),
-  );
 }

@@ -4,9 +4,9 @@
  * cookie jars) and what else their options make them do, read with their option tables
  * (options/tables-net.ts) and judged by the shared tables (effects.ts).
  */
-import * as path from 'path';
+import path = require('path');
 import { uploadFindings, writePathFindings, type Upload, type WriteTarget } from '../effects';
-import { engineUrlFinding, isEngineUrl, localSocketFinding, parseUrl } from '../engine-sockets';
+import { engineUrlFinding, isEngineUrl, localSocketFinding, parseUrl, proxyFindings, safeDecode } from '../engine-sockets';
 import { finding, type Finding, type JudgeCtx } from '../finding';
 import { compiled, resolveOptions, type Resolution } from '../options/resolve';
 import { ARIA2C, CURL, HTTPIE, WGET } from '../options/tables-net';
@@ -24,9 +24,13 @@ interface Traffic {
   remoteNames: boolean;
   /** The Unix socket every connection goes to instead of the network (`--unix-socket`; the last one counts). */
   socket?: { path: string; abstract: boolean };
+  /** The proxies requests go through (`-x`, `--preproxy`, `--socks5`, wget's `http_proxy`, HTTPie's `--proxy`), each judged by where it leads. */
+  proxies: Array<{ value: string; said: string }>;
+  /** Other URLs it connects to (`--doh-url`, `--ipfs-gateway`): judged by where they lead, never a download's name. */
+  via: string[];
 }
 
-const traffic = (): Traffic => ({ uploads: [], targets: [], found: [], remoteNames: false });
+const traffic = (): Traffic => ({ uploads: [], targets: [], found: [], remoteNames: false, proxies: [], via: [] });
 
 /** The last path segment of a URL (what `curl -O` and wget name a download), or undefined. */
 function urlName(raw: string): string | undefined {
@@ -98,14 +102,21 @@ function commonRole(t: Traffic, name: string, role: string | undefined, v: strin
   else if (role === 'outdir') t.outdir = v;
   else if (role === 'remote') t.remoteNames = true;
   else if (role === 'socket' || role === 'abstract') t.socket = { path: v, abstract: role === 'abstract' };
+  else if (role === 'via-url') t.via.push(v);
+  else if (role === 'proxy') t.proxies.push({ value: v, said: via.includes(v) ? via : `${via} ${v}` });
+  // HTTPie's and xh's `--proxy PROTOCOL:URL` (`http:socks5://127.0.0.1:1080`).
+  else if (role === 'proxy-for')
+    t.proxies.push({ value: v.replace(/^[a-z][a-z0-9+.-]*:(?!\/\/)/i, ''), said: via.includes(v) ? via : `${via} ${v}` });
 }
 
 /** Where the requests go: a local socket (the engine's is the host), the engine's API on this
  * machine's loopback (`http://127.0.0.1:2375/…`), else the network. */
 function whereTo(name: string, t: Traffic, urls: readonly string[], ctx: JudgeCtx, cat: Array<'network' | 'write'>): Finding[] {
-  if (t.socket) return [localSocketFinding(name, t.socket.path, ctx, t.socket.abstract)];
-  const engine = urls.find(isEngineUrl);
-  return [...(engine === undefined ? [] : [engineUrlFinding(name, engine)]), finding('network', 'L1', { p: name }, { cat })];
+  // A proxy is where the connection goes: the engine's socket or API there is the host, another socket is that socket.
+  const proxied = t.proxies.flatMap((p) => proxyFindings(name, p.value, p.said, ctx));
+  if (t.socket) return [...proxied, localSocketFinding(name, t.socket.path, ctx, t.socket.abstract)];
+  const engine = [...urls, ...t.via].find(isEngineUrl);
+  return [...proxied, ...(engine === undefined ? [] : [engineUrlFinding(name, engine)]), finding('network', 'L1', { p: name }, { cat })];
 }
 
 /** The findings of what was gathered, with the downloads that land under their URL's name. */
@@ -213,6 +224,7 @@ function wgetrc(t: Traffic, name: string, line: string, via: string, ctx: JudgeC
   else if (key === 'outputdocument' || key === 'logfile' || key === 'savecookies' || key === 'warcfile' || key === 'hstsfile')
     t.targets.push({ path: v, via: said });
   else if (key === 'dirprefix') t.outdir = v;
+  else if (key === 'httpproxy' || key === 'httpsproxy' || key === 'ftpproxy') t.proxies.push({ value: v, said });
   else commonRole(t, name, undefined, v, said, ctx);
 }
 
@@ -260,15 +272,6 @@ function itemFile(item: string): string | undefined {
     return sep[0] === '@' ? rest.replace(/;type=[^;]*$/, '') : rest;
   }
   return undefined;
-}
-
-/** A percent-encoded URL part, decoded (as written when it does not decode). */
-function safeDecode(v: string): string {
-  try {
-    return decodeURIComponent(v);
-  } catch {
-    return v;
-  }
 }
 
 export function judgeHttpie(args: readonly string[], name: string, ctx: JudgeCtx): Finding[] {

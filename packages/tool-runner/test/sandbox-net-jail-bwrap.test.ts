@@ -1,0 +1,244 @@
+/**
+ * A step granted the network, kept off this machine's loopback (sandbox/net-jail.ts), for real:
+ * bubblewrap (with the hardening this host allows, the seccomp filter on fd 3 included) and
+ * slirp4netns. A listener on 127.0.0.1 of this machine stands for a Docker API or a database: a
+ * step that does not name this machine cannot reach it (not through 127.0.0.1, not through
+ * slirp4netns's gateway for the host), while another address of this machine, standing for the
+ * internet, stays reachable. Without slirp4netns the step shares the host's network, as before,
+ * and the status says why. Skipped, saying so, where bubblewrap or slirp4netns is missing.
+ */
+import * as fs from 'fs';
+import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
+import { describeWithBwrap } from './bwrap-available';
+import * as http from 'http';
+import { createToolRunner, exec, findProgram } from '../src';
+import { homeEnv, realBox, runInBox } from './helpers/real-box';
+import { jailCommand, jailResolvConf, namesThisMachine } from '../src/sandbox/net-jail';
+import { loopbackDenial } from '../src/sandbox/denial';
+
+const LAUNCHER = path.join(__dirname, '..', 'lib', 'sandbox', 'net-jail-launcher.js');
+const SLIRP = ['/usr/bin/slirp4netns', '/bin/slirp4netns', '/usr/local/bin/slirp4netns'].find((p) => fs.existsSync(p));
+const run = describeWithBwrap();
+
+/** An address of this machine that is not the loopback (the internet's stand-in), if it has one. */
+function otherAddress(): string | undefined {
+  for (const list of Object.values(os.networkInterfaces()))
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  return undefined;
+}
+
+/** Node code that connects to `host:port` built at run time (so the command names no host), exit 0 connected, 3 refused. */
+const connectCode = (parts: number[], port: number) =>
+  `require('net').connect(${port},[${parts.join(',')}].join('.')).on('connect',()=>process.exit(0)).on('error',(e)=>{console.error(e.code);process.exit(3)})`;
+
+const listen = (host: string) =>
+  new Promise<net.Server>((resolve) => {
+    const s = net.createServer((c) => {
+      c.on('error', () => undefined);
+      c.end('hi');
+    });
+    s.listen(0, host, () => resolve(s));
+  });
+
+let root: string;
+let ws: string;
+let home: string;
+beforeAll(() => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'net-jail-')));
+  home = path.join(root, 'home');
+  ws = path.join(home, 'proj');
+  fs.mkdirSync(ws, { recursive: true });
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+run('a step granted the network, off the host loopback, for real', () => {
+  const servers: net.Server[] = [];
+  afterAll(() => servers.forEach((s) => s.close()));
+
+  test('with slirp4netns: the loopback listener is out of reach, another address of this machine is not', async () => {
+    if (!SLIRP) return console.warn('net-jail test skipped: slirp4netns is not installed');
+    const box = realBox({ ws, home }, { slirp: SLIRP, launcher: LAUNCHER });
+    expect(box.status().loopback).toEqual({ isolated: true });
+    const lo = await listen('127.0.0.1');
+    servers.push(lo);
+    const port = (lo.address() as net.AddressInfo).port;
+    const inBox = (args: string[]) =>
+      runInBox(box, { ws, home }, { level: 'L1', network: true, program: process.execPath, args, timeoutMs: 20_000 });
+    const loopback = await inBox(['-e', connectCode([127, 0, 0, 1], port)]);
+    expect([loopback.exitCode, loopback.stderrTail]).toEqual([3, expect.stringContaining('ECONNREFUSED')]);
+    const gateway = await inBox(['-e', connectCode([10, 0, 2, 2], port)]);
+    expect(gateway.exitCode).toBe(3);
+    const other = otherAddress();
+    if (other) {
+      const out = await listen(other);
+      servers.push(out);
+      const reach = await inBox(['-e', connectCode(other.split('.').map(Number), (out.address() as net.AddressInfo).port)]);
+      expect([reach.exitCode, reach.stderrTail]).toEqual([0, '']);
+    }
+    // A step that names this machine keeps the host's network: the user saw where it goes.
+    const named = await inBox(['-e', connectCode([127, 0, 0, 1], port), `http://127.0.0.1:${port}`]);
+    expect(named.exitCode).toBe(0);
+    // Exit codes and output come through the launcher unchanged.
+    const code = await inBox(['-e', 'process.stdout.write("out");process.stderr.write("err");process.exit(7)']);
+    expect([code.exitCode, code.stdoutTail, code.stderrTail]).toEqual([7, 'out', 'err']);
+  });
+
+  test('through the runner: curl -L from a public address redirected to the loopback finds nothing there', async () => {
+    const other = otherAddress();
+    if (!SLIRP || !other || !findProgram('curl', process.env))
+      return console.warn('redirect test skipped: no slirp4netns, curl or second address');
+    const secret = await new Promise<http.Server>((resolve) => {
+      const s = http.createServer((_q, a) => a.end('engine-secret'));
+      s.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const port = (secret.address() as net.AddressInfo).port;
+    const redirector = await new Promise<http.Server>((resolve) => {
+      const s = http.createServer((_q, a) => a.writeHead(302, { location: `http://127.0.0.1:${port}/containers/json` }).end());
+      s.listen(0, other, () => resolve(s));
+    });
+    try {
+      const url = `http://${other}:${(redirector.address() as net.AddressInfo).port}/`;
+      const runnerWith = (slirp: string | false) =>
+        createToolRunner({
+          cwd: ws,
+          lang: 'en',
+          policy: { allowNetwork: true },
+          env: homeEnv(home),
+          sandbox: realBox({ ws, home }, { slirp, launcher: LAUNCHER }),
+          confirm: () => ({ action: 'run' }),
+        });
+      const step = { tool: 'exec' as const, program: 'curl', args: ['-sS', '-L', url] };
+      const jailed = await runnerWith(SLIRP).run(step);
+      expect(jailed).toMatchObject({ sandbox: { network: true, isolatedNetwork: true } });
+      // The result says why: this machine's own services are out of reach unless the command names them.
+      expect((jailed as { sandbox?: { denied?: string; note?: string } }).sandbox).toMatchObject({
+        denied: 'network',
+        note: expect.stringContaining('this machine’s own services'),
+      });
+      expect((jailed as { stdoutTail?: string }).stdoutTail ?? '').not.toContain('engine-secret');
+      expect((jailed as { exitCode?: number }).exitCode).not.toBe(0);
+      // The same step sharing the host's network (slirp4netns off) reaches it: what the jail stops.
+      const shared = await runnerWith(false).run(step);
+      expect((shared as { stdoutTail?: string }).stdoutTail).toBe('engine-secret');
+    } finally {
+      secret.close();
+      redirector.close();
+    }
+  });
+
+  test('a server (hostNetwork) and an L0 step are as before: host network, and none', async () => {
+    if (!SLIRP) return;
+    const box = realBox({ ws, home }, { slirp: SLIRP, launcher: LAUNCHER });
+    const served = box.wrap('L1', true, ws, 'true', [], { hostNetwork: true })!;
+    expect(served.args).not.toContain('--info-fd');
+    expect(served.args).not.toContain('--unshare-net');
+    const l0 = box.wrap('L0', false, ws, 'true', [])!;
+    expect(l0.args).toContain('--unshare-net');
+    expect(l0.args).not.toContain(LAUNCHER);
+  });
+
+  test('when the network cannot be set up the command never runs; a failed trial falls back, saying why', async () => {
+    if (!SLIRP) return;
+    const marker = path.join(ws, 'ran');
+    const box = realBox({ ws, home }, { slirp: SLIRP, launcher: LAUNCHER });
+    const w = box.wrap('L1', true, ws, 'touch', [marker])!;
+    // The same command line with a slirp4netns that fails at once.
+    const broken = { ...w, args: w.args.map((a) => (a === SLIRP ? '/bin/false' : a)) };
+    const r = await exec({ ...broken, cwd: ws, env: homeEnv(home), timeoutMs: 20_000 });
+    expect([r.exitCode, r.stderrTail]).toEqual([125, expect.stringContaining('did not run')]);
+    expect(fs.existsSync(marker)).toBe(false);
+    const fallback = realBox({ ws, home }, { slirp: '/bin/false', launcher: LAUNCHER });
+    const shared = fallback.wrap('L1', true, ws, 'true', [])!;
+    expect(shared.args).not.toContain('--unshare-net');
+    expect(fallback.status().loopback).toEqual({ isolated: false, why: expect.stringContaining('slirp4netns exited') });
+  });
+
+  test('a signal ends the step through the launcher (the time-out reaches the command)', async () => {
+    if (!SLIRP) return;
+    const box = realBox({ ws, home }, { slirp: SLIRP, launcher: LAUNCHER });
+    const w = box.wrap('L1', true, ws, process.execPath, ['-e', 'setInterval(() => {}, 1000)'])!;
+    const r = await exec({ ...w, cwd: ws, env: homeEnv(home), timeoutMs: 1500, killGraceMs: 2000 });
+    expect(r.timedOut).toBe(true);
+  });
+
+  test('without slirp4netns the step shares the host network, and the status says why', async () => {
+    const box = realBox({ ws, home }, { slirp: false, launcher: LAUNCHER });
+    expect(box.status().loopback).toEqual({ isolated: false, why: 'turned off' });
+    const w = box.wrap('L1', true, ws, 'true', [])!;
+    expect(w.args).not.toContain('--unshare-net');
+    const missing = realBox({ ws, home }, { launcher: path.join(root, 'nowhere.js') });
+    expect(missing.status().loopback).toMatchObject({ isolated: false, why: expect.stringContaining('nowhere.js') });
+  });
+});
+
+describe('net-jail, the pure parts', () => {
+  test.each([
+    ['curl http://localhost:3000/health', true],
+    ['curl http://app.localhost/x', true],
+    ['curl http://127.0.0.1:8080', true],
+    ['curl -x http://[::1]:3128 https://example.com', true],
+    ['nc 0.0.0.0 2375', true],
+    ['psql -h localhost', true],
+    ['curl https://example.com', false],
+    ['curl -L https://localhostel.example/x', false],
+    ['npm install --registry=http://127.0.0.1:4873', true],
+    ['psql postgres://me@localhost/app', true],
+    ['curl -H X-Forwarded-For:127.0.0.1 https://example.com', false],
+    ['curl -e localhost.example.com https://example.com', false],
+    ['git fetch origin', false],
+    ['npm install', false],
+  ])('%s names this machine: %s', (line, yes) => {
+    const [program, ...args] = line.split(' ');
+    expect(namesThisMachine(program, args)).toBe(yes);
+  });
+
+  test('the launcher goes in front, bubblewrap learns where to say its pid and wait; the filter stays fd 3', () => {
+    const filter = Buffer.from('f');
+    const j = jailCommand(
+      { program: '/usr/bin/bwrap', args: ['--ro-bind', '/', '/', '--seccomp', '3', '--', 'curl', 'https://x'], fds: [filter] },
+      { node: '/usr/bin/node', launcher: '/l.js', slirp: '/usr/bin/slirp4netns' },
+    );
+    expect(j).toEqual({
+      program: '/usr/bin/node',
+      args: [
+        '/l.js',
+        '/usr/bin/slirp4netns',
+        '/usr/bin/bwrap',
+        '--ro-bind',
+        '/',
+        '/',
+        '--seccomp',
+        '3',
+        '--info-fd',
+        '4',
+        '--block-fd',
+        '5',
+        '--',
+        'curl',
+        'https://x',
+      ],
+      fds: [filter],
+      isolatedNetwork: true,
+    });
+  });
+
+  test.each([
+    ["curl: (7) Failed to connect to 127.0.0.1 port 2375 after 0 ms: Couldn't connect to server", true],
+    ['Error: connect ECONNREFUSED ::1:5432', true],
+    ['npm error request to http://localhost:4873/x failed, reason: connect ECONNREFUSED 127.0.0.1:4873', true],
+    ['curl: (6) Could not resolve host: example.com', false],
+    ['curl: (7) Failed to connect to example.com port 443: Connection timed out', false],
+  ])('a failed connection to this machine, when the step was kept off it: %s → %s', (line, yes) => {
+    expect(loopbackDenial(7, `x\n${line}\n`) !== undefined).toBe(yes);
+    expect(loopbackDenial(0, line)).toBeUndefined();
+  });
+
+  test('a resolver on the host loopback is replaced by slirp4netns own inside', () => {
+    expect(jailResolvConf('nameserver 10.255.255.53\n')).toBeUndefined();
+    expect(jailResolvConf('nameserver 127.0.0.53\noptions edns0 trust-ad\nsearch lan\n')).toBe(
+      'nameserver 10.0.2.3\noptions edns0 trust-ad\nsearch lan\n',
+    );
+  });
+});
