@@ -13,6 +13,10 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   testPathIgnorePatterns: ['/node_modules/', '/lib/'],
   modulePathIgnorePatterns: ['<rootDir>/packages/.*/lib/.*\\.test\\.'],
+  // HOME and SLOTHTOOL_HOME name a stand-in home for the whole run; writing into it fails the run.
+  globalSetup: '<rootDir>/scripts/jest-home.js',
+  globalTeardown: '<rootDir>/scripts/jest-home-teardown.js',
+  setupFilesAfterEnv: ['<rootDir>/scripts/jest-home-watch.js'],
   testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -3,5 +3,5 @@ const base = require('../jest.config.js');
 module.exports = {
   ...base,
   rootDir: require('path').join(__dirname, '..'),
-  setupFilesAfterEnv: ['<rootDir>/scripts/risk-corpus-record.js'],
+  setupFilesAfterEnv: [...base.setupFilesAfterEnv, '<rootDir>/scripts/risk-corpus-record.js'],
 };

@@ -13,12 +13,22 @@ import { useTempFolder } from './helpers/temp-folder';
 // conversation loses the later turns, approved commands are listed as not restorable.
 
 const folder = useTempFolder('ai-rewind-');
+// The runner's home (its SlothTool home gets the spawn helper's pipe folder): a temp one.
+const home = useTempFolder('ai-rewind-home-');
 
 /** An agent in the temp folder on the real tool-runner, every question answered "run"; `deps` adds to it (a session store). */
 const rewindAgent = (llm: LlmClient, deps: Partial<AgentDeps> = {}): Agent => {
   const cwd = folder.root;
+  const env = { ...process.env, HOME: home.root, SLOTHTOOL_HOME: path.join(home.root, '.slothtool') };
   const createRunner = (confirm: ConfirmFn): StepRunner =>
-    createToolRunner({ cwd, workspace: cwd, lang: 'en', confirm: confirm as never, registry: { plugins: {} } }) as unknown as StepRunner;
+    createToolRunner({
+      cwd,
+      workspace: cwd,
+      lang: 'en',
+      env,
+      confirm: confirm as never,
+      registry: { plugins: {} },
+    }) as unknown as StepRunner;
   return new Agent(
     { config: config(), systemPrompt: 'S', cwd, lang: 'en' },
     { llm, createRunner, confirm: async () => ({ action: 'run' }), ...deps },

@@ -11,13 +11,26 @@ import { fakeScreen } from './helpers/screen';
 
 // confirmTimeoutSec: a question nobody answers is withdrawn, the step declined, the model told.
 let dir: string;
+// The runner's home (its SlothTool home gets the spawn helper's pipe folder): a temp one.
+let home: string;
 beforeEach(() => {
   dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ai-timeout-')));
+  home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ai-timeout-home-')));
 });
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(home, { recursive: true, force: true });
+});
 
 const runner = (confirm: ConfirmFn): StepRunner =>
-  createToolRunner({ cwd: dir, workspace: dir, lang: 'en', confirm: confirm as never, registry: { plugins: {} } }) as unknown as StepRunner;
+  createToolRunner({
+    cwd: dir,
+    workspace: dir,
+    lang: 'en',
+    env: { ...process.env, HOME: home, SLOTHTOOL_HOME: path.join(home, '.slothtool') },
+    confirm: confirm as never,
+    registry: { plugins: {} },
+  }) as unknown as StepRunner;
 const touch = cmd({ tool: 'exec', program: 'touch', args: ['made.txt'] });
 
 test('a question nobody answers within confirmTimeoutSec declines the step; nothing runs and the model is told why', async () => {

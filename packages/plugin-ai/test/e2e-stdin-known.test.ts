@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { fakeToken, findLeak, useAiFixture } from '@holic512/testkit';
@@ -117,4 +118,24 @@ test("a value of Claude Code's settings `env` (which every step runs with) is a 
   const sent = JSON.stringify(fx.server.requests.map((q) => q.body));
   expect(findLeak(sent, deployToken) ?? (sent.includes(deployToken) ? 'plain' : undefined)).toBeUndefined();
   expect(sent).toContain('[redacted known secret');
+});
+
+test('.env files giving more secret values than the gate holds: ai -p says once how many are masked by their shape only', async () => {
+  // Ten .env files of 256 KiB (what is read of each), every line a 500-character value under a
+  // secret name: more forms than the gate's index holds (shared MAX_GIVEN_CHARS).
+  const value = (f: number, i: number) =>
+    [0, 1, 2, 3]
+      .map((k) => createHash('sha512').update(`${f}/${i}/${k}`).digest('hex'))
+      .join('')
+      .slice(0, 500);
+  for (const [f, name] of ['.env', '.env.local', ...'abcdefgh'.split('').map((c) => `.env.${c}`)].entries()) {
+    const lines = Array.from({ length: 500 }, (_, i) => `F${f}_K${i}_TOKEN=${value(f, i)}`);
+    await fs.writeFile(path.join(fx.cwd, name), `${lines.join('\n')}\n`);
+  }
+  fx.server.enqueue(chat('fine'));
+  const r = await runAi(['-p', 'hello'], { env: env(), cwd: fx.cwd });
+  expect(r.code).toBe(0);
+  const said = [...r.stderr.matchAll(/The redaction gate is full: (\d+) of the secret values/g)];
+  expect(said).toHaveLength(1);
+  expect(Number(said[0][1])).toBeGreaterThan(0);
 });

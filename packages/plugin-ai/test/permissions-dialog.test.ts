@@ -34,6 +34,8 @@ function runnerFromFile({
   return createToolRunner({
     cwd,
     lang: 'en',
+    // `dir` is the SlothTool home (its plugin-configs/ai.json): the runner's too.
+    env: { ...process.env, HOME: dir, SLOTHTOOL_HOME: dir },
     sandbox: 'off',
     policy: policyOf(loadConfig(file), file, project, cwd),
     confirm: () => ({ action: 'decline' }),

@@ -18,12 +18,14 @@ export {
   addKnownSecrets,
   addEnvSecrets,
   knownSecretCount,
+  knownSecretsDropped,
   secretPrefix,
   learnSecretsOf,
   maskSecret,
 } from './redact/gate';
 export { isSecretName, looksLikeCode } from './redact/names';
-export { envSecretValues, secretForms, MIN_KNOWN_LENGTH } from './redact/known';
+export { envSecretValues, secretForms, MIN_KNOWN_LENGTH, MAX_GIVEN_CHARS } from './redact/known';
+export type { KnownSecretsAdded } from './redact/known';
 export { mask as maskSecretText } from './redact/patterns';
 export type { Work as RedactionWork } from './redact/work';
 export { readCheckedFile, writeFileAtomicSync } from './atomic-write';

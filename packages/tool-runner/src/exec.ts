@@ -82,8 +82,8 @@ let helper: SpawnHelper | undefined;
 export interface ExecDepsOptions {
   /**
    * The SlothTool home whose `run` folder the spawn helper may make its FIFOs in (hidden from
-   * sandboxed commands). The helper is one per process: the first caller's home counts. Without
-   * one its commands get node's socketpairs.
+   * sandboxed commands) for the commands spawned through these deps. The helper is one per
+   * process, the folder is each caller's own. Without one their commands get node's socketpairs.
    */
   slothtoolHome?: string;
 }
@@ -104,11 +104,10 @@ export function createDefaultExecDeps(options: ExecDepsOptions = {}): ExecDeps {
     return child;
   };
   const useHelper = process.platform !== 'win32' && process.env.SLOTHTOOL_SPAWN_HELPER !== '0';
-  if (useHelper && !helper) {
-    helper = new SpawnHelper(direct, undefined, options.slothtoolHome ? pipeFolder(options.slothtoolHome) : undefined);
-  }
+  if (useHelper && !helper) helper = new SpawnHelper(direct);
+  const pipeDir = options.slothtoolHome ? pipeFolder(options.slothtoolHome) : undefined;
   return {
-    spawn: useHelper && helper ? (command, args, options) => helper!.spawn(command, args, options) : direct,
+    spawn: useHelper && helper ? (command, args, o) => helper!.spawn(command, args, o, pipeDir) : direct,
     spawnDirect: direct,
     now: () => Date.now(),
     killGroup: (pid, signal) => {

@@ -30,6 +30,8 @@ interface SpawnMessage {
   detached?: boolean;
   /** The bytes for the command's fds 3, 4, … (a sandbox's seccomp filter), by the key of a `data` message. */
   fdKeys?: string[];
+  /** Where FIFOs for it may be made (`<its runner's SlothTool home>/run`); default: the base message's. */
+  pipeDir?: string;
 }
 
 /**
@@ -39,7 +41,7 @@ interface SpawnMessage {
  */
 const fdData = new Map<string, { fd?: number; bytes: Buffer }>();
 
-function keepData(key: string, bytes: Buffer): void {
+function keepData(key: string, bytes: Buffer, pipeDir: string | undefined): void {
   let fd: number | undefined;
   let dir: string | undefined;
   try {
@@ -88,8 +90,8 @@ function dataStdio(keys: readonly string[]): { stdio: Array<number | 'pipe'>; af
 /** The parent's environment when it started this helper (its first message), not this
  * process's own, which node has added its IPC variables to. */
 let baseEnv: NodeJS.ProcessEnv = {};
-/** Where FIFOs are made (`<SlothTool home>/run`, hidden from sandboxed commands). */
-let pipeDir: string | undefined;
+/** Where FIFOs are made for a command that names no folder (`<SlothTool home>/run`, hidden from sandboxed commands). */
+let basePipeDir: string | undefined;
 
 function commandEnv(changes: SpawnMessage['env']): NodeJS.ProcessEnv {
   const env = { ...baseEnv, ...changes.set };
@@ -114,7 +116,7 @@ interface Fifo {
 /** Ready pairs (stdout, stderr), made in batches so one `mkfifo` serves many commands. */
 const spares: Array<{ out: Fifo; err: Fifo }> = [];
 const BATCH = 16;
-/** mkfifo is missing or failing: socketpairs from now on. */
+/** mkfifo is missing or failing: socketpairs from now on (a missing folder only fails that command's batch). */
 let fifosFailed = process.platform === 'win32' || process.env.SLOTHTOOL_SPAWN_FIFO === '0';
 /** A pipe folder left by a helper that was killed while making one is removed after this long. */
 const STALE_MS = 10 * 60 * 1000;
@@ -134,22 +136,21 @@ function closeAll(fds: number[]): void {
  * touches the SlothTool home while its parent waits for a command (after `ai` exits, a folder
  * made in the background would race whoever removes that home).
  */
-let madeAny = false;
+const cleaned = new Set<string>();
 
-function makeSpares(): void {
-  if (fifosFailed) return;
-  if (!madeAny) {
-    madeAny = true;
-    removeStale();
+function makeSpares(pipeDir: string | undefined): void {
+  if (fifosFailed || !pipeDir) return;
+  if (!cleaned.has(pipeDir)) {
+    cleaned.add(pipeDir);
+    removeStale(pipeDir);
   }
   let dir: string;
   try {
-    if (!pipeDir) throw new Error('no folder for pipes');
-    // Only inside an existing SlothTool home (never made up along the way).
+    // Only inside an existing SlothTool home (never made up along the way): without one, this
+    // command gets socketpairs; a later one, of a runner whose home exists, FIFOs again.
     if (!fs.existsSync(pipeDir)) fs.mkdirSync(pipeDir, { mode: 0o700 });
     dir = fs.mkdtempSync(path.join(pipeDir, 'pipes-'));
   } catch {
-    fifosFailed = true;
     return;
   }
   const names = Array.from({ length: BATCH * 2 }, (_, i) => path.join(dir, String(i)));
@@ -174,8 +175,7 @@ function makeSpares(): void {
 }
 
 /** Remove pipe folders a killed helper left behind (others' are gone within milliseconds). */
-function removeStale(): void {
-  if (!pipeDir) return;
+function removeStale(pipeDir: string): void {
   let names: string[];
   try {
     names = fs.readdirSync(pipeDir);
@@ -199,7 +199,7 @@ function readSocket(fd: number): net.Socket {
 }
 
 function start(m: SpawnMessage): void {
-  if (!spares.length) makeSpares();
+  if (!spares.length) makeSpares(m.pipeDir ?? basePipeDir);
   const fifos = spares.shift();
   let child: ChildProcess;
   let data: ReturnType<typeof dataStdio> | undefined;
@@ -247,14 +247,19 @@ function start(m: SpawnMessage): void {
 
 process.on(
   'message',
-  (m: SpawnMessage | { type: 'base'; env: NodeJS.ProcessEnv; pipeDir?: string } | { type: 'data'; key: string; b64: string }) => {
+  (
+    m:
+      | SpawnMessage
+      | { type: 'base'; env: NodeJS.ProcessEnv; pipeDir?: string }
+      | { type: 'data'; key: string; b64: string; pipeDir?: string },
+  ) => {
     if (m && m.type === 'base') {
       baseEnv = m.env;
-      pipeDir = m.pipeDir;
+      basePipeDir = m.pipeDir;
       // The first pipes are made for the first command: a helper whose parent is already gone
       // (it started on the parent's last spawn) never touches the SlothTool home.
       send({ type: 'ready' });
-    } else if (m && m.type === 'data') keepData(m.key, Buffer.from(m.b64, 'base64'));
+    } else if (m && m.type === 'data') keepData(m.key, Buffer.from(m.b64, 'base64'), m.pipeDir ?? basePipeDir);
     else if (m && m.type === 'spawn') start(m);
   },
 );

@@ -144,8 +144,9 @@ export class SpawnHelper {
 
   /**
    * `childScript`: the helper's program (default: spawn-helper-child.js next to this file).
-   * `pipeDir`: where it may make FIFOs (a folder the OS sandbox hides from commands, see
-   * sandbox/spec.ts pipeFolder); without one its commands get node's socketpairs.
+   * `pipeDir`: where it may make FIFOs for commands that name no folder of their own (a folder
+   * the OS sandbox hides from commands, see sandbox/spec.ts pipeFolder); without one they get
+   * node's socketpairs.
    */
   constructor(
     private readonly direct: Direct,
@@ -153,7 +154,12 @@ export class SpawnHelper {
     private readonly pipeDir?: string,
   ) {}
 
-  spawn(command: string, args: string[], options: SpawnOptionsWithData): ChildProcess {
+  /**
+   * Start a command through the helper. `pipeDir`: where FIFOs for it may be made, the `run`
+   * folder of the SlothTool home of the runner that starts it (one helper serves every runner of
+   * the process, each with its own home); default: the one given at construction.
+   */
+  spawn(command: string, args: string[], options: SpawnOptionsWithData, pipeDir: string | undefined = this.pipeDir): ChildProcess {
     // stdout and stderr piped back; fds from 3 on only as pipes the helper feeds (fdData).
     const stdio = options.stdio;
     const fds = options.fdData ?? [];
@@ -174,7 +180,7 @@ export class SpawnHelper {
     const remote = new RemoteChild();
     this.active.set(id, remote);
     this.child!.channel?.ref();
-    const fdKeys = fds.map((bytes) => this.dataKey(bytes));
+    const fdKeys = fds.map((bytes) => this.dataKey(bytes, pipeDir));
     this.child!.send({
       type: 'spawn',
       id,
@@ -184,6 +190,7 @@ export class SpawnHelper {
       env: this.changesOf(options.env ?? process.env),
       detached: options.detached,
       ...(fdKeys.length ? { fdKeys } : {}),
+      ...(pipeDir ? { pipeDir } : {}),
     });
     return remote as unknown as ChildProcess;
   }
@@ -192,12 +199,12 @@ export class SpawnHelper {
    * The helper's key for bytes a command reads from fd 3, 4, … (a sandbox's seccomp filter, the
    * same for every step): sent once, then named by key (by content, so a changed buffer is new).
    */
-  private dataKey(bytes: Buffer): string {
+  private dataKey(bytes: Buffer, pipeDir: string | undefined): string {
     const { createHash } = cryptoModule();
     const key = createHash('sha256').update(bytes).digest('hex');
     if (!this.sentData.has(key)) {
       this.sentData.add(key);
-      this.child!.send({ type: 'data', key, b64: bytes.toString('base64') });
+      this.child!.send({ type: 'data', key, b64: bytes.toString('base64'), ...(pipeDir ? { pipeDir } : {}) });
     }
     return key;
   }

@@ -110,7 +110,13 @@ const runnerOptions = (asked: ConfirmRequest[]) => ({
   workspace: ws,
   lang: 'en' as const,
   sandbox: 'required' as const,
-  env: { ...process.env, HOME: home, TMPDIR: path.join(root, 'tmp'), PATH: `${pathBin}:${process.env.PATH}` },
+  env: {
+    ...process.env,
+    HOME: home,
+    SLOTHTOOL_HOME: path.join(home, '.slothtool'),
+    TMPDIR: path.join(root, 'tmp'),
+    PATH: `${pathBin}:${process.env.PATH}`,
+  },
   confirm: (r: ConfirmRequest) => (asked.push(r), { action: 'run' as const }),
 });
 

@@ -165,6 +165,8 @@ describe('createToolRunner: exec', () => {
   test('run never rejects, even when a dependency throws', async () => {
     const runner = createToolRunner({
       cwd: '/w',
+      env: { HOME: '/home/u', PATH: '/usr/bin' },
+      sandbox: 'off',
       confirm: () => ({ action: 'run' }),
       deps: {
         exec: async () => {
@@ -218,17 +220,24 @@ describe('createToolRunner: exec', () => {
   });
 
   test('real exec end to end, with live output', async () => {
-    const chunks: string[] = [];
-    const runner = createToolRunner({ cwd: os.tmpdir(), confirm: () => ({ action: 'decline' }) });
-    const r = await runner.run(ex('echo hello'), { onOutput: (c) => chunks.push(c) });
-    expect(r).toMatchObject({ exitCode: 0, stdoutTail: 'hello\n' });
-    expect(chunks.join('')).toBe('hello\n');
-    const missing = await createToolRunner({
-      cwd: os.tmpdir(),
-      confirm: () => ({ action: 'run' }),
-      policy: { allowedPrograms: ['no-such-program-zz'] },
-    }).run(ex('no-such-program-zz'));
-    expect(missing).toMatchObject({ exitCode: 127, error: { code: 'ENOENT' } });
+    // A home of its own: the sandboxed step's runner makes its pipe folder in the SlothTool home.
+    const temp = await createTempHome();
+    try {
+      const chunks: string[] = [];
+      const runner = createToolRunner({ cwd: os.tmpdir(), env: temp.env, confirm: () => ({ action: 'decline' }) });
+      const r = await runner.run(ex('echo hello'), { onOutput: (c) => chunks.push(c) });
+      expect(r).toMatchObject({ exitCode: 0, stdoutTail: 'hello\n' });
+      expect(chunks.join('')).toBe('hello\n');
+      const missing = await createToolRunner({
+        cwd: os.tmpdir(),
+        env: temp.env,
+        confirm: () => ({ action: 'run' }),
+        policy: { allowedPrograms: ['no-such-program-zz'] },
+      }).run(ex('no-such-program-zz'));
+      expect(missing).toMatchObject({ exitCode: 127, error: { code: 'ENOENT' } });
+    } finally {
+      await temp.cleanup();
+    }
   });
 });
 

@@ -29,7 +29,7 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-const env = () => ({ ...process.env, HOME: home });
+const env = () => ({ ...process.env, HOME: home, SLOTHTOOL_HOME: path.join(home, '.slothtool') });
 const box = () => realBox({ ws, home });
 const inBox = (level: 'L0' | 'L1', network: boolean, program: string, args: string[]) =>
   runInBox(box(), { ws, home }, { level, program, args, network, timeoutMs: 20_000 });

@@ -48,7 +48,7 @@ beforeAll(() => {
   fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
   fs.writeFileSync(path.join(ws, 'readme.txt'), 'hello workspace\n');
   fs.writeFileSync(path.join(ws, 'src', 'main.ts'), 'export const answer = 42;\n');
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: ws, env: { ...process.env, HOME: home } });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: ws, env: env() });
   git('init', '-q');
   git('add', '.');
   git('commit', '-qm', 'first commit');
@@ -60,7 +60,7 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-const env = () => ({ ...process.env, HOME: home });
+const env = () => ({ ...process.env, HOME: home, SLOTHTOOL_HOME: path.join(home, '.slothtool') });
 const runner = (more: Partial<Parameters<typeof createToolRunner>[0]> = {}) =>
   createToolRunner({ cwd: ws, workspace: ws, lang: 'en', env: env(), confirm: () => ({ action: 'decline' }), ...more });
 const inBox = (level: 'L0' | 'L1', program: string, args: string[], options: Parameters<typeof realBox>[1] = {}) =>

@@ -31,7 +31,7 @@ afterAll(() => {
   fs.rmSync(bin, { recursive: true, force: true });
 });
 
-const env = () => ({ ...process.env, HOME: home });
+const env = () => ({ ...process.env, HOME: home, SLOTHTOOL_HOME: path.join(home, '.slothtool') });
 const small = { memoryMb: 128, processes: 16, cpuSeconds: 1 };
 
 run('limits of read-only steps, for real', () => {

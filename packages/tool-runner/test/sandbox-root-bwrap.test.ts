@@ -64,7 +64,7 @@ function fixture(user: 'root' | 'nobody' | 'user'): Fixture {
   fs.writeFileSync(path.join(home, '.ssh', 'id_probe'), `${secret}-ssh\n`, { mode: 0o600 });
   fs.writeFileSync(path.join(home, '.bash_history'), `${secret}-history\n`, { mode: 0o600 });
   fs.mkdirSync(ws, { recursive: true });
-  const env = { PATH: process.env.PATH, HOME: home, LANG: 'C', ...gitEnv };
+  const env = { PATH: process.env.PATH, HOME: home, SLOTHTOOL_HOME: path.join(home, '.slothtool'), LANG: 'C', ...gitEnv };
   const git = (...args: string[]) => execFileSync('git', args, { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
   git('init', '-q');
   fs.writeFileSync(path.join(ws, '.env.example'), 'API_KEY=\nDB_URL=\n');

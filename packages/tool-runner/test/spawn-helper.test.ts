@@ -131,6 +131,34 @@ test('commands get real pipes (FIFOs) made ahead, no other descriptor of the hel
   nowhere.close();
 });
 
+test("one helper, runners of several homes: each command's pipes are made in its own home's folder, never the first caller's", async () => {
+  // What a process with several runners does (a test file, a plugin serving two homes): the first
+  // runner's home may be gone, or be the real ~/.slothtool, by the time another runner's step runs.
+  const probe = ['-c', 'stat -L -c %F /proc/self/fd/1; readlink /proc/self/fd/1'];
+  const homes = ['first', 'second'].map((n) => fs.mkdtempSync(path.join(home, `${n}-`)));
+  const helper = new SpawnHelper(jest.fn(spawn) as never, CHILD);
+  try {
+    expect(await helper.whenReady()).toBe(true);
+    // A home that does not exist: socketpairs for that command, no folder made up along the way…
+    const gone = path.join(home, 'no-such-home', 'run');
+    expect((await run(helper.spawn('sh', probe, PIPES, gone))).out.split('\n')[0]).toBe('socket');
+    expect(fs.existsSync(path.dirname(gone))).toBe(false);
+    // …and FIFOs again for the next command whose home exists, made in that home.
+    const first = await run(helper.spawn('sh', probe, PIPES, path.join(homes[0], 'run')));
+    expect(first.out.split('\n')[0]).toBe('fifo');
+    expect(first.out.split('\n')[1]).toContain(`${fs.realpathSync(homes[0])}/run/pipes-`);
+    // The first home's batch is spent (16 pairs); the next batch is the second home's, not the first's.
+    fs.rmSync(homes[0], { recursive: true, force: true });
+    for (let i = 0; i < 15; i++) await run(helper.spawn('true', [], PIPES, path.join(homes[1], 'run')));
+    const second = await run(helper.spawn('sh', probe, PIPES, path.join(homes[1], 'run')));
+    expect(second.out.split('\n')[0]).toBe('fifo');
+    expect(second.out.split('\n')[1]).toContain(`${fs.realpathSync(homes[1])}/run/pipes-`);
+    expect(fs.existsSync(homes[0])).toBe(false);
+  } finally {
+    helper.close();
+  }
+});
+
 test('whenReady starts the helper and keeps the process waiting for it', async () => {
   const helper = new SpawnHelper(jest.fn(spawn) as never, CHILD, PIPE_DIR);
   expect(await helper.whenReady()).toBe(true);

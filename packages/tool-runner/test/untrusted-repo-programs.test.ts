@@ -15,7 +15,13 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-const gitEnv = () => ({ ...process.env, HOME: path.join(root, 'home'), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' });
+const gitEnv = () => ({
+  ...process.env,
+  HOME: path.join(root, 'home'),
+  SLOTHTOOL_HOME: path.join(root, 'home', '.slothtool'),
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+});
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: gitEnv() });
 /** The runner in a hostile repository, git's own configuration kept out; every question gets `answer`. */
 const runnerIn = (dir: string, sandbox: 'off' | 'auto' = 'off', answer: 'run' | 'decline' = 'decline') =>

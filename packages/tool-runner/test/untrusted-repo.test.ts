@@ -10,16 +10,23 @@ import { eachControl, eachPlantedCommand, type Mechanism } from './helpers/hosti
 import { eachVerdict, execStep } from './verdict-table';
 
 // A cloned repository is untrusted input: programs its own files name must not run at L0.
-// One hostile repository per mechanism; the planted program would create a marker file.
+// One hostile repository per mechanism; the planted program would create a marker file. The
+// runners and git run in a temp home (the SlothTool home's pipe folder is made there).
 
 let root: string;
 beforeAll(() => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hostile-')));
+  fs.mkdirSync(path.join(root, 'home', '.slothtool'), { recursive: true });
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+const homeEnv = (): NodeJS.ProcessEnv => ({
+  ...process.env,
+  HOME: path.join(root, 'home'),
+  SLOTHTOOL_HOME: path.join(root, 'home', '.slothtool'),
+  GIT_CONFIG_NOSYSTEM: '1',
+});
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: homeEnv() });
 
 /** A repository with one committed file and an unstaged change to it. */
 function repo(name: string): { dir: string; marker: string; planted: string } {
@@ -79,7 +86,14 @@ eachPlantedCommand(mechanisms, 'git %s runs at L0 and the planted program never 
   plant(r);
   // the planted program really would run: plain git runs it
   fs.rmSync(r.marker, { force: true });
-  const runner = createToolRunner({ cwd: r.dir, workspace: r.dir, lang: 'en', sandbox, confirm: () => ({ action: 'run' }) });
+  const runner = createToolRunner({
+    cwd: r.dir,
+    workspace: r.dir,
+    lang: 'en',
+    sandbox,
+    env: homeEnv(),
+    confirm: () => ({ action: 'run' }),
+  });
   const step: Step = { tool: 'exec', program: 'git', args };
   const decision = runner.judge(step);
   if (decision.level !== 'L0') {
@@ -106,7 +120,7 @@ eachControl(
 
 test('an ordinary repository gives the same output for git diff, log -p, show, status and grep, with paths too', async () => {
   const r = repo('ordinary');
-  const runner = createToolRunner({ cwd: r.dir, workspace: r.dir, lang: 'en', confirm: () => ({ action: 'run' }) });
+  const runner = createToolRunner({ cwd: r.dir, workspace: r.dir, lang: 'en', env: homeEnv(), confirm: () => ({ action: 'run' }) });
   for (const args of [
     ['diff'],
     ['log', '-p'],

@@ -10,7 +10,7 @@ import type { ProjectRules } from '../config/project-rules';
 import { readRegistry, type Registry } from '../config/registry';
 import type { Policy, StepRunner } from '../agent/runner-types';
 import { SessionStore } from '../sessions/sessions';
-import { registerKnownSecrets } from '../config/known-secrets';
+import { knownSecretsDropped, registerKnownSecrets } from '../config/known-secrets';
 import { discoverSkills, skillIndex, skillRoots, type Skill } from '../extensions/skills';
 import { skillLoadTool } from '../extensions/skill-tool';
 import { profileNames } from '../extensions/command-run';
@@ -117,6 +117,8 @@ export interface AppAgent {
   telemetry?: AppTelemetry;
   /** Telemetry asked for but not possible (said at start). */
   telemetryProblem?: TelemetryProblem;
+  /** Secret values the redaction gate could not take to look for by value (said at start); absent when none. */
+  knownSecretsDropped?: number;
 }
 
 export { policyOf } from '../config/session-policy';
@@ -159,6 +161,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     mcpProblems: [...(mcp?.problems ?? []), ...claudeServers.problems.map((p) => ({ name: '*', ...p }))],
     llm,
     ...edgeParts(tools, otel),
+    ...knownSecretsDropped(),
   };
 }
 

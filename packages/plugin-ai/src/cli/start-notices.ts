@@ -56,6 +56,7 @@ export function startNotices(
       | 'config'
       | 'agentProblems'
       | 'checkProblems'
+      | 'knownSecretsDropped'
     >
   >,
   lang: Lang,
@@ -63,6 +64,7 @@ export function startNotices(
 ): string[] {
   const lines: string[] = [...memoryNotices(app, lang, cwd)];
   if (app.telemetryProblem) lines.push(t(lang, app.telemetryProblem.key, app.telemetryProblem.vars));
+  if (app.knownSecretsDropped) lines.push(t(lang, 'knownSecretsDropped', { count: app.knownSecretsDropped }));
   for (const p of app.checkProblems ?? []) lines.push(t(lang, 'checksIgnored', { file: p.source, error: p.error }));
   for (const p of app.agentProblems ?? [])
     lines.push(

@@ -1,6 +1,13 @@
 import fs = require('fs');
 import path = require('path');
-import { addEnvSecrets, addKnownSecrets, envSecretValues, isSecretName, MIN_KNOWN_LENGTH } from '@holic512/shared';
+import {
+  addEnvSecrets,
+  addKnownSecrets,
+  envSecretValues,
+  isSecretName,
+  knownSecretsDropped as droppedCount,
+  MIN_KNOWN_LENGTH,
+} from '@holic512/shared';
 import { z } from 'zod';
 import { lazy } from '@holic512/shared/lib/lazy';
 
@@ -87,6 +94,16 @@ export function registerKnownSecrets(home: string, env: NodeJS.ProcessEnv, cwd?:
   addEnvSecrets(env);
   if (cwd) addEnvSecrets(workspaceDotenv(cwd));
   addKnownSecrets(llmBaseApiKeys(home, env));
+}
+
+/**
+ * The secret values the gate could not take, when there are any (what the environment, the
+ * `.env` files, the llm-base keys and the MCP servers gave, past the gate's index): the session
+ * says so once at start, since they are then masked only by their shape and name.
+ */
+export function knownSecretsDropped(): { knownSecretsDropped?: number } {
+  const dropped = droppedCount();
+  return dropped > 0 ? { knownSecretsDropped: dropped } : {};
 }
 
 /** An HTTP header whose value is a credential whatever its name says (the name test catches `X-Api-Key`). */

@@ -1,5 +1,5 @@
 import { credentialDocumentOf } from './documents';
-import { envSecretValues, KnownSecrets } from './known';
+import { envSecretValues, KnownSecrets, type KnownSecretsAdded } from './known';
 import { looksRandom } from './entropy';
 import { isPlaceholder, isSecretName, looksLikeCode, looksLikeIdentifier, VERSION } from './names';
 import { mask, maskPatterns, maskRandomValues, PASSWORD_OPTIONS, tokenShape } from './patterns';
@@ -53,15 +53,26 @@ const learn = (value: string, sure = false): void => {
 /**
  * Tell the gate about secret values to find by value wherever they appear (as they are,
  * reversed, hex, base64 at any alignment, JSON- or URL-escaped): the API keys of the llm-base
- * profiles, say. Values shorter than 8 characters are ignored. Returns how many were new.
+ * profiles, say. Values shorter than 8 characters, longer than 512 or of several lines are not
+ * looked for by value. Returns how many were new, and how many were dropped because the gate
+ * holds as many as it can (the caller says so: {@link knownSecretsDropped}).
  */
-export function addKnownSecrets(values: Iterable<string | undefined | null>): number {
+export function addKnownSecrets(values: Iterable<string | undefined | null>): KnownSecretsAdded {
   return knownSecrets().add(values);
 }
 
 /** Add the values of the secret-looking variables of `env` (`*_API_KEY`, `*_TOKEN`, `*PASSWORD*`…). */
-export function addEnvSecrets(env: Record<string, string | undefined>): number {
+export function addEnvSecrets(env: Record<string, string | undefined>): KnownSecretsAdded {
   return knownSecrets().add(envSecretValues(env));
+}
+
+/**
+ * How many given secret values this process dropped, in all (the environment's, those added by
+ * {@link addKnownSecrets} and {@link addEnvSecrets}): 0 unless the gate's index is full. They are
+ * still masked by shape and name, not by value.
+ */
+export function knownSecretsDropped(): number {
+  return knownSecrets().dropped;
 }
 
 /** How many secret values the gate looks for by value. */

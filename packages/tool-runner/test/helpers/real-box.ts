@@ -7,8 +7,8 @@ export interface BoxPlace {
   home: string;
 }
 
-/** This process's environment with HOME set to the test's home. */
-export const homeEnv = (home: string): NodeJS.ProcessEnv => ({ ...process.env, HOME: home });
+/** This process's environment with HOME set to the test's home, and the SlothTool home in it. */
+export const homeEnv = (home: string): NodeJS.ProcessEnv => ({ ...process.env, HOME: home, SLOTHTOOL_HOME: path.join(home, '.slothtool') });
 
 /** The real sandbox the runner builds for this workspace and home; `options` as createSandbox takes them. */
 export const realBox = ({ ws, home }: BoxPlace, options: Partial<Parameters<typeof createSandbox>[0]> = {}): Sandbox =>
