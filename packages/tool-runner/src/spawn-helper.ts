@@ -141,6 +141,8 @@ export class SpawnHelper {
   private readonly frozenChanges = new WeakMap<NodeJS.ProcessEnv, ReturnType<typeof envChanges>>();
   /** Keys of the fd bytes the helper holds (dataKey). */
   private readonly sentData = new Set<string>();
+  /** The bytes of the last {@link dataKey} (a copy) and their key. */
+  private lastData?: { bytes: Buffer; key: string };
 
   /**
    * `childScript`: the helper's program (default: spawn-helper-child.js next to this file).
@@ -200,8 +202,12 @@ export class SpawnHelper {
    * same for every step): sent once, then named by key (by content, so a changed buffer is new).
    */
   private dataKey(bytes: Buffer, pipeDir: string | undefined): string {
+    // The same bytes as the last step's (compared whole, against a copy): no hash of them again.
+    const last = this.lastData;
+    if (last && last.bytes.equals(bytes)) return last.key;
     const { createHash } = cryptoModule();
     const key = createHash('sha256').update(bytes).digest('hex');
+    this.lastData = { bytes: Buffer.from(bytes), key };
     if (!this.sentData.has(key)) {
       this.sentData.add(key);
       this.child!.send({ type: 'data', key, b64: bytes.toString('base64'), ...(pipeDir ? { pipeDir } : {}) });

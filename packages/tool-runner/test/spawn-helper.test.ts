@@ -246,6 +246,18 @@ describe('bytes for fds 3, 4, … (a sandboxed command’s seccomp filter) reach
     helper.close();
   });
 
+  test('the same bytes again are named by their key; bytes changed in place are new', async () => {
+    const { helper } = await readyHelper();
+    const mine = [Buffer.from(data[0]), Buffer.from(data[1])];
+    const spawnOnce = () => run(helper.spawn('sh', READ, { ...WITH_FDS, stdio: [...WITH_FDS.stdio], fdData: mine }));
+    expect((await spawnOnce()).out.replace(/ +/g, '')).toBe(expected);
+    expect((await spawnOnce()).out.replace(/ +/g, '')).toBe(expected);
+    mine[0].write('FILTER', 0, 'latin1');
+    const changed = `${mine[0].toString('hex')}\n${data[1].length}\n`;
+    expect((await spawnOnce()).out.replace(/ +/g, '')).toBe(changed);
+    helper.close();
+  });
+
   test('directly (the helper not up yet, or off): exec feeds them itself', async () => {
     const { exec } = require('../src/exec') as typeof import('../src/exec');
     const r = await exec({ program: 'sh', args: READ, cwd: os.tmpdir(), fds: data });
