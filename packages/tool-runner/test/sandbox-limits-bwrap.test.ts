@@ -1,12 +1,11 @@
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { createSandbox, createToolRunner, exec, type ConfirmRequest } from '../src';
 import { findProgram } from '../src/sandbox';
 import { sandboxReport } from '../src/sandbox/report';
 import { describeWithBwrap } from './bwrap-available';
-import { realBox } from './helpers/real-box';
+import { makeBoxPlace, realBox } from './helpers/real-box';
 
 // Resource limits of read-only steps and the retry offer after a denial, with the real bubblewrap
 // (issue #32). Every payload is bounded: small limits, so nothing here can eat the machine.
@@ -17,10 +16,7 @@ let home: string;
 let ws: string;
 let bin: string;
 beforeAll(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bwrap-limits-')));
-  home = path.join(root, 'home');
-  ws = path.join(home, 'proj');
-  fs.mkdirSync(ws, { recursive: true });
+  ({ root, home, ws } = makeBoxPlace('bwrap-limits-'));
   execFileSync('git', ['init', '-q'], { cwd: ws });
   // A "git" that writes where its folder says, outside the temp folder the L0 sandbox replaces.
   bin = fs.realpathSync(fs.mkdtempSync('/var/tmp/trojan-bin-'));

@@ -14,7 +14,7 @@ import * as path from 'path';
 import { describeWithBwrap } from './bwrap-available';
 import * as http from 'http';
 import { createToolRunner, exec, findProgram } from '../src';
-import { homeEnv, realBox, runInBox } from './helpers/real-box';
+import { homeEnv, makeBoxPlace, realBox, runInBox } from './helpers/real-box';
 import { jailCommand, jailResolvConf, namesThisMachine } from '../src/sandbox/net-jail';
 import { loopbackDenial } from '../src/sandbox/denial';
 
@@ -46,10 +46,7 @@ let root: string;
 let ws: string;
 let home: string;
 beforeAll(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'net-jail-')));
-  home = path.join(root, 'home');
-  ws = path.join(home, 'proj');
-  fs.mkdirSync(ws, { recursive: true });
+  ({ root, home, ws } = makeBoxPlace('net-jail-'));
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 

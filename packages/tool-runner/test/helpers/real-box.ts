@@ -1,3 +1,5 @@
+import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { createSandbox, exec, type ExecResult, type Sandbox } from '../../src';
 
@@ -5,6 +7,15 @@ import { createSandbox, exec, type ExecResult, type Sandbox } from '../../src';
 export interface BoxPlace {
   ws: string;
   home: string;
+}
+
+/** A fresh temp folder (its real path: tmp may be a link) with a home and its workspace `home/proj` made; remove `root` after. */
+export function makeBoxPlace(prefix: string): BoxPlace & { root: string } {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  const home = path.join(root, 'home');
+  const ws = path.join(home, 'proj');
+  fs.mkdirSync(ws, { recursive: true });
+  return { root, home, ws };
 }
 
 /** This process's environment with HOME set to the test's home, and the SlothTool home in it. */
