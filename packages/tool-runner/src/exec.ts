@@ -34,6 +34,8 @@ export interface ExecOptions {
   killGraceMs?: number;
   /** Bytes the program reads from fds 3, 4, … (a sandboxed command's seccomp filter: spawn-fds.ts). */
   fds?: readonly Buffer[];
+  /** Where a sandboxed command starts in `args` (sandbox/bwrap.ts SandboxedCommand.commandAt). */
+  commandAt?: number;
 }
 
 /** What came of running a program. Spawn failures, time-outs and aborts are results too. */
@@ -204,6 +206,7 @@ function spawnOptions(options: ExecOptions, deps: ExecDeps): SpawnOptionsWithDat
     env: options.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe', ...(options.fds ?? []).map(() => 'pipe' as const)],
     ...(options.fds?.length ? { fdData: options.fds } : {}),
+    ...(options.commandAt !== undefined ? { commandAt: options.commandAt } : {}),
     detached: deps.platform !== 'win32',
     windowsHide: true,
     shell: false,

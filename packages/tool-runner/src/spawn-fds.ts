@@ -6,7 +6,11 @@ import type { ChildProcess, SpawnOptions } from 'child_process';
  * (`'pipe'` in stdio) and writes them; the spawn helper gets them once and hands each command a
  * fresh descriptor of an unlinked file (spawn-helper-child.ts keepData).
  */
-export type SpawnOptionsWithData = SpawnOptions & { fdData?: readonly Buffer[] };
+export type SpawnOptionsWithData = SpawnOptions & {
+  fdData?: readonly Buffer[];
+  /** A sandboxed command's start in its args (sandbox/bwrap.ts SandboxedCommand.commandAt): the spawn helper may use a prepared sandbox. */
+  commandAt?: number;
+};
 
 /** Hand each of `data` to the child's fd 3, 4, … (a pipe each) and close our end of it. */
 export function feedFds(child: ChildProcess, data: readonly Buffer[] | undefined): void {

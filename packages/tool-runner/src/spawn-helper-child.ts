@@ -18,6 +18,7 @@ import fs = require('fs');
 import net = require('net');
 import os = require('os');
 import path = require('path');
+import { discard, launcherInput, pathIdentity, warmCommandLine, warmKey, type WarmBox } from './spawn-helper-warm';
 
 interface SpawnMessage {
   type: 'spawn';
@@ -32,6 +33,8 @@ interface SpawnMessage {
   fdKeys?: string[];
   /** Where FIFOs for it may be made (`<its runner's SlothTool home>/run`); default: the base message's. */
   pipeDir?: string;
+  /** Where its command starts after a sandbox's options and `--`: it may run in a sandbox prepared ahead (spawn-helper-warm.ts). */
+  commandAt?: number;
 }
 
 /**
@@ -198,18 +201,46 @@ function readSocket(fd: number): net.Socket {
   return new net.Socket({ fd, readable: true, writable: false, pauseOnCreate: true } as net.SocketConstructorOpts);
 }
 
-function start(m: SpawnMessage): void {
-  if (!spares.length) makeSpares(m.pipeDir ?? basePipeDir);
+/** The sandbox prepared for the next step like the last one (spawn-helper-warm.ts), if any. */
+let warm: WarmBox | undefined;
+
+/** Nothing may be read here: the pipes go to the parent, which reads them from the start. */
+function quiet(stream: net.Socket | null): void {
+  stream?.pause();
+  (stream as unknown as { _handle?: { readStop?: () => void } })?._handle?.readStop?.();
+}
+
+/** Hand a started command to the parent: its pid, then its stdout and stderr read ends. */
+function report(id: number, child: ChildProcess, stdout: net.Socket | null, stderr: net.Socket | null): void {
+  for (const stream of [stdout, stderr]) quiet(stream);
+  send({ type: 'pid', id, pid: child.pid });
+  send({ type: 'stdout', id }, stdout);
+  send({ type: 'stderr', id }, stderr);
+}
+
+/** A spawned process with its stdout and stderr read ends (paused). */
+interface Piped {
+  child: ChildProcess;
+  stdout: net.Socket | null;
+  stderr: net.Socket | null;
+}
+
+/**
+ * Spawn `program args` as `m` says (folder, process group, the bytes of fds 3, 4, …, then `extra`
+ * stdio entries), stdout and stderr on a spare FIFO pair (node's pipes without one). Throws what
+ * spawn throws, its descriptors released.
+ */
+function spawnPiped(m: SpawnMessage, program: string, args: string[], env: NodeJS.ProcessEnv, extra: Array<'pipe'>): Piped {
   const fifos = spares.shift();
-  let child: ChildProcess;
   let data: ReturnType<typeof dataStdio> | undefined;
+  let child: ChildProcess;
   try {
     const stdio = fifos ? (['ignore', fifos.out.write, fifos.err.write] as const) : (['ignore', 'pipe', 'pipe'] as const);
     data = dataStdio(m.fdKeys ?? []);
-    child = spawn(m.program, m.args, {
+    child = spawn(program, args, {
       cwd: m.cwd,
-      env: commandEnv(m.env),
-      stdio: [...stdio, ...data.stdio],
+      env,
+      stdio: [...stdio, ...data.stdio, ...extra],
       detached: m.detached,
       shell: false,
       windowsHide: true,
@@ -217,19 +248,29 @@ function start(m: SpawnMessage): void {
   } catch (err) {
     if (fifos) closeAll([fifos.out.read, fifos.out.write, fifos.err.read, fifos.err.write]);
     data?.release();
+    throw err;
+  }
+  // The command holds the write ends now; ours would keep its readers from ever seeing the end.
+  if (fifos) closeAll([fifos.out.write, fifos.err.write]);
+  data.after(child);
+  const [stdout, stderr] = fifos
+    ? [readSocket(fifos.out.read), readSocket(fifos.err.read)]
+    : [child.stdout as net.Socket | null, child.stderr as net.Socket | null];
+  for (const stream of [stdout, stderr]) quiet(stream);
+  return { child, stdout, stderr };
+}
+
+function start(m: SpawnMessage, key: string | undefined): void {
+  if (!spares.length) makeSpares(m.pipeDir ?? basePipeDir);
+  let piped: Piped;
+  try {
+    piped = spawnPiped(m, m.program, m.args, commandEnv(m.env), []);
+  } catch (err) {
     const e = err as NodeJS.ErrnoException;
     send({ type: 'error', id: m.id, code: e.code ?? 'SPAWN_FAILED', message: e.message, errno: e.errno, syscall: e.syscall, path: e.path });
     return;
   }
-  // The command holds the write ends now; ours would keep its readers from ever seeing the end.
-  if (fifos) closeAll([fifos.out.write, fifos.err.write]);
-  data!.after(child);
-  const [stdout, stderr] = fifos ? [readSocket(fifos.out.read), readSocket(fifos.err.read)] : [child.stdout, child.stderr];
-  // Nothing may be read here: the pipes go to the parent, which reads them from the start.
-  for (const stream of [stdout, stderr]) {
-    stream?.pause();
-    (stream as unknown as { _handle?: { readStop?: () => void } })?._handle?.readStop?.();
-  }
+  const { child, stdout, stderr } = piped;
   child.on('error', (e: NodeJS.ErrnoException) =>
     send({ type: 'error', id: m.id, code: e.code ?? 'ERROR', message: e.message, errno: e.errno, syscall: e.syscall, path: e.path }),
   );
@@ -239,10 +280,79 @@ function start(m: SpawnMessage): void {
     stderr?.destroy();
     return;
   }
-  send({ type: 'pid', id: m.id, pid: child.pid });
-  send({ type: 'stdout', id: m.id }, stdout);
-  send({ type: 'stderr', id: m.id }, stderr);
-  child.on('exit', (code, signal) => send({ type: 'exit', id: m.id, code, signal }));
+  report(m.id, child, stdout, stderr);
+  child.on('exit', (code, signal) => {
+    send({ type: 'exit', id: m.id, code, signal });
+    if (key) prepare(m, key);
+  });
+}
+
+/**
+ * Start the sandbox of `m` again with the launcher waiting in it, for a next step like it: on
+ * FIFOs already made (none are made while the parent is not waiting for a command), else node's
+ * pipes.
+ */
+function prepare(m: SpawnMessage, key: string): void {
+  const launcherFd = 3 + (m.fdKeys?.length ?? 0);
+  const line = warmCommandLine({ ...m, commandAt: m.commandAt! }, launcherFd);
+  if (warm || !line) return;
+  // The paths as they are before bubblewrap mounts them: a change after this is seen at use.
+  const identity = pathIdentity(m.args, m.commandAt!);
+  let piped: Piped;
+  try {
+    piped = spawnPiped(m, line.program, line.args, {}, ['pipe']);
+  } catch {
+    return;
+  }
+  const { child, stdout, stderr } = piped;
+  child.on('error', () => undefined);
+  if (child.pid === undefined) {
+    stdout?.destroy();
+    stderr?.destroy();
+    return;
+  }
+  const box: WarmBox = {
+    key,
+    identity,
+    child,
+    out: stdout,
+    err: stderr,
+    launcher: child.stdio[launcherFd] as NodeJS.WritableStream,
+    group: m.detached === true,
+    ended: false,
+  };
+  child.on('exit', (code, signal) => {
+    if (box.onExit) return box.onExit(code, signal);
+    // Ended before any step used it: thrown away.
+    box.ended = true;
+    if (warm === box) warm = undefined;
+    discard(box);
+  });
+  warm = box;
+}
+
+/** Run a step: in the prepared sandbox when it is the same one, its paths unchanged; else started afresh. */
+function run(m: SpawnMessage): void {
+  const key = m.commandAt !== undefined ? warmKey({ ...m, commandAt: m.commandAt }) : undefined;
+  const box = warm;
+  warm = undefined;
+  const input = box && key && box.key === key && !box.ended ? launcherInput(m.args, m.commandAt!, commandEnv(m.env)) : undefined;
+  if (box && key && input && box.identity === pathIdentity(m.args, m.commandAt!)) {
+    box.launcher.on('error', () => undefined);
+    box.launcher.end(input);
+    box.child.removeAllListeners('error');
+    box.child.on('error', (e: NodeJS.ErrnoException) =>
+      send({ type: 'error', id: m.id, code: e.code ?? 'ERROR', message: e.message, errno: e.errno, syscall: e.syscall, path: e.path }),
+    );
+    box.onExit = (code, signal) => {
+      send({ type: 'exit', id: m.id, code, signal });
+      prepare(m, key);
+    };
+    report(m.id, box.child, box.out, box.err);
+    return;
+  }
+  if (box) discard(box);
+  start(m, key);
 }
 
 process.on(
@@ -260,7 +370,7 @@ process.on(
       // (it started on the parent's last spawn) never touches the SlothTool home.
       send({ type: 'ready' });
     } else if (m && m.type === 'data') keepData(m.key, Buffer.from(m.b64, 'base64'), m.pipeDir ?? basePipeDir);
-    else if (m && m.type === 'spawn') start(m);
+    else if (m && m.type === 'spawn') run(m);
   },
 );
 process.on('disconnect', () => process.exit(0));

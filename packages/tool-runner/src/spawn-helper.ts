@@ -193,6 +193,7 @@ export class SpawnHelper {
       detached: options.detached,
       ...(fdKeys.length ? { fdKeys } : {}),
       ...(pipeDir ? { pipeDir } : {}),
+      ...(options.commandAt !== undefined ? { commandAt: options.commandAt } : {}),
     });
     return remote as unknown as ChildProcess;
   }

@@ -72,6 +72,12 @@ export interface SandboxedCommand {
   fds?: Buffer[];
   /** Granted the network, but kept off the host's loopback (net-jail.ts). */
   isolatedNetwork?: boolean;
+  /**
+   * Where the command starts in `args`, after the sandbox's options and `--` (set when it starts
+   * with prlimit): the spawn helper may run it in a sandbox with the same options prepared ahead
+   * (spawn-helper-warm.ts).
+   */
+  commandAt?: number;
 }
 
 /** The command line that runs `program args` inside the sandbox (under prlimit when the spec has limits). */
@@ -83,7 +89,10 @@ export function wrapWithBwrap(
   filter?: Buffer,
 ): SandboxedCommand {
   const limit = spec.limits ? prlimitArgv(spec.limits.prlimit, spec.limits) : [];
-  const command = { program: bwrap, args: [...bwrapArgs(spec), '--', ...limit, program, ...args] };
+  const options = bwrapArgs(spec);
+  const command: SandboxedCommand = { program: bwrap, args: [...options, '--', ...limit, program, ...args] };
+  // Started by prlimit (an absolute path): what a missing program says is the same in a prepared sandbox.
+  if (limit.length) command.commandAt = options.length + 1;
   if (!spec.hardening?.seccomp) return command;
   if (!filter) throw new Error('the sandbox spec asks for a seccomp filter but none was given');
   return { ...command, fds: [filter] };

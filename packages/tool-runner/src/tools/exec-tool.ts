@@ -176,6 +176,7 @@ export async function runExec(step: ExecStep, ctx: ToolContext): Promise<RunTool
     program: wrapped?.program ?? step.program,
     args: wrapped?.args ?? args,
     ...(wrapped?.fds ? { fds: wrapped.fds } : {}),
+    ...(wrapped?.commandAt !== undefined ? { commandAt: wrapped.commandAt } : {}),
     cwd,
     env,
     timeoutMs,
