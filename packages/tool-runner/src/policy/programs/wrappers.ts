@@ -5,6 +5,8 @@ import { isOutsideWorkspace, normalisePathArg, secretFindings } from '../paths';
 import { judgeCommand } from '../programs';
 import { execArg, readOnly, writeArg } from './common';
 import { envParts, WRAPPERS, wrapperStart } from './unwrap';
+import { engineUrlFinding } from '../engine-sockets';
+import { namesEngine } from './pm-addresses';
 
 /**
  * Environment variables set for a command (`env NAME=value prog`): the ones known to change only
@@ -20,6 +22,8 @@ export function judgeEnvAssignment(assign: string): Finding[] {
   const name = assign.slice(0, assign.indexOf('='));
   if (SAFE_ENV.test(name)) return [];
   if (DANGEROUS_ENV.test(name)) return [finding('wrapper.env_var', 'L2', { v: name })];
+  // A variable that tells a program where the engine is (`BUN_CONFIG_REGISTRY=http://127.0.0.1:2375`) hands it the host.
+  if (namesEngine(assign.slice(name.length + 1))) return [engineUrlFinding('env', assign)];
   // Any other variable may be read by the program as configuration nobody has judged.
   return [finding('wrapper.env_unknown', 'L1', { v: name })];
 }
