@@ -102,6 +102,8 @@ describe('a proxy or registry at the engine is the host', () => {
         'git remote add o http://127.0.0.1:2375/x',
         'git remote set-url origin http://127.0.0.1:2375/x',
         'git submodule add http://[::1]:2375/x',
+        'git -c remote.origin.url=http://127.0.0.1:2375/x fetch origin',
+        'git -C /home/u/p archive --remote=http://127.0.0.1:2375/x HEAD',
         // a build on the host's network: its RUN steps share this machine's loopback
         'docker build --network host --build-arg HTTP_PROXY=http://127.0.0.1:2375 .',
         'docker build --network=host --build-arg=https_proxy=127.0.0.1:2376 .',
@@ -120,9 +122,13 @@ describe('a proxy or registry at the engine is the host', () => {
     expect(d.rules.filter((r) => r.id === 'container.host_mount').map((r) => r.reason)).toEqual([
       expect.stringContaining('pip --proxy http://127.0.0.1:2375'),
     ]);
-    const apt = judge(ex('apt-get -o Acquire::http::Proxy=http://127.0.0.1:2375 update')).rules.find((r) => r.id === 'container.host_mount');
+    const apt = judge(ex('apt-get -o Acquire::http::Proxy=http://127.0.0.1:2375 update')).rules.find(
+      (r) => r.id === 'container.host_mount',
+    );
     expect(apt?.reason).toContain('-o Acquire::http::Proxy=http://127.0.0.1:2375');
-    const java = judge(ex('mvn -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=2375 package')).rules.find((r) => r.id === 'container.host_mount');
+    const java = judge(ex('mvn -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=2375 package')).rules.find(
+      (r) => r.id === 'container.host_mount',
+    );
     expect(java?.reason).toContain('-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=2375');
   });
 });
@@ -202,6 +208,8 @@ describe('what stays as it was', () => {
       ],
     ],
     ['L1', 'git.network', ['git clone https://github.com/x/y', 'git clone http://example.com:2375/x', 'git fetch http://127.0.0.1:8080/x']],
+    // a URL in a commit message is text, not a remote
+    ['L1', 'git.write', ['git commit -m see-http://127.0.0.1:2375/docs', 'git tag -m http://localhost:2375 v1']],
     [
       'L1',
       'project.script',

@@ -14,6 +14,7 @@
  */
 import { engineUrlFinding, isEngineSocket, isEngineUrl, parseUrl, proxyFindings, proxyTarget } from '../engine-sockets';
 import { type Finding, type JudgeCtx } from '../finding';
+import { subcommandIndex } from '../git-subcommand-index';
 import { execArg } from './common';
 
 /** An address as a program is told it: the value, and the words that said it. */
@@ -140,7 +141,9 @@ function javaProxies(args: readonly string[]): Told[] {
 function hostNetworkBuild(args: readonly string[]): boolean {
   const build = args.findIndex((a) => a === 'build');
   if (build < 0) return false;
-  return args.some((a, i) => (/^--(?:network|net)=host$/.test(a) || (['--network', '--net'].includes(a) && args[i + 1] === 'host')) && i > build);
+  return args.some(
+    (a, i) => (/^--(?:network|net)=host$/.test(a) || (['--network', '--net'].includes(a) && args[i + 1] === 'host')) && i > build,
+  );
 }
 
 /** docker / podman build on the host's network: build arguments its RUN steps see, on this machine's loopback. */
@@ -148,7 +151,10 @@ function buildArgs(args: readonly string[]): { proxies: Told[]; words: string[] 
   if (!hostNetworkBuild(args)) return { proxies: [], words: [] };
   const values = optionValues(args, { long: ['build-arg'] });
   const proxies = values.filter((v) => /^(?:https?|ftp|all)_proxy=/i.test(v.value));
-  return { proxies: proxies.map((p) => ({ value: p.value.slice(p.value.indexOf('=') + 1), said: p.said })), words: values.map((v) => v.value) };
+  return {
+    proxies: proxies.map((p) => ({ value: p.value.slice(p.value.indexOf('=') + 1), said: p.said })),
+    words: values.map((v) => v.value),
+  };
 }
 
 /** The arguments pip reads when a program runs it: `python -m pip …` (`-mpip` too), pipx's `--pip-args`. */
@@ -157,8 +163,34 @@ function pipArgs(name: string, args: readonly string[]): string[] | undefined {
     const m = args.findIndex((a, i) => (a === '-m' && args[i + 1] === 'pip') || /^-[A-Za-z]*mpip$/.test(a));
     return m < 0 ? undefined : args.slice(m + (args[m] === '-m' ? 2 : 1));
   }
-  if (name === 'pipx') return optionValues(args, { long: ['pip-args'], prefixes: true }).flatMap((v) => v.value.split(/\s+/).filter(Boolean));
+  if (name === 'pipx')
+    return optionValues(args, { long: ['pip-args'], prefixes: true }).flatMap((v) => v.value.split(/\s+/).filter(Boolean));
   return undefined;
+}
+
+/** git's sub-commands that connect to a remote or record one (a URL in another's words, a commit message's, is text). */
+const GIT_CONNECTS = new Set([
+  'clone',
+  'fetch',
+  'pull',
+  'push',
+  'ls-remote',
+  'request-pull',
+  'remote',
+  'submodule',
+  'archive',
+  'config',
+  'fetch-pack',
+  'send-pack',
+  'http-fetch',
+  'http-push',
+  'lfs',
+]);
+
+/** The words of `git args` that may be an address: its global options (`-c k=v`), and the rest when the sub-command connects. */
+function gitWords(args: readonly string[]): readonly string[] {
+  const sub = subcommandIndex(args);
+  return sub < 0 || GIT_CONNECTS.has(args[sub]) ? args : args.slice(0, sub);
 }
 
 /** URLs written anywhere in a word (`--index-url=http://…`, `git+http://…`, `x@http://…`, `Acquire::http::Proxy=http://…`). */
@@ -200,7 +232,8 @@ function toldFindings(name: string, proxies: readonly Told[], urls: readonly str
 export function addressFindings(name: string, args: readonly string[], ctx: JudgeCtx, fetches: boolean): Finding[] {
   const proxies: Told[] = [];
   const execs: string[] = [];
-  let words: readonly string[] = fetches || Object.prototype.hasOwnProperty.call(PROXY_OPTIONS, name) ? args : [];
+  let words: readonly string[] =
+    name === 'git' ? gitWords(args) : fetches || Object.prototype.hasOwnProperty.call(PROXY_OPTIONS, name) ? args : [];
   const spec = Object.prototype.hasOwnProperty.call(PROXY_OPTIONS, name) ? PROXY_OPTIONS[name] : undefined;
   if (spec) proxies.push(...optionValues(args, spec));
   const pip = pipArgs(name, args);
