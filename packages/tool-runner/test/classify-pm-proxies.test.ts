@@ -177,6 +177,8 @@ describe("apt's options that run a program are refused", () => {
         'apt-get -qqc /tmp/apt.conf update',
       ],
     ],
+    // …and so can the file APT_CONFIG names
+    ['L2', 'wrapper.env_var', ['env APT_CONFIG=/tmp/apt.conf apt-get update']],
   ]);
 });
 
