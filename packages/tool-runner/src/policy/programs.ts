@@ -56,6 +56,7 @@ import { judgeNetcat, judgeSocat } from './programs/socket-clients';
 import { judgeCmake, judgeContainerDelete, judgeToolDelete } from './programs/build-deletes';
 import { judgeConfigCli } from './programs/config-cli';
 import { allowByPolicy } from './allow-by-policy';
+import { addressFindings } from './programs/pm-addresses';
 import { gitNamesOnly, LISTERS, readPathFindings } from './read-paths';
 
 export { programBase } from './allow-by-policy';
@@ -329,6 +330,9 @@ for (const p of CONFIGURABLE_TOOLS) {
     );
 }
 
+/** Package managers, installers, project tools and git: every URL among their words is an address they may be sent to. */
+const FETCHERS = new Set([...Object.keys(INSTALLERS), ...Object.keys(PROJECT_TOOLS), 'npm', 'npx', 'pnpx', 'bunx', 'git']);
+
 /** Whether `name` is in the built-in program table. */
 export function isKnownProgram(name: string): boolean {
   return TABLE.has(name) || /^python[0-9.]*$/.test(name);
@@ -365,7 +369,8 @@ export function judgeCommand(program: string, args: readonly string[], ctx: Judg
   ) {
     return [...out, finding('interp.info', 'L0', { p: name })];
   }
-  const own = handler(args, name, inner);
+  // Where a package manager, installer or git is told to connect (a proxy, a registry, a remote), judged by where it leads.
+  const own = handler(args, name, inner).concat(addressFindings(name, args, inner, FETCHERS.has(name)));
   out.push(...own);
   // The program's option table: exec options always, write/network/unknown ones when its rules said read-only.
   if (!WRAPPERS[name] && !ESCALATION.has(name))

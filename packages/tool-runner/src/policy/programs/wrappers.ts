@@ -5,6 +5,8 @@ import { isOutsideWorkspace, normalisePathArg, secretFindings } from '../paths';
 import { judgeCommand } from '../programs';
 import { execArg, readOnly, writeArg } from './common';
 import { envParts, WRAPPERS, wrapperStart } from './unwrap';
+import { engineUrlFinding } from '../engine-sockets';
+import { namesEngine } from './pm-addresses';
 
 /**
  * Environment variables set for a command (`env NAME=value prog`): the ones known to change only
@@ -14,12 +16,14 @@ import { envParts, WRAPPERS, wrapperStart } from './unwrap';
 export const SAFE_ENV =
   /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|COLUMNS|LINES|TERM|CI|DEBUG|NODE_ENV|NODE_NO_WARNINGS|GIT_TERMINAL_PROMPT|GIT_OPTIONAL_LOCKS|GIT_AUTHOR_NAME|GIT_AUTHOR_EMAIL|GIT_COMMITTER_NAME|GIT_COMMITTER_EMAIL|GIT_AUTHOR_DATE|GIT_COMMITTER_DATE|PYTHONUNBUFFERED|PYTHONDONTWRITEBYTECODE|PYTHONIOENCODING|RUST_BACKTRACE|RUST_LOG|VERBOSE|TMPDIR)$/;
 export const DANGEROUS_ENV =
-  /^(LD_|DYLD_|GIT_|NODE_|NPM_|npm_|YARN_|PNPM_|PYTHON|PERL|RUBY|GEM_|BUNDLE_|JAVA|_JAVA|JDK_|CARGO|RUSTC|RUSTFLAGS|GOFLAGS|GOPROXY|CC$|CXX$|MAKEFLAGS|BASH_|ENV$|SHELL|PS[0-4]$|PROMPT|IFS$|PATH$|HOME$|XDG_|PAGER$|MANPAGER|GIT_PAGER|EDITOR$|VISUAL$|BROWSER$|LESS|RIPGREP_CONFIG_PATH$|SSH_|GNUPGHOME|CURL_HOME|WGETRC|ZDOTDIR|TERMINFO|.*_OPTIONS$|.*_OPTS$|GCONV_PATH$|LOCPATH$|NLSPATH$|MANROFFOPT$|MANOPT$|MANPATH$|GROFF_|AWKPATH$|AWKLIBPATH$|OPENSSL_|PIP_|UV_|POETRY_|CONDA_|DOCKER_|KUBECONFIG$|EXINIT$|VIMINIT$|MYVIMRC$|INPUTRC$|HISTFILE$|XZ_|GZIP$|BZIP2?$|ZSTD_|TAR_|SUDO_|.*_PROXY$|DBUS_|JQ_|RIPGREP_|FZF_|GREP_|SYSTEMD_|RSYNC_|RCLONE_|CVS_RSH$|SVN_SSH$|HTTPIE_|XH_)/i;
+  /^(LD_|DYLD_|GIT_|NODE_|NPM_|npm_|YARN_|PNPM_|PYTHON|PERL|RUBY|GEM_|BUNDLE_|JAVA|_JAVA|JDK_|CARGO|RUSTC|RUSTFLAGS|GOFLAGS|GOPROXY|CC$|CXX$|MAKEFLAGS|BASH_|ENV$|SHELL|PS[0-4]$|PROMPT|IFS$|PATH$|HOME$|XDG_|PAGER$|MANPAGER|GIT_PAGER|EDITOR$|VISUAL$|BROWSER$|LESS|RIPGREP_CONFIG_PATH$|SSH_|GNUPGHOME|CURL_HOME|WGETRC|ZDOTDIR|TERMINFO|.*_OPTIONS$|.*_OPTS$|GCONV_PATH$|LOCPATH$|NLSPATH$|MANROFFOPT$|MANOPT$|MANPATH$|GROFF_|AWKPATH$|AWKLIBPATH$|OPENSSL_|PIP_|UV_|POETRY_|CONDA_|DOCKER_|KUBECONFIG$|EXINIT$|VIMINIT$|MYVIMRC$|INPUTRC$|HISTFILE$|XZ_|GZIP$|BZIP2?$|ZSTD_|TAR_|SUDO_|.*_PROXY$|DBUS_|JQ_|RIPGREP_|FZF_|GREP_|SYSTEMD_|RSYNC_|RCLONE_|CVS_RSH$|SVN_SSH$|HTTPIE_|XH_|APT_CONFIG$)/i;
 
 export function judgeEnvAssignment(assign: string): Finding[] {
   const name = assign.slice(0, assign.indexOf('='));
   if (SAFE_ENV.test(name)) return [];
   if (DANGEROUS_ENV.test(name)) return [finding('wrapper.env_var', 'L2', { v: name })];
+  // A variable that tells a program where the engine is (`BUN_CONFIG_REGISTRY=http://127.0.0.1:2375`) hands it the host.
+  if (namesEngine(assign.slice(name.length + 1))) return [engineUrlFinding('env', assign)];
   // Any other variable may be read by the program as configuration nobody has judged.
   return [finding('wrapper.env_unknown', 'L1', { v: name })];
 }
