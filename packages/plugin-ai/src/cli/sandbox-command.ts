@@ -152,7 +152,15 @@ async function loopbackCheck(
   const code = `require('net').connect(${port},[127,0,0,1].join('.')).on('connect',()=>process.exit(0)).on('error',(e)=>{console.error(e.code);process.exit(3)})`;
   const r = await run(['-e', code]);
   const loopback = status().loopback;
-  if (loopback && !loopback.isolated) return { key, ok: true, detail: t(lang, 'sandboxLoopbackShared', { why: loopback.why }) };
+  if (loopback && !loopback.isolated) {
+    const says =
+      loopback.cause === 'tun-denied'
+        ? 'sandboxLoopbackTunDenied'
+        : loopback.cause === 'tun-missing'
+          ? 'sandboxLoopbackTunMissing'
+          : 'sandboxLoopbackShared';
+    return { key, ok: true, detail: t(lang, says, { why: loopback.why }) };
+  }
   return { key, ok: r.exitCode === 3, detail: firstLine(r.stderrTail) };
 }
 
