@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { createToolRunner, type Step } from '../src';
+import type { Step } from '../src';
 import { judgementPathFs, resolvePath } from '../src/workspace';
 import { walkingFs } from './helpers/walking-fs';
-import { tempWorld } from './tools-session';
+import { judgingRunner, tempWorld } from './tools-session';
 
 // Judge the target, not the spelling: a workspace can ship links. Every path a step names is
 // resolved through them (real symlinks in a temp workspace, a temp HOME) before it is judged.
@@ -16,7 +16,7 @@ const plantBinLink = (dir: string): void => {
   fs.writeFileSync(path.join(dir, 'node_modules', 'pkg', 'bin.js'), 'x');
   fs.symlinkSync('../pkg/bin.js', path.join(dir, 'node_modules', '.bin', 'tool'));
 };
-let runner: ReturnType<typeof createToolRunner>;
+let runner: ReturnType<typeof judgingRunner>;
 
 beforeAll(async () => {
   world = await tempWorld();
@@ -51,13 +51,7 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(home, '.slothtool', 'plugin-configs'), { recursive: true });
   fs.symlinkSync(path.join(home, '.slothtool', 'plugin-configs'), path.join(ws, 'cfg'));
   plantBinLink(ws);
-  runner = createToolRunner({
-    confirm: () => ({ action: 'decline' }),
-    cwd: ws,
-    workspace: ws,
-    lang: 'en',
-    env: { PATH: process.env.PATH, HOME: home, SLOTHTOOL_HOME: path.join(home, '.slothtool') },
-    sandbox: 'off',
+  runner = judgingRunner(world, {
     registry: { plugins: { loc: { name: '@holic512/plugin-loc', version: '1.0.0', bin: path.join(outside, 'loc.js') } } } as never,
   });
 });
@@ -257,7 +251,7 @@ describe('everyday read-only commands judged by a runner (links gathered) stay L
     'stat -L /dev/stdout',
     'echo x /dev/stderr',
   ];
-  let repoRunner: ReturnType<typeof createToolRunner>;
+  let repoRunner: ReturnType<typeof judgingRunner>;
   beforeAll(() => {
     const dir = path.join(world.root, 'everyday');
     fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
@@ -266,14 +260,7 @@ describe('everyday read-only commands judged by a runner (links gathered) stay L
     fs.writeFileSync(path.join(dir, 'package.json'), '{"name":"x"}');
     fs.writeFileSync(path.join(dir, 'src', 'a.ts'), 'export {};\n');
     plantBinLink(dir);
-    repoRunner = createToolRunner({
-      confirm: () => ({ action: 'decline' }),
-      cwd: path.join(dir, 'src'),
-      workspace: dir,
-      lang: 'en',
-      sandbox: 'off',
-      env: { PATH: process.env.PATH, HOME: world.home },
-    });
+    repoRunner = judgingRunner({ ws: dir, home: world.home }, { cwd: path.join(dir, 'src') });
   });
   test('at most 5% are asked (here: none)', () => {
     const asked = rows.filter((line) => {

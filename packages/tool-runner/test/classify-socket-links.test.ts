@@ -8,16 +8,16 @@
 import * as fs from 'fs';
 import * as net from 'net';
 import * as path from 'path';
-import { classify, createToolRunner, type Step } from '../src';
+import { classify, type Step } from '../src';
 import { gatherLinks } from '../src/registry/path-links';
 import { gatherSocketLinks } from '../src/registry/socket-links';
 import { socketParts } from '../src/policy/links';
 import { judgementPathFs, resolvePath } from '../src/workspace';
-import { tempWorld } from './tools-session';
+import { judgingRunner, tempWorld } from './tools-session';
 import { eachVerdict, execStep, type Line, ungrouped, type VerdictGroup } from './verdict-table';
 
 let world: Awaited<ReturnType<typeof tempWorld>>;
-let runner: ReturnType<typeof createToolRunner>;
+let runner: ReturnType<typeof judgingRunner>;
 /** A listening socket standing in for an engine's, named as docker names its own. */
 let engine: net.Server;
 let enginePath: string;
@@ -56,14 +56,7 @@ beforeAll(async () => {
     const s = net.createServer();
     s.listen(other, () => s.close(() => resolve()));
   });
-  runner = createToolRunner({
-    confirm: () => ({ action: 'decline' }),
-    cwd: ws,
-    workspace: ws,
-    lang: 'en',
-    env: { PATH: process.env.PATH, HOME: home, SLOTHTOOL_HOME: path.join(home, '.slothtool') },
-    sandbox: 'off',
-  });
+  runner = judgingRunner(world);
 });
 afterAll(async () => {
   await new Promise<void>((resolve) => engine.close(() => resolve()));
@@ -77,57 +70,60 @@ const fill = (line: Line): Line => {
 };
 const judged = (line: Line) => runner.judge(execStep(fill(line)));
 
-describe('a socket reached through a link with another name is the engine', () => {
-  const groups: VerdictGroup[] = [
+/** Sockets named through links: the engine's under other names (L2), and anything else (named, asked: L1). */
+const groups: VerdictGroup[] = [
+  [
+    'L2',
+    'container.host_mount',
     [
-      'L2',
-      'container.host_mount',
-      [
-        'curl --unix-socket @O/app.sock http://localhost/containers/json',
-        'curl --unix-socket=@O/app.sock http://localhost/containers/json',
-        'curl --unix-sock @O/vr/docker.sock http://localhost/info',
-        'curl --unix-socket api.sock http://d/v4.0.0/libpod/info',
-        'curl --unix-socket sub/rel.sock http://d/info',
-        'curl --unix-socket ~/ctr.sock http://localhost/',
-        'curl --unix-socket=$HOME/ctr.sock http://localhost/',
-        'xh --unix-socket @O/app.sock http://localhost/containers/json',
-        'http http+unix://@E/containers/json',
-        'socat - UNIX-CONNECT:@O/app.sock',
-        'socat - UNIX:api.sock',
-        'socat - unix-client:sub/rel.sock,retry=3',
-        'socat TCP-LISTEN:8080,fork UNIX-CONNECT:@O/vr/docker.sock',
-        'nc -U @O/app.sock',
-        'ncat --unixsock api.sock',
-        'curl -x socks5h://localhost@O/app.sock http://x/',
-        'curl --proxy=socks5h://localhost@O/app.sock http://x/',
-        'curl --socks5-hostname localhost@O/app.sock http://x/',
-        'docker run -v @O/app.sock:/s alpine',
-        'docker run --mount type=bind,src=@O/app.sock,dst=/s alpine',
-        'docker run -v @O/root:/host alpine',
-        'docker run -v ./r:/r alpine',
-      ],
+      'curl --unix-socket @O/app.sock http://localhost/containers/json',
+      'curl --unix-socket=@O/app.sock http://localhost/containers/json',
+      'curl --unix-sock @O/vr/docker.sock http://localhost/info',
+      'curl --unix-socket api.sock http://d/v4.0.0/libpod/info',
+      'curl --unix-socket sub/rel.sock http://d/info',
+      'curl --unix-socket ~/ctr.sock http://localhost/',
+      'curl --unix-socket=$HOME/ctr.sock http://localhost/',
+      'xh --unix-socket @O/app.sock http://localhost/containers/json',
+      'http http+unix://@E/containers/json',
+      'socat - UNIX-CONNECT:@O/app.sock',
+      'socat - UNIX:api.sock',
+      'socat - unix-client:sub/rel.sock,retry=3',
+      'socat TCP-LISTEN:8080,fork UNIX-CONNECT:@O/vr/docker.sock',
+      'nc -U @O/app.sock',
+      'ncat --unixsock api.sock',
+      'curl -x socks5h://localhost@O/app.sock http://x/',
+      'curl --proxy=socks5h://localhost@O/app.sock http://x/',
+      'curl --socks5-hostname localhost@O/app.sock http://x/',
+      'docker run -v @O/app.sock:/s alpine',
+      'docker run --mount type=bind,src=@O/app.sock,dst=/s alpine',
+      'docker run -v @O/root:/host alpine',
+      'docker run -v ./r:/r alpine',
     ],
-  ];
+  ],
+  [
+    'L1',
+    'socket.local',
+    [
+      'curl --unix-socket @O/bus.sock http://localhost/',
+      'curl --unix-socket @O/plain.sock http://localhost/',
+      'socat - UNIX-CONNECT:@O/bus.sock',
+      'curl --unix-socket @O/other.sock http://localhost/',
+    ],
+  ],
+  ['L1', 'network', ['curl https://example.com']],
+];
+
+describe('a socket reached through a link is judged by where it leads', () => {
   eachVerdict(ungrouped(groups), judged);
 
   test('the reason names the engine, not only the link', () => {
     const d = judged('curl --unix-socket @O/app.sock http://localhost/containers/json');
     expect(d.rules.find((r) => r.id === 'container.host_mount')?.reason).toMatch(/docker\.sock/);
   });
-});
 
-describe('links to anything else keep their verdict', () => {
-  test.each([
-    ['curl --unix-socket @O/bus.sock http://localhost/', 'L1', 'socket.local'],
-    ['curl --unix-socket @O/plain.sock http://localhost/', 'L1', 'socket.local'],
-    ['socat - UNIX-CONNECT:@O/bus.sock', 'L1', 'socket.local'],
-    ['curl --unix-socket @O/other.sock http://localhost/', 'L1', 'socket.local'],
-    ['curl https://example.com', 'L1', 'network'],
-  ])('%s → %s %s', (line, level, rule) => {
-    const d = judged(line);
-    expect(d.level).toBe(level);
-    expect(d.rules.map((r) => r.id)).toContain(rule);
-    expect(d.rules.map((r) => r.id)).not.toContain('container.host_mount');
+  test('links to anything else are not taken for an engine', () => {
+    const others = ungrouped(groups).filter(([, level]) => level === 'L1');
+    expect(others.filter(([line]) => judged(line).rules.some((r) => r.id === 'container.host_mount'))).toEqual([]);
   });
 });
 
@@ -161,17 +157,19 @@ describe('the engine socket itself under another name (same device and inode)', 
 });
 
 describe('socketParts reads the spellings the rules read', () => {
-  test.each([
-    ['UNIX-CONNECT:/tmp/a.sock,retry=2', ['/tmp/a.sock']],
-    ['UNIX:app.sock', ['app.sock']],
-    ['unix:///tmp/a.sock', ['///tmp/a.sock']],
-    ['/tmp/a.sock:/var/run/docker.sock:ro', ['/tmp/a.sock', '/var/run/docker.sock']],
-    ['type=bind,src=./a.sock,dst=/s', ['./a.sock', '/s']],
-    ['http+unix://%2Ftmp%2Fa.sock/info', ['/tmp/a.sock']],
-    ['socks5h://localhost/tmp/a%2Esock', ['/tmp/a.sock']],
-    ['--unix-socket=~/a.sock', ['~/a.sock']],
-    ['plain', []],
-  ])('%s → %j', (word, parts) => {
+  /** A word, and the socket paths read from it (none: the word names no socket). */
+  const spellings: Record<string, string[]> = {
+    'UNIX-CONNECT:/tmp/a.sock,retry=2': ['/tmp/a.sock'],
+    'UNIX:app.sock': ['app.sock'],
+    'unix:///tmp/a.sock': ['///tmp/a.sock'],
+    '/tmp/a.sock:/var/run/docker.sock:ro': ['/tmp/a.sock', '/var/run/docker.sock'],
+    'type=bind,src=./a.sock,dst=/s': ['./a.sock', '/s'],
+    'http+unix://%2Ftmp%2Fa.sock/info': ['/tmp/a.sock'],
+    'socks5h://localhost/tmp/a%2Esock': ['/tmp/a.sock'],
+    '--unix-socket=~/a.sock': ['~/a.sock'],
+    plain: [],
+  };
+  test.each(Object.entries(spellings))('%s → %j', (word, parts) => {
     expect(socketParts(word).map((p) => p.part)).toEqual(expect.arrayContaining(parts));
     if (parts.length === 0) expect(socketParts(word)).toEqual([]);
   });

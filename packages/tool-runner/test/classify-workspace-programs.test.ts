@@ -1,11 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { eachReturns } from '@holic512/testkit';
-import { classify, createToolRunner, type Step } from '../src';
+import { classify, type Step } from '../src';
 import { hardenGit } from '../src/tools/git-harden';
 import { GIT_PROGRAM_KEYS, OTHER_WORKSPACE_PROGRAMS } from '../src/policy/workspace-programs';
 import { namesToolchainPath } from '../src/registry/workspace-program-facts';
-import { tempWorld } from './tools-session';
+import { judgingRunner, tempWorld } from './tools-session';
 import { eachVerdict, execStep, type Line } from './verdict-table';
 
 // Workspace-named programs, by class: files and config keys of a repository that name code an
@@ -190,14 +190,7 @@ describe('rustup proxies run the toolchain a rust-toolchain file names by path',
   });
   afterEach(() => world.cleanup());
   const judgeIn = (dir: string, line: string, cwd?: string) => {
-    const runner = createToolRunner({
-      confirm: () => ({ action: 'decline' }),
-      cwd: dir,
-      workspace: dir,
-      lang: 'en',
-      sandbox: 'off',
-      env: { PATH: process.env.PATH, HOME: world.home },
-    });
+    const runner = judgingRunner({ ws: dir, home: world.home });
     const [program, ...args] = line.split(' ');
     const d = runner.judge({ tool: 'exec', program, args, ...(cwd ? { cwd } : {}) } as Step);
     return { level: d.level, ids: d.rules.map((r) => r.id) };

@@ -1,6 +1,7 @@
 import { promises as fsp } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { createToolRunner, type ToolRunnerOptions } from '../src';
 import { createDefaultExecDeps } from '../src/exec';
 import { FileJournal, ReadTracker } from '../src/file-journal';
 import type { Resolver } from '../src/net-guard';
@@ -17,6 +18,25 @@ export async function tempWorld(): Promise<{ root: string; ws: string; outside: 
   const home = path.join(root, 'home');
   for (const d of [ws, outside, home]) await fsp.mkdir(d, { recursive: true });
   return { root, ws, outside, home, cleanup: () => fsp.rm(root, { recursive: true, force: true }) };
+}
+
+/**
+ * A runner that judges steps in a temp world's workspace and home, as `ai` would (no OS sandbox;
+ * a question is declined): for tests of verdicts over real files and links.
+ */
+export function judgingRunner(
+  world: { ws: string; home: string },
+  extra: Partial<ToolRunnerOptions> = {},
+): ReturnType<typeof createToolRunner> {
+  return createToolRunner({
+    confirm: () => ({ action: 'decline' }),
+    cwd: world.ws,
+    workspace: world.ws,
+    lang: 'en',
+    env: { PATH: process.env.PATH, HOME: world.home, SLOTHTOOL_HOME: path.join(world.home, '.slothtool') },
+    sandbox: 'off',
+    ...extra,
+  });
 }
 
 /** A session over real temp folders, the way the runner builds one. */

@@ -155,10 +155,16 @@ export function assessCommand(
   const { secretFindings } = pathsModule();
   const cwd = typeof stepCwd === 'string' && stepCwd ? path.resolve(ctx.cwd ?? '/', stepCwd) : ctx.cwd;
   const base = ctx.workspace ?? ctx.cwd ?? cwd;
-  const jctx: JudgeCtx =
-    cwd && cwd !== ctx.cwd
-      ? { cwd: base, runCwd: cwd, home: ctx.home, slothtoolHome: ctx.slothtoolHome, pathDirs: ctx.pathDirs, policy: ctx.policy, depth: 0 }
-      : { cwd: base, home: ctx.home, slothtoolHome: ctx.slothtoolHome, pathDirs: ctx.pathDirs, policy: ctx.policy, depth: 0 };
+  // Every key present (runCwd even when undefined): the rules' `{ ...ctx, runCwd }` copies then overwrite a key rather than add one.
+  const jctx: JudgeCtx = {
+    cwd: base,
+    runCwd: cwd && cwd !== ctx.cwd ? cwd : undefined,
+    home: ctx.home,
+    slothtoolHome: ctx.slothtoolHome,
+    pathDirs: ctx.pathDirs,
+    policy: ctx.policy,
+    depth: 0,
+  };
   const findings = judgeCommand(program, [...args], jctx);
   if (ctx.links) findings.push(...judgeLinkTargets(program, args, ctx.links, jctx));
   if (ctx.workspacePrograms)

@@ -40,7 +40,7 @@ export function envParts(args: readonly string[]): { start: number; chdir: strin
     }
     return 'command';
   });
-  return { ...walk, chdir, assigns };
+  return walk.stop === undefined ? { start: walk.start, chdir, assigns } : { start: walk.start, chdir, assigns, stop: walk.stop };
 }
 
 export interface WrapperSpec {
