@@ -1,5 +1,5 @@
 import { stringWidth, wrapWords } from '../src/interactive/width';
-import { renderChecks, type Check } from '../src/cli/sandbox-command';
+import { loopbackOff, renderChecks, type Check } from '../src/cli/sandbox-command';
 
 // `slothtool ai sandbox` prints its detail lines wrapped at spaces, never cut inside a word that fits (issue #36 item 9).
 
@@ -68,5 +68,21 @@ describe('what the screen says of a step the sandbox stopped or limited', () => 
     ],
   ])('%j', (sandbox, expected) => {
     expect(sandboxNote({ ...base, sandbox } as never, 'en', ' — ')).toBe(expected);
+  });
+});
+
+describe('why steps granted the network share the host network (ai sandbox)', () => {
+  const why = '/dev/net/tun (mode 600, owner uid 0) is not open to uid 1000';
+  test.each([
+    ['en', undefined, ['not in force', 'slirp4netns exited 1']],
+    ['zh', undefined, ['未生效', 'slirp4netns exited 1']],
+    ['en', 'tun-denied', ['not in force', why, 'sudo chmod 0666 /dev/net/tun', 'KERNEL=="tun", MODE="0666"']],
+    ['zh', 'tun-denied', ['未生效', why, 'sudo chmod 0666 /dev/net/tun', 'udev']],
+    ['en', 'tun-missing', ['not in force', 'there is no /dev/net/tun here', '--device /dev/net/tun']],
+    ['zh', 'tun-missing', ['未生效', 'there is no /dev/net/tun here', '--device /dev/net/tun']],
+  ] as const)('%s, cause %s: the reason and what to do', (lang, cause, parts) => {
+    const given = cause === undefined ? 'slirp4netns exited 1' : cause === 'tun-denied' ? why : 'there is no /dev/net/tun here';
+    const text = loopbackOff(lang, { isolated: false, why: given, ...(cause ? { cause } : {}) });
+    for (const p of parts) expect(text).toContain(p);
   });
 });

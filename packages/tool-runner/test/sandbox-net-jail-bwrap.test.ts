@@ -15,7 +15,7 @@ import { describeWithBwrap } from './bwrap-available';
 import * as http from 'http';
 import { createToolRunner, exec, findProgram } from '../src';
 import { homeEnv, makeBoxPlace, realBox, runInBox } from './helpers/real-box';
-import { jailCommand, jailResolvConf, namesThisMachine } from '../src/sandbox/net-jail';
+import { holderArgs, jailCommand, jailResolvConf, namesThisMachine, tunAccess } from '../src/sandbox/net-jail';
 import { loopbackDenial } from '../src/sandbox/denial';
 
 const LAUNCHER = path.join(__dirname, '..', 'lib', 'sandbox', 'net-jail-launcher.js');
@@ -57,6 +57,12 @@ run('a step granted the network, off the host loopback, for real', () => {
   test('with slirp4netns: the loopback listener is out of reach, another address of this machine is not', async () => {
     if (!SLIRP) return console.warn('net-jail test skipped: slirp4netns is not installed');
     const box = realBox({ ws, home }, { slirp: SLIRP, launcher: LAUNCHER });
+    const tun = tunAccess();
+    if (!tun.ok) {
+      // This user cannot open /dev/net/tun here (no udev, a container): said, with what to do.
+      expect(box.status().loopback).toEqual({ isolated: false, why: tun.why, cause: tun.cause });
+      return console.warn(`net-jail test skipped: ${tun.why}`);
+    }
     expect(box.status().loopback).toEqual({ isolated: true });
     const lo = await listen('127.0.0.1');
     servers.push(lo);
@@ -84,8 +90,8 @@ run('a step granted the network, off the host loopback, for real', () => {
 
   test('through the runner: curl -L from a public address redirected to the loopback finds nothing there', async () => {
     const other = otherAddress();
-    if (!SLIRP || !other || !findProgram('curl', process.env))
-      return console.warn('redirect test skipped: no slirp4netns, curl or second address');
+    if (!SLIRP || !other || !findProgram('curl', process.env) || !tunAccess().ok)
+      return console.warn('redirect test skipped: no slirp4netns, curl, second address or /dev/net/tun open to this user');
     const secret = await new Promise<http.Server>((resolve) => {
       const s = http.createServer((_q, a) => a.end('engine-secret'));
       s.listen(0, '127.0.0.1', () => resolve(s));
@@ -137,7 +143,7 @@ run('a step granted the network, off the host loopback, for real', () => {
   });
 
   test('when the network cannot be set up the command never runs; a failed trial falls back, saying why', async () => {
-    if (!SLIRP) return;
+    if (!SLIRP || !tunAccess().ok) return;
     const marker = path.join(ws, 'ran');
     const box = realBox({ ws, home }, { slirp: SLIRP, launcher: LAUNCHER });
     const w = box.wrap('L1', true, ws, 'touch', [marker])!;
@@ -153,7 +159,7 @@ run('a step granted the network, off the host loopback, for real', () => {
   });
 
   test('a signal ends the step through the launcher (the time-out reaches the command)', async () => {
-    if (!SLIRP) return;
+    if (!SLIRP || !tunAccess().ok) return;
     const box = realBox({ ws, home }, { slirp: SLIRP, launcher: LAUNCHER });
     const w = box.wrap('L1', true, ws, process.execPath, ['-e', 'setInterval(() => {}, 1000)'])!;
     const r = await exec({ ...w, cwd: ws, env: homeEnv(home), timeoutMs: 1500, killGraceMs: 2000 });
@@ -167,6 +173,15 @@ run('a step granted the network, off the host loopback, for real', () => {
     expect(w.args).not.toContain('--unshare-net');
     const missing = realBox({ ws, home }, { launcher: path.join(root, 'nowhere.js') });
     expect(missing.status().loopback).toMatchObject({ isolated: false, why: expect.stringContaining('nowhere.js') });
+    // /dev/net/tun closed to this user (no udev) or missing (a container): no trial, the cause named.
+    for (const cause of ['tun-denied', 'tun-missing'] as const) {
+      const closed = realBox(
+        { ws, home },
+        { slirp: SLIRP ?? '/usr/bin/slirp4netns', launcher: LAUNCHER, tunAccess: () => ({ ok: false, cause, why: 'x' }) },
+      );
+      expect(closed.wrap('L1', true, ws, 'true', [])!.args).not.toContain('--unshare-net');
+      expect(closed.status().loopback).toEqual({ isolated: false, why: 'x', cause });
+    }
   });
 });
 
@@ -191,34 +206,60 @@ describe('net-jail, the pure parts', () => {
     expect(namesThisMachine(program, args)).toBe(yes);
   });
 
-  test('the launcher goes in front, bubblewrap learns where to say its pid and wait; the filter stays fd 3', () => {
+  test("the launcher goes in front of an outer bubblewrap that holds the network; the step's own keeps its options; the filter stays fd 3", () => {
     const filter = Buffer.from('f');
+    const inner = ['--ro-bind', '/', '/', '--unshare-net', '--unshare-pid', '--unshare-user', '--disable-userns', '--seccomp', '3'];
     const j = jailCommand(
-      { program: '/usr/bin/bwrap', args: ['--ro-bind', '/', '/', '--seccomp', '3', '--', 'curl', 'https://x'], fds: [filter] },
+      { program: '/usr/bin/bwrap', args: [...inner, '--', 'git', 'log', '--', '--unshare-net'], fds: [filter] },
       { node: '/usr/bin/node', launcher: '/l.js', slirp: '/usr/bin/slirp4netns' },
     );
+    const outer = ['--dev-bind', '/', '/', '--unshare-net', '--unshare-user', '--die-with-parent', '--info-fd', '4', '--block-fd', '5'];
     expect(j).toEqual({
       program: '/usr/bin/node',
+      // The step's sandbox makes no network namespace of its own (it would be empty), and the
+      // command's words are its own, `--unshare-net` among them.
       args: [
         '/l.js',
         '/usr/bin/slirp4netns',
         '/usr/bin/bwrap',
-        '--ro-bind',
-        '/',
-        '/',
-        '--seccomp',
-        '3',
-        '--info-fd',
-        '4',
-        '--block-fd',
-        '5',
+        ...outer,
         '--',
-        'curl',
-        'https://x',
+        '/usr/bin/bwrap',
+        ...inner.filter((a) => a !== '--unshare-net'),
+        '--',
+        'git',
+        'log',
+        '--',
+        '--unshare-net',
       ],
       fds: [filter],
       isolatedNetwork: true,
     });
+  });
+
+  test.each([
+    ['a user namespace (a normal user; root where they are allowed)', ['--unshare-user', '--cap-drop', 'ALL'], true],
+    ['none (root in a container without user namespaces): the holder makes none either', ['--cap-drop', 'ALL'], false],
+  ])('the outer sandbox owns the network through %s', (_what, hardening, userns) => {
+    expect(holderArgs(userns)).toEqual([
+      '--dev-bind',
+      '/',
+      '/',
+      '--unshare-net',
+      ...(userns ? ['--unshare-user'] : []),
+      '--die-with-parent',
+      '--info-fd',
+      '4',
+      '--block-fd',
+      '5',
+    ]);
+    const j = jailCommand(
+      { program: 'bwrap', args: ['--unshare-net', ...hardening, '--', 'true'] },
+      { node: 'n', launcher: 'l', slirp: 's' },
+    );
+    expect(j.args.slice(3, j.args.indexOf('--'))).toEqual(holderArgs(userns));
+    // The outer one never nests a second user namespace (bubblewrap's --dev, --uid or --disable-userns would).
+    expect(holderArgs(true).some((a) => ['--dev', '--uid', '--disable-userns', '--cap-drop'].includes(a))).toBe(false);
   });
 
   test.each([

@@ -136,6 +136,17 @@ async function containmentChecks(
   return checks;
 }
 
+/** Why steps granted the network share the host's: the reason, and what to do when the user can fix it (/dev/net/tun closed or absent). */
+export function loopbackOff(lang: Lang, loopback: Extract<NonNullable<SandboxStatus['loopback']>, { isolated: false }>): string {
+  const key: MessageKey =
+    loopback.cause === 'tun-denied'
+      ? 'sandboxLoopbackTunDenied'
+      : loopback.cause === 'tun-missing'
+        ? 'sandboxLoopbackTunMissing'
+        : 'sandboxLoopbackShared';
+  return t(lang, key, { why: loopback.why });
+}
+
 /**
  * Whether a step granted the network is kept off this machine's loopback (tool-runner net-jail.ts):
  * the listener on 127.0.0.1 out of its reach, the address built at run time so the command names
@@ -152,7 +163,7 @@ async function loopbackCheck(
   const code = `require('net').connect(${port},[127,0,0,1].join('.')).on('connect',()=>process.exit(0)).on('error',(e)=>{console.error(e.code);process.exit(3)})`;
   const r = await run(['-e', code]);
   const loopback = status().loopback;
-  if (loopback && !loopback.isolated) return { key, ok: true, detail: t(lang, 'sandboxLoopbackShared', { why: loopback.why }) };
+  if (loopback && !loopback.isolated) return { key, ok: true, detail: loopbackOff(lang, loopback) };
   return { key, ok: r.exitCode === 3, detail: firstLine(r.stderrTail) };
 }
 

@@ -4,7 +4,7 @@ import path = require('path');
 import { wrapWithBwrap, type BwrapHardening, type SandboxedCommand } from './bwrap';
 import type { Degradation, InsideStatus, Trial } from './detect';
 import { defaultTrial, findSandbox, onPath, type Found } from './find';
-import { jailCommand, launcherPath, namesThisMachine, NetJail, type LoopbackStatus } from './net-jail';
+import { jailCommand, launcherPath, namesThisMachine, NetJail, tunAccess, type LoopbackStatus } from './net-jail';
 import { hostSeccompFilter } from './seccomp';
 import { nodeWorkspaceSecretsDeps } from './workspace-secrets';
 import { seatbeltProfile } from './seatbelt';
@@ -80,6 +80,8 @@ export interface SandboxOptions {
   slirp?: string | false;
   /** The launcher of those steps (net-jail-launcher.js beside this code by default; a test seam: under ts-jest there is none in src/). */
   launcher?: string;
+  /** Whether /dev/net/tun can be opened here (net-jail.ts tunAccess by default; a test seam). */
+  tunAccess?: typeof tunAccess;
 }
 
 /** The sandbox of one runner: found once, asked per step. */
@@ -212,15 +214,17 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   };
   // Steps granted the network kept off the host's loopback (net-jail.ts): tried on the first one.
   const launcher = options.launcher ?? launcherPath();
-  const jail = new NetJail({ slirp: options.slirp, launcher, probe, exists: fs.existsSync }, (slirp) => {
-    const d = detect();
-    const s = { ...spec('L1', true, options.workspace), isolatedNetwork: true };
-    const h = s.hardening && { ...s.hardening, disableUserns: false };
-    const cmd = wrapWithBwrap(d.program!, h ? { ...s, hardening: h } : s, 'true', [], h?.seccomp ? filter() : undefined);
-    const jailed = jailCommand(cmd, { node: process.execPath, launcher, slirp });
-    const r = (options.trial ?? defaultTrial)(jailed.program, jailed.args, jailed.fds);
-    return r.status === 0 ? undefined : (r.error ?? r.stderr.trim().split('\n')[0]) || `exit ${String(r.status)}`;
-  });
+  const jail = new NetJail(
+    { slirp: options.slirp, launcher, probe, exists: fs.existsSync, tun: options.tunAccess ?? tunAccess },
+    (slirp) => {
+      const d = detect();
+      const s = { ...spec('L1', true, options.workspace), isolatedNetwork: true };
+      const cmd = wrapWithBwrap(d.program!, s, 'true', [], s.hardening?.seccomp ? filter() : undefined);
+      const jailed = jailCommand(cmd, { node: process.execPath, launcher, slirp });
+      const r = (options.trial ?? defaultTrial)(jailed.program, jailed.args, jailed.fds);
+      return r.status === 0 ? undefined : (r.error ?? r.stderr.trim().split('\n')[0]) || `exit ${String(r.status)}`;
+    },
+  );
   const status = (): SandboxStatus => {
     const s = detect().status;
     return s.kind === 'bwrap' ? { ...s, loopback: jail.status() } : s;
@@ -233,15 +237,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       if (!d.program) return undefined;
       // A step granted the network that names no local service gets a network without the host's loopback.
       const slirp4netns = d.status.kind === 'bwrap' && network && !opts.outlive && !opts.hostNetwork ? jail.slirp() : false;
-      // slirp4netns joins the sandbox's user namespace, which `--disable-userns` nests one further
-      // down (where the network namespace is not owned): the seccomp filter, which refuses new user
-      // namespaces anyway, stands in for it; without the filter the step is not jailed.
-      const base = spec(level, network, cwd);
-      const isolated = slirp4netns !== false && (base.hardening?.seccomp ?? true) && !namesThisMachine(program, args);
-      const hardening = isolated && base.hardening ? { ...base.hardening, disableUserns: false } : base.hardening;
+      // Jailed or not, the step's own sandbox has the same hardening: the network namespace is held
+      // by an outer sandbox (net-jail.ts, holderArgs).
+      const isolated = slirp4netns !== false && !namesThisMachine(program, args);
       const s = {
-        ...base,
-        ...(hardening ? { hardening } : {}),
+        ...spec(level, network, cwd),
         ...(opts.outlive ? { outlive: true } : {}),
         ...(isolated ? { isolatedNetwork: true } : {}),
       };

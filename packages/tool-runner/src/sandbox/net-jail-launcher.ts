@@ -1,12 +1,14 @@
 /**
  * The launcher of a step kept off the host's loopback (net-jail.ts): its own process, started as
- * `node net-jail-launcher.js SLIRP4NETNS BWRAP [bwrap args with --info-fd 4 --block-fd 5 -- command]`.
- * It starts bubblewrap (the seccomp filter, when there is one, stays fd 3), reads the sandbox's pid
- * from the info fd, starts slirp4netns on that pid's network namespace, waits until slirp4netns is
- * ready and only then lets the command start through the block fd. It ends with the command's
- * exit (or signal); slirp4netns ends when the launcher's end of its exit pipe closes. When the
- * network cannot be set up, the command never starts: the launcher says why on stderr and exits
- * 125. An entry file: it prints and exits.
+ * `node net-jail-launcher.js SLIRP4NETNS BWRAP [outer options with --info-fd 4 --block-fd 5] --
+ * BWRAP [the step's sandbox options] -- command`. It starts the outer bubblewrap, which holds the
+ * step's network namespace and the user namespace that owns it (net-jail.ts, holderArgs; the
+ * seccomp filter, when there is one, stays fd 3 and reaches the inner sandbox), reads that
+ * sandbox's pid from the info fd, starts slirp4netns on its network namespace, waits until
+ * slirp4netns is ready and only then lets the step's own sandbox start through the block fd. It
+ * ends with the command's exit (or signal); slirp4netns ends when the launcher's end of its exit
+ * pipe closes. When the network cannot be set up, the command never starts: the launcher says
+ * why on stderr and exits 125. An entry file: it prints and exits.
  */
 import { spawn, type ChildProcess } from 'child_process';
 import fs = require('fs');
@@ -40,7 +42,11 @@ function fail(why: string, bwrap?: ChildProcess, pid?: number): never {
   process.exit(FAILED);
 }
 
-/** bubblewrap's args with a resolv.conf naming slirp4netns's resolver bound in, when the host's is on its loopback; and the file to remove. */
+/**
+ * bubblewrap's args with a resolv.conf naming slirp4netns's resolver bound in (into the outer
+ * sandbox, whose whole tree the step's sandbox binds again), when the host's is on its loopback;
+ * and the file to remove.
+ */
 function withResolver(args: string[]): { args: string[]; file?: string } {
   let conf: string | undefined;
   try {
@@ -96,7 +102,8 @@ async function namespaceReady(pid: number, ended: () => boolean): Promise<void> 
 /** slirp4netns on the sandbox's network namespace; resolves once it says it is ready. */
 function startSlirp(slirp: string, pid: number, userns: boolean): Promise<ChildProcess> {
   const args = ['--configure', '--mtu=65520', '--disable-host-loopback', '--ready-fd=3', '--exit-fd=4'];
-  // The namespace belongs to the sandbox's user namespace (`--unshare-user`): joined first, or setns is refused, root or not.
+  // The network namespace belongs to the outer sandbox's user namespace (`--unshare-user`): joined
+  // first, or setns is refused, root or not. That one stays put (net-jail.ts, holderArgs).
   if (userns) args.push(`--userns-path=/proc/${pid}/ns/user`);
   const child = spawn(slirp, [...args, String(pid), 'tap0'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
   let err = '';
@@ -110,7 +117,7 @@ function startSlirp(slirp: string, pid: number, userns: boolean): Promise<ChildP
 
 async function main(argv: string[]): Promise<void> {
   const [slirp, bwrap, ...given] = argv;
-  if (!slirp || !bwrap || !given.includes('--')) fail('usage: net-jail-launcher SLIRP4NETNS BWRAP ARGS -- COMMAND');
+  if (!slirp || !bwrap || !given.includes('--')) fail('usage: net-jail-launcher SLIRP4NETNS BWRAP OUTER-ARGS -- BWRAP ARGS -- COMMAND');
   const { args, file } = withResolver(given);
   resolvFile = file;
   const filter = args.includes('--seccomp') ? 3 : 'ignore';
