@@ -1,4 +1,4 @@
-import { execFileSync, spawn, spawnSync } from 'child_process';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
@@ -6,6 +6,7 @@ import * as path from 'path';
 import { createToolRunner, type ConfirmRequest, type Step } from '../src';
 import { findProgram } from '../src/sandbox';
 import { describeWithBwrap } from './bwrap-available';
+import { asNobody, NOBODY, nobodyCanRead, nobodyPlace, runToEnd } from './helpers/other-user';
 
 // After an approval (issue #43): a runner with the sandbox required and a confirm that says yes
 // to everything it is asked, in a temp home with fake secrets. An upload of a secret and a write
@@ -15,7 +16,6 @@ import { describeWithBwrap } from './bwrap-available';
 // same runs as root (CI, containers) and as an unprivileged user (uid 65534, through setpriv).
 const run = describeWithBwrap();
 
-const NOBODY = 65534;
 let root: string;
 let home: string;
 let ws: string;
@@ -25,10 +25,8 @@ let port: number;
 const received: Array<{ url: string; body: string }> = [];
 
 beforeAll(async () => {
-  // Below /var/tmp (not the private /tmp of root), so the unprivileged run can reach it too.
-  root = fs.realpathSync(fs.mkdtempSync('/var/tmp/effects-e2e-'));
-  home = path.join(root, 'home');
-  ws = path.join(home, 'proj');
+  // Where the unprivileged run can reach it too.
+  ({ root, home, ws } = nobodyPlace('effects-e2e-'));
   pathBin = path.join(root, 'path-bin');
   const put = (rel: string, text: string) => {
     fs.mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
@@ -42,10 +40,8 @@ beforeAll(async () => {
   put('proj/tool', '#!/bin/sh\necho replaced\n');
   fs.mkdirSync(path.join(home, '.local', 'bin'), { recursive: true });
   fs.mkdirSync(pathBin, { recursive: true });
-  fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
   execFileSync('git', ['init', '-q'], { cwd: ws });
   if (process.getuid?.() === 0) execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, root]);
-  fs.chmodSync(root, 0o755);
   server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -167,8 +163,7 @@ run('after an approval: an uploaded secret and a PATH write are refused, as root
     // The same runner, in a child process of that user, built from lib/ (what the package ships).
     const lib = path.join(__dirname, '..', 'lib', 'index.js');
     // A checkout under a private folder (a root-only /tmp) cannot be read by that user: said, not hidden.
-    const readable = spawnSync(setpriv, ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', 'test', '-r', lib]);
-    if (readable.status !== 0) {
+    if (!nobodyCanRead(setpriv, lib)) {
       process.stderr.write(`effects-bwrap: the unprivileged run is SKIPPED: uid ${NOBODY} cannot read this checkout (${lib})\n`);
       return;
     }
@@ -184,7 +179,7 @@ run('after an approval: an uploaded secret and a PATH write are refused, as root
       })();`;
     const options = runnerOptions([]);
     const { confirm: _confirm, ...plain } = options;
-    const child = spawn(setpriv, ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', process.execPath, '-e', script], {
+    const { code, stdout, stderr } = await runToEnd(setpriv, asNobody(process.execPath, '-e', script), {
       cwd: ws,
       env: {
         PATH: process.env.PATH,
@@ -193,13 +188,7 @@ run('after an approval: an uploaded secret and a PATH write are refused, as root
         E2E_OPTIONS: JSON.stringify(plain),
         E2E_STEPS: JSON.stringify([...refused().map(([, step]) => step), control('/control-nobody')]),
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect([code, stderr]).toEqual([0, '']);
     const { asked, out } = JSON.parse(stdout) as { asked: number; out: Array<Record<string, unknown>> };
     // The last step is the control: approved (the one question), it reached the canary from that user's sandbox.

@@ -6,6 +6,7 @@ import { findProgram } from '../src/sandbox';
 import { sandboxReport } from '../src/sandbox/report';
 import { describeWithBwrap } from './bwrap-available';
 import { makeBoxPlace, realBox } from './helpers/real-box';
+import { asNobody } from './helpers/other-user';
 
 // Resource limits of read-only steps and the retry offer after a denial, with the real bubblewrap
 // (issue #32). Every payload is bounded: small limits, so nothing here can eat the machine.
@@ -88,9 +89,7 @@ run('limits of read-only steps, for real', () => {
     const asRoot = process.getuid?.() === 0;
     const setpriv = findProgram('setpriv', env());
     if (asRoot && !setpriv) return;
-    const cmd = asRoot
-      ? { ...w, program: setpriv!, args: ['--reuid', '65534', '--regid', '65534', '--clear-groups', w.program, ...w.args] }
-      : w;
+    const cmd = asRoot ? { ...w, program: setpriv!, args: asNobody(w.program, ...w.args) } : w;
     const r = await exec({ ...cmd, cwd: '/', env: { PATH: process.env.PATH }, timeoutMs: 30_000 });
     expect(
       sandboxReport({ kind: 'bwrap', level: 'L0', network: false, limits: box.status().limits }, r, '/', 'en', (s) => s),

@@ -9,38 +9,20 @@
  */
 import * as fs from 'fs';
 import * as net from 'net';
-import * as os from 'os';
 import * as path from 'path';
 import { describeWithBwrap } from './bwrap-available';
 import * as http from 'http';
 import { createToolRunner, exec, findProgram } from '../src';
+import { LAUNCHER, listen, otherAddress, portOf, SLIRP } from './helpers/net-jail';
 import { homeEnv, makeBoxPlace, realBox, runInBox } from './helpers/real-box';
 import { holderArgs, jailCommand, jailResolvConf, namesThisMachine, tunAccess } from '../src/sandbox/net-jail';
 import { loopbackDenial } from '../src/sandbox/denial';
 
-const LAUNCHER = path.join(__dirname, '..', 'lib', 'sandbox', 'net-jail-launcher.js');
-const SLIRP = ['/usr/bin/slirp4netns', '/bin/slirp4netns', '/usr/local/bin/slirp4netns'].find((p) => fs.existsSync(p));
 const run = describeWithBwrap();
-
-/** An address of this machine that is not the loopback (the internet's stand-in), if it has one. */
-function otherAddress(): string | undefined {
-  for (const list of Object.values(os.networkInterfaces()))
-    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
-  return undefined;
-}
 
 /** Node code that connects to `host:port` built at run time (so the command names no host), exit 0 connected, 3 refused. */
 const connectCode = (parts: number[], port: number) =>
   `require('net').connect(${port},[${parts.join(',')}].join('.')).on('connect',()=>process.exit(0)).on('error',(e)=>{console.error(e.code);process.exit(3)})`;
-
-const listen = (host: string) =>
-  new Promise<net.Server>((resolve) => {
-    const s = net.createServer((c) => {
-      c.on('error', () => undefined);
-      c.end('hi');
-    });
-    s.listen(0, host, () => resolve(s));
-  });
 
 let root: string;
 let ws: string;
@@ -66,7 +48,7 @@ run('a step granted the network, off the host loopback, for real', () => {
     expect(box.status().loopback).toEqual({ isolated: true });
     const lo = await listen('127.0.0.1');
     servers.push(lo);
-    const port = (lo.address() as net.AddressInfo).port;
+    const port = portOf(lo);
     const inBox = (args: string[]) =>
       runInBox(box, { ws, home }, { level: 'L1', network: true, program: process.execPath, args, timeoutMs: 20_000 });
     const loopback = await inBox(['-e', connectCode([127, 0, 0, 1], port)]);
@@ -77,7 +59,7 @@ run('a step granted the network, off the host loopback, for real', () => {
     if (other) {
       const out = await listen(other);
       servers.push(out);
-      const reach = await inBox(['-e', connectCode(other.split('.').map(Number), (out.address() as net.AddressInfo).port)]);
+      const reach = await inBox(['-e', connectCode(other.split('.').map(Number), portOf(out))]);
       expect([reach.exitCode, reach.stderrTail]).toEqual([0, '']);
     }
     // A step that names this machine keeps the host's network: the user saw where it goes.
@@ -96,13 +78,13 @@ run('a step granted the network, off the host loopback, for real', () => {
       const s = http.createServer((_q, a) => a.end('engine-secret'));
       s.listen(0, '127.0.0.1', () => resolve(s));
     });
-    const port = (secret.address() as net.AddressInfo).port;
+    const port = portOf(secret);
     const redirector = await new Promise<http.Server>((resolve) => {
       const s = http.createServer((_q, a) => a.writeHead(302, { location: `http://127.0.0.1:${port}/containers/json` }).end());
       s.listen(0, other, () => resolve(s));
     });
     try {
-      const url = `http://${other}:${(redirector.address() as net.AddressInfo).port}/`;
+      const url = `http://${other}:${portOf(redirector)}/`;
       const runnerWith = (slirp: string | false) =>
         createToolRunner({
           cwd: ws,
@@ -213,7 +195,6 @@ describe('net-jail, the pure parts', () => {
       { program: '/usr/bin/bwrap', args: [...inner, '--', 'git', 'log', '--', '--unshare-net'], fds: [filter] },
       { node: '/usr/bin/node', launcher: '/l.js', slirp: '/usr/bin/slirp4netns' },
     );
-    const outer = ['--dev-bind', '/', '/', '--unshare-net', '--unshare-user', '--die-with-parent', '--info-fd', '4', '--block-fd', '5'];
     expect(j).toEqual({
       program: '/usr/bin/node',
       // The step's sandbox makes no network namespace of its own (it would be empty), and the
@@ -222,7 +203,7 @@ describe('net-jail, the pure parts', () => {
         '/l.js',
         '/usr/bin/slirp4netns',
         '/usr/bin/bwrap',
-        ...outer,
+        ...holderArgs(true),
         '--',
         '/usr/bin/bwrap',
         ...inner.filter((a) => a !== '--unshare-net'),
@@ -241,25 +222,22 @@ describe('net-jail, the pure parts', () => {
     ['a user namespace (a normal user; root where they are allowed)', ['--unshare-user', '--cap-drop', 'ALL'], true],
     ['none (root in a container without user namespaces): the holder makes none either', ['--cap-drop', 'ALL'], false],
   ])('the outer sandbox owns the network through %s', (_what, hardening, userns) => {
-    expect(holderArgs(userns)).toEqual([
-      '--dev-bind',
-      '/',
-      '/',
-      '--unshare-net',
-      ...(userns ? ['--unshare-user'] : []),
-      '--die-with-parent',
-      '--info-fd',
-      '4',
-      '--block-fd',
-      '5',
-    ]);
     const j = jailCommand(
       { program: 'bwrap', args: ['--unshare-net', ...hardening, '--', 'true'] },
       { node: 'n', launcher: 'l', slirp: 's' },
     );
-    expect(j.args.slice(3, j.args.indexOf('--'))).toEqual(holderArgs(userns));
+    const outer = j.args.slice(3, j.args.indexOf('--'));
+    expect(outer).toEqual(holderArgs(userns));
+    // It holds the network namespace, and the user namespace that owns it where the step's sandbox has one.
+    expect(outer).toContain('--unshare-net');
+    expect(outer.includes('--unshare-user')).toBe(userns);
+    // The host's file system unchanged (the inner sandbox makes the step's view); gone with the launcher.
+    expect(outer.join(' ')).toContain('--dev-bind / /');
+    expect(outer).toContain('--die-with-parent');
+    // Its pid told, and the inner one started, on the pipes the launcher opens as fds 4 and 5.
+    expect(outer.join(' ')).toContain('--info-fd 4 --block-fd 5');
     // The outer one never nests a second user namespace (bubblewrap's --dev, --uid or --disable-userns would).
-    expect(holderArgs(true).some((a) => ['--dev', '--uid', '--disable-userns', '--cap-drop'].includes(a))).toBe(false);
+    expect(outer.some((a) => ['--dev', '--uid', '--disable-userns', '--cap-drop'].includes(a))).toBe(false);
   });
 
   test.each([

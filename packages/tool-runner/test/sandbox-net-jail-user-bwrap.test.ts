@@ -11,35 +11,15 @@
  * (no udev, as on some VMs), that user runs in a mount namespace of its own where a 0666 node of
  * the same device is bound over it, as udev would have made it; the machine's stays as it is.
  */
-import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as net from 'net';
-import * as os from 'os';
 import * as path from 'path';
 import { findProgram } from '../src';
 import { describeWithBwrap } from './bwrap-available';
+import { LAUNCHER, listen, otherAddress, portOf, SLIRP } from './helpers/net-jail';
+import { asNobody, NOBODY, nobodyCanRead, nobodyPlace, runToEnd } from './helpers/other-user';
 
-const NOBODY = 65534;
 const LIB = path.join(__dirname, '..', 'lib', 'index.js');
-const LAUNCHER = path.join(__dirname, '..', 'lib', 'sandbox', 'net-jail-launcher.js');
-const SLIRP = ['/usr/bin/slirp4netns', '/bin/slirp4netns', '/usr/local/bin/slirp4netns'].find((p) => fs.existsSync(p));
 const run = describeWithBwrap();
-
-/** An address of this machine that is not the loopback (the internet's stand-in), if it has one. */
-function otherAddress(): string | undefined {
-  for (const list of Object.values(os.networkInterfaces()))
-    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
-  return undefined;
-}
-
-const listen = (host: string) =>
-  new Promise<net.Server>((resolve) => {
-    const s = net.createServer((c) => {
-      c.on('error', () => undefined);
-      c.end('hi');
-    });
-    s.listen(0, host, () => resolve(s));
-  });
 
 /** What the runner of that user does: a sandbox from lib/, four jailed L1 steps, what came of them on stdout. */
 const SCRIPT = `
@@ -70,14 +50,9 @@ const TUN_AS_UDEV =
 let root: string;
 let home: string;
 let ws: string;
+let tmp: string;
 beforeAll(() => {
-  // Below /var/tmp (not the private /tmp of root), so that user can reach it.
-  root = fs.realpathSync(fs.mkdtempSync('/var/tmp/net-jail-user-'));
-  home = path.join(root, 'home');
-  ws = path.join(home, 'proj');
-  for (const d of [ws, path.join(root, 'tmp'), path.join(root, 'tun')]) fs.mkdirSync(d, { recursive: true });
-  if (process.getuid?.() === 0) for (const d of [root, home, ws, path.join(root, 'tmp')]) fs.chownSync(d, NOBODY, NOBODY);
-  fs.chmodSync(root, 0o755);
+  ({ root, home, ws, tmp } = nobodyPlace('net-jail-user-', ['tun']));
 });
 // The child (and the mount namespace with it) has exited when the test ends.
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -90,16 +65,14 @@ run('the loopback jail for an unprivileged user, for real', () => {
       return console.warn(
         'net-jail-user test skipped: needs root (to become another user), setpriv, unshare, slirp4netns and /dev/net/tun',
       );
-    const asNobody = ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups'];
-    const readable = spawnSync(setpriv, [...asNobody, 'test', '-r', LAUNCHER]);
-    if (readable.status !== 0) return console.warn(`net-jail-user test SKIPPED: uid ${NOBODY} cannot read this checkout (${LAUNCHER})`);
+    if (!nobodyCanRead(setpriv, LAUNCHER))
+      return console.warn(`net-jail-user test SKIPPED: uid ${NOBODY} cannot read this checkout (${LAUNCHER})`);
     const servers = [await listen('127.0.0.1')];
     const other = otherAddress();
     if (other) servers.push(await listen(other));
-    const port = (s: net.Server) => (s.address() as net.AddressInfo).port;
     try {
       const open = (fs.statSync('/dev/net/tun').mode & 0o006) === 0o006;
-      const user = [setpriv, ...asNobody, process.execPath, '-e', SCRIPT];
+      const user = [setpriv, ...asNobody(process.execPath, '-e', SCRIPT)];
       const [program, ...args] = open ? user : [unshare, '-m', '--propagation', 'private', 'sh', '-c', TUN_AS_UDEV, 'sh', ...user];
       const jail = {
         lib: LIB,
@@ -107,26 +80,14 @@ run('the loopback jail for an unprivileged user, for real', () => {
         slirp: SLIRP,
         ws,
         home,
-        port: port(servers[0]),
+        port: portOf(servers[0]),
         other,
-        otherPort: other && port(servers[1]),
+        otherPort: other && portOf(servers[1]),
       };
-      const child = spawn(program, args, {
+      const { code, stdout, stderr } = await runToEnd(program, args, {
         cwd: ws,
-        env: {
-          PATH: process.env.PATH,
-          HOME: home,
-          TMPDIR: path.join(root, 'tmp'),
-          TUN_DIR: path.join(root, 'tun'),
-          JAIL: JSON.stringify(jail),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { PATH: process.env.PATH, HOME: home, TMPDIR: tmp, TUN_DIR: path.join(root, 'tun'), JAIL: JSON.stringify(jail) },
       });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c) => (stdout += c));
-      child.stderr.on('data', (c) => (stderr += c));
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       expect([code, stderr]).toEqual([0, '']);
       const r = JSON.parse(stdout);
       expect(r.uid).toBe(NOBODY);

@@ -6,6 +6,7 @@ import { findProgram } from '../src/sandbox';
 import { hostAbis } from '../src/sandbox/seccomp';
 import { syscallNumber, type SyscallName } from '../src/sandbox/syscalls';
 import { describeWithBwrap } from './bwrap-available';
+import { asNobody, NOBODY } from './helpers/other-user';
 
 // What a sandboxed step can do to the sandbox itself (issue #43), with the real bubblewrap, as
 // root (CI runs as root) and as a normal user (uid 65534 through setpriv when the tests run as
@@ -17,7 +18,6 @@ const asRoot = process.getuid?.() === 0;
 const setpriv = findProgram('setpriv', process.env);
 /** Who the probes run as: root and nobody when the tests run as root (nobody needs setpriv), else the tests' user. */
 const USERS: Array<'root' | 'nobody' | 'user'> = asRoot ? (setpriv ? ['root', 'nobody'] : ['root']) : ['user'];
-const NOBODY = 65534;
 
 interface Fixture {
   root: string;
@@ -85,7 +85,7 @@ function fixture(user: 'root' | 'nobody' | 'user'): Fixture {
     return exec({
       ...w,
       program: setpriv!,
-      args: ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', w.program, ...w.args],
+      args: asNobody(w.program, ...w.args),
       cwd,
       env,
       timeoutMs: 60_000,
@@ -93,12 +93,7 @@ function fixture(user: 'root' | 'nobody' | 'user'): Fixture {
   };
   if (user === 'nobody') chownTree(root, NOBODY);
   const outside = (...args: string[]) =>
-    user === 'nobody'
-      ? execFileSync(setpriv!, ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', 'git', ...args], {
-          cwd: ws,
-          env,
-        }).toString()
-      : git(...args);
+    user === 'nobody' ? execFileSync(setpriv!, asNobody('git', ...args), { cwd: ws, env }).toString() : git(...args);
   return { root, home, ws, secret, env, box, run: runAs, git: outside };
 }
 
