@@ -33,18 +33,21 @@ function softLimit(limits: string, row: string): string | undefined {
   return line?.slice(row.length).trim().split(/\s+/)[0];
 }
 
+/**
+ * Limits not in force that do not fail the check, said instead: macOS has no way to set them, and
+ * turned off is the user's choice. Otherwise prlimit is missing.
+ */
+const LIMITS_OFF_BY_CHOICE: Partial<Record<NonNullable<SandboxStatus['limitsOff']>, MessageKey>> = {
+  seatbelt: 'sandboxLimitsSeatbelt',
+  off: 'sandboxLimitsOff',
+};
+
 /** Whether /proc/self/limits, read inside the L0 sandbox, shows the limits the status says are in force. */
 function limitsCheck(lang: Lang, status: SandboxStatus, procLimits: string): Check {
   const key: MessageKey = 'sandboxCheckLimits';
   if (!status.limits) {
-    const why: MessageKey =
-      status.limitsOff === 'seatbelt'
-        ? 'sandboxLimitsSeatbelt'
-        : status.limitsOff === 'off'
-          ? 'sandboxLimitsOff'
-          : 'sandboxLimitsNoPrlimit';
-    // macOS has no way to set them, and turned off is the user's choice: said, not failed.
-    return { key, ok: status.limitsOff === 'seatbelt' || status.limitsOff === 'off', detail: t(lang, why) };
+    const why = status.limitsOff && LIMITS_OFF_BY_CHOICE[status.limitsOff];
+    return { key, ok: why !== undefined, detail: t(lang, why ?? 'sandboxLimitsNoPrlimit') };
   }
   const l = status.limits;
   const want = (n: number, scale: number) => (n > 0 ? String(n * scale) : 'unlimited');
@@ -94,12 +97,20 @@ function plantCheckHome(root: string): { home: string; ws: string; tmpDir: strin
   return { home, ws, tmpDir, secret };
 }
 
-/** Runs a program in the sandbox at a level (the workspace as cwd, the planted home as HOME). */
+/** Runs a program in the sandbox at a level, granted the network or not (the workspace as cwd, the planted home as HOME). */
 type BoxRun = (
   level: 'L0' | 'L1',
   program: string,
   args: string[],
+  network?: boolean,
 ) => Promise<{ exitCode: number | null; stdoutTail: string; stderrTail: string }>;
+
+/**
+ * Node code that connects to this machine's 127.0.0.1 at `port`: exit 0 connected, 3 not (the
+ * error's code on stderr). The address is built at run time, so the command names no local service.
+ */
+const connectLoopback = (port: number): string =>
+  `require('net').connect(${port},[127,0,0,1].join('.')).on('connect',()=>process.exit(0)).on('error',(e)=>{console.error(e.code);process.exit(3)})`;
 
 /** What the sandbox must contain: writes outside, the network, secrets and the private home; and what it must allow. */
 async function containmentChecks(
@@ -111,8 +122,7 @@ async function containmentChecks(
   const outside = path.join(root, 'written-outside');
   const write = await run('L1', 'touch', [outside]);
   checks.push({ key: 'sandboxCheckWrite', ok: write.exitCode !== 0 && !fs.existsSync(outside), detail: firstLine(write.stderrTail) });
-  const connect = `require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',(e)=>{console.error(e.code);process.exit(3)})`;
-  const netRun = await run('L0', process.execPath, ['-e', connect]);
+  const netRun = await run('L0', process.execPath, ['-e', connectLoopback(port)]);
   checks.push({ key: 'sandboxCheckNetwork', ok: netRun.exitCode === 3, detail: firstLine(netRun.stderrTail) });
   const read = await run('L0', 'cat', [path.join(home, '.ssh', 'id_check')]);
   checks.push({ key: 'sandboxCheckSecret', ok: !read.stdoutTail.includes(secret), detail: firstLine(read.stderrTail) });
@@ -136,15 +146,17 @@ async function containmentChecks(
   return checks;
 }
 
-/** Why steps granted the network share the host's: the reason, and what to do when the user can fix it (/dev/net/tun closed or absent). */
-export function loopbackOff(lang: Lang, loopback: Extract<NonNullable<SandboxStatus['loopback']>, { isolated: false }>): string {
-  const key: MessageKey =
-    loopback.cause === 'tun-denied'
-      ? 'sandboxLoopbackTunDenied'
-      : loopback.cause === 'tun-missing'
-        ? 'sandboxLoopbackTunMissing'
-        : 'sandboxLoopbackShared';
-  return t(lang, key, { why: loopback.why });
+type LoopbackOff = Extract<NonNullable<SandboxStatus['loopback']>, { isolated: false }>;
+
+/** What to do about a jail the user can fix (/dev/net/tun closed or absent); without a cause, only why. */
+const LOOPBACK_CAUSE: Record<NonNullable<LoopbackOff['cause']>, MessageKey> = {
+  'tun-denied': 'sandboxLoopbackTunDenied',
+  'tun-missing': 'sandboxLoopbackTunMissing',
+};
+
+/** Why steps granted the network share the host's: the reason, and what to do when the user can fix it. */
+export function loopbackOff(lang: Lang, loopback: LoopbackOff): string {
+  return t(lang, loopback.cause ? LOOPBACK_CAUSE[loopback.cause] : 'sandboxLoopbackShared', { why: loopback.why });
 }
 
 /**
@@ -153,15 +165,9 @@ export function loopbackOff(lang: Lang, loopback: Extract<NonNullable<SandboxSta
  * no local service. Where slirp4netns is missing the check says so and does not fail (the network
  * is shared, as it was before the jail); where it is there, a reachable listener fails it.
  */
-async function loopbackCheck(
-  lang: Lang,
-  run: (args: string[]) => Promise<{ exitCode: number | null; stderrTail: string }>,
-  status: () => SandboxStatus,
-  port: number,
-): Promise<Check> {
+async function loopbackCheck(lang: Lang, run: BoxRun, status: () => SandboxStatus, port: number): Promise<Check> {
   const key: MessageKey = 'sandboxCheckLoopback';
-  const code = `require('net').connect(${port},[127,0,0,1].join('.')).on('connect',()=>process.exit(0)).on('error',(e)=>{console.error(e.code);process.exit(3)})`;
-  const r = await run(['-e', code]);
+  const r = await run('L1', process.execPath, ['-e', connectLoopback(port)], true);
   const loopback = status().loopback;
   if (loopback && !loopback.isolated) return { key, ok: true, detail: loopbackOff(lang, loopback) };
   return { key, ok: r.exitCode === 3, detail: firstLine(r.stderrTail) };
@@ -186,19 +192,15 @@ export async function runSandboxCheck(lang: Lang, io: { stdout?: NodeJS.Writable
     }
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     const port = (server.address() as net.AddressInfo).port;
-    const run = async (level: 'L0' | 'L1', program: string, args: string[]) => {
-      const w = box.wrap(level, false, ws, program, args)!;
+    const run: BoxRun = async (level, program, args, network = false) => {
+      const w = box.wrap(level, network, ws, program, args)!;
       return tr.exec({ ...w, cwd: ws, timeoutMs: 15_000, env: { ...process.env, HOME: home } });
     };
     const checks = await containmentChecks(run, { root, home, ws, secret, port });
     const procLimits = status.limits ? (await run('L0', 'cat', ['/proc/self/limits'])).stdoutTail : '';
     checks.push(limitsCheck(lang, status, procLimits));
     if (status.kind === 'bwrap') {
-      const online = async (args: string[]) => {
-        const w = box.wrap('L1', true, ws, process.execPath, args)!;
-        return tr.exec({ ...w, cwd: ws, timeoutMs: 15_000, env: { ...process.env, HOME: home } });
-      };
-      checks.push(await loopbackCheck(lang, online, () => box.status(), port));
+      checks.push(await loopbackCheck(lang, run, () => box.status(), port));
       const findProgram = (name: string) => tr.findProgram(name, process.env);
       checks.push(
         ...(await hardeningChecks({
