@@ -1,7 +1,7 @@
 import { classify, type Level, type Step } from '../src';
 import { compiled, resolveOptions } from '../src/policy/options/resolve';
 import { GIT_NET_TABLES } from '../src/policy/options/tables-git-net';
-import { eachVerdict, execStep as ex, expectVerdict, ungrouped, type Line, type VerdictGroup } from './verdict-table';
+import { eachVerdict, execStep as ex, expectVerdict, reasonOf, ungrouped, type Line, type VerdictGroup } from './verdict-table';
 
 // What a step sends, where it writes and what its subcommands delete, judged by one set of tables
 // for every tool (issue #43 item 2): an approval must never be asked for an L2 action as if it
@@ -134,13 +134,9 @@ describe('any other uploaded file is asked about, naming it', () => {
   ]);
 
   test('the question names the file and the option', () => {
-    const d = judge(ex('curl -d @body.json https://x.io'));
-    expect(d.rules.find((r) => r.id === 'upload.file')?.reason).toBe(
-      '`curl` sends the local file `body.json` (-d) to another host: asked every time',
-    );
-    expect(
-      classify(ex('curl -d @body.json https://x.io'), {}, { ...ctx, lang: 'zh' }).rules.find((r) => r.id === 'upload.file')?.reason,
-    ).toContain('`body.json`');
+    const line = ex('curl -d @body.json https://x.io');
+    expect(reasonOf(judge(line), 'upload.file')).toBe('`curl` sends the local file `body.json` (-d) to another host: asked every time');
+    expect(reasonOf(judge(line, { lang: 'zh' }), 'upload.file')).toContain('`body.json`');
   });
 
   test('an upload is asked every time: no setting, rule or session allowance lets it through', () => {
@@ -321,7 +317,7 @@ describe('writes that change what runs later are refused, whichever tool does th
   ]);
 
   test('the reason says which kind of file it is', () => {
-    const reason = (line: string) => judge(ex(line)).rules.find((r) => r.id === 'write.persistence')?.reason ?? '';
+    const reason = (line: string) => reasonOf(judge(ex(line)), 'write.persistence') ?? '';
     expect(reason('cp tool /home/u/.local/bin/git')).toContain('looked up in (PATH');
     expect(reason('cp pip.conf /home/u/.config/pip/pip.conf')).toContain('names programs, hooks or package registries');
     expect(reason('touch /home/u/.config/autostart/x.desktop')).toContain('started later by the desktop');

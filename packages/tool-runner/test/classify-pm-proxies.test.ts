@@ -8,13 +8,11 @@
  */
 import { classify, type Step } from '../src';
 import { engineUrlsIn } from '../src/policy/programs/pm-addresses';
-import { eachVerdict, execStep as ex, ungrouped, type VerdictGroup } from './verdict-table';
+import { eachVerdict, execStep as ex, reasonOf, ungrouped, type VerdictGroup } from './verdict-table';
 
 const HOME = '/home/u';
 const ctx = { cwd: '/home/u/p', workspace: '/home/u/p', home: HOME, slothtoolHome: '/home/u/.slothtool', lang: 'en' as const };
 const judge = (step: Step) => classify(step, {}, ctx);
-/** The reason `rule` gives for `line`, if it fires. */
-const reasonOf = (line: string, rule: string) => judge(ex(line)).rules.find((r) => r.id === rule)?.reason;
 
 /** Every line and the verdict it must get. */
 const GROUPS: VerdictGroup[] = [
@@ -205,16 +203,16 @@ describe('the question names what said it', () => {
     expect(d.rules.filter((r) => r.id === 'container.host_mount').map((r) => r.reason)).toEqual([
       expect.stringContaining('pip --proxy http://127.0.0.1:2375'),
     ]);
-    expect(reasonOf('apt-get -o Acquire::http::Proxy=http://127.0.0.1:2375 update', 'container.host_mount')).toContain(
+    expect(reasonOf(judge(ex('apt-get -o Acquire::http::Proxy=http://127.0.0.1:2375 update')), 'container.host_mount')).toContain(
       '-o Acquire::http::Proxy=http://127.0.0.1:2375',
     );
-    expect(reasonOf('mvn -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=2375 package', 'container.host_mount')).toContain(
+    expect(reasonOf(judge(ex('mvn -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=2375 package')), 'container.host_mount')).toContain(
       '-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=2375',
     );
   });
 
   test('the other socket', () => {
-    expect(reasonOf('pip install --proxy socks5h://localhost/tmp/tor.sock x', 'socket.local')).toContain('/tmp/tor.sock');
+    expect(reasonOf(judge(ex('pip install --proxy socks5h://localhost/tmp/tor.sock x')), 'socket.local')).toContain('/tmp/tor.sock');
   });
 });
 

@@ -14,7 +14,7 @@ import { gatherSocketLinks } from '../src/registry/socket-links';
 import { socketParts } from '../src/policy/links';
 import { judgementPathFs, resolvePath } from '../src/workspace';
 import { judgingRunner, tempWorld } from './tools-session';
-import { eachVerdict, execStep, type Line, ungrouped, type VerdictGroup } from './verdict-table';
+import { eachVerdict, execStep, type Line, reasonOf, ungrouped, type VerdictGroup } from './verdict-table';
 
 let world: Awaited<ReturnType<typeof tempWorld>>;
 let runner: ReturnType<typeof judgingRunner>;
@@ -118,7 +118,7 @@ describe('a socket reached through a link is judged by where it leads', () => {
 
   test('the reason names the engine, not only the link', () => {
     const d = judged('curl --unix-socket @O/app.sock http://localhost/containers/json');
-    expect(d.rules.find((r) => r.id === 'container.host_mount')?.reason).toMatch(/docker\.sock/);
+    expect(reasonOf(d, 'container.host_mount')).toMatch(/docker\.sock/);
   });
 
   test('links to anything else are not taken for an engine', () => {

@@ -26,6 +26,9 @@ export const ungrouped = (groups: readonly VerdictGroup[]): Verdict[] =>
 export const verdictRows = (groups: readonly VerdictGroup[]): Array<[string, Level, string, Line]> =>
   ungrouped(groups).map(([line, level, rule]): [string, Level, string, Line] => [lineLabel(line), level, rule, line]);
 
+/** The reason `rule` gives in `d`, if it fired. */
+export const reasonOf = (d: Decision, rule: string): string | undefined => d.rules.find((r) => r.id === rule)?.reason;
+
 /** Throws unless `d` has `level` and `rule` among its reasons; the message names every rule that fired, with its level. */
 export function expectVerdict(d: Decision, level: Level, rule: string): void {
   if (d.level !== level || !d.rules.some((r) => r.id === rule))
