@@ -248,7 +248,11 @@ describe('what stays as it was', () => {
 });
 
 describe('the one definition of where engines listen', () => {
-  test.each([
+  /** One test a row: `answer(input)` must be the row's yes or no. */
+  const eachAnswer = (question: string, answer: (input: string) => boolean, rows: Array<[string, boolean]>) =>
+    test.each(rows)(`%s ${question}: %s`, (input, yes) => expect(answer(input)).toBe(yes));
+
+  eachAnswer('is an engine socket', (p) => isEngineSocket(p, HOME), [
     ['/var/run/docker.sock', true],
     ['unix:///var/run/docker.sock', true],
     ['unix:/run/docker.sock', true],
@@ -262,11 +266,9 @@ describe('the one definition of where engines listen', () => {
     ['/tmp/app.sock', false],
     ['/run/dbus/system_bus_socket', false],
     ['/tmp/not-docker.sock.bak', false],
-  ])('%s is an engine socket: %s', (p, yes) => {
-    expect(isEngineSocket(p, HOME)).toBe(yes);
-  });
+  ]);
 
-  test.each([
+  eachAnswer('holds an engine socket', (p) => holdsEngineSocket(p, HOME), [
     ['/run', true],
     ['/var/run', true],
     ['/run/user', true],
@@ -274,11 +276,9 @@ describe('the one definition of where engines listen', () => {
     ['~/.colima', true],
     ['/etc', false],
     ['/home/u/p', false],
-  ])('%s holds an engine socket: %s', (p, yes) => {
-    expect(holdsEngineSocket(p, HOME)).toBe(yes);
-  });
+  ]);
 
-  test.each([
+  eachAnswer('is the engine on this machine', isEngineUrl, [
     ['http://127.0.0.1:2375/x', true],
     ['tcp://localhost:2376', true],
     ['http://docker.localhost:2375', true],
@@ -286,7 +286,5 @@ describe('the one definition of where engines listen', () => {
     ['http://127.0.0.1:2377', false],
     ['http://192.168.1.4:2375', false],
     ['http://localhost/x', false],
-  ])('%s is the engine on this machine: %s', (u, yes) => {
-    expect(isEngineUrl(u)).toBe(yes);
-  });
+  ]);
 });
