@@ -4,6 +4,7 @@
  * socket is the service listening there (L1 `socket.local`, naming it), never just "the network".
  * These lines are judged, never run.
  */
+import { eachReturns } from '@holic512/testkit';
 import { classify, type Step } from '../src';
 import { holdsEngineSocket, isEngineSocket, isEngineUrl } from '../src/policy/engine-sockets';
 import { eachVerdict, execStep as ex, reasonOf, ungrouped, type VerdictGroup } from './verdict-table';
@@ -248,11 +249,7 @@ describe('what stays as it was', () => {
 });
 
 describe('the one definition of where engines listen', () => {
-  /** One test a row: `answer(input)` must be the row's yes or no. */
-  const eachAnswer = (question: string, answer: (input: string) => boolean, rows: Array<[string, boolean]>) =>
-    test.each(rows)(`%s ${question}: %s`, (input, yes) => expect(answer(input)).toBe(yes));
-
-  eachAnswer('is an engine socket', (p) => isEngineSocket(p, HOME), [
+  eachReturns('%s is an engine socket: %s', (p: string) => isEngineSocket(p, HOME), [
     ['/var/run/docker.sock', true],
     ['unix:///var/run/docker.sock', true],
     ['unix:/run/docker.sock', true],
@@ -268,7 +265,7 @@ describe('the one definition of where engines listen', () => {
     ['/tmp/not-docker.sock.bak', false],
   ]);
 
-  eachAnswer('holds an engine socket', (p) => holdsEngineSocket(p, HOME), [
+  eachReturns('%s holds an engine socket: %s', (p: string) => holdsEngineSocket(p, HOME), [
     ['/run', true],
     ['/var/run', true],
     ['/run/user', true],
@@ -278,7 +275,7 @@ describe('the one definition of where engines listen', () => {
     ['/home/u/p', false],
   ]);
 
-  eachAnswer('is the engine on this machine', isEngineUrl, [
+  eachReturns('%s is the engine on this machine: %s', isEngineUrl, [
     ['http://127.0.0.1:2375/x', true],
     ['tcp://localhost:2376', true],
     ['http://docker.localhost:2375', true],

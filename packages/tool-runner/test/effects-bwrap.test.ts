@@ -1,3 +1,4 @@
+import { runProcess } from '@holic512/testkit';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
@@ -6,7 +7,7 @@ import * as path from 'path';
 import { createToolRunner, type ConfirmRequest, type Step } from '../src';
 import { findProgram } from '../src/sandbox';
 import { describeWithBwrap } from './bwrap-available';
-import { asNobody, NOBODY, nobodyCanRead, nobodyPlace, runToEnd } from './helpers/other-user';
+import { asNobody, NOBODY, nobodyCanRead, nobodyPlace } from './helpers/other-user';
 
 // After an approval (issue #43): a runner with the sandbox required and a confirm that says yes
 // to everything it is asked, in a temp home with fake secrets. An upload of a secret and a write
@@ -179,7 +180,7 @@ run('after an approval: an uploaded secret and a PATH write are refused, as root
       })();`;
     const options = runnerOptions([]);
     const { confirm: _confirm, ...plain } = options;
-    const { code, stdout, stderr } = await runToEnd(setpriv, asNobody(process.execPath, '-e', script), {
+    const { code, stdout, stderr } = await runProcess(setpriv, asNobody(process.execPath, '-e', script), {
       cwd: ws,
       env: {
         PATH: process.env.PATH,

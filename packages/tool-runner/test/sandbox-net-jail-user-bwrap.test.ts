@@ -11,12 +11,13 @@
  * (no udev, as on some VMs), that user runs in a mount namespace of its own where a 0666 node of
  * the same device is bound over it, as udev would have made it; the machine's stays as it is.
  */
+import { runProcess } from '@holic512/testkit';
 import * as fs from 'fs';
 import * as path from 'path';
 import { findProgram } from '../src';
 import { describeWithBwrap } from './bwrap-available';
 import { LAUNCHER, listen, otherAddress, portOf, SLIRP } from './helpers/net-jail';
-import { asNobody, NOBODY, nobodyCanRead, nobodyPlace, runToEnd } from './helpers/other-user';
+import { asNobody, NOBODY, nobodyCanRead, nobodyPlace } from './helpers/other-user';
 
 const LIB = path.join(__dirname, '..', 'lib', 'index.js');
 const run = describeWithBwrap();
@@ -84,7 +85,7 @@ run('the loopback jail for an unprivileged user, for real', () => {
         other,
         otherPort: other && portOf(servers[1]),
       };
-      const { code, stdout, stderr } = await runToEnd(program, args, {
+      const { code, stdout, stderr } = await runProcess(program, args, {
         cwd: ws,
         env: { PATH: process.env.PATH, HOME: home, TMPDIR: tmp, TUN_DIR: path.join(root, 'tun'), JAIL: JSON.stringify(jail) },
       });

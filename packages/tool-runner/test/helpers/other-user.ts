@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'child_process';
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 
@@ -35,18 +35,4 @@ export function nobodyPlace(prefix: string, extra: string[] = []): { root: strin
   if (process.getuid?.() === 0) for (const d of [root, home, ws, tmp]) fs.chownSync(d, NOBODY, NOBODY);
   fs.chmodSync(root, 0o755);
   return { root, home, ws, tmp };
-}
-
-/** Runs `program args` to its end (stdin closed): its exit code and everything it wrote. */
-export function runToEnd(
-  program: string,
-  args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv },
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(program, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
