@@ -288,14 +288,16 @@ function start(m: SpawnMessage, key: string | undefined): void {
 }
 
 /**
- * Start the sandbox of `m` again with the launcher waiting in it, for a next step like it: on
- * FIFOs already made (none are made while the parent is not waiting for a command), else node's
- * pipes.
+ * Start the sandbox of `m` again with the launcher waiting in it, for a next step like it, on the
+ * pipes a fresh start would get: FIFOs already made (none are made while the parent is not
+ * waiting for a command: with none left, nothing is prepared), node's pipes where there are none.
  */
 function prepare(m: SpawnMessage, key: string): void {
   const launcherFd = 3 + (m.fdKeys?.length ?? 0);
   const line = warmCommandLine({ ...m, commandAt: m.commandAt! }, launcherFd);
-  if (warm || !line) return;
+  const pipeDir = m.pipeDir ?? basePipeDir;
+  const fifosHere = !fifosFailed && pipeDir !== undefined && fs.existsSync(pipeDir);
+  if (warm || !line || (fifosHere && !spares.length)) return;
   // The paths as they are before bubblewrap mounts them: a change after this is seen at use.
   const identity = pathIdentity(m.args, m.commandAt!);
   let piped: Piped;

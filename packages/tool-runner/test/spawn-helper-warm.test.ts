@@ -55,12 +55,6 @@ afterAll(() => {
 
 const starts = (): string[] => (fs.existsSync(LOG) ? fs.readFileSync(LOG, 'utf8').trim().split('\n') : []);
 
-/** Wait until the stand-in has started `n` times in all (the helper prepares one after each step). */
-async function startedTimes(n: number): Promise<void> {
-  for (let i = 0; i < 1000 && starts().length < n; i++) await new Promise((r) => setTimeout(r, 10));
-  expect(starts().length).toBeGreaterThanOrEqual(n);
-}
-
 /** Print what the program was given: its pid, argv, environment and folder, as JSON. */
 const REPORT =
   'process.stdout.write(JSON.stringify({ pid: process.pid, argv: process.argv.slice(1), env: process.env, cwd: process.cwd() }))';
@@ -85,13 +79,24 @@ function step(
 
 const report = (r: ExecResult) => JSON.parse(r.stdoutTail) as { pid: number; argv: string[]; env: NodeJS.ProcessEnv; cwd: string };
 
-/** Run a step with `options` and wait until the sandbox for the next one like it is prepared; its result. */
-async function primed(options?: string[]): Promise<ExecResult> {
-  const before = starts();
-  const r = await step([process.execPath, '-e', REPORT], options);
-  const fresh = !before.includes(String(report(r).pid));
-  await startedTimes(before.length + (fresh ? 2 : 1));
-  return r;
+/**
+ * Run a step with `options` until the sandbox for the next one like it is prepared (a start logged
+ * after that step's own; when the helper's FIFOs ran out it prepares none, and the next step, started
+ * afresh, makes more). The pid of the prepared one.
+ */
+async function primed(options?: string[]): Promise<number> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const r = await step([process.execPath, '-e', REPORT], options);
+    const own = String(report(r).pid);
+    // Its own start was logged (by it, or by the prepared one it ran in); the next one's follows.
+    for (let i = 0; i < 300; i++) {
+      const log = starts();
+      const at = log.lastIndexOf(own);
+      if (at >= 0 && at < log.length - 1) return Number(log[log.length - 1]);
+      await new Promise((res) => setTimeout(res, 10));
+    }
+  }
+  throw new Error('no sandbox was prepared');
 }
 
 describe('a step like the last one', () => {
@@ -120,7 +125,7 @@ describe('a step like the last one', () => {
     expect(coded.stdoutTail.split('\n').slice(0, 1)).toEqual(['out']);
     expect(coded.stderrTail).toBe('err\n');
     expect(before).toContain(coded.stdoutTail.split('\n')[1]);
-    await startedTimes(before.length + 1);
+    await primed();
     before = starts();
     const killed = await step(['sh', '-c', 'echo $$; kill -TERM $$']);
     expect(killed).toMatchObject({ exitCode: null, signal: 'SIGTERM' });
@@ -158,8 +163,7 @@ describe('started afresh', () => {
   });
 
   linux('when the prepared one ended meanwhile', async () => {
-    await primed();
-    const waiting = Number(starts().at(-1));
+    const waiting = await primed();
     process.kill(waiting, 'SIGKILL');
     // Reaped: the helper has seen it end (node reaps and reports an exit at once).
     for (let i = 0; i < 1000 && fs.existsSync(`/proc/${waiting}`); i++) await new Promise((r) => setTimeout(r, 10));
