@@ -336,10 +336,12 @@ function prepare(m: SpawnMessage, key: string): void {
 /** Run a step: in the prepared sandbox when it is the same one, its paths unchanged; else started afresh. */
 function run(m: SpawnMessage): void {
   const key = m.commandAt !== undefined ? warmKey({ ...m, commandAt: m.commandAt }) : undefined;
+  // Anything else (a step outside the sandbox, an L1 step) leaves the prepared one waiting.
+  if (!key) return start(m, undefined);
   const box = warm;
   warm = undefined;
-  const input = box && key && box.key === key && !box.ended ? launcherInput(m.args, m.commandAt!, commandEnv(m.env)) : undefined;
-  if (box && key && input && box.identity === pathIdentity(m.args, m.commandAt!)) {
+  const input = box && box.key === key && !box.ended ? launcherInput(m.args, m.commandAt!, commandEnv(m.env)) : undefined;
+  if (box && input && box.identity === pathIdentity(m.args, m.commandAt!)) {
     box.launcher.on('error', () => undefined);
     box.launcher.end(input);
     box.child.removeAllListeners('error');

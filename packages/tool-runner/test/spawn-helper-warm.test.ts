@@ -2,7 +2,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { exec, type ExecResult } from '../src/exec';
+import { exec, type ExecDeps, type ExecResult } from '../src/exec';
 import { SpawnHelper } from '../src/spawn-helper';
 
 /** The built helper program (tests run the TypeScript sources; the helper runs as plain node). */
@@ -52,6 +52,14 @@ afterAll(() => {
   // The helper's end ends what it prepared; the folder goes once nothing runs in it.
   fs.rmSync(root, { recursive: true, force: true });
 });
+
+/** exec's side effects, spawning through the test's helper. */
+const deps: ExecDeps = {
+  spawn: (c, a, o) => helper.spawn(c, a, o),
+  now: () => Date.now(),
+  killGroup: (pid, s) => process.kill(-pid, s),
+  platform: process.platform,
+};
 
 const starts = (): string[] => (fs.existsSync(LOG) ? fs.readFileSync(LOG, 'utf8').trim().split('\n') : []);
 
@@ -169,6 +177,22 @@ describe('started afresh', () => {
     for (let i = 0; i < 1000 && fs.existsSync(`/proc/${waiting}`); i++) await new Promise((r) => setTimeout(r, 10));
     expect(fs.existsSync(`/proc/${waiting}`)).toBe(false);
     expect((await freshPid([])).fresh).toBe(true);
+  });
+
+  linux('but a command outside the sandbox in between leaves the prepared one waiting', async () => {
+    const waiting = await primed();
+    const other = await exec(
+      { program: 'true', args: [], cwd: WS },
+      {
+        spawn: (c, a, o) => helper.spawn(c, a, o),
+        now: () => Date.now(),
+        killGroup: (pid, s) => process.kill(-pid, s),
+        platform: process.platform,
+      },
+    );
+    expect(other.exitCode).toBe(0);
+    expect((await freshPid([])).fresh).toBe(false);
+    expect(starts()).toContain(String(waiting));
   });
 
   linux('when a word holds a NUL: refused as a fresh start refuses it, never split in two', async () => {
