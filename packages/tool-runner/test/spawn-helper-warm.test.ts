@@ -74,15 +74,7 @@ function step(
   env: NodeJS.ProcessEnv = { PATH: process.env.PATH, LANG: 'C', X: 'a b' },
 ): Promise<ExecResult> {
   const args = [...options, '--', ...command];
-  return exec(
-    { program: BOX, args, commandAt: options.length + 1, cwd: WS, env },
-    {
-      spawn: (c, a, o) => helper.spawn(c, a, o),
-      now: () => Date.now(),
-      killGroup: (pid, s) => process.kill(-pid, s),
-      platform: process.platform,
-    },
-  );
+  return exec({ program: BOX, args, commandAt: options.length + 1, cwd: WS, env }, deps);
 }
 
 const report = (r: ExecResult) => JSON.parse(r.stdoutTail) as { pid: number; argv: string[]; env: NodeJS.ProcessEnv; cwd: string };
@@ -181,15 +173,7 @@ describe('started afresh', () => {
 
   linux('but a command outside the sandbox in between leaves the prepared one waiting', async () => {
     const waiting = await primed();
-    const other = await exec(
-      { program: 'true', args: [], cwd: WS },
-      {
-        spawn: (c, a, o) => helper.spawn(c, a, o),
-        now: () => Date.now(),
-        killGroup: (pid, s) => process.kill(-pid, s),
-        platform: process.platform,
-      },
-    );
+    const other = await exec({ program: 'true', args: [], cwd: WS }, deps);
     expect(other.exitCode).toBe(0);
     expect((await freshPid([])).fresh).toBe(false);
     expect(starts()).toContain(String(waiting));
