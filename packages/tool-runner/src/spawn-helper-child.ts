@@ -288,14 +288,16 @@ function start(m: SpawnMessage, key: string | undefined): void {
 }
 
 /**
- * Start the sandbox of `m` again with the launcher waiting in it, for a next step like it: on
- * FIFOs already made (none are made while the parent is not waiting for a command), else node's
- * pipes.
+ * Start the sandbox of `m` again with the launcher waiting in it, for a next step like it, on the
+ * pipes a fresh start would get: FIFOs already made (none are made while the parent is not
+ * waiting for a command: with none left, nothing is prepared), node's pipes where there are none.
  */
 function prepare(m: SpawnMessage, key: string): void {
   const launcherFd = 3 + (m.fdKeys?.length ?? 0);
   const line = warmCommandLine({ ...m, commandAt: m.commandAt! }, launcherFd);
-  if (warm || !line) return;
+  const pipeDir = m.pipeDir ?? basePipeDir;
+  const fifosHere = !fifosFailed && pipeDir !== undefined && fs.existsSync(pipeDir);
+  if (warm || !line || (fifosHere && !spares.length)) return;
   // The paths as they are before bubblewrap mounts them: a change after this is seen at use.
   const identity = pathIdentity(m.args, m.commandAt!);
   let piped: Piped;
@@ -334,10 +336,12 @@ function prepare(m: SpawnMessage, key: string): void {
 /** Run a step: in the prepared sandbox when it is the same one, its paths unchanged; else started afresh. */
 function run(m: SpawnMessage): void {
   const key = m.commandAt !== undefined ? warmKey({ ...m, commandAt: m.commandAt }) : undefined;
+  // Anything else (a step outside the sandbox, an L1 step) leaves the prepared one waiting.
+  if (!key) return start(m, undefined);
   const box = warm;
   warm = undefined;
-  const input = box && key && box.key === key && !box.ended ? launcherInput(m.args, m.commandAt!, commandEnv(m.env)) : undefined;
-  if (box && key && input && box.identity === pathIdentity(m.args, m.commandAt!)) {
+  const input = box && box.key === key && !box.ended ? launcherInput(m.args, m.commandAt!, commandEnv(m.env)) : undefined;
+  if (box && input && box.identity === pathIdentity(m.args, m.commandAt!)) {
     box.launcher.on('error', () => undefined);
     box.launcher.end(input);
     box.child.removeAllListeners('error');

@@ -2,7 +2,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { exec, type ExecResult } from '../src/exec';
+import { exec, type ExecDeps, type ExecResult } from '../src/exec';
 import { SpawnHelper } from '../src/spawn-helper';
 
 /** The built helper program (tests run the TypeScript sources; the helper runs as plain node). */
@@ -53,13 +53,15 @@ afterAll(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-const starts = (): string[] => (fs.existsSync(LOG) ? fs.readFileSync(LOG, 'utf8').trim().split('\n') : []);
+/** exec's side effects, spawning through the test's helper. */
+const deps: ExecDeps = {
+  spawn: (c, a, o) => helper.spawn(c, a, o),
+  now: () => Date.now(),
+  killGroup: (pid, s) => process.kill(-pid, s),
+  platform: process.platform,
+};
 
-/** Wait until the stand-in has started `n` times in all (the helper prepares one after each step). */
-async function startedTimes(n: number): Promise<void> {
-  for (let i = 0; i < 1000 && starts().length < n; i++) await new Promise((r) => setTimeout(r, 10));
-  expect(starts().length).toBeGreaterThanOrEqual(n);
-}
+const starts = (): string[] => (fs.existsSync(LOG) ? fs.readFileSync(LOG, 'utf8').trim().split('\n') : []);
 
 /** Print what the program was given: its pid, argv, environment and folder, as JSON. */
 const REPORT =
@@ -72,26 +74,29 @@ function step(
   env: NodeJS.ProcessEnv = { PATH: process.env.PATH, LANG: 'C', X: 'a b' },
 ): Promise<ExecResult> {
   const args = [...options, '--', ...command];
-  return exec(
-    { program: BOX, args, commandAt: options.length + 1, cwd: WS, env },
-    {
-      spawn: (c, a, o) => helper.spawn(c, a, o),
-      now: () => Date.now(),
-      killGroup: (pid, s) => process.kill(-pid, s),
-      platform: process.platform,
-    },
-  );
+  return exec({ program: BOX, args, commandAt: options.length + 1, cwd: WS, env }, deps);
 }
 
 const report = (r: ExecResult) => JSON.parse(r.stdoutTail) as { pid: number; argv: string[]; env: NodeJS.ProcessEnv; cwd: string };
 
-/** Run a step with `options` and wait until the sandbox for the next one like it is prepared; its result. */
-async function primed(options?: string[]): Promise<ExecResult> {
-  const before = starts();
-  const r = await step([process.execPath, '-e', REPORT], options);
-  const fresh = !before.includes(String(report(r).pid));
-  await startedTimes(before.length + (fresh ? 2 : 1));
-  return r;
+/**
+ * Run a step with `options` until the sandbox for the next one like it is prepared (a start logged
+ * after that step's own; when the helper's FIFOs ran out it prepares none, and the next step, started
+ * afresh, makes more). The pid of the prepared one.
+ */
+async function primed(options?: string[]): Promise<number> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const r = await step([process.execPath, '-e', REPORT], options);
+    const own = String(report(r).pid);
+    // Its own start was logged (by it, or by the prepared one it ran in); the next one's follows.
+    for (let i = 0; i < 300; i++) {
+      const log = starts();
+      const at = log.lastIndexOf(own);
+      if (at >= 0 && at < log.length - 1) return Number(log[log.length - 1]);
+      await new Promise((res) => setTimeout(res, 10));
+    }
+  }
+  throw new Error('no sandbox was prepared');
 }
 
 describe('a step like the last one', () => {
@@ -120,7 +125,7 @@ describe('a step like the last one', () => {
     expect(coded.stdoutTail.split('\n').slice(0, 1)).toEqual(['out']);
     expect(coded.stderrTail).toBe('err\n');
     expect(before).toContain(coded.stdoutTail.split('\n')[1]);
-    await startedTimes(before.length + 1);
+    await primed();
     before = starts();
     const killed = await step(['sh', '-c', 'echo $$; kill -TERM $$']);
     expect(killed).toMatchObject({ exitCode: null, signal: 'SIGTERM' });
@@ -158,13 +163,20 @@ describe('started afresh', () => {
   });
 
   linux('when the prepared one ended meanwhile', async () => {
-    await primed();
-    const waiting = Number(starts().at(-1));
+    const waiting = await primed();
     process.kill(waiting, 'SIGKILL');
     // Reaped: the helper has seen it end (node reaps and reports an exit at once).
     for (let i = 0; i < 1000 && fs.existsSync(`/proc/${waiting}`); i++) await new Promise((r) => setTimeout(r, 10));
     expect(fs.existsSync(`/proc/${waiting}`)).toBe(false);
     expect((await freshPid([])).fresh).toBe(true);
+  });
+
+  linux('but a command outside the sandbox in between leaves the prepared one waiting', async () => {
+    const waiting = await primed();
+    const other = await exec({ program: 'true', args: [], cwd: WS }, deps);
+    expect(other.exitCode).toBe(0);
+    expect((await freshPid([])).fresh).toBe(false);
+    expect(starts()).toContain(String(waiting));
   });
 
   linux('when a word holds a NUL: refused as a fresh start refuses it, never split in two', async () => {
