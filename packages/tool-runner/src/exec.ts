@@ -99,6 +99,11 @@ export function prepareSpawnHelper(options: ExecDepsOptions = {}): Promise<boole
   return helper ? helper.whenReady() : Promise.resolve(false);
 }
 
+/** End the sandbox the spawn helper prepared for a next read-only step, if any (a runner's dispose). */
+export function discardPreparedSandbox(): void {
+  helper?.discardPrepared();
+}
+
 export function createDefaultExecDeps(options: ExecDepsOptions = {}): ExecDeps {
   const direct = (command: string, args: string[], options: SpawnOptionsWithData) => {
     const child = crossSpawn(command, args, options);

@@ -159,6 +159,6 @@ export interface ToolRunner {
   undo(mark: number): UndoResult;
   /** The background processes of this session, oldest first (`/ps`); detached ones name their log file. */
   processes(): ProcInfo[];
-  /** End every background process still running except detached ones (call it when the session ends). */
+  /** End every background process still running except detached ones, and the sandbox prepared for a next step (call it when the session ends). */
   dispose(): void;
 }

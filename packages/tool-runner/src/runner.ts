@@ -1,6 +1,6 @@
 import fs = require('fs');
 import { slothtoolHome as sharedSlothtoolHome, userHome } from '@holic512/shared/lib/home';
-import { createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES, exec, execInherit } from './exec';
+import { createDefaultExecDeps, DEFAULT_MAX_OUTPUT_BYTES, discardPreparedSandbox, exec, execInherit } from './exec';
 import { redact, redactValue } from './redact';
 import { normalizePolicy } from './policy/classify';
 import { pathDirsOf } from './policy/runs-later';
@@ -248,7 +248,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     changes: (mark = 0) => session.journal.since(mark).map(({ seq, stepId, tool, path: file }) => ({ seq, stepId, tool, path: file })),
     undo: (mark) => session.journal.undo(mark),
     processes: () => session.procs.list(),
-    dispose: () => session.procs.dispose(),
+    dispose: () => {
+      session.procs.dispose();
+      discardPreparedSandbox();
+    },
     async run(step, runOptions = {}) {
       const id = runOptions.id ?? `cmd_${String(++counter).padStart(3, '0')}`;
       try {

@@ -365,7 +365,8 @@ process.on(
     m:
       | SpawnMessage
       | { type: 'base'; env: NodeJS.ProcessEnv; pipeDir?: string }
-      | { type: 'data'; key: string; b64: string; pipeDir?: string },
+      | { type: 'data'; key: string; b64: string; pipeDir?: string }
+      | { type: 'discard' },
   ) => {
     if (m && m.type === 'base') {
       baseEnv = m.env;
@@ -375,6 +376,10 @@ process.on(
       send({ type: 'ready' });
     } else if (m && m.type === 'data') keepData(m.key, Buffer.from(m.b64, 'base64'), m.pipeDir ?? basePipeDir);
     else if (m && m.type === 'spawn') run(m);
+    else if (m && m.type === 'discard' && warm) {
+      discard(warm);
+      warm = undefined;
+    }
   },
 );
 process.on('disconnect', () => process.exit(0));

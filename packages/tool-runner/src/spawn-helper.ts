@@ -235,6 +235,11 @@ export class SpawnHelper {
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
+  /** End the sandbox the helper prepared for a next step (spawn-helper-warm.ts): a runner that is done leaves nothing running. */
+  discardPrepared(): void {
+    if (this.ready && this.child?.connected) this.child.send({ type: 'discard' });
+  }
+
   /** Stop the helper (its commands are the caller's to end first). */
   close(): void {
     this.failed = true;

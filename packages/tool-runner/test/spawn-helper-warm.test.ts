@@ -179,6 +179,15 @@ describe('started afresh', () => {
     expect(starts()).toContain(String(waiting));
   });
 
+  linux('when a runner is done: nothing it prepared keeps running', async () => {
+    const waiting = await primed();
+    expect(fs.existsSync(`/proc/${waiting}`)).toBe(true);
+    helper.discardPrepared();
+    for (let i = 0; i < 1000 && fs.existsSync(`/proc/${waiting}`); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(fs.existsSync(`/proc/${waiting}`)).toBe(false);
+    expect((await freshPid([])).fresh).toBe(true);
+  });
+
   linux('when a word holds a NUL: refused as a fresh start refuses it, never split in two', async () => {
     await primed();
     const r = await step([process.execPath, '-e', REPORT, 'a\0b']);
