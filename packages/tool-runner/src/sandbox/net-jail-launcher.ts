@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from 'child_process';
 import fs = require('fs');
 import os = require('os');
 import path = require('path');
-import { jailResolvConf } from './net-jail';
+import { BLOCK_FD, INFO_FD, jailResolvConf } from './net-jail';
 
 const FAILED = 125;
 /** The resolv.conf made for this step's sandbox, removed when the launcher ends. */
@@ -127,18 +127,18 @@ async function main(argv: string[]): Promise<void> {
   );
   box.once('error', (e) => fail(`bubblewrap: ${e.message}`));
   // The pipes to bubblewrap break when it ends early (it says why on stderr): its exit decides.
-  for (const fd of [4, 5]) (box.stdio[fd as 4] as unknown as NodeJS.EventEmitter | null)?.on('error', () => undefined);
+  for (const fd of [INFO_FD, BLOCK_FD]) (box.stdio[fd] as unknown as NodeJS.EventEmitter | null)?.on('error', () => undefined);
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => box.kill(sig));
   let net: ChildProcess | undefined;
   let pid: number | undefined;
   try {
-    pid = await childPid(box.stdio[4] as unknown as NodeJS.ReadableStream);
+    pid = await childPid(box.stdio[INFO_FD] as unknown as NodeJS.ReadableStream);
     await namespaceReady(pid, () => box.exitCode !== null || box.signalCode !== null);
     net = await startSlirp(slirp, pid, args.slice(0, args.indexOf('--')).includes('--unshare-user'));
   } catch (e) {
     fail(e instanceof Error ? e.message : String(e), box, pid);
   }
-  (box.stdio[5 as number] as unknown as NodeJS.WritableStream).end('1');
+  (box.stdio[BLOCK_FD as number] as unknown as NodeJS.WritableStream).end('1');
   const { code, signal } = await done;
   net.removeAllListeners('exit');
   (net.stdio[4] as NodeJS.WritableStream).end();
