@@ -82,4 +82,20 @@ run('a read-only step in a prepared sandbox', () => {
     expect(after).toContain('notes.txt');
     expect(after).not.toContain('second-secret');
   });
+
+  test("a runner's dispose ends the sandbox prepared for its next step", async () => {
+    const runner = lib.createToolRunner({
+      cwd: place.ws,
+      workspace: place.ws,
+      lang: 'en',
+      env: homeEnv(place.home),
+      sandbox: 'required',
+      confirm: () => ({ action: 'decline' }),
+    });
+    expect(await runner.run({ tool: 'exec', program: 'grep', args: ['-c', 'TOKEN', 'notes.txt'] })).toMatchObject({ exitCode: 0 });
+    await untilPrepared();
+    runner.dispose();
+    for (let i = 0; i < 1000 && preparedHere().length; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(preparedHere()).toEqual([]);
+  });
 });
