@@ -50,13 +50,18 @@ export function warmKey(m: WarmRequest): string | undefined {
   return JSON.stringify([m.program, m.args.slice(0, at), m.cwd ?? '', m.detached === true, m.fdKeys ?? []]);
 }
 
-/** Every absolute path among the sandbox's options, as the file each is now (device:inode, or `-` when missing). */
+/** Every absolute path among the sandbox's options, as the file each is now (device:inode, `-` when missing, the error code when it cannot be looked up). */
 export function pathIdentity(args: readonly string[], commandAt: number): string {
   const paths = new Set(args.slice(0, Math.max(0, commandAt - 1)).filter((a) => a.startsWith('/')));
   return [...paths]
     .map((p) => {
-      const s = fs.statSync(p, { throwIfNoEntry: false, bigint: true });
-      return s ? `${s.dev}:${s.ino}` : '-';
+      try {
+        const s = fs.statSync(p, { throwIfNoEntry: false, bigint: true });
+        return s ? `${s.dev}:${s.ino}` : '-';
+      } catch (e) {
+        // Unreadable on the way (EACCES, ELOOP, …): the same answer twice is the same state.
+        return (e as NodeJS.ErrnoException).code ?? '?';
+      }
     })
     .join(' ');
 }
