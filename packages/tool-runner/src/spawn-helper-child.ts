@@ -336,10 +336,14 @@ function prepare(m: SpawnMessage, key: string): void {
 /** Run a step: in the prepared sandbox when it is the same one, its paths unchanged; else started afresh. */
 function run(m: SpawnMessage): void {
   const key = m.commandAt !== undefined ? warmKey({ ...m, commandAt: m.commandAt }) : undefined;
-  // Anything else (a step outside the sandbox, an L1 step) leaves the prepared one waiting.
-  if (!key) return start(m, undefined);
   const box = warm;
   warm = undefined;
+  // Anything else (an L1 step, a command outside the sandbox) may change what the prepared one
+  // holds in ways its paths' files do not show (a hidden file unlinked and linked back): it ends.
+  if (!key) {
+    if (box) discard(box);
+    return start(m, undefined);
+  }
   const input = box && box.key === key && !box.ended ? launcherInput(m.args, m.commandAt!, commandEnv(m.env)) : undefined;
   if (box && input && box.identity === pathIdentity(m.args, m.commandAt!)) {
     box.launcher.on('error', () => undefined);

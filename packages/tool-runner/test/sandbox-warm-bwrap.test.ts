@@ -98,4 +98,29 @@ run('a read-only step in a prepared sandbox', () => {
     for (let i = 0; i < 1000 && preparedHere().length; i++) await new Promise((r) => setTimeout(r, 10));
     expect(preparedHere()).toEqual([]);
   });
+
+  test('no sandbox is kept prepared while a background process of the session runs', async () => {
+    const runner = lib.createToolRunner({
+      cwd: place.ws,
+      workspace: place.ws,
+      lang: 'en',
+      env: homeEnv(place.home),
+      sandbox: 'required',
+      confirm: () => ({ action: 'run' }),
+    });
+    try {
+      const read = { tool: 'exec', program: 'grep', args: ['-c', 'TOKEN', 'notes.txt'] } as const;
+      expect(await runner.run(read)).toMatchObject({ exitCode: 0 });
+      await untilPrepared();
+      expect(await runner.run({ tool: 'proc.start', program: 'sleep', args: ['30'] })).toMatchObject({ state: 'running' });
+      for (let i = 0; i < 1000 && preparedHere().length; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(preparedHere()).toEqual([]);
+      // A read-only step meanwhile runs in a fresh sandbox and prepares none.
+      expect(await runner.run(read)).toMatchObject({ exitCode: 0 });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(preparedHere()).toEqual([]);
+    } finally {
+      runner.dispose();
+    }
+  });
 });

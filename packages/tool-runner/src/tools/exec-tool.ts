@@ -176,7 +176,8 @@ export async function runExec(step: ExecStep, ctx: ToolContext): Promise<RunTool
     program: wrapped?.program ?? step.program,
     args: wrapped?.args ?? args,
     ...(wrapped?.fds ? { fds: wrapped.fds } : {}),
-    ...(wrapped?.commandAt !== undefined ? { commandAt: wrapped.commandAt } : {}),
+    // A sandbox prepared ahead only while nothing of the session runs beside the steps (a background process could change its files meanwhile).
+    ...(wrapped?.commandAt !== undefined && !ctx.session?.procs.running() ? { commandAt: wrapped.commandAt } : {}),
     cwd,
     env,
     timeoutMs,

@@ -4,7 +4,7 @@ import path = require('path');
 import { ensurePrivateDir } from '@holic512/shared/lib/private-files';
 import { OutputDecoder } from '../decode';
 import { BoundedCapture } from '../capture';
-import type { ExecDeps } from '../exec';
+import { discardPreparedSandbox, type ExecDeps } from '../exec';
 
 /** Side effects of the process table; `ExecDeps` plus a hook on the host process's exit. */
 export interface ProcDeps extends Pick<ExecDeps, 'spawn' | 'killGroup' | 'now' | 'platform'> {
@@ -16,8 +16,12 @@ export function createDefaultProcDeps(exec: Pick<ExecDeps, 'spawn' | 'spawnDirec
   return {
     ...exec,
     // A background process is this process's child: it ends with it (and bubblewrap's
-    // --die-with-parent means this process), never through the spawn helper.
-    spawn: exec.spawnDirect ?? exec.spawn,
+    // --die-with-parent means this process), never through the spawn helper. While it may run,
+    // no sandbox prepared ahead is kept (it could change that sandbox's files meanwhile).
+    spawn: (command, args, options) => {
+      discardPreparedSandbox();
+      return (exec.spawnDirect ?? exec.spawn)(command, args, options);
+    },
     onHostExit: (cb) => {
       process.on('exit', cb);
       return () => void process.removeListener('exit', cb);
