@@ -109,7 +109,7 @@ run('a read-only step in a prepared sandbox', () => {
       confirm: () => ({ action: 'run' }),
     });
     try {
-      const read = { tool: 'exec', program: 'grep', args: ['-c', 'TOKEN', 'notes.txt'] } as const;
+      const read = { tool: 'exec' as const, program: 'grep', args: ['-c', 'TOKEN', 'notes.txt'] };
       expect(await runner.run(read)).toMatchObject({ exitCode: 0 });
       await untilPrepared();
       expect(await runner.run({ tool: 'proc.start', program: 'sleep', args: ['30'] })).toMatchObject({ state: 'running' });
