@@ -43,6 +43,22 @@ async function untilPrepared(): Promise<void> {
   expect(preparedHere().length).toBe(1);
 }
 
+async function untilNonePrepared(): Promise<void> {
+  for (let i = 0; i < 1000 && preparedHere().length; i++) await new Promise((r) => setTimeout(r, 10));
+  expect(preparedHere()).toEqual([]);
+}
+
+/** A runner of this workspace with the OS sandbox required, answering every question with `action`. */
+const runnerHere = (action: 'run' | 'decline') =>
+  lib.createToolRunner({
+    cwd: place.ws,
+    workspace: place.ws,
+    lang: 'en',
+    env: homeEnv(place.home),
+    sandbox: 'required',
+    confirm: () => ({ action }),
+  });
+
 /** A read-only step in the workspace, wrapped as the runner wraps it, through the spawn helper. */
 function step(program: string, args: string[]): Promise<string> {
   const box = lib.createSandbox({
@@ -84,37 +100,21 @@ run('a read-only step in a prepared sandbox', () => {
   });
 
   test("a runner's dispose ends the sandbox prepared for its next step", async () => {
-    const runner = lib.createToolRunner({
-      cwd: place.ws,
-      workspace: place.ws,
-      lang: 'en',
-      env: homeEnv(place.home),
-      sandbox: 'required',
-      confirm: () => ({ action: 'decline' }),
-    });
+    const runner = runnerHere('decline');
     expect(await runner.run({ tool: 'exec', program: 'grep', args: ['-c', 'TOKEN', 'notes.txt'] })).toMatchObject({ exitCode: 0 });
     await untilPrepared();
     runner.dispose();
-    for (let i = 0; i < 1000 && preparedHere().length; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(preparedHere()).toEqual([]);
+    await untilNonePrepared();
   });
 
   test('no sandbox is kept prepared while a background process of the session runs', async () => {
-    const runner = lib.createToolRunner({
-      cwd: place.ws,
-      workspace: place.ws,
-      lang: 'en',
-      env: homeEnv(place.home),
-      sandbox: 'required',
-      confirm: () => ({ action: 'run' }),
-    });
+    const runner = runnerHere('run');
     try {
       const read = { tool: 'exec' as const, program: 'grep', args: ['-c', 'TOKEN', 'notes.txt'] };
       expect(await runner.run(read)).toMatchObject({ exitCode: 0 });
       await untilPrepared();
       expect(await runner.run({ tool: 'proc.start', program: 'sleep', args: ['30'] })).toMatchObject({ state: 'running' });
-      for (let i = 0; i < 1000 && preparedHere().length; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(preparedHere()).toEqual([]);
+      await untilNonePrepared();
       // A read-only step meanwhile runs in a fresh sandbox and prepares none.
       expect(await runner.run(read)).toMatchObject({ exitCode: 0 });
       await new Promise((r) => setTimeout(r, 300));
